@@ -1,0 +1,30 @@
+package checks
+
+import (
+	"golang.org/x/tools/go/analysis"
+
+	"github.com/svrnty/sotvet/checks/syntax"
+)
+
+// All is the registry: every check sotvet has, in name order.
+var All = []*analysis.Analyzer{
+	syntax.Analyzer,
+}
+
+// DefaultSeverity maps "check" or "check/category" to the severity its
+// findings have unless the configuration says otherwise; anything not listed
+// is an error.
+var DefaultSeverity = map[string]Severity{
+	SuppressionCheck + "/unused": SeverityWarning,
+	"frontmatter/unknown-key":    SeverityWarning,
+}
+
+// Lookup returns the registered check with the given name, or nil.
+func Lookup(name string) *analysis.Analyzer {
+	for _, a := range All {
+		if a.Name == name {
+			return a
+		}
+	}
+	return nil
+}

@@ -1,0 +1,294 @@
+// Package checks runs the registered go/analysis checks over a planning
+// workspace and turns their diagnostics into sorted, fingerprinted findings.
+//
+// The driver is modelled on x/tools' checker, reduced to what a workspace
+// needs: one "package" (the workspace), no Go files, no facts. Each
+// analyzer's Pass reads the workspace files from OtherFiles through
+// ReadFile; sotparse.Analyzer is the root every check requires.
+package checks
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"go/token"
+	"go/types"
+	"io/fs"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"golang.org/x/tools/go/analysis"
+
+	"github.com/svrnty/sotvet/sotparse"
+)
+
+// Options configure one run.
+type Options struct {
+	// Root is the workspace directory (absolute). It names the files in
+	// diagnostics and is pass.Pkg.Path().
+	Root string
+	// FS holds the workspace content (os.DirFS(Root), or a git index view).
+	FS fs.FS
+	// Ignored reports paths to skip (git ignore rules); may be nil.
+	Ignored func(path string, dir bool) bool
+	// Analyzers to run; their Requires are run too.
+	Analyzers []*analysis.Analyzer
+	// Severity overrides by "check" or "check/category".
+	Severity map[string]Severity
+	// MaxFileSize caps one file; 0 means sotparse.DefaultMaxFileSize.
+	MaxFileSize int64
+}
+
+// Run discovers the workspace, runs the analyzers in Requires order and
+// returns the findings, suppressions applied, sorted by file and offset.
+func Run(opt Options) (*Result, *sotparse.Workspace, error) {
+	if err := analysis.Validate(opt.Analyzers); err != nil {
+		return nil, nil, err
+	}
+	order, err := topo(opt.Analyzers)
+	if err != nil {
+		return nil, nil, err
+	}
+	disc, err := sotparse.Discover(opt.FS, sotparse.DiscoverOptions{Ignored: opt.Ignored})
+	if err != nil {
+		return nil, nil, fmt.Errorf("reading workspace: %w", err)
+	}
+	maxSize := opt.MaxFileSize
+	if maxSize <= 0 {
+		maxSize = sotparse.DefaultMaxFileSize
+	}
+	// Problems found while walking (links out of the root, unreadable
+	// entries) become read errors of those files, so they surface as
+	// findings at the file.
+	readErr := map[string]error{}
+	var files []string
+	for _, p := range disc.Problems {
+		readErr[p.Path] = errors.New(p.Message)
+		files = append(files, filepath.Join(opt.Root, filepath.FromSlash(p.Path)))
+	}
+	sizes := map[string]int64{}
+	for _, e := range disc.Entries {
+		sizes[e.Path] = e.Size
+		files = append(files, filepath.Join(opt.Root, filepath.FromSlash(e.Path)))
+	}
+	sort.Strings(files)
+	readFile := func(name string) ([]byte, error) {
+		rel, err := filepath.Rel(opt.Root, name)
+		if err != nil || strings.HasPrefix(rel, "..") {
+			return nil, fmt.Errorf("%s is outside the workspace", name)
+		}
+		rel = filepath.ToSlash(rel)
+		if err := readErr[rel]; err != nil {
+			return nil, err
+		}
+		if sizes[rel] > maxSize {
+			return nil, fmt.Errorf("file is %d bytes, over the %d-byte limit; not read", sizes[rel], maxSize)
+		}
+		return fs.ReadFile(opt.FS, rel)
+	}
+
+	fset := token.NewFileSet()
+	pkg := types.NewPackage(opt.Root, "workspace")
+	results := map[*analysis.Analyzer]any{}
+	type diag struct {
+		a *analysis.Analyzer
+		d analysis.Diagnostic
+	}
+	var diags []diag
+	for _, a := range order {
+		pass := &analysis.Pass{
+			Analyzer:          a,
+			Fset:              fset,
+			OtherFiles:        files,
+			Pkg:               pkg,
+			TypesInfo:         &types.Info{},
+			TypesSizes:        types.SizesFor("gc", "amd64"),
+			ResultOf:          map[*analysis.Analyzer]any{},
+			ReadFile:          readFile,
+			Report:            func(d analysis.Diagnostic) { diags = append(diags, diag{a, d}) },
+			ImportObjectFact:  func(types.Object, analysis.Fact) bool { return false },
+			ExportObjectFact:  func(types.Object, analysis.Fact) { panic("sotvet: facts are not supported") },
+			ImportPackageFact: func(*types.Package, analysis.Fact) bool { return false },
+			ExportPackageFact: func(analysis.Fact) { panic("sotvet: facts are not supported") },
+			AllObjectFacts:    func() []analysis.ObjectFact { return nil },
+			AllPackageFacts:   func() []analysis.PackageFact { return nil },
+		}
+		for _, req := range a.Requires {
+			pass.ResultOf[req] = results[req]
+		}
+		res, err := a.Run(pass)
+		if err != nil {
+			return nil, nil, fmt.Errorf("%s: %w", a.Name, err)
+		}
+		results[a] = res
+	}
+	ws, _ := results[sotparse.Analyzer].(*sotparse.Workspace)
+	if ws == nil {
+		return nil, nil, errors.New("no analyzer requires sotparse.Analyzer")
+	}
+
+	res := &Result{Files: len(ws.Files)}
+	for _, a := range order {
+		if a != sotparse.Analyzer {
+			res.Checked = append(res.Checked, a.Name)
+		}
+	}
+	sort.Strings(res.Checked)
+	for _, d := range diags {
+		res.Findings = append(res.Findings, resolve(fset, ws, d.a.Name, d.d, opt.Severity))
+	}
+	res.Findings = suppress(ws, res.Findings, res.Checked, func(name string) bool { return Lookup(name) != nil || name == SuppressionCheck })
+	SortFindings(res.Findings)
+	fingerprint(ws, res.Findings)
+	return res, ws, nil
+}
+
+// topo returns the analyzers and everything they require, each after its
+// requirements, in a stable order; analyzers declaring facts are rejected.
+func topo(roots []*analysis.Analyzer) ([]*analysis.Analyzer, error) {
+	var order []*analysis.Analyzer
+	seen := map[*analysis.Analyzer]bool{}
+	var visit func(a *analysis.Analyzer) error
+	visit = func(a *analysis.Analyzer) error {
+		if seen[a] {
+			return nil
+		}
+		seen[a] = true
+		if len(a.FactTypes) > 0 {
+			return fmt.Errorf("analyzer %s uses facts, which sotvet does not support", a.Name)
+		}
+		for _, r := range a.Requires {
+			if err := visit(r); err != nil {
+				return err
+			}
+		}
+		order = append(order, a)
+		return nil
+	}
+	sorted := append([]*analysis.Analyzer(nil), roots...)
+	sort.Slice(sorted, func(i, j int) bool { return sorted[i].Name < sorted[j].Name })
+	for _, a := range sorted {
+		if err := visit(a); err != nil {
+			return nil, err
+		}
+	}
+	return order, nil
+}
+
+func resolve(fset *token.FileSet, ws *sotparse.Workspace, check string, d analysis.Diagnostic, sev map[string]Severity) Finding {
+	f := Finding{Check: check, Category: d.Category, Message: d.Message, Severity: SeverityError}
+	if s, ok := DefaultSeverity[check+"/"+d.Category]; ok && d.Category != "" {
+		f.Severity = s
+	} else if s, ok := DefaultSeverity[check]; ok {
+		f.Severity = s
+	}
+	if s, ok := sev[check]; ok {
+		f.Severity = s
+	}
+	if s, ok := sev[check+"/"+d.Category]; ok && d.Category != "" {
+		f.Severity = s
+	}
+	if d.Pos.IsValid() {
+		p := fset.PositionFor(d.Pos, false)
+		f.File, f.Line, f.Col, f.Offset = p.Filename, p.Line, p.Column, p.Offset
+		f.EndLine, f.EndCol = f.Line, f.Col
+		if d.End.IsValid() && d.End >= d.Pos {
+			e := fset.PositionFor(d.End, false)
+			f.EndLine, f.EndCol = e.Line, e.Column
+		}
+	}
+	for _, sf := range d.SuggestedFixes {
+		fix := Fix{Message: sf.Message}
+		for _, te := range sf.TextEdits {
+			tf := fset.File(te.Pos)
+			if tf == nil {
+				continue
+			}
+			end := te.End
+			if !end.IsValid() {
+				end = te.Pos
+			}
+			fix.Edits = append(fix.Edits, Edit{File: tf.Name(), Start: tf.Offset(te.Pos), End: tf.Offset(end), New: string(te.NewText)})
+		}
+		f.Fixes = append(f.Fixes, fix)
+	}
+	return f
+}
+
+// SortFindings orders findings by file, offset, check and message.
+func SortFindings(fs []Finding) {
+	sort.SliceStable(fs, func(i, j int) bool {
+		a, b := fs[i], fs[j]
+		if a.File != b.File {
+			return a.File < b.File
+		}
+		if a.Offset != b.Offset {
+			return a.Offset < b.Offset
+		}
+		if a.Check != b.Check {
+			return a.Check < b.Check
+		}
+		return a.Message < b.Message
+	})
+}
+
+// fingerprint gives each finding a stable hash of its check, category, file
+// and the normalised text it flags (or the flagged line when the range is
+// empty), plus an occurrence counter for identical ones; moving lines does not
+// change it.
+func fingerprint(ws *sotparse.Workspace, fs []Finding) {
+	seen := map[string]int{}
+	for i := range fs {
+		f := &fs[i]
+		text := flaggedText(ws, f)
+		h := sha256.New()
+		for _, s := range []string{f.Check, f.Category, f.File, text, normaliseMessage(f.Message)} {
+			h.Write([]byte(s))
+			h.Write([]byte{0})
+		}
+		key := hex.EncodeToString(h.Sum(nil))[:16]
+		seen[key]++
+		f.Fingerprint = fmt.Sprintf("%s:%d", key, seen[key])
+	}
+}
+
+func flaggedText(ws *sotparse.Workspace, f *Finding) string {
+	file := ws.File(f.File)
+	if file == nil || len(file.Content) == 0 {
+		return ""
+	}
+	start := min(f.Offset, len(file.Content))
+	end := start
+	if f.EndLine > 0 {
+		tf := file.Tok
+		if f.EndLine <= tf.LineCount() {
+			end = min(tf.Offset(tf.LineStart(f.EndLine))+f.EndCol-1, len(file.Content))
+		}
+	}
+	if end <= start {
+		ls := start
+		for ls > 0 && file.Content[ls-1] != '\n' {
+			ls--
+		}
+		le := start
+		for le < len(file.Content) && file.Content[le] != '\n' {
+			le++
+		}
+		start, end = ls, le
+	}
+	return strings.Join(strings.Fields(string(file.Content[start:end])), " ")
+}
+
+// normaliseMessage drops digits so that a message naming a line number does
+// not churn the fingerprint.
+func normaliseMessage(m string) string {
+	return strings.Map(func(r rune) rune {
+		if r >= '0' && r <= '9' {
+			return -1
+		}
+		return r
+	}, m)
+}
+

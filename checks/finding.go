@@ -1,0 +1,59 @@
+package checks
+
+// Severity of a finding.
+type Severity string
+
+const (
+	SeverityError   Severity = "error"
+	SeverityWarning Severity = "warning"
+)
+
+// Rank orders severities: a higher rank is more severe.
+func (s Severity) Rank() int {
+	switch s {
+	case SeverityError:
+		return 2
+	case SeverityWarning:
+		return 1
+	}
+	return 0
+}
+
+// Finding is one diagnostic, resolved to a file position. Paths are
+// slash-separated and relative to the workspace root. Lines and columns are
+// 1-based; columns count bytes, as go/token does.
+type Finding struct {
+	Check       string   `json:"check"`
+	Category    string   `json:"category,omitempty"` // sub-rule within the check
+	Severity    Severity `json:"severity"`
+	File        string   `json:"file"`
+	Line        int      `json:"line"`
+	Col         int      `json:"col"`
+	EndLine     int      `json:"end_line"`
+	EndCol      int      `json:"end_col"`
+	Message     string   `json:"message"`
+	Fingerprint string   `json:"fingerprint"`
+
+	Offset int   `json:"-"` // byte offset of the start, for sorting
+	Fixes  []Fix `json:"-"`
+}
+
+// Fix is a suggested fix resolved to byte offsets in one file.
+type Fix struct {
+	Message string
+	Edits   []Edit
+}
+
+// Edit replaces Content[Start:End] of File with New.
+type Edit struct {
+	File       string
+	Start, End int
+	New        string
+}
+
+// Result is the outcome of one run of the checks.
+type Result struct {
+	Checked  []string  // names of the checks that ran, sorted
+	Findings []Finding // sorted by file, then offset, then check
+	Files    int       // number of workspace files read
+}

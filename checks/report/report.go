@@ -1,0 +1,145 @@
+// Package report renders a [checks.Result] in the output formats sotvet
+// offers: plain text, JSON, SARIF 2.1.0, GitHub Actions workflow commands and
+// JUnit XML.
+//
+// The package knows nothing about how findings are produced; its output
+// depends only on the Result and the Options it is given. Findings are
+// written in the order the Result holds them.
+package report
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/svrnty/sotvet/checks"
+)
+
+// Rule describes one check for formats that carry rule metadata (SARIF, JUnit).
+type Rule struct {
+	Name  string // check name, e.g. "frontmatter"
+	Short string // one-line description (first sentence of the Doc)
+	Doc   string // full documentation text
+	URL   string // optional help URL
+}
+
+// Options control rendering.
+type Options struct {
+	FailOn         checks.Severity // findings at or above this rank make ok=false (default error)
+	Rules          []Rule          // all checks that ran (plus the pseudo-check "suppression" and "syntax" if the caller passes them)
+	Tool           string          // "sotvet"
+	Version        string          // tool version, e.g. "v0.1.0" or "devel"
+	MaxAnnotations int             // github format: annotations printed before summarising (0 => 10 per severity, as GitHub shows per step)
+}
+
+// Formats lists the accepted values of Write's format argument.
+var Formats = []string{"text", "json", "sarif", "github", "junit"}
+
+// Write renders res in the named format to w. An unknown format is an error;
+// so is a failure to write. A nil res is treated as an empty Result.
+func Write(w io.Writer, format string, res *checks.Result, opt Options) error {
+	if res == nil {
+		res = &checks.Result{}
+	}
+	if opt.Tool == "" {
+		opt.Tool = "sotvet"
+	}
+	var buf bytes.Buffer
+	var err error
+	switch format {
+	case "text":
+		writeText(&buf, res)
+	case "json":
+		err = writeJSON(&buf, res, opt)
+	case "sarif":
+		err = writeSARIF(&buf, res, opt)
+	case "github":
+		writeGitHub(&buf, res, opt)
+	case "junit":
+		err = writeJUnit(&buf, res, opt)
+	default:
+		return fmt.Errorf("report: unknown format %q (want one of %s)", format, strings.Join(Formats, ", "))
+	}
+	if err != nil {
+		return fmt.Errorf("report: %s: %w", format, err)
+	}
+	_, err = w.Write(buf.Bytes())
+	return err
+}
+
+// severity normalises a finding's severity: anything but a warning is
+// reported as an error.
+func severity(f *checks.Finding) checks.Severity {
+	if f.Severity == checks.SeverityWarning {
+		return checks.SeverityWarning
+	}
+	return checks.SeverityError
+}
+
+// ok reports whether no finding reaches opt.FailOn (default error).
+func ok(res *checks.Result, opt Options) bool {
+	fail := opt.FailOn.Rank()
+	if fail == 0 {
+		fail = checks.SeverityError.Rank()
+	}
+	for i := range res.Findings {
+		if severity(&res.Findings[i]).Rank() >= fail {
+			return false
+		}
+	}
+	return true
+}
+
+// counts returns the number of error and warning findings.
+func counts(res *checks.Result) (errs, warns int) {
+	for i := range res.Findings {
+		if severity(&res.Findings[i]) == checks.SeverityWarning {
+			warns++
+		} else {
+			errs++
+		}
+	}
+	return errs, warns
+}
+
+// textLine is the plain one-line form of a finding, without a newline:
+// "path:line:col: [check] message", with "warning: " before the message of a
+// warning.
+func textLine(f *checks.Finding) string {
+	return textLineMsg(f, f.Message)
+}
+
+func textLineMsg(f *checks.Finding, msg string) string {
+	warn := ""
+	if severity(f) == checks.SeverityWarning {
+		warn = "warning: "
+	}
+	return fmt.Sprintf("%s:%d:%d: [%s] %s%s", f.File, f.Line, f.Col, f.Check, warn, msg)
+}
+
+// region is a finding's range clamped to what SARIF and GitHub accept:
+// 1-based lines and columns, the end no earlier than the start, and a zero
+// end taken as the start.
+type region struct {
+	startLine, startCol, endLine, endCol int
+}
+
+func regionOf(f *checks.Finding) region {
+	r := region{startLine: max(f.Line, 1), startCol: max(f.Col, 1)}
+	r.endLine, r.endCol = f.EndLine, f.EndCol
+	if r.endLine == 0 {
+		r.endLine = r.startLine
+	}
+	if r.endCol == 0 {
+		r.endCol = r.startCol
+	}
+	r.endCol = max(r.endCol, 1)
+	if r.endLine < r.startLine {
+		r.endLine, r.endCol = r.startLine, r.startCol
+	}
+	if r.endLine == r.startLine && r.endCol < r.startCol {
+		r.endCol = r.startCol
+	}
+	return r
+}

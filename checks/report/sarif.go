@@ -1,0 +1,188 @@
+package report
+
+import (
+	"bytes"
+	"encoding/json"
+	"net/url"
+
+	"github.com/svrnty/sotvet/checks"
+)
+
+const (
+	sarifSchema      = "https://json.schemastore.org/sarif-2.1.0.json"
+	sarifVersion     = "2.1.0"
+	sarifInfoURI     = "https://github.com/svrnty/sotvet"
+	sarifSrcRoot     = "%SRCROOT%"
+	sarifFingerprint = "sotvetFingerprint/v1"
+)
+
+type sarifLog struct {
+	Schema  string     `json:"$schema"`
+	Version string     `json:"version"`
+	Runs    []sarifRun `json:"runs"`
+}
+
+type sarifRun struct {
+	Tool    sarifTool     `json:"tool"`
+	Results []sarifResult `json:"results"`
+}
+
+type sarifTool struct {
+	Driver sarifDriver `json:"driver"`
+}
+
+type sarifDriver struct {
+	Name           string      `json:"name"`
+	Version        string      `json:"version,omitempty"`
+	InformationURI string      `json:"informationUri"`
+	Rules          []sarifRule `json:"rules"`
+}
+
+type sarifRule struct {
+	ID                   string             `json:"id"`
+	Name                 string             `json:"name"`
+	ShortDescription     sarifText          `json:"shortDescription"`
+	FullDescription      sarifText          `json:"fullDescription"`
+	Help                 sarifHelp          `json:"help"`
+	HelpURI              string             `json:"helpUri,omitempty"`
+	DefaultConfiguration sarifConfiguration `json:"defaultConfiguration"`
+}
+
+type sarifText struct {
+	Text string `json:"text"`
+}
+
+type sarifHelp struct {
+	Text     string `json:"text"`
+	Markdown string `json:"markdown,omitempty"`
+}
+
+type sarifConfiguration struct {
+	Level string `json:"level"`
+}
+
+type sarifResult struct {
+	RuleID              string            `json:"ruleId"`
+	RuleIndex           int               `json:"ruleIndex"`
+	Level               string            `json:"level"`
+	Message             sarifText         `json:"message"`
+	Locations           []sarifLocation   `json:"locations,omitempty"`
+	PartialFingerprints map[string]string `json:"partialFingerprints,omitempty"`
+}
+
+type sarifLocation struct {
+	PhysicalLocation sarifPhysicalLocation `json:"physicalLocation"`
+}
+
+type sarifPhysicalLocation struct {
+	ArtifactLocation sarifArtifactLocation `json:"artifactLocation"`
+	Region           sarifRegion           `json:"region"`
+}
+
+type sarifArtifactLocation struct {
+	URI       string `json:"uri"`
+	URIBaseID string `json:"uriBaseId"`
+}
+
+type sarifRegion struct {
+	StartLine   int `json:"startLine"`
+	StartColumn int `json:"startColumn"`
+	EndLine     int `json:"endLine"`
+	EndColumn   int `json:"endColumn"`
+}
+
+// writeSARIF writes a SARIF 2.1.0 log with one run. Rules come from
+// opt.Rules in the order given (duplicates dropped); a check that has
+// findings but no Rule gets a minimal rule appended, so every result's
+// ruleIndex is valid.
+func writeSARIF(buf *bytes.Buffer, res *checks.Result, opt Options) error {
+	driver := sarifDriver{
+		Name:           opt.Tool,
+		Version:        opt.Version,
+		InformationURI: sarifInfoURI,
+		Rules:          []sarifRule{},
+	}
+	index := map[string]int{}
+	addRule := func(r Rule) {
+		if _, dup := index[r.Name]; dup {
+			return
+		}
+		index[r.Name] = len(driver.Rules)
+		driver.Rules = append(driver.Rules, sarifRuleOf(r))
+	}
+	for _, r := range opt.Rules {
+		addRule(r)
+	}
+	for i := range res.Findings {
+		addRule(Rule{Name: res.Findings[i].Check})
+	}
+
+	results := make([]sarifResult, 0, len(res.Findings))
+	for i := range res.Findings {
+		f := &res.Findings[i]
+		r := sarifResult{
+			RuleID:    f.Check,
+			RuleIndex: index[f.Check],
+			Level:     string(severity(f)),
+			Message:   sarifText{Text: f.Message},
+		}
+		if f.File != "" {
+			rg := regionOf(f)
+			r.Locations = []sarifLocation{{PhysicalLocation: sarifPhysicalLocation{
+				ArtifactLocation: sarifArtifactLocation{URI: fileURI(f.File), URIBaseID: sarifSrcRoot},
+				Region: sarifRegion{
+					StartLine:   rg.startLine,
+					StartColumn: rg.startCol,
+					EndLine:     rg.endLine,
+					EndColumn:   rg.endCol,
+				},
+			}}}
+		}
+		if f.Fingerprint != "" {
+			r.PartialFingerprints = map[string]string{sarifFingerprint: f.Fingerprint}
+		}
+		results = append(results, r)
+	}
+
+	log := sarifLog{
+		Schema:  sarifSchema,
+		Version: sarifVersion,
+		Runs:    []sarifRun{{Tool: sarifTool{Driver: driver}, Results: results}},
+	}
+	enc := json.NewEncoder(buf)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	return enc.Encode(log)
+}
+
+// sarifRuleOf fills the descriptions SARIF consumers display, falling back
+// from the Doc to the Short description to the name so that none is empty.
+func sarifRuleOf(r Rule) sarifRule {
+	short := firstNonEmpty(r.Short, r.Name)
+	full := firstNonEmpty(r.Doc, short)
+	return sarifRule{
+		ID:                   r.Name,
+		Name:                 r.Name,
+		ShortDescription:     sarifText{Text: short},
+		FullDescription:      sarifText{Text: full},
+		Help:                 sarifHelp{Text: full, Markdown: full},
+		HelpURI:              r.URL,
+		DefaultConfiguration: sarifConfiguration{Level: string(checks.SeverityError)},
+	}
+}
+
+func firstNonEmpty(ss ...string) string {
+	for _, s := range ss {
+		if s != "" {
+			return s
+		}
+	}
+	return ""
+}
+
+// fileURI turns a slash-separated relative path into a relative URI
+// reference, percent-encoding what a URI cannot hold (spaces, '%', '#', '?').
+func fileURI(path string) string {
+	u := url.URL{Path: path}
+	return u.String()
+}

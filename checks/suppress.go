@@ -1,0 +1,127 @@
+package checks
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+
+	"github.com/svrnty/sotvet/sotparse"
+)
+
+// SuppressionCheck is the name findings about suppressions are reported under.
+const SuppressionCheck = "suppression"
+
+// A suppression is written on the line of a finding or on the line before:
+//
+//	<!-- sotvet:ignore check[,check...] -- reason -->   (markdown)
+//	# sotvet:ignore check -- reason                     (YAML)
+var suppressionPattern = regexp.MustCompile(`(?:<!--|#)[ \t]*sotvet:ignore\b[ \t]*([^\s>]*)[ \t]*(?:--[ \t]*(.*?))?[ \t]*(?:-->|$)`)
+
+type suppression struct {
+	file   string
+	line   int
+	col    int
+	endCol int
+	checks []string
+	reason string
+	used   bool
+}
+
+func (s *suppression) covers(check string) bool {
+	for _, c := range s.checks {
+		if c == check {
+			return true
+		}
+	}
+	return false
+}
+
+// suppress drops findings covered by a suppression that gives a reason, and
+// adds findings for suppressions that are reasonless, name no known check, or
+// suppress nothing.
+func suppress(ws *sotparse.Workspace, fs []Finding, checked []string, registered func(string) bool) []Finding {
+	byLine := map[string]map[int][]*suppression{}
+	var all []*suppression
+	for _, f := range ws.Files {
+		if !strings.Contains(string(f.Content), "sotvet:ignore") {
+			continue
+		}
+		for _, m := range suppressionPattern.FindAllSubmatchIndex(f.Content, -1) {
+			pos := f.Tok.Position(f.Pos(m[0]))
+			end := f.Tok.Position(f.Pos(m[1]))
+			s := &suppression{file: f.Path, line: pos.Line, col: pos.Column, endCol: end.Column}
+			if m[2] >= 0 && m[3] > m[2] {
+				s.checks = strings.Split(string(f.Content[m[2]:m[3]]), ",")
+			}
+			if m[4] >= 0 {
+				s.reason = strings.TrimSpace(string(f.Content[m[4]:m[5]]))
+			}
+			all = append(all, s)
+			if byLine[f.Path] == nil {
+				byLine[f.Path] = map[int][]*suppression{}
+			}
+			byLine[f.Path][s.line] = append(byLine[f.Path][s.line], s)
+		}
+	}
+	if len(all) == 0 {
+		return fs
+	}
+	ran := map[string]bool{}
+	for _, c := range checked {
+		ran[c] = true
+	}
+	out := fs[:0]
+	for _, f := range fs {
+		kept := true
+		for _, line := range []int{f.Line, f.Line - 1} {
+			for _, s := range byLine[f.File][line] {
+				if s.covers(f.Check) && s.reason != "" {
+					s.used = true
+					kept = false
+				}
+			}
+		}
+		if kept {
+			out = append(out, f)
+		}
+	}
+	for _, s := range all {
+		at := Finding{Check: SuppressionCheck, Severity: SeverityError, File: s.file, Line: s.line, Col: s.col, EndLine: s.line, EndCol: s.endCol}
+		if tf := ws.File(s.file); tf != nil {
+			at.Offset = tf.Tok.Offset(tf.Tok.LineStart(s.line)) + s.col - 1
+		}
+		switch {
+		case len(s.checks) == 0:
+			at.Category = "malformed"
+			at.Message = "sotvet:ignore names no check (want <!-- sotvet:ignore CHECK -- reason -->)"
+		case s.reason == "":
+			at.Category = "no-reason"
+			at.Message = fmt.Sprintf("sotvet:ignore %s has no reason (want -- reason); it suppresses nothing", strings.Join(s.checks, ","))
+		case !s.used:
+			var unknown []string
+			anyRan := false
+			for _, c := range s.checks {
+				if !registered(c) {
+					unknown = append(unknown, c)
+				}
+				anyRan = anyRan || ran[c]
+			}
+			at.Category = "unused"
+			at.Severity = SeverityWarning
+			switch {
+			case len(unknown) > 0:
+				at.Category = "unknown-check"
+				at.Severity = SeverityError
+				at.Message = fmt.Sprintf("sotvet:ignore names unknown check %s", strings.Join(unknown, ","))
+			case !anyRan:
+				continue // the check is disabled in this run: nothing to judge
+			default:
+				at.Message = fmt.Sprintf("sotvet:ignore %s suppresses nothing", strings.Join(s.checks, ","))
+			}
+		default:
+			continue
+		}
+		out = append(out, at)
+	}
+	return out
+}

@@ -1,0 +1,19 @@
+// Package syntax defines an Analyzer that reports workspace files sotvet
+// could not read as text.
+//
+// # Analyzer syntax
+//
+// syntax: report files that cannot be read or parsed as workspace input.
+//
+// A finding is reported, at the exact place where it can be told, for a file
+// that cannot be read (permissions, a symbolic link that leads outside the
+// workspace and is therefore not followed, a file over the size limit), a
+// file that is not valid UTF-8 or contains NUL bytes, a markdown document
+// that starts with a UTF-8 byte order mark, and a JSON record that is not a
+// single well-formed object: syntax errors, duplicate member names, members
+// unknown to the record's kind, or values of the wrong type.
+//
+// Such files are never half-read: a file with an encoding problem is left out
+// of the model, so that other checks do not judge text that may not mean what
+// it shows.
+package syntax

@@ -1,0 +1,276 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/rogpeppe/go-internal/diff"
+	"golang.org/x/tools/go/analysis"
+
+	"github.com/svrnty/sotvet/checks"
+	"github.com/svrnty/sotvet/checks/report"
+	"github.com/svrnty/sotvet/config"
+	"github.com/svrnty/sotvet/sotparse"
+)
+
+type checkFlags struct {
+	format, failOn, enable, disable, config string
+	fix, diff, noGit                        bool
+}
+
+func cmdCheck(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("check", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	var cf checkFlags
+	fs.StringVar(&cf.format, "format", "text", "output format: "+strings.Join(report.Formats, ", "))
+	fs.StringVar(&cf.failOn, "fail-on", "", "lowest severity that makes the exit code 1: error or warning (default error)")
+	fs.StringVar(&cf.enable, "enable", "", "comma-separated checks to run (default all)")
+	fs.StringVar(&cf.disable, "disable", "", "comma-separated checks not to run")
+	fs.StringVar(&cf.config, "config", "", "configuration file (default DIR/"+config.FileName+" if present)")
+	fs.BoolVar(&cf.fix, "fix", false, "apply suggested fixes to the workspace, then report what remains")
+	fs.BoolVar(&cf.diff, "diff", false, "print the suggested fixes as a unified diff; write nothing")
+	fs.BoolVar(&cf.noGit, "no-git", false, "do not ask git for ignore rules")
+	// Per-check flags, as multichecker does: -<check>.<flag>.
+	for _, a := range checks.All {
+		a.Flags.VisitAll(func(f *flag.Flag) {
+			fs.Var(f.Value, a.Name+"."+f.Name, f.Usage)
+		})
+	}
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: sotvet check [flags] [dir]")
+		fs.PrintDefaults()
+	}
+	dirs, err := parseInterleaved(fs, args)
+	if err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return exitClean
+		}
+		return exitError
+	}
+	if len(dirs) > 1 {
+		fmt.Fprintln(stderr, "sotvet check: want at most one directory")
+		return exitError
+	}
+	dir := "."
+	if len(dirs) == 1 {
+		dir = dirs[0]
+	}
+	explicit := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { explicit[f.Name] = true })
+
+	root, err := filepath.Abs(dir)
+	if err == nil {
+		var info os.FileInfo
+		if info, err = os.Stat(root); err == nil && !info.IsDir() {
+			err = fmt.Errorf("%s is not a directory", dir)
+		}
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "sotvet: %v\n", err)
+		return exitError
+	}
+
+	cfg, err := loadConfig(root, cf.config)
+	if err != nil {
+		fmt.Fprintf(stderr, "sotvet: %v\n", err)
+		return exitError
+	}
+	if err := cfg.Apply(checks.All, explicit); err != nil {
+		fmt.Fprintf(stderr, "sotvet: %v\n", err)
+		return exitError
+	}
+	failOn := checks.Severity(firstNonEmpty(cf.failOn, cfg.FailOn, "error"))
+	if failOn.Rank() == 0 {
+		fmt.Fprintf(stderr, "sotvet: -fail-on %q: want error or warning\n", failOn)
+		return exitError
+	}
+	if !contains(report.Formats, cf.format) {
+		fmt.Fprintf(stderr, "sotvet: unknown format %q (want %s)\n", cf.format, strings.Join(report.Formats, ", "))
+		return exitError
+	}
+	analyzers, err := selectChecks(cfg, cf)
+	if err != nil {
+		fmt.Fprintf(stderr, "sotvet: %v\n", err)
+		return exitError
+	}
+	sev := map[string]checks.Severity{}
+	for k, v := range cfg.Severity {
+		sev[k] = checks.Severity(v)
+	}
+	opt := checks.Options{Root: root, FS: os.DirFS(root), Analyzers: analyzers, Severity: sev, MaxFileSize: cfg.MaxFileSize}
+	if !cf.noGit {
+		if opt.Ignored, err = sotparse.GitIgnored(root); err != nil {
+			fmt.Fprintf(stderr, "sotvet: %v\n", err)
+			return exitError
+		}
+	}
+	res, ws, err := checks.Run(opt)
+	if err != nil {
+		fmt.Fprintf(stderr, "sotvet: %v\n", err)
+		return exitError
+	}
+
+	if cf.fix || cf.diff {
+		changed, n := checks.ApplyFixes(ws, res.Findings)
+		paths := make([]string, 0, len(changed))
+		for p := range changed {
+			paths = append(paths, p)
+		}
+		sort.Strings(paths)
+		if cf.diff {
+			for _, p := range paths {
+				stdout.Write(diff.Diff("a/"+p, ws.File(p).Content, "b/"+p, changed[p]))
+			}
+			return exitClean
+		}
+		for _, p := range paths {
+			if err := writeAtomic(filepath.Join(root, filepath.FromSlash(p)), changed[p]); err != nil {
+				fmt.Fprintf(stderr, "sotvet: writing fix: %v\n", err)
+				return exitError
+			}
+		}
+		if n > 0 {
+			fmt.Fprintf(stderr, "sotvet: applied %d fixes in %d files\n", n, len(paths))
+			if res, _, err = checks.Run(opt); err != nil {
+				fmt.Fprintf(stderr, "sotvet: %v\n", err)
+				return exitError
+			}
+		}
+	}
+
+	ropt := report.Options{FailOn: failOn, Rules: rules(), Tool: "sotvet", Version: version()}
+	if err := report.Write(stdout, cf.format, res, ropt); err != nil {
+		fmt.Fprintf(stderr, "sotvet: %v\n", err)
+		return exitError
+	}
+	for _, f := range res.Findings {
+		if f.Severity.Rank() >= failOn.Rank() {
+			return exitFindings
+		}
+	}
+	return exitClean
+}
+
+// parseInterleaved parses flags that may follow the positional arguments
+// ("sotvet check dir --format json"), as users of other linters expect.
+func parseInterleaved(fs *flag.FlagSet, args []string) ([]string, error) {
+	var pos []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, err
+		}
+		args = fs.Args()
+		if len(args) == 0 {
+			return pos, nil
+		}
+		if args[0] == "--" {
+			return append(pos, args[1:]...), nil
+		}
+		pos = append(pos, args[0])
+		args = args[1:]
+	}
+}
+
+func loadConfig(root, explicit string) (*config.Config, error) {
+	path := explicit
+	if path == "" {
+		path = filepath.Join(root, config.FileName)
+	}
+	cfg, err := config.Load(path, checks.All)
+	if err != nil {
+		if explicit == "" && errors.Is(err, fs.ErrNotExist) {
+			return &config.Config{}, nil
+		}
+		return nil, err
+	}
+	return cfg, nil
+}
+
+func selectChecks(cfg *config.Config, cf checkFlags) ([]*analysis.Analyzer, error) {
+	enable := cfg.Enable
+	if cf.enable != "" {
+		enable = splitList(cf.enable)
+	}
+	disable := append(append([]string(nil), cfg.Disable...), splitList(cf.disable)...)
+	for _, name := range append(append([]string(nil), enable...), disable...) {
+		if checks.Lookup(name) == nil {
+			return nil, fmt.Errorf("unknown check %q (see 'sotvet checks')", name)
+		}
+	}
+	var out []*analysis.Analyzer
+	for _, a := range checks.All {
+		if len(enable) > 0 && !contains(enable, a.Name) {
+			continue
+		}
+		if contains(disable, a.Name) {
+			continue
+		}
+		out = append(out, a)
+	}
+	if len(out) == 0 {
+		return nil, errors.New("no checks enabled")
+	}
+	return out, nil
+}
+
+// writeAtomic replaces name with data through a temporary file in the same
+// directory, keeping the file's mode, so a crash leaves the old or the new
+// content and never a half-written file.
+func writeAtomic(name string, data []byte) error {
+	info, err := os.Stat(name)
+	if err != nil {
+		return err
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(name), "."+filepath.Base(name)+".sotvet-*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name())
+	if _, err := tmp.Write(data); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Chmod(info.Mode().Perm()); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), name)
+}
+
+func splitList(s string) []string {
+	var out []string
+	for _, p := range strings.Split(s, ",") {
+		if p = strings.TrimSpace(p); p != "" {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+func firstNonEmpty(s ...string) string {
+	for _, x := range s {
+		if x != "" {
+			return x
+		}
+	}
+	return ""
+}

@@ -1,0 +1,104 @@
+package main
+
+import (
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/svrnty/sotvet/checks"
+	"github.com/svrnty/sotvet/checks/report"
+)
+
+func cmdChecks(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("checks", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	format := fs.String("format", "text", "output format: text or json")
+	if err := fs.Parse(args); err != nil {
+		return exitError
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintln(stderr, "sotvet checks: unexpected arguments")
+		return exitError
+	}
+	rules := rules()
+	switch *format {
+	case "text":
+		for _, r := range rules {
+			fmt.Fprintf(stdout, "%-12s %s\n", r.Name, r.Short)
+		}
+	case "json":
+		type entry struct {
+			Name  string   `json:"name"`
+			Short string   `json:"short"`
+			URL   string   `json:"url,omitempty"`
+			Flags []string `json:"flags"`
+		}
+		out := []entry{}
+		for _, r := range rules {
+			e := entry{Name: r.Name, Short: r.Short, URL: r.URL, Flags: []string{}}
+			if a := checks.Lookup(r.Name); a != nil {
+				a.Flags.VisitAll(func(f *flag.Flag) { e.Flags = append(e.Flags, r.Name+"."+f.Name) })
+			}
+			out = append(out, e)
+		}
+		b, _ := json.MarshalIndent(out, "", "  ")
+		fmt.Fprintf(stdout, "%s\n", b)
+	default:
+		fmt.Fprintf(stderr, "sotvet checks: unknown format %q (want text or json)\n", *format)
+		return exitError
+	}
+	return exitClean
+}
+
+func cmdExplain(args []string, stdout, stderr io.Writer) int {
+	if len(args) != 1 {
+		fmt.Fprintln(stderr, "usage: sotvet explain <check>")
+		return exitError
+	}
+	for _, r := range rules() {
+		if r.Name == args[0] {
+			fmt.Fprintf(stdout, "%s\n", r.Doc)
+			if a := checks.Lookup(r.Name); a != nil {
+				var flags []string
+				a.Flags.VisitAll(func(f *flag.Flag) {
+					flags = append(flags, fmt.Sprintf("  -%s.%s\n    \t%s (default %q)", r.Name, f.Name, f.Usage, f.DefValue))
+				})
+				if len(flags) > 0 {
+					fmt.Fprintf(stdout, "\nFlags:\n%s\n", strings.Join(flags, "\n"))
+				}
+			}
+			return exitClean
+		}
+	}
+	fmt.Fprintf(stderr, "sotvet explain: unknown check %q (see 'sotvet checks')\n", args[0])
+	return exitError
+}
+
+// rules describes every registered check, plus the driver's suppression
+// findings, for listing and for formats that carry rule metadata.
+func rules() []report.Rule {
+	var out []report.Rule
+	for _, a := range checks.All {
+		short, _, _ := strings.Cut(a.Doc, "\n\n")
+		short = strings.TrimPrefix(strings.Join(strings.Fields(short), " "), a.Name+": ")
+		out = append(out, report.Rule{Name: a.Name, Short: short, Doc: a.Doc, URL: a.URL})
+	}
+	out = append(out, report.Rule{
+		Name:  checks.SuppressionCheck,
+		Short: "report sotvet:ignore comments that lack a reason, name no known check, or suppress nothing",
+		Doc: checks.SuppressionCheck + `: report sotvet:ignore comments that lack a reason, name no known check, or suppress nothing.
+
+A finding is suppressed by a comment on its line or the line before:
+
+    <!-- sotvet:ignore CHECK[,CHECK] -- reason -->   (markdown)
+    # sotvet:ignore CHECK -- reason                  (YAML)
+
+The reason is required: a suppression without one suppresses nothing and is
+itself an error. A suppression that matches no finding of a check that ran is
+a warning, so stale suppressions do not pile up.`,
+		URL: "https://github.com/svrnty/sotvet/blob/main/docs/checks.md#suppression",
+	})
+	return out
+}

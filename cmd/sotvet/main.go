@@ -1,0 +1,66 @@
+// Command sotvet vets a planning source-of-truth workspace.
+//
+// Usage:
+//
+//	sotvet check [flags] [dir]   run the checks (dir defaults to .)
+//	sotvet checks [--format json] list the checks
+//	sotvet explain <check>       print a check's documentation
+//	sotvet version               print the version
+//
+// Exit codes: 0 clean (or only findings below --fail-on), 1 findings,
+// 2 usage or I/O error.
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+)
+
+const (
+	exitClean    = 0
+	exitFindings = 1
+	exitError    = 2
+)
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+func run(args []string, stdout, stderr io.Writer) int {
+	if len(args) == 0 {
+		usage(stderr)
+		return exitError
+	}
+	switch args[0] {
+	case "check":
+		return cmdCheck(args[1:], stdout, stderr)
+	case "checks":
+		return cmdChecks(args[1:], stdout, stderr)
+	case "explain":
+		return cmdExplain(args[1:], stdout, stderr)
+	case "version", "--version", "-version":
+		fmt.Fprintln(stdout, "sotvet", version())
+		return exitClean
+	case "help", "-h", "--help", "-help":
+		usage(stdout)
+		return exitClean
+	}
+	fmt.Fprintf(stderr, "sotvet: unknown command %q\n", args[0])
+	usage(stderr)
+	return exitError
+}
+
+func usage(w io.Writer) {
+	fmt.Fprint(w, `usage: sotvet <command> [arguments]
+
+commands:
+  check [flags] [dir]   vet the workspace in dir (default .)
+  checks [--format json]
+                        list the checks
+  explain <check>       print a check's documentation
+  version               print the version
+
+Run 'sotvet check -h' for the check flags.
+`)
+}

@@ -1,0 +1,174 @@
+package sotparse
+
+import (
+	"go/token"
+	"path"
+	"strings"
+)
+
+// Kind is a document's kind, from its file-name suffix.
+type Kind string
+
+const (
+	KindPRD      Kind = "PRD"
+	KindIssues   Kind = "ISSUES"
+	KindEvidence Kind = "EVIDENCE"
+	KindCloseout Kind = "CLOSEOUT"
+	KindRecord   Kind = "RECORD"
+	KindContract Kind = "CONTRACT"
+	KindTemplate Kind = "TEMPLATE"
+	KindPacket   Kind = "PACKET"
+	KindGuard    Kind = "GUARD"
+	KindBrief    Kind = "BRIEF"
+	KindAudit    Kind = "AUDIT"
+	KindMatrix   Kind = "MATRIX"
+	KindGates    Kind = "GATES"
+	KindBlocker  Kind = "BLOCKER"
+	KindAttempt  Kind = "ATTEMPT"
+	KindOther    Kind = "other"
+)
+
+// Kinds lists every suffix kind, in the order DESIGN.md gives them.
+var Kinds = []Kind{KindPRD, KindIssues, KindEvidence, KindCloseout, KindRecord,
+	KindContract, KindTemplate, KindPacket, KindGuard, KindBrief, KindAudit,
+	KindMatrix, KindGates, KindBlocker, KindAttempt}
+
+// KindOf returns the kind and route stem of a document path: the stem is the
+// file name without ".md" and without the kind suffix
+// ("CTO-X-PRD.md" -> PRD, "CTO-X").
+func KindOf(p string) (Kind, string) {
+	name := strings.TrimSuffix(path.Base(p), ".md")
+	for _, k := range Kinds {
+		if stem, ok := strings.CutSuffix(name, "-"+string(k)); ok && stem != "" {
+			return k, stem
+		}
+	}
+	return KindOther, name
+}
+
+// Doc is one markdown document.
+type Doc struct {
+	Path string
+	File *File
+	Kind Kind
+	Stem string // route stem: documents sharing it form a route
+
+	FrontmatterState FrontmatterState
+	Frontmatter      *Frontmatter // nil unless FrontmatterOK
+	BodyStart        token.Pos
+	BOM              bool
+
+	Headings    []*Heading
+	WorkItems   []*WorkItem
+	StatusLines []*Line // every body "Status: ..." line, in order
+	Facts       []*Fact
+	PhraseLists []*PhraseList
+	Refs        []*Ref
+}
+
+// Heading is an ATX or setext heading.
+type Heading struct {
+	Level    int
+	Text     string
+	Pos, End token.Pos
+}
+
+// Line is a "Key: value" paragraph line such as "Status: validated.".
+type Line struct {
+	Key      string // "Status", "Type", "Blocked by", "Validator"
+	Value    string // text after the colon, trimmed
+	Pos, End token.Pos
+	ValuePos token.Pos
+	Item     *WorkItem // the work item whose section holds the line, or nil
+}
+
+// Word returns the first word of the value, lower-cased, without trailing
+// punctuation: "validated." -> "validated".
+func (l *Line) Word() string {
+	w, _, _ := strings.Cut(l.Value, " ")
+	return strings.ToLower(strings.TrimRight(w, ".,;:"))
+}
+
+// Checkbox is a GFM task-list item.
+type Checkbox struct {
+	Checked  bool
+	Text     string
+	Pos, End token.Pos
+}
+
+// WorkItem is a work item defined by a heading in one of the three styles:
+// "### CTO-WORK-009 - Title", "## Issue: CTO-WORK-078 - Title",
+// "## CTO-WORK-064: Title".
+type WorkItem struct {
+	ID       string
+	Title    string
+	Style    string // "dash", "issue", "colon"
+	Level    int
+	Pos, End token.Pos // the heading
+
+	Type       *Line
+	Status     *Line // the first Status line of the section
+	BlockedBy  *Line
+	Blockers   []*Ref // CTO-WORK ids on the Blocked by line(s)
+	Validator  *Line
+	Checkboxes []*Checkbox
+}
+
+// Fact is a list item of the form "- key: value".
+type Fact struct {
+	Key, Value string
+	Pos, End   token.Pos
+	ValuePos   token.Pos
+}
+
+// PhraseList is a "Required Phrases", "Required Evidence" or "Validator
+// Summary Phrases" section and the phrases it lists.
+type PhraseList struct {
+	Section string
+	Pos     token.Pos // the heading
+	Phrases []*Phrase
+}
+
+// Phrase is one required phrase.
+type Phrase struct {
+	Raw      string // as written, code spans and emphasis included
+	Text     string // PlainText(Raw)
+	Pos, End token.Pos
+}
+
+// PhraseSections are the section headings whose list items are phrases.
+var PhraseSections = []string{"Required Phrases", "Required Evidence", "Validator Summary Phrases"}
+
+// RefKind classifies a reference.
+type RefKind int
+
+const (
+	RefWorkID  RefKind = iota + 1 // CTO-WORK-NNN
+	RefSOTPath                    // .sot/... path
+	RefSource                     // frontmatter source: target
+	RefAbsPath                    // absolute path in a code span
+	RefCommit                     // commit SHA in a code span
+)
+
+func (k RefKind) String() string {
+	switch k {
+	case RefWorkID:
+		return "work-id"
+	case RefSOTPath:
+		return "sot-path"
+	case RefSource:
+		return "source"
+	case RefAbsPath:
+		return "abs-path"
+	case RefCommit:
+		return "commit"
+	}
+	return "unknown"
+}
+
+// Ref is a reference found in a document.
+type Ref struct {
+	Kind     RefKind
+	Text     string
+	Pos, End token.Pos
+}

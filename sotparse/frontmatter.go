@@ -1,0 +1,313 @@
+package sotparse
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"go/token"
+	"time"
+	"unicode/utf8"
+
+	"github.com/adrg/frontmatter"
+	yaml "go.yaml.in/yaml/v4"
+)
+
+// FrontmatterState says whether a document has a usable frontmatter block.
+type FrontmatterState int
+
+const (
+	FrontmatterAbsent    FrontmatterState = iota // no leading --- line
+	FrontmatterOK                                // closed and parsed
+	FrontmatterUnclosed                          // opening --- without a closing one
+	FrontmatterMalformed                         // closed, but not a YAML mapping of scalars
+)
+
+// Field is one frontmatter key and its value.
+type Field struct {
+	Key       string
+	Value     string // scalar value; "" for a non-scalar
+	Scalar    bool   // false for sequences, mappings and unresolved aliases
+	KeyPos    token.Pos
+	ValuePos  token.Pos
+	ValueEnd  token.Pos
+	Duplicate bool // a later occurrence of a key already seen
+}
+
+// Date parses the value as an ISO calendar date (YYYY-MM-DD).
+func (f *Field) Date() (time.Time, error) {
+	return time.Parse(time.DateOnly, f.Value)
+}
+
+// Frontmatter is a document's YAML header, typed. Known keys have their own
+// members (nil when absent); every key, known or not, is also in Fields, in
+// file order, and unknown keys are in Unknown.
+type Frontmatter struct {
+	Pos, End token.Pos // from the opening --- to the end of the closing ---
+	Close    token.Pos // start of the closing --- line
+
+	Name, Title, Tier, Status, Owner, Source, Created, LastReviewed  *Field
+	LifecycleClassification, CorePromotionStatus, Description, Route *Field
+
+	Fields  []*Field
+	Unknown []*Field
+}
+
+// KnownKeys are the frontmatter keys the workspace convention defines.
+var KnownKeys = []string{
+	"name", "title", "tier", "status", "owner", "source", "created",
+	"last_reviewed", "lifecycle_classification", "core_promotion_status",
+	"description", "route",
+}
+
+func (fm *Frontmatter) slot(key string) **Field {
+	switch key {
+	case "name":
+		return &fm.Name
+	case "title":
+		return &fm.Title
+	case "tier":
+		return &fm.Tier
+	case "status":
+		return &fm.Status
+	case "owner":
+		return &fm.Owner
+	case "source":
+		return &fm.Source
+	case "created":
+		return &fm.Created
+	case "last_reviewed":
+		return &fm.LastReviewed
+	case "lifecycle_classification":
+		return &fm.LifecycleClassification
+	case "core_promotion_status":
+		return &fm.CorePromotionStatus
+	case "description":
+		return &fm.Description
+	case "route":
+		return &fm.Route
+	}
+	return nil
+}
+
+// Get returns the first field with the given key, or nil.
+func (fm *Frontmatter) Get(key string) *Field {
+	if fm == nil {
+		return nil
+	}
+	for _, f := range fm.Fields {
+		if f.Key == key {
+			return f
+		}
+	}
+	return nil
+}
+
+// split is the result of SplitFrontmatter: byte offsets into the content.
+type split struct {
+	State     FrontmatterState
+	Open      int // offset of the opening --- line (-1 if absent)
+	YAMLStart int // first byte of the YAML text
+	YAMLEnd   int // offset of the closing --- line
+	BodyStart int // first byte after the closing line
+	Node      *yaml.Node
+	Err       error // YAML syntax error, positioned relative to YAMLStart
+}
+
+var errNotMapping = errors.New("frontmatter is not a YAML mapping")
+
+// SplitFrontmatter finds the frontmatter block of content (which must not
+// start with a BOM: callers strip it) with adrg/frontmatter and one explicit
+// `---` YAML format decoding into a yaml.Node. An opening line without a
+// closing one is reported as FrontmatterUnclosed, which adrg/frontmatter
+// cannot tell from "no frontmatter".
+func SplitFrontmatter(content []byte) split {
+	s := split{State: FrontmatterAbsent, Open: -1}
+	// adrg/frontmatter skips leading blank lines and compares trimmed lines.
+	off := 0
+	for off < len(content) {
+		nl := bytes.IndexByte(content[off:], '\n')
+		line := content[off:]
+		if nl >= 0 {
+			line = content[off : off+nl]
+		}
+		if len(bytes.TrimSpace(line)) != 0 {
+			if string(bytes.TrimSpace(line)) != "---" {
+				s.BodyStart = 0
+				return s
+			}
+			s.Open = off
+			if nl < 0 {
+				s.YAMLStart = len(content)
+			} else {
+				s.YAMLStart = off + nl + 1
+			}
+			break
+		}
+		if nl < 0 {
+			break
+		}
+		off += nl + 1
+	}
+	if s.Open < 0 {
+		return s
+	}
+	var yamlText []byte
+	format := frontmatter.NewFormat("---", "---", func(data []byte, v any) error {
+		yamlText = data
+		n := v.(*yaml.Node)
+		return yaml.Load(data, n)
+	})
+	var node yaml.Node
+	rest, err := frontmatter.Parse(bytes.NewReader(content), &node, format)
+	if err != nil {
+		s.State = FrontmatterMalformed
+		s.Err = err
+		s.YAMLEnd = s.YAMLStart + len(yamlText)
+		s.BodyStart = closingEnd(content, s.YAMLEnd)
+		return s
+	}
+	if yamlText == nil {
+		s.State = FrontmatterUnclosed
+		s.YAMLEnd = len(content)
+		s.BodyStart = s.YAMLStart
+		return s
+	}
+	s.YAMLEnd = s.YAMLStart + len(yamlText)
+	s.BodyStart = len(content) - len(rest)
+	s.Node = &node
+	s.State = FrontmatterOK
+	return s
+}
+
+func closingEnd(content []byte, at int) int {
+	if at >= len(content) {
+		return len(content)
+	}
+	nl := bytes.IndexByte(content[at:], '\n')
+	if nl < 0 {
+		return len(content)
+	}
+	return at + nl + 1
+}
+
+// lineIndex maps YAML (line, column) marks, where columns count code points,
+// to byte offsets of a text that starts at base in the file.
+type lineIndex struct {
+	text   []byte
+	base   int
+	starts []int
+}
+
+func newLineIndex(text []byte, base int) *lineIndex {
+	li := &lineIndex{text: text, base: base, starts: []int{0}}
+	for i, c := range text {
+		if c == '\n' {
+			li.starts = append(li.starts, i+1)
+		}
+	}
+	return li
+}
+
+// offset returns the file offset of a 1-based YAML line and code-point column.
+func (li *lineIndex) offset(line, col int) int {
+	if line < 1 {
+		return li.base
+	}
+	if line > len(li.starts) {
+		return li.base + len(li.text)
+	}
+	off := li.starts[line-1]
+	for c := 1; c < col && off < len(li.text) && li.text[off] != '\n'; c++ {
+		_, size := utf8.DecodeRune(li.text[off:])
+		off += size
+	}
+	return li.base + off
+}
+
+// lineEnd returns the file offset of the end of the line holding file offset
+// off, before any trailing CR and spaces.
+func (li *lineIndex) lineEnd(off int) int {
+	i := off - li.base
+	if i < 0 {
+		i = 0
+	}
+	for i < len(li.text) && li.text[i] != '\n' {
+		i++
+	}
+	for i > off-li.base && (li.text[i-1] == '\r' || li.text[i-1] == ' ' || li.text[i-1] == '\t') {
+		i--
+	}
+	return li.base + i
+}
+
+// yamlErrorPos extracts a position from a go-yaml error.
+func yamlErrorPos(err error) (line, col int, msg string) {
+	var le *yaml.LoadError
+	if errors.As(err, &le) {
+		return le.Mark.Line, le.Mark.Column, le.Message
+	}
+	return 0, 0, err.Error()
+}
+
+// typedFrontmatter loads the frontmatter node into a Frontmatter, reporting
+// duplicate keys, non-scalar values and a non-mapping root.
+func typedFrontmatter(f *File, s split, report func(pos, end token.Pos, msg string)) *Frontmatter {
+	li := newLineIndex(f.Content[s.YAMLStart:s.YAMLEnd], s.YAMLStart)
+	fm := &Frontmatter{Pos: f.Pos(s.Open), End: f.Pos(trimEOL(f.Content, s.BodyStart)), Close: f.Pos(s.YAMLEnd)}
+	root := s.Node
+	if root.Kind == yaml.DocumentNode {
+		if len(root.Content) == 0 {
+			return fm // empty block: the checks report the missing keys
+		}
+		root = root.Content[0]
+	}
+	if root.Kind == 0 {
+		return fm
+	}
+	if root.Kind != yaml.MappingNode {
+		p := f.Pos(li.offset(root.Line, root.Column))
+		report(p, p, errNotMapping.Error())
+		return fm
+	}
+	seen := map[string]bool{}
+	for i := 0; i+1 < len(root.Content); i += 2 {
+		k, v := root.Content[i], root.Content[i+1]
+		kOff := li.offset(k.Line, k.Column)
+		vOff := li.offset(v.Line, v.Column)
+		fld := &Field{Key: k.Value, KeyPos: f.Pos(kOff), ValuePos: f.Pos(vOff), ValueEnd: f.Pos(li.lineEnd(vOff))}
+		if k.Kind != yaml.ScalarNode {
+			report(fld.KeyPos, fld.KeyPos, "frontmatter key is not a scalar")
+			continue
+		}
+		if v.Kind == yaml.AliasNode && v.Alias != nil {
+			v = v.Alias // one hop only: never expand collections, so no alias bomb
+		}
+		if v.Kind == yaml.ScalarNode {
+			fld.Scalar = true
+			fld.Value = v.Value
+		} else {
+			report(fld.ValuePos, fld.ValueEnd, fmt.Sprintf("frontmatter key %q must have a scalar value", k.Value))
+		}
+		if seen[k.Value] {
+			fld.Duplicate = true
+			report(fld.KeyPos, f.Pos(kOff+len(k.Value)), fmt.Sprintf("duplicate frontmatter key %q", k.Value))
+		}
+		seen[k.Value] = true
+		fm.Fields = append(fm.Fields, fld)
+		if slot := fm.slot(k.Value); slot != nil {
+			if *slot == nil {
+				*slot = fld
+			}
+		} else {
+			fm.Unknown = append(fm.Unknown, fld)
+		}
+	}
+	return fm
+}
+
+func trimEOL(b []byte, end int) int {
+	for end > 0 && (b[end-1] == '\n' || b[end-1] == '\r') {
+		end--
+	}
+	return end
+}

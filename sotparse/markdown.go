@@ -1,0 +1,308 @@
+package sotparse
+
+import (
+	"bytes"
+	"go/token"
+	"regexp"
+	"strings"
+
+	"github.com/yuin/goldmark"
+	"github.com/yuin/goldmark/ast"
+	"github.com/yuin/goldmark/extension"
+	east "github.com/yuin/goldmark/extension/ast"
+	"github.com/yuin/goldmark/parser"
+	"github.com/yuin/goldmark/text"
+)
+
+// The goldmark parser holds no per-document state and is safe for
+// concurrent use.
+var mdParser = goldmark.New(goldmark.WithExtensions(extension.GFM)).Parser()
+
+var (
+	workItemHeading = regexp.MustCompile(`^(?:(Issue:)\s+)?(CTO-WORK-\d+)(?:\s+-\s+|:\s+)(\S.*)$`)
+	workIDPattern   = regexp.MustCompile(`\bCTO-WORK-\d+\b`)
+	sotPathPattern  = regexp.MustCompile("(?:^|[\\s`'\"(\\[<])(\\.sot/[A-Za-z0-9._/@+-]*[A-Za-z0-9_/])")
+	lineKeyPattern  = regexp.MustCompile(`^(Type|Status|Blocked by|Validator):[ \t]*(.*?)\s*$`)
+	factPattern     = regexp.MustCompile("^`?([A-Za-z][A-Za-z0-9_ ./()-]{0,63}?)`?:[ \t]+(\\S.*?)\\s*$")
+	hexPattern      = regexp.MustCompile(`^[0-9a-f]{7,40}$`)
+)
+
+// parseDoc extracts the document model from a markdown file.
+func parseDoc(f *File, report func(check string, pos, end token.Pos, msg string)) *Doc {
+	kind, stem := KindOf(f.Path)
+	d := &Doc{Path: f.Path, File: f, Kind: kind, Stem: stem}
+	content := f.Content
+	start := 0
+	if bytes.HasPrefix(content, bom) {
+		d.BOM = true
+		start = len(bom)
+	}
+	s := SplitFrontmatter(content[start:])
+	s.Open += start
+	s.YAMLStart += start
+	s.YAMLEnd += start
+	s.BodyStart += start
+	d.FrontmatterState = s.State
+	fmReport := func(pos, end token.Pos, msg string) { report("frontmatter", pos, end, msg) }
+	switch s.State {
+	case FrontmatterAbsent:
+		s.BodyStart = start
+	case FrontmatterUnclosed:
+		p := f.Pos(s.Open)
+		report("frontmatter", p, f.Pos(s.Open+3), "frontmatter block opened with --- is never closed")
+	case FrontmatterMalformed:
+		line, col, msg := yamlErrorPos(s.Err)
+		li := newLineIndex(content[s.YAMLStart:s.YAMLEnd], s.YAMLStart)
+		off := s.YAMLStart
+		if line > 0 {
+			off = li.offset(line, col)
+		}
+		report("frontmatter", f.Pos(off), f.Pos(off), "malformed frontmatter YAML: "+msg)
+	case FrontmatterOK:
+		d.Frontmatter = typedFrontmatter(f, s, fmReport)
+	}
+	d.BodyStart = f.Pos(s.BodyStart)
+	if d.Frontmatter != nil && d.Frontmatter.Source != nil && d.Frontmatter.Source.Scalar {
+		src := d.Frontmatter.Source
+		target, _, _ := strings.Cut(strings.TrimSpace(src.Value), " ")
+		if target != "" {
+			d.Refs = append(d.Refs, &Ref{Kind: RefSource, Text: target, Pos: src.ValuePos, End: src.ValuePos + token.Pos(len(target))})
+		}
+	}
+	// Work ids anywhere in the file, frontmatter included.
+	for _, m := range workIDPattern.FindAllIndex(content[start:], -1) {
+		d.Refs = append(d.Refs, &Ref{Kind: RefWorkID, Text: string(content[start+m[0] : start+m[1]]), Pos: f.Pos(start + m[0]), End: f.Pos(start + m[1])})
+	}
+	body := content[s.BodyStart:]
+	for _, m := range sotPathPattern.FindAllSubmatchIndex(body, -1) {
+		p := strings.TrimRight(string(body[m[2]:m[3]]), ".")
+		d.Refs = append(d.Refs, &Ref{Kind: RefSOTPath, Text: p, Pos: f.Pos(s.BodyStart + m[2]), End: f.Pos(s.BodyStart + m[2] + len(p))})
+	}
+	x := &extractor{d: d, f: f, src: body, base: s.BodyStart}
+	root := mdParser.Parse(text.NewReader(body), parser.WithContext(parser.NewContext()))
+	x.walk(root)
+	return d
+}
+
+var bom = []byte{0xEF, 0xBB, 0xBF}
+
+type extractor struct {
+	d    *Doc
+	f    *File
+	src  []byte
+	base int
+
+	item         *WorkItem   // the work item whose section we are in
+	phrase       *PhraseList // the phrase section we are in
+	phraseLevel  int
+	inBlockquote int
+}
+
+func (x *extractor) pos(off int) token.Pos { return x.f.Pos(x.base + off) }
+
+func (x *extractor) walk(n ast.Node) {
+	for c := n.FirstChild(); c != nil; c = c.NextSibling() {
+		switch c := c.(type) {
+		case *ast.Heading:
+			x.heading(c)
+			continue
+		case *ast.Blockquote:
+			x.inBlockquote++
+			x.walk(c)
+			x.inBlockquote--
+			continue
+		case *ast.Paragraph:
+			if _, inList := c.Parent().(*ast.ListItem); !inList {
+				x.paragraph(c)
+			}
+		case *ast.ListItem:
+			x.listItem(c)
+		case *ast.CodeSpan:
+			x.codeSpan(c)
+		}
+		if c.Type() == ast.TypeBlock || c.HasChildren() {
+			x.walk(c)
+		}
+	}
+}
+
+func (x *extractor) lineBounds(n ast.Node) (int, int, bool) {
+	lines := n.Lines()
+	if lines == nil || lines.Len() == 0 {
+		return 0, 0, false
+	}
+	return lines.At(0).Start, lines.At(lines.Len() - 1).Stop, true
+}
+
+func (x *extractor) heading(h *ast.Heading) {
+	start, stop, ok := x.lineBounds(h)
+	if !ok {
+		return
+	}
+	txt := strings.TrimSpace(string(x.src[start:stop]))
+	hd := &Heading{Level: h.Level, Text: txt, Pos: x.pos(lineStart(x.src, start)), End: x.pos(stop)}
+	x.d.Headings = append(x.d.Headings, hd)
+	if x.item != nil && h.Level <= x.item.Level {
+		x.item = nil
+	}
+	if x.phrase != nil && h.Level <= x.phraseLevel {
+		x.phrase = nil
+	}
+	if m := workItemHeading.FindStringSubmatch(txt); m != nil {
+		style := "dash"
+		if m[1] != "" {
+			style = "issue"
+		} else if !strings.Contains(txt[len(m[2]):len(txt)-len(m[3])], "-") {
+			style = "colon"
+		}
+		if style == "issue" && !strings.Contains(txt[len(m[1])+1:], " - ") {
+			style = "" // "Issue: ID: Title" is none of the three styles
+		}
+		if style != "" {
+			x.item = &WorkItem{ID: m[2], Title: strings.TrimSpace(m[3]), Style: style, Level: h.Level, Pos: hd.Pos, End: hd.End}
+			x.d.WorkItems = append(x.d.WorkItems, x.item)
+		}
+	}
+	for _, sec := range PhraseSections {
+		if strings.EqualFold(txt, sec) {
+			x.phrase = &PhraseList{Section: sec, Pos: hd.Pos}
+			x.phraseLevel = h.Level
+			x.d.PhraseLists = append(x.d.PhraseLists, x.phrase)
+		}
+	}
+}
+
+// paragraph picks "Key: value" lines out of a top-level (non-list) paragraph.
+func (x *extractor) paragraph(p *ast.Paragraph) {
+	if x.inBlockquote > 0 {
+		return
+	}
+	lines := p.Lines()
+	for i := 0; i < lines.Len(); i++ {
+		seg := lines.At(i)
+		raw := x.src[seg.Start:seg.Stop]
+		m := lineKeyPattern.FindSubmatchIndex(raw)
+		if m == nil {
+			continue
+		}
+		key := string(raw[m[2]:m[3]])
+		ln := &Line{Key: key, Value: string(raw[m[4]:m[5]]), Pos: x.pos(seg.Start), End: x.pos(seg.Start + len(bytes.TrimRight(raw, " \t\r\n"))), ValuePos: x.pos(seg.Start + m[4]), Item: x.item}
+		if key == "Status" {
+			x.d.StatusLines = append(x.d.StatusLines, ln)
+		}
+		it := x.item
+		if it == nil {
+			continue
+		}
+		switch key {
+		case "Type":
+			if it.Type == nil {
+				it.Type = ln
+			}
+		case "Status":
+			if it.Status == nil {
+				it.Status = ln
+			}
+		case "Validator":
+			if it.Validator == nil {
+				it.Validator = ln
+			}
+		case "Blocked by":
+			if it.BlockedBy == nil {
+				it.BlockedBy = ln
+			}
+			val := raw[m[4]:m[5]]
+			for _, w := range workIDPattern.FindAllIndex(val, -1) {
+				o := seg.Start + m[4] + w[0]
+				it.Blockers = append(it.Blockers, &Ref{Kind: RefWorkID, Text: string(val[w[0]:w[1]]), Pos: x.pos(o), End: x.pos(o + w[1] - w[0])})
+			}
+		}
+	}
+}
+
+func (x *extractor) listItem(li *ast.ListItem) {
+	first := li.FirstChild()
+	if first == nil {
+		return
+	}
+	start, stop, ok := x.lineBounds(first)
+	if !ok {
+		return
+	}
+	firstLineStop := first.Lines().At(0).Stop
+	line := strings.TrimRight(string(x.src[start:firstLineStop]), " \t\r\n")
+	if cb, ok := first.FirstChild().(*east.TaskCheckBox); ok {
+		txt := strings.TrimSpace(line)
+		if x.item != nil {
+			x.item.Checkboxes = append(x.item.Checkboxes, &Checkbox{Checked: cb.IsChecked, Text: txt, Pos: x.pos(lineStart(x.src, start)), End: x.pos(firstLineStop)})
+		}
+		return
+	}
+	if x.phrase != nil && x.inBlockquote == 0 {
+		raw := strings.TrimSpace(string(x.src[start:stop]))
+		x.phrase.Phrases = append(x.phrase.Phrases, &Phrase{Raw: raw, Text: PlainText(raw), Pos: x.pos(start), End: x.pos(stop)})
+	}
+	if m := factPattern.FindStringSubmatchIndex(line); m != nil && x.inBlockquote == 0 {
+		x.d.Facts = append(x.d.Facts, &Fact{Key: line[m[2]:m[3]], Value: line[m[4]:m[5]], Pos: x.pos(start), End: x.pos(start + len(line)), ValuePos: x.pos(start + m[4])})
+	}
+}
+
+func (x *extractor) codeSpan(c *ast.CodeSpan) {
+	var b strings.Builder
+	start := -1
+	for t := c.FirstChild(); t != nil; t = t.NextSibling() {
+		if tx, ok := t.(*ast.Text); ok {
+			if start < 0 {
+				start = tx.Segment.Start
+			}
+			b.Write(tx.Segment.Value(x.src))
+		}
+	}
+	if start < 0 {
+		return
+	}
+	s := b.String()
+	switch {
+	case strings.HasPrefix(s, "/") || strings.HasPrefix(s, "~/"):
+		p, _, _ := strings.Cut(s, " ")
+		x.d.Refs = append(x.d.Refs, &Ref{Kind: RefAbsPath, Text: p, Pos: x.pos(start), End: x.pos(start + len(p))})
+	case hexPattern.MatchString(s) && strings.ContainsAny(s, "abcdef") && strings.ContainsAny(s, "0123456789"):
+		x.d.Refs = append(x.d.Refs, &Ref{Kind: RefCommit, Text: s, Pos: x.pos(start), End: x.pos(start + len(s))})
+	}
+}
+
+func lineStart(src []byte, off int) int {
+	for off > 0 && src[off-1] != '\n' {
+		off--
+	}
+	return off
+}
+
+// PlainText removes code-span backticks and emphasis markers and collapses
+// runs of white space: the form phrases are compared in.
+func PlainText(s string) string {
+	s = strings.NewReplacer("`", "", "**", "", "__", "").Replace(s)
+	var b strings.Builder
+	space := false
+	for _, r := range s {
+		switch {
+		case r == ' ' || r == '\t' || r == '\n' || r == '\r':
+			space = b.Len() > 0
+			continue
+		case r == '*' || r == '_':
+			// Single emphasis markers; keep underscores inside words
+			// (snake_case identifiers are common in phrases).
+			if r == '_' {
+				break
+			}
+			continue
+		}
+		if space {
+			b.WriteByte(' ')
+			space = false
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+

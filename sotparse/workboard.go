@@ -1,0 +1,186 @@
+package sotparse
+
+import (
+	"fmt"
+	"go/token"
+
+	yaml "go.yaml.in/yaml/v4"
+)
+
+// Workboard is WORKBOARD.yaml: the register of work items.
+type Workboard struct {
+	File  *File
+	Items []*WorkboardItem
+}
+
+// WorkboardItem is one entry of the workboard's items list.
+type WorkboardItem struct {
+	Pos, End  token.Pos // the item's mapping
+	ID        *Field
+	Title     *Field
+	Status    *Field
+	Source    *Field
+	BlockedBy []*Field // one per listed id
+	Unknown   []*Field
+	Missing   []string // required keys that are absent
+}
+
+// Item returns the first item with the given id, or nil.
+func (wb *Workboard) Item(id string) *WorkboardItem {
+	if wb == nil {
+		return nil
+	}
+	for _, it := range wb.Items {
+		if it.ID != nil && it.ID.Value == id {
+			return it
+		}
+	}
+	return nil
+}
+
+// maxYAMLNodes bounds the nodes visited while walking a YAML tree, aliases
+// included, so that an alias bomb costs a finding rather than the machine.
+const maxYAMLNodes = 200000
+
+func parseWorkboard(f *File, report func(pos, end token.Pos, msg string)) *Workboard {
+	wb := &Workboard{File: f}
+	content := f.Content
+	base := 0
+	if len(content) >= 3 && string(content[:3]) == string(bom) {
+		base = 3
+	}
+	li := newLineIndex(content[base:], base)
+	var doc yaml.Node
+	if err := yaml.Load(content[base:], &doc); err != nil {
+		line, col, msg := yamlErrorPos(err)
+		p := f.Pos(li.offset(line, col))
+		report(p, p, "malformed YAML: "+msg)
+		return wb
+	}
+	at := func(n *yaml.Node) token.Pos { return f.Pos(li.offset(n.Line, n.Column)) }
+	field := func(k, v *yaml.Node) *Field {
+		off := li.offset(v.Line, v.Column)
+		fl := &Field{Key: k.Value, KeyPos: at(k), ValuePos: f.Pos(off), ValueEnd: f.Pos(li.lineEnd(off))}
+		if v.Kind == yaml.ScalarNode {
+			fl.Scalar = true
+			fl.Value = v.Value
+			if v.Style&(yaml.DoubleQuotedStyle|yaml.SingleQuotedStyle) == 0 && v.Line == k.Line {
+				fl.ValueEnd = fl.ValuePos + token.Pos(len(v.Value))
+			}
+		}
+		return fl
+	}
+	budget := maxYAMLNodes
+	var deref func(n *yaml.Node) *yaml.Node
+	deref = func(n *yaml.Node) *yaml.Node {
+		for hops := 0; n != nil && n.Kind == yaml.AliasNode && hops < 16; hops++ {
+			n = n.Alias
+		}
+		return n
+	}
+	if doc.Kind == 0 || len(doc.Content) == 0 {
+		report(f.Pos(base), f.Pos(base), "workboard is empty: expected a mapping with an items list")
+		return wb
+	}
+	root := deref(doc.Content[0])
+	if root == nil || root.Kind != yaml.MappingNode {
+		report(at(doc.Content[0]), at(doc.Content[0]), "workboard must be a mapping with an items list")
+		return wb
+	}
+	var items *yaml.Node
+	for i := 0; i+1 < len(root.Content); i += 2 {
+		k, v := root.Content[i], deref(root.Content[i+1])
+		if k.Value == "items" {
+			items = v
+			continue
+		}
+		report(at(k), at(k)+token.Pos(len(k.Value)), fmt.Sprintf("unknown workboard key %q (want items)", k.Value))
+	}
+	if items == nil {
+		report(at(root), at(root), "workboard has no items list")
+		return wb
+	}
+	if items.Kind != yaml.SequenceNode {
+		report(at(items), at(items), "workboard items must be a list")
+		return wb
+	}
+	for _, n := range items.Content {
+		if budget--; budget < 0 {
+			report(at(n), at(n), "workboard too large or too aliased: stopped reading")
+			break
+		}
+		n = deref(n)
+		if n == nil || n.Kind != yaml.MappingNode {
+			report(at(n), at(n), "workboard item must be a mapping")
+			continue
+		}
+		it := &WorkboardItem{Pos: at(n), End: at(n)}
+		seen := map[string]bool{}
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			k, v := n.Content[i], deref(n.Content[i+1])
+			if budget -= 2; budget < 0 || v == nil {
+				break
+			}
+			if seen[k.Value] {
+				report(at(k), at(k)+token.Pos(len(k.Value)), fmt.Sprintf("duplicate key %q in workboard item", k.Value))
+				continue
+			}
+			seen[k.Value] = true
+			fl := field(k, v)
+			if fl.ValueEnd > it.End {
+				it.End = fl.ValueEnd
+			}
+			switch k.Value {
+			case "id", "title", "status", "source":
+				if !fl.Scalar {
+					report(fl.ValuePos, fl.ValueEnd, fmt.Sprintf("workboard %s must be a scalar", k.Value))
+					continue
+				}
+				switch k.Value {
+				case "id":
+					it.ID = fl
+				case "title":
+					it.Title = fl
+				case "status":
+					it.Status = fl
+				case "source":
+					it.Source = fl
+				}
+			case "blocked_by":
+				switch v.Kind {
+				case yaml.SequenceNode:
+					for _, e := range v.Content {
+						if budget--; budget < 0 {
+							break
+						}
+						e = deref(e)
+						if e == nil || e.Kind != yaml.ScalarNode {
+							report(at(n), at(n), "blocked_by entries must be work item ids")
+							continue
+						}
+						off := li.offset(e.Line, e.Column)
+						it.BlockedBy = append(it.BlockedBy, &Field{Key: "blocked_by", Value: e.Value, Scalar: true, KeyPos: at(k), ValuePos: f.Pos(off), ValueEnd: f.Pos(off + len(e.Value))})
+					}
+				case yaml.ScalarNode:
+					if v.Tag != "!!null" && v.Value != "" {
+						report(fl.ValuePos, fl.ValueEnd, "blocked_by must be a list of work item ids")
+					}
+				default:
+					report(fl.ValuePos, fl.ValueEnd, "blocked_by must be a list of work item ids")
+				}
+			default:
+				it.Unknown = append(it.Unknown, fl)
+			}
+		}
+		for _, req := range []struct {
+			name string
+			f    *Field
+		}{{"id", it.ID}, {"title", it.Title}, {"status", it.Status}, {"source", it.Source}} {
+			if req.f == nil {
+				it.Missing = append(it.Missing, req.name)
+			}
+		}
+		wb.Items = append(wb.Items, it)
+	}
+	return wb
+}

@@ -1,0 +1,107 @@
+// Package sotparse reads a source-of-truth planning workspace into a typed
+// model: documents with frontmatter, the workboard, JSON admission records and
+// the CONTEXT.md glossary. Every extracted node carries a token.Pos in one
+// shared token.FileSet. The package knows no policy: what is wrong with the
+// model is for the checks to say; sotparse only records input it could not
+// read as Problems.
+package sotparse
+
+import (
+	"go/token"
+	"sort"
+	"strings"
+)
+
+// Workspace is the parsed model of one planning workspace.
+type Workspace struct {
+	Root      string // directory the paths are relative to (may be "" for an fs.FS)
+	Fset      *token.FileSet
+	Files     []*File // every file read, sorted by path
+	Docs      []*Doc  // markdown documents, sorted by path
+	Workboard *Workboard
+	Records   []*Record
+	Glossary  *Glossary
+	Problems  []Problem // input that could not be read or parsed
+
+	byPath map[string]*File
+	docs   map[string]*Doc
+	known  map[string]bool // every path seen by discovery, files and directories
+}
+
+// File is one workspace file as it was read.
+type File struct {
+	Path    string // slash-separated, relative to the workspace root
+	Tok     *token.File
+	Content []byte
+}
+
+// Pos returns the position of the byte offset off in f.
+func (f *File) Pos(off int) token.Pos {
+	if off < 0 {
+		off = 0
+	}
+	if off > f.Tok.Size() {
+		off = f.Tok.Size()
+	}
+	return f.Tok.Pos(off)
+}
+
+// Problem is input sotparse could not read or make sense of. Check names the
+// check that owns the problem and reports it (for example "frontmatter" for an
+// unclosed block, "workboard" for a YAML syntax error, "syntax" for file-level
+// trouble such as invalid UTF-8).
+type Problem struct {
+	Check   string
+	Path    string
+	Pos     token.Pos // NoPos when the file could not be read at all
+	End     token.Pos
+	Message string
+}
+
+// File returns the file with the given workspace-relative path, or nil.
+func (ws *Workspace) File(path string) *File { return ws.byPath[path] }
+
+// Doc returns the document with the given workspace-relative path, or nil.
+func (ws *Workspace) Doc(path string) *Doc { return ws.docs[path] }
+
+// Exists reports whether path names a file or directory of the workspace as
+// it was discovered (a directory exists when some discovered file is under it,
+// or when it was seen during discovery).
+func (ws *Workspace) Exists(path string) bool {
+	if _, ok := ws.byPath[path]; ok {
+		return true
+	}
+	return ws.known[strings.TrimSuffix(path, "/")]
+}
+
+// ProblemsFor returns the problems owned by the named check, in path order.
+func (ws *Workspace) ProblemsFor(check string) []Problem {
+	var out []Problem
+	for _, p := range ws.Problems {
+		if p.Check == check {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+func (ws *Workspace) index() {
+	sort.Slice(ws.Files, func(i, j int) bool { return ws.Files[i].Path < ws.Files[j].Path })
+	sort.Slice(ws.Docs, func(i, j int) bool { return ws.Docs[i].Path < ws.Docs[j].Path })
+	sort.Slice(ws.Records, func(i, j int) bool { return ws.Records[i].Path < ws.Records[j].Path })
+	sort.SliceStable(ws.Problems, func(i, j int) bool {
+		a, b := ws.Problems[i], ws.Problems[j]
+		if a.Path != b.Path {
+			return a.Path < b.Path
+		}
+		return a.Pos < b.Pos
+	})
+	ws.byPath = make(map[string]*File, len(ws.Files))
+	for _, f := range ws.Files {
+		ws.byPath[f.Path] = f
+	}
+	ws.docs = make(map[string]*Doc, len(ws.Docs))
+	for _, d := range ws.Docs {
+		ws.docs[d.Path] = d
+	}
+}
