@@ -291,4 +291,3 @@ func normaliseMessage(m string) string {
 		return r
 	}, m)
 }
-

@@ -305,4 +305,3 @@ func PlainText(s string) string {
 	}
 	return b.String()
 }
-
