@@ -3,12 +3,20 @@ package checks
 import (
 	"golang.org/x/tools/go/analysis"
 
+	"github.com/svrnty/sotvet/checks/frontmatter"
+	"github.com/svrnty/sotvet/checks/refs"
+	"github.com/svrnty/sotvet/checks/status"
 	"github.com/svrnty/sotvet/checks/syntax"
+	"github.com/svrnty/sotvet/checks/workboard"
 )
 
 // All is the registry: every check sotvet has, in name order.
 var All = []*analysis.Analyzer{
+	frontmatter.Analyzer,
+	refs.Analyzer,
+	status.Analyzer,
 	syntax.Analyzer,
+	workboard.Analyzer,
 }
 
 // DefaultSeverity maps "check" or "check/category" to the severity its
@@ -17,6 +25,7 @@ var All = []*analysis.Analyzer{
 var DefaultSeverity = map[string]Severity{
 	SuppressionCheck + "/unused": SeverityWarning,
 	"frontmatter/unknown-key":    SeverityWarning,
+	"refs/duplicate-definition":  SeverityWarning,
 }
 
 // Lookup returns the registered check with the given name, or nil.

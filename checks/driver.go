@@ -74,6 +74,11 @@ func Run(opt Options) (*Result, *sotparse.Workspace, error) {
 		files = append(files, filepath.Join(opt.Root, filepath.FromSlash(e.Path)))
 	}
 	sort.Strings(files)
+	// Files outside the model exist too: references to them must resolve.
+	var others []string
+	for _, p := range disc.Others {
+		others = append(others, filepath.Join(opt.Root, filepath.FromSlash(p)))
+	}
 	readFile := func(name string) ([]byte, error) {
 		rel, err := filepath.Rel(opt.Root, name)
 		if err != nil || strings.HasPrefix(rel, "..") {
@@ -102,6 +107,7 @@ func Run(opt Options) (*Result, *sotparse.Workspace, error) {
 			Analyzer:          a,
 			Fset:              fset,
 			OtherFiles:        files,
+			IgnoredFiles:      others,
 			Pkg:               pkg,
 			TypesInfo:         &types.Info{},
 			TypesSizes:        types.SizesFor("gc", "amd64"),

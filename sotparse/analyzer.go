@@ -11,7 +11,8 @@ import (
 // Analyzer is the root analyzer: it reads pass.OtherFiles through
 // pass.ReadFile, adds each file to pass.Fset once and returns the
 // *Workspace. pass.Pkg.Path() is the workspace root; OtherFiles are absolute
-// paths under it. A read error is recorded as a "syntax" problem of the file.
+// paths under it; IgnoredFiles lists the workspace's other files, which are
+// not read but exist for references. A read error is recorded as a "syntax" problem of the file.
 var Analyzer = &analysis.Analyzer{
 	Name:             "sotparse",
 	Doc:              "parse the planning workspace into a typed model",
@@ -24,6 +25,18 @@ func run(pass *analysis.Pass) (any, error) {
 	root := pass.Pkg.Path()
 	disc := &Discovery{Known: map[string]bool{".": true}}
 	abs := map[string]string{}
+	// IgnoredFiles are the other files of the workspace: not parsed, but
+	// they exist, and references to them resolve.
+	for _, name := range pass.IgnoredFiles {
+		rel, err := filepath.Rel(root, name)
+		if err != nil {
+			continue
+		}
+		rel = filepath.ToSlash(rel)
+		for d := rel; d != "." && !disc.Known[d]; d = path.Dir(d) {
+			disc.Known[d] = true
+		}
+	}
 	for _, name := range pass.OtherFiles {
 		rel, err := filepath.Rel(root, name)
 		if err != nil {

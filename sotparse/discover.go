@@ -34,6 +34,7 @@ type DiscoverOptions struct {
 // Discovery is what Discover found.
 type Discovery struct {
 	Entries  []Entry
+	Others   []string        // the other files: not part of the model, but they exist
 	Known    map[string]bool // every file and directory seen, ignored ones excluded
 	Problems []Problem       // positionless problems (Pos filled in by Parse)
 }
@@ -103,10 +104,15 @@ func Discover(fsys fs.FS, opt DiscoverOptions) (*Discovery, error) {
 			}
 			if role != 0 {
 				d.Entries = append(d.Entries, Entry{Path: p, Role: role, Size: info.Size()})
+			} else {
+				d.Others = append(d.Others, p)
 			}
 			return nil
 		}
 		if role == 0 || !de.Type().IsRegular() {
+			if de.Type().IsRegular() || de.Type()&fs.ModeSymlink != 0 {
+				d.Others = append(d.Others, p)
+			}
 			return nil
 		}
 		info, err := de.Info()

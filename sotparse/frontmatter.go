@@ -154,8 +154,10 @@ func SplitFrontmatter(content []byte) split {
 	var yamlText []byte
 	format := frontmatter.NewFormat("---", "---", func(data []byte, v any) error {
 		yamlText = data
-		n := v.(*yaml.Node)
-		return yaml.Load(data, n)
+		if len(bytes.TrimSpace(stripComments(data))) == 0 {
+			return nil // an empty block: the checks report the missing keys
+		}
+		return yaml.Load(data, v.(*yaml.Node))
 	})
 	var node yaml.Node
 	rest, err := frontmatter.Parse(bytes.NewReader(content), &node, format)
@@ -285,6 +287,9 @@ func typedFrontmatter(f *File, s split, report func(pos, end token.Pos, msg stri
 		if v.Kind == yaml.ScalarNode {
 			fld.Scalar = true
 			fld.Value = v.Value
+			if v.Style&(yaml.DoubleQuotedStyle|yaml.SingleQuotedStyle) != 0 {
+				fld.ValuePos++ // point at the value, not its opening quote
+			}
 		} else {
 			report(fld.ValuePos, fld.ValueEnd, fmt.Sprintf("frontmatter key %q must have a scalar value", k.Value))
 		}

@@ -349,4 +349,3 @@ func TestKindOf(t *testing.T) {
 		}
 	}
 }
-

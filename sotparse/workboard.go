@@ -1,6 +1,7 @@
 package sotparse
 
 import (
+	"bytes"
 	"fmt"
 	"go/token"
 
@@ -11,6 +12,10 @@ import (
 type Workboard struct {
 	File  *File
 	Items []*WorkboardItem
+	// Complete is false when part of the file could not be read (a syntax
+	// error, a wrong shape, an exhausted node budget): checks that infer
+	// absence from the workboard must then stay silent.
+	Complete bool
 }
 
 // WorkboardItem is one entry of the workboard's items list.
@@ -38,9 +43,11 @@ func (wb *Workboard) Item(id string) *WorkboardItem {
 	return nil
 }
 
-// maxYAMLNodes bounds the nodes visited while walking a YAML tree, aliases
+// nodeBudget bounds the nodes visited while walking a YAML tree, aliases
 // included, so that an alias bomb costs a finding rather than the machine.
-const maxYAMLNodes = 200000
+// Without aliases a node takes at least two bytes, so a budget of twice the
+// size never stops an honest file.
+func nodeBudget(size int) int { return 2*size + 1024 }
 
 func parseWorkboard(f *File, report func(pos, end token.Pos, msg string)) *Workboard {
 	wb := &Workboard{File: f}
@@ -50,6 +57,10 @@ func parseWorkboard(f *File, report func(pos, end token.Pos, msg string)) *Workb
 		base = 3
 	}
 	li := newLineIndex(content[base:], base)
+	if len(bytes.TrimSpace(stripComments(content[base:]))) == 0 {
+		report(f.Pos(base), f.Pos(base), "workboard is empty: expected a mapping with an items list")
+		return wb
+	}
 	var doc yaml.Node
 	if err := yaml.Load(content[base:], &doc); err != nil {
 		line, col, msg := yamlErrorPos(err)
@@ -70,7 +81,7 @@ func parseWorkboard(f *File, report func(pos, end token.Pos, msg string)) *Workb
 		}
 		return fl
 	}
-	budget := maxYAMLNodes
+	budget := nodeBudget(len(content))
 	var deref func(n *yaml.Node) *yaml.Node
 	deref = func(n *yaml.Node) *yaml.Node {
 		for hops := 0; n != nil && n.Kind == yaml.AliasNode && hops < 16; hops++ {
@@ -104,21 +115,32 @@ func parseWorkboard(f *File, report func(pos, end token.Pos, msg string)) *Workb
 		report(at(items), at(items), "workboard items must be a list")
 		return wb
 	}
+	wb.Complete = true
+	exhausted := func(n *yaml.Node) bool {
+		if budget >= 0 {
+			return false
+		}
+		if wb.Complete {
+			report(at(n), at(n), "workboard too aliased: stopped reading")
+		}
+		wb.Complete = false
+		return true
+	}
 	for _, n := range items.Content {
-		if budget--; budget < 0 {
-			report(at(n), at(n), "workboard too large or too aliased: stopped reading")
+		if budget--; exhausted(n) {
 			break
 		}
 		n = deref(n)
 		if n == nil || n.Kind != yaml.MappingNode {
 			report(at(n), at(n), "workboard item must be a mapping")
+			wb.Complete = false // an item was lost: absence proves nothing
 			continue
 		}
 		it := &WorkboardItem{Pos: at(n), End: at(n)}
 		seen := map[string]bool{}
 		for i := 0; i+1 < len(n.Content); i += 2 {
 			k, v := n.Content[i], deref(n.Content[i+1])
-			if budget -= 2; budget < 0 || v == nil {
+			if budget -= 2; v == nil || exhausted(k) {
 				break
 			}
 			if seen[k.Value] {
@@ -150,7 +172,7 @@ func parseWorkboard(f *File, report func(pos, end token.Pos, msg string)) *Workb
 				switch v.Kind {
 				case yaml.SequenceNode:
 					for _, e := range v.Content {
-						if budget--; budget < 0 {
+						if budget--; exhausted(e) {
 							break
 						}
 						e = deref(e)
@@ -172,6 +194,9 @@ func parseWorkboard(f *File, report func(pos, end token.Pos, msg string)) *Workb
 				it.Unknown = append(it.Unknown, fl)
 			}
 		}
+		if budget < 0 {
+			break // a half-read item would only produce false findings
+		}
 		for _, req := range []struct {
 			name string
 			f    *Field
@@ -183,4 +208,16 @@ func parseWorkboard(f *File, report func(pos, end token.Pos, msg string)) *Workb
 		wb.Items = append(wb.Items, it)
 	}
 	return wb
+}
+
+// stripComments blanks YAML comment lines, to tell an empty file from one
+// with content.
+func stripComments(b []byte) []byte {
+	var out []byte
+	for _, line := range bytes.Split(b, []byte("\n")) {
+		if t := bytes.TrimSpace(line); len(t) > 0 && t[0] != '#' {
+			out = append(out, t...)
+		}
+	}
+	return out
 }

@@ -74,6 +74,18 @@ func (ws *Workspace) Exists(path string) bool {
 	return ws.known[strings.TrimSuffix(path, "/")]
 }
 
+// Paths returns every file and directory path discovery saw, sorted.
+func (ws *Workspace) Paths() []string {
+	out := make([]string, 0, len(ws.known))
+	for p := range ws.known {
+		if p != "." {
+			out = append(out, p)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
 // ProblemsFor returns the problems owned by the named check, in path order.
 func (ws *Workspace) ProblemsFor(check string) []Problem {
 	var out []Problem

@@ -1,0 +1,251 @@
+package refs
+
+import (
+	_ "embed"
+	"fmt"
+	"go/token"
+	"path"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"golang.org/x/tools/go/analysis"
+
+	"github.com/svrnty/sotvet/checks/internal/docutil"
+	"github.com/svrnty/sotvet/checks/internal/pathutil"
+	"github.com/svrnty/sotvet/sotparse"
+)
+
+//go:embed doc.go
+var doc string
+
+// Analyzer checks the references documents make.
+var Analyzer = &analysis.Analyzer{
+	Name:     "refs",
+	Doc:      docutil.MustExtract(doc, "refs"),
+	URL:      "https://github.com/svrnty/sotvet/blob/main/docs/checks.md#refs",
+	Requires: []*analysis.Analyzer{sotparse.Analyzer},
+	Run:      run,
+}
+
+func run(pass *analysis.Pass) (any, error) {
+	ws := pass.ResultOf[sotparse.Analyzer].(*sotparse.Workspace)
+	c := &checker{pass: pass, ws: ws, res: pathutil.NewResolver(ws)}
+	if readable(ws) {
+		c.wb = map[string]*sotparse.WorkboardItem{}
+		for _, it := range ws.Workboard.Items {
+			if it.ID == nil || it.ID.Value == "" {
+				continue
+			}
+			if _, ok := c.wb[it.ID.Value]; !ok {
+				c.wb[it.ID.Value] = it
+			}
+		}
+	}
+	for _, d := range ws.Docs {
+		c.paths(d)
+		c.source(d)
+		c.ids(d)
+	}
+	c.definitions()
+	return nil, nil
+}
+
+type checker struct {
+	pass *analysis.Pass
+	ws   *sotparse.Workspace
+	res  *pathutil.Resolver
+	wb   map[string]*sotparse.WorkboardItem // nil unless the workboard was read in full
+}
+
+func (c *checker) report(pos, end token.Pos, category, format string, args ...any) {
+	if end < pos {
+		end = pos
+	}
+	c.pass.Report(analysis.Diagnostic{Pos: pos, End: end, Category: category, Message: fmt.Sprintf(format, args...)})
+}
+
+// readable reports whether the workboard exists and was read in full, so
+// that an id it lacks is really absent.
+func readable(ws *sotparse.Workspace) bool {
+	return ws.Workboard != nil && ws.Workboard.Complete
+}
+
+// placeholder runes: a path continuing with one of these is a glob or a
+// template, not a reference to one file.
+const placeholder = "*<{[$…"
+
+// continuation returns the text that directly follows the reference in its
+// file, up to the next white space, quote, closing bracket or sentence
+// punctuation: what the parser's path pattern stopped short of.
+func continuation(f *sotparse.File, end token.Pos) string {
+	off := f.Tok.Offset(end)
+	b := f.Content
+	i := off
+	for i < len(b) {
+		r, size := utf8.DecodeRune(b[i:])
+		if unicode.IsSpace(r) || strings.ContainsRune("`'\"),;|>]}?!", r) {
+			break
+		}
+		i += size
+	}
+	return string(b[off:i])
+}
+
+// paths checks the .sot/ paths of the document body (rule a).
+func (c *checker) paths(d *sotparse.Doc) {
+	seen := map[string]bool{}
+	for _, r := range d.Refs {
+		if r.Kind != sotparse.RefSOTPath || seen[r.Text] {
+			continue
+		}
+		seen[r.Text] = true
+		if strings.ContainsAny(r.Text, placeholder) || strings.ContainsAny(continuation(d.File, r.End), placeholder) {
+			continue
+		}
+		p := path.Clean(r.Text)
+		if strings.HasPrefix(p, "../") || p == ".." {
+			continue
+		}
+		if strings.HasSuffix(r.Text, "/") {
+			p += "/"
+		}
+		if c.res.Exists(p) {
+			continue
+		}
+		what := p
+		if strings.HasSuffix(p, "/") {
+			what = "directory " + p
+		}
+		if m := c.res.Moved(p); m != "" {
+			c.report(r.Pos, r.End, "missing-path", "%s does not exist (a file of that name is at %s)", what, m)
+		} else {
+			c.report(r.Pos, r.End, "missing-path", "%s does not exist", what)
+		}
+	}
+}
+
+// source checks the frontmatter source (rule b).
+func (c *checker) source(d *sotparse.Doc) {
+	for _, r := range d.Refs {
+		if r.Kind != sotparse.RefSource {
+			continue
+		}
+		p, ok := pathutil.SourcePath(r.Text)
+		if !ok || c.res.Exists(p) {
+			continue
+		}
+		if m := c.res.Moved(p); m != "" {
+			c.report(r.Pos, r.End, "missing-source", "source %s does not exist (a file of that name is at %s)", p, m)
+		} else {
+			c.report(r.Pos, r.End, "missing-source", "source %s does not exist", p)
+		}
+	}
+}
+
+// ids checks that the work ids a planning document mentions are on the
+// workboard (rule c).
+func (c *checker) ids(d *sotparse.Doc) {
+	if c.wb == nil || !strings.HasPrefix(d.Path, ".sot/") {
+		return
+	}
+	seen := map[string]bool{}
+	for _, r := range d.Refs {
+		if r.Kind != sotparse.RefWorkID || seen[r.Text] {
+			continue
+		}
+		seen[r.Text] = true
+		if _, ok := c.wb[r.Text]; !ok {
+			c.report(r.Pos, r.End, "unknown-id", "%s is not in %s", r.Text, c.ws.Workboard.File.Path)
+		}
+	}
+}
+
+type def struct {
+	doc  *sotparse.Doc
+	item *sotparse.WorkItem
+}
+
+// definitions checks work item headings against each other (rule d) and
+// against the workboard (rule e).
+func (c *checker) definitions() {
+	byID := map[string][]def{}
+	var order []string
+	for _, d := range c.ws.Docs {
+		for _, it := range d.WorkItems {
+			if _, ok := byID[it.ID]; !ok {
+				order = append(order, it.ID)
+			}
+			byID[it.ID] = append(byID[it.ID], def{d, it})
+		}
+	}
+	for _, id := range order {
+		defs := byID[id]
+		wbi := c.wb[id]
+		first := 0
+		if wbi != nil && wbi.Source != nil {
+			for i, df := range defs {
+				if namesDoc(wbi.Source.Value, df.doc.Path) {
+					first = i
+					break
+				}
+			}
+		}
+		conflicting := map[int]bool{}
+		f := defs[first]
+		for i, df := range defs {
+			if i == first {
+				continue
+			}
+			where := "in " + f.doc.Path
+			if df.doc == f.doc {
+				where = "earlier in this document"
+				if i < first {
+					where = "later in this document"
+				}
+			}
+			if sameTitle(df.item.Title, f.item.Title) {
+				c.report(df.item.Pos, df.item.End, "duplicate-definition", "%s %q is also defined %s", id, df.item.Title, where)
+				continue
+			}
+			conflicting[i] = true
+			c.report(df.item.Pos, df.item.End, "conflicting-definition", "%s is defined here as %q but %s as %q", id, df.item.Title, where, f.item.Title)
+		}
+		if wbi == nil || wbi.Title == nil || strings.TrimSpace(wbi.Title.Value) == "" {
+			continue
+		}
+		for i, df := range defs {
+			if conflicting[i] || sameTitle(df.item.Title, wbi.Title.Value) {
+				continue
+			}
+			c.report(df.item.Pos, df.item.End, "title-mismatch", "%s is titled %q here but %q in %s", id, df.item.Title, wbi.Title.Value, c.ws.Workboard.File.Path)
+		}
+	}
+}
+
+// namesDoc reports whether a workboard source value names the document at
+// docPath: the same path, or the same file name when the source gives no
+// directory.
+func namesDoc(source, docPath string) bool {
+	p, ok := pathutil.SourcePath(source)
+	if !ok {
+		return false
+	}
+	if !strings.Contains(p, "/") {
+		return p == path.Base(docPath)
+	}
+	return p == docPath
+}
+
+// sameTitle compares titles ignoring case, punctuation and white space.
+func sameTitle(a, b string) bool { return fold(a) == fold(b) }
+
+func fold(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		if unicode.IsLetter(r) || unicode.IsDigit(r) {
+			b.WriteRune(unicode.ToLower(r))
+		}
+	}
+	return b.String()
+}

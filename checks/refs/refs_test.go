@@ -1,0 +1,60 @@
+package refs_test
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"golang.org/x/tools/go/analysis"
+
+	"github.com/svrnty/sotvet/checks"
+	"github.com/svrnty/sotvet/checks/checktest"
+	"github.com/svrnty/sotvet/checks/refs"
+)
+
+func run(t *testing.T, dir string) []checks.Finding {
+	t.Helper()
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, _, err := checks.Run(checks.Options{Root: abs, FS: os.DirFS(abs), Analyzers: []*analysis.Analyzer{refs.Analyzer}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res.Findings
+}
+
+// TestCorpus runs the check over the reconstructed cto-planb workspace and
+// logs what it finds.
+func TestCorpus(t *testing.T) {
+	dir := filepath.Join("..", "..", "..", "shared", "corpus", "cto-planb")
+	if _, err := os.Stat(filepath.Join(dir, "WORKBOARD.yaml")); err != nil {
+		t.Skip("corpus not present:", err)
+	}
+	for _, f := range run(t, dir) {
+		t.Logf("%s:%d:%d: [%s/%s] %s", f.File, f.Line, f.Col, f.Check, f.Category, f.Message)
+	}
+}
+
+func TestClean(t *testing.T) { checktest.Run(t, "testdata/clean", refs.Analyzer) }
+
+func TestPaths(t *testing.T)                  { checktest.Run(t, "testdata/paths", refs.Analyzer) }
+func TestSource(t *testing.T)                 { checktest.Run(t, "testdata/source", refs.Analyzer) }
+func TestIDs(t *testing.T)                    { checktest.Run(t, "testdata/ids", refs.Analyzer) }
+func TestNoWorkboard(t *testing.T)            { checktest.Run(t, "testdata/nowb", refs.Analyzer) }
+func TestBadWorkboard(t *testing.T)           { checktest.Run(t, "testdata/badwb", refs.Analyzer) }
+func TestPartialWorkboard(t *testing.T)       { checktest.Run(t, "testdata/partialwb", refs.Analyzer) }
+func TestDefinitions(t *testing.T)            { checktest.Run(t, "testdata/defs", refs.Analyzer) }
+func TestDefinitionsNoWorkboard(t *testing.T) { checktest.Run(t, "testdata/defs-nowb", refs.Analyzer) }
+
+func TestIDsDespiteWorkboardFinding(t *testing.T) {
+	checktest.Run(t, "testdata/ids-extrakey", refs.Analyzer)
+}
+
+func TestDoc(t *testing.T) {
+	if !strings.HasPrefix(refs.Analyzer.Doc, "refs: check ") {
+		t.Errorf("Doc does not start with the summary: %q", refs.Analyzer.Doc)
+	}
+}

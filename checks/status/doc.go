@@ -1,0 +1,93 @@
+// Package status defines an Analyzer that checks that the statuses the
+// workspace gives documents and work items agree with each other.
+//
+// # Analyzer status
+//
+// status: check that document, work item and workboard statuses agree
+//
+// Statuses are judged only when they are words of the status vocabulary
+// (draft, candidate, validated, blocked, plus -extra-statuses); anything
+// else ("Status: not admitted for execution.") is prose this check does not
+// interpret. The check reports, by category:
+//
+//   - doc-status: a document-level body line "Status: X." (one outside any
+//     work item section) whose whole value is a single vocabulary status that
+//     differs from the frontmatter status. A line that qualifies the status
+//     ("Status: validated for copied-repo fixture proof on 2026-06-01",
+//     "Status: validated as an approval packet only") describes a stage or a
+//     facet, not the document, and is not compared.
+//   - workboard-mismatch: a work item whose Status line in its defining
+//     document gives a vocabulary status different from the status of the
+//     WORKBOARD.yaml item with the same id, when no other document states the
+//     workboard's status for that item.
+//   - unchecked-acceptance: a validated work item with unchecked acceptance
+//     checkboxes, reported at the first unchecked box.
+//   - blocked-by-open: a validated work item whose "Blocked by" line names an
+//     item that is not validated. The blocker's status is its workboard
+//     status, or, when the workboard lacks the item or its status, the
+//     Status line of its defining document; a blocker with neither is the
+//     refs check's business.
+//   - remains-blocked: a validated work item that its own document says
+//     "remains blocked".
+//
+// A work item is validated when the first word of its Status line is
+// "validated". An item defined in two documents (the refs check reports
+// that) is judged once per definition.
+//
+// Why workboard-mismatch needs a second document. WORKBOARD.yaml records the
+// latest status any document gives an item. Issue documents are written
+// before the work and are often not edited afterwards: the status of a
+// candidate item is raised by a later evidence or closeout document
+// ("`CTO-WORK-055` is validated." in the Stage 6 refresh evidence), while
+// the issue text keeps "Status: candidate.". Such a workboard is right and
+// the issue document merely older, so the disagreement is not reported when
+// another document states the workboard's status for the item in one of
+// these forms:
+//
+//   - a sentence whose subject is the id, or a list of ids, followed by
+//     "is" or "are" and the status: "`CTO-WORK-055` is validated.",
+//     "Result: `CTO-WORK-078`, `CTO-WORK-079`, and `CTO-WORK-080` are
+//     validated." ("Do not mark `CTO-WORK-049` validated" does not count);
+//   - a document about the item (it lists the id under a "Workboard"
+//     heading, or has a "Work item: `ID`" line) whose own result is the
+//     status: a document-level "Status: validated." line or a "- status:
+//     validated" fact outside any work item section;
+//   - a second definition of the item whose Status line gives the status.
+//
+// Without such a statement nothing in the workspace supports the workboard's
+// value, and either the workboard or the document is wrong.
+//
+// Why remains-blocked is narrow. Documents use "remains blocked" mostly about
+// other things ("Real Case Stage 2 remains blocked until ...", "Stage 3
+// remains blocked until copied-repo fixture proof exists", "Record says
+// `CTO-WORK-024` remains blocked because ..."), and issue documents keep
+// dated evidence journals ("## Spark vLLM Runtime Evidence - 2026-06-01")
+// whose entries record the state on that day ("`CTO-WORK-016` remains
+// blocked because no real Case Stage 2 pass report exists") next to the
+// later entry that validated the item ("Result: `CTO-WORK-016` is validated
+// for Stage 2 artificial fixture only"). So a statement is reported only
+// when its subject is the item itself:
+//
+//   - anywhere in the document after the item's Status line, a sentence
+//     that starts with the item's id (alone or in a list of ids) followed by
+//     "remains blocked" (or "remain blocked"), unless it is inside a code span or the document
+//     also states, in the form above, that the item is validated (the
+//     statement is then an earlier journal entry);
+//   - inside the item's own section, such a sentence even when the document
+//     records the validation elsewhere, a sentence that starts "this issue",
+//     "this item", "this work item", "the item" or "the issue" followed by
+//     "remains blocked", and the bare sentence "Status remains blocked".
+//
+// Fenced code blocks and blockquotes are never read. List markers, task
+// boxes and a leading "Label:" ("Result:") are skipped when finding a
+// sentence's subject.
+//
+// Flags:
+//
+//   - -extra-statuses: comma-separated statuses added to the vocabulary.
+package status
+
+import _ "embed"
+
+//go:embed doc.go
+var doc string

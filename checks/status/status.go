@@ -1,0 +1,471 @@
+package status
+
+import (
+	"fmt"
+	"go/token"
+	"regexp"
+	"slices"
+	"strings"
+
+	"golang.org/x/tools/go/analysis"
+
+	"github.com/svrnty/sotvet/checks/internal/docutil"
+	"github.com/svrnty/sotvet/checks/internal/vocab"
+	"github.com/svrnty/sotvet/sotparse"
+)
+
+// Analyzer checks that document, work item and workboard statuses agree.
+var Analyzer = &analysis.Analyzer{
+	Name:     "status",
+	Doc:      docutil.MustExtract(doc, "status"),
+	URL:      "https://github.com/svrnty/sotvet/blob/main/docs/checks.md#status",
+	Requires: []*analysis.Analyzer{sotparse.Analyzer},
+	Run:      run,
+}
+
+var statuses vocab.Statuses
+
+func init() {
+	Analyzer.Flags.Var(&statuses, vocab.FlagName, "comma-separated statuses added to the status vocabulary")
+}
+
+const validated = "validated"
+
+var (
+	idPattern = regexp.MustCompile(`(?i)\bCTO-WORK-\d+\b`)
+	// An id, possibly in a code span or emphasis, and lists of them:
+	// "`CTO-WORK-078`, `CTO-WORK-079`, and `CTO-WORK-080`".
+	idTok  = "[`*_]*CTO-WORK-\\d+[`*_]*"
+	idList = idTok + `(?:\s*,\s*(?:and\s+)?` + idTok + `|\s+and\s+` + idTok + `)*`
+
+	remainsByID     = regexp.MustCompile(`(?i)^(` + idList + `)\s+remains?\s+blocked\b`)
+	remainsThis     = regexp.MustCompile(`(?i)^(?:this issue|this item|this work item|the item|the issue)\s+remains?\s+blocked\b`)
+	statusRemains   = regexp.MustCompile(`(?i)^status\s+remains\s+blocked$`)
+	statesStatus    = regexp.MustCompile(`(?i)^(` + idList + `)\s+(?:is|are)\s+(?:now\s+)?([a-z][a-z-]*)\b`)
+	workItemLine    = regexp.MustCompile(`(?i)^work items?:\s+(.*)$`)
+	lineMarker      = regexp.MustCompile(`^\s*(?:(?:[-*+]|\d{1,9}[.)])\s+)?(?:\[[ xX]\]\s+)?`)
+	sentenceLabel   = regexp.MustCompile(`^[A-Za-z][A-Za-z ]{0,40}:\s+`)
+	listItemPattern = regexp.MustCompile(`^\s*(?:[-*+]|\d{1,9}[.)])\s`)
+)
+
+func run(pass *analysis.Pass) (any, error) {
+	ws := pass.ResultOf[sotparse.Analyzer].(*sotparse.Workspace)
+	c := &checker{pass: pass, ws: ws}
+	for _, d := range ws.Docs {
+		c.docs = append(c.docs, index(d))
+	}
+	for _, di := range c.docs {
+		c.docStatus(di.d)
+		for _, it := range di.d.WorkItems {
+			c.workboard(di, it)
+			if itemStatus(it) != validated {
+				continue
+			}
+			c.acceptance(it)
+			c.blockers(it)
+			c.remainsBlocked(di, it)
+		}
+	}
+	return nil, nil
+}
+
+type checker struct {
+	pass *analysis.Pass
+	ws   *sotparse.Workspace
+	docs []*docInfo
+}
+
+func (c *checker) report(pos, end token.Pos, category, format string, args ...any) {
+	c.pass.Report(analysis.Diagnostic{Pos: pos, End: end, Category: category, Message: fmt.Sprintf(format, args...)})
+}
+
+// normStatus returns s trimmed, lower-cased and stripped of code-span and
+// emphasis markers and trailing punctuation.
+func normStatus(s string) string {
+	s = strings.Trim(strings.TrimSpace(s), "`*_")
+	s = strings.TrimRight(s, ".,;:!")
+	return strings.ToLower(strings.Trim(strings.TrimSpace(s), "`*_"))
+}
+
+// bareStatus returns the vocabulary status that is the whole of value
+// ("validated.", "`blocked`"), or "".
+func bareStatus(value string) string {
+	s := normStatus(value)
+	if strings.ContainsAny(s, " \t") || !statuses.Has(s) {
+		return ""
+	}
+	return s
+}
+
+// itemStatus returns the vocabulary status that starts the item's Status
+// line, or "".
+func itemStatus(it *sotparse.WorkItem) string {
+	if it.Status == nil {
+		return ""
+	}
+	w, _, _ := strings.Cut(strings.TrimSpace(it.Status.Value), " ")
+	if w = normStatus(w); statuses.Has(w) {
+		return w
+	}
+	return ""
+}
+
+// docStatus compares the frontmatter status with document-level body
+// "Status:" lines that give a bare vocabulary status.
+func (c *checker) docStatus(d *sotparse.Doc) {
+	fm := d.Frontmatter
+	if fm == nil || fm.Status == nil || !fm.Status.Scalar {
+		return
+	}
+	fs := strings.ToLower(strings.TrimSpace(fm.Status.Value))
+	if !statuses.Has(fs) {
+		return // the frontmatter check reports it
+	}
+	for _, l := range d.StatusLines {
+		if l.Item != nil {
+			continue
+		}
+		if w := bareStatus(l.Value); w != "" && w != fs {
+			c.report(l.ValuePos, l.End, "doc-status", "body says \"Status: %s\" but the frontmatter status is %q", l.Value, fm.Status.Value)
+		}
+	}
+}
+
+// workboard compares the item's status with its workboard entry.
+func (c *checker) workboard(di *docInfo, it *sotparse.WorkItem) {
+	st := itemStatus(it)
+	if st == "" {
+		return
+	}
+	wi := c.ws.Workboard.Item(it.ID)
+	if wi == nil || wi.Status == nil || !wi.Status.Scalar {
+		return // the refs and workboard checks report missing items and statuses
+	}
+	wst := strings.ToLower(strings.TrimSpace(wi.Status.Value))
+	if wst == st || !statuses.Has(wst) {
+		return
+	}
+	if c.corroborated(it.ID, wst, di) {
+		return
+	}
+	c.report(it.Status.ValuePos, it.Status.End, "workboard-mismatch",
+		"%s is %q here but %q in %s, and no other document states it is %s",
+		it.ID, st, wst, c.ws.Workboard.File.Path, wst)
+}
+
+// corroborated reports whether a document other than except states that
+// the item id has the status.
+func (c *checker) corroborated(id, status string, except *docInfo) bool {
+	for _, di := range c.docs {
+		if di == except {
+			continue
+		}
+		if di.states(id, status) {
+			return true
+		}
+		if di.about[id] && slices.Contains(di.results, status) {
+			return true
+		}
+		for _, it := range di.d.WorkItems {
+			if it.ID == id && itemStatus(it) == status {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// acceptance reports a validated item with unchecked boxes.
+func (c *checker) acceptance(it *sotparse.WorkItem) {
+	var first *sotparse.Checkbox
+	n := 0
+	for _, cb := range it.Checkboxes {
+		if !cb.Checked {
+			if first == nil {
+				first = cb
+			}
+			n++
+		}
+	}
+	if first == nil {
+		return
+	}
+	c.report(first.Pos, first.End, "unchecked-acceptance", "%s is validated but %d of its %d acceptance checkboxes are unchecked", it.ID, n, len(it.Checkboxes))
+}
+
+// blockers reports a validated item blocked by an item that is not
+// validated.
+func (c *checker) blockers(it *sotparse.WorkItem) {
+	seen := map[string]bool{}
+	for _, b := range it.Blockers {
+		id := strings.ToUpper(b.Text)
+		if id == it.ID || seen[id] {
+			continue
+		}
+		seen[id] = true
+		st, where := c.statusOf(id)
+		if st == "" || st == validated {
+			continue // unknown ids are the refs check's business
+		}
+		c.report(b.Pos, b.End, "blocked-by-open", "%s is validated but its blocker %s is %q in %s", it.ID, id, st, where)
+	}
+}
+
+// statusOf returns the status of the item id and where it comes from: the
+// workboard, or the first defining document with a Status line.
+func (c *checker) statusOf(id string) (status, where string) {
+	if wi := c.ws.Workboard.Item(id); wi != nil && wi.Status != nil && wi.Status.Scalar && strings.TrimSpace(wi.Status.Value) != "" {
+		return strings.ToLower(strings.TrimSpace(wi.Status.Value)), c.ws.Workboard.File.Path
+	}
+	for _, di := range c.docs {
+		for _, it := range di.d.WorkItems {
+			if it.ID == id && it.Status != nil {
+				w, _, _ := strings.Cut(strings.TrimSpace(it.Status.Value), " ")
+				if w = normStatus(w); w != "" {
+					return w, di.d.Path
+				}
+			}
+		}
+	}
+	return "", ""
+}
+
+// remainsBlocked reports statements that the validated item it remains
+// blocked.
+func (c *checker) remainsBlocked(di *docInfo, it *sotparse.WorkItem) {
+	tf := di.d.File.Tok
+	sec := di.sections[it]
+	statusEnd := tf.Offset(it.Status.End)
+	journal := di.states(it.ID, validated)
+	for _, ln := range di.lines {
+		if ln.off < sec.start {
+			continue
+		}
+		inSec := ln.off < sec.end
+		if !inSec && ln.off < statusEnd {
+			continue
+		}
+		own := inSec && di.innermost(ln.off) == it
+		for _, s := range sentences(ln) {
+			end := -1
+			if m := remainsByID.FindStringSubmatchIndex(s.text); m != nil && !inCodeSpan(s.text[:m[1]]) {
+				if containsID(s.text[m[2]:m[3]], it.ID) && (inSec || !journal) {
+					end = m[1]
+				}
+			} else if own {
+				if m := remainsThis.FindStringIndex(s.text); m != nil {
+					end = m[1]
+				} else if statusRemains.MatchString(strings.TrimRight(s.text, " *_")) {
+					end = len(strings.TrimRight(s.text, " *_"))
+				}
+			}
+			if end < 0 {
+				continue
+			}
+			c.report(di.d.File.Pos(s.off), di.d.File.Pos(s.off+end), "remains-blocked", "%s is validated but this says it remains blocked", it.ID)
+		}
+	}
+}
+
+func containsID(list, id string) bool {
+	for _, m := range idPattern.FindAllString(list, -1) {
+		if strings.EqualFold(m, id) {
+			return true
+		}
+	}
+	return false
+}
+
+// inCodeSpan reports whether the end of s lies inside a code span.
+func inCodeSpan(s string) bool { return strings.Count(s, "`")%2 == 1 }
+
+// docInfo is what the check reads from one document beyond the model.
+type docInfo struct {
+	d        *sotparse.Doc
+	lines    []line
+	sections map[*sotparse.WorkItem]span
+	stated   []stated        // "ID is STATUS" sentences
+	about    map[string]bool // ids the document is about
+	results  []string        // document-level bare statuses
+}
+
+type span struct{ start, end int }
+
+type stated struct {
+	ids    []string
+	status string
+}
+
+func (di *docInfo) states(id, status string) bool {
+	for _, s := range di.stated {
+		if s.status == status && slices.Contains(s.ids, id) {
+			return true
+		}
+	}
+	return false
+}
+
+// innermost returns the work item whose section most closely holds the
+// file offset off, or nil.
+func (di *docInfo) innermost(off int) *sotparse.WorkItem {
+	var best *sotparse.WorkItem
+	for _, it := range di.d.WorkItems {
+		if s := di.sections[it]; s.start <= off && off < s.end {
+			best = it // later items start later: the last match is innermost
+		}
+	}
+	return best
+}
+
+func index(d *sotparse.Doc) *docInfo {
+	tf := d.File.Tok
+	size := len(d.File.Content)
+	di := &docInfo{d: d, lines: bodyLines(d), sections: map[*sotparse.WorkItem]span{}, about: map[string]bool{}}
+	// sectionEnd returns the offset of the first heading after pos with a
+	// level at most level, or the end of the file.
+	sectionEnd := func(pos token.Pos, level int) int {
+		for _, h := range d.Headings {
+			if h.Pos > pos && h.Level <= level {
+				return tf.Offset(h.Pos)
+			}
+		}
+		return size
+	}
+	for _, it := range d.WorkItems {
+		di.sections[it] = span{tf.Offset(it.Pos), sectionEnd(it.Pos, it.Level)}
+	}
+	var workboard []span
+	for _, h := range d.Headings {
+		if strings.EqualFold(strings.TrimSpace(h.Text), "Workboard") {
+			workboard = append(workboard, span{tf.Offset(h.End), sectionEnd(h.Pos, h.Level)})
+		}
+	}
+	inItem := func(off int) bool {
+		for _, s := range di.sections {
+			if s.start <= off && off < s.end {
+				return true
+			}
+		}
+		return false
+	}
+	for _, ln := range di.lines {
+		for _, s := range sentences(ln) {
+			if m := statesStatus.FindStringSubmatchIndex(s.text); m != nil && !inCodeSpan(s.text[:m[1]]) {
+				st := strings.ToLower(s.text[m[4]:m[5]])
+				if statuses.Has(st) {
+					di.stated = append(di.stated, stated{ids: ids(s.text[m[2]:m[3]]), status: st})
+				}
+			}
+		}
+		if m := workItemLine.FindStringSubmatch(strings.TrimSpace(ln.text)); m != nil && !inItem(ln.off) {
+			for _, id := range ids(m[1]) {
+				di.about[id] = true
+			}
+		}
+		for _, s := range workboard {
+			if s.start <= ln.off && ln.off < s.end && listItemPattern.MatchString(ln.text) {
+				for _, id := range ids(ln.text) {
+					di.about[id] = true
+				}
+			}
+		}
+	}
+	for _, l := range d.StatusLines {
+		if w := bareStatus(l.Value); l.Item == nil && w != "" {
+			di.results = append(di.results, w)
+		}
+	}
+	for _, f := range d.Facts {
+		if w := bareStatus(f.Value); strings.EqualFold(f.Key, "status") && w != "" && !inItem(tf.Offset(f.Pos)) {
+			di.results = append(di.results, w)
+		}
+	}
+	return di
+}
+
+func ids(s string) []string {
+	var out []string
+	for _, m := range idPattern.FindAllString(s, -1) {
+		out = append(out, strings.ToUpper(m))
+	}
+	return out
+}
+
+// line is one body line outside fenced code blocks.
+type line struct {
+	off  int // file offset of the first byte
+	text string
+}
+
+// bodyLines returns the document's body lines, fenced code blocks and
+// blockquote lines left out.
+func bodyLines(d *sotparse.Doc) []line {
+	content := d.File.Content
+	off := d.File.Tok.Offset(d.BodyStart)
+	var out []line
+	fence := ""
+	for off < len(content) {
+		end := off
+		for end < len(content) && content[end] != '\n' {
+			end++
+		}
+		text := strings.TrimSuffix(string(content[off:end]), "\r")
+		trimmed := strings.TrimLeft(text, " ")
+		indent := len(text) - len(trimmed)
+		switch {
+		case fence != "":
+			if indent < 4 && strings.HasPrefix(trimmed, fence) && strings.Trim(trimmed, fence[:1]+" \t") == "" {
+				fence = ""
+			}
+		case indent < 4 && (strings.HasPrefix(trimmed, "```") || strings.HasPrefix(trimmed, "~~~")):
+			n := 0
+			for n < len(trimmed) && trimmed[n] == trimmed[0] {
+				n++
+			}
+			fence = trimmed[:n]
+		case indent < 4 && strings.HasPrefix(trimmed, ">"):
+			// A blockquote quotes; it does not state.
+		default:
+			out = append(out, line{off: off, text: text})
+		}
+		off = end + 1
+	}
+	return out
+}
+
+// sentence is a sentence of a line with its list marker, task box and
+// leading label removed.
+type sentence struct {
+	off  int // file offset of the first byte of text
+	text string
+}
+
+// sentences splits a line into sentences at ".", ";", "!" or "?" followed
+// by a space or the end of the line.
+func sentences(ln line) []sentence {
+	start := len(lineMarker.FindString(ln.text))
+	text := ln.text
+	var out []sentence
+	add := func(from, to int) {
+		for from < to && (text[from] == ' ' || text[from] == '\t') {
+			from++
+		}
+		if loc := sentenceLabel.FindStringIndex(text[from:to]); loc != nil {
+			from += loc[1]
+		}
+		if from < to {
+			out = append(out, sentence{off: ln.off + from, text: text[from:to]})
+		}
+	}
+	for i := start; i < len(text); i++ {
+		switch text[i] {
+		case '.', ';', '!', '?':
+			if i+1 == len(text) || text[i+1] == ' ' || text[i+1] == '\t' {
+				add(start, i)
+				start = i + 1
+			}
+		}
+	}
+	add(start, len(text))
+	return out
+}
