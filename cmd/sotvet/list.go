@@ -82,7 +82,7 @@ func rules() []report.Rule {
 	var out []report.Rule
 	for _, a := range checks.All {
 		short, _, _ := strings.Cut(a.Doc, "\n\n")
-		short = strings.TrimPrefix(strings.Join(strings.Fields(short), " "), a.Name+": ")
+		short = strings.TrimSuffix(strings.TrimPrefix(strings.Join(strings.Fields(short), " "), a.Name+": "), ".")
 		out = append(out, report.Rule{Name: a.Name, Short: short, Doc: a.Doc, URL: a.URL})
 	}
 	out = append(out, report.Rule{

@@ -1,0 +1,52 @@
+package main
+
+import (
+	"bytes"
+	"flag"
+	"fmt"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/svrnty/sotvet/checks"
+)
+
+// TestDocsChecks keeps docs/checks.md equal to the checks' own Docs, so the
+// reference never drifts from what `sotvet explain` prints. Run with -update
+// to regenerate it.
+func TestDocsChecks(t *testing.T) {
+	var b bytes.Buffer
+	b.WriteString("# sotvet checks\n\n<!-- Generated from each check's doc.go by `go test ./cmd/sotvet -run TestDocsChecks -update`. Do not edit. -->\n\n")
+	for _, r := range rules() {
+		fmt.Fprintf(&b, "- [`%s`](#%s): %s\n", r.Name, r.Name, r.Short)
+	}
+	for _, r := range rules() {
+		fmt.Fprintf(&b, "\n## %s\n\n", r.Name)
+		body := strings.TrimPrefix(r.Doc, r.Name+": ")
+		b.WriteString(body)
+		b.WriteString("\n")
+		if a := checks.Lookup(r.Name); a != nil {
+			var flags []string
+			a.Flags.VisitAll(func(f *flag.Flag) {
+				flags = append(flags, fmt.Sprintf("| `-%s.%s` | %s | `%s` |", r.Name, f.Name, f.Usage, f.DefValue))
+			})
+			if len(flags) > 0 {
+				b.WriteString("\n| flag | meaning | default |\n| --- | --- | --- |\n" + strings.Join(flags, "\n") + "\n")
+			}
+		}
+	}
+	const name = "../../docs/checks.md"
+	if *update {
+		if err := os.WriteFile(name, b.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	got, err := os.ReadFile(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(got, b.Bytes()) {
+		t.Errorf("docs/checks.md is stale: run go test ./cmd/sotvet -run TestDocsChecks -update")
+	}
+}
