@@ -4,6 +4,7 @@ package config
 
 import (
 	"errors"
+	"flag"
 	"fmt"
 	"os"
 	"strconv"
@@ -28,9 +29,54 @@ type Config struct {
 	Settings    []Setting // per-check flag values, in file order
 }
 
-// Setting is one per-check flag value: checks.<check>.<flag>.
+// Setting is one per-check flag value: checks.<check>.<flag>. A scalar is
+// passed to the flag as is, a list of scalars comma-joined, and anything
+// structured (a list of mappings, say) as YAML text, which the flag parses.
 type Setting struct {
 	Check, Flag, Value string
+	Line, Col          int
+}
+
+func settingValue(n *yaml.Node) (string, error) {
+	switch n.Kind {
+	case yaml.ScalarNode:
+		return n.Value, nil
+	case yaml.SequenceNode:
+		var parts []string
+		for _, e := range n.Content {
+			if e.Kind != yaml.ScalarNode {
+				b, err := yaml.Dump(n)
+				return string(b), err
+			}
+			parts = append(parts, e.Value)
+		}
+		return strings.Join(parts, ","), nil
+	case yaml.MappingNode:
+		b, err := yaml.Dump(n)
+		return string(b), err
+	}
+	return "", errors.New("want a scalar, a list or a mapping")
+}
+
+// trySet checks that value is acceptable to the flag without changing the
+// flag: flag.Values of a known shape are probed on a fresh copy; other
+// values are checked when the configuration is applied.
+func trySet(f *flag.Flag, value string) error {
+	type cloner interface{ Clone() flag.Value }
+	if c, ok := f.Value.(cloner); ok {
+		return c.Clone().Set(value)
+	}
+	if g, ok := f.Value.(flag.Getter); ok {
+		switch g.Get().(type) {
+		case bool:
+			_, err := strconv.ParseBool(value)
+			return err
+		case int, int64:
+			_, err := strconv.ParseInt(value, 0, 64)
+			return err
+		}
+	}
+	return nil
 }
 
 // Error is a configuration error at a position.
@@ -168,17 +214,16 @@ func Parse(path string, data []byte, registry []*analysis.Analyzer) (*Config, er
 					if fl == nil {
 						return nil, errAt(fk, "check %s has no setting %q", a.Name, fk.Value)
 					}
-					val := fv.Value
-					if fv.Kind == yaml.SequenceNode {
-						list, err := strList(fv, nil)
-						if err != nil {
-							return nil, err
-						}
-						val = strings.Join(list, ",")
-					} else if fv.Kind != yaml.ScalarNode {
-						return nil, errAt(fv, "want a scalar or a list")
+					val, err := settingValue(fv)
+					if err != nil {
+						return nil, errAt(fv, "%v", err)
 					}
-					c.Settings = append(c.Settings, Setting{Check: a.Name, Flag: fk.Value, Value: val})
+					// Validate now, on a scratch copy of the flag, so that a bad
+					// value is reported at its position.
+					if err := trySet(fl, val); err != nil {
+						return nil, errAt(fv, "checks.%s.%s: %v", a.Name, fk.Value, err)
+					}
+					c.Settings = append(c.Settings, Setting{Check: a.Name, Flag: fk.Value, Value: val, Line: fv.Line, Col: fv.Column})
 				}
 			}
 		default:
@@ -209,7 +254,7 @@ func (c *Config) Apply(registry []*analysis.Analyzer, explicit map[string]bool) 
 		for _, a := range registry {
 			if a.Name == s.Check {
 				if err := a.Flags.Set(s.Flag, s.Value); err != nil {
-					return fmt.Errorf("%s: checks.%s.%s: %w", c.Path, s.Check, s.Flag, err)
+					return &Error{Path: c.Path, Line: s.Line, Col: s.Col, Msg: fmt.Sprintf("checks.%s.%s: %v", s.Check, s.Flag, err)}
 				}
 			}
 		}

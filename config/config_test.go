@@ -1,0 +1,77 @@
+package config
+
+import (
+	"strings"
+	"testing"
+
+	"golang.org/x/tools/go/analysis"
+)
+
+func registry() []*analysis.Analyzer {
+	a := &analysis.Analyzer{Name: "frontmatter", Doc: "x", Run: func(*analysis.Pass) (any, error) { return nil, nil }}
+	a.Flags.String("today", "", "")
+	a.Flags.String("extra-statuses", "", "")
+	a.Flags.Bool("strict", false, "")
+	a.Flags.String("rules", "", "")
+	return []*analysis.Analyzer{a}
+}
+
+func TestParse(t *testing.T) {
+	reg := registry()
+	c, err := Parse("sotvet.yaml", []byte(`
+enable: [frontmatter]
+fail-on: warning
+severity:
+  frontmatter/unknown-key: error
+statuses: [superseded, parked]
+max-file-size: 1000
+checks:
+  frontmatter:
+    today: 2026-07-01
+    strict: true
+    rules:
+      - pattern: a
+        message: b
+`), reg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.FailOn != "warning" || c.Severity["frontmatter/unknown-key"] != "error" || c.MaxFileSize != 1000 || len(c.Statuses) != 2 {
+		t.Errorf("config = %+v", c)
+	}
+	if err := c.Apply(reg, map[string]bool{"frontmatter.strict": true}); err != nil {
+		t.Fatal(err)
+	}
+	fs := &reg[0].Flags
+	if got := fs.Lookup("today").Value.String(); got != "2026-07-01" {
+		t.Errorf("today = %q", got)
+	}
+	if got := fs.Lookup("extra-statuses").Value.String(); got != "superseded,parked" {
+		t.Errorf("extra-statuses = %q", got)
+	}
+	if got := fs.Lookup("strict").Value.String(); got != "false" {
+		t.Errorf("strict = %q: the command line's explicit flag must win", got)
+	}
+	if got := fs.Lookup("rules").Value.String(); !strings.Contains(got, "pattern: a") {
+		t.Errorf("structured setting passed as %q", got)
+	}
+}
+
+func TestErrors(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{"colour: red\n", `sotvet.yaml:1:1: unknown key "colour"`},
+		{"disable: [nope]\n", `sotvet.yaml:1:11: unknown check "nope"`},
+		{"severity:\n  frontmatter: fatal\n", "sotvet.yaml:2:16: want error or warning"},
+		{"checks:\n  frontmatter:\n    colour: 1\n", `sotvet.yaml:3:5: check frontmatter has no setting "colour"`},
+		{"checks:\n  frontmatter:\n    strict: maybe\n", "sotvet.yaml:3:13: checks.frontmatter.strict"},
+		{"enable: [a\n", "sotvet.yaml:2:1:"},
+		{"fail-on: error\nfail-on: warning\n", `sotvet.yaml:2:1: duplicate key "fail-on"`},
+		{"max-file-size: -3\n", "sotvet.yaml:1:16: want a positive number"},
+	} {
+		_, err := Parse("sotvet.yaml", []byte(c.in), registry())
+		if err == nil || !strings.HasPrefix(err.Error(), c.want) {
+			t.Errorf("Parse(%q) = %v, want prefix %q", c.in, err, c.want)
+		}
+	}
+}
+
