@@ -74,4 +74,3 @@ func TestErrors(t *testing.T) {
 		}
 	}
 }
-
