@@ -74,3 +74,24 @@ func TestErrors(t *testing.T) {
 		}
 	}
 }
+
+func TestStarterRoundTrip(t *testing.T) {
+	reg := registry()
+	reg[0].Flags.Lookup("rules").DefValue = "- pattern: a\n  message: b\n"
+	data := Starter(reg, map[string]string{"frontmatter/unknown-key": "warning"}, 4096)
+	c, err := Parse("sotvet.yaml", data, reg)
+	if err != nil {
+		t.Fatalf("starter does not parse: %v\n%s", err, data)
+	}
+	if c.FailOn != "error" || c.MaxFileSize != 4096 || c.Severity["frontmatter/unknown-key"] != "warning" {
+		t.Errorf("starter config = %+v", c)
+	}
+	for _, s := range c.Settings {
+		if s.Flag == "extra-statuses" {
+			t.Errorf("starter spells out extra-statuses per check, overriding the top-level statuses")
+		}
+		if s.Flag == "rules" && !strings.Contains(s.Value, "pattern: a") {
+			t.Errorf("structured default rendered as %q", s.Value)
+		}
+	}
+}

@@ -5,6 +5,7 @@
 //	sotvet check [flags] [dir]   run the checks (dir defaults to .)
 //	sotvet checks [--format json] list the checks
 //	sotvet explain <check>       print a check's documentation
+//	sotvet init [dir]            write a starter sotvet.yaml
 //	sotvet version               print the version
 //
 // Exit codes: 0 clean (or only findings below --fail-on), 1 findings,
@@ -39,6 +40,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return cmdChecks(args[1:], stdout, stderr)
 	case "explain":
 		return cmdExplain(args[1:], stdout, stderr)
+	case "init":
+		return cmdInit(args[1:], stdout, stderr)
 	case "version", "--version", "-version":
 		fmt.Fprintln(stdout, "sotvet", version())
 		return exitClean
@@ -59,6 +62,7 @@ commands:
   checks [--format json]
                         list the checks
   explain <check>       print a check's documentation
+  init [--force] [dir]  write a commented starter sotvet.yaml with every default
   version               print the version
 
 Run 'sotvet check -h' for the check flags.
