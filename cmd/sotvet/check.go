@@ -14,15 +14,22 @@ import (
 	"github.com/rogpeppe/go-internal/diff"
 	"golang.org/x/tools/go/analysis"
 
+	"github.com/svrnty/sotvet/baseline"
 	"github.com/svrnty/sotvet/checks"
 	"github.com/svrnty/sotvet/checks/report"
 	"github.com/svrnty/sotvet/config"
+	"github.com/svrnty/sotvet/internal/gitview"
 	"github.com/svrnty/sotvet/sotparse"
 )
 
 type checkFlags struct {
 	format, failOn, enable, disable, config string
 	fix, diff, noGit                        bool
+
+	staged, all, lines  bool
+	changedSince        string
+	baseline, writeBase string
+	failOnStale         bool
 }
 
 func cmdCheck(args []string, stdout, stderr io.Writer) int {
@@ -37,6 +44,13 @@ func cmdCheck(args []string, stdout, stderr io.Writer) int {
 	fs.BoolVar(&cf.fix, "fix", false, "apply suggested fixes to the workspace, then report what remains")
 	fs.BoolVar(&cf.diff, "diff", false, "print the suggested fixes as a unified diff; write nothing")
 	fs.BoolVar(&cf.noGit, "no-git", false, "do not ask git for ignore rules")
+	fs.BoolVar(&cf.staged, "staged", false, "vet the content staged in the git index, reporting findings in staged files only")
+	fs.BoolVar(&cf.all, "all", false, "with --staged or --changed-since, report findings in every file")
+	fs.StringVar(&cf.changedSince, "changed-since", "", "report findings only in files changed since the git revision `rev`")
+	fs.BoolVar(&cf.lines, "lines", false, "with --changed-since, report findings only on changed lines")
+	fs.StringVar(&cf.baseline, "baseline", "", "report only findings not recorded in the baseline `file`")
+	fs.StringVar(&cf.writeBase, "write-baseline", "", "record the current findings in the baseline `file` and exit 0")
+	fs.BoolVar(&cf.failOnStale, "fail-on-stale", false, "with --baseline, exit 1 when baseline entries match no finding")
 	// Per-check flags, as multichecker does: -<check>.<flag>.
 	for _, a := range checks.All {
 		a.Flags.VisitAll(func(f *flag.Flag) {
@@ -105,7 +119,19 @@ func cmdCheck(args []string, stdout, stderr io.Writer) int {
 		sev[k] = checks.Severity(v)
 	}
 	opt := checks.Options{Root: root, FS: os.DirFS(root), Analyzers: analyzers, Severity: sev, MaxFileSize: cfg.MaxFileSize}
-	if !cf.noGit {
+	if err := cf.validate(); err != nil {
+		fmt.Fprintf(stderr, "sotvet: %v\n", err)
+		return exitError
+	}
+	switch {
+	case cf.staged:
+		// The index view: what will be committed, whole, so cross-file
+		// checks still see every file.
+		if opt.FS, err = gitview.IndexFS(root, func(p string) bool { return sotparse.RoleOf(p) != 0 }); err != nil {
+			fmt.Fprintf(stderr, "sotvet: --staged: %v\n", err)
+			return exitError
+		}
+	case !cf.noGit:
 		if opt.Ignored, err = sotparse.GitIgnored(root); err != nil {
 			fmt.Fprintf(stderr, "sotvet: %v\n", err)
 			return exitError
@@ -115,6 +141,30 @@ func cmdCheck(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		fmt.Fprintf(stderr, "sotvet: %v\n", err)
 		return exitError
+	}
+	if res.Findings, err = cf.scope(root, res.Findings); err != nil {
+		fmt.Fprintf(stderr, "sotvet: %v\n", err)
+		return exitError
+	}
+	if cf.writeBase != "" {
+		if err := writeAtomic(cf.writeBase, baseline.New(res.Findings).Marshal()); err != nil {
+			fmt.Fprintf(stderr, "sotvet: writing baseline: %v\n", err)
+			return exitError
+		}
+		fmt.Fprintf(stderr, "sotvet: recorded %d findings in %s\n", len(res.Findings), cf.writeBase)
+		return exitClean
+	}
+	var stale []baseline.Entry
+	if cf.baseline != "" {
+		b, err := baseline.Load(cf.baseline)
+		if err != nil {
+			fmt.Fprintf(stderr, "sotvet: %v\n", err)
+			return exitError
+		}
+		res.Findings, stale = b.Filter(res.Findings)
+		for _, e := range stale {
+			fmt.Fprintf(stderr, "sotvet: stale baseline entry %s: %s: [%s] %s\n", e.Fingerprint, e.File, e.Check, e.Message)
+		}
 	}
 
 	if cf.fix || cf.diff {
@@ -155,7 +205,70 @@ func cmdCheck(args []string, stdout, stderr io.Writer) int {
 			return exitFindings
 		}
 	}
+	if cf.failOnStale && len(stale) > 0 {
+		return exitFindings
+	}
 	return exitClean
+}
+
+func (cf *checkFlags) validate() error {
+	switch {
+	case cf.staged && cf.changedSince != "":
+		return errors.New("--staged and --changed-since cannot be combined")
+	case cf.all && !cf.staged && cf.changedSince == "":
+		return errors.New("--all needs --staged or --changed-since")
+	case cf.lines && cf.changedSince == "":
+		return errors.New("--lines needs --changed-since")
+	case cf.failOnStale && cf.baseline == "":
+		return errors.New("--fail-on-stale needs --baseline")
+	case cf.baseline != "" && cf.writeBase != "":
+		return errors.New("--baseline and --write-baseline cannot be combined")
+	case (cf.fix || cf.diff) && cf.staged:
+		return errors.New("--fix and --diff work on the work tree, not with --staged")
+	}
+	return nil
+}
+
+// scope keeps the findings in the files (or lines) the user asked about:
+// staged files with --staged, files changed since a revision with
+// --changed-since. The whole workspace was loaded either way, so cross-file
+// rules stay correct.
+func (cf *checkFlags) scope(root string, findings []checks.Finding) ([]checks.Finding, error) {
+	if cf.all || (!cf.staged && cf.changedSince == "") {
+		return findings, nil
+	}
+	var files []string
+	var err error
+	if cf.staged {
+		files, err = gitview.Staged(root)
+	} else {
+		files, err = gitview.ChangedSince(root, cf.changedSince)
+	}
+	if err != nil {
+		return nil, err
+	}
+	in := map[string]bool{}
+	for _, f := range files {
+		in[f] = true
+	}
+	var lines map[string]map[int]bool
+	if cf.lines {
+		if lines, err = gitview.ChangedLines(root, cf.changedSince); err != nil {
+			return nil, err
+		}
+	}
+	var out []checks.Finding
+	for _, f := range findings {
+		if !in[f.File] {
+			continue
+		}
+		// A file missing from the diff is untracked: every line is new.
+		if ls, ok := lines[f.File]; cf.lines && ok && !ls[f.Line] {
+			continue
+		}
+		out = append(out, f)
+	}
+	return out, nil
 }
 
 // parseInterleaved parses flags that may follow the positional arguments
@@ -220,12 +333,14 @@ func selectChecks(cfg *config.Config, cf checkFlags) ([]*analysis.Analyzer, erro
 	return out, nil
 }
 
-// writeAtomic replaces name with data through a temporary file in the same
-// directory, keeping the file's mode, so a crash leaves the old or the new
+// writeAtomic replaces (or creates) name with data through a temporary file
+// in the same directory, keeping an existing file's mode, so a crash leaves the old or the new
 // content and never a half-written file.
 func writeAtomic(name string, data []byte) error {
-	info, err := os.Stat(name)
-	if err != nil {
+	perm := fs.FileMode(0o644)
+	if info, err := os.Stat(name); err == nil {
+		perm = info.Mode().Perm()
+	} else if !errors.Is(err, fs.ErrNotExist) {
 		return err
 	}
 	tmp, err := os.CreateTemp(filepath.Dir(name), "."+filepath.Base(name)+".sotvet-*")
@@ -237,7 +352,7 @@ func writeAtomic(name string, data []byte) error {
 		tmp.Close()
 		return err
 	}
-	if err := tmp.Chmod(info.Mode().Perm()); err != nil {
+	if err := tmp.Chmod(perm); err != nil {
 		tmp.Close()
 		return err
 	}
