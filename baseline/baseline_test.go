@@ -22,7 +22,7 @@ func TestRoundTripAndFilter(t *testing.T) {
 		t.Fatal(err)
 	}
 	now := []checks.Finding{
-		{Check: "refs", File: "a.md", Line: 12, Message: "m2", Fingerprint: "f2:1"}, // moved: still accepted
+		{Check: "refs", File: "a.md", Line: 12, Message: "m2", Fingerprint: "f2:1"},  // moved: still accepted
 		{Check: "status", File: "b.md", Line: 1, Message: "m3", Fingerprint: "f3:1"}, // new
 	}
 	fresh, stale := b.Filter(now)
