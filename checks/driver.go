@@ -198,11 +198,15 @@ func resolve(fset *token.FileSet, ws *sotparse.Workspace, check string, d analys
 	}
 	if d.Pos.IsValid() {
 		p := fset.PositionFor(d.Pos, false)
+		if p.Line == 0 { // an empty or unread file has no line table
+			p.Line, p.Column = 1, 1
+		}
 		f.File, f.Line, f.Col, f.Offset = p.Filename, p.Line, p.Column, p.Offset
 		f.EndLine, f.EndCol = f.Line, f.Col
 		if d.End.IsValid() && d.End >= d.Pos {
-			e := fset.PositionFor(d.End, false)
-			f.EndLine, f.EndCol = e.Line, e.Column
+			if e := fset.PositionFor(d.End, false); e.Line > 0 {
+				f.EndLine, f.EndCol = e.Line, e.Column
+			}
 		}
 	}
 	for _, sf := range d.SuggestedFixes {

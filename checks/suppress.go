@@ -11,11 +11,11 @@ import (
 // SuppressionCheck is the name findings about suppressions are reported under.
 const SuppressionCheck = "suppression"
 
-// A suppression is written on the line of a finding or on the line before:
+// A suppression is a comment on the line of a finding or on the line before:
 //
 //	<!-- sotvet:ignore check[,check...] -- reason -->   (markdown)
 //	# sotvet:ignore check -- reason                     (YAML)
-var suppressionPattern = regexp.MustCompile(`(?:<!--|#)[ \t]*sotvet:ignore\b[ \t]*([^\s>]*)[ \t]*(?:--[ \t]*(.*?))?[ \t]*(?:-->|$)`)
+var suppressionPattern = regexp.MustCompile(`(?m)<!--(.*?)-->|#[ \t]*(sotvet:ignore\b.*)$`)
 
 type suppression struct {
 	file   string
@@ -47,14 +47,26 @@ func suppress(ws *sotparse.Workspace, fs []Finding, checked []string, registered
 			continue
 		}
 		for _, m := range suppressionPattern.FindAllSubmatchIndex(f.Content, -1) {
+			body := ""
+			switch {
+			case m[2] >= 0:
+				body = string(f.Content[m[2]:m[3]])
+			case m[4] >= 0:
+				body = string(f.Content[m[4]:m[5]])
+			}
+			rest, ok := strings.CutPrefix(strings.TrimSpace(body), "sotvet:ignore")
+			if !ok || (rest != "" && rest[0] != ' ' && rest[0] != '\t') {
+				continue
+			}
 			pos := f.Tok.Position(f.Pos(m[0]))
 			end := f.Tok.Position(f.Pos(m[1]))
 			s := &suppression{file: f.Path, line: pos.Line, col: pos.Column, endCol: end.Column}
-			if m[2] >= 0 && m[3] > m[2] {
-				s.checks = strings.Split(string(f.Content[m[2]:m[3]]), ",")
-			}
-			if m[4] >= 0 {
-				s.reason = strings.TrimSpace(string(f.Content[m[4]:m[5]]))
+			names, reason, _ := strings.Cut(rest, "--")
+			s.reason = strings.TrimSpace(reason)
+			for _, n := range strings.Split(strings.TrimSpace(names), ",") {
+				if n = strings.TrimSpace(n); n != "" {
+					s.checks = append(s.checks, n)
+				}
 			}
 			all = append(all, s)
 			if byLine[f.Path] == nil {

@@ -3,6 +3,7 @@
 package config
 
 import (
+	"bytes"
 	"errors"
 	"flag"
 	"fmt"
@@ -104,6 +105,9 @@ func Parse(path string, data []byte, registry []*analysis.Analyzer) (*Config, er
 	errAt := func(n *yaml.Node, format string, args ...any) error {
 		return &Error{Path: path, Line: n.Line, Col: n.Column, Msg: fmt.Sprintf(format, args...)}
 	}
+	if len(bytes.TrimSpace(stripComments(data))) == 0 {
+		return c, nil // nothing set: the defaults
+	}
 	var doc yaml.Node
 	if err := yaml.Load(data, &doc); err != nil {
 		var le *yaml.LoadError
@@ -124,6 +128,17 @@ func Parse(path string, data []byte, registry []*analysis.Analyzer) (*Config, er
 		checkNames[a.Name] = a
 	}
 	checkName := func(n *yaml.Node) error {
+		if n.Kind != yaml.ScalarNode {
+			return errAt(n, "want a check name")
+		}
+		if _, ok := checkNames[n.Value]; !ok {
+			return errAt(n, "unknown check %q", n.Value)
+		}
+		return nil
+	}
+	// Severities also apply to a check's category ("check/category") and to
+	// the driver's suppression findings.
+	severityKey := func(n *yaml.Node) error {
 		if n.Kind != yaml.ScalarNode {
 			return errAt(n, "want a check name")
 		}
@@ -187,7 +202,7 @@ func Parse(path string, data []byte, registry []*analysis.Analyzer) (*Config, er
 				return nil, errAt(v, "want a mapping of check to error|warning")
 			}
 			for j := 0; j+1 < len(v.Content); j += 2 {
-				if err := checkName(v.Content[j]); err != nil {
+				if err := severityKey(v.Content[j]); err != nil {
 					return nil, err
 				}
 				if err := severity(v.Content[j+1]); err != nil {
@@ -260,4 +275,16 @@ func (c *Config) Apply(registry []*analysis.Analyzer, explicit map[string]bool) 
 		}
 	}
 	return nil
+}
+
+// stripComments drops comment lines, to tell an empty file from one with
+// content.
+func stripComments(b []byte) []byte {
+	var out []byte
+	for _, line := range bytes.Split(b, []byte("\n")) {
+		if t := bytes.TrimSpace(line); len(t) > 0 && t[0] != '#' {
+			out = append(out, t...)
+		}
+	}
+	return out
 }

@@ -102,9 +102,6 @@ func Parse(fset *token.FileSet, disc *Discovery, read func(path string) ([]byte,
 	for _, s := range slots {
 		tf := fset.AddFile(s.entry.Path, -1, len(s.content))
 		tf.SetLinesForContent(s.content)
-		if len(s.content) == 0 {
-			tf.SetLines([]int{0}) // offset 0 is still line 1
-		}
 		s.file = &File{Path: s.entry.Path, Tok: tf, Content: s.content}
 	}
 	parallel(len(slots), func(i int) {
@@ -147,7 +144,6 @@ func Parse(fset *token.FileSet, disc *Discovery, read func(path string) ([]byte,
 	})
 	for _, p := range disc.Problems {
 		tf := fset.AddFile(p.Path, -1, 0)
-		tf.SetLines([]int{0})
 		p.Pos, p.End = tf.Pos(0), tf.Pos(0)
 		ws.Problems = append(ws.Problems, p)
 	}

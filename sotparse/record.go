@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"go/token"
 	"io"
+	"reflect"
 	"strings"
 
 	"github.com/go-json-experiment/json"
@@ -164,11 +165,14 @@ func (r *Record) strict(content []byte, v any, report func(pos, end token.Pos, m
 		if m := r.Member(name); m != nil && !strings.Contains(name, "/") {
 			pos = m.Pos
 		}
-		msg := errText(se.Err)
-		if se.Err == nil || errors.Is(err, json.ErrUnknownName) {
+		var msg string
+		switch {
+		case errors.Is(err, json.ErrUnknownName):
 			msg = fmt.Sprintf("unknown member %q for a %s record", name, r.Kind)
-		} else if name != "" {
-			msg = fmt.Sprintf("member %q: %s", name, msg)
+		case se.GoType != nil && se.JSONKind != 0:
+			msg = fmt.Sprintf("member %q must be %s, not %s", name, jsonTypeName(se.GoType), kindName(se.JSONKind))
+		default:
+			msg = fmt.Sprintf("member %q: %s", name, errText(se.Err))
 		}
 		report(pos, pos, msg)
 		return
@@ -205,4 +209,40 @@ func errText(err error) string {
 	s = strings.TrimPrefix(s, "jsontext: ")
 	s = strings.TrimPrefix(s, "json: ")
 	return s
+}
+
+// jsonTypeName names the JSON type a Go field accepts.
+func jsonTypeName(t reflect.Type) string {
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	switch t.Kind() {
+	case reflect.String:
+		return "a string"
+	case reflect.Bool:
+		return "true or false"
+	case reflect.Slice:
+		return "a list of " + strings.TrimPrefix(jsonTypeName(t.Elem()), "a ") + "s"
+	case reflect.Int, reflect.Int64, reflect.Float64:
+		return "a number"
+	}
+	return "an object"
+}
+
+func kindName(k jsontext.Kind) string {
+	switch k {
+	case '"':
+		return "a string"
+	case 't', 'f':
+		return "a boolean"
+	case 'n':
+		return "null"
+	case '0':
+		return "a number"
+	case '{':
+		return "an object"
+	case '[':
+		return "a list"
+	}
+	return "invalid"
 }

@@ -195,7 +195,15 @@ func cmdCheck(args []string, stdout, stderr io.Writer) int {
 		}
 	}
 
-	ropt := report.Options{FailOn: failOn, Rules: rules(), Tool: "sotvet", Version: version()}
+	// Rule metadata for the checks that ran (and the suppression findings),
+	// so JUnit and SARIF never claim a disabled check passed.
+	var ran []report.Rule
+	for _, r := range rules() {
+		if contains(res.Checked, r.Name) || r.Name == checks.SuppressionCheck {
+			ran = append(ran, r)
+		}
+	}
+	ropt := report.Options{FailOn: failOn, Rules: ran, Tool: "sotvet", Version: version()}
 	if err := report.Write(stdout, cf.format, res, ropt); err != nil {
 		fmt.Fprintf(stderr, "sotvet: %v\n", err)
 		return exitError
