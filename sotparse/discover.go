@@ -15,6 +15,7 @@ const (
 	RoleWorkboard                 // WORKBOARD.yaml
 	RoleRecord                    // JSON record under .sot/
 	RoleOther                     // other text files worth scanning (env examples)
+	RoleCase                      // a harness task contract, case.yaml
 )
 
 // Entry is one discovered workspace file.
@@ -48,6 +49,8 @@ func RoleOf(p string) Role {
 	switch {
 	case p == "WORKBOARD.yaml":
 		return RoleWorkboard
+	case base == "case.yaml":
+		return RoleCase
 	case strings.HasSuffix(base, ".md") && (dir == "." || inSOT):
 		return RoleDoc
 	case strings.HasSuffix(base, ".json") && inSOT:

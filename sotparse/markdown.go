@@ -21,7 +21,6 @@ var mdParser = goldmark.New(goldmark.WithExtensions(extension.GFM)).Parser()
 var (
 	workItemHeading = regexp.MustCompile(`^(?:(Issue:)\s+)?(CTO-WORK-\d+)(?:\s+-\s+|:\s+)(\S.*)$`)
 	workIDPattern   = regexp.MustCompile(`\bCTO-WORK-\d+\b`)
-	sotPathPattern  = regexp.MustCompile("(?:^|[\\s`'\"(\\[<])(\\.sot/[A-Za-z0-9._/@+-]*[A-Za-z0-9_/])")
 	lineKeyPattern  = regexp.MustCompile(`^(Type|Status|Blocked by|Validator):[ \t]*(.*?)\s*$`)
 	factPattern     = regexp.MustCompile("^`?([A-Za-z][A-Za-z0-9_ ./()-]{0,63}?)`?:[ \t]+(\\S.*?)\\s*$")
 	hexPattern      = regexp.MustCompile(`^[0-9a-f]{7,40}$`)
@@ -66,17 +65,22 @@ func parseDoc(f *File, report func(check string, pos, end token.Pos, msg string)
 		src := d.Frontmatter.Source
 		target, _, _ := strings.Cut(strings.TrimSpace(src.Value), " ")
 		if target != "" {
-			d.Refs = append(d.Refs, &Ref{Kind: RefSource, Text: target, Pos: src.ValuePos, End: src.ValuePos + token.Pos(len(target))})
+			// The value is decoded YAML (escapes, aliases): its length in the
+			// source may differ, so the span never passes the value's line.
+			end := min(src.ValuePos+token.Pos(len(target)), src.ValueEnd)
+			d.Refs = append(d.Refs, &Ref{Kind: RefSource, Text: target, Pos: src.ValuePos, End: max(end, src.ValuePos)})
 		}
 	}
-	// Work ids anywhere in the file, frontmatter included.
-	for _, m := range workIDPattern.FindAllIndex(content[start:], -1) {
+	// Work ids anywhere in the file, frontmatter included; .sot/ paths in
+	// the body. Both are found with a literal search first: running a
+	// regexp over every byte of every document dominated the parse.
+	for _, m := range workIDs(content[start:]) {
 		d.Refs = append(d.Refs, &Ref{Kind: RefWorkID, Text: string(content[start+m[0] : start+m[1]]), Pos: f.Pos(start + m[0]), End: f.Pos(start + m[1])})
 	}
 	body := content[s.BodyStart:]
-	for _, m := range sotPathPattern.FindAllSubmatchIndex(body, -1) {
-		p := strings.TrimRight(string(body[m[2]:m[3]]), ".")
-		d.Refs = append(d.Refs, &Ref{Kind: RefSOTPath, Text: p, Pos: f.Pos(s.BodyStart + m[2]), End: f.Pos(s.BodyStart + m[2] + len(p))})
+	for _, m := range sotPaths(body) {
+		p := strings.TrimRight(string(body[m[0]:m[1]]), ".")
+		d.Refs = append(d.Refs, &Ref{Kind: RefSOTPath, Text: p, Pos: f.Pos(s.BodyStart + m[0]), End: f.Pos(s.BodyStart + m[0] + len(p))})
 	}
 	x := &extractor{d: d, f: f, src: body, base: s.BodyStart}
 	root := mdParser.Parse(text.NewReader(body), parser.WithContext(parser.NewContext()))
@@ -85,6 +89,65 @@ func parseDoc(f *File, report func(check string, pos, end token.Pos, msg string)
 }
 
 var bom = []byte{0xEF, 0xBB, 0xBF}
+
+// workIDs returns the [start, end) offsets of every CTO-WORK-<digits> id
+// that stands as a word of its own.
+func workIDs(b []byte) [][2]int {
+	const prefix = "CTO-WORK-"
+	var out [][2]int
+	for i := 0; ; {
+		j := bytes.Index(b[i:], []byte(prefix))
+		if j < 0 {
+			return out
+		}
+		start := i + j
+		end := start + len(prefix)
+		for end < len(b) && b[end] >= '0' && b[end] <= '9' {
+			end++
+		}
+		i = start + len(prefix)
+		if end == start+len(prefix) || (start > 0 && isWordByte(b[start-1])) || (end < len(b) && isWordByte(b[end])) {
+			continue
+		}
+		out = append(out, [2]int{start, end})
+	}
+}
+
+// sotPaths returns the [start, end) offsets of every .sot/ path that starts
+// a word (after white space, a quote, a backtick or an opening bracket).
+func sotPaths(b []byte) [][2]int {
+	const prefix = ".sot/"
+	var out [][2]int
+	for i := 0; ; {
+		j := bytes.Index(b[i:], []byte(prefix))
+		if j < 0 {
+			return out
+		}
+		start := i + j
+		i = start + len(prefix)
+		if start > 0 && !bytes.ContainsRune([]byte(" \t\r\n`'\"([<"), rune(b[start-1])) {
+			continue
+		}
+		end := i
+		for end < len(b) && isPathByte(b[end]) {
+			end++
+		}
+		// A path ends on a name character or a slash, not on punctuation.
+		for end > i && !isWordByte(b[end-1]) && b[end-1] != '/' {
+			end--
+		}
+		out = append(out, [2]int{start, end})
+		i = end
+	}
+}
+
+func isWordByte(c byte) bool {
+	return c == '_' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
+}
+
+func isPathByte(c byte) bool {
+	return isWordByte(c) || c == '.' || c == '/' || c == '-' || c == '@' || c == '+'
+}
 
 type extractor struct {
 	d    *Doc
@@ -242,7 +305,10 @@ func (x *extractor) listItem(li *ast.ListItem) {
 		raw := strings.TrimSpace(string(x.src[start:stop]))
 		x.phrase.Phrases = append(x.phrase.Phrases, &Phrase{Raw: raw, Text: PlainText(raw), Pos: x.pos(start), End: x.pos(stop)})
 	}
-	if m := factPattern.FindStringSubmatchIndex(line); m != nil && x.inBlockquote == 0 {
+	if !strings.Contains(line, ":") || x.inBlockquote > 0 {
+		return
+	}
+	if m := factPattern.FindStringSubmatchIndex(line); m != nil {
 		x.d.Facts = append(x.d.Facts, &Fact{Key: line[m[2]:m[3]], Value: line[m[4]:m[5]], Pos: x.pos(start), End: x.pos(start + len(line)), ValuePos: x.pos(start + m[4])})
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -347,5 +348,41 @@ func TestKindOf(t *testing.T) {
 		if got := string(k) + " " + stem; got != want {
 			t.Errorf("KindOf(%s) = %s, want %s", p, got, want)
 		}
+	}
+}
+
+// The literal scanners must find what the regular expressions they replaced
+// found.
+func TestScannersMatchRegexps(t *testing.T) {
+	sotRe := regexp.MustCompile("(?:^|[\\s`'\"(\\[<])(\\.sot/[A-Za-z0-9._/@+-]*[A-Za-z0-9_/])")
+	inputs := []string{
+		"see .sot/03-PROTOCOLS/X-PRD.md. and `.sot/a/b/` or (.sot/x.json), cto/.sot/no.md",
+		"at start; [.sot/y-z.md] <.sot/q@v+1.md> \".sot/quoted.md\" .sot/trail-.",
+		"CTO-WORK-001, xCTO-WORK-002, CTO-WORK-003x, CTO-WORK-, CTO-WORK-0045 CTO-WORK-12_",
+		goodDoc,
+	}
+	for _, in := range inputs {
+		var want, got []string
+		for _, m := range sotRe.FindAllStringSubmatchIndex(in, -1) {
+			want = append(want, in[m[2]:m[3]])
+		}
+		for _, m := range sotPaths([]byte(in)) {
+			got = append(got, in[m[0]:m[1]])
+		}
+		if strings.Join(got, "|") != strings.Join(want, "|") {
+			t.Errorf("sotPaths(%q) = %q, want %q", in, got, want)
+		}
+		want, got = nil, nil
+		want = append(want, workIDPattern.FindAllString(in, -1)...)
+		for _, m := range workIDs([]byte(in)) {
+			got = append(got, in[m[0]:m[1]])
+		}
+		if strings.Join(got, "|") != strings.Join(want, "|") {
+			t.Errorf("workIDs(%q) = %q, want %q", in, got, want)
+		}
+	}
+	// Unlike the old pattern, a bare ".sot/" is a reference to the directory.
+	if got := sotPaths([]byte("under .sot/ only")); len(got) != 1 || got[0] != [2]int{6, 11} {
+		t.Errorf("bare .sot/ = %v", got)
 	}
 }

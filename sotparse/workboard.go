@@ -16,6 +16,8 @@ type Workboard struct {
 	// error, a wrong shape, an exhausted node budget): checks that infer
 	// absence from the workboard must then stay silent.
 	Complete bool
+
+	byID map[string]*WorkboardItem // first item of each id
 }
 
 // WorkboardItem is one entry of the workboard's items list.
@@ -35,12 +37,18 @@ func (wb *Workboard) Item(id string) *WorkboardItem {
 	if wb == nil {
 		return nil
 	}
+	return wb.byID[id]
+}
+
+func (wb *Workboard) index() {
+	wb.byID = make(map[string]*WorkboardItem, len(wb.Items))
 	for _, it := range wb.Items {
-		if it.ID != nil && it.ID.Value == id {
-			return it
+		if it.ID != nil {
+			if _, dup := wb.byID[it.ID.Value]; !dup {
+				wb.byID[it.ID.Value] = it
+			}
 		}
 	}
-	return nil
 }
 
 // nodeBudget bounds the nodes visited while walking a YAML tree, aliases
@@ -51,6 +59,7 @@ func nodeBudget(size int) int { return 2*size + 1024 }
 
 func parseWorkboard(f *File, report func(pos, end token.Pos, msg string)) *Workboard {
 	wb := &Workboard{File: f}
+	defer wb.index()
 	content := f.Content
 	base := 0
 	if len(content) >= 3 && string(content[:3]) == string(bom) {

@@ -31,6 +31,7 @@ type Workspace struct {
 // File is one workspace file as it was read.
 type File struct {
 	Path    string // slash-separated, relative to the workspace root
+	Role    Role
 	Tok     *token.File
 	Content []byte
 }

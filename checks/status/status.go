@@ -4,8 +4,10 @@ import (
 	"fmt"
 	"go/token"
 	"regexp"
+	"runtime"
 	"slices"
 	"strings"
+	"sync"
 
 	"golang.org/x/tools/go/analysis"
 
@@ -50,10 +52,24 @@ var (
 
 func run(pass *analysis.Pass) (any, error) {
 	ws := pass.ResultOf[sotparse.Analyzer].(*sotparse.Workspace)
-	c := &checker{pass: pass, ws: ws}
-	for _, d := range ws.Docs {
-		c.docs = append(c.docs, index(d))
+	c := &checker{pass: pass, ws: ws, docs: make([]*docInfo, len(ws.Docs))}
+	// Indexing reads every line of every document: do it in parallel.
+	var wg sync.WaitGroup
+	next := make(chan int)
+	for w := 0; w < runtime.GOMAXPROCS(0); w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				c.docs[i] = index(ws.Docs[i])
+			}
+		}()
 	}
+	for i := range ws.Docs {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
 	for _, di := range c.docs {
 		c.docStatus(di.d)
 		for _, it := range di.d.WorkItems {
@@ -190,7 +206,7 @@ func (c *checker) acceptance(it *sotparse.WorkItem) {
 	if first == nil {
 		return
 	}
-	c.report(first.Pos, first.End, "unchecked-acceptance", "%s is validated but %d of its %d acceptance checkboxes are unchecked", it.ID, n, len(it.Checkboxes))
+	c.report(first.Pos, first.End, "unchecked-acceptance", "%s is validated but %d of its %d acceptance checkboxes %s unchecked", it.ID, n, len(it.Checkboxes), map[bool]string{true: "is", false: "are"}[n == 1])
 }
 
 // blockers reports a validated item blocked by an item that is not
@@ -246,7 +262,7 @@ func (c *checker) remainsBlocked(di *docInfo, it *sotparse.WorkItem) {
 			continue
 		}
 		own := inSec && di.innermost(ln.off) == it
-		for _, s := range sentences(ln) {
+		for _, s := range sentencesWith(ln, "remain") {
 			end := -1
 			if m := remainsByID.FindStringSubmatchIndex(s.text); m != nil && !inCodeSpan(s.text[:m[1]]) {
 				if containsID(s.text[m[2]:m[3]], it.ID) && (inSec || !journal) {
@@ -349,7 +365,8 @@ func index(d *sotparse.Doc) *docInfo {
 		return false
 	}
 	for _, ln := range di.lines {
-		for _, s := range sentences(ln) {
+		// Only a sentence that starts with a work id states a status.
+		for _, s := range sentencesWith(ln, "CTO-WORK-") {
 			if m := statesStatus.FindStringSubmatchIndex(s.text); m != nil && !inCodeSpan(s.text[:m[1]]) {
 				st := strings.ToLower(s.text[m[4]:m[5]])
 				if statuses.Has(st) {
@@ -442,6 +459,38 @@ type sentence struct {
 
 // sentences splits a line into sentences at ".", ";", "!" or "?" followed
 // by a space or the end of the line.
+// sentencesWith returns the sentences of ln, or none when ln does not
+// contain needle (case-insensitively): a cheap filter before the patterns.
+func sentencesWith(ln line, needle string) []sentence {
+	if !containsFold(ln.text, needle) {
+		return nil
+	}
+	return sentences(ln)
+}
+
+// containsFold reports whether s contains the ASCII needle, ignoring ASCII
+// case, without allocating.
+func containsFold(s, needle string) bool {
+	n := len(needle)
+	for i := 0; i+n <= len(s); i++ {
+		j := 0
+		for j < n && lower(s[i+j]) == lower(needle[j]) {
+			j++
+		}
+		if j == n {
+			return true
+		}
+	}
+	return false
+}
+
+func lower(c byte) byte {
+	if 'A' <= c && c <= 'Z' {
+		return c + 'a' - 'A'
+	}
+	return c
+}
+
 func sentences(ln line) []sentence {
 	start := len(lineMarker.FindString(ln.text))
 	text := ln.text

@@ -8,6 +8,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
+	"runtime/pprof"
 	"sort"
 	"strings"
 
@@ -30,6 +32,8 @@ type checkFlags struct {
 	changedSince        string
 	baseline, writeBase string
 	failOnStale         bool
+
+	cpuProfile, memProfile string
 }
 
 func cmdCheck(args []string, stdout, stderr io.Writer) int {
@@ -51,6 +55,8 @@ func cmdCheck(args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&cf.baseline, "baseline", "", "report only findings not recorded in the baseline `file`")
 	fs.StringVar(&cf.writeBase, "write-baseline", "", "record the current findings in the baseline `file` and exit 0")
 	fs.BoolVar(&cf.failOnStale, "fail-on-stale", false, "with --baseline, exit 1 when baseline entries match no finding")
+	fs.StringVar(&cf.cpuProfile, "debug.cpuprofile", "", "write a CPU profile to `file`")
+	fs.StringVar(&cf.memProfile, "debug.memprofile", "", "write a heap profile to `file` at the end")
 	// Per-check flags, as multichecker does: -<check>.<flag>.
 	for _, a := range checks.All {
 		a.Flags.VisitAll(func(f *flag.Flag) {
@@ -78,6 +84,12 @@ func cmdCheck(args []string, stdout, stderr io.Writer) int {
 	}
 	explicit := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { explicit[f.Name] = true })
+	if stop, err := startProfiles(cf.cpuProfile, cf.memProfile); err != nil {
+		fmt.Fprintf(stderr, "sotvet: %v\n", err)
+		return exitError
+	} else {
+		defer stop()
+	}
 
 	root, err := filepath.Abs(dir)
 	if err == nil {
@@ -396,4 +408,34 @@ func firstNonEmpty(s ...string) string {
 		}
 	}
 	return ""
+}
+
+// startProfiles starts CPU profiling and arranges a heap profile, for
+// measuring sotvet on large workspaces; the returned func finishes both.
+func startProfiles(cpu, mem string) (func(), error) {
+	var cpuFile *os.File
+	if cpu != "" {
+		f, err := os.Create(cpu)
+		if err != nil {
+			return nil, err
+		}
+		if err := pprof.StartCPUProfile(f); err != nil {
+			f.Close()
+			return nil, err
+		}
+		cpuFile = f
+	}
+	return func() {
+		if cpuFile != nil {
+			pprof.StopCPUProfile()
+			cpuFile.Close()
+		}
+		if mem != "" {
+			if f, err := os.Create(mem); err == nil {
+				runtime.GC()
+				pprof.WriteHeapProfile(f)
+				f.Close()
+			}
+		}
+	}, nil
 }

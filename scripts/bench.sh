@@ -1,0 +1,188 @@
+#!/usr/bin/env bash
+# bench.sh - whole-process benchmark of `sotvet check` against a parse-only
+# floor, on the real corpus and on a synthetic one.
+#
+# usage: scripts/bench.sh
+#
+# environment:
+#   CORPUS  real corpus directory (default: ../shared/corpus/cto-planb,
+#           relative to the repository root); skipped when absent
+#   N       synthetic corpus size in documents (default 10000)
+#   RUNS    timed runs per measurement, the median is reported (default 5)
+#   SEED    gen-corpus seed (default 1)
+#   STRICT  1: exit 1 when a target is missed
+#   SOTVET_PKG  package to build as sotvet (default ./cmd/sotvet)
+#   TIMEBIN GNU time binary for peak RSS (default /usr/bin/time; empty: none)
+#
+# Wall time is measured by bash ($EPOCHREALTIME, microseconds) around the
+# process; peak RSS comes from `/usr/bin/time -f '%e %M'` when it is
+# installed ("n/a" otherwise). Nothing is installed by this script.
+set -euo pipefail
+
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+
+N=${N:-10000}
+RUNS=${RUNS:-5}
+SEED=${SEED:-1}
+STRICT=${STRICT:-0}
+CORPUS=${CORPUS:-../shared/corpus/cto-planb}
+SOTVET_PKG=${SOTVET_PKG:-./cmd/sotvet}
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/sotvet-bench.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+
+timebin=${TIMEBIN-/usr/bin/time} # TIMEBIN= (empty) measures without it
+if [[ -z $timebin || ! -x $timebin ]] || ! "$timebin" -f '%e %M' -o /dev/null true 2>/dev/null; then
+	timebin=
+fi
+
+echo "== build"
+go build -o "$tmp/parseonly" ./scripts/parseonly
+go build -o "$tmp/gen-corpus" ./scripts/gen-corpus
+have_sotvet=1
+if ! go build -o "$tmp/sotvet" "$SOTVET_PKG" 2>"$tmp/sotvet-build.log"; then
+	have_sotvet=0
+	echo "warning: $SOTVET_PKG does not build; measuring the parse-only floor only:" >&2
+	sed 's/^/  /' "$tmp/sotvet-build.log" >&2
+fi
+
+echo "== generate $N synthetic documents (seed $SEED)"
+"$tmp/gen-corpus" -n "$N" -seed "$SEED" -out "$tmp/synthetic" -q
+
+# now_us prints the current time in microseconds.
+now_us() {
+	if [[ -n ${EPOCHREALTIME:-} ]]; then
+		local t=${EPOCHREALTIME/[.,]/}
+		echo "$((10#$t))"
+	else
+		date +%s%6N
+	fi
+}
+
+# median reads numbers, one a line, and prints their median ("n/a" if any
+# is not a number).
+median() {
+	sort -n | awk '
+		{ if ($1 !~ /^[0-9.]+$/) bad = 1; v[NR] = $1 }
+		END {
+			if (NR == 0 || bad) { print "n/a"; exit }
+			if (NR % 2) print v[(NR + 1) / 2]; else printf "%.3f\n", (v[NR / 2] + v[NR / 2 + 1]) / 2
+		}'
+}
+
+# measure NAME OKCODES CMD...: one warm-up run, then RUNS timed runs of CMD
+# (stdout discarded). An exit code outside OKCODES (space-separated) aborts.
+# Sets REPLY_MS and REPLY_MB to the medians.
+measure() {
+	local name=$1 ok=$2
+	shift 2
+	local walls=() rsses=() i rc start end
+	for ((i = 0; i <= RUNS; i++)); do
+		rc=0
+		start=$(now_us)
+		if [[ -n $timebin ]]; then
+			"$timebin" -f '%e %M' -o "$tmp/time.out" "$@" >/dev/null 2>"$tmp/stderr" || rc=$?
+		else
+			"$@" >/dev/null 2>"$tmp/stderr" || rc=$?
+		fi
+		end=$(now_us)
+		if [[ " $ok " != *" $rc "* ]]; then
+			echo "error: $name: exit code $rc (want one of: $ok)" >&2
+			sed 's/^/  /' "$tmp/stderr" | head -20 >&2
+			exit 2
+		fi
+		((i == 0)) && continue # warm-up: page cache, binary load
+		walls+=("$(awk -v us=$((end - start)) 'BEGIN { printf "%.1f", us / 1000 }')")
+		if [[ -n $timebin ]]; then
+			# GNU time reports %M in KiB; its last line holds our format.
+			rsses+=("$(tail -n 1 "$tmp/time.out" | awk '{ printf "%.1f", $2 / 1024 }')")
+		else
+			rsses+=(n/a)
+		fi
+	done
+	REPLY_MS=$(printf '%s\n' "${walls[@]}" | median)
+	REPLY_MB=$(printf '%s\n' "${rsses[@]}" | median)
+}
+
+corpora=()
+labels=()
+if [[ -d $CORPUS ]]; then
+	corpora+=("$CORPUS")
+	labels+=("real ($(find "$CORPUS" -name '*.md' | wc -l | tr -d ' ') docs)")
+else
+	echo "warning: real corpus $CORPUS not found; skipped" >&2
+fi
+corpora+=("$tmp/synthetic")
+labels+=("synthetic ($N docs)")
+
+declare -A ms mb
+rows=()
+for idx in "${!corpora[@]}"; do
+	dir=${corpora[$idx]}
+	label=${labels[$idx]}
+	echo "== measure: $label, $RUNS runs each"
+	measure "parseonly $dir" "0" "$tmp/parseonly" "$dir"
+	ms[$idx,floor]=$REPLY_MS mb[$idx,floor]=$REPLY_MB
+	if ((have_sotvet)); then
+		# Exit code 1 means findings, which is fine here.
+		measure "sotvet check $dir" "0 1" "$tmp/sotvet" check --format json "$dir"
+		ms[$idx,check]=$REPLY_MS mb[$idx,check]=$REPLY_MB
+	fi
+done
+
+ratio() { # ratio A B: A/B, or n/a
+	awk -v a="$1" -v b="$2" 'BEGIN { if (a ~ /^[0-9.]+$/ && b ~ /^[0-9.]+$/ && b > 0) printf "%.2fx", a / b; else print "n/a" }'
+}
+
+echo
+printf '%-22s %-36s %14s %14s %10s\n' corpus command "median wall ms" "peak RSS MB" check/floor
+for idx in "${!corpora[@]}"; do
+	label=${labels[$idx]}
+	if ((have_sotvet)); then
+		printf '%-22s %-36s %14s %14s %10s\n' "$label" "sotvet check --format json DIR" "${ms[$idx,check]}" "${mb[$idx,check]}" "$(ratio "${ms[$idx,check]}" "${ms[$idx,floor]}")"
+	else
+		printf '%-22s %-36s %14s %14s %10s\n' "$label" "sotvet check --format json DIR" "n/a" "n/a" "n/a"
+	fi
+	printf '%-22s %-36s %14s %14s %10s\n' "$label" "parseonly DIR (floor)" "${ms[$idx,floor]}" "${mb[$idx,floor]}" ""
+done
+if [[ -z $timebin ]]; then
+	echo "rss: n/a (no GNU time at ${TIMEBIN-/usr/bin/time})"
+fi
+
+# Targets.
+missed=0
+verdict() { # verdict DESCRIPTION VALUE OP LIMIT
+	local v
+	v=$(awk -v x="$2" -v op="$3" -v lim="$4" 'BEGIN {
+		if (x !~ /^[0-9.]+x?$/) { print "n/a"; exit }
+		sub(/x$/, "", x)
+		ok = (op == "<") ? (x + 0 < lim + 0) : (x + 0 <= lim + 0)
+		print ok ? "PASS" : "FAIL"
+	}')
+	[[ $v == FAIL ]] && missed=1
+	printf '  %-44s %-4s (%s %s %s)\n' "$1" "$v" "$2" "$3" "$4"
+}
+echo
+echo "targets:"
+last=$((${#corpora[@]} - 1))
+if ((have_sotvet)); then
+	if ((last > 0)); then
+		verdict "real corpus: sotvet check < 80 ms" "${ms[0,check]}" "<" 80
+	fi
+	verdict "synthetic: sotvet check < 2 s" "${ms[$last,check]}" "<" 2000
+	verdict "synthetic: sotvet check <= 1.5x parse-only" "$(ratio "${ms[$last,check]}" "${ms[$last,floor]}")" "<=" 1.5
+	verdict "synthetic: sotvet check peak RSS < 500 MB" "${mb[$last,check]}" "<" 500
+	if ((N != 10000)); then
+		echo "  (the synthetic targets are stated for N=10000; this run used N=$N)"
+	fi
+else
+	echo "  real corpus < 80 ms; 10k < 2 s, <= 1.5x floor, < 500 MB: not measured (no sotvet binary)"
+	missed=1
+fi
+
+if ((!have_sotvet)); then
+	exit 1
+fi
+if ((STRICT && missed)); then
+	exit 1
+fi
