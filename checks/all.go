@@ -4,8 +4,11 @@ import (
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/svrnty/sotvet/checks/frontmatter"
+	"github.com/svrnty/sotvet/checks/glossary"
+	"github.com/svrnty/sotvet/checks/records"
 	"github.com/svrnty/sotvet/checks/refs"
 	"github.com/svrnty/sotvet/checks/status"
+	"github.com/svrnty/sotvet/checks/structure"
 	"github.com/svrnty/sotvet/checks/syntax"
 	"github.com/svrnty/sotvet/checks/workboard"
 )
@@ -13,8 +16,11 @@ import (
 // All is the registry: every check sotvet has, in name order.
 var All = []*analysis.Analyzer{
 	frontmatter.Analyzer,
+	glossary.Analyzer,
+	records.Analyzer,
 	refs.Analyzer,
 	status.Analyzer,
+	structure.Analyzer,
 	syntax.Analyzer,
 	workboard.Analyzer,
 }

@@ -78,6 +78,7 @@ func TestErrors(t *testing.T) {
 func TestStarterRoundTrip(t *testing.T) {
 	reg := registry()
 	reg[0].Flags.Lookup("rules").DefValue = "- pattern: a\n  message: b\n"
+	reg[0].Flags.Lookup("today").DefValue = strings.Repeat("a long default value, ", 8) // must not wrap
 	data := Starter(reg, map[string]string{"frontmatter/unknown-key": "warning"}, 4096)
 	c, err := Parse("sotvet.yaml", data, reg)
 	if err != nil {

@@ -87,7 +87,7 @@ func starterValue(v string) string {
 			return "\n" + strings.Join(lines, "\n")
 		}
 	}
-	out, err := yaml.Dump(v)
+	out, err := yaml.Dump(v, yaml.WithLineWidth(-1)) // a wrapped scalar would not indent under its key
 	if err != nil {
 		return fmt.Sprintf(" %q", v)
 	}

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/svrnty/sotvet/checks"
+	"github.com/svrnty/sotvet/checks/records"
 	"github.com/svrnty/sotvet/checks/report"
 )
 
@@ -101,4 +102,19 @@ a warning, so stale suppressions do not pile up.`,
 		URL: "https://github.com/svrnty/sotvet/blob/main/docs/checks.md#suppression",
 	})
 	return out
+}
+
+// cmdSchema prints the JSON Schema of a record kind, for editors.
+func cmdSchema(args []string, stdout, stderr io.Writer) int {
+	if len(args) != 1 {
+		fmt.Fprintf(stderr, "usage: sotvet schema <kind>\nkinds: %s\n", strings.Join(records.SchemaKinds, ", "))
+		return exitError
+	}
+	b, ok := records.Schema(args[0])
+	if !ok {
+		fmt.Fprintf(stderr, "sotvet schema: unknown record kind %q (want %s)\n", args[0], strings.Join(records.SchemaKinds, ", "))
+		return exitError
+	}
+	stdout.Write(b)
+	return exitClean
 }

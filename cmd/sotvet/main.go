@@ -6,6 +6,7 @@
 //	sotvet checks [--format json] list the checks
 //	sotvet explain <check>       print a check's documentation
 //	sotvet init [dir]            write a starter sotvet.yaml
+//	sotvet schema <kind>         print a record kind's JSON Schema
 //	sotvet version               print the version
 //
 // Exit codes: 0 clean (or only findings below --fail-on), 1 findings,
@@ -42,6 +43,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return cmdExplain(args[1:], stdout, stderr)
 	case "init":
 		return cmdInit(args[1:], stdout, stderr)
+	case "schema":
+		return cmdSchema(args[1:], stdout, stderr)
 	case "version", "--version", "-version":
 		fmt.Fprintln(stdout, "sotvet", version())
 		return exitClean
@@ -63,6 +66,8 @@ commands:
                         list the checks
   explain <check>       print a check's documentation
   init [--force] [dir]  write a commented starter sotvet.yaml with every default
+  schema <kind>         print the JSON Schema of a record kind (model-provider-admission,
+                        target-repository-admission)
   version               print the version
 
 Run 'sotvet check -h' for the check flags.

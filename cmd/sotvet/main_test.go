@@ -3,7 +3,9 @@ package main
 import (
 	"flag"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
@@ -29,6 +31,15 @@ func TestScript(t *testing.T) {
 		UpdateScripts: *update,
 		Setup: func(env *testscript.Env) error {
 			env.Setenv("SAMPLE", sample)
+			// Scenarios about one subsystem (formats, exit codes, baselines...)
+			// run the foundation checks only, so a check added later does not
+			// change what they show; each check has its own check_*.txtar.
+			env.Setenv("CORE", "--enable=frontmatter,refs,status,syntax,workboard")
+			// Harness scenarios run go test inside their cases: share the
+			// build cache so each script does not start cold.
+			if c, err := exec.Command("go", "env", "GOCACHE").Output(); err == nil {
+				env.Setenv("GOCACHE", strings.TrimSpace(string(c)))
+			}
 			return nil
 		},
 		RequireExplicitExec: true,

@@ -329,6 +329,14 @@ type prose struct{ rng *rand.Rand }
 
 func (p prose) pick(list []string) string { return list[p.rng.IntN(len(list))] }
 
+// pick2 picks two different entries: the same bullet twice in a row is a
+// paste error the structure check reports, and the corpus must be clean.
+func (p prose) pick2(list []string) (string, string) {
+	i := p.rng.IntN(len(list))
+	j := (i + 1 + p.rng.IntN(len(list)-1)) % len(list)
+	return list[i], list[j]
+}
+
 func (p prose) sentence(b *strings.Builder) {
 	b.WriteString(p.pick(subjects))
 	b.WriteByte(' ')
@@ -450,7 +458,8 @@ func renderPRD(b *strings.Builder, p prose, r *route) {
 	p.paragraph(b, 3, 6)
 	b.WriteString("## Scope\n\n")
 	b.WriteString("Add a read-only " + strings.ToLower(r.topic) + " surface to the CTO control summary and panel:\n\n")
-	b.WriteString("- `" + p.pick(codeIdents) + "`\n- `" + p.pick(codeIdents) + "`\n")
+	a, c := p.pick2(codeIdents)
+	b.WriteString("- `" + a + "`\n- `" + c + "`\n")
 	p.bullets(b, scopeBullets, 3, 6)
 	p.paragraph(b, 2, 4)
 	b.WriteString("## Non-goals\n\n")
@@ -527,8 +536,14 @@ func renderIssues(b *strings.Builder, p prose, r *route) {
 		b.WriteString("\n\n")
 		p.paragraph(b, 2, 4)
 		b.WriteString("Implementation route:\n\n")
+		prev := ""
 		for i, n := 0, 3+p.rng.IntN(3); i < n; i++ {
-			b.WriteString("- Add `" + p.pick(codeIdents) + "` to the " + p.pick(scopeBullets) + ".\n")
+			line := "- Add `" + p.pick(codeIdents) + "` to the " + p.pick(scopeBullets) + ".\n"
+			if line == prev {
+				continue
+			}
+			prev = line
+			b.WriteString(line)
 		}
 		b.WriteString("\nAcceptance criteria:\n\n")
 		nBoxes := 4 + p.rng.IntN(5)
@@ -603,8 +618,9 @@ func renderEvidence(b *strings.Builder, p prose, r *route) {
 	dir := runDir(p, r)
 	b.WriteString("## Implementation Evidence\n\n")
 	b.WriteString("- Hermes plugin commit: `" + p.sha() + "`\n")
-	b.WriteString("- API field: `" + p.pick(codeIdents) + "`\n")
-	b.WriteString("- API field: `" + p.pick(codeIdents) + "`\n")
+	f1, f2 := p.pick2(codeIdents)
+	b.WriteString("- API field: `" + f1 + "`\n")
+	b.WriteString("- API field: `" + f2 + "`\n")
 	b.WriteString("- Harness run directory: `" + dir + "`\n")
 	b.WriteString("- Report: `" + dir + "/report.json`\n")
 	b.WriteString("- Trace: `" + dir + "/trace.jsonl`\n")
@@ -716,7 +732,12 @@ func renderRecords() map[string]string {
     "push",
     "merge",
     "deploy",
+    "close",
+    "pr_open",
+    "issue_close",
+    "public_publication",
     "credential_change",
+    "vendor_source_mutation",
     "cortex_core_mutation"
   ],
   "forbidden_paths": [

@@ -1,0 +1,164 @@
+package records_test
+
+import (
+	"fmt"
+	"maps"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"golang.org/x/tools/go/analysis"
+
+	"github.com/svrnty/sotvet/checks"
+	"github.com/svrnty/sotvet/checks/checktest"
+	"github.com/svrnty/sotvet/checks/records"
+	"github.com/svrnty/sotvet/checks/syntax"
+)
+
+func TestRecords(t *testing.T) {
+	for _, dir := range []string{"clean", "model", "target", "credential", "fallback", "syntax"} {
+		t.Run(dir, func(t *testing.T) {
+			for _, f := range checktest.Run(t, filepath.Join("testdata", dir), records.Analyzer) {
+				if f.Severity != checks.SeverityError {
+					t.Errorf("%s:%d: severity %q, want error", f.File, f.Line, f.Severity)
+				}
+			}
+		})
+	}
+}
+
+// TestCategories checks the category of each kind of finding.
+func TestCategories(t *testing.T) {
+	want := map[string][]string{
+		"model": {"missing-member", "unknown-status", "empty-value", "empty-value", "empty-value", "empty-value",
+			"wrong-type", "timestamp", "unknown-status", "timestamp", "timestamp"},
+		"target": {"target-path", "empty-value", "risk-classification", "path-overlap", "allowed-path", "allowed-path",
+			"allowed-path", "allowed-path", "path-overlap", "path-overlap", "path-overlap", "path-overlap", "duplicate-entry",
+			"allowed-path", "forbidden-path", "forbidden-path", "forbidden-path", "forbidden-actions", "duplicate-entry",
+			"operator-outcome", "empty-value", "timestamp", "empty-value", "empty-value", "empty-value", "unknown-status"},
+		"credential": {"credential", "credential", "credential", "credential", "credential", "credential"},
+		"fallback":   {"missing-member", "unknown-member", "missing-member", "missing-member", "unknown-member"},
+		"syntax":     {"wrong-type", "wrong-type", "wrong-type"},
+	}
+	for _, dir := range slices.Sorted(maps.Keys(want)) {
+		fs := checktest.Run(t, filepath.Join("testdata", dir), records.Analyzer)
+		var got []string
+		for _, f := range fs {
+			got = append(got, f.Category)
+		}
+		slices.Sort(got)
+		exp := slices.Sorted(slices.Values(want[dir]))
+		if !slices.Equal(got, exp) {
+			t.Errorf("%s: categories %q, want %q", dir, got, exp)
+		}
+	}
+}
+
+// TestNoSecretInMessages checks that no message repeats a credential value.
+func TestNoSecretInMessages(t *testing.T) {
+	secrets := []string{"sk-proj-Ab1Cd2", "abcdefghijklmnopqrstu12345", "Hunter2Pass", "q8Zr2LmX0pVt", "abc123XYZ789", "ghp_aB3dE6"}
+	for _, f := range checktest.Run(t, filepath.Join("testdata", "credential"), records.Analyzer) {
+		for _, s := range secrets {
+			if strings.Contains(f.Message, s) {
+				t.Errorf("%s:%d: message repeats a secret: %s", f.File, f.Line, f.Message)
+			}
+		}
+	}
+}
+
+// TestNotDoubleReported checks that records and syntax never both report
+// the same line: what sotparse reports (syntax, duplicates, unknown members,
+// the first type error) is left to the syntax check. A credential is a
+// finding of its own, even in a member the syntax check reports as unknown.
+func TestNotDoubleReported(t *testing.T) {
+	for _, dir := range []string{"syntax", "credential", "fallback", "model", "target"} {
+		abs, err := filepath.Abs(filepath.Join("testdata", dir))
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, _, err := checks.Run(checks.Options{Root: abs, FS: os.DirFS(abs), Analyzers: []*analysis.Analyzer{records.Analyzer, syntax.Analyzer}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		by := map[string][]string{}
+		var keys []string
+		for _, f := range res.Findings {
+			if f.Category == "credential" {
+				continue
+			}
+			k := fmt.Sprintf("%s:%d", f.File, f.Line)
+			if !slices.Contains(by[k], f.Check) {
+				by[k] = append(by[k], f.Check)
+			}
+			keys = append(keys, k)
+		}
+		for _, k := range keys {
+			if len(by[k]) > 1 {
+				t.Errorf("%s: %s reported by %q", dir, k, by[k])
+			}
+		}
+		if dir == "syntax" {
+			n := 0
+			for _, f := range res.Findings {
+				if f.Check == "syntax" {
+					n++
+				}
+			}
+			if n < 3 {
+				t.Errorf("syntax: %d syntax findings, want the duplicate member, the malformed record and the first type error", n)
+			}
+		}
+	}
+}
+
+func TestDoc(t *testing.T) {
+	a := records.Analyzer
+	if err := analysis.Validate([]*analysis.Analyzer{a}); err != nil {
+		t.Fatal(err)
+	}
+	first, _, _ := strings.Cut(a.Doc, "\n")
+	if first != "records: check model-provider and target-repository admission records" {
+		t.Errorf("Doc summary = %q", first)
+	}
+	if a.URL != "https://github.com/svrnty/sotvet/blob/main/docs/checks.md#records" {
+		t.Errorf("URL = %q", a.URL)
+	}
+}
+
+// TestCorpus runs the check over the real corpus and logs the findings.
+func TestCorpus(t *testing.T) {
+	dir, err := filepath.Abs(filepath.Join("..", "..", "..", "shared", "corpus", "cto-planb"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(dir); err != nil {
+		t.Skipf("corpus not available: %v", err)
+	}
+	res, _, err := checks.Run(checks.Options{Root: dir, FS: os.DirFS(dir), Analyzers: []*analysis.Analyzer{records.Analyzer}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range res.Findings {
+		t.Logf("%s:%d:%d: [%s/%s] %s", f.File, f.Line, f.Col, f.Check, f.Category, f.Message)
+	}
+	t.Logf("%d findings", len(res.Findings))
+}
+
+// BenchmarkCorpus measures the check (the parse included) on the real corpus.
+func BenchmarkCorpus(b *testing.B) {
+	dir, err := filepath.Abs(filepath.Join("..", "..", "..", "shared", "corpus", "cto-planb"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	if _, err := os.Stat(dir); err != nil {
+		b.Skipf("corpus not available: %v", err)
+	}
+	fsys := os.DirFS(dir)
+	for b.Loop() {
+		if _, _, err := checks.Run(checks.Options{Root: dir, FS: fsys, Analyzers: []*analysis.Analyzer{records.Analyzer}}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

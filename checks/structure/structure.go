@@ -1,0 +1,299 @@
+package structure
+
+import (
+	"fmt"
+	"go/token"
+	"regexp"
+	"strings"
+
+	"golang.org/x/tools/go/analysis"
+
+	"github.com/svrnty/sotvet/checks/internal/docutil"
+	"github.com/svrnty/sotvet/sotparse"
+)
+
+// Analyzer checks document outlines.
+var Analyzer = &analysis.Analyzer{
+	Name:     "structure",
+	Doc:      docutil.MustExtract(doc, "structure"),
+	URL:      "https://github.com/svrnty/sotvet/blob/main/docs/checks.md#structure",
+	Requires: []*analysis.Analyzer{sotparse.Analyzer},
+	Run:      run,
+}
+
+// DefaultPRDSections are the sections every PRD convention of the corpus
+// has (see the package documentation).
+var DefaultPRDSections = []string{
+	"Problem Statement|Problem",
+	"Non-Goals|Explicit Non-Goals|Out of Scope",
+	"Acceptance Criteria|Acceptance Evidence",
+}
+
+var prdSections = mustSections(strings.Join(DefaultPRDSections, ","))
+
+func init() {
+	Analyzer.Flags.Var(prdSections, "prd-sections", `sections every PRD must have: a comma-separated or YAML list; "A|B" means a section named A or B`)
+}
+
+func run(pass *analysis.Pass) (any, error) {
+	ws := pass.ResultOf[sotparse.Analyzer].(*sotparse.Workspace)
+	c := &checker{pass: pass}
+	for _, d := range ws.Docs {
+		c.headings(d)
+		if d.Kind == sotparse.KindPRD {
+			c.sections(d)
+		}
+		if d.Kind == sotparse.KindIssues {
+			c.items(d)
+		}
+		c.duplicates(d)
+	}
+	return nil, nil
+}
+
+type checker struct {
+	pass *analysis.Pass
+}
+
+func (c *checker) report(pos, end token.Pos, category, format string, args ...any) {
+	if end < pos {
+		end = pos
+	}
+	c.pass.Report(analysis.Diagnostic{Pos: pos, End: end, Category: category, Message: fmt.Sprintf(format, args...)})
+}
+
+// headings checks that there is one H1 and that levels do not skip.
+func (c *checker) headings(d *sotparse.Doc) {
+	var first *sotparse.Heading
+	for i, h := range d.Headings {
+		if h.Level == 1 {
+			if first == nil {
+				first = h
+			} else {
+				c.report(h.Pos, h.End, "h1", "second H1 heading %q; the document already has the H1 %q", h.Text, first.Text)
+			}
+		}
+		if i > 0 {
+			if prev := d.Headings[i-1]; h.Level > prev.Level+1 {
+				c.report(h.Pos, h.End, "heading-level", "H%d %q follows H%d %q, skipping a level; use H%d", h.Level, h.Text, prev.Level, prev.Text, prev.Level+1)
+			}
+		}
+	}
+	if first == nil {
+		c.report(d.BodyStart, d.BodyStart, "h1", "document has no H1 heading")
+	}
+}
+
+// normHeading is the form headings are compared in.
+func normHeading(s string) string {
+	s = strings.Trim(strings.TrimSpace(s), "*_`")
+	s = strings.TrimSuffix(strings.TrimSpace(s), ":")
+	s = strings.ReplaceAll(strings.ToLower(s), "-", " ")
+	return strings.Join(strings.Fields(s), " ")
+}
+
+// sections reports the required sections a PRD lacks.
+func (c *checker) sections(d *sotparse.Doc) {
+	have := map[string]bool{}
+	for _, h := range d.Headings {
+		have[normHeading(h.Text)] = true
+	}
+	pos, end := d.BodyStart, d.BodyStart
+	for _, h := range d.Headings {
+		if h.Level == 1 {
+			pos, end = h.Pos, h.End
+			break
+		}
+	}
+	for _, alts := range prdSections.groups {
+		found := false
+		for _, a := range alts {
+			if have[normHeading(a)] {
+				found = true
+				break
+			}
+		}
+		if !found {
+			c.report(pos, end, "missing-section", "PRD has no %s section", quoteAlts(alts))
+		}
+	}
+}
+
+func quoteAlts(alts []string) string {
+	q := make([]string, len(alts))
+	for i, a := range alts {
+		q[i] = fmt.Sprintf("%q", a)
+	}
+	if len(q) == 1 {
+		return q[0]
+	}
+	return strings.Join(q[:len(q)-1], ", ") + " or " + q[len(q)-1]
+}
+
+var (
+	acceptanceLabel   = regexp.MustCompile(`(?i)^\s{0,3}(?:\*\*|__)?acceptance(?:\s+(?:criteria|evidence))?(?:\*\*|__)?\s*:\s*(?:\*\*|__)?\s*(.*?)\s*$`)
+	acceptanceHeading = regexp.MustCompile(`(?i)^\s{0,3}#{1,6}\s+acceptance(?:\s+(?:criteria|evidence))?\s*:?\s*#*\s*$`)
+	listItem          = regexp.MustCompile(`^\s*(?:[-*+]|\d{1,9}[.)])\s+\S`)
+)
+
+// items checks that each work item of an ISSUES document has a status and
+// acceptance.
+func (c *checker) items(d *sotparse.Doc) {
+	tf := d.File.Tok
+	for _, it := range d.WorkItems {
+		switch {
+		case it.Status == nil:
+			c.report(it.Pos, it.End, "item-status", "%s has no \"Status:\" line", it.ID)
+		case strings.TrimSpace(strings.Trim(it.Status.Value, ".*_` ")) == "":
+			c.report(it.Status.Pos, it.Status.End, "item-status", "%s has an empty \"Status:\" line", it.ID)
+		}
+		if len(it.Checkboxes) > 0 {
+			continue
+		}
+		start, end := tf.Offset(it.End), sectionEnd(d, it)
+		lines := bodyLines(d.File.Content, start, end)
+		label := -1
+		ok := false
+		for i, ln := range lines {
+			if acceptanceHeading.MatchString(ln.text) {
+				label = i
+			} else if m := acceptanceLabel.FindStringSubmatch(ln.text); m != nil {
+				label = i
+				if m[1] != "" {
+					ok = true
+					break
+				}
+			} else {
+				continue
+			}
+			for _, next := range lines[i+1:] {
+				if strings.TrimSpace(next.text) == "" {
+					continue
+				}
+				ok = listItem.MatchString(next.text)
+				break
+			}
+			if ok {
+				break
+			}
+		}
+		switch {
+		case ok:
+		case label >= 0:
+			ln := lines[label]
+			c.report(d.File.Pos(ln.off), d.File.Pos(ln.off+len(ln.text)), "item-acceptance", "%s has an acceptance label with no criteria after it", it.ID)
+		default:
+			c.report(it.Pos, it.End, "item-acceptance", "%s has no acceptance criteria: no task boxes and no \"Acceptance:\" list", it.ID)
+		}
+	}
+}
+
+// sectionEnd returns the file offset where the work item's section ends:
+// the next heading of its level or above, or the end of the file.
+func sectionEnd(d *sotparse.Doc, it *sotparse.WorkItem) int {
+	for _, h := range d.Headings {
+		if h.Pos > it.Pos && h.Level <= it.Level {
+			return d.File.Tok.Offset(h.Pos)
+		}
+	}
+	return len(d.File.Content)
+}
+
+// line is a body line outside fenced code blocks.
+type line struct {
+	off  int
+	text string
+}
+
+// bodyLines returns the lines of content[start:end] outside fenced code
+// blocks, each with its file offset; blank lines are kept.
+func bodyLines(content []byte, start, end int) []line {
+	var out []line
+	fence := ""
+	off := start
+	// Start at a line boundary.
+	for off > 0 && off < len(content) && content[off-1] != '\n' {
+		off++
+	}
+	for off < end {
+		e := off
+		for e < end && content[e] != '\n' {
+			e++
+		}
+		text := strings.TrimSuffix(string(content[off:e]), "\r")
+		trimmed := strings.TrimLeft(text, " ")
+		indent := len(text) - len(trimmed)
+		switch {
+		case fence != "":
+			if indent < 4 && strings.HasPrefix(trimmed, fence) && strings.Trim(trimmed, fence[:1]+" \t") == "" {
+				fence = ""
+			}
+		case indent < 4 && (strings.HasPrefix(trimmed, "```") || strings.HasPrefix(trimmed, "~~~")):
+			n := 0
+			for n < len(trimmed) && trimmed[n] == trimmed[0] {
+				n++
+			}
+			fence = trimmed[:n]
+		default:
+			out = append(out, line{off: off, text: text})
+		}
+		off = e + 1
+	}
+	return out
+}
+
+var (
+	markerOnly = regexp.MustCompile(`^\s*(?:(?:[-*+]|\d{1,9}[.)])(?:\s+\[[ xX]\])?)?\s*$`)
+	separator  = regexp.MustCompile(`^\s{0,3}(?:(?:[-*_]\s*){3,}|=+|-+)\s*$`)
+	htmlTag    = regexp.MustCompile(`^\s*</?[A-Za-z][^<>]*>\s*$`)
+)
+
+// duplicates reports a body line identical to the line before it.
+func (c *checker) duplicates(d *sotparse.Doc) {
+	content := d.File.Content
+	lines := bodyLines(content, d.File.Tok.Offset(d.BodyStart), len(content))
+	for i := 1; i < len(lines); i++ {
+		prev, cur := lines[i-1], lines[i]
+		a, b := strings.TrimRight(prev.text, " \t"), strings.TrimRight(cur.text, " \t")
+		if a != b || strings.TrimSpace(b) == "" || !adjacent(content, prev, cur) {
+			continue // different, blank, or not adjacent (a fence between)
+		}
+		t := strings.TrimSpace(b)
+		if strings.HasPrefix(t, "|") || markerOnly.MatchString(b) || separator.MatchString(b) || htmlTag.MatchString(b) {
+			continue
+		}
+		// The fix deletes the repeated line and its line break.
+		delEnd := cur.off + len(cur.text)
+		if delEnd < len(content) && content[delEnd] == '\r' {
+			delEnd++
+		}
+		if delEnd < len(content) && content[delEnd] == '\n' {
+			delEnd++
+		}
+		pos := d.File.Pos(cur.off)
+		c.pass.Report(analysis.Diagnostic{
+			Pos: pos, End: d.File.Pos(cur.off + len(b)), Category: "duplicate-line",
+			Message: fmt.Sprintf("line repeats the line before it: %s", shorten(t)),
+			SuggestedFixes: []analysis.SuggestedFix{{
+				Message:   "delete the repeated line",
+				TextEdits: []analysis.TextEdit{{Pos: pos, End: d.File.Pos(delEnd)}},
+			}},
+		})
+	}
+}
+
+// adjacent reports whether cur is the line right after prev in content.
+func adjacent(content []byte, prev, cur line) bool {
+	next := prev.off + len(prev.text)
+	if next < len(content) && content[next] == '\r' {
+		next++
+	}
+	return next+1 == cur.off
+}
+
+func shorten(s string) string {
+	if r := []rune(s); len(r) > 60 {
+		s = string(r[:57]) + "..."
+	}
+	return fmt.Sprintf("%q", s)
+}

@@ -1,0 +1,199 @@
+package structure_test
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"golang.org/x/tools/go/analysis"
+
+	"github.com/svrnty/sotvet/checks"
+	"github.com/svrnty/sotvet/checks/checktest"
+	"github.com/svrnty/sotvet/checks/structure"
+	"github.com/svrnty/sotvet/config"
+)
+
+// setFlag sets an analyzer flag for the duration of the test.
+func setFlag(t *testing.T, name, value string) {
+	t.Helper()
+	f := structure.Analyzer.Flags.Lookup(name)
+	if f == nil {
+		t.Fatalf("no flag -%s", name)
+	}
+	old := f.Value.String()
+	if err := f.Value.Set(value); err != nil {
+		t.Fatalf("-%s=%s: %v", name, value, err)
+	}
+	t.Cleanup(func() {
+		if err := f.Value.Set(old); err != nil {
+			t.Errorf("restoring -%s=%s: %v", name, old, err)
+		}
+	})
+}
+
+const fullSections = "Problem Statement|Problem,Solution,Scope,Non-Goals,Acceptance Criteria,Validation,Success Definition"
+
+func TestStructure(t *testing.T) {
+	for _, tc := range []struct {
+		dir      string
+		sections string
+		category []string // of the findings, in order
+	}{
+		{dir: "clean"},
+		{dir: "sections", category: []string{"missing-section", "missing-section", "missing-section", "h1"}},
+		{dir: "full-sections", sections: fullSections, category: []string{"missing-section", "missing-section", "missing-section", "missing-section", "missing-section", "missing-section"}},
+		{dir: "items", category: []string{"item-status", "item-status", "item-status", "item-acceptance", "item-acceptance", "item-status", "item-acceptance"}},
+		{dir: "headings", category: []string{"heading-level", "heading-level", "h1", "h1", "h1"}},
+		{dir: "duplicate-line", category: []string{"duplicate-line", "duplicate-line", "duplicate-line"}},
+	} {
+		t.Run(tc.dir, func(t *testing.T) {
+			if tc.sections != "" {
+				setFlag(t, "prd-sections", tc.sections)
+			}
+			var got []string
+			for _, f := range checktest.Run(t, filepath.Join("testdata", tc.dir), structure.Analyzer) {
+				got = append(got, f.Category)
+				if f.Severity != checks.SeverityError {
+					t.Errorf("%s:%d: severity %q, want error", f.File, f.Line, f.Severity)
+				}
+			}
+			if !slices.Equal(got, tc.category) {
+				t.Errorf("categories %q, want %q", got, tc.category)
+			}
+		})
+	}
+}
+
+// TestSectionsFlag checks the forms -prd-sections accepts: a comma list, a
+// YAML list of strings, and a YAML list of lists (what sotvet.yaml passes).
+func TestSectionsFlag(t *testing.T) {
+	f := structure.Analyzer.Flags.Lookup("prd-sections")
+	if got, want := f.DefValue, strings.Join(structure.DefaultPRDSections, ","); got != want {
+		t.Errorf("default %q, want %q", got, want)
+	}
+	for in, want := range map[string]string{
+		"Problem Statement|Problem, Solution ,":          "Problem Statement|Problem,Solution",
+		"- Problem Statement|Problem\n- Solution\n":      "Problem Statement|Problem,Solution",
+		"- [Problem Statement, Problem]\n- [Solution]\n": "Problem Statement|Problem,Solution",
+		"[Scope, [Non-Goals, Out of Scope]]":             "Scope,Non-Goals|Out of Scope",
+		"":                                               "",
+	} {
+		setFlag(t, "prd-sections", in)
+		if got := f.Value.String(); got != want {
+			t.Errorf("Set(%q): %q, want %q", in, got, want)
+		}
+	}
+	for _, bad := range []string{"A||B", "- [A, {b: c}]\n", "- {a: b}\n", "- [unclosed\n"} {
+		if err := f.Value.Set(bad); err == nil {
+			t.Errorf("Set(%q) accepted", bad)
+		}
+	}
+	setFlag(t, "prd-sections", strings.Join(structure.DefaultPRDSections, ","))
+}
+
+// TestConfig checks that sotvet.yaml reaches the flag, as a list of strings
+// and as a list of lists, and that a bad value is a positioned error.
+func TestConfig(t *testing.T) {
+	reg := []*analysis.Analyzer{structure.Analyzer}
+	for _, src := range []string{
+		"checks:\n  structure:\n    prd-sections:\n      - Problem Statement|Problem\n      - Solution\n",
+		"checks:\n  structure:\n    prd-sections:\n      - [Problem Statement, Problem]\n      - [Solution]\n",
+	} {
+		c, err := config.Parse("sotvet.yaml", []byte(src), reg)
+		if err != nil {
+			t.Fatalf("%q: %v", src, err)
+		}
+		f := structure.Analyzer.Flags.Lookup("prd-sections")
+		old := f.Value.String()
+		if err := c.Apply(reg, nil); err != nil {
+			t.Fatal(err)
+		}
+		if got := f.Value.String(); got != "Problem Statement|Problem,Solution" {
+			t.Errorf("%q: flag %q", src, got)
+		}
+		_ = f.Value.Set(old)
+	}
+	_, err := config.Parse("sotvet.yaml", []byte("checks:\n  structure:\n    prd-sections:\n      - [A, {b: c}]\n"), reg)
+	if ce, ok := err.(*config.Error); !ok || ce.Line != 4 {
+		t.Errorf("bad prd-sections: error %v, want a config error at line 4", err)
+	}
+}
+
+// TestFix checks that the suggested fix deletes the repeated line.
+func TestFix(t *testing.T) {
+	abs, err := filepath.Abs(filepath.Join("testdata", "duplicate-line"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, ws, err := checks.Run(checks.Options{Root: abs, FS: os.DirFS(abs), Analyzers: []*analysis.Analyzer{structure.Analyzer}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, n := checks.ApplyFixes(ws, res.Findings)
+	if n != 3 {
+		t.Errorf("%d fixes applied, want 3", n)
+	}
+	got := string(out[".sot/03-PROTOCOLS/CTO-A-EVIDENCE.md"])
+	if strings.Count(got, "- Do not activate Case as default backend.\n") != 1 || !strings.Contains(got, "- Do not rerun Case.\n") {
+		t.Errorf("fixed content:\n%s", got)
+	}
+	// Three equal lines become one.
+	if strings.Count(got, "Same paragraph line.") != 1 || strings.Count(got, "Separated line.") != 2 {
+		t.Errorf("fixed content:\n%s", got)
+	}
+}
+
+func TestDoc(t *testing.T) {
+	a := structure.Analyzer
+	if err := analysis.Validate([]*analysis.Analyzer{a}); err != nil {
+		t.Fatal(err)
+	}
+	first, _, _ := strings.Cut(a.Doc, "\n")
+	if first != "structure: check document outlines: PRD sections, work items, headings, repeated lines" {
+		t.Errorf("Doc summary = %q", first)
+	}
+	if a.URL != "https://github.com/svrnty/sotvet/blob/main/docs/checks.md#structure" {
+		t.Errorf("URL = %q", a.URL)
+	}
+	if !strings.Contains(a.Doc, strings.Join(structure.DefaultPRDSections, ", ")) {
+		t.Error("Doc does not spell out the default -prd-sections")
+	}
+}
+
+// TestCorpus runs the check over the real corpus and logs the findings.
+func TestCorpus(t *testing.T) {
+	dir, err := filepath.Abs(filepath.Join("..", "..", "..", "shared", "corpus", "cto-planb"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(dir); err != nil {
+		t.Skipf("corpus not available: %v", err)
+	}
+	res, _, err := checks.Run(checks.Options{Root: dir, FS: os.DirFS(dir), Analyzers: []*analysis.Analyzer{structure.Analyzer}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range res.Findings {
+		t.Logf("%s:%d:%d: [%s/%s] %s", f.File, f.Line, f.Col, f.Check, f.Category, f.Message)
+	}
+	t.Logf("%d findings", len(res.Findings))
+}
+
+// BenchmarkCorpus measures the check (the parse included) on the real corpus.
+func BenchmarkCorpus(b *testing.B) {
+	dir, err := filepath.Abs(filepath.Join("..", "..", "..", "shared", "corpus", "cto-planb"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	if _, err := os.Stat(dir); err != nil {
+		b.Skipf("corpus not available: %v", err)
+	}
+	fsys := os.DirFS(dir)
+	for b.Loop() {
+		if _, _, err := checks.Run(checks.Options{Root: dir, FS: fsys, Analyzers: []*analysis.Analyzer{structure.Analyzer}}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
