@@ -7,6 +7,7 @@ import (
 	"github.com/svrnty/sotvet/checks/glossary"
 	"github.com/svrnty/sotvet/checks/records"
 	"github.com/svrnty/sotvet/checks/refs"
+	"github.com/svrnty/sotvet/checks/secrets"
 	"github.com/svrnty/sotvet/checks/status"
 	"github.com/svrnty/sotvet/checks/structure"
 	"github.com/svrnty/sotvet/checks/syntax"
@@ -19,6 +20,7 @@ var All = []*analysis.Analyzer{
 	glossary.Analyzer,
 	records.Analyzer,
 	refs.Analyzer,
+	secrets.Analyzer,
 	status.Analyzer,
 	structure.Analyzer,
 	syntax.Analyzer,

@@ -3,46 +3,31 @@ package records
 import (
 	"bytes"
 	"go/token"
-	"regexp"
 	"strings"
+	"sync"
 	"unicode"
 
 	"github.com/go-json-experiment/json/jsontext"
+
+	engine "github.com/svrnty/sotvet/secrets"
 )
 
-// credentialFormats are common secret formats, most specific first. A value
-// containing a match looks like a credential unless the match is a
-// placeholder.
-var credentialFormats = []struct {
-	name string
-	re   *regexp.Regexp
-}{
-	{"private key block", regexp.MustCompile(`-----BEGIN[ A-Z0-9]{0,32}PRIVATE KEY( BLOCK)?-----`)},
-	{"Anthropic API key", regexp.MustCompile(`\bsk-ant-[A-Za-z0-9_-]{20,}`)},
-	{"OpenAI API key", regexp.MustCompile(`\bsk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}`)},
-	{"Stripe key", regexp.MustCompile(`\b[rs]k_(?:live|test)_[A-Za-z0-9]{16,}`)},
-	{"GitHub token", regexp.MustCompile(`\b(?:gh[pousr]_[A-Za-z0-9]{36,}|github_pat_[A-Za-z0-9_]{22,})`)},
-	{"GitLab token", regexp.MustCompile(`\bglpat-[A-Za-z0-9_-]{20,}`)},
-	{"AWS access key id", regexp.MustCompile(`\b(?:AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}\b`)},
-	{"Google API key", regexp.MustCompile(`\bAIza[0-9A-Za-z_-]{35}`)},
-	{"Slack token", regexp.MustCompile(`\bxox[abposr]-[A-Za-z0-9-]{10,}`)},
-	{"Hugging Face token", regexp.MustCompile(`\bhf_[A-Za-z0-9]{30,}`)},
-	{"JSON web token", regexp.MustCompile(`\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}`)},
-	{"bearer token", regexp.MustCompile(`(?i)\bbearer\s+[A-Za-z0-9._~+/=-]{20,}`)},
-	{"URL with a password", regexp.MustCompile(`\b[a-zA-Z][a-zA-Z0-9+.-]*://[^/\s:@]+:[^/\s@]+@`)},
-}
+// scanner is the secrets engine, the same one the secrets check and the
+// harness use: one definition of what a credential looks like.
+var scanner = sync.OnceValue(func() *engine.Scanner {
+	sc, err := engine.NewScanner(engine.DefaultConfig())
+	if err != nil {
+		panic("records: default secrets rules do not compile: " + err.Error())
+	}
+	return sc
+})
 
-// credentialFormat returns the name of the secret format s contains, or "".
+// credentialFormat returns the description of the credential format s
+// contains, or "".
 func credentialFormat(s string) string {
-	for _, f := range credentialFormats {
-		for _, m := range f.re.FindAllString(s, -1) {
-			if secretPlaceholder(m) {
-				continue
-			}
-			if strings.HasPrefix(f.name, "OpenAI") && !mixedAlnum(m[3:]) {
-				continue // "sk-" followed by words, not a key
-			}
-			return f.name
+	for _, f := range scanner().Scan("", []byte(s)) {
+		if !f.Allowed && f.RuleID != "endpoint-value" {
+			return f.Description
 		}
 	}
 	return ""
@@ -58,17 +43,6 @@ func secretPlaceholder(s string) bool {
 		}
 	}
 	return false
-}
-
-// mixedAlnum reports whether s has letters and digits: random keys do,
-// hyphenated words do not.
-func mixedAlnum(s string) bool {
-	var letter, digit bool
-	for _, r := range s {
-		letter = letter || unicode.IsLetter(r)
-		digit = digit || unicode.IsDigit(r)
-	}
-	return letter && digit
 }
 
 // secretWords name members whose value is a secret; secretPairs are two

@@ -6,6 +6,7 @@
 //	sotvet checks [--format json] list the checks
 //	sotvet explain <check>       print a check's documentation
 //	sotvet init [dir]            write a starter sotvet.yaml
+//	sotvet scan [--staged] [paths]  scan files for secrets
 //	sotvet schema <kind>         print a record kind's JSON Schema
 //	sotvet version               print the version
 //
@@ -43,6 +44,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return cmdExplain(args[1:], stdout, stderr)
 	case "init":
 		return cmdInit(args[1:], stdout, stderr)
+	case "scan":
+		return cmdScan(args[1:], stdout, stderr)
 	case "schema":
 		return cmdSchema(args[1:], stdout, stderr)
 	case "version", "--version", "-version":
@@ -66,6 +69,8 @@ commands:
                         list the checks
   explain <check>       print a check's documentation
   init [--force] [dir]  write a commented starter sotvet.yaml with every default
+  scan [--staged] [paths...]
+                        scan any files or the staged content for secrets
   schema <kind>         print the JSON Schema of a record kind (model-provider-admission,
                         target-repository-admission)
   version               print the version

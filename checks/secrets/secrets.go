@@ -1,0 +1,164 @@
+package secrets
+
+import (
+	_ "embed"
+	"flag"
+	"fmt"
+	"regexp"
+	"runtime"
+	"strings"
+	"sync"
+
+	yaml "go.yaml.in/yaml/v4"
+	"golang.org/x/tools/go/analysis"
+
+	"github.com/svrnty/sotvet/checks/internal/docutil"
+	engine "github.com/svrnty/sotvet/secrets"
+	"github.com/svrnty/sotvet/sotparse"
+)
+
+//go:embed doc.go
+var doc string
+
+// Analyzer scans every workspace file with the secrets engine.
+var Analyzer = &analysis.Analyzer{
+	Name:     "secrets",
+	Doc:      docutil.MustExtract(doc, "secrets"),
+	URL:      "https://github.com/svrnty/sotvet/blob/main/docs/checks.md#secrets",
+	Requires: []*analysis.Analyzer{sotparse.Analyzer},
+	Run:      run,
+}
+
+var (
+	allowPaths     stringList
+	allowValues    patternList
+	endpointKeys   stringList
+	allowLocalhost = true
+)
+
+func init() {
+	Analyzer.Flags.Var(&allowPaths, "allow-paths", "doublestar globs of files whose secrets are accepted (comma-separated or a YAML list)")
+	Analyzer.Flags.Var(&allowValues, "allow-values", "regular expressions of accepted values: a YAML list, or one pattern on the command line")
+	Analyzer.Flags.Var(&endpointKeys, "endpoint-suffixes", "key suffixes whose URL values are endpoint findings (default _BASE_URL, _ENDPOINT, _API_BASE)")
+	Analyzer.Flags.BoolVar(&allowLocalhost, "allow-localhost", true, "localhost and loopback endpoint values are not findings")
+}
+
+// Config returns the engine configuration the flags describe; the harness
+// and sotvet scan use it too, so that all three judge alike.
+func Config() (engine.Config, error) {
+	cfg := engine.DefaultConfig()
+	cfg.AllowPaths = allowPaths
+	cfg.EndpointKeySuffixes = endpointKeys
+	cfg.AllowLocalhost = allowLocalhost
+	for _, v := range allowValues {
+		re, err := regexp.Compile(v)
+		if err != nil {
+			return cfg, fmt.Errorf("-secrets.allow-values: %w", err)
+		}
+		cfg.AllowValues = append(cfg.AllowValues, re)
+	}
+	return cfg, nil
+}
+
+func run(pass *analysis.Pass) (any, error) {
+	ws := pass.ResultOf[sotparse.Analyzer].(*sotparse.Workspace)
+	cfg, err := Config()
+	if err != nil {
+		return nil, err
+	}
+	sc, err := engine.NewScanner(cfg)
+	if err != nil {
+		return nil, err
+	}
+	// Files are scanned in parallel; findings are reported in file order.
+	found := make([][]engine.Finding, len(ws.Files))
+	var wg sync.WaitGroup
+	next := make(chan int)
+	for w := 0; w < runtime.GOMAXPROCS(0); w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				f := ws.Files[i]
+				if f.Role != sotparse.RoleCase && len(f.Content) > 0 {
+					found[i] = sc.Scan(f.Path, f.Content)
+				}
+			}
+		}()
+	}
+	for i := range ws.Files {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	for i, fs := range found {
+		file := ws.Files[i]
+		for _, s := range fs {
+			if s.Allowed {
+				continue
+			}
+			msg := fmt.Sprintf("%s: %s (%s)", s.RuleID, s.Description, s.Redacted)
+			if s.Unjustified {
+				msg += "; sotvet:allow-secret on this line gives no reason, so it allows nothing"
+			}
+			pass.Report(analysis.Diagnostic{Pos: file.Pos(s.Start), End: file.Pos(s.End), Category: s.RuleID, Message: msg})
+		}
+	}
+	return nil, nil
+}
+
+// stringList is a flag.Value for a list given comma-separated on the command
+// line or as YAML (a list) in sotvet.yaml.
+type stringList []string
+
+func (l *stringList) String() string { return strings.Join(*l, ",") }
+
+func (l *stringList) Set(v string) error {
+	v = strings.TrimSpace(v)
+	*l = nil
+	if v == "" {
+		return nil
+	}
+	if strings.HasPrefix(v, "- ") || strings.HasPrefix(v, "[") {
+		var list []string
+		if err := yaml.Load([]byte(v), &list); err != nil {
+			return fmt.Errorf("want a list of strings: %v", err)
+		}
+		*l = list
+		return nil
+	}
+	for _, p := range strings.Split(v, ",") {
+		if p = strings.TrimSpace(p); p != "" {
+			*l = append(*l, p)
+		}
+	}
+	return nil
+}
+
+// patternList is a flag.Value for regular expressions, which may hold commas:
+// a YAML list, or one pattern.
+type patternList []string
+
+func (l *patternList) String() string { return strings.Join(*l, "\n") }
+
+func (l *patternList) Set(v string) error {
+	*l = nil
+	var list []string
+	if t := strings.TrimSpace(v); strings.HasPrefix(t, "- ") || strings.HasPrefix(t, "[") {
+		if err := yaml.Load([]byte(t), &list); err != nil {
+			return fmt.Errorf("want a list of regular expressions: %v", err)
+		}
+	} else if t != "" {
+		list = []string{t}
+	}
+	for _, p := range list {
+		if _, err := regexp.Compile(p); err != nil {
+			return err
+		}
+	}
+	*l = list
+	return nil
+}
+
+// Clone lets the configuration validate a value without setting the flag.
+func (l *patternList) Clone() flag.Value { c := append(patternList(nil), *l...); return &c }

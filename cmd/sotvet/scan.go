@@ -1,0 +1,222 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/svrnty/sotvet/baseline"
+	"github.com/svrnty/sotvet/checks"
+	"github.com/svrnty/sotvet/checks/report"
+	secretscheck "github.com/svrnty/sotvet/checks/secrets"
+	"github.com/svrnty/sotvet/internal/gitview"
+	"github.com/svrnty/sotvet/secrets"
+	"github.com/svrnty/sotvet/sotparse"
+)
+
+// cmdScan runs the secrets engine over arbitrary files, directories, or the
+// content staged in git, for repositories that are not SOT workspaces. It has
+// the output formats and exit codes of check.
+func cmdScan(args []string, stdout, stderr io.Writer) int {
+	fset := flag.NewFlagSet("scan", flag.ContinueOnError)
+	fset.SetOutput(stderr)
+	format := fset.String("format", "text", "output format: "+strings.Join(report.Formats, ", "))
+	staged := fset.Bool("staged", false, "scan the content staged in the git index (files changed against HEAD)")
+	maxSize := fset.Int64("max-file-size", sotparse.DefaultMaxFileSize, "skip files larger than this many `bytes`")
+	baseFile := fset.String("baseline", "", "report only findings not recorded in the baseline `file`")
+	writeBase := fset.String("write-baseline", "", "record the current findings in the baseline `file` and exit 0")
+	secretscheck.Analyzer.Flags.VisitAll(func(f *flag.Flag) {
+		fset.Var(f.Value, "secrets."+f.Name, f.Usage)
+	})
+	fset.Usage = func() {
+		fmt.Fprintln(stderr, "usage: sotvet scan [flags] [paths...]")
+		fset.PrintDefaults()
+	}
+	paths, err := parseInterleaved(fset, args)
+	if err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return exitClean
+		}
+		return exitError
+	}
+	if !contains(report.Formats, *format) {
+		fmt.Fprintf(stderr, "sotvet scan: unknown format %q (want %s)\n", *format, strings.Join(report.Formats, ", "))
+		return exitError
+	}
+	if len(paths) == 0 {
+		paths = []string{"."}
+	}
+	cfg, err := secretscheck.Config()
+	if err != nil {
+		fmt.Fprintf(stderr, "sotvet scan: %v\n", err)
+		return exitError
+	}
+	sc, err := secrets.NewScanner(cfg)
+	if err != nil {
+		fmt.Fprintf(stderr, "sotvet scan: %v\n", err)
+		return exitError
+	}
+	var files []scanFile
+	if *staged {
+		files, err = stagedFiles(paths, *maxSize)
+	} else {
+		files, err = walkFiles(paths, *maxSize)
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "sotvet scan: %v\n", err)
+		return exitError
+	}
+	res := &checks.Result{Checked: []string{"secrets"}, Files: len(files)}
+	seen := map[string]int{}
+	for _, f := range files {
+		for _, s := range sc.Scan(f.name, f.content) {
+			if s.Allowed {
+				continue
+			}
+			msg := fmt.Sprintf("%s: %s (%s)", s.RuleID, s.Description, s.Redacted)
+			if s.Unjustified {
+				msg += "; sotvet:allow-secret on this line gives no reason, so it allows nothing"
+			}
+			// Keyed on (rule, secret) only: a baseline survives moves.
+			key := s.Fingerprint[:16]
+			seen[key]++
+			res.Findings = append(res.Findings, checks.Finding{
+				Check: "secrets", Category: s.RuleID, Severity: checks.SeverityError,
+				File: f.name, Line: s.Line, Col: s.Col, EndLine: s.EndLine, EndCol: s.EndCol, Offset: s.Start,
+				Message: msg, Fingerprint: fmt.Sprintf("%s:%d", key, seen[key]),
+			})
+		}
+	}
+	checks.SortFindings(res.Findings)
+	if *writeBase != "" {
+		if err := writeAtomic(*writeBase, baseline.New(res.Findings).Marshal()); err != nil {
+			fmt.Fprintf(stderr, "sotvet scan: writing baseline: %v\n", err)
+			return exitError
+		}
+		fmt.Fprintf(stderr, "sotvet: recorded %d findings in %s\n", len(res.Findings), *writeBase)
+		return exitClean
+	}
+	if *baseFile != "" {
+		b, err := baseline.Load(*baseFile)
+		if err != nil {
+			fmt.Fprintf(stderr, "sotvet scan: %v\n", err)
+			return exitError
+		}
+		var stale []baseline.Entry
+		res.Findings, stale = b.Filter(res.Findings)
+		for _, e := range stale {
+			fmt.Fprintf(stderr, "sotvet: stale baseline entry %s: %s: [%s] %s\n", e.Fingerprint, e.File, e.Check, e.Message)
+		}
+	}
+	var rule []report.Rule
+	for _, r := range rules() {
+		if r.Name == "secrets" {
+			rule = append(rule, r)
+		}
+	}
+	if err := report.Write(stdout, *format, res, report.Options{FailOn: checks.SeverityError, Rules: rule, Tool: "sotvet", Version: version()}); err != nil {
+		fmt.Fprintf(stderr, "sotvet scan: %v\n", err)
+		return exitError
+	}
+	if len(res.Findings) > 0 {
+		return exitFindings
+	}
+	return exitClean
+}
+
+type scanFile struct {
+	name    string // as given, slash-separated
+	content []byte
+}
+
+// walkFiles reads the files named by paths, descending into directories
+// (skipping .git); symbolic links are not followed, binary files (a NUL in
+// the first 8 KiB) and files over maxSize are skipped.
+func walkFiles(paths []string, maxSize int64) ([]scanFile, error) {
+	var out []scanFile
+	for _, root := range paths {
+		err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+			if err != nil {
+				return err
+			}
+			if d.IsDir() {
+				if d.Name() == ".git" && p != root {
+					return fs.SkipDir
+				}
+				return nil
+			}
+			if !d.Type().IsRegular() {
+				return nil
+			}
+			info, err := d.Info()
+			if err != nil {
+				return err
+			}
+			if info.Size() > maxSize {
+				return nil
+			}
+			b, err := os.ReadFile(p)
+			if err != nil {
+				return err
+			}
+			if !isBinary(b) {
+				out = append(out, scanFile{name: filepath.ToSlash(p), content: b})
+			}
+			return nil
+		})
+		if err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// stagedFiles reads the staged content of the files changed in the index
+// under each path (a directory, or a file's directory).
+func stagedFiles(paths []string, maxSize int64) ([]scanFile, error) {
+	var out []scanFile
+	for _, p := range paths {
+		dir, only := p, ""
+		if info, err := os.Stat(p); err == nil && !info.IsDir() {
+			dir, only = filepath.Dir(p), filepath.Base(p)
+		}
+		changed, err := gitview.Staged(dir)
+		if err != nil {
+			return nil, err
+		}
+		want := map[string]bool{}
+		for _, c := range changed {
+			if only == "" || c == only {
+				want[c] = true
+			}
+		}
+		index, err := gitview.IndexFS(dir, func(name string) bool { return want[name] })
+		if err != nil {
+			return nil, err
+		}
+		names := make([]string, 0, len(want))
+		for n := range want {
+			names = append(names, n)
+		}
+		sort.Strings(names)
+		for _, n := range names {
+			b, err := fs.ReadFile(index, n)
+			if err != nil || int64(len(b)) > maxSize || isBinary(b) {
+				continue
+			}
+			out = append(out, scanFile{name: filepath.ToSlash(filepath.Join(dir, n)), content: b})
+		}
+	}
+	return out, nil
+}
+
+func isBinary(b []byte) bool {
+	return bytes.IndexByte(b[:min(len(b), 8000)], 0) >= 0
+}

@@ -1,0 +1,50 @@
+// Package secrets is sotvet's one engine for finding and redacting secrets,
+// credentials and endpoint values. The secrets check runs Scan over the
+// workspace; the evidence harness runs Redact over every log, report and
+// trace before it is written.
+//
+// # Rules
+//
+// A Rule names one credential format (DefaultRules lists them, most specific
+// first): an ID, a description, a regular expression with the secret in the
+// named group "secret", an optional entropy floor and minimum length,
+// keywords, and optional Gate and Validate functions. Besides the provider
+// token formats there are three context rules: url-credentials (the password
+// of scheme://user:password@host), endpoint-value (a URL or host:port
+// assigned to a *_BASE_URL, *_ENDPOINT or *_API_BASE key — this workspace
+// forbids recording local model endpoints) and generic-secret (a
+// high-entropy value assigned to a password, secret, token or API-key name).
+//
+// # How a scan runs
+//
+// One pass of an Aho-Corasick automaton (a dense DFA over an ASCII
+// case-folded alphabet, run as four interleaved streams) finds every keyword
+// of every rule. A hit passes the rule's Gate, a constant-time look at the
+// bytes after the keyword (is this name followed by "=" or ":"?), and then
+// marks the keyword's line, widened by the rule's Before and After context
+// for multi-line formats, as a window. Each rule's regular expression runs
+// only over its merged windows. Matches are filtered by length, entropy,
+// IsPlaceholder and Validate; where matches of different rules overlap, the
+// rule listed first wins.
+//
+// # Allowing a finding
+//
+// Scan reports allowed findings too, with Allowed set and AllowReason saying
+// why: an inline "sotvet:allow-secret -- reason" on the secret's line
+// ("inline: reason"; a marker without a reason allows nothing and sets
+// Unjustified), a path glob (Config.AllowPaths, "**" supported, or
+// Config.AllowPath), a value pattern (Config.AllowValues), or the baseline
+// (Config.Baseline, a set of Fingerprint values).
+//
+// # Redaction
+//
+// No Finding field holds a secret: Redacted is Mask(secret), a prefix of at
+// most 4 characters and at most a quarter of the secret followed by "****",
+// and Fingerprint is the SHA-256 of the rule ID and the secret, so a
+// baseline never stores a secret and survives line moves. Redact masks every
+// detected secret, allowed or not (only value-allowlisted secrets stay), and
+// every other occurrence of the same text, so its output contains none of the
+// secrets Scan reports.
+//
+// A Scanner is safe for concurrent use.
+package secrets

@@ -1,0 +1,775 @@
+package secrets
+
+import (
+	"bytes"
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"net/netip"
+	"net/url"
+	"regexp"
+	"strings"
+)
+
+// Rule describes one kind of secret.
+//
+// A rule runs only where one of its Keywords occurs (ASCII
+// case-insensitively): Regex searches the line holding the keyword, widened
+// by Before and After bytes (rounded out to whole lines) for secrets that
+// span lines. A rule without keywords searches the whole content.
+//
+// The secret is the text of the named group "secret"; several alternatives
+// may each carry a group of that name, and the first one that took part in
+// the match is used. Without such a group the whole match is the secret. A
+// group named "key" is passed to Validate as Candidate.Key.
+//
+// A match becomes a finding when the secret is at least MinLen bytes long,
+// has a Shannon entropy of at least Entropy bits per byte, is not an obvious
+// placeholder or an already-redacted value (see IsPlaceholder), and Validate,
+// when set, accepts it.
+type Rule struct {
+	ID          string
+	Description string
+	Regex       *regexp.Regexp
+	Entropy     float64  // minimum Shannon entropy of the secret, bits per byte; 0 = no floor
+	MinLen      int      // minimum length of the secret in bytes; 0 = no floor
+	Keywords    []string // prefilter; matched ASCII case-insensitively
+	Before      int      // bytes of context searched before the keyword's line
+	After       int      // bytes of context searched after the keyword's line
+	// Gate, when set, is a cheap test run at each keyword hit before any
+	// regular expression: data is the whole content and i the index of the
+	// keyword's last byte. Returning false ignores that hit.
+	Gate func(data []byte, i int) bool
+	// Validate, when set, makes the final decision on a match.
+	Validate func(c Candidate) bool
+
+	endpoint bool // the built-in endpoint-value rule: NewScanner rebuilds it from Config
+}
+
+// Candidate is a match offered to Rule.Validate. It holds the raw secret:
+// never print or log it.
+type Candidate struct {
+	Secret  []byte // the "secret" group (or the whole match)
+	Key     []byte // the "key" group, nil when the rule has none or it did not take part
+	Match   []byte // the whole match
+	Context []byte // the text the rule's Regex searched
+	Offset  int    // offset of Secret in Context
+}
+
+// Rule IDs of the default rules.
+const (
+	RuleGCPServiceAccount  = "gcp-service-account"
+	RulePrivateKey         = "private-key"
+	RuleGitHubToken        = "github-token"
+	RuleGitHubFineGrained  = "github-fine-grained-pat"
+	RuleGitLabToken        = "gitlab-pat"
+	RuleAWSAccessKeyID     = "aws-access-key-id"
+	RuleAWSSecretAccessKey = "aws-secret-access-key"
+	RuleGCPAPIKey          = "gcp-api-key"
+	RuleAzureStorageKey    = "azure-storage-key"
+	RuleAnthropicAPIKey    = "anthropic-api-key"
+	RuleOpenAIAPIKey       = "openai-api-key"
+	RuleHuggingFaceToken   = "huggingface-token"
+	RuleSlackToken         = "slack-token"
+	RuleSlackWebhook       = "slack-webhook"
+	RuleStripeKey          = "stripe-secret-key"
+	RuleNPMToken           = "npm-token"
+	RulePyPIToken          = "pypi-token"
+	RuleJWT                = "jwt"
+	RuleBearerToken        = "bearer-token"
+	RuleURLCredentials     = "url-credentials"
+	RuleEndpointValue      = "endpoint-value"
+	RuleGenericSecret      = "generic-secret"
+)
+
+// DefaultEndpointKeySuffixes name the keys whose values are endpoints.
+var DefaultEndpointKeySuffixes = []string{"_BASE_URL", "_ENDPOINT", "_API_BASE"}
+
+// DefaultRules returns a fresh copy of the built-in rules, most specific
+// first. Where matches of two rules overlap, the Scanner keeps the one whose
+// rule comes first, so the order matters: a GitHub token assigned to
+// `token=` is reported as github-token, not generic-secret.
+//
+// The endpoint-value rule in this list uses the default key suffixes and
+// allows localhost; NewScanner replaces it with one built from its Config.
+func DefaultRules() []*Rule {
+	ep := EndpointRule(nil, true, nil)
+	ep.endpoint = true
+	return []*Rule{
+		{
+			ID:          RuleGCPServiceAccount,
+			Description: "GCP service account key (JSON with \"type\": \"service_account\" and a private_key)",
+			Regex:       regexp.MustCompile(`"private_key"\s*:\s*"(?P<secret>-----BEGIN[^"]*?PRIVATE KEY-----[^"]{0,64})"`),
+			Keywords:    []string{"service_account"},
+			Before:      16 << 10,
+			After:       16 << 10,
+			Validate:    validGCPServiceAccount,
+		},
+		{
+			ID:          RulePrivateKey,
+			Description: "PEM or OpenSSH/PGP private key block",
+			Regex:       regexp.MustCompile(`-----BEGIN[ A-Z0-9]{0,32}PRIVATE KEY(?: BLOCK)?-----[\s\S]*?-----END[ A-Z0-9]{0,32}PRIVATE KEY(?: BLOCK)?-----`),
+			Keywords:    []string{"-----begin"},
+			After:       72 << 10,
+			Validate:    func(c Candidate) bool { return pemBody(c.Secret) >= 64 },
+		},
+		{
+			ID:          RuleGitHubToken,
+			Description: "GitHub token (personal, OAuth, user-to-server, server-to-server or refresh)",
+			Regex:       regexp.MustCompile(`\bgh[pousr]_[A-Za-z0-9]{36,}\b`),
+			Entropy:     3,
+			Keywords:    []string{"ghp_", "gho_", "ghu_", "ghs_", "ghr_"},
+		},
+		{
+			ID:          RuleGitHubFineGrained,
+			Description: "GitHub fine-grained personal access token",
+			Regex:       regexp.MustCompile(`\bgithub_pat_[A-Za-z0-9_]{60,}\b`),
+			Entropy:     3,
+			Keywords:    []string{"github_pat_"},
+		},
+		{
+			ID:          RuleGitLabToken,
+			Description: "GitLab personal access token",
+			Regex:       regexp.MustCompile(`\bglpat-[A-Za-z0-9_-]{20,}`),
+			Entropy:     3,
+			Keywords:    []string{"glpat-"},
+		},
+		{
+			ID:          RuleAWSAccessKeyID,
+			Description: "AWS access key ID",
+			Regex:       regexp.MustCompile(`\b(?:AKIA|ASIA|ABIA|ACCA|AGPA|AIDA|AROA|ANPA|ANVA|AIPA)[A-Z2-7]{16}\b`),
+			Entropy:     3,
+			Keywords:    []string{"akia", "asia", "abia", "acca", "agpa", "aida", "aroa", "anpa", "anva", "aipa"},
+		},
+		{
+			ID:          RuleAWSSecretAccessKey,
+			Description: "AWS secret access key assigned to an aws_secret_access_key-like name",
+			Regex:       regexp.MustCompile("(?i)(?P<key>[A-Za-z0-9_.-]*secret[_.-]?(?:access[_.-]?)?key)[\x60\"']?[ \\t]*(?:=|:=|:|=>)[ \\t]*[\x60\"']?(?P<secret>[A-Za-z0-9/+]{40})(?:[^A-Za-z0-9/+=]|$)"),
+			Entropy:     3.5,
+			Keywords:    []string{"secret_access_key", "secretaccesskey", "secret-access-key", "aws_secret", "aws-secret", "awssecret"},
+			Gate:        AssignmentGate,
+			Validate: func(c Candidate) bool {
+				k := strings.ToLower(string(c.Key))
+				return strings.Contains(k, "aws") || strings.Contains(strings.NewReplacer("_", "", "-", "", ".", "").Replace(k), "secretaccesskey")
+			},
+		},
+		{
+			ID:          RuleGCPAPIKey,
+			Description: "Google Cloud API key",
+			Regex:       regexp.MustCompile(`\bAIza[0-9A-Za-z_-]{35}`),
+			Entropy:     3,
+			Keywords:    []string{"aiza"},
+		},
+		{
+			ID:          RuleAzureStorageKey,
+			Description: "Azure storage or service bus account key in a connection string",
+			Regex:       regexp.MustCompile(`(?i)\b(?:AccountKey|SharedAccessKey)[ \t]*=[ \t]*(?P<secret>[A-Za-z0-9+/]{40,}={0,2})`),
+			Entropy:     3.5,
+			Keywords:    []string{"accountkey", "sharedaccesskey"},
+			Gate:        AssignmentGate,
+		},
+		{
+			ID:          RuleAnthropicAPIKey,
+			Description: "Anthropic API key",
+			Regex:       regexp.MustCompile(`\bsk-ant-[A-Za-z0-9_-]{32,}`),
+			Entropy:     3.5,
+			Keywords:    []string{"sk-ant-"},
+			Validate:    notAfterHyphen,
+		},
+		{
+			ID:          RuleOpenAIAPIKey,
+			Description: "OpenAI API key",
+			Regex:       regexp.MustCompile(`\bsk-(?:(?:proj|svcacct|admin|None)-[A-Za-z0-9_-]{32,}|[A-Za-z0-9]{32,})`),
+			Entropy:     3.5,
+			Keywords:    []string{"sk-"},
+			Validate: func(c Candidate) bool {
+				return notAfterHyphen(c) && mixedClasses(c.Secret[3:])
+			},
+		},
+		{
+			ID:          RuleHuggingFaceToken,
+			Description: "Hugging Face access token",
+			Regex:       regexp.MustCompile(`\bhf_[A-Za-z0-9]{30,}\b`),
+			Entropy:     3.5,
+			Keywords:    []string{"hf_"},
+			Validate:    func(c Candidate) bool { return hasUpper(c.Secret[3:]) && hasLower(c.Secret[3:]) },
+		},
+		{
+			ID:          RuleSlackToken,
+			Description: "Slack token",
+			Regex:       regexp.MustCompile(`\bxox[baprs]-[0-9A-Za-z]{6,}(?:-[0-9A-Za-z]{4,}){1,4}\b`),
+			Entropy:     3,
+			MinLen:      24,
+			Keywords:    []string{"xoxb-", "xoxa-", "xoxp-", "xoxr-", "xoxs-"},
+		},
+		{
+			ID:          RuleSlackWebhook,
+			Description: "Slack incoming webhook URL",
+			Regex:       regexp.MustCompile(`hooks\.slack\.com/(?:services|workflows|triggers)/(?P<secret>[A-Za-z0-9+/_-]{20,})`),
+			Entropy:     3,
+			Keywords:    []string{"hooks.slack.com"},
+		},
+		{
+			ID:          RuleStripeKey,
+			Description: "Stripe live secret or restricted key",
+			Regex:       regexp.MustCompile(`\b(?:sk|rk)_live_[0-9A-Za-z]{20,}\b`),
+			Entropy:     3,
+			Keywords:    []string{"sk_live_", "rk_live_"},
+		},
+		{
+			ID:          RuleNPMToken,
+			Description: "npm access token",
+			Regex:       regexp.MustCompile(`\bnpm_[A-Za-z0-9]{36}\b`),
+			Entropy:     3,
+			Keywords:    []string{"npm_"},
+		},
+		{
+			ID:          RulePyPIToken,
+			Description: "PyPI upload token",
+			Regex:       regexp.MustCompile(`\bpypi-AgEIcHlwaS5vcmc[A-Za-z0-9_-]{50,}`),
+			Entropy:     3,
+			Keywords:    []string{"pypi-ageichlwas5vcmc"},
+		},
+		{
+			ID:          RuleJWT,
+			Description: "JSON Web Token",
+			Regex:       regexp.MustCompile(`\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*`),
+			Entropy:     3,
+			Keywords:    []string{"eyj"},
+			Validate:    validJWT,
+		},
+		{
+			ID:          RuleBearerToken,
+			Description: "credential in an Authorization header",
+			Regex:       regexp.MustCompile(`(?i)\b(?:proxy-)?authorization\b[\x60"']?[ \t]*[:=][ \t]*[\x60"']?(?:bearer|token|basic)[ \t]+(?P<secret>[A-Za-z0-9._~+/=-]+)`),
+			Entropy:     3,
+			MinLen:      12,
+			Keywords:    []string{"authorization"},
+			Gate:        AssignmentGate,
+		},
+		{
+			ID:          RuleURLCredentials,
+			Description: "password in URL userinfo (scheme://user:password@host)",
+			Regex:       regexp.MustCompile(`\b[A-Za-z][A-Za-z0-9+.-]{0,20}://(?P<key>[^\s:@/?#\x60"'<>]*):(?P<secret>[^\s@/?#\x60"']+)@[^\s/?#\x60"'@]`),
+			MinLen:      4,
+			Keywords:    []string{"://"},
+			Gate:        URLUserinfoGate,
+			Validate:    validURLPassword,
+		},
+		ep,
+		{
+			ID:          RuleGenericSecret,
+			Description: "high-entropy value assigned to a password, secret, token or API key name",
+			Regex: regexp.MustCompile("(?i)(?P<key>[A-Za-z0-9_.-]*(?:password|passwd|secret|token|api[_.-]?key|access[_.-]?key)[A-Za-z0-9_.-]*)[\x60\"']?[ \\t]*(?:=|:=|:|=>)[ \\t]*" +
+				"(?:\"(?P<secret>[^\"\\r\\n]+)\"|'(?P<secret>[^'\\r\\n]+)'|\x60(?P<secret>[^\x60\\r\\n]+)\x60|(?P<secret>[^\\s\x60\"',;&]*[^\\s\x60\"',;&.:)\\]}>]))"),
+			Entropy:  3.5,
+			MinLen:   12,
+			Gate:     AssignmentGate,
+			Keywords: []string{"password", "passwd", "secret", "token", "api_key", "apikey", "api-key", "api.key", "access_key", "accesskey", "access-key", "access.key"},
+			Validate: validGeneric,
+		},
+	}
+}
+
+// EndpointRule builds the endpoint-value rule: a concrete URL or host:port
+// assigned to a key whose name ends with one of suffixes (when none holds a
+// letter or digit, DefaultEndpointKeySuffixes; compared word by word, ignoring case and
+// "_", "-", "." and camelCase boundaries, so _BASE_URL matches
+// OPENAI_BASE_URL, openai-base-url and openaiBaseUrl but not DATABASE_URL).
+// Forms: env KEY=value, YAML key: value, JSON "key": "value", and markdown
+// fact bullets "- KEY: `value`". Placeholders are never findings: <...>,
+// ${VAR}, $VAR, example.com, example.org, example.net and *.example hosts,
+// values matching any of placeholders, and, when allowLocalhost is set,
+// localhost, *.localhost, 127.0.0.0/8, ::1 and 0.0.0.0.
+func EndpointRule(suffixes []string, allowLocalhost bool, placeholders []*regexp.Regexp) *Rule {
+	usable := false
+	for _, s := range suffixes {
+		usable = usable || len(keyWords(s)) > 0
+	}
+	if !usable {
+		suffixes = DefaultEndpointKeySuffixes
+	}
+	var alts, kws []string
+	var sufWords [][]string
+	for _, s := range suffixes {
+		w := keyWords(s)
+		if len(w) == 0 {
+			continue
+		}
+		sufWords = append(sufWords, w)
+		q := make([]string, len(w))
+		for i, x := range w {
+			q[i] = regexp.QuoteMeta(x)
+		}
+		alts = append(alts, strings.Join(q, `[_.-]?`))
+		for _, sep := range []string{"_", "-", ".", ""} {
+			kws = append(kws, strings.Join(w, sep))
+		}
+	}
+	re := regexp.MustCompile("(?i)(?P<key>[A-Za-z0-9_.-]*(?:" + strings.Join(alts, "|") + "))[\x60\"']?[ \\t]*(?:=|:)[ \\t]*" +
+		"(?:\"(?P<secret>[^\"\\s]+)\"|'(?P<secret>[^'\\s]+)'|\x60(?P<secret>[^\x60\\s]+)\x60|(?P<secret>[^\\s\x60\"',;]*[^\\s\x60\"',;.:)\\]}>]))")
+	return &Rule{
+		ID:          RuleEndpointValue,
+		Description: "endpoint value (URL or host:port) assigned to a " + strings.Join(suffixes, ", ") + " key",
+		Regex:       re,
+		Keywords:    uniqueStrings(kws),
+		Gate:        AssignmentGate,
+		Validate: func(c Candidate) bool {
+			kw := keyWords(string(c.Key))
+			matched := false
+			for _, sw := range sufWords {
+				if len(kw) >= len(sw) && equalWords(kw[len(kw)-len(sw):], sw) {
+					matched = true
+					break
+				}
+			}
+			if !matched {
+				return false
+			}
+			v := string(c.Secret)
+			for _, p := range placeholders {
+				if p.MatchString(v) {
+					return false
+				}
+			}
+			host, ok := endpointHost(v)
+			if !ok {
+				return false
+			}
+			return !placeholderHost(host, allowLocalhost)
+		},
+	}
+}
+
+var hostPortRE = regexp.MustCompile(`^(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)*):([0-9]{1,5})(?:/\S*)?$`)
+
+var schemeRE = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9+.-]*$`)
+
+// endpointHost reports whether v is a concrete URL or host:port, and its host.
+func endpointHost(v string) (string, bool) {
+	if strings.ContainsAny(v, "<>{}$*") {
+		return "", false
+	}
+	if i := strings.Index(v, "://"); i >= 0 {
+		if !schemeRE.MatchString(v[:i]) {
+			return "", false
+		}
+		u, err := url.Parse(v)
+		if err != nil || u.Host == "" {
+			return "", false
+		}
+		h := u.Hostname()
+		if h == "" {
+			return "", false
+		}
+		return h, true
+	}
+	m := hostPortRE.FindStringSubmatch(v)
+	if m == nil {
+		return "", false
+	}
+	h := strings.Trim(m[1], "[]")
+	// A bare name must look like a host: it has a letter, a dot or a colon
+	// (so "10:30" is a time, not a host).
+	if !strings.ContainsAny(h, ".:") && !strings.ContainsAny(strings.ToLower(h), "abcdefghijklmnopqrstuvwxyz") {
+		return "", false
+	}
+	return h, true
+}
+
+func placeholderHost(h string, allowLocalhost bool) bool {
+	h = strings.TrimSuffix(strings.ToLower(h), ".")
+	switch {
+	case h == "example.com", h == "example.org", h == "example.net", h == "example",
+		strings.HasSuffix(h, ".example"), strings.HasSuffix(h, ".example.com"),
+		strings.HasSuffix(h, ".example.org"), strings.HasSuffix(h, ".example.net"):
+		return true
+	}
+	if !allowLocalhost {
+		return false
+	}
+	if h == "localhost" || strings.HasSuffix(h, ".localhost") {
+		return true
+	}
+	if a, err := netip.ParseAddr(h); err == nil {
+		return a.IsLoopback() || a.IsUnspecified()
+	}
+	return false
+}
+
+// keyWords splits an identifier into lower-case words at "_", "-", ".",
+// spaces and camelCase boundaries: "openaiBaseURL" -> [openai base url].
+func keyWords(s string) []string {
+	var words []string
+	var cur []byte
+	flush := func() {
+		if len(cur) > 0 {
+			words = append(words, strings.ToLower(string(cur)))
+			cur = cur[:0]
+		}
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		isUp := 'A' <= c && c <= 'Z'
+		isLow := 'a' <= c && c <= 'z'
+		isDig := '0' <= c && c <= '9'
+		if !isUp && !isLow && !isDig {
+			flush()
+			continue
+		}
+		if isUp && len(cur) > 0 {
+			p := cur[len(cur)-1]
+			pLow := 'a' <= p && p <= 'z' || '0' <= p && p <= '9'
+			nextLow := i+1 < len(s) && 'a' <= s[i+1] && s[i+1] <= 'z'
+			pUp := 'A' <= p && p <= 'Z'
+			if pLow || (pUp && nextLow) {
+				flush()
+			}
+		}
+		cur = append(cur, c)
+	}
+	flush()
+	return words
+}
+
+func equalWords(a, b []string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+func uniqueStrings(s []string) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, x := range s {
+		if !seen[x] {
+			seen[x] = true
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+// IsPlaceholder reports whether a matched value is an obvious placeholder or
+// an already-redacted value rather than a secret: it holds "***", a <...>
+// template, ${...}, {{...}} or $(...), is a $VAR reference, or contains a
+// word such as "example", "placeholder", "redacted", "changeme" or
+// "xxxxxxxx". Every rule applies it.
+func IsPlaceholder(v []byte) bool {
+	if bytes.Contains(v, []byte("**")) {
+		return true
+	}
+	if i := bytes.IndexByte(v, '<'); i >= 0 && bytes.IndexByte(v[i:], '>') > 0 {
+		return true
+	}
+	if bytes.Contains(v, []byte("${")) || bytes.Contains(v, []byte("{{")) || bytes.Contains(v, []byte("$(")) {
+		return true
+	}
+	if len(v) > 1 && v[0] == '$' && (v[1] == '_' || 'A' <= v[1] && v[1] <= 'Z' || 'a' <= v[1] && v[1] <= 'z') {
+		return true
+	}
+	l := bytes.ToLower(v)
+	for _, w := range placeholderWords {
+		if bytes.Contains(l, []byte(w)) {
+			return true
+		}
+	}
+	return false
+}
+
+var placeholderWords = []string{
+	"example", "placeholder", "redacted", "changeme", "change_me", "change-me",
+	"replace_me", "replace-me", "replaceme", "xxxxxxxx", "your_", "your-",
+	"dummy", "sample_", "notarealkey", "not-a-real", "not_a_real",
+}
+
+// AssignmentGate passes a keyword hit that is part of a name followed by an
+// assignment: more name characters, an optional closing quote or backtick,
+// blanks, then "=" or ":".
+func AssignmentGate(data []byte, i int) bool {
+	j := i + 1
+	for j < len(data) && isKeyChar(data[j]) {
+		if j-i > 256 {
+			return false // no name is this long
+		}
+		j++
+	}
+	if j < len(data) && (data[j] == '"' || data[j] == '\'' || data[j] == '`') {
+		j++
+	}
+	for j < len(data) && (data[j] == ' ' || data[j] == '\t') {
+		j++
+	}
+	return j < len(data) && (data[j] == '=' || data[j] == ':')
+}
+
+// URLUserinfoGate passes a "://" hit followed by userinfo with a password:
+// a ":" and then an "@" before the end of the authority.
+func URLUserinfoGate(data []byte, i int) bool {
+	colon := false
+	for j := i + 1; j < len(data) && j < i+1+4096; j++ {
+		switch c := data[j]; c {
+		case ':':
+			colon = true
+		case '@':
+			return colon
+		case ' ', '\t', '\r', '\n', '/', '?', '#', '"', '\'', '`':
+			return false
+		}
+	}
+	return false
+}
+
+func isKeyChar(c byte) bool {
+	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '_' || c == '-' || c == '.'
+}
+
+// notAfterHyphen rejects a match glued to a preceding hyphenated word, such
+// as the "sk-" in "task-sk-...".
+func notAfterHyphen(c Candidate) bool {
+	i := c.Offset
+	return i == 0 || (c.Context[i-1] != '-' && c.Context[i-1] != '.')
+}
+
+func hasUpper(b []byte) bool {
+	for _, c := range b {
+		if 'A' <= c && c <= 'Z' {
+			return true
+		}
+	}
+	return false
+}
+
+func hasLower(b []byte) bool {
+	for _, c := range b {
+		if 'a' <= c && c <= 'z' {
+			return true
+		}
+	}
+	return false
+}
+
+func hasDigit(b []byte) bool {
+	for _, c := range b {
+		if '0' <= c && c <= '9' {
+			return true
+		}
+	}
+	return false
+}
+
+// mixedClasses: upper, lower and digit all present, as in any long random
+// base62 string.
+func mixedClasses(b []byte) bool { return hasUpper(b) && hasLower(b) && hasDigit(b) }
+
+// pemBody counts the base64 characters of a PEM block's body (the lines
+// between the armor lines, without "Key: value" headers).
+func pemBody(block []byte) int {
+	// Skip the BEGIN line and stop at END.
+	start := bytes.Index(block, []byte("-----BEGIN"))
+	if start < 0 {
+		return 0
+	}
+	rest := block[start+len("-----BEGIN"):]
+	i := bytes.Index(rest, []byte("-----"))
+	if i < 0 {
+		return 0
+	}
+	rest = rest[i+5:]
+	if j := bytes.Index(rest, []byte("-----END")); j >= 0 {
+		rest = rest[:j]
+	}
+	n := 0
+	for _, c := range rest {
+		if 'A' <= c && c <= 'Z' || 'a' <= c && c <= 'z' || '0' <= c && c <= '9' || c == '+' || c == '/' {
+			n++
+		}
+	}
+	return n
+}
+
+var serviceAccountTypeRE = regexp.MustCompile(`"type"\s*:\s*"service_account"`)
+
+func validGCPServiceAccount(c Candidate) bool {
+	return serviceAccountTypeRE.Match(c.Context) && pemBody(c.Secret) >= 64
+}
+
+// validJWT requires the header to decode to a JSON object with an "alg".
+func validJWT(c Candidate) bool {
+	h, _, _ := bytes.Cut(c.Secret, []byte("."))
+	raw, err := base64.RawURLEncoding.DecodeString(string(bytes.TrimRight(h, "=")))
+	if err != nil {
+		return false
+	}
+	var hdr map[string]any
+	if json.Unmarshal(raw, &hdr) != nil {
+		return false
+	}
+	_, ok := hdr["alg"]
+	return ok
+}
+
+var urlPasswordPlaceholders = map[string]bool{
+	"password": true, "passwd": true, "pass": true, "pwd": true, "secret": true,
+	"token": true, "pat": true, "apikey": true, "api_key": true, "key": true,
+	"user": true, "username": true, "login": true, "x-oauth-basic": true,
+	"x-access-token": true, "oauth2": true, "test": true, "none": true, "null": true,
+	"foo": true, "bar": true, "foobar": true,
+}
+
+func validURLPassword(c Candidate) bool {
+	p := strings.ToLower(string(c.Secret))
+	if urlPasswordPlaceholders[p] {
+		return false
+	}
+	if allSame(c.Secret) || strings.HasPrefix(p, "%") || strings.HasPrefix(p, "$") {
+		return false
+	}
+	// A password that merely repeats the user name ("user:user@") or is a
+	// port ("host:8080@...") is no secret.
+	if strings.EqualFold(string(c.Key), p) || isDigits(c.Secret) && len(c.Secret) <= 5 {
+		return false
+	}
+	// Documentation hosts.
+	host := c.Context[c.Offset+len(c.Secret)+1:]
+	if i := bytes.IndexAny(host, " \t\r\n/?#`\"':"); i >= 0 {
+		host = host[:i]
+	}
+	return !placeholderHost(string(host), false)
+}
+
+func allSame(b []byte) bool {
+	for _, c := range b {
+		if c != b[0] {
+			return false
+		}
+	}
+	return true
+}
+
+func isDigits(b []byte) bool {
+	for _, c := range b {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return len(b) > 0
+}
+
+// genericKeyWords are the key words that make an assignment a secret.
+var genericKeyWords = []string{"password", "passwd", "secret", "token", "apikey", "accesskey"}
+
+// genericMetaWords: a key ending in one of these names data about a secret
+// (where it lives, how long it is, its digest), not the secret itself.
+var genericMetaWords = map[string]bool{
+	"id": true, "ids": true, "name": true, "names": true, "path": true, "paths": true,
+	"file": true, "files": true, "dir": true, "directory": true, "env": true, "var": true,
+	"vars": true, "variable": true, "url": true, "uri": true, "endpoint": true, "hash": true,
+	"digest": true, "sha": true, "sha1": true, "sha256": true, "sha512": true, "md5": true,
+	"checksum": true, "fingerprint": true, "class": true, "type": true, "kind": true,
+	"source": true, "ref": true, "refs": true, "count": true, "limit": true, "budget": true,
+	"length": true, "len": true, "size": true, "ttl": true, "expiry": true, "expires": true,
+	"expiration": true, "at": true, "policy": true, "rotation": true, "scope": true,
+	"scopes": true, "header": true, "prefix": true, "format": true, "version": true,
+	"field": true, "fields": true, "status": true, "mode": true, "enabled": true,
+	"required": true, "present": true, "location": true, "store": true, "provider": true,
+	"manager": true, "method": true, "usage": true, "used": true, "timeout": true,
+	"label": true, "description": true, "hint": true, "rule": true, "rules": true,
+	"check": true, "scan": true, "pattern": true, "regex": true, "lifetime": true,
+	"min": true, "max": true, "backend": true, "command": true, "cmd": true, "helper": true,
+}
+
+// genericMetaFirst: a key starting with one of these counts tokens.
+var genericMetaFirst = map[string]bool{"max": true, "min": true, "num": true, "total": true, "n": true}
+
+var (
+	envNameRE    = regexp.MustCompile(`^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$`)
+	wordListRE   = regexp.MustCompile(`^[a-z]+(?:[-_. ][a-z0-9]+)*$`)
+	identChainRE = regexp.MustCompile(`^[A-Za-z_$][A-Za-z0-9_$]*(?:\.[A-Za-z_$][A-Za-z0-9_$]*)+$`)
+)
+
+func validGeneric(c Candidate) bool {
+	words := keyWords(string(c.Key))
+	if len(words) == 0 || genericMetaFirst[words[0]] || genericMetaWords[words[len(words)-1]] {
+		return false
+	}
+	found := false
+	for i, w := range words {
+		for _, kw := range genericKeyWords {
+			if w == kw || strings.HasSuffix(w, kw) {
+				found = true
+			}
+		}
+		if i+1 < len(words) && (w == "api" || w == "access") && words[i+1] == "key" {
+			found = true
+		}
+	}
+	if !found {
+		return false
+	}
+	v := c.Secret
+	s := string(v)
+	switch {
+	case strings.Contains(s, "://"):
+		return false // a URL; url-credentials looks inside it
+	case strings.HasPrefix(s, "/"), strings.HasPrefix(s, "./"), strings.HasPrefix(s, "../"), strings.HasPrefix(s, "~/"):
+		return false // a path
+	case envNameRE.MatchString(s):
+		return false // the name of a variable that holds the secret
+	case wordListRE.MatchString(s):
+		return false // lower-case words: a class or mode name
+	case strings.ContainsAny(s, " \t"):
+		return false // prose, not a credential
+	case strings.ContainsAny(s, "()[]{}"):
+		return false // code: a call, an index, a type
+	case identChainRE.MatchString(s) && !hasDigit(v):
+		return false // code: a field reference such as cfg.db.password
+	}
+	return hasDigit(v) || (hasUpper(v) && hasLower(v))
+}
+
+// compileRule checks a rule and precomputes what the scanner needs.
+func compileRule(r *Rule) (*compiledRule, error) {
+	if r == nil {
+		return nil, fmt.Errorf("secrets: nil rule")
+	}
+	if r.ID == "" {
+		return nil, fmt.Errorf("secrets: rule without an ID")
+	}
+	if r.Regex == nil {
+		return nil, fmt.Errorf("secrets: rule %s: no regex", r.ID)
+	}
+	if r.Before < 0 || r.After < 0 {
+		return nil, fmt.Errorf("secrets: rule %s: negative context", r.ID)
+	}
+	cr := &compiledRule{Rule: r}
+	for i, n := range r.Regex.SubexpNames() {
+		switch n {
+		case "secret":
+			cr.secretIdx = append(cr.secretIdx, i)
+		case "key":
+			cr.keyIdx = append(cr.keyIdx, i)
+		}
+	}
+	for _, k := range r.Keywords {
+		if k == "" {
+			return nil, fmt.Errorf("secrets: rule %s: empty keyword", r.ID)
+		}
+		if strings.ContainsAny(k, "\n") {
+			return nil, fmt.Errorf("secrets: rule %s: keyword spans lines", r.ID)
+		}
+	}
+	return cr, nil
+}
+
+type compiledRule struct {
+	*Rule
+	secretIdx []int
+	keyIdx    []int
+}

@@ -1,0 +1,373 @@
+package secrets
+
+import (
+	"encoding/base64"
+	"hash/fnv"
+	"strings"
+)
+
+// Every key-shaped test value is built at run time from a deterministic
+// pseudo-random generator, so no committed file holds anything that looks
+// like a real credential (and other scanners have nothing to trip on).
+
+type fakeGen struct{ s uint64 }
+
+func newFakeGen(seed string) *fakeGen {
+	h := fnv.New64a()
+	h.Write([]byte(seed))
+	return &fakeGen{s: h.Sum64() | 1}
+}
+
+// next is splitmix64.
+func (g *fakeGen) next() uint64 {
+	g.s += 0x9e3779b97f4a7c15
+	z := g.s
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9
+	z = (z ^ (z >> 27)) * 0x94d049bb133111eb
+	return z ^ (z >> 31)
+}
+
+const (
+	alphaUpper = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+	alphaLower = "abcdefghijklmnopqrstuvwxyz"
+	alphaDigit = "0123456789"
+	base62     = alphaUpper + alphaLower + alphaDigit
+	base64std  = base62 + "+/"
+	base64url  = base62 + "-_"
+	base32up   = alphaUpper + "234567"
+	hexLower   = "0123456789abcdef"
+)
+
+func (g *fakeGen) from(alphabet string, n int) string {
+	b := make([]byte, n)
+	for i := range b {
+		b[i] = alphabet[g.next()%uint64(len(alphabet))]
+	}
+	return string(b)
+}
+
+// mixed is like from but guarantees an upper-case letter, a lower-case
+// letter and a digit (as real random tokens of this length have).
+func (g *fakeGen) mixed(alphabet string, n int) string {
+	for {
+		s := g.from(alphabet, n)
+		if mixedClasses([]byte(s)) && !IsPlaceholder([]byte(s)) {
+			return s
+		}
+	}
+}
+
+// letters returns n random letters with both cases present.
+func (g *fakeGen) letters(n int) string {
+	for {
+		s := g.from(alphaUpper+alphaLower, n)
+		if hasUpper([]byte(s)) && hasLower([]byte(s)) && !IsPlaceholder([]byte(s)) {
+			return s
+		}
+	}
+}
+
+func (g *fakeGen) bytes(n int) []byte {
+	b := make([]byte, n)
+	for i := range b {
+		b[i] = byte(g.next())
+	}
+	return b
+}
+
+// pemBlock builds an armored private key block with a random body.
+func (g *fakeGen) pemBlock(label string, bodyBytes int, sep string) string {
+	body := base64.StdEncoding.EncodeToString(g.bytes(bodyBytes))
+	var b strings.Builder
+	b.WriteString("-----" + "BEGIN " + label + "-----" + sep)
+	for len(body) > 64 {
+		b.WriteString(body[:64] + sep)
+		body = body[64:]
+	}
+	b.WriteString(body + sep)
+	b.WriteString("-----" + "END " + label + "-----")
+	return b.String()
+}
+
+func b64url(s string) string { return base64.RawURLEncoding.EncodeToString([]byte(s)) }
+
+// Prefixes, split so that no committed line carries a recognisable token
+// prefix next to token-shaped text.
+var (
+	pGHP    = "gh" + "p_"
+	pGHO    = "gh" + "o_"
+	pGHS    = "gh" + "s_"
+	pGHR    = "gh" + "r_"
+	pGHPAT  = "github" + "_pat_"
+	pGLPAT  = "gl" + "pat-"
+	pAKIA   = "AK" + "IA"
+	pASIA   = "AS" + "IA"
+	pAIza   = "AI" + "za"
+	pSKANT  = "sk" + "-ant-"
+	pSK     = "sk" + "-"
+	pSKPROJ = "sk" + "-proj-"
+	pHF     = "h" + "f_"
+	pXOXB   = "xo" + "xb-"
+	pXOXP   = "xo" + "xp-"
+	pSKLIVE = "sk" + "_live_"
+	pRKLIVE = "rk" + "_live_"
+	pNPM    = "np" + "m_"
+	pPYPI   = "pypi-" + "AgEIcHlwaS5vcmc"
+	pHOOKS  = "https://hooks." + "slack.com/services/"
+)
+
+// sample is one labelled test document. For a true positive, rule and
+// secret name the single finding expected; for a false positive, fpFor names
+// the rule the sample is meant to tempt and no finding is expected.
+type sample struct {
+	name   string
+	rule   string
+	secret string
+	text   string
+	fpFor  string
+}
+
+func tp(name, rule, secret, text string) sample {
+	return sample{name: name, rule: rule, secret: secret, text: text}
+}
+
+func fp(name, fpFor, text string) sample { return sample{name: name, fpFor: fpFor, text: text} }
+
+// corpusSamples returns the labelled corpus.
+func corpusSamples() []sample {
+	g := newFakeGen("sotvet-secrets-corpus")
+	var s []sample
+
+	// gcp-service-account
+	{
+		pk := strings.ReplaceAll(g.pemBlock("PRIVATE KEY", 1190, "\n"), "\n", `\n`) + `\n`
+		json := "{\n  \"type\": \"service_account\",\n  \"project_id\": \"cto-planb-sandbox\",\n  \"private_key_id\": \"" + g.from(hexLower, 40) + "\",\n" +
+			"  \"private_key\": \"" + pk + "\",\n  \"client_email\": \"harness@cto-planb-sandbox.iam.gserviceaccount.com\",\n  \"client_id\": \"" + g.from(alphaDigit, 21) + "\"\n}\n"
+		s = append(s, tp("gcp sa json", RuleGCPServiceAccount, pk, json))
+		s = append(s, fp("gcp sa skeleton", RuleGCPServiceAccount,
+			"```json\n{\n  \"type\": \"service_account\",\n  \"project_id\": \"<project>\",\n  \"private_key\": \"-----BEGIN "+"PRIVATE KEY-----\\n...\\n-----END "+"PRIVATE KEY-----\\n\"\n}\n```\n"))
+		s = append(s, fp("gcp prose", RuleGCPServiceAccount,
+			"- credential_source_class: `gcp-service_account-json-via-credctl`; the private_key never enters SOT.\n"))
+	}
+
+	// private-key
+	{
+		for _, c := range []struct{ label, wrap string }{
+			{"RSA PRIVATE KEY", "```\n%s\n```\n"},
+			{"EC PRIVATE KEY", "key.pem:\n%s\n"},
+			{"OPENSSH PRIVATE KEY", "```text\n%s\n```\n"},
+			{"PGP PRIVATE KEY BLOCK", "%s\n"},
+			{"DSA PRIVATE KEY", "    %s\n"},
+			{"PRIVATE KEY", "- backend log excerpt:\n\n```\n%s\n```\n"},
+			{"ENCRYPTED PRIVATE KEY", "%s\n"},
+		} {
+			blk := g.pemBlock(c.label, 600, "\n")
+			s = append(s, tp("pem "+c.label, RulePrivateKey, blk, strings.Replace(c.wrap, "%s", blk, 1)))
+		}
+		s = append(s, fp("pem public key", RulePrivateKey, g.pemBlock("PUBLIC KEY", 270, "\n")+"\n"))
+		s = append(s, fp("pem certificate", RulePrivateKey, g.pemBlock("CERTIFICATE", 700, "\n")+"\n"))
+		s = append(s, fp("pem elided", RulePrivateKey, "```\n-----BEGIN RSA "+"PRIVATE KEY-----\n...\n-----END RSA "+"PRIVATE KEY-----\n```\n"))
+		s = append(s, fp("pem prose", RulePrivateKey, "- Never paste `-----BEGIN OPENSSH "+"PRIVATE KEY-----` blocks into task files; use credctl.\n"))
+	}
+
+	// github-token
+	{
+		t1 := pGHP + g.mixed(base62, 36)
+		s = append(s, tp("ghp env", RuleGitHubToken, t1, "export GITHUB_TOKEN="+t1+"\n"))
+		t2 := pGHS + g.mixed(base62, 36)
+		s = append(s, tp("ghs in clone url", RuleGitHubToken, t2, "git clone https://x-access-token:"+t2+"@github.com/svrnty/sandbox.git\n"))
+		t3 := pGHO + g.mixed(base62, 36)
+		s = append(s, tp("gho json", RuleGitHubToken, t3, `{"oauth_token": "`+t3+`", "scope": "repo"}`+"\n"))
+		t4 := pGHR + g.mixed(base62, 76)
+		s = append(s, tp("ghr yaml", RuleGitHubToken, t4, "refresh: "+t4+"\n"))
+		s = append(s, fp("ghp placeholder", RuleGitHubToken, "GITHUB_TOKEN="+pGHP+strings.Repeat("x", 36)+"\n"))
+		s = append(s, fp("ghp prose", RuleGitHubToken, "Classic tokens start with `"+pGHP+"`; fine-grained ones with `"+pGHPAT+"`.\n"))
+	}
+
+	// github-fine-grained-pat
+	{
+		t := pGHPAT + g.mixed(base62, 22) + "_" + g.mixed(base62, 59)
+		s = append(s, tp("github_pat env", RuleGitHubFineGrained, t, "GH_TOKEN="+t+"\n"))
+		s = append(s, fp("github_pat redacted", RuleGitHubFineGrained, "- token used: `"+pGHPAT+"11AB****`\n"))
+	}
+
+	// gitlab-pat
+	{
+		t := pGLPAT + g.mixed(base62, 20)
+		s = append(s, tp("glpat header", RuleGitLabToken, t, "curl --header \"PRIVATE-TOKEN: "+t+"\" https://gitlab.svrnty.dev/api/v4/projects\n"))
+		s = append(s, fp("glpat placeholder", RuleGitLabToken, "PRIVATE-TOKEN: "+pGLPAT+"xxxxxxxxxxxxxxxxxxxx\n"))
+	}
+
+	// aws
+	{
+		id := pAKIA + g.from(base32up, 16)
+		sk := g.mixed(base64std, 40)
+		ini := "[default]\naws_access_key_id = " + id + "\naws_secret_access_key = " + sk + "\n"
+		s = append(s, tp("aws id", RuleAWSAccessKeyID, id, "aws_access_key_id = "+id+"\n"))
+		s = append(s, tp("aws secret ini", RuleAWSSecretAccessKey, sk, "aws_secret_access_key = "+sk+"\n"))
+		s = append(s, sample{name: "aws pair ini", text: ini}) // checked in TestAWSPair
+		sk2 := g.mixed(base64std, 40)
+		sts := pASIA + g.from(base32up, 16)
+		s = append(s, tp("aws sts json secret", RuleAWSSecretAccessKey, sk2, `  "SecretAccessKey": "`+sk2+`",`+"\n"))
+		s = append(s, tp("aws sts json id", RuleAWSAccessKeyID, sts, `  "AccessKeyId": "`+sts+`",`+"\n"))
+		s = append(s, fp("aws docs example id", RuleAWSAccessKeyID, "aws_access_key_id = "+pAKIA+"IOSFODNN7"+"EXAMPLE\n"))
+		s = append(s, fp("aws docs example secret", RuleAWSSecretAccessKey, "aws_secret_access_key = "+strings.Join([]string{"wJalrXUtnFEMI", "K7MDENG", "bPxRfiCYEXAMPLEKEY"}, "/")+"\n"))
+		s = append(s, fp("aws env ref", RuleAWSSecretAccessKey, "AWS_SECRET_ACCESS_KEY=${AWS_SECRET_ACCESS_KEY}\n"))
+		s = append(s, fp("asia prose", RuleAWSAccessKeyID, "Region list: ASIA-PACIFIC, ASIAPACIFIC2026 and EU-WEST.\n"))
+	}
+
+	// gcp-api-key
+	{
+		k := pAIza + g.mixed(base64url, 35)
+		s = append(s, tp("gcp api key", RuleGCPAPIKey, k, "GOOGLE_API_KEY="+k+"\n"))
+		s = append(s, fp("gcp api key placeholder", RuleGCPAPIKey, "GOOGLE_API_KEY="+pAIza+"Sy"+strings.Repeat("X", 33)+"\n"))
+	}
+
+	// azure-storage-key
+	{
+		k := base64.StdEncoding.EncodeToString(g.bytes(64))
+		cs := "DefaultEndpointsProtocol=https;AccountName=ctoplanbsandbox;AccountKey=" + k + ";EndpointSuffix=core.windows.net"
+		s = append(s, tp("azure conn string", RuleAzureStorageKey, k, "AZURE_STORAGE_CONNECTION_STRING=\""+cs+"\"\n"))
+		s = append(s, fp("azure placeholder", RuleAzureStorageKey, "AccountName=devstore;AccountKey=<account-key>;EndpointSuffix=core.windows.net\n"))
+		s = append(s, fp("azure dev", RuleAzureStorageKey, "AZURE_STORAGE_CONNECTION_STRING=UseDevelopmentStorage=true\n"))
+	}
+
+	// anthropic / openai
+	{
+		a := pSKANT + "api03-" + g.mixed(base64url, 93) + "AA"
+		s = append(s, tp("anthropic env", RuleAnthropicAPIKey, a, "ANTHROPIC_API_KEY="+a+"\n"))
+		s = append(s, fp("anthropic redacted", RuleAnthropicAPIKey, "- ANTHROPIC_API_KEY: `"+pSKANT+"****` (redacted)\n"))
+		p := pSKPROJ + g.mixed(base64url, 156)
+		s = append(s, tp("openai proj", RuleOpenAIAPIKey, p, "OPENAI_API_KEY=\""+p+"\"\n"))
+		l := pSK + g.mixed(base62, 48)
+		s = append(s, tp("openai legacy argv", RuleOpenAIAPIKey, l, "codex exec --api-key "+l+" --model gpt-5.5\n"))
+		s = append(s, fp("sk inside word", RuleOpenAIAPIKey, "- run: `task-sk-list-for-provider-admission-checks-2026` and `risk-"+pSK+g.mixed(base62, 40)+"`\n"))
+		s = append(s, fp("sk-learn", RuleOpenAIAPIKey, "Install scikit-learn (not sk-learn) for the metrics notebook.\n"))
+		s = append(s, fp("openai placeholder", RuleOpenAIAPIKey, "OPENAI_API_KEY="+pSKPROJ+"your-key-here-xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx\n"))
+	}
+
+	// huggingface
+	{
+		h := pHF + g.letters(34)
+		s = append(s, tp("hf token", RuleHuggingFaceToken, h, "HF_TOKEN="+h+"\n"))
+		s = append(s, fp("hf identifiers", RuleHuggingFaceToken, "Set HF_HUB_ENABLE_HF_TRANSFER=1 and call hf_hub_download_with_retries_for_models().\n"))
+	}
+
+	// slack
+	{
+		t := pXOXB + g.from(alphaDigit, 12) + "-" + g.from(alphaDigit, 13) + "-" + g.mixed(base62, 24)
+		s = append(s, tp("slack bot", RuleSlackToken, t, "SLACK_BOT_TOKEN="+t+"\n"))
+		t2 := pXOXP + g.from(alphaDigit, 12) + "-" + g.from(alphaDigit, 12) + "-" + g.from(alphaDigit, 13) + "-" + g.from(hexLower, 32)
+		s = append(s, tp("slack user", RuleSlackToken, t2, "token: "+t2+"\n"))
+		s = append(s, fp("slack placeholder", RuleSlackToken, "SLACK_BOT_TOKEN="+pXOXB+"your-token\n"))
+		path := "T" + g.from(alphaUpper+alphaDigit, 10) + "/B" + g.from(alphaUpper+alphaDigit, 10) + "/" + g.mixed(base62, 24)
+		s = append(s, tp("slack webhook", RuleSlackWebhook, path, "- notify: "+pHOOKS+path+"\n"))
+		s = append(s, fp("slack webhook docs", RuleSlackWebhook, pHOOKS+"T00000000/B00000000/XXXXXXXXXXXXXXXXXXXXXXXX\n"))
+	}
+
+	// stripe, npm, pypi
+	{
+		st := pSKLIVE + g.mixed(base62, 99)
+		s = append(s, tp("stripe sk", RuleStripeKey, st, "STRIPE_SECRET_KEY="+st+"\n"))
+		rk := pRKLIVE + g.mixed(base62, 24)
+		s = append(s, tp("stripe rk", RuleStripeKey, rk, "stripe: {restricted: "+rk+"}\n"))
+		s = append(s, fp("stripe test", RuleStripeKey, "Use sk_test_ keys in fixtures; never "+pSKLIVE+"xxxxxxxxxxxxxxxxxxxxxxxx.\n"))
+		n := pNPM + g.mixed(base62, 36)
+		s = append(s, tp("npmrc", RuleNPMToken, n, "//registry.npmjs.org/:_authToken="+n+"\n"))
+		s = append(s, fp("npm env", RuleNPMToken, "npm_config_registry=https://registry.npmjs.org/ npm_lifecycle_event=test\n"))
+		py := pPYPI + g.mixed(base64url, 140)
+		s = append(s, tp("pypirc", RulePyPIToken, py, "[pypi]\nusername = __token__\npassword = "+py+"\n"))
+		s = append(s, fp("pypi prose", RulePyPIToken, "Upload with a scoped PyPI token (`pypi-...`) from credctl.\n"))
+	}
+
+	// jwt
+	{
+		j := b64url(`{"alg":"HS256","typ":"JWT"}`) + "." + b64url(`{"sub":"cto-harness","iat":1780000000,"scope":"runs:write"}`) + "." + g.from(base64url, 43)
+		s = append(s, tp("jwt cookie", RuleJWT, j, "Set-Cookie: session="+j+"; HttpOnly\n"))
+		j2 := b64url(`{"alg":"RS256","kid":"k1"}`) + "." + b64url(`{"iss":"hermes","aud":"cto"}`) + "." + g.from(base64url, 342)
+		s = append(s, tp("jwt bearer", RuleJWT, j2, "curl -H \"Authorization: Bearer "+j2+"\" https://hermes.internal/api\n"))
+		notJWT := b64url(`{"status":"pass","case":"stage2"}`) + "." + b64url(`{"run":"r-0042"}`) + "." + g.from(base64url, 20)
+		s = append(s, fp("three b64 parts without alg", RuleJWT, "- evidence_blob: `"+notJWT+"`\n"))
+		s = append(s, fp("b64 fact bullet", RuleJWT, "- summary_b64: `"+b64url(`{"status":"pass","changed_files":["strings.py"]}`)+"`\n"))
+	}
+
+	// bearer
+	{
+		b := g.mixed(base62+"._-", 48)
+		s = append(s, tp("bearer header", RuleBearerToken, b, "Authorization: Bearer "+b+"\n"))
+		basic := base64.StdEncoding.EncodeToString([]byte("cto-harness:" + g.mixed(base62, 20)))
+		s = append(s, tp("basic header", RuleBearerToken, basic, `{"headers": {"Authorization": "Basic `+basic+`"}}`+"\n"))
+		s = append(s, fp("bearer placeholder", RuleBearerToken, "Authorization: Bearer <token>\n"))
+		s = append(s, fp("bearer env", RuleBearerToken, "curl -H \"Authorization: Bearer $CTO_TOKEN\" -H 'Authorization: Bearer ${HERMES_TOKEN}'\n"))
+		s = append(s, fp("authorization prose", RuleBearerToken, "- Authorization: required from JP before any Target Repository mutation.\n"))
+	}
+
+	// url-credentials
+	{
+		pw := g.mixed(base62, 18)
+		s = append(s, tp("postgres url", RuleURLCredentials, pw, "DATABASE_URL=postgres://cto_app:"+pw+"@db.svrnty.internal:5432/cto\n"))
+		short := "hunter" + "2"
+		s = append(s, tp("short password", RuleURLCredentials, short, "- mirror: https://jp:"+short+"@git.svrnty.dev/cto-planb.git\n"))
+		s = append(s, fp("plain url", RuleURLCredentials, "Source URL: `https://github.com/workos/case.git` (git clone --depth 1 https://github.com/workos/case.git)\n"))
+		s = append(s, fp("docs creds", RuleURLCredentials, "e.g. `https://user:password@example.com/repo.git` or `https://user:s3cr3tvalue@host.example/x`\n"))
+		s = append(s, fp("ssh url", RuleURLCredentials, "origin: ssh://git@git.svrnty.dev:2222/svrnty/cto-planb.git\n"))
+		s = append(s, fp("port path at", RuleURLCredentials, "GET http://hermes:8080/runs/@latest and postgres://app:${DB_PASSWORD}@db:5432/cto\n"))
+	}
+
+	// endpoint-value
+	{
+		// Endpoint values are assembled so that no source line assigns one.
+		ep := func(name, pre, value, post string) sample {
+			return tp(name, RuleEndpointValue, value, pre+value+post)
+		}
+		http := "http" + "://"
+		s = append(s, ep("endpoint env", "CTO_HARNESS_CASE_LOCAL_BASE_URL=", http+"100.101.102.103:8000/v1", "\n"))
+		s = append(s, ep("endpoint fact bullet", "- CTO_HARNESS_CASE_LOCAL_BASE_URL: `", http+"spark1.tail0a1b2.ts.net:8000/v1", "`\n"))
+		s = append(s, ep("endpoint backticked key", "- `CTO_HARNESS_CASE_LOCAL_BASE_URL`: `", "https"+"://spark1.svrnty.internal/v1", "`\n"))
+		s = append(s, ep("endpoint yaml", "provider:\n  openai_api_base: ", http+"10.20.30.40:8000/v1", "\n"))
+		s = append(s, ep("endpoint json", `{"OPENAI_BASE_URL": "`, "https"+"://gateway.svrnty.internal:8443/v1", `"}`+"\n"))
+		s = append(s, ep("endpoint host:port", "export SPARK_ENDPOINT=", "spark1"+":8000", "\n"))
+		s = append(s, ep("endpoint camel", "  baseUrl: \"", http+"192.168.7.21:11434", "\"\n"))
+		s = append(s, fp("endpoint name alone", RuleEndpointValue, "Current non-secret readiness check showed `CTO_HARNESS_CASE_LOCAL_BASE_URL` is missing.\n"))
+		s = append(s, fp("endpoint admitted-ca", RuleEndpointValue, "- CTO_HARNESS_CASE_LOCAL_BASE_URL: `<admitted-ca>`\n"))
+		s = append(s, fp("endpoint var", RuleEndpointValue, "CTO_HARNESS_CASE_LOCAL_BASE_URL=${SPARK_BASE_URL}\nOPENAI_BASE_URL=$SPARK_URL\n"))
+		s = append(s, fp("endpoint localhost", RuleEndpointValue, "OPENAI_BASE_URL=http://localhost:8000/v1\nSPARK_ENDPOINT=127.0.0.1:8000\n"))
+		s = append(s, fp("endpoint example", RuleEndpointValue, "- OPENAI_API_BASE: `https://api.example.com/v1`\n- SPARK_ENDPOINT: `http://spark.example:8000`\n"))
+		s = append(s, fp("endpoint status", RuleEndpointValue, "- CTO_HARNESS_CASE_LOCAL_BASE_URL: missing\n- endpoint: present (value not recorded)\n"))
+		s = append(s, fp("database url", RuleEndpointValue, "DATABASE_URL=postgres://db.svrnty.internal:5432/cto\n"))
+		s = append(s, fp("endpoint prose", RuleEndpointValue, "- Do not store endpoint secrets or credential values in SOT, argv, task file, backend logs, report, trace, generated config, or commit.\n"))
+	}
+
+	// generic-secret
+	{
+		p1 := g.mixed(base62, 20)
+		s = append(s, tp("generic password yaml", RuleGenericSecret, p1, "database:\n  password: "+p1+"\n"))
+		p2 := g.mixed(base62+"!@#%^", 32)
+		s = append(s, tp("generic client_secret json", RuleGenericSecret, p2, `{"client_id": "cto-panel", "client_secret": "`+p2+`"}`+"\n"))
+		p3 := g.from(hexLower, 40)
+		for !hasDigit([]byte(p3)) || !hasLower([]byte(p3)) {
+			p3 = g.from(hexLower, 40)
+		}
+		s = append(s, tp("generic api token env", RuleGenericSecret, p3, "CTO_API_TOKEN="+p3+"\n"))
+		p4 := g.mixed(base62, 24)
+		s = append(s, tp("generic fact bullet", RuleGenericSecret, p4, "- webhook_secret: `"+p4+"`\n"))
+		p5 := g.mixed(base62, 16)
+		s = append(s, tp("generic camel", RuleGenericSecret, p5, "const apiKey = '"+p5+"';\n"))
+		p6 := g.mixed(base62, 22)
+		s = append(s, tp("generic flag", RuleGenericSecret, p6, "hermes login --password="+p6+" --user jp\n"))
+		s = append(s, fp("credential class", RuleGenericSecret, `  "credential_source_class": "pi-models-json-local-provider-no-secret",`+"\n"))
+		s = append(s, fp("secrets never", RuleGenericSecret, "# Copy to .env and customize. Secrets NEVER go here — use credctl.\n"))
+		s = append(s, fp("token budget", RuleGenericSecret, "- token budget: 200000 tokens per run; max_tokens: 32768\n"))
+		s = append(s, fp("password reset", RuleGenericSecret, "The password reset flow is out of scope.\n"))
+		s = append(s, fp("token digest", RuleGenericSecret, "- token_sha256: `"+g.from(hexLower, 64)+"`\n"))
+		s = append(s, fp("password env name", RuleGenericSecret, "password_env: CTO_DB_PASSWORD\ntoken: CTO_HARNESS_CASE_TOKEN\n"))
+		s = append(s, fp("secret ref url", RuleGenericSecret, "secret_ref: credctl://vault/cto-planb/openai-codex\n"))
+		s = append(s, fp("api key var", RuleGenericSecret, "api_key: ${OPENAI_API_KEY}\npassword: changeme\nsecret: <admitted-ca>\n"))
+		s = append(s, fp("secret values none", RuleGenericSecret, "- secret_values: none recorded\n- Secret scan covers: `report.json`, `report.md`, `trace.jsonl`\n"))
+		s = append(s, fp("token path", RuleGenericSecret, "token_path: ~/.hermes/profiles/cto-planb/token.json\n"))
+		s = append(s, fp("tokenizer", RuleGenericSecret, "tokenizer: Qwen/Qwen3.6-35B-A3B-tokenizer\n"))
+		s = append(s, fp("quoted prose", RuleGenericSecret, "token: \"rotate every 90 days after review\"\nsecret_handling: credctl-only (never SOT)\n"))
+		s = append(s, fp("redacted", RuleGenericSecret, "password: "+Mask(p1)+"\n"))
+	}
+	return s
+}

@@ -1,0 +1,680 @@
+package secrets
+
+import (
+	"bytes"
+	"fmt"
+	"regexp"
+	"sort"
+	"unicode/utf8"
+)
+
+// AllowMarker is the inline allow comment. It must be followed by " -- " and
+// a reason on the same line as the secret (its first or its last line):
+//
+//	token: ... # sotvet:allow-secret -- fixture key, revoked 2026-05-01
+const AllowMarker = "sotvet:allow-secret"
+
+// Config configures a Scanner. The zero Config is usable but does not allow
+// localhost endpoints; DefaultConfig is the documented default.
+type Config struct {
+	Rules []*Rule // nil => DefaultRules()
+
+	// AllowPaths are globs over slash-separated relative paths: path.Match
+	// syntax per segment, plus "**" for any number of segments
+	// ("**/testdata/**", "docs/*.md"). Findings in matching files are
+	// allowed ("path").
+	AllowPaths []string
+	// AllowPath, when set, is consulted as well: it allows a file's
+	// findings when it returns true for the path given to Scan.
+	AllowPath func(path string) bool
+	// AllowValues: a secret matching any of these is allowed ("value"), and
+	// is the only kind of allowed finding that Redact leaves in place.
+	AllowValues []*regexp.Regexp
+	// Baseline holds accepted fingerprints (see Fingerprint) ("baseline").
+	Baseline map[string]bool
+
+	// EndpointKeySuffixes configure the built-in endpoint-value rule
+	// (default DefaultEndpointKeySuffixes).
+	EndpointKeySuffixes []string
+	// AllowLocalhost: loopback and unspecified hosts are not endpoint
+	// findings. DefaultConfig sets it.
+	AllowLocalhost bool
+	// EndpointPlaceholders: an endpoint value matching any of these is a
+	// placeholder, not a finding (in addition to the built-in ones).
+	EndpointPlaceholders []*regexp.Regexp
+}
+
+// DefaultConfig returns the default configuration: the default rules, no
+// allowlists, the default endpoint key suffixes, localhost allowed.
+func DefaultConfig() Config { return Config{AllowLocalhost: true} }
+
+// Finding is one detected secret. It never holds the secret itself: only its
+// masked form and its fingerprint.
+type Finding struct {
+	RuleID, Description string
+	Path                string
+	// Line and Col locate Start; EndLine and EndCol locate End. Both are
+	// 1-based and count bytes, as go/token does.
+	Line, Col, EndLine, EndCol int
+	Start, End                 int // byte offsets of the secret: content[Start:End]
+
+	Redacted    string // Mask(secret), e.g. "ghp_****"
+	Fingerprint string // Fingerprint(RuleID, secret)
+
+	Allowed     bool   // inline allow with a reason, path or value allowlist, or baseline
+	AllowReason string // "inline: <reason>", "path", "value" or "baseline"
+	Unjustified bool   // an inline allow marker without a reason is on the line
+}
+
+// String formats a finding without its secret.
+func (f Finding) String() string {
+	s := fmt.Sprintf("%s:%d:%d: %s: %s (%s)", f.Path, f.Line, f.Col, f.RuleID, f.Description, f.Redacted)
+	switch {
+	case f.Allowed:
+		s += " [allowed: " + f.AllowReason + "]"
+	case f.Unjustified:
+		s += " [allow marker without a reason]"
+	}
+	return s
+}
+
+// Scanner detects and redacts secrets. It is safe for concurrent use.
+type Scanner struct {
+	rules       []*compiledRule
+	always      []int // rules without keywords
+	kw          *kwMatcher
+	allowPaths  []*globMatcher
+	allowPath   func(string) bool
+	allowValues []*regexp.Regexp
+	baseline    map[string]bool
+}
+
+// NewScanner validates cfg and builds a Scanner.
+func NewScanner(cfg Config) (*Scanner, error) {
+	rules := cfg.Rules
+	if rules == nil {
+		rules = DefaultRules()
+	}
+	s := &Scanner{
+		allowPath:   cfg.AllowPath,
+		allowValues: append([]*regexp.Regexp(nil), cfg.AllowValues...),
+		baseline:    make(map[string]bool, len(cfg.Baseline)),
+	}
+	for k, v := range cfg.Baseline {
+		if v {
+			s.baseline[k] = true
+		}
+	}
+	for i, re := range s.allowValues {
+		if re == nil {
+			return nil, fmt.Errorf("secrets: AllowValues[%d] is nil", i)
+		}
+	}
+	for i, re := range cfg.EndpointPlaceholders {
+		if re == nil {
+			return nil, fmt.Errorf("secrets: EndpointPlaceholders[%d] is nil", i)
+		}
+	}
+	for _, p := range cfg.AllowPaths {
+		g, err := compileGlob(p)
+		if err != nil {
+			return nil, err
+		}
+		s.allowPaths = append(s.allowPaths, g)
+	}
+	if len(rules) > 1<<15 {
+		return nil, fmt.Errorf("secrets: too many rules")
+	}
+	seen := map[string]bool{}
+	var kws []string
+	var kwRule []int
+	for _, r := range rules {
+		if r != nil && r.endpoint {
+			r = EndpointRule(cfg.EndpointKeySuffixes, cfg.AllowLocalhost, cfg.EndpointPlaceholders)
+		}
+		cr, err := compileRule(r)
+		if err != nil {
+			return nil, err
+		}
+		if seen[r.ID] {
+			return nil, fmt.Errorf("secrets: duplicate rule ID %q", r.ID)
+		}
+		seen[r.ID] = true
+		idx := len(s.rules)
+		s.rules = append(s.rules, cr)
+		if len(r.Keywords) == 0 {
+			s.always = append(s.always, idx)
+		}
+		for _, k := range r.Keywords {
+			kws = append(kws, k)
+			kwRule = append(kwRule, idx)
+		}
+	}
+	s.kw = newKWMatcher(kws, kwRule)
+	return s, nil
+}
+
+// Rules returns the rules the scanner runs, in priority order. They are
+// shared with the scanner and must not be modified.
+func (s *Scanner) Rules() []*Rule {
+	out := make([]*Rule, len(s.rules))
+	for i, r := range s.rules {
+		out[i] = r.Rule
+	}
+	return out
+}
+
+// cand is a validated match: rule index and the secret's byte offsets.
+type cand struct {
+	rule       int
+	start, end int
+}
+
+type span struct{ start, end int }
+
+// detect returns every validated match of every rule, unresolved (matches
+// of different rules may overlap), in no particular order.
+func (s *Scanner) detect(data []byte) []cand {
+	nr := len(s.rules)
+	wins := make([][]span, nr)
+	for _, r := range s.always {
+		wins[r] = []span{{0, len(data)}}
+	}
+	if len(s.kw.out) > 0 {
+		s.kw.scan(data, func(i int, rules []uint16) {
+			for _, r16 := range rules {
+				r := int(r16)
+				w := wins[r]
+				rule := s.rules[r]
+				n := len(w)
+				if n > 0 && i+rule.After < w[n-1].end {
+					continue // inside the window already planned
+				}
+				if rule.Gate != nil && !rule.Gate(data, i) {
+					continue
+				}
+				// The window is [i-Before, i+After] widened to whole
+				// lines. Searches never go back past the previous
+				// window's end nor start forward before it, so planning
+				// all windows costs O(len(data)) per rule.
+				floor := 0
+				if n > 0 {
+					floor = w[n-1].end
+				}
+				ws := i - rule.Before
+				if ws < floor {
+					ws = floor
+				}
+				ws = floor + bytes.LastIndexByte(data[floor:ws], '\n') + 1
+				we := i + rule.After
+				if we < floor {
+					we = floor
+				}
+				if we > len(data) {
+					we = len(data)
+				}
+				if j := bytes.IndexByte(data[we:], '\n'); j >= 0 {
+					we += j
+				} else {
+					we = len(data)
+				}
+				if n > 0 && ws <= w[n-1].end {
+					if we > w[n-1].end {
+						w[n-1].end = we
+					}
+					continue
+				}
+				wins[r] = append(w, span{ws, we})
+			}
+		})
+	}
+	var out []cand
+	for r, ws := range wins {
+		rule := s.rules[r]
+		for _, w := range ws {
+			ctx := data[w.start:w.end]
+			for _, m := range rule.Regex.FindAllSubmatchIndex(ctx, -1) {
+				ss, se := m[0], m[1]
+				for _, gi := range rule.secretIdx {
+					if m[2*gi] >= 0 {
+						ss, se = m[2*gi], m[2*gi+1]
+						break
+					}
+				}
+				if se <= ss {
+					continue
+				}
+				sec := ctx[ss:se]
+				if len(sec) < rule.MinLen {
+					continue
+				}
+				if rule.Entropy > 0 && Entropy(sec) < rule.Entropy {
+					continue
+				}
+				if IsPlaceholder(sec) {
+					continue
+				}
+				if rule.Validate != nil {
+					c := Candidate{Secret: sec, Match: ctx[m[0]:m[1]], Context: ctx, Offset: ss}
+					for _, gi := range rule.keyIdx {
+						if m[2*gi] >= 0 {
+							c.Key = ctx[m[2*gi]:m[2*gi+1]]
+							break
+						}
+					}
+					if !rule.Validate(c) {
+						continue
+					}
+				}
+				out = append(out, cand{r, w.start + ss, w.start + se})
+			}
+		}
+	}
+	return out
+}
+
+// resolve keeps, among overlapping matches, the one from the rule listed
+// first, and returns the survivors sorted by start.
+func resolve(cs []cand) []cand {
+	if len(cs) == 0 {
+		return nil
+	}
+	sorted := append([]cand(nil), cs...)
+	sort.Slice(sorted, func(i, j int) bool {
+		a, b := sorted[i], sorted[j]
+		if a.start != b.start {
+			return a.start < b.start
+		}
+		if a.rule != b.rule {
+			return a.rule < b.rule
+		}
+		return a.end > b.end
+	})
+	out := sorted[:0:0]
+	for _, c := range sorted {
+		if n := len(out); n > 0 && c.start < out[n-1].end {
+			if c.rule < out[n-1].rule {
+				out[n-1] = c
+			}
+			continue
+		}
+		out = append(out, c)
+	}
+	return out
+}
+
+// Scan returns every secret in content, allowed ones included (callers filter
+// on Allowed), sorted by Start. path is used for AllowPaths and reported in
+// the findings.
+func (s *Scanner) Scan(path string, content []byte) []Finding {
+	raw := s.detect(content)
+	cs := resolve(raw)
+	if len(cs) == 0 {
+		return nil
+	}
+	pathAllowed := s.pathAllowed(path)
+	findings := make([]Finding, 0, len(cs))
+	lc := lineCounter{data: content, line: 1}
+	al := allowLines{data: content, raw: sortedByStart(raw)}
+	for _, c := range cs {
+		rule := s.rules[c.rule]
+		sec := string(content[c.start:c.end])
+		f := Finding{
+			RuleID:      rule.ID,
+			Description: rule.Description,
+			Path:        path,
+			Start:       c.start,
+			End:         c.end,
+			Redacted:    Mask(sec),
+			Fingerprint: Fingerprint(rule.ID, sec),
+		}
+		f.Line, f.Col = lc.pos(c.start)
+		f.EndLine, f.EndCol = lc.pos(c.end)
+
+		reason, marked := al.lookup(c)
+		switch {
+		case marked && reason != "":
+			f.Allowed, f.AllowReason = true, "inline: "+reason
+		case pathAllowed:
+			f.Allowed, f.AllowReason = true, "path"
+		case s.valueAllowed(sec):
+			f.Allowed, f.AllowReason = true, "value"
+		case s.baseline[f.Fingerprint]:
+			f.Allowed, f.AllowReason = true, "baseline"
+		}
+		f.Unjustified = marked && reason == ""
+		findings = append(findings, f)
+	}
+	return findings
+}
+
+func (s *Scanner) pathAllowed(p string) bool {
+	if s.allowPath != nil && s.allowPath(p) {
+		return true
+	}
+	if len(s.allowPaths) == 0 {
+		return false
+	}
+	cp, ok := cleanPath(p)
+	if !ok {
+		return false
+	}
+	for _, g := range s.allowPaths {
+		if g.match(cp) {
+			return true
+		}
+	}
+	return false
+}
+
+func (s *Scanner) valueAllowed(sec string) bool {
+	for _, re := range s.allowValues {
+		if re.MatchString(sec) {
+			return true
+		}
+	}
+	return false
+}
+
+// allowLines finds inline allow markers, caching the answer per line so
+// that many findings on one long line cost one look at it.
+type allowLines struct {
+	data    []byte
+	raw     []cand // every candidate, sorted by start
+	maxLen  int    // longest candidate
+	cacheLS int    // line start of the cached answer, -1 when none
+	cacheLE int
+	reason  string
+	marked  bool
+	inited  bool
+}
+
+func sortedByStart(raw []cand) []cand {
+	out := append([]cand(nil), raw...)
+	sort.Slice(out, func(i, j int) bool { return out[i].start < out[j].start })
+	return out
+}
+
+// lookup looks for AllowMarker on the first and the last line of the
+// candidate's secret. It returns the reason (with any secret in it masked)
+// and whether a marker was found.
+func (a *allowLines) lookup(c cand) (string, bool) {
+	if !a.inited {
+		a.inited = true
+		a.cacheLS = -1
+		for _, r := range a.raw {
+			if r.end-r.start > a.maxLen {
+				a.maxLen = r.end - r.start
+			}
+		}
+	}
+	reason, marked := a.line(c.start)
+	if marked {
+		return reason, true
+	}
+	if bytes.IndexByte(a.data[c.start:c.end], '\n') >= 0 {
+		return a.line(c.end - 1)
+	}
+	return "", false
+}
+
+// line returns the allow marker's reason on the line holding offset p.
+func (a *allowLines) line(p int) (string, bool) {
+	data := a.data
+	if a.cacheLS >= 0 && a.cacheLS <= p && p < a.cacheLE {
+		return a.reason, a.marked
+	}
+	ls := bytes.LastIndexByte(data[:p], '\n') + 1
+	le := bytes.IndexByte(data[p:], '\n')
+	if le < 0 {
+		le = len(data)
+	} else {
+		le += p
+	}
+	a.cacheLS, a.cacheLE = ls, le
+	a.reason, a.marked = a.parse(ls, le)
+	if le == ls {
+		a.cacheLE = le + 1
+	}
+	return a.reason, a.marked
+}
+
+func (a *allowLines) parse(ls, le int) (string, bool) {
+	data := a.data
+	i := bytes.Index(data[ls:le], []byte(AllowMarker))
+	if i < 0 {
+		return "", false
+	}
+	rs := ls + i + len(AllowMarker)
+	rest := data[rs:le]
+	trimmed := bytes.TrimLeft(rest, " \t")
+	if !bytes.HasPrefix(trimmed, []byte("--")) {
+		return "", true
+	}
+	rs += len(rest) - len(trimmed) + 2
+	re := le
+	// The reason ends at a comment closer.
+	for _, closer := range []string{"-->", "*/"} {
+		if j := bytes.Index(data[rs:re], []byte(closer)); j >= 0 {
+			re = rs + j
+		}
+	}
+	// Trim blanks and a trailing template-comment closer.
+	for {
+		t := bytes.TrimRight(data[rs:re], " \t\r")
+		t = bytes.TrimSuffix(t, []byte("#}"))
+		if len(t) == re-rs {
+			break
+		}
+		re = rs + len(t)
+	}
+	for rs < re && (data[rs] == ' ' || data[rs] == '\t') {
+		rs++
+	}
+	if rs >= re {
+		return "", true
+	}
+	return a.maskRegion(rs, re, 200), true
+}
+
+// maskRegion returns data[from:to] with every candidate secret in it masked,
+// cut to at most max bytes.
+func (a *allowLines) maskRegion(from, to, max int) string {
+	// Candidates overlapping [from,to) start in [from-maxLen, to).
+	lo := sort.Search(len(a.raw), func(i int) bool { return a.raw[i].start > from-a.maxLen-1 })
+	var sp []span
+	for _, c := range a.raw[lo:] {
+		if c.start >= to {
+			break
+		}
+		if c.end > from {
+			sp = append(sp, span{c.start, c.end})
+		}
+	}
+	var b []byte
+	if len(sp) == 0 {
+		b = append(b, a.data[from:to]...)
+	} else {
+		b = redactSpans(a.data, sp, from, to)
+	}
+	if len(b) > max {
+		cut := max
+		for cut > 0 && !utf8.RuneStart(b[cut]) {
+			cut--
+		}
+		b = append(b[:cut:cut], "..."...)
+	}
+	return string(b)
+}
+
+// redactSpans returns data[from:to] with the union of spans (clipped to the
+// region) replaced by the Mask of each merged span.
+func redactSpans(data []byte, sp []span, from, to int) []byte {
+	sort.Slice(sp, func(i, j int) bool { return sp[i].start < sp[j].start })
+	out := make([]byte, 0, to-from)
+	pos := from
+	for i := 0; i < len(sp); {
+		st, en := sp[i].start, sp[i].end
+		i++
+		for i < len(sp) && sp[i].start < en {
+			if sp[i].end > en {
+				en = sp[i].end
+			}
+			i++
+		}
+		if st < pos {
+			st = pos
+		}
+		if en > to {
+			en = to
+		}
+		if st >= en {
+			continue
+		}
+		out = append(out, data[pos:st]...)
+		out = append(out, Mask(string(data[st:en]))...)
+		pos = en
+	}
+	return append(out, data[pos:to]...)
+}
+
+// Redact returns content with every detected secret replaced by its masked
+// form. Allowlists are ignored, except AllowValues: a value-allowed secret is
+// kept. Every other occurrence of a detected secret's text is masked as well,
+// and where matches of different rules overlap their union is masked, so the
+// result contains none of the secrets Scan reports. When there is nothing to
+// redact, content itself is returned.
+func (s *Scanner) Redact(content []byte) []byte {
+	raw := s.detect(content)
+	var sp []span
+	secrets := map[string]bool{} // distinct secret texts
+	for _, c := range raw {
+		sec := string(content[c.start:c.end])
+		if s.valueAllowed(sec) {
+			continue
+		}
+		sp = append(sp, span{c.start, c.end})
+		secrets[sec] = true
+	}
+	if len(sp) == 0 {
+		return content
+	}
+	list := make([][]byte, 0, len(secrets))
+	for sec := range secrets {
+		list = append(list, []byte(sec))
+	}
+	finder := newOccurrenceFinder(list)
+	sp = append(sp, finder.find(content)...)
+	out := redactSpans(content, sp, 0, len(content))
+	// The masks are prefixes plus "****" and no secret holds "**", so the
+	// result cannot contain a secret; make sure anyway. Each round replaces
+	// at least one non-"*" byte by "*"s, so this ends.
+	for {
+		left := finder.find(out)
+		if len(left) == 0 {
+			return out
+		}
+		sort.Slice(left, func(i, j int) bool { return left[i].start < left[j].start })
+		var b []byte
+		pos := 0
+		for _, o := range left {
+			if o.start < pos {
+				continue
+			}
+			b = append(b, out[pos:o.start]...)
+			b = append(b, MaskSuffix...)
+			pos = o.end
+		}
+		out = append(b, out[pos:]...)
+	}
+}
+
+// RedactString is Redact for strings.
+func (s *Scanner) RedactString(str string) string {
+	b := s.Redact([]byte(str))
+	return string(b)
+}
+
+// lineCounter converts increasing byte offsets to 1-based line and column.
+type lineCounter struct {
+	data      []byte
+	off       int // offset of the last position asked
+	line      int // its line
+	lineStart int // offset of its line's first byte
+}
+
+func (lc *lineCounter) pos(off int) (line, col int) {
+	if off < lc.off {
+		lc.off, lc.line, lc.lineStart = 0, 1, 0
+	}
+	seg := lc.data[lc.off:off]
+	if n := bytes.Count(seg, []byte{'\n'}); n > 0 {
+		lc.line += n
+		lc.lineStart = lc.off + bytes.LastIndexByte(seg, '\n') + 1
+	}
+	lc.off = off
+	return lc.line, off - lc.lineStart + 1
+}
+
+// occurrenceFinder finds every occurrence of a set of byte strings in one
+// pass: a 64K-bit filter over the hash of each 4-byte window, then exact
+// comparison against the strings starting with those 4 bytes. Strings
+// shorter than 4 bytes are searched for one by one.
+type occurrenceFinder struct {
+	filter [1 << 10]uint64
+	byHead map[uint32][][]byte
+	short  [][]byte
+}
+
+func head4(b []byte) uint32 {
+	return uint32(b[0]) | uint32(b[1])<<8 | uint32(b[2])<<16 | uint32(b[3])<<24
+}
+
+func hash16(k uint32) uint32 { return (k * 0x9E3779B1) >> 16 }
+
+func newOccurrenceFinder(list [][]byte) *occurrenceFinder {
+	f := &occurrenceFinder{byHead: map[uint32][][]byte{}}
+	for _, s := range list {
+		if len(s) == 0 {
+			continue
+		}
+		if len(s) < 4 {
+			f.short = append(f.short, s)
+			continue
+		}
+		k := head4(s)
+		h := hash16(k)
+		f.filter[h>>6] |= 1 << (h & 63)
+		f.byHead[k] = append(f.byHead[k], s)
+	}
+	return f
+}
+
+func (f *occurrenceFinder) find(data []byte) []span {
+	var out []span
+	if len(f.byHead) > 0 {
+		for i := 0; i+4 <= len(data); i++ {
+			k := head4(data[i : i+4])
+			h := hash16(k)
+			if f.filter[h>>6]&(1<<(h&63)) == 0 {
+				continue
+			}
+			for _, s := range f.byHead[k] {
+				if bytes.HasPrefix(data[i:], s) {
+					out = append(out, span{i, i + len(s)})
+				}
+			}
+		}
+	}
+	for _, s := range f.short {
+		for off := 0; off < len(data); {
+			i := bytes.Index(data[off:], s)
+			if i < 0 {
+				break
+			}
+			out = append(out, span{off + i, off + i + len(s)})
+			off += i + 1
+		}
+	}
+	return out
+}

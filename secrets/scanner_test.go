@@ -1,0 +1,363 @@
+package secrets
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+)
+
+func TestMask(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{"", "****"},
+		{"abc", "****"},
+		{"abcd", "a****"},
+		{"abcdefg", "a****"},
+		{"abcdefgh", "ab****"},
+		{"abcdefghijkl", "abc****"},
+		{"abcdefghijklmnop", "abcd****"},
+		{strings.Repeat("z", 200), "zzzz****"},
+		{"ab\ncdefghijklmnop", "ab****"},
+		{"日本語のひみつの鍵です", "日本****"},
+	} {
+		if got := Mask(c.in); got != c.want {
+			t.Errorf("Mask(%q) = %q, want %q", c.in, got, c.want)
+		}
+		// Never more than a quarter of the characters.
+		if p := []rune(strings.TrimSuffix(Mask(c.in), MaskSuffix)); len(p)*4 > len([]rune(c.in)) || len(p) > 4 {
+			t.Errorf("Mask(%q) shows too much", c.in)
+		}
+	}
+}
+
+func TestFingerprint(t *testing.T) {
+	sum := sha256.Sum256([]byte("generic-secret\x00s3cr3t-value"))
+	if got, want := Fingerprint("generic-secret", "s3cr3t-value"), hex.EncodeToString(sum[:]); got != want {
+		t.Errorf("Fingerprint = %s, want %s", got, want)
+	}
+	if Fingerprint("a", "bc") == Fingerprint("ab", "c") {
+		t.Error("fingerprint does not separate rule and secret")
+	}
+}
+
+func TestEntropy(t *testing.T) {
+	if e := Entropy([]byte("aaaa")); e != 0 {
+		t.Errorf("Entropy(aaaa) = %v", e)
+	}
+	if e := Entropy([]byte("abcd")); e != 2 {
+		t.Errorf("Entropy(abcd) = %v", e)
+	}
+}
+
+func tokenFor(seed string) string { return pGHP + newFakeGen(seed).mixed(base62, 36) }
+
+func TestInlineAllow(t *testing.T) {
+	s := defaultScanner(t)
+	tok := tokenFor("inline")
+	cases := []struct {
+		name        string
+		line        string
+		allowed     bool
+		reason      string
+		unjustified bool
+	}{
+		{"reason", "GITHUB_TOKEN=" + tok + " # sotvet:allow-secret -- revoked fixture token", true, "inline: revoked fixture token", false},
+		{"html comment", "- token: `" + tok + "` <!-- sotvet:allow-secret -- revoked 2026-05-01 -->", true, "inline: revoked 2026-05-01", false},
+		{"no reason", "GITHUB_TOKEN=" + tok + " # sotvet:allow-secret", false, "", true},
+		{"empty reason", "GITHUB_TOKEN=" + tok + " # sotvet:allow-secret --   ", false, "", true},
+		{"no dashes", "GITHUB_TOKEN=" + tok + " # sotvet:allow-secret because", false, "", true},
+		{"marker before", "# sotvet:allow-secret -- the token " + tok + " is revoked", true, "inline: the token " + Mask(tok) + " is revoked", false},
+		{"other line", "# sotvet:allow-secret -- revoked\nGITHUB_TOKEN=" + tok, false, "", false},
+	}
+	for _, c := range cases {
+		fs := s.Scan("x.env", []byte(c.line))
+		if len(fs) != 1 {
+			t.Fatalf("%s: %d findings", c.name, len(fs))
+		}
+		f := fs[0]
+		if f.Allowed != c.allowed || f.AllowReason != c.reason || f.Unjustified != c.unjustified {
+			t.Errorf("%s: got allowed=%v reason=%q unjustified=%v, want %v %q %v", c.name, f.Allowed, f.AllowReason, f.Unjustified, c.allowed, c.reason, c.unjustified)
+		}
+		if strings.Contains(fmt.Sprintf("%#v", f), tok) {
+			t.Errorf("%s: finding holds the secret", c.name)
+		}
+	}
+}
+
+func TestInlineAllowMultiline(t *testing.T) {
+	s := defaultScanner(t)
+	blk := newFakeGen("pem-allow").pemBlock("RSA PRIVATE KEY", 300, "\n")
+	for _, text := range []string{
+		"<!-- sotvet:allow-secret -- test fixture key --> " + blk,
+		blk + " <!-- sotvet:allow-secret -- test fixture key -->",
+	} {
+		fs := s.Scan("k.md", []byte(text))
+		if len(fs) != 1 || !fs[0].Allowed || fs[0].AllowReason != "inline: test fixture key" {
+			t.Errorf("got %v", fs)
+		}
+	}
+}
+
+func TestAllowlists(t *testing.T) {
+	tok := tokenFor("allowlists")
+	text := []byte("a: 1\nGITHUB_TOKEN=" + tok + "\n")
+	base, err := NewScanner(DefaultConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	f0 := base.Scan("p", text)[0]
+	if f0.Allowed || f0.Line != 2 || f0.Col != 14 || f0.EndLine != 2 || f0.EndCol != 14+len(tok) || f0.Start != 18 || f0.End != 18+len(tok) {
+		t.Errorf("position: %+v", f0)
+	}
+
+	cases := []struct {
+		name   string
+		cfg    Config
+		path   string
+		reason string
+	}{
+		{"glob", Config{AllowPaths: []string{"**/testdata/**"}}, "secrets/testdata/x.env", "path"},
+		{"glob miss", Config{AllowPaths: []string{"**/testdata/**"}}, "secrets/x.env", ""},
+		{"glob dot slash", Config{AllowPaths: []string{"docs/*.md"}}, "./docs/a.md", "path"},
+		{"glob no deep", Config{AllowPaths: []string{"docs/*.md"}}, "docs/x/a.md", ""},
+		{"func", Config{AllowPath: func(p string) bool { return strings.HasSuffix(p, ".example") }}, ".env.example", "path"},
+		{"value", Config{AllowValues: []*regexp.Regexp{regexp.MustCompile("^" + pGHP)}}, "x", "value"},
+		{"baseline", Config{Baseline: map[string]bool{f0.Fingerprint: true}}, "x", "baseline"},
+		{"baseline other", Config{Baseline: map[string]bool{Fingerprint(RuleGenericSecret, tok): true}}, "x", ""},
+	}
+	for _, c := range cases {
+		s, err := NewScanner(c.cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fs := s.Scan(c.path, text)
+		if len(fs) != 1 {
+			t.Fatalf("%s: %d findings", c.name, len(fs))
+		}
+		if got := fs[0].AllowReason; got != c.reason || fs[0].Allowed != (c.reason != "") {
+			t.Errorf("%s: reason %q allowed %v, want %q", c.name, got, fs[0].Allowed, c.reason)
+		}
+		// Redact ignores every allowlist but the value one.
+		red := string(s.Redact(text))
+		if c.reason == "value" {
+			if red != string(text) {
+				t.Errorf("%s: value-allowed secret was redacted", c.name)
+			}
+		} else if strings.Contains(red, tok) {
+			t.Errorf("%s: Redact kept an allowed secret", c.name)
+		}
+	}
+}
+
+func TestGlob(t *testing.T) {
+	for _, c := range []struct {
+		pat, path string
+		want      bool
+	}{
+		{"**", "a/b/c", true},
+		{"**/*.env", ".env", true},
+		{"**/*.env", "a/b/prod.env", true},
+		{"a/**/c", "a/c", true},
+		{"a/**/c", "a/x/y/c", true},
+		{"a/**/c", "a/x/y/d", false},
+		{"*.md", "a/b.md", false},
+		{"a/*/c", "a/b/c", true},
+		{"testdata/**", "testdata", true},
+		{"a/**/**/b", "a/b", true},
+		{"x/[ab].txt", "x/b.txt", true},
+	} {
+		g, err := compileGlob(c.pat)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, ok := cleanPath(c.path)
+		if got := ok && g.match(p); got != c.want {
+			t.Errorf("%q ~ %q = %v, want %v", c.pat, c.path, got, c.want)
+		}
+	}
+	for _, bad := range []string{"", "../x", "a/**b", "x/[", "."} {
+		if _, err := compileGlob(bad); err == nil {
+			t.Errorf("compileGlob(%q): no error", bad)
+		}
+	}
+	if _, ok := cleanPath("../etc/passwd"); ok {
+		t.Error("cleanPath accepted a path outside the root")
+	}
+}
+
+func TestEndpointConfig(t *testing.T) {
+	text := []byte("OPENAI_BASE_URL=http://localhost:8000/v1\nSPARK_URL=http://10.1.2.3:8000\nX_API_BASE=http://staging.svrnty.internal/v1\n")
+	ids := func(cfg Config) string {
+		s, err := NewScanner(cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []string
+		for _, f := range s.Scan("e", text) {
+			out = append(out, fmt.Sprintf("%s@%d", f.RuleID, f.Line))
+		}
+		return strings.Join(out, " ")
+	}
+	if got := ids(DefaultConfig()); got != "endpoint-value@3" {
+		t.Errorf("default: %s", got)
+	}
+	if got := ids(Config{}); got != "endpoint-value@1 endpoint-value@3" {
+		t.Errorf("zero config (localhost not allowed): %s", got)
+	}
+	if got := ids(Config{AllowLocalhost: true, EndpointKeySuffixes: []string{"_URL"}}); got != "endpoint-value@2" {
+		t.Errorf("suffix _URL: %s", got)
+	}
+	if got := ids(Config{AllowLocalhost: true, EndpointPlaceholders: []*regexp.Regexp{regexp.MustCompile(`\.internal\b`)}}); got != "" {
+		t.Errorf("placeholder: %s", got)
+	}
+	// A caller-built rule list keeps its own endpoint rule.
+	custom := []*Rule{EndpointRule([]string{"SPARK_URL"}, false, nil)}
+	if got := ids(Config{Rules: custom, AllowLocalhost: true}); got != "endpoint-value@2" {
+		t.Errorf("custom rule: %s", got)
+	}
+}
+
+func TestNewScannerErrors(t *testing.T) {
+	re := regexp.MustCompile(`x`)
+	for name, cfg := range map[string]Config{
+		"nil regex":   {Rules: []*Rule{{ID: "a"}}},
+		"no id":       {Rules: []*Rule{{Regex: re}}},
+		"nil rule":    {Rules: []*Rule{nil}},
+		"duplicate":   {Rules: []*Rule{{ID: "a", Regex: re}, {ID: "a", Regex: re}}},
+		"bad glob":    {AllowPaths: []string{"a/["}},
+		"nil value":   {AllowValues: []*regexp.Regexp{nil}},
+		"empty kw":    {Rules: []*Rule{{ID: "a", Regex: re, Keywords: []string{""}}}},
+		"negative":    {Rules: []*Rule{{ID: "a", Regex: re, After: -1}}},
+		"placeholder": {EndpointPlaceholders: []*regexp.Regexp{nil}},
+	} {
+		if _, err := NewScanner(cfg); err == nil {
+			t.Errorf("%s: no error", name)
+		}
+	}
+}
+
+func TestCustomRuleWithoutKeywords(t *testing.T) {
+	s, err := NewScanner(Config{Rules: []*Rule{{
+		ID: "ticket", Description: "internal ticket secret",
+		Regex: regexp.MustCompile(`TKT-(?P<secret>[0-9A-F]{12})`),
+	}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	fs := s.Scan("a", []byte("x\nsee TKT-0123456789AB and TKT-BA9876543210\n"))
+	if len(fs) != 2 || fs[0].Line != 2 || fs[0].Col != 9 || fs[1].Start <= fs[0].Start {
+		t.Errorf("got %v", fs)
+	}
+}
+
+func TestOverlapAndOrder(t *testing.T) {
+	s := defaultScanner(t)
+	g := newFakeGen("overlap")
+	tok := pGHP + g.mixed(base62, 36)
+	pw := g.mixed(base62, 20)
+	text := "password=" + pw + "\nurl: https://x-access-token:" + tok + "@github.com/o/r.git\nAPI_TOKEN=" + tok + "\n"
+	fs := s.Scan("o", []byte(text))
+	var got []string
+	for _, f := range fs {
+		got = append(got, fmt.Sprintf("%s@%d", f.RuleID, f.Line))
+	}
+	if want := "generic-secret@1 github-token@2 github-token@3"; strings.Join(got, " ") != want {
+		t.Errorf("got %v, want %s", got, want)
+	}
+	for i := 1; i < len(fs); i++ {
+		if fs[i].Start < fs[i-1].End {
+			t.Errorf("findings overlap or are unsorted: %v", fs)
+		}
+	}
+}
+
+func TestRedactEveryOccurrence(t *testing.T) {
+	s := defaultScanner(t)
+	pw := newFakeGen("occ").mixed(base62, 20)
+	text := "DB_PASSWORD=" + pw + "\nlater the log echoed " + pw + " in prose\n"
+	red := s.RedactString(text)
+	if strings.Contains(red, pw) {
+		t.Fatalf("secret survived: %q", red)
+	}
+	if want := "DB_PASSWORD=" + Mask(pw) + "\nlater the log echoed " + Mask(pw) + " in prose\n"; red != want {
+		t.Errorf("got %q, want %q", red, want)
+	}
+	if got := s.RedactString("nothing to see"); got != "nothing to see" {
+		t.Errorf("clean text changed: %q", got)
+	}
+}
+
+func TestConcurrentScan(t *testing.T) {
+	s := defaultScanner(t)
+	samples := corpusSamples()
+	var wg sync.WaitGroup
+	for w := 0; w < 8; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for _, sm := range samples {
+				fs := s.Scan(sm.name, []byte(sm.text))
+				if sm.rule != "" && len(fs) == 0 {
+					t.Errorf("%s: no finding", sm.name)
+				}
+				_ = s.Redact([]byte(sm.text))
+			}
+		}()
+	}
+	wg.Wait()
+}
+
+func TestKeyWords(t *testing.T) {
+	for in, want := range map[string]string{
+		"CTO_HARNESS_CASE_LOCAL_BASE_URL": "cto harness case local base url",
+		"openaiBaseURL":                   "openai base url",
+		"APIKey":                          "api key",
+		"x-api-key":                       "x api key",
+		"--password":                      "password",
+		"clientSecret":                    "client secret",
+	} {
+		if got := strings.Join(keyWords(in), " "); got != want {
+			t.Errorf("keyWords(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func TestKeywordMatcher(t *testing.T) {
+	m := newKWMatcher([]string{"he", "she", "his", "hers", "SK-"}, []int{0, 1, 2, 3, 4})
+	var hits []string
+	m.scan([]byte("uSHers ask-x"), func(i int, rules []uint16) {
+		hits = append(hits, fmt.Sprint(i, rules))
+	})
+	if got := strings.Join(hits, " "); got != "3 [1 0] 5 [3] 10 [4]" {
+		t.Errorf("hits %s", got)
+	}
+}
+
+// TestKeywordMatcherStreams: the four-stream scan reports exactly the hits
+// of a plain serial DFA pass, keywords across block and stream cuts
+// included.
+func TestKeywordMatcherStreams(t *testing.T) {
+	s := defaultScanner(t)
+	g := newFakeGen("streams")
+	kws := []string{"secret", "token", "://", "-----BEGIN", "service_account", "ENDPOINT", "sk-", "base_url", "password"}
+	var b []byte
+	for len(b) < 600<<10 {
+		if g.next()%4 == 0 {
+			b = append(b, kws[g.next()%uint64(len(kws))]...)
+		} else {
+			b = append(b, g.from("abcdeknoprstuw_-:/ \n", int(g.next()%7))...)
+		}
+	}
+	for _, n := range []int{len(b), 64<<10 + 3, 64 << 10, 4*256 + 1, 4 * 256, 1000, 17} {
+		data := b[:n]
+		var got, want []string
+		s.kw.scan(data, func(i int, r []uint16) { got = append(got, fmt.Sprint(i, r)) })
+		s.kw.run(data, 0, len(data), 0, func(i int, r []uint16) { want = append(want, fmt.Sprint(i, r)) })
+		if len(want) == 0 || strings.Join(got, ",") != strings.Join(want, ",") {
+			t.Errorf("n=%d: %d hits, want %d", n, len(got), len(want))
+		}
+	}
+}
