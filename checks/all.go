@@ -3,8 +3,10 @@ package checks
 import (
 	"golang.org/x/tools/go/analysis"
 
+	"github.com/svrnty/sotvet/checks/authority"
 	"github.com/svrnty/sotvet/checks/frontmatter"
 	"github.com/svrnty/sotvet/checks/glossary"
+	"github.com/svrnty/sotvet/checks/phrases"
 	"github.com/svrnty/sotvet/checks/records"
 	"github.com/svrnty/sotvet/checks/refs"
 	"github.com/svrnty/sotvet/checks/secrets"
@@ -16,8 +18,10 @@ import (
 
 // All is the registry: every check sotvet has, in name order.
 var All = []*analysis.Analyzer{
+	authority.Analyzer,
 	frontmatter.Analyzer,
 	glossary.Analyzer,
+	phrases.Analyzer,
 	records.Analyzer,
 	refs.Analyzer,
 	secrets.Analyzer,

@@ -1,0 +1,291 @@
+package authority_test
+
+import (
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"golang.org/x/tools/go/analysis"
+
+	"github.com/svrnty/sotvet/checks"
+	"github.com/svrnty/sotvet/checks/authority"
+	"github.com/svrnty/sotvet/checks/checktest"
+	"github.com/svrnty/sotvet/sotparse"
+)
+
+// setFlag sets an analyzer flag for the duration of the test.
+func setFlag(t *testing.T, name, value string) {
+	t.Helper()
+	f := authority.Analyzer.Flags.Lookup(name)
+	if f == nil {
+		t.Fatalf("no flag -%s", name)
+	}
+	old := f.Value.String()
+	if err := f.Value.Set(value); err != nil {
+		t.Fatalf("-%s=%s: %v", name, value, err)
+	}
+	t.Cleanup(func() {
+		if err := f.Value.Set(old); err != nil {
+			t.Errorf("restoring -%s: %v", name, err)
+		}
+	})
+}
+
+const customClaims = `
+- id: activation-mentioned
+  pattern: runtime default activation
+  scope: sentence
+  message: activation mentioned
+- id: production-deploy
+  pattern: ['^deploy_target:\s*production']
+  scope: [fact, frontmatter]
+  message: production deploys are not planned here
+`
+
+func TestAuthority(t *testing.T) {
+	for _, tc := range []struct {
+		dir   string
+		flags map[string]string
+		cats  []string // the categories findings may have
+	}{
+		{dir: "clean"},
+		{dir: "promotion-status", cats: []string{"promotion-status"}},
+		{dir: "allowed-promotion", cats: []string{"promotion-status"}, flags: map[string]string{"allowed-promotion": "not-promoted, reviewed"}},
+		{dir: "disclaimer", cats: []string{"disclaimer-missing", "disclaimer-misplaced"}},
+		{dir: "disclaimer-kinds", cats: []string{"disclaimer-missing"}, flags: map[string]string{"disclaimer-kinds": "BRIEF,other", "disclaimer": "Local planning SOT only."}},
+		{dir: "claims", cats: []string{"core-promotion", "core-authority", "runtime-default-activation", "default-backend"}},
+		{dir: "negation", cats: []string{"default-backend"}},
+		{dir: "custom-claims", cats: []string{"activation-mentioned", "production-deploy"}, flags: map[string]string{"claims": customClaims}},
+		{dir: "approval", cats: []string{"approval-contradiction"}},
+		{dir: "scope", cats: []string{"promotion-status", "disclaimer-missing", "default-backend"}, flags: map[string]string{"scope": ".sot/03-PROTOCOLS/**,ROOT-PRD.md", "exempt": ".sot/03-PROTOCOLS/core/**"}},
+	} {
+		t.Run(tc.dir, func(t *testing.T) {
+			for name, v := range tc.flags {
+				setFlag(t, name, v)
+			}
+			for _, f := range checktest.Run(t, filepath.Join("testdata", tc.dir), authority.Analyzer) {
+				ok := false
+				for _, c := range tc.cats {
+					ok = ok || f.Category == c
+				}
+				if !ok {
+					t.Errorf("%s:%d: category %q, want one of %v", f.File, f.Line, f.Category, tc.cats)
+				}
+				if f.Severity != checks.SeverityError {
+					t.Errorf("%s:%d: severity %q, want error", f.File, f.Line, f.Severity)
+				}
+				if f.Message != strings.ToLower(f.Message[:1])+f.Message[1:] {
+					t.Errorf("%s:%d: message %q does not start lower-case", f.File, f.Line, f.Message)
+				}
+			}
+		})
+	}
+}
+
+// TestClaimsOff checks that an empty -claims turns claim checking off.
+func TestClaimsOff(t *testing.T) {
+	setFlag(t, "claims", "")
+	abs, err := filepath.Abs(filepath.Join("testdata", "claims"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, _, err := checks.Run(checks.Options{Root: abs, FS: os.DirFS(abs), Analyzers: []*analysis.Analyzer{authority.Analyzer}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range res.Findings {
+		t.Errorf("unexpected finding with -claims='': %s:%d: %s", f.File, f.Line, f.Message)
+	}
+}
+
+func TestClaimSetErrors(t *testing.T) {
+	for _, tc := range []struct{ name, yaml, want string }{
+		{"not a list", "id: x", "want a list of claim rules"},
+		{"list of strings", "- a\n- b", "cannot"},
+		{"unknown key", "- {id: x, pattern: a, scope: fact, message: m, severity: high}", "severity"},
+		{"duplicate key", "- {id: x, id: y, pattern: a, scope: fact, message: m}", "id"},
+		{"bad pattern", "- {id: x, pattern: 'a(', scope: fact, message: m}", "claim 1 (x): pattern: error parsing regexp"},
+		{"bad unless", "- {id: x, pattern: a, unless: '[', scope: fact, message: m}", "claim 1 (x): unless: error parsing regexp"},
+		{"empty pattern", "- {id: x, pattern: '', scope: fact, message: m}", "claim 1 (x): pattern is required"},
+		{"no pattern", "- {id: x, scope: fact, message: m}", "claim 1 (x): pattern is required"},
+		{"no id", "- {pattern: a, scope: fact, message: m}", `claim 1: id "" must be kebab-case`},
+		{"bad id", "- {id: Not_Kebab, pattern: a, scope: fact, message: m}", `id "Not_Kebab" must be kebab-case`},
+		{"no message", "- {id: x, pattern: a, scope: fact}", "message is required"},
+		{"no scope", "- {id: x, pattern: a, message: m}", "scope is required"},
+		{"bad scope", "- {id: x, pattern: a, scope: [fact, heading], message: m}", `unknown scope "heading"`},
+		{"nested scope", "- {id: x, pattern: a, scope: [[fact]], message: m}", "scope: want a scope name"},
+		{"bad contradicts", "- {id: x, pattern: a, scope: fact, message: m, contradicts: approval}", `contradicts: want "key: value"`},
+		{"second rule", "- {id: x, pattern: a, scope: fact, message: m}\n- {id: y, pattern: '(', scope: fact, message: m}", "claim 2 (y): pattern"},
+		{"yaml syntax", "- {id: x", "yaml"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var s authority.ClaimSet
+			err := s.Set(tc.yaml)
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("Set(%q) = %v, want an error containing %q", tc.yaml, err, tc.want)
+			}
+		})
+	}
+}
+
+func TestClaimSetRoundTrip(t *testing.T) {
+	s := authority.NewClaimSet(authority.DefaultClaims)
+	text := s.String()
+	var back authority.ClaimSet
+	if err := back.Set(text); err != nil {
+		t.Fatalf("Set(String()) = %v\n%s", err, text)
+	}
+	if back.String() != text {
+		t.Errorf("round trip changed the set:\n%s\n---\n%s", text, back.String())
+	}
+	if got, want := len(back.Claims()), len(authority.DefaultClaims); got != want {
+		t.Errorf("%d claims after the round trip, want %d", got, want)
+	}
+	// The default value the configuration starter prints is the set itself.
+	if def := authority.Analyzer.Flags.Lookup("claims").DefValue; def != text {
+		t.Errorf("DefValue of -claims is not the built-in set:\n%s", def)
+	}
+	// A scalar pattern and scope are accepted.
+	var one authority.ClaimSet
+	if err := one.Set("- {id: x, pattern: a, scope: sentence, message: m}"); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestClone checks that validating a value on a clone leaves the flag alone,
+// as config.Parse does.
+func TestClone(t *testing.T) {
+	f := authority.Analyzer.Flags.Lookup("claims")
+	before := f.Value.String()
+	c, ok := f.Value.(interface{ Clone() flag.Value })
+	if !ok {
+		t.Fatal("-claims has no Clone method")
+	}
+	if err := c.Clone().Set(customClaims); err != nil {
+		t.Fatal(err)
+	}
+	if f.Value.String() != before {
+		t.Error("setting a clone changed the flag")
+	}
+}
+
+func TestFlagErrors(t *testing.T) {
+	for _, tc := range []struct{ flag, value string }{
+		{"scope", "/abs/**"},
+		{"scope", "../x/**"},
+		{"exempt", "a/[b"},
+		{"disclaimer-kinds", "PRD,NOTES"},
+	} {
+		if err := authority.Analyzer.Flags.Lookup(tc.flag).Value.Set(tc.value); err == nil {
+			t.Errorf("-%s=%s: no error", tc.flag, tc.value)
+		}
+	}
+	// Restore the defaults the failed Sets may have left.
+	setFlag(t, "scope", strings.Join(authority.DefaultScope, ","))
+	setFlag(t, "exempt", "")
+	setFlag(t, "disclaimer-kinds", "PRD,ISSUES,EVIDENCE,CLOSEOUT,RECORD,CONTRACT,TEMPLATE,PACKET,GUARD,MATRIX,GATES,BLOCKER,ATTEMPT")
+}
+
+func TestDoc(t *testing.T) {
+	a := authority.Analyzer
+	if err := analysis.Validate([]*analysis.Analyzer{a}); err != nil {
+		t.Fatal(err)
+	}
+	first, rest, _ := strings.Cut(a.Doc, "\n")
+	if first != "authority: check that local planning documents claim no Core authority" {
+		t.Errorf("Doc summary = %q", first)
+	}
+	for _, name := range []string{"scope", "exempt", "allowed-promotion", "disclaimer", "disclaimer-kinds", "claims"} {
+		if a.Flags.Lookup(name) == nil {
+			t.Errorf("no -%s flag", name)
+		}
+		if !strings.Contains(rest, "-"+name+":") {
+			t.Errorf("Doc does not describe -%s", name)
+		}
+	}
+	for _, id := range []string{"promotion-status", "disclaimer-missing", "disclaimer-misplaced", "core-promotion", "core-authority", "runtime-default-activation", "default-backend", "approval-contradiction"} {
+		if !strings.Contains(rest, id) {
+			t.Errorf("Doc does not name category %s", id)
+		}
+	}
+}
+
+// corpusDir returns the reference corpus, or $SOTVET_BENCH_CORPUS when set
+// (a generated one, say: go run ./scripts/gen-corpus -out DIR).
+func corpusDir(t testing.TB) string {
+	if dir := os.Getenv("SOTVET_BENCH_CORPUS"); dir != "" {
+		return dir
+	}
+	dir, err := filepath.Abs(filepath.Join("..", "..", "..", "shared", "corpus", "cto-planb"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(dir); err != nil {
+		t.Skipf("corpus not available: %v", err)
+	}
+	return dir
+}
+
+// TestCorpus runs the check over the real corpus and logs the findings.
+func TestCorpus(t *testing.T) {
+	dir := corpusDir(t)
+	res, _, err := checks.Run(checks.Options{Root: dir, FS: os.DirFS(dir), Analyzers: []*analysis.Analyzer{authority.Analyzer}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range res.Findings {
+		t.Logf("%s:%d:%d: [%s/%s] %s", f.File, f.Line, f.Col, f.Check, f.Category, f.Message)
+		// The corpus makes no forbidden claim: any claim finding is a
+		// false positive.
+		if f.Category != "disclaimer-misplaced" {
+			t.Errorf("unexpected corpus finding %s:%d: [%s] %s", f.File, f.Line, f.Category, f.Message)
+		}
+	}
+	t.Logf("%d findings", len(res.Findings))
+}
+
+func BenchmarkCorpus(b *testing.B) {
+	dir := corpusDir(b)
+	start := cpuTime()
+	for b.Loop() {
+		if _, _, err := checks.Run(checks.Options{Root: dir, FS: os.DirFS(dir), Analyzers: []*analysis.Analyzer{authority.Analyzer}}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(cpuTime()-start)/float64(b.N)/1e6, "cpu-ms/op")
+}
+
+// BenchmarkRun measures the check alone, on the corpus parsed once.
+func BenchmarkRun(b *testing.B) {
+	ws, err := sotparse.Load(corpusDir(b), sotparse.Options{NoGit: true})
+	if err != nil {
+		b.Fatal(err)
+	}
+	pass := &analysis.Pass{
+		Analyzer: authority.Analyzer,
+		Fset:     ws.Fset,
+		ResultOf: map[*analysis.Analyzer]any{sotparse.Analyzer: ws},
+		Report:   func(analysis.Diagnostic) {},
+	}
+	start := cpuTime()
+	for b.Loop() {
+		if _, err := authority.Analyzer.Run(pass); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(cpuTime()-start)/float64(b.N)/1e6, "cpu-ms/op")
+}
+
+// cpuTime returns the user and system CPU time of the process, which a
+// loaded machine disturbs less than wall time.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}

@@ -1,0 +1,400 @@
+package authority
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"regexp"
+	"slices"
+	"sort"
+	"strings"
+
+	yaml "go.yaml.in/yaml/v4"
+)
+
+// Claim is one forbidden-claim rule of the -claims rule set.
+type Claim struct {
+	// ID names the rule; it is the category of its findings. Several rules
+	// may share an ID (one per scope, say). Kebab-case.
+	ID string `yaml:"id"`
+	// Pattern is a Go regular expression, or a list of them (alternatives),
+	// matched case-insensitively against the text of each structure the
+	// rule's scope names.
+	Pattern Patterns `yaml:"pattern"`
+	// Scope lists where the rule applies: "fact" (a "- key: value" bullet,
+	// matched as "key: value"), "frontmatter" (a frontmatter field, matched
+	// as "key: value") and "sentence" (a sentence of a paragraph, list item
+	// or table cell).
+	Scope Scopes `yaml:"scope,flow"`
+	// Message is the finding's message; the matched text is appended.
+	Message string `yaml:"message"`
+	// Unless, when set, is a regular expression or a list of them: a text
+	// one of them matches is not a claim of this rule.
+	Unless Patterns `yaml:"unless,omitempty"`
+	// Contradicts, when set, is "key: value": the rule reports only in a
+	// route whose record states key: value (see the package doc).
+	Contradicts string `yaml:"contradicts,omitempty"`
+}
+
+// Scope names.
+const (
+	ScopeFact        = "fact"
+	ScopeFrontmatter = "frontmatter"
+	ScopeSentence    = "sentence"
+)
+
+var scopeNames = []string{ScopeFact, ScopeFrontmatter, ScopeSentence}
+
+// Scopes is a list of scope names; in YAML a single name may stand alone.
+type Scopes []string
+
+// UnmarshalYAML accepts a scalar or a sequence of scalars.
+func (s *Scopes) UnmarshalYAML(n *yaml.Node) error {
+	switch n.Kind {
+	case yaml.ScalarNode:
+		*s = Scopes{n.Value}
+		return nil
+	case yaml.SequenceNode:
+		var out Scopes
+		for _, e := range n.Content {
+			if e.Kind != yaml.ScalarNode {
+				return fmt.Errorf("line %d: scope: want a scope name", e.Line)
+			}
+			out = append(out, e.Value)
+		}
+		*s = out
+		return nil
+	}
+	return fmt.Errorf("line %d: scope: want a scope name or a list of them", n.Line)
+}
+
+func (s Scopes) has(name string) bool { return slices.Contains(s, name) }
+
+// Patterns is a list of regular expressions, alternatives of one another;
+// in YAML a single expression may stand alone.
+type Patterns []string
+
+// UnmarshalYAML accepts a scalar or a sequence of scalars.
+func (p *Patterns) UnmarshalYAML(n *yaml.Node) error {
+	var s Scopes
+	if err := s.UnmarshalYAML(n); err != nil {
+		return errors.New(strings.Replace(err.Error(), "scope: want a scope name", "want a regular expression", 1))
+	}
+	*p = Patterns(s)
+	return nil
+}
+
+// MarshalYAML writes each expression single-quoted, one per line.
+func (p Patterns) MarshalYAML() (any, error) {
+	q := func(v string) *yaml.Node {
+		return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: v, Style: yaml.SingleQuotedStyle}
+	}
+	if len(p) == 1 {
+		return q(p[0]), nil
+	}
+	n := &yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq"}
+	for _, v := range p {
+		n.Content = append(n.Content, q(v))
+	}
+	return n, nil
+}
+
+// join returns the alternatives as one expression.
+func (p Patterns) join() string {
+	if len(p) == 1 {
+		return p[0]
+	}
+	var parts []string
+	for _, v := range p {
+		parts = append(parts, "(?:"+v+")")
+	}
+	return strings.Join(parts, "|")
+}
+
+// DefaultClaims is the built-in rule set: the forbidden claims of the
+// workspace convention. Configuring -claims replaces it.
+var DefaultClaims = []Claim{
+	{
+		ID: "core-promotion",
+		Pattern: Patterns{
+			`^(?:core[ _-]promotion[ _-]status\s*:\s*promoted|promoted[ _-](?:in)?to[ _-]core\s*:\s*(?:true|yes))\b`,
+		},
+		Scope:   Scopes{ScopeFact},
+		Message: "claims promotion into Core; local planning SOT is not promoted",
+	},
+	{
+		ID: "core-promotion",
+		Pattern: Patterns{
+			`\bpromot(?:e|es|ed)(?:\s+[^\s.;:!?]+){0,6}?\s+(?:in)?to\s+(?:the\s+)?(?:Cortex(?:\s+OS)?\s+)?Core\b`,
+			`\bCore\s+promotion\s+(?:is\s+|was\s+|has\s+been\s+)?(?:now\s+)?(?:complete|completed|granted|approved|done|finished|occurs|occurred|happened|succeeded)\b`,
+			`\bcore[_ ]promotion[_ ]status\s*[:=]\s*promoted\b`,
+		},
+		Scope:   Scopes{ScopeSentence, ScopeFrontmatter},
+		Message: "claims promotion into Core; local planning SOT is not promoted",
+	},
+	{
+		ID: "core-authority",
+		Pattern: Patterns{
+			`\b(?:this|these|the)\s+(?:[\w-]+\s+){0,3}?(?:document|record|prd|issues?|evidence|closeout|packet|artifact|workspace|sot|file|contract|brief|guard|template)s?\s+(?:is|are|was|were|becomes|became)\s+(?:now\s+)?(?:an?\s+)?(?:active\s+)?Core\s+(?:Protocol|authority)\b`,
+			`\bCTO\s+(?:[\w-]+\s+){0,2}?(?:is|are|was|were|becomes|became)\s+(?:now\s+)?(?:an?\s+)?(?:active\s+)?Core\s+(?:Protocol|authority)\b`,
+		},
+		Scope:   Scopes{ScopeSentence, ScopeFrontmatter},
+		Message: "claims Core Protocol status or active Core authority for local planning SOT",
+	},
+	{
+		ID: "runtime-default-activation",
+		Pattern: Patterns{
+			`^(?:case[ _-])?(?:runtime|candidate)[ _-]default[ _-](?:activation|active|activated|enabled)\s*:\s*(?:true|yes|on|enabled|active|activated)\b`,
+		},
+		Scope:   Scopes{ScopeFact, ScopeFrontmatter},
+		Message: "claims runtime default activation is on; it stays false until a governed Core route activates it",
+	},
+	{
+		ID: "runtime-default-activation",
+		Pattern: Patterns{
+			`\b(?:runtime|candidate)[ _-]default[ _-]activation\s+(?:is|was|has\s+been|becomes|became)\s+(?:now\s+)?(?:true|on|enabled|active|granted|complete|done)\b`,
+			`\b(?:runtime|candidate)[ _-]default[ _-]activation\s*[:=]\s*(?:true|on|yes|enabled|active)\b`,
+			`\bactivat(?:e|es|ed)\s+(?:the\s+)?[\w‹›-]+\s+as\s+(?:the\s+|a\s+)?(?:runtime\s+)?default(?:$|[\s.,;:!])`,
+			`\b[\w‹›-]+\s+(?:is|was|has\s+been|becomes|became)\s+(?:now\s+)?(?:activated|active|enabled)\s+as\s+(?:the\s+|a\s+)?(?:runtime\s+)?default(?:$|[\s.,;:!])`,
+			`\b(?:runtime\s+default|default\s+activation)\s+(?:is|was|has\s+been|becomes|became)\s+(?:now\s+)?(?:on|true|active|activated|enabled|granted)\b`,
+		},
+		Scope:   Scopes{ScopeSentence, ScopeFrontmatter},
+		Message: "claims runtime default activation is on; it stays false until a governed Core route activates it",
+	},
+	{
+		ID: "default-backend",
+		Pattern: Patterns{
+			`^(?:runtime[ _-])?default[ _-](?:execution[ _-])?(?:backend|engine)\s*:\s*\S`,
+		},
+		Scope:   Scopes{ScopeFact, ScopeFrontmatter},
+		Message: "claims a backend is the default backend; backends stay candidates until a governed Core route decides",
+		Unless:  Patterns{`:\s*(?:none|null|fake|false|no|n/?a|unset|pending|tbd|not\b|not[ _-]\w+)|candida`},
+	},
+	{
+		ID: "default-backend",
+		Pattern: Patterns{
+			`\b(?:is|are|was|were|be|been|become|becomes|became|remains|stays)\s+(?:now\s+)?(?:the\s+|a\s+|our\s+)?(?:new\s+)?(?:runtime\s+)?default\s+(?:[\w-]+\s+){0,3}?(?:backend|engine)\b`,
+			`\bdefault\s+(?:execution\s+)?(?:backend|engine)\s+(?:is|was|has\s+been|becomes|became)\s+(?:now\s+)?(?:case|codex|pi|claude|aider|openhands|‹code›)`,
+			`\b(?-i:Case)\s+(?:is|was|has\s+been|becomes|became)\s+(?:now\s+)?(?:the\s+)?(?:runtime\s+)?default(?:$|[\s.,;:!])`,
+			`\b(?:make|makes|made)\s+(?:(?-i:Case|Codex|Pi|Claude)|‹code›|(?:the|this|that)\s+(?:[\w-]+\s+)?(?:backend|engine|adapter))\s+(?:the\s+|a\s+)?(?:runtime\s+)?default(?:$|[\s.,;:!])`,
+			`\bpromot(?:e|es|ed)\s+(?:[\w‹›-]+\s+){0,3}?to\s+(?:the\s+)?(?:runtime\s+)?default\b`,
+		},
+		Scope:   Scopes{ScopeSentence, ScopeFrontmatter},
+		Message: "claims a backend is the default backend; backends stay candidates until a governed Core route decides",
+		Unless:  Patterns{`\bcandida(?:te|tes|cy)\b|\bfake\b`},
+	},
+	{
+		ID: "approval-contradiction",
+		Pattern: Patterns{
+			`^approval[ _-]granted\s*:\s*(?:true|yes)\b`,
+		},
+		Scope:       Scopes{ScopeFact, ScopeFrontmatter},
+		Message:     "claims approval was granted",
+		Contradicts: "approval_granted: false",
+	},
+	{
+		ID: "approval-contradiction",
+		Pattern: Patterns{
+			`\bapproval\s+(?:was|has\s+been|is|is\s+now|were|have\s+been)\s+granted\b`,
+			`\bapproval[ _-]granted\s*[:=]\s*(?:true|yes)\b`,
+			`\bJP\s+(?:has\s+)?(?:approved|granted)\b`,
+			`\b(?:JP|operator|human)\s+approval\s+(?:was\s+|has\s+been\s+|is\s+)?(?:granted|given|recorded|received)\b`,
+		},
+		Scope:       Scopes{ScopeSentence, ScopeFrontmatter},
+		Message:     "claims approval was granted",
+		Contradicts: "approval_granted: false",
+	},
+}
+
+// compiledClaim is a Claim ready to match.
+type compiledClaim struct {
+	Claim
+	alts       []alt // one per pattern alternative
+	unless     *regexp.Regexp
+	key, value string // of Contradicts
+}
+
+// alt is one alternative of a rule's pattern, with its prefilter.
+type alt struct {
+	re     *regexp.Regexp
+	filter prefilter
+}
+
+// admits reports whether some alternative may match a text in which the
+// literals of found occur.
+func (cc *compiledClaim) admits(found uint64) bool {
+	for _, a := range cc.alts {
+		if a.filter.admits(found) {
+			return true
+		}
+	}
+	return false
+}
+
+// find returns the matches of the alternatives in text (found: the
+// literals that occur in it), trimmed of trailing space and punctuation, in
+// order of position; only the first of each alternative unless all is set.
+func (cc *compiledClaim) find(text string, found uint64, all bool) [][]int {
+	var out [][]int
+	n := 1
+	if all {
+		n = -1
+	}
+	for _, a := range cc.alts {
+		if !a.filter.admits(found) {
+			continue
+		}
+		for _, loc := range a.re.FindAllStringIndex(text, n) {
+			if loc = trimMatch(text, loc); loc != nil {
+				out = append(out, loc)
+			}
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i][0] < out[j][0] })
+	return out
+}
+
+var kebab = regexp.MustCompile(`^[a-z][a-z0-9]*(?:-[a-z0-9]+)*$`)
+
+func compileClaims(cs []Claim) ([]*compiledClaim, *matcher, error) {
+	out := make([]*compiledClaim, 0, len(cs))
+	lits := &literalSet{index: map[string]int{}}
+	for i, c := range cs {
+		where := fmt.Sprintf("claim %d", i+1)
+		if c.ID != "" {
+			where += fmt.Sprintf(" (%s)", c.ID)
+		}
+		if !kebab.MatchString(c.ID) {
+			return nil, nil, fmt.Errorf("%s: id %q must be kebab-case (it is the category of the findings)", where, c.ID)
+		}
+		if len(c.Pattern) == 0 || slices.Contains(c.Pattern, "") {
+			return nil, nil, fmt.Errorf("%s: pattern is required", where)
+		}
+		if strings.TrimSpace(c.Message) == "" {
+			return nil, nil, fmt.Errorf("%s: message is required", where)
+		}
+		if len(c.Scope) == 0 {
+			return nil, nil, fmt.Errorf("%s: scope is required (%s)", where, strings.Join(scopeNames, ", "))
+		}
+		for _, s := range c.Scope {
+			if !slices.Contains(scopeNames, s) {
+				return nil, nil, fmt.Errorf("%s: unknown scope %q (want %s)", where, s, strings.Join(scopeNames, ", "))
+			}
+		}
+		cc := &compiledClaim{Claim: c}
+		var err error
+		for _, p := range c.Pattern {
+			re, err := regexp.Compile("(?i)" + p)
+			if err != nil {
+				return nil, nil, fmt.Errorf("%s: pattern: %w", where, err)
+			}
+			cc.alts = append(cc.alts, alt{re: re, filter: lits.compile(clausesOf(p))})
+		}
+		if len(c.Unless) > 0 {
+			if cc.unless, err = regexp.Compile("(?i)" + c.Unless.join()); err != nil {
+				return nil, nil, fmt.Errorf("%s: unless: %w", where, err)
+			}
+		}
+		if c.Contradicts != "" {
+			k, v, ok := strings.Cut(c.Contradicts, ":")
+			cc.key, cc.value = normKey(k), normValue(v)
+			if !ok || cc.key == "" || cc.value == "" {
+				return nil, nil, fmt.Errorf("%s: contradicts: want \"key: value\", got %q", where, c.Contradicts)
+			}
+		}
+		out = append(out, cc)
+	}
+	return out, newMatcher(lits.list), nil
+}
+
+// ClaimSet is the -claims flag: a YAML list of Claim mappings. Setting it
+// replaces the whole set; an empty value means no claim rules.
+type ClaimSet struct {
+	claims   []Claim
+	compiled []*compiledClaim
+	matcher  *matcher // over the literals of the prefilters
+}
+
+// NewClaimSet returns a set holding cs, which must be valid.
+func NewClaimSet(cs []Claim) *ClaimSet {
+	compiled, m, err := compileClaims(cs)
+	if err != nil {
+		panic("authority: " + err.Error())
+	}
+	return &ClaimSet{claims: slices.Clone(cs), compiled: compiled, matcher: m}
+}
+
+// String renders the set as YAML, the form Set reads.
+func (s *ClaimSet) String() string {
+	if s == nil || len(s.claims) == 0 {
+		return ""
+	}
+	b, err := yaml.Dump(s.claims, yaml.WithLineWidth(-1))
+	if err != nil {
+		return ""
+	}
+	return string(b)
+}
+
+// Set parses a YAML list of claim rules, replacing the set.
+func (s *ClaimSet) Set(v string) error {
+	cs, err := parseClaims(v)
+	if err != nil {
+		return err
+	}
+	compiled, m, err := compileClaims(cs)
+	if err != nil {
+		return err
+	}
+	s.claims, s.compiled, s.matcher = cs, compiled, m
+	return nil
+}
+
+// Clone returns an independent copy, so that a configuration can be
+// validated without changing the flag.
+func (s *ClaimSet) Clone() flag.Value {
+	return &ClaimSet{claims: slices.Clone(s.claims), compiled: slices.Clone(s.compiled), matcher: s.matcher}
+}
+
+// Claims returns the rules of the set.
+func (s *ClaimSet) Claims() []Claim { return slices.Clone(s.claims) }
+
+func parseClaims(v string) ([]Claim, error) {
+	if strings.TrimSpace(v) == "" {
+		return nil, nil
+	}
+	var n yaml.Node
+	if err := yaml.Load([]byte(v), &n); err != nil {
+		return nil, err
+	}
+	if n.Kind == yaml.DocumentNode && len(n.Content) == 1 {
+		n = *n.Content[0]
+	}
+	if n.Kind != yaml.SequenceNode {
+		return nil, errors.New("want a list of claim rules (mappings with id, pattern, scope, message, unless, contradicts)")
+	}
+	var cs []Claim
+	if err := yaml.Load([]byte(v), &cs, yaml.WithKnownFields(), yaml.WithUniqueKeys(true)); err != nil {
+		return nil, err
+	}
+	return cs, nil
+}
+
+// normKey normalises a fact or field key: lower case, spaces and dashes as
+// underscores, code-span backticks dropped.
+func normKey(k string) string {
+	k = strings.ToLower(strings.Trim(strings.TrimSpace(k), "`*_ "))
+	return keyReplacer.Replace(k)
+}
+
+var (
+	keyReplacer    = strings.NewReplacer(" ", "_", "-", "_")
+	markupReplacer = strings.NewReplacer("`", "", "*", "")
+)
+
+// normValue normalises a fact value: markup dropped, lower case, trailing
+// punctuation trimmed.
+func normValue(v string) string {
+	v = strings.ToLower(strings.TrimSpace(markupReplacer.Replace(v)))
+	return strings.TrimRight(v, ".;, ")
+}

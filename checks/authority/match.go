@@ -1,0 +1,241 @@
+package authority
+
+import (
+	"fmt"
+	"go/token"
+	"strings"
+
+	"github.com/svrnty/sotvet/sotparse"
+)
+
+// candidate is one pattern match, reported or not, with the reason it is
+// not a claim. The corpus test lists candidates to review the negation
+// rules.
+type candidate struct {
+	claim    *compiledClaim
+	doc      *sotparse.Doc
+	pos, end token.Pos
+	scope    string
+	text     string // the sentence, fact or field
+	match    string
+	why      string // "" for a claim
+}
+
+// Test hooks: traceCandidates, when set, receives every candidate;
+// ignoreMentions judges mentioned text as if it were stated.
+var (
+	traceCandidates func(candidate)
+	ignoreMentions  bool
+)
+
+func (c *docRun) claims(d *sotparse.Doc, b *body) {
+	compiled, m := c.set.compiled, c.set.matcher
+	type key struct {
+		id   string
+		line int
+	}
+	done := map[key]bool{}
+	emit := func(k candidate) {
+		if traceCandidates != nil {
+			c.cands = append(c.cands, k)
+		}
+		if k.why != "" {
+			return
+		}
+		kk := key{k.claim.ID, d.File.Tok.Line(k.pos)}
+		if done[kk] {
+			return
+		}
+		done[kk] = true
+		msg := k.claim.Message
+		if k.claim.Contradicts != "" {
+			rec := c.routeState(d.Stem, k.claim.key, k.claim.value)
+			msg += fmt.Sprintf(", but %s records %s: %s", rec.path, k.claim.key, k.claim.value)
+		}
+		c.report(k.pos, k.end, k.claim.ID, fmt.Sprintf("%s: %s", msg, excerpt(k.match)))
+	}
+	// contradicted reports whether a claim of cc counts in d's route.
+	contradicted := func(cc *compiledClaim) bool {
+		return cc.Contradicts == "" || c.routeState(d.Stem, cc.key, cc.value).path != ""
+	}
+	// The texts each scope offers, computed once for all rules.
+	type item struct {
+		text     string
+		found    uint64 // literals of the rule set in text
+		pos, end token.Pos
+		mention  bool
+	}
+	var fields, facts []item
+	if d.Frontmatter != nil {
+		for _, f := range d.Frontmatter.Fields {
+			// core_promotion_status is the promotion-status rule's.
+			if !f.Scalar || f.Key == "core_promotion_status" {
+				continue
+			}
+			text := f.Key + ": " + strings.TrimSpace(f.Value)
+			fields = append(fields, item{text: text, found: m.scan(text), pos: f.KeyPos, end: f.ValueEnd})
+		}
+	}
+	for _, f := range d.Facts {
+		text := strings.Trim(f.Key, "`") + ": " + plain(f.Value)
+		facts = append(facts, item{text: text, found: m.scan(text), pos: f.Pos, end: f.End,
+			mention: !ignoreMentions && b.mentionAt(d.File.Tok.Offset(f.Pos)-b.base)})
+	}
+	var docFound uint64
+	for _, bl := range b.blocks {
+		bl.found = m.scan(bl.text)
+		docFound |= bl.found
+	}
+	for _, cc := range compiled {
+		if cc.Scope.has(ScopeFrontmatter) {
+			for _, f := range fields {
+				for _, loc := range cc.find(f.text, f.found, false) {
+					k := candidate{claim: cc, doc: d, pos: f.pos, end: f.end, scope: ScopeFrontmatter, text: f.text, match: f.text[loc[0]:loc[1]]}
+					k.why = c.why(cc, f.text, loc, contradicted)
+					emit(k)
+				}
+			}
+		}
+		if cc.Scope.has(ScopeFact) {
+			for _, f := range facts {
+				for _, loc := range cc.find(f.text, f.found, false) {
+					k := candidate{claim: cc, doc: d, pos: f.pos, end: f.end, scope: ScopeFact, text: f.text, match: f.text[loc[0]:loc[1]]}
+					if f.mention {
+						k.why = "mentioned (phrase list or negating section)"
+					} else {
+						k.why = c.why(cc, f.text, loc, contradicted)
+					}
+					emit(k)
+				}
+			}
+		}
+		if !cc.admits(docFound) {
+			continue
+		}
+		if cc.Scope.has(ScopeSentence) {
+			for _, bl := range b.blocks {
+				if !cc.admits(bl.found) {
+					continue
+				}
+				for _, s := range bl.sentences() {
+					sent := bl.text[s[0]:s[1]]
+					for _, loc := range cc.find(sent, m.scan(sent), true) {
+						i, j := bl.span(s[0]+loc[0], s[0]+loc[1])
+						k := candidate{claim: cc, doc: d, pos: d.File.Pos(b.base + i), end: d.File.Pos(b.base + j),
+							scope: ScopeSentence, text: sent, match: sent[loc[0]:loc[1]]}
+						switch {
+						case bl.mention && !ignoreMentions:
+							k.why = "mentioned (phrase list or negating section " + excerpt(bl.section) + ")"
+						default:
+							k.why = c.why(cc, sent, loc, contradicted)
+						}
+						emit(k)
+					}
+				}
+			}
+		}
+	}
+}
+
+// plain is sotparse.PlainText, skipped for text it would not change.
+func plain(s string) string {
+	if strings.ContainsAny(s, "`*_\t\r\n") || strings.Contains(s, "  ") || strings.TrimSpace(s) != s {
+		return sotparse.PlainText(s)
+	}
+	return s
+}
+
+// trimMatch drops trailing white space and punctuation from the match loc
+// of text; it returns nil for an empty match.
+func trimMatch(text string, loc []int) []int {
+	if loc == nil {
+		return nil
+	}
+	end := loc[0] + len(strings.TrimRight(text[loc[0]:loc[1]], " .,;:!?"))
+	if end <= loc[0] {
+		return nil
+	}
+	return []int{loc[0], end}
+}
+
+// why returns why the match loc of cc in text is not a claim, or "" when
+// it is one: the built-in negation forms, then the rule's unless and
+// contradicts conditions.
+func (c *docRun) why(cc *compiledClaim, text string, loc []int, contradicted func(*compiledClaim) bool) string {
+	if ok, why := judge(text, loc[0], loc[1]); !ok {
+		return why
+	}
+	if cc.unless != nil && cc.unless.MatchString(text) {
+		return "unless " + excerpt(cc.unless.FindString(text))
+	}
+	if !contradicted(cc) {
+		return "no record of the route states " + cc.key + ": " + cc.value
+	}
+	return ""
+}
+
+// routeState is what the records of one route say about one key.
+type routeState struct {
+	path string // the record stating the contradicted value, or ""
+}
+
+// routeState returns what the records of the route stem say about key:
+// path names a record stating key: value when one does and no record of the
+// route states another value for key. The records of a route are its
+// RECORD documents; a route without any has as records the documents that
+// state key.
+func (c *checker) routeState(stem, key, value string) *routeState {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	ck := stem + "\x00" + key + "\x00" + value
+	if st, ok := c.states[ck]; ok {
+		return st
+	}
+	st := &routeState{}
+	c.states[ck] = st
+	docs := c.routes[stem]
+	var records []*sotparse.Doc
+	for _, d := range docs {
+		if d.Kind == sotparse.KindRecord {
+			records = append(records, d)
+		}
+	}
+	if len(records) == 0 {
+		for _, d := range docs {
+			if len(factValues(d, key)) > 0 {
+				records = append(records, d)
+			}
+		}
+	}
+	for _, d := range records {
+		for _, v := range factValues(d, key) {
+			if v != value {
+				st.path = ""
+				return st
+			}
+			if st.path == "" {
+				st.path = d.Path
+			}
+		}
+	}
+	return st
+}
+
+// factValues returns the normalised values d gives key, as a fact or a
+// frontmatter field.
+func factValues(d *sotparse.Doc, key string) []string {
+	var out []string
+	if d.Frontmatter != nil {
+		for _, f := range d.Frontmatter.Fields {
+			if f.Scalar && normKey(f.Key) == key {
+				out = append(out, normValue(f.Value))
+			}
+		}
+	}
+	for _, f := range d.Facts {
+		if normKey(f.Key) == key {
+			out = append(out, normValue(f.Value))
+		}
+	}
+	return out
+}

@@ -1,0 +1,97 @@
+package cases_test
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"golang.org/x/tools/go/analysis"
+
+	"github.com/svrnty/sotvet/checks"
+	"github.com/svrnty/sotvet/checks/cases"
+	"github.com/svrnty/sotvet/checks/checktest"
+)
+
+func TestCases(t *testing.T) {
+	for _, dir := range []string{"valid", "broken"} {
+		t.Run(dir, func(t *testing.T) {
+			for _, f := range checktest.Run(t, filepath.Join("testdata", dir), cases.Analyzer) {
+				if f.Category != cases.Category || f.Severity != checks.SeverityError {
+					t.Errorf("%s:%d: category %q severity %q", f.File, f.Line, f.Category, f.Severity)
+				}
+			}
+		})
+	}
+}
+
+// TestColumns: findings carry the contract's byte columns.
+func TestColumns(t *testing.T) {
+	abs, err := filepath.Abs(filepath.Join("testdata", "broken"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, _, err := checks.Run(checks.Options{Root: abs, FS: os.DirFS(abs), Analyzers: []*analysis.Analyzer{cases.Analyzer}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]bool{}
+	for _, f := range res.Findings {
+		got[fmt.Sprintf("%s:%d:%d", f.File, f.Line, f.Col)] = true
+	}
+	for _, want := range []string{
+		"empty/case.yaml:1:1",
+		"keys/case.yaml:1:5",   // the id's value
+		"keys/case.yaml:4:16",  // the mode's value
+		"keys/case.yaml:14:32", // the second event
+		"keys/case.yaml:16:12",
+		"no-repo/case.yaml:1:1",
+		"no-repo/case.yaml:10:13", // fake.solution's value
+		"unicode/case.yaml:8:8",   // «k»
+		"unicode/case.yaml:8:28",  // ../ünï: 26th code point, 28th byte
+		"yaml/case.yaml:2:1",
+	} {
+		if !got[want] {
+			t.Errorf("no finding at %s", want)
+		}
+	}
+}
+
+// TestShippedCases: the harness's own cases are clean.
+func TestShippedCases(t *testing.T) {
+	abs, err := filepath.Abs(filepath.Join("..", "..", "testdata", "cases"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, ws, err := checks.Run(checks.Options{Root: abs, FS: os.DirFS(abs), Analyzers: []*analysis.Analyzer{cases.Analyzer}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, f := range ws.Files {
+		if strings.HasSuffix(f.Path, "/case.yaml") {
+			n++
+		}
+	}
+	if n != 3 {
+		t.Errorf("%d case.yaml files in the model, want 3", n)
+	}
+	for _, f := range res.Findings {
+		t.Errorf("%s:%d:%d: %s", f.File, f.Line, f.Col, f.Message)
+	}
+}
+
+func TestDoc(t *testing.T) {
+	a := cases.Analyzer
+	if err := analysis.Validate([]*analysis.Analyzer{a}); err != nil {
+		t.Fatal(err)
+	}
+	first, _, _ := strings.Cut(a.Doc, "\n")
+	if first != "cases: validate harness case contracts (case.yaml)" {
+		t.Errorf("Doc summary = %q", first)
+	}
+	if a.URL != "https://github.com/svrnty/sotvet/blob/main/docs/checks.md#cases" {
+		t.Errorf("URL %s", a.URL)
+	}
+}

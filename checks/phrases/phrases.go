@@ -1,0 +1,258 @@
+package phrases
+
+import (
+	"fmt"
+	"go/token"
+	"slices"
+	"strings"
+
+	"github.com/bmatcuk/doublestar/v4"
+	"golang.org/x/tools/go/analysis"
+
+	"github.com/svrnty/sotvet/checks/internal/docutil"
+	"github.com/svrnty/sotvet/sotparse"
+)
+
+// Analyzer checks that required phrases appear where they are required.
+var Analyzer = &analysis.Analyzer{
+	Name:     "phrases",
+	Doc:      docutil.MustExtract(doc, "phrases"),
+	URL:      "https://github.com/svrnty/sotvet/blob/main/docs/checks.md#phrases",
+	Requires: []*analysis.Analyzer{sotparse.Analyzer},
+	Run:      run,
+}
+
+// Defaults of the flags.
+var (
+	DefaultScope = []string{".sot/**"}
+	// DefaultTargets are the kinds a route's phrase lists are checked
+	// against, in order of preference.
+	DefaultTargets = []sotparse.Kind{sotparse.KindEvidence, sotparse.KindCloseout, sotparse.KindRecord}
+)
+
+var (
+	scope    = globList(slices.Clone(DefaultScope))
+	targets  = kindList(slices.Clone(DefaultTargets))
+	sections = sectionList(slices.Clone(sotparse.PhraseSections))
+	rules    RuleSet
+)
+
+func init() {
+	Analyzer.Flags.Var(&scope, "scope", "comma-separated doublestar globs of the documents whose phrase lists are checked")
+	Analyzer.Flags.Var(&targets, "targets", "comma-separated document kinds, in order of preference, a route's phrase lists are checked against")
+	Analyzer.Flags.Var(&sections, "sections", "comma-separated phrase sections whose lists are checked (Required Phrases, Required Evidence, Validator Summary Phrases)")
+	Analyzer.Flags.Var(&rules, "rules", "configured phrase requirements: a YAML list of {docs: glob | item: id, in: self | route | path, phrases: [...]}")
+}
+
+func run(pass *analysis.Pass) (any, error) {
+	ws := pass.ResultOf[sotparse.Analyzer].(*sotparse.Workspace)
+	c := &checker{pass: pass, ws: ws, routes: map[string][]*sotparse.Doc{}, plain: map[*sotparse.Doc]string{}}
+	for _, d := range ws.Docs {
+		c.routes[d.Stem] = append(c.routes[d.Stem], d)
+	}
+	for _, d := range ws.Docs {
+		if !scope.match(d.Path) {
+			continue
+		}
+		for _, pl := range d.PhraseLists {
+			if slices.Contains(sections, pl.Section) {
+				c.list(d, pl)
+			}
+		}
+	}
+	for i, r := range rules.rules {
+		c.rule(i+1, &r)
+	}
+	return nil, nil
+}
+
+type checker struct {
+	pass   *analysis.Pass
+	ws     *sotparse.Workspace
+	routes map[string][]*sotparse.Doc
+	plain  map[*sotparse.Doc]string // PlainText of each body read
+}
+
+func (c *checker) report(pos, end token.Pos, category, format string, args ...any) {
+	c.pass.Report(analysis.Diagnostic{Pos: pos, End: end, Category: category, Message: fmt.Sprintf(format, args...)})
+}
+
+// target returns the documents the route of d is checked against: those of
+// the first -targets kind the route has, or d itself.
+func (c *checker) target(d *sotparse.Doc) []*sotparse.Doc {
+	route := c.routes[d.Stem]
+	for _, k := range targets {
+		var out []*sotparse.Doc
+		for _, r := range route {
+			if r.Kind == k {
+				out = append(out, r)
+			}
+		}
+		if len(out) > 0 {
+			return out
+		}
+	}
+	return []*sotparse.Doc{d}
+}
+
+// text returns the plain text of the body of d.
+func (c *checker) text(d *sotparse.Doc) string {
+	if t, ok := c.plain[d]; ok {
+		return t
+	}
+	t := sotparse.PlainText(string(d.File.Content[d.File.Tok.Offset(d.BodyStart):]))
+	c.plain[d] = t
+	return t
+}
+
+// rangeText returns the plain text of the part of the body of d in the file
+// offsets [from, to).
+func rangeText(d *sotparse.Doc, from, to int) string {
+	from = max(from, d.File.Tok.Offset(d.BodyStart))
+	to = min(to, len(d.File.Content))
+	if to <= from {
+		return ""
+	}
+	return sotparse.PlainText(string(d.File.Content[from:to]))
+}
+
+// section returns the file offsets of the section that starts with the
+// heading at pos: up to the next heading of the same or a higher level.
+func section(d *sotparse.Doc, pos token.Pos) (int, int) {
+	start := d.File.Tok.Offset(pos)
+	end := len(d.File.Content)
+	level := 0
+	for _, h := range d.Headings {
+		switch {
+		case h.Pos == pos:
+			level = h.Level
+		case level > 0 && h.Pos > pos && h.Level <= level:
+			return start, d.File.Tok.Offset(h.Pos)
+		}
+	}
+	return start, end
+}
+
+// list checks the phrases of one phrase list against the route's target.
+func (c *checker) list(d *sotparse.Doc, pl *sotparse.PhraseList) {
+	tgt := c.target(d)
+	self := slices.Contains(tgt, d)
+	if self && pl.Section == "Validator Summary Phrases" {
+		// In the document a validator summarises, this section is the
+		// summary itself: it states the phrases rather than requiring them
+		// elsewhere. Listed in another document, it is a requirement.
+		return
+	}
+	var secStart, secEnd int
+	if self {
+		secStart, secEnd = section(d, pl.Pos)
+	}
+	for _, ph := range pl.Phrases {
+		if ph.Text == "" {
+			continue
+		}
+		found := false
+		for _, t := range tgt {
+			if t == d {
+				// The list itself does not count: the rest of the document must
+				// say it.
+				found = strings.Contains(rangeText(t, 0, secStart), ph.Text) ||
+					strings.Contains(rangeText(t, secEnd, len(t.File.Content)), ph.Text)
+			} else {
+				found = strings.Contains(c.text(t), ph.Text)
+			}
+			if found {
+				break
+			}
+		}
+		if found {
+			continue
+		}
+		if len(tgt) == 1 && self {
+			c.report(ph.Pos, ph.End, "missing-phrase", "required phrase %q not found in this document outside its %s section", ph.Text, pl.Section)
+			continue
+		}
+		c.report(ph.Pos, ph.End, "missing-phrase", "required phrase %q not found in %s", ph.Text, paths(tgt))
+	}
+}
+
+func paths(ds []*sotparse.Doc) string {
+	var s []string
+	for _, d := range ds {
+		s = append(s, d.Path)
+	}
+	return strings.Join(s, " or ")
+}
+
+// rule applies one configured rule.
+func (c *checker) rule(n int, r *Rule) {
+	if r.Docs != "" {
+		for _, d := range c.ws.Docs {
+			if ok, _ := doublestar.Match(r.Docs, d.Path); ok {
+				pos, end := docPos(d)
+				c.apply(n, r, d, pos, end)
+			}
+		}
+		return
+	}
+	found := false
+	for _, d := range c.ws.Docs {
+		for _, it := range d.WorkItems {
+			if it.ID == r.Item {
+				found = true
+				c.apply(n, r, d, it.Pos, it.End)
+			}
+		}
+	}
+	if !found {
+		// Nowhere to report but the workboard entry, if there is one.
+		if wi := c.ws.Workboard.Item(r.Item); wi != nil && wi.ID != nil {
+			c.report(wi.ID.ValuePos, wi.ID.ValueEnd, "missing-target", "no document defines %s, which phrases rule %d of the configuration names", r.Item, n)
+		}
+	}
+}
+
+// docPos returns the position of the H1 of d, or of the start of its body.
+func docPos(d *sotparse.Doc) (token.Pos, token.Pos) {
+	for _, h := range d.Headings {
+		if h.Level == 1 {
+			return h.Pos, h.End
+		}
+	}
+	return d.BodyStart, d.BodyStart
+}
+
+// apply checks the phrases of rule n for document d, reporting at pos.
+func (c *checker) apply(n int, r *Rule, d *sotparse.Doc, pos, end token.Pos) {
+	var tgt []*sotparse.Doc
+	switch in := r.in(); in {
+	case InSelf:
+		tgt = []*sotparse.Doc{d}
+	case InRoute:
+		tgt = c.target(d)
+	default:
+		t := c.ws.Doc(in)
+		if t == nil {
+			c.report(pos, end, "missing-target", "phrases rule %d of the configuration looks in %s, which is not a document of the workspace", n, in)
+			return
+		}
+		tgt = []*sotparse.Doc{t}
+	}
+	where := paths(tgt)
+	if len(tgt) == 1 && tgt[0] == d {
+		where = "this document"
+	}
+	for _, p := range r.Phrases {
+		text := sotparse.PlainText(p)
+		found := false
+		for _, t := range tgt {
+			if strings.Contains(c.text(t), text) {
+				found = true
+				break
+			}
+		}
+		if !found {
+			c.report(pos, end, "missing-phrase", "required phrase %q not found in %s (phrases rule %d of the configuration)", text, where, n)
+		}
+	}
+}
