@@ -7,7 +7,7 @@ import (
 
 	"golang.org/x/tools/go/analysis"
 
-	"github.com/svrnty/sotvet/checks"
+	"github.com/svrnty/sotvet/sotparse"
 )
 
 // TestCorpusCandidates lists every pattern match over the corpus with the
@@ -50,8 +50,20 @@ func TestCorpusCandidates(t *testing.T) {
 	var ks []candidate
 	traceCandidates = func(k candidate) { ks = append(ks, k) }
 	defer func() { traceCandidates = nil }()
-	res, _, err := checks.Run(checks.Options{Root: dir, FS: os.DirFS(dir), Analyzers: []*analysis.Analyzer{Analyzer}})
+	// The driver (package checks) imports this package, so the pass is
+	// built here.
+	ws, err := sotparse.Load(dir, sotparse.Options{NoGit: true})
 	if err != nil {
+		t.Fatal(err)
+	}
+	var diags []analysis.Diagnostic
+	pass := &analysis.Pass{
+		Analyzer: Analyzer,
+		Fset:     ws.Fset,
+		ResultOf: map[*analysis.Analyzer]any{sotparse.Analyzer: ws},
+		Report:   func(d analysis.Diagnostic) { diags = append(diags, d) },
+	}
+	if _, err := Analyzer.Run(pass); err != nil {
 		t.Fatal(err)
 	}
 	for _, k := range ks {
@@ -62,7 +74,7 @@ func TestCorpusCandidates(t *testing.T) {
 		}
 		t.Logf("%s:%d: [%s/%s] %s | match %q | %s", k.doc.Path, p.Line, k.claim.ID, k.scope, why, k.match, k.text)
 	}
-	for _, f := range res.Findings {
-		t.Logf("FINDING %s:%d:%d: [%s] %s", f.File, f.Line, f.Col, f.Category, f.Message)
+	for _, d := range diags {
+		t.Logf("FINDING %s: [%s] %s", ws.Fset.Position(d.Pos), d.Category, d.Message)
 	}
 }
