@@ -4,10 +4,6 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
-
-	"golang.org/x/tools/go/analysis"
-
-	"github.com/svrnty/sotvet/sotparse"
 )
 
 // TestCorpusCandidates lists every pattern match over the corpus with the
@@ -50,22 +46,7 @@ func TestCorpusCandidates(t *testing.T) {
 	var ks []candidate
 	traceCandidates = func(k candidate) { ks = append(ks, k) }
 	defer func() { traceCandidates = nil }()
-	// The driver (package checks) imports this package, so the pass is
-	// built here.
-	ws, err := sotparse.Load(dir, sotparse.Options{NoGit: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var diags []analysis.Diagnostic
-	pass := &analysis.Pass{
-		Analyzer: Analyzer,
-		Fset:     ws.Fset,
-		ResultOf: map[*analysis.Analyzer]any{sotparse.Analyzer: ws},
-		Report:   func(d analysis.Diagnostic) { diags = append(diags, d) },
-	}
-	if _, err := Analyzer.Run(pass); err != nil {
-		t.Fatal(err)
-	}
+	ws, diags := runOn(t, dir)
 	for _, k := range ks {
 		p := k.doc.File.Tok.Position(k.pos)
 		why := k.why

@@ -1,15 +1,10 @@
 package authority
 
 import (
-	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
-
-	"golang.org/x/tools/go/analysis"
-
-	"github.com/svrnty/sotvet/checks"
 )
 
 func TestSentences(t *testing.T) {
@@ -134,9 +129,7 @@ func TestNegationForms(t *testing.T) {
 		got[strings.TrimSpace(lines[p.Line-1])] = append(got[strings.TrimSpace(lines[p.Line-1])], why)
 	}
 	defer func() { traceCandidates = nil }()
-	if _, _, err := checks.Run(checks.Options{Root: dir, FS: os.DirFS(dir), Analyzers: []*analysis.Analyzer{Analyzer}}); err != nil {
-		t.Fatal(err)
-	}
+	runOn(t, dir)
 	for line, want := range map[string]string{
 		"- Do not activate Case as default backend.":                                    "governed by not",
 		"- Case must not be the default backend.":                                       "governed by must",
