@@ -2,6 +2,7 @@ package main
 
 import (
 	"flag"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -26,11 +27,16 @@ func TestScript(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	corpus := filepath.Join(filepath.Dir(sample), "..", "..", "shared", "corpus", "cto-planb")
 	testscript.Run(t, testscript.Params{
 		Dir:           "../../testdata/script",
 		UpdateScripts: *update,
 		Setup: func(env *testscript.Env) error {
 			env.Setenv("SAMPLE", sample)
+			env.Setenv("SCRIPTS", filepath.Join(filepath.Dir(sample), "..", "scripts"))
+			env.Setenv("DOCS", filepath.Join(filepath.Dir(sample), "..", "docs"))
+			// The user's real corpus, when it is beside the checkout.
+			env.Setenv("CORPUS", corpus)
 			// Scenarios about one subsystem (formats, exit codes, baselines...)
 			// run the foundation checks only, so a check added later does not
 			// change what they show; each check has its own check_*.txtar.
@@ -43,5 +49,12 @@ func TestScript(t *testing.T) {
 			return nil
 		},
 		RequireExplicitExec: true,
+		Condition: func(cond string) (bool, error) {
+			if cond == "corpus" {
+				_, err := os.Stat(corpus)
+				return err == nil, nil
+			}
+			return false, fmt.Errorf("unknown condition %q", cond)
+		},
 	})
 }
