@@ -4,6 +4,8 @@ import (
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/svrnty/sotvet/checks/authority"
+	"github.com/svrnty/sotvet/checks/cases"
+	"github.com/svrnty/sotvet/checks/evidence"
 	"github.com/svrnty/sotvet/checks/frontmatter"
 	"github.com/svrnty/sotvet/checks/glossary"
 	"github.com/svrnty/sotvet/checks/phrases"
@@ -19,6 +21,8 @@ import (
 // All is the registry: every check sotvet has, in name order.
 var All = []*analysis.Analyzer{
 	authority.Analyzer,
+	cases.Analyzer,
+	evidence.Analyzer,
 	frontmatter.Analyzer,
 	glossary.Analyzer,
 	phrases.Analyzer,
@@ -38,6 +42,7 @@ var DefaultSeverity = map[string]Severity{
 	SuppressionCheck + "/unused": SeverityWarning,
 	"frontmatter/unknown-key":    SeverityWarning,
 	"refs/duplicate-definition":  SeverityWarning,
+	"evidence/missing-evidence":  SeverityWarning,
 }
 
 // Lookup returns the registered check with the given name, or nil.

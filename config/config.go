@@ -8,6 +8,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"regexp"
 	"strconv"
 	"strings"
 
@@ -38,25 +39,91 @@ type Setting struct {
 	Line, Col          int
 }
 
-func settingValue(n *yaml.Node) (string, error) {
+func settingValue(data []byte, n *yaml.Node) (string, error) {
 	switch n.Kind {
 	case yaml.ScalarNode:
 		return n.Value, nil
 	case yaml.SequenceNode:
 		var parts []string
 		for _, e := range n.Content {
-			if e.Kind != yaml.ScalarNode {
-				b, err := yaml.Dump(n)
-				return string(b), err
+			// Structured entries, or entries that hold commas themselves
+			// (regular expressions), go to the flag as YAML.
+			if e.Kind != yaml.ScalarNode || strings.Contains(e.Value, ",") {
+				return source(data, n), nil
 			}
 			parts = append(parts, e.Value)
 		}
 		return strings.Join(parts, ","), nil
 	case yaml.MappingNode:
-		b, err := yaml.Dump(n)
-		return string(b), err
+		return source(data, n), nil
 	}
 	return "", errors.New("want a scalar, a list or a mapping")
+}
+
+// source returns the text of a structured node as written in the file,
+// dedented, so that "line N" in a flag's parse error is line N of the node
+// (see settingError). The node runs from its first line while the following
+// lines are blank or indented at least as far as it is (a sequence's items
+// may sit at its key's indentation).
+func source(data []byte, n *yaml.Node) string {
+	lines := strings.Split(string(data), "\n")
+	indent := n.Column - 1
+	first := n.Line - 1
+	if first < 0 || first >= len(lines) {
+		b, _ := yaml.Dump(n, yaml.WithLineWidth(-1))
+		return string(b)
+	}
+	out := []string{cut(lines[first], indent)}
+	for _, l := range lines[first+1:] {
+		t := strings.TrimLeft(l, " ")
+		lead := len(l) - len(t)
+		if t != "" && (lead < indent || lead == indent && !(n.Kind == yaml.SequenceNode && strings.HasPrefix(t, "-"))) {
+			break
+		}
+		out = append(out, cut(l, min(lead, indent)))
+	}
+	return strings.Join(out, "\n") + "\n"
+}
+
+func cut(s string, n int) string {
+	if n > len(s) {
+		return ""
+	}
+	return s[n:]
+}
+
+var (
+	lineRef   = regexp.MustCompile(`\bline (\d+)(?:, column (\d+))?:? ?`)
+	yamlNoise = regexp.MustCompile(`yaml: (?:construct errors: |unmarshal errors:\n\s*)?`)
+	typeName  = regexp.MustCompile(` in type (?:struct \{[^}]*\}|[\w.*\[\]]+)`)
+	noField   = regexp.MustCompile(`field (\S+) not found`)
+)
+
+// settingError places an error about a structured setting's text (see
+// source) at its line in sotvet.yaml and rewords the YAML decoder's message:
+// no line numbers of the setting's own text, no Go type names.
+func settingError(path string, data []byte, n *yaml.Node, prefix string, err error) *Error {
+	msg := err.Error()
+	line, col := n.Line, n.Column
+	if m := lineRef.FindStringSubmatchIndex(msg); m != nil {
+		// The first line reference is where the error is: it becomes the
+		// position; later ones ("already defined at line 4") are mapped.
+		k, _ := strconv.Atoi(msg[m[2]:m[3]])
+		line = n.Line + k - 1
+		col = 1
+		if ls := strings.Split(string(data), "\n"); line-1 < len(ls) {
+			col = len(ls[line-1]) - len(strings.TrimLeft(ls[line-1], " ")) + 1
+		}
+		rest := lineRef.ReplaceAllStringFunc(msg[m[1]:], func(r string) string {
+			k, _ := strconv.Atoi(lineRef.FindStringSubmatch(r)[1])
+			return fmt.Sprintf("line %d", k+n.Line-1)
+		})
+		msg = msg[:m[0]] + rest
+	}
+	msg = yamlNoise.ReplaceAllString(msg, "")
+	msg = typeName.ReplaceAllString(msg, "")
+	msg = noField.ReplaceAllString(msg, `unknown key "$1"`)
+	return &Error{Path: path, Line: line, Col: col, Msg: prefix + ": " + msg}
 }
 
 // trySet checks that value is acceptable to the flag without changing the
@@ -229,14 +296,14 @@ func Parse(path string, data []byte, registry []*analysis.Analyzer) (*Config, er
 					if fl == nil {
 						return nil, errAt(fk, "check %s has no setting %q", a.Name, fk.Value)
 					}
-					val, err := settingValue(fv)
+					val, err := settingValue(data, fv)
 					if err != nil {
 						return nil, errAt(fv, "%v", err)
 					}
 					// Validate now, on a scratch copy of the flag, so that a bad
 					// value is reported at its position.
 					if err := trySet(fl, val); err != nil {
-						return nil, errAt(fv, "checks.%s.%s: %v", a.Name, fk.Value, err)
+						return nil, settingError(path, data, fv, fmt.Sprintf("checks.%s.%s", a.Name, fk.Value), err)
 					}
 					c.Settings = append(c.Settings, Setting{Check: a.Name, Flag: fk.Value, Value: val, Line: fv.Line, Col: fv.Column})
 				}

@@ -1,6 +1,9 @@
 package config
 
 import (
+	"flag"
+
+	yaml "go.yaml.in/yaml/v4"
 	"strings"
 	"testing"
 
@@ -93,6 +96,35 @@ func TestStarterRoundTrip(t *testing.T) {
 		}
 		if s.Flag == "rules" && !strings.Contains(s.Value, "pattern: a") {
 			t.Errorf("structured default rendered as %q", s.Value)
+		}
+	}
+}
+
+// ruleFlag decodes its value strictly into rules, like the checks' rule sets.
+type ruleFlag struct {
+	rules []struct{ ID, Pattern string }
+}
+
+func (r *ruleFlag) String() string { return "" }
+func (r *ruleFlag) Set(v string) error {
+	return yaml.Load([]byte(v), &r.rules, yaml.WithKnownFields(true), yaml.WithUniqueKeys(true))
+}
+func (r *ruleFlag) Clone() flag.Value { return &ruleFlag{} }
+
+// TestStructuredSettingErrors checks that an error inside a structured
+// setting is reported at its line in sotvet.yaml, without the line numbers
+// of the setting's own text or Go type names.
+func TestStructuredSettingErrors(t *testing.T) {
+	reg := registry()
+	reg[0].Flags.Var(&ruleFlag{}, "claims", "")
+	for _, c := range []struct{ in, want string }{
+		{"checks:\n  frontmatter:\n    claims:\n      - id: a\n        pattern: x\n      - id: b\n        colour: red\n", `sotvet.yaml:7:9: checks.frontmatter.claims: unknown key "colour"`},
+		{"checks:\n  frontmatter:\n    claims:\n    - id: a\n      id: b\n", `sotvet.yaml:5:7: checks.frontmatter.claims: mapping key "id" already defined at line 4`},
+		{"checks:\n  frontmatter:\n    claims: [{id: a, colour: b}]\n", `sotvet.yaml:3:5: checks.frontmatter.claims: unknown key "colour"`},
+	} {
+		_, err := Parse("sotvet.yaml", []byte(c.in), reg)
+		if err == nil || err.Error() != c.want {
+			t.Errorf("Parse(%q) =\n  %v\nwant\n  %s", c.in, err, c.want)
 		}
 	}
 }

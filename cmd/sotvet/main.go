@@ -40,6 +40,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return cmdCheck(args[1:], stdout, stderr)
 	case "checks":
 		return cmdChecks(args[1:], stdout, stderr)
+	case "harness":
+		return cmdHarness(args[1:], stdout, stderr)
 	case "explain":
 		return cmdExplain(args[1:], stdout, stderr)
 	case "init":

@@ -10,6 +10,8 @@ import (
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/svrnty/sotvet/harness/sandbox"
 )
 
 var update = flag.Bool("update", false, "rewrite testscript golden files (cmp targets) in place")
@@ -50,9 +52,13 @@ func TestScript(t *testing.T) {
 		},
 		RequireExplicitExec: true,
 		Condition: func(cond string) (bool, error) {
-			if cond == "corpus" {
+			switch cond {
+			case "corpus":
 				_, err := os.Stat(corpus)
 				return err == nil, nil
+			case "landlock":
+				// The kernel offers the Landlock ABI the harness's ruleset needs.
+				return sandbox.KernelABI() >= sandbox.RulesetABI, nil
 			}
 			return false, fmt.Errorf("unknown condition %q", cond)
 		},

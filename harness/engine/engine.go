@@ -1,0 +1,170 @@
+// Package engine is the harness's backend seam: the Engine interface every
+// lane (fake, Case, Codex, Pi) implements, and the registry that says which
+// lanes exist and which are enabled.
+//
+// An engine does not run anything itself. It describes the process the
+// harness should start (Invocation) and reads that process's own outputs
+// back into a terminal Signal; the harness owns starting, confining,
+// timing out and killing the process, and decides the run from its own
+// observations. There is no other runner path.
+package engine
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"sort"
+)
+
+// Job is what an engine is given to work on.
+type Job struct {
+	RunID            string
+	CaseID           string
+	Task             string
+	Workspace        string // absolute path of the copied fixture workspace
+	BackendDir       string // absolute path of the run's backend/ directory
+	AllowedWrites    []string
+	ForbiddenPaths   []string
+	ForbiddenActions []string
+	Verification     [][]string
+	MutationMode     string
+	// Fake-lane inputs: the case's solution overlay (the fake "provider")
+	// and the misbehaviour to act out. Other engines ignore them.
+	FakeSolution string
+	FakeBehavior string
+}
+
+// Invocation is the process an engine asks the harness to start.
+type Invocation struct {
+	Argv []string
+	Dir  string   // working directory; the workspace when empty
+	Env  []string // extra KEY=VALUE entries on top of the harness's allow-list
+	// Files are written into the run's backend/ directory before the start
+	// (a prompt or a spec, for instance), keyed by base name.
+	Files map[string][]byte
+}
+
+// Event is a normalized event the backend itself reported.
+type Event struct {
+	Type string         `json:"type"`
+	Data map[string]any `json:"data,omitempty"`
+}
+
+// Terminal statuses a backend can report about itself.
+const (
+	StatusSuccess             = "success"
+	StatusFailure             = "failure"
+	StatusProviderUnavailable = "provider_unavailable"
+	StatusNone                = "none" // the backend reported no terminal record
+)
+
+// Reviewer verdicts.
+const (
+	ReviewerApproved = "approved"
+	ReviewerRejected = "rejected"
+)
+
+// Signal is the backend's own account of its run, read from its outputs.
+// The harness never trusts it alone: it must agree with what the harness
+// observed.
+type Signal struct {
+	Status   string  // one of the Status constants
+	Reviewer string  // a Reviewer verdict, or empty
+	Detail   string  // a one-line explanation from the backend
+	Events   []Event // plan.updated, patch.applied, ... as the backend reported them
+}
+
+// Engine is one backend lane.
+type Engine interface {
+	// Name is the backend id used on the command line and in reports.
+	Name() string
+	// Provider names the provider or CLI the lane depends on, for reports.
+	Provider() string
+	// Invocation describes the process to run for job.
+	Invocation(job Job) (Invocation, error)
+	// Terminal reads the backend's outputs into its Signal.
+	Terminal(stdout, stderr []byte, exitCode int) Signal
+}
+
+// ErrNotImplemented is returned by lanes whose adapter does not exist yet.
+var ErrNotImplemented = errors.New("adapter not implemented")
+
+// Entry is one registered engine with its gate.
+type Entry struct {
+	Engine  Engine
+	Enabled bool   // enabled by default
+	Gate    string // the gate that must be opened explicitly when not enabled
+	// Executable is false for lanes registered only to be denied: even when
+	// their gate is opened they do not start (Stage 1 of the staged proof).
+	Executable bool
+}
+
+// Registry maps backend ids to engines.
+type Registry struct {
+	entries map[string]Entry
+}
+
+// NewRegistry returns an empty registry.
+func NewRegistry() *Registry { return &Registry{entries: map[string]Entry{}} }
+
+// Register adds an engine; registering a name twice is an error.
+func (r *Registry) Register(e Entry) error {
+	name := e.Engine.Name()
+	if _, dup := r.entries[name]; dup {
+		return fmt.Errorf("engine %q registered twice", name)
+	}
+	r.entries[name] = e
+	return nil
+}
+
+// Lookup returns the entry for name.
+func (r *Registry) Lookup(name string) (Entry, bool) {
+	e, ok := r.entries[name]
+	return e, ok
+}
+
+// Names returns the registered backend ids, sorted.
+func (r *Registry) Names() []string {
+	out := make([]string, 0, len(r.entries))
+	for n := range r.entries {
+		out = append(out, n)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// Gated is a lane registered so that it can be named and denied, with no
+// adapter behind it yet.
+type Gated struct {
+	ID  string
+	CLI string // the external command the future adapter will drive
+}
+
+// Name implements Engine.
+func (g Gated) Name() string { return g.ID }
+
+// Provider implements Engine.
+func (g Gated) Provider() string { return g.CLI }
+
+// Invocation implements Engine: gated lanes have no adapter.
+func (g Gated) Invocation(Job) (Invocation, error) {
+	return Invocation{}, fmt.Errorf("engine %s: %w", g.ID, ErrNotImplemented)
+}
+
+// Terminal implements Engine.
+func (g Gated) Terminal([]byte, []byte, int) Signal {
+	return Signal{Status: StatusNone, Detail: "gated lane has no adapter"}
+}
+
+// GatedLanes are the external agent lanes registered disabled: WorkOS Case,
+// OpenAI Codex and the Pi coding agent.
+var GatedLanes = []Gated{
+	{ID: "case", CLI: "ca"},
+	{ID: "codex", CLI: "codex"},
+	{ID: "pi", CLI: "pi"},
+}
+
+// IsGatedLane reports whether name is one of the gated external lanes.
+func IsGatedLane(name string) bool {
+	return slices.ContainsFunc(GatedLanes, func(g Gated) bool { return g.ID == name })
+}

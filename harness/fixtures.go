@@ -1,0 +1,82 @@
+package harness
+
+import (
+	"time"
+
+	"github.com/svrnty/sotvet/harness/engine/fake"
+	"github.com/svrnty/sotvet/harness/evidence"
+)
+
+// Fixture is one failure fixture of the corpus's failure matrix: a way to
+// make a fake-lane run misbehave, and the outcome the harness must reach
+// by observing that misbehaviour. No fixture writes its expected outcome:
+// each changes only what the fake backend does or what the run's
+// surroundings offer (an approver, a toolchain, a disk), and the harness's
+// ordinary checks do the rest.
+type Fixture struct {
+	Name     string
+	Blocker  string // the one blocker the run must end with
+	Status   string // the report status
+	Event    string // the normalized event that shows the failure
+	Behavior string // what the fake backend does
+	inject   injection
+}
+
+// injection is what a fixture changes around the backend.
+type injection struct {
+	requireApproval bool          // the run needs human approval ...
+	denyApproval    bool          // ... and the operator denies it
+	noToolchain     bool          // verification finds no programs on its PATH
+	dirtyStart      bool          // a stray file lands in the workspace after the baseline
+	failArtifact    string        // the disk refuses this artifact
+	noProvider      bool          // the fake lane's provider is missing
+	backendTimeout  time.Duration // a short backend timeout
+}
+
+// ExitCode is the exit code the fixture's run ends with.
+func (f Fixture) ExitCode() int { return evidence.ExitCode(f.Status) }
+
+// Fixtures is the failure matrix, in the corpus's order. It is the one
+// place the mapping lives.
+var Fixtures = []Fixture{
+	{Name: "no-diff", Blocker: evidence.NoDiff, Status: evidence.StatusFail, Event: "git.diff.checked", Behavior: fake.NoDiff},
+	{Name: "disallowed-file", Blocker: evidence.DisallowedFileChange, Status: evidence.StatusFail, Event: "git.diff.checked", Behavior: fake.DisallowedFile},
+	{Name: "failed-tests", Blocker: evidence.VerificationFailed, Status: evidence.StatusFail, Event: "verification.completed", Behavior: fake.WrongFix},
+	{Name: "missing-test-command", Blocker: evidence.MissingTestCommand, Status: evidence.StatusBlocked, Event: "verification.completed", Behavior: fake.Solve,
+		inject: injection{noToolchain: true}},
+	{Name: "missing-event", Blocker: evidence.MissingRequiredEvent, Status: evidence.StatusFail, Event: "run.completed", Behavior: fake.MissingEvent},
+	{Name: "reviewer-reject", Blocker: evidence.ReviewerRejected, Status: evidence.StatusBlocked, Event: "verification.completed", Behavior: fake.ReviewerReject},
+	{Name: "approval-denied", Blocker: evidence.ApprovalDeniedCode, Status: evidence.StatusBlocked, Event: "approval.denied", Behavior: fake.Solve,
+		inject: injection{requireApproval: true, denyApproval: true}},
+	{Name: "timeout", Blocker: evidence.Timeout, Status: evidence.StatusBlocked, Event: "run.completed", Behavior: fake.Hang,
+		inject: injection{backendTimeout: time.Second}},
+	{Name: "dirty-start", Blocker: evidence.DirtyStartingTree, Status: evidence.StatusBlocked, Event: "task.contract.created", Behavior: fake.Solve,
+		inject: injection{dirtyStart: true}},
+	{Name: "dirty-end", Blocker: evidence.DirtyEndingTree, Status: evidence.StatusFail, Event: "run.completed", Behavior: fake.DirtyEnd},
+	{Name: "artifact-write-failure", Blocker: evidence.ArtifactWriteFailure, Status: evidence.StatusFail, Event: "run.completed", Behavior: fake.Solve,
+		inject: injection{failArtifact: evidence.TestLog}},
+	{Name: "provider-unavailable", Blocker: evidence.ProviderUnavailable, Status: evidence.StatusBlocked, Event: "run.completed", Behavior: fake.Solve,
+		inject: injection{noProvider: true}},
+}
+
+// FixtureByName returns the named fixture.
+func FixtureByName(name string) (Fixture, bool) {
+	for _, f := range Fixtures {
+		if f.Name == name {
+			return f, true
+		}
+	}
+	return Fixture{}, false
+}
+
+// FixtureNames lists the fixtures in matrix order.
+func FixtureNames() []string {
+	out := make([]string, len(Fixtures))
+	for i, f := range Fixtures {
+		out[i] = f.Name
+	}
+	return out
+}
+
+// DirtyStartFile is the stray file the dirty-start fixture leaves.
+const DirtyStartFile = "stray-before-start.txt"

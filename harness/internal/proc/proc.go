@@ -1,0 +1,260 @@
+// Package proc runs a command in its own process group with a timeout, and
+// makes sure that when it returns no process of that group is left: on
+// timeout, and after a normal exit, the whole group is killed before the
+// leader is reaped, so that the group id cannot be reused in between.
+package proc
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"golang.org/x/sys/unix"
+)
+
+// DefaultMaxOutput caps each captured stream.
+const DefaultMaxOutput = 4 << 20
+
+// Spec is one command to run.
+type Spec struct {
+	Argv    []string
+	Dir     string
+	Env     []string // the complete environment; nothing is inherited
+	Timeout time.Duration
+	// MaxOutput caps each of stdout and stderr; 0 means DefaultMaxOutput.
+	MaxOutput int
+	// Prepare, when set, may adjust the command before it starts.
+	Prepare func(*exec.Cmd) error
+}
+
+// Result is what happened.
+type Result struct {
+	Started   bool
+	StartErr  error // why it did not start; wraps exec.ErrNotFound for a missing program
+	Pid       int
+	ExitCode  int // -1 when ended by a signal or not started
+	Signal    string
+	TimedOut  bool
+	Stdout    []byte
+	Stderr    []byte
+	Truncated bool
+	Duration  time.Duration
+	// Survivors are processes of the group still alive half a second
+	// after the final kill. Always empty unless something resists SIGKILL.
+	Survivors []int
+}
+
+// LookPath finds an executable the way a shell with PATH set to pathEnv
+// would, without consulting the harness's own PATH.
+func LookPath(name, pathEnv string) (string, error) {
+	if strings.Contains(name, "/") {
+		if isExec(name) {
+			return name, nil
+		}
+		return "", &exec.Error{Name: name, Err: exec.ErrNotFound}
+	}
+	for _, dir := range filepath.SplitList(pathEnv) {
+		if dir == "" || !filepath.IsAbs(dir) {
+			continue
+		}
+		p := filepath.Join(dir, name)
+		if isExec(p) {
+			return p, nil
+		}
+	}
+	return "", &exec.Error{Name: name, Err: exec.ErrNotFound}
+}
+
+func isExec(p string) bool {
+	info, err := os.Stat(p)
+	return err == nil && info.Mode().IsRegular() && info.Mode()&0o111 != 0
+}
+
+// EnvValue returns the value of key in env.
+func EnvValue(env []string, key string) string {
+	for i := len(env) - 1; i >= 0; i-- {
+		if v, ok := strings.CutPrefix(env[i], key+"="); ok {
+			return v
+		}
+	}
+	return ""
+}
+
+// Run runs spec. Cancelling ctx ends the run like a timeout.
+func Run(ctx context.Context, spec Spec) Result {
+	res := Result{ExitCode: -1}
+	if len(spec.Argv) == 0 {
+		res.StartErr = errors.New("empty command")
+		return res
+	}
+	prog, err := LookPath(spec.Argv[0], EnvValue(spec.Env, "PATH"))
+	if err != nil {
+		res.StartErr = err
+		return res
+	}
+	max := spec.MaxOutput
+	if max <= 0 {
+		max = DefaultMaxOutput
+	}
+	stdout, stderr := &capBuf{max: max}, &capBuf{max: max}
+	cmd := &exec.Cmd{
+		Path:        prog,
+		Args:        spec.Argv,
+		Dir:         spec.Dir,
+		Env:         append([]string{}, spec.Env...),
+		Stdout:      stdout,
+		Stderr:      stderr,
+		SysProcAttr: &syscall.SysProcAttr{Setpgid: true},
+		// Should a process escape the group and hold a pipe open, do not
+		// wait for it forever.
+		WaitDelay: 2 * time.Second,
+	}
+	if spec.Prepare != nil {
+		if err := spec.Prepare(cmd); err != nil {
+			res.StartErr = err
+			return res
+		}
+	}
+	start := time.Now()
+	if err := cmd.Start(); err != nil {
+		res.StartErr = err
+		return res
+	}
+	res.Started = true
+	res.Pid = cmd.Process.Pid
+	pgid := res.Pid
+
+	// Wait for the leader to exit without reaping it: while it is a
+	// zombie its pid, and so the group id, cannot be reused.
+	exited := make(chan error, 1)
+	go func() {
+		var info unix.Siginfo
+		var err error
+		for {
+			err = unix.Waitid(unix.P_PID, pgid, &info, unix.WEXITED|unix.WNOWAIT, nil)
+			if !errors.Is(err, unix.EINTR) {
+				break
+			}
+		}
+		exited <- err
+	}()
+	var timer <-chan time.Time
+	if spec.Timeout > 0 {
+		t := time.NewTimer(spec.Timeout)
+		defer t.Stop()
+		timer = t.C
+	}
+	select {
+	case <-exited:
+	case <-timer:
+		res.TimedOut = true
+		_ = syscall.Kill(-pgid, syscall.SIGKILL)
+		<-exited
+	case <-ctx.Done():
+		res.TimedOut = true
+		_ = syscall.Kill(-pgid, syscall.SIGKILL)
+		<-exited
+	}
+	// The leader is a zombie; end whatever else is in its group.
+	_ = syscall.Kill(-pgid, syscall.SIGKILL)
+	werr := cmd.Wait()
+	res.Duration = time.Since(start)
+	res.Survivors = reapGroup(pgid)
+	res.Stdout, res.Stderr = stdout.Bytes(), stderr.Bytes()
+	res.Truncated = stdout.truncated || stderr.truncated
+	if ps := cmd.ProcessState; ps != nil {
+		if ws, ok := ps.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+			res.Signal = ws.Signal().String()
+		} else {
+			res.ExitCode = ps.ExitCode()
+		}
+	} else if werr != nil {
+		res.StartErr = werr
+	}
+	return res
+}
+
+// reapGroup makes sure no process of group pgid is left: it kills the
+// group until /proc shows none alive (a killed process may take a moment to
+// die) and returns the processes still alive after half a second, which
+// should never happen.
+func reapGroup(pgid int) []int {
+	var pids []int
+	for attempt := 0; attempt < 50; attempt++ {
+		if pids = GroupMembers(pgid); len(pids) == 0 {
+			return nil
+		}
+		_ = syscall.Kill(-pgid, syscall.SIGKILL)
+		time.Sleep(10 * time.Millisecond)
+	}
+	return pids
+}
+
+// GroupMembers lists live (non-zombie) processes whose process group is
+// pgid, from /proc.
+func GroupMembers(pgid int) []int {
+	ents, err := os.ReadDir("/proc")
+	if err != nil {
+		return nil
+	}
+	var out []int
+	for _, e := range ents {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		data, err := os.ReadFile("/proc/" + e.Name() + "/stat")
+		if err != nil {
+			continue
+		}
+		// pid (comm) state ppid pgrp ...; comm may hold spaces and parens.
+		i := bytes.LastIndexByte(data, ')')
+		if i < 0 {
+			continue
+		}
+		f := strings.Fields(string(data[i+1:]))
+		if len(f) < 3 || f[0] == "Z" || f[0] == "X" {
+			continue
+		}
+		if g, err := strconv.Atoi(f[2]); err == nil && g == pgid {
+			out = append(out, pid)
+		}
+	}
+	return out
+}
+
+// capBuf keeps the first max bytes written to it.
+type capBuf struct {
+	buf       bytes.Buffer
+	max       int
+	truncated bool
+}
+
+func (c *capBuf) Write(p []byte) (int, error) {
+	room := c.max - c.buf.Len()
+	if room < len(p) {
+		c.truncated = true
+		if room > 0 {
+			c.buf.Write(p[:room])
+		}
+		return len(p), nil
+	}
+	c.buf.Write(p)
+	return len(p), nil
+}
+
+func (c *capBuf) Bytes() []byte {
+	b := c.buf.Bytes()
+	if c.truncated {
+		b = append(b, []byte(fmt.Sprintf("\n[output truncated at %d bytes]\n", c.max))...)
+	}
+	return b
+}
