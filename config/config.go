@@ -63,8 +63,8 @@ func settingValue(data []byte, n *yaml.Node) (string, error) {
 // source returns the text of a structured node as written in the file,
 // dedented, so that "line N" in a flag's parse error is line N of the node
 // (see settingError). The node runs from its first line while the following
-// lines are blank or indented at least as far as it is (a sequence's items
-// may sit at its key's indentation).
+// lines are blank, comments, or indented at least as far as it is (a
+// sequence's items may sit at its key's indentation).
 func source(data []byte, n *yaml.Node) string {
 	lines := strings.Split(string(data), "\n")
 	indent := n.Column - 1
@@ -77,7 +77,8 @@ func source(data []byte, n *yaml.Node) string {
 	for _, l := range lines[first+1:] {
 		t := strings.TrimLeft(l, " ")
 		lead := len(l) - len(t)
-		if t != "" && (lead < indent || lead == indent && !(n.Kind == yaml.SequenceNode && strings.HasPrefix(t, "-"))) {
+		comment := strings.HasPrefix(t, "#")
+		if t != "" && !comment && (lead < indent || lead == indent && !(n.Kind == yaml.SequenceNode && strings.HasPrefix(t, "-"))) {
 			break
 		}
 		out = append(out, cut(l, min(lead, indent)))

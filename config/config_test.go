@@ -128,3 +128,29 @@ func TestStructuredSettingErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestStructuredSettingSource checks that a structured setting reaches its
+// flag whole: comments between entries do not end it, the next key does.
+func TestStructuredSettingSource(t *testing.T) {
+	reg := registry()
+	c, err := Parse("sotvet.yaml", []byte(`checks:
+  frontmatter:
+    rules:
+      # first
+      - pattern: a
+        message: b
+      # second, at the items' indentation
+      - pattern: c
+        message: d
+
+    today: 2026-01-01
+`), reg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range c.Settings {
+		if s.Flag == "rules" && (!strings.Contains(s.Value, "pattern: c") || strings.Contains(s.Value, "today")) {
+			t.Errorf("rules setting = %q", s.Value)
+		}
+	}
+}
