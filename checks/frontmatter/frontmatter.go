@@ -4,16 +4,15 @@ import (
 	"bytes"
 	"fmt"
 	"go/token"
-	"path"
 	"regexp"
 	"slices"
 	"strings"
 	"time"
 
-	"github.com/bmatcuk/doublestar/v4"
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/svrnty/sotvet/checks/internal/docutil"
+	"github.com/svrnty/sotvet/checks/internal/flagutil"
 	"github.com/svrnty/sotvet/checks/internal/vocab"
 	"github.com/svrnty/sotvet/sotparse"
 )
@@ -38,7 +37,7 @@ var DefaultRequired = []string{
 }
 
 var (
-	scope     = globList(slices.Clone(DefaultScope))
+	scope     = flagutil.Globs(slices.Clone(DefaultScope))
 	required  = keyList(slices.Clone(DefaultRequired))
 	allowKeys keyList
 	today     dateFlag
@@ -51,63 +50,6 @@ func init() {
 	Analyzer.Flags.Var(&allowKeys, "allow-keys", "comma-separated extra frontmatter keys that are not reported as unknown")
 	Analyzer.Flags.Var(&today, "today", "date that future dates are judged against, YYYY-MM-DD (default: the local date)")
 	Analyzer.Flags.Var(&statuses, vocab.FlagName, "comma-separated statuses added to the status vocabulary")
-}
-
-// globList is a comma-separated list of doublestar patterns. A comma inside
-// braces is part of a pattern.
-type globList []string
-
-func (g *globList) String() string { return strings.Join(*g, ",") }
-
-func (g *globList) Set(v string) error {
-	var out []string
-	for _, p := range splitOutsideBraces(v) {
-		p = strings.TrimSpace(p)
-		if p == "" {
-			continue
-		}
-		if strings.HasPrefix(p, "/") || slices.Contains(strings.Split(p, "/"), "..") {
-			return fmt.Errorf("scope pattern %q must be relative to the workspace root and must not contain ..", p)
-		}
-		if !doublestar.ValidatePattern(p) {
-			return fmt.Errorf("scope pattern %q is not a valid glob", p)
-		}
-		out = append(out, path.Clean(p))
-	}
-	*g = out
-	return nil
-}
-
-func (g globList) match(name string) bool {
-	for _, p := range g {
-		if ok, _ := doublestar.Match(p, name); ok {
-			return true
-		}
-	}
-	return false
-}
-
-func splitOutsideBraces(s string) []string {
-	var out []string
-	depth, start := 0, 0
-	for i := 0; i < len(s); i++ {
-		switch s[i] {
-		case '\\':
-			i++
-		case '{':
-			depth++
-		case '}':
-			if depth > 0 {
-				depth--
-			}
-		case ',':
-			if depth == 0 {
-				out = append(out, s[start:i])
-				start = i + 1
-			}
-		}
-	}
-	return append(out, s[start:])
 }
 
 // keyList is a comma-separated list of frontmatter keys.
@@ -185,7 +127,7 @@ func run(pass *analysis.Pass) (any, error) {
 	}
 	c := &checker{pass: pass, today: today.date()}
 	for _, d := range ws.Docs {
-		if !scope.match(d.Path) {
+		if !scope.Match(d.Path) {
 			continue
 		}
 		switch d.FrontmatterState {

@@ -10,6 +10,7 @@ import (
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/svrnty/sotvet/checks/internal/docutil"
+	"github.com/svrnty/sotvet/checks/internal/flagutil"
 	"github.com/svrnty/sotvet/sotparse"
 )
 
@@ -31,8 +32,8 @@ var (
 )
 
 var (
-	scope    = globList(slices.Clone(DefaultScope))
-	targets  = kindList(slices.Clone(DefaultTargets))
+	scope    = flagutil.Globs(slices.Clone(DefaultScope))
+	targets  = flagutil.Kinds(slices.Clone(DefaultTargets))
 	sections = sectionList(slices.Clone(sotparse.PhraseSections))
 	rules    RuleSet
 )
@@ -51,7 +52,7 @@ func run(pass *analysis.Pass) (any, error) {
 		c.routes[d.Stem] = append(c.routes[d.Stem], d)
 	}
 	for _, d := range ws.Docs {
-		if !scope.match(d.Path) {
+		if !scope.Match(d.Path) {
 			continue
 		}
 		for _, pl := range d.PhraseLists {
