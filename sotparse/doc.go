@@ -64,6 +64,8 @@ type Doc struct {
 	Facts       []*Fact
 	PhraseLists []*PhraseList
 	Refs        []*Ref
+
+	blockEnc []byte // the blocks of the body, encoded (see Blocks)
 }
 
 // Heading is an ATX or setext heading.

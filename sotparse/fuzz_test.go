@@ -121,6 +121,11 @@ func docSeeds() []string {
 		"---\nname: &n x\nsource: *n\n---\n",
 		"---\nname: x\nsource: \"a\\Lb\\x41\"\n---\n",
 		"---\nname: x\nsource: |\n  .sot/a.md\n---\n",
+		// Blocks: an unclosed fence at the end, a fence closed in a
+		// quote, empty headings and cells, a table after a paragraph.
+		"~~~\n",
+		"> ```\n> x\n> ```\n\n#\n\n| a |  |\n|---|--|\n|  | b |\n",
+		"text\n| a |\n|---|\n\n- # h\n  - ``\n\n<!-- x\n-->\n\n[r]: /u\n",
 	}
 }
 
@@ -276,6 +281,55 @@ func FuzzParseDoc(f *testing.F) {
 		}
 		for _, r := range d.Refs {
 			c.span(r.Kind.String()+" ref "+r.Text, r.Pos, r.End)
+		}
+		for i, b := range d.Blocks() {
+			what := fmt.Sprintf("block %d (%s)", i, b.Kind)
+			c.span(what, b.Pos, b.End)
+			if b.Depth < 0 || b.Section < -1 || b.Section >= len(d.Headings) {
+				t.Fatalf("%s: depth %d, section %d of %d headings", what, b.Depth, b.Section, len(d.Headings))
+			}
+			if b.Section >= 0 && b.Pos < d.Headings[b.Section].Pos {
+				t.Fatalf("%s: at %d, before its section's heading at %d", what, b.Pos, d.Headings[b.Section].Pos)
+			}
+			if b.Kind == BlockHeading && b.Section >= 0 && (d.Headings[b.Section].Pos != b.Pos || d.Headings[b.Section].Level != b.Level) {
+				t.Fatalf("%s: not its Doc.Headings entry %d", what, b.Section)
+			}
+			text := b.Text
+			if !b.Kind.Prose() && text != "" {
+				t.Fatalf("%s: text %q", what, text)
+			}
+			// Every byte of the text maps into the block, and so does
+			// every span of it.
+			// Every byte of the text maps into the block: to itself, but
+			// for the bytes of a code placeholder and the space of a line
+			// break.
+			code := make([]bool, len(text))
+			for k := 0; ; {
+				i := strings.Index(text[k:], CodePlaceholder)
+				if i < 0 {
+					break
+				}
+				for j := k + i; j < k+i+len(CodePlaceholder); j++ {
+					code[j] = true
+				}
+				k += i + len(CodePlaceholder)
+			}
+			for j := 0; j < len(text); j++ {
+				p := b.TextPos(j)
+				if p < b.Pos || p >= b.End {
+					t.Fatalf("%s: Text[%d] of %q at %d, outside [%d, %d)", what, j, text, p, b.Pos, b.End)
+				}
+				got := content[file.Tok.Offset(p)]
+				if got != text[j] && !code[j] && !(text[j] == ' ' && strings.IndexByte(" \t\r\n\\", got) >= 0) {
+					t.Fatalf("%s: Text[%d] of %q is %q, maps to %q", what, j, text, text[j], got)
+				}
+			}
+			if n := len(text); n > 0 {
+				pos, end := b.Span(0, n)
+				if pos < b.Pos || end > b.End || pos > end {
+					t.Fatalf("%s: Span of %q is [%d, %d), outside [%d, %d]", what, text, pos, end, b.Pos, b.End)
+				}
+			}
 		}
 		// The glossary reader runs on CONTEXT.md's document; exercise it on
 		// every input.

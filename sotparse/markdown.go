@@ -82,9 +82,15 @@ func parseDoc(f *File, report func(check string, pos, end token.Pos, msg string)
 		p := strings.TrimRight(string(body[m[0]:m[1]]), ".")
 		d.Refs = append(d.Refs, &Ref{Kind: RefSOTPath, Text: p, Pos: f.Pos(s.BodyStart + m[0]), End: f.Pos(s.BodyStart + m[0] + len(p))})
 	}
-	x := &extractor{d: d, f: f, src: body, base: s.BodyStart}
+	bb := builderPool.Get().(*blockBuilder)
+	defer func() {
+		bb.reset()
+		builderPool.Put(bb)
+	}()
+	x := &extractor{d: d, f: f, src: body, base: s.BodyStart, bb: bb, section: -1}
 	root := mdParser.Parse(text.NewReader(body), parser.WithContext(parser.NewContext()))
-	x.walk(root)
+	x.walk(root, 0)
+	d.blockEnc = bb.finish()
 	return d
 }
 
@@ -159,33 +165,101 @@ type extractor struct {
 	phrase       *PhraseList // the phrase section we are in
 	phraseLevel  int
 	inBlockquote int
+
+	bb      *blockBuilder
+	section int // index in d.Headings of the section we are in, or -1
+	end     int // the furthest body offset a block seen so far reaches
 }
 
 func (x *extractor) pos(off int) token.Pos { return x.f.Pos(x.base + off) }
 
-func (x *extractor) walk(n ast.Node) {
+// walk visits the children of n, at depth depth of the markdown tree.
+func (x *extractor) walk(n ast.Node, depth int) {
 	for c := n.FirstChild(); c != nil; c = c.NextSibling() {
-		switch c := c.(type) {
-		case *ast.Heading:
-			x.heading(c)
+		if c.Type() == ast.TypeBlock {
+			x.block(c, depth)
 			continue
-		case *ast.Blockquote:
-			x.inBlockquote++
-			x.walk(c)
-			x.inBlockquote--
-			continue
-		case *ast.Paragraph:
-			if _, inList := c.Parent().(*ast.ListItem); !inList {
-				x.paragraph(c)
+		}
+		if cs, ok := c.(*ast.CodeSpan); ok {
+			x.codeSpan(cs)
+		}
+		if c.HasChildren() {
+			x.walk(c, depth+1)
+		}
+	}
+}
+
+// block extracts the block node n: its work-item model and its Block.
+func (x *extractor) block(n ast.Node, depth int) {
+	start := n.Pos()
+	if start < 0 {
+		start = x.end
+	}
+	kind, container := blockKindOf(n)
+	if h, ok := n.(*ast.Heading); ok {
+		hd := x.heading(h)
+		end := blockEnd(x.src, n, start)
+		if x.inBlockquote == 0 {
+			b := blockHeader{kind: BlockHeading, level: h.Level, depth: depth, section: -1,
+				pos: lineStart(x.src, start), end: end}
+			if hd != nil {
+				x.section = len(x.d.Headings) - 1
+				b.section = x.section
+				b.pos, b.end = int(hd.Pos-x.pos(0)), int(hd.End-x.pos(0))
 			}
-		case *ast.ListItem:
-			x.listItem(c)
-		case *ast.CodeSpan:
-			x.codeSpan(c)
+			x.bb.inline(x.bb.add(b), x.src, h)
 		}
-		if c.Type() == ast.TypeBlock || c.HasChildren() {
-			x.walk(c)
+		x.end = max(x.end, end)
+		return
+	}
+	if kind == BlockTableCell {
+		if l := n.Lines(); l != nil && l.Len() > 0 {
+			start = l.At(0).Start // after the cell's pipe and padding
 		}
+	}
+	i := -1
+	if x.inBlockquote == 0 && kind != 0 {
+		b := blockHeader{kind: kind, depth: depth, section: x.section, pos: start}
+		if h, ok := n.(*ast.HTMLBlock); ok {
+			b.comment = h.HTMLBlockType == ast.HTMLBlockType2
+		}
+		i = x.bb.add(b)
+		if kind.Prose() {
+			x.bb.inline(i, x.src, n)
+		}
+	}
+	switch c := n.(type) {
+	case *ast.Blockquote:
+		x.inBlockquote++
+	case *ast.Paragraph:
+		if _, inList := c.Parent().(*ast.ListItem); !inList {
+			x.paragraph(c)
+		}
+	case *ast.ListItem:
+		x.listItem(c)
+	}
+	end := start
+	if container {
+		outer := x.end
+		x.end = start
+		x.walk(n, depth+1)
+		end = x.end
+		if kind == BlockTable {
+			end = lineEnd(x.src, end) // the last row's closing pipe
+		}
+		x.end = max(outer, end)
+	} else {
+		end = blockEnd(x.src, n, start)
+		x.end = max(x.end, end)
+		if n.HasChildren() {
+			x.walk(n, depth+1)
+		}
+	}
+	if _, ok := n.(*ast.Blockquote); ok {
+		x.inBlockquote--
+	}
+	if i >= 0 {
+		x.bb.blocks[i].end = end
 	}
 }
 
@@ -197,10 +271,12 @@ func (x *extractor) lineBounds(n ast.Node) (int, int, bool) {
 	return lines.At(0).Start, lines.At(lines.Len() - 1).Stop, true
 }
 
-func (x *extractor) heading(h *ast.Heading) {
+// heading extracts a heading and returns its Doc.Headings entry, or nil
+// for an empty heading.
+func (x *extractor) heading(h *ast.Heading) *Heading {
 	start, stop, ok := x.lineBounds(h)
 	if !ok {
-		return
+		return nil
 	}
 	txt := strings.TrimSpace(string(x.src[start:stop]))
 	hd := &Heading{Level: h.Level, Text: txt, Pos: x.pos(lineStart(x.src, start)), End: x.pos(stop)}
@@ -233,6 +309,7 @@ func (x *extractor) heading(h *ast.Heading) {
 			x.d.PhraseLists = append(x.d.PhraseLists, x.phrase)
 		}
 	}
+	return hd
 }
 
 // paragraph picks "Key: value" lines out of a top-level (non-list) paragraph.
@@ -344,10 +421,14 @@ func lineStart(src []byte, off int) int {
 	return off
 }
 
+// markupReplacer drops the code-span and strong-emphasis markers PlainText
+// removes first.
+var markupReplacer = strings.NewReplacer("`", "", "**", "", "__", "")
+
 // PlainText removes code-span backticks and emphasis markers and collapses
 // runs of white space: the form phrases are compared in.
 func PlainText(s string) string {
-	s = strings.NewReplacer("`", "", "**", "", "__", "").Replace(s)
+	s = markupReplacer.Replace(s)
 	var b strings.Builder
 	space := false
 	for _, r := range s {

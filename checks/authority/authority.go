@@ -1,6 +1,7 @@
 package authority
 
 import (
+	"bytes"
 	"fmt"
 	"go/token"
 	"runtime"
@@ -8,10 +9,10 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/yuin/goldmark/ast"
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/svrnty/sotvet/checks/internal/docutil"
+	"github.com/svrnty/sotvet/checks/internal/flagutil"
 	"github.com/svrnty/sotvet/sotparse"
 )
 
@@ -41,11 +42,11 @@ var (
 )
 
 var (
-	scope            = globList(slices.Clone(DefaultScope))
-	exempt           globList
+	scope            = flagutil.Globs(slices.Clone(DefaultScope))
+	exempt           flagutil.Globs
 	allowedPromotion = wordList(slices.Clone(DefaultAllowedPromotion))
 	disclaimer       = DefaultDisclaimer
-	disclaimerKinds  = kindList(slices.Clone(DefaultDisclaimerKinds))
+	disclaimerKinds  = flagutil.Kinds(slices.Clone(DefaultDisclaimerKinds))
 	claims           = NewClaimSet(DefaultClaims)
 )
 
@@ -66,12 +67,11 @@ func run(pass *analysis.Pass) (any, error) {
 	}
 	var runs []*docRun
 	for _, d := range ws.Docs {
-		if scope.match(d.Path) && !exempt.match(d.Path) {
+		if scope.Match(d.Path) && !exempt.Match(d.Path) {
 			runs = append(runs, &docRun{checker: c, d: d})
 		}
 	}
-	// Documents are judged in parallel (each re-parses its body), then
-	// reported in path order.
+	// Documents are judged in parallel, then reported in path order.
 	parallel(len(runs), func(i int) { runs[i].check() })
 	for _, r := range runs {
 		if traceCandidates != nil {
@@ -132,15 +132,17 @@ func (c *docRun) report(pos, end token.Pos, category, msg string) {
 func (c *docRun) check() {
 	d := c.d
 	c.promotion(d)
-	needDisclaimer := disclaimerKinds.has(d.Kind)
+	needDisclaimer := disclaimerKinds.Has(d.Kind)
 	if !needDisclaimer && len(c.set.compiled) == 0 {
 		return
 	}
-	b := parseBody(d)
+	blocks := d.Blocks()
 	if needDisclaimer {
-		c.disclaimer(d, b)
+		c.disclaimer(d, blocks)
 	}
-	c.claims(d, b)
+	if len(c.set.compiled) > 0 {
+		c.claims(d, readBody(blocks))
+	}
 }
 
 // promotion reports a core_promotion_status value that is not allowed. A
@@ -165,68 +167,79 @@ func (c *docRun) promotion(d *sotparse.Doc) {
 
 // disclaimer checks that the first block after the H1 is a paragraph that
 // starts with the disclaimer line.
-func (c *docRun) disclaimer(d *sotparse.Doc, b *body) {
+func (c *docRun) disclaimer(d *sotparse.Doc, blocks []*sotparse.Block) {
 	want := sotparse.PlainText(strings.TrimSpace(disclaimer))
 	if want == "" {
 		return
 	}
-	var h1 ast.Node
-	for n := b.root.FirstChild(); n != nil; n = n.NextSibling() {
-		if h, ok := n.(*ast.Heading); ok && h.Level == 1 {
-			h1 = h
+	// next returns the index of the first top-level block from i on, or -1.
+	next := func(i int) int {
+		for ; i < len(blocks); i++ {
+			if blocks[i].TopLevel() {
+				return i
+			}
+		}
+		return -1
+	}
+	h1 := -1
+	for i, b := range blocks {
+		if b.TopLevel() && b.Kind == sotparse.BlockHeading && b.Level == 1 {
+			h1 = i
 			break
 		}
 	}
-	first := b.root.FirstChild()
-	if h1 != nil {
-		first = h1.NextSibling()
+	first := next(h1 + 1)
+	for first >= 0 && blocks[first].Kind == sotparse.BlockHTML && blocks[first].Comment {
+		first = next(first + 1)
 	}
-	for first != nil && isComment(first) {
-		first = first.NextSibling()
-	}
+	content := d.File.Content
 	var firstText string
-	if p, ok := first.(*ast.Paragraph); ok {
-		line, _, _ := firstLine(b.src, p)
-		if sotparse.PlainText(line) == want {
-			return
+	if first >= 0 {
+		if b := blocks[first]; b.Kind == sotparse.BlockParagraph {
+			o, e := d.File.Tok.Offset(b.Pos), d.File.Tok.Offset(b.End)
+			line, _, _ := strings.Cut(string(content[o:e]), "\n")
+			firstText = sotparse.PlainText(strings.TrimSpace(line))
+			if firstText == want {
+				return
+			}
+			firstText = excerpt(firstText)
+		} else {
+			firstText = "a " + blockName(b.Kind)
 		}
-		firstText = sotparse.PlainText(line)
-		firstText = excerpt(firstText)
-	} else if first != nil {
-		firstText = "a " + blockName(first)
 	}
 	// Elsewhere, as a line of a top-level paragraph?
-	for n := b.root.FirstChild(); n != nil; n = n.NextSibling() {
-		p, ok := n.(*ast.Paragraph)
-		if !ok {
+	for _, b := range blocks {
+		if !b.TopLevel() || b.Kind != sotparse.BlockParagraph {
 			continue
 		}
-		lines := p.Lines()
-		for i := 0; i < lines.Len(); i++ {
-			seg := lines.At(i)
+		o, e := d.File.Tok.Offset(b.Pos), d.File.Tok.Offset(b.End)
+		for o < e {
+			eol := e
+			if k := bytes.IndexByte(content[o:e], '\n'); k >= 0 {
+				eol = o + k
+			}
+			// A paragraph line starts after its indentation.
+			raw := content[o:eol]
+			start := o + len(raw) - len(bytes.TrimLeft(raw, " \t\v\f\r"))
+			o = eol + 1
+			line := bytes.TrimRight(content[start:eol], " \t\r")
 			// Markup only lengthens the line: a shorter one cannot be it.
-			if seg.Len() < len(want) || sotparse.PlainText(strings.TrimSpace(string(seg.Value(b.src)))) != want {
+			if len(line) < len(want) || sotparse.PlainText(strings.TrimSpace(string(line))) != want {
 				continue
 			}
-			pos := d.File.Pos(b.base + seg.Start)
-			end := d.File.Pos(b.base + seg.Start + len(strings.TrimRight(string(seg.Value(b.src)), " \t\r\n")))
 			where := "the start of the body"
-			if h1 != nil {
+			if h1 >= 0 {
 				where = "the H1"
 			}
-			c.report(pos, end, "disclaimer-misplaced",
+			c.report(d.File.Pos(start), d.File.Pos(start+len(line)), "disclaimer-misplaced",
 				fmt.Sprintf("the disclaimer line must be the first paragraph after %s, but %s comes first", where, firstText))
 			return
 		}
 	}
 	pos := d.BodyStart
 	end := pos
-	if h1 != nil {
-		if l := h1.Lines(); l != nil && l.Len() > 0 {
-			seg := l.At(0)
-			pos = d.File.Pos(b.base + lineStart(b.src, seg.Start))
-			end = d.File.Pos(b.base + seg.Stop)
-		}
+	if h1 >= 0 {
+		pos, end = blocks[h1].Pos, blocks[h1].End
 	}
 	c.report(pos, end, "disclaimer-missing",
 		fmt.Sprintf("no disclaimer line after the H1 of this %s document (want %q)", kindName(d.Kind), strings.TrimSpace(disclaimer)))
@@ -239,32 +252,15 @@ func kindName(k sotparse.Kind) string {
 	return string(k)
 }
 
-func isComment(n ast.Node) bool {
-	h, ok := n.(*ast.HTMLBlock)
-	return ok && h.HTMLBlockType == ast.HTMLBlockType2
-}
-
-func blockName(n ast.Node) string {
-	switch n.(type) {
-	case *ast.Heading:
-		return "heading"
-	case *ast.List:
-		return "list"
-	case *ast.FencedCodeBlock, *ast.CodeBlock:
-		return "code block"
-	case *ast.Blockquote:
-		return "blockquote"
-	case *ast.ThematicBreak:
-		return "thematic break"
+// blockName names a block kind in a message.
+func blockName(k sotparse.BlockKind) string {
+	switch k {
+	case sotparse.BlockHTML:
+		return "htmlblock"
+	case sotparse.BlockLinkDef:
+		return "linkreferencedefinition"
 	}
-	return strings.ToLower(n.Kind().String())
-}
-
-func lineStart(src []byte, off int) int {
-	for off > 0 && src[off-1] != '\n' {
-		off--
-	}
-	return off
+	return k.String()
 }
 
 // excerpt quotes s, shortened to about 60 characters.

@@ -164,7 +164,7 @@ var DefaultClaims = []Claim{
 	{
 		ID: "default-backend",
 		Pattern: Patterns{
-			`^(?:runtime[ _-])?default[ _-](?:execution[ _-])?(?:backend|engine)\s*:\s*\S`,
+			`^(?:runtime[ _-])?default[ _-](?:execution[ _-])?(?:backend|engine)\s*:\s*\S+`,
 		},
 		Scope:   Scopes{ScopeFact, ScopeFrontmatter},
 		Message: "claims a backend is the default backend; backends stay candidates until a governed Core route decides",

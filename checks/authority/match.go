@@ -79,11 +79,12 @@ func (c *docRun) claims(d *sotparse.Doc, b *body) {
 	for _, f := range d.Facts {
 		text := strings.Trim(f.Key, "`") + ": " + plain(f.Value)
 		facts = append(facts, item{text: text, found: m.scan(text), pos: f.Pos, end: f.End,
-			mention: !ignoreMentions && b.mentionAt(d.File.Tok.Offset(f.Pos)-b.base)})
+			mention: !ignoreMentions && b.mentionAt(f.Pos)})
 	}
 	var docFound uint64
-	for _, bl := range b.blocks {
-		bl.found = m.scan(bl.text)
+	for i := range b.blocks {
+		bl := &b.blocks[i]
+		bl.found = m.scan(bl.Text)
 		docFound |= bl.found
 	}
 	for _, cc := range compiled {
@@ -113,15 +114,16 @@ func (c *docRun) claims(d *sotparse.Doc, b *body) {
 			continue
 		}
 		if cc.Scope.has(ScopeSentence) {
-			for _, bl := range b.blocks {
+			for i := range b.blocks {
+				bl := &b.blocks[i]
 				if !cc.admits(bl.found) {
 					continue
 				}
 				for _, s := range bl.sentences() {
-					sent := bl.text[s[0]:s[1]]
+					sent := bl.Text[s[0]:s[1]]
 					for _, loc := range cc.find(sent, m.scan(sent), true) {
-						i, j := bl.span(s[0]+loc[0], s[0]+loc[1])
-						k := candidate{claim: cc, doc: d, pos: d.File.Pos(b.base + i), end: d.File.Pos(b.base + j),
+						pos, end := bl.Span(s[0]+loc[0], s[0]+loc[1])
+						k := candidate{claim: cc, doc: d, pos: pos, end: end,
 							scope: ScopeSentence, text: sent, match: sent[loc[0]:loc[1]]}
 						switch {
 						case bl.mention && !ignoreMentions:

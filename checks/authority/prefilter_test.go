@@ -73,9 +73,9 @@ func TestPrefilterSound(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, d := range ws.Docs {
-			for _, bl := range parseBody(d).blocks {
+			for _, bl := range readBody(d.Blocks()).blocks {
 				for _, s := range bl.sentences() {
-					sent := bl.text[s[0]:s[1]]
+					sent := bl.Text[s[0]:s[1]]
 					found := set.matcher.scan(sent)
 					for _, cc := range set.compiled {
 						for _, a := range cc.alts {

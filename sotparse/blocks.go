@@ -1,0 +1,528 @@
+package sotparse
+
+import (
+	"encoding/binary"
+	"go/token"
+	"slices"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/yuin/goldmark/ast"
+	east "github.com/yuin/goldmark/extension/ast"
+)
+
+// CodePlaceholder stands for a code span in the Text of a block: what a
+// code span says is quoted, not asserted, and the placeholder matches no
+// word pattern.
+const CodePlaceholder = "‹code›"
+
+// BlockKind is the markdown structure a Block comes from.
+type BlockKind uint8
+
+const (
+	BlockParagraph     BlockKind = iota + 1 // a paragraph outside a list item
+	BlockListItem                           // a paragraph or text block of a list item
+	BlockTableCell                          // a table cell (header cells included)
+	BlockHeading                            // an ATX or setext heading
+	BlockCode                               // a fenced or indented code block
+	BlockQuote                              // a blockquote; nothing inside it is a block of its own
+	BlockHTML                               // an HTML block
+	BlockThematicBreak                      // a thematic break
+	BlockList                               // a list; its items' paragraphs follow it
+	BlockTable                              // a table; its cells follow it
+	BlockLinkDef                            // a link reference definition
+	BlockOther                              // a block of a kind not named above
+)
+
+var blockKindNames = [...]string{
+	BlockParagraph:     "paragraph",
+	BlockListItem:      "list item",
+	BlockTableCell:     "table cell",
+	BlockHeading:       "heading",
+	BlockCode:          "code block",
+	BlockQuote:         "blockquote",
+	BlockHTML:          "HTML block",
+	BlockThematicBreak: "thematic break",
+	BlockList:          "list",
+	BlockTable:         "table",
+	BlockLinkDef:       "link reference definition",
+	BlockOther:         "block",
+}
+
+func (k BlockKind) String() string {
+	if int(k) < len(blockKindNames) && blockKindNames[k] != "" {
+		return blockKindNames[k]
+	}
+	return "unknown"
+}
+
+// Prose reports whether blocks of kind k carry Text: paragraphs, list
+// items, table cells and headings.
+func (k BlockKind) Prose() bool {
+	switch k {
+	case BlockParagraph, BlockListItem, BlockTableCell, BlockHeading:
+		return true
+	}
+	return false
+}
+
+// Block is one unit of the structure of a document's body (see
+// Doc.Blocks). Blockquotes are opaque: the BlockQuote block stands for the
+// whole quote, and nothing inside it is a block of its own.
+type Block struct {
+	Kind    BlockKind
+	Level   int  // BlockHeading: the heading level, 1 to 6
+	Comment bool // BlockHTML: an HTML comment (<!-- ... -->)
+	// Depth is the nesting depth in the markdown tree: 0 for a direct
+	// child of the document, 1 for the items of a top-level list or the
+	// rows of a top-level table, 2 for an item's paragraph or a cell, ...
+	Depth int
+	// Section is the index in Doc.Headings of the innermost enclosing
+	// heading: the last heading before the block outside any blockquote,
+	// -1 before the first. A BlockHeading's Section is its own index; an
+	// empty heading, which Doc.Headings leaves out, has Section -1 and
+	// leaves the Section of the blocks after it unchanged.
+	Section int
+	// Pos and End span the block's source: from the first byte of its
+	// marker or content to the end of its last line (line ending
+	// excluded). A heading's span is its Doc.Headings entry's.
+	Pos, End token.Pos
+	// Text is the inline text of a prose block (see BlockKind.Prose),
+	// empty for other kinds: code spans are replaced by CodePlaceholder;
+	// struck-through text, raw HTML, images and task-list checkboxes are
+	// left out; links read as their text; a line break reads as one
+	// space.
+	Text string
+	runs []posRun // where each stretch of Text comes from
+}
+
+// TopLevel reports whether the block is a direct child of the document.
+func (b *Block) TopLevel() bool { return b.Depth == 0 }
+
+// posRun maps a stretch of Text, from offset at on, to the source: byte
+// for byte from pos on when step is set, else all of it to pos (a code
+// placeholder, or the space of a line break).
+type posRun struct {
+	at   int
+	pos  token.Pos
+	step bool
+}
+
+// TextPos returns the source position of Text[i]: a code placeholder is at
+// its code span's text, the space of a line break at the line ending. Past
+// the end of Text it continues the last stretch.
+func (b *Block) TextPos(i int) token.Pos {
+	k := sort.Search(len(b.runs), func(k int) bool { return b.runs[k].at > i }) - 1
+	if k < 0 {
+		return b.Pos
+	}
+	r := b.runs[k]
+	if r.step {
+		return r.pos + token.Pos(i-r.at)
+	}
+	return r.pos
+}
+
+// Span returns the source span of Text[i:j]: from the position of its
+// first byte to just after the position of its last.
+func (b *Block) Span(i, j int) (token.Pos, token.Pos) {
+	if j <= i {
+		p := b.TextPos(i)
+		return p, p
+	}
+	return b.TextPos(i), b.TextPos(j-1) + 1
+}
+
+// Blocks returns the structure of the body, in document order, a
+// container (list, table, blockquote) before what it holds.
+//
+// The parse keeps the blocks of a document in a compact encoding (a
+// workspace has hundreds of thousands of them, text included), and Blocks
+// decodes it, texts and all, on each call: a pass calls it once per
+// document and lets the result go.
+func (d *Doc) Blocks() []*Block {
+	enc := d.blockEnc
+	if len(enc) == 0 {
+		return nil
+	}
+	base := d.BodyStart
+	off := d.File.Tok.Offset(base)
+	src := d.File.Content[off:]
+	n, k := binary.Uvarint(enc)
+	enc = enc[k:]
+	blocks := make([]Block, n)
+	ptrs := make([]*Block, n)
+	spans := make([][4]int, n) // the text and runs of each block
+	var (
+		text []byte
+		runs []posRun
+	)
+	prev := 0
+	for i := range blocks {
+		b := &blocks[i]
+		var h blockHeader
+		h, enc, prev = decodeHeader(enc, prev)
+		b.Kind, b.Level, b.Comment, b.Depth, b.Section = h.kind, h.level, h.comment, h.depth, h.section
+		b.Pos, b.End = base+token.Pos(h.pos), base+token.Pos(h.end)
+		t0, r0 := len(text), len(runs)
+		cursor := h.pos
+		for at := 0; at < h.textLen; {
+			var r textRun
+			r, enc = decodeRun(enc, cursor)
+			cursor = r.off
+			pr := posRun{at: at, pos: base + token.Pos(r.off)}
+			switch r.kind {
+			case runCopy:
+				text = append(text, src[r.off:r.off+r.n]...)
+				cursor += r.n
+				pr.step = true
+			case runSpace:
+				text = append(text, ' ')
+				r.n = 1
+			case runCode:
+				text = append(text, CodePlaceholder...)
+				r.n = len(CodePlaceholder)
+			case runLit:
+				text = append(text, r.lit...)
+				r.n = len(r.lit)
+			}
+			runs = append(runs, pr)
+			at += r.n
+		}
+		spans[i] = [4]int{t0, len(text), r0, len(runs)}
+		ptrs[i] = b
+	}
+	all := string(text)
+	for i := range blocks {
+		s := spans[i]
+		blocks[i].Text = all[s[0]:s[1]]
+		if s[3] > s[2] {
+			blocks[i].runs = runs[s[2]:s[3]:s[3]]
+		}
+	}
+	return ptrs
+}
+
+// The encoding of the blocks of a document: the number of blocks, then
+// each block's header and, for a block with text, its runs.
+//
+// A header is a byte holding the kind and flags, then as varints the
+// heading level (headings only), the depth, Section+1, the start's
+// distance from the previous block's start, the end's from the start and
+// the length of the text (prose blocks only), offsets counted in bytes of
+// the body.
+//
+// A run is a stretch of the text: a kind byte, the offset's distance from
+// where the previous run's source ends (the block's start for the first)
+// as a signed varint, then for runCopy and runLit the length, then for
+// runLit the bytes. runCopy copies the body from the offset on; runSpace
+// (a line break), runCode (a code span's CodePlaceholder) and runLit
+// (other bytes) stand for the body at the offset.
+
+type blockHeader struct {
+	kind              BlockKind
+	level             int
+	comment           bool
+	depth, section    int
+	pos, end, textLen int // body offsets; the length of the text
+}
+
+const commentFlag = 0x80
+
+func appendHeader(enc []byte, h blockHeader, prev int) []byte {
+	c := byte(h.kind)
+	if h.comment {
+		c |= commentFlag
+	}
+	enc = append(enc, c)
+	if h.kind == BlockHeading {
+		enc = binary.AppendUvarint(enc, uint64(h.level))
+	}
+	enc = binary.AppendUvarint(enc, uint64(h.depth))
+	enc = binary.AppendUvarint(enc, uint64(h.section+1))
+	enc = binary.AppendVarint(enc, int64(h.pos-prev))
+	enc = binary.AppendVarint(enc, int64(h.end-h.pos))
+	if h.kind.Prose() {
+		enc = binary.AppendUvarint(enc, uint64(h.textLen))
+	}
+	return enc
+}
+
+func decodeHeader(enc []byte, prev int) (blockHeader, []byte, int) {
+	var h blockHeader
+	h.kind = BlockKind(enc[0] &^ commentFlag)
+	h.comment = enc[0]&commentFlag != 0
+	enc = enc[1:]
+	uv := func() int {
+		v, k := binary.Uvarint(enc)
+		enc = enc[k:]
+		return int(v)
+	}
+	sv := func() int {
+		v, k := binary.Varint(enc)
+		enc = enc[k:]
+		return int(v)
+	}
+	if h.kind == BlockHeading {
+		h.level = uv()
+	}
+	h.depth = uv()
+	h.section = uv() - 1
+	h.pos = prev + sv()
+	h.end = h.pos + sv()
+	if h.kind.Prose() {
+		h.textLen = uv()
+	}
+	return h, enc, h.pos
+}
+
+// A textRun is a stretch of a block's text, as the encoding has it.
+type textRun struct {
+	kind   byte
+	n, off int // the length (runCopy), the body offset
+	lit    []byte
+}
+
+const (
+	runCopy byte = iota
+	runSpace
+	runCode
+	runLit
+)
+
+func appendRun(enc []byte, r textRun, cursor int) []byte {
+	enc = append(enc, r.kind)
+	enc = binary.AppendVarint(enc, int64(r.off-cursor))
+	switch r.kind {
+	case runCopy:
+		enc = binary.AppendUvarint(enc, uint64(r.n))
+	case runLit:
+		enc = binary.AppendUvarint(enc, uint64(len(r.lit)))
+		enc = append(enc, r.lit...)
+	}
+	return enc
+}
+
+func decodeRun(enc []byte, cursor int) (textRun, []byte) {
+	r := textRun{kind: enc[0]}
+	d, k := binary.Varint(enc[1:])
+	enc = enc[1+k:]
+	r.off = cursor + int(d)
+	switch r.kind {
+	case runCopy:
+		n, k := binary.Uvarint(enc)
+		enc = enc[k:]
+		r.n = int(n)
+	case runLit:
+		n, k := binary.Uvarint(enc)
+		r.lit, enc = enc[k:k+int(n)], enc[k+int(n):]
+	}
+	return r, enc
+}
+
+// blockBuilder collects the blocks of one document during the extractor's
+// walk, then encodes them. Its buffers are reused from document to
+// document.
+type blockBuilder struct {
+	blocks []blockHeader
+	runs   []textRun
+	first  []int // the index in runs of each block's first run
+	enc    []byte
+}
+
+var builderPool = sync.Pool{New: func() any { return new(blockBuilder) }}
+
+func (bb *blockBuilder) reset() {
+	bb.blocks = bb.blocks[:0]
+	bb.runs = bb.runs[:0]
+	bb.first = bb.first[:0]
+	bb.enc = bb.enc[:0]
+}
+
+// add appends a block and returns its index.
+func (bb *blockBuilder) add(h blockHeader) int {
+	bb.blocks = append(bb.blocks, h)
+	bb.first = append(bb.first, len(bb.runs))
+	return len(bb.blocks) - 1
+}
+
+// finish returns the encoding of the blocks.
+func (bb *blockBuilder) finish() []byte {
+	if len(bb.blocks) == 0 {
+		return nil
+	}
+	enc := binary.AppendUvarint(bb.enc[:0], uint64(len(bb.blocks)))
+	prev := 0
+	for i, h := range bb.blocks {
+		enc = appendHeader(enc, h, prev)
+		prev = h.pos
+		end := len(bb.runs)
+		if i+1 < len(bb.blocks) {
+			end = bb.first[i+1]
+		}
+		cursor := h.pos
+		for _, r := range bb.runs[bb.first[i]:end] {
+			enc = appendRun(enc, r, cursor)
+			cursor = r.off
+			if r.kind == runCopy {
+				cursor += r.n
+			}
+		}
+	}
+	bb.enc = enc
+	return slices.Clone(enc)
+}
+
+// inline reads the inline text of n as the text of block i (the last one
+// added): code spans replaced by CodePlaceholder, struck-through text, raw
+// HTML, images and checkboxes left out, line breaks as spaces. src is the
+// body.
+func (bb *blockBuilder) inline(i int, src []byte, n ast.Node) {
+	first := len(bb.runs)
+	at, last := 0, 0
+	add := func(r textRun, n int) {
+		at += n
+		last = r.off
+		// A copy that continues the previous one in the source adds no
+		// run: goldmark splits a line's text at some punctuation.
+		if k := len(bb.runs) - 1; k >= first && r.kind == runCopy && bb.runs[k].kind == runCopy && bb.runs[k].off+bb.runs[k].n == r.off {
+			bb.runs[k].n += r.n
+			return
+		}
+		bb.runs = append(bb.runs, r)
+	}
+	var rec func(n ast.Node)
+	rec = func(n ast.Node) {
+		for c := n.FirstChild(); c != nil; c = c.NextSibling() {
+			switch c := c.(type) {
+			case *ast.Text:
+				seg := c.Segment
+				if seg.Len() > 0 {
+					if seg.Padding == 0 {
+						add(textRun{kind: runCopy, off: seg.Start, n: seg.Len()}, seg.Len())
+					} else {
+						v := seg.Value(src)
+						add(textRun{kind: runLit, off: seg.Start, lit: v}, len(v))
+					}
+				}
+				if c.SoftLineBreak() || c.HardLineBreak() {
+					add(textRun{kind: runSpace, off: seg.Stop}, 1)
+				}
+			case *ast.String:
+				if len(c.Value) > 0 {
+					add(textRun{kind: runLit, off: last, lit: c.Value}, len(c.Value))
+				}
+			case *ast.CodeSpan:
+				start := last
+				if t, ok := c.FirstChild().(*ast.Text); ok {
+					start = t.Segment.Start
+				}
+				add(textRun{kind: runCode, off: start}, len(CodePlaceholder))
+			case *ast.AutoLink:
+				if l := c.Label(src); len(l) > 0 {
+					// The label is a slice of the source when it has no
+					// padding: map it byte for byte.
+					if off := cap(src) - cap(l); off >= 0 && off+len(l) <= len(src) && &src[off] == &l[0] {
+						add(textRun{kind: runCopy, off: off, n: len(l)}, len(l))
+					} else {
+						add(textRun{kind: runLit, off: last, lit: l}, len(l))
+					}
+				}
+			case *ast.RawHTML, *ast.Image, *east.Strikethrough, *east.TaskCheckBox:
+			default:
+				rec(c)
+			}
+		}
+	}
+	rec(n)
+	bb.blocks[i].textLen = at
+}
+
+// blockKindOf returns the kind of the block node n, and whether it is a
+// container whose children are walked for blocks.
+func blockKindOf(n ast.Node) (BlockKind, bool) {
+	switch n := n.(type) {
+	case *ast.Paragraph, *ast.TextBlock:
+		if _, ok := n.Parent().(*ast.ListItem); ok {
+			return BlockListItem, false
+		}
+		return BlockParagraph, false
+	case *east.TableCell:
+		return BlockTableCell, false
+	case *ast.Heading:
+		return BlockHeading, false
+	case *ast.FencedCodeBlock, *ast.CodeBlock:
+		return BlockCode, false
+	case *ast.Blockquote:
+		return BlockQuote, true
+	case *ast.HTMLBlock:
+		return BlockHTML, false
+	case *ast.ThematicBreak:
+		return BlockThematicBreak, false
+	case *ast.List:
+		return BlockList, true
+	case *east.Table:
+		return BlockTable, true
+	case *ast.LinkReferenceDefinition:
+		return BlockLinkDef, false
+	case *ast.ListItem, *east.TableHeader, *east.TableRow:
+		return 0, true // structure only
+	}
+	return BlockOther, true
+}
+
+// lineEnd returns the offset of the end of the line holding off, line
+// ending excluded.
+func lineEnd(src []byte, off int) int {
+	start := off
+	for off < len(src) && src[off] != '\n' {
+		off++
+	}
+	if off > start && src[off-1] == '\r' {
+		off--
+	}
+	return off
+}
+
+// blockEnd returns the body offset where the leaf block n ends, given its
+// start.
+func blockEnd(src []byte, n ast.Node, start int) int {
+	end := start
+	if lines := n.Lines(); lines != nil && lines.Len() > 0 {
+		seg := lines.At(lines.Len() - 1)
+		end = max(end, trimEOL(src, seg.Stop))
+	}
+	switch n := n.(type) {
+	case *ast.HTMLBlock:
+		if n.HasClosure() {
+			end = max(end, trimEOL(src, n.ClosureLine.Stop))
+		}
+	case *ast.FencedCodeBlock:
+		// The closing fence, when there is one, is the line after the
+		// content (or after the opening fence).
+		if start < len(src) {
+			end = max(end, lineEnd(src, start))
+			fence := src[start]
+			width := 0
+			for start+width < len(src) && src[start+width] == fence {
+				width++
+			}
+			next := end
+			for next < len(src) && src[next] != '\n' {
+				next++
+			}
+			if next < len(src) {
+				next++
+				le := lineEnd(src, next)
+				line := strings.TrimLeft(string(src[next:le]), " \t>")
+				if w := len(line) - len(strings.TrimLeft(line, string(fence))); w >= width && w >= 3 && strings.TrimSpace(line[w:]) == "" {
+					end = le
+				}
+			}
+		}
+	case *ast.ThematicBreak, *ast.Heading:
+		end = max(end, lineEnd(src, start))
+	}
+	return end
+}
