@@ -18,6 +18,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime/debug"
 )
 
 const (
@@ -27,6 +28,11 @@ const (
 )
 
 func main() {
+	// A soft memory limit keeps the peak on large workspaces well under
+	// the 500 MB budget at little CPU cost; GOMEMLIMIT overrides it.
+	if os.Getenv("GOMEMLIMIT") == "" {
+		debug.SetMemoryLimit(384 << 20)
+	}
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
 
