@@ -1,6 +1,7 @@
 package checks
 
 import (
+	"bytes"
 	"fmt"
 	"regexp"
 	"strings"
@@ -43,7 +44,7 @@ func suppress(ws *sotparse.Workspace, fs []Finding, checked []string, registered
 	byLine := map[string]map[int][]*suppression{}
 	var all []*suppression
 	for _, f := range ws.Files {
-		if !strings.Contains(string(f.Content), "sotvet:ignore") {
+		if !bytes.Contains(f.Content, []byte("sotvet:ignore")) {
 			continue
 		}
 		for _, m := range suppressionPattern.FindAllSubmatchIndex(f.Content, -1) {

