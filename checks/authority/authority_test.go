@@ -1,39 +1,16 @@
 package authority_test
 
 import (
-	"flag"
-	"os"
 	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
 
-	"golang.org/x/tools/go/analysis"
-
 	"github.com/svrnty/sotvet/checks"
 	"github.com/svrnty/sotvet/checks/authority"
 	"github.com/svrnty/sotvet/checks/checktest"
-	"github.com/svrnty/sotvet/sotparse"
 )
-
-// setFlag sets an analyzer flag for the duration of the test.
-func setFlag(t *testing.T, name, value string) {
-	t.Helper()
-	f := authority.Analyzer.Flags.Lookup(name)
-	if f == nil {
-		t.Fatalf("no flag -%s", name)
-	}
-	old := f.Value.String()
-	if err := f.Value.Set(value); err != nil {
-		t.Fatalf("-%s=%s: %v", name, value, err)
-	}
-	t.Cleanup(func() {
-		if err := f.Value.Set(old); err != nil {
-			t.Errorf("restoring -%s: %v", name, err)
-		}
-	})
-}
 
 const customClaims = `
 - id: activation-mentioned
@@ -65,7 +42,7 @@ func TestAuthority(t *testing.T) {
 	} {
 		t.Run(tc.dir, func(t *testing.T) {
 			for name, v := range tc.flags {
-				setFlag(t, name, v)
+				checktest.SetFlag(t, authority.Analyzer, name, v)
 			}
 			for _, f := range checktest.Run(t, filepath.Join("testdata", tc.dir), authority.Analyzer) {
 				ok := false
@@ -88,16 +65,8 @@ func TestAuthority(t *testing.T) {
 
 // TestClaimsOff checks that an empty -claims turns claim checking off.
 func TestClaimsOff(t *testing.T) {
-	setFlag(t, "claims", "")
-	abs, err := filepath.Abs(filepath.Join("testdata", "claims"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, _, err := checks.Run(checks.Options{Root: abs, FS: os.DirFS(abs), Analyzers: []*analysis.Analyzer{authority.Analyzer}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, f := range res.Findings {
+	checktest.SetFlag(t, authority.Analyzer, "claims", "")
+	for _, f := range checktest.Findings(t, filepath.Join("testdata", "claims"), authority.Analyzer) {
 		t.Errorf("unexpected finding with -claims='': %s:%d: %s", f.File, f.Line, f.Message)
 	}
 }
@@ -159,18 +128,7 @@ func TestClaimSetRoundTrip(t *testing.T) {
 // TestClone checks that validating a value on a clone leaves the flag alone,
 // as config.Parse does.
 func TestClone(t *testing.T) {
-	f := authority.Analyzer.Flags.Lookup("claims")
-	before := f.Value.String()
-	c, ok := f.Value.(interface{ Clone() flag.Value })
-	if !ok {
-		t.Fatal("-claims has no Clone method")
-	}
-	if err := c.Clone().Set(customClaims); err != nil {
-		t.Fatal(err)
-	}
-	if f.Value.String() != before {
-		t.Error("setting a clone changed the flag")
-	}
+	checktest.SetOnClone(t, authority.Analyzer, "claims", customClaims)
 }
 
 func TestFlagErrors(t *testing.T) {
@@ -185,28 +143,14 @@ func TestFlagErrors(t *testing.T) {
 		}
 	}
 	// Restore the defaults the failed Sets may have left.
-	setFlag(t, "scope", strings.Join(authority.DefaultScope, ","))
-	setFlag(t, "exempt", "")
-	setFlag(t, "disclaimer-kinds", "PRD,ISSUES,EVIDENCE,CLOSEOUT,RECORD,CONTRACT,TEMPLATE,PACKET,GUARD,MATRIX,GATES,BLOCKER,ATTEMPT")
+	checktest.SetFlag(t, authority.Analyzer, "scope", strings.Join(authority.DefaultScope, ","))
+	checktest.SetFlag(t, authority.Analyzer, "exempt", "")
+	checktest.SetFlag(t, authority.Analyzer, "disclaimer-kinds", "PRD,ISSUES,EVIDENCE,CLOSEOUT,RECORD,CONTRACT,TEMPLATE,PACKET,GUARD,MATRIX,GATES,BLOCKER,ATTEMPT")
 }
 
 func TestDoc(t *testing.T) {
-	a := authority.Analyzer
-	if err := analysis.Validate([]*analysis.Analyzer{a}); err != nil {
-		t.Fatal(err)
-	}
-	first, rest, _ := strings.Cut(a.Doc, "\n")
-	if first != "authority: check that local planning documents claim no Core authority" {
-		t.Errorf("Doc summary = %q", first)
-	}
-	for _, name := range []string{"scope", "exempt", "allowed-promotion", "disclaimer", "disclaimer-kinds", "claims"} {
-		if a.Flags.Lookup(name) == nil {
-			t.Errorf("no -%s flag", name)
-		}
-		if !strings.Contains(rest, "-"+name+":") {
-			t.Errorf("Doc does not describe -%s", name)
-		}
-	}
+	rest := checktest.Doc(t, authority.Analyzer, "authority: check that local planning documents claim no Core authority",
+		"scope", "exempt", "allowed-promotion", "disclaimer", "disclaimer-kinds", "claims")
 	for _, id := range []string{"promotion-status", "disclaimer-missing", "disclaimer-misplaced", "core-promotion", "core-authority", "runtime-default-activation", "default-backend", "approval-contradiction"} {
 		if !strings.Contains(rest, id) {
 			t.Errorf("Doc does not name category %s", id)
@@ -214,70 +158,26 @@ func TestDoc(t *testing.T) {
 	}
 }
 
-// corpusDir returns the reference corpus, or $SOTVET_BENCH_CORPUS when set
-// (a generated one, say: go run ./scripts/gen-corpus -out DIR).
-func corpusDir(t testing.TB) string {
-	if dir := os.Getenv("SOTVET_BENCH_CORPUS"); dir != "" {
-		return dir
-	}
-	dir, err := filepath.Abs(filepath.Join("..", "..", "..", "shared", "corpus", "cto-planb"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := os.Stat(dir); err != nil {
-		t.Skipf("corpus not available: %v", err)
-	}
-	return dir
-}
-
 // TestCorpus runs the check over the real corpus and logs the findings.
 func TestCorpus(t *testing.T) {
-	dir := corpusDir(t)
-	res, _, err := checks.Run(checks.Options{Root: dir, FS: os.DirFS(dir), Analyzers: []*analysis.Analyzer{authority.Analyzer}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, f := range res.Findings {
-		t.Logf("%s:%d:%d: [%s/%s] %s", f.File, f.Line, f.Col, f.Check, f.Category, f.Message)
+	fs := checktest.Findings(t, checktest.BenchCorpusDir(t), authority.Analyzer)
+	checktest.LogFindings(t, fs)
+	for _, f := range fs {
 		// The corpus makes no forbidden claim: any claim finding is a
 		// false positive.
 		if f.Category != "disclaimer-misplaced" {
 			t.Errorf("unexpected corpus finding %s:%d: [%s] %s", f.File, f.Line, f.Category, f.Message)
 		}
 	}
-	t.Logf("%d findings", len(res.Findings))
 }
 
 func BenchmarkCorpus(b *testing.B) {
-	dir := corpusDir(b)
-	start := cpuTime()
-	for b.Loop() {
-		if _, _, err := checks.Run(checks.Options{Root: dir, FS: os.DirFS(dir), Analyzers: []*analysis.Analyzer{authority.Analyzer}}); err != nil {
-			b.Fatal(err)
-		}
-	}
-	b.ReportMetric(float64(cpuTime()-start)/float64(b.N)/1e6, "cpu-ms/op")
+	checktest.BenchRun(b, checktest.BenchCorpusDir(b), cpuTime, authority.Analyzer)
 }
 
 // BenchmarkRun measures the check alone, on the corpus parsed once.
 func BenchmarkRun(b *testing.B) {
-	ws, err := sotparse.Load(corpusDir(b), sotparse.Options{NoGit: true})
-	if err != nil {
-		b.Fatal(err)
-	}
-	pass := &analysis.Pass{
-		Analyzer: authority.Analyzer,
-		Fset:     ws.Fset,
-		ResultOf: map[*analysis.Analyzer]any{sotparse.Analyzer: ws},
-		Report:   func(analysis.Diagnostic) {},
-	}
-	start := cpuTime()
-	for b.Loop() {
-		if _, err := authority.Analyzer.Run(pass); err != nil {
-			b.Fatal(err)
-		}
-	}
-	b.ReportMetric(float64(cpuTime()-start)/float64(b.N)/1e6, "cpu-ms/op")
+	checktest.BenchPass(b, checktest.BenchCorpusDir(b), cpuTime, authority.Analyzer)
 }
 
 // cpuTime returns the user and system CPU time of the process, which a

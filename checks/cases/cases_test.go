@@ -2,12 +2,9 @@ package cases_test
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"golang.org/x/tools/go/analysis"
 
 	"github.com/svrnty/sotvet/checks"
 	"github.com/svrnty/sotvet/checks/cases"
@@ -28,16 +25,8 @@ func TestCases(t *testing.T) {
 
 // TestColumns: findings carry the contract's byte columns.
 func TestColumns(t *testing.T) {
-	abs, err := filepath.Abs(filepath.Join("testdata", "broken"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, _, err := checks.Run(checks.Options{Root: abs, FS: os.DirFS(abs), Analyzers: []*analysis.Analyzer{cases.Analyzer}})
-	if err != nil {
-		t.Fatal(err)
-	}
 	got := map[string]bool{}
-	for _, f := range res.Findings {
+	for _, f := range checktest.Findings(t, filepath.Join("testdata", "broken"), cases.Analyzer) {
 		got[fmt.Sprintf("%s:%d:%d", f.File, f.Line, f.Col)] = true
 	}
 	for _, want := range []string{
@@ -60,14 +49,7 @@ func TestColumns(t *testing.T) {
 
 // TestShippedCases: the harness's own cases are clean.
 func TestShippedCases(t *testing.T) {
-	abs, err := filepath.Abs(filepath.Join("..", "..", "testdata", "cases"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, ws, err := checks.Run(checks.Options{Root: abs, FS: os.DirFS(abs), Analyzers: []*analysis.Analyzer{cases.Analyzer}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	res, ws := checktest.Result(t, filepath.Join("..", "..", "testdata", "cases"), cases.Analyzer)
 	n := 0
 	for _, f := range ws.Files {
 		if strings.HasSuffix(f.Path, "/case.yaml") {
@@ -84,13 +66,7 @@ func TestShippedCases(t *testing.T) {
 
 func TestDoc(t *testing.T) {
 	a := cases.Analyzer
-	if err := analysis.Validate([]*analysis.Analyzer{a}); err != nil {
-		t.Fatal(err)
-	}
-	first, _, _ := strings.Cut(a.Doc, "\n")
-	if first != "cases: validate harness case contracts (case.yaml)" {
-		t.Errorf("Doc summary = %q", first)
-	}
+	checktest.Doc(t, a, "cases: validate harness case contracts (case.yaml)")
 	if a.URL != "https://github.com/svrnty/sotvet/blob/main/docs/checks.md#cases" {
 		t.Errorf("URL %s", a.URL)
 	}

@@ -5,11 +5,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strings"
 	"sync"
 	"testing"
-
-	"golang.org/x/tools/go/analysis"
 
 	"github.com/svrnty/sotvet/checks"
 	"github.com/svrnty/sotvet/checks/checktest"
@@ -106,23 +103,11 @@ func makeRuns() (string, error) {
 // setFlag sets an analyzer flag for the duration of the test.
 func setFlag(t *testing.T, name, value string) {
 	t.Helper()
-	f := evidence.Analyzer.Flags.Lookup(name)
-	if f == nil {
-		t.Fatalf("no flag -%s", name)
-	}
-	old := f.Value.String()
 	if name == "runs-root" {
-		_ = f.Value.Set("") // a list flag: clear before setting
+		// A list flag: clear before setting, and before restoring.
+		checktest.SetFlag(t, evidence.Analyzer, name, "")
 	}
-	if err := f.Value.Set(value); err != nil {
-		t.Fatalf("-%s=%s: %v", name, value, err)
-	}
-	t.Cleanup(func() {
-		if name == "runs-root" {
-			_ = f.Value.Set("")
-		}
-		_ = f.Value.Set(old)
-	})
+	checktest.SetFlag(t, evidence.Analyzer, name, value)
 }
 
 func TestEvidence(t *testing.T) {
@@ -156,15 +141,7 @@ func TestEvidence(t *testing.T) {
 // findings runs the check over a testdata workspace.
 func findings(t *testing.T, dir string) []checks.Finding {
 	t.Helper()
-	abs, err := filepath.Abs(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, _, err := checks.Run(checks.Options{Root: abs, FS: os.DirFS(abs), Analyzers: []*analysis.Analyzer{evidence.Analyzer}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return res.Findings
+	return checktest.Findings(t, dir, evidence.Analyzer)
 }
 
 // TestInvalidCategories: the verification failures are invalid-evidence,
@@ -202,9 +179,7 @@ func TestRealPaths(t *testing.T) {
 	pass := filepath.Join(dir, "20260601T000000Z-pass")
 	doc := fmt.Sprintf("# Runs\n\n## Pass\n\n- Run: `%s`\n- Report status: `fail`.\n\n## Again\n\n- Report: `%s`\n- Tests passed: `true`.\n- Backend: `codex`.\n",
 		pass, filepath.Join(pass, "report.json"))
-	if err := os.WriteFile(filepath.Join(ws, "RUNS.md"), []byte(doc), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	checktest.WriteFiles(t, ws, map[string]string{"RUNS.md": doc})
 	fs := findings(t, ws)
 	var got []string
 	for _, f := range fs {
@@ -249,13 +224,7 @@ func TestRootsFlag(t *testing.T) {
 
 func TestDoc(t *testing.T) {
 	a := evidence.Analyzer
-	if err := analysis.Validate([]*analysis.Analyzer{a}); err != nil {
-		t.Fatal(err)
-	}
-	first, _, _ := strings.Cut(a.Doc, "\n")
-	if first != "evidence: check documents' claims about harness runs against the runs' evidence" {
-		t.Errorf("Doc summary = %q", first)
-	}
+	checktest.Doc(t, a, "evidence: check documents' claims about harness runs against the runs' evidence")
 	for _, f := range []string{"runs-root", "report-missing"} {
 		if a.Flags.Lookup(f) == nil {
 			t.Errorf("no -%s flag", f)
@@ -270,13 +239,7 @@ func TestDoc(t *testing.T) {
 // With the default flags the check says nothing about it; with
 // -report-missing it lists them as missing and nothing else.
 func TestCorpus(t *testing.T) {
-	dir, err := filepath.Abs(filepath.Join("..", "..", "..", "shared", "corpus", "cto-planb"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := os.Stat(dir); err != nil {
-		t.Skipf("corpus not available: %v", err)
-	}
+	dir := checktest.CorpusDir(t)
 	setFlag(t, "runs-root", "")
 	for _, f := range findings(t, dir) {
 		t.Errorf("default flags: %s:%d:%d: [%s] %s", f.File, f.Line, f.Col, f.Category, f.Message)

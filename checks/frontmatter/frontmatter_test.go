@@ -8,30 +8,10 @@ import (
 	"strings"
 	"testing"
 
-	"golang.org/x/tools/go/analysis"
-
 	"github.com/svrnty/sotvet/checks"
 	"github.com/svrnty/sotvet/checks/checktest"
 	"github.com/svrnty/sotvet/checks/frontmatter"
 )
-
-// setFlag sets an analyzer flag for the duration of the test.
-func setFlag(t *testing.T, name, value string) {
-	t.Helper()
-	f := frontmatter.Analyzer.Flags.Lookup(name)
-	if f == nil {
-		t.Fatalf("no flag -%s", name)
-	}
-	old := f.Value.String()
-	if err := f.Value.Set(value); err != nil {
-		t.Fatalf("-%s=%s: %v", name, value, err)
-	}
-	t.Cleanup(func() {
-		if err := f.Value.Set(old); err != nil {
-			t.Errorf("restoring -%s=%s: %v", name, old, err)
-		}
-	})
-}
 
 func TestFrontmatter(t *testing.T) {
 	for _, tc := range []struct {
@@ -50,9 +30,9 @@ func TestFrontmatter(t *testing.T) {
 		{dir: "require", flags: map[string]string{"require": "name,owner"}},
 	} {
 		t.Run(tc.dir, func(t *testing.T) {
-			setFlag(t, "today", "2026-06-15")
+			checktest.SetFlag(t, frontmatter.Analyzer, "today", "2026-06-15")
 			for _, name := range slices.Sorted(maps.Keys(tc.flags)) {
-				setFlag(t, name, tc.flags[name])
+				checktest.SetFlag(t, frontmatter.Analyzer, name, tc.flags[name])
 			}
 			checktest.Run(t, filepath.Join("testdata", tc.dir), frontmatter.Analyzer)
 		})
@@ -61,7 +41,7 @@ func TestFrontmatter(t *testing.T) {
 
 // TestCategories checks the sub-rule id of each kind of finding.
 func TestCategories(t *testing.T) {
-	setFlag(t, "today", "2026-06-15")
+	checktest.SetFlag(t, frontmatter.Analyzer, "today", "2026-06-15")
 	want := map[string][]string{
 		"missing":  {"missing"},
 		"required": {"required", "empty", "empty", "empty", "required", "required", "required"},
@@ -82,7 +62,7 @@ func TestCategories(t *testing.T) {
 			t.Errorf("%s: categories %v, want %v", dir, got, exp)
 		}
 	}
-	setFlag(t, "allow-keys", "reviewers")
+	checktest.SetFlag(t, frontmatter.Analyzer, "allow-keys", "reviewers")
 	for _, f := range checktest.Run(t, filepath.Join("testdata", "unknown-key"), frontmatter.Analyzer) {
 		if f.Category != "unknown-key" || f.Severity != checks.SeverityWarning {
 			t.Errorf("unknown key finding has category %q severity %q, want unknown-key warning", f.Category, f.Severity)
@@ -113,7 +93,7 @@ func applyFix(t *testing.T, dir string, f checks.Finding) string {
 }
 
 func TestFixes(t *testing.T) {
-	setFlag(t, "today", "2026-06-15")
+	checktest.SetFlag(t, frontmatter.Analyzer, "today", "2026-06-15")
 	type fixCase struct {
 		file, category, message string
 		want                    string // the fixed file
@@ -185,31 +165,10 @@ func TestFlagValidation(t *testing.T) {
 }
 
 func TestDoc(t *testing.T) {
-	a := frontmatter.Analyzer
-	if err := analysis.Validate([]*analysis.Analyzer{a}); err != nil {
-		t.Fatal(err)
-	}
-	first, _, _ := strings.Cut(a.Doc, "\n")
-	if first != "frontmatter: check document frontmatter against the workspace convention" {
-		t.Errorf("Doc summary = %q", first)
-	}
+	checktest.Doc(t, frontmatter.Analyzer, "frontmatter: check document frontmatter against the workspace convention")
 }
 
 // TestCorpus runs the check over the real corpus and logs the findings.
 func TestCorpus(t *testing.T) {
-	dir, err := filepath.Abs(filepath.Join("..", "..", "..", "shared", "corpus", "cto-planb"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := os.Stat(dir); err != nil {
-		t.Skipf("corpus not available: %v", err)
-	}
-	res, _, err := checks.Run(checks.Options{Root: dir, FS: os.DirFS(dir), Analyzers: []*analysis.Analyzer{frontmatter.Analyzer}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, f := range res.Findings {
-		t.Logf("%s:%d:%d: [%s/%s] %s", f.File, f.Line, f.Col, f.Check, f.Category, f.Message)
-	}
-	t.Logf("%d findings", len(res.Findings))
+	checktest.LogFindings(t, checktest.Findings(t, checktest.CorpusDir(t), frontmatter.Analyzer))
 }

@@ -1,12 +1,8 @@
 package glossary_test
 
 import (
-	"os"
 	"path/filepath"
-	"strings"
 	"testing"
-
-	"golang.org/x/tools/go/analysis"
 
 	"github.com/svrnty/sotvet/checks"
 	"github.com/svrnty/sotvet/checks/checktest"
@@ -38,13 +34,7 @@ func TestGlossary(t *testing.T) {
 
 func TestDoc(t *testing.T) {
 	a := glossary.Analyzer
-	if err := analysis.Validate([]*analysis.Analyzer{a}); err != nil {
-		t.Fatal(err)
-	}
-	first, _, _ := strings.Cut(a.Doc, "\n")
-	if first != "glossary: check that terms documents say CONTEXT.md defines are defined there" {
-		t.Errorf("Doc summary = %q", first)
-	}
+	checktest.Doc(t, a, "glossary: check that terms documents say CONTEXT.md defines are defined there")
 	if a.URL != "https://github.com/svrnty/sotvet/blob/main/docs/checks.md#glossary" {
 		t.Errorf("URL = %q", a.URL)
 	}
@@ -52,36 +42,10 @@ func TestDoc(t *testing.T) {
 
 // TestCorpus runs the check over the real corpus and logs the findings.
 func TestCorpus(t *testing.T) {
-	dir, err := filepath.Abs(filepath.Join("..", "..", "..", "shared", "corpus", "cto-planb"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := os.Stat(dir); err != nil {
-		t.Skipf("corpus not available: %v", err)
-	}
-	res, _, err := checks.Run(checks.Options{Root: dir, FS: os.DirFS(dir), Analyzers: []*analysis.Analyzer{glossary.Analyzer}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, f := range res.Findings {
-		t.Logf("%s:%d:%d: [%s/%s] %s", f.File, f.Line, f.Col, f.Check, f.Category, f.Message)
-	}
-	t.Logf("%d findings", len(res.Findings))
+	checktest.LogFindings(t, checktest.Findings(t, checktest.CorpusDir(t), glossary.Analyzer))
 }
 
 // BenchmarkCorpus measures the check (the parse included) on the real corpus.
 func BenchmarkCorpus(b *testing.B) {
-	dir, err := filepath.Abs(filepath.Join("..", "..", "..", "shared", "corpus", "cto-planb"))
-	if err != nil {
-		b.Fatal(err)
-	}
-	if _, err := os.Stat(dir); err != nil {
-		b.Skipf("corpus not available: %v", err)
-	}
-	fsys := os.DirFS(dir)
-	for b.Loop() {
-		if _, _, err := checks.Run(checks.Options{Root: dir, FS: fsys, Analyzers: []*analysis.Analyzer{glossary.Analyzer}}); err != nil {
-			b.Fatal(err)
-		}
-	}
+	checktest.BenchRun(b, checktest.CorpusDir(b), nil, glossary.Analyzer)
 }

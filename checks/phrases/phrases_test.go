@@ -1,39 +1,16 @@
 package phrases_test
 
 import (
-	"flag"
-	"os"
 	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
 
-	"golang.org/x/tools/go/analysis"
-
 	"github.com/svrnty/sotvet/checks"
 	"github.com/svrnty/sotvet/checks/checktest"
 	"github.com/svrnty/sotvet/checks/phrases"
-	"github.com/svrnty/sotvet/sotparse"
 )
-
-// setFlag sets an analyzer flag for the duration of the test.
-func setFlag(t *testing.T, name, value string) {
-	t.Helper()
-	f := phrases.Analyzer.Flags.Lookup(name)
-	if f == nil {
-		t.Fatalf("no flag -%s", name)
-	}
-	old := f.Value.String()
-	if err := f.Value.Set(value); err != nil {
-		t.Fatalf("-%s=%s: %v", name, value, err)
-	}
-	t.Cleanup(func() {
-		if err := f.Value.Set(old); err != nil {
-			t.Errorf("restoring -%s: %v", name, err)
-		}
-	})
-}
 
 const testRules = `
 - docs: .sot/03-PROTOCOLS/*-CLOSEOUT.md
@@ -68,7 +45,7 @@ func TestPhrases(t *testing.T) {
 	} {
 		t.Run(tc.dir, func(t *testing.T) {
 			for name, v := range tc.flags {
-				setFlag(t, name, v)
+				checktest.SetFlag(t, phrases.Analyzer, name, v)
 			}
 			for _, f := range checktest.Run(t, filepath.Join("testdata", tc.dir), phrases.Analyzer) {
 				ok := false
@@ -135,18 +112,7 @@ func TestRuleSetRoundTrip(t *testing.T) {
 }
 
 func TestClone(t *testing.T) {
-	f := phrases.Analyzer.Flags.Lookup("rules")
-	before := f.Value.String()
-	c, ok := f.Value.(interface{ Clone() flag.Value })
-	if !ok {
-		t.Fatal("-rules has no Clone method")
-	}
-	if err := c.Clone().Set(testRules); err != nil {
-		t.Fatal(err)
-	}
-	if f.Value.String() != before {
-		t.Error("setting a clone changed the flag")
-	}
+	checktest.SetOnClone(t, phrases.Analyzer, "rules", testRules)
 }
 
 func TestFlagErrors(t *testing.T) {
@@ -162,22 +128,8 @@ func TestFlagErrors(t *testing.T) {
 }
 
 func TestDoc(t *testing.T) {
-	a := phrases.Analyzer
-	if err := analysis.Validate([]*analysis.Analyzer{a}); err != nil {
-		t.Fatal(err)
-	}
-	first, rest, _ := strings.Cut(a.Doc, "\n")
-	if first != "phrases: check that required phrases appear where they are required" {
-		t.Errorf("Doc summary = %q", first)
-	}
-	for _, name := range []string{"scope", "targets", "sections", "rules"} {
-		if a.Flags.Lookup(name) == nil {
-			t.Errorf("no -%s flag", name)
-		}
-		if !strings.Contains(rest, "-"+name+":") {
-			t.Errorf("Doc does not describe -%s", name)
-		}
-	}
+	rest := checktest.Doc(t, phrases.Analyzer, "phrases: check that required phrases appear where they are required",
+		"scope", "targets", "sections", "rules")
 	for _, c := range []string{"missing-phrase", "missing-target"} {
 		if !strings.Contains(rest, c) {
 			t.Errorf("Doc does not name category %s", c)
@@ -189,35 +141,14 @@ func TestDoc(t *testing.T) {
 // of the corpus is satisfied by its route's target. (The endgoal closeout's
 // own Validator Summary Phrases are its summary and are not checked.)
 func TestCorpusFindings(t *testing.T) {
-	dir := corpusDir(t)
-	res, _, err := checks.Run(checks.Options{Root: dir, FS: os.DirFS(dir), Analyzers: []*analysis.Analyzer{phrases.Analyzer}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, f := range res.Findings {
+	for _, f := range checktest.Findings(t, checktest.BenchCorpusDir(t), phrases.Analyzer) {
 		t.Errorf("unexpected corpus finding %s:%d: %s", f.File, f.Line, f.Message)
 	}
 }
 
 // BenchmarkRun measures the check alone, on the corpus parsed once.
 func BenchmarkRun(b *testing.B) {
-	ws, err := sotparse.Load(corpusDir(b), sotparse.Options{NoGit: true})
-	if err != nil {
-		b.Fatal(err)
-	}
-	pass := &analysis.Pass{
-		Analyzer: phrases.Analyzer,
-		Fset:     ws.Fset,
-		ResultOf: map[*analysis.Analyzer]any{sotparse.Analyzer: ws},
-		Report:   func(analysis.Diagnostic) {},
-	}
-	start := cpuTime()
-	for b.Loop() {
-		if _, err := phrases.Analyzer.Run(pass); err != nil {
-			b.Fatal(err)
-		}
-	}
-	b.ReportMetric(float64(cpuTime()-start)/float64(b.N)/1e6, "cpu-ms/op")
+	checktest.BenchPass(b, checktest.BenchCorpusDir(b), cpuTime, phrases.Analyzer)
 }
 
 // cpuTime returns the user and system CPU time of the process, which a

@@ -9,8 +9,6 @@ import (
 	"strings"
 	"testing"
 
-	"golang.org/x/tools/go/analysis"
-
 	"github.com/svrnty/sotvet/checks"
 	"github.com/svrnty/sotvet/checks/checktest"
 	"github.com/svrnty/sotvet/checks/records"
@@ -135,17 +133,10 @@ func TestNoSecretInMessages(t *testing.T) {
 // finding of its own, even in a member the syntax check reports as unknown.
 func TestNotDoubleReported(t *testing.T) {
 	for _, dir := range []string{"syntax", "credential", "fallback", "model", "target"} {
-		abs, err := filepath.Abs(testDir(t, dir))
-		if err != nil {
-			t.Fatal(err)
-		}
-		res, _, err := checks.Run(checks.Options{Root: abs, FS: os.DirFS(abs), Analyzers: []*analysis.Analyzer{records.Analyzer, syntax.Analyzer}})
-		if err != nil {
-			t.Fatal(err)
-		}
+		fs := checktest.Findings(t, testDir(t, dir), records.Analyzer, syntax.Analyzer)
 		by := map[string][]string{}
 		var keys []string
-		for _, f := range res.Findings {
+		for _, f := range fs {
 			if f.Category == "credential" {
 				continue
 			}
@@ -162,7 +153,7 @@ func TestNotDoubleReported(t *testing.T) {
 		}
 		if dir == "syntax" {
 			n := 0
-			for _, f := range res.Findings {
+			for _, f := range fs {
 				if f.Check == "syntax" {
 					n++
 				}
@@ -176,13 +167,7 @@ func TestNotDoubleReported(t *testing.T) {
 
 func TestDoc(t *testing.T) {
 	a := records.Analyzer
-	if err := analysis.Validate([]*analysis.Analyzer{a}); err != nil {
-		t.Fatal(err)
-	}
-	first, _, _ := strings.Cut(a.Doc, "\n")
-	if first != "records: check model-provider and target-repository admission records" {
-		t.Errorf("Doc summary = %q", first)
-	}
+	checktest.Doc(t, a, "records: check model-provider and target-repository admission records")
 	if a.URL != "https://github.com/svrnty/sotvet/blob/main/docs/checks.md#records" {
 		t.Errorf("URL = %q", a.URL)
 	}
@@ -190,36 +175,10 @@ func TestDoc(t *testing.T) {
 
 // TestCorpus runs the check over the real corpus and logs the findings.
 func TestCorpus(t *testing.T) {
-	dir, err := filepath.Abs(filepath.Join("..", "..", "..", "shared", "corpus", "cto-planb"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := os.Stat(dir); err != nil {
-		t.Skipf("corpus not available: %v", err)
-	}
-	res, _, err := checks.Run(checks.Options{Root: dir, FS: os.DirFS(dir), Analyzers: []*analysis.Analyzer{records.Analyzer}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, f := range res.Findings {
-		t.Logf("%s:%d:%d: [%s/%s] %s", f.File, f.Line, f.Col, f.Check, f.Category, f.Message)
-	}
-	t.Logf("%d findings", len(res.Findings))
+	checktest.LogFindings(t, checktest.Findings(t, checktest.CorpusDir(t), records.Analyzer))
 }
 
 // BenchmarkCorpus measures the check (the parse included) on the real corpus.
 func BenchmarkCorpus(b *testing.B) {
-	dir, err := filepath.Abs(filepath.Join("..", "..", "..", "shared", "corpus", "cto-planb"))
-	if err != nil {
-		b.Fatal(err)
-	}
-	if _, err := os.Stat(dir); err != nil {
-		b.Skipf("corpus not available: %v", err)
-	}
-	fsys := os.DirFS(dir)
-	for b.Loop() {
-		if _, _, err := checks.Run(checks.Options{Root: dir, FS: fsys, Analyzers: []*analysis.Analyzer{records.Analyzer}}); err != nil {
-			b.Fatal(err)
-		}
-	}
+	checktest.BenchRun(b, checktest.CorpusDir(b), nil, records.Analyzer)
 }

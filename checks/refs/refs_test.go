@@ -6,36 +6,18 @@ import (
 	"strings"
 	"testing"
 
-	"golang.org/x/tools/go/analysis"
-
-	"github.com/svrnty/sotvet/checks"
 	"github.com/svrnty/sotvet/checks/checktest"
 	"github.com/svrnty/sotvet/checks/refs"
 )
 
-func run(t *testing.T, dir string) []checks.Finding {
-	t.Helper()
-	abs, err := filepath.Abs(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, _, err := checks.Run(checks.Options{Root: abs, FS: os.DirFS(abs), Analyzers: []*analysis.Analyzer{refs.Analyzer}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return res.Findings
-}
-
 // TestCorpus runs the check over the reconstructed cto-planb workspace and
 // logs what it finds.
 func TestCorpus(t *testing.T) {
-	dir := filepath.Join("..", "..", "..", "shared", "corpus", "cto-planb")
+	dir := checktest.CorpusDir(t)
 	if _, err := os.Stat(filepath.Join(dir, "WORKBOARD.yaml")); err != nil {
 		t.Skip("corpus not present:", err)
 	}
-	for _, f := range run(t, dir) {
-		t.Logf("%s:%d:%d: [%s/%s] %s", f.File, f.Line, f.Col, f.Check, f.Category, f.Message)
-	}
+	checktest.LogFindings(t, checktest.Findings(t, dir, refs.Analyzer))
 }
 
 func TestClean(t *testing.T) { checktest.Run(t, "testdata/clean", refs.Analyzer) }

@@ -1,8 +1,6 @@
 package secrets_test
 
 import (
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -26,24 +24,11 @@ func fakeToken(prefix string, n int) string {
 	return b.String()
 }
 
-func write(t *testing.T, dir string, files map[string]string) {
-	t.Helper()
-	for name, content := range files {
-		p := filepath.Join(dir, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-}
-
 func TestFindingsAndRedaction(t *testing.T) {
 	gh := fakeToken("gh"+"p_", 36)
 	oa := fakeToken("sk-"+"proj-", 48)
 	dir := t.TempDir()
-	write(t, dir, map[string]string{
+	checktest.WriteFiles(t, dir, map[string]string{
 		".sot/03-PROTOCOLS/X-EVIDENCE.md": "---\nname: x\n---\n\n# X\n\n" +
 			"- token used: `" + gh + "`\n" + // 7
 			"- endpoint: `CTO_HARNESS_CASE_LOCAL_BASE_URL` (name only)\n" + // 8
@@ -73,7 +58,7 @@ WORKBOARD.yaml:2: secrets: \*\*\*\*
 func TestAllowPathsAndValues(t *testing.T) {
 	gh := fakeToken("gh"+"p_", 36)
 	dir := t.TempDir()
-	write(t, dir, map[string]string{
+	checktest.WriteFiles(t, dir, map[string]string{
 		".sot/fixtures/A-EVIDENCE.md": "# A\n\n- token: `" + gh + "`\n",
 		".sot/B-EVIDENCE.md":          "# B\n\n- token: `" + gh + "`\n",
 		"WANT":                        ".sot/B-EVIDENCE.md:3: secrets: github\n",
@@ -85,7 +70,7 @@ func TestAllowPathsAndValues(t *testing.T) {
 	checktest.Run(t, dir, secrets.Analyzer)
 
 	// A value pattern accepts it everywhere.
-	os.WriteFile(filepath.Join(dir, "WANT"), nil, 0o644)
+	checktest.WriteFiles(t, dir, map[string]string{"WANT": ""})
 	if err := secrets.Analyzer.Flags.Set("allow-values", "^gh"+"p_[A-Za-z0-9]{36}$"); err != nil {
 		t.Fatal(err)
 	}
@@ -94,10 +79,7 @@ func TestAllowPathsAndValues(t *testing.T) {
 }
 
 func TestRealCorpusIsClean(t *testing.T) {
-	corpus := filepath.Join("..", "..", "..", "shared", "corpus", "cto-planb")
-	if _, err := os.Stat(corpus); err != nil {
-		t.Skip("corpus not present")
-	}
+	corpus := checktest.CorpusDir(t)
 	// No WANT file: the corpus holds no secret and no endpoint value.
 	checktest.Run(t, corpus, secrets.Analyzer)
 }

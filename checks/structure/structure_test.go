@@ -1,7 +1,6 @@
 package structure_test
 
 import (
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -14,24 +13,6 @@ import (
 	"github.com/svrnty/sotvet/checks/structure"
 	"github.com/svrnty/sotvet/config"
 )
-
-// setFlag sets an analyzer flag for the duration of the test.
-func setFlag(t *testing.T, name, value string) {
-	t.Helper()
-	f := structure.Analyzer.Flags.Lookup(name)
-	if f == nil {
-		t.Fatalf("no flag -%s", name)
-	}
-	old := f.Value.String()
-	if err := f.Value.Set(value); err != nil {
-		t.Fatalf("-%s=%s: %v", name, value, err)
-	}
-	t.Cleanup(func() {
-		if err := f.Value.Set(old); err != nil {
-			t.Errorf("restoring -%s=%s: %v", name, old, err)
-		}
-	})
-}
 
 const fullSections = "Problem Statement|Problem,Solution,Scope,Non-Goals,Acceptance Criteria,Validation,Success Definition"
 
@@ -50,7 +31,7 @@ func TestStructure(t *testing.T) {
 	} {
 		t.Run(tc.dir, func(t *testing.T) {
 			if tc.sections != "" {
-				setFlag(t, "prd-sections", tc.sections)
+				checktest.SetFlag(t, structure.Analyzer, "prd-sections", tc.sections)
 			}
 			var got []string
 			for _, f := range checktest.Run(t, filepath.Join("testdata", tc.dir), structure.Analyzer) {
@@ -80,7 +61,7 @@ func TestSectionsFlag(t *testing.T) {
 		"[Scope, [Non-Goals, Out of Scope]]":             "Scope,Non-Goals|Out of Scope",
 		"":                                               "",
 	} {
-		setFlag(t, "prd-sections", in)
+		checktest.SetFlag(t, structure.Analyzer, "prd-sections", in)
 		if got := f.Value.String(); got != want {
 			t.Errorf("Set(%q): %q, want %q", in, got, want)
 		}
@@ -90,7 +71,7 @@ func TestSectionsFlag(t *testing.T) {
 			t.Errorf("Set(%q) accepted", bad)
 		}
 	}
-	setFlag(t, "prd-sections", strings.Join(structure.DefaultPRDSections, ","))
+	checktest.SetFlag(t, structure.Analyzer, "prd-sections", strings.Join(structure.DefaultPRDSections, ","))
 }
 
 // TestConfig checks that sotvet.yaml reaches the flag, as a list of strings
@@ -123,14 +104,7 @@ func TestConfig(t *testing.T) {
 
 // TestFix checks that the suggested fix deletes the repeated line.
 func TestFix(t *testing.T) {
-	abs, err := filepath.Abs(filepath.Join("testdata", "duplicate-line"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, ws, err := checks.Run(checks.Options{Root: abs, FS: os.DirFS(abs), Analyzers: []*analysis.Analyzer{structure.Analyzer}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	res, ws := checktest.Result(t, filepath.Join("testdata", "duplicate-line"), structure.Analyzer)
 	out, n := checks.ApplyFixes(ws, res.Findings)
 	if n != 3 {
 		t.Errorf("%d fixes applied, want 3", n)
@@ -147,13 +121,7 @@ func TestFix(t *testing.T) {
 
 func TestDoc(t *testing.T) {
 	a := structure.Analyzer
-	if err := analysis.Validate([]*analysis.Analyzer{a}); err != nil {
-		t.Fatal(err)
-	}
-	first, _, _ := strings.Cut(a.Doc, "\n")
-	if first != "structure: check document outlines: PRD sections, work items, headings, repeated lines" {
-		t.Errorf("Doc summary = %q", first)
-	}
+	checktest.Doc(t, a, "structure: check document outlines: PRD sections, work items, headings, repeated lines")
 	if a.URL != "https://github.com/svrnty/sotvet/blob/main/docs/checks.md#structure" {
 		t.Errorf("URL = %q", a.URL)
 	}
@@ -164,36 +132,10 @@ func TestDoc(t *testing.T) {
 
 // TestCorpus runs the check over the real corpus and logs the findings.
 func TestCorpus(t *testing.T) {
-	dir, err := filepath.Abs(filepath.Join("..", "..", "..", "shared", "corpus", "cto-planb"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := os.Stat(dir); err != nil {
-		t.Skipf("corpus not available: %v", err)
-	}
-	res, _, err := checks.Run(checks.Options{Root: dir, FS: os.DirFS(dir), Analyzers: []*analysis.Analyzer{structure.Analyzer}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, f := range res.Findings {
-		t.Logf("%s:%d:%d: [%s/%s] %s", f.File, f.Line, f.Col, f.Check, f.Category, f.Message)
-	}
-	t.Logf("%d findings", len(res.Findings))
+	checktest.LogFindings(t, checktest.Findings(t, checktest.CorpusDir(t), structure.Analyzer))
 }
 
 // BenchmarkCorpus measures the check (the parse included) on the real corpus.
 func BenchmarkCorpus(b *testing.B) {
-	dir, err := filepath.Abs(filepath.Join("..", "..", "..", "shared", "corpus", "cto-planb"))
-	if err != nil {
-		b.Fatal(err)
-	}
-	if _, err := os.Stat(dir); err != nil {
-		b.Skipf("corpus not available: %v", err)
-	}
-	fsys := os.DirFS(dir)
-	for b.Loop() {
-		if _, _, err := checks.Run(checks.Options{Root: dir, FS: fsys, Analyzers: []*analysis.Analyzer{structure.Analyzer}}); err != nil {
-			b.Fatal(err)
-		}
-	}
+	checktest.BenchRun(b, checktest.CorpusDir(b), nil, structure.Analyzer)
 }
