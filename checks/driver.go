@@ -16,8 +16,10 @@ import (
 	"go/types"
 	"io/fs"
 	"path/filepath"
+	"runtime"
 	"sort"
 	"strings"
+	"sync"
 
 	"golang.org/x/tools/go/analysis"
 
@@ -96,39 +98,9 @@ func Run(opt Options) (*Result, *sotparse.Workspace, error) {
 
 	fset := token.NewFileSet()
 	pkg := types.NewPackage(opt.Root, "workspace")
-	results := map[*analysis.Analyzer]any{}
-	type diag struct {
-		a *analysis.Analyzer
-		d analysis.Diagnostic
-	}
-	var diags []diag
-	for _, a := range order {
-		pass := &analysis.Pass{
-			Analyzer:          a,
-			Fset:              fset,
-			OtherFiles:        files,
-			IgnoredFiles:      others,
-			Pkg:               pkg,
-			TypesInfo:         &types.Info{},
-			TypesSizes:        types.SizesFor("gc", "amd64"),
-			ResultOf:          map[*analysis.Analyzer]any{},
-			ReadFile:          readFile,
-			Report:            func(d analysis.Diagnostic) { diags = append(diags, diag{a, d}) },
-			ImportObjectFact:  func(types.Object, analysis.Fact) bool { return false },
-			ExportObjectFact:  func(types.Object, analysis.Fact) { panic("sotvet: facts are not supported") },
-			ImportPackageFact: func(*types.Package, analysis.Fact) bool { return false },
-			ExportPackageFact: func(analysis.Fact) { panic("sotvet: facts are not supported") },
-			AllObjectFacts:    func() []analysis.ObjectFact { return nil },
-			AllPackageFacts:   func() []analysis.PackageFact { return nil },
-		}
-		for _, req := range a.Requires {
-			pass.ResultOf[req] = results[req]
-		}
-		res, err := a.Run(pass)
-		if err != nil {
-			return nil, nil, fmt.Errorf("%s: %w", a.Name, err)
-		}
-		results[a] = res
+	results, diags, err := execute(order, fset, pkg, files, others, readFile)
+	if err != nil {
+		return nil, nil, err
 	}
 	ws, _ := results[sotparse.Analyzer].(*sotparse.Workspace)
 	if ws == nil {
@@ -142,13 +114,88 @@ func Run(opt Options) (*Result, *sotparse.Workspace, error) {
 		}
 	}
 	sort.Strings(res.Checked)
-	for _, d := range diags {
-		res.Findings = append(res.Findings, resolve(fset, ws, d.a.Name, d.d, opt.Severity))
+	for _, a := range order {
+		for _, d := range diags[a] {
+			res.Findings = append(res.Findings, resolve(fset, ws, a.Name, d, opt.Severity))
+		}
 	}
 	res.Findings = suppress(ws, res.Findings, res.Checked, func(name string) bool { return Lookup(name) != nil || name == SuppressionCheck })
 	SortFindings(res.Findings)
 	fingerprint(ws, res.Findings)
 	return res, ws, nil
+}
+
+// execute runs the analyzers, each as soon as the analyzers it requires have
+// finished, at most GOMAXPROCS at a time: checks share only the read-only
+// workspace, so independent ones overlap (most of them are sequential).
+func execute(order []*analysis.Analyzer, fset *token.FileSet, pkg *types.Package, files, others []string, readFile func(string) ([]byte, error)) (map[*analysis.Analyzer]any, map[*analysis.Analyzer][]analysis.Diagnostic, error) {
+	type state struct {
+		done   chan struct{}
+		result any
+		diags  []analysis.Diagnostic
+		err    error
+	}
+	states := make(map[*analysis.Analyzer]*state, len(order))
+	for _, a := range order {
+		states[a] = &state{done: make(chan struct{})}
+	}
+	sem := make(chan struct{}, max(1, runtime.GOMAXPROCS(0)))
+	var wg sync.WaitGroup
+	for _, a := range order {
+		st := states[a]
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			defer close(st.done)
+			resultOf := map[*analysis.Analyzer]any{}
+			for _, req := range a.Requires {
+				rs := states[req]
+				<-rs.done
+				if rs.err != nil {
+					st.err = fmt.Errorf("%s: needs %s, which failed", a.Name, req.Name)
+					return
+				}
+				resultOf[req] = rs.result
+			}
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			pass := &analysis.Pass{
+				Analyzer:          a,
+				Fset:              fset,
+				OtherFiles:        files,
+				IgnoredFiles:      others,
+				Pkg:               pkg,
+				TypesInfo:         &types.Info{},
+				TypesSizes:        types.SizesFor("gc", "amd64"),
+				ResultOf:          resultOf,
+				ReadFile:          readFile,
+				Report:            func(d analysis.Diagnostic) { st.diags = append(st.diags, d) },
+				ImportObjectFact:  func(types.Object, analysis.Fact) bool { return false },
+				ExportObjectFact:  func(types.Object, analysis.Fact) { panic("sotvet: facts are not supported") },
+				ImportPackageFact: func(*types.Package, analysis.Fact) bool { return false },
+				ExportPackageFact: func(analysis.Fact) { panic("sotvet: facts are not supported") },
+				AllObjectFacts:    func() []analysis.ObjectFact { return nil },
+				AllPackageFacts:   func() []analysis.PackageFact { return nil },
+			}
+			res, err := a.Run(pass)
+			if err != nil {
+				st.err = fmt.Errorf("%s: %w", a.Name, err)
+				return
+			}
+			st.result = res
+		}()
+	}
+	wg.Wait()
+	results := map[*analysis.Analyzer]any{}
+	diags := map[*analysis.Analyzer][]analysis.Diagnostic{}
+	for _, a := range order { // the first error in a stable order
+		st := states[a]
+		if st.err != nil {
+			return nil, nil, st.err
+		}
+		results[a], diags[a] = st.result, st.diags
+	}
+	return results, diags, nil
 }
 
 // topo returns the analyzers and everything they require, each after its
