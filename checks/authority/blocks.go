@@ -15,8 +15,9 @@ import (
 // computes about it.
 type block struct {
 	*sotparse.Block
-	found uint64 // the literals of the rule set in Text
-	sents [][2]int
+	found     uint64 // the literals of the rule set in Text
+	sents     [][2]int
+	sentFound []uint64 // the literals in each sentence, computed once for all rules
 	// mention is set when the block only mentions its text: it lies in a
 	// phrase list section or a section whose heading negates its content
 	// ("Non-Goals", "Out of Scope", "Blocked Actions", ...).
@@ -30,6 +31,19 @@ func (b *block) sentences() [][2]int {
 		b.sents = sentences(b.Text)
 	}
 	return b.sents
+}
+
+// literals returns the literals of the rule set in each sentence, scanned
+// once for all the rules that look at the block.
+func (b *block) literals(m *matcher) []uint64 {
+	if b.sentFound == nil {
+		ss := b.sentences()
+		b.sentFound = make([]uint64, len(ss))
+		for i, s := range ss {
+			b.sentFound[i] = m.scan(b.Text[s[0]:s[1]])
+		}
+	}
+	return b.sentFound
 }
 
 // body is what the check reads of one document's body.

@@ -88,6 +88,12 @@ func (c *docRun) claims(d *sotparse.Doc, b *body) {
 		docFound |= bl.found
 	}
 	for _, cc := range compiled {
+		// A contradiction rule counts only where the route's record says
+		// otherwise: without such a record there is nothing to match
+		// (unless candidates are being traced).
+		if traceCandidates == nil && !contradicted(cc) {
+			continue
+		}
 		if cc.Scope.has(ScopeFrontmatter) {
 			for _, f := range fields {
 				for _, loc := range cc.find(f.text, f.found, false) {
@@ -119,9 +125,13 @@ func (c *docRun) claims(d *sotparse.Doc, b *body) {
 				if !cc.admits(bl.found) {
 					continue
 				}
-				for _, s := range bl.sentences() {
+				lits := bl.literals(m)
+				for si, s := range bl.sentences() {
+					if !cc.admits(lits[si]) {
+						continue
+					}
 					sent := bl.Text[s[0]:s[1]]
-					for _, loc := range cc.find(sent, m.scan(sent), true) {
+					for _, loc := range cc.find(sent, lits[si], true) {
 						pos, end := bl.Span(s[0]+loc[0], s[0]+loc[1])
 						k := candidate{claim: cc, doc: d, pos: pos, end: end,
 							scope: ScopeSentence, text: sent, match: sent[loc[0]:loc[1]]}
