@@ -11,6 +11,7 @@ import (
 
 	"golang.org/x/tools/go/analysis"
 
+	"github.com/svrnty/sotvet/checks/internal/bodylines"
 	"github.com/svrnty/sotvet/checks/internal/docutil"
 	"github.com/svrnty/sotvet/checks/internal/vocab"
 	"github.com/svrnty/sotvet/sotparse"
@@ -254,14 +255,14 @@ func (c *checker) remainsBlocked(di *docInfo, it *sotparse.WorkItem) {
 	statusEnd := tf.Offset(it.Status.End)
 	journal := di.states(it.ID, validated)
 	for _, ln := range di.lines {
-		if ln.off < sec.start {
+		if ln.Off < sec.start {
 			continue
 		}
-		inSec := ln.off < sec.end
-		if !inSec && ln.off < statusEnd {
+		inSec := ln.Off < sec.end
+		if !inSec && ln.Off < statusEnd {
 			continue
 		}
-		own := inSec && di.innermost(ln.off) == it
+		own := inSec && di.innermost(ln.Off) == it
 		for _, s := range sentencesWith(ln, "remain") {
 			end := -1
 			if m := remainsByID.FindStringSubmatchIndex(s.text); m != nil && !inCodeSpan(s.text[:m[1]]) {
@@ -298,7 +299,7 @@ func inCodeSpan(s string) bool { return strings.Count(s, "`")%2 == 1 }
 // docInfo is what the check reads from one document beyond the model.
 type docInfo struct {
 	d        *sotparse.Doc
-	lines    []line
+	lines    []bodylines.Line
 	sections map[*sotparse.WorkItem]span
 	stated   []stated        // "ID is STATUS" sentences
 	about    map[string]bool // ids the document is about
@@ -374,14 +375,14 @@ func index(d *sotparse.Doc) *docInfo {
 				}
 			}
 		}
-		if m := workItemLine.FindStringSubmatch(strings.TrimSpace(ln.text)); m != nil && !inItem(ln.off) {
+		if m := workItemLine.FindStringSubmatch(strings.TrimSpace(ln.Text)); m != nil && !inItem(ln.Off) {
 			for _, id := range ids(m[1]) {
 				di.about[id] = true
 			}
 		}
 		for _, s := range workboard {
-			if s.start <= ln.off && ln.off < s.end && listItemPattern.MatchString(ln.text) {
-				for _, id := range ids(ln.text) {
+			if s.start <= ln.Off && ln.Off < s.end && listItemPattern.MatchString(ln.Text) {
+				for _, id := range ids(ln.Text) {
 					di.about[id] = true
 				}
 			}
@@ -408,44 +409,14 @@ func ids(s string) []string {
 	return out
 }
 
-// line is one body line outside fenced code blocks.
-type line struct {
-	off  int // file offset of the first byte
-	text string
-}
-
-// bodyLines returns the document's body lines, fenced code blocks and
-// blockquote lines left out.
-func bodyLines(d *sotparse.Doc) []line {
-	content := d.File.Content
-	off := d.File.Tok.Offset(d.BodyStart)
-	var out []line
-	fence := ""
-	for off < len(content) {
-		end := off
-		for end < len(content) && content[end] != '\n' {
-			end++
+// bodyLines returns the body's lines outside fenced code and blockquotes:
+// a quote quotes, it does not state.
+func bodyLines(d *sotparse.Doc) []bodylines.Line {
+	var out []bodylines.Line
+	for _, l := range bodylines.Lines(d.File.Content, d.File.Tok.Offset(d.BodyStart), len(d.File.Content)) {
+		if !l.Quoted {
+			out = append(out, l)
 		}
-		text := strings.TrimSuffix(string(content[off:end]), "\r")
-		trimmed := strings.TrimLeft(text, " ")
-		indent := len(text) - len(trimmed)
-		switch {
-		case fence != "":
-			if indent < 4 && strings.HasPrefix(trimmed, fence) && strings.Trim(trimmed, fence[:1]+" \t") == "" {
-				fence = ""
-			}
-		case indent < 4 && (strings.HasPrefix(trimmed, "```") || strings.HasPrefix(trimmed, "~~~")):
-			n := 0
-			for n < len(trimmed) && trimmed[n] == trimmed[0] {
-				n++
-			}
-			fence = trimmed[:n]
-		case indent < 4 && strings.HasPrefix(trimmed, ">"):
-			// A blockquote quotes; it does not state.
-		default:
-			out = append(out, line{off: off, text: text})
-		}
-		off = end + 1
 	}
 	return out
 }
@@ -457,12 +428,10 @@ type sentence struct {
 	text string
 }
 
-// sentences splits a line into sentences at ".", ";", "!" or "?" followed
-// by a space or the end of the line.
 // sentencesWith returns the sentences of ln, or none when ln does not
 // contain needle (case-insensitively): a cheap filter before the patterns.
-func sentencesWith(ln line, needle string) []sentence {
-	if !containsFold(ln.text, needle) {
+func sentencesWith(ln bodylines.Line, needle string) []sentence {
+	if !containsFold(ln.Text, needle) {
 		return nil
 	}
 	return sentences(ln)
@@ -500,9 +469,11 @@ func lower(c byte) byte {
 	return c
 }
 
-func sentences(ln line) []sentence {
-	start := len(lineMarker.FindString(ln.text))
-	text := ln.text
+// sentences splits a line into sentences at ".", ";", "!" or "?" followed
+// by a space or the end of the line.
+func sentences(ln bodylines.Line) []sentence {
+	start := len(lineMarker.FindString(ln.Text))
+	text := ln.Text
 	var out []sentence
 	add := func(from, to int) {
 		for from < to && (text[from] == ' ' || text[from] == '\t') {
@@ -512,7 +483,7 @@ func sentences(ln line) []sentence {
 			from += loc[1]
 		}
 		if from < to {
-			out = append(out, sentence{off: ln.off + from, text: text[from:to]})
+			out = append(out, sentence{off: ln.Off + from, text: text[from:to]})
 		}
 	}
 	for i := start; i < len(text); i++ {

@@ -8,6 +8,7 @@ import (
 
 	"golang.org/x/tools/go/analysis"
 
+	"github.com/svrnty/sotvet/checks/internal/bodylines"
 	"github.com/svrnty/sotvet/checks/internal/docutil"
 	"github.com/svrnty/sotvet/sotparse"
 )
@@ -151,13 +152,13 @@ func (c *checker) items(d *sotparse.Doc) {
 			continue
 		}
 		start, end := tf.Offset(it.End), sectionEnd(d, it)
-		lines := bodyLines(d.File.Content, start, end)
+		lines := bodylines.Lines(d.File.Content, start, end)
 		label := -1
 		ok := false
 		for i, ln := range lines {
-			if acceptanceHeading.MatchString(ln.text) {
+			if acceptanceHeading.MatchString(ln.Text) {
 				label = i
-			} else if m := acceptanceLabel.FindStringSubmatch(ln.text); m != nil {
+			} else if m := acceptanceLabel.FindStringSubmatch(ln.Text); m != nil {
 				label = i
 				if m[1] != "" {
 					ok = true
@@ -167,10 +168,10 @@ func (c *checker) items(d *sotparse.Doc) {
 				continue
 			}
 			for _, next := range lines[i+1:] {
-				if strings.TrimSpace(next.text) == "" {
+				if strings.TrimSpace(next.Text) == "" {
 					continue
 				}
-				ok = listItem.MatchString(next.text)
+				ok = listItem.MatchString(next.Text)
 				break
 			}
 			if ok {
@@ -181,7 +182,7 @@ func (c *checker) items(d *sotparse.Doc) {
 		case ok:
 		case label >= 0:
 			ln := lines[label]
-			c.report(d.File.Pos(ln.off), d.File.Pos(ln.off+len(ln.text)), "item-acceptance", "%s has an acceptance label with no criteria after it", it.ID)
+			c.report(d.File.Pos(ln.Off), d.File.Pos(ln.Off+len(ln.Text)), "item-acceptance", "%s has an acceptance label with no criteria after it", it.ID)
 		default:
 			c.report(it.Pos, it.End, "item-acceptance", "%s has no acceptance criteria: no task boxes and no \"Acceptance:\" list", it.ID)
 		}
@@ -199,49 +200,6 @@ func sectionEnd(d *sotparse.Doc, it *sotparse.WorkItem) int {
 	return len(d.File.Content)
 }
 
-// line is a body line outside fenced code blocks.
-type line struct {
-	off  int
-	text string
-}
-
-// bodyLines returns the lines of content[start:end] outside fenced code
-// blocks, each with its file offset; blank lines are kept.
-func bodyLines(content []byte, start, end int) []line {
-	var out []line
-	fence := ""
-	off := start
-	// Start at a line boundary.
-	for off > 0 && off < len(content) && content[off-1] != '\n' {
-		off++
-	}
-	for off < end {
-		e := off
-		for e < end && content[e] != '\n' {
-			e++
-		}
-		text := strings.TrimSuffix(string(content[off:e]), "\r")
-		trimmed := strings.TrimLeft(text, " ")
-		indent := len(text) - len(trimmed)
-		switch {
-		case fence != "":
-			if indent < 4 && strings.HasPrefix(trimmed, fence) && strings.Trim(trimmed, fence[:1]+" \t") == "" {
-				fence = ""
-			}
-		case indent < 4 && (strings.HasPrefix(trimmed, "```") || strings.HasPrefix(trimmed, "~~~")):
-			n := 0
-			for n < len(trimmed) && trimmed[n] == trimmed[0] {
-				n++
-			}
-			fence = trimmed[:n]
-		default:
-			out = append(out, line{off: off, text: text})
-		}
-		off = e + 1
-	}
-	return out
-}
-
 var (
 	markerOnly = regexp.MustCompile(`^\s*(?:(?:[-*+]|\d{1,9}[.)])(?:\s+\[[ xX]\])?)?\s*$`)
 	separator  = regexp.MustCompile(`^\s{0,3}(?:(?:[-*_]\s*){3,}|=+|-+)\s*$`)
@@ -251,10 +209,10 @@ var (
 // duplicates reports a body line identical to the line before it.
 func (c *checker) duplicates(d *sotparse.Doc) {
 	content := d.File.Content
-	lines := bodyLines(content, d.File.Tok.Offset(d.BodyStart), len(content))
+	lines := bodylines.Lines(content, d.File.Tok.Offset(d.BodyStart), len(content))
 	for i := 1; i < len(lines); i++ {
 		prev, cur := lines[i-1], lines[i]
-		a, b := strings.TrimRight(prev.text, " \t"), strings.TrimRight(cur.text, " \t")
+		a, b := strings.TrimRight(prev.Text, " \t"), strings.TrimRight(cur.Text, " \t")
 		if a != b || strings.TrimSpace(b) == "" || !adjacent(content, prev, cur) {
 			continue // different, blank, or not adjacent (a fence between)
 		}
@@ -263,16 +221,16 @@ func (c *checker) duplicates(d *sotparse.Doc) {
 			continue
 		}
 		// The fix deletes the repeated line and its line break.
-		delEnd := cur.off + len(cur.text)
+		delEnd := cur.Off + len(cur.Text)
 		if delEnd < len(content) && content[delEnd] == '\r' {
 			delEnd++
 		}
 		if delEnd < len(content) && content[delEnd] == '\n' {
 			delEnd++
 		}
-		pos := d.File.Pos(cur.off)
+		pos := d.File.Pos(cur.Off)
 		c.pass.Report(analysis.Diagnostic{
-			Pos: pos, End: d.File.Pos(cur.off + len(b)), Category: "duplicate-line",
+			Pos: pos, End: d.File.Pos(cur.Off + len(b)), Category: "duplicate-line",
 			Message: fmt.Sprintf("line repeats the line before it: %s", shorten(t)),
 			SuggestedFixes: []analysis.SuggestedFix{{
 				Message:   "delete the repeated line",
@@ -283,12 +241,12 @@ func (c *checker) duplicates(d *sotparse.Doc) {
 }
 
 // adjacent reports whether cur is the line right after prev in content.
-func adjacent(content []byte, prev, cur line) bool {
-	next := prev.off + len(prev.text)
+func adjacent(content []byte, prev, cur bodylines.Line) bool {
+	next := prev.Off + len(prev.Text)
 	if next < len(content) && content[next] == '\r' {
 		next++
 	}
-	return next+1 == cur.off
+	return next+1 == cur.Off
 }
 
 func shorten(s string) string {

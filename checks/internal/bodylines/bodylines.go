@@ -1,0 +1,51 @@
+// Package bodylines splits a document's text into lines outside fenced code
+// blocks, the unit line-oriented rules (paste errors, statements about work
+// items) read.
+package bodylines
+
+import "strings"
+
+// Line is one source line outside fenced code.
+type Line struct {
+	Off    int    // file offset of the line's first byte
+	Text   string // without the line break
+	Quoted bool   // a blockquote line (starts with ">")
+}
+
+// Lines returns the lines of content[start:end] outside fenced code blocks
+// (the fence lines included), each with its file offset; blank lines are
+// kept. start is moved to the next line boundary if it is inside a line.
+func Lines(content []byte, start, end int) []Line {
+	var out []Line
+	fence := ""
+	off := start
+	for off > 0 && off < len(content) && content[off-1] != '\n' {
+		off++
+	}
+	end = min(end, len(content))
+	for off < end {
+		e := off
+		for e < end && content[e] != '\n' {
+			e++
+		}
+		text := strings.TrimSuffix(string(content[off:e]), "\r")
+		trimmed := strings.TrimLeft(text, " ")
+		indent := len(text) - len(trimmed)
+		switch {
+		case fence != "":
+			if indent < 4 && strings.HasPrefix(trimmed, fence) && strings.Trim(trimmed, fence[:1]+" \t") == "" {
+				fence = ""
+			}
+		case indent < 4 && (strings.HasPrefix(trimmed, "```") || strings.HasPrefix(trimmed, "~~~")):
+			n := 0
+			for n < len(trimmed) && trimmed[n] == trimmed[0] {
+				n++
+			}
+			fence = trimmed[:n]
+		default:
+			out = append(out, Line{Off: off, Text: text, Quoted: indent < 4 && strings.HasPrefix(trimmed, ">")})
+		}
+		off = e + 1
+	}
+	return out
+}

@@ -1,0 +1,28 @@
+package bodylines
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestLines(t *testing.T) {
+	src := "# T\r\n\ntext\n```go\ncode\n```\n> quoted\n~~~~\n~~~\nstill code\n~~~~\nafter\n"
+	var got []string
+	for _, l := range Lines([]byte(src), 0, len(src)) {
+		q := ""
+		if l.Quoted {
+			q = "Q:"
+		}
+		got = append(got, q+l.Text)
+		if !strings.HasPrefix(src[l.Off:], l.Text) {
+			t.Errorf("offset %d does not start %q", l.Off, l.Text)
+		}
+	}
+	if want := "# T||text|Q:> quoted|after"; strings.Join(got, "|") != want {
+		t.Errorf("lines = %q, want %q", strings.Join(got, "|"), want)
+	}
+	// A start inside a line moves to the next line.
+	if ls := Lines([]byte(src), 2, len(src)); ls[0].Text != "" || ls[0].Off != 5 {
+		t.Errorf("first line from offset 2 = %+v", ls[0])
+	}
+}
