@@ -82,11 +82,10 @@ func Run(opt Options) (*Result, *sotparse.Workspace, error) {
 		others = append(others, filepath.Join(opt.Root, filepath.FromSlash(p)))
 	}
 	readFile := func(name string) ([]byte, error) {
-		rel, err := filepath.Rel(opt.Root, name)
-		if err != nil || strings.HasPrefix(rel, "..") {
+		rel, ok := sotparse.RelPath(opt.Root, name)
+		if !ok {
 			return nil, fmt.Errorf("%s is outside the workspace", name)
 		}
-		rel = filepath.ToSlash(rel)
 		if err := readErr[rel]; err != nil {
 			return nil, err
 		}

@@ -4,6 +4,7 @@ import (
 	"path"
 	"path/filepath"
 	"reflect"
+	"strings"
 
 	"golang.org/x/tools/go/analysis"
 )
@@ -28,21 +29,19 @@ func run(pass *analysis.Pass) (any, error) {
 	// IgnoredFiles are the other files of the workspace: not parsed, but
 	// they exist, and references to them resolve.
 	for _, name := range pass.IgnoredFiles {
-		rel, err := filepath.Rel(root, name)
-		if err != nil {
+		rel, ok := RelPath(root, name)
+		if !ok {
 			continue
 		}
-		rel = filepath.ToSlash(rel)
 		for d := rel; d != "." && !disc.Known[d]; d = path.Dir(d) {
 			disc.Known[d] = true
 		}
 	}
 	for _, name := range pass.OtherFiles {
-		rel, err := filepath.Rel(root, name)
-		if err != nil {
-			rel = name
+		rel, ok := RelPath(root, name)
+		if !ok {
+			rel = filepath.ToSlash(name)
 		}
-		rel = filepath.ToSlash(rel)
 		abs[rel] = name
 		disc.Known[rel] = true
 		for d := path.Dir(rel); d != "." && !disc.Known[d]; d = path.Dir(d) {
@@ -57,4 +56,18 @@ func run(pass *analysis.Pass) (any, error) {
 	ws := Parse(pass.Fset, disc, func(p string) ([]byte, error) { return pass.ReadFile(abs[p]) }, 0)
 	ws.Root = root
 	return ws, nil
+}
+
+// RelPath returns name relative to root, slash-separated, and whether name
+// is under root. The common case, a path joined onto root, is a prefix cut;
+// anything else goes through filepath.Rel.
+func RelPath(root, name string) (string, bool) {
+	if rest, ok := strings.CutPrefix(name, root+string(filepath.Separator)); ok && !strings.Contains(rest, ".."+string(filepath.Separator)) {
+		return filepath.ToSlash(rest), true
+	}
+	rel, err := filepath.Rel(root, name)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return "", false
+	}
+	return filepath.ToSlash(rel), true
 }

@@ -321,6 +321,11 @@ func (x *extractor) paragraph(p *ast.Paragraph) {
 	for i := 0; i < lines.Len(); i++ {
 		seg := lines.At(i)
 		raw := x.src[seg.Start:seg.Stop]
+		// Every key starts with T, S, B or V and has a colon: most prose
+		// lines are rejected without the pattern.
+		if len(raw) == 0 || !strings.ContainsRune("TSBV", rune(raw[0])) || bytes.IndexByte(raw, ':') < 0 {
+			continue
+		}
 		m := lineKeyPattern.FindSubmatchIndex(raw)
 		if m == nil {
 			continue

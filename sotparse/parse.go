@@ -101,12 +101,12 @@ func Parse(fset *token.FileSet, disc *Discovery, read func(path string) ([]byte,
 	})
 	for _, s := range slots {
 		tf := fset.AddFile(s.entry.Path, -1, len(s.content))
-		tf.SetLinesForContent(s.content)
 		s.file = &File{Path: s.entry.Path, Role: s.entry.Role, Tok: tf, Content: s.content}
 	}
 	parallel(len(slots), func(i int) {
 		s := slots[i]
 		f := s.file
+		f.Tok.SetLinesForContent(s.content) // a token.File is safe for concurrent use
 		report := func(check string, pos, end token.Pos, msg string) {
 			if end < pos {
 				end = pos

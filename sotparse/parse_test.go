@@ -386,3 +386,21 @@ func TestScannersMatchRegexps(t *testing.T) {
 		t.Errorf("bare .sot/ = %v", got)
 	}
 }
+
+func TestRelPath(t *testing.T) {
+	for _, c := range []struct {
+		root, name, want string
+		ok               bool
+	}{
+		{"/w", "/w/.sot/a.md", ".sot/a.md", true},
+		{"/w", "/w", ".", true},
+		{"/w", "/w/x/../../etc/passwd", "", false},
+		{"/w", "/other/a.md", "", false},
+		{"/w", "/w2/a.md", "", false},
+	} {
+		got, ok := RelPath(c.root, c.name)
+		if got != c.want || ok != c.ok {
+			t.Errorf("RelPath(%q, %q) = %q, %v; want %q, %v", c.root, c.name, got, ok, c.want, c.ok)
+		}
+	}
+}

@@ -263,7 +263,7 @@ func (c *checker) remainsBlocked(di *docInfo, it *sotparse.WorkItem) {
 			continue
 		}
 		own := inSec && di.innermost(ln.Off) == it
-		for _, s := range sentencesWith(ln, "remain") {
+		for _, s := range sentencesWith(ln, remainNeedle) {
 			end := -1
 			if m := remainsByID.FindStringSubmatchIndex(s.text); m != nil && !inCodeSpan(s.text[:m[1]]) {
 				if containsID(s.text[m[2]:m[3]], it.ID) && (inSec || !journal) {
@@ -367,7 +367,7 @@ func index(d *sotparse.Doc) *docInfo {
 	}
 	for _, ln := range di.lines {
 		// Only a sentence that starts with a work id states a status.
-		for _, s := range sentencesWith(ln, "CTO-WORK-") {
+		for _, s := range sentencesWith(ln, workIDNeedle) {
 			if m := statesStatus.FindStringSubmatchIndex(s.text); m != nil && !inCodeSpan(s.text[:m[1]]) {
 				st := strings.ToLower(s.text[m[4]:m[5]])
 				if statuses.Has(st) {
@@ -429,30 +429,48 @@ type sentence struct {
 }
 
 // sentencesWith returns the sentences of ln, or none when ln does not
-// contain needle (case-insensitively): a cheap filter before the patterns.
-func sentencesWith(ln bodylines.Line, needle string) []sentence {
-	if !containsFold(ln.Text, needle) {
+// contain the needle (case-insensitively): a cheap filter before the
+// patterns.
+func sentencesWith(ln bodylines.Line, n needle) []sentence {
+	if !n.in(ln.Text) {
 		return nil
 	}
 	return sentences(ln)
 }
 
-// containsFold reports whether s contains the ASCII needle, ignoring ASCII
-// case, without allocating.
-func containsFold(s, needle string) bool {
-	// Fast path: the needle as written, or its tail in lower or upper case,
-	// found by the vectorised search; only then the byte-by-byte fold. (A
-	// tail in mixed case, "ReMAIN", is not matched: nobody writes that.)
-	if strings.Contains(s, needle) {
+// needle is a word searched for without regard to ASCII case. The variants
+// are computed once: this runs on every line of every document.
+type needle struct{ word, lowerTail, upperTail string }
+
+var (
+	workIDNeedle = newNeedle("CTO-WORK-")
+	remainNeedle = newNeedle("remain")
+)
+
+func newNeedle(w string) needle {
+	return needle{w, strings.ToLower(w[1:]), strings.ToUpper(w[1:])}
+}
+
+// in reports whether s contains the needle in any ASCII case. The
+// vectorised searches for the word as written and for its tail in lower or
+// upper case come first; only then the byte-by-byte fold. (A tail in mixed
+// case, "ReMAIN", is not matched: nobody writes that.)
+func (n needle) in(s string) bool {
+	if strings.Contains(s, n.word) {
 		return true
 	}
-	if tail := needle[1:]; tail != "" && !strings.Contains(s, strings.ToLower(tail)) && !strings.Contains(s, strings.ToUpper(tail)) {
+	if !strings.Contains(s, n.lowerTail) && !strings.Contains(s, n.upperTail) {
 		return false
 	}
-	n := len(needle)
+	return containsFold(s, n.word)
+}
+
+// containsFold reports whether s contains the ASCII word, ignoring case.
+func containsFold(s, word string) bool {
+	n := len(word)
 	for i := 0; i+n <= len(s); i++ {
 		j := 0
-		for j < n && lower(s[i+j]) == lower(needle[j]) {
+		for j < n && lower(s[i+j]) == lower(word[j]) {
 			j++
 		}
 		if j == n {

@@ -3,7 +3,10 @@
 // items) read.
 package bodylines
 
-import "strings"
+import (
+	"strings"
+	"unsafe"
+)
 
 // Line is one source line outside fenced code.
 type Line struct {
@@ -15,6 +18,7 @@ type Line struct {
 // Lines returns the lines of content[start:end] outside fenced code blocks
 // (the fence lines included), each with its file offset; blank lines are
 // kept. start is moved to the next line boundary if it is inside a line.
+// The lines' Text shares content's memory: content must not change.
 func Lines(content []byte, start, end int) []Line {
 	var out []Line
 	fence := ""
@@ -28,7 +32,7 @@ func Lines(content []byte, start, end int) []Line {
 		for e < end && content[e] != '\n' {
 			e++
 		}
-		text := strings.TrimSuffix(string(content[off:e]), "\r")
+		text := strings.TrimSuffix(view(content[off:e]), "\r")
 		trimmed := strings.TrimLeft(text, " ")
 		indent := len(text) - len(trimmed)
 		switch {
@@ -48,4 +52,14 @@ func Lines(content []byte, start, end int) []Line {
 		off = e + 1
 	}
 	return out
+}
+
+// view returns b as a string without copying it. A workspace file's content
+// is never modified once read (fixes build new buffers), and this runs on
+// every line of every document.
+func view(b []byte) string {
+	if len(b) == 0 {
+		return ""
+	}
+	return unsafe.String(&b[0], len(b))
 }
