@@ -368,6 +368,11 @@ func index(d *sotparse.Doc) *docInfo {
 	for _, ln := range di.lines {
 		// Only a sentence that starts with a work id states a status.
 		for _, s := range sentencesWith(ln, workIDNeedle) {
+			// A statement starts with its id: most sentences that mention an
+			// id do not, and are rejected before the pattern.
+			if t := strings.TrimLeft(s.text, "`*_"); len(t) < 9 || !strings.EqualFold(t[:9], "CTO-WORK-") {
+				continue
+			}
 			if m := statesStatus.FindStringSubmatchIndex(s.text); m != nil && !inCodeSpan(s.text[:m[1]]) {
 				st := strings.ToLower(s.text[m[4]:m[5]])
 				if statuses.Has(st) {
@@ -375,7 +380,7 @@ func index(d *sotparse.Doc) *docInfo {
 				}
 			}
 		}
-		if m := workItemLine.FindStringSubmatch(strings.TrimSpace(ln.Text)); m != nil && !inItem(ln.Off) {
+		if m := workItemLineMatch(ln.Text); m != nil && !inItem(ln.Off) {
 			for _, id := range ids(m[1]) {
 				di.about[id] = true
 			}
@@ -426,6 +431,16 @@ func bodyLines(d *sotparse.Doc) []bodylines.Line {
 type sentence struct {
 	off  int // file offset of the first byte of text
 	text string
+}
+
+// workItemLineMatch matches workItemLine against a line that can hold it
+// (it starts with "work item", in any case): most lines cannot.
+func workItemLineMatch(text string) []string {
+	t := strings.TrimSpace(text)
+	if len(t) < 10 || (t[0] != 'w' && t[0] != 'W') {
+		return nil
+	}
+	return workItemLine.FindStringSubmatch(t)
 }
 
 // sentencesWith returns the sentences of ln, or none when ln does not
