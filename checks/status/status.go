@@ -254,7 +254,7 @@ func (c *checker) remainsBlocked(di *docInfo, it *sotparse.WorkItem) {
 	sec := di.sections[it]
 	statusEnd := tf.Offset(it.Status.End)
 	journal := di.states(it.ID, validated)
-	for _, ln := range di.lines {
+	for _, ln := range di.remain {
 		if ln.Off < sec.start {
 			continue
 		}
@@ -263,7 +263,7 @@ func (c *checker) remainsBlocked(di *docInfo, it *sotparse.WorkItem) {
 			continue
 		}
 		own := inSec && di.innermost(ln.Off) == it
-		for _, s := range sentencesWith(ln, remainNeedle) {
+		for _, s := range sentences(ln) {
 			end := -1
 			if m := remainsByID.FindStringSubmatchIndex(s.text); m != nil && !inCodeSpan(s.text[:m[1]]) {
 				if containsID(s.text[m[2]:m[3]], it.ID) && (inSec || !journal) {
@@ -304,6 +304,9 @@ type docInfo struct {
 	stated   []stated        // "ID is STATUS" sentences
 	about    map[string]bool // ids the document is about
 	results  []string        // document-level bare statuses
+	// remain holds the lines that say "remain" in any case: the only ones
+	// remainsBlocked reads, for each validated item.
+	remain []bodylines.Line
 }
 
 type span struct{ start, end int }
@@ -338,6 +341,11 @@ func index(d *sotparse.Doc) *docInfo {
 	tf := d.File.Tok
 	size := len(d.File.Content)
 	di := &docInfo{d: d, lines: bodyLines(d), sections: map[*sotparse.WorkItem]span{}, about: map[string]bool{}}
+	for _, ln := range di.lines {
+		if remainNeedle.in(ln.Text) {
+			di.remain = append(di.remain, ln)
+		}
+	}
 	// sectionEnd returns the offset of the first heading after pos with a
 	// level at most level, or the end of the file.
 	sectionEnd := func(pos token.Pos, level int) int {
