@@ -37,37 +37,37 @@ type checkFlags struct {
 }
 
 func cmdCheck(args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("check", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	flags := flag.NewFlagSet("check", flag.ContinueOnError)
+	flags.SetOutput(stderr)
 	var cf checkFlags
-	fs.StringVar(&cf.format, "format", "text", "output format: "+strings.Join(report.Formats, ", "))
-	fs.StringVar(&cf.failOn, "fail-on", "", "lowest severity that makes the exit code 1: error or warning (default error)")
-	fs.StringVar(&cf.enable, "enable", "", "comma-separated checks to run (default all)")
-	fs.StringVar(&cf.disable, "disable", "", "comma-separated checks not to run")
-	fs.StringVar(&cf.config, "config", "", "configuration file (default DIR/"+config.FileName+" if present)")
-	fs.BoolVar(&cf.fix, "fix", false, "apply suggested fixes to the workspace, then report what remains")
-	fs.BoolVar(&cf.diff, "diff", false, "print the suggested fixes as a unified diff; write nothing")
-	fs.BoolVar(&cf.noGit, "no-git", false, "do not ask git for ignore rules")
-	fs.BoolVar(&cf.staged, "staged", false, "vet the content staged in the git index, reporting findings in staged files only")
-	fs.BoolVar(&cf.all, "all", false, "with --staged or --changed-since, report findings in every file")
-	fs.StringVar(&cf.changedSince, "changed-since", "", "report findings only in files changed since the git revision `rev`")
-	fs.BoolVar(&cf.lines, "lines", false, "with --changed-since, report findings only on changed lines")
-	fs.StringVar(&cf.baseline, "baseline", "", "report only findings not recorded in the baseline `file`")
-	fs.StringVar(&cf.writeBase, "write-baseline", "", "record the current findings in the baseline `file` and exit 0")
-	fs.BoolVar(&cf.failOnStale, "fail-on-stale", false, "with --baseline, exit 1 when baseline entries match no finding")
-	fs.StringVar(&cf.cpuProfile, "debug.cpuprofile", "", "write a CPU profile to `file`")
-	fs.StringVar(&cf.memProfile, "debug.memprofile", "", "write a heap profile to `file` at the end")
+	flags.StringVar(&cf.format, "format", "text", "output format: "+strings.Join(report.Formats, ", "))
+	flags.StringVar(&cf.failOn, "fail-on", "", "lowest severity that makes the exit code 1: error or warning (default error)")
+	flags.StringVar(&cf.enable, "enable", "", "comma-separated checks to run (default all)")
+	flags.StringVar(&cf.disable, "disable", "", "comma-separated checks not to run")
+	flags.StringVar(&cf.config, "config", "", "configuration file (default DIR/"+config.FileName+" if present)")
+	flags.BoolVar(&cf.fix, "fix", false, "apply suggested fixes to the workspace, then report what remains")
+	flags.BoolVar(&cf.diff, "diff", false, "print the suggested fixes as a unified diff; write nothing")
+	flags.BoolVar(&cf.noGit, "no-git", false, "do not ask git for ignore rules")
+	flags.BoolVar(&cf.staged, "staged", false, "vet the content staged in the git index, reporting findings in staged files only")
+	flags.BoolVar(&cf.all, "all", false, "with --staged or --changed-since, report findings in every file")
+	flags.StringVar(&cf.changedSince, "changed-since", "", "report findings only in files changed since the git revision `rev`")
+	flags.BoolVar(&cf.lines, "lines", false, "with --changed-since, report findings only on changed lines")
+	flags.StringVar(&cf.baseline, "baseline", "", "report only findings not recorded in the baseline `file`")
+	flags.StringVar(&cf.writeBase, "write-baseline", "", "record the current findings in the baseline `file` and exit 0")
+	flags.BoolVar(&cf.failOnStale, "fail-on-stale", false, "with --baseline, exit 1 when baseline entries match no finding")
+	flags.StringVar(&cf.cpuProfile, "debug.cpuprofile", "", "write a CPU profile to `file`")
+	flags.StringVar(&cf.memProfile, "debug.memprofile", "", "write a heap profile to `file` at the end")
 	// Per-check flags, as multichecker does: -<check>.<flag>.
 	for _, a := range checks.All {
 		a.Flags.VisitAll(func(f *flag.Flag) {
-			fs.Var(f.Value, a.Name+"."+f.Name, f.Usage)
+			flags.Var(f.Value, a.Name+"."+f.Name, f.Usage)
 		})
 	}
-	fs.Usage = func() {
+	flags.Usage = func() {
 		fmt.Fprintln(stderr, "usage: sotvet check [flags] [dir]")
-		fs.PrintDefaults()
+		flags.PrintDefaults()
 	}
-	dirs, err := parseInterleaved(fs, args)
+	dirs, err := parseInterleaved(flags, args)
 	if err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return exitClean
@@ -83,7 +83,7 @@ func cmdCheck(args []string, stdout, stderr io.Writer) int {
 		dir = dirs[0]
 	}
 	explicit := map[string]bool{}
-	fs.Visit(func(f *flag.Flag) { explicit[f.Name] = true })
+	flags.Visit(func(f *flag.Flag) { explicit[f.Name] = true })
 	if stop, err := startProfiles(cf.cpuProfile, cf.memProfile); err != nil {
 		fmt.Fprintf(stderr, "sotvet: %v\n", err)
 		return exitError
@@ -293,13 +293,13 @@ func (cf *checkFlags) scope(root string, findings []checks.Finding) ([]checks.Fi
 
 // parseInterleaved parses flags that may follow the positional arguments
 // ("sotvet check dir --format json"), as users of other linters expect.
-func parseInterleaved(fs *flag.FlagSet, args []string) ([]string, error) {
+func parseInterleaved(flags *flag.FlagSet, args []string) ([]string, error) {
 	var pos []string
 	for {
-		if err := fs.Parse(args); err != nil {
+		if err := flags.Parse(args); err != nil {
 			return nil, err
 		}
-		args = fs.Args()
+		args = flags.Args()
 		if len(args) == 0 {
 			return pos, nil
 		}
