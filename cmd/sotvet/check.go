@@ -67,12 +67,9 @@ func cmdCheck(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "usage: sotvet check [flags] [dir]")
 		flags.PrintDefaults()
 	}
-	dirs, err := parseInterleaved(flags, args)
-	if err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return exitClean
-		}
-		return exitError
+	dirs, code, ok := parseArgs(flags, args)
+	if !ok {
+		return code
 	}
 	if len(dirs) > 1 {
 		fmt.Fprintln(stderr, "sotvet check: want at most one directory")
@@ -289,6 +286,20 @@ func (cf *checkFlags) scope(root string, findings []checks.Finding) ([]checks.Fi
 		out = append(out, f)
 	}
 	return out, nil
+}
+
+// parseArgs parses a subcommand's flags and returns its positional
+// arguments; when it returns false the command ends with the exit code:
+// 0 for -h (the flag package printed the usage), 2 for a bad flag.
+func parseArgs(flags *flag.FlagSet, args []string) ([]string, int, bool) {
+	pos, err := parseInterleaved(flags, args)
+	switch {
+	case errors.Is(err, flag.ErrHelp):
+		return nil, exitClean, false
+	case err != nil:
+		return nil, exitError, false
+	}
+	return pos, 0, true
 }
 
 // parseInterleaved parses flags that may follow the positional arguments

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -124,13 +123,11 @@ func harnessRun(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "usage: sotvet harness run --case <dir|id> [flags]")
 		fs.PrintDefaults()
 	}
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return exitClean
-		}
-		return exitError
+	pos, code, ok := parseArgs(fs, args)
+	if !ok {
+		return code
 	}
-	if fs.NArg() > 0 || *caseRef == "" {
+	if len(pos) > 0 || *caseRef == "" {
 		fs.Usage()
 		return exitError
 	}
@@ -241,18 +238,16 @@ func harnessVerify(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "usage: sotvet harness verify [flags] <run-dir>")
 		fs.PrintDefaults()
 	}
-	dirs, err := parseInterleaved(fs, args)
-	if err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return exitClean
-		}
-		return exitError
+	dirs, code, ok := parseArgs(fs, args)
+	if !ok {
+		return code
 	}
 	if len(dirs) != 1 {
 		fs.Usage()
 		return exitError
 	}
 	var opt verify.Options
+	var err error
 	if *pubKey != "" {
 		if opt.PublicKey, err = evidence.LoadPublicKey(*pubKey); err != nil {
 			fmt.Fprintf(stderr, "sotvet harness: %v\n", err)
@@ -308,13 +303,11 @@ func harnessMatrix(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "usage: sotvet harness matrix [flags]")
 		fs.PrintDefaults()
 	}
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return exitClean
-		}
-		return exitError
+	pos, code, ok := parseArgs(fs, args)
+	if !ok {
+		return code
 	}
-	if fs.NArg() > 0 || *jobs < 1 {
+	if len(pos) > 0 || *jobs < 1 {
 		fs.Usage()
 		return exitError
 	}

@@ -19,12 +19,9 @@ func cmdInit(args []string, stdout, stderr io.Writer) int {
 	fset.SetOutput(stderr)
 	force := fset.Bool("force", false, "overwrite an existing "+config.FileName)
 	print := fset.Bool("print", false, "print the starter configuration instead of writing it")
-	dirs, err := parseInterleaved(fset, args)
-	if err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return exitClean
-		}
-		return exitError
+	dirs, code, ok := parseArgs(fset, args)
+	if !ok {
+		return code
 	}
 	if len(dirs) > 1 {
 		fmt.Fprintln(stderr, "usage: sotvet init [--force] [--print] [dir]")

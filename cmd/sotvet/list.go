@@ -16,10 +16,11 @@ func cmdChecks(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("checks", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	format := fs.String("format", "text", "output format: text or json")
-	if err := fs.Parse(args); err != nil {
-		return exitError
+	pos, code, ok := parseArgs(fs, args)
+	if !ok {
+		return code
 	}
-	if fs.NArg() > 0 {
+	if len(pos) > 0 {
 		fmt.Fprintln(stderr, "sotvet checks: unexpected arguments")
 		return exitError
 	}

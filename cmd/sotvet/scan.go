@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -39,12 +38,9 @@ func cmdScan(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "usage: sotvet scan [flags] [paths...]")
 		fset.PrintDefaults()
 	}
-	paths, err := parseInterleaved(fset, args)
-	if err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return exitClean
-		}
-		return exitError
+	paths, code, ok := parseArgs(fset, args)
+	if !ok {
+		return code
 	}
 	if !contains(report.Formats, *format) {
 		fmt.Fprintf(stderr, "sotvet scan: unknown format %q (want %s)\n", *format, strings.Join(report.Formats, ", "))
