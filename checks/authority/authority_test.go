@@ -7,7 +7,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/svrnty/sotvet/checks"
 	"github.com/svrnty/sotvet/checks/authority"
 	"github.com/svrnty/sotvet/checks/checktest"
 )
@@ -44,21 +43,8 @@ func TestAuthority(t *testing.T) {
 			for name, v := range tc.flags {
 				checktest.SetFlag(t, authority.Analyzer, name, v)
 			}
-			for _, f := range checktest.Run(t, filepath.Join("testdata", tc.dir), authority.Analyzer) {
-				ok := false
-				for _, c := range tc.cats {
-					ok = ok || f.Category == c
-				}
-				if !ok {
-					t.Errorf("%s:%d: category %q, want one of %v", f.File, f.Line, f.Category, tc.cats)
-				}
-				if f.Severity != checks.SeverityError {
-					t.Errorf("%s:%d: severity %q, want error", f.File, f.Line, f.Severity)
-				}
-				if f.Message != strings.ToLower(f.Message[:1])+f.Message[1:] {
-					t.Errorf("%s:%d: message %q does not start lower-case", f.File, f.Line, f.Message)
-				}
-			}
+			fs := checktest.Run(t, filepath.Join("testdata", tc.dir), authority.Analyzer)
+			checktest.CheckFindings(t, fs, tc.cats...)
 		})
 	}
 }

@@ -19,6 +19,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -307,5 +308,23 @@ func bench(b *testing.B, cpu func() time.Duration, run func() error) {
 	}
 	if cpu != nil {
 		b.ReportMetric(float64(cpu()-start)/float64(b.N)/1e6, "cpu-ms/op")
+	}
+}
+
+// CheckFindings fails the test for a finding whose category is not one of
+// cats, whose severity is not error, or whose message does not start in
+// lower case (the house style of every check's messages).
+func CheckFindings(t testing.TB, fs []checks.Finding, cats ...string) {
+	t.Helper()
+	for _, f := range fs {
+		if !slices.Contains(cats, f.Category) {
+			t.Errorf("%s:%d: category %q, want one of %v", f.File, f.Line, f.Category, cats)
+		}
+		if f.Severity != checks.SeverityError {
+			t.Errorf("%s:%d: severity %q, want error", f.File, f.Line, f.Severity)
+		}
+		if f.Message != "" && f.Message != strings.ToLower(f.Message[:1])+f.Message[1:] {
+			t.Errorf("%s:%d: message %q does not start lower-case", f.File, f.Line, f.Message)
+		}
 	}
 }

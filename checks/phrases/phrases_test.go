@@ -7,7 +7,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/svrnty/sotvet/checks"
 	"github.com/svrnty/sotvet/checks/checktest"
 	"github.com/svrnty/sotvet/checks/phrases"
 )
@@ -47,18 +46,8 @@ func TestPhrases(t *testing.T) {
 			for name, v := range tc.flags {
 				checktest.SetFlag(t, phrases.Analyzer, name, v)
 			}
-			for _, f := range checktest.Run(t, filepath.Join("testdata", tc.dir), phrases.Analyzer) {
-				ok := false
-				for _, c := range tc.cats {
-					ok = ok || f.Category == c
-				}
-				if !ok {
-					t.Errorf("%s:%d: category %q, want one of %v", f.File, f.Line, f.Category, tc.cats)
-				}
-				if f.Severity != checks.SeverityError {
-					t.Errorf("%s:%d: severity %q, want error", f.File, f.Line, f.Severity)
-				}
-			}
+			fs := checktest.Run(t, filepath.Join("testdata", tc.dir), phrases.Analyzer)
+			checktest.CheckFindings(t, fs, tc.cats...)
 		})
 	}
 }
