@@ -144,9 +144,12 @@ func (c *checker) list(d *sotparse.Doc, pl *sotparse.PhraseList) {
 		// elsewhere. Listed in another document, it is a requirement.
 		return
 	}
-	var secStart, secEnd int
+	// Outside its own section, the list's document is read once for all
+	// its phrases.
+	var before, after string
 	if self {
-		secStart, secEnd = section(d, pl.Pos)
+		secStart, secEnd := section(d, pl.Pos)
+		before, after = rangeText(d, 0, secStart), rangeText(d, secEnd, len(d.File.Content))
 	}
 	for _, ph := range pl.Phrases {
 		if ph.Text == "" {
@@ -157,8 +160,7 @@ func (c *checker) list(d *sotparse.Doc, pl *sotparse.PhraseList) {
 			if t == d {
 				// The list itself does not count: the rest of the document must
 				// say it.
-				found = strings.Contains(rangeText(t, 0, secStart), ph.Text) ||
-					strings.Contains(rangeText(t, secEnd, len(t.File.Content)), ph.Text)
+				found = strings.Contains(before, ph.Text) || strings.Contains(after, ph.Text)
 			} else {
 				found = strings.Contains(c.text(t), ph.Text)
 			}
