@@ -41,6 +41,11 @@ type Options struct {
 	Severity map[string]Severity
 	// MaxFileSize caps one file; 0 means sotparse.DefaultMaxFileSize.
 	MaxFileSize int64
+	// Reuse, when set, makes the run report on the files in Reuse.Focus
+	// only, taking the other documents from stored summaries where it
+	// can; findings in other files are dropped. If a check needed a
+	// document that could not be parsed back, Run runs again without it.
+	Reuse *sotparse.Reuse
 }
 
 // Run discovers the workspace, runs the analyzers in Requires order and
@@ -97,13 +102,19 @@ func Run(opt Options) (*Result, *sotparse.Workspace, error) {
 
 	fset := token.NewFileSet()
 	pkg := types.NewPackage(opt.Root, "workspace")
-	results, diags, err := execute(order, fset, pkg, files, others, readFile)
+	results, diags, err := execute(order, fset, pkg, files, others, readFile, opt.Reuse)
 	if err != nil {
 		return nil, nil, err
 	}
 	ws, _ := results[sotparse.Analyzer].(*sotparse.Workspace)
 	if ws == nil {
 		return nil, nil, errors.New("no analyzer requires sotparse.Analyzer")
+	}
+	if opt.Reuse != nil && ws.FullErr() != nil {
+		// A check needed a document the summaries stood for, and it could
+		// not be read back: the answer may be incomplete, so start over.
+		opt.Reuse = nil
+		return Run(opt)
 	}
 
 	res := &Result{Files: len(ws.Files)}
@@ -115,10 +126,25 @@ func Run(opt Options) (*Result, *sotparse.Workspace, error) {
 	sort.Strings(res.Checked)
 	for _, a := range order {
 		for _, d := range diags[a] {
-			res.Findings = append(res.Findings, resolve(fset, ws, a.Name, d, opt.Severity))
+			f := resolve(fset, ws, a.Name, d, opt.Severity)
+			if opt.Reuse != nil && !ws.Focused(f.File) {
+				continue // out of focus, maybe judged on a summary
+			}
+			res.Findings = append(res.Findings, f)
 		}
 	}
 	res.Findings = suppress(ws, res.Findings, res.Checked, func(name string) bool { return Lookup(name) != nil || name == SuppressionCheck })
+	if opt.Reuse != nil {
+		// A suppression out of focus matches nothing: its findings were
+		// dropped above.
+		kept := res.Findings[:0]
+		for _, f := range res.Findings {
+			if ws.Focused(f.File) {
+				kept = append(kept, f)
+			}
+		}
+		res.Findings = kept
+	}
 	SortFindings(res.Findings)
 	fingerprint(ws, res.Findings)
 	return res, ws, nil
@@ -127,7 +153,7 @@ func Run(opt Options) (*Result, *sotparse.Workspace, error) {
 // execute runs the analyzers, each as soon as the analyzers it requires have
 // finished, at most GOMAXPROCS at a time: checks share only the read-only
 // workspace, so independent ones overlap (most of them are sequential).
-func execute(order []*analysis.Analyzer, fset *token.FileSet, pkg *types.Package, files, others []string, readFile func(string) ([]byte, error)) (map[*analysis.Analyzer]any, map[*analysis.Analyzer][]analysis.Diagnostic, error) {
+func execute(order []*analysis.Analyzer, fset *token.FileSet, pkg *types.Package, files, others []string, readFile func(string) ([]byte, error), reuse *sotparse.Reuse) (map[*analysis.Analyzer]any, map[*analysis.Analyzer][]analysis.Diagnostic, error) {
 	type state struct {
 		done   chan struct{}
 		result any
@@ -176,7 +202,17 @@ func execute(order []*analysis.Analyzer, fset *token.FileSet, pkg *types.Package
 				AllObjectFacts:    func() []analysis.ObjectFact { return nil },
 				AllPackageFacts:   func() []analysis.PackageFact { return nil },
 			}
-			res, err := a.Run(pass)
+			defer func() {
+				// A check's bug costs the run an error naming it, not a crash.
+				if r := recover(); r != nil {
+					st.err = fmt.Errorf("%s: internal error (please report): %v", a.Name, r)
+				}
+			}()
+			run := a.Run
+			if a == sotparse.Analyzer && reuse != nil {
+				run = func(pass *analysis.Pass) (any, error) { return sotparse.ParsePass(pass, reuse), nil }
+			}
+			res, err := run(pass)
 			if err != nil {
 				st.err = fmt.Errorf("%s: %w", a.Name, err)
 				return

@@ -22,7 +22,12 @@ var Analyzer = &analysis.Analyzer{
 	ResultType:       reflect.TypeFor[*Workspace](),
 }
 
-func run(pass *analysis.Pass) (any, error) {
+func run(pass *analysis.Pass) (any, error) { return ParsePass(pass, nil), nil }
+
+// ParsePass builds the workspace of pass as Analyzer does, reusing document
+// summaries as ParseReusing does; a driver that keeps summaries between
+// runs calls it in place of Analyzer.Run.
+func ParsePass(pass *analysis.Pass, reuse *Reuse) *Workspace {
 	root := pass.Pkg.Path()
 	disc := &Discovery{Known: map[string]bool{".": true}}
 	abs := map[string]string{}
@@ -53,9 +58,9 @@ func run(pass *analysis.Pass) (any, error) {
 		}
 		disc.Entries = append(disc.Entries, Entry{Path: rel, Role: role})
 	}
-	ws := Parse(pass.Fset, disc, func(p string) ([]byte, error) { return pass.ReadFile(abs[p]) }, 0)
+	ws := ParseReusing(pass.Fset, disc, func(p string) ([]byte, error) { return pass.ReadFile(abs[p]) }, 0, reuse)
 	ws.Root = root
-	return ws, nil
+	return ws
 }
 
 // RelPath returns name relative to root, slash-separated, and whether name

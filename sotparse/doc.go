@@ -66,6 +66,7 @@ type Doc struct {
 	Refs        []*Ref
 
 	blockEnc []byte // the blocks of the body, encoded (see Blocks)
+	summary  bool   // decoded from a summary: no content, no blocks (see Workspace.Full)
 }
 
 // Heading is an ATX or setext heading.

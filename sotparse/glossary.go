@@ -6,6 +6,9 @@ import (
 	"strings"
 )
 
+// GlossaryPath is the workspace file that defines the glossary.
+const GlossaryPath = "CONTEXT.md"
+
 // Glossary is the set of terms CONTEXT.md defines.
 type Glossary struct {
 	Doc   *Doc

@@ -2,6 +2,8 @@ package sotparse
 
 import (
 	"bytes"
+	"crypto/sha1"
+	"encoding/hex"
 	"fmt"
 	"go/token"
 	"io/fs"
@@ -67,10 +69,47 @@ func LoadFS(fsys fs.FS, opt Options) (*Workspace, error) {
 // Parse reads and parses the discovered files, in parallel, into a Workspace
 // whose positions live in fset. read returns a file's content.
 func Parse(fset *token.FileSet, disc *Discovery, read func(path string) ([]byte, error), maxSize int64) *Workspace {
+	return ParseReusing(fset, disc, read, maxSize, nil)
+}
+
+// Reuse lets a run that reports on a few files of a large workspace take the
+// other documents from summaries kept by earlier runs instead of reading and
+// parsing them. Summaries are keyed by path and content id, so a document
+// whose content changed is always parsed again.
+type Reuse struct {
+	// Focus reports whether the run reports on path. Documents in focus are
+	// always read and parsed in full.
+	Focus func(path string) bool
+	// ID returns the content id of path (its git blob id) when it is known
+	// without reading the file; other files are hashed once read.
+	ID func(path string) (string, bool)
+	// Store keeps the summaries.
+	Store SummaryStore
+	// Prefetch, if set, is told every path about to be read, so that a
+	// source with a high cost per read (git) can fetch them in one go.
+	Prefetch func(paths []string)
+}
+
+// SummaryStore keeps document summaries between runs.
+type SummaryStore interface {
+	// Summary returns the summary stored for path at content id, or nil.
+	Summary(path, id string) []byte
+	// PutSummary stores a summary.
+	PutSummary(path, id string, summary []byte)
+}
+
+// ParseReusing is Parse with documents outside reuse.Focus taken from
+// reuse.Store when it holds them; a nil reuse parses everything. Documents
+// it parses are summarized into the store for later runs. A summary that
+// does not decode is ignored and its document parsed.
+func ParseReusing(fset *token.FileSet, disc *Discovery, read func(path string) ([]byte, error), maxSize int64, reuse *Reuse) *Workspace {
 	if maxSize <= 0 {
 		maxSize = DefaultMaxFileSize
 	}
-	ws := &Workspace{Fset: fset, known: disc.Known}
+	ws := &Workspace{Fset: fset, known: disc.Known, read: read, maxSize: maxSize}
+	if reuse != nil {
+		ws.focus, ws.prefetch = reuse.Focus, reuse.Prefetch
+	}
 	type slot struct {
 		entry    Entry
 		content  []byte
@@ -80,15 +119,15 @@ func Parse(fset *token.FileSet, disc *Discovery, read func(path string) ([]byte,
 		record   *Record
 		wb       *Workboard
 		problems []Problem
+		id       string // content id, when the run reuses summaries
+		summary  []byte // the stored summary to decode instead of parsing
+		size     int
 	}
 	slots := make([]*slot, len(disc.Entries))
 	for i, e := range disc.Entries {
 		slots[i] = &slot{entry: e}
 	}
-	// Read in parallel (I/O), add to the FileSet in path order (stable
-	// positions), then parse in parallel (CPU).
-	parallel(len(slots), func(i int) {
-		s := slots[i]
+	readSlot := func(s *slot) {
 		if s.entry.Size > maxSize {
 			s.err = fmt.Errorf("file is %d bytes, over the %d-byte limit; not read", s.entry.Size, maxSize)
 			return
@@ -98,13 +137,16 @@ func Parse(fset *token.FileSet, disc *Discovery, read func(path string) ([]byte,
 			s.err = fmt.Errorf("file is over the %d-byte limit; not read", maxSize)
 			s.content = nil
 		}
-	})
-	for _, s := range slots {
-		tf := fset.AddFile(s.entry.Path, -1, len(s.content))
+	}
+	addSlot := func(s *slot) {
+		size := len(s.content)
+		if s.summary != nil {
+			size = s.size
+		}
+		tf := fset.AddFile(s.entry.Path, -1, size)
 		s.file = &File{Path: s.entry.Path, Role: s.entry.Role, Tok: tf, Content: s.content}
 	}
-	parallel(len(slots), func(i int) {
-		s := slots[i]
+	parseSlot := func(s *slot) {
 		f := s.file
 		f.Tok.SetLinesForContent(s.content) // a token.File is safe for concurrent use
 		report := func(check string, pos, end token.Pos, msg string) {
@@ -141,7 +183,87 @@ func Parse(fset *token.FileSet, disc *Discovery, read func(path string) ([]byte,
 		case RoleRecord:
 			s.record = DecodeRecord(f, func(pos, end token.Pos, msg string) { report("syntax", pos, end, msg) })
 		}
+	}
+
+	// Read in parallel (I/O), add to the FileSet in path order (stable
+	// positions), then parse in parallel (CPU).
+	if reuse != nil && reuse.ID != nil {
+		// Summaries found by the ids git knows; the rest is read below.
+		var toRead []string
+		for _, s := range slots {
+			if reusable(s.entry, reuse.Focus) && s.entry.Size <= maxSize {
+				if id, ok := reuse.ID(s.entry.Path); ok {
+					s.id = id
+					if sum := reuse.Store.Summary(s.entry.Path, id); sum != nil {
+						if size, err := SummarySize(sum); err == nil && int64(size) <= maxSize {
+							s.summary, s.size = sum, size
+							continue
+						}
+					}
+				}
+			}
+			toRead = append(toRead, s.entry.Path)
+		}
+		if reuse.Prefetch != nil {
+			reuse.Prefetch(toRead)
+		}
+	}
+	parallel(len(slots), func(i int) {
+		s := slots[i]
+		if s.summary != nil {
+			return
+		}
+		readSlot(s)
+		if reuse == nil || s.id != "" || s.err != nil || !reusable(s.entry, reuse.Focus) {
+			return
+		}
+		// No id from git: hash the content, which still saves parsing it.
+		s.id = BlobID(s.content)
+		if sum := reuse.Store.Summary(s.entry.Path, s.id); sum != nil {
+			if size, err := SummarySize(sum); err == nil && size == len(s.content) {
+				s.summary, s.size, s.content = sum, size, nil
+			}
+		}
 	})
+	for _, s := range slots {
+		addSlot(s)
+	}
+	damaged := make([]bool, len(slots))
+	parallel(len(slots), func(i int) {
+		s := slots[i]
+		if s.summary == nil {
+			parseSlot(s)
+			return
+		}
+		doc, err := decodeSummary(s.file, s.summary)
+		if err != nil {
+			damaged[i] = true
+			return
+		}
+		s.doc = doc
+	})
+	// A summary that does not decode is read and parsed after all, in a
+	// token file of its own.
+	for i, s := range slots {
+		if damaged[i] {
+			s.summary = nil
+			readSlot(s)
+			addSlot(s)
+			parseSlot(s)
+		}
+	}
+	if reuse != nil {
+		parallel(len(slots), func(i int) {
+			s := slots[i]
+			if s.doc == nil || s.doc.summary || !reusable(s.entry, nil) {
+				return
+			}
+			if s.id == "" {
+				s.id = BlobID(s.content)
+			}
+			reuse.Store.PutSummary(s.entry.Path, s.id, s.doc.AppendSummary(nil))
+		})
+	}
 	for _, p := range disc.Problems {
 		tf := fset.AddFile(p.Path, -1, 0)
 		p.Pos, p.End = tf.Pos(0), tf.Pos(0)
@@ -152,7 +274,7 @@ func Parse(fset *token.FileSet, disc *Discovery, read func(path string) ([]byte,
 		ws.Problems = append(ws.Problems, s.problems...)
 		if s.doc != nil {
 			ws.Docs = append(ws.Docs, s.doc)
-			if s.doc.Path == "CONTEXT.md" {
+			if s.doc.Path == GlossaryPath {
 				ws.Glossary = parseGlossary(s.doc)
 			}
 		}
@@ -165,6 +287,22 @@ func Parse(fset *token.FileSet, disc *Discovery, read func(path string) ([]byte,
 	}
 	ws.index()
 	return ws
+}
+
+// reusable reports whether entry's document may come from a summary: a
+// document outside the focus, other than the glossary, which is read from
+// the body.
+func reusable(e Entry, focus func(string) bool) bool {
+	return e.Role == RoleDoc && e.Path != GlossaryPath && (focus == nil || !focus(e.Path))
+}
+
+// BlobID returns the git blob id of content: summaries are keyed by it, so
+// a work tree's file and the same content staged in the index share one.
+func BlobID(content []byte) string {
+	h := sha1.New()
+	fmt.Fprintf(h, "blob %d\x00", len(content))
+	h.Write(content)
+	return hex.EncodeToString(h.Sum(nil))
 }
 
 // encodingOK reports NUL bytes and invalid UTF-8; such a file is not parsed

@@ -7,9 +7,12 @@
 package sotparse
 
 import (
+	"errors"
+	"fmt"
 	"go/token"
 	"sort"
 	"strings"
+	"sync"
 )
 
 // Workspace is the parsed model of one planning workspace.
@@ -26,6 +29,14 @@ type Workspace struct {
 	byPath map[string]*File
 	docs   map[string]*Doc
 	known  map[string]bool // every path seen by discovery, files and directories
+
+	focus    func(path string) bool // nil: every file
+	read     func(path string) ([]byte, error)
+	prefetch func(paths []string)
+	maxSize  int64
+	fullMu   sync.Mutex
+	full     map[string]*Doc // documents Full parsed, by path
+	fullErr  error           // the first document Full could not parse
 }
 
 // File is one workspace file as it was read.
@@ -34,6 +45,104 @@ type File struct {
 	Role    Role
 	Tok     *token.File
 	Content []byte
+}
+
+// Focused reports whether the run reports on path: checks may skip the
+// per-document work whose findings would land in files out of focus. Every
+// file is in focus unless the run was given a Reuse.
+func (ws *Workspace) Focused(path string) bool {
+	return ws.focus == nil || ws.focus(path)
+}
+
+// Full returns d with its content and blocks. A document out of focus may
+// be a summary, which holds everything but those (see Reuse); Full reads
+// and parses it once. If that fails, Full returns the summary and records
+// the error in FullErr: the run's answer may then be incomplete, and the
+// driver runs again without reuse.
+func (ws *Workspace) Full(d *Doc) *Doc {
+	if !d.summary {
+		return d
+	}
+	ws.fullMu.Lock()
+	full, ok := ws.full[d.Path]
+	ws.fullMu.Unlock()
+	if ok {
+		return full
+	}
+	// Parsed without the lock, so that checks expanding many documents do
+	// it in parallel; if two race, the first stored wins.
+	full, err := ws.parseFull(d.Path)
+	ws.fullMu.Lock()
+	defer ws.fullMu.Unlock()
+	if err != nil {
+		if ws.fullErr == nil {
+			ws.fullErr = fmt.Errorf("%s: %w", d.Path, err)
+		}
+		return d
+	}
+	if prev, ok := ws.full[d.Path]; ok {
+		return prev
+	}
+	if ws.full == nil {
+		ws.full = map[string]*Doc{}
+	}
+	ws.full[d.Path] = full
+	return full
+}
+
+// Content returns the content of d's file, reading it (through Full) when
+// d is a summary. Offsets into it are offsets of d's positions.
+func (ws *Workspace) Content(d *Doc) []byte {
+	return ws.Full(d).File.Content
+}
+
+// Prefetch tells the workspace that the content of docs is about to be
+// needed, so that summaries among them are read in one go.
+func (ws *Workspace) Prefetch(docs []*Doc) {
+	if ws.prefetch == nil {
+		return
+	}
+	var paths []string
+	ws.fullMu.Lock()
+	for _, d := range docs {
+		if _, ok := ws.full[d.Path]; d.summary && !ok {
+			paths = append(paths, d.Path)
+		}
+	}
+	ws.fullMu.Unlock()
+	if len(paths) > 0 {
+		ws.prefetch(paths)
+	}
+}
+
+// FullErr returns the first error Full met, or nil.
+func (ws *Workspace) FullErr() error {
+	ws.fullMu.Lock()
+	defer ws.fullMu.Unlock()
+	return ws.fullErr
+}
+
+func (ws *Workspace) parseFull(path string) (doc *Doc, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			doc, err = nil, fmt.Errorf("internal error while parsing (please report): %v", r)
+		}
+	}()
+	content, err := ws.read(path)
+	if err != nil {
+		return nil, err
+	}
+	if int64(len(content)) > ws.maxSize {
+		return nil, fmt.Errorf("file is over the %d-byte limit", ws.maxSize)
+	}
+	tf := ws.Fset.AddFile(path, -1, len(content))
+	tf.SetLinesForContent(content)
+	f := &File{Path: path, Role: RoleDoc, Tok: tf, Content: content}
+	var problem error
+	if !encodingOK(f, func(_ token.Pos, msg string) { problem = errors.New(msg) }) {
+		return nil, problem
+	}
+	return parseDoc(f, func(string, token.Pos, token.Pos, string) {}), nil
 }
 
 // Pos returns the position of the byte offset off in f.

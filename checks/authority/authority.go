@@ -67,7 +67,7 @@ func run(pass *analysis.Pass) (any, error) {
 	}
 	var runs []*docRun
 	for _, d := range ws.Docs {
-		if scope.Match(d.Path) && !exempt.Match(d.Path) {
+		if scope.Match(d.Path) && !exempt.Match(d.Path) && ws.Focused(d.Path) {
 			runs = append(runs, &docRun{checker: c, d: d})
 		}
 	}

@@ -31,7 +31,7 @@ func run(pass *analysis.Pass) (any, error) {
 		unreadable[p.Path] = true
 	}
 	for _, f := range ws.Files {
-		if f.Role != sotparse.RoleCase {
+		if f.Role != sotparse.RoleCase || !ws.Focused(f.Path) {
 			continue
 		}
 		// The syntax check reports files it could not read or decode.

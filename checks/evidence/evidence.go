@@ -128,7 +128,9 @@ func run(pass *analysis.Pass) (any, error) {
 	c := &checker{pass: pass, mappings: runsRoots.Mappings(), runs: map[string]*checked{}}
 	c.home, _ = os.UserHomeDir()
 	for _, d := range ws.Docs {
-		c.doc(d)
+		if ws.Focused(d.Path) {
+			c.doc(d)
+		}
 	}
 	return nil, nil
 }

@@ -127,7 +127,7 @@ func run(pass *analysis.Pass) (any, error) {
 	}
 	c := &checker{pass: pass, today: today.date()}
 	for _, d := range ws.Docs {
-		if !scope.Match(d.Path) {
+		if !scope.Match(d.Path) || !ws.Focused(d.Path) {
 			continue
 		}
 		switch d.FrontmatterState {

@@ -43,7 +43,7 @@ func run(pass *analysis.Pass) (any, error) {
 	}
 	unreadable := g == nil && ws.File(GlossaryPath) != nil
 	for _, d := range ws.Docs {
-		if !mentionsGlossary(d.File.Content) {
+		if !ws.Focused(d.Path) || !mentionsGlossary(d.File.Content) {
 			continue
 		}
 		for _, b := range blocks(d) {

@@ -52,7 +52,7 @@ func run(pass *analysis.Pass) (any, error) {
 		c.routes[d.Stem] = append(c.routes[d.Stem], d)
 	}
 	for _, d := range ws.Docs {
-		if !scope.Match(d.Path) {
+		if !scope.Match(d.Path) || !ws.Focused(d.Path) {
 			continue
 		}
 		for _, pl := range d.PhraseLists {
@@ -101,7 +101,8 @@ func (c *checker) text(d *sotparse.Doc) string {
 	if t, ok := c.plain[d]; ok {
 		return t
 	}
-	t := sotparse.PlainText(string(d.File.Content[d.File.Tok.Offset(d.BodyStart):]))
+	// A target out of focus may be a summary: its text is read on demand.
+	t := sotparse.PlainText(string(c.ws.Content(d)[d.File.Tok.Offset(d.BodyStart):]))
 	c.plain[d] = t
 	return t
 }
@@ -191,7 +192,7 @@ func paths(ds []*sotparse.Doc) string {
 func (c *checker) rule(n int, r *Rule) {
 	if r.Docs != "" {
 		for _, d := range c.ws.Docs {
-			if ok, _ := doublestar.Match(r.Docs, d.Path); ok {
+			if ok, _ := doublestar.Match(r.Docs, d.Path); ok && c.ws.Focused(d.Path) {
 				pos, end := docPos(d)
 				c.apply(n, r, d, pos, end)
 			}
@@ -203,7 +204,9 @@ func (c *checker) rule(n int, r *Rule) {
 		for _, it := range d.WorkItems {
 			if it.ID == r.Item {
 				found = true
-				c.apply(n, r, d, it.Pos, it.End)
+				if c.ws.Focused(d.Path) {
+					c.apply(n, r, d, it.Pos, it.End)
+				}
 			}
 		}
 	}

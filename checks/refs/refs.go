@@ -43,6 +43,9 @@ func run(pass *analysis.Pass) (any, error) {
 		}
 	}
 	for _, d := range ws.Docs {
+		if !ws.Focused(d.Path) {
+			continue // definitions below still see every document
+		}
 		c.paths(d)
 		c.source(d)
 		c.ids(d)

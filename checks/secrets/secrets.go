@@ -80,7 +80,7 @@ func run(pass *analysis.Pass) (any, error) {
 			defer wg.Done()
 			for i := range next {
 				f := ws.Files[i]
-				if f.Role != sotparse.RoleCase && len(f.Content) > 0 {
+				if f.Role != sotparse.RoleCase && len(f.Content) > 0 && ws.Focused(f.Path) {
 					found[i] = sc.Scan(f.Path, f.Content)
 				}
 			}

@@ -53,25 +53,18 @@ var (
 
 func run(pass *analysis.Pass) (any, error) {
 	ws := pass.ResultOf[sotparse.Analyzer].(*sotparse.Workspace)
-	c := &checker{pass: pass, ws: ws, docs: make([]*docInfo, len(ws.Docs))}
-	// Indexing reads every line of every document: do it in parallel.
-	var wg sync.WaitGroup
-	next := make(chan int)
-	for w := 0; w < runtime.GOMAXPROCS(0); w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range next {
-				c.docs[i] = index(ws.Docs[i])
-			}
-		}()
+	c := &checker{pass: pass, ws: ws, info: map[*sotparse.Doc]*docInfo{}}
+	var focused []*sotparse.Doc
+	for _, d := range ws.Docs {
+		if ws.Focused(d.Path) {
+			focused = append(focused, d)
+		}
 	}
-	for i := range ws.Docs {
-		next <- i
+	for i, di := range c.index(focused) {
+		c.info[focused[i]] = di
 	}
-	close(next)
-	wg.Wait()
-	for _, di := range c.docs {
+	for _, d := range focused {
+		di := c.info[d]
 		c.docStatus(di.d)
 		for _, it := range di.d.WorkItems {
 			c.workboard(di, it)
@@ -86,10 +79,56 @@ func run(pass *analysis.Pass) (any, error) {
 	return nil, nil
 }
 
+// index indexes docs in parallel: it reads every line of every document.
+// A document out of focus may be a summary; its content is read first.
+func (c *checker) index(docs []*sotparse.Doc) []*docInfo {
+	c.ws.Prefetch(docs)
+	out := make([]*docInfo, len(docs))
+	var wg sync.WaitGroup
+	next := make(chan int)
+	for w := 0; w < runtime.GOMAXPROCS(0); w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				out[i] = index(c.ws.Full(docs[i]))
+			}
+		}()
+	}
+	for i := range docs {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	return out
+}
+
+// infoAll returns the index of every document, indexing those out of focus
+// the first time it is needed (corroboration reads other documents' text).
+func (c *checker) infoAll() []*docInfo {
+	if c.all == nil {
+		var rest []*sotparse.Doc
+		for _, d := range c.ws.Docs {
+			if c.info[d] == nil {
+				rest = append(rest, d)
+			}
+		}
+		for i, di := range c.index(rest) {
+			c.info[rest[i]] = di
+		}
+		c.all = make([]*docInfo, len(c.ws.Docs))
+		for i, d := range c.ws.Docs {
+			c.all[i] = c.info[d]
+		}
+	}
+	return c.all
+}
+
 type checker struct {
 	pass *analysis.Pass
 	ws   *sotparse.Workspace
-	docs []*docInfo
+	info map[*sotparse.Doc]*docInfo // by document, focused ones first
+	all  []*docInfo                 // every document's, once infoAll ran
 }
 
 func (c *checker) report(pos, end token.Pos, category, format string, args ...any) {
@@ -173,7 +212,7 @@ func (c *checker) workboard(di *docInfo, it *sotparse.WorkItem) {
 // corroborated reports whether a document other than except states that
 // the item id has the status.
 func (c *checker) corroborated(id, status string, except *docInfo) bool {
-	for _, di := range c.docs {
+	for _, di := range c.infoAll() {
 		if di == except {
 			continue
 		}
@@ -234,12 +273,12 @@ func (c *checker) statusOf(id string) (status, where string) {
 	if wi := c.ws.Workboard.Item(id); wi != nil && wi.Status != nil && wi.Status.Scalar && strings.TrimSpace(wi.Status.Value) != "" {
 		return strings.ToLower(strings.TrimSpace(wi.Status.Value)), c.ws.Workboard.File.Path
 	}
-	for _, di := range c.docs {
-		for _, it := range di.d.WorkItems {
+	for _, d := range c.ws.Docs {
+		for _, it := range d.WorkItems {
 			if it.ID == id && it.Status != nil {
 				w, _, _ := strings.Cut(strings.TrimSpace(it.Status.Value), " ")
 				if w = normStatus(w); w != "" {
-					return w, di.d.Path
+					return w, d.Path
 				}
 			}
 		}

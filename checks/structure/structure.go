@@ -40,6 +40,9 @@ func run(pass *analysis.Pass) (any, error) {
 	ws := pass.ResultOf[sotparse.Analyzer].(*sotparse.Workspace)
 	c := &checker{pass: pass}
 	for _, d := range ws.Docs {
+		if !ws.Focused(d.Path) {
+			continue
+		}
 		c.headings(d)
 		if d.Kind == sotparse.KindPRD {
 			c.sections(d)

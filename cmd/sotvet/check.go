@@ -17,6 +17,7 @@ import (
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/svrnty/sotvet/baseline"
+	"github.com/svrnty/sotvet/cache"
 	"github.com/svrnty/sotvet/checks"
 	"github.com/svrnty/sotvet/checks/report"
 	"github.com/svrnty/sotvet/config"
@@ -26,7 +27,7 @@ import (
 
 type checkFlags struct {
 	format, failOn, enable, disable, config string
-	fix, diff, noGit                        bool
+	fix, diff, noGit, noCache               bool
 
 	staged, all, lines  bool
 	changedSince        string
@@ -34,6 +35,7 @@ type checkFlags struct {
 	failOnStale         bool
 
 	cpuProfile, memProfile string
+	debugCache             bool
 }
 
 func cmdCheck(args []string, stdout, stderr io.Writer) int {
@@ -48,6 +50,7 @@ func cmdCheck(args []string, stdout, stderr io.Writer) int {
 	flags.BoolVar(&cf.fix, "fix", false, "apply suggested fixes to the workspace, then report what remains")
 	flags.BoolVar(&cf.diff, "diff", false, "print the suggested fixes as a unified diff; write nothing")
 	flags.BoolVar(&cf.noGit, "no-git", false, "do not ask git for ignore rules")
+	flags.BoolVar(&cf.noCache, "no-cache", false, "with --staged or --changed-since, read and parse every document instead of reusing cached summaries")
 	flags.BoolVar(&cf.staged, "staged", false, "vet the content staged in the git index, reporting findings in staged files only")
 	flags.BoolVar(&cf.all, "all", false, "with --staged or --changed-since, report findings in every file")
 	flags.StringVar(&cf.changedSince, "changed-since", "", "report findings only in files changed since the git revision `rev`")
@@ -57,6 +60,7 @@ func cmdCheck(args []string, stdout, stderr io.Writer) int {
 	flags.BoolVar(&cf.failOnStale, "fail-on-stale", false, "with --baseline, exit 1 when baseline entries match no finding")
 	flags.StringVar(&cf.cpuProfile, "debug.cpuprofile", "", "write a CPU profile to `file`")
 	flags.StringVar(&cf.memProfile, "debug.memprofile", "", "write a heap profile to `file` at the end")
+	flags.BoolVar(&cf.debugCache, "debug.cache", false, "report on stderr what the run took from the summary cache")
 	// Per-check flags, as multichecker does: -<check>.<flag>.
 	for _, a := range checks.All {
 		a.Flags.VisitAll(func(f *flag.Flag) {
@@ -132,26 +136,27 @@ func cmdCheck(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "sotvet: %v\n", err)
 		return exitError
 	}
-	switch {
-	case cf.staged:
-		// The index view: what will be committed, whole, so cross-file
-		// checks still see every file.
-		if opt.FS, err = gitview.IndexFS(root, func(p string) bool { return sotparse.RoleOf(p) != 0 }); err != nil {
-			fmt.Fprintf(stderr, "sotvet: --staged: %v\n", err)
-			return exitError
-		}
-	case !cf.noGit:
-		if opt.Ignored, err = sotparse.GitIgnored(root); err != nil {
-			fmt.Fprintf(stderr, "sotvet: %v\n", err)
-			return exitError
-		}
+	src, err := cf.openSource(root, &opt, stderr)
+	if err != nil {
+		fmt.Fprintf(stderr, "sotvet: %v\n", err)
+		return exitError
 	}
+	defer src.close()
 	res, ws, err := checks.Run(opt)
 	if err != nil {
 		fmt.Fprintf(stderr, "sotvet: %v\n", err)
 		return exitError
 	}
-	if res.Findings, err = cf.scope(root, res.Findings); err != nil {
+	if src.pack != nil {
+		found, added := src.pack.Stats()
+		if err := src.pack.Save(); err != nil {
+			fmt.Fprintf(stderr, "sotvet: warning: saving the cache: %v\n", err)
+		}
+		if cf.debugCache {
+			fmt.Fprintf(stderr, "sotvet: cache: %d summaries reused, %d added\n", found, added)
+		}
+	}
+	if res.Findings, err = cf.scope(root, src.scope, res.Findings); err != nil {
 		fmt.Fprintf(stderr, "sotvet: %v\n", err)
 		return exitError
 	}
@@ -246,13 +251,71 @@ func (cf *checkFlags) validate() error {
 	return nil
 }
 
-// scope keeps the findings in the files (or lines) the user asked about:
-// staged files with --staged, files changed since a revision with
-// --changed-since. The whole workspace was loaded either way, so cross-file
-// rules stay correct.
-func (cf *checkFlags) scope(root string, findings []checks.Finding) ([]checks.Finding, error) {
+// source is where a check run reads the workspace from.
+type source struct {
+	index *gitview.Index  // the git index, with --staged
+	scope map[string]bool // the files to report on; nil for all
+	pack  *cache.Pack     // the summary cache, when the run reuses it
+}
+
+func (s *source) close() {
+	if s.index != nil {
+		s.index.Close()
+	}
+}
+
+// openSource sets opt up to read the work tree (minus what git ignores) or,
+// with --staged, the index; and, for a run scoped to a few files, to reuse
+// the other documents' cached summaries unless --no-cache.
+func (cf *checkFlags) openSource(root string, opt *checks.Options, stderr io.Writer) (*source, error) {
+	src := &source{}
+	var err error
+	switch {
+	case cf.staged:
+		// The index view: what will be committed, whole, so cross-file
+		// checks still see every file.
+		if src.index, err = gitview.ReadIndex(root); err != nil {
+			return nil, fmt.Errorf("--staged: %w", err)
+		}
+		opt.FS = src.index.FS()
+	case !cf.noGit:
+		if opt.Ignored, err = sotparse.GitIgnored(root); err != nil {
+			return nil, err
+		}
+	}
+	if src.scope, err = cf.scopeFiles(root); err != nil {
+		src.close()
+		return nil, err
+	}
+	if src.scope != nil && !cf.noCache && !cf.fix && !cf.diff {
+		src.pack = openCache(root, cf.debugCache, stderr)
+	}
+	switch {
+	case src.pack != nil:
+		scope := src.scope
+		opt.Reuse = &sotparse.Reuse{Focus: func(p string) bool { return scope[p] }, Store: src.pack}
+		if src.index != nil {
+			opt.Reuse.ID, opt.Reuse.Prefetch = src.index.ID, src.index.Prefetch
+		}
+	case src.index != nil:
+		// Every staged file is read: in one exchange with git.
+		var all []string
+		for _, p := range src.index.Paths() {
+			if sotparse.RoleOf(p) != 0 {
+				all = append(all, p)
+			}
+		}
+		src.index.Prefetch(all)
+	}
+	return src, nil
+}
+
+// scopeFiles returns the files the user asked about: staged files with
+// --staged, files changed since a revision with --changed-since; nil for
+// every file (no scope, or --all).
+func (cf *checkFlags) scopeFiles(root string) (map[string]bool, error) {
 	if cf.all || (!cf.staged && cf.changedSince == "") {
-		return findings, nil
+		return nil, nil
 	}
 	var files []string
 	var err error
@@ -264,11 +327,22 @@ func (cf *checkFlags) scope(root string, findings []checks.Finding) ([]checks.Fi
 	if err != nil {
 		return nil, err
 	}
-	in := map[string]bool{}
+	in := make(map[string]bool, len(files))
 	for _, f := range files {
 		in[f] = true
 	}
+	return in, nil
+}
+
+// scope keeps the findings in the files of scopeFiles, and with --lines on
+// the changed lines. The whole workspace was loaded either way, so
+// cross-file rules stay correct.
+func (cf *checkFlags) scope(root string, in map[string]bool, findings []checks.Finding) ([]checks.Finding, error) {
+	if in == nil {
+		return findings, nil
+	}
 	var lines map[string]map[int]bool
+	var err error
 	if cf.lines {
 		if lines, err = gitview.ChangedLines(root, cf.changedSince); err != nil {
 			return nil, err
@@ -286,6 +360,35 @@ func (cf *checkFlags) scope(root string, findings []checks.Finding) ([]checks.Fi
 		out = append(out, f)
 	}
 	return out, nil
+}
+
+// openCache opens the workspace's summary cache, or returns nil (with a
+// warning) when there is no usable cache directory: the run is then a full
+// one, slower but the same.
+func openCache(root string, debug bool, stderr io.Writer) *cache.Pack {
+	dir, err := cache.DefaultDir()
+	if err != nil {
+		fmt.Fprintf(stderr, "sotvet: warning: no cache directory (%v); reading every document\n", err)
+		return nil
+	}
+	pack := cache.Open(dir, root, cacheKey())
+	if err := pack.Problem(); err != nil && debug {
+		fmt.Fprintf(stderr, "sotvet: cache: %v\n", err)
+	}
+	return pack
+}
+
+// cacheKey names the sotvet build that writes summaries: its version and
+// the identity of its executable, so that a rebuilt binary, whose parser
+// may differ, never reads an older one's summaries.
+func cacheKey() string {
+	key := version()
+	if exe, err := os.Executable(); err == nil {
+		if info, err := os.Stat(exe); err == nil {
+			key += fmt.Sprintf(" %s %d %d", exe, info.Size(), info.ModTime().UnixNano())
+		}
+	}
+	return key
 }
 
 // parseArgs parses a subcommand's flags and returns its positional

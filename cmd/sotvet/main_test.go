@@ -43,6 +43,8 @@ func TestScript(t *testing.T) {
 			// run the foundation checks only, so a check added later does not
 			// change what they show; each check has its own check_*.txtar.
 			env.Setenv("CORE", "--enable=frontmatter,refs,status,syntax,workboard")
+			// The summary cache lives under the scenario's own directory.
+			env.Setenv("XDG_CACHE_HOME", filepath.Join(env.WorkDir, ".cache"))
 			// Harness scenarios run go test inside their cases: share the
 			// build cache so each script does not start cold.
 			if c, err := exec.Command("go", "env", "GOCACHE").Output(); err == nil {

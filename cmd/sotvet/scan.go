@@ -193,10 +193,12 @@ func stagedFiles(paths []string, maxSize int64) ([]scanFile, error) {
 				want[c] = true
 			}
 		}
-		index, err := gitview.IndexFS(dir, func(name string) bool { return want[name] })
+		ix, err := gitview.ReadIndex(dir)
 		if err != nil {
 			return nil, err
 		}
+		defer ix.Close()
+		index := ix.FS()
 		names := make([]string, 0, len(want))
 		for n := range want {
 			names = append(names, n)

@@ -6,13 +6,16 @@ package gitview
 import (
 	"bufio"
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"io/fs"
 	"os/exec"
 	"path"
+	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"testing/fstest"
 	"time"
 )
@@ -34,18 +37,38 @@ func git(dir string, stdin io.Reader, args ...string) ([]byte, error) {
 	return out, nil
 }
 
-// IndexFS returns the files staged in the index under dir, as an fs.FS rooted
-// at dir. Only files for which want reports true are read (the others exist,
-// empty); a staged symbolic link is kept as a file holding its target path,
-// which is never followed. Submodules are skipped.
-func IndexFS(dir string, want func(path string) bool) (fs.FS, error) {
+// Index is the git index of the work tree at dir: every staged path with
+// its blob id. Content is read from git only when a file is opened, through
+// one long-lived git cat-file process, so a caller that needs a few files
+// of a large index pays for those only.
+type Index struct {
+	dir     string
+	entries map[string]indexEntry
+	tree    fstest.MapFS // the paths and modes; file data is read on demand
+
+	mu     sync.Mutex
+	cat    *exec.Cmd
+	stdin  io.WriteCloser
+	stdout *bufio.Reader
+	err    error // a cat-file failure: the stream is out of step, later reads fail too
+
+	fetched map[string][]byte // Prefetch's content by path, until read
+}
+
+type indexEntry struct {
+	id   string
+	mode fs.FileMode
+}
+
+// ReadIndex lists the files staged in the index under dir. A staged
+// symbolic link is kept as a file holding its target path, which is never
+// followed. Submodules are skipped. Close the Index when done.
+func ReadIndex(dir string) (*Index, error) {
 	out, err := git(dir, nil, "ls-files", "-z", "--stage", "--", ".")
 	if err != nil {
 		return nil, err
 	}
-	m := fstest.MapFS{}
-	var shas []string
-	var names []string
+	ix := &Index{dir: dir, entries: map[string]indexEntry{}, tree: fstest.MapFS{}}
 	for _, rec := range bytes.Split(out, []byte{0}) {
 		if len(rec) == 0 {
 			continue
@@ -71,56 +94,217 @@ func IndexFS(dir string, want func(path string) bool) (fs.FS, error) {
 		if mode&0o170000 == 0o120000 {
 			perm |= fs.ModeSymlink
 		}
-		m[rel] = &fstest.MapFile{Mode: perm, ModTime: time.Time{}}
-		if want == nil || want(rel) {
-			shas = append(shas, f[1])
-			names = append(names, rel)
-		}
+		ix.entries[rel] = indexEntry{id: f[1], mode: perm}
+		ix.tree[rel] = &fstest.MapFile{Mode: perm, ModTime: time.Time{}}
 	}
-	if len(shas) == 0 {
-		return m, nil
-	}
-	blobs, err := catBlobs(dir, shas)
-	if err != nil {
-		return nil, err
-	}
-	for i, name := range names {
-		m[name].Data = blobs[i]
-	}
-	return m, nil
+	return ix, nil
 }
 
-// catBlobs reads blobs through one git cat-file --batch process.
-func catBlobs(dir string, shas []string) ([][]byte, error) {
-	in := strings.Join(shas, "\n") + "\n"
-	out, err := git(dir, strings.NewReader(in), "cat-file", "--batch")
-	if err != nil {
+// Paths returns every staged path, sorted.
+func (ix *Index) Paths() []string {
+	out := make([]string, 0, len(ix.entries))
+	for p := range ix.entries {
+		out = append(out, p)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// ID returns the blob id staged for path.
+func (ix *Index) ID(path string) (string, bool) {
+	e, ok := ix.entries[path]
+	return e.id, ok
+}
+
+// FS returns the index as a file system rooted at dir, with fs.ReadFileFS
+// and fs.ReadLinkFS.
+func (ix *Index) FS() fs.FS { return indexFS{ix} }
+
+// Close stops the git process reading blobs, if one was started.
+func (ix *Index) Close() error {
+	ix.mu.Lock()
+	defer ix.mu.Unlock()
+	if ix.cat == nil {
+		return nil
+	}
+	ix.stdin.Close()
+	err := ix.cat.Wait()
+	ix.cat = nil
+	if ix.err == nil {
+		ix.err = errors.New("git index closed")
+	}
+	return err
+}
+
+// Prefetch reads the content staged for paths in one exchange with git, so
+// that opening them later costs no round trip each. Unknown paths and
+// errors are left for the later reads to report.
+func (ix *Index) Prefetch(paths []string) {
+	ix.mu.Lock()
+	defer ix.mu.Unlock()
+	var ids []string
+	for _, p := range paths {
+		if e, ok := ix.entries[p]; ok && ix.fetched[p] == nil {
+			ids = append(ids, e.id)
+		}
+	}
+	if len(ids) == 0 || ix.start() != nil {
+		return
+	}
+	// Write the requests while reading the answers: git blocks once its
+	// output pipe is full.
+	errc := make(chan error, 1)
+	go func() {
+		var b bytes.Buffer
+		for _, id := range ids {
+			b.WriteString(id)
+			b.WriteByte('\n')
+		}
+		_, err := ix.stdin.Write(b.Bytes())
+		errc <- err
+	}()
+	blobs := make(map[string][]byte, len(ids))
+	for _, id := range ids {
+		b, err := ix.readAnswer(id)
+		if err != nil {
+			ix.err = err
+			break
+		}
+		blobs[id] = b
+	}
+	if err := <-errc; err != nil && ix.err == nil {
+		ix.err = fmt.Errorf("git cat-file: %w", err)
+	}
+	if ix.fetched == nil {
+		ix.fetched = map[string][]byte{}
+	}
+	for _, p := range paths {
+		if e, ok := ix.entries[p]; ok {
+			if b, ok := blobs[e.id]; ok {
+				ix.fetched[p] = b
+			}
+		}
+	}
+}
+
+// blob returns the content staged for path.
+func (ix *Index) blob(path string) ([]byte, error) {
+	e, ok := ix.entries[path]
+	if !ok {
+		return nil, fs.ErrNotExist
+	}
+	ix.mu.Lock()
+	defer ix.mu.Unlock()
+	if b, ok := ix.fetched[path]; ok {
+		delete(ix.fetched, path) // read once: the caller keeps it
+		return b, nil
+	}
+	if err := ix.start(); err != nil {
 		return nil, err
 	}
-	r := bufio.NewReader(bytes.NewReader(out))
-	blobs := make([][]byte, len(shas))
-	for i := range shas {
-		header, err := r.ReadString('\n')
-		if err != nil {
-			return nil, fmt.Errorf("git cat-file: %w", err)
-		}
-		f := strings.Fields(header)
-		if len(f) != 3 {
-			return nil, fmt.Errorf("git cat-file: object %s: %s", shas[i], strings.TrimSpace(header))
-		}
-		size, err := strconv.Atoi(f[2])
-		if err != nil {
-			return nil, fmt.Errorf("git cat-file: bad size in %q", header)
-		}
-		blobs[i] = make([]byte, size)
-		if _, err := io.ReadFull(r, blobs[i]); err != nil {
-			return nil, fmt.Errorf("git cat-file: %w", err)
-		}
-		if _, err := r.ReadByte(); err != nil { // the newline after each object
-			return nil, fmt.Errorf("git cat-file: %w", err)
-		}
+	if _, err := io.WriteString(ix.stdin, e.id+"\n"); err != nil {
+		ix.err = fmt.Errorf("git cat-file: %w", err)
+		return nil, ix.err
 	}
-	return blobs, nil
+	b, err := ix.readAnswer(e.id)
+	if err != nil {
+		ix.err = err // the stream is out of step: stop reading
+		return nil, err
+	}
+	return b, nil
+}
+
+// start starts git cat-file once; ix.mu is held.
+func (ix *Index) start() error {
+	if ix.err != nil {
+		return ix.err
+	}
+	if ix.cat == nil {
+		cmd := exec.Command("git", "-C", ix.dir, "cat-file", "--batch")
+		stdin, err := cmd.StdinPipe()
+		if err != nil {
+			return err
+		}
+		stdout, err := cmd.StdoutPipe()
+		if err != nil {
+			return err
+		}
+		if err := cmd.Start(); err != nil {
+			ix.err = fmt.Errorf("git cat-file: %w", err)
+			return ix.err
+		}
+		ix.cat, ix.stdin, ix.stdout = cmd, stdin, bufio.NewReaderSize(stdout, 64<<10)
+	}
+	return nil
+}
+
+// readAnswer reads git cat-file's answer for the object id.
+func (ix *Index) readAnswer(id string) ([]byte, error) {
+	header, err := ix.stdout.ReadString('\n')
+	if err != nil {
+		return nil, fmt.Errorf("git cat-file: %w", err)
+	}
+	f := strings.Fields(header)
+	if len(f) != 3 || f[0] != id {
+		return nil, fmt.Errorf("git cat-file: object %s: %s", id, strings.TrimSpace(header))
+	}
+	size, err := strconv.Atoi(f[2])
+	if err != nil || size < 0 {
+		return nil, fmt.Errorf("git cat-file: bad size in %q", header)
+	}
+	b := make([]byte, size)
+	if _, err := io.ReadFull(ix.stdout, b); err != nil {
+		return nil, fmt.Errorf("git cat-file: %w", err)
+	}
+	if _, err := ix.stdout.ReadByte(); err != nil { // the newline after each object
+		return nil, fmt.Errorf("git cat-file: %w", err)
+	}
+	return b, nil
+}
+
+// indexFS serves the index's tree from a MapFS and file content from git.
+type indexFS struct{ ix *Index }
+
+func (f indexFS) Open(name string) (fs.File, error) {
+	e, ok := f.ix.entries[name]
+	if !ok {
+		return f.ix.tree.Open(name) // a directory, or not found
+	}
+	b, err := f.ix.blob(name)
+	if err != nil {
+		return nil, &fs.PathError{Op: "open", Path: name, Err: err}
+	}
+	return fstest.MapFS{name: {Data: b, Mode: e.mode}}.Open(name)
+}
+
+func (f indexFS) ReadFile(name string) ([]byte, error) {
+	if _, ok := f.ix.entries[name]; !ok {
+		return f.ix.tree.ReadFile(name)
+	}
+	b, err := f.ix.blob(name)
+	if err != nil {
+		return nil, &fs.PathError{Op: "read", Path: name, Err: err}
+	}
+	return b, nil
+}
+
+func (f indexFS) ReadDir(name string) ([]fs.DirEntry, error) { return f.ix.tree.ReadDir(name) }
+
+func (f indexFS) Stat(name string) (fs.FileInfo, error) { return f.ix.tree.Stat(name) }
+
+func (f indexFS) Lstat(name string) (fs.FileInfo, error) { return f.ix.tree.Lstat(name) }
+
+// ReadLink returns a staged link's target: the content of its blob.
+func (f indexFS) ReadLink(name string) (string, error) {
+	e, ok := f.ix.entries[name]
+	if !ok || e.mode&fs.ModeSymlink == 0 {
+		return f.ix.tree.ReadLink(name)
+	}
+	b, err := f.ix.blob(name)
+	if err != nil {
+		return "", &fs.PathError{Op: "readlink", Path: name, Err: err}
+	}
+	return string(b), nil
 }
 
 // Staged returns the paths under dir (relative to it) whose staged content

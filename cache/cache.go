@@ -1,0 +1,275 @@
+// Package cache keeps the document summaries of one workspace between sotvet
+// runs, so that a run reporting on a few changed files (a pre-commit hook)
+// reads and parses only those.
+//
+// A workspace's summaries live in one pack file under the cache directory,
+// named by a hash of the workspace's path. The pack starts with a header
+// holding a key (the sotvet version and binary); a pack written under
+// another key is ignored. Each record, keyed by document path and content
+// id, carries a CRC-32C checksum: a damaged record and everything after it
+// are dropped, so a torn write or a corrupt file costs a slower run, never a
+// wrong answer. Runs append their new records; a pack that has grown to
+// hold mostly records no run uses any more is rewritten, atomically.
+package cache
+
+import (
+	"bytes"
+	"cmp"
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"hash/crc32"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+)
+
+// EnvDir names the environment variable that overrides the cache directory.
+const EnvDir = "SOTVET_CACHE"
+
+// DefaultDir returns $SOTVET_CACHE, or "sotvet" under the user cache
+// directory.
+func DefaultDir() (string, error) {
+	if d := os.Getenv(EnvDir); d != "" {
+		return d, nil
+	}
+	d, err := os.UserCacheDir()
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(d, "sotvet"), nil
+}
+
+const magic = "sotvet summary pack 1\n"
+
+// maxPack bounds the pack file read: beyond it the pack is ignored and
+// rewritten (summaries are a fraction of the documents, which are capped).
+const maxPack = 1 << 30
+
+var crcTable = crc32.MakeTable(crc32.Castagnoli)
+
+type entryKey struct{ path, id string }
+
+// Pack is one workspace's summaries. It implements sotparse.SummaryStore
+// and is safe for concurrent use.
+type Pack struct {
+	file string
+	key  string
+
+	mu      sync.Mutex
+	entries map[entryKey][]byte
+	used    map[entryKey]bool
+	added   []entryKey
+	hits    int   // summaries Summary found
+	records int   // records read from the file
+	rewrite bool  // the file is missing, foreign, damaged or mostly garbage
+	problem error // why the file was not used in full, for diagnostics
+}
+
+// Open loads the pack of the workspace at root from dir, under key. It does
+// not fail: a missing, foreign or damaged pack gives an empty (or partial)
+// one, and Problem says why.
+func Open(dir, root, key string) *Pack {
+	sum := sha256.Sum256([]byte(root))
+	p := &Pack{
+		file:    filepath.Join(dir, "summaries", hex.EncodeToString(sum[:12])+".pack"),
+		key:     key,
+		entries: map[entryKey][]byte{},
+		used:    map[entryKey]bool{},
+	}
+	p.load()
+	return p
+}
+
+// Problem returns why the pack on disk was ignored in whole or in part, or
+// nil.
+func (p *Pack) Problem() error { return p.problem }
+
+// File returns the pack's path.
+func (p *Pack) File() string { return p.file }
+
+func (p *Pack) load() {
+	info, err := os.Stat(p.file)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		p.rewrite = true
+		return
+	case err == nil && info.Size() > maxPack:
+		err = fmt.Errorf("%d bytes, over the %d-byte limit", info.Size(), maxPack)
+	}
+	var data []byte
+	if err == nil {
+		data, err = os.ReadFile(p.file)
+	}
+	if err != nil {
+		p.fail(err)
+		return
+	}
+	rest, ok := bytes.CutPrefix(data, []byte(magic))
+	if !ok {
+		p.fail(errors.New("not a summary pack"))
+		return
+	}
+	key, rest, ok := field(rest)
+	if !ok || string(key) != p.key {
+		// Another sotvet wrote it: its summaries may differ from ours.
+		p.rewrite = true
+		p.problem = errors.New("written by another sotvet build; starting afresh")
+		return
+	}
+	for len(rest) > 0 {
+		var path, id, sum []byte
+		rec := rest
+		path, rest, ok = field(rest)
+		if ok {
+			id, rest, ok = field(rest)
+		}
+		if ok {
+			sum, rest, ok = field(rest)
+		}
+		if !ok || len(rest) < 4 {
+			p.fail(errors.New("truncated record"))
+			return
+		}
+		body := rec[:len(rec)-len(rest)]
+		if binary.LittleEndian.Uint32(rest) != crc32.Checksum(body, crcTable) {
+			p.fail(errors.New("record checksum mismatch"))
+			return
+		}
+		rest = rest[4:]
+		p.entries[entryKey{string(path), string(id)}] = sum
+		p.records++
+	}
+}
+
+// fail keeps the records read so far (each was checksummed) and marks the
+// pack for rewriting.
+func (p *Pack) fail(err error) {
+	p.rewrite = true
+	p.problem = fmt.Errorf("%s: %w; ignoring the rest", p.file, err)
+}
+
+// field reads a uvarint length and that many bytes.
+func field(b []byte) (f, rest []byte, ok bool) {
+	n, k := binary.Uvarint(b)
+	if k <= 0 || n > uint64(len(b)-k) {
+		return nil, nil, false
+	}
+	return b[k : k+int(n)], b[k+int(n):], true
+}
+
+func appendField(b, f []byte) []byte {
+	b = binary.AppendUvarint(b, uint64(len(f)))
+	return append(b, f...)
+}
+
+// Summary returns the summary of path at content id, or nil.
+func (p *Pack) Summary(path, id string) []byte {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	k := entryKey{path, id}
+	s, ok := p.entries[k]
+	if ok {
+		p.used[k] = true
+		p.hits++
+	}
+	return s
+}
+
+// Stats returns how many summaries were found and how many were added.
+func (p *Pack) Stats() (found, added int) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.hits, len(p.added)
+}
+
+// PutSummary records the summary of path at content id, unless the pack
+// already holds one.
+func (p *Pack) PutSummary(path, id string, summary []byte) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	k := entryKey{path, id}
+	p.used[k] = true
+	if _, ok := p.entries[k]; ok {
+		return
+	}
+	p.entries[k] = summary
+	p.added = append(p.added, k)
+}
+
+// Save writes what this run added: appended to the pack, or, when the pack
+// must be rewritten or has grown to more than twice what this run used, a
+// new pack holding only the used summaries replaces it atomically.
+func (p *Pack) Save() error {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if !p.rewrite && len(p.added) == 0 {
+		return nil
+	}
+	if err := os.MkdirAll(filepath.Dir(p.file), 0o755); err != nil {
+		return err
+	}
+	if p.rewrite || p.records+len(p.added) > 2*len(p.used)+64 {
+		return p.compact()
+	}
+	var b []byte
+	for _, k := range p.added {
+		b = p.appendRecord(b, k)
+	}
+	f, err := os.OpenFile(p.file, os.O_WRONLY|os.O_APPEND, 0)
+	if err != nil {
+		return err
+	}
+	// One write: a torn one leaves a bad checksum, which load stops at.
+	if _, err := f.Write(b); err != nil {
+		f.Close()
+		return err
+	}
+	p.records += len(p.added)
+	p.added = nil
+	return f.Close()
+}
+
+func (p *Pack) compact() error {
+	b := appendField([]byte(magic), []byte(p.key))
+	keys := make([]entryKey, 0, len(p.used))
+	for k := range p.used {
+		keys = append(keys, k)
+	}
+	slices.SortFunc(keys, func(a, b entryKey) int {
+		return cmp.Or(strings.Compare(a.path, b.path), strings.Compare(a.id, b.id))
+	})
+	for _, k := range keys {
+		b = p.appendRecord(b, k)
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(p.file), ".pack-*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name())
+	if _, err := tmp.Write(b); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	if err := os.Rename(tmp.Name(), p.file); err != nil {
+		return err
+	}
+	p.records, p.added, p.rewrite = len(keys), nil, false
+	return nil
+}
+
+func (p *Pack) appendRecord(b []byte, k entryKey) []byte {
+	start := len(b)
+	b = appendField(b, []byte(k.path))
+	b = appendField(b, []byte(k.id))
+	b = appendField(b, p.entries[k])
+	return binary.LittleEndian.AppendUint32(b, crc32.Checksum(b[start:], crcTable))
+}

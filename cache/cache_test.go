@@ -1,0 +1,174 @@
+package cache
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func put(p *Pack, n int, tag string) {
+	for i := range n {
+		p.PutSummary(fmt.Sprintf("doc%d.md", i), fmt.Sprintf("id%d", i), []byte(fmt.Sprintf("%s summary %d", tag, i)))
+	}
+}
+
+func TestPackRoundTrip(t *testing.T) {
+	dir := t.TempDir()
+	p := Open(dir, "/ws", "k1")
+	if p.Problem() != nil {
+		t.Fatalf("a missing pack is no problem: %v", p.Problem())
+	}
+	put(p, 5, "a")
+	if err := p.Save(); err != nil {
+		t.Fatal(err)
+	}
+	q := Open(dir, "/ws", "k1")
+	if q.Problem() != nil {
+		t.Fatal(q.Problem())
+	}
+	for i := range 5 {
+		got := q.Summary(fmt.Sprintf("doc%d.md", i), fmt.Sprintf("id%d", i))
+		if want := fmt.Sprintf("a summary %d", i); string(got) != want {
+			t.Errorf("doc%d: got %q, want %q", i, got, want)
+		}
+	}
+	if q.Summary("doc1.md", "id2") != nil || q.Summary("docX.md", "id1") != nil {
+		t.Error("a summary is keyed by path and content id together")
+	}
+	if found, added := q.Stats(); found != 5 || added != 0 {
+		t.Errorf("Stats = %d, %d; want 5, 0", found, added)
+	}
+	// Another workspace has its own pack.
+	if r := Open(dir, "/other", "k1"); r.Summary("doc0.md", "id0") != nil {
+		t.Error("a pack is per workspace")
+	}
+}
+
+func TestPackAppendsAndCompacts(t *testing.T) {
+	dir := t.TempDir()
+	p := Open(dir, "/ws", "k")
+	put(p, 100, "a")
+	if err := p.Save(); err != nil {
+		t.Fatal(err)
+	}
+	size := func() int64 {
+		info, err := os.Stat(p.File())
+		if err != nil {
+			t.Fatal(err)
+		}
+		return info.Size()
+	}
+	before := size()
+	// A run using every summary and adding one appends one record.
+	q := Open(dir, "/ws", "k")
+	for i := range 100 {
+		q.Summary(fmt.Sprintf("doc%d.md", i), fmt.Sprintf("id%d", i))
+	}
+	q.PutSummary("new.md", "idn", []byte("new"))
+	if err := q.Save(); err != nil {
+		t.Fatal(err)
+	}
+	if grown := size() - before; grown <= 0 || grown > 64 {
+		t.Errorf("appending one record grew the pack by %d bytes", grown)
+	}
+	// Runs that use only a few summaries leave garbage behind; once it
+	// dominates, the pack is rewritten with the used ones only.
+	r := Open(dir, "/ws", "k")
+	r.Summary("doc1.md", "id1")
+	r.PutSummary("doc2.md", "id2-changed", []byte("changed"))
+	if err := r.Save(); err != nil {
+		t.Fatal(err)
+	}
+	s := Open(dir, "/ws", "k")
+	if s.records != 2 || s.Summary("doc1.md", "id1") == nil || string(s.Summary("doc2.md", "id2-changed")) != "changed" {
+		t.Errorf("after compaction: %d records, want the 2 used", s.records)
+	}
+}
+
+func TestPackKeyMismatch(t *testing.T) {
+	dir := t.TempDir()
+	p := Open(dir, "/ws", "v1")
+	put(p, 3, "a")
+	if err := p.Save(); err != nil {
+		t.Fatal(err)
+	}
+	q := Open(dir, "/ws", "v2")
+	if q.Summary("doc0.md", "id0") != nil {
+		t.Fatal("a pack written by another build was used")
+	}
+	if q.Problem() == nil || !strings.Contains(q.Problem().Error(), "another sotvet build") {
+		t.Errorf("Problem = %v", q.Problem())
+	}
+	q.PutSummary("x.md", "x", []byte("x"))
+	if err := q.Save(); err != nil {
+		t.Fatal(err)
+	}
+	if r := Open(dir, "/ws", "v2"); r.Problem() != nil || r.Summary("x.md", "x") == nil || r.records != 1 {
+		t.Errorf("the foreign pack was not replaced: problem %v, %d records", r.Problem(), r.records)
+	}
+}
+
+// TestPackDamage cuts and flips the pack file at every byte: a summary the
+// damaged pack returns is always the one stored, never another.
+func TestPackDamage(t *testing.T) {
+	dir := t.TempDir()
+	p := Open(dir, "/ws", "k")
+	put(p, 4, "a")
+	if err := p.Save(); err != nil {
+		t.Fatal(err)
+	}
+	good, err := os.ReadFile(p.File())
+	if err != nil {
+		t.Fatal(err)
+	}
+	check := func(what string, data []byte) {
+		if err := os.WriteFile(p.File(), data, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		q := Open(dir, "/ws", "k")
+		for i := range 4 {
+			got := q.Summary(fmt.Sprintf("doc%d.md", i), fmt.Sprintf("id%d", i))
+			if got != nil && string(got) != fmt.Sprintf("a summary %d", i) {
+				t.Fatalf("%s: doc%d gives %q", what, i, got)
+			}
+		}
+		if !bytes.Equal(data, good) && q.Problem() == nil && q.records == 4 {
+			t.Fatalf("%s: damage went unnoticed", what)
+		}
+	}
+	for n := range len(good) {
+		check(fmt.Sprintf("cut at %d", n), good[:n])
+	}
+	for i := range good {
+		b := bytes.Clone(good)
+		b[i] ^= 0x20
+		check(fmt.Sprintf("flip at %d", i), b)
+	}
+}
+
+func TestPackUnwritableDir(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "file")
+	if err := os.WriteFile(file, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	p := Open(file, "/ws", "k") // the cache "directory" is a file
+	put(p, 1, "a")
+	if err := p.Save(); err == nil {
+		t.Error("Save under a file succeeded")
+	}
+}
+
+func TestDefaultDir(t *testing.T) {
+	t.Setenv(EnvDir, "/x/y")
+	if d, err := DefaultDir(); err != nil || d != "/x/y" {
+		t.Errorf("DefaultDir = %q, %v", d, err)
+	}
+	t.Setenv(EnvDir, "")
+	t.Setenv("XDG_CACHE_HOME", "/c")
+	if d, err := DefaultDir(); err != nil || d != filepath.Join("/c", "sotvet") {
+		t.Errorf("DefaultDir = %q, %v", d, err)
+	}
+}

@@ -1,0 +1,129 @@
+package checks_test
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"golang.org/x/tools/txtar"
+
+	"github.com/svrnty/sotvet/checks"
+	"github.com/svrnty/sotvet/scripts/gen-corpus/gencorpus"
+	"github.com/svrnty/sotvet/sotparse"
+)
+
+// memStore is a SummaryStore in memory.
+type memStore struct {
+	mu sync.Mutex
+	m  map[[2]string][]byte
+}
+
+func (s *memStore) Summary(path, id string) []byte {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.m[[2]string{path, id}]
+}
+
+func (s *memStore) PutSummary(path, id string, b []byte) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.m[[2]string{path, id}] = b
+}
+
+// TestReuseMatchesFullRun is the cache's guarantee: a run focused on one
+// file, with every other document taken from a summary, reports in that
+// file exactly what a full run reports there. It is checked for every file
+// of the sample workspace, the real corpus, a synthetic workspace and the
+// workspace of every testscript scenario (which between them hold a
+// finding of every rule), with every check enabled.
+func TestReuseMatchesFullRun(t *testing.T) {
+	dirs := map[string]string{"sample": filepath.Join("..", "testdata", "workspace")}
+	syn := t.TempDir()
+	if err := gencorpus.Write(syn, 120, 11); err != nil {
+		t.Fatal(err)
+	}
+	dirs["synthetic"] = syn
+	if c := filepath.Join("..", "..", "shared", "corpus", "cto-planb"); exists(c) {
+		dirs["corpus"] = c
+	}
+	scripts, _ := filepath.Glob(filepath.Join("..", "testdata", "script", "*.txtar"))
+	for _, s := range scripts {
+		ar, err := txtar.ParseFile(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		dir := t.TempDir()
+		for _, f := range ar.Files {
+			if strings.Contains(f.Name, "..") || filepath.IsAbs(f.Name) {
+				continue
+			}
+			p := filepath.Join(dir, filepath.FromSlash(f.Name))
+			if os.MkdirAll(filepath.Dir(p), 0o755) != nil || os.WriteFile(p, f.Data, 0o644) != nil {
+				t.Fatalf("%s: cannot extract %s", s, f.Name)
+			}
+		}
+		dirs["script/"+strings.TrimSuffix(filepath.Base(s), ".txtar")] = dir
+	}
+	for name, dir := range dirs {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			root, err := filepath.Abs(dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			run := func(reuse *sotparse.Reuse) *checks.Result {
+				t.Helper()
+				res, _, err := checks.Run(checks.Options{Root: root, FS: os.DirFS(root), Analyzers: checks.All, Reuse: reuse})
+				if err != nil {
+					t.Fatal(err)
+				}
+				return res
+			}
+			full := run(nil)
+			byFile := map[string][]string{}
+			for _, f := range full.Findings {
+				byFile[f.File] = append(byFile[f.File], show(f))
+			}
+			store := &memStore{m: map[[2]string][]byte{}}
+			// Fill the store: nothing in focus, every document summarized.
+			if res := run(&sotparse.Reuse{Focus: func(string) bool { return false }, Store: store}); len(res.Findings) != 0 {
+				t.Errorf("a run with nothing in focus reported %d findings", len(res.Findings))
+			}
+			ws, err := sotparse.Load(root, sotparse.Options{NoGit: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			files := ws.Files
+			if len(files) > 60 { // a spread of the large ones
+				var some []*sotparse.File
+				for i := 0; i < len(files); i += len(files)/60 + 1 {
+					some = append(some, files[i])
+				}
+				files = some
+			}
+			for _, f := range files {
+				res := run(&sotparse.Reuse{Focus: func(p string) bool { return p == f.Path }, Store: store})
+				var got []string
+				for _, g := range res.Findings {
+					got = append(got, show(g))
+				}
+				if fmt.Sprint(got) != fmt.Sprint(byFile[f.Path]) {
+					t.Errorf("%s: focused run differs from the full run\nfocused:\n  %s\nfull:\n  %s",
+						f.Path, strings.Join(got, "\n  "), strings.Join(byFile[f.Path], "\n  "))
+				}
+			}
+		})
+	}
+}
+
+func show(f checks.Finding) string {
+	return fmt.Sprintf("%s:%d:%d-%d:%d %s/%s %s %s %s", f.File, f.Line, f.Col, f.EndLine, f.EndCol, f.Check, f.Category, f.Severity, f.Message, f.Fingerprint)
+}
+
+func exists(p string) bool {
+	_, err := os.Stat(p)
+	return err == nil
+}

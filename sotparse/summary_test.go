@@ -1,0 +1,229 @@
+package sotparse
+
+import (
+	"fmt"
+	"go/token"
+	"os"
+	"path/filepath"
+	"reflect"
+	"testing"
+	"testing/fstest"
+
+	"github.com/svrnty/sotvet/scripts/gen-corpus/gencorpus"
+)
+
+// summaryWorkspaces are the workspaces whose every document must survive a
+// summary round trip: the built-in sample, a small synthetic one and the real
+// corpus when present.
+func summaryWorkspaces(t *testing.T) map[string]*Workspace {
+	t.Helper()
+	out := map[string]*Workspace{}
+	dirs := map[string]string{"sample": filepath.Join("..", "testdata", "workspace")}
+	syn := t.TempDir()
+	if err := gencorpus.Write(syn, 300, 7); err != nil {
+		t.Fatal(err)
+	}
+	dirs["synthetic"] = syn
+	if _, err := os.Stat(fuzzCorpusDir); err == nil {
+		dirs["corpus"] = fuzzCorpusDir
+	}
+	for name, dir := range dirs {
+		ws, err := Load(dir, Options{NoGit: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		out[name] = ws
+	}
+	return out
+}
+
+func TestSummaryRoundTrip(t *testing.T) {
+	for name, ws := range summaryWorkspaces(t) {
+		t.Run(name, func(t *testing.T) {
+			for _, d := range ws.Docs {
+				data := d.AppendSummary(nil)
+				got := decodeInto(t, d.Path, data)
+				if got == nil {
+					continue
+				}
+				if !got.summary || got.File.Content != nil {
+					t.Errorf("%s: decoded document is not marked as a summary", d.Path)
+				}
+				if diff := compareDocs(d, got); diff != "" {
+					t.Errorf("%s: summary round trip differs: %s", d.Path, diff)
+				}
+				if again := got.AppendSummary(nil); string(again) != string(data) {
+					t.Errorf("%s: re-encoding the decoded summary gives different bytes", d.Path)
+				}
+			}
+		})
+	}
+}
+
+func decodeInto(t *testing.T, path string, data []byte) *Doc {
+	t.Helper()
+	size, err := SummarySize(data)
+	if err != nil {
+		t.Errorf("%s: SummarySize: %v", path, err)
+		return nil
+	}
+	fset := token.NewFileSet()
+	f := &File{Path: path, Role: RoleDoc, Tok: fset.AddFile(path, -1, size)}
+	doc, err := decodeSummary(f, data)
+	if err != nil {
+		t.Errorf("%s: decodeSummary: %v", path, err)
+		return nil
+	}
+	return doc
+}
+
+// TestSummaryCoversModel fails when a field is added to the document model
+// without deciding whether summaries carry it: a field they silently drop
+// would make checks see a different document out of focus.
+func TestSummaryCoversModel(t *testing.T) {
+	// Doc's File, blockEnc and summary are left out on purpose: the
+	// content and blocks are what Full parses back; File is rebuilt.
+	want := map[string][]string{
+		"Doc":         {"Path", "File", "Kind", "Stem", "FrontmatterState", "Frontmatter", "BodyStart", "BOM", "Headings", "WorkItems", "StatusLines", "Facts", "PhraseLists", "Refs", "blockEnc", "summary"},
+		"Frontmatter": {"Pos", "End", "Close", "Name", "Title", "Tier", "Status", "Owner", "Source", "Created", "LastReviewed", "LifecycleClassification", "CorePromotionStatus", "Description", "Route", "Fields", "Unknown"},
+		"Field":       {"Key", "Value", "Scalar", "KeyPos", "ValuePos", "ValueEnd", "Duplicate"},
+		"Heading":     {"Level", "Text", "Pos", "End"},
+		"WorkItem":    {"ID", "Title", "Style", "Level", "Pos", "End", "Type", "Status", "BlockedBy", "Blockers", "Validator", "Checkboxes"},
+		"Line":        {"Key", "Value", "Pos", "End", "ValuePos", "Item"},
+		"Checkbox":    {"Checked", "Text", "Pos", "End"},
+		"Fact":        {"Key", "Value", "Pos", "End", "ValuePos"},
+		"PhraseList":  {"Section", "Pos", "Phrases"},
+		"Phrase":      {"Raw", "Text", "Pos", "End"},
+		"Ref":         {"Kind", "Text", "Pos", "End"},
+	}
+	types := map[string]reflect.Type{
+		"Doc": reflect.TypeFor[Doc](), "Frontmatter": reflect.TypeFor[Frontmatter](), "Field": reflect.TypeFor[Field](),
+		"Heading": reflect.TypeFor[Heading](), "WorkItem": reflect.TypeFor[WorkItem](), "Line": reflect.TypeFor[Line](),
+		"Checkbox": reflect.TypeFor[Checkbox](), "Fact": reflect.TypeFor[Fact](), "PhraseList": reflect.TypeFor[PhraseList](),
+		"Phrase": reflect.TypeFor[Phrase](), "Ref": reflect.TypeFor[Ref](),
+	}
+	for name, typ := range types {
+		var got []string
+		for i := range typ.NumField() {
+			got = append(got, typ.Field(i).Name)
+		}
+		if fmt.Sprint(got) != fmt.Sprint(want[name]) {
+			t.Errorf("%s fields are %v; the summary encoding (summary.go) knows %v: update both", name, got, want[name])
+		}
+	}
+}
+
+// compareDocs compares two documents field by field, positions by file
+// offset (each document has its own token file), and returns the first
+// difference.
+func compareDocs(a, b *Doc) string {
+	c := docComparer{ta: a.File.Tok, tb: b.File.Tok}
+	if a.Path != b.Path || a.Kind != b.Kind || a.Stem != b.Stem {
+		return "path, kind or stem"
+	}
+	if a.File.Tok.Size() != b.File.Tok.Size() || fmt.Sprint(a.File.Tok.Lines()) != fmt.Sprint(b.File.Tok.Lines()) {
+		return "size or line table"
+	}
+	c.value("Doc", reflect.ValueOf(a).Elem(), reflect.ValueOf(b).Elem())
+	return c.diff
+}
+
+type docComparer struct {
+	ta, tb *token.File
+	diff   string
+}
+
+var posType = reflect.TypeFor[token.Pos]()
+
+func (c *docComparer) value(path string, a, b reflect.Value) {
+	if c.diff != "" {
+		return
+	}
+	switch {
+	case a.Type() == posType:
+		pa, pb := token.Pos(a.Int()), token.Pos(b.Int())
+		if pa.IsValid() != pb.IsValid() || (pa.IsValid() && c.ta.Offset(pa) != c.tb.Offset(pb)) {
+			c.diff = fmt.Sprintf("%s: position %v vs %v", path, pa, pb)
+		}
+		return
+	}
+	switch a.Kind() {
+	case reflect.Pointer:
+		if a.IsNil() != b.IsNil() {
+			c.diff = path + ": nil vs non-nil"
+			return
+		}
+		if a.IsNil() {
+			return
+		}
+		c.value(path, a.Elem(), b.Elem())
+	case reflect.Slice:
+		if a.Len() != b.Len() || a.IsNil() != b.IsNil() {
+			c.diff = fmt.Sprintf("%s: length %d (nil %v) vs %d (nil %v)", path, a.Len(), a.IsNil(), b.Len(), b.IsNil())
+			return
+		}
+		for i := range a.Len() {
+			c.value(fmt.Sprintf("%s[%d]", path, i), a.Index(i), b.Index(i))
+		}
+	case reflect.Struct:
+		for i := range a.NumField() {
+			f := a.Type().Field(i)
+			switch {
+			case a.Type() == reflect.TypeFor[Doc]() && (f.Name == "File" || f.Name == "blockEnc" || f.Name == "summary"):
+				continue
+			case a.Type() == reflect.TypeFor[Line]() && f.Name == "Item":
+				// The item a line belongs to: compared by identity of
+				// heading position, not recursively (items hold lines).
+				ia, ib := a.Field(i).Interface().(*WorkItem), b.Field(i).Interface().(*WorkItem)
+				if (ia == nil) != (ib == nil) || (ia != nil && c.ta.Offset(ia.Pos) != c.tb.Offset(ib.Pos)) {
+					c.diff = path + ".Item differs"
+				}
+				continue
+			}
+			c.value(path+"."+f.Name, a.Field(i), b.Field(i))
+		}
+	default:
+		if !reflect.DeepEqual(a.Interface(), b.Interface()) {
+			c.diff = fmt.Sprintf("%s: %v vs %v", path, a.Interface(), b.Interface())
+		}
+	}
+}
+
+// TestSummaryDamaged checks that every truncation and every single-byte
+// change of a real summary either decodes or is an error, never a panic.
+func TestSummaryDamaged(t *testing.T) {
+	ws := load(t, map[string]string{"X-PRD.md": goodDoc})
+	data := ws.Docs[0].AppendSummary(nil)
+	for n := range len(data) {
+		decodeDamaged(data[:n])
+	}
+	for i := range data {
+		for _, v := range []byte{0, 1, 0x7f, 0x80, 0xff, data[i] + 1} {
+			b := append([]byte(nil), data...)
+			b[i] = v
+			decodeDamaged(b)
+		}
+	}
+}
+
+func decodeDamaged(data []byte) {
+	size, err := SummarySize(data)
+	if err != nil || size > 1<<20 {
+		return
+	}
+	fset := token.NewFileSet()
+	f := &File{Path: "X-PRD.md", Role: RoleDoc, Tok: fset.AddFile("X-PRD.md", -1, size)}
+	decodeSummary(f, data)
+}
+
+func FuzzDecodeSummary(f *testing.F) {
+	for _, s := range []string{goodDoc, "# T\n", ""} {
+		ws, err := LoadFS(fstest.MapFS{"X-ISSUES.md": {Data: []byte(s)}}, Options{})
+		if err == nil && len(ws.Docs) > 0 {
+			f.Add(ws.Docs[0].AppendSummary(nil))
+		}
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		decodeDamaged(data)
+	})
+}
