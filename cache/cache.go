@@ -189,13 +189,13 @@ func (p *Pack) Stats() (found, added int) {
 }
 
 // PutSummary records the summary of path at content id, unless the pack
-// already holds one.
+// already holds that one.
 func (p *Pack) PutSummary(path, id string, summary []byte) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	k := entryKey{path, id}
 	p.used[k] = true
-	if _, ok := p.entries[k]; ok {
+	if old, ok := p.entries[k]; ok && bytes.Equal(old, summary) {
 		return
 	}
 	p.entries[k] = summary

@@ -14,6 +14,11 @@
 #   SOTVET_PKG  package to build as sotvet (default ./cmd/sotvet)
 #   TIMEBIN GNU time binary for peak RSS (default /usr/bin/time; empty: none)
 #
+# With git, the synthetic workspace is then made a repository with one
+# changed document staged, and `sotvet check --staged` is measured with a
+# warm summary cache (the pre-commit case), a cold one, and --no-cache; the
+# cache lives in the benchmark's temporary directory.
+#
 # Wall time is measured by bash ($EPOCHREALTIME, microseconds) around the
 # process; peak RSS comes from `/usr/bin/time -f '%e %M'` when it is
 # installed ("n/a" otherwise). Nothing is installed by this script.
@@ -135,6 +140,29 @@ for idx in "${!corpora[@]}"; do
 	fi
 done
 
+# A pre-commit run: the synthetic workspace as a git repository with one
+# changed document staged. Cold runs start with an empty summary cache; warm
+# runs find the other documents' summaries from the run before.
+staged=0
+if ((have_sotvet)) && command -v git >/dev/null; then
+	repo=$tmp/synthetic
+	echo "== measure: --staged, one changed document of $N, $RUNS runs each"
+	git -C "$repo" init -q
+	git -C "$repo" add -A
+	git -C "$repo" -c user.name=bench -c user.email=bench@localhost commit -qm base
+	changed=$(git -C "$repo" ls-files '.sot/*.md' | head -n 1)
+	printf '\nEdited for the benchmark.\n' >>"$repo/$changed"
+	git -C "$repo" add "$changed"
+	export SOTVET_CACHE=$tmp/cache
+	measure "sotvet check --staged (warm)" "0 1" "$tmp/sotvet" check --staged --format json "$repo"
+	ms[staged,warm]=$REPLY_MS mb[staged,warm]=$REPLY_MB
+	measure "sotvet check --staged (cold)" "0 1" sh -c 'rm -rf "$SOTVET_CACHE" && exec "$0" "$@"' "$tmp/sotvet" check --staged --format json "$repo"
+	ms[staged,cold]=$REPLY_MS mb[staged,cold]=$REPLY_MB
+	measure "sotvet check --staged --no-cache" "0 1" "$tmp/sotvet" check --staged --no-cache --format json "$repo"
+	ms[staged,none]=$REPLY_MS mb[staged,none]=$REPLY_MB
+	staged=1
+fi
+
 ratio() { # ratio A B: A/B, or n/a
 	awk -v a="$1" -v b="$2" 'BEGIN { if (a ~ /^[0-9.]+$/ && b ~ /^[0-9.]+$/ && b > 0) printf "%.2fx", a / b; else print "n/a" }'
 }
@@ -151,6 +179,12 @@ for idx in "${!corpora[@]}"; do
 	fi
 	printf '%-22s %-36s %14s %14s %10s\n' "$label" "parseonly DIR (floor)" "${ms[$idx,floor]}" "${mb[$idx,floor]}" ""
 done
+if ((staged)); then
+	label="synthetic ($N docs)"
+	printf '%-22s %-36s %14s %14s\n' "$label" "--staged, 1 changed, warm cache" "${ms[staged,warm]}" "${mb[staged,warm]}"
+	printf '%-22s %-36s %14s %14s\n' "$label" "--staged, 1 changed, cold cache" "${ms[staged,cold]}" "${mb[staged,cold]}"
+	printf '%-22s %-36s %14s %14s\n' "$label" "--staged, 1 changed, --no-cache" "${ms[staged,none]}" "${mb[staged,none]}"
+fi
 if [[ -z $timebin ]]; then
 	echo "rss: n/a (no GNU time at ${TIMEBIN-/usr/bin/time})"
 fi
@@ -180,6 +214,11 @@ if ((have_sotvet)); then
 	verdict "synthetic: sotvet check peak RSS < 500 MB" "${mb[$last,check]}" "<" 500
 	verdict "synthetic, foundation checks: < 2 s" "${ms[$last,core]}" "<" 2000
 	verdict "synthetic, foundation checks: <= 1.5x" "$(ratio "${ms[$last,core]}" "${ms[$last,floor]}")" "<=" 1.5
+	if ((staged)); then
+		verdict "synthetic: warm --staged, 1 changed < 300 ms" "${ms[staged,warm]}" "<" 300
+	else
+		echo "  synthetic: warm --staged < 300 ms: not measured (no git)"
+	fi
 	if ((N != 10000)); then
 		echo "  (the synthetic targets are stated for N=10000; this run used N=$N)"
 	fi

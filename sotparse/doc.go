@@ -3,6 +3,7 @@ package sotparse
 import (
 	"go/token"
 	"path"
+	"slices"
 	"strings"
 )
 
@@ -65,8 +66,20 @@ type Doc struct {
 	PhraseLists []*PhraseList
 	Refs        []*Ref
 
-	blockEnc []byte // the blocks of the body, encoded (see Blocks)
-	summary  bool   // decoded from a summary: no content, no blocks (see Workspace.Full)
+	blockEnc []byte   // the blocks of the body, encoded (see Blocks)
+	summary  bool     // decoded from a summary: no content, no blocks (see Workspace.Full)
+	mentions []string // a summary's work ids in any letter case, upper-cased, sorted
+}
+
+// MayMention reports whether d's text may name the work id (upper case),
+// in any letter case: false only when d is a summary whose text certainly
+// does not, so that a check can skip reading it back.
+func (d *Doc) MayMention(id string) bool {
+	if !d.summary {
+		return true
+	}
+	_, found := slices.BinarySearch(d.mentions, id)
+	return found
 }
 
 // Heading is an ATX or setext heading.

@@ -235,12 +235,15 @@ func ParseReusing(fset *token.FileSet, disc *Discovery, read func(path string) (
 			parseSlot(s)
 			return
 		}
-		doc, err := decodeSummary(s.file, s.summary)
+		var err error
+		if s.entry.Role == RoleWorkboard {
+			s.wb, err = decodeWorkboardSummary(s.file, s.summary)
+		} else {
+			s.doc, err = decodeSummary(s.file, s.summary)
+		}
 		if err != nil {
 			damaged[i] = true
-			return
 		}
-		s.doc = doc
 	})
 	// A summary that does not decode is read and parsed after all, in a
 	// token file of its own.
@@ -255,13 +258,22 @@ func ParseReusing(fset *token.FileSet, disc *Discovery, read func(path string) (
 	if reuse != nil {
 		parallel(len(slots), func(i int) {
 			s := slots[i]
-			if s.doc == nil || s.doc.summary || !reusable(s.entry, nil) {
+			if s.summary != nil || s.content == nil || !reusable(s.entry, nil) {
 				return
+			}
+			var sum []byte
+			switch {
+			case s.doc != nil:
+				sum = s.doc.AppendSummary(nil)
+			case s.wb != nil:
+				sum = s.wb.AppendSummary(nil)
+			default:
+				return // unreadable: parsed again next time
 			}
 			if s.id == "" {
 				s.id = BlobID(s.content)
 			}
-			reuse.Store.PutSummary(s.entry.Path, s.id, s.doc.AppendSummary(nil))
+			reuse.Store.PutSummary(s.entry.Path, s.id, sum)
 		})
 	}
 	for _, p := range disc.Problems {
@@ -289,11 +301,11 @@ func ParseReusing(fset *token.FileSet, disc *Discovery, read func(path string) (
 	return ws
 }
 
-// reusable reports whether entry's document may come from a summary: a
-// document outside the focus, other than the glossary, which is read from
-// the body.
+// reusable reports whether entry may come from a summary: a document or
+// the workboard outside the focus; not the glossary, which is read from the
+// body.
 func reusable(e Entry, focus func(string) bool) bool {
-	return e.Role == RoleDoc && e.Path != GlossaryPath && (focus == nil || !focus(e.Path))
+	return (e.Role == RoleDoc && e.Path != GlossaryPath || e.Role == RoleWorkboard) && (focus == nil || !focus(e.Path))
 }
 
 // BlobID returns the git blob id of content: summaries are keyed by it, so

@@ -1,10 +1,12 @@
 package sotparse
 
 import (
+	"bytes"
 	"encoding/binary"
 	"errors"
 	"fmt"
 	"go/token"
+	"slices"
 )
 
 // A summary is the part of a parsed document that checks read when they
@@ -12,7 +14,8 @@ import (
 // work items, Status lines, facts, phrase lists and references, with the
 // file's line table so positions still resolve. It leaves out the content
 // and the blocks, which only the checks of the document itself read; Full
-// parses them back when a check needs them.
+// parses them back when a check needs them. The workboard has one too: its
+// items, and whether it was read in full.
 //
 // The encoding is a versioned sequence of uvarints and length-prefixed
 // strings; positions are stored as file offsets plus one (0 is NoPos).
@@ -20,20 +23,33 @@ import (
 // never a wrong document.
 
 // summaryVersion changes whenever the encoding or the parser's output does.
-const summaryVersion = 1
+const summaryVersion = 3
 
-// AppendSummary appends d's summary encoding to b.
-func (d *Doc) AppendSummary(b []byte) []byte {
-	e := summaryEncoder{b: b, tf: d.File.Tok}
+// What a summary summarizes.
+const (
+	summaryDoc       = 1
+	summaryWorkboard = 2
+)
+
+// header encodes the version, the kind of summary, and the file's size and
+// line table.
+func (e *summaryEncoder) header(kind uint64) {
 	e.uint(summaryVersion)
-	e.uint(uint64(d.File.Tok.Size()))
-	lines := d.File.Tok.Lines()
+	e.uint(kind)
+	e.uint(uint64(e.tf.Size()))
+	lines := e.tf.Lines()
 	e.uint(uint64(len(lines)))
 	prev := 0
 	for _, l := range lines {
 		e.uint(uint64(l - prev))
 		prev = l
 	}
+}
+
+// AppendSummary appends d's summary encoding to b.
+func (d *Doc) AppendSummary(b []byte) []byte {
+	e := summaryEncoder{b: b, tf: d.File.Tok}
+	e.header(summaryDoc)
 	e.bool(d.BOM)
 	e.pos(d.BodyStart)
 	e.uint(uint64(d.FrontmatterState))
@@ -44,13 +60,7 @@ func (d *Doc) AppendSummary(b []byte) []byte {
 		e.pos(fm.Close)
 		e.uint(uint64(len(fm.Fields)))
 		for _, f := range fm.Fields {
-			e.str(f.Key)
-			e.str(f.Value)
-			e.bool(f.Scalar)
-			e.bool(f.Duplicate)
-			e.pos(f.KeyPos)
-			e.pos(f.ValuePos)
-			e.pos(f.ValueEnd)
+			e.field(f)
 		}
 	}
 	e.uint(uint64(len(d.Headings)))
@@ -119,6 +129,66 @@ func (d *Doc) AppendSummary(b []byte) []byte {
 		}
 	}
 	e.refs(d.Refs)
+	mentions := d.mentions
+	if !d.summary {
+		mentions = foldedWorkIDs(d.File.Content)
+	}
+	e.uint(uint64(len(mentions)))
+	for _, id := range mentions {
+		e.str(id)
+	}
+	return e.b
+}
+
+// foldedWorkIDs returns the work ids b names in any letter case, as words
+// of their own, upper-cased, sorted and unique.
+func foldedWorkIDs(b []byte) []string {
+	const prefix = "CTO-WORK-"
+	var out []string
+	for i := 0; i+len(prefix) < len(b); i++ {
+		if c := b[i]; c != 'C' && c != 'c' || (i > 0 && isWordByte(b[i-1])) || !bytes.EqualFold(b[i:i+len(prefix)], []byte(prefix)) {
+			continue
+		}
+		end := i + len(prefix)
+		for end < len(b) && b[end] >= '0' && b[end] <= '9' {
+			end++
+		}
+		if end > i+len(prefix) && (end == len(b) || !isWordByte(b[end])) {
+			out = append(out, prefix+string(b[i+len(prefix):end]))
+		}
+		i = end - 1
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+// AppendSummary appends the workboard's summary encoding to b: its items,
+// and whether it was read in full.
+func (wb *Workboard) AppendSummary(b []byte) []byte {
+	e := summaryEncoder{b: b, tf: wb.File.Tok}
+	e.header(summaryWorkboard)
+	e.bool(wb.Complete)
+	e.uint(uint64(len(wb.Items)))
+	for _, it := range wb.Items {
+		e.pos(it.Pos)
+		e.pos(it.End)
+		for _, f := range []*Field{it.ID, it.Title, it.Status, it.Source} {
+			e.bool(f != nil)
+			if f != nil {
+				e.field(f)
+			}
+		}
+		for _, fs := range [][]*Field{it.BlockedBy, it.Unknown} {
+			e.uint(uint64(len(fs)))
+			for _, f := range fs {
+				e.field(f)
+			}
+		}
+		e.uint(uint64(len(it.Missing)))
+		for _, m := range it.Missing {
+			e.str(m)
+		}
+	}
 	return e.b
 }
 
@@ -140,6 +210,16 @@ func (e *summaryEncoder) bool(v bool) {
 func (e *summaryEncoder) str(s string) {
 	e.uint(uint64(len(s)))
 	e.b = append(e.b, s...)
+}
+
+func (e *summaryEncoder) field(f *Field) {
+	e.str(f.Key)
+	e.str(f.Value)
+	e.bool(f.Scalar)
+	e.bool(f.Duplicate)
+	e.pos(f.KeyPos)
+	e.pos(f.ValuePos)
+	e.pos(f.ValueEnd)
 }
 
 func (e *summaryEncoder) pos(p token.Pos) {
@@ -190,18 +270,23 @@ func SummarySize(data []byte) (int, error) {
 	if v := d.uint(); v != summaryVersion || d.err != nil {
 		return 0, fmt.Errorf("%w: version %d, want %d", errSummary, v, summaryVersion)
 	}
+	d.uint() // kind
 	size := d.count(1 << 40)
 	return size, d.err
 }
 
-// decodeSummary rebuilds the document summarized in data for f, whose token
-// file was added with the size SummarySize returned and has no lines yet.
-func decodeSummary(f *File, data []byte) (doc *Doc, err error) {
+// newSummaryDecoder checks the header of the summary in data against the
+// kind wanted and f, whose token file was added with the size SummarySize
+// returned and has no lines yet, and sets f's line table.
+func newSummaryDecoder(f *File, data []byte, kind uint64) (*summaryDecoder, error) {
 	// One string holds every string of the summary: decoding slices it
 	// instead of allocating each.
-	d := summaryDecoder{b: data, s: string(data), tf: f.Tok}
+	d := &summaryDecoder{b: data, s: string(data), tf: f.Tok}
 	if v := d.uint(); v != summaryVersion {
 		return nil, fmt.Errorf("%w: version %d, want %d", errSummary, v, summaryVersion)
+	}
+	if k := d.uint(); k != kind {
+		return nil, fmt.Errorf("%w: kind %d, want %d", errSummary, k, kind)
 	}
 	size := d.count(1 << 40)
 	if d.err == nil && size != f.Tok.Size() {
@@ -225,6 +310,54 @@ func decodeSummary(f *File, data []byte) (doc *Doc, err error) {
 	if !f.Tok.SetLines(lines) {
 		return nil, fmt.Errorf("%w: bad line table", errSummary)
 	}
+	return d, nil
+}
+
+// decodeWorkboardSummary rebuilds the workboard summarized in data for f
+// (see newSummaryDecoder).
+func decodeWorkboardSummary(f *File, data []byte) (*Workboard, error) {
+	d, err := newSummaryDecoder(f, data, summaryWorkboard)
+	if err != nil {
+		return nil, err
+	}
+	wb := &Workboard{File: f, Complete: d.bool()}
+	wb.Items = sized[*WorkboardItem](d.count(len(data)))
+	for i := range wb.Items {
+		it := &WorkboardItem{Pos: d.pos(), End: d.pos()}
+		for _, slot := range []**Field{&it.ID, &it.Title, &it.Status, &it.Source} {
+			if d.bool() {
+				*slot = d.field()
+			}
+		}
+		for _, list := range []*[]*Field{&it.BlockedBy, &it.Unknown} {
+			*list = sized[*Field](d.count(len(data)))
+			for j := range *list {
+				(*list)[j] = d.field()
+			}
+		}
+		it.Missing = sized[string](d.count(len(data)))
+		for j := range it.Missing {
+			it.Missing[j] = d.str()
+		}
+		wb.Items[i] = it
+	}
+	if d.err == nil && len(d.b) != 0 {
+		d.fail()
+	}
+	if d.err != nil {
+		return nil, d.err
+	}
+	wb.index()
+	return wb, nil
+}
+
+// decodeSummary rebuilds the document summarized in data for f (see
+// newSummaryDecoder).
+func decodeSummary(f *File, data []byte) (doc *Doc, err error) {
+	d, err := newSummaryDecoder(f, data, summaryDoc)
+	if err != nil {
+		return nil, err
+	}
 	kind, stem := KindOf(f.Path)
 	doc = &Doc{Path: f.Path, File: f, Kind: kind, Stem: stem, summary: true}
 	doc.BOM = d.bool()
@@ -234,7 +367,7 @@ func decodeSummary(f *File, data []byte) (doc *Doc, err error) {
 		fm := &Frontmatter{Pos: d.pos(), End: d.pos(), Close: d.pos()}
 		fm.Fields = sized[*Field](d.count(len(data)))
 		for i := range fm.Fields {
-			fld := &Field{Key: d.str(), Value: d.str(), Scalar: d.bool(), Duplicate: d.bool(), KeyPos: d.pos(), ValuePos: d.pos(), ValueEnd: d.pos()}
+			fld := d.field()
 			fm.Fields[i] = fld
 			// As typedFrontmatter assigns them: the first occurrence of a
 			// known key fills its slot; unknown keys are listed.
@@ -298,6 +431,13 @@ func decodeSummary(f *File, data []byte) (doc *Doc, err error) {
 		doc.PhraseLists[i] = pl
 	}
 	doc.Refs = d.refs()
+	doc.mentions = sized[string](d.count(len(data)))
+	for i := range doc.mentions {
+		doc.mentions[i] = d.str()
+		if i > 0 && doc.mentions[i] <= doc.mentions[i-1] {
+			d.fail() // MayMention searches them
+		}
+	}
 	if d.err == nil && len(d.b) != 0 {
 		d.fail()
 	}
@@ -379,6 +519,10 @@ func (d *summaryDecoder) str() string {
 	off := len(d.s) - len(d.b)
 	d.b = d.b[n:]
 	return d.s[off : off+n]
+}
+
+func (d *summaryDecoder) field() *Field {
+	return &Field{Key: d.str(), Value: d.str(), Scalar: d.bool(), Duplicate: d.bool(), KeyPos: d.pos(), ValuePos: d.pos(), ValueEnd: d.pos()}
 }
 
 func (d *summaryDecoder) pos() token.Pos {

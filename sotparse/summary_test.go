@@ -6,6 +6,9 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"regexp"
+	"slices"
+	"strings"
 	"testing"
 	"testing/fstest"
 
@@ -49,6 +52,11 @@ func TestSummaryRoundTrip(t *testing.T) {
 				if !got.summary || got.File.Content != nil {
 					t.Errorf("%s: decoded document is not marked as a summary", d.Path)
 				}
+				for _, r := range d.Refs {
+					if r.Kind == RefWorkID && !got.MayMention(r.Text) {
+						t.Errorf("%s: the summary says %s is not mentioned", d.Path, r.Text)
+					}
+				}
 				if diff := compareDocs(d, got); diff != "" {
 					t.Errorf("%s: summary round trip differs: %s", d.Path, diff)
 				}
@@ -56,7 +64,59 @@ func TestSummaryRoundTrip(t *testing.T) {
 					t.Errorf("%s: re-encoding the decoded summary gives different bytes", d.Path)
 				}
 			}
+			wb := ws.Workboard
+			if wb == nil {
+				return
+			}
+			data := wb.AppendSummary(nil)
+			size, err := SummarySize(data)
+			if err != nil {
+				t.Fatal(err)
+			}
+			fset := token.NewFileSet()
+			f := &File{Path: wb.File.Path, Role: RoleWorkboard, Tok: fset.AddFile(wb.File.Path, -1, size)}
+			got, err := decodeWorkboardSummary(f, data)
+			if err != nil {
+				t.Fatal(err)
+			}
+			c := docComparer{ta: wb.File.Tok, tb: f.Tok}
+			c.value("Workboard", reflect.ValueOf(wb).Elem(), reflect.ValueOf(got).Elem())
+			if c.diff != "" {
+				t.Errorf("workboard summary round trip differs: %s", c.diff)
+			}
+			for _, it := range wb.Items {
+				if it.ID != nil && got.Item(it.ID.Value) == nil {
+					t.Errorf("decoded workboard has no index entry for %s", it.ID.Value)
+				}
+			}
 		})
+	}
+}
+
+func TestFoldedWorkIDs(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		want []string
+	}{
+		{"CTO-WORK-012 is validated; cto-work-3 and Cto-Work-0012.", []string{"CTO-WORK-0012", "CTO-WORK-012", "CTO-WORK-3"}},
+		{"`CTO-WORK-5`, (cto-work-5) x-CTO-WORK-6", []string{"CTO-WORK-5", "CTO-WORK-6"}},
+		{"CTO-WORK-7a aCTO-WORK-8 CTO-WORK- CTO-WORK-_9 CTO-WORK-10_", nil},
+		{"ends CTO-WORK-11", []string{"CTO-WORK-11"}},
+		{"CTO-WORK-", nil},
+	} {
+		if got := foldedWorkIDs([]byte(tc.in)); fmt.Sprint(got) != fmt.Sprint(tc.want) {
+			t.Errorf("foldedWorkIDs(%q) = %v, want %v", tc.in, got, tc.want)
+		}
+		// The same words the status check's pattern finds.
+		re := regexp.MustCompile(`(?i)\bCTO-WORK-\d+\b`)
+		var want []string
+		for _, m := range re.FindAllString(tc.in, -1) {
+			want = append(want, strings.ToUpper(m))
+		}
+		slices.Sort(want)
+		if fmt.Sprint(slices.Compact(want)) != fmt.Sprint(foldedWorkIDs([]byte(tc.in))) {
+			t.Errorf("%q: the pattern finds %v", tc.in, want)
+		}
 	}
 }
 
@@ -84,7 +144,7 @@ func TestSummaryCoversModel(t *testing.T) {
 	// Doc's File, blockEnc and summary are left out on purpose: the
 	// content and blocks are what Full parses back; File is rebuilt.
 	want := map[string][]string{
-		"Doc":         {"Path", "File", "Kind", "Stem", "FrontmatterState", "Frontmatter", "BodyStart", "BOM", "Headings", "WorkItems", "StatusLines", "Facts", "PhraseLists", "Refs", "blockEnc", "summary"},
+		"Doc":         {"Path", "File", "Kind", "Stem", "FrontmatterState", "Frontmatter", "BodyStart", "BOM", "Headings", "WorkItems", "StatusLines", "Facts", "PhraseLists", "Refs", "blockEnc", "summary", "mentions"},
 		"Frontmatter": {"Pos", "End", "Close", "Name", "Title", "Tier", "Status", "Owner", "Source", "Created", "LastReviewed", "LifecycleClassification", "CorePromotionStatus", "Description", "Route", "Fields", "Unknown"},
 		"Field":       {"Key", "Value", "Scalar", "KeyPos", "ValuePos", "ValueEnd", "Duplicate"},
 		"Heading":     {"Level", "Text", "Pos", "End"},
@@ -95,12 +155,16 @@ func TestSummaryCoversModel(t *testing.T) {
 		"PhraseList":  {"Section", "Pos", "Phrases"},
 		"Phrase":      {"Raw", "Text", "Pos", "End"},
 		"Ref":         {"Kind", "Text", "Pos", "End"},
+		// The workboard's summary: File and byID are rebuilt.
+		"Workboard":     {"File", "Items", "Complete", "byID"},
+		"WorkboardItem": {"Pos", "End", "ID", "Title", "Status", "Source", "BlockedBy", "Unknown", "Missing"},
 	}
 	types := map[string]reflect.Type{
 		"Doc": reflect.TypeFor[Doc](), "Frontmatter": reflect.TypeFor[Frontmatter](), "Field": reflect.TypeFor[Field](),
 		"Heading": reflect.TypeFor[Heading](), "WorkItem": reflect.TypeFor[WorkItem](), "Line": reflect.TypeFor[Line](),
 		"Checkbox": reflect.TypeFor[Checkbox](), "Fact": reflect.TypeFor[Fact](), "PhraseList": reflect.TypeFor[PhraseList](),
 		"Phrase": reflect.TypeFor[Phrase](), "Ref": reflect.TypeFor[Ref](),
+		"Workboard": reflect.TypeFor[Workboard](), "WorkboardItem": reflect.TypeFor[WorkboardItem](),
 	}
 	for name, typ := range types {
 		var got []string
@@ -169,7 +233,8 @@ func (c *docComparer) value(path string, a, b reflect.Value) {
 		for i := range a.NumField() {
 			f := a.Type().Field(i)
 			switch {
-			case a.Type() == reflect.TypeFor[Doc]() && (f.Name == "File" || f.Name == "blockEnc" || f.Name == "summary"):
+			case a.Type() == reflect.TypeFor[Doc]() && (f.Name == "File" || f.Name == "blockEnc" || f.Name == "summary" || f.Name == "mentions"),
+				a.Type() == reflect.TypeFor[Workboard]() && (f.Name == "File" || f.Name == "byID"):
 				continue
 			case a.Type() == reflect.TypeFor[Line]() && f.Name == "Item":
 				// The item a line belongs to: compared by identity of
@@ -192,8 +257,24 @@ func (c *docComparer) value(path string, a, b reflect.Value) {
 // TestSummaryDamaged checks that every truncation and every single-byte
 // change of a real summary either decodes or is an error, never a panic.
 func TestSummaryDamaged(t *testing.T) {
-	ws := load(t, map[string]string{"X-PRD.md": goodDoc})
-	data := ws.Docs[0].AppendSummary(nil)
+	ws := load(t, map[string]string{"X-PRD.md": goodDoc, "WORKBOARD.yaml": goodWorkboard})
+	for _, data := range [][]byte{ws.Docs[0].AppendSummary(nil), ws.Workboard.AppendSummary(nil)} {
+		damage(data)
+	}
+}
+
+const goodWorkboard = `items:
+  - id: CTO-WORK-001
+    title: One
+    status: validated
+    source: .sot/X-PRD.md
+    blocked_by: [CTO-WORK-002]
+    extra: x
+  - id: CTO-WORK-002
+    title: Two
+`
+
+func damage(data []byte) {
 	for n := range len(data) {
 		decodeDamaged(data[:n])
 	}
@@ -214,16 +295,51 @@ func decodeDamaged(data []byte) {
 	fset := token.NewFileSet()
 	f := &File{Path: "X-PRD.md", Role: RoleDoc, Tok: fset.AddFile("X-PRD.md", -1, size)}
 	decodeSummary(f, data)
+	wf := &File{Path: "WORKBOARD.yaml", Role: RoleWorkboard, Tok: fset.AddFile("WORKBOARD.yaml", -1, size)}
+	decodeWorkboardSummary(wf, data)
 }
 
 func FuzzDecodeSummary(f *testing.F) {
 	for _, s := range []string{goodDoc, "# T\n", ""} {
-		ws, err := LoadFS(fstest.MapFS{"X-ISSUES.md": {Data: []byte(s)}}, Options{})
+		ws, err := LoadFS(fstest.MapFS{"X-ISSUES.md": {Data: []byte(s)}, "WORKBOARD.yaml": {Data: []byte(goodWorkboard)}}, Options{})
 		if err == nil && len(ws.Docs) > 0 {
 			f.Add(ws.Docs[0].AppendSummary(nil))
+			f.Add(ws.Workboard.AppendSummary(nil))
 		}
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		decodeDamaged(data)
 	})
+}
+
+// FuzzFoldedWorkIDs checks the scanner against the pattern the status check
+// reads ids with: a summary's mention set must never miss one.
+func FuzzFoldedWorkIDs(f *testing.F) {
+	for _, s := range []string{"CTO-WORK-012 is validated; cto-work-3", "x-CTO-WORK-6_", "cTO-wORK-99."} {
+		f.Add(s)
+	}
+	re := regexp.MustCompile(`(?i)\bCTO-WORK-\d+\b`)
+	f.Fuzz(func(t *testing.T, s string) {
+		var want []string
+		for _, m := range re.FindAllString(s, -1) {
+			want = append(want, strings.ToUpper(m))
+		}
+		slices.Sort(want)
+		want = slices.Compact(want)
+		got := foldedWorkIDs([]byte(s))
+		for _, w := range want {
+			if _, ok := slices.BinarySearch(got, w); !ok && strings.ToValidUTF8(w, "") == w && isASCII(w) {
+				t.Errorf("%q: pattern finds %s, scanner %v", s, w, got)
+			}
+		}
+	})
+}
+
+func isASCII(s string) bool {
+	for i := range len(s) {
+		if s[i] >= 0x80 {
+			return false
+		}
+	}
+	return true
 }

@@ -7,12 +7,14 @@
 package sotparse
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"go/token"
 	"sort"
 	"strings"
 	"sync"
+	"unicode/utf8"
 )
 
 // Workspace is the parsed model of one planning workspace.
@@ -35,8 +37,9 @@ type Workspace struct {
 	prefetch func(paths []string)
 	maxSize  int64
 	fullMu   sync.Mutex
-	full     map[string]*Doc // documents Full parsed, by path
-	fullErr  error           // the first document Full could not parse
+	full     map[string]*Doc   // summarized documents Full parsed, by path
+	content  map[string][]byte // summarized documents' content Content read
+	fullErr  error             // the first summarized document that could not be read back
 }
 
 // File is one workspace file as it was read.
@@ -71,13 +74,15 @@ func (ws *Workspace) Full(d *Doc) *Doc {
 	}
 	// Parsed without the lock, so that checks expanding many documents do
 	// it in parallel; if two race, the first stored wins.
-	full, err := ws.parseFull(d.Path)
+	content := ws.Content(d)
+	if content == nil && d.File.Tok.Size() > 0 {
+		return d // Content recorded why
+	}
+	full, err := parseFull(ws.Fset, d.Path, content)
 	ws.fullMu.Lock()
 	defer ws.fullMu.Unlock()
 	if err != nil {
-		if ws.fullErr == nil {
-			ws.fullErr = fmt.Errorf("%s: %w", d.Path, err)
-		}
+		ws.fail(d.Path, err)
 		return d
 	}
 	if prev, ok := ws.full[d.Path]; ok {
@@ -90,10 +95,47 @@ func (ws *Workspace) Full(d *Doc) *Doc {
 	return full
 }
 
-// Content returns the content of d's file, reading it (through Full) when
-// d is a summary. Offsets into it are offsets of d's positions.
+// Content returns the content of d's file, reading it once when d is a
+// summary; offsets into it are offsets of d's positions. If the file cannot
+// be read it returns nil and records the error in FullErr.
 func (ws *Workspace) Content(d *Doc) []byte {
-	return ws.Full(d).File.Content
+	if !d.summary {
+		return d.File.Content
+	}
+	ws.fullMu.Lock()
+	b, ok := ws.content[d.Path]
+	ws.fullMu.Unlock()
+	if ok {
+		return b
+	}
+	b, err := ws.read(d.Path)
+	switch {
+	case err != nil:
+	case len(b) != d.File.Tok.Size():
+		// Changed since it was summarized (or listed): offsets would lie.
+		err = fmt.Errorf("changed while being read (%d bytes, was %d)", len(b), d.File.Tok.Size())
+	case !utf8.Valid(b) || bytes.IndexByte(b, 0) >= 0:
+		err = errors.New("no longer valid UTF-8 text")
+	}
+	ws.fullMu.Lock()
+	defer ws.fullMu.Unlock()
+	if err != nil {
+		ws.fail(d.Path, err)
+		return nil
+	}
+	if ws.content == nil {
+		ws.content = map[string][]byte{}
+	}
+	ws.content[d.Path] = b
+	return b
+}
+
+// fail records the first error met reading a summarized document back;
+// ws.fullMu is held.
+func (ws *Workspace) fail(path string, err error) {
+	if ws.fullErr == nil {
+		ws.fullErr = fmt.Errorf("%s: %w", path, err)
+	}
 }
 
 // Prefetch tells the workspace that the content of docs is about to be
@@ -122,26 +164,17 @@ func (ws *Workspace) FullErr() error {
 	return ws.fullErr
 }
 
-func (ws *Workspace) parseFull(path string) (doc *Doc, err error) {
+// parseFull parses a summarized document's content into a token file of
+// its own.
+func parseFull(fset *token.FileSet, path string, content []byte) (doc *Doc, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			doc, err = nil, fmt.Errorf("internal error while parsing (please report): %v", r)
 		}
 	}()
-	content, err := ws.read(path)
-	if err != nil {
-		return nil, err
-	}
-	if int64(len(content)) > ws.maxSize {
-		return nil, fmt.Errorf("file is over the %d-byte limit", ws.maxSize)
-	}
-	tf := ws.Fset.AddFile(path, -1, len(content))
+	tf := fset.AddFile(path, -1, len(content))
 	tf.SetLinesForContent(content)
 	f := &File{Path: path, Role: RoleDoc, Tok: tf, Content: content}
-	var problem error
-	if !encodingOK(f, func(_ token.Pos, msg string) { problem = errors.New(msg) }) {
-		return nil, problem
-	}
 	return parseDoc(f, func(string, token.Pos, token.Pos, string) {}), nil
 }
 

@@ -60,9 +60,7 @@ func run(pass *analysis.Pass) (any, error) {
 			focused = append(focused, d)
 		}
 	}
-	for i, di := range c.index(focused) {
-		c.info[focused[i]] = di
-	}
+	c.index(focused)
 	for _, d := range focused {
 		di := c.info[d]
 		c.docStatus(di.d)
@@ -80,8 +78,8 @@ func run(pass *analysis.Pass) (any, error) {
 }
 
 // index indexes docs in parallel: it reads every line of every document.
-// A document out of focus may be a summary; its content is read first.
-func (c *checker) index(docs []*sotparse.Doc) []*docInfo {
+// A document out of focus may be a summary, whose content is read back.
+func (c *checker) index(docs []*sotparse.Doc) {
 	c.ws.Prefetch(docs)
 	out := make([]*docInfo, len(docs))
 	var wg sync.WaitGroup
@@ -91,7 +89,7 @@ func (c *checker) index(docs []*sotparse.Doc) []*docInfo {
 		go func() {
 			defer wg.Done()
 			for i := range next {
-				out[i] = index(c.ws.Full(docs[i]))
+				out[i] = index(docs[i], c.ws.Content(docs[i]))
 			}
 		}()
 	}
@@ -100,35 +98,35 @@ func (c *checker) index(docs []*sotparse.Doc) []*docInfo {
 	}
 	close(next)
 	wg.Wait()
-	return out
+	for i, d := range docs {
+		c.info[d] = out[i]
+	}
 }
 
-// infoAll returns the index of every document, indexing those out of focus
-// the first time it is needed (corroboration reads other documents' text).
-func (c *checker) infoAll() []*docInfo {
-	if c.all == nil {
-		var rest []*sotparse.Doc
-		for _, d := range c.ws.Docs {
-			if c.info[d] == nil {
-				rest = append(rest, d)
-			}
-		}
-		for i, di := range c.index(rest) {
-			c.info[rest[i]] = di
-		}
-		c.all = make([]*docInfo, len(c.ws.Docs))
-		for i, d := range c.ws.Docs {
-			c.all[i] = c.info[d]
+// mentioning returns the index of every document that may name the work
+// item id: those in focus, and those out of focus whose text names it,
+// indexed the first time (corroboration reads other documents' text).
+func (c *checker) mentioning(id string) []*docInfo {
+	var todo []*sotparse.Doc
+	for _, d := range c.ws.Docs {
+		if c.info[d] == nil && d.MayMention(id) {
+			todo = append(todo, d)
 		}
 	}
-	return c.all
+	c.index(todo)
+	var out []*docInfo
+	for _, d := range c.ws.Docs {
+		if di := c.info[d]; di != nil && d.MayMention(id) {
+			out = append(out, di)
+		}
+	}
+	return out
 }
 
 type checker struct {
 	pass *analysis.Pass
 	ws   *sotparse.Workspace
-	info map[*sotparse.Doc]*docInfo // by document, focused ones first
-	all  []*docInfo                 // every document's, once infoAll ran
+	info map[*sotparse.Doc]*docInfo // the documents indexed so far
 }
 
 func (c *checker) report(pos, end token.Pos, category, format string, args ...any) {
@@ -212,7 +210,7 @@ func (c *checker) workboard(di *docInfo, it *sotparse.WorkItem) {
 // corroborated reports whether a document other than except states that
 // the item id has the status.
 func (c *checker) corroborated(id, status string, except *docInfo) bool {
-	for _, di := range c.infoAll() {
+	for _, di := range c.mentioning(id) {
 		if di == except {
 			continue
 		}
@@ -376,10 +374,11 @@ func (di *docInfo) innermost(off int) *sotparse.WorkItem {
 	return best
 }
 
-func index(d *sotparse.Doc) *docInfo {
+// index reads d, whose content is given: d may be a summary.
+func index(d *sotparse.Doc, content []byte) *docInfo {
 	tf := d.File.Tok
-	size := len(d.File.Content)
-	di := &docInfo{d: d, lines: bodyLines(d), sections: map[*sotparse.WorkItem]span{}, about: map[string]bool{}}
+	size := len(content)
+	di := &docInfo{d: d, lines: bodyLines(d, content), sections: map[*sotparse.WorkItem]span{}, about: map[string]bool{}}
 	for _, ln := range di.lines {
 		if remainNeedle.in(ln.Text) {
 			di.remain = append(di.remain, ln)
@@ -463,9 +462,9 @@ func ids(s string) []string {
 
 // bodyLines returns the body's lines outside fenced code and blockquotes:
 // a quote quotes, it does not state.
-func bodyLines(d *sotparse.Doc) []bodylines.Line {
+func bodyLines(d *sotparse.Doc, content []byte) []bodylines.Line {
 	var out []bodylines.Line
-	for _, l := range bodylines.Lines(d.File.Content, d.File.Tok.Offset(d.BodyStart), len(d.File.Content)) {
+	for _, l := range bodylines.Lines(content, d.File.Tok.Offset(d.BodyStart), len(content)) {
 		if !l.Quoted {
 			out = append(out, l)
 		}

@@ -65,8 +65,8 @@ func run(pass *analysis.Pass) (any, error) {
 		pass.Report(analysis.Diagnostic{Pos: p.Pos, End: p.End, Category: "syntax", Message: p.Message})
 	}
 	wb := ws.Workboard
-	if wb == nil {
-		return nil, nil
+	if wb == nil || !ws.Focused(wb.File.Path) {
+		return nil, nil // every finding of the check is in the workboard
 	}
 	c := &checker{pass: pass, ws: ws, wb: wb, res: pathutil.NewResolver(ws)}
 	c.items()
