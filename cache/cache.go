@@ -9,7 +9,8 @@
 // id, carries a CRC-32C checksum: a damaged record and everything after it
 // are dropped, so a torn write or a corrupt file costs a slower run, never a
 // wrong answer. Runs append their new records; a pack that has grown to
-// hold mostly records no run uses any more is rewritten, atomically.
+// hold mostly records no run uses any more is rewritten, atomically, and
+// Trim removes the packs of workspaces no run has used for a while.
 package cache
 
 import (
@@ -27,6 +28,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"time"
 )
 
 // EnvDir names the environment variable that overrides the cache directory.
@@ -202,6 +204,33 @@ func (p *Pack) PutSummary(path, id string, summary []byte) {
 	p.added = append(p.added, k)
 }
 
+// Trim removes the packs under dir that no run has used for maxAge (Save
+// and Touch mark a pack used), at most once a day: workspaces come and go,
+// and their packs must not pile up.
+func Trim(dir string, maxAge time.Duration) error {
+	marker := filepath.Join(dir, "summaries", "trim.txt")
+	now := time.Now()
+	if info, err := os.Stat(marker); err == nil && now.Sub(info.ModTime()) < 24*time.Hour {
+		return nil
+	}
+	entries, err := os.ReadDir(filepath.Join(dir, "summaries"))
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil
+		}
+		return err
+	}
+	for _, e := range entries {
+		if !strings.HasSuffix(e.Name(), ".pack") && !strings.HasPrefix(e.Name(), ".pack-") {
+			continue
+		}
+		if info, err := e.Info(); err == nil && now.Sub(info.ModTime()) > maxAge {
+			os.Remove(filepath.Join(dir, "summaries", e.Name()))
+		}
+	}
+	return os.WriteFile(marker, []byte(now.UTC().Format(time.RFC3339)+"\n"), 0o644)
+}
+
 // Save writes what this run added: appended to the pack, or, when the pack
 // must be rewritten or has grown to more than twice what this run used, a
 // new pack holding only the used summaries replaces it atomically.
@@ -209,6 +238,11 @@ func (p *Pack) Save() error {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if !p.rewrite && len(p.added) == 0 {
+		// Nothing to write; the pack was used, which Trim goes by.
+		now := time.Now()
+		if err := os.Chtimes(p.file, now, now); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return err
+		}
 		return nil
 	}
 	if err := os.MkdirAll(filepath.Dir(p.file), 0o755); err != nil {

@@ -2,11 +2,14 @@ package cache
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 func put(p *Pack, n int, tag string) {
@@ -158,6 +161,48 @@ func TestPackUnwritableDir(t *testing.T) {
 	put(p, 1, "a")
 	if err := p.Save(); err == nil {
 		t.Error("Save under a file succeeded")
+	}
+}
+
+func TestTrim(t *testing.T) {
+	dir := t.TempDir()
+	old, fresh := Open(dir, "/old", "k"), Open(dir, "/fresh", "k")
+	for _, p := range []*Pack{old, fresh} {
+		put(p, 1, "a")
+		if err := p.Save(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	long := time.Now().Add(-40 * 24 * time.Hour)
+	if err := os.Chtimes(old.File(), long, long); err != nil {
+		t.Fatal(err)
+	}
+	// A run that only reads the fresh pack keeps it fresh.
+	if err := Open(dir, "/fresh", "k").Save(); err != nil {
+		t.Fatal(err)
+	}
+	if err := Trim(dir, 30*24*time.Hour); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(old.File()); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("a pack unused for 40 days survived: %v", err)
+	}
+	if _, err := os.Stat(fresh.File()); err != nil {
+		t.Errorf("a used pack was removed: %v", err)
+	}
+	// At most once a day.
+	long2 := time.Now().Add(-40 * 24 * time.Hour)
+	if err := os.Chtimes(fresh.File(), long2, long2); err != nil {
+		t.Fatal(err)
+	}
+	if err := Trim(dir, 30*24*time.Hour); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(fresh.File()); err != nil {
+		t.Errorf("Trim ran twice in a day: %v", err)
+	}
+	if err := Trim(filepath.Join(dir, "absent"), time.Hour); err != nil {
+		t.Errorf("Trim of a missing cache: %v", err)
 	}
 }
 

@@ -12,6 +12,7 @@ import (
 	"runtime/pprof"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/rogpeppe/go-internal/diff"
 	"golang.org/x/tools/go/analysis"
@@ -151,6 +152,8 @@ func cmdCheck(args []string, stdout, stderr io.Writer) int {
 		found, added := src.pack.Stats()
 		if err := src.pack.Save(); err != nil {
 			fmt.Fprintf(stderr, "sotvet: warning: saving the cache: %v\n", err)
+		} else if err := cache.Trim(src.cacheDir, cacheMaxAge); err != nil {
+			fmt.Fprintf(stderr, "sotvet: warning: trimming the cache: %v\n", err)
 		}
 		if cf.debugCache {
 			fmt.Fprintf(stderr, "sotvet: cache: %d summaries reused, %d added\n", found, added)
@@ -253,10 +256,14 @@ func (cf *checkFlags) validate() error {
 
 // source is where a check run reads the workspace from.
 type source struct {
-	index *gitview.Index  // the git index, with --staged
-	scope map[string]bool // the files to report on; nil for all
-	pack  *cache.Pack     // the summary cache, when the run reuses it
+	index    *gitview.Index  // the git index, with --staged
+	scope    map[string]bool // the files to report on; nil for all
+	pack     *cache.Pack     // the summary cache, when the run reuses it
+	cacheDir string
 }
+
+// cacheMaxAge is how long the pack of a workspace no run looks at is kept.
+const cacheMaxAge = 30 * 24 * time.Hour
 
 func (s *source) close() {
 	if s.index != nil {
@@ -288,7 +295,7 @@ func (cf *checkFlags) openSource(root string, opt *checks.Options, stderr io.Wri
 		return nil, err
 	}
 	if src.scope != nil && !cf.noCache && !cf.fix && !cf.diff {
-		src.pack = openCache(root, cf.debugCache, stderr)
+		src.pack, src.cacheDir = openCache(root, cf.debugCache, stderr)
 	}
 	switch {
 	case src.pack != nil:
@@ -365,17 +372,17 @@ func (cf *checkFlags) scope(root string, in map[string]bool, findings []checks.F
 // openCache opens the workspace's summary cache, or returns nil (with a
 // warning) when there is no usable cache directory: the run is then a full
 // one, slower but the same.
-func openCache(root string, debug bool, stderr io.Writer) *cache.Pack {
+func openCache(root string, debug bool, stderr io.Writer) (*cache.Pack, string) {
 	dir, err := cache.DefaultDir()
 	if err != nil {
 		fmt.Fprintf(stderr, "sotvet: warning: no cache directory (%v); reading every document\n", err)
-		return nil
+		return nil, ""
 	}
 	pack := cache.Open(dir, root, cacheKey())
 	if err := pack.Problem(); err != nil && debug {
 		fmt.Fprintf(stderr, "sotvet: cache: %v\n", err)
 	}
-	return pack
+	return pack, dir
 }
 
 // cacheKey names the sotvet build that writes summaries: its version and
