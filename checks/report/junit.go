@@ -28,6 +28,7 @@ type junitTestCase struct {
 	ClassName string        `xml:"classname,attr"`
 	Name      string        `xml:"name,attr"`
 	Failure   *junitFailure `xml:"failure,omitempty"`
+	SystemOut string        `xml:"system-out,omitempty"`
 }
 
 type junitFailure struct {
@@ -37,8 +38,11 @@ type junitFailure struct {
 }
 
 // writeJUnit writes one testsuite per check, sorted by name: the checks in
-// res.Checked, opt.Rules and the findings. Each finding is a failing
-// testcase; a check without findings has one passing testcase named after it.
+// res.Checked, opt.Rules and the findings. Each finding is a testcase,
+// failing when its severity reaches opt.FailOn (as the exit code does); one
+// below it passes, with the finding as its output, so that a warning does
+// not turn a CI test report red. A check without findings has one passing
+// testcase named after it.
 func writeJUnit(buf *bytes.Buffer, res *checks.Result, opt Options) error {
 	var names []string
 	names = append(names, res.Checked...)
@@ -59,16 +63,14 @@ func writeJUnit(buf *bytes.Buffer, res *checks.Result, opt Options) error {
 		s := junitTestSuite{Name: name}
 		for _, f := range byCheck[name] {
 			pos := fmt.Sprintf("%s:%d:%d", f.File, f.Line, f.Col)
-			s.Cases = append(s.Cases, junitTestCase{
-				ClassName: name,
-				Name:      pos,
-				Failure: &junitFailure{
-					Message: f.Message,
-					Type:    string(severity(f)),
-					Text:    pos + ": " + f.Message,
-				},
-			})
-			s.Failures++
+			tc := junitTestCase{ClassName: name, Name: pos}
+			if fails(f, opt.FailOn) {
+				tc.Failure = &junitFailure{Message: f.Message, Type: string(severity(f)), Text: pos + ": " + f.Message}
+				s.Failures++
+			} else {
+				tc.SystemOut = fmt.Sprintf("%s: %s: %s", pos, severity(f), f.Message)
+			}
+			s.Cases = append(s.Cases, tc)
 		}
 		if len(s.Cases) == 0 {
 			s.Cases = []junitTestCase{{ClassName: name, Name: name}}

@@ -79,16 +79,22 @@ func severity(f *checks.Finding) checks.Severity {
 
 // ok reports whether no finding reaches opt.FailOn (default error).
 func ok(res *checks.Result, opt Options) bool {
-	fail := opt.FailOn.Rank()
-	if fail == 0 {
-		fail = checks.SeverityError.Rank()
-	}
 	for i := range res.Findings {
-		if severity(&res.Findings[i]).Rank() >= fail {
+		if fails(&res.Findings[i], opt.FailOn) {
 			return false
 		}
 	}
 	return true
+}
+
+// fails reports whether f reaches failOn (default error): whether it makes
+// the run fail.
+func fails(f *checks.Finding, failOn checks.Severity) bool {
+	fail := failOn.Rank()
+	if fail == 0 {
+		fail = checks.SeverityError.Rank()
+	}
+	return severity(f).Rank() >= fail
 }
 
 // counts returns the number of error and warning findings.

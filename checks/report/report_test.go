@@ -425,6 +425,7 @@ type junitDoc struct {
 				Type    string `xml:"type,attr"`
 				Text    string `xml:",chardata"`
 			} `xml:"failure"`
+			SystemOut string `xml:"system-out"`
 		} `xml:"testcase"`
 	} `xml:"testsuite"`
 }
@@ -435,8 +436,10 @@ func TestJUnit(t *testing.T) {
 	if err := xml.Unmarshal(out, &doc); err != nil {
 		t.Fatalf("output is not XML: %v\n%s", err, out)
 	}
-	if doc.Name != "sotvet" || doc.Tests != 6 || doc.Failures != 5 {
-		t.Errorf("testsuites name=%q tests=%d failures=%d, want sotvet 6 5", doc.Name, doc.Tests, doc.Failures)
+	// Warnings pass unless --fail-on warning: the report agrees with the
+	// exit code.
+	if doc.Name != "sotvet" || doc.Tests != 6 || doc.Failures != 3 {
+		t.Errorf("testsuites name=%q tests=%d failures=%d, want sotvet 6 3", doc.Name, doc.Tests, doc.Failures)
 	}
 	var names []string
 	for _, s := range doc.Suites {
@@ -446,7 +449,7 @@ func TestJUnit(t *testing.T) {
 		t.Errorf("testsuites %q, want %q", got, want)
 	}
 	fm := doc.Suites[0]
-	if fm.Tests != 2 || fm.Failures != 2 || len(fm.Cases) != 2 {
+	if fm.Tests != 2 || fm.Failures != 1 || len(fm.Cases) != 2 {
 		t.Fatalf("frontmatter suite: tests=%d failures=%d cases=%d", fm.Tests, fm.Failures, len(fm.Cases))
 	}
 	c := fm.Cases[0]
@@ -456,8 +459,17 @@ func TestJUnit(t *testing.T) {
 	if c.Failure.Message != nastyMessage || c.Failure.Type != "error" || c.Failure.Text != "docs/a.md:2:8: "+nastyMessage {
 		t.Errorf("failure does not round-trip: %+v", c.Failure)
 	}
-	if fm.Cases[1].Failure == nil || fm.Cases[1].Failure.Type != "warning" {
-		t.Errorf("second case should be a warning failure: %+v", fm.Cases[1])
+	if w := fm.Cases[1]; w.Failure != nil || !strings.Contains(w.SystemOut, ": warning: ") {
+		t.Errorf("second case should be a passing warning with output: %+v", w)
+	}
+	opt := fixtureOptions()
+	opt.FailOn = checks.SeverityWarning
+	var strict junitDoc
+	if err := xml.Unmarshal(render(t, "junit", fixture(), opt), &strict); err != nil {
+		t.Fatal(err)
+	}
+	if strict.Failures != 5 || strict.Suites[0].Cases[1].Failure == nil || strict.Suites[0].Cases[1].Failure.Type != "warning" {
+		t.Errorf("with FailOn warning: failures=%d, want 5, the warning a failure", strict.Failures)
 	}
 	sp := doc.Suites[2]
 	if sp.Tests != 1 || sp.Failures != 0 || len(sp.Cases) != 1 || sp.Cases[0].Name != "spelling" || sp.Cases[0].Failure != nil {
