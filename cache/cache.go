@@ -29,6 +29,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/svrnty/sotvet/internal/atomicfile"
 )
 
 // EnvDir names the environment variable that overrides the cache directory.
@@ -221,7 +223,8 @@ func Trim(dir string, maxAge time.Duration) error {
 		return err
 	}
 	for _, e := range entries {
-		if !strings.HasSuffix(e.Name(), ".pack") && !strings.HasPrefix(e.Name(), ".pack-") {
+		// Packs, and the temporary files of rewrites a crash interrupted.
+		if !strings.HasSuffix(e.Name(), ".pack") && !strings.Contains(e.Name(), ".pack"+atomicfile.TempPrefix) {
 			continue
 		}
 		if info, err := e.Info(); err == nil && now.Sub(info.ModTime()) > maxAge {
@@ -281,19 +284,7 @@ func (p *Pack) compact() error {
 	for _, k := range keys {
 		b = p.appendRecord(b, k)
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(p.file), ".pack-*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(b); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	if err := os.Rename(tmp.Name(), p.file); err != nil {
+	if err := atomicfile.Write(p.file, b, 0o600); err != nil {
 		return err
 	}
 	p.records, p.added, p.rewrite = len(keys), nil, false

@@ -22,6 +22,7 @@ import (
 	"github.com/svrnty/sotvet/checks"
 	"github.com/svrnty/sotvet/checks/report"
 	"github.com/svrnty/sotvet/config"
+	"github.com/svrnty/sotvet/internal/atomicfile"
 	"github.com/svrnty/sotvet/internal/gitview"
 	"github.com/svrnty/sotvet/sotparse"
 )
@@ -474,34 +475,9 @@ func selectChecks(cfg *config.Config, cf checkFlags) ([]*analysis.Analyzer, erro
 	return out, nil
 }
 
-// writeAtomic replaces (or creates) name with data through a temporary file
-// in the same directory, keeping an existing file's mode, so a crash leaves the old or the new
-// content and never a half-written file.
-func writeAtomic(name string, data []byte) error {
-	perm := fs.FileMode(0o644)
-	if info, err := os.Stat(name); err == nil {
-		perm = info.Mode().Perm()
-	} else if !errors.Is(err, fs.ErrNotExist) {
-		return err
-	}
-	tmp, err := os.CreateTemp(filepath.Dir(name), "."+filepath.Base(name)+".sotvet-*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Chmod(perm); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), name)
-}
+// writeAtomic replaces (or creates) name with data, keeping an existing
+// file's mode: a crash leaves the old or the new content, never a part.
+func writeAtomic(name string, data []byte) error { return atomicfile.Write(name, data, 0o644) }
 
 func splitList(s string) []string {
 	var out []string
