@@ -21,9 +21,10 @@ var mdParser = goldmark.New(goldmark.WithExtensions(extension.GFM)).Parser()
 var (
 	workItemHeading = regexp.MustCompile(`^(?:(Issue:)\s+)?(CTO-WORK-\d+)(?:\s+-\s+|:\s+)(\S.*)$`)
 	workIDPattern   = regexp.MustCompile(`\bCTO-WORK-\d+\b`)
-	lineKeyPattern  = regexp.MustCompile(`^(Type|Status|Blocked by|Validator):[ \t]*(.*?)\s*$`)
-	factPattern     = regexp.MustCompile("^`?([A-Za-z][A-Za-z0-9_ ./()-]{0,63}?)`?:[ \t]+(\\S.*?)\\s*$")
-	hexPattern      = regexp.MustCompile(`^[0-9a-f]{7,40}$`)
+	// lineKeyPattern and factPattern specify matchLineKey and matchFact.
+	lineKeyPattern = regexp.MustCompile(`^(Type|Status|Blocked by|Validator):[ \t]*(.*?)\s*$`)
+	factPattern    = regexp.MustCompile("^`?([A-Za-z][A-Za-z0-9_ ./()-]{0,63}?)`?:[ \t]+(\\S.*?)\\s*$")
+	hexPattern     = regexp.MustCompile(`^[0-9a-f]{7,40}$`)
 )
 
 // parseDoc extracts the document model from a markdown file.
@@ -326,7 +327,7 @@ func (x *extractor) paragraph(p *ast.Paragraph) {
 		if len(raw) == 0 || !strings.ContainsRune("TSBV", rune(raw[0])) || bytes.IndexByte(raw, ':') < 0 {
 			continue
 		}
-		m := lineKeyPattern.FindSubmatchIndex(raw)
+		m := matchLineKey(raw)
 		if m == nil {
 			continue
 		}
@@ -390,7 +391,7 @@ func (x *extractor) listItem(li *ast.ListItem) {
 	if !strings.Contains(line, ":") || x.inBlockquote > 0 {
 		return
 	}
-	if m := factPattern.FindStringSubmatchIndex(line); m != nil {
+	if m := matchFact(line); m != nil {
 		x.d.Facts = append(x.d.Facts, &Fact{Key: line[m[2]:m[3]], Value: line[m[4]:m[5]], Pos: x.pos(start), End: x.pos(start + len(line)), ValuePos: x.pos(start + m[4])})
 	}
 }

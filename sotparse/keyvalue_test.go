@@ -1,0 +1,56 @@
+package sotparse
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// keyValueLines are lines to hold matchLineKey and matchFact to their
+// patterns with: edge cases, and every line of the sample and real corpus.
+func keyValueLines(t testing.TB) []string {
+	lines := []string{
+		"Status: validated.", "Status:validated", "Status:", "Status:\n", "Status: \r\n", "Status: a\nb", "Status: \f x",
+		"Status : x", "status: x", "Blocked by: CTO-WORK-1", "Blocked by:", "Type: AFK\t \n", "Validator: `x`  ",
+		"key: value", "`key`: value", "`key: value", "key:value", "key:  \t value \t", "key: \fvalue", "key:\t\u00a0v",
+		"1key: v", "k" + strings.Repeat("e", 63) + ": v", "k" + strings.Repeat("e", 64) + ": v", "a b/c.(d)-e_f: g",
+		"key`: v", "key``: v", "key: v\nw", "key: v\n", "key:", "key: ", "é: v", "ké: v", "Key:: v", "Key: :",
+	}
+	for _, dir := range []string{filepath.Join("..", "testdata", "workspace"), fuzzCorpusDir} {
+		filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+			if err != nil || d.IsDir() || !strings.HasSuffix(p, ".md") {
+				return nil
+			}
+			b, _ := os.ReadFile(p)
+			for _, l := range strings.SplitAfter(string(b), "\n") {
+				lines = append(lines, l, strings.TrimLeft(l, "-*+ \t"), strings.TrimRight(l, " \t\r\n"))
+			}
+			return nil
+		})
+	}
+	return lines
+}
+
+func TestMatchLineKeyAndFact(t *testing.T) {
+	for _, l := range keyValueLines(t) {
+		checkKeyValue(t, l)
+	}
+}
+
+func checkKeyValue(t *testing.T, l string) {
+	if got, want := matchLineKey([]byte(l)), lineKeyPattern.FindSubmatchIndex([]byte(l)); fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("matchLineKey(%q) = %v, pattern %v", l, got, want)
+	}
+	if got, want := matchFact(l), factPattern.FindStringSubmatchIndex(l); fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("matchFact(%q) = %v, pattern %v", l, got, want)
+	}
+}
+
+func FuzzMatchKeyValue(f *testing.F) {
+	for _, l := range keyValueLines(f)[:40] {
+		f.Add(l)
+	}
+	f.Fuzz(checkKeyValue)
+}
