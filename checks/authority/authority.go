@@ -61,7 +61,8 @@ func init() {
 
 func run(pass *analysis.Pass) (any, error) {
 	ws := pass.ResultOf[sotparse.Analyzer].(*sotparse.Workspace)
-	c := &checker{routes: map[string][]*sotparse.Doc{}, states: map[string]*routeState{}, set: claims}
+	c := &checker{routes: map[string][]*sotparse.Doc{}, states: map[stateKey]*routeState{}, set: claims,
+		disclaimer: sotparse.PlainText(strings.TrimSpace(disclaimer))}
 	for _, d := range ws.Docs {
 		c.routes[d.Stem] = append(c.routes[d.Stem], d)
 	}
@@ -112,8 +113,12 @@ type checker struct {
 	routes map[string][]*sotparse.Doc // by stem, in path order
 	set    *ClaimSet
 
+	// disclaimer is the -disclaimer line as plain text, what a
+	// document's first paragraph is compared with.
+	disclaimer string
+
 	mu     sync.Mutex
-	states map[string]*routeState
+	states map[stateKey]*routeState
 }
 
 // docRun judges one document; its findings and candidates are reported
@@ -141,7 +146,7 @@ func (c *docRun) check() {
 		c.disclaimer(d, blocks)
 	}
 	if len(c.set.compiled) > 0 {
-		c.claims(d, readBody(blocks))
+		c.claims(d, readBody(blocks, c.set))
 	}
 }
 
@@ -168,7 +173,7 @@ func (c *docRun) promotion(d *sotparse.Doc) {
 // disclaimer checks that the first block after the H1 is a paragraph that
 // starts with the disclaimer line.
 func (c *docRun) disclaimer(d *sotparse.Doc, blocks []*sotparse.Block) {
-	want := sotparse.PlainText(strings.TrimSpace(disclaimer))
+	want := c.checker.disclaimer
 	if want == "" {
 		return
 	}

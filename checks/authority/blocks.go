@@ -1,9 +1,11 @@
 package authority
 
 import (
+	"bytes"
 	"go/token"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/svrnty/sotvet/sotparse"
 )
@@ -15,9 +17,9 @@ import (
 // computes about it.
 type block struct {
 	*sotparse.Block
-	found     uint64 // the literals of the rule set in Text
+	found     clauseBits // the prefilter clauses of the rule set Text satisfies
 	sents     [][2]int
-	sentFound []uint64 // the literals in each sentence, computed once for all rules
+	sentFound []clauseBits // those each sentence satisfies, computed once for all rules
 	// mention is set when the block only mentions its text: it lies in a
 	// phrase list section or a section whose heading negates its content
 	// ("Non-Goals", "Out of Scope", "Blocked Actions", ...).
@@ -33,12 +35,12 @@ func (b *block) sentences() [][2]int {
 	return b.sents
 }
 
-// literals returns the literals of the rule set in each sentence, scanned
+// literals returns the prefilter clauses each sentence satisfies, scanned
 // once for all the rules that look at the block.
-func (b *block) literals(m *matcher) []uint64 {
+func (b *block) literals(m *matcher) []clauseBits {
 	if b.sentFound == nil {
 		ss := b.sentences()
-		b.sentFound = make([]uint64, len(ss))
+		b.sentFound = make([]clauseBits, len(ss))
 		for i, s := range ss {
 			b.sentFound[i] = m.scan(b.Text[s[0]:s[1]])
 		}
@@ -73,19 +75,14 @@ func (b *body) mentionAt(pos token.Pos) bool {
 }
 
 // readBody collects the prose blocks of a document, its blocks, and the
-// sections they lie in.
+// sections they lie in. With a rule set, it keeps only the blocks a
+// sentence rule of the set may match (their found set), which most blocks
+// are not: what the check keeps per document stays small.
 // A section is mentioned from a phrase-list heading, or from a negating
 // heading, down to the next heading of the same or a higher level.
 // Headings inside blockquotes are not blocks, and start no section.
-func readBody(blocks []*sotparse.Block) *body {
+func readBody(blocks []*sotparse.Block, set *ClaimSet) *body {
 	b := &body{}
-	n := 0
-	for _, bl := range blocks {
-		if isProse(bl) {
-			n++
-		}
-	}
-	b.blocks = make([]block, 0, n)
 	phraseLevel := 0 // level of the enclosing phrase-list heading, or 0
 	negateLevel := 0 // level of the enclosing negating heading, or 0
 	section := ""
@@ -111,9 +108,16 @@ func readBody(blocks []*sotparse.Block) *body {
 			b.sections = append(b.sections, sectionMark{pos: bl.Pos, mention: phraseLevel > 0 || negateLevel > 0})
 			continue
 		}
-		if isProse(bl) {
-			b.blocks = append(b.blocks, block{Block: bl, mention: phraseLevel > 0 || negateLevel > 0, section: section})
+		if !isProse(bl) {
+			continue
 		}
+		var f clauseBits
+		if set != nil {
+			if f = set.matcher.scan(bl.Text); !set.admits(ScopeSentence, f) {
+				continue
+			}
+		}
+		b.blocks = append(b.blocks, block{Block: bl, found: f, mention: phraseLevel > 0 || negateLevel > 0, section: section})
 	}
 	return b
 }
@@ -138,23 +142,36 @@ var negatingWords = []string{
 	"negative gate", "negative gates",
 }
 
+// negatingNeedles are negatingWords as negating looks for them.
+var negatingNeedles = func() [][]byte {
+	var out [][]byte
+	for _, w := range negatingWords {
+		out = append(out, []byte(" "+w+" "))
+	}
+	return out
+}()
+
 // negating reports whether a section heading names things not to do or
-// claim: one of negatingWords as whole words, in any case.
+// claim: one of negatingWords as whole words, in any case. It runs on
+// every heading, so it builds the normalised heading (" " + lower-case
+// words separated by single spaces + " ") without allocating.
 func negating(heading string) bool {
-	var b strings.Builder
-	b.WriteByte(' ')
-	for _, r := range strings.ToLower(heading) {
-		if unicode.IsLetter(r) || unicode.IsDigit(r) {
-			b.WriteRune(r)
-		} else {
-			b.WriteByte(' ')
+	var buf [128]byte
+	h := append(buf[:0], ' ')
+	for _, r := range heading {
+		r = unicode.ToLower(r)
+		switch {
+		case unicode.IsLetter(r) || unicode.IsDigit(r):
+			h = utf8.AppendRune(h, r)
+		case h[len(h)-1] != ' ':
+			h = append(h, ' ')
 		}
 	}
-	b.WriteByte(' ')
-	h := strings.Join(strings.Fields(b.String()), " ")
-	h = " " + h + " "
-	for _, w := range negatingWords {
-		if strings.Contains(h, " "+w+" ") {
+	if h[len(h)-1] != ' ' {
+		h = append(h, ' ')
+	}
+	for _, w := range negatingNeedles {
+		if bytes.Contains(h, w) {
 			return true
 		}
 	}

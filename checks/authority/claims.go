@@ -8,6 +8,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"unicode/utf8"
 
 	yaml "go.yaml.in/yaml/v4"
 )
@@ -220,28 +221,28 @@ type alt struct {
 	filter prefilter
 }
 
-// admits reports whether some alternative may match a text in which the
-// literals of found occur.
-func (cc *compiledClaim) admits(found uint64) bool {
-	for _, a := range cc.alts {
-		if a.filter.admits(found) {
+// admits reports whether some alternative may match a text that satisfies
+// the prefilter clauses f.
+func (cc *compiledClaim) admits(f clauseBits) bool {
+	for i := range cc.alts {
+		if cc.alts[i].filter.admits(f) {
 			return true
 		}
 	}
 	return false
 }
 
-// find returns the matches of the alternatives in text (found: the
-// literals that occur in it), trimmed of trailing space and punctuation, in
+// find returns the matches of the alternatives in text (f: the prefilter
+// clauses it satisfies), trimmed of trailing space and punctuation, in
 // order of position; only the first of each alternative unless all is set.
-func (cc *compiledClaim) find(text string, found uint64, all bool) [][]int {
+func (cc *compiledClaim) find(text string, f clauseBits, all bool) [][]int {
 	var out [][]int
 	n := 1
 	if all {
 		n = -1
 	}
 	for _, a := range cc.alts {
-		if !a.filter.admits(found) {
+		if !a.filter.admits(f) {
 			continue
 		}
 		for _, loc := range a.re.FindAllStringIndex(text, n) {
@@ -258,7 +259,7 @@ var kebab = regexp.MustCompile(`^[a-z][a-z0-9]*(?:-[a-z0-9]+)*$`)
 
 func compileClaims(cs []Claim) ([]*compiledClaim, *matcher, error) {
 	out := make([]*compiledClaim, 0, len(cs))
-	lits := &literalSet{index: map[string]int{}}
+	clauses := newClauseSet()
 	for i, c := range cs {
 		where := fmt.Sprintf("claim %d", i+1)
 		if c.ID != "" {
@@ -288,7 +289,7 @@ func compileClaims(cs []Claim) ([]*compiledClaim, *matcher, error) {
 			if err != nil {
 				return nil, nil, fmt.Errorf("%s: pattern: %w", where, err)
 			}
-			cc.alts = append(cc.alts, alt{re: re, filter: lits.compile(clausesOf(p))})
+			cc.alts = append(cc.alts, alt{re: re, filter: clauses.compile(queryOf(p))})
 		}
 		if len(c.Unless) > 0 {
 			if cc.unless, err = regexp.Compile("(?i)" + c.Unless.join()); err != nil {
@@ -304,7 +305,7 @@ func compileClaims(cs []Claim) ([]*compiledClaim, *matcher, error) {
 		}
 		out = append(out, cc)
 	}
-	return out, newMatcher(lits.list), nil
+	return out, newMatcher(clauses.lits), nil
 }
 
 // ClaimSet is the -claims flag: a YAML list of Claim mappings. Setting it
@@ -312,7 +313,32 @@ func compileClaims(cs []Claim) ([]*compiledClaim, *matcher, error) {
 type ClaimSet struct {
 	claims   []Claim
 	compiled []*compiledClaim
-	matcher  *matcher // over the literals of the prefilters
+	matcher  *matcher                    // over the literals of the prefilters
+	byScope  map[string][]*compiledClaim // the compiled rules of each scope
+}
+
+// admits reports whether a rule of the set with the scope may match a text
+// that satisfies the prefilter clauses f.
+func (s *ClaimSet) admits(scope string, f clauseBits) bool {
+	for _, cc := range s.byScope[scope] {
+		if cc.admits(f) {
+			return true
+		}
+	}
+	return false
+}
+
+// byScope returns the rules of each scope.
+func byScope(compiled []*compiledClaim) map[string][]*compiledClaim {
+	out := map[string][]*compiledClaim{}
+	for _, cc := range compiled {
+		for _, s := range scopeNames {
+			if cc.Scope.has(s) {
+				out[s] = append(out[s], cc)
+			}
+		}
+	}
+	return out
 }
 
 // NewClaimSet returns a set holding cs, which must be valid.
@@ -321,7 +347,7 @@ func NewClaimSet(cs []Claim) *ClaimSet {
 	if err != nil {
 		panic("authority: " + err.Error())
 	}
-	return &ClaimSet{claims: slices.Clone(cs), compiled: compiled, matcher: m}
+	return &ClaimSet{claims: slices.Clone(cs), compiled: compiled, matcher: m, byScope: byScope(compiled)}
 }
 
 // String renders the set as YAML, the form Set reads.
@@ -346,14 +372,14 @@ func (s *ClaimSet) Set(v string) error {
 	if err != nil {
 		return err
 	}
-	s.claims, s.compiled, s.matcher = cs, compiled, m
+	s.claims, s.compiled, s.matcher, s.byScope = cs, compiled, m, byScope(compiled)
 	return nil
 }
 
 // Clone returns an independent copy, so that a configuration can be
 // validated without changing the flag.
 func (s *ClaimSet) Clone() flag.Value {
-	return &ClaimSet{claims: slices.Clone(s.claims), compiled: slices.Clone(s.compiled), matcher: s.matcher}
+	return &ClaimSet{claims: slices.Clone(s.claims), compiled: slices.Clone(s.compiled), matcher: s.matcher, byScope: s.byScope}
 }
 
 // Claims returns the rules of the set.
@@ -378,6 +404,34 @@ func parseClaims(v string) ([]Claim, error) {
 		return nil, err
 	}
 	return cs, nil
+}
+
+// keyIs reports whether normKey(k) is key. It runs on every fact and field
+// of the routes the contradiction rules read: an ASCII key is compared as
+// it is normalised, without building the normalised key.
+func keyIs(k, key string) bool {
+	for i := 0; i < len(k); i++ {
+		if k[i] >= utf8.RuneSelf {
+			return normKey(k) == key
+		}
+	}
+	k = strings.Trim(strings.TrimSpace(k), "`*_ ")
+	if len(k) != len(key) {
+		return false
+	}
+	for i := 0; i < len(k); i++ {
+		c := k[i]
+		switch {
+		case 'A' <= c && c <= 'Z':
+			c += 'a' - 'A'
+		case c == ' ' || c == '-':
+			c = '_'
+		}
+		if c != key[i] {
+			return false
+		}
+	}
+	return true
 }
 
 // normKey normalises a fact or field key: lower case, spaces and dashes as

@@ -58,13 +58,23 @@ func (c *docRun) claims(d *sotparse.Doc, b *body) {
 	contradicted := func(cc *compiledClaim) bool {
 		return cc.Contradicts == "" || c.routeState(d.Stem, cc.key, cc.value).path != ""
 	}
-	// The texts each scope offers, computed once for all rules.
+	// The texts each scope offers, computed once for all rules. A field or
+	// fact reads "key: value"; the text is built only for a rule whose
+	// prefilter admits it (the scan reads the parts in turn).
 	type item struct {
-		text     string
-		found    uint64 // literals of the rule set in text
-		pos, end token.Pos
-		mention  bool
+		key, value string
+		text       string
+		found      clauseBits // clauses of the rule set the text satisfies
+		pos, end   token.Pos
+		mention    bool
 	}
+	textOf := func(it *item) string {
+		if it.text == "" {
+			it.text = it.key + ": " + it.value
+		}
+		return it.text
+	}
+	// Only the texts a rule of their scope may match are kept.
 	var fields, facts []item
 	if d.Frontmatter != nil {
 		for _, f := range d.Frontmatter.Fields {
@@ -72,20 +82,22 @@ func (c *docRun) claims(d *sotparse.Doc, b *body) {
 			if !f.Scalar || f.Key == "core_promotion_status" {
 				continue
 			}
-			text := f.Key + ": " + strings.TrimSpace(f.Value)
-			fields = append(fields, item{text: text, found: m.scan(text), pos: f.KeyPos, end: f.ValueEnd})
+			it := item{key: f.Key, value: strings.TrimSpace(f.Value), pos: f.KeyPos, end: f.ValueEnd}
+			if it.found = m.scan(it.key, ": ", it.value); c.set.admits(ScopeFrontmatter, it.found) {
+				fields = append(fields, it)
+			}
 		}
 	}
 	for _, f := range d.Facts {
-		text := strings.Trim(f.Key, "`") + ": " + plain(f.Value)
-		facts = append(facts, item{text: text, found: m.scan(text), pos: f.Pos, end: f.End,
-			mention: !ignoreMentions && b.mentionAt(f.Pos)})
+		it := item{key: strings.Trim(f.Key, "`"), value: plain(f.Value), pos: f.Pos, end: f.End}
+		if it.found = m.scan(it.key, ": ", it.value); c.set.admits(ScopeFact, it.found) {
+			it.mention = !ignoreMentions && b.mentionAt(f.Pos)
+			facts = append(facts, it)
+		}
 	}
-	var docFound uint64
+	var docFound clauseBits
 	for i := range b.blocks {
-		bl := &b.blocks[i]
-		bl.found = m.scan(bl.Text)
-		docFound |= bl.found
+		docFound |= b.blocks[i].found
 	}
 	for _, cc := range compiled {
 		// A contradiction rule counts only where the route's record says
@@ -95,22 +107,32 @@ func (c *docRun) claims(d *sotparse.Doc, b *body) {
 			continue
 		}
 		if cc.Scope.has(ScopeFrontmatter) {
-			for _, f := range fields {
-				for _, loc := range cc.find(f.text, f.found, false) {
-					k := candidate{claim: cc, doc: d, pos: f.pos, end: f.end, scope: ScopeFrontmatter, text: f.text, match: f.text[loc[0]:loc[1]]}
-					k.why = c.why(cc, f.text, loc, contradicted)
+			for i := range fields {
+				f := &fields[i]
+				if !cc.admits(f.found) {
+					continue
+				}
+				text := textOf(f)
+				for _, loc := range cc.find(text, f.found, false) {
+					k := candidate{claim: cc, doc: d, pos: f.pos, end: f.end, scope: ScopeFrontmatter, text: text, match: text[loc[0]:loc[1]]}
+					k.why = c.why(cc, text, loc, contradicted)
 					emit(k)
 				}
 			}
 		}
 		if cc.Scope.has(ScopeFact) {
-			for _, f := range facts {
-				for _, loc := range cc.find(f.text, f.found, false) {
-					k := candidate{claim: cc, doc: d, pos: f.pos, end: f.end, scope: ScopeFact, text: f.text, match: f.text[loc[0]:loc[1]]}
+			for i := range facts {
+				f := &facts[i]
+				if !cc.admits(f.found) {
+					continue
+				}
+				text := textOf(f)
+				for _, loc := range cc.find(text, f.found, false) {
+					k := candidate{claim: cc, doc: d, pos: f.pos, end: f.end, scope: ScopeFact, text: text, match: text[loc[0]:loc[1]]}
 					if f.mention {
 						k.why = "mentioned (phrase list or negating section)"
 					} else {
-						k.why = c.why(cc, f.text, loc, contradicted)
+						k.why = c.why(cc, text, loc, contradicted)
 					}
 					emit(k)
 				}
@@ -186,6 +208,9 @@ func (c *docRun) why(cc *compiledClaim, text string, loc []int, contradicted fun
 	return ""
 }
 
+// stateKey names a routeState: the route's stem, the key and the value.
+type stateKey struct{ stem, key, value string }
+
 // routeState is what the records of one route say about one key.
 type routeState struct {
 	path string // the record stating the contradicted value, or ""
@@ -199,7 +224,7 @@ type routeState struct {
 func (c *checker) routeState(stem, key, value string) *routeState {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	ck := stem + "\x00" + key + "\x00" + value
+	ck := stateKey{stem, key, value}
 	if st, ok := c.states[ck]; ok {
 		return st
 	}
@@ -239,13 +264,13 @@ func factValues(d *sotparse.Doc, key string) []string {
 	var out []string
 	if d.Frontmatter != nil {
 		for _, f := range d.Frontmatter.Fields {
-			if f.Scalar && normKey(f.Key) == key {
+			if f.Scalar && keyIs(f.Key, key) {
 				out = append(out, normValue(f.Value))
 			}
 		}
 	}
 	for _, f := range d.Facts {
-		if normKey(f.Key) == key {
+		if keyIs(f.Key, key) {
 			out = append(out, normValue(f.Value))
 		}
 	}

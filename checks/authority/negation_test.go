@@ -208,6 +208,12 @@ func TestNegatingHeadings(t *testing.T) {
 		"Riskless plan":              false,
 		"Unforbidden":                false,
 		"`CTO-WORK-001` - Do Things": false,
+		"ÉCHECS — OUT   OF\tSCOPE":   true,
+		"out\xffof scope":            true,
+		"NON-GOALS (v2)":             true,
+		"  ":                         false,
+		"":                           false,
+		"A heading far longer than the buffer negating starts with, so that the buffer grows, and then: Out of Scope": true,
 	} {
 		if got := negating(h); got != want {
 			t.Errorf("negating(%q) = %v, want %v", h, got, want)

@@ -1,204 +1,580 @@
 package authority
 
 import (
+	"fmt"
+	"maps"
 	"regexp/syntax"
+	"slices"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 )
 
 // Prefiltering. Most sentences cannot match a rule: they lack the words its
 // expression spells out. Each alternative of a rule gets a prefilter, a
-// conjunction of disjunctions of lower-cased literals that every match
-// contains; one scan of a text with an Aho-Corasick automaton over the
+// query of literal strings every match contains ("make " or "made ", and
+// " default"); one scan of a text with an Aho-Corasick automaton over the
 // literals of the whole rule set tells which literals occur, and an
 // alternative whose prefilter fails is not run.
+//
+// The literals live in a normalised text: ASCII letters in lower case and
+// every run of white space (\t \n \f \r and space, what \s matches) as one
+// space. The scan normalises as it reads, so a literal may span the white
+// space between words ("activation is ") even where the expression allows
+// any run of it (`activation\s+is\b`), which is what makes the literals
+// selective: most words of the rules are common on their own.
 
-// clausesOf derives the prefilter clauses of the case-insensitive
-// expression expr: every match contains, for each clause, one of its
-// strings. Nil means no known requirement.
-func clausesOf(expr string) [][]string {
-	re, err := syntax.Parse(expr, syntax.Perl|syntax.FoldCase)
-	if err != nil {
-		return nil
+// Analysis limits.
+const (
+	// minLiteral is the shortest literal worth looking for: a set of
+	// strings one of which is shorter says nothing.
+	minLiteral = 3
+	// maxSet bounds the strings an exact, prefix or suffix set holds;
+	// beyond it the analysis gives up on the set (keeping what it implies).
+	maxSet = 16
+	// maxClassRunes bounds the characters of a class spelled out as a set.
+	maxClassRunes = 8
+)
+
+// fold normalises a byte of a text or literal: ASCII upper case as lower
+// case, the white space \s matches as a space.
+func fold(c byte) byte {
+	switch {
+	case 'A' <= c && c <= 'Z':
+		return c + 'a' - 'A'
+	case c == '\t' || c == '\n' || c == '\f' || c == '\r':
+		return ' '
 	}
-	return clauses(re)
+	return c
 }
 
-const minLiteral = 3
+// poisonRunes are the non-ASCII runes that case-fold to ASCII letters
+// (KELVIN SIGN to k, LONG S to s): a case-insensitive literal "k" matches
+// "K". A text holding one admits every alternative, so literals can stay
+// ASCII.
+var poisonRunes = []rune{'\u212A', '\u017F'}
 
-func clauses(re *syntax.Regexp) [][]string {
-	switch re.Op {
-	case syntax.OpLiteral:
-		if len(re.Rune) < minLiteral {
+// query is what every match of an expression satisfies: a conjunction of
+// any-of sets of literals and of disjunctions of further queries. The zero
+// query is true.
+type query struct {
+	any [][]string // each: one of these strings occurs
+	or  [][]query  // each: one of these queries holds
+}
+
+func (q query) isTrue() bool { return len(q.any) == 0 && len(q.or) == 0 }
+
+// leaf returns the query "one of ss occurs", true when one of ss is too
+// short to be worth looking for.
+func leaf(ss strSet) query {
+	if len(ss) == 0 {
+		return query{}
+	}
+	for _, s := range ss {
+		if len(s) < minLiteral {
+			return query{}
+		}
+	}
+	// A string that contains another is implied by it.
+	var kept []string
+	for _, s := range ss {
+		if !slices.ContainsFunc(ss, func(t string) bool { return t != s && strings.Contains(s, t) }) {
+			kept = append(kept, s)
+		}
+	}
+	return query{any: [][]string{kept}}
+}
+
+// and returns the conjunction of qs.
+func and(qs ...query) query {
+	var out query
+	for _, q := range qs {
+		for _, a := range q.any {
+			out.addAny(a)
+		}
+		out.or = append(out.or, q.or...)
+	}
+	return out
+}
+
+// addAny adds the clause a unless a clause already there implies it, and
+// drops the clauses a implies. Clause c implies a when each string of c
+// contains one of a.
+func (q *query) addAny(a []string) {
+	implies := func(c, a []string) bool {
+		for _, s := range c {
+			if !slices.ContainsFunc(a, func(t string) bool { return strings.Contains(s, t) }) {
+				return false
+			}
+		}
+		return true
+	}
+	for _, c := range q.any {
+		if implies(c, a) {
+			return
+		}
+	}
+	q.any = slices.DeleteFunc(q.any, func(c []string) bool { return implies(a, c) })
+	q.any = append(q.any, a)
+}
+
+// or returns the disjunction of x and y.
+func or(x, y query) query {
+	if x.isTrue() || y.isTrue() {
+		return query{}
+	}
+	return query{or: [][]query{{x, y}}}
+}
+
+// strSet is a sorted set of normalised strings.
+type strSet []string
+
+func newSet(ss ...string) strSet {
+	slices.Sort(ss)
+	return slices.Compact(ss)
+}
+
+// cross returns the concatenations of a string of s and one of t, or nil
+// when there would be more than maxSet.
+func (s strSet) cross(t strSet) strSet {
+	if len(s)*len(t) > maxSet*maxSet {
+		return nil
+	}
+	var out []string
+	for _, a := range s {
+		for _, b := range t {
+			out = append(out, join(a, b))
+		}
+	}
+	if out = newSet(out...); len(out) > maxSet {
+		return nil
+	}
+	return out
+}
+
+// union returns the strings of s and t, or nil when there are more than
+// maxSet.
+func (s strSet) union(t strSet) strSet {
+	u := newSet(append(slices.Clone(s), t...)...)
+	if len(u) > maxSet {
+		return nil
+	}
+	return u
+}
+
+// join concatenates two normalised strings, as one: the white space where
+// they meet is one run.
+func join(a, b string) string {
+	if strings.HasSuffix(a, " ") && strings.HasPrefix(b, " ") {
+		return a + b[1:]
+	}
+	return a + b
+}
+
+// info is what the analysis knows of the (normalised) matches of an
+// expression. When exact is set, it holds every match; otherwise every
+// match starts with a string of prefix and ends with one of suffix ("" in
+// a set: nothing known). Every match satisfies match.
+type info struct {
+	exact          strSet
+	prefix, suffix strSet
+	match          query
+}
+
+var unknown = strSet{""}
+
+func anyInfo() info { return info{prefix: unknown, suffix: unknown} }
+
+func exactInfo(ss ...string) info { return info{exact: newSet(ss...)} }
+
+func (x info) prefixes() strSet {
+	if x.exact != nil {
+		return x.exact
+	}
+	return x.prefix
+}
+
+func (x info) suffixes() strSet {
+	if x.exact != nil {
+		return x.exact
+	}
+	return x.suffix
+}
+
+// all returns everything x says as a query.
+func (x info) all() query {
+	if x.exact != nil {
+		return and(x.match, leaf(x.exact))
+	}
+	return and(x.match, leaf(x.prefix), leaf(x.suffix))
+}
+
+// isSpace reports whether the matches of x are exactly one run of white
+// space.
+func (x info) isSpace() bool { return len(x.exact) == 1 && x.exact[0] == " " }
+
+func concat(x, y info) info {
+	if x.exact != nil && y.exact != nil {
+		if xy := x.exact.cross(y.exact); xy != nil {
+			return info{exact: xy, match: and(x.match, y.match)}
+		}
+	}
+	out := info{match: and(x.match, y.match)}
+	// What is known of each side is kept in the prefix, the suffix, or
+	// the strings where the sides meet; what cannot be kept goes into the
+	// query.
+	xs, yp := x.suffixes(), y.prefixes()
+	if seam := xs.cross(yp); seam != nil {
+		out.match = and(out.match, leaf(seam))
+	} else {
+		out.match = and(out.match, leaf(xs), leaf(yp))
+	}
+	out.prefix = x.prefixes()
+	if x.exact != nil {
+		if p := x.exact.cross(yp); p != nil {
+			out.prefix = p
+		}
+	}
+	out.suffix = y.suffixes()
+	if y.exact != nil {
+		if s := xs.cross(y.exact); s != nil {
+			out.suffix = s
+		}
+	}
+	return out
+}
+
+func alternate(x, y info) info {
+	if x.exact != nil && y.exact != nil {
+		if u := x.exact.union(y.exact); u != nil {
+			return info{exact: u, match: or(x.match, y.match)}
+		}
+	}
+	out := info{match: or(x.all(), y.all())}
+	if out.prefix = x.prefixes().union(y.prefixes()); out.prefix == nil {
+		out.prefix = unknown
+	}
+	if out.suffix = x.suffixes().union(y.suffixes()); out.suffix == nil {
+		out.suffix = unknown
+	}
+	return out
+}
+
+// plus is x+: every match starts with a match of x, ends with one and
+// holds one. A run of runs of white space is one run.
+func plus(x info) info {
+	if x.isSpace() {
+		return x
+	}
+	return info{prefix: x.prefixes(), suffix: x.suffixes(), match: x.all()}
+}
+
+func star(x info) info {
+	if x.isSpace() {
+		return exactInfo("", " ")
+	}
+	return anyInfo()
+}
+
+func quest(x info) info { return alternate(x, exactInfo("")) }
+
+// runeSet returns the normalised strings the runes rs match, or nil when
+// one cannot be spelled out: U+FFFD (an invalid byte of the text matches
+// it) or too many runes.
+func runeSet(rs []rune) strSet {
+	var out []string
+	for _, r := range rs {
+		switch {
+		case r == utf8.RuneError:
 			return nil
+		case slices.Contains(poisonRunes, r):
+			// A text holding it passes every prefilter.
+		case r < utf8.RuneSelf:
+			out = append(out, string(fold(byte(r))))
+		default:
+			out = append(out, string(r))
 		}
-		return [][]string{{strings.ToLower(string(re.Rune))}}
-	case syntax.OpCapture, syntax.OpPlus:
-		return clauses(re.Sub[0])
+	}
+	if out = newSet(out...); len(out) == 0 || len(out) > maxSet {
+		return nil
+	}
+	return out
+}
+
+// orbit returns r and the runes it equals without regard to case.
+func orbit(r rune) []rune {
+	out := []rune{r}
+	for f := unicode.SimpleFold(r); f != r; f = unicode.SimpleFold(f) {
+		out = append(out, f)
+	}
+	return out
+}
+
+func analyze(re *syntax.Regexp) info {
+	switch re.Op {
+	case syntax.OpEmptyMatch, syntax.OpBeginLine, syntax.OpEndLine, syntax.OpBeginText,
+		syntax.OpEndText, syntax.OpWordBoundary, syntax.OpNoWordBoundary:
+		return exactInfo("")
+	case syntax.OpLiteral:
+		out := exactInfo("")
+		for _, r := range re.Rune {
+			rs := []rune{r}
+			if re.Flags&syntax.FoldCase != 0 {
+				rs = orbit(r)
+			}
+			ch := anyInfo()
+			if s := runeSet(rs); s != nil {
+				ch = info{exact: s}
+			}
+			out = concat(out, ch)
+		}
+		return out
+	case syntax.OpCharClass:
+		var rs []rune
+		for i := 0; i < len(re.Rune); i += 2 {
+			lo, hi := re.Rune[i], re.Rune[i+1]
+			if hi-lo >= maxClassRunes || len(rs) > maxClassRunes {
+				return anyInfo()
+			}
+			for r := lo; r <= hi; r++ {
+				rs = append(rs, r)
+			}
+		}
+		if s := runeSet(rs); s != nil {
+			return info{exact: s}
+		}
+		return anyInfo()
+	case syntax.OpCapture:
+		return analyze(re.Sub[0])
+	case syntax.OpStar:
+		return star(analyze(re.Sub[0]))
+	case syntax.OpPlus:
+		return plus(analyze(re.Sub[0]))
+	case syntax.OpQuest:
+		return quest(analyze(re.Sub[0]))
 	case syntax.OpRepeat:
-		if re.Min >= 1 {
-			return clauses(re.Sub[0])
+		x := analyze(re.Sub[0])
+		switch {
+		case re.Max == 0:
+			return exactInfo("")
+		case re.Min == 0 && re.Max == 1:
+			return quest(x)
+		case re.Min == 0:
+			return quest(plus(x))
+		case re.Max == 1:
+			return x
 		}
+		return plus(x)
 	case syntax.OpConcat:
-		var out [][]string
+		out := exactInfo("")
 		for _, sub := range re.Sub {
-			out = append(out, clauses(sub)...)
+			out = concat(out, analyze(sub))
 		}
 		return out
 	case syntax.OpAlternate:
-		// One clause: each branch's strongest clause, any of them.
-		var any []string
-		for _, sub := range re.Sub {
-			best := strongest(clauses(sub))
-			if best == nil {
-				return nil
-			}
-			any = append(any, best...)
+		out := analyze(re.Sub[0])
+		for _, sub := range re.Sub[1:] {
+			out = alternate(out, analyze(sub))
 		}
-		return [][]string{any}
+		return out
 	}
-	return nil
+	// Any character, no match: nothing known.
+	return anyInfo()
 }
 
-// strongest returns the clause whose shortest string is the longest.
-func strongest(cs [][]string) []string {
-	var best []string
-	score := 0
-	for _, c := range cs {
-		s := len(c[0])
-		for _, x := range c {
-			s = min(s, len(x))
-		}
-		if s > score {
-			best, score = c, s
-		}
+// queryOf derives the prefilter query of the case-insensitive expression
+// expr; the zero query (no known requirement) when it does not parse.
+func queryOf(expr string) query {
+	re, err := syntax.Parse(expr, syntax.Perl|syntax.FoldCase)
+	if err != nil {
+		return query{}
 	}
-	return best
+	return analyze(re).all()
 }
 
-// prefilter is a compiled prefilter: each clause is a bit set of literals
-// of which one must occur.
-type prefilter []uint64
+// clauseBits is the set of the prefilter clauses a text satisfies, a bit
+// per clause: those one of whose literals occurs in it.
+type clauseBits = uint64
 
-// admits reports whether a text in which the literals of found occur
-// passes.
-func (p prefilter) admits(found uint64) bool {
-	for _, clause := range p {
-		if clause&found == 0 {
+// prefilter is a compiled query: clauses holds the clauses that must be
+// satisfied, each of ors a list of prefilters one of which must admit.
+type prefilter struct {
+	clauses clauseBits
+	ors     [][]prefilter
+}
+
+// admits reports whether a text that satisfies the clauses f passes. It
+// runs for every rule on every block: the common rejection is inlined.
+func (p *prefilter) admits(f clauseBits) bool {
+	return p.clauses&^f == 0 && (len(p.ors) == 0 || p.admitsOrs(f))
+}
+
+func (p *prefilter) admitsOrs(f clauseBits) bool {
+	for _, alts := range p.ors {
+		if !slices.ContainsFunc(alts, func(a prefilter) bool { return a.admits(f) }) {
 			return false
 		}
 	}
 	return true
 }
 
-// maxLiterals bounds the literals of a rule set: a clause naming a literal
-// beyond it is dropped (it no longer filters).
-const maxLiterals = 64
+// maxClauses bounds the clauses of a rule set: one beyond it is dropped
+// (it no longer filters).
+const maxClauses = 64
 
-// literalSet numbers the literals of a rule set.
-type literalSet struct {
-	index map[string]int
-	list  []string
+// clauseSet numbers the clauses of the prefilters of a rule set, and
+// records which clauses each literal satisfies.
+type clauseSet struct {
+	index map[string]int        // by the clause's strings, quoted
+	lits  map[string]clauseBits // the clauses each literal satisfies
 }
 
-// compile turns clauses into a prefilter, numbering new literals.
-func (ls *literalSet) compile(cs [][]string) prefilter {
+func newClauseSet() *clauseSet {
+	return &clauseSet{index: map[string]int{}, lits: map[string]clauseBits{}}
+}
+
+// compile turns a query into a prefilter, numbering new clauses.
+func (cs *clauseSet) compile(q query) prefilter {
 	var p prefilter
-clause:
-	for _, c := range cs {
-		var bits uint64
-		for _, s := range c {
-			i, ok := ls.index[s]
-			if !ok {
-				if len(ls.list) == maxLiterals {
-					continue clause
-				}
-				i = len(ls.list)
-				ls.index[s] = i
-				ls.list = append(ls.list, s)
+	for _, c := range q.any {
+		key := fmt.Sprintf("%q", c) // unambiguous, whatever bytes c holds
+		i, ok := cs.index[key]
+		if !ok {
+			if len(cs.index) == maxClauses {
+				continue
 			}
-			bits |= 1 << i
+			i = len(cs.index)
+			cs.index[key] = i
+			for _, s := range c {
+				cs.lits[s] |= 1 << i
+			}
 		}
-		p = append(p, bits)
+		p.clauses |= 1 << i
+	}
+	for _, alts := range q.or {
+		var ps []prefilter
+		for _, a := range alts {
+			ps = append(ps, cs.compile(a))
+		}
+		p.ors = append(p.ors, ps)
 	}
 	return p
 }
 
-// matcher is an Aho-Corasick automaton over up to 64 literals, as a dense
-// state-transition table.
+// matcher is an Aho-Corasick automaton over normalised literals, as a dense
+// state-transition table that normalises the text it reads; its output is
+// the clauses the literals read satisfy. Bytes that no literal holds share
+// a column of the table, which keeps it small enough for the processor's
+// caches: the scan reads every prose byte of the workspace.
 type matcher struct {
-	next [][256]int32
-	out  []uint64
+	column [256]int32   // by byte
+	next   []int32      // by state + column: the next state; states count in rows
+	out    []clauseBits // by state: the clauses the literals ending there satisfy
 }
 
-func newMatcher(lits []string) *matcher {
-	m := &matcher{next: make([][256]int32, 1), out: make([]uint64, 1)}
-	goTo := []map[byte]int32{{}}
-	for i, l := range lits {
+func newMatcher(lits map[string]clauseBits) *matcher {
+	m := &matcher{}
+	// In a fixed order, for a reproducible table; the runes that fold to
+	// ASCII letters satisfy every clause.
+	keys := slices.Sorted(maps.Keys(lits))
+	bits := make([]clauseBits, len(keys))
+	for i, l := range keys {
+		bits[i] = lits[l]
+	}
+	for _, r := range poisonRunes {
+		keys = append(keys, string(r))
+		bits = append(bits, ^clauseBits(0))
+	}
+	// A column per normalised byte of a literal; column 0 for the rest.
+	cols := int32(1)
+	var colOf [256]int32
+	for _, l := range keys {
+		for j := 0; j < len(l); j++ {
+			if c := fold(l[j]); colOf[c] == 0 {
+				colOf[c] = cols
+				cols++
+			}
+		}
+	}
+	for c := range 256 {
+		m.column[c] = colOf[fold(byte(c))]
+	}
+	// The trie: next[st*cols+col] is the child, 0 for none (the start
+	// state is no one's child).
+	next := make([]int32, cols)
+	out := []clauseBits{0}
+	last := []int32{0} // the column of the last byte of each state's string
+	for i, l := range keys {
 		st := int32(0)
 		for j := 0; j < len(l); j++ {
-			c := lowerASCII(l[j])
-			nx, ok := goTo[st][c]
-			if !ok {
-				nx = int32(len(goTo))
-				goTo = append(goTo, map[byte]int32{})
-				m.next = append(m.next, [256]int32{})
-				m.out = append(m.out, 0)
-				goTo[st][c] = nx
+			col := colOf[fold(l[j])]
+			nx := next[st*cols+col]
+			if nx == 0 {
+				nx = int32(len(out))
+				next[st*cols+col] = nx
+				next = append(next, make([]int32, cols)...)
+				out = append(out, 0)
+				last = append(last, col)
 			}
 			st = nx
 		}
-		m.out[st] |= 1 << i
+		out[st] |= bits[i]
 	}
-	// Breadth first: failure links, then complete transitions.
-	fail := make([]int32, len(goTo))
-	queue := []int32{}
-	for c := 0; c < 256; c++ {
-		if nx, ok := goTo[0][byte(c)]; ok {
-			m.next[0][c] = nx
+	// Breadth first, the failure links complete the transitions.
+	fail := make([]int32, len(out))
+	var queue []int32
+	for col := range cols {
+		if nx := next[col]; nx != 0 {
 			queue = append(queue, nx)
 		}
 	}
 	for len(queue) > 0 {
 		st := queue[0]
 		queue = queue[1:]
-		m.out[st] |= m.out[fail[st]]
-		for c := 0; c < 256; c++ {
-			if nx, ok := goTo[st][byte(c)]; ok {
-				fail[nx] = m.next[fail[st]][c]
-				m.next[st][c] = nx
+		out[st] |= out[fail[st]]
+		for col := range cols {
+			f := next[fail[st]*cols+col]
+			if nx := next[st*cols+col]; nx != 0 {
+				fail[nx] = f
 				queue = append(queue, nx)
 			} else {
-				m.next[st][c] = m.next[fail[st]][c]
+				next[st*cols+col] = f
 			}
 		}
 	}
-	// ASCII upper case reads as lower case.
-	for st := range m.next {
-		for c := 'A'; c <= 'Z'; c++ {
-			m.next[st][c] = m.next[st][c+'a'-'A']
+	// A space after a space leaves the normalised text as it is.
+	if sp := colOf[' ']; sp != 0 {
+		for st := int32(1); st < int32(len(out)); st++ {
+			if last[st] == sp {
+				next[st*cols+sp] = st
+			}
 		}
+	}
+	// States count in rows of the table.
+	for i := range next {
+		next[i] *= cols
+	}
+	m.next = next
+	m.out = make([]clauseBits, len(next))
+	for st, f := range out {
+		m.out[st*int(cols)] = f
 	}
 	return m
 }
 
-func lowerASCII(c byte) byte {
-	if 'A' <= c && c <= 'Z' {
-		return c + 'a' - 'A'
-	}
-	return c
-}
-
-// scan returns the set of literals that occur in s, ASCII letters compared
-// without regard to case.
-func (m *matcher) scan(s string) uint64 {
+// scan returns the clauses satisfied by the literals that occur in the
+// normalised concatenation of parts.
+func (m *matcher) scan(parts ...string) clauseBits {
 	if m == nil {
 		return 0
 	}
-	var found uint64
+	var f clauseBits
 	st := int32(0)
-	for i := 0; i < len(s); i++ {
-		st = m.next[st][s[i]]
-		found |= m.out[st]
+	for _, s := range parts {
+		for i := 0; i < len(s); i++ {
+			st = m.next[st+m.column[s[i]]]
+			f |= m.out[st]
+		}
 	}
-	return found
+	return f
 }

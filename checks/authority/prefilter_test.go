@@ -1,16 +1,26 @@
 package authority
 
 import (
+	"fmt"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"regexp/syntax"
+	"slices"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/svrnty/sotvet/sotparse"
 )
 
 func TestMatcher(t *testing.T) {
-	m := newMatcher([]string{"default", "fault", "backend", "‹code›", "she", "he", "hers"})
+	lits := []string{"default", "fault", "backend", "‹code›", "she", "he", "hers", "is now ", " as default"}
+	set := map[string]clauseBits{}
+	for i, l := range lits {
+		set[l] = 1 << i
+	}
+	m := newMatcher(set)
 	for _, tc := range []struct {
 		in   string
 		want []string
@@ -19,45 +29,200 @@ func TestMatcher(t *testing.T) {
 		{"CASE IS DEFAULT", []string{"default", "fault"}},
 		{"ushers", []string{"she", "he", "hers"}},
 		{"the ‹code› span", []string{"‹code›", "he"}},
+		// A run of white space reads as one space.
+		{"it is \t\n now  here", []string{"he", "is now "}},
+		{"Case as \r\n  Default.", []string{"default", "fault", " as default"}},
+		{"is now", nil},
+		// A rune that folds to an ASCII letter admits everything.
+		{"ba\u212Aend", lits},
 		{"nothing", nil},
 		{"", nil},
 	} {
-		found := m.scan(tc.in)
+		f := m.scan(tc.in)
 		var got []string
-		for i, l := range []string{"default", "fault", "backend", "‹code›", "she", "he", "hers"} {
-			if found&(1<<i) != 0 {
+		for i, l := range lits {
+			if f&(1<<i) != 0 {
 				got = append(got, l)
 			}
 		}
 		if strings.Join(got, ",") != strings.Join(tc.want, ",") {
-			t.Errorf("scan(%q) = %v, want %v", tc.in, got, tc.want)
+			t.Errorf("scan(%q) = %q, want %q", tc.in, got, tc.want)
 		}
 	}
 }
 
-func TestClauses(t *testing.T) {
+// TestPoisonRunes checks that the runes that case-fold to ASCII letters are
+// the poison runes.
+func TestPoisonRunes(t *testing.T) {
+	var got []rune
+	for c := 'a'; c <= 'z'; c++ {
+		for _, r := range orbit(c) {
+			if r >= utf8.RuneSelf {
+				got = append(got, r)
+			}
+		}
+	}
+	slices.Sort(got)
+	want := slices.Sorted(slices.Values(poisonRunes))
+	if !slices.Equal(got, want) {
+		t.Errorf("non-ASCII runes folding to ASCII letters: %q, poison runes: %q", got, want)
+	}
+}
+
+// formatQuery renders q: clauses as (a|b), joined by " & "; disjunctions
+// as OR[{...} {...}].
+func formatQuery(q query) string {
+	var parts []string
+	for _, a := range q.any {
+		parts = append(parts, "("+strings.Join(a, "|")+")")
+	}
+	for _, alts := range q.or {
+		var ss []string
+		for _, x := range alts {
+			ss = append(ss, "{"+formatQuery(x)+"}")
+		}
+		parts = append(parts, "OR["+strings.Join(ss, " ")+"]")
+	}
+	return strings.Join(parts, " & ")
+}
+
+func TestQuery(t *testing.T) {
 	for _, tc := range []struct{ expr, want string }{
-		{`default backend`, "default backend"},
-		{`\bdefault\s+(?:backend|engine)\b`, "default|backend engine"},
-		{`(?:is|was)\s+promoted`, "promoted"},
+		{`default backend`, "(default backend)"},
+		{`\bdefault\s+(?:backend|engine)\b`, "(default backend|default engine)"},
+		{`(?:is|was)\s+promoted`, "(is promoted|was promoted)"},
+		// Runs of white space are one space, wherever they meet.
+		{`activation\s+\s*(?:is|was)\s+now`, "(activation is now|activation was now)"},
+		{`a[ \t]+b\s*:`, "(a b :|a b:)"},
 		{`a|bcd`, ""},
-		{`(?:foo)?bar`, "bar"},
-		{`(?:foo)+bar`, "foo|bar"},
-		{`x{2,}yyy`, "yyy"},
+		{`(?:foo)?bar`, "(bar)"},
+		{`(?:foo)+bar`, "(foobar)"},
+		{`x{2,}yyy`, "(xyyy)"},
+		{`(?-i:Case)\s+is`, "(case is)"},
+		// Two letters say nothing alone, but do with what is next to them.
+		{`\bJP\s+(?:approved|granted)`, "(jp approved|jp granted)"},
+		{`\bJP\b`, ""},
+		// A class too large to spell out, or any character, breaks a literal.
+		{`promot\w+\s+to\s+core`, "(promot) & ( to core)"},
+		{`abc.def`, "(abc) & (def)"},
+		// Case folds beyond ASCII.
+		{`caf[eé] bar`, "(cafe bar|cafÉ bar|café bar)"},
+		// U+FFFD matches an invalid byte: it is not a literal.
+		{"abc\uFFFDdef", "(abc) & (def)"},
+		// Alternatives that are not exact keep what each one requires.
+		{`(?:alpha\s+\w+\s+beta|gamma\w*delta)`, "(alpha |gamma) & ( beta|delta) & OR[{(alpha ) & ( beta)} {(gamma) & (delta)}]"},
+		{`(?:foo\w+|\w+)bar`, "(bar)"},
+		{`(`, ""},
 	} {
-		var parts []string
-		for _, c := range clausesOf(tc.expr) {
-			parts = append(parts, strings.Join(c, " "))
-		}
-		if got := strings.Join(parts, "|"); got != tc.want {
-			t.Errorf("clausesOf(%q) = %q, want %q", tc.expr, got, tc.want)
+		if got := formatQuery(queryOf(tc.expr)); got != tc.want {
+			t.Errorf("queryOf(%q) = %s, want %s", tc.expr, got, tc.want)
 		}
 	}
 }
 
-// TestPrefilterSound checks, on every sentence of the test workspaces and
-// the corpus, that no alternative of the built-in rules matches a sentence
-// its prefilter rejects.
+// tricky are expressions beyond the built-in rules that the prefilter must
+// stay sound for: white space, case folding, classes, repetition.
+var tricky = []string{
+	`a\s*\s*b`, `foo[ \t]+bar\s+baz`, `stra(?:ss|ß)e`, `\bk\w+s\b`, `caf[eé]\s+noir`,
+	`x.y\s+zzz`, `(?:ab|cd){2,3}ef`, `[a-c]{2}xyz`, `kelvin\s*:\s*k`, `(?s)start.*end`,
+	`^\s+lead`, `trail\s+$`, `(?:\s|-)+sep(?:\s|_)+`, `(?i:MiXeD)\s+(?-i:Case)`, `\x{212A}\s*x`,
+	`(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen)\s+items?`,
+	`\bis\s+(?:now\s+)?(?:on|off)\b`, `xx\s+\s+yy`, `(?:foo\s+|bar\s)\s+baz`, `abc[[:space:]]+def\v?ghi`, `[\s.,;:!]default[\s.,;:!]`, `a{0,3}bcd\s{2,}efg`,
+}
+
+// TestPrefilterGenerated is a property test: strings generated to match
+// each expression of the built-in rules and of tricky, in random case, with
+// random runs of white space, in random context, pass its prefilter when
+// the expression matches them.
+func TestPrefilterGenerated(t *testing.T) {
+	var exprs []string
+	for _, c := range DefaultClaims {
+		exprs = append(exprs, c.Pattern...)
+	}
+	exprs = append(exprs, tricky...)
+	rng := rand.New(rand.NewPCG(1, 2))
+	contexts := []string{"", " ", "x", "The ", "  \t", "“", ". ", "K", "ſ"}
+	for i, e := range exprs {
+		re, err := syntax.Parse(e, syntax.Perl|syntax.FoldCase)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// One rule set each: a set has room for only so many clauses.
+		set := NewClaimSet([]Claim{{ID: fmt.Sprintf("r%d", i), Pattern: Patterns{e}, Scope: Scopes{ScopeSentence}, Message: "m"}})
+		a := set.compiled[0].alts[0]
+		matched := 0
+		for range 2000 {
+			var b strings.Builder
+			b.WriteString(contexts[rng.IntN(len(contexts))])
+			generate(&b, re, rng)
+			b.WriteString(contexts[rng.IntN(len(contexts))])
+			s := b.String()
+			if !a.re.MatchString(s) {
+				continue
+			}
+			matched++
+			if !a.filter.admits(set.matcher.scan(s)) {
+				t.Errorf("%s: prefilter %s rejects matching %q", e, formatQuery(queryOf(e)), s)
+				break
+			}
+		}
+		if matched < 100 {
+			t.Errorf("%s: only %d of the generated strings match", e, matched)
+		}
+	}
+}
+
+// generate writes a random string of re's language (up to its assertions).
+func generate(b *strings.Builder, re *syntax.Regexp, rng *rand.Rand) {
+	switch re.Op {
+	case syntax.OpLiteral:
+		for _, r := range re.Rune {
+			if re.Flags&syntax.FoldCase != 0 {
+				o := orbit(r)
+				r = o[rng.IntN(len(o))]
+			}
+			b.WriteRune(r)
+		}
+	case syntax.OpCharClass:
+		k := rng.IntN(len(re.Rune)/2) * 2
+		lo, hi := re.Rune[k], re.Rune[k+1]
+		if lo <= ' ' && ' ' <= hi && rng.IntN(2) == 0 {
+			b.WriteByte(' ')
+			return
+		}
+		b.WriteRune(lo + rune(rng.Int32N(min(hi-lo, 300)+1)))
+	case syntax.OpAnyChar, syntax.OpAnyCharNotNL:
+		b.WriteByte(" a\t.Z-"[rng.IntN(6)])
+	case syntax.OpCapture:
+		generate(b, re.Sub[0], rng)
+	case syntax.OpStar, syntax.OpPlus, syntax.OpQuest, syntax.OpRepeat:
+		lo, hi := 0, 3
+		switch re.Op {
+		case syntax.OpPlus:
+			lo = 1
+		case syntax.OpQuest:
+			hi = 1
+		case syntax.OpRepeat:
+			lo, hi = re.Min, re.Max
+			if hi < 0 {
+				hi = lo + 3
+			}
+		}
+		for range lo + rng.IntN(hi-lo+1) {
+			generate(b, re.Sub[0], rng)
+		}
+	case syntax.OpConcat:
+		for _, sub := range re.Sub {
+			generate(b, sub, rng)
+		}
+	case syntax.OpAlternate:
+		generate(b, re.Sub[rng.IntN(len(re.Sub))], rng)
+	}
+}
+
+// TestPrefilterSound checks, on every sentence, fact and frontmatter field
+// of the test workspaces and the corpus, that no alternative of the
+// built-in rules matches a text its prefilter rejects.
 func TestPrefilterSound(t *testing.T) {
 	set := NewClaimSet(DefaultClaims)
 	dirs, _ := filepath.Glob(filepath.Join("testdata", "*"))
@@ -66,30 +231,74 @@ func TestPrefilterSound(t *testing.T) {
 			dirs = append(dirs, c)
 		}
 	}
-	n := 0
+	n, matched := 0, 0
+	check := func(where, text string) {
+		f := set.matcher.scan(text)
+		for _, cc := range set.compiled {
+			for _, a := range cc.alts {
+				n++
+				if a.re.MatchString(text) {
+					matched++
+					if !a.filter.admits(f) {
+						t.Errorf("%s: %s: prefilter rejects a matching text: %q", where, a.re, text)
+					}
+				}
+			}
+		}
+	}
 	for _, dir := range dirs {
 		ws, err := sotparse.Load(dir, sotparse.Options{NoGit: true})
 		if err != nil {
 			t.Fatal(err)
 		}
 		for _, d := range ws.Docs {
-			for _, bl := range readBody(d.Blocks()).blocks {
+			for _, bl := range readBody(d.Blocks(), nil).blocks {
 				for _, s := range bl.sentences() {
-					sent := bl.Text[s[0]:s[1]]
-					found := set.matcher.scan(sent)
-					for _, cc := range set.compiled {
-						for _, a := range cc.alts {
-							n++
-							if a.re.MatchString(sent) && !a.filter.admits(found) {
-								t.Errorf("%s: %s: prefilter rejects a matching sentence: %q", d.Path, a.re, sent)
-							}
-						}
-					}
+					check(d.Path, bl.Text[s[0]:s[1]])
+				}
+			}
+			for _, f := range d.Facts {
+				check(d.Path, strings.Trim(f.Key, "`")+": "+plain(f.Value))
+			}
+			if d.Frontmatter != nil {
+				for _, f := range d.Frontmatter.Fields {
+					check(d.Path, f.Key+": "+strings.TrimSpace(f.Value))
 				}
 			}
 		}
 	}
-	if n == 0 {
-		t.Error("no sentences checked")
+	if n == 0 || matched == 0 {
+		t.Errorf("%d texts checked, %d matched", n, matched)
+	}
+}
+
+// TestPrefilterSelective checks that the prefilters reject the sentences
+// of the workspace convention that only share words with the rules.
+func TestPrefilterSelective(t *testing.T) {
+	set := NewClaimSet(DefaultClaims)
+	for _, s := range []string{
+		"Case runtime default active: false",
+		"Runtime default activation remains false",
+		"The closeout pins the ‹code› field without granting Core authority.",
+		"The CTO route validates the candidate-default comparison.",
+		"Local planning SOT only. Not a Core Protocol. Not active Core authority.",
+	} {
+		f := set.matcher.scan(s)
+		for _, cc := range set.compiled {
+			if cc.Scope.has(ScopeSentence) && cc.admits(f) {
+				t.Errorf("%q: a prefilter of %s admits it", s, cc.ID)
+			}
+		}
+	}
+}
+
+// TestClauseKeys checks that clauses whose strings join alike stay apart.
+func TestClauseKeys(t *testing.T) {
+	set := NewClaimSet([]Claim{
+		{ID: "a", Pattern: Patterns{`aaa\x00bbb`}, Scope: Scopes{ScopeSentence}, Message: "m"},
+		{ID: "b", Pattern: Patterns{`(?:aaa|bbb)`}, Scope: Scopes{ScopeSentence}, Message: "m"},
+	})
+	if f := set.matcher.scan("xx aaa xx"); !set.compiled[1].admits(f) {
+		t.Error(`"(?:aaa|bbb)" does not admit "xx aaa xx"`)
 	}
 }

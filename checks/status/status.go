@@ -1,11 +1,13 @@
 package status
 
 import (
+	"bytes"
 	"fmt"
 	"go/token"
 	"regexp"
 	"runtime"
 	"slices"
+	"sort"
 	"strings"
 	"sync"
 
@@ -60,18 +62,26 @@ func run(pass *analysis.Pass) (any, error) {
 			focused = append(focused, d)
 		}
 	}
-	c.index(focused)
+	// A document's text is read (indexed) only where a rule needs it: for
+	// the remains-blocked rule of its validated items, and when it is read
+	// to corroborate a status (mentioning indexes it then).
+	var validatedIn []*sotparse.Doc
 	for _, d := range focused {
-		di := c.info[d]
-		c.docStatus(di.d)
-		for _, it := range di.d.WorkItems {
-			c.workboard(di, it)
+		if slices.ContainsFunc(d.WorkItems, func(it *sotparse.WorkItem) bool { return itemStatus(it) == validated }) {
+			validatedIn = append(validatedIn, d)
+		}
+	}
+	c.index(validatedIn)
+	for _, d := range focused {
+		c.docStatus(d)
+		for _, it := range d.WorkItems {
+			c.workboard(d, it)
 			if itemStatus(it) != validated {
 				continue
 			}
 			c.acceptance(it)
 			c.blockers(it)
-			c.remainsBlocked(di, it)
+			c.remainsBlocked(c.info[d], it)
 		}
 	}
 	return nil, nil
@@ -186,7 +196,7 @@ func (c *checker) docStatus(d *sotparse.Doc) {
 }
 
 // workboard compares the item's status with its workboard entry.
-func (c *checker) workboard(di *docInfo, it *sotparse.WorkItem) {
+func (c *checker) workboard(d *sotparse.Doc, it *sotparse.WorkItem) {
 	st := itemStatus(it)
 	if st == "" {
 		return
@@ -199,7 +209,7 @@ func (c *checker) workboard(di *docInfo, it *sotparse.WorkItem) {
 	if wst == st || !statuses.Has(wst) {
 		return
 	}
-	if c.corroborated(it.ID, wst, di) {
+	if c.corroborated(it.ID, wst, d) {
 		return
 	}
 	c.report(it.Status.ValuePos, it.Status.End, "workboard-mismatch",
@@ -209,9 +219,9 @@ func (c *checker) workboard(di *docInfo, it *sotparse.WorkItem) {
 
 // corroborated reports whether a document other than except states that
 // the item id has the status.
-func (c *checker) corroborated(id, status string, except *docInfo) bool {
+func (c *checker) corroborated(id, status string, except *sotparse.Doc) bool {
 	for _, di := range c.mentioning(id) {
-		if di == except {
+		if di.d == except {
 			continue
 		}
 		if di.states(id, status) {
@@ -292,15 +302,15 @@ func (c *checker) remainsBlocked(di *docInfo, it *sotparse.WorkItem) {
 	statusEnd := tf.Offset(it.Status.End)
 	journal := di.states(it.ID, validated)
 	for _, ln := range di.remain {
-		if ln.Off < sec.start {
+		if ln.off < sec.start {
 			continue
 		}
-		inSec := ln.Off < sec.end
-		if !inSec && ln.Off < statusEnd {
+		inSec := ln.off < sec.end
+		if !inSec && ln.off < statusEnd {
 			continue
 		}
-		own := inSec && di.innermost(ln.Off) == it
-		for _, s := range sentences(ln) {
+		own := inSec && di.innermost(ln.off) == it
+		for _, s := range ln.sents {
 			end := -1
 			if m := remainsByID.FindStringSubmatchIndex(s.text); m != nil && !inCodeSpan(s.text[:m[1]]) {
 				if containsID(s.text[m[2]:m[3]], it.ID) && (inSec || !journal) {
@@ -336,14 +346,20 @@ func inCodeSpan(s string) bool { return strings.Count(s, "`")%2 == 1 }
 // docInfo is what the check reads from one document beyond the model.
 type docInfo struct {
 	d        *sotparse.Doc
-	lines    []bodylines.Line
 	sections map[*sotparse.WorkItem]span
 	stated   []stated        // "ID is STATUS" sentences
 	about    map[string]bool // ids the document is about
 	results  []string        // document-level bare statuses
 	// remain holds the lines that say "remain" in any case: the only ones
 	// remainsBlocked reads, for each validated item.
-	remain []bodylines.Line
+	remain []remainLine
+}
+
+// remainLine is a line that says "remain", split into sentences once for
+// all the validated items of its document.
+type remainLine struct {
+	off   int // file offset of the line
+	sents []sentence
 }
 
 type span struct{ start, end int }
@@ -378,11 +394,10 @@ func (di *docInfo) innermost(off int) *sotparse.WorkItem {
 func index(d *sotparse.Doc, content []byte) *docInfo {
 	tf := d.File.Tok
 	size := len(content)
-	di := &docInfo{d: d, lines: bodyLines(d, content), sections: map[*sotparse.WorkItem]span{}, about: map[string]bool{}}
-	for _, ln := range di.lines {
-		if remainNeedle.in(ln.Text) {
-			di.remain = append(di.remain, ln)
-		}
+	lines := bodyLines(d, content)
+	di := &docInfo{d: d, sections: map[*sotparse.WorkItem]span{}, about: map[string]bool{}}
+	for _, ln := range linesWith(lines, content, remainNeedle) {
+		di.remain = append(di.remain, remainLine{ln.Off, sentences(ln)})
 	}
 	// sectionEnd returns the offset of the first heading after pos with a
 	// level at most level, or the end of the file.
@@ -411,9 +426,9 @@ func index(d *sotparse.Doc, content []byte) *docInfo {
 		}
 		return false
 	}
-	for _, ln := range di.lines {
-		// Only a sentence that starts with a work id states a status.
-		for _, s := range sentencesWith(ln, workIDNeedle) {
+	// Only a sentence that starts with a work id states a status.
+	for _, ln := range linesWith(lines, content, workIDNeedle) {
+		for _, s := range sentences(ln) {
 			// A statement starts with its id: most sentences that mention an
 			// id do not, and are rejected before the pattern.
 			if t := strings.TrimLeft(s.text, "`*_"); len(t) < 9 || !strings.EqualFold(t[:9], "CTO-WORK-") {
@@ -426,6 +441,8 @@ func index(d *sotparse.Doc, content []byte) *docInfo {
 				}
 			}
 		}
+	}
+	for _, ln := range lines {
 		if m := workItemLineMatch(ln.Text); m != nil && !inItem(ln.Off) {
 			for _, id := range ids(m[1]) {
 				di.about[id] = true
@@ -440,12 +457,18 @@ func index(d *sotparse.Doc, content []byte) *docInfo {
 		}
 	}
 	for _, l := range d.StatusLines {
-		if w := bareStatus(l.Value); l.Item == nil && w != "" {
+		if l.Item != nil {
+			continue
+		}
+		if w := bareStatus(l.Value); w != "" {
 			di.results = append(di.results, w)
 		}
 	}
 	for _, f := range d.Facts {
-		if w := bareStatus(f.Value); strings.EqualFold(f.Key, "status") && w != "" && !inItem(tf.Offset(f.Pos)) {
+		if !strings.EqualFold(f.Key, "status") {
+			continue
+		}
+		if w := bareStatus(f.Value); w != "" && !inItem(tf.Offset(f.Pos)) {
 			di.results = append(di.results, w)
 		}
 	}
@@ -463,8 +486,9 @@ func ids(s string) []string {
 // bodyLines returns the body's lines outside fenced code and blockquotes:
 // a quote quotes, it does not state.
 func bodyLines(d *sotparse.Doc, content []byte) []bodylines.Line {
-	var out []bodylines.Line
-	for _, l := range bodylines.Lines(content, d.File.Tok.Offset(d.BodyStart), len(content)) {
+	lines := bodylines.Lines(content, d.File.Tok.Offset(d.BodyStart), len(content))
+	out := lines[:0] // in place: the lines are the index's to keep or drop
+	for _, l := range lines {
 		if !l.Quoted {
 			out = append(out, l)
 		}
@@ -489,27 +513,86 @@ func workItemLineMatch(text string) []string {
 	return workItemLine.FindStringSubmatch(t)
 }
 
-// sentencesWith returns the sentences of ln, or none when ln does not
-// contain the needle (case-insensitively): a cheap filter before the
-// patterns.
-func sentencesWith(ln bodylines.Line, n needle) []sentence {
-	if !n.in(ln.Text) {
-		return nil
-	}
-	return sentences(ln)
+// needle is a word searched for without regard to ASCII case, with what
+// the searches use computed once.
+type needle struct {
+	word, lowerTail, upperTail string
+	// rare is the index in word of its rarest letter, what linesWith
+	// looks for first.
+	rare int
 }
-
-// needle is a word searched for without regard to ASCII case. The variants
-// are computed once: this runs on every line of every document.
-type needle struct{ word, lowerTail, upperTail string }
 
 var (
 	workIDNeedle = newNeedle("CTO-WORK-")
 	remainNeedle = newNeedle("remain")
 )
 
+// letterRank orders the ASCII letters from the most to the least common in
+// English text.
+const letterRank = "etaoinshrdlcumwfgypbvkjxqz"
+
 func newNeedle(w string) needle {
-	return needle{w, strings.ToLower(w[1:]), strings.ToUpper(w[1:])}
+	n := needle{word: w, lowerTail: strings.ToLower(w[1:]), upperTail: strings.ToUpper(w[1:])}
+	best := -1
+	for i := 0; i < len(w); i++ {
+		if r := strings.IndexByte(letterRank, lower(w[i])); r > best {
+			n.rare, best = i, r
+		}
+	}
+	return n
+}
+
+// linesWith returns the lines that contain the needle (see needle.in), in
+// order; lines come from content. Rather than test each line, it looks
+// through content for the needle's rarest letter in either case, and tests
+// only the lines where the needle is around one: one search of a long text
+// is cheaper than many of short ones.
+func linesWith(lines []bodylines.Line, content []byte, n needle) []bodylines.Line {
+	if len(lines) == 0 {
+		return nil
+	}
+	var hits []int // indexes in lines
+	c := n.word[n.rare]
+	for _, b := range []byte{lower(c), upper(c)} {
+		for off := lines[0].Off + n.rare; off < len(content); {
+			k := bytes.IndexByte(content[off:], b)
+			if k < 0 {
+				break
+			}
+			start := off + k - n.rare
+			off += k + 1
+			if start+len(n.word) > len(content) || !equalFold(content[start:start+len(n.word)], n.word) {
+				continue
+			}
+			// The line that starts last at or before start, if the
+			// needle lies in it.
+			i := sort.Search(len(lines), func(i int) bool { return lines[i].Off > start }) - 1
+			if i >= 0 && start+len(n.word) <= lines[i].Off+len(lines[i].Text) {
+				hits = append(hits, i)
+			}
+		}
+		if upper(c) == lower(c) {
+			break
+		}
+	}
+	slices.Sort(hits)
+	var out []bodylines.Line
+	for _, i := range slices.Compact(hits) {
+		if n.in(lines[i].Text) {
+			out = append(out, lines[i])
+		}
+	}
+	return out
+}
+
+// equalFold reports whether b is the ASCII word w in any case.
+func equalFold(b []byte, w string) bool {
+	for i := range len(w) {
+		if lower(b[i]) != lower(w[i]) {
+			return false
+		}
+	}
+	return true
 }
 
 // in reports whether s contains the needle in any ASCII case. The
@@ -544,6 +627,13 @@ func containsFold(s, word string) bool {
 func lower(c byte) byte {
 	if 'A' <= c && c <= 'Z' {
 		return c + 'a' - 'A'
+	}
+	return c
+}
+
+func upper(c byte) byte {
+	if 'a' <= c && c <= 'z' {
+		return c - ('a' - 'A')
 	}
 	return c
 }

@@ -60,3 +60,9 @@ func TestDoc(t *testing.T) {
 func TestCorpus(t *testing.T) {
 	checktest.LogFindings(t, checktest.Findings(t, checktest.CorpusDir(t), status.Analyzer))
 }
+
+// BenchmarkRun measures the check alone, on the corpus parsed once
+// (SOTVET_BENCH_CORPUS names another workspace, a synthetic one say).
+func BenchmarkRun(b *testing.B) {
+	checktest.BenchPass(b, checktest.BenchCorpusDir(b), nil, status.Analyzer)
+}

@@ -1,6 +1,7 @@
 package structure
 
 import (
+	"bytes"
 	"fmt"
 	"go/token"
 	"regexp"
@@ -212,7 +213,11 @@ var (
 // duplicates reports a body line identical to the line before it.
 func (c *checker) duplicates(d *sotparse.Doc) {
 	content := d.File.Content
-	lines := bodylines.Lines(content, d.File.Tok.Offset(d.BodyStart), len(content))
+	start := d.File.Tok.Offset(d.BodyStart)
+	if !repeatsLine(content[start:]) {
+		return // most documents: no line repeats the one before it
+	}
+	lines := bodylines.Lines(content, start, len(content))
 	for i := 1; i < len(lines); i++ {
 		prev, cur := lines[i-1], lines[i]
 		a, b := strings.TrimRight(prev.Text, " \t"), strings.TrimRight(cur.Text, " \t")
@@ -244,6 +249,29 @@ func (c *checker) duplicates(d *sotparse.Doc) {
 }
 
 // adjacent reports whether cur is the line right after prev in content.
+// repeatsLine reports whether a non-blank line of text is the line before
+// it, compared as duplicates compares them (line ending and trailing
+// blanks dropped). Lines next to each other in a document's body are next
+// to each other in its text, so a document without such a pair has no
+// duplicate line: this cheap pass spares it the line split.
+func repeatsLine(text []byte) bool {
+	var prev []byte
+	for first := true; len(text) > 0; first = false {
+		line := text
+		if k := bytes.IndexByte(text, '\n'); k >= 0 {
+			line, text = text[:k], text[k+1:]
+		} else {
+			text = nil
+		}
+		line = bytes.TrimRight(bytes.TrimSuffix(line, []byte("\r")), " \t")
+		if !first && bytes.Equal(line, prev) && len(bytes.TrimSpace(line)) > 0 {
+			return true
+		}
+		prev = line
+	}
+	return false
+}
+
 func adjacent(content []byte, prev, cur bodylines.Line) bool {
 	next := prev.Off + len(prev.Text)
 	if next < len(content) && content[next] == '\r' {

@@ -1,0 +1,52 @@
+package authority
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/svrnty/sotvet/sotparse"
+)
+
+// BenchmarkScan measures the prefilter scan of every prose block of the
+// corpus (SOTVET_BENCH_CORPUS names another) with the built-in rules.
+func BenchmarkScan(b *testing.B) {
+	// checktest.BenchCorpusDir, which this package cannot import.
+	dir := os.Getenv("SOTVET_BENCH_CORPUS")
+	if dir == "" {
+		dir = filepath.Join("..", "..", "..", "shared", "corpus", "cto-planb")
+	}
+	if _, err := os.Stat(dir); err != nil {
+		b.Skipf("corpus not available: %v", err)
+	}
+	ws, err := sotparse.Load(dir, sotparse.Options{NoGit: true})
+	if err != nil {
+		b.Fatal(err)
+	}
+	var texts []string
+	n := 0
+	for _, d := range ws.Docs {
+		for _, bl := range readBody(d.Blocks(), nil).blocks {
+			texts = append(texts, bl.Text)
+			n += len(bl.Text)
+		}
+	}
+	m := NewClaimSet(DefaultClaims).matcher
+	b.SetBytes(int64(n))
+	b.ResetTimer()
+	for range b.N {
+		var f clauseBits
+		for _, t := range texts {
+			f |= m.scan(t)
+		}
+		_ = f
+	}
+}
+
+// BenchmarkCompile measures compiling the built-in rules, prefilters and
+// matcher included: every run of sotvet does it once.
+func BenchmarkCompile(b *testing.B) {
+	for range b.N {
+		NewClaimSet(DefaultClaims)
+	}
+}

@@ -1,0 +1,55 @@
+package status
+
+import (
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"github.com/svrnty/sotvet/checks/internal/bodylines"
+)
+
+// TestLinesWith checks that linesWith finds the lines needle.in accepts,
+// on random documents of lines that hold the needles in any case, cut by
+// fences, quotes and line endings.
+func TestLinesWith(t *testing.T) {
+	pieces := []string{
+		"remain", "Remains", "REMAIN", "ReMAIN", "rEMAIN", "emain", "EMAIN", "remai",
+		"CTO-WORK-001", "cto-work-2", "Cto-Work-3", "TO-WORK-", "to-work-", "CTO-WORK",
+		"```", "~~~", "> ", "    ", " ", "x", "\r", "-", ".",
+	}
+	rng := rand.New(rand.NewPCG(3, 4))
+	for range 3000 {
+		var b strings.Builder
+		for range rng.IntN(40) {
+			b.WriteString(pieces[rng.IntN(len(pieces))])
+			if rng.IntN(4) == 0 {
+				b.WriteByte('\n')
+			}
+		}
+		content := []byte(b.String())
+		start := rng.IntN(len(content) + 1)
+		var lines []bodylines.Line
+		for _, l := range bodylines.Lines(content, start, len(content)) {
+			if !l.Quoted {
+				lines = append(lines, l)
+			}
+		}
+		for _, n := range []needle{remainNeedle, workIDNeedle} {
+			var want []bodylines.Line
+			for _, l := range lines {
+				if n.in(l.Text) {
+					want = append(want, l)
+				}
+			}
+			got := linesWith(lines, content, n)
+			if len(got) != len(want) {
+				t.Fatalf("%q, needle %q: got %d lines, want %d", content, n.word, len(got), len(want))
+			}
+			for i := range got {
+				if got[i] != want[i] {
+					t.Fatalf("%q, needle %q: line %d = %+v, want %+v", content, n.word, i, got[i], want[i])
+				}
+			}
+		}
+	}
+}
