@@ -150,7 +150,7 @@ if ((have_sotvet)) && command -v git >/dev/null; then
 	git -C "$repo" init -q
 	git -C "$repo" add -A
 	git -C "$repo" -c user.name=bench -c user.email=bench@localhost commit -qm base
-	changed=$(git -C "$repo" ls-files '.sot/*.md' | head -n 1)
+	changed=$(git -C "$repo" ls-files '.sot/*.md' | sed -n 1p)
 	printf '\nEdited for the benchmark.\n' >>"$repo/$changed"
 	git -C "$repo" add "$changed"
 	export SOTVET_CACHE=$tmp/cache
