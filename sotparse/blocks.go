@@ -149,15 +149,20 @@ func (d *Doc) Blocks() []*Block {
 	base := d.BodyStart
 	off := d.File.Tok.Offset(base)
 	src := d.File.Content[off:]
+	// The counts up front size every allocation once: the blocks, all
+	// their texts in one string, all their runs in one slice.
 	n, k := binary.Uvarint(enc)
+	enc = enc[k:]
+	textLen, k := binary.Uvarint(enc)
+	enc = enc[k:]
+	runCount, k := binary.Uvarint(enc)
 	enc = enc[k:]
 	blocks := make([]Block, n)
 	ptrs := make([]*Block, n)
-	spans := make([][4]int, n) // the text and runs of each block
-	var (
-		text []byte
-		runs []posRun
-	)
+	spans := make([]int, n+1) // where each block's text starts in all
+	var text strings.Builder
+	text.Grow(int(textLen))
+	runs := make([]posRun, 0, runCount)
 	prev := 0
 	for i := range blocks {
 		b := &blocks[i]
@@ -165,7 +170,8 @@ func (d *Doc) Blocks() []*Block {
 		h, enc, prev = decodeHeader(enc, prev)
 		b.Kind, b.Level, b.Comment, b.Depth, b.Section = h.kind, h.level, h.comment, h.depth, h.section
 		b.Pos, b.End = base+token.Pos(h.pos), base+token.Pos(h.end)
-		t0, r0 := len(text), len(runs)
+		r0 := len(runs)
+		spans[i] = text.Len()
 		cursor := h.pos
 		for at := 0; at < h.textLen; {
 			var r textRun
@@ -174,32 +180,31 @@ func (d *Doc) Blocks() []*Block {
 			pr := posRun{at: at, pos: base + token.Pos(r.off)}
 			switch r.kind {
 			case runCopy:
-				text = append(text, src[r.off:r.off+r.n]...)
+				text.Write(src[r.off : r.off+r.n])
 				cursor += r.n
 				pr.step = true
 			case runSpace:
-				text = append(text, ' ')
+				text.WriteByte(' ')
 				r.n = 1
 			case runCode:
-				text = append(text, CodePlaceholder...)
+				text.WriteString(CodePlaceholder)
 				r.n = len(CodePlaceholder)
 			case runLit:
-				text = append(text, r.lit...)
+				text.Write(r.lit)
 				r.n = len(r.lit)
 			}
 			runs = append(runs, pr)
 			at += r.n
 		}
-		spans[i] = [4]int{t0, len(text), r0, len(runs)}
+		if len(runs) > r0 {
+			b.runs = runs[r0:len(runs):len(runs)]
+		}
 		ptrs[i] = b
 	}
-	all := string(text)
+	spans[n] = text.Len()
+	all := text.String() // no copy: the builder's buffer becomes the string
 	for i := range blocks {
-		s := spans[i]
-		blocks[i].Text = all[s[0]:s[1]]
-		if s[3] > s[2] {
-			blocks[i].runs = runs[s[2]:s[3]:s[3]]
-		}
+		blocks[i].Text = all[spans[i]:spans[i+1]]
 	}
 	return ptrs
 }
@@ -352,7 +357,13 @@ func (bb *blockBuilder) finish() []byte {
 	if len(bb.blocks) == 0 {
 		return nil
 	}
+	textLen := 0
+	for _, h := range bb.blocks {
+		textLen += h.textLen
+	}
 	enc := binary.AppendUvarint(bb.enc[:0], uint64(len(bb.blocks)))
+	enc = binary.AppendUvarint(enc, uint64(textLen))
+	enc = binary.AppendUvarint(enc, uint64(len(bb.runs)))
 	prev := 0
 	for i, h := range bb.blocks {
 		enc = appendHeader(enc, h, prev)
