@@ -4,6 +4,7 @@
 package bodylines
 
 import (
+	"bytes"
 	"strings"
 	"unsafe"
 )
@@ -20,17 +21,20 @@ type Line struct {
 // kept. start is moved to the next line boundary if it is inside a line.
 // The lines' Text shares content's memory: content must not change.
 func Lines(content []byte, start, end int) []Line {
-	var out []Line
 	fence := ""
 	off := start
 	for off > 0 && off < len(content) && content[off-1] != '\n' {
 		off++
 	}
 	end = min(end, len(content))
+	if off >= end {
+		return nil
+	}
+	out := make([]Line, 0, bytes.Count(content[off:end], []byte{'\n'})+1)
 	for off < end {
-		e := off
-		for e < end && content[e] != '\n' {
-			e++
+		e := end
+		if i := bytes.IndexByte(content[off:end], '\n'); i >= 0 {
+			e = off + i
 		}
 		text := strings.TrimSuffix(view(content[off:e]), "\r")
 		trimmed := strings.TrimLeft(text, " ")
