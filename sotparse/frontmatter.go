@@ -151,6 +151,22 @@ func SplitFrontmatter(content []byte) split {
 	if s.Open < 0 {
 		return s
 	}
+	// adrg/frontmatter copies all it reads after the block into a buffer
+	// of its own: the whole body, a seventh of a large workspace's
+	// allocations. It is given the block alone, up to the end of the line
+	// it will close the block at, which changes nothing it decides.
+	end := len(content)
+	for off := s.YAMLStart; off < len(content); {
+		lineEnd := len(content)
+		if nl := bytes.IndexByte(content[off:], '\n'); nl >= 0 {
+			lineEnd = off + nl + 1
+		}
+		if string(bytes.TrimSpace(content[off:lineEnd])) == "---" {
+			end = lineEnd
+			break
+		}
+		off = lineEnd
+	}
 	var yamlText []byte
 	format := frontmatter.NewFormat("---", "---", func(data []byte, v any) error {
 		yamlText = data
@@ -160,7 +176,7 @@ func SplitFrontmatter(content []byte) split {
 		return yaml.Load(data, v.(*yaml.Node))
 	})
 	var node yaml.Node
-	rest, err := frontmatter.Parse(bytes.NewReader(content), &node, format)
+	rest, err := frontmatter.Parse(bytes.NewReader(content[:end]), &node, format)
 	if err != nil {
 		s.State = FrontmatterMalformed
 		s.Err = err
@@ -175,7 +191,7 @@ func SplitFrontmatter(content []byte) split {
 		return s
 	}
 	s.YAMLEnd = s.YAMLStart + len(yamlText)
-	s.BodyStart = len(content) - len(rest)
+	s.BodyStart = end - len(rest)
 	s.Node = &node
 	s.State = FrontmatterOK
 	return s

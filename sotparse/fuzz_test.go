@@ -9,6 +9,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/adrg/frontmatter"
+	yaml "go.yaml.in/yaml/v4"
 )
 
 // Fuzz targets for the parts of sotparse that read untrusted bytes. Run one
@@ -364,5 +367,51 @@ func FuzzDecodeRecord(f *testing.F) {
 		default:
 			t.Fatalf("unknown record kind %q", r.Kind)
 		}
+	})
+}
+
+// splitReference is SplitFrontmatter as it was, handing adrg/frontmatter the
+// whole content: the split must not depend on how much of it adrg sees.
+func splitReference(content []byte) (state FrontmatterState, yamlEnd, bodyStart int) {
+	var yamlText []byte
+	format := frontmatter.NewFormat("---", "---", func(data []byte, v any) error {
+		yamlText = data
+		if len(bytes.TrimSpace(stripComments(data))) == 0 {
+			return nil
+		}
+		return yaml.Load(data, v.(*yaml.Node))
+	})
+	var node yaml.Node
+	rest, err := frontmatter.Parse(bytes.NewReader(content), &node, format)
+	switch {
+	case err != nil:
+		return FrontmatterMalformed, -1, -1
+	case yamlText == nil:
+		return FrontmatterUnclosed, -1, -1
+	}
+	return FrontmatterOK, len(yamlText), len(content) - len(rest)
+}
+
+func checkSplitAgainstReference(t *testing.T, content []byte) {
+	s := SplitFrontmatter(content)
+	if s.State == FrontmatterAbsent {
+		return
+	}
+	state, yamlLen, body := splitReference(content)
+	if state != s.State && !(s.State == FrontmatterUnclosed && state == FrontmatterUnclosed) {
+		t.Fatalf("state %d, reference %d", s.State, state)
+	}
+	if state == FrontmatterOK && (s.YAMLEnd-s.YAMLStart != yamlLen || s.BodyStart != body) {
+		t.Fatalf("YAML %d bytes, body at %d; reference %d, %d", s.YAMLEnd-s.YAMLStart, s.BodyStart, yamlLen, body)
+	}
+}
+
+func FuzzSplitMatchesReference(f *testing.F) {
+	addCorpusSeeds(f, ".md")
+	for _, s := range commonSeeds() {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, content []byte) {
+		checkSplitAgainstReference(t, bytes.TrimPrefix(content, bom))
 	})
 }

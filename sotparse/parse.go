@@ -2,6 +2,7 @@ package sotparse
 
 import (
 	"bytes"
+	"cmp"
 	"crypto/sha1"
 	"encoding/hex"
 	"fmt"
@@ -10,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"sync"
 	"unicode/utf8"
 )
@@ -229,7 +231,17 @@ func ParseReusing(fset *token.FileSet, disc *Discovery, read func(path string) (
 		addSlot(s)
 	}
 	damaged := make([]bool, len(slots))
-	parallel(len(slots), func(i int) {
+	// Largest first: a big file (the workboard sorts last) parsed at the
+	// end would keep one core busy while the others wait.
+	order := make([]int, len(slots))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(a, b int) int {
+		return cmp.Compare(slots[b].file.Tok.Size(), slots[a].file.Tok.Size())
+	})
+	parallel(len(slots), func(k int) {
+		i := order[k]
 		s := slots[i]
 		if s.summary == nil {
 			parseSlot(s)
