@@ -1,6 +1,8 @@
 package sotparse
 
 import (
+	"fmt"
+	"go/token"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -333,6 +335,19 @@ func TestGitIgnored(t *testing.T) {
 	}
 	if ws.Exists(".sot/scratch") {
 		t.Errorf("ignored directory is known")
+	}
+}
+
+func TestSetLines(t *testing.T) {
+	for _, s := range []string{"", "a", "\n", "\n\n", "a\nb", "a\nb\n", "\na\n\nb", "ab\r\ncd\r\n"} {
+		fset := token.NewFileSet()
+		want := fset.AddFile("want", -1, len(s))
+		want.SetLinesForContent([]byte(s))
+		got := fset.AddFile("got", -1, len(s))
+		setLines(got, []byte(s))
+		if fmt.Sprint(got.Lines()) != fmt.Sprint(want.Lines()) {
+			t.Errorf("setLines(%q) = %v, want %v", s, got.Lines(), want.Lines())
+		}
 	}
 }
 

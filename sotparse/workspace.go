@@ -173,7 +173,7 @@ func parseFull(fset *token.FileSet, path string, content []byte) (doc *Doc, err 
 		}
 	}()
 	tf := fset.AddFile(path, -1, len(content))
-	tf.SetLinesForContent(content)
+	setLines(tf, content)
 	f := &File{Path: path, Role: RoleDoc, Tok: tf, Content: content}
 	return parseDoc(f, func(string, token.Pos, token.Pos, string) {}), nil
 }
