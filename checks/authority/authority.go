@@ -150,6 +150,29 @@ func (c *docRun) check() {
 	}
 }
 
+// wrapped reports whether the first lines of para, joined, are the
+// disclaimer want: a disclaimer wrapped over lines of its paragraph reads
+// as one line.
+func wrapped(para, want string) bool {
+	for i := strings.IndexByte(para, '\n'); i >= 0; {
+		j := strings.IndexByte(para[i+1:], '\n')
+		end := len(para)
+		if j >= 0 {
+			end = i + 1 + j
+		}
+		// PlainText collapses the line breaks with the other white space.
+		got := sotparse.PlainText(strings.TrimSpace(para[:end]))
+		if got == want {
+			return true
+		}
+		if len(got) > len(want) || j < 0 {
+			return false
+		}
+		i = end
+	}
+	return false
+}
+
 // promotion reports a core_promotion_status value that is not allowed. A
 // missing or empty value is the frontmatter check's business.
 func (c *docRun) promotion(d *sotparse.Doc) {
@@ -204,7 +227,7 @@ func (c *docRun) disclaimer(d *sotparse.Doc, blocks []*sotparse.Block) {
 			o, e := d.File.Tok.Offset(b.Pos), d.File.Tok.Offset(b.End)
 			line, _, _ := strings.Cut(string(content[o:e]), "\n")
 			firstText = sotparse.PlainText(strings.TrimSpace(line))
-			if firstText == want {
+			if firstText == want || wrapped(string(content[o:e]), want) {
 				return
 			}
 			firstText = excerpt(firstText)

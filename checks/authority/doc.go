@@ -18,8 +18,9 @@
 //     when there is no H1).
 //   - disclaimer-misplaced: the disclaimer line is there, as a line of a
 //     top-level paragraph, but not where it belongs: the first paragraph
-//     after the H1 must start with it. HTML comments (suppressions) between
-//     the H1 and the paragraph are skipped. Reported at the line.
+//     after the H1 must start with it (on its first line, or wrapped over
+//     its first lines). HTML comments (suppressions) between the H1 and
+//     the paragraph are skipped. Reported at the line.
 //   - one category per forbidden-claim rule, its id: with the built-in
 //     rules core-promotion, core-authority, runtime-default-activation,
 //     default-backend and approval-contradiction (below).
