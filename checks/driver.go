@@ -126,17 +126,12 @@ func Run(opt Options) (*Result, *sotparse.Workspace, error) {
 	sort.Strings(res.Checked)
 	for _, a := range order {
 		for _, d := range diags[a] {
-			f := resolve(fset, ws, a.Name, d, opt.Severity)
-			if opt.Reuse != nil && !ws.Focused(f.File) {
-				continue // out of focus, maybe judged on a summary
-			}
-			res.Findings = append(res.Findings, f)
+			res.Findings = append(res.Findings, resolve(fset, ws, a.Name, d, opt.Severity))
 		}
 	}
 	res.Findings = suppress(ws, res.Findings, res.Checked, func(name string) bool { return Lookup(name) != nil || name == SuppressionCheck })
 	if opt.Reuse != nil {
-		// A suppression out of focus matches nothing: its findings were
-		// dropped above.
+		// Out of focus, a document may have been judged on its summary.
 		kept := res.Findings[:0]
 		for _, f := range res.Findings {
 			if ws.Focused(f.File) {
