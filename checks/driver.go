@@ -42,9 +42,10 @@ type Options struct {
 	// MaxFileSize caps one file; 0 means sotparse.DefaultMaxFileSize.
 	MaxFileSize int64
 	// Reuse, when set, makes the run report on the files in Reuse.Focus
-	// only, taking the other documents from stored summaries where it
-	// can; findings in other files are dropped. If a check needed a
-	// document that could not be parsed back, Run runs again without it.
+	// only, taking the other documents from Reuse.Store's summaries where
+	// it can; findings in other files are dropped. If a check needed a
+	// summarized document that could not be read back, Run runs again
+	// without the summaries.
 	Reuse *sotparse.Reuse
 }
 
@@ -110,10 +111,13 @@ func Run(opt Options) (*Result, *sotparse.Workspace, error) {
 	if ws == nil {
 		return nil, nil, errors.New("no analyzer requires sotparse.Analyzer")
 	}
-	if opt.Reuse != nil && ws.FullErr() != nil {
-		// A check needed a document the summaries stood for, and it could
-		// not be read back: the answer may be incomplete, so start over.
-		opt.Reuse = nil
+	if opt.Reuse != nil && opt.Reuse.Store != nil && ws.FullErr() != nil {
+		// A check needed a document a summary stood for, and it could not
+		// be read back: the answer may be incomplete, so start over with
+		// the same focus and no summaries.
+		r := *opt.Reuse
+		r.Store = nil
+		opt.Reuse = &r
 		return Run(opt)
 	}
 

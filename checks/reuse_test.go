@@ -1,13 +1,17 @@
 package checks_test
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 
+	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/txtar"
 
 	"github.com/svrnty/sotvet/checks"
@@ -126,4 +130,75 @@ func show(f checks.Finding) string {
 func exists(p string) bool {
 	_, err := os.Stat(p)
 	return err == nil
+}
+
+// flakyFS fails the first open of one file: a document a summary stood for
+// that cannot be read back when a check asks for its text.
+type flakyFS struct {
+	fs.FS
+	path   string
+	failed atomic.Bool
+}
+
+func (f *flakyFS) Open(name string) (fs.File, error) {
+	if name == f.path && f.failed.CompareAndSwap(false, true) {
+		return nil, &fs.PathError{Op: "open", Path: name, Err: errors.New("transient failure")}
+	}
+	return f.FS.Open(name)
+}
+
+// TestReuseFallsBack: when a check needs the text of a summarized document
+// and it cannot be read, the run starts over without summaries and still
+// gives the full run's answer.
+func TestReuseFallsBack(t *testing.T) {
+	dir := t.TempDir()
+	doc := "---\nname: x\nowner: jp\nstatus: draft\ncreated: 2026-06-01\nlast_reviewed: 2026-06-01\nlifecycle_classification: planning\ncore_promotion_status: not-promoted\n---\n\n# X\n\n"
+	files := map[string]string{
+		"WORKBOARD.yaml":       "items: []\n",
+		".sot/R-PRD.md":        doc + "## Required Evidence\n\n- First phrase.\n- Second phrase.\n",
+		".sot/R-CLOSEOUT.md":   doc + "First phrase.\n",
+		".sot/OTHER-ISSUES.md": doc + "Nothing.\n",
+	}
+	for name, content := range files {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	phrases := []*analysis.Analyzer{checks.Lookup("phrases")}
+	run := func(fsys fs.FS, reuse *sotparse.Reuse) []string {
+		t.Helper()
+		res, _, err := checks.Run(checks.Options{Root: dir, FS: fsys, Analyzers: phrases, Reuse: reuse})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []string
+		for _, f := range res.Findings {
+			out = append(out, show(f))
+		}
+		return out
+	}
+	want := run(os.DirFS(dir), nil)
+	if len(want) != 1 || !strings.Contains(want[0], "Second phrase.") {
+		t.Fatalf("full run: %v", want)
+	}
+	// Content ids known without reading, as git gives them with --staged.
+	id := func(p string) (string, bool) {
+		c, ok := files[p]
+		return sotparse.BlobID([]byte(c)), ok
+	}
+	store := &memStore{m: map[[2]string][]byte{}}
+	run(os.DirFS(dir), &sotparse.Reuse{Focus: func(string) bool { return false }, ID: id, Store: store})
+	flaky := &flakyFS{FS: os.DirFS(dir), path: ".sot/R-CLOSEOUT.md"}
+	focus := func(p string) bool { return p == ".sot/R-PRD.md" }
+	got := run(flaky, &sotparse.Reuse{Focus: focus, ID: id, Store: store})
+	if !flaky.failed.Load() {
+		t.Fatal("the summarized CLOSEOUT was never read back")
+	}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("after a failed read back: %v, want %v", got, want)
+	}
 }

@@ -101,16 +101,18 @@ type SummaryStore interface {
 }
 
 // ParseReusing is Parse with documents outside reuse.Focus taken from
-// reuse.Store when it holds them; a nil reuse parses everything. Documents
-// it parses are summarized into the store for later runs. A summary that
-// does not decode is ignored and its document parsed.
+// reuse.Store when it holds them; a nil reuse parses everything, and so
+// does a reuse without a Store, which only sets the focus. Documents it
+// parses are summarized into the store for later runs. A summary that does
+// not decode is ignored and its document parsed.
 func ParseReusing(fset *token.FileSet, disc *Discovery, read func(path string) ([]byte, error), maxSize int64, reuse *Reuse) *Workspace {
 	if maxSize <= 0 {
 		maxSize = DefaultMaxFileSize
 	}
 	ws := &Workspace{Fset: fset, known: disc.Known, read: read, maxSize: maxSize}
+	var store SummaryStore
 	if reuse != nil {
-		ws.focus, ws.prefetch = reuse.Focus, reuse.Prefetch
+		ws.focus, ws.prefetch, store = reuse.Focus, reuse.Prefetch, reuse.Store
 	}
 	type slot struct {
 		entry    Entry
@@ -193,10 +195,10 @@ func ParseReusing(fset *token.FileSet, disc *Discovery, read func(path string) (
 		// Summaries found by the ids git knows; the rest is read below.
 		var toRead []string
 		for _, s := range slots {
-			if reusable(s.entry, reuse.Focus) && s.entry.Size <= maxSize {
+			if store != nil && reusable(s.entry, reuse.Focus) && s.entry.Size <= maxSize {
 				if id, ok := reuse.ID(s.entry.Path); ok {
 					s.id = id
-					if sum := reuse.Store.Summary(s.entry.Path, id); sum != nil {
+					if sum := store.Summary(s.entry.Path, id); sum != nil {
 						if size, err := SummarySize(sum); err == nil && int64(size) <= maxSize {
 							s.summary, s.size = sum, size
 							continue
@@ -216,12 +218,12 @@ func ParseReusing(fset *token.FileSet, disc *Discovery, read func(path string) (
 			return
 		}
 		readSlot(s)
-		if reuse == nil || s.id != "" || s.err != nil || !reusable(s.entry, reuse.Focus) {
+		if store == nil || s.id != "" || s.err != nil || !reusable(s.entry, reuse.Focus) {
 			return
 		}
 		// No id from git: hash the content, which still saves parsing it.
 		s.id = BlobID(s.content)
-		if sum := reuse.Store.Summary(s.entry.Path, s.id); sum != nil {
+		if sum := store.Summary(s.entry.Path, s.id); sum != nil {
 			if size, err := SummarySize(sum); err == nil && size == len(s.content) {
 				s.summary, s.size, s.content = sum, size, nil
 			}
@@ -267,7 +269,7 @@ func ParseReusing(fset *token.FileSet, disc *Discovery, read func(path string) (
 			parseSlot(s)
 		}
 	}
-	if reuse != nil {
+	if store != nil {
 		parallel(len(slots), func(i int) {
 			s := slots[i]
 			if s.summary != nil || s.content == nil || !reusable(s.entry, nil) {
@@ -285,7 +287,7 @@ func ParseReusing(fset *token.FileSet, disc *Discovery, read func(path string) (
 			if s.id == "" {
 				s.id = BlobID(s.content)
 			}
-			reuse.Store.PutSummary(s.entry.Path, s.id, sum)
+			store.PutSummary(s.entry.Path, s.id, sum)
 		})
 	}
 	for _, p := range disc.Problems {

@@ -59,9 +59,9 @@ func (ws *Workspace) Focused(path string) bool {
 
 // Full returns d with its content and blocks. A document out of focus may
 // be a summary, which holds everything but those (see Reuse); Full reads
-// and parses it once. If that fails, Full returns the summary and records
-// the error in FullErr: the run's answer may then be incomplete, and the
-// driver runs again without reuse.
+// and parses it once. If that fails, the error is in FullErr, the run's
+// answer may be wrong and the driver runs again without summaries; Full
+// returns the parse of blank text then, so that callers go on unharmed.
 func (ws *Workspace) Full(d *Doc) *Doc {
 	if !d.summary {
 		return d
@@ -74,11 +74,7 @@ func (ws *Workspace) Full(d *Doc) *Doc {
 	}
 	// Parsed without the lock, so that checks expanding many documents do
 	// it in parallel; if two race, the first stored wins.
-	content := ws.Content(d)
-	if content == nil && d.File.Tok.Size() > 0 {
-		return d // Content recorded why
-	}
-	full, err := parseFull(ws.Fset, d.Path, content)
+	full, err := parseFull(ws.Fset, d.Path, ws.Content(d))
 	ws.fullMu.Lock()
 	defer ws.fullMu.Unlock()
 	if err != nil {
@@ -97,7 +93,9 @@ func (ws *Workspace) Full(d *Doc) *Doc {
 
 // Content returns the content of d's file, reading it once when d is a
 // summary; offsets into it are offsets of d's positions. If the file cannot
-// be read it returns nil and records the error in FullErr.
+// be read (or changed size) the error is in FullErr, and Content returns
+// blank text of the summarized size, which keeps every offset valid: the
+// driver discards the run and runs again without summaries.
 func (ws *Workspace) Content(d *Doc) []byte {
 	if !d.summary {
 		return d.File.Content
@@ -121,7 +119,7 @@ func (ws *Workspace) Content(d *Doc) []byte {
 	defer ws.fullMu.Unlock()
 	if err != nil {
 		ws.fail(d.Path, err)
-		return nil
+		b = bytes.Repeat([]byte{' '}, d.File.Tok.Size())
 	}
 	if ws.content == nil {
 		ws.content = map[string][]byte{}
@@ -147,7 +145,7 @@ func (ws *Workspace) Prefetch(docs []*Doc) {
 	var paths []string
 	ws.fullMu.Lock()
 	for _, d := range docs {
-		if _, ok := ws.full[d.Path]; d.summary && !ok {
+		if _, ok := ws.content[d.Path]; d.summary && !ok {
 			paths = append(paths, d.Path)
 		}
 	}
