@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"fmt"
 	"regexp"
+	"runtime"
 	"strings"
+	"sync"
 
 	"github.com/svrnty/sotvet/sotparse"
 )
@@ -43,8 +45,23 @@ func (s *suppression) covers(check string) bool {
 func suppress(ws *sotparse.Workspace, fs []Finding, checked []string, registered func(string) bool) []Finding {
 	byLine := map[string]map[int][]*suppression{}
 	var all []*suppression
-	for _, f := range ws.Files {
-		if !bytes.Contains(f.Content, []byte("sotvet:ignore")) {
+	// Every file is searched (a suppression that matches nothing is a
+	// finding too): in parallel, it is the driver's last pass over the text.
+	has := make([]bool, len(ws.Files))
+	var wg sync.WaitGroup
+	workers := runtime.GOMAXPROCS(0)
+	for w := range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := w; i < len(ws.Files); i += workers {
+				has[i] = bytes.Contains(ws.Files[i].Content, []byte("sotvet:ignore"))
+			}
+		}()
+	}
+	wg.Wait()
+	for i, f := range ws.Files {
+		if !has[i] {
 			continue
 		}
 		for _, m := range suppressionPattern.FindAllSubmatchIndex(f.Content, -1) {
