@@ -15,6 +15,7 @@ import (
 	"golang.org/x/tools/txtar"
 
 	"github.com/svrnty/sotvet/checks"
+	"github.com/svrnty/sotvet/checks/checktest"
 	"github.com/svrnty/sotvet/scripts/gen-corpus/gencorpus"
 	"github.com/svrnty/sotvet/sotparse"
 )
@@ -60,15 +61,13 @@ func TestReuseMatchesFullRun(t *testing.T) {
 			t.Fatal(err)
 		}
 		dir := t.TempDir()
+		files := map[string]string{}
 		for _, f := range ar.Files {
-			if strings.Contains(f.Name, "..") || filepath.IsAbs(f.Name) {
-				continue
-			}
-			p := filepath.Join(dir, filepath.FromSlash(f.Name))
-			if os.MkdirAll(filepath.Dir(p), 0o755) != nil || os.WriteFile(p, f.Data, 0o644) != nil {
-				t.Fatalf("%s: cannot extract %s", s, f.Name)
+			if !strings.Contains(f.Name, "..") && !filepath.IsAbs(f.Name) {
+				files[f.Name] = string(f.Data)
 			}
 		}
+		checktest.WriteFiles(t, dir, files)
 		dirs["script/"+strings.TrimSuffix(filepath.Base(s), ".txtar")] = dir
 	}
 	for name, dir := range dirs {
@@ -159,15 +158,7 @@ func TestReuseFallsBack(t *testing.T) {
 		".sot/R-CLOSEOUT.md":   doc + "First phrase.\n",
 		".sot/OTHER-ISSUES.md": doc + "Nothing.\n",
 	}
-	for name, content := range files {
-		p := filepath.Join(dir, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	checktest.WriteFiles(t, dir, files)
 	phrases := []*analysis.Analyzer{checks.Lookup("phrases")}
 	run := func(fsys fs.FS, reuse *sotparse.Reuse) []string {
 		t.Helper()
