@@ -10,9 +10,10 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"maps"
 	"os/exec"
 	"path"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -101,14 +102,7 @@ func ReadIndex(dir string) (*Index, error) {
 }
 
 // Paths returns every staged path, sorted.
-func (ix *Index) Paths() []string {
-	out := make([]string, 0, len(ix.entries))
-	for p := range ix.entries {
-		out = append(out, p)
-	}
-	sort.Strings(out)
-	return out
-}
+func (ix *Index) Paths() []string { return slices.Sorted(maps.Keys(ix.entries)) }
 
 // ID returns the blob id staged for path.
 func (ix *Index) ID(path string) (string, bool) {
