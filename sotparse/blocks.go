@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"unsafe"
 
 	"github.com/yuin/goldmark/ast"
 	east "github.com/yuin/goldmark/extension/ast"
@@ -140,8 +141,27 @@ func (b *Block) Span(i, j int) (token.Pos, token.Pos) {
 // The parse keeps the blocks of a document in a compact encoding (a
 // workspace has hundreds of thousands of them, text included), and Blocks
 // decodes it, texts and all, on each call: a pass calls it once per
-// document and lets the result go.
+// document and lets the result go. A pass that walks many documents can
+// decode into reused memory with a BlockDecoder.
 func (d *Doc) Blocks() []*Block {
+	var bd BlockDecoder // never reused: what it returns stays valid
+	return bd.Blocks(d)
+}
+
+// A BlockDecoder decodes documents' blocks into memory it reuses: the
+// blocks a call returns, their Text included, are valid until its next
+// call. Keep what must outlive that by copying it (strings.Clone). The zero
+// value is ready; a BlockDecoder is not safe for concurrent use.
+type BlockDecoder struct {
+	blocks []Block
+	ptrs   []*Block
+	spans  []int
+	text   []byte
+	runs   []posRun
+}
+
+// Blocks returns d's blocks, as Doc.Blocks does, in bd's memory.
+func (bd *BlockDecoder) Blocks(d *Doc) []*Block {
 	enc := d.blockEnc
 	if len(enc) == 0 {
 		return nil
@@ -149,20 +169,20 @@ func (d *Doc) Blocks() []*Block {
 	base := d.BodyStart
 	off := d.File.Tok.Offset(base)
 	src := d.File.Content[off:]
-	// The counts up front size every allocation once: the blocks, all
-	// their texts in one string, all their runs in one slice.
+	// The counts up front size every buffer once: the blocks, all their
+	// texts in one buffer, all their runs in one slice.
 	n, k := binary.Uvarint(enc)
 	enc = enc[k:]
 	textLen, k := binary.Uvarint(enc)
 	enc = enc[k:]
 	runCount, k := binary.Uvarint(enc)
 	enc = enc[k:]
-	blocks := make([]Block, n)
-	ptrs := make([]*Block, n)
-	spans := make([]int, n+1) // where each block's text starts in all
-	var text strings.Builder
-	text.Grow(int(textLen))
-	runs := make([]posRun, 0, runCount)
+	blocks := resize(&bd.blocks, int(n))
+	clear(blocks)
+	ptrs := resize(&bd.ptrs, int(n))
+	spans := resize(&bd.spans, int(n)+1) // where each block's text starts
+	text := resize(&bd.text, int(textLen))[:0]
+	runs := resize(&bd.runs, int(runCount))[:0]
 	prev := 0
 	for i := range blocks {
 		b := &blocks[i]
@@ -171,7 +191,7 @@ func (d *Doc) Blocks() []*Block {
 		b.Kind, b.Level, b.Comment, b.Depth, b.Section = h.kind, h.level, h.comment, h.depth, h.section
 		b.Pos, b.End = base+token.Pos(h.pos), base+token.Pos(h.end)
 		r0 := len(runs)
-		spans[i] = text.Len()
+		spans[i] = len(text)
 		cursor := h.pos
 		for at := 0; at < h.textLen; {
 			var r textRun
@@ -180,17 +200,17 @@ func (d *Doc) Blocks() []*Block {
 			pr := posRun{at: at, pos: base + token.Pos(r.off)}
 			switch r.kind {
 			case runCopy:
-				text.Write(src[r.off : r.off+r.n])
+				text = append(text, src[r.off:r.off+r.n]...)
 				cursor += r.n
 				pr.step = true
 			case runSpace:
-				text.WriteByte(' ')
+				text = append(text, ' ')
 				r.n = 1
 			case runCode:
-				text.WriteString(CodePlaceholder)
+				text = append(text, CodePlaceholder...)
 				r.n = len(CodePlaceholder)
 			case runLit:
-				text.Write(r.lit)
+				text = append(text, r.lit...)
 				r.n = len(r.lit)
 			}
 			runs = append(runs, pr)
@@ -201,12 +221,24 @@ func (d *Doc) Blocks() []*Block {
 		}
 		ptrs[i] = b
 	}
-	spans[n] = text.Len()
-	all := text.String() // no copy: the builder's buffer becomes the string
+	spans[n] = len(text)
+	// The texts are views of the buffer, which no one writes to until the
+	// next call.
+	all := unsafe.String(unsafe.SliceData(text), len(text))
 	for i := range blocks {
 		blocks[i].Text = all[spans[i]:spans[i+1]]
 	}
+	bd.text, bd.runs = text, runs
 	return ptrs
+}
+
+// resize returns (*buf)[:n], growing *buf when it is shorter.
+func resize[T any](buf *[]T, n int) []T {
+	if cap(*buf) < n {
+		*buf = make([]T, n)
+	}
+	*buf = (*buf)[:n]
+	return *buf
 }
 
 // The encoding of the blocks of a document: the number of blocks, then

@@ -1,7 +1,10 @@
 package sotparse
 
 import (
+	"fmt"
 	"go/token"
+	"path/filepath"
+	"sort"
 	"strings"
 	"testing"
 )
@@ -233,6 +236,44 @@ func TestPlainText(t *testing.T) {
 	} {
 		if got := PlainText(in); got != want {
 			t.Errorf("PlainText(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// TestBlockDecoderReuse decodes every document of the sample and the real
+// corpus with one BlockDecoder, largest and smallest alternating, and holds
+// each result to a fresh Doc.Blocks: reused memory must not leak one
+// document's blocks into the next.
+func TestBlockDecoderReuse(t *testing.T) {
+	var docs []*Doc
+	for _, dir := range []string{filepath.Join("..", "testdata", "workspace"), fuzzCorpusDir} {
+		ws, err := Load(dir, Options{NoGit: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		docs = append(docs, ws.Docs...)
+	}
+	sort.Slice(docs, func(i, j int) bool { return len(docs[i].blockEnc) < len(docs[j].blockEnc) })
+	var order []*Doc
+	for i, j := 0, len(docs)-1; i <= j; i, j = i+1, j-1 {
+		order = append(order, docs[j])
+		if i != j {
+			order = append(order, docs[i])
+		}
+	}
+	var bd BlockDecoder
+	for _, d := range order {
+		got, want := bd.Blocks(d), d.Blocks()
+		if len(got) != len(want) {
+			t.Fatalf("%s: %d blocks, want %d", d.Path, len(got), len(want))
+		}
+		for i := range got {
+			g, w := got[i], want[i]
+			if g.Kind != w.Kind || g.Level != w.Level || g.Comment != w.Comment || g.Depth != w.Depth ||
+				g.Section != w.Section || g.Pos != w.Pos || g.End != w.End || g.Text != w.Text ||
+				fmt.Sprint(g.runs) != fmt.Sprint(w.runs) {
+				t.Fatalf("%s: block %d differs from a fresh decode:\n%+v\n%+v", d.Path, i, *g, *w)
+			}
 		}
 	}
 }

@@ -141,7 +141,18 @@ func (c *docRun) check() {
 	if !needDisclaimer && len(c.set.compiled) == 0 {
 		return
 	}
-	blocks := d.Blocks()
+	// The blocks are decoded into memory reused from document to
+	// document: nothing of them outlives this call but the diagnostics,
+	// whose messages are built anew. The candidates a test traces keep
+	// their text, so they get blocks of their own.
+	var blocks []*sotparse.Block
+	if traceCandidates == nil {
+		bd := decoders.Get().(*sotparse.BlockDecoder)
+		defer decoders.Put(bd)
+		blocks = bd.Blocks(d)
+	} else {
+		blocks = d.Blocks()
+	}
 	if needDisclaimer {
 		c.disclaimer(d, blocks)
 	}
@@ -149,6 +160,8 @@ func (c *docRun) check() {
 		c.claims(d, readBody(blocks, c.set))
 	}
 }
+
+var decoders = sync.Pool{New: func() any { return new(sotparse.BlockDecoder) }}
 
 // wrapped reports whether the first lines of para, joined, are the
 // disclaimer want: a disclaimer wrapped over lines of its paragraph reads
