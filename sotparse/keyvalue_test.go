@@ -54,3 +54,47 @@ func FuzzMatchKeyValue(f *testing.F) {
 	}
 	f.Fuzz(checkKeyValue)
 }
+
+// plainReference is PlainText as first written, a rune at a time: the
+// byte-wise version must agree with it on every text.
+func plainReference(s string) string {
+	s = markupReplacer.Replace(s)
+	var b strings.Builder
+	space := false
+	for _, r := range s {
+		switch {
+		case r == ' ' || r == '\t' || r == '\n' || r == '\r':
+			space = b.Len() > 0
+			continue
+		case r == '*' || r == '_':
+			if r == '_' {
+				break
+			}
+			continue
+		}
+		if space {
+			b.WriteByte(' ')
+			space = false
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+func TestPlainTextMatchesReference(t *testing.T) {
+	for _, l := range append(keyValueLines(t), "", "  a  ", "*x* **y** `z` __w__ snake_case", "\xff a\tb", "é  ü\n*") {
+		if got, want := PlainText(l), plainReference(l); got != want {
+			t.Errorf("PlainText(%q) = %q, want %q", l, got, want)
+		}
+	}
+}
+
+func FuzzPlainText(f *testing.F) {
+	f.Add("*x* **y** `z` __w__ snake_case  \t\n")
+	f.Add("\xff a\tb")
+	f.Fuzz(func(t *testing.T, s string) {
+		if got, want := PlainText(s), plainReference(s); got != want {
+			t.Errorf("PlainText(%q) = %q, want %q", s, got, want)
+		}
+	})
+}

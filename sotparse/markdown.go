@@ -5,6 +5,7 @@ import (
 	"go/token"
 	"regexp"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
@@ -435,6 +436,33 @@ var markupReplacer = strings.NewReplacer("`", "", "**", "", "__", "")
 // runs of white space: the form phrases are compared in.
 func PlainText(s string) string {
 	s = markupReplacer.Replace(s)
+	if !utf8.ValidString(s) {
+		return plainRunes(s)
+	}
+	// Every byte PlainText drops or changes is ASCII, and no byte of a
+	// multi-byte rune is: valid text is done a byte at a time.
+	var b strings.Builder
+	b.Grow(len(s))
+	space := false
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; c {
+		case ' ', '\t', '\n', '\r':
+			space = b.Len() > 0
+		case '*': // single emphasis markers; underscores stay (snake_case)
+		default:
+			if space {
+				b.WriteByte(' ')
+				space = false
+			}
+			b.WriteByte(c)
+		}
+	}
+	return b.String()
+}
+
+// plainRunes is PlainText for text that is not valid UTF-8: a rune at a
+// time, each invalid byte becoming U+FFFD.
+func plainRunes(s string) string {
 	var b strings.Builder
 	space := false
 	for _, r := range s {
@@ -442,12 +470,7 @@ func PlainText(s string) string {
 		case r == ' ' || r == '\t' || r == '\n' || r == '\r':
 			space = b.Len() > 0
 			continue
-		case r == '*' || r == '_':
-			// Single emphasis markers; keep underscores inside words
-			// (snake_case identifiers are common in phrases).
-			if r == '_' {
-				break
-			}
+		case r == '*':
 			continue
 		}
 		if space {
