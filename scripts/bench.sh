@@ -20,7 +20,9 @@
 # cache lives in the benchmark's temporary directory.
 #
 # Wall time is measured by bash ($EPOCHREALTIME, microseconds) around the
-# process; peak RSS comes from `/usr/bin/time -f '%e %M'` when it is
+# process; the floor and the check runs of a corpus take turns, so that the
+# machine's drift during a measurement weighs on both alike. Peak RSS comes
+# from `/usr/bin/time -f '%e %M'` when it is
 # installed ("n/a" otherwise). Nothing is installed by this script.
 set -euo pipefail
 
@@ -75,35 +77,41 @@ median() {
 		}'
 }
 
-# measure NAME OKCODES CMD...: one warm-up run, then RUNS timed runs of CMD
-# (stdout discarded). An exit code outside OKCODES (space-separated) aborts.
-# Sets REPLY_MS and REPLY_MB to the medians.
-measure() {
+# run_once NAME OKCODES CMD...: one run of CMD (stdout discarded); sets
+# LAST_MS (wall) and LAST_MB (peak RSS, or n/a). An exit code outside
+# OKCODES (space-separated) aborts.
+run_once() {
 	local name=$1 ok=$2
 	shift 2
-	local walls=() rsses=() i rc start end
+	local rc=0 start end
+	start=$(now_us)
+	if [[ -n $timebin ]]; then
+		"$timebin" -f '%e %M' -o "$tmp/time.out" "$@" >/dev/null 2>"$tmp/stderr" || rc=$?
+	else
+		"$@" >/dev/null 2>"$tmp/stderr" || rc=$?
+	fi
+	end=$(now_us)
+	if [[ " $ok " != *" $rc "* ]]; then
+		echo "error: $name: exit code $rc (want one of: $ok)" >&2
+		sed 's/^/  /' "$tmp/stderr" | head -20 >&2
+		exit 2
+	fi
+	LAST_MS=$(awk -v us=$((end - start)) 'BEGIN { printf "%.1f", us / 1000 }')
+	LAST_MB=n/a
+	if [[ -n $timebin ]]; then
+		# GNU time reports %M in KiB; its last line holds our format.
+		LAST_MB=$(tail -n 1 "$tmp/time.out" | awk '{ printf "%.1f", $2 / 1024 }')
+	fi
+}
+
+# measure NAME OKCODES CMD...: one warm-up run, then RUNS timed runs of CMD.
+# Sets REPLY_MS and REPLY_MB to the medians.
+measure() {
+	local walls=() rsses=() i
 	for ((i = 0; i <= RUNS; i++)); do
-		rc=0
-		start=$(now_us)
-		if [[ -n $timebin ]]; then
-			"$timebin" -f '%e %M' -o "$tmp/time.out" "$@" >/dev/null 2>"$tmp/stderr" || rc=$?
-		else
-			"$@" >/dev/null 2>"$tmp/stderr" || rc=$?
-		fi
-		end=$(now_us)
-		if [[ " $ok " != *" $rc "* ]]; then
-			echo "error: $name: exit code $rc (want one of: $ok)" >&2
-			sed 's/^/  /' "$tmp/stderr" | head -20 >&2
-			exit 2
-		fi
+		run_once "$@"
 		((i == 0)) && continue # warm-up: page cache, binary load
-		walls+=("$(awk -v us=$((end - start)) 'BEGIN { printf "%.1f", us / 1000 }')")
-		if [[ -n $timebin ]]; then
-			# GNU time reports %M in KiB; its last line holds our format.
-			rsses+=("$(tail -n 1 "$tmp/time.out" | awk '{ printf "%.1f", $2 / 1024 }')")
-		else
-			rsses+=(n/a)
-		fi
+		walls+=("$LAST_MS") rsses+=("$LAST_MB")
 	done
 	REPLY_MS=$(printf '%s\n' "${walls[@]}" | median)
 	REPLY_MB=$(printf '%s\n' "${rsses[@]}" | median)
@@ -128,16 +136,29 @@ for idx in "${!corpora[@]}"; do
 	dir=${corpora[$idx]}
 	label=${labels[$idx]}
 	echo "== measure: $label, $RUNS runs each"
-	measure "parseonly $dir" "0" "$tmp/parseonly" "$dir"
-	ms[$idx,floor]=$REPLY_MS mb[$idx,floor]=$REPLY_MB
-	if ((have_sotvet)); then
-		# Exit code 1 means findings, which is fine here.
-		measure "sotvet check $dir" "0 1" "$tmp/sotvet" check --format json "$dir"
-		ms[$idx,check]=$REPLY_MS mb[$idx,check]=$REPLY_MB
-		# The foundation checks alone, the set the targets were set for.
-		measure "sotvet check (foundation) $dir" "0 1" "$tmp/sotvet" check --format json --enable "$FOUNDATION" "$dir"
-		ms[$idx,core]=$REPLY_MS mb[$idx,core]=$REPLY_MB
-	fi
+	# The floor and the checks take turns, so that a machine slowing down or
+	# speeding up during the measurement weighs on both alike.
+	declare -A walls=() rsses=()
+	for ((i = 0; i <= RUNS; i++)); do
+		run_once "parseonly $dir" "0" "$tmp/parseonly" "$dir"
+		walls[floor]+=" $LAST_MS" rsses[floor]+=" $LAST_MB"
+		if ((have_sotvet)); then
+			# Exit code 1 means findings, which is fine here.
+			run_once "sotvet check $dir" "0 1" "$tmp/sotvet" check --format json "$dir"
+			walls[check]+=" $LAST_MS" rsses[check]+=" $LAST_MB"
+			# The foundation checks alone, the set the targets were set for.
+			run_once "sotvet check (foundation) $dir" "0 1" "$tmp/sotvet" check --format json --enable "$FOUNDATION" "$dir"
+			walls[core]+=" $LAST_MS" rsses[core]+=" $LAST_MB"
+		fi
+		if ((i == 0)); then # warm-up: page cache, binary load
+			walls=() rsses=()
+		fi
+	done
+	for k in "${!walls[@]}"; do
+		ms[$idx,$k]=$(printf '%s\n' ${walls[$k]} | median)
+		mb[$idx,$k]=$(printf '%s\n' ${rsses[$k]} | median)
+	done
+	unset walls rsses
 done
 
 # A pre-commit run: the synthetic workspace as a git repository with one
