@@ -2,7 +2,8 @@
 // against (see scripts/bench.sh): it walks a directory and, for every .md
 // file, splits the frontmatter with adrg/frontmatter (one `---` YAML format
 // loading into a yaml.Node, as sotparse does) and parses the body with
-// goldmark and its GFM extension, in parallel on GOMAXPROCS workers. The ASTs
+// goldmark and the GFM extensions sotparse uses (sotparse.MarkdownExtensions),
+// in parallel on GOMAXPROCS workers. The ASTs
 // are discarded: no extraction, no checks, no output but a one-line summary.
 //
 //	parseonly [-yaml=false] DIR
@@ -22,10 +23,11 @@ import (
 
 	"github.com/adrg/frontmatter"
 	"github.com/yuin/goldmark"
-	"github.com/yuin/goldmark/extension"
 	"github.com/yuin/goldmark/parser"
 	"github.com/yuin/goldmark/text"
 	yaml "go.yaml.in/yaml/v4"
+
+	"github.com/svrnty/sotvet/sotparse"
 )
 
 func main() {
@@ -55,7 +57,7 @@ func main() {
 		os.Exit(2)
 	}
 
-	md := goldmark.New(goldmark.WithExtensions(extension.GFM)).Parser()
+	md := goldmark.New(goldmark.WithExtensions(sotparse.MarkdownExtensions...)).Parser()
 	format := frontmatter.NewFormat("---", "---", func(data []byte, v any) error {
 		if !*loadYAML {
 			return nil
