@@ -111,7 +111,7 @@ func Run(opt Options) (*Result, *sotparse.Workspace, error) {
 	if ws == nil {
 		return nil, nil, errors.New("no analyzer requires sotparse.Analyzer")
 	}
-	if opt.Reuse != nil && opt.Reuse.Store != nil && ws.FullErr() != nil {
+	if opt.Reuse != nil && opt.Reuse.Store != nil && ws.ReadBackErr() != nil {
 		// A check needed a document a summary stood for, and it could not
 		// be read back: the answer may be incomplete, so start over with
 		// the same focus and no summaries.

@@ -67,7 +67,7 @@ type Doc struct {
 	Refs        []*Ref
 
 	blockEnc []byte   // the blocks of the body, encoded (see Blocks)
-	summary  bool     // decoded from a summary: no content, no blocks (see Workspace.Full)
+	summary  bool     // decoded from a summary: no content, no blocks (see Workspace.Content)
 	mentions []string // a summary's work ids in any letter case, upper-cased, sorted
 }
 

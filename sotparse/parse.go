@@ -109,7 +109,7 @@ func ParseReusing(fset *token.FileSet, disc *Discovery, read func(path string) (
 	if maxSize <= 0 {
 		maxSize = DefaultMaxFileSize
 	}
-	ws := &Workspace{Fset: fset, known: disc.Known, read: read, maxSize: maxSize}
+	ws := &Workspace{Fset: fset, known: disc.Known, read: read}
 	var store SummaryStore
 	if reuse != nil {
 		ws.focus, ws.prefetch, store = reuse.Focus, reuse.Prefetch, reuse.Store

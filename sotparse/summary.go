@@ -13,8 +13,9 @@ import (
 // look at a document they do not report on: kind, frontmatter, headings,
 // work items, Status lines, facts, phrase lists and references, with the
 // file's line table so positions still resolve. It leaves out the content
-// and the blocks, which only the checks of the document itself read; Full
-// parses them back when a check needs them. The workboard has one too: its
+// and the blocks, which only the checks of the document itself read;
+// Workspace.Content reads the text back when another document's check
+// needs it. The workboard has one too: its
 // items, and whether it was read in full.
 //
 // The encoding is a versioned sequence of uvarints and length-prefixed

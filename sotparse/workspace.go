@@ -35,11 +35,9 @@ type Workspace struct {
 	focus    func(path string) bool // nil: every file
 	read     func(path string) ([]byte, error)
 	prefetch func(paths []string)
-	maxSize  int64
-	fullMu   sync.Mutex
-	full     map[string]*Doc   // summarized documents Full parsed, by path
+	readMu   sync.Mutex
 	content  map[string][]byte // summarized documents' content Content read
-	fullErr  error             // the first summarized document that could not be read back
+	readErr  error             // the first summarized document that could not be read back
 }
 
 // File is one workspace file as it was read.
@@ -57,52 +55,18 @@ func (ws *Workspace) Focused(path string) bool {
 	return ws.focus == nil || ws.focus(path)
 }
 
-// Full returns d with its content and blocks. A document out of focus may
-// be a summary, which holds everything but those (see Reuse); Full reads
-// and parses it once. If that fails, the error is in FullErr, the run's
-// answer may be wrong and the driver runs again without summaries; Full
-// returns the parse of blank text then, so that callers go on unharmed.
-func (ws *Workspace) Full(d *Doc) *Doc {
-	if !d.summary {
-		return d
-	}
-	ws.fullMu.Lock()
-	full, ok := ws.full[d.Path]
-	ws.fullMu.Unlock()
-	if ok {
-		return full
-	}
-	// Parsed without the lock, so that checks expanding many documents do
-	// it in parallel; if two race, the first stored wins.
-	full, err := parseFull(ws.Fset, d.Path, ws.Content(d))
-	ws.fullMu.Lock()
-	defer ws.fullMu.Unlock()
-	if err != nil {
-		ws.fail(d.Path, err)
-		return d
-	}
-	if prev, ok := ws.full[d.Path]; ok {
-		return prev
-	}
-	if ws.full == nil {
-		ws.full = map[string]*Doc{}
-	}
-	ws.full[d.Path] = full
-	return full
-}
-
 // Content returns the content of d's file, reading it once when d is a
 // summary; offsets into it are offsets of d's positions. If the file cannot
-// be read (or changed size) the error is in FullErr, and Content returns
+// be read (or changed size) the error is in ReadBackErr, and Content returns
 // blank text of the summarized size, which keeps every offset valid: the
 // driver discards the run and runs again without summaries.
 func (ws *Workspace) Content(d *Doc) []byte {
 	if !d.summary {
 		return d.File.Content
 	}
-	ws.fullMu.Lock()
+	ws.readMu.Lock()
 	b, ok := ws.content[d.Path]
-	ws.fullMu.Unlock()
+	ws.readMu.Unlock()
 	if ok {
 		return b
 	}
@@ -115,10 +79,12 @@ func (ws *Workspace) Content(d *Doc) []byte {
 	case !utf8.Valid(b) || bytes.IndexByte(b, 0) >= 0:
 		err = errors.New("no longer valid UTF-8 text")
 	}
-	ws.fullMu.Lock()
-	defer ws.fullMu.Unlock()
+	ws.readMu.Lock()
+	defer ws.readMu.Unlock()
 	if err != nil {
-		ws.fail(d.Path, err)
+		if ws.readErr == nil {
+			ws.readErr = fmt.Errorf("%s: %w", d.Path, err)
+		}
 		b = bytes.Repeat([]byte{' '}, d.File.Tok.Size())
 	}
 	if ws.content == nil {
@@ -128,14 +94,6 @@ func (ws *Workspace) Content(d *Doc) []byte {
 	return b
 }
 
-// fail records the first error met reading a summarized document back;
-// ws.fullMu is held.
-func (ws *Workspace) fail(path string, err error) {
-	if ws.fullErr == nil {
-		ws.fullErr = fmt.Errorf("%s: %w", path, err)
-	}
-}
-
 // Prefetch tells the workspace that the content of docs is about to be
 // needed, so that summaries among them are read in one go.
 func (ws *Workspace) Prefetch(docs []*Doc) {
@@ -143,37 +101,24 @@ func (ws *Workspace) Prefetch(docs []*Doc) {
 		return
 	}
 	var paths []string
-	ws.fullMu.Lock()
+	ws.readMu.Lock()
 	for _, d := range docs {
 		if _, ok := ws.content[d.Path]; d.summary && !ok {
 			paths = append(paths, d.Path)
 		}
 	}
-	ws.fullMu.Unlock()
+	ws.readMu.Unlock()
 	if len(paths) > 0 {
 		ws.prefetch(paths)
 	}
 }
 
-// FullErr returns the first error Full met, or nil.
-func (ws *Workspace) FullErr() error {
-	ws.fullMu.Lock()
-	defer ws.fullMu.Unlock()
-	return ws.fullErr
-}
-
-// parseFull parses a summarized document's content into a token file of
-// its own.
-func parseFull(fset *token.FileSet, path string, content []byte) (doc *Doc, err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			doc, err = nil, fmt.Errorf("internal error while parsing (please report): %v", r)
-		}
-	}()
-	tf := fset.AddFile(path, -1, len(content))
-	setLines(tf, content)
-	f := &File{Path: path, Role: RoleDoc, Tok: tf, Content: content}
-	return parseDoc(f, func(string, token.Pos, token.Pos, string) {}), nil
+// ReadBackErr returns the first error Content met reading a summarized
+// document back, or nil.
+func (ws *Workspace) ReadBackErr() error {
+	ws.readMu.Lock()
+	defer ws.readMu.Unlock()
+	return ws.readErr
 }
 
 // Pos returns the position of the byte offset off in f.
