@@ -1,0 +1,126 @@
+package harness
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+
+	"github.com/svrnty/sotvet/harness/contract"
+	"github.com/svrnty/sotvet/harness/evidence"
+	"github.com/svrnty/sotvet/harness/internal/proc"
+	"github.com/svrnty/sotvet/harness/sandbox"
+)
+
+// gates is the preflight: it runs before any copy or process and says
+// whether the run may go on.
+func (r *run) gates() bool {
+	allowed := slices.Contains(r.opt.AllowEngines, r.name)
+	r.tr("gate.preflight", map[string]any{"engine": r.name, "enabled": r.entry.Enabled, "explicitly_allowed": allowed, "executable": r.entry.Executable})
+	switch {
+	case !r.entry.Enabled && !allowed:
+		r.gateBlocked("engine_enabled", evidence.EngineDisabled,
+			fmt.Sprintf("engine %s is disabled by default; its gate (%s) was not opened", r.name, r.entry.Gate))
+		return false
+	case !r.entry.Executable:
+		r.gateBlocked("adapter_executable", evidence.EngineNotExecutable,
+			fmt.Sprintf("engine %s is registered but has no executable adapter at this proof stage; it was not started", r.name))
+		return false
+	case r.c.MutationMode != contract.ModeCopiedFixture && r.c.MutationMode != contract.ModeNone:
+		r.gateBlocked("mutation_mode", evidence.MutationModeNotAllowed,
+			fmt.Sprintf("mutation mode %s exceeds what this harness allows (copied-fixture)", r.c.MutationMode))
+		return false
+	case len(r.c.Verification) == 0:
+		r.gateBlocked("verification_command", evidence.MissingTestCommand,
+			"the task contract names no verification command")
+		r.rep.Verification.Missing = true
+		return false
+	case r.sb.Blocked:
+		r.gateBlocked("sandbox", evidence.SandboxUnavailable, r.sb.Reason)
+		return false
+	}
+	return true
+}
+
+// confinePolicy builds what confined processes may write: the workspace,
+// the backend's HOME and TMPDIR inside the run directory, the Go build
+// cache, and /dev/null. The rest of the run directory (the evidence, the
+// harness's own scratch files) and everything outside it stay read-only.
+// It reports whether the run may go on.
+func (r *run) confinePolicy() bool {
+	if !r.sb.Confine {
+		return true
+	}
+	env := r.env(r.pathEnv())
+	dirs := []string{r.ws, r.home, filepath.Join(r.tmp, "tmp")}
+	if gc := proc.EnvValue(env, "GOCACHE"); filepath.IsAbs(gc) {
+		if err := os.MkdirAll(gc, 0o755); err == nil {
+			dirs = append(dirs, gc)
+		} else {
+			r.tr("sandbox.gocache", map[string]any{"path": gc, "error": err.Error()})
+		}
+	}
+	p := &sandbox.Policy{Dirs: dirs, Files: []string{os.DevNull}}
+	if err := p.Check(); err != nil {
+		msg := "the Landlock ruleset could not be built: " + err.Error()
+		r.tr("sandbox.policy.error", map[string]any{"error": err.Error()})
+		r.block(evidence.SandboxUnavailable, msg, nil)
+		r.notApplicable("the backend did not start: " + evidence.SandboxUnavailable)
+		fmt.Fprintln(&r.testLog, "verification not run: the sandbox could not be prepared")
+		return false
+	}
+	r.policy = p
+	r.rep.SandboxInfo.Writable = p.Paths()
+	r.tr("sandbox.policy", map[string]any{"kind": sandbox.KindLandlock, "landlock_abi": r.sb.KernelABI, "ruleset_abi": sandbox.RulesetABI, "writable": p.Paths()})
+	return true
+}
+
+// confine returns the command line that runs argv confined by the run's
+// policy, or argv itself when the run is not confined or its program
+// cannot be found on path (the start then fails as it would unconfined).
+func (r *run) confine(argv []string, path string) (out []string, wrapped bool) {
+	if r.policy == nil || len(argv) == 0 {
+		return argv, false
+	}
+	prog, err := proc.LookPath(argv[0], path)
+	if err != nil {
+		return argv, false
+	}
+	return sandbox.Wrap(r.opt.SandboxCommand, *r.policy, prog, argv), true
+}
+
+// confined records that who (the backend, the verification) started
+// under the run's Landlock policy.
+func (r *run) confined(who string) {
+	r.rep.Sandbox = sandbox.KindLandlock
+	r.rep.SandboxInfo.RulesetABI = sandbox.RulesetABI
+	if !slices.Contains(r.rep.SandboxInfo.Confined, who) {
+		r.rep.SandboxInfo.Confined = append(r.rep.SandboxInfo.Confined, who)
+	}
+}
+
+// gateBlocked records a gate that stops the run before the backend starts.
+func (r *run) gateBlocked(gate, code, reason string) {
+	if r.c != nil {
+		r.event("task.contract.created", "harness", r.contractData())
+	}
+	mode := ""
+	if r.c != nil {
+		mode = r.c.MutationMode
+	}
+	r.event("backend.gate.blocked", "harness", map[string]any{
+		"backend": r.name, "gate": gate, "reason": reason, "mutation_mode": mode, "case_executed": false,
+	})
+	r.block(code, reason, nil)
+	r.notApplicable("blocked before the backend started: " + code)
+	log := fmt.Sprintf("engine: %s\ngate: %s\ndecision: blocked\nreason: %s\nbackend process started: false\n", r.name, gate, reason)
+	r.payload = append(r.payload, payloadFile{evidence.BackendDir + "/" + r.name + "-gate.log", []byte(log)})
+	fmt.Fprintf(&r.testLog, "verification not run: blocked before the backend started (%s)\n", code)
+}
+
+func (r *run) notApplicable(reason string) {
+	for _, k := range []string{"plan", "patch", "diff", "verification"} {
+		r.rep.NotApplicable[k] = reason
+	}
+	r.rep.Verification.Skipped = reason
+}
