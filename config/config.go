@@ -13,6 +13,8 @@ import (
 	"strings"
 
 	yaml "go.yaml.in/yaml/v4"
+
+	"github.com/svrnty/sotvet/harness/stage"
 	"golang.org/x/tools/go/analysis"
 )
 
@@ -309,8 +311,12 @@ func Parse(path string, data []byte, registry []*analysis.Analyzer) (*Config, er
 					c.Settings = append(c.Settings, Setting{Check: a.Name, Flag: fk.Value, Value: val, Line: fv.Line, Col: fv.Column})
 				}
 			}
+		case "harness":
+			// The proof ladder's stage table, read by sotvet harness;
+			// checked here so that a mistake is reported where it is.
+			_, err = stage.ParseConfig(path, data)
 		default:
-			err = errAt(k, "unknown key %q (want enable, disable, fail-on, severity, statuses, max-file-size or checks)", k.Value)
+			err = errAt(k, "unknown key %q (want enable, disable, fail-on, severity, statuses, max-file-size, checks or harness)", k.Value)
 		}
 		if err != nil {
 			return nil, err

@@ -29,7 +29,9 @@ func (r *run) execute(ctx context.Context) {
 		return
 	}
 	// Approval: asked of the operator, never of the backend.
-	if c.ApprovalRequired || (r.fx != nil && r.fx.inject.requireApproval) {
+	if r.granted != nil {
+		r.approveRecorded()
+	} else if c.ApprovalRequired || (r.fx != nil && r.fx.inject.requireApproval) {
 		if !r.approve() {
 			return
 		}
@@ -133,6 +135,8 @@ func (r *run) runBackend(ctx context.Context) {
 		if r.fx.inject.noProvider {
 			job.FakeSolution = filepath.Join(r.tmp, "provider-not-installed")
 		}
+	} else if r.opt.FakeBehavior != "" {
+		job.FakeBehavior = r.opt.FakeBehavior
 	}
 	inv, err := r.entry.Engine.Invocation(job)
 	if err != nil {
@@ -160,9 +164,9 @@ func (r *run) runBackend(ctx context.Context) {
 		dir = r.ws
 	}
 	timeout := r.backendTimeout()
-	argv, wrapped := r.confine(inv.Argv, r.pathEnv())
+	argv, wrapped := r.confine(inv.Argv, r.backendPath())
 	r.tr("backend.start", map[string]any{"argv": inv.Argv, "exec_argv": argv, "confined": wrapped, "dir": dir, "timeout_ms": timeout.Milliseconds(), "env": envKeys(r.env(r.pathEnv()))})
-	pr := proc.Run(ctx, proc.Spec{Argv: argv, Dir: dir, Env: append(r.env(r.pathEnv()), inv.Env...), Timeout: timeout})
+	pr := proc.Run(ctx, proc.Spec{Argv: argv, Dir: dir, Env: append(r.env(r.backendPath()), inv.Env...), Timeout: timeout})
 	if wrapped && pr.Started {
 		r.confined("backend")
 	}

@@ -6,7 +6,6 @@ import (
 	"path/filepath"
 	"slices"
 
-	"github.com/svrnty/sotvet/harness/contract"
 	"github.com/svrnty/sotvet/harness/evidence"
 	"github.com/svrnty/sotvet/harness/internal/proc"
 	"github.com/svrnty/sotvet/harness/sandbox"
@@ -26,7 +25,7 @@ func (r *run) gates() bool {
 		r.gateBlocked("adapter_executable", evidence.EngineNotExecutable,
 			fmt.Sprintf("engine %s is registered but has no executable adapter at this proof stage; it was not started", r.name))
 		return false
-	case r.c.MutationMode != contract.ModeCopiedFixture && r.c.MutationMode != contract.ModeNone:
+	case !r.laneModeAllowed():
 		r.gateBlocked("mutation_mode", evidence.MutationModeNotAllowed,
 			fmt.Sprintf("mutation mode %s exceeds what this harness allows (copied-fixture)", r.c.MutationMode))
 		return false

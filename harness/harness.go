@@ -99,6 +99,12 @@ type Options struct {
 	// confined.
 	SandboxCommand []string
 
+	// Ladder makes the run a staged run of the proof ladder.
+	Ladder Ladder
+	// FakeBehavior makes the fake backend act out one of
+	// fake.LadderBehaviors (fake lane only; tests and demonstrations).
+	FakeBehavior string
+
 	// GoScratch is where the Go build cache and GOPATH go when the ambient
 	// environment has no usable HOME (default: the run directory's parent).
 	GoScratch string

@@ -125,6 +125,7 @@ func (r *run) settle() {
 // finish decides the run and writes the evidence.
 func (r *run) finish() (*Result, error) {
 	if r.c != nil {
+		r.ladderChecks()
 		r.endCheck()
 		if len(r.blockers) == 0 {
 			r.requiredEvents()

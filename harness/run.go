@@ -56,6 +56,8 @@ type run struct {
 	patch              []byte
 	payload            []payloadFile
 	postBackend        *tree.Digest
+
+	ladderState
 }
 
 type payloadFile struct {
@@ -95,6 +97,9 @@ func Run(ctx context.Context, opt Options) (*Result, error) {
 		}
 		r.fx = &fx
 	}
+	if err := r.setupLadder(); err != nil {
+		return nil, err
+	}
 	if opt.RunsRoot == "" && opt.RunDir == "" {
 		return nil, fmt.Errorf("%w: no runs root", ErrUsage)
 	}
@@ -130,12 +135,13 @@ func Run(ctx context.Context, opt Options) (*Result, error) {
 		}
 	}
 	r.rep = r.newReport(start, caseID)
+	r.stageReport()
 	r.event("run.started", "harness", map[string]any{"run_id": r.rep.RunID, "case_id": caseID, "backend": r.name, "fixture": r.rep.Fixture})
 	r.tr("run.started", map[string]any{"run_dir": r.dir})
 
 	if cerrs != nil {
 		r.gateBlocked("contract", evidence.InvalidContract, "the task contract is invalid: "+cerrs.Error())
-	} else if !r.gates() {
+	} else if !r.stageGates() || !r.gates() {
 		// blocked before any copy or process
 	} else {
 		r.execute(ctx)

@@ -17,15 +17,15 @@ func (r *run) prepareWorkspace() bool {
 	fail := func(step string, err error) bool {
 		r.tr("workspace.error", map[string]any{"step": step, "error": err.Error()})
 		r.event("task.contract.created", "harness", r.contractData())
-		r.block(evidence.ProviderUnavailable, fmt.Sprintf("workspace %s failed: %v", step, err), nil)
+		r.block(r.workspaceBlocker(), fmt.Sprintf("workspace %s failed: %v", step, err), nil)
 		r.notApplicable("workspace could not be prepared")
 		fmt.Fprintf(&r.testLog, "verification not run: workspace %s failed\n", step)
 		return false
 	}
-	if err := tree.Copy(c.RepoPath(), r.ws); err != nil {
+	if err := r.materialize(); err != nil {
 		return fail("copy", err)
 	}
-	r.tr("workspace.copied", map[string]any{"from": c.RepoPath(), "to": r.ws})
+	r.tr("workspace.copied", map[string]any{"from": r.workspaceSource(), "to": r.ws})
 	commit, err := r.repo.Init()
 	if err != nil {
 		return fail("git init", err)

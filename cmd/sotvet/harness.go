@@ -37,6 +37,14 @@ commands:
                         re-check a run directory (exit 0 valid, 1 invalid)
   matrix [--out DIR] [--jobs N] [--cases DIR] [--json] [--sandbox auto|landlock|none]
                         run every case and every failure fixture, then verify them all
+  run --stage N [--repo PATH] [--source-admission FILE] [--target-admission FILE] ...
+                        a staged run of the proof ladder (stages 1-6; see docs/harness.md)
+  approve --case <dir|id> --stage N [--repo PATH] --out DIR (--packet | --grant|--deny --actor NAME [--expires 24h])
+                        print the approval packet of a staged run, or record the decision
+  outcome <run-dir> --accept|--reject --actor NAME --reason TEXT
+                        record the operator outcome of a verified run
+  ladder [--out DIR] [--engine NAME] [--json]
+                        which stages the evidence under DIR validates, and why not
   fixtures              list the failure fixtures and the outcome each must reach
 `)
 }
@@ -53,6 +61,12 @@ func cmdHarness(args []string, stdout, stderr io.Writer) int {
 		return harnessVerify(args[1:], stdout, stderr)
 	case "matrix":
 		return harnessMatrix(args[1:], stdout, stderr)
+	case "approve":
+		return harnessApprove(args[1:], stdout, stderr)
+	case "outcome":
+		return harnessOutcome(args[1:], stdout, stderr)
+	case "ladder":
+		return harnessLadder(args[1:], stdout, stderr)
 	case "fixtures":
 		fmt.Fprintf(stdout, "%-24s %-24s %-8s %-4s %s\n", "FIXTURE", "BLOCKER", "STATUS", "EXIT", "EVENT")
 		for _, f := range harness.Fixtures {
@@ -117,6 +131,7 @@ func harnessRun(args []string, stdout, stderr io.Writer) int {
 	signKey := fs.String("sign-key", "", "ed25519 private key (PKCS #8 PEM) to sign the attestation with")
 	approve := fs.Bool("approve", false, "grant operator approval for a case that requires it")
 	sb := fs.String("sandbox", sandbox.Auto, sandboxUsage)
+	lrf := addLadderRunFlags(fs)
 	var allow listFlag
 	fs.Var(&allow, "allow-engine", "open the gate of a lane that is disabled by default (repeatable)")
 	fs.Usage = func() {
@@ -142,6 +157,9 @@ func harnessRun(args []string, stdout, stderr io.Writer) int {
 	}
 	opt.CaseDir, opt.Engine, opt.Fixture, opt.AllowEngines, opt.RunDir = dir, *eng, *fixture, allow, *runDir
 	opt.Sandbox = *sb
+	if !lrf.apply(fs, &opt, stderr) {
+		return exitError
+	}
 	if *approve {
 		opt.Approver = harness.StaticApprover{Granted: true, Actor: "operator:" + firstNonEmpty(os.Getenv("USER"), "unknown"), Reason: "approved with --approve"}
 	}

@@ -183,6 +183,9 @@ type Report struct {
 	Sandbox                  string      `json:"sandbox"`
 	SandboxInfo              SandboxInfo `json:"sandbox_info"`
 
+	// Staged proof (stage 0: not a staged run).
+	StageFacts
+
 	Harness Harness  `json:"harness"`
 	Signing *Signing `json:"signing"`
 }

@@ -115,6 +115,7 @@ func (v *verifier) run() {
 	v.chain()
 	v.consistency()
 	v.attestation()
+	v.ladder()
 }
 
 // requiredFields are report.json's required members and their JSON kinds.
@@ -189,7 +190,7 @@ func (v *verifier) report(data []byte) bool {
 // report.json.
 func excluded(rel string) bool {
 	switch rel {
-	case evidence.ReportJSON, evidence.Attestation, evidence.DSSEFile, "INCOMPLETE":
+	case evidence.ReportJSON, evidence.Attestation, evidence.DSSEFile, "INCOMPLETE", outcomeFile:
 		return true
 	}
 	return rel == evidence.WorkspaceDir || strings.HasPrefix(rel, evidence.WorkspaceDir+"/") ||

@@ -209,6 +209,10 @@ func (b *backend) run() int {
 	if b.spec.Behavior != MissingEvent {
 		b.emit(record{Type: "plan.updated", Data: map[string]any{"steps": []string{"read the task", "edit " + strings.Join(files, ", "), "hand over for verification"}}})
 	}
+	if b.spec.Behavior == Flaky {
+		b.spec.Behavior = flakyBehavior(b.spec.RunID)
+		fmt.Fprintf(b.log, "fake backend: flaky: acting out %s\n", b.spec.Behavior)
+	}
 	var changed []string
 	switch b.spec.Behavior {
 	case NoDiff:
@@ -220,7 +224,7 @@ func (b *backend) run() int {
 			return b.crash(err)
 		}
 		changed = []string{f}
-	case Solve, DisallowedFile, MissingEvent, ReviewerReject, Hang, DirtyEnd:
+	case Solve, DisallowedFile, MissingEvent, ReviewerReject, Hang, DirtyEnd, ForbiddenPush, MutateSource:
 		if err := b.apply(files); err != nil {
 			return b.crash(err)
 		}
@@ -244,6 +248,12 @@ func (b *backend) run() int {
 		changed = append(changed, f)
 	}
 	b.emit(record{Type: "patch.applied", Data: map[string]any{"files": changed}})
+	switch b.spec.Behavior {
+	case ForbiddenPush:
+		b.tryForbidden()
+	case MutateSource:
+		b.mutateSource()
+	}
 	switch b.spec.Behavior {
 	case Hang:
 		return b.hang()
