@@ -67,7 +67,7 @@ func (r *run) findApproval(s stage.Stage) (*ledger.Approval, *gateFailure) {
 	if r.ladder.TrustedKey != nil {
 		trusted = r.ladder.TrustedKey
 	}
-	all, bad := LoadApprovals(r.opt.RunsRoot, trusted)
+	all, bad := LoadApprovals(r.ladderRoot(), trusted)
 	for _, b := range bad {
 		r.tr("approval.record.invalid", map[string]any{"problem": b})
 	}
@@ -102,7 +102,7 @@ func (r *run) findApproval(s stage.Stage) (*ledger.Approval, *gateFailure) {
 		switch {
 		case err != nil || !now.Before(exp):
 			expired = a
-		case isConsumed(r.opt.RunsRoot, a.ApprovalID):
+		case isConsumed(r.ladderRoot(), a.ApprovalID):
 			consumed = a
 		default:
 			return a, nil
@@ -129,7 +129,7 @@ func (r *run) consumeApproval(a *ledger.Approval) *gateFailure {
 	}
 	data, err := ledger.Marshal(&c, r.opt.SignKey)
 	if err == nil {
-		err = ledger.WriteNew(ledger.ConsumptionPath(r.opt.RunsRoot, a.ApprovalID), data)
+		err = ledger.WriteNew(ledger.ConsumptionPath(r.ladderRoot(), a.ApprovalID), data)
 	}
 	if err != nil {
 		code := evidence.ApprovalMissing

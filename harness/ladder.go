@@ -3,6 +3,7 @@ package harness
 import (
 	"crypto/ed25519"
 	"fmt"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -97,4 +98,17 @@ func (r *run) workspaceBlocker() string {
 		return evidence.RepositoryUnavailable
 	}
 	return evidence.ProviderUnavailable
+}
+
+// ladderRoot is the runs root whose evidence and approvals the staged run
+// reads and writes: the parent of an explicit run directory, else the
+// runs root.
+func (r *run) ladderRoot() string {
+	if r.opt.RunDir != "" {
+		abs, err := filepath.Abs(r.opt.RunDir)
+		if err == nil {
+			return filepath.Dir(abs)
+		}
+	}
+	return r.opt.RunsRoot
 }

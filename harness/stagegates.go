@@ -47,10 +47,10 @@ func (r *run) stageGates() bool {
 			}
 		case stage.GateEarlierStage:
 			if s.Number > 1 {
-				st := StageStatusOf(r.opt.RunsRoot, r.name, r.ladder.table(), s.Number-1, r.ladder.TrustedKey)
+				st := StageStatusOf(r.ladderRoot(), r.name, r.ladder.table(), s.Number-1, r.ladder.TrustedKey)
 				if !st.Validated {
 					fail(g, evidence.EarlierStageNotValidated, "stage %d is not validated by evidence under %s for engine %s: %s",
-						s.Number-1, r.opt.RunsRoot, r.name, st.Summary())
+						s.Number-1, r.ladderRoot(), r.name, st.Summary())
 				}
 			}
 		case stage.GateSourceAdmission:
@@ -279,7 +279,7 @@ func (r *run) resolveRepo() error {
 	if err != nil {
 		return err
 	}
-	runs, _ := filepath.Abs(r.opt.RunsRoot)
+	runs, _ := filepath.Abs(r.ladderRoot())
 	if ev, err := filepath.EvalSymlinks(runs); err == nil {
 		runs = ev
 	}

@@ -33,8 +33,9 @@ commands:
   run --case <dir|id> [--engine fake] [--fixture NAME] [--out DIR] [--json] [--sign-key FILE]
       [--sandbox auto|landlock|none]
                         run a case and write its evidence (exit 0 pass, 1 fail, 3 blocked)
-  verify [--pub-key FILE] [--json] <run-dir>
-                        re-check a run directory (exit 0 valid, 1 invalid)
+  verify [--pub-key FILE] [--json] <run-dir|comparison-dir|record.json>
+                        re-check a run directory, a comparison or an approval/outcome
+                        record (exit 0 valid, 1 invalid)
   matrix [--out DIR] [--jobs N] [--cases DIR] [--json] [--sandbox auto|landlock|none]
                         run every case and every failure fixture, then verify them all
   run --stage N [--repo PATH] [--source-admission FILE] [--target-admission FILE] ...
@@ -272,7 +273,7 @@ func harnessVerify(args []string, stdout, stderr io.Writer) int {
 			return exitError
 		}
 	}
-	vs, _, err := verify.Dir(dirs[0], opt)
+	vs, err := verifyAny(dirs[0], opt)
 	if err != nil {
 		fmt.Fprintf(stderr, "sotvet harness: %v\n", err)
 		return exitError

@@ -14,6 +14,7 @@ import (
 	"github.com/svrnty/sotvet/harness/engine/fake"
 	"github.com/svrnty/sotvet/harness/evidence"
 	"github.com/svrnty/sotvet/harness/stage"
+	"github.com/svrnty/sotvet/harness/verify"
 )
 
 // stageTable reads the ladder policy: sotvet.yaml's harness.stages over
@@ -289,3 +290,17 @@ func (f *ladderRunFlags) apply(fs *flag.FlagSet, opt *harness.Options, stderr io
 }
 
 func fakeLadderBehaviors() []string { return fake.LadderBehaviors }
+
+// verifyAny verifies what path is: a run directory, a comparison
+// directory, or a ledger record file.
+func verifyAny(path string, opt verify.Options) ([]verify.Violation, error) {
+	info, err := os.Stat(path)
+	if err != nil {
+		return nil, err
+	}
+	if !info.IsDir() {
+		return verify.Record(path, opt)
+	}
+	vs, _, err := verify.Dir(path, opt)
+	return vs, err
+}
