@@ -46,6 +46,10 @@ commands:
                         record the operator outcome of a verified run
   ladder [--out DIR] [--engine NAME] [--json]
                         which stages the evidence under DIR validates, and why not
+  compare --case <dir|id> --engine fake,codex,pi [-k 5] [--jobs N] [--shard i/n] --out DIR
+  compare --merge --out DIR SHARD-DIR...
+                        k runs per lane on the same base: pass@1, pass^k, flakiness,
+                        closure, completeness; writes DIR/<id>/comparison.json
   fixtures              list the failure fixtures and the outcome each must reach
 `)
 }
@@ -66,6 +70,8 @@ func cmdHarness(args []string, stdout, stderr io.Writer) int {
 		return harnessApprove(args[1:], stdout, stderr)
 	case "outcome":
 		return harnessOutcome(args[1:], stdout, stderr)
+	case "compare":
+		return harnessCompare(args[1:], stdout, stderr)
 	case "ladder":
 		return harnessLadder(args[1:], stdout, stderr)
 	case "fixtures":

@@ -301,6 +301,10 @@ func verifyAny(path string, opt verify.Options) ([]verify.Violation, error) {
 	if !info.IsDir() {
 		return verify.Record(path, opt)
 	}
+	if verify.IsComparison(path) {
+		vs, _, err := verify.Comparison(path, opt)
+		return vs, err
+	}
 	vs, _, err := verify.Dir(path, opt)
 	return vs, err
 }

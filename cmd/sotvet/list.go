@@ -10,6 +10,7 @@ import (
 	"github.com/svrnty/sotvet/checks"
 	"github.com/svrnty/sotvet/checks/records"
 	"github.com/svrnty/sotvet/checks/report"
+	"github.com/svrnty/sotvet/harness/ledger"
 )
 
 func cmdChecks(args []string, stdout, stderr io.Writer) int {
@@ -108,8 +109,12 @@ a warning, so stale suppressions do not pile up.`,
 // cmdSchema prints the JSON Schema of a record kind, for editors.
 func cmdSchema(args []string, stdout, stderr io.Writer) int {
 	if len(args) != 1 {
-		fmt.Fprintf(stderr, "usage: sotvet schema <kind>\nkinds: %s\n", strings.Join(records.SchemaKinds, ", "))
+		fmt.Fprintf(stderr, "usage: sotvet schema <kind>\nkinds: %s, %s\n", strings.Join(records.SchemaKinds, ", "), comparisonSchemaKind)
 		return exitError
+	}
+	if args[0] == comparisonSchemaKind {
+		stdout.Write(ledger.ComparisonSchema())
+		return exitClean
 	}
 	b, ok := records.Schema(args[0])
 	if !ok {
