@@ -43,7 +43,18 @@
 //     writes passed, forbidden paths passed, case process started, backend
 //     process started: true or false;
 //   - source admission status, approval status, sandbox, fixture, case id,
-//     run id: a word.
+//     run id: a word;
+//   - the staged proof ladder: stage, proof stage: a number (stage); mutation
+//     mode, approval id, consumed by pass evidence: a word; approval
+//     consumed, operator outcome required: true or false; source repository
+//     mutated, source mutated: true or false (the negation of
+//     source_non_mutation.unchanged); operator outcome: accepted, rejected
+//     or none, read from the run's outcome.json (sotvet harness outcome).
+//
+// A run cited in a section whose heading names a stage ("## Stage 3 -
+// Copied Repo Fixture") is also compared with that stage: a staged run at
+// another stage is a mismatch at the citation, so evidence filed under the
+// wrong rung of the ladder is caught.
 //
 // A value is compared only when it is plainly one of those, optionally in
 // a code span and with a final period: "Report status: `fail`." is

@@ -195,8 +195,9 @@ func (c *checker) doc(d *sotparse.Doc) {
 		if r.report == nil {
 			continue
 		}
-		c.compare(f, spec, r.report)
+		c.compare(f, spec, ct.dir, r.report)
 	}
+	c.stageSections(sections, cites)
 }
 
 func summarize(vs []verify.Violation) string {
@@ -357,6 +358,15 @@ type factSpec struct {
 	get   func(*hevidence.Report) any // string, bool, *int, int or []string
 }
 
+// value is the run's value of the fact: from the run directory when the
+// fact lies beside report.json (runGetters), else from the report.
+func (s factSpec) value(dir string, r *hevidence.Report) any {
+	if g, ok := runGetters[s.field]; ok {
+		return g(dir)
+	}
+	return s.get(r)
+}
+
 var factSpecs = map[string]factSpec{}
 
 func init() {
@@ -505,12 +515,12 @@ func equal(k kind, doc, rep any) bool {
 	return doc == rep
 }
 
-func (c *checker) compare(f *sotparse.Fact, spec factSpec, rep *hevidence.Report) {
+func (c *checker) compare(f *sotparse.Fact, spec factSpec, dir string, rep *hevidence.Report) {
 	got, ok := stated(spec.kind, f.Value)
 	if !ok {
 		return
 	}
-	want := spec.get(rep)
+	want := spec.value(dir, rep)
 	if equal(spec.kind, got, want) {
 		return
 	}
