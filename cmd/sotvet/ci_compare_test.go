@@ -1,0 +1,112 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+
+	yaml "go.yaml.in/yaml/v4"
+)
+
+// TestCIShardedCompare runs the sharded comparison workflows of docs/ci.md
+// as their CI would: every slice's sotvet commands with its matrix index,
+// on one machine, then the merge job's, through a shell. The merged
+// comparison must verify.
+func TestCIShardedCompare(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the sotvet binary and runs comparisons")
+	}
+	doc, err := os.ReadFile("../../docs/ci.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	blocks := regexp.MustCompile("(?s)```yaml\n(.*?)```").FindAllSubmatch(doc, -1)
+	if len(blocks) != 4 {
+		t.Fatalf("docs/ci.md has %d yaml blocks, want 4 (two CI examples, two sharded comparisons)", len(blocks))
+	}
+	bin := t.TempDir()
+	build := exec.Command("go", "build", "-o", filepath.Join(bin, "sotvet"), ".")
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	for i, b := range blocks[2:] {
+		var v any
+		if err := yaml.Load(b[1], &v); err != nil {
+			t.Fatalf("docs/ci.md: sharded example %d is not valid YAML: %v", i+1, err)
+		}
+		// Two jobs each: the slice job's commands, then the merge job's.
+		jobs := v.(map[string]any)
+		if j, ok := jobs["jobs"].(map[string]any); ok {
+			jobs = j
+		}
+		var slice, merge []string
+		n := 0
+		for name, job := range jobs {
+			m, ok := job.(map[string]any)
+			if !ok {
+				continue
+			}
+			var cmds []string
+			collect(m, &cmds)
+			switch {
+			case strings.Contains(name, "slice"):
+				slice = cmds
+				n = shards(m)
+			case strings.Contains(name, "merge"):
+				merge = cmds
+			}
+		}
+		if len(slice) != 1 || len(merge) != 2 || n < 2 {
+			t.Fatalf("example %d: slice commands %q (n=%d), merge commands %q", i+1, slice, n, merge)
+		}
+		work := t.TempDir()
+		if out, err := exec.Command("cp", "-R", "../../testdata/.", filepath.Join(work, "testdata")).CombinedOutput(); err != nil {
+			t.Fatalf("cp: %v\n%s", err, out)
+		}
+		run := func(c string, idx int) {
+			t.Helper()
+			r := strings.NewReplacer("${{ matrix.shard }}", strconv.Itoa(idx), "${{ github.run_id }}", "42",
+				"$CI_NODE_INDEX", strconv.Itoa(idx), "$CI_NODE_TOTAL", strconv.Itoa(n), "$CI_PIPELINE_ID", "42")
+			// Keep the test short: k=2 and two fixtures instead of k=5 and all.
+			c = strings.Replace(r.Replace(c), "-k 5", "-k 2 --fixtures no-diff,failed-tests", 1)
+			cmd := exec.Command("sh", "-e", "-c", c)
+			cmd.Dir = work
+			cmd.Env = append(os.Environ(), "PATH="+bin+string(os.PathListSeparator)+os.Getenv("PATH"))
+			var out bytes.Buffer
+			cmd.Stdout, cmd.Stderr = &out, &out
+			if err := cmd.Run(); err != nil {
+				t.Fatalf("%s: %v\n%s", c, err, out.String())
+			}
+		}
+		for idx := 1; idx <= n; idx++ {
+			run(slice[0], idx)
+		}
+		for _, c := range merge {
+			run(c, 0)
+		}
+		if _, err := os.Stat(filepath.Join(work, "runs", "cmp-42-merged", "comparison.json")); err != nil {
+			t.Errorf("example %d: no merged comparison: %v", i+1, err)
+		}
+	}
+}
+
+// shards reads the slice count: GitHub's strategy.matrix.shard list or
+// GitLab's parallel.
+func shards(job map[string]any) int {
+	if p, ok := job["parallel"].(int); ok {
+		return p
+	}
+	if s, ok := job["strategy"].(map[string]any); ok {
+		if m, ok := s["matrix"].(map[string]any); ok {
+			if l, ok := m["shard"].([]any); ok {
+				return len(l)
+			}
+		}
+	}
+	return 0
+}
