@@ -60,6 +60,9 @@ func (r *run) setupLadder() error {
 				return fmt.Errorf("%w: stage %d requires failure class %q, which is not a failure fixture (want %s)", ErrUsage, s.Number, fc, strings.Join(FixtureNames(), ", "))
 			}
 		}
+		if r.fx != nil && s.ApprovalRequired && r.fx.inject.requireApproval {
+			return fmt.Errorf("%w: at stage %d approval comes from recorded decisions; record a denial with harness approve --deny instead of --fixture %s", ErrUsage, s.Number, r.fx.Name)
+		}
 		r.stage = &s
 	}
 	return r.resolveRepo()

@@ -2,6 +2,7 @@ package harness
 
 import (
 	"crypto/ed25519"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -74,7 +75,7 @@ func readRuns(root string, trusted ed25519.PublicKey) []ladderRun {
 			continue
 		}
 		dir := filepath.Join(root, e.Name())
-		if _, err := os.Lstat(filepath.Join(dir, evidence.ReportJSON)); err != nil {
+		if !stagedReport(filepath.Join(dir, evidence.ReportJSON)) {
 			continue
 		}
 		vs, rep, err := verify.Dir(dir, verify.Options{PublicKey: trusted})
@@ -191,4 +192,17 @@ func outcomeReasons(lr ladderRun) []Reason {
 		return []Reason{{ReasonOutcomeRejected, lr.rep.RunID + " was rejected by " + lr.outcome.Actor + ": " + lr.outcome.Reason}}
 	}
 	return nil
+}
+
+// stagedReport says, cheaply, whether path is a report of a staged run:
+// only those are verified in full.
+func stagedReport(path string) bool {
+	data, err := ledger.ReadFile(path)
+	if err != nil {
+		return false
+	}
+	var probe struct {
+		Stage int `json:"stage"`
+	}
+	return json.Unmarshal(data, &probe) == nil && probe.Stage > 0
 }

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -120,11 +119,7 @@ func harnessCompare(args []string, stdout, stderr io.Writer) int {
 		c, dir, err = compare.Run(ctx, o)
 	}
 	if err != nil {
-		fmt.Fprintf(stderr, "sotvet harness: %v\n", err)
-		if errors.Is(err, harness.ErrUsage) {
-			return exitError
-		}
-		return exitError
+		return usageErr(stderr, err)
 	}
 	if *asJSON {
 		data, err := os.ReadFile(filepath.Join(dir, ledger.ComparisonFile))

@@ -79,11 +79,9 @@ func (l ladderFlags) load(fs *flag.FlagSet, stderr io.Writer) (t *stage.Table, o
 	return t, true, signKey, pub
 }
 
+// usageErr reports a usage or I/O error: exit 2 either way.
 func usageErr(stderr io.Writer, err error) int {
 	fmt.Fprintf(stderr, "sotvet harness: %v\n", err)
-	if errors.Is(err, harness.ErrUsage) {
-		return exitError
-	}
 	return exitError
 }
 
