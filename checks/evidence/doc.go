@@ -54,7 +54,10 @@
 // A run cited in a section whose heading names a stage ("## Stage 3 -
 // Copied Repo Fixture") is also compared with that stage: a staged run at
 // another stage is a mismatch at the citation, so evidence filed under the
-// wrong rung of the ladder is caught.
+// wrong rung of the ladder is caught. And a "Status: validated ..." line in
+// such a section is a mismatch when the section cites staged runs on this
+// machine but none of them is a verified pass at that stage with the
+// accepted operator outcome its report requires.
 //
 // A value is compared only when it is plainly one of those, optionally in
 // a code span and with a final period: "Report status: `fail`." is

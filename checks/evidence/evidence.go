@@ -197,7 +197,7 @@ func (c *checker) doc(d *sotparse.Doc) {
 		}
 		c.compare(f, spec, ct.dir, r.report)
 	}
-	c.stageSections(sections, cites)
+	c.stageSections(d, sections, cites)
 }
 
 func summarize(vs []verify.Violation) string {

@@ -2,14 +2,17 @@ package evidence
 
 import (
 	"fmt"
+	"go/token"
 	"path/filepath"
 	"regexp"
 	"strconv"
+	"strings"
 
 	"golang.org/x/tools/go/analysis"
 
 	hevidence "github.com/svrnty/sotvet/harness/evidence"
 	"github.com/svrnty/sotvet/harness/ledger"
+	"github.com/svrnty/sotvet/sotparse"
 )
 
 // The staged proof ladder's facts: what a document says about a run's
@@ -59,7 +62,8 @@ var stageHeading = regexp.MustCompile(`(?i)^stage\s+([1-9])\b`)
 // stageSections reports a run cited in a section about stage N whose
 // report is a staged run at another stage: the document files the
 // evidence under the wrong rung.
-func (c *checker) stageSections(s sections, cites []*citation) {
+func (c *checker) stageSections(d *sotparse.Doc, s sections, cites []*citation) {
+	c.stageClaims(d, s, cites)
 	for _, ct := range cites {
 		if ct.missing {
 			continue
@@ -68,17 +72,62 @@ func (c *checker) stageSections(s sections, cites []*citation) {
 		if r.report == nil || r.report.Stage == 0 {
 			continue
 		}
-		n := 0
-		for i := s.at(ct.ref.Pos); i >= 0; i-- {
-			h := s.hs[i]
-			if m := stageHeading.FindStringSubmatch(h.Text); m != nil && before(ct.ref.Pos, s.end(i, true)) {
-				n, _ = strconv.Atoi(m[1])
-				break
-			}
-		}
+		n, _ := stageOf(s, ct.ref.Pos)
 		if n != 0 && n != r.report.Stage {
 			c.pass.Report(analysis.Diagnostic{Pos: ct.ref.Pos, End: ct.ref.End, Category: CategoryMismatch,
 				Message: fmt.Sprintf("stage: the document cites run %s under stage %d, but its report.json has stage %d", r.report.RunID, n, r.report.Stage)})
 		}
+	}
+}
+
+// stageOf returns the stage whose section holds p, and that section's
+// heading index; 0 when p is in no stage's section.
+func stageOf(s sections, p token.Pos) (int, int) {
+	for i := s.at(p); i >= 0; i-- {
+		if m := stageHeading.FindStringSubmatch(s.hs[i].Text); m != nil && before(p, s.end(i, true)) {
+			n, _ := strconv.Atoi(m[1])
+			return n, i
+		}
+	}
+	return 0, -1
+}
+
+// stageClaims checks "Status: validated ..." in a stage's section against
+// the staged runs the section cites: one of them must be a verified pass at
+// that stage, with an accepted operator outcome when its report requires
+// one. Sections that cite no staged run on this machine are not judged.
+func (c *checker) stageClaims(d *sotparse.Doc, s sections, cites []*citation) {
+	for _, l := range d.StatusLines {
+		if !strings.HasPrefix(strings.ToLower(strings.TrimSpace(l.Value)), "validated") {
+			continue
+		}
+		n, h := stageOf(s, l.Pos)
+		if n == 0 {
+			continue
+		}
+		start, end := s.hs[h].Pos, s.end(h, true)
+		var staged []string
+		ok := false
+		for _, ct := range cites {
+			if ct.missing || ct.ref.Pos < start || !before(ct.ref.Pos, end) {
+				continue
+			}
+			r := c.verify(ct.dir)
+			if r.report == nil || r.report.Stage == 0 {
+				continue
+			}
+			rep := r.report
+			staged = append(staged, fmt.Sprintf("%s (stage %d, %s)", rep.RunID, rep.Stage, rep.Status))
+			if rep.Stage == n && rep.Status == hevidence.StatusPass && r.err == nil && len(r.violations) == 0 &&
+				(!rep.OperatorOutcomeRequired || outcomeOf(ct.dir) == ledger.Accepted) {
+				ok = true
+			}
+		}
+		if len(staged) == 0 || ok {
+			continue
+		}
+		c.pass.Report(analysis.Diagnostic{Pos: l.Pos, End: l.End, Category: CategoryMismatch,
+			Message: fmt.Sprintf("stage %d: the document says validated, but no run it cites under this stage is a verified pass at stage %d with the operator outcome it requires: %s",
+				n, n, strings.Join(staged, ", "))})
 	}
 }

@@ -81,6 +81,7 @@ func TestLadderFacts(t *testing.T) {
 	doc := strings.Join([]string{
 		"# Ladder", "",
 		"## Stage 4 - Disposable Sandbox Repo", "",
+		"Status: validated on 2026-06-01.", "",
 		"- Stage 4 pass artifact: `" + res.RunDir + "`",
 		"- Stage: `4`.",
 		"- Mutation mode: `disposable-clone`.",
@@ -89,6 +90,7 @@ func TestLadderFacts(t *testing.T) {
 		"- Operator outcome: `accepted`.",
 		"- Source repository mutated: `false`.", "",
 		"## Stage 5 - Owned Noncritical Repo", "",
+		"Status: validated on 2026-06-01.", "",
 		"- Stage 5 pass artifact: `" + res.RunDir + "`",
 		"- Stage: `5`.",
 		"- Mutation mode: `owned-worktree`.",
@@ -104,15 +106,30 @@ func TestLadderFacts(t *testing.T) {
 		got = append(got, fmt.Sprintf("%d %s", f.Line, f.Message))
 	}
 	want := []string{
-		"15 stage: the document cites run 20260601T000000Z-stage4 under stage 5, but its report.json has stage 4",
-		"16 stage: the document says 5, but report.json of run 20260601T000000Z-stage4 has stage 4",
-		"17 mutation mode: the document says owned-worktree, but report.json of run 20260601T000000Z-stage4 has mutation_mode disposable-clone",
-		"18 approval consumed: the document says false, but report.json of run 20260601T000000Z-stage4 has approval_consumed true",
-		"19 operator outcome: the document says rejected, but report.json of run 20260601T000000Z-stage4 has outcome.json decision accepted",
-		"20 source repository mutated: the document says true, but report.json of run 20260601T000000Z-stage4 has source_non_mutation.unchanged (negated) false",
-		"21 consumed by pass evidence: the document says someone-else, but report.json of run 20260601T000000Z-stage4 has consumed_by_pass_evidence 20260601T000000Z-stage4",
+		"17 stage 5: the document says validated, but no run it cites under this stage is a verified pass at stage 5 with the operator outcome it requires: 20260601T000000Z-stage4 (stage 4, pass)",
+		"19 stage: the document cites run 20260601T000000Z-stage4 under stage 5, but its report.json has stage 4",
+		"20 stage: the document says 5, but report.json of run 20260601T000000Z-stage4 has stage 4",
+		"21 mutation mode: the document says owned-worktree, but report.json of run 20260601T000000Z-stage4 has mutation_mode disposable-clone",
+		"22 approval consumed: the document says false, but report.json of run 20260601T000000Z-stage4 has approval_consumed true",
+		"23 operator outcome: the document says rejected, but report.json of run 20260601T000000Z-stage4 has outcome.json decision accepted",
+		"24 source repository mutated: the document says true, but report.json of run 20260601T000000Z-stage4 has source_non_mutation.unchanged (negated) false",
+		"25 consumed by pass evidence: the document says someone-else, but report.json of run 20260601T000000Z-stage4 has consumed_by_pass_evidence 20260601T000000Z-stage4",
 	}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("findings:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	// Without its operator outcome the stage 4 run no longer backs the
+	// document's "validated".
+	if err := os.Remove(filepath.Join(res.RunDir, "outcome.json")); err != nil {
+		t.Fatal(err)
+	}
+	found := false
+	for _, f := range findings(t, ws) {
+		if f.Line == 5 && strings.Contains(f.Message, "stage 4: the document says validated") {
+			found = true
+		}
+	}
+	if !found {
+		t.Error("a stage 4 run without its required outcome still backs \"Status: validated\"")
 	}
 }
