@@ -22,6 +22,10 @@ var approvalCodes = []string{evidence.ApprovalMissing, evidence.ApprovalDeniedCo
 // (file name: problem) and left out.
 func LoadApprovals(runsRoot string, trusted []byte) (good []*ledger.Approval, bad []string) {
 	dir := filepath.Join(runsRoot, ledger.ApprovalsDir)
+	if info, err := os.Lstat(dir); err != nil || !info.IsDir() {
+		// Absent, or a link to somewhere else: no approvals here.
+		return nil, nil
+	}
 	ents, err := os.ReadDir(dir)
 	if err != nil {
 		return nil, nil

@@ -115,3 +115,15 @@ func (r *run) ladderRoot() string {
 	}
 	return r.opt.RunsRoot
 }
+
+// approvalSuffix names the approval a staged run consumed, for report.md.
+func approvalSuffix(rep *evidence.Report) string {
+	if rep.ApprovalID == "" {
+		return ""
+	}
+	s := ", approval " + rep.ApprovalID
+	if rep.ApprovalConsumed {
+		s += " consumed by this run"
+	}
+	return s
+}

@@ -98,15 +98,15 @@ func readRuns(root string, trusted ed25519.PublicKey) []ladderRun {
 // StageStatusOf says whether stage n is validated for engine by the runs
 // under root.
 func StageStatusOf(root, engine string, t *stage.Table, n int, trusted ed25519.PublicKey) StageStatus {
-	return stageStatus(readRuns(root, trusted), engine, t, n)
+	return stageStatus(readRuns(root, trusted), readComparisons(root, trusted), engine, t, n)
 }
 
 // Ladder reports every stage's status for engine.
 func LadderStatus(root, engine string, t *stage.Table, trusted ed25519.PublicKey) []StageStatus {
-	runs := readRuns(root, trusted)
+	runs, cmps := readRuns(root, trusted), readComparisons(root, trusted)
 	var out []StageStatus
 	for n := 1; n <= len(t.Stages); n++ {
-		out = append(out, stageStatus(runs, engine, t, n))
+		out = append(out, stageStatus(runs, cmps, engine, t, n))
 	}
 	return out
 }
@@ -116,7 +116,7 @@ func LadderStatus(root, engine string, t *stage.Table, trusted ed25519.PublicKey
 // an accepted operator outcome), and every required failure class is
 // closed by a verified run at that stage ending with the fixture's blocker
 // and status.
-func stageStatus(runs []ladderRun, engine string, t *stage.Table, n int) StageStatus {
+func stageStatus(runs []ladderRun, comparisons []*ledger.Comparison, engine string, t *stage.Table, n int) StageStatus {
 	s, err := t.Lookup(n)
 	st := StageStatus{Stage: n, Engine: engine, Closed: []string{}, Reasons: []Reason{}}
 	if err != nil {
@@ -147,6 +147,10 @@ func stageStatus(runs []ladderRun, engine string, t *stage.Table, n int) StageSt
 				}
 			case stage.ArtifactOperatorOutcome:
 				why = append(why, outcomeReasons(lr)...)
+			case stage.ArtifactComparison:
+				if !candidateIn(comparisons, engine) {
+					why = append(why, Reason{ReasonMissingArtifact, "no verified, complete comparison under the runs root has engine " + engine + " as an eligible candidate default"})
+				}
 			}
 		}
 		if s.OperatorOutcomeRequired && !slices.Contains(s.RequiredArtifacts, stage.ArtifactOperatorOutcome) {
@@ -205,4 +209,32 @@ func stagedReport(path string) bool {
 		Stage int `json:"stage"`
 	}
 	return json.Unmarshal(data, &probe) == nil && probe.Stage > 0
+}
+
+// readComparisons reads the verified comparisons directly under root.
+func readComparisons(root string, trusted ed25519.PublicKey) []*ledger.Comparison {
+	ents, err := os.ReadDir(root)
+	if err != nil {
+		return nil
+	}
+	var out []*ledger.Comparison
+	for _, e := range ents {
+		dir := filepath.Join(root, e.Name())
+		if !e.IsDir() || !verify.IsComparison(dir) {
+			continue
+		}
+		vs, c, err := verify.Comparison(dir, verify.Options{PublicKey: trusted})
+		if err == nil && len(vs) == 0 && c != nil {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// candidateIn says whether a complete comparison judges engine an
+// eligible candidate default.
+func candidateIn(cs []*ledger.Comparison, engine string) bool {
+	return slices.ContainsFunc(cs, func(c *ledger.Comparison) bool {
+		return c.Complete && c.CandidateDefault.Engine == engine && c.CandidateDefault.Eligible && !c.RuntimeDefaultActivation
+	})
 }

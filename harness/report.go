@@ -270,6 +270,9 @@ func (r *run) markdown() ([]byte, error) {
 		fmt.Fprintf(&b, "- backend exit code: none\n")
 	}
 	fmt.Fprintf(&b, "- backend process started: %t\n- case process started: %t\n", rep.BackendProcessStarted, rep.CaseProcessStarted)
+	if rep.Stage > 0 {
+		fmt.Fprintf(&b, "- stage: %d (mutation mode %s)%s\n", rep.Stage, rep.MutationMode, approvalSuffix(rep))
+	}
 	fmt.Fprintf(&b, "- approval: %s\n- sandbox: %s", rep.ApprovalStatus, rep.Sandbox)
 	if si := rep.SandboxInfo; rep.Sandbox == sandbox.KindLandlock {
 		fmt.Fprintf(&b, " (Landlock ABI %d, ruleset ABI %d; writable: %s; confined: %s)", si.KernelABI, si.RulesetABI, strings.Join(si.Writable, ", "), strings.Join(si.Confined, ", "))

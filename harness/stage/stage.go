@@ -38,10 +38,13 @@ const (
 	ArtifactSourceNonMutation = "source-non-mutation.json" // HEAD and status of the source before and after
 	ArtifactApproval          = "approval"                 // a consumed approval record named by the report
 	ArtifactOperatorOutcome   = "outcome.json"             // the operator's accept or reject
+	// ArtifactComparison is a verified, complete lane comparison under the
+	// runs root in which the engine is the eligible candidate default.
+	ArtifactComparison = "comparison.json"
 )
 
 // Artifacts lists the known stage artifacts.
-var Artifacts = []string{ArtifactSourceNonMutation, ArtifactApproval, ArtifactOperatorOutcome}
+var Artifacts = []string{ArtifactSourceNonMutation, ArtifactApproval, ArtifactOperatorOutcome, ArtifactComparison}
 
 // Stage is one rung of the ladder.
 type Stage struct {
@@ -133,7 +136,7 @@ func Default() *Table {
 			Number: 6, Name: "candidate default", MutationScope: "scoped real-repo use only", MutationMode: ModeScopedWorktree,
 			ContractModes:           []string{"copied-fixture", "sandbox-repo", "owned-noncritical-repo", "candidate-default"},
 			EntryGates:              []string{GateMutationScope, GateEarlierStage, GateSourceAdmission, GateTargetAdmission, GateApproval},
-			RequiredArtifacts:       []string{ArtifactSourceNonMutation, ArtifactApproval, ArtifactOperatorOutcome},
+			RequiredArtifacts:       []string{ArtifactSourceNonMutation, ArtifactApproval, ArtifactOperatorOutcome, ArtifactComparison},
 			RequiredFailureClasses:  []string{},
 			ApprovalRequired:        true,
 			OperatorOutcomeRequired: true,
