@@ -70,7 +70,6 @@ func (r *run) setupLadder() error {
 
 // stageReport sets the report's stage fields.
 func (r *run) stageReport() {
-	r.rep.ForbiddenActionsAttempted = []evidence.ForbiddenAction{}
 	if r.stage == nil {
 		return
 	}

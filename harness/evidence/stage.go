@@ -1,19 +1,22 @@
 package evidence
 
 // StageFacts are the report's staged-proof fields, flattened into
-// report.json. A run without --stage has stage 0 and mutation mode "".
+// report.json. Each is left out when it has its zero value, so an unstaged
+// run's report is what it was before the ladder existed (and earlier
+// evidence stays canonical): readers take a missing field as 0, "", false
+// or null.
 type StageFacts struct {
-	Stage                   int    `json:"stage"`
-	MutationMode            string `json:"mutation_mode"`
-	ApprovalID              string `json:"approval_id"`
-	ApprovalConsumed        bool   `json:"approval_consumed"`
-	ConsumedByPassEvidence  string `json:"consumed_by_pass_evidence"`
-	OperatorOutcomeRequired bool   `json:"operator_outcome_required"`
+	Stage                   int    `json:"stage,omitempty"`
+	MutationMode            string `json:"mutation_mode,omitempty"`
+	ApprovalID              string `json:"approval_id,omitempty"`
+	ApprovalConsumed        bool   `json:"approval_consumed,omitempty"`
+	ConsumedByPassEvidence  string `json:"consumed_by_pass_evidence,omitempty"`
+	OperatorOutcomeRequired bool   `json:"operator_outcome_required,omitempty"`
 	// SourceRepo is the repository --repo named (stages 3-6), "" otherwise.
-	SourceRepo        string             `json:"source_repo"`
-	SourceNonMutation *SourceNonMutation `json:"source_non_mutation"`
+	SourceRepo        string             `json:"source_repo,omitempty"`
+	SourceNonMutation *SourceNonMutation `json:"source_non_mutation,omitempty"`
 	// ForbiddenActionsAttempted are the shimmed commands the backend tried.
-	ForbiddenActionsAttempted []ForbiddenAction `json:"forbidden_actions_attempted"`
+	ForbiddenActionsAttempted []ForbiddenAction `json:"forbidden_actions_attempted,omitempty"`
 }
 
 // SourceNonMutation is the proof that the source repository was left as
