@@ -14,8 +14,8 @@ import (
 	"github.com/svrnty/sotvet/harness/stage"
 )
 
-// TestApprovalConsumedOnce: runs racing for one approval; exactly one gets
-// it, the others are blocked before anything starts.
+// TestApprovalConsumedOnce: runs racing for two approvals; each approval is
+// consumed by exactly one run, the others are blocked before anything starts.
 func TestApprovalConsumedOnce(t *testing.T) {
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Skip("needs git")
@@ -47,10 +47,13 @@ func TestApprovalConsumedOnce(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, _, err := harness.RecordApproval(p, true, "jp", nil, time.Now()); err != nil {
-		t.Fatal(err)
+	const grants = 2
+	for range grants {
+		if _, _, err := harness.RecordApproval(p, true, "jp", nil, time.Now()); err != nil {
+			t.Fatal(err)
+		}
 	}
-	const n = 3
+	const n = 4
 	reps := make([]*evidence.Report, n)
 	var wg sync.WaitGroup
 	for i := range n {
@@ -82,7 +85,16 @@ func TestApprovalConsumedOnce(t *testing.T) {
 			t.Errorf("run %s: %s %v", r.RunID, r.Status, r.Blockers)
 		}
 	}
-	if consumed != 1 || blocked != n-1 {
-		t.Errorf("%d runs consumed the approval and %d were blocked; want 1 and %d", consumed, blocked, n-1)
+	if consumed != grants || blocked != n-grants {
+		t.Errorf("%d runs consumed an approval and %d were blocked; want %d and %d", consumed, blocked, grants, n-grants)
+	}
+	ids := map[string]bool{}
+	for _, r := range reps {
+		if r != nil && r.ApprovalConsumed {
+			ids[r.ApprovalID] = true
+		}
+	}
+	if len(ids) != grants {
+		t.Errorf("the consuming runs share approvals: %v", ids)
 	}
 }

@@ -67,7 +67,11 @@ func BuildPacket(o PacketOptions) (*Packet, error) {
 	if eng == "" {
 		eng = DefaultEngine
 	}
-	p := &Packet{CaseID: c.ID, ContractSHA256: c.Digest, Engine: eng, Stage: s, RunsRoot: o.RunsRoot, Expires: o.Expires,
+	root, err := filepath.Abs(o.RunsRoot)
+	if err != nil {
+		return nil, err
+	}
+	p := &Packet{CaseID: c.ID, ContractSHA256: c.Digest, Engine: eng, Stage: s, RunsRoot: root, Expires: o.Expires,
 		AllowedPaths: c.AllowedWrites, ForbiddenPaths: c.ForbiddenPaths}
 	if p.Expires <= 0 {
 		p.Expires = approvalExpiryDefault

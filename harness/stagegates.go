@@ -65,8 +65,19 @@ func (r *run) stageGates() bool {
 	}
 	r.tr("gate.stage", map[string]any{"stage": s.Number, "gates": s.EntryGates, "failed": len(fails), "approval": apprFail == nil && appr != nil})
 	if len(fails) == 0 && apprFail == nil && appr != nil {
-		if f := r.consumeApproval(appr); f != nil {
-			apprFail = f
+		for tries := 0; ; tries++ {
+			f := r.consumeApproval(appr)
+			if f == nil {
+				break
+			}
+			if f.code != evidence.ApprovalAlreadyConsumed || tries >= 16 {
+				apprFail = f
+				break
+			}
+			// Another run took it first: look again for an unconsumed grant.
+			if appr, apprFail = r.findApproval(s); apprFail != nil {
+				break
+			}
 		}
 	}
 	if apprFail != nil {
