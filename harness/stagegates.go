@@ -13,7 +13,6 @@ import (
 	"github.com/svrnty/sotvet/harness/evidence"
 	"github.com/svrnty/sotvet/harness/ledger"
 	"github.com/svrnty/sotvet/harness/stage"
-	"github.com/svrnty/sotvet/sotparse"
 )
 
 // gateFailure is one failing stage entry gate.
@@ -151,9 +150,9 @@ func (r *run) sourceAdmissionGate(s stage.Stage, fail func(gate, code, format st
 		return
 	}
 	var rec sourceAdmission
-	if err := evidence.DecodeStrict(data, &rec); err != nil {
+	if err := decodeAt(p, data, &rec); err != nil {
 		r.rep.SourceAdmissionStatus = "missing"
-		fail(g, evidence.SourceAdmissionMissing, "source admission record %s is not a source admission record: %v", p, err)
+		fail(g, evidence.SourceAdmissionMissing, "not a source admission record: %v", err)
 		return
 	}
 	switch {
@@ -184,9 +183,9 @@ func (r *run) targetAdmissionGate(fail func(gate, code, format string, args ...a
 		fail(g, evidence.TargetAdmissionMissing, "target-repository admission record: %v", err)
 		return
 	}
-	var rec sotparse.TargetAdmission
-	if err := evidence.DecodeStrict(data, &rec); err != nil {
-		fail(g, evidence.TargetAdmissionMissing, "%s is not a target-repository admission record: %v", p, err)
+	rec, err := decodeTarget(p, data)
+	if err != nil {
+		fail(g, evidence.TargetAdmissionMissing, "not a valid target-repository admission record: %v", err)
 		return
 	}
 	if rec.AdmissionStatus != "admitted" {
