@@ -115,6 +115,23 @@ func (r *run) materialize() error {
 	return err
 }
 
+// baseline commits the workspace as the run's starting point. A worktree
+// of the owned repository (stages 5 and 6) is already a repository whose
+// configuration is the source's own: git init there would rewrite it, so
+// the baseline is only added and committed, on the run's new branch.
+func (r *run) baseline() (string, error) {
+	if r.workBranch == "" {
+		return r.repo.Init()
+	}
+	if _, err := r.repo.Run("add", "-A", "-f", "."); err != nil {
+		return "", err
+	}
+	if _, err := r.repo.Run("commit", "-q", "--no-verify", "--allow-empty", "-m", "sotvet harness baseline"); err != nil {
+		return "", err
+	}
+	return r.repo.Head()
+}
+
 // checkSource compares the source with its state before the run and
 // writes the source non-mutation proof; any change fails the run closed.
 func (r *run) checkSource() {

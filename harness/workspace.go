@@ -26,7 +26,7 @@ func (r *run) prepareWorkspace() bool {
 		return fail("copy", err)
 	}
 	r.tr("workspace.copied", map[string]any{"from": r.workspaceSource(), "to": r.ws})
-	commit, err := r.repo.Init()
+	commit, err := r.baseline()
 	if err != nil {
 		return fail("git init", err)
 	}
