@@ -9,6 +9,7 @@ import (
 
 	"github.com/bmatcuk/doublestar/v4"
 
+	"github.com/svrnty/sotvet/checks/records"
 	"github.com/svrnty/sotvet/harness/engine/fake"
 	"github.com/svrnty/sotvet/harness/evidence"
 	"github.com/svrnty/sotvet/harness/ledger"
@@ -197,8 +198,22 @@ func (r *run) targetAdmissionGate(fail func(gate, code, format string, args ...a
 	if rec.RiskClassification != AdmittedRisk {
 		fail(g, evidence.TargetRiskNotLow, "%s: risk_classification is %q, want %s", p, rec.RiskClassification, AdmittedRisk)
 	}
-	if rec.OperatorOutcomeRequired != nil && *rec.OperatorOutcomeRequired {
+	var missing []string
+	for _, a := range records.RequiredForbiddenActions {
+		if !slices.Contains(rec.ForbiddenActions, a) {
+			missing = append(missing, "forbidden action "+a)
+		}
+	}
+	if strings.TrimSpace(rec.ApprovalSource) == "" {
+		missing = append(missing, "approval_source")
+	}
+	if rec.OperatorOutcomeRequired == nil || !*rec.OperatorOutcomeRequired {
+		missing = append(missing, "operator_outcome_required: true")
+	} else {
 		r.rep.OperatorOutcomeRequired = true
+	}
+	if len(missing) > 0 {
+		fail(g, evidence.TargetAdmissionIncomplete, "%s lacks what the admission template requires: %s", p, strings.Join(missing, ", "))
 	}
 	if r.repoAbs != "" && !samePath(rec.TargetRepositoryPath, r.repoAbs) {
 		fail(g, evidence.TargetRepositoryMismatch, "%s admits %q, the run's --repo is %q", p, rec.TargetRepositoryPath, r.repoAbs)

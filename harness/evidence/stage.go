@@ -54,6 +54,7 @@ const (
 	TargetOwnerNotExplicit     = "target_owner_not_explicit"
 	TargetRiskNotLow           = "target_risk_not_low"
 	TargetRepositoryMismatch   = "target_repository_mismatch"
+	TargetAdmissionIncomplete  = "target_admission_incomplete"
 	PathOutsideAllowedPaths    = "path_outside_allowed_paths"
 	PathInForbiddenPaths       = "path_in_forbidden_paths"
 	ApprovalMissing            = "approval_missing"
@@ -70,7 +71,7 @@ const (
 func init() {
 	for _, c := range []string{
 		EarlierStageNotValidated, StageMutationScopeExceeded, SourceAdmissionMissing, SourceAdmissionNotAdmitted,
-		TargetAdmissionMissing, TargetAdmissionNotAdmitted, TargetOwnerNotExplicit, TargetRiskNotLow,
+		TargetAdmissionMissing, TargetAdmissionNotAdmitted, TargetOwnerNotExplicit, TargetRiskNotLow, TargetAdmissionIncomplete,
 		TargetRepositoryMismatch, PathOutsideAllowedPaths, PathInForbiddenPaths,
 		ApprovalMissing, ApprovalExpired, ApprovalAlreadyConsumed, RepositoryUnavailable, ForbiddenActionAttempted,
 	} {
