@@ -10,11 +10,9 @@ import (
 	"path/filepath"
 	"runtime"
 	"runtime/pprof"
-	"sort"
 	"strings"
 	"time"
 
-	"github.com/rogpeppe/go-internal/diff"
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/svrnty/sotvet/baseline"
@@ -24,6 +22,7 @@ import (
 	"github.com/svrnty/sotvet/config"
 	"github.com/svrnty/sotvet/internal/atomicfile"
 	"github.com/svrnty/sotvet/internal/gitview"
+	"github.com/svrnty/sotvet/internal/workspaces"
 	"github.com/svrnty/sotvet/sotparse"
 )
 
@@ -105,71 +104,62 @@ func cmdCheck(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "sotvet: %v\n", err)
 		return exitError
 	}
-
-	cfg, err := loadConfig(root, cf.config)
-	if err != nil {
-		fmt.Fprintf(stderr, "sotvet: %v\n", err)
-		return exitError
-	}
-	if err := cfg.Apply(checks.All, explicit); err != nil {
-		fmt.Fprintf(stderr, "sotvet: %v\n", err)
-		return exitError
-	}
-	failOn := checks.Severity(firstNonEmpty(cf.failOn, cfg.FailOn, "error"))
-	if failOn.Rank() == 0 {
-		fmt.Fprintf(stderr, "sotvet: -fail-on %q: want error or warning\n", failOn)
+	if cf.failOn != "" && checks.Severity(cf.failOn).Rank() == 0 {
+		fmt.Fprintf(stderr, "sotvet: -fail-on %q: want error or warning\n", cf.failOn)
 		return exitError
 	}
 	if !contains(report.Formats, cf.format) {
 		fmt.Fprintf(stderr, "sotvet: unknown format %q (want %s)\n", cf.format, strings.Join(report.Formats, ", "))
 		return exitError
 	}
-	analyzers, err := selectChecks(cfg, cf)
-	if err != nil {
-		fmt.Fprintf(stderr, "sotvet: %v\n", err)
-		return exitError
-	}
-	sev := map[string]checks.Severity{}
-	for k, v := range cfg.Severity {
-		sev[k] = checks.Severity(v)
-	}
-	opt := checks.Options{Root: root, FS: os.DirFS(root), Analyzers: analyzers, Severity: sev, MaxFileSize: cfg.MaxFileSize}
 	if err := cf.validate(); err != nil {
 		fmt.Fprintf(stderr, "sotvet: %v\n", err)
 		return exitError
 	}
-	src, err := cf.openSource(root, &opt, stderr)
+	rootCfg, err := loadConfig(root, cf.config)
 	if err != nil {
 		fmt.Fprintf(stderr, "sotvet: %v\n", err)
 		return exitError
 	}
-	defer src.close()
-	res, ws, err := checks.Run(opt)
+	wsDirs, err := cf.findWorkspaces(root, rootCfg)
 	if err != nil {
 		fmt.Fprintf(stderr, "sotvet: %v\n", err)
 		return exitError
 	}
-	if src.pack != nil {
-		found, added := src.pack.Stats()
-		if err := src.pack.Save(); err != nil {
-			fmt.Fprintf(stderr, "sotvet: warning: saving the cache: %v\n", err)
-		} else if err := cache.Trim(src.cacheDir, cacheMaxAge); err != nil {
-			fmt.Fprintf(stderr, "sotvet: warning: trimming the cache: %v\n", err)
-		}
-		if cf.debugCache {
-			fmt.Fprintf(stderr, "sotvet: cache: %d summaries reused, %d added\n", found, added)
-		}
-	}
-	if res.Findings, err = cf.scope(root, src.scope, res.Findings); err != nil {
-		fmt.Fprintf(stderr, "sotvet: %v\n", err)
+	if len(wsDirs) == 0 {
+		// Exit 0 here would be a false green: nothing was vetted.
+		fmt.Fprintf(stderr, "sotvet: no workspace found in %s: no directory holds %s (name them under workspaces: in %s)\n", dir, workspaces.Markers, config.FileName)
 		return exitError
 	}
+	base := workspaces.Base(root, cf.noGit)
+
+	// Each workspace runs with its own configuration; the check flags it
+	// sets are put back before the next one.
+	restore := snapshotFlags()
+	var runs []*wsRun
+	for i, d := range wsDirs {
+		if i > 0 {
+			restore()
+		}
+		r, err := cf.vetWorkspace(d, root, rootCfg, base, explicit, stderr)
+		if err != nil {
+			fmt.Fprintf(stderr, "sotvet: %v\n", err)
+			return exitError
+		}
+		runs = append(runs, r)
+	}
+	failOn := checks.Severity(cf.failOn)
+	if failOn == "" {
+		failOn = strictestFailOn(runs)
+	}
+
 	if cf.writeBase != "" {
-		if err := writeAtomic(cf.writeBase, baseline.New(res.Findings).Marshal()); err != nil {
+		all := combine(runs)
+		if err := writeAtomic(cf.writeBase, baseline.New(all.Findings).Marshal()); err != nil {
 			fmt.Fprintf(stderr, "sotvet: writing baseline: %v\n", err)
 			return exitError
 		}
-		fmt.Fprintf(stderr, "sotvet: recorded %d findings in %s\n", len(res.Findings), cf.writeBase)
+		fmt.Fprintf(stderr, "sotvet: recorded %d findings in %s\n", len(all.Findings), cf.writeBase)
 		return exitClean
 	}
 	var stale []baseline.Entry
@@ -179,40 +169,19 @@ func cmdCheck(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stderr, "sotvet: %v\n", err)
 			return exitError
 		}
-		res.Findings, stale = b.Filter(res.Findings)
+		stale = filterBaseline(b, runs)
 		for _, e := range stale {
 			fmt.Fprintf(stderr, "sotvet: stale baseline entry %s: %s: [%s] %s\n", e.Fingerprint, e.File, e.Check, e.Message)
 		}
 	}
 
 	if cf.fix || cf.diff {
-		changed, n := checks.ApplyFixes(ws, res.Findings)
-		paths := make([]string, 0, len(changed))
-		for p := range changed {
-			paths = append(paths, p)
-		}
-		sort.Strings(paths)
-		if cf.diff {
-			for _, p := range paths {
-				stdout.Write(diff.Diff("a/"+p, ws.File(p).Content, "b/"+p, changed[p]))
-			}
-			return exitClean
-		}
-		for _, p := range paths {
-			if err := writeAtomic(filepath.Join(root, filepath.FromSlash(p)), changed[p]); err != nil {
-				fmt.Fprintf(stderr, "sotvet: writing fix: %v\n", err)
-				return exitError
-			}
-		}
-		if n > 0 {
-			fmt.Fprintf(stderr, "sotvet: applied %d fixes in %d files\n", n, len(paths))
-			if res, _, err = checks.Run(opt); err != nil {
-				fmt.Fprintf(stderr, "sotvet: %v\n", err)
-				return exitError
-			}
+		if code, done := cf.applyFixes(runs, failOn, stdout, stderr); done {
+			return code
 		}
 	}
 
+	res := combine(runs)
 	// Rule metadata for the checks that ran (and the suppression findings),
 	// so JUnit and SARIF never claim a disabled check passed.
 	var ran []report.Rule
@@ -225,6 +194,9 @@ func cmdCheck(args []string, stdout, stderr io.Writer) int {
 	if err := report.Write(stdout, cf.format, res, ropt); err != nil {
 		fmt.Fprintf(stderr, "sotvet: %v\n", err)
 		return exitError
+	}
+	if cf.format == "text" && len(res.Findings) > 0 {
+		fmt.Fprintf(stderr, "%s\n", summaryLine(res.Findings))
 	}
 	for _, f := range res.Findings {
 		if f.Severity.Rank() >= failOn.Rank() {
