@@ -375,11 +375,25 @@ func cacheKey() string {
 // arguments; when it returns false the command ends with the exit code:
 // 0 for -h (the flag package printed the usage), 2 for a bad flag.
 func parseArgs(flags *flag.FlagSet, args []string) ([]string, int, bool) {
+	// The flag package prints the whole usage after a bad flag; the Go
+	// tools print the error and where to look instead. Usage is printed
+	// for -h only.
+	usage, out := flags.Usage, flags.Output()
+	flags.Usage = func() {}
+	flags.SetOutput(io.Discard)
 	pos, err := parseInterleaved(flags, args)
+	flags.Usage = usage
+	flags.SetOutput(out)
 	switch {
 	case errors.Is(err, flag.ErrHelp):
+		usage()
 		return nil, exitClean, false
 	case err != nil:
+		fmt.Fprintf(out, "sotvet %s: %v\n", flags.Name(), err)
+		if s := suggestFlag(flags, err); s != "" {
+			fmt.Fprintf(out, "did you mean --%s?\n", s)
+		}
+		fmt.Fprintf(out, "Run 'sotvet %s --help' for usage.\n", flags.Name())
 		return nil, exitError, false
 	}
 	return pos, 0, true
