@@ -31,6 +31,8 @@ type checkFlags struct {
 	fix, diff, noGit, noCache               bool
 
 	staged, all, lines  bool
+	files               bool
+	fileArgs            []string // with --files: absolute paths
 	changedSince        string
 	baseline, writeBase string
 	failOnStale         bool
@@ -53,6 +55,7 @@ func cmdCheck(args []string, stdout, stderr io.Writer) int {
 	flags.BoolVar(&cf.noGit, "no-git", false, "do not ask git for ignore rules")
 	flags.BoolVar(&cf.noCache, "no-cache", false, "with --staged or --changed-since, read and parse every document instead of reusing cached summaries")
 	flags.BoolVar(&cf.staged, "staged", false, "vet the content staged in the git index, reporting findings in staged files only")
+	flags.BoolVar(&cf.files, "files", false, "the arguments are files, as pre-commit passes them: vet the workspaces under . and report findings in those files only")
 	flags.BoolVar(&cf.all, "all", false, "with --staged or --changed-since, report findings in every file")
 	flags.StringVar(&cf.changedSince, "changed-since", "", "report findings only in files changed since the git revision `rev`")
 	flags.BoolVar(&cf.lines, "lines", false, "with --changed-since, report findings only on changed lines")
@@ -76,12 +79,21 @@ func cmdCheck(args []string, stdout, stderr io.Writer) int {
 	if !ok {
 		return code
 	}
-	if len(dirs) > 1 {
-		fmt.Fprintln(stderr, "sotvet check: want at most one directory")
-		return exitError
-	}
 	dir := "."
-	if len(dirs) == 1 {
+	switch {
+	case cf.files:
+		for _, f := range dirs {
+			abs, err := filepath.Abs(f)
+			if err != nil {
+				fmt.Fprintf(stderr, "sotvet: %v\n", err)
+				return exitError
+			}
+			cf.fileArgs = append(cf.fileArgs, abs)
+		}
+	case len(dirs) > 1:
+		fmt.Fprintln(stderr, "sotvet check: want at most one directory (or --files)")
+		return exitError
+	case len(dirs) == 1:
 		dir = dirs[0]
 	}
 	explicit := map[string]bool{}
@@ -213,6 +225,8 @@ func (cf *checkFlags) validate() error {
 	switch {
 	case cf.staged && cf.changedSince != "":
 		return errors.New("--staged and --changed-since cannot be combined")
+	case cf.files && (cf.staged || cf.changedSince != "" || cf.all):
+		return errors.New("--files names the files to report on; it cannot be combined with --staged, --changed-since or --all")
 	case cf.all && !cf.staged && cf.changedSince == "":
 		return errors.New("--all needs --staged or --changed-since")
 	case cf.lines && cf.changedSince == "":
@@ -294,6 +308,15 @@ func (cf *checkFlags) openSource(root string, opt *checks.Options, stderr io.Wri
 // --staged, files changed since a revision with --changed-since; nil for
 // every file (no scope, or --all).
 func (cf *checkFlags) scopeFiles(root string) (map[string]bool, error) {
+	if cf.files {
+		in := map[string]bool{}
+		for _, f := range cf.fileArgs {
+			if rel, ok := workspaces.Rel(root, f); ok && rel != "" {
+				in[rel] = true
+			}
+		}
+		return in, nil
+	}
 	if cf.all || (!cf.staged && cf.changedSince == "") {
 		return nil, nil
 	}
