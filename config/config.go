@@ -31,6 +31,10 @@ type Config struct {
 	MaxFileSize int64
 	Settings    []Setting // per-check flag values, in file order
 	Workspaces  []Place   // workspace directories, relative to the file's directory
+	// SeverityKeys are the keys under severity:, with positions, for the
+	// caller to check categories against the checks (a claim rule's id is
+	// known only once the settings are applied).
+	SeverityKeys []Place
 }
 
 // Place is a value of the file with its position, for errors found later
@@ -298,6 +302,7 @@ func Parse(path string, data []byte, registry []*analysis.Analyzer) (*Config, er
 					return nil, err
 				}
 				c.Severity[v.Content[j].Value] = v.Content[j+1].Value
+				c.SeverityKeys = append(c.SeverityKeys, Place{Value: v.Content[j].Value, Line: v.Content[j].Line, Col: v.Content[j].Column})
 			}
 		case "checks":
 			if v.Kind != yaml.MappingNode {

@@ -116,6 +116,12 @@ func (cf *checkFlags) vetWorkspace(dir, root string, rootCfg *config.Config, bas
 	if err := cfg.Apply(checks.All, explicit); err != nil {
 		return nil, err
 	}
+	for _, k := range cfg.SeverityKeys {
+		check, cat, ok := strings.Cut(k.Value, "/")
+		if known := checks.Categories(check); ok && !slices.Contains(known, cat) {
+			return nil, cfg.Errorf(k, "check %s has no category %q (it has %s)", check, cat, strings.Join(known, ", "))
+		}
+	}
 	analyzers, err := selectChecks(cfg, *cf)
 	if err != nil {
 		return nil, err
