@@ -42,6 +42,7 @@ type checkFlags struct {
 }
 
 func cmdCheck(args []string, stdout, stderr io.Writer) int {
+	start := time.Now()
 	flags := flag.NewFlagSet("check", flag.ContinueOnError)
 	flags.SetOutput(stderr)
 	var cf checkFlags
@@ -202,7 +203,7 @@ func cmdCheck(args []string, stdout, stderr io.Writer) int {
 			ran = append(ran, r)
 		}
 	}
-	ropt := report.Options{FailOn: failOn, Rules: ran, Tool: "sotvet", Version: version()}
+	ropt := report.Options{FailOn: failOn, Rules: ran, Tool: "sotvet", Version: version(), SrcRoot: base, Elapsed: time.Since(start)}
 	if err := report.Write(stdout, cf.format, res, ropt); err != nil {
 		fmt.Fprintf(stderr, "sotvet: %v\n", err)
 		return exitError
