@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -141,5 +143,48 @@ func checkSARIFRules(t *testing.T, data []byte, findings bool) {
 				t.Errorf("%s: neither relative to a base nor an absolute file URI", a.URI)
 			}
 		}
+	}
+}
+
+// TestSARIFMultitool runs Microsoft's SARIF Multitool (validate: the schema
+// plus the rules GitHub code scanning applies, SARIF1001 to SARIF2016) over
+// the SARIF of check and scan: no error and no warning. scripts/ci/tools.sh
+// installs it; elsewhere the test skips unless CI is set.
+func TestSARIFMultitool(t *testing.T) {
+	tool, err := exec.LookPath("Sarif.Multitool")
+	if err != nil {
+		if os.Getenv("CI") == "" {
+			t.Skip("Sarif.Multitool is not on PATH (scripts/ci/tools.sh installs it from npm); CI runs this")
+		}
+		t.Fatal("Sarif.Multitool is not on PATH under CI: scripts/ci/tools.sh installs it")
+	}
+	root := t.TempDir()
+	ws := filepath.Join(root, "planning")
+	os.MkdirAll(filepath.Join(ws, ".sot"), 0o755)
+	os.WriteFile(filepath.Join(ws, ".sot", "My PRD.md"), []byte("---\nname: x\nstatus: Validated\ntags: [a]\n---\n# X\n"), 0o644)
+	tok := filepath.Join(root, "notes.txt")
+	os.WriteFile(tok, []byte("token = "+"gl"+"pat-"+"xY7kQ2mR9vB4nL6tW1cZ\n"), 0o644)
+	// A version that starts with a number, as releases stamp one (SARIF2005).
+	defer func(v string) { versionString = v }(versionString)
+	versionString = "0.1.0"
+	for name, args := range map[string][]string{
+		"check": {"check", "--no-git", "--format", "sarif", root},
+		"scan":  {"scan", "--format", "sarif", tok},
+	} {
+		t.Run(name, func(t *testing.T) {
+			var out, errb bytes.Buffer
+			run(args, &out, &errb)
+			in := filepath.Join(t.TempDir(), name+".sarif")
+			os.WriteFile(in, out.Bytes(), 0o644)
+			cmd := exec.Command(tool, "validate", "--output", in+".validation", in)
+			cmd.Env = append(os.Environ(), "DOTNET_CLI_TELEMETRY_OPTOUT=1")
+			msg, err := cmd.CombinedOutput()
+			if err != nil {
+				t.Fatalf("Sarif.Multitool validate: %v\n%s", err, msg)
+			}
+			if regexp.MustCompile(`(error|warning) SARIF\d+`).Match(msg) {
+				t.Errorf("the Multitool objects:\n%s", msg)
+			}
+		})
 	}
 }
