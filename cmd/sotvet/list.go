@@ -10,6 +10,7 @@ import (
 	"github.com/svrnty/sotvet/checks"
 	"github.com/svrnty/sotvet/checks/records"
 	"github.com/svrnty/sotvet/checks/report"
+	"github.com/svrnty/sotvet/config"
 )
 
 func cmdChecks(args []string, stdout, stderr io.Writer) int {
@@ -62,6 +63,11 @@ func cmdExplain(args []string, stdout, stderr io.Writer) int {
 	for _, r := range rules() {
 		if r.Name == args[0] {
 			fmt.Fprintf(stdout, "%s\n", r.Doc)
+			if len(r.Categories) > 0 {
+				// The names JSON output and SARIF rule ids carry, and
+				// severity: in sotvet.yaml takes as check/category.
+				fmt.Fprintf(stdout, "\nCategories (severity: %s/<category> in %s):\n  %s\n", r.Name, config.FileName, strings.Join(r.Categories, ", "))
+			}
 			if a := checks.Lookup(r.Name); a != nil {
 				var flags []string
 				a.Flags.VisitAll(func(f *flag.Flag) {
