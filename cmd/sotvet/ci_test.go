@@ -214,3 +214,31 @@ func fileExists(p string) bool {
 	_, err := os.Stat(p)
 	return err == nil
 }
+
+// TestCIExamplesActionlint runs actionlint over the GitHub Actions example of
+// docs/ci.md (expressions, step conditions, action inputs). scripts/ci/tools.sh
+// installs it; elsewhere the test skips unless CI is set.
+func TestCIExamplesActionlint(t *testing.T) {
+	tool, err := exec.LookPath("actionlint")
+	if err != nil {
+		if os.Getenv("CI") == "" {
+			t.Skip("actionlint is not on PATH (scripts/ci/tools.sh installs it); CI runs this")
+		}
+		t.Fatal("actionlint is not on PATH under CI: scripts/ci/tools.sh installs it")
+	}
+	doc, err := os.ReadFile("../../docs/ci.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	blocks := regexp.MustCompile("(?s)```yaml\n(.*?)```").FindAllSubmatch(doc, -1)
+	if len(blocks) == 0 {
+		t.Fatal("docs/ci.md has no yaml block")
+	}
+	wf := filepath.Join(t.TempDir(), "sotvet.yml")
+	if err := os.WriteFile(wf, blocks[0][1], 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if out, err := exec.Command(tool, "-no-color", wf).CombinedOutput(); err != nil {
+		t.Errorf("actionlint: %v\n%s", err, out)
+	}
+}

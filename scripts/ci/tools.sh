@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Install the real clients the tests run against: Debian's pre-commit
-# framework (testdata/script/precommit.txtar, scripts/ci/newcomer.sh) and
-# Microsoft's SARIF Multitool (cmd/sotvet TestSARIFMultitool). Outside CI
-# those tests skip with a message when the tool is missing.
+# framework (testdata/script/precommit.txtar, scripts/ci/newcomer.sh),
+# Microsoft's SARIF Multitool (cmd/sotvet TestSARIFMultitool) and actionlint
+# (TestCIExamplesActionlint). Outside CI those tests skip with a message
+# when the tool is missing.
 set -euo pipefail
 sudo=""
 if [ "$(id -u)" -ne 0 ]; then sudo="sudo"; fi
@@ -32,4 +33,13 @@ if ! command -v Sarif.Multitool >/dev/null 2>&1; then
   else
     echo "tools: no npm: the SARIF Multitool test will fail under CI" >&2
   fi
+fi
+
+# actionlint, which cmd/sotvet's TestCIExamplesActionlint runs over the
+# GitHub Actions example of docs/ci.md.
+if ! command -v actionlint >/dev/null 2>&1; then
+  gobin=$(go env GOPATH)/bin
+  GOBIN=$gobin go install github.com/rhysd/actionlint/cmd/actionlint@v1.7.12
+  $sudo ln -sf "$gobin/actionlint" /usr/local/bin/actionlint
+  echo "tools: installed actionlint $(actionlint -version | head -1)"
 fi
