@@ -147,8 +147,9 @@ func cmdCheck(args []string, stdout, stderr io.Writer) int {
 	base := workspaces.Base(root, cf.noGit)
 
 	// Each workspace runs with its own configuration; the check flags it
-	// sets are put back before the next one.
+	// sets are put back before the next one, and at the end.
 	restore := snapshotFlags()
+	defer restore()
 	var runs []*wsRun
 	for i, d := range wsDirs {
 		if i > 0 {
