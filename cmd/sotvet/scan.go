@@ -134,6 +134,9 @@ func cmdScan(args []string, stdout, stderr io.Writer) int {
 		return exitError
 	}
 	if len(res.Findings) > 0 {
+		if *format == "text" {
+			fmt.Fprintln(stderr, summaryLine(res.Findings))
+		}
 		return exitFindings
 	}
 	return exitClean
