@@ -8,6 +8,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	slashpath "path"
 	"regexp"
 	"strconv"
 	"strings"
@@ -31,6 +32,23 @@ type Config struct {
 	Statuses    []string          // extra status vocabulary
 	MaxFileSize int64
 	Settings    []Setting // per-check flag values, in file order
+	Workspaces  []Place   // workspace directories, relative to the file's directory
+	// SeverityKeys are the keys under severity:, with positions, for the
+	// caller to check categories against the checks (a claim rule's id is
+	// known only once the settings are applied).
+	SeverityKeys []Place
+}
+
+// Place is a value of the file with its position, for errors found later
+// (a named workspace directory that does not exist, say).
+type Place struct {
+	Value     string
+	Line, Col int
+}
+
+// Errorf returns an error at p in the configuration file.
+func (c *Config) Errorf(p Place, format string, args ...any) error {
+	return &Error{Path: c.Path, Line: p.Line, Col: p.Col, Msg: fmt.Sprintf(format, args...)}
 }
 
 // Setting is one per-check flag value: checks.<check>.<flag>. A scalar is
@@ -257,6 +275,13 @@ func Parse(path string, data []byte, registry []*analysis.Analyzer) (*Config, er
 			c.Disable, err = strList(v, checkName)
 		case "statuses":
 			c.Statuses, err = strList(v, nil)
+		case "workspaces":
+			var dirs []string
+			if dirs, err = strList(v, workspaceDir(errAt)); err == nil {
+				for i, d := range dirs {
+					c.Workspaces = append(c.Workspaces, Place{Value: slashpath.Clean(d), Line: v.Content[i].Line, Col: v.Content[i].Column})
+				}
+			}
 		case "fail-on":
 			if err = severity(v); err == nil {
 				c.FailOn = v.Value
@@ -279,6 +304,7 @@ func Parse(path string, data []byte, registry []*analysis.Analyzer) (*Config, er
 					return nil, err
 				}
 				c.Severity[v.Content[j].Value] = v.Content[j+1].Value
+				c.SeverityKeys = append(c.SeverityKeys, Place{Value: v.Content[j].Value, Line: v.Content[j].Line, Col: v.Content[j].Column})
 			}
 		case "checks":
 			if v.Kind != yaml.MappingNode {
@@ -316,13 +342,25 @@ func Parse(path string, data []byte, registry []*analysis.Analyzer) (*Config, er
 			// checked here so that a mistake is reported where it is.
 			_, err = stage.ParseConfig(path, data)
 		default:
-			err = errAt(k, "unknown key %q (want enable, disable, fail-on, severity, statuses, max-file-size, checks or harness)", k.Value)
+			err = errAt(k, "unknown key %q (want enable, disable, fail-on, severity, statuses, max-file-size, checks, harness or workspaces)", k.Value)
 		}
 		if err != nil {
 			return nil, err
 		}
 	}
 	return c, nil
+}
+
+// workspaceDir accepts a workspace directory: a slash path relative to the
+// configuration file's directory that stays inside it.
+func workspaceDir(errAt func(*yaml.Node, string, ...any) error) func(*yaml.Node) error {
+	return func(n *yaml.Node) error {
+		d := n.Value
+		if d == "" || slashpath.IsAbs(d) || strings.Contains(d, "\\") || slashpath.Clean(d) == ".." || strings.HasPrefix(slashpath.Clean(d), "../") {
+			return errAt(n, "workspace %q: want a slash path inside the directory of this file", d)
+		}
+		return nil
+	}
 }
 
 // Apply sets the configured per-check flags and the extra statuses on the

@@ -48,6 +48,10 @@ statuses: []
 # Files larger than this many bytes are reported and not read.
 max-file-size: %d
 
+# In a sotvet.yaml at a repository's root: the workspace directories to vet
+# (default: every directory under it holding .sot/ or WORKBOARD.yaml).
+# workspaces: [planning]
+
 # Per-check settings (the same as the -<check>.<setting> flags).
 checks:
 `, maxFileSize)

@@ -3,7 +3,6 @@ package sotparse
 import (
 	"fmt"
 	"go/token"
-	"path/filepath"
 	"sort"
 	"strings"
 	"testing"
@@ -246,7 +245,7 @@ func TestPlainText(t *testing.T) {
 // document's blocks into the next.
 func TestBlockDecoderReuse(t *testing.T) {
 	var docs []*Doc
-	for _, dir := range []string{filepath.Join("..", "testdata", "workspace"), fuzzCorpusDir} {
+	for _, dir := range sampleAndCorpus(t) {
 		ws, err := Load(dir, Options{NoGit: true})
 		if err != nil {
 			t.Fatal(err)

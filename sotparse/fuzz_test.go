@@ -25,6 +25,19 @@ import (
 // fuzzCorpusDir is the real corpus, relative to this package's directory.
 var fuzzCorpusDir = filepath.Join("..", "..", "shared", "corpus", "cto-planb")
 
+// sampleAndCorpus returns the sample workspace and, when it is beside the
+// checkout, the real corpus; in a plain clone the test says it ran on the
+// sample only.
+func sampleAndCorpus(t testing.TB) []string {
+	t.Helper()
+	dirs := []string{filepath.Join("..", "testdata", "workspace")}
+	if _, err := os.Stat(fuzzCorpusDir); err != nil {
+		t.Logf("the real corpus is not beside the checkout (%v): sample workspace only", err)
+		return dirs
+	}
+	return append(dirs, fuzzCorpusDir)
+}
+
 // addCorpusSeeds adds every real corpus file whose name ends in one of exts.
 func addCorpusSeeds(f *testing.F, exts ...string) {
 	dir := fuzzCorpusDir

@@ -18,7 +18,7 @@ func keyValueLines(t testing.TB) []string {
 		"1key: v", "k" + strings.Repeat("e", 63) + ": v", "k" + strings.Repeat("e", 64) + ": v", "a b/c.(d)-e_f: g",
 		"key`: v", "key``: v", "key: v\nw", "key: v\n", "key:", "key: ", "é: v", "ké: v", "Key:: v", "Key: :",
 	}
-	for _, dir := range []string{filepath.Join("..", "testdata", "workspace"), fuzzCorpusDir} {
+	for _, dir := range sampleAndCorpus(t) {
 		filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
 			if err != nil || d.IsDir() || !strings.HasSuffix(p, ".md") {
 				return nil

@@ -29,6 +29,8 @@ func summaryWorkspaces(t *testing.T) map[string]*Workspace {
 	dirs["synthetic"] = syn
 	if _, err := os.Stat(fuzzCorpusDir); err == nil {
 		dirs["corpus"] = fuzzCorpusDir
+	} else {
+		t.Logf("the real corpus is not beside the checkout (%v): sample and synthetic only", err)
 	}
 	for name, dir := range dirs {
 		ws, err := Load(dir, Options{NoGit: true})

@@ -62,19 +62,22 @@ func writeGitHub(buf *bytes.Buffer, res *checks.Result, opt Options) {
 }
 
 // writeAnnotation writes
-// "::error file=PATH,line=L,col=C,endLine=EL,endColumn=EC,title=TOOL CHECK::MESSAGE".
+// "::error file=PATH,line=L,col=C,endLine=EL,endColumn=EC,title=TOOL CHECK::MESSAGE",
+// without col and endColumn when the finding spans lines.
 // A finding without a file gets no position properties.
 func writeAnnotation(buf *bytes.Buffer, f *checks.Finding, sev checks.Severity, tool string) {
 	var props []string
 	if f.File != "" {
 		rg := regionOf(f)
-		props = append(props,
-			"file="+propertyEscaper.Replace(f.File),
-			"line="+strconv.Itoa(rg.startLine),
-			"col="+strconv.Itoa(rg.startCol),
-			"endLine="+strconv.Itoa(rg.endLine),
-			"endColumn="+strconv.Itoa(rg.endCol),
-		)
+		props = append(props, "file="+propertyEscaper.Replace(f.File), "line="+strconv.Itoa(rg.startLine))
+		// The runner drops col and endColumn on an annotation spanning lines.
+		if rg.startLine == rg.endLine {
+			props = append(props, "col="+strconv.Itoa(rg.startCol))
+		}
+		props = append(props, "endLine="+strconv.Itoa(rg.endLine))
+		if rg.startLine == rg.endLine {
+			props = append(props, "endColumn="+strconv.Itoa(rg.endCol))
+		}
 	}
 	props = append(props, "title="+propertyEscaper.Replace(tool+" "+f.Check))
 	fmt.Fprintf(buf, "::%s %s::%s\n", sev, strings.Join(props, ","), dataEscaper.Replace(f.Message))

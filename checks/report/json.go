@@ -16,6 +16,7 @@ type jsonReport struct {
 
 type jsonFinding struct {
 	Check       string `json:"check"`
+	Category    string `json:"category,omitempty"` // the sub-rule: what severity: in sotvet.yaml can name as check/category
 	Severity    string `json:"severity"`
 	File        string `json:"file"`
 	Line        int    `json:"line"`
@@ -50,6 +51,7 @@ func writeJSON(buf *bytes.Buffer, res *checks.Result, opt Options) error {
 		f := &res.Findings[i]
 		r.Errors = append(r.Errors, jsonFinding{
 			Check:       f.Check,
+			Category:    f.Category,
 			Severity:    string(severity(f)),
 			File:        f.File,
 			Line:        f.Line,

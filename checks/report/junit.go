@@ -5,6 +5,9 @@ import (
 	"encoding/xml"
 	"fmt"
 	"slices"
+	"strconv"
+	"strings"
+	"time"
 
 	"github.com/svrnty/sotvet/checks"
 )
@@ -14,6 +17,8 @@ type junitTestSuites struct {
 	Name     string           `xml:"name,attr"`
 	Tests    int              `xml:"tests,attr"`
 	Failures int              `xml:"failures,attr"`
+	Skipped  int              `xml:"skipped,attr"`
+	Time     string           `xml:"time,attr"`
 	Suites   []junitTestSuite `xml:"testsuite"`
 }
 
@@ -21,14 +26,26 @@ type junitTestSuite struct {
 	Name     string          `xml:"name,attr"`
 	Tests    int             `xml:"tests,attr"`
 	Failures int             `xml:"failures,attr"`
+	Skipped  int             `xml:"skipped,attr"`
+	Time     string          `xml:"time,attr"`
 	Cases    []junitTestCase `xml:"testcase"`
 }
 
 type junitTestCase struct {
 	ClassName string        `xml:"classname,attr"`
 	Name      string        `xml:"name,attr"`
+	File      string        `xml:"file,attr,omitempty"`
+	Line      int           `xml:"line,attr,omitempty"`
+	Time      string        `xml:"time,attr"`
 	Failure   *junitFailure `xml:"failure,omitempty"`
+	Skipped   *junitSkipped `xml:"skipped,omitempty"`
 	SystemOut string        `xml:"system-out,omitempty"`
+}
+
+// junitSkipped marks a finding below --fail-on: GitLab lists skipped
+// testcases with their message, where a passing one would hide it.
+type junitSkipped struct {
+	Message string `xml:"message,attr"`
 }
 
 type junitFailure struct {
@@ -38,11 +55,14 @@ type junitFailure struct {
 }
 
 // writeJUnit writes one testsuite per check, sorted by name: the checks in
-// res.Checked, opt.Rules and the findings. Each finding is a testcase,
-// failing when its severity reaches opt.FailOn (as the exit code does); one
-// below it passes, with the finding as its output, so that a warning does
-// not turn a CI test report red. A check without findings has one passing
-// testcase named after it.
+// res.Checked, opt.Rules and the findings. Each finding is a testcase named
+// by its position and message (made unique, as GitLab merges testcases of
+// one name), with the file it is in: failing when its severity reaches
+// opt.FailOn (as the exit code does); one below it is skipped, with the
+// finding as its message, so a warning shows in GitLab without turning the
+// report red. A check without findings has one passing testcase named after
+// it. Times: the run's, in the root element; the checks run together, so a
+// testcase's own time is not measured and is 0.
 func writeJUnit(buf *bytes.Buffer, res *checks.Result, opt Options) error {
 	var names []string
 	names = append(names, res.Checked...)
@@ -58,26 +78,34 @@ func writeJUnit(buf *bytes.Buffer, res *checks.Result, opt Options) error {
 	slices.Sort(names)
 	names = slices.Compact(names)
 
-	out := junitTestSuites{Name: opt.Tool, Suites: []junitTestSuite{}}
+	out := junitTestSuites{Name: opt.Tool, Suites: []junitTestSuite{}, Time: seconds(opt.Elapsed)}
+	used := map[string]int{}
 	for _, name := range names {
-		s := junitTestSuite{Name: name}
+		s := junitTestSuite{Name: name, Time: "0"}
 		for _, f := range byCheck[name] {
 			pos := fmt.Sprintf("%s:%d:%d", f.File, f.Line, f.Col)
-			tc := junitTestCase{ClassName: name, Name: pos}
+			tcName := pos + ": " + strings.Join(strings.Fields(f.Message), " ")
+			if used[tcName]++; used[tcName] > 1 {
+				tcName = fmt.Sprintf("%s (%d)", tcName, used[tcName])
+			}
+			tc := junitTestCase{ClassName: name, Name: tcName, File: f.File, Line: f.Line, Time: "0"}
 			if fails(f, opt.FailOn) {
 				tc.Failure = &junitFailure{Message: f.Message, Type: string(severity(f)), Text: pos + ": " + f.Message}
 				s.Failures++
 			} else {
+				tc.Skipped = &junitSkipped{Message: fmt.Sprintf("%s: %s", severity(f), f.Message)}
 				tc.SystemOut = fmt.Sprintf("%s: %s: %s", pos, severity(f), f.Message)
+				s.Skipped++
 			}
 			s.Cases = append(s.Cases, tc)
 		}
 		if len(s.Cases) == 0 {
-			s.Cases = []junitTestCase{{ClassName: name, Name: name}}
+			s.Cases = []junitTestCase{{ClassName: name, Name: name, Time: "0"}}
 		}
 		s.Tests = len(s.Cases)
 		out.Tests += s.Tests
 		out.Failures += s.Failures
+		out.Skipped += s.Skipped
 		out.Suites = append(out.Suites, s)
 	}
 
@@ -92,4 +120,9 @@ func writeJUnit(buf *bytes.Buffer, res *checks.Result, opt Options) error {
 	}
 	buf.WriteByte('\n')
 	return nil
+}
+
+// seconds formats a duration as JUnit's time attribute.
+func seconds(d time.Duration) string {
+	return strconv.FormatFloat(d.Seconds(), 'f', 3, 64)
 }

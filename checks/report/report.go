@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"time"
 
 	"github.com/svrnty/sotvet/checks"
 )
@@ -22,6 +23,12 @@ type Rule struct {
 	Short string // one-line description (first sentence of the Doc)
 	Doc   string // full documentation text
 	URL   string // optional help URL
+	// Categories are the check's sub-rules: SARIF gives each its own rule,
+	// "check/category".
+	Categories []string
+	// Warning lists the categories whose findings are warnings unless
+	// configured otherwise (SARIF's defaultConfiguration).
+	Warning map[string]bool
 }
 
 // Options control rendering.
@@ -30,6 +37,8 @@ type Options struct {
 	Rules          []Rule          // all checks that ran (plus the pseudo-check "suppression" and "syntax" if the caller passes them)
 	Tool           string          // "sotvet"
 	Version        string          // tool version, e.g. "v0.1.0" or "devel"
+	Elapsed        time.Duration   // junit: how long the run took (the root element's time)
+	SrcRoot        string          // sarif: the absolute directory finding paths are relative to (originalUriBaseIds)
 	MaxAnnotations int             // github format: annotations printed before summarising (0 => 10 per severity, as GitHub shows per step)
 }
 

@@ -426,6 +426,10 @@ type junitDoc struct {
 				Text    string `xml:",chardata"`
 			} `xml:"failure"`
 			SystemOut string `xml:"system-out"`
+			File      string `xml:"file,attr"`
+			Skipped   *struct {
+				Message string `xml:"message,attr"`
+			} `xml:"skipped"`
 		} `xml:"testcase"`
 	} `xml:"testsuite"`
 }
@@ -453,14 +457,31 @@ func TestJUnit(t *testing.T) {
 		t.Fatalf("frontmatter suite: tests=%d failures=%d cases=%d", fm.Tests, fm.Failures, len(fm.Cases))
 	}
 	c := fm.Cases[0]
-	if c.ClassName != "frontmatter" || c.Name != "docs/a.md:2:8" || c.Failure == nil {
+	if c.ClassName != "frontmatter" || !strings.HasPrefix(c.Name, "docs/a.md:2:8: value") || c.File != "docs/a.md" || c.Failure == nil {
 		t.Fatalf("first case %+v", c)
 	}
 	if c.Failure.Message != nastyMessage || c.Failure.Type != "error" || c.Failure.Text != "docs/a.md:2:8: "+nastyMessage {
 		t.Errorf("failure does not round-trip: %+v", c.Failure)
 	}
-	if w := fm.Cases[1]; w.Failure != nil || !strings.Contains(w.SystemOut, ": warning: ") {
-		t.Errorf("second case should be a passing warning with output: %+v", w)
+	if w := fm.Cases[1]; w.Failure != nil || w.Skipped == nil || !strings.HasPrefix(w.Skipped.Message, "warning: ") || !strings.Contains(w.SystemOut, ": warning: ") {
+		t.Errorf("second case should be a skipped warning with its message: %+v", w)
+	}
+	// Two findings at one position stay two testcases (GitLab merges
+	// testcases of one name).
+	twin := fixture()
+	twin.Findings = append(twin.Findings, twin.Findings[0])
+	var tw junitDoc
+	if err := xml.Unmarshal(render(t, "junit", twin, fixtureOptions()), &tw); err != nil {
+		t.Fatal(err)
+	}
+	seen := map[string]bool{}
+	for _, s := range tw.Suites {
+		for _, c := range s.Cases {
+			if seen[s.Name+"\x00"+c.Name] {
+				t.Errorf("testcase name %q repeats in suite %s", c.Name, s.Name)
+			}
+			seen[s.Name+"\x00"+c.Name] = true
+		}
 	}
 	opt := fixtureOptions()
 	opt.FailOn = checks.SeverityWarning

@@ -3,7 +3,11 @@ package report
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"net/url"
+	"path"
+	"path/filepath"
+	"strings"
 
 	"github.com/svrnty/sotvet/checks"
 )
@@ -23,8 +27,9 @@ type sarifLog struct {
 }
 
 type sarifRun struct {
-	Tool    sarifTool     `json:"tool"`
-	Results []sarifResult `json:"results"`
+	Tool               sarifTool                        `json:"tool"`
+	OriginalURIBaseIDs map[string]sarifArtifactLocation `json:"originalUriBaseIds,omitempty"`
+	Results            []sarifResult                    `json:"results"`
 }
 
 type sarifTool struct {
@@ -40,7 +45,6 @@ type sarifDriver struct {
 
 type sarifRule struct {
 	ID                   string             `json:"id"`
-	Name                 string             `json:"name"`
 	ShortDescription     sarifText          `json:"shortDescription"`
 	FullDescription      sarifText          `json:"fullDescription"`
 	Help                 sarifHelp          `json:"help"`
@@ -81,7 +85,7 @@ type sarifPhysicalLocation struct {
 
 type sarifArtifactLocation struct {
 	URI       string `json:"uri"`
-	URIBaseID string `json:"uriBaseId"`
+	URIBaseID string `json:"uriBaseId,omitempty"`
 }
 
 type sarifRegion struct {
@@ -91,10 +95,13 @@ type sarifRegion struct {
 	EndColumn   int `json:"endColumn"`
 }
 
-// writeSARIF writes a SARIF 2.1.0 log with one run. Rules come from
-// opt.Rules in the order given (duplicates dropped); a check that has
-// findings but no Rule gets a minimal rule appended, so every result's
-// ruleIndex is valid.
+// writeSARIF writes a SARIF 2.1.0 log with one run. A check's findings
+// have the rule "check/category" (one per category the check declares in
+// its Rule), or "check" when they have no category; rules come from
+// opt.Rules in the order given (duplicates dropped), and a finding with no
+// rule gets a minimal one appended, so every result's ruleIndex is valid.
+// Paths are relative URIs under %SRCROOT%, which originalUriBaseIds
+// resolves to opt.SrcRoot when given; an absolute path is a file: URI.
 func writeSARIF(buf *bytes.Buffer, res *checks.Result, opt Options) error {
 	driver := sarifDriver{
 		Name:           opt.Tool,
@@ -103,33 +110,54 @@ func writeSARIF(buf *bytes.Buffer, res *checks.Result, opt Options) error {
 		Rules:          []sarifRule{},
 	}
 	index := map[string]int{}
-	addRule := func(r Rule) {
-		if _, dup := index[r.Name]; dup {
+	addRule := func(r sarifRule) {
+		if _, dup := index[r.ID]; dup {
 			return
 		}
-		index[r.Name] = len(driver.Rules)
-		driver.Rules = append(driver.Rules, sarifRuleOf(r))
+		index[r.ID] = len(driver.Rules)
+		driver.Rules = append(driver.Rules, r)
 	}
+	byName := map[string]Rule{}
 	for _, r := range opt.Rules {
-		addRule(r)
+		byName[r.Name] = r
+		if len(r.Categories) == 0 {
+			addRule(sarifRuleOf(r))
+		}
+		for _, c := range r.Categories {
+			addRule(sarifCategoryRule(r, c))
+		}
 	}
 	for i := range res.Findings {
-		addRule(Rule{Name: res.Findings[i].Check})
+		f := &res.Findings[i]
+		r, ok := byName[f.Check]
+		if !ok {
+			r = Rule{Name: f.Check}
+		}
+		if f.Category == "" {
+			addRule(sarifRuleOf(r))
+		} else {
+			addRule(sarifCategoryRule(r, f.Category))
+		}
 	}
 
 	results := make([]sarifResult, 0, len(res.Findings))
 	for i := range res.Findings {
 		f := &res.Findings[i]
+		id := ruleID(f)
 		r := sarifResult{
-			RuleID:    f.Check,
-			RuleIndex: index[f.Check],
+			RuleID:    id,
+			RuleIndex: index[id],
 			Level:     string(severity(f)),
 			Message:   sarifText{Text: f.Message},
 		}
 		if f.File != "" {
 			rg := regionOf(f)
+			loc := sarifArtifactLocation{URI: fileURI(f.File), URIBaseID: sarifSrcRoot}
+			if path.IsAbs(f.File) {
+				loc = sarifArtifactLocation{URI: (&url.URL{Scheme: "file", Path: f.File}).String()}
+			}
 			r.Locations = []sarifLocation{{PhysicalLocation: sarifPhysicalLocation{
-				ArtifactLocation: sarifArtifactLocation{URI: fileURI(f.File), URIBaseID: sarifSrcRoot},
+				ArtifactLocation: loc,
 				Region: sarifRegion{
 					StartLine:   rg.startLine,
 					StartColumn: rg.startCol,
@@ -143,16 +171,34 @@ func writeSARIF(buf *bytes.Buffer, res *checks.Result, opt Options) error {
 		}
 		results = append(results, r)
 	}
+	run := sarifRun{Tool: sarifTool{Driver: driver}, Results: results}
+	if opt.SrcRoot != "" {
+		root := filepath.ToSlash(opt.SrcRoot)
+		if !strings.HasSuffix(root, "/") {
+			root += "/"
+		}
+		run.OriginalURIBaseIDs = map[string]sarifArtifactLocation{
+			sarifSrcRoot: {URI: (&url.URL{Scheme: "file", Path: root}).String()},
+		}
+	}
 
 	log := sarifLog{
 		Schema:  sarifSchema,
 		Version: sarifVersion,
-		Runs:    []sarifRun{{Tool: sarifTool{Driver: driver}, Results: results}},
+		Runs:    []sarifRun{run},
 	}
 	enc := json.NewEncoder(buf)
 	enc.SetEscapeHTML(false)
 	enc.SetIndent("", "  ")
 	return enc.Encode(log)
+}
+
+// ruleID is the SARIF rule of a finding: check/category, or the check.
+func ruleID(f *checks.Finding) string {
+	if f.Category == "" {
+		return f.Check
+	}
+	return f.Check + "/" + f.Category
 }
 
 // sarifRuleOf fills the descriptions SARIF consumers display, falling back
@@ -162,13 +208,29 @@ func sarifRuleOf(r Rule) sarifRule {
 	full := firstNonEmpty(r.Doc, short)
 	return sarifRule{
 		ID:                   r.Name,
-		Name:                 r.Name,
 		ShortDescription:     sarifText{Text: short},
 		FullDescription:      sarifText{Text: full},
 		Help:                 sarifHelp{Text: full, Markdown: full},
 		HelpURI:              r.URL,
 		DefaultConfiguration: sarifConfiguration{Level: string(checks.SeverityError)},
 	}
+}
+
+// sarifCategoryRule is the rule of one category of a check: its short
+// description names the category within the check; the help is the check's.
+func sarifCategoryRule(r Rule, category string) sarifRule {
+	sr := sarifRuleOf(r)
+	sr.ID = r.Name + "/" + category
+	if r.Warning[category] {
+		sr.DefaultConfiguration.Level = string(checks.SeverityWarning)
+	}
+	what := strings.ReplaceAll(category, "-", " ")
+	if r.Short != "" {
+		sr.ShortDescription = sarifText{Text: fmt.Sprintf("%s: %s (%s)", r.Name, what, r.Short)}
+	} else {
+		sr.ShortDescription = sarifText{Text: fmt.Sprintf("%s: %s", r.Name, what)}
+	}
+	return sr
 }
 
 func firstNonEmpty(ss ...string) string {

@@ -10,11 +10,9 @@ import (
 	"path/filepath"
 	"runtime"
 	"runtime/pprof"
-	"sort"
 	"strings"
 	"time"
 
-	"github.com/rogpeppe/go-internal/diff"
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/svrnty/sotvet/baseline"
@@ -24,6 +22,7 @@ import (
 	"github.com/svrnty/sotvet/config"
 	"github.com/svrnty/sotvet/internal/atomicfile"
 	"github.com/svrnty/sotvet/internal/gitview"
+	"github.com/svrnty/sotvet/internal/workspaces"
 	"github.com/svrnty/sotvet/sotparse"
 )
 
@@ -32,6 +31,8 @@ type checkFlags struct {
 	fix, diff, noGit, noCache               bool
 
 	staged, all, lines  bool
+	files               bool
+	fileArgs            []string // with --files: absolute paths
 	changedSince        string
 	baseline, writeBase string
 	failOnStale         bool
@@ -41,6 +42,7 @@ type checkFlags struct {
 }
 
 func cmdCheck(args []string, stdout, stderr io.Writer) int {
+	start := time.Now()
 	flags := flag.NewFlagSet("check", flag.ContinueOnError)
 	flags.SetOutput(stderr)
 	var cf checkFlags
@@ -54,6 +56,7 @@ func cmdCheck(args []string, stdout, stderr io.Writer) int {
 	flags.BoolVar(&cf.noGit, "no-git", false, "do not ask git for ignore rules")
 	flags.BoolVar(&cf.noCache, "no-cache", false, "with --staged or --changed-since, read and parse every document instead of reusing cached summaries")
 	flags.BoolVar(&cf.staged, "staged", false, "vet the content staged in the git index, reporting findings in staged files only")
+	flags.BoolVar(&cf.files, "files", false, "the arguments are files, as pre-commit passes them: vet the workspaces under . and report findings in those files only")
 	flags.BoolVar(&cf.all, "all", false, "with --staged or --changed-since, report findings in every file")
 	flags.StringVar(&cf.changedSince, "changed-since", "", "report findings only in files changed since the git revision `rev`")
 	flags.BoolVar(&cf.lines, "lines", false, "with --changed-since, report findings only on changed lines")
@@ -77,12 +80,21 @@ func cmdCheck(args []string, stdout, stderr io.Writer) int {
 	if !ok {
 		return code
 	}
-	if len(dirs) > 1 {
-		fmt.Fprintln(stderr, "sotvet check: want at most one directory")
-		return exitError
-	}
 	dir := "."
-	if len(dirs) == 1 {
+	switch {
+	case cf.files:
+		for _, f := range dirs {
+			abs, err := filepath.Abs(f)
+			if err != nil {
+				fmt.Fprintf(stderr, "sotvet: %v\n", err)
+				return exitError
+			}
+			cf.fileArgs = append(cf.fileArgs, abs)
+		}
+	case len(dirs) > 1:
+		fmt.Fprintln(stderr, "sotvet check: want at most one directory (or --files)")
+		return exitError
+	case len(dirs) == 1:
 		dir = dirs[0]
 	}
 	explicit := map[string]bool{}
@@ -105,71 +117,63 @@ func cmdCheck(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "sotvet: %v\n", err)
 		return exitError
 	}
-
-	cfg, err := loadConfig(root, cf.config)
-	if err != nil {
-		fmt.Fprintf(stderr, "sotvet: %v\n", err)
-		return exitError
-	}
-	if err := cfg.Apply(checks.All, explicit); err != nil {
-		fmt.Fprintf(stderr, "sotvet: %v\n", err)
-		return exitError
-	}
-	failOn := checks.Severity(firstNonEmpty(cf.failOn, cfg.FailOn, "error"))
-	if failOn.Rank() == 0 {
-		fmt.Fprintf(stderr, "sotvet: -fail-on %q: want error or warning\n", failOn)
+	if cf.failOn != "" && checks.Severity(cf.failOn).Rank() == 0 {
+		fmt.Fprintf(stderr, "sotvet: -fail-on %q: want error or warning\n", cf.failOn)
 		return exitError
 	}
 	if !contains(report.Formats, cf.format) {
 		fmt.Fprintf(stderr, "sotvet: unknown format %q (want %s)\n", cf.format, strings.Join(report.Formats, ", "))
 		return exitError
 	}
-	analyzers, err := selectChecks(cfg, cf)
-	if err != nil {
-		fmt.Fprintf(stderr, "sotvet: %v\n", err)
-		return exitError
-	}
-	sev := map[string]checks.Severity{}
-	for k, v := range cfg.Severity {
-		sev[k] = checks.Severity(v)
-	}
-	opt := checks.Options{Root: root, FS: os.DirFS(root), Analyzers: analyzers, Severity: sev, MaxFileSize: cfg.MaxFileSize}
 	if err := cf.validate(); err != nil {
 		fmt.Fprintf(stderr, "sotvet: %v\n", err)
 		return exitError
 	}
-	src, err := cf.openSource(root, &opt, stderr)
+	rootCfg, err := loadConfig(root, cf.config)
 	if err != nil {
 		fmt.Fprintf(stderr, "sotvet: %v\n", err)
 		return exitError
 	}
-	defer src.close()
-	res, ws, err := checks.Run(opt)
+	wsDirs, err := cf.findWorkspaces(root, rootCfg)
 	if err != nil {
 		fmt.Fprintf(stderr, "sotvet: %v\n", err)
 		return exitError
 	}
-	if src.pack != nil {
-		found, added := src.pack.Stats()
-		if err := src.pack.Save(); err != nil {
-			fmt.Fprintf(stderr, "sotvet: warning: saving the cache: %v\n", err)
-		} else if err := cache.Trim(src.cacheDir, cacheMaxAge); err != nil {
-			fmt.Fprintf(stderr, "sotvet: warning: trimming the cache: %v\n", err)
-		}
-		if cf.debugCache {
-			fmt.Fprintf(stderr, "sotvet: cache: %d summaries reused, %d added\n", found, added)
-		}
-	}
-	if res.Findings, err = cf.scope(root, src.scope, res.Findings); err != nil {
-		fmt.Fprintf(stderr, "sotvet: %v\n", err)
+	if len(wsDirs) == 0 {
+		// Exit 0 here would be a false green: nothing was vetted.
+		fmt.Fprintf(stderr, "sotvet: no workspace found in %s: no directory holds %s (name them under workspaces: in %s)\n", dir, workspaces.Markers, config.FileName)
 		return exitError
 	}
+	base := workspaces.Base(root, cf.noGit)
+
+	// Each workspace runs with its own configuration; the check flags it
+	// sets are put back before the next one, and at the end.
+	restore := snapshotFlags()
+	defer restore()
+	var runs []*wsRun
+	for i, d := range wsDirs {
+		if i > 0 {
+			restore()
+		}
+		r, err := cf.vetWorkspace(d, root, rootCfg, base, explicit, stderr)
+		if err != nil {
+			fmt.Fprintf(stderr, "sotvet: %v\n", err)
+			return exitError
+		}
+		runs = append(runs, r)
+	}
+	failOn := checks.Severity(cf.failOn)
+	if failOn == "" {
+		failOn = strictestFailOn(runs)
+	}
+
 	if cf.writeBase != "" {
-		if err := writeAtomic(cf.writeBase, baseline.New(res.Findings).Marshal()); err != nil {
+		all := combine(runs)
+		if err := writeAtomic(cf.writeBase, baseline.New(all.Findings).Marshal()); err != nil {
 			fmt.Fprintf(stderr, "sotvet: writing baseline: %v\n", err)
 			return exitError
 		}
-		fmt.Fprintf(stderr, "sotvet: recorded %d findings in %s\n", len(res.Findings), cf.writeBase)
+		fmt.Fprintf(stderr, "sotvet: recorded %d findings in %s\n", len(all.Findings), cf.writeBase)
 		return exitClean
 	}
 	var stale []baseline.Entry
@@ -179,40 +183,19 @@ func cmdCheck(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stderr, "sotvet: %v\n", err)
 			return exitError
 		}
-		res.Findings, stale = b.Filter(res.Findings)
+		stale = filterBaseline(b, runs)
 		for _, e := range stale {
 			fmt.Fprintf(stderr, "sotvet: stale baseline entry %s: %s: [%s] %s\n", e.Fingerprint, e.File, e.Check, e.Message)
 		}
 	}
 
 	if cf.fix || cf.diff {
-		changed, n := checks.ApplyFixes(ws, res.Findings)
-		paths := make([]string, 0, len(changed))
-		for p := range changed {
-			paths = append(paths, p)
-		}
-		sort.Strings(paths)
-		if cf.diff {
-			for _, p := range paths {
-				stdout.Write(diff.Diff("a/"+p, ws.File(p).Content, "b/"+p, changed[p]))
-			}
-			return exitClean
-		}
-		for _, p := range paths {
-			if err := writeAtomic(filepath.Join(root, filepath.FromSlash(p)), changed[p]); err != nil {
-				fmt.Fprintf(stderr, "sotvet: writing fix: %v\n", err)
-				return exitError
-			}
-		}
-		if n > 0 {
-			fmt.Fprintf(stderr, "sotvet: applied %d fixes in %d files\n", n, len(paths))
-			if res, _, err = checks.Run(opt); err != nil {
-				fmt.Fprintf(stderr, "sotvet: %v\n", err)
-				return exitError
-			}
+		if code, done := cf.applyFixes(runs, failOn, stdout, stderr); done {
+			return code
 		}
 	}
 
+	res := combine(runs)
 	// Rule metadata for the checks that ran (and the suppression findings),
 	// so JUnit and SARIF never claim a disabled check passed.
 	var ran []report.Rule
@@ -221,10 +204,13 @@ func cmdCheck(args []string, stdout, stderr io.Writer) int {
 			ran = append(ran, r)
 		}
 	}
-	ropt := report.Options{FailOn: failOn, Rules: ran, Tool: "sotvet", Version: version()}
+	ropt := report.Options{FailOn: failOn, Rules: ran, Tool: "sotvet", Version: version(), SrcRoot: base, Elapsed: time.Since(start)}
 	if err := report.Write(stdout, cf.format, res, ropt); err != nil {
 		fmt.Fprintf(stderr, "sotvet: %v\n", err)
 		return exitError
+	}
+	if cf.format == "text" && len(res.Findings) > 0 {
+		fmt.Fprintf(stderr, "%s\n", summaryLine(res.Findings))
 	}
 	for _, f := range res.Findings {
 		if f.Severity.Rank() >= failOn.Rank() {
@@ -241,6 +227,8 @@ func (cf *checkFlags) validate() error {
 	switch {
 	case cf.staged && cf.changedSince != "":
 		return errors.New("--staged and --changed-since cannot be combined")
+	case cf.files && (cf.staged || cf.changedSince != "" || cf.all):
+		return errors.New("--files names the files to report on; it cannot be combined with --staged, --changed-since or --all")
 	case cf.all && !cf.staged && cf.changedSince == "":
 		return errors.New("--all needs --staged or --changed-since")
 	case cf.lines && cf.changedSince == "":
@@ -322,6 +310,15 @@ func (cf *checkFlags) openSource(root string, opt *checks.Options, stderr io.Wri
 // --staged, files changed since a revision with --changed-since; nil for
 // every file (no scope, or --all).
 func (cf *checkFlags) scopeFiles(root string) (map[string]bool, error) {
+	if cf.files {
+		in := map[string]bool{}
+		for _, f := range cf.fileArgs {
+			if rel, ok := workspaces.Rel(root, f); ok && rel != "" {
+				in[rel] = true
+			}
+		}
+		return in, nil
+	}
 	if cf.all || (!cf.staged && cf.changedSince == "") {
 		return nil, nil
 	}
@@ -403,11 +400,25 @@ func cacheKey() string {
 // arguments; when it returns false the command ends with the exit code:
 // 0 for -h (the flag package printed the usage), 2 for a bad flag.
 func parseArgs(flags *flag.FlagSet, args []string) ([]string, int, bool) {
+	// The flag package prints the whole usage after a bad flag; the Go
+	// tools print the error and where to look instead. Usage is printed
+	// for -h only.
+	usage, out := flags.Usage, flags.Output()
+	flags.Usage = func() {}
+	flags.SetOutput(io.Discard)
 	pos, err := parseInterleaved(flags, args)
+	flags.Usage = usage
+	flags.SetOutput(out)
 	switch {
 	case errors.Is(err, flag.ErrHelp):
+		usage()
 		return nil, exitClean, false
 	case err != nil:
+		fmt.Fprintf(out, "sotvet %s: %v\n", flags.Name(), err)
+		if s := suggestFlag(flags, err); s != "" {
+			fmt.Fprintf(out, "did you mean --%s?\n", s)
+		}
+		fmt.Fprintf(out, "Run 'sotvet %s --help' for usage.\n", flags.Name())
 		return nil, exitError, false
 	}
 	return pos, 0, true

@@ -2,10 +2,12 @@ package main
 
 import (
 	"bytes"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -109,4 +111,34 @@ func shards(job map[string]any) int {
 		}
 	}
 	return 0
+}
+
+func collect(v any, out *[]string) {
+	switch v := v.(type) {
+	case map[string]any:
+		for _, k := range slices.Sorted(maps.Keys(v)) {
+			e := v[k]
+			if s, ok := e.(string); ok && k == "run" {
+				addLines(s, out)
+				continue
+			}
+			collect(e, out)
+		}
+	case []any:
+		for _, e := range v {
+			if s, ok := e.(string); ok {
+				addLines(s, out)
+				continue
+			}
+			collect(e, out)
+		}
+	}
+}
+
+func addLines(s string, out *[]string) {
+	for _, line := range strings.Split(s, "\n") {
+		if line = strings.TrimSpace(line); strings.HasPrefix(line, "sotvet ") {
+			*out = append(*out, line)
+		}
+	}
 }

@@ -50,3 +50,36 @@ func TestDocsChecks(t *testing.T) {
 		t.Errorf("docs/checks.md is stale: run go test ./cmd/sotvet -run TestDocsChecks -update")
 	}
 }
+
+// TestReadmeChecks keeps the README's checks table equal to the registry:
+// every check (and the suppression findings) with its one-line summary.
+// Run with -update to regenerate it.
+func TestReadmeChecks(t *testing.T) {
+	const name = "../../README.md"
+	const begin, end = "<!-- checks:begin", "<!-- checks:end -->"
+	readme, err := os.ReadFile(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	i := bytes.Index(readme, []byte(begin))
+	j := bytes.Index(readme, []byte(end))
+	if i < 0 || j < i {
+		t.Fatalf("README.md has no %s ... %s block", begin, end)
+	}
+	i += bytes.IndexByte(readme[i:], '\n') + 1
+	var b bytes.Buffer
+	b.WriteString("| check | what it reports |\n| --- | --- |\n")
+	for _, r := range rules() {
+		fmt.Fprintf(&b, "| [`%s`](docs/checks.md#%s) | %s |\n", r.Name, r.Name, strings.ReplaceAll(r.Short, "|", "\\|"))
+	}
+	if *update {
+		out := append(append(append([]byte{}, readme[:i]...), b.Bytes()...), readme[j:]...)
+		if err := os.WriteFile(name, out, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	if got := readme[i:j]; !bytes.Equal(got, b.Bytes()) {
+		t.Errorf("the README's checks table is stale: run go test ./cmd/sotvet -run TestReadmeChecks -update\ngot:\n%s\nwant:\n%s", got, b.Bytes())
+	}
+}

@@ -11,7 +11,6 @@ import (
 	"strings"
 
 	"github.com/svrnty/sotvet/harness"
-	"github.com/svrnty/sotvet/harness/contract"
 	"github.com/svrnty/sotvet/harness/engine/fake"
 	"github.com/svrnty/sotvet/harness/evidence"
 	"github.com/svrnty/sotvet/harness/matrix"
@@ -129,7 +128,7 @@ func harnessRun(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("harness run", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	caseRef := fs.String("case", "", "case directory or id (required)")
-	casesDir := fs.String("cases", defaultCasesDir, "directory case ids are looked up in")
+	casesDir := fs.String("cases", "", "directory case ids are looked up in (default: "+defaultCasesDir+" in the current directory, its repository, or the sotvet source this binary was built from)")
 	eng := fs.String("engine", harness.DefaultEngine, "backend lane")
 	fixture := fs.String("fixture", "", "failure fixture to act out (fake lane): "+strings.Join(harness.FixtureNames(), ", "))
 	out := fs.String("out", "", "runs root (default "+harness.DefaultRunsRoot()+")")
@@ -153,7 +152,7 @@ func harnessRun(args []string, stdout, stderr io.Writer) int {
 		fs.Usage()
 		return exitError
 	}
-	dir, err := contract.Resolve(*caseRef, *casesDir)
+	dir, err := resolveCase(*caseRef, caseRoots(*casesDir))
 	if err != nil {
 		fmt.Fprintf(stderr, "sotvet harness: %v\n", err)
 		return exitError
@@ -319,7 +318,7 @@ func harnessMatrix(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("harness matrix", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	out := fs.String("out", "", "runs root (default "+harness.DefaultRunsRoot()+")")
-	casesDir := fs.String("cases", defaultCasesDir, "directory holding the cases")
+	casesDir := fs.String("cases", "", "directory holding the cases (default: "+defaultCasesDir+" in the current directory, its repository, or the sotvet source this binary was built from)")
 	jobs := fs.Int("jobs", 2, "runs in parallel")
 	fixtureCase := fs.String("fixture-case", "", "case the failure fixtures run on (default r1-string-slugify, else the first case)")
 	asJSON := fs.Bool("json", false, "print matrix.json instead of a table")
@@ -345,9 +344,14 @@ func harnessMatrix(args []string, stdout, stderr io.Writer) int {
 		return code
 	}
 	opt.Sandbox = *sb
+	cases, err := firstCasesDir(caseRoots(*casesDir))
+	if err != nil {
+		fmt.Fprintf(stderr, "sotvet harness: %v\n", err)
+		return exitError
+	}
 	ctx, cancel := signalContext()
 	defer cancel()
-	m, err := matrix.Run(ctx, matrix.Options{Base: opt, CasesDir: *casesDir, Jobs: *jobs, FixtureCase: *fixtureCase})
+	m, err := matrix.Run(ctx, matrix.Options{Base: opt, CasesDir: cases, Jobs: *jobs, FixtureCase: *fixtureCase})
 	if err != nil {
 		fmt.Fprintf(stderr, "sotvet harness: %v\n", err)
 		return exitError

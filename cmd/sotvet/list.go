@@ -10,6 +10,7 @@ import (
 	"github.com/svrnty/sotvet/checks"
 	"github.com/svrnty/sotvet/checks/records"
 	"github.com/svrnty/sotvet/checks/report"
+	"github.com/svrnty/sotvet/config"
 	"github.com/svrnty/sotvet/harness/ledger"
 )
 
@@ -63,6 +64,11 @@ func cmdExplain(args []string, stdout, stderr io.Writer) int {
 	for _, r := range rules() {
 		if r.Name == args[0] {
 			fmt.Fprintf(stdout, "%s\n", r.Doc)
+			if len(r.Categories) > 0 {
+				// The names JSON output and SARIF rule ids carry, and
+				// severity: in sotvet.yaml takes as check/category.
+				fmt.Fprintf(stdout, "\nCategories (severity: %s/<category> in %s):\n  %s\n", r.Name, config.FileName, strings.Join(r.Categories, ", "))
+			}
 			if a := checks.Lookup(r.Name); a != nil {
 				var flags []string
 				a.Flags.VisitAll(func(f *flag.Flag) {
@@ -86,7 +92,7 @@ func rules() []report.Rule {
 	for _, a := range checks.All {
 		short, _, _ := strings.Cut(a.Doc, "\n\n")
 		short = strings.TrimSuffix(strings.TrimPrefix(strings.Join(strings.Fields(short), " "), a.Name+": "), ".")
-		out = append(out, report.Rule{Name: a.Name, Short: short, Doc: a.Doc, URL: a.URL})
+		out = append(out, report.Rule{Name: a.Name, Short: short, Doc: a.Doc, URL: a.URL, Categories: checks.Categories(a.Name), Warning: defaultWarnings(a.Name)})
 	}
 	out = append(out, report.Rule{
 		Name:  checks.SuppressionCheck,
@@ -101,8 +107,22 @@ A finding is suppressed by a comment on its line or the line before:
 The reason is required: a suppression without one suppresses nothing and is
 itself an error. A suppression that matches no finding of a check that ran is
 a warning, so stale suppressions do not pile up.`,
-		URL: "https://github.com/svrnty/sotvet/blob/main/docs/checks.md#suppression",
+		URL:        "https://github.com/svrnty/sotvet/blob/main/docs/checks.md#suppression",
+		Categories: checks.Categories(checks.SuppressionCheck),
+		Warning:    defaultWarnings(checks.SuppressionCheck),
 	})
+	return out
+}
+
+// defaultWarnings lists the categories of a check whose findings are
+// warnings by default.
+func defaultWarnings(check string) map[string]bool {
+	out := map[string]bool{}
+	for key, sev := range checks.DefaultSeverity {
+		if c, cat, ok := strings.Cut(key, "/"); ok && c == check && sev == checks.SeverityWarning {
+			out[cat] = true
+		}
+	}
 	return out
 }
 

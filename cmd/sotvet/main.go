@@ -5,6 +5,7 @@
 //	sotvet check [flags] [dir]   run the checks (dir defaults to .)
 //	sotvet checks [--format json] list the checks
 //	sotvet explain <check>       print a check's documentation
+//	sotvet harness <command>     run cases through a backend, verify their evidence
 //	sotvet init [dir]            write a starter sotvet.yaml
 //	sotvet scan [--staged] [paths]  scan files for secrets
 //	sotvet schema <kind>         print a record kind's JSON Schema
@@ -69,8 +70,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		usage(stdout)
 		return exitClean
 	}
-	fmt.Fprintf(stderr, "sotvet: unknown command %q\n", args[0])
-	usage(stderr)
+	fmt.Fprintf(stderr, "sotvet: unknown command %q\nRun 'sotvet help' for usage.\n", args[0])
 	return exitError
 }
 
@@ -82,6 +82,9 @@ commands:
   checks [--format json]
                         list the checks
   explain <check>       print a check's documentation
+  harness run|verify|matrix|fixtures
+                        run a case through a backend and write re-verifiable
+                        evidence; verify a run; run every case ('sotvet harness' for more)
   init [--force] [dir]  write a commented starter sotvet.yaml with every default
   scan [--staged] [paths...]
                         scan any files or the staged content for secrets

@@ -16,6 +16,7 @@ import (
 	"github.com/svrnty/sotvet/checks/report"
 	secretscheck "github.com/svrnty/sotvet/checks/secrets"
 	"github.com/svrnty/sotvet/internal/gitview"
+	"github.com/svrnty/sotvet/internal/workspaces"
 	"github.com/svrnty/sotvet/secrets"
 	"github.com/svrnty/sotvet/sotparse"
 )
@@ -69,6 +70,17 @@ func cmdScan(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "sotvet scan: %v\n", err)
 		return exitError
 	}
+	// Paths are reported relative to the current directory when they lie in
+	// it (an absolute argument included), so SARIF URIs are relative to
+	// %SRCROOT%, the current directory.
+	cwd, _ := os.Getwd()
+	for i := range files {
+		if filepath.IsAbs(files[i].name) && cwd != "" {
+			if rel, ok := workspaces.Rel(cwd, filepath.FromSlash(files[i].name)); ok && rel != "" {
+				files[i].name = rel
+			}
+		}
+	}
 	res := &checks.Result{Checked: []string{"secrets"}, Files: len(files)}
 	seen := map[string]int{}
 	for _, f := range files {
@@ -117,11 +129,14 @@ func cmdScan(args []string, stdout, stderr io.Writer) int {
 			rule = append(rule, r)
 		}
 	}
-	if err := report.Write(stdout, *format, res, report.Options{FailOn: checks.SeverityError, Rules: rule, Tool: "sotvet", Version: version()}); err != nil {
+	if err := report.Write(stdout, *format, res, report.Options{FailOn: checks.SeverityError, Rules: rule, Tool: "sotvet", Version: version(), SrcRoot: cwd}); err != nil {
 		fmt.Fprintf(stderr, "sotvet scan: %v\n", err)
 		return exitError
 	}
 	if len(res.Findings) > 0 {
+		if *format == "text" {
+			fmt.Fprintln(stderr, summaryLine(res.Findings))
+		}
 		return exitFindings
 	}
 	return exitClean

@@ -10,8 +10,29 @@ func version() string {
 	if versionString != "" {
 		return versionString
 	}
-	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
+	bi, ok := debug.ReadBuildInfo()
+	if !ok {
+		return "devel"
+	}
+	if bi.Main.Version != "" && bi.Main.Version != "(devel)" {
 		return bi.Main.Version
+	}
+	// Built from a clone with VCS stamping: the commit it was built from.
+	rev, dirty := "", false
+	for _, s := range bi.Settings {
+		switch s.Key {
+		case "vcs.revision":
+			rev = s.Value
+		case "vcs.modified":
+			dirty = s.Value == "true"
+		}
+	}
+	if len(rev) >= 12 {
+		v := "devel-" + rev[:12]
+		if dirty {
+			v += "-dirty"
+		}
+		return v
 	}
 	return "devel"
 }

@@ -311,6 +311,11 @@ func Staged(dir string) ([]string, error) {
 // ChangedSince returns the paths under dir changed in the work tree since
 // rev, untracked files included.
 func ChangedSince(dir, rev string) ([]string, error) {
+	// Outside a repository git diff compares files (--no-index) and blames
+	// the revision; say what is wrong instead.
+	if _, err := git(dir, nil, "rev-parse", "--is-inside-work-tree"); err != nil {
+		return nil, fmt.Errorf("%s is not in a git repository (--changed-since compares with a git revision)", dir)
+	}
 	tracked, err := changed(dir, "diff", "--name-only", "-z", "--diff-filter=ACMRT", "--relative", rev, "--", ".")
 	if err != nil {
 		return nil, err

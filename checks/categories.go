@@ -1,0 +1,61 @@
+package checks
+
+import (
+	"slices"
+	"sort"
+
+	yaml "go.yaml.in/yaml/v4"
+
+	"github.com/svrnty/sotvet/secrets"
+)
+
+// categories lists, per check, the categories its findings carry: the
+// sub-rules sotvet.yaml can set a severity for as "check/category".
+// TestCategoriesDeclared keeps it complete.
+var categories = map[string][]string{
+	"authority": {"approval-contradiction", "core-authority", "core-promotion", "default-backend",
+		"disclaimer-misplaced", "disclaimer-missing", "promotion-status", "runtime-default-activation"},
+	"cases":       {"contract"},
+	"evidence":    {"invalid-evidence", "mismatch", "missing-evidence"},
+	"frontmatter": {"date", "date-order", "empty", "future-date", "missing", "required", "status", "syntax", "unknown-key"},
+	"glossary":    {"empty-definition", "missing-glossary", "undefined-term"},
+	"phrases":     {"missing-phrase", "missing-target"},
+	"records": {"allowed-path", "credential", "duplicate-entry", "empty-value", "endpoint-value", "forbidden-actions",
+		"forbidden-path", "missing-member", "operator-outcome", "path-overlap", "risk-classification", "target-path",
+		"timestamp", "unknown-member", "unknown-status", "wrong-type"},
+	"refs":           {"conflicting-definition", "duplicate-definition", "missing-path", "missing-source", "title-mismatch", "unknown-id"},
+	"status":         {"blocked-by-open", "doc-status", "remains-blocked", "unchecked-acceptance", "workboard-mismatch"},
+	"structure":      {"duplicate-line", "h1", "heading-level", "item-acceptance", "item-status", "missing-section"},
+	"syntax":         {"syntax"},
+	"workboard":      {"cycle", "duplicate-id", "id-format", "missing-blocker", "missing-source", "schema", "status", "syntax"},
+	SuppressionCheck: {"malformed", "no-reason", "unknown-check", "unused"},
+}
+
+// Categories returns the categories the named check's findings can carry,
+// sorted: its own, plus those its settings define (the ids of authority's
+// claim rules, the secrets engine's rule ids).
+func Categories(check string) []string {
+	out := slices.Clone(categories[check])
+	switch check {
+	case "secrets":
+		for _, r := range secrets.DefaultRules() {
+			out = append(out, r.ID)
+		}
+	case "authority":
+		// The claims setting renders as a YAML list of rules with ids.
+		if a := Lookup("authority"); a != nil {
+			if f := a.Flags.Lookup("claims"); f != nil {
+				var rules []struct {
+					ID string `yaml:"id"`
+				}
+				if yaml.Unmarshal([]byte(f.Value.String()), &rules) == nil {
+					for _, r := range rules {
+						out = append(out, r.ID)
+					}
+				}
+			}
+		}
+	}
+	sort.Strings(out)
+	return slices.Compact(out)
+}

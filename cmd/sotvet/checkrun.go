@@ -1,0 +1,355 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/rogpeppe/go-internal/diff"
+
+	"github.com/svrnty/sotvet/baseline"
+	"github.com/svrnty/sotvet/cache"
+	"github.com/svrnty/sotvet/checks"
+	"github.com/svrnty/sotvet/config"
+	"github.com/svrnty/sotvet/internal/gitview"
+	"github.com/svrnty/sotvet/internal/workspaces"
+	"github.com/svrnty/sotvet/sotparse"
+)
+
+// findWorkspaces returns the absolute directories of the workspaces to vet:
+// those sotvet.yaml names under workspaces:, else root when it is one, else
+// every workspace below root (in the index with --staged; git-ignored
+// directories skipped). A tree of harness cases with no workspace is vetted
+// as it is, for the cases check.
+func (cf *checkFlags) findWorkspaces(root string, cfg *config.Config) ([]string, error) {
+	if len(cfg.Workspaces) > 0 {
+		var out []string
+		for _, p := range cfg.Workspaces {
+			d := filepath.Join(filepath.Dir(cfg.Path), filepath.FromSlash(p.Value))
+			if st, err := os.Stat(d); err != nil || !st.IsDir() {
+				return nil, cfg.Errorf(p, "workspace %q: no such directory", p.Value)
+			}
+			if !workspaces.IsWorkspace(d) {
+				return nil, cfg.Errorf(p, "workspace %q holds no %s", p.Value, workspaces.Markers)
+			}
+			out = append(out, d)
+		}
+		return out, nil
+	}
+	if workspaces.IsWorkspace(root) {
+		return []string{root}, nil
+	}
+	var rel []string
+	hasCases := false
+	if cf.staged {
+		ix, err := gitview.ReadIndex(root)
+		if err != nil {
+			return nil, fmt.Errorf("--staged: %w", err)
+		}
+		paths := ix.Paths()
+		ix.Close()
+		rel = workspaces.FromPaths(paths)
+		hasCases = slices.ContainsFunc(paths, func(p string) bool { return path.Base(p) == "case.yaml" })
+	} else {
+		var ignored func(string, bool) bool
+		if !cf.noGit {
+			var err error
+			if ignored, err = sotparse.GitIgnored(root); err != nil {
+				return nil, err
+			}
+		}
+		var err error
+		if rel, err = workspaces.Find(root, ignored); err != nil {
+			return nil, err
+		}
+		if len(rel) == 0 {
+			d, err := sotparse.Discover(os.DirFS(root), sotparse.DiscoverOptions{Ignored: ignored})
+			if err != nil {
+				return nil, err
+			}
+			hasCases = slices.ContainsFunc(d.Entries, func(e sotparse.Entry) bool { return e.Role == sotparse.RoleCase })
+		}
+	}
+	if len(rel) == 0 && hasCases {
+		return []string{root}, nil
+	}
+	out := make([]string, len(rel))
+	for i, r := range rel {
+		out[i] = filepath.Join(root, filepath.FromSlash(r))
+	}
+	return out, nil
+}
+
+// wsRun is the outcome of vetting one workspace.
+type wsRun struct {
+	dir    string // absolute
+	prefix string // slash path of dir relative to the report's base; "" for the base
+	cfg    *config.Config
+	opt    checks.Options
+	res    *checks.Result
+	ws     *sotparse.Workspace
+	focus  map[string]bool // the files reported on (workspace-relative); nil for all
+}
+
+// vetWorkspace runs the checks over the workspace at dir with its own
+// sotvet.yaml (or --config, or the one of the directory given), keeps the
+// findings in focus, and names their files from base.
+func (cf *checkFlags) vetWorkspace(dir, root string, rootCfg *config.Config, base string, explicit map[string]bool, stderr io.Writer) (*wsRun, error) {
+	cfg := rootCfg
+	if cf.config == "" && dir != root {
+		own, err := config.Load(filepath.Join(dir, config.FileName), checks.All)
+		switch {
+		case err == nil:
+			cfg = own
+		case !errors.Is(err, fs.ErrNotExist):
+			return nil, err
+		}
+	}
+	if err := cfg.Apply(checks.All, explicit); err != nil {
+		return nil, err
+	}
+	for _, k := range cfg.SeverityKeys {
+		check, cat, ok := strings.Cut(k.Value, "/")
+		if known := checks.Categories(check); ok && !slices.Contains(known, cat) {
+			return nil, cfg.Errorf(k, "check %s has no category %q (it has %s)", check, cat, strings.Join(known, ", "))
+		}
+	}
+	analyzers, err := selectChecks(cfg, *cf)
+	if err != nil {
+		return nil, err
+	}
+	sev := map[string]checks.Severity{}
+	for k, v := range cfg.Severity {
+		sev[k] = checks.Severity(v)
+	}
+	opt := checks.Options{Root: dir, FS: os.DirFS(dir), Analyzers: analyzers, Severity: sev, MaxFileSize: cfg.MaxFileSize}
+	src, err := cf.openSource(dir, &opt, stderr)
+	if err != nil {
+		return nil, err
+	}
+	defer src.close()
+	res, ws, err := checks.Run(opt)
+	if err != nil {
+		return nil, err
+	}
+	if src.pack != nil {
+		found, added := src.pack.Stats()
+		if err := src.pack.Save(); err != nil {
+			fmt.Fprintf(stderr, "sotvet: warning: saving the cache: %v\n", err)
+		} else if err := cache.Trim(src.cacheDir, cacheMaxAge); err != nil {
+			fmt.Fprintf(stderr, "sotvet: warning: trimming the cache: %v\n", err)
+		}
+		if cf.debugCache {
+			fmt.Fprintf(stderr, "sotvet: cache: %d summaries reused, %d added\n", found, added)
+		}
+	}
+	r := &wsRun{dir: dir, cfg: cfg, opt: opt, res: res, ws: ws, focus: src.scope}
+	r.prefix, _ = workspaces.Rel(base, dir)
+	if err := r.scope(cf); err != nil {
+		return nil, err
+	}
+	return r, nil
+}
+
+// scope keeps the findings in focus and names their files from the base.
+// Fingerprints stay workspace-relative, so baselines do not depend on where
+// the workspace sits in the repository.
+func (r *wsRun) scope(cf *checkFlags) error {
+	fs, err := cf.scope(r.dir, r.focus, r.res.Findings)
+	if err != nil {
+		return err
+	}
+	for i := range fs {
+		fs[i].File = r.path(fs[i].File)
+	}
+	r.res.Findings = fs
+	return nil
+}
+
+// path names a workspace-relative file from the report's base.
+func (r *wsRun) path(p string) string {
+	if r.prefix == "" {
+		return p
+	}
+	return path.Join(r.prefix, p)
+}
+
+// snapshotFlags records every check flag's value and returns a func that
+// puts them back, so one workspace's configuration does not leak into the
+// next.
+func snapshotFlags() func() {
+	type saved struct {
+		f *flag.Flag
+		v string
+	}
+	var all []saved
+	for _, a := range checks.All {
+		a.Flags.VisitAll(func(f *flag.Flag) { all = append(all, saved{f, f.Value.String()}) })
+	}
+	return func() {
+		for _, s := range all {
+			_ = s.f.Value.Set(s.v) // a value its own String gave back
+		}
+	}
+}
+
+// strictestFailOn is the fail-on of the run when the command line sets
+// none: the lowest one any workspace's configuration asks for, so that no
+// workspace passes on a threshold it did not choose.
+func strictestFailOn(runs []*wsRun) checks.Severity {
+	out := checks.SeverityError
+	for _, r := range runs {
+		if s := checks.Severity(r.cfg.FailOn); s.Rank() > 0 && s.Rank() < out.Rank() {
+			out = s
+		}
+	}
+	return out
+}
+
+// combine merges the runs' results: findings sorted by file (each file's
+// findings keep their order), checks that ran in any workspace.
+func combine(runs []*wsRun) *checks.Result {
+	if len(runs) == 1 {
+		return runs[0].res
+	}
+	out := &checks.Result{}
+	for _, r := range runs {
+		out.Files += r.res.Files
+		out.Findings = append(out.Findings, r.res.Findings...)
+		for _, c := range r.res.Checked {
+			if !contains(out.Checked, c) {
+				out.Checked = append(out.Checked, c)
+			}
+		}
+	}
+	sort.Strings(out.Checked)
+	sort.SliceStable(out.Findings, func(i, j int) bool { return out.Findings[i].File < out.Findings[j].File })
+	return out
+}
+
+// filterBaseline drops the findings the baseline accepts and returns the
+// stale entries: those no workspace matched, and, in a run scoped to a few
+// files, only those of a file in focus (an entry of a file the run does
+// not report on cannot be judged stale).
+func filterBaseline(b *baseline.File, runs []*wsRun) []baseline.Entry {
+	staleIn := map[string]int{}
+	var focus map[string]bool
+	for _, r := range runs {
+		var st []baseline.Entry
+		r.res.Findings, st = b.Filter(r.res.Findings)
+		for _, e := range st {
+			staleIn[e.Fingerprint]++
+		}
+		if r.focus != nil {
+			if focus == nil {
+				focus = map[string]bool{}
+			}
+			for p := range r.focus {
+				focus[r.path(p)] = true
+			}
+		}
+	}
+	scoped := !slices.ContainsFunc(runs, func(r *wsRun) bool { return r.focus == nil })
+	var stale []baseline.Entry
+	for _, e := range b.Findings {
+		if staleIn[e.Fingerprint] == len(runs) && (!scoped || focus[e.File]) {
+			stale = append(stale, e)
+		}
+	}
+	return stale
+}
+
+// applyFixes applies (--fix) or prints (--diff) the suggested fixes of
+// every workspace. With --diff it ends the command: exit 1 while findings
+// at or above fail-on have no fix, since the diff does not make them go
+// away. With --fix the workspaces with applied fixes are vetted again.
+func (cf *checkFlags) applyFixes(runs []*wsRun, failOn checks.Severity, stdout, stderr io.Writer) (int, bool) {
+	fixes, files, unfixable := 0, 0, 0
+	for _, r := range runs {
+		changed, n := checks.ApplyFixes(r.ws, r.res.Findings)
+		paths := make([]string, 0, len(changed))
+		for p := range changed {
+			paths = append(paths, p)
+		}
+		sort.Strings(paths)
+		for _, f := range r.res.Findings {
+			if len(f.Fixes) == 0 && f.Severity.Rank() >= failOn.Rank() {
+				unfixable++
+			}
+		}
+		if cf.diff {
+			for _, p := range paths {
+				stdout.Write(diff.Diff("a/"+r.path(p), r.ws.File(p).Content, "b/"+r.path(p), changed[p]))
+			}
+			continue
+		}
+		for _, p := range paths {
+			if err := writeAtomic(filepath.Join(r.dir, filepath.FromSlash(p)), changed[p]); err != nil {
+				fmt.Fprintf(stderr, "sotvet: writing fix: %v\n", err)
+				return exitError, true
+			}
+		}
+		if n == 0 {
+			continue
+		}
+		fixes, files = fixes+n, files+len(paths)
+		res, _, err := checks.Run(r.opt)
+		if err != nil {
+			fmt.Fprintf(stderr, "sotvet: %v\n", err)
+			return exitError, true
+		}
+		r.res = res
+		if err := r.scope(cf); err != nil {
+			fmt.Fprintf(stderr, "sotvet: %v\n", err)
+			return exitError, true
+		}
+	}
+	if cf.diff {
+		if unfixable > 0 {
+			fmt.Fprintf(stderr, "sotvet: %s no suggested fix\n", plural(unfixable, "finding has", "findings have"))
+			return exitFindings, true
+		}
+		return exitClean, true
+	}
+	if fixes > 0 {
+		fmt.Fprintf(stderr, "sotvet: applied %d fixes in %d files\n", fixes, files)
+	}
+	return 0, false
+}
+
+// summaryLine is the text format's last line: "20 findings (20 errors) in 9 files".
+func summaryLine(fs []checks.Finding) string {
+	files := map[string]bool{}
+	errs, warns := 0, 0
+	for _, f := range fs {
+		files[f.File] = true
+		if f.Severity == checks.SeverityWarning {
+			warns++
+		} else {
+			errs++
+		}
+	}
+	var parts []string
+	if errs > 0 {
+		parts = append(parts, plural(errs, "error", "errors"))
+	}
+	if warns > 0 {
+		parts = append(parts, plural(warns, "warning", "warnings"))
+	}
+	return fmt.Sprintf("%s (%s) in %s", plural(len(fs), "finding", "findings"), strings.Join(parts, ", "), plural(len(files), "file", "files"))
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
+}

@@ -1,0 +1,135 @@
+#!/usr/bin/env bash
+# A new user's first hour, scripted: from a fresh clone of this checkout,
+# install sotvet as the README says, run the README's two commands, then use
+# sotvet in another project whose workspace sits in a sub-directory, through
+# the real pre-commit framework (Debian's pre-commit; scripts/ci/tools.sh
+# installs it) with sotvet's own hook manifest, built by pre-commit as a
+# user's would be:
+#   - a bad commit is blocked, on its own file;
+#   - a good commit passes, although an older defect sits elsewhere;
+#   - `pre-commit run --all-files` fails on that older defect.
+#
+#   scripts/ci/newcomer.sh            # every step
+#   NEWCOMER_SKIP_TESTS=1 scripts/ci/newcomer.sh   # all but the README's test command
+#
+# The clone is of HEAD: commit what you want walked.
+set -euo pipefail
+src=$(cd "$(dirname "$0")/../.." && pwd)
+tmp=$(mktemp -d)
+trap 'chmod -R u+w "$tmp" 2>/dev/null; rm -rf "$tmp"' EXIT
+step() { echo "newcomer: $*"; }
+fail() { echo "newcomer: FAIL: $*" >&2; exit 1; }
+
+command -v pre-commit >/dev/null || fail "pre-commit is not installed (scripts/ci/tools.sh installs it)"
+
+step "fresh clone of $(git -C "$src" rev-parse --short HEAD)"
+git clone -q "$src" "$tmp/sotvet"
+cd "$tmp/sotvet"
+
+step "install, as the README says"
+grep -q '^    go install ./cmd/sotvet$' README.md || fail "the README no longer says 'go install ./cmd/sotvet'"
+export GOBIN="$tmp/bin" PATH="$tmp/bin:$PATH"
+go install ./cmd/sotvet
+sotvet version
+
+# The README's two commands, as written in its "The two commands" section.
+mapfile -t cmds < <(awk '/^## The two commands/{on=1; next} /^## /{on=0} on && /^    [^ ]/{sub(/^    /, ""); print}' README.md)
+[ "${#cmds[@]}" -eq 2 ] || fail "README's 'The two commands' has ${#cmds[@]} commands, want 2"
+step "README command 1: ${cmds[0]}"
+out=$(bash -c "${cmds[0]}" 2>&1) || fail "${cmds[0]}: exit $?: $out"
+[ -z "$out" ] || fail "${cmds[0]}: the clean sample printed: $out"
+if [ "${NEWCOMER_SKIP_TESTS:-}" = 1 ]; then
+  step "README command 2 skipped (NEWCOMER_SKIP_TESTS=1): ${cmds[1]}"
+else
+  step "README command 2 (in a plain clone: no corpus beside it): ${cmds[1]}"
+  bash -c "${cmds[1]}" >"$tmp/tests.log" 2>&1 || { tail -50 "$tmp/tests.log"; fail "${cmds[1]}"; }
+  grep -q '^ok' "$tmp/tests.log" || fail "no package passed"
+fi
+
+step "a project with its workspace in planning/, hooks from sotvet's manifest"
+proj="$tmp/project"
+mkdir -p "$proj/planning/.sot"
+cd "$proj"
+git init -q
+git config user.name newcomer
+git config user.email newcomer@example.invalid
+doc() { # doc STATUS: a PRD whose only possible defect is its status's case
+  cat <<DOC
+---
+name: x-prd
+owner: jp
+status: $1
+created: 2026-06-01
+last_reviewed: 2026-06-01
+lifecycle_classification: planning
+core_promotion_status: not-promoted
+---
+
+# X PRD
+
+Local planning SOT only. Not a Core Protocol. Not active Core authority.
+
+## Problem Statement
+
+A PRD.
+
+## Non-Goals
+
+- None.
+
+## Acceptance Criteria
+
+- It is vetted.
+DOC
+}
+doc Validated >planning/.sot/OLD-PRD.md
+git add .
+git commit -q -m "an old defect, committed before the hook"
+
+cat >.pre-commit-config.yaml <<CFG
+repos:
+  - repo: $tmp/sotvet
+    rev: $(git -C "$tmp/sotvet" rev-parse HEAD)
+    hooks:
+      - id: sotvet
+      - id: sotvet-secrets
+CFG
+git add .pre-commit-config.yaml
+git commit -q --no-verify -m "use sotvet's hooks"
+export PRE_COMMIT_HOME="$tmp/pre-commit-home"
+# pre-commit builds the hooks with go (language: golang) in its own GOPATH;
+# the module cache is shared so nothing is downloaded twice.
+GOMODCACHE=$(go env GOMODCACHE)
+export GOMODCACHE
+pre-commit install >/dev/null
+step "pre-commit builds sotvet's hooks"
+pre-commit install-hooks
+
+step "a bad commit is blocked, on its own file"
+doc Validated >planning/.sot/NEW-PRD.md
+git add planning/.sot/NEW-PRD.md
+if git commit -q -m "bad" >"$tmp/bad.log" 2>&1; then
+  cat "$tmp/bad.log"; fail "the bad commit went through"
+fi
+grep -q 'planning/.sot/NEW-PRD.md:4:9: \[frontmatter\]' "$tmp/bad.log" || { cat "$tmp/bad.log"; fail "no finding at planning/.sot/NEW-PRD.md:4:9"; }
+! grep -q 'OLD-PRD' "$tmp/bad.log" || { cat "$tmp/bad.log"; fail "the commit was judged on a file it does not touch"; }
+
+step "a good commit passes, although OLD-PRD.md still has its defect"
+doc validated >planning/.sot/NEW-PRD.md
+git add planning/.sot/NEW-PRD.md
+git commit -q -m "good" >"$tmp/good.log" 2>&1 || { cat "$tmp/good.log"; fail "the good commit was blocked"; }
+
+step "pre-commit run --all-files fails on the old defect"
+if pre-commit run --all-files >"$tmp/all.log" 2>&1; then
+  cat "$tmp/all.log"; fail "pre-commit run --all-files passed with a defect in planning/.sot/OLD-PRD.md"
+fi
+grep -q 'planning/.sot/OLD-PRD.md:4:9: \[frontmatter\]' "$tmp/all.log" || { cat "$tmp/all.log"; fail "the old defect was not reported"; }
+
+step "sotvet check from the project root finds the workspace in planning/"
+set +e
+sotvet check . >"$tmp/check.log" 2>&1
+code=$?
+set -e
+[ "$code" -eq 1 ] || { cat "$tmp/check.log"; fail "sotvet check . exited $code, want 1"; }
+grep -q '^planning/.sot/OLD-PRD.md:4:9: ' "$tmp/check.log" || { cat "$tmp/check.log"; fail "no finding in planning/"; }
+step "done"

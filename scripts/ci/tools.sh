@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# Install the real clients the tests run against: Debian's pre-commit
+# framework (testdata/script/precommit.txtar, scripts/ci/newcomer.sh),
+# Microsoft's SARIF Multitool (cmd/sotvet TestSARIFMultitool) and actionlint
+# (TestCIExamplesActionlint). Outside CI those tests skip with a message
+# when the tool is missing.
+set -euo pipefail
+sudo=""
+if [ "$(id -u)" -ne 0 ]; then sudo="sudo"; fi
+if command -v pre-commit >/dev/null 2>&1; then
+  echo "tools: $(pre-commit --version)"
+elif command -v apt-get >/dev/null 2>&1; then
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq pre-commit >/dev/null
+  echo "tools: installed $(pre-commit --version)"
+else
+  echo "tools: pre-commit is missing and there is no apt-get to install it" >&2
+  exit 1
+fi
+
+# Microsoft's SARIF Multitool (npm), which cmd/sotvet's TestSARIFMultitool
+# runs over sotvet's SARIF: the rules GitHub code scanning applies.
+if ! command -v Sarif.Multitool >/dev/null 2>&1; then
+  if command -v npm >/dev/null 2>&1; then
+    dir=/opt/sarif-multitool
+    $sudo mkdir -p "$dir"
+    tgz=$(cd /tmp && npm pack --silent @microsoft/sarif-multitool-linux@5.7.0)
+    $sudo tar xzf "/tmp/$tgz" -C "$dir"
+    rm -f "/tmp/$tgz"
+    $sudo chmod +x "$dir/package/Sarif.Multitool"
+    $sudo ln -sf "$dir/package/Sarif.Multitool" /usr/local/bin/Sarif.Multitool
+    echo "tools: installed the SARIF Multitool 5.7.0"
+  else
+    echo "tools: no npm: the SARIF Multitool test will fail under CI" >&2
+  fi
+fi
+
+# actionlint, which cmd/sotvet's TestCIExamplesActionlint runs over the
+# GitHub Actions example of docs/ci.md.
+if ! command -v actionlint >/dev/null 2>&1; then
+  gobin=$(go env GOPATH)/bin
+  GOBIN=$gobin go install github.com/rhysd/actionlint/cmd/actionlint@v1.7.12
+  $sudo ln -sf "$gobin/actionlint" /usr/local/bin/actionlint
+  echo "tools: installed actionlint $(actionlint -version | head -1)"
+fi
