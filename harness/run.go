@@ -56,6 +56,7 @@ type run struct {
 	patch              []byte
 	payload            []payloadFile
 	postBackend        *tree.Digest
+	lane               *laneState // external lanes only, once their gates ran
 }
 
 type payloadFile struct {
@@ -73,6 +74,7 @@ func Run(ctx context.Context, opt Options) (*Result, error) {
 	if r.red == nil {
 		r.red = identity{}
 	}
+	r.red = laneRedactor{r: r, inner: r.red}
 	r.name = opt.Engine
 	if r.name == "" {
 		r.name = DefaultEngine

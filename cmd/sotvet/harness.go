@@ -32,6 +32,7 @@ func harnessUsage(w io.Writer) {
 commands:
   run --case <dir|id> [--engine fake] [--fixture NAME] [--out DIR] [--json] [--sign-key FILE]
       [--sandbox auto|landlock|none]
+      [--engine codex|pi --allow-engine NAME --model PROVIDER/MODEL --admission FILE]
                         run a case and write its evidence (exit 0 pass, 1 fail, 3 blocked)
   verify [--pub-key FILE] [--json] <run-dir>
                         re-check a run directory (exit 0 valid, 1 invalid)
@@ -119,6 +120,8 @@ func harnessRun(args []string, stdout, stderr io.Writer) int {
 	sb := fs.String("sandbox", sandbox.Auto, sandboxUsage)
 	var allow listFlag
 	fs.Var(&allow, "allow-engine", "open the gate of a lane that is disabled by default (repeatable)")
+	var lf laneFlags
+	lf.register(fs)
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: sotvet harness run --case <dir|id> [flags]")
 		fs.PrintDefaults()
@@ -142,6 +145,7 @@ func harnessRun(args []string, stdout, stderr io.Writer) int {
 	}
 	opt.CaseDir, opt.Engine, opt.Fixture, opt.AllowEngines, opt.RunDir = dir, *eng, *fixture, allow, *runDir
 	opt.Sandbox = *sb
+	lf.apply(&opt)
 	if *approve {
 		opt.Approver = harness.StaticApprover{Granted: true, Actor: "operator:" + firstNonEmpty(os.Getenv("USER"), "unknown"), Reason: "approved with --approve"}
 	}

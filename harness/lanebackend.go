@@ -1,0 +1,157 @@
+package harness
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/svrnty/sotvet/harness/engine"
+	"github.com/svrnty/sotvet/harness/evidence"
+	"github.com/svrnty/sotvet/harness/internal/tree"
+)
+
+// laneJob hands an external lane what its gates found. The API key is not
+// among it: the harness alone puts it in the backend's environment.
+func (r *run) laneJob(job *engine.Job) {
+	if r.lane == nil {
+		return
+	}
+	l := r.lane
+	job.Program, job.Node, job.Provider, job.Model, job.BaseURL, job.Home = l.program, l.node, l.provider, l.model, l.baseURL, r.home
+}
+
+// laneFiles writes the lane's configuration under the backend's HOME
+// (scratch, removed at the end of the run) and a copy with the endpoint
+// and key redacted into backend/lane-config/ for the evidence.
+func (r *run) laneFiles(inv engine.Invocation) error {
+	names := make([]string, 0, len(inv.HomeFiles))
+	for n := range inv.HomeFiles {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	for _, n := range names {
+		if !filepath.IsLocal(filepath.FromSlash(n)) {
+			return &os.PathError{Op: "write lane file", Path: n, Err: os.ErrInvalid}
+		}
+		dst := filepath.Join(r.home, filepath.FromSlash(n))
+		if err := os.MkdirAll(filepath.Dir(dst), 0o700); err != nil {
+			return err
+		}
+		if err := os.WriteFile(dst, inv.HomeFiles[n], 0o600); err != nil {
+			return err
+		}
+		rel := evidence.BackendDir + "/lane-config/" + strings.ReplaceAll(strings.TrimPrefix(n, "."), "/", "_")
+		if err := r.w.Write(rel, []byte(r.redactText(string(inv.HomeFiles[n])))); err != nil {
+			r.writeFailed(rel, err)
+		}
+	}
+	return nil
+}
+
+// laneKey adds the API key to the backend's environment under the name the
+// lane asked for; nothing else ever carries it.
+func (r *run) laneKey(env []string, name string) []string {
+	if r.lane == nil || name == "" {
+		return env
+	}
+	return append(env, name+"="+r.lane.key)
+}
+
+// redactText removes the provider's endpoint and key from text bound for
+// an artifact.
+func (r *run) redactText(s string) string {
+	if r.lane == nil {
+		return s
+	}
+	if r.lane.key != "" {
+		s = strings.ReplaceAll(s, r.lane.key, "[REDACTED:"+r.lane.keyEnv+"]")
+	}
+	if r.lane.baseURL != "" {
+		s = strings.ReplaceAll(s, r.lane.baseURL, "${"+r.envName(r.opt.BaseURLEnv, DefaultBaseURLEnv)+"}")
+	}
+	return s
+}
+
+func (r *run) redactArgv(argv []string) []string {
+	out := make([]string, len(argv))
+	for i, a := range argv {
+		out[i] = r.redactText(a)
+	}
+	return out
+}
+
+// laneRedactor redacts the run's endpoint and key, then whatever the
+// configured redactor finds.
+type laneRedactor struct {
+	r     *run
+	inner Redactor
+}
+
+func (l laneRedactor) Redact(b []byte) []byte {
+	if l.r.lane != nil {
+		if k := l.r.lane.key; k != "" {
+			b = bytes.ReplaceAll(b, []byte(k), []byte("[REDACTED:"+l.r.lane.keyEnv+"]"))
+		}
+		if u := l.r.lane.baseURL; u != "" {
+			b = bytes.ReplaceAll(b, []byte(u), []byte("${"+l.r.envName(l.r.opt.BaseURLEnv, DefaultBaseURLEnv)+"}"))
+		}
+	}
+	return l.inner.Redact(b)
+}
+
+// laneSignal records the lane's usage and findings. Tokens and cost the
+// lane did not give stay unknown, never 0.
+func (r *run) laneSignal(sig engine.Signal) {
+	br := &r.rep.BackendRun
+	for _, f := range sig.Findings {
+		br.Findings = append(br.Findings, r.redactText(f))
+	}
+	if r.lane == nil {
+		return
+	}
+	u := &evidence.Usage{}
+	if s := sig.Usage; s != nil {
+		u.InputTokens = count(s.InputTokens)
+		u.OutputTokens = count(s.OutputTokens)
+		u.TotalTokens = count(s.TotalTokens)
+		if s.CostUSD != nil {
+			u.CostUSD = evidence.Cost{USD: *s.CostUSD, Known: true}
+		}
+	}
+	br.Usage = u
+	r.tr("backend.usage", map[string]any{"reported": sig.Usage != nil})
+}
+
+func count(p *int64) evidence.Count {
+	if p == nil {
+		return evidence.Count{}
+	}
+	return evidence.Count{N: *p, Known: true}
+}
+
+// lateCheck re-digests the workspace after the backend's processes were
+// killed and the change captured: anything that changed since is a late
+// write by a process that outlived the backend. It reports whether the
+// run may go on.
+func (r *run) lateCheck() bool {
+	if r.postBackend == nil {
+		return true
+	}
+	now, err := tree.Of(r.ws)
+	if err != nil {
+		r.tr("late_write.error", map[string]any{"error": err.Error()})
+		return true
+	}
+	late := tree.Diff(r.postBackend, now)
+	r.tr("late_write.checked", map[string]any{"changed": nonNil(late), "tree_sha256": now.Sum})
+	if len(late) == 0 {
+		return true
+	}
+	r.block(evidence.LateWorkspaceChange, "the workspace changed after the backend's processes were killed", late)
+	return false
+}
+
+func sortStrings(s []string) { sort.Strings(s) }
