@@ -50,14 +50,19 @@ func TestScript(t *testing.T) {
 			if c, err := exec.Command("go", "env", "GOCACHE").Output(); err == nil {
 				env.Setenv("GOCACHE", strings.TrimSpace(string(c)))
 			}
+			laneSetup(env)
 			return nil
 		},
 		RequireExplicitExec: true,
+		Cmds:                laneCmds,
 		Condition: func(cond string) (bool, error) {
 			switch cond {
 			case "corpus":
 				_, err := os.Stat(corpus)
 				return err == nil, nil
+			case "lanes":
+				// The real codex and pi CLIs are installed (.ci/run does).
+				return lanesInstalled()
 			case "landlock":
 				// The kernel offers the Landlock ABI the harness's ruleset needs.
 				return sandbox.KernelABI() >= sandbox.RulesetABI, nil

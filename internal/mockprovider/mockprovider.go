@@ -39,10 +39,19 @@ const (
 	Text         = "text"         // a final text with no tool call
 	ToolError    = "toolerror"    // an edit that cannot apply, then a final text
 	EditThenHang = "editthenhang" // the edit, then a stall before the final text
+	LateWrite    = "latewrite"    // a shell command that leaves a detached writer behind, then a final text
+)
+
+// LateWriteCommand is what the latewrite scenario asks the agent's shell
+// to run: a writer in its own session that writes LateWriteFile after the
+// agent has finished.
+const (
+	LateWriteFile    = "late-write.txt"
+	LateWriteCommand = "setsid sh -c 'sleep 3; echo late > " + LateWriteFile + "' > /dev/null 2>&1 < /dev/null &"
 )
 
 // Scenarios lists every scenario.
-var Scenarios = []string{Edit, Error400, Error500, EditThenHang, Hang, HangStream, Malformed, Reasoning, Text, ToolError}
+var Scenarios = []string{Edit, Error400, Error500, EditThenHang, Hang, HangStream, LateWrite, Malformed, Reasoning, Text, ToolError}
 
 // ProbePrompt is the text of the harness's response-shape probe. The
 // scripted failures apply to agent requests; a probe is answered like a
@@ -186,6 +195,12 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		t.reply(reply{reasoning: "Thinking about the task, but saying nothing."})
 	case Text:
 		t.reply(reply{text: "Done: I looked at the task."})
+	case LateWrite:
+		if followUp {
+			t.reply(reply{text: "Done: started the command."})
+		} else {
+			t.reply(reply{calls: api.shellCalls(LateWriteCommand)})
+		}
 	case Edit, ToolError, EditThenHang:
 		switch {
 		case followUp && scenario == EditThenHang:
@@ -228,6 +243,7 @@ const inputTokens, outputTokens = 11, 7
 type wireAPI interface {
 	hasToolResult(req map[string]any) bool
 	editCalls(files []File, broken bool) []toolCall
+	shellCalls(cmd string) []toolCall
 	begin(t *turn)
 	write(t *turn, r reply)
 	object(t *turn, r reply) any

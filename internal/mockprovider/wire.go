@@ -69,6 +69,11 @@ func (responsesAPI) editCalls(files []File, broken bool) []toolCall {
 	return []toolCall{{id: "call_mock1", name: "apply_patch", custom: true, input: wholeFilePatch(files, broken)}}
 }
 
+// shellCalls uses Codex's exec_command tool.
+func (responsesAPI) shellCalls(cmd string) []toolCall {
+	return []toolCall{{id: "call_mock1", name: "exec_command", args: jsonString(map[string]any{"cmd": cmd})}}
+}
+
 func (responsesAPI) begin(t *turn) {
 	t.event("response.created", map[string]any{"type": "response.created", "response": respObj(t, "in_progress", nil, false)})
 }
@@ -152,6 +157,11 @@ func (chatAPI) editCalls(files []File, broken bool) []toolCall {
 		out = append(out, c)
 	}
 	return out
+}
+
+// shellCalls uses Pi's bash tool.
+func (chatAPI) shellCalls(cmd string) []toolCall {
+	return []toolCall{{id: "call_mock1", name: "bash", args: jsonString(map[string]any{"command": cmd})}}
 }
 
 func (chatAPI) begin(t *turn) {

@@ -1,0 +1,99 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/svrnty/sotvet/internal/mockprovider"
+)
+
+// lanesDir is where scripts/ci/install-lanes.sh installs the real agent
+// CLIs: $SOTVET_LANES_DIR, or .lanes/ at the repository's root.
+func lanesDir() string {
+	if d := os.Getenv("SOTVET_LANES_DIR"); d != "" {
+		return d
+	}
+	d, _ := filepath.Abs("../../.lanes")
+	return d
+}
+
+func lanesBin() string { return filepath.Join(lanesDir(), "node_modules", ".bin") }
+
+// lanesInstalled reports whether codex and pi are installed. Without them
+// the lane scenarios skip, unless CI is set: CI installs them.
+func lanesInstalled() (bool, error) {
+	for _, cli := range []string{"codex", "pi"} {
+		if _, err := os.Stat(filepath.Join(lanesBin(), cli)); err != nil {
+			if os.Getenv("CI") != "" {
+				return false, fmt.Errorf("CI is set but %s is not installed in %s (run scripts/ci/install-lanes.sh)", cli, lanesBin())
+			}
+			return false, nil
+		}
+	}
+	return true, nil
+}
+
+// laneSetup puts the installed lane CLIs first on the scripts' PATH.
+func laneSetup(env *testscript.Env) {
+	if ok, _ := lanesInstalled(); ok {
+		env.Setenv("PATH", lanesBin()+string(os.PathListSeparator)+env.Getenv("PATH"))
+	}
+	env.Setenv("LANES_BIN", lanesBin())
+}
+
+// laneCmds are the lane scenarios' own commands:
+//
+//	mockprovider [CASE-DIR]  start the scripted provider for this script;
+//	                         $MOCK is its base, $MOCK/<scenario>/v1 a scenario's URL
+//	noproc TEXT              no live process has TEXT in its command line
+var laneCmds = map[string]func(ts *testscript.TestScript, neg bool, args []string){
+	"mockprovider": func(ts *testscript.TestScript, neg bool, args []string) {
+		if neg || len(args) > 1 {
+			ts.Fatalf("usage: mockprovider [case-dir]")
+		}
+		var files []mockprovider.File
+		if len(args) == 1 {
+			dir := ts.MkAbs(args[0])
+			var err error
+			files, err = mockprovider.CaseFiles(filepath.Join(dir, "repo"), filepath.Join(dir, "fake"))
+			ts.Check(err)
+		}
+		s, err := mockprovider.Start(files)
+		ts.Check(err)
+		ts.Defer(s.Close)
+		ts.Setenv("MOCK", strings.TrimSuffix(s.URL("x"), "/x/v1"))
+	},
+	"noproc": func(ts *testscript.TestScript, neg bool, args []string) {
+		if len(args) != 1 {
+			ts.Fatalf("usage: noproc TEXT")
+		}
+		pids := processesWith(args[0])
+		if neg != (len(pids) > 0) {
+			ts.Fatalf("processes with %q in their command line: %v", args[0], pids)
+		}
+	},
+}
+
+func processesWith(text string) []int {
+	ents, _ := os.ReadDir("/proc")
+	var out []int
+	for _, e := range ents {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil || pid == os.Getpid() {
+			continue
+		}
+		cmd, err := os.ReadFile(filepath.Join("/proc", e.Name(), "cmdline"))
+		if err != nil {
+			continue
+		}
+		if strings.Contains(strings.ReplaceAll(string(cmd), "\x00", " "), text) {
+			out = append(out, pid)
+		}
+	}
+	return out
+}
