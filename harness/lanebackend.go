@@ -2,6 +2,7 @@ package harness
 
 import (
 	"bytes"
+	"net/url"
 	"os"
 	"path/filepath"
 	"slices"
@@ -60,19 +61,26 @@ func (r *run) laneKey(env []string, name string) []string {
 	return append(env, name+"="+r.lane.key)
 }
 
-// redactText removes the provider's endpoint and key from text bound for
-// an artifact.
-func (r *run) redactText(s string) string {
-	if r.lane == nil {
-		return s
+// redactText removes the provider's endpoint (the URL, and its host as
+// error messages name it) and key from text bound for an artifact.
+func (r *run) redactText(s string) string { return string(r.redactBytes([]byte(s))) }
+
+func (r *run) redactBytes(b []byte) []byte {
+	l := r.lane
+	if l == nil {
+		return b
 	}
-	if r.lane.key != "" {
-		s = strings.ReplaceAll(s, r.lane.key, "[REDACTED:"+r.lane.keyEnv+"]")
+	urlVar := "${" + r.envName(r.opt.BaseURLEnv, DefaultBaseURLEnv) + "}"
+	if l.key != "" {
+		b = bytes.ReplaceAll(b, []byte(l.key), []byte("[REDACTED:"+l.keyEnv+"]"))
 	}
-	if r.lane.baseURL != "" {
-		s = strings.ReplaceAll(s, r.lane.baseURL, "${"+r.envName(r.opt.BaseURLEnv, DefaultBaseURLEnv)+"}")
+	if l.baseURL != "" {
+		b = bytes.ReplaceAll(b, []byte(l.baseURL), []byte(urlVar))
+		if u, err := url.Parse(l.baseURL); err == nil && u.Host != "" {
+			b = bytes.ReplaceAll(b, []byte(u.Host), []byte(urlVar+".host"))
+		}
 	}
-	return s
+	return b
 }
 
 func (r *run) redactArgv(argv []string) []string {
@@ -90,17 +98,7 @@ type laneRedactor struct {
 	inner Redactor
 }
 
-func (l laneRedactor) Redact(b []byte) []byte {
-	if l.r.lane != nil {
-		if k := l.r.lane.key; k != "" {
-			b = bytes.ReplaceAll(b, []byte(k), []byte("[REDACTED:"+l.r.lane.keyEnv+"]"))
-		}
-		if u := l.r.lane.baseURL; u != "" {
-			b = bytes.ReplaceAll(b, []byte(u), []byte("${"+l.r.envName(l.r.opt.BaseURLEnv, DefaultBaseURLEnv)+"}"))
-		}
-	}
-	return l.inner.Redact(b)
-}
+func (l laneRedactor) Redact(b []byte) []byte { return l.inner.Redact(l.r.redactBytes(b)) }
 
 // laneSignal records the lane's usage and findings. Tokens and cost the
 // lane did not give stay unknown, never 0.

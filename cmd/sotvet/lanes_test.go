@@ -40,6 +40,7 @@ func lanesInstalled() (bool, error) {
 
 // laneSetup puts the installed lane CLIs first on the scripts' PATH.
 func laneSetup(env *testscript.Env) {
+	env.Setenv("PATH_WITHOUT_LANES", env.Getenv("PATH"))
 	if ok, _ := lanesInstalled(); ok {
 		env.Setenv("PATH", lanesBin()+string(os.PathListSeparator)+env.Getenv("PATH"))
 	}
