@@ -158,6 +158,7 @@ func (r *run) runBackend(ctx context.Context) {
 			r.writeFailed(evidence.BackendDir+"/"+n, err)
 		}
 	}
+	r.laneStateDirs()
 	snap, err := r.repo.SnapshotControl()
 	if err != nil {
 		r.tr("git.control.error", map[string]any{"error": err.Error()})
@@ -217,7 +218,7 @@ func (r *run) runBackend(ctx context.Context) {
 		fmt.Fprintln(&r.testLog, "verification not run: the backend did not start")
 		return
 	}
-	sig := r.entry.Engine.Terminal(pr.Stdout, pr.Stderr, pr.ExitCode)
+	sig := r.terminal(job, pr)
 	br.TerminalStatus, br.Reviewer, br.Detail = sig.Status, sig.Reviewer, r.redactText(sig.Detail)
 	r.laneSignal(sig)
 	for _, ev := range sig.Events {
@@ -255,12 +256,14 @@ func (r *run) runBackend(ctx context.Context) {
 		return
 	}
 	if !r.capture(true) {
+		r.claimCheck(sig.Claims)
 		return
 	}
 	if !r.lateCheck() {
 		return
 	}
 	r.verify(ctx)
+	r.claimCheck(sig.Claims)
 	if r.rep.Verification.Passed && sig.Reviewer == engine.ReviewerRejected {
 		r.block(evidence.ReviewerRejected, "the backend's reviewer rejected the result: "+sig.Detail, nil)
 	}

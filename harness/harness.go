@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/svrnty/sotvet/harness/engine"
+	caselane "github.com/svrnty/sotvet/harness/engine/case"
 	"github.com/svrnty/sotvet/harness/engine/codex"
 	"github.com/svrnty/sotvet/harness/engine/fake"
 	"github.com/svrnty/sotvet/harness/engine/pi"
@@ -129,7 +130,7 @@ const DefaultEngine = fake.Name
 func DefaultRegistry(fakeCommand []string) *engine.Registry {
 	r := engine.NewRegistry()
 	_ = r.Register(engine.Entry{Engine: &fake.Engine{Command: fakeCommand}, Enabled: true, Executable: true})
-	for _, l := range []engine.Lane{codex.Engine{}, pi.Engine{}} {
+	for _, l := range []engine.Lane{caselane.Engine{}, codex.Engine{}, pi.Engine{}} {
 		_ = r.Register(engine.Entry{Engine: l, Gate: "allow-engine " + l.Name(), Executable: true})
 	}
 	for _, g := range engine.GatedLanes {

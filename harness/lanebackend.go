@@ -11,6 +11,7 @@ import (
 
 	"github.com/svrnty/sotvet/harness/engine"
 	"github.com/svrnty/sotvet/harness/evidence"
+	"github.com/svrnty/sotvet/harness/internal/proc"
 	"github.com/svrnty/sotvet/harness/internal/tree"
 )
 
@@ -104,6 +105,16 @@ func (l laneRedactor) Redact(b []byte) []byte { return l.inner.Redact(l.r.redact
 // lane did not give stay unknown, never 0.
 func (r *run) laneSignal(sig engine.Signal) {
 	br := &r.rep.BackendRun
+	names := make([]string, 0, len(sig.Files))
+	for n := range sig.Files {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	for _, n := range names {
+		if filepath.Base(n) == n && !strings.HasPrefix(n, ".") {
+			r.payload = append(r.payload, payloadFile{evidence.BackendDir + "/" + n, r.red.Redact(sig.Files[n])})
+		}
+	}
 	for _, f := range sig.Findings {
 		br.Findings = append(br.Findings, r.redactText(f))
 	}
@@ -153,3 +164,75 @@ func (r *run) lateCheck() bool {
 }
 
 func sortStrings(s []string) { sort.Strings(s) }
+
+// laneStateDirs keeps a workspace lane's state directories out of the
+// backend's changes: listed in .git/info/exclude before the backend starts
+// (so the agent's own git add does not commit them) and left out of the
+// capture. Everything else ignored is still captured, so they hide nothing.
+func (r *run) laneStateDirs() {
+	wl, ok := r.entry.Engine.(engine.WorkspaceLane)
+	if !ok {
+		return
+	}
+	dirs := wl.StateDirs()
+	r.repo.Exclude = dirs
+	var b strings.Builder
+	for _, d := range dirs {
+		b.WriteString("/" + d + "/\n")
+	}
+	p := filepath.Join(r.ws, ".git", "info", "exclude")
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err == nil {
+		f, err := os.OpenFile(p, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
+		if err == nil {
+			_, err = f.WriteString(b.String())
+			if cerr := f.Close(); err == nil {
+				err = cerr
+			}
+		}
+		if err != nil {
+			r.tr("lane.state_dirs.error", map[string]any{"error": err.Error()})
+		}
+	}
+	r.tr("lane.state_dirs", map[string]any{"excluded": dirs})
+}
+
+// terminal reads the backend's verdict: from its outputs, or for a
+// workspace lane from the state it left in the workspace.
+func (r *run) terminal(job engine.Job, pr proc.Result) engine.Signal {
+	if wl, ok := r.entry.Engine.(engine.WorkspaceLane); ok && pr.Started {
+		return wl.TerminalIn(job, pr.Stdout, pr.Stderr, pr.ExitCode)
+	}
+	return r.entry.Engine.Terminal(pr.Stdout, pr.Stderr, pr.ExitCode)
+}
+
+// claimCheck compares what the backend claims it did with what the
+// harness observed: a file it says it changed that did not change, or
+// tests it says passed that the harness saw fail, fail the run.
+func (r *run) claimCheck(c *engine.Claims) {
+	if c == nil {
+		return
+	}
+	var missing []string
+	for _, f := range c.FilesChanged {
+		f = strings.TrimPrefix(filepath.ToSlash(filepath.Clean(f)), "./")
+		if !slices.Contains(r.rep.ChangedFiles, f) {
+			missing = append(missing, f)
+		}
+	}
+	var unclaimed []string
+	for _, f := range r.rep.ChangedFiles {
+		if !slices.Contains(c.FilesChanged, f) {
+			unclaimed = append(unclaimed, f)
+		}
+	}
+	r.tr("claims.checked", map[string]any{"claimed_files": nonNil(c.FilesChanged), "claimed_but_unchanged": nonNil(missing), "changed_but_unclaimed": nonNil(unclaimed), "claimed_tests_passed": c.TestsPassed})
+	if len(unclaimed) > 0 {
+		r.rep.BackendRun.Findings = append(r.rep.BackendRun.Findings, "changed but not claimed: "+strings.Join(unclaimed, ", "))
+	}
+	if len(missing) > 0 {
+		r.block(evidence.BackendClaimMismatch, "the backend claims changes the harness did not observe", missing)
+	}
+	if c.TestsPassed != nil && *c.TestsPassed && r.rep.Verification.Ran && !r.rep.Verification.Passed {
+		r.block(evidence.BackendClaimMismatch, "the backend claims the tests passed; the harness's own run of them failed", nil)
+	}
+}

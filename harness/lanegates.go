@@ -3,6 +3,8 @@ package harness
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -246,6 +248,16 @@ func (r *run) cliGate() bool {
 		argv = append([]string{n}, argv...)
 	}
 	r.lane.program = prog
+	if len(l.VersionArgs()) == 0 {
+		// No version flag: the binary's digest is its version.
+		v, err := fileDigest(prog)
+		if err != nil {
+			return r.laneBlocked(gate, evidence.CLIVersionUnrecorded, "the "+r.name+" CLI could not be digested: "+err.Error(), "program: "+prog)
+		}
+		r.rep.CLIVersion = v
+		r.gateMarker(gate, true, "program: "+prog, "version: "+v)
+		return true
+	}
 	pr := proc.Run(context.Background(), proc.Spec{Argv: argv, Dir: r.home, Env: r.env(path), Timeout: 30 * time.Second, MaxOutput: 64 << 10, Contain: true})
 	v := ""
 	if pr.Started && !pr.TimedOut && pr.ExitCode == 0 {
@@ -380,4 +392,18 @@ func probe(l *laneState, budget int, timeout time.Duration) (string, error) {
 		return fmt.Sprintf("the model replied with reasoning only within %d tokens", budget), nil
 	}
 	return "the model replied with no text and no tool call", nil
+}
+
+// fileDigest is the version recorded for a CLI without a version flag.
+func fileDigest(path string) (string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return "", err
+	}
+	return "sha256:" + hex.EncodeToString(h.Sum(nil)), nil
 }

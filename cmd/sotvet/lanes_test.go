@@ -3,9 +3,11 @@ package main
 import (
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/rogpeppe/go-internal/testscript"
 
@@ -51,6 +53,7 @@ func laneSetup(env *testscript.Env) {
 //
 //	mockprovider [CASE-DIR]  start the scripted provider for this script;
 //	                         $MOCK is its base, $MOCK/<scenario>/v1 a scenario's URL
+//	standinca                put the stand-in WorkOS Case ca first on PATH
 //	noproc TEXT              no live process has TEXT in its command line
 var laneCmds = map[string]func(ts *testscript.TestScript, neg bool, args []string){
 	"mockprovider": func(ts *testscript.TestScript, neg bool, args []string) {
@@ -68,6 +71,14 @@ var laneCmds = map[string]func(ts *testscript.TestScript, neg bool, args []strin
 		ts.Check(err)
 		ts.Defer(s.Close)
 		ts.Setenv("MOCK", strings.TrimSuffix(s.URL("x"), "/x/v1"))
+	},
+	"standinca": func(ts *testscript.TestScript, neg bool, args []string) {
+		if neg || len(args) != 0 {
+			ts.Fatalf("usage: standinca")
+		}
+		dir, err := standinCA()
+		ts.Check(err)
+		ts.Setenv("PATH", dir+string(os.PathListSeparator)+ts.Getenv("PATH"))
 	},
 	"noproc": func(ts *testscript.TestScript, neg bool, args []string) {
 		if len(args) != 1 {
@@ -97,4 +108,34 @@ func processesWith(text string) []int {
 		}
 	}
 	return out
+}
+
+var (
+	standinOnce sync.Once
+	standinDir  string
+	standinErr  error
+)
+
+// standinCA builds the stand-in ca (the real one cannot be installed here)
+// once per test binary.
+func standinCA() (string, error) {
+	standinOnce.Do(func() {
+		dir, err := os.MkdirTemp("", "sotvet-standin-ca-")
+		if err != nil {
+			standinErr = err
+			return
+		}
+		out, err := exec.Command("go", "build", "-o", filepath.Join(dir, "ca"), "../../harness/engine/case/testdata/ca").CombinedOutput()
+		if err != nil {
+			standinErr = fmt.Errorf("building the stand-in ca: %v\n%s", err, out)
+		}
+		standinDir = dir
+	})
+	return standinDir, standinErr
+}
+
+func removeStandinCA() {
+	if standinDir != "" {
+		os.RemoveAll(standinDir)
+	}
 }

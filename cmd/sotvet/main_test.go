@@ -30,6 +30,7 @@ func TestScript(t *testing.T) {
 		t.Fatal(err)
 	}
 	corpus := filepath.Join(filepath.Dir(sample), "..", "..", "shared", "corpus", "cto-planb")
+	t.Cleanup(removeStandinCA)
 	testscript.Run(t, testscript.Params{
 		Dir:           "../../testdata/script",
 		UpdateScripts: *update,

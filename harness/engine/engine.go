@@ -83,6 +83,16 @@ type Lane interface {
 	UntrustedDirs() []string
 }
 
+// WorkspaceLane is a lane that keeps its state, and its verdict, in the
+// workspace (Case's .case/): the harness excludes StateDirs from the
+// backend's changes (after adding them to .git/info/exclude before the
+// backend starts) and asks TerminalIn, not Terminal, for the verdict.
+type WorkspaceLane interface {
+	Lane
+	StateDirs() []string
+	TerminalIn(job Job, stdout, stderr []byte, exitCode int) Signal
+}
+
 // Event is a normalized event the backend itself reported.
 type Event struct {
 	Type string         `json:"type"`
@@ -118,6 +128,9 @@ type Signal struct {
 	// Claims is what the backend says it did, to check against what the
 	// harness observed; nil when it claims nothing checkable.
 	Claims *Claims
+	// Files are the lane's own records to keep in backend/ (Case's events
+	// file), keyed by base name.
+	Files map[string][]byte
 }
 
 // Usage is a lane's token and cost account. A nil field is unknown.

@@ -40,6 +40,10 @@ const (
 	ToolError    = "toolerror"    // an edit that cannot apply, then a final text
 	EditThenHang = "editthenhang" // the edit, then a stall before the final text
 	LateWrite    = "latewrite"    // a shell command that leaves a detached writer behind, then a final text
+	// Case-role-aware scenarios (WorkOS Case's agents): the role is read
+	// from the system prompt and every agent ends with an AGENT_RESULT.
+	Case     = "case"     // the implementer writes and commits the files; every role completes
+	CaseNoop = "casenoop" // every role claims completed, the implementer claims the files, nothing changes
 )
 
 // LateWriteCommand is what the latewrite scenario asks the agent's shell
@@ -51,7 +55,7 @@ const (
 )
 
 // Scenarios lists every scenario.
-var Scenarios = []string{Edit, Error400, Error500, EditThenHang, Hang, HangStream, LateWrite, Malformed, Reasoning, Text, ToolError}
+var Scenarios = []string{Case, CaseNoop, Edit, Error400, Error500, EditThenHang, Hang, HangStream, LateWrite, Malformed, Reasoning, Text, ToolError}
 
 // ProbePrompt is the text of the harness's response-shape probe. The
 // scripted failures apply to agent requests; a probe is answered like a
@@ -195,6 +199,8 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		t.reply(reply{reasoning: "Thinking about the task, but saying nothing."})
 	case Text:
 		t.reply(reply{text: "Done: I looked at the task."})
+	case Case, CaseNoop:
+		t.reply(s.caseReply(scenario, role(body), followUp, api))
 	case LateWrite:
 		if followUp {
 			t.reply(reply{text: "Done: started the command."})
@@ -321,4 +327,48 @@ func CaseFiles(repoDir, solutionDir string) ([]File, error) {
 		return nil
 	})
 	return out, err
+}
+
+// Case's agent roles, as their system prompts begin.
+var roles = []string{"Implementer", "Verifier", "Reviewer", "Closer", "Retrospective"}
+
+func role(body []byte) string {
+	for _, r := range roles {
+		if bytes.Contains(body, []byte("# "+r+" \u2014")) || bytes.Contains(body, []byte("# "+r+" —")) {
+			return r
+		}
+	}
+	return ""
+}
+
+// AgentResult delimits a Case agent's machine-readable result.
+const (
+	AgentResultStart = "<<<AGENT_RESULT"
+	AgentResultEnd   = "AGENT_RESULT>>>"
+)
+
+func agentResult(role string, files []string, tests bool) string {
+	if files == nil {
+		files = []string{}
+	}
+	data, _ := json.Marshal(map[string]any{"status": "completed", "summary": "mock " + strings.ToLower(role) + " finished",
+		"artifacts": map[string]any{"commit": nil, "filesChanged": files, "testsPassed": tests}, "error": nil})
+	return "Finished.\n" + AgentResultStart + "\n" + string(data) + "\n" + AgentResultEnd + "\n"
+}
+
+func (s *Server) caseReply(scenario, role string, followUp bool, api wireAPI) reply {
+	var paths []string
+	for _, f := range s.Files {
+		paths = append(paths, f.Path)
+	}
+	if role != "Implementer" {
+		return reply{text: agentResult(role, nil, role != "Retrospective")}
+	}
+	if scenario == CaseNoop || followUp {
+		return reply{text: agentResult(role, paths, true)}
+	}
+	calls := api.editCalls(s.Files, false)
+	commit := api.shellCalls("git add -A && git -c user.name=mock -c user.email=mock@example.invalid commit -qm 'mock: edit' && git rev-parse HEAD")
+	commit[0].id = "call_mock_commit"
+	return reply{calls: append(calls, commit...)}
 }
