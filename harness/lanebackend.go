@@ -232,7 +232,10 @@ func (r *run) claimCheck(c *engine.Claims) {
 	if len(missing) > 0 {
 		r.block(evidence.BackendClaimMismatch, "the backend claims changes the harness did not observe", missing)
 	}
-	if c.TestsPassed != nil && *c.TestsPassed && r.rep.Verification.Ran && !r.rep.Verification.Passed {
+	// Only a test the harness ran and saw fail contradicts the claim; a
+	// missing or timed-out command has its own blocker.
+	failed := slices.ContainsFunc(r.rep.Verification.Commands, func(c evidence.CommandResult) bool { return c.ExitCode != nil && *c.ExitCode != 0 })
+	if c.TestsPassed != nil && *c.TestsPassed && failed {
 		r.block(evidence.BackendClaimMismatch, "the backend claims the tests passed; the harness's own run of them failed", nil)
 	}
 }

@@ -209,6 +209,12 @@ func (r *run) providerGate() bool {
 		return r.laneBlocked(gate, evidence.ProviderNotConfigured, name+" is not an http(s) URL without credentials", info...)
 	}
 	r.lane.baseURL = strings.TrimRight(raw, "/")
+	if r.fx != nil && r.fx.inject.noProvider {
+		// The provider-unavailable fixture on a real lane: an endpoint
+		// nothing listens on (the discard port on loopback).
+		r.lane.baseURL = "http://127.0.0.1:9/v1"
+		r.tr("fixture.provider_unreachable", map[string]any{"fixture": r.fx.Name})
+	}
 	r.gateMarker(gate, true, append(info, "base_url: set (not recorded)", "scheme: "+u.Scheme)...)
 	return true
 }

@@ -37,6 +37,7 @@ commands:
   verify [--pub-key FILE] [--json] <run-dir>
                         re-check a run directory (exit 0 valid, 1 invalid)
   matrix [--out DIR] [--jobs N] [--cases DIR] [--json] [--sandbox auto|landlock|none]
+         [--engine codex|pi|case --allow-engine NAME --model PROVIDER/MODEL --admission FILE]
                         run every case and every failure fixture, then verify them all
   fixtures              list the failure fixtures and the outcome each must reach
 `)
@@ -303,6 +304,11 @@ func harnessMatrix(args []string, stdout, stderr io.Writer) int {
 	fixtureCase := fs.String("fixture-case", "", "case the failure fixtures run on (default r1-string-slugify, else the first case)")
 	asJSON := fs.Bool("json", false, "print matrix.json instead of a table")
 	sb := fs.String("sandbox", sandbox.Auto, sandboxUsage)
+	eng := fs.String("engine", harness.DefaultEngine, "lane the matrix runs through; a real lane runs the fixture case and the fixtures that apply to it")
+	var allow listFlag
+	fs.Var(&allow, "allow-engine", "open the gate of a lane that is disabled by default (repeatable)")
+	var lf laneFlags
+	lf.register(fs)
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: sotvet harness matrix [flags]")
 		fs.PrintDefaults()
@@ -324,9 +330,11 @@ func harnessMatrix(args []string, stdout, stderr io.Writer) int {
 		return code
 	}
 	opt.Sandbox = *sb
+	opt.AllowEngines = allow
+	lf.apply(&opt)
 	ctx, cancel := signalContext()
 	defer cancel()
-	m, err := matrix.Run(ctx, matrix.Options{Base: opt, CasesDir: *casesDir, Jobs: *jobs, FixtureCase: *fixtureCase})
+	m, err := matrix.Run(ctx, matrix.Options{Base: opt, CasesDir: *casesDir, Jobs: *jobs, FixtureCase: *fixtureCase, Engine: *eng})
 	if err != nil {
 		fmt.Fprintf(stderr, "sotvet harness: %v\n", err)
 		return exitError
