@@ -228,6 +228,9 @@ func (r *run) runBackend(ctx context.Context) {
 			r.tr("backend.event.ignored", map[string]any{"type": ev.Type})
 		}
 	}
+	if pr.TimedOut && sig.Handoff && r.lifecycle(ctx, sig, timeout) {
+		return
+	}
 	if pr.TimedOut {
 		r.block(evidence.Timeout, fmt.Sprintf("the backend did not finish within %s; its processes were killed (%s)", timeout, pr.Containment), nil)
 		r.capture(false)

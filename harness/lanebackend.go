@@ -2,12 +2,15 @@ package harness
 
 import (
 	"bytes"
+	"context"
+	"fmt"
 	"net/url"
 	"os"
 	"path/filepath"
 	"slices"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/svrnty/sotvet/harness/engine"
 	"github.com/svrnty/sotvet/harness/evidence"
@@ -238,4 +241,30 @@ func (r *run) claimCheck(c *engine.Claims) {
 	if c.TestsPassed != nil && *c.TestsPassed && failed {
 		r.block(evidence.BackendClaimMismatch, "the backend claims the tests passed; the harness's own run of them failed", nil)
 	}
+}
+
+// lifecycle judges a timed-out backend on the change it handed over. It
+// reports whether the run was decided here; when the change does not pass
+// every check, the run ends with those blockers and the timeout.
+func (r *run) lifecycle(ctx context.Context, sig engine.Signal, timeout time.Duration) bool {
+	r.tr("lifecycle.handoff", map[string]any{"detail": r.redactText(sig.Detail)})
+	if !r.capture(true) || !r.lateCheck() {
+		r.block(evidence.Timeout, fmt.Sprintf("the backend did not finish within %s, and the change it handed over did not pass the harness's checks", timeout), nil)
+		return true
+	}
+	r.verify(ctx)
+	if !r.rep.Verification.Passed {
+		r.block(evidence.Timeout, fmt.Sprintf("the backend did not finish within %s, and the change it handed over failed verification", timeout), nil)
+		return true
+	}
+	r.claimCheck(sig.Claims)
+	br := &r.rep.BackendRun
+	br.TerminalStatus = engine.StatusSuccess
+	br.Detail = "harness-completed lifecycle: " + r.redactText(sig.Detail)
+	marker := fmt.Sprintf("engine: %s\nlifecycle: completed by the harness\nreason: the backend did not finish within %s; its implementer had handed over a change\nchanged_files: %s\nverification: passed\nlingering phases: stopped (%s)\n",
+		r.name, timeout, strings.Join(r.rep.ChangedFiles, ", "), br.Containment)
+	br.Lifecycle = evidence.LifecycleHarnessCompleted
+	r.payload = append(r.payload, payloadFile{evidence.LifecycleMarker, []byte(marker)})
+	r.tr("lifecycle.completed", map[string]any{"changed_files": r.rep.ChangedFiles})
+	return true
 }

@@ -128,6 +128,10 @@ type Signal struct {
 	// Claims is what the backend says it did, to check against what the
 	// harness observed; nil when it claims nothing checkable.
 	Claims *Claims
+	// Handoff is true when the backend handed over a finished change before
+	// its end (Case's implementer completed), so that a run cut short by
+	// the timeout in a later phase can still be judged on that change.
+	Handoff bool
 	// Files are the lane's own records to keep in backend/ (Case's events
 	// file), keyed by base name.
 	Files map[string][]byte

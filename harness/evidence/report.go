@@ -335,6 +335,23 @@ type BackendRun struct {
 	// Findings are the lane's observations that did not decide the run on
 	// their own (a failed file change, no final message...).
 	Findings []string `json:"findings,omitempty"`
+	// Lifecycle is LifecycleHarnessCompleted when the backend timed out
+	// after handing over a change that passed every check of the harness
+	// (backend/provider-lifecycle-harness-completed.txt says so).
+	Lifecycle string `json:"lifecycle,omitempty"`
+}
+
+// LifecycleHarnessCompleted and LifecycleMarker: see BackendRun.Lifecycle.
+const (
+	LifecycleHarnessCompleted = "harness-completed"
+	LifecycleMarker           = BackendDir + "/provider-lifecycle-harness-completed.txt"
+)
+
+// HarnessCompleted reports whether the run's lifecycle was completed by
+// the harness, as its marker artifact shows.
+func (r *Report) HarnessCompleted() bool {
+	_, marker := r.ArtifactDigests[LifecycleMarker]
+	return r.BackendRun.Lifecycle == LifecycleHarnessCompleted && marker
 }
 
 // Usage is a lane's token and cost account.

@@ -44,6 +44,9 @@ const (
 	// from the system prompt and every agent ends with an AGENT_RESULT.
 	Case     = "case"     // the implementer writes and commits the files; every role completes
 	CaseNoop = "casenoop" // every role claims completed, the implementer claims the files, nothing changes
+	// CaseLinger: the implementer's change is made and committed, then
+	// the verifier's request never gets an answer.
+	CaseLinger = "caselinger"
 )
 
 // LateWriteCommand is what the latewrite scenario asks the agent's shell
@@ -55,7 +58,7 @@ const (
 )
 
 // Scenarios lists every scenario.
-var Scenarios = []string{Case, CaseNoop, Edit, Error400, Error500, EditThenHang, Hang, HangStream, LateWrite, Malformed, Reasoning, Text, ToolError}
+var Scenarios = []string{Case, CaseLinger, CaseNoop, Edit, Error400, Error500, EditThenHang, Hang, HangStream, LateWrite, Malformed, Reasoning, Text, ToolError}
 
 // ProbePrompt is the text of the harness's response-shape probe. The
 // scripted failures apply to agent requests; a probe is answered like a
@@ -199,7 +202,11 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		t.reply(reply{reasoning: "Thinking about the task, but saying nothing."})
 	case Text:
 		t.reply(reply{text: "Done: I looked at the task."})
-	case Case, CaseNoop:
+	case Case, CaseNoop, CaseLinger:
+		if scenario == CaseLinger && role(body) == "Verifier" {
+			s.stall(r)
+			return
+		}
 		t.reply(s.caseReply(scenario, role(body), followUp, api))
 	case LateWrite:
 		if followUp {

@@ -239,8 +239,9 @@ func EventsFile(job engine.Job) (string, error) {
 // TerminalIn implements engine.WorkspaceLane.
 func (Engine) TerminalIn(job engine.Job, _, stderr []byte, exitCode int) engine.Signal {
 	sig := engine.Signal{Status: engine.StatusNone}
-	if exitCode != 0 {
-		// ca exits non-zero only when it throws (bad config, unknown model).
+	if exitCode > 0 {
+		// ca exits non-zero only when it throws (bad config, unknown model);
+		// killed (-1), its events file still tells how far it got.
 		msg := lastFatal(stderr)
 		sig.Status, sig.Detail = engine.StatusFailure, "ca crashed: "+msg
 		return sig
@@ -285,6 +286,7 @@ func (Engine) TerminalIn(job engine.Job, _, stderr []byte, exitCode int) engine.
 				order = append(order, ev.Agent)
 			}
 			if ev.Agent == "implementer" && ev.Outcome == "completed" {
+				sig.Handoff = true
 				sig.Events = append(sig.Events, engine.Event{Type: "patch.applied", Data: map[string]any{"from": "case implementer phase_end", "files": nonNil(ev.Result.Artifacts.FilesChanged)}})
 			}
 		case "pipeline_end":
