@@ -254,6 +254,15 @@ func (r *run) cliGate() bool {
 		argv = append([]string{n}, argv...)
 	}
 	r.lane.program = prog
+	if pl, ok := l.(engine.PackagedLane); ok {
+		v, err := pl.PackageVersion(prog)
+		if err != nil || v == "" {
+			return r.laneBlocked(gate, evidence.CLIVersionUnrecorded, fmt.Sprintf("the %s CLI's package version could not be read: %v", r.name, err), "program: "+prog)
+		}
+		r.rep.CLIVersion = v
+		r.gateMarker(gate, true, "program: "+prog, "version: "+v, "version_source: package.json")
+		return true
+	}
 	if len(l.VersionArgs()) == 0 {
 		// No version flag: the binary's digest is its version.
 		v, err := fileDigest(prog)

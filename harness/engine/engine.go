@@ -83,6 +83,14 @@ type Lane interface {
 	UntrustedDirs() []string
 }
 
+// PackagedLane is a lane whose CLI is an npm package: its version is read
+// from the package's own package.json, which costs no node start (seconds
+// on a busy machine).
+type PackagedLane interface {
+	Lane
+	PackageVersion(program string) (string, error)
+}
+
 // WorkspaceLane is a lane that keeps its state, and its verdict, in the
 // workspace (Case's .case/): the harness excludes StateDirs from the
 // backend's changes (after adding them to .git/info/exclude before the

@@ -81,6 +81,29 @@ func (Engine) Resolve(found string) (string, bool, error) {
 	return real, true, nil
 }
 
+// Package is the npm package pi's CLI comes from.
+const Package = "@mariozechner/pi-coding-agent"
+
+// PackageVersion implements engine.PackagedLane: the version in the
+// package.json beside dist/.
+func (Engine) PackageVersion(program string) (string, error) {
+	data, err := os.ReadFile(filepath.Join(filepath.Dir(filepath.Dir(program)), "package.json"))
+	if err != nil {
+		return "", err
+	}
+	var pkg struct {
+		Name    string `json:"name"`
+		Version string `json:"version"`
+	}
+	if err := json.Unmarshal(data, &pkg); err != nil {
+		return "", err
+	}
+	if pkg.Name != Package || pkg.Version == "" {
+		return "", fmt.Errorf("%s is not the package.json of %s", program, Package)
+	}
+	return pkg.Version, nil
+}
+
 // Invocation implements engine.Engine.
 func (Engine) Invocation(job engine.Job) (engine.Invocation, error) {
 	if job.Program == "" || job.Node == "" || job.BaseURL == "" || job.Model == "" || job.Home == "" {
