@@ -14,11 +14,12 @@ import (
 
 // laneBin is where scripts/ci/install-lanes.sh put the npm CLIs.
 func laneBin() string {
-	if d := os.Getenv("SOTVET_LANES_DIR"); d != "" {
-		return filepath.Join(d, "node_modules", ".bin")
+	d := os.Getenv("SOTVET_LANES_DIR")
+	if d == "" {
+		c, _ := os.UserCacheDir()
+		d = filepath.Join(c, "sotvet", "lanes")
 	}
-	d, _ := filepath.Abs("../.lanes/node_modules/.bin")
-	return d
+	return filepath.Join(d, "node_modules", ".bin")
 }
 
 var (

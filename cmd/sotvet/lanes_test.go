@@ -15,13 +15,16 @@ import (
 )
 
 // lanesDir is where scripts/ci/install-lanes.sh installs the real agent
-// CLIs: $SOTVET_LANES_DIR, or .lanes/ at the repository's root.
+// CLIs: $SOTVET_LANES_DIR, or sotvet/lanes in the user's cache directory.
 func lanesDir() string {
 	if d := os.Getenv("SOTVET_LANES_DIR"); d != "" {
 		return d
 	}
-	d, _ := filepath.Abs("../../.lanes")
-	return d
+	c, err := os.UserCacheDir()
+	if err != nil {
+		return ""
+	}
+	return filepath.Join(c, "sotvet", "lanes")
 }
 
 func lanesBin() string { return filepath.Join(lanesDir(), "node_modules", ".bin") }

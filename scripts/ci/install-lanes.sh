@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # Installs the real agent CLIs the lane tests drive (pinned, from npm) into
-# a project-local directory, .lanes/ by default or $SOTVET_LANES_DIR. The
+# sotvet's own directory, $SOTVET_LANES_DIR or ~/.cache/sotvet/lanes: outside
+# the checkout, so that `sotvet scan .` does not read node_modules. The
 # tests look there; nothing is installed globally.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-dir=${SOTVET_LANES_DIR:-$PWD/.lanes}
+dir=${SOTVET_LANES_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/sotvet/lanes}
 codex=@openai/codex@0.169.0
 pi=@mariozechner/pi-coding-agent@0.73.1
 mkdir -p "$dir"
