@@ -26,12 +26,17 @@ func (r *run) laneJob(job *engine.Job) {
 	}
 	l := r.lane
 	job.Program, job.Node, job.Provider, job.Model, job.BaseURL, job.Home = l.program, l.node, l.provider, l.model, l.baseURL, r.home
+	job.Confined = r.policy != nil
 }
 
 // laneFiles writes the lane's configuration under the backend's HOME
 // (scratch, removed at the end of the run) and a copy with the endpoint
 // and key redacted into backend/lane-config/ for the evidence.
 func (r *run) laneFiles(inv engine.Invocation) error {
+	if inv.InnerSandbox != "" {
+		r.rep.BackendRun.InnerSandbox = inv.InnerSandbox
+		r.tr("backend.inner_sandbox", map[string]any{"setting": inv.InnerSandbox, "harness_confined": r.policy != nil})
+	}
 	names := make([]string, 0, len(inv.HomeFiles))
 	for n := range inv.HomeFiles {
 		names = append(names, n)

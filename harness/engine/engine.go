@@ -44,6 +44,9 @@ type Job struct {
 	Model    string // the model id
 	BaseURL  string // the provider's base URL, from the environment
 	Home     string // the backend's HOME (writable, inside the run)
+	// Confined is true when the harness confines the backend (Landlock):
+	// a CLI's own sandbox that breaks inside it must be turned off.
+	Confined bool
 }
 
 // Invocation is the process an engine asks the harness to start.
@@ -61,6 +64,8 @@ type Invocation struct {
 	// slash-separated relative path: lane configuration that may name the
 	// provider's endpoint, which is kept out of the evidence.
 	HomeFiles map[string][]byte
+	// InnerSandbox records the CLI's own sandbox setting, for the report.
+	InnerSandbox string
 }
 
 // Lane is an external agent CLI lane: an Engine that also says how to

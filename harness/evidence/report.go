@@ -339,6 +339,9 @@ type BackendRun struct {
 	// after handing over a change that passed every check of the harness
 	// (backend/provider-lifecycle-harness-completed.txt says so).
 	Lifecycle string `json:"lifecycle,omitempty"`
+	// InnerSandbox is the CLI's own sandbox setting (codex's --sandbox):
+	// off under the harness's Landlock, where it breaks.
+	InnerSandbox string `json:"inner_sandbox,omitempty"`
 }
 
 // LifecycleHarnessCompleted and LifecycleMarker: see BackendRun.Lifecycle.

@@ -100,11 +100,10 @@ func (Engine) Invocation(job engine.Job) (engine.Invocation, error) {
 		providerID, job.BaseURL, KeyEnv, StreamIdleTimeoutMS)
 	argv := []string{job.Program, "exec", "--json",
 		"--skip-git-repo-check", "--ephemeral", "--ignore-user-config", "--ignore-rules",
-		// The harness's Landlock is the sandbox; codex's own fails
-		// silently inside it (a failed file_change, then exit 0).
-		"--sandbox", "danger-full-access",
-		// No traffic but the provider's: no plugin sync, no analytics.
-		"--disable", "plugins", "-c", "analytics.enabled=false",
+		"--sandbox", innerSandbox(job),
+		// No traffic but the provider's: no plugin sync, no analytics, and
+		// no hosted web search tool offered to the model.
+		"--disable", "plugins", "-c", "analytics.enabled=false", "-c", `web_search="disabled"`,
 		// The task is the prompt: the repository's AGENTS.md is not injected.
 		"-c", "project_doc_max_bytes=0",
 		"-c", "model_provider=" + providerID,
@@ -112,7 +111,18 @@ func (Engine) Invocation(job engine.Job) (engine.Invocation, error) {
 		"-m", job.Model,
 		prompt(job),
 	}
-	return engine.Invocation{Argv: argv, Dir: job.Workspace, Env: []string{"CODEX_HOME=" + job.Home}, KeyEnv: KeyEnv}, nil
+	return engine.Invocation{Argv: argv, Dir: job.Workspace, Env: []string{"CODEX_HOME=" + job.Home}, KeyEnv: KeyEnv, InnerSandbox: "codex --sandbox " + innerSandbox(job)}, nil
+}
+
+// innerSandbox is codex's own sandbox mode. Confined by the harness's
+// Landlock, codex's sandbox fails silently (a failed file_change, then
+// exit 0 and turn.completed), so it is off and Landlock is the sandbox;
+// unconfined, codex's workspace-write sandbox (bubblewrap) is the only one.
+func innerSandbox(job engine.Job) string {
+	if job.Confined {
+		return "danger-full-access"
+	}
+	return "workspace-write"
 }
 
 // prompt is the task as the agent is given it.

@@ -82,12 +82,12 @@ func TestTerminalLongLine(t *testing.T) {
 }
 
 func TestInvocationKeepsTheKeyOut(t *testing.T) {
-	inv, err := Engine{}.Invocation(engine.Job{Program: "/x/codex", BaseURL: "http://127.0.0.1:1/v1", Model: "gpt-5.5", Task: "do it", Home: "/h", Workspace: "/w"})
+	inv, err := Engine{}.Invocation(engine.Job{Program: "/x/codex", BaseURL: "http://127.0.0.1:1/v1", Model: "gpt-5.5", Task: "do it", Home: "/h", Workspace: "/w", Confined: true})
 	if err != nil {
 		t.Fatal(err)
 	}
 	all := strings.Join(append(inv.Argv, inv.Env...), " ")
-	for _, want := range []string{"--ignore-user-config", "danger-full-access", "analytics.enabled=false", "--disable plugins", "project_doc_max_bytes=0", `env_key="` + KeyEnv + `"`} {
+	for _, want := range []string{"--ignore-user-config", "danger-full-access", "analytics.enabled=false", "--disable plugins", `web_search="disabled"`, "project_doc_max_bytes=0", `env_key="` + KeyEnv + `"`} {
 		if !strings.Contains(all, want) {
 			t.Errorf("invocation lacks %q: %s", want, all)
 		}
