@@ -116,9 +116,13 @@ func (r *run) admissionGate() bool {
 	r.lane.provider, r.lane.model = provider, model
 	r.rep.ModelProvider, r.rep.Model = provider, model
 	status := func(s string) { r.rep.ModelAdmissionStatus = s }
-	if !ok || provider == "" || model == "" {
+	if r.opt.Model == "" {
 		status(AdmissionMissing)
 		return r.laneBlocked(gate, evidence.ModelNotAdmitted, "no model requested: --model PROVIDER/MODEL is required for the "+r.name+" lane", "model_admission_status: "+AdmissionMissing)
+	}
+	if !ok || provider == "" || model == "" {
+		status(AdmissionMismatch)
+		return r.laneBlocked(gate, evidence.ModelNotAdmitted, fmt.Sprintf("--model %q is not PROVIDER/MODEL, so no admission record can match it", r.opt.Model), "model_admission_status: "+AdmissionMismatch)
 	}
 	if r.opt.AdmissionFile == "" {
 		status(AdmissionMissing)
