@@ -16,6 +16,8 @@ import (
 	"strings"
 	"time"
 
+	jsonv2 "github.com/go-json-experiment/json"
+
 	"github.com/svrnty/sotvet/harness/engine"
 	"github.com/svrnty/sotvet/harness/evidence"
 	"github.com/svrnty/sotvet/harness/internal/proc"
@@ -169,14 +171,10 @@ func readAdmission(path string) (*admissionRecord, error) {
 	if len(data) > maxRecord {
 		return nil, fmt.Errorf("%s is larger than %d bytes", path, maxRecord)
 	}
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
+	// Unknown and duplicate members are errors, with their byte offset.
 	var rec admissionRecord
-	if err := dec.Decode(&rec); err != nil {
+	if err := jsonv2.Unmarshal(data, &rec, jsonv2.RejectUnknownMembers(true)); err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	if dec.More() {
-		return nil, fmt.Errorf("%s: data after the record", path)
 	}
 	var missing []string
 	for name, v := range map[string]string{"status": rec.Status, "provider": rec.Provider, "model": rec.Model,
