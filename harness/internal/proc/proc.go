@@ -116,40 +116,63 @@ func Run(ctx context.Context, spec Spec) Result {
 		max = DefaultMaxOutput
 	}
 	stdout, stderr := &capBuf{max: max}, &capBuf{max: max}
-	cmd := &exec.Cmd{
-		Path:        prog,
-		Args:        spec.Argv,
-		Dir:         spec.Dir,
-		Env:         append([]string{}, spec.Env...),
-		Stdout:      stdout,
-		Stderr:      stderr,
-		SysProcAttr: &syscall.SysProcAttr{Setpgid: true},
-		// Should a process escape the group and hold a pipe open, do not
-		// wait for it forever.
-		WaitDelay: 2 * time.Second,
-	}
 	var cg string
+	var cgFile *os.File
 	var marker string
 	if spec.Contain {
 		marker = fmt.Sprintf("%d-%d-%d", os.Getpid(), cgroupSeq.Add(1), time.Now().UnixNano())
-		cmd.Env = append(cmd.Env, MarkerVar+"="+marker)
 		res.Containment = ContainGroup
 		if dir, f, err := newCgroup(); err == nil {
 			defer f.Close()
-			cg = dir
-			cmd.SysProcAttr.UseCgroupFD = true
-			cmd.SysProcAttr.CgroupFD = int(f.Fd())
+			cg, cgFile = dir, f
 			res.Containment = ContainCgroup
 		}
 	}
-	if spec.Prepare != nil {
-		if err := spec.Prepare(cmd); err != nil {
-			res.StartErr = err
-			return res
+	build := func() (*exec.Cmd, error) {
+		cmd := &exec.Cmd{
+			Path:        prog,
+			Args:        spec.Argv,
+			Dir:         spec.Dir,
+			Env:         append([]string{}, spec.Env...),
+			Stdout:      stdout,
+			Stderr:      stderr,
+			SysProcAttr: &syscall.SysProcAttr{Setpgid: true},
+			// Should a process escape the group and hold a pipe open, do
+			// not wait for it forever.
+			WaitDelay: 2 * time.Second,
 		}
+		if marker != "" {
+			cmd.Env = append(cmd.Env, MarkerVar+"="+marker)
+		}
+		if cg != "" {
+			cmd.SysProcAttr.UseCgroupFD = true
+			cmd.SysProcAttr.CgroupFD = int(cgFile.Fd())
+		}
+		if spec.Prepare != nil {
+			if err := spec.Prepare(cmd); err != nil {
+				return nil, err
+			}
+		}
+		return cmd, nil
+	}
+	cmd, err := build()
+	if err != nil {
+		res.StartErr = err
+		return res
 	}
 	start := time.Now()
-	if err := cmd.Start(); err != nil {
+	err = cmd.Start()
+	if err != nil && cg != "" && !errors.Is(err, exec.ErrNotFound) {
+		// The kernel refused to start it in the new cgroup (a hierarchy
+		// that cannot take it): contain it by group and marker instead.
+		os.Remove(cg)
+		cg = ""
+		res.Containment = ContainGroup
+		if cmd, err = build(); err == nil {
+			err = cmd.Start()
+		}
+	}
+	if err != nil {
 		if cg != "" {
 			os.Remove(cg)
 		}
