@@ -191,9 +191,23 @@ func readAdmission(path string) (*admissionRecord, error) {
 	return &rec, nil
 }
 
+// envName is the variable a provider value is read from: the option (a
+// flag), else the case's provider_env, else the default.
 func (r *run) envName(set, def string) string {
 	if set != "" {
 		return set
+	}
+	if r.c != nil {
+		switch def {
+		case DefaultBaseURLEnv:
+			if r.c.BaseURLEnv != "" {
+				return r.c.BaseURLEnv
+			}
+		case DefaultAPIKeyEnv:
+			if r.c.APIKeyEnv != "" {
+				return r.c.APIKeyEnv
+			}
+		}
 	}
 	return def
 }
