@@ -16,6 +16,9 @@ import (
 )
 
 func (r *run) backendTimeout() time.Duration {
+	if r.fx != nil && r.lane != nil && r.fx.inject.laneTimeout > 0 {
+		return r.fx.inject.laneTimeout
+	}
 	if r.fx != nil && r.fx.inject.backendTimeout > 0 {
 		return r.fx.inject.backendTimeout
 	}

@@ -35,6 +35,9 @@ type injection struct {
 	failArtifact    string        // the disk refuses this artifact
 	noProvider      bool          // the fake lane's provider is missing
 	backendTimeout  time.Duration // a short backend timeout
+	// laneTimeout is the timeout on a real lane, which does not hang on
+	// request: one no agent CLI can finish within.
+	laneTimeout time.Duration
 }
 
 // ExitCode is the exit code the fixture's run ends with.
@@ -55,7 +58,8 @@ var Fixtures = []Fixture{
 		Lanes:  true,
 		inject: injection{requireApproval: true, denyApproval: true}},
 	{Name: "timeout", Blocker: evidence.Timeout, Status: evidence.StatusBlocked, Event: "run.completed", Behavior: fake.Hang,
-		inject: injection{backendTimeout: time.Second}},
+		Lanes:  true,
+		inject: injection{backendTimeout: time.Second, laneTimeout: 50 * time.Millisecond}},
 	{Name: "dirty-start", Blocker: evidence.DirtyStartingTree, Status: evidence.StatusBlocked, Event: "task.contract.created", Behavior: fake.Solve,
 		Lanes:  true,
 		inject: injection{dirtyStart: true}},
