@@ -47,6 +47,8 @@ const (
 	// CaseLinger: the implementer's change is made and committed, then
 	// the verifier's request never gets an answer.
 	CaseLinger = "caselinger"
+	// CaseReject: the implementer's change is made; the reviewer fails it.
+	CaseReject = "casereject"
 )
 
 // LateWriteCommand is what the latewrite scenario asks the agent's shell
@@ -58,7 +60,7 @@ const (
 )
 
 // Scenarios lists every scenario.
-var Scenarios = []string{Case, CaseLinger, CaseNoop, Edit, Error400, Error500, EditThenHang, Hang, HangStream, LateWrite, Malformed, Reasoning, Text, ToolError}
+var Scenarios = []string{Case, CaseLinger, CaseNoop, CaseReject, Edit, Error400, Error500, EditThenHang, Hang, HangStream, LateWrite, Malformed, Reasoning, Text, ToolError}
 
 // ProbePrompt is the text of the harness's response-shape probe. The
 // scripted failures apply to agent requests; a probe is answered like a
@@ -202,7 +204,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		t.reply(reply{reasoning: "Thinking about the task, but saying nothing."})
 	case Text:
 		t.reply(reply{text: "Done: I looked at the task."})
-	case Case, CaseNoop, CaseLinger:
+	case Case, CaseNoop, CaseLinger, CaseReject:
 		if scenario == CaseLinger && role(body) == "Verifier" {
 			s.stall(r)
 			return
@@ -367,6 +369,11 @@ func (s *Server) caseReply(scenario, role string, followUp bool, api wireAPI) re
 	var paths []string
 	for _, f := range s.Files {
 		paths = append(paths, f.Path)
+	}
+	if role == "Reviewer" && scenario == CaseReject {
+		data, _ := json.Marshal(map[string]any{"status": "failed", "summary": "changes requested", "error": "reviewer: the change does not meet the review bar",
+			"artifacts": map[string]any{"filesChanged": []string{}, "testsPassed": true}})
+		return reply{text: AgentResultStart + "\n" + string(data) + "\n" + AgentResultEnd + "\n"}
 	}
 	if role != "Implementer" {
 		return reply{text: agentResult(role, nil, role != "Retrospective")}

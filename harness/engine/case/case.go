@@ -316,6 +316,14 @@ func (Engine) TerminalIn(job engine.Job, _, stderr []byte, exitCode int) engine.
 		sig.Detail = "no pipeline_end in the events file"
 	case end.Outcome == "completed":
 		sig.Status, sig.Detail = engine.StatusSuccess, "pipeline_end completed"
+	case end.FailedAgent == "reviewer" && sig.Handoff:
+		// Case's own reviewer refused the implementer's change: the
+		// harness still judges the change, and records the rejection.
+		sig.Status, sig.Reviewer = engine.StatusSuccess, engine.ReviewerRejected
+		sig.Detail = "pipeline_end failed at reviewer"
+		if r := phases["reviewer"]; r != nil && r.Error != "" {
+			sig.Detail += ": " + r.Error
+		}
 	default:
 		detail := "pipeline_end " + end.Outcome
 		if end.FailedAgent != "" {
