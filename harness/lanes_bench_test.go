@@ -1,7 +1,6 @@
 package harness_test
 
 import (
-	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -22,26 +21,13 @@ func laneBin() string {
 	return filepath.Join(d, "node_modules", ".bin")
 }
 
-var (
-	standinOnce sync.Once
-	standinDir  string
-	standinErr  error
-)
-
-func standinCA(tb testing.TB) string {
-	standinOnce.Do(func() {
-		standinDir, standinErr = os.MkdirTemp("", "sotvet-bench-ca-")
-		if standinErr == nil {
-			out, err := exec.Command("go", "build", "-o", filepath.Join(standinDir, "ca"), "./engine/case/testdata/ca").CombinedOutput()
-			if err != nil {
-				standinErr = fmt.Errorf("%v: %s", err, out)
-			}
-		}
-	})
-	if standinErr != nil {
-		tb.Fatal(standinErr)
+// standinCA builds the stand-in ca into dir.
+func standinCA(tb testing.TB, dir string) string {
+	out, err := exec.Command("go", "build", "-o", filepath.Join(dir, "ca"), "./engine/case/testdata/ca").CombinedOutput()
+	if err != nil {
+		tb.Fatalf("building the stand-in ca: %v\n%s", err, out)
 	}
-	return standinDir
+	return dir
 }
 
 // BenchmarkLaneOverhead measures, per real lane, the harness's overhead
@@ -60,11 +46,14 @@ func BenchmarkLaneOverhead(b *testing.B) {
 "credential_source_class":"dummy","model":"gpt-5.5","provider":"mock","review_trigger":"never","status":"admitted"}`), 0o644); err != nil {
 		b.Fatal(err)
 	}
+	caDir := b.TempDir()
+	var caOnce sync.Once
 	for _, lane := range []struct{ name, scenario string }{{"codex", mockprovider.Edit}, {"pi", mockprovider.Edit}, {"case", mockprovider.Case}} {
 		b.Run(lane.name, func(b *testing.B) {
 			path := os.Getenv("PATH")
 			if lane.name == "case" {
-				path = standinCA(b) + string(os.PathListSeparator) + path
+				caOnce.Do(func() { standinCA(b, caDir) })
+				path = caDir + string(os.PathListSeparator) + path
 			} else if _, err := os.Stat(filepath.Join(laneBin(), lane.name)); err != nil {
 				b.Skipf("%s is not installed in %s (scripts/ci/install-lanes.sh)", lane.name, laneBin())
 			} else {
