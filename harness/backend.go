@@ -16,8 +16,14 @@ import (
 )
 
 func (r *run) backendTimeout() time.Duration {
+	if r.fx != nil && r.lane != nil && r.fx.inject.laneTimeout > 0 {
+		return r.fx.inject.laneTimeout
+	}
 	if r.fx != nil && r.fx.inject.backendTimeout > 0 {
 		return r.fx.inject.backendTimeout
+	}
+	if r.opt.BackendTimeout > 0 {
+		return r.opt.BackendTimeout
 	}
 	return r.c.BackendTimeout
 }
@@ -138,7 +144,11 @@ func (r *run) runBackend(ctx context.Context) {
 	} else if r.opt.FakeBehavior != "" {
 		job.FakeBehavior = r.opt.FakeBehavior
 	}
+	r.laneJob(&job)
 	inv, err := r.entry.Engine.Invocation(job)
+	if err == nil {
+		err = r.laneFiles(inv)
+	}
 	if err != nil {
 		r.block(evidence.ProviderUnavailable, "the backend could not be prepared: "+err.Error(), nil)
 		r.notApplicable("the backend did not start")
@@ -155,6 +165,7 @@ func (r *run) runBackend(ctx context.Context) {
 			r.writeFailed(evidence.BackendDir+"/"+n, err)
 		}
 	}
+	r.laneStateDirs()
 	snap, err := r.repo.SnapshotControl()
 	if err != nil {
 		r.tr("git.control.error", map[string]any{"error": err.Error()})
@@ -165,13 +176,16 @@ func (r *run) runBackend(ctx context.Context) {
 	}
 	timeout := r.backendTimeout()
 	argv, wrapped := r.confine(inv.Argv, r.backendPath())
-	r.tr("backend.start", map[string]any{"argv": inv.Argv, "exec_argv": argv, "confined": wrapped, "dir": dir, "timeout_ms": timeout.Milliseconds(), "env": envKeys(r.env(r.pathEnv()))})
-	pr := proc.Run(ctx, proc.Spec{Argv: argv, Dir: dir, Env: append(r.env(r.backendPath()), inv.Env...), Timeout: timeout})
+	env := append(r.env(r.backendPath()), inv.Env...)
+	r.tr("backend.start", map[string]any{"argv": r.redactArgv(inv.Argv), "exec_argv": r.redactArgv(argv), "confined": wrapped, "dir": dir, "timeout_ms": timeout.Milliseconds(), "env": envKeys(env)})
+	env = r.laneKey(env, inv.KeyEnv)
+	pr := proc.Run(ctx, proc.Spec{Argv: argv, Dir: dir, Env: env, Timeout: timeout, Contain: true})
 	if wrapped && pr.Started {
 		r.confined("backend")
 	}
 	br := &r.rep.BackendRun
-	br.Argv, br.Pid, br.Signal, br.TimedOut = inv.Argv, pr.Pid, pr.Signal, pr.TimedOut
+	br.Argv, br.Pid, br.Signal, br.TimedOut = r.redactArgv(inv.Argv), pr.Pid, pr.Signal, pr.TimedOut
+	br.Containment = pr.Containment
 	br.DurationMS = pr.Duration.Milliseconds()
 	br.Survivors = append([]int{}, pr.Survivors...)
 	r.rep.BackendProcessStarted = pr.Started
@@ -185,7 +199,7 @@ func (r *run) runBackend(ctx context.Context) {
 		payloadFile{evidence.BackendDir + "/stdout.log", stdout},
 		payloadFile{evidence.BackendDir + "/stderr.log", stderr})
 	if pr.TimedOut {
-		r.tr("backend.timeout", map[string]any{"pid": pr.Pid, "after_ms": timeout.Milliseconds(), "action": "killed process group", "survivors": br.Survivors})
+		r.tr("backend.timeout", map[string]any{"pid": pr.Pid, "after_ms": timeout.Milliseconds(), "action": "killed " + pr.Containment, "survivors": br.Survivors})
 	} else {
 		r.tr("backend.exit", map[string]any{"pid": pr.Pid, "exit_code": pr.ExitCode, "signal": pr.Signal, "duration_ms": br.DurationMS, "started": pr.Started})
 	}
@@ -211,8 +225,9 @@ func (r *run) runBackend(ctx context.Context) {
 		fmt.Fprintln(&r.testLog, "verification not run: the backend did not start")
 		return
 	}
-	sig := r.entry.Engine.Terminal(pr.Stdout, pr.Stderr, pr.ExitCode)
-	br.TerminalStatus, br.Reviewer, br.Detail = sig.Status, sig.Reviewer, sig.Detail
+	sig := r.terminal(job, pr)
+	br.TerminalStatus, br.Reviewer, br.Detail = sig.Status, sig.Reviewer, r.redactText(sig.Detail)
+	r.laneSignal(sig)
 	for _, ev := range sig.Events {
 		if slices.Contains(backendEventTypes, ev.Type) {
 			r.event(ev.Type, "backend", ev.Data)
@@ -220,31 +235,45 @@ func (r *run) runBackend(ctx context.Context) {
 			r.tr("backend.event.ignored", map[string]any{"type": ev.Type})
 		}
 	}
+	if pr.TimedOut && sig.Handoff && r.lifecycle(ctx, sig, timeout) {
+		return
+	}
 	if pr.TimedOut {
-		r.block(evidence.Timeout, fmt.Sprintf("the backend did not finish within %s; its process group was killed", timeout), nil)
+		r.block(evidence.Timeout, fmt.Sprintf("the backend did not finish within %s; its processes were killed (%s)", timeout, pr.Containment), nil)
 		r.capture(false)
+		r.lateCheck()
 		r.rep.Verification.Skipped = "the backend timed out"
 		fmt.Fprintln(&r.testLog, "verification not run: the backend timed out")
 		return
 	}
 	if sig.Status == engine.StatusProviderUnavailable {
-		r.block(evidence.ProviderUnavailable, "the backend reported its provider unavailable: "+sig.Detail, nil)
+		r.block(evidence.ProviderUnavailable, "the backend reported its provider unavailable: "+r.redactText(sig.Detail), nil)
 		r.capture(false)
 		r.rep.Verification.Skipped = "the backend's provider was unavailable"
 		fmt.Fprintln(&r.testLog, "verification not run: the backend's provider was unavailable")
 		return
 	}
-	if pr.Signal != "" || pr.ExitCode != 0 {
-		r.block(evidence.BackendFailed, fmt.Sprintf("the backend exited with code %d%s", pr.ExitCode, sigSuffix(pr.Signal)), nil)
+	if pr.Signal != "" || pr.ExitCode != 0 || sig.Status == engine.StatusFailure {
+		// A lane that exits 0 on failure (pi, case) still failed.
+		msg := fmt.Sprintf("the backend exited with code %d%s", pr.ExitCode, sigSuffix(pr.Signal))
+		if sig.Status == engine.StatusFailure && sig.Detail != "" {
+			msg += "; its terminal record says: " + r.redactText(sig.Detail)
+		}
+		r.block(evidence.BackendFailed, msg, nil)
 		r.capture(false)
 		r.rep.Verification.Skipped = "the backend failed"
 		fmt.Fprintln(&r.testLog, "verification not run: the backend failed")
 		return
 	}
 	if !r.capture(true) {
+		r.claimCheck(sig.Claims)
+		return
+	}
+	if !r.lateCheck() {
 		return
 	}
 	r.verify(ctx)
+	r.claimCheck(sig.Claims)
 	if r.rep.Verification.Passed && sig.Reviewer == engine.ReviewerRejected {
 		r.block(evidence.ReviewerRejected, "the backend's reviewer rejected the result: "+sig.Detail, nil)
 	}

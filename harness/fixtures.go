@@ -19,7 +19,11 @@ type Fixture struct {
 	Status   string // the report status
 	Event    string // the normalized event that shows the failure
 	Behavior string // what the fake backend does
-	inject   injection
+	// Lanes is true for the fixtures that change only the run's
+	// surroundings, which apply to the real agent lanes too; the others
+	// need the fake backend's misbehaviour.
+	Lanes  bool
+	inject injection
 }
 
 // injection is what a fixture changes around the backend.
@@ -31,6 +35,9 @@ type injection struct {
 	failArtifact    string        // the disk refuses this artifact
 	noProvider      bool          // the fake lane's provider is missing
 	backendTimeout  time.Duration // a short backend timeout
+	// laneTimeout is the timeout on a real lane, which does not hang on
+	// request: one no agent CLI can finish within.
+	laneTimeout time.Duration
 }
 
 // ExitCode is the exit code the fixture's run ends with.
@@ -43,19 +50,25 @@ var Fixtures = []Fixture{
 	{Name: "disallowed-file", Blocker: evidence.DisallowedFileChange, Status: evidence.StatusFail, Event: "git.diff.checked", Behavior: fake.DisallowedFile},
 	{Name: "failed-tests", Blocker: evidence.VerificationFailed, Status: evidence.StatusFail, Event: "verification.completed", Behavior: fake.WrongFix},
 	{Name: "missing-test-command", Blocker: evidence.MissingTestCommand, Status: evidence.StatusBlocked, Event: "verification.completed", Behavior: fake.Solve,
+		Lanes:  true,
 		inject: injection{noToolchain: true}},
 	{Name: "missing-event", Blocker: evidence.MissingRequiredEvent, Status: evidence.StatusFail, Event: "run.completed", Behavior: fake.MissingEvent},
 	{Name: "reviewer-reject", Blocker: evidence.ReviewerRejected, Status: evidence.StatusBlocked, Event: "verification.completed", Behavior: fake.ReviewerReject},
 	{Name: "approval-denied", Blocker: evidence.ApprovalDeniedCode, Status: evidence.StatusBlocked, Event: "approval.denied", Behavior: fake.Solve,
+		Lanes:  true,
 		inject: injection{requireApproval: true, denyApproval: true}},
 	{Name: "timeout", Blocker: evidence.Timeout, Status: evidence.StatusBlocked, Event: "run.completed", Behavior: fake.Hang,
-		inject: injection{backendTimeout: time.Second}},
+		Lanes:  true,
+		inject: injection{backendTimeout: time.Second, laneTimeout: 50 * time.Millisecond}},
 	{Name: "dirty-start", Blocker: evidence.DirtyStartingTree, Status: evidence.StatusBlocked, Event: "task.contract.created", Behavior: fake.Solve,
+		Lanes:  true,
 		inject: injection{dirtyStart: true}},
 	{Name: "dirty-end", Blocker: evidence.DirtyEndingTree, Status: evidence.StatusFail, Event: "run.completed", Behavior: fake.DirtyEnd},
 	{Name: "artifact-write-failure", Blocker: evidence.ArtifactWriteFailure, Status: evidence.StatusFail, Event: "run.completed", Behavior: fake.Solve,
+		Lanes:  true,
 		inject: injection{failArtifact: evidence.TestLog}},
 	{Name: "provider-unavailable", Blocker: evidence.ProviderUnavailable, Status: evidence.StatusBlocked, Event: "run.completed", Behavior: fake.Solve,
+		Lanes:  true,
 		inject: injection{noProvider: true}},
 }
 

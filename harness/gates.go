@@ -38,7 +38,7 @@ func (r *run) gates() bool {
 		r.gateBlocked("sandbox", evidence.SandboxUnavailable, r.sb.Reason)
 		return false
 	}
-	return true
+	return r.laneGates()
 }
 
 // confinePolicy builds what confined processes may write: the workspace,

@@ -16,7 +16,10 @@ import (
 	"time"
 
 	"github.com/svrnty/sotvet/harness/engine"
+	caselane "github.com/svrnty/sotvet/harness/engine/case"
+	"github.com/svrnty/sotvet/harness/engine/codex"
 	"github.com/svrnty/sotvet/harness/engine/fake"
+	"github.com/svrnty/sotvet/harness/engine/pi"
 )
 
 // Redactor removes secrets from backend logs and verification output
@@ -105,6 +108,21 @@ type Options struct {
 	// fake.LadderBehaviors (fake lane only; tests and demonstrations).
 	FakeBehavior string
 
+	// External lanes (codex, pi, case): the model as PROVIDER/MODEL, the
+	// model-provider admission record that must admit it, and the names of
+	// the environment variables holding the provider's base URL and API
+	// key (DefaultBaseURLEnv and DefaultAPIKeyEnv when empty).
+	Model         string
+	AdmissionFile string
+	BaseURLEnv    string
+	APIKeyEnv     string
+	// ProbeMaxTokens is the response-shape probe's token budget
+	// (DefaultProbeMaxTokens when 0); ProbeTimeout bounds it (60s when 0).
+	ProbeMaxTokens int
+	ProbeTimeout   time.Duration
+	// BackendTimeout, when set, replaces the case's backend timeout.
+	BackendTimeout time.Duration
+
 	// GoScratch is where the Go build cache and GOPATH go when the ambient
 	// environment has no usable HOME (default: the run directory's parent).
 	GoScratch string
@@ -114,12 +132,17 @@ type Options struct {
 const DefaultEngine = fake.Name
 
 // DefaultRegistry registers the fake lane, enabled, and the external
-// agent lanes, disabled and not executable.
+// agent lanes, disabled until --allow-engine opens their gate.
 func DefaultRegistry(fakeCommand []string) *engine.Registry {
 	r := engine.NewRegistry()
 	_ = r.Register(engine.Entry{Engine: &fake.Engine{Command: fakeCommand}, Enabled: true, Executable: true})
+	for _, l := range []engine.Lane{caselane.Engine{}, codex.Engine{}, pi.Engine{}} {
+		_ = r.Register(engine.Entry{Engine: l, Gate: "allow-engine " + l.Name(), Executable: true})
+	}
 	for _, g := range engine.GatedLanes {
-		_ = r.Register(engine.Entry{Engine: g, Gate: "allow-engine " + g.ID})
+		if _, done := r.Lookup(g.ID); !done {
+			_ = r.Register(engine.Entry{Engine: g, Gate: "allow-engine " + g.ID})
+		}
 	}
 	return r
 }

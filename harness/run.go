@@ -58,6 +58,7 @@ type run struct {
 	postBackend        *tree.Digest
 
 	ladderState
+	lane *laneState // external lanes only, once their gates ran
 }
 
 type payloadFile struct {
@@ -75,6 +76,7 @@ func Run(ctx context.Context, opt Options) (*Result, error) {
 	if r.red == nil {
 		r.red = identity{}
 	}
+	r.red = laneRedactor{r: r, inner: r.red}
 	r.name = opt.Engine
 	if r.name == "" {
 		r.name = DefaultEngine
@@ -92,8 +94,8 @@ func Run(ctx context.Context, opt Options) (*Result, error) {
 		if !ok {
 			return nil, fmt.Errorf("%w: unknown fixture %q (want one of %s)", ErrUsage, opt.Fixture, strings.Join(FixtureNames(), ", "))
 		}
-		if r.name != fake.Name {
-			return nil, fmt.Errorf("%w: fixtures run on the fake lane only", ErrUsage)
+		if r.name != fake.Name && !fx.Lanes {
+			return nil, fmt.Errorf("%w: fixture %s needs the fake backend's misbehaviour; it runs on the fake lane only", ErrUsage, fx.Name)
 		}
 		r.fx = &fx
 	}

@@ -342,7 +342,11 @@ func TestGatedEngines(t *testing.T) {
 		{"case", false, evidence.EngineDisabled},
 		{"codex", false, evidence.EngineDisabled},
 		{"pi", false, evidence.EngineDisabled},
-		{"case", true, evidence.EngineNotExecutable},
+		// Opened, the lane's own gates follow; with no model requested the
+		// admission gate blocks it.
+		{"case", true, evidence.ModelNotAdmitted},
+		{"codex", true, evidence.ModelNotAdmitted},
+		{"pi", true, evidence.ModelNotAdmitted},
 	} {
 		t.Run(tc.engine+strconv.FormatBool(tc.allow), func(t *testing.T) {
 			opt := options(t, "r1-string-slugify")

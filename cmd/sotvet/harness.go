@@ -31,11 +31,13 @@ func harnessUsage(w io.Writer) {
 commands:
   run --case <dir|id> [--engine fake] [--fixture NAME] [--out DIR] [--json] [--sign-key FILE]
       [--sandbox auto|landlock|none]
+      [--engine codex|pi --allow-engine NAME --model PROVIDER/MODEL --admission FILE]
                         run a case and write its evidence (exit 0 pass, 1 fail, 3 blocked)
   verify [--pub-key FILE] [--json] <run-dir|comparison-dir|record.json>
                         re-check a run directory, a comparison or an approval/outcome
                         record (exit 0 valid, 1 invalid)
   matrix [--out DIR] [--jobs N] [--cases DIR] [--json] [--sandbox auto|landlock|none]
+         [--engine codex|pi|case --allow-engine NAME --model PROVIDER/MODEL --admission FILE]
                         run every case and every failure fixture, then verify them all
   run --stage N [--repo PATH] [--source-admission FILE] [--target-admission FILE] ...
                         a staged run of the proof ladder (stages 1-6; see docs/harness.md)
@@ -140,6 +142,8 @@ func harnessRun(args []string, stdout, stderr io.Writer) int {
 	lrf := addLadderRunFlags(fs)
 	var allow listFlag
 	fs.Var(&allow, "allow-engine", "open the gate of a lane that is disabled by default (repeatable)")
+	var lf laneFlags
+	lf.register(fs)
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: sotvet harness run --case <dir|id> [flags]")
 		fs.PrintDefaults()
@@ -166,6 +170,7 @@ func harnessRun(args []string, stdout, stderr io.Writer) int {
 	if !lrf.apply(fs, &opt, stderr) {
 		return exitError
 	}
+	lf.apply(&opt)
 	if *approve {
 		opt.Approver = harness.StaticApprover{Granted: true, Actor: "operator:" + firstNonEmpty(os.Getenv("USER"), "unknown"), Reason: "approved with --approve"}
 	}
@@ -323,6 +328,11 @@ func harnessMatrix(args []string, stdout, stderr io.Writer) int {
 	fixtureCase := fs.String("fixture-case", "", "case the failure fixtures run on (default r1-string-slugify, else the first case)")
 	asJSON := fs.Bool("json", false, "print matrix.json instead of a table")
 	sb := fs.String("sandbox", sandbox.Auto, sandboxUsage)
+	eng := fs.String("engine", harness.DefaultEngine, "lane the matrix runs through; a real lane runs the fixture case and the fixtures that apply to it")
+	var allow listFlag
+	fs.Var(&allow, "allow-engine", "open the gate of a lane that is disabled by default (repeatable)")
+	var lf laneFlags
+	lf.register(fs)
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: sotvet harness matrix [flags]")
 		fs.PrintDefaults()
@@ -349,9 +359,11 @@ func harnessMatrix(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "sotvet harness: %v\n", err)
 		return exitError
 	}
+	opt.AllowEngines = allow
+	lf.apply(&opt)
 	ctx, cancel := signalContext()
 	defer cancel()
-	m, err := matrix.Run(ctx, matrix.Options{Base: opt, CasesDir: cases, Jobs: *jobs, FixtureCase: *fixtureCase})
+	m, err := matrix.Run(ctx, matrix.Options{Base: opt, CasesDir: cases, Jobs: *jobs, FixtureCase: *fixtureCase, Engine: *eng})
 	if err != nil {
 		fmt.Fprintf(stderr, "sotvet harness: %v\n", err)
 		return exitError

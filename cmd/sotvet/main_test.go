@@ -30,6 +30,7 @@ func TestScript(t *testing.T) {
 		t.Fatal(err)
 	}
 	corpus := filepath.Join(filepath.Dir(sample), "..", "..", "shared", "corpus", "cto-planb")
+	t.Cleanup(removeStandinCA)
 	testscript.Run(t, testscript.Params{
 		Dir:           "../../testdata/script",
 		UpdateScripts: *update,
@@ -51,9 +52,11 @@ func TestScript(t *testing.T) {
 			if c, err := exec.Command("go", "env", "GOCACHE").Output(); err == nil {
 				env.Setenv("GOCACHE", strings.TrimSpace(string(c)))
 			}
+			laneSetup(env)
 			return nil
 		},
 		RequireExplicitExec: true,
+		Cmds:                laneCmds,
 		Condition: func(cond string) (bool, error) {
 			switch cond {
 			case "corpus":
@@ -63,6 +66,9 @@ func TestScript(t *testing.T) {
 				// CI installs what scenarios need (.ci/run): they run there,
 				// and skip elsewhere when a tool is missing.
 				return os.Getenv("CI") != "", nil
+			case "lanes":
+				// The real codex and pi CLIs are installed (.ci/run does).
+				return lanesInstalled()
 			case "landlock":
 				// The kernel offers the Landlock ABI the harness's ruleset needs.
 				return sandbox.KernelABI() >= sandbox.RulesetABI, nil

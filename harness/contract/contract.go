@@ -92,6 +92,11 @@ type Case struct {
 	BackendTimeout      time.Duration
 	VerificationTimeout time.Duration
 
+	// BaseURLEnv and APIKeyEnv name the environment variables holding the
+	// external lanes' provider endpoint and key (provider_env); empty for
+	// the defaults.
+	BaseURLEnv, APIKeyEnv string
+
 	// FakeSolution is the fake lane's solution overlay directory (absolute
 	// once loaded; as written, relative to the case, after Parse), empty
 	// when the case has none.
@@ -282,6 +287,8 @@ func Parse(p string, data []byte) (*Case, ErrorList) {
 			c.Title = v.str(val, k.Value)
 		case "description":
 			c.Description = v.str(val, k.Value)
+		case "provider_env":
+			v.providerEnv(val, c)
 		case "task":
 			c.Task = v.str(val, k.Value)
 		case "mutation_mode":

@@ -10,6 +10,8 @@
 package engine
 
 import (
+	"bufio"
+	"bytes"
 	"errors"
 	"fmt"
 	"slices"
@@ -32,6 +34,19 @@ type Job struct {
 	// and the misbehaviour to act out. Other engines ignore them.
 	FakeSolution string
 	FakeBehavior string
+
+	// External-lane inputs, set by the harness once the lane's gates have
+	// passed. The API key itself is never given to an engine: the harness
+	// puts it in the backend's environment under Invocation.KeyEnv.
+	Program  string // absolute path of the lane's CLI, as the CLI gate found it
+	Node     string // absolute path of node, for lanes whose CLI is a Node script
+	Provider string // the provider id of --model PROVIDER/MODEL
+	Model    string // the model id
+	BaseURL  string // the provider's base URL, from the environment
+	Home     string // the backend's HOME (writable, inside the run)
+	// Confined is true when the harness confines the backend (Landlock):
+	// a CLI's own sandbox that breaks inside it must be turned off.
+	Confined bool
 }
 
 // Invocation is the process an engine asks the harness to start.
@@ -42,6 +57,53 @@ type Invocation struct {
 	// Files are written into the run's backend/ directory before the start
 	// (a prompt or a spec, for instance), keyed by base name.
 	Files map[string][]byte
+	// KeyEnv names the variable the harness puts the provider's API key in
+	// (external lanes); the key never appears in Argv or Files.
+	KeyEnv string
+	// HomeFiles are written under Job.Home before the start, keyed by a
+	// slash-separated relative path: lane configuration that may name the
+	// provider's endpoint, which is kept out of the evidence.
+	HomeFiles map[string][]byte
+	// InnerSandbox records the CLI's own sandbox setting, for the report.
+	InnerSandbox string
+}
+
+// Lane is an external agent CLI lane: an Engine that also says how to
+// find and check its CLI.
+type Lane interface {
+	Engine
+	// CLI is the command looked up on PATH.
+	CLI() string
+	// Resolve turns the command found on PATH into the program to run and,
+	// for a Node script, reports that node must run it.
+	Resolve(found string) (program string, node bool, err error)
+	// VersionArgs are the arguments that make the CLI print its version.
+	VersionArgs() []string
+	// ParseVersion reads the version from the CLI's outputs ("" if none).
+	ParseVersion(stdout, stderr []byte) string
+	// WireAPI is the provider API the CLI speaks: "responses" or "chat".
+	WireAPI() string
+	// UntrustedDirs are workspace directories the CLI would read as
+	// configuration; a workspace holding one is refused.
+	UntrustedDirs() []string
+}
+
+// PackagedLane is a lane whose CLI is an npm package: its version is read
+// from the package's own package.json, which costs no node start (seconds
+// on a busy machine).
+type PackagedLane interface {
+	Lane
+	PackageVersion(program string) (string, error)
+}
+
+// WorkspaceLane is a lane that keeps its state, and its verdict, in the
+// workspace (Case's .case/): the harness excludes StateDirs from the
+// backend's changes (after adding them to .git/info/exclude before the
+// backend starts) and asks TerminalIn, not Terminal, for the verdict.
+type WorkspaceLane interface {
+	Lane
+	StateDirs() []string
+	TerminalIn(job Job, stdout, stderr []byte, exitCode int) Signal
 }
 
 // Event is a normalized event the backend itself reported.
@@ -72,6 +134,32 @@ type Signal struct {
 	Reviewer string  // a Reviewer verdict, or empty
 	Detail   string  // a one-line explanation from the backend
 	Events   []Event // plan.updated, patch.applied, ... as the backend reported them
+	// Usage is the lane's token and cost account; nil when it gives none.
+	Usage *Usage
+	// Findings are observations that do not decide the run alone.
+	Findings []string
+	// Claims is what the backend says it did, to check against what the
+	// harness observed; nil when it claims nothing checkable.
+	Claims *Claims
+	// Handoff is true when the backend handed over a finished change before
+	// its end (Case's implementer completed), so that a run cut short by
+	// the timeout in a later phase can still be judged on that change.
+	Handoff bool
+	// Files are the lane's own records to keep in backend/ (Case's events
+	// file), keyed by base name.
+	Files map[string][]byte
+}
+
+// Usage is a lane's token and cost account. A nil field is unknown.
+type Usage struct {
+	InputTokens, OutputTokens, TotalTokens *int64
+	CostUSD                                *float64
+}
+
+// Claims is what a backend claims about its own work.
+type Claims struct {
+	FilesChanged []string // workspace-relative paths
+	TestsPassed  *bool
 }
 
 // Engine is one backend lane.
@@ -168,3 +256,21 @@ var GatedLanes = []Gated{
 func IsGatedLane(name string) bool {
 	return slices.ContainsFunc(GatedLanes, func(g Gated) bool { return g.ID == name })
 }
+
+// EachLine calls fn with every line of data, however long: agent streams
+// carry whole conversations in one line, so no line-length cap applies.
+func EachLine(data []byte, fn func(line []byte)) {
+	rd := bufio.NewReader(bytes.NewReader(data))
+	for {
+		line, err := rd.ReadBytes('\n')
+		if len(bytes.TrimSpace(line)) > 0 {
+			fn(bytes.TrimRight(line, "\r\n"))
+		}
+		if err != nil {
+			return
+		}
+	}
+}
+
+// Int64 returns a pointer to n.
+func Int64(n int64) *int64 { return &n }

@@ -7,6 +7,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"strconv"
 )
 
 // SchemaVersion is report.json's schema version.
@@ -88,6 +89,17 @@ const (
 	BackendFailed          = "backend_failed"
 	BackendSignalMismatch  = "backend_signal_mismatch"
 	SandboxUnavailable     = "sandbox_unavailable"
+
+	// Lane gates (before any process starts) and lane verdicts.
+	ModelNotAdmitted         = "model_not_admitted"
+	ProviderNotConfigured    = "provider_not_configured"
+	ProviderShapeUnavailable = "provider_response_shape_unavailable"
+	CLIMissing               = "cli_missing"
+	CLIVersionUnrecorded     = "cli_version_unrecorded"
+	CredentialsMissing       = "credentials_missing"
+	UntrustedLaneConfig      = "untrusted_lane_config"
+	BackendClaimMismatch     = "backend_claim_mismatch"
+	LateWorkspaceChange      = "late_workspace_change"
 )
 
 // BlockerStatus gives each blocker code the status it forces.
@@ -111,6 +123,16 @@ var BlockerStatus = map[string]string{
 	BackendFailed:          StatusFail,
 	BackendSignalMismatch:  StatusFail,
 	SandboxUnavailable:     StatusBlocked,
+
+	ModelNotAdmitted:         StatusBlocked,
+	ProviderNotConfigured:    StatusBlocked,
+	ProviderShapeUnavailable: StatusBlocked,
+	CLIMissing:               StatusBlocked,
+	CLIVersionUnrecorded:     StatusBlocked,
+	CredentialsMissing:       StatusBlocked,
+	UntrustedLaneConfig:      StatusBlocked,
+	BackendClaimMismatch:     StatusFail,
+	LateWorkspaceChange:      StatusFail,
 }
 
 // StatusOf returns the status a list of blockers forces: blocked beats
@@ -175,13 +197,19 @@ type Report struct {
 	BackendRun BackendRun   `json:"backend_run"`
 
 	// Lane facts.
-	CaseProcessStarted       bool        `json:"case_process_started"`
-	BackendProcessStarted    bool        `json:"backend_process_started"`
-	Provider                 string      `json:"provider"`
-	SourceAdmissionStatus    string      `json:"source_admission_status"`
-	RuntimeDefaultActivation bool        `json:"runtime_default_activation"`
-	Sandbox                  string      `json:"sandbox"`
-	SandboxInfo              SandboxInfo `json:"sandbox_info"`
+	CaseProcessStarted       bool   `json:"case_process_started"`
+	BackendProcessStarted    bool   `json:"backend_process_started"`
+	Provider                 string `json:"provider"`
+	SourceAdmissionStatus    string `json:"source_admission_status"`
+	RuntimeDefaultActivation bool   `json:"runtime_default_activation"`
+	// The model the run asked for (external lanes) and its admission.
+	ModelProvider        string `json:"case_model_provider,omitempty"`
+	Model                string `json:"case_model,omitempty"`
+	ModelAdmissionStatus string `json:"model_admission_status,omitempty"`
+	// CLIVersion is what the lane's CLI said its version is.
+	CLIVersion  string      `json:"cli_version,omitempty"`
+	Sandbox     string      `json:"sandbox"`
+	SandboxInfo SandboxInfo `json:"sandbox_info"`
 
 	// Staged proof (stage 0: not a staged run).
 	StageFacts
@@ -301,6 +329,93 @@ type BackendRun struct {
 	TerminalStatus string   `json:"terminal_status"`
 	Reviewer       string   `json:"reviewer"`
 	Detail         string   `json:"detail"`
+	// Containment is how the backend's process tree was contained and
+	// killed (cgroup-v2, or process-group+marker-sweep).
+	Containment string `json:"containment,omitempty"`
+	// Usage is what the lane reported about tokens and cost; a value the
+	// lane did not give is "unknown", never 0.
+	Usage *Usage `json:"usage,omitempty"`
+	// Findings are the lane's observations that did not decide the run on
+	// their own (a failed file change, no final message...).
+	Findings []string `json:"findings,omitempty"`
+	// Lifecycle is LifecycleHarnessCompleted when the backend timed out
+	// after handing over a change that passed every check of the harness
+	// (backend/provider-lifecycle-harness-completed.txt says so).
+	Lifecycle string `json:"lifecycle,omitempty"`
+	// InnerSandbox is the CLI's own sandbox setting (codex's --sandbox):
+	// off under the harness's Landlock, where it breaks.
+	InnerSandbox string `json:"inner_sandbox,omitempty"`
+}
+
+// LifecycleHarnessCompleted and LifecycleMarker: see BackendRun.Lifecycle.
+const (
+	LifecycleHarnessCompleted = "harness-completed"
+	LifecycleMarker           = BackendDir + "/provider-lifecycle-harness-completed.txt"
+)
+
+// HarnessCompleted reports whether the run's lifecycle was completed by
+// the harness, as its marker artifact shows.
+func (r *Report) HarnessCompleted() bool {
+	_, marker := r.ArtifactDigests[LifecycleMarker]
+	return r.BackendRun.Lifecycle == LifecycleHarnessCompleted && marker
+}
+
+// Usage is a lane's token and cost account.
+type Usage struct {
+	InputTokens  Count `json:"input_tokens"`
+	OutputTokens Count `json:"output_tokens"`
+	TotalTokens  Count `json:"total_tokens"`
+	CostUSD      Cost  `json:"cost_usd"`
+}
+
+// Count is a number the lane may not have given.
+type Count struct {
+	N     int64
+	Known bool
+}
+
+// MarshalJSON writes the number, or "unknown".
+func (c Count) MarshalJSON() ([]byte, error) {
+	if !c.Known {
+		return []byte(`"unknown"`), nil
+	}
+	return []byte(strconv.FormatInt(c.N, 10)), nil
+}
+
+// UnmarshalJSON reads a number or "unknown".
+func (c *Count) UnmarshalJSON(b []byte) error {
+	if string(b) == `"unknown"` {
+		*c = Count{}
+		return nil
+	}
+	n, err := strconv.ParseInt(string(b), 10, 64)
+	*c = Count{N: n, Known: err == nil}
+	return err
+}
+
+// Cost is an amount the lane may not have given.
+type Cost struct {
+	USD   float64
+	Known bool
+}
+
+// MarshalJSON writes the amount, or "unknown".
+func (c Cost) MarshalJSON() ([]byte, error) {
+	if !c.Known {
+		return []byte(`"unknown"`), nil
+	}
+	return []byte(strconv.FormatFloat(c.USD, 'f', -1, 64)), nil
+}
+
+// UnmarshalJSON reads an amount or "unknown".
+func (c *Cost) UnmarshalJSON(b []byte) error {
+	if string(b) == `"unknown"` {
+		*c = Cost{}
+		return nil
+	}
+	f, err := strconv.ParseFloat(string(b), 64)
+	*c = Cost{USD: f, Known: err == nil}
+	return err
 }
 
 // Harness names the harness build.

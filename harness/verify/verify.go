@@ -455,7 +455,7 @@ func (v *verifier) consistency() {
 			v.bad(R, "a pass needs verification that ran and passed")
 		case !r.RequiredEvents.Checked || !r.RequiredEvents.Passed:
 			v.bad(R, "a pass needs every required event")
-		case r.BackendExitCode == nil || *r.BackendExitCode != 0:
+		case (r.BackendExitCode == nil || *r.BackendExitCode != 0) && !r.HarnessCompleted():
 			v.bad(R, "a pass needs backend exit code 0")
 		case r.ApprovalStatus != evidence.ApprovalNotRequired && r.ApprovalStatus != evidence.ApprovalGranted:
 			v.bad(R, "a pass needs approval granted or not required")
@@ -528,7 +528,7 @@ func (v *verifier) consistency() {
 			}
 		}
 	}
-	if r.BackendRun.TimedOut && !slices.ContainsFunc(r.Blockers, func(b evidence.Blocker) bool { return b.Code == evidence.Timeout }) {
+	if r.BackendRun.TimedOut && !r.HarnessCompleted() && !slices.ContainsFunc(r.Blockers, func(b evidence.Blocker) bool { return b.Code == evidence.Timeout }) {
 		v.bad(R, "the backend timed out but there is no timeout blocker")
 	}
 	if len(r.BackendRun.Survivors) > 0 {

@@ -20,7 +20,6 @@ import (
 	"io/fs"
 	"os"
 	"os/exec"
-	"path"
 	"path/filepath"
 	"sort"
 	"strconv"
@@ -42,7 +41,7 @@ const (
 	MissingEvent   = "missing-event"   // solve, but never report plan.updated
 	ReviewerReject = "reviewer-reject" // solve; the reviewer rejects the result
 	Hang           = "hang"            // solve, start a late writer, never finish
-	DirtyEnd       = "dirty-end"       // solve with a test that leaves a file behind
+	DirtyEnd       = "dirty-end"       // solve so that the tests leave a file behind
 )
 
 // Behaviors lists every behavior, sorted.
@@ -52,7 +51,6 @@ var Behaviors = []string{DirtyEnd, DisallowedFile, Hang, MissingEvent, NoDiff, R
 // recognised in reports.
 const (
 	UnapprovedFile = "FAKE-UNAPPROVED-CHANGE.md"
-	DirtyTestFile  = "fake_dirty_test.go"
 	DirtyOutput    = "fake-dirty.out"
 	LateWriteFile  = "late-write.txt"
 )
@@ -241,11 +239,10 @@ func (b *backend) run() int {
 		}
 		changed = append(changed, UnapprovedFile)
 	case DirtyEnd:
-		f, err := b.writeDirtyTest(files)
-		if err != nil {
+		// The file is already among the changed ones.
+		if _, err := b.writeDirtyTest(files); err != nil {
 			return b.crash(err)
 		}
-		changed = append(changed, f)
 	}
 	b.emit(record{Type: "patch.applied", Data: map[string]any{"files": changed}})
 	switch b.spec.Behavior {
@@ -290,39 +287,51 @@ func (b *backend) apply(files []string) error {
 	return nil
 }
 
-// writeDirtyTest adds a passing test, next to the first Go file of the
-// solution, that leaves an untracked file behind when it runs.
+// writeDirtyTest makes the tests leave an untracked file behind, inside
+// the change the contract allows: the solution's first Go file (not a
+// test) gains an init that writes DirtyOutput when a test binary runs it.
+// A new test file would be a disallowed change on cases that allow only
+// the solution's files, and the run must end dirty, not disallowed.
 func (b *backend) writeDirtyTest(files []string) (string, error) {
 	for _, f := range files {
-		if !strings.HasSuffix(f, ".go") {
+		if !strings.HasSuffix(f, ".go") || strings.HasSuffix(f, "_test.go") {
 			continue
 		}
-		src, err := os.ReadFile(filepath.Join(b.spec.Solution, filepath.FromSlash(f)))
+		p := filepath.Join(b.spec.Workspace, filepath.FromSlash(f))
+		src, err := os.ReadFile(p)
 		if err != nil {
 			return "", err
 		}
-		pkg := packageName(src)
-		if pkg == "" {
+		lines := strings.SplitAfter(string(src), "\n")
+		at := -1
+		for i, l := range lines {
+			if strings.HasPrefix(strings.TrimSpace(l), "package ") {
+				at = i
+				break
+			}
+		}
+		if at < 0 {
 			continue
 		}
-		rel := path.Join(path.Dir(f), DirtyTestFile)
-		body := fmt.Sprintf(`package %s
-
-import (
-	"os"
-	"testing"
-)
-
-// TestFakeLeavesOutput passes, and leaves %s behind in the tree.
-func TestFakeLeavesOutput(t *testing.T) {
-	if err := os.WriteFile(%q, []byte("left behind by a test\n"), 0o644); err != nil {
-		t.Fatal(err)
+		var out strings.Builder
+		for i, l := range lines {
+			out.WriteString(l)
+			if i == at {
+				out.WriteString("\nimport fakedirtyos \"os\"\n")
+			}
+		}
+		fmt.Fprintf(&out, `
+// init leaves %s behind whenever a test binary runs this package: the
+// fake backend's dirty-end misbehaviour.
+func init() {
+	if a := fakedirtyos.Args[0]; len(a) > 5 && a[len(a)-5:] == ".test" {
+		_ = fakedirtyos.WriteFile(%q, []byte("left behind by a test\n"), 0o644)
 	}
 }
-`, pkg, DirtyOutput, DirtyOutput)
-		return rel, os.WriteFile(filepath.Join(b.spec.Workspace, filepath.FromSlash(rel)), []byte(body), 0o644)
+`, DirtyOutput, DirtyOutput)
+		return f, os.WriteFile(p, []byte(out.String()), 0o644)
 	}
-	return "", errors.New("no Go file in the solution to put a test beside")
+	return "", errors.New("no Go file in the solution to make dirty")
 }
 
 // hang starts a child that writes into the workspace later, then waits

@@ -24,6 +24,9 @@ type Repo struct {
 	Home string // HOME for git: a private, empty directory
 	Tmp  string // scratch directory for temporary index files
 	Path string // PATH for git
+	// Exclude are top-level directories Capture leaves out: a lane's own
+	// state (Case's .case/), which is not the backend's change.
+	Exclude []string
 }
 
 // BaselineDate makes baseline commits reproducible.
@@ -135,7 +138,11 @@ func (r *Repo) Capture(baseline string) (patch []byte, changes []Change, err err
 	idx := filepath.Join(r.Tmp, fmt.Sprintf("capture-%d.index", time.Now().UnixNano()))
 	defer os.Remove(idx)
 	env := []string{"GIT_INDEX_FILE=" + idx}
-	if _, err := r.run(env, "add", "-A", "-f", "."); err != nil {
+	add := []string{"add", "-A", "-f", "--", "."}
+	for _, d := range r.Exclude {
+		add = append(add, ":(exclude,top)"+d)
+	}
+	if _, err := r.run(env, add...); err != nil {
 		return nil, nil, err
 	}
 	patch, err = r.run(env, "diff", "--cached", "--binary", "--no-renames", "--no-ext-diff", "--no-textconv", "--full-index", baseline, "--")

@@ -33,6 +33,14 @@ type Spec struct {
 	MaxOutput int
 	// Prepare, when set, may adjust the command before it starts.
 	Prepare func(*exec.Cmd) error
+	// Contain puts the process in its own cgroup v2 where one can be made
+	// (killed whole with cgroup.kill), and otherwise marks its environment
+	// so that descendants in other sessions are swept after the group is
+	// killed. Agent CLIs start their tools in new sessions.
+	Contain bool
+	// Grace is how long a contained process without a cgroup is given
+	// between SIGTERM and SIGKILL on timeout (default 2s).
+	Grace time.Duration
 }
 
 // Result is what happened.
@@ -50,6 +58,9 @@ type Result struct {
 	// Survivors are processes of the group still alive half a second
 	// after the final kill. Always empty unless something resists SIGKILL.
 	Survivors []int
+	// Containment is how the process tree was contained: ContainCgroup,
+	// ContainGroup, or "" (the process group only).
+	Containment string
 }
 
 // LookPath finds an executable the way a shell with PATH set to pathEnv
@@ -105,26 +116,66 @@ func Run(ctx context.Context, spec Spec) Result {
 		max = DefaultMaxOutput
 	}
 	stdout, stderr := &capBuf{max: max}, &capBuf{max: max}
-	cmd := &exec.Cmd{
-		Path:        prog,
-		Args:        spec.Argv,
-		Dir:         spec.Dir,
-		Env:         append([]string{}, spec.Env...),
-		Stdout:      stdout,
-		Stderr:      stderr,
-		SysProcAttr: &syscall.SysProcAttr{Setpgid: true},
-		// Should a process escape the group and hold a pipe open, do not
-		// wait for it forever.
-		WaitDelay: 2 * time.Second,
-	}
-	if spec.Prepare != nil {
-		if err := spec.Prepare(cmd); err != nil {
-			res.StartErr = err
-			return res
+	var cg string
+	var cgFile *os.File
+	var marker string
+	if spec.Contain {
+		marker = fmt.Sprintf("%d-%d-%d", os.Getpid(), cgroupSeq.Add(1), time.Now().UnixNano())
+		res.Containment = ContainGroup
+		if dir, f, err := newCgroup(); err == nil {
+			defer f.Close()
+			cg, cgFile = dir, f
+			res.Containment = ContainCgroup
 		}
 	}
+	build := func() (*exec.Cmd, error) {
+		cmd := &exec.Cmd{
+			Path:        prog,
+			Args:        spec.Argv,
+			Dir:         spec.Dir,
+			Env:         append([]string{}, spec.Env...),
+			Stdout:      stdout,
+			Stderr:      stderr,
+			SysProcAttr: &syscall.SysProcAttr{Setpgid: true},
+			// Should a process escape the group and hold a pipe open, do
+			// not wait for it forever.
+			WaitDelay: 2 * time.Second,
+		}
+		if marker != "" {
+			cmd.Env = append(cmd.Env, MarkerVar+"="+marker)
+		}
+		if cg != "" {
+			cmd.SysProcAttr.UseCgroupFD = true
+			cmd.SysProcAttr.CgroupFD = int(cgFile.Fd())
+		}
+		if spec.Prepare != nil {
+			if err := spec.Prepare(cmd); err != nil {
+				return nil, err
+			}
+		}
+		return cmd, nil
+	}
+	cmd, err := build()
+	if err != nil {
+		res.StartErr = err
+		return res
+	}
 	start := time.Now()
-	if err := cmd.Start(); err != nil {
+	err = cmd.Start()
+	if err != nil && cg != "" && !errors.Is(err, exec.ErrNotFound) {
+		// The kernel refused to start it in the new cgroup (a hierarchy
+		// that cannot take it): contain it by group and marker instead.
+		os.Remove(cg)
+		cg = ""
+		res.Containment = ContainGroup
+		if cmd, err = build(); err == nil {
+			err = cmd.Start()
+		}
+	}
+	if err != nil {
+		if cg != "" {
+			os.Remove(cg)
+		}
 		res.StartErr = err
 		return res
 	}
@@ -134,17 +185,16 @@ func Run(ctx context.Context, spec Spec) Result {
 
 	// Wait for the leader to exit without reaping it: while it is a
 	// zombie its pid, and so the group id, cannot be reused.
-	exited := make(chan error, 1)
+	exited := make(chan struct{}) // closed once the leader has exited
 	go func() {
 		var info unix.Siginfo
-		var err error
 		for {
-			err = unix.Waitid(unix.P_PID, pgid, &info, unix.WEXITED|unix.WNOWAIT, nil)
+			err := unix.Waitid(unix.P_PID, pgid, &info, unix.WEXITED|unix.WNOWAIT, nil)
 			if !errors.Is(err, unix.EINTR) {
 				break
 			}
 		}
-		exited <- err
+		close(exited)
 	}()
 	var timer <-chan time.Time
 	if spec.Timeout > 0 {
@@ -152,22 +202,52 @@ func Run(ctx context.Context, spec Spec) Result {
 		defer t.Stop()
 		timer = t.C
 	}
+	stop := func() {
+		switch {
+		case cg != "":
+			_ = os.WriteFile(cg+"/cgroup.kill", []byte("1"), 0)
+		case spec.Contain:
+			grace := spec.Grace
+			if grace <= 0 {
+				grace = 2 * time.Second
+			}
+			terminateGroup(pgid, grace, exited)
+		default:
+			_ = syscall.Kill(-pgid, syscall.SIGKILL)
+		}
+		<-exited
+	}
 	select {
 	case <-exited:
 	case <-timer:
 		res.TimedOut = true
-		_ = syscall.Kill(-pgid, syscall.SIGKILL)
-		<-exited
+		stop()
 	case <-ctx.Done():
 		res.TimedOut = true
-		_ = syscall.Kill(-pgid, syscall.SIGKILL)
-		<-exited
+		stop()
 	}
-	// The leader is a zombie; end whatever else is in its group.
+	// The leader is a zombie; end whatever else is in its group, and, when
+	// contained, in its cgroup or carrying its marker.
 	_ = syscall.Kill(-pgid, syscall.SIGKILL)
+	if cg != "" {
+		_ = os.WriteFile(cg+"/cgroup.kill", []byte("1"), 0)
+	}
+	var swept []int
+	if marker != "" && cg == "" {
+		// Before Wait: an escaped child holding the output pipes would
+		// otherwise be waited for, and could write meanwhile.
+		swept = sweepMarked(marker)
+	}
 	werr := cmd.Wait()
 	res.Duration = time.Since(start)
 	res.Survivors = reapGroup(pgid)
+	if cg != "" {
+		res.Survivors = append(res.Survivors, killCgroup(cg)...)
+	}
+	if marker != "" {
+		res.Survivors = append(res.Survivors, swept...)
+		res.Survivors = append(res.Survivors, sweepMarked(marker)...)
+	}
 	res.Stdout, res.Stderr = stdout.Bytes(), stderr.Bytes()
 	res.Truncated = stdout.truncated || stderr.truncated
 	if ps := cmd.ProcessState; ps != nil {

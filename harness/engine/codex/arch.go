@@ -1,0 +1,5 @@
+package codex
+
+import "runtime"
+
+func archARM() bool { return runtime.GOARCH == "arm64" }
