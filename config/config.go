@@ -7,13 +7,15 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"os"
+	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
 
 	yaml "go.yaml.in/yaml/v4"
 	"golang.org/x/tools/go/analysis"
+
+	"github.com/svrnty/sotvet/internal/safefs"
 )
 
 // FileName is the configuration file looked up at the workspace root.
@@ -157,10 +159,24 @@ type Error struct {
 
 func (e *Error) Error() string { return fmt.Sprintf("%s:%d:%d: %s", e.Path, e.Line, e.Col, e.Msg) }
 
+// MaxSize caps the configuration file: it is read before any other limit is
+// known, and a FIFO or a device in its place must not hang the run.
+const MaxSize = 1 << 20
+
+// LoadIn reads the configuration file FileName of the workspace root dir,
+// resolved under dir (a link leading out of it is an error).
+func LoadIn(dir string, registry []*analysis.Analyzer) (*Config, error) {
+	data, err := safefs.ReadIn(dir, FileName, MaxSize)
+	if err != nil {
+		return nil, err
+	}
+	return Parse(filepath.Join(dir, FileName), data, registry)
+}
+
 // Load reads and validates the configuration at path against the checks in
 // registry. A missing file is reported as an error wrapping os.ErrNotExist.
 func Load(path string, registry []*analysis.Analyzer) (*Config, error) {
-	data, err := os.ReadFile(path)
+	data, err := safefs.ReadPath(path, MaxSize)
 	if err != nil {
 		return nil, err
 	}

@@ -54,7 +54,10 @@ func ParsePass(pass *analysis.Pass, reuse *Reuse) *Workspace {
 		}
 		role := RoleOf(rel)
 		if role == 0 {
-			continue
+			// Only a path discovery could not read (an unreadable
+			// directory) is listed without a role: reading it again
+			// reports the problem at the path instead of skipping it.
+			role = RoleOther
 		}
 		disc.Entries = append(disc.Entries, Entry{Path: rel, Role: role})
 	}

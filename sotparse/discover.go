@@ -105,6 +105,10 @@ func Discover(fsys fs.FS, opt DiscoverOptions) (*Discovery, error) {
 			if err != nil || info.IsDir() {
 				return nil
 			}
+			if role != 0 && !info.Mode().IsRegular() {
+				d.Problems = append(d.Problems, Problem{Check: "syntax", Path: p, Message: "cannot read: not a regular file"})
+				return nil
+			}
 			if role != 0 {
 				d.Entries = append(d.Entries, Entry{Path: p, Role: role, Size: info.Size()})
 			} else {
@@ -115,6 +119,9 @@ func Discover(fsys fs.FS, opt DiscoverOptions) (*Discovery, error) {
 		if role == 0 || !de.Type().IsRegular() {
 			if de.Type().IsRegular() || de.Type()&fs.ModeSymlink != 0 {
 				d.Others = append(d.Others, p)
+			} else if role != 0 {
+				// A FIFO or a device: reading it could block or never end.
+				d.Problems = append(d.Problems, Problem{Check: "syntax", Path: p, Message: "cannot read: not a regular file"})
 			}
 			return nil
 		}

@@ -24,6 +24,7 @@ import (
 	"github.com/svrnty/sotvet/config"
 	"github.com/svrnty/sotvet/internal/atomicfile"
 	"github.com/svrnty/sotvet/internal/gitview"
+	"github.com/svrnty/sotvet/internal/safefs"
 	"github.com/svrnty/sotvet/sotparse"
 )
 
@@ -133,7 +134,14 @@ func cmdCheck(args []string, stdout, stderr io.Writer) int {
 	for k, v := range cfg.Severity {
 		sev[k] = checks.Severity(v)
 	}
-	opt := checks.Options{Root: root, FS: os.DirFS(root), Analyzers: analyzers, Severity: sev, MaxFileSize: cfg.MaxFileSize}
+	// Every workspace read is resolved under the root: no link leads out.
+	rootFS, err := safefs.Open(root, cfg.MaxFileSize)
+	if err != nil {
+		fmt.Fprintf(stderr, "sotvet: %v\n", err)
+		return exitError
+	}
+	defer rootFS.Close()
+	opt := checks.Options{Root: root, FS: rootFS, Analyzers: analyzers, Severity: sev, MaxFileSize: cfg.MaxFileSize}
 	if err := cf.validate(); err != nil {
 		fmt.Fprintf(stderr, "sotvet: %v\n", err)
 		return exitError
@@ -434,11 +442,13 @@ func parseInterleaved(flags *flag.FlagSet, args []string) ([]string, error) {
 }
 
 func loadConfig(root, explicit string) (*config.Config, error) {
-	path := explicit
-	if path == "" {
-		path = filepath.Join(root, config.FileName)
+	var cfg *config.Config
+	var err error
+	if explicit != "" {
+		cfg, err = config.Load(explicit, checks.All)
+	} else {
+		cfg, err = config.LoadIn(root, checks.All)
 	}
-	cfg, err := config.Load(path, checks.All)
 	if err != nil {
 		if explicit == "" && errors.Is(err, fs.ErrNotExist) {
 			return &config.Config{}, nil
