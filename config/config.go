@@ -4,6 +4,8 @@ package config
 
 import (
 	"bytes"
+	"crypto/ed25519"
+	"encoding/base64"
 	"errors"
 	"flag"
 	"fmt"
@@ -31,6 +33,10 @@ type Config struct {
 	Statuses    []string          // extra status vocabulary
 	MaxFileSize int64
 	Settings    []Setting // per-check flag values, in file order
+	// TrustedKeys are the ed25519 public keys (standard base64 of the raw
+	// 32 bytes, as report.json's signing.public_key) whose signature makes
+	// a harness run trustworthy; verify and the evidence check require one.
+	TrustedKeys []string
 }
 
 // Setting is one per-check flag value: checks.<check>.<flag>. A scalar is
@@ -281,6 +287,13 @@ func Parse(path string, data []byte, registry []*analysis.Analyzer) (*Config, er
 				err = errAt(v, "want a positive number of bytes")
 			}
 			c.MaxFileSize = n
+		case "trusted-keys":
+			c.TrustedKeys, err = strList(v, func(n *yaml.Node) error {
+				if _, err := ParseKey(n.Value); err != nil {
+					return errAt(n, "%v", err)
+				}
+				return nil
+			})
 		case "severity":
 			if v.Kind != yaml.MappingNode {
 				return nil, errAt(v, "want a mapping of check to error|warning")
@@ -326,7 +339,7 @@ func Parse(path string, data []byte, registry []*analysis.Analyzer) (*Config, er
 				}
 			}
 		default:
-			err = errAt(k, "unknown key %q (want enable, disable, fail-on, severity, statuses, max-file-size or checks)", k.Value)
+			err = errAt(k, "unknown key %q (want enable, disable, fail-on, severity, statuses, max-file-size, trusted-keys or checks)", k.Value)
 		}
 		if err != nil {
 			return nil, err
@@ -342,6 +355,13 @@ func (c *Config) Apply(registry []*analysis.Analyzer, explicit map[string]bool) 
 	for _, a := range registry {
 		if len(c.Statuses) > 0 && a.Flags.Lookup("extra-statuses") != nil && !explicit[a.Name+".extra-statuses"] {
 			if err := a.Flags.Set("extra-statuses", strings.Join(c.Statuses, ",")); err != nil {
+				return err
+			}
+		}
+	}
+	for _, a := range registry {
+		if len(c.TrustedKeys) > 0 && a.Flags.Lookup("trusted-keys") != nil && !explicit[a.Name+".trusted-keys"] {
+			if err := a.Flags.Set("trusted-keys", strings.Join(c.TrustedKeys, ",")); err != nil {
 				return err
 			}
 		}
@@ -371,4 +391,14 @@ func stripComments(b []byte) []byte {
 		}
 	}
 	return out
+}
+
+// ParseKey decodes a trusted key: the standard base64 of a raw ed25519
+// public key.
+func ParseKey(s string) (ed25519.PublicKey, error) {
+	b, err := base64.StdEncoding.DecodeString(s)
+	if err != nil || len(b) != ed25519.PublicKeySize {
+		return nil, fmt.Errorf("trusted key %q is not the base64 of a %d-byte ed25519 public key", s, ed25519.PublicKeySize)
+	}
+	return ed25519.PublicKey(b), nil
 }

@@ -2,14 +2,19 @@ package main
 
 import (
 	"context"
+	"crypto/ed25519"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"os/signal"
 	"path/filepath"
 	"strings"
 
+	"github.com/svrnty/sotvet/checks"
+	"github.com/svrnty/sotvet/config"
 	"github.com/svrnty/sotvet/harness"
 	"github.com/svrnty/sotvet/harness/contract"
 	"github.com/svrnty/sotvet/harness/engine/fake"
@@ -234,6 +239,7 @@ func harnessVerify(args []string, stdout, stderr io.Writer) int {
 	fs.SetOutput(stderr)
 	pubKey := fs.String("pub-key", "", "trusted ed25519 public key (PKIX PEM) the attestation must be signed with")
 	asJSON := fs.Bool("json", false, "print the result as JSON")
+	workspace := fs.String("workspace", ".", "workspace `dir` whose sotvet.yaml trusted-keys are required without --pub-key")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: sotvet harness verify [flags] <run-dir>")
 		fs.PrintDefaults()
@@ -253,8 +259,11 @@ func harnessVerify(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stderr, "sotvet harness: %v\n", err)
 			return exitError
 		}
+	} else if opt.TrustedKeys, err = workspaceKeys(*workspace); err != nil {
+		fmt.Fprintf(stderr, "sotvet harness: %v\n", err)
+		return exitError
 	}
-	vs, _, err := verify.Dir(dirs[0], opt)
+	vs, rep, err := verify.Dir(dirs[0], opt)
 	if err != nil {
 		fmt.Fprintf(stderr, "sotvet harness: %v\n", err)
 		return exitError
@@ -265,10 +274,11 @@ func harnessVerify(args []string, stdout, stderr io.Writer) int {
 			Message  string `json:"message"`
 		}
 		out := struct {
-			OK         bool   `json:"ok"`
-			Dir        string `json:"dir"`
-			Violations []jv   `json:"violations"`
-		}{OK: len(vs) == 0, Dir: dirs[0], Violations: []jv{}}
+			OK           bool   `json:"ok"`
+			Dir          string `json:"dir"`
+			Authenticity string `json:"authenticity"`
+			Violations   []jv   `json:"violations"`
+		}{OK: len(vs) == 0, Dir: dirs[0], Authenticity: verify.Authenticity(rep, opt), Violations: []jv{}}
 		for _, v := range vs {
 			out.Violations = append(out.Violations, jv{v.Artifact, v.Message})
 		}
@@ -279,7 +289,7 @@ func harnessVerify(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stdout, "%s: %s\n", dirs[0], v)
 		}
 		if len(vs) == 0 {
-			fmt.Fprintf(stdout, "%s: valid\n", dirs[0])
+			fmt.Fprintf(stdout, "%s: valid (%s)\n", dirs[0], verify.Authenticity(rep, opt))
 		} else {
 			fmt.Fprintf(stdout, "%s: invalid: %d violations\n", dirs[0], len(vs))
 		}
@@ -341,4 +351,25 @@ func harnessMatrix(args []string, stdout, stderr io.Writer) int {
 		return exitFindings
 	}
 	return exitClean
+}
+
+// workspaceKeys returns the trusted keys the workspace dir's sotvet.yaml
+// declares; none when it has no configuration.
+func workspaceKeys(dir string) ([]ed25519.PublicKey, error) {
+	cfg, err := config.LoadIn(dir, checks.All)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var keys []ed25519.PublicKey
+	for _, k := range cfg.TrustedKeys {
+		pub, err := config.ParseKey(k)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", cfg.Path, err)
+		}
+		keys = append(keys, pub)
+	}
+	return keys, nil
 }
