@@ -147,6 +147,9 @@ func Run(opt Options) (*Result, *sotparse.Workspace, error) {
 		}
 		res.Findings = kept
 	}
+	if err := redact(ws, res.Findings); err != nil {
+		return nil, nil, err
+	}
 	SortFindings(res.Findings)
 	fingerprint(ws, res.Findings)
 	return res, ws, nil

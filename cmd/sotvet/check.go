@@ -201,8 +201,14 @@ func cmdCheck(args []string, stdout, stderr io.Writer) int {
 		}
 		sort.Strings(paths)
 		if cf.diff {
+			// The preview is printed: a secret in its context lines is masked.
+			red, err := checks.Redactor()
+			if err != nil {
+				fmt.Fprintf(stderr, "sotvet: %v\n", err)
+				return exitError
+			}
 			for _, p := range paths {
-				stdout.Write(diff.Diff("a/"+p, ws.File(p).Content, "b/"+p, changed[p]))
+				stdout.Write(red(diff.Diff("a/"+p, ws.File(p).Content, "b/"+p, changed[p])))
 			}
 			return exitClean
 		}
