@@ -182,6 +182,7 @@ func Load(dir string) (*Case, error) {
 			info, err := os.Stat(filepath.Join(abs, filepath.FromSlash(rel)))
 			return err == nil && info.IsDir()
 		})...)
+		errs = append(errs, CheckFixture(p, abs)...)
 		if c.FakeSolution != "" {
 			c.FakeSolution = filepath.Join(abs, filepath.FromSlash(c.FakeSolution))
 		}
