@@ -253,6 +253,9 @@ func cmdCheck(args []string, stdout, stderr io.Writer) int {
 
 func (cf *checkFlags) validate() error {
 	switch {
+	case strings.HasPrefix(cf.changedSince, "-"):
+		// git would take it as an option (--output=FILE writes a file).
+		return fmt.Errorf("--changed-since %q: a revision cannot start with \"-\"", cf.changedSince)
 	case cf.staged && cf.changedSince != "":
 		return errors.New("--staged and --changed-since cannot be combined")
 	case cf.all && !cf.staged && cf.changedSince == "":
