@@ -56,6 +56,7 @@ type run struct {
 	patch              []byte
 	payload            []payloadFile
 	postBackend        *tree.Digest
+	baseTree           *tree.Digest // the harness's own digest of the baseline
 }
 
 type payloadFile struct {

@@ -3,8 +3,14 @@ package harness_test
 import (
 	"crypto/ed25519"
 	"crypto/rand"
+	"os/exec"
+	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/svrnty/sotvet/harness"
+	"github.com/svrnty/sotvet/harness/engine"
 
 	"github.com/svrnty/sotvet/harness/evidence"
 	"github.com/svrnty/sotvet/harness/verify"
@@ -66,4 +72,58 @@ func report(t *testing.T, dir string) *evidence.Report {
 		t.Fatalf("verify %s: %v", dir, err)
 	}
 	return rep
+}
+
+// replaceEngine is a backend that solves the task, edits a forbidden file,
+// and then tells git, through a replace ref, that the baseline already had
+// the edited content, so that git's diff omits it.
+type replaceEngine struct{}
+
+func (replaceEngine) Name() string     { return "replacer" }
+func (replaceEngine) Provider() string { return "test" }
+func (replaceEngine) Invocation(job engine.Job) (engine.Invocation, error) {
+	script := `set -e
+printf '\n// forged\n' >> slugify_test.go
+git add slugify_test.go
+forged=$(git write-tree)
+git replace "$(git rev-parse HEAD^{tree})" "$forged"
+git reset -q
+cp "$SOL/slugify.go" slugify.go
+`
+	return engine.Invocation{Argv: []string{"/bin/sh", "-c", script}, Env: []string{"SOL=" + job.FakeSolution}}, nil
+}
+func (replaceEngine) Terminal(_, stderr []byte, code int) engine.Signal {
+	if code != 0 {
+		return engine.Signal{Status: engine.StatusFailure, Detail: strings.TrimSpace(string(stderr))}
+	}
+	return engine.Signal{Status: engine.StatusSuccess, Events: []engine.Event{{Type: "plan.updated"}, {Type: "patch.applied"}}}
+}
+
+// TestReplaceRefsCannotHideAChange: git's view of what changed must not be
+// something the backend can rewrite.
+func TestReplaceRefsCannotHideAChange(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("no git")
+	}
+	opt := options(t, "r1-string-slugify")
+	reg := harness.DefaultRegistry(opt.FakeCommand)
+	if err := reg.Register(engine.Entry{Engine: replaceEngine{}, Enabled: true, Executable: true}); err != nil {
+		t.Fatal(err)
+	}
+	opt.Registry, opt.Engine = reg, "replacer"
+	res := run(t, opt)
+	r := res.Report
+	if r.BackendExitCode == nil || *r.BackendExitCode != 0 {
+		t.Fatalf("the backend failed: %+v\n%s", r.BackendRun, readFile(t, filepath.Join(res.RunDir, "backend", "stderr.log")))
+	}
+	if r.Status == evidence.StatusPass {
+		t.Errorf("a change to a forbidden file hidden by a replace ref passed")
+	}
+	if !slices.Contains(r.ChangedFiles, "slugify_test.go") {
+		t.Errorf("changed files %v omit slugify_test.go", r.ChangedFiles)
+	}
+	if !strings.Contains(readFile(t, filepath.Join(res.RunDir, evidence.PatchFile)), "slugify_test.go") {
+		t.Error("patch.diff omits the change to slugify_test.go")
+	}
+	mustVerify(t, res.RunDir)
 }

@@ -35,6 +35,7 @@ func (r *run) prepareWorkspace() bool {
 		return fail("digest", err)
 	}
 	r.rep.Baseline.Commit, r.rep.Baseline.TreeDigest = commit, base.Sum
+	r.baseTree = base
 	r.tr("git.baseline", map[string]any{"commit": commit, "tree_sha256": base.Sum, "files": len(base.Entries)})
 
 	if r.fx != nil && r.fx.inject.dirtyStart {

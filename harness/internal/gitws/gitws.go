@@ -51,6 +51,9 @@ func (r *Repo) env(extra ...string) []string {
 		"GIT_CONFIG_GLOBAL=/dev/null",
 		"GIT_TERMINAL_PROMPT=0",
 		"GIT_OPTIONAL_LOCKS=0",
+		// refs/replace/ is in the backend's writable tree: a replace ref
+		// for the baseline would hide a change from every diff.
+		"GIT_NO_REPLACE_OBJECTS=1",
 		"GIT_AUTHOR_DATE=" + BaselineDate,
 		"GIT_COMMITTER_DATE=" + BaselineDate,
 	}
