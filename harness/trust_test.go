@@ -14,6 +14,7 @@ import (
 
 	"github.com/svrnty/sotvet/harness/evidence"
 	"github.com/svrnty/sotvet/harness/verify"
+	"github.com/svrnty/sotvet/secrets"
 )
 
 // TestForgedUnsigned: a forger who rewrites a run and drops its signature
@@ -124,6 +125,36 @@ func TestReplaceRefsCannotHideAChange(t *testing.T) {
 	}
 	if !strings.Contains(readFile(t, filepath.Join(res.RunDir, evidence.PatchFile)), "slugify_test.go") {
 		t.Error("patch.diff omits the change to slugify_test.go")
+	}
+	mustVerify(t, res.RunDir)
+}
+
+// TestVerificationArgvRedacted: a token in a verification command's argv
+// is stored nowhere in clear: not in test.log, the report, the events or
+// the trace. The key is assembled at run time, so no file holds it.
+func TestVerificationArgvRedacted(t *testing.T) {
+	key := "gh" + "p_" + "u8jzPde0IgxLd6GncfBAepfJBd0Kh8oOOL8d"
+	dir := writeCase(t, "r1-string-slugify", func(s string) string {
+		return strings.Replace(s, "verification:\n  - go test -count=1 ./...\n",
+			"verification:\n  - go test -count=1 ./...\n  - env SOTVET_PROBE_TOKEN="+key+" true\n  - true --token "+key+"\n", 1)
+	})
+	sc, err := secrets.NewScanner(secrets.DefaultConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	opt := options(t, "")
+	opt.CaseDir, opt.Redactor = dir, sc
+	res := run(t, opt)
+	if res.Report.Status != evidence.StatusPass {
+		t.Fatalf("status %s %+v", res.Report.Status, res.Report.Blockers)
+	}
+	for _, a := range []string{evidence.TestLog, evidence.ReportJSON, evidence.ReportMD, evidence.EventsFile, evidence.TraceFile, evidence.Attestation} {
+		if s := readFile(t, filepath.Join(res.RunDir, a)); strings.Contains(s, key[4:20]) {
+			t.Errorf("%s holds the token", a)
+		}
+	}
+	if !strings.Contains(readFile(t, filepath.Join(res.RunDir, evidence.TestLog)), "SOTVET_PROBE_TOKEN=ghp_****") {
+		t.Errorf("test.log does not show the redacted command:\n%s", readFile(t, filepath.Join(res.RunDir, evidence.TestLog)))
 	}
 	mustVerify(t, res.RunDir)
 }
