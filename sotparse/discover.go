@@ -5,6 +5,8 @@ import (
 	"io/fs"
 	"path"
 	"strings"
+
+	"github.com/svrnty/sotvet/internal/atomicfile"
 )
 
 // Role says what a discovered file is to the workspace.
@@ -88,7 +90,8 @@ func Discover(fsys fs.FS, opt DiscoverOptions) (*Discovery, error) {
 			d.Known[p] = true
 			return nil
 		}
-		if opt.Ignored != nil && opt.Ignored(p, false) {
+		if (opt.Ignored != nil && opt.Ignored(p, false)) || atomicfile.IsTemp(de.Name()) {
+			// A temporary file of an interrupted --fix is not the workspace's.
 			return nil
 		}
 		d.Known[p] = true

@@ -212,8 +212,18 @@ func cmdCheck(args []string, stdout, stderr io.Writer) int {
 			}
 			return exitClean
 		}
+		if removed, err := atomicfile.CleanStale(root, staleTemp); err != nil {
+			fmt.Fprintf(stderr, "sotvet: warning: removing stale temporary files: %v\n", err)
+		} else if len(removed) > 0 {
+			fmt.Fprintf(stderr, "sotvet: removed %d stale temporary files of an interrupted --fix\n", len(removed))
+		}
 		for _, p := range paths {
-			if err := writeAtomic(filepath.Join(root, filepath.FromSlash(p)), changed[p]); err != nil {
+			target, err := fixTarget(root, p)
+			if err != nil {
+				fmt.Fprintf(stderr, "sotvet: writing fix: %v\n", err)
+				return exitError
+			}
+			if err := writeAtomic(target, changed[p]); err != nil {
 				fmt.Fprintf(stderr, "sotvet: writing fix: %v\n", err)
 				return exitError
 			}
@@ -496,6 +506,29 @@ func selectChecks(cfg *config.Config, cf checkFlags) ([]*analysis.Analyzer, erro
 
 // writeAtomic replaces (or creates) name with data, keeping an existing
 // file's mode: a crash leaves the old or the new content, never a part.
+// staleTemp is how old a temporary file of --fix must be before another
+// --fix removes it: a younger one may belong to a --fix still running.
+const staleTemp = 10 * time.Minute
+
+// fixTarget returns the file a fix of the workspace path p is written to:
+// through a link, its target, which must be inside the root (the link
+// stays a link); never a file outside the workspace.
+func fixTarget(root, p string) (string, error) {
+	name := filepath.Join(root, filepath.FromSlash(p))
+	real, err := filepath.EvalSymlinks(name)
+	if err != nil {
+		return "", err
+	}
+	realRoot, err := filepath.EvalSymlinks(root)
+	if err != nil {
+		return "", err
+	}
+	if rel, ok := sotparse.RelPath(realRoot, real); !ok || rel == "." {
+		return "", fmt.Errorf("%s: leads outside the workspace (%s); not written", p, real)
+	}
+	return real, nil
+}
+
 func writeAtomic(name string, data []byte) error { return atomicfile.Write(name, data, 0o644) }
 
 func splitList(s string) []string {
