@@ -2,7 +2,6 @@ package checks
 
 import (
 	"strings"
-	"sync"
 
 	secretscheck "github.com/svrnty/sotvet/checks/secrets"
 	engine "github.com/svrnty/sotvet/secrets"
@@ -17,7 +16,7 @@ const minQuoted = 8
 // redactor, so that no check, whatever it quotes (a frontmatter value, a
 // title, a repeated line, a path), can print a credential. Besides whole
 // secrets anywhere in a message, it masks any long enough prefix or suffix
-// of a secret found in the finding's own file: checks shorten long quotes.
+// of a secret found on the finding's own lines: checks shorten long quotes.
 func redact(ws *sotparse.Workspace, fs []Finding) error {
 	if len(fs) == 0 {
 		return nil
@@ -30,41 +29,44 @@ func redact(ws *sotparse.Workspace, fs []Finding) error {
 	if err != nil {
 		return err
 	}
-	var mu sync.Mutex
-	inFile := map[string][]string{}
-	secretsIn := func(path string) []string {
-		mu.Lock()
-		defer mu.Unlock()
-		if s, ok := inFile[path]; ok {
-			return s
-		}
-		var out []string
-		if f := ws.File(path); f != nil && len(f.Content) > 0 {
-			for _, x := range sc.Scan(path, f.Content) {
-				if x.AllowReason == "value" || x.End > len(f.Content) {
-					continue
-				}
-				out = append(out, string(f.Content[x.Start:x.End]))
-			}
-		}
-		inFile[path] = out
-		return out
-	}
-	clean := func(msg, path string) string {
+	clean := func(msg string, f *Finding) string {
 		msg = sc.RedactString(msg)
-		for _, s := range secretsIn(path) {
+		for _, s := range secretsOnLines(sc, ws, f) {
 			msg = maskPieces(msg, s)
 		}
 		return msg
 	}
 	for i := range fs {
 		f := &fs[i]
-		f.Message = clean(f.Message, f.File)
+		f.Message = clean(f.Message, f)
 		for j := range f.Fixes {
-			f.Fixes[j].Message = clean(f.Fixes[j].Message, f.File)
+			f.Fixes[j].Message = clean(f.Fixes[j].Message, f)
 		}
 	}
 	return nil
+}
+
+// secretsOnLines returns the secrets on the lines a finding spans: the
+// text a check quotes, and may shorten, comes from there.
+func secretsOnLines(sc *engine.Scanner, ws *sotparse.Workspace, f *Finding) []string {
+	file := ws.File(f.File)
+	if file == nil || len(file.Content) == 0 || f.Line < 1 || f.Line > file.Tok.LineCount() {
+		return nil
+	}
+	last := max(f.Line, min(f.EndLine, file.Tok.LineCount()))
+	start := file.Tok.Offset(file.Tok.LineStart(f.Line))
+	end := len(file.Content)
+	if last < file.Tok.LineCount() {
+		end = file.Tok.Offset(file.Tok.LineStart(last + 1))
+	}
+	text := file.Content[start:end]
+	var out []string
+	for _, x := range sc.Scan(f.File, text) {
+		if x.AllowReason != "value" && x.End <= len(text) {
+			out = append(out, string(text[x.Start:x.End]))
+		}
+	}
+	return out
 }
 
 // Redactor returns the secrets redactor the secrets check's settings
