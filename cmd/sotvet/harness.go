@@ -51,6 +51,13 @@ func cmdHarness(args []string, stdout, stderr io.Writer) int {
 		harnessUsage(stderr)
 		return exitError
 	}
+	if args[0] == "run" || args[0] == "matrix" {
+		// Backends must not find the harness's secrets in /proc/$PPID/environ.
+		if err := dropEnviron(); err != nil {
+			fmt.Fprintf(stderr, "sotvet harness: %v\n", err)
+			return exitError
+		}
+	}
 	switch args[0] {
 	case "run":
 		return harnessRun(args[1:], stdout, stderr)
@@ -197,7 +204,7 @@ func runOptions(out string, stderr io.Writer) (harness.Options, int) {
 		RunsRoot:       out,
 		FakeCommand:    cmd,
 		SandboxCommand: []string{cmd[0], "harness", "sandbox-exec"},
-		Environ:        os.Environ(),
+		Environ:        harnessEnviron(),
 		Redactor:       red,
 		Version:        version(),
 	}, 0
