@@ -141,6 +141,7 @@ func (r *run) runBackend(ctx context.Context) {
 		fmt.Fprintln(&r.testLog, "verification not run: the backend did not start")
 		return
 	}
+	r.red = withHandedOut(r.red, inv.Env)
 	names := make([]string, 0, len(inv.Files))
 	for n := range inv.Files {
 		names = append(names, n)

@@ -158,3 +158,38 @@ func TestVerificationArgvRedacted(t *testing.T) {
 	}
 	mustVerify(t, res.RunDir)
 }
+
+// tokenEngine hands its backend a token of no shape the secrets scanner
+// knows; the backend prints it.
+type tokenEngine struct{}
+
+func (tokenEngine) Name() string     { return "token" }
+func (tokenEngine) Provider() string { return "test" }
+func (tokenEngine) Invocation(job engine.Job) (engine.Invocation, error) {
+	return engine.Invocation{
+		Argv: []string{"/bin/sh", "-c", `echo "token: $LANE_TOKEN"; echo "token: $LANE_TOKEN" >&2; cp "$SOL/slugify.go" slugify.go`},
+		Env:  []string{"LANE_TOKEN=plain-looking-value-42", "SOL=" + job.FakeSolution},
+	}, nil
+}
+func (tokenEngine) Terminal(_, _ []byte, code int) engine.Signal {
+	return engine.Signal{Status: engine.StatusSuccess, Events: []engine.Event{{Type: "plan.updated"}, {Type: "patch.applied"}}}
+}
+
+// TestHandedOutValuesRedacted: what the harness gave a backend is masked
+// in the backend's logs whatever its shape.
+func TestHandedOutValuesRedacted(t *testing.T) {
+	opt := options(t, "r1-string-slugify")
+	reg := harness.DefaultRegistry(opt.FakeCommand)
+	if err := reg.Register(engine.Entry{Engine: tokenEngine{}, Enabled: true, Executable: true}); err != nil {
+		t.Fatal(err)
+	}
+	opt.Registry, opt.Engine = reg, "token"
+	res := run(t, opt)
+	for _, a := range []string{"backend/stdout.log", "backend/stderr.log"} {
+		s := readFile(t, filepath.Join(res.RunDir, a))
+		if strings.Contains(s, "plain-looking-value-42") || !strings.Contains(s, "token: [handed-out value redacted]") {
+			t.Errorf("%s: %q", a, s)
+		}
+	}
+	mustVerify(t, res.RunDir)
+}
