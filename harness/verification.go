@@ -61,12 +61,20 @@ func (r *run) verify(ctx context.Context) {
 			fmt.Fprintf(&r.testLog, "# exit %d%s\n", code, sigSuffix(pr.Signal))
 			r.tr("verification.exit", map[string]any{"argv": shown, "exit_code": code, "duration_ms": res.DurationMS})
 		}
+		if len(pr.Survivors) > 0 {
+			// Fail closed: something the command started outlived it.
+			res.Survivors, res.Passed = pr.Survivors, false
+			fmt.Fprintf(&r.testLog, "# processes of its group survived the kill: %v\n", pr.Survivors)
+			r.tr("verification.survivors", map[string]any{"argv": shown, "pids": pr.Survivors})
+		}
 		v.Commands = append(v.Commands, res)
 		results = append(results, map[string]any{"argv": shown, "exit_code": res.ExitCode, "passed": res.Passed, "missing": res.Missing, "timed_out": res.TimedOut})
 		if !res.Passed {
 			passed = false
 			if res.Missing {
 				r.block(evidence.MissingTestCommand, "no verification command was available: "+errText(pr.StartErr), nil)
+			} else if len(res.Survivors) > 0 {
+				r.block(evidence.VerificationFailed, fmt.Sprintf("verification %q left processes running: %v", line, res.Survivors), nil)
 			} else if res.TimedOut {
 				r.block(evidence.Timeout, fmt.Sprintf("verification %q did not finish within %s", line, c.VerificationTimeout), nil)
 			} else {

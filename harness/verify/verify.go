@@ -572,6 +572,11 @@ func (v *verifier) consistency() {
 	if len(r.BackendRun.Survivors) > 0 {
 		v.bad(R, "processes of the backend's group survived the kill: %v", r.BackendRun.Survivors)
 	}
+	for _, c := range r.Verification.Commands {
+		if len(c.Survivors) > 0 && c.Passed {
+			v.bad(R, "verification %q passed although processes of its group survived: %v", strings.Join(c.Argv, " "), c.Survivors)
+		}
+	}
 	v.sandbox()
 }
 
