@@ -69,7 +69,9 @@ func (r *run) env(path string) []string {
 	if r.opt.GoScratch != "" {
 		scratch = r.opt.GoScratch
 	}
-	for k, v := range goCacheEnv(r.opt.Environ, scratch) {
+	cache := goCacheEnv(r.opt.Environ, scratch)
+	r.privateGoCache(cache)
+	for k, v := range cache {
 		env = append(env, k+"="+v)
 	}
 	slices.Sort(env)

@@ -3,6 +3,8 @@ package harness_test
 import (
 	"crypto/ed25519"
 	"crypto/rand"
+	"fmt"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
@@ -13,6 +15,7 @@ import (
 	"github.com/svrnty/sotvet/harness/engine"
 
 	"github.com/svrnty/sotvet/harness/evidence"
+	"github.com/svrnty/sotvet/harness/sandbox"
 	"github.com/svrnty/sotvet/harness/verify"
 	"github.com/svrnty/sotvet/secrets"
 )
@@ -192,4 +195,34 @@ func TestHandedOutValuesRedacted(t *testing.T) {
 		}
 	}
 	mustVerify(t, res.RunDir)
+}
+
+// TestPrivateGoCache: nothing outside the run directory is writable to a
+// confined run, the host's build cache included; the run's go commands
+// build through a cache of the run's own that reads the host's.
+func TestPrivateGoCache(t *testing.T) {
+	needLandlock(t)
+	opt := options(t, "")
+	opt.CaseDir = writeCase(t, "r1-string-slugify", func(s string) string { return s })
+	// Source no cache has seen: the build must put its outputs somewhere.
+	unique := fmt.Sprintf("package slugify\n\nconst probe = %q\n", randomName(t))
+	if err := os.WriteFile(filepath.Join(opt.CaseDir, "repo", "probe.go"), []byte(unique), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	opt.Sandbox = sandbox.Landlock
+	res := run(t, opt)
+	r := res.Report
+	if r.Status != evidence.StatusPass {
+		t.Fatalf("status %s %+v\n%s", r.Status, r.Blockers, readFile(t, filepath.Join(res.RunDir, evidence.TestLog)))
+	}
+	for _, w := range r.SandboxInfo.Writable {
+		if w != os.DevNull && !strings.HasPrefix(w, res.RunDir+string(filepath.Separator)) {
+			t.Errorf("writable outside the run directory: %s", w)
+		}
+	}
+	// The verification's go test built the unique package through the
+	// run's GOCACHEPROG (puts included): had it failed, the run would have.
+	if !strings.Contains(readFile(t, filepath.Join(res.RunDir, evidence.TraceFile)), `"GOCACHEPROG"`) {
+		t.Error("the run's processes were not given the run's GOCACHEPROG")
+	}
 }

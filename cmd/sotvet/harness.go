@@ -19,6 +19,7 @@ import (
 	"github.com/svrnty/sotvet/harness/contract"
 	"github.com/svrnty/sotvet/harness/engine/fake"
 	"github.com/svrnty/sotvet/harness/evidence"
+	"github.com/svrnty/sotvet/harness/gocache"
 	"github.com/svrnty/sotvet/harness/matrix"
 	"github.com/svrnty/sotvet/harness/sandbox"
 	"github.com/svrnty/sotvet/harness/verify"
@@ -74,6 +75,9 @@ func cmdHarness(args []string, stdout, stderr io.Writer) int {
 	case "fake-backend":
 		// The fake lane's backend process; started by the harness itself.
 		return fake.Main(args[1:], stdout, stderr)
+	case "gocache":
+		// The GOCACHEPROG of a run's go commands; started by them.
+		return gocache.Main(args[1:], os.Stdin, stdout, stderr)
 	case "sandbox-exec":
 		// The Landlock shim: restricts itself to the policy its arguments
 		// give, then executes the backend in its place. Started by the
