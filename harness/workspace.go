@@ -13,7 +13,9 @@ import (
 
 func (r *run) prepareWorkspace() bool {
 	c := r.c
-	r.repo = &gitws.Repo{Dir: r.ws, Home: r.home, Tmp: r.tmp, Path: r.pathEnv()}
+	// The harness's own repository lives outside the workspace (and
+	// outside what a confined backend may write).
+	r.repo = &gitws.Repo{Dir: r.ws, Home: r.home, Tmp: r.tmp, Path: r.pathEnv(), GitDir: filepath.Join(r.tmp, "baseline.git")}
 	fail := func(step string, err error) bool {
 		r.tr("workspace.error", map[string]any{"step": step, "error": err.Error()})
 		r.event("task.contract.created", "harness", r.contractData())

@@ -24,6 +24,11 @@ type Repo struct {
 	Home string // HOME for git: a private, empty directory
 	Tmp  string // scratch directory for temporary index files
 	Path string // PATH for git
+	// GitDir, when set, is the harness's own repository of the work tree,
+	// outside it: Init commits the baseline there too, and Head, Dirty and
+	// Capture read it, never the work tree's .git, which the backend can
+	// write (refs, replace objects, loose objects, config).
+	GitDir string
 }
 
 // BaselineDate makes baseline commits reproducible.
@@ -66,7 +71,7 @@ func (r *Repo) Run(args ...string) ([]byte, error) { return r.run(nil, args...) 
 func (r *Repo) run(extraEnv []string, args ...string) ([]byte, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, "git", append(append([]string{}, configArgs...), args...)...)
+	cmd := exec.CommandContext(ctx, "git", append(append(append([]string{}, configArgs...), r.location()...), args...)...)
 	cmd.Dir = r.Dir
 	cmd.Env = r.env(extraEnv...)
 	var out, errb bytes.Buffer
@@ -81,9 +86,37 @@ func (r *Repo) run(extraEnv []string, args ...string) ([]byte, error) {
 	return out.Bytes(), nil
 }
 
+// location is where git finds the repository: the harness's own GitDir
+// when set, else the work tree's .git.
+func (r *Repo) location() []string {
+	if r.GitDir == "" {
+		return nil
+	}
+	return []string{"--git-dir=" + r.GitDir, "--work-tree=" + r.Dir}
+}
+
 // Init makes the work tree a repository with no template (so no sample
-// hooks) and commits everything as the baseline. It returns the commit.
+// hooks) and commits everything as the baseline; with GitDir set, it
+// commits the same baseline (the same commit: fixed identity and dates)
+// in the harness's own repository as well. It returns the commit.
 func (r *Repo) Init() (string, error) {
+	local := *r
+	local.GitDir = ""
+	commit, err := local.initCommit()
+	if err != nil || r.GitDir == "" {
+		return commit, err
+	}
+	own, err := r.initCommit()
+	if err != nil {
+		return "", err
+	}
+	if own != commit {
+		return "", fmt.Errorf("the baseline commits differ: %s in the workspace, %s in the harness's repository", commit, own)
+	}
+	return own, nil
+}
+
+func (r *Repo) initCommit() (string, error) {
 	if _, err := r.Run("init", "-q", "--template=", "-b", "main"); err != nil {
 		return "", err
 	}
