@@ -1,6 +1,7 @@
 package sotparse
 
 import (
+	"math"
 	"path"
 	"path/filepath"
 	"reflect"
@@ -61,7 +62,9 @@ func ParsePass(pass *analysis.Pass, reuse *Reuse) *Workspace {
 		}
 		disc.Entries = append(disc.Entries, Entry{Path: rel, Role: role})
 	}
-	ws := ParseReusing(pass.Fset, disc, func(p string) ([]byte, error) { return pass.ReadFile(abs[p]) }, 0, reuse)
+	// The driver's ReadFile enforces the size limit (max-file-size may
+	// raise it above the default): no second limit here.
+	ws := ParseReusing(pass.Fset, disc, func(p string) ([]byte, error) { return pass.ReadFile(abs[p]) }, math.MaxInt64, reuse)
 	ws.Root = root
 	return ws
 }
