@@ -54,7 +54,7 @@ func cmdHarness(args []string, stdout, stderr io.Writer) int {
 	}
 	if args[0] == "run" || args[0] == "matrix" {
 		// Backends must not find the harness's secrets in /proc/$PPID/environ.
-		if err := dropEnviron(); err != nil {
+		if err := dropEnviron(args[0]); err != nil {
 			fmt.Fprintf(stderr, "sotvet harness: %v\n", err)
 			return exitError
 		}
