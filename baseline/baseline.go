@@ -8,10 +8,10 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"os"
 	"sort"
 
 	"github.com/svrnty/sotvet/checks"
+	"github.com/svrnty/sotvet/internal/safefs"
 )
 
 // Version of the baseline file format.
@@ -57,9 +57,13 @@ func (b *File) Marshal() []byte {
 	return append(out, '\n')
 }
 
+// maxSize caps a baseline file; a FIFO or a device in its place is an
+// error, never a hang.
+const maxSize = 256 << 20
+
 // Load reads a baseline file.
 func Load(name string) (*File, error) {
-	data, err := os.ReadFile(name)
+	data, err := safefs.ReadPath(name, maxSize)
 	if err != nil {
 		return nil, err
 	}

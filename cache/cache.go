@@ -31,6 +31,7 @@ import (
 	"time"
 
 	"github.com/svrnty/sotvet/internal/atomicfile"
+	"github.com/svrnty/sotvet/internal/safefs"
 )
 
 // EnvDir names the environment variable that overrides the cache directory.
@@ -108,7 +109,9 @@ func (p *Pack) load() {
 	}
 	var data []byte
 	if err == nil {
-		data, err = os.ReadFile(p.file)
+		// Bounded and regular only: a FIFO or a device put in the pack's
+		// place must not hang the run or fill memory.
+		data, err = safefs.ReadPath(p.file, maxPack)
 	}
 	if err != nil {
 		p.fail(err)

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -215,5 +216,25 @@ func TestDefaultDir(t *testing.T) {
 	t.Setenv("XDG_CACHE_HOME", "/c")
 	if d, err := DefaultDir(); err != nil || d != filepath.Join("/c", "sotvet") {
 		t.Errorf("DefaultDir = %q, %v", d, err)
+	}
+}
+
+// A FIFO (or a device) in the pack's place is a problem, never a hang.
+func TestPackNotARegularFile(t *testing.T) {
+	dir := t.TempDir()
+	p := Open(dir, "/ws", "k")
+	put(p, 1, "a")
+	if err := p.Save(); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Remove(p.File()); err != nil {
+		t.Fatal(err)
+	}
+	if err := syscall.Mkfifo(p.File(), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	q := Open(dir, "/ws", "k")
+	if q.Problem() == nil || !strings.Contains(q.Problem().Error(), "not a regular file") {
+		t.Errorf("Problem() = %v, want not a regular file", q.Problem())
 	}
 }

@@ -23,6 +23,7 @@ import (
 
 	"golang.org/x/tools/go/analysis"
 
+	"github.com/svrnty/sotvet/internal/safefs"
 	"github.com/svrnty/sotvet/sotparse"
 )
 
@@ -98,7 +99,9 @@ func Run(opt Options) (*Result, *sotparse.Workspace, error) {
 		if sizes[rel] > maxSize {
 			return nil, fmt.Errorf("file is %d bytes, over the %d-byte limit; not read", sizes[rel], maxSize)
 		}
-		return fs.ReadFile(opt.FS, rel)
+		// Regular files only, never more than the limit: a file that grew
+		// since discovery, or a FIFO put in its place, cannot hang the run.
+		return safefs.ReadFile(opt.FS, rel, maxSize)
 	}
 
 	fset := token.NewFileSet()
@@ -143,6 +146,9 @@ func Run(opt Options) (*Result, *sotparse.Workspace, error) {
 			}
 		}
 		res.Findings = kept
+	}
+	if err := redact(ws, res.Findings); err != nil {
+		return nil, nil, err
 	}
 	SortFindings(res.Findings)
 	fingerprint(ws, res.Findings)

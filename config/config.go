@@ -4,11 +4,13 @@ package config
 
 import (
 	"bytes"
+	"crypto/ed25519"
+	"encoding/base64"
 	"errors"
 	"flag"
 	"fmt"
-	"os"
 	slashpath "path"
+	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
@@ -17,6 +19,8 @@ import (
 
 	"github.com/svrnty/sotvet/harness/stage"
 	"golang.org/x/tools/go/analysis"
+
+	"github.com/svrnty/sotvet/internal/safefs"
 )
 
 // FileName is the configuration file looked up at the workspace root.
@@ -37,6 +41,10 @@ type Config struct {
 	// caller to check categories against the checks (a claim rule's id is
 	// known only once the settings are applied).
 	SeverityKeys []Place
+	// TrustedKeys are the ed25519 public keys (standard base64 of the raw
+	// 32 bytes, as report.json's signing.public_key) whose signature makes
+	// a harness run trustworthy; verify and the evidence check require one.
+	TrustedKeys []string
 }
 
 // Place is a value of the file with its position, for errors found later
@@ -177,10 +185,24 @@ type Error struct {
 
 func (e *Error) Error() string { return fmt.Sprintf("%s:%d:%d: %s", e.Path, e.Line, e.Col, e.Msg) }
 
+// MaxSize caps the configuration file: it is read before any other limit is
+// known, and a FIFO or a device in its place must not hang the run.
+const MaxSize = 1 << 20
+
+// LoadIn reads the configuration file FileName of the workspace root dir,
+// resolved under dir (a link leading out of it is an error).
+func LoadIn(dir string, registry []*analysis.Analyzer) (*Config, error) {
+	data, err := safefs.ReadIn(dir, FileName, MaxSize)
+	if err != nil {
+		return nil, err
+	}
+	return Parse(filepath.Join(dir, FileName), data, registry)
+}
+
 // Load reads and validates the configuration at path against the checks in
 // registry. A missing file is reported as an error wrapping os.ErrNotExist.
 func Load(path string, registry []*analysis.Analyzer) (*Config, error) {
-	data, err := os.ReadFile(path)
+	data, err := safefs.ReadPath(path, MaxSize)
 	if err != nil {
 		return nil, err
 	}
@@ -292,6 +314,13 @@ func Parse(path string, data []byte, registry []*analysis.Analyzer) (*Config, er
 				err = errAt(v, "want a positive number of bytes")
 			}
 			c.MaxFileSize = n
+		case "trusted-keys":
+			c.TrustedKeys, err = strList(v, func(n *yaml.Node) error {
+				if _, err := ParseKey(n.Value); err != nil {
+					return errAt(n, "%v", err)
+				}
+				return nil
+			})
 		case "severity":
 			if v.Kind != yaml.MappingNode {
 				return nil, errAt(v, "want a mapping of check to error|warning")
@@ -342,7 +371,7 @@ func Parse(path string, data []byte, registry []*analysis.Analyzer) (*Config, er
 			// checked here so that a mistake is reported where it is.
 			_, err = stage.ParseConfig(path, data)
 		default:
-			err = errAt(k, "unknown key %q (want enable, disable, fail-on, severity, statuses, max-file-size, checks, harness or workspaces)", k.Value)
+			err = errAt(k, "unknown key %q (want enable, disable, fail-on, severity, statuses, max-file-size, trusted-keys, checks, harness or workspaces)", k.Value)
 		}
 		if err != nil {
 			return nil, err
@@ -374,6 +403,13 @@ func (c *Config) Apply(registry []*analysis.Analyzer, explicit map[string]bool) 
 			}
 		}
 	}
+	for _, a := range registry {
+		if len(c.TrustedKeys) > 0 && a.Flags.Lookup("trusted-keys") != nil && !explicit[a.Name+".trusted-keys"] {
+			if err := a.Flags.Set("trusted-keys", strings.Join(c.TrustedKeys, ",")); err != nil {
+				return err
+			}
+		}
+	}
 	for _, s := range c.Settings {
 		if explicit[s.Check+"."+s.Flag] {
 			continue
@@ -399,4 +435,14 @@ func stripComments(b []byte) []byte {
 		}
 	}
 	return out
+}
+
+// ParseKey decodes a trusted key: the standard base64 of a raw ed25519
+// public key.
+func ParseKey(s string) (ed25519.PublicKey, error) {
+	b, err := base64.StdEncoding.DecodeString(s)
+	if err != nil || len(b) != ed25519.PublicKeySize {
+		return nil, fmt.Errorf("trusted key %q is not the base64 of a %d-byte ed25519 public key", s, ed25519.PublicKeySize)
+	}
+	return ed25519.PublicKey(b), nil
 }

@@ -77,7 +77,9 @@ func (r *run) env(path string) []string {
 	if r.opt.GoScratch != "" {
 		scratch = r.opt.GoScratch
 	}
-	for k, v := range goCacheEnv(r.opt.Environ, scratch) {
+	cache := goCacheEnv(r.opt.Environ, scratch)
+	r.privateGoCache(cache)
+	for k, v := range cache {
 		env = append(env, k+"="+v)
 	}
 	slices.Sort(env)
@@ -155,6 +157,7 @@ func (r *run) runBackend(ctx context.Context) {
 		fmt.Fprintln(&r.testLog, "verification not run: the backend did not start")
 		return
 	}
+	r.red = withHandedOut(r.red, inv.Env)
 	names := make([]string, 0, len(inv.Files))
 	for n := range inv.Files {
 		names = append(names, n)

@@ -29,6 +29,12 @@ func (r *run) capture(judge bool) bool {
 	r.rep.ChangedFiles = files
 	vs, allowedOK, forbiddenOK := checkPaths(r.ws, files, c.AllowedWrites, c.ForbiddenPaths)
 	r.rep.PathViolations = append(r.rep.PathViolations, vs...)
+	if hidden := r.hiddenChanges(files); len(hidden) > 0 {
+		allowedOK, forbiddenOK = false, false
+		for _, p := range hidden {
+			r.rep.PathViolations = append(r.rep.PathViolations, evidence.PathViolation{Path: p, Reason: "changed on disk but missing from git's diff (git's view of the workspace was tampered with)"})
+		}
+	}
 	for _, v := range r.rep.PathViolations {
 		if strings.HasPrefix(v.Path, ".git/") {
 			forbiddenOK = false
@@ -79,4 +85,40 @@ func (r *run) endCheck() {
 	if len(dirty) > 0 && r.c.CleanEnd {
 		r.block(evidence.DirtyEndingTree, "the tree changed after the backend's change was captured", dirty)
 	}
+}
+
+// hiddenChanges cross-checks git's changed files against the harness's own
+// digests of the tree before and after the backend: the repository
+// metadata lies in the backend's writable tree (refs, objects, grafts), so
+// git's answer alone could be rewritten. A path whose digest changed and
+// that git does not list is returned.
+func (r *run) hiddenChanges(files []string) []string {
+	if r.baseTree == nil || r.postBackend == nil {
+		return nil
+	}
+	listed := map[string]bool{}
+	for _, f := range files {
+		listed[f] = true
+	}
+	var hidden []string
+	for _, p := range tree.Diff(r.baseTree, r.postBackend) {
+		if !listed[p] && !r.laneState(p) {
+			hidden = append(hidden, p)
+		}
+	}
+	if len(hidden) > 0 {
+		r.tr("git.diff.cross_checked", map[string]any{"hidden": hidden})
+	}
+	return hidden
+}
+
+// laneState reports whether p lies in a lane's own state directory (Case's
+// .case/), which the capture leaves out on purpose.
+func (r *run) laneState(p string) bool {
+	for _, d := range r.repo.Exclude {
+		if p == d || strings.HasPrefix(p, d+"/") {
+			return true
+		}
+	}
+	return false
 }

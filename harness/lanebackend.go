@@ -92,14 +92,6 @@ func (r *run) redactBytes(b []byte) []byte {
 	return b
 }
 
-func (r *run) redactArgv(argv []string) []string {
-	out := make([]string, len(argv))
-	for i, a := range argv {
-		out[i] = r.redactText(a)
-	}
-	return out
-}
-
 // laneRedactor redacts the run's endpoint and key, then whatever the
 // configured redactor finds.
 type laneRedactor struct {

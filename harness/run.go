@@ -58,7 +58,8 @@ type run struct {
 	postBackend        *tree.Digest
 
 	ladderState
-	lane *laneState // external lanes only, once their gates ran
+	lane     *laneState   // external lanes only, once their gates ran
+	baseTree *tree.Digest // the harness's own digest of the baseline
 }
 
 type payloadFile struct {

@@ -18,6 +18,7 @@ import (
 	"github.com/svrnty/sotvet/harness"
 	"github.com/svrnty/sotvet/harness/engine/fake"
 	"github.com/svrnty/sotvet/harness/evidence"
+	"github.com/svrnty/sotvet/harness/gocache"
 	"github.com/svrnty/sotvet/harness/internal/proc"
 	"github.com/svrnty/sotvet/harness/sandbox"
 	"github.com/svrnty/sotvet/harness/verify"
@@ -36,6 +37,8 @@ func TestMain(m *testing.M) {
 			os.Exit(sandbox.Main(os.Args[3:], os.Stderr))
 		case "escape-backend":
 			os.Exit(escapeBackend(os.Args[3:]))
+		case "gocache":
+			os.Exit(gocache.Main(os.Args[3:], os.Stdin, os.Stdout, os.Stderr))
 		}
 	}
 	os.Exit(m.Run())

@@ -123,13 +123,18 @@ func (r *run) baseline() (string, error) {
 	if r.workBranch == "" {
 		return r.repo.Init()
 	}
-	if _, err := r.repo.Run("add", "-A", "-f", "."); err != nil {
+	local := r.repo.Local()
+	if _, err := local.Run("add", "-A", "-f", "."); err != nil {
 		return "", err
 	}
-	if _, err := r.repo.Run("commit", "-q", "--no-verify", "--allow-empty", "-m", "sotvet harness baseline"); err != nil {
+	if _, err := local.Run("commit", "-q", "--no-verify", "--allow-empty", "-m", "sotvet harness baseline"); err != nil {
 		return "", err
 	}
-	return r.repo.Head()
+	commit, err := local.Head()
+	if err != nil {
+		return "", err
+	}
+	return commit, r.repo.Adopt(commit)
 }
 
 // checkSource compares the source with its state before the run and

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/svrnty/sotvet/harness/evidence"
 	"github.com/svrnty/sotvet/harness/internal/proc"
@@ -27,14 +28,18 @@ func (r *run) verify(ctx context.Context) {
 	passed := true
 	var results []map[string]any
 	for _, cmd := range c.Verification {
-		fmt.Fprintf(&r.testLog, "$ %s\n", cmd.String())
-		r.tr("verification.start", map[string]any{"argv": cmd.Argv, "timeout_ms": c.VerificationTimeout.Milliseconds()})
+		// What is written down is the redacted argv: a token on the
+		// command line is stored nowhere in clear.
+		shown := r.redactArgv(cmd.Argv)
+		line := strings.Join(shown, " ")
+		fmt.Fprintf(&r.testLog, "$ %s\n", line)
+		r.tr("verification.start", map[string]any{"argv": shown, "timeout_ms": c.VerificationTimeout.Milliseconds()})
 		argv, wrapped := r.confine(cmd.Argv, path)
 		pr := proc.Run(ctx, proc.Spec{Argv: argv, Dir: r.ws, Env: env, Timeout: c.VerificationTimeout})
 		if wrapped && pr.Started {
 			r.confined("verification")
 		}
-		res := evidence.CommandResult{Argv: cmd.Argv, DurationMS: pr.Duration.Milliseconds(), TimedOut: pr.TimedOut}
+		res := evidence.CommandResult{Argv: shown, DurationMS: pr.Duration.Milliseconds(), TimedOut: pr.TimedOut}
 		r.testLog.Write(r.red.Redact(pr.Stdout))
 		r.testLog.Write(r.red.Redact(pr.Stderr))
 		switch {
@@ -42,10 +47,10 @@ func (r *run) verify(ctx context.Context) {
 			res.Missing = true
 			v.Missing = true
 			fmt.Fprintf(&r.testLog, "# no command available: %s\n", errText(pr.StartErr))
-			r.tr("verification.missing", map[string]any{"argv": cmd.Argv, "error": errText(pr.StartErr)})
+			r.tr("verification.missing", map[string]any{"argv": shown, "error": errText(pr.StartErr)})
 		case pr.TimedOut:
 			fmt.Fprintf(&r.testLog, "# timed out after %s; process group killed\n", c.VerificationTimeout)
-			r.tr("verification.timeout", map[string]any{"argv": cmd.Argv, "after_ms": c.VerificationTimeout.Milliseconds()})
+			r.tr("verification.timeout", map[string]any{"argv": shown, "after_ms": c.VerificationTimeout.Milliseconds()})
 		default:
 			code := pr.ExitCode
 			if pr.Signal != "" {
@@ -54,18 +59,26 @@ func (r *run) verify(ctx context.Context) {
 			res.ExitCode = &code
 			res.Passed = code == 0
 			fmt.Fprintf(&r.testLog, "# exit %d%s\n", code, sigSuffix(pr.Signal))
-			r.tr("verification.exit", map[string]any{"argv": cmd.Argv, "exit_code": code, "duration_ms": res.DurationMS})
+			r.tr("verification.exit", map[string]any{"argv": shown, "exit_code": code, "duration_ms": res.DurationMS})
+		}
+		if len(pr.Survivors) > 0 {
+			// Fail closed: something the command started outlived it.
+			res.Survivors, res.Passed = pr.Survivors, false
+			fmt.Fprintf(&r.testLog, "# processes of its group survived the kill: %v\n", pr.Survivors)
+			r.tr("verification.survivors", map[string]any{"argv": shown, "pids": pr.Survivors})
 		}
 		v.Commands = append(v.Commands, res)
-		results = append(results, map[string]any{"argv": cmd.Argv, "exit_code": res.ExitCode, "passed": res.Passed, "missing": res.Missing, "timed_out": res.TimedOut})
+		results = append(results, map[string]any{"argv": shown, "exit_code": res.ExitCode, "passed": res.Passed, "missing": res.Missing, "timed_out": res.TimedOut})
 		if !res.Passed {
 			passed = false
 			if res.Missing {
 				r.block(evidence.MissingTestCommand, "no verification command was available: "+errText(pr.StartErr), nil)
+			} else if len(res.Survivors) > 0 {
+				r.block(evidence.VerificationFailed, fmt.Sprintf("verification %q left processes running: %v", line, res.Survivors), nil)
 			} else if res.TimedOut {
-				r.block(evidence.Timeout, fmt.Sprintf("verification %q did not finish within %s", cmd.String(), c.VerificationTimeout), nil)
+				r.block(evidence.Timeout, fmt.Sprintf("verification %q did not finish within %s", line, c.VerificationTimeout), nil)
 			} else {
-				r.block(evidence.VerificationFailed, fmt.Sprintf("verification %q exited %d", cmd.String(), *res.ExitCode), nil)
+				r.block(evidence.VerificationFailed, fmt.Sprintf("verification %q exited %d", line, *res.ExitCode), nil)
 			}
 			break
 		}
@@ -75,4 +88,25 @@ func (r *run) verify(ctx context.Context) {
 	r.event("verification.completed", "harness", map[string]any{
 		"passed": passed, "missing": v.Missing, "commands": results, "reviewer": r.rep.BackendRun.Reviewer,
 	})
+}
+
+// redactArgv returns argv with secrets masked: each argument on its own,
+// and the value of an option given as a separate argument ("--token X"),
+// which the redactor judges together with its option.
+func (r *run) redactArgv(argv []string) []string {
+	out := make([]string, len(argv))
+	for i, a := range argv {
+		out[i] = string(r.red.Redact([]byte(a)))
+		if i > 0 && out[i] == a && strings.HasPrefix(argv[i-1], "-") {
+			pair := argv[i-1] + "=" + a
+			if red := string(r.red.Redact([]byte(pair))); red != pair {
+				if v, ok := strings.CutPrefix(red, argv[i-1]+"="); ok {
+					out[i] = v
+				} else {
+					out[i] = "****"
+				}
+			}
+		}
+	}
+	return out
 }

@@ -13,7 +13,9 @@ import (
 
 func (r *run) prepareWorkspace() bool {
 	c := r.c
-	r.repo = &gitws.Repo{Dir: r.ws, Home: r.home, Tmp: r.tmp, Path: r.pathEnv()}
+	// The harness's own repository lives outside the workspace (and
+	// outside what a confined backend may write).
+	r.repo = &gitws.Repo{Dir: r.ws, Home: r.home, Tmp: r.tmp, Path: r.pathEnv(), GitDir: filepath.Join(r.tmp, "baseline.git")}
 	fail := func(step string, err error) bool {
 		r.tr("workspace.error", map[string]any{"step": step, "error": err.Error()})
 		r.event("task.contract.created", "harness", r.contractData())
@@ -35,6 +37,7 @@ func (r *run) prepareWorkspace() bool {
 		return fail("digest", err)
 	}
 	r.rep.Baseline.Commit, r.rep.Baseline.TreeDigest = commit, base.Sum
+	r.baseTree = base
 	r.tr("git.baseline", map[string]any{"commit": commit, "tree_sha256": base.Sum, "files": len(base.Entries)})
 
 	if r.fx != nil && r.fx.inject.dirtyStart {

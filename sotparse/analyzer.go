@@ -1,6 +1,7 @@
 package sotparse
 
 import (
+	"math"
 	"path"
 	"path/filepath"
 	"reflect"
@@ -54,11 +55,16 @@ func ParsePass(pass *analysis.Pass, reuse *Reuse) *Workspace {
 		}
 		role := RoleOf(rel)
 		if role == 0 {
-			continue
+			// Only a path discovery could not read (an unreadable
+			// directory) is listed without a role: reading it again
+			// reports the problem at the path instead of skipping it.
+			role = RoleOther
 		}
 		disc.Entries = append(disc.Entries, Entry{Path: rel, Role: role})
 	}
-	ws := ParseReusing(pass.Fset, disc, func(p string) ([]byte, error) { return pass.ReadFile(abs[p]) }, 0, reuse)
+	// The driver's ReadFile enforces the size limit (max-file-size may
+	// raise it above the default): no second limit here.
+	ws := ParseReusing(pass.Fset, disc, func(p string) ([]byte, error) { return pass.ReadFile(abs[p]) }, math.MaxInt64, reuse)
 	ws.Root = root
 	return ws
 }

@@ -5,6 +5,8 @@ import (
 	"io/fs"
 	"path"
 	"strings"
+
+	"github.com/svrnty/sotvet/internal/atomicfile"
 )
 
 // Role says what a discovered file is to the workspace.
@@ -88,7 +90,8 @@ func Discover(fsys fs.FS, opt DiscoverOptions) (*Discovery, error) {
 			d.Known[p] = true
 			return nil
 		}
-		if opt.Ignored != nil && opt.Ignored(p, false) {
+		if (opt.Ignored != nil && opt.Ignored(p, false)) || atomicfile.IsTemp(de.Name()) {
+			// A temporary file of an interrupted --fix is not the workspace's.
 			return nil
 		}
 		d.Known[p] = true
@@ -105,6 +108,10 @@ func Discover(fsys fs.FS, opt DiscoverOptions) (*Discovery, error) {
 			if err != nil || info.IsDir() {
 				return nil
 			}
+			if role != 0 && !info.Mode().IsRegular() {
+				d.Problems = append(d.Problems, Problem{Check: "syntax", Path: p, Message: "cannot read: not a regular file"})
+				return nil
+			}
 			if role != 0 {
 				d.Entries = append(d.Entries, Entry{Path: p, Role: role, Size: info.Size()})
 			} else {
@@ -115,6 +122,9 @@ func Discover(fsys fs.FS, opt DiscoverOptions) (*Discovery, error) {
 		if role == 0 || !de.Type().IsRegular() {
 			if de.Type().IsRegular() || de.Type()&fs.ModeSymlink != 0 {
 				d.Others = append(d.Others, p)
+			} else if role != 0 {
+				// A FIFO or a device: reading it could block or never end.
+				d.Problems = append(d.Problems, Problem{Check: "syntax", Path: p, Message: "cannot read: not a regular file"})
 			}
 			return nil
 		}

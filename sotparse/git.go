@@ -3,6 +3,7 @@ package sotparse
 import (
 	"bytes"
 	"fmt"
+	"os"
 	"os/exec"
 	"strings"
 )
@@ -13,10 +14,10 @@ func GitIgnored(dir string) (func(path string, isDir bool) bool, error) {
 	if _, err := exec.LookPath("git"); err != nil {
 		return nil, nil
 	}
-	if out, err := exec.Command("git", "-C", dir, "rev-parse", "--is-inside-work-tree").Output(); err != nil || strings.TrimSpace(string(out)) != "true" {
+	if out, err := readOnlyGit(dir, "rev-parse", "--is-inside-work-tree").Output(); err != nil || strings.TrimSpace(string(out)) != "true" {
 		return nil, nil
 	}
-	cmd := exec.Command("git", "-C", dir, "ls-files", "-z", "--others", "--ignored", "--exclude-standard", "--directory", "--", ".")
+	cmd := readOnlyGit(dir, "ls-files", "-z", "--others", "--ignored", "--exclude-standard", "--directory", "--", ".")
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
@@ -34,4 +35,12 @@ func GitIgnored(dir string) (func(path string, isDir bool) bool, error) {
 		return nil, nil
 	}
 	return func(path string, _ bool) bool { return ignored[path] }, nil
+}
+
+// readOnlyGit is a git command in dir that runs no hook the repository
+// names (core.fsmonitor) and takes no optional lock (no index refresh).
+func readOnlyGit(dir string, args ...string) *exec.Cmd {
+	cmd := exec.Command("git", append([]string{"-C", dir, "-c", "core.fsmonitor=false"}, args...)...)
+	cmd.Env = append(os.Environ(), "GIT_OPTIONAL_LOCKS=0")
+	return cmd
 }

@@ -95,6 +95,13 @@ func parseDoc(f *File, report func(check string, pos, end token.Pos, msg string)
 		bb.reset()
 		builderPool.Put(bb)
 	}()
+	// Nesting is bounded before the parser sees the text: its cost grows
+	// with the depth of open containers on every line.
+	body, deep := boundNesting(body)
+	if len(deep) > 0 {
+		p := f.Pos(s.BodyStart + deep[0])
+		report("syntax", p, p, nestingMessage(len(deep)))
+	}
 	x := &extractor{d: d, f: f, src: body, base: s.BodyStart, bb: bb, section: -1}
 	root := mdParser.Parse(text.NewReader(body), parser.WithContext(parser.NewContext()))
 	x.walk(root, 0)

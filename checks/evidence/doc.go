@@ -75,6 +75,9 @@
 //
 //   - -runs-root: old=new mappings of run directory prefixes.
 //   - -report-missing: report cited runs that do not exist here.
+//   - -trusted-keys: ed25519 public keys (base64) one of which must have
+//     signed each cited run; an unsigned run is then invalid evidence
+//     (default: sotvet.yaml's trusted-keys).
 package evidence
 
 import _ "embed"

@@ -1,6 +1,8 @@
 package evidence
 
 import (
+	"crypto/ed25519"
+	"encoding/base64"
 	"flag"
 	"fmt"
 	"go/token"
@@ -40,12 +42,50 @@ const (
 var (
 	runsRoots     Roots
 	reportMissing bool
+	trustedKeys   Keys
 )
 
 func init() {
 	Analyzer.Flags.Var(&runsRoots, "runs-root", "read runs cited under `old` from `new`: old=new, repeatable or comma-separated (an empty value clears the list)")
 	Analyzer.Flags.BoolVar(&reportMissing, "report-missing", false, "report cited runs that do not exist on this machine (as warnings)")
+	Analyzer.Flags.Var(&trustedKeys, "trusted-keys", "ed25519 public `keys` (base64, comma-separated) one of which must have signed every cited run (default: sotvet.yaml's trusted-keys)")
 }
+
+// Keys is the -trusted-keys flag: the keys a cited run must be signed with.
+type Keys struct {
+	text []string
+	keys []ed25519.PublicKey
+}
+
+// String implements flag.Value.
+func (k *Keys) String() string {
+	if k == nil {
+		return ""
+	}
+	return strings.Join(k.text, ",")
+}
+
+// Set implements flag.Value: it replaces the keys with the comma-separated
+// base64 keys in v.
+func (k *Keys) Set(v string) error {
+	var text []string
+	var keys []ed25519.PublicKey
+	for _, part := range strings.Split(v, ",") {
+		if part = strings.TrimSpace(part); part == "" {
+			continue
+		}
+		b, err := base64.StdEncoding.DecodeString(part)
+		if err != nil || len(b) != ed25519.PublicKeySize {
+			return fmt.Errorf("%q is not the base64 of an ed25519 public key", part)
+		}
+		text, keys = append(text, part), append(keys, ed25519.PublicKey(b))
+	}
+	k.text, k.keys = text, keys
+	return nil
+}
+
+// Clone returns an independent copy, to validate a value without setting it.
+func (k *Keys) Clone() flag.Value { return &Keys{} }
 
 // Mapping reads the run paths under Old from New.
 type Mapping struct{ Old, New string }
@@ -221,7 +261,7 @@ func (c *checker) verify(dir string) *checked {
 	if r, ok := c.runs[dir]; ok {
 		return r
 	}
-	vs, rep, err := verify.Dir(dir, verify.Options{})
+	vs, rep, err := verify.Dir(dir, verify.Options{TrustedKeys: trustedKeys.keys})
 	r := &checked{violations: vs, report: rep, err: err}
 	c.runs[dir] = r
 	return r

@@ -11,8 +11,11 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/svrnty/sotvet/checks"
 )
@@ -130,7 +133,19 @@ func textLineMsg(f *checks.Finding, msg string) string {
 	if severity(f) == checks.SeverityWarning {
 		warn = "warning: "
 	}
-	return fmt.Sprintf("%s:%d:%d: [%s] %s%s", f.File, f.Line, f.Col, f.Check, warn, msg)
+	return fmt.Sprintf("%s:%d:%d: [%s] %s%s", quotePath(f.File), f.Line, f.Col, f.Check, warn, lineBreaks.Replace(msg))
+}
+
+// lineBreaks keeps a message on its line: a finding is one line.
+var lineBreaks = strings.NewReplacer("\n", `\n`, "\r", `\r`)
+
+// quotePath quotes a file name that holds a control character or invalid
+// UTF-8, as go vet does: a name with a newline must not forge a finding.
+func quotePath(p string) string {
+	if !utf8.ValidString(p) || strings.IndexFunc(p, unicode.IsControl) >= 0 {
+		return strconv.Quote(p)
+	}
+	return p
 }
 
 // region is a finding's range clamped to what SARIF and GitHub accept:

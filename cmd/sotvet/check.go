@@ -160,6 +160,7 @@ func cmdCheck(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stderr, "sotvet: %v\n", err)
 			return exitError
 		}
+		defer r.close()
 		runs = append(runs, r)
 	}
 	failOn := checks.Severity(cf.failOn)
@@ -225,6 +226,9 @@ func cmdCheck(args []string, stdout, stderr io.Writer) int {
 
 func (cf *checkFlags) validate() error {
 	switch {
+	case strings.HasPrefix(cf.changedSince, "-"):
+		// git would take it as an option (--output=FILE writes a file).
+		return fmt.Errorf("--changed-since %q: a revision cannot start with \"-\"", cf.changedSince)
 	case cf.staged && cf.changedSince != "":
 		return errors.New("--staged and --changed-since cannot be combined")
 	case cf.files && (cf.staged || cf.changedSince != "" || cf.all):
@@ -445,11 +449,13 @@ func parseInterleaved(flags *flag.FlagSet, args []string) ([]string, error) {
 }
 
 func loadConfig(root, explicit string) (*config.Config, error) {
-	path := explicit
-	if path == "" {
-		path = filepath.Join(root, config.FileName)
+	var cfg *config.Config
+	var err error
+	if explicit != "" {
+		cfg, err = config.Load(explicit, checks.All)
+	} else {
+		cfg, err = config.LoadIn(root, checks.All)
 	}
-	cfg, err := config.Load(path, checks.All)
 	if err != nil {
 		if explicit == "" && errors.Is(err, fs.ErrNotExist) {
 			return &config.Config{}, nil
@@ -488,6 +494,29 @@ func selectChecks(cfg *config.Config, cf checkFlags) ([]*analysis.Analyzer, erro
 
 // writeAtomic replaces (or creates) name with data, keeping an existing
 // file's mode: a crash leaves the old or the new content, never a part.
+// staleTemp is how old a temporary file of --fix must be before another
+// --fix removes it: a younger one may belong to a --fix still running.
+const staleTemp = 10 * time.Minute
+
+// fixTarget returns the file a fix of the workspace path p is written to:
+// through a link, its target, which must be inside the root (the link
+// stays a link); never a file outside the workspace.
+func fixTarget(root, p string) (string, error) {
+	name := filepath.Join(root, filepath.FromSlash(p))
+	real, err := filepath.EvalSymlinks(name)
+	if err != nil {
+		return "", err
+	}
+	realRoot, err := filepath.EvalSymlinks(root)
+	if err != nil {
+		return "", err
+	}
+	if rel, ok := sotparse.RelPath(realRoot, real); !ok || rel == "." {
+		return "", fmt.Errorf("%s: leads outside the workspace (%s); not written", p, real)
+	}
+	return real, nil
+}
+
 func writeAtomic(name string, data []byte) error { return atomicfile.Write(name, data, 0o644) }
 
 func splitList(s string) []string {

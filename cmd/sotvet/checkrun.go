@@ -19,7 +19,9 @@ import (
 	"github.com/svrnty/sotvet/cache"
 	"github.com/svrnty/sotvet/checks"
 	"github.com/svrnty/sotvet/config"
+	"github.com/svrnty/sotvet/internal/atomicfile"
 	"github.com/svrnty/sotvet/internal/gitview"
+	"github.com/svrnty/sotvet/internal/safefs"
 	"github.com/svrnty/sotvet/internal/workspaces"
 	"github.com/svrnty/sotvet/sotparse"
 )
@@ -97,7 +99,10 @@ type wsRun struct {
 	res    *checks.Result
 	ws     *sotparse.Workspace
 	focus  map[string]bool // the files reported on (workspace-relative); nil for all
+	fs     *safefs.FS      // the workspace root every read resolves under; closed by close
 }
+
+func (r *wsRun) close() { r.fs.Close() }
 
 // vetWorkspace runs the checks over the workspace at dir with its own
 // sotvet.yaml (or --config, or the one of the directory given), keeps the
@@ -130,14 +135,21 @@ func (cf *checkFlags) vetWorkspace(dir, root string, rootCfg *config.Config, bas
 	for k, v := range cfg.Severity {
 		sev[k] = checks.Severity(v)
 	}
-	opt := checks.Options{Root: dir, FS: os.DirFS(dir), Analyzers: analyzers, Severity: sev, MaxFileSize: cfg.MaxFileSize}
+	// Every workspace read is resolved under its root: no link leads out.
+	rootFS, err := safefs.Open(dir, cfg.MaxFileSize)
+	if err != nil {
+		return nil, err
+	}
+	opt := checks.Options{Root: dir, FS: rootFS, Analyzers: analyzers, Severity: sev, MaxFileSize: cfg.MaxFileSize}
 	src, err := cf.openSource(dir, &opt, stderr)
 	if err != nil {
+		rootFS.Close()
 		return nil, err
 	}
 	defer src.close()
 	res, ws, err := checks.Run(opt)
 	if err != nil {
+		rootFS.Close()
 		return nil, err
 	}
 	if src.pack != nil {
@@ -151,9 +163,10 @@ func (cf *checkFlags) vetWorkspace(dir, root string, rootCfg *config.Config, bas
 			fmt.Fprintf(stderr, "sotvet: cache: %d summaries reused, %d added\n", found, added)
 		}
 	}
-	r := &wsRun{dir: dir, cfg: cfg, opt: opt, res: res, ws: ws, focus: src.scope}
+	r := &wsRun{dir: dir, cfg: cfg, opt: opt, res: res, ws: ws, focus: src.scope, fs: rootFS}
 	r.prefix, _ = workspaces.Rel(base, dir)
 	if err := r.scope(cf); err != nil {
+		r.close()
 		return nil, err
 	}
 	return r, nil
@@ -286,13 +299,28 @@ func (cf *checkFlags) applyFixes(runs []*wsRun, failOn checks.Severity, stdout, 
 			}
 		}
 		if cf.diff {
+			// The preview is printed: a secret in its context lines is masked.
+			red, err := checks.Redactor()
+			if err != nil {
+				fmt.Fprintf(stderr, "sotvet: %v\n", err)
+				return exitError, true
+			}
 			for _, p := range paths {
-				stdout.Write(diff.Diff("a/"+r.path(p), r.ws.File(p).Content, "b/"+r.path(p), changed[p]))
+				stdout.Write(red(diff.Diff("a/"+r.path(p), r.ws.File(p).Content, "b/"+r.path(p), changed[p])))
 			}
 			continue
 		}
+		if removed, err := atomicfile.CleanStale(r.dir, staleTemp); err != nil {
+			fmt.Fprintf(stderr, "sotvet: warning: removing stale temporary files: %v\n", err)
+		} else if len(removed) > 0 {
+			fmt.Fprintf(stderr, "sotvet: removed %d stale temporary files of an interrupted --fix\n", len(removed))
+		}
 		for _, p := range paths {
-			if err := writeAtomic(filepath.Join(r.dir, filepath.FromSlash(p)), changed[p]); err != nil {
+			target, err := fixTarget(r.dir, p)
+			if err == nil {
+				err = writeAtomic(target, changed[p])
+			}
+			if err != nil {
 				fmt.Fprintf(stderr, "sotvet: writing fix: %v\n", err)
 				return exitError, true
 			}

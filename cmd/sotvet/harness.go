@@ -2,17 +2,23 @@ package main
 
 import (
 	"context"
+	"crypto/ed25519"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"os/signal"
 	"path/filepath"
 	"strings"
 
+	"github.com/svrnty/sotvet/checks"
+	"github.com/svrnty/sotvet/config"
 	"github.com/svrnty/sotvet/harness"
 	"github.com/svrnty/sotvet/harness/engine/fake"
 	"github.com/svrnty/sotvet/harness/evidence"
+	"github.com/svrnty/sotvet/harness/gocache"
 	"github.com/svrnty/sotvet/harness/matrix"
 	"github.com/svrnty/sotvet/harness/sandbox"
 	"github.com/svrnty/sotvet/harness/verify"
@@ -60,6 +66,13 @@ func cmdHarness(args []string, stdout, stderr io.Writer) int {
 		harnessUsage(stderr)
 		return exitError
 	}
+	if args[0] == "run" || args[0] == "matrix" {
+		// Backends must not find the harness's secrets in /proc/$PPID/environ.
+		if err := dropEnviron(args[0]); err != nil {
+			fmt.Fprintf(stderr, "sotvet harness: %v\n", err)
+			return exitError
+		}
+	}
 	switch args[0] {
 	case "run":
 		return harnessRun(args[1:], stdout, stderr)
@@ -84,6 +97,9 @@ func cmdHarness(args []string, stdout, stderr io.Writer) int {
 	case "fake-backend":
 		// The fake lane's backend process; started by the harness itself.
 		return fake.Main(args[1:], stdout, stderr)
+	case "gocache":
+		// The GOCACHEPROG of a run's go commands; started by them.
+		return gocache.Main(args[1:], os.Stdin, stdout, stderr)
 	case "sandbox-exec":
 		// The Landlock shim: restricts itself to the policy its arguments
 		// give, then executes the backend in its place. Started by the
@@ -221,7 +237,7 @@ func runOptions(out string, stderr io.Writer) (harness.Options, int) {
 		RunsRoot:       out,
 		FakeCommand:    cmd,
 		SandboxCommand: []string{cmd[0], "harness", "sandbox-exec"},
-		Environ:        os.Environ(),
+		Environ:        harnessEnviron(),
 		Redactor:       red,
 		Version:        version(),
 	}, 0
@@ -263,6 +279,7 @@ func harnessVerify(args []string, stdout, stderr io.Writer) int {
 	fs.SetOutput(stderr)
 	pubKey := fs.String("pub-key", "", "trusted ed25519 public key (PKIX PEM) the attestation must be signed with")
 	asJSON := fs.Bool("json", false, "print the result as JSON")
+	workspace := fs.String("workspace", ".", "workspace `dir` whose sotvet.yaml trusted-keys are required without --pub-key")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: sotvet harness verify [flags] <run-dir>")
 		fs.PrintDefaults()
@@ -282,8 +299,11 @@ func harnessVerify(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stderr, "sotvet harness: %v\n", err)
 			return exitError
 		}
+	} else if opt.TrustedKeys, err = workspaceKeys(*workspace); err != nil {
+		fmt.Fprintf(stderr, "sotvet harness: %v\n", err)
+		return exitError
 	}
-	vs, err := verifyAny(dirs[0], opt)
+	vs, auth, err := verifyAny(dirs[0], opt)
 	if err != nil {
 		fmt.Fprintf(stderr, "sotvet harness: %v\n", err)
 		return exitError
@@ -294,10 +314,11 @@ func harnessVerify(args []string, stdout, stderr io.Writer) int {
 			Message  string `json:"message"`
 		}
 		out := struct {
-			OK         bool   `json:"ok"`
-			Dir        string `json:"dir"`
-			Violations []jv   `json:"violations"`
-		}{OK: len(vs) == 0, Dir: dirs[0], Violations: []jv{}}
+			OK           bool   `json:"ok"`
+			Dir          string `json:"dir"`
+			Authenticity string `json:"authenticity"`
+			Violations   []jv   `json:"violations"`
+		}{OK: len(vs) == 0, Dir: dirs[0], Authenticity: auth, Violations: []jv{}}
 		for _, v := range vs {
 			out.Violations = append(out.Violations, jv{v.Artifact, v.Message})
 		}
@@ -308,7 +329,7 @@ func harnessVerify(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stdout, "%s: %s\n", dirs[0], v)
 		}
 		if len(vs) == 0 {
-			fmt.Fprintf(stdout, "%s: valid\n", dirs[0])
+			fmt.Fprintf(stdout, "%s: valid (%s)\n", dirs[0], auth)
 		} else {
 			fmt.Fprintf(stdout, "%s: invalid: %d violations\n", dirs[0], len(vs))
 		}
@@ -382,4 +403,25 @@ func harnessMatrix(args []string, stdout, stderr io.Writer) int {
 		return exitFindings
 	}
 	return exitClean
+}
+
+// workspaceKeys returns the trusted keys the workspace dir's sotvet.yaml
+// declares; none when it has no configuration.
+func workspaceKeys(dir string) ([]ed25519.PublicKey, error) {
+	cfg, err := config.LoadIn(dir, checks.All)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var keys []ed25519.PublicKey
+	for _, k := range cfg.TrustedKeys {
+		pub, err := config.ParseKey(k)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", cfg.Path, err)
+		}
+		keys = append(keys, pub)
+	}
+	return keys, nil
 }

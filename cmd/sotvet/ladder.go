@@ -291,18 +291,24 @@ func fakeLadderBehaviors() []string { return fake.LadderBehaviors }
 
 // verifyAny verifies what path is: a run directory, a comparison
 // directory, or a ledger record file.
-func verifyAny(path string, opt verify.Options) ([]verify.Violation, error) {
+func verifyAny(path string, opt verify.Options) ([]verify.Violation, string, error) {
 	info, err := os.Stat(path)
 	if err != nil {
-		return nil, err
+		return nil, "", err
+	}
+	// Ledger records and comparisons are checked against --pub-key only.
+	recordAuth := "unsigned or signed by an untrusted key: anyone can rewrite this record"
+	if opt.PublicKey != nil {
+		recordAuth = "signed by the given key"
 	}
 	if !info.IsDir() {
-		return verify.Record(path, opt)
+		vs, err := verify.Record(path, opt)
+		return vs, recordAuth, err
 	}
 	if verify.IsComparison(path) {
 		vs, _, err := verify.Comparison(path, opt)
-		return vs, err
+		return vs, recordAuth, err
 	}
-	vs, _, err := verify.Dir(path, opt)
-	return vs, err
+	vs, rep, err := verify.Dir(path, opt)
+	return vs, verify.Authenticity(rep, opt), err
 }

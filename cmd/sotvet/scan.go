@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -16,6 +17,7 @@ import (
 	"github.com/svrnty/sotvet/checks/report"
 	secretscheck "github.com/svrnty/sotvet/checks/secrets"
 	"github.com/svrnty/sotvet/internal/gitview"
+	"github.com/svrnty/sotvet/internal/safefs"
 	"github.com/svrnty/sotvet/internal/workspaces"
 	"github.com/svrnty/sotvet/secrets"
 	"github.com/svrnty/sotvet/sotparse"
@@ -173,7 +175,11 @@ func walkFiles(paths []string, maxSize int64) ([]scanFile, error) {
 			if info.Size() > maxSize {
 				return nil
 			}
-			b, err := os.ReadFile(p)
+			// Regular only and bounded even if the file changed since the walk.
+			b, err := safefs.ReadPath(p, maxSize)
+			if errors.As(err, new(*safefs.TooLargeError)) || errors.Is(err, safefs.ErrNotRegular) {
+				return nil
+			}
 			if err != nil {
 				return err
 			}

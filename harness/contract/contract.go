@@ -22,6 +22,8 @@ import (
 
 	"github.com/bmatcuk/doublestar/v4"
 	yaml "go.yaml.in/yaml/v4"
+
+	"github.com/svrnty/sotvet/internal/safefs"
 )
 
 // FileName is the contract's file name inside a case directory.
@@ -175,7 +177,7 @@ func Load(dir string) (*Case, error) {
 	if info.Size() > maxContractSize {
 		return nil, ErrorList{{Path: p, Msg: fmt.Sprintf("contract is %d bytes, over the %d byte limit", info.Size(), maxContractSize)}}
 	}
-	data, err := os.ReadFile(p)
+	data, err := safefs.ReadPath(p, maxContractSize) // regular files only: a FIFO must not hang the run
 	if err != nil {
 		return nil, fmt.Errorf("case %s: %w", dir, err)
 	}
@@ -187,6 +189,7 @@ func Load(dir string) (*Case, error) {
 			info, err := os.Stat(filepath.Join(abs, filepath.FromSlash(rel)))
 			return err == nil && info.IsDir()
 		})...)
+		errs = append(errs, CheckFixture(p, abs)...)
 		if c.FakeSolution != "" {
 			c.FakeSolution = filepath.Join(abs, filepath.FromSlash(c.FakeSolution))
 		}

@@ -10,8 +10,9 @@ import (
 	"encoding/pem"
 	"errors"
 	"fmt"
-	"os"
 	"strconv"
+
+	"github.com/svrnty/sotvet/internal/safefs"
 )
 
 // In-toto and DSSE constants.
@@ -175,9 +176,12 @@ func VerifyEnvelope(env, statement []byte, pub ed25519.PublicKey) error {
 	return nil
 }
 
+// maxKeyFile caps a key file: PEM keys are a few hundred bytes.
+const maxKeyFile = 64 << 10
+
 // LoadSigningKey reads an ed25519 private key in PKCS #8 PEM form.
 func LoadSigningKey(path string) (ed25519.PrivateKey, error) {
-	data, err := os.ReadFile(path)
+	data, err := safefs.ReadPath(path, maxKeyFile)
 	if err != nil {
 		return nil, err
 	}
@@ -198,7 +202,7 @@ func LoadSigningKey(path string) (ed25519.PrivateKey, error) {
 
 // LoadPublicKey reads an ed25519 public key in PKIX PEM form.
 func LoadPublicKey(path string) (ed25519.PublicKey, error) {
-	data, err := os.ReadFile(path)
+	data, err := safefs.ReadPath(path, maxKeyFile)
 	if err != nil {
 		return nil, err
 	}

@@ -265,6 +265,9 @@ type CommandResult struct {
 	Missing    bool     `json:"missing"`
 	TimedOut   bool     `json:"timed_out"`
 	DurationMS int64    `json:"duration_ms"`
+	// Survivors are processes of the command's group still alive after
+	// the kill; a command that leaves any does not pass.
+	Survivors []int `json:"survivors,omitempty"`
 }
 
 // RequiredEvents records the contract's required events and the check.

@@ -24,6 +24,7 @@ import (
 	"github.com/svrnty/sotvet/harness/contract"
 	"github.com/svrnty/sotvet/harness/evidence"
 	"github.com/svrnty/sotvet/harness/sandbox"
+	"github.com/svrnty/sotvet/internal/safefs"
 )
 
 // Violation is one problem with a run directory.
@@ -40,7 +41,42 @@ type Options struct {
 	// signed with; otherwise the key named in report.json is used and
 	// only the envelope's integrity is proved.
 	PublicKey ed25519.PublicKey
+	// TrustedKeys, when set, are keys one of which must have signed the
+	// envelope (the workspace's trusted-keys). An unsigned run is invalid
+	// when PublicKey or TrustedKeys is set.
+	TrustedKeys []ed25519.PublicKey
 }
+
+// trusted returns the keys a signature must come from; none means the
+// signature, if any, is only checked against itself.
+func (o Options) trusted() []ed25519.PublicKey {
+	keys := slices.Clone(o.TrustedKeys)
+	if o.PublicKey != nil {
+		keys = append(keys, o.PublicKey)
+	}
+	return keys
+}
+
+// Authenticity says in words what a valid verdict on rep proves about who
+// wrote the run: without a trusted key, digests and the event chain only
+// catch accidents, since anyone who can write the directory can recompute
+// them (and sign with a key of their own).
+func Authenticity(rep *evidence.Report, opt Options) string {
+	switch {
+	case rep == nil:
+		return "unknown"
+	case len(opt.trusted()) > 0 && rep.Signing != nil:
+		return "signed by trusted key " + rep.Signing.KeyID
+	case rep.Signing == nil:
+		return "unsigned: anyone can rewrite this run"
+	default:
+		return "signed by key " + rep.Signing.KeyID + ", but no trusted key was given: anyone can re-sign this run"
+	}
+}
+
+// MaxArtifactSize caps one artifact verify reads: a larger one is reported
+// missing rather than read.
+const MaxArtifactSize = 256 << 20
 
 // Dir verifies the run directory dir. The error is for a directory that
 // cannot be read at all; every other problem is a violation. The report is
@@ -83,7 +119,10 @@ func (v *verifier) read(rel string) ([]byte, bool) {
 	if b, ok := v.files[rel]; ok {
 		return b, true
 	}
-	b, err := os.ReadFile(filepath.Join(v.dir, filepath.FromSlash(rel)))
+	// Under the run directory only, regular files only, bounded: a forged
+	// run cannot make verify read outside it, block on a FIFO or stream a
+	// device.
+	b, err := safefs.ReadIn(v.dir, rel, MaxArtifactSize)
 	if err != nil {
 		return nil, false
 	}
@@ -534,6 +573,11 @@ func (v *verifier) consistency() {
 	if len(r.BackendRun.Survivors) > 0 {
 		v.bad(R, "processes of the backend's group survived the kill: %v", r.BackendRun.Survivors)
 	}
+	for _, c := range r.Verification.Commands {
+		if len(c.Survivors) > 0 && c.Passed {
+			v.bad(R, "verification %q passed although processes of its group survived: %v", strings.Join(c.Argv, " "), c.Survivors)
+		}
+	}
 	v.sandbox()
 }
 
@@ -613,6 +657,9 @@ func patchFiles(patch []byte) ([]string, bool) {
 
 func (v *verifier) attestation() {
 	if v.missingOK[evidence.Attestation] {
+		if len(v.opt.trusted()) > 0 {
+			v.bad(evidence.ReportJSON, "the run is not signed (its attestation was not written), but a trusted key is required")
+		}
 		return
 	}
 	got, ok := v.read(evidence.Attestation)
@@ -645,11 +692,20 @@ func (v *verifier) attestation() {
 			v.bad(evidence.Attestation, "does not match the statement the run's artifacts and report give")
 		}
 	}
+	trusted := v.opt.trusted()
 	if v.rep.Signing == nil {
+		if len(trusted) > 0 {
+			// Dropping the signature and recomputing every digest and the
+			// chain is all a forger needs without a trusted key.
+			v.bad(evidence.ReportJSON, "the run is not signed, but a trusted key is required")
+		}
 		return
 	}
 	env, ok := v.read(evidence.DSSEFile)
 	if !ok {
+		if len(trusted) > 0 {
+			v.bad(evidence.DSSEFile, "the signature envelope is missing or unreadable")
+		}
 		return
 	}
 	pub, err := base64.StdEncoding.DecodeString(v.rep.Signing.PublicKey)
@@ -660,7 +716,7 @@ func (v *verifier) attestation() {
 	if v.rep.Signing.KeyID != evidence.KeyID(pub) || v.rep.Signing.Algorithm != "ed25519" {
 		v.bad(evidence.ReportJSON, "signing.keyid or algorithm does not match the key")
 	}
-	if v.opt.PublicKey != nil && !bytes.Equal(v.opt.PublicKey, pub) {
+	if len(trusted) > 0 && !slices.ContainsFunc(trusted, func(k ed25519.PublicKey) bool { return bytes.Equal(k, pub) }) {
 		v.bad(evidence.DSSEFile, "signed with a key other than the trusted one")
 	}
 	if err := evidence.VerifyEnvelope(env, got, pub); err != nil {

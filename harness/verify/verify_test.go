@@ -93,3 +93,19 @@ func TestSandboxConsistency(t *testing.T) {
 		}
 	}
 }
+
+// TestVerificationSurvivors: a verification command whose group outlived
+// the kill cannot be recorded as passed.
+func TestVerificationSurvivors(t *testing.T) {
+	rep := evidence.Report{Sandbox: "none", SandboxInfo: evidence.SandboxInfo{Mode: "none", Writable: []string{}, Confined: []string{}}}
+	rep.Verification.Commands = []evidence.CommandResult{{Argv: []string{"go", "test"}, Passed: true, Survivors: []int{4242}}}
+	v := &verifier{rep: &rep, files: map[string][]byte{}}
+	v.consistency()
+	var msgs []string
+	for _, x := range v.out {
+		msgs = append(msgs, x.Message)
+	}
+	if !strings.Contains(strings.Join(msgs, "\n"), "passed although processes of its group survived: [4242]") {
+		t.Errorf("violations %q", msgs)
+	}
+}

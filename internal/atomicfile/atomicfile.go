@@ -7,6 +7,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
+	"time"
 )
 
 // TempPrefix starts the name of the temporary file Write creates beside
@@ -39,4 +41,44 @@ func Write(name string, data []byte, perm fs.FileMode) error {
 		return err
 	}
 	return os.Rename(tmp.Name(), name)
+}
+
+// IsTemp reports whether the base name base is one of Write's temporary
+// files ("." + name + TempPrefix + random).
+func IsTemp(base string) bool {
+	return strings.HasPrefix(base, ".") && strings.Contains(base, TempPrefix)
+}
+
+// CleanStale removes, under the directory dir, the temporary files Write
+// left behind (a killed writer) that are older than age: a younger one may
+// belong to a writer still running. Links are not followed and .git is not
+// entered. It returns the removed paths, relative to dir.
+func CleanStale(dir string, age time.Duration) ([]string, error) {
+	var removed []string
+	cutoff := time.Now().Add(-age)
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return nil // unreadable parts are the checks' to report
+		}
+		if d.IsDir() {
+			if d.Name() == ".git" {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !d.Type().IsRegular() || !IsTemp(d.Name()) {
+			return nil
+		}
+		info, err := d.Info()
+		if err != nil || info.ModTime().After(cutoff) {
+			return nil
+		}
+		if err := os.Remove(p); err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(dir, p)
+		removed = append(removed, filepath.ToSlash(rel))
+		return nil
+	})
+	return removed, err
 }

@@ -11,6 +11,7 @@ import (
 	"io"
 	"io/fs"
 	"maps"
+	"os"
 	"os/exec"
 	"path"
 	"slices"
@@ -21,9 +22,27 @@ import (
 	"time"
 )
 
+// ReadOnly are the options every git call of sotvet's starts with: the
+// repository's fsmonitor hook (a program the repository names) never runs.
+var ReadOnly = []string{"-c", "core.fsmonitor=false"}
+
+// Command returns a git command in dir that only reads: ReadOnly options,
+// and GIT_OPTIONAL_LOCKS=0 so that git does not refresh the index.
+func Command(dir string, args ...string) *exec.Cmd {
+	cmd := exec.Command("git", append(append([]string{"-C", dir}, ReadOnly...), args...)...)
+	cmd.Env = append(os.Environ(), "GIT_OPTIONAL_LOCKS=0")
+	return cmd
+}
+
 // git runs git in dir and returns its standard output.
 func git(dir string, stdin io.Reader, args ...string) ([]byte, error) {
-	cmd := exec.Command("git", append([]string{"-C", dir}, args...)...)
+	return gitEnv(dir, nil, stdin, args...)
+}
+
+// gitEnv is git with extra environment variables.
+func gitEnv(dir string, env []string, stdin io.Reader, args ...string) ([]byte, error) {
+	cmd := Command(dir, args...)
+	cmd.Env = append(cmd.Env, env...)
 	cmd.Stdin = stdin
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
@@ -214,7 +233,7 @@ func (ix *Index) start() error {
 		return ix.err
 	}
 	if ix.cat == nil {
-		cmd := exec.Command("git", "-C", ix.dir, "cat-file", "--batch")
+		cmd := Command(ix.dir, "cat-file", "--batch")
 		stdin, err := cmd.StdinPipe()
 		if err != nil {
 			return err
@@ -316,7 +335,12 @@ func ChangedSince(dir, rev string) ([]string, error) {
 	if _, err := git(dir, nil, "rev-parse", "--is-inside-work-tree"); err != nil {
 		return nil, fmt.Errorf("%s is not in a git repository (--changed-since compares with a git revision)", dir)
 	}
-	tracked, err := changed(dir, "diff", "--name-only", "-z", "--diff-filter=ACMRT", "--relative", rev, "--", ".")
+	env, done, err := tempIndex(dir)
+	if err != nil {
+		return nil, err
+	}
+	defer done()
+	tracked, err := changedEnv(dir, env, "diff", "--name-only", "-z", "--diff-filter=ACMRT", "--relative", "--end-of-options", rev, "--", ".")
 	if err != nil {
 		return nil, err
 	}
@@ -327,8 +351,44 @@ func ChangedSince(dir, rev string) ([]string, error) {
 	return append(tracked, untracked...), nil
 }
 
+// tempIndex returns the environment that points git at a copy of dir's
+// index, so that a diff against the work tree, which refreshes stale stat
+// data, never rewrites the repository's own index; done removes the copy.
+func tempIndex(dir string) (env []string, done func(), err error) {
+	out, err := git(dir, nil, "rev-parse", "--path-format=absolute", "--git-path", "index")
+	if err != nil {
+		return nil, nil, err
+	}
+	index := strings.TrimSpace(string(out))
+	data, err := os.ReadFile(index)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, func() {}, nil // nothing staged yet: nothing to rewrite
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	f, err := os.CreateTemp("", "sotvet-index-*")
+	if err != nil {
+		return nil, nil, err
+	}
+	done = func() { os.Remove(f.Name()) }
+	_, err = f.Write(data)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		done()
+		return nil, nil, err
+	}
+	return []string{"GIT_INDEX_FILE=" + f.Name()}, done, nil
+}
+
 func changed(dir string, args ...string) ([]string, error) {
-	out, err := git(dir, nil, args...)
+	return changedEnv(dir, nil, args...)
+}
+
+func changedEnv(dir string, env []string, args ...string) ([]string, error) {
+	out, err := gitEnv(dir, env, nil, args...)
 	if err != nil {
 		return nil, err
 	}
@@ -344,7 +404,12 @@ func changed(dir string, args ...string) ([]string, error) {
 // ChangedLines returns, for each file under dir changed since rev, the set of
 // line numbers of its current content that were added or modified.
 func ChangedLines(dir, rev string) (map[string]map[int]bool, error) {
-	out, err := git(dir, nil, "diff", "-U0", "--no-color", "--no-ext-diff", "--relative", rev, "--", ".")
+	env, done, err := tempIndex(dir)
+	if err != nil {
+		return nil, err
+	}
+	defer done()
+	out, err := gitEnv(dir, env, nil, "diff", "-U0", "--no-color", "--no-ext-diff", "--no-textconv", "--relative", "--end-of-options", rev, "--", ".")
 	if err != nil {
 		return nil, err
 	}

@@ -27,6 +27,11 @@ type Repo struct {
 	// Exclude are top-level directories Capture leaves out: a lane's own
 	// state (Case's .case/), which is not the backend's change.
 	Exclude []string
+	// GitDir, when set, is the harness's own repository of the work tree,
+	// outside it: Init commits the baseline there too, and Head, Dirty and
+	// Capture read it, never the work tree's .git, which the backend can
+	// write (refs, replace objects, loose objects, config).
+	GitDir string
 }
 
 // BaselineDate makes baseline commits reproducible.
@@ -54,6 +59,9 @@ func (r *Repo) env(extra ...string) []string {
 		"GIT_CONFIG_GLOBAL=/dev/null",
 		"GIT_TERMINAL_PROMPT=0",
 		"GIT_OPTIONAL_LOCKS=0",
+		// refs/replace/ is in the backend's writable tree: a replace ref
+		// for the baseline would hide a change from every diff.
+		"GIT_NO_REPLACE_OBJECTS=1",
 		"GIT_AUTHOR_DATE=" + BaselineDate,
 		"GIT_COMMITTER_DATE=" + BaselineDate,
 	}
@@ -66,7 +74,7 @@ func (r *Repo) Run(args ...string) ([]byte, error) { return r.run(nil, args...) 
 func (r *Repo) run(extraEnv []string, args ...string) ([]byte, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, "git", append(append([]string{}, configArgs...), args...)...)
+	cmd := exec.CommandContext(ctx, "git", append(append(append([]string{}, configArgs...), r.location()...), args...)...)
 	cmd.Dir = r.Dir
 	cmd.Env = r.env(extraEnv...)
 	var out, errb bytes.Buffer
@@ -81,9 +89,66 @@ func (r *Repo) run(extraEnv []string, args ...string) ([]byte, error) {
 	return out.Bytes(), nil
 }
 
+// location is where git finds the repository: the harness's own GitDir
+// when set, else the work tree's .git.
+func (r *Repo) location() []string {
+	if r.GitDir == "" {
+		return nil
+	}
+	return []string{"--git-dir=" + r.GitDir, "--work-tree=" + r.Dir}
+}
+
 // Init makes the work tree a repository with no template (so no sample
-// hooks) and commits everything as the baseline. It returns the commit.
+// hooks) and commits everything as the baseline; with GitDir set, the
+// harness's own repository adopts that commit. It returns the commit.
 func (r *Repo) Init() (string, error) {
+	commit, err := r.Local().initCommit()
+	if err != nil {
+		return "", err
+	}
+	return commit, r.Adopt(commit)
+}
+
+// Local is r working on the work tree's own repository, whatever GitDir
+// says: for the steps that build the baseline before any backend runs.
+func (r *Repo) Local() *Repo {
+	local := *r
+	local.GitDir = ""
+	return &local
+}
+
+// Adopt makes GitDir the harness's own repository of the work tree at
+// commit, fetched from the work tree's repository before the backend
+// starts: whatever the backend later writes into the work tree's .git
+// (refs, replace objects, loose objects, config) does not change what the
+// harness sees. A cloned or worktree baseline, whose commit has parents,
+// is adopted whole. Without GitDir it does nothing.
+func (r *Repo) Adopt(commit string) error {
+	if r.GitDir == "" {
+		return nil
+	}
+	if _, err := r.Run("init", "-q", "--template=", "-b", "main"); err != nil {
+		return err
+	}
+	const ref = "refs/sotvet/baseline"
+	if _, err := r.Run("fetch", "-q", "--no-tags", "--no-write-fetch-head", "--", r.Dir, "+HEAD:"+ref); err != nil {
+		return err
+	}
+	got, err := r.Run("rev-parse", "--verify", "--end-of-options", ref+"^{commit}")
+	if err != nil {
+		return err
+	}
+	if g := strings.TrimSpace(string(got)); g != commit {
+		return fmt.Errorf("the baseline commits differ: %s in the workspace, %s in the harness's repository", commit, g)
+	}
+	if _, err := r.Run("update-ref", "refs/heads/main", commit); err != nil {
+		return err
+	}
+	_, err = r.Run("read-tree", commit)
+	return err
+}
+
+func (r *Repo) initCommit() (string, error) {
 	if _, err := r.Run("init", "-q", "--template=", "-b", "main"); err != nil {
 		return "", err
 	}

@@ -1,0 +1,59 @@
+package safefs
+
+import (
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"syscall"
+	"testing"
+)
+
+func TestReadsStayUnderTheRoot(t *testing.T) {
+	dir := t.TempDir()
+	must(t, os.WriteFile(filepath.Join(dir, "ok.md"), []byte("hello"), 0o644))
+	must(t, os.Symlink("/", filepath.Join(dir, "d")))
+	must(t, os.Symlink("d/etc/passwd", filepath.Join(dir, "p.md")))
+	must(t, os.Symlink("/dev/zero", filepath.Join(dir, "zero.md")))
+	must(t, syscall.Mkfifo(filepath.Join(dir, "fifo.md"), 0o644))
+	f, err := Open(dir, 4)
+	must(t, err)
+	defer f.Close()
+
+	if _, err := f.ReadFile("ok.md"); !errors.As(err, new(*TooLargeError)) {
+		t.Errorf("5 bytes over a 4-byte limit: err = %v, want TooLargeError", err)
+	}
+	f.limit = 5
+	if b, err := f.ReadFile("ok.md"); err != nil || string(b) != "hello" {
+		t.Errorf("ReadFile(ok.md) = %q, %v", b, err)
+	}
+	if _, err := f.ReadFile("p.md"); err == nil {
+		t.Error("a link chain out of the root was followed")
+	}
+	if _, err := f.ReadFile("zero.md"); err == nil {
+		t.Error("a link out of the root to /dev/zero was read")
+	}
+	// Opening a FIFO must neither block nor succeed.
+	if _, err := f.ReadFile("fifo.md"); !errors.Is(err, ErrNotRegular) {
+		t.Errorf("FIFO: err = %v, want ErrNotRegular", err)
+	}
+	if _, err := fs.ReadFile(f, "fifo.md"); !errors.Is(err, ErrNotRegular) {
+		t.Errorf("FIFO through fs.ReadFile: err = %v, want ErrNotRegular", err)
+	}
+	if _, err := ReadPath("/dev/zero", 1<<20); !errors.Is(err, ErrNotRegular) {
+		t.Errorf("ReadPath(/dev/zero): err = %v, want ErrNotRegular", err)
+	}
+	if _, err := ReadPath(filepath.Join(dir, "fifo.md"), 1<<20); !errors.Is(err, ErrNotRegular) {
+		t.Errorf("ReadPath(fifo): err = %v, want ErrNotRegular", err)
+	}
+	if _, err := f.Lstat("d/etc/passwd"); err == nil {
+		t.Error("Lstat through a link out of the root succeeded")
+	}
+}
+
+func must(t *testing.T, err error) {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
+	}
+}
