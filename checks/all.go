@@ -43,6 +43,10 @@ var DefaultSeverity = map[string]Severity{
 	"frontmatter/unknown-key":    SeverityWarning,
 	"refs/duplicate-definition":  SeverityWarning,
 	"evidence/missing-evidence":  SeverityWarning,
+	// Staleness: an older statement the workspace has since overtaken.
+	"status/stale-issue":           SeverityWarning,
+	"status/stale-remains-blocked": SeverityWarning,
+	"status/stale-blocked-by":      SeverityWarning,
 }
 
 // Lookup returns the registered check with the given name, or nil.
