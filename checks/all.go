@@ -8,6 +8,7 @@ import (
 	"github.com/svrnty/sotvet/checks/evidence"
 	"github.com/svrnty/sotvet/checks/frontmatter"
 	"github.com/svrnty/sotvet/checks/glossary"
+	"github.com/svrnty/sotvet/checks/hygiene"
 	"github.com/svrnty/sotvet/checks/phrases"
 	"github.com/svrnty/sotvet/checks/records"
 	"github.com/svrnty/sotvet/checks/refs"
@@ -25,6 +26,7 @@ var All = []*analysis.Analyzer{
 	evidence.Analyzer,
 	frontmatter.Analyzer,
 	glossary.Analyzer,
+	hygiene.Analyzer,
 	phrases.Analyzer,
 	records.Analyzer,
 	refs.Analyzer,
@@ -47,6 +49,8 @@ var DefaultSeverity = map[string]Severity{
 	"status/stale-issue":           SeverityWarning,
 	"status/stale-remains-blocked": SeverityWarning,
 	"status/stale-blocked-by":      SeverityWarning,
+	// Whitespace never changes what a document says.
+	"hygiene": SeverityWarning,
 }
 
 // Lookup returns the registered check with the given name, or nil.

@@ -1,0 +1,187 @@
+package hygiene
+
+import (
+	"bytes"
+	"flag"
+	"fmt"
+	"strings"
+
+	"golang.org/x/tools/go/analysis"
+
+	"github.com/svrnty/sotvet/checks/internal/bodylines"
+	"github.com/svrnty/sotvet/checks/internal/docutil"
+	"github.com/svrnty/sotvet/sotparse"
+)
+
+// Analyzer reports markdown whitespace defects.
+var Analyzer = &analysis.Analyzer{
+	Name:     "hygiene",
+	Doc:      docutil.MustExtract(doc, "hygiene"),
+	URL:      "https://github.com/svrnty/sotvet/blob/main/docs/checks.md#hygiene",
+	Requires: []*analysis.Analyzer{sotparse.Analyzer},
+	Run:      run,
+}
+
+// Rule is one hygiene rule and the markdownlint rule it follows.
+type Rule struct {
+	Name, MD, Alias string
+}
+
+// Rules are the rules the check knows, in the order the doc gives them.
+var Rules = []Rule{
+	{"blank-lines", "MD012", "no-multiple-blanks"},
+	{"final-newline", "MD047", "single-trailing-newline"},
+	{"trailing-spaces", "MD009", "no-trailing-spaces"},
+}
+
+// ruleSet is the -rules flag: the names of the enabled rules.
+type ruleSet map[string]bool
+
+func (s *ruleSet) String() string {
+	var on []string
+	for _, r := range Rules {
+		if (*s)[r.Name] {
+			on = append(on, r.Name)
+		}
+	}
+	return strings.Join(on, ",")
+}
+
+// Set replaces the set; a name that is no rule is an error.
+func (s *ruleSet) Set(v string) error {
+	out := ruleSet{}
+	for _, w := range strings.Split(v, ",") {
+		w = strings.TrimSpace(w)
+		if w == "" {
+			continue
+		}
+		found := false
+		for _, r := range Rules {
+			if strings.EqualFold(w, r.Name) || strings.EqualFold(w, r.MD) || strings.EqualFold(w, r.Alias) {
+				out[r.Name], found = true, true
+			}
+		}
+		if !found {
+			return fmt.Errorf("unknown hygiene rule %q (want blank-lines|MD012, final-newline|MD047, trailing-spaces|MD009)", w)
+		}
+	}
+	*s = out
+	return nil
+}
+
+// Clone returns a copy, so that the configuration can validate a value.
+func (s *ruleSet) Clone() flag.Value {
+	c := ruleSet{}
+	for k, v := range *s {
+		c[k] = v
+	}
+	return &c
+}
+
+var enabled = ruleSet{"blank-lines": true, "final-newline": true, "trailing-spaces": true}
+
+func init() {
+	Analyzer.Flags.Var(&enabled, "rules", "comma-separated rules to report: blank-lines (MD012), final-newline (MD047), trailing-spaces (MD009)")
+}
+
+func run(pass *analysis.Pass) (any, error) {
+	ws := pass.ResultOf[sotparse.Analyzer].(*sotparse.Workspace)
+	for _, d := range ws.Docs {
+		if !ws.Focused(d.Path) {
+			continue
+		}
+		content := ws.Content(d)
+		if enabled["blank-lines"] || enabled["trailing-spaces"] {
+			lines(pass, d.File, content)
+		}
+		if enabled["final-newline"] {
+			finalNewline(pass, d.File, content)
+		}
+	}
+	return nil, nil
+}
+
+// report reports content[start:end] with a fix that replaces
+// content[editStart:editEnd] by newText.
+func report(pass *analysis.Pass, f *sotparse.File, start, end int, category, msg, fix string, editStart, editEnd int, newText string) {
+	pass.Report(analysis.Diagnostic{
+		Pos: f.Pos(start), End: f.Pos(end), Category: category, Message: msg,
+		SuggestedFixes: []analysis.SuggestedFix{{Message: fix, TextEdits: []analysis.TextEdit{{Pos: f.Pos(editStart), End: f.Pos(editEnd), NewText: []byte(newText)}}}},
+	})
+}
+
+// lines reports blank-line runs and trailing spaces outside fenced code.
+// A run at the end of the file is final-newline's.
+func lines(pass *analysis.Pass, f *sotparse.File, content []byte) {
+	ls := bodylines.Lines(content, 0, len(content))
+	lastText := len(bytes.TrimRight(content, " \t\r\n"))
+	for i := 0; i < len(ls); i++ {
+		ln := ls[i]
+		if enabled["trailing-spaces"] {
+			t := strings.TrimRight(ln.Text, " \t")
+			if n := len(ln.Text) - len(t); n > 0 && !(t != "" && ln.Text[len(t):] == "  ") {
+				s := ln.Off + len(t)
+				report(pass, f, s, ln.Off+len(ln.Text), "trailing-spaces",
+					fmt.Sprintf("line ends in %d trailing space%s (MD009)", n, plural(n)), "delete the trailing spaces", s, ln.Off+len(ln.Text), "")
+			}
+		}
+		if !enabled["blank-lines"] || !blank(ln.Text) || i == 0 || !blank(ls[i-1].Text) || ls[i-1].Off+len(ls[i-1].Text)+1 != ln.Off {
+			continue
+		}
+		if ln.Off >= lastText {
+			break
+		}
+		// A run: ls[i-1] and ls[i..j-1] are blank and consecutive.
+		j := i
+		for j < len(ls) && blank(ls[j].Text) && ls[j-1].Off+len(ls[j-1].Text)+1 == ls[j].Off {
+			j++
+		}
+		n := j - i + 1
+		end := ls[j-1].Off + len(ls[j-1].Text) + 1 // after the last blank line's newline
+		report(pass, f, ln.Off, ln.Off, "blank-lines",
+			fmt.Sprintf("%d consecutive blank lines; one is enough (MD012)", n), "delete the extra blank lines", ln.Off, end, "")
+		i = j - 1
+	}
+}
+
+// finalNewline reports a file that does not end with exactly one newline.
+func finalNewline(pass *analysis.Pass, f *sotparse.File, content []byte) {
+	if len(content) == 0 {
+		return
+	}
+	text := len(bytes.TrimRight(content, " \t\r\n"))
+	if text == 0 {
+		return
+	}
+	// The end of the last line of text, its spaces kept (trailing-spaces
+	// reports those).
+	eol := text
+	for eol < len(content) && content[eol] != '\n' && content[eol] != '\r' {
+		eol++
+	}
+	switch rest := string(content[eol:]); rest {
+	case "\n", "\r\n":
+		return
+	case "":
+		report(pass, f, eol, eol, "final-newline", "file does not end with a newline (MD047)", "add a newline", eol, eol, "\n")
+	default:
+		nl := "\n"
+		if strings.HasPrefix(rest, "\r\n") {
+			nl = "\r\n"
+		}
+		n := strings.Count(rest, "\n") - 1
+		line := eol + len(nl)
+		report(pass, f, line, len(content), "final-newline",
+			fmt.Sprintf("file ends with %d blank line%s; end it with a single newline (MD047)", n, plural(n)),
+			"delete the blank lines at the end", line, len(content), "")
+	}
+}
+
+func blank(s string) bool { return strings.TrimSpace(s) == "" }
+
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
+}
