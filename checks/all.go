@@ -5,6 +5,7 @@ import (
 
 	"github.com/svrnty/sotvet/checks/authority"
 	"github.com/svrnty/sotvet/checks/cases"
+	"github.com/svrnty/sotvet/checks/consistency"
 	"github.com/svrnty/sotvet/checks/evidence"
 	"github.com/svrnty/sotvet/checks/frontmatter"
 	"github.com/svrnty/sotvet/checks/glossary"
@@ -23,6 +24,7 @@ import (
 var All = []*analysis.Analyzer{
 	authority.Analyzer,
 	cases.Analyzer,
+	consistency.Analyzer,
 	evidence.Analyzer,
 	frontmatter.Analyzer,
 	glossary.Analyzer,
@@ -51,6 +53,14 @@ var DefaultSeverity = map[string]Severity{
 	"status/stale-blocked-by":      SeverityWarning,
 	// Whitespace never changes what a document says.
 	"hygiene": SeverityWarning,
+	// Contradictions between statements of one document, or with its kind's
+	// schema, that leave the reader a way to the truth; a repeated heading
+	// and a contradicted record are errors.
+	"consistency/draft-complete": SeverityWarning,
+	"consistency/stale-review":   SeverityWarning,
+	"consistency/date-order":     SeverityWarning,
+	"consistency/count-mismatch": SeverityWarning,
+	"consistency/schema-drift":   SeverityWarning,
 }
 
 // Lookup returns the registered check with the given name, or nil.
