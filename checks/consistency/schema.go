@@ -138,7 +138,7 @@ func (c *checker) schemas() {
 			}
 			c.report(e.d.Frontmatter.Pos, e.d.Frontmatter.Pos, "schema-drift",
 				fmt.Sprintf("frontmatter identifies the document with %s, but the schema most %s documents use is %s (%d of %d)", e.schema, kind, best, count[best], len(es)),
-				related(example.Frontmatter.Pos, "%s: %s", best, kind), nil)
+				related(example.Frontmatter.Pos, "a document of kind %s that uses %s", kind, best), nil)
 		}
 	}
 }
