@@ -596,7 +596,11 @@ func index(d *sotparse.Doc, content []byte) *docInfo {
 	size := len(content)
 	lines := bodyLines(d, content)
 	di := &docInfo{d: d, sections: map[*sotparse.WorkItem]span{}, about: map[string]bool{}, lastMention: map[string]int{}}
-	for _, ln := range linesWith(lines, content, blockedNeedle) {
+	remain := lines // extra phrases need not say "blocked": read every line
+	if len(extraBlocked) == 0 {
+		remain = linesWith(lines, content, blockedNeedle)
+	}
+	for _, ln := range remain {
 		di.remain = append(di.remain, remainLine{ln.Off, sentences(ln)})
 	}
 	// sectionEnd returns the offset of the first heading after pos with a
