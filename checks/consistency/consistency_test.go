@@ -88,3 +88,18 @@ func TestCorpus(t *testing.T) {
 func BenchmarkRun(b *testing.B) {
 	checktest.BenchPass(b, checktest.BenchCorpusDir(b), nil, consistency.Analyzer)
 }
+
+func TestRunStamps(t *testing.T) {
+	for in, want := range map[string]int{
+		"`/runs/20260601T025817Z-r1-x`":        1,
+		"20260601T025817Z":                     1,
+		"a20260601T025817Z":                    0,
+		"20260601T025817Zb":                    0,
+		"2026061T025817Z 20260601T02581Z":      0,
+		"Z 20260601T025817Z, 20260602T000000Z": 2,
+	} {
+		if got := len(consistency.RunStamps([]byte(in))); got != want {
+			t.Errorf("%q: %d stamps, want %d", in, got, want)
+		}
+	}
+}

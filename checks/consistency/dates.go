@@ -1,19 +1,17 @@
 package consistency
 
 import (
+	"bytes"
 	"fmt"
 	"regexp"
 	"strings"
 	"time"
 
-	"github.com/svrnty/sotvet/checks/internal/bodylines"
 	"github.com/svrnty/sotvet/sotparse"
 )
 
 var (
 	isoDate = regexp.MustCompile(`\b(\d{4}-\d{2}-\d{2})\b`)
-	// A run directory's name starts with its UTC start time.
-	runStamp = regexp.MustCompile(`\b(\d{4})(\d{2})(\d{2})T\d{6}Z\b`)
 )
 
 // today is the latest date a body date may have to count: later ones are
@@ -49,14 +47,10 @@ func (c *checker) staleReview(d *sotparse.Doc, content []byte) {
 			consider(m[1], tf.Offset(h.Pos), "a dated heading")
 		}
 	}
-	for _, ln := range bodylines.Lines(content, tf.Offset(d.BodyStart), len(content)) {
-		if !strings.Contains(ln.Text, "T") || !strings.Contains(ln.Text, "Z") {
-			continue
-		}
-		for _, m := range runStamp.FindAllStringSubmatchIndex(ln.Text, -1) {
-			t := ln.Text
-			consider(t[m[2]:m[3]]+"-"+t[m[4]:m[5]]+"-"+t[m[6]:m[7]], ln.Off+m[0], "a run directory's timestamp")
-		}
+	body := tf.Offset(d.BodyStart)
+	for _, at := range runStamps(content[body:]) {
+		t := content[body+at:]
+		consider(string(t[:4])+"-"+string(t[4:6])+"-"+string(t[6:8]), body+at, "a run directory's timestamp")
 	}
 	if newest == "" || newest <= reviewed {
 		return
@@ -65,4 +59,40 @@ func (c *checker) staleReview(d *sotparse.Doc, content []byte) {
 		fmt.Sprintf("last_reviewed is %s, but the body records %s (%s)", reviewed, newest, what),
 		related(d.File.Pos(at), "%s records %s", what, newest),
 		replace("set last_reviewed to "+newest, fm.LastReviewed.ValuePos, fm.LastReviewed.ValueEnd, newest))
+}
+
+// runStamps returns the offsets in s of run-directory timestamps
+// ("20260601T025817Z", a run's UTC start), found from their "Z" rather
+// than with a pattern: most lines have none.
+func runStamps(s []byte) []int {
+	var out []int
+	for i := 0; i < len(s); i++ {
+		j := bytes.IndexByte(s[i:], 'Z')
+		if j < 0 {
+			break
+		}
+		z := i + j
+		i = z
+		if z < 15 || s[z-7] != 'T' || !digits(s[z-15:z-7]) || !digits(s[z-6:z]) {
+			continue
+		}
+		if z-15 > 0 && isWord(s[z-16]) || z+1 < len(s) && isWord(s[z+1]) {
+			continue
+		}
+		out = append(out, z-15)
+	}
+	return out
+}
+
+func digits(s []byte) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+func isWord(c byte) bool {
+	return c == '_' || '0' <= c && c <= '9' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z'
 }

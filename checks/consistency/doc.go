@@ -18,7 +18,8 @@
 //   - stale-review (warning): a last_reviewed date older than the newest
 //     date the body itself records: a dated heading ("## Runtime Evidence -
 //     2026-06-01") or a run directory's timestamp
-//     ("harness-runs/20260601T025817Z-..."), dates no later than today. The
+//     ("harness-runs/20260601T025817Z-...") anywhere in the body, dates no
+//     later than today. The
 //     fix bumps last_reviewed to that date.
 //   - duplicate-heading (error): the same heading text twice at the same
 //     level under the same parent heading, with different bodies: a reader

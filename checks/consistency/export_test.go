@@ -1,0 +1,4 @@
+package consistency
+
+// RunStamps is runStamps, for the tests.
+var RunStamps = runStamps
