@@ -19,8 +19,7 @@
 //     date the body itself records: a dated heading ("## Runtime Evidence -
 //     2026-06-01") or a run directory's timestamp
 //     ("harness-runs/20260601T025817Z-...") anywhere in the body, dates no
-//     later than today. The
-//     fix bumps last_reviewed to that date.
+//     later than today. The fix bumps last_reviewed to that date.
 //   - duplicate-heading (error): the same heading text twice at the same
 //     level under the same parent heading, with different bodies: a reader
 //     who follows one misses the other. (Identical bodies are a pasted
