@@ -42,7 +42,9 @@
 //     WORKBOARD.yaml and another document (in one of the forms below) say it
 //     is validated. The fix sets the Status line to validated, and, when
 //     every item of the document is then validated, the frontmatter status
-//     too.
+//     too. An item with no Status line whose acceptance checkboxes are all
+//     unchecked is stale in the same circumstances (reported at the first
+//     box, without a fix).
 //   - stale-remains-blocked: in the document that defines a validated item
 //     and records its validation in a journal ("Result: `CTO-WORK-016` is
 //     validated ..."), a statement outside the item's section that the item

@@ -224,6 +224,7 @@ type staleItem struct {
 func (c *checker) workboard(d *sotparse.Doc, it *sotparse.WorkItem) (staleItem, bool) {
 	st := itemStatus(it)
 	if st == "" {
+		c.uncheckedStale(d, it)
 		return staleItem{}, false
 	}
 	wi := c.ws.Workboard.Item(it.ID)
@@ -245,6 +246,39 @@ func (c *checker) workboard(d *sotparse.Doc, it *sotparse.WorkItem) (staleItem, 
 			it.ID, st, wst, c.ws.Workboard.File.Path, wst),
 		Related: []analysis.RelatedInformation{related(wi.Status.ValuePos, "the workboard says %s is %s", it.ID, wst)}})
 	return staleItem{}, false
+}
+
+// uncheckedStale reports, as stale-issue, an item without a Status line
+// whose acceptance boxes are all unchecked while the workboard and another
+// document say it is validated: its boxes are the document's statement
+// that it is not done. There is no Status line to fix.
+func (c *checker) uncheckedStale(d *sotparse.Doc, it *sotparse.WorkItem) {
+	if it.Status != nil || len(it.Checkboxes) == 0 {
+		return // a Status line outside the vocabulary is prose
+	}
+	for _, cb := range it.Checkboxes {
+		if cb.Checked {
+			return
+		}
+	}
+	wi := c.ws.Workboard.Item(it.ID)
+	if wi == nil || wi.Status == nil || !wi.Status.Scalar || !strings.EqualFold(strings.TrimSpace(wi.Status.Value), validated) {
+		return
+	}
+	pos, where, ok := c.corroborated(it.ID, validated, d)
+	if !ok {
+		return
+	}
+	first := it.Checkboxes[0]
+	c.pass.Report(analysis.Diagnostic{
+		Pos: first.Pos, End: first.End, Category: "stale-issue",
+		Message: fmt.Sprintf("%s has no Status line and all %d of its acceptance checkboxes are unchecked here, but %s and %s say it is validated: this document is stale",
+			it.ID, len(it.Checkboxes), c.ws.Workboard.File.Path, where),
+		Related: []analysis.RelatedInformation{
+			related(wi.Status.ValuePos, "the workboard says %s is validated", it.ID),
+			related(pos, "this says %s is validated", it.ID),
+		},
+	})
 }
 
 // staleIssues reports the stale items of d, each with a fix that updates
