@@ -125,7 +125,7 @@ func lines(pass *analysis.Pass, f *sotparse.File, content []byte) {
 					fmt.Sprintf("line ends in %d trailing space%s (MD009)", n, plural(n)), "delete the trailing spaces", s, ln.Off+len(ln.Text), "")
 			}
 		}
-		if !enabled["blank-lines"] || !blank(ln.Text) || i == 0 || !blank(ls[i-1].Text) || ls[i-1].Off+len(ls[i-1].Text)+1 != ln.Off {
+		if !enabled["blank-lines"] || !blank(ln.Text) || i == 0 || !blank(ls[i-1].Text) || next(content, ls[i-1]) != ln.Off {
 			continue
 		}
 		if ln.Off >= lastText {
@@ -133,11 +133,11 @@ func lines(pass *analysis.Pass, f *sotparse.File, content []byte) {
 		}
 		// A run: ls[i-1] and ls[i..j-1] are blank and consecutive.
 		j := i
-		for j < len(ls) && blank(ls[j].Text) && ls[j-1].Off+len(ls[j-1].Text)+1 == ls[j].Off {
+		for j < len(ls) && blank(ls[j].Text) && next(content, ls[j-1]) == ls[j].Off {
 			j++
 		}
 		n := j - i + 1
-		end := ls[j-1].Off + len(ls[j-1].Text) + 1 // after the last blank line's newline
+		end := next(content, ls[j-1]) // after the last blank line's newline
 		report(pass, f, ln.Off, ln.Off, "blank-lines",
 			fmt.Sprintf("%d consecutive blank lines; one is enough (MD012)", n), "delete the extra blank lines", ln.Off, end, "")
 		i = j - 1
@@ -178,6 +178,16 @@ func finalNewline(pass *analysis.Pass, f *sotparse.File, content []byte) {
 }
 
 func blank(s string) bool { return strings.TrimSpace(s) == "" }
+
+// next returns the offset after ln's line break ("\n" or "\r\n"): where
+// the line after it starts.
+func next(content []byte, ln bodylines.Line) int {
+	end := ln.Off + len(ln.Text)
+	if i := bytes.IndexByte(content[end:], '\n'); i >= 0 {
+		return end + i + 1
+	}
+	return len(content)
+}
 
 func plural(n int) string {
 	if n == 1 {

@@ -75,3 +75,23 @@ func TestDoc(t *testing.T) {
 func TestCorpus(t *testing.T) {
 	checktest.LogFindings(t, checktest.Findings(t, checktest.CorpusDir(t), hygiene.Analyzer))
 }
+
+// TestCRLF checks that a file with CRLF line endings gets the same
+// findings, and that the blank-lines fix keeps its line endings whole.
+func TestCRLF(t *testing.T) {
+	body := "---\r\nname: cto-crlf-issues\r\n---\r\n\r\n# CRLF\r\n\r\n\r\nText. \r\n"
+	dir := t.TempDir()
+	checktest.WriteFiles(t, dir, map[string]string{".sot/03-PROTOCOLS/CTO-CRLF-ISSUES.md": body})
+	res, ws := checktest.Result(t, dir, hygiene.Analyzer)
+	var cats []string
+	for _, f := range res.Findings {
+		cats = append(cats, f.Category)
+	}
+	if strings.Join(cats, ",") != "blank-lines,trailing-spaces" {
+		t.Fatalf("categories %q", cats)
+	}
+	out, _ := checks.ApplyFixes(ws, res.Findings)
+	if got, want := string(out[".sot/03-PROTOCOLS/CTO-CRLF-ISSUES.md"]), "---\r\nname: cto-crlf-issues\r\n---\r\n\r\n# CRLF\r\n\r\nText.\r\n"; got != want {
+		t.Errorf("fixed to %q, want %q", got, want)
+	}
+}
