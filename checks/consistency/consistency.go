@@ -3,7 +3,9 @@ package consistency
 import (
 	"fmt"
 	"go/token"
+	"runtime"
 	"strings"
+	"sync"
 
 	"golang.org/x/tools/go/analysis"
 
@@ -26,34 +28,64 @@ func init() {
 
 func run(pass *analysis.Pass) (any, error) {
 	ws := pass.ResultOf[sotparse.Analyzer].(*sotparse.Workspace)
-	c := &checker{pass: pass, ws: ws}
+	var docs []*sotparse.Doc
 	for _, d := range ws.Docs {
-		if !ws.Focused(d.Path) {
-			continue
+		if ws.Focused(d.Path) {
+			docs = append(docs, d)
 		}
-		c.draftComplete(d)
-		content := ws.Content(d)
-		secs := sections(d, len(content))
-		c.staleReview(d, content)
-		c.headings(d, content, secs)
-		c.counts(d, content)
-		c.records(d, content, secs)
 	}
-	c.schemas()
+	ws.Prefetch(docs)
+	// Each document is judged alone, so they are judged in parallel; the
+	// findings are reported in document order afterwards.
+	found := make([][]analysis.Diagnostic, len(docs))
+	var wg sync.WaitGroup
+	next := make(chan int)
+	for range runtime.GOMAXPROCS(0) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				c := &checker{ws: ws, report: func(d analysis.Diagnostic) { found[i] = append(found[i], d) }}
+				c.doc(docs[i])
+			}
+		}()
+	}
+	for i := range docs {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	for _, ds := range found {
+		for _, d := range ds {
+			pass.Report(d)
+		}
+	}
+	(&checker{ws: ws, report: pass.Report}).schemas()
 	return nil, nil
 }
 
-type checker struct {
-	pass *analysis.Pass
-	ws   *sotparse.Workspace
+// doc runs the rules that read one document.
+func (c *checker) doc(d *sotparse.Doc) {
+	c.draftComplete(d)
+	content := c.ws.Content(d)
+	secs := sections(d, len(content))
+	c.staleReview(d, content)
+	c.headings(d, content, secs)
+	c.counts(d, content)
+	c.records(d, content, secs)
 }
 
-func (c *checker) report(pos, end token.Pos, category, msg string, rel []analysis.RelatedInformation, fix *analysis.SuggestedFix) {
+type checker struct {
+	ws     *sotparse.Workspace
+	report func(analysis.Diagnostic)
+}
+
+func (c *checker) diag(pos, end token.Pos, category, msg string, rel []analysis.RelatedInformation, fix *analysis.SuggestedFix) {
 	d := analysis.Diagnostic{Pos: pos, End: end, Category: category, Message: msg, Related: rel}
 	if fix != nil {
 		d.SuggestedFixes = []analysis.SuggestedFix{*fix}
 	}
-	c.pass.Report(d)
+	c.report(d)
 }
 
 func related(pos token.Pos, format string, args ...any) []analysis.RelatedInformation {
@@ -87,7 +119,7 @@ func (c *checker) draftComplete(d *sotparse.Doc) {
 	if len(d.WorkItems) == 1 {
 		msg = fmt.Sprintf("frontmatter status is draft, but its only work item %s is validated", last.ID)
 	}
-	c.report(fm.Status.ValuePos, fm.Status.ValueEnd, "draft-complete", msg,
+	c.diag(fm.Status.ValuePos, fm.Status.ValueEnd, "draft-complete", msg,
 		related(last.Status.ValuePos, "%s is validated here", last.ID),
 		replace("set the frontmatter status to validated", fm.Status.ValuePos, fm.Status.ValueEnd, "validated"))
 }

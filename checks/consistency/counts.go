@@ -49,7 +49,7 @@ func (c *checker) counts(d *sotparse.Doc, content []byte) {
 				continue
 			}
 			last := d.WorkItems[len(d.WorkItems)-1]
-			c.report(d.File.Pos(ln.Off+m[0]), d.File.Pos(ln.Off+m[1]), "count-mismatch",
+			c.diag(d.File.Pos(ln.Off+m[0]), d.File.Pos(ln.Off+m[1]), "count-mismatch",
 				fmt.Sprintf("says %s %s, but the document defines %d work items", ln.Text[m[2]:m[3]], ln.Text[m[4]:m[5]], len(ids)),
 				related(last.Pos, "work item %d of %d, %s", len(ids), len(ids), last.ID), nil)
 		}

@@ -29,7 +29,7 @@ func (c *checker) headings(d *sotparse.Doc, content []byte, secs []section) {
 		k := key{s.parent, s.h.Level, text}
 		if j, ok := first[k]; ok {
 			if !bytes.Equal(bytes.TrimSpace(content[secs[j].bodyStart:secs[j].end]), bytes.TrimSpace(content[s.bodyStart:s.end])) {
-				c.report(s.h.Pos, s.h.End, "duplicate-heading",
+				c.diag(s.h.Pos, s.h.End, "duplicate-heading",
 					fmt.Sprintf("heading %q repeats the heading on line %d with a different body", s.h.Text, d.File.Tok.Line(secs[j].h.Pos)),
 					related(secs[j].h.Pos, "the first %q", s.h.Text), nil)
 			}
@@ -42,7 +42,7 @@ func (c *checker) headings(d *sotparse.Doc, content []byte, secs []section) {
 		}
 		sib := [2]int{s.parent, s.h.Level}
 		if prev, ok := latest[sib]; ok && m[1] < prev.date {
-			c.report(s.h.Pos, s.h.End, "date-order",
+			c.diag(s.h.Pos, s.h.End, "date-order",
 				fmt.Sprintf("section dated %s is placed after a section dated %s (line %d): dated sections are out of chronological order", m[1], prev.date, d.File.Tok.Line(secs[prev.i].h.Pos)),
 				related(secs[prev.i].h.Pos, "the later-dated section %q", secs[prev.i].h.Text), nil)
 			continue

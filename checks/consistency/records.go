@@ -95,7 +95,7 @@ func (c *checker) records(d *sotparse.Doc, content []byte, secs []section) {
 				}
 				r := recs[0]
 				mem, _ := recordStatus(r)
-				c.report(d.File.Pos(ln.Off+m[0]), d.File.Pos(ln.Off+m[1]), "record-contradiction",
+				c.diag(d.File.Pos(ln.Off+m[0]), d.File.Pos(ln.Off+m[1]), "record-contradiction",
 					fmt.Sprintf("says the admission is %s, but %s has %q: %q", got, r.Path, mem.Name, want),
 					related(mem.ValuePos, "the record's %s is %s", mem.Name, want), nil)
 				break

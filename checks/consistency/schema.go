@@ -3,7 +3,6 @@ package consistency
 import (
 	"flag"
 	"fmt"
-	"regexp"
 	"slices"
 	"strings"
 
@@ -14,7 +13,16 @@ import (
 // documents of one kind should agree on them.
 var identityKeys = []string{"name", "title", "tier", "description", "route"}
 
-var slug = regexp.MustCompile(`^[a-z0-9][a-z0-9._-]*$`)
+// isSlug reports whether s is a slug: [a-z0-9][a-z0-9._-]*.
+func isSlug(s string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !('a' <= c && c <= 'z' || '0' <= c && c <= '9' || i > 0 && (c == '.' || c == '_' || c == '-')) {
+			return false
+		}
+	}
+	return s != ""
+}
 
 // schemaFlag is -schema: the identity keys every document must have.
 type schemaFlag []string
@@ -56,7 +64,7 @@ func schemaOf(fm *sotparse.Frontmatter) (keys []string, name string) {
 			continue
 		}
 		keys = append(keys, k)
-		if k == "name" && f.Scalar && !slug.MatchString(strings.TrimSpace(f.Value)) {
+		if k == "name" && f.Scalar && !isSlug(strings.TrimSpace(f.Value)) {
 			parts = append(parts, "name (a title)")
 			continue
 		}
@@ -91,7 +99,7 @@ func (c *checker) schemas() {
 			if !c.ws.Focused(e.d.Path) || slices.Equal(e.keys, want) {
 				continue
 			}
-			c.report(e.d.Frontmatter.Pos, e.d.Frontmatter.Pos, "schema-drift",
+			c.diag(e.d.Frontmatter.Pos, e.d.Frontmatter.Pos, "schema-drift",
 				fmt.Sprintf("frontmatter identifies the document with %s, but the workspace's schema (-schema) is %s", e.schema, strings.Join(want, "+")), nil, nil)
 		}
 		return
@@ -136,7 +144,7 @@ func (c *checker) schemas() {
 			if e.schema == best || !c.ws.Focused(e.d.Path) {
 				continue
 			}
-			c.report(e.d.Frontmatter.Pos, e.d.Frontmatter.Pos, "schema-drift",
+			c.diag(e.d.Frontmatter.Pos, e.d.Frontmatter.Pos, "schema-drift",
 				fmt.Sprintf("frontmatter identifies the document with %s, but the schema most %s documents use is %s (%d of %d)", e.schema, kind, best, count[best], len(es)),
 				related(example.Frontmatter.Pos, "a document of kind %s that uses %s", kind, best), nil)
 		}

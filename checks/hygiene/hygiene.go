@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"flag"
 	"fmt"
+	"runtime"
 	"strings"
+	"sync"
 
 	"golang.org/x/tools/go/analysis"
 
@@ -86,25 +88,53 @@ func init() {
 
 func run(pass *analysis.Pass) (any, error) {
 	ws := pass.ResultOf[sotparse.Analyzer].(*sotparse.Workspace)
+	var docs []*sotparse.Doc
 	for _, d := range ws.Docs {
-		if !ws.Focused(d.Path) {
-			continue
+		if ws.Focused(d.Path) {
+			docs = append(docs, d)
 		}
-		content := ws.Content(d)
-		if enabled["blank-lines"] || enabled["trailing-spaces"] {
-			lines(pass, d.File, content)
-		}
-		if enabled["final-newline"] {
-			finalNewline(pass, d.File, content)
+	}
+	ws.Prefetch(docs)
+	// Documents are read in parallel; findings are reported in order.
+	found := make([]findings, len(docs))
+	var wg sync.WaitGroup
+	next := make(chan int)
+	for range runtime.GOMAXPROCS(0) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				d := docs[i]
+				content := ws.Content(d)
+				if enabled["blank-lines"] || enabled["trailing-spaces"] {
+					lines(&found[i], d.File, content)
+				}
+				if enabled["final-newline"] {
+					finalNewline(&found[i], d.File, content)
+				}
+			}
+		}()
+	}
+	for i := range docs {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	for _, fs := range found {
+		for _, d := range fs {
+			pass.Report(d)
 		}
 	}
 	return nil, nil
 }
 
+// findings are one document's diagnostics.
+type findings []analysis.Diagnostic
+
 // report reports content[start:end] with a fix that replaces
 // content[editStart:editEnd] by newText.
-func report(pass *analysis.Pass, f *sotparse.File, start, end int, category, msg, fix string, editStart, editEnd int, newText string) {
-	pass.Report(analysis.Diagnostic{
+func report(out *findings, f *sotparse.File, start, end int, category, msg, fix string, editStart, editEnd int, newText string) {
+	*out = append(*out, analysis.Diagnostic{
 		Pos: f.Pos(start), End: f.Pos(end), Category: category, Message: msg,
 		SuggestedFixes: []analysis.SuggestedFix{{Message: fix, TextEdits: []analysis.TextEdit{{Pos: f.Pos(editStart), End: f.Pos(editEnd), NewText: []byte(newText)}}}},
 	})
@@ -112,7 +142,7 @@ func report(pass *analysis.Pass, f *sotparse.File, start, end int, category, msg
 
 // lines reports blank-line runs and trailing spaces outside fenced code.
 // A run at the end of the file is final-newline's.
-func lines(pass *analysis.Pass, f *sotparse.File, content []byte) {
+func lines(out *findings, f *sotparse.File, content []byte) {
 	ls := bodylines.Lines(content, 0, len(content))
 	lastText := len(bytes.TrimRight(content, " \t\r\n"))
 	for i := 0; i < len(ls); i++ {
@@ -121,7 +151,7 @@ func lines(pass *analysis.Pass, f *sotparse.File, content []byte) {
 			t := strings.TrimRight(ln.Text, " \t")
 			if n := len(ln.Text) - len(t); n > 0 && !(t != "" && ln.Text[len(t):] == "  ") {
 				s := ln.Off + len(t)
-				report(pass, f, s, ln.Off+len(ln.Text), "trailing-spaces",
+				report(out, f, s, ln.Off+len(ln.Text), "trailing-spaces",
 					fmt.Sprintf("line ends in %d trailing space%s (MD009)", n, plural(n)), "delete the trailing spaces", s, ln.Off+len(ln.Text), "")
 			}
 		}
@@ -138,14 +168,14 @@ func lines(pass *analysis.Pass, f *sotparse.File, content []byte) {
 		}
 		n := j - i + 1
 		end := next(content, ls[j-1]) // after the last blank line's newline
-		report(pass, f, ln.Off, ln.Off, "blank-lines",
+		report(out, f, ln.Off, ln.Off, "blank-lines",
 			fmt.Sprintf("%d consecutive blank lines; one is enough (MD012)", n), "delete the extra blank lines", ln.Off, end, "")
 		i = j - 1
 	}
 }
 
 // finalNewline reports a file that does not end with exactly one newline.
-func finalNewline(pass *analysis.Pass, f *sotparse.File, content []byte) {
+func finalNewline(out *findings, f *sotparse.File, content []byte) {
 	if len(content) == 0 {
 		return
 	}
@@ -163,7 +193,7 @@ func finalNewline(pass *analysis.Pass, f *sotparse.File, content []byte) {
 	case "\n", "\r\n":
 		return
 	case "":
-		report(pass, f, eol, eol, "final-newline", "file does not end with a newline (MD047)", "add a newline", eol, eol, "\n")
+		report(out, f, eol, eol, "final-newline", "file does not end with a newline (MD047)", "add a newline", eol, eol, "\n")
 	default:
 		nl := "\n"
 		if strings.HasPrefix(rest, "\r\n") {
@@ -171,7 +201,7 @@ func finalNewline(pass *analysis.Pass, f *sotparse.File, content []byte) {
 		}
 		n := strings.Count(rest, "\n") - 1
 		line := eol + len(nl)
-		report(pass, f, line, len(content), "final-newline",
+		report(out, f, line, len(content), "final-newline",
 			fmt.Sprintf("file ends with %d blank line%s; end it with a single newline (MD047)", n, plural(n)),
 			"delete the blank lines at the end", line, len(content), "")
 	}
