@@ -100,7 +100,12 @@ func replace(msg string, pos, end token.Pos, text string) *analysis.SuggestedFix
 // itemValidated reports whether the item's Status line starts with
 // "validated".
 func itemValidated(it *sotparse.WorkItem) bool {
-	return it.Status != nil && it.Status.Word() == "validated"
+	if it.Status == nil {
+		return false
+	}
+	v := it.Status.Value
+	const w = "validated"
+	return len(v) >= len(w) && strings.EqualFold(v[:len(w)], w) && (len(v) == len(w) || strings.IndexByte(" .,;:", v[len(w)]) >= 0)
 }
 
 // draftComplete reports a draft document whose items are all validated.

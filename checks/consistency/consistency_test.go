@@ -103,3 +103,19 @@ func TestRunStamps(t *testing.T) {
 		}
 	}
 }
+
+func TestISODates(t *testing.T) {
+	for in, want := range map[string]string{
+		"Runtime Evidence - 2026-06-01":     "2026-06-01",
+		"2026-06-01 and 2026-06-02":         "2026-06-01 2026-06-02",
+		"x2026-06-01":                       "",
+		"2026-06-011":                       "",
+		"2026-6-01, 12026-06-01, 2026-06-0": "",
+		"Stage-2 run - 2026-06-01T02:58":    "", // a timestamp, not a date word
+		"---2026-06-01---":                  "2026-06-01",
+	} {
+		if got := strings.Join(consistency.ISODates(in), " "); got != want {
+			t.Errorf("%q: %q, want %q", in, got, want)
+		}
+	}
+}

@@ -3,15 +3,10 @@ package consistency
 import (
 	"bytes"
 	"fmt"
-	"regexp"
 	"strings"
 	"time"
 
 	"github.com/svrnty/sotvet/sotparse"
-)
-
-var (
-	isoDate = regexp.MustCompile(`\b(\d{4}-\d{2}-\d{2})\b`)
 )
 
 // today is the latest date a body date may have to count: later ones are
@@ -43,8 +38,8 @@ func (c *checker) staleReview(d *sotparse.Doc, content []byte) {
 	}
 	tf := d.File.Tok
 	for _, h := range d.Headings {
-		for _, m := range isoDate.FindAllStringSubmatch(h.Text, -1) {
-			consider(m[1], tf.Offset(h.Pos), "a dated heading")
+		for _, date := range isoDates(h.Text) {
+			consider(date, tf.Offset(h.Pos), "a dated heading")
 		}
 	}
 	body := tf.Offset(d.BodyStart)
@@ -95,4 +90,26 @@ func digits(s []byte) bool {
 
 func isWord(c byte) bool {
 	return c == '_' || '0' <= c && c <= '9' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z'
+}
+
+// isoDates returns the YYYY-MM-DD words of s, found from their first "-"
+// rather than with a pattern: most headings have none.
+func isoDates(s string) []string {
+	var out []string
+	for i := 4; i+6 <= len(s); i++ {
+		j := strings.IndexByte(s[i:], '-')
+		if j < 0 {
+			break
+		}
+		i += j
+		st := i - 4
+		if i+6 > len(s) || !digits([]byte(s[st:i])) || !digits([]byte(s[i+1:i+3])) || s[i+3] != '-' || !digits([]byte(s[i+4:i+6])) {
+			continue
+		}
+		if st > 0 && isWord(s[st-1]) || i+6 < len(s) && isWord(s[i+6]) {
+			continue
+		}
+		out = append(out, s[st:i+6])
+	}
+	return out
 }

@@ -36,10 +36,11 @@ func (c *checker) headings(d *sotparse.Doc, content []byte, secs []section) {
 		} else {
 			first[k] = i
 		}
-		m := isoDate.FindStringSubmatch(s.h.Text)
-		if m == nil || !validDate(m[1]) {
+		dates := isoDates(s.h.Text)
+		if len(dates) == 0 || !validDate(dates[0]) {
 			continue
 		}
+		m := []string{dates[0], dates[0]}
 		sib := [2]int{s.parent, s.h.Level}
 		if prev, ok := latest[sib]; ok && m[1] < prev.date {
 			c.diag(s.h.Pos, s.h.End, "date-order",
