@@ -1,8 +1,10 @@
 package consistency
 
 import (
+	"bytes"
 	"fmt"
 	"regexp"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -39,32 +41,50 @@ func (c *checker) counts(d *sotparse.Doc, content []byte) {
 	if len(ids) == 0 {
 		return
 	}
-	for _, ln := range bodylines.Lines(content, d.File.Tok.Offset(d.BodyStart), len(content)) {
-		if ln.Quoted || !mayCount(ln.Text) {
-			continue
-		}
-		for _, m := range countPattern.FindAllStringSubmatchIndex(ln.Text, -1) {
-			n := number(ln.Text[m[2]:m[3]])
-			if n < 0 || n == len(ids) || strings.Count(ln.Text[:m[0]], "`")%2 == 1 {
+	// The nouns are looked for in the body's bytes, and only the lines that
+	// hold one are read: most lines of most documents count nothing.
+	body := d.File.Tok.Offset(d.BodyStart)
+	var lines []bodylines.Line // outside fenced code; read at the first statement
+	seen := map[int]bool{}
+	for _, noun := range countNouns {
+		for off := body; off < len(content); {
+			k := bytes.Index(content[off:], []byte(noun))
+			if k < 0 {
+				break
+			}
+			at := off + k
+			off = at + len(noun)
+			ls := bytes.LastIndexByte(content[:at], '\n') + 1
+			if seen[ls] {
 				continue
 			}
-			last := d.WorkItems[len(d.WorkItems)-1]
-			c.diag(d.File.Pos(ln.Off+m[0]), d.File.Pos(ln.Off+m[1]), "count-mismatch",
-				fmt.Sprintf("says %s %s, but the document defines %d work items", ln.Text[m[2]:m[3]], ln.Text[m[4]:m[5]], len(ids)),
-				related(last.Pos, "work item %d of %d, %s", len(ids), len(ids), last.ID), nil)
+			seen[ls] = true
+			le := len(content)
+			if e := bytes.IndexByte(content[at:], '\n'); e >= 0 {
+				le = at + e
+			}
+			text := strings.TrimSuffix(string(content[ls:le]), "\r")
+			for _, m := range countPattern.FindAllStringSubmatchIndex(text, -1) {
+				n := number(text[m[2]:m[3]])
+				if n < 0 || n == len(ids) || strings.Count(text[:m[0]], "`")%2 == 1 {
+					continue
+				}
+				if lines == nil {
+					lines = bodylines.Lines(content, body, len(content))
+				}
+				i := sort.Search(len(lines), func(i int) bool { return lines[i].Off >= ls })
+				if i == len(lines) || lines[i].Off != ls || lines[i].Quoted {
+					continue // fenced code or a quote
+				}
+				last := d.WorkItems[len(d.WorkItems)-1]
+				c.diag(d.File.Pos(ls+m[0]), d.File.Pos(ls+m[1]), "count-mismatch",
+					fmt.Sprintf("says %s %s, but the document defines %d work items", text[m[2]:m[3]], text[m[4]:m[5]], len(ids)),
+					related(last.Pos, "work item %d of %d, %s", len(ids), len(ids), last.ID), nil)
+			}
 		}
 	}
 }
 
 // countNouns are what a count statement counts, as written in lower and
-// title case: the cheap test that spares most lines the pattern.
+// title case.
 var countNouns = []string{"slice", "Slice", "issue", "Issue", "work item", "Work item", "Work Item"}
-
-func mayCount(line string) bool {
-	for _, n := range countNouns {
-		if strings.Contains(line, n) {
-			return true
-		}
-	}
-	return false
-}
