@@ -459,7 +459,7 @@ func (c *checker) remainsBlocked(di *docInfo, it *sotparse.WorkItem) {
 func (c *checker) staleRemains(di *docInfo, it *sotparse.WorkItem, s sentence, end, lineOff, validAt int) {
 	after := s.off > validAt
 	later := di.dateAt(s.off) > di.dateAt(validAt) && di.dateAt(validAt) != ""
-	last := di.lastMention[it.ID] == lineOff
+	last := lastLineNaming(c.ws.Content(di.d), it.ID) == lineOff
 	if !after && !later && !last {
 		return
 	}
@@ -473,6 +473,23 @@ func (c *checker) staleRemains(di *docInfo, it *sotparse.WorkItem, s sentence, e
 	c.pass.Report(analysis.Diagnostic{Pos: di.d.File.Pos(s.off), End: di.d.File.Pos(s.off + end), Category: "stale-remains-blocked",
 		Message: fmt.Sprintf("%s is said to remain blocked %s the statement that it is validated (line %d)", it.ID, why, di.d.File.Tok.Line(di.d.File.Pos(validAt))),
 		Related: []analysis.RelatedInformation{related(di.d.File.Pos(validAt), "%s is declared validated here", it.ID)}})
+}
+
+// lastLineNaming returns the offset of the last line of content that names
+// the id (as written in upper case, the workspace's convention), or -1.
+func lastLineNaming(content []byte, id string) int {
+	for end := len(content); ; {
+		i := bytes.LastIndex(content[:end], []byte(id))
+		if i < 0 {
+			return -1
+		}
+		// A longer id ("CTO-WORK-0161") is another item.
+		if j := i + len(id); j < len(content) && '0' <= content[j] && content[j] <= '9' {
+			end = i
+			continue
+		}
+		return bytes.LastIndexByte(content[:i], '\n') + 1
+	}
 }
 
 // leftoverBlockers reports a validated item whose "Blocked by" list still
@@ -554,8 +571,6 @@ type docInfo struct {
 	stated   []stated        // "ID is STATUS" sentences
 	about    map[string]bool // ids the document is about
 	results  []result        // document-level bare statuses
-	// lastMention is the offset of the last line naming each id.
-	lastMention map[string]int
 	// remain holds the lines that say "blocked" in any case: the only
 	// ones remainsBlocked reads, for each validated item.
 	remain []remainLine
@@ -629,7 +644,7 @@ func index(d *sotparse.Doc, content []byte) *docInfo {
 	tf := d.File.Tok
 	size := len(content)
 	lines := bodyLines(d, content)
-	di := &docInfo{d: d, sections: map[*sotparse.WorkItem]span{}, about: map[string]bool{}, lastMention: map[string]int{}}
+	di := &docInfo{d: d, sections: map[*sotparse.WorkItem]span{}, about: map[string]bool{}}
 	remain := lines // extra phrases need not say "blocked": read every line
 	if len(extraBlocked) == 0 {
 		remain = linesWith(lines, content, blockedNeedle)
@@ -666,9 +681,6 @@ func index(d *sotparse.Doc, content []byte) *docInfo {
 	}
 	// Only a sentence that starts with a work id states a status.
 	for _, ln := range linesWith(lines, content, workIDNeedle) {
-		for _, id := range ids(ln.Text) {
-			di.lastMention[id] = ln.Off
-		}
 		for _, s := range sentences(ln) {
 			// A statement starts with its id: most sentences that mention an
 			// id do not, and are rejected before the pattern.
