@@ -143,10 +143,19 @@ func report(out *findings, f *sotparse.File, start, end int, category, msg, fix 
 // lines reports blank-line runs and trailing spaces outside fenced code.
 // A run at the end of the file is final-newline's.
 func lines(out *findings, f *sotparse.File, content []byte) {
-	ls := bodylines.Lines(content, 0, len(content))
 	lastText := len(bytes.TrimRight(content, " \t\r\n"))
-	for i := 0; i < len(ls); i++ {
-		ln := ls[i]
+	// The current run of consecutive blank lines: from its second line
+	// (where it is reported) to after its last one.
+	runStart, runEnd, runLen := -1, 0, 0
+	flush := func() {
+		if runStart >= 0 {
+			report(out, f, runStart, runStart, "blank-lines",
+				fmt.Sprintf("%d consecutive blank lines; one is enough (MD012)", runLen), "delete the extra blank lines", runStart, runEnd, "")
+		}
+		runStart = -1
+	}
+	prevBlank, prevNext := false, -1
+	bodylines.Each(content, 0, len(content), func(ln bodylines.Line) {
 		if enabled["trailing-spaces"] {
 			t := strings.TrimRight(ln.Text, " \t")
 			if n := len(ln.Text) - len(t); n > 0 && !(t != "" && ln.Text[len(t):] == "  ") {
@@ -155,23 +164,22 @@ func lines(out *findings, f *sotparse.File, content []byte) {
 					fmt.Sprintf("line ends in %d trailing space%s (MD009)", n, plural(n)), "delete the trailing spaces", s, ln.Off+len(ln.Text), "")
 			}
 		}
-		if !enabled["blank-lines"] || !blank(ln.Text) || i == 0 || !blank(ls[i-1].Text) || next(content, ls[i-1]) != ln.Off {
-			continue
+		isBlank, nextOff := blank(ln.Text), next(content, ln)
+		switch {
+		case !enabled["blank-lines"] || ln.Off >= lastText:
+			// A run at the end of the file is final-newline's.
+		case isBlank && prevBlank && prevNext == ln.Off:
+			if runStart < 0 {
+				runStart, runLen = ln.Off, 1
+			}
+			runLen++
+			runEnd = nextOff
+		default:
+			flush()
 		}
-		if ln.Off >= lastText {
-			break
-		}
-		// A run: ls[i-1] and ls[i..j-1] are blank and consecutive.
-		j := i
-		for j < len(ls) && blank(ls[j].Text) && next(content, ls[j-1]) == ls[j].Off {
-			j++
-		}
-		n := j - i + 1
-		end := next(content, ls[j-1]) // after the last blank line's newline
-		report(out, f, ln.Off, ln.Off, "blank-lines",
-			fmt.Sprintf("%d consecutive blank lines; one is enough (MD012)", n), "delete the extra blank lines", ln.Off, end, "")
-		i = j - 1
-	}
+		prevBlank, prevNext = isBlank, nextOff
+	})
+	flush()
 }
 
 // finalNewline reports a file that does not end with exactly one newline.
