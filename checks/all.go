@@ -5,9 +5,11 @@ import (
 
 	"github.com/svrnty/sotvet/checks/authority"
 	"github.com/svrnty/sotvet/checks/cases"
+	"github.com/svrnty/sotvet/checks/consistency"
 	"github.com/svrnty/sotvet/checks/evidence"
 	"github.com/svrnty/sotvet/checks/frontmatter"
 	"github.com/svrnty/sotvet/checks/glossary"
+	"github.com/svrnty/sotvet/checks/hygiene"
 	"github.com/svrnty/sotvet/checks/phrases"
 	"github.com/svrnty/sotvet/checks/records"
 	"github.com/svrnty/sotvet/checks/refs"
@@ -22,9 +24,11 @@ import (
 var All = []*analysis.Analyzer{
 	authority.Analyzer,
 	cases.Analyzer,
+	consistency.Analyzer,
 	evidence.Analyzer,
 	frontmatter.Analyzer,
 	glossary.Analyzer,
+	hygiene.Analyzer,
 	phrases.Analyzer,
 	records.Analyzer,
 	refs.Analyzer,
@@ -43,6 +47,20 @@ var DefaultSeverity = map[string]Severity{
 	"frontmatter/unknown-key":    SeverityWarning,
 	"refs/duplicate-definition":  SeverityWarning,
 	"evidence/missing-evidence":  SeverityWarning,
+	// Staleness: an older statement the workspace has since overtaken.
+	"status/stale-issue":           SeverityWarning,
+	"status/stale-remains-blocked": SeverityWarning,
+	"status/stale-blocked-by":      SeverityWarning,
+	// Whitespace never changes what a document says.
+	"hygiene": SeverityWarning,
+	// Contradictions between statements of one document, or with its kind's
+	// schema, that leave the reader a way to the truth; a repeated heading
+	// and a contradicted record are errors.
+	"consistency/draft-complete": SeverityWarning,
+	"consistency/stale-review":   SeverityWarning,
+	"consistency/date-order":     SeverityWarning,
+	"consistency/count-mismatch": SeverityWarning,
+	"consistency/schema-drift":   SeverityWarning,
 }
 
 // Lookup returns the registered check with the given name, or nil.

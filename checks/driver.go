@@ -296,6 +296,16 @@ func resolve(fset *token.FileSet, ws *sotparse.Workspace, check string, d analys
 			}
 		}
 	}
+	for _, r := range d.Related {
+		if !r.Pos.IsValid() {
+			continue
+		}
+		p := fset.PositionFor(r.Pos, false)
+		if p.Line == 0 {
+			p.Line, p.Column = 1, 1
+		}
+		f.Related = append(f.Related, Related{File: p.Filename, Line: p.Line, Col: p.Column, Message: r.Message})
+	}
 	for _, sf := range d.SuggestedFixes {
 		fix := Fix{Message: sf.Message}
 		for _, te := range sf.TextEdits {

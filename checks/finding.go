@@ -34,8 +34,22 @@ type Finding struct {
 	Message     string   `json:"message"`
 	Fingerprint string   `json:"fingerprint"`
 
+	// Related are the other places the finding exists because of: the
+	// contradicting document, the workboard entry, the record. They are
+	// not part of the fingerprint.
+	Related []Related `json:"related,omitempty"`
+
 	Offset int   `json:"-"` // byte offset of the start, for sorting
 	Fixes  []Fix `json:"-"`
+}
+
+// Related is a place a finding points at as its evidence, resolved like the
+// finding's own position.
+type Related struct {
+	File    string `json:"file"`
+	Line    int    `json:"line"`
+	Col     int    `json:"col"`
+	Message string `json:"message"`
 }
 
 // Fix is a suggested fix resolved to byte offsets in one file.

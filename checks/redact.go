@@ -42,6 +42,12 @@ func redact(ws *sotparse.Workspace, fs []Finding) error {
 		for j := range f.Fixes {
 			f.Fixes[j].Message = clean(f.Fixes[j].Message, f)
 		}
+		for j := range f.Related {
+			// A note quotes its own place, and may quote the finding's.
+			rel := &f.Related[j]
+			at := &Finding{File: rel.File, Line: rel.Line, EndLine: rel.Line}
+			rel.Message = clean(clean(rel.Message, f), at)
+		}
 	}
 	return nil
 }

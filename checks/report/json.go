@@ -25,6 +25,8 @@ type jsonFinding struct {
 	EndCol      int    `json:"end_col"`
 	Message     string `json:"message"`
 	Fingerprint string `json:"fingerprint"`
+
+	Related []checks.Related `json:"related,omitempty"`
 }
 
 type jsonSummary struct {
@@ -60,6 +62,7 @@ func writeJSON(buf *bytes.Buffer, res *checks.Result, opt Options) error {
 			EndCol:      f.EndCol,
 			Message:     f.Message,
 			Fingerprint: f.Fingerprint,
+			Related:     f.Related,
 		})
 		r.Summary.ByCheck[f.Check]++
 	}

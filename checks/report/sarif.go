@@ -71,11 +71,19 @@ type sarifResult struct {
 	Level               string            `json:"level"`
 	Message             sarifText         `json:"message"`
 	Locations           []sarifLocation   `json:"locations,omitempty"`
+	RelatedLocations    []sarifRelated    `json:"relatedLocations,omitempty"`
 	PartialFingerprints map[string]string `json:"partialFingerprints,omitempty"`
 }
 
 type sarifLocation struct {
 	PhysicalLocation sarifPhysicalLocation `json:"physicalLocation"`
+}
+
+// sarifRelated is a relatedLocation: a location with an id and a message.
+type sarifRelated struct {
+	ID               int                   `json:"id"`
+	PhysicalLocation sarifPhysicalLocation `json:"physicalLocation"`
+	Message          sarifText             `json:"message"`
 }
 
 type sarifPhysicalLocation struct {
@@ -165,6 +173,16 @@ func writeSARIF(buf *bytes.Buffer, res *checks.Result, opt Options) error {
 					EndColumn:   rg.endCol,
 				},
 			}}}
+		}
+		for k, rel := range f.Related {
+			r.RelatedLocations = append(r.RelatedLocations, sarifRelated{
+				ID: k + 1,
+				PhysicalLocation: sarifPhysicalLocation{
+					ArtifactLocation: sarifArtifactLocation{URI: fileURI(rel.File), URIBaseID: sarifSrcRoot},
+					Region:           sarifRegion{StartLine: max(rel.Line, 1), StartColumn: max(rel.Col, 1), EndLine: max(rel.Line, 1), EndColumn: max(rel.Col, 1)},
+				},
+				Message: sarifText{Text: rel.Message},
+			})
 		}
 		if f.Fingerprint != "" {
 			r.PartialFingerprints = map[string]string{sarifFingerprint: f.Fingerprint}

@@ -2,15 +2,20 @@ package report
 
 import (
 	"bytes"
+	"fmt"
 
 	"github.com/svrnty/sotvet/checks"
 )
 
-// writeText writes one line per finding and nothing else: line breaks in
-// a message are escaped, and a file name with control characters quoted.
+// writeText writes one line per finding, followed by one "note" line per
+// related location, and nothing else: line breaks in a message are
+// escaped, and a file name with control characters quoted.
 func writeText(buf *bytes.Buffer, res *checks.Result) {
 	for i := range res.Findings {
 		buf.WriteString(textLine(&res.Findings[i]))
 		buf.WriteByte('\n')
+		for _, r := range res.Findings[i].Related {
+			fmt.Fprintf(buf, "%s:%d:%d: note: %s\n", quotePath(r.File), r.Line, r.Col, lineBreaks.Replace(r.Message))
+		}
 	}
 }

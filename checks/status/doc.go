@@ -30,11 +30,43 @@
 //   - remains-blocked: a validated work item that its own document says
 //     "remains blocked".
 //
+// Three more categories report staleness, as warnings: a statement the
+// workspace has since overtaken. The newer status being right does not make
+// the older statement right, but a reader who knows where the newer one is
+// can trust the workspace again, so each names the place that contradicts
+// it (a "related" location: a note line in text output, "related" in JSON,
+// relatedLocations in SARIF):
+//
+//   - stale-issue: a work item that its defining document leaves
+//     "candidate", "blocked" or "draft" on its Status line while
+//     WORKBOARD.yaml and another document (in one of the forms below) say it
+//     is validated. The fix sets the Status line to validated, and, when
+//     every item of the document is then validated, the frontmatter status
+//     too. An item with no Status line whose acceptance checkboxes are all
+//     unchecked is stale in the same circumstances (reported at the first
+//     box, without a fix).
+//   - stale-remains-blocked: in the document that defines a validated item
+//     and records its validation in a journal ("Result: `CTO-WORK-016` is
+//     validated ..."), a statement outside the item's section that the item
+//     remains blocked, placed after the validation, in a section dated after
+//     it, or that is the last line of the file naming the item. An entry
+//     placed before the validation and dated no later is history.
+//   - stale-blocked-by: a validated item whose "Blocked by" list still names
+//     blockers: list items under an empty "Blocked by:" line (prose or ids),
+//     or a "Blocked by:" value with prose besides its ids ("CTO-WORK-039 and
+//     explicit JP selection"). A value made of ids only is the item's
+//     dependency list, judged by blocked-by-open; "none" is no blocker.
+//
+// The "remains blocked" family is data: "remains blocked", "remain
+// blocked", "stays blocked", "is still blocked", "still remains blocked",
+// "continues to be blocked" and their plurals, plus -still-blocked.
+//
 // A work item is validated when the first word of its Status line is
 // "validated". An item defined in two documents (the refs check reports
 // that) is judged once per definition.
 //
-// Why workboard-mismatch needs a second document. WORKBOARD.yaml records the
+// Why workboard-mismatch needs a second document (and what stale-issue
+// reports instead). WORKBOARD.yaml records the
 // latest status any document gives an item. Issue documents are written
 // before the work and are often not edited afterwards: the status of a
 // candidate item is raised by a later evidence or closeout document
@@ -55,7 +87,9 @@
 //   - a second definition of the item whose Status line gives the status.
 //
 // Without such a statement nothing in the workspace supports the workboard's
-// value, and either the workboard or the document is wrong.
+// value, and either the workboard or the document is wrong: an error. With
+// one, the issue document is stale: a stale-issue warning when the
+// workboard says validated, nothing otherwise.
 //
 // Why remains-blocked is narrow. Documents use "remains blocked" mostly about
 // other things ("Real Case Stage 2 remains blocked until ...", "Stage 3
@@ -70,9 +104,10 @@
 //
 //   - anywhere in the document after the item's Status line, a sentence
 //     that starts with the item's id (alone or in a list of ids) followed by
-//     "remains blocked" (or "remain blocked"), unless it is inside a code span or the document
-//     also states, in the form above, that the item is validated (the
-//     statement is then an earlier journal entry);
+//     a phrase of the family, unless it is inside a code span or the
+//     document also states, in the form above, that the item is validated
+//     (the statement is then a journal entry, which stale-remains-blocked
+//     judges);
 //   - inside the item's own section, such a sentence even when the document
 //     records the validation elsewhere, a sentence that starts "this issue",
 //     "this item", "this work item", "the item" or "the issue" followed by
@@ -85,6 +120,8 @@
 // Flags:
 //
 //   - -extra-statuses: comma-separated statuses added to the vocabulary.
+//   - -still-blocked: comma-separated phrases added to the "remains
+//     blocked" family.
 package status
 
 import _ "embed"

@@ -34,7 +34,7 @@ func TestLinesWith(t *testing.T) {
 				lines = append(lines, l)
 			}
 		}
-		for _, n := range []needle{remainNeedle, workIDNeedle} {
+		for _, n := range []needle{blockedNeedle, workIDNeedle} {
 			var want []bodylines.Line
 			for _, l := range lines {
 				if n.in(l.Text) {

@@ -32,6 +32,7 @@ var statuses vocab.Statuses
 
 func init() {
 	Analyzer.Flags.Var(&statuses, vocab.FlagName, "comma-separated statuses added to the status vocabulary")
+	Analyzer.Flags.Var(&extraBlocked, "still-blocked", "comma-separated phrases added to the \"remains blocked\" family (\"is on hold\")")
 }
 
 const validated = "validated"
@@ -43,9 +44,7 @@ var (
 	idTok  = "[`*_]*CTO-WORK-\\d+[`*_]*"
 	idList = idTok + `(?:\s*,\s*(?:and\s+)?` + idTok + `|\s+and\s+` + idTok + `)*`
 
-	remainsByID     = regexp.MustCompile(`(?i)^(` + idList + `)\s+remains?\s+blocked\b`)
-	remainsThis     = regexp.MustCompile(`(?i)^(?:this issue|this item|this work item|the item|the issue)\s+remains?\s+blocked\b`)
-	statusRemains   = regexp.MustCompile(`(?i)^status\s+remains\s+blocked$`)
+	statusRemains   = regexp.MustCompile(`(?i)^status\s+(?:remains|stays|is\s+still)\s+blocked$`)
 	statesStatus    = regexp.MustCompile(`(?i)^(` + idList + `)\s+(?:is|are)\s+(?:now\s+)?([a-z][a-z-]*)\b`)
 	workItemLine    = regexp.MustCompile(`(?i)^work items?:\s+(.*)$`)
 	lineMarker      = regexp.MustCompile(`^\s*(?:(?:[-*+]|\d{1,9}[.)])\s+)?(?:\[[ xX]\]\s+)?`)
@@ -56,6 +55,7 @@ var (
 func run(pass *analysis.Pass) (any, error) {
 	ws := pass.ResultOf[sotparse.Analyzer].(*sotparse.Workspace)
 	c := &checker{pass: pass, ws: ws, info: map[*sotparse.Doc]*docInfo{}}
+	c.remainsByID, c.remainsThis = stillBlockedPatterns(extraBlocked)
 	var focused []*sotparse.Doc
 	for _, d := range ws.Docs {
 		if ws.Focused(d.Path) {
@@ -74,15 +74,20 @@ func run(pass *analysis.Pass) (any, error) {
 	c.index(validatedIn)
 	for _, d := range focused {
 		c.docStatus(d)
+		var stale []staleItem
 		for _, it := range d.WorkItems {
-			c.workboard(d, it)
+			if s, ok := c.workboard(d, it); ok {
+				stale = append(stale, s)
+			}
 			if itemStatus(it) != validated {
 				continue
 			}
 			c.acceptance(it)
 			c.blockers(it)
+			c.leftoverBlockers(d, it)
 			c.remainsBlocked(c.info[d], it)
 		}
+		c.staleIssues(d, stale)
 	}
 	return nil, nil
 }
@@ -137,10 +142,16 @@ type checker struct {
 	pass *analysis.Pass
 	ws   *sotparse.Workspace
 	info map[*sotparse.Doc]*docInfo // the documents indexed so far
+
+	// remainsByID matches a sentence whose subject is a list of ids and
+	// whose verb is of the "remains blocked" family; remainsThis one whose
+	// subject is "this issue" and the like.
+	remainsByID, remainsThis *regexp.Regexp
 }
 
-func (c *checker) report(pos, end token.Pos, category, format string, args ...any) {
-	c.pass.Report(analysis.Diagnostic{Pos: pos, End: end, Category: category, Message: fmt.Sprintf(format, args...)})
+// related is a place a finding points at as its evidence.
+func related(pos token.Pos, format string, args ...any) analysis.RelatedInformation {
+	return analysis.RelatedInformation{Pos: pos, Message: fmt.Sprintf(format, args...)}
 }
 
 // normStatus returns s trimmed, lower-cased and stripped of code-span and
@@ -190,53 +201,148 @@ func (c *checker) docStatus(d *sotparse.Doc) {
 			continue
 		}
 		if w := bareStatus(l.Value); w != "" && w != fs {
-			c.report(l.ValuePos, l.End, "doc-status", "body says \"Status: %s\" but the frontmatter status is %q", l.Value, fm.Status.Value)
+			c.pass.Report(analysis.Diagnostic{Pos: l.ValuePos, End: l.End, Category: "doc-status",
+				Message: fmt.Sprintf("body says \"Status: %s\" but the frontmatter status is %q", l.Value, fm.Status.Value),
+				Related: []analysis.RelatedInformation{related(fm.Status.ValuePos, "the frontmatter status is %s", fm.Status.Value)}})
 		}
 	}
 }
 
-// workboard compares the item's status with its workboard entry.
-func (c *checker) workboard(d *sotparse.Doc, it *sotparse.WorkItem) {
+// staleItem is a work item its document leaves candidate or blocked while
+// the workboard and another document say it is validated.
+type staleItem struct {
+	it        *sotparse.WorkItem
+	status    string    // the document's
+	workboard token.Pos // the workboard entry's status
+	proof     token.Pos // the statement that corroborates the workboard
+	proofDoc  string
+}
+
+// workboard compares the item's status with its workboard entry. A
+// disagreement another document corroborates is returned as stale when the
+// workboard says validated; the caller reports those per document.
+func (c *checker) workboard(d *sotparse.Doc, it *sotparse.WorkItem) (staleItem, bool) {
 	st := itemStatus(it)
 	if st == "" {
-		return
+		c.uncheckedStale(d, it)
+		return staleItem{}, false
 	}
 	wi := c.ws.Workboard.Item(it.ID)
 	if wi == nil || wi.Status == nil || !wi.Status.Scalar {
-		return // the refs and workboard checks report missing items and statuses
+		return staleItem{}, false // the refs and workboard checks report missing items and statuses
 	}
 	wst := strings.ToLower(strings.TrimSpace(wi.Status.Value))
 	if wst == st || !statuses.Has(wst) {
+		return staleItem{}, false
+	}
+	if pos, where, ok := c.corroborated(it.ID, wst, d); ok {
+		if wst == validated && (st == "candidate" || st == "blocked" || st == "draft") {
+			return staleItem{it: it, status: st, workboard: wi.Status.ValuePos, proof: pos, proofDoc: where}, true
+		}
+		return staleItem{}, false
+	}
+	c.pass.Report(analysis.Diagnostic{Pos: it.Status.ValuePos, End: it.Status.End, Category: "workboard-mismatch",
+		Message: fmt.Sprintf("%s is %q here but %q in %s, and no other document states it is %s",
+			it.ID, st, wst, c.ws.Workboard.File.Path, wst),
+		Related: []analysis.RelatedInformation{related(wi.Status.ValuePos, "the workboard says %s is %s", it.ID, wst)}})
+	return staleItem{}, false
+}
+
+// uncheckedStale reports, as stale-issue, an item without a Status line
+// whose acceptance boxes are all unchecked while the workboard and another
+// document say it is validated: its boxes are the document's statement
+// that it is not done. There is no Status line to fix.
+func (c *checker) uncheckedStale(d *sotparse.Doc, it *sotparse.WorkItem) {
+	if it.Status != nil || len(it.Checkboxes) == 0 {
+		return // a Status line outside the vocabulary is prose
+	}
+	for _, cb := range it.Checkboxes {
+		if cb.Checked {
+			return
+		}
+	}
+	wi := c.ws.Workboard.Item(it.ID)
+	if wi == nil || wi.Status == nil || !wi.Status.Scalar || !strings.EqualFold(strings.TrimSpace(wi.Status.Value), validated) {
 		return
 	}
-	if c.corroborated(it.ID, wst, d) {
+	pos, where, ok := c.corroborated(it.ID, validated, d)
+	if !ok {
 		return
 	}
-	c.report(it.Status.ValuePos, it.Status.End, "workboard-mismatch",
-		"%s is %q here but %q in %s, and no other document states it is %s",
-		it.ID, st, wst, c.ws.Workboard.File.Path, wst)
+	first := it.Checkboxes[0]
+	c.pass.Report(analysis.Diagnostic{
+		Pos: first.Pos, End: first.End, Category: "stale-issue",
+		Message: fmt.Sprintf("%s has no Status line and all %d of its acceptance checkboxes are unchecked here, but %s and %s say it is validated: this document is stale",
+			it.ID, len(it.Checkboxes), c.ws.Workboard.File.Path, where),
+		Related: []analysis.RelatedInformation{
+			related(wi.Status.ValuePos, "the workboard says %s is validated", it.ID),
+			related(pos, "this says %s is validated", it.ID),
+		},
+	})
+}
+
+// staleIssues reports the stale items of d, each with a fix that updates
+// its Status line; the fix of the last one also updates the frontmatter
+// status when every item of d is then validated.
+func (c *checker) staleIssues(d *sotparse.Doc, stale []staleItem) {
+	if len(stale) == 0 {
+		return
+	}
+	rest := 0 // items neither validated nor stale
+	for _, it := range d.WorkItems {
+		if itemStatus(it) != validated && !slices.ContainsFunc(stale, func(s staleItem) bool { return s.it == it }) {
+			rest++
+		}
+	}
+	for i, s := range stale {
+		word := s.it.Status.Value
+		if j := strings.IndexAny(word, " .,;:"); j >= 0 {
+			word = word[:j]
+		}
+		edits := []analysis.TextEdit{{Pos: s.it.Status.ValuePos, End: s.it.Status.ValuePos + token.Pos(len(word)), NewText: []byte(validated)}}
+		msg := "set the Status line to validated"
+		if fm := d.Frontmatter; i == len(stale)-1 && rest == 0 && fm != nil && fm.Status != nil && fm.Status.Scalar &&
+			!strings.EqualFold(strings.TrimSpace(fm.Status.Value), validated) && fm.Status.ValuePos.IsValid() && fm.Status.ValueEnd > fm.Status.ValuePos {
+			edits = append(edits, analysis.TextEdit{Pos: fm.Status.ValuePos, End: fm.Status.ValueEnd, NewText: []byte(validated)})
+			msg += ", and the frontmatter status: every item is then validated"
+		}
+		c.pass.Report(analysis.Diagnostic{
+			Pos: s.it.Status.ValuePos, End: s.it.Status.End, Category: "stale-issue",
+			Message: fmt.Sprintf("%s is %q here, but %s and %s say it is validated: this document is stale",
+				s.it.ID, s.status, c.ws.Workboard.File.Path, s.proofDoc),
+			Related: []analysis.RelatedInformation{
+				related(s.workboard, "the workboard says %s is validated", s.it.ID),
+				related(s.proof, "this says %s is validated", s.it.ID),
+			},
+			SuggestedFixes: []analysis.SuggestedFix{{Message: msg, TextEdits: edits}},
+		})
+	}
 }
 
 // corroborated reports whether a document other than except states that
-// the item id has the status.
-func (c *checker) corroborated(id, status string, except *sotparse.Doc) bool {
+// the item id has the status, and where.
+func (c *checker) corroborated(id, status string, except *sotparse.Doc) (token.Pos, string, bool) {
 	for _, di := range c.mentioning(id) {
 		if di.d == except {
 			continue
 		}
-		if di.states(id, status) {
-			return true
+		if off, ok := di.stateOffset(id, status); ok {
+			return di.d.File.Pos(off), di.d.Path, true
 		}
-		if di.about[id] && slices.Contains(di.results, status) {
-			return true
+		if di.about[id] {
+			for _, r := range di.results {
+				if r.status == status {
+					return r.pos, di.d.Path, true
+				}
+			}
 		}
 		for _, it := range di.d.WorkItems {
 			if it.ID == id && itemStatus(it) == status {
-				return true
+				return it.Status.ValuePos, di.d.Path, true
 			}
 		}
 	}
-	return false
+	return token.NoPos, "", false
 }
 
 // acceptance reports a validated item with unchecked boxes.
@@ -254,7 +360,9 @@ func (c *checker) acceptance(it *sotparse.WorkItem) {
 	if first == nil {
 		return
 	}
-	c.report(first.Pos, first.End, "unchecked-acceptance", "%s is validated but %d of its %d acceptance checkboxes %s unchecked", it.ID, n, len(it.Checkboxes), map[bool]string{true: "is", false: "are"}[n == 1])
+	c.pass.Report(analysis.Diagnostic{Pos: first.Pos, End: first.End, Category: "unchecked-acceptance",
+		Message: fmt.Sprintf("%s is validated but %d of its %d acceptance checkboxes %s unchecked", it.ID, n, len(it.Checkboxes), map[bool]string{true: "is", false: "are"}[n == 1]),
+		Related: []analysis.RelatedInformation{related(it.Status.ValuePos, "%s is validated here", it.ID)}})
 }
 
 // blockers reports a validated item blocked by an item that is not
@@ -267,40 +375,44 @@ func (c *checker) blockers(it *sotparse.WorkItem) {
 			continue
 		}
 		seen[id] = true
-		st, where := c.statusOf(id)
+		st, where, pos := c.statusOf(id)
 		if st == "" || st == validated {
 			continue // unknown ids are the refs check's business
 		}
-		c.report(b.Pos, b.End, "blocked-by-open", "%s is validated but its blocker %s is %q in %s", it.ID, id, st, where)
+		c.pass.Report(analysis.Diagnostic{Pos: b.Pos, End: b.End, Category: "blocked-by-open",
+			Message: fmt.Sprintf("%s is validated but its blocker %s is %q in %s", it.ID, id, st, where),
+			Related: []analysis.RelatedInformation{related(pos, "%s is %s here", id, st)}})
 	}
 }
 
 // statusOf returns the status of the item id and where it comes from: the
 // workboard, or the first defining document with a Status line.
-func (c *checker) statusOf(id string) (status, where string) {
+func (c *checker) statusOf(id string) (status, where string, pos token.Pos) {
 	if wi := c.ws.Workboard.Item(id); wi != nil && wi.Status != nil && wi.Status.Scalar && strings.TrimSpace(wi.Status.Value) != "" {
-		return strings.ToLower(strings.TrimSpace(wi.Status.Value)), c.ws.Workboard.File.Path
+		return strings.ToLower(strings.TrimSpace(wi.Status.Value)), c.ws.Workboard.File.Path, wi.Status.ValuePos
 	}
 	for _, d := range c.ws.Docs {
 		for _, it := range d.WorkItems {
 			if it.ID == id && it.Status != nil {
 				w, _, _ := strings.Cut(strings.TrimSpace(it.Status.Value), " ")
 				if w = normStatus(w); w != "" {
-					return w, d.Path
+					return w, d.Path, it.Status.ValuePos
 				}
 			}
 		}
 	}
-	return "", ""
+	return "", "", token.NoPos
 }
 
 // remainsBlocked reports statements that the validated item it remains
-// blocked.
+// blocked: as errors where nothing in the document says otherwise, and as
+// stale where the document's journal records the validation but the
+// statement reads as the current state (see the package doc).
 func (c *checker) remainsBlocked(di *docInfo, it *sotparse.WorkItem) {
 	tf := di.d.File.Tok
 	sec := di.sections[it]
 	statusEnd := tf.Offset(it.Status.End)
-	journal := di.states(it.ID, validated)
+	validAt, journal := di.stateOffset(it.ID, validated)
 	for _, ln := range di.remain {
 		if ln.off < sec.start {
 			continue
@@ -312,12 +424,18 @@ func (c *checker) remainsBlocked(di *docInfo, it *sotparse.WorkItem) {
 		own := inSec && di.innermost(ln.off) == it
 		for _, s := range ln.sents {
 			end := -1
-			if m := remainsByID.FindStringSubmatchIndex(s.text); m != nil && !inCodeSpan(s.text[:m[1]]) {
-				if containsID(s.text[m[2]:m[3]], it.ID) && (inSec || !journal) {
+			if m := c.remainsByID.FindStringSubmatchIndex(s.text); m != nil && !inCodeSpan(s.text[:m[1]]) {
+				if !containsID(s.text[m[2]:m[3]], it.ID) {
+					continue
+				}
+				if inSec || !journal {
 					end = m[1]
+				} else {
+					c.staleRemains(di, it, s, m[1], ln.off, validAt)
+					continue
 				}
 			} else if own {
-				if m := remainsThis.FindStringIndex(s.text); m != nil {
+				if m := c.remainsThis.FindStringIndex(s.text); m != nil {
 					end = m[1]
 				} else if statusRemains.MatchString(strings.TrimRight(s.text, " *_")) {
 					end = len(strings.TrimRight(s.text, " *_"))
@@ -326,9 +444,112 @@ func (c *checker) remainsBlocked(di *docInfo, it *sotparse.WorkItem) {
 			if end < 0 {
 				continue
 			}
-			c.report(di.d.File.Pos(s.off), di.d.File.Pos(s.off+end), "remains-blocked", "%s is validated but this says it remains blocked", it.ID)
+			c.pass.Report(analysis.Diagnostic{Pos: di.d.File.Pos(s.off), End: di.d.File.Pos(s.off + end), Category: "remains-blocked",
+				Message: fmt.Sprintf("%s is validated but this says it remains blocked", it.ID),
+				Related: []analysis.RelatedInformation{related(it.Status.ValuePos, "%s is validated here", it.ID)}})
 		}
 	}
+}
+
+// staleRemains judges a "remains blocked" statement about it outside its
+// section, in a document whose journal says at validAt that it is
+// validated: an entry placed before the validation and dated no later is
+// history; one placed after it, dated later, or the last line of the file
+// that names the item reads as the current state.
+func (c *checker) staleRemains(di *docInfo, it *sotparse.WorkItem, s sentence, end, lineOff, validAt int) {
+	after := s.off > validAt
+	later := di.dateAt(s.off) > di.dateAt(validAt) && di.dateAt(validAt) != ""
+	last := lastLineNaming(c.ws.Content(di.d), it.ID) == lineOff
+	if !after && !later && !last {
+		return
+	}
+	why := "after"
+	switch {
+	case !after && later:
+		why = "in a section dated after"
+	case !after:
+		why = "as the last word about it, despite"
+	}
+	c.pass.Report(analysis.Diagnostic{Pos: di.d.File.Pos(s.off), End: di.d.File.Pos(s.off + end), Category: "stale-remains-blocked",
+		Message: fmt.Sprintf("%s is said to remain blocked %s the statement that it is validated (line %d)", it.ID, why, di.d.File.Tok.Line(di.d.File.Pos(validAt))),
+		Related: []analysis.RelatedInformation{related(di.d.File.Pos(validAt), "%s is declared validated here", it.ID)}})
+}
+
+// lastLineNaming returns the offset of the last line of content that names
+// the id (as written in upper case, the workspace's convention), or -1.
+func lastLineNaming(content []byte, id string) int {
+	for end := len(content); ; {
+		i := bytes.LastIndex(content[:end], []byte(id))
+		if i < 0 {
+			return -1
+		}
+		// A longer id ("CTO-WORK-0161") is another item.
+		if j := i + len(id); j < len(content) && '0' <= content[j] && content[j] <= '9' {
+			end = i
+			continue
+		}
+		return bytes.LastIndexByte(content[:i], '\n') + 1
+	}
+}
+
+// leftoverBlockers reports a validated item whose "Blocked by" list still
+// names blockers: list items under an empty "Blocked by:" line, or a line
+// whose value is prose rather than ids (an id list is the item's
+// dependencies, which blocked-by-open judges).
+func (c *checker) leftoverBlockers(d *sotparse.Doc, it *sotparse.WorkItem) {
+	bl := it.BlockedBy
+	if bl == nil {
+		return
+	}
+	if v := strings.TrimSpace(bl.Value); v != "" {
+		rest := strings.Trim(idPattern.ReplaceAllString(v, ""), " \t,;.`*_-")
+		rest = strings.TrimSpace(strings.ReplaceAll(rest, "and", ""))
+		if rest == "" || noneValue(v) {
+			return
+		}
+		c.pass.Report(analysis.Diagnostic{Pos: bl.ValuePos, End: bl.End, Category: "stale-blocked-by",
+			Message: fmt.Sprintf("%s is validated but its \"Blocked by\" line still names a blocker: %q", it.ID, v),
+			Related: []analysis.RelatedInformation{related(it.Status.ValuePos, "%s is validated here", it.ID)}})
+		return
+	}
+	content := c.ws.Content(d)
+	tf := d.File.Tok
+	var items []bodylines.Line
+	for _, ln := range bodylines.Lines(content, tf.Offset(bl.End), len(content)) {
+		t := strings.TrimSpace(ln.Text)
+		if t == "" {
+			if len(items) > 0 {
+				break
+			}
+			continue
+		}
+		if !listItemPattern.MatchString(ln.Text) {
+			break
+		}
+		items = append(items, ln)
+	}
+	if len(items) == 0 {
+		return
+	}
+	first := strings.TrimSpace(listItemPattern.ReplaceAllString(items[0].Text, ""))
+	more := ""
+	if len(items) > 1 {
+		more = fmt.Sprintf(" and %d more", len(items)-1)
+	}
+	c.pass.Report(analysis.Diagnostic{Pos: d.File.Pos(items[0].Off), End: d.File.Pos(items[0].Off + len(items[0].Text)), Category: "stale-blocked-by",
+		Message: fmt.Sprintf("%s is validated but its \"Blocked by\" list still names blockers: %q%s", it.ID, first, more),
+		Related: []analysis.RelatedInformation{related(it.Status.ValuePos, "%s is validated here", it.ID)}})
+}
+
+// noneValue reports whether a Blocked by value says there is no blocker:
+// "None.", "None - can start immediately", "n/a", "no blockers".
+func noneValue(v string) bool {
+	w, _, _ := strings.Cut(strings.ToLower(strings.Trim(v, " `*_")), " ")
+	switch strings.TrimRight(w, ".,;:") {
+	case "none", "nothing", "n/a", "-", "no", "nil":
+		return true
+	}
+	return false
 }
 
 func containsID(list, id string) bool {
@@ -349,9 +570,9 @@ type docInfo struct {
 	sections map[*sotparse.WorkItem]span
 	stated   []stated        // "ID is STATUS" sentences
 	about    map[string]bool // ids the document is about
-	results  []string        // document-level bare statuses
-	// remain holds the lines that say "remain" in any case: the only ones
-	// remainsBlocked reads, for each validated item.
+	results  []result        // document-level bare statuses
+	// remain holds the lines that say "blocked" in any case: the only
+	// ones remainsBlocked reads, for each validated item.
 	remain []remainLine
 }
 
@@ -367,16 +588,44 @@ type span struct{ start, end int }
 type stated struct {
 	ids    []string
 	status string
+	off    int // of the sentence
 }
 
-func (di *docInfo) states(id, status string) bool {
+type result struct {
+	status string
+	pos    token.Pos
+}
+
+// stateOffset returns the offset of the first sentence that states the id
+// has the status.
+func (di *docInfo) stateOffset(id, status string) (int, bool) {
 	for _, s := range di.stated {
 		if s.status == status && slices.Contains(s.ids, id) {
-			return true
+			return s.off, true
 		}
 	}
-	return false
+	return 0, false
 }
+
+// dateAt returns the ISO date of the innermost heading before off that
+// names one ("## Runtime Evidence - 2026-06-01"), or "".
+func (di *docInfo) dateAt(off int) string {
+	tf := di.d.File.Tok
+	date, level := "", 0
+	for _, h := range di.d.Headings {
+		if tf.Offset(h.Pos) > off {
+			break
+		}
+		if dm := headingDate.FindString(h.Text); dm != "" {
+			date, level = dm, h.Level
+		} else if level > 0 && h.Level <= level {
+			date, level = "", 0
+		}
+	}
+	return date
+}
+
+var headingDate = regexp.MustCompile(`\b\d{4}-\d{2}-\d{2}\b`)
 
 // innermost returns the work item whose section most closely holds the
 // file offset off, or nil.
@@ -396,7 +645,11 @@ func index(d *sotparse.Doc, content []byte) *docInfo {
 	size := len(content)
 	lines := bodyLines(d, content)
 	di := &docInfo{d: d, sections: map[*sotparse.WorkItem]span{}, about: map[string]bool{}}
-	for _, ln := range linesWith(lines, content, remainNeedle) {
+	remain := lines // extra phrases need not say "blocked": read every line
+	if len(extraBlocked) == 0 {
+		remain = linesWith(lines, content, blockedNeedle)
+	}
+	for _, ln := range remain {
 		di.remain = append(di.remain, remainLine{ln.Off, sentences(ln)})
 	}
 	// sectionEnd returns the offset of the first heading after pos with a
@@ -437,7 +690,7 @@ func index(d *sotparse.Doc, content []byte) *docInfo {
 			if m := statesStatus.FindStringSubmatchIndex(s.text); m != nil && !inCodeSpan(s.text[:m[1]]) {
 				st := strings.ToLower(s.text[m[4]:m[5]])
 				if statuses.Has(st) {
-					di.stated = append(di.stated, stated{ids: ids(s.text[m[2]:m[3]]), status: st})
+					di.stated = append(di.stated, stated{ids: ids(s.text[m[2]:m[3]]), status: st, off: s.off})
 				}
 			}
 		}
@@ -461,7 +714,7 @@ func index(d *sotparse.Doc, content []byte) *docInfo {
 			continue
 		}
 		if w := bareStatus(l.Value); w != "" {
-			di.results = append(di.results, w)
+			di.results = append(di.results, result{w, l.ValuePos})
 		}
 	}
 	for _, f := range d.Facts {
@@ -469,7 +722,7 @@ func index(d *sotparse.Doc, content []byte) *docInfo {
 			continue
 		}
 		if w := bareStatus(f.Value); w != "" && !inItem(tf.Offset(f.Pos)) {
-			di.results = append(di.results, w)
+			di.results = append(di.results, result{w, f.ValuePos})
 		}
 	}
 	return di
@@ -523,8 +776,8 @@ type needle struct {
 }
 
 var (
-	workIDNeedle = newNeedle("CTO-WORK-")
-	remainNeedle = newNeedle("remain")
+	workIDNeedle  = newNeedle("CTO-WORK-")
+	blockedNeedle = newNeedle("blocked")
 )
 
 // letterRank orders the ASCII letters from the most to the least common in

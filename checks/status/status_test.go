@@ -2,6 +2,7 @@ package status_test
 
 import (
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/svrnty/sotvet/checks"
@@ -23,6 +24,9 @@ func TestStatus(t *testing.T) {
 		{dir: "blocked-by-open", category: "blocked-by-open"},
 		{dir: "remains-blocked", category: "remains-blocked"},
 		{dir: "extra-statuses", category: "workboard-mismatch", extra: "superseded"},
+		{dir: "stale-issue", category: "stale-issue"},
+		{dir: "stale-remains-blocked", category: "stale-remains-blocked"},
+		{dir: "stale-blocked-by", category: "stale-blocked-by"},
 	} {
 		t.Run(tc.dir, func(t *testing.T) {
 			if tc.extra != "" {
@@ -32,8 +36,15 @@ func TestStatus(t *testing.T) {
 				if f.Category != tc.category {
 					t.Errorf("%s:%d: category %q, want %q", f.File, f.Line, f.Category, tc.category)
 				}
-				if f.Severity != checks.SeverityError {
-					t.Errorf("%s:%d: severity %q, want error", f.File, f.Line, f.Severity)
+				want := checks.SeverityError
+				if strings.HasPrefix(tc.category, "stale-") {
+					want = checks.SeverityWarning // staleness is reported, never fatal
+				}
+				if f.Severity != want {
+					t.Errorf("%s:%d: severity %q, want %s", f.File, f.Line, f.Severity, want)
+				}
+				if len(f.Related) == 0 {
+					t.Errorf("%s:%d: no related location", f.File, f.Line)
 				}
 			}
 		})

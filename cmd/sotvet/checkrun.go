@@ -182,6 +182,9 @@ func (r *wsRun) scope(cf *checkFlags) error {
 	}
 	for i := range fs {
 		fs[i].File = r.path(fs[i].File)
+		for j := range fs[i].Related {
+			fs[i].Related[j].File = r.path(fs[i].Related[j].File)
+		}
 	}
 	r.res.Findings = fs
 	return nil

@@ -21,16 +21,29 @@ type Line struct {
 // kept. start is moved to the next line boundary if it is inside a line.
 // The lines' Text shares content's memory: content must not change.
 func Lines(content []byte, start, end int) []Line {
-	fence := ""
-	off := start
-	for off > 0 && off < len(content) && content[off-1] != '\n' {
-		off++
-	}
-	end = min(end, len(content))
+	off, end := bounds(content, start, end)
 	if off >= end {
 		return nil
 	}
 	out := make([]Line, 0, bytes.Count(content[off:end], []byte{'\n'})+1)
+	Each(content, start, end, func(l Line) { out = append(out, l) })
+	return out
+}
+
+// bounds moves start to a line boundary and clamps end, as Lines does.
+func bounds(content []byte, start, end int) (int, int) {
+	off := start
+	for off > 0 && off < len(content) && content[off-1] != '\n' {
+		off++
+	}
+	return off, min(end, len(content))
+}
+
+// Each calls fn with each line Lines would return, in order, without
+// building the slice: for a rule that reads every line once.
+func Each(content []byte, start, end int, fn func(Line)) {
+	fence := ""
+	off, end := bounds(content, start, end)
 	for off < end {
 		e := end
 		if i := bytes.IndexByte(content[off:end], '\n'); i >= 0 {
@@ -51,11 +64,10 @@ func Lines(content []byte, start, end int) []Line {
 			}
 			fence = trimmed[:n]
 		default:
-			out = append(out, Line{Off: off, Text: text, Quoted: indent < 4 && strings.HasPrefix(trimmed, ">")})
+			fn(Line{Off: off, Text: text, Quoted: indent < 4 && strings.HasPrefix(trimmed, ">")})
 		}
 		off = e + 1
 	}
-	return out
 }
 
 // view returns b as a string without copying it. A workspace file's content

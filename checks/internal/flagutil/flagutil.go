@@ -133,3 +133,22 @@ func kindNames() string {
 	}
 	return strings.Join(s, ", ")
 }
+
+// Words is a comma-separated list of words or phrases, blanks dropped.
+type Words []string
+
+// Clone returns a copy.
+func (w *Words) Clone() flag.Value { c := slices.Clone(*w); return &c }
+
+func (w *Words) String() string { return strings.Join(*w, ",") }
+
+// Set replaces the list.
+func (w *Words) Set(v string) error {
+	*w = nil
+	for _, s := range strings.Split(v, ",") {
+		if s = strings.TrimSpace(s); s != "" {
+			*w = append(*w, s)
+		}
+	}
+	return nil
+}

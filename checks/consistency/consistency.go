@@ -1,0 +1,175 @@
+package consistency
+
+import (
+	"fmt"
+	"go/token"
+	"runtime"
+	"strings"
+	"sync"
+
+	"golang.org/x/tools/go/analysis"
+
+	"github.com/svrnty/sotvet/checks/internal/docutil"
+	"github.com/svrnty/sotvet/sotparse"
+)
+
+// Analyzer reports documents that contradict the workspace.
+var Analyzer = &analysis.Analyzer{
+	Name:     "consistency",
+	Doc:      docutil.MustExtract(doc, "consistency"),
+	URL:      "https://github.com/svrnty/sotvet/blob/main/docs/checks.md#consistency",
+	Requires: []*analysis.Analyzer{sotparse.Analyzer},
+	Run:      run,
+}
+
+func init() {
+	Analyzer.Flags.Var(&declared, "schema", "identity keys every document's frontmatter must have, comma-separated (name, title, tier, description, route); empty: the majority of the kind")
+}
+
+func run(pass *analysis.Pass) (any, error) {
+	ws := pass.ResultOf[sotparse.Analyzer].(*sotparse.Workspace)
+	var docs []*sotparse.Doc
+	for _, d := range ws.Docs {
+		if ws.Focused(d.Path) {
+			docs = append(docs, d)
+		}
+	}
+	ws.Prefetch(docs)
+	// Each document is judged alone, so they are judged in parallel; the
+	// findings are reported in document order afterwards.
+	found := make([][]analysis.Diagnostic, len(docs))
+	var wg sync.WaitGroup
+	next := make(chan int)
+	for range runtime.GOMAXPROCS(0) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				c := &checker{ws: ws, report: func(d analysis.Diagnostic) { found[i] = append(found[i], d) }}
+				c.doc(docs[i])
+			}
+		}()
+	}
+	for i := range docs {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	for _, ds := range found {
+		for _, d := range ds {
+			pass.Report(d)
+		}
+	}
+	(&checker{ws: ws, report: pass.Report}).schemas()
+	return nil, nil
+}
+
+// doc runs the rules that read one document.
+func (c *checker) doc(d *sotparse.Doc) {
+	c.draftComplete(d)
+	content := c.ws.Content(d)
+	secs := sections(d, len(content))
+	c.staleReview(d, content)
+	c.headings(d, content, secs)
+	c.counts(d, content)
+	c.records(d, content, secs)
+}
+
+type checker struct {
+	ws     *sotparse.Workspace
+	report func(analysis.Diagnostic)
+}
+
+func (c *checker) diag(pos, end token.Pos, category, msg string, rel []analysis.RelatedInformation, fix *analysis.SuggestedFix) {
+	d := analysis.Diagnostic{Pos: pos, End: end, Category: category, Message: msg, Related: rel}
+	if fix != nil {
+		d.SuggestedFixes = []analysis.SuggestedFix{*fix}
+	}
+	c.report(d)
+}
+
+func related(pos token.Pos, format string, args ...any) []analysis.RelatedInformation {
+	return []analysis.RelatedInformation{{Pos: pos, Message: fmt.Sprintf(format, args...)}}
+}
+
+// replace is a fix that replaces [pos, end) by text.
+func replace(msg string, pos, end token.Pos, text string) *analysis.SuggestedFix {
+	return &analysis.SuggestedFix{Message: msg, TextEdits: []analysis.TextEdit{{Pos: pos, End: end, NewText: []byte(text)}}}
+}
+
+// itemValidated reports whether the item's Status line starts with
+// "validated".
+func itemValidated(it *sotparse.WorkItem) bool {
+	if it.Status == nil {
+		return false
+	}
+	v := it.Status.Value
+	const w = "validated"
+	return len(v) >= len(w) && strings.EqualFold(v[:len(w)], w) && (len(v) == len(w) || strings.IndexByte(" .,;:", v[len(w)]) >= 0)
+}
+
+// draftComplete reports a draft document whose items are all validated.
+func (c *checker) draftComplete(d *sotparse.Doc) {
+	fm := d.Frontmatter
+	if fm == nil || fm.Status == nil || !fm.Status.Scalar || !strings.EqualFold(strings.TrimSpace(fm.Status.Value), "draft") || len(d.WorkItems) == 0 {
+		return
+	}
+	for _, it := range d.WorkItems {
+		if !itemValidated(it) {
+			return
+		}
+	}
+	last := d.WorkItems[len(d.WorkItems)-1]
+	msg := fmt.Sprintf("frontmatter status is draft, but every work item here (%d) is validated", len(d.WorkItems))
+	if len(d.WorkItems) == 1 {
+		msg = fmt.Sprintf("frontmatter status is draft, but its only work item %s is validated", last.ID)
+	}
+	c.diag(fm.Status.ValuePos, fm.Status.ValueEnd, "draft-complete", msg,
+		related(last.Status.ValuePos, "%s is validated here", last.ID),
+		replace("set the frontmatter status to validated", fm.Status.ValuePos, fm.Status.ValueEnd, "validated"))
+}
+
+// section is the span of a heading's section: from the heading to the next
+// heading of the same or a higher level.
+type section struct {
+	h          *sotparse.Heading
+	start, end int // file offsets
+	bodyStart  int // after the heading line
+	parent     int // index of the parent heading in the slice, or -1
+}
+
+func sections(d *sotparse.Doc, size int) []section {
+	tf := d.File.Tok
+	out := make([]section, len(d.Headings))
+	var stack []int
+	for i, h := range d.Headings {
+		for len(stack) > 0 && d.Headings[stack[len(stack)-1]].Level >= h.Level {
+			stack = stack[:len(stack)-1]
+		}
+		parent := -1
+		if len(stack) > 0 {
+			parent = stack[len(stack)-1]
+		}
+		end := size
+		for _, g := range d.Headings[i+1:] {
+			if g.Level <= h.Level {
+				end = tf.Offset(g.Pos)
+				break
+			}
+		}
+		out[i] = section{h: h, start: tf.Offset(h.Pos), end: end, bodyStart: min(tf.Offset(h.End), end), parent: parent}
+		stack = append(stack, i)
+	}
+	return out
+}
+
+// innermost returns the index of the innermost section holding off, or -1.
+func innermost(secs []section, off int) int {
+	best := -1
+	for i, s := range secs {
+		if s.start <= off && off < s.end {
+			best = i
+		}
+	}
+	return best
+}

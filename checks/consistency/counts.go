@@ -1,0 +1,90 @@
+package consistency
+
+import (
+	"bytes"
+	"fmt"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/svrnty/sotvet/checks/internal/bodylines"
+	"github.com/svrnty/sotvet/sotparse"
+)
+
+var numberWords = []string{"one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve"}
+
+// countPattern matches a statement of how many items the document's
+// sequence has: "This is intentionally two slices", "split into 3 issues".
+var countPattern = regexp.MustCompile(`(?i)\b(?:this is|these are|split into|sequence (?:is|has))\s+(?:intentionally\s+|exactly\s+|only\s+)?(\d{1,3}|` +
+	strings.Join(numberWords, "|") + `)\s+(?:[a-z-]+\s+)?(slices?|issues?|work items?)\b`)
+
+func number(s string) int {
+	if n, err := strconv.Atoi(s); err == nil {
+		return n
+	}
+	for i, w := range numberWords {
+		if strings.EqualFold(s, w) {
+			return i + 1
+		}
+	}
+	return -1
+}
+
+// counts reports a stated count of the document's sequence that differs
+// from the number of work items it defines.
+func (c *checker) counts(d *sotparse.Doc, content []byte) {
+	ids := map[string]bool{}
+	for _, it := range d.WorkItems {
+		ids[it.ID] = true
+	}
+	if len(ids) == 0 {
+		return
+	}
+	// The nouns are looked for in the body's bytes, and only the lines that
+	// hold one are read: most lines of most documents count nothing.
+	body := d.File.Tok.Offset(d.BodyStart)
+	var lines []bodylines.Line // outside fenced code; read at the first statement
+	seen := map[int]bool{}
+	for _, noun := range countNouns {
+		for off := body; off < len(content); {
+			k := bytes.Index(content[off:], []byte(noun))
+			if k < 0 {
+				break
+			}
+			at := off + k
+			off = at + len(noun)
+			ls := bytes.LastIndexByte(content[:at], '\n') + 1
+			if seen[ls] {
+				continue
+			}
+			seen[ls] = true
+			le := len(content)
+			if e := bytes.IndexByte(content[at:], '\n'); e >= 0 {
+				le = at + e
+			}
+			text := strings.TrimSuffix(string(content[ls:le]), "\r")
+			for _, m := range countPattern.FindAllStringSubmatchIndex(text, -1) {
+				n := number(text[m[2]:m[3]])
+				if n < 0 || n == len(ids) || strings.Count(text[:m[0]], "`")%2 == 1 {
+					continue
+				}
+				if lines == nil {
+					lines = bodylines.Lines(content, body, len(content))
+				}
+				i := sort.Search(len(lines), func(i int) bool { return lines[i].Off >= ls })
+				if i == len(lines) || lines[i].Off != ls || lines[i].Quoted {
+					continue // fenced code or a quote
+				}
+				last := d.WorkItems[len(d.WorkItems)-1]
+				c.diag(d.File.Pos(ls+m[0]), d.File.Pos(ls+m[1]), "count-mismatch",
+					fmt.Sprintf("says %s %s, but the document defines %d work items", text[m[2]:m[3]], text[m[4]:m[5]], len(ids)),
+					related(last.Pos, "work item %d of %d, %s", len(ids), len(ids), last.ID), nil)
+			}
+		}
+	}
+}
+
+// countNouns are what a count statement counts, as written in lower and
+// title case.
+var countNouns = []string{"slice", "Slice", "issue", "Issue", "work item", "Work item", "Work Item"}

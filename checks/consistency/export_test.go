@@ -1,0 +1,7 @@
+package consistency
+
+// RunStamps is runStamps, for the tests.
+var RunStamps = runStamps
+
+// ISODates is isoDates, for the tests.
+var ISODates = isoDates

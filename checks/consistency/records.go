@@ -1,0 +1,114 @@
+package consistency
+
+import (
+	"fmt"
+	"path"
+	"regexp"
+	"strings"
+
+	"github.com/svrnty/sotvet/checks/internal/bodylines"
+	"github.com/svrnty/sotvet/sotparse"
+)
+
+var (
+	// "- Admission status: `admitted`", "- `admission_status`: `not_admitted`",
+	// "- Admission JSON has `status`: `admitted`": the field label starts the
+	// line, so that "Source admission status: ..." (a report's field) does
+	// not count.
+	recordField = regexp.MustCompile("(?i)^\\s*(?:[-*+]\\s+)?(?:\\[[ xX]\\]\\s+)?(?:admission\\s+(?:json|record|file)\\s+has\\s+)?`?(admission[ _]status|status)`?\\s*:\\s*`?(admitted|not_admitted)`?(\\s+by\\s+default)?")
+	// "The current record is intentionally `not_admitted`".
+	recordIs = regexp.MustCompile("(?i)\\b(?:admission\\s+)?record(?:'s\\s+status|\\s+status)?\\s+is\\s+(?:intentionally\\s+|now\\s+|still\\s+)?`?(admitted|not_admitted)`?(\\s+by\\s+default)?")
+)
+
+// recordStatus returns the status member of an admission record, its
+// value, or nil.
+func recordStatus(r *sotparse.Record) (*sotparse.Member, string) {
+	switch {
+	case r.Model != nil:
+		return r.Member("status"), r.Model.Status
+	case r.Target != nil:
+		return r.Member("admission_status"), r.Target.AdmissionStatus
+	}
+	return nil, ""
+}
+
+// records reports statements about a record's status that the record, named
+// in the same section, contradicts.
+func (c *checker) records(d *sotparse.Doc, content []byte, secs []section) {
+	if len(c.ws.Records) == 0 {
+		return
+	}
+	byPath := map[string]*sotparse.Record{}
+	for _, r := range c.ws.Records {
+		byPath[r.Path] = r
+	}
+	tf := d.File.Tok
+	// The records each section names, by section index (-1: no heading).
+	named := map[int][]*sotparse.Record{}
+	for _, ref := range d.Refs {
+		if ref.Kind != sotparse.RefSOTPath {
+			continue
+		}
+		r := byPath[path.Clean(strings.TrimSuffix(ref.Text, "/"))]
+		if r == nil {
+			continue
+		}
+		if m, _ := recordStatus(r); m == nil {
+			continue
+		}
+		i := innermost(secs, tf.Offset(ref.Pos))
+		if !containsRecord(named[i], r) {
+			named[i] = append(named[i], r)
+		}
+	}
+	for i, recs := range named {
+		start, end := tf.Offset(d.BodyStart), len(content)
+		if i >= 0 {
+			start, end = secs[i].bodyStart, secs[i].end
+		}
+		_, want := recordStatus(recs[0])
+		same := true
+		for _, r := range recs[1:] {
+			if _, v := recordStatus(r); v != want {
+				same = false // the section names records that disagree: no single truth
+			}
+		}
+		if !same {
+			continue
+		}
+		for _, ln := range bodylines.Lines(content, start, end) {
+			if ln.Quoted || !strings.Contains(strings.ToLower(ln.Text), "admitted") {
+				continue
+			}
+			for _, re := range []*regexp.Regexp{recordField, recordIs} {
+				m := re.FindStringSubmatchIndex(ln.Text)
+				if m == nil {
+					continue
+				}
+				vi := len(m) - 4 // the value group, then "by default"
+				if m[vi+2] >= 0 {
+					continue // "not_admitted by default" describes the default
+				}
+				got := strings.ToLower(ln.Text[m[vi]:m[vi+1]])
+				if got == want {
+					continue
+				}
+				r := recs[0]
+				mem, _ := recordStatus(r)
+				c.diag(d.File.Pos(ln.Off+m[0]), d.File.Pos(ln.Off+m[1]), "record-contradiction",
+					fmt.Sprintf("says the admission is %s, but %s has %q: %q", got, r.Path, mem.Name, want),
+					related(mem.ValuePos, "the record's %s is %s", mem.Name, want), nil)
+				break
+			}
+		}
+	}
+}
+
+func containsRecord(rs []*sotparse.Record, r *sotparse.Record) bool {
+	for _, x := range rs {
+		if x == r {
+			return true
+		}
+	}
+	return false
+}

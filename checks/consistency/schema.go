@@ -1,0 +1,152 @@
+package consistency
+
+import (
+	"flag"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/svrnty/sotvet/sotparse"
+)
+
+// identityKeys are the frontmatter keys a document identifies itself with;
+// documents of one kind should agree on them.
+var identityKeys = []string{"name", "title", "tier", "description", "route"}
+
+// isSlug reports whether s is a slug: [a-z0-9][a-z0-9._-]*.
+func isSlug(s string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !('a' <= c && c <= 'z' || '0' <= c && c <= '9' || i > 0 && (c == '.' || c == '_' || c == '-')) {
+			return false
+		}
+	}
+	return s != ""
+}
+
+// schemaFlag is -schema: the identity keys every document must have.
+type schemaFlag []string
+
+func (s *schemaFlag) String() string { return strings.Join(*s, ",") }
+
+// Set replaces the keys; each must be an identity key.
+func (s *schemaFlag) Set(v string) error {
+	var out []string
+	for _, k := range strings.Split(v, ",") {
+		k = strings.TrimSpace(k)
+		if k == "" {
+			continue
+		}
+		if !slices.Contains(identityKeys, k) {
+			return fmt.Errorf("unknown identity key %q (want some of %s)", k, strings.Join(identityKeys, ", "))
+		}
+		if !slices.Contains(out, k) {
+			out = append(out, k)
+		}
+	}
+	*s = out
+	return nil
+}
+
+// Clone returns a copy, so that the configuration can validate a value.
+func (s *schemaFlag) Clone() flag.Value { c := slices.Clone(*s); return &c }
+
+var declared schemaFlag
+
+// schemaOf returns the identity keys of fm in identityKeys order and the
+// schema's name: the keys joined by "+", "name (a title)" for a name that
+// is not a slug.
+func schemaOf(fm *sotparse.Frontmatter) (keys []string, name string) {
+	var parts []string
+	for _, k := range identityKeys {
+		f := fm.Get(k)
+		if f == nil {
+			continue
+		}
+		keys = append(keys, k)
+		if k == "name" && f.Scalar && !isSlug(strings.TrimSpace(f.Value)) {
+			parts = append(parts, "name (a title)")
+			continue
+		}
+		parts = append(parts, k)
+	}
+	if len(parts) == 0 {
+		return nil, "no identity key"
+	}
+	return keys, strings.Join(parts, "+")
+}
+
+// schemas reports documents whose identity schema differs from the
+// declared one, or, without one, from the majority of their kind.
+func (c *checker) schemas() {
+	type entry struct {
+		d      *sotparse.Doc
+		keys   []string
+		schema string
+	}
+	var all []entry
+	for _, d := range c.ws.Docs {
+		if d.Frontmatter == nil || d.Kind == sotparse.KindOther {
+			continue
+		}
+		keys, name := schemaOf(d.Frontmatter)
+		all = append(all, entry{d, keys, name})
+	}
+	if len(declared) > 0 {
+		want := slices.Clone(declared)
+		slices.SortFunc(want, func(a, b string) int { return slices.Index(identityKeys, a) - slices.Index(identityKeys, b) })
+		for _, e := range all {
+			if !c.ws.Focused(e.d.Path) || slices.Equal(e.keys, want) {
+				continue
+			}
+			c.diag(e.d.Frontmatter.Pos, e.d.Frontmatter.Pos, "schema-drift",
+				fmt.Sprintf("frontmatter identifies the document with %s, but the workspace's schema (-schema) is %s", e.schema, strings.Join(want, "+")), nil, nil)
+		}
+		return
+	}
+	global := map[string]int{}
+	byKind := map[sotparse.Kind][]entry{}
+	for _, e := range all {
+		global[e.schema]++
+		byKind[e.d.Kind] = append(byKind[e.d.Kind], e)
+	}
+	for _, kind := range sotparse.Kinds {
+		es := byKind[kind]
+		count := map[string]int{}
+		for _, e := range es {
+			count[e.schema]++
+		}
+		if len(count) < 2 {
+			continue
+		}
+		// The majority: most documents of the kind, then of the workspace;
+		// a tie on both has no majority.
+		best, tie := "", false
+		for s, n := range count {
+			switch {
+			case best == "" || n > count[best] || n == count[best] && global[s] > global[best]:
+				best, tie = s, false
+			case n == count[best] && global[s] == global[best]:
+				tie = true
+			}
+		}
+		if tie {
+			continue
+		}
+		var example *sotparse.Doc
+		for _, e := range es {
+			if e.schema == best {
+				example = e.d
+				break
+			}
+		}
+		for _, e := range es {
+			if e.schema == best || !c.ws.Focused(e.d.Path) {
+				continue
+			}
+			c.diag(e.d.Frontmatter.Pos, e.d.Frontmatter.Pos, "schema-drift",
+				fmt.Sprintf("frontmatter identifies the document with %s, but the schema most %s documents use is %s (%d of %d)", e.schema, kind, best, count[best], len(es)),
+				related(example.Frontmatter.Pos, "a document of kind %s that uses %s", kind, best), nil)
+		}
+	}
+}

@@ -1,0 +1,235 @@
+package hygiene
+
+import (
+	"bytes"
+	"flag"
+	"fmt"
+	"runtime"
+	"strings"
+	"sync"
+
+	"golang.org/x/tools/go/analysis"
+
+	"github.com/svrnty/sotvet/checks/internal/bodylines"
+	"github.com/svrnty/sotvet/checks/internal/docutil"
+	"github.com/svrnty/sotvet/sotparse"
+)
+
+// Analyzer reports markdown whitespace defects.
+var Analyzer = &analysis.Analyzer{
+	Name:     "hygiene",
+	Doc:      docutil.MustExtract(doc, "hygiene"),
+	URL:      "https://github.com/svrnty/sotvet/blob/main/docs/checks.md#hygiene",
+	Requires: []*analysis.Analyzer{sotparse.Analyzer},
+	Run:      run,
+}
+
+// Rule is one hygiene rule and the markdownlint rule it follows.
+type Rule struct {
+	Name, MD, Alias string
+}
+
+// Rules are the rules the check knows, in the order the doc gives them.
+var Rules = []Rule{
+	{"blank-lines", "MD012", "no-multiple-blanks"},
+	{"final-newline", "MD047", "single-trailing-newline"},
+	{"trailing-spaces", "MD009", "no-trailing-spaces"},
+}
+
+// ruleSet is the -rules flag: the names of the enabled rules.
+type ruleSet map[string]bool
+
+func (s *ruleSet) String() string {
+	var on []string
+	for _, r := range Rules {
+		if (*s)[r.Name] {
+			on = append(on, r.Name)
+		}
+	}
+	return strings.Join(on, ",")
+}
+
+// Set replaces the set; a name that is no rule is an error.
+func (s *ruleSet) Set(v string) error {
+	out := ruleSet{}
+	for _, w := range strings.Split(v, ",") {
+		w = strings.TrimSpace(w)
+		if w == "" {
+			continue
+		}
+		found := false
+		for _, r := range Rules {
+			if strings.EqualFold(w, r.Name) || strings.EqualFold(w, r.MD) || strings.EqualFold(w, r.Alias) {
+				out[r.Name], found = true, true
+			}
+		}
+		if !found {
+			return fmt.Errorf("unknown hygiene rule %q (want blank-lines|MD012, final-newline|MD047, trailing-spaces|MD009)", w)
+		}
+	}
+	*s = out
+	return nil
+}
+
+// Clone returns a copy, so that the configuration can validate a value.
+func (s *ruleSet) Clone() flag.Value {
+	c := ruleSet{}
+	for k, v := range *s {
+		c[k] = v
+	}
+	return &c
+}
+
+var enabled = ruleSet{"blank-lines": true, "final-newline": true, "trailing-spaces": true}
+
+func init() {
+	Analyzer.Flags.Var(&enabled, "rules", "comma-separated rules to report: blank-lines (MD012), final-newline (MD047), trailing-spaces (MD009)")
+}
+
+func run(pass *analysis.Pass) (any, error) {
+	ws := pass.ResultOf[sotparse.Analyzer].(*sotparse.Workspace)
+	var docs []*sotparse.Doc
+	for _, d := range ws.Docs {
+		if ws.Focused(d.Path) {
+			docs = append(docs, d)
+		}
+	}
+	ws.Prefetch(docs)
+	// Documents are read in parallel; findings are reported in order.
+	found := make([]findings, len(docs))
+	var wg sync.WaitGroup
+	next := make(chan int)
+	for range runtime.GOMAXPROCS(0) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				d := docs[i]
+				content := ws.Content(d)
+				if enabled["blank-lines"] || enabled["trailing-spaces"] {
+					lines(&found[i], d.File, content)
+				}
+				if enabled["final-newline"] {
+					finalNewline(&found[i], d.File, content)
+				}
+			}
+		}()
+	}
+	for i := range docs {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	for _, fs := range found {
+		for _, d := range fs {
+			pass.Report(d)
+		}
+	}
+	return nil, nil
+}
+
+// findings are one document's diagnostics.
+type findings []analysis.Diagnostic
+
+// report reports content[start:end] with a fix that replaces
+// content[editStart:editEnd] by newText.
+func report(out *findings, f *sotparse.File, start, end int, category, msg, fix string, editStart, editEnd int, newText string) {
+	*out = append(*out, analysis.Diagnostic{
+		Pos: f.Pos(start), End: f.Pos(end), Category: category, Message: msg,
+		SuggestedFixes: []analysis.SuggestedFix{{Message: fix, TextEdits: []analysis.TextEdit{{Pos: f.Pos(editStart), End: f.Pos(editEnd), NewText: []byte(newText)}}}},
+	})
+}
+
+// lines reports blank-line runs and trailing spaces outside fenced code.
+// A run at the end of the file is final-newline's.
+func lines(out *findings, f *sotparse.File, content []byte) {
+	lastText := len(bytes.TrimRight(content, " \t\r\n"))
+	// The current run of consecutive blank lines: from its second line
+	// (where it is reported) to after its last one.
+	runStart, runEnd, runLen := -1, 0, 0
+	flush := func() {
+		if runStart >= 0 {
+			report(out, f, runStart, runStart, "blank-lines",
+				fmt.Sprintf("%d consecutive blank lines; one is enough (MD012)", runLen), "delete the extra blank lines", runStart, runEnd, "")
+		}
+		runStart = -1
+	}
+	prevBlank, prevNext := false, -1
+	bodylines.Each(content, 0, len(content), func(ln bodylines.Line) {
+		if enabled["trailing-spaces"] {
+			t := strings.TrimRight(ln.Text, " \t")
+			if n := len(ln.Text) - len(t); n > 0 && !(t != "" && ln.Text[len(t):] == "  ") {
+				s := ln.Off + len(t)
+				report(out, f, s, ln.Off+len(ln.Text), "trailing-spaces",
+					fmt.Sprintf("line ends in %d trailing space%s (MD009)", n, plural(n)), "delete the trailing spaces", s, ln.Off+len(ln.Text), "")
+			}
+		}
+		isBlank, nextOff := blank(ln.Text), next(content, ln)
+		switch {
+		case !enabled["blank-lines"] || ln.Off >= lastText:
+			// A run at the end of the file is final-newline's.
+		case isBlank && prevBlank && prevNext == ln.Off:
+			if runStart < 0 {
+				runStart, runLen = ln.Off, 1
+			}
+			runLen++
+			runEnd = nextOff
+		default:
+			flush()
+		}
+		prevBlank, prevNext = isBlank, nextOff
+	})
+	flush()
+}
+
+// finalNewline reports a file that does not end with exactly one newline.
+func finalNewline(out *findings, f *sotparse.File, content []byte) {
+	if len(content) == 0 {
+		return
+	}
+	text := len(bytes.TrimRight(content, " \t\r\n"))
+	if text == 0 {
+		return
+	}
+	// The end of the last line of text, its spaces kept (trailing-spaces
+	// reports those).
+	eol := text
+	for eol < len(content) && content[eol] != '\n' && content[eol] != '\r' {
+		eol++
+	}
+	switch rest := string(content[eol:]); rest {
+	case "\n", "\r\n":
+		return
+	case "":
+		report(out, f, eol, eol, "final-newline", "file does not end with a newline (MD047)", "add a newline", eol, eol, "\n")
+	default:
+		nl := "\n"
+		if strings.HasPrefix(rest, "\r\n") {
+			nl = "\r\n"
+		}
+		n := strings.Count(rest, "\n") - 1
+		line := eol + len(nl)
+		report(out, f, line, len(content), "final-newline",
+			fmt.Sprintf("file ends with %d blank line%s; end it with a single newline (MD047)", n, plural(n)),
+			"delete the blank lines at the end", line, len(content), "")
+	}
+}
+
+func blank(s string) bool { return strings.TrimSpace(s) == "" }
+
+// next returns the offset after ln's line break ("\n" or "\r\n"): where
+// the line after it starts.
+func next(content []byte, ln bodylines.Line) int {
+	end := ln.Off + len(ln.Text)
+	if i := bytes.IndexByte(content[end:], '\n'); i >= 0 {
+		return end + i + 1
+	}
+	return len(content)
+}
+
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
+}

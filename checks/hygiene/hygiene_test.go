@@ -1,0 +1,97 @@
+package hygiene_test
+
+import (
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/svrnty/sotvet/checks"
+	"github.com/svrnty/sotvet/checks/checktest"
+	"github.com/svrnty/sotvet/checks/hygiene"
+)
+
+func TestHygiene(t *testing.T) {
+	for _, dir := range []string{"clean", "defects"} {
+		t.Run(dir, func(t *testing.T) {
+			for _, f := range checktest.Run(t, filepath.Join("testdata", dir), hygiene.Analyzer) {
+				if f.Severity != checks.SeverityWarning {
+					t.Errorf("%s:%d: severity %q, want warning", f.File, f.Line, f.Severity)
+				}
+				if len(f.Fixes) != 1 {
+					t.Errorf("%s:%d: %d fixes, want 1", f.File, f.Line, len(f.Fixes))
+				}
+			}
+		})
+	}
+}
+
+// TestFixes applies every fix to the defects workspace: the result has no
+// findings left.
+func TestFixes(t *testing.T) {
+	res, ws := checktest.Result(t, filepath.Join("testdata", "defects"), hygiene.Analyzer)
+	out, n := checks.ApplyFixes(ws, res.Findings)
+	if n == 0 {
+		t.Fatal("no fix applied")
+	}
+	got := string(out[".sot/03-PROTOCOLS/CTO-HYGIENE-ISSUES.md"])
+	want := "# CTO Hygiene\n\nTwo blank lines above.\nTrailing spaces here.\nA tab too\n\nThree blank lines below.\n\nThe end.\n"
+	if !strings.HasSuffix(got, want) {
+		t.Errorf("fixed body:\n%q\nwant suffix:\n%q", got, want)
+	}
+	if got := string(out[".sot/03-PROTOCOLS/CTO-NOEOL-ISSUES.md"]); !strings.HasSuffix(got, "Text.\n") {
+		t.Errorf("no-newline file fixed to %q", got)
+	}
+}
+
+// TestRulesFlag checks that -rules selects rules by either name and rejects
+// unknown ones.
+func TestRulesFlag(t *testing.T) {
+	checktest.SetFlag(t, hygiene.Analyzer, "rules", "MD047,no-trailing-spaces")
+	var cats []string
+	for _, f := range checktest.Findings(t, filepath.Join("testdata", "defects"), hygiene.Analyzer) {
+		cats = append(cats, f.Category)
+	}
+	slices.Sort(cats)
+	cats = slices.Compact(cats)
+	if !slices.Equal(cats, []string{"final-newline", "trailing-spaces"}) {
+		t.Errorf("categories %q", cats)
+	}
+	if err := hygiene.Analyzer.Flags.Set("rules", "MD999"); err == nil {
+		t.Error("-rules MD999 accepted")
+	}
+}
+
+func TestDoc(t *testing.T) {
+	checktest.Doc(t, hygiene.Analyzer, "hygiene: report blank-line runs, blank lines at the end of a file and trailing spaces in documents")
+	for _, r := range hygiene.Rules {
+		if !strings.Contains(hygiene.Analyzer.Doc, r.MD) || !strings.Contains(hygiene.Analyzer.Doc, r.Name) {
+			t.Errorf("doc does not name %s (%s)", r.Name, r.MD)
+		}
+	}
+}
+
+// TestCorpus runs the check over the real corpus and logs the findings.
+func TestCorpus(t *testing.T) {
+	checktest.LogFindings(t, checktest.Findings(t, checktest.CorpusDir(t), hygiene.Analyzer))
+}
+
+// TestCRLF checks that a file with CRLF line endings gets the same
+// findings, and that the blank-lines fix keeps its line endings whole.
+func TestCRLF(t *testing.T) {
+	body := "---\r\nname: cto-crlf-issues\r\n---\r\n\r\n# CRLF\r\n\r\n\r\nText. \r\n"
+	dir := t.TempDir()
+	checktest.WriteFiles(t, dir, map[string]string{".sot/03-PROTOCOLS/CTO-CRLF-ISSUES.md": body})
+	res, ws := checktest.Result(t, dir, hygiene.Analyzer)
+	var cats []string
+	for _, f := range res.Findings {
+		cats = append(cats, f.Category)
+	}
+	if strings.Join(cats, ",") != "blank-lines,trailing-spaces" {
+		t.Fatalf("categories %q", cats)
+	}
+	out, _ := checks.ApplyFixes(ws, res.Findings)
+	if got, want := string(out[".sot/03-PROTOCOLS/CTO-CRLF-ISSUES.md"]), "---\r\nname: cto-crlf-issues\r\n---\r\n\r\n# CRLF\r\n\r\nText.\r\n"; got != want {
+		t.Errorf("fixed to %q, want %q", got, want)
+	}
+}

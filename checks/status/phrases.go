@@ -1,0 +1,46 @@
+package status
+
+import (
+	"regexp"
+	"strings"
+
+	"github.com/svrnty/sotvet/checks/internal/flagutil"
+)
+
+// stillBlocked is the "remains blocked" family: the verb phrases that say an
+// item is still blocked now. -still-blocked adds to it.
+var stillBlocked = []string{
+	"remains blocked", "remain blocked",
+	"stays blocked", "stay blocked",
+	"is still blocked", "are still blocked",
+	"still remains blocked", "still remain blocked",
+	"continues to be blocked", "continue to be blocked",
+}
+
+var extraBlocked flagutil.Words
+
+// thisSubjects are the subjects that name the item whose section holds the
+// sentence.
+var thisSubjects = []string{"this issue", "this item", "this work item", "the item", "the issue"}
+
+// stillBlockedPatterns compiles the family, extra phrases included, into the
+// by-id and by-"this issue" sentence patterns.
+func stillBlockedPatterns(extra flagutil.Words) (byID, this *regexp.Regexp) {
+	var alts []string
+	for _, p := range append(append([]string{}, stillBlocked...), extra...) {
+		if f := strings.Fields(p); len(f) > 0 {
+			for i := range f {
+				f[i] = regexp.QuoteMeta(f[i])
+			}
+			alts = append(alts, strings.Join(f, `\s+`))
+		}
+	}
+	verb := `(?:` + strings.Join(alts, "|") + `)\b`
+	var subj []string
+	for _, s := range thisSubjects {
+		subj = append(subj, strings.ReplaceAll(s, " ", `\s+`))
+	}
+	byID = regexp.MustCompile(`(?i)^(` + idList + `)\s+` + verb)
+	this = regexp.MustCompile(`(?i)^(?:` + strings.Join(subj, "|") + `)\s+` + verb)
+	return byID, this
+}
