@@ -62,6 +62,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return cmdScan(args[1:], stdout, stderr)
 	case "schema":
 		return cmdSchema(args[1:], stdout, stderr)
+	case "summary":
+		return cmdSummary(args[1:], stdout, stderr)
 	case "version", "--version", "-version":
 		fmt.Fprintln(stdout, "sotvet", version())
 		return exitClean
@@ -87,6 +89,8 @@ commands:
                         scan any files or the staged content for secrets
   schema <kind>         print the JSON Schema of a record kind (model-provider-admission,
                         target-repository-admission)
+  summary [--json] [--runs DIR] [dir]
+                        the control summary: proof ladder, workboard, findings, runs, approvals
   version               print the version
 
 Run 'sotvet check -h' for the check flags.
