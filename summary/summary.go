@@ -48,7 +48,7 @@ type Options struct {
 	RunsLabel string
 	// Now is the time approval expiry is judged against; default time.Now.
 	Now func() time.Time
-	// LatestPerLane caps the runs listed per lane (default 10); counts
+	// LatestPerLane caps the runs listed per lane (default 25); counts
 	// always cover every run.
 	LatestPerLane int
 }
@@ -122,7 +122,7 @@ func Compute(opt Options) (*Summary, error) {
 		opt.Now = time.Now
 	}
 	if opt.LatestPerLane <= 0 {
-		opt.LatestPerLane = 10
+		opt.LatestPerLane = 25
 	}
 	res, ws, err := checks.Run(checks.Options{
 		Root: opt.Root, FS: opt.FS, Ignored: opt.Ignored, Analyzers: opt.Analyzers,
