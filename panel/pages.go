@@ -138,10 +138,11 @@ func (s *Server) findings(w http.ResponseWriter, r *http.Request) {
 }
 
 type fileView struct {
-	Path   string
-	Line   int
-	Lines  []fileLine
-	Binary bool
+	Path     string
+	Line     int
+	Lines    []fileLine
+	Binary   bool
+	Findings []checks.Finding // the findings in this file
 }
 
 type fileLine struct {
@@ -163,6 +164,11 @@ func (s *Server) file(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	v := fileView{Path: p}
+	for _, f := range sum.Findings.Items {
+		if f.File == p {
+			v.Findings = append(v.Findings, f)
+		}
+	}
 	v.Line, _ = strconv.Atoi(r.URL.Query().Get("line"))
 	if !utf8.Valid(data) || bytes.IndexByte(data, 0) >= 0 {
 		v.Binary = true

@@ -305,6 +305,8 @@ func (s *Server) static(w http.ResponseWriter, r *http.Request) {
 		ct = "text/css; charset=utf-8"
 	case ".js":
 		ct = "text/javascript; charset=utf-8"
+	case ".svg":
+		ct = "image/svg+xml"
 	}
 	s.send(w, http.StatusOK, ct, b)
 }
