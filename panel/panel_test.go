@@ -29,8 +29,10 @@ func TestMain(m *testing.M) {
 		os.Exit(fake.Main(os.Args[3:], os.Stdout, os.Stderr))
 	}
 	code := m.Run()
-	if matrixRoot != "" {
-		os.RemoveAll(matrixRoot)
+	for _, d := range []string{matrixRoot, benchRuns} {
+		if d != "" {
+			os.RemoveAll(d)
+		}
 	}
 	os.Exit(code)
 }
