@@ -8,6 +8,7 @@ import (
 	"html/template"
 	"io/fs"
 	"net/http"
+	"net/url"
 	"path"
 	"sort"
 	"strconv"
@@ -54,13 +55,13 @@ var funcs = template.FuncMap{
 		return "no"
 	},
 	"fileURL": func(p string, line int) string {
-		u := "/files/" + p
+		u := (&url.URL{Path: "/files/" + p}).EscapedPath()
 		if line > 0 {
 			u += "?line=" + strconv.Itoa(line) + "#L" + strconv.Itoa(line)
 		}
 		return u
 	},
-	"runURL": func(dir string) string { return "/runs/" + dir },
+	"runURL": func(dir string) string { return (&url.URL{Path: "/runs/" + dir}).EscapedPath() },
 	"short":  func(s string) string { return shortID(s) },
 	"base":   path.Base,
 	"join":   strings.Join,

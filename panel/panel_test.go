@@ -495,3 +495,16 @@ func TestUnreadableEvidencePage(t *testing.T) {
 		t.Errorf("/runs/broken: %d %s", r.code, r.body)
 	}
 }
+
+// File names with spaces and # are linked and served.
+func TestOddFileNames(t *testing.T) {
+	root := sampleCopy(t)
+	os.WriteFile(filepath.Join(root, "odd name#1.txt"), []byte("one\ntwo\n"), 0o644)
+	ts := serve(t, root, "")
+	if r := get(t, ts, "/files/odd%20name%231.txt?line=2"); r.code != 200 || !strings.Contains(r.body, `<tr id="L2" class="hl"`) {
+		t.Errorf("%d: %.300s", r.code, r.body)
+	}
+	if got := funcs["fileURL"].(func(string, int) string)("odd name#1.txt", 2); got != "/files/odd%20name%231.txt?line=2#L2" {
+		t.Errorf("fileURL: %s", got)
+	}
+}

@@ -49,6 +49,8 @@ type Run struct {
 	ApprovalConsumed bool     `json:"approval_consumed"`
 	ConsumedByPass   string   `json:"consumed_by_pass_evidence"`
 	OutcomeRequired  bool     `json:"operator_outcome_required"`
+	MutationMode     string   `json:"mutation_mode"`
+	Sandbox          string   `json:"sandbox"`
 	Outcome          string   `json:"outcome"` // accepted, rejected or ""
 	// Replay are the artifacts to replay the run from, relative to the
 	// runs root.
@@ -80,7 +82,8 @@ func (r *loadedRun) summary() Run {
 		FinishedAt: rep.RunFinishedAt, ChangedFiles: rep.ChangedFiles,
 		ApprovalStatus: rep.ApprovalStatus, ApprovalID: rep.ApprovalID,
 		ApprovalConsumed: rep.ApprovalConsumed, ConsumedByPass: rep.ConsumedByPassEvidence,
-		OutcomeRequired: rep.OperatorOutcomeRequired, Replay: map[string]string{}}
+		OutcomeRequired: rep.OperatorOutcomeRequired, MutationMode: rep.MutationMode, Sandbox: rep.Sandbox,
+		Replay: map[string]string{}}
 	if out.ChangedFiles == nil {
 		out.ChangedFiles = []string{}
 	}
