@@ -147,9 +147,10 @@ type fileView struct {
 }
 
 type fileLine struct {
-	N    int
-	Text string
-	HL   bool
+	N       int
+	Text    string
+	HL      bool // the line asked for
+	Finding bool // a finding starts on this line
 }
 
 func (s *Server) file(w http.ResponseWriter, r *http.Request) {
@@ -165,9 +166,11 @@ func (s *Server) file(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	v := fileView{Path: p}
+	marked := map[int]bool{}
 	for _, f := range sum.Findings.Items {
 		if f.File == p {
 			v.Findings = append(v.Findings, f)
+			marked[f.Line] = true
 		}
 	}
 	v.Line, _ = strconv.Atoi(r.URL.Query().Get("line"))
@@ -176,7 +179,7 @@ func (s *Server) file(w http.ResponseWriter, r *http.Request) {
 	} else {
 		data = s.opt.Redactor.Redact(data)
 		for i, l := range strings.Split(strings.TrimSuffix(string(data), "\n"), "\n") {
-			v.Lines = append(v.Lines, fileLine{N: i + 1, Text: l, HL: i+1 == v.Line})
+			v.Lines = append(v.Lines, fileLine{N: i + 1, Text: l, HL: i+1 == v.Line, Finding: marked[i+1]})
 		}
 	}
 	s.page(w, "file", p, sum, tok, v)
