@@ -56,6 +56,16 @@ type ConsumedApproval struct {
 	Path                   string `json:"path"`
 }
 
+// GovernedExecution is the newest approval and where it stands: none,
+// granted, consumed, denied or expired. One approval allows one run.
+type GovernedExecution struct {
+	ApprovalID string `json:"approval_id"`
+	Stage      int    `json:"stage"`
+	Status     string `json:"status"`
+	// RunID is the run that consumed the approval, or "".
+	RunID string `json:"run_id"`
+}
+
 // BlockedLane is a lane that did not run, and why.
 type BlockedLane struct {
 	Engine    string `json:"engine"`
@@ -136,6 +146,19 @@ func (s *Summary) approvalPosture(ws *sotparse.Workspace, ev *evidenceSet) {
 		s.ApprovalGranted = true
 		s.ExecutionAllowed = true
 		s.ApprovalReason = fmt.Sprintf("approval %s granted by %s allows one stage %d run", latest.ApprovalID, latest.Actor, latest.Stage)
+	}
+	s.GovernedExecution = GovernedExecution{Status: "none"}
+	if latest != nil {
+		g := GovernedExecution{ApprovalID: latest.ApprovalID, Stage: latest.Stage, Status: latest.Decision}
+		switch {
+		case latest.Consumed:
+			c := consumed[latest.ApprovalID]
+			g.Status, g.RunID = "consumed", c.RunID
+			s.ApprovalConsumed, s.ConsumedByPassEvidence = true, c.ConsumedByPassEvidence
+		case latest.Decision == "granted" && latest.Expired:
+			g.Status = "expired"
+		}
+		s.GovernedExecution = g
 	}
 	s.ApprovalPacket = s.packet(ws, ev, latest, next)
 	s.AllowedNextActions, s.BlockedNextActions = s.actions(ev)

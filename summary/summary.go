@@ -68,15 +68,19 @@ type Summary struct {
 	Runs        Runs      `json:"runs"`
 
 	// Approval posture.
-	ApprovalRequired   bool               `json:"approval_required"`
-	ApprovalGranted    bool               `json:"approval_granted"`
-	ExecutionAllowed   bool               `json:"execution_allowed"`
-	ApprovalReason     string             `json:"approval_reason"`
-	AllowedNextActions []string           `json:"allowed_next_actions"`
-	BlockedNextActions []string           `json:"blocked_next_actions"`
-	ApprovalPacket     *ApprovalPacket    `json:"approval_packet"`
-	Approvals          []Approval         `json:"approvals"`
-	ConsumedApprovals  []ConsumedApproval `json:"consumed_approvals"`
+	ApprovalRequired   bool            `json:"approval_required"`
+	ApprovalGranted    bool            `json:"approval_granted"`
+	ExecutionAllowed   bool            `json:"execution_allowed"`
+	ApprovalReason     string          `json:"approval_reason"`
+	AllowedNextActions []string        `json:"allowed_next_actions"`
+	BlockedNextActions []string        `json:"blocked_next_actions"`
+	ApprovalPacket     *ApprovalPacket `json:"approval_packet"`
+	// The newest approval's life: whether a run consumed it, and which.
+	GovernedExecution      GovernedExecution  `json:"governed_execution"`
+	ApprovalConsumed       bool               `json:"approval_consumed"`
+	ConsumedByPassEvidence string             `json:"consumed_by_pass_evidence"`
+	Approvals              []Approval         `json:"approvals"`
+	ConsumedApprovals      []ConsumedApproval `json:"consumed_approvals"`
 
 	BlockedLanes             []BlockedLane    `json:"blocked_lanes"`
 	CandidateDefault         CandidateDefault `json:"candidate_default"`
