@@ -508,3 +508,26 @@ func TestOddFileNames(t *testing.T) {
 		t.Errorf("fileURL: %s", got)
 	}
 }
+
+// The approval page shows the packet of the newest approval record, its
+// consumption, and never anything that acts.
+func TestApprovalPage(t *testing.T) {
+	runs := t.TempDir()
+	os.MkdirAll(filepath.Join(runs, "approvals"), 0o755)
+	os.WriteFile(filepath.Join(runs, "approvals", "A-7.json"), []byte(`{"schema_version":1,"approval_id":"A-7","case_id":"c","stage":5,"decision":"granted","actor":"jp","approval_text":"I approve A-7 <script>alert(1)</script>.","allowed_paths":["src/x.py"],"blocked_actions":["push"],"recorded_at":"2026-06-01T10:00:00Z"}`), 0o644)
+	os.WriteFile(filepath.Join(runs, "approvals", "A-7.consumed.json"), []byte(`{"schema_version":1,"approval_id":"A-7","run_id":"run-9","consumed_at":"2026-06-01T11:00:00Z","consumed_by_pass_evidence":"run-9"}`), 0o644)
+	ts := serve(t, sampleCopy(t), runs)
+	r := get(t, ts, "/approval")
+	for _, want := range []string{`id="packet-text">I approve A-7 &lt;script&gt;alert(1)&lt;/script&gt;.</pre>`, `id="copy-packet"`,
+		"consumed_by_pass_evidence", "<code>run-9</code>", "<code>src/x.py</code>", "<code>push</code>", "consumed (approval <code>A-7</code>, stage 5, run <code>run-9</code>)"} {
+		if !strings.Contains(r.body, want) {
+			t.Errorf("no %q on the approval page", want)
+		}
+	}
+	if strings.Contains(r.body, "<form") || strings.Contains(r.body, `method="post"`) {
+		t.Error("the approval page has a form")
+	}
+	if r := get(t, serve(t, sampleCopy(t), ""), "/approval"); !strings.Contains(r.body, "No approval packet") {
+		t.Error("without a packet the page does not say so")
+	}
+}
