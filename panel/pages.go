@@ -155,6 +155,10 @@ type fileLine struct {
 
 func (s *Server) file(w http.ResponseWriter, r *http.Request) {
 	p := r.PathValue("path")
+	if s.ignored(p) {
+		s.notFound(w)
+		return
+	}
 	data, err := openUnder(s.opt.Summary.Root, p, maxFileShown)
 	if err != nil {
 		s.notFoundOr(w, err)
@@ -183,6 +187,23 @@ func (s *Server) file(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	s.page(w, "file", p, sum, tok, v)
+}
+
+// ignored reports whether p, or a directory above it, is one the
+// workspace's git ignore rules leave out: the panel shows what the
+// checks read, not what git ignores (.env files and the like).
+func (s *Server) ignored(p string) bool {
+	ign := s.opt.Summary.Ignored
+	if ign == nil {
+		return false
+	}
+	segs := strings.Split(p, "/")
+	for i := 1; i < len(segs); i++ {
+		if ign(strings.Join(segs[:i], "/"), true) {
+			return true
+		}
+	}
+	return ign(p, false)
 }
 
 // notFoundOr answers 404 for anything that is not there (or not ours to

@@ -531,3 +531,25 @@ func TestApprovalPage(t *testing.T) {
 		t.Error("without a packet the page does not say so")
 	}
 }
+
+// What git ignores in the workspace is not served.
+func TestIgnoredFilesNotServed(t *testing.T) {
+	root := sampleCopy(t)
+	os.WriteFile(filepath.Join(root, "local.env"), []byte("X=1\n"), 0o644)
+	os.MkdirAll(filepath.Join(root, "build"), 0o755)
+	os.WriteFile(filepath.Join(root, "build", "out.txt"), []byte("x\n"), 0o644)
+	ts := httptest.NewUnstartedServer(nil)
+	ign := func(p string, dir bool) bool { return p == "local.env" || (dir && p == "build") }
+	h, err := New(Options{Summary: summary.Options{Root: root, Ignored: ign}, Addr: ts.Listener.Addr().String(), Redactor: scanner(t)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts.Config.Handler = h
+	ts.Start()
+	defer ts.Close()
+	for target, want := range map[string]int{"/files/local.env": 404, "/files/build/out.txt": 404, "/files/WORKBOARD.yaml": 200} {
+		if r := get(t, ts, target); r.code != want {
+			t.Errorf("%s: %d, want %d", target, r.code, want)
+		}
+	}
+}
