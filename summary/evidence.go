@@ -9,8 +9,10 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"runtime"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/svrnty/sotvet/harness/evidence"
@@ -106,6 +108,8 @@ type loadedRun struct {
 	violations []string
 }
 
+type pendingRun struct{ dir, matrix string }
+
 type loadedMatrix struct {
 	dir string
 	m   matrix.Matrix
@@ -118,6 +122,7 @@ type loadedComparison struct {
 
 // evidenceSet is everything read from the runs root.
 type evidenceSet struct {
+	pending     []pendingRun // run directories found, loaded by loadRuns
 	runs        []*loadedRun
 	matrices    []loadedMatrix
 	comparisons []loadedComparison
@@ -161,8 +166,34 @@ func loadEvidence(root string, now time.Time) *evidenceSet {
 			ev.loadDir(r, root, name, "")
 		}
 	}
-	sort.Slice(ev.runs, func(i, j int) bool { return ev.runs[i].dir < ev.runs[j].dir })
+	ev.loadRuns(r, root)
 	return ev
+}
+
+// loadRuns reads and verifies the run directories found, in parallel:
+// verify reads every artifact, and a runs root holds many runs.
+func (ev *evidenceSet) loadRuns(r *os.Root, abs string) {
+	sort.Slice(ev.pending, func(i, j int) bool { return ev.pending[i].dir < ev.pending[j].dir })
+	parts := make([]*evidenceSet, len(ev.pending))
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, runtime.GOMAXPROCS(0))
+	for i, p := range ev.pending {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			part := &evidenceSet{now: ev.now}
+			part.loadRun(r, abs, p.dir, p.matrix)
+			parts[i] = part
+		}()
+	}
+	wg.Wait()
+	for _, part := range parts {
+		ev.runs = append(ev.runs, part.runs...)
+		ev.unreadable = append(ev.unreadable, part.unreadable...)
+	}
+	ev.pending = nil
 }
 
 // loadDir loads a run directory, or a matrix directory and its runs.
@@ -171,7 +202,7 @@ func (ev *evidenceSet) loadDir(r *os.Root, abs, dir, inMatrix string) {
 		return
 	}
 	if exists(r, dir+"/"+evidence.ReportJSON) {
-		ev.loadRun(r, abs, dir, inMatrix)
+		ev.pending = append(ev.pending, pendingRun{dir, inMatrix})
 		return
 	}
 	if inMatrix != "" {

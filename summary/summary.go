@@ -128,10 +128,20 @@ func Compute(opt Options) (*Summary, error) {
 	if opt.LatestPerLane <= 0 {
 		opt.LatestPerLane = 25
 	}
+	// The runs are read and verified while the checks run.
+	evc := make(chan *evidenceSet, 1)
+	go func() {
+		if opt.RunsRoot == "" {
+			evc <- &evidenceSet{}
+			return
+		}
+		evc <- loadEvidence(opt.RunsRoot, opt.Now())
+	}()
 	res, ws, err := checks.Run(checks.Options{
 		Root: opt.Root, FS: opt.FS, Ignored: opt.Ignored, Analyzers: opt.Analyzers,
 		Severity: opt.Severity, MaxFileSize: opt.MaxFileSize,
 	})
+	ev := <-evc
 	if err != nil {
 		return nil, err
 	}
@@ -142,16 +152,12 @@ func Compute(opt Options) (*Summary, error) {
 		Authority:     authorityNotice,
 		Unreadable:    []Unreadable{},
 	}
-	var ev *evidenceSet
 	if opt.RunsRoot != "" {
 		s.RunsRoot = opt.RunsLabel
 		if s.RunsRoot == "" {
 			s.RunsRoot = filepath.Base(opt.RunsRoot)
 		}
-		ev = loadEvidence(opt.RunsRoot, opt.Now())
 		s.Unreadable = append(s.Unreadable, ev.unreadable...)
-	} else {
-		ev = &evidenceSet{}
 	}
 	s.Findings = findingsOf(res)
 	s.Workboard = workboardOf(ws)
