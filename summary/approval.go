@@ -350,8 +350,14 @@ func (s *Summary) lanesAndDefault(ev *evidenceSet) {
 	s.BlockedLanes = []BlockedLane{}
 	seen := map[string]bool{}
 	s.CandidateDefault = CandidateDefault{Reason: "no lane comparison in the runs root"}
-	if n := len(ev.comparisons); n > 0 {
-		c := ev.comparisons[n-1] // directory names sort by time
+	var newest *loadedComparison
+	for i := range ev.comparisons {
+		if ev.comparisons[i].complete() {
+			newest = &ev.comparisons[i] // they are sorted oldest first
+		}
+	}
+	if newest != nil {
+		c := *newest
 		p := c.dir + "/" + comparisonFile
 		cd := c.c.CandidateDefault
 		s.CandidateDefault = CandidateDefault{Engine: cd.Engine, Eligible: cd.Eligible, Reason: cd.Reason, Comparison: "runs/" + p}

@@ -41,6 +41,9 @@ type runReport struct {
 	ApprovalConsumed        bool   `json:"approval_consumed"`
 	ConsumedByPassEvidence  string `json:"consumed_by_pass_evidence"`
 	OperatorOutcomeRequired bool   `json:"operator_outcome_required"`
+	SourceNonMutation       *struct {
+		Unchanged bool `json:"unchanged"`
+	} `json:"source_non_mutation"`
 }
 
 // outcomeRecord is outcome.json.
@@ -83,7 +86,10 @@ type comparisonRecord struct {
 	ComparisonID string `json:"comparison_id"`
 	CaseID       string `json:"case_id"`
 	K            int    `json:"k"`
-	Lanes        []struct {
+	CreatedAt    string `json:"created_at"`
+	// Complete is false for one shard of a comparison; absent means whole.
+	Complete *bool `json:"complete"`
+	Lanes    []struct {
 		Engine  string   `json:"engine"`
 		Status  string   `json:"status"`
 		Blocker string   `json:"blocker"`
@@ -109,6 +115,21 @@ type loadedRun struct {
 }
 
 type pendingRun struct{ dir, matrix string }
+
+// complete reports whether the comparison is whole (not one shard).
+func (c *loadedComparison) complete() bool { return c.c.Complete == nil || *c.c.Complete }
+
+// eligibleIn reports whether a complete comparison makes engine an
+// eligible candidate default.
+func eligibleIn(ev *evidenceSet, engine string) bool {
+	for i := range ev.comparisons {
+		c := &ev.comparisons[i]
+		if c.complete() && c.c.CandidateDefault.Engine == engine && c.c.CandidateDefault.Eligible {
+			return true
+		}
+	}
+	return false
+}
 
 type loadedMatrix struct {
 	dir string
@@ -156,7 +177,9 @@ func loadEvidence(root string, now time.Time) *evidenceSet {
 		switch {
 		case name == approvalsDir:
 			ev.loadApprovals(r)
-		case strings.HasPrefix(name, "compare-"):
+		case isDir(r, name) && exists(r, name+"/"+comparisonFile):
+			// Comparisons are known by their file, whatever the
+			// directory is called.
 			var c comparisonRecord
 			p := name + "/" + comparisonFile
 			if ok := ev.decode(r, p, &c); ok {
@@ -166,6 +189,14 @@ func loadEvidence(root string, now time.Time) *evidenceSet {
 			ev.loadDir(r, root, name, "")
 		}
 	}
+	// Oldest first: by creation time, then by directory.
+	sort.SliceStable(ev.comparisons, func(i, j int) bool {
+		a, b := ev.comparisons[i], ev.comparisons[j]
+		if a.c.CreatedAt != b.c.CreatedAt {
+			return a.c.CreatedAt < b.c.CreatedAt
+		}
+		return a.dir < b.dir
+	})
 	ev.loadRuns(r, root)
 	return ev
 }

@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strconv"
 
+	"github.com/svrnty/sotvet/harness"
 	"github.com/svrnty/sotvet/sotparse"
 )
 
@@ -26,9 +27,17 @@ type Stage struct {
 	DocStatus string   `json:"doc_status"`
 	Documents []string `json:"documents"`
 	WorkItems []string `json:"work_items"`
-	// ValidatedBy are the runs at this stage that validate it: status
-	// pass, accepted by verify and, when required, by the operator.
+	// ValidatedBy are the passing runs that validate the stage for their
+	// lane: accepted by verify, with the stage's required evidence
+	// (source non-mutation proof, a consumed approval, an accepted
+	// operator outcome, an eligible comparison, as the stage needs), and
+	// every required failure class closed by a verified fixture run of
+	// the same lane at this stage.
 	ValidatedBy []string `json:"validated_by"`
+	// Reasons say why the runs at this stage do not validate it yet.
+	Reasons []string `json:"reasons"`
+	// FailureClasses are the failure fixtures the stage must see closed.
+	FailureClasses []string `json:"failure_classes"`
 	// Attempts counts every run recorded at this stage.
 	Attempts int `json:"attempts"`
 	// EvidencePaths are the stage's evidence documents and the reports
@@ -45,15 +54,22 @@ type Stage struct {
 type stageDef struct {
 	name, scope               string
 	approval, operatorOutcome bool
+	sourceProof, comparison   bool     // evidence the passing run needs
+	failureClasses            []string // failure fixture names
 }
 
 var stageDefs = []stageDef{
-	{"Gated Case engine", "none", false, false},
-	{"Artificial fixture", "copied artificial case only", false, false},
-	{"Copied repo fixture", "copied local repository fixture only", false, false},
-	{"Disposable sandbox repo", "disposable repository only", true, false},
-	{"Owned noncritical repo", "explicitly owned low-risk repository only", true, true},
-	{"Candidate default", "scoped real-repo use only", true, false},
+	{"Gated Case engine", "none", false, false, false, false,
+		[]string{"provider-unavailable", "missing-event", "artifact-write-failure"}},
+	{"Artificial fixture", "copied artificial case only", false, false, false, false,
+		[]string{"no-diff", "disallowed-file", "failed-tests", "missing-test-command", "missing-event"}},
+	{"Copied repo fixture", "copied local repository fixture only", false, false, true, false,
+		[]string{"dirty-start", "dirty-end", "timeout", "artifact-write-failure"}},
+	{"Disposable sandbox repo", "disposable repository only", true, false, true, false,
+		[]string{"approval-denied", "reviewer-reject", "timeout", "provider-unavailable"}},
+	{"Owned noncritical repo", "explicitly owned low-risk repository only", true, true, true, false,
+		[]string{"disallowed-file", "failed-tests", "approval-denied", "dirty-end"}},
+	{"Candidate default", "scoped real-repo use only", true, true, true, true, nil},
 }
 
 // stageName matches the stage a document belongs to by its file name
@@ -83,7 +99,8 @@ func ladderOf(ws *sotparse.Workspace, ev *evidenceSet) []Stage {
 	for i, d := range stageDefs {
 		out[i] = Stage{Stage: i + 1, Name: d.name, MutationScope: d.scope,
 			ApprovalRequired: d.approval, OperatorOutcomeRequired: d.operatorOutcome,
-			Documents: []string{}, WorkItems: []string{}, ValidatedBy: []string{}, EvidencePaths: []string{}}
+			Documents: []string{}, WorkItems: []string{}, ValidatedBy: []string{}, Reasons: []string{},
+			FailureClasses: append([]string{}, d.failureClasses...), EvidencePaths: []string{}}
 	}
 	items := map[int]map[string]bool{}
 	for _, d := range ws.Docs {
@@ -126,17 +143,8 @@ func ladderOf(ws *sotparse.Workspace, ev *evidenceSet) []Stage {
 		sort.Strings(st.WorkItems)
 		st.DocStatus = docStatus(ws, st)
 	}
-	for _, r := range ev.runs {
-		n := r.rep.Stage
-		if n < 1 || n > len(out) {
-			continue
-		}
-		st := &out[n-1]
-		st.Attempts++
-		if r.validates(st.OperatorOutcomeRequired) {
-			st.ValidatedBy = append(st.ValidatedBy, r.id())
-			st.EvidencePaths = append(st.EvidencePaths, "runs/"+r.dir+"/report.json")
-		}
+	for i := range out {
+		validateByEvidence(&out[i], stageDefs[i], ev)
 	}
 	for i := range out {
 		st := &out[i]
@@ -182,15 +190,105 @@ func docStatus(ws *sotparse.Workspace, st *Stage) string {
 	return "planned"
 }
 
-// validates reports whether the run validates its stage.
-func (r *loadedRun) validates(outcomeRequired bool) bool {
-	if r.rep.Status != "pass" || !r.verified {
+// validateByEvidence applies the ladder contract shared with the harness
+// (issue 11's harness ladder) to the runs recorded at st's stage, lane by
+// lane.
+func validateByEvidence(st *Stage, d stageDef, ev *evidenceSet) {
+	lanes := map[string][]*loadedRun{}
+	var names []string
+	for _, r := range ev.runs {
+		if r.rep.Stage != st.Stage {
+			continue
+		}
+		st.Attempts++
+		if lanes[r.rep.Backend] == nil {
+			names = append(names, r.rep.Backend)
+		}
+		lanes[r.rep.Backend] = append(lanes[r.rep.Backend], r)
+	}
+	sort.Strings(names)
+	for _, lane := range names {
+		runs := lanes[lane]
+		var pass *loadedRun
+		var why []string
+		for _, r := range runs {
+			if r.rep.Status != "pass" || r.rep.Fixture != "" {
+				continue
+			}
+			w := passReasons(r, d, ev)
+			if len(w) == 0 {
+				pass = r
+				break
+			}
+			if why == nil || len(w) < len(why) {
+				why = w
+			}
+		}
+		if pass == nil && why == nil {
+			why = []string{lane + ": no passing run at this stage"}
+		}
+		for _, class := range d.failureClasses {
+			if !closed(runs, class) {
+				why = append(why, lane+": failure class "+class+" not closed by a verified run at this stage")
+			}
+		}
+		if pass != nil && len(why) == 0 {
+			st.ValidatedBy = append(st.ValidatedBy, pass.id())
+			st.EvidencePaths = append(st.EvidencePaths, "runs/"+pass.dir+"/report.json")
+			continue
+		}
+		st.Reasons = append(st.Reasons, why...)
+	}
+	if len(st.ValidatedBy) > 0 {
+		st.Reasons = []string{}
+	}
+}
+
+// passReasons says what a passing run lacks to validate its stage.
+func passReasons(r *loadedRun, d stageDef, ev *evidenceSet) []string {
+	var why []string
+	id := r.id()
+	if !r.verified {
+		why = append(why, id+" does not verify")
+	}
+	if d.sourceProof && (r.rep.SourceNonMutation == nil || !r.rep.SourceNonMutation.Unchanged) {
+		why = append(why, id+" has no source non-mutation proof")
+	}
+	if d.approval && (r.rep.ApprovalID == "" || !r.rep.ApprovalConsumed) {
+		why = append(why, id+" consumed no approval")
+	}
+	if d.operatorOutcome || r.rep.OperatorOutcomeRequired {
+		switch {
+		case r.outcome == nil:
+			why = append(why, id+" has no operator outcome")
+		case r.outcome.Decision != "accepted":
+			why = append(why, id+" was "+r.outcome.Decision+" by the operator")
+		}
+	}
+	if d.comparison && !eligibleIn(ev, r.rep.Backend) {
+		why = append(why, "no complete comparison makes "+r.rep.Backend+" an eligible candidate default")
+	}
+	return why
+}
+
+// closed reports whether a verified run of the failure fixture class
+// ended with the fixture's status and blocker.
+func closed(runs []*loadedRun, class string) bool {
+	fx, ok := harness.FixtureByName(class)
+	if !ok {
 		return false
 	}
-	if outcomeRequired || r.rep.OperatorOutcomeRequired {
-		return r.outcome != nil && r.outcome.Decision == "accepted"
+	for _, r := range runs {
+		if r.rep.Fixture != class || !r.verified || r.rep.Status != fx.Status {
+			continue
+		}
+		for _, b := range r.rep.Blockers {
+			if b.Code == fx.Blocker {
+				return true
+			}
+		}
 	}
-	return true
+	return false
 }
 
 // id is the run's id: report.json's run_id, or its directory name.

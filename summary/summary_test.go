@@ -3,11 +3,14 @@ package summary
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
+	"github.com/svrnty/sotvet/harness"
 	"github.com/svrnty/sotvet/harness/evidence"
 	"github.com/svrnty/sotvet/sotparse"
 )
@@ -197,8 +200,8 @@ func TestWorkboardBlocked(t *testing.T) {
 	}
 }
 
-// A stage is validated when its documents say so and a run at that stage
-// passed, verify accepted it and, where required, the operator accepted it.
+// A stage is validated when its documents say so and, lane by lane, a
+// passing run has the stage's evidence and every failure class is closed.
 func TestLadderFromEvidence(t *testing.T) {
 	dir := t.TempDir()
 	write(t, filepath.Join(dir, "WORKBOARD.yaml"), `items:
@@ -218,37 +221,103 @@ func TestLadderFromEvidence(t *testing.T) {
     blocked_by: []
     source: .sot/CTO-CASE-STAGE6-CANDIDATE-ISSUES.md
 `)
-	run := func(stage int, status string, verified bool, outcome string) *loadedRun {
-		r := &loadedRun{dir: "r" + status, verified: verified}
-		r.rep.Stage, r.rep.Status, r.rep.RunID = stage, status, "run-"+status
-		r.rep.Backend = "fake"
-		if outcome != "" {
-			r.outcome = &outcomeRecord{Decision: outcome}
+	ws := wsOf(t, dir)
+	n := 0
+	run := func(stage int, lane, fixture string, verified bool, edit func(*loadedRun)) *loadedRun {
+		n++
+		r := &loadedRun{dir: fmt.Sprintf("r%d", n), verified: verified}
+		r.rep.Stage, r.rep.Backend, r.rep.Fixture, r.rep.RunID = stage, lane, fixture, fmt.Sprintf("run-%d", n)
+		r.rep.Status = "pass"
+		if fixture != "" {
+			fx, ok := harness.FixtureByName(fixture)
+			if !ok {
+				t.Fatalf("no fixture %s", fixture)
+			}
+			r.rep.Status = fx.Status
+			r.rep.Blockers = []evidence.Blocker{{Code: fx.Blocker}}
+		}
+		if edit != nil {
+			edit(r)
 		}
 		return r
 	}
+	fixtures := func(stage int, lane string, names ...string) []*loadedRun {
+		var out []*loadedRun
+		for _, f := range names {
+			out = append(out, run(stage, lane, f, true, nil))
+		}
+		return out
+	}
+	stage1 := []string{"provider-unavailable", "missing-event", "artifact-write-failure"}
+	stage5 := []string{"disallowed-file", "failed-tests", "approval-denied", "dirty-end"}
+	governed := func(outcome string) func(*loadedRun) {
+		return func(r *loadedRun) {
+			r.rep.SourceNonMutation = &struct {
+				Unchanged bool `json:"unchanged"`
+			}{true}
+			r.rep.ApprovalID, r.rep.ApprovalConsumed = "A-1", true
+			if outcome != "" {
+				r.outcome = &outcomeRecord{Decision: outcome}
+			}
+		}
+	}
+	with := func(rs ...[]*loadedRun) []*loadedRun {
+		var out []*loadedRun
+		for _, r := range rs {
+			out = append(out, r...)
+		}
+		return out
+	}
+	one := func(r *loadedRun) []*loadedRun { return []*loadedRun{r} }
+	eligible := []loadedComparison{{dir: "c", c: comparisonRecord{}}}
+	eligible[0].c.CandidateDefault.Engine, eligible[0].c.CandidateDefault.Eligible = "case", true
 	cases := []struct {
-		name  string
-		runs  []*loadedRun
-		want1 string
-		want5 string
+		name        string
+		runs        []*loadedRun
+		comparisons []loadedComparison
+		want        [6]string
+		reason      string
 	}{
-		{"documents only", nil, "documented", "documented"},
-		{"verified pass", []*loadedRun{run(1, "pass", true, ""), run(5, "pass", true, "accepted")}, "validated", "validated"},
-		{"verify rejects", []*loadedRun{run(1, "pass", false, "")}, "documented", "documented"},
-		{"no outcome at stage 5", []*loadedRun{run(5, "pass", true, "")}, "documented", "documented"},
-		{"rejected outcome", []*loadedRun{run(5, "pass", true, "rejected")}, "documented", "documented"},
-		{"failed run", []*loadedRun{run(1, "fail", true, "")}, "documented", "documented"},
+		{"documents only", nil, nil, [6]string{"documented", "not-started", "not-started", "not-started", "documented", "planned"}, ""},
+		{"stage 1 closed", with(one(run(1, "case", "", true, nil)), fixtures(1, "case", stage1...)), nil,
+			[6]string{"validated", "not-started", "not-started", "not-started", "documented", "planned"}, ""},
+		{"a failure class open", with(one(run(1, "case", "", true, nil)), fixtures(1, "case", stage1[:2]...)), nil,
+			[6]string{"documented"}, "case: failure class artifact-write-failure not closed"},
+		{"fixtures of another lane", with(one(run(1, "case", "", true, nil)), fixtures(1, "fake", stage1...)), nil,
+			[6]string{"documented"}, "case: failure class provider-unavailable not closed"},
+		{"verify rejects the pass", with(one(run(1, "case", "", false, nil)), fixtures(1, "case", stage1...)), nil,
+			[6]string{"documented"}, " does not verify"},
+		{"stage 5 governed", with(one(run(5, "case", "", true, governed("accepted"))), fixtures(5, "case", stage5...)), nil,
+			[6]string{"documented", "not-started", "not-started", "not-started", "validated"}, ""},
+		{"stage 5 no outcome", with(one(run(5, "case", "", true, governed(""))), fixtures(5, "case", stage5...)), nil,
+			[6]string{4: "documented"}, "has no operator outcome"},
+		{"stage 5 rejected", with(one(run(5, "case", "", true, governed("rejected"))), fixtures(5, "case", stage5...)), nil,
+			[6]string{4: "documented"}, "was rejected by the operator"},
+		{"stage 5 no approval", with(one(run(5, "case", "", true, func(r *loadedRun) { governed("accepted")(r); r.rep.ApprovalConsumed = false })), fixtures(5, "case", stage5...)), nil,
+			[6]string{4: "documented"}, "consumed no approval"},
+		{"stage 6 no comparison", one(run(6, "case", "", true, governed("accepted"))), nil,
+			[6]string{5: "in-progress"}, "no complete comparison makes case an eligible candidate default"},
+		{"stage 6 eligible", one(run(6, "case", "", true, governed("accepted"))), eligible,
+			[6]string{5: "evidence-only"}, ""},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			ev := &evidenceSet{runs: c.runs}
-			l := ladderOf(wsOf(t, dir), ev)
-			if l[0].Status != c.want1 || l[4].Status != c.want5 {
-				t.Errorf("stage 1 %s, stage 5 %s; want %s, %s", l[0].Status, l[4].Status, c.want1, c.want5)
+			l := ladderOf(ws, &evidenceSet{runs: c.runs, comparisons: c.comparisons})
+			for i, w := range c.want {
+				if w != "" && l[i].Status != w {
+					t.Errorf("stage %d: %s, want %s (reasons %v)", i+1, l[i].Status, w, l[i].Reasons)
+				}
 			}
-			if l[5].Status != "planned" || l[1].Status != "not-started" {
-				t.Errorf("stage 6 %s, stage 2 %s", l[5].Status, l[1].Status)
+			if c.reason != "" {
+				found := false
+				for _, st := range l {
+					for _, r := range st.Reasons {
+						found = found || strings.Contains(r, c.reason)
+					}
+				}
+				if !found {
+					t.Errorf("no reason with %q", c.reason)
+				}
 			}
 		})
 	}

@@ -135,6 +135,9 @@ func writeDashboard(w io.Writer, s *summary.Summary) {
 			mark = "[ ]"
 		}
 		fmt.Fprintf(w, "  %s %d %-24s %-13s %s\n", mark, st.Stage, st.Name, st.Status, runList(st.ValidatedBy))
+		if len(st.Reasons) > 0 {
+			fmt.Fprintf(w, "        not yet: %s\n", st.Reasons[0])
+		}
 	}
 
 	fmt.Fprintln(w, "\nAPPROVAL")
