@@ -327,8 +327,15 @@ func (ev *evidenceSet) decode(r *os.Root, p string, v any) bool {
 	return true
 }
 
-// readFile reads a regular file under r, at most limit bytes.
+// readFile reads a regular file under r, at most limit bytes. A link is
+// not followed, even to a file inside the root: evidence is the file
+// itself.
 func readFile(r *os.Root, p string, limit int64) ([]byte, error) {
+	if info, err := r.Lstat(p); err != nil {
+		return nil, err
+	} else if info.Mode()&fs.ModeSymlink != 0 {
+		return nil, errors.New("a symbolic link; not read")
+	}
 	f, err := r.Open(p)
 	if err != nil {
 		return nil, err

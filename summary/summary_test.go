@@ -382,3 +382,20 @@ func wsOf(t *testing.T, dir string) *sotparse.Workspace {
 	}
 	return ws
 }
+
+// Evidence behind a link is not read, even when the link stays inside.
+func TestLinkedEvidenceNotRead(t *testing.T) {
+	runs := t.TempDir()
+	write(t, filepath.Join(runs, "elsewhere", "A.json"), `{"approval_id":"A","stage":4,"decision":"granted","actor":"jp","approval_text":"x","recorded_at":"2026-06-01T00:00:00Z"}`)
+	os.MkdirAll(filepath.Join(runs, "approvals"), 0o755)
+	if err := os.Symlink("../elsewhere/A.json", filepath.Join(runs, "approvals", "A.json")); err != nil {
+		t.Fatal(err)
+	}
+	s, err := Compute(Options{Root: sample(t), RunsRoot: runs})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.ApprovalGranted || len(s.Approvals) != 0 || len(s.Unreadable) != 1 || s.Unreadable[0].Reason != "a symbolic link; not read" {
+		t.Errorf("granted %t, approvals %v, unreadable %v", s.ApprovalGranted, s.Approvals, s.Unreadable)
+	}
+}
