@@ -155,6 +155,11 @@ type fileLine struct {
 
 func (s *Server) file(w http.ResponseWriter, r *http.Request) {
 	p := r.PathValue("path")
+	sum, tok, err := s.current()
+	if err != nil {
+		s.fail(w, err)
+		return
+	}
 	if s.ignored(p) {
 		s.notFound(w)
 		return
@@ -162,11 +167,6 @@ func (s *Server) file(w http.ResponseWriter, r *http.Request) {
 	data, err := openUnder(s.opt.Summary.Root, p, maxFileShown)
 	if err != nil {
 		s.notFoundOr(w, err)
-		return
-	}
-	sum, tok, err := s.current()
-	if err != nil {
-		s.fail(w, err)
 		return
 	}
 	v := fileView{Path: p}
@@ -193,7 +193,7 @@ func (s *Server) file(w http.ResponseWriter, r *http.Request) {
 // workspace's git ignore rules leave out: the panel shows what the
 // checks read, not what git ignores (.env files and the like).
 func (s *Server) ignored(p string) bool {
-	ign := s.opt.Summary.Ignored
+	ign := s.ignoredFunc()
 	if ign == nil {
 		return false
 	}

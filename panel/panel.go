@@ -64,6 +64,10 @@ type Options struct {
 	Addr string
 	// Redactor redacts every response; required.
 	Redactor Redactor
+	// Ignore, when set, gives the workspace's ignore rules afresh (git's,
+	// as sotvet check asks for them); it is called again whenever the
+	// workspace changes, so a file ignored after the start stays unseen.
+	Ignore func() (func(path string, dir bool) bool, error)
 }
 
 // Server is the panel's http.Handler.
@@ -76,6 +80,13 @@ type Server struct {
 	mu     sync.Mutex
 	token  string
 	cached *summary.Summary
+}
+
+// ignoredFunc returns the ignore rules the current summary used.
+func (s *Server) ignoredFunc() func(string, bool) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.opt.Summary.Ignored
 }
 
 // New returns the panel for opt.
@@ -205,6 +216,13 @@ func (s *Server) current() (*summary.Summary, string, error) {
 	defer s.mu.Unlock()
 	if s.cached != nil && tok == s.token {
 		return s.cached, tok, nil
+	}
+	if s.opt.Ignore != nil {
+		ign, err := s.opt.Ignore()
+		if err != nil {
+			return nil, "", err
+		}
+		s.opt.Summary.Ignored = ign
 	}
 	sum, err := summary.Compute(s.opt.Summary)
 	if err != nil {

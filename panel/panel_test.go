@@ -553,3 +553,39 @@ func TestIgnoredFilesNotServed(t *testing.T) {
 		}
 	}
 }
+
+// The ignore rules are asked again when the workspace changes.
+func TestIgnoreRulesRefresh(t *testing.T) {
+	root := sampleCopy(t)
+	os.WriteFile(filepath.Join(root, "late.env"), []byte("X=1\n"), 0o644)
+	ignoring := false
+	var mu sync.Mutex
+	ts := httptest.NewUnstartedServer(nil)
+	h, err := New(Options{Summary: summary.Options{Root: root}, Addr: ts.Listener.Addr().String(), Redactor: scanner(t),
+		Ignore: func() (func(string, bool) bool, error) {
+			mu.Lock()
+			defer mu.Unlock()
+			if !ignoring {
+				return nil, nil
+			}
+			return func(p string, _ bool) bool { return p == "late.env" }, nil
+		}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts.Config.Handler = h
+	ts.Start()
+	defer ts.Close()
+	if r := get(t, ts, "/files/late.env"); r.code != 200 {
+		t.Fatalf("before: %d", r.code)
+	}
+	mu.Lock()
+	ignoring = true
+	mu.Unlock()
+	later := time.Now().Add(3 * time.Second)
+	os.WriteFile(filepath.Join(root, ".gitignore"), []byte("late.env\n"), 0o644)
+	os.Chtimes(filepath.Join(root, ".gitignore"), later, later)
+	if r := get(t, ts, "/files/late.env"); r.code != 404 {
+		t.Errorf("after the rules changed: %d, want 404", r.code)
+	}
+}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/svrnty/sotvet/panel"
 	"github.com/svrnty/sotvet/secrets"
+	"github.com/svrnty/sotvet/sotparse"
 )
 
 func cmdServe(args []string, stdout, stderr io.Writer) int {
@@ -58,7 +59,11 @@ func cmdServe(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "sotvet: %v\n", err)
 		return exitError
 	}
-	h, err := panel.New(panel.Options{Summary: opt, Addr: ln.Addr().String(), Redactor: sc})
+	popt := panel.Options{Summary: opt, Addr: ln.Addr().String(), Redactor: sc}
+	if !in.noGit {
+		popt.Ignore = func() (func(string, bool) bool, error) { return sotparse.GitIgnored(opt.Root) }
+	}
+	h, err := panel.New(popt)
 	if err != nil {
 		ln.Close()
 		fmt.Fprintf(stderr, "sotvet: %v\n", err)
