@@ -244,10 +244,12 @@ type Event struct {
 	Source string `json:"source"`
 }
 
-// Digest is one artifact's recorded sha256.
+// Digest is one artifact's recorded sha256, and whether verify found
+// nothing wrong with that artifact.
 type Digest struct {
 	Artifact string `json:"artifact"`
 	SHA256   string `json:"sha256"`
+	Verified bool   `json:"verified"`
 }
 
 // PatchLine is one line of patch.diff with its kind: add, del, hunk,
@@ -296,7 +298,11 @@ func (s *Server) loadRunView(id string) (*RunView, error) {
 		}
 		if json.Unmarshal(b, &rep) == nil {
 			for _, k := range sortedKeys(rep.Digests) {
-				v.Digests = append(v.Digests, Digest{Artifact: k, SHA256: rep.Digests[k]})
+				ok := true
+				for _, viol := range run.Violations {
+					ok = ok && !strings.HasPrefix(viol, k+":")
+				}
+				v.Digests = append(v.Digests, Digest{Artifact: k, SHA256: rep.Digests[k], Verified: ok})
 			}
 		}
 	}

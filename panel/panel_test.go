@@ -589,3 +589,23 @@ func TestIgnoreRulesRefresh(t *testing.T) {
 		t.Errorf("after the rules changed: %d, want 404", r.code)
 	}
 }
+
+// A tampered artifact shows as a violation on the run page.
+func TestTamperedRun(t *testing.T) {
+	runs, m := realRuns(t)
+	myRuns := t.TempDir()
+	copyTree(t, filepath.Join(runs, aRun(t, runs, m, "")), filepath.Join(myRuns, "r"))
+	p := filepath.Join(myRuns, "r", "test.log")
+	b, _ := os.ReadFile(p)
+	os.WriteFile(p, append(b, "tampered\n"...), 0o644)
+	ts := serve(t, sampleCopy(t), myRuns)
+	r := get(t, ts, "/runs/r")
+	for _, want := range []string{`id="verdict" class="st-no">rejected`, "✖ violation", "Verify violations", "test.log:"} {
+		if !strings.Contains(r.body, want) {
+			t.Errorf("no %q on the run page", want)
+		}
+	}
+	if s := get(t, ts, "/api/cto/control-summary"); !strings.Contains(s.body, "verify rejects its evidence") {
+		t.Error("the next action does not name the rejected run")
+	}
+}
