@@ -113,13 +113,26 @@ func (s *Server) workboard(w http.ResponseWriter, r *http.Request) {
 type FindingsView struct {
 	Check    string           `json:"check"`
 	Severity string           `json:"severity"`
-	Checks   []string         `json:"checks"`
+	Checks   []CheckOption    `json:"checks"`
 	Total    int              `json:"total"`
 	Items    []checks.Finding `json:"items"`
 }
 
+// CheckOption is one check of the filter and its number of findings.
+type CheckOption struct {
+	Name  string `json:"name"`
+	Count int    `json:"count"`
+}
+
 func filterFindings(sum *summary.Summary, check, severity string) FindingsView {
-	v := FindingsView{Check: check, Severity: severity, Checks: sum.Findings.Checked, Total: len(sum.Findings.Items), Items: []checks.Finding{}}
+	v := FindingsView{Check: check, Severity: severity, Checks: []CheckOption{}, Total: len(sum.Findings.Items), Items: []checks.Finding{}}
+	counts := map[string]int{}
+	for _, c := range sum.Findings.ByCheck {
+		counts[c.Check] = c.Errors + c.Warnings
+	}
+	for _, name := range sum.Findings.Checked {
+		v.Checks = append(v.Checks, CheckOption{Name: name, Count: counts[name]})
+	}
 	for _, f := range sum.Findings.Items {
 		if (check == "" || f.Check == check) && (severity == "" || string(f.Severity) == severity) {
 			v.Items = append(v.Items, f)

@@ -142,6 +142,11 @@ func (s *Summary) approvalPosture(ws *sotparse.Workspace, ev *evidenceSet) {
 	case latest.Expired:
 		s.ApprovalGranted = true
 		s.ApprovalReason = fmt.Sprintf("approval %s expired at %s", latest.ApprovalID, latest.ExpiresAt)
+	case s.unproven(latest.Stage) != 0:
+		// Stages go in order: an approval cannot skip one.
+		s.ApprovalGranted = true
+		s.ApprovalReason = fmt.Sprintf("approval %s is granted for stage %d, but stage %d is not validated: stages are proven in order",
+			latest.ApprovalID, latest.Stage, s.unproven(latest.Stage))
 	default:
 		s.ApprovalGranted = true
 		s.ExecutionAllowed = true
@@ -162,6 +167,22 @@ func (s *Summary) approvalPosture(ws *sotparse.Workspace, ev *evidenceSet) {
 	}
 	s.ApprovalPacket = s.packet(ws, ev, latest, next)
 	s.AllowedNextActions, s.BlockedNextActions = s.actions(ev)
+}
+
+// unproven returns the first stage below stage that is not validated, or
+// 0 when every one is.
+func (s *Summary) unproven(stage int) int {
+	for _, st := range s.ProofLadder {
+		if st.Stage >= stage {
+			break
+		}
+		switch st.Status {
+		case "validated", "documented", "evidence-only":
+			continue
+		}
+		return st.Stage
+	}
+	return 0
 }
 
 // nextStage is the first stage not validated (by documents or evidence),
@@ -398,6 +419,9 @@ func (s *Summary) nextAction() string {
 		return "repair unreadable evidence: " + s.Unreadable[0].Path + " (" + s.Unreadable[0].Reason + ")"
 	}
 	if s.Findings.Errors > 0 {
+		if s.Findings.Errors == 1 {
+			return "fix the error finding: sotvet check"
+		}
 		return fmt.Sprintf("fix the %d error findings: sotvet check", s.Findings.Errors)
 	}
 	for _, l := range s.Runs.Lanes {

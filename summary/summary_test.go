@@ -354,7 +354,7 @@ func TestUnreadableEvidence(t *testing.T) {
 
 func TestApprovalExpiry(t *testing.T) {
 	runs := t.TempDir()
-	write(t, filepath.Join(runs, "approvals", "A.json"), `{"approval_id":"A","stage":4,"decision":"granted","actor":"jp","approval_text":"I approve.","recorded_at":"2026-06-01T00:00:00Z","expires_at":"2026-06-02T00:00:00Z"}`)
+	write(t, filepath.Join(runs, "approvals", "A.json"), `{"approval_id":"A","stage":1,"decision":"granted","actor":"jp","approval_text":"I approve.","recorded_at":"2026-06-01T00:00:00Z","expires_at":"2026-06-02T00:00:00Z"}`)
 	at := func(day int) *Summary {
 		s, err := Compute(Options{Root: sample(t), RunsRoot: runs, Now: func() time.Time { return time.Date(2026, 6, day, 12, 0, 0, 0, time.UTC) }})
 		if err != nil {
@@ -397,5 +397,19 @@ func TestLinkedEvidenceNotRead(t *testing.T) {
 	}
 	if s.ApprovalGranted || len(s.Approvals) != 0 || len(s.Unreadable) != 1 || s.Unreadable[0].Reason != "a symbolic link; not read" {
 		t.Errorf("granted %t, approvals %v, unreadable %v", s.ApprovalGranted, s.Approvals, s.Unreadable)
+	}
+}
+
+// An approval cannot skip a stage: granted for stage 4 on a ladder whose
+// stage 1 is not proven, it allows nothing.
+func TestApprovalCannotSkipStages(t *testing.T) {
+	runs := t.TempDir()
+	write(t, filepath.Join(runs, "approvals", "A.json"), `{"approval_id":"A","stage":4,"decision":"granted","actor":"jp","approval_text":"I approve.","recorded_at":"2026-06-01T00:00:00Z"}`)
+	s, err := Compute(Options{Root: sample(t), RunsRoot: runs})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !s.ApprovalGranted || s.ExecutionAllowed || !strings.Contains(s.ApprovalReason, "stage 1 is not validated") || s.ApprovalPacket.ProofReady {
+		t.Errorf("granted %t, allowed %t, proof ready %t: %s", s.ApprovalGranted, s.ExecutionAllowed, s.ApprovalPacket.ProofReady, s.ApprovalReason)
 	}
 }
