@@ -62,16 +62,8 @@ var funcs = template.FuncMap{
 		return u
 	},
 	"runURL": func(dir string) string { return (&url.URL{Path: "/runs/" + dir}).EscapedPath() },
-	"short":  func(s string) string { return shortID(s) },
 	"base":   path.Base,
 	"join":   strings.Join,
-}
-
-func shortID(s string) string {
-	if len(s) > 16 {
-		return s[:16] + "…"
-	}
-	return s
 }
 
 func parseTemplates() (map[string]*template.Template, error) {
