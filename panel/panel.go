@@ -191,7 +191,11 @@ func Loopback(addr string) bool {
 
 func (hr hostRule) allows(hostport string) bool {
 	host, port, err := net.SplitHostPort(hostport)
-	if err != nil || port != hr.port {
+	if err != nil && hr.port == "80" {
+		// Browsers leave the default port out of Host.
+		host, port, err = hostport, "80", nil
+	}
+	if err != nil || host == "" || port != hr.port {
 		return false
 	}
 	ip := net.ParseIP(strings.Trim(host, "[]"))

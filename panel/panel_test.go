@@ -311,6 +311,11 @@ func TestHostRule(t *testing.T) {
 		{"192.168.1.5:80", "localhost:80", false},
 		{"[::1]:80", "[::1]:80", true},
 		{"localhost:80", "127.0.0.1:80", true},
+		{"127.0.0.1:80", "127.0.0.1", true},
+		{"127.0.0.1:80", "localhost", true},
+		{"127.0.0.1:80", "[::1]", true},
+		{"127.0.0.1:80", "evil.example", false},
+		{"127.0.0.1:8742", "127.0.0.1", false},
 	} {
 		hr, err := newHostRule(c.addr)
 		if err != nil {
