@@ -31,10 +31,22 @@ const (
 	consumedSuffix = ".consumed.json"
 )
 
-// runReport is the part of report.json the summary reads: the Harness
-// Evidence Interface plus the ladder fields, all optional.
+// runReport is the part of report.json the summary reads (decoding only
+// these members is a good part faster than the whole report): Harness
+// Evidence Interface fields plus the ladder's, all optional.
 type runReport struct {
-	evidence.Report
+	CaseID         string             `json:"case_id"`
+	RunID          string             `json:"run_id"`
+	Status         string             `json:"status"`
+	Backend        string             `json:"backend"`
+	Fixture        string             `json:"fixture"`
+	RunStartedAt   string             `json:"run_started_at"`
+	RunFinishedAt  string             `json:"run_finished_at"`
+	ChangedFiles   []string           `json:"changed_files"`
+	ApprovalStatus string             `json:"approval_status"`
+	Blockers       []evidence.Blocker `json:"blockers"`
+	Sandbox        string             `json:"sandbox"`
+
 	Stage                   int    `json:"stage"`
 	MutationMode            string `json:"mutation_mode"`
 	ApprovalID              string `json:"approval_id"`
