@@ -614,3 +614,26 @@ func TestTamperedRun(t *testing.T) {
 		t.Error("the next action does not name the rejected run")
 	}
 }
+
+// A comparison shows its lanes on the runs page and its blocked lanes and
+// candidate on the overview; runtime default activation stays false.
+func TestComparisonShown(t *testing.T) {
+	runs := t.TempDir()
+	os.MkdirAll(filepath.Join(runs, "my-comparison"), 0o755)
+	os.WriteFile(filepath.Join(runs, "my-comparison", "comparison.json"), []byte(`{"schema_version":1,"comparison_id":"cmp-1","case_id":"r1","k":3,"complete":true,"created_at":"2026-06-01T00:00:00Z",
+"lanes":[{"engine":"fake","status":"ran","blocker":"","runs":["a","b","c"],"pass_at_1":0.5,"flaky":true},{"engine":"codex","status":"blocked","blocker":"engine_disabled","runs":[]}],
+"candidate_default":{"engine":"fake","eligible":false,"reason":"flaky"},"runtime_default_activation":false}`), 0o644)
+	ts := serve(t, sampleCopy(t), runs)
+	r := get(t, ts, "/runs")
+	for _, want := range []string{"<code>cmp-1</code> (r1)", "<td>codex</td><td class=\"st-blocked\">blocked</td><td>engine_disabled</td>", "<td>0.5</td><td>yes</td>", "Runtime default activation: false"} {
+		if !strings.Contains(r.body, want) {
+			t.Errorf("no %q on the runs page", want)
+		}
+	}
+	o := get(t, ts, "/")
+	for _, want := range []string{"<strong>codex</strong>: engine_disabled", "fake, eligible: false"} {
+		if !strings.Contains(o.body, want) {
+			t.Errorf("no %q on the overview", want)
+		}
+	}
+}

@@ -107,6 +107,7 @@ type comparisonRecord struct {
 		Blocker string   `json:"blocker"`
 		Runs    []string `json:"runs"`
 		PassAt1 *float64 `json:"pass_at_1"`
+		Flaky   bool     `json:"flaky"`
 	} `json:"lanes"`
 	CandidateDefault struct {
 		Engine   string `json:"engine"`

@@ -51,7 +51,10 @@ type Run struct {
 	OutcomeRequired  bool     `json:"operator_outcome_required"`
 	MutationMode     string   `json:"mutation_mode"`
 	Sandbox          string   `json:"sandbox"`
-	Outcome          string   `json:"outcome"` // accepted, rejected or ""
+	// SourceNonMutation is the run's proof that the source repository
+	// was not changed: unchanged, changed, or "" when it has none.
+	SourceNonMutation string `json:"source_non_mutation"`
+	Outcome           string `json:"outcome"` // accepted, rejected or ""
 	// Replay are the artifacts to replay the run from, relative to the
 	// runs root.
 	Replay map[string]string `json:"replay"`
@@ -66,12 +69,25 @@ type MatrixRef struct {
 	Path   string `json:"path"`
 }
 
-// Comparison is one lane comparison (compare-<id>/comparison.json).
+// Comparison is one lane comparison (<dir>/comparison.json).
 type Comparison struct {
 	ID               string           `json:"id"`
 	CaseID           string           `json:"case_id"`
 	Path             string           `json:"path"`
+	CreatedAt        string           `json:"created_at"`
+	Complete         bool             `json:"complete"`
+	Lanes            []ComparisonLane `json:"lanes"`
 	CandidateDefault CandidateDefault `json:"candidate_default"`
+}
+
+// ComparisonLane is one lane of a comparison.
+type ComparisonLane struct {
+	Engine  string   `json:"engine"`
+	Status  string   `json:"status"` // ran or blocked
+	Blocker string   `json:"blocker"`
+	Runs    int      `json:"runs"`
+	PassAt1 *float64 `json:"pass_at_1"`
+	Flaky   bool     `json:"flaky"`
 }
 
 func (r *loadedRun) summary() Run {
@@ -92,6 +108,12 @@ func (r *loadedRun) summary() Run {
 	}
 	if r.outcome != nil {
 		out.Outcome = r.outcome.Decision
+	}
+	if p := rep.SourceNonMutation; p != nil {
+		out.SourceNonMutation = "changed"
+		if p.Unchanged {
+			out.SourceNonMutation = "unchanged"
+		}
 	}
 	for _, a := range []string{evidence.ReportJSON, evidence.EventsFile, evidence.PatchFile, evidence.TestLog} {
 		out.Replay[a] = r.dir + "/" + a
@@ -141,9 +163,15 @@ func runsOf(ev *evidenceSet, latest int) Runs {
 		if id == "" {
 			id = c.dir
 		}
-		rs.Comparisons = append(rs.Comparisons, Comparison{ID: id, CaseID: c.c.CaseID, Path: c.dir + "/" + comparisonFile,
+		cmp := Comparison{ID: id, CaseID: c.c.CaseID, Path: c.dir + "/" + comparisonFile, CreatedAt: c.c.CreatedAt,
+			Complete: c.complete(), Lanes: []ComparisonLane{},
 			CandidateDefault: CandidateDefault{Engine: c.c.CandidateDefault.Engine, Eligible: c.c.CandidateDefault.Eligible,
-				Reason: c.c.CandidateDefault.Reason, Comparison: c.dir + "/" + comparisonFile}})
+				Reason: c.c.CandidateDefault.Reason, Comparison: "runs/" + c.dir + "/" + comparisonFile}}
+		for _, l := range c.c.Lanes {
+			cmp.Lanes = append(cmp.Lanes, ComparisonLane{Engine: l.Engine, Status: l.Status, Blocker: l.Blocker,
+				Runs: len(l.Runs), PassAt1: l.PassAt1, Flaky: l.Flaky})
+		}
+		rs.Comparisons = append(rs.Comparisons, cmp)
 	}
 	return rs
 }
