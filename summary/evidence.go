@@ -283,7 +283,7 @@ func (ev *evidenceSet) loadRun(r *os.Root, abs, dir, inMatrix string) {
 	// under the root without following a link, so its path stays inside.
 	vs, _, err := verify.Dir(filepath.Join(abs, filepath.FromSlash(dir)), verify.Options{})
 	if err != nil {
-		lr.violations = []string{err.Error()}
+		lr.violations = []string{errText(err)}
 	}
 	for _, v := range vs {
 		lr.violations = append(lr.violations, v.String())
