@@ -134,7 +134,8 @@ func writeDashboard(w io.Writer, s *summary.Summary) {
 		if mark == "" {
 			mark = "[ ]"
 		}
-		fmt.Fprintf(w, "  %s %d %-24s %-13s %s\n", mark, st.Stage, st.Name, st.Status, runList(st.ValidatedBy))
+		line := fmt.Sprintf("  %s %d %-24s %-13s %s", mark, st.Stage, st.Name, st.Status, runList(st.ValidatedBy))
+		fmt.Fprintln(w, strings.TrimRight(line, " "))
 		if len(st.Reasons) > 0 {
 			fmt.Fprintf(w, "        not yet: %s\n", st.Reasons[0])
 		}
