@@ -291,7 +291,7 @@ func (s *Server) loadRunView(id string) (*RunView, error) {
 			}
 		}
 	}
-	if b := read(evidence.PatchFile); b != nil {
+	if b := read(evidence.PatchFile); len(bytes.TrimSpace(b)) > 0 {
 		for _, l := range strings.Split(strings.TrimSuffix(string(b), "\n"), "\n") {
 			v.Patch = append(v.Patch, PatchLine{Kind: patchKind(l), Text: l})
 		}
