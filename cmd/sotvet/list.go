@@ -10,7 +10,6 @@ import (
 	"github.com/svrnty/sotvet/checks"
 	"github.com/svrnty/sotvet/checks/records"
 	"github.com/svrnty/sotvet/checks/report"
-	"github.com/svrnty/sotvet/summary"
 )
 
 func cmdChecks(args []string, stdout, stderr io.Writer) int {
@@ -108,16 +107,17 @@ a warning, so stale suppressions do not pile up.`,
 
 // cmdSchema prints the JSON Schema of a record kind, for editors.
 func cmdSchema(args []string, stdout, stderr io.Writer) int {
+	if len(args) == 1 && args[0] == summarySchemaKind {
+		stdout.Write(summarySchema())
+		return exitClean
+	}
 	if len(args) != 1 {
-		fmt.Fprintf(stderr, "usage: sotvet schema <kind>\nkinds: %s, summary\n", strings.Join(records.SchemaKinds, ", "))
+		fmt.Fprintf(stderr, "usage: sotvet schema <kind>\nkinds: %s\n", strings.Join(records.SchemaKinds, ", "))
 		return exitError
 	}
 	b, ok := records.Schema(args[0])
-	if args[0] == "summary" {
-		b, ok = summary.Schema(), true
-	}
 	if !ok {
-		fmt.Fprintf(stderr, "sotvet schema: unknown record kind %q (want %s, summary)\n", args[0], strings.Join(records.SchemaKinds, ", "))
+		fmt.Fprintf(stderr, "sotvet schema: unknown record kind %q (want %s)\n", args[0], strings.Join(records.SchemaKinds, ", "))
 		return exitError
 	}
 	stdout.Write(b)

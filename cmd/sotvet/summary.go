@@ -15,6 +15,12 @@ import (
 	"github.com/svrnty/sotvet/summary"
 )
 
+// summarySchemaKind is the summary's name for sotvet schema.
+const summarySchemaKind = "summary"
+
+// summarySchema is the summary's JSON Schema, for sotvet schema.
+func summarySchema() []byte { return summary.Schema() }
+
 // summaryInputs are the flags sotvet summary and sotvet serve share.
 type summaryInputs struct {
 	runs, config string
