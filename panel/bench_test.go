@@ -112,3 +112,18 @@ func BenchmarkPage(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkSummaryCorpus60RunsCached: the same with the panel's verify
+// cache warm, as when a document changes under a running panel.
+func BenchmarkSummaryCorpus60RunsCached(b *testing.B) {
+	root, runs := benchCorpus(b), manyRuns(b)
+	opt := summary.Options{Root: root, RunsRoot: runs, VerifyCache: summary.NewVerifyCache()}
+	if _, err := summary.Compute(opt); err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		if _, err := summary.Compute(opt); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -101,6 +101,10 @@ func New(opt Options) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
+	if opt.Summary.VerifyCache == nil {
+		// Verify again only the runs that changed since the last summary.
+		opt.Summary.VerifyCache = summary.NewVerifyCache()
+	}
 	s := &Server{opt: opt, hosts: hr, mux: http.NewServeMux()}
 	if s.tmpl, err = parseTemplates(); err != nil {
 		return nil, err

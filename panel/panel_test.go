@@ -599,12 +599,16 @@ func TestIgnoreRulesRefresh(t *testing.T) {
 func TestTamperedRun(t *testing.T) {
 	runs, m := realRuns(t)
 	myRuns := t.TempDir()
-	copyTree(t, filepath.Join(runs, aRun(t, runs, m, "")), filepath.Join(myRuns, "r"))
-	p := filepath.Join(myRuns, "r", "test.log")
+	name := filepath.Base(aRun(t, runs, m, ""))
+	copyTree(t, filepath.Join(runs, aRun(t, runs, m, "")), filepath.Join(myRuns, name))
+	ts := serve(t, sampleCopy(t), myRuns)
+	if r := get(t, ts, "/runs/"+name); !strings.Contains(r.body, `id="verdict" class="st-yes">accepted`) {
+		t.Fatal("the copied run is not accepted before the edit")
+	}
+	p := filepath.Join(myRuns, name, "test.log")
 	b, _ := os.ReadFile(p)
 	os.WriteFile(p, append(b, "tampered\n"...), 0o644)
-	ts := serve(t, sampleCopy(t), myRuns)
-	r := get(t, ts, "/runs/r")
+	r := get(t, ts, "/runs/"+name)
 	for _, want := range []string{`id="verdict" class="st-no">rejected`, "✖ violation", "Verify violations", "test.log:"} {
 		if !strings.Contains(r.body, want) {
 			t.Errorf("no %q on the run page", want)
@@ -635,5 +639,38 @@ func TestComparisonShown(t *testing.T) {
 		if !strings.Contains(o.body, want) {
 			t.Errorf("no %q on the overview", want)
 		}
+	}
+}
+
+// The panel's verify cache never hides a change: a run edited after the
+// first summary is verified again.
+func TestVerifyCacheSeesChanges(t *testing.T) {
+	runs, m := realRuns(t)
+	myRuns := t.TempDir()
+	name := filepath.Base(aRun(t, runs, m, ""))
+	copyTree(t, filepath.Join(runs, aRun(t, runs, m, "")), filepath.Join(myRuns, name))
+	cache := summary.NewVerifyCache()
+	opt := summary.Options{Root: sampleCopy(t), RunsRoot: myRuns, VerifyCache: cache}
+	verified := func() bool {
+		s, err := summary.Compute(opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s.Runs.Lanes[0].Latest[0].Verified
+	}
+	if !verified() || !verified() {
+		t.Fatal("a good run is not verified")
+	}
+	p := filepath.Join(myRuns, name, "patch.diff")
+	b, _ := os.ReadFile(p)
+	os.WriteFile(p, append(b, '\n'), 0o644)
+	if verified() {
+		t.Error("an edited run is still verified")
+	}
+	os.WriteFile(p, b, 0o644)
+	later := time.Now().Add(time.Minute)
+	os.Chtimes(p, later, later)
+	if !verified() {
+		t.Error("the run restored is not verified again")
 	}
 }

@@ -164,6 +164,7 @@ type evidenceSet struct {
 	consumed    []consumedRecord
 	unreadable  []Unreadable
 	now         time.Time
+	cache       *VerifyCache
 }
 
 // loadEvidence reads the runs root: run directories (a directory with
@@ -171,8 +172,8 @@ type evidenceSet struct {
 // comparisons and approvals. Everything is opened under the root: links
 // that leave it are refused by os.Root. Nothing fails the summary; a file
 // that cannot be used is listed as unreadable.
-func loadEvidence(root string, now time.Time) *evidenceSet {
-	ev := &evidenceSet{now: now}
+func loadEvidence(root string, now time.Time, cache *VerifyCache) *evidenceSet {
+	ev := &evidenceSet{now: now, cache: cache}
 	r, err := os.OpenRoot(root)
 	if err != nil {
 		if !errors.Is(err, fs.ErrNotExist) {
@@ -227,7 +228,7 @@ func (ev *evidenceSet) loadRuns(r *os.Root, abs string) {
 			defer wg.Done()
 			sem <- struct{}{}
 			defer func() { <-sem }()
-			part := &evidenceSet{now: ev.now}
+			part := &evidenceSet{now: ev.now, cache: ev.cache}
 			part.loadRun(r, abs, p.dir, p.matrix)
 			parts[i] = part
 		}()
@@ -279,6 +280,15 @@ func (ev *evidenceSet) loadRun(r *os.Root, abs, dir, inMatrix string) {
 			lr.outcome = &o
 		}
 	}
+	st := ""
+	if ev.cache != nil {
+		st = stamp(r, dir)
+	}
+	if v, ok := ev.cache.get(dir, st); ok {
+		lr.verified, lr.violations = v.verified, v.violations
+		ev.runs = append(ev.runs, lr)
+		return
+	}
 	// verify reads the directory by path: the run directory was reached
 	// under the root without following a link, so its path stays inside.
 	vs, _, err := verify.Dir(filepath.Join(abs, filepath.FromSlash(dir)), verify.Options{})
@@ -292,6 +302,7 @@ func (ev *evidenceSet) loadRun(r *os.Root, abs, dir, inMatrix string) {
 	if lr.violations == nil {
 		lr.violations = []string{}
 	}
+	ev.cache.put(dir, verdict{stamp: st, verified: lr.verified, violations: lr.violations})
 	ev.runs = append(ev.runs, lr)
 }
 

@@ -48,6 +48,9 @@ type Options struct {
 	RunsLabel string
 	// Now is the time approval expiry is judged against; default time.Now.
 	Now func() time.Time
+	// VerifyCache, when set, keeps verify's verdicts between calls (a
+	// panel's); nil verifies every run.
+	VerifyCache *VerifyCache
 	// LatestPerLane caps the runs listed per lane (default 25); counts
 	// always cover every run.
 	LatestPerLane int
@@ -135,7 +138,7 @@ func Compute(opt Options) (*Summary, error) {
 			evc <- &evidenceSet{}
 			return
 		}
-		evc <- loadEvidence(opt.RunsRoot, opt.Now())
+		evc <- loadEvidence(opt.RunsRoot, opt.Now(), opt.VerifyCache)
 	}()
 	res, ws, err := checks.Run(checks.Options{
 		Root: opt.Root, FS: opt.FS, Ignored: opt.Ignored, Analyzers: opt.Analyzers,
