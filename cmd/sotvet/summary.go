@@ -130,7 +130,7 @@ func cmdSummary(args []string, stdout, stderr io.Writer) int {
 func writeDashboard(w io.Writer, s *summary.Summary) {
 	runs := "no runs root"
 	if s.RunsRoot != "" {
-		runs = fmt.Sprintf("runs %s: %d runs", s.RunsRoot, s.Runs.Total)
+		runs = fmt.Sprintf("runs root %s, %d runs", s.RunsRoot, s.Runs.Total)
 	}
 	fmt.Fprintf(w, "sotvet summary of %s (%s)\n%s\n", s.Workspace, runs, s.Authority)
 
@@ -186,7 +186,11 @@ func writeDashboard(w io.Writer, s *summary.Summary) {
 		fmt.Fprintf(w, "  %-6s %s\n", l.Engine, strings.Join(counts, ", "))
 		if len(l.Latest) > 0 {
 			r := l.Latest[0]
-			fmt.Fprintf(w, "         latest %s: %s, verify %s\n", r.ID, r.Status, verdict(r.Verified))
+			fx := ""
+			if r.Fixture != "" {
+				fx = " (failure fixture " + r.Fixture + ")"
+			}
+			fmt.Fprintf(w, "         latest %s: %s%s, verify %s\n", r.ID, r.Status, fx, verdict(r.Verified))
 		}
 	}
 	for _, m := range s.Runs.Matrices {
