@@ -59,6 +59,7 @@ func laneSetup(env *testscript.Env) {
 //	standinca                put the stand-in WorkOS Case ca first on PATH
 //	noproc TEXT              no live process has TEXT in its command line
 var laneCmds = map[string]func(ts *testscript.TestScript, neg bool, args []string){
+	"httpget": cmdHTTPGet, // serve.txtar
 	"mockprovider": func(ts *testscript.TestScript, neg bool, args []string) {
 		if neg || len(args) > 1 {
 			ts.Fatalf("usage: mockprovider [case-dir]")

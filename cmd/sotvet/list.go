@@ -128,6 +128,10 @@ func defaultWarnings(check string) map[string]bool {
 
 // cmdSchema prints the JSON Schema of a record kind, for editors.
 func cmdSchema(args []string, stdout, stderr io.Writer) int {
+	if len(args) == 1 && args[0] == summarySchemaKind {
+		stdout.Write(summarySchema())
+		return exitClean
+	}
 	if len(args) != 1 {
 		fmt.Fprintf(stderr, "usage: sotvet schema <kind>\nkinds: %s, %s\n", strings.Join(records.SchemaKinds, ", "), comparisonSchemaKind)
 		return exitError

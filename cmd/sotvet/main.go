@@ -63,6 +63,10 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return cmdScan(args[1:], stdout, stderr)
 	case "schema":
 		return cmdSchema(args[1:], stdout, stderr)
+	case "summary":
+		return cmdSummary(args[1:], stdout, stderr)
+	case "serve":
+		return cmdServe(args[1:], stdout, stderr)
 	case "version", "--version", "-version":
 		fmt.Fprintln(stdout, "sotvet", version())
 		return exitClean
@@ -90,6 +94,10 @@ commands:
                         scan any files or the staged content for secrets
   schema <kind>         print the JSON Schema of a record kind (model-provider-admission,
                         target-repository-admission)
+  serve [--addr 127.0.0.1:8742] [--runs DIR] [dir]
+                        a read-only web panel of the summary (loopback by default)
+  summary [--json] [--runs DIR] [dir]
+                        the control summary: proof ladder, workboard, findings, runs, approvals
   version               print the version
 
 Run 'sotvet check -h' for the check flags.

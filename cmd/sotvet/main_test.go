@@ -47,6 +47,8 @@ func TestScript(t *testing.T) {
 			env.Setenv("CORE", "--enable=frontmatter,refs,status,syntax,workboard")
 			// The summary cache lives under the scenario's own directory.
 			env.Setenv("XDG_CACHE_HOME", filepath.Join(env.WorkDir, ".cache"))
+			// A free loopback port for the panel scenarios.
+			env.Setenv("PANELPORT", freePort())
 			// Harness scenarios run go test inside their cases: share the
 			// build cache so each script does not start cold.
 			if c, err := exec.Command("go", "env", "GOCACHE").Output(); err == nil {

@@ -1,0 +1,248 @@
+package main
+
+import (
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/svrnty/sotvet/checks"
+	"github.com/svrnty/sotvet/sotparse"
+	"github.com/svrnty/sotvet/summary"
+)
+
+// summarySchemaKind is the summary's name for sotvet schema.
+const summarySchemaKind = "summary"
+
+// summarySchema is the summary's JSON Schema, for sotvet schema.
+func summarySchema() []byte { return summary.Schema() }
+
+// summaryInputs are the flags sotvet summary and sotvet serve share.
+type summaryInputs struct {
+	runs, config string
+	noGit        bool
+}
+
+func (in *summaryInputs) register(flags *flag.FlagSet) {
+	flags.StringVar(&in.runs, "runs", "", "harness runs root to read runs, matrices, comparisons and approvals from (default none)")
+	flags.StringVar(&in.config, "config", "", "configuration file (default DIR/sotvet.yaml if present)")
+	flags.BoolVar(&in.noGit, "no-git", false, "do not ask git for ignore rules")
+}
+
+// options turns the flags and the workspace directory into summary
+// options: the checks and severities sotvet check would use.
+func (in *summaryInputs) options(dir string) (summary.Options, error) {
+	root, err := filepath.Abs(dir)
+	if err != nil {
+		return summary.Options{}, err
+	}
+	info, err := os.Stat(root)
+	if err != nil {
+		return summary.Options{}, err
+	}
+	if !info.IsDir() {
+		return summary.Options{}, fmt.Errorf("%s is not a directory", dir)
+	}
+	cfg, err := loadConfig(root, in.config)
+	if err != nil {
+		return summary.Options{}, err
+	}
+	if err := cfg.Apply(checks.All, nil); err != nil {
+		return summary.Options{}, err
+	}
+	analyzers, err := selectChecks(cfg, checkFlags{})
+	if err != nil {
+		return summary.Options{}, err
+	}
+	sev := map[string]checks.Severity{}
+	for k, v := range cfg.Severity {
+		sev[k] = checks.Severity(v)
+	}
+	opt := summary.Options{Root: root, Analyzers: analyzers, Severity: sev, MaxFileSize: cfg.MaxFileSize}
+	if !in.noGit {
+		if opt.Ignored, err = sotparse.GitIgnored(root); err != nil {
+			return summary.Options{}, err
+		}
+	}
+	if in.runs != "" {
+		if opt.RunsRoot, err = filepath.Abs(in.runs); err != nil {
+			return summary.Options{}, err
+		}
+		if info, err := os.Stat(opt.RunsRoot); err != nil || !info.IsDir() {
+			return summary.Options{}, fmt.Errorf("--runs %s: not a directory", in.runs)
+		}
+	}
+	return opt, nil
+}
+
+func cmdSummary(args []string, stdout, stderr io.Writer) int {
+	flags := flag.NewFlagSet("summary", flag.ContinueOnError)
+	flags.SetOutput(stderr)
+	var in summaryInputs
+	in.register(flags)
+	asJSON := flags.Bool("json", false, "print the summary as JSON (schema: sotvet schema summary)")
+	flags.Usage = func() {
+		fmt.Fprintln(stderr, "usage: sotvet summary [--json] [--runs DIR] [dir]")
+		flags.PrintDefaults()
+	}
+	dirs, code, ok := parseArgs(flags, args)
+	if !ok {
+		return code
+	}
+	if len(dirs) > 1 {
+		fmt.Fprintln(stderr, "sotvet summary: want at most one directory")
+		return exitError
+	}
+	dir := "."
+	if len(dirs) == 1 {
+		dir = dirs[0]
+	}
+	opt, err := in.options(dir)
+	if err != nil {
+		fmt.Fprintf(stderr, "sotvet: %v\n", err)
+		return exitError
+	}
+	s, err := summary.Compute(opt)
+	if err != nil {
+		fmt.Fprintf(stderr, "sotvet: %v\n", err)
+		return exitError
+	}
+	if *asJSON {
+		b, err := json.MarshalIndent(s, "", "  ")
+		if err != nil {
+			fmt.Fprintf(stderr, "sotvet: %v\n", err)
+			return exitError
+		}
+		stdout.Write(append(b, '\n'))
+		return exitClean
+	}
+	writeDashboard(stdout, s)
+	return exitClean
+}
+
+// writeDashboard prints the summary for a person: the ladder, the
+// approval posture, the counts, and the next action last, where the eye
+// ends.
+func writeDashboard(w io.Writer, s *summary.Summary) {
+	runs := "no runs root"
+	if s.RunsRoot != "" {
+		runs = fmt.Sprintf("runs root %s, %d runs", s.RunsRoot, s.Runs.Total)
+	}
+	fmt.Fprintf(w, "sotvet summary of %s (%s)\n%s\n", s.Workspace, runs, s.Authority)
+
+	fmt.Fprintln(w, "\nPROOF LADDER")
+	for _, st := range s.ProofLadder {
+		mark := map[string]string{"validated": "[x]", "documented": "[~]", "evidence-only": "[~]"}[st.Status]
+		if mark == "" {
+			mark = "[ ]"
+		}
+		line := fmt.Sprintf("  %s %d %-24s %-13s %s", mark, st.Stage, st.Name, st.Status, runList(st.ValidatedBy))
+		fmt.Fprintln(w, strings.TrimRight(line, " "))
+		if len(st.Reasons) > 0 {
+			fmt.Fprintf(w, "        not yet: %s\n", st.Reasons[0])
+		}
+	}
+
+	fmt.Fprintln(w, "\nAPPROVAL")
+	fmt.Fprintf(w, "  approval_required: %t  approval_granted: %t  execution_allowed: %t\n", s.ApprovalRequired, s.ApprovalGranted, s.ExecutionAllowed)
+	fmt.Fprintf(w, "  %s\n", s.ApprovalReason)
+	if p := s.ApprovalPacket; p != nil {
+		fmt.Fprintf(w, "  packet: %s (%s, proof ready: %t, executable: %t)\n", p.Source, p.Status, p.ProofReady, p.Executable)
+	}
+	for _, c := range s.ConsumedApprovals {
+		fmt.Fprintf(w, "  consumed: %s by run %s (consumed_by_pass_evidence: %s)\n", c.ApprovalID, c.RunID, orDash(c.ConsumedByPassEvidence))
+	}
+
+	fmt.Fprintf(w, "\nFINDINGS  %d errors, %d warnings\n", s.Findings.Errors, s.Findings.Warnings)
+	for _, c := range s.Findings.ByCheck {
+		fmt.Fprintf(w, "  %-12s %d errors, %d warnings\n", c.Check, c.Errors, c.Warnings)
+	}
+
+	var cols []string
+	total := 0
+	for _, c := range s.Workboard.Columns {
+		cols = append(cols, fmt.Sprintf("%s %d", c.Status, len(c.Items)))
+		total += len(c.Items)
+	}
+	fmt.Fprintf(w, "\nWORKBOARD  %d items (%s), %d blocked\n", total, strings.Join(cols, ", "), len(s.Workboard.Blocked))
+	for _, b := range s.Workboard.Blocked {
+		var by []string
+		for _, x := range b.By {
+			by = append(by, x.ID+" ("+x.Status+")")
+		}
+		fmt.Fprintf(w, "  %s waits on %s\n", b.ID, strings.Join(by, ", "))
+	}
+
+	fmt.Fprintf(w, "\nRUNS  %d runs, %d matrices, %d comparisons\n", s.Runs.Total, len(s.Runs.Matrices), len(s.Runs.Comparisons))
+	for _, l := range s.Runs.Lanes {
+		var counts []string
+		for _, st := range sortedKeys(l.Counts) {
+			counts = append(counts, fmt.Sprintf("%s %d", st, l.Counts[st]))
+		}
+		fmt.Fprintf(w, "  %-6s %s\n", l.Engine, strings.Join(counts, ", "))
+		if len(l.Latest) > 0 {
+			r := l.Latest[0]
+			fx := ""
+			if r.Fixture != "" {
+				fx = " (failure fixture " + r.Fixture + ")"
+			}
+			fmt.Fprintf(w, "         latest %s: %s%s, verify %s\n", r.ID, r.Status, fx, verdict(r.Verified))
+		}
+	}
+	for _, m := range s.Runs.Matrices {
+		fmt.Fprintf(w, "  matrix %s: %s (%d runs)\n", m.ID, m.Status, m.Runs)
+	}
+
+	fmt.Fprintln(w, "\nLANES")
+	for _, b := range s.BlockedLanes {
+		fmt.Fprintf(w, "  blocked %s: %s\n", b.Engine, b.Rationale)
+	}
+	cd := s.CandidateDefault
+	if cd.Engine != "" {
+		fmt.Fprintf(w, "  candidate default: %s eligible %t (%s)\n", cd.Engine, cd.Eligible, cd.Reason)
+	} else {
+		fmt.Fprintf(w, "  candidate default: none (%s)\n", cd.Reason)
+	}
+	fmt.Fprintf(w, "  runtime_default_activation: %t  core_promotion_status: %s\n", s.RuntimeDefaultActivation, s.CorePromotionStatus)
+	for _, u := range s.Unreadable {
+		fmt.Fprintf(w, "\nUNREADABLE %s: %s\n", u.Path, u.Reason)
+	}
+	fmt.Fprintf(w, "\nNEXT  %s\n", s.NextOperatorAction)
+}
+
+func runList(ids []string) string {
+	if len(ids) == 0 {
+		return ""
+	}
+	if len(ids) > 2 {
+		return fmt.Sprintf("runs %s, %s and %d more", ids[0], ids[1], len(ids)-2)
+	}
+	return "runs " + strings.Join(ids, ", ")
+}
+
+func verdict(ok bool) string {
+	if ok {
+		return "ok"
+	}
+	return "REJECTED"
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}
+
+func sortedKeys(m map[string]int) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}

@@ -1,0 +1,362 @@
+package panel
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"html/template"
+	"io/fs"
+	"net/http"
+	"net/url"
+	"path"
+	"sort"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/svrnty/sotvet/checks"
+	"github.com/svrnty/sotvet/harness/evidence"
+	"github.com/svrnty/sotvet/summary"
+)
+
+// Limits on what one page shows.
+const (
+	maxFileShown     = 4 << 20
+	maxArtifactShown = 2 << 20
+)
+
+var pageNames = []string{"overview", "workboard", "findings", "file", "runs", "run", "approval"}
+
+var funcs = template.FuncMap{
+	"stageMark": func(status string) string {
+		switch status {
+		case "validated":
+			return "✔"
+		case "documented", "evidence-only":
+			return "◐"
+		case "in-progress":
+			return "…"
+		}
+		return "○"
+	},
+	"statusClass": func(s string) string {
+		return "st-" + strings.Map(func(r rune) rune {
+			if r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '-' {
+				return r
+			}
+			return '-'
+		}, strings.ToLower(s))
+	},
+	"yesno": func(b bool) string {
+		if b {
+			return "yes"
+		}
+		return "no"
+	},
+	"fileURL": func(p string, line int) string {
+		u := (&url.URL{Path: "/files/" + p}).EscapedPath()
+		if line > 0 {
+			u += "?line=" + strconv.Itoa(line) + "#L" + strconv.Itoa(line)
+		}
+		return u
+	},
+	"runURL": func(dir string) string { return (&url.URL{Path: "/runs/" + dir}).EscapedPath() },
+	"base":   path.Base,
+	"join":   strings.Join,
+}
+
+func parseTemplates() (map[string]*template.Template, error) {
+	out := map[string]*template.Template{}
+	for _, n := range pageNames {
+		t, err := template.New(n).Funcs(funcs).ParseFS(templateFS, "templates/base.html", "templates/"+n+".html")
+		if err != nil {
+			return nil, err
+		}
+		out[n] = t
+	}
+	return out, nil
+}
+
+func (s *Server) overview(w http.ResponseWriter, r *http.Request) {
+	sum, tok, err := s.current()
+	if err != nil {
+		s.fail(w, err)
+		return
+	}
+	s.page(w, "overview", "Overview", sum, tok, nil)
+}
+
+func (s *Server) workboard(w http.ResponseWriter, r *http.Request) {
+	sum, tok, err := s.current()
+	if err != nil {
+		s.fail(w, err)
+		return
+	}
+	blocked := map[string][]summary.Waits{}
+	for _, b := range sum.Workboard.Blocked {
+		blocked[b.ID] = b.By
+	}
+	s.page(w, "workboard", "Workboard", sum, tok, blocked)
+}
+
+// FindingsView is the findings page and /api/findings: the findings that
+// match the filter.
+type FindingsView struct {
+	Check    string           `json:"check"`
+	Severity string           `json:"severity"`
+	Checks   []CheckOption    `json:"checks"`
+	Total    int              `json:"total"`
+	Items    []checks.Finding `json:"items"`
+}
+
+// CheckOption is one check of the filter and its number of findings.
+type CheckOption struct {
+	Name  string `json:"name"`
+	Count int    `json:"count"`
+}
+
+func filterFindings(sum *summary.Summary, check, severity string) FindingsView {
+	v := FindingsView{Check: check, Severity: severity, Checks: []CheckOption{}, Total: len(sum.Findings.Items), Items: []checks.Finding{}}
+	counts := map[string]int{}
+	for _, c := range sum.Findings.ByCheck {
+		counts[c.Check] = c.Errors + c.Warnings
+	}
+	for _, name := range sum.Findings.Checked {
+		v.Checks = append(v.Checks, CheckOption{Name: name, Count: counts[name]})
+	}
+	for _, f := range sum.Findings.Items {
+		if (check == "" || f.Check == check) && (severity == "" || string(f.Severity) == severity) {
+			v.Items = append(v.Items, f)
+		}
+	}
+	return v
+}
+
+func (s *Server) findings(w http.ResponseWriter, r *http.Request) {
+	sum, tok, err := s.current()
+	if err != nil {
+		s.fail(w, err)
+		return
+	}
+	q := r.URL.Query()
+	s.page(w, "findings", "Findings", sum, tok, filterFindings(sum, q.Get("check"), q.Get("severity")))
+}
+
+type fileView struct {
+	Path     string
+	Line     int
+	Lines    []fileLine
+	Binary   bool
+	Findings []checks.Finding // the findings in this file
+}
+
+type fileLine struct {
+	N       int
+	Text    string
+	HL      bool // the line asked for
+	Finding bool // a finding starts on this line
+}
+
+func (s *Server) file(w http.ResponseWriter, r *http.Request) {
+	p := r.PathValue("path")
+	sum, tok, err := s.current()
+	if err != nil {
+		s.fail(w, err)
+		return
+	}
+	if s.ignored(p) {
+		s.notFound(w)
+		return
+	}
+	data, err := openUnder(s.opt.Summary.Root, p, maxFileShown)
+	if err != nil {
+		s.notFoundOr(w, err)
+		return
+	}
+	v := fileView{Path: p}
+	marked := map[int]bool{}
+	for _, f := range sum.Findings.Items {
+		if f.File == p {
+			v.Findings = append(v.Findings, f)
+			marked[f.Line] = true
+		}
+	}
+	v.Line, _ = strconv.Atoi(r.URL.Query().Get("line"))
+	if !utf8.Valid(data) || bytes.IndexByte(data, 0) >= 0 {
+		v.Binary = true
+	} else {
+		data = s.opt.Redactor.Redact(data)
+		for i, l := range strings.Split(strings.TrimSuffix(string(data), "\n"), "\n") {
+			v.Lines = append(v.Lines, fileLine{N: i + 1, Text: l, HL: i+1 == v.Line, Finding: marked[i+1]})
+		}
+	}
+	s.page(w, "file", p, sum, tok, v)
+}
+
+// ignored reports whether p, or a directory above it, is one the
+// workspace's git ignore rules leave out: the panel shows what the
+// checks read, not what git ignores (.env files and the like).
+func (s *Server) ignored(p string) bool {
+	ign := s.ignoredFunc()
+	if ign == nil {
+		return false
+	}
+	segs := strings.Split(p, "/")
+	for i := 1; i < len(segs); i++ {
+		if ign(strings.Join(segs[:i], "/"), true) {
+			return true
+		}
+	}
+	return ign(p, false)
+}
+
+// notFoundOr answers 404 for anything that is not there (or not ours to
+// show) and 500 for a file that is there but could not be read.
+func (s *Server) notFoundOr(w http.ResponseWriter, err error) {
+	var pe *fs.PathError
+	if errors.Is(err, fs.ErrNotExist) || errors.As(err, &pe) {
+		s.notFound(w)
+		return
+	}
+	s.fail(w, err)
+}
+
+func (s *Server) runs(w http.ResponseWriter, r *http.Request) {
+	sum, tok, err := s.current()
+	if err != nil {
+		s.fail(w, err)
+		return
+	}
+	s.page(w, "runs", "Runs", sum, tok, nil)
+}
+
+// RunView is a run page and /api/runs/{id}.
+type RunView struct {
+	Run     summary.Run       `json:"run"`
+	Events  []Event           `json:"events"`
+	Digests []Digest          `json:"artifact_digests"`
+	Patch   []PatchLine       `json:"-"`
+	TestLog string            `json:"-"`
+	Notes   map[string]string `json:"notes"` // artifacts that could not be shown, and why
+}
+
+// Event is one normalized event, as the timeline shows it.
+type Event struct {
+	Seq    int    `json:"seq"`
+	Type   string `json:"type"`
+	Time   string `json:"time"`
+	Source string `json:"source"`
+}
+
+// Digest is one artifact's recorded sha256, and whether verify found
+// nothing wrong with that artifact.
+type Digest struct {
+	Artifact string `json:"artifact"`
+	SHA256   string `json:"sha256"`
+	Verified bool   `json:"verified"`
+}
+
+// PatchLine is one line of patch.diff with its kind: add, del, hunk,
+// file or context.
+type PatchLine struct {
+	Kind, Text string
+}
+
+func (s *Server) loadRunView(id string) (*RunView, error) {
+	root := s.opt.Summary.RunsRoot
+	if root == "" || !validRel(id) {
+		return nil, fs.ErrNotExist
+	}
+	run, err := summary.LoadRun(root, id)
+	if err != nil {
+		return nil, err
+	}
+	v := &RunView{Run: run, Events: []Event{}, Digests: []Digest{}, Notes: map[string]string{}}
+	read := func(name string) []byte {
+		b, err := openUnder(root, id+"/"+name, maxArtifactShown)
+		if err != nil {
+			v.Notes[name] = err.Error()
+			return nil
+		}
+		return s.opt.Redactor.Redact(b)
+	}
+	if b := read(evidence.EventsFile); b != nil {
+		sc := bufio.NewScanner(bytes.NewReader(b))
+		sc.Buffer(make([]byte, 64<<10), maxArtifactShown)
+		for sc.Scan() {
+			var e Event
+			if json.Unmarshal(sc.Bytes(), &e) == nil {
+				v.Events = append(v.Events, e)
+			}
+		}
+	}
+	if b := read(evidence.PatchFile); len(bytes.TrimSpace(b)) > 0 {
+		for _, l := range strings.Split(strings.TrimSuffix(string(b), "\n"), "\n") {
+			v.Patch = append(v.Patch, PatchLine{Kind: patchKind(l), Text: l})
+		}
+	}
+	v.TestLog = string(read(evidence.TestLog))
+	if b := read(evidence.ReportJSON); b != nil {
+		var rep struct {
+			Digests map[string]string `json:"artifact_digests"`
+		}
+		if json.Unmarshal(b, &rep) == nil {
+			for _, k := range sortedKeys(rep.Digests) {
+				ok := true
+				for _, viol := range run.Violations {
+					ok = ok && !strings.HasPrefix(viol, k+":")
+				}
+				v.Digests = append(v.Digests, Digest{Artifact: k, SHA256: rep.Digests[k], Verified: ok})
+			}
+		}
+	}
+	sort.Slice(v.Events, func(i, j int) bool { return v.Events[i].Seq < v.Events[j].Seq })
+	return v, nil
+}
+
+func patchKind(l string) string {
+	switch {
+	case strings.HasPrefix(l, "+++"), strings.HasPrefix(l, "---"), strings.HasPrefix(l, "diff "), strings.HasPrefix(l, "index "):
+		return "file"
+	case strings.HasPrefix(l, "@@"):
+		return "hunk"
+	case strings.HasPrefix(l, "+"):
+		return "add"
+	case strings.HasPrefix(l, "-"):
+		return "del"
+	}
+	return "context"
+}
+
+func (s *Server) run(w http.ResponseWriter, r *http.Request) {
+	v, err := s.loadRunView(r.PathValue("id"))
+	if err != nil {
+		s.notFoundOr(w, err)
+		return
+	}
+	sum, tok, err := s.current()
+	if err != nil {
+		s.fail(w, err)
+		return
+	}
+	s.page(w, "run", "Run "+v.Run.ID, sum, tok, v)
+}
+
+func (s *Server) apiRun(w http.ResponseWriter, r *http.Request) {
+	v, err := s.loadRunView(r.PathValue("id"))
+	if err != nil {
+		s.notFoundOr(w, err)
+		return
+	}
+	s.sendJSON(w, http.StatusOK, v)
+}
+
+func (s *Server) approval(w http.ResponseWriter, r *http.Request) {
+	sum, tok, err := s.current()
+	if err != nil {
+		s.fail(w, err)
+		return
+	}
+	s.page(w, "approval", "Approval packet", sum, tok, nil)
+}

@@ -1,0 +1,413 @@
+package summary
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/svrnty/sotvet/harness/evidence"
+	"github.com/svrnty/sotvet/harness/matrix"
+	"github.com/svrnty/sotvet/harness/verify"
+)
+
+// maxEvidenceFile caps one evidence file the summary decodes.
+const maxEvidenceFile = 8 << 20
+
+// Files of the runs root the ladder contract (issues 11 and 12) names.
+const (
+	outcomeFile    = "outcome.json"
+	comparisonFile = "comparison.json"
+	approvalsDir   = "approvals"
+	consumedSuffix = ".consumed.json"
+)
+
+// runReport is the part of report.json the summary reads (decoding only
+// these members is a good part faster than the whole report): Harness
+// Evidence Interface fields plus the ladder's, all optional.
+type runReport struct {
+	CaseID         string             `json:"case_id"`
+	RunID          string             `json:"run_id"`
+	Status         string             `json:"status"`
+	Backend        string             `json:"backend"`
+	Fixture        string             `json:"fixture"`
+	RunStartedAt   string             `json:"run_started_at"`
+	RunFinishedAt  string             `json:"run_finished_at"`
+	ChangedFiles   []string           `json:"changed_files"`
+	ApprovalStatus string             `json:"approval_status"`
+	Blockers       []evidence.Blocker `json:"blockers"`
+	Sandbox        string             `json:"sandbox"`
+
+	Stage                   int    `json:"stage"`
+	MutationMode            string `json:"mutation_mode"`
+	ApprovalID              string `json:"approval_id"`
+	ApprovalConsumed        bool   `json:"approval_consumed"`
+	ConsumedByPassEvidence  string `json:"consumed_by_pass_evidence"`
+	OperatorOutcomeRequired bool   `json:"operator_outcome_required"`
+	SourceNonMutation       *struct {
+		Unchanged bool `json:"unchanged"`
+	} `json:"source_non_mutation"`
+}
+
+// outcomeRecord is outcome.json.
+type outcomeRecord struct {
+	RunID      string `json:"run_id"`
+	Decision   string `json:"decision"`
+	Actor      string `json:"actor"`
+	Reason     string `json:"reason"`
+	RecordedAt string `json:"recorded_at"`
+}
+
+// approvalRecord is approvals/<id>.json.
+type approvalRecord struct {
+	ApprovalID     string   `json:"approval_id"`
+	CaseID         string   `json:"case_id"`
+	Stage          int      `json:"stage"`
+	Repo           string   `json:"repo"`
+	Decision       string   `json:"decision"`
+	Actor          string   `json:"actor"`
+	Scope          string   `json:"scope"`
+	MutationMode   string   `json:"mutation_mode"`
+	AllowedPaths   []string `json:"allowed_paths"`
+	BlockedActions []string `json:"blocked_actions"`
+	ApprovalText   string   `json:"approval_text"`
+	PacketSHA256   string   `json:"packet_sha256"`
+	RecordedAt     string   `json:"recorded_at"`
+	ExpiresAt      string   `json:"expires_at"`
+}
+
+// consumedRecord is approvals/<id>.consumed.json.
+type consumedRecord struct {
+	ApprovalID             string `json:"approval_id"`
+	RunID                  string `json:"run_id"`
+	ConsumedAt             string `json:"consumed_at"`
+	ConsumedByPassEvidence string `json:"consumed_by_pass_evidence"`
+}
+
+// comparisonRecord is compare-<id>/comparison.json.
+type comparisonRecord struct {
+	ComparisonID string `json:"comparison_id"`
+	CaseID       string `json:"case_id"`
+	K            int    `json:"k"`
+	CreatedAt    string `json:"created_at"`
+	// Complete is false for one shard of a comparison; absent means whole.
+	Complete *bool `json:"complete"`
+	Lanes    []struct {
+		Engine  string   `json:"engine"`
+		Status  string   `json:"status"`
+		Blocker string   `json:"blocker"`
+		Runs    []string `json:"runs"`
+		PassAt1 *float64 `json:"pass_at_1"`
+		Flaky   bool     `json:"flaky"`
+	} `json:"lanes"`
+	CandidateDefault struct {
+		Engine   string `json:"engine"`
+		Eligible bool   `json:"eligible"`
+		Reason   string `json:"reason"`
+	} `json:"candidate_default"`
+}
+
+// loadedRun is one run directory.
+type loadedRun struct {
+	dir     string // slash path relative to the runs root
+	matrix  string // the matrix directory holding it, or ""
+	rep     runReport
+	outcome *outcomeRecord
+	// verified is verify's verdict; violations its findings.
+	verified   bool
+	violations []string
+}
+
+type pendingRun struct{ dir, matrix string }
+
+// complete reports whether the comparison is whole (not one shard).
+func (c *loadedComparison) complete() bool { return c.c.Complete == nil || *c.c.Complete }
+
+// eligibleIn reports whether a complete comparison makes engine an
+// eligible candidate default.
+func eligibleIn(ev *evidenceSet, engine string) bool {
+	for i := range ev.comparisons {
+		c := &ev.comparisons[i]
+		if c.complete() && c.c.CandidateDefault.Engine == engine && c.c.CandidateDefault.Eligible {
+			return true
+		}
+	}
+	return false
+}
+
+type loadedMatrix struct {
+	dir string
+	m   matrix.Matrix
+}
+
+type loadedComparison struct {
+	dir string
+	c   comparisonRecord
+}
+
+// evidenceSet is everything read from the runs root.
+type evidenceSet struct {
+	pending     []pendingRun // run directories found, loaded by loadRuns
+	runs        []*loadedRun
+	matrices    []loadedMatrix
+	comparisons []loadedComparison
+	approvals   []approvalRecord
+	consumed    []consumedRecord
+	unreadable  []Unreadable
+	now         time.Time
+	cache       *VerifyCache
+}
+
+// loadEvidence reads the runs root: run directories (a directory with
+// report.json) at the top or inside a matrix directory, matrices,
+// comparisons and approvals. Everything is opened under the root: links
+// that leave it are refused by os.Root. Nothing fails the summary; a file
+// that cannot be used is listed as unreadable.
+func loadEvidence(root string, now time.Time, cache *VerifyCache) *evidenceSet {
+	ev := &evidenceSet{now: now, cache: cache}
+	r, err := os.OpenRoot(root)
+	if err != nil {
+		if !errors.Is(err, fs.ErrNotExist) {
+			ev.bad("runs", err)
+		}
+		return ev
+	}
+	defer r.Close()
+	top, err := readDirNames(r, ".")
+	if err != nil {
+		ev.bad("runs", err)
+		return ev
+	}
+	for _, name := range top {
+		switch {
+		case name == approvalsDir:
+			ev.loadApprovals(r)
+		case isDir(r, name) && exists(r, name+"/"+comparisonFile):
+			// Comparisons are known by their file, whatever the
+			// directory is called.
+			var c comparisonRecord
+			p := name + "/" + comparisonFile
+			if ok := ev.decode(r, p, &c); ok {
+				ev.comparisons = append(ev.comparisons, loadedComparison{dir: name, c: c})
+			}
+		default:
+			ev.loadDir(r, root, name, "")
+		}
+	}
+	// Oldest first: by creation time, then by directory.
+	sort.SliceStable(ev.comparisons, func(i, j int) bool {
+		a, b := ev.comparisons[i], ev.comparisons[j]
+		if a.c.CreatedAt != b.c.CreatedAt {
+			return a.c.CreatedAt < b.c.CreatedAt
+		}
+		return a.dir < b.dir
+	})
+	ev.loadRuns(r, root)
+	return ev
+}
+
+// loadRuns reads and verifies the run directories found, in parallel:
+// verify reads every artifact, and a runs root holds many runs.
+func (ev *evidenceSet) loadRuns(r *os.Root, abs string) {
+	sort.Slice(ev.pending, func(i, j int) bool { return ev.pending[i].dir < ev.pending[j].dir })
+	parts := make([]*evidenceSet, len(ev.pending))
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, runtime.GOMAXPROCS(0))
+	for i, p := range ev.pending {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			part := &evidenceSet{now: ev.now, cache: ev.cache}
+			part.loadRun(r, abs, p.dir, p.matrix)
+			parts[i] = part
+		}()
+	}
+	wg.Wait()
+	for _, part := range parts {
+		ev.runs = append(ev.runs, part.runs...)
+		ev.unreadable = append(ev.unreadable, part.unreadable...)
+	}
+	ev.pending = nil
+}
+
+// loadDir loads a run directory, or a matrix directory and its runs.
+func (ev *evidenceSet) loadDir(r *os.Root, abs, dir, inMatrix string) {
+	if !isDir(r, dir) {
+		return
+	}
+	if exists(r, dir+"/"+evidence.ReportJSON) {
+		ev.pending = append(ev.pending, pendingRun{dir, inMatrix})
+		return
+	}
+	if inMatrix != "" {
+		return
+	}
+	if exists(r, dir+"/"+matrix.FileName) {
+		var m matrix.Matrix
+		if ev.decode(r, dir+"/"+matrix.FileName, &m) {
+			ev.matrices = append(ev.matrices, loadedMatrix{dir: dir, m: m})
+		}
+		names, err := readDirNames(r, dir)
+		if err != nil {
+			ev.bad(dir, err)
+			return
+		}
+		for _, n := range names {
+			ev.loadDir(r, abs, dir+"/"+n, dir)
+		}
+	}
+}
+
+func (ev *evidenceSet) loadRun(r *os.Root, abs, dir, inMatrix string) {
+	lr := &loadedRun{dir: dir, matrix: inMatrix}
+	if !ev.decode(r, dir+"/"+evidence.ReportJSON, &lr.rep) {
+		return
+	}
+	if exists(r, dir+"/"+outcomeFile) {
+		var o outcomeRecord
+		if ev.decode(r, dir+"/"+outcomeFile, &o) {
+			lr.outcome = &o
+		}
+	}
+	st := ""
+	if ev.cache != nil {
+		st = stamp(r, dir)
+	}
+	if v, ok := ev.cache.get(dir, st); ok {
+		lr.verified, lr.violations = v.verified, v.violations
+		ev.runs = append(ev.runs, lr)
+		return
+	}
+	// verify reads the directory by path: the run directory was reached
+	// under the root without following a link, so its path stays inside.
+	vs, _, err := verify.Dir(filepath.Join(abs, filepath.FromSlash(dir)), verify.Options{})
+	if err != nil {
+		lr.violations = []string{errText(err)}
+	}
+	for _, v := range vs {
+		lr.violations = append(lr.violations, v.String())
+	}
+	lr.verified = err == nil && len(vs) == 0
+	if lr.violations == nil {
+		lr.violations = []string{}
+	}
+	ev.cache.put(dir, verdict{stamp: st, verified: lr.verified, violations: lr.violations})
+	ev.runs = append(ev.runs, lr)
+}
+
+func (ev *evidenceSet) loadApprovals(r *os.Root) {
+	names, err := readDirNames(r, approvalsDir)
+	if err != nil {
+		ev.bad(approvalsDir, err)
+		return
+	}
+	for _, n := range names {
+		p := approvalsDir + "/" + n
+		switch {
+		case strings.HasSuffix(n, consumedSuffix):
+			var c consumedRecord
+			if ev.decode(r, p, &c) {
+				ev.consumed = append(ev.consumed, c)
+			}
+		case strings.HasSuffix(n, ".json"):
+			var a approvalRecord
+			if ev.decode(r, p, &a) {
+				if a.ApprovalID == "" {
+					a.ApprovalID = strings.TrimSuffix(n, ".json")
+				}
+				ev.approvals = append(ev.approvals, a)
+			}
+		}
+	}
+}
+
+func (ev *evidenceSet) bad(p string, err error) {
+	ev.unreadable = append(ev.unreadable, Unreadable{Path: "runs/" + p, Reason: errText(err)})
+}
+
+// decode reads a JSON file under the root into v; a problem is recorded
+// and false returned.
+func (ev *evidenceSet) decode(r *os.Root, p string, v any) bool {
+	data, err := readFile(r, p, maxEvidenceFile)
+	if err != nil {
+		ev.bad(p, err)
+		return false
+	}
+	if err := json.Unmarshal(data, v); err != nil {
+		ev.bad(p, fmt.Errorf("malformed JSON: %w", err))
+		return false
+	}
+	return true
+}
+
+// readFile reads a regular file under r, at most limit bytes. A link is
+// not followed, even to a file inside the root: evidence is the file
+// itself.
+func readFile(r *os.Root, p string, limit int64) ([]byte, error) {
+	if info, err := r.Lstat(p); err != nil {
+		return nil, err
+	} else if info.Mode()&fs.ModeSymlink != 0 {
+		return nil, errors.New("a symbolic link; not read")
+	}
+	f, err := r.Open(p)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	info, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if !info.Mode().IsRegular() {
+		return nil, errors.New("not a regular file")
+	}
+	if info.Size() > limit {
+		return nil, fmt.Errorf("%d bytes, over the %d-byte limit", info.Size(), limit)
+	}
+	return io.ReadAll(io.LimitReader(f, limit+1))
+}
+
+func readDirNames(r *os.Root, dir string) ([]string, error) {
+	f, err := r.Open(dir)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	names, err := f.Readdirnames(-1)
+	if err != nil {
+		return nil, err
+	}
+	sort.Strings(names)
+	return names, nil
+}
+
+// isDir reports whether p is a directory itself, not a link to one.
+func isDir(r *os.Root, p string) bool {
+	info, err := r.Lstat(p)
+	return err == nil && info.IsDir()
+}
+
+func exists(r *os.Root, p string) bool {
+	_, err := r.Lstat(p)
+	return err == nil
+}
+
+// errText drops the absolute paths os errors carry.
+func errText(err error) string {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Op + " " + path.Base(pe.Path) + ": " + pe.Err.Error()
+	}
+	return err.Error()
+}
