@@ -194,7 +194,7 @@ func TestBrowser(t *testing.T) {
 	t.Run("overview", func(t *testing.T) {
 		open("/", "#ladder")
 		ladder := eval[string](t, ctx, `document.getElementById("ladder").textContent`)
-		for i, name := range []string{"Gated Case engine", "Artificial fixture", "Copied repo fixture", "Disposable sandbox repo", "Owned noncritical repo", "Candidate default"} {
+		for i, name := range []string{"gated engine", "artificial fixture", "copied repo fixture", "disposable sandbox repo", "owned noncritical repo", "candidate default"} {
 			if !strings.Contains(ladder, fmt.Sprintf("Stage %d", i+1)) || !strings.Contains(ladder, name) {
 				t.Errorf("the ladder lacks stage %d %s: %q", i+1, name, ladder)
 			}

@@ -182,7 +182,7 @@ func TestRoutes(t *testing.T) {
 		ctype  string
 		want   []string
 	}{
-		{"/", 200, "text/html", []string{"<h1>Control summary</h1>", "Stage 1", "Gated Case engine", "not-started", "approval_required", "execution_allowed", "Next operator action"}},
+		{"/", 200, "text/html", []string{"<h1>Control summary</h1>", "Stage 1", "gated engine", "not-started", "approval_required", "execution_allowed", "Next operator action"}},
 		{"/workboard", 200, "text/html", []string{"<h1>Workboard</h1>", `id="item-CTO-WORK-103"`, `href="#item-CTO-WORK-102"`, "candidate"}},
 		{"/findings", 200, "text/html", []string{"<h1>Findings</h1>", `<label for="f-check">Check</label>`, "Showing 0 of 0 findings."}},
 		{"/findings?check=refs&severity=error", 200, "text/html", []string{`<option value="refs" selected>`, `<option value="error" selected>`}},

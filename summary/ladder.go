@@ -3,10 +3,12 @@ package summary
 import (
 	"path"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 
 	"github.com/svrnty/sotvet/harness"
+	"github.com/svrnty/sotvet/harness/stage"
 	"github.com/svrnty/sotvet/sotparse"
 )
 
@@ -47,10 +49,9 @@ type Stage struct {
 	OperatorOutcomeRequired bool     `json:"operator_outcome_required"`
 }
 
-// stageDef is one stage of the table in the workspace's glossary
-// (CONTEXT.md "Staged Proof Gates"). The harness's own stage table
-// (harness/stage, issue 11) is the same data; this copy keeps the summary
-// independent of it until both are merged.
+// stageDef is what the summary needs of one stage of the harness's own
+// table (harness/stage), so a stage is judged here as the harness's entry
+// gates judge it.
 type stageDef struct {
 	name, scope               string
 	approval, operatorOutcome bool
@@ -58,18 +59,20 @@ type stageDef struct {
 	failureClasses            []string // failure fixture names
 }
 
-var stageDefs = []stageDef{
-	{"Gated Case engine", "none", false, false, false, false,
-		[]string{"provider-unavailable", "missing-event", "artifact-write-failure"}},
-	{"Artificial fixture", "copied artificial case only", false, false, false, false,
-		[]string{"no-diff", "disallowed-file", "failed-tests", "missing-test-command", "missing-event"}},
-	{"Copied repo fixture", "copied local repository fixture only", false, false, true, false,
-		[]string{"dirty-start", "dirty-end", "timeout", "artifact-write-failure"}},
-	{"Disposable sandbox repo", "disposable repository only", true, false, true, false,
-		[]string{"approval-denied", "reviewer-reject", "timeout", "provider-unavailable"}},
-	{"Owned noncritical repo", "explicitly owned low-risk repository only", true, true, true, false,
-		[]string{"disallowed-file", "failed-tests", "approval-denied", "dirty-end"}},
-	{"Candidate default", "scoped real-repo use only", true, true, true, true, nil},
+var stageDefs = defsOf(stage.Default())
+
+func defsOf(t *stage.Table) []stageDef {
+	out := make([]stageDef, 0, len(t.Stages))
+	for _, s := range t.Stages {
+		out = append(out, stageDef{
+			name: s.Name, scope: s.MutationScope,
+			approval: s.ApprovalRequired, operatorOutcome: s.OperatorOutcomeRequired,
+			sourceProof:    slices.Contains(s.RequiredArtifacts, stage.ArtifactSourceNonMutation),
+			comparison:     slices.Contains(s.RequiredArtifacts, stage.ArtifactComparison),
+			failureClasses: s.RequiredFailureClasses,
+		})
+	}
+	return out
 }
 
 // stageName matches the stage a document belongs to by its file name

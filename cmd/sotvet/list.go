@@ -133,7 +133,7 @@ func cmdSchema(args []string, stdout, stderr io.Writer) int {
 		return exitClean
 	}
 	if len(args) != 1 {
-		fmt.Fprintf(stderr, "usage: sotvet schema <kind>\nkinds: %s, %s\n", strings.Join(records.SchemaKinds, ", "), comparisonSchemaKind)
+		fmt.Fprintf(stderr, "usage: sotvet schema <kind>\nkinds: %s, %s, %s\n", strings.Join(records.SchemaKinds, ", "), comparisonSchemaKind, summarySchemaKind)
 		return exitError
 	}
 	if args[0] == comparisonSchemaKind {
