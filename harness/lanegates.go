@@ -21,6 +21,7 @@ import (
 	"github.com/svrnty/sotvet/harness/engine"
 	"github.com/svrnty/sotvet/harness/evidence"
 	"github.com/svrnty/sotvet/harness/internal/proc"
+	"github.com/svrnty/sotvet/internal/safefs"
 )
 
 // Environment variables an external lane's provider is read from, unless
@@ -152,24 +153,10 @@ func (r *run) admissionGate() bool {
 // readAdmission reads a record strictly: unknown or missing members and
 // trailing data are errors, as in the records check.
 func readAdmission(path string) (*admissionRecord, error) {
-	f, err := os.Open(path)
+	// A FIFO or a device must not hang the gate: regular files only, bounded.
+	data, err := safefs.ReadPath(path, maxRecord)
 	if err != nil {
 		return nil, err
-	}
-	defer f.Close()
-	info, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	if !info.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s is not a regular file", path)
-	}
-	data, err := io.ReadAll(io.LimitReader(f, maxRecord+1))
-	if err != nil {
-		return nil, err
-	}
-	if len(data) > maxRecord {
-		return nil, fmt.Errorf("%s is larger than %d bytes", path, maxRecord)
 	}
 	// Unknown and duplicate members are errors, with their byte offset.
 	var rec admissionRecord
