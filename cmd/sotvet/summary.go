@@ -157,9 +157,9 @@ func writeDashboard(w io.Writer, s *summary.Summary) {
 		fmt.Fprintf(w, "  consumed: %s by run %s (consumed_by_pass_evidence: %s)\n", c.ApprovalID, c.RunID, orDash(c.ConsumedByPassEvidence))
 	}
 
-	fmt.Fprintf(w, "\nFINDINGS  %d errors, %d warnings\n", s.Findings.Errors, s.Findings.Warnings)
+	fmt.Fprintf(w, "\nFINDINGS  %s, %s\n", plural(s.Findings.Errors, "error", "errors"), plural(s.Findings.Warnings, "warning", "warnings"))
 	for _, c := range s.Findings.ByCheck {
-		fmt.Fprintf(w, "  %-12s %d errors, %d warnings\n", c.Check, c.Errors, c.Warnings)
+		fmt.Fprintf(w, "  %-12s %s, %s\n", c.Check, plural(c.Errors, "error", "errors"), plural(c.Warnings, "warning", "warnings"))
 	}
 
 	var cols []string
