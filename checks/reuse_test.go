@@ -16,6 +16,7 @@ import (
 
 	"github.com/svrnty/sotvet/checks"
 	"github.com/svrnty/sotvet/checks/checktest"
+	"github.com/svrnty/sotvet/internal/testcorpus"
 	"github.com/svrnty/sotvet/scripts/gen-corpus/gencorpus"
 	"github.com/svrnty/sotvet/sotparse"
 )
@@ -51,7 +52,7 @@ func TestReuseMatchesFullRun(t *testing.T) {
 		t.Fatal(err)
 	}
 	dirs["synthetic"] = syn
-	if c := filepath.Join("..", "..", "shared", "corpus", "cto-planb"); exists(c) {
+	if c := testcorpus.Optional(t); c != "" {
 		dirs["corpus"] = c
 	}
 	scripts, _ := filepath.Glob(filepath.Join("..", "testdata", "script", "*.txtar"))
@@ -124,11 +125,6 @@ func TestReuseMatchesFullRun(t *testing.T) {
 
 func show(f checks.Finding) string {
 	return fmt.Sprintf("%s:%d:%d-%d:%d %s/%s %s %s %s", f.File, f.Line, f.Col, f.EndLine, f.EndCol, f.Check, f.Category, f.Severity, f.Message, f.Fingerprint)
-}
-
-func exists(p string) bool {
-	_, err := os.Stat(p)
-	return err == nil
 }
 
 // flakyFS fails the first open of one file: a document a summary stood for

@@ -4,7 +4,6 @@ import (
 	"context"
 	"net/http/httptest"
 	"os"
-	"path/filepath"
 	"sync"
 	"syscall"
 	"testing"
@@ -12,6 +11,7 @@ import (
 
 	"github.com/svrnty/sotvet/harness"
 	"github.com/svrnty/sotvet/harness/matrix"
+	"github.com/svrnty/sotvet/internal/testcorpus"
 	"github.com/svrnty/sotvet/summary"
 )
 
@@ -48,11 +48,7 @@ func manyRuns(b *testing.B) string {
 }
 
 func benchCorpus(b *testing.B) string {
-	abs, _ := filepath.Abs("../../shared/corpus/cto-planb")
-	if !dirExists(abs) {
-		b.Skipf("the corpus is not beside the checkout (%s)", abs)
-	}
-	return abs
+	return testcorpus.Require(b)
 }
 
 // BenchmarkSummaryCorpus60Runs: the summary of the real corpus and 60

@@ -16,6 +16,7 @@ import (
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
+	"github.com/svrnty/sotvet/internal/testcorpus"
 )
 
 // chromiumPath is Debian's chromium, which CI installs (scripts/ci).
@@ -41,7 +42,7 @@ func needChromium(t *testing.T) {
 // SOTVET_BROWSER_SAMPLE=1 serves the sample even beside the corpus.
 func browserWorkspace(t *testing.T) (dir string, corpus bool) {
 	dir = filepath.Join(t.TempDir(), "workspace")
-	if src, _ := filepath.Abs("../../shared/corpus/cto-planb"); dirExists(src) && os.Getenv("SOTVET_BROWSER_SAMPLE") == "" {
+	if src, ok := testcorpus.Dir(); ok && os.Getenv("SOTVET_BROWSER_SAMPLE") == "" {
 		copyTree(t, src, dir)
 		return dir, true
 	}
@@ -53,11 +54,6 @@ func browserWorkspace(t *testing.T) (dir string, corpus bool) {
 	b, _ := os.ReadFile(wb)
 	os.WriteFile(wb, append(b, "  - id: CTO-WORK-104\n    title: Waits on a ghost\n    status: draft\n    blocked_by: [CTO-WORK-999]\n    source: .sot/03-PROTOCOLS/CTO-SLUGIFY-FIXTURE-ISSUES.md\n"...), 0o644)
 	return dir, false
-}
-
-func dirExists(p string) bool {
-	info, err := os.Stat(p)
-	return err == nil && info.IsDir()
 }
 
 // browserRuns is a runs root holding a copy of the harness matrix, plus

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/svrnty/sotvet/internal/testcorpus"
 )
 
 // planningMarkdown builds about size bytes of markdown in the shape and
@@ -202,7 +204,7 @@ func BenchmarkKeywordPrefilter(b *testing.B) {
 // BenchmarkScanRealCorpus scans the user's workspace, when present, as one
 // stream per file.
 func BenchmarkScanRealCorpus(b *testing.B) {
-	root := "../../shared/corpus/cto-planb"
+	root := testcorpus.Require(b)
 	var files [][]byte
 	total := 0
 	filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {

@@ -7,6 +7,8 @@ import (
 	"sort"
 	"strings"
 	"testing"
+
+	"github.com/svrnty/sotvet/internal/testcorpus"
 )
 
 func defaultScanner(t testing.TB) *Scanner {
@@ -184,19 +186,7 @@ func TestAWSPair(t *testing.T) {
 
 // TestRealCorpus: the user's workspace has no secret and no endpoint value.
 func TestRealCorpus(t *testing.T) {
-	root := ""
-	for _, c := range []string{os.Getenv("SOTVET_CORPUS"), "../../shared/corpus/cto-planb", "/work/shared/corpus/cto-planb"} {
-		if c == "" {
-			continue
-		}
-		if st, err := os.Stat(c); err == nil && st.IsDir() {
-			root = c
-			break
-		}
-	}
-	if root == "" {
-		t.Skip("cto-planb corpus not present")
-	}
+	root := testcorpus.Require(t)
 	s := defaultScanner(t)
 	files, bytesN := 0, 0
 	err := filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {

@@ -2,21 +2,12 @@ package sotparse_test
 
 import (
 	"os"
-	"path/filepath"
 	"testing"
 
+	"github.com/svrnty/sotvet/internal/testcorpus"
 	"github.com/svrnty/sotvet/scripts/gen-corpus/gencorpus"
 	"github.com/svrnty/sotvet/sotparse"
 )
-
-// realCorpus is the user's reconstructed workspace, relative to this
-// package's directory; SOTVET_CORPUS overrides it.
-func realCorpus() string {
-	if d := os.Getenv("SOTVET_CORPUS"); d != "" {
-		return d
-	}
-	return filepath.Join("..", "..", "shared", "corpus", "cto-planb")
-}
 
 func benchLoad(b *testing.B, dir string) {
 	fsys := os.DirFS(dir)
@@ -41,11 +32,7 @@ func benchLoad(b *testing.B, dir string) {
 // BenchmarkLoadRealCorpus loads the real cto-planb corpus (about 100
 // documents).
 func BenchmarkLoadRealCorpus(b *testing.B) {
-	dir := realCorpus()
-	if info, err := os.Stat(dir); err != nil || !info.IsDir() {
-		b.Skipf("real corpus not found at %s", dir)
-	}
-	benchLoad(b, dir)
+	benchLoad(b, testcorpus.Require(b))
 }
 
 // BenchmarkLoadSynthetic loads a 1,000-document workspace written by the

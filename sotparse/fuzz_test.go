@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/adrg/frontmatter"
+	"github.com/svrnty/sotvet/internal/testcorpus"
 	yaml "go.yaml.in/yaml/v4"
 )
 
@@ -22,27 +23,23 @@ import (
 // Each target is seeded with the files of the real corpus (when present) and
 // with small hand-written inputs for the awkward cases.
 
-// fuzzCorpusDir is the real corpus, relative to this package's directory.
-var fuzzCorpusDir = filepath.Join("..", "..", "shared", "corpus", "cto-planb")
-
 // sampleAndCorpus returns the sample workspace and, when it is beside the
 // checkout, the real corpus; in a plain clone the test says it ran on the
 // sample only.
 func sampleAndCorpus(t testing.TB) []string {
 	t.Helper()
 	dirs := []string{filepath.Join("..", "testdata", "workspace")}
-	if _, err := os.Stat(fuzzCorpusDir); err != nil {
-		t.Logf("the real corpus is not beside the checkout (%v): sample workspace only", err)
-		return dirs
+	if c := testcorpus.Optional(t); c != "" {
+		dirs = append(dirs, c)
 	}
-	return append(dirs, fuzzCorpusDir)
+	return dirs
 }
 
 // addCorpusSeeds adds every real corpus file whose name ends in one of exts.
 func addCorpusSeeds(f *testing.F, exts ...string) {
-	dir := fuzzCorpusDir
-	if d := os.Getenv("SOTVET_CORPUS"); d != "" {
-		dir = d
+	dir, ok := testcorpus.Dir()
+	if !ok {
+		return // a plain clone: the fuzz seeds are the package's own
 	}
 	_ = filepath.WalkDir(dir, func(p string, de fs.DirEntry, err error) error {
 		if err != nil || de.IsDir() {

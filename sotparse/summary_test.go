@@ -3,7 +3,6 @@ package sotparse
 import (
 	"fmt"
 	"go/token"
-	"os"
 	"path/filepath"
 	"reflect"
 	"regexp"
@@ -12,6 +11,7 @@ import (
 	"testing"
 	"testing/fstest"
 
+	"github.com/svrnty/sotvet/internal/testcorpus"
 	"github.com/svrnty/sotvet/scripts/gen-corpus/gencorpus"
 )
 
@@ -27,10 +27,8 @@ func summaryWorkspaces(t *testing.T) map[string]*Workspace {
 		t.Fatal(err)
 	}
 	dirs["synthetic"] = syn
-	if _, err := os.Stat(fuzzCorpusDir); err == nil {
-		dirs["corpus"] = fuzzCorpusDir
-	} else {
-		t.Logf("the real corpus is not beside the checkout (%v): sample and synthetic only", err)
+	if c := testcorpus.Optional(t); c != "" {
+		dirs["corpus"] = c
 	}
 	for name, dir := range dirs {
 		ws, err := Load(dir, Options{NoGit: true})

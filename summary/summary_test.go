@@ -12,6 +12,7 @@ import (
 
 	"github.com/svrnty/sotvet/harness"
 	"github.com/svrnty/sotvet/harness/evidence"
+	"github.com/svrnty/sotvet/internal/testcorpus"
 	"github.com/svrnty/sotvet/sotparse"
 )
 
@@ -25,13 +26,7 @@ func sample(t testing.TB) string {
 
 // corpus returns the user's real workspace, or skips when it is absent:
 // a plain clone has nothing beside it, in CI as anywhere else.
-func corpus(t testing.TB) string {
-	abs, _ := filepath.Abs("../../shared/corpus/cto-planb")
-	if _, err := os.Stat(abs); err != nil {
-		t.Skipf("the corpus is not beside the checkout (%s)", abs)
-	}
-	return abs
-}
+func corpus(t testing.TB) string { return testcorpus.Require(t) }
 
 func write(t testing.TB, path, content string) {
 	t.Helper()

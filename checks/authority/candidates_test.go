@@ -2,8 +2,9 @@ package authority
 
 import (
 	"os"
-	"path/filepath"
 	"testing"
+
+	"github.com/svrnty/sotvet/internal/testcorpus"
 )
 
 // TestCorpusCandidates lists every pattern match over the corpus with the
@@ -18,13 +19,7 @@ func TestCorpusCandidates(t *testing.T) {
 	if os.Getenv("SOTVET_TRACE") == "" {
 		t.Skip("set SOTVET_TRACE=1 to list the candidates")
 	}
-	dir, err := filepath.Abs(filepath.Join("..", "..", "..", "shared", "corpus", "cto-planb"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := os.Stat(dir); err != nil {
-		t.Skipf("corpus not available: %v", err)
-	}
+	dir := testcorpus.Require(t)
 	if s := os.Getenv("SOTVET_SCOPE"); s != "" {
 		old := scope.String()
 		_ = scope.Set(s)

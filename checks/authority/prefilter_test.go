@@ -3,7 +3,6 @@ package authority
 import (
 	"fmt"
 	"math/rand/v2"
-	"os"
 	"path/filepath"
 	"regexp/syntax"
 	"slices"
@@ -11,6 +10,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/svrnty/sotvet/internal/testcorpus"
 	"github.com/svrnty/sotvet/sotparse"
 )
 
@@ -226,10 +226,8 @@ func generate(b *strings.Builder, re *syntax.Regexp, rng *rand.Rand) {
 func TestPrefilterSound(t *testing.T) {
 	set := NewClaimSet(DefaultClaims)
 	dirs, _ := filepath.Glob(filepath.Join("testdata", "*"))
-	if c, err := filepath.Abs(filepath.Join("..", "..", "..", "shared", "corpus", "cto-planb")); err == nil {
-		if _, err := os.Stat(c); err == nil {
-			dirs = append(dirs, c)
-		}
+	if c := testcorpus.Optional(t); c != "" {
+		dirs = append(dirs, c)
 	}
 	n, matched := 0, 0
 	check := func(where, text string) {

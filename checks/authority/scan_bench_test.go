@@ -2,9 +2,9 @@ package authority
 
 import (
 	"os"
-	"path/filepath"
 	"testing"
 
+	"github.com/svrnty/sotvet/internal/testcorpus"
 	"github.com/svrnty/sotvet/sotparse"
 )
 
@@ -14,10 +14,7 @@ func BenchmarkScan(b *testing.B) {
 	// checktest.BenchCorpusDir, which this package cannot import.
 	dir := os.Getenv("SOTVET_BENCH_CORPUS")
 	if dir == "" {
-		dir = filepath.Join("..", "..", "..", "shared", "corpus", "cto-planb")
-	}
-	if _, err := os.Stat(dir); err != nil {
-		b.Skipf("corpus not available: %v", err)
+		dir = testcorpus.Require(b)
 	}
 	ws, err := sotparse.Load(dir, sotparse.Options{NoGit: true})
 	if err != nil {

@@ -28,6 +28,7 @@ import (
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/svrnty/sotvet/checks"
+	"github.com/svrnty/sotvet/internal/testcorpus"
 	"github.com/svrnty/sotvet/sotparse"
 )
 
@@ -141,33 +142,12 @@ func absDir(t testing.TB, dir string) string {
 	return abs
 }
 
-// moduleRoot returns the directory of the go.mod above the working
-// directory (a test's package directory).
-func moduleRoot(t testing.TB) string {
-	t.Helper()
-	dir := absDir(t, ".")
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return dir
-		}
-		up := filepath.Dir(dir)
-		if up == dir {
-			t.Fatal("no go.mod above the working directory")
-		}
-		dir = up
-	}
-}
-
 // CorpusDir returns the reference corpus, ../shared/corpus/cto-planb from
 // the module root, as an absolute path. It skips the test when the corpus
 // is not there.
 func CorpusDir(t testing.TB) string {
 	t.Helper()
-	dir := filepath.Join(moduleRoot(t), "..", "shared", "corpus", "cto-planb")
-	if _, err := os.Stat(dir); err != nil {
-		t.Skipf("corpus not available: %v", err)
-	}
-	return dir
+	return testcorpus.Require(t)
 }
 
 // BenchCorpusDir returns $SOTVET_BENCH_CORPUS when set (a generated

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/svrnty/sotvet/internal/testcorpus"
 	"github.com/svrnty/sotvet/sotparse"
 )
 
@@ -62,9 +63,9 @@ func TestClaims(t *testing.T) {
 // TestCorpusClaims checks the claims read from the corpus: the five
 // sentences that say CONTEXT.md defines a term, and nothing else.
 func TestCorpusClaims(t *testing.T) {
-	ws, err := sotparse.Load(filepath.Join("..", "..", "..", "shared", "corpus", "cto-planb"), sotparse.Options{NoGit: true})
+	ws, err := sotparse.Load(testcorpus.Require(t), sotparse.Options{NoGit: true})
 	if err != nil {
-		t.Skipf("corpus not available: %v", err)
+		t.Fatal(err)
 	}
 	var got []string
 	for _, d := range ws.Docs {

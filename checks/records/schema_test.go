@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/svrnty/sotvet/internal/testcorpus"
 	"github.com/svrnty/sotvet/sotparse"
 )
 
@@ -211,10 +212,10 @@ func TestTargetSchemaGates(t *testing.T) {
 // TestCorpusRecordsSatisfySchema checks the corpus records against the
 // schemas' required and property lists and enums.
 func TestCorpusRecordsSatisfySchema(t *testing.T) {
-	dir := filepath.Join("..", "..", "..", "shared", "corpus", "cto-planb", ".sot", "03-PROTOCOLS")
+	dir := filepath.Join(testcorpus.Require(t), ".sot", "03-PROTOCOLS")
 	files, _ := filepath.Glob(filepath.Join(dir, "*.json"))
 	if len(files) == 0 {
-		t.Skip("corpus not available")
+		t.Fatalf("the corpus has no admission record in %s", dir)
 	}
 	for _, f := range files {
 		b, err := os.ReadFile(f)

@@ -12,6 +12,7 @@ import (
 	"github.com/rogpeppe/go-internal/testscript"
 
 	"github.com/svrnty/sotvet/harness/sandbox"
+	"github.com/svrnty/sotvet/internal/testcorpus"
 )
 
 var update = flag.Bool("update", false, "rewrite testscript golden files (cmp targets) in place")
@@ -29,7 +30,7 @@ func TestScript(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	corpus := filepath.Join(filepath.Dir(sample), "..", "..", "shared", "corpus", "cto-planb")
+	corpus, _ := testcorpus.Dir()
 	t.Cleanup(removeStandinCA)
 	testscript.Run(t, testscript.Params{
 		Dir:           "../../testdata/script",
