@@ -25,22 +25,9 @@ func cmdServe(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "usage: sotvet serve [--addr 127.0.0.1:8742] [--runs DIR] [dir]")
 		flags.PrintDefaults()
 	}
-	dirs, code, ok := parseArgs(flags, args)
+	opt, code, ok := in.parse(flags, args, stderr)
 	if !ok {
 		return code
-	}
-	if len(dirs) > 1 {
-		fmt.Fprintln(stderr, "sotvet serve: want at most one directory")
-		return exitError
-	}
-	dir := "."
-	if len(dirs) == 1 {
-		dir = dirs[0]
-	}
-	opt, err := in.options(dir)
-	if err != nil {
-		fmt.Fprintf(stderr, "sotvet: %v\n", err)
-		return exitError
 	}
 	if err := panel.CheckAddr(*addr); err != nil {
 		fmt.Fprintf(stderr, "sotvet: --addr: %v\n", err)

@@ -35,6 +35,29 @@ func (in *summaryInputs) register(flags *flag.FlagSet) {
 
 // options turns the flags and the workspace directory into summary
 // options: the checks and severities sotvet check would use.
+// parse reads the command line of summary and serve: flags and at most
+// one workspace directory (default .), resolved into summary options.
+func (in *summaryInputs) parse(flags *flag.FlagSet, args []string, stderr io.Writer) (summary.Options, int, bool) {
+	dirs, code, ok := parseArgs(flags, args)
+	if !ok {
+		return summary.Options{}, code, false
+	}
+	if len(dirs) > 1 {
+		fmt.Fprintf(stderr, "sotvet %s: want at most one directory\n", flags.Name())
+		return summary.Options{}, exitError, false
+	}
+	dir := "."
+	if len(dirs) == 1 {
+		dir = dirs[0]
+	}
+	opt, err := in.options(dir)
+	if err != nil {
+		fmt.Fprintf(stderr, "sotvet: %v\n", err)
+		return summary.Options{}, exitError, false
+	}
+	return opt, 0, true
+}
+
 func (in *summaryInputs) options(dir string) (summary.Options, error) {
 	root, err := filepath.Abs(dir)
 	if err != nil {
@@ -89,22 +112,9 @@ func cmdSummary(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "usage: sotvet summary [--json] [--runs DIR] [dir]")
 		flags.PrintDefaults()
 	}
-	dirs, code, ok := parseArgs(flags, args)
+	opt, code, ok := in.parse(flags, args, stderr)
 	if !ok {
 		return code
-	}
-	if len(dirs) > 1 {
-		fmt.Fprintln(stderr, "sotvet summary: want at most one directory")
-		return exitError
-	}
-	dir := "."
-	if len(dirs) == 1 {
-		dir = dirs[0]
-	}
-	opt, err := in.options(dir)
-	if err != nil {
-		fmt.Fprintf(stderr, "sotvet: %v\n", err)
-		return exitError
 	}
 	s, err := summary.Compute(opt)
 	if err != nil {
