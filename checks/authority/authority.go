@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"go/token"
-	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -13,6 +12,7 @@ import (
 
 	"github.com/svrnty/sotvet/checks/internal/docutil"
 	"github.com/svrnty/sotvet/checks/internal/flagutil"
+	"github.com/svrnty/sotvet/checks/internal/parallel"
 	"github.com/svrnty/sotvet/sotparse"
 )
 
@@ -73,7 +73,7 @@ func run(pass *analysis.Pass) (any, error) {
 		}
 	}
 	// Documents are judged in parallel, then reported in path order.
-	parallel(len(runs), func(i int) { runs[i].check() })
+	parallel.For(len(runs), func(i int) { runs[i].check() })
 	for _, r := range runs {
 		if traceCandidates != nil {
 			for _, k := range r.cands {
@@ -85,27 +85,6 @@ func run(pass *analysis.Pass) (any, error) {
 		}
 	}
 	return nil, nil
-}
-
-// parallel calls fn(0) ... fn(n-1) on up to GOMAXPROCS goroutines.
-func parallel(n int, fn func(i int)) {
-	workers := min(runtime.GOMAXPROCS(0), n)
-	var wg sync.WaitGroup
-	next := make(chan int)
-	for range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range next {
-				fn(i)
-			}
-		}()
-	}
-	for i := range n {
-		next <- i
-	}
-	close(next)
-	wg.Wait()
 }
 
 // checker holds what the documents of one run share.

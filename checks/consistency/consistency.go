@@ -3,13 +3,12 @@ package consistency
 import (
 	"fmt"
 	"go/token"
-	"runtime"
 	"strings"
-	"sync"
 
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/svrnty/sotvet/checks/internal/docutil"
+	"github.com/svrnty/sotvet/checks/internal/parallel"
 	"github.com/svrnty/sotvet/sotparse"
 )
 
@@ -38,23 +37,10 @@ func run(pass *analysis.Pass) (any, error) {
 	// Each document is judged alone, so they are judged in parallel; the
 	// findings are reported in document order afterwards.
 	found := make([][]analysis.Diagnostic, len(docs))
-	var wg sync.WaitGroup
-	next := make(chan int)
-	for range runtime.GOMAXPROCS(0) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range next {
-				c := &checker{ws: ws, report: func(d analysis.Diagnostic) { found[i] = append(found[i], d) }}
-				c.doc(docs[i])
-			}
-		}()
-	}
-	for i := range docs {
-		next <- i
-	}
-	close(next)
-	wg.Wait()
+	parallel.For(len(docs), func(i int) {
+		c := &checker{ws: ws, report: func(d analysis.Diagnostic) { found[i] = append(found[i], d) }}
+		c.doc(docs[i])
+	})
 	for _, ds := range found {
 		for _, d := range ds {
 			pass.Report(d)

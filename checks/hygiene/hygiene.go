@@ -4,14 +4,13 @@ import (
 	"bytes"
 	"flag"
 	"fmt"
-	"runtime"
 	"strings"
-	"sync"
 
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/svrnty/sotvet/checks/internal/bodylines"
 	"github.com/svrnty/sotvet/checks/internal/docutil"
+	"github.com/svrnty/sotvet/checks/internal/parallel"
 	"github.com/svrnty/sotvet/sotparse"
 )
 
@@ -97,29 +96,16 @@ func run(pass *analysis.Pass) (any, error) {
 	ws.Prefetch(docs)
 	// Documents are read in parallel; findings are reported in order.
 	found := make([]findings, len(docs))
-	var wg sync.WaitGroup
-	next := make(chan int)
-	for range runtime.GOMAXPROCS(0) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range next {
-				d := docs[i]
-				content := ws.Content(d)
-				if enabled["blank-lines"] || enabled["trailing-spaces"] {
-					lines(&found[i], d.File, content)
-				}
-				if enabled["final-newline"] {
-					finalNewline(&found[i], d.File, content)
-				}
-			}
-		}()
-	}
-	for i := range docs {
-		next <- i
-	}
-	close(next)
-	wg.Wait()
+	parallel.For(len(docs), func(i int) {
+		d := docs[i]
+		content := ws.Content(d)
+		if enabled["blank-lines"] || enabled["trailing-spaces"] {
+			lines(&found[i], d.File, content)
+		}
+		if enabled["final-newline"] {
+			finalNewline(&found[i], d.File, content)
+		}
+	})
 	for _, fs := range found {
 		for _, d := range fs {
 			pass.Report(d)

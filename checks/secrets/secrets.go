@@ -5,14 +5,13 @@ import (
 	"flag"
 	"fmt"
 	"regexp"
-	"runtime"
 	"strings"
-	"sync"
 
 	yaml "go.yaml.in/yaml/v4"
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/svrnty/sotvet/checks/internal/docutil"
+	"github.com/svrnty/sotvet/checks/internal/parallel"
 	engine "github.com/svrnty/sotvet/secrets"
 	"github.com/svrnty/sotvet/sotparse"
 )
@@ -72,25 +71,12 @@ func run(pass *analysis.Pass) (any, error) {
 	}
 	// Files are scanned in parallel; findings are reported in file order.
 	found := make([][]engine.Finding, len(ws.Files))
-	var wg sync.WaitGroup
-	next := make(chan int)
-	for w := 0; w < runtime.GOMAXPROCS(0); w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range next {
-				f := ws.Files[i]
-				if f.Role != sotparse.RoleCase && len(f.Content) > 0 && ws.Focused(f.Path) {
-					found[i] = sc.Scan(f.Path, f.Content)
-				}
-			}
-		}()
-	}
-	for i := range ws.Files {
-		next <- i
-	}
-	close(next)
-	wg.Wait()
+	parallel.For(len(ws.Files), func(i int) {
+		f := ws.Files[i]
+		if f.Role != sotparse.RoleCase && len(f.Content) > 0 && ws.Focused(f.Path) {
+			found[i] = sc.Scan(f.Path, f.Content)
+		}
+	})
 	for i, fs := range found {
 		file := ws.Files[i]
 		for _, s := range fs {

@@ -5,16 +5,15 @@ import (
 	"fmt"
 	"go/token"
 	"regexp"
-	"runtime"
 	"slices"
 	"sort"
 	"strings"
-	"sync"
 
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/svrnty/sotvet/checks/internal/bodylines"
 	"github.com/svrnty/sotvet/checks/internal/docutil"
+	"github.com/svrnty/sotvet/checks/internal/parallel"
 	"github.com/svrnty/sotvet/checks/internal/vocab"
 	"github.com/svrnty/sotvet/sotparse"
 )
@@ -97,22 +96,7 @@ func run(pass *analysis.Pass) (any, error) {
 func (c *checker) index(docs []*sotparse.Doc) {
 	c.ws.Prefetch(docs)
 	out := make([]*docInfo, len(docs))
-	var wg sync.WaitGroup
-	next := make(chan int)
-	for w := 0; w < runtime.GOMAXPROCS(0); w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range next {
-				out[i] = index(docs[i], c.ws.Content(docs[i]))
-			}
-		}()
-	}
-	for i := range docs {
-		next <- i
-	}
-	close(next)
-	wg.Wait()
+	parallel.For(len(docs), func(i int) { out[i] = index(docs[i], c.ws.Content(docs[i])) })
 	for i, d := range docs {
 		c.info[d] = out[i]
 	}
