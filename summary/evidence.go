@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/svrnty/sotvet/harness/evidence"
+	"github.com/svrnty/sotvet/harness/ledger"
 	"github.com/svrnty/sotvet/harness/matrix"
 	"github.com/svrnty/sotvet/harness/verify"
 )
@@ -58,63 +59,15 @@ type runReport struct {
 	} `json:"source_non_mutation"`
 }
 
-// outcomeRecord is outcome.json.
-type outcomeRecord struct {
-	RunID      string `json:"run_id"`
-	Decision   string `json:"decision"`
-	Actor      string `json:"actor"`
-	Reason     string `json:"reason"`
-	RecordedAt string `json:"recorded_at"`
-}
-
-// approvalRecord is approvals/<id>.json.
-type approvalRecord struct {
-	ApprovalID     string   `json:"approval_id"`
-	CaseID         string   `json:"case_id"`
-	Stage          int      `json:"stage"`
-	Repo           string   `json:"repo"`
-	Decision       string   `json:"decision"`
-	Actor          string   `json:"actor"`
-	Scope          string   `json:"scope"`
-	MutationMode   string   `json:"mutation_mode"`
-	AllowedPaths   []string `json:"allowed_paths"`
-	BlockedActions []string `json:"blocked_actions"`
-	ApprovalText   string   `json:"approval_text"`
-	PacketSHA256   string   `json:"packet_sha256"`
-	RecordedAt     string   `json:"recorded_at"`
-	ExpiresAt      string   `json:"expires_at"`
-}
-
-// consumedRecord is approvals/<id>.consumed.json.
-type consumedRecord struct {
-	ApprovalID             string `json:"approval_id"`
-	RunID                  string `json:"run_id"`
-	ConsumedAt             string `json:"consumed_at"`
-	ConsumedByPassEvidence string `json:"consumed_by_pass_evidence"`
-}
-
-// comparisonRecord is compare-<id>/comparison.json.
-type comparisonRecord struct {
-	ComparisonID string `json:"comparison_id"`
-	CaseID       string `json:"case_id"`
-	K            int    `json:"k"`
-	CreatedAt    string `json:"created_at"`
-	// Complete is false for one shard of a comparison; absent means whole.
-	Complete *bool `json:"complete"`
-	Lanes    []struct {
-		Engine  string   `json:"engine"`
-		Status  string   `json:"status"`
-		Blocker string   `json:"blocker"`
-		Runs    []string `json:"runs"`
-		PassAt1 *float64 `json:"pass_at_1"`
-		Flaky   bool     `json:"flaky"`
-	} `json:"lanes"`
-	CandidateDefault struct {
-		Engine   string `json:"engine"`
-		Eligible bool   `json:"eligible"`
-		Reason   string `json:"reason"`
-	} `json:"candidate_default"`
-}
+// The records of the runs root are the ledger's own types (harness/ledger),
+// read tolerantly: unknown members are ignored and seals are verify's
+// business, not the summary's.
+type (
+	outcomeRecord    = ledger.Outcome
+	approvalRecord   = ledger.Approval
+	consumedRecord   = ledger.Consumption
+	comparisonRecord = ledger.Comparison
+)
 
 // loadedRun is one run directory.
 type loadedRun struct {
@@ -130,7 +83,7 @@ type loadedRun struct {
 type pendingRun struct{ dir, matrix string }
 
 // complete reports whether the comparison is whole (not one shard).
-func (c *loadedComparison) complete() bool { return c.c.Complete == nil || *c.c.Complete }
+func (c *loadedComparison) complete() bool { return c.c.Complete }
 
 // eligibleIn reports whether a complete comparison makes engine an
 // eligible candidate default.

@@ -168,8 +168,12 @@ func runsOf(ev *evidenceSet, latest int) Runs {
 			CandidateDefault: CandidateDefault{Engine: c.c.CandidateDefault.Engine, Eligible: c.c.CandidateDefault.Eligible,
 				Reason: c.c.CandidateDefault.Reason, Comparison: "runs/" + c.dir + "/" + comparisonFile}}
 		for _, l := range c.c.Lanes {
-			cmp.Lanes = append(cmp.Lanes, ComparisonLane{Engine: l.Engine, Status: l.Status, Blocker: l.Blocker,
-				Runs: len(l.Runs), PassAt1: l.PassAt1, Flaky: l.Flaky})
+			cl := ComparisonLane{Engine: l.Engine, Status: l.Status, Blocker: l.Blocker, Runs: len(l.Runs), Flaky: l.Flaky}
+			if l.Status != "blocked" {
+				// A lane that could not run has no pass rate, not a zero one.
+				cl.PassAt1 = &l.PassAt1
+			}
+			cmp.Lanes = append(cmp.Lanes, cl)
 		}
 		rs.Comparisons = append(rs.Comparisons, cmp)
 	}

@@ -261,7 +261,7 @@ func TestLadderFromEvidence(t *testing.T) {
 		return out
 	}
 	one := func(r *loadedRun) []*loadedRun { return []*loadedRun{r} }
-	eligible := []loadedComparison{{dir: "c", c: comparisonRecord{}}}
+	eligible := []loadedComparison{{dir: "c", c: comparisonRecord{Complete: true}}}
 	eligible[0].c.CandidateDefault.Engine, eligible[0].c.CandidateDefault.Eligible = "case", true
 	cases := []struct {
 		name        string
