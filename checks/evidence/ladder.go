@@ -49,7 +49,7 @@ func outcomeOf(dir string) any {
 		return "none"
 	}
 	var o ledger.Outcome
-	if len(ledger.Unmarshal(data, &o, nil)) > 0 {
+	if len(ledger.Unmarshal(data, &o)) > 0 {
 		return "invalid"
 	}
 	return o.Decision

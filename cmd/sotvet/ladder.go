@@ -296,10 +296,10 @@ func verifyAny(path string, opt verify.Options) ([]verify.Violation, string, err
 	if err != nil {
 		return nil, "", err
 	}
-	// Ledger records and comparisons are checked against --pub-key only.
+	// A record verify accepts with a trusted key given is signed by it.
 	recordAuth := "unsigned or signed by an untrusted key: anyone can rewrite this record"
-	if opt.PublicKey != nil {
-		recordAuth = "signed by the given key"
+	if opt.PublicKey != nil || len(opt.TrustedKeys) > 0 {
+		recordAuth = "signed by a trusted key"
 	}
 	if !info.IsDir() {
 		vs, err := verify.Record(path, opt)

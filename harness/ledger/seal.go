@@ -12,6 +12,7 @@ import (
 	"encoding/base64"
 	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/svrnty/sotvet/harness/evidence"
 )
@@ -70,9 +71,11 @@ func Marshal(r Sealed, key ed25519.PrivateKey) ([]byte, error) {
 }
 
 // Unmarshal decodes data into r strictly and checks its seal: canonical
-// form, digest, and signature. With trusted set, the record must be signed
-// by that key. Every problem is returned; r is filled when data decodes.
-func Unmarshal(data []byte, r Sealed, trusted ed25519.PublicKey) []error {
+// form, digest, and signature. With trusted keys given (nil ones are
+// ignored), the record must be signed by one of them. Every problem is
+// returned; r is filled when data decodes.
+func Unmarshal(data []byte, r Sealed, trusted ...ed25519.PublicKey) []error {
+	trusted = slices.DeleteFunc(slices.Clone(trusted), func(k ed25519.PublicKey) bool { return k == nil })
 	if err := evidence.DecodeStrict(data, r); err != nil {
 		return []error{fmt.Errorf("does not match its schema: %v", err)}
 	}
@@ -89,7 +92,7 @@ func Unmarshal(data []byte, r Sealed, trusted ed25519.PublicKey) []error {
 		errs = append(errs, errors.New("digest does not match its content"))
 	}
 	switch {
-	case s.Signing == nil && trusted != nil:
+	case s.Signing == nil && len(trusted) > 0:
 		errs = append(errs, errors.New("is not signed, but a trusted key was given"))
 	case s.Signing != nil:
 		pub, err := base64.StdEncoding.Strict().DecodeString(s.Signing.PublicKey)
@@ -101,8 +104,8 @@ func Unmarshal(data []byte, r Sealed, trusted ed25519.PublicKey) []error {
 			errs = append(errs, errors.New("signing.keyid does not match the key"))
 		case !ed25519.Verify(pub, b, sig):
 			errs = append(errs, errors.New("signature does not verify"))
-		case trusted != nil && !bytes.Equal(trusted, pub):
-			errs = append(errs, errors.New("signed with a key other than the trusted one"))
+		case len(trusted) > 0 && !slices.ContainsFunc(trusted, func(k ed25519.PublicKey) bool { return bytes.Equal(k, pub) }):
+			errs = append(errs, errors.New("signed with a key other than the trusted ones"))
 		}
 	}
 	return errs

@@ -104,7 +104,7 @@ func Comparison(dir string, opt Options) ([]Violation, *ledger.Comparison, error
 		out = append(out, Violation{Artifact: C, Message: fmt.Sprintf(format, args...)})
 	}
 	var c ledger.Comparison
-	errs := ledger.Unmarshal(data, &c, opt.PublicKey)
+	errs := ledger.Unmarshal(data, &c, opt.trusted()...)
 	for _, e := range errs {
 		bad("%v", e)
 	}

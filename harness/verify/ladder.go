@@ -51,7 +51,7 @@ const SourceNonMutationFile = "source-non-mutation.json"
 func (v *verifier) outcome(data []byte) {
 	const O = ledger.OutcomeFile
 	var o ledger.Outcome
-	for _, err := range ledger.Unmarshal(data, &o, v.opt.PublicKey) {
+	for _, err := range ledger.Unmarshal(data, &o, v.opt.trusted()...) {
 		v.bad(O, "%v", err)
 	}
 	if o.SchemaVersion != ledger.SchemaVersion {
@@ -91,7 +91,7 @@ func (v *verifier) approval() {
 		return
 	}
 	var a ledger.Approval
-	for _, err := range ledger.Unmarshal(data, &a, v.opt.PublicKey) {
+	for _, err := range ledger.Unmarshal(data, &a, v.opt.trusted()...) {
 		v.bad("../"+name, "%v", err)
 	}
 	if a.ApprovalID != r.ApprovalID || a.Stage != r.Stage || a.CaseID != r.CaseID || a.Engine != r.Backend || a.ContractSHA256 != r.Contract.Digest {
@@ -114,7 +114,7 @@ func (v *verifier) approval() {
 		return
 	}
 	var c ledger.Consumption
-	for _, err := range ledger.Unmarshal(cdata, &c, v.opt.PublicKey) {
+	for _, err := range ledger.Unmarshal(cdata, &c, v.opt.trusted()...) {
 		v.bad("../"+cname, "%v", err)
 	}
 	if c.ApprovalID != r.ApprovalID || c.RunID != r.RunID || c.ConsumedByPassEvidence != r.RunID {

@@ -51,7 +51,7 @@ func Record(path string, opt Options) (out []Violation, err error) {
 		out = append(out, Violation{name, "not an approval, consumption or outcome record"})
 		return out, nil
 	}
-	for _, err := range ledger.Unmarshal(data, rec, opt.PublicKey) {
+	for _, err := range ledger.Unmarshal(data, rec, opt.trusted()...) {
 		bad("", err)
 	}
 	return out, nil
