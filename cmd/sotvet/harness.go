@@ -25,9 +25,6 @@ import (
 	"github.com/svrnty/sotvet/secrets"
 )
 
-// Run exit codes (harness run): 0 pass, 1 fail, 3 blocked, 2 usage or I/O.
-const exitBlocked = 3
-
 // defaultCasesDir is where case ids are looked up.
 const defaultCasesDir = "testdata/cases"
 

@@ -346,7 +346,6 @@ type validator struct {
 	path string
 	li   *lineIndex
 	errs ErrorList
-	hops int
 }
 
 func (v *validator) fail(n *yaml.Node, msg string) {

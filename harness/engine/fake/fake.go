@@ -394,13 +394,3 @@ func appendFile(p, s string) error {
 	}
 	return err
 }
-
-// packageName returns the package clause's name in Go source.
-func packageName(src []byte) string {
-	for _, line := range strings.Split(string(src), "\n") {
-		if rest, ok := strings.CutPrefix(strings.TrimSpace(line), "package "); ok {
-			return strings.TrimSpace(rest)
-		}
-	}
-	return ""
-}
