@@ -1,0 +1,165 @@
+// Package guard runs the workspace's Core Route Admission Guard against
+// another repository, read-only: the worktree list with each worktree's
+// branch, HEAD, dirty state and last commit time; the main worktree's
+// status; lock files and operations in progress; processes working inside
+// the repository; the configured conflicts. Each check passes, blocks
+// with a reason code, or is unknown (it could not be made), and unknown
+// blocks too: ownership uncertainty blocks action. The result is a
+// ledger.Guard record with the Route State facts and digests of the
+// repository's refs, index, worktrees and status taken before and after,
+// proving the guard changed nothing. It never reads the content of a
+// file of the repository: only git's own metadata, through git.
+package guard
+
+import (
+	"crypto/ed25519"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/svrnty/sotvet/harness/ledger"
+)
+
+// Check names, in the order a record lists them.
+const (
+	CheckWorktreeList = "worktree_list"
+	CheckMainStatus   = "main_status"
+	CheckActive       = "active_worktrees"
+	CheckLocks        = "locks"
+	CheckProcesses    = "validation_processes"
+	CheckConflicts    = "conflicts"
+	CheckUnchanged    = "unchanged"
+)
+
+// Options configure Run.
+type Options struct {
+	// Repo is the repository to check: its main worktree or any linked
+	// one, or a bare repository.
+	Repo string
+	// Conflicts are worktrees that must not be active: a path (anything
+	// with a "/") or a work id (see Conflict).
+	Conflicts []string
+	// ProcDir is /proc; tests may point it elsewhere.
+	ProcDir string
+	// Now is the clock; default time.Now.
+	Now func() time.Time
+}
+
+// Run runs every check and returns the record, not yet sealed. It fails
+// only when the options are unusable; a repository that cannot be read
+// gives a record whose checks are unknown.
+func Run(opt Options) (*ledger.Guard, error) {
+	if opt.Repo == "" {
+		return nil, errors.New("guard: no repository given")
+	}
+	if opt.ProcDir == "" {
+		opt.ProcDir = "/proc"
+	}
+	if opt.Now == nil {
+		opt.Now = time.Now
+	}
+	repo, err := filepath.Abs(opt.Repo)
+	if err != nil {
+		return nil, err
+	}
+	if r, err := filepath.EvalSymlinks(repo); err == nil {
+		repo = r
+	}
+	conflicts := make([]Conflict, 0, len(opt.Conflicts))
+	for _, c := range opt.Conflicts {
+		cf, err := ParseConflict(c)
+		if err != nil {
+			return nil, err
+		}
+		conflicts = append(conflicts, cf)
+	}
+	started := opt.Now().UTC()
+	id, err := ledger.NewGuardID(started)
+	if err != nil {
+		return nil, err
+	}
+	g := &ledger.Guard{
+		SchemaVersion: ledger.SchemaVersion,
+		GuardID:       id,
+		Repo:          repo,
+		Conflicts:     append([]string{}, opt.Conflicts...),
+		StartedAt:     started.Format(time.RFC3339),
+		Worktrees:     []ledger.GuardWorktree{},
+		Processes:     []ledger.GuardProcess{},
+	}
+	gt := newGit(repo)
+	var before *state
+	if info, err := os.Stat(repo); err != nil || !info.IsDir() {
+		before = &state{err: fmt.Errorf("%s is not a directory", repo)}
+		before.digest()
+	} else if err := gt.filterOff(); err != nil {
+		before = &state{err: err}
+		before.digest()
+	} else {
+		before = snapshot(gt)
+	}
+	c := &checker{g: gt, s: before, conflicts: conflicts}
+	c.worktrees()
+	c.mainStatus()
+	c.active()
+	c.locks()
+	c.processes(opt.ProcDir)
+	c.conflictCheck()
+	after := before
+	if before.err == nil {
+		after = snapshot(gt)
+	}
+	g.Before, g.After = before.digests, after.digests
+	g.Unchanged = before.digests == after.digests
+	if g.Unchanged {
+		c.add(CheckUnchanged, ledger.CheckPass, "", "refs, index, worktrees and status digests are the same before and after")
+	} else {
+		c.add(CheckUnchanged, ledger.CheckBlocked, ledger.ReasonChanged, "the repository changed while the guard ran: "+strings.Join(changed(before.digests, after.digests), ", "))
+	}
+	g.Checks, g.Worktrees, g.Processes = c.checks, c.wts, c.procs
+	if g.Worktrees == nil {
+		g.Worktrees = []ledger.GuardWorktree{}
+	}
+	if g.Processes == nil {
+		g.Processes = []ledger.GuardProcess{}
+	}
+	g.SetVerdict()
+	g.FinishedAt = opt.Now().UTC().Format(time.RFC3339)
+	return g, nil
+}
+
+// changed names the digests that differ.
+func changed(a, b ledger.GuardDigests) []string {
+	var out []string
+	if a.Refs != b.Refs {
+		out = append(out, "refs")
+	}
+	if a.Index != b.Index {
+		out = append(out, "index")
+	}
+	if a.Worktrees != b.Worktrees {
+		out = append(out, "worktrees")
+	}
+	if a.Status != b.Status {
+		out = append(out, "status")
+	}
+	return out
+}
+
+// Write seals g (signing it when key is set) and writes it as
+// RUNS/guards/<guard-id>.json, failing if that file exists. It returns
+// the path.
+func Write(runsRoot string, g *ledger.Guard, key ed25519.PrivateKey) (string, error) {
+	data, err := ledger.Marshal(g, key)
+	if err != nil {
+		return "", err
+	}
+	p := ledger.GuardPath(runsRoot, g.GuardID)
+	if err := ledger.WriteNew(p, data); err != nil {
+		return "", err
+	}
+	return p, nil
+}
