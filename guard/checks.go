@@ -70,7 +70,7 @@ func (c *checker) worktrees() {
 		}
 	}
 	wg.Wait()
-	c.add(CheckWorktreeList, ledger.CheckPass, "", fmt.Sprintf("%d worktrees", len(c.wts)))
+	c.add(CheckWorktreeList, ledger.CheckPass, "", plural(len(c.wts), "worktree", "worktrees"))
 }
 
 // commitTimes reads the committer date of every worktree's HEAD in one
@@ -151,7 +151,7 @@ func (c *checker) active() {
 	case len(unknown) > 0:
 		c.add(CheckActive, ledger.CheckUnknown, ledger.ReasonUnreadable, "git status failed in "+strings.Join(unknown, "; "))
 	default:
-		c.add(CheckActive, ledger.CheckPass, "", fmt.Sprintf("%d linked worktrees, none dirty, locked or ahead of the main worktree", n))
+		c.add(CheckActive, ledger.CheckPass, "", plural(n, "linked worktree", "linked worktrees")+", none dirty, locked or ahead of the main worktree")
 	}
 }
 
@@ -242,11 +242,11 @@ func (c *checker) processes(procDir string) {
 	case ps.err != nil:
 		c.add(CheckProcesses, ledger.CheckUnknown, ledger.ReasonOwnershipUncertain, "cannot list processes: "+oneLine(ps.err.Error()))
 	case ps.ownerUncertain > 0:
-		c.add(CheckProcesses, ledger.CheckUnknown, ledger.ReasonOwnershipUncertain, fmt.Sprintf("%d processes of the repository's owner (uid %d) could not be inspected", ps.ownerUncertain, owner))
+		c.add(CheckProcesses, ledger.CheckUnknown, ledger.ReasonOwnershipUncertain, fmt.Sprintf("%s of the repository's owner (uid %d) could not be inspected", plural(ps.ownerUncertain, "process", "processes"), owner))
 	default:
 		detail := "no process works inside the repository or its worktrees"
 		if ps.otherUncertain > 0 {
-			detail += fmt.Sprintf(" (%d processes of other users than the repository's owner not inspected)", ps.otherUncertain)
+			detail += fmt.Sprintf(" (%s of other users than the repository's owner not inspected)", plural(ps.otherUncertain, "process", "processes"))
 		}
 		c.add(CheckProcesses, ledger.CheckPass, "", detail)
 	}
@@ -292,4 +292,11 @@ func oneLine(s string) string {
 		s = s[:i]
 	}
 	return s
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
 }

@@ -39,7 +39,10 @@ func ParseConflict(s string) (Conflict, error) {
 		}
 		return Conflict{Text: t, path: strings.TrimPrefix(p, "./"), abs: filepath.IsAbs(t)}, nil
 	}
-	for _, r := range t {
+	for i, r := range t {
+		if i == 0 && !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9') {
+			return Conflict{}, fmt.Errorf("guard: conflict %q: a work id starts with a letter or digit", s)
+		}
 		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '_' || r == '.') {
 			return Conflict{}, fmt.Errorf("guard: conflict %q is neither a path (with a /) nor a work id (letters, digits, - _ .)", s)
 		}

@@ -95,6 +95,9 @@ func Run(opt Options) (*ledger.Guard, error) {
 	if info, err := os.Stat(repo); err != nil || !info.IsDir() {
 		before = &state{err: fmt.Errorf("%s is not a directory", repo)}
 		before.digest()
+	} else if _, err := gt.run("rev-parse", "--git-dir"); err != nil {
+		before = &state{err: err}
+		before.digest()
 	} else if err := gt.filterOff(); err != nil {
 		before = &state{err: err}
 		before.digest()

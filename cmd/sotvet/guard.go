@@ -44,7 +44,7 @@ func cmdGuard(args []string, stdout, stderr io.Writer) int {
 	repo := fs.String("repo", "", "the repository to check (its main worktree, a linked one, or a bare repository)")
 	out := fs.String("out", "", "runs root the record is written under (default "+harness.DefaultRunsRoot()+")")
 	var conflicts listFlag
-	fs.Var(&conflicts, "conflict", "a worktree `PATH` or work `ID` that must not be present (repeatable)")
+	fs.Var(&conflicts, "conflict", "`PATH|ID` of a worktree that must not be present: a path (with a /) or a work id (repeatable)")
 	signKey := fs.String("sign-key", "", "ed25519 private key (PKCS #8 PEM) to sign the record with")
 	asJSON := fs.Bool("json", false, "print the record as JSON")
 	fs.Usage = func() {
