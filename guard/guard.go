@@ -86,7 +86,7 @@ func Run(opt Options) (*ledger.Guard, error) {
 		GuardID:       id,
 		Repo:          repo,
 		Conflicts:     append([]string{}, opt.Conflicts...),
-		StartedAt:     started.Format(time.RFC3339),
+		StartedAt:     started.Format(time.RFC3339Nano),
 		Worktrees:     []ledger.GuardWorktree{},
 		Processes:     []ledger.GuardProcess{},
 	}
@@ -130,7 +130,7 @@ func Run(opt Options) (*ledger.Guard, error) {
 		g.Processes = []ledger.GuardProcess{}
 	}
 	g.SetVerdict()
-	g.FinishedAt = opt.Now().UTC().Format(time.RFC3339)
+	g.FinishedAt = opt.Now().UTC().Format(time.RFC3339Nano)
 	return g, nil
 }
 

@@ -93,7 +93,7 @@ func (c *checker) guards(d *sotparse.Doc) {
 				seen[r.path] = true
 				continue
 			}
-			if latest == nil || newer(r.g, latest.g) {
+			if latest == nil || r.g.Later(latest.g) {
 				latest, latestRef = r, ct.ref
 			}
 		}
@@ -192,14 +192,6 @@ func guardProblem(r *guardRecord) string {
 		return summarize(r.violations)
 	}
 	return "not a guard record"
-}
-
-// newer orders records by start time, then id.
-func newer(a, b *ledger.Guard) bool {
-	if a.StartedAt != b.StartedAt {
-		return a.StartedAt > b.StartedAt
-	}
-	return a.GuardID > b.GuardID
 }
 
 // docDate is the day the document was last reviewed (else created).

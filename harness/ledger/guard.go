@@ -157,6 +157,19 @@ func rank(reason string) int {
 	return len(ReasonOrder)
 }
 
+// Later reports whether a ran after b: by start time, then by id.
+func (a *Guard) Later(b *Guard) bool {
+	ta, erra := time.Parse(time.RFC3339Nano, a.StartedAt)
+	tb, errb := time.Parse(time.RFC3339Nano, b.StartedAt)
+	switch {
+	case erra == nil && errb == nil && !ta.Equal(tb):
+		return ta.After(tb)
+	case (erra == nil) != (errb == nil):
+		return erra == nil // a time beats no time
+	}
+	return a.GuardID > b.GuardID
+}
+
 // SetVerdict fills g's Route State facts from its checks.
 func (g *Guard) SetVerdict() {
 	g.GuardStatus, g.CoreRouteAdmissionStatus, g.BlockedReason, g.BlockedReasons, g.NextAllowedAction = Verdict(g.Checks)
