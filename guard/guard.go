@@ -46,6 +46,10 @@ type Options struct {
 	ProcDir string
 	// Now is the clock; default time.Now.
 	Now func() time.Time
+
+	// betweenSnapshots runs after the checks, before the second snapshot:
+	// the tests change the repository there.
+	betweenSnapshots func()
 }
 
 // Run runs every check and returns the record, not yet sealed. It fails
@@ -111,6 +115,9 @@ func Run(opt Options) (*ledger.Guard, error) {
 	c.locks()
 	c.processes(opt.ProcDir)
 	c.conflictCheck()
+	if opt.betweenSnapshots != nil {
+		opt.betweenSnapshots()
+	}
 	after := before
 	if before.err == nil {
 		after = snapshot(gt)
@@ -156,6 +163,23 @@ func changed(a, b ledger.GuardDigests) []string {
 // RUNS/guards/<guard-id>.json, failing if that file exists. It returns
 // the path.
 func Write(runsRoot string, g *ledger.Guard, key ed25519.PrivateKey) (string, error) {
+	// The record never lands in the repository it vouches for.
+	root, err := filepath.Abs(runsRoot)
+	if err != nil {
+		return "", err
+	}
+	if r, err := filepath.EvalSymlinks(root); err == nil {
+		root = r
+	}
+	dirs := []string{g.Repo}
+	for _, w := range g.Worktrees {
+		dirs = append(dirs, w.Path)
+	}
+	for _, d := range dirs {
+		if root == d || strings.HasPrefix(root, d+string(filepath.Separator)) {
+			return "", fmt.Errorf("the runs root %s is inside the repository the guard checked (%s): writing the record would change it", runsRoot, d)
+		}
+	}
 	data, err := ledger.Marshal(g, key)
 	if err != nil {
 		return "", err

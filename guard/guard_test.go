@@ -472,3 +472,51 @@ func TestParseConflict(t *testing.T) {
 		}
 	}
 }
+
+// TestChangedDuringGuard: a change made by someone else while the guard
+// runs shows in the digests, and blocks.
+func TestChangedDuringGuard(t *testing.T) {
+	base, core := newRepo(t)
+	own(t, base)
+	for name, change := range map[string]func(){
+		"status": func() { writeFile(t, filepath.Join(core, "new.txt"), "x\n") },
+		"refs":   func() { gitT(t, core, "branch", "other") },
+	} {
+		t.Run(name, func(t *testing.T) {
+			g, err := Run(Options{Repo: core, betweenSnapshots: change})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if g.Unchanged || g.Before == g.After {
+				t.Fatalf("the change was not seen: %+v %+v", g.Before, g.After)
+			}
+			wantBlocked(t, g, CheckUnchanged, ledger.CheckBlocked, ledger.ReasonChanged)
+			if c := check(t, g, CheckUnchanged); !strings.Contains(c.Detail, name) {
+				t.Errorf("detail %q does not name %s", c.Detail, name)
+			}
+		})
+	}
+}
+
+// TestRecordNotInRepo: the record is never written inside the repository
+// it vouches for.
+func TestRecordNotInRepo(t *testing.T) {
+	base, core := newRepo(t)
+	g, err := Run(Options{Repo: core})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Write(filepath.Join(core, "runs"), g, nil); err == nil || !strings.Contains(err.Error(), "inside the repository") {
+		t.Fatalf("written inside the repository: %v", err)
+	}
+	p, err := Write(filepath.Join(base, "runs"), g, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if filepath.Base(p) != g.GuardID+".json" {
+		t.Errorf("record at %s", p)
+	}
+	if _, err := Write(filepath.Join(base, "runs"), g, nil); err == nil {
+		t.Error("a record was written twice")
+	}
+}

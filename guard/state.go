@@ -60,8 +60,13 @@ func snapshot(g *git) *state {
 	}
 	s.common = strings.TrimSpace(string(out))
 	if s.list, err = g.run("worktree", "list", "--porcelain", "-z"); err != nil {
-		s.err = err
-		return s
+		// git before 2.36 has no -z: records are lines then.
+		var err2 error
+		if s.list, err2 = g.run("worktree", "list", "--porcelain"); err2 != nil {
+			s.err = err
+			return s
+		}
+		s.list = bytes.ReplaceAll(s.list, []byte{'\n'}, []byte{0})
 	}
 	s.worktrees = parseWorktrees(s.list)
 	if len(s.worktrees) == 0 {
