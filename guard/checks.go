@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 
@@ -65,7 +66,11 @@ func (c *checker) worktrees() {
 				defer wg.Done()
 				// Commits HEAD has that the main worktree's HEAD lacks.
 				out, err := c.g.run("rev-list", "-n", "1", w.head, "--not", mainHead, "--")
-				gw.Unmerged = err != nil || strings.TrimSpace(string(out)) != ""
+				if err != nil {
+					gw.State = "unknown" // its HEAD cannot be compared: fail closed
+					return
+				}
+				gw.Unmerged = strings.TrimSpace(string(out)) != ""
 			}()
 		}
 	}
@@ -79,12 +84,10 @@ func (c *checker) commitTimes() map[string]string {
 	m := map[string]string{}
 	var heads []string
 	for _, w := range c.s.worktrees {
-		if w.head != "" && m[w.head] == "" {
-			m[w.head] = "-"
+		if w.head != "" && !slices.Contains(heads, w.head) {
 			heads = append(heads, w.head)
 		}
 	}
-	clear(m)
 	if len(heads) == 0 {
 		return m
 	}
@@ -107,12 +110,16 @@ func (c *checker) mainStatus() {
 		return
 	}
 	w := c.wts[0]
+	if w.Bare {
+		c.add(CheckMainStatus, ledger.CheckPass, "", "bare repository "+w.Path+": no main worktree to be dirty")
+		return
+	}
 	where := "main worktree " + w.Path + " on " + branchName(w.Branch)
 	switch w.State {
 	case "unknown":
-		c.add(CheckMainStatus, ledger.CheckUnknown, ledger.ReasonUnreadable, where+": git status failed: "+oneLine(c.s.status[0].err.Error()))
+		c.add(CheckMainStatus, ledger.CheckUnknown, ledger.ReasonUnreadable, where+": git could not read its state")
 	case "dirty":
-		c.add(CheckMainStatus, ledger.CheckBlocked, ledger.ReasonDirty, fmt.Sprintf("%s: %d uncommitted or untracked entries", where, w.Changes))
+		c.add(CheckMainStatus, ledger.CheckBlocked, ledger.ReasonDirty, where+": "+plural(w.Changes, "uncommitted or untracked entry", "uncommitted or untracked entries"))
 	default:
 		c.add(CheckMainStatus, ledger.CheckPass, "", where+": clean")
 	}
@@ -133,7 +140,7 @@ func (c *checker) active() {
 		case w.State == "unknown":
 			unknown = append(unknown, name)
 		case w.State == "dirty":
-			dirty = append(dirty, fmt.Sprintf("%s: %d entries", name, w.Changes))
+			dirty = append(dirty, name+": "+plural(w.Changes, "entry", "entries"))
 		}
 		switch {
 		case w.Locked:
@@ -149,7 +156,7 @@ func (c *checker) active() {
 	case len(dirty) > 0:
 		c.add(CheckActive, ledger.CheckBlocked, ledger.ReasonDirty, strings.Join(dirty, "; "))
 	case len(unknown) > 0:
-		c.add(CheckActive, ledger.CheckUnknown, ledger.ReasonUnreadable, "git status failed in "+strings.Join(unknown, "; "))
+		c.add(CheckActive, ledger.CheckUnknown, ledger.ReasonUnreadable, "git could not read the state of "+strings.Join(unknown, "; "))
 	default:
 		c.add(CheckActive, ledger.CheckPass, "", plural(n, "linked worktree", "linked worktrees")+", none dirty, locked or ahead of the main worktree")
 	}

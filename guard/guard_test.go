@@ -520,3 +520,20 @@ func TestRecordNotInRepo(t *testing.T) {
 		t.Error("a record was written twice")
 	}
 }
+
+// TestBare: a bare repository has no main worktree to be dirty; its
+// linked worktrees are checked as any.
+func TestBare(t *testing.T) {
+	base, core := newRepo(t)
+	bare := filepath.Join(base, "core.git")
+	gitT(t, base, "clone", "-q", "--bare", core, bare)
+	wt := filepath.Join(base, "wt")
+	gitT(t, bare, "worktree", "add", "-q", wt, "-b", "feature")
+	g := run(t, base, bare)
+	if g.GuardStatus != ledger.GuardPass || !g.Worktrees[0].Bare || len(g.Worktrees) != 2 {
+		t.Fatalf("bare: %s %+v %+v", g.GuardStatus, g.Worktrees, g.Checks)
+	}
+	writeFile(t, filepath.Join(wt, "x"), "x")
+	g = run(t, base, bare)
+	wantBlocked(t, g, CheckActive, ledger.CheckBlocked, ledger.ReasonDirty)
+}
