@@ -94,16 +94,27 @@ func cmdGuard(args []string, stdout, stderr io.Writer) int {
 			if c.Reason != "" {
 				line += " " + c.Reason + ":"
 			}
-			fmt.Fprintln(stdout, strings.TrimRight(line+" "+c.Detail, " "))
+			fmt.Fprintln(stdout, strings.TrimRight(line+" "+printable(c.Detail), " "))
 		}
 		fmt.Fprintf(stdout, "guard_status: %s\ncore_route_admission_status: %s\nblocked_reason: %s\nnext_allowed_action: %s\n",
 			g.GuardStatus, g.CoreRouteAdmissionStatus, g.BlockedReason, g.NextAllowedAction)
 		fmt.Fprintf(stdout, "unchanged: %t (refs %.12s, index %.12s, worktrees %.12s, status %.12s)\n",
 			g.Unchanged, g.After.Refs, g.After.Index, g.After.Worktrees, g.After.Status)
-		fmt.Fprintf(stdout, "record: %s\n", path)
+		fmt.Fprintf(stdout, "record: %s\n", printable(path))
 	}
 	if g.GuardStatus != "pass" {
 		return exitFindings
 	}
 	return exitClean
+}
+
+// printable replaces control characters, which a path in the other
+// repository may hold, so that a detail cannot drive the terminal.
+func printable(s string) string {
+	return strings.Map(func(r rune) rune {
+		if r < 0x20 || r == 0x7f || r >= 0x80 && r < 0xa0 {
+			return '?'
+		}
+		return r
+	}, s)
 }

@@ -220,7 +220,7 @@ func writeDashboard(w io.Writer, s *summary.Summary) {
 	fmt.Fprintf(w, "  runtime_default_activation: %t  core_promotion_status: %s\n", s.RuntimeDefaultActivation, s.CorePromotionStatus)
 	if g := s.Guard; g != nil {
 		fmt.Fprintf(w, "\nGUARD  %s %s ago (%s): guard_status %s, core_route_admission_status %s, blocked_reason %s\n",
-			g.GuardID, age(g.AgeSeconds), g.Repo, g.GuardStatus, g.CoreRouteAdmissionStatus, g.BlockedReason)
+			g.GuardID, age(g.AgeSeconds), printable(g.Repo), g.GuardStatus, g.CoreRouteAdmissionStatus, g.BlockedReason)
 		fmt.Fprintf(w, "  next_allowed_action: %s\n", g.NextAllowedAction)
 	}
 	for _, u := range s.Unreadable {
