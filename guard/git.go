@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"time"
 )
@@ -64,6 +65,11 @@ func newGit(dir string) *git {
 			"GIT_NO_LAZY_FETCH=1",
 			"GIT_ATTR_NOSYSTEM=1",
 			"GIT_PAGER=cat",
+			// The repository is the directory given, never one above it:
+			// a subdirectory of a worktree, or a directory that is not a
+			// repository inside one that is, is unreadable, not guarded
+			// in the enclosing repository's stead.
+			"GIT_CEILING_DIRECTORIES=" + filepath.Dir(dir),
 		},
 	}
 }

@@ -360,7 +360,11 @@ func TestUnreadable(t *testing.T) {
 	writeFile(t, filepath.Join(plain, "a.txt"), "a\n")
 	broken := filepath.Join(base, "broken")
 	writeFile(t, filepath.Join(broken, ".git"), "not a gitdir line\n")
-	for _, repo := range []string{plain, broken, filepath.Join(base, "absent"), filepath.Join(plain, "a.txt")} {
+	// A directory inside a repository is not that repository.
+	_, core := newRepo(t)
+	sub := filepath.Join(core, "src")
+	writeFile(t, filepath.Join(sub, "a.go"), "package a\n")
+	for _, repo := range []string{plain, broken, filepath.Join(base, "absent"), filepath.Join(plain, "a.txt"), sub} {
 		t.Run(filepath.Base(repo), func(t *testing.T) {
 			g := run(t, base, repo)
 			wantBlocked(t, g, CheckWorktreeList, ledger.CheckUnknown, ledger.ReasonUnreadable)
