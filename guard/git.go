@@ -109,6 +109,9 @@ func (g *git) run(args ...string) ([]byte, error) {
 // compare the bytes on disk as they are, so no program the repository
 // names runs. The driver names come from the configuration alone.
 func (g *git) filterOff() error {
+	// Read afresh each time: a filter configured since the last
+	// snapshot is switched off too.
+	g.opts = readOnlyConfig
 	out, err := g.run("config", "--name-only", "--get-regexp", `^filter\.`)
 	if err != nil {
 		// Exit 1 means no such variable: nothing to switch off.
@@ -118,7 +121,7 @@ func (g *git) filterOff() error {
 		return err
 	}
 	seen := map[string]bool{}
-	opts := append([]string{}, g.opts...)
+	opts := append([]string{}, readOnlyConfig...)
 	for _, line := range strings.Split(string(out), "\n") {
 		line = strings.TrimSpace(line)
 		i := strings.LastIndexByte(line, '.')

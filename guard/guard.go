@@ -95,19 +95,7 @@ func Run(opt Options) (*ledger.Guard, error) {
 		Processes:     []ledger.GuardProcess{},
 	}
 	gt := newGit(repo)
-	var before *state
-	if info, err := os.Stat(repo); err != nil || !info.IsDir() {
-		before = &state{err: fmt.Errorf("%s is not a directory", repo)}
-		before.digest()
-	} else if _, err := gt.run("rev-parse", "--git-dir"); err != nil {
-		before = &state{err: err}
-		before.digest()
-	} else if err := gt.filterOff(); err != nil {
-		before = &state{err: err}
-		before.digest()
-	} else {
-		before = snapshot(gt)
-	}
+	before := observe(gt, repo)
 	c := &checker{g: gt, s: before, conflicts: conflicts}
 	c.worktrees()
 	c.mainStatus()
@@ -118,10 +106,9 @@ func Run(opt Options) (*ledger.Guard, error) {
 	if opt.betweenSnapshots != nil {
 		opt.betweenSnapshots()
 	}
-	after := before
-	if before.err == nil {
-		after = snapshot(gt)
-	}
+	// Observed again the same way, readable or not: a repository that
+	// turned readable, or changed, in between shows in the digests.
+	after := observe(gt, repo)
 	g.Before, g.After = before.digests, after.digests
 	g.Unchanged = before.digests == after.digests
 	if g.Unchanged {
@@ -139,6 +126,25 @@ func Run(opt Options) (*ledger.Guard, error) {
 	g.SetVerdict()
 	g.FinishedAt = opt.Now().UTC().Format(time.RFC3339Nano)
 	return g, nil
+}
+
+// observe snapshots the repository, or records why it cannot be read.
+func observe(gt *git, repo string) *state {
+	fail := func(err error) *state {
+		s := &state{err: err}
+		s.digest()
+		return s
+	}
+	if info, err := os.Stat(repo); err != nil || !info.IsDir() {
+		return fail(fmt.Errorf("%s is not a directory", repo))
+	}
+	if _, err := gt.run("rev-parse", "--git-dir"); err != nil {
+		return fail(err)
+	}
+	if err := gt.filterOff(); err != nil {
+		return fail(err)
+	}
+	return snapshot(gt)
 }
 
 // changed names the digests that differ.

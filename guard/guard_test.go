@@ -541,3 +541,27 @@ func TestBare(t *testing.T) {
 	g = run(t, base, bare)
 	wantBlocked(t, g, CheckActive, ledger.CheckBlocked, ledger.ReasonDirty)
 }
+
+// TestFilterAddedDuringGuard: a filter configured between the two
+// snapshots is switched off for the second one too.
+func TestFilterAddedDuringGuard(t *testing.T) {
+	base, core := newRepo(t)
+	marker := filepath.Join(base, "ran")
+	hook := filepath.Join(base, "hook.sh")
+	writeFile(t, hook, "#!/bin/sh\necho ran >> "+marker+"\ncat\n")
+	os.Chmod(hook, 0o755)
+	// Without the guard's overrides, git status runs the clean filter on
+	// the file whose stat data changed (checked by hand with git 2.39).
+	_, err := Run(Options{Repo: core, betweenSnapshots: func() {
+		writeFile(t, filepath.Join(core, ".git", "info", "attributes"), "*.md filter=late\n")
+		gitT(t, core, "config", "filter.late.clean", hook)
+		future := time.Now().Add(time.Hour)
+		os.Chtimes(filepath.Join(core, "README.md"), future, future)
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(marker); err == nil {
+		t.Fatal("a filter configured during the guard ran")
+	}
+}
