@@ -62,6 +62,7 @@ func browserRuns(t *testing.T, withApproval bool) string {
 	runs, m := realRuns(t)
 	dir := filepath.Join(t.TempDir(), "runs")
 	copyTree(t, filepath.Join(runs, filepath.Base(filepath.Dir(m.Path))), filepath.Join(dir, filepath.Base(filepath.Dir(m.Path))))
+	writeGuard(t, dir, "active_or_conflicting_core_work_present")
 	if withApproval {
 		os.MkdirAll(filepath.Join(dir, "approvals"), 0o755)
 		os.WriteFile(filepath.Join(dir, "approvals", "A-1.json"), []byte(`{"schema_version":1,"approval_id":"A-1","case_id":"r1-string-slugify","stage":4,"decision":"granted","actor":"jp","approval_text":"I approve A-1 for r1-string-slugify in a disposable clone.","allowed_paths":["slugify.go"],"blocked_actions":["push","merge"],"recorded_at":"2026-06-01T10:00:00Z","expires_at":""}`), 0o644)
@@ -201,6 +202,13 @@ func TestBrowser(t *testing.T) {
 		}
 		if corpus && !strings.Contains(ladder, "documented") {
 			t.Errorf("the corpus ladder: %q", ladder)
+		}
+		// The guard's last verdict and its age, in words.
+		if got := act(t, ctx, chromedp.Text("#guard-status")); got != "blocked" {
+			t.Errorf("guard status %q, want blocked", got)
+		}
+		if got := act(t, ctx, chromedp.Text("#guard-age")); !strings.HasSuffix(got, "ago") {
+			t.Errorf("guard age %q", got)
 		}
 		next := act(t, ctx, chromedp.Text("#next-action"))
 		if next == "" {

@@ -63,7 +63,21 @@ var funcs = template.FuncMap{
 	},
 	"runURL": func(dir string) string { return (&url.URL{Path: "/runs/" + dir}).EscapedPath() },
 	"base":   path.Base,
+	"ago":    ago,
 	"join":   strings.Join,
+}
+
+// ago says how long ago, in the largest whole unit.
+func ago(seconds int64) string {
+	switch {
+	case seconds < 60:
+		return strconv.FormatInt(seconds, 10) + " s"
+	case seconds < 3600:
+		return strconv.FormatInt(seconds/60, 10) + " min"
+	case seconds < 48*3600:
+		return strconv.FormatInt(seconds/3600, 10) + " h"
+	}
+	return strconv.FormatInt(seconds/86400, 10) + " days"
 }
 
 func parseTemplates() (map[string]*template.Template, error) {

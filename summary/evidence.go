@@ -115,9 +115,13 @@ type evidenceSet struct {
 	comparisons []loadedComparison
 	approvals   []approvalRecord
 	consumed    []consumedRecord
-	unreadable  []Unreadable
-	now         time.Time
-	cache       *VerifyCache
+	// guards are the verified guard records; guardRejected counts the
+	// others (guard.go).
+	guards        []loadedGuard
+	guardRejected int
+	unreadable    []Unreadable
+	now           time.Time
+	cache         *VerifyCache
 }
 
 // loadEvidence reads the runs root: run directories (a directory with
@@ -144,6 +148,8 @@ func loadEvidence(root string, now time.Time, cache *VerifyCache) *evidenceSet {
 		switch {
 		case name == approvalsDir:
 			ev.loadApprovals(r)
+		case name == ledger.GuardsDir:
+			ev.loadGuards(r, root)
 		case isDir(r, name) && exists(r, name+"/"+comparisonFile):
 			// Comparisons are known by their file, whatever the
 			// directory is called.

@@ -92,6 +92,10 @@ type Summary struct {
 	CorePromotionCounts      map[string]int   `json:"core_promotion_counts"`
 	NextOperatorAction       string           `json:"next_operator_action"`
 
+	// Guard is the latest verified Core Route Admission Guard record
+	// (sotvet guard) in the runs root; null when there is none.
+	Guard *Guard `json:"guard"`
+
 	// Unreadable lists evidence files that exist but could not be read
 	// or decoded; each is left out of the rest of the summary.
 	Unreadable []Unreadable `json:"unreadable"`
@@ -170,5 +174,6 @@ func Compute(opt Options) (*Summary, error) {
 	s.approvalPosture(ws, ev)
 	s.lanesAndDefault(ev)
 	s.NextOperatorAction = s.nextAction()
+	s.Guard = guardOf(ev)
 	return s, nil
 }

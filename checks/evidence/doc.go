@@ -71,6 +71,23 @@
 // the first citation of a run in a document is checked for missing or
 // invalid evidence.
 //
+// Documents also cite Core Route Admission Guard records (sotvet guard):
+// a record file (".../guards/guard-….json") or a guards directory (every
+// record in it). Each is verified as sotvet harness verify does (seal,
+// trusted keys, and a verdict its checks give); one that fails is
+// invalid-evidence at its citation. The document's Route State facts —
+// guard_status, core_route_admission_status, blocked_reason,
+// next_allowed_action — are then compared with the latest verified record
+// cited (by start time), as mismatches with the record's citation as the
+// related location:
+//
+//   - a claim that the guard passed (guard_status: pass,
+//     core_route_admission_status: admitted) needs that record to say so,
+//     whatever its age; with no verified record cited it is a mismatch;
+//   - any other fact is compared when the record is not older than the
+//     document's last_reviewed (else created) day: a record of the same
+//     day or later that disagrees means the document is stale.
+//
 // Flags:
 //
 //   - -runs-root: old=new mappings of run directory prefixes.

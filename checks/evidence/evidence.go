@@ -161,15 +161,18 @@ type checker struct {
 	mappings []Mapping
 	home     string
 	runs     map[string]*checked
+	// guardCache holds the guard records read, by path (guard.go).
+	guardCache map[string]*guardRecord
 }
 
 func run(pass *analysis.Pass) (any, error) {
 	ws := pass.ResultOf[sotparse.Analyzer].(*sotparse.Workspace)
-	c := &checker{pass: pass, mappings: runsRoots.Mappings(), runs: map[string]*checked{}}
+	c := &checker{pass: pass, mappings: runsRoots.Mappings(), runs: map[string]*checked{}, guardCache: map[string]*guardRecord{}}
 	c.home, _ = os.UserHomeDir()
 	for _, d := range ws.Docs {
 		if ws.Focused(d.Path) {
 			c.doc(d)
+			c.guards(d)
 		}
 	}
 	return nil, nil
@@ -294,6 +297,8 @@ func (c *checker) classify(r *sotparse.Ref) *citation {
 		return &citation{ref: r, local: local, dir: filepath.Dir(local), missing: !isFile(local)}
 	case isDir(local) && isFile(filepath.Join(local, hevidence.ReportJSON)):
 		return &citation{ref: r, local: local, dir: local}
+	case isGuardPath(p):
+		return nil // a guard record or the guards directory (guard.go)
 	case c.underRunsRoot(p, root):
 		_, err := os.Stat(local)
 		return &citation{ref: r, local: local, dir: local, missing: err != nil}

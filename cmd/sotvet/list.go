@@ -133,8 +133,12 @@ func cmdSchema(args []string, stdout, stderr io.Writer) int {
 		return exitClean
 	}
 	if len(args) != 1 {
-		fmt.Fprintf(stderr, "usage: sotvet schema <kind>\nkinds: %s, %s, %s\n", strings.Join(records.SchemaKinds, ", "), comparisonSchemaKind, summarySchemaKind)
+		fmt.Fprintf(stderr, "usage: sotvet schema <kind>\nkinds: %s, %s, %s, %s\n", strings.Join(records.SchemaKinds, ", "), comparisonSchemaKind, guardSchemaKind, summarySchemaKind)
 		return exitError
+	}
+	if args[0] == guardSchemaKind {
+		stdout.Write(ledger.GuardSchema())
+		return exitClean
 	}
 	if args[0] == comparisonSchemaKind {
 		stdout.Write(ledger.ComparisonSchema())

@@ -5,6 +5,7 @@
 //	sotvet check [flags] [dir]   run the checks (dir defaults to .)
 //	sotvet checks [--format json] list the checks
 //	sotvet explain <check>       print a check's documentation
+//	sotvet guard --repo DIR      run the Core Route Admission Guard read-only
 //	sotvet harness <command>     run cases through a backend, verify their evidence
 //	sotvet init [dir]            write a starter sotvet.yaml
 //	sotvet scan [--staged] [paths]  scan files for secrets
@@ -53,6 +54,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return cmdCheck(args[1:], stdout, stderr)
 	case "checks":
 		return cmdChecks(args[1:], stdout, stderr)
+	case "guard":
+		return cmdGuard(args[1:], stdout, stderr)
 	case "harness":
 		return cmdHarness(args[1:], stdout, stderr)
 	case "explain":
@@ -86,6 +89,9 @@ commands:
   checks [--format json]
                         list the checks
   explain <check>       print a check's documentation
+  guard --repo DIR [--out RUNS] [--conflict PATH|ID ...]
+                        run the Core Route Admission Guard read-only against
+                        another repository and write a sealed guard record
   harness run|verify|matrix|fixtures
                         run a case through a backend and write re-verifiable
                         evidence; verify a run; run every case ('sotvet harness' for more)
@@ -93,7 +99,7 @@ commands:
   scan [--staged] [paths...]
                         scan any files or the staged content for secrets
   schema <kind>         print the JSON Schema of a record kind (model-provider-admission,
-                        target-repository-admission)
+                        target-repository-admission, comparison, guard, summary)
   serve [--addr 127.0.0.1:8742] [--runs DIR] [dir]
                         a read-only web panel of the summary (loopback by default)
   summary [--json] [--runs DIR] [dir]

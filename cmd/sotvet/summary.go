@@ -218,10 +218,28 @@ func writeDashboard(w io.Writer, s *summary.Summary) {
 		fmt.Fprintf(w, "  candidate default: none (%s)\n", cd.Reason)
 	}
 	fmt.Fprintf(w, "  runtime_default_activation: %t  core_promotion_status: %s\n", s.RuntimeDefaultActivation, s.CorePromotionStatus)
+	if g := s.Guard; g != nil {
+		fmt.Fprintf(w, "\nGUARD  %s %s ago (%s): guard_status %s, core_route_admission_status %s, blocked_reason %s\n",
+			g.GuardID, age(g.AgeSeconds), printable(g.Repo), g.GuardStatus, g.CoreRouteAdmissionStatus, g.BlockedReason)
+		fmt.Fprintf(w, "  next_allowed_action: %s\n", g.NextAllowedAction)
+	}
 	for _, u := range s.Unreadable {
 		fmt.Fprintf(w, "\nUNREADABLE %s: %s\n", u.Path, u.Reason)
 	}
 	fmt.Fprintf(w, "\nNEXT  %s\n", s.NextOperatorAction)
+}
+
+// age says how long ago in the largest whole unit.
+func age(seconds int64) string {
+	switch {
+	case seconds < 60:
+		return fmt.Sprintf("%ds", seconds)
+	case seconds < 3600:
+		return fmt.Sprintf("%dm", seconds/60)
+	case seconds < 48*3600:
+		return fmt.Sprintf("%dh", seconds/3600)
+	}
+	return fmt.Sprintf("%dd", seconds/86400)
 }
 
 func runList(ids []string) string {

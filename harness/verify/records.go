@@ -9,7 +9,8 @@ import (
 )
 
 // Record verifies one ledger record file: an approval decision, its
-// consumption, or an operator outcome, by its seal and its fields.
+// consumption, an operator outcome or a guard record, by its seal and
+// its fields.
 func Record(path string, opt Options) (out []Violation, err error) {
 	data, err := ledger.ReadFile(path)
 	if err != nil {
@@ -26,6 +27,10 @@ func Record(path string, opt Options) (out []Violation, err error) {
 	}
 	var rec ledger.Sealed
 	switch {
+	case probe["guard_status"] != nil:
+		g := &ledger.Guard{}
+		rec = g
+		defer func() { out = append(out, guardViolations(name, g)...) }()
 	case probe["consumed_at"] != nil:
 		c := &ledger.Consumption{}
 		rec = c
@@ -48,7 +53,7 @@ func Record(path string, opt Options) (out []Violation, err error) {
 	case probe["report_sha256"] != nil:
 		rec = &ledger.Outcome{}
 	default:
-		out = append(out, Violation{name, "not an approval, consumption or outcome record"})
+		out = append(out, Violation{name, "not an approval, consumption, outcome or guard record"})
 		return out, nil
 	}
 	for _, err := range ledger.Unmarshal(data, rec, opt.trusted()...) {

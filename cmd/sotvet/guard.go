@@ -1,0 +1,120 @@
+package main
+
+import (
+	"crypto/ed25519"
+	"flag"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/svrnty/sotvet/guard"
+	"github.com/svrnty/sotvet/harness"
+	"github.com/svrnty/sotvet/harness/evidence"
+)
+
+// guardSchemaKind is the guard record's name for sotvet schema.
+const guardSchemaKind = "guard"
+
+const guardUsage = `usage: sotvet guard --repo DIR [--out RUNS] [--conflict PATH|ID ...] [--sign-key FILE] [--json]
+
+Runs the Core Route Admission Guard against the repository DIR without
+changing it: the worktree list (branch, HEAD, dirty state, last commit
+time of each), the main worktree's status, linked worktrees holding work,
+lock files and merges or rebases in progress, processes working inside
+the repository (command names only), and the configured conflicts. Each
+check is pass, blocked or unknown; unknown blocks too. Git runs with no
+optional locks, hooks, fsmonitor, filters or user configuration.
+
+The guard record (schema: sotvet schema guard) is written as
+RUNS/guards/<guard-id>.json; sotvet harness verify checks it, and the
+evidence check compares a document's Route State with the records it cites.
+
+A --conflict with a "/" is a path: a worktree at it or inside it (a
+relative path matches by its trailing elements). Anything else is a work
+id, matched in a worktree's branch or directory name, ignoring case.
+
+Exit status: 0 when the guard passes, 1 when it blocks, 2 on error.
+
+flags:
+`
+
+func cmdGuard(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("guard", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	repo := fs.String("repo", "", "the repository to check (its main worktree, a linked one, or a bare repository)")
+	out := fs.String("out", "", "runs root the record is written under (default "+harness.DefaultRunsRoot()+")")
+	var conflicts listFlag
+	fs.Var(&conflicts, "conflict", "`PATH|ID` of a worktree that must not be present: a path (with a /) or a work id (repeatable)")
+	signKey := fs.String("sign-key", "", "ed25519 private key (PKCS #8 PEM) to sign the record with")
+	asJSON := fs.Bool("json", false, "print the record as JSON")
+	fs.Usage = func() {
+		fmt.Fprint(fs.Output(), guardUsage)
+		fs.PrintDefaults()
+	}
+	pos, code, ok := parseArgs(fs, args)
+	if !ok {
+		if code == exitClean {
+			return exitClean
+		}
+		return code
+	}
+	if len(pos) > 0 || *repo == "" {
+		fmt.Fprintln(stderr, "sotvet guard: want --repo DIR and no other argument")
+		fmt.Fprintln(stderr, "Run 'sotvet guard --help' for usage.")
+		return exitError
+	}
+	var key ed25519.PrivateKey
+	if *signKey != "" {
+		var err error
+		if key, err = evidence.LoadSigningKey(*signKey); err != nil {
+			fmt.Fprintf(stderr, "sotvet guard: %v\n", err)
+			return exitError
+		}
+	}
+	g, err := guard.Run(guard.Options{Repo: *repo, Conflicts: conflicts})
+	if err != nil {
+		fmt.Fprintf(stderr, "sotvet guard: %v\n", err)
+		return exitError
+	}
+	root := *out
+	if root == "" {
+		root = harness.DefaultRunsRoot()
+	}
+	path, err := guard.Write(root, g, key)
+	if err != nil {
+		fmt.Fprintf(stderr, "sotvet guard: writing the record: %v\n", err)
+		return exitError
+	}
+	if *asJSON {
+		data, _ := evidence.Marshal(g)
+		stdout.Write(data)
+	} else {
+		for _, c := range g.Checks {
+			line := fmt.Sprintf("%-8s %-21s", c.Status, c.Name)
+			if c.Reason != "" {
+				line += " " + c.Reason + ":"
+			}
+			fmt.Fprintln(stdout, strings.TrimRight(line+" "+printable(c.Detail), " "))
+		}
+		fmt.Fprintf(stdout, "guard_status: %s\ncore_route_admission_status: %s\nblocked_reason: %s\nnext_allowed_action: %s\n",
+			g.GuardStatus, g.CoreRouteAdmissionStatus, g.BlockedReason, g.NextAllowedAction)
+		fmt.Fprintf(stdout, "unchanged: %t (refs %.12s, index %.12s, worktrees %.12s, status %.12s)\n",
+			g.Unchanged, g.After.Refs, g.After.Index, g.After.Worktrees, g.After.Status)
+		fmt.Fprintf(stdout, "record: %s\n", printable(path))
+	}
+	if g.GuardStatus != "pass" {
+		return exitFindings
+	}
+	return exitClean
+}
+
+// printable replaces control characters, which a path in the other
+// repository may hold, so that a detail cannot drive the terminal.
+func printable(s string) string {
+	return strings.Map(func(r rune) rune {
+		if r < 0x20 || r == 0x7f || r >= 0x80 && r < 0xa0 {
+			return '?'
+		}
+		return r
+	}, s)
+}

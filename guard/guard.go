@@ -1,0 +1,198 @@
+// Package guard runs the workspace's Core Route Admission Guard against
+// another repository, read-only: the worktree list with each worktree's
+// branch, HEAD, dirty state and last commit time; the main worktree's
+// status; lock files and operations in progress; processes working inside
+// the repository; the configured conflicts. Each check passes, blocks
+// with a reason code, or is unknown (it could not be made), and unknown
+// blocks too: ownership uncertainty blocks action. The result is a
+// ledger.Guard record with the Route State facts and digests of the
+// repository's refs, index, worktrees and status taken before and after,
+// proving the guard changed nothing. It never reads the content of a
+// file of the repository: only git's own metadata, through git.
+package guard
+
+import (
+	"crypto/ed25519"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/svrnty/sotvet/harness/ledger"
+)
+
+// Check names, in the order a record lists them.
+const (
+	CheckWorktreeList = "worktree_list"
+	CheckMainStatus   = "main_status"
+	CheckActive       = "active_worktrees"
+	CheckLocks        = "locks"
+	CheckProcesses    = "validation_processes"
+	CheckConflicts    = "conflicts"
+	CheckUnchanged    = "unchanged"
+)
+
+// Options configure Run.
+type Options struct {
+	// Repo is the repository to check: its main worktree or any linked
+	// one, or a bare repository.
+	Repo string
+	// Conflicts are worktrees that must not be active: a path (anything
+	// with a "/") or a work id (see Conflict).
+	Conflicts []string
+	// ProcDir is /proc; tests may point it elsewhere.
+	ProcDir string
+	// Now is the clock; default time.Now.
+	Now func() time.Time
+
+	// betweenSnapshots runs after the checks, before the second snapshot:
+	// the tests change the repository there.
+	betweenSnapshots func()
+}
+
+// Run runs every check and returns the record, not yet sealed. It fails
+// only when the options are unusable; a repository that cannot be read
+// gives a record whose checks are unknown.
+func Run(opt Options) (*ledger.Guard, error) {
+	if opt.Repo == "" {
+		return nil, errors.New("guard: no repository given")
+	}
+	if opt.ProcDir == "" {
+		opt.ProcDir = "/proc"
+	}
+	if opt.Now == nil {
+		opt.Now = time.Now
+	}
+	repo, err := filepath.Abs(opt.Repo)
+	if err != nil {
+		return nil, err
+	}
+	if r, err := filepath.EvalSymlinks(repo); err == nil {
+		repo = r
+	}
+	conflicts := make([]Conflict, 0, len(opt.Conflicts))
+	for _, c := range opt.Conflicts {
+		cf, err := ParseConflict(c)
+		if err != nil {
+			return nil, err
+		}
+		conflicts = append(conflicts, cf)
+	}
+	started := opt.Now().UTC()
+	id, err := ledger.NewGuardID(started)
+	if err != nil {
+		return nil, err
+	}
+	g := &ledger.Guard{
+		SchemaVersion: ledger.SchemaVersion,
+		GuardID:       id,
+		Repo:          repo,
+		Conflicts:     append([]string{}, opt.Conflicts...),
+		StartedAt:     started.Format(time.RFC3339Nano),
+		Worktrees:     []ledger.GuardWorktree{},
+		Processes:     []ledger.GuardProcess{},
+	}
+	gt := newGit(repo)
+	before := observe(gt, repo)
+	c := &checker{g: gt, s: before, conflicts: conflicts}
+	c.worktrees()
+	c.mainStatus()
+	c.active()
+	c.locks()
+	c.processes(opt.ProcDir)
+	c.conflictCheck()
+	if opt.betweenSnapshots != nil {
+		opt.betweenSnapshots()
+	}
+	// Observed again the same way, readable or not: a repository that
+	// turned readable, or changed, in between shows in the digests.
+	after := observe(gt, repo)
+	g.Before, g.After = before.digests, after.digests
+	g.Unchanged = before.digests == after.digests
+	if g.Unchanged {
+		c.add(CheckUnchanged, ledger.CheckPass, "", "refs, index, worktrees and status digests are the same before and after")
+	} else {
+		c.add(CheckUnchanged, ledger.CheckBlocked, ledger.ReasonChanged, "the repository changed while the guard ran: "+strings.Join(changed(before.digests, after.digests), ", "))
+	}
+	g.Checks, g.Worktrees, g.Processes = c.checks, c.wts, c.procs
+	if g.Worktrees == nil {
+		g.Worktrees = []ledger.GuardWorktree{}
+	}
+	if g.Processes == nil {
+		g.Processes = []ledger.GuardProcess{}
+	}
+	g.SetVerdict()
+	g.FinishedAt = opt.Now().UTC().Format(time.RFC3339Nano)
+	return g, nil
+}
+
+// observe snapshots the repository, or records why it cannot be read.
+func observe(gt *git, repo string) *state {
+	fail := func(err error) *state {
+		s := &state{err: err}
+		s.digest()
+		return s
+	}
+	if info, err := os.Stat(repo); err != nil || !info.IsDir() {
+		return fail(fmt.Errorf("%s is not a directory", repo))
+	}
+	if _, err := gt.run("rev-parse", "--git-dir"); err != nil {
+		return fail(err)
+	}
+	if err := gt.filterOff(); err != nil {
+		return fail(err)
+	}
+	return snapshot(gt)
+}
+
+// changed names the digests that differ.
+func changed(a, b ledger.GuardDigests) []string {
+	var out []string
+	if a.Refs != b.Refs {
+		out = append(out, "refs")
+	}
+	if a.Index != b.Index {
+		out = append(out, "index")
+	}
+	if a.Worktrees != b.Worktrees {
+		out = append(out, "worktrees")
+	}
+	if a.Status != b.Status {
+		out = append(out, "status")
+	}
+	return out
+}
+
+// Write seals g (signing it when key is set) and writes it as
+// RUNS/guards/<guard-id>.json, failing if that file exists. It returns
+// the path.
+func Write(runsRoot string, g *ledger.Guard, key ed25519.PrivateKey) (string, error) {
+	// The record never lands in the repository it vouches for.
+	root, err := filepath.Abs(runsRoot)
+	if err != nil {
+		return "", err
+	}
+	if r, err := filepath.EvalSymlinks(root); err == nil {
+		root = r
+	}
+	dirs := []string{g.Repo}
+	for _, w := range g.Worktrees {
+		dirs = append(dirs, w.Path)
+	}
+	for _, d := range dirs {
+		if root == d || strings.HasPrefix(root, d+string(filepath.Separator)) {
+			return "", fmt.Errorf("the runs root %s is inside the repository the guard checked (%s): writing the record would change it", runsRoot, d)
+		}
+	}
+	data, err := ledger.Marshal(g, key)
+	if err != nil {
+		return "", err
+	}
+	p := ledger.GuardPath(runsRoot, g.GuardID)
+	if err := ledger.WriteNew(p, data); err != nil {
+		return "", err
+	}
+	return p, nil
+}

@@ -1,0 +1,68 @@
+package panel
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/svrnty/sotvet/harness/ledger"
+)
+
+// writeGuard writes a sealed guard record under runs/guards, started a
+// minute ago and blocked by reason ("" passes).
+func writeGuard(t testing.TB, runs, reason string) *ledger.Guard {
+	t.Helper()
+	at := time.Now().UTC().Add(-90 * time.Second)
+	id, _ := ledger.NewGuardID(at)
+	d := ledger.GuardDigests{Refs: strings.Repeat("a", 64), Index: strings.Repeat("b", 64), Worktrees: strings.Repeat("c", 64), Status: strings.Repeat("d", 64)}
+	g := &ledger.Guard{SchemaVersion: 1, GuardID: id, Repo: "/home/u/core", Conflicts: []string{"CORE-WORK-172"},
+		StartedAt: at.Format(time.RFC3339), FinishedAt: at.Format(time.RFC3339),
+		Worktrees: []ledger.GuardWorktree{}, Processes: []ledger.GuardProcess{}, Before: d, After: d, Unchanged: true}
+	for _, n := range ledger.GuardCheckNames {
+		c := ledger.GuardCheck{Name: n, Status: ledger.CheckPass}
+		if n == "conflicts" && reason != "" {
+			c.Status, c.Reason = ledger.CheckBlocked, reason
+		}
+		g.Checks = append(g.Checks, c)
+	}
+	g.SetVerdict()
+	data, err := ledger.Marshal(g, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := ledger.GuardPath(runs, id)
+	os.MkdirAll(filepath.Dir(p), 0o755)
+	if err := os.WriteFile(p, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return g
+}
+
+// The overview shows the guard's last verdict and its age, or says that
+// the guard has not run; the API carries the same.
+func TestGuardSection(t *testing.T) {
+	runs := t.TempDir()
+	ts := serve(t, sampleCopy(t), runs)
+	if o := get(t, ts, "/"); !strings.Contains(o.body, `id="guard-none"`) {
+		t.Error("no word that the guard has not run")
+	}
+	g := writeGuard(t, runs, ledger.ReasonConflict)
+	o := get(t, ts, "/")
+	for _, want := range []string{
+		`<dd id="guard-status" class="st-blocked">blocked</dd>`,
+		`<dd>active_or_conflicting_core_work_present</dd>`,
+		`<dd>wait_or_open_later_core_route_when_idle</dd>`,
+		`<time datetime="` + g.StartedAt + `">1 min ago</time>`,
+		`<td>conflicts</td><td class="st-blocked">blocked</td><td>active_or_conflicting_core_work_present</td>`,
+		`<code>` + g.GuardID + `</code>`,
+	} {
+		if !strings.Contains(o.body, want) {
+			t.Errorf("no %q on the overview", want)
+		}
+	}
+	if a := get(t, ts, "/api/cto/control-summary"); !strings.Contains(a.body, `"guard_status": "blocked"`) && !strings.Contains(a.body, `"guard_status":"blocked"`) {
+		t.Error("the API lacks the guard verdict")
+	}
+}
