@@ -1,0 +1,333 @@
+package contradiction
+
+import (
+	"fmt"
+	"go/token"
+	"path"
+	"regexp"
+	"sort"
+	"strings"
+
+	"golang.org/x/tools/go/analysis"
+
+	"github.com/svrnty/sotvet/checks/internal/bodylines"
+	"github.com/svrnty/sotvet/checks/internal/docutil"
+	"github.com/svrnty/sotvet/checks/internal/parallel"
+	"github.com/svrnty/sotvet/sotparse"
+)
+
+// Analyzer reports records that disagree across documents.
+var Analyzer = &analysis.Analyzer{
+	Name:     "contradiction",
+	Doc:      docutil.MustExtract(doc, "contradiction"),
+	URL:      "https://github.com/svrnty/sotvet/blob/main/docs/checks.md#contradiction",
+	Requires: []*analysis.Analyzer{sotparse.Analyzer},
+	Run:      run,
+}
+
+// maxRelated caps the related places of one finding: enough to find the
+// contradiction, not a listing of the workspace.
+const maxRelated = 6
+
+func run(pass *analysis.Pass) (any, error) {
+	ws := pass.ResultOf[sotparse.Analyzer].(*sotparse.Workspace)
+	ws.Prefetch(ws.Docs)
+	// Each document is read once, alone and in parallel, into the
+	// statements the rules compare; the rules then compare those only.
+	infos := make([]*docInfo, len(ws.Docs))
+	parallel.For(len(ws.Docs), func(i int) { infos[i] = extract(ws, ws.Docs[i]) })
+	c := &checker{ws: ws, pass: pass, docs: infos}
+	c.roles()
+	c.copiedResults()
+	c.approvalTimeline()
+	c.superseded()
+	c.missingIDs()
+	return nil, nil
+}
+
+type checker struct {
+	ws   *sotparse.Workspace
+	pass *analysis.Pass
+	docs []*docInfo
+}
+
+// report reports a finding in a file the run is focused on.
+func (c *checker) report(path string, pos, end token.Pos, category, msg string, rel []analysis.RelatedInformation) {
+	if !c.ws.Focused(path) {
+		return
+	}
+	if len(rel) > maxRelated {
+		rel = rel[:maxRelated]
+	}
+	c.pass.Report(analysis.Diagnostic{Pos: pos, End: end, Category: category, Message: msg, Related: rel})
+}
+
+// statement is a sentence of a document, code spans written back in.
+type statement struct {
+	pos, end token.Pos
+	text     string
+}
+
+// docInfo holds what the rules compare of one document.
+type docInfo struct {
+	d         *sotparse.Doc
+	validated bool // frontmatter status validated
+	blocked   bool // frontmatter status blocked
+
+	roles         []roleClaim
+	results       []*sotparse.Fact // test-count facts, in order
+	commits       []commitFact
+	approvalFalse []*sotparse.Fact
+	stillRequired *statement           // "approval is still required"
+	passed        bool                 // a "... passed: true" fact or a test count
+	doNotMark     []idStatement        // "Do not mark `ID` validated"
+	validatedIDs  map[string]statement // "`ID` is validated ..."
+	links         map[string]bool      // .sot paths it names
+	cited         []*sotparse.Ref      // absolute paths it cites
+}
+
+type idStatement struct {
+	id   string
+	stmt statement
+}
+
+type commitFact struct {
+	sha  string
+	fact *sotparse.Fact
+}
+
+var (
+	resultValue    = regexp.MustCompile(`^\d+ passed(?:, \d+ (?:skipped|failed|xfailed|xpassed|deselected|errors?|warnings?))*$`)
+	commitSHA      = regexp.MustCompile(`^[0-9a-f]{7,40}$`)
+	stillRequired  = regexp.MustCompile(`(?i)\bapproval (?:is|remains) still required\b|\bstill requires? [^.]*\bapproval\b`)
+	doNotMark      = regexp.MustCompile(`(?i)\bdo not (?:mark|record|call|treat)\b[^.;]*\bvalidated\b`)
+	validatedState = regexp.MustCompile(`(?i)^(?:[A-Za-z][A-Za-z ]*:\s*)?` + code + `(?:(?:,| and|, and) ` + code + `)* (?:is|are) validated\b`)
+)
+
+const code = sotparse.CodePlaceholder
+
+func extract(ws *sotparse.Workspace, d *sotparse.Doc) *docInfo {
+	di := &docInfo{d: d, validatedIDs: map[string]statement{}, links: map[string]bool{}}
+	if fm := d.Frontmatter; fm != nil && fm.Status != nil && fm.Status.Scalar {
+		switch strings.ToLower(strings.TrimSpace(fm.Status.Value)) {
+		case "validated":
+			di.validated = true
+		case "blocked":
+			di.blocked = true
+		}
+	}
+	for _, f := range d.Facts {
+		v := plain(f.Value)
+		key := strings.ToLower(strings.TrimSpace(strings.Trim(f.Key, "`")))
+		switch {
+		case resultValue.MatchString(v):
+			di.results = append(di.results, f)
+			di.passed = true
+		case strings.HasSuffix(key, "passed") && strings.EqualFold(v, "true"):
+			di.passed = true
+		case key == "approval_granted" && strings.EqualFold(v, "false"):
+			di.approvalFalse = append(di.approvalFalse, f)
+		case strings.Contains(key, "commit"):
+			if sha, _, _ := strings.Cut(v, " "); commitSHA.MatchString(sha) {
+				di.commits = append(di.commits, commitFact{sha: sha, fact: f})
+			}
+		}
+	}
+	var workIDs []*sotparse.Ref
+	for _, r := range d.Refs {
+		switch r.Kind {
+		case sotparse.RefWorkID:
+			workIDs = append(workIDs, r)
+		case sotparse.RefSOTPath:
+			di.links[strings.TrimSuffix(r.Text, "/")] = true
+		case sotparse.RefAbsPath:
+			// A file a run left (a report, a proof), not a directory
+			// such as a repository that many runs share.
+			if strings.Contains(path.Base(r.Text), ".") {
+				di.cited = append(di.cited, r)
+			}
+		}
+	}
+	sort.Slice(workIDs, func(i, j int) bool { return workIDs[i].Pos < workIDs[j].Pos })
+	// Sentences are read from the text, line by line outside fenced code
+	// and blockquotes: a document taken from a summary has no blocks, and
+	// its text is read back (Workspace.Content) like every check's.
+	content := ws.Content(d)
+	tf := d.File.Tok
+	bodylines.Each(content, tf.Offset(d.BodyStart), len(content), func(l bodylines.Line) {
+		if l.Quoted {
+			return
+		}
+		if di.stillRequired == nil && len(di.approvalFalse) > 0 && stillRequired.MatchString(l.Text) {
+			ln := newLine(d, l)
+			di.stillRequired = &statement{pos: ln.pos, end: ln.end, text: ln.source}
+		}
+		if strings.IndexByte(l.Text, '`') < 0 {
+			return // every other statement read here quotes an id or a name
+		}
+		ln := newLine(d, l)
+		if ln.text == "" {
+			return
+		}
+		ids := func() []string { return idsIn(workIDs, ln.pos, ln.end) }
+		if di.blocked && doNotMark.MatchString(ln.text) {
+			for _, id := range ids() {
+				di.doNotMark = append(di.doNotMark, idStatement{id: id, stmt: statement{pos: ln.pos, end: ln.end, text: ln.source}})
+			}
+		}
+		if validatedState.MatchString(ln.text) && !negated.MatchString(ln.text) {
+			for _, id := range ids() {
+				if _, ok := di.validatedIDs[id]; !ok {
+					di.validatedIDs[id] = statement{pos: ln.pos, end: ln.end, text: ln.source}
+				}
+			}
+		}
+		if roleWord.MatchString(ln.text) {
+			di.roles = append(di.roles, ln.roleClaims()...)
+		}
+	})
+	return di
+}
+
+// line is a body line as the rules read it: its text with each code span
+// replaced by sotparse.CodePlaceholder (what a code span says is quoted),
+// the spans' texts, and the source.
+type line struct {
+	d        *sotparse.Doc
+	text     string
+	codes    []string
+	codeAt   []int // index in text of each placeholder
+	anchors  []anchor
+	source   string // the line without its list marker, for messages
+	pos, end token.Pos
+}
+
+// anchor maps text[at:] to the file offset off (byte for byte up to the
+// next anchor).
+type anchor struct{ at, off int }
+
+func newLine(d *sotparse.Doc, l bodylines.Line) *line {
+	raw := l.Text
+	start := len(raw) - len(strings.TrimLeft(raw, " \t"))
+	// A list marker or a task box is not part of the statement.
+	for _, m := range []string{"- [ ] ", "- [x] ", "- [X] ", "- ", "* ", "+ "} {
+		if strings.HasPrefix(raw[start:], m) {
+			start += len(m)
+			break
+		}
+	}
+	body := strings.TrimRight(raw[start:], " \t")
+	ln := &line{d: d, source: quote(body), pos: d.File.Pos(l.Off + start), end: d.File.Pos(l.Off + start + len(body))}
+	var b strings.Builder
+	i := 0
+	ln.anchors = append(ln.anchors, anchor{0, l.Off + start})
+	for i < len(body) {
+		j := strings.IndexByte(body[i:], '`')
+		if j < 0 {
+			b.WriteString(body[i:])
+			break
+		}
+		j += i
+		k := strings.IndexByte(body[j+1:], '`')
+		if k < 0 {
+			b.WriteString(body[i:])
+			break
+		}
+		k += j + 1
+		b.WriteString(body[i:j])
+		ln.codeAt = append(ln.codeAt, b.Len())
+		ln.codes = append(ln.codes, strings.TrimSpace(body[j+1:k]))
+		b.WriteString(code)
+		ln.anchors = append(ln.anchors, anchor{b.Len(), l.Off + start + k + 1})
+		i = k + 1
+	}
+	ln.text = b.String()
+	return ln
+}
+
+// off returns the file offset of text[i].
+func (ln *line) off(i int) int {
+	a := ln.anchors[0]
+	for _, x := range ln.anchors[1:] {
+		if x.at > i {
+			break
+		}
+		a = x
+	}
+	return a.off + i - a.at
+}
+
+// codeText returns the text of the code span whose placeholder starts at
+// text[i], or "".
+func (ln *line) codeText(i int) string {
+	for k, at := range ln.codeAt {
+		if at == i {
+			return ln.codes[k]
+		}
+	}
+	return ""
+}
+
+// withCode returns text[i:j] with its code spans written back.
+func (ln *line) withCode(i, j int) string {
+	var b strings.Builder
+	for k, at := range ln.codeAt {
+		if at < i || at >= j {
+			continue
+		}
+		b.WriteString(ln.text[i:at])
+		b.WriteString("`" + ln.codes[k] + "`")
+		i = at + len(code)
+	}
+	if i < j {
+		b.WriteString(ln.text[i:j])
+	}
+	return b.String()
+}
+
+// idsIn returns the distinct work ids of refs (sorted by position) in
+// [pos, end].
+func idsIn(refs []*sotparse.Ref, pos, end token.Pos) []string {
+	i := sort.Search(len(refs), func(i int) bool { return refs[i].Pos >= pos })
+	var out []string
+	for ; i < len(refs) && refs[i].Pos <= end; i++ {
+		if !contains(out, refs[i].Text) {
+			out = append(out, refs[i].Text)
+		}
+	}
+	return out
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// plain returns a fact value without code-span backticks and a final
+// period.
+func plain(v string) string {
+	v = strings.TrimSpace(v)
+	v = strings.TrimSuffix(v, ".")
+	return strings.TrimSpace(strings.ReplaceAll(v, "`", ""))
+}
+
+// quote shortens a sentence for a message.
+func quote(s string) string {
+	const max = 200
+	if len(s) > max {
+		cut := strings.LastIndexByte(s[:max], ' ')
+		if cut < max/2 {
+			cut = max
+		}
+		s = s[:cut] + " ..."
+	}
+	return s
+}
+
+func rel(pos token.Pos, format string, args ...any) analysis.RelatedInformation {
+	return analysis.RelatedInformation{Pos: pos, Message: fmt.Sprintf(format, args...)}
+}
