@@ -42,6 +42,8 @@ func run(pass *analysis.Pass) (any, error) {
 	c.approvalTimeline()
 	c.superseded()
 	c.missingIDs()
+	c.closeoutWorkboard()
+	c.circularReadiness()
 	return nil, nil
 }
 
@@ -78,12 +80,15 @@ type docInfo struct {
 	results       []*sotparse.Fact // test-count facts, in order
 	commits       []commitFact
 	approvalFalse []*sotparse.Fact
-	stillRequired *statement           // "approval is still required"
-	passed        bool                 // a "... passed: true" fact or a test count
-	doNotMark     []idStatement        // "Do not mark `ID` validated"
-	validatedIDs  map[string]statement // "`ID` is validated ..."
-	links         map[string]bool      // .sot paths it names
-	cited         []*sotparse.Ref      // absolute paths it cites
+	stillRequired *statement               // "approval is still required"
+	passed        bool                     // a "... passed: true" fact or a test count
+	doNotMark     []idStatement            // "Do not mark `ID` validated"
+	validatedIDs  map[string]statement     // "`ID` is validated ..."
+	links         map[string]bool          // .sot paths it names
+	workboardList *listSection             // the ids of a "Workboard" section
+	phraseIDs     []idStatement            // ids its required phrases name
+	prerequisites map[string][]idStatement // work item -> ids its section names as prerequisites
+	cited         []*sotparse.Ref          // absolute paths it cites
 }
 
 type idStatement struct {
@@ -107,7 +112,7 @@ var (
 const code = sotparse.CodePlaceholder
 
 func extract(ws *sotparse.Workspace, d *sotparse.Doc) *docInfo {
-	di := &docInfo{d: d, validatedIDs: map[string]statement{}, links: map[string]bool{}}
+	di := &docInfo{d: d, validatedIDs: map[string]statement{}, links: map[string]bool{}, prerequisites: map[string][]idStatement{}}
 	if fm := d.Frontmatter; fm != nil && fm.Status != nil && fm.Status.Scalar {
 		switch strings.ToLower(strings.TrimSpace(fm.Status.Value)) {
 		case "validated":
@@ -149,14 +154,60 @@ func extract(ws *sotparse.Workspace, d *sotparse.Doc) *docInfo {
 		}
 	}
 	sort.Slice(workIDs, func(i, j int) bool { return workIDs[i].Pos < workIDs[j].Pos })
+	tf := d.File.Tok
+	secEnd := func(i int) token.Pos {
+		for _, g := range d.Headings[i+1:] {
+			if g.Level <= d.Headings[i].Level {
+				return g.Pos
+			}
+		}
+		return d.File.Pos(tf.Size())
+	}
+	for i, h := range d.Headings {
+		if strings.EqualFold(strings.TrimSpace(h.Text), "Workboard") && di.workboardList == nil {
+			di.workboardList = &listSection{heading: h, ids: idsIn(workIDs, h.End, secEnd(i))}
+		}
+	}
+	for _, pl := range d.PhraseLists {
+		for _, ph := range pl.Phrases {
+			for _, id := range idsIn(workIDs, ph.Pos, ph.End) {
+				di.phraseIDs = append(di.phraseIDs, idStatement{id: id, stmt: statement{pos: ph.Pos, end: ph.End, text: quote(ph.Text)}})
+			}
+		}
+	}
+	// The section of each work item, for the prerequisites it names.
+	type itemSpan struct {
+		id         string
+		start, end token.Pos
+	}
+	var items []itemSpan
+	for _, it := range d.WorkItems {
+		for i, h := range d.Headings {
+			if h.Pos == it.Pos {
+				items = append(items, itemSpan{it.ID, it.End, secEnd(i)})
+				break
+			}
+		}
+	}
+	itemAt := func(p token.Pos) string {
+		for _, s := range items {
+			if s.start <= p && p < s.end {
+				return s.id
+			}
+		}
+		return ""
+	}
+	readiness := "" // the label ("Readiness packet:") the lines that follow are listed under
 	// Sentences are read from the text, line by line outside fenced code
 	// and blockquotes: a document taken from a summary has no blocks, and
 	// its text is read back (Workspace.Content) like every check's.
 	content := ws.Content(d)
-	tf := d.File.Tok
 	bodylines.Each(content, tf.Offset(d.BodyStart), len(content), func(l bodylines.Line) {
 		if l.Quoted {
 			return
+		}
+		if len(items) > 0 {
+			readiness = prerequisiteLabel(l.Text, readiness)
 		}
 		if di.stillRequired == nil && len(di.approvalFalse) > 0 && stillRequired.MatchString(l.Text) {
 			ln := newLine(d, l)
@@ -182,11 +233,50 @@ func extract(ws *sotparse.Workspace, d *sotparse.Doc) *docInfo {
 				}
 			}
 		}
+		if a := itemAt(ln.pos); a != "" && (readiness != "" || prerequisiteWord.MatchString(ln.text)) && !blockedByLine.MatchString(l.Text) {
+			for _, id := range ids() {
+				if id != a {
+					di.prerequisites[a] = append(di.prerequisites[a], idStatement{id: id, stmt: statement{pos: ln.pos, end: ln.end, text: ln.source}})
+				}
+			}
+		}
 		if roleWord.MatchString(ln.text) {
 			di.roles = append(di.roles, ln.roleClaims()...)
 		}
 	})
 	return di
+}
+
+// listSection is a section that lists work ids ("## Workboard").
+type listSection struct {
+	heading *sotparse.Heading
+	ids     []string
+}
+
+var (
+	// prerequisiteWord marks a sentence that makes what it names a
+	// prerequisite of the item whose section holds it.
+	prerequisiteWord = regexp.MustCompile(`(?i)\b(?:readiness|prerequisites?|requires|depends on|must exist before|must be done before)\b`)
+	// blockedByLine is the item's own dependency list, which names its
+	// blockers, not what it is a prerequisite of.
+	blockedByLine = regexp.MustCompile(`(?i)^\s*(?:[-*+]\s+)?blocked by:`)
+)
+
+// prerequisiteLabel returns the label the lines after l are listed under:
+// a paragraph line that ends with a colon and names a prerequisite
+// ("Readiness packet:") starts one, any other paragraph line ends it; list
+// items keep it.
+func prerequisiteLabel(l, label string) string {
+	t := strings.TrimSpace(l)
+	switch {
+	case t == "":
+		return label
+	case strings.HasPrefix(t, "- ") || strings.HasPrefix(t, "* ") || strings.HasPrefix(t, "+ "):
+		return label
+	case strings.HasSuffix(t, ":") && prerequisiteWord.MatchString(t) && !blockedByLine.MatchString(t):
+		return t
+	}
+	return ""
 }
 
 // line is a body line as the rules read it: its text with each code span

@@ -62,7 +62,7 @@ var shapes = []shape{
 	}},
 	{"approval-timeline", func(defect bool) map[string]string {
 		return map[string]string{
-			dir + "CTO-REQ-RECORD.md": doc("validated", "## Request State\n\n- approval_granted: "+pick(defect, "false", "true")+"\n- JP approval is still required before execution.\n\n## Evidence\n\n- Target: `/work/target-repo`\n- Stage 5 report: `/runs/r1/report.json`\n"),
+			dir + "CTO-REQ-RECORD.md":   doc("validated", "## Request State\n\n- approval_granted: "+pick(defect, "false", "true")+"\n- JP approval is still required before execution.\n\n## Evidence\n\n- Target: `/work/target-repo`\n- Stage 5 report: `/runs/r1/report.json`\n"),
 			dir + "CTO-RUN-CLOSEOUT.md": doc("validated", "## Harness Evidence\n\n- Target: `/work/target-repo`\n- Harness report: `/runs/r1/report.json`\n- allowed paths passed: true\n"),
 			// A record that cites only the repository all runs share.
 			dir + "CTO-OTHER-RECORD.md": doc("validated", "## State\n\n- approval_granted: false\n- Target: `/work/target-repo`\n"),
@@ -70,7 +70,7 @@ var shapes = []shape{
 	}},
 	{"superseded", func(defect bool) map[string]string {
 		return map[string]string{
-			"WORKBOARD.yaml": "items:\n  - id: CTO-WORK-001\n    title: First\n    status: validated\n    blocked_by: []\n    source: .sot/03-PROTOCOLS/CTO-S-EVIDENCE.md\n  - id: CTO-WORK-002\n    title: Second\n    status: blocked\n    blocked_by: []\n    source: .sot/03-PROTOCOLS/CTO-S-EVIDENCE.md\n",
+			"WORKBOARD.yaml":         "items:\n  - id: CTO-WORK-001\n    title: First\n    status: validated\n    blocked_by: []\n    source: .sot/03-PROTOCOLS/CTO-S-EVIDENCE.md\n  - id: CTO-WORK-002\n    title: Second\n    status: blocked\n    blocked_by: []\n    source: .sot/03-PROTOCOLS/CTO-S-EVIDENCE.md\n",
 			dir + "CTO-S-ATTEMPT.md": doc("blocked", "## Decision\n\nDo not mark `CTO-WORK-001` validated.\n\nDo not mark `CTO-WORK-002` validated.\n"),
 			dir + "CTO-S-EVIDENCE.md": doc("validated", "## Result\n\n`CTO-WORK-001` is validated as the first run.\n\nDo not mark `CTO-WORK-002` validated yet.\n"+
 				pick(defect, "", "\nThis supersedes the blocked attempt `.sot/03-PROTOCOLS/CTO-S-ATTEMPT.md`.\n")),
@@ -84,14 +84,31 @@ var shapes = []shape{
 			fmt.Fprintf(&b, "  - id: CTO-WORK-%s\n    title: Item %s\n    status: candidate\n    blocked_by: []\n    source: .sot/03-PROTOCOLS/CTO-M-ISSUES.md\n", n, n)
 		}
 		return map[string]string{
-			"WORKBOARD.yaml":       b.String(),
+			"WORKBOARD.yaml":        b.String(),
 			dir + "CTO-M-ISSUES.md": doc("candidate", "## Items\n\nThe items are `CTO-WORK-001` to `CTO-WORK-003` and `CTO-WORK-"+last+"`; `CTO-WORK-005` is mentioned only.\n"),
 		}
 	}},
 }
 
+func init() {
+	shapes = append(shapes,
+		shape{"closeout-workboard", func(defect bool) map[string]string {
+			return map[string]string{
+				dir + "CTO-K-ISSUES.md":   doc("validated", "## CTO-WORK-001 - First\n\nStatus: validated.\n\n## CTO-WORK-002 - Second\n\nStatus: validated.\n\n## Required Phrases\n\n- CTO-WORK-001\n- CTO-WORK-002\n- CTO-WORK-009\n"),
+				dir + "CTO-K-CLOSEOUT.md": doc("validated", "## Workboard\n\n"+pick(defect, "", "- `CTO-WORK-001`\n")+"- `CTO-WORK-002`\n\n## Result\n\n- CTO-WORK-001\n- CTO-WORK-002\n- CTO-WORK-009\n"),
+			}
+		}},
+		shape{"circular-readiness", func(defect bool) map[string]string {
+			return map[string]string{
+				"WORKBOARD.yaml":        "items:\n  - id: CTO-WORK-001\n    title: First\n    status: validated\n    blocked_by: []\n    source: .sot/03-PROTOCOLS/CTO-C-ISSUES.md\n  - id: CTO-WORK-002\n    title: Second\n    status: validated\n    blocked_by: [" + pick(defect, "CTO-WORK-001", "") + "]\n    source: .sot/03-PROTOCOLS/CTO-C-ISSUES.md\n",
+				dir + "CTO-C-ISSUES.md": doc("validated", "## CTO-WORK-001 - First\n\nStatus: validated.\n\nReadiness packet:\n\n- `CTO-WORK-002` defines the approval packet.\n\nNotes:\n\n- `CTO-WORK-003` follows this item.\n\n## CTO-WORK-002 - Second\n\nStatus: validated.\n\nBlocked by: "+pick(defect, "CTO-WORK-001", "none")+"\n\n## CTO-WORK-003 - Third\n\nStatus: validated.\n\nBlocked by: CTO-WORK-001\n"),
+			}
+		}},
+	)
+}
+
 // errorCategories are the categories that are errors by default.
-var errorCategories = map[string]bool{"role": true, "copied-results": true, "approval-timeline": true}
+var errorCategories = map[string]bool{"role": true, "copied-results": true, "approval-timeline": true, "closeout-workboard": true, "circular-readiness": true}
 
 func TestShapes(t *testing.T) {
 	for _, s := range shapes {
@@ -134,5 +151,5 @@ func TestShapes(t *testing.T) {
 }
 
 func TestDoc(t *testing.T) {
-	checktest.Doc(t, contradiction.Analyzer, "contradiction: report records that disagree across documents about approvals, roles, test results and ids")
+	checktest.Doc(t, contradiction.Analyzer, "contradiction: report records that disagree across documents about approvals, roles, test results, closeouts, readiness and ids")
 }

@@ -4,7 +4,7 @@
 //
 // # Analyzer contradiction
 //
-// contradiction: report records that disagree across documents about approvals, roles, test results and ids
+// contradiction: report records that disagree across documents about approvals, roles, test results, closeouts, readiness and ids
 //
 // Each rule compares statements of the typed model (facts, work ids,
 // commits, statuses) across documents. Every finding names each
@@ -40,6 +40,17 @@
 //     validated ..."), and neither document links to the other. Linking
 //     the blocked attempt to what superseded it (or marking it superseded)
 //     resolves it.
+//   - closeout-workboard (error): a closeout whose "Workboard" section
+//     lists fewer work items than its route's required phrases name, among
+//     the items the route's documents define ("## Workboard" lists
+//     `CTO-WORK-075` while the route requires the phrase "CTO-WORK-074"
+//     and defines both). Ids of other routes a phrase names are references,
+//     not items the closeout closes.
+//   - circular-readiness (error): a work item whose section names another
+//     item as its prerequisite (under a label such as "Readiness packet:",
+//     or in a sentence with "requires", "depends on", "prerequisite") while
+//     that item is blocked by it (its "Blocked by" line or its workboard
+//     blocked_by): neither can be done first.
 //   - missing-id (warning): a gap in the sequence of work ids the workboard
 //     and the work item headings define ("CTO-WORK-050", "CTO-WORK-054"
 //     and nothing defining 051 to 053). Mentions of ids in the gap are
