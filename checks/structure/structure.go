@@ -52,6 +52,7 @@ func run(pass *analysis.Pass) (any, error) {
 			c.items(d)
 		}
 		c.duplicates(d)
+		c.nearDuplicates(d)
 	}
 	return nil, nil
 }
