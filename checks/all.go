@@ -67,6 +67,8 @@ var DefaultSeverity = map[string]Severity{
 	// truth; the other contradictions do not.
 	"contradiction/superseded": SeverityWarning,
 	"contradiction/missing-id": SeverityWarning,
+	// A pasted guard misnames the document; what it guards still holds.
+	"contradiction/misplaced-guard": SeverityWarning,
 	// Saying one thing twice in other words is a smell, not a contradiction.
 	"structure/near-duplicate-line": SeverityWarning,
 }

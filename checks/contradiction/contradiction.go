@@ -44,6 +44,7 @@ func run(pass *analysis.Pass) (any, error) {
 	c.missingIDs()
 	c.closeoutWorkboard()
 	c.circularReadiness()
+	c.misplacedGuards()
 	return nil, nil
 }
 
@@ -88,6 +89,7 @@ type docInfo struct {
 	workboardList *listSection             // the ids of a "Workboard" section
 	phraseIDs     []idStatement            // ids its required phrases name
 	prerequisites map[string][]idStatement // work item -> ids its section names as prerequisites
+	guards        []guardStatement         // "This closeout does not authorize ..."
 	cited         []*sotparse.Ref          // absolute paths it cites
 }
 
@@ -213,6 +215,10 @@ func extract(ws *sotparse.Workspace, d *sotparse.Doc) *docInfo {
 			ln := newLine(d, l)
 			di.stillRequired = &statement{pos: ln.pos, end: ln.end, text: ln.source}
 		}
+		if m := guardSentence.FindStringSubmatch(l.Text); m != nil {
+			ln := newLine(d, l)
+			di.guards = append(di.guards, guardStatement{word: strings.ToLower(m[1]), stmt: statement{pos: ln.pos, end: ln.end, text: ln.source}})
+		}
 		if strings.IndexByte(l.Text, '`') < 0 {
 			return // every other statement read here quotes an id or a name
 		}
@@ -246,6 +252,17 @@ func extract(ws *sotparse.Workspace, d *sotparse.Doc) *docInfo {
 	})
 	return di
 }
+
+// guardStatement is a sentence in which a document says what it, as a
+// document of some kind, does not do.
+type guardStatement struct {
+	word string // the kind it names, lower-cased ("closeout")
+	stmt statement
+}
+
+// guardSentence is a guard: "This closeout does not authorize another Case
+// run.", after a list marker or a label ("State: ").
+var guardSentence = regexp.MustCompile(`^\s*(?:[-*+]\s+(?:\[[ xX]\]\s+)?)?(?:[A-Z][A-Za-z ]{0,24}:\s+)?This (closeout|record|evidence|packet|brief|guard|audit|attempt|template|contract|matrix|blocker|PRD) (?:does not|is not|must not|cannot|will not)\b`)
 
 // listSection is a section that lists work ids ("## Workboard").
 type listSection struct {

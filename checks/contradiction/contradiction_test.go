@@ -104,6 +104,21 @@ func init() {
 				dir + "CTO-C-ISSUES.md": doc("validated", "## CTO-WORK-001 - First\n\nStatus: validated.\n\nReadiness packet:\n\n- `CTO-WORK-002` defines the approval packet.\n\nNotes:\n\n- `CTO-WORK-003` follows this item.\n\n## CTO-WORK-002 - Second\n\nStatus: validated.\n\nBlocked by: "+pick(defect, "CTO-WORK-001", "none")+"\n\n## CTO-WORK-003 - Third\n\nStatus: validated.\n\nBlocked by: CTO-WORK-001\n"),
 			}
 		}},
+		shape{"misplaced-guard", func(defect bool) map[string]string {
+			guard := "- This closeout does not authorize another Case run.\n"
+			return map[string]string{
+				// Route G has no closeout: its evidence may not speak as one.
+				dir + "CTO-G-PRD.md":      doc("validated", "## Non-goals\n\n- Do not authorize another Case run.\n"),
+				dir + "CTO-G-EVIDENCE.md": doc("validated", "## Result\n\n- State: "+pick(defect, "This closeout", "This evidence")+" does not authorize another Case run.\n"),
+				// Route K has one: its PRD may require the closeout's guard.
+				dir + "CTO-K-PRD.md":      doc("validated", "## Required Phrases\n\n"+guard),
+				dir + "CTO-K-CLOSEOUT.md": doc("validated", "## Scope Guard\n\n"+guard),
+				// A stem that names the kind, a guard inside a sentence, and
+				// a sentence that is not a guard.
+				dir + "CTO-H-PACKET-ISSUES.md":   doc("validated", "## Scope\n\nThis packet does not approve execution.\n\nRecord says `CTO-WORK-024` remains blocked because this record does not select a branch.\n"),
+				dir + "CTO-H-PACKET-CLOSEOUT.md": doc("validated", "## Scope\n\nThis template belongs to the route; it is not an approval.\n"),
+			}
+		}},
 	)
 }
 

@@ -51,6 +51,14 @@
 //     or in a sentence with "requires", "depends on", "prerequisite") while
 //     that item is blocked by it (its "Blocked by" line or its workboard
 //     blocked_by): neither can be done first.
+//   - misplaced-guard (warning): a guard sentence that names a kind of
+//     document ("This closeout does not authorize another Case run.",
+//     "State: This record is not execution evidence.") in a document of
+//     another kind whose route has no document of that kind, and whose
+//     route stem does not name it either: a sentence pasted from another
+//     kind of document, claiming this one is something it is not. A
+//     closeout's PRD may require its closeout's guard; a PRD of a route
+//     without a closeout may not.
 //   - missing-id (warning): a gap in the sequence of work ids the workboard
 //     and the work item headings define ("CTO-WORK-050", "CTO-WORK-054"
 //     and nothing defining 051 to 053). Mentions of ids in the gap are
