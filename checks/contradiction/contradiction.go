@@ -1,6 +1,7 @@
 package contradiction
 
 import (
+	"bytes"
 	"fmt"
 	"go/token"
 	"path"
@@ -204,53 +205,102 @@ func extract(ws *sotparse.Workspace, d *sotparse.Doc) *docInfo {
 	// and blockquotes: a document taken from a summary has no blocks, and
 	// its text is read back (Workspace.Content) like every check's.
 	content := ws.Content(d)
+	// Each rule's regular expression runs only on the lines that hold its
+	// key word, which a plain search finds far faster: most lines hold none.
+	var low []byte // the line, lower-cased (ASCII), reused from line to line
 	bodylines.Each(content, tf.Offset(d.BodyStart), len(content), func(l bodylines.Line) {
 		if l.Quoted {
 			return
 		}
+		text := l.Text
 		if len(items) > 0 {
-			readiness = prerequisiteLabel(l.Text, readiness)
+			readiness = prerequisiteLabel(text, readiness)
 		}
-		if di.stillRequired == nil && len(di.approvalFalse) > 0 && stillRequired.MatchString(l.Text) {
+		if di.stillRequired == nil && len(di.approvalFalse) > 0 && containsFold(text, "required") && stillRequired.MatchString(text) {
 			ln := newLine(d, l)
 			di.stillRequired = &statement{pos: ln.pos, end: ln.end, text: ln.source}
 		}
-		if m := guardSentence.FindStringSubmatch(l.Text); m != nil {
-			ln := newLine(d, l)
-			di.guards = append(di.guards, guardStatement{word: strings.ToLower(m[1]), stmt: statement{pos: ln.pos, end: ln.end, text: ln.source}})
+		if strings.Contains(text, "This ") {
+			if m := guardSentence.FindStringSubmatch(text); m != nil {
+				ln := newLine(d, l)
+				di.guards = append(di.guards, guardStatement{word: strings.ToLower(m[1]), stmt: statement{pos: ln.pos, end: ln.end, text: ln.source}})
+			}
 		}
-		if strings.IndexByte(l.Text, '`') < 0 {
+		if strings.IndexByte(text, '`') < 0 {
 			return // every other statement read here quotes an id or a name
+		}
+		low = append(low[:0], text...)
+		for i, c := range low {
+			if 'A' <= c && c <= 'Z' {
+				low[i] = c + 'a' - 'A'
+			}
+		}
+		validated := bytes.Contains(low, kwValidated)
+		doNot := di.blocked && validated && bytes.Contains(low, kwDoNot)
+		var item string
+		if len(items) > 0 {
+			item = itemAt(d.File.Pos(l.Off))
+		}
+		prereq := item != "" && (readiness != "" || hasAny(low, prerequisiteKeys)) && !blockedByLine.MatchString(text)
+		role := hasAny(low, pairKeys) && hasAny(low, roleKeys)
+		if !validated && !prereq && !role {
+			return
 		}
 		ln := newLine(d, l)
 		if ln.text == "" {
 			return
 		}
 		ids := func() []string { return idsIn(workIDs, ln.pos, ln.end) }
-		if di.blocked && doNotMark.MatchString(ln.text) {
+		if doNot && doNotMark.MatchString(ln.text) {
 			for _, id := range ids() {
 				di.doNotMark = append(di.doNotMark, idStatement{id: id, stmt: statement{pos: ln.pos, end: ln.end, text: ln.source}})
 			}
 		}
-		if validatedState.MatchString(ln.text) && !negated.MatchString(ln.text) {
+		if validated && validatedState.MatchString(ln.text) && !negated.MatchString(ln.text) {
 			for _, id := range ids() {
 				if _, ok := di.validatedIDs[id]; !ok {
 					di.validatedIDs[id] = statement{pos: ln.pos, end: ln.end, text: ln.source}
 				}
 			}
 		}
-		if a := itemAt(ln.pos); a != "" && (readiness != "" || prerequisiteWord.MatchString(ln.text)) && !blockedByLine.MatchString(l.Text) {
+		if prereq && (readiness != "" || prerequisiteWord.MatchString(ln.text)) {
 			for _, id := range ids() {
-				if id != a {
-					di.prerequisites[a] = append(di.prerequisites[a], idStatement{id: id, stmt: statement{pos: ln.pos, end: ln.end, text: ln.source}})
+				if id != item {
+					di.prerequisites[item] = append(di.prerequisites[item], idStatement{id: id, stmt: statement{pos: ln.pos, end: ln.end, text: ln.source}})
 				}
 			}
 		}
-		if roleWord.MatchString(ln.text) {
+		if role && strings.Contains(ln.text, code) && roleWord.MatchString(ln.text) {
 			di.roles = append(di.roles, ln.roleClaims()...)
 		}
 	})
 	return di
+}
+
+var (
+	roleKeys         = keys("primary", "fallback", "default")
+	prerequisiteKeys = keys("readiness", "prerequisite", "requires", "depends on", "must exist before", "must be done before")
+	pairKeys         = keys("` / `", "` with model `", "`, model `")
+	kwValidated      = []byte("validated")
+	kwDoNot          = []byte("do not")
+)
+
+func keys(words ...string) [][]byte {
+	out := make([][]byte, len(words))
+	for i, w := range words {
+		out[i] = []byte(w)
+	}
+	return out
+}
+
+// hasAny reports whether s holds one of the words.
+func hasAny(s []byte, words [][]byte) bool {
+	for _, w := range words {
+		if bytes.Contains(s, w) {
+			return true
+		}
+	}
+	return false
 }
 
 // guardStatement is a sentence in which a document says what it, as a
@@ -437,4 +487,25 @@ func quote(s string) string {
 
 func rel(pos token.Pos, format string, args ...any) analysis.RelatedInformation {
 	return analysis.RelatedInformation{Pos: pos, Message: fmt.Sprintf(format, args...)}
+}
+
+// containsFold reports whether s holds word (lower-case ASCII) in any ASCII
+// letter case, without allocating.
+func containsFold(s, word string) bool {
+	for i := 0; i+len(word) <= len(s); i++ {
+		j := 0
+		for ; j < len(word); j++ {
+			c := s[i+j]
+			if 'A' <= c && c <= 'Z' {
+				c += 'a' - 'A'
+			}
+			if c != word[j] {
+				break
+			}
+		}
+		if j == len(word) {
+			return true
+		}
+	}
+	return false
 }

@@ -3,7 +3,9 @@ package contradiction_test
 import (
 	"fmt"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/svrnty/sotvet/checks"
 	"github.com/svrnty/sotvet/checks/checktest"
@@ -167,4 +169,20 @@ func TestShapes(t *testing.T) {
 
 func TestDoc(t *testing.T) {
 	checktest.Doc(t, contradiction.Analyzer, "contradiction: report records that disagree across documents about approvals, roles, test results, closeouts, readiness and ids")
+}
+
+// BenchmarkRun measures the check alone, on the corpus parsed once
+// (SOTVET_BENCH_CORPUS names another workspace, a synthetic one say).
+func BenchmarkRun(b *testing.B) {
+	checktest.BenchPass(b, checktest.BenchCorpusDir(b), cpuTime, contradiction.Analyzer)
+}
+
+// cpuTime is the process's user and system CPU time, which a loaded
+// machine disturbs less than wall time.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
