@@ -27,21 +27,24 @@ func init() {
 // dropped ("- Require no Target Repository path exposure." then "- No
 // Target Repository path exposure.").
 func (c *checker) nearDuplicates(d *sotparse.Doc) {
-	frame := map[string]bool{}
-	for _, w := range framingWords {
-		frame[strings.ToLower(w)] = true
-	}
+	frame := c.frame
 	content := d.File.Content
-	var prevKey, prevWords string
+	var prevKey uint64
+	var prevItem string
 	var prevLine bodylines.Line
 	bodylines.Each(content, d.File.Tok.Offset(d.BodyStart), len(content), func(l bodylines.Line) {
 		item, ok := listItemText(l.Text)
 		if !ok || l.Quoted {
-			prevKey = ""
+			prevKey = 0
 			return
 		}
-		words, key, n := restateKey(item, frame)
-		if prevKey != "" && n >= 2 && key == prevKey && words != prevWords {
+		key, n := restateKey(item, frame)
+		if n < 2 {
+			key = 0 // too short to restate anything
+		}
+		// The same key; then the same words in all would be a repeat, not
+		// a restatement (duplicate-line's business when the lines match).
+		if prevKey != 0 && key == prevKey && !sameWords(item, prevItem) {
 			start := l.Off + len(l.Text) - len(strings.TrimLeft(l.Text, " \t"))
 			end := l.Off + len(strings.TrimRight(l.Text, " \t\r"))
 			c.pass.Report(analysis.Diagnostic{
@@ -50,7 +53,7 @@ func (c *checker) nearDuplicates(d *sotparse.Doc) {
 				Related: []analysis.RelatedInformation{{Pos: d.File.Pos(prevLine.Off), Message: fmt.Sprintf("the item before: %s", shorten(strings.TrimSpace(prevLine.Text)))}},
 			})
 		}
-		prevKey, prevWords, prevLine = key, words, l
+		prevKey, prevItem, prevLine = key, item, l
 	})
 }
 
@@ -78,21 +81,76 @@ func listItemText(line string) (string, bool) {
 	return t, true
 }
 
-// restateKey returns the item's words, lower-cased, and the same without
-// framing words, both joined by spaces, and how many words the key has.
-func restateKey(s string, frame map[string]bool) (words, key string, n int) {
-	var all, kept []string
-	for _, w := range strings.FieldsFunc(strings.ToLower(s), func(r rune) bool {
-		return !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '_' || r == '.' || r == '/' || r == '-' || r > 127)
-	}) {
-		w = strings.Trim(w, ".")
-		if w == "" {
+// restateKey hashes the item's words, lower-cased, leaving out the
+// framing words when frame is set, and counts the words hashed. It
+// allocates nothing: this runs on every list item of every document.
+func restateKey(s string, frame *framing) (key uint64, n int) {
+	const offset, prime = 14695981039346656037, 1099511628211
+	key = offset
+	start := -1 // of the current word in s
+	for i := 0; i <= len(s); i++ {
+		if i < len(s) && isWordByte(s[i]) {
+			if start < 0 {
+				start = i
+			}
 			continue
 		}
-		all = append(all, w)
-		if !frame[w] {
-			kept = append(kept, w)
+		if start < 0 {
+			continue
+		}
+		w := strings.Trim(s[start:i], ".")
+		start = -1
+		if w == "" || frame != nil && frame.has(w) {
+			continue
+		}
+		for j := 0; j < len(w); j++ {
+			c := w[j]
+			if 'A' <= c && c <= 'Z' {
+				c += 'a' - 'A'
+			}
+			key = (key ^ uint64(c)) * prime
+		}
+		key = (key ^ ' ') * prime
+		n++
+	}
+	return key, n
+}
+
+func isWordByte(c byte) bool {
+	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '_' || c == '.' || c == '/' || c == '-' || c >= 0x80
+}
+
+// framing is the set of framing words, by length: a lookup compares a few
+// short strings, which is cheaper than hashing the word.
+type framing struct{ byLen [16][]string }
+
+func newFraming(words []string) *framing {
+	f := new(framing)
+	for _, w := range words {
+		w = strings.ToLower(w)
+		if len(w) < len(f.byLen) {
+			f.byLen[len(w)] = append(f.byLen[len(w)], w)
 		}
 	}
-	return strings.Join(all, " "), strings.Join(kept, " "), len(kept)
+	return f
+}
+
+func (f *framing) has(w string) bool {
+	if len(w) >= len(f.byLen) {
+		return false
+	}
+	for _, x := range f.byLen[len(w)] {
+		if strings.EqualFold(w, x) {
+			return true
+		}
+	}
+	return false
+}
+
+// sameWords reports whether a and b have the same words, framing words
+// included.
+func sameWords(a, b string) bool {
+	ka, na := restateKey(a, nil)
+	kb, nb := restateKey(b, nil)
+	return ka == kb && na == nb
 }
