@@ -68,7 +68,8 @@ var DefaultSeverity = map[string]Severity{
 	"contradiction/superseded": SeverityWarning,
 	"contradiction/missing-id": SeverityWarning,
 	// A pasted guard misnames the document; what it guards still holds.
-	"contradiction/misplaced-guard": SeverityWarning,
+	"contradiction/misplaced-guard":    SeverityWarning,
+	"contradiction/mislabeled-command": SeverityWarning,
 	// Saying one thing twice in other words is a smell, not a contradiction.
 	"structure/near-duplicate-line": SeverityWarning,
 }

@@ -46,6 +46,7 @@ func run(pass *analysis.Pass) (any, error) {
 	c.closeoutWorkboard()
 	c.circularReadiness()
 	c.misplacedGuards()
+	c.mislabeledCommands()
 	return nil, nil
 }
 
@@ -91,6 +92,7 @@ type docInfo struct {
 	phraseIDs     []idStatement            // ids its required phrases name
 	prerequisites map[string][]idStatement // work item -> ids its section names as prerequisites
 	guards        []guardStatement         // "This closeout does not authorize ..."
+	commands      []commandFact            // "- Harness command: `...`"
 	cited         []*sotparse.Ref          // absolute paths it cites
 }
 
@@ -135,6 +137,9 @@ func extract(ws *sotparse.Workspace, d *sotparse.Doc) *docInfo {
 			di.passed = true
 		case key == "approval_granted" && strings.EqualFold(v, "false"):
 			di.approvalFalse = append(di.approvalFalse, f)
+		case strings.HasPrefix(strings.TrimSpace(f.Value), "`") && commandKey.MatchString(key):
+			m := commandKey.FindStringSubmatch(key)
+			di.commands = append(di.commands, commandFact{role: m[1], value: v, fact: f})
 		case strings.Contains(key, "commit"):
 			if sha, _, _ := strings.Cut(v, " "); commitSHA.MatchString(sha) {
 				di.commits = append(di.commits, commitFact{sha: sha, fact: f})

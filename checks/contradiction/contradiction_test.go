@@ -121,6 +121,15 @@ func init() {
 				dir + "CTO-H-PACKET-CLOSEOUT.md": doc("validated", "## Scope\n\nThis template belongs to the route; it is not an approval.\n"),
 			}
 		}},
+		shape{"mislabeled-command", func(defect bool) map[string]string {
+			label := pick(defect, "Harness command", "Tests command")
+			return map[string]string{
+				dir + "CTO-L-RECORD.md":   doc("validated", "## Harness Command\n\n- "+label+": `python3 -m pytest -q`\n- Harness command: `harness/evals/health.sh --json`\n"),
+				dir + "CTO-L-EVIDENCE.md": doc("validated", "## Evidence\n\n- Tests command: `python3 -m pytest -q`.\n- validation command: `python3 -m pytest -q`\n- New command: `python3 -m pytest -q`\n"),
+				// An even split has no majority: not judged.
+				dir + "CTO-M-EVIDENCE.md": doc("validated", "## Evidence\n\n- Harness command: `make check`\n- target command: `make check`\n"),
+			}
+		}},
 	)
 }
 

@@ -59,6 +59,13 @@
 //     kind of document, claiming this one is something it is not. A
 //     closeout's PRD may require its closeout's guard; a PRD of a route
 //     without a closeout may not.
+//   - mislabeled-command (warning): a command (a fact's code-span value)
+//     that some facts label as the harness's ("- Harness command:
+//     `python3 -m pytest -q`") and others as the target repository's test
+//     command ("Tests command", "validation command", "target command"):
+//     the label fewer places give is reported, with the places that give
+//     the other. Other labels ("New command", "command") are not compared;
+//     an even split has no majority to judge by and is not reported.
 //   - missing-id (warning): a gap in the sequence of work ids the workboard
 //     and the work item headings define ("CTO-WORK-050", "CTO-WORK-054"
 //     and nothing defining 051 to 053). Mentions of ids in the gap are
