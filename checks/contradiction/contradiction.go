@@ -32,12 +32,17 @@ const maxRelated = 6
 
 func run(pass *analysis.Pass) (any, error) {
 	ws := pass.ResultOf[sotparse.Analyzer].(*sotparse.Workspace)
-	ws.Prefetch(ws.Docs)
-	// Each document is read once, alone and in parallel, into the
-	// statements the rules compare; the rules then compare those only.
+	// Each document is read once into the statements the rules compare;
+	// the rules then compare those only. The typed model (facts,
+	// references, headings) is read for every document; the text, for the
+	// documents in focus, and for the others only when a rule needs their
+	// sentences (a summarized document's text is read back).
 	infos := make([]*docInfo, len(ws.Docs))
-	parallel.For(len(ws.Docs), func(i int) { infos[i] = extract(ws, ws.Docs[i]) })
+	for i, d := range ws.Docs {
+		infos[i] = extract(ws, d)
+	}
 	c := &checker{ws: ws, pass: pass, docs: infos}
+	c.text(func(di *docInfo) bool { return ws.Focused(di.d.Path) })
 	c.roles()
 	c.copiedResults()
 	c.approvalTimeline()
@@ -54,6 +59,23 @@ type checker struct {
 	ws   *sotparse.Workspace
 	pass *analysis.Pass
 	docs []*docInfo
+}
+
+// text reads the text of the documents want selects, in parallel, each once.
+func (c *checker) text(want func(*docInfo) bool) {
+	var todo []*docInfo
+	for _, di := range c.docs {
+		if !di.textRead && want(di) {
+			di.textRead = true
+			todo = append(todo, di)
+		}
+	}
+	docs := make([]*sotparse.Doc, len(todo))
+	for i, di := range todo {
+		docs[i] = di.d
+	}
+	c.ws.Prefetch(docs)
+	parallel.For(len(todo), func(i int) { todo[i].readText(c.ws) })
 }
 
 // report reports a finding in a file the run is focused on.
@@ -93,6 +115,8 @@ type docInfo struct {
 	prerequisites map[string][]idStatement // work item -> ids its section names as prerequisites
 	guards        []guardStatement         // "This closeout does not authorize ..."
 	commands      []commandFact            // "- Harness command: `...`"
+	workIDs       []*sotparse.Ref          // its work id references, by position
+	textRead      bool                     // readText has run
 	cited         []*sotparse.Ref          // absolute paths it cites
 }
 
@@ -162,18 +186,10 @@ func extract(ws *sotparse.Workspace, d *sotparse.Doc) *docInfo {
 		}
 	}
 	sort.Slice(workIDs, func(i, j int) bool { return workIDs[i].Pos < workIDs[j].Pos })
-	tf := d.File.Tok
-	secEnd := func(i int) token.Pos {
-		for _, g := range d.Headings[i+1:] {
-			if g.Level <= d.Headings[i].Level {
-				return g.Pos
-			}
-		}
-		return d.File.Pos(tf.Size())
-	}
+	di.workIDs = workIDs
 	for i, h := range d.Headings {
 		if strings.EqualFold(strings.TrimSpace(h.Text), "Workboard") && di.workboardList == nil {
-			di.workboardList = &listSection{heading: h, ids: idsIn(workIDs, h.End, secEnd(i))}
+			di.workboardList = &listSection{heading: h, ids: idsIn(workIDs, h.End, secEnd(d, i))}
 		}
 	}
 	for _, pl := range d.PhraseLists {
@@ -183,6 +199,24 @@ func extract(ws *sotparse.Workspace, d *sotparse.Doc) *docInfo {
 			}
 		}
 	}
+	return di
+}
+
+// secEnd returns the end of the section of d's i-th heading.
+func secEnd(d *sotparse.Doc, i int) token.Pos {
+	for _, g := range d.Headings[i+1:] {
+		if g.Level <= d.Headings[i].Level {
+			return g.Pos
+		}
+	}
+	return d.File.Pos(d.File.Tok.Size())
+}
+
+// readText reads the statements of the document's text: those of the
+// document's own sentences the rules compare. A document out of focus is
+// read only when a rule needs it (see checker.text).
+func (di *docInfo) readText(ws *sotparse.Workspace) {
+	d, workIDs, tf := di.d, di.workIDs, di.d.File.Tok
 	// The section of each work item, for the prerequisites it names.
 	type itemSpan struct {
 		id         string
@@ -192,7 +226,7 @@ func extract(ws *sotparse.Workspace, d *sotparse.Doc) *docInfo {
 	for _, it := range d.WorkItems {
 		for i, h := range d.Headings {
 			if h.Pos == it.Pos {
-				items = append(items, itemSpan{it.ID, it.End, secEnd(i)})
+				items = append(items, itemSpan{it.ID, it.End, secEnd(d, i)})
 				break
 			}
 		}
@@ -279,7 +313,6 @@ func extract(ws *sotparse.Workspace, d *sotparse.Doc) *docInfo {
 			di.roles = append(di.roles, ln.roleClaims()...)
 		}
 	})
-	return di
 }
 
 var (

@@ -27,6 +27,7 @@ func (c *checker) misplacedGuards() {
 			if kind == di.d.Kind || routeKinds[di.d.Stem][kind] || stemNames(di.d.Stem, kind) {
 				continue
 			}
+			c.text(func(o *docInfo) bool { return o.d.Kind == kind })
 			var related []analysis.RelatedInformation
 			for _, o := range c.docs {
 				if o.d.Kind != kind {

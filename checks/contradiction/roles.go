@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"go/token"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 
@@ -126,6 +127,13 @@ func near(between string) bool {
 // roles reports pairs that are primary in one sentence and fallback in
 // another.
 func (c *checker) roles() {
+	// A finding lands on a claim of a document read so far (one in
+	// focus): without one there is nothing to report, and the other
+	// documents' text is not read.
+	if !slices.ContainsFunc(c.docs, func(di *docInfo) bool { return len(di.roles) > 0 }) {
+		return
+	}
+	c.text(func(*docInfo) bool { return true })
 	byPair := map[string][]roleClaim{}
 	var keys []string
 	for _, di := range c.docs {

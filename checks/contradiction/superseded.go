@@ -14,6 +14,7 @@ func (c *checker) superseded() {
 	wb := c.ws.Workboard
 	for _, di := range c.docs {
 		for _, dn := range di.doNotMark {
+			c.text(func(o *docInfo) bool { return o.d.MayMention(dn.id) })
 			it := wb.Item(dn.id)
 			if it == nil || it.Status == nil || !strings.EqualFold(strings.TrimSpace(it.Status.Value), "validated") {
 				continue
