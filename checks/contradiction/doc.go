@@ -72,7 +72,11 @@
 //     named as related places; a gap is reported only when the workboard
 //     could be read whole.
 //
-// Fenced code blocks and blockquotes are never read as statements.
+// Sentences are read line by line, outside fenced code blocks and
+// blockquotes, which are never statements; a code span is quoted text (an
+// id, a name, a command), never a sentence word. In a run focused on some
+// files (an editor, a pre-commit hook), the other documents' sentences are
+// read only when a finding in focus depends on them.
 package contradiction
 
 import _ "embed"
