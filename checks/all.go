@@ -6,6 +6,7 @@ import (
 	"github.com/svrnty/sotvet/checks/authority"
 	"github.com/svrnty/sotvet/checks/cases"
 	"github.com/svrnty/sotvet/checks/consistency"
+	"github.com/svrnty/sotvet/checks/contradiction"
 	"github.com/svrnty/sotvet/checks/evidence"
 	"github.com/svrnty/sotvet/checks/frontmatter"
 	"github.com/svrnty/sotvet/checks/glossary"
@@ -25,6 +26,7 @@ var All = []*analysis.Analyzer{
 	authority.Analyzer,
 	cases.Analyzer,
 	consistency.Analyzer,
+	contradiction.Analyzer,
 	evidence.Analyzer,
 	frontmatter.Analyzer,
 	glossary.Analyzer,
@@ -61,6 +63,15 @@ var DefaultSeverity = map[string]Severity{
 	"consistency/date-order":     SeverityWarning,
 	"consistency/count-mismatch": SeverityWarning,
 	"consistency/schema-drift":   SeverityWarning,
+	// A stale attempt and a gap in the ids leave the reader a way to the
+	// truth; the other contradictions do not.
+	"contradiction/superseded": SeverityWarning,
+	"contradiction/missing-id": SeverityWarning,
+	// A pasted guard misnames the document; what it guards still holds.
+	"contradiction/misplaced-guard":    SeverityWarning,
+	"contradiction/mislabeled-command": SeverityWarning,
+	// Saying one thing twice in other words is a smell, not a contradiction.
+	"structure/near-duplicate-line": SeverityWarning,
 }
 
 // Lookup returns the registered check with the given name, or nil.

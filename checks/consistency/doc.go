@@ -26,7 +26,13 @@
 //     section, which structure's duplicate-line catches line by line.)
 //   - date-order (warning): sibling headings that carry dates (same level,
 //     same parent) out of chronological order: a heading dated before a
-//     sibling placed above it. A journal reads top to bottom.
+//     sibling placed above it. A journal reads top to bottom. Siblings
+//     dated the same day are ordered by the runs they record: a section
+//     whose newest run directory timestamp ("20260601T022100Z") is older
+//     than the newest run a section placed above it records reads as
+//     newer evidence than it is (a "still blocked" entry placed after the
+//     pass that ended the block); sections that record no run are not
+//     compared.
 //   - count-mismatch (warning): a document that defines work items and says
 //     how many its sequence has ("This is intentionally two slices", "split
 //     into 3 issues") while it defines a different number. Numbers are

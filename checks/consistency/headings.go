@@ -17,8 +17,11 @@ func (c *checker) headings(d *sotparse.Doc, content []byte, secs []section) {
 	}
 	first := map[key]int{}
 	type dated struct {
-		date string
-		i    int
+		date  string
+		i     int
+		stamp string // the newest run timestamp of its body, or ""
+		at    int    // the stamp's offset
+		si    int    // the section whose body has the stamp
 	}
 	latest := map[[2]int]dated{} // by parent and level: the latest date so far
 	for i, s := range secs {
@@ -40,14 +43,40 @@ func (c *checker) headings(d *sotparse.Doc, content []byte, secs []section) {
 		if len(dates) == 0 || !validDate(dates[0]) {
 			continue
 		}
-		m := []string{dates[0], dates[0]}
+		cur := dated{date: dates[0], i: i, si: i}
+		cur.stamp, cur.at = newestStamp(content, s.bodyStart, s.end)
 		sib := [2]int{s.parent, s.h.Level}
-		if prev, ok := latest[sib]; ok && m[1] < prev.date {
+		prev, ok := latest[sib]
+		if ok && cur.date < prev.date {
 			c.diag(s.h.Pos, s.h.End, "date-order",
-				fmt.Sprintf("section dated %s is placed after a section dated %s (line %d): dated sections are out of chronological order", m[1], prev.date, d.File.Tok.Line(secs[prev.i].h.Pos)),
+				fmt.Sprintf("section dated %s is placed after a section dated %s (line %d): dated sections are out of chronological order", cur.date, prev.date, d.File.Tok.Line(secs[prev.i].h.Pos)),
 				related(secs[prev.i].h.Pos, "the later-dated section %q", secs[prev.i].h.Text), nil)
 			continue
 		}
-		latest[sib] = dated{m[1], i}
+		if ok && cur.date == prev.date && cur.stamp != "" && prev.stamp != "" && cur.stamp < prev.stamp {
+			// The same day: the runs the sections record order them.
+			rel := related(secs[prev.si].h.Pos, "the section placed above it, %q", secs[prev.si].h.Text)
+			rel = append(rel, related(d.File.Pos(prev.at), "records the run of %s", prev.stamp)...)
+			c.diag(s.h.Pos, s.h.End, "date-order",
+				fmt.Sprintf("section %q records runs up to %s, older than the run of %s that the section on line %d, placed above it, records: it reads as newer evidence than it is; move it up, or mark it as history", s.h.Text, cur.stamp, prev.stamp, d.File.Tok.Line(secs[prev.si].h.Pos)),
+				rel, nil)
+			continue
+		}
+		if ok && cur.date == prev.date && cur.stamp < prev.stamp {
+			cur.stamp, cur.at, cur.si = prev.stamp, prev.at, prev.si // keep the newest run of the day
+		}
+		latest[sib] = cur
 	}
+}
+
+// newestStamp returns the newest run timestamp in content[start:end] and
+// its offset, or "".
+func newestStamp(content []byte, start, end int) (string, int) {
+	newest, at := "", 0
+	for _, o := range runStamps(content[start:end]) {
+		if t := string(content[start+o : start+o+16]); t > newest {
+			newest, at = t, start+o
+		}
+	}
+	return newest, at
 }

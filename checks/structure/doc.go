@@ -28,6 +28,15 @@
 //     list marker or task box, thematic breaks and setext underlines ("---",
 //     "***", "==="), and lines that are only an HTML tag are not compared.
 //     The suggested fix deletes the repeated line.
+//   - near-duplicate-line (warning): a list item that restates the list
+//     item right before it in other words: the two differ, but their words
+//     are the same once the framing words (-framing-words: "require",
+//     "occurs", "is", ...) are dropped ("- Require no Target Repository
+//     path exposure." then "- No Target Repository path exposure."). Items
+//     that differ in any other word ("Aggregate validator passed" then
+//     "Post-merge aggregate validator passed", "edit upstream `a`" then
+//     "edit upstream `b`") are parallel statements, not repeats. Not
+//     compared across a blank line, a paragraph or a blockquote.
 //
 // Why the default PRD sections are few. The PRDs of the cto-planb corpus
 // follow four conventions:
@@ -83,6 +92,10 @@
 //     list or a YAML list (in sotvet.yaml: a list of strings, each "A|B"
 //     for either A or B, or a list of lists of alternatives); "A|B" means a
 //     section named A or B. An empty value requires none.
+//   - -framing-words: comma-separated words near-duplicate-line drops
+//     before comparing two list items (default: require, requires,
+//     required, ensure, ensures, record, records, keep, keeps, state,
+//     states, must, should, shall, occur, occurs, happens, is, are, be).
 package structure
 
 import _ "embed"

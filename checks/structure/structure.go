@@ -39,7 +39,7 @@ func init() {
 
 func run(pass *analysis.Pass) (any, error) {
 	ws := pass.ResultOf[sotparse.Analyzer].(*sotparse.Workspace)
-	c := &checker{pass: pass}
+	c := &checker{pass: pass, frame: newFraming(framingWords)}
 	for _, d := range ws.Docs {
 		if !ws.Focused(d.Path) {
 			continue
@@ -52,12 +52,14 @@ func run(pass *analysis.Pass) (any, error) {
 			c.items(d)
 		}
 		c.duplicates(d)
+		c.nearDuplicates(d)
 	}
 	return nil, nil
 }
 
 type checker struct {
-	pass *analysis.Pass
+	pass  *analysis.Pass
+	frame *framing // -framing-words, for near-duplicate-line
 }
 
 func (c *checker) report(pos, end token.Pos, category, format string, args ...any) {

@@ -121,7 +121,7 @@ func TestFix(t *testing.T) {
 
 func TestDoc(t *testing.T) {
 	a := structure.Analyzer
-	checktest.Doc(t, a, "structure: check document outlines: PRD sections, work items, headings, repeated lines")
+	checktest.Doc(t, a, "structure: check document outlines: PRD sections, work items, headings, repeated lines", "prd-sections", "framing-words")
 	if a.URL != "https://github.com/svrnty/sotvet/blob/main/docs/checks.md#structure" {
 		t.Errorf("URL = %q", a.URL)
 	}
@@ -144,4 +144,23 @@ func BenchmarkCorpus(b *testing.B) {
 // (SOTVET_BENCH_CORPUS names another workspace, a synthetic one say).
 func BenchmarkRun(b *testing.B) {
 	checktest.BenchPass(b, checktest.BenchCorpusDir(b), nil, structure.Analyzer)
+}
+
+// TestNearDuplicateLine checks the near-duplicate-line rule: a warning,
+// with the item before as its related place; -framing-words replaces the
+// words it drops.
+func TestNearDuplicateLine(t *testing.T) {
+	dir := filepath.Join("testdata", "near-duplicate-line")
+	for _, f := range checktest.Run(t, dir, structure.Analyzer) {
+		if f.Category != "near-duplicate-line" || f.Severity != checks.SeverityWarning {
+			t.Errorf("%s:%d: %s %s, want a near-duplicate-line warning", f.File, f.Line, f.Category, f.Severity)
+		}
+		if len(f.Related) != 1 || f.Related[0].Line != f.Line-1 {
+			t.Errorf("%s:%d: related %v, want the line before", f.File, f.Line, f.Related)
+		}
+	}
+	checktest.SetFlag(t, structure.Analyzer, "framing-words", "require")
+	if fs := checktest.Findings(t, dir, structure.Analyzer); len(fs) != 1 {
+		t.Errorf("-framing-words=require: %d findings, want 1 (line 10)", len(fs))
+	}
 }

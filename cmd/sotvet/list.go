@@ -29,8 +29,12 @@ func cmdChecks(args []string, stdout, stderr io.Writer) int {
 	rules := rules()
 	switch *format {
 	case "text":
+		width := 0
 		for _, r := range rules {
-			fmt.Fprintf(stdout, "%-12s %s\n", r.Name, r.Short)
+			width = max(width, len(r.Name))
+		}
+		for _, r := range rules {
+			fmt.Fprintf(stdout, "%-*s %s\n", width, r.Name, r.Short)
 		}
 	case "json":
 		type entry struct {

@@ -168,8 +168,12 @@ func writeDashboard(w io.Writer, s *summary.Summary) {
 	}
 
 	fmt.Fprintf(w, "\nFINDINGS  %s, %s\n", plural(s.Findings.Errors, "error", "errors"), plural(s.Findings.Warnings, "warning", "warnings"))
+	width := 12
 	for _, c := range s.Findings.ByCheck {
-		fmt.Fprintf(w, "  %-12s %s, %s\n", c.Check, plural(c.Errors, "error", "errors"), plural(c.Warnings, "warning", "warnings"))
+		width = max(width, len(c.Check))
+	}
+	for _, c := range s.Findings.ByCheck {
+		fmt.Fprintf(w, "  %-*s %s, %s\n", width, c.Check, plural(c.Errors, "error", "errors"), plural(c.Warnings, "warning", "warnings"))
 	}
 
 	var cols []string

@@ -1,0 +1,49 @@
+package contradiction
+
+import (
+	"fmt"
+	"strings"
+
+	"golang.org/x/tools/go/analysis"
+
+	"github.com/svrnty/sotvet/sotparse"
+)
+
+// closeoutWorkboard reports a closeout whose Workboard section lists fewer
+// of its route's work items than the route's required phrases name.
+func (c *checker) closeoutWorkboard() {
+	routes := map[string][]*docInfo{}
+	for _, di := range c.docs {
+		routes[di.d.Stem] = append(routes[di.d.Stem], di)
+	}
+	for _, di := range c.docs {
+		wl := di.workboardList
+		if di.d.Kind != sotparse.KindCloseout || wl == nil || len(wl.ids) == 0 {
+			continue
+		}
+		route := routes[di.d.Stem]
+		defined := map[string]bool{}
+		for _, r := range route {
+			for _, it := range r.d.WorkItems {
+				defined[it.ID] = true
+			}
+		}
+		var missing []string
+		var related []analysis.RelatedInformation
+		for _, r := range route {
+			for _, p := range r.phraseIDs {
+				if !defined[p.id] || contains(wl.ids, p.id) || contains(missing, p.id) {
+					continue
+				}
+				missing = append(missing, p.id)
+				related = append(related, rel(p.stmt.pos, "%s requires the phrase %q", r.d.Path, p.stmt.text))
+			}
+		}
+		if len(missing) == 0 {
+			continue
+		}
+		c.report(di.d.Path, wl.heading.Pos, wl.heading.End, "closeout-workboard",
+			fmt.Sprintf("the Workboard section lists %s, but the route's required phrases also name %s, work items the route defines: list every item this closeout closes, or drop the phrase",
+				strings.Join(wl.ids, ", "), strings.Join(missing, ", ")), related)
+	}
+}

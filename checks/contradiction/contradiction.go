@@ -1,0 +1,549 @@
+package contradiction
+
+import (
+	"bytes"
+	"fmt"
+	"go/token"
+	"path"
+	"regexp"
+	"sort"
+	"strings"
+
+	"golang.org/x/tools/go/analysis"
+
+	"github.com/svrnty/sotvet/checks/internal/bodylines"
+	"github.com/svrnty/sotvet/checks/internal/docutil"
+	"github.com/svrnty/sotvet/checks/internal/parallel"
+	"github.com/svrnty/sotvet/sotparse"
+)
+
+// Analyzer reports records that disagree across documents.
+var Analyzer = &analysis.Analyzer{
+	Name:     "contradiction",
+	Doc:      docutil.MustExtract(doc, "contradiction"),
+	URL:      "https://github.com/svrnty/sotvet/blob/main/docs/checks.md#contradiction",
+	Requires: []*analysis.Analyzer{sotparse.Analyzer},
+	Run:      run,
+}
+
+// maxRelated caps the related places of one finding: enough to find the
+// contradiction, not a listing of the workspace.
+const maxRelated = 6
+
+func run(pass *analysis.Pass) (any, error) {
+	ws := pass.ResultOf[sotparse.Analyzer].(*sotparse.Workspace)
+	// Each document is read once into the statements the rules compare;
+	// the rules then compare those only. The typed model (facts,
+	// references, headings) is read for every document; the text, for the
+	// documents in focus, and for the others only when a rule needs their
+	// sentences (a summarized document's text is read back).
+	infos := make([]*docInfo, len(ws.Docs))
+	for i, d := range ws.Docs {
+		infos[i] = extract(ws, d)
+	}
+	c := &checker{ws: ws, pass: pass, docs: infos}
+	c.text(func(di *docInfo) bool { return ws.Focused(di.d.Path) })
+	c.roles()
+	c.copiedResults()
+	c.approvalTimeline()
+	c.superseded()
+	c.missingIDs()
+	c.closeoutWorkboard()
+	c.circularReadiness()
+	c.misplacedGuards()
+	c.mislabeledCommands()
+	return nil, nil
+}
+
+type checker struct {
+	ws   *sotparse.Workspace
+	pass *analysis.Pass
+	docs []*docInfo
+}
+
+// text reads the text of the documents want selects, in parallel, each once.
+func (c *checker) text(want func(*docInfo) bool) {
+	var todo []*docInfo
+	for _, di := range c.docs {
+		if !di.textRead && want(di) {
+			di.textRead = true
+			todo = append(todo, di)
+		}
+	}
+	docs := make([]*sotparse.Doc, len(todo))
+	for i, di := range todo {
+		docs[i] = di.d
+	}
+	c.ws.Prefetch(docs)
+	parallel.For(len(todo), func(i int) { todo[i].readText(c.ws) })
+}
+
+// report reports a finding in a file the run is focused on.
+func (c *checker) report(path string, pos, end token.Pos, category, msg string, rel []analysis.RelatedInformation) {
+	if !c.ws.Focused(path) {
+		return
+	}
+	if len(rel) > maxRelated {
+		rel = rel[:maxRelated]
+	}
+	c.pass.Report(analysis.Diagnostic{Pos: pos, End: end, Category: category, Message: msg, Related: rel})
+}
+
+// statement is a sentence of a document, code spans written back in.
+type statement struct {
+	pos, end token.Pos
+	text     string
+}
+
+// docInfo holds what the rules compare of one document.
+type docInfo struct {
+	d         *sotparse.Doc
+	validated bool // frontmatter status validated
+	blocked   bool // frontmatter status blocked
+
+	roles         []roleClaim
+	results       []*sotparse.Fact // test-count facts, in order
+	commits       []commitFact
+	approvalFalse []*sotparse.Fact
+	stillRequired *statement               // "approval is still required"
+	passed        bool                     // a "... passed: true" fact or a test count
+	doNotMark     []idStatement            // "Do not mark `ID` validated"
+	validatedIDs  map[string]statement     // "`ID` is validated ..."
+	links         map[string]bool          // .sot paths it names
+	workboardList *listSection             // the ids of a "Workboard" section
+	phraseIDs     []idStatement            // ids its required phrases name
+	prerequisites map[string][]idStatement // work item -> ids its section names as prerequisites
+	guards        []guardStatement         // "This closeout does not authorize ..."
+	commands      []commandFact            // "- Harness command: `...`"
+	workIDs       []*sotparse.Ref          // its work id references, by position
+	textRead      bool                     // readText has run
+	cited         []*sotparse.Ref          // absolute paths it cites
+}
+
+type idStatement struct {
+	id   string
+	stmt statement
+}
+
+type commitFact struct {
+	sha  string
+	fact *sotparse.Fact
+}
+
+var (
+	resultValue    = regexp.MustCompile(`^\d+ passed(?:, \d+ (?:skipped|failed|xfailed|xpassed|deselected|errors?|warnings?))*$`)
+	commitSHA      = regexp.MustCompile(`^[0-9a-f]{7,40}$`)
+	stillRequired  = regexp.MustCompile(`(?i)\bapproval (?:is|remains) still required\b|\bstill requires? [^.]*\bapproval\b`)
+	doNotMark      = regexp.MustCompile(`(?i)\bdo not (?:mark|record|call|treat)\b[^.;]*\bvalidated\b`)
+	validatedState = regexp.MustCompile(`(?i)^(?:[A-Za-z][A-Za-z ]*:\s*)?` + code + `(?:(?:,| and|, and) ` + code + `)* (?:is|are) validated\b`)
+)
+
+const code = sotparse.CodePlaceholder
+
+func extract(ws *sotparse.Workspace, d *sotparse.Doc) *docInfo {
+	di := &docInfo{d: d, validatedIDs: map[string]statement{}, links: map[string]bool{}, prerequisites: map[string][]idStatement{}}
+	if fm := d.Frontmatter; fm != nil && fm.Status != nil && fm.Status.Scalar {
+		switch strings.ToLower(strings.TrimSpace(fm.Status.Value)) {
+		case "validated":
+			di.validated = true
+		case "blocked":
+			di.blocked = true
+		}
+	}
+	for _, f := range d.Facts {
+		v := plain(f.Value)
+		key := strings.ToLower(strings.TrimSpace(strings.Trim(f.Key, "`")))
+		switch {
+		case resultValue.MatchString(v):
+			di.results = append(di.results, f)
+			di.passed = true
+		case strings.HasSuffix(key, "passed") && strings.EqualFold(v, "true"):
+			di.passed = true
+		case key == "approval_granted" && strings.EqualFold(v, "false"):
+			di.approvalFalse = append(di.approvalFalse, f)
+		case strings.HasPrefix(strings.TrimSpace(f.Value), "`") && commandKey.MatchString(key):
+			m := commandKey.FindStringSubmatch(key)
+			di.commands = append(di.commands, commandFact{role: m[1], value: v, fact: f})
+		case strings.Contains(key, "commit"):
+			if sha, _, _ := strings.Cut(v, " "); commitSHA.MatchString(sha) {
+				di.commits = append(di.commits, commitFact{sha: sha, fact: f})
+			}
+		}
+	}
+	var workIDs []*sotparse.Ref
+	for _, r := range d.Refs {
+		switch r.Kind {
+		case sotparse.RefWorkID:
+			workIDs = append(workIDs, r)
+		case sotparse.RefSOTPath:
+			di.links[strings.TrimSuffix(r.Text, "/")] = true
+		case sotparse.RefAbsPath:
+			// A file a run left (a report, a proof), not a directory
+			// such as a repository that many runs share.
+			if strings.Contains(path.Base(r.Text), ".") {
+				di.cited = append(di.cited, r)
+			}
+		}
+	}
+	sort.Slice(workIDs, func(i, j int) bool { return workIDs[i].Pos < workIDs[j].Pos })
+	di.workIDs = workIDs
+	for i, h := range d.Headings {
+		if strings.EqualFold(strings.TrimSpace(h.Text), "Workboard") && di.workboardList == nil {
+			di.workboardList = &listSection{heading: h, ids: idsIn(workIDs, h.End, secEnd(d, i))}
+		}
+	}
+	for _, pl := range d.PhraseLists {
+		for _, ph := range pl.Phrases {
+			for _, id := range idsIn(workIDs, ph.Pos, ph.End) {
+				di.phraseIDs = append(di.phraseIDs, idStatement{id: id, stmt: statement{pos: ph.Pos, end: ph.End, text: quote(ph.Text)}})
+			}
+		}
+	}
+	return di
+}
+
+// secEnd returns the end of the section of d's i-th heading.
+func secEnd(d *sotparse.Doc, i int) token.Pos {
+	for _, g := range d.Headings[i+1:] {
+		if g.Level <= d.Headings[i].Level {
+			return g.Pos
+		}
+	}
+	return d.File.Pos(d.File.Tok.Size())
+}
+
+// readText reads the statements of the document's text: those of the
+// document's own sentences the rules compare. A document out of focus is
+// read only when a rule needs it (see checker.text).
+func (di *docInfo) readText(ws *sotparse.Workspace) {
+	d, workIDs, tf := di.d, di.workIDs, di.d.File.Tok
+	// The section of each work item, for the prerequisites it names.
+	type itemSpan struct {
+		id         string
+		start, end token.Pos
+	}
+	var items []itemSpan
+	for _, it := range d.WorkItems {
+		for i, h := range d.Headings {
+			if h.Pos == it.Pos {
+				items = append(items, itemSpan{it.ID, it.End, secEnd(d, i)})
+				break
+			}
+		}
+	}
+	itemAt := func(p token.Pos) string {
+		for _, s := range items {
+			if s.start <= p && p < s.end {
+				return s.id
+			}
+		}
+		return ""
+	}
+	readiness := "" // the label ("Readiness packet:") the lines that follow are listed under
+	// Sentences are read from the text, line by line outside fenced code
+	// and blockquotes: a document taken from a summary has no blocks, and
+	// its text is read back (Workspace.Content) like every check's.
+	content := ws.Content(d)
+	// Each rule's regular expression runs only on the lines that hold its
+	// key word, which a plain search finds far faster: most lines hold none.
+	var low []byte // the line, lower-cased (ASCII), reused from line to line
+	bodylines.Each(content, tf.Offset(d.BodyStart), len(content), func(l bodylines.Line) {
+		if l.Quoted {
+			return
+		}
+		text := l.Text
+		if len(items) > 0 {
+			readiness = prerequisiteLabel(text, readiness)
+		}
+		if di.stillRequired == nil && len(di.approvalFalse) > 0 && containsFold(text, "required") && stillRequired.MatchString(text) {
+			ln := newLine(d, l)
+			di.stillRequired = &statement{pos: ln.pos, end: ln.end, text: ln.source}
+		}
+		if strings.Contains(text, "This ") {
+			if m := guardSentence.FindStringSubmatch(text); m != nil {
+				ln := newLine(d, l)
+				di.guards = append(di.guards, guardStatement{word: strings.ToLower(m[1]), stmt: statement{pos: ln.pos, end: ln.end, text: ln.source}})
+			}
+		}
+		if strings.IndexByte(text, '`') < 0 {
+			return // every other statement read here quotes an id or a name
+		}
+		low = append(low[:0], text...)
+		for i, c := range low {
+			if 'A' <= c && c <= 'Z' {
+				low[i] = c + 'a' - 'A'
+			}
+		}
+		validated := bytes.Contains(low, kwValidated)
+		doNot := di.blocked && validated && bytes.Contains(low, kwDoNot)
+		var item string
+		if len(items) > 0 {
+			item = itemAt(d.File.Pos(l.Off))
+		}
+		prereq := item != "" && (readiness != "" || hasAny(low, prerequisiteKeys)) && !blockedByLine.MatchString(text)
+		role := hasAny(low, pairKeys) && hasAny(low, roleKeys)
+		if !validated && !prereq && !role {
+			return
+		}
+		ln := newLine(d, l)
+		if ln.text == "" {
+			return
+		}
+		ids := func() []string { return idsIn(workIDs, ln.pos, ln.end) }
+		if doNot && doNotMark.MatchString(ln.text) {
+			for _, id := range ids() {
+				di.doNotMark = append(di.doNotMark, idStatement{id: id, stmt: statement{pos: ln.pos, end: ln.end, text: ln.source}})
+			}
+		}
+		if validated && validatedState.MatchString(ln.text) && !negated.MatchString(ln.text) {
+			for _, id := range ids() {
+				if _, ok := di.validatedIDs[id]; !ok {
+					di.validatedIDs[id] = statement{pos: ln.pos, end: ln.end, text: ln.source}
+				}
+			}
+		}
+		if prereq && (readiness != "" || prerequisiteWord.MatchString(ln.text)) {
+			for _, id := range ids() {
+				if id != item {
+					di.prerequisites[item] = append(di.prerequisites[item], idStatement{id: id, stmt: statement{pos: ln.pos, end: ln.end, text: ln.source}})
+				}
+			}
+		}
+		if role && strings.Contains(ln.text, code) && roleWord.MatchString(ln.text) {
+			di.roles = append(di.roles, ln.roleClaims()...)
+		}
+	})
+}
+
+var (
+	roleKeys         = keys("primary", "fallback", "default")
+	prerequisiteKeys = keys("readiness", "prerequisite", "requires", "depends on", "must exist before", "must be done before")
+	pairKeys         = keys("` / `", "` with model `", "`, model `")
+	kwValidated      = []byte("validated")
+	kwDoNot          = []byte("do not")
+)
+
+func keys(words ...string) [][]byte {
+	out := make([][]byte, len(words))
+	for i, w := range words {
+		out[i] = []byte(w)
+	}
+	return out
+}
+
+// hasAny reports whether s holds one of the words.
+func hasAny(s []byte, words [][]byte) bool {
+	for _, w := range words {
+		if bytes.Contains(s, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// guardStatement is a sentence in which a document says what it, as a
+// document of some kind, does not do.
+type guardStatement struct {
+	word string // the kind it names, lower-cased ("closeout")
+	stmt statement
+}
+
+// guardSentence is a guard: "This closeout does not authorize another Case
+// run.", after a list marker or a label ("State: ").
+var guardSentence = regexp.MustCompile(`^\s*(?:[-*+]\s+(?:\[[ xX]\]\s+)?)?(?:[A-Z][A-Za-z ]{0,24}:\s+)?This (closeout|record|evidence|packet|brief|guard|audit|attempt|template|contract|matrix|blocker|PRD) (?:does not|is not|must not|cannot|will not)\b`)
+
+// listSection is a section that lists work ids ("## Workboard").
+type listSection struct {
+	heading *sotparse.Heading
+	ids     []string
+}
+
+var (
+	// prerequisiteWord marks a sentence that makes what it names a
+	// prerequisite of the item whose section holds it.
+	prerequisiteWord = regexp.MustCompile(`(?i)\b(?:readiness|prerequisites?|requires|depends on|must exist before|must be done before)\b`)
+	// blockedByLine is the item's own dependency list, which names its
+	// blockers, not what it is a prerequisite of.
+	blockedByLine = regexp.MustCompile(`(?i)^\s*(?:[-*+]\s+)?blocked by:`)
+)
+
+// prerequisiteLabel returns the label the lines after l are listed under:
+// a paragraph line that ends with a colon and names a prerequisite
+// ("Readiness packet:") starts one, any other paragraph line ends it; list
+// items keep it.
+func prerequisiteLabel(l, label string) string {
+	t := strings.TrimSpace(l)
+	switch {
+	case t == "":
+		return label
+	case strings.HasPrefix(t, "- ") || strings.HasPrefix(t, "* ") || strings.HasPrefix(t, "+ "):
+		return label
+	case strings.HasSuffix(t, ":") && prerequisiteWord.MatchString(t) && !blockedByLine.MatchString(t):
+		return t
+	}
+	return ""
+}
+
+// line is a body line as the rules read it: its text with each code span
+// replaced by sotparse.CodePlaceholder (what a code span says is quoted),
+// the spans' texts, and the source.
+type line struct {
+	d        *sotparse.Doc
+	text     string
+	codes    []string
+	codeAt   []int // index in text of each placeholder
+	anchors  []anchor
+	source   string // the line without its list marker, for messages
+	pos, end token.Pos
+}
+
+// anchor maps text[at:] to the file offset off (byte for byte up to the
+// next anchor).
+type anchor struct{ at, off int }
+
+func newLine(d *sotparse.Doc, l bodylines.Line) *line {
+	raw := l.Text
+	start := len(raw) - len(strings.TrimLeft(raw, " \t"))
+	// A list marker or a task box is not part of the statement.
+	for _, m := range []string{"- [ ] ", "- [x] ", "- [X] ", "- ", "* ", "+ "} {
+		if strings.HasPrefix(raw[start:], m) {
+			start += len(m)
+			break
+		}
+	}
+	body := strings.TrimRight(raw[start:], " \t")
+	ln := &line{d: d, source: quote(body), pos: d.File.Pos(l.Off + start), end: d.File.Pos(l.Off + start + len(body))}
+	var b strings.Builder
+	i := 0
+	ln.anchors = append(ln.anchors, anchor{0, l.Off + start})
+	for i < len(body) {
+		j := strings.IndexByte(body[i:], '`')
+		if j < 0 {
+			b.WriteString(body[i:])
+			break
+		}
+		j += i
+		k := strings.IndexByte(body[j+1:], '`')
+		if k < 0 {
+			b.WriteString(body[i:])
+			break
+		}
+		k += j + 1
+		b.WriteString(body[i:j])
+		ln.codeAt = append(ln.codeAt, b.Len())
+		ln.codes = append(ln.codes, strings.TrimSpace(body[j+1:k]))
+		b.WriteString(code)
+		ln.anchors = append(ln.anchors, anchor{b.Len(), l.Off + start + k + 1})
+		i = k + 1
+	}
+	ln.text = b.String()
+	return ln
+}
+
+// off returns the file offset of text[i].
+func (ln *line) off(i int) int {
+	a := ln.anchors[0]
+	for _, x := range ln.anchors[1:] {
+		if x.at > i {
+			break
+		}
+		a = x
+	}
+	return a.off + i - a.at
+}
+
+// codeText returns the text of the code span whose placeholder starts at
+// text[i], or "".
+func (ln *line) codeText(i int) string {
+	for k, at := range ln.codeAt {
+		if at == i {
+			return ln.codes[k]
+		}
+	}
+	return ""
+}
+
+// withCode returns text[i:j] with its code spans written back.
+func (ln *line) withCode(i, j int) string {
+	var b strings.Builder
+	for k, at := range ln.codeAt {
+		if at < i || at >= j {
+			continue
+		}
+		b.WriteString(ln.text[i:at])
+		b.WriteString("`" + ln.codes[k] + "`")
+		i = at + len(code)
+	}
+	if i < j {
+		b.WriteString(ln.text[i:j])
+	}
+	return b.String()
+}
+
+// idsIn returns the distinct work ids of refs (sorted by position) in
+// [pos, end].
+func idsIn(refs []*sotparse.Ref, pos, end token.Pos) []string {
+	i := sort.Search(len(refs), func(i int) bool { return refs[i].Pos >= pos })
+	var out []string
+	for ; i < len(refs) && refs[i].Pos <= end; i++ {
+		if !contains(out, refs[i].Text) {
+			out = append(out, refs[i].Text)
+		}
+	}
+	return out
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// plain returns a fact value without code-span backticks and a final
+// period.
+func plain(v string) string {
+	v = strings.TrimSpace(v)
+	v = strings.TrimSuffix(v, ".")
+	return strings.TrimSpace(strings.ReplaceAll(v, "`", ""))
+}
+
+// quote shortens a sentence for a message.
+func quote(s string) string {
+	const max = 200
+	if len(s) > max {
+		cut := strings.LastIndexByte(s[:max], ' ')
+		if cut < max/2 {
+			cut = max
+		}
+		s = s[:cut] + " ..."
+	}
+	return s
+}
+
+func rel(pos token.Pos, format string, args ...any) analysis.RelatedInformation {
+	return analysis.RelatedInformation{Pos: pos, Message: fmt.Sprintf(format, args...)}
+}
+
+// containsFold reports whether s holds word (lower-case ASCII) in any ASCII
+// letter case, without allocating.
+func containsFold(s, word string) bool {
+	for i := 0; i+len(word) <= len(s); i++ {
+		j := 0
+		for ; j < len(word); j++ {
+			c := s[i+j]
+			if 'A' <= c && c <= 'Z' {
+				c += 'a' - 'A'
+			}
+			if c != word[j] {
+				break
+			}
+		}
+		if j == len(word) {
+			return true
+		}
+	}
+	return false
+}

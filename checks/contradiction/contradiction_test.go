@@ -1,0 +1,197 @@
+package contradiction_test
+
+import (
+	"fmt"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/svrnty/sotvet/checks"
+	"github.com/svrnty/sotvet/checks/checktest"
+	"github.com/svrnty/sotvet/checks/contradiction"
+)
+
+// A shape is one rule's situation, written twice from the same template:
+// with the contradiction, and consistent (the same documents, the same
+// sentence forms, nothing disagreeing). The consistent set is the rule's
+// negative set: any finding there is a false alarm.
+type shape struct {
+	category string
+	files    func(defect bool) map[string]string
+}
+
+func doc(status, body string) string {
+	return "---\nname: Test Document\nstatus: " + status + "\nowner: jp\ncreated: 2026-06-01\nlast_reviewed: 2026-06-01\n---\n\n# Test Document\n\n" + body
+}
+
+func pick(defect bool, bad, good string) string {
+	if defect {
+		return bad
+	}
+	return good
+}
+
+const dir = ".sot/03-PROTOCOLS/"
+
+var shapes = []shape{
+	{"role", func(defect bool) map[string]string {
+		return map[string]string{
+			dir + "CTO-R-RECORD.md": doc("validated", `## Decision
+
+`+"`local_provider_required` means JP approved `qwen-local` with model `qwen-x` as primary, and `codex` with model `gpt-y` as fallback."+`
+
+- JP selected `+"`qwen-local` / `qwen-x`"+` on Spark as the default provider path.
+- `+"`codex` / `gpt-y`"+` may be recorded as the primary provider only when JP approves it.
+- `+"`qwen-local` / `qwen-x`"+` is not the fallback.
+`),
+			dir + "CTO-R-ISSUES.md": doc("validated", "## Scope\n\n"+
+				pick(defect, "Record the admission for the approved `codex` / `gpt-y` primary provider path.\n",
+					"Record the admission for the approved `codex` / `gpt-y` fallback provider path.\n")+
+				"\n```text\n`qwen-local` / `qwen-x` as fallback\n```\n\n> `qwen-local` / `qwen-x` as fallback\n"),
+		}
+	}},
+	{"copied-results", func(defect bool) map[string]string {
+		evidence := func(sha, focused, aggregate string) string {
+			return doc("validated", "## Implementation Evidence\n\n- Plugin commit: `"+sha+" Add a surface`\n\n## Validation Evidence\n\n- Focused result: `"+focused+"`\n- Aggregate result before commit: `"+aggregate+"`\n")
+		}
+		return map[string]string{
+			dir + "CTO-A-EVIDENCE.md": evidence("a109448", "5 passed", "103 passed, 4 skipped"),
+			dir + "CTO-B-EVIDENCE.md": evidence("154d835", "5 passed", pick(defect, "103 passed, 4 skipped", "104 passed, 4 skipped")),
+			// The same results for the same commit are one run cited twice.
+			dir + "CTO-C-EVIDENCE.md": evidence("a109448", "5 passed", "103 passed, 4 skipped"),
+		}
+	}},
+	{"approval-timeline", func(defect bool) map[string]string {
+		return map[string]string{
+			dir + "CTO-REQ-RECORD.md":   doc("validated", "## Request State\n\n- approval_granted: "+pick(defect, "false", "true")+"\n- JP approval is still required before execution.\n\n## Evidence\n\n- Target: `/work/target-repo`\n- Stage 5 report: `/runs/r1/report.json`\n"),
+			dir + "CTO-RUN-CLOSEOUT.md": doc("validated", "## Harness Evidence\n\n- Target: `/work/target-repo`\n- Harness report: `/runs/r1/report.json`\n- allowed paths passed: true\n"),
+			// A record that cites only the repository all runs share.
+			dir + "CTO-OTHER-RECORD.md": doc("validated", "## State\n\n- approval_granted: false\n- Target: `/work/target-repo`\n"),
+		}
+	}},
+	{"superseded", func(defect bool) map[string]string {
+		return map[string]string{
+			"WORKBOARD.yaml":         "items:\n  - id: CTO-WORK-001\n    title: First\n    status: validated\n    blocked_by: []\n    source: .sot/03-PROTOCOLS/CTO-S-EVIDENCE.md\n  - id: CTO-WORK-002\n    title: Second\n    status: blocked\n    blocked_by: []\n    source: .sot/03-PROTOCOLS/CTO-S-EVIDENCE.md\n",
+			dir + "CTO-S-ATTEMPT.md": doc("blocked", "## Decision\n\nDo not mark `CTO-WORK-001` validated.\n\nDo not mark `CTO-WORK-002` validated.\n"),
+			dir + "CTO-S-EVIDENCE.md": doc("validated", "## Result\n\n`CTO-WORK-001` is validated as the first run.\n\nDo not mark `CTO-WORK-002` validated yet.\n"+
+				pick(defect, "", "\nThis supersedes the blocked attempt `.sot/03-PROTOCOLS/CTO-S-ATTEMPT.md`.\n")),
+		}
+	}},
+	{"missing-id", func(defect bool) map[string]string {
+		var b strings.Builder
+		b.WriteString("items:\n")
+		last := pick(defect, "006", "004")
+		for _, n := range []string{"001", "002", "003", last} {
+			fmt.Fprintf(&b, "  - id: CTO-WORK-%s\n    title: Item %s\n    status: candidate\n    blocked_by: []\n    source: .sot/03-PROTOCOLS/CTO-M-ISSUES.md\n", n, n)
+		}
+		return map[string]string{
+			"WORKBOARD.yaml":        b.String(),
+			dir + "CTO-M-ISSUES.md": doc("candidate", "## Items\n\nThe items are `CTO-WORK-001` to `CTO-WORK-003` and `CTO-WORK-"+last+"`; `CTO-WORK-005` is mentioned only.\n"),
+		}
+	}},
+}
+
+func init() {
+	shapes = append(shapes,
+		shape{"closeout-workboard", func(defect bool) map[string]string {
+			return map[string]string{
+				dir + "CTO-K-ISSUES.md":   doc("validated", "## CTO-WORK-001 - First\n\nStatus: validated.\n\n## CTO-WORK-002 - Second\n\nStatus: validated.\n\n## Required Phrases\n\n- CTO-WORK-001\n- CTO-WORK-002\n- CTO-WORK-009\n"),
+				dir + "CTO-K-CLOSEOUT.md": doc("validated", "## Workboard\n\n"+pick(defect, "", "- `CTO-WORK-001`\n")+"- `CTO-WORK-002`\n\n## Result\n\n- CTO-WORK-001\n- CTO-WORK-002\n- CTO-WORK-009\n"),
+			}
+		}},
+		shape{"circular-readiness", func(defect bool) map[string]string {
+			return map[string]string{
+				"WORKBOARD.yaml":        "items:\n  - id: CTO-WORK-001\n    title: First\n    status: validated\n    blocked_by: []\n    source: .sot/03-PROTOCOLS/CTO-C-ISSUES.md\n  - id: CTO-WORK-002\n    title: Second\n    status: validated\n    blocked_by: [" + pick(defect, "CTO-WORK-001", "") + "]\n    source: .sot/03-PROTOCOLS/CTO-C-ISSUES.md\n",
+				dir + "CTO-C-ISSUES.md": doc("validated", "## CTO-WORK-001 - First\n\nStatus: validated.\n\nReadiness packet:\n\n- `CTO-WORK-002` defines the approval packet.\n\nNotes:\n\n- `CTO-WORK-003` follows this item.\n\n## CTO-WORK-002 - Second\n\nStatus: validated.\n\nBlocked by: "+pick(defect, "CTO-WORK-001", "none")+"\n\n## CTO-WORK-003 - Third\n\nStatus: validated.\n\nBlocked by: CTO-WORK-001\n"),
+			}
+		}},
+		shape{"misplaced-guard", func(defect bool) map[string]string {
+			guard := "- This closeout does not authorize another Case run.\n"
+			return map[string]string{
+				// Route G has no closeout: its evidence may not speak as one.
+				dir + "CTO-G-PRD.md":      doc("validated", "## Non-goals\n\n- Do not authorize another Case run.\n"),
+				dir + "CTO-G-EVIDENCE.md": doc("validated", "## Result\n\n- State: "+pick(defect, "This closeout", "This evidence")+" does not authorize another Case run.\n"),
+				// Route K has one: its PRD may require the closeout's guard.
+				dir + "CTO-K-PRD.md":      doc("validated", "## Required Phrases\n\n"+guard),
+				dir + "CTO-K-CLOSEOUT.md": doc("validated", "## Scope Guard\n\n"+guard),
+				// A stem that names the kind, a guard inside a sentence, and
+				// a sentence that is not a guard.
+				dir + "CTO-H-PACKET-ISSUES.md":   doc("validated", "## Scope\n\nThis packet does not approve execution.\n\nRecord says `CTO-WORK-024` remains blocked because this record does not select a branch.\n"),
+				dir + "CTO-H-PACKET-CLOSEOUT.md": doc("validated", "## Scope\n\nThis template belongs to the route; it is not an approval.\n"),
+			}
+		}},
+		shape{"mislabeled-command", func(defect bool) map[string]string {
+			label := pick(defect, "Harness command", "Tests command")
+			return map[string]string{
+				dir + "CTO-L-RECORD.md":   doc("validated", "## Harness Command\n\n- "+label+": `python3 -m pytest -q`\n- Harness command: `harness/evals/health.sh --json`\n"),
+				dir + "CTO-L-EVIDENCE.md": doc("validated", "## Evidence\n\n- Tests command: `python3 -m pytest -q`.\n- validation command: `python3 -m pytest -q`\n- New command: `python3 -m pytest -q`\n"),
+				// An even split has no majority: not judged.
+				dir + "CTO-M-EVIDENCE.md": doc("validated", "## Evidence\n\n- Harness command: `make check`\n- target command: `make check`\n"),
+			}
+		}},
+	)
+}
+
+// errorCategories are the categories that are errors by default.
+var errorCategories = map[string]bool{"role": true, "copied-results": true, "approval-timeline": true, "closeout-workboard": true, "circular-readiness": true}
+
+func TestShapes(t *testing.T) {
+	for _, s := range shapes {
+		t.Run(s.category, func(t *testing.T) {
+			for _, defect := range []bool{true, false} {
+				dir := t.TempDir()
+				checktest.WriteFiles(t, dir, s.files(defect))
+				fs := checktest.Findings(t, dir, contradiction.Analyzer)
+				if !defect {
+					for _, f := range fs {
+						t.Errorf("consistent set: false alarm %s:%d: [%s] %s", f.File, f.Line, f.Category, f.Message)
+					}
+					continue
+				}
+				if len(fs) == 0 {
+					t.Errorf("no %s finding in the defect set", s.category)
+				}
+				for _, f := range fs {
+					if f.Category != s.category {
+						t.Errorf("%s:%d: category %s, want %s: %s", f.File, f.Line, f.Category, s.category, f.Message)
+					}
+					want := checks.SeverityWarning
+					if errorCategories[f.Category] {
+						want = checks.SeverityError
+					}
+					if f.Severity != want {
+						t.Errorf("%s:%d: %s severity %s, want %s", f.File, f.Line, f.Category, f.Severity, want)
+					}
+					if len(f.Related) == 0 {
+						t.Errorf("%s:%d: no related location", f.File, f.Line)
+					}
+					t.Logf("%s:%d: %s", f.File, f.Line, f.Message)
+					for _, r := range f.Related {
+						t.Logf("  %s:%d: %s", r.File, r.Line, r.Message)
+					}
+				}
+			}
+		})
+	}
+}
+
+func TestDoc(t *testing.T) {
+	checktest.Doc(t, contradiction.Analyzer, "contradiction: report records that disagree across documents about approvals, roles, test results, closeouts, readiness and ids")
+}
+
+// BenchmarkRun measures the check alone, on the corpus parsed once
+// (SOTVET_BENCH_CORPUS names another workspace, a synthetic one say).
+func BenchmarkRun(b *testing.B) {
+	checktest.BenchPass(b, checktest.BenchCorpusDir(b), cpuTime, contradiction.Analyzer)
+}
+
+// cpuTime is the process's user and system CPU time, which a loaded
+// machine disturbs less than wall time.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}

@@ -1,0 +1,85 @@
+// Package contradiction defines an Analyzer that reports records of the
+// workspace that disagree with each other about what was approved, which
+// path is primary, what a run proved, and which items exist.
+//
+// # Analyzer contradiction
+//
+// contradiction: report records that disagree across documents about approvals, roles, test results, closeouts, readiness and ids
+//
+// Each rule compares statements of the typed model (facts, work ids,
+// commits, statuses) across documents. Every finding names each
+// contradicting place as a related location (a note line in text output)
+// with the sentence that makes it one, and says what would resolve it.
+// Categories, with their default severity:
+//
+//   - role (error): a provider/model pair ("`qwen-local` / `qwen3.6`",
+//     "`openai-codex` with model `gpt-5.5`", "`x`, model `y`") that one
+//     sentence calls the primary (or default) path and another the
+//     fallback. The role word must be within five words of the pair, with
+//     no other pair and no negation between them; a hedged sentence ("may
+//     be recorded as the primary ... only when", "if", "unless") states a
+//     branch, not a role, and is not read. The statements of the role that
+//     fewer sentences give are reported, each with every statement of the
+//     other role.
+//   - copied-results (error): two documents that report the same test
+//     results line for line (the same "key: N passed[, M skipped]" facts in
+//     the same order, at least two of them) for different commits (the
+//     "... commit: `sha subject`" facts of each, with no sha in common).
+//     Different code that passes exactly the same counts at every step is
+//     the mark of a copied section; rerunning the tests for the commit
+//     resolves it.
+//   - approval-timeline (error): a document with the fact
+//     "approval_granted: false" that cites, as its own evidence, a run
+//     (an absolute path) which another, validated, document cites as the
+//     evidence of a run that passed (it records a "... passed: true" fact
+//     or a test count). The approval the record says is missing is the one
+//     the run needed: record the grant, or stop pointing at the later run.
+//   - superseded (warning): a document whose frontmatter status is
+//     "blocked" that says "Do not mark `ID` validated" while the workboard
+//     and another, validated, document say the item is validated ("`ID` is
+//     validated ..."), and neither document links to the other. Linking
+//     the blocked attempt to what superseded it (or marking it superseded)
+//     resolves it.
+//   - closeout-workboard (error): a closeout whose "Workboard" section
+//     lists fewer work items than its route's required phrases name, among
+//     the items the route's documents define ("## Workboard" lists
+//     `CTO-WORK-075` while the route requires the phrase "CTO-WORK-074"
+//     and defines both). Ids of other routes a phrase names are references,
+//     not items the closeout closes.
+//   - circular-readiness (error): a work item whose section names another
+//     item as its prerequisite (under a label such as "Readiness packet:",
+//     or in a sentence with "requires", "depends on", "prerequisite") while
+//     that item is blocked by it (its "Blocked by" line or its workboard
+//     blocked_by): neither can be done first.
+//   - misplaced-guard (warning): a guard sentence that names a kind of
+//     document ("This closeout does not authorize another Case run.",
+//     "State: This record is not execution evidence.") in a document of
+//     another kind whose route has no document of that kind, and whose
+//     route stem does not name it either: a sentence pasted from another
+//     kind of document, claiming this one is something it is not. A
+//     closeout's PRD may require its closeout's guard; a PRD of a route
+//     without a closeout may not.
+//   - mislabeled-command (warning): a command (a fact's code-span value)
+//     that some facts label as the harness's ("- Harness command:
+//     `python3 -m pytest -q`") and others as the target repository's test
+//     command ("Tests command", "validation command", "target command"):
+//     the label fewer places give is reported, with the places that give
+//     the other. Other labels ("New command", "command") are not compared;
+//     an even split has no majority to judge by and is not reported.
+//   - missing-id (warning): a gap in the sequence of work ids the workboard
+//     and the work item headings define ("CTO-WORK-050", "CTO-WORK-054"
+//     and nothing defining 051 to 053). Mentions of ids in the gap are
+//     named as related places; a gap is reported only when the workboard
+//     could be read whole.
+//
+// Sentences are read line by line, outside fenced code blocks and
+// blockquotes, which are never statements; a code span is quoted text (an
+// id, a name, a command), never a sentence word. In a run focused on some
+// files (an editor, a pre-commit hook), the other documents' sentences are
+// read only when a finding in focus depends on them.
+package contradiction
+
+import _ "embed"
+
+//go:embed doc.go
+var doc string

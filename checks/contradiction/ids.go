@@ -1,0 +1,111 @@
+package contradiction
+
+import (
+	"fmt"
+	"go/token"
+	"regexp"
+	"sort"
+	"strconv"
+
+	"golang.org/x/tools/go/analysis"
+
+	"github.com/svrnty/sotvet/sotparse"
+)
+
+// idNumber splits a work id into its prefix and its number.
+var idNumber = regexp.MustCompile(`^(.*?)(\d+)$`)
+
+type definedID struct {
+	n     int
+	path  string
+	pos   token.Pos
+	end   token.Pos
+	width int
+}
+
+// missingIDs reports gaps in the sequence of defined work ids.
+func (c *checker) missingIDs() {
+	wb := c.ws.Workboard
+	if wb == nil || !wb.Complete {
+		return
+	}
+	// prefix -> number -> where it is first defined (the workboard first).
+	defined := map[string]map[int]definedID{}
+	define := func(id, path string, pos, end token.Pos) {
+		m := idNumber.FindStringSubmatch(id)
+		if m == nil {
+			return
+		}
+		n, err := strconv.Atoi(m[2])
+		if err != nil {
+			return
+		}
+		if defined[m[1]] == nil {
+			defined[m[1]] = map[int]definedID{}
+		}
+		if _, ok := defined[m[1]][n]; !ok {
+			defined[m[1]][n] = definedID{n: n, path: path, pos: pos, end: end, width: len(m[2])}
+		}
+	}
+	for _, it := range wb.Items {
+		if it.ID != nil && it.ID.Scalar {
+			define(it.ID.Value, wb.File.Path, it.ID.ValuePos, it.ID.ValueEnd)
+		}
+	}
+	for _, d := range c.ws.Docs {
+		for _, it := range d.WorkItems {
+			define(it.ID, d.Path, it.Pos, it.End)
+		}
+	}
+	mentions := map[string][]*sotparse.Ref{}
+	for _, di := range c.docs {
+		for _, r := range di.d.Refs {
+			if r.Kind == sotparse.RefWorkID {
+				mentions[r.Text] = append(mentions[r.Text], r)
+			}
+		}
+	}
+	var prefixes []string
+	for p := range defined {
+		prefixes = append(prefixes, p)
+	}
+	sort.Strings(prefixes)
+	for _, p := range prefixes {
+		var nums []definedID
+		for _, d := range defined[p] {
+			nums = append(nums, d)
+		}
+		sort.Slice(nums, func(i, j int) bool { return nums[i].n < nums[j].n })
+		for i := 1; i < len(nums); i++ {
+			lo, hi := nums[i-1], nums[i]
+			if hi.n-lo.n < 2 {
+				continue
+			}
+			id := func(n int) string { return fmt.Sprintf("%s%0*d", p, hi.width, n) }
+			gap := id(lo.n + 1)
+			if hi.n-lo.n > 2 {
+				gap += " to " + id(hi.n-1)
+			}
+			related := []analysis.RelatedInformation{rel(lo.pos, "%s, the id before the gap, is defined here", id(lo.n))}
+			mentioned := 0
+			for n := lo.n + 1; n < hi.n; n++ {
+				for _, r := range mentions[id(n)] {
+					mentioned++
+					related = append(related, rel(r.Pos, "%s is mentioned here, but defined nowhere", id(n)))
+				}
+			}
+			what := "nothing defines or mentions them"
+			if mentioned > 0 {
+				what = "nothing defines them (mentions are listed)"
+			}
+			if hi.n-lo.n == 2 {
+				what = "nothing defines or mentions it"
+				if mentioned > 0 {
+					what = "nothing defines it"
+				}
+			}
+			c.report(hi.path, hi.pos, hi.end, "missing-id",
+				fmt.Sprintf("the id sequence skips %s before %s: %s; define the missing items, or record that the ids were skipped on purpose", gap, id(hi.n), what), related)
+		}
+	}
+}

@@ -1,0 +1,156 @@
+package structure
+
+import (
+	"fmt"
+	"strings"
+
+	"golang.org/x/tools/go/analysis"
+
+	"github.com/svrnty/sotvet/checks/internal/bodylines"
+	"github.com/svrnty/sotvet/checks/internal/flagutil"
+	"github.com/svrnty/sotvet/sotparse"
+)
+
+// DefaultFramingWords are the words that frame a statement without changing
+// what it is about: "Require no X." and "No X occurs." state the same X.
+var DefaultFramingWords = []string{"require", "requires", "required", "ensure", "ensures", "record", "records",
+	"keep", "keeps", "state", "states", "must", "should", "shall", "occur", "occurs", "happens", "is", "are", "be"}
+
+var framingWords = flagutil.Words(append([]string(nil), DefaultFramingWords...))
+
+func init() {
+	Analyzer.Flags.Var(&framingWords, "framing-words", "comma-separated words near-duplicate-line drops before comparing two list items")
+}
+
+// nearDuplicates reports a list item that restates the list item right
+// before it: different lines with the same words once framing words are
+// dropped ("- Require no Target Repository path exposure." then "- No
+// Target Repository path exposure.").
+func (c *checker) nearDuplicates(d *sotparse.Doc) {
+	frame := c.frame
+	content := d.File.Content
+	var prevKey uint64
+	var prevItem string
+	var prevLine bodylines.Line
+	bodylines.Each(content, d.File.Tok.Offset(d.BodyStart), len(content), func(l bodylines.Line) {
+		item, ok := listItemText(l.Text)
+		if !ok || l.Quoted {
+			prevKey = 0
+			return
+		}
+		key, n := restateKey(item, frame)
+		if n < 2 {
+			key = 0 // too short to restate anything
+		}
+		// The same key; then the same words in all would be a repeat, not
+		// a restatement (duplicate-line's business when the lines match).
+		if prevKey != 0 && key == prevKey && !sameWords(item, prevItem) {
+			start := l.Off + len(l.Text) - len(strings.TrimLeft(l.Text, " \t"))
+			end := l.Off + len(strings.TrimRight(l.Text, " \t\r"))
+			c.pass.Report(analysis.Diagnostic{
+				Pos: d.File.Pos(start), End: d.File.Pos(end), Category: "near-duplicate-line",
+				Message: fmt.Sprintf("list item restates the item before it in other words: %s; keep one", shorten(strings.TrimSpace(item))),
+				Related: []analysis.RelatedInformation{{Pos: d.File.Pos(prevLine.Off), Message: fmt.Sprintf("the item before: %s", shorten(strings.TrimSpace(prevLine.Text)))}},
+			})
+		}
+		prevKey, prevItem, prevLine = key, item, l
+	})
+}
+
+// listItemText returns the text of a list item line after its marker and
+// task box.
+func listItemText(line string) (string, bool) {
+	t := strings.TrimLeft(line, " \t")
+	i := 0
+	switch {
+	case strings.HasPrefix(t, "- "), strings.HasPrefix(t, "* "), strings.HasPrefix(t, "+ "):
+		i = 2
+	default:
+		for i < len(t) && i < 9 && t[i] >= '0' && t[i] <= '9' {
+			i++
+		}
+		if i == 0 || i+1 >= len(t) || (t[i] != '.' && t[i] != ')') || t[i+1] != ' ' {
+			return "", false
+		}
+		i += 2
+	}
+	t = t[i:]
+	for _, box := range []string{"[ ] ", "[x] ", "[X] "} {
+		t = strings.TrimPrefix(t, box)
+	}
+	return t, true
+}
+
+// restateKey hashes the item's words, lower-cased, leaving out the
+// framing words when frame is set, and counts the words hashed. It
+// allocates nothing: this runs on every list item of every document.
+func restateKey(s string, frame *framing) (key uint64, n int) {
+	const offset, prime = 14695981039346656037, 1099511628211
+	key = offset
+	start := -1 // of the current word in s
+	for i := 0; i <= len(s); i++ {
+		if i < len(s) && isWordByte(s[i]) {
+			if start < 0 {
+				start = i
+			}
+			continue
+		}
+		if start < 0 {
+			continue
+		}
+		w := strings.Trim(s[start:i], ".")
+		start = -1
+		if w == "" || frame != nil && frame.has(w) {
+			continue
+		}
+		for j := 0; j < len(w); j++ {
+			c := w[j]
+			if 'A' <= c && c <= 'Z' {
+				c += 'a' - 'A'
+			}
+			key = (key ^ uint64(c)) * prime
+		}
+		key = (key ^ ' ') * prime
+		n++
+	}
+	return key, n
+}
+
+func isWordByte(c byte) bool {
+	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '_' || c == '.' || c == '/' || c == '-' || c >= 0x80
+}
+
+// framing is the set of framing words, by length: a lookup compares a few
+// short strings, which is cheaper than hashing the word.
+type framing struct{ byLen [16][]string }
+
+func newFraming(words []string) *framing {
+	f := new(framing)
+	for _, w := range words {
+		w = strings.ToLower(w)
+		if len(w) < len(f.byLen) {
+			f.byLen[len(w)] = append(f.byLen[len(w)], w)
+		}
+	}
+	return f
+}
+
+func (f *framing) has(w string) bool {
+	if len(w) >= len(f.byLen) {
+		return false
+	}
+	for _, x := range f.byLen[len(w)] {
+		if strings.EqualFold(w, x) {
+			return true
+		}
+	}
+	return false
+}
+
+// sameWords reports whether a and b have the same words, framing words
+// included.
+func sameWords(a, b string) bool {
+	ka, na := restateKey(a, nil)
+	kb, nb := restateKey(b, nil)
+	return ka == kb && na == nb
+}
