@@ -1,0 +1,290 @@
+package lsp
+
+// This file is the server's only use of the checks driver: loading a
+// workspace, holding the editor's unsaved buffers as overlays, running the
+// checks and handing back findings, fixes and the parsed model. Re-wiring
+// the server to another driver API (a loaded workspace that re-checks one
+// changed document) means changing this file alone.
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io/fs"
+	"maps"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"testing/fstest"
+	"time"
+
+	"golang.org/x/tools/go/analysis"
+
+	"github.com/svrnty/sotvet/checks"
+	"github.com/svrnty/sotvet/config"
+	"github.com/svrnty/sotvet/internal/safefs"
+	"github.com/svrnty/sotvet/sotparse"
+)
+
+// runMu serialises check runs: a sotvet.yaml's per-check settings are the
+// analyzers' flags, which every workspace shares.
+var runMu sync.Mutex
+
+// workspace is one loaded workspace: the files of its directory as they were
+// read (at load, or when the client said they changed), the open buffers
+// over them, and its configuration. Runs read memory only.
+type workspace struct {
+	root string // absolute
+
+	mu        sync.Mutex
+	cfg       *config.Config
+	cfgErr    error // sotvet.yaml could not be read: reported, defaults used
+	analyzers []*analysis.Analyzer
+	severity  map[string]checks.Severity
+	maxSize   int64
+	ignored   func(string, bool) bool
+	disk      map[string][]byte // workspace-relative path -> content
+	others    map[string]bool   // files outside the model: they exist
+	overlay   map[string][]byte // open buffers, by workspace-relative path
+}
+
+// snapshot is the outcome of one run.
+type snapshot struct {
+	findings []checks.Finding
+	model    *sotparse.Workspace
+	versions map[string]int32 // the buffer versions the run saw
+	schema   checks.Schema    // what the configured checks accept
+	err      error            // the run failed (a check's internal error)
+	took     time.Duration
+}
+
+// loadWorkspace reads the workspace at root: its configuration and every
+// file the checks read, resolved under root (no link leads out of it).
+func loadWorkspace(root string) (*workspace, error) {
+	w := &workspace{root: root, overlay: map[string][]byte{}}
+	w.loadConfig()
+	if ig, err := sotparse.GitIgnored(root); err == nil {
+		w.ignored = ig
+	}
+	if err := w.readDisk(); err != nil {
+		return nil, err
+	}
+	return w, nil
+}
+
+// loadConfig reads sotvet.yaml; a broken one is reported and the defaults
+// apply, so a half-typed configuration never stops the server.
+func (w *workspace) loadConfig() {
+	cfg, err := config.LoadIn(w.root, checks.All)
+	if errors.Is(err, fs.ErrNotExist) {
+		cfg, err = &config.Config{Severity: map[string]string{}}, nil
+	}
+	if err == nil {
+		err = w.applyConfig(cfg)
+	}
+	if err != nil {
+		w.cfgErr = err
+		cfg = &config.Config{Severity: map[string]string{}}
+		_ = w.applyConfig(cfg)
+		return
+	}
+	w.cfgErr = nil
+}
+
+// applyConfig derives the checks and severities of cfg, as check does.
+func (w *workspace) applyConfig(cfg *config.Config) error {
+	var out []*analysis.Analyzer
+	for _, name := range append(slices.Clone(cfg.Enable), cfg.Disable...) {
+		if checks.Lookup(name) == nil {
+			return fmt.Errorf("%s: unknown check %q", cfg.Path, name)
+		}
+	}
+	for _, a := range checks.All {
+		if len(cfg.Enable) > 0 && !slices.Contains(cfg.Enable, a.Name) || slices.Contains(cfg.Disable, a.Name) {
+			continue
+		}
+		out = append(out, a)
+	}
+	if len(out) == 0 {
+		return fmt.Errorf("%s: no checks enabled", cfg.Path)
+	}
+	sev := map[string]checks.Severity{}
+	for k, v := range cfg.Severity {
+		sev[k] = checks.Severity(v)
+	}
+	w.cfg, w.analyzers, w.severity, w.maxSize = cfg, out, sev, cfg.MaxFileSize
+	if w.maxSize <= 0 {
+		w.maxSize = sotparse.DefaultMaxFileSize
+	}
+	return nil
+}
+
+// readDisk reads every model file of the workspace into memory.
+func (w *workspace) readDisk() error {
+	root, err := safefs.Open(w.root, w.maxSize)
+	if err != nil {
+		return err
+	}
+	defer root.Close()
+	disc, err := sotparse.Discover(root, sotparse.DiscoverOptions{Ignored: w.ignored})
+	if err != nil {
+		return fmt.Errorf("reading workspace: %w", err)
+	}
+	disk := make(map[string][]byte, len(disc.Entries))
+	for _, e := range disc.Entries {
+		if e.Size > w.maxSize {
+			continue // the run reports it as over the limit
+		}
+		if b, err := safefs.ReadFile(root, e.Path, w.maxSize); err == nil {
+			disk[e.Path] = b
+		}
+	}
+	others := make(map[string]bool, len(disc.Others))
+	for _, p := range disc.Others {
+		others[p] = true
+	}
+	w.mu.Lock()
+	w.disk, w.others = disk, others
+	w.mu.Unlock()
+	return nil
+}
+
+// fileChanged re-reads one file the client says changed on disk.
+func (w *workspace) fileChanged(rel string) {
+	if rel == config.FileName {
+		w.mu.Lock()
+		w.loadConfig()
+		w.mu.Unlock()
+		return
+	}
+	if sotparse.RoleOf(rel) == 0 {
+		return
+	}
+	b, err := safefs.ReadIn(w.root, filepath.FromSlash(rel), w.maxSize)
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if err != nil {
+		delete(w.disk, rel)
+		return
+	}
+	w.disk[rel] = b
+}
+
+// setOverlay makes content what the checks see for rel; nil removes it.
+func (w *workspace) setOverlay(rel string, content []byte) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if content == nil {
+		delete(w.overlay, rel)
+		return
+	}
+	w.overlay[rel] = content
+}
+
+// content returns what the checks see for rel, and whether it exists.
+func (w *workspace) content(rel string) ([]byte, bool) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if b, ok := w.overlay[rel]; ok {
+		return b, true
+	}
+	b, ok := w.disk[rel]
+	return b, ok
+}
+
+// frozen is a workspace's state at one instant: what a run checks.
+type frozen struct {
+	w         *workspace
+	mem       fstest.MapFS
+	cfg       *config.Config
+	analyzers []*analysis.Analyzer
+	severity  map[string]checks.Severity
+	maxSize   int64
+	ignored   func(string, bool) bool
+}
+
+// freeze copies the workspace's file set, the open buffers over the disk's
+// content (the contents themselves are shared: they are never modified).
+func (w *workspace) freeze() *frozen {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	mem := make(fstest.MapFS, len(w.disk)+len(w.others)+len(w.overlay))
+	for p := range w.others {
+		mem[p] = &fstest.MapFile{Mode: 0o644}
+	}
+	for p, b := range w.disk {
+		mem[p] = &fstest.MapFile{Data: b, Mode: 0o644}
+	}
+	for p, b := range w.overlay {
+		mem[p] = &fstest.MapFile{Data: b, Mode: 0o644}
+	}
+	return &frozen{w: w, mem: mem, cfg: w.cfg, analyzers: w.analyzers, severity: w.severity, maxSize: w.maxSize, ignored: w.ignored}
+}
+
+// run checks the frozen state with every enabled check, reading memory
+// only; versions are the buffer versions it holds.
+func (f *frozen) run(versions map[string]int32) *snapshot {
+	start := time.Now()
+	runMu.Lock()
+	defer runMu.Unlock()
+	restore := snapshotFlags()
+	defer restore()
+	if err := f.cfg.Apply(checks.All, nil); err != nil {
+		return &snapshot{err: err, versions: versions}
+	}
+	schema := checks.CurrentSchema()
+	res, model, err := checks.Run(checks.Options{
+		Root: f.w.root, FS: f.mem, Ignored: f.ignored, Analyzers: f.analyzers,
+		Severity: f.severity, MaxFileSize: f.maxSize,
+	})
+	if err != nil {
+		return &snapshot{err: err, versions: versions, took: time.Since(start)}
+	}
+	return &snapshot{findings: res.Findings, model: model, versions: versions, schema: schema, took: time.Since(start)}
+}
+
+// snapshotFlags records every check flag's value and returns a func that
+// puts them back, so that one workspace's settings do not leak into the next.
+func snapshotFlags() func() {
+	type saved struct {
+		a    *analysis.Analyzer
+		name string
+		v    string
+	}
+	var all []saved
+	for _, a := range checks.All {
+		a.Flags.VisitAll(func(f *flag.Flag) { all = append(all, saved{a, f.Name, f.Value.String()}) })
+	}
+	return func() {
+		for _, s := range all {
+			_ = s.a.Flags.Set(s.name, s.v)
+		}
+	}
+}
+
+// relPath names an absolute file of the workspace by its workspace path.
+func (w *workspace) relPath(abs string) (string, bool) {
+	return sotparse.RelPath(w.root, abs)
+}
+
+// sortedPaths lists the workspace paths the checks see, overlays included.
+func (w *workspace) sortedPaths() []string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	set := maps.Clone(w.disk)
+	for p, b := range w.overlay {
+		set[p] = b
+	}
+	out := slices.Collect(maps.Keys(set))
+	slices.Sort(out)
+	return out
+}
+
+// docsHref is where a finding's check is documented.
+func docsHref(check string) string {
+	if a := checks.Lookup(check); a != nil && a.URL != "" {
+		return a.URL
+	}
+	return "https://github.com/svrnty/sotvet/blob/main/docs/checks.md#" + strings.ToLower(check)
+}
