@@ -179,5 +179,3 @@ func overlaps(a, b Range) bool {
 func before(a, b Position) bool {
 	return a.Line < b.Line || a.Line == b.Line && a.Character < b.Character
 }
-
-

@@ -53,7 +53,8 @@ type Server struct {
 	workspaces map[string]*workspace // by root
 	docs       map[string]*document  // by URI
 	snaps      map[*workspace]*snapshot
-	dirty      map[*workspace]bool
+	dirty      map[*workspace]time.Time // when each pending run is due
+	timer      *time.Timer
 	published  map[string]string // URI -> the diagnostics last sent, encoded
 	fresh      chan struct{}     // closed and replaced after every run
 	wake       chan struct{}
@@ -88,7 +89,7 @@ func New(version string) *Server {
 		workspaces: map[string]*workspace{},
 		docs:       map[string]*document{},
 		snaps:      map[*workspace]*snapshot{},
-		dirty:      map[*workspace]bool{},
+		dirty:      map[*workspace]time.Time{},
 		published:  map[string]string{},
 		fresh:      make(chan struct{}),
 		wake:       make(chan struct{}, 1),
@@ -352,7 +353,9 @@ func (s *Server) registerWatchers(ctx context.Context) {
 				{"globPattern": "**/sotvet.yaml"}, {"globPattern": "**/*.md"},
 			}},
 		}}}
-		_, _ = s.conn.Call(jsonrpc2.DetachContext(ctx), "client/registerCapability", params, nil)
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		defer cancel()
+		_, _ = s.conn.Call(ctx, "client/registerCapability", params, nil)
 	}()
 	// The folders named at initialize are loaded now, so that the first
 	// document opened is checked against a workspace already in memory.
@@ -413,7 +416,7 @@ func (s *Server) workspaceAt(root string) *workspace {
 		return old
 	}
 	s.workspaces[root] = w
-	s.dirty[w] = true
+	s.dirty[w] = time.Now()
 	s.kick()
 	return w
 }
@@ -565,15 +568,18 @@ func (s *Server) didChangeFolders(p DidChangeWorkspaceFoldersParams) {
 	}
 }
 
-// markDirty schedules a run of w; now skips the debounce (open, save,
-// files changed outside the editor). Callers hold s.mu.
+// markDirty schedules a run of w after the debounce; now skips it (open,
+// save, files changed outside the editor). A keystroke postpones a run
+// that is due later, never one due now. Callers hold s.mu.
 func (s *Server) markDirty(w *workspace, now bool) {
-	s.dirty[w] = true
-	if now || s.debounce == 0 {
-		s.kick()
-		return
+	due := time.Now()
+	if !now {
+		due = due.Add(s.debounce)
 	}
-	s.kickAfter(s.debounce)
+	if old, ok := s.dirty[w]; !ok || now || old.After(time.Now()) {
+		s.dirty[w] = due
+	}
+	s.kick()
 }
 
 func (s *Server) kick() {
@@ -583,19 +589,24 @@ func (s *Server) kick() {
 	}
 }
 
-var debounceTimers sync.Map // *Server -> *time.Timer
-
-func (s *Server) kickAfter(d time.Duration) {
-	if t, ok := debounceTimers.Load(s); ok {
-		t.(*time.Timer).Reset(d)
-		return
+// nextDue returns a workspace whose run is due, or the time to wake up for
+// the earliest one that is not (zero when none is pending). Callers hold s.mu.
+func (s *Server) nextDue() (*workspace, time.Time) {
+	now := time.Now()
+	var next time.Time
+	for w, due := range s.dirty {
+		if !due.After(now) {
+			return w, time.Time{}
+		}
+		if next.IsZero() || due.Before(next) {
+			next = due
+		}
 	}
-	debounceTimers.Store(s, time.AfterFunc(d, s.kick))
+	return nil, next
 }
 
 // checker runs the dirty workspaces, one run at a time, and publishes.
 func (s *Server) checker(ctx context.Context) {
-	defer debounceTimers.Delete(s)
 	for {
 		select {
 		case <-ctx.Done():
@@ -604,12 +615,14 @@ func (s *Server) checker(ctx context.Context) {
 		}
 		for {
 			s.mu.Lock()
-			var w *workspace
-			for x := range s.dirty {
-				w = x
-				break
-			}
+			w, next := s.nextDue()
 			if w == nil {
+				if !next.IsZero() {
+					if s.timer != nil {
+						s.timer.Stop()
+					}
+					s.timer = time.AfterFunc(time.Until(next), s.kick)
+				}
 				s.mu.Unlock()
 				break
 			}
@@ -673,7 +686,7 @@ func (s *Server) snapshotFor(ctx context.Context, uri string) (*document, *snaps
 		}
 		s.mu.Lock()
 		snap := s.snaps[w]
-		ready := snap != nil && (d.version < 0 && !s.dirty[w] || snap.versions[d.rel] == d.version && snap.model != nil)
+		ready := snap != nil && (d.version < 0 && !isDirty(s.dirty, w) || snap.versions[d.rel] == d.version && snap.model != nil)
 		wait := s.fresh
 		s.mu.Unlock()
 		if ready {
@@ -711,3 +724,8 @@ func pathURI(abs string) string {
 }
 
 var errNoDocument = errors.New("no such document")
+
+func isDirty(m map[*workspace]time.Time, w *workspace) bool {
+	_, ok := m[w]
+	return ok
+}
