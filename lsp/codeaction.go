@@ -91,11 +91,11 @@ func (s *Server) fixEdit(d *document, snap *snapshot, fix checks.Fix, version *i
 	byFile := map[string][]TextEdit{}
 	var order []string
 	for _, e := range fix.Edits {
-		f := snap.model.File(e.File)
-		if f == nil || e.Start < 0 || e.End < e.Start || e.End > len(f.Content) {
+		content := snap.text(d.ws, e.File)
+		if e.Start < 0 || e.End < e.Start || e.End > len(content) {
 			return nil
 		}
-		x := newLineIndex(f.Content, s.enc)
+		x := newLineIndex(content, s.enc)
 		if _, ok := byFile[e.File]; !ok {
 			order = append(order, e.File)
 		}

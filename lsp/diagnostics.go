@@ -46,11 +46,7 @@ func (s *Server) diagnostics(w *workspace, snap *snapshot, fs []checks.Finding) 
 		if x, ok := idx[rel]; ok {
 			return x
 		}
-		var text []byte
-		if f := snap.model.File(rel); f != nil {
-			text = f.Content
-		}
-		x := newLineIndex(text, s.enc)
+		x := newLineIndex(snap.text(w, rel), s.enc)
 		idx[rel] = x
 		return x
 	}

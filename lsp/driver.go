@@ -28,8 +28,15 @@ import (
 )
 
 // runMu serialises check runs: a sotvet.yaml's per-check settings are the
-// analyzers' flags, which every workspace shares.
-var runMu sync.Mutex
+// analyzers' flags, which every workspace shares. applied is the
+// configuration whose settings the flags hold (setting some, the claim
+// rules, costs a compilation: it is done when the configuration changes,
+// not on every run); defaults puts back the values they had before.
+var (
+	runMu    sync.Mutex
+	applied  *config.Config
+	defaults func()
+)
 
 // workspace is one loaded workspace: the files of its directory as they were
 // read (at load, or when the client said they changed), the open buffers
@@ -47,6 +54,35 @@ type workspace struct {
 	disk      map[string][]byte // workspace-relative path -> content
 	others    map[string]bool   // files outside the model: they exist
 	overlay   map[string][]byte // open buffers, by workspace-relative path
+	summaries *summaryStore     // parsed documents out of focus, by content
+}
+
+// summaryStore keeps one summary per path, the latest content's: the
+// driver parses a document again only when its content changed, and the
+// store never holds more than one summary for each file of the workspace.
+type summaryStore struct {
+	mu sync.Mutex
+	m  map[string]storedSummary
+}
+
+type storedSummary struct {
+	id      string
+	summary []byte
+}
+
+func (st *summaryStore) Summary(path, id string) []byte {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	if s, ok := st.m[path]; ok && s.id == id {
+		return s.summary
+	}
+	return nil
+}
+
+func (st *summaryStore) PutSummary(path, id string, summary []byte) {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	st.m[path] = storedSummary{id, summary}
 }
 
 // snapshot is the outcome of one run.
@@ -62,7 +98,7 @@ type snapshot struct {
 // loadWorkspace reads the workspace at root: its configuration and every
 // file the checks read, resolved under root (no link leads out of it).
 func loadWorkspace(root string) (*workspace, error) {
-	w := &workspace{root: root, overlay: map[string][]byte{}}
+	w := &workspace{root: root, overlay: map[string][]byte{}, summaries: &summaryStore{m: map[string]storedSummary{}}}
 	w.loadConfig()
 	if ig, err := sotparse.GitIgnored(root); err == nil {
 		w.ignored = ig
@@ -202,6 +238,7 @@ type frozen struct {
 	severity  map[string]checks.Severity
 	maxSize   int64
 	ignored   func(string, bool) bool
+	focus     map[string]bool // the open documents: the run reports on them
 }
 
 // freeze copies the workspace's file set, the open buffers over the disk's
@@ -219,7 +256,11 @@ func (w *workspace) freeze() *frozen {
 	for p, b := range w.overlay {
 		mem[p] = &fstest.MapFile{Data: b, Mode: 0o644}
 	}
-	return &frozen{w: w, mem: mem, cfg: w.cfg, analyzers: w.analyzers, severity: w.severity, maxSize: w.maxSize, ignored: w.ignored}
+	focus := make(map[string]bool, len(w.overlay))
+	for p := range w.overlay {
+		focus[p] = true
+	}
+	return &frozen{w: w, mem: mem, cfg: w.cfg, analyzers: w.analyzers, severity: w.severity, maxSize: w.maxSize, ignored: w.ignored, focus: focus}
 }
 
 // run checks the frozen state with every enabled check, reading memory
@@ -228,15 +269,28 @@ func (f *frozen) run(versions map[string]int32) *snapshot {
 	start := time.Now()
 	runMu.Lock()
 	defer runMu.Unlock()
-	restore := snapshotFlags()
-	defer restore()
-	if err := f.cfg.Apply(checks.All, nil); err != nil {
-		return &snapshot{err: err, versions: versions}
+	if applied != f.cfg {
+		// Another configuration's settings go first: back to the defaults
+		// the flags had before any was applied.
+		if defaults == nil {
+			defaults = snapshotFlags()
+		}
+		defaults()
+		applied = nil
+		if err := f.cfg.Apply(checks.All, nil); err != nil {
+			defaults()
+			return &snapshot{err: err, versions: versions}
+		}
+		applied = f.cfg
 	}
 	schema := checks.CurrentSchema()
 	res, model, err := checks.Run(checks.Options{
 		Root: f.w.root, FS: f.mem, Ignored: f.ignored, Analyzers: f.analyzers,
 		Severity: f.severity, MaxFileSize: f.maxSize,
+		// Incremental: the open documents are parsed and judged in full;
+		// the others come from the summaries of their unchanged content,
+		// for the cross-file rules.
+		Reuse: &sotparse.Reuse{Focus: func(p string) bool { return f.focus[p] }, Store: f.w.summaries},
 	})
 	if err != nil {
 		return &snapshot{err: err, versions: versions, took: time.Since(start)}
@@ -258,7 +312,9 @@ func snapshotFlags() func() {
 	}
 	return func() {
 		for _, s := range all {
-			_ = s.a.Flags.Set(s.name, s.v)
+			if f := s.a.Flags.Lookup(s.name); f != nil && f.Value.String() != s.v {
+				_ = s.a.Flags.Set(s.name, s.v)
+			}
 		}
 	}
 }
@@ -287,4 +343,16 @@ func docsHref(check string) string {
 		return a.URL
 	}
 	return "https://github.com/svrnty/sotvet/blob/main/docs/checks.md#" + strings.ToLower(check)
+}
+
+// text returns the content of rel as the run saw it: the model holds only
+// the documents in focus in full, the others are in memory here.
+func (sn *snapshot) text(w *workspace, rel string) []byte {
+	if sn.model != nil {
+		if f := sn.model.File(rel); f != nil && len(f.Content) > 0 {
+			return f.Content
+		}
+	}
+	b, _ := w.content(rel)
+	return b
 }

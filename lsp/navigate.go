@@ -78,12 +78,8 @@ func (s *Server) cursor(ctx context.Context, p TextDocumentPositionParams) (*doc
 }
 
 // location names a place of the run's model.
-func (s *Server) location(w *workspace, model *sotparse.Workspace, rel string, start, end int) Location {
-	var text []byte
-	if f := model.File(rel); f != nil {
-		text = f.Content
-	}
-	x := newLineIndex(text, s.enc)
+func (s *Server) location(w *workspace, snap *snapshot, rel string, start, end int) Location {
+	x := newLineIndex(snap.text(w, rel), s.enc)
 	return Location{URI: pathURI(w.abs(rel)), Range: Range{Start: x.pos(start), End: x.pos(end)}}
 }
 
@@ -99,14 +95,14 @@ func (s *Server) definition(ctx context.Context, p TextDocumentPositionParams) (
 		for _, doc := range model.Docs {
 			for _, it := range doc.WorkItems {
 				if it.ID == t.text {
-					out = append(out, s.nodeLocation(w, model, it.Pos, it.End))
+					out = append(out, s.nodeLocation(w, snap, it.Pos, it.End))
 				}
 			}
 		}
 		if model.Workboard != nil {
 			for _, it := range model.Workboard.Items {
 				if it.ID != nil && it.ID.Value == t.text {
-					out = append(out, s.nodeLocation(w, model, it.ID.ValuePos, it.ID.ValueEnd))
+					out = append(out, s.nodeLocation(w, snap, it.ID.ValuePos, it.ID.ValueEnd))
 				}
 			}
 		}
@@ -118,7 +114,7 @@ func (s *Server) definition(ctx context.Context, p TextDocumentPositionParams) (
 	case "term":
 		for _, term := range model.Glossary.Terms {
 			if strings.EqualFold(term.Name, t.text) {
-				out = append(out, s.nodeLocation(w, model, term.Pos, term.End))
+				out = append(out, s.nodeLocation(w, snap, term.Pos, term.End))
 			}
 		}
 	}
@@ -126,7 +122,8 @@ func (s *Server) definition(ctx context.Context, p TextDocumentPositionParams) (
 }
 
 // nodeLocation resolves a span of the model's positions.
-func (s *Server) nodeLocation(w *workspace, model *sotparse.Workspace, pos, end token.Pos) Location {
+func (s *Server) nodeLocation(w *workspace, snap *snapshot, pos, end token.Pos) Location {
+	model := snap.model
 	tf := model.Fset.File(pos)
 	if tf == nil {
 		return Location{}
@@ -139,7 +136,7 @@ func (s *Server) nodeLocation(w *workspace, model *sotparse.Workspace, pos, end 
 	if end.IsValid() && model.Fset.File(end) == tf && end >= pos {
 		e = tf.Offset(end)
 	}
-	return s.location(w, model, rel, tf.Offset(pos), e)
+	return s.location(w, snap, rel, tf.Offset(pos), e)
 }
 
 func (s *Server) references(ctx context.Context, p ReferenceParams) ([]Location, error) {
@@ -148,30 +145,31 @@ func (s *Server) references(ctx context.Context, p ReferenceParams) ([]Location,
 		return []Location{}, err
 	}
 	out := []Location{}
-	for _, f := range snap.model.Files {
+	for _, path := range d.ws.sortedPaths() {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
+		content := snap.text(d.ws, path)
 		var x *lineIndex
 		add := func(s0, e0 int) {
 			if x == nil {
-				x = newLineIndex(f.Content, s.enc)
+				x = newLineIndex(content, s.enc)
 			}
-			out = append(out, Location{URI: pathURI(d.ws.abs(f.Path)), Range: Range{Start: x.pos(s0), End: x.pos(e0)}})
+			out = append(out, Location{URI: pathURI(d.ws.abs(path)), Range: Range{Start: x.pos(s0), End: x.pos(e0)}})
 		}
 		switch t.kind {
 		case "id":
-			if !strings.Contains(string(f.Content), t.text) {
+			if !strings.Contains(string(content), t.text) {
 				continue
 			}
-			for _, m := range workIDPattern.FindAllIndex(f.Content, -1) {
-				if string(f.Content[m[0]:m[1]]) == t.text {
+			for _, m := range workIDPattern.FindAllIndex(content, -1) {
+				if string(content[m[0]:m[1]]) == t.text {
 					add(m[0], m[1])
 				}
 			}
 		case "path":
-			for _, m := range sotPathPattern.FindAllSubmatchIndex(f.Content, -1) {
-				if strings.TrimSuffix(string(f.Content[m[2]:m[3]]), "/") == strings.TrimSuffix(t.text, "/") {
+			for _, m := range sotPathPattern.FindAllSubmatchIndex(content, -1) {
+				if strings.TrimSuffix(string(content[m[2]:m[3]]), "/") == strings.TrimSuffix(t.text, "/") {
 					add(m[2], m[3])
 				}
 			}

@@ -59,6 +59,8 @@ type Server struct {
 	fresh      chan struct{}     // closed and replaced after every run
 	wake       chan struct{}
 	exited     chan int
+	base       context.Context // the connection's: requests' contexts derive from it
+	inflight   map[jsonrpc2.ID]context.CancelFunc
 
 	// OnRun, when set, is called after every run (benchmarks, tests).
 	OnRun func(took time.Duration)
@@ -94,6 +96,7 @@ func New(version string) *Server {
 		fresh:      make(chan struct{}),
 		wake:       make(chan struct{}, 1),
 		exited:     make(chan int, 1),
+		inflight:   map[jsonrpc2.ID]context.CancelFunc{},
 	}
 	s.redact = newRedactor()
 	return s
@@ -117,9 +120,9 @@ func newRedactor() func(string) string {
 func (s *Server) Run(ctx context.Context, stream jsonrpc2.Stream) int {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	handler, canceller := jsonrpc2.CancelHandler(s.handle)
-	s.conn = jsonrpc2.NewConn(stream, jsonrpc2.WithPreempter(preempter{canceller}))
-	s.conn.Go(ctx, handler)
+	s.base = ctx
+	s.conn = jsonrpc2.NewConn(stream, jsonrpc2.WithPreempter(preempter{s.cancelRequest}))
+	s.conn.Go(ctx, s.handle)
 	go s.checker(ctx)
 	select {
 	case code := <-s.exited:
@@ -133,6 +136,17 @@ func (s *Server) Run(ctx context.Context, stream jsonrpc2.Stream) int {
 			return 0
 		}
 		return 1
+	}
+}
+
+// cancelRequest cancels the context of the call with the given id, if it is
+// still being handled.
+func (s *Server) cancelRequest(id jsonrpc2.ID) {
+	s.mu.Lock()
+	cancel := s.inflight[id]
+	s.mu.Unlock()
+	if cancel != nil {
+		cancel()
 	}
 }
 
@@ -166,9 +180,27 @@ func decode(req *jsonrpc2.Request, v any) error {
 }
 
 // handle dispatches one message. Notifications run inline, in wire order;
-// requests that wait for a fresh check release the read loop first.
-func (s *Server) handle(ctx context.Context, req *jsonrpc2.Request) (any, error) {
+// requests that wait for a fresh check release the read loop first (with
+// the request's own context, rc). Their work runs under a context of the
+// server's that $/cancelRequest cancels: jsonrpc2 recycles rc once the
+// handler returns, so nothing may derive from it.
+func (s *Server) handle(rc context.Context, req *jsonrpc2.Request) (any, error) {
 	method := req.Method()
+	ctx := s.base
+	if req.IsCall() {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithCancel(s.base)
+		id := req.ID()
+		s.mu.Lock()
+		s.inflight[id] = cancel
+		s.mu.Unlock()
+		defer func() {
+			s.mu.Lock()
+			delete(s.inflight, id)
+			s.mu.Unlock()
+			cancel()
+		}()
+	}
 	s.mu.Lock()
 	state := s.state
 	s.mu.Unlock()
@@ -184,7 +216,7 @@ func (s *Server) handle(ctx context.Context, req *jsonrpc2.Request) (any, error)
 	case state == 2:
 		return nil, jsonrpc2.NewError(jsonrpc2.InvalidRequest, "server is shut down")
 	}
-	res, err := s.dispatch(ctx, req)
+	res, err := s.dispatch(ctx, rc, req)
 	if err != nil && ctx.Err() != nil && req.IsCall() {
 		return nil, jsonrpc2.NewError(codeRequestCancelled, "request cancelled")
 	}
@@ -195,7 +227,7 @@ func (s *Server) handle(ctx context.Context, req *jsonrpc2.Request) (any, error)
 	return res, err
 }
 
-func (s *Server) dispatch(ctx context.Context, req *jsonrpc2.Request) (any, error) {
+func (s *Server) dispatch(ctx, rc context.Context, req *jsonrpc2.Request) (any, error) {
 	switch req.Method() {
 	case "initialize":
 		var p InitializeParams
@@ -256,42 +288,42 @@ func (s *Server) dispatch(ctx context.Context, req *jsonrpc2.Request) (any, erro
 		if err := decode(req, &p); err != nil {
 			return nil, err
 		}
-		jsonrpc2.Async(ctx)
+		jsonrpc2.Async(rc)
 		return s.codeAction(ctx, p)
 	case "textDocument/definition":
 		var p TextDocumentPositionParams
 		if err := decode(req, &p); err != nil {
 			return nil, err
 		}
-		jsonrpc2.Async(ctx)
+		jsonrpc2.Async(rc)
 		return s.definition(ctx, p)
 	case "textDocument/references":
 		var p ReferenceParams
 		if err := decode(req, &p); err != nil {
 			return nil, err
 		}
-		jsonrpc2.Async(ctx)
+		jsonrpc2.Async(rc)
 		return s.references(ctx, p)
 	case "textDocument/documentLink":
 		var p DocumentLinkParams
 		if err := decode(req, &p); err != nil {
 			return nil, err
 		}
-		jsonrpc2.Async(ctx)
+		jsonrpc2.Async(rc)
 		return s.documentLinks(ctx, p)
 	case "textDocument/hover":
 		var p TextDocumentPositionParams
 		if err := decode(req, &p); err != nil {
 			return nil, err
 		}
-		jsonrpc2.Async(ctx)
+		jsonrpc2.Async(rc)
 		return s.hover(ctx, p)
 	case "textDocument/completion":
 		var p CompletionParams
 		if err := decode(req, &p); err != nil {
 			return nil, err
 		}
-		jsonrpc2.Async(ctx)
+		jsonrpc2.Async(rc)
 		return s.completion(ctx, p)
 	case "workspace/executeCommand":
 		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "unknown command")

@@ -19,7 +19,7 @@ import (
 // client is the test's side of a connection to a Server, over the LSP
 // header framing the editors use.
 type client struct {
-	t    *testing.T
+	t    testing.TB
 	conn jsonrpc2.Conn
 	exit chan int
 
@@ -36,7 +36,7 @@ type pipe struct {
 
 // newClient starts a server on an in-process pipe and initializes it with
 // root as its workspace folder.
-func newClient(t *testing.T, root string, opts *InitOptions) *client {
+func newClient(t testing.TB, root string, opts *InitOptions) *client {
 	t.Helper()
 	sr, cw := io.Pipe()
 	cr, sw := io.Pipe()
@@ -131,7 +131,7 @@ func hasCode(code string) func([]Diagnostic) bool {
 func none(ds []Diagnostic) bool { return len(ds) == 0 }
 
 // sample copies testdata/workspace into a temporary directory.
-func sample(t *testing.T) string {
+func sample(t testing.TB) string {
 	t.Helper()
 	dst := t.TempDir()
 	src := "../testdata/workspace"
