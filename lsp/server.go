@@ -35,6 +35,9 @@ const (
 // DefaultDebounce is the pause after a keystroke before the re-check.
 const DefaultDebounce = 20 * time.Millisecond
 
+// shutdownWait bounds how long shutdown waits for earlier requests.
+const shutdownWait = 5 * time.Second
+
 // maxDocument caps one buffer: larger ones are not checked (the driver's
 // own file limit applies to the run as well).
 const maxDocument = 16 << 20
@@ -61,6 +64,7 @@ type Server struct {
 	exited     chan int
 	base       context.Context // the connection's: requests' contexts derive from it
 	inflight   map[jsonrpc2.ID]context.CancelFunc
+	pending    sync.WaitGroup // requests answered off the read loop
 
 	// OnRun, when set, is called after every run (benchmarks, tests).
 	OnRun func(took time.Duration)
@@ -239,6 +243,14 @@ func (s *Server) dispatch(ctx, rc context.Context, req *jsonrpc2.Request) (any, 
 		s.registerWatchers(ctx)
 		return nil, nil
 	case "shutdown":
+		// Every request sent before shutdown is answered before it; one
+		// still waiting after shutdownWait is left to its fate.
+		drained := make(chan struct{})
+		go func() { s.pending.Wait(); close(drained) }()
+		select {
+		case <-drained:
+		case <-time.After(shutdownWait):
+		}
 		s.mu.Lock()
 		s.state = 2
 		s.mu.Unlock()
@@ -288,42 +300,48 @@ func (s *Server) dispatch(ctx, rc context.Context, req *jsonrpc2.Request) (any, 
 		if err := decode(req, &p); err != nil {
 			return nil, err
 		}
-		jsonrpc2.Async(rc)
+		s.release(rc)
+		defer s.pending.Done()
 		return s.codeAction(ctx, p)
 	case "textDocument/definition":
 		var p TextDocumentPositionParams
 		if err := decode(req, &p); err != nil {
 			return nil, err
 		}
-		jsonrpc2.Async(rc)
+		s.release(rc)
+		defer s.pending.Done()
 		return s.definition(ctx, p)
 	case "textDocument/references":
 		var p ReferenceParams
 		if err := decode(req, &p); err != nil {
 			return nil, err
 		}
-		jsonrpc2.Async(rc)
+		s.release(rc)
+		defer s.pending.Done()
 		return s.references(ctx, p)
 	case "textDocument/documentLink":
 		var p DocumentLinkParams
 		if err := decode(req, &p); err != nil {
 			return nil, err
 		}
-		jsonrpc2.Async(rc)
+		s.release(rc)
+		defer s.pending.Done()
 		return s.documentLinks(ctx, p)
 	case "textDocument/hover":
 		var p TextDocumentPositionParams
 		if err := decode(req, &p); err != nil {
 			return nil, err
 		}
-		jsonrpc2.Async(rc)
+		s.release(rc)
+		defer s.pending.Done()
 		return s.hover(ctx, p)
 	case "textDocument/completion":
 		var p CompletionParams
 		if err := decode(req, &p); err != nil {
 			return nil, err
 		}
-		jsonrpc2.Async(rc)
+		s.release(rc)
+		defer s.pending.Done()
 		return s.completion(ctx, p)
 	case "workspace/executeCommand":
 		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "unknown command")
@@ -332,6 +350,12 @@ func (s *Server) dispatch(ctx, rc context.Context, req *jsonrpc2.Request) (any, 
 		return nil, nil // optional notifications are ignored
 	}
 	return nil, jsonrpc2.Errorf(jsonrpc2.MethodNotFound, "method %q is not supported", req.Method())
+}
+
+// release lets the read loop go on while the request waits for a run.
+func (s *Server) release(rc context.Context) {
+	s.pending.Add(1)
+	jsonrpc2.Async(rc)
 }
 
 func (s *Server) initialize(p InitializeParams) (*InitializeResult, error) {
@@ -673,16 +697,20 @@ func (s *Server) checker(ctx context.Context) {
 				s.logf(1, "checking %s: %v", w.root, snap.err)
 			}
 			s.mu.Lock()
-			if snap.err == nil || s.snaps[w] == nil {
-				s.snaps[w] = snap
-			}
 			pubs := s.diagnosticsToPublish(w, snap)
-			close(s.fresh)
-			s.fresh = make(chan struct{})
 			s.mu.Unlock()
 			for _, p := range pubs {
 				_ = s.conn.Notify(ctx, "textDocument/publishDiagnostics", p)
 			}
+			// Requests waiting for this run are answered after its
+			// diagnostics are out.
+			s.mu.Lock()
+			if snap.err == nil || s.snaps[w] == nil {
+				s.snaps[w] = snap
+			}
+			close(s.fresh)
+			s.fresh = make(chan struct{})
+			s.mu.Unlock()
 			if s.OnRun != nil {
 				s.OnRun(snap.took)
 			}
