@@ -192,7 +192,6 @@ func (w *workspace) fileChanged(rel string) {
 		w.mu.Lock()
 		w.loadConfig()
 		w.mu.Unlock()
-		return
 	}
 	if sotparse.RoleOf(rel) == 0 {
 		return
@@ -256,11 +255,24 @@ func (w *workspace) freeze() *frozen {
 	for p, b := range w.overlay {
 		mem[p] = &fstest.MapFile{Data: b, Mode: 0o644}
 	}
-	focus := make(map[string]bool, len(w.overlay))
+	// The glossary is parsed from its document's text: in focus always,
+	// so that terms resolve while it is not open.
+	focus := map[string]bool{sotparse.GlossaryPath: true}
 	for p := range w.overlay {
 		focus[p] = true
 	}
 	return &frozen{w: w, mem: mem, cfg: w.cfg, analyzers: w.analyzers, severity: w.severity, maxSize: w.maxSize, ignored: w.ignored, focus: focus}
+}
+
+// safeRun is run, with a panic (in the driver or here) turned into the
+// run's error: the server keeps serving.
+func (f *frozen) safeRun(versions map[string]int32) (snap *snapshot) {
+	defer func() {
+		if r := recover(); r != nil {
+			snap = &snapshot{err: fmt.Errorf("internal error (please report): %v", r), versions: versions}
+		}
+	}()
+	return f.run(versions)
 }
 
 // run checks the frozen state with every enabled check, reading memory
@@ -287,15 +299,22 @@ func (f *frozen) run(versions map[string]int32) *snapshot {
 	res, model, err := checks.Run(checks.Options{
 		Root: f.w.root, FS: f.mem, Ignored: f.ignored, Analyzers: f.analyzers,
 		Severity: f.severity, MaxFileSize: f.maxSize,
-		// Incremental: the open documents are parsed and judged in full;
-		// the others come from the summaries of their unchanged content,
-		// for the cross-file rules.
-		Reuse: &sotparse.Reuse{Focus: func(p string) bool { return f.focus[p] }, Store: f.w.summaries},
+		Reuse: f.reuse(),
 	})
 	if err != nil {
 		return &snapshot{err: err, versions: versions, took: time.Since(start)}
 	}
 	return &snapshot{findings: res.Findings, model: model, versions: versions, schema: schema, took: time.Since(start)}
+}
+
+// reuse makes the run incremental: the open documents are parsed and judged
+// in full, the others come from the summaries of their unchanged content,
+// for the cross-file rules. A nil focus judges every file.
+func (f *frozen) reuse() *sotparse.Reuse {
+	if f.focus == nil {
+		return nil
+	}
+	return &sotparse.Reuse{Focus: func(p string) bool { return f.focus[p] }, Store: f.w.summaries}
 }
 
 // snapshotFlags records every check flag's value and returns a func that

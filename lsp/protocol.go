@@ -1,5 +1,7 @@
 package lsp
 
+import "encoding/json"
+
 // The subset of the Language Server Protocol 3.17 types sotvet lsp speaks,
 // with the specification's names. The transport is go.lsp.dev/jsonrpc2;
 // the protocol types are declared here because no maintained Go module
@@ -57,7 +59,7 @@ type InitializeParams struct {
 	RootURI               string            `json:"rootUri"`
 	RootPath              string            `json:"rootPath"`
 	WorkspaceFolders      []WorkspaceFolder `json:"workspaceFolders"`
-	InitializationOptions *InitOptions      `json:"initializationOptions"`
+	InitializationOptions json.RawMessage   `json:"initializationOptions"`
 	Capabilities          struct {
 		General struct {
 			PositionEncodings []string `json:"positionEncodings"`

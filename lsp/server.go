@@ -188,8 +188,18 @@ func decode(req *jsonrpc2.Request, v any) error {
 // the request's own context, rc). Their work runs under a context of the
 // server's that $/cancelRequest cancels: jsonrpc2 recycles rc once the
 // handler returns, so nothing may derive from it.
-func (s *Server) handle(rc context.Context, req *jsonrpc2.Request) (any, error) {
+func (s *Server) handle(rc context.Context, req *jsonrpc2.Request) (res any, err error) {
 	method := req.Method()
+	defer func() {
+		// A bug in a handler costs its request an error, not the server.
+		if r := recover(); r != nil {
+			s.logf(1, "%s: internal error (please report): %v", method, r)
+			res, err = nil, jsonrpc2.Errorf(jsonrpc2.InternalError, "%s: internal error: %v", method, r)
+			if !req.IsCall() {
+				err = nil
+			}
+		}
+	}()
 	ctx := s.base
 	if req.IsCall() {
 		var cancel context.CancelFunc
@@ -220,7 +230,7 @@ func (s *Server) handle(rc context.Context, req *jsonrpc2.Request) (any, error) 
 	case state == 2:
 		return nil, jsonrpc2.NewError(jsonrpc2.InvalidRequest, "server is shut down")
 	}
-	res, err := s.dispatch(ctx, rc, req)
+	res, err = s.dispatch(ctx, rc, req)
 	if err != nil && ctx.Err() != nil && req.IsCall() {
 		return nil, jsonrpc2.NewError(codeRequestCancelled, "request cancelled")
 	}
@@ -368,7 +378,10 @@ func (s *Server) initialize(p InitializeParams) (*InitializeResult, error) {
 	if slices.Contains(p.Capabilities.General.PositionEncodings, "utf-8") {
 		s.enc = utf8enc
 	}
-	if o := p.InitializationOptions; o != nil && o.DebounceMS != 0 {
+	// Options the server does not understand are ignored, not an error:
+	// clients send what their users configured, for any server.
+	var o InitOptions
+	if len(p.InitializationOptions) > 0 && json.Unmarshal(p.InitializationOptions, &o) == nil && o.DebounceMS != 0 {
 		s.debounce = max(0, time.Duration(o.DebounceMS)*time.Millisecond)
 	}
 	var roots []string
@@ -692,7 +705,7 @@ func (s *Server) checker(ctx context.Context) {
 			frozen := w.freeze()
 			s.mu.Unlock()
 
-			snap := frozen.run(versions)
+			snap := frozen.safeRun(versions)
 			if snap.err != nil {
 				s.logf(1, "checking %s: %v", w.root, snap.err)
 			}
