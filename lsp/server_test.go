@@ -513,3 +513,42 @@ func TestClose(t *testing.T) {
 	c.notify("textDocument/didClose", DidCloseTextDocumentParams{TextDocument: TextDocumentIdentifier{URI: doc}})
 	c.waitDiags(doc, none)
 }
+
+// TestWorkspaceFolders: a folder added after initialize is loaded, its
+// documents checked; executeCommand names no command; a save that carries
+// the text checks that text.
+func TestWorkspaceFolders(t *testing.T) {
+	c := newClient(t, "", nil)
+	c.call("initialize", map[string]any{"processId": nil, "capabilities": map[string]any{}, "initializationOptions": "not an object"}, nil)
+	c.notify("initialized", map[string]any{})
+	parent := t.TempDir()
+	root := filepath.Join(parent, "planning")
+	if err := os.Rename(sample(t), root); err != nil {
+		t.Fatal(err)
+	}
+	// The folder holds the workspace one level down, as check finds it.
+	c.notify("workspace/didChangeWorkspaceFolders", DidChangeWorkspaceFoldersParams{Event: struct {
+		Added   []WorkspaceFolder `json:"added"`
+		Removed []WorkspaceFolder `json:"removed"`
+	}{Added: []WorkspaceFolder{{URI: pathURI(parent), Name: "p"}}}})
+	doc := pathURI(filepath.Join(root, issuesRel))
+	text := readFile(t, filepath.Join(root, issuesRel))
+	c.open(doc, text)
+	c.waitDiags(doc, none)
+	broken := strings.Replace(text, "Status: validated.", "Status: candidate.", 1)
+	c.notify("textDocument/didSave", DidSaveTextDocumentParams{TextDocument: TextDocumentIdentifier{URI: doc}, Text: &broken})
+	c.waitDiags(doc, func(ds []Diagnostic) bool { return len(ds) > 0 })
+	_, err := c.conn.Call(context.Background(), "workspace/executeCommand", ExecuteCommandParams{Command: "sotvet.nothing"}, nil)
+	var je *jsonrpc2.Error
+	if !errors.As(err, &je) || je.Code != jsonrpc2.InvalidParams {
+		t.Errorf("executeCommand: %v", err)
+	}
+	// A document outside every workspace gets nothing, and no error.
+	outside := pathURI(filepath.Join(t.TempDir(), "README.md"))
+	c.open(outside, "# x\n")
+	var links []DocumentLink
+	c.call("textDocument/documentLink", DocumentLinkParams{TextDocument: TextDocumentIdentifier{URI: outside}}, &links)
+	if len(links) != 0 {
+		t.Errorf("links outside a workspace: %+v", links)
+	}
+}
