@@ -7,7 +7,6 @@ package lsp
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"net/url"
@@ -29,11 +28,13 @@ import (
 const (
 	codeServerNotInitialized = -32002
 	codeRequestCancelled     = -32800
-	codeContentModified      = -32801
 )
 
 // DefaultDebounce is the pause after a keystroke before the re-check.
 const DefaultDebounce = 20 * time.Millisecond
+
+// slowRun is how long a run may take before the log says so.
+const slowRun = time.Second
 
 // shutdownWait bounds how long shutdown waits for earlier requests.
 const shutdownWait = 5 * time.Second
@@ -65,9 +66,6 @@ type Server struct {
 	base       context.Context // the connection's: requests' contexts derive from it
 	inflight   map[jsonrpc2.ID]context.CancelFunc
 	pending    sync.WaitGroup // requests answered off the read loop
-
-	// OnRun, when set, is called after every run (benchmarks, tests).
-	OnRun func(took time.Duration)
 }
 
 // document is an open buffer.
@@ -708,6 +706,8 @@ func (s *Server) checker(ctx context.Context) {
 			snap := frozen.safeRun(versions)
 			if snap.err != nil {
 				s.logf(1, "checking %s: %v", w.root, snap.err)
+			} else if snap.took > slowRun {
+				s.logf(3, "checking %s took %v", w.root, snap.took.Round(time.Millisecond))
 			}
 			s.mu.Lock()
 			pubs := s.diagnosticsToPublish(w, snap)
@@ -724,9 +724,6 @@ func (s *Server) checker(ctx context.Context) {
 			close(s.fresh)
 			s.fresh = make(chan struct{})
 			s.mu.Unlock()
-			if s.OnRun != nil {
-				s.OnRun(snap.took)
-			}
 		}
 	}
 }
@@ -795,8 +792,6 @@ func uriPath(uri string) (string, bool) {
 func pathURI(abs string) string {
 	return (&url.URL{Scheme: "file", Path: filepath.ToSlash(abs)}).String()
 }
-
-var errNoDocument = errors.New("no such document")
 
 func isDirty(m map[*workspace]time.Time, w *workspace) bool {
 	_, ok := m[w]

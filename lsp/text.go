@@ -75,15 +75,7 @@ func offsetOf(text []byte, p Position, enc encoding) int {
 
 // positionOf converts a byte offset of text into an LSP position.
 func positionOf(text []byte, off int, enc encoding) Position {
-	off = min(max(off, 0), len(text))
-	line, ls := 0, 0
-	for i := 0; i < off; i++ {
-		if text[i] == '\n' {
-			line++
-			ls = i + 1
-		}
-	}
-	return Position{Line: line, Character: units(text[ls:off], enc)}
+	return newLineIndex(text, enc).pos(off)
 }
 
 // units counts b in the encoding's code units.
@@ -102,19 +94,6 @@ func units(b []byte, enc encoding) int {
 		b = b[size:]
 	}
 	return n
-}
-
-// lineColPosition converts a 1-based line and byte column (go/token's) into
-// an LSP position over text.
-func lineColPosition(text []byte, line, col int, enc encoding) Position {
-	if line < 1 {
-		return Position{}
-	}
-	ls := lineStart(text, line-1)
-	if ls < 0 {
-		return positionOf(text, len(text), enc)
-	}
-	return positionOf(text, min(ls+max(col-1, 0), len(text)), enc)
 }
 
 var errBadRange = errors.New("change range out of order")
