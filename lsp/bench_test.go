@@ -117,3 +117,40 @@ func BenchmarkLargeWorkspace(b *testing.B) {
 	runtime.ReadMemStats(&ms)
 	b.ReportMetric(float64(ms.HeapInuse)/(1<<20), "heap-MB")
 }
+
+// BenchmarkFullRun is the baseline the incremental runs are compared with:
+// every file of the real corpus parsed and judged, from memory, as a
+// non-incremental server would on every keystroke.
+func BenchmarkFullRun(b *testing.B) {
+	root := testcorpus.Require(b)
+	w, err := loadWorkspace(root)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for i := 0; i < b.N; i++ {
+		f := w.freeze()
+		f.focus = nil
+		if snap := f.run(nil); snap.err != nil {
+			b.Fatal(snap.err)
+		}
+	}
+}
+
+// BenchmarkIncrementalRun is one run with a single document in focus, the
+// rest from summaries: the driver's share of BenchmarkEditToDiagnostics.
+func BenchmarkIncrementalRun(b *testing.B) {
+	root := testcorpus.Require(b)
+	w, err := loadWorkspace(root)
+	if err != nil {
+		b.Fatal(err)
+	}
+	text, _ := w.content("CONTEXT.md")
+	w.setOverlay("CONTEXT.md", text)
+	w.freeze().run(nil) // fills the summaries
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if snap := w.freeze().run(nil); snap.err != nil {
+			b.Fatal(snap.err)
+		}
+	}
+}

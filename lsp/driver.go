@@ -52,6 +52,7 @@ type workspace struct {
 	maxSize   int64
 	ignored   func(string, bool) bool
 	disk      map[string][]byte // workspace-relative path -> content
+	ids       map[string]string // content id of each disk file, hashed once
 	others    map[string]bool   // files outside the model: they exist
 	overlay   map[string][]byte // open buffers, by workspace-relative path
 	summaries *summaryStore     // parsed documents out of focus, by content
@@ -168,12 +169,13 @@ func (w *workspace) readDisk() error {
 		return fmt.Errorf("reading workspace: %w", err)
 	}
 	disk := make(map[string][]byte, len(disc.Entries))
+	ids := make(map[string]string, len(disc.Entries))
 	for _, e := range disc.Entries {
 		if e.Size > w.maxSize {
 			continue // the run reports it as over the limit
 		}
 		if b, err := safefs.ReadFile(root, e.Path, w.maxSize); err == nil {
-			disk[e.Path] = b
+			disk[e.Path], ids[e.Path] = b, sotparse.BlobID(b)
 		}
 	}
 	others := make(map[string]bool, len(disc.Others))
@@ -181,7 +183,7 @@ func (w *workspace) readDisk() error {
 		others[p] = true
 	}
 	w.mu.Lock()
-	w.disk, w.others = disk, others
+	w.disk, w.ids, w.others = disk, ids, others
 	w.mu.Unlock()
 	return nil
 }
@@ -201,9 +203,10 @@ func (w *workspace) fileChanged(rel string) {
 	defer w.mu.Unlock()
 	if err != nil {
 		delete(w.disk, rel)
+		delete(w.ids, rel)
 		return
 	}
-	w.disk[rel] = b
+	w.disk[rel], w.ids[rel] = b, sotparse.BlobID(b)
 }
 
 // setOverlay makes content what the checks see for rel; nil removes it.
@@ -237,7 +240,8 @@ type frozen struct {
 	severity  map[string]checks.Severity
 	maxSize   int64
 	ignored   func(string, bool) bool
-	focus     map[string]bool // the open documents: the run reports on them
+	focus     map[string]bool   // the open documents: the run reports on them
+	ids       map[string]string // content ids of the files no buffer covers
 }
 
 // freeze copies the workspace's file set, the open buffers over the disk's
@@ -261,7 +265,15 @@ func (w *workspace) freeze() *frozen {
 	for p := range w.overlay {
 		focus[p] = true
 	}
-	return &frozen{w: w, mem: mem, cfg: w.cfg, analyzers: w.analyzers, severity: w.severity, maxSize: w.maxSize, ignored: w.ignored, focus: focus}
+	// Ids of unchanged files let the driver take their summaries without
+	// reading or hashing them again.
+	ids := make(map[string]string, len(w.ids))
+	for p, id := range w.ids {
+		if _, open := w.overlay[p]; !open {
+			ids[p] = id
+		}
+	}
+	return &frozen{w: w, mem: mem, cfg: w.cfg, analyzers: w.analyzers, severity: w.severity, maxSize: w.maxSize, ignored: w.ignored, focus: focus, ids: ids}
 }
 
 // safeRun is run, with a panic (in the driver or here) turned into the
@@ -314,7 +326,14 @@ func (f *frozen) reuse() *sotparse.Reuse {
 	if f.focus == nil {
 		return nil
 	}
-	return &sotparse.Reuse{Focus: func(p string) bool { return f.focus[p] }, Store: f.w.summaries}
+	return &sotparse.Reuse{
+		Focus: func(p string) bool { return f.focus[p] },
+		ID: func(p string) (string, bool) {
+			id, ok := f.ids[p]
+			return id, ok
+		},
+		Store: f.w.summaries,
+	}
 }
 
 // snapshotFlags records every check flag's value and returns a func that
