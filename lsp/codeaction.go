@@ -64,7 +64,9 @@ func (s *Server) codeAction(ctx context.Context, p CodeActionParams) ([]CodeActi
 				out = append(out, CodeAction{Title: s.redact(fix.Message), Kind: "quickfix", Diagnostics: []Diagnostic{diag}, IsPreferred: i == 0, Edit: edit})
 			}
 			if f.Check != checks.SuppressionCheck {
-				out = append(out, s.ignoreAction(d, file.Content, x, f, diag, version))
+				if a, ok := s.ignoreAction(d, file.Content, x, f, diag, version); ok {
+					out = append(out, a)
+				}
 			}
 		}
 	}
@@ -118,11 +120,33 @@ func (s *Server) fixEdit(d *document, snap *snapshot, fix checks.Fix, version *i
 // ignoreAction inserts, on the line before the finding, the suppression
 // comment the suppression check accepts, with the reason left for the user
 // to write: until they do, the comment is itself a finding ("has no reason")
-// and suppresses nothing.
-func (s *Server) ignoreAction(d *document, text []byte, x *lineIndex, f checks.Finding, diag Diagnostic, version *int32) CodeAction {
-	ls := 0
-	if f.Line >= 1 && f.Line <= len(x.starts) {
-		ls = x.starts[f.Line-1]
+// and suppresses nothing. It returns false where no comment can go.
+func (s *Server) ignoreAction(d *document, text []byte, x *lineIndex, f checks.Finding, diag Diagnostic, version *int32) (CodeAction, bool) {
+	off, comment, ok := ignoreComment(d.rel, text, f.Line, f.Check)
+	if !ok {
+		return CodeAction{}, false
+	}
+	at := x.pos(off)
+	return CodeAction{
+		Title:       fmt.Sprintf("Ignore %s here, with a reason (write it after --)", f.Check),
+		Kind:        "quickfix",
+		Diagnostics: []Diagnostic{diag},
+		Edit: &WorkspaceEdit{DocumentChanges: []TextDocumentEdit{{
+			TextDocument: OptionalVersionedTextDocumentIdentifier{URI: d.uri, Version: version},
+			Edits:        []TextEdit{{Range: Range{Start: at, End: at}, NewText: comment}},
+		}}},
+	}, true
+}
+
+// ignoreComment returns where the ignore comment for a finding on line
+// (1-based) goes, the start of that line, and the comment: YAML's in a YAML
+// file and in frontmatter, markdown's elsewhere, indented like the line. A
+// finding on a document's opening "---" has no line before it that would
+// not break the frontmatter.
+func ignoreComment(rel string, text []byte, line int, check string) (int, string, bool) {
+	ls := lineStart(text, max(line, 1)-1)
+	if ls < 0 {
+		ls = len(text)
 	}
 	indent := text[ls:ls]
 	for i := ls; i < len(text) && (text[i] == ' ' || text[i] == '\t'); i++ {
@@ -132,22 +156,38 @@ func (s *Server) ignoreAction(d *document, text []byte, x *lineIndex, f checks.F
 	if bytes.Contains(text, []byte("\r\n")) {
 		eol = "\r\n"
 	}
-	var comment string
-	if yamlLine(d.rel, text, ls) {
-		comment = fmt.Sprintf("%s# sotvet:ignore %s -- %s", indent, f.Check, eol)
-	} else {
-		comment = fmt.Sprintf("%s<!-- sotvet:ignore %s -- -->%s", indent, f.Check, eol)
+	yaml := strings.HasSuffix(rel, ".yaml") || strings.HasSuffix(rel, ".yml")
+	if !yaml {
+		open, closeAt, ok := frontmatterSpan(text)
+		if ok && ls < open {
+			return 0, "", false
+		}
+		yaml = ok && ls <= closeAt
 	}
-	at := x.pos(ls)
-	return CodeAction{
-		Title:       fmt.Sprintf("Ignore %s here, with a reason (write it after --)", f.Check),
-		Kind:        "quickfix",
-		Diagnostics: []Diagnostic{diag},
-		Edit: &WorkspaceEdit{DocumentChanges: []TextDocumentEdit{{
-			TextDocument: OptionalVersionedTextDocumentIdentifier{URI: d.uri, Version: version},
-			Edits:        []TextEdit{{Range: Range{Start: at, End: at}, NewText: comment}},
-		}}},
+	if yaml {
+		return ls, fmt.Sprintf("%s# sotvet:ignore %s -- %s", indent, check, eol), true
 	}
+	return ls, fmt.Sprintf("%s<!-- sotvet:ignore %s -- -->%s", indent, check, eol), true
+}
+
+// frontmatterSpan returns the offset just after a document's opening "---"
+// line and the offset of its closing line.
+func frontmatterSpan(text []byte) (open, closeAt int, ok bool) {
+	t := bytes.TrimPrefix(text, []byte("\ufeff"))
+	skip := len(text) - len(t)
+	if !bytes.HasPrefix(t, []byte("---\n")) && !bytes.HasPrefix(t, []byte("---\r\n")) {
+		return 0, 0, false
+	}
+	lines := bytes.SplitAfter(t, []byte("\n"))
+	pos := skip + len(lines[0])
+	open = pos
+	for _, l := range lines[1:] {
+		if s := strings.TrimRight(string(l), "\r\n"); s == "---" || s == "..." {
+			return open, pos, true
+		}
+		pos += len(l)
+	}
+	return 0, 0, false
 }
 
 // yamlLine reports whether the line at off is YAML: a YAML file, or a
@@ -156,20 +196,8 @@ func yamlLine(rel string, text []byte, off int) bool {
 	if strings.HasSuffix(rel, ".yaml") || strings.HasSuffix(rel, ".yml") {
 		return true
 	}
-	t := bytes.TrimPrefix(text, []byte("\ufeff"))
-	if !bytes.HasPrefix(t, []byte("---\n")) && !bytes.HasPrefix(t, []byte("---\r\n")) {
-		return false
-	}
-	skip := len(text) - len(t)
-	lines := bytes.SplitAfter(t, []byte("\n"))
-	pos := skip + len(lines[0])
-	for _, l := range lines[1:] {
-		if s := strings.TrimRight(string(l), "\r\n"); s == "---" || s == "..." {
-			return off < pos
-		}
-		pos += len(l)
-	}
-	return false
+	open, closeAt, ok := frontmatterSpan(text)
+	return ok && off >= open && off < closeAt
 }
 
 func overlaps(a, b Range) bool {

@@ -233,8 +233,11 @@ func TestCodeActions(t *testing.T) {
 			all = &actions[i]
 		}
 	}
-	if fix == nil || ignore == nil || all == nil {
-		t.Fatalf("want a fix, an ignore and a fix-all; got %+v", actions)
+	if fix == nil || all == nil {
+		t.Fatalf("want a fix and a fix-all; got %+v", actions)
+	}
+	if ignore != nil {
+		t.Errorf("an ignore comment for a finding on the opening --- would break the frontmatter: %+v", ignore)
 	}
 	edit := fix.Edit.DocumentChanges[0]
 	if edit.TextDocument.URI != doc || edit.TextDocument.Version == nil || *edit.TextDocument.Version != 1 {
@@ -243,10 +246,6 @@ func TestCodeActions(t *testing.T) {
 	fixed := applyEdits(t, text, edit.Edits)
 	if !strings.Contains(fixed, "core_promotion_status: not-promoted\n---") {
 		t.Errorf("fixed text:\n%s", fixed)
-	}
-	ig := ignore.Edit.DocumentChanges[0].Edits[0]
-	if ig.NewText != "# sotvet:ignore frontmatter -- \n" {
-		t.Errorf("ignore comment in frontmatter: %q", ig.NewText)
 	}
 	c.notify("textDocument/didChange", DidChangeTextDocumentParams{
 		TextDocument:   VersionedTextDocumentIdentifier{URI: doc, Version: 2},
@@ -551,4 +550,63 @@ func TestWorkspaceFolders(t *testing.T) {
 	if len(links) != 0 {
 		t.Errorf("links outside a workspace: %+v", links)
 	}
+}
+
+func TestIgnoreComment(t *testing.T) {
+	doc := "---\nname: x\n  nested: y\n---\n# T\n\n  Status: validated.\n"
+	for _, c := range []struct {
+		rel     string
+		text    string
+		line    int
+		off     int
+		comment string
+		ok      bool
+	}{
+		{"a.md", doc, 1, 0, "", false},
+		{"a.md", doc, 2, 4, "# sotvet:ignore status -- \n", true},
+		{"a.md", doc, 3, 12, "  # sotvet:ignore status -- \n", true},
+		{"a.md", doc, 4, 24, "# sotvet:ignore status -- \n", true},
+		{"a.md", doc, 7, 33, "  <!-- sotvet:ignore status -- -->\n", true},
+		{"a.md", "# T\r\nline\r\n", 2, 5, "<!-- sotvet:ignore status -- -->\r\n", true},
+		{"WORKBOARD.yaml", "items:\n  - id: X\n    status: y\n", 3, 17, "    # sotvet:ignore status -- \n", true},
+	} {
+		off, comment, ok := ignoreComment(c.rel, []byte(c.text), c.line, "status")
+		if off != c.off || comment != c.comment || ok != c.ok {
+			t.Errorf("%s line %d: got %d %q %v, want %d %q %v", c.rel, c.line, off, comment, ok, c.off, c.comment, c.ok)
+		}
+	}
+}
+
+// TestIgnoreAction applies the ignore quick fix to a finding in a
+// document's body: without a reason the comment is a finding itself; with
+// one written after --, the finding is suppressed.
+func TestIgnoreAction(t *testing.T) {
+	root := sample(t)
+	c := newClient(t, root, &InitOptions{DebounceMS: -1})
+	doc := pathURI(filepath.Join(root, issuesRel))
+	text := strings.Replace(readFile(t, filepath.Join(root, issuesRel)), "Status: validated.", "Status: candidate.", 1)
+	c.open(doc, text)
+	ds := c.waitDiags(doc, hasCode("status"))
+	var actions []CodeAction
+	c.call("textDocument/codeAction", CodeActionParams{TextDocument: TextDocumentIdentifier{URI: doc}, Range: ds[0].Range}, &actions)
+	var ignore *CodeAction
+	for i, a := range actions {
+		if strings.HasPrefix(a.Title, "Ignore status here") {
+			ignore = &actions[i]
+		}
+	}
+	if ignore == nil {
+		t.Fatalf("no ignore action: %+v", actions)
+	}
+	noReason := applyEdits(t, text, ignore.Edit.DocumentChanges[0].Edits)
+	if !strings.Contains(noReason, "<!-- sotvet:ignore status -- -->\nStatus: candidate.") {
+		t.Fatalf("ignore comment:\n%s", noReason)
+	}
+	change := func(v int32, s string) {
+		c.notify("textDocument/didChange", DidChangeTextDocumentParams{TextDocument: VersionedTextDocumentIdentifier{URI: doc, Version: v}, ContentChanges: []TextDocumentContentChangeEvent{{Text: s}}})
+	}
+	change(2, noReason)
+	c.waitDiags(doc, hasCode("suppression"))
+	change(3, strings.Replace(noReason, "-- -->", "-- the workboard is behind this document -->", 1))
+	c.waitDiags(doc, none)
 }
