@@ -5,6 +5,7 @@
 package lsp
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -14,6 +15,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"go.lsp.dev/jsonrpc2"
@@ -65,7 +67,7 @@ type Server struct {
 	exited     chan int
 	base       context.Context // the connection's: requests' contexts derive from it
 	inflight   map[jsonrpc2.ID]context.CancelFunc
-	pending    sync.WaitGroup // requests answered off the read loop
+	owed       atomic.Int64 // calls received and not yet answered on the wire
 }
 
 // document is an open buffer.
@@ -82,7 +84,7 @@ type document struct {
 // shutdown request, 1 otherwise, as the specification asks.
 func Serve(ctx context.Context, rw io.ReadWriteCloser, version string) int {
 	s := New(version)
-	return s.Run(ctx, jsonrpc2.NewStream(rw))
+	return s.Run(ctx, rw)
 }
 
 // New returns a server; Run connects it.
@@ -119,17 +121,31 @@ func newRedactor() func(string) string {
 }
 
 // Run serves stream until exit or end of stream.
-func (s *Server) Run(ctx context.Context, stream jsonrpc2.Stream) int {
+func (s *Server) Run(ctx context.Context, rw io.ReadWriteCloser) int {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	s.base = ctx
+	// Answers are counted as they are written: exit waits for those still
+	// owed, which jsonrpc2 would refuse to write once the connection closes.
+	stream := jsonrpc2.NewStream(answerCounter{rw, s.answered})
 	s.conn = jsonrpc2.NewConn(stream, jsonrpc2.WithPreempter(preempter{s.cancelRequest}))
 	s.conn.Go(ctx, s.handle)
 	go s.checker(ctx)
 	select {
 	case code := <-s.exited:
-		cancel()
-		_ = s.conn.Close()
+		// The answers still owed go out first (a client that sends exit
+		// without waiting for them still gets them), then Close; it also
+		// waits for the reader, which a client that keeps its end open
+		// leaves blocked: exit does not wait for that.
+		for deadline := time.Now().Add(time.Second); s.owed.Load() > 0 && time.Now().Before(deadline); {
+			time.Sleep(time.Millisecond)
+		}
+		closed := make(chan struct{})
+		go func() { _ = s.conn.Close(); close(closed) }()
+		select {
+		case <-closed:
+		case <-time.After(time.Second):
+		}
 		return code
 	case <-s.conn.Done():
 		s.mu.Lock()
@@ -150,6 +166,39 @@ func (s *Server) cancelRequest(id jsonrpc2.ID) {
 	if cancel != nil {
 		cancel()
 	}
+}
+
+// answered counts one answer written.
+func (s *Server) answered() { s.owed.Add(-1) }
+
+// answerCounter is the server's output: it calls answered for every
+// response frame written (jsonrpc2 writes each frame in one Write).
+type answerCounter struct {
+	io.ReadWriteCloser
+	answered func()
+}
+
+func (a answerCounter) Write(b []byte) (int, error) {
+	n, err := a.ReadWriteCloser.Write(b)
+	if err == nil && isResponse(b) {
+		a.answered()
+	}
+	return n, err
+}
+
+// isResponse reports whether a frame (header and body) is a response: an
+// object with an id and no method.
+func isResponse(frame []byte) bool {
+	_, body, ok := bytes.Cut(frame, []byte("\r\n\r\n"))
+	if !ok {
+		return false
+	}
+	var m struct {
+		ID     json.RawMessage `json:"id"`
+		Method *string         `json:"method"`
+		Params json.RawMessage `json:"-"`
+	}
+	return json.Unmarshal(body, &m) == nil && m.Method == nil && len(m.ID) > 0
 }
 
 // preempter handles $/cancelRequest ahead of the requests it cancels.
@@ -200,6 +249,7 @@ func (s *Server) handle(rc context.Context, req *jsonrpc2.Request) (res any, err
 	}()
 	ctx := s.base
 	if req.IsCall() {
+		s.owed.Add(1)
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithCancel(s.base)
 		id := req.ID()
@@ -251,13 +301,11 @@ func (s *Server) dispatch(ctx, rc context.Context, req *jsonrpc2.Request) (any, 
 		s.registerWatchers(ctx)
 		return nil, nil
 	case "shutdown":
-		// Every request sent before shutdown is answered before it; one
-		// still waiting after shutdownWait is left to its fate.
-		drained := make(chan struct{})
-		go func() { s.pending.Wait(); close(drained) }()
-		select {
-		case <-drained:
-		case <-time.After(shutdownWait):
+		// Every request sent before shutdown is answered on the wire before
+		// it (owed counts this one too); one still unanswered after
+		// shutdownWait is left to its fate.
+		for deadline := time.Now().Add(shutdownWait); s.owed.Load() > 1 && time.Now().Before(deadline); {
+			time.Sleep(time.Millisecond)
 		}
 		s.mu.Lock()
 		s.state = 2
@@ -308,48 +356,42 @@ func (s *Server) dispatch(ctx, rc context.Context, req *jsonrpc2.Request) (any, 
 		if err := decode(req, &p); err != nil {
 			return nil, err
 		}
-		s.release(rc)
-		defer s.pending.Done()
+		jsonrpc2.Async(rc)
 		return s.codeAction(ctx, p)
 	case "textDocument/definition":
 		var p TextDocumentPositionParams
 		if err := decode(req, &p); err != nil {
 			return nil, err
 		}
-		s.release(rc)
-		defer s.pending.Done()
+		jsonrpc2.Async(rc)
 		return s.definition(ctx, p)
 	case "textDocument/references":
 		var p ReferenceParams
 		if err := decode(req, &p); err != nil {
 			return nil, err
 		}
-		s.release(rc)
-		defer s.pending.Done()
+		jsonrpc2.Async(rc)
 		return s.references(ctx, p)
 	case "textDocument/documentLink":
 		var p DocumentLinkParams
 		if err := decode(req, &p); err != nil {
 			return nil, err
 		}
-		s.release(rc)
-		defer s.pending.Done()
+		jsonrpc2.Async(rc)
 		return s.documentLinks(ctx, p)
 	case "textDocument/hover":
 		var p TextDocumentPositionParams
 		if err := decode(req, &p); err != nil {
 			return nil, err
 		}
-		s.release(rc)
-		defer s.pending.Done()
+		jsonrpc2.Async(rc)
 		return s.hover(ctx, p)
 	case "textDocument/completion":
 		var p CompletionParams
 		if err := decode(req, &p); err != nil {
 			return nil, err
 		}
-		s.release(rc)
-		defer s.pending.Done()
+		jsonrpc2.Async(rc)
 		return s.completion(ctx, p)
 	case "workspace/executeCommand":
 		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "unknown command")
@@ -358,12 +400,6 @@ func (s *Server) dispatch(ctx, rc context.Context, req *jsonrpc2.Request) (any, 
 		return nil, nil // optional notifications are ignored
 	}
 	return nil, jsonrpc2.Errorf(jsonrpc2.MethodNotFound, "method %q is not supported", req.Method())
-}
-
-// release lets the read loop go on while the request waits for a run.
-func (s *Server) release(rc context.Context) {
-	s.pending.Add(1)
-	jsonrpc2.Async(rc)
 }
 
 func (s *Server) initialize(p InitializeParams) (*InitializeResult, error) {

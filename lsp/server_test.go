@@ -42,7 +42,7 @@ func newClient(t testing.TB, root string, opts *InitOptions) *client {
 	cr, sw := io.Pipe()
 	s := New("test")
 	c := &client{t: t, exit: make(chan int, 1), diags: map[string]PublishDiagnosticsParams{}, seen: make(chan struct{}, 1000)}
-	go func() { c.exit <- s.Run(context.Background(), jsonrpc2.NewStream(pipe{sr, sw})) }()
+	go func() { c.exit <- s.Run(context.Background(), pipe{sr, sw}) }()
 	c.conn = jsonrpc2.NewConn(jsonrpc2.NewStream(pipe{cr, cw}))
 	c.conn.Go(context.Background(), func(ctx context.Context, req *jsonrpc2.Request) (any, error) {
 		switch req.Method() {
