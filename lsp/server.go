@@ -60,6 +60,7 @@ type Server struct {
 	docs       map[string]*document  // by URI
 	snaps      map[*workspace]*snapshot
 	dirty      map[*workspace]time.Time // when each pending run is due
+	running    map[*workspace]bool      // a run is under way (or publishing)
 	timer      *time.Timer
 	published  map[string]string // URI -> the diagnostics last sent, encoded
 	fresh      chan struct{}     // closed and replaced after every run
@@ -96,6 +97,7 @@ func New(version string) *Server {
 		docs:       map[string]*document{},
 		snaps:      map[*workspace]*snapshot{},
 		dirty:      map[*workspace]time.Time{},
+		running:    map[*workspace]bool{},
 		published:  map[string]string{},
 		fresh:      make(chan struct{}),
 		wake:       make(chan struct{}, 1),
@@ -730,6 +732,7 @@ func (s *Server) checker(ctx context.Context) {
 				break
 			}
 			delete(s.dirty, w)
+			s.running[w] = true
 			versions := map[string]int32{}
 			for _, d := range s.docs {
 				if d.ws == w {
@@ -754,9 +757,10 @@ func (s *Server) checker(ctx context.Context) {
 			// Requests waiting for this run are answered after its
 			// diagnostics are out.
 			s.mu.Lock()
-			if snap.err == nil || s.snaps[w] == nil {
-				s.snaps[w] = snap
-			}
+			// A failed run is stored too: requests waiting for this version
+			// get no answer rather than one computed on older text.
+			s.snaps[w] = snap
+			delete(s.running, w)
 			close(s.fresh)
 			s.fresh = make(chan struct{})
 			s.mu.Unlock()
@@ -792,7 +796,7 @@ func (s *Server) snapshotFor(ctx context.Context, uri string) (*document, *snaps
 		}
 		s.mu.Lock()
 		snap := s.snaps[w]
-		ready := snap != nil && (d.version < 0 && !isDirty(s.dirty, w) || snap.versions[d.rel] == d.version && snap.model != nil)
+		ready := snap != nil && s.current(w, snap)
 		wait := s.fresh
 		s.mu.Unlock()
 		if ready {
@@ -829,7 +833,18 @@ func pathURI(abs string) string {
 	return (&url.URL{Scheme: "file", Path: filepath.ToSlash(abs)}).String()
 }
 
-func isDirty(m map[*workspace]time.Time, w *workspace) bool {
-	_, ok := m[w]
-	return ok
+// current reports whether snap is what the next run of w would see: no run
+// pending or under way, every open buffer at the version it checked. An
+// answer from an older snapshot could contradict the diagnostics just
+// published. Callers hold s.mu.
+func (s *Server) current(w *workspace, snap *snapshot) bool {
+	if _, pending := s.dirty[w]; pending || s.running[w] {
+		return false
+	}
+	for _, d := range s.docs {
+		if d.ws == w && snap.versions[d.rel] != d.version {
+			return false
+		}
+	}
+	return true
 }
