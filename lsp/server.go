@@ -20,6 +20,7 @@ import (
 
 	"go.lsp.dev/jsonrpc2"
 
+	"github.com/svrnty/sotvet/checks"
 	secretscheck "github.com/svrnty/sotvet/checks/secrets"
 	"github.com/svrnty/sotvet/config"
 	"github.com/svrnty/sotvet/internal/workspaces"
@@ -300,7 +301,7 @@ func (s *Server) dispatch(ctx, rc context.Context, req *jsonrpc2.Request) (any, 
 		}
 		return s.initialize(p)
 	case "initialized":
-		s.registerWatchers(ctx)
+		s.initialized()
 		return nil, nil
 	case "shutdown":
 		// Every request sent before shutdown is answered on the wire before
@@ -446,10 +447,11 @@ func (s *Server) initialize(p InitializeParams) (*InitializeResult, error) {
 	return res, nil
 }
 
-// registerWatchers asks the client to report changes to the workspace files
-// made outside the editor. The registration is a call back into the client:
-// it must not hold up the read loop, which has to read the client's answer.
-func (s *Server) registerWatchers(ctx context.Context) {
+// initialized asks the client to report changes to the workspace files made
+// outside the editor, and loads the workspaces of the folders it named. The
+// registration is a call back into the client: it must not hold up the read
+// loop, which has to read the client's answer.
+func (s *Server) initialized() {
 	go func() {
 		params := RegistrationParams{Registrations: []Registration{{
 			ID: "sotvet-watch", Method: "workspace/didChangeWatchedFiles",
@@ -478,7 +480,7 @@ func (s *Server) registerWatchers(ctx context.Context) {
 // those its sotvet.yaml names, else the folder when it is one, else every
 // workspace below it.
 func findRoots(folder string) []string {
-	if cfg, err := config.LoadIn(folder, nil); err == nil && len(cfg.Workspaces) > 0 {
+	if cfg, err := config.LoadIn(folder, checks.All); err == nil && len(cfg.Workspaces) > 0 {
 		var out []string
 		for _, p := range cfg.Workspaces {
 			d := filepath.Join(folder, filepath.FromSlash(p.Value))

@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -614,4 +615,28 @@ func TestIgnoreAction(t *testing.T) {
 	c.waitDiags(doc, hasCode("suppression"))
 	change(3, strings.Replace(noReason, "-- -->", "-- the workboard is behind this document -->", 1))
 	c.waitDiags(doc, none)
+}
+
+// TestFindRoots: the workspaces of a folder, found as check finds them.
+func TestFindRoots(t *testing.T) {
+	parent := t.TempDir()
+	a, b := filepath.Join(parent, "a"), filepath.Join(parent, "nested", "b")
+	os.MkdirAll(filepath.Dir(b), 0o755)
+	for _, d := range []string{a, b} {
+		if err := os.Rename(sample(t), d); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got := findRoots(parent); !slices.Equal(got, []string{a, b}) {
+		t.Errorf("every workspace below: %v", got)
+	}
+	if got := findRoots(a); !slices.Equal(got, []string{a}) {
+		t.Errorf("a workspace itself: %v", got)
+	}
+	if err := os.WriteFile(filepath.Join(parent, "sotvet.yaml"), []byte("workspaces: [nested/b]\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if got := findRoots(parent); !slices.Equal(got, []string{b}) {
+		t.Errorf("the workspaces sotvet.yaml names: %v", got)
+	}
 }
