@@ -28,6 +28,8 @@ type client struct {
 	diags map[string]PublishDiagnosticsParams
 	logs  []string
 	seen  chan struct{}
+
+	timeout time.Duration // how long waitDiags waits
 }
 
 type pipe struct {
@@ -42,7 +44,7 @@ func newClient(t testing.TB, root string, opts *InitOptions) *client {
 	sr, cw := io.Pipe()
 	cr, sw := io.Pipe()
 	s := New("test")
-	c := &client{t: t, exit: make(chan int, 1), diags: map[string]PublishDiagnosticsParams{}, seen: make(chan struct{}, 1000)}
+	c := &client{t: t, timeout: 20 * time.Second, exit: make(chan int, 1), diags: map[string]PublishDiagnosticsParams{}, seen: make(chan struct{}, 1000)}
 	go func() { c.exit <- s.Run(context.Background(), pipe{sr, sw}) }()
 	c.conn = jsonrpc2.NewConn(jsonrpc2.NewStream(pipe{cr, cw}))
 	c.conn.Go(context.Background(), func(ctx context.Context, req *jsonrpc2.Request) (any, error) {
@@ -102,7 +104,7 @@ func (c *client) open(uri, text string) {
 // waitDiags waits until uri's latest diagnostics satisfy ok.
 func (c *client) waitDiags(uri string, ok func([]Diagnostic) bool) []Diagnostic {
 	c.t.Helper()
-	deadline := time.After(20 * time.Second)
+	deadline := time.After(c.timeout)
 	for {
 		c.mu.Lock()
 		p, have := c.diags[uri]
