@@ -19,6 +19,7 @@ require (
 
 require (
 	github.com/BurntSushi/toml v0.3.1 // indirect
+	go.lsp.dev/jsonrpc2 v1.0.1 // indirect
 	golang.org/x/text v0.14.0 // indirect
 	gopkg.in/yaml.v2 v2.3.0 // indirect
 	kernel.org/pub/linux/libs/security/libcap/psx v1.2.77 // indirect

@@ -33,9 +33,14 @@ func readCIExamples(t *testing.T) ciExamples {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// The first block uses the action (TestAction checks it); the two
+	// examples that run sotvet themselves follow.
 	blocks := regexp.MustCompile("(?s)```yaml\n(.*?)```").FindAllSubmatch(doc, -1)
+	for len(blocks) > 0 && bytes.Contains(blocks[0][1], []byte("uses: svrnty/sotvet@")) {
+		blocks = blocks[1:]
+	}
 	if len(blocks) < 2 {
-		t.Fatalf("docs/ci.md has %d yaml blocks, want the GitHub and the GitLab example first", len(blocks))
+		t.Fatalf("docs/ci.md has %d yaml blocks after the action's, want the GitHub and the GitLab example", len(blocks))
 	}
 	var ex ciExamples
 	if err := yaml.Load(blocks[0][1], &ex.github); err != nil {
@@ -230,15 +235,41 @@ func TestCIExamplesActionlint(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// Both GitHub workflows: the one that uses the action and the step by
+	// step one. The action's is linted in a repository holding action.yml,
+	// used as a local action, so that its inputs are checked against it.
 	blocks := regexp.MustCompile("(?s)```yaml\n(.*?)```").FindAllSubmatch(doc, -1)
-	if len(blocks) == 0 {
-		t.Fatal("docs/ci.md has no yaml block")
+	if len(blocks) < 2 {
+		t.Fatal("docs/ci.md has fewer than two yaml blocks")
 	}
-	wf := filepath.Join(t.TempDir(), "sotvet.yml")
-	if err := os.WriteFile(wf, blocks[0][1], 0o644); err != nil {
+	action, err := os.ReadFile("../../action.yml")
+	if err != nil {
 		t.Fatal(err)
 	}
-	if out, err := exec.Command(tool, "-no-color", wf).CombinedOutput(); err != nil {
-		t.Errorf("actionlint: %v\n%s", err, out)
+	for i, b := range blocks[:2] {
+		repo := t.TempDir()
+		wf := filepath.Join(repo, ".github", "workflows", "sotvet.yml")
+		if err := os.MkdirAll(filepath.Dir(wf), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		local := regexp.MustCompile(`uses: svrnty/sotvet@\S+`).ReplaceAll(b[1], []byte("uses: ./"))
+		if i == 0 && bytes.Equal(local, b[1]) {
+			t.Fatal("docs/ci.md: the first yaml block does not use svrnty/sotvet")
+		}
+		if err := os.WriteFile(wf, local, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(repo, "action.yml"), action, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		// actionlint finds local actions from the repository's root.
+		if out, err := exec.Command("git", "init", "-q", repo).CombinedOutput(); err != nil {
+			t.Fatalf("git init: %v\n%s", err, out)
+		}
+		cmd := exec.Command(tool, "-no-color", wf)
+		cmd.Dir = repo
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Errorf("actionlint, block %d: %v\n%s", i+1, err, out)
+		}
 	}
 }

@@ -8,6 +8,7 @@
 //	sotvet guard --repo DIR      run the Core Route Admission Guard read-only
 //	sotvet harness <command>     run cases through a backend, verify their evidence
 //	sotvet init [dir]            write a starter sotvet.yaml
+//	sotvet lsp                   serve the checks to an editor (LSP on stdio)
 //	sotvet scan [--staged] [paths]  scan files for secrets
 //	sotvet schema <kind>         print a record kind's JSON Schema
 //	sotvet version               print the version
@@ -70,6 +71,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return cmdSummary(args[1:], stdout, stderr)
 	case "serve":
 		return cmdServe(args[1:], stdout, stderr)
+	case "lsp":
+		return cmdLsp(args[1:], stdout, stderr)
 	case "version", "--version", "-version":
 		fmt.Fprintln(stdout, "sotvet", version())
 		return exitClean
@@ -96,6 +99,7 @@ commands:
                         run a case through a backend and write re-verifiable
                         evidence; verify a run; run every case ('sotvet harness' for more)
   init [--force] [dir]  write a commented starter sotvet.yaml with every default
+  lsp                   the language server for editors, on stdin and stdout (docs/editors.md)
   scan [--staged] [paths...]
                         scan any files or the staged content for secrets
   schema <kind>         print the JSON Schema of a record kind (model-provider-admission,

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Install the real clients the tests run against: Debian's pre-commit
 # framework (testdata/script/precommit.txtar, scripts/ci/newcomer.sh),
+# Debian's Neovim, whose built-in LSP client drives sotvet lsp (lsp
+# TestNeovim),
 # Microsoft's SARIF Multitool (cmd/sotvet TestSARIFMultitool) and actionlint
 # (TestCIExamplesActionlint). Outside CI those tests skip with a message
 # when the tool is missing.
@@ -15,6 +17,18 @@ elif command -v apt-get >/dev/null 2>&1; then
   echo "tools: installed $(pre-commit --version)"
 else
   echo "tools: pre-commit is missing and there is no apt-get to install it" >&2
+  exit 1
+fi
+
+# Neovim, whose built-in LSP client lsp's TestNeovim drives sotvet lsp with.
+if command -v nvim >/dev/null 2>&1; then
+  echo "tools: $(nvim --version | head -1)"
+elif command -v apt-get >/dev/null 2>&1; then
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq neovim >/dev/null
+  echo "tools: installed $(nvim --version | head -1)"
+else
+  echo "tools: nvim is missing and there is no apt-get to install it" >&2
   exit 1
 fi
 
