@@ -140,6 +140,7 @@ func (r *run) runBackend(ctx context.Context) {
 	}
 	if r.fx != nil {
 		job.FakeBehavior = r.fx.Behavior
+		job.FakeWithhold = withheldEvents(c)
 		if r.fx.inject.noProvider {
 			job.FakeSolution = filepath.Join(r.tmp, "provider-not-installed")
 		}

@@ -1,8 +1,12 @@
 package harness
 
 import (
+	"fmt"
+	"slices"
+	"strings"
 	"time"
 
+	"github.com/svrnty/sotvet/harness/contract"
 	"github.com/svrnty/sotvet/harness/engine/fake"
 	"github.com/svrnty/sotvet/harness/evidence"
 )
@@ -93,3 +97,26 @@ func FixtureNames() []string {
 
 // DirtyStartFile is the stray file the dirty-start fixture leaves.
 const DirtyStartFile = "stray-before-start.txt"
+
+// withheldEvents are the events the missing-event fixture keeps a backend
+// from reporting: every backend-reported event the case requires, so that
+// the fixture fails the run whatever the case's required_events say.
+func withheldEvents(c *contract.Case) []string {
+	var out []string
+	for _, ev := range backendEventTypes {
+		if slices.Contains(c.RequiredEvents, ev) {
+			out = append(out, ev)
+		}
+	}
+	return out
+}
+
+// FixtureApplies reports whether fixture f can fail case c as it must, and
+// why not. missing-event cannot fail a case that requires none of the
+// events a backend reports.
+func FixtureApplies(f Fixture, c *contract.Case) (bool, string) {
+	if f.Behavior == fake.MissingEvent && len(withheldEvents(c)) == 0 {
+		return false, fmt.Sprintf("case %s requires none of the events a backend reports (%s), so no missing event can fail it", c.ID, strings.Join(backendEventTypes, ", "))
+	}
+	return true, ""
+}

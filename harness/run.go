@@ -106,6 +106,9 @@ func Run(ctx context.Context, opt Options) (*Result, error) {
 	if opt.RunsRoot == "" && opt.RunDir == "" {
 		return nil, fmt.Errorf("%w: no runs root", ErrUsage)
 	}
+	if err := checkCLISource(opt.CLISource); err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrUsage, err)
+	}
 	if err := sandbox.CheckMode(opt.Sandbox); err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrUsage, err)
 	}
@@ -122,6 +125,11 @@ func Run(ctx context.Context, opt Options) (*Result, error) {
 		caseID = c.ID
 	}
 	r.c = c
+	if c != nil && r.fx != nil {
+		if ok, why := FixtureApplies(*r.fx, c); !ok {
+			return nil, fmt.Errorf("%w: fixture %s does not apply: %s", ErrUsage, r.fx.Name, why)
+		}
+	}
 
 	start := r.clock()
 	if err := r.makeDir(start, caseID); err != nil {

@@ -14,6 +14,7 @@ type laneFlags struct {
 	baseURLEnv, keyEnv   string
 	probeTokens          int
 	probeTimeout, timout time.Duration
+	cliSource            string
 }
 
 func (l *laneFlags) register(fs *flag.FlagSet) {
@@ -24,10 +25,12 @@ func (l *laneFlags) register(fs *flag.FlagSet) {
 	fs.IntVar(&l.probeTokens, "probe-max-tokens", harness.DefaultProbeMaxTokens, "token budget of the response-shape probe (too small a budget gives a false block)")
 	fs.DurationVar(&l.probeTimeout, "probe-timeout", 60*time.Second, "how long the response-shape probe may take")
 	fs.DurationVar(&l.timout, "backend-timeout", 0, "replace the case's backend timeout")
+	fs.StringVar(&l.cliSource, "cli-source", "", "what the lane's CLI was built from (e.g. github.com/workos/case@30b1fa1), recorded as report.json's cli_source")
 }
 
 func (l *laneFlags) apply(opt *harness.Options) {
 	opt.Model, opt.AdmissionFile = l.model, l.admission
 	opt.BaseURLEnv, opt.APIKeyEnv = l.baseURLEnv, l.keyEnv
 	opt.ProbeMaxTokens, opt.ProbeTimeout, opt.BackendTimeout = l.probeTokens, l.probeTimeout, l.timout
+	opt.CLISource = l.cliSource
 }

@@ -34,6 +34,9 @@ type Job struct {
 	// and the misbehaviour to act out. Other engines ignore them.
 	FakeSolution string
 	FakeBehavior string
+	// FakeWithhold are the events the missing-event behaviour does not
+	// report: the backend-reported events the case requires.
+	FakeWithhold []string
 
 	// External-lane inputs, set by the harness once the lane's gates have
 	// passed. The API key itself is never given to an engine: the harness
