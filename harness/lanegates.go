@@ -197,6 +197,12 @@ func (r *run) envName(set, def string) string {
 			}
 		}
 	}
+	switch {
+	case def == DefaultBaseURLEnv && r.opt.ConfigBaseURLEnv != "":
+		return r.opt.ConfigBaseURLEnv
+	case def == DefaultAPIKeyEnv && r.opt.ConfigAPIKeyEnv != "":
+		return r.opt.ConfigAPIKeyEnv
+	}
 	return def
 }
 

@@ -4,6 +4,7 @@
 package matrix
 
 import (
+	"cmp"
 	"context"
 	"crypto/rand"
 	"encoding/hex"
@@ -306,7 +307,7 @@ func scriptProvider(ro *harness.Options, caseDir, scenario string) bool {
 		}
 	}
 	if name == "" {
-		name = harness.DefaultBaseURLEnv
+		name = cmp.Or(ro.ConfigBaseURLEnv, harness.DefaultBaseURLEnv)
 	}
 	env := slices.Clone(ro.Environ)
 	found := false
