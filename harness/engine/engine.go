@@ -69,6 +69,10 @@ type Invocation struct {
 	HomeFiles map[string][]byte
 	// InnerSandbox records the CLI's own sandbox setting, for the report.
 	InnerSandbox string
+	// OwnNamespaces is set when the CLI's own sandbox makes namespaces
+	// (codex's workspace-write, bubblewrap), which a user and PID
+	// namespace around it makes hang: the harness then runs it without.
+	OwnNamespaces bool
 }
 
 // Lane is an external agent CLI lane: an Engine that also says how to
