@@ -140,6 +140,7 @@ func (r *run) runBackend(ctx context.Context) {
 	}
 	if r.fx != nil {
 		job.FakeBehavior = r.fx.Behavior
+		job.FakeWithhold = withheldEvents(c)
 		if r.fx.inject.noProvider {
 			job.FakeSolution = filepath.Join(r.tmp, "provider-not-installed")
 		}
@@ -182,7 +183,7 @@ func (r *run) runBackend(ctx context.Context) {
 	env := append(r.env(r.backendPath()), inv.Env...)
 	r.tr("backend.start", map[string]any{"argv": r.redactArgv(inv.Argv), "exec_argv": r.redactArgv(argv), "confined": wrapped, "dir": dir, "timeout_ms": timeout.Milliseconds(), "env": envKeys(env)})
 	env = r.laneKey(env, inv.KeyEnv)
-	pr := proc.Run(ctx, proc.Spec{Argv: argv, Dir: dir, Env: env, Timeout: timeout, Contain: true})
+	pr := proc.Run(ctx, proc.Spec{Argv: argv, Dir: dir, Env: env, Timeout: timeout, Contain: true, Isolate: !inv.OwnNamespaces})
 	if wrapped && pr.Started {
 		r.confined("backend")
 	}

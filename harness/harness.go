@@ -122,6 +122,16 @@ type Options struct {
 	ProbeTimeout   time.Duration
 	// BackendTimeout, when set, replaces the case's backend timeout.
 	BackendTimeout time.Duration
+	// ConfigBaseURLEnv and ConfigAPIKeyEnv are sotvet.yaml's
+	// harness.provider_env. Precedence, for each variable name: BaseURLEnv
+	// and APIKeyEnv (the flags), then the case's provider_env, then these,
+	// then DefaultBaseURLEnv and DefaultAPIKeyEnv.
+	ConfigBaseURLEnv, ConfigAPIKeyEnv string
+	// CLISource is what the user says the lane's CLI was built from (for
+	// example github.com/workos/case@30b1fa1): recorded in report.json as
+	// cli_source beside the version the gate measured, which for a binary
+	// is only its digest. Printable text, at most 200 bytes.
+	CLISource string
 
 	// GoScratch is where the Go build cache and GOPATH go when the ambient
 	// environment has no usable HOME (default: the run directory's parent).

@@ -15,6 +15,7 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+	"unicode"
 
 	jsonv2 "github.com/go-json-experiment/json"
 
@@ -196,6 +197,12 @@ func (r *run) envName(set, def string) string {
 			}
 		}
 	}
+	switch {
+	case def == DefaultBaseURLEnv && r.opt.ConfigBaseURLEnv != "":
+		return r.opt.ConfigBaseURLEnv
+	case def == DefaultAPIKeyEnv && r.opt.ConfigAPIKeyEnv != "":
+		return r.opt.ConfigAPIKeyEnv
+	}
 	return def
 }
 
@@ -257,13 +264,14 @@ func (r *run) cliGate() bool {
 		argv = append([]string{n}, argv...)
 	}
 	r.lane.program = prog
+	r.rep.CLISource = r.opt.CLISource
 	if pl, ok := l.(engine.PackagedLane); ok {
 		v, err := pl.PackageVersion(prog)
 		if err != nil || v == "" {
 			return r.laneBlocked(gate, evidence.CLIVersionUnrecorded, fmt.Sprintf("the %s CLI's package version could not be read: %v", r.name, err), "program: "+prog)
 		}
 		r.rep.CLIVersion = v
-		r.gateMarker(gate, true, "program: "+prog, "version: "+v, "version_source: package.json")
+		r.gateMarker(gate, true, r.cliSourceInfo("program: "+prog, "version: "+v, "version_source: package.json")...)
 		return true
 	}
 	if len(l.VersionArgs()) == 0 {
@@ -273,7 +281,7 @@ func (r *run) cliGate() bool {
 			return r.laneBlocked(gate, evidence.CLIVersionUnrecorded, "the "+r.name+" CLI could not be digested: "+err.Error(), "program: "+prog)
 		}
 		r.rep.CLIVersion = v
-		r.gateMarker(gate, true, "program: "+prog, "version: "+v)
+		r.gateMarker(gate, true, r.cliSourceInfo("program: "+prog, "version: "+v)...)
 		return true
 	}
 	pr := proc.Run(context.Background(), proc.Spec{Argv: argv, Dir: r.home, Env: r.env(path), Timeout: 30 * time.Second, MaxOutput: 64 << 10, Contain: true})
@@ -286,7 +294,7 @@ func (r *run) cliGate() bool {
 		return r.laneBlocked(gate, evidence.CLIVersionUnrecorded, fmt.Sprintf("%s %s did not report a version (exit %d)", prog, strings.Join(l.VersionArgs(), " "), pr.ExitCode), info...)
 	}
 	r.rep.CLIVersion = v
-	r.gateMarker(gate, true, append(info, "version: "+v)...)
+	r.gateMarker(gate, true, r.cliSourceInfo(append(info, "version: "+v)...)...)
 	return true
 }
 
@@ -424,4 +432,25 @@ func fileDigest(path string) (string, error) {
 		return "", err
 	}
 	return "sha256:" + hex.EncodeToString(h.Sum(nil)), nil
+}
+
+// cliSourceInfo adds the user's statement of the CLI's source to a marker.
+func (r *run) cliSourceInfo(info ...string) []string {
+	if r.opt.CLISource == "" {
+		return info
+	}
+	return append(info, "source (as stated by the user): "+r.opt.CLISource)
+}
+
+// checkCLISource refuses a --cli-source that is not short printable text.
+func checkCLISource(s string) error {
+	if len(s) > 200 {
+		return fmt.Errorf("--cli-source is %d bytes, over 200", len(s))
+	}
+	for _, c := range s {
+		if !unicode.IsPrint(c) {
+			return fmt.Errorf("--cli-source %q holds a character that is not printable", s)
+		}
+	}
+	return nil
 }

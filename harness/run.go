@@ -11,7 +11,6 @@ import (
 
 	"github.com/svrnty/sotvet/harness/contract"
 	"github.com/svrnty/sotvet/harness/engine"
-	"github.com/svrnty/sotvet/harness/engine/fake"
 	"github.com/svrnty/sotvet/harness/evidence"
 	"github.com/svrnty/sotvet/harness/internal/gitws"
 	"github.com/svrnty/sotvet/harness/internal/tree"
@@ -95,8 +94,8 @@ func Run(ctx context.Context, opt Options) (*Result, error) {
 		if !ok {
 			return nil, fmt.Errorf("%w: unknown fixture %q (want one of %s)", ErrUsage, opt.Fixture, strings.Join(FixtureNames(), ", "))
 		}
-		if r.name != fake.Name && !fx.Lanes {
-			return nil, fmt.Errorf("%w: fixture %s needs the fake backend's misbehaviour; it runs on the fake lane only", ErrUsage, fx.Name)
+		if !fx.RunsOn(r.name) {
+			return nil, fmt.Errorf("%w: fixture %s needs the fake backend's misbehaviour, or a scripted provider on %s; it cannot run on the %s lane", ErrUsage, fx.Name, strings.Join(fx.Scripted, ", "), r.name)
 		}
 		r.fx = &fx
 	}
@@ -105,6 +104,9 @@ func Run(ctx context.Context, opt Options) (*Result, error) {
 	}
 	if opt.RunsRoot == "" && opt.RunDir == "" {
 		return nil, fmt.Errorf("%w: no runs root", ErrUsage)
+	}
+	if err := checkCLISource(opt.CLISource); err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrUsage, err)
 	}
 	if err := sandbox.CheckMode(opt.Sandbox); err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrUsage, err)
@@ -122,6 +124,11 @@ func Run(ctx context.Context, opt Options) (*Result, error) {
 		caseID = c.ID
 	}
 	r.c = c
+	if c != nil && r.fx != nil {
+		if ok, why := FixtureApplies(*r.fx, c); !ok {
+			return nil, fmt.Errorf("%w: fixture %s does not apply: %s", ErrUsage, r.fx.Name, why)
+		}
+	}
 
 	start := r.clock()
 	if err := r.makeDir(start, caseID); err != nil {

@@ -20,8 +20,11 @@
 //   - path globs in allowed_writes and forbidden_paths that are absolute,
 //     unclean, escape the tree with "..", or are not valid patterns, and an
 //     empty allowed_writes in a mutating case;
-//   - verification commands that are empty or start with shell syntax
-//     (commands run without a shell);
+//   - verification commands that are empty, that do not split into
+//     words (an unterminated quote), or that need a shell in any word: a
+//     pipe, redirection, $VAR, glob, &&, ;, command substitution, ...
+//     (commands run without a shell; write the list form or an explicit
+//     [sh, -c, ...]);
 //   - a case directory without its repo/ fixture tree (reported at the
 //     start of the file), and a fake.solution that is not a directory of
 //     the case (reported at its value).

@@ -263,6 +263,16 @@ func addLadderRunFlags(fs *flag.FlagSet) *ladderRunFlags {
 // apply sets the staged-run options.
 func (f *ladderRunFlags) apply(fs *flag.FlagSet, opt *harness.Options, stderr io.Writer) bool {
 	opt.FakeBehavior = *f.fakeBehavior
+	// sotvet.yaml's harness.provider_env names the provider's variables
+	// (below the flags and the case's provider_env).
+	if _, err := os.Stat(*f.lf.config); err == nil || f.lf.explicitConfig(fs) {
+		t, err := stageTable(*f.lf.config, f.lf.explicitConfig(fs))
+		if err != nil {
+			fmt.Fprintf(stderr, "sotvet harness: %v\n", err)
+			return false
+		}
+		opt.ConfigBaseURLEnv, opt.ConfigAPIKeyEnv = t.BaseURLEnv, t.APIKeyEnv
+	}
 	if *f.stage == 0 {
 		if *f.repo != "" {
 			fmt.Fprintln(stderr, "sotvet harness: --repo is for staged runs (--stage 3 to 6)")

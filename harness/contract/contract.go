@@ -468,7 +468,10 @@ func (v *validator) commands(n *yaml.Node) []Command {
 		var argv []string
 		switch item.Kind {
 		case yaml.ScalarNode:
-			argv = strings.Fields(item.Value)
+			var ok bool
+			if argv, ok = v.commandString(item); !ok {
+				continue
+			}
 		case yaml.SequenceNode:
 			argv = v.strs(item, "verification command")
 		default:
@@ -479,7 +482,7 @@ func (v *validator) commands(n *yaml.Node) []Command {
 			v.fail(item, "verification: empty command")
 			continue
 		}
-		if strings.ContainsAny(argv[0], "|&;<>()$`") {
+		if item.Kind == yaml.SequenceNode && strings.ContainsAny(argv[0], "|&;<>()$`") {
 			v.fail(item, fmt.Sprintf("verification: %q looks like shell syntax; commands run without a shell", argv[0]))
 			continue
 		}
@@ -620,4 +623,20 @@ func List(casesRoot string) ([]string, error) {
 		}
 	}
 	return out, nil
+}
+
+// lineRest returns line's text from a 1-based byte column on.
+func (li *lineIndex) lineRest(line, col int) (string, bool) {
+	if line < 1 || line > len(li.starts) {
+		return "", false
+	}
+	start := li.starts[line-1]
+	end := len(li.text)
+	if i := bytes.IndexByte(li.text[start:], '\n'); i >= 0 {
+		end = start + i
+	}
+	if col < 1 || start+col-1 > end {
+		return "", false
+	}
+	return string(li.text[start+col-1 : end]), true
 }

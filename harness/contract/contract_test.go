@@ -67,8 +67,9 @@ func TestParseErrors(t *testing.T) {
 		{"bool", good + "approval_required: maybe\n", []string{"case.yaml:10:20: approval_required: want true or false"}},
 		{"timeout", good + "timeouts:\n  backend: forever\n", []string{"case.yaml:11:12: timeouts.backend: want a duration"}},
 		{"event", good + "required_events: [run.started, run.exploded]\n", []string{`case.yaml:10:32: required_events: unknown event "run.exploded"`}},
-		{"shell", good + "  - echo hi | tee x\n", nil},
-		{"shell prog", good + "  - $(rm) x\n", []string{"looks like shell syntax"}},
+		{"shell", good + "  - echo hi | tee x\n", []string{`case.yaml:10:13: verification: "echo hi | tee x" needs a shell for a pipe (|)`}},
+		{"shell prog", good + "  - $(rm) x\n", []string{"case.yaml:10:5: verification: \"$(rm) x\" needs a shell for a command substitution"}},
+		{"shell prog list", good + "  - [\"$(rm)\", x]\n", []string{"looks like shell syntax"}},
 		{"unicode col", "title: «héllo»\n" + strings.Replace(good, "title: Demo\n", "", 1) + "colour: x\n", []string{`case.yaml:10:1: unknown key "colour"`}},
 		{"unicode value col", strings.Replace(good, "title: Demo", "title: é", 1) + "fake: {solution: ../x}\n", []string{"case.yaml:10:18: fake.solution"}},
 	} {

@@ -34,6 +34,9 @@ type Job struct {
 	// and the misbehaviour to act out. Other engines ignore them.
 	FakeSolution string
 	FakeBehavior string
+	// FakeWithhold are the events the missing-event behaviour does not
+	// report: the backend-reported events the case requires.
+	FakeWithhold []string
 
 	// External-lane inputs, set by the harness once the lane's gates have
 	// passed. The API key itself is never given to an engine: the harness
@@ -66,6 +69,10 @@ type Invocation struct {
 	HomeFiles map[string][]byte
 	// InnerSandbox records the CLI's own sandbox setting, for the report.
 	InnerSandbox string
+	// OwnNamespaces is set when the CLI's own sandbox makes namespaces
+	// (codex's workspace-write, bubblewrap), which a user and PID
+	// namespace around it makes hang: the harness then runs it without.
+	OwnNamespaces bool
 }
 
 // Lane is an external agent CLI lane: an Engine that also says how to

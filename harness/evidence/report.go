@@ -207,7 +207,9 @@ type Report struct {
 	Model                string `json:"case_model,omitempty"`
 	ModelAdmissionStatus string `json:"model_admission_status,omitempty"`
 	// CLIVersion is what the lane's CLI said its version is.
-	CLIVersion  string      `json:"cli_version,omitempty"`
+	CLIVersion string `json:"cli_version,omitempty"`
+	// CLISource is what the user said the CLI was built from, as given.
+	CLISource   string      `json:"cli_source,omitempty"`
 	Sandbox     string      `json:"sandbox"`
 	SandboxInfo SandboxInfo `json:"sandbox_info"`
 

@@ -4,6 +4,7 @@
 package matrix
 
 import (
+	"cmp"
 	"context"
 	"crypto/rand"
 	"encoding/hex"
@@ -11,6 +12,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -41,7 +43,10 @@ type Options struct {
 	FixtureCase string // case id for the fixtures
 	// Engine is the lane the matrix runs through (the fake lane when
 	// empty). A real lane runs the fixture case and the fixtures that
-	// apply to it (Fixture.Lanes); the others are listed not applicable.
+	// change the run's surroundings (Fixture.Lanes); with a scripted
+	// provider (FixturePlaceholder in the base URL) also those it can
+	// drive the lane's CLI into (Fixture.Scripted). The others are listed
+	// not applicable, with the reason.
 	Engine string
 }
 
@@ -191,12 +196,28 @@ func runOne(ctx context.Context, opt Options, root string, j job) Entry {
 		ro.Engine = opt.Engine
 	}
 	ro.Fixture = ""
-	if j.fixture != nil && ro.Engine != harness.DefaultEngine && !j.fixture.Lanes {
-		e.Fixture = j.fixture.Name
-		e.Status = "n/a"
-		e.NotApplicable = "the fixture needs the fake backend's misbehaviour"
-		e.OK = true
-		return e
+	if ro.Engine != harness.DefaultEngine {
+		scenario := ScriptedSolve
+		if j.fixture != nil {
+			scenario = j.fixture.Name
+		}
+		scripted := scriptProvider(&ro, j.caseDir, scenario)
+		if j.fixture != nil && !j.fixture.Lanes {
+			why := ""
+			switch {
+			case !j.fixture.RunsOn(ro.Engine):
+				why = "no provider can make the " + ro.Engine + " CLI act this fixture out: " + j.fixture.Unscripted
+			case !scripted:
+				why = "the fixture needs the fake backend's misbehaviour, or a scripted provider (" + FixturePlaceholder + " in the base URL)"
+			}
+			if why != "" {
+				e.Fixture = j.fixture.Name
+				e.Status = "n/a"
+				e.NotApplicable = why
+				e.OK = true
+				return e
+			}
+		}
 	}
 	if j.fixture != nil {
 		e.Fixture = j.fixture.Name
@@ -264,4 +285,39 @@ func WriteTable(w io.Writer, m *Matrix) {
 	}
 	fmt.Fprintf(w, "matrix %s: %s (%d runs, %d jobs, %d ms)\n", m.ID, m.Status, len(m.Runs), m.Jobs, m.WallMS)
 	fmt.Fprintf(w, "matrix.json: %s\n", m.Path)
+}
+
+// FixturePlaceholder in the provider's base URL marks a scripted provider
+// (internal/mockprovider): on a real lane the matrix replaces it with the
+// fixture's name, or ScriptedSolve for a run without one, so that the
+// provider drives the real CLI into each fixture's misbehaviour.
+const FixturePlaceholder = "{fixture}"
+
+// ScriptedSolve is the scripted provider's scenario for a healthy run.
+const ScriptedSolve = "solve"
+
+// scriptProvider replaces FixturePlaceholder in the run's base URL
+// variable (--base-url-env, else the case's provider_env.base_url, else
+// the default) with scenario, and reports whether there was one.
+func scriptProvider(ro *harness.Options, caseDir, scenario string) bool {
+	name := ro.BaseURLEnv
+	if name == "" {
+		if c, err := contract.Load(caseDir); err == nil {
+			name = c.BaseURLEnv
+		}
+	}
+	if name == "" {
+		name = cmp.Or(ro.ConfigBaseURLEnv, harness.DefaultBaseURLEnv)
+	}
+	env := slices.Clone(ro.Environ)
+	found := false
+	for i, kv := range env {
+		k, v, ok := strings.Cut(kv, "=")
+		if ok && k == name && strings.Contains(v, FixturePlaceholder) {
+			env[i] = k + "=" + strings.ReplaceAll(v, FixturePlaceholder, scenario)
+			found = true
+		}
+	}
+	ro.Environ = env
+	return found
 }

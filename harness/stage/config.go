@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"regexp"
 	"slices"
 	"strconv"
 
@@ -67,8 +68,14 @@ func ParseConfig(path string, data []byte) (*Table, error) {
 		return nil, errAt(harness, "harness: want a mapping")
 	}
 	for i := 0; i+1 < len(harness.Content); i += 2 {
-		if k := harness.Content[i]; k.Value != "stages" {
-			return nil, errAt(k, "harness: unknown key %q (want stages)", k.Value)
+		switch k := harness.Content[i]; k.Value {
+		case "stages":
+		case "provider_env":
+			if err := providerEnv(harness.Content[i+1], t, errAt); err != nil {
+				return nil, err
+			}
+		default:
+			return nil, errAt(k, "harness: unknown key %q (want stages or provider_env)", k.Value)
 		}
 	}
 	stages := lookup(harness, "stages")
@@ -156,4 +163,32 @@ func boolean(n *yaml.Node, errAt func(*yaml.Node, string, ...any) error) (bool, 
 		}
 	}
 	return false, errAt(n, "want true or false")
+}
+
+// envName is an environment variable name provider_env may give.
+var envName = regexp.MustCompile(`^[A-Z_][A-Z0-9_]*$`)
+
+// providerEnv reads harness.provider_env: the names (never the values) of
+// the variables holding the provider's base URL and API key.
+func providerEnv(n *yaml.Node, t *Table, errAt func(*yaml.Node, string, ...any) error) error {
+	if n.Kind != yaml.MappingNode {
+		return errAt(n, "harness.provider_env: want a mapping of base_url and api_key variable names")
+	}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, v := n.Content[i], n.Content[i+1]
+		var dst *string
+		switch k.Value {
+		case "base_url":
+			dst = &t.BaseURLEnv
+		case "api_key":
+			dst = &t.APIKeyEnv
+		default:
+			return errAt(k, "harness.provider_env: unknown key %q (want base_url or api_key)", k.Value)
+		}
+		if v.Kind != yaml.ScalarNode || !envName.MatchString(v.Value) {
+			return errAt(v, "harness.provider_env.%s: want an environment variable name such as SOTVET_PROVIDER_BASE_URL", k.Value)
+		}
+		*dst = v.Value
+	}
+	return nil
 }

@@ -79,6 +79,11 @@ type Table struct {
 	Stages []Stage `json:"stages"`
 	// Source is where the table came from: "default" or the sotvet.yaml path.
 	Source string `json:"source"`
+	// BaseURLEnv and APIKeyEnv are sotvet.yaml's harness.provider_env: the
+	// environment variables holding the external lanes' provider base URL
+	// and key ("" when not set there).
+	BaseURLEnv string `json:"-"`
+	APIKeyEnv  string `json:"-"`
 }
 
 // Lookup returns stage n.

@@ -60,7 +60,8 @@ const (
 )
 
 // Scenarios lists every scenario.
-var Scenarios = []string{Case, CaseLinger, CaseNoop, CaseReject, Edit, Error400, Error500, EditThenHang, Hang, HangStream, LateWrite, Malformed, Reasoning, Text, ToolError}
+var Scenarios = []string{Case, CaseLinger, CaseNoop, CaseReject, Edit, Error400, Error500, EditThenHang, Hang, HangStream, LateWrite, Malformed, Reasoning, Text, ToolError,
+	Solve, NoDiffFixture, DisallowedFileFixture, FailedTestsFixture, MissingEventFixture, ReviewerRejectFixture, DirtyEndFixture}
 
 // ProbePrompt is the text of the harness's response-shape probe. The
 // scripted failures apply to agent requests; a probe is answered like a
@@ -210,6 +211,9 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		t.reply(s.caseReply(scenario, role(body), followUp, api))
+	case Solve, NoDiffFixture, DisallowedFileFixture, FailedTestsFixture, MissingEventFixture, ReviewerRejectFixture, DirtyEndFixture,
+		"missing-test-command", "approval-denied", "timeout", "dirty-start", "artifact-write-failure", "provider-unavailable":
+		t.reply(s.fixtureReply(scenario, body, followUp, api))
 	case LateWrite:
 		if followUp {
 			t.reply(reply{text: "Done: started the command."})
@@ -366,8 +370,15 @@ func agentResult(role string, files []string, tests bool) string {
 }
 
 func (s *Server) caseReply(scenario, role string, followUp bool, api wireAPI) reply {
+	return caseAgentReply(s.Files, scenario, role, followUp, api, true)
+}
+
+// caseAgentReply is a Case agent's reply: the implementer writes files and
+// commits them, every agent ends with an AGENT_RESULT claiming the files
+// and, when tests, that the tests passed.
+func caseAgentReply(files []File, scenario, role string, followUp bool, api wireAPI, tests bool) reply {
 	var paths []string
-	for _, f := range s.Files {
+	for _, f := range files {
 		paths = append(paths, f.Path)
 	}
 	if role == "Reviewer" && scenario == CaseReject {
@@ -376,12 +387,12 @@ func (s *Server) caseReply(scenario, role string, followUp bool, api wireAPI) re
 		return reply{text: AgentResultStart + "\n" + string(data) + "\n" + AgentResultEnd + "\n"}
 	}
 	if role != "Implementer" {
-		return reply{text: agentResult(role, nil, role != "Retrospective")}
+		return reply{text: agentResult(role, nil, tests && role != "Retrospective")}
 	}
-	if scenario == CaseNoop || followUp {
-		return reply{text: agentResult(role, paths, true)}
+	if scenario == CaseNoop || followUp || len(files) == 0 {
+		return reply{text: agentResult(role, paths, tests)}
 	}
-	calls := api.editCalls(s.Files, false)
+	calls := api.editCalls(files, false)
 	commit := api.shellCalls("git add -A && git -c user.name=mock -c user.email=mock@example.invalid commit -qm 'mock: edit' && git rev-parse HEAD")
 	commit[0].id = "call_mock_commit"
 	return reply{calls: append(calls, commit...)}

@@ -111,7 +111,8 @@ func (Engine) Invocation(job engine.Job) (engine.Invocation, error) {
 		"-m", job.Model,
 		prompt(job),
 	}
-	return engine.Invocation{Argv: argv, Dir: job.Workspace, Env: []string{"CODEX_HOME=" + job.Home}, KeyEnv: KeyEnv, InnerSandbox: "codex --sandbox " + innerSandbox(job)}, nil
+	return engine.Invocation{Argv: argv, Dir: job.Workspace, Env: []string{"CODEX_HOME=" + job.Home}, KeyEnv: KeyEnv, InnerSandbox: "codex --sandbox " + innerSandbox(job),
+		OwnNamespaces: !job.Confined}, nil
 }
 
 // innerSandbox is codex's own sandbox mode. Confined by the harness's

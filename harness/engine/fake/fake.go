@@ -21,6 +21,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -38,7 +39,7 @@ const (
 	NoDiff         = "no-diff"         // report success, change nothing
 	DisallowedFile = "disallowed-file" // solve, and also write outside allowed_writes
 	WrongFix       = "wrong-fix"       // change an allowed file without fixing it
-	MissingEvent   = "missing-event"   // solve, but never report plan.updated
+	MissingEvent   = "missing-event"   // solve, but never report the events in Spec.Withhold
 	ReviewerReject = "reviewer-reject" // solve; the reviewer rejects the result
 	Hang           = "hang"            // solve, start a late writer, never finish
 	DirtyEnd       = "dirty-end"       // solve so that the tests leave a file behind
@@ -71,6 +72,9 @@ type Spec struct {
 	AllowedWrites []string `json:"allowed_writes"`
 	Self          []string `json:"self"` // how to start this binary again (the late writer)
 	LateDelayMS   int      `json:"late_delay_ms,omitempty"`
+	// Withhold are the events missing-event leaves out (plan.updated and
+	// patch.applied when empty).
+	Withhold []string `json:"withhold,omitempty"`
 }
 
 // Engine is the fake lane's harness-side half.
@@ -103,6 +107,7 @@ func (e *Engine) Invocation(job engine.Job) (engine.Invocation, error) {
 		Behavior:      b,
 		AllowedWrites: job.AllowedWrites,
 		Self:          e.Command,
+		Withhold:      job.FakeWithhold,
 	}
 	data, err := json.MarshalIndent(spec, "", "  ")
 	if err != nil {
@@ -204,7 +209,7 @@ func (b *backend) run() int {
 		b.result(engine.StatusProviderUnavailable, "", "solution provider unavailable: "+err.Error())
 		return ExitUnavailable
 	}
-	if b.spec.Behavior != MissingEvent {
+	if !b.withheld("plan.updated") {
 		b.emit(record{Type: "plan.updated", Data: map[string]any{"steps": []string{"read the task", "edit " + strings.Join(files, ", "), "hand over for verification"}}})
 	}
 	if b.spec.Behavior == Flaky {
@@ -244,7 +249,9 @@ func (b *backend) run() int {
 			return b.crash(err)
 		}
 	}
-	b.emit(record{Type: "patch.applied", Data: map[string]any{"files": changed}})
+	if !b.withheld("patch.applied") {
+		b.emit(record{Type: "patch.applied", Data: map[string]any{"files": changed}})
+	}
 	switch b.spec.Behavior {
 	case ForbiddenPush:
 		b.tryForbidden()
@@ -261,6 +268,14 @@ func (b *backend) run() int {
 	}
 	b.result(engine.StatusSuccess, engine.ReviewerApproved, "patch applied")
 	return 0
+}
+
+// withheld reports whether the missing-event behaviour leaves ev out.
+func (b *backend) withheld(ev string) bool {
+	if b.spec.Behavior != MissingEvent {
+		return false
+	}
+	return len(b.spec.Withhold) == 0 || slices.Contains(b.spec.Withhold, ev)
 }
 
 func (b *backend) crash(err error) int {

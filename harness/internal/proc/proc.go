@@ -38,6 +38,10 @@ type Spec struct {
 	// so that descendants in other sessions are swept after the group is
 	// killed. Agent CLIs start their tools in new sessions.
 	Contain bool
+	// Isolate runs the process in its own user and PID namespaces where
+	// the kernel allows (see isolate.go); Result.Namespaces says whether
+	// it did.
+	Isolate bool
 	// Grace is how long a contained process without a cgroup is given
 	// between SIGTERM and SIGKILL on timeout (default 2s).
 	Grace time.Duration
@@ -61,6 +65,9 @@ type Result struct {
 	// Containment is how the process tree was contained: ContainCgroup,
 	// ContainGroup, or "" (the process group only).
 	Containment string
+	// Namespaces is Namespaces when the process ran in its own user and
+	// PID namespaces, "" otherwise.
+	Namespaces string
 }
 
 // LookPath finds an executable the way a shell with PATH set to pathEnv
@@ -148,6 +155,13 @@ func Run(ctx context.Context, spec Spec) Result {
 			cmd.SysProcAttr.UseCgroupFD = true
 			cmd.SysProcAttr.CgroupFD = int(cgFile.Fd())
 		}
+		if spec.Isolate && !isolationRefused.Load() {
+			if init, ok := nsInit(prog, spec.Argv); ok {
+				cmd.Path, cmd.Args = init[0], init
+				isolate(cmd.SysProcAttr)
+				res.Namespaces = Namespaces
+			}
+		}
 		if spec.Prepare != nil {
 			if err := spec.Prepare(cmd); err != nil {
 				return nil, err
@@ -160,8 +174,19 @@ func Run(ctx context.Context, spec Spec) Result {
 		res.StartErr = err
 		return res
 	}
+	becomeSubreaper()
 	start := time.Now()
+	leadersMu.Lock()
 	err = cmd.Start()
+	if err != nil && spec.Isolate && res.Namespaces != "" && !errors.Is(err, exec.ErrNotFound) {
+		// The kernel refused new namespaces (unprivileged user
+		// namespaces disabled, a seccomp filter): run without them.
+		res.Namespaces = ""
+		isolationRefused.Store(true)
+		if cmd, err = build(); err == nil {
+			err = cmd.Start()
+		}
+	}
 	if err != nil && cg != "" && !errors.Is(err, exec.ErrNotFound) {
 		// The kernel refused to start it in the new cgroup (a hierarchy
 		// that cannot take it): contain it by group and marker instead.
@@ -173,6 +198,7 @@ func Run(ctx context.Context, spec Spec) Result {
 		}
 	}
 	if err != nil {
+		leadersMu.Unlock()
 		if cg != "" {
 			os.Remove(cg)
 		}
@@ -181,7 +207,14 @@ func Run(ctx context.Context, spec Spec) Result {
 	}
 	res.Started = true
 	res.Pid = cmd.Process.Pid
+	addLeader(res.Pid)
+	leadersMu.Unlock()
+	defer removeLeader(res.Pid)
+	since := startTime(res.Pid)
 	pgid := res.Pid
+	if res.Namespaces != "" {
+		res.Containment += "+" + res.Namespaces
+	}
 
 	// Wait for the leader to exit without reaping it: while it is a
 	// zombie its pid, and so the group id, cannot be reused.
@@ -238,9 +271,12 @@ func Run(ctx context.Context, spec Spec) Result {
 		// otherwise be waited for, and could write meanwhile.
 		swept = sweepMarked(marker)
 	}
+	// Likewise for descendants re-parented here (the subreaper).
+	swept = append(swept, sweepOrphans(since)...)
 	werr := cmd.Wait()
 	res.Duration = time.Since(start)
 	res.Survivors = reapGroup(pgid)
+	res.Survivors = append(res.Survivors, sweepOrphans(since)...)
 	if cg != "" {
 		res.Survivors = append(res.Survivors, killCgroup(cg)...)
 	}

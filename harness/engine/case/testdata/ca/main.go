@@ -16,7 +16,10 @@
 //     model, bad config); a transport error is swallowed into "AGENT_RESULT
 //     start delimiter not found"; a pipeline whose agents all claim
 //     completion is completed whether or not anything changed; trailing
-//     "skipped" phase_end lines after the retrospective; markers tested and
+//     "skipped" phase_end lines after the retrospective (before it, with
+//     close's, when a phase failed); a retrospective "completed" whatever
+//     its agent did; every tool call of a turn started before any ends;
+//     markers tested and
 //     reviewed holding only a timestamp; no usage anywhere; no signal
 //     handler, so its tools' children outlive it.
 package main
@@ -33,6 +36,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"time"
@@ -207,6 +211,15 @@ func run(args []string) int {
 		if oc == "failed" {
 			fmt.Printf("[unattended] Auto-selecting: Abort\n[unattended] [%s] %s FAILED (0s)\n", ph.phase, ph.agent)
 			outcome, failedAgent = "failed", ph.agent
+			// The revision cycle's unused nodes, then close, before the
+			// retrospective (as Case 30b1fa1 records an abort).
+			for i, rest := range phases[:3] {
+				if i > slices.IndexFunc(phases[:3], func(q struct{ phase, agent string }) bool { return q.phase == ph.phase }) {
+					p.emit(map[string]any{"event": "phase_end", "phase": rest.phase, "agent": rest.agent, "outcome": "skipped", "durationMs": 0})
+				}
+			}
+			skipRevisions(p, phases[:3])
+			p.emit(map[string]any{"event": "phase_end", "phase": "close", "agent": "closer", "outcome": "skipped", "durationMs": 0})
 			break
 		}
 		fmt.Printf("[unattended] [%s] %s done (0s)\n", ph.phase, ph.agent)
@@ -226,13 +239,12 @@ func run(args []string) int {
 	fmt.Println("[unattended] [retrospective] starting retrospective...")
 	p.emit(map[string]any{"event": "phase_start", "phase": "retrospective", "agent": "retrospective"})
 	res, dur := p.agent("retrospective", "retrospective")
-	p.emit(map[string]any{"event": "phase_end", "phase": "retrospective", "agent": "retrospective", "outcome": res["status"], "durationMs": dur, "result": res})
+	// The retrospective is completed whatever its agent did.
+	p.emit(map[string]any{"event": "phase_end", "phase": "retrospective", "agent": "retrospective", "outcome": "completed", "durationMs": dur, "result": res})
 	fmt.Println("[unattended] [retrospective] retrospective done (0s)")
-	// The revision cycle's unused nodes.
-	for i := 0; i < 2; i++ {
-		for _, ph := range phases[:3] {
-			p.emit(map[string]any{"event": "phase_end", "phase": ph.phase, "agent": ph.agent, "outcome": "skipped", "durationMs": 0})
-		}
+	if outcome == "completed" {
+		// The revision cycle's unused nodes, after the retrospective.
+		skipRevisions(p, phases[:3])
 	}
 	end := map[string]any{"event": "pipeline_end", "outcome": outcome, "durationMs": time.Since(start).Milliseconds()}
 	if failedAgent != "" {
@@ -254,6 +266,15 @@ func run(args []string) int {
 	logf("info", "pipeline finished", "outcome", outcome, "failedAgent", nilIfEmpty(failedAgent), "runId", p.runID,
 		"eventLog", f.Name())
 	return 0 // also when the pipeline failed
+}
+
+// skipRevisions records the revision cycle's two unused rounds.
+func skipRevisions(p *pipeline, cycle []struct{ phase, agent string }) {
+	for i := 0; i < 2; i++ {
+		for _, ph := range cycle {
+			p.emit(map[string]any{"event": "phase_end", "phase": ph.phase, "agent": ph.agent, "outcome": "skipped", "durationMs": 0})
+		}
+	}
 }
 
 func nilIfEmpty(s string) any {
@@ -307,18 +328,26 @@ func (p *pipeline) agent(phase, agent string) (map[string]any, int64) {
 			text, _ = reply["content"].(string)
 			break
 		}
+		// Case's agent starts every call of a turn before any ends (they
+		// run in parallel); the stand-in runs them in order.
+		type toolCall struct{ id, name, args string }
+		var batch []toolCall
 		for _, c := range calls {
 			call, _ := c.(map[string]any)
 			fn, _ := call["function"].(map[string]any)
-			name, _ := fn["name"].(string)
-			args, _ := fn["arguments"].(string)
-			id, _ := call["id"].(string)
-			p.emit(map[string]any{"event": "tool_start", "phase": phase, "agent": agent, "toolCallId": id, "tool": name, "args": args})
+			tc := toolCall{}
+			tc.name, _ = fn["name"].(string)
+			tc.args, _ = fn["arguments"].(string)
+			tc.id, _ = call["id"].(string)
+			batch = append(batch, tc)
+			p.emit(map[string]any{"event": "tool_start", "phase": phase, "agent": agent, "toolCallId": tc.id, "tool": tc.name, "args": tc.args})
+		}
+		for _, tc := range batch {
 			t0 := time.Now()
-			out, isErr := p.tool(name, args)
+			out, isErr := p.tool(tc.name, tc.args)
 			res, _ := json.Marshal(map[string]any{"content": []any{map[string]any{"type": "text", "text": out}}})
-			p.emit(map[string]any{"event": "tool_end", "phase": phase, "agent": agent, "toolCallId": id, "tool": name, "durationMs": time.Since(t0).Milliseconds(), "isError": isErr, "result": string(res)})
-			msgs = append(msgs, map[string]any{"role": "tool", "tool_call_id": id, "content": out})
+			p.emit(map[string]any{"event": "tool_end", "phase": phase, "agent": agent, "toolCallId": tc.id, "tool": tc.name, "durationMs": time.Since(t0).Milliseconds(), "isError": isErr, "result": string(res)})
+			msgs = append(msgs, map[string]any{"role": "tool", "tool_call_id": tc.id, "content": out})
 		}
 	}
 	dur := time.Since(start).Milliseconds()
