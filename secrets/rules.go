@@ -9,6 +9,7 @@ import (
 	"net/url"
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // Rule describes one kind of secret.
@@ -42,8 +43,20 @@ type Rule struct {
 	Gate func(data []byte, i int) bool
 	// Validate, when set, makes the final decision on a match.
 	Validate func(c Candidate) bool
+	// SecretGroup, when the expression has no group named "secret", is the
+	// number of the capture group holding the secret; 0 means the first
+	// unnamed group that took part, else the whole match (gitleaks'
+	// secretGroup).
+	SecretGroup int
+	// Path, when set, limits the rule to files whose path it matches. Scan
+	// applies it; Redact, which knows no path, runs the rule everywhere.
+	Path *regexp.Regexp
+	// Source names where the rule comes from when it is not built in,
+	// e.g. "gitleaks v8.30.1".
+	Source string
 
-	endpoint bool // the built-in endpoint-value rule: NewScanner rebuilds it from Config
+	endpoint bool       // the built-in endpoint-value rule: NewScanner rebuilds it from Config
+	lazy     *lazyRegex // an imported rule's expression, when Regex is nil
 }
 
 // Candidate is a match offered to Rule.Validate. It holds the raw secret:
@@ -54,6 +67,22 @@ type Candidate struct {
 	Match   []byte // the whole match
 	Context []byte // the text the rule's Regex searched
 	Offset  int    // offset of Secret in Context
+	// MatchOffset is the offset of Match in Context.
+	MatchOffset int
+	// Path is the file's path as given to Scan; empty under Redact.
+	Path string
+}
+
+// Line returns the whole lines of Context that hold the match.
+func (c Candidate) Line() []byte {
+	s := bytes.LastIndexByte(c.Context[:c.MatchOffset], '\n') + 1
+	e := c.MatchOffset + len(c.Match)
+	if i := bytes.IndexByte(c.Context[e:], '\n'); i >= 0 {
+		e += i
+	} else {
+		e = len(c.Context)
+	}
+	return c.Context[s:e]
 }
 
 // Rule IDs of the default rules.
@@ -80,6 +109,8 @@ const (
 	RuleURLCredentials     = "url-credentials"
 	RuleEndpointValue      = "endpoint-value"
 	RuleGenericSecret      = "generic-secret"
+	RuleK8sSecretData      = "kubernetes-secret-data"
+	RuleKeyMaterial        = "private-key-material"
 )
 
 // DefaultEndpointKeySuffixes name the keys whose values are endpoints.
@@ -95,6 +126,37 @@ var DefaultEndpointKeySuffixes = []string{"_BASE_URL", "_ENDPOINT", "_API_BASE"}
 func DefaultRules() []*Rule {
 	ep := EndpointRule(nil, true, nil)
 	ep.endpoint = true
+	own := builtinRules(ep)
+	// The gitleaks rules go after the built-in provider rules and before
+	// the built-in context rules; gitleaks' own generic rule goes last.
+	var specific, generic []*Rule
+	for _, r := range GitleaksRules() {
+		if r.ID == gitleaksGenericID {
+			generic = append(generic, r)
+		} else {
+			specific = append(specific, r)
+		}
+	}
+	var out []*Rule
+	for _, r := range own {
+		switch r.ID {
+		case RuleGenericSecret:
+			withGitleaksAllowlists(r, gitleaksGenericID)
+		default:
+			withGitleaksAllowlists(r, r.ID)
+		}
+		if r.ID == RuleURLCredentials {
+			out = append(out, specific...)
+		}
+		out = append(out, r)
+	}
+	return append(out, generic...)
+}
+
+// gitleaksGenericID is gitleaks' catch-all rule, ranked after every other.
+const gitleaksGenericID = "generic-api-key"
+
+func builtinRules(ep *Rule) []*Rule {
 	return []*Rule{
 		{
 			ID:          RuleGCPServiceAccount,
@@ -156,7 +218,7 @@ func DefaultRules() []*Rule {
 		{
 			ID:          RuleGCPAPIKey,
 			Description: "Google Cloud API key",
-			Regex:       regexp.MustCompile(`\bAIza[0-9A-Za-z_-]{35}`),
+			Regex:       regexp.MustCompile(`\b(?P<secret>AIza[0-9A-Za-z_-]{35})(?:[^0-9A-Za-z_-]|$)`),
 			Entropy:     3,
 			Keywords:    []string{"aiza"},
 		},
@@ -171,7 +233,7 @@ func DefaultRules() []*Rule {
 		{
 			ID:          RuleAnthropicAPIKey,
 			Description: "Anthropic API key",
-			Regex:       regexp.MustCompile(`\bsk-ant-[A-Za-z0-9_-]{32,}`),
+			Regex:       regexp.MustCompile(`\b(?P<secret>sk-ant-api03-[A-Za-z0-9_-]{93}AA)(?:[^A-Za-z0-9_-]|$)`),
 			Entropy:     3.5,
 			Keywords:    []string{"sk-ant-"},
 			Validate:    notAfterHyphen,
@@ -189,7 +251,7 @@ func DefaultRules() []*Rule {
 		{
 			ID:          RuleHuggingFaceToken,
 			Description: "Hugging Face access token",
-			Regex:       regexp.MustCompile(`\bhf_[A-Za-z0-9]{30,}\b`),
+			Regex:       regexp.MustCompile(`\bhf_[A-Za-z0-9]{34}\b`),
 			Entropy:     3.5,
 			Keywords:    []string{"hf_"},
 			Validate:    func(c Candidate) bool { return hasUpper(c.Secret[3:]) && hasLower(c.Secret[3:]) },
@@ -457,12 +519,13 @@ func uniqueStrings(s []string) []string {
 }
 
 // IsPlaceholder reports whether a matched value is an obvious placeholder or
-// an already-redacted value rather than a secret: it holds "***", a <...>
+// an already-redacted value rather than a secret: it holds "**" or "##"
+// (masked), "..." or "\u2026" (elided), a <...>
 // template, ${...}, {{...}} or $(...), is a $VAR reference, or contains a
 // word such as "example", "placeholder", "redacted", "changeme" or
 // "xxxxxxxx". Every rule applies it.
 func IsPlaceholder(v []byte) bool {
-	if bytes.Contains(v, []byte("**")) {
+	if bytes.Contains(v, []byte("**")) || bytes.Contains(v, []byte("##")) || bytes.Contains(v, []byte("...")) || bytes.Contains(v, []byte("\u2026")) {
 		return true
 	}
 	if i := bytes.IndexByte(v, '<'); i >= 0 && bytes.IndexByte(v[i:], '>') > 0 {
@@ -716,6 +779,10 @@ func validGeneric(c Candidate) bool {
 	v := c.Secret
 	s := string(v)
 	switch {
+	case hasProviderPrefix(v):
+		return false // a provider's format, which its own rule judged
+	case strings.Contains(s, ":"):
+		return false // a URL, a pair or a time; url-credentials reads URLs
 	case strings.Contains(s, "://"):
 		return false // a URL; url-credentials looks inside it
 	case strings.HasPrefix(s, "/"), strings.HasPrefix(s, "./"), strings.HasPrefix(s, "../"), strings.HasPrefix(s, "~/"):
@@ -734,7 +801,8 @@ func validGeneric(c Candidate) bool {
 	return hasDigit(v) || (hasUpper(v) && hasLower(v))
 }
 
-// compileRule checks a rule and precomputes what the scanner needs.
+// compileRule checks a rule and precomputes what the scanner needs. An
+// imported rule's expression is compiled on first use (see Rule.Expr).
 func compileRule(r *Rule) (*compiledRule, error) {
 	if r == nil {
 		return nil, fmt.Errorf("secrets: nil rule")
@@ -742,20 +810,14 @@ func compileRule(r *Rule) (*compiledRule, error) {
 	if r.ID == "" {
 		return nil, fmt.Errorf("secrets: rule without an ID")
 	}
-	if r.Regex == nil {
+	if r.Regex == nil && r.lazy == nil {
 		return nil, fmt.Errorf("secrets: rule %s: no regex", r.ID)
+	}
+	if r.Regex != nil && (r.SecretGroup < 0 || r.SecretGroup > r.Regex.NumSubexp()) {
+		return nil, fmt.Errorf("secrets: rule %s: secret group %d does not exist", r.ID, r.SecretGroup)
 	}
 	if r.Before < 0 || r.After < 0 {
 		return nil, fmt.Errorf("secrets: rule %s: negative context", r.ID)
-	}
-	cr := &compiledRule{Rule: r}
-	for i, n := range r.Regex.SubexpNames() {
-		switch n {
-		case "secret":
-			cr.secretIdx = append(cr.secretIdx, i)
-		case "key":
-			cr.keyIdx = append(cr.keyIdx, i)
-		}
 	}
 	for _, k := range r.Keywords {
 		if k == "" {
@@ -765,11 +827,137 @@ func compileRule(r *Rule) (*compiledRule, error) {
 			return nil, fmt.Errorf("secrets: rule %s: keyword spans lines", r.ID)
 		}
 	}
-	return cr, nil
+	return &compiledRule{Rule: r}, nil
 }
 
 type compiledRule struct {
 	*Rule
-	secretIdx []int
-	keyIdx    []int
+	once       sync.Once
+	re         *regexp.Regexp
+	secretIdx  []int
+	keyIdx     []int
+	unnamedIdx []int
+}
+
+// regex returns the rule's expression, compiling it and indexing its
+// groups on first use.
+func (cr *compiledRule) regex() *regexp.Regexp {
+	cr.once.Do(func() {
+		cr.re = cr.Expr()
+		for i, n := range cr.re.SubexpNames() {
+			switch n {
+			case "secret":
+				cr.secretIdx = append(cr.secretIdx, i)
+			case "key":
+				cr.keyIdx = append(cr.keyIdx, i)
+			case "":
+				if i > 0 {
+					cr.unnamedIdx = append(cr.unnamedIdx, i)
+				}
+			}
+		}
+	})
+	return cr.re
+}
+
+// Expr returns the rule's regular expression: Regex, or for an imported
+// rule its expression compiled on first use (once per process).
+func (r *Rule) Expr() *regexp.Regexp {
+	if r.Regex != nil || r.lazy == nil {
+		return r.Regex
+	}
+	return r.lazy.get()
+}
+
+// lazyRegex is an expression compiled on first use. Imported expressions
+// are checked by TestGitleaksRulesCompile, so a failure is a build defect.
+type lazyRegex struct {
+	once sync.Once
+	src  string
+	re   *regexp.Regexp
+}
+
+func (l *lazyRegex) get() *regexp.Regexp {
+	l.once.Do(func() { l.re = regexp.MustCompile(l.src) })
+	return l.re
+}
+
+// secretSpan returns the secret's offsets in a match m (from
+// FindAllSubmatchIndex): the first "secret" group that took part; else
+// group SecretGroup; else the first unnamed group that took part; else the
+// whole match.
+func (cr *compiledRule) secretSpan(m []int) (int, int) {
+	for _, gi := range cr.secretIdx {
+		if m[2*gi] >= 0 {
+			return m[2*gi], m[2*gi+1]
+		}
+	}
+	if len(cr.secretIdx) > 0 {
+		return m[0], m[1]
+	}
+	if g := cr.SecretGroup; g > 0 {
+		if 2*g+1 < len(m) && m[2*g] >= 0 {
+			return m[2*g], m[2*g+1]
+		}
+		return m[0], m[1]
+	}
+	for _, gi := range cr.unnamedIdx {
+		if m[2*gi] >= 0 && m[2*gi+1] > m[2*gi] {
+			return m[2*gi], m[2*gi+1]
+		}
+	}
+	return m[0], m[1]
+}
+
+// elidedAfter reports whether the text right after a match continues it
+// with a mask or an ellipsis ("xoxp-...-####", "ops_eyJ...", "AKIA****"):
+// the match is the visible part of a placeholder.
+func elidedAfter(rest []byte) bool {
+	if len(rest) > 0 && (rest[0] == '-' || rest[0] == '_' || rest[0] == '.') {
+		rest = rest[1:]
+	}
+	for _, p := range []string{"**", "##", "..", "\u2026"} {
+		if bytes.HasPrefix(rest, []byte(p)) {
+			return true
+		}
+	}
+	return false
+}
+
+// providerPrefixes are the prefixes of the provider token formats (the
+// keywords of the specific rules that end in "_", "-" or "."). A value that
+// starts with one belongs to that provider's rule: when that rule rejected
+// it, the generic rules do not take it up ("xoxp-1234567890").
+func providerPrefixes() []string {
+	prefixes.once.Do(func() { prefixes.list = computeProviderPrefixes() })
+	return prefixes.list
+}
+
+var prefixes struct {
+	once sync.Once
+	list []string
+}
+
+func computeProviderPrefixes() []string {
+	var out []string
+	for _, r := range append(builtinRules(nil), GitleaksRules()...) {
+		if r == nil || r.ID == RuleGenericSecret || r.ID == gitleaksGenericID {
+			continue
+		}
+		for _, k := range r.Keywords {
+			if len(k) >= 4 && strings.ContainsAny(k[len(k)-1:], "_-.") {
+				out = append(out, strings.ToLower(k))
+			}
+		}
+	}
+	return uniqueStrings(out)
+}
+
+func hasProviderPrefix(v []byte) bool {
+	for _, p := range providerPrefixes() {
+		if len(v) >= len(p) && strings.EqualFold(string(v[:len(p)]), p) {
+			return true
+		}
+	}
+	return false
 }

@@ -174,7 +174,10 @@ type span struct{ start, end int }
 
 // detect returns every validated match of every rule, unresolved (matches
 // of different rules may overlap), in no particular order.
-func (s *Scanner) detect(data []byte) []cand {
+//
+// path is the file's path for Rule.Path and gitleaks path allowlists; scan
+// is false under Redact, which runs every rule on every text.
+func (s *Scanner) detect(path string, data []byte, scan bool) []cand {
 	nr := len(s.rules)
 	wins := make([][]span, nr)
 	for _, r := range s.always {
@@ -229,18 +232,17 @@ func (s *Scanner) detect(data []byte) []cand {
 		})
 	}
 	var out []cand
+	examples := publishedExamples()
 	for r, ws := range wins {
 		rule := s.rules[r]
+		if len(ws) == 0 || scan && rule.Path != nil && !rule.Path.MatchString(path) {
+			continue
+		}
+		re := rule.regex()
 		for _, w := range ws {
 			ctx := data[w.start:w.end]
-			for _, m := range rule.Regex.FindAllSubmatchIndex(ctx, -1) {
-				ss, se := m[0], m[1]
-				for _, gi := range rule.secretIdx {
-					if m[2*gi] >= 0 {
-						ss, se = m[2*gi], m[2*gi+1]
-						break
-					}
-				}
+			for _, m := range re.FindAllSubmatchIndex(ctx, -1) {
+				ss, se := rule.secretSpan(m)
 				if se <= ss {
 					continue
 				}
@@ -251,11 +253,14 @@ func (s *Scanner) detect(data []byte) []cand {
 				if rule.Entropy > 0 && Entropy(sec) < rule.Entropy {
 					continue
 				}
-				if IsPlaceholder(sec) {
+				if IsPlaceholder(sec) || examples[string(sec)] || elidedAfter(ctx[se:]) {
 					continue
 				}
 				if rule.Validate != nil {
-					c := Candidate{Secret: sec, Match: ctx[m[0]:m[1]], Context: ctx, Offset: ss}
+					c := Candidate{Secret: sec, Match: ctx[m[0]:m[1]], Context: ctx, Offset: ss, MatchOffset: m[0]}
+					if scan {
+						c.Path = path
+					}
 					for _, gi := range rule.keyIdx {
 						if m[2*gi] >= 0 {
 							c.Key = ctx[m[2*gi]:m[2*gi+1]]
@@ -307,7 +312,7 @@ func resolve(cs []cand) []cand {
 // on Allowed), sorted by Start. path is used for AllowPaths and reported in
 // the findings.
 func (s *Scanner) Scan(path string, content []byte) []Finding {
-	raw := s.detect(content)
+	raw := s.detect(path, content, true)
 	cs := resolve(raw)
 	if len(cs) == 0 {
 		return nil
@@ -545,7 +550,7 @@ func redactSpans(data []byte, sp []span, from, to int) []byte {
 // result contains none of the secrets Scan reports. When there is nothing to
 // redact, content itself is returned.
 func (s *Scanner) Redact(content []byte) []byte {
-	raw := s.detect(content)
+	raw := s.detect("", content, false)
 	var sp []span
 	secrets := map[string]bool{} // distinct secret texts
 	for _, c := range raw {
