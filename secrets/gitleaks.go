@@ -64,13 +64,23 @@ var builtinIDs = map[string]bool{
 	// Superseded: the built-in rule reports the webhook's secret part, not
 	// the whole URL.
 	"slack-webhook-url": true,
+	// Superseded: the built-in rule reports each encoded value, in any
+	// file, and checks that the document is a Secret.
+	"kubernetes-secret-yaml": true,
 }
 
 // GitleaksAliases maps the ID of a gitleaks rule left out in favour of a
 // built-in one to the built-in ID, for .gitleaksignore entries.
 var GitleaksAliases = map[string]string{
-	"slack-webhook-url": RuleSlackWebhook,
-	"private-key":       RulePrivateKey,
+	"slack-webhook-url":      RuleSlackWebhook,
+	"kubernetes-secret-yaml": RuleK8sSecretData,
+}
+
+// pathFree lists the gitleaks rules whose path filter sotvet drops: the
+// expression names the format's own syntax, and the same text pasted into
+// a note or another config file is the same leak.
+var pathFree = map[string]bool{
+	"nuget-config-password": true, // <add key="ClearTextPassword" value="..."/> (also web.config, app.config)
 }
 
 // gitleaksContext is how far around a keyword an imported rule searches
@@ -97,7 +107,7 @@ func compileGitleaks(set *gitleaksrules.Set) ([]*Rule, error) {
 			// gitleaks wants more than the floor; sotvet at least.
 			r.Entropy = math.Nextafter(gr.Entropy, math.Inf(1))
 		}
-		if gr.Path != "" {
+		if gr.Path != "" && !pathFree[gr.ID] {
 			var err error
 			if r.Path, err = regexp.Compile(gr.Path); err != nil {
 				return nil, fmt.Errorf("secrets: gitleaks rule %s: path: %v", gr.ID, err)

@@ -300,6 +300,8 @@ func builtinRules(ep *Rule) []*Rule {
 			Keywords:    []string{"eyj"},
 			Validate:    validJWT,
 		},
+		keyMaterialRule(),
+		k8sSecretRule(),
 		{
 			ID:          RuleBearerToken,
 			Description: "credential in an Authorization header",
@@ -748,8 +750,10 @@ var genericMetaWords = map[string]bool{
 	"min": true, "max": true, "backend": true, "command": true, "cmd": true, "helper": true,
 }
 
-// genericMetaFirst: a key starting with one of these counts tokens.
-var genericMetaFirst = map[string]bool{"max": true, "min": true, "num": true, "total": true, "n": true}
+// genericMetaFirst: a key starting with one of these counts tokens, or
+// says its value is not a real one.
+var genericMetaFirst = map[string]bool{"max": true, "min": true, "num": true, "total": true, "n": true,
+	"non": true, "fake": true, "dummy": true, "mock": true, "bogus": true, "invalid": true}
 
 var (
 	envNameRE    = regexp.MustCompile(`^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$`)
@@ -944,9 +948,22 @@ func computeProviderPrefixes() []string {
 		if r == nil || r.ID == RuleGenericSecret || r.ID == gitleaksGenericID {
 			continue
 		}
+		src := ""
+		if re := r.Regex; re != nil {
+			src = strings.ToLower(re.String())
+		} else if r.lazy != nil {
+			src = strings.ToLower(r.lazy.src)
+		}
 		for _, k := range r.Keywords {
-			if len(k) >= 4 && strings.ContainsAny(k[len(k)-1:], "_-.") {
-				out = append(out, strings.ToLower(k))
+			k = strings.ToLower(k)
+			if len(k) < 4 {
+				continue
+			}
+			// A keyword is a value prefix when it ends in a separator
+			// ("xoxp-", "sm_pat_") or the expression starts a word with it
+			// ("\\b(dapi").
+			if strings.ContainsAny(k[len(k)-1:], "_-.") || strings.Contains(src, `\b(`+k) || strings.Contains(src, `\b`+k) || strings.HasPrefix(src, k) || strings.HasPrefix(src, "("+k) {
+				out = append(out, k)
 			}
 		}
 	}
