@@ -25,6 +25,9 @@ var gitleaks struct {
 	set   *gitleaksrules.Set
 	rules []*Rule // compiled, shared; GitleaksRules hands out copies
 	err   error
+
+	pathsOnce sync.Once
+	paths     *allowlist // the global path allowlist
 }
 
 func loadGitleaks() {
@@ -89,7 +92,11 @@ var pathFree = map[string]bool{
 const gitleaksContext = 512
 
 func compileGitleaks(set *gitleaksrules.Set) ([]*Rule, error) {
-	global := sync.OnceValue(func() *allowlist { return mustAllowlist(set.Allowlist) })
+	// The global path allowlist is applied once per file by the Scanner
+	// (see gitleaksPathAllowed); the rules apply the rest.
+	globalRest := set.Allowlist
+	globalRest.Paths = nil
+	global := sync.OnceValue(func() *allowlist { return mustAllowlist(globalRest) })
 	var out []*Rule
 	for _, gr := range set.Rules {
 		if gr.Regex == "" || builtinIDs[gr.ID] {
@@ -113,6 +120,7 @@ func compileGitleaks(set *gitleaksrules.Set) ([]*Rule, error) {
 				return nil, fmt.Errorf("secrets: gitleaks rule %s: path: %v", gr.ID, err)
 			}
 		}
+		r.Gate = gitleaksGate(gr.Regex, gr.Keywords)
 		if multiLine(gr.Regex) {
 			r.Before, r.After = gitleaksContext, gitleaksContext
 		} else if strings.Contains(gr.Regex, `\s`) {
@@ -160,6 +168,7 @@ type allowlist struct {
 	target    string // "secret", "match" or "line"
 	regexes   []*regexp.Regexp
 	stopWords []string // lower case
+	stops     *kwMatcher
 	paths     []*regexp.Regexp
 	commits   bool // has commit criteria, which a file scan never meets
 }
@@ -207,6 +216,9 @@ func compileAllowlist(a gitleaksrules.Allowlist) (*allowlist, error) {
 	for _, w := range a.StopWords {
 		al.stopWords = append(al.stopWords, strings.ToLower(w))
 	}
+	if len(al.stopWords) > 0 {
+		al.stops = newKWMatcher(al.stopWords, make([]int, len(al.stopWords)))
+	}
 	return al, nil
 }
 
@@ -226,15 +238,7 @@ func (al *allowlist) allows(c Candidate) bool {
 		}
 		return false
 	}
-	stopHit := func() bool {
-		l := bytes.ToLower(c.Secret)
-		for _, w := range al.stopWords {
-			if bytes.Contains(l, []byte(w)) {
-				return true
-			}
-		}
-		return false
-	}
+	stopHit := func() bool { return al.stops.any(c.Secret) }
 	// A path criterion holds only for a named file: Redact, which knows no
 	// path, redacts what a path allowlist would let through.
 	pathHit := func() bool {
@@ -330,4 +334,98 @@ func withGitleaksAllowlists(r *Rule, id string) {
 		}
 		return !allows(c)
 	}
+}
+
+// assignSignature is how gitleaks' generated rules follow a keyword to
+// its value: a few more name characters, quotes or blanks, an operator.
+const assignSignature = `(?:[ \t\w.-]{0,20})[\s'"]{0,3}(?:=|>|:{1,3}=|\|\||:|=>|\?=|,)`
+
+// gitleaksGate derives a cheap keyword gate from an imported expression,
+// so that the expression runs only where it can match: after a keyword
+// of an assignment rule there must be an operator within reach, and a
+// keyword the expression starts at a word boundary must start a word.
+func gitleaksGate(re string, keywords []string) func([]byte, int) bool {
+	lre := strings.ToLower(strings.TrimPrefix(re, "(?i)"))
+	// The assignment gate holds when every keyword is part of the name,
+	// before the operator (not a value prefix such as lob's "test_").
+	name, _, assign := strings.Cut(re, assignSignature)
+	for _, k := range keywords {
+		assign = assign && strings.Contains(strings.ToLower(name), strings.ToLower(k))
+	}
+	var wordStart []string
+	if rest, ok := strings.CutPrefix(lre, `\b`); ok {
+		rest = strings.TrimPrefix(strings.TrimPrefix(rest, "("), "?:")
+		for _, k := range keywords {
+			k = strings.ToLower(k)
+			// The keyword must be a plain literal at the start, not
+			// followed by a quantifier that makes its last byte optional.
+			if strings.HasPrefix(rest, k) && !strings.ContainsAny(k, `\[(.*+?{|^$`) &&
+				(len(rest) == len(k) || !strings.ContainsAny(rest[len(k):len(k)+1], "?*{")) {
+				wordStart = append(wordStart, k)
+			}
+		}
+		if len(wordStart) != len(keywords) {
+			wordStart = nil // some keyword is not the literal start: no gate
+		}
+	}
+	if !assign && wordStart == nil {
+		return nil
+	}
+	return func(data []byte, i int) bool {
+		if wordStart != nil {
+			ok := false
+			for _, k := range wordStart {
+				st := i + 1 - len(k)
+				if st >= 0 && strings.EqualFold(string(data[st:i+1]), k) && (st == 0 || !isWordByte(data[st-1])) {
+					ok = true
+					break
+				}
+			}
+			if !ok {
+				return false
+			}
+		}
+		return !assign || operatorAfter(data, i+1)
+	}
+}
+
+func isWordByte(c byte) bool {
+	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '_'
+}
+
+// operatorAfter reports whether data[j:] holds up to 20 name characters,
+// up to 3 blanks or quotes and then an assignment operator, as
+// assignSignature demands.
+func operatorAfter(data []byte, j int) bool {
+	for n := 0; n <= 20 && j+n <= len(data); n++ {
+		k := j + n
+		for q := 0; q <= 3 && k < len(data); q++ {
+			switch data[k] {
+			case '=', '>', ':', '|', '?', ',':
+				return true
+			}
+			if c := data[k]; c != ' ' && c != '\t' && c != '\r' && c != '\n' && c != '\f' && c != '\v' && c != '\'' && c != '"' {
+				break
+			}
+			k++
+		}
+		if j+n >= len(data) {
+			break
+		}
+		if c := data[j+n]; !(isWordByte(c) || c == ' ' || c == '\t' || c == '.' || c == '-') {
+			break
+		}
+	}
+	return false
+}
+
+// gitleaksPathAllowed reports whether the gitleaks global allowlist skips
+// the file at path (lock files, vendored code, images, ...) for the
+// imported rules, as gitleaks skips it for all of its rules.
+func gitleaksPathAllowed(path string) bool {
+	loadGitleaks()
+	gitleaks.pathsOnce.Do(func() {
+		gitleaks.paths = mustAllowlist(gitleaksrules.Allowlist{Paths: gitleaks.set.Allowlist.Paths})
+	})
+	return path != "" && gitleaks.paths.allows(Candidate{Path: path})
 }

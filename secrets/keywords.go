@@ -269,3 +269,18 @@ func appendUnique(s []int, v int) []int {
 	}
 	return append(s, v)
 }
+
+// any reports whether some keyword occurs in data.
+func (m *kwMatcher) any(data []byte) bool {
+	if len(m.out) == 0 {
+		return false
+	}
+	s := uint32(0)
+	for _, c := range data {
+		s = m.trans[s+uint32(m.class[c])]
+		if s >= m.matchStart {
+			return true
+		}
+	}
+	return false
+}

@@ -8,6 +8,7 @@ import (
 	"net/netip"
 	"net/url"
 	"regexp"
+	"regexp/syntax"
 	"strings"
 	"sync"
 )
@@ -838,6 +839,12 @@ type compiledRule struct {
 	*Rule
 	once       sync.Once
 	re         *regexp.Regexp
+	// core is re without a leading optional run of name characters
+	// (gitleaks' [\w.-]{0,50}?), which costs the matcher a thread per
+	// character at every position; see matches.
+	core      *regexp.Regexp
+	prefixMax int
+	prefixSet *[256]bool
 	secretIdx  []int
 	keyIdx     []int
 	unnamedIdx []int
@@ -848,6 +855,9 @@ type compiledRule struct {
 func (cr *compiledRule) regex() *regexp.Regexp {
 	cr.once.Do(func() {
 		cr.re = cr.Expr()
+		if cr.lazy != nil {
+			cr.core, cr.prefixMax, cr.prefixSet = stripNamePrefix(cr.re.String())
+		}
 		for i, n := range cr.re.SubexpNames() {
 			switch n {
 			case "secret":
@@ -862,6 +872,58 @@ func (cr *compiledRule) regex() *regexp.Regexp {
 		}
 	})
 	return cr.re
+}
+
+// matches returns the submatch indexes of every match of re in ctx, as
+// re.FindAllSubmatchIndex would. With a core, the core finds the matches
+// (its groups are re's: the stripped prefix captures nothing) and each
+// match is widened left over the prefix's characters, as re's leftmost
+// match would start.
+func (cr *compiledRule) matches(re *regexp.Regexp, ctx []byte) [][]int {
+	if cr.core == nil {
+		return re.FindAllSubmatchIndex(ctx, -1)
+	}
+	ms := cr.core.FindAllSubmatchIndex(ctx, -1)
+	prev := 0
+	for _, m := range ms {
+		st := m[0]
+		for st > prev && m[0]-st < cr.prefixMax && cr.prefixSet[ctx[st-1]] {
+			st--
+		}
+		m[0] = st
+		prev = m[1]
+	}
+	return ms
+}
+
+// stripNamePrefix returns expr without a leading optional repetition of
+// an ASCII character class (gitleaks' [\w.-]{0,50}?), that repetition's
+// maximum and its characters, when expr has one.
+func stripNamePrefix(expr string) (*regexp.Regexp, int, *[256]bool) {
+	re, err := syntax.Parse(expr, syntax.Perl)
+	if err != nil || re.Op != syntax.OpConcat || len(re.Sub) < 2 {
+		return nil, 0, nil
+	}
+	p := re.Sub[0]
+	if p.Op != syntax.OpRepeat || p.Min != 0 || p.Max < 1 || p.Sub[0].Op != syntax.OpCharClass {
+		return nil, 0, nil
+	}
+	var set [256]bool
+	rs := p.Sub[0].Rune
+	for i := 0; i+1 < len(rs); i += 2 {
+		if rs[i+1] > 0x7f {
+			return nil, 0, nil // not an ASCII class: keep the full expression
+		}
+		for c := rs[i]; c <= rs[i+1]; c++ {
+			set[c] = true
+		}
+	}
+	rest := &syntax.Regexp{Op: syntax.OpConcat, Flags: re.Flags, Sub: re.Sub[1:]}
+	core, err := regexp.Compile(rest.String())
+	if err != nil || core.NumSubexp() != 0 && len(core.SubexpNames()) != len(regexp.MustCompile(expr).SubexpNames()) {
+		return nil, 0, nil
+	}
+	return core, p.Max, &set
 }
 
 // Expr returns the rule's regular expression: Regex, or for an imported

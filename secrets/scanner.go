@@ -233,17 +233,36 @@ func (s *Scanner) detect(path string, data []byte, scan bool) []cand {
 	}
 	var out []cand
 	examples := publishedExamples()
+	// taken maps the start of each accepted candidate to its end: a later
+	// (lower-priority) rule's match inside it would lose to it in resolve
+	// and add nothing to Redact's spans, so it is not validated.
+	taken := map[int]int{}
+	importedSkipped := -1 // unknown
 	for r, ws := range wins {
 		rule := s.rules[r]
 		if len(ws) == 0 || scan && rule.Path != nil && !rule.Path.MatchString(path) {
 			continue
 		}
+		if scan && rule.Source != "" {
+			if importedSkipped < 0 {
+				importedSkipped = 0
+				if gitleaksPathAllowed(path) {
+					importedSkipped = 1
+				}
+			}
+			if importedSkipped == 1 {
+				continue
+			}
+		}
 		re := rule.regex()
 		for _, w := range ws {
 			ctx := data[w.start:w.end]
-			for _, m := range re.FindAllSubmatchIndex(ctx, -1) {
+			for _, m := range rule.matches(re, ctx) {
 				ss, se := rule.secretSpan(m)
 				if se <= ss {
+					continue
+				}
+				if e, ok := taken[w.start+ss]; ok && e >= w.start+se {
 					continue
 				}
 				sec := ctx[ss:se]
@@ -272,6 +291,9 @@ func (s *Scanner) detect(path string, data []byte, scan bool) []cand {
 					}
 				}
 				out = append(out, cand{r, w.start + ss, w.start + se})
+				if e, ok := taken[w.start+ss]; !ok || e < w.start+se {
+					taken[w.start+ss] = w.start + se
+				}
 			}
 		}
 	}
