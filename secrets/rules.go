@@ -837,14 +837,14 @@ func compileRule(r *Rule) (*compiledRule, error) {
 
 type compiledRule struct {
 	*Rule
-	once       sync.Once
-	re         *regexp.Regexp
+	once sync.Once
+	re   *regexp.Regexp
 	// core is re without a leading optional run of name characters
 	// (gitleaks' [\w.-]{0,50}?), which costs the matcher a thread per
 	// character at every position; see matches.
-	core      *regexp.Regexp
-	prefixMax int
-	prefixSet *[256]bool
+	core       *regexp.Regexp
+	prefixMax  int
+	prefixSet  *[256]bool
 	secretIdx  []int
 	keyIdx     []int
 	unnamedIdx []int
