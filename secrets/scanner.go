@@ -32,6 +32,9 @@ type Config struct {
 	AllowValues []*regexp.Regexp
 	// Baseline holds accepted fingerprints (see Fingerprint) ("baseline").
 	Baseline map[string]bool
+	// GitleaksIgnore holds the entries of a .gitleaksignore
+	// ("gitleaksignore"); see ParseGitleaksIgnore.
+	GitleaksIgnore GitleaksIgnore
 
 	// EndpointKeySuffixes configure the built-in endpoint-value rule
 	// (default DefaultEndpointKeySuffixes).
@@ -87,6 +90,7 @@ type Scanner struct {
 	allowPath   func(string) bool
 	allowValues []*regexp.Regexp
 	baseline    map[string]bool
+	glIgnore    GitleaksIgnore
 }
 
 // NewScanner validates cfg and builds a Scanner.
@@ -99,6 +103,7 @@ func NewScanner(cfg Config) (*Scanner, error) {
 		allowPath:   cfg.AllowPath,
 		allowValues: append([]*regexp.Regexp(nil), cfg.AllowValues...),
 		baseline:    make(map[string]bool, len(cfg.Baseline)),
+		glIgnore:    cfg.GitleaksIgnore,
 	}
 	for k, v := range cfg.Baseline {
 		if v {
@@ -368,11 +373,31 @@ func (s *Scanner) Scan(path string, content []byte) []Finding {
 			f.Allowed, f.AllowReason = true, "value"
 		case s.baseline[f.Fingerprint]:
 			f.Allowed, f.AllowReason = true, "baseline"
+		case len(s.glIgnore) > 0 && s.glIgnore.match(path, f.Line, s.gitleaksIDs(raw, c)):
+			f.Allowed, f.AllowReason = true, "gitleaksignore"
 		}
 		f.Unjustified = marked && reason == ""
 		findings = append(findings, f)
 	}
 	return findings
+}
+
+// gitleaksIDs returns the rule IDs a .gitleaksignore entry may name for
+// the finding c: its rule, the gitleaks rules folded into it, and every
+// rule with a match overlapping it.
+func (s *Scanner) gitleaksIDs(raw []cand, c cand) []string {
+	ids := []string{s.rules[c.rule].ID}
+	for gl, own := range GitleaksAliases {
+		if own == ids[0] {
+			ids = append(ids, gl)
+		}
+	}
+	for _, o := range raw {
+		if o.rule != c.rule && o.start < c.end && c.start < o.end {
+			ids = append(ids, s.rules[o.rule].ID)
+		}
+	}
+	return ids
 }
 
 func (s *Scanner) pathAllowed(p string) bool {
@@ -470,6 +495,9 @@ func (a *allowLines) parse(ls, le int) (string, bool) {
 	data := a.data
 	i := bytes.Index(data[ls:le], []byte(AllowMarker))
 	if i < 0 {
+		if bytes.Contains(data[ls:le], []byte(GitleaksAllowMarker)) {
+			return GitleaksAllowMarker, true
+		}
 		return "", false
 	}
 	rs := ls + i + len(AllowMarker)

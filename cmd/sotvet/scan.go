@@ -53,6 +53,9 @@ func cmdScan(args []string, stdout, stderr io.Writer) int {
 		paths = []string{"."}
 	}
 	cfg, err := secretscheck.Config()
+	if err == nil {
+		cfg.GitleaksIgnore, err = loadGitleaksIgnore(paths)
+	}
 	if err != nil {
 		fmt.Fprintf(stderr, "sotvet scan: %v\n", err)
 		return exitError
