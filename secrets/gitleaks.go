@@ -135,7 +135,7 @@ func compileGitleaks(set *gitleaksrules.Set) ([]*Rule, error) {
 		srcLists := gr.Allowlists
 		generic := gr.ID == gitleaksGenericID
 		r.Validate = func(c Candidate) bool {
-			if generic && (!genericKeyIsSecret(c) || hasProviderPrefix(c.Secret)) {
+			if generic && (!genericKeyIsSecret(c) || hasProviderPrefix(c.Secret) || isPublicKey(c.Secret)) {
 				return false
 			}
 			once.Do(func() {

@@ -786,6 +786,8 @@ func validGeneric(c Candidate) bool {
 	switch {
 	case hasProviderPrefix(v):
 		return false // a provider's format, which its own rule judged
+	case isPublicKey(v):
+		return false
 	case strings.Contains(s, ":"):
 		return false // a URL, a pair or a time; url-credentials reads URLs
 	case strings.Contains(s, "://"):
@@ -1024,7 +1026,7 @@ func computeProviderPrefixes() []string {
 			// A keyword is a value prefix when it ends in a separator
 			// ("xoxp-", "sm_pat_") or the expression starts a word with it
 			// ("\\b(dapi").
-			if strings.ContainsAny(k[len(k)-1:], "_-.") || strings.Contains(src, `\b(`+k) || strings.Contains(src, `\b`+k) || strings.HasPrefix(src, k) || strings.HasPrefix(src, "("+k) {
+			if strings.ContainsAny(k[len(k)-1:], "_-.") || strings.Contains(src, `\b(`+k) || strings.Contains(src, `\b`+k) || strings.Contains(src, `\b(?p<secret>`+k) || strings.HasPrefix(src, k) || strings.HasPrefix(src, "("+k) {
 				out = append(out, k)
 			}
 		}
@@ -1035,6 +1037,19 @@ func computeProviderPrefixes() []string {
 func hasProviderPrefix(v []byte) bool {
 	for _, p := range providerPrefixes() {
 		if len(v) >= len(p) && strings.EqualFold(string(v[:len(p)]), p) {
+			return true
+		}
+	}
+	return false
+}
+
+// publicKeyPrefixes start public keys, which are often assigned to names
+// ending in "key" and are no secret.
+var publicKeyPrefixes = []string{"age1", "ssh-ed25519", "ssh-rsa", "ecdsa-sha2-", "sk-ssh-ed25519@", "npub1", "-----BEGIN PUBLIC KEY"}
+
+func isPublicKey(v []byte) bool {
+	for _, p := range publicKeyPrefixes {
+		if bytes.HasPrefix(v, []byte(p)) {
 			return true
 		}
 	}
