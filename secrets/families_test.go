@@ -194,7 +194,9 @@ func families() []family {
 			return []string{p("sk-", "proj-") + g.mixed(base64url, 156), p("s", "k-") + g.mixed(base62, 48)}
 		}, fps: func(g *fakeGen) []string { return append(placeholders(p("sk-", "proj-")), "scikit-learn") }},
 		{name: "anthropic", key: "ANTHROPIC_API_KEY", tps: rep(2, func(g *fakeGen) string { return p("sk-ant-", "api03-") + g.mixed(base64url, 93) + "AA" }),
-			fps: func(g *fakeGen) []string { return append(placeholders(p("sk-ant-", "api03-")), p("sk-ant-", "api03-")+"short") }},
+			fps: func(g *fakeGen) []string {
+				return append(placeholders(p("sk-ant-", "api03-")), p("sk-ant-", "api03-")+"short")
+			}},
 		{name: "gcp", key: "GOOGLE_API_KEY", tps: rep(3, func(g *fakeGen) string { return p("AI", "za") + g.mixed(base64url, 35) }),
 			fps: func(g *fakeGen) []string {
 				// A published Firebase SDK sample key, and one too long.
