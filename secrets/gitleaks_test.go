@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/svrnty/sotvet/secrets/internal/gitleaksrules"
+	"github.com/svrnty/sotvet/secrets/internal/gitleakstoml"
 )
 
 // TestGitleaksRulesCompile: every imported expression, path filter and
@@ -82,7 +83,7 @@ func TestGitleaksRulesMatchModule(t *testing.T) {
 	if got := hex.EncodeToString(h[:]); got != gitleaksSet.SourceSHA256 {
 		t.Errorf("gitleaks.toml sha256 %s, generated from %s: run go generate ./secrets", got, gitleaksSet.SourceSHA256)
 	}
-	set, err := gitleaksrules.FromTOML(src)
+	set, err := gitleakstoml.FromTOML(src)
 	if err != nil {
 		t.Fatal(err)
 	}

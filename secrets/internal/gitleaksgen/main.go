@@ -28,7 +28,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/svrnty/sotvet/secrets/internal/gitleaksrules"
+	"github.com/svrnty/sotvet/secrets/internal/gitleakstoml"
 )
 
 const module = "github.com/zricethezav/gitleaks/v8"
@@ -56,7 +56,7 @@ func run(version, out string) error {
 	if err != nil {
 		return err
 	}
-	set, err := gitleaksrules.FromTOML(src)
+	set, err := gitleakstoml.FromTOML(src)
 	if err != nil {
 		return err
 	}
