@@ -296,9 +296,10 @@ func builtinRules(ep *Rule) []*Rule {
 		{
 			ID:          RuleJWT,
 			Description: "JSON Web Token",
-			Regex:       regexp.MustCompile(`\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*`),
+			Regex:       regexp.MustCompile(`\bey[A-Za-z0-9_-]{8,}\.ey[A-Za-z0-9_/\\-]{8,}\.(?:[A-Za-z0-9_/\\-]+={0,2})?`),
 			Entropy:     3,
-			Keywords:    []string{"eyj"},
+			Keywords:    []string{"ey"},
+			Gate:        jwtGate,
 			Validate:    validJWT,
 		},
 		keyMaterialRule(),
@@ -666,19 +667,39 @@ func validGCPServiceAccount(c Candidate) bool {
 	return serviceAccountTypeRE.Match(c.Context) && pemBody(c.Secret) >= 64
 }
 
-// validJWT requires the header to decode to a JSON object with an "alg".
+// jwtGate passes an "ey" that starts a word and a dotted token: the
+// keyword is in every "key" and "they", the expression rarely needed.
+func jwtGate(data []byte, i int) bool {
+	st := i - 1 // the "e"
+	if st > 0 && isWordByte(data[st-1]) {
+		return false
+	}
+	for j := i + 1; j < len(data) && j <= i+4096; j++ {
+		c := data[j]
+		if c == '.' {
+			return j-st >= 10
+		}
+		if !isWordByte(c) && c != '-' {
+			return false
+		}
+	}
+	return false
+}
+
+// validJWT: a header that decodes to a JSON object must name an "alg" (a
+// dotted base64 JSON record is not a token); a header that does not decode
+// to JSON is an opaque token of the JWT shape, reported when both of its
+// first parts have at least 17 characters, as gitleaks' jwt rule does.
 func validJWT(c Candidate) bool {
-	h, _, _ := bytes.Cut(c.Secret, []byte("."))
+	h, rest, _ := bytes.Cut(c.Secret, []byte("."))
+	p, _, _ := bytes.Cut(rest, []byte("."))
 	raw, err := base64.RawURLEncoding.DecodeString(string(bytes.TrimRight(h, "=")))
-	if err != nil {
-		return false
-	}
 	var hdr map[string]any
-	if json.Unmarshal(raw, &hdr) != nil {
-		return false
+	if err == nil && json.Unmarshal(raw, &hdr) == nil {
+		_, ok := hdr["alg"]
+		return ok
 	}
-	_, ok := hdr["alg"]
-	return ok
+	return len(h) >= 17 && len(p) >= 17
 }
 
 var urlPasswordPlaceholders = map[string]bool{
