@@ -865,12 +865,18 @@ type compiledRule struct {
 	// core is re without a leading optional run of name characters
 	// (gitleaks' [\w.-]{0,50}?), which costs the matcher a thread per
 	// character at every position; see matches.
-	core       *regexp.Regexp
-	prefixMax  int
-	prefixSet  *[256]bool
-	secretIdx  []int
-	keyIdx     []int
-	unnamedIdx []int
+	core      *regexp.Regexp
+	prefixMax int
+	prefixSet *[256]bool
+	// anchored is core anchored at its start, for rules whose matches
+	// begin at one of their keywords (gitleaks' "name keyword, operator,
+	// value" rules): the scanner tries it at each keyword hit instead of
+	// searching the keyword's lines.
+	anchored      *regexp.Regexp
+	lowerKeywords []string
+	secretIdx     []int
+	keyIdx        []int
+	unnamedIdx    []int
 }
 
 // regex returns the rule's expression, compiling it and indexing its
@@ -880,6 +886,12 @@ func (cr *compiledRule) regex() *regexp.Regexp {
 		cr.re = cr.Expr()
 		if cr.lazy != nil {
 			cr.core, cr.prefixMax, cr.prefixSet = stripNamePrefix(cr.re.String())
+			if cr.core != nil && cr.After <= 256 && startsWithKeyword(cr.lazy.src, cr.Keywords) {
+				cr.anchored = regexp.MustCompile(`^(?:` + cr.core.String() + `)`)
+				for _, k := range cr.Keywords {
+					cr.lowerKeywords = append(cr.lowerKeywords, strings.ToLower(k))
+				}
+			}
 		}
 		for i, n := range cr.re.SubexpNames() {
 			switch n {
@@ -934,10 +946,9 @@ func stripNamePrefix(expr string) (*regexp.Regexp, int, *[256]bool) {
 	var set [256]bool
 	rs := p.Sub[0].Rune
 	for i := 0; i+1 < len(rs); i += 2 {
-		if rs[i+1] > 0x7f {
-			return nil, 0, nil // not an ASCII class: keep the full expression
-		}
-		for c := rs[i]; c <= rs[i+1]; c++ {
+		// Case folding adds non-ASCII letters (the Kelvin sign for k);
+		// a name is widened over ASCII only.
+		for c := rs[i]; c <= min(rs[i+1], 0xff); c++ {
 			set[c] = true
 		}
 	}
@@ -1071,6 +1082,98 @@ var publicKeyPrefixes = []string{"age1", "ssh-ed25519", "ssh-rsa", "ecdsa-sha2-"
 func isPublicKey(v []byte) bool {
 	for _, p := range publicKeyPrefixes {
 		if bytes.HasPrefix(v, []byte(p)) {
+			return true
+		}
+	}
+	return false
+}
+
+// startsWithKeyword reports whether every match of a gitleaks assignment
+// expression begins with one of its keywords: after the name prefix comes
+// a group of alternatives, each of which starts with a keyword (ASCII
+// case-insensitively), and the keywords have no expression syntax.
+func startsWithKeyword(expr string, keywords []string) bool {
+	const prefix = `[\w.-]{0,50}?`
+	_, rest, ok := strings.Cut(expr, prefix)
+	if !ok || !strings.HasPrefix(rest, "(?:") || len(keywords) == 0 {
+		return false
+	}
+	// The group: up to its matching parenthesis.
+	depth, end := 0, -1
+	for i := 0; i < len(rest) && end < 0; i++ {
+		switch rest[i] {
+		case '\\':
+			i++
+		case '(':
+			depth++
+		case ')':
+			if depth--; depth == 0 {
+				end = i
+			}
+		}
+	}
+	if end < 0 {
+		return false
+	}
+	group := rest[3:end]
+	for _, k := range keywords {
+		if strings.ContainsAny(k, `\[](){}.*+?|^$`) {
+			return false
+		}
+	}
+	// Each top-level alternative, with case-sensitivity groups and
+	// character classes of one letter in two cases ([Aa]) unwrapped, must
+	// start with a keyword.
+	for _, alt := range splitTopLevel(group) {
+		if !altStartsWithKeyword(alt, keywords) {
+			return false
+		}
+	}
+	return true
+}
+
+func splitTopLevel(s string) []string {
+	var out []string
+	depth, from := 0, 0
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '\\':
+			i++
+		case '(', '[':
+			depth++
+		case ')', ']':
+			depth--
+		case '|':
+			if depth == 0 {
+				out = append(out, s[from:i])
+				from = i + 1
+			}
+		}
+	}
+	return append(out, s[from:])
+}
+
+var caseClassRE = regexp.MustCompile(`\[([A-Za-z])([A-Za-z])\]`)
+
+func altStartsWithKeyword(alt string, keywords []string) bool {
+	if strings.HasPrefix(alt, "(?-i:") && strings.HasSuffix(alt, ")") {
+		for _, a := range splitTopLevel(alt[len("(?-i:") : len(alt)-1]) {
+			if !altStartsWithKeyword(a, keywords) {
+				return false
+			}
+		}
+		return true
+	}
+	// [Aa]pi -> api
+	plain := caseClassRE.ReplaceAllStringFunc(alt, func(m string) string {
+		if strings.EqualFold(m[1:2], m[2:3]) {
+			return strings.ToLower(m[1:2])
+		}
+		return m
+	})
+	plain = strings.ToLower(plain)
+	for _, k := range keywords {
+		if strings.HasPrefix(plain, strings.ToLower(k)) {
 			return true
 		}
 	}

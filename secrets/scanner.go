@@ -185,6 +185,9 @@ type span struct{ start, end int }
 func (s *Scanner) detect(path string, data []byte, scan bool) []cand {
 	nr := len(s.rules)
 	wins := make([][]span, nr)
+	// starts holds, for rules whose matches begin at a keyword (see
+	// compiledRule.anchored), where each keyword hit begins.
+	var starts [][]int
 	for _, r := range s.always {
 		wins[r] = []span{{0, len(data)}}
 	}
@@ -199,6 +202,17 @@ func (s *Scanner) detect(path string, data []byte, scan bool) []cand {
 					continue // inside the window already planned
 				}
 				if rule.Gate != nil && !rule.Gate(data, i) {
+					continue
+				}
+				if rule.regex(); rule.anchored != nil {
+					if starts == nil {
+						starts = make([][]int, nr)
+					}
+					for _, k := range rule.lowerKeywords {
+						if st := i + 1 - len(k); st >= 0 && equalFoldASCII(data[st:i+1], k) {
+							starts[r] = append(starts[r], st)
+						}
+					}
 					continue
 				}
 				// The window is [i-Before, i+After] widened to whole
@@ -243,9 +257,53 @@ func (s *Scanner) detect(path string, data []byte, scan bool) []cand {
 	// and add nothing to Redact's spans, so it is not validated.
 	taken := map[int]int{}
 	importedSkipped := -1 // unknown
+	// consider runs a match m of rule r in ctx (at base in data) through
+	// the checks every match passes.
+	consider := func(r int, rule *compiledRule, ctx []byte, base int, m []int) {
+		ss, se := rule.secretSpan(m)
+		if se <= ss {
+			return
+		}
+		if e, ok := taken[base+ss]; ok && e >= base+se {
+			return
+		}
+		sec := ctx[ss:se]
+		if len(sec) < rule.MinLen {
+			return
+		}
+		if rule.Entropy > 0 && Entropy(sec) < rule.Entropy {
+			return
+		}
+		if IsPlaceholder(sec) || examples[string(sec)] || elidedAfter(ctx[se:]) {
+			return
+		}
+		if rule.Validate != nil {
+			c := Candidate{Secret: sec, Match: ctx[m[0]:m[1]], Context: ctx, Offset: ss, MatchOffset: m[0]}
+			if scan {
+				c.Path = path
+			}
+			for _, gi := range rule.keyIdx {
+				if m[2*gi] >= 0 {
+					c.Key = ctx[m[2*gi]:m[2*gi+1]]
+					break
+				}
+			}
+			if !rule.Validate(c) {
+				return
+			}
+		}
+		out = append(out, cand{r, base + ss, base + se})
+		if e, ok := taken[base+ss]; !ok || e < base+se {
+			taken[base+ss] = base + se
+		}
+	}
 	for r, ws := range wins {
 		rule := s.rules[r]
-		if len(ws) == 0 || scan && rule.Path != nil && !rule.Path.MatchString(path) {
+		var sts []int
+		if starts != nil {
+			sts = starts[r]
+		}
+		if len(ws) == 0 && len(sts) == 0 || scan && rule.Path != nil && !rule.Path.MatchString(path) {
 			continue
 		}
 		if scan && rule.Source != "" {
@@ -263,43 +321,40 @@ func (s *Scanner) detect(path string, data []byte, scan bool) []cand {
 		for _, w := range ws {
 			ctx := data[w.start:w.end]
 			for _, m := range rule.matches(re, ctx) {
-				ss, se := rule.secretSpan(m)
-				if se <= ss {
-					continue
-				}
-				if e, ok := taken[w.start+ss]; ok && e >= w.start+se {
-					continue
-				}
-				sec := ctx[ss:se]
-				if len(sec) < rule.MinLen {
-					continue
-				}
-				if rule.Entropy > 0 && Entropy(sec) < rule.Entropy {
-					continue
-				}
-				if IsPlaceholder(sec) || examples[string(sec)] || elidedAfter(ctx[se:]) {
-					continue
-				}
-				if rule.Validate != nil {
-					c := Candidate{Secret: sec, Match: ctx[m[0]:m[1]], Context: ctx, Offset: ss, MatchOffset: m[0]}
-					if scan {
-						c.Path = path
-					}
-					for _, gi := range rule.keyIdx {
-						if m[2*gi] >= 0 {
-							c.Key = ctx[m[2*gi]:m[2*gi+1]]
-							break
-						}
-					}
-					if !rule.Validate(c) {
-						continue
-					}
-				}
-				out = append(out, cand{r, w.start + ss, w.start + se})
-				if e, ok := taken[w.start+ss]; !ok || e < w.start+se {
-					taken[w.start+ss] = w.start + se
+				consider(r, rule, ctx, w.start, m)
+			}
+		}
+		sort.Ints(sts)
+		prev := 0
+		for _, st := range sts {
+			if st < prev {
+				continue
+			}
+			// The context: from the start of st's line to the end of the
+			// line a match could reach (gitleaks' value-on-the-next-line
+			// forms included).
+			ls := max(prev, bytes.LastIndexByte(data[:st], '\n')+1)
+			le := min(len(data), st+anchoredReach)
+			if j := bytes.IndexByte(data[le:], '\n'); j >= 0 {
+				le += j
+			} else {
+				le = len(data)
+			}
+			m := rule.anchored.FindSubmatchIndex(data[st:le])
+			if m == nil {
+				continue
+			}
+			for k := range m {
+				if m[k] >= 0 {
+					m[k] += st - ls
 				}
 			}
+			// Widen over the stripped name prefix, as matches does.
+			for m[0] > 0 && st-ls-m[0] < rule.prefixMax && rule.prefixSet[data[ls+m[0]-1]] {
+				m[0]--
+			}
+			consider(r, rule, data[ls:le], ls, m)
+			prev = ls + m[1]
 		}
 	}
 	return out
@@ -732,4 +787,23 @@ func (f *occurrenceFinder) find(data []byte) []span {
 		}
 	}
 	return out
+}
+
+// anchoredReach bounds how far past its keyword an anchored match is
+// looked for (it is rounded out to the end of a line).
+const anchoredReach = 1024
+
+// equalFoldASCII reports whether b equals the lower-case ASCII k, ignoring
+// ASCII case.
+func equalFoldASCII(b []byte, k string) bool {
+	for i := range len(k) {
+		c := b[i]
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		if c != k[i] {
+			return false
+		}
+	}
+	return true
 }
