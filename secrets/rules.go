@@ -58,6 +58,9 @@ type Rule struct {
 
 	endpoint bool       // the built-in endpoint-value rule: NewScanner rebuilds it from Config
 	lazy     *lazyRegex // an imported rule's expression, when Regex is nil
+	// startsAtKeyword: every match begins with one of Keywords, so the
+	// scanner tries Regex anchored at each keyword hit.
+	startsAtKeyword bool
 }
 
 // Candidate is a match offered to Rule.Validate. It holds the raw secret:
@@ -326,13 +329,16 @@ func builtinRules(ep *Rule) []*Rule {
 		{
 			ID:          RuleGenericSecret,
 			Description: "high-entropy value assigned to a password, secret, token or API key name",
-			Regex: regexp.MustCompile("(?i)(?P<key>[A-Za-z0-9_.-]*(?:password|passwd|secret|token|api[_.-]?key|access[_.-]?key)[A-Za-z0-9_.-]*)[\x60\"']?[ \\t]*(?:=|:=|:|=>)[ \\t]*" +
+			// The match starts at the keyword (the scanner tries it
+			// there, anchored, and widens the key to the whole name).
+			Regex: regexp.MustCompile("(?i)(?P<key>(?:password|passwd|secret|token|api[_.-]?key|access[_.-]?key)[A-Za-z0-9_.-]*)[\x60\"']?[ \\t]*(?:=|:=|:|=>)[ \\t]*" +
 				"(?:\"(?P<secret>[^\"\\r\\n]+)\"|'(?P<secret>[^'\\r\\n]+)'|\x60(?P<secret>[^\x60\\r\\n]+)\x60|(?P<secret>[^\\s\x60\"',;&]*[^\\s\x60\"',;&.:)\\]}>]))"),
-			Entropy:  3.5,
-			MinLen:   12,
-			Gate:     AssignmentGate,
-			Keywords: []string{"password", "passwd", "secret", "token", "api_key", "apikey", "api-key", "api.key", "access_key", "accesskey", "access-key", "access.key"},
-			Validate: validGeneric,
+			Entropy:         3.5,
+			MinLen:          12,
+			Gate:            AssignmentGate,
+			Keywords:        []string{"password", "passwd", "secret", "token", "api_key", "apikey", "api-key", "api.key", "access_key", "accesskey", "access-key", "access.key"},
+			Validate:        validGeneric,
+			startsAtKeyword: true,
 		},
 	}
 }
@@ -592,6 +598,14 @@ func URLUserinfoGate(data []byte, i int) bool {
 	}
 	return false
 }
+
+// keyCharSet holds the bytes isKeyChar accepts.
+var keyCharSet = func() (s [256]bool) {
+	for c := range 256 {
+		s[c] = isKeyChar(byte(c))
+	}
+	return s
+}()
 
 func isKeyChar(c byte) bool {
 	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '_' || c == '-' || c == '.'
@@ -888,9 +902,17 @@ func (cr *compiledRule) regex() *regexp.Regexp {
 			cr.core, cr.prefixMax, cr.prefixSet = stripNamePrefix(cr.re.String())
 			if cr.core != nil && cr.After <= 256 && startsWithKeyword(cr.lazy.src, cr.Keywords) {
 				cr.anchored = regexp.MustCompile(`^(?:` + cr.core.String() + `)`)
-				for _, k := range cr.Keywords {
-					cr.lowerKeywords = append(cr.lowerKeywords, strings.ToLower(k))
-				}
+			}
+		}
+		if cr.startsAtKeyword {
+			// The name around the keyword is widened back over key
+			// characters, as the stripped prefix of an imported rule is.
+			cr.anchored = regexp.MustCompile(`^(?:` + cr.re.String() + `)`)
+			cr.prefixMax, cr.prefixSet = 256, &keyCharSet
+		}
+		if cr.anchored != nil {
+			for _, k := range cr.Keywords {
+				cr.lowerKeywords = append(cr.lowerKeywords, strings.ToLower(k))
 			}
 		}
 		for i, n := range cr.re.SubexpNames() {

@@ -349,9 +349,18 @@ func (s *Scanner) detect(path string, data []byte, scan bool) []cand {
 					m[k] += st - ls
 				}
 			}
-			// Widen over the stripped name prefix, as matches does.
-			for m[0] > 0 && st-ls-m[0] < rule.prefixMax && rule.prefixSet[data[ls+m[0]-1]] {
-				m[0]--
+			// Widen over the stripped name prefix, as matches does, and a
+			// key group that starts with the match with it.
+			if rule.prefixSet != nil {
+				m0 := m[0]
+				for m[0] > 0 && m0-m[0] < rule.prefixMax && rule.prefixSet[data[ls+m[0]-1]] {
+					m[0]--
+				}
+				for _, gi := range rule.keyIdx {
+					if m[2*gi] == m0 {
+						m[2*gi] = m[0]
+					}
+				}
 			}
 			consider(r, rule, data[ls:le], ls, m)
 			prev = ls + m[1]
