@@ -11,6 +11,7 @@ import (
 	"regexp/syntax"
 	"strings"
 	"sync"
+	"unicode"
 )
 
 // Rule describes one kind of secret.
@@ -887,10 +888,16 @@ type compiledRule struct {
 	// value" rules): the scanner tries it at each keyword hit instead of
 	// searching the keyword's lines.
 	anchored      *regexp.Regexp
+	anchoredAfter *regexp.Regexp // the same after one byte, so that \b and the like see it
 	lowerKeywords []string
 	secretIdx     []int
 	keyIdx        []int
 	unnamedIdx    []int
+}
+
+func (cr *compiledRule) setAnchored(expr string) {
+	cr.anchored = regexp.MustCompile(`^(?:` + expr + `)`)
+	cr.anchoredAfter = regexp.MustCompile(`^(?s:.)(?:` + expr + `)`)
 }
 
 // regex returns the rule's expression, compiling it and indexing its
@@ -900,14 +907,18 @@ func (cr *compiledRule) regex() *regexp.Regexp {
 		cr.re = cr.Expr()
 		if cr.lazy != nil {
 			cr.core, cr.prefixMax, cr.prefixSet = stripNamePrefix(cr.re.String())
-			if cr.core != nil && cr.After <= 256 && startsWithKeyword(cr.lazy.src, cr.Keywords) {
-				cr.anchored = regexp.MustCompile(`^(?:` + cr.core.String() + `)`)
+			head := cr.re
+			if cr.core != nil {
+				head = cr.core
+			}
+			if cr.After <= 256 && beginsWithKeyword(head.String(), cr.Keywords) {
+				cr.setAnchored(head.String())
 			}
 		}
 		if cr.startsAtKeyword {
 			// The name around the keyword is widened back over key
 			// characters, as the stripped prefix of an imported rule is.
-			cr.anchored = regexp.MustCompile(`^(?:` + cr.re.String() + `)`)
+			cr.setAnchored(cr.re.String())
 			cr.prefixMax, cr.prefixSet = 256, &keyCharSet
 		}
 		if cr.anchored != nil {
@@ -1110,94 +1121,116 @@ func isPublicKey(v []byte) bool {
 	return false
 }
 
-// startsWithKeyword reports whether every match of a gitleaks assignment
-// expression begins with one of its keywords: after the name prefix comes
-// a group of alternatives, each of which starts with a keyword (ASCII
-// case-insensitively), and the keywords have no expression syntax.
-func startsWithKeyword(expr string, keywords []string) bool {
-	const prefix = `[\w.-]{0,50}?`
-	_, rest, ok := strings.Cut(expr, prefix)
-	if !ok || !strings.HasPrefix(rest, "(?:") || len(keywords) == 0 {
+// beginsWithKeyword reports whether every match of expr begins with one
+// of keywords (ASCII case-insensitively): every literal a match can start
+// with, past zero-width assertions, starts with a keyword. The scanner can
+// then try expr anchored at each keyword hit.
+func beginsWithKeyword(expr string, keywords []string) bool {
+	re, err := syntax.Parse(expr, syntax.Perl)
+	if err != nil || len(keywords) == 0 {
 		return false
 	}
-	// The group: up to its matching parenthesis.
-	depth, end := 0, -1
-	for i := 0; i < len(rest) && end < 0; i++ {
-		switch rest[i] {
-		case '\\':
-			i++
-		case '(':
-			depth++
-		case ')':
-			if depth--; depth == 0 {
-				end = i
+	var lower []string
+	for _, k := range keywords {
+		lower = append(lower, strings.ToLower(k))
+	}
+	return headLiterals(re, func(lit string) bool {
+		lit = strings.ToLower(lit)
+		for _, k := range lower {
+			// The match starts with the keyword, or with the first 3+
+			// letters of every keyword that starts with them
+			// ("passw(?:or)?d" and passwd, password).
+			if strings.HasPrefix(lit, k) || len(lit) >= 3 && strings.HasPrefix(k, lit) {
+				return true
 			}
 		}
-	}
-	if end < 0 {
 		return false
-	}
-	group := rest[3:end]
-	for _, k := range keywords {
-		if strings.ContainsAny(k, `\[](){}.*+?|^$`) {
-			return false
+	})
+}
+
+// literalOf returns the text a literal, or a class of one letter in both
+// cases, matches (lower case).
+func literalOf(re *syntax.Regexp) (string, bool) {
+	switch re.Op {
+	case syntax.OpLiteral:
+		return strings.ToLower(string(re.Rune)), true
+	case syntax.OpCharClass:
+		r := re.Rune
+		if len(r) == 4 && r[0] == r[1] && r[2] == r[3] && unicode.ToLower(r[0]) == unicode.ToLower(r[2]) {
+			return string(unicode.ToLower(r[0])), true
+		}
+		if len(r) == 2 && r[0] == r[1] {
+			return strings.ToLower(string(r[0])), true
 		}
 	}
-	// Each top-level alternative, with case-sensitivity groups and
-	// character classes of one letter in two cases ([Aa]) unwrapped, must
-	// start with a keyword.
-	for _, alt := range splitTopLevel(group) {
-		if !altStartsWithKeyword(alt, keywords) {
+	return "", false
+}
+
+// headLiterals reports whether ok holds for every literal a match of re
+// can start with; false when a match can start otherwise (a class, an
+// optional part).
+func headLiterals(re *syntax.Regexp, ok func(string) bool) bool {
+	heads, _, found := firsts(re)
+	if !found || len(heads) == 0 {
+		return false
+	}
+	for _, h := range heads {
+		if h == "" || !ok(h) {
 			return false
 		}
 	}
 	return true
 }
 
-func splitTopLevel(s string) []string {
-	var out []string
-	depth, from := 0, 0
-	for i := 0; i < len(s); i++ {
-		switch s[i] {
-		case '\\':
-			i++
-		case '(', '[':
-			depth++
-		case ')', ']':
-			depth--
-		case '|':
-			if depth == 0 {
-				out = append(out, s[from:i])
-				from = i + 1
+// firsts returns the literal texts (lower case) a match of re starts
+// with, whether each is the whole of what re matches (so that what
+// follows in a concatenation extends it), and false when some match can
+// start with something else.
+func firsts(re *syntax.Regexp) ([]string, bool, bool) {
+	if l, ok := literalOf(re); ok {
+		return []string{l}, true, true
+	}
+	switch re.Op {
+	case syntax.OpCapture:
+		return firsts(re.Sub[0])
+	case syntax.OpAlternate:
+		var out []string
+		whole := true
+		for _, a := range re.Sub {
+			f, w, ok := firsts(a)
+			if !ok {
+				return nil, false, false
+			}
+			out = append(out, f...)
+			whole = whole && w
+		}
+		return out, whole, true
+	case syntax.OpConcat:
+		out := []string{""}
+		for _, sub := range re.Sub {
+			switch sub.Op {
+			case syntax.OpWordBoundary, syntax.OpBeginLine, syntax.OpBeginText, syntax.OpEmptyMatch:
+				continue
+			}
+			f, w, ok := firsts(sub)
+			if !ok {
+				return out, false, out[0] != ""
+			}
+			if len(out)*len(f) > 256 {
+				return out, false, out[0] != ""
+			}
+			var next []string
+			for _, a := range out {
+				for _, b := range f {
+					next = append(next, a+b)
+				}
+			}
+			out = next
+			if !w {
+				return out, false, true
 			}
 		}
+		return out, true, true
 	}
-	return append(out, s[from:])
-}
-
-var caseClassRE = regexp.MustCompile(`\[([A-Za-z])([A-Za-z])\]`)
-
-func altStartsWithKeyword(alt string, keywords []string) bool {
-	if strings.HasPrefix(alt, "(?-i:") && strings.HasSuffix(alt, ")") {
-		for _, a := range splitTopLevel(alt[len("(?-i:") : len(alt)-1]) {
-			if !altStartsWithKeyword(a, keywords) {
-				return false
-			}
-		}
-		return true
-	}
-	// [Aa]pi -> api
-	plain := caseClassRE.ReplaceAllStringFunc(alt, func(m string) string {
-		if strings.EqualFold(m[1:2], m[2:3]) {
-			return strings.ToLower(m[1:2])
-		}
-		return m
-	})
-	plain = strings.ToLower(plain)
-	for _, k := range keywords {
-		if strings.HasPrefix(plain, strings.ToLower(k)) {
-			return true
-		}
-	}
-	return false
+	return nil, false, false
 }

@@ -340,13 +340,25 @@ func (s *Scanner) detect(path string, data []byte, scan bool) []cand {
 			} else {
 				le = len(data)
 			}
-			m := rule.anchored.FindSubmatchIndex(data[st:le])
+			// From the byte before st when there is one, so that a word
+			// boundary at the start is judged as in the whole text; the
+			// match proper starts at st.
+			var m []int
+			from := st
+			if st > 0 {
+				from = st - 1
+				if m = rule.anchoredAfter.FindSubmatchIndex(data[from:le]); m != nil {
+					m[0] = 1
+				}
+			} else {
+				m = rule.anchored.FindSubmatchIndex(data[st:le])
+			}
 			if m == nil {
 				continue
 			}
 			for k := range m {
 				if m[k] >= 0 {
-					m[k] += st - ls
+					m[k] += from - ls
 				}
 			}
 			// Widen over the stripped name prefix, as matches does, and a
