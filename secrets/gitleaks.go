@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"regexp"
+	"regexp/syntax"
 	"strings"
 	"sync"
 
@@ -166,10 +167,10 @@ func multiLine(re string) bool {
 type allowlist struct {
 	and       bool
 	target    string // "secret", "match" or "line"
-	regexes   []*regexp.Regexp
+	regexes   []*prefiltered
 	stopWords []string // lower case
 	stops     *kwMatcher
-	paths     []*regexp.Regexp
+	paths     []*prefiltered
 	commits   bool // has commit criteria, which a file scan never meets
 }
 
@@ -204,14 +205,14 @@ func compileAllowlist(a gitleaksrules.Allowlist) (*allowlist, error) {
 		if err != nil {
 			return nil, err
 		}
-		al.regexes = append(al.regexes, re)
+		al.regexes = append(al.regexes, newPrefiltered(re))
 	}
 	for _, s := range a.Paths {
 		re, err := regexp.Compile(s)
 		if err != nil {
 			return nil, err
 		}
-		al.paths = append(al.paths, re)
+		al.paths = append(al.paths, newPrefiltered(re))
 	}
 	for _, w := range a.StopWords {
 		al.stopWords = append(al.stopWords, strings.ToLower(w))
@@ -232,7 +233,7 @@ func (al *allowlist) allows(c Candidate) bool {
 			t = c.Line()
 		}
 		for _, re := range al.regexes {
-			if re.Match(t) {
+			if re.match(t) {
 				return true
 			}
 		}
@@ -246,7 +247,7 @@ func (al *allowlist) allows(c Candidate) bool {
 			return false
 		}
 		for _, re := range al.paths {
-			if re.MatchString(c.Path) {
+			if re.match([]byte(c.Path)) {
 				return true
 			}
 		}
@@ -428,4 +429,72 @@ func gitleaksPathAllowed(path string) bool {
 		gitleaks.paths = mustAllowlist(gitleaksrules.Allowlist{Paths: gitleaks.set.Allowlist.Paths})
 	})
 	return path != "" && gitleaks.paths.allows(Candidate{Path: path})
+}
+
+// prefiltered is an expression with a literal every match contains: the
+// expression runs only on text holding it (most allowlist expressions fail
+// on most text, and a substring search costs far less than a match).
+type prefiltered struct {
+	re   *regexp.Regexp
+	lit  []byte // lower case when fold
+	fold bool
+}
+
+func newPrefiltered(re *regexp.Regexp) *prefiltered {
+	p := &prefiltered{re: re}
+	if sre, err := syntax.Parse(re.String(), syntax.Perl); err == nil {
+		p.lit, p.fold = requiredLiteral(sre)
+	}
+	return p
+}
+
+func (p *prefiltered) match(b []byte) bool {
+	if len(p.lit) > 0 {
+		if p.fold {
+			if !containsFold(b, p.lit) {
+				return false
+			}
+		} else if !bytes.Contains(b, p.lit) {
+			return false
+		}
+	}
+	return p.re.Match(b)
+}
+
+// requiredLiteral returns the longest literal of a top-level concatenation
+// (every match holds it), and whether it is matched ignoring case.
+func requiredLiteral(re *syntax.Regexp) ([]byte, bool) {
+	for re.Op == syntax.OpCapture {
+		re = re.Sub[0]
+	}
+	subs := []*syntax.Regexp{re}
+	if re.Op == syntax.OpConcat {
+		subs = re.Sub
+	}
+	var best []byte
+	fold := false
+	for _, s := range subs {
+		if s.Op == syntax.OpLiteral && len(string(s.Rune)) > len(best) {
+			best = []byte(string(s.Rune))
+			fold = s.Flags&syntax.FoldCase != 0
+		}
+	}
+	if len(best) < 2 {
+		return nil, false
+	}
+	if fold {
+		best = bytes.ToLower(best)
+	}
+	return best, fold
+}
+
+// containsFold reports whether b holds the lower-case ASCII lit, ignoring
+// ASCII case.
+func containsFold(b, lit []byte) bool {
+	for i := 0; i+len(lit) <= len(b); i++ {
+		if equalFoldASCII(b[i:i+len(lit)], string(lit)) {
+			return true
+		}
+	}
+	return false
 }

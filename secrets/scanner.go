@@ -255,7 +255,7 @@ func (s *Scanner) detect(path string, data []byte, scan bool) []cand {
 	// taken maps the start of each accepted candidate to its end: a later
 	// (lower-priority) rule's match inside it would lose to it in resolve
 	// and add nothing to Redact's spans, so it is not validated.
-	taken := map[int]int{}
+	var taken map[int]int // made at the first accepted candidate
 	importedSkipped := -1 // unknown
 	// consider runs a match m of rule r in ctx (at base in data) through
 	// the checks every match passes.
@@ -293,6 +293,9 @@ func (s *Scanner) detect(path string, data []byte, scan bool) []cand {
 			}
 		}
 		out = append(out, cand{r, base + ss, base + se})
+		if taken == nil {
+			taken = map[int]int{}
+		}
 		if e, ok := taken[base+ss]; !ok || e < base+se {
 			taken[base+ss] = base + se
 		}
