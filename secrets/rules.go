@@ -9,6 +9,7 @@ import (
 	"net/url"
 	"regexp"
 	"regexp/syntax"
+	"slices"
 	"strings"
 	"sync"
 	"unicode"
@@ -131,7 +132,15 @@ var DefaultEndpointKeySuffixes = []string{"_BASE_URL", "_ENDPOINT", "_API_BASE"}
 func DefaultRules() []*Rule {
 	ep := EndpointRule(nil, true, nil)
 	ep.endpoint = true
-	own := builtinRules(ep)
+	var own []*Rule
+	for _, r := range builtinCompiled() {
+		if r.ID == RuleEndpointValue {
+			own = append(own, ep)
+			continue
+		}
+		c := *r
+		own = append(own, &c)
+	}
 	// The gitleaks rules go after the built-in provider rules and before
 	// the built-in context rules; gitleaks' own generic rule goes last.
 	var specific, generic []*Rule
@@ -160,6 +169,22 @@ func DefaultRules() []*Rule {
 
 // gitleaksGenericID is gitleaks' catch-all rule, ranked after every other.
 const gitleaksGenericID = "generic-api-key"
+
+// builtinCompiled returns the built-in rules, compiled once per process
+// (a regexp is safe to share); DefaultRules hands out copies.
+func builtinCompiled() []*Rule {
+	builtin.once.Do(func() {
+		ep := EndpointRule(nil, true, nil)
+		ep.endpoint = true
+		builtin.rules = builtinRules(ep)
+	})
+	return builtin.rules
+}
+
+var builtin struct {
+	once  sync.Once
+	rules []*Rule
+}
 
 func builtinRules(ep *Rule) []*Rule {
 	return []*Rule{
@@ -1073,7 +1098,7 @@ var prefixes struct {
 
 func computeProviderPrefixes() []string {
 	var out []string
-	for _, r := range append(builtinRules(nil), GitleaksRules()...) {
+	for _, r := range append(slices.Clone(builtinCompiled()), GitleaksRules()...) {
 		if r == nil || r.ID == RuleGenericSecret || r.ID == gitleaksGenericID {
 			continue
 		}

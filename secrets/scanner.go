@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"regexp"
 	"sort"
+	"strings"
+	"sync"
 	"unicode/utf8"
 )
 
@@ -155,7 +157,7 @@ func NewScanner(cfg Config) (*Scanner, error) {
 			kwRule = append(kwRule, idx)
 		}
 	}
-	s.kw = newKWMatcher(kws, kwRule)
+	s.kw = cachedKWMatcher(kws, kwRule)
 	return s, nil
 }
 
@@ -830,4 +832,23 @@ func equalFoldASCII(b []byte, k string) bool {
 		}
 	}
 	return true
+}
+
+// kwCache keeps the automata built for a keyword list: every sotvet
+// command builds the default scanner more than once (the check, the
+// redactor), and the automaton over some 600 keywords is the costly part.
+var kwCache sync.Map // string -> *kwMatcher
+
+func cachedKWMatcher(kws []string, rules []int) *kwMatcher {
+	var b strings.Builder
+	for i, k := range kws {
+		fmt.Fprintf(&b, "%d\x00%s\x00", rules[i], k)
+	}
+	key := b.String()
+	if m, ok := kwCache.Load(key); ok {
+		return m.(*kwMatcher)
+	}
+	m := newKWMatcher(kws, rules)
+	kwCache.Store(key, m)
+	return m
 }
