@@ -3,6 +3,10 @@ package harness_test
 import (
 	"crypto/ed25519"
 	"crypto/rand"
+	"crypto/x509"
+	"encoding/base64"
+	"encoding/hex"
+	"encoding/pem"
 	"fmt"
 	"os"
 	"os/exec"
@@ -202,6 +206,81 @@ func (tokenEngine) Invocation(job engine.Job) (engine.Invocation, error) {
 }
 func (tokenEngine) Terminal(_, _ []byte, code int) engine.Signal {
 	return engine.Signal{Status: engine.StatusSuccess, Events: []engine.Event{{Type: "plan.updated"}, {Type: "patch.applied"}}}
+}
+
+// keyDumpEngine's backend prints private key material it found, hex- and
+// base64-encoded, and a provider token, as a hostile backend would (issue
+// 18); none of it was handed out by the harness.
+type keyDumpEngine struct{ dumps []string }
+
+func (keyDumpEngine) Name() string     { return "keydump" }
+func (keyDumpEngine) Provider() string { return "test" }
+func (e keyDumpEngine) Invocation(job engine.Job) (engine.Invocation, error) {
+	script := `for v in "$@"; do echo "found: $v"; echo "found: $v" >&2; done; cp "$SOL/slugify.go" slugify.go`
+	return engine.Invocation{
+		Argv: append([]string{"/bin/sh", "-c", script, "keydump"}, e.dumps...),
+		Env:  []string{"SOL=" + job.FakeSolution},
+	}, nil
+}
+func (keyDumpEngine) Terminal(_, _ []byte, code int) engine.Signal {
+	return engine.Signal{Status: engine.StatusSuccess, Events: []engine.Event{{Type: "plan.updated"}, {Type: "patch.applied"}}}
+}
+
+// TestKeyMaterialRedacted: a signing key a backend prints hex-encoded, a
+// PEM body without its armor, and a token of a format from the imported
+// rule set are stored nowhere in clear in the run.
+func TestKeyMaterialRedacted(t *testing.T) {
+	_, priv, err := ed25519.GenerateKey(rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	der, err := x509.MarshalPKCS8PrivateKey(priv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pemText := string(pem.EncodeToMemory(&pem.Block{Type: "PRIVATE KEY", Bytes: der}))
+	b := make([]byte, 16)
+	rand.Read(b)
+	dumps := []string{
+		hex.EncodeToString([]byte(pemText)),        // the key file, hex-encoded
+		base64.StdEncoding.EncodeToString(der),     // a PEM body without armor
+		hex.EncodeToString(der),                    // DER in hex
+		"shp" + "at_" + hex.EncodeToString(b),      // an imported provider format
+		"signing_seed=" + hex.EncodeToString(priv), // a raw key under a key-like name
+	}
+	opt := options(t, "r1-string-slugify")
+	reg := harness.DefaultRegistry(opt.FakeCommand)
+	if err := reg.Register(engine.Entry{Engine: keyDumpEngine{dumps}, Enabled: true, Executable: true}); err != nil {
+		t.Fatal(err)
+	}
+	sc, err := secrets.NewScanner(secrets.DefaultConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	opt.Registry, opt.Engine, opt.Redactor = reg, "keydump", sc
+	res := run(t, opt)
+	var files []string
+	filepath.Walk(res.RunDir, func(p string, info os.FileInfo, err error) error {
+		if err == nil && info.Mode().IsRegular() {
+			files = append(files, p)
+		}
+		return nil
+	})
+	if len(files) < 5 {
+		t.Fatalf("run dir holds %d files", len(files))
+	}
+	for _, f := range files {
+		s := readFile(t, f)
+		for i, d := range dumps {
+			d = strings.TrimPrefix(d, "signing_seed=")
+			if strings.Contains(s, d[8:32]) {
+				t.Errorf("%s holds dump %d", f, i)
+			}
+		}
+	}
+	if s := readFile(t, filepath.Join(res.RunDir, "backend/stderr.log")); !strings.Contains(s, "found: 2d2d****") {
+		t.Errorf("backend/stderr.log does not show the masked key: %.400s", s)
+	}
 }
 
 // TestHandedOutValuesRedacted: what the harness gave a backend is masked

@@ -2,6 +2,7 @@ package panel
 
 import (
 	"context"
+	"encoding/hex"
 	"encoding/json"
 	"io"
 	"io/fs"
@@ -427,16 +428,19 @@ func TestNoInlineScript(t *testing.T) {
 func TestSecretsRedacted(t *testing.T) {
 	// Built at run time: the repository holds no credential-looking literal.
 	token := "ghp_" + "ABCDEFGHIJKLMNOPQRSTUVWXYZ" + "abcdef0123"
+	// A format of the imported rule set, and a private key hex-encoded.
+	shop := "shp" + "at_" + "9f8e7d6c5b4a39281706f5e4d3c2b1a0"
+	hexKey := hex.EncodeToString([]byte("-----" + "BEGIN PRIVATE KEY-----\n" + "MC4CAQAw" + "BQYDK2VwBCIEIHq0m3Zr8Vt2bN5pW4sX1cY7dE9fA6gH2jK3lM4nO5pQ\n-----" + "END PRIVATE KEY-----\n"))
 	root := sampleCopy(t)
 	doc := filepath.Join(root, ".sot", "03-PROTOCOLS", "CTO-SLUGIFY-FIXTURE-PRD.md")
 	b, _ := os.ReadFile(doc)
-	os.WriteFile(doc, append(b, []byte("\n- deploy token: "+token+"\n")...), 0o644)
+	os.WriteFile(doc, append(b, []byte("\n- deploy token: "+token+"\n- shop token: "+shop+"\n- key dump: "+hexKey+"\n")...), 0o644)
 	runs, m := realRuns(t)
 	myRuns := t.TempDir()
 	copyTree(t, filepath.Join(runs, aRun(t, runs, m, "")), filepath.Join(myRuns, "r"))
 	log := filepath.Join(myRuns, "r", "test.log")
 	lb, _ := os.ReadFile(log)
-	os.WriteFile(log, append(lb, []byte("AWS_SECRET_ACCESS_KEY="+token+"\n")...), 0o644)
+	os.WriteFile(log, append(lb, []byte("AWS_SECRET_ACCESS_KEY="+token+"\nshop="+shop+"\nkey "+hexKey+"\n")...), 0o644)
 	ts := serve(t, root, myRuns)
 	for _, target := range []string{"/", "/findings", "/api/findings", "/api/cto/control-summary",
 		"/files/.sot/03-PROTOCOLS/CTO-SLUGIFY-FIXTURE-PRD.md", "/runs/r", "/api/runs/r", "/workboard", "/approval", "/runs"} {
@@ -446,6 +450,9 @@ func TestSecretsRedacted(t *testing.T) {
 		}
 		if strings.Contains(r.body, token) || strings.Contains(r.body, token[4:]) {
 			t.Errorf("%s: the secret is in the response", target)
+		}
+		if strings.Contains(r.body, shop[6:]) || strings.Contains(r.body, hexKey[8:40]) {
+			t.Errorf("%s: an imported-format token or the hex key is in the response", target)
 		}
 	}
 	if r := get(t, ts, "/files/.sot/03-PROTOCOLS/CTO-SLUGIFY-FIXTURE-PRD.md"); !strings.Contains(r.body, "ghp_****") {

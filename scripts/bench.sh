@@ -13,6 +13,16 @@
 #   STRICT  1: exit 1 when a target is missed
 #   SOTVET_PKG  package to build as sotvet (default ./cmd/sotvet)
 #   TIMEBIN GNU time binary for peak RSS (default /usr/bin/time; empty: none)
+#   GITLEAKS  gitleaks binary for the side-by-side secrets scan (default: the
+#           one on PATH; skipped with a message when there is none; install
+#           with `go install github.com/zricethezav/gitleaks/v8@v8.30.1`)
+#   SAMPLES gitleaks' labelled samples (scripts/gitleaks-samples.sh): the
+#           secrets-dense tree issue 19 measured on is built from them and
+#           scanned too; skipped when unset
+#
+# `sotvet scan` and `gitleaks dir` then scan the same trees (the real corpus,
+# the synthetic one, the samples tree) in turns; the target is sotvet at
+# least 15x faster.
 #
 # With git, the synthetic workspace is then made a repository with one
 # changed document staged, and `sotvet check --staged` is measured with a
@@ -184,6 +194,42 @@ if ((have_sotvet)) && command -v git >/dev/null; then
 	staged=1
 fi
 
+# Secrets: sotvet scan and gitleaks on the same trees, in turns.
+gitleaks_bin=${GITLEAKS:-$(command -v gitleaks || true)}
+scanned=0
+declare -a scan_labels=() scan_dirs=()
+if ((have_sotvet)) && [[ -n $gitleaks_bin && -x $gitleaks_bin ]]; then
+	for idx in "${!corpora[@]}"; do
+		scan_labels+=("${labels[$idx]}") scan_dirs+=("${corpora[$idx]}")
+	done
+	if [[ -n ${SAMPLES:-} && -f ${SAMPLES:-} ]]; then
+		go run ./scripts/gen-secrets-tree -samples "$SAMPLES" -out "$tmp/samples" 2>/dev/null
+		scan_labels+=("gitleaks samples") scan_dirs+=("$tmp/samples")
+	else
+		echo "note: SAMPLES unset; the gitleaks-samples tree is not scanned (scripts/gitleaks-samples.sh makes it)" >&2
+	fi
+	for idx in "${!scan_dirs[@]}"; do
+		dir=${scan_dirs[$idx]}
+		echo "== measure: sotvet scan vs gitleaks dir, ${scan_labels[$idx]}, $RUNS runs each"
+		declare -A walls=()
+		for ((i = 0; i <= RUNS; i++)); do
+			run_once "sotvet scan $dir" "0 1" "$tmp/sotvet" scan "$dir"
+			walls[sotvet]+=" $LAST_MS"
+			run_once "gitleaks dir $dir" "0" "$gitleaks_bin" dir "$dir" --no-banner --exit-code 0 --log-level error
+			walls[gitleaks]+=" $LAST_MS"
+			if ((i == 0)); then
+				walls=()
+			fi
+		done
+		ms[scan$idx,sotvet]=$(printf '%s\n' ${walls[sotvet]} | median)
+		ms[scan$idx,gitleaks]=$(printf '%s\n' ${walls[gitleaks]} | median)
+		unset walls
+	done
+	scanned=1
+elif ((have_sotvet)); then
+	echo "note: no gitleaks binary (GITLEAKS or PATH); sotvet scan vs gitleaks is not measured" >&2
+fi
+
 ratio() { # ratio A B: A/B, or n/a
 	awk -v a="$1" -v b="$2" 'BEGIN { if (a ~ /^[0-9.]+$/ && b ~ /^[0-9.]+$/ && b > 0) printf "%.2fx", a / b; else print "n/a" }'
 }
@@ -206,6 +252,13 @@ if ((staged)); then
 	printf '%-22s %-36s %14s %14s\n' "$label" "--staged, 1 changed, cold cache" "${ms[staged,cold]}" "${mb[staged,cold]}"
 	printf '%-22s %-36s %14s %14s\n' "$label" "--staged, 1 changed, --no-cache" "${ms[staged,none]}" "${mb[staged,none]}"
 fi
+if ((scanned)); then
+	for idx in "${!scan_dirs[@]}"; do
+		label=${scan_labels[$idx]}
+		printf '%-22s %-36s %14s\n' "$label" "sotvet scan DIR" "${ms[scan$idx,sotvet]}"
+		printf '%-22s %-36s %14s %14s %10s\n' "$label" "gitleaks dir DIR (gitleaks/sotvet)" "${ms[scan$idx,gitleaks]}" "" "$(ratio "${ms[scan$idx,gitleaks]}" "${ms[scan$idx,sotvet]}")"
+	done
+fi
 if [[ -z $timebin ]]; then
 	echo "rss: n/a (no GNU time at ${TIMEBIN-/usr/bin/time})"
 fi
@@ -217,7 +270,7 @@ verdict() { # verdict DESCRIPTION VALUE OP LIMIT
 	v=$(awk -v x="$2" -v op="$3" -v lim="$4" 'BEGIN {
 		if (x !~ /^[0-9.]+x?$/) { print "n/a"; exit }
 		sub(/x$/, "", x)
-		ok = (op == "<") ? (x + 0 < lim + 0) : (x + 0 <= lim + 0)
+		ok = (op == "<") ? (x + 0 < lim + 0) : (op == ">=") ? (x + 0 >= lim + 0) : (x + 0 <= lim + 0)
 		print ok ? "PASS" : "FAIL"
 	}')
 	[[ $v == FAIL ]] && missed=1
@@ -239,6 +292,13 @@ if ((have_sotvet)); then
 		verdict "synthetic: warm --staged, 1 changed < 300 ms" "${ms[staged,warm]}" "<" 300
 	else
 		echo "  synthetic: warm --staged < 300 ms: not measured (no git)"
+	fi
+	if ((scanned)); then
+		for idx in "${!scan_dirs[@]}"; do
+			verdict "${scan_labels[$idx]}: sotvet scan >= 15x faster than gitleaks" "$(ratio "${ms[scan$idx,gitleaks]}" "${ms[scan$idx,sotvet]}")" ">=" 15
+		done
+	else
+		echo "  sotvet scan >= 15x faster than gitleaks: not measured (no gitleaks binary)"
 	fi
 	if ((N != 10000)); then
 		echo "  (the synthetic targets are stated for N=10000; this run used N=$N)"

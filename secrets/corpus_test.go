@@ -33,8 +33,12 @@ func TestPrecisionRecall(t *testing.T) {
 		}
 		return per[id]
 	}
+	// The built-in rules; the imported ones are measured by family in
+	// TestFamilies and against gitleaks' own samples in TestHeldOut.
 	for _, r := range s.Rules() {
-		get(r.ID)
+		if r.Source == "" {
+			get(r.ID)
+		}
 	}
 	var tpN, fpN, fnN int
 	for _, sm := range corpusSamples() {
@@ -156,7 +160,7 @@ func TestNoSecretInOutput(t *testing.T) {
 		}
 	}
 	for _, r := range s.Rules() {
-		if !rules[r.ID] {
+		if r.Source == "" && !rules[r.ID] {
 			t.Errorf("rule %s has no true-positive sample", r.ID)
 		}
 	}

@@ -15,6 +15,13 @@
 // forbids recording local model endpoints) and generic-secret (a
 // high-entropy value assigned to a password, secret, token or API-key name).
 //
+// DefaultRules also holds the community rule set of gitleaks (GitleaksRules,
+// about 220 provider formats), converted at go generate time from the
+// pinned gitleaks module's rule file into gitleaks_rules.go and run by this
+// engine with gitleaks' semantics (secretGroup, entropy, per-rule and
+// global allowlists, path filters); see docs/secrets.md. Values providers
+// publish as examples (published_examples.txt) are never reported.
+//
 // # How a scan runs
 //
 // One pass of an Aho-Corasick automaton (a dense DFA over an ASCII
@@ -23,7 +30,9 @@
 // bytes after the keyword (is this name followed by "=" or ":"?), and then
 // marks the keyword's line, widened by the rule's Before and After context
 // for multi-line formats, as a window. Each rule's regular expression runs
-// only over its merged windows. Matches are filtered by length, entropy,
+// only over its merged windows — or, for a rule whose every match begins at
+// one of its keywords (most rules; read from the expression's syntax),
+// anchored at each keyword hit. Matches are filtered by length, entropy,
 // IsPlaceholder and Validate; where matches of different rules overlap, the
 // rule listed first wins.
 //
@@ -34,7 +43,9 @@
 // ("inline: reason"; a marker without a reason allows nothing and sets
 // Unjustified), a path glob (Config.AllowPaths, "**" supported, or
 // Config.AllowPath), a value pattern (Config.AllowValues), or the baseline
-// (Config.Baseline, a set of Fingerprint values).
+// (Config.Baseline, a set of Fingerprint values). Coming from gitleaks, a
+// "gitleaks:allow" comment on the line and the entries of a .gitleaksignore
+// (Config.GitleaksIgnore) allow findings too.
 //
 // # Redaction
 //

@@ -159,10 +159,7 @@ func newKWMatcher(kws []string, rules []int) *kwMatcher {
 // part (without reporting) so that keywords crossing a cut are found once.
 func (m *kwMatcher) scan(data []byte, hit func(i int, rules []uint16)) {
 	const block = 64 << 10
-	var buf [4][]hitRec
-	for k := range buf {
-		buf[k] = make([]hitRec, 0, 64)
-	}
+	var buf [4][]hitRec // allocated by append when a block is long enough to split
 	s := uint32(0)
 	for bs := 0; bs < len(data); bs += block {
 		be := bs + block
@@ -268,4 +265,19 @@ func appendUnique(s []int, v int) []int {
 		}
 	}
 	return append(s, v)
+}
+
+// any reports whether some keyword occurs in data.
+func (m *kwMatcher) any(data []byte) bool {
+	if len(m.out) == 0 {
+		return false
+	}
+	s := uint32(0)
+	for _, c := range data {
+		s = m.trans[s+uint32(m.class[c])]
+		if s >= m.matchStart {
+			return true
+		}
+	}
+	return false
 }

@@ -8,7 +8,11 @@ import (
 	"net/netip"
 	"net/url"
 	"regexp"
+	"regexp/syntax"
+	"slices"
 	"strings"
+	"sync"
+	"unicode"
 )
 
 // Rule describes one kind of secret.
@@ -42,8 +46,23 @@ type Rule struct {
 	Gate func(data []byte, i int) bool
 	// Validate, when set, makes the final decision on a match.
 	Validate func(c Candidate) bool
+	// SecretGroup, when the expression has no group named "secret", is the
+	// number of the capture group holding the secret; 0 means the first
+	// unnamed group that took part, else the whole match (gitleaks'
+	// secretGroup).
+	SecretGroup int
+	// Path, when set, limits the rule to files whose path it matches. Scan
+	// applies it; Redact, which knows no path, runs the rule everywhere.
+	Path *regexp.Regexp
+	// Source names where the rule comes from when it is not built in,
+	// e.g. "gitleaks v8.30.1".
+	Source string
 
-	endpoint bool // the built-in endpoint-value rule: NewScanner rebuilds it from Config
+	endpoint bool       // the built-in endpoint-value rule: NewScanner rebuilds it from Config
+	lazy     *lazyRegex // an imported rule's expression, when Regex is nil
+	// startsAtKeyword: every match begins with one of Keywords, so the
+	// scanner tries Regex anchored at each keyword hit.
+	startsAtKeyword bool
 }
 
 // Candidate is a match offered to Rule.Validate. It holds the raw secret:
@@ -54,6 +73,22 @@ type Candidate struct {
 	Match   []byte // the whole match
 	Context []byte // the text the rule's Regex searched
 	Offset  int    // offset of Secret in Context
+	// MatchOffset is the offset of Match in Context.
+	MatchOffset int
+	// Path is the file's path as given to Scan; empty under Redact.
+	Path string
+}
+
+// Line returns the whole lines of Context that hold the match.
+func (c Candidate) Line() []byte {
+	s := bytes.LastIndexByte(c.Context[:c.MatchOffset], '\n') + 1
+	e := c.MatchOffset + len(c.Match)
+	if i := bytes.IndexByte(c.Context[e:], '\n'); i >= 0 {
+		e += i
+	} else {
+		e = len(c.Context)
+	}
+	return c.Context[s:e]
 }
 
 // Rule IDs of the default rules.
@@ -80,6 +115,8 @@ const (
 	RuleURLCredentials     = "url-credentials"
 	RuleEndpointValue      = "endpoint-value"
 	RuleGenericSecret      = "generic-secret"
+	RuleK8sSecretData      = "kubernetes-secret-data"
+	RuleKeyMaterial        = "private-key-material"
 )
 
 // DefaultEndpointKeySuffixes name the keys whose values are endpoints.
@@ -95,6 +132,61 @@ var DefaultEndpointKeySuffixes = []string{"_BASE_URL", "_ENDPOINT", "_API_BASE"}
 func DefaultRules() []*Rule {
 	ep := EndpointRule(nil, true, nil)
 	ep.endpoint = true
+	var own []*Rule
+	for _, r := range builtinCompiled() {
+		if r.ID == RuleEndpointValue {
+			own = append(own, ep)
+			continue
+		}
+		c := *r
+		own = append(own, &c)
+	}
+	// The gitleaks rules go after the built-in provider rules and before
+	// the built-in context rules; gitleaks' own generic rule goes last.
+	var specific, generic []*Rule
+	for _, r := range GitleaksRules() {
+		if r.ID == gitleaksGenericID {
+			generic = append(generic, r)
+		} else {
+			specific = append(specific, r)
+		}
+	}
+	var out []*Rule
+	for _, r := range own {
+		switch r.ID {
+		case RuleGenericSecret:
+			withGitleaksAllowlists(r, gitleaksGenericID)
+		default:
+			withGitleaksAllowlists(r, r.ID)
+		}
+		if r.ID == RuleURLCredentials {
+			out = append(out, specific...)
+		}
+		out = append(out, r)
+	}
+	return append(out, generic...)
+}
+
+// gitleaksGenericID is gitleaks' catch-all rule, ranked after every other.
+const gitleaksGenericID = "generic-api-key"
+
+// builtinCompiled returns the built-in rules, compiled once per process
+// (a regexp is safe to share); DefaultRules hands out copies.
+func builtinCompiled() []*Rule {
+	builtin.once.Do(func() {
+		ep := EndpointRule(nil, true, nil)
+		ep.endpoint = true
+		builtin.rules = builtinRules(ep)
+	})
+	return builtin.rules
+}
+
+var builtin struct {
+	once  sync.Once
+	rules []*Rule
+}
+
+func builtinRules(ep *Rule) []*Rule {
 	return []*Rule{
 		{
 			ID:          RuleGCPServiceAccount,
@@ -156,7 +248,7 @@ func DefaultRules() []*Rule {
 		{
 			ID:          RuleGCPAPIKey,
 			Description: "Google Cloud API key",
-			Regex:       regexp.MustCompile(`\bAIza[0-9A-Za-z_-]{35}`),
+			Regex:       regexp.MustCompile(`\b(?P<secret>AIza[0-9A-Za-z_-]{35})(?:[^0-9A-Za-z_-]|$)`),
 			Entropy:     3,
 			Keywords:    []string{"aiza"},
 		},
@@ -171,7 +263,7 @@ func DefaultRules() []*Rule {
 		{
 			ID:          RuleAnthropicAPIKey,
 			Description: "Anthropic API key",
-			Regex:       regexp.MustCompile(`\bsk-ant-[A-Za-z0-9_-]{32,}`),
+			Regex:       regexp.MustCompile(`\b(?P<secret>sk-ant-api03-[A-Za-z0-9_-]{93}AA)(?:[^A-Za-z0-9_-]|$)`),
 			Entropy:     3.5,
 			Keywords:    []string{"sk-ant-"},
 			Validate:    notAfterHyphen,
@@ -189,7 +281,7 @@ func DefaultRules() []*Rule {
 		{
 			ID:          RuleHuggingFaceToken,
 			Description: "Hugging Face access token",
-			Regex:       regexp.MustCompile(`\bhf_[A-Za-z0-9]{30,}\b`),
+			Regex:       regexp.MustCompile(`\bhf_[A-Za-z0-9]{34}\b`),
 			Entropy:     3.5,
 			Keywords:    []string{"hf_"},
 			Validate:    func(c Candidate) bool { return hasUpper(c.Secret[3:]) && hasLower(c.Secret[3:]) },
@@ -233,11 +325,14 @@ func DefaultRules() []*Rule {
 		{
 			ID:          RuleJWT,
 			Description: "JSON Web Token",
-			Regex:       regexp.MustCompile(`\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*`),
+			Regex:       regexp.MustCompile(`\bey[A-Za-z0-9_-]{8,}\.ey[A-Za-z0-9_/\\-]{8,}\.(?:[A-Za-z0-9_/\\-]+={0,2})?`),
 			Entropy:     3,
-			Keywords:    []string{"eyj"},
+			Keywords:    []string{"ey"},
+			Gate:        jwtGate,
 			Validate:    validJWT,
 		},
+		keyMaterialRule(),
+		k8sSecretRule(),
 		{
 			ID:          RuleBearerToken,
 			Description: "credential in an Authorization header",
@@ -260,13 +355,16 @@ func DefaultRules() []*Rule {
 		{
 			ID:          RuleGenericSecret,
 			Description: "high-entropy value assigned to a password, secret, token or API key name",
-			Regex: regexp.MustCompile("(?i)(?P<key>[A-Za-z0-9_.-]*(?:password|passwd|secret|token|api[_.-]?key|access[_.-]?key)[A-Za-z0-9_.-]*)[\x60\"']?[ \\t]*(?:=|:=|:|=>)[ \\t]*" +
+			// The match starts at the keyword (the scanner tries it
+			// there, anchored, and widens the key to the whole name).
+			Regex: regexp.MustCompile("(?i)(?P<key>(?:password|passwd|secret|token|api[_.-]?key|access[_.-]?key)[A-Za-z0-9_.-]*)[\x60\"']?[ \\t]*(?:=|:=|:|=>)[ \\t]*" +
 				"(?:\"(?P<secret>[^\"\\r\\n]+)\"|'(?P<secret>[^'\\r\\n]+)'|\x60(?P<secret>[^\x60\\r\\n]+)\x60|(?P<secret>[^\\s\x60\"',;&]*[^\\s\x60\"',;&.:)\\]}>]))"),
-			Entropy:  3.5,
-			MinLen:   12,
-			Gate:     AssignmentGate,
-			Keywords: []string{"password", "passwd", "secret", "token", "api_key", "apikey", "api-key", "api.key", "access_key", "accesskey", "access-key", "access.key"},
-			Validate: validGeneric,
+			Entropy:         3.5,
+			MinLen:          12,
+			Gate:            AssignmentGate,
+			Keywords:        []string{"password", "passwd", "secret", "token", "api_key", "apikey", "api-key", "api.key", "access_key", "accesskey", "access-key", "access.key"},
+			Validate:        validGeneric,
+			startsAtKeyword: true,
 		},
 	}
 }
@@ -457,12 +555,13 @@ func uniqueStrings(s []string) []string {
 }
 
 // IsPlaceholder reports whether a matched value is an obvious placeholder or
-// an already-redacted value rather than a secret: it holds "***", a <...>
+// an already-redacted value rather than a secret: it holds "**" or "##"
+// (masked), "..." or "\u2026" (elided), a <...>
 // template, ${...}, {{...}} or $(...), is a $VAR reference, or contains a
 // word such as "example", "placeholder", "redacted", "changeme" or
 // "xxxxxxxx". Every rule applies it.
 func IsPlaceholder(v []byte) bool {
-	if bytes.Contains(v, []byte("**")) {
+	if bytes.Contains(v, []byte("**")) || bytes.Contains(v, []byte("##")) || bytes.Contains(v, []byte("...")) || bytes.Contains(v, []byte("\u2026")) {
 		return true
 	}
 	if i := bytes.IndexByte(v, '<'); i >= 0 && bytes.IndexByte(v[i:], '>') > 0 {
@@ -525,6 +624,14 @@ func URLUserinfoGate(data []byte, i int) bool {
 	}
 	return false
 }
+
+// keyCharSet holds the bytes isKeyChar accepts.
+var keyCharSet = func() (s [256]bool) {
+	for c := range 256 {
+		s[c] = isKeyChar(byte(c))
+	}
+	return s
+}()
 
 func isKeyChar(c byte) bool {
 	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '_' || c == '-' || c == '.'
@@ -600,19 +707,39 @@ func validGCPServiceAccount(c Candidate) bool {
 	return serviceAccountTypeRE.Match(c.Context) && pemBody(c.Secret) >= 64
 }
 
-// validJWT requires the header to decode to a JSON object with an "alg".
+// jwtGate passes an "ey" that starts a word and a dotted token: the
+// keyword is in every "key" and "they", the expression rarely needed.
+func jwtGate(data []byte, i int) bool {
+	st := i - 1 // the "e"
+	if st > 0 && isWordByte(data[st-1]) {
+		return false
+	}
+	for j := i + 1; j < len(data) && j <= i+4096; j++ {
+		c := data[j]
+		if c == '.' {
+			return j-st >= 10
+		}
+		if !isWordByte(c) && c != '-' {
+			return false
+		}
+	}
+	return false
+}
+
+// validJWT: a header that decodes to a JSON object must name an "alg" (a
+// dotted base64 JSON record is not a token); a header that does not decode
+// to JSON is an opaque token of the JWT shape, reported when both of its
+// first parts have at least 17 characters, as gitleaks' jwt rule does.
 func validJWT(c Candidate) bool {
-	h, _, _ := bytes.Cut(c.Secret, []byte("."))
+	h, rest, _ := bytes.Cut(c.Secret, []byte("."))
+	p, _, _ := bytes.Cut(rest, []byte("."))
 	raw, err := base64.RawURLEncoding.DecodeString(string(bytes.TrimRight(h, "=")))
-	if err != nil {
-		return false
-	}
 	var hdr map[string]any
-	if json.Unmarshal(raw, &hdr) != nil {
-		return false
+	if err == nil && json.Unmarshal(raw, &hdr) == nil {
+		_, ok := hdr["alg"]
+		return ok
 	}
-	_, ok := hdr["alg"]
-	return ok
+	return len(h) >= 17 && len(p) >= 17
 }
 
 var urlPasswordPlaceholders = map[string]bool{
@@ -685,8 +812,10 @@ var genericMetaWords = map[string]bool{
 	"min": true, "max": true, "backend": true, "command": true, "cmd": true, "helper": true,
 }
 
-// genericMetaFirst: a key starting with one of these counts tokens.
-var genericMetaFirst = map[string]bool{"max": true, "min": true, "num": true, "total": true, "n": true}
+// genericMetaFirst: a key starting with one of these counts tokens, or
+// says its value is not a real one.
+var genericMetaFirst = map[string]bool{"max": true, "min": true, "num": true, "total": true, "n": true,
+	"non": true, "fake": true, "dummy": true, "mock": true, "bogus": true, "invalid": true}
 
 var (
 	envNameRE    = regexp.MustCompile(`^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$`)
@@ -716,6 +845,12 @@ func validGeneric(c Candidate) bool {
 	v := c.Secret
 	s := string(v)
 	switch {
+	case hasProviderPrefix(v):
+		return false // a provider's format, which its own rule judged
+	case isPublicKey(v):
+		return false
+	case strings.Contains(s, ":"):
+		return false // a URL, a pair or a time; url-credentials reads URLs
 	case strings.Contains(s, "://"):
 		return false // a URL; url-credentials looks inside it
 	case strings.HasPrefix(s, "/"), strings.HasPrefix(s, "./"), strings.HasPrefix(s, "../"), strings.HasPrefix(s, "~/"):
@@ -734,7 +869,8 @@ func validGeneric(c Candidate) bool {
 	return hasDigit(v) || (hasUpper(v) && hasLower(v))
 }
 
-// compileRule checks a rule and precomputes what the scanner needs.
+// compileRule checks a rule and precomputes what the scanner needs. An
+// imported rule's expression is compiled on first use (see Rule.Expr).
 func compileRule(r *Rule) (*compiledRule, error) {
 	if r == nil {
 		return nil, fmt.Errorf("secrets: nil rule")
@@ -742,20 +878,14 @@ func compileRule(r *Rule) (*compiledRule, error) {
 	if r.ID == "" {
 		return nil, fmt.Errorf("secrets: rule without an ID")
 	}
-	if r.Regex == nil {
+	if r.Regex == nil && r.lazy == nil {
 		return nil, fmt.Errorf("secrets: rule %s: no regex", r.ID)
+	}
+	if r.Regex != nil && (r.SecretGroup < 0 || r.SecretGroup > r.Regex.NumSubexp()) {
+		return nil, fmt.Errorf("secrets: rule %s: secret group %d does not exist", r.ID, r.SecretGroup)
 	}
 	if r.Before < 0 || r.After < 0 {
 		return nil, fmt.Errorf("secrets: rule %s: negative context", r.ID)
-	}
-	cr := &compiledRule{Rule: r}
-	for i, n := range r.Regex.SubexpNames() {
-		switch n {
-		case "secret":
-			cr.secretIdx = append(cr.secretIdx, i)
-		case "key":
-			cr.keyIdx = append(cr.keyIdx, i)
-		}
 	}
 	for _, k := range r.Keywords {
 		if k == "" {
@@ -765,11 +895,367 @@ func compileRule(r *Rule) (*compiledRule, error) {
 			return nil, fmt.Errorf("secrets: rule %s: keyword spans lines", r.ID)
 		}
 	}
-	return cr, nil
+	return &compiledRule{Rule: r}, nil
 }
 
 type compiledRule struct {
 	*Rule
-	secretIdx []int
-	keyIdx    []int
+	once sync.Once
+	re   *regexp.Regexp
+	// core is re without a leading optional run of name characters
+	// (gitleaks' [\w.-]{0,50}?), which costs the matcher a thread per
+	// character at every position; see matches.
+	core      *regexp.Regexp
+	prefixMax int
+	prefixSet *[256]bool
+	// anchored is core anchored at its start, for rules whose matches
+	// begin at one of their keywords (gitleaks' "name keyword, operator,
+	// value" rules): the scanner tries it at each keyword hit instead of
+	// searching the keyword's lines.
+	anchored      *regexp.Regexp
+	anchoredAfter *regexp.Regexp // the same after one byte, so that \b and the like see it
+	lowerKeywords []string
+	secretIdx     []int
+	keyIdx        []int
+	unnamedIdx    []int
+}
+
+func (cr *compiledRule) setAnchored(expr string) {
+	cr.anchored = regexp.MustCompile(`^(?:` + expr + `)`)
+	cr.anchoredAfter = regexp.MustCompile(`^(?s:.)(?:` + expr + `)`)
+}
+
+// regex returns the rule's expression, compiling it and indexing its
+// groups on first use.
+func (cr *compiledRule) regex() *regexp.Regexp {
+	cr.once.Do(func() {
+		cr.re = cr.Expr()
+		if cr.lazy != nil {
+			cr.core, cr.prefixMax, cr.prefixSet = stripNamePrefix(cr.re.String())
+			head := cr.re
+			if cr.core != nil {
+				head = cr.core
+			}
+			if cr.After <= 256 && beginsWithKeyword(head.String(), cr.Keywords) {
+				cr.setAnchored(head.String())
+			}
+		}
+		if cr.startsAtKeyword {
+			// The name around the keyword is widened back over key
+			// characters, as the stripped prefix of an imported rule is.
+			cr.setAnchored(cr.re.String())
+			cr.prefixMax, cr.prefixSet = 256, &keyCharSet
+		}
+		if cr.anchored != nil {
+			for _, k := range cr.Keywords {
+				cr.lowerKeywords = append(cr.lowerKeywords, strings.ToLower(k))
+			}
+		}
+		for i, n := range cr.re.SubexpNames() {
+			switch n {
+			case "secret":
+				cr.secretIdx = append(cr.secretIdx, i)
+			case "key":
+				cr.keyIdx = append(cr.keyIdx, i)
+			case "":
+				if i > 0 {
+					cr.unnamedIdx = append(cr.unnamedIdx, i)
+				}
+			}
+		}
+	})
+	return cr.re
+}
+
+// matches returns the submatch indexes of every match of re in ctx, as
+// re.FindAllSubmatchIndex would. With a core, the core finds the matches
+// (its groups are re's: the stripped prefix captures nothing) and each
+// match is widened left over the prefix's characters, as re's leftmost
+// match would start.
+func (cr *compiledRule) matches(re *regexp.Regexp, ctx []byte) [][]int {
+	if cr.core == nil {
+		return re.FindAllSubmatchIndex(ctx, -1)
+	}
+	ms := cr.core.FindAllSubmatchIndex(ctx, -1)
+	prev := 0
+	for _, m := range ms {
+		st := m[0]
+		for st > prev && m[0]-st < cr.prefixMax && cr.prefixSet[ctx[st-1]] {
+			st--
+		}
+		m[0] = st
+		prev = m[1]
+	}
+	return ms
+}
+
+// stripNamePrefix returns expr without a leading optional repetition of
+// an ASCII character class (gitleaks' [\w.-]{0,50}?), that repetition's
+// maximum and its characters, when expr has one.
+func stripNamePrefix(expr string) (*regexp.Regexp, int, *[256]bool) {
+	re, err := syntax.Parse(expr, syntax.Perl)
+	if err != nil || re.Op != syntax.OpConcat || len(re.Sub) < 2 {
+		return nil, 0, nil
+	}
+	p := re.Sub[0]
+	if p.Op != syntax.OpRepeat || p.Min != 0 || p.Max < 1 || p.Sub[0].Op != syntax.OpCharClass {
+		return nil, 0, nil
+	}
+	var set [256]bool
+	rs := p.Sub[0].Rune
+	for i := 0; i+1 < len(rs); i += 2 {
+		// Case folding adds non-ASCII letters (the Kelvin sign for k);
+		// a name is widened over ASCII only.
+		for c := rs[i]; c <= min(rs[i+1], 0xff); c++ {
+			set[c] = true
+		}
+	}
+	rest := &syntax.Regexp{Op: syntax.OpConcat, Flags: re.Flags, Sub: re.Sub[1:]}
+	core, err := regexp.Compile(rest.String())
+	if err != nil || core.NumSubexp() != 0 && len(core.SubexpNames()) != len(regexp.MustCompile(expr).SubexpNames()) {
+		return nil, 0, nil
+	}
+	return core, p.Max, &set
+}
+
+// Expr returns the rule's regular expression: Regex, or for an imported
+// rule its expression compiled on first use (once per process).
+func (r *Rule) Expr() *regexp.Regexp {
+	if r.Regex != nil || r.lazy == nil {
+		return r.Regex
+	}
+	return r.lazy.get()
+}
+
+// lazyRegex is an expression compiled on first use. Imported expressions
+// are checked by TestGitleaksRulesCompile, so a failure is a build defect.
+type lazyRegex struct {
+	once sync.Once
+	src  string
+	re   *regexp.Regexp
+}
+
+func (l *lazyRegex) get() *regexp.Regexp {
+	l.once.Do(func() { l.re = regexp.MustCompile(l.src) })
+	return l.re
+}
+
+// secretSpan returns the secret's offsets in a match m (from
+// FindAllSubmatchIndex): the first "secret" group that took part; else
+// group SecretGroup; else the first unnamed group that took part; else the
+// whole match.
+func (cr *compiledRule) secretSpan(m []int) (int, int) {
+	for _, gi := range cr.secretIdx {
+		if m[2*gi] >= 0 {
+			return m[2*gi], m[2*gi+1]
+		}
+	}
+	if len(cr.secretIdx) > 0 {
+		return m[0], m[1]
+	}
+	if g := cr.SecretGroup; g > 0 {
+		if 2*g+1 < len(m) && m[2*g] >= 0 {
+			return m[2*g], m[2*g+1]
+		}
+		return m[0], m[1]
+	}
+	for _, gi := range cr.unnamedIdx {
+		if m[2*gi] >= 0 && m[2*gi+1] > m[2*gi] {
+			return m[2*gi], m[2*gi+1]
+		}
+	}
+	return m[0], m[1]
+}
+
+// elidedAfter reports whether the text right after a match continues it
+// with a mask or an ellipsis ("xoxp-...-####", "ops_eyJ...", "AKIA****"):
+// the match is the visible part of a placeholder.
+func elidedAfter(rest []byte) bool {
+	if len(rest) > 0 && (rest[0] == '-' || rest[0] == '_' || rest[0] == '.') {
+		rest = rest[1:]
+	}
+	for _, p := range []string{"**", "##", "..", "\u2026"} {
+		if bytes.HasPrefix(rest, []byte(p)) {
+			return true
+		}
+	}
+	return false
+}
+
+// providerPrefixes are the prefixes of the provider token formats (the
+// keywords of the specific rules that end in "_", "-" or "."). A value that
+// starts with one belongs to that provider's rule: when that rule rejected
+// it, the generic rules do not take it up ("xoxp-1234567890").
+func providerPrefixes() []string {
+	prefixes.once.Do(func() { prefixes.list = computeProviderPrefixes() })
+	return prefixes.list
+}
+
+var prefixes struct {
+	once sync.Once
+	list []string
+}
+
+func computeProviderPrefixes() []string {
+	var out []string
+	for _, r := range append(slices.Clone(builtinCompiled()), GitleaksRules()...) {
+		if r == nil || r.ID == RuleGenericSecret || r.ID == gitleaksGenericID {
+			continue
+		}
+		src := ""
+		if re := r.Regex; re != nil {
+			src = strings.ToLower(re.String())
+		} else if r.lazy != nil {
+			src = strings.ToLower(r.lazy.src)
+		}
+		for _, k := range r.Keywords {
+			k = strings.ToLower(k)
+			if len(k) < 4 {
+				continue
+			}
+			// A keyword is a value prefix when it ends in a separator
+			// ("xoxp-", "sm_pat_") or the expression starts a word with it
+			// ("\\b(dapi").
+			if strings.ContainsAny(k[len(k)-1:], "_-.") || strings.Contains(src, `\b(`+k) || strings.Contains(src, `\b`+k) || strings.Contains(src, `\b(?p<secret>`+k) || strings.HasPrefix(src, k) || strings.HasPrefix(src, "("+k) {
+				out = append(out, k)
+			}
+		}
+	}
+	return uniqueStrings(out)
+}
+
+func hasProviderPrefix(v []byte) bool {
+	for _, p := range providerPrefixes() {
+		if len(v) >= len(p) && strings.EqualFold(string(v[:len(p)]), p) {
+			return true
+		}
+	}
+	return false
+}
+
+// publicKeyPrefixes start public keys, which are often assigned to names
+// ending in "key" and are no secret.
+var publicKeyPrefixes = []string{"age1", "ssh-ed25519", "ssh-rsa", "ecdsa-sha2-", "sk-ssh-ed25519@", "npub1", "-----BEGIN PUBLIC KEY"}
+
+func isPublicKey(v []byte) bool {
+	for _, p := range publicKeyPrefixes {
+		if bytes.HasPrefix(v, []byte(p)) {
+			return true
+		}
+	}
+	return false
+}
+
+// beginsWithKeyword reports whether every match of expr begins with one
+// of keywords (ASCII case-insensitively): every literal a match can start
+// with, past zero-width assertions, starts with a keyword. The scanner can
+// then try expr anchored at each keyword hit.
+func beginsWithKeyword(expr string, keywords []string) bool {
+	re, err := syntax.Parse(expr, syntax.Perl)
+	if err != nil || len(keywords) == 0 {
+		return false
+	}
+	var lower []string
+	for _, k := range keywords {
+		lower = append(lower, strings.ToLower(k))
+	}
+	return headLiterals(re, func(lit string) bool {
+		lit = strings.ToLower(lit)
+		for _, k := range lower {
+			// The match starts with the keyword, or with the first 3+
+			// letters of every keyword that starts with them
+			// ("passw(?:or)?d" and passwd, password).
+			if strings.HasPrefix(lit, k) || len(lit) >= 3 && strings.HasPrefix(k, lit) {
+				return true
+			}
+		}
+		return false
+	})
+}
+
+// literalOf returns the text a literal, or a class of one letter in both
+// cases, matches (lower case).
+func literalOf(re *syntax.Regexp) (string, bool) {
+	switch re.Op {
+	case syntax.OpLiteral:
+		return strings.ToLower(string(re.Rune)), true
+	case syntax.OpCharClass:
+		r := re.Rune
+		if len(r) == 4 && r[0] == r[1] && r[2] == r[3] && unicode.ToLower(r[0]) == unicode.ToLower(r[2]) {
+			return string(unicode.ToLower(r[0])), true
+		}
+		if len(r) == 2 && r[0] == r[1] {
+			return strings.ToLower(string(r[0])), true
+		}
+	}
+	return "", false
+}
+
+// headLiterals reports whether ok holds for every literal a match of re
+// can start with; false when a match can start otherwise (a class, an
+// optional part).
+func headLiterals(re *syntax.Regexp, ok func(string) bool) bool {
+	heads, _, found := firsts(re)
+	if !found || len(heads) == 0 {
+		return false
+	}
+	for _, h := range heads {
+		if h == "" || !ok(h) {
+			return false
+		}
+	}
+	return true
+}
+
+// firsts returns the literal texts (lower case) a match of re starts
+// with, whether each is the whole of what re matches (so that what
+// follows in a concatenation extends it), and false when some match can
+// start with something else.
+func firsts(re *syntax.Regexp) ([]string, bool, bool) {
+	if l, ok := literalOf(re); ok {
+		return []string{l}, true, true
+	}
+	switch re.Op {
+	case syntax.OpCapture:
+		return firsts(re.Sub[0])
+	case syntax.OpAlternate:
+		var out []string
+		whole := true
+		for _, a := range re.Sub {
+			f, w, ok := firsts(a)
+			if !ok {
+				return nil, false, false
+			}
+			out = append(out, f...)
+			whole = whole && w
+		}
+		return out, whole, true
+	case syntax.OpConcat:
+		out := []string{""}
+		for _, sub := range re.Sub {
+			switch sub.Op {
+			case syntax.OpWordBoundary, syntax.OpBeginLine, syntax.OpBeginText, syntax.OpEmptyMatch:
+				continue
+			}
+			f, w, ok := firsts(sub)
+			if !ok {
+				return out, false, out[0] != ""
+			}
+			if len(out)*len(f) > 256 {
+				return out, false, out[0] != ""
+			}
+			var next []string
+			for _, a := range out {
+				for _, b := range f {
+					next = append(next, a+b)
+				}
+			}
+			out = next
+			if !w {
+				return out, false, true
+			}
+		}
+		return out, true, true
+	}
+	return nil, false, false
 }

@@ -2,6 +2,7 @@ package secrets
 
 import (
 	"encoding/base64"
+	"encoding/hex"
 	"hash/fnv"
 	"strings"
 )
@@ -289,6 +290,49 @@ func corpusSamples() []sample {
 		notJWT := b64url(`{"status":"pass","case":"stage2"}`) + "." + b64url(`{"run":"r-0042"}`) + "." + g.from(base64url, 20)
 		s = append(s, fp("three b64 parts without alg", RuleJWT, "- evidence_blob: `"+notJWT+"`\n"))
 		s = append(s, fp("b64 fact bullet", RuleJWT, "- summary_b64: `"+b64url(`{"status":"pass","changed_files":["strings.py"]}`)+"`\n"))
+	}
+
+	// kubernetes Secret data
+	{
+		v := base64.StdEncoding.EncodeToString([]byte("svc-" + g.mixed(base62, 24)))
+		s = append(s, tp("k8s secret data", RuleK8sSecretData, v,
+			"apiVersion: v1\nkind: Secret\nmetadata:\n  name: hermes-db\ntype: Opaque\ndata:\n  password: "+v+"\n"))
+		v2 := base64.StdEncoding.EncodeToString(g.bytes(45))
+		s = append(s, tp("k8s secret data block scalar", RuleK8sSecretData, v2,
+			"apiVersion: v1\ndata:\n  tls.key: |\n    "+v2+"\nkind: Secret\n"))
+		s = append(s, fp("k8s configmap data", RuleK8sSecretData,
+			"apiVersion: v1\nkind: ConfigMap\ndata:\n  mode: "+base64.StdEncoding.EncodeToString([]byte("strict-review"))+"\n"))
+		s = append(s, fp("k8s secret then configmap", RuleK8sSecretData,
+			"kind: Secret\nmetadata:\n  name: a\n---\nkind: ConfigMap\ndata:\n  blob: "+base64.StdEncoding.EncodeToString([]byte("not-a-credential-at-all"))+"\n"))
+		s = append(s, fp("k8s secret template", RuleK8sSecretData, "kind: Secret\ndata:\n  token: {{ .Values.token | b64enc }}\n"))
+	}
+
+	// private key material outside an armored block
+	{
+		seed := g.bytes(32)
+		der := append([]byte{0x30, 0x2e, 0x02, 0x01, 0x00, 0x30, 0x05, 0x06, 0x03, 0x2b, 0x65, 0x70, 0x04, 0x22, 0x04, 0x20}, seed...)
+		body := base64.StdEncoding.EncodeToString(der)
+		s = append(s, tp("pkcs8 body without armor", RuleKeyMaterial, body, "stderr: key body "+body+"\n"))
+		hexDER := hex.EncodeToString(der)
+		s = append(s, tp("pkcs8 der in hex", RuleKeyMaterial, hexDER, "leak="+hexDER+"\n"))
+		pemText := "-----" + "BEGIN PRIVATE KEY-----\n" + body + "\n-----" + "END PRIVATE KEY-----\n"
+		hexPEM := hex.EncodeToString([]byte(pemText))
+		s = append(s, tp("pem file in hex", RuleKeyMaterial, hexPEM, "backend: "+hexPEM+"\n"))
+		b64PEM := base64.StdEncoding.EncodeToString([]byte(pemText))
+		s = append(s, tp("pem file in base64", RuleKeyMaterial, b64PEM, "SIGNING_KEY_B64="+b64PEM+"\n"))
+		rawHex := hex.EncodeToString(append(seed, g.bytes(32)...))
+		s = append(s, tp("hex ed25519 key under a private name", RuleKeyMaterial, rawHex, "ed25519_private_key: "+rawHex+"\n"))
+		trunc := g.pemBlock("PRIVATE KEY", 600, "\n")
+		trunc = trunc[:strings.Index(trunc, "-----"+"END")]
+		bodyOnly := strings.TrimSuffix(trunc[strings.Index(trunc, "\n")+1:], "\n")
+		s = append(s, tp("pem without end line", RuleKeyMaterial, bodyOnly, "log: "+trunc))
+		digest := hex.EncodeToString(g.bytes(32))
+		s = append(s, fp("sha256 digest", RuleKeyMaterial, "- base_sha256: `"+digest+"`\n- tree: "+digest+"\n"))
+		s = append(s, fp("seed digest", RuleKeyMaterial, "seed_sha256: "+hex.EncodeToString(g.bytes(32))+"\n"))
+		pub := base64.StdEncoding.EncodeToString(append([]byte{0x30, 0x2a, 0x30, 0x05, 0x06, 0x03, 0x2b, 0x65, 0x70, 0x03, 0x21, 0x00}, g.bytes(32)...))
+		s = append(s, fp("ed25519 public key", RuleKeyMaterial, "-----"+"BEGIN PUBLIC KEY-----\n"+pub+"\n-----"+"END PUBLIC KEY-----\n"))
+		cert := base64.StdEncoding.EncodeToString([]byte("-----" + "BEGIN CERTIFICATE-----\n" + base64.StdEncoding.EncodeToString(g.bytes(90)) + "\n"))
+		s = append(s, fp("certificate in base64", RuleKeyMaterial, "ca: "+cert+"\n"))
 	}
 
 	// bearer

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"regexp"
 	"sort"
+	"strings"
+	"sync"
 	"unicode/utf8"
 )
 
@@ -32,6 +34,9 @@ type Config struct {
 	AllowValues []*regexp.Regexp
 	// Baseline holds accepted fingerprints (see Fingerprint) ("baseline").
 	Baseline map[string]bool
+	// GitleaksIgnore holds the entries of a .gitleaksignore
+	// ("gitleaksignore"); see ParseGitleaksIgnore.
+	GitleaksIgnore GitleaksIgnore
 
 	// EndpointKeySuffixes configure the built-in endpoint-value rule
 	// (default DefaultEndpointKeySuffixes).
@@ -87,6 +92,7 @@ type Scanner struct {
 	allowPath   func(string) bool
 	allowValues []*regexp.Regexp
 	baseline    map[string]bool
+	glIgnore    GitleaksIgnore
 }
 
 // NewScanner validates cfg and builds a Scanner.
@@ -99,6 +105,7 @@ func NewScanner(cfg Config) (*Scanner, error) {
 		allowPath:   cfg.AllowPath,
 		allowValues: append([]*regexp.Regexp(nil), cfg.AllowValues...),
 		baseline:    make(map[string]bool, len(cfg.Baseline)),
+		glIgnore:    cfg.GitleaksIgnore,
 	}
 	for k, v := range cfg.Baseline {
 		if v {
@@ -150,7 +157,7 @@ func NewScanner(cfg Config) (*Scanner, error) {
 			kwRule = append(kwRule, idx)
 		}
 	}
-	s.kw = newKWMatcher(kws, kwRule)
+	s.kw = cachedKWMatcher(kws, kwRule)
 	return s, nil
 }
 
@@ -174,9 +181,15 @@ type span struct{ start, end int }
 
 // detect returns every validated match of every rule, unresolved (matches
 // of different rules may overlap), in no particular order.
-func (s *Scanner) detect(data []byte) []cand {
+//
+// path is the file's path for Rule.Path and gitleaks path allowlists; scan
+// is false under Redact, which runs every rule on every text.
+func (s *Scanner) detect(path string, data []byte, scan bool) []cand {
 	nr := len(s.rules)
 	wins := make([][]span, nr)
+	// starts holds, for rules whose matches begin at a keyword (see
+	// compiledRule.anchored), where each keyword hit begins.
+	var starts [][]int
 	for _, r := range s.always {
 		wins[r] = []span{{0, len(data)}}
 	}
@@ -191,6 +204,17 @@ func (s *Scanner) detect(data []byte) []cand {
 					continue // inside the window already planned
 				}
 				if rule.Gate != nil && !rule.Gate(data, i) {
+					continue
+				}
+				if rule.regex(); rule.anchored != nil {
+					if starts == nil {
+						starts = make([][]int, nr)
+					}
+					for _, k := range rule.lowerKeywords {
+						if st := i + 1 - len(k); st >= 0 && equalFoldASCII(data[st:i+1], k) {
+							starts[r] = append(starts[r], st)
+						}
+					}
 					continue
 				}
 				// The window is [i-Before, i+After] widened to whole
@@ -229,45 +253,134 @@ func (s *Scanner) detect(data []byte) []cand {
 		})
 	}
 	var out []cand
+	examples := publishedExamples()
+	// taken maps the start of each accepted candidate to its end: a later
+	// (lower-priority) rule's match inside it would lose to it in resolve
+	// and add nothing to Redact's spans, so it is not validated.
+	var taken map[int]int // made at the first accepted candidate
+	importedSkipped := -1 // unknown
+	// consider runs a match m of rule r in ctx (at base in data) through
+	// the checks every match passes.
+	consider := func(r int, rule *compiledRule, ctx []byte, base int, m []int) {
+		ss, se := rule.secretSpan(m)
+		if se <= ss {
+			return
+		}
+		if e, ok := taken[base+ss]; ok && e >= base+se {
+			return
+		}
+		sec := ctx[ss:se]
+		if len(sec) < rule.MinLen {
+			return
+		}
+		if rule.Entropy > 0 && Entropy(sec) < rule.Entropy {
+			return
+		}
+		if IsPlaceholder(sec) || examples[string(sec)] || elidedAfter(ctx[se:]) {
+			return
+		}
+		if rule.Validate != nil {
+			c := Candidate{Secret: sec, Match: ctx[m[0]:m[1]], Context: ctx, Offset: ss, MatchOffset: m[0]}
+			if scan {
+				c.Path = path
+			}
+			for _, gi := range rule.keyIdx {
+				if m[2*gi] >= 0 {
+					c.Key = ctx[m[2*gi]:m[2*gi+1]]
+					break
+				}
+			}
+			if !rule.Validate(c) {
+				return
+			}
+		}
+		out = append(out, cand{r, base + ss, base + se})
+		if taken == nil {
+			taken = map[int]int{}
+		}
+		if e, ok := taken[base+ss]; !ok || e < base+se {
+			taken[base+ss] = base + se
+		}
+	}
 	for r, ws := range wins {
 		rule := s.rules[r]
+		var sts []int
+		if starts != nil {
+			sts = starts[r]
+		}
+		if len(ws) == 0 && len(sts) == 0 || scan && rule.Path != nil && !rule.Path.MatchString(path) {
+			continue
+		}
+		if scan && rule.Source != "" {
+			if importedSkipped < 0 {
+				importedSkipped = 0
+				if gitleaksPathAllowed(path) {
+					importedSkipped = 1
+				}
+			}
+			if importedSkipped == 1 {
+				continue
+			}
+		}
+		re := rule.regex()
 		for _, w := range ws {
 			ctx := data[w.start:w.end]
-			for _, m := range rule.Regex.FindAllSubmatchIndex(ctx, -1) {
-				ss, se := m[0], m[1]
-				for _, gi := range rule.secretIdx {
-					if m[2*gi] >= 0 {
-						ss, se = m[2*gi], m[2*gi+1]
-						break
-					}
-				}
-				if se <= ss {
-					continue
-				}
-				sec := ctx[ss:se]
-				if len(sec) < rule.MinLen {
-					continue
-				}
-				if rule.Entropy > 0 && Entropy(sec) < rule.Entropy {
-					continue
-				}
-				if IsPlaceholder(sec) {
-					continue
-				}
-				if rule.Validate != nil {
-					c := Candidate{Secret: sec, Match: ctx[m[0]:m[1]], Context: ctx, Offset: ss}
-					for _, gi := range rule.keyIdx {
-						if m[2*gi] >= 0 {
-							c.Key = ctx[m[2*gi]:m[2*gi+1]]
-							break
-						}
-					}
-					if !rule.Validate(c) {
-						continue
-					}
-				}
-				out = append(out, cand{r, w.start + ss, w.start + se})
+			for _, m := range rule.matches(re, ctx) {
+				consider(r, rule, ctx, w.start, m)
 			}
+		}
+		sort.Ints(sts)
+		prev := 0
+		for _, st := range sts {
+			if st < prev {
+				continue
+			}
+			// The context: from the start of st's line to the end of the
+			// line a match could reach (gitleaks' value-on-the-next-line
+			// forms included).
+			ls := max(prev, bytes.LastIndexByte(data[:st], '\n')+1)
+			le := min(len(data), st+anchoredReach)
+			if j := bytes.IndexByte(data[le:], '\n'); j >= 0 {
+				le += j
+			} else {
+				le = len(data)
+			}
+			// From the byte before st when there is one, so that a word
+			// boundary at the start is judged as in the whole text; the
+			// match proper starts at st.
+			var m []int
+			from := st
+			if st > 0 {
+				from = st - 1
+				if m = rule.anchoredAfter.FindSubmatchIndex(data[from:le]); m != nil {
+					m[0] = 1
+				}
+			} else {
+				m = rule.anchored.FindSubmatchIndex(data[st:le])
+			}
+			if m == nil {
+				continue
+			}
+			for k := range m {
+				if m[k] >= 0 {
+					m[k] += from - ls
+				}
+			}
+			// Widen over the stripped name prefix, as matches does, and a
+			// key group that starts with the match with it.
+			if rule.prefixSet != nil {
+				m0 := m[0]
+				for m[0] > 0 && m0-m[0] < rule.prefixMax && rule.prefixSet[data[ls+m[0]-1]] {
+					m[0]--
+				}
+				for _, gi := range rule.keyIdx {
+					if m[2*gi] == m0 {
+						m[2*gi] = m[0]
+					}
+				}
+			}
+			consider(r, rule, data[ls:le], ls, m)
+			prev = ls + m[1]
 		}
 	}
 	return out
@@ -307,7 +420,7 @@ func resolve(cs []cand) []cand {
 // on Allowed), sorted by Start. path is used for AllowPaths and reported in
 // the findings.
 func (s *Scanner) Scan(path string, content []byte) []Finding {
-	raw := s.detect(content)
+	raw := s.detect(path, content, true)
 	cs := resolve(raw)
 	if len(cs) == 0 {
 		return nil
@@ -341,11 +454,31 @@ func (s *Scanner) Scan(path string, content []byte) []Finding {
 			f.Allowed, f.AllowReason = true, "value"
 		case s.baseline[f.Fingerprint]:
 			f.Allowed, f.AllowReason = true, "baseline"
+		case len(s.glIgnore) > 0 && s.glIgnore.match(path, f.Line, s.gitleaksIDs(raw, c)):
+			f.Allowed, f.AllowReason = true, "gitleaksignore"
 		}
 		f.Unjustified = marked && reason == ""
 		findings = append(findings, f)
 	}
 	return findings
+}
+
+// gitleaksIDs returns the rule IDs a .gitleaksignore entry may name for
+// the finding c: its rule, the gitleaks rules folded into it, and every
+// rule with a match overlapping it.
+func (s *Scanner) gitleaksIDs(raw []cand, c cand) []string {
+	ids := []string{s.rules[c.rule].ID}
+	for gl, own := range GitleaksAliases {
+		if own == ids[0] {
+			ids = append(ids, gl)
+		}
+	}
+	for _, o := range raw {
+		if o.rule != c.rule && o.start < c.end && c.start < o.end {
+			ids = append(ids, s.rules[o.rule].ID)
+		}
+	}
+	return ids
 }
 
 func (s *Scanner) pathAllowed(p string) bool {
@@ -443,6 +576,9 @@ func (a *allowLines) parse(ls, le int) (string, bool) {
 	data := a.data
 	i := bytes.Index(data[ls:le], []byte(AllowMarker))
 	if i < 0 {
+		if bytes.Contains(data[ls:le], []byte(GitleaksAllowMarker)) {
+			return GitleaksAllowMarker, true
+		}
 		return "", false
 	}
 	rs := ls + i + len(AllowMarker)
@@ -545,7 +681,7 @@ func redactSpans(data []byte, sp []span, from, to int) []byte {
 // result contains none of the secrets Scan reports. When there is nothing to
 // redact, content itself is returned.
 func (s *Scanner) Redact(content []byte) []byte {
-	raw := s.detect(content)
+	raw := s.detect("", content, false)
 	var sp []span
 	secrets := map[string]bool{} // distinct secret texts
 	for _, c := range raw {
@@ -677,4 +813,42 @@ func (f *occurrenceFinder) find(data []byte) []span {
 		}
 	}
 	return out
+}
+
+// anchoredReach bounds how far past its keyword an anchored match is
+// looked for (it is rounded out to the end of a line).
+const anchoredReach = 1024
+
+// equalFoldASCII reports whether b equals the lower-case ASCII k, ignoring
+// ASCII case.
+func equalFoldASCII(b []byte, k string) bool {
+	for i := range len(k) {
+		c := b[i]
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		if c != k[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// kwCache keeps the automata built for a keyword list: every sotvet
+// command builds the default scanner more than once (the check, the
+// redactor), and the automaton over some 600 keywords is the costly part.
+var kwCache sync.Map // string -> *kwMatcher
+
+func cachedKWMatcher(kws []string, rules []int) *kwMatcher {
+	var b strings.Builder
+	for i, k := range kws {
+		fmt.Fprintf(&b, "%d\x00%s\x00", rules[i], k)
+	}
+	key := b.String()
+	if m, ok := kwCache.Load(key); ok {
+		return m.(*kwMatcher)
+	}
+	m := newKWMatcher(kws, rules)
+	kwCache.Store(key, m)
+	return m
 }

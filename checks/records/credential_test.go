@@ -51,7 +51,7 @@ func TestCredentialFormat(t *testing.T) {
 	}
 	for v, want := range map[string]string{
 		rnd("sk-"+"proj-", 40):                          "OpenAI API key",
-		rnd("sk-"+"ant-api03-", 90):                     "Anthropic API key",
+		rnd("sk-"+"ant-api03-", 93) + "AA":              "Anthropic API key", // the real shape: 93 characters, then AA
 		rnd("gh"+"p_", 36):                              "GitHub token",
 		"https://jp:" + rnd("Pw", 14) + "@git.internal": "password in URL userinfo",
 		// Prose and placeholders of the corpus kind are not credentials.

@@ -9,8 +9,10 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/svrnty/sotvet/baseline"
 	"github.com/svrnty/sotvet/checks"
@@ -53,6 +55,9 @@ func cmdScan(args []string, stdout, stderr io.Writer) int {
 		paths = []string{"."}
 	}
 	cfg, err := secretscheck.Config()
+	if err == nil {
+		cfg.GitleaksIgnore, err = loadGitleaksIgnore(paths)
+	}
 	if err != nil {
 		fmt.Fprintf(stderr, "sotvet scan: %v\n", err)
 		return exitError
@@ -85,8 +90,9 @@ func cmdScan(args []string, stdout, stderr io.Writer) int {
 	}
 	res := &checks.Result{Checked: []string{"secrets"}, Files: len(files)}
 	seen := map[string]int{}
-	for _, f := range files {
-		for _, s := range sc.Scan(f.name, f.content) {
+	found := scanAll(sc, files)
+	for i, f := range files {
+		for _, s := range found[i] {
 			if s.Allowed {
 				continue
 			}
@@ -238,4 +244,27 @@ func stagedFiles(paths []string, maxSize int64) ([]scanFile, error) {
 
 func isBinary(b []byte) bool {
 	return bytes.IndexByte(b[:min(len(b), 8000)], 0) >= 0
+}
+
+// scanAll scans the files on every CPU; the findings come back in file
+// order.
+func scanAll(sc *secrets.Scanner, files []scanFile) [][]secrets.Finding {
+	out := make([][]secrets.Finding, len(files))
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), max(len(files), 1)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				out[i] = sc.Scan(files[i].name, files[i].content)
+			}
+		}()
+	}
+	for i := range files {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	return out
 }

@@ -1,0 +1,79 @@
+// Command gen-secrets-tree writes the tree issue 19 measured on: each of
+// gitleaks' labelled samples (scripts/gitleaks-samples.sh), duplicates
+// removed, as DIR/{tp,fp}/NNNNN/config.env and inside a fenced block of
+// DIR/{tp,fp}/NNNNN/note.md. scripts/bench.sh scans it with sotvet and
+// gitleaks side by side.
+//
+//	go run ./scripts/gen-secrets-tree -samples samples.jsonl -out DIR
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+)
+
+func main() {
+	samples := flag.String("samples", "", "JSON-lines file of {rule, tp, fp} (scripts/gitleaks-samples.sh)")
+	out := flag.String("out", "", "directory to create")
+	flag.Parse()
+	if *samples == "" || *out == "" {
+		fmt.Fprintln(os.Stderr, "usage: gen-secrets-tree -samples FILE -out DIR")
+		os.Exit(2)
+	}
+	if err := run(*samples, *out); err != nil {
+		fmt.Fprintln(os.Stderr, "gen-secrets-tree:", err)
+		os.Exit(1)
+	}
+}
+
+func run(samples, out string) error {
+	f, err := os.Open(samples)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	seen := map[string]bool{}
+	n := 0
+	write := func(kind, text string) error {
+		if text == "" || seen[kind+"\x00"+text] {
+			return nil
+		}
+		seen[kind+"\x00"+text] = true
+		d := filepath.Join(out, kind, fmt.Sprintf("%05d", n))
+		n++
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			return err
+		}
+		if err := os.WriteFile(filepath.Join(d, "config.env"), []byte(text), 0o644); err != nil {
+			return err
+		}
+		return os.WriteFile(filepath.Join(d, "note.md"), []byte("# Note\n\n```\n"+text+"\n```\n"), 0o644)
+	}
+	sc := bufio.NewScanner(f)
+	sc.Buffer(nil, 64<<20)
+	for sc.Scan() {
+		var rec struct{ TP, FP []string }
+		if err := json.Unmarshal(sc.Bytes(), &rec); err != nil {
+			return err
+		}
+		for _, s := range rec.TP {
+			if err := write("tp", s); err != nil {
+				return err
+			}
+		}
+		for _, s := range rec.FP {
+			if err := write("fp", s); err != nil {
+				return err
+			}
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return err
+	}
+	fmt.Fprintf(os.Stderr, "gen-secrets-tree: %d samples, %d files in %s\n", n, 2*n, out)
+	return nil
+}

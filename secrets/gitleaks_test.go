@@ -1,0 +1,154 @@
+package secrets
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"reflect"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/svrnty/sotvet/secrets/internal/gitleaksrules"
+	"github.com/svrnty/sotvet/secrets/internal/gitleakstoml"
+)
+
+// TestGitleaksRulesCompile: every imported expression, path filter and
+// allowlist compiles, and every secret group exists. (The engine compiles
+// them on first use and panics on a bad one; this is where that is caught.)
+func TestGitleaksRulesCompile(t *testing.T) {
+	if _, err := compileAllowlist(gitleaksSet.Allowlist); err != nil {
+		t.Errorf("global allowlist: %v", err)
+	}
+	for _, gr := range gitleaksSet.Rules {
+		if gr.Regex != "" {
+			re, err := regexp.Compile(gr.Regex)
+			if err != nil {
+				t.Errorf("%s: %v", gr.ID, err)
+				continue
+			}
+			if gr.SecretGroup > re.NumSubexp() {
+				t.Errorf("%s: secret group %d of %d", gr.ID, gr.SecretGroup, re.NumSubexp())
+			}
+		}
+		for i, a := range gr.Allowlists {
+			if _, err := compileAllowlist(a); err != nil {
+				t.Errorf("%s: allowlist %d: %v", gr.ID, i+1, err)
+			}
+		}
+	}
+	if n := len(GitleaksRules()); n < 200 {
+		t.Errorf("%d gitleaks rules imported, want the community set (>200)", n)
+	}
+	for id := range GitleaksAliases {
+		for _, r := range GitleaksRules() {
+			if r.ID == id {
+				t.Errorf("aliased rule %s is imported too", id)
+			}
+		}
+	}
+}
+
+// TestGitleaksRulesMatchModule: gitleaks_rules.go is what gitleaksgen makes
+// of the pinned module's gitleaks.toml. The module comes from the module
+// cache (or, under CI, the module proxy); without it the test skips.
+func TestGitleaksRulesMatchModule(t *testing.T) {
+	ref := gitleaksSet.Module + "@" + gitleaksSet.Version
+	cmd := exec.Command("go", "mod", "download", "-json", ref)
+	if os.Getenv("CI") == "" {
+		cmd.Env = append(os.Environ(), "GOPROXY=off", "GOFLAGS=-mod=mod")
+	}
+	out, err := cmd.Output()
+	var m struct{ Dir, Sum, Error string }
+	if err == nil {
+		err = json.Unmarshal(out, &m)
+	}
+	if err != nil || m.Error != "" || m.Dir == "" {
+		if os.Getenv("CI") != "" {
+			t.Fatalf("go mod download %s: %v %s", ref, err, m.Error)
+		}
+		t.Skipf("%s is not in the module cache (go mod download %s to run this test)", ref, ref)
+	}
+	if m.Sum != gitleaksSet.ModuleSum {
+		t.Errorf("module sum %s, generated from %s", m.Sum, gitleaksSet.ModuleSum)
+	}
+	src, err := os.ReadFile(filepath.Join(m.Dir, "config", "gitleaks.toml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := sha256.Sum256(src)
+	if got := hex.EncodeToString(h[:]); got != gitleaksSet.SourceSHA256 {
+		t.Errorf("gitleaks.toml sha256 %s, generated from %s: run go generate ./secrets", got, gitleaksSet.SourceSHA256)
+	}
+	set, err := gitleakstoml.FromTOML(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	set.Module, set.Version, set.ModuleSum, set.SourceSHA256 = gitleaksSet.Module, gitleaksSet.Version, gitleaksSet.ModuleSum, gitleaksSet.SourceSHA256
+	if !reflect.DeepEqual(set, gitleaksSet) {
+		t.Errorf("gitleaks_rules.go differs from the conversion of %s: run go generate ./secrets", ref)
+	}
+}
+
+func scanIDs(s *Scanner, path, text string) []string {
+	var ids []string
+	for _, f := range s.Scan(path, []byte(text)) {
+		ids = append(ids, f.RuleID+"="+text[f.Start:f.End])
+	}
+	return ids
+}
+
+// TestImportedRuleSemantics: secretGroup, the first-group default, rule
+// and global allowlists, AND conditions and path filters behave as in
+// gitleaks, and Redact runs path-bound rules everywhere.
+func TestImportedRuleSemantics(t *testing.T) {
+	g := newFakeGen("imported-semantics")
+	set := &gitleaksrules.Set{
+		Version:   "test",
+		Allowlist: gitleaksrules.Allowlist{StopWords: []string{"globalstop"}},
+		Rules: []gitleaksrules.Rule{
+			{ID: "grp2", Regex: `zq(aa)-([A-Za-z0-9]{20})`, SecretGroup: 2, Keywords: []string{"zqaa-"}},
+			{ID: "first", Regex: `zr-([A-Za-z0-9]{20})`, Keywords: []string{"zr-"}, Entropy: 3,
+				Allowlists: []gitleaksrules.Allowlist{{RegexTarget: "line", Regexes: []string{`#\s*fixture`}}}},
+			{ID: "and", Regex: `zs-([a-z0-9]{20})`, Keywords: []string{"zs-"},
+				Allowlists: []gitleaksrules.Allowlist{{Condition: "AND", StopWords: []string{"stop"}, Paths: []string{`\.lock$`}}}},
+			{ID: "pathonly", Regex: `zt-([a-z0-9]{20})`, Keywords: []string{"zt-"}, Path: `\.tf$`},
+		},
+	}
+	rules, err := compileGitleaks(set)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := NewScanner(Config{Rules: rules})
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := g.mixed(base62, 20)
+	lo := strings.ToLower(g.mixed(base62, 24))
+	for _, c := range []struct {
+		path, text string
+		want       []string
+	}{
+		{"a.env", "X=zqaa-" + v + "\n", []string{"grp2=" + v}},
+		{"a.env", "X=zr-" + v + "\n", []string{"first=" + v}},
+		{"a.env", "X=zr-" + v + " # fixture\n", nil},
+		{"a.env", "X=zr-aaaaaaaaaaaaaaaaaaaa\n", nil}, // entropy
+		{"a.env", "X=zr-" + v[:10] + "globalstop\n", nil},
+		{"a.env", "X=zs-stop" + lo[:16] + "\n", []string{"and=stop" + lo[:16]}},
+		{"b.lock", "X=zs-" + lo[:20] + "\n", []string{"and=" + lo[:20]}},
+		{"b.lock", "X=zs-stop" + lo[:16] + "\n", nil},
+		{"a.env", "X=zt-" + lo[:20] + "\n", nil},
+		{"main.tf", "X=zt-" + lo[:20] + "\n", []string{"pathonly=" + lo[:20]}},
+	} {
+		if got := scanIDs(s, c.path, c.text); !reflect.DeepEqual(got, c.want) {
+			t.Errorf("%s %q: got %v, want %v", c.path, c.text, got, c.want)
+		}
+	}
+	// Redact knows no path: a path-bound rule redacts everywhere.
+	if out := s.RedactString("X=zt-" + lo[:20] + "\n"); strings.Contains(out, lo[:20]) {
+		t.Errorf("Redact kept a path-bound rule's secret: %q", out)
+	}
+}

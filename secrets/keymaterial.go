@@ -1,0 +1,81 @@
+package secrets
+
+import (
+	"bytes"
+	"encoding/base64"
+	"encoding/hex"
+	"regexp"
+)
+
+// keyMaterialRule finds private key material outside an armored PEM block,
+// as a hostile or careless program prints it: a PEM body without its END
+// line, base64 DER of a PKCS#8, PKCS#1, SEC 1 or OpenSSH private key (the
+// body of a PEM block, headers or not), a whole PEM file in base64 or hex,
+// hex DER of a PKCS#8 key, and a 64- or 128-digit hex key assigned to a
+// private, seed or signing name. A bare 64-digit hex string is a SHA-256
+// digest, which sotvet's evidence is full of, and is never reported.
+func keyMaterialRule() *Rule {
+	b64 := `[A-Za-z0-9+/]{16,}={0,2}(?:\r?\n[ \t]*[A-Za-z0-9+/]{4,}={0,2})*`
+	return &Rule{
+		ID:          RuleKeyMaterial,
+		Description: "private key material (PEM body, base64 or hex DER, hex key with a private-key name)",
+		Regex: regexp.MustCompile(
+			// A PEM body after its BEGIN line, with no END line in sight.
+			`-----BEGIN[ A-Z0-9]{0,32}PRIVATE KEY-----[ \t]*\r?\n(?:[A-Za-z-]+:[^\n]*\r?\n)*\r?\n?[ \t]*(?P<secret>` + b64 + `)` +
+				// Base64 DER of a private key (a PEM body without armor).
+				`|(?P<secret>(?:MC4CAQAwBQYDK2Vw|MIG[HI]AgEAMBMGByqGSM49|MI[A-Za-z0-9+/]{2}[A-Za-z0-9+/]{2}IBADANBgkqhkiG9w0BAQEFAAS|MI[A-Za-z0-9+/]{4}IBAAKC[AQ][QgIQ]EA|MHcCAQEEI|MIGkAgEBBDA|b3BlbnNzaC1rZXktdjEA)` + `[A-Za-z0-9+/]*={0,2}(?:\r?\n[ \t]*[A-Za-z0-9+/]{4,}={0,2})*)` +
+				// A PEM file in base64 or in hex.
+				`|(?P<secret>LS0tLS1CRUdJTi[A-Za-z0-9+/]{20,}={0,2})` +
+				`|(?P<secret>(?i:2d2d2d2d2d424547494e20)[0-9A-Fa-f]{40,})` +
+				// Hex DER of a PKCS#8 Ed25519 or RSA key.
+				`|(?P<secret>(?i:302e020100300506032b657004220420)[0-9A-Fa-f]{64}|(?i:3082[0-9a-f]{4}020100300d06092a864886f70d0101010500)[0-9A-Fa-f]{64,})` +
+				// A hex key assigned to a private, seed or signing name.
+				"|(?i:(?P<key>[A-Za-z0-9_.-]*(?:private|priv|seed|signing)[A-Za-z0-9_.-]*)[\x60\"']?[ \\t]*(?:=|:=|:|=>)[ \\t]*[\x60\"']?)(?P<secret>[0-9A-Fa-f]{128}|[0-9A-Fa-f]{64})(?:[^0-9A-Za-z]|$)"),
+		MinLen: 40,
+		After:  16 << 10, // a PEM body follows its BEGIN line
+		Keywords: []string{"private key-----", "mc4caqawbqydk2vw", "agemabmgbyqgsm49", "ibadanbgkqhkig9w0baqefaas",
+			"ibaakcaqea", "ibaakcagea", "ibaakcabaq", "mhccaqeei", "migkagebbda", "b3blbnnzac1rzxktdjea", "ls0tls1crudjti",
+			"2d2d2d2d2d424547494e20", "302e020100300506032b6570", "300d06092a864886f70d0101010500",
+			"private", "priv", "seed", "signing"},
+		Gate:     keyMaterialGate,
+		Validate: validKeyMaterial,
+	}
+}
+
+// keyMaterialGate passes the name keywords only when a name is being
+// assigned (the hex form); the format prefixes always pass.
+func keyMaterialGate(data []byte, i int) bool {
+	// Find the keyword that ended at i: the name keywords end in a letter
+	// and are followed, in the hex form, by more name characters and "=" or
+	// ":"; the prefixes are long and rare, so let them through.
+	j := i
+	for j >= 0 && isKeyChar(data[j]) {
+		j--
+	}
+	word := bytes.ToLower(data[j+1 : i+1])
+	for _, w := range []string{"private", "priv", "seed", "signing"} {
+		if bytes.HasSuffix(word, []byte(w)) {
+			return AssignmentGate(data, i)
+		}
+	}
+	return true
+}
+
+var pemPrivateRE = regexp.MustCompile(`-----BEGIN[ A-Z0-9]{0,32}PRIVATE KEY`)
+
+func validKeyMaterial(c Candidate) bool {
+	s := c.Secret
+	switch {
+	case bytes.HasPrefix(s, []byte("LS0tLS1CRUdJTi")):
+		dec, err := base64.StdEncoding.DecodeString(string(s[:len(s)/4*4]))
+		return err == nil && pemPrivateRE.Match(dec)
+	case len(s) >= 22 && bytes.EqualFold(s[:22], []byte("2d2d2d2d2d424547494e20")):
+		dec, err := hex.DecodeString(string(s[:len(s)/2*2]))
+		return err == nil && pemPrivateRE.Match(dec)
+	case len(c.Key) > 0:
+		// A hex key under a private-key name: not a digest by name.
+		words := keyWords(string(c.Key))
+		return len(words) > 0 && !genericMetaWords[words[len(words)-1]] && Entropy(s) > 3
+	}
+	return true
+}
