@@ -32,7 +32,7 @@ func (r *run) newReport(start time.Time, caseID string) *evidence.Report {
 		Provider:              r.entry.Engine.Provider(),
 		SourceAdmissionStatus: "not_applicable",
 		Sandbox:               sandbox.KindNone,
-		SandboxInfo:           evidence.SandboxInfo{Mode: r.sb.Mode, KernelABI: r.sb.KernelABI, Writable: []string{}, Confined: []string{}, Reason: r.sb.Reason},
+		SandboxInfo:           evidence.SandboxInfo{Mode: r.sb.Mode, KernelABI: r.sb.KernelABI, Writable: []string{}, Readable: []string{}, Confined: []string{}, Reason: r.sb.Reason},
 		Harness:               evidence.Harness{Name: "sotvet", Version: r.opt.Version},
 		Verification:          evidence.Verification{Commands: []evidence.CommandResult{}},
 		RequiredEvents:        evidence.RequiredEvents{Required: []string{}, Missing: []string{}},
@@ -280,6 +280,13 @@ func (r *run) markdown() ([]byte, error) {
 		fmt.Fprintf(&b, " (%s)", si.Reason)
 	}
 	b.WriteString("\n")
+	if si := rep.SandboxInfo; rep.Sandbox == sandbox.KindLandlock && si.ReadsConfined {
+		fmt.Fprintf(&b, "- reads: confined to the writable paths and %s\n", strings.Join(si.Readable, ", "))
+	} else if rep.Sandbox == sandbox.KindLandlock {
+		b.WriteString("- reads: not confined (every file the user can read)\n")
+	} else {
+		b.WriteString("- reads: not confined (no sandbox)\n")
+	}
 	fmt.Fprintf(&b, "- baseline commit: `%s`\n", rep.Baseline.Commit)
 	b.WriteString("\n## Blockers\n\n")
 	if len(rep.Blockers) == 0 {

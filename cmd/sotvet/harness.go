@@ -63,8 +63,9 @@ func cmdHarness(args []string, stdout, stderr io.Writer) int {
 		harnessUsage(stderr)
 		return exitError
 	}
-	if args[0] == "run" || args[0] == "matrix" {
-		// Backends must not find the harness's secrets in /proc/$PPID/environ.
+	if args[0] == "run" || args[0] == "matrix" || args[0] == "compare" {
+		// Backends must not find the harness's secrets in
+		// /proc/$PPID/environ, nor the signing key's path in its cmdline.
 		if err := dropEnviron(args[0]); err != nil {
 			fmt.Fprintf(stderr, "sotvet harness: %v\n", err)
 			return exitError
@@ -188,7 +189,7 @@ func harnessRun(args []string, stdout, stderr io.Writer) int {
 		opt.Approver = harness.StaticApprover{Granted: true, Actor: "operator:" + firstNonEmpty(os.Getenv("USER"), "unknown"), Reason: "approved with --approve"}
 	}
 	if *signKey != "" {
-		if opt.SignKey, err = evidence.LoadSigningKey(*signKey); err != nil {
+		if opt.SignKey, err = loadSigningKey(*signKey); err != nil {
 			fmt.Fprintf(stderr, "sotvet harness: %v\n", err)
 			return exitError
 		}
