@@ -12,6 +12,7 @@ import (
 	"github.com/svrnty/sotvet/harness/evidence"
 	"github.com/svrnty/sotvet/harness/ledger"
 	"github.com/svrnty/sotvet/harness/stage"
+	"github.com/svrnty/sotvet/harness/verify"
 )
 
 // approvalCodes are the blockers of the approval gate.
@@ -20,7 +21,7 @@ var approvalCodes = []string{evidence.ApprovalMissing, evidence.ApprovalDeniedCo
 // LoadApprovals reads every approval record under runsRoot, sorted by
 // recording time then id. Records that fail their seal are returned in bad
 // (file name: problem) and left out.
-func LoadApprovals(runsRoot string, trusted []byte) (good []*ledger.Approval, bad []string) {
+func LoadApprovals(runsRoot string, trust verify.Options) (good []*ledger.Approval, bad []string) {
 	dir := filepath.Join(runsRoot, ledger.ApprovalsDir)
 	if info, err := os.Lstat(dir); err != nil || !info.IsDir() {
 		// Absent, or a link to somewhere else: no approvals here.
@@ -41,7 +42,7 @@ func LoadApprovals(runsRoot string, trusted []byte) (good []*ledger.Approval, ba
 			continue
 		}
 		var a ledger.Approval
-		if errs := ledger.Unmarshal(data, &a, trusted); len(errs) > 0 {
+		if errs := ledger.Unmarshal(data, &a, trust.Keys()...); len(errs) > 0 {
 			bad = append(bad, name+": "+errors.Join(errs...).Error())
 			continue
 		}
@@ -67,11 +68,7 @@ func LoadApprovals(runsRoot string, trusted []byte) (good []*ledger.Approval, ba
 // failure, so that the report can name who denied.
 func (r *run) findApproval(s stage.Stage) (*ledger.Approval, *gateFailure) {
 	const g = stage.GateApproval
-	var trusted []byte
-	if r.ladder.TrustedKey != nil {
-		trusted = r.ladder.TrustedKey
-	}
-	all, bad := LoadApprovals(r.ladderRoot(), trusted)
+	all, bad := LoadApprovals(r.ladderRoot(), r.ladder.Trust)
 	for _, b := range bad {
 		r.tr("approval.record.invalid", map[string]any{"problem": b})
 	}

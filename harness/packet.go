@@ -176,7 +176,7 @@ func RecordApproval(p *Packet, grant bool, actor string, key ed25519.PrivateKey,
 var ErrOutcome = errors.New("outcome refused")
 
 // RecordOutcome writes the operator's accept or reject of a verified run.
-func RecordOutcome(runDir string, accept bool, actor, reason string, key ed25519.PrivateKey, trusted ed25519.PublicKey, now time.Time) (*ledger.Outcome, error) {
+func RecordOutcome(runDir string, accept bool, actor, reason string, key ed25519.PrivateKey, trust verify.Options, now time.Time) (*ledger.Outcome, error) {
 	if strings.TrimSpace(actor) == "" || strings.TrimSpace(reason) == "" {
 		return nil, fmt.Errorf("%w: --actor NAME and --reason TEXT are required", ErrUsage)
 	}
@@ -184,7 +184,7 @@ func RecordOutcome(runDir string, accept bool, actor, reason string, key ed25519
 	if _, err := os.Lstat(out); err == nil {
 		return nil, fmt.Errorf("%w: %s already has an operator outcome", ErrOutcome, runDir)
 	}
-	vs, rep, err := verify.Dir(runDir, verify.Options{PublicKey: trusted})
+	vs, rep, err := verify.Dir(runDir, trust)
 	if err != nil {
 		return nil, err
 	}

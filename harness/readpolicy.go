@@ -76,6 +76,9 @@ func (r *run) readPolicy(env []string) (dirs, files []string) {
 	if r.c != nil && r.c.FakeSolution != "" && filepath.IsAbs(r.c.FakeSolution) {
 		add(r.c.FakeSolution)
 	}
+	if d := gitCommonDir(r.ws); d != "" {
+		add(d) // a worktree's repository (stages 5 and 6): git needs it
+	}
 	add(filepath.Join(r.dir, evidence.BackendDir))
 	add(filepath.Join(r.tmp, "shims"))
 	if len(r.opt.SandboxCommand) > 0 {
@@ -84,6 +87,31 @@ func (r *run) readPolicy(env []string) (dirs, files []string) {
 		}
 	}
 	return dirs, files
+}
+
+// gitCommonDir is the git directory a worktree at ws shares with its
+// repository ("gitdir: ..." in ws/.git, then its commondir), or "" when
+// ws is not a linked worktree.
+func gitCommonDir(ws string) string {
+	data, err := os.ReadFile(filepath.Join(ws, ".git"))
+	if err != nil {
+		return "" // a directory (a clone of its own) or nothing
+	}
+	gitdir, ok := strings.CutPrefix(strings.TrimSpace(string(data)), "gitdir:")
+	if !ok {
+		return ""
+	}
+	gitdir = strings.TrimSpace(gitdir)
+	if !filepath.IsAbs(gitdir) {
+		gitdir = filepath.Join(ws, gitdir)
+	}
+	common := gitdir
+	if c, err := os.ReadFile(filepath.Join(gitdir, "commondir")); err == nil {
+		if common = strings.TrimSpace(string(c)); !filepath.IsAbs(common) {
+			common = filepath.Join(gitdir, common)
+		}
+	}
+	return filepath.Clean(common)
 }
 
 // installRoot is the directory a program needs to run from: the outermost

@@ -16,7 +16,9 @@ import (
 	"time"
 
 	"github.com/svrnty/sotvet/harness"
+	"github.com/svrnty/sotvet/harness/compare"
 	"github.com/svrnty/sotvet/harness/engine/fake"
+	"github.com/svrnty/sotvet/harness/ledger"
 	"github.com/svrnty/sotvet/harness/matrix"
 	"github.com/svrnty/sotvet/secrets"
 	"github.com/svrnty/sotvet/summary"
@@ -110,6 +112,29 @@ func scanner(t testing.TB) *secrets.Scanner {
 }
 
 // serve starts the panel on a loopback port for root and runs.
+// writeRecord writes a ledger record as sotvet writes it: canonical and
+// sealed, under RUNS/approvals/.
+func writeRecord(t testing.TB, runs string, rec ledger.Sealed) {
+	t.Helper()
+	data, err := ledger.Marshal(rec, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var p string
+	switch r := rec.(type) {
+	case *ledger.Approval:
+		p = ledger.ApprovalPath(runs, r.ApprovalID)
+	case *ledger.Consumption:
+		p = ledger.ConsumptionPath(runs, r.ApprovalID)
+	}
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
 func serve(t testing.TB, root, runs string) *httptest.Server {
 	t.Helper()
 	ts := httptest.NewUnstartedServer(nil)
@@ -518,13 +543,14 @@ func TestOddFileNames(t *testing.T) {
 // consumption, and never anything that acts.
 func TestApprovalPage(t *testing.T) {
 	runs := t.TempDir()
-	os.MkdirAll(filepath.Join(runs, "approvals"), 0o755)
-	os.WriteFile(filepath.Join(runs, "approvals", "A-7.json"), []byte(`{"schema_version":1,"approval_id":"A-7","case_id":"c","stage":5,"decision":"granted","actor":"jp","approval_text":"I approve A-7 <script>alert(1)</script>.","allowed_paths":["src/x.py"],"blocked_actions":["push"],"recorded_at":"2026-06-01T10:00:00Z"}`), 0o644)
-	os.WriteFile(filepath.Join(runs, "approvals", "A-7.consumed.json"), []byte(`{"schema_version":1,"approval_id":"A-7","run_id":"run-9","consumed_at":"2026-06-01T11:00:00Z","consumed_by_pass_evidence":"run-9"}`), 0o644)
+	const id = "appr-20260601T100000Z-0000a007"
+	writeRecord(t, runs, &ledger.Approval{SchemaVersion: ledger.SchemaVersion, ApprovalID: id, CaseID: "c", Stage: 5, Decision: "granted", Actor: "jp",
+		ApprovalText: "I approve A-7 <script>alert(1)</script>.", AllowedPaths: []string{"src/x.py"}, BlockedActions: []string{"push"}, RecordedAt: "2026-06-01T10:00:00Z"})
+	writeRecord(t, runs, &ledger.Consumption{SchemaVersion: ledger.SchemaVersion, ApprovalID: id, RunID: "run-9", ConsumedAt: "2026-06-01T11:00:00Z", ConsumedByPassEvidence: "run-9"})
 	ts := serve(t, sampleCopy(t), runs)
 	r := get(t, ts, "/approval")
 	for _, want := range []string{`id="packet-text">I approve A-7 &lt;script&gt;alert(1)&lt;/script&gt;.</pre>`, `id="copy-packet"`,
-		"consumed_by_pass_evidence", "<code>run-9</code>", "<code>src/x.py</code>", "<code>push</code>", "consumed (approval <code>A-7</code>, stage 5, run <code>run-9</code>)"} {
+		"consumed_by_pass_evidence", "<code>run-9</code>", "<code>src/x.py</code>", "<code>push</code>", "consumed (approval <code>" + id + "</code>, stage 5, run <code>run-9</code>)"} {
 		if !strings.Contains(r.body, want) {
 			t.Errorf("no %q on the approval page", want)
 		}
@@ -623,22 +649,39 @@ func TestTamperedRun(t *testing.T) {
 // candidate on the overview; runtime default activation stays false.
 func TestComparisonShown(t *testing.T) {
 	runs := t.TempDir()
-	os.MkdirAll(filepath.Join(runs, "my-comparison"), 0o755)
-	os.WriteFile(filepath.Join(runs, "my-comparison", "comparison.json"), []byte(`{"schema_version":1,"comparison_id":"cmp-1","case_id":"r1","k":3,"complete":true,"created_at":"2026-06-01T00:00:00Z",
-"lanes":[{"engine":"fake","status":"ran","blocker":"","runs":["a","b","c"],"pass_at_1":0.5,"flaky":true},{"engine":"codex","status":"blocked","blocker":"engine_disabled","runs":[]}],
-"candidate_default":{"engine":"fake","eligible":false,"reason":"flaky"},"runtime_default_activation":false}`), 0o644)
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A real comparison (the panel shows only what verify accepts): the
+	// codex lane, whose gate is closed, blocks at once.
+	_, _, err = compare.Run(context.Background(), compare.Options{
+		Base:    harness.Options{RunsRoot: runs, FakeCommand: []string{exe, "harness", "fake-backend"}, Environ: os.Environ()},
+		CaseDir: "../testdata/cases/r1-string-slugify", Engines: []string{"codex"}, K: 1, Jobs: 1, ID: "cmp-1",
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
 	ts := serve(t, sampleCopy(t), runs)
 	r := get(t, ts, "/runs")
-	for _, want := range []string{"<code>cmp-1</code> (r1)", "<td>codex</td><td class=\"st-blocked\">blocked</td><td>engine_disabled</td>", "<td>0.5</td><td>yes</td>", "Runtime default activation: false"} {
+	for _, want := range []string{"<code>cmp-1</code> (r1-string-slugify)", "<td>codex</td><td class=\"st-blocked\">blocked</td><td>engine_disabled</td>", "Runtime default activation: false"} {
 		if !strings.Contains(r.body, want) {
 			t.Errorf("no %q on the runs page", want)
 		}
 	}
 	o := get(t, ts, "/")
-	for _, want := range []string{"<strong>codex</strong>: engine_disabled", "fake, eligible: false"} {
+	for _, want := range []string{"<strong>codex</strong>: engine_disabled", "codex, eligible: false"} {
 		if !strings.Contains(o.body, want) {
 			t.Errorf("no %q on the overview", want)
 		}
+	}
+	// A forged comparison beside it is unreadable, never shown as a verdict.
+	os.MkdirAll(filepath.Join(runs, "cmp-forged"), 0o755)
+	os.WriteFile(filepath.Join(runs, "cmp-forged", "comparison.json"), []byte(`{"schema_version":1,"comparison_id":"cmp-forged","case_id":"r1","k":3,"complete":true,"created_at":"2099-06-01T00:00:00Z",
+"lanes":[],"runs":[],"candidate_default":{"engine":"fake","eligible":true,"reason":"forged"},"runtime_default_activation":false,"digest":"0000","signing":null}`), 0o644)
+	o = get(t, ts, "/")
+	if strings.Contains(o.body, "fake, eligible: true") || !strings.Contains(o.body, "runs/cmp-forged/comparison.json") {
+		t.Errorf("the forged comparison is believed or not listed as unreadable")
 	}
 }
 

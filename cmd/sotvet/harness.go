@@ -2,25 +2,21 @@ package main
 
 import (
 	"context"
-	"crypto/ed25519"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
 	"os/signal"
 	"path/filepath"
 	"strings"
 
-	"github.com/svrnty/sotvet/checks"
-	"github.com/svrnty/sotvet/config"
 	"github.com/svrnty/sotvet/harness"
 	"github.com/svrnty/sotvet/harness/engine/fake"
 	"github.com/svrnty/sotvet/harness/evidence"
 	"github.com/svrnty/sotvet/harness/gocache"
 	"github.com/svrnty/sotvet/harness/matrix"
 	"github.com/svrnty/sotvet/harness/sandbox"
+	"github.com/svrnty/sotvet/harness/trust"
 	"github.com/svrnty/sotvet/harness/verify"
 	"github.com/svrnty/sotvet/secrets"
 )
@@ -290,14 +286,8 @@ func harnessVerify(args []string, stdout, stderr io.Writer) int {
 		fs.Usage()
 		return exitError
 	}
-	var opt verify.Options
-	var err error
-	if *pubKey != "" {
-		if opt.PublicKey, err = evidence.LoadPublicKey(*pubKey); err != nil {
-			fmt.Fprintf(stderr, "sotvet harness: %v\n", err)
-			return exitError
-		}
-	} else if opt.TrustedKeys, err = workspaceKeys(*workspace); err != nil {
+	opt, err := verifyTrust(*workspace, *pubKey)
+	if err != nil {
 		fmt.Fprintf(stderr, "sotvet harness: %v\n", err)
 		return exitError
 	}
@@ -403,23 +393,13 @@ func harnessMatrix(args []string, stdout, stderr io.Writer) int {
 	return exitClean
 }
 
-// workspaceKeys returns the trusted keys the workspace dir's sotvet.yaml
-// declares; none when it has no configuration.
-func workspaceKeys(dir string) ([]ed25519.PublicKey, error) {
-	cfg, err := config.LoadIn(dir, checks.All)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
+// verifyTrust is whom harness verify believes: --pub-key, or else the
+// workspace's trusted-keys (package trust). The workspace's configuration
+// is not read when a key is given, so a broken sotvet.yaml does not stop
+// verify --pub-key.
+func verifyTrust(workspace, pubKey string) (verify.Options, error) {
+	if pubKey != "" {
+		return trust.WithPublicKey(verify.Options{}, pubKey)
 	}
-	if err != nil {
-		return nil, err
-	}
-	var keys []ed25519.PublicKey
-	for _, k := range cfg.TrustedKeys {
-		pub, err := config.ParseKey(k)
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", cfg.Path, err)
-		}
-		keys = append(keys, pub)
-	}
-	return keys, nil
+	return trust.Workspace(workspace)
 }

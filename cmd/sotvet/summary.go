@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/svrnty/sotvet/checks"
+	"github.com/svrnty/sotvet/harness/trust"
 	"github.com/svrnty/sotvet/sotparse"
 	"github.com/svrnty/sotvet/summary"
 )
@@ -86,6 +87,11 @@ func (in *summaryInputs) options(dir string) (summary.Options, error) {
 		sev[k] = checks.Severity(v)
 	}
 	opt := summary.Options{Root: root, Analyzers: analyzers, Severity: sev, MaxFileSize: cfg.MaxFileSize}
+	// Runs and records are believed as harness verify --workspace
+	// believes them: signed by one of the workspace's trusted-keys.
+	if opt.Trust, err = trust.FromConfig(cfg); err != nil {
+		return summary.Options{}, err
+	}
 	if !in.noGit {
 		if opt.Ignored, err = sotparse.GitIgnored(root); err != nil {
 			return summary.Options{}, err

@@ -47,8 +47,21 @@ type Options struct {
 	TrustedKeys []ed25519.PublicKey
 }
 
-// trusted returns the keys a signature must come from; none means the
+// Keys returns the keys a signature must come from; none means the
 // signature, if any, is only checked against itself.
+func (o Options) Keys() []ed25519.PublicKey { return o.trusted() }
+
+// Fingerprint names the keys o trusts, so that a verdict cached under
+// one set of keys is not reused under another.
+func (o Options) Fingerprint() string {
+	var ids []string
+	for _, k := range o.trusted() {
+		ids = append(ids, evidence.KeyID(k))
+	}
+	slices.Sort(ids)
+	return strings.Join(ids, ",")
+}
+
 func (o Options) trusted() []ed25519.PublicKey {
 	keys := slices.Clone(o.TrustedKeys)
 	if o.PublicKey != nil {
