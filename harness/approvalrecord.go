@@ -16,7 +16,7 @@ import (
 )
 
 // approvalCodes are the blockers of the approval gate.
-var approvalCodes = []string{evidence.ApprovalMissing, evidence.ApprovalDeniedCode, evidence.ApprovalExpired, evidence.ApprovalAlreadyConsumed}
+var approvalCodes = []string{evidence.ApprovalMissing, evidence.ApprovalDeniedCode, evidence.ApprovalExpired, evidence.ApprovalAlreadyConsumed, evidence.ApprovalScopeMismatch}
 
 // LoadApprovals reads every approval record under runsRoot, sorted by
 // recording time then id. Records that fail their seal are returned in bad
@@ -98,7 +98,21 @@ func (r *run) findApproval(s stage.Stage) (*ledger.Approval, *gateFailure) {
 			start = i + 1
 		}
 	}
+	// A grant is for the packet the operator read: the repository at its
+	// HEAD, and every line of the packet. Rebuilt now, it must be the same.
+	var bound []*ledger.Approval
+	var mismatch string
 	for _, a := range match[start:] {
+		if why := r.approvalBinding(a, s); why != "" {
+			mismatch = fmt.Sprintf("approval %s for %s does not cover this run: %s", a.ApprovalID, scope, why)
+			continue
+		}
+		bound = append(bound, a)
+	}
+	if len(bound) == 0 && mismatch != "" {
+		return last, &gateFailure{g, evidence.ApprovalScopeMismatch, mismatch}
+	}
+	for _, a := range bound {
 		exp, err := evidence.ParseTime(a.ExpiresAt)
 		switch {
 		case err != nil || !now.Before(exp):
@@ -113,6 +127,29 @@ func (r *run) findApproval(s stage.Stage) (*ledger.Approval, *gateFailure) {
 		return expired, &gateFailure{g, evidence.ApprovalExpired, fmt.Sprintf("approval %s for %s expired at %s", expired.ApprovalID, scope, expired.ExpiresAt)}
 	}
 	return consumed, &gateFailure{g, evidence.ApprovalAlreadyConsumed, fmt.Sprintf("approval %s for %s was already consumed by another run; one approval is consumed by exactly one run", consumed.ApprovalID, scope)}
+}
+
+// approvalBinding says why a does not cover this run ("" when it does):
+// the packet rebuilt now, with a's expiry, must be the one a records,
+// HEAD included.
+func (r *run) approvalBinding(a *ledger.Approval, s stage.Stage) string {
+	rec, err1 := evidence.ParseTime(a.RecordedAt)
+	exp, err2 := evidence.ParseTime(a.ExpiresAt)
+	if err1 != nil || err2 != nil {
+		return "its recording or expiry time cannot be read"
+	}
+	p, err := BuildPacket(PacketOptions{CaseDir: r.opt.CaseDir, Engine: r.name, Stage: s.Number, Table: r.ladder.table(),
+		Repo: r.ladder.Repo, RunsRoot: r.ladderRoot(), Expires: exp.Sub(rec), Environ: r.opt.Environ})
+	if err != nil {
+		return "the packet cannot be rebuilt: " + err.Error()
+	}
+	switch {
+	case a.RepoHead != p.RepoHead:
+		return fmt.Sprintf("it was granted for HEAD %q of %s, which is now at %q", a.RepoHead, p.Repo, p.RepoHead)
+	case a.PacketSHA256 != p.Digest():
+		return fmt.Sprintf("it was granted for packet sha256 %s; the packet for this run is %s", a.PacketSHA256, p.Digest())
+	}
+	return ""
 }
 
 func isConsumed(runsRoot, id string) bool {
@@ -142,6 +179,8 @@ func (r *run) consumeApproval(a *ledger.Approval) *gateFailure {
 	r.granted = a
 	r.rep.ApprovalID = a.ApprovalID
 	r.rep.ApprovalConsumed = true
+	r.rep.ApprovalPacketSHA256 = a.PacketSHA256
+	r.rep.ApprovalRepoHead = a.RepoHead
 	r.rep.ConsumedByPassEvidence = r.rep.RunID
 	r.tr("approval.consumed", map[string]any{"approval_id": a.ApprovalID, "run_id": r.rep.RunID})
 	return nil

@@ -142,6 +142,9 @@ func (p *Packet) Text() string {
 	return b.String()
 }
 
+// Digest is the packet's sha256, as an approval records it.
+func (p *Packet) Digest() string { return evidence.Digest([]byte(p.Text())) }
+
 // RecordApproval writes the operator's decision on p under the runs root.
 func RecordApproval(p *Packet, grant bool, actor string, key ed25519.PrivateKey, now time.Time) (*ledger.Approval, string, error) {
 	if strings.TrimSpace(actor) == "" {
@@ -153,9 +156,9 @@ func RecordApproval(p *Packet, grant bool, actor string, key ed25519.PrivateKey,
 	}
 	a := &ledger.Approval{
 		SchemaVersion: ledger.SchemaVersion, ApprovalID: id, CaseID: p.CaseID, ContractSHA256: p.ContractSHA256,
-		Engine: p.Engine, Stage: p.Stage.Number, Repo: p.Repo, Decision: ledger.Denied, Actor: actor, Scope: p.Scope,
+		Engine: p.Engine, Stage: p.Stage.Number, Repo: p.Repo, RepoHead: p.RepoHead, Decision: ledger.Denied, Actor: actor, Scope: p.Scope,
 		MutationMode: p.Stage.MutationMode, AllowedPaths: nonNil(p.AllowedPaths), BlockedActions: nonNil(p.BlockedActions),
-		ApprovalText: p.ApprovalText, PacketSHA256: evidence.Digest([]byte(p.Text())),
+		ApprovalText: p.ApprovalText, PacketSHA256: p.Digest(),
 		RecordedAt: evidence.FormatTime(now), ExpiresAt: evidence.FormatTime(now.Add(p.Expires)),
 	}
 	if grant {
