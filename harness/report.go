@@ -13,6 +13,7 @@ import (
 	"github.com/svrnty/sotvet/harness/engine"
 	"github.com/svrnty/sotvet/harness/evidence"
 	"github.com/svrnty/sotvet/harness/sandbox"
+	"github.com/svrnty/sotvet/internal/quotepath"
 )
 
 func (r *run) newReport(start time.Time, caseID string) *evidence.Report {
@@ -295,7 +296,7 @@ func (r *run) markdown() ([]byte, error) {
 	for _, bl := range rep.Blockers {
 		fmt.Fprintf(&b, "- `%s`: %s", bl.Code, bl.Message)
 		if len(bl.Paths) > 0 {
-			fmt.Fprintf(&b, " (%s)", strings.Join(bl.Paths, ", "))
+			fmt.Fprintf(&b, " (%s)", quotepath.Join(bl.Paths, ", "))
 		}
 		if bl.Artifact != "" {
 			fmt.Fprintf(&b, " [artifact %s]", bl.Artifact)
@@ -307,7 +308,7 @@ func (r *run) markdown() ([]byte, error) {
 		b.WriteString("None.\n")
 	}
 	for _, f := range rep.ChangedFiles {
-		fmt.Fprintf(&b, "- `%s`\n", f)
+		fmt.Fprintf(&b, "- `%s`\n", quotepath.Path(f))
 	}
 	fmt.Fprintf(&b, "\nAllowed writes passed: %t. Forbidden paths passed: %t.\n", rep.AllowedWritesPassed, rep.ForbiddenPathsPassed)
 	b.WriteString("\n## Verification\n\n")

@@ -18,6 +18,7 @@ import (
 	"github.com/svrnty/sotvet/harness/sandbox"
 	"github.com/svrnty/sotvet/harness/trust"
 	"github.com/svrnty/sotvet/harness/verify"
+	"github.com/svrnty/sotvet/internal/quotepath"
 	"github.com/svrnty/sotvet/secrets"
 )
 
@@ -254,7 +255,7 @@ func printSummary(w io.Writer, res *harness.Result) {
 		fmt.Fprintf(w, "  sandbox: none (%s)\n", r.SandboxInfo.Reason)
 	}
 	if len(r.ChangedFiles) > 0 {
-		fmt.Fprintf(w, "  changed: %s\n", strings.Join(r.ChangedFiles, ", "))
+		fmt.Fprintf(w, "  changed: %s\n", quotepath.Join(r.ChangedFiles, ", "))
 	}
 	if r.Verification.Ran {
 		fmt.Fprintf(w, "  tests passed: %t\n", r.TestsPassed)
@@ -262,7 +263,7 @@ func printSummary(w io.Writer, res *harness.Result) {
 	for _, b := range r.Blockers {
 		fmt.Fprintf(w, "  blocker %s: %s", b.Code, b.Message)
 		if len(b.Paths) > 0 {
-			fmt.Fprintf(w, " (%s)", strings.Join(b.Paths, ", "))
+			fmt.Fprintf(w, " (%s)", quotepath.Join(b.Paths, ", "))
 		}
 		fmt.Fprintln(w)
 	}
