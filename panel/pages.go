@@ -48,6 +48,23 @@ var funcs = template.FuncMap{
 			return '-'
 		}, strings.ToLower(s))
 	},
+	// verdictText and verdictClass say what verify's verdict on a run is
+	// worth, in the CLI's words: green only for a run a trusted key signed.
+	"verdictText": func(r summary.Run) string {
+		if !r.Verified {
+			return "rejected"
+		}
+		return "valid (" + r.Authenticity + ")"
+	},
+	"verdictClass": func(r summary.Run) string {
+		switch {
+		case !r.Verified:
+			return "st-no"
+		case r.Trusted:
+			return "st-yes"
+		}
+		return "st-warning"
+	},
 	"yesno": func(b bool) string {
 		if b {
 			return "yes"
@@ -268,7 +285,7 @@ func (s *Server) loadRunView(id string) (*RunView, error) {
 	if root == "" || !validRel(id) {
 		return nil, fs.ErrNotExist
 	}
-	run, err := summary.LoadRun(root, id)
+	run, err := summary.LoadRun(root, id, s.opt.Summary.Trust)
 	if err != nil {
 		return nil, err
 	}

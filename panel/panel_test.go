@@ -2,6 +2,7 @@ package panel
 
 import (
 	"context"
+	"crypto/ed25519"
 	"encoding/json"
 	"io"
 	"io/fs"
@@ -20,6 +21,7 @@ import (
 	"github.com/svrnty/sotvet/harness/engine/fake"
 	"github.com/svrnty/sotvet/harness/ledger"
 	"github.com/svrnty/sotvet/harness/matrix"
+	"github.com/svrnty/sotvet/harness/verify"
 	"github.com/svrnty/sotvet/secrets"
 	"github.com/svrnty/sotvet/summary"
 )
@@ -214,7 +216,7 @@ func TestRoutes(t *testing.T) {
 		{"/files/WORKBOARD.yaml?line=3", 200, "text/html", []string{`<tr id="L3" class="hl" aria-current="location">`, "CTO-WORK-101"}},
 		{"/files/.sot/03-PROTOCOLS/CTO-SLUGIFY-FIXTURE-PRD.md", 200, "text/html", []string{"Local planning SOT only."}},
 		{"/runs", 200, "text/html", []string{"<h1>Runs</h1>", "Lane fake", "/runs/" + pass}},
-		{"/runs/" + pass, 200, "text/html", []string{"Event timeline", "run.started", "run.completed", `class="pl add"`, "accepted: every digest", "sha256"}},
+		{"/runs/" + pass, 200, "text/html", []string{"Event timeline", "run.started", "run.completed", `class="pl add"`, "valid (unsigned: anyone can rewrite this run): every digest", "sha256"}},
 		{"/runs/" + failed, 200, "text/html", []string{"verification_failed", "--- FAIL"}},
 		{"/approval", 200, "text/html", []string{"<h1>Approval packet</h1>", "never executable", "Blocked next actions"}},
 		{"/api/cto/control-summary", 200, "application/json", []string{`"schema_version": 1`, `"runtime_default_activation": false`, `"execution_allowed": false`}},
@@ -628,8 +630,9 @@ func TestTamperedRun(t *testing.T) {
 	name := filepath.Base(aRun(t, runs, m, ""))
 	copyTree(t, filepath.Join(runs, aRun(t, runs, m, "")), filepath.Join(myRuns, name))
 	ts := serve(t, sampleCopy(t), myRuns)
-	if r := get(t, ts, "/runs/"+name); !strings.Contains(r.body, `id="verdict" class="st-yes">accepted`) {
-		t.Fatal("the copied run is not accepted before the edit")
+	// Unsigned: valid, in the CLI's words, and not in the colour of trust.
+	if r := get(t, ts, "/runs/"+name); !strings.Contains(r.body, `id="verdict" class="st-warning">valid (unsigned: anyone can rewrite this run)`) {
+		t.Fatal("the copied run is not shown valid (unsigned) before the edit")
 	}
 	p := filepath.Join(myRuns, name, "test.log")
 	b, _ := os.ReadFile(p)
@@ -716,5 +719,37 @@ func TestVerifyCacheSeesChanges(t *testing.T) {
 	os.Chtimes(p, later, later)
 	if !verified() {
 		t.Error("the run restored is not verified again")
+	}
+}
+
+// With the workspace's trusted keys the panel believes runs as harness
+// verify --workspace does: an unsigned run is rejected, on its page and in
+// the summary, and never counts.
+func TestTrustedKeysOnPanel(t *testing.T) {
+	runs, m := realRuns(t)
+	myRuns := t.TempDir()
+	name := filepath.Base(aRun(t, runs, m, ""))
+	copyTree(t, filepath.Join(runs, aRun(t, runs, m, "")), filepath.Join(myRuns, name))
+	pub, _, err := ed25519.GenerateKey(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := httptest.NewUnstartedServer(nil)
+	h, err := New(Options{Summary: summary.Options{Root: sampleCopy(t), RunsRoot: myRuns, Trust: verify.Options{TrustedKeys: []ed25519.PublicKey{pub}}},
+		Addr: ts.Listener.Addr().String(), Redactor: scanner(t)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts.Config.Handler = h
+	ts.Start()
+	t.Cleanup(ts.Close)
+	r := get(t, ts, "/runs/"+name)
+	for _, want := range []string{`id="verdict" class="st-no">rejected`, "the run is not signed, but a trusted key is required"} {
+		if !strings.Contains(r.body, want) {
+			t.Errorf("no %q on the run page", want)
+		}
+	}
+	if s := get(t, ts, "/api/cto/control-summary"); strings.Contains(s.body, `"verified": true`) {
+		t.Error("the summary counts an unsigned run as verified")
 	}
 }

@@ -76,9 +76,13 @@ type loadedRun struct {
 	matrix  string // the matrix directory holding it, or ""
 	rep     runReport
 	outcome *outcomeRecord
-	// verified is verify's verdict; violations its findings.
-	verified   bool
-	violations []string
+	// verified is verify's verdict; violations its findings;
+	// authenticity what a valid verdict proves about who wrote the run,
+	// in verify's words.
+	verified     bool
+	violations   []string
+	authenticity string
+	trusted      bool // signed by a trusted key
 }
 
 type pendingRun struct{ dir, matrix string }
@@ -236,13 +240,13 @@ func (ev *evidenceSet) loadRun(r *os.Root, abs, dir, inMatrix string) {
 		st = stamp(r, dir) + " keys " + ev.trust.Fingerprint()
 	}
 	if v, ok := ev.cache.get(dir, st); ok {
-		lr.verified, lr.violations = v.verified, v.violations
+		lr.verified, lr.violations, lr.authenticity, lr.trusted = v.verified, v.violations, v.authenticity, v.trusted
 		ev.runs = append(ev.runs, lr)
 		return
 	}
 	// verify reads the directory by path: the run directory was reached
 	// under the root without following a link, so its path stays inside.
-	vs, _, err := verify.Dir(filepath.Join(abs, filepath.FromSlash(dir)), ev.trust)
+	vs, rep, err := verify.Dir(filepath.Join(abs, filepath.FromSlash(dir)), ev.trust)
 	if err != nil {
 		lr.violations = []string{errText(err)}
 	}
@@ -253,7 +257,13 @@ func (ev *evidenceSet) loadRun(r *os.Root, abs, dir, inMatrix string) {
 	if lr.violations == nil {
 		lr.violations = []string{}
 	}
-	ev.cache.put(dir, verdict{stamp: st, verified: lr.verified, violations: lr.violations})
+	if lr.verified {
+		lr.authenticity = verify.Authenticity(rep, ev.trust)
+		// verify accepts a signed run under trusted keys only when one of
+		// them signed it.
+		lr.trusted = len(ev.trust.Keys()) > 0 && rep != nil && rep.Signing != nil
+	}
+	ev.cache.put(dir, verdict{stamp: st, verified: lr.verified, violations: lr.violations, authenticity: lr.authenticity, trusted: lr.trusted})
 	ev.runs = append(ev.runs, lr)
 }
 

@@ -206,7 +206,7 @@ func writeDashboard(w io.Writer, s *summary.Summary) {
 			if r.Fixture != "" {
 				fx = " (failure fixture " + r.Fixture + ")"
 			}
-			fmt.Fprintf(w, "         latest %s: %s%s, verify %s\n", r.ID, r.Status, fx, verdict(r.Verified))
+			fmt.Fprintf(w, "         latest %s: %s%s, verify %s\n", r.ID, r.Status, fx, verdict(r))
 		}
 	}
 	for _, m := range s.Runs.Matrices {
@@ -240,9 +240,10 @@ func runList(ids []string) string {
 	return "runs " + strings.Join(ids, ", ")
 }
 
-func verdict(ok bool) string {
-	if ok {
-		return "ok"
+// verdict is verify's verdict on a run in harness verify's words.
+func verdict(r summary.Run) string {
+	if r.Verified {
+		return "valid (" + r.Authenticity + ")"
 	}
 	return "REJECTED"
 }
