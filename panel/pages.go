@@ -96,25 +96,17 @@ func parseTemplates() (map[string]*template.Template, error) {
 }
 
 func (s *Server) overview(w http.ResponseWriter, r *http.Request) {
-	sum, tok, err := s.current()
-	if err != nil {
-		s.fail(w, err)
-		return
-	}
-	s.page(w, "overview", "Overview", sum, tok, nil)
+	s.summaryPage(w, r, htmlType, s.htmlPage("overview", "Overview", nil))
 }
 
 func (s *Server) workboard(w http.ResponseWriter, r *http.Request) {
-	sum, tok, err := s.current()
-	if err != nil {
-		s.fail(w, err)
-		return
-	}
-	blocked := map[string][]summary.Waits{}
-	for _, b := range sum.Workboard.Blocked {
-		blocked[b.ID] = b.By
-	}
-	s.page(w, "workboard", "Workboard", sum, tok, blocked)
+	s.summaryPage(w, r, htmlType, s.htmlPage("workboard", "Workboard", func(sum *summary.Summary) any {
+		blocked := map[string][]summary.Waits{}
+		for _, b := range sum.Workboard.Blocked {
+			blocked[b.ID] = b.By
+		}
+		return blocked
+	}))
 }
 
 // FindingsView is the findings page and /api/findings: the findings that
@@ -151,13 +143,10 @@ func filterFindings(sum *summary.Summary, check, severity string) FindingsView {
 }
 
 func (s *Server) findings(w http.ResponseWriter, r *http.Request) {
-	sum, tok, err := s.current()
-	if err != nil {
-		s.fail(w, err)
-		return
-	}
 	q := r.URL.Query()
-	s.page(w, "findings", "Findings", sum, tok, filterFindings(sum, q.Get("check"), q.Get("severity")))
+	s.summaryPage(w, r, htmlType, s.htmlPage("findings", "Findings", func(sum *summary.Summary) any {
+		return filterFindings(sum, q.Get("check"), q.Get("severity"))
+	}))
 }
 
 type fileView struct {
@@ -240,12 +229,7 @@ func (s *Server) notFoundOr(w http.ResponseWriter, err error) {
 }
 
 func (s *Server) runs(w http.ResponseWriter, r *http.Request) {
-	sum, tok, err := s.current()
-	if err != nil {
-		s.fail(w, err)
-		return
-	}
-	s.page(w, "runs", "Runs", sum, tok, nil)
+	s.summaryPage(w, r, htmlType, s.htmlPage("runs", "Runs", nil))
 }
 
 // RunView is a run page and /api/runs/{id}.
@@ -370,10 +354,5 @@ func (s *Server) apiRun(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) approval(w http.ResponseWriter, r *http.Request) {
-	sum, tok, err := s.current()
-	if err != nil {
-		s.fail(w, err)
-		return
-	}
-	s.page(w, "approval", "Approval packet", sum, tok, nil)
+	s.summaryPage(w, r, htmlType, s.htmlPage("approval", "Approval packet", nil))
 }

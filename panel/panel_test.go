@@ -504,8 +504,14 @@ func TestLive(t *testing.T) {
 	later := time.Now().Add(2 * time.Second)
 	os.WriteFile(wb, append(b, []byte("  - id: CTO-WORK-104\n    title: New\n    status: draft\n    blocked_by: [CTO-WORK-103]\n    source: .sot/03-PROTOCOLS/CTO-SLUGIFY-FIXTURE-ISSUES.md\n")...), 0o644)
 	os.Chtimes(wb, later, later)
-	if tok() == before {
-		t.Fatal("the token did not change")
+	// The token is walked again at most every tokenInterval, in the
+	// background: the change shows within the two seconds the page polls.
+	deadline := time.Now().Add(3 * time.Second)
+	for tok() == before {
+		if time.Now().After(deadline) {
+			t.Fatal("the token did not change")
+		}
+		time.Sleep(50 * time.Millisecond)
 	}
 	if r := get(t, ts, "/workboard"); !strings.Contains(r.body, "item-CTO-WORK-104") {
 		t.Error("the workboard page does not show the new item")
@@ -618,7 +624,14 @@ func TestIgnoreRulesRefresh(t *testing.T) {
 	later := time.Now().Add(3 * time.Second)
 	os.WriteFile(filepath.Join(root, ".gitignore"), []byte("late.env\n"), 0o644)
 	os.Chtimes(filepath.Join(root, ".gitignore"), later, later)
-	if r := get(t, ts, "/files/late.env"); r.code != 404 {
+	// Seen within the panel's refresh interval.
+	deadline := time.Now().Add(3 * time.Second)
+	r := get(t, ts, "/files/late.env")
+	for r.code != 404 && time.Now().Before(deadline) {
+		time.Sleep(50 * time.Millisecond)
+		r = get(t, ts, "/files/late.env")
+	}
+	if r.code != 404 {
 		t.Errorf("after the rules changed: %d, want 404", r.code)
 	}
 }
@@ -643,9 +656,22 @@ func TestTamperedRun(t *testing.T) {
 			t.Errorf("no %q on the run page", want)
 		}
 	}
-	if s := get(t, ts, "/api/cto/control-summary"); !strings.Contains(s.body, "verify rejects its evidence") {
+	if s := eventually(t, ts, "/api/cto/control-summary", "verify rejects its evidence"); !strings.Contains(s.body, "verify rejects its evidence") {
 		t.Error("the next action does not name the rejected run")
 	}
+}
+
+// eventually gets path until its body holds want, for up to three
+// seconds: the panel sees a change on disk within its refresh interval.
+func eventually(t *testing.T, ts *httptest.Server, path, want string) resp {
+	t.Helper()
+	deadline := time.Now().Add(3 * time.Second)
+	r := get(t, ts, path)
+	for !strings.Contains(r.body, want) && time.Now().Before(deadline) {
+		time.Sleep(50 * time.Millisecond)
+		r = get(t, ts, path)
+	}
+	return r
 }
 
 // A comparison shows its lanes on the runs page and its blocked lanes and
@@ -682,7 +708,7 @@ func TestComparisonShown(t *testing.T) {
 	os.MkdirAll(filepath.Join(runs, "cmp-forged"), 0o755)
 	os.WriteFile(filepath.Join(runs, "cmp-forged", "comparison.json"), []byte(`{"schema_version":1,"comparison_id":"cmp-forged","case_id":"r1","k":3,"complete":true,"created_at":"2099-06-01T00:00:00Z",
 "lanes":[],"runs":[],"candidate_default":{"engine":"fake","eligible":true,"reason":"forged"},"runtime_default_activation":false,"digest":"0000","signing":null}`), 0o644)
-	o = get(t, ts, "/")
+	o = eventually(t, ts, "/", "runs/cmp-forged/comparison.json")
 	if strings.Contains(o.body, "fake, eligible: true") || !strings.Contains(o.body, "runs/cmp-forged/comparison.json") {
 		t.Errorf("the forged comparison is believed or not listed as unreadable")
 	}
