@@ -138,10 +138,7 @@ func preloadKey(args []string) (out []string, f *os.File, ok bool) {
 	if len(at) == 0 {
 		return nil, nil, false
 	}
-	path := args[at[len(at)-1]] // the flag package keeps the last
-	if name, v, inline := strings.Cut(path, "="); inline && strings.HasSuffix(name, "sign-key") {
-		path = v
-	}
+	path := at[len(at)-1].value(args) // the flag package keeps the last
 	data, err := evidence.ReadSigningKeyFile(path)
 	if err != nil {
 		return nil, nil, false
@@ -163,19 +160,34 @@ func preloadKey(args []string) (out []string, f *os.File, ok bool) {
 		return nil, nil, false
 	}
 	out = slices.Clone(args)
-	for _, i := range at {
-		if name, _, inline := strings.Cut(out[i], "="); inline && strings.HasSuffix(name, "sign-key") {
-			out[i] = name + "=" + preloadedKeyArg
+	for _, a := range at {
+		if a.inline {
+			name, _, _ := strings.Cut(out[a.i], "=")
+			out[a.i] = name + "=" + preloadedKeyArg
 		} else {
-			out[i] = preloadedKeyArg
+			out[a.i] = preloadedKeyArg
 		}
 	}
 	return out, f, true
 }
 
-// signKeyArgs finds the --sign-key (or -sign-key) values before "--": the
-// index of each value's argument (the flag's own for --sign-key=VALUE).
-func signKeyArgs(args []string) (at []int) {
+// keyArg is where a --sign-key value sits in argv: args[i] itself, or
+// after the "=" of args[i] when inline.
+type keyArg struct {
+	i      int
+	inline bool
+}
+
+func (a keyArg) value(args []string) string {
+	if a.inline {
+		_, v, _ := strings.Cut(args[a.i], "=")
+		return v
+	}
+	return args[a.i]
+}
+
+// signKeyArgs finds the --sign-key (or -sign-key) values before "--".
+func signKeyArgs(args []string) (at []keyArg) {
 	for j := 0; j < len(args); j++ {
 		a := args[j]
 		if a == "--" {
@@ -187,9 +199,9 @@ func signKeyArgs(args []string) (at []int) {
 		}
 		switch {
 		case inline:
-			at = append(at, j)
+			at = append(at, keyArg{j, true})
 		case j+1 < len(args):
-			at = append(at, j+1)
+			at = append(at, keyArg{j + 1, false})
 			j++
 		}
 	}
