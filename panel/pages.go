@@ -331,26 +331,43 @@ func patchKind(l string) string {
 }
 
 func (s *Server) run(w http.ResponseWriter, r *http.Request) {
-	v, err := s.loadRunView(r.PathValue("id"))
-	if err != nil {
-		s.notFoundOr(w, err)
-		return
-	}
+	s.runPage(w, r, htmlType, func(sum *summary.Summary, tok string, v *RunView) ([]byte, error) {
+		return s.render("run", "Run "+v.Run.ID, sum, tok, v)
+	})
+}
+
+func (s *Server) apiRun(w http.ResponseWriter, r *http.Request) {
+	s.runPage(w, r, jsonType, func(_ *summary.Summary, _ string, v *RunView) ([]byte, error) {
+		b, err := json.MarshalIndent(v, "", "  ")
+		return append(b, '\n'), err
+	})
+}
+
+// runPage serves a run's page from the page cache: verifying a run reads
+// all its artifacts, once per change token however many clients ask (the
+// token covers the run directory).
+func (s *Server) runPage(w http.ResponseWriter, r *http.Request, contentType string, render func(*summary.Summary, string, *RunView) ([]byte, error)) {
 	sum, tok, err := s.current()
 	if err != nil {
 		s.fail(w, err)
 		return
 	}
-	s.page(w, "run", "Run "+v.Run.ID, sum, tok, v)
-}
-
-func (s *Server) apiRun(w http.ResponseWriter, r *http.Request) {
-	v, err := s.loadRunView(r.PathValue("id"))
+	body, err := s.pages.get(tok, r.URL.RequestURI(), func() ([]byte, error) {
+		v, err := s.loadRunView(r.PathValue("id"))
+		if err != nil {
+			return nil, err
+		}
+		b, err := render(sum, tok, v)
+		if err != nil {
+			return nil, err
+		}
+		return s.opt.Redactor.Redact(b), nil
+	})
 	if err != nil {
 		s.notFoundOr(w, err)
 		return
 	}
-	s.sendJSON(w, http.StatusOK, v)
+	s.write(w, http.StatusOK, contentType, body)
 }
 
 func (s *Server) approval(w http.ResponseWriter, r *http.Request) {

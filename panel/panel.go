@@ -94,7 +94,7 @@ type Server struct {
 
 // tokenInterval is how long a walked change token is reused: well within
 // the two seconds in which the panel promises to see a change.
-const tokenInterval = 500 * time.Millisecond
+const tokenInterval = 250 * time.Millisecond
 
 // ignoredFunc returns the ignore rules the current summary used.
 func (s *Server) ignoredFunc() func(string, bool) bool {

@@ -650,7 +650,7 @@ func TestTamperedRun(t *testing.T) {
 	p := filepath.Join(myRuns, name, "test.log")
 	b, _ := os.ReadFile(p)
 	os.WriteFile(p, append(b, "tampered\n"...), 0o644)
-	r := get(t, ts, "/runs/"+name)
+	r := eventually(t, ts, "/runs/"+name, "rejected")
 	for _, want := range []string{`id="verdict" class="st-no">rejected`, "✖ violation", "Verify violations", "test.log:"} {
 		if !strings.Contains(r.body, want) {
 			t.Errorf("no %q on the run page", want)
