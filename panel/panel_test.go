@@ -779,3 +779,34 @@ func TestTrustedKeysOnPanel(t *testing.T) {
 		t.Error("the summary counts an unsigned run as verified")
 	}
 }
+
+// Many clients at once while the workspace changes: one walk and one
+// rendering serve them, every answer is whole, and the change shows.
+func TestConcurrentClients(t *testing.T) {
+	root := sampleCopy(t)
+	runs, m := realRuns(t)
+	ts := serve(t, root, runs)
+	run := "/runs/" + aRun(t, runs, m, "")
+	var wg sync.WaitGroup
+	for c := range 20 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range 10 {
+				p := []string{"/", "/workboard", "/api/token", run, "/api/cto/control-summary"}[(c+i)%5]
+				if r := get(t, ts, p); r.code != 200 || len(r.body) == 0 {
+					t.Errorf("%s: %d", p, r.code)
+				}
+			}
+		}()
+	}
+	wb := filepath.Join(root, "WORKBOARD.yaml")
+	b, _ := os.ReadFile(wb)
+	later := time.Now().Add(2 * time.Second)
+	os.WriteFile(wb, append(b, []byte("  - id: CTO-WORK-105\n    title: New\n    status: draft\n    blocked_by: []\n    source: WORKBOARD.yaml\n")...), 0o644)
+	os.Chtimes(wb, later, later)
+	wg.Wait()
+	if r := eventually(t, ts, "/workboard", "item-CTO-WORK-105"); !strings.Contains(r.body, "item-CTO-WORK-105") {
+		t.Error("the change did not show")
+	}
+}
