@@ -24,6 +24,7 @@ import (
 	"github.com/svrnty/sotvet/harness/contract"
 	"github.com/svrnty/sotvet/harness/evidence"
 	"github.com/svrnty/sotvet/harness/sandbox"
+	"github.com/svrnty/sotvet/internal/quotepath"
 	"github.com/svrnty/sotvet/internal/safefs"
 )
 
@@ -576,7 +577,7 @@ func (v *verifier) consistency() {
 			got := slices.Clone(r.ChangedFiles)
 			sort.Strings(got)
 			if !slices.Equal(files, got) {
-				v.bad(evidence.PatchFile, "touches %v, report.json lists changed_files %v", files, got)
+				v.bad(evidence.PatchFile, "touches [%s], report.json lists changed_files [%s]", quotepath.Join(files, " "), quotepath.Join(got, " "))
 			}
 		}
 	}
