@@ -12,15 +12,16 @@ import (
 	"github.com/svrnty/sotvet/harness/evidence"
 	"github.com/svrnty/sotvet/harness/ledger"
 	"github.com/svrnty/sotvet/harness/stage"
+	"github.com/svrnty/sotvet/harness/verify"
 )
 
 // approvalCodes are the blockers of the approval gate.
-var approvalCodes = []string{evidence.ApprovalMissing, evidence.ApprovalDeniedCode, evidence.ApprovalExpired, evidence.ApprovalAlreadyConsumed}
+var approvalCodes = []string{evidence.ApprovalMissing, evidence.ApprovalDeniedCode, evidence.ApprovalExpired, evidence.ApprovalAlreadyConsumed, evidence.ApprovalScopeMismatch}
 
 // LoadApprovals reads every approval record under runsRoot, sorted by
 // recording time then id. Records that fail their seal are returned in bad
 // (file name: problem) and left out.
-func LoadApprovals(runsRoot string, trusted []byte) (good []*ledger.Approval, bad []string) {
+func LoadApprovals(runsRoot string, trust verify.Options) (good []*ledger.Approval, bad []string) {
 	dir := filepath.Join(runsRoot, ledger.ApprovalsDir)
 	if info, err := os.Lstat(dir); err != nil || !info.IsDir() {
 		// Absent, or a link to somewhere else: no approvals here.
@@ -41,7 +42,7 @@ func LoadApprovals(runsRoot string, trusted []byte) (good []*ledger.Approval, ba
 			continue
 		}
 		var a ledger.Approval
-		if errs := ledger.Unmarshal(data, &a, trusted); len(errs) > 0 {
+		if errs := ledger.Unmarshal(data, &a, trust.Keys()...); len(errs) > 0 {
 			bad = append(bad, name+": "+errors.Join(errs...).Error())
 			continue
 		}
@@ -67,11 +68,7 @@ func LoadApprovals(runsRoot string, trusted []byte) (good []*ledger.Approval, ba
 // failure, so that the report can name who denied.
 func (r *run) findApproval(s stage.Stage) (*ledger.Approval, *gateFailure) {
 	const g = stage.GateApproval
-	var trusted []byte
-	if r.ladder.TrustedKey != nil {
-		trusted = r.ladder.TrustedKey
-	}
-	all, bad := LoadApprovals(r.ladderRoot(), trusted)
+	all, bad := LoadApprovals(r.ladderRoot(), r.ladder.Trust)
 	for _, b := range bad {
 		r.tr("approval.record.invalid", map[string]any{"problem": b})
 	}
@@ -101,7 +98,21 @@ func (r *run) findApproval(s stage.Stage) (*ledger.Approval, *gateFailure) {
 			start = i + 1
 		}
 	}
+	// A grant is for the packet the operator read: the repository at its
+	// HEAD, and every line of the packet. Rebuilt now, it must be the same.
+	var bound []*ledger.Approval
+	var mismatch string
 	for _, a := range match[start:] {
+		if why := r.approvalBinding(a, s); why != "" {
+			mismatch = fmt.Sprintf("approval %s for %s does not cover this run: %s", a.ApprovalID, scope, why)
+			continue
+		}
+		bound = append(bound, a)
+	}
+	if len(bound) == 0 && mismatch != "" {
+		return last, &gateFailure{g, evidence.ApprovalScopeMismatch, mismatch}
+	}
+	for _, a := range bound {
 		exp, err := evidence.ParseTime(a.ExpiresAt)
 		switch {
 		case err != nil || !now.Before(exp):
@@ -116,6 +127,29 @@ func (r *run) findApproval(s stage.Stage) (*ledger.Approval, *gateFailure) {
 		return expired, &gateFailure{g, evidence.ApprovalExpired, fmt.Sprintf("approval %s for %s expired at %s", expired.ApprovalID, scope, expired.ExpiresAt)}
 	}
 	return consumed, &gateFailure{g, evidence.ApprovalAlreadyConsumed, fmt.Sprintf("approval %s for %s was already consumed by another run; one approval is consumed by exactly one run", consumed.ApprovalID, scope)}
+}
+
+// approvalBinding says why a does not cover this run ("" when it does):
+// the packet rebuilt now, with a's expiry, must be the one a records,
+// HEAD included.
+func (r *run) approvalBinding(a *ledger.Approval, s stage.Stage) string {
+	rec, err1 := evidence.ParseTime(a.RecordedAt)
+	exp, err2 := evidence.ParseTime(a.ExpiresAt)
+	if err1 != nil || err2 != nil {
+		return "its recording or expiry time cannot be read"
+	}
+	p, err := BuildPacket(PacketOptions{CaseDir: r.opt.CaseDir, Engine: r.name, Stage: s.Number, Table: r.ladder.table(),
+		Repo: r.ladder.Repo, RunsRoot: r.ladderRoot(), Expires: exp.Sub(rec), Environ: r.opt.Environ})
+	if err != nil {
+		return "the packet cannot be rebuilt: " + err.Error()
+	}
+	switch {
+	case a.RepoHead != p.RepoHead:
+		return fmt.Sprintf("it was granted for HEAD %q of %s, which is now at %q", a.RepoHead, p.Repo, p.RepoHead)
+	case a.PacketSHA256 != p.Digest():
+		return fmt.Sprintf("it was granted for packet sha256 %s; the packet for this run is %s", a.PacketSHA256, p.Digest())
+	}
+	return ""
 }
 
 func isConsumed(runsRoot, id string) bool {
@@ -145,6 +179,8 @@ func (r *run) consumeApproval(a *ledger.Approval) *gateFailure {
 	r.granted = a
 	r.rep.ApprovalID = a.ApprovalID
 	r.rep.ApprovalConsumed = true
+	r.rep.ApprovalPacketSHA256 = a.PacketSHA256
+	r.rep.ApprovalRepoHead = a.RepoHead
 	r.rep.ConsumedByPassEvidence = r.rep.RunID
 	r.tr("approval.consumed", map[string]any{"approval_id": a.ApprovalID, "run_id": r.rep.RunID})
 	return nil

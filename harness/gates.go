@@ -45,6 +45,8 @@ func (r *run) gates() bool {
 // the backend's HOME and TMPDIR inside the run directory, the Go build
 // cache, and /dev/null. The rest of the run directory (the evidence, the
 // harness's own scratch files) and everything outside it stay read-only.
+// Reads are confined too (readPolicy): beyond what they may write, they
+// may read only system directories, the toolchain and their own inputs.
 // It reports whether the run may go on.
 func (r *run) confinePolicy() bool {
 	if !r.sb.Confine {
@@ -59,7 +61,8 @@ func (r *run) confinePolicy() bool {
 			r.tr("sandbox.gocache", map[string]any{"path": gc, "error": err.Error()})
 		}
 	}
-	p := &sandbox.Policy{Dirs: dirs, Files: []string{os.DevNull}}
+	p := &sandbox.Policy{Dirs: dirs, Files: []string{os.DevNull}, ConfineReads: true}
+	p.ReadDirs, p.ReadFiles = r.readPolicy(env)
 	if err := p.Check(); err != nil {
 		msg := "the Landlock ruleset could not be built: " + err.Error()
 		r.tr("sandbox.policy.error", map[string]any{"error": err.Error()})
@@ -70,7 +73,9 @@ func (r *run) confinePolicy() bool {
 	}
 	r.policy = p
 	r.rep.SandboxInfo.Writable = p.Paths()
-	r.tr("sandbox.policy", map[string]any{"kind": sandbox.KindLandlock, "landlock_abi": r.sb.KernelABI, "ruleset_abi": sandbox.RulesetABI, "writable": p.Paths()})
+	r.rep.SandboxInfo.ReadsConfined = true
+	r.rep.SandboxInfo.Readable = append(append([]string{}, p.ReadDirs...), p.ReadFiles...)
+	r.tr("sandbox.policy", map[string]any{"kind": sandbox.KindLandlock, "landlock_abi": r.sb.KernelABI, "ruleset_abi": sandbox.RulesetABI, "writable": p.Paths(), "readable": r.rep.SandboxInfo.Readable})
 	return true
 }
 
@@ -85,7 +90,12 @@ func (r *run) confine(argv []string, path string) (out []string, wrapped bool) {
 	if err != nil {
 		return argv, false
 	}
-	return sandbox.Wrap(r.opt.SandboxCommand, *r.policy, prog, argv), true
+	p := *r.policy
+	if f := realFile(prog); p.ConfineReads && f != "" && !slices.Contains(p.ReadFiles, f) {
+		// The program itself, wherever it lives: it must be read to run.
+		p.ReadFiles = append(slices.Clip(p.ReadFiles), f)
+	}
+	return sandbox.Wrap(r.opt.SandboxCommand, p, prog, argv), true
 }
 
 // confined records that who (the backend, the verification) started

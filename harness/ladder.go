@@ -1,7 +1,6 @@
 package harness
 
 import (
-	"crypto/ed25519"
 	"fmt"
 	"path/filepath"
 	"slices"
@@ -10,8 +9,8 @@ import (
 	"github.com/svrnty/sotvet/harness/contract"
 	"github.com/svrnty/sotvet/harness/engine/fake"
 	"github.com/svrnty/sotvet/harness/evidence"
-
 	"github.com/svrnty/sotvet/harness/stage"
+	"github.com/svrnty/sotvet/harness/verify"
 )
 
 // Ladder configures a staged run (harness run --stage N).
@@ -28,8 +27,10 @@ type Ladder struct {
 	// TargetAdmission is the target-repository admission record (JSON, the
 	// kind the records check vets), required by stages 5 and 6.
 	TargetAdmission string
-	// TrustedKey, when set, is the key approval records must be signed with.
-	TrustedKey ed25519.PublicKey
+	// Trust is whom approval records and earlier-stage evidence must be
+	// signed by (package trust: --pub-key, or the workspace's
+	// trusted-keys); with no key they are only checked for integrity.
+	Trust verify.Options
 }
 
 func (l Ladder) table() *stage.Table {

@@ -1,7 +1,6 @@
 package harness
 
 import (
-	"crypto/ed25519"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -64,7 +63,7 @@ type ladderRun struct {
 }
 
 // readRuns reads and verifies the run directories directly under root.
-func readRuns(root string, trusted ed25519.PublicKey) []ladderRun {
+func readRuns(root string, trust verify.Options) []ladderRun {
 	ents, err := os.ReadDir(root)
 	if err != nil {
 		return nil
@@ -78,14 +77,14 @@ func readRuns(root string, trusted ed25519.PublicKey) []ladderRun {
 		if !stagedReport(filepath.Join(dir, evidence.ReportJSON)) {
 			continue
 		}
-		vs, rep, err := verify.Dir(dir, verify.Options{PublicKey: trusted})
+		vs, rep, err := verify.Dir(dir, trust)
 		if err != nil || rep == nil || rep.Stage == 0 {
 			continue
 		}
 		lr := ladderRun{dir: dir, rep: rep, valid: len(vs) == 0}
 		if data, err := ledger.ReadFile(filepath.Join(dir, ledger.OutcomeFile)); err == nil {
 			var o ledger.Outcome
-			if len(ledger.Unmarshal(data, &o, trusted)) == 0 {
+			if len(ledger.Unmarshal(data, &o, trust.Keys()...)) == 0 {
 				lr.outcome = &o
 			}
 		}
@@ -97,13 +96,13 @@ func readRuns(root string, trusted ed25519.PublicKey) []ladderRun {
 
 // StageStatusOf says whether stage n is validated for engine by the runs
 // under root.
-func StageStatusOf(root, engine string, t *stage.Table, n int, trusted ed25519.PublicKey) StageStatus {
-	return stageStatus(readRuns(root, trusted), readComparisons(root, trusted), engine, t, n)
+func StageStatusOf(root, engine string, t *stage.Table, n int, trust verify.Options) StageStatus {
+	return stageStatus(readRuns(root, trust), readComparisons(root, trust), engine, t, n)
 }
 
 // Ladder reports every stage's status for engine.
-func LadderStatus(root, engine string, t *stage.Table, trusted ed25519.PublicKey) []StageStatus {
-	runs, cmps := readRuns(root, trusted), readComparisons(root, trusted)
+func LadderStatus(root, engine string, t *stage.Table, trust verify.Options) []StageStatus {
+	runs, cmps := readRuns(root, trust), readComparisons(root, trust)
 	var out []StageStatus
 	for n := 1; n <= len(t.Stages); n++ {
 		out = append(out, stageStatus(runs, cmps, engine, t, n))
@@ -212,7 +211,7 @@ func stagedReport(path string) bool {
 }
 
 // readComparisons reads the verified comparisons directly under root.
-func readComparisons(root string, trusted ed25519.PublicKey) []*ledger.Comparison {
+func readComparisons(root string, trust verify.Options) []*ledger.Comparison {
 	ents, err := os.ReadDir(root)
 	if err != nil {
 		return nil
@@ -223,7 +222,7 @@ func readComparisons(root string, trusted ed25519.PublicKey) []*ledger.Compariso
 		if !e.IsDir() || !verify.IsComparison(dir) {
 			continue
 		}
-		vs, c, err := verify.Comparison(dir, verify.Options{PublicKey: trusted})
+		vs, c, err := verify.Comparison(dir, trust)
 		if err == nil && len(vs) == 0 && c != nil {
 			out = append(out, c)
 		}

@@ -142,6 +142,9 @@ func (p *Packet) Text() string {
 	return b.String()
 }
 
+// Digest is the packet's sha256, as an approval records it.
+func (p *Packet) Digest() string { return evidence.Digest([]byte(p.Text())) }
+
 // RecordApproval writes the operator's decision on p under the runs root.
 func RecordApproval(p *Packet, grant bool, actor string, key ed25519.PrivateKey, now time.Time) (*ledger.Approval, string, error) {
 	if strings.TrimSpace(actor) == "" {
@@ -153,9 +156,9 @@ func RecordApproval(p *Packet, grant bool, actor string, key ed25519.PrivateKey,
 	}
 	a := &ledger.Approval{
 		SchemaVersion: ledger.SchemaVersion, ApprovalID: id, CaseID: p.CaseID, ContractSHA256: p.ContractSHA256,
-		Engine: p.Engine, Stage: p.Stage.Number, Repo: p.Repo, Decision: ledger.Denied, Actor: actor, Scope: p.Scope,
+		Engine: p.Engine, Stage: p.Stage.Number, Repo: p.Repo, RepoHead: p.RepoHead, Decision: ledger.Denied, Actor: actor, Scope: p.Scope,
 		MutationMode: p.Stage.MutationMode, AllowedPaths: nonNil(p.AllowedPaths), BlockedActions: nonNil(p.BlockedActions),
-		ApprovalText: p.ApprovalText, PacketSHA256: evidence.Digest([]byte(p.Text())),
+		ApprovalText: p.ApprovalText, PacketSHA256: p.Digest(),
 		RecordedAt: evidence.FormatTime(now), ExpiresAt: evidence.FormatTime(now.Add(p.Expires)),
 	}
 	if grant {
@@ -176,7 +179,7 @@ func RecordApproval(p *Packet, grant bool, actor string, key ed25519.PrivateKey,
 var ErrOutcome = errors.New("outcome refused")
 
 // RecordOutcome writes the operator's accept or reject of a verified run.
-func RecordOutcome(runDir string, accept bool, actor, reason string, key ed25519.PrivateKey, trusted ed25519.PublicKey, now time.Time) (*ledger.Outcome, error) {
+func RecordOutcome(runDir string, accept bool, actor, reason string, key ed25519.PrivateKey, trust verify.Options, now time.Time) (*ledger.Outcome, error) {
 	if strings.TrimSpace(actor) == "" || strings.TrimSpace(reason) == "" {
 		return nil, fmt.Errorf("%w: --actor NAME and --reason TEXT are required", ErrUsage)
 	}
@@ -184,7 +187,7 @@ func RecordOutcome(runDir string, accept bool, actor, reason string, key ed25519
 	if _, err := os.Lstat(out); err == nil {
 		return nil, fmt.Errorf("%w: %s already has an operator outcome", ErrOutcome, runDir)
 	}
-	vs, rep, err := verify.Dir(runDir, verify.Options{PublicKey: trusted})
+	vs, rep, err := verify.Dir(runDir, trust)
 	if err != nil {
 		return nil, err
 	}

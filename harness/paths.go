@@ -11,6 +11,7 @@ import (
 
 	"github.com/svrnty/sotvet/harness/contract"
 	"github.com/svrnty/sotvet/harness/evidence"
+	"github.com/svrnty/sotvet/internal/quotepath"
 )
 
 // checkPaths holds each changed path against the contract: it must be a
@@ -25,6 +26,12 @@ func checkPaths(workspace string, changed, allowed, forbidden []string) (vs []ev
 		root = workspace
 	}
 	for _, p := range changed {
+		if quotepath.NeedsQuoting(p) {
+			// A name a backend chose to break lines: never a file it may write.
+			vs = append(vs, evidence.PathViolation{Path: p, Reason: "the path holds a control character or invalid UTF-8"})
+			allowedOK = false
+			continue
+		}
 		if err := contract.CheckRelPath(p); err != nil {
 			vs = append(vs, evidence.PathViolation{Path: p, Reason: err.Error()})
 			allowedOK = false

@@ -13,6 +13,7 @@ import (
 	"github.com/svrnty/sotvet/harness/engine"
 	"github.com/svrnty/sotvet/harness/evidence"
 	"github.com/svrnty/sotvet/harness/sandbox"
+	"github.com/svrnty/sotvet/internal/quotepath"
 )
 
 func (r *run) newReport(start time.Time, caseID string) *evidence.Report {
@@ -32,7 +33,7 @@ func (r *run) newReport(start time.Time, caseID string) *evidence.Report {
 		Provider:              r.entry.Engine.Provider(),
 		SourceAdmissionStatus: "not_applicable",
 		Sandbox:               sandbox.KindNone,
-		SandboxInfo:           evidence.SandboxInfo{Mode: r.sb.Mode, KernelABI: r.sb.KernelABI, Writable: []string{}, Confined: []string{}, Reason: r.sb.Reason},
+		SandboxInfo:           evidence.SandboxInfo{Mode: r.sb.Mode, KernelABI: r.sb.KernelABI, Writable: []string{}, Readable: []string{}, Confined: []string{}, Reason: r.sb.Reason},
 		Harness:               evidence.Harness{Name: "sotvet", Version: r.opt.Version},
 		Verification:          evidence.Verification{Commands: []evidence.CommandResult{}},
 		RequiredEvents:        evidence.RequiredEvents{Required: []string{}, Missing: []string{}},
@@ -280,6 +281,13 @@ func (r *run) markdown() ([]byte, error) {
 		fmt.Fprintf(&b, " (%s)", si.Reason)
 	}
 	b.WriteString("\n")
+	if si := rep.SandboxInfo; rep.Sandbox == sandbox.KindLandlock && si.ReadsConfined {
+		fmt.Fprintf(&b, "- reads: confined to the writable paths and %s\n", strings.Join(si.Readable, ", "))
+	} else if rep.Sandbox == sandbox.KindLandlock {
+		b.WriteString("- reads: not confined (every file the user can read)\n")
+	} else {
+		b.WriteString("- reads: not confined (no sandbox)\n")
+	}
 	fmt.Fprintf(&b, "- baseline commit: `%s`\n", rep.Baseline.Commit)
 	b.WriteString("\n## Blockers\n\n")
 	if len(rep.Blockers) == 0 {
@@ -288,7 +296,7 @@ func (r *run) markdown() ([]byte, error) {
 	for _, bl := range rep.Blockers {
 		fmt.Fprintf(&b, "- `%s`: %s", bl.Code, bl.Message)
 		if len(bl.Paths) > 0 {
-			fmt.Fprintf(&b, " (%s)", strings.Join(bl.Paths, ", "))
+			fmt.Fprintf(&b, " (%s)", quotepath.Join(bl.Paths, ", "))
 		}
 		if bl.Artifact != "" {
 			fmt.Fprintf(&b, " [artifact %s]", bl.Artifact)
@@ -300,7 +308,7 @@ func (r *run) markdown() ([]byte, error) {
 		b.WriteString("None.\n")
 	}
 	for _, f := range rep.ChangedFiles {
-		fmt.Fprintf(&b, "- `%s`\n", f)
+		fmt.Fprintf(&b, "- `%s`\n", quotepath.Path(f))
 	}
 	fmt.Fprintf(&b, "\nAllowed writes passed: %t. Forbidden paths passed: %t.\n", rep.AllowedWritesPassed, rep.ForbiddenPathsPassed)
 	b.WriteString("\n## Verification\n\n")

@@ -47,7 +47,7 @@ func (r *run) stageGates() bool {
 			}
 		case stage.GateEarlierStage:
 			if s.Number > 1 {
-				st := StageStatusOf(r.ladderRoot(), r.name, r.ladder.table(), s.Number-1, r.ladder.TrustedKey)
+				st := StageStatusOf(r.ladderRoot(), r.name, r.ladder.table(), s.Number-1, r.ladder.Trust)
 				if !st.Validated {
 					fail(g, evidence.EarlierStageNotValidated, "stage %d is not validated by evidence under %s for engine %s: %s",
 						s.Number-1, r.ladderRoot(), r.name, st.Summary())

@@ -2,8 +2,12 @@ package panel
 
 import (
 	"context"
+	"fmt"
+	"io"
+	"net/http"
 	"net/http/httptest"
 	"os"
+	"slices"
 	"sync"
 	"syscall"
 	"testing"
@@ -12,6 +16,7 @@ import (
 	"github.com/svrnty/sotvet/harness"
 	"github.com/svrnty/sotvet/harness/matrix"
 	"github.com/svrnty/sotvet/internal/testcorpus"
+	"github.com/svrnty/sotvet/scripts/gen-corpus/gencorpus"
 	"github.com/svrnty/sotvet/summary"
 )
 
@@ -122,4 +127,111 @@ func BenchmarkSummaryCorpus60RunsCached(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+}
+
+var (
+	bigOnce sync.Once
+	bigRoot string
+	bigErr  error
+)
+
+// bigWorkspace is a synthetic workspace of 10,000 documents
+// (scripts/gen-corpus), made once per test binary.
+func bigWorkspace(b *testing.B) string {
+	bigOnce.Do(func() {
+		if bigRoot, bigErr = os.MkdirTemp("", "sotvet-panel-10k-"); bigErr != nil {
+			return
+		}
+		bigErr = gencorpus.Write(bigRoot, 10000, 1)
+	})
+	if bigErr != nil {
+		b.Fatal(bigErr)
+	}
+	return bigRoot
+}
+
+// BenchmarkPanelConcurrentSlowClients: 50 clients at once against the
+// panel on loopback (httptest), on a 10,000-document workspace and a runs
+// root of real runs, each reading its responses slowly (32 KiB, then a
+// 10 ms pause). It reports each page's 95th percentile time to
+// the first byte, the server's share of a request. Target: every page
+// under 100 ms.
+func BenchmarkPanelConcurrentSlowClients(b *testing.B) {
+	root := bigWorkspace(b)
+	runs, m := realRuns(b)
+	ts := httptest.NewUnstartedServer(nil)
+	h, err := New(Options{Summary: summary.Options{Root: root, RunsRoot: runs}, Addr: ts.Listener.Addr().String(), Redactor: scanner(b)})
+	if err != nil {
+		b.Fatal(err)
+	}
+	ts.Config.Handler = h
+	ts.Start()
+	defer ts.Close()
+	pages := []string{"/", "/workboard", "/findings", "/runs", "/runs/" + aRun(b, runs, m, ""), "/approval", "/api/token"}
+	// The first request computes the summary; the benchmark measures the
+	// pages served from it.
+	if r := getB(b, ts, "/"); r != 200 {
+		b.Fatalf("/: %d", r)
+	}
+	const clients = 50
+	lat := map[string][]time.Duration{}
+	var mu sync.Mutex
+	for b.Loop() {
+		var wg sync.WaitGroup
+		for c := range clients {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				client := &http.Client{Transport: &http.Transport{DisableKeepAlives: false}}
+				defer client.CloseIdleConnections()
+				for i := range pages {
+					p := pages[(c+i)%len(pages)]
+					req, _ := http.NewRequest("GET", ts.URL+p, nil)
+					start := time.Now()
+					resp, err := client.Do(req)
+					if err != nil {
+						b.Error(err)
+						return
+					}
+					ttfb := time.Since(start)
+					buf := make([]byte, 32<<10)
+					for {
+						_, err := resp.Body.Read(buf)
+						if err != nil {
+							break
+						}
+						time.Sleep(10 * time.Millisecond) // a slow reader: about 3 MB/s
+					}
+					resp.Body.Close()
+					if resp.StatusCode != 200 {
+						b.Errorf("%s: %d", p, resp.StatusCode)
+					}
+					mu.Lock()
+					lat[p] = append(lat[p], ttfb)
+					mu.Unlock()
+				}
+			}()
+		}
+		wg.Wait()
+	}
+	worst := time.Duration(0)
+	for i, p := range pages {
+		d := lat[p]
+		slices.Sort(d)
+		p95 := d[len(d)*95/100]
+		worst = max(worst, p95)
+		b.ReportMetric(float64(p95.Microseconds())/1000, fmt.Sprintf("p95-ms-page%d", i))
+		b.Logf("%-40s p95 %v (n=%d)", p, p95, len(d))
+	}
+	b.ReportMetric(float64(worst.Microseconds())/1000, "worst-p95-ms")
+}
+
+func getB(b *testing.B, ts *httptest.Server, p string) int {
+	resp, err := http.Get(ts.URL + p)
+	if err != nil {
+		b.Fatal(err)
+	}
+	io.Copy(io.Discard, resp.Body)
+	resp.Body.Close()
+	return resp.StatusCode
 }

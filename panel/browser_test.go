@@ -16,6 +16,7 @@ import (
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
+	"github.com/svrnty/sotvet/harness/ledger"
 	"github.com/svrnty/sotvet/internal/testcorpus"
 )
 
@@ -64,8 +65,8 @@ func browserRuns(t *testing.T, withApproval bool) string {
 	copyTree(t, filepath.Join(runs, filepath.Base(filepath.Dir(m.Path))), filepath.Join(dir, filepath.Base(filepath.Dir(m.Path))))
 	writeGuard(t, dir, "active_or_conflicting_core_work_present")
 	if withApproval {
-		os.MkdirAll(filepath.Join(dir, "approvals"), 0o755)
-		os.WriteFile(filepath.Join(dir, "approvals", "A-1.json"), []byte(`{"schema_version":1,"approval_id":"A-1","case_id":"r1-string-slugify","stage":4,"decision":"granted","actor":"jp","approval_text":"I approve A-1 for r1-string-slugify in a disposable clone.","allowed_paths":["slugify.go"],"blocked_actions":["push","merge"],"recorded_at":"2026-06-01T10:00:00Z","expires_at":""}`), 0o644)
+		writeRecord(t, dir, &ledger.Approval{SchemaVersion: ledger.SchemaVersion, ApprovalID: "appr-20260601T100000Z-000000a1", CaseID: "r1-string-slugify", Stage: 4, Decision: "granted", Actor: "jp",
+			ApprovalText: "I approve A-1 for r1-string-slugify in a disposable clone.", AllowedPaths: []string{"slugify.go"}, BlockedActions: []string{"push", "merge"}, RecordedAt: "2026-06-01T10:00:00Z"})
 	}
 	return dir
 }
@@ -333,7 +334,7 @@ func TestBrowser(t *testing.T) {
 		if n := eval[int](t, ctx, `document.querySelectorAll("#patch .pl.add").length`); n == 0 {
 			t.Error("no added lines in the patch")
 		}
-		if v := act(t, ctx, chromedp.Text("#verdict")); !strings.HasPrefix(v, "accepted") {
+		if v := act(t, ctx, chromedp.Text("#verdict")); !strings.HasPrefix(v, "valid (unsigned: anyone can rewrite this run)") {
 			t.Errorf("verdict %q", v)
 		}
 		if n := eval[int](t, ctx, `document.querySelectorAll("table.digests tbody tr").length`); n < 5 {

@@ -48,6 +48,23 @@ var funcs = template.FuncMap{
 			return '-'
 		}, strings.ToLower(s))
 	},
+	// verdictText and verdictClass say what verify's verdict on a run is
+	// worth, in the CLI's words: green only for a run a trusted key signed.
+	"verdictText": func(r summary.Run) string {
+		if !r.Verified {
+			return "rejected"
+		}
+		return "valid (" + r.Authenticity + ")"
+	},
+	"verdictClass": func(r summary.Run) string {
+		switch {
+		case !r.Verified:
+			return "st-no"
+		case r.Trusted:
+			return "st-yes"
+		}
+		return "st-warning"
+	},
 	"yesno": func(b bool) string {
 		if b {
 			return "yes"
@@ -93,25 +110,17 @@ func parseTemplates() (map[string]*template.Template, error) {
 }
 
 func (s *Server) overview(w http.ResponseWriter, r *http.Request) {
-	sum, tok, err := s.current()
-	if err != nil {
-		s.fail(w, err)
-		return
-	}
-	s.page(w, "overview", "Overview", sum, tok, nil)
+	s.summaryPage(w, r, htmlType, s.htmlPage("overview", "Overview", nil))
 }
 
 func (s *Server) workboard(w http.ResponseWriter, r *http.Request) {
-	sum, tok, err := s.current()
-	if err != nil {
-		s.fail(w, err)
-		return
-	}
-	blocked := map[string][]summary.Waits{}
-	for _, b := range sum.Workboard.Blocked {
-		blocked[b.ID] = b.By
-	}
-	s.page(w, "workboard", "Workboard", sum, tok, blocked)
+	s.summaryPage(w, r, htmlType, s.htmlPage("workboard", "Workboard", func(sum *summary.Summary) any {
+		blocked := map[string][]summary.Waits{}
+		for _, b := range sum.Workboard.Blocked {
+			blocked[b.ID] = b.By
+		}
+		return blocked
+	}))
 }
 
 // FindingsView is the findings page and /api/findings: the findings that
@@ -148,13 +157,10 @@ func filterFindings(sum *summary.Summary, check, severity string) FindingsView {
 }
 
 func (s *Server) findings(w http.ResponseWriter, r *http.Request) {
-	sum, tok, err := s.current()
-	if err != nil {
-		s.fail(w, err)
-		return
-	}
 	q := r.URL.Query()
-	s.page(w, "findings", "Findings", sum, tok, filterFindings(sum, q.Get("check"), q.Get("severity")))
+	s.summaryPage(w, r, htmlType, s.htmlPage("findings", "Findings", func(sum *summary.Summary) any {
+		return filterFindings(sum, q.Get("check"), q.Get("severity"))
+	}))
 }
 
 type fileView struct {
@@ -237,12 +243,7 @@ func (s *Server) notFoundOr(w http.ResponseWriter, err error) {
 }
 
 func (s *Server) runs(w http.ResponseWriter, r *http.Request) {
-	sum, tok, err := s.current()
-	if err != nil {
-		s.fail(w, err)
-		return
-	}
-	s.page(w, "runs", "Runs", sum, tok, nil)
+	s.summaryPage(w, r, htmlType, s.htmlPage("runs", "Runs", nil))
 }
 
 // RunView is a run page and /api/runs/{id}.
@@ -282,7 +283,7 @@ func (s *Server) loadRunView(id string) (*RunView, error) {
 	if root == "" || !validRel(id) {
 		return nil, fs.ErrNotExist
 	}
-	run, err := summary.LoadRun(root, id)
+	run, err := summary.LoadRun(root, id, s.opt.Summary.Trust)
 	if err != nil {
 		return nil, err
 	}
@@ -344,33 +345,45 @@ func patchKind(l string) string {
 }
 
 func (s *Server) run(w http.ResponseWriter, r *http.Request) {
-	v, err := s.loadRunView(r.PathValue("id"))
-	if err != nil {
-		s.notFoundOr(w, err)
-		return
-	}
-	sum, tok, err := s.current()
-	if err != nil {
-		s.fail(w, err)
-		return
-	}
-	s.page(w, "run", "Run "+v.Run.ID, sum, tok, v)
+	s.runPage(w, r, htmlType, func(sum *summary.Summary, tok string, v *RunView) ([]byte, error) {
+		return s.render("run", "Run "+v.Run.ID, sum, tok, v)
+	})
 }
 
 func (s *Server) apiRun(w http.ResponseWriter, r *http.Request) {
-	v, err := s.loadRunView(r.PathValue("id"))
-	if err != nil {
-		s.notFoundOr(w, err)
-		return
-	}
-	s.sendJSON(w, http.StatusOK, v)
+	s.runPage(w, r, jsonType, func(_ *summary.Summary, _ string, v *RunView) ([]byte, error) {
+		b, err := json.MarshalIndent(v, "", "  ")
+		return append(b, '\n'), err
+	})
 }
 
-func (s *Server) approval(w http.ResponseWriter, r *http.Request) {
+// runPage serves a run's page from the page cache: verifying a run reads
+// all its artifacts, once per change token however many clients ask (the
+// token covers the run directory).
+func (s *Server) runPage(w http.ResponseWriter, r *http.Request, contentType string, render func(*summary.Summary, string, *RunView) ([]byte, error)) {
 	sum, tok, err := s.current()
 	if err != nil {
 		s.fail(w, err)
 		return
 	}
-	s.page(w, "approval", "Approval packet", sum, tok, nil)
+	body, err := s.pages.get(tok, r.URL.RequestURI(), func() ([]byte, error) {
+		v, err := s.loadRunView(r.PathValue("id"))
+		if err != nil {
+			return nil, err
+		}
+		b, err := render(sum, tok, v)
+		if err != nil {
+			return nil, err
+		}
+		return s.opt.Redactor.Redact(b), nil
+	})
+	if err != nil {
+		s.notFoundOr(w, err)
+		return
+	}
+	s.write(w, http.StatusOK, contentType, body)
+}
+
+func (s *Server) approval(w http.ResponseWriter, r *http.Request) {
+	s.summaryPage(w, r, htmlType, s.htmlPage("approval", "Approval packet", nil))
 }

@@ -13,7 +13,6 @@
 package panel
 
 import (
-	"bytes"
 	"crypto/sha256"
 	"embed"
 	"encoding/hex"
@@ -31,6 +30,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/svrnty/sotvet/summary"
 )
@@ -80,7 +80,21 @@ type Server struct {
 	mu     sync.Mutex
 	token  string
 	cached *summary.Summary
+
+	// The change token of the files on disk (changeToken): walked at
+	// most once per tokenInterval, one walk at a time, so that many
+	// clients do not each walk a large workspace.
+	tokMu   sync.Mutex
+	tok     string
+	tokAt   time.Time
+	tokWalk chan struct{} // closed when the walk in flight ends
+
+	pages pageCache
 }
+
+// tokenInterval is how long a walked change token is reused: well within
+// the two seconds in which the panel promises to see a change.
+const tokenInterval = 250 * time.Millisecond
 
 // ignoredFunc returns the ignore rules the current summary used.
 func (s *Server) ignoredFunc() func(string, bool) bool {
@@ -240,10 +254,50 @@ func (s *Server) current() (*summary.Summary, string, error) {
 	return sum, tok, nil
 }
 
-// changeToken digests the name, size and modification time of every
+// changeToken returns the change token. The first call walks the files
+// (concurrent callers wait for that one walk); after that, a token older
+// than tokenInterval is walked again in the background, one walk at a
+// time, and callers get the last token meanwhile: no request waits for a
+// walk of a large workspace, and a change on disk is seen within
+// tokenInterval plus one walk.
+func (s *Server) changeToken() string {
+	s.tokMu.Lock()
+	for s.tok == "" && s.tokWalk != nil {
+		wait := s.tokWalk
+		s.tokMu.Unlock()
+		<-wait
+		s.tokMu.Lock()
+	}
+	switch {
+	case s.tok == "":
+		done := make(chan struct{})
+		s.tokWalk = done
+		s.tokMu.Unlock()
+		s.refreshToken(done)
+		s.tokMu.Lock()
+	case s.tokWalk == nil && time.Since(s.tokAt) >= tokenInterval:
+		done := make(chan struct{})
+		s.tokWalk = done
+		go s.refreshToken(done)
+	}
+	tok := s.tok
+	s.tokMu.Unlock()
+	return tok
+}
+
+// refreshToken walks the files, records the token and closes done.
+func (s *Server) refreshToken(done chan struct{}) {
+	tok := s.walkToken()
+	s.tokMu.Lock()
+	s.tok, s.tokAt, s.tokWalk = tok, time.Now(), nil
+	s.tokMu.Unlock()
+	close(done)
+}
+
+// walkToken digests the name, size and modification time of every
 // file under the workspace and the runs root (minus .git and the copied
 // workspaces of runs): it changes when anything the summary reads does.
-func (s *Server) changeToken() string {
+func (s *Server) walkToken() string {
 	h := sha256.New()
 	walk := func(root string, skipRunTrees bool) {
 		if root == "" {
@@ -272,7 +326,11 @@ func (s *Server) changeToken() string {
 
 // send redacts body and writes it.
 func (s *Server) send(w http.ResponseWriter, status int, contentType string, body []byte) {
-	body = s.opt.Redactor.Redact(body)
+	s.write(w, status, contentType, s.opt.Redactor.Redact(body))
+}
+
+// write writes body, already redacted.
+func (s *Server) write(w http.ResponseWriter, status int, contentType string, body []byte) {
 	w.Header().Set("Content-Type", contentType)
 	w.Header().Set("Content-Length", strconv.Itoa(len(body)))
 	w.Header().Set("Cache-Control", "no-store")
@@ -299,15 +357,12 @@ func (s *Server) notFound(w http.ResponseWriter) {
 
 // page renders a page template with the common layout data.
 func (s *Server) page(w http.ResponseWriter, name, title string, sum *summary.Summary, tok string, data any) {
-	var buf bytes.Buffer
-	err := s.tmpl[name].ExecuteTemplate(&buf, "layout", layoutData{
-		Title: title, Page: name, Token: tok, Summary: sum, Data: data,
-	})
+	b, err := s.render(name, title, sum, tok, data)
 	if err != nil {
 		s.fail(w, err)
 		return
 	}
-	s.send(w, http.StatusOK, "text/html; charset=utf-8", buf.Bytes())
+	s.send(w, http.StatusOK, "text/html; charset=utf-8", b)
 }
 
 type layoutData struct {
@@ -342,23 +397,20 @@ func (s *Server) apiToken(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) apiSummary(w http.ResponseWriter, r *http.Request) {
-	sum, _, err := s.current()
-	if err != nil {
-		s.fail(w, err)
-		return
-	}
-	s.sendJSON(w, http.StatusOK, sum)
+	s.summaryPage(w, r, jsonType, jsonPage(func(sum *summary.Summary) any { return sum }))
 }
 
 func (s *Server) apiFindings(w http.ResponseWriter, r *http.Request) {
-	sum, _, err := s.current()
-	if err != nil {
-		s.fail(w, err)
-		return
-	}
-	f := filterFindings(sum, r.URL.Query().Get("check"), r.URL.Query().Get("severity"))
-	s.sendJSON(w, http.StatusOK, f)
+	q := r.URL.Query()
+	s.summaryPage(w, r, jsonType, jsonPage(func(sum *summary.Summary) any {
+		return filterFindings(sum, q.Get("check"), q.Get("severity"))
+	}))
 }
+
+const (
+	jsonType = "application/json; charset=utf-8"
+	htmlType = "text/html; charset=utf-8"
+)
 
 // sortedKeys returns m's keys in order.
 func sortedKeys[V any](m map[string]V) []string {

@@ -2,6 +2,7 @@ package panel
 
 import (
 	"context"
+	"crypto/ed25519"
 	"encoding/hex"
 	"encoding/json"
 	"io"
@@ -17,8 +18,11 @@ import (
 	"time"
 
 	"github.com/svrnty/sotvet/harness"
+	"github.com/svrnty/sotvet/harness/compare"
 	"github.com/svrnty/sotvet/harness/engine/fake"
+	"github.com/svrnty/sotvet/harness/ledger"
 	"github.com/svrnty/sotvet/harness/matrix"
+	"github.com/svrnty/sotvet/harness/verify"
 	"github.com/svrnty/sotvet/secrets"
 	"github.com/svrnty/sotvet/summary"
 )
@@ -111,6 +115,29 @@ func scanner(t testing.TB) *secrets.Scanner {
 }
 
 // serve starts the panel on a loopback port for root and runs.
+// writeRecord writes a ledger record as sotvet writes it: canonical and
+// sealed, under RUNS/approvals/.
+func writeRecord(t testing.TB, runs string, rec ledger.Sealed) {
+	t.Helper()
+	data, err := ledger.Marshal(rec, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var p string
+	switch r := rec.(type) {
+	case *ledger.Approval:
+		p = ledger.ApprovalPath(runs, r.ApprovalID)
+	case *ledger.Consumption:
+		p = ledger.ConsumptionPath(runs, r.ApprovalID)
+	}
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
 func serve(t testing.TB, root, runs string) *httptest.Server {
 	t.Helper()
 	ts := httptest.NewUnstartedServer(nil)
@@ -190,7 +217,7 @@ func TestRoutes(t *testing.T) {
 		{"/files/WORKBOARD.yaml?line=3", 200, "text/html", []string{`<tr id="L3" class="hl" aria-current="location">`, "CTO-WORK-101"}},
 		{"/files/.sot/03-PROTOCOLS/CTO-SLUGIFY-FIXTURE-PRD.md", 200, "text/html", []string{"Local planning SOT only."}},
 		{"/runs", 200, "text/html", []string{"<h1>Runs</h1>", "Lane fake", "/runs/" + pass}},
-		{"/runs/" + pass, 200, "text/html", []string{"Event timeline", "run.started", "run.completed", `class="pl add"`, "accepted: every digest", "sha256"}},
+		{"/runs/" + pass, 200, "text/html", []string{"Event timeline", "run.started", "run.completed", `class="pl add"`, "valid (unsigned: anyone can rewrite this run): every digest", "sha256"}},
 		{"/runs/" + failed, 200, "text/html", []string{"verification_failed", "--- FAIL"}},
 		{"/approval", 200, "text/html", []string{"<h1>Approval packet</h1>", "never executable", "Blocked next actions"}},
 		{"/api/cto/control-summary", 200, "application/json", []string{`"schema_version": 1`, `"runtime_default_activation": false`, `"execution_allowed": false`}},
@@ -484,8 +511,14 @@ func TestLive(t *testing.T) {
 	later := time.Now().Add(2 * time.Second)
 	os.WriteFile(wb, append(b, []byte("  - id: CTO-WORK-104\n    title: New\n    status: draft\n    blocked_by: [CTO-WORK-103]\n    source: .sot/03-PROTOCOLS/CTO-SLUGIFY-FIXTURE-ISSUES.md\n")...), 0o644)
 	os.Chtimes(wb, later, later)
-	if tok() == before {
-		t.Fatal("the token did not change")
+	// The token is walked again at most every tokenInterval, in the
+	// background: the change shows within the two seconds the page polls.
+	deadline := time.Now().Add(3 * time.Second)
+	for tok() == before {
+		if time.Now().After(deadline) {
+			t.Fatal("the token did not change")
+		}
+		time.Sleep(50 * time.Millisecond)
 	}
 	if r := get(t, ts, "/workboard"); !strings.Contains(r.body, "item-CTO-WORK-104") {
 		t.Error("the workboard page does not show the new item")
@@ -525,13 +558,14 @@ func TestOddFileNames(t *testing.T) {
 // consumption, and never anything that acts.
 func TestApprovalPage(t *testing.T) {
 	runs := t.TempDir()
-	os.MkdirAll(filepath.Join(runs, "approvals"), 0o755)
-	os.WriteFile(filepath.Join(runs, "approvals", "A-7.json"), []byte(`{"schema_version":1,"approval_id":"A-7","case_id":"c","stage":5,"decision":"granted","actor":"jp","approval_text":"I approve A-7 <script>alert(1)</script>.","allowed_paths":["src/x.py"],"blocked_actions":["push"],"recorded_at":"2026-06-01T10:00:00Z"}`), 0o644)
-	os.WriteFile(filepath.Join(runs, "approvals", "A-7.consumed.json"), []byte(`{"schema_version":1,"approval_id":"A-7","run_id":"run-9","consumed_at":"2026-06-01T11:00:00Z","consumed_by_pass_evidence":"run-9"}`), 0o644)
+	const id = "appr-20260601T100000Z-0000a007"
+	writeRecord(t, runs, &ledger.Approval{SchemaVersion: ledger.SchemaVersion, ApprovalID: id, CaseID: "c", Stage: 5, Decision: "granted", Actor: "jp",
+		ApprovalText: "I approve A-7 <script>alert(1)</script>.", AllowedPaths: []string{"src/x.py"}, BlockedActions: []string{"push"}, RecordedAt: "2026-06-01T10:00:00Z"})
+	writeRecord(t, runs, &ledger.Consumption{SchemaVersion: ledger.SchemaVersion, ApprovalID: id, RunID: "run-9", ConsumedAt: "2026-06-01T11:00:00Z", ConsumedByPassEvidence: "run-9"})
 	ts := serve(t, sampleCopy(t), runs)
 	r := get(t, ts, "/approval")
 	for _, want := range []string{`id="packet-text">I approve A-7 &lt;script&gt;alert(1)&lt;/script&gt;.</pre>`, `id="copy-packet"`,
-		"consumed_by_pass_evidence", "<code>run-9</code>", "<code>src/x.py</code>", "<code>push</code>", "consumed (approval <code>A-7</code>, stage 5, run <code>run-9</code>)"} {
+		"consumed_by_pass_evidence", "<code>run-9</code>", "<code>src/x.py</code>", "<code>push</code>", "consumed (approval <code>" + id + "</code>, stage 5, run <code>run-9</code>)"} {
 		if !strings.Contains(r.body, want) {
 			t.Errorf("no %q on the approval page", want)
 		}
@@ -597,7 +631,14 @@ func TestIgnoreRulesRefresh(t *testing.T) {
 	later := time.Now().Add(3 * time.Second)
 	os.WriteFile(filepath.Join(root, ".gitignore"), []byte("late.env\n"), 0o644)
 	os.Chtimes(filepath.Join(root, ".gitignore"), later, later)
-	if r := get(t, ts, "/files/late.env"); r.code != 404 {
+	// Seen within the panel's refresh interval.
+	deadline := time.Now().Add(3 * time.Second)
+	r := get(t, ts, "/files/late.env")
+	for r.code != 404 && time.Now().Before(deadline) {
+		time.Sleep(50 * time.Millisecond)
+		r = get(t, ts, "/files/late.env")
+	}
+	if r.code != 404 {
 		t.Errorf("after the rules changed: %d, want 404", r.code)
 	}
 }
@@ -609,43 +650,74 @@ func TestTamperedRun(t *testing.T) {
 	name := filepath.Base(aRun(t, runs, m, ""))
 	copyTree(t, filepath.Join(runs, aRun(t, runs, m, "")), filepath.Join(myRuns, name))
 	ts := serve(t, sampleCopy(t), myRuns)
-	if r := get(t, ts, "/runs/"+name); !strings.Contains(r.body, `id="verdict" class="st-yes">accepted`) {
-		t.Fatal("the copied run is not accepted before the edit")
+	// Unsigned: valid, in the CLI's words, and not in the colour of trust.
+	if r := get(t, ts, "/runs/"+name); !strings.Contains(r.body, `id="verdict" class="st-warning">valid (unsigned: anyone can rewrite this run)`) {
+		t.Fatal("the copied run is not shown valid (unsigned) before the edit")
 	}
 	p := filepath.Join(myRuns, name, "test.log")
 	b, _ := os.ReadFile(p)
 	os.WriteFile(p, append(b, "tampered\n"...), 0o644)
-	r := get(t, ts, "/runs/"+name)
+	r := eventually(t, ts, "/runs/"+name, "rejected")
 	for _, want := range []string{`id="verdict" class="st-no">rejected`, "✖ violation", "Verify violations", "test.log:"} {
 		if !strings.Contains(r.body, want) {
 			t.Errorf("no %q on the run page", want)
 		}
 	}
-	if s := get(t, ts, "/api/cto/control-summary"); !strings.Contains(s.body, "verify rejects its evidence") {
+	if s := eventually(t, ts, "/api/cto/control-summary", "verify rejects its evidence"); !strings.Contains(s.body, "verify rejects its evidence") {
 		t.Error("the next action does not name the rejected run")
 	}
+}
+
+// eventually gets path until its body holds want, for up to three
+// seconds: the panel sees a change on disk within its refresh interval.
+func eventually(t *testing.T, ts *httptest.Server, path, want string) resp {
+	t.Helper()
+	deadline := time.Now().Add(3 * time.Second)
+	r := get(t, ts, path)
+	for !strings.Contains(r.body, want) && time.Now().Before(deadline) {
+		time.Sleep(50 * time.Millisecond)
+		r = get(t, ts, path)
+	}
+	return r
 }
 
 // A comparison shows its lanes on the runs page and its blocked lanes and
 // candidate on the overview; runtime default activation stays false.
 func TestComparisonShown(t *testing.T) {
 	runs := t.TempDir()
-	os.MkdirAll(filepath.Join(runs, "my-comparison"), 0o755)
-	os.WriteFile(filepath.Join(runs, "my-comparison", "comparison.json"), []byte(`{"schema_version":1,"comparison_id":"cmp-1","case_id":"r1","k":3,"complete":true,"created_at":"2026-06-01T00:00:00Z",
-"lanes":[{"engine":"fake","status":"ran","blocker":"","runs":["a","b","c"],"pass_at_1":0.5,"flaky":true},{"engine":"codex","status":"blocked","blocker":"engine_disabled","runs":[]}],
-"candidate_default":{"engine":"fake","eligible":false,"reason":"flaky"},"runtime_default_activation":false}`), 0o644)
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A real comparison (the panel shows only what verify accepts): the
+	// codex lane, whose gate is closed, blocks at once.
+	_, _, err = compare.Run(context.Background(), compare.Options{
+		Base:    harness.Options{RunsRoot: runs, FakeCommand: []string{exe, "harness", "fake-backend"}, Environ: os.Environ()},
+		CaseDir: "../testdata/cases/r1-string-slugify", Engines: []string{"codex"}, K: 1, Jobs: 1, ID: "cmp-1",
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
 	ts := serve(t, sampleCopy(t), runs)
 	r := get(t, ts, "/runs")
-	for _, want := range []string{"<code>cmp-1</code> (r1)", "<td>codex</td><td class=\"st-blocked\">blocked</td><td>engine_disabled</td>", "<td>0.5</td><td>yes</td>", "Runtime default activation: false"} {
+	for _, want := range []string{"<code>cmp-1</code> (r1-string-slugify)", "<td>codex</td><td class=\"st-blocked\">blocked</td><td>engine_disabled</td>", "Runtime default activation: false"} {
 		if !strings.Contains(r.body, want) {
 			t.Errorf("no %q on the runs page", want)
 		}
 	}
 	o := get(t, ts, "/")
-	for _, want := range []string{"<strong>codex</strong>: engine_disabled", "fake, eligible: false"} {
+	for _, want := range []string{"<strong>codex</strong>: engine_disabled", "codex, eligible: false"} {
 		if !strings.Contains(o.body, want) {
 			t.Errorf("no %q on the overview", want)
 		}
+	}
+	// A forged comparison beside it is unreadable, never shown as a verdict.
+	os.MkdirAll(filepath.Join(runs, "cmp-forged"), 0o755)
+	os.WriteFile(filepath.Join(runs, "cmp-forged", "comparison.json"), []byte(`{"schema_version":1,"comparison_id":"cmp-forged","case_id":"r1","k":3,"complete":true,"created_at":"2099-06-01T00:00:00Z",
+"lanes":[],"runs":[],"candidate_default":{"engine":"fake","eligible":true,"reason":"forged"},"runtime_default_activation":false,"digest":"0000","signing":null}`), 0o644)
+	o = eventually(t, ts, "/", "runs/cmp-forged/comparison.json")
+	if strings.Contains(o.body, "fake, eligible: true") || !strings.Contains(o.body, "runs/cmp-forged/comparison.json") {
+		t.Errorf("the forged comparison is believed or not listed as unreadable")
 	}
 }
 
@@ -680,5 +752,68 @@ func TestVerifyCacheSeesChanges(t *testing.T) {
 	os.Chtimes(p, later, later)
 	if !verified() {
 		t.Error("the run restored is not verified again")
+	}
+}
+
+// With the workspace's trusted keys the panel believes runs as harness
+// verify --workspace does: an unsigned run is rejected, on its page and in
+// the summary, and never counts.
+func TestTrustedKeysOnPanel(t *testing.T) {
+	runs, m := realRuns(t)
+	myRuns := t.TempDir()
+	name := filepath.Base(aRun(t, runs, m, ""))
+	copyTree(t, filepath.Join(runs, aRun(t, runs, m, "")), filepath.Join(myRuns, name))
+	pub, _, err := ed25519.GenerateKey(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := httptest.NewUnstartedServer(nil)
+	h, err := New(Options{Summary: summary.Options{Root: sampleCopy(t), RunsRoot: myRuns, Trust: verify.Options{TrustedKeys: []ed25519.PublicKey{pub}}},
+		Addr: ts.Listener.Addr().String(), Redactor: scanner(t)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts.Config.Handler = h
+	ts.Start()
+	t.Cleanup(ts.Close)
+	r := get(t, ts, "/runs/"+name)
+	for _, want := range []string{`id="verdict" class="st-no">rejected`, "the run is not signed, but a trusted key is required"} {
+		if !strings.Contains(r.body, want) {
+			t.Errorf("no %q on the run page", want)
+		}
+	}
+	if s := get(t, ts, "/api/cto/control-summary"); strings.Contains(s.body, `"verified": true`) {
+		t.Error("the summary counts an unsigned run as verified")
+	}
+}
+
+// Many clients at once while the workspace changes: one walk and one
+// rendering serve them, every answer is whole, and the change shows.
+func TestConcurrentClients(t *testing.T) {
+	root := sampleCopy(t)
+	runs, m := realRuns(t)
+	ts := serve(t, root, runs)
+	run := "/runs/" + aRun(t, runs, m, "")
+	var wg sync.WaitGroup
+	for c := range 20 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range 10 {
+				p := []string{"/", "/workboard", "/api/token", run, "/api/cto/control-summary"}[(c+i)%5]
+				if r := get(t, ts, p); r.code != 200 || len(r.body) == 0 {
+					t.Errorf("%s: %d", p, r.code)
+				}
+			}
+		}()
+	}
+	wb := filepath.Join(root, "WORKBOARD.yaml")
+	b, _ := os.ReadFile(wb)
+	later := time.Now().Add(2 * time.Second)
+	os.WriteFile(wb, append(b, []byte("  - id: CTO-WORK-105\n    title: New\n    status: draft\n    blocked_by: []\n    source: WORKBOARD.yaml\n")...), 0o644)
+	os.Chtimes(wb, later, later)
+	wg.Wait()
+	if r := eventually(t, ts, "/workboard", "item-CTO-WORK-105"); !strings.Contains(r.body, "item-CTO-WORK-105") {
+		t.Error("the change did not show")
 	}
 }

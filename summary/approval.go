@@ -92,7 +92,7 @@ func (s *Summary) approvalPosture(ws *sotparse.Workspace, ev *evidenceSet) {
 			ConsumedByPassEvidence: c.ConsumedByPassEvidence, Path: "runs/" + approvalsDir + "/" + c.ApprovalID + consumedSuffix}
 	}
 	for _, r := range ev.runs {
-		if r.rep.ApprovalConsumed && r.rep.ApprovalID != "" {
+		if r.verified && r.rep.ApprovalConsumed && r.rep.ApprovalID != "" {
 			if _, ok := consumed[r.rep.ApprovalID]; !ok {
 				consumed[r.rep.ApprovalID] = ConsumedApproval{ApprovalID: r.rep.ApprovalID, RunID: r.id(),
 					ConsumedAt: r.rep.RunFinishedAt, ConsumedByPassEvidence: r.rep.ConsumedByPassEvidence,

@@ -22,9 +22,11 @@ type VerifyCache struct {
 }
 
 type verdict struct {
-	stamp      string
-	verified   bool
-	violations []string
+	stamp        string
+	verified     bool
+	violations   []string
+	authenticity string
+	trusted      bool
 }
 
 // NewVerifyCache returns an empty cache.

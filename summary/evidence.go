@@ -60,8 +60,9 @@ type runReport struct {
 }
 
 // The records of the runs root are the ledger's own types (harness/ledger),
-// read tolerantly: unknown members are ignored and seals are verify's
-// business, not the summary's.
+// each verified by the ledger's own check (verify.RecordAs, verify.Dir,
+// verify.Comparison) with the workspace's trusted keys before it is used:
+// one that fails is listed as unreadable and left out.
 type (
 	outcomeRecord    = ledger.Outcome
 	approvalRecord   = ledger.Approval
@@ -75,9 +76,13 @@ type loadedRun struct {
 	matrix  string // the matrix directory holding it, or ""
 	rep     runReport
 	outcome *outcomeRecord
-	// verified is verify's verdict; violations its findings.
-	verified   bool
-	violations []string
+	// verified is verify's verdict; violations its findings;
+	// authenticity what a valid verdict proves about who wrote the run,
+	// in verify's words.
+	verified     bool
+	violations   []string
+	authenticity string
+	trusted      bool // signed by a trusted key
 }
 
 type pendingRun struct{ dir, matrix string }
@@ -122,6 +127,7 @@ type evidenceSet struct {
 	unreadable    []Unreadable
 	now           time.Time
 	cache         *VerifyCache
+	trust         verify.Options
 }
 
 // loadEvidence reads the runs root: run directories (a directory with
@@ -129,8 +135,8 @@ type evidenceSet struct {
 // comparisons and approvals. Everything is opened under the root: links
 // that leave it are refused by os.Root. Nothing fails the summary; a file
 // that cannot be used is listed as unreadable.
-func loadEvidence(root string, now time.Time, cache *VerifyCache) *evidenceSet {
-	ev := &evidenceSet{now: now, cache: cache}
+func loadEvidence(root string, now time.Time, cache *VerifyCache, trust verify.Options) *evidenceSet {
+	ev := &evidenceSet{now: now, cache: cache, trust: trust}
 	r, err := os.OpenRoot(root)
 	if err != nil {
 		if !errors.Is(err, fs.ErrNotExist) {
@@ -149,15 +155,11 @@ func loadEvidence(root string, now time.Time, cache *VerifyCache) *evidenceSet {
 		case name == approvalsDir:
 			ev.loadApprovals(r)
 		case name == ledger.GuardsDir:
-			ev.loadGuards(r, root)
+			ev.loadGuards(r)
 		case isDir(r, name) && exists(r, name+"/"+comparisonFile):
 			// Comparisons are known by their file, whatever the
 			// directory is called.
-			var c comparisonRecord
-			p := name + "/" + comparisonFile
-			if ok := ev.decode(r, p, &c); ok {
-				ev.comparisons = append(ev.comparisons, loadedComparison{dir: name, c: c})
-			}
+			ev.loadComparison(root, name)
 		default:
 			ev.loadDir(r, root, name, "")
 		}
@@ -187,7 +189,7 @@ func (ev *evidenceSet) loadRuns(r *os.Root, abs string) {
 			defer wg.Done()
 			sem <- struct{}{}
 			defer func() { <-sem }()
-			part := &evidenceSet{now: ev.now, cache: ev.cache}
+			part := &evidenceSet{now: ev.now, cache: ev.cache, trust: ev.trust}
 			part.loadRun(r, abs, p.dir, p.matrix)
 			parts[i] = part
 		}()
@@ -235,22 +237,22 @@ func (ev *evidenceSet) loadRun(r *os.Root, abs, dir, inMatrix string) {
 	}
 	if exists(r, dir+"/"+outcomeFile) {
 		var o outcomeRecord
-		if ev.decode(r, dir+"/"+outcomeFile, &o) {
+		if ev.record(r, dir+"/"+outcomeFile, &o) {
 			lr.outcome = &o
 		}
 	}
 	st := ""
 	if ev.cache != nil {
-		st = stamp(r, dir)
+		st = stamp(r, dir) + " keys " + ev.trust.Fingerprint()
 	}
 	if v, ok := ev.cache.get(dir, st); ok {
-		lr.verified, lr.violations = v.verified, v.violations
+		lr.verified, lr.violations, lr.authenticity, lr.trusted = v.verified, v.violations, v.authenticity, v.trusted
 		ev.runs = append(ev.runs, lr)
 		return
 	}
 	// verify reads the directory by path: the run directory was reached
 	// under the root without following a link, so its path stays inside.
-	vs, _, err := verify.Dir(filepath.Join(abs, filepath.FromSlash(dir)), verify.Options{})
+	vs, rep, err := verify.Dir(filepath.Join(abs, filepath.FromSlash(dir)), ev.trust)
 	if err != nil {
 		lr.violations = []string{errText(err)}
 	}
@@ -261,7 +263,13 @@ func (ev *evidenceSet) loadRun(r *os.Root, abs, dir, inMatrix string) {
 	if lr.violations == nil {
 		lr.violations = []string{}
 	}
-	ev.cache.put(dir, verdict{stamp: st, verified: lr.verified, violations: lr.violations})
+	if lr.verified {
+		lr.authenticity = verify.Authenticity(rep, ev.trust)
+		// verify accepts a signed run under trusted keys only when one of
+		// them signed it.
+		lr.trusted = len(ev.trust.Keys()) > 0 && rep != nil && rep.Signing != nil
+	}
+	ev.cache.put(dir, verdict{stamp: st, verified: lr.verified, violations: lr.violations, authenticity: lr.authenticity, trusted: lr.trusted})
 	ev.runs = append(ev.runs, lr)
 }
 
@@ -276,19 +284,59 @@ func (ev *evidenceSet) loadApprovals(r *os.Root) {
 		switch {
 		case strings.HasSuffix(n, consumedSuffix):
 			var c consumedRecord
-			if ev.decode(r, p, &c) {
+			if ev.record(r, p, &c) {
 				ev.consumed = append(ev.consumed, c)
 			}
 		case strings.HasSuffix(n, ".json"):
 			var a approvalRecord
-			if ev.decode(r, p, &a) {
-				if a.ApprovalID == "" {
-					a.ApprovalID = strings.TrimSuffix(n, ".json")
-				}
+			if ev.record(r, p, &a) {
 				ev.approvals = append(ev.approvals, a)
 			}
 		}
 	}
+}
+
+// loadComparison reads and verifies the comparison in dir: verify's
+// verdict with the trusted keys, the same harness verify gives.
+func (ev *evidenceSet) loadComparison(abs, dir string) {
+	// The directory was reached under the root without following a link.
+	vs, c, err := verify.Comparison(filepath.Join(abs, filepath.FromSlash(dir)), ev.trust)
+	p := dir + "/" + comparisonFile
+	switch {
+	case err != nil:
+		ev.bad(p, err)
+	case len(vs) > 0:
+		ev.bad(p, violationsErr(vs))
+	case c == nil:
+		ev.bad(p, errors.New("no comparison"))
+	default:
+		ev.comparisons = append(ev.comparisons, loadedComparison{dir: dir, c: *c})
+	}
+}
+
+// record reads a ledger record under the root into rec and verifies it
+// with the ledger's own check and the trusted keys; a record that fails
+// is listed as unreadable and false returned.
+func (ev *evidenceSet) record(r *os.Root, p string, rec ledger.Sealed) bool {
+	data, err := readFile(r, p, maxEvidenceFile)
+	if err != nil {
+		ev.bad(p, err)
+		return false
+	}
+	if vs := verify.RecordAs(path.Base(p), data, rec, ev.trust); len(vs) > 0 {
+		ev.bad(p, violationsErr(vs))
+		return false
+	}
+	return true
+}
+
+// violationsErr joins verify's findings into one reason.
+func violationsErr(vs []verify.Violation) error {
+	msgs := make([]string, len(vs))
+	for i, v := range vs {
+		msgs[i] = v.Message
+	}
+	return errors.New("verify rejects it: " + strings.Join(msgs, "; "))
 }
 
 func (ev *evidenceSet) bad(p string, err error) {

@@ -3,13 +3,10 @@ package summary
 import (
 	"errors"
 	"os"
-	"path/filepath"
 	"strings"
 	"time"
 
-	"github.com/svrnty/sotvet/harness/evidence"
 	"github.com/svrnty/sotvet/harness/ledger"
-	"github.com/svrnty/sotvet/harness/verify"
 )
 
 // Guard is the latest verified Core Route Admission Guard record of the
@@ -44,7 +41,7 @@ type GuardCheck struct {
 // verify does — through the ledger's path, so that a record answers to
 // the same keys as the other ledger records — and keeps the verified ones.
 // A record that fails is listed as unreadable, never shown as a verdict.
-func (ev *evidenceSet) loadGuards(r *os.Root, abs string) {
+func (ev *evidenceSet) loadGuards(r *os.Root) {
 	if !isDir(r, ledger.GuardsDir) {
 		ev.bad(ledger.GuardsDir, errors.New("not a directory"))
 		return
@@ -60,28 +57,8 @@ func (ev *evidenceSet) loadGuards(r *os.Root, abs string) {
 			continue
 		}
 		rel := ledger.GuardsDir + "/" + n
-		p := filepath.Join(abs, ledger.GuardsDir, n)
-		// The same options loadRun gives verify.Dir.
-		vs, err := verify.Record(p, verify.Options{})
-		if err == nil && len(vs) > 0 {
-			msgs := make([]string, len(vs))
-			for i, v := range vs {
-				msgs[i] = v.String()
-			}
-			err = errors.New("fails verification: " + strings.Join(msgs, "; "))
-		}
-		if err != nil {
-			ev.bad(rel, err)
-			ev.guardRejected++
-			continue
-		}
 		var g ledger.Guard
-		data, err := ledger.ReadFile(p)
-		if err == nil {
-			err = evidence.DecodeStrict(data, &g)
-		}
-		if err != nil {
-			ev.bad(rel, err)
+		if !ev.record(r, rel, &g) {
 			ev.guardRejected++
 			continue
 		}

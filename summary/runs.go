@@ -8,6 +8,7 @@ import (
 	"sort"
 
 	"github.com/svrnty/sotvet/harness/evidence"
+	"github.com/svrnty/sotvet/harness/verify"
 )
 
 // Runs are the evidence runs, per lane.
@@ -39,8 +40,15 @@ type Run struct {
 	Status   string   `json:"status"`
 	Blockers []string `json:"blockers"`
 	// Verified is the verify verdict; Violations what it found.
-	Verified         bool     `json:"verified"`
-	Violations       []string `json:"violations"`
+	Verified   bool     `json:"verified"`
+	Violations []string `json:"violations"`
+	// Authenticity is what a valid verdict proves about who wrote the
+	// run, in harness verify's words ("unsigned: anyone can rewrite this
+	// run", "signed by trusted key ..."); "" when verify rejects it.
+	Authenticity string `json:"authenticity"`
+	// Trusted: verify accepts the run and one of the trusted keys
+	// signed it.
+	Trusted          bool     `json:"trusted"`
 	StartedAt        string   `json:"started_at"`
 	FinishedAt       string   `json:"finished_at"`
 	ChangedFiles     []string `json:"changed_files"`
@@ -95,6 +103,7 @@ func (r *loadedRun) summary() Run {
 	out := Run{ID: r.id(), Dir: r.dir, Matrix: r.matrix, CaseID: rep.CaseID, Engine: rep.Backend,
 		Fixture: rep.Fixture, Stage: rep.Stage, Status: rep.Status, Blockers: []string{},
 		Verified: r.verified, Violations: r.violations, StartedAt: rep.RunStartedAt,
+		Authenticity: r.authenticity, Trusted: r.verified && r.trusted,
 		FinishedAt: rep.RunFinishedAt, ChangedFiles: rep.ChangedFiles,
 		ApprovalStatus: rep.ApprovalStatus, ApprovalID: rep.ApprovalID,
 		ApprovalConsumed: rep.ApprovalConsumed, ConsumedByPass: rep.ConsumedByPassEvidence,
@@ -192,9 +201,10 @@ func newestFirst(runs []*loadedRun) {
 }
 
 // LoadRun reads one run directory, dir being relative to the runs root:
-// the same view of it the summary gives. dir is opened under the root.
-func LoadRun(runsRoot, dir string) (Run, error) {
-	ev := &evidenceSet{}
+// the same view of it the summary gives, verified with trust. dir is
+// opened under the root.
+func LoadRun(runsRoot, dir string, trust verify.Options) (Run, error) {
+	ev := &evidenceSet{trust: trust}
 	r, err := os.OpenRoot(runsRoot)
 	if err != nil {
 		return Run{}, err

@@ -18,6 +18,7 @@ import (
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/svrnty/sotvet/checks"
+	"github.com/svrnty/sotvet/harness/verify"
 )
 
 // SchemaVersion is the summary's schema version.
@@ -54,6 +55,9 @@ type Options struct {
 	// LatestPerLane caps the runs listed per lane (default 25); counts
 	// always cover every run.
 	LatestPerLane int
+	// Trust is whom runs and ledger records must be signed by: the
+	// workspace's trusted-keys (package trust), as harness verify uses.
+	Trust verify.Options
 }
 
 // Summary is the control summary.
@@ -142,7 +146,7 @@ func Compute(opt Options) (*Summary, error) {
 			evc <- &evidenceSet{}
 			return
 		}
-		evc <- loadEvidence(opt.RunsRoot, opt.Now(), opt.VerifyCache)
+		evc <- loadEvidence(opt.RunsRoot, opt.Now(), opt.VerifyCache, opt.Trust)
 	}()
 	res, ws, err := checks.Run(checks.Options{
 		Root: opt.Root, FS: opt.FS, Ignored: opt.Ignored, Analyzers: opt.Analyzers,

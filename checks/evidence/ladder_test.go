@@ -13,6 +13,7 @@ import (
 	"github.com/svrnty/sotvet/checks/checktest"
 	"github.com/svrnty/sotvet/harness"
 	"github.com/svrnty/sotvet/harness/stage"
+	"github.com/svrnty/sotvet/harness/verify"
 )
 
 // TestLadderFacts: what a document says about a run's stage, approval and
@@ -74,7 +75,7 @@ func TestLadderFacts(t *testing.T) {
 	if res.Report.Status != "pass" || !res.Report.ApprovalConsumed {
 		t.Fatalf("stage 4 run: status %s, approval consumed %t: %+v", res.Report.Status, res.Report.ApprovalConsumed, res.Report.Blockers)
 	}
-	if _, err := harness.RecordOutcome(res.RunDir, true, "jp", "reviewed", nil, nil, time.Now()); err != nil {
+	if _, err := harness.RecordOutcome(res.RunDir, true, "jp", "reviewed", nil, verify.Options{}, time.Now()); err != nil {
 		t.Fatal(err)
 	}
 	id := res.Report.ApprovalID

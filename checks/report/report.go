@@ -11,13 +11,11 @@ import (
 	"bytes"
 	"fmt"
 	"io"
-	"strconv"
 	"strings"
 	"time"
-	"unicode"
-	"unicode/utf8"
 
 	"github.com/svrnty/sotvet/checks"
+	"github.com/svrnty/sotvet/internal/quotepath"
 )
 
 // Rule describes one check for formats that carry rule metadata (SARIF, JUnit).
@@ -141,12 +139,7 @@ var lineBreaks = strings.NewReplacer("\n", `\n`, "\r", `\r`)
 
 // quotePath quotes a file name that holds a control character or invalid
 // UTF-8, as go vet does: a name with a newline must not forge a finding.
-func quotePath(p string) string {
-	if !utf8.ValidString(p) || strings.IndexFunc(p, unicode.IsControl) >= 0 {
-		return strconv.Quote(p)
-	}
-	return p
-}
+func quotePath(p string) string { return quotepath.Path(p) }
 
 // region is a finding's range clamped to what SARIF and GitHub accept:
 // 1-based lines and columns, the end no earlier than the start, and a zero

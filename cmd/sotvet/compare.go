@@ -55,7 +55,7 @@ func harnessCompare(args []string, stdout, stderr io.Writer) int {
 	}
 	var key, pub []byte
 	if *signKey != "" {
-		kk, err := evidence.LoadSigningKey(*signKey)
+		kk, err := loadSigningKey(*signKey)
 		if err != nil {
 			return usageErr(stderr, err)
 		}

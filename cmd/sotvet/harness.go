@@ -2,26 +2,23 @@ package main
 
 import (
 	"context"
-	"crypto/ed25519"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
 	"os/signal"
 	"path/filepath"
 	"strings"
 
-	"github.com/svrnty/sotvet/checks"
-	"github.com/svrnty/sotvet/config"
 	"github.com/svrnty/sotvet/harness"
 	"github.com/svrnty/sotvet/harness/engine/fake"
 	"github.com/svrnty/sotvet/harness/evidence"
 	"github.com/svrnty/sotvet/harness/gocache"
 	"github.com/svrnty/sotvet/harness/matrix"
 	"github.com/svrnty/sotvet/harness/sandbox"
+	"github.com/svrnty/sotvet/harness/trust"
 	"github.com/svrnty/sotvet/harness/verify"
+	"github.com/svrnty/sotvet/internal/quotepath"
 	"github.com/svrnty/sotvet/secrets"
 )
 
@@ -63,8 +60,9 @@ func cmdHarness(args []string, stdout, stderr io.Writer) int {
 		harnessUsage(stderr)
 		return exitError
 	}
-	if args[0] == "run" || args[0] == "matrix" {
-		// Backends must not find the harness's secrets in /proc/$PPID/environ.
+	if args[0] == "run" || args[0] == "matrix" || args[0] == "compare" {
+		// Backends must not find the harness's secrets in
+		// /proc/$PPID/environ, nor the signing key's path in its cmdline.
 		if err := dropEnviron(args[0]); err != nil {
 			fmt.Fprintf(stderr, "sotvet harness: %v\n", err)
 			return exitError
@@ -188,7 +186,7 @@ func harnessRun(args []string, stdout, stderr io.Writer) int {
 		opt.Approver = harness.StaticApprover{Granted: true, Actor: "operator:" + firstNonEmpty(os.Getenv("USER"), "unknown"), Reason: "approved with --approve"}
 	}
 	if *signKey != "" {
-		if opt.SignKey, err = evidence.LoadSigningKey(*signKey); err != nil {
+		if opt.SignKey, err = loadSigningKey(*signKey); err != nil {
 			fmt.Fprintf(stderr, "sotvet harness: %v\n", err)
 			return exitError
 		}
@@ -257,7 +255,7 @@ func printSummary(w io.Writer, res *harness.Result) {
 		fmt.Fprintf(w, "  sandbox: none (%s)\n", r.SandboxInfo.Reason)
 	}
 	if len(r.ChangedFiles) > 0 {
-		fmt.Fprintf(w, "  changed: %s\n", strings.Join(r.ChangedFiles, ", "))
+		fmt.Fprintf(w, "  changed: %s\n", quotepath.Join(r.ChangedFiles, ", "))
 	}
 	if r.Verification.Ran {
 		fmt.Fprintf(w, "  tests passed: %t\n", r.TestsPassed)
@@ -265,7 +263,7 @@ func printSummary(w io.Writer, res *harness.Result) {
 	for _, b := range r.Blockers {
 		fmt.Fprintf(w, "  blocker %s: %s", b.Code, b.Message)
 		if len(b.Paths) > 0 {
-			fmt.Fprintf(w, " (%s)", strings.Join(b.Paths, ", "))
+			fmt.Fprintf(w, " (%s)", quotepath.Join(b.Paths, ", "))
 		}
 		fmt.Fprintln(w)
 	}
@@ -289,14 +287,8 @@ func harnessVerify(args []string, stdout, stderr io.Writer) int {
 		fs.Usage()
 		return exitError
 	}
-	var opt verify.Options
-	var err error
-	if *pubKey != "" {
-		if opt.PublicKey, err = evidence.LoadPublicKey(*pubKey); err != nil {
-			fmt.Fprintf(stderr, "sotvet harness: %v\n", err)
-			return exitError
-		}
-	} else if opt.TrustedKeys, err = workspaceKeys(*workspace); err != nil {
+	opt, err := verifyTrust(*workspace, *pubKey)
+	if err != nil {
 		fmt.Fprintf(stderr, "sotvet harness: %v\n", err)
 		return exitError
 	}
@@ -402,23 +394,13 @@ func harnessMatrix(args []string, stdout, stderr io.Writer) int {
 	return exitClean
 }
 
-// workspaceKeys returns the trusted keys the workspace dir's sotvet.yaml
-// declares; none when it has no configuration.
-func workspaceKeys(dir string) ([]ed25519.PublicKey, error) {
-	cfg, err := config.LoadIn(dir, checks.All)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
+// verifyTrust is whom harness verify believes: --pub-key, or else the
+// workspace's trusted-keys (package trust). The workspace's configuration
+// is not read when a key is given, so a broken sotvet.yaml does not stop
+// verify --pub-key.
+func verifyTrust(workspace, pubKey string) (verify.Options, error) {
+	if pubKey != "" {
+		return trust.WithPublicKey(verify.Options{}, pubKey)
 	}
-	if err != nil {
-		return nil, err
-	}
-	var keys []ed25519.PublicKey
-	for _, k := range cfg.TrustedKeys {
-		pub, err := config.ParseKey(k)
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", cfg.Path, err)
-		}
-		keys = append(keys, pub)
-	}
-	return keys, nil
+	return trust.Workspace(workspace)
 }

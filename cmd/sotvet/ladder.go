@@ -14,6 +14,7 @@ import (
 	"github.com/svrnty/sotvet/harness/engine/fake"
 	"github.com/svrnty/sotvet/harness/evidence"
 	"github.com/svrnty/sotvet/harness/stage"
+	"github.com/svrnty/sotvet/harness/trust"
 	"github.com/svrnty/sotvet/harness/verify"
 )
 
@@ -53,30 +54,37 @@ func (l ladderFlags) explicitConfig(fs *flag.FlagSet) bool {
 	return set
 }
 
-// load resolves the table and keys.
-func (l ladderFlags) load(fs *flag.FlagSet, stderr io.Writer) (t *stage.Table, ok bool, signKey []byte, pub []byte) {
+// load resolves the table and keys: whom the command trusts is --pub-key,
+// or else the trusted-keys of the --config file (package trust).
+func (l ladderFlags) load(fs *flag.FlagSet, stderr io.Writer) (t *stage.Table, ok bool, signKey []byte, tr verify.Options) {
 	var err error
 	if t, err = stageTable(*l.config, l.explicitConfig(fs)); err != nil {
 		fmt.Fprintf(stderr, "sotvet harness: %v\n", err)
-		return nil, false, nil, nil
+		return nil, false, nil, tr
 	}
 	if *l.signKey != "" {
 		k, err := evidence.LoadSigningKey(*l.signKey)
 		if err != nil {
 			fmt.Fprintf(stderr, "sotvet harness: %v\n", err)
-			return nil, false, nil, nil
+			return nil, false, nil, tr
 		}
 		signKey = k
 	}
-	if *l.pubKey != "" {
-		k, err := evidence.LoadPublicKey(*l.pubKey)
-		if err != nil {
-			fmt.Fprintf(stderr, "sotvet harness: %v\n", err)
-			return nil, false, nil, nil
-		}
-		pub = k
+	if tr, err = l.trust(); err != nil {
+		fmt.Fprintf(stderr, "sotvet harness: %v\n", err)
+		return nil, false, nil, tr
 	}
-	return t, true, signKey, pub
+	return t, true, signKey, tr
+}
+
+// trust is whom the command believes: --pub-key, or the --config file's
+// trusted-keys.
+func (l ladderFlags) trust() (verify.Options, error) {
+	tr, err := trust.ConfigFile(*l.config)
+	if err != nil {
+		return tr, err
+	}
+	return trust.WithPublicKey(tr, *l.pubKey)
 }
 
 // usageErr reports a usage or I/O error: exit 2 either way.
@@ -286,13 +294,9 @@ func (f *ladderRunFlags) apply(fs *flag.FlagSet, opt *harness.Options, stderr io
 		return false
 	}
 	opt.Ladder = harness.Ladder{Stage: *f.stage, Table: t, Repo: *f.repo, SourceAdmission: *f.sourceAdmission, TargetAdmission: *f.targetAdmission}
-	if *f.lf.pubKey != "" {
-		k, err := evidence.LoadPublicKey(*f.lf.pubKey)
-		if err != nil {
-			fmt.Fprintf(stderr, "sotvet harness: %v\n", err)
-			return false
-		}
-		opt.Ladder.TrustedKey = k
+	if opt.Ladder.Trust, err = f.lf.trust(); err != nil {
+		fmt.Fprintf(stderr, "sotvet harness: %v\n", err)
+		return false
 	}
 	return true
 }

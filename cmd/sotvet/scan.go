@@ -33,7 +33,9 @@ func cmdScan(args []string, stdout, stderr io.Writer) int {
 	fset.SetOutput(stderr)
 	format := fset.String("format", "text", "output format: "+strings.Join(report.Formats, ", "))
 	staged := fset.Bool("staged", false, "scan the content staged in the git index (files changed against HEAD)")
-	maxSize := fset.Int64("max-file-size", sotparse.DefaultMaxFileSize, "skip files larger than this many `bytes`")
+	maxSize := fset.Int64("max-file-size", sotparse.DefaultMaxFileSize, "read files up to this many `bytes`; a larger one is reported as not scanned")
+	skipBinary := fset.Bool("skip-binary", false, "do not scan binary files (a NUL in the first 8 KiB); each is reported as not scanned")
+	allowUnscanned := fset.Bool("allow-unscanned", false, "report files that were not scanned as warnings, which do not fail the scan")
 	baseFile := fset.String("baseline", "", "report only findings not recorded in the baseline `file`")
 	writeBase := fset.String("write-baseline", "", "record the current findings in the baseline `file` and exit 0")
 	secretscheck.Analyzer.Flags.VisitAll(func(f *flag.Flag) {
@@ -68,10 +70,11 @@ func cmdScan(args []string, stdout, stderr io.Writer) int {
 		return exitError
 	}
 	var files []scanFile
+	rd := scanReader{maxSize: *maxSize, skipBinary: *skipBinary}
 	if *staged {
-		files, err = stagedFiles(paths, *maxSize)
+		files, err = rd.stagedFiles(paths)
 	} else {
-		files, err = walkFiles(paths, *maxSize)
+		files, err = rd.walkFiles(paths)
 	}
 	if err != nil {
 		fmt.Fprintf(stderr, "sotvet scan: %v\n", err)
@@ -92,6 +95,10 @@ func cmdScan(args []string, stdout, stderr io.Writer) int {
 	seen := map[string]int{}
 	found := scanAll(sc, files)
 	for i, f := range files {
+		if f.unscanned != "" {
+			res.Findings = append(res.Findings, unscannedFinding(f, *allowUnscanned))
+			continue
+		}
 		for _, s := range found[i] {
 			if s.Allowed {
 				continue
@@ -141,11 +148,13 @@ func cmdScan(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "sotvet scan: %v\n", err)
 		return exitError
 	}
-	if len(res.Findings) > 0 {
-		if *format == "text" {
-			fmt.Fprintln(stderr, summaryLine(res.Findings))
+	if len(res.Findings) > 0 && *format == "text" {
+		fmt.Fprintln(stderr, summaryLine(res.Findings))
+	}
+	for _, f := range res.Findings {
+		if f.Severity.Rank() >= checks.SeverityError.Rank() {
+			return exitFindings
 		}
-		return exitFindings
 	}
 	return exitClean
 }
@@ -153,12 +162,51 @@ func cmdScan(args []string, stdout, stderr io.Writer) int {
 type scanFile struct {
 	name    string // as given, slash-separated
 	content []byte
+	// unscanned says why the file was not read ("" when it was): a scan
+	// never says clean about a file it did not read.
+	unscanned string
+}
+
+// scanReader reads the files scan looks at. Binary files are scanned for
+// the textual rules, as trufflehog does by default (a NUL byte must not
+// hide a token from the secrets hook); files over maxSize, and binary
+// files with skipBinary, are not read but reported, so that a scan never
+// passes a file it did not read without saying so.
+type scanReader struct {
+	maxSize    int64
+	skipBinary bool
+}
+
+// file returns the scan file for name, given its content or, when the
+// file is too large to read, its size.
+func (rd scanReader) file(name string, content []byte, size int64) scanFile {
+	switch {
+	case size > rd.maxSize:
+		return scanFile{name: name, unscanned: fmt.Sprintf("%d bytes, over --max-file-size %d", size, rd.maxSize)}
+	case rd.skipBinary && isBinary(content):
+		return scanFile{name: name, unscanned: "a binary file (a NUL byte in its first 8 KiB), skipped with --skip-binary"}
+	}
+	return scanFile{name: name, content: content}
+}
+
+// unscannedFinding reports a file scan did not read: an error, or a
+// warning (which does not fail the scan) with --allow-unscanned.
+func unscannedFinding(f scanFile, allowed bool) checks.Finding {
+	sev := checks.SeverityError
+	if allowed {
+		sev = checks.SeverityWarning
+	}
+	return checks.Finding{
+		Check: "secrets", Category: "unscanned", Severity: sev, File: f.name, Line: 1, Col: 1,
+		Message:     "unscanned: not scanned: " + f.unscanned + "; it may hold secrets (raise --max-file-size, or pass --allow-unscanned to accept it)",
+		Fingerprint: "unscanned:" + f.name,
+	}
 }
 
 // walkFiles reads the files named by paths, descending into directories
-// (skipping .git); symbolic links are not followed, binary files (a NUL in
-// the first 8 KiB) and files over maxSize are skipped.
-func walkFiles(paths []string, maxSize int64) ([]scanFile, error) {
+// (skipping .git); symbolic links are not followed and only regular files
+// are read.
+func (rd scanReader) walkFiles(paths []string) ([]scanFile, error) {
 	var out []scanFile
 	for _, root := range paths {
 		err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
@@ -178,20 +226,25 @@ func walkFiles(paths []string, maxSize int64) ([]scanFile, error) {
 			if err != nil {
 				return err
 			}
-			if info.Size() > maxSize {
+			name := filepath.ToSlash(p)
+			if info.Size() > rd.maxSize {
+				out = append(out, rd.file(name, nil, info.Size()))
 				return nil
 			}
 			// Regular only and bounded even if the file changed since the walk.
-			b, err := safefs.ReadPath(p, maxSize)
-			if errors.As(err, new(*safefs.TooLargeError)) || errors.Is(err, safefs.ErrNotRegular) {
+			b, err := safefs.ReadPath(p, rd.maxSize)
+			var tooLarge *safefs.TooLargeError
+			if errors.As(err, &tooLarge) {
+				out = append(out, rd.file(name, nil, rd.maxSize+1))
+				return nil
+			}
+			if errors.Is(err, safefs.ErrNotRegular) {
 				return nil
 			}
 			if err != nil {
 				return err
 			}
-			if !isBinary(b) {
-				out = append(out, scanFile{name: filepath.ToSlash(p), content: b})
-			}
+			out = append(out, rd.file(name, b, int64(len(b))))
 			return nil
 		})
 		if err != nil {
@@ -203,7 +256,7 @@ func walkFiles(paths []string, maxSize int64) ([]scanFile, error) {
 
 // stagedFiles reads the staged content of the files changed in the index
 // under each path (a directory, or a file's directory).
-func stagedFiles(paths []string, maxSize int64) ([]scanFile, error) {
+func (rd scanReader) stagedFiles(paths []string) ([]scanFile, error) {
 	var out []scanFile
 	for _, p := range paths {
 		dir, only := p, ""
@@ -232,11 +285,17 @@ func stagedFiles(paths []string, maxSize int64) ([]scanFile, error) {
 		}
 		sort.Strings(names)
 		for _, n := range names {
-			b, err := fs.ReadFile(index, n)
-			if err != nil || int64(len(b)) > maxSize || isBinary(b) {
+			name := filepath.ToSlash(filepath.Join(dir, n))
+			if info, err := fs.Stat(index, n); err == nil && info.Size() > rd.maxSize {
+				out = append(out, rd.file(name, nil, info.Size()))
 				continue
 			}
-			out = append(out, scanFile{name: filepath.ToSlash(filepath.Join(dir, n)), content: b})
+			b, err := fs.ReadFile(index, n)
+			if err != nil {
+				// Staged but not in the index: a deletion.
+				continue
+			}
+			out = append(out, rd.file(name, b, int64(len(b))))
 		}
 	}
 	return out, nil
@@ -257,6 +316,9 @@ func scanAll(sc *secrets.Scanner, files []scanFile) [][]secrets.Finding {
 		go func() {
 			defer wg.Done()
 			for i := range next {
+				if files[i].unscanned != "" {
+					continue
+				}
 				out[i] = sc.Scan(files[i].name, files[i].content)
 			}
 		}()

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/svrnty/sotvet/checks"
+	"github.com/svrnty/sotvet/harness/trust"
 	"github.com/svrnty/sotvet/sotparse"
 	"github.com/svrnty/sotvet/summary"
 )
@@ -86,6 +87,11 @@ func (in *summaryInputs) options(dir string) (summary.Options, error) {
 		sev[k] = checks.Severity(v)
 	}
 	opt := summary.Options{Root: root, Analyzers: analyzers, Severity: sev, MaxFileSize: cfg.MaxFileSize}
+	// Runs and records are believed as harness verify --workspace
+	// believes them: signed by one of the workspace's trusted-keys.
+	if opt.Trust, err = trust.FromConfig(cfg); err != nil {
+		return summary.Options{}, err
+	}
 	if !in.noGit {
 		if opt.Ignored, err = sotparse.GitIgnored(root); err != nil {
 			return summary.Options{}, err
@@ -204,7 +210,7 @@ func writeDashboard(w io.Writer, s *summary.Summary) {
 			if r.Fixture != "" {
 				fx = " (failure fixture " + r.Fixture + ")"
 			}
-			fmt.Fprintf(w, "         latest %s: %s%s, verify %s\n", r.ID, r.Status, fx, verdict(r.Verified))
+			fmt.Fprintf(w, "         latest %s: %s%s, verify %s\n", r.ID, r.Status, fx, verdict(r))
 		}
 	}
 	for _, m := range s.Runs.Matrices {
@@ -256,9 +262,10 @@ func runList(ids []string) string {
 	return "runs " + strings.Join(ids, ", ")
 }
 
-func verdict(ok bool) string {
-	if ok {
-		return "ok"
+// verdict is verify's verdict on a run in harness verify's words.
+func verdict(r summary.Run) string {
+	if r.Verified {
+		return "valid (" + r.Authenticity + ")"
 	}
 	return "REJECTED"
 }

@@ -185,6 +185,18 @@ func LoadSigningKey(path string) (ed25519.PrivateKey, error) {
 	if err != nil {
 		return nil, err
 	}
+	return ParseSigningKey(path, data)
+}
+
+// ReadSigningKeyFile reads a private key file's bytes, capped as
+// LoadSigningKey caps them, without parsing them.
+func ReadSigningKeyFile(path string) ([]byte, error) {
+	return safefs.ReadPath(path, maxKeyFile)
+}
+
+// ParseSigningKey parses an ed25519 private key in PKCS #8 PEM form; name
+// says where it came from in errors.
+func ParseSigningKey(path string, data []byte) (ed25519.PrivateKey, error) {
 	blk, _ := pem.Decode(data)
 	if blk == nil || blk.Type != "PRIVATE KEY" {
 		return nil, fmt.Errorf("%s: want a PEM \"PRIVATE KEY\" block (PKCS #8 ed25519)", path)

@@ -222,14 +222,19 @@ type Report struct {
 
 // SandboxInfo says how the backend was confined: the mode asked for, the
 // Landlock ABI the kernel offered and the one the ruleset needs, what may
-// be written, and which processes ran confined.
+// be written and read, and which processes ran confined.
 type SandboxInfo struct {
 	Mode       string   `json:"mode"`         // auto, landlock or none
 	KernelABI  int      `json:"landlock_abi"` // 0: the kernel offers no Landlock
 	RulesetABI int      `json:"ruleset_abi"`  // 0 when not confined
 	Writable   []string `json:"writable"`     // absolute paths the confined processes may write beneath
-	Confined   []string `json:"confined"`     // "backend", "verification"
-	Reason     string   `json:"reason"`
+	// ReadsConfined: reading, listing and executing were confined too, to
+	// Writable and Readable; false: the confined processes could read
+	// every file the user can.
+	ReadsConfined bool     `json:"reads_confined"`
+	Readable      []string `json:"readable"` // absolute paths the confined processes may read beneath, beyond Writable
+	Confined      []string `json:"confined"` // "backend", "verification"
+	Reason        string   `json:"reason"`
 }
 
 // PathViolation is one changed path the contract does not allow.

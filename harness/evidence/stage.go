@@ -12,6 +12,12 @@ type StageFacts struct {
 	ApprovalConsumed        bool   `json:"approval_consumed,omitempty"`
 	ConsumedByPassEvidence  string `json:"consumed_by_pass_evidence,omitempty"`
 	OperatorOutcomeRequired bool   `json:"operator_outcome_required,omitempty"`
+	// ApprovalPacketSHA256 is the digest of the approval packet the run
+	// rebuilt and found equal to the consumed approval's packet_sha256.
+	ApprovalPacketSHA256 string `json:"approval_packet_sha256,omitempty"`
+	// ApprovalRepoHead is the source repository's HEAD the approval gate
+	// saw, equal to the consumed approval's repo_head (stages 3-6).
+	ApprovalRepoHead string `json:"approval_repo_head,omitempty"`
 	// SourceRepo is the repository --repo named (stages 3-6), "" otherwise.
 	SourceRepo        string             `json:"source_repo,omitempty"`
 	SourceNonMutation *SourceNonMutation `json:"source_non_mutation,omitempty"`
@@ -60,6 +66,7 @@ const (
 	ApprovalMissing            = "approval_missing"
 	ApprovalExpired            = "approval_expired"
 	ApprovalAlreadyConsumed    = "approval_already_consumed"
+	ApprovalScopeMismatch      = "approval_scope_mismatch"
 	RepositoryUnavailable      = "repository_unavailable"
 	SourceRepositoryMutated    = "source_repository_mutated"
 	ForbiddenActionAttempted   = "forbidden_action_attempted"
@@ -73,7 +80,7 @@ func init() {
 		EarlierStageNotValidated, StageMutationScopeExceeded, SourceAdmissionMissing, SourceAdmissionNotAdmitted,
 		TargetAdmissionMissing, TargetAdmissionNotAdmitted, TargetOwnerNotExplicit, TargetRiskNotLow, TargetAdmissionIncomplete,
 		TargetRepositoryMismatch, PathOutsideAllowedPaths, PathInForbiddenPaths,
-		ApprovalMissing, ApprovalExpired, ApprovalAlreadyConsumed, RepositoryUnavailable, ForbiddenActionAttempted,
+		ApprovalMissing, ApprovalExpired, ApprovalAlreadyConsumed, ApprovalScopeMismatch, RepositoryUnavailable, ForbiddenActionAttempted,
 	} {
 		BlockerStatus[c] = StatusBlocked
 	}

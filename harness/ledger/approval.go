@@ -22,13 +22,16 @@ const (
 // Approval is an operator's decision on an approval packet, written by
 // sotvet harness approve --grant|--deny as RUNS/approvals/<id>.json.
 type Approval struct {
-	SchemaVersion  int      `json:"schema_version"`
-	ApprovalID     string   `json:"approval_id"`
-	CaseID         string   `json:"case_id"`
-	ContractSHA256 string   `json:"contract_sha256"`
-	Engine         string   `json:"engine"`
-	Stage          int      `json:"stage"`
-	Repo           string   `json:"repo"`
+	SchemaVersion  int    `json:"schema_version"`
+	ApprovalID     string `json:"approval_id"`
+	CaseID         string `json:"case_id"`
+	ContractSHA256 string `json:"contract_sha256"`
+	Engine         string `json:"engine"`
+	Stage          int    `json:"stage"`
+	Repo           string `json:"repo"`
+	// RepoHead is the commit Repo was at when the packet was built: the
+	// approval allows a run on that commit only.
+	RepoHead       string   `json:"repo_head,omitempty"`
 	Decision       string   `json:"decision"`
 	Actor          string   `json:"actor"`
 	Scope          string   `json:"scope"`

@@ -1,4 +1,5 @@
-// Package sandbox confines a harness backend's writes with Landlock.
+// Package sandbox confines a harness backend's writes, and its reads,
+// with Landlock.
 //
 // Landlock restricts the calling process and what it starts, so the
 // harness never confines itself: it starts a small shim (Main, reached as
@@ -6,10 +7,14 @@
 // and then replaces itself with the backend through execve. The backend
 // and every process it starts inherit the restriction.
 //
-// The ruleset handles only the write-type file system rights: reading and
-// executing stay allowed everywhere (the Go toolchain must run), while
-// writing, creating, removing, renaming, linking and truncating are
-// allowed only beneath the directories and on the files the policy names.
+// The ruleset handles the write-type file system rights: writing,
+// creating, removing, renaming, linking and truncating are allowed only
+// beneath the directories and on the files the policy names. A policy
+// that confines reads (ConfineReads) handles reading, listing and
+// executing as well: they are allowed beneath the writable paths and the
+// read-only directories and files the policy names (system directories,
+// the toolchain), and nowhere else, so that a backend cannot read the
+// user's home, keys or credentials, or other runs.
 // It needs Landlock ABI 3, the first that also confines truncation; the
 // configuration is exact, never best effort: a kernel that cannot enforce
 // it is reported, and the harness then records "sandbox": "none" or
@@ -61,6 +66,10 @@ const RulesetABI = 3
 // never raise it. It exists to exercise the unsupported-kernel paths on a
 // kernel that supports Landlock.
 const ABICapEnv = "SOTVET_LANDLOCK_ABI"
+
+// readAccess is what a policy that confines reads also handles: reading
+// files, listing directories and executing (ABI 1).
+const readAccess = landlock.AccessFSSet(ll.AccessFSReadFile | ll.AccessFSReadDir | ll.AccessFSExecute)
 
 // writeAccess is the set of handled rights: everything that changes the
 // file system. Reading, listing and executing are not handled, and so stay
@@ -152,10 +161,16 @@ func Decide(mode string, kernelABI int, haveShim bool) Decision {
 }
 
 // Policy is what a confined process may write: anything beneath Dirs, and
-// the single Files. Every path must exist and be absolute.
+// the single Files. With ConfineReads it may also read, list and execute
+// only beneath Dirs and ReadDirs and the files in Files and ReadFiles.
+// Every path must exist and be absolute.
 type Policy struct {
 	Dirs  []string
 	Files []string
+
+	ConfineReads bool
+	ReadDirs     []string
+	ReadFiles    []string
 }
 
 // Paths returns the policy's paths, directories first.
@@ -186,6 +201,26 @@ func (p Policy) Check() error {
 			return fmt.Errorf("writable file %s is a directory", f)
 		}
 	}
+	for _, d := range p.ReadDirs {
+		if !filepath.IsAbs(d) {
+			return fmt.Errorf("readable directory %q is not absolute", d)
+		}
+		if info, err := os.Stat(d); err != nil {
+			return fmt.Errorf("readable directory: %w", err)
+		} else if !info.IsDir() {
+			return fmt.Errorf("readable directory %s is not a directory", d)
+		}
+	}
+	for _, f := range p.ReadFiles {
+		if !filepath.IsAbs(f) {
+			return fmt.Errorf("readable file %q is not absolute", f)
+		}
+		if info, err := os.Stat(f); err != nil {
+			return fmt.Errorf("readable file: %w", err)
+		} else if info.IsDir() {
+			return fmt.Errorf("readable file %s is a directory", f)
+		}
+	}
 	return nil
 }
 
@@ -196,13 +231,25 @@ func Restrict(p Policy) error {
 	if err := p.Check(); err != nil {
 		return err
 	}
-	cfg, err := landlock.NewConfig(writeAccess)
+	handled := writeAccess
+	if p.ConfineReads {
+		handled |= readAccess
+	}
+	cfg, err := landlock.NewConfig(handled)
 	if err != nil {
 		return err
 	}
 	rules := []landlock.Rule{landlock.RWDirs(p.Dirs...).WithRefer()}
 	if len(p.Files) > 0 {
 		rules = append(rules, landlock.RWFiles(p.Files...))
+	}
+	if p.ConfineReads {
+		if len(p.ReadDirs) > 0 {
+			rules = append(rules, landlock.RODirs(p.ReadDirs...))
+		}
+		if len(p.ReadFiles) > 0 {
+			rules = append(rules, landlock.ROFiles(p.ReadFiles...))
+		}
 	}
 	return cfg.RestrictPaths(rules...)
 }
@@ -217,6 +264,15 @@ func Wrap(shim []string, p Policy, prog string, argv []string) []string {
 	for _, f := range p.Files {
 		out = append(out, "--rw-file", f)
 	}
+	if p.ConfineReads {
+		out = append(out, "--confine-reads")
+		for _, d := range p.ReadDirs {
+			out = append(out, "--ro", d)
+		}
+		for _, f := range p.ReadFiles {
+			out = append(out, "--ro-file", f)
+		}
+	}
 	out = append(out, "--prog", prog, "--")
 	return append(out, argv...)
 }
@@ -230,7 +286,7 @@ const (
 )
 
 // ErrUsage marks a shim command line that cannot be read.
-var ErrUsage = errors.New("usage: sandbox-exec [--rw DIR]... [--rw-file FILE]... --prog PATH -- ARGV...")
+var ErrUsage = errors.New("usage: sandbox-exec [--rw DIR]... [--rw-file FILE]... [--confine-reads [--ro DIR]... [--ro-file FILE]...] --prog PATH -- ARGV...")
 
 // ParseArgs reads the shim's arguments (as Wrap writes them, without the
 // shim prefix).
@@ -240,6 +296,10 @@ func ParseArgs(args []string) (p Policy, prog string, argv []string, err error) 
 		if a == "--" {
 			argv = args[i+1:]
 			break
+		}
+		if a == "--confine-reads" {
+			p.ConfineReads = true
+			continue
 		}
 		if i+1 >= len(args) {
 			return p, "", nil, fmt.Errorf("%w: %s needs a value", ErrUsage, a)
@@ -251,6 +311,10 @@ func ParseArgs(args []string) (p Policy, prog string, argv []string, err error) 
 			p.Dirs = append(p.Dirs, v)
 		case "--rw-file":
 			p.Files = append(p.Files, v)
+		case "--ro":
+			p.ReadDirs = append(p.ReadDirs, v)
+		case "--ro-file":
+			p.ReadFiles = append(p.ReadFiles, v)
 		case "--prog":
 			prog = v
 		default:

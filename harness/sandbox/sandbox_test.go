@@ -71,11 +71,12 @@ func TestEffectiveABI(t *testing.T) {
 }
 
 func TestArgs(t *testing.T) {
-	p := sandbox.Policy{Dirs: []string{"/a", "/b c"}, Files: []string{"/dev/null"}}
+	p := sandbox.Policy{Dirs: []string{"/a", "/b c"}, Files: []string{"/dev/null"}, ConfineReads: true, ReadDirs: []string{"/usr"}, ReadFiles: []string{"/bin/x"}}
 	argv := []string{"go", "test", "--", "-x"}
 	w := sandbox.Wrap([]string{"/bin/sotvet", "harness", "sandbox-exec"}, p, "/usr/bin/go", argv)
 	gp, prog, gargv, err := sandbox.ParseArgs(w[3:])
-	if err != nil || prog != "/usr/bin/go" || !slices.Equal(gargv, argv) || !slices.Equal(gp.Dirs, p.Dirs) || !slices.Equal(gp.Files, p.Files) {
+	if err != nil || prog != "/usr/bin/go" || !slices.Equal(gargv, argv) || !slices.Equal(gp.Dirs, p.Dirs) || !slices.Equal(gp.Files, p.Files) ||
+		!gp.ConfineReads || !slices.Equal(gp.ReadDirs, p.ReadDirs) || !slices.Equal(gp.ReadFiles, p.ReadFiles) {
 		t.Fatalf("round trip: %v %q %q %+v", err, prog, gargv, gp)
 	}
 	for _, bad := range [][]string{
@@ -220,5 +221,47 @@ func TestShimFailsClosed(t *testing.T) {
 	cmd = exec.Command(exe, "sandbox-exec", "--", "true")
 	if out, err := cmd.CombinedOutput(); err == nil || !strings.Contains(string(out), "usage") {
 		t.Errorf("usage error: %v %s", err, out)
+	}
+}
+
+// TestReadConfinement: with ConfineReads, reading and listing work beneath
+// the writable and readable paths only; a secret beside them stays
+// unreadable even when its path is known.
+func TestReadConfinement(t *testing.T) {
+	needLandlock(t)
+	root := t.TempDir()
+	in, ro, secret := filepath.Join(root, "in"), filepath.Join(root, "ro"), filepath.Join(root, "secret")
+	for _, d := range []string{in, ro, secret} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, f := range []string{filepath.Join(ro, "tool.txt"), filepath.Join(secret, "key.pem")} {
+		if err := os.WriteFile(f, []byte("content\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	sys := []string{"/usr", "/bin", "/lib", "/lib64", "/etc", "/proc", "/dev"}
+	var dirs []string
+	for _, d := range sys {
+		if _, err := os.Stat(d); err == nil {
+			dirs = append(dirs, d)
+		}
+	}
+	p := sandbox.Policy{Dirs: []string{in}, Files: []string{"/dev/null"}, ConfineReads: true, ReadDirs: append(dirs, ro)}
+	env := "IN=" + in + " RO=" + ro + " SECRET=" + secret + "\n"
+	got, err := shim(t, p, env+`set -e; cat "$RO/tool.txt" > "$IN/copy"; ls "$RO" > /dev/null; echo done`)
+	if err != nil || !strings.Contains(got, "done") {
+		t.Fatalf("allowed reads failed: %v\n%s", err, got)
+	}
+	for name, cmd := range map[string]string{
+		"read":   `cat "$SECRET/key.pem"`,
+		"list":   `ls "$SECRET"`,
+		"parent": `ls "$RO/.."`,
+	} {
+		got, err := shim(t, p, env+cmd)
+		if err == nil || strings.Contains(got, "content") || !strings.Contains(got, "Permission denied") {
+			t.Errorf("%s: allowed outside the policy\n%s", name, got)
+		}
 	}
 }

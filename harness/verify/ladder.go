@@ -104,8 +104,22 @@ func (v *verifier) approval() {
 	if a.Decision != want {
 		v.bad("../"+name, "decision %s, but the run's approval status is %s", a.Decision, r.ApprovalStatus)
 	}
+	if a.Repo != r.SourceRepo {
+		v.bad("../"+name, "is for repository %q, but the run worked on %q", a.Repo, r.SourceRepo)
+	}
 	if !r.ApprovalConsumed {
 		return
+	}
+	// A consumed grant covers the packet the run rebuilt, at the HEAD the
+	// run started from.
+	if a.PacketSHA256 != r.ApprovalPacketSHA256 {
+		v.bad("../"+name, "packet sha256 %s, but the run matched packet %q", a.PacketSHA256, r.ApprovalPacketSHA256)
+	}
+	if a.RepoHead != r.ApprovalRepoHead {
+		v.bad("../"+name, "granted for HEAD %q, but the run's approval gate saw %q", a.RepoHead, r.ApprovalRepoHead)
+	}
+	if p := r.SourceNonMutation; p != nil && a.RepoHead != p.HeadBefore {
+		v.bad("../"+name, "granted for HEAD %q, but the run started from %q", a.RepoHead, p.HeadBefore)
 	}
 	cname := ledger.ApprovalsDir + "/" + r.ApprovalID + ".consumed.json"
 	cdata, err := ledger.ReadFile(ledger.ConsumptionPath(root, r.ApprovalID))

@@ -16,48 +16,54 @@ func Record(path string, opt Options) (out []Violation, err error) {
 	if err != nil {
 		return nil, err
 	}
-	name := filepath.Base(path)
-	bad := func(format string, err error) {
-		out = append(out, Violation{Artifact: name, Message: strings.TrimSpace(format + err.Error())})
-	}
+	return RecordData(filepath.Base(path), data, opt), nil
+}
+
+// RecordData verifies a ledger record file's content, as Record does; name
+// is the file's base name, which an approval or consumption must match.
+func RecordData(name string, data []byte, opt Options) []Violation {
 	var probe map[string]json.RawMessage
-	if err = json.Unmarshal(data, &probe); err != nil {
-		bad("not a JSON object: ", err)
-		return out, nil
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return []Violation{{name, "not a JSON object: " + err.Error()}}
 	}
 	var rec ledger.Sealed
 	switch {
 	case probe["guard_status"] != nil:
-		g := &ledger.Guard{}
-		rec = g
-		defer func() { out = append(out, guardViolations(name, g)...) }()
+		rec = &ledger.Guard{}
 	case probe["consumed_at"] != nil:
-		c := &ledger.Consumption{}
-		rec = c
-		defer func() {
-			if c.ApprovalID+".consumed.json" != name {
-				out = append(out, Violation{name, "approval_id does not name the file"})
-			}
-		}()
+		rec = &ledger.Consumption{}
 	case probe["approval_id"] != nil:
-		a := &ledger.Approval{}
-		rec = a
-		defer func() {
-			if a.ApprovalID+".json" != name || !ledger.ValidID(a.ApprovalID) {
-				out = append(out, Violation{name, "approval_id does not name the file"})
-			}
-			if a.Decision != ledger.Granted && a.Decision != ledger.Denied {
-				out = append(out, Violation{name, "decision " + a.Decision + ", want granted or denied"})
-			}
-		}()
+		rec = &ledger.Approval{}
 	case probe["report_sha256"] != nil:
 		rec = &ledger.Outcome{}
 	default:
-		out = append(out, Violation{name, "not an approval, consumption, outcome or guard record"})
-		return out, nil
+		return []Violation{{name, "not an approval, consumption, outcome or guard record"}}
 	}
+	return RecordAs(name, data, rec, opt)
+}
+
+// RecordAs decodes a ledger record file's content into rec (an approval,
+// consumption, outcome or guard record a reader expects) and verifies it: its schema,
+// seal and signature by opt's keys, and that an approval or consumption
+// names its file. A reader uses rec only when nothing is returned.
+func RecordAs(name string, data []byte, rec ledger.Sealed, opt Options) (out []Violation) {
 	for _, err := range ledger.Unmarshal(data, rec, opt.trusted()...) {
-		bad("", err)
+		out = append(out, Violation{name, strings.TrimSpace(err.Error())})
 	}
-	return out, nil
+	switch r := rec.(type) {
+	case *ledger.Guard:
+		out = append(out, guardViolations(name, r)...)
+	case *ledger.Consumption:
+		if r.ApprovalID+".consumed.json" != name {
+			out = append(out, Violation{name, "approval_id does not name the file"})
+		}
+	case *ledger.Approval:
+		if r.ApprovalID+".json" != name || !ledger.ValidID(r.ApprovalID) {
+			out = append(out, Violation{name, "approval_id does not name the file"})
+		}
+		if r.Decision != ledger.Granted && r.Decision != ledger.Denied {
+			out = append(out, Violation{name, "decision " + r.Decision + ", want granted or denied"})
+		}
+	}
+	return out
 }

@@ -24,6 +24,7 @@ import (
 	"github.com/svrnty/sotvet/harness/contract"
 	"github.com/svrnty/sotvet/harness/evidence"
 	"github.com/svrnty/sotvet/harness/sandbox"
+	"github.com/svrnty/sotvet/internal/quotepath"
 	"github.com/svrnty/sotvet/internal/safefs"
 )
 
@@ -47,8 +48,21 @@ type Options struct {
 	TrustedKeys []ed25519.PublicKey
 }
 
-// trusted returns the keys a signature must come from; none means the
+// Keys returns the keys a signature must come from; none means the
 // signature, if any, is only checked against itself.
+func (o Options) Keys() []ed25519.PublicKey { return o.trusted() }
+
+// Fingerprint names the keys o trusts, so that a verdict cached under
+// one set of keys is not reused under another.
+func (o Options) Fingerprint() string {
+	var ids []string
+	for _, k := range o.trusted() {
+		ids = append(ids, evidence.KeyID(k))
+	}
+	slices.Sort(ids)
+	return strings.Join(ids, ",")
+}
+
 func (o Options) trusted() []ed25519.PublicKey {
 	keys := slices.Clone(o.TrustedKeys)
 	if o.PublicKey != nil {
@@ -563,7 +577,7 @@ func (v *verifier) consistency() {
 			got := slices.Clone(r.ChangedFiles)
 			sort.Strings(got)
 			if !slices.Equal(files, got) {
-				v.bad(evidence.PatchFile, "touches %v, report.json lists changed_files %v", files, got)
+				v.bad(evidence.PatchFile, "touches [%s], report.json lists changed_files [%s]", quotepath.Join(files, " "), quotepath.Join(got, " "))
 			}
 		}
 	}
