@@ -49,7 +49,13 @@ func TestGuardSection(t *testing.T) {
 		t.Error("no word that the guard has not run")
 	}
 	g := writeGuard(t, runs, ledger.ReasonConflict)
+	// The change token is walked again at most every tokenInterval, in
+	// the background: the record shows within the two seconds the page polls.
 	o := get(t, ts, "/")
+	for deadline := time.Now().Add(3 * time.Second); !strings.Contains(o.body, g.GuardID) && time.Now().Before(deadline); {
+		time.Sleep(50 * time.Millisecond)
+		o = get(t, ts, "/")
+	}
 	for _, want := range []string{
 		`<dd id="guard-status" class="st-blocked">blocked</dd>`,
 		`<dd>active_or_conflicting_core_work_present</dd>`,

@@ -69,7 +69,7 @@ func TestGuardVerdict(t *testing.T) {
 	}
 	found := false
 	for _, u := range s.Unreadable {
-		found = found || u.Path == "runs/guards/guard-20260603T115900Z-00000003.json" && strings.Contains(u.Reason, "fails verification")
+		found = found || u.Path == "runs/guards/guard-20260603T115900Z-00000003.json" && strings.Contains(u.Reason, "verify rejects it")
 	}
 	if !found {
 		t.Errorf("the forged record is not unreadable: %+v", s.Unreadable)
