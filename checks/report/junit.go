@@ -1,7 +1,7 @@
 package report
 
 import (
-	"bytes"
+	"bufio"
 	"encoding/xml"
 	"fmt"
 	"slices"
@@ -63,7 +63,7 @@ type junitFailure struct {
 // report red. A check without findings has one passing testcase named after
 // it. Times: the run's, in the root element; the checks run together, so a
 // testcase's own time is not measured and is 0.
-func writeJUnit(buf *bytes.Buffer, res *checks.Result, opt Options) error {
+func writeJUnit(buf *bufio.Writer, res *checks.Result, opt Options) error {
 	var names []string
 	names = append(names, res.Checked...)
 	for _, r := range opt.Rules {

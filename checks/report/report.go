@@ -8,9 +8,10 @@
 package report
 
 import (
-	"bytes"
+	"bufio"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -57,27 +58,29 @@ func Write(w io.Writer, format string, res *checks.Result, opt Options) error {
 	if opt.Tool == "" {
 		opt.Tool = "sotvet"
 	}
-	var buf bytes.Buffer
+	if !slices.Contains(Formats, format) {
+		return fmt.Errorf("report: unknown format %q (want one of %s)", format, strings.Join(Formats, ", "))
+	}
+	// The report is streamed: a run of many findings is not held twice,
+	// as findings and as its encoding.
+	buf := bufio.NewWriterSize(w, 64<<10)
 	var err error
 	switch format {
 	case "text":
-		writeText(&buf, res)
+		writeText(buf, res)
 	case "json":
-		err = writeJSON(&buf, res, opt)
+		err = writeJSON(buf, res, opt)
 	case "sarif":
-		err = writeSARIF(&buf, res, opt)
+		err = writeSARIF(buf, res, opt)
 	case "github":
-		writeGitHub(&buf, res, opt)
+		writeGitHub(buf, res, opt)
 	case "junit":
-		err = writeJUnit(&buf, res, opt)
-	default:
-		return fmt.Errorf("report: unknown format %q (want one of %s)", format, strings.Join(Formats, ", "))
+		err = writeJUnit(buf, res, opt)
 	}
 	if err != nil {
 		return fmt.Errorf("report: %s: %w", format, err)
 	}
-	_, err = w.Write(buf.Bytes())
-	return err
+	return buf.Flush()
 }
 
 // severity normalises a finding's severity: anything but a warning is

@@ -1,7 +1,7 @@
 package report
 
 import (
-	"bytes"
+	"bufio"
 	"fmt"
 
 	"github.com/svrnty/sotvet/checks"
@@ -10,7 +10,7 @@ import (
 // writeText writes one line per finding, followed by one "note" line per
 // related location, and nothing else: line breaks in a message are
 // escaped, and a file name with control characters quoted.
-func writeText(buf *bytes.Buffer, res *checks.Result) {
+func writeText(buf *bufio.Writer, res *checks.Result) {
 	for i := range res.Findings {
 		buf.WriteString(textLine(&res.Findings[i]))
 		buf.WriteByte('\n')
