@@ -1,7 +1,9 @@
 package checks
 
 import (
+	"fmt"
 	"strings"
+	"sync"
 
 	secretscheck "github.com/svrnty/sotvet/checks/secrets"
 	engine "github.com/svrnty/sotvet/secrets"
@@ -25,11 +27,7 @@ func redact(ws *sotparse.Workspace, fs []Finding) error {
 	if len(fs) == 0 {
 		return nil
 	}
-	cfg, err := secretscheck.Config()
-	if err != nil {
-		return err
-	}
-	sc, err := engine.NewScanner(cfg)
+	sc, err := scanner()
 	if err != nil {
 		return err
 	}
@@ -128,15 +126,42 @@ func (r *redactor) secretsOnLines(path string, first, last int) []string {
 // Redactor returns the secrets redactor the secrets check's settings
 // describe, for text sotvet prints that is not a finding (a fix preview).
 func Redactor() (func([]byte) []byte, error) {
+	sc, err := scanner()
+	if err != nil {
+		return nil, err
+	}
+	return sc.Redact, nil
+}
+
+// lastScanner is the scanner built last and the configuration it was built
+// for: building one compiles every rule, which a session's one-file
+// re-check would otherwise pay each time.
+var lastScanner struct {
+	sync.Mutex
+	key string
+	sc  *engine.Scanner
+}
+
+// scanner returns a secrets scanner for the secrets check's settings.
+func scanner() (*engine.Scanner, error) {
 	cfg, err := secretscheck.Config()
 	if err != nil {
 		return nil, err
+	}
+	// The configuration printed is its key: patterns print as their text,
+	// and anything printed as an address only costs a rebuild.
+	key := fmt.Sprintf("%+v", cfg)
+	lastScanner.Lock()
+	defer lastScanner.Unlock()
+	if lastScanner.sc != nil && lastScanner.key == key {
+		return lastScanner.sc, nil
 	}
 	sc, err := engine.NewScanner(cfg)
 	if err != nil {
 		return nil, err
 	}
-	return sc.Redact, nil
+	lastScanner.key, lastScanner.sc = key, sc
+	return sc, nil
 }
 
 // maskPieces replaces in msg the longest prefix, then the longest suffix, of

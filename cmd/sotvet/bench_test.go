@@ -18,6 +18,7 @@ func BenchmarkCheckDir(b *testing.B) {
 	if format == "" {
 		format = "json"
 	}
+	tuneGC()
 	for b.Loop() {
 		if code := run([]string{"check", "--no-cache", "--format", format, dir}, io.Discard, io.Discard); code > 1 {
 			b.Fatalf("exit code %d", code)
