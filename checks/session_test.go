@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/svrnty/sotvet/checks"
+	"github.com/svrnty/sotvet/internal/cputime"
 	"github.com/svrnty/sotvet/scripts/gen-corpus/gencorpus"
 	"github.com/svrnty/sotvet/sotparse"
 )
@@ -144,10 +145,12 @@ func BenchmarkSessionUpdate(b *testing.B) {
 		b.Fatal(err)
 	}
 	i := 0
+	cpu := cputime.Process()
 	for b.Loop() {
 		i++
 		if _, err := s.Update(doc, append(orig, fmt.Sprintf("\nEdit %d.\n", i)...)); err != nil {
 			b.Fatal(err)
 		}
 	}
+	b.ReportMetric(float64((cputime.Process()-cpu).Microseconds())/1000/float64(b.N), "cpu-ms/op")
 }

@@ -4,6 +4,8 @@ import (
 	"io"
 	"os"
 	"testing"
+
+	"github.com/svrnty/sotvet/internal/cputime"
 )
 
 // BenchmarkCheckDir runs `sotvet check --format $SOTVET_BENCH_FORMAT` on the
@@ -19,9 +21,11 @@ func BenchmarkCheckDir(b *testing.B) {
 		format = "json"
 	}
 	tuneGC()
+	cpu := cputime.Process()
 	for b.Loop() {
 		if code := run([]string{"check", "--no-cache", "--format", format, dir}, io.Discard, io.Discard); code > 1 {
 			b.Fatalf("exit code %d", code)
 		}
 	}
+	b.ReportMetric(float64((cputime.Process()-cpu).Milliseconds())/float64(b.N), "cpu-ms/op")
 }
