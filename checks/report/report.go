@@ -132,11 +132,26 @@ func textLine(f *checks.Finding) string {
 }
 
 func textLineMsg(f *checks.Finding, msg string) string {
-	warn := ""
+	return string(appendTextLine(nil, f, msg))
+}
+
+// appendTextLine appends textLineMsg(f, msg).
+func appendTextLine(b []byte, f *checks.Finding, msg string) []byte {
+	b = append(b, quotePath(f.File)...)
+	b = append(b, ':')
+	b = strconv.AppendInt(b, int64(f.Line), 10)
+	b = append(b, ':')
+	b = strconv.AppendInt(b, int64(f.Col), 10)
+	b = append(b, ": ["...)
+	b = append(b, f.Check...)
+	b = append(b, "] "...)
 	if severity(f) == checks.SeverityWarning {
-		warn = "warning: "
+		b = append(b, "warning: "...)
 	}
-	return fmt.Sprintf("%s:%d:%d: [%s] %s%s", quotePath(f.File), f.Line, f.Col, f.Check, warn, lineBreaks.Replace(msg))
+	if strings.ContainsAny(msg, "\r\n") {
+		msg = lineBreaks.Replace(msg)
+	}
+	return append(b, msg...)
 }
 
 // lineBreaks keeps a message on its line: a finding is one line.
