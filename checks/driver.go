@@ -311,8 +311,11 @@ func resolve(fset *token.FileSet, ws *sotparse.Workspace, check string, d analys
 		}
 		f.Related = append(f.Related, Related{File: p.Filename, Line: p.Line, Col: p.Column, Message: r.Message})
 	}
+	if len(d.SuggestedFixes) > 0 {
+		f.Fixes = make([]Fix, 0, len(d.SuggestedFixes))
+	}
 	for _, sf := range d.SuggestedFixes {
-		fix := Fix{Message: sf.Message}
+		fix := Fix{Message: sf.Message, Edits: make([]Edit, 0, len(sf.TextEdits))}
 		for _, te := range sf.TextEdits {
 			tf := fset.File(te.Pos)
 			if tf == nil {
