@@ -7,6 +7,7 @@ import (
 	"path"
 	"slices"
 	"sort"
+	"strings"
 	"sync"
 	"time"
 
@@ -19,9 +20,10 @@ import (
 // only the documents it is asked about and takes the others from their
 // summaries; the workspace's source and ASTs are not kept.
 //
-// Update gives a document new content (an unsaved buffer: an overlay over
-// the files on disk) and re-runs, for that document, the per-file checks
-// and the cross-file rules; it returns the findings of every document.
+// Update gives a file new content (an unsaved buffer: an overlay over the
+// files on disk) and re-runs, for that document, the per-file checks and
+// the cross-file rules, and for the documents the change can touch the
+// cross-file rules; it returns the findings of every file.
 // A Session is safe for concurrent use; updates are serialised.
 type Session struct {
 	mu      sync.Mutex
@@ -32,21 +34,42 @@ type Session struct {
 	byFile  map[string][]Finding // the findings of every file, each file's sorted
 	checked []string
 	files   int
+
+	// What decides which documents a change can touch: each document's
+	// work ids, and the documents by work id and by route stem.
+	docIDs map[string][]string // document -> the work ids it defines or names
+	byID   map[string][]string // work id -> the documents naming it
+	byStem map[string][]string // route stem -> its documents
 }
 
 // NewSession loads the workspace opt describes and runs every check once.
 // opt.Reuse is ignored: the session keeps its own summaries.
 func NewSession(opt Options) (*Session, error) {
 	s := &Session{opt: opt, base: opt.FS, overlay: map[string][]byte{}, store: &memStore{m: map[string][]byte{}}, byFile: map[string][]Finding{}}
-	res, err := s.run(func(string) bool { return true })
+	if _, err := s.Reload(); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// Reload forgets the summaries and checks every file again (the overlays
+// stay): after changes on disk the session was not told of, such as a
+// checkout.
+func (s *Session) Reload() (*Result, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.store = &memStore{m: map[string][]byte{}}
+	res, ws, err := s.run(func(string) bool { return true })
 	if err != nil {
 		return nil, err
 	}
-	s.checked, s.files = res.Checked, res.Files
+	s.index(ws)
+	s.byFile = map[string][]Finding{}
 	for _, f := range res.Findings {
 		s.byFile[f.File] = append(s.byFile[f.File], f)
 	}
-	return s, nil
+	s.checked, s.files = res.Checked, res.Files
+	return s.result(), nil
 }
 
 // Result returns the findings of every file, sorted as Run sorts them.
@@ -74,9 +97,12 @@ func (s *Session) result() *Result {
 // Update sets the content of the workspace file at path (slash-separated,
 // relative to the root) to content, without writing it; nil content drops
 // the overlay, so the file on disk counts again (a buffer closed or saved).
-// It re-checks path, the files its findings point to or are pointed to
-// from (related locations), and the workboard, with the documents of the
-// rest of the workspace taken from their summaries, and returns the
+// It reports anew on path and on every file the change can touch: for a
+// document, the documents of its route, those naming one of its work ids
+// (before or after the change), the files its findings point to or are
+// pointed to from, and the workboard; for any other file (the workboard,
+// a record, CONTEXT.md) or a document new to the workspace, every file.
+// Documents not reported on are taken from their summaries. It returns the
 // findings of every file.
 func (s *Session) Update(p string, content []byte) (*Result, error) {
 	s.mu.Lock()
@@ -86,7 +112,26 @@ func (s *Session) Update(p string, content []byte) (*Result, error) {
 	} else {
 		s.overlay[p] = slices.Clone(content)
 	}
+	_, known := s.docIDs[p]
+	if sotparse.RoleOf(p) != sotparse.RoleDoc || p == sotparse.GlossaryPath || !known {
+		// The workboard, a record, the glossary, or a document new to
+		// the workspace: any document may read it. Check everything,
+		// taking the documents from their summaries.
+		return s.recheck(func(string) bool { return true }, nil)
+	}
+	// A document: what it says can change findings in the documents of
+	// its route, in those naming the same work ids (before or after the
+	// change), in the places its findings point to or are pointed to
+	// from, and in the workboard.
 	focus := map[string]bool{p: true}
+	for _, q := range s.byStem[stemOf(p)] {
+		focus[q] = true
+	}
+	for _, id := range s.docIDs[p] {
+		for _, q := range s.byID[id] {
+			focus[q] = true
+		}
+	}
 	for file, fs := range s.byFile {
 		for _, f := range fs {
 			for _, r := range f.Related {
@@ -99,12 +144,36 @@ func (s *Session) Update(p string, content []byte) (*Result, error) {
 			}
 		}
 	}
-	res, err := s.run(func(q string) bool { return focus[q] || sotparse.RoleOf(q) == sotparse.RoleWorkboard })
+	return s.recheck(func(q string) bool { return focus[q] || sotparse.RoleOf(q) == sotparse.RoleWorkboard }, func(ws *sotparse.Workspace) bool {
+		// Work ids the new content names that other documents name too,
+		// not in focus yet: check again with them.
+		grown := false
+		for _, id := range workIDs(ws.Doc(p)) {
+			for _, q := range s.byID[id] {
+				if !focus[q] {
+					focus[q], grown = true, true
+				}
+			}
+		}
+		return grown
+	})
+}
+
+// recheck runs the checks reporting on the files in focus and keeps their
+// findings; when again, given the workspace of the run, says the focus
+// grew, it runs once more.
+func (s *Session) recheck(focus func(string) bool, again func(*sotparse.Workspace) bool) (*Result, error) {
+	res, ws, err := s.run(focus)
 	if err != nil {
 		return nil, err
 	}
+	if again != nil && again(ws) {
+		if res, ws, err = s.run(focus); err != nil {
+			return nil, err
+		}
+	}
 	for q := range s.byFile {
-		if focus[q] || sotparse.RoleOf(q) == sotparse.RoleWorkboard {
+		if focus(q) {
 			delete(s.byFile, q)
 		}
 	}
@@ -112,17 +181,59 @@ func (s *Session) Update(p string, content []byte) (*Result, error) {
 		s.byFile[f.File] = append(s.byFile[f.File], f)
 	}
 	s.checked, s.files = res.Checked, res.Files
+	s.index(ws)
 	return s.result(), nil
+}
+
+// index records each document's stem and work ids.
+func (s *Session) index(ws *sotparse.Workspace) {
+	s.docIDs = make(map[string][]string, len(ws.Docs))
+	s.byID = map[string][]string{}
+	s.byStem = map[string][]string{}
+	for _, d := range ws.Docs {
+		ids := workIDs(d)
+		s.docIDs[d.Path] = ids
+		for _, id := range ids {
+			s.byID[id] = append(s.byID[id], d.Path)
+		}
+		s.byStem[d.Stem] = append(s.byStem[d.Stem], d.Path)
+	}
+}
+
+// workIDs returns the work ids d defines or names, upper-cased, sorted,
+// without repeats.
+func workIDs(d *sotparse.Doc) []string {
+	if d == nil {
+		return nil
+	}
+	var ids []string
+	for _, it := range d.WorkItems {
+		ids = append(ids, strings.ToUpper(it.ID))
+		for _, r := range it.Blockers {
+			ids = append(ids, strings.ToUpper(r.Text))
+		}
+	}
+	for _, r := range d.Refs {
+		if r.Kind == sotparse.RefWorkID {
+			ids = append(ids, strings.ToUpper(r.Text))
+		}
+	}
+	slices.Sort(ids)
+	return slices.Compact(ids)
+}
+
+func stemOf(p string) string {
+	_, stem := sotparse.KindOf(p)
+	return stem
 }
 
 // run checks the workspace with its overlays, reporting on the files in
 // focus.
-func (s *Session) run(focus func(string) bool) (*Result, error) {
+func (s *Session) run(focus func(string) bool) (*Result, *sotparse.Workspace, error) {
 	opt := s.opt
 	opt.FS = &overlayFS{base: s.base, files: s.overlay}
 	opt.Reuse = &sotparse.Reuse{Focus: focus, Store: s.store}
-	res, _, err := Run(opt)
-	return res, err
+	return Run(opt)
 }
 
 // memStore keeps document summaries in memory, by path and content id.

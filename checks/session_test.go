@@ -72,7 +72,21 @@ func TestSessionMatchesFullRun(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// A work item another document defines, to define it here too.
+	ws, err := sotparse.Load(root, sotparse.Options{NoGit: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var other string
+	for _, d := range ws.Docs {
+		if d.Path != doc && len(d.WorkItems) > 0 {
+			other = d.WorkItems[0].ID
+			break
+		}
+	}
 	edits := []struct{ name, content string }{
+		{"defines another document's work item", string(orig) + "\n## Issue: " + other + " - Copied\n\nStatus: candidate.\n"},
+		{"names another document's work item", string(orig) + "\nSee " + other + ".\n"},
 		{"trailing spaces and blank lines", string(orig) + "\n\n\ntrailing   \n"},
 		{"status contradicts the workboard", strings.Replace(string(orig), "Status: validated.", "Status: blocked.", 1)},
 		{"status contradicts the workboard (candidate)", strings.Replace(string(orig), "Status: candidate.", "Status: validated.", 1)},
@@ -153,4 +167,46 @@ func BenchmarkSessionUpdate(b *testing.B) {
 		}
 	}
 	b.ReportMetric(float64((cputime.Process()-cpu).Microseconds())/1000/float64(b.N), "cpu-ms/op")
+}
+
+// TestSessionWorkboardAndReload: the workboard can be an overlay too, and
+// Reload picks up changes on disk the session was not told of.
+func TestSessionWorkboardAndReload(t *testing.T) {
+	root, _ := sessionWorkspace(t, 30)
+	s, err := checks.NewSession(checks.Options{Root: root, FS: os.DirFS(root), Analyzers: checks.All})
+	if err != nil {
+		t.Fatal(err)
+	}
+	wb, err := os.ReadFile(filepath.Join(root, "WORKBOARD.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	broken := strings.Replace(string(wb), "status: validated", "status: nonsense", 1)
+	res, err := s.Update("WORKBOARD.yaml", []byte(broken))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(root, "WORKBOARD.yaml"), []byte(broken), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := sessionFindings(res), fullRun(t, root); fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("workboard overlay differs from a full run:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	// On disk now, and the overlay dropped: the same findings.
+	if res, err = s.Update("WORKBOARD.yaml", nil); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := sessionFindings(res), fullRun(t, root); fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("after dropping the overlay:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	// Restored behind the session's back: Reload sees it.
+	if err := os.WriteFile(filepath.Join(root, "WORKBOARD.yaml"), wb, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if res, err = s.Reload(); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := sessionFindings(res), fullRun(t, root); fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("after Reload:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
 }
