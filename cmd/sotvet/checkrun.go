@@ -212,7 +212,11 @@ func snapshotFlags() func() {
 	}
 	return func() {
 		for _, s := range all {
-			_ = s.f.Value.Set(s.v) // a value its own String gave back
+			// Only what changed: setting a flag can cost a compilation
+			// (the forbidden claims are dozens of patterns).
+			if s.f.Value.String() != s.v {
+				_ = s.f.Value.Set(s.v) // a value its own String gave back
+			}
 		}
 	}
 }
