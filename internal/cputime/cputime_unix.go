@@ -1,8 +1,8 @@
+//go:build unix
+
 // Package cputime reads the CPU time the process has used, so that a
 // benchmark on a shared, loaded machine can report its CPU cost beside its
 // wall time.
-//go:build unix
-
 package cputime
 
 import (
