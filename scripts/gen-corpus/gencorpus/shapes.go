@@ -20,7 +20,8 @@ import (
 //   - findings: n documents of 200 lines, almost every one a finding
 //     (trailing blanks, runs of blank lines, tabs, missing disclaimer).
 //   - bigdoc: one document of about n MB (default shape size 20), plus a
-//     few ordinary ones.
+//     few ordinary ones, and a sotvet.yaml raising max-file-size to let
+//     sotvet read it.
 //   - workboard: an n-item WORKBOARD.yaml and one ISSUES document per 100
 //     items defining them.
 //   - tiny: n documents of a few lines each.
@@ -104,7 +105,7 @@ func prepare(dir string, opt Options) error {
 		if !opt.Force {
 			return fmt.Errorf("gencorpus: %s: %w", dir, ErrNotEmpty)
 		}
-		for _, p := range []string{".sot", "WORKBOARD.yaml", "CONTEXT.md"} {
+		for _, p := range []string{".sot", "WORKBOARD.yaml", "CONTEXT.md", "sotvet.yaml"} {
 			if err := os.RemoveAll(filepath.Join(dir, p)); err != nil {
 				return fmt.Errorf("gencorpus: %w", err)
 			}
@@ -211,6 +212,9 @@ func bigDoc(emit func(string, string), mb int, rng func(int) *rand.Rand) {
 		}
 	}
 	emit(".sot/big/BIG-ISSUES.md", b.String())
+	// Over the default 4 MB limit: the workspace raises it, so that the
+	// document is read and checked, not refused.
+	emit("sotvet.yaml", fmt.Sprintf("max-file-size: %d\n", b.Len()+1<<20))
 	for i := range 10 {
 		var s strings.Builder
 		legacyFrontmatter(&s, fmt.Sprintf("small-%d", i), "draft")

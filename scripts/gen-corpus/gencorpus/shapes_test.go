@@ -38,6 +38,9 @@ func TestShapes(t *testing.T) {
 			if len(files[".sot/big/BIG-ISSUES.md"]) < 1<<20 {
 				return "the big document is under 1 MB"
 			}
+			if !strings.HasPrefix(files["sotvet.yaml"], "max-file-size: ") {
+				return "no sotvet.yaml raising max-file-size"
+			}
 			return ""
 		},
 		"workboard": func(files map[string]string) string {
