@@ -401,11 +401,11 @@ func fingerprint(ws *sotparse.Workspace, fs []Finding) {
 		var key [8]byte
 		copy(key[:], sum[:8])
 		seen[key]++
-		out := make([]byte, 0, 16+1+6)
-		out = hex.AppendEncode(out, key[:])
-		out = append(out, ':')
-		out = strconv.AppendInt(out, int64(seen[key]), 10)
-		f.Fingerprint = string(out)
+		var out [40]byte
+		b := hex.AppendEncode(out[:0], key[:])
+		b = append(b, ':')
+		b = strconv.AppendInt(b, int64(seen[key]), 10)
+		f.Fingerprint = string(b)
 	}
 }
 
