@@ -104,20 +104,30 @@ func writeJUnit(buf *bufio.Writer, res *checks.Result, opt Options) error {
 			}
 			b = append(b, `" time="0">`...)
 			sev := string(severity(f))
+			// pos and sev are ASCII: escaping each piece is escaping the
+			// text they make together.
 			if fails(f, opt.FailOn) {
 				b = append(b, "\n      <failure message=\""...)
 				b = appendXMLEscaped(b, f.Message)
 				b = append(b, `" type="`...)
 				b = appendXMLEscaped(b, sev)
 				b = append(b, `">`...)
-				b = appendXMLEscaped(b, pos+": "+f.Message)
+				b = appendXMLEscaped(b, pos)
+				b = append(b, ": "...)
+				b = appendXMLEscaped(b, f.Message)
 				b = append(b, "</failure>"...)
 			} else {
 				b = append(b, "\n      <skipped message=\""...)
-				b = appendXMLEscaped(b, sev+": "+f.Message)
+				b = append(b, sev...)
+				b = append(b, ": "...)
+				b = appendXMLEscaped(b, f.Message)
 				b = append(b, `"></skipped>`...)
 				b = append(b, "\n      <system-out>"...)
-				b = appendXMLEscaped(b, pos+": "+sev+": "+f.Message)
+				b = appendXMLEscaped(b, pos)
+				b = append(b, ": "...)
+				b = append(b, sev...)
+				b = append(b, ": "...)
+				b = appendXMLEscaped(b, f.Message)
 				b = append(b, "</system-out>"...)
 			}
 			b = append(b, "\n    </testcase>"...)

@@ -138,9 +138,13 @@ func writeSARIF(buf *bufio.Writer, res *checks.Result, opt Options) error {
 	j.key("results")
 	j.open('[')
 	uris := uriCache{}
+	var lastCheck, lastCategory, lastID string // findings of one rule come in runs
 	for i := range res.Findings {
 		f := &res.Findings[i]
-		id := ruleID(f)
+		if f.Check != lastCheck || f.Category != lastCategory {
+			lastCheck, lastCategory, lastID = f.Check, f.Category, ruleID(f)
+		}
+		id := lastID
 		j.elem()
 		j.open('{')
 		j.key("ruleId")
