@@ -8,6 +8,7 @@
 package checks
 
 import (
+	"cmp"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
@@ -17,9 +18,13 @@ import (
 	"io/fs"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
+	"unicode"
+	"unicode/utf8"
 
 	"golang.org/x/tools/go/analysis"
 
@@ -306,8 +311,11 @@ func resolve(fset *token.FileSet, ws *sotparse.Workspace, check string, d analys
 		}
 		f.Related = append(f.Related, Related{File: p.Filename, Line: p.Line, Col: p.Column, Message: r.Message})
 	}
+	if len(d.SuggestedFixes) > 0 {
+		f.Fixes = make([]Fix, 0, len(d.SuggestedFixes))
+	}
 	for _, sf := range d.SuggestedFixes {
-		fix := Fix{Message: sf.Message}
+		fix := Fix{Message: sf.Message, Edits: make([]Edit, 0, len(sf.TextEdits))}
 		for _, te := range sf.TextEdits {
 			tf := fset.File(te.Pos)
 			if tf == nil {
@@ -324,21 +332,46 @@ func resolve(fset *token.FileSet, ws *sotparse.Workspace, check string, d analys
 	return f
 }
 
-// SortFindings orders findings by file, offset, check and message.
+// SortFindings orders findings by file, offset, check and message; findings
+// equal in all four keep their order.
 func SortFindings(fs []Finding) {
-	sort.SliceStable(fs, func(i, j int) bool {
-		a, b := fs[i], fs[j]
-		if a.File != b.File {
-			return a.File < b.File
+	// Sort indices, not the findings: a finding is large, and a stable sort
+	// moves each one many times.
+	idx := make([]int32, len(fs))
+	for i := range idx {
+		idx[i] = int32(i)
+	}
+	sorted := true
+	slices.SortFunc(idx, func(i, j int32) int {
+		a, b := &fs[i], &fs[j]
+		if c := strings.Compare(a.File, b.File); c != 0 {
+			return c
 		}
-		if a.Offset != b.Offset {
-			return a.Offset < b.Offset
+		if c := cmp.Compare(a.Offset, b.Offset); c != 0 {
+			return c
 		}
-		if a.Check != b.Check {
-			return a.Check < b.Check
+		if c := strings.Compare(a.Check, b.Check); c != 0 {
+			return c
 		}
-		return a.Message < b.Message
+		if c := strings.Compare(a.Message, b.Message); c != 0 {
+			return c
+		}
+		return cmp.Compare(i, j)
 	})
+	for i, j := range idx {
+		if int(j) != i {
+			sorted = false
+			break
+		}
+	}
+	if sorted {
+		return
+	}
+	out := make([]Finding, len(fs))
+	for i, j := range idx {
+		out[i] = fs[j]
+	}
+	copy(fs, out)
 }
 
 // fingerprint gives each finding a stable hash of its check, category, file
@@ -346,25 +379,42 @@ func SortFindings(fs []Finding) {
 // empty), plus an occurrence counter for identical ones; moving lines does not
 // change it.
 func fingerprint(ws *sotparse.Workspace, fs []Finding) {
-	seen := map[string]int{}
+	seen := map[[8]byte]int{}
+	h := sha256.New()
+	var buf []byte
+	var sum [sha256.Size]byte
 	for i := range fs {
 		f := &fs[i]
-		text := flaggedText(ws, f)
-		h := sha256.New()
-		for _, s := range []string{f.Check, f.Category, f.File, text, normaliseMessage(f.Message)} {
-			h.Write([]byte(s))
-			h.Write([]byte{0})
-		}
-		key := hex.EncodeToString(h.Sum(nil))[:16]
+		h.Reset()
+		buf = append(buf[:0], f.Check...)
+		buf = append(buf, 0)
+		buf = append(buf, f.Category...)
+		buf = append(buf, 0)
+		buf = append(buf, f.File...)
+		buf = append(buf, 0)
+		buf = appendFields(buf, flaggedText(ws, f))
+		buf = append(buf, 0)
+		buf = appendNormalisedMessage(buf, f.Message)
+		buf = append(buf, 0)
+		h.Write(buf)
+		h.Sum(sum[:0])
+		var key [8]byte
+		copy(key[:], sum[:8])
 		seen[key]++
-		f.Fingerprint = fmt.Sprintf("%s:%d", key, seen[key])
+		var out [40]byte
+		b := hex.AppendEncode(out[:0], key[:])
+		b = append(b, ':')
+		b = strconv.AppendInt(b, int64(seen[key]), 10)
+		f.Fingerprint = string(b)
 	}
 }
 
-func flaggedText(ws *sotparse.Workspace, f *Finding) string {
+// flaggedText returns the bytes a finding flags (or its line when the
+// range is empty), not yet normalised.
+func flaggedText(ws *sotparse.Workspace, f *Finding) []byte {
 	file := ws.File(f.File)
 	if file == nil || len(file.Content) == 0 {
-		return ""
+		return nil
 	}
 	start := min(f.Offset, len(file.Content))
 	end := start
@@ -385,7 +435,72 @@ func flaggedText(ws *sotparse.Workspace, f *Finding) string {
 		}
 		start, end = ls, le
 	}
-	return strings.Join(strings.Fields(string(file.Content[start:end])), " ")
+	return file.Content[start:end]
+}
+
+// appendFields appends the words of text (as strings.Fields splits them)
+// joined by single spaces.
+func appendFields(buf, text []byte) []byte {
+	first := true
+	for i := 0; i < len(text); {
+		// Skip spaces.
+		for i < len(text) {
+			if c := text[i]; c < utf8.RuneSelf {
+				if !asciiSpace(c) {
+					break
+				}
+				i++
+				continue
+			}
+			r, n := utf8.DecodeRune(text[i:])
+			if !unicode.IsSpace(r) {
+				break
+			}
+			i += n
+		}
+		if i == len(text) {
+			break
+		}
+		j := i
+		for j < len(text) {
+			if c := text[j]; c < utf8.RuneSelf {
+				if asciiSpace(c) {
+					break
+				}
+				j++
+				continue
+			}
+			r, n := utf8.DecodeRune(text[j:])
+			if unicode.IsSpace(r) {
+				break
+			}
+			j += n
+		}
+		if !first {
+			buf = append(buf, ' ')
+		}
+		first = false
+		buf = append(buf, text[i:j]...)
+		i = j
+	}
+	return buf
+}
+
+func asciiSpace(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r'
+}
+
+// appendNormalisedMessage appends normaliseMessage(m).
+func appendNormalisedMessage(buf []byte, m string) []byte {
+	if !utf8.ValidString(m) {
+		return append(buf, normaliseMessage(m)...)
+	}
+	for i := 0; i < len(m); i++ {
+		if c := m[i]; c < '0' || c > '9' {
+			buf = append(buf, c)
+		}
+	}
+	return buf
 }
 
 // normaliseMessage drops digits so that a message naming a line number does

@@ -1,7 +1,9 @@
 package checks
 
 import (
+	"fmt"
 	"strings"
+	"sync"
 
 	secretscheck "github.com/svrnty/sotvet/checks/secrets"
 	engine "github.com/svrnty/sotvet/secrets"
@@ -17,59 +19,105 @@ const minQuoted = 8
 // title, a repeated line, a path), can print a credential. Besides whole
 // secrets anywhere in a message, it masks any long enough prefix or suffix
 // of a secret found on the finding's own lines: checks shorten long quotes.
+//
+// The cost does not grow with the findings of a file: each file with
+// findings is scanned once, its secrets kept by line, and a message text
+// (many findings share one) is redacted once.
 func redact(ws *sotparse.Workspace, fs []Finding) error {
 	if len(fs) == 0 {
 		return nil
 	}
-	cfg, err := secretscheck.Config()
+	sc, err := scanner()
 	if err != nil {
 		return err
 	}
-	sc, err := engine.NewScanner(cfg)
-	if err != nil {
-		return err
-	}
-	clean := func(msg string, f *Finding) string {
-		msg = sc.RedactString(msg)
-		for _, s := range secretsOnLines(sc, ws, f) {
-			msg = maskPieces(msg, s)
-		}
-		return msg
-	}
+	r := &redactor{sc: sc, ws: ws, done: map[string]string{}, files: map[string]*fileSecrets{}}
 	for i := range fs {
 		f := &fs[i]
-		f.Message = clean(f.Message, f)
+		f.Message = r.clean(f.Message, f.File, f.Line, f.EndLine)
 		for j := range f.Fixes {
-			f.Fixes[j].Message = clean(f.Fixes[j].Message, f)
+			f.Fixes[j].Message = r.clean(f.Fixes[j].Message, f.File, f.Line, f.EndLine)
 		}
 		for j := range f.Related {
 			// A note quotes its own place, and may quote the finding's.
 			rel := &f.Related[j]
-			at := &Finding{File: rel.File, Line: rel.Line, EndLine: rel.Line}
-			rel.Message = clean(clean(rel.Message, f), at)
+			rel.Message = r.clean(r.clean(rel.Message, f.File, f.Line, f.EndLine), rel.File, rel.Line, rel.Line)
 		}
 	}
 	return nil
 }
 
-// secretsOnLines returns the secrets on the lines a finding spans: the
+// redactor holds what redact learnt so far: messages already redacted and
+// the secrets of the files already scanned.
+type redactor struct {
+	sc    *engine.Scanner
+	ws    *sotparse.Workspace
+	done  map[string]string       // message -> its redacted form
+	files map[string]*fileSecrets // path -> its secrets
+}
+
+// fileSecrets are the secrets of one file, sorted by start offset.
+type fileSecrets struct {
+	spans []secretSpan
+}
+
+type secretSpan struct {
+	start, end int
+	text       string
+}
+
+// clean returns msg redacted, with the pieces of the secrets on lines
+// first..last of file masked.
+func (r *redactor) clean(msg, file string, first, last int) string {
+	out, ok := r.done[msg]
+	if !ok {
+		b := []byte(msg)
+		if red := r.sc.Redact(b); len(red) != len(b) || (len(b) > 0 && &red[0] != &b[0]) {
+			out = string(red)
+		} else {
+			out = msg
+		}
+		r.done[msg] = out
+	}
+	for _, s := range r.secretsOnLines(file, first, last) {
+		out = maskPieces(out, s)
+	}
+	return out
+}
+
+// secretsOnLines returns the secrets on lines first..last of file: the
 // text a check quotes, and may shorten, comes from there.
-func secretsOnLines(sc *engine.Scanner, ws *sotparse.Workspace, f *Finding) []string {
-	file := ws.File(f.File)
-	if file == nil || len(file.Content) == 0 || f.Line < 1 || f.Line > file.Tok.LineCount() {
+func (r *redactor) secretsOnLines(path string, first, last int) []string {
+	fsec, ok := r.files[path]
+	if !ok {
+		fsec = &fileSecrets{}
+		r.files[path] = fsec
+		if file := r.ws.File(path); file != nil && len(file.Content) > 0 {
+			for _, x := range r.sc.Scan(path, file.Content) {
+				if x.AllowReason != "value" && x.End <= len(file.Content) {
+					fsec.spans = append(fsec.spans, secretSpan{x.Start, x.End, string(file.Content[x.Start:x.End])})
+				}
+			}
+		}
+	}
+	if len(fsec.spans) == 0 {
 		return nil
 	}
-	last := max(f.Line, min(f.EndLine, file.Tok.LineCount()))
-	start := file.Tok.Offset(file.Tok.LineStart(f.Line))
+	file := r.ws.File(path)
+	n := file.Tok.LineCount()
+	if first < 1 || first > n {
+		return nil
+	}
+	last = max(first, min(last, n))
+	start := file.Tok.Offset(file.Tok.LineStart(first))
 	end := len(file.Content)
-	if last < file.Tok.LineCount() {
+	if last < n {
 		end = file.Tok.Offset(file.Tok.LineStart(last + 1))
 	}
-	text := file.Content[start:end]
 	var out []string
-	for _, x := range sc.Scan(f.File, text) {
-		if x.AllowReason != "value" && x.End <= len(text) {
-			out = append(out, string(text[x.Start:x.End]))
+	for _, s := range fsec.spans {
+		if s.start < end && s.end > start {
+			out = append(out, s.text)
 		}
 	}
 	return out
@@ -78,15 +126,42 @@ func secretsOnLines(sc *engine.Scanner, ws *sotparse.Workspace, f *Finding) []st
 // Redactor returns the secrets redactor the secrets check's settings
 // describe, for text sotvet prints that is not a finding (a fix preview).
 func Redactor() (func([]byte) []byte, error) {
+	sc, err := scanner()
+	if err != nil {
+		return nil, err
+	}
+	return sc.Redact, nil
+}
+
+// lastScanner is the scanner built last and the configuration it was built
+// for: building one compiles every rule, which a session's one-file
+// re-check would otherwise pay each time.
+var lastScanner struct {
+	sync.Mutex
+	key string
+	sc  *engine.Scanner
+}
+
+// scanner returns a secrets scanner for the secrets check's settings.
+func scanner() (*engine.Scanner, error) {
 	cfg, err := secretscheck.Config()
 	if err != nil {
 		return nil, err
+	}
+	// The configuration printed is its key: patterns print as their text,
+	// and anything printed as an address only costs a rebuild.
+	key := fmt.Sprintf("%+v", cfg)
+	lastScanner.Lock()
+	defer lastScanner.Unlock()
+	if lastScanner.sc != nil && lastScanner.key == key {
+		return lastScanner.sc, nil
 	}
 	sc, err := engine.NewScanner(cfg)
 	if err != nil {
 		return nil, err
 	}
-	return sc.Redact, nil
+	lastScanner.key, lastScanner.sc = key, sc
+	return sc, nil
 }
 
 // maskPieces replaces in msg the longest prefix, then the longest suffix, of

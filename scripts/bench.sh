@@ -12,7 +12,10 @@
 #   SEED    gen-corpus seed (default 1)
 #   STRICT  1: exit 1 when a target is missed
 #   SOTVET_PKG  package to build as sotvet (default ./cmd/sotvet)
-#   TIMEBIN GNU time binary for peak RSS (default /usr/bin/time; empty: none)
+#   TIMEBIN GNU time binary for peak RSS and CPU (default /usr/bin/time; empty: none)
+#   SHAPES  gen-corpus shapes to measure (default: adoption findings bigdoc
+#           workboard tiny deeprefs; empty: none), each against the parse
+#           floor in CPU time and peak RSS, adoption in every output format
 #   GITLEAKS  gitleaks binary for the side-by-side secrets scan (default: the
 #           one on PATH; skipped with a message when there is none; install
 #           with `go install github.com/zricethezav/gitleaks/v8@v8.30.1`)
@@ -49,7 +52,7 @@ tmp=$(mktemp -d "${TMPDIR:-/tmp}/sotvet-bench.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 
 timebin=${TIMEBIN-/usr/bin/time} # TIMEBIN= (empty) measures without it
-if [[ -z $timebin || ! -x $timebin ]] || ! "$timebin" -f '%e %M' -o /dev/null true 2>/dev/null; then
+if [[ -z $timebin || ! -x $timebin ]] || ! "$timebin" -f '%e %M %U %S' -o /dev/null true 2>/dev/null; then
 	timebin=
 fi
 
@@ -96,7 +99,7 @@ run_once() {
 	local rc=0 start end
 	start=$(now_us)
 	if [[ -n $timebin ]]; then
-		"$timebin" -f '%e %M' -o "$tmp/time.out" "$@" >/dev/null 2>"$tmp/stderr" || rc=$?
+		"$timebin" -f '%e %M %U %S' -o "$tmp/time.out" "$@" >/dev/null 2>"$tmp/stderr" || rc=$?
 	else
 		"$@" >/dev/null 2>"$tmp/stderr" || rc=$?
 	fi
@@ -107,24 +110,27 @@ run_once() {
 		exit 2
 	fi
 	LAST_MS=$(awk -v us=$((end - start)) 'BEGIN { printf "%.1f", us / 1000 }')
-	LAST_MB=n/a
+	LAST_MB=n/a LAST_CPU=n/a
 	if [[ -n $timebin ]]; then
-		# GNU time reports %M in KiB; its last line holds our format.
+		# GNU time reports %M in KiB, %U and %S in seconds; its last line
+		# holds our format.
 		LAST_MB=$(tail -n 1 "$tmp/time.out" | awk '{ printf "%.1f", $2 / 1024 }')
+		LAST_CPU=$(tail -n 1 "$tmp/time.out" | awk '{ printf "%.0f", ($3 + $4) * 1000 }')
 	fi
 }
 
 # measure NAME OKCODES CMD...: one warm-up run, then RUNS timed runs of CMD.
-# Sets REPLY_MS and REPLY_MB to the medians.
+# Sets REPLY_MS, REPLY_MB and REPLY_CPU (ms) to the medians.
 measure() {
-	local walls=() rsses=() i
+	local walls=() rsses=() cpus=() i
 	for ((i = 0; i <= RUNS; i++)); do
 		run_once "$@"
 		((i == 0)) && continue # warm-up: page cache, binary load
-		walls+=("$LAST_MS") rsses+=("$LAST_MB")
+		walls+=("$LAST_MS") rsses+=("$LAST_MB") cpus+=("$LAST_CPU")
 	done
 	REPLY_MS=$(printf '%s\n' "${walls[@]}" | median)
 	REPLY_MB=$(printf '%s\n' "${rsses[@]}" | median)
+	REPLY_CPU=$(printf '%s\n' "${cpus[@]}" | median)
 }
 
 corpora=()
@@ -230,6 +236,58 @@ elif ((have_sotvet)); then
 	echo "note: no gitleaks binary (GITLEAKS or PATH); sotvet scan vs gitleaks is not measured" >&2
 fi
 
+# The shapes of issue 20: workspaces nobody tuned sotvet to (see
+# scripts/gen-corpus -shape). Each is checked against the parse floor in
+# CPU time (both cores) and peak RSS; adoption in every output format.
+declare -A shape_size=([adoption]=10000 [findings]=500 [bigdoc]=20 [workboard]=50000 [tiny]=100000 [deeprefs]=10000)
+SHAPES=${SHAPES-adoption findings bigdoc workboard tiny deeprefs}
+shape_rows=()
+if ((have_sotvet)) && [[ -n $timebin ]]; then
+	for shape in $SHAPES; do
+		size=${shape_size[$shape]:-1000}
+		dir=$tmp/shape-$shape
+		echo "== shape $shape (size $size), $RUNS runs each"
+		"$tmp/gen-corpus" -shape "$shape" -n "$size" -seed "$SEED" -out "$dir" -q
+		formats=json
+		[[ $shape == adoption ]] && formats="json text sarif junit github"
+		declare -A cpus=() rsses=() walls=()
+		for ((i = 0; i <= RUNS; i++)); do
+			run_once "parseonly $dir" "0" "$tmp/parseonly" "$dir"
+			cpus[floor]+=" $LAST_CPU" rsses[floor]+=" $LAST_MB" walls[floor]+=" $LAST_MS"
+			for f in $formats; do
+				run_once "sotvet check --format $f $dir" "0 1" "$tmp/sotvet" check --no-git --format "$f" "$dir"
+				cpus[$f]+=" $LAST_CPU" rsses[$f]+=" $LAST_MB" walls[$f]+=" $LAST_MS"
+			done
+			if ((i == 0)); then
+				cpus=() rsses=() walls=()
+			fi
+		done
+		floor=$(printf '%s\n' ${cpus[floor]} | median)
+		for f in $formats; do
+			c=$(printf '%s\n' ${cpus[$f]} | median)
+			shape_rows+=("$shape $size $f $(printf '%s\n' ${walls[$f]} | median) $c $floor $(printf '%s\n' ${rsses[$f]} | median)")
+		done
+		unset cpus rsses walls
+		rm -rf "$dir"
+	done
+fi
+
+# One file changed in a 100-document workspace, checked as a pre-commit
+# hook or an editor's save does (--files), with the summary cache warm.
+onefile=0
+if ((have_sotvet)); then
+	small=$tmp/small
+	"$tmp/gen-corpus" -n 100 -seed "$SEED" -out "$small" -q
+	file=$(cd "$small" && ls .sot/03-PROTOCOLS/*-ISSUES.md | sed -n 1p)
+	export SOTVET_CACHE=$tmp/cache-small
+	(cd "$small" && "$tmp/sotvet" check --files --format json "$file" >/dev/null) || true
+	printf '\nEdited for the benchmark.\n' >>"$small/$file"
+	echo "== measure: one changed document of 100, --files, warm cache, $RUNS runs"
+	measure "sotvet check --files (one of 100)" "0 1" sh -c 'cd "$0" && exec "$1" check --files --format json "$2"' "$small" "$tmp/sotvet" "$file"
+	ms[onefile]=$REPLY_MS mb[onefile]=$REPLY_MB cpu_onefile=$REPLY_CPU
+	onefile=1
+fi
+
 ratio() { # ratio A B: A/B, or n/a
 	awk -v a="$1" -v b="$2" 'BEGIN { if (a ~ /^[0-9.]+$/ && b ~ /^[0-9.]+$/ && b > 0) printf "%.2fx", a / b; else print "n/a" }'
 }
@@ -262,6 +320,17 @@ fi
 if [[ -z $timebin ]]; then
 	echo "rss: n/a (no GNU time at ${TIMEBIN-/usr/bin/time})"
 fi
+if ((onefile)); then
+	printf '%-22s %-36s %14s %14s  cpu %s ms\n' "synthetic (100 docs)" "--files, 1 changed, warm cache" "${ms[onefile]}" "${mb[onefile]}" "$cpu_onefile"
+fi
+if ((${#shape_rows[@]})); then
+	echo
+	printf '%-10s %7s %-7s %12s %12s %12s %8s %12s\n' shape size format "wall ms" "cpu ms" "floor cpu" "cpu/fl" "peak RSS MB"
+	for row in "${shape_rows[@]}"; do
+		read -r shape size f wall c floor rss <<<"$row"
+		printf '%-10s %7s %-7s %12s %12s %12s %8s %12s\n' "$shape" "$size" "$f" "$wall" "$c" "$floor" "$(ratio "$c" "$floor")" "$rss"
+	done
+fi
 
 # Targets.
 missed=0
@@ -281,7 +350,8 @@ echo "targets:"
 last=$((${#corpora[@]} - 1))
 if ((have_sotvet)); then
 	if ((last > 0)); then
-		verdict "real corpus: sotvet check < 80 ms" "${ms[0,check]}" "<" 80
+		verdict "real corpus: sotvet check <= 40 ms" "${ms[0,check]}" "<=" 40
+		verdict "real corpus: peak RSS <= 40 MB" "${mb[0,check]}" "<=" 40
 	fi
 	verdict "synthetic: sotvet check < 2 s" "${ms[$last,check]}" "<" 2000
 	verdict "synthetic: sotvet check <= 1.5x parse-only" "$(ratio "${ms[$last,check]}" "${ms[$last,floor]}")" "<=" 1.5
@@ -300,6 +370,14 @@ if ((have_sotvet)); then
 	else
 		echo "  sotvet scan >= 15x faster than gitleaks: not measured (no gitleaks binary)"
 	fi
+	if ((onefile)); then
+		verdict "one changed of 100, process <= 60 ms" "${ms[onefile]}" "<=" 60
+	fi
+	for row in "${shape_rows[@]}"; do
+		read -r shape size f wall c floor rss <<<"$row"
+		verdict "$shape ($f): cpu <= 1.5x parse floor" "$(ratio "$c" "$floor")" "<=" 1.5
+		verdict "$shape ($f): peak RSS <= 150 MB" "$rss" "<=" 150
+	done
 	if ((N != 10000)); then
 		echo "  (the synthetic targets are stated for N=10000; this run used N=$N)"
 	fi

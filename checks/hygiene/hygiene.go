@@ -114,6 +114,35 @@ func run(pass *analysis.Pass) (any, error) {
 	return nil, nil
 }
 
+// messages holds a rule's message for the small counts, made once: a
+// legacy workspace has tens of thousands of findings that say the same,
+// and they share one string.
+type messages struct {
+	small  [16]string
+	format func(n int) string
+}
+
+func newMessages(format func(n int) string) *messages {
+	m := &messages{format: format}
+	for n := range m.small {
+		m.small[n] = format(n)
+	}
+	return m
+}
+
+var (
+	blankLinesMsg = newMessages(func(n int) string { return fmt.Sprintf("%d consecutive blank lines; one is enough (MD012)", n) })
+	trailingMsg   = newMessages(func(n int) string { return fmt.Sprintf("line ends in %d trailing space%s (MD009)", n, plural(n)) })
+)
+
+// get returns the message for n.
+func (m *messages) get(n int) string {
+	if n >= 0 && n < len(m.small) {
+		return m.small[n]
+	}
+	return m.format(n)
+}
+
 // findings are one document's diagnostics.
 type findings []analysis.Diagnostic
 
@@ -136,7 +165,7 @@ func lines(out *findings, f *sotparse.File, content []byte) {
 	flush := func() {
 		if runStart >= 0 {
 			report(out, f, runStart, runStart, "blank-lines",
-				fmt.Sprintf("%d consecutive blank lines; one is enough (MD012)", runLen), "delete the extra blank lines", runStart, runEnd, "")
+				blankLinesMsg.get(runLen), "delete the extra blank lines", runStart, runEnd, "")
 		}
 		runStart = -1
 	}
@@ -147,7 +176,7 @@ func lines(out *findings, f *sotparse.File, content []byte) {
 			if n := len(ln.Text) - len(t); n > 0 && !(t != "" && ln.Text[len(t):] == "  ") {
 				s := ln.Off + len(t)
 				report(out, f, s, ln.Off+len(ln.Text), "trailing-spaces",
-					fmt.Sprintf("line ends in %d trailing space%s (MD009)", n, plural(n)), "delete the trailing spaces", s, ln.Off+len(ln.Text), "")
+					trailingMsg.get(n), "delete the trailing spaces", s, ln.Off+len(ln.Text), "")
 			}
 		}
 		isBlank, nextOff := blank(ln.Text), next(content, ln)

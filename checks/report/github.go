@@ -1,7 +1,7 @@
 package report
 
 import (
-	"bytes"
+	"bufio"
 	"fmt"
 	"strconv"
 	"strings"
@@ -26,7 +26,7 @@ var (
 // Every finding takes exactly one line: messages are escaped as workflow
 // command data in plain lines too, so no message can start a line of its own
 // that the runner would read as a command.
-func writeGitHub(buf *bytes.Buffer, res *checks.Result, opt Options) {
+func writeGitHub(buf *bufio.Writer, res *checks.Result, opt Options) {
 	limit := opt.MaxAnnotations
 	if limit <= 0 {
 		limit = defaultMaxAnnotations
@@ -65,7 +65,7 @@ func writeGitHub(buf *bytes.Buffer, res *checks.Result, opt Options) {
 // "::error file=PATH,line=L,col=C,endLine=EL,endColumn=EC,title=TOOL CHECK::MESSAGE",
 // without col and endColumn when the finding spans lines.
 // A finding without a file gets no position properties.
-func writeAnnotation(buf *bytes.Buffer, f *checks.Finding, sev checks.Severity, tool string) {
+func writeAnnotation(buf *bufio.Writer, f *checks.Finding, sev checks.Severity, tool string) {
 	var props []string
 	if f.File != "" {
 		rg := regionOf(f)

@@ -1,58 +1,17 @@
 package report
 
 import (
-	"bytes"
+	"bufio"
 	"encoding/xml"
 	"fmt"
 	"slices"
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/svrnty/sotvet/checks"
 )
-
-type junitTestSuites struct {
-	XMLName  xml.Name         `xml:"testsuites"`
-	Name     string           `xml:"name,attr"`
-	Tests    int              `xml:"tests,attr"`
-	Failures int              `xml:"failures,attr"`
-	Skipped  int              `xml:"skipped,attr"`
-	Time     string           `xml:"time,attr"`
-	Suites   []junitTestSuite `xml:"testsuite"`
-}
-
-type junitTestSuite struct {
-	Name     string          `xml:"name,attr"`
-	Tests    int             `xml:"tests,attr"`
-	Failures int             `xml:"failures,attr"`
-	Skipped  int             `xml:"skipped,attr"`
-	Time     string          `xml:"time,attr"`
-	Cases    []junitTestCase `xml:"testcase"`
-}
-
-type junitTestCase struct {
-	ClassName string        `xml:"classname,attr"`
-	Name      string        `xml:"name,attr"`
-	File      string        `xml:"file,attr,omitempty"`
-	Line      int           `xml:"line,attr,omitempty"`
-	Time      string        `xml:"time,attr"`
-	Failure   *junitFailure `xml:"failure,omitempty"`
-	Skipped   *junitSkipped `xml:"skipped,omitempty"`
-	SystemOut string        `xml:"system-out,omitempty"`
-}
-
-// junitSkipped marks a finding below --fail-on: GitLab lists skipped
-// testcases with their message, where a passing one would hide it.
-type junitSkipped struct {
-	Message string `xml:"message,attr"`
-}
-
-type junitFailure struct {
-	Message string `xml:"message,attr"`
-	Type    string `xml:"type,attr"`
-	Text    string `xml:",chardata"`
-}
 
 // writeJUnit writes one testsuite per check, sorted by name: the checks in
 // res.Checked, opt.Rules and the findings. Each finding is a testcase named
@@ -63,7 +22,7 @@ type junitFailure struct {
 // report red. A check without findings has one passing testcase named after
 // it. Times: the run's, in the root element; the checks run together, so a
 // testcase's own time is not measured and is 0.
-func writeJUnit(buf *bytes.Buffer, res *checks.Result, opt Options) error {
+func writeJUnit(buf *bufio.Writer, res *checks.Result, opt Options) error {
 	var names []string
 	names = append(names, res.Checked...)
 	for _, r := range opt.Rules {
@@ -78,48 +37,158 @@ func writeJUnit(buf *bytes.Buffer, res *checks.Result, opt Options) error {
 	slices.Sort(names)
 	names = slices.Compact(names)
 
-	out := junitTestSuites{Name: opt.Tool, Suites: []junitTestSuite{}, Time: seconds(opt.Elapsed)}
-	used := map[string]int{}
+	// Counted first: the root element carries the totals.
+	type suite struct {
+		name                     string
+		tests, failures, skipped int
+	}
+	suites := make([]suite, 0, len(names))
+	var tests, failures, skipped int
 	for _, name := range names {
-		s := junitTestSuite{Name: name, Time: "0"}
+		st := suite{name: name, tests: max(1, len(byCheck[name]))}
 		for _, f := range byCheck[name] {
-			pos := fmt.Sprintf("%s:%d:%d", f.File, f.Line, f.Col)
+			if fails(f, opt.FailOn) {
+				st.failures++
+			} else {
+				st.skipped++
+			}
+		}
+		tests, failures, skipped = tests+st.tests, failures+st.failures, skipped+st.skipped
+		suites = append(suites, st)
+	}
+
+	// Written as encoding/xml's Encoder, indented by two spaces, writes a
+	// junitTestSuites, a testcase at a time.
+	b := make([]byte, 0, 64<<10)
+	flush := func() {
+		if len(b) > 32<<10 {
+			buf.Write(b)
+			b = b[:0]
+		}
+	}
+	b = append(b, xml.Header...)
+	b = append(b, `<testsuites name="`...)
+	b = appendXMLEscaped(b, opt.Tool)
+	b = fmt.Appendf(b, `" tests="%d" failures="%d" skipped="%d" time="`, tests, failures, skipped)
+	b = appendXMLEscaped(b, seconds(opt.Elapsed))
+	b = append(b, `">`...)
+	used := map[string]int{}
+	for _, st := range suites {
+		b = append(b, "\n  <testsuite name=\""...)
+		b = appendXMLEscaped(b, st.name)
+		b = fmt.Appendf(b, `" tests="%d" failures="%d" skipped="%d" time="0">`, st.tests, st.failures, st.skipped)
+		if len(byCheck[st.name]) == 0 {
+			b = append(b, "\n    <testcase classname=\""...)
+			b = appendXMLEscaped(b, st.name)
+			b = append(b, `" name="`...)
+			b = appendXMLEscaped(b, st.name)
+			b = append(b, `" time="0"></testcase>`...)
+		}
+		for _, f := range byCheck[st.name] {
+			pos := f.File + ":" + strconv.Itoa(f.Line) + ":" + strconv.Itoa(f.Col)
 			tcName := pos + ": " + strings.Join(strings.Fields(f.Message), " ")
 			if used[tcName]++; used[tcName] > 1 {
 				tcName = fmt.Sprintf("%s (%d)", tcName, used[tcName])
 			}
-			tc := junitTestCase{ClassName: name, Name: tcName, File: f.File, Line: f.Line, Time: "0"}
-			if fails(f, opt.FailOn) {
-				tc.Failure = &junitFailure{Message: f.Message, Type: string(severity(f)), Text: pos + ": " + f.Message}
-				s.Failures++
-			} else {
-				tc.Skipped = &junitSkipped{Message: fmt.Sprintf("%s: %s", severity(f), f.Message)}
-				tc.SystemOut = fmt.Sprintf("%s: %s: %s", pos, severity(f), f.Message)
-				s.Skipped++
+			b = append(b, "\n    <testcase classname=\""...)
+			b = appendXMLEscaped(b, st.name)
+			b = append(b, `" name="`...)
+			b = appendXMLEscaped(b, tcName)
+			if f.File != "" {
+				b = append(b, `" file="`...)
+				b = appendXMLEscaped(b, f.File)
 			}
-			s.Cases = append(s.Cases, tc)
+			if f.Line != 0 {
+				b = append(b, `" line="`...)
+				b = strconv.AppendInt(b, int64(f.Line), 10)
+			}
+			b = append(b, `" time="0">`...)
+			sev := string(severity(f))
+			// pos and sev are ASCII: escaping each piece is escaping the
+			// text they make together.
+			if fails(f, opt.FailOn) {
+				b = append(b, "\n      <failure message=\""...)
+				b = appendXMLEscaped(b, f.Message)
+				b = append(b, `" type="`...)
+				b = appendXMLEscaped(b, sev)
+				b = append(b, `">`...)
+				b = appendXMLEscaped(b, pos)
+				b = append(b, ": "...)
+				b = appendXMLEscaped(b, f.Message)
+				b = append(b, "</failure>"...)
+			} else {
+				b = append(b, "\n      <skipped message=\""...)
+				b = append(b, sev...)
+				b = append(b, ": "...)
+				b = appendXMLEscaped(b, f.Message)
+				b = append(b, `"></skipped>`...)
+				b = append(b, "\n      <system-out>"...)
+				b = appendXMLEscaped(b, pos)
+				b = append(b, ": "...)
+				b = append(b, sev...)
+				b = append(b, ": "...)
+				b = appendXMLEscaped(b, f.Message)
+				b = append(b, "</system-out>"...)
+			}
+			b = append(b, "\n    </testcase>"...)
+			flush()
 		}
-		if len(s.Cases) == 0 {
-			s.Cases = []junitTestCase{{ClassName: name, Name: name, Time: "0"}}
-		}
-		s.Tests = len(s.Cases)
-		out.Tests += s.Tests
-		out.Failures += s.Failures
-		out.Skipped += s.Skipped
-		out.Suites = append(out.Suites, s)
+		b = append(b, "\n  </testsuite>"...)
 	}
-
-	buf.WriteString(xml.Header)
-	enc := xml.NewEncoder(buf)
-	enc.Indent("", "  ")
-	if err := enc.Encode(out); err != nil {
-		return err
+	if len(suites) > 0 {
+		b = append(b, '\n')
 	}
-	if err := enc.Close(); err != nil {
-		return err
-	}
-	buf.WriteByte('\n')
+	b = append(b, "</testsuites>\n"...)
+	buf.Write(b)
 	return nil
+}
+
+// appendXMLEscaped appends s escaped as encoding/xml escapes attribute
+// values and character data: quotes, '&', '<', '>', tabs and line breaks
+// as references, anything outside XML's character range (and invalid
+// UTF-8) as U+FFFD.
+func appendXMLEscaped(b []byte, s string) []byte {
+	last := 0
+	for i := 0; i < len(s); {
+		r, width := utf8.DecodeRuneInString(s[i:])
+		i += width
+		var esc string
+		switch r {
+		case '"':
+			esc = "&#34;"
+		case '\'':
+			esc = "&#39;"
+		case '&':
+			esc = "&amp;"
+		case '<':
+			esc = "&lt;"
+		case '>':
+			esc = "&gt;"
+		case '\t':
+			esc = "&#x9;"
+		case '\n':
+			esc = "&#xA;"
+		case '\r':
+			esc = "&#xD;"
+		default:
+			if !inXMLRange(r) || (r == utf8.RuneError && width == 1) {
+				esc = "\uFFFD"
+				break
+			}
+			continue
+		}
+		b = append(b, s[last:i-width]...)
+		b = append(b, esc...)
+		last = i
+	}
+	return append(b, s[last:]...)
+}
+
+func inXMLRange(r rune) bool {
+	return r == 0x09 || r == 0x0A || r == 0x0D ||
+		r >= 0x20 && r <= 0xD7FF ||
+		r >= 0xE000 && r <= 0xFFFD ||
+		r >= 0x10000 && r <= 0x10FFFF
 }
 
 // seconds formats a duration as JUnit's time attribute.

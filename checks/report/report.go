@@ -8,9 +8,11 @@
 package report
 
 import (
-	"bytes"
+	"bufio"
 	"fmt"
 	"io"
+	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -55,27 +57,29 @@ func Write(w io.Writer, format string, res *checks.Result, opt Options) error {
 	if opt.Tool == "" {
 		opt.Tool = "sotvet"
 	}
-	var buf bytes.Buffer
+	if !slices.Contains(Formats, format) {
+		return fmt.Errorf("report: unknown format %q (want one of %s)", format, strings.Join(Formats, ", "))
+	}
+	// The report is streamed: a run of many findings is not held twice,
+	// as findings and as its encoding.
+	buf := bufio.NewWriterSize(w, 64<<10)
 	var err error
 	switch format {
 	case "text":
-		writeText(&buf, res)
+		writeText(buf, res)
 	case "json":
-		err = writeJSON(&buf, res, opt)
+		err = writeJSON(buf, res, opt)
 	case "sarif":
-		err = writeSARIF(&buf, res, opt)
+		err = writeSARIF(buf, res, opt)
 	case "github":
-		writeGitHub(&buf, res, opt)
+		writeGitHub(buf, res, opt)
 	case "junit":
-		err = writeJUnit(&buf, res, opt)
-	default:
-		return fmt.Errorf("report: unknown format %q (want one of %s)", format, strings.Join(Formats, ", "))
+		err = writeJUnit(buf, res, opt)
 	}
 	if err != nil {
 		return fmt.Errorf("report: %s: %w", format, err)
 	}
-	_, err = w.Write(buf.Bytes())
-	return err
+	return buf.Flush()
 }
 
 // severity normalises a finding's severity: anything but a warning is
@@ -127,11 +131,26 @@ func textLine(f *checks.Finding) string {
 }
 
 func textLineMsg(f *checks.Finding, msg string) string {
-	warn := ""
+	return string(appendTextLine(nil, f, msg))
+}
+
+// appendTextLine appends textLineMsg(f, msg).
+func appendTextLine(b []byte, f *checks.Finding, msg string) []byte {
+	b = append(b, quotePath(f.File)...)
+	b = append(b, ':')
+	b = strconv.AppendInt(b, int64(f.Line), 10)
+	b = append(b, ':')
+	b = strconv.AppendInt(b, int64(f.Col), 10)
+	b = append(b, ": ["...)
+	b = append(b, f.Check...)
+	b = append(b, "] "...)
 	if severity(f) == checks.SeverityWarning {
-		warn = "warning: "
+		b = append(b, "warning: "...)
 	}
-	return fmt.Sprintf("%s:%d:%d: [%s] %s%s", quotePath(f.File), f.Line, f.Col, f.Check, warn, lineBreaks.Replace(msg))
+	if strings.ContainsAny(msg, "\r\n") {
+		msg = lineBreaks.Replace(msg)
+	}
+	return append(b, msg...)
 }
 
 // lineBreaks keeps a message on its line: a finding is one line.

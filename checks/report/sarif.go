@@ -1,8 +1,7 @@
 package report
 
 import (
-	"bytes"
-	"encoding/json"
+	"bufio"
 	"fmt"
 	"net/url"
 	"path"
@@ -19,18 +18,6 @@ const (
 	sarifSrcRoot     = "%SRCROOT%"
 	sarifFingerprint = "sotvetFingerprint/v1"
 )
-
-type sarifLog struct {
-	Schema  string     `json:"$schema"`
-	Version string     `json:"version"`
-	Runs    []sarifRun `json:"runs"`
-}
-
-type sarifRun struct {
-	Tool               sarifTool                        `json:"tool"`
-	OriginalURIBaseIDs map[string]sarifArtifactLocation `json:"originalUriBaseIds,omitempty"`
-	Results            []sarifResult                    `json:"results"`
-}
 
 type sarifTool struct {
 	Driver sarifDriver `json:"driver"`
@@ -65,42 +52,9 @@ type sarifConfiguration struct {
 	Level string `json:"level"`
 }
 
-type sarifResult struct {
-	RuleID              string            `json:"ruleId"`
-	RuleIndex           int               `json:"ruleIndex"`
-	Level               string            `json:"level"`
-	Message             sarifText         `json:"message"`
-	Locations           []sarifLocation   `json:"locations,omitempty"`
-	RelatedLocations    []sarifRelated    `json:"relatedLocations,omitempty"`
-	PartialFingerprints map[string]string `json:"partialFingerprints,omitempty"`
-}
-
-type sarifLocation struct {
-	PhysicalLocation sarifPhysicalLocation `json:"physicalLocation"`
-}
-
-// sarifRelated is a relatedLocation: a location with an id and a message.
-type sarifRelated struct {
-	ID               int                   `json:"id"`
-	PhysicalLocation sarifPhysicalLocation `json:"physicalLocation"`
-	Message          sarifText             `json:"message"`
-}
-
-type sarifPhysicalLocation struct {
-	ArtifactLocation sarifArtifactLocation `json:"artifactLocation"`
-	Region           sarifRegion           `json:"region"`
-}
-
 type sarifArtifactLocation struct {
 	URI       string `json:"uri"`
 	URIBaseID string `json:"uriBaseId,omitempty"`
-}
-
-type sarifRegion struct {
-	StartLine   int `json:"startLine"`
-	StartColumn int `json:"startColumn"`
-	EndLine     int `json:"endLine"`
-	EndColumn   int `json:"endColumn"`
 }
 
 // writeSARIF writes a SARIF 2.1.0 log with one run. A check's findings
@@ -110,7 +64,7 @@ type sarifRegion struct {
 // rule gets a minimal one appended, so every result's ruleIndex is valid.
 // Paths are relative URIs under %SRCROOT%, which originalUriBaseIds
 // resolves to opt.SrcRoot when given; an absolute path is a file: URI.
-func writeSARIF(buf *bytes.Buffer, res *checks.Result, opt Options) error {
+func writeSARIF(buf *bufio.Writer, res *checks.Result, opt Options) error {
 	driver := sarifDriver{
 		Name:           opt.Tool,
 		Version:        opt.Version,
@@ -148,67 +102,149 @@ func writeSARIF(buf *bytes.Buffer, res *checks.Result, opt Options) error {
 		}
 	}
 
-	results := make([]sarifResult, 0, len(res.Findings))
-	for i := range res.Findings {
-		f := &res.Findings[i]
-		id := ruleID(f)
-		r := sarifResult{
-			RuleID:    id,
-			RuleIndex: index[id],
-			Level:     string(severity(f)),
-			Message:   sarifText{Text: f.Message},
-		}
-		if f.File != "" {
-			rg := regionOf(f)
-			loc := sarifArtifactLocation{URI: fileURI(f.File), URIBaseID: sarifSrcRoot}
-			if path.IsAbs(f.File) {
-				loc = sarifArtifactLocation{URI: (&url.URL{Scheme: "file", Path: f.File}).String()}
-			}
-			r.Locations = []sarifLocation{{PhysicalLocation: sarifPhysicalLocation{
-				ArtifactLocation: loc,
-				Region: sarifRegion{
-					StartLine:   rg.startLine,
-					StartColumn: rg.startCol,
-					EndLine:     rg.endLine,
-					EndColumn:   rg.endCol,
-				},
-			}}}
-		}
-		for k, rel := range f.Related {
-			r.RelatedLocations = append(r.RelatedLocations, sarifRelated{
-				ID: k + 1,
-				PhysicalLocation: sarifPhysicalLocation{
-					ArtifactLocation: sarifArtifactLocation{URI: fileURI(rel.File), URIBaseID: sarifSrcRoot},
-					Region:           sarifRegion{StartLine: max(rel.Line, 1), StartColumn: max(rel.Col, 1), EndLine: max(rel.Line, 1), EndColumn: max(rel.Col, 1)},
-				},
-				Message: sarifText{Text: rel.Message},
-			})
-		}
-		if f.Fingerprint != "" {
-			r.PartialFingerprints = map[string]string{sarifFingerprint: f.Fingerprint}
-		}
-		results = append(results, r)
-	}
-	run := sarifRun{Tool: sarifTool{Driver: driver}, Results: results}
+	var baseIDs map[string]sarifArtifactLocation
 	if opt.SrcRoot != "" {
 		root := filepath.ToSlash(opt.SrcRoot)
 		if !strings.HasSuffix(root, "/") {
 			root += "/"
 		}
-		run.OriginalURIBaseIDs = map[string]sarifArtifactLocation{
+		baseIDs = map[string]sarifArtifactLocation{
 			sarifSrcRoot: {URI: (&url.URL{Scheme: "file", Path: root}).String()},
 		}
 	}
 
-	log := sarifLog{
-		Schema:  sarifSchema,
-		Version: sarifVersion,
-		Runs:    []sarifRun{run},
+	// The log is written as encoding/json would encode a sarifLog, the
+	// results one at a time.
+	j := newJSONWriter(buf)
+	j.open('{')
+	j.key("$schema")
+	j.str(sarifSchema)
+	j.key("version")
+	j.str(sarifVersion)
+	j.key("runs")
+	j.open('[')
+	j.elem()
+	j.open('{')
+	j.key("tool")
+	if err := j.value(sarifTool{Driver: driver}); err != nil {
+		return err
 	}
-	enc := json.NewEncoder(buf)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	return enc.Encode(log)
+	if baseIDs != nil {
+		j.key("originalUriBaseIds")
+		if err := j.value(baseIDs); err != nil {
+			return err
+		}
+	}
+	j.key("results")
+	j.open('[')
+	uris := uriCache{}
+	var lastCheck, lastCategory, lastID string // findings of one rule come in runs
+	for i := range res.Findings {
+		f := &res.Findings[i]
+		if f.Check != lastCheck || f.Category != lastCategory {
+			lastCheck, lastCategory, lastID = f.Check, f.Category, ruleID(f)
+		}
+		id := lastID
+		j.elem()
+		j.open('{')
+		j.key("ruleId")
+		j.str(id)
+		j.key("ruleIndex")
+		j.int(index[id])
+		j.key("level")
+		j.str(string(severity(f)))
+		j.key("message")
+		j.open('{')
+		j.key("text")
+		j.str(f.Message)
+		j.close('}')
+		if f.File != "" {
+			rg := regionOf(f)
+			uri, base := uris.of(f.File), sarifSrcRoot
+			if path.IsAbs(f.File) {
+				uri, base = (&url.URL{Scheme: "file", Path: f.File}).String(), ""
+			}
+			j.key("locations")
+			j.open('[')
+			j.elem()
+			j.open('{')
+			j.key("physicalLocation")
+			writeSARIFPhysical(j, uri, base, region{rg.startLine, rg.startCol, rg.endLine, rg.endCol})
+			j.close('}')
+			j.close(']')
+		}
+		if len(f.Related) > 0 {
+			j.key("relatedLocations")
+			j.open('[')
+			for k, rel := range f.Related {
+				j.elem()
+				j.open('{')
+				j.key("id")
+				j.int(k + 1)
+				j.key("physicalLocation")
+				l, c := max(rel.Line, 1), max(rel.Col, 1)
+				writeSARIFPhysical(j, uris.of(rel.File), sarifSrcRoot, region{l, c, l, c})
+				j.key("message")
+				j.open('{')
+				j.key("text")
+				j.str(rel.Message)
+				j.close('}')
+				j.close('}')
+			}
+			j.close(']')
+		}
+		if f.Fingerprint != "" {
+			j.key("partialFingerprints")
+			j.open('{')
+			j.key(sarifFingerprint)
+			j.str(f.Fingerprint)
+			j.close('}')
+		}
+		j.close('}')
+	}
+	j.close(']')
+	j.close('}')
+	j.close(']')
+	j.close('}')
+	j.b = append(j.b, '\n')
+	j.flush()
+	return nil
+}
+
+// writeSARIFPhysical writes a physicalLocation object.
+func writeSARIFPhysical(j *jsonWriter, uri, base string, rg region) {
+	j.open('{')
+	j.key("artifactLocation")
+	j.open('{')
+	j.key("uri")
+	j.str(uri)
+	if base != "" {
+		j.key("uriBaseId")
+		j.str(base)
+	}
+	j.close('}')
+	j.key("region")
+	j.open('{')
+	j.key("startLine")
+	j.int(rg.startLine)
+	j.key("startColumn")
+	j.int(rg.startCol)
+	j.key("endLine")
+	j.int(rg.endLine)
+	j.key("endColumn")
+	j.int(rg.endCol)
+	j.close('}')
+	j.close('}')
+}
+
+// uriCache remembers the URI of the last file: findings come by file.
+type uriCache struct{ file, uri string }
+
+func (c *uriCache) of(file string) string {
+	if file != c.file || c.uri == "" {
+		c.file, c.uri = file, fileURI(file)
+	}
+	return c.uri
 }
 
 // ruleID is the SARIF rule of a finding: check/category, or the check.

@@ -143,6 +143,23 @@ var (
 	listItem          = regexp.MustCompile(`^\s*(?:[-*+]|\d{1,9}[.)])\s+\S`)
 )
 
+// mentionsAcceptance reports whether s holds "acceptance" in any letter
+// case, as acceptanceLabel and acceptanceHeading need it to (none of its
+// letters has a non-ASCII case fold).
+func mentionsAcceptance(s string) bool {
+	const word = "acceptance"
+	for i := 0; i+len(word) <= len(s); i++ {
+		j := 0
+		for j < len(word) && s[i+j]|0x20 == word[j] {
+			j++
+		}
+		if j == len(word) {
+			return true
+		}
+	}
+	return false
+}
+
 // items checks that each work item of an ISSUES document has a status and
 // acceptance.
 func (c *checker) items(d *sotparse.Doc) {
@@ -162,6 +179,9 @@ func (c *checker) items(d *sotparse.Doc) {
 		label := -1
 		ok := false
 		for i, ln := range lines {
+			if !mentionsAcceptance(ln.Text) {
+				continue // both patterns need the word: skip the regexps
+			}
 			if acceptanceHeading.MatchString(ln.Text) {
 				label = i
 			} else if m := acceptanceLabel.FindStringSubmatch(ln.Text); m != nil {

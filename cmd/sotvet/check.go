@@ -72,10 +72,7 @@ func cmdCheck(args []string, stdout, stderr io.Writer) int {
 			flags.Var(f.Value, a.Name+"."+f.Name, f.Usage)
 		})
 	}
-	flags.Usage = func() {
-		fmt.Fprintln(stderr, "usage: sotvet check [flags] [dir]")
-		flags.PrintDefaults()
-	}
+	flags.Usage = func() { checkUsage(stderr, flags) }
 	dirs, code, ok := parseArgs(flags, args)
 	if !ok {
 		return code
@@ -575,4 +572,36 @@ func startProfiles(cpu, mem string) (func(), error) {
 			}
 		}
 	}, nil
+}
+
+// checkUsage prints check's flags one a line, and the per-check flags by
+// name only: their long defaults (the built-in forbidden claims) are for
+// `sotvet explain <check>` and `sotvet init`, so that the help fits a screen.
+func checkUsage(w io.Writer, flags *flag.FlagSet) {
+	fmt.Fprintln(w, "usage: sotvet check [flags] [dir]")
+	fmt.Fprintln(w, "\nVet the planning workspace at dir (default .) and report findings.\n\nFlags:")
+	perCheck := map[string][]string{}
+	flags.VisitAll(func(f *flag.Flag) {
+		if check, name, ok := strings.Cut(f.Name, "."); ok && checks.Lookup(check) != nil {
+			perCheck[check] = append(perCheck[check], name)
+			return
+		}
+		arg, usage := flag.UnquoteUsage(f)
+		name := "-" + f.Name
+		if arg != "" && arg != "value" {
+			name += " " + arg
+		}
+		switch f.DefValue {
+		case "", "false", "0":
+		default:
+			usage += fmt.Sprintf(" (default %s)", f.DefValue)
+		}
+		fmt.Fprintf(w, "  %-24s %s\n", name, usage)
+	})
+	fmt.Fprintln(w, "\nCheck flags, -<check>.<flag>, also settable in sotvet.yaml; 'sotvet explain <check>'\ngives each one's meaning and default, 'sotvet init' writes them all out:")
+	for _, a := range checks.All {
+		if names := perCheck[a.Name]; len(names) > 0 {
+			fmt.Fprintf(w, "  %-12s %s\n", a.Name, strings.Join(names, " "))
+		}
+	}
 }

@@ -104,10 +104,12 @@ type wsRun struct {
 
 func (r *wsRun) close() { r.fs.Close() }
 
-// vetWorkspace runs the checks over the workspace at dir with its own
-// sotvet.yaml (or --config, or the one of the directory given), keeps the
-// findings in focus, and names their files from base.
-func (cf *checkFlags) vetWorkspace(dir, root string, rootCfg *config.Config, base string, explicit map[string]bool, stderr io.Writer) (*wsRun, error) {
+// workspaceOptions returns the checks.Options of the workspace at dir: its
+// configuration (its own sotvet.yaml, or --config, or rootCfg) applied to
+// the checks, the checks selected, severities, and a file system confined
+// to dir, which the caller closes. It is what a long-lived caller (an
+// editor's checks.Session) needs to check a workspace as check does.
+func (cf *checkFlags) workspaceOptions(dir, root string, rootCfg *config.Config, explicit map[string]bool) (checks.Options, *config.Config, *safefs.FS, error) {
 	cfg := rootCfg
 	if cf.config == "" && dir != root {
 		own, err := config.Load(filepath.Join(dir, config.FileName), checks.All)
@@ -115,21 +117,21 @@ func (cf *checkFlags) vetWorkspace(dir, root string, rootCfg *config.Config, bas
 		case err == nil:
 			cfg = own
 		case !errors.Is(err, fs.ErrNotExist):
-			return nil, err
+			return checks.Options{}, nil, nil, err
 		}
 	}
 	if err := cfg.Apply(checks.All, explicit); err != nil {
-		return nil, err
+		return checks.Options{}, nil, nil, err
 	}
 	for _, k := range cfg.SeverityKeys {
 		check, cat, ok := strings.Cut(k.Value, "/")
 		if known := checks.Categories(check); ok && !slices.Contains(known, cat) {
-			return nil, cfg.Errorf(k, "check %s has no category %q (it has %s)", check, cat, strings.Join(known, ", "))
+			return checks.Options{}, nil, nil, cfg.Errorf(k, "check %s has no category %q (it has %s)", check, cat, strings.Join(known, ", "))
 		}
 	}
 	analyzers, err := selectChecks(cfg, *cf)
 	if err != nil {
-		return nil, err
+		return checks.Options{}, nil, nil, err
 	}
 	sev := map[string]checks.Severity{}
 	for k, v := range cfg.Severity {
@@ -138,9 +140,19 @@ func (cf *checkFlags) vetWorkspace(dir, root string, rootCfg *config.Config, bas
 	// Every workspace read is resolved under its root: no link leads out.
 	rootFS, err := safefs.Open(dir, cfg.MaxFileSize)
 	if err != nil {
+		return checks.Options{}, nil, nil, err
+	}
+	return checks.Options{Root: dir, FS: rootFS, Analyzers: analyzers, Severity: sev, MaxFileSize: cfg.MaxFileSize}, cfg, rootFS, nil
+}
+
+// vetWorkspace runs the checks over the workspace at dir with its own
+// sotvet.yaml (or --config, or the one of the directory given), keeps the
+// findings in focus, and names their files from base.
+func (cf *checkFlags) vetWorkspace(dir, root string, rootCfg *config.Config, base string, explicit map[string]bool, stderr io.Writer) (*wsRun, error) {
+	opt, cfg, rootFS, err := cf.workspaceOptions(dir, root, rootCfg, explicit)
+	if err != nil {
 		return nil, err
 	}
-	opt := checks.Options{Root: dir, FS: rootFS, Analyzers: analyzers, Severity: sev, MaxFileSize: cfg.MaxFileSize}
 	src, err := cf.openSource(dir, &opt, stderr)
 	if err != nil {
 		rootFS.Close()
@@ -212,7 +224,11 @@ func snapshotFlags() func() {
 	}
 	return func() {
 		for _, s := range all {
-			_ = s.f.Value.Set(s.v) // a value its own String gave back
+			// Only what changed: setting a flag can cost a compilation
+			// (the forbidden claims are dozens of patterns).
+			if s.f.Value.String() != s.v {
+				_ = s.f.Value.Set(s.v) // a value its own String gave back
+			}
 		}
 	}
 }

@@ -31,6 +31,13 @@ const (
 )
 
 func main() {
+	tuneGC()
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+// tuneGC sets the collector for a run of sotvet; GOMEMLIMIT and GOGC
+// override it.
+func tuneGC() {
 	// A soft memory limit keeps the peak on large workspaces well under
 	// the 500 MB budget at little CPU cost; GOMEMLIMIT overrides it. Under
 	// that limit the collector can run less often than by default: a run
@@ -42,7 +49,6 @@ func main() {
 			debug.SetGCPercent(400)
 		}
 	}
-	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
 
 func run(args []string, stdout, stderr io.Writer) int {

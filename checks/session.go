@@ -1,0 +1,346 @@
+package checks
+
+import (
+	"errors"
+	"io"
+	"io/fs"
+	"path"
+	"slices"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/svrnty/sotvet/sotparse"
+)
+
+// A Session is a workspace loaded once and held in memory, then re-checked
+// a document at a time: what an editor (sotvet lsp) or a watcher needs.
+// Each document's typed model is kept as a summary, so a re-check parses
+// only the documents it is asked about and takes the others from their
+// summaries; the workspace's source and ASTs are not kept.
+//
+// Update gives a file new content (an unsaved buffer: an overlay over the
+// files on disk) and re-runs, for that document, the per-file checks and
+// the cross-file rules, and for the documents the change can touch the
+// cross-file rules; it returns the findings of every file.
+// A Session is safe for concurrent use; updates are serialised.
+type Session struct {
+	mu      sync.Mutex
+	opt     Options
+	base    fs.FS
+	overlay map[string][]byte    // workspace-relative path -> unsaved content
+	store   *memStore            // document summaries, by path and content id
+	byFile  map[string][]Finding // the findings of every file, each file's sorted
+	checked []string
+	files   int
+
+	// What decides which documents a change can touch: each document's
+	// work ids, and the documents by work id and by route stem.
+	docIDs map[string][]string // document -> the work ids it defines or names
+	byID   map[string][]string // work id -> the documents naming it
+	byStem map[string][]string // route stem -> its documents
+}
+
+// NewSession loads the workspace opt describes and runs every check once.
+// opt.Reuse is ignored: the session keeps its own summaries.
+func NewSession(opt Options) (*Session, error) {
+	s := &Session{opt: opt, base: opt.FS, overlay: map[string][]byte{}, store: &memStore{m: map[string][]byte{}}, byFile: map[string][]Finding{}}
+	if _, err := s.Reload(); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// Reload forgets the summaries and checks every file again (the overlays
+// stay): after changes on disk the session was not told of, such as a
+// checkout.
+func (s *Session) Reload() (*Result, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.store = &memStore{m: map[string][]byte{}}
+	res, ws, err := s.run(func(string) bool { return true })
+	if err != nil {
+		return nil, err
+	}
+	s.index(ws)
+	s.byFile = map[string][]Finding{}
+	for _, f := range res.Findings {
+		s.byFile[f.File] = append(s.byFile[f.File], f)
+	}
+	s.checked, s.files = res.Checked, res.Files
+	return s.result(), nil
+}
+
+// Result returns the findings of every file, sorted as Run sorts them.
+func (s *Session) Result() *Result {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.result()
+}
+
+func (s *Session) result() *Result {
+	paths := make([]string, 0, len(s.byFile))
+	n := 0
+	for p, fs := range s.byFile {
+		paths = append(paths, p)
+		n += len(fs)
+	}
+	sort.Strings(paths)
+	out := &Result{Checked: slices.Clone(s.checked), Files: s.files, Findings: make([]Finding, 0, n)}
+	for _, p := range paths {
+		out.Findings = append(out.Findings, s.byFile[p]...)
+	}
+	return out
+}
+
+// Update sets the content of the workspace file at path (slash-separated,
+// relative to the root) to content, without writing it; nil content drops
+// the overlay, so the file on disk counts again (a buffer closed or saved).
+// It reports anew on path and on every file the change can touch: for a
+// document, the documents of its route, those naming one of its work ids
+// (before or after the change), the files its findings point to or are
+// pointed to from, and the workboard; for any other file (the workboard,
+// a record, CONTEXT.md) or a document new to the workspace, every file.
+// Documents not reported on are taken from their summaries. It returns the
+// findings of every file.
+func (s *Session) Update(p string, content []byte) (*Result, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if content == nil {
+		delete(s.overlay, p)
+	} else {
+		s.overlay[p] = slices.Clone(content)
+	}
+	_, known := s.docIDs[p]
+	if sotparse.RoleOf(p) != sotparse.RoleDoc || p == sotparse.GlossaryPath || !known {
+		// The workboard, a record, the glossary, or a document new to
+		// the workspace: any document may read it. Check everything,
+		// taking the documents from their summaries.
+		return s.recheck(func(string) bool { return true }, nil)
+	}
+	// A document: what it says can change findings in the documents of
+	// its route, in those naming the same work ids (before or after the
+	// change), in the places its findings point to or are pointed to
+	// from, and in the workboard.
+	focus := map[string]bool{p: true}
+	for _, q := range s.byStem[stemOf(p)] {
+		focus[q] = true
+	}
+	for _, id := range s.docIDs[p] {
+		for _, q := range s.byID[id] {
+			focus[q] = true
+		}
+	}
+	for file, fs := range s.byFile {
+		for _, f := range fs {
+			for _, r := range f.Related {
+				if file == p {
+					focus[r.File] = true
+				}
+				if r.File == p {
+					focus[file] = true
+				}
+			}
+		}
+	}
+	return s.recheck(func(q string) bool { return focus[q] || sotparse.RoleOf(q) == sotparse.RoleWorkboard }, func(ws *sotparse.Workspace) bool {
+		// Work ids the new content names that other documents name too,
+		// not in focus yet: check again with them.
+		grown := false
+		for _, id := range workIDs(ws.Doc(p)) {
+			for _, q := range s.byID[id] {
+				if !focus[q] {
+					focus[q], grown = true, true
+				}
+			}
+		}
+		return grown
+	})
+}
+
+// recheck runs the checks reporting on the files in focus and keeps their
+// findings; when again, given the workspace of the run, says the focus
+// grew, it runs once more.
+func (s *Session) recheck(focus func(string) bool, again func(*sotparse.Workspace) bool) (*Result, error) {
+	res, ws, err := s.run(focus)
+	if err != nil {
+		return nil, err
+	}
+	if again != nil && again(ws) {
+		if res, ws, err = s.run(focus); err != nil {
+			return nil, err
+		}
+	}
+	for q := range s.byFile {
+		if focus(q) {
+			delete(s.byFile, q)
+		}
+	}
+	for _, f := range res.Findings {
+		s.byFile[f.File] = append(s.byFile[f.File], f)
+	}
+	s.checked, s.files = res.Checked, res.Files
+	s.index(ws)
+	return s.result(), nil
+}
+
+// index records each document's stem and work ids.
+func (s *Session) index(ws *sotparse.Workspace) {
+	s.docIDs = make(map[string][]string, len(ws.Docs))
+	s.byID = map[string][]string{}
+	s.byStem = map[string][]string{}
+	for _, d := range ws.Docs {
+		ids := workIDs(d)
+		s.docIDs[d.Path] = ids
+		for _, id := range ids {
+			s.byID[id] = append(s.byID[id], d.Path)
+		}
+		s.byStem[d.Stem] = append(s.byStem[d.Stem], d.Path)
+	}
+}
+
+// workIDs returns the work ids d defines or names, upper-cased, sorted,
+// without repeats.
+func workIDs(d *sotparse.Doc) []string {
+	if d == nil {
+		return nil
+	}
+	var ids []string
+	for _, it := range d.WorkItems {
+		ids = append(ids, strings.ToUpper(it.ID))
+		for _, r := range it.Blockers {
+			ids = append(ids, strings.ToUpper(r.Text))
+		}
+	}
+	for _, r := range d.Refs {
+		if r.Kind == sotparse.RefWorkID {
+			ids = append(ids, strings.ToUpper(r.Text))
+		}
+	}
+	slices.Sort(ids)
+	return slices.Compact(ids)
+}
+
+func stemOf(p string) string {
+	_, stem := sotparse.KindOf(p)
+	return stem
+}
+
+// run checks the workspace with its overlays, reporting on the files in
+// focus.
+func (s *Session) run(focus func(string) bool) (*Result, *sotparse.Workspace, error) {
+	opt := s.opt
+	opt.FS = &overlayFS{base: s.base, files: s.overlay}
+	opt.Reuse = &sotparse.Reuse{Focus: focus, Store: s.store}
+	return Run(opt)
+}
+
+// memStore keeps document summaries in memory, by path and content id.
+type memStore struct {
+	mu sync.Mutex
+	m  map[string][]byte
+}
+
+func (m *memStore) Summary(path, id string) []byte {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.m[path+"\x00"+id]
+}
+
+func (m *memStore) PutSummary(path, id string, summary []byte) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	// One summary a path: the content it had last.
+	for k := range m.m {
+		if len(k) > len(path) && k[:len(path)] == path && k[len(path)] == 0 {
+			delete(m.m, k)
+		}
+	}
+	m.m[path+"\x00"+id] = summary
+}
+
+// overlayFS is base with some files' content replaced (or added) from
+// memory: the unsaved buffers of an editor.
+type overlayFS struct {
+	base  fs.FS
+	files map[string][]byte
+}
+
+func (o *overlayFS) Open(name string) (fs.File, error) {
+	if b, ok := o.files[name]; ok {
+		return &memFile{info: memInfo{name: path.Base(name), size: int64(len(b))}, data: b}, nil
+	}
+	return o.base.Open(name)
+}
+
+func (o *overlayFS) Stat(name string) (fs.FileInfo, error) {
+	if b, ok := o.files[name]; ok {
+		return memInfo{name: path.Base(name), size: int64(len(b))}, nil
+	}
+	return fs.Stat(o.base, name)
+}
+
+// ReadDir lists base's directory with the overlaid files in it, sized by
+// their overlay.
+func (o *overlayFS) ReadDir(name string) ([]fs.DirEntry, error) {
+	ents, err := fs.ReadDir(o.base, name)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return nil, err
+	}
+	var added []fs.DirEntry
+	for p, b := range o.files {
+		if path.Dir(p) != name {
+			continue
+		}
+		e := fs.FileInfoToDirEntry(memInfo{name: path.Base(p), size: int64(len(b))})
+		if i := slices.IndexFunc(ents, func(d fs.DirEntry) bool { return d.Name() == e.Name() }); i >= 0 {
+			ents[i] = e
+		} else {
+			added = append(added, e)
+		}
+	}
+	if err != nil && len(added) == 0 {
+		return nil, err
+	}
+	ents = append(ents, added...)
+	slices.SortFunc(ents, func(a, b fs.DirEntry) int {
+		switch {
+		case a.Name() < b.Name():
+			return -1
+		case a.Name() > b.Name():
+			return 1
+		}
+		return 0
+	})
+	return ents, nil
+}
+
+type memInfo struct {
+	name string
+	size int64
+}
+
+func (i memInfo) Name() string       { return i.name }
+func (i memInfo) Size() int64        { return i.size }
+func (i memInfo) Mode() fs.FileMode  { return 0o644 }
+func (i memInfo) ModTime() time.Time { return time.Time{} }
+func (i memInfo) IsDir() bool        { return false }
+func (i memInfo) Sys() any           { return nil }
+
+type memFile struct {
+	info memInfo
+	data []byte
+	off  int
+}
+
+func (f *memFile) Stat() (fs.FileInfo, error) { return f.info, nil }
+func (f *memFile) Close() error               { return nil }
+func (f *memFile) Read(b []byte) (int, error) {
+	if f.off >= len(f.data) {
+		return 0, io.EOF
+	}
+	n := copy(b, f.data[f.off:])
+	f.off += n
+	return n, nil
+}

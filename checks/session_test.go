@@ -1,0 +1,212 @@
+package checks_test
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/svrnty/sotvet/checks"
+	"github.com/svrnty/sotvet/internal/cputime"
+	"github.com/svrnty/sotvet/scripts/gen-corpus/gencorpus"
+	"github.com/svrnty/sotvet/sotparse"
+)
+
+// sessionWorkspace writes a synthetic workspace of n documents and returns
+// its absolute root and the path of one ISSUES document in it.
+func sessionWorkspace(t testing.TB, n int) (string, string) {
+	t.Helper()
+	root := t.TempDir()
+	if err := gencorpus.Write(root, n, 5); err != nil {
+		t.Fatal(err)
+	}
+	ws, err := sotparse.Load(root, sotparse.Options{NoGit: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range ws.Docs {
+		if d.Kind == sotparse.KindIssues && len(d.WorkItems) > 0 {
+			return root, d.Path
+		}
+	}
+	t.Fatal("no ISSUES document with work items")
+	return "", ""
+}
+
+func fullRun(t *testing.T, root string) []string {
+	t.Helper()
+	res, _, err := checks.Run(checks.Options{Root: root, FS: os.DirFS(root), Analyzers: checks.All})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, f := range res.Findings {
+		out = append(out, show(f)+" "+f.Fingerprint)
+	}
+	return out
+}
+
+func sessionFindings(res *checks.Result) []string {
+	var out []string
+	for _, f := range res.Findings {
+		out = append(out, show(f)+" "+f.Fingerprint)
+	}
+	return out
+}
+
+// TestSessionMatchesFullRun: after each update, a session reports what a
+// full run over the workspace with the new content on disk reports, in
+// every file: per-file findings of the changed document, and cross-file
+// ones (a work item's status against the workboard).
+func TestSessionMatchesFullRun(t *testing.T) {
+	root, doc := sessionWorkspace(t, 100)
+	s, err := checks.NewSession(checks.Options{Root: root, FS: os.DirFS(root), Analyzers: checks.All})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := sessionFindings(s.Result()), fullRun(t, root); fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Fatalf("loaded session differs from a full run:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	orig, err := os.ReadFile(filepath.Join(root, doc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A work item another document defines, to define it here too.
+	ws, err := sotparse.Load(root, sotparse.Options{NoGit: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var other string
+	for _, d := range ws.Docs {
+		if d.Path != doc && len(d.WorkItems) > 0 {
+			other = d.WorkItems[0].ID
+			break
+		}
+	}
+	edits := []struct{ name, content string }{
+		{"defines another document's work item", string(orig) + "\n## Issue: " + other + " - Copied\n\nStatus: candidate.\n"},
+		{"names another document's work item", string(orig) + "\nSee " + other + ".\n"},
+		{"trailing spaces and blank lines", string(orig) + "\n\n\ntrailing   \n"},
+		{"status contradicts the workboard", strings.Replace(string(orig), "Status: validated.", "Status: blocked.", 1)},
+		{"status contradicts the workboard (candidate)", strings.Replace(string(orig), "Status: candidate.", "Status: validated.", 1)},
+		{"frontmatter broken", strings.Replace(string(orig), "---\n", "", 1)},
+		{"back as it was", string(orig)},
+	}
+	for _, e := range edits {
+		res, err := s.Update(doc, []byte(e.content))
+		if err != nil {
+			t.Fatal(err)
+		}
+		// The overlay is not on disk: write it for the full run, then put
+		// the original back.
+		if err := os.WriteFile(filepath.Join(root, doc), []byte(e.content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		want := fullRun(t, root)
+		if err := os.WriteFile(filepath.Join(root, doc), orig, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if got := sessionFindings(res); fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Errorf("%s: session differs from a full run:\n%s\nwant:\n%s", e.name, strings.Join(got, "\n"), strings.Join(want, "\n"))
+		}
+	}
+}
+
+// TestSessionOverlayNewFile: an unsaved buffer for a file not on disk is
+// checked as part of the workspace; dropping the overlay forgets it.
+func TestSessionOverlayNewFile(t *testing.T) {
+	root, _ := sessionWorkspace(t, 20)
+	s, err := checks.NewSession(checks.Options{Root: root, FS: os.DirFS(root), Analyzers: checks.All})
+	if err != nil {
+		t.Fatal(err)
+	}
+	before := len(s.Result().Findings)
+	p := gencorpus.Dir + "/NEW-PRD.md"
+	res, err := s.Update(p, []byte("---\nname: new\n---\n\n# New\n\ntext   \n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var inNew int
+	for _, f := range res.Findings {
+		if f.File == p {
+			inNew++
+		}
+	}
+	if inNew == 0 {
+		t.Fatalf("no finding in the unsaved new file %s", p)
+	}
+	res, err = s.Update(p, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Findings) != before {
+		t.Errorf("after dropping the overlay: %d findings, want %d", len(res.Findings), before)
+	}
+}
+
+// BenchmarkSessionUpdate is the one-file latency target: a warm session of
+// a 100-document workspace re-checks one changed document, cross-file
+// rules included (target <= 20 ms).
+func BenchmarkSessionUpdate(b *testing.B) {
+	root, doc := sessionWorkspace(b, 100)
+	s, err := checks.NewSession(checks.Options{Root: root, FS: os.DirFS(root), Analyzers: checks.All})
+	if err != nil {
+		b.Fatal(err)
+	}
+	orig, err := os.ReadFile(filepath.Join(root, doc))
+	if err != nil {
+		b.Fatal(err)
+	}
+	i := 0
+	cpu := cputime.Process()
+	for b.Loop() {
+		i++
+		if _, err := s.Update(doc, append(orig, fmt.Sprintf("\nEdit %d.\n", i)...)); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64((cputime.Process()-cpu).Microseconds())/1000/float64(b.N), "cpu-ms/op")
+}
+
+// TestSessionWorkboardAndReload: the workboard can be an overlay too, and
+// Reload picks up changes on disk the session was not told of.
+func TestSessionWorkboardAndReload(t *testing.T) {
+	root, _ := sessionWorkspace(t, 30)
+	s, err := checks.NewSession(checks.Options{Root: root, FS: os.DirFS(root), Analyzers: checks.All})
+	if err != nil {
+		t.Fatal(err)
+	}
+	wb, err := os.ReadFile(filepath.Join(root, "WORKBOARD.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	broken := strings.Replace(string(wb), "status: validated", "status: nonsense", 1)
+	res, err := s.Update("WORKBOARD.yaml", []byte(broken))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(root, "WORKBOARD.yaml"), []byte(broken), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := sessionFindings(res), fullRun(t, root); fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("workboard overlay differs from a full run:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	// On disk now, and the overlay dropped: the same findings.
+	if res, err = s.Update("WORKBOARD.yaml", nil); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := sessionFindings(res), fullRun(t, root); fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("after dropping the overlay:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	// Restored behind the session's back: Reload sees it.
+	if err := os.WriteFile(filepath.Join(root, "WORKBOARD.yaml"), wb, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if res, err = s.Reload(); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := sessionFindings(res), fullRun(t, root); fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("after Reload:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}

@@ -1,0 +1,283 @@
+package gencorpus
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+)
+
+// Shapes are the workspaces besides the default, each a benchmark of a load
+// the default (clean, corpus-like) workspace does not exercise:
+//
+//   - adoption: n legacy documents, each with frontmatter, an issue heading,
+//     8–30 list items and 3–10 paragraphs separated by two blank lines, and
+//     an n-item WORKBOARD.yaml: a first run on a large legacy repository,
+//     with several hygiene warnings and a structure error per document.
+//   - findings: n documents of 200 lines, almost every one a finding
+//     (trailing blanks, runs of blank lines, tabs, missing disclaimer).
+//   - bigdoc: one document of about n MB (default shape size 20), plus a
+//     few ordinary ones, and a sotvet.yaml raising max-file-size to let
+//     sotvet read it.
+//   - workboard: an n-item WORKBOARD.yaml and one ISSUES document per 100
+//     items defining them.
+//   - tiny: n documents of a few lines each.
+//   - deeprefs: n documents in one chain: each work item blocked by the
+//     one before, each document naming the next one's path.
+var Shapes = []string{"adoption", "findings", "bigdoc", "workboard", "tiny", "deeprefs"}
+
+// WriteShape writes the named shape of size n into dir (which must be absent
+// or empty unless opt.Force), deterministically from seed. The shape
+// "default" is Write.
+func WriteShape(dir, shape string, n int, seed int64, opt Options) error {
+	if shape == "" || shape == "default" {
+		return WriteWith(dir, n, seed, opt)
+	}
+	if n < 1 {
+		return fmt.Errorf("gencorpus: need a size of at least 1, got %d", n)
+	}
+	var files func(emit func(path, body string))
+	rng := func(i int) *rand.Rand { return rand.New(rand.NewPCG(uint64(seed), uint64(i)+1)) }
+	switch shape {
+	case "adoption":
+		files = func(emit func(string, string)) { adoption(emit, n, rng) }
+	case "findings":
+		files = func(emit func(string, string)) { manyFindings(emit, n, rng) }
+	case "bigdoc":
+		files = func(emit func(string, string)) { bigDoc(emit, n, rng) }
+	case "workboard":
+		files = func(emit func(string, string)) { bigWorkboard(emit, n, rng) }
+	case "tiny":
+		files = func(emit func(string, string)) { tiny(emit, n) }
+	case "deeprefs":
+		files = func(emit func(string, string)) { deepRefs(emit, n) }
+	default:
+		return fmt.Errorf("gencorpus: unknown shape %q (have default, %s)", shape, strings.Join(Shapes, ", "))
+	}
+	if err := prepare(dir, opt); err != nil {
+		return err
+	}
+	var (
+		mu       sync.Mutex
+		firstErr error
+		wg       sync.WaitGroup
+		sem      = make(chan struct{}, 8)
+		made     = map[string]bool{}
+	)
+	files(func(p, body string) {
+		full := filepath.Join(dir, filepath.FromSlash(p))
+		d := filepath.Dir(full)
+		mu.Lock()
+		if !made[d] {
+			made[d] = true
+			if err := os.MkdirAll(d, 0o755); err != nil && firstErr == nil {
+				firstErr = err
+			}
+		}
+		mu.Unlock()
+		sem <- struct{}{}
+		wg.Add(1)
+		go func() {
+			defer func() { <-sem; wg.Done() }()
+			if err := os.WriteFile(full, []byte(body), 0o644); err != nil {
+				mu.Lock()
+				if firstErr == nil {
+					firstErr = err
+				}
+				mu.Unlock()
+			}
+		}()
+	})
+	wg.Wait()
+	if firstErr != nil {
+		return fmt.Errorf("gencorpus: %w", firstErr)
+	}
+	return nil
+}
+
+// prepare makes dir ready for a generated workspace.
+func prepare(dir string, opt Options) error {
+	ents, err := os.ReadDir(dir)
+	if err == nil && len(ents) > 0 {
+		if !opt.Force {
+			return fmt.Errorf("gencorpus: %s: %w", dir, ErrNotEmpty)
+		}
+		for _, p := range []string{".sot", "WORKBOARD.yaml", "CONTEXT.md", "sotvet.yaml"} {
+			if err := os.RemoveAll(filepath.Join(dir, p)); err != nil {
+				return fmt.Errorf("gencorpus: %w", err)
+			}
+		}
+	}
+	return os.MkdirAll(dir, 0o755)
+}
+
+func legacyFrontmatter(b *strings.Builder, name, status string) {
+	b.WriteString("---\nname: " + name + "\ntier: local\nstatus: " + status + "\nowner: legacy\nsource: WORKBOARD.yaml\n---\n\n")
+}
+
+func sentences(b *strings.Builder, r *rand.Rand, n int) {
+	for i := range n {
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		w := r.IntN(6) + 6
+		for j := range w {
+			word := topicWords[r.IntN(len(topicWords))]
+			if j == 0 {
+				b.WriteString(word)
+			} else {
+				b.WriteString(" " + strings.ToLower(word))
+			}
+		}
+		b.WriteByte('.')
+	}
+}
+
+func adoption(emit func(string, string), n int, rng func(int) *rand.Rand) {
+	var wb strings.Builder
+	wb.WriteString("items:\n")
+	for i := 1; i <= n; i++ {
+		r := rng(i)
+		id := fmt.Sprintf("CTO-WORK-%05d", i)
+		name := fmt.Sprintf("LEGACY-%05d-ISSUES", i)
+		p := fmt.Sprintf(".sot/legacy/%03d/%s.md", i/100, name)
+		var b strings.Builder
+		day := time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC).AddDate(0, 0, i%300)
+		frontmatter(&b, strings.ToLower(name), "candidate", "WORKBOARD.yaml", "Legacy issue list.", day, day)
+		title := topicWords[r.IntN(len(topicWords))] + " work"
+		fmt.Fprintf(&b, "# Legacy %d\n\n%s\n\n## Issue: %s - %s\n\nStatus: candidate.\n\n", i, Disclaimer, id, title)
+		for range 8 + r.IntN(23) {
+			b.WriteString("- ")
+			sentences(&b, r, 1)
+			b.WriteByte('\n')
+		}
+		for range 3 + r.IntN(8) {
+			b.WriteString("\n\n")
+			sentences(&b, r, 2+r.IntN(4))
+			b.WriteByte('\n')
+		}
+		emit(p, b.String())
+		fmt.Fprintf(&wb, "  - id: %s\n    title: %s\n    status: candidate\n    blocked_by: []\n    source: %s\n", id, title, p)
+	}
+	emit("WORKBOARD.yaml", wb.String())
+}
+
+func manyFindings(emit func(string, string), n int, rng func(int) *rand.Rand) {
+	for i := 1; i <= n; i++ {
+		r := rng(i)
+		var b strings.Builder
+		legacyFrontmatter(&b, fmt.Sprintf("noisy-%05d", i), "draft")
+		b.WriteString("# Noisy\n\n")
+		for j := range 200 {
+			switch j % 4 {
+			case 0:
+				sentences(&b, r, 1)
+				b.WriteString("   \n")
+			case 1:
+				b.WriteString("\n\n")
+			case 2:
+				b.WriteString("\t")
+				sentences(&b, r, 1)
+				b.WriteString("\t\n")
+			default:
+				b.WriteString("- ")
+				sentences(&b, r, 1)
+				b.WriteString(" \n")
+			}
+		}
+		emit(fmt.Sprintf(".sot/noisy/NOISY-%05d-PRD.md", i), b.String())
+	}
+}
+
+func bigDoc(emit func(string, string), mb int, rng func(int) *rand.Rand) {
+	r := rng(0)
+	var b strings.Builder
+	b.Grow(mb<<20 + 4096)
+	legacyFrontmatter(&b, "big", "draft")
+	b.WriteString("# Big\n\n" + Disclaimer + "\n\n")
+	for k := 1; b.Len() < mb<<20; k++ {
+		fmt.Fprintf(&b, "## Issue: BIG-WORK-%06d - Part %d\n\nStatus: candidate.\n\n", k, k)
+		for range 10 {
+			b.WriteString("- [ ] ")
+			sentences(&b, r, 1)
+			b.WriteByte('\n')
+		}
+		b.WriteByte('\n')
+		for range 5 {
+			sentences(&b, r, 4)
+			b.WriteString("\n\n")
+		}
+	}
+	emit(".sot/big/BIG-ISSUES.md", b.String())
+	// Over the default 4 MB limit: the workspace raises it, so that the
+	// document is read and checked, not refused.
+	emit("sotvet.yaml", fmt.Sprintf("max-file-size: %d\n", b.Len()+1<<20))
+	for i := range 10 {
+		var s strings.Builder
+		legacyFrontmatter(&s, fmt.Sprintf("small-%d", i), "draft")
+		s.WriteString("# Small\n\n" + Disclaimer + "\n\nSee `.sot/big/BIG-ISSUES.md`.\n")
+		emit(fmt.Sprintf(".sot/big/SMALL-%d-PRD.md", i), s.String())
+	}
+}
+
+func bigWorkboard(emit func(string, string), n int, rng func(int) *rand.Rand) {
+	var wb strings.Builder
+	wb.WriteString("items:\n")
+	for doc := 0; doc*100 < n; doc++ {
+		r := rng(doc)
+		p := fmt.Sprintf(".sot/board/BOARD-%04d-ISSUES.md", doc)
+		var b strings.Builder
+		legacyFrontmatter(&b, fmt.Sprintf("board-%04d", doc), "draft")
+		b.WriteString("# Board\n\n" + Disclaimer + "\n\n")
+		for i := doc * 100; i < min(n, doc*100+100); i++ {
+			id := fmt.Sprintf("BRD-WORK-%06d", i)
+			status := []string{"candidate", "validated", "blocked"}[r.IntN(3)]
+			var blocked string
+			if i > 0 && r.IntN(4) == 0 {
+				blocked = fmt.Sprintf("BRD-WORK-%06d", r.IntN(i))
+			}
+			fmt.Fprintf(&b, "### %s - Item %d\n\nStatus: %s.\n", id, i, status)
+			if blocked != "" {
+				fmt.Fprintf(&b, "Blocked by: %s\n", blocked)
+			}
+			b.WriteString("\n")
+			fmt.Fprintf(&wb, "  - id: %s\n    title: Item %d\n    status: %s\n    blocked_by: [%s]\n    source: %s\n", id, i, status, blocked, p)
+		}
+		emit(p, b.String())
+	}
+	emit("WORKBOARD.yaml", wb.String())
+}
+
+func tiny(emit func(string, string), n int) {
+	for i := range n {
+		emit(fmt.Sprintf(".sot/t%03d/T-%06d-PRD.md", i/1000, i),
+			fmt.Sprintf("---\nname: t-%06d\nstatus: draft\n---\n\n# T %d\n\n%s\n", i, i, Disclaimer))
+	}
+}
+
+func deepRefs(emit func(string, string), n int) {
+	var wb strings.Builder
+	wb.WriteString("items:\n")
+	path := func(i int) string { return fmt.Sprintf(".sot/chain/CHAIN-%05d-ISSUES.md", i) }
+	for i := range n {
+		id := fmt.Sprintf("CHN-WORK-%05d", i)
+		var b strings.Builder
+		legacyFrontmatter(&b, fmt.Sprintf("chain-%05d", i), "draft")
+		b.WriteString("# Chain\n\n" + Disclaimer + "\n\n")
+		fmt.Fprintf(&b, "## Issue: %s - Link %d\n\nStatus: candidate.\n", id, i)
+		blocked := ""
+		if i > 0 {
+			blocked = fmt.Sprintf("CHN-WORK-%05d", i-1)
+			fmt.Fprintf(&b, "Blocked by: %s\n", blocked)
+		}
+		if i+1 < n {
+			fmt.Fprintf(&b, "\nNext: `%s`.\n", path(i+1))
+		}
+		emit(path(i), b.String())
+		fmt.Fprintf(&wb, "  - id: %s\n    title: Link %d\n    status: candidate\n    blocked_by: [%s]\n    source: %s\n", id, i, blocked, path(i))
+	}
+	emit("WORKBOARD.yaml", wb.String())
+}

@@ -1,0 +1,121 @@
+package gencorpus
+
+import (
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestShapes writes every shape small and checks what it promises: the
+// files it should hold, the same bytes for the same seed, a refusal of an
+// unknown shape.
+func TestShapes(t *testing.T) {
+	sizes := map[string]int{"adoption": 20, "findings": 5, "bigdoc": 1, "workboard": 250, "tiny": 30, "deeprefs": 12}
+	want := map[string]func(files map[string]string) string{
+		"adoption": func(files map[string]string) string {
+			if n := countMD(files); n != 20 {
+				return "want 20 documents"
+			}
+			if strings.Count(files["WORKBOARD.yaml"], "- id: ") != 20 {
+				return "want a 20-item workboard"
+			}
+			for p, body := range files {
+				if strings.HasSuffix(p, ".md") && !strings.Contains(body, "\n\n\n") {
+					return p + ": no paragraphs separated by two blank lines"
+				}
+			}
+			return ""
+		},
+		"findings": func(files map[string]string) string {
+			if countMD(files) != 5 {
+				return "want 5 documents"
+			}
+			return ""
+		},
+		"bigdoc": func(files map[string]string) string {
+			if len(files[".sot/big/BIG-ISSUES.md"]) < 1<<20 {
+				return "the big document is under 1 MB"
+			}
+			if !strings.HasPrefix(files["sotvet.yaml"], "max-file-size: ") {
+				return "no sotvet.yaml raising max-file-size"
+			}
+			return ""
+		},
+		"workboard": func(files map[string]string) string {
+			if strings.Count(files["WORKBOARD.yaml"], "- id: ") != 250 {
+				return "want a 250-item workboard"
+			}
+			if countMD(files) != 3 {
+				return "want one ISSUES document per 100 items"
+			}
+			return ""
+		},
+		"tiny": func(files map[string]string) string {
+			if countMD(files) != 30 {
+				return "want 30 documents"
+			}
+			return ""
+		},
+		"deeprefs": func(files map[string]string) string {
+			if countMD(files) != 12 || !strings.Contains(files[".sot/chain/CHAIN-00011-ISSUES.md"], "Blocked by: CHN-WORK-00010") {
+				return "want a chain of 12 documents, each blocked by the one before"
+			}
+			return ""
+		},
+	}
+	for _, shape := range Shapes {
+		t.Run(shape, func(t *testing.T) {
+			a, b := t.TempDir(), t.TempDir()
+			for _, dir := range []string{a, b} {
+				if err := WriteShape(dir, shape, sizes[shape], 3, Options{}); err != nil {
+					t.Fatal(err)
+				}
+			}
+			fa, fb := readTree(t, a), readTree(t, b)
+			if len(fa) != len(fb) {
+				t.Fatalf("two runs wrote %d and %d files", len(fa), len(fb))
+			}
+			for p, body := range fa {
+				if fb[p] != body {
+					t.Fatalf("%s differs between two runs with one seed", p)
+				}
+			}
+			if msg := want[shape](fa); msg != "" {
+				t.Error(msg)
+			}
+		})
+	}
+	if err := WriteShape(t.TempDir(), "nonsense", 1, 1, Options{}); err == nil {
+		t.Error("an unknown shape was accepted")
+	}
+}
+
+func countMD(files map[string]string) int {
+	n := 0
+	for p := range files {
+		if strings.HasSuffix(p, ".md") {
+			n++
+		}
+	}
+	return n
+}
+
+func readTree(t *testing.T, dir string) map[string]string {
+	t.Helper()
+	out := map[string]string{}
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		b, err := os.ReadFile(p)
+		rel, _ := filepath.Rel(dir, p)
+		out[filepath.ToSlash(rel)] = string(b)
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
