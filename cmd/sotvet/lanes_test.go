@@ -88,14 +88,18 @@ var laneCmds = map[string]func(ts *testscript.TestScript, neg bool, args []strin
 		if len(args) != 1 {
 			ts.Fatalf("usage: noproc TEXT")
 		}
-		pids := processesWith(args[0])
+		// Only this script's processes: scripts run in parallel, and
+		// another lane's late writer is alive during its own run.
+		pids := processesWith(args[0], ts.Getenv("WORK"))
 		if neg != (len(pids) > 0) {
 			ts.Fatalf("processes with %q in their command line: %v", args[0], pids)
 		}
 	},
 }
 
-func processesWith(text string) []int {
+// processesWith lists the processes whose command line holds text and
+// whose working directory is dir or below it.
+func processesWith(text, dir string) []int {
 	ents, _ := os.ReadDir("/proc")
 	var out []int
 	for _, e := range ents {
@@ -107,7 +111,12 @@ func processesWith(text string) []int {
 		if err != nil {
 			continue
 		}
-		if strings.Contains(strings.ReplaceAll(string(cmd), "\x00", " "), text) {
+		if !strings.Contains(strings.ReplaceAll(string(cmd), "\x00", " "), text) {
+			continue
+		}
+		// A process whose cwd cannot be read is counted: better a false
+		// alarm than a missed survivor.
+		if cwd, err := os.Readlink(filepath.Join("/proc", e.Name(), "cwd")); err != nil || cwd == dir || strings.HasPrefix(cwd, dir+"/") {
 			out = append(out, pid)
 		}
 	}
