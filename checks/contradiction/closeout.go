@@ -2,6 +2,7 @@ package contradiction
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
@@ -32,7 +33,7 @@ func (c *checker) closeoutWorkboard() {
 		var related []analysis.RelatedInformation
 		for _, r := range route {
 			for _, p := range r.phraseIDs {
-				if !defined[p.id] || contains(wl.ids, p.id) || contains(missing, p.id) {
+				if !defined[p.id] || slices.Contains(wl.ids, p.id) || slices.Contains(missing, p.id) {
 					continue
 				}
 				missing = append(missing, p.id)

@@ -6,6 +6,7 @@ import (
 	"go/token"
 	"path"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 
@@ -486,20 +487,11 @@ func idsIn(refs []*sotparse.Ref, pos, end token.Pos) []string {
 	i := sort.Search(len(refs), func(i int) bool { return refs[i].Pos >= pos })
 	var out []string
 	for ; i < len(refs) && refs[i].Pos <= end; i++ {
-		if !contains(out, refs[i].Text) {
+		if !slices.Contains(out, refs[i].Text) {
 			out = append(out, refs[i].Text)
 		}
 	}
 	return out
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // plain returns a fact value without code-span backticks and a final
