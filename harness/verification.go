@@ -17,6 +17,9 @@ func (r *run) verify(ctx context.Context) {
 	v := &r.rep.Verification
 	v.Ran = true
 	path := r.pathEnv()
+	// From here on, confined processes build through the verification's
+	// own cache, never the one the backend could write.
+	r.policy = r.startVerifyCache()
 	if r.fx != nil && r.fx.inject.noToolchain {
 		// A machine without the case's toolchain: nothing on PATH.
 		empty := filepath.Join(r.tmp, "empty-path")
