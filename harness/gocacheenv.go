@@ -20,20 +20,21 @@ import (
 // The backend and the verification get different caches: the backend's
 // (tmp/gocache) is writable to it, so the verification, which must trust
 // what it reads, builds through a cache of its own (verifyCache) that no
-// backend process could reach, and through the comparison's shared cache
-// of verified outputs (Options.SharedGoCache), which no backend writes.
+// backend process could reach. Both also read the comparison's shared
+// cache (Options.SharedGoCache), which only the harness's build of the
+// pristine case wrote.
 func (r *run) privateGoCache(cache map[string]string) {
 	if len(r.opt.SandboxCommand) == 0 || r.tmp == "" {
 		return // no harness binary to serve the cache: leave it shared
 	}
 	exe := r.opt.SandboxCommand[0]
 	own := r.backendCache()
-	var reads []string
 	if r.verifyCache != "" {
 		own = r.verifyCache
-		if d := r.opt.SharedGoCache; d != "" {
-			reads = append(reads, d)
-		}
+	}
+	var reads []string
+	if d := r.opt.SharedGoCache; d != "" {
+		reads = append(reads, d) // read-only: only WarmGoCache writes it
 	}
 	host := cache["GOCACHE"]
 	if info, err := os.Stat(host); err == nil && info.IsDir() && filepath.IsAbs(host) {

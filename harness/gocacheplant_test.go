@@ -2,6 +2,7 @@ package harness_test
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"io/fs"
 	"os"
@@ -13,6 +14,7 @@ import (
 	"github.com/svrnty/sotvet/harness"
 	"github.com/svrnty/sotvet/harness/engine"
 	"github.com/svrnty/sotvet/harness/evidence"
+	"github.com/svrnty/sotvet/harness/internal/tree"
 	"github.com/svrnty/sotvet/harness/sandbox"
 )
 
@@ -47,6 +49,14 @@ func plantBackend(args []string) int {
 		return os.WriteFile(p, bytes.Repeat([]byte{'X'}, int(info.Size())), 0o644)
 	})
 	fmt.Fprintf(os.Stderr, "plant backend: %d outputs planted in %s\n", planted, os.Getenv("GOCACHE"))
+	// The caches it may only read: the host's, a comparison's shared one.
+	f := strings.Fields(os.Getenv("GOCACHEPROG"))
+	for i := 0; i+1 < len(f); i++ {
+		if f[i] == "--read" {
+			err := os.WriteFile(filepath.Join(f[i+1], "planted"), []byte("x"), 0o644)
+			fmt.Fprintf(os.Stderr, "plant backend: write in %s: %v\n", f[i+1], err)
+		}
+	}
 	if err != nil || planted == 0 {
 		fmt.Fprintln(os.Stderr, "plant backend: nothing planted:", err)
 		return 1
@@ -74,6 +84,25 @@ func (e plantEngine) Terminal(_, stderr []byte, code int) engine.Signal {
 // not write, and passes on the backend's correct solution.
 func TestPlantedGoCacheIgnored(t *testing.T) {
 	needLandlock(t)
+	res := run(t, plantOptions(t))
+	r := res.Report
+	backendLog := readFile(t, filepath.Join(res.RunDir, evidence.BackendDir, "stderr.log"))
+	if !strings.Contains(backendLog, "outputs planted") {
+		t.Fatalf("the backend planted nothing:\n%s", backendLog)
+	}
+	if !r.Verification.Passed || !r.TestsPassed {
+		t.Errorf("a planted cache changed the verification: passed %v, blockers %+v\n%s", r.Verification.Passed, r.Blockers,
+			readFile(t, filepath.Join(res.RunDir, evidence.TestLog)))
+	}
+	trace := readFile(t, filepath.Join(res.RunDir, evidence.TraceFile))
+	if !strings.Contains(trace, `"verification.gocache"`) {
+		t.Error("the trace does not record the verification's own cache")
+	}
+}
+
+// plantOptions runs the planting lane, confined, on a copy of a case.
+func plantOptions(t *testing.T) harness.Options {
+	t.Helper()
 	opt := options(t, "")
 	opt.CaseDir = writeCase(t, "r1-string-slugify", func(s string) string { return s })
 	// Source no cache has seen: the backend's build must put its outputs
@@ -92,18 +121,60 @@ func TestPlantedGoCacheIgnored(t *testing.T) {
 		t.Fatal(err)
 	}
 	opt.Registry, opt.Engine = reg, "plant"
-	res := run(t, opt)
-	r := res.Report
-	backendLog := readFile(t, filepath.Join(res.RunDir, evidence.BackendDir, "stderr.log"))
-	if !strings.Contains(backendLog, "outputs planted") {
-		t.Fatalf("the backend planted nothing:\n%s", backendLog)
+	return opt
+}
+
+// TestSharedGoCache: the runs of a comparison read the cache warmed from
+// the pristine case, and no run writes it: not the backend, which plants
+// what it can, nor the verification.
+func TestSharedGoCache(t *testing.T) {
+	needLandlock(t)
+	opt := plantOptions(t)
+	share := &harness.GoCacheShare{Root: t.TempDir()}
+	defer share.Close()
+	warm := share.For(context.Background(), opt)
+	if warm.SharedGoCache == "" {
+		t.Fatal("no shared cache")
 	}
-	if !r.Verification.Passed || !r.TestsPassed {
-		t.Errorf("a planted cache changed the verification: passed %v, blockers %+v\n%s", r.Verification.Passed, r.Blockers,
-			readFile(t, filepath.Join(res.RunDir, evidence.TestLog)))
+	if again := share.For(context.Background(), opt); again.SharedGoCache != warm.SharedGoCache {
+		t.Errorf("a second run of the case got %q, want %q", again.SharedGoCache, warm.SharedGoCache)
 	}
-	trace := readFile(t, filepath.Join(res.RunDir, evidence.TraceFile))
-	if !strings.Contains(trace, `"verification.gocache"`) {
-		t.Error("the trace does not record the verification's own cache")
+	other := opt
+	other.CaseDir = writeCase(t, "r1-string-slugify", func(s string) string { return s })
+	if o := share.For(context.Background(), other); o.SharedGoCache == warm.SharedGoCache || o.SharedGoCache == "" {
+		t.Errorf("another case shares %q with the first (%q)", o.SharedGoCache, warm.SharedGoCache)
+	}
+	before, err := tree.Of(warm.SharedGoCache)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(before.Entries) < 10 {
+		t.Fatalf("the warm-up compiled nothing: %d files", len(before.Entries))
+	}
+	res := run(t, warm)
+	if !res.Report.Verification.Passed {
+		t.Errorf("verification failed: %+v\n%s", res.Report.Blockers, readFile(t, filepath.Join(res.RunDir, evidence.TestLog)))
+	}
+	log := readFile(t, filepath.Join(res.RunDir, evidence.BackendDir, "stderr.log"))
+	if !strings.Contains(log, "write in "+warm.SharedGoCache+": ") || strings.Contains(log, "write in "+warm.SharedGoCache+": <nil>") {
+		t.Errorf("the backend was not refused the shared cache:\n%s", log)
+	}
+	// The backend's GOCACHEPROG named it (the backend tried to write it);
+	// so did the verification's.
+	if trace := readFile(t, filepath.Join(res.RunDir, evidence.TraceFile)); !strings.Contains(trace, `"shared":"`+warm.SharedGoCache+`"`) {
+		t.Error("the verification was not given the shared cache")
+	}
+	after, err := tree.Of(warm.SharedGoCache)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if after.Sum != before.Sum {
+		t.Error("a run changed the shared cache")
+	}
+	if err := share.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(warm.SharedGoCache); !os.IsNotExist(err) {
+		t.Errorf("Close left the shared cache: %v", err)
 	}
 }
