@@ -73,23 +73,25 @@ func (r *run) backendCache() string { return filepath.Join(r.tmp, "gocache") }
 // directories. It returns the policy the verification runs under: the
 // backend's, with the backend's build cache swapped for this one, so that
 // nothing the backend planted there is read, and the backend's cache is
-// not even writable to the verification.
-func (r *run) startVerifyCache() *sandbox.Policy {
+// not even writable to the verification. It fails, and the verification
+// must not run, when the directory cannot be made: the go commands would
+// otherwise build through the backend's cache.
+func (r *run) startVerifyCache() (*sandbox.Policy, error) {
 	if len(r.opt.SandboxCommand) == 0 || r.tmp == "" {
-		return r.policy
+		return r.policy, nil // no private caches at all (see privateGoCache)
 	}
 	dir, err := os.MkdirTemp(r.tmp, "verify-gocache-")
 	if err != nil {
 		r.tr("verification.gocache", map[string]any{"error": err.Error()})
-		return r.policy
+		return nil, err
 	}
 	r.verifyCache = dir
 	r.tr("verification.gocache", map[string]any{"dir": dir, "shared": r.opt.SharedGoCache})
 	if r.policy == nil {
-		return nil
+		return nil, nil
 	}
 	p := *r.policy
 	p.Dirs = slices.DeleteFunc(slices.Clone(p.Dirs), func(d string) bool { return d == r.backendCache() })
 	p.Dirs = append(p.Dirs, dir)
-	return &p
+	return &p, nil
 }
