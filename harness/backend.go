@@ -183,7 +183,16 @@ func (r *run) runBackend(ctx context.Context) {
 	env := append(r.env(r.backendPath()), inv.Env...)
 	r.tr("backend.start", map[string]any{"argv": r.redactArgv(inv.Argv), "exec_argv": r.redactArgv(argv), "confined": wrapped, "dir": dir, "timeout_ms": timeout.Milliseconds(), "env": envKeys(env)})
 	env = r.laneKey(env, inv.KeyEnv)
-	pr := proc.Run(ctx, proc.Spec{Argv: argv, Dir: dir, Env: env, Timeout: timeout, Contain: true, Isolate: !inv.OwnNamespaces})
+	runCtx, stopWatch := r.watchPhases(ctx, job)
+	pr := proc.Run(runCtx, proc.Spec{Argv: argv, Dir: dir, Env: env, Timeout: timeout, Contain: true, Isolate: !inv.OwnNamespaces})
+	over := stopWatch()
+	// What ended a backend that did not finish: its timeout, or a phase
+	// the supervisor stopped.
+	stopCode, stopWhy := evidence.Timeout, fmt.Sprintf("the backend did not finish within %s", timeout)
+	if over != nil {
+		stopCode, stopWhy = evidence.PhaseTimeout, fmt.Sprintf("the backend's phase %s lingered past its budget of %s", over.phase, over.budget)
+		r.tr("phase.overrun", map[string]any{"phase": over.phase, "budget_ms": over.budget.Milliseconds(), "action": "killed " + pr.Containment})
+	}
 	if wrapped && pr.Started {
 		r.confined("backend")
 	}
@@ -239,11 +248,11 @@ func (r *run) runBackend(ctx context.Context) {
 			r.tr("backend.event.ignored", map[string]any{"type": ev.Type})
 		}
 	}
-	if pr.TimedOut && sig.Handoff && r.lifecycle(ctx, sig, timeout) {
+	if pr.TimedOut && sig.Handoff && r.lifecycle(ctx, sig, stopCode, stopWhy) {
 		return
 	}
 	if pr.TimedOut {
-		r.block(evidence.Timeout, fmt.Sprintf("the backend did not finish within %s; its processes were killed (%s)", timeout, pr.Containment), nil)
+		r.block(stopCode, fmt.Sprintf("%s; its processes were killed (%s)", stopWhy, pr.Containment), nil)
 		r.capture(false)
 		r.lateCheck()
 		r.rep.Verification.Skipped = "the backend timed out"

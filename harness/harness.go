@@ -136,6 +136,12 @@ type Options struct {
 	// GoScratch is where the Go build cache and GOPATH go when the ambient
 	// environment has no usable HOME (default: the run directory's parent).
 	GoScratch string
+
+	// SharedGoCache is a directory of verified build outputs the runs of
+	// one comparison share (see WarmGoCache): the verification's go
+	// commands read it, never write it, and no backend is given it. Empty:
+	// nothing shared.
+	SharedGoCache string
 }
 
 // DefaultEngine is the default lane.

@@ -10,7 +10,6 @@ import (
 	"slices"
 	"sort"
 	"strings"
-	"time"
 
 	"github.com/svrnty/sotvet/harness/engine"
 	"github.com/svrnty/sotvet/harness/evidence"
@@ -240,26 +239,28 @@ func (r *run) claimCheck(c *engine.Claims) {
 	}
 }
 
-// lifecycle judges a timed-out backend on the change it handed over. It
-// reports whether the run was decided here; when the change does not pass
-// every check, the run ends with those blockers and the timeout.
-func (r *run) lifecycle(ctx context.Context, sig engine.Signal, timeout time.Duration) bool {
+// lifecycle judges a backend stopped before its end (why: at its timeout,
+// or a phase past its budget) on the change it handed over. It reports
+// whether the run was decided here; when the change does not pass every
+// check, the run ends with those blockers and code (timeout,
+// phase_timeout).
+func (r *run) lifecycle(ctx context.Context, sig engine.Signal, code, why string) bool {
 	r.tr("lifecycle.handoff", map[string]any{"detail": r.redactText(sig.Detail)})
 	if !r.capture(true) || !r.lateCheck() {
-		r.block(evidence.Timeout, fmt.Sprintf("the backend did not finish within %s, and the change it handed over did not pass the harness's checks", timeout), nil)
+		r.block(code, why+", and the change it handed over did not pass the harness's checks", nil)
 		return true
 	}
 	r.verify(ctx)
 	if !r.rep.Verification.Passed {
-		r.block(evidence.Timeout, fmt.Sprintf("the backend did not finish within %s, and the change it handed over failed verification", timeout), nil)
+		r.block(code, why+", and the change it handed over failed verification", nil)
 		return true
 	}
 	r.claimCheck(sig.Claims)
 	br := &r.rep.BackendRun
 	br.TerminalStatus = engine.StatusSuccess
 	br.Detail = "harness-completed lifecycle: " + r.redactText(sig.Detail)
-	marker := fmt.Sprintf("engine: %s\nlifecycle: completed by the harness\nreason: the backend did not finish within %s; its implementer had handed over a change\nchanged_files: %s\nverification: passed\nlingering phases: stopped (%s)\n",
-		r.name, timeout, strings.Join(r.rep.ChangedFiles, ", "), br.Containment)
+	marker := fmt.Sprintf("engine: %s\nlifecycle: completed by the harness\nreason: %s; its implementer had handed over a change\nchanged_files: %s\nverification: passed\nlingering phases: stopped (%s)\n",
+		r.name, why, strings.Join(r.rep.ChangedFiles, ", "), br.Containment)
 	br.Lifecycle = evidence.LifecycleHarnessCompleted
 	r.payload = append(r.payload, payloadFile{evidence.LifecycleMarker, []byte(marker)})
 	r.tr("lifecycle.completed", map[string]any{"changed_files": r.rep.ChangedFiles})

@@ -43,6 +43,10 @@ type run struct {
 	// policy is what confined processes may write; nil until the
 	// workspace exists, and always nil when the run is not confined.
 	policy *sandbox.Policy
+	// verifyCache is the verification's own Go build cache: made after
+	// the backend ended, outside everything the backend could write.
+	// Empty while the backend runs (its cache is tmp/gocache).
+	verifyCache string
 
 	dir, ws, tmp, home string
 	repo               *gitws.Repo

@@ -37,6 +37,8 @@ func TestMain(m *testing.M) {
 			os.Exit(sandbox.Main(os.Args[3:], os.Stderr))
 		case "escape-backend":
 			os.Exit(escapeBackend(os.Args[3:]))
+		case "plant-backend":
+			os.Exit(plantBackend(os.Args[3:]))
 		case "gocache":
 			os.Exit(gocache.Main(os.Args[3:], os.Stdin, os.Stdout, os.Stderr))
 		}

@@ -17,6 +17,18 @@ func (r *run) verify(ctx context.Context) {
 	v := &r.rep.Verification
 	v.Ran = true
 	path := r.pathEnv()
+	// From here on, confined processes build through the verification's
+	// own cache, never the one the backend could write.
+	policy, err := r.startVerifyCache()
+	if err != nil {
+		v.Ran, v.Skipped = false, "the verification's build cache could not be made: "+err.Error()
+		r.rep.TestsPassed = false
+		fmt.Fprintf(&r.testLog, "verification not run: %s\n", v.Skipped)
+		r.block(evidence.VerificationFailed, "the verification did not run: its build cache could not be made: "+err.Error(), nil)
+		r.event("verification.completed", "harness", map[string]any{"passed": false, "missing": false, "commands": []map[string]any{}, "reviewer": r.rep.BackendRun.Reviewer})
+		return
+	}
+	r.policy = policy
 	if r.fx != nil && r.fx.inject.noToolchain {
 		// A machine without the case's toolchain: nothing on PATH.
 		empty := filepath.Join(r.tmp, "empty-path")

@@ -178,6 +178,10 @@ func Run(ctx context.Context, o Options) (*ledger.Comparison, string, error) {
 			mine = append(mine, j)
 		}
 	}
+	// The runs share the build outputs of the harness's own build of the
+	// pristine case, and nothing any run wrote.
+	share := &harness.GoCacheShare{Root: dir}
+	defer share.Close()
 	results := make([]ledger.RunResult, len(mine))
 	errs := make([]error, len(mine))
 	sem := make(chan struct{}, o.Jobs)
@@ -188,10 +192,13 @@ func Run(ctx context.Context, o Options) (*ledger.Comparison, string, error) {
 		go func() {
 			defer wg.Done()
 			defer func() { <-sem }()
-			results[i], errs[i] = runJob(ctx, o, j, root, filepath.Join(dir, "runs", j.runID()))
+			results[i], errs[i] = runJob(ctx, o, share, j, root, filepath.Join(dir, "runs", j.runID()))
 		}()
 	}
 	wg.Wait()
+	if err := share.Close(); err != nil {
+		errs = append(errs, fmt.Errorf("shared build cache: %w", err))
+	}
 	if err := errors.Join(errs...); err != nil {
 		return nil, "", err
 	}
@@ -226,9 +233,10 @@ func write(dir string, c *ledger.Comparison, key ed25519.PrivateKey) error {
 	return ledger.WriteNew(filepath.Join(dir, ledger.ComparisonFile), data)
 }
 
-func runJob(ctx context.Context, o Options, j job, root, runDir string) (ledger.RunResult, error) {
+func runJob(ctx context.Context, o Options, share *harness.GoCacheShare, j job, root, runDir string) (ledger.RunResult, error) {
 	opt := o.Base
 	opt.CaseDir, opt.Engine, opt.RunDir, opt.FakeBehavior, opt.Fixture = o.CaseDir, j.lane, runDir, j.beh, j.fixture
+	opt = share.For(ctx, opt)
 	if j.kind == ledger.KindFixture {
 		opt.FakeBehavior = ""
 	}

@@ -93,6 +93,10 @@ type Case struct {
 
 	BackendTimeout      time.Duration
 	VerificationTimeout time.Duration
+	// PhaseTimeout bounds each phase of a lane that runs in phases (Case:
+	// implement, verify, review, close, retrospective); 0: only the
+	// backend timeout bounds them.
+	PhaseTimeout time.Duration
 
 	// BaseURLEnv and APIKeyEnv name the environment variables holding the
 	// external lanes' provider endpoint and key (provider_env); empty for
@@ -507,7 +511,7 @@ func (v *validator) events(n *yaml.Node) []string {
 
 func (v *validator) timeouts(n *yaml.Node, c *Case) {
 	if n.Kind != yaml.MappingNode {
-		v.fail(n, "timeouts: want a mapping of backend and verification durations")
+		v.fail(n, "timeouts: want a mapping of backend, verification and phase durations")
 		return
 	}
 	for i := 0; i+1 < len(n.Content); i += 2 {
@@ -518,6 +522,8 @@ func (v *validator) timeouts(n *yaml.Node, c *Case) {
 			dst = &c.BackendTimeout
 		case "verification":
 			dst = &c.VerificationTimeout
+		case "phase":
+			dst = &c.PhaseTimeout
 		default:
 			v.fail(k, fmt.Sprintf("timeouts: unknown key %q", k.Value))
 			continue

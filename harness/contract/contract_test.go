@@ -66,6 +66,7 @@ func TestParseErrors(t *testing.T) {
 		{"mode", strings.Replace(good, "copied-fixture", "yolo", 1), []string{`case.yaml:4:16: mutation_mode "yolo"`}},
 		{"bool", good + "approval_required: maybe\n", []string{"case.yaml:10:20: approval_required: want true or false"}},
 		{"timeout", good + "timeouts:\n  backend: forever\n", []string{"case.yaml:11:12: timeouts.backend: want a duration"}},
+		{"phase timeout", good + "timeouts:\n  phase: 0s\n", []string{"case.yaml:11:10: timeouts.phase: want a duration"}},
 		{"event", good + "required_events: [run.started, run.exploded]\n", []string{`case.yaml:10:32: required_events: unknown event "run.exploded"`}},
 		{"shell", good + "  - echo hi | tee x\n", []string{`case.yaml:10:13: verification: "echo hi | tee x" needs a shell for a pipe (|)`}},
 		{"shell prog", good + "  - $(rm) x\n", []string{"case.yaml:10:5: verification: \"$(rm) x\" needs a shell for a command substitution"}},

@@ -74,10 +74,12 @@ func splitWords(cmd string) ([]string, *shellNeed, error) {
 		if need := wordNeed(w); need != nil {
 			return nil, need, nil
 		}
-		// Quote removal only: with a nil config nothing is read from the
-		// environment or the file system, and wordNeed has refused every
-		// part that would expand.
-		fields, err := expand.Fields(nil, w)
+		// Quote removal only: with an empty config nothing is read from
+		// the environment or the file system, and wordNeed has refused
+		// every part that would expand. A fresh one each time: given nil,
+		// expand prepares a package-level config in place, a data race
+		// when cases are loaded concurrently (matrix, compare).
+		fields, err := expand.Fields(&expand.Config{}, w)
 		if err != nil || len(fields) != 1 {
 			return nil, &shellNeed{"a shell expansion", int(w.Pos().Offset())}, nil
 		}

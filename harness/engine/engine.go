@@ -157,6 +157,16 @@ type Signal struct {
 	Files map[string][]byte
 }
 
+// PhasedLane is a lane whose backend works in phases the harness can
+// watch while it runs (Case), so that a phase lingering past its budget
+// is stopped before the backend's own timeout.
+type PhasedLane interface {
+	// OpenPhase reads the backend's record as it stands: the phase it has
+	// started and not ended, and an identity of that start (so that a
+	// phase run twice is two phases); open is false between phases.
+	OpenPhase(job Job) (phase string, start int, open bool)
+}
+
 // Usage is a lane's token and cost account. A nil field is unknown.
 type Usage struct {
 	InputTokens, OutputTokens, TotalTokens *int64

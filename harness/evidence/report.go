@@ -100,6 +100,9 @@ const (
 	UntrustedLaneConfig      = "untrusted_lane_config"
 	BackendClaimMismatch     = "backend_claim_mismatch"
 	LateWorkspaceChange      = "late_workspace_change"
+	// PhaseTimeout: a phase of the backend (a Case phase) lingered past
+	// the case's timeouts.phase, and the supervisor stopped the backend.
+	PhaseTimeout = "phase_timeout"
 )
 
 // BlockerStatus gives each blocker code the status it forces.
@@ -133,6 +136,7 @@ var BlockerStatus = map[string]string{
 	UntrustedLaneConfig:      StatusBlocked,
 	BackendClaimMismatch:     StatusFail,
 	LateWorkspaceChange:      StatusFail,
+	PhaseTimeout:             StatusBlocked,
 }
 
 // StatusOf returns the status a list of blockers forces: blocked beats

@@ -1,7 +1,8 @@
 // Package gocache is a GOCACHEPROG for confined runs: the go command's
-// build cache reads from the host's cache (read-only) and writes to a
-// directory of the run, so that nothing a backend or a verification
-// command compiles can poison the user's cache, while builds stay warm.
+// build cache reads from the host's cache and from a comparison's shared
+// cache (both read-only) and writes to a directory of the run, so that
+// nothing a backend or a verification command compiles can poison the
+// user's cache or another run's, while builds stay warm.
 //
 // The protocol is cmd/go/internal/cacheprog's: JSON requests on stdin,
 // JSON responses on stdout, a put's body as a base64 JSON string on the
@@ -20,6 +21,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -50,11 +52,12 @@ type response struct {
 	DiskPath      string     `json:",omitempty"`
 }
 
-// Cache reads from Read (the host's GOCACHE, never written) and from Dir,
-// and writes to Dir only.
+// Cache reads from Dir, then from each of Reads in order (the host's
+// GOCACHE, a comparison's shared cache: never written), and writes to Dir
+// only.
 type Cache struct {
-	Read string
-	Dir  string
+	Reads []string
+	Dir   string
 }
 
 // Serve answers the go command's requests on in, writing responses to
@@ -115,12 +118,12 @@ func fileName(dir string, id []byte, kind string) string {
 	return filepath.Join(dir, fmt.Sprintf("%02x", id[0]), fmt.Sprintf("%x", id)+"-"+kind)
 }
 
-// get looks the action up in the run's directory, then in the host's.
+// get looks the action up in the run's directory, then in the others.
 func (c *Cache) get(action []byte) response {
 	if len(action) != hashSize {
 		return response{Miss: true}
 	}
-	for _, dir := range []string{c.Dir, c.Read} {
+	for _, dir := range append([]string{c.Dir}, c.Reads...) {
 		if dir == "" {
 			continue
 		}
@@ -196,27 +199,27 @@ func writeFile(name string, data []byte) error {
 	return os.Rename(tmp.Name(), name)
 }
 
-// Main is "sotvet harness gocache --read DIR --dir DIR": the GOCACHEPROG
-// the harness gives the processes of a run.
+// Main is "sotvet harness gocache --dir DIR [--read DIR]...": the
+// GOCACHEPROG the harness gives the processes of a run.
 func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	var c Cache
 	for i := 0; i < len(args); i++ {
 		if i+1 >= len(args) {
-			fmt.Fprintln(stderr, "usage: gocache [--read DIR] --dir DIR")
+			fmt.Fprintln(stderr, "usage: gocache --dir DIR [--read DIR]...")
 			return 2
 		}
 		switch args[i] {
 		case "--read":
-			c.Read = args[i+1]
+			c.Reads = append(c.Reads, args[i+1])
 		case "--dir":
 			c.Dir = args[i+1]
 		default:
-			fmt.Fprintln(stderr, "usage: gocache [--read DIR] --dir DIR")
+			fmt.Fprintln(stderr, "usage: gocache --dir DIR [--read DIR]...")
 			return 2
 		}
 		i++
 	}
-	if !filepath.IsAbs(c.Dir) || (c.Read != "" && !filepath.IsAbs(c.Read)) {
+	if !filepath.IsAbs(c.Dir) || slices.ContainsFunc(c.Reads, func(d string) bool { return !filepath.IsAbs(d) }) {
 		fmt.Fprintln(stderr, "gocache: --dir and --read must be absolute")
 		return 2
 	}

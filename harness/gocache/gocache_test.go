@@ -35,7 +35,7 @@ func TestServe(t *testing.T) {
 	enc.Encode(request{ID: 4, Command: "get", ActionID: missing[:]})
 	enc.Encode(request{ID: 5, Command: "close"})
 	var outBuf bytes.Buffer
-	c := &Cache{Read: host, Dir: own}
+	c := &Cache{Reads: []string{host}, Dir: own}
 	if err := c.Serve(&in, &outBuf); err != nil {
 		t.Fatal(err)
 	}

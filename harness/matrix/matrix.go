@@ -150,6 +150,10 @@ func Run(ctx context.Context, opt Options) (*Matrix, error) {
 		return nil, err
 	}
 
+	// The runs of each case share the build outputs of the harness's own
+	// build of that pristine case, and nothing any run wrote.
+	share := &harness.GoCacheShare{Root: m.Dir}
+	defer share.Close()
 	sem := make(chan struct{}, m.Jobs)
 	var wg sync.WaitGroup
 	for i, j := range jobs {
@@ -158,10 +162,13 @@ func Run(ctx context.Context, opt Options) (*Matrix, error) {
 			defer wg.Done()
 			sem <- struct{}{}
 			defer func() { <-sem }()
-			m.Runs[i] = runOne(ctx, opt, m.Dir, j)
+			m.Runs[i] = runOne(ctx, opt, share, m.Dir, j)
 		}()
 	}
 	wg.Wait()
+	if err := share.Close(); err != nil {
+		return nil, fmt.Errorf("shared build cache: %w", err)
+	}
 
 	finish := clock()
 	m.FinishedAt = evidence.FormatTime(finish)
@@ -183,7 +190,7 @@ func Run(ctx context.Context, opt Options) (*Matrix, error) {
 	return m, nil
 }
 
-func runOne(ctx context.Context, opt Options, root string, j job) Entry {
+func runOne(ctx context.Context, opt Options, share *harness.GoCacheShare, root string, j job) Entry {
 	e := Entry{CaseID: j.caseID, ExpectedStatus: evidence.StatusPass, ExpectedExit: evidence.ExitPass, Blockers: []string{}, Violations: []string{}}
 	ro := opt.Base
 	ro.CaseDir = j.caseDir
@@ -226,6 +233,7 @@ func runOne(ctx context.Context, opt Options, root string, j job) Entry {
 		e.ExpectedExit = j.fixture.ExitCode()
 		ro.Fixture = j.fixture.Name
 	}
+	ro = share.For(ctx, ro)
 	t0 := time.Now()
 	res, err := harness.Run(ctx, ro)
 	e.DurationMS = time.Since(t0).Milliseconds()

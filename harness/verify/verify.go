@@ -581,7 +581,7 @@ func (v *verifier) consistency() {
 			}
 		}
 	}
-	if r.BackendRun.TimedOut && !r.HarnessCompleted() && !slices.ContainsFunc(r.Blockers, func(b evidence.Blocker) bool { return b.Code == evidence.Timeout }) {
+	if r.BackendRun.TimedOut && !r.HarnessCompleted() && !slices.ContainsFunc(r.Blockers, func(b evidence.Blocker) bool { return b.Code == evidence.Timeout || b.Code == evidence.PhaseTimeout }) {
 		v.bad(R, "the backend timed out but there is no timeout blocker")
 	}
 	if len(r.BackendRun.Survivors) > 0 {

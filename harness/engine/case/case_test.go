@@ -97,3 +97,41 @@ func TestShellJoin(t *testing.T) {
 		t.Errorf("got %s", got)
 	}
 }
+
+// TestOpenPhase follows a pipeline as ca writes it: a phase is open from
+// its phase_start to its phase_end, a phase run again is a new one, and
+// nothing is open after pipeline_end or before any record.
+func TestOpenPhase(t *testing.T) {
+	job := engine.Job{CaseID: "say-hello", Workspace: t.TempDir()}
+	if _, _, open := (Engine{}).OpenPhase(job); open {
+		t.Fatal("open with no events file")
+	}
+	dir := filepath.Join(job.Workspace, StateDir, "say-hello", "events")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	var lines []string
+	step := func(line, wantPhase string, wantOpen bool) int {
+		t.Helper()
+		lines = append(lines, line)
+		if err := os.WriteFile(filepath.Join(dir, "run-0000.jsonl"), []byte(strings.Join(lines, "\n")+"\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		phase, start, open := (Engine{}).OpenPhase(job)
+		if open != wantOpen || (open && phase != wantPhase) {
+			t.Errorf("after %s: %q %v, want %q %v", line, phase, open, wantPhase, wantOpen)
+		}
+		return start
+	}
+	step(`{"event":"pipeline_start","taskId":"say-hello"}`, "", false)
+	first := step(`{"event":"phase_start","phase":"implement","agent":"implementer"}`, "implement (implementer)", true)
+	step(`{"event":"status_changed","from":"active","to":"implementing"}`, "implement (implementer)", true)
+	step(`{"event":"phase_end","phase":"implement","agent":"implementer","outcome":"completed"}`, "", false)
+	step(`{"event":"phase_start","phase":"verify","agent":"verifier"}`, "verify (verifier)", true)
+	step(`{"event":"phase_end","phase":"verify","agent":"verifier","outcome":"failed"}`, "", false)
+	again := step(`{"event":"phase_start","phase":"implement","agent":"implementer"}`, "implement (implementer)", true)
+	if again == first {
+		t.Errorf("a phase run again has the identity of its first run (%d)", first)
+	}
+	step(`{"event":"pipeline_end","outcome":"failed"}`, "", false)
+}

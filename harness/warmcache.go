@@ -1,0 +1,167 @@
+package harness
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"sync"
+
+	"github.com/svrnty/sotvet/harness/contract"
+	"github.com/svrnty/sotvet/harness/internal/proc"
+	"github.com/svrnty/sotvet/harness/internal/tree"
+	"github.com/svrnty/sotvet/harness/sandbox"
+)
+
+// Warmup is what WarmGoCache did.
+type Warmup struct {
+	Commands int  // verification commands run
+	Confined bool // under Landlock
+}
+
+// WarmGoCache fills dir, the shared build cache of one comparison's runs
+// (Options.SharedGoCache), by running the case's verification commands on
+// a pristine copy of the case's repository, before any backend has run.
+// The runs then read what this build compiled (the standard library, the
+// module's dependencies) instead of each compiling it again from a cold
+// host cache, and never write it.
+//
+// The cache holds nothing a backend wrote, nor anything a run's own
+// verification wrote: a verification executes the backend's code, which
+// could plant entries (a passing test result) that other runs would then
+// trust. Only this build, of the case's own code, writes here; a
+// comparison has one case, so nothing crosses cases, and the directory is
+// the comparison's, so nothing crosses users.
+//
+// The commands' outcome does not matter (the pristine case usually fails
+// its tests): what they compiled is kept. They run confined as a run's
+// verification would, and not at all when the run would be blocked for
+// want of a sandbox.
+func WarmGoCache(ctx context.Context, opt Options, dir string) (Warmup, error) {
+	var w Warmup
+	c, err := contract.Load(opt.CaseDir)
+	if err != nil {
+		return w, err
+	}
+	if len(opt.SandboxCommand) == 0 || !filepath.IsAbs(dir) {
+		return w, fmt.Errorf("a shared build cache needs the gocache command and an absolute directory")
+	}
+	sb := sandbox.Decide(opt.Sandbox, sandbox.EffectiveABI(opt.Environ), true)
+	if sb.Blocked {
+		return w, nil // the runs will be blocked: nothing to warm
+	}
+	scratch, err := os.MkdirTemp(filepath.Dir(dir), ".warm-")
+	if err != nil {
+		return w, err
+	}
+	defer os.RemoveAll(scratch)
+	ws, home, tmp := filepath.Join(scratch, "workspace"), filepath.Join(scratch, "home"), filepath.Join(scratch, "tmp")
+	if err := tree.Copy(c.RepoPath(), ws); err != nil {
+		return w, err
+	}
+	for _, d := range []string{home, tmp, dir} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			return w, err
+		}
+	}
+	path := proc.EnvValue(opt.Environ, "PATH")
+	if path == "" {
+		path = "/usr/local/bin:/usr/bin:/bin"
+	}
+	env := []string{"PATH=" + path, "HOME=" + home, "TMPDIR=" + tmp, "GOTOOLCHAIN=local", "GOPROXY=off", "GOTELEMETRY=off", "GOENV=off", "LANG=C.UTF-8"}
+	cache := goCacheEnv(opt.Environ, filepath.Dir(dir))
+	var reads []string
+	if host := cache["GOCACHE"]; filepath.IsAbs(host) {
+		if info, err := os.Stat(host); err == nil && info.IsDir() {
+			reads = append(reads, host)
+		}
+	}
+	prog, ok := goCacheProg(opt.SandboxCommand[0], dir, reads)
+	if !ok {
+		return w, fmt.Errorf("the shared build cache's path holds white space: %s", dir)
+	}
+	cache["GOCACHE"], cache["GOCACHEPROG"] = dir, prog
+	for k, v := range cache {
+		env = append(env, k+"="+v)
+	}
+	slices.Sort(env)
+	policy := sandbox.Policy{Dirs: []string{ws, home, tmp, dir}, Files: []string{os.DevNull}}
+	for _, cmd := range c.Verification {
+		argv := cmd.Argv
+		if sb.Confine {
+			prog, err := proc.LookPath(argv[0], path)
+			if err != nil {
+				continue
+			}
+			argv = sandbox.Wrap(opt.SandboxCommand, policy, prog, argv)
+			w.Confined = true
+		}
+		pr := proc.Run(ctx, proc.Spec{Argv: argv, Dir: ws, Env: env, Timeout: c.VerificationTimeout, Contain: true})
+		if pr.Started {
+			w.Commands++
+		}
+	}
+	return w, ctx.Err()
+}
+
+// GoCacheShare hands the runs of one comparison (or matrix) a shared
+// build cache per case, each warmed once by WarmGoCache before the first
+// of the case's runs, beneath Root; Close removes them all.
+type GoCacheShare struct {
+	Root string
+
+	mu    sync.Mutex
+	cases map[string]*sharedCache
+}
+
+type sharedCache struct {
+	once sync.Once
+	want string // where it goes
+	dir  string // want, once warmed; empty when the warm-up failed
+}
+
+// For warms, the first time it is asked about opt's case, that case's
+// shared cache and returns opt with SharedGoCache set; opt unchanged when
+// there is nothing to share (no gocache command, a failed warm-up).
+func (s *GoCacheShare) For(ctx context.Context, opt Options) Options {
+	if s == nil || opt.SharedGoCache != "" || len(opt.SandboxCommand) == 0 {
+		return opt
+	}
+	key, err := filepath.Abs(opt.CaseDir)
+	if err != nil {
+		return opt
+	}
+	s.mu.Lock()
+	if s.cases == nil {
+		s.cases = map[string]*sharedCache{}
+	}
+	sc, ok := s.cases[key]
+	if !ok {
+		sc = &sharedCache{want: filepath.Join(s.Root, fmt.Sprintf(".gocache-%d", len(s.cases)+1))}
+		s.cases[key] = sc
+	}
+	s.mu.Unlock()
+	sc.once.Do(func() {
+		if _, err := WarmGoCache(ctx, opt, sc.want); err == nil {
+			sc.dir = sc.want
+		}
+	})
+	opt.SharedGoCache = sc.dir
+	return opt
+}
+
+// Close removes the shared caches.
+func (s *GoCacheShare) Close() error {
+	if s == nil {
+		return nil
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var errs []error
+	for _, sc := range s.cases {
+		errs = append(errs, os.RemoveAll(sc.want))
+	}
+	return errors.Join(errs...)
+}
