@@ -66,6 +66,11 @@ func (r *run) readPolicy(env []string) (dirs, files []string) {
 	if v := goCacheEnv(r.opt.Environ, filepath.Dir(r.dir))["GOCACHE"]; filepath.IsAbs(v) {
 		add(v)
 	}
+	// The verified build outputs the runs of one comparison share; only
+	// the harness's warm-up writes them.
+	if d := r.opt.SharedGoCache; filepath.IsAbs(d) {
+		add(d)
+	}
 	if r.lane != nil {
 		for _, p := range []string{r.lane.program, r.lane.node} {
 			if d := installRoot(p); d != "" {
