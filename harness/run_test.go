@@ -322,14 +322,13 @@ func TestTimeoutLeavesNoProcess(t *testing.T) {
 	if m == nil {
 		t.Fatalf("the backend did not start its late writer before the timeout:\n%s", stderr)
 	}
-	child, _ := strconv.Atoi(m[1])
 	if pids := proc.GroupMembers(res.Report.BackendRun.Pid); len(pids) > 0 {
 		t.Errorf("processes left in the backend's group: %v", pids)
 	}
-	if _, err := os.Stat("/proc/" + m[1]); err == nil {
-		if st, _ := os.ReadFile("/proc/" + m[1] + "/stat"); !bytes.Contains(st, []byte(") Z")) {
-			t.Errorf("late writer %d still alive", child)
-		}
+	// The pid it printed is its own PID namespace's when the backend runs
+	// in one: look it up by its command line, which names this run.
+	if pids := liveWithArgs("--late-writer", filepath.Join(res.RunDir, "workspace")); len(pids) > 0 {
+		t.Errorf("late writer %v still alive", pids)
 	}
 	// Past the late writer's delay, the tree is as the kill left it.
 	time.Sleep(time.Until(start.Add(3500 * time.Millisecond)))
@@ -557,4 +556,29 @@ func TestTamper(t *testing.T) {
 	if vs, _, _ := verify.Dir(dir, verify.Options{PublicKey: key.Public().(ed25519.PublicKey)}); len(vs) != 0 {
 		t.Errorf("trusted key: %v", vs)
 	}
+}
+
+// liveWithArgs lists the live (non-zombie) processes whose command line
+// holds every one of args.
+func liveWithArgs(args ...string) []int {
+	ents, _ := os.ReadDir("/proc")
+	var out []int
+	for _, e := range ents {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil || pid == os.Getpid() {
+			continue
+		}
+		cmd, err := os.ReadFile("/proc/" + e.Name() + "/cmdline")
+		if err != nil || len(cmd) == 0 {
+			continue // exited, or a zombie (whose cmdline is empty)
+		}
+		all := true
+		for _, a := range args {
+			all = all && bytes.Contains(cmd, []byte(a))
+		}
+		if all {
+			out = append(out, pid)
+		}
+	}
+	return out
 }
