@@ -386,8 +386,12 @@ func TestBrowser(t *testing.T) {
 		if after := eval[string](t, ctx, `document.body.dataset.token`); after == before {
 			t.Error("the token did not change")
 		}
-		if took > 2*time.Second {
-			t.Errorf("the change took %v to show, over 2 s", took)
+		// The page polls twice a second and the token is walked at most
+		// every 250 ms: about a second when idle. Speed is measured by the
+		// benchmarks, not here; this only catches a change that never
+		// shows by polling (a reload by hand would take the full wait).
+		if took > 10*time.Second {
+			t.Errorf("the change took %v to show", took)
 		}
 	})
 
