@@ -2,8 +2,10 @@ package checks
 
 import (
 	"errors"
+	"fmt"
 	"io"
 	"io/fs"
+	"maps"
 	"path"
 	"slices"
 	"sort"
@@ -40,6 +42,11 @@ type Session struct {
 	docIDs map[string][]string // document -> the work ids it defines or names
 	byID   map[string][]string // work id -> the documents naming it
 	byStem map[string][]string // route stem -> its documents
+	// What the other documents read of the glossary: its terms and where
+	// they are. An edit of CONTEXT.md that keeps it is a document's edit.
+	glossary string
+
+	model *sotparse.Workspace // the latest run's
 }
 
 // NewSession loads the workspace opt describes and runs every check once.
@@ -70,6 +77,15 @@ func (s *Session) Reload() (*Result, error) {
 	}
 	s.checked, s.files = res.Checked, res.Files
 	return s.result(), nil
+}
+
+// Workspace returns the typed model of the latest run: the documents it
+// reported on (the changed ones and every file with an overlay) in full,
+// the others as summaries.
+func (s *Session) Workspace() *sotparse.Workspace {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.model
 }
 
 // Result returns the findings of every file, sorted as Run sorts them.
@@ -113,17 +129,20 @@ func (s *Session) Update(p string, content []byte) (*Result, error) {
 		s.overlay[p] = slices.Clone(content)
 	}
 	_, known := s.docIDs[p]
-	if sotparse.RoleOf(p) != sotparse.RoleDoc || p == sotparse.GlossaryPath || !known {
-		// The workboard, a record, the glossary, or a document new to
-		// the workspace: any document may read it. Check everything,
-		// taking the documents from their summaries.
+	if sotparse.RoleOf(p) != sotparse.RoleDoc || !known {
+		// The workboard, a record, or a document new to the workspace:
+		// any document may read it. Check everything.
 		return s.recheck(func(string) bool { return true }, nil)
 	}
 	// A document: what it says can change findings in the documents of
 	// its route, in those naming the same work ids (before or after the
 	// change), in the places its findings point to or are pointed to
-	// from, and in the workboard.
+	// from, and in the workboard. The files with an overlay are checked
+	// on every update: they are what an editor shows.
 	focus := map[string]bool{p: true}
+	for q := range s.overlay {
+		focus[q] = true
+	}
 	for _, q := range s.byStem[stemOf(p)] {
 		focus[q] = true
 	}
@@ -144,7 +163,14 @@ func (s *Session) Update(p string, content []byte) (*Result, error) {
 			}
 		}
 	}
-	return s.recheck(func(q string) bool { return focus[q] || sotparse.RoleOf(q) == sotparse.RoleWorkboard }, func(ws *sotparse.Workspace) bool {
+	all := false
+	return s.recheck(func(q string) bool { return all || focus[q] || sotparse.RoleOf(q) == sotparse.RoleWorkboard }, func(ws *sotparse.Workspace) bool {
+		if p == sotparse.GlossaryPath && glossarySignature(ws) != s.glossary {
+			// A term added, removed, redefined or moved: every document
+			// may use it.
+			all = true
+			return true
+		}
 		// Work ids the new content names that other documents name too,
 		// not in focus yet: check again with them.
 		grown := false
@@ -190,6 +216,8 @@ func (s *Session) index(ws *sotparse.Workspace) {
 	s.docIDs = make(map[string][]string, len(ws.Docs))
 	s.byID = map[string][]string{}
 	s.byStem = map[string][]string{}
+	s.glossary = glossarySignature(ws)
+	s.model = ws
 	for _, d := range ws.Docs {
 		ids := workIDs(d)
 		s.docIDs[d.Path] = ids
@@ -222,6 +250,19 @@ func workIDs(d *sotparse.Doc) []string {
 	return slices.Compact(ids)
 }
 
+// glossarySignature is what the documents read of the glossary: each term,
+// its definition and its place.
+func glossarySignature(ws *sotparse.Workspace) string {
+	if ws.Glossary == nil {
+		return fmt.Sprint(ws.File(sotparse.GlossaryPath) != nil)
+	}
+	var b strings.Builder
+	for _, t := range ws.Glossary.Terms {
+		fmt.Fprintf(&b, "%q %q %q %d %d\n", t.Name, t.Qualifier, t.Definition, ws.Fset.Position(t.Pos).Offset, ws.Fset.Position(t.End).Offset)
+	}
+	return b.String()
+}
+
 func stemOf(p string) string {
 	_, stem := sotparse.KindOf(p)
 	return stem
@@ -231,7 +272,9 @@ func stemOf(p string) string {
 // focus.
 func (s *Session) run(focus func(string) bool) (*Result, *sotparse.Workspace, error) {
 	opt := s.opt
-	opt.FS = &overlayFS{base: s.base, files: s.overlay}
+	// A copy of the overlays: the model outlives the run, and reads a
+	// summarized document back through this file system.
+	opt.FS = &overlayFS{base: s.base, files: maps.Clone(s.overlay)}
 	opt.Reuse = &sotparse.Reuse{Focus: focus, Store: s.store}
 	return Run(opt)
 }

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/svrnty/sotvet/checks"
+
 	"github.com/svrnty/sotvet/internal/testcorpus"
 )
 
@@ -20,14 +22,9 @@ func TestCorpusParity(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	full := w.freeze()
-	full.focus = nil // every file, no summaries: what check does
-	want := full.run(nil)
-	if want.err != nil {
-		t.Fatal(want.err)
-	}
+	want := fullRun(t, w) // every file, no summaries: what check does
 	byFile := map[string][]string{}
-	for _, f := range want.findings {
+	for _, f := range want.Findings {
 		code := f.Check
 		if f.Category != "" {
 			code += "/" + f.Category
@@ -58,6 +55,26 @@ func TestCorpusParity(t *testing.T) {
 		c.notify("textDocument/didClose", DidCloseTextDocumentParams{TextDocument: TextDocumentIdentifier{URI: uri}})
 		c.waitDiags(uri, none)
 	}
+}
+
+// fullRun checks every file of w from disk, as check does.
+func fullRun(tb testing.TB, w *workspace) *checks.Result {
+	tb.Helper()
+	f := w.freeze()
+	runMu.Lock()
+	defer runMu.Unlock()
+	if err := f.applyFlags(); err != nil {
+		tb.Fatal(err)
+	}
+	opt, err := f.options()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	res, _, err := checks.Run(opt)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return res
 }
 
 // TestCorpusGlossary: a glossary term used in a document that is not
