@@ -47,12 +47,31 @@ type Session struct {
 	glossary string
 
 	model *sotparse.Workspace // the latest run's
+
+	// overlaysOnly: the session reports on the files with an overlay
+	// only (see NewOverlaySession).
+	overlaysOnly bool
 }
 
 // NewSession loads the workspace opt describes and runs every check once.
 // opt.Reuse is ignored: the session keeps its own summaries.
 func NewSession(opt Options) (*Session, error) {
 	s := &Session{opt: opt, base: opt.FS, overlay: map[string][]byte{}, store: &memStore{m: map[string][]byte{}}, byFile: map[string][]Finding{}}
+	if _, err := s.Reload(); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// NewOverlaySession is NewSession for an editor, which shows the findings of
+// its open buffers only: the session reports on the files with an overlay
+// and no others, and re-checks every one of them on every update, so that
+// their findings, cross-file ones included, are always those of the
+// workspace as it is, whatever the change, with no inference of what it
+// can touch. Loading it parses every document (for the summaries) and
+// judges none: there is no overlay yet.
+func NewOverlaySession(opt Options) (*Session, error) {
+	s := &Session{opt: opt, base: opt.FS, overlay: map[string][]byte{}, store: &memStore{m: map[string][]byte{}}, byFile: map[string][]Finding{}, overlaysOnly: true}
 	if _, err := s.Reload(); err != nil {
 		return nil, err
 	}
@@ -66,7 +85,7 @@ func (s *Session) Reload() (*Result, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.store = &memStore{m: map[string][]byte{}}
-	res, ws, err := s.run(func(string) bool { return true })
+	res, ws, err := s.run(s.scope(func(string) bool { return true }))
 	if err != nil {
 		return nil, err
 	}
@@ -128,6 +147,9 @@ func (s *Session) Update(p string, content []byte) (*Result, error) {
 	} else {
 		s.overlay[p] = slices.Clone(content)
 	}
+	if s.overlaysOnly {
+		return s.recheck(s.scope(nil), nil)
+	}
 	_, known := s.docIDs[p]
 	if sotparse.RoleOf(p) != sotparse.RoleDoc || !known {
 		// The workboard, a record, or a document new to the workspace:
@@ -185,6 +207,20 @@ func (s *Session) Update(p string, content []byte) (*Result, error) {
 	})
 }
 
+// scope returns focus, or for a session of overlays only the files with
+// an overlay.
+func (s *Session) scope(focus func(string) bool) func(string) bool {
+	if !s.overlaysOnly {
+		return focus
+	}
+	// A copy: the model keeps the focus after the run.
+	open := make(map[string]bool, len(s.overlay))
+	for p := range s.overlay {
+		open[p] = true
+	}
+	return func(p string) bool { return open[p] }
+}
+
 // recheck runs the checks reporting on the files in focus and keeps their
 // findings; when again, given the workspace of the run, says the focus
 // grew, it runs once more.
@@ -199,7 +235,7 @@ func (s *Session) recheck(focus func(string) bool, again func(*sotparse.Workspac
 		}
 	}
 	for q := range s.byFile {
-		if focus(q) {
+		if focus(q) || s.overlaysOnly {
 			delete(s.byFile, q)
 		}
 	}

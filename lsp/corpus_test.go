@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/svrnty/sotvet/checks"
+	"github.com/svrnty/sotvet/internal/safefs"
 
 	"github.com/svrnty/sotvet/internal/testcorpus"
 )
@@ -66,11 +67,12 @@ func fullRun(tb testing.TB, w *workspace) *checks.Result {
 	if err := f.applyFlags(); err != nil {
 		tb.Fatal(err)
 	}
-	opt, err := f.options()
+	root, err := safefs.Open(w.root, f.maxSize)
 	if err != nil {
 		tb.Fatal(err)
 	}
-	res, _, err := checks.Run(opt)
+	defer root.Close()
+	res, _, err := checks.Run(f.options(root))
 	if err != nil {
 		tb.Fatal(err)
 	}

@@ -54,8 +54,10 @@ type workspace struct {
 	changed   map[string]bool   // paths whose content the session is yet to be told
 	renew     bool              // the configuration changed: a new session
 
-	// The session is the checker's: runs are serialised by runMu.
+	// The session and the files it reads are the checker's: runs are
+	// serialised by runMu.
 	session *checks.Session
+	disk    *diskCache
 }
 
 // snapshot is the outcome of one run.
@@ -143,6 +145,9 @@ func (w *workspace) fileChanged(rel string) {
 		return
 	}
 	w.changed[rel] = true
+	if w.disk != nil {
+		w.disk.forget(rel)
+	}
 }
 
 // setOverlay makes content what the checks see for rel; nil removes it.
@@ -151,6 +156,9 @@ func (w *workspace) setOverlay(rel string, content []byte) {
 	defer w.mu.Unlock()
 	if content == nil {
 		delete(w.overlay, rel)
+		if w.disk != nil {
+			w.disk.forget(rel) // saved, or changed while open: read it again
+		}
 	} else {
 		w.overlay[rel] = content
 	}
@@ -224,16 +232,13 @@ func (f *frozen) failed() {
 	f.w.mu.Unlock()
 }
 
-// options are the checks.Options of the workspace, as check builds them.
-func (f *frozen) options() (checks.Options, error) {
-	rootFS, err := safefs.Open(f.w.root, f.maxSize)
-	if err != nil {
-		return checks.Options{}, err
-	}
+// options are the checks.Options of the workspace, as check builds them,
+// reading its files through fsys.
+func (f *frozen) options(fsys fs.FS) checks.Options {
 	return checks.Options{
-		Root: f.w.root, FS: rootFS, Ignored: f.ignored, Analyzers: f.analyzers,
+		Root: f.w.root, FS: fsys, Ignored: f.ignored, Analyzers: f.analyzers,
 		Severity: f.severity, MaxFileSize: f.maxSize,
-	}, nil
+	}
 }
 
 // run tells the session what changed (a new session for a new
@@ -281,11 +286,23 @@ func (f *frozen) applyFlags() error {
 func (f *frozen) update() (*checks.Session, error) {
 	s := f.w.session
 	if s == nil || f.renew {
-		opt, err := f.options()
+		// Every file is read anew, under the root.
+		root, err := safefs.Open(f.w.root, f.maxSize)
 		if err != nil {
 			return nil, err
 		}
-		if s, err = checks.NewSession(opt); err != nil {
+		disk := newDiskCache(root, f.maxSize)
+		f.w.mu.Lock()
+		old := f.w.disk
+		f.w.disk = disk
+		f.w.mu.Unlock()
+		if old != nil {
+			old.Close()
+		}
+		opt := f.options(disk)
+		// The server shows the open documents' findings only: those the
+		// session keeps, re-checking them all on every change.
+		if s, err = checks.NewOverlaySession(opt); err != nil {
 			return nil, err
 		}
 		f.w.session = s
