@@ -173,15 +173,17 @@ func (s *Session) Update(p string, content []byte) (*Result, error) {
 			focus[q] = true
 		}
 	}
+	// A finding in the document or pointing into it: its file and every
+	// place it points to (a contradiction the edit resolves may leave the
+	// other side of it to report).
 	for file, fs := range s.byFile {
 		for _, f := range fs {
+			if file != p && !slices.ContainsFunc(f.Related, func(r Related) bool { return r.File == p }) {
+				continue
+			}
+			focus[file] = true
 			for _, r := range f.Related {
-				if file == p {
-					focus[r.File] = true
-				}
-				if r.File == p {
-					focus[file] = true
-				}
+				focus[r.File] = true
 			}
 		}
 	}
@@ -194,8 +196,15 @@ func (s *Session) Update(p string, content []byte) (*Result, error) {
 			return true
 		}
 		// Work ids the new content names that other documents name too,
-		// not in focus yet: check again with them.
+		// not in focus yet, and the documents a check compared with those
+		// in focus by their text (the contradiction check's role rule
+		// reads every document's sentences): check again with them.
 		grown := false
+		for _, q := range ws.TextRead() {
+			if !focus[q] {
+				focus[q], grown = true, true
+			}
+		}
 		for _, id := range workIDs(ws.Doc(p)) {
 			for _, q := range s.byID[id] {
 				if !focus[q] {
