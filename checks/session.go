@@ -54,9 +54,11 @@ type Session struct {
 }
 
 // NewSession loads the workspace opt describes and runs every check once.
-// opt.Reuse is ignored: the session keeps its own summaries.
+// Of opt.Reuse only ID is used, when set: the content ids of opt.FS's files
+// (it must answer for the content opt.FS holds); the session keeps its own
+// summaries.
 func NewSession(opt Options) (*Session, error) {
-	s := &Session{opt: opt, base: opt.FS, overlay: map[string][]byte{}, store: &memStore{m: map[string][]byte{}}, byFile: map[string][]Finding{}}
+	s := &Session{opt: opt, base: opt.FS, overlay: map[string][]byte{}, store: &memStore{m: map[string]storedSummary{}}, byFile: map[string][]Finding{}}
 	if _, err := s.Reload(); err != nil {
 		return nil, err
 	}
@@ -71,7 +73,7 @@ func NewSession(opt Options) (*Session, error) {
 // can touch. Loading it parses every document (for the summaries) and
 // judges none: there is no overlay yet.
 func NewOverlaySession(opt Options) (*Session, error) {
-	s := &Session{opt: opt, base: opt.FS, overlay: map[string][]byte{}, store: &memStore{m: map[string][]byte{}}, byFile: map[string][]Finding{}, overlaysOnly: true}
+	s := &Session{opt: opt, base: opt.FS, overlay: map[string][]byte{}, store: &memStore{m: map[string]storedSummary{}}, byFile: map[string][]Finding{}, overlaysOnly: true}
 	if _, err := s.Reload(); err != nil {
 		return nil, err
 	}
@@ -84,7 +86,7 @@ func NewOverlaySession(opt Options) (*Session, error) {
 func (s *Session) Reload() (*Result, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.store = &memStore{m: map[string][]byte{}}
+	s.store = &memStore{m: map[string]storedSummary{}}
 	res, ws, err := s.run(s.scope(func(string) bool { return true }))
 	if err != nil {
 		return nil, err
@@ -320,32 +322,47 @@ func (s *Session) run(focus func(string) bool) (*Result, *sotparse.Workspace, er
 	// A copy of the overlays: the model outlives the run, and reads a
 	// summarized document back through this file system.
 	opt.FS = &overlayFS{base: s.base, files: maps.Clone(s.overlay)}
-	opt.Reuse = &sotparse.Reuse{Focus: focus, Store: s.store}
+	reuse := &sotparse.Reuse{Focus: focus, Store: s.store}
+	if s.opt.Reuse != nil && s.opt.Reuse.ID != nil {
+		// The caller knows the content ids of the files of s.base: the
+		// files without an overlay are neither read nor hashed again.
+		id, overlay := s.opt.Reuse.ID, opt.FS.(*overlayFS).files
+		reuse.ID = func(p string) (string, bool) {
+			if _, ok := overlay[p]; ok {
+				return "", false
+			}
+			return id(p)
+		}
+	}
+	opt.Reuse = reuse
 	return Run(opt)
 }
 
-// memStore keeps document summaries in memory, by path and content id.
+// memStore keeps document summaries in memory: one a path, of the content
+// it had last.
 type memStore struct {
 	mu sync.Mutex
-	m  map[string][]byte
+	m  map[string]storedSummary
+}
+
+type storedSummary struct {
+	id      string
+	summary []byte
 }
 
 func (m *memStore) Summary(path, id string) []byte {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	return m.m[path+"\x00"+id]
+	if s, ok := m.m[path]; ok && s.id == id {
+		return s.summary
+	}
+	return nil
 }
 
 func (m *memStore) PutSummary(path, id string, summary []byte) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	// One summary a path: the content it had last.
-	for k := range m.m {
-		if len(k) > len(path) && k[:len(path)] == path && k[len(path)] == 0 {
-			delete(m.m, k)
-		}
-	}
-	m.m[path+"\x00"+id] = summary
+	m.m[path] = storedSummary{id, summary}
 }
 
 // overlayFS is base with some files' content replaced (or added) from

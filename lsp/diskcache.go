@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/svrnty/sotvet/internal/safefs"
+	"github.com/svrnty/sotvet/sotparse"
 )
 
 // diskCache is a workspace's files as the server last read them, under its
@@ -22,10 +23,11 @@ type diskCache struct {
 
 	mu    sync.Mutex
 	files map[string][]byte
+	ids   map[string]string // content id of each cached file
 }
 
 func newDiskCache(root *safefs.FS, limit int64) *diskCache {
-	return &diskCache{FS: root, limit: limit, files: map[string][]byte{}}
+	return &diskCache{FS: root, limit: limit, files: map[string][]byte{}, ids: map[string]string{}}
 }
 
 // Open returns a regular file from the cache, reading it once; anything
@@ -47,16 +49,27 @@ func (c *diskCache) Open(name string) (fs.File, error) {
 	if b, err = safefs.ReadFile(c.FS, name, c.limit); err != nil {
 		return nil, err
 	}
+	id := sotparse.BlobID(b)
 	c.mu.Lock()
-	c.files[name] = b
+	c.files[name], c.ids[name] = b, id
 	c.mu.Unlock()
 	return &cachedFile{Reader: bytes.NewReader(b), name: path.Base(name), size: int64(len(b))}, nil
+}
+
+// ID returns the content id of a file read already: the session takes its
+// summary without reading or hashing it again.
+func (c *diskCache) ID(name string) (string, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	id, ok := c.ids[name]
+	return id, ok
 }
 
 // forget drops a file the client says changed: it is read again.
 func (c *diskCache) forget(name string) {
 	c.mu.Lock()
 	delete(c.files, name)
+	delete(c.ids, name)
 	c.mu.Unlock()
 }
 

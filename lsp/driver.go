@@ -300,6 +300,7 @@ func (f *frozen) update() (*checks.Session, error) {
 			old.Close()
 		}
 		opt := f.options(disk)
+		opt.Reuse = &sotparse.Reuse{ID: disk.ID}
 		// The server shows the open documents' findings only: those the
 		// session keeps, re-checking them all on every change.
 		if s, err = checks.NewOverlaySession(opt); err != nil {
