@@ -135,12 +135,15 @@ func (s *Session) result() *Result {
 // relative to the root) to content, without writing it; nil content drops
 // the overlay, so the file on disk counts again (a buffer closed or saved).
 // It reports anew on path and on every file the change can touch: for a
-// document, the documents of its route, those naming one of its work ids
-// (before or after the change), the files its findings point to or are
-// pointed to from, and the workboard; for any other file (the workboard,
-// a record, CONTEXT.md) or a document new to the workspace, every file.
-// Documents not reported on are taken from their summaries. It returns the
-// findings of every file.
+// document, the files with an overlay, the documents of its route, those
+// naming one of its work ids (before or after the change), every file of a
+// finding in it or pointing into it, the documents whose text a check
+// compared with it, and the workboard (an edit of CONTEXT.md that changes
+// a glossary term: every file); for any other file (the workboard, a
+// record) or a document new to the workspace, every file. Documents not
+// reported on are taken from their summaries. It returns the findings of
+// every file (of a session of overlays only, of the files with an
+// overlay, every one of them checked again).
 func (s *Session) Update(p string, content []byte) (*Result, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
