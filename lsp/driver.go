@@ -73,9 +73,11 @@ type snapshot struct {
 // loadWorkspace reads the workspace's configuration; its first run loads
 // the files (a new session).
 func loadWorkspace(root string) (*workspace, error) {
-	if _, err := safefs.Open(root, 0); err != nil {
+	dir, err := safefs.Open(root, 0)
+	if err != nil {
 		return nil, err
 	}
+	dir.Close()
 	w := &workspace{root: root, overlay: map[string][]byte{}, changed: map[string]bool{}, renew: true}
 	w.loadConfig()
 	if ig, err := sotparse.GitIgnored(root); err == nil {
@@ -166,16 +168,21 @@ func (w *workspace) setOverlay(rel string, content []byte) {
 }
 
 // content returns what the checks see for rel, and whether it exists: the
-// open buffer, else the file on disk.
+// open buffer, else the file as the session reads it.
 func (w *workspace) content(rel string) ([]byte, bool) {
 	w.mu.Lock()
 	b, ok := w.overlay[rel]
-	max := w.maxSize
+	limit, disk := w.maxSize, w.disk
 	w.mu.Unlock()
 	if ok {
 		return b, true
 	}
-	b, err := safefs.ReadIn(w.root, filepath.FromSlash(rel), max)
+	var err error
+	if disk != nil {
+		b, err = safefs.ReadFile(disk, rel, limit)
+	} else {
+		b, err = safefs.ReadIn(w.root, filepath.FromSlash(rel), limit)
+	}
 	return b, err == nil
 }
 
