@@ -266,8 +266,11 @@ func (s *Session) index(ws *sotparse.Workspace) {
 	s.docIDs = make(map[string][]string, len(ws.Docs))
 	s.byID = map[string][]string{}
 	s.byStem = map[string][]string{}
-	s.glossary = glossarySignature(ws)
 	s.model = ws
+	if s.overlaysOnly {
+		return // it re-checks every overlay whatever changed: no index needed
+	}
+	s.glossary = glossarySignature(ws)
 	for _, d := range ws.Docs {
 		ids := workIDs(d)
 		s.docIDs[d.Path] = ids
