@@ -2,8 +2,10 @@ package checks
 
 import (
 	"errors"
+	"fmt"
 	"io"
 	"io/fs"
+	"maps"
 	"path"
 	"slices"
 	"sort"
@@ -40,12 +42,38 @@ type Session struct {
 	docIDs map[string][]string // document -> the work ids it defines or names
 	byID   map[string][]string // work id -> the documents naming it
 	byStem map[string][]string // route stem -> its documents
+	// What the other documents read of the glossary: its terms and where
+	// they are. An edit of CONTEXT.md that keeps it is a document's edit.
+	glossary string
+
+	model *sotparse.Workspace // the latest run's
+
+	// overlaysOnly: the session reports on the files with an overlay
+	// only (see NewOverlaySession).
+	overlaysOnly bool
 }
 
 // NewSession loads the workspace opt describes and runs every check once.
-// opt.Reuse is ignored: the session keeps its own summaries.
+// Of opt.Reuse only ID is used, when set: the content ids of opt.FS's files
+// (it must answer for the content opt.FS holds); the session keeps its own
+// summaries.
 func NewSession(opt Options) (*Session, error) {
-	s := &Session{opt: opt, base: opt.FS, overlay: map[string][]byte{}, store: &memStore{m: map[string][]byte{}}, byFile: map[string][]Finding{}}
+	s := &Session{opt: opt, base: opt.FS, overlay: map[string][]byte{}, store: &memStore{m: map[string]storedSummary{}}, byFile: map[string][]Finding{}}
+	if _, err := s.Reload(); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// NewOverlaySession is NewSession for an editor, which shows the findings of
+// its open buffers only: the session reports on the files with an overlay
+// and no others, and re-checks every one of them on every update, so that
+// their findings, cross-file ones included, are always those of the
+// workspace as it is, whatever the change, with no inference of what it
+// can touch. Loading it parses every document (for the summaries) and
+// judges none: there is no overlay yet.
+func NewOverlaySession(opt Options) (*Session, error) {
+	s := &Session{opt: opt, base: opt.FS, overlay: map[string][]byte{}, store: &memStore{m: map[string]storedSummary{}}, byFile: map[string][]Finding{}, overlaysOnly: true}
 	if _, err := s.Reload(); err != nil {
 		return nil, err
 	}
@@ -58,8 +86,8 @@ func NewSession(opt Options) (*Session, error) {
 func (s *Session) Reload() (*Result, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.store = &memStore{m: map[string][]byte{}}
-	res, ws, err := s.run(func(string) bool { return true })
+	s.store = &memStore{m: map[string]storedSummary{}}
+	res, ws, err := s.run(s.scope(func(string) bool { return true }))
 	if err != nil {
 		return nil, err
 	}
@@ -70,6 +98,15 @@ func (s *Session) Reload() (*Result, error) {
 	}
 	s.checked, s.files = res.Checked, res.Files
 	return s.result(), nil
+}
+
+// Workspace returns the typed model of the latest run: the documents it
+// reported on (the changed ones and every file with an overlay) in full,
+// the others as summaries.
+func (s *Session) Workspace() *sotparse.Workspace {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.model
 }
 
 // Result returns the findings of every file, sorted as Run sorts them.
@@ -98,12 +135,15 @@ func (s *Session) result() *Result {
 // relative to the root) to content, without writing it; nil content drops
 // the overlay, so the file on disk counts again (a buffer closed or saved).
 // It reports anew on path and on every file the change can touch: for a
-// document, the documents of its route, those naming one of its work ids
-// (before or after the change), the files its findings point to or are
-// pointed to from, and the workboard; for any other file (the workboard,
-// a record, CONTEXT.md) or a document new to the workspace, every file.
-// Documents not reported on are taken from their summaries. It returns the
-// findings of every file.
+// document, the files with an overlay, the documents of its route, those
+// naming one of its work ids (before or after the change), every file of a
+// finding in it or pointing into it, the documents whose text a check
+// compared with it, and the workboard (an edit of CONTEXT.md that changes
+// a glossary term: every file); for any other file (the workboard, a
+// record) or a document new to the workspace, every file. Documents not
+// reported on are taken from their summaries. It returns the findings of
+// every file (of a session of overlays only, of the files with an
+// overlay, every one of them checked again).
 func (s *Session) Update(p string, content []byte) (*Result, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -112,18 +152,24 @@ func (s *Session) Update(p string, content []byte) (*Result, error) {
 	} else {
 		s.overlay[p] = slices.Clone(content)
 	}
+	if s.overlaysOnly {
+		return s.recheck(s.scope(nil), nil)
+	}
 	_, known := s.docIDs[p]
-	if sotparse.RoleOf(p) != sotparse.RoleDoc || p == sotparse.GlossaryPath || !known {
-		// The workboard, a record, the glossary, or a document new to
-		// the workspace: any document may read it. Check everything,
-		// taking the documents from their summaries.
+	if sotparse.RoleOf(p) != sotparse.RoleDoc || !known {
+		// The workboard, a record, or a document new to the workspace:
+		// any document may read it. Check everything.
 		return s.recheck(func(string) bool { return true }, nil)
 	}
 	// A document: what it says can change findings in the documents of
 	// its route, in those naming the same work ids (before or after the
 	// change), in the places its findings point to or are pointed to
-	// from, and in the workboard.
+	// from, and in the workboard. The files with an overlay are checked
+	// on every update: they are what an editor shows.
 	focus := map[string]bool{p: true}
+	for q := range s.overlay {
+		focus[q] = true
+	}
 	for _, q := range s.byStem[stemOf(p)] {
 		focus[q] = true
 	}
@@ -132,22 +178,38 @@ func (s *Session) Update(p string, content []byte) (*Result, error) {
 			focus[q] = true
 		}
 	}
+	// A finding in the document or pointing into it: its file and every
+	// place it points to (a contradiction the edit resolves may leave the
+	// other side of it to report).
 	for file, fs := range s.byFile {
 		for _, f := range fs {
+			if file != p && !slices.ContainsFunc(f.Related, func(r Related) bool { return r.File == p }) {
+				continue
+			}
+			focus[file] = true
 			for _, r := range f.Related {
-				if file == p {
-					focus[r.File] = true
-				}
-				if r.File == p {
-					focus[file] = true
-				}
+				focus[r.File] = true
 			}
 		}
 	}
-	return s.recheck(func(q string) bool { return focus[q] || sotparse.RoleOf(q) == sotparse.RoleWorkboard }, func(ws *sotparse.Workspace) bool {
+	all := false
+	return s.recheck(func(q string) bool { return all || focus[q] || sotparse.RoleOf(q) == sotparse.RoleWorkboard }, func(ws *sotparse.Workspace) bool {
+		if p == sotparse.GlossaryPath && glossarySignature(ws) != s.glossary {
+			// A term added, removed, redefined or moved: every document
+			// may use it.
+			all = true
+			return true
+		}
 		// Work ids the new content names that other documents name too,
-		// not in focus yet: check again with them.
+		// not in focus yet, and the documents a check compared with those
+		// in focus by their text (the contradiction check's role rule
+		// reads every document's sentences): check again with them.
 		grown := false
+		for _, q := range ws.TextRead() {
+			if !focus[q] {
+				focus[q], grown = true, true
+			}
+		}
 		for _, id := range workIDs(ws.Doc(p)) {
 			for _, q := range s.byID[id] {
 				if !focus[q] {
@@ -157,6 +219,20 @@ func (s *Session) Update(p string, content []byte) (*Result, error) {
 		}
 		return grown
 	})
+}
+
+// scope returns focus, or for a session of overlays only the files with
+// an overlay.
+func (s *Session) scope(focus func(string) bool) func(string) bool {
+	if !s.overlaysOnly {
+		return focus
+	}
+	// A copy: the model keeps the focus after the run.
+	open := make(map[string]bool, len(s.overlay))
+	for p := range s.overlay {
+		open[p] = true
+	}
+	return func(p string) bool { return open[p] }
 }
 
 // recheck runs the checks reporting on the files in focus and keeps their
@@ -173,7 +249,7 @@ func (s *Session) recheck(focus func(string) bool, again func(*sotparse.Workspac
 		}
 	}
 	for q := range s.byFile {
-		if focus(q) {
+		if focus(q) || s.overlaysOnly {
 			delete(s.byFile, q)
 		}
 	}
@@ -190,6 +266,11 @@ func (s *Session) index(ws *sotparse.Workspace) {
 	s.docIDs = make(map[string][]string, len(ws.Docs))
 	s.byID = map[string][]string{}
 	s.byStem = map[string][]string{}
+	s.model = ws
+	if s.overlaysOnly {
+		return // it re-checks every overlay whatever changed: no index needed
+	}
+	s.glossary = glossarySignature(ws)
 	for _, d := range ws.Docs {
 		ids := workIDs(d)
 		s.docIDs[d.Path] = ids
@@ -222,6 +303,19 @@ func workIDs(d *sotparse.Doc) []string {
 	return slices.Compact(ids)
 }
 
+// glossarySignature is what the documents read of the glossary: each term,
+// its definition and its place.
+func glossarySignature(ws *sotparse.Workspace) string {
+	if ws.Glossary == nil {
+		return fmt.Sprint(ws.File(sotparse.GlossaryPath) != nil)
+	}
+	var b strings.Builder
+	for _, t := range ws.Glossary.Terms {
+		fmt.Fprintf(&b, "%q %q %q %d %d\n", t.Name, t.Qualifier, t.Definition, ws.Fset.Position(t.Pos).Offset, ws.Fset.Position(t.End).Offset)
+	}
+	return b.String()
+}
+
 func stemOf(p string) string {
 	_, stem := sotparse.KindOf(p)
 	return stem
@@ -231,33 +325,50 @@ func stemOf(p string) string {
 // focus.
 func (s *Session) run(focus func(string) bool) (*Result, *sotparse.Workspace, error) {
 	opt := s.opt
-	opt.FS = &overlayFS{base: s.base, files: s.overlay}
-	opt.Reuse = &sotparse.Reuse{Focus: focus, Store: s.store}
+	// A copy of the overlays: the model outlives the run, and reads a
+	// summarized document back through this file system.
+	opt.FS = &overlayFS{base: s.base, files: maps.Clone(s.overlay)}
+	reuse := &sotparse.Reuse{Focus: focus, Store: s.store}
+	if s.opt.Reuse != nil && s.opt.Reuse.ID != nil {
+		// The caller knows the content ids of the files of s.base: the
+		// files without an overlay are neither read nor hashed again.
+		id, overlay := s.opt.Reuse.ID, opt.FS.(*overlayFS).files
+		reuse.ID = func(p string) (string, bool) {
+			if _, ok := overlay[p]; ok {
+				return "", false
+			}
+			return id(p)
+		}
+	}
+	opt.Reuse = reuse
 	return Run(opt)
 }
 
-// memStore keeps document summaries in memory, by path and content id.
+// memStore keeps document summaries in memory: one a path, of the content
+// it had last.
 type memStore struct {
 	mu sync.Mutex
-	m  map[string][]byte
+	m  map[string]storedSummary
+}
+
+type storedSummary struct {
+	id      string
+	summary []byte
 }
 
 func (m *memStore) Summary(path, id string) []byte {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	return m.m[path+"\x00"+id]
+	if s, ok := m.m[path]; ok && s.id == id {
+		return s.summary
+	}
+	return nil
 }
 
 func (m *memStore) PutSummary(path, id string, summary []byte) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	// One summary a path: the content it had last.
-	for k := range m.m {
-		if len(k) > len(path) && k[:len(path)] == path && k[len(path)] == 0 {
-			delete(m.m, k)
-		}
-	}
-	m.m[path+"\x00"+id] = summary
+	m.m[path] = storedSummary{id, summary}
 }
 
 // overlayFS is base with some files' content replaced (or added) from

@@ -9,6 +9,7 @@ import (
 
 	"github.com/svrnty/sotvet/checks"
 	"github.com/svrnty/sotvet/internal/cputime"
+	"github.com/svrnty/sotvet/internal/testcorpus"
 	"github.com/svrnty/sotvet/scripts/gen-corpus/gencorpus"
 	"github.com/svrnty/sotvet/sotparse"
 )
@@ -209,4 +210,87 @@ func TestSessionWorkboardAndReload(t *testing.T) {
 	if got, want := sessionFindings(res), fullRun(t, root); fmt.Sprint(got) != fmt.Sprint(want) {
 		t.Errorf("after Reload:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
+}
+
+// TestSessionCrossDocumentContradiction edits a document of the real
+// corpus that shares no work id, route or finding with the others so that
+// a provider/model pair gets more "primary" sentences than "fallback" ones:
+// the contradiction check's role rule then reports the fallback sentences
+// of three other documents and no longer the primary one it reported. The
+// session must report what a full run reports, as the contradiction
+// appears and when it disappears.
+func TestSessionCrossDocumentContradiction(t *testing.T) {
+	src := testcorpus.Require(t)
+	root := t.TempDir()
+	if err := os.CopyFS(root, os.DirFS(src)); err != nil {
+		t.Fatal(err)
+	}
+	s, err := checks.NewSession(checks.Options{Root: root, FS: os.DirFS(root), Analyzers: checks.All})
+	if err != nil {
+		t.Fatal(err)
+	}
+	const rel = ".sot/00-INTENT/CTO-WORKSPACE-INTENT.md"
+	orig, err := os.ReadFile(filepath.Join(root, rel))
+	if err != nil {
+		t.Fatal(err)
+	}
+	edited := string(orig) + "\n## Provider\n\n`openai-codex` / `gpt-5.5` is the primary path.\n\n" +
+		"The primary path is `openai-codex` / `gpt-5.5` for every stage.\n\n" +
+		"We keep `openai-codex` / `gpt-5.5` as the primary path.\n"
+	for _, step := range []struct {
+		name, content string
+		elsewhere     bool // a contradiction in another file points into rel
+	}{
+		{"contradiction appears", edited, true},
+		{"contradiction disappears", string(orig), false},
+	} {
+		res, err := s.Update(rel, []byte(step.content))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(root, rel), []byte(step.content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		want := fullRun(t, root)
+		elsewhere := false
+		full, _, err := checks.Run(checks.Options{Root: root, FS: os.DirFS(root), Analyzers: checks.All})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range full.Findings {
+			for _, r := range f.Related {
+				elsewhere = elsewhere || f.Check == "contradiction" && f.File != rel && r.File == rel
+			}
+		}
+		if elsewhere != step.elsewhere {
+			t.Fatalf("%s: a contradiction elsewhere pointing into %s: %v, want %v (the corpus changed?)", step.name, rel, elsewhere, step.elsewhere)
+		}
+		if got := sessionFindings(res); strings.Join(got, "\n") != strings.Join(want, "\n") {
+			t.Errorf("%s: session differs from a full run:\n%s", step.name, lineDiff(want, got))
+		}
+	}
+}
+
+// lineDiff lists the lines only one of want and got has.
+func lineDiff(want, got []string) string {
+	count := map[string]int{}
+	for _, l := range want {
+		count[l]++
+	}
+	for _, l := range got {
+		count[l]--
+	}
+	var b strings.Builder
+	for l, n := range count {
+		switch {
+		case n > 0:
+			fmt.Fprintf(&b, "missing: %s\n", l)
+		case n < 0:
+			fmt.Fprintf(&b, "extra:   %s\n", l)
+		}
+	}
+	if b.Len() == 0 {
+		return "(same findings, in another order)"
+	}
+	return b.String()
 }

@@ -187,9 +187,8 @@ func (s *Server) didSave(p DidSaveTextDocumentParams) error {
 		d.text = []byte(*p.Text)
 		d.ws.setOverlay(d.rel, d.text)
 	}
-	if d.rel == config.FileName {
-		d.ws.fileChanged(d.rel)
-	}
+	// What is on disk now is the buffer: it is read again once closed.
+	d.ws.fileChanged(d.rel)
 	s.markDirty(d.ws, true)
 	return nil
 }

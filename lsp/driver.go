@@ -16,7 +16,6 @@ import (
 	"slices"
 	"strings"
 	"sync"
-	"testing/fstest"
 	"time"
 
 	"golang.org/x/tools/go/analysis"
@@ -38,9 +37,9 @@ var (
 	defaults func()
 )
 
-// workspace is one loaded workspace: the files of its directory as they were
-// read (at load, or when the client said they changed), the open buffers
-// over them, and its configuration. Runs read memory only.
+// workspace is one loaded workspace: its configuration, the open buffers
+// over its files, and the checks.Session that holds its findings and
+// re-checks, on each run, only what the buffers changed since the last.
 type workspace struct {
 	root string // absolute
 
@@ -51,39 +50,14 @@ type workspace struct {
 	severity  map[string]checks.Severity
 	maxSize   int64
 	ignored   func(string, bool) bool
-	disk      map[string][]byte // workspace-relative path -> content
-	ids       map[string]string // content id of each disk file, hashed once
-	others    map[string]bool   // files outside the model: they exist
 	overlay   map[string][]byte // open buffers, by workspace-relative path
-	summaries *summaryStore     // parsed documents out of focus, by content
-}
+	changed   map[string]bool   // paths whose content the session is yet to be told
+	renew     bool              // the configuration changed: a new session
 
-// summaryStore keeps one summary per path, the latest content's: the
-// driver parses a document again only when its content changed, and the
-// store never holds more than one summary for each file of the workspace.
-type summaryStore struct {
-	mu sync.Mutex
-	m  map[string]storedSummary
-}
-
-type storedSummary struct {
-	id      string
-	summary []byte
-}
-
-func (st *summaryStore) Summary(path, id string) []byte {
-	st.mu.Lock()
-	defer st.mu.Unlock()
-	if s, ok := st.m[path]; ok && s.id == id {
-		return s.summary
-	}
-	return nil
-}
-
-func (st *summaryStore) PutSummary(path, id string, summary []byte) {
-	st.mu.Lock()
-	defer st.mu.Unlock()
-	st.m[path] = storedSummary{id, summary}
+	// The session and the files it reads are the checker's: runs are
+	// serialised by runMu.
+	session *checks.Session
+	disk    *diskCache
 }
 
 // snapshot is the outcome of one run.
@@ -96,16 +70,18 @@ type snapshot struct {
 	took     time.Duration
 }
 
-// loadWorkspace reads the workspace at root: its configuration and every
-// file the checks read, resolved under root (no link leads out of it).
+// loadWorkspace reads the workspace's configuration; its first run loads
+// the files (a new session).
 func loadWorkspace(root string) (*workspace, error) {
-	w := &workspace{root: root, overlay: map[string][]byte{}, summaries: &summaryStore{m: map[string]storedSummary{}}}
+	dir, err := safefs.Open(root, 0)
+	if err != nil {
+		return nil, err
+	}
+	dir.Close()
+	w := &workspace{root: root, overlay: map[string][]byte{}, changed: map[string]bool{}, renew: true}
 	w.loadConfig()
 	if ig, err := sotparse.GitIgnored(root); err == nil {
 		w.ignored = ig
-	}
-	if err := w.readDisk(); err != nil {
-		return nil, err
 	}
 	return w, nil
 }
@@ -157,56 +133,23 @@ func (w *workspace) applyConfig(cfg *config.Config) error {
 	return nil
 }
 
-// readDisk reads every model file of the workspace into memory.
-func (w *workspace) readDisk() error {
-	root, err := safefs.Open(w.root, w.maxSize)
-	if err != nil {
-		return err
-	}
-	defer root.Close()
-	disc, err := sotparse.Discover(root, sotparse.DiscoverOptions{Ignored: w.ignored})
-	if err != nil {
-		return fmt.Errorf("reading workspace: %w", err)
-	}
-	disk := make(map[string][]byte, len(disc.Entries))
-	ids := make(map[string]string, len(disc.Entries))
-	for _, e := range disc.Entries {
-		if e.Size > w.maxSize {
-			continue // the run reports it as over the limit
-		}
-		if b, err := safefs.ReadFile(root, e.Path, w.maxSize); err == nil {
-			disk[e.Path], ids[e.Path] = b, sotparse.BlobID(b)
-		}
-	}
-	others := make(map[string]bool, len(disc.Others))
-	for _, p := range disc.Others {
-		others[p] = true
-	}
-	w.mu.Lock()
-	w.disk, w.ids, w.others = disk, ids, others
-	w.mu.Unlock()
-	return nil
-}
-
-// fileChanged re-reads one file the client says changed on disk.
+// fileChanged notes a file the client says changed on disk: the next run
+// tells the session (sotvet.yaml: the next run starts a new one).
 func (w *workspace) fileChanged(rel string) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
 	if rel == config.FileName {
-		w.mu.Lock()
 		w.loadConfig()
-		w.mu.Unlock()
+		w.renew = true
+		return
 	}
 	if sotparse.RoleOf(rel) == 0 {
 		return
 	}
-	b, err := safefs.ReadIn(w.root, filepath.FromSlash(rel), w.maxSize)
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	if err != nil {
-		delete(w.disk, rel)
-		delete(w.ids, rel)
-		return
+	w.changed[rel] = true
+	if w.disk != nil {
+		w.disk.forget(rel)
 	}
-	w.disk[rel], w.ids[rel] = b, sotparse.BlobID(b)
 }
 
 // setOverlay makes content what the checks see for rel; nil removes it.
@@ -215,65 +158,65 @@ func (w *workspace) setOverlay(rel string, content []byte) {
 	defer w.mu.Unlock()
 	if content == nil {
 		delete(w.overlay, rel)
-		return
+		if w.disk != nil {
+			w.disk.forget(rel) // saved, or changed while open: read it again
+		}
+	} else {
+		w.overlay[rel] = content
 	}
-	w.overlay[rel] = content
+	w.changed[rel] = true
 }
 
-// content returns what the checks see for rel, and whether it exists.
+// content returns what the checks see for rel, and whether it exists: the
+// open buffer, else the file as the session reads it.
 func (w *workspace) content(rel string) ([]byte, bool) {
 	w.mu.Lock()
-	defer w.mu.Unlock()
-	if b, ok := w.overlay[rel]; ok {
+	b, ok := w.overlay[rel]
+	limit, disk := w.maxSize, w.disk
+	w.mu.Unlock()
+	if ok {
 		return b, true
 	}
-	b, ok := w.disk[rel]
-	return b, ok
+	var err error
+	if disk != nil {
+		b, err = safefs.ReadFile(disk, rel, limit)
+	} else {
+		b, err = safefs.ReadIn(w.root, filepath.FromSlash(rel), limit)
+	}
+	return b, err == nil
 }
 
-// frozen is a workspace's state at one instant: what a run checks.
+// frozen is what one run does: the changes to tell the session, and the
+// configuration to check with.
 type frozen struct {
 	w         *workspace
-	mem       fstest.MapFS
 	cfg       *config.Config
 	analyzers []*analysis.Analyzer
 	severity  map[string]checks.Severity
 	maxSize   int64
 	ignored   func(string, bool) bool
-	focus     map[string]bool   // the open documents: the run reports on them
-	ids       map[string]string // content ids of the files no buffer covers
+	renew     bool              // start a new session
+	changes   []string          // paths changed since the last run, sorted
+	contents  map[string][]byte // their buffers (absent: the file on disk)
+	overlay   map[string][]byte // every open buffer (for a new session)
 }
 
-// freeze copies the workspace's file set, the open buffers over the disk's
-// content (the contents themselves are shared: they are never modified).
+// freeze takes the changes made since the last run (the buffers' contents
+// are shared: they are never modified).
 func (w *workspace) freeze() *frozen {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	mem := make(fstest.MapFS, len(w.disk)+len(w.others)+len(w.overlay))
-	for p := range w.others {
-		mem[p] = &fstest.MapFile{Mode: 0o644}
-	}
-	for p, b := range w.disk {
-		mem[p] = &fstest.MapFile{Data: b, Mode: 0o644}
-	}
-	for p, b := range w.overlay {
-		mem[p] = &fstest.MapFile{Data: b, Mode: 0o644}
-	}
-	// The glossary is parsed from its document's text: in focus always,
-	// so that terms resolve while it is not open.
-	focus := map[string]bool{sotparse.GlossaryPath: true}
-	for p := range w.overlay {
-		focus[p] = true
-	}
-	// Ids of unchanged files let the driver take their summaries without
-	// reading or hashing them again.
-	ids := make(map[string]string, len(w.ids))
-	for p, id := range w.ids {
-		if _, open := w.overlay[p]; !open {
-			ids[p] = id
+	f := &frozen{w: w, cfg: w.cfg, analyzers: w.analyzers, severity: w.severity, maxSize: w.maxSize, ignored: w.ignored,
+		renew: w.renew, contents: map[string][]byte{}, overlay: maps.Clone(w.overlay)}
+	for p := range w.changed {
+		f.changes = append(f.changes, p)
+		if b, ok := w.overlay[p]; ok {
+			f.contents[p] = b
 		}
 	}
-	return &frozen{w: w, mem: mem, cfg: w.cfg, analyzers: w.analyzers, severity: w.severity, maxSize: w.maxSize, ignored: w.ignored, focus: focus, ids: ids}
+	slices.Sort(f.changes)
+	w.changed, w.renew = map[string]bool{}, false
+	return f
 }
 
 // safeRun is run, with a panic (in the driver or here) turned into the
@@ -281,59 +224,110 @@ func (w *workspace) freeze() *frozen {
 func (f *frozen) safeRun(versions map[string]int32) (snap *snapshot) {
 	defer func() {
 		if r := recover(); r != nil {
+			f.failed()
 			snap = &snapshot{err: fmt.Errorf("internal error (please report): %v", r), versions: versions}
 		}
 	}()
 	return f.run(versions)
 }
 
-// run checks the frozen state with every enabled check, reading memory
-// only; versions are the buffer versions it holds.
+// failed makes the next run start over: a session an update failed in
+// may hold findings of content it no longer has.
+func (f *frozen) failed() {
+	f.w.mu.Lock()
+	f.w.renew = true
+	f.w.mu.Unlock()
+}
+
+// options are the checks.Options of the workspace, as check builds them,
+// reading its files through fsys.
+func (f *frozen) options(fsys fs.FS) checks.Options {
+	return checks.Options{
+		Root: f.w.root, FS: fsys, Ignored: f.ignored, Analyzers: f.analyzers,
+		Severity: f.severity, MaxFileSize: f.maxSize,
+	}
+}
+
+// run tells the session what changed (a new session for a new
+// configuration) and takes its findings; versions are the buffer versions
+// it holds.
 func (f *frozen) run(versions map[string]int32) *snapshot {
 	start := time.Now()
 	runMu.Lock()
 	defer runMu.Unlock()
-	if applied != f.cfg {
-		// Another configuration's settings go first: back to the defaults
-		// the flags had before any was applied.
-		if defaults == nil {
-			defaults = snapshotFlags()
-		}
-		defaults()
-		applied = nil
-		if err := f.cfg.Apply(checks.All, nil); err != nil {
-			defaults()
-			return &snapshot{err: err, versions: versions}
-		}
-		applied = f.cfg
+	if err := f.applyFlags(); err != nil {
+		f.failed()
+		return &snapshot{err: err, versions: versions}
 	}
 	schema := checks.CurrentSchema()
-	res, model, err := checks.Run(checks.Options{
-		Root: f.w.root, FS: f.mem, Ignored: f.ignored, Analyzers: f.analyzers,
-		Severity: f.severity, MaxFileSize: f.maxSize,
-		Reuse: f.reuse(),
-	})
+	s, err := f.update()
 	if err != nil {
+		f.failed()
 		return &snapshot{err: err, versions: versions, took: time.Since(start)}
 	}
-	return &snapshot{findings: res.Findings, model: model, versions: versions, schema: schema, took: time.Since(start)}
+	return &snapshot{findings: s.Result().Findings, model: s.Workspace(), versions: versions, schema: schema, took: time.Since(start)}
 }
 
-// reuse makes the run incremental: the open documents are parsed and judged
-// in full, the others come from the summaries of their unchanged content,
-// for the cross-file rules. A nil focus judges every file.
-func (f *frozen) reuse() *sotparse.Reuse {
-	if f.focus == nil {
+// applyFlags sets the checks' flags to the run's configuration. Callers
+// hold runMu.
+func (f *frozen) applyFlags() error {
+	if applied == f.cfg {
 		return nil
 	}
-	return &sotparse.Reuse{
-		Focus: func(p string) bool { return f.focus[p] },
-		ID: func(p string) (string, bool) {
-			id, ok := f.ids[p]
-			return id, ok
-		},
-		Store: f.w.summaries,
+	// Another configuration's settings go first: back to the defaults the
+	// flags had before any was applied.
+	if defaults == nil {
+		defaults = snapshotFlags()
 	}
+	defaults()
+	applied = nil
+	if err := f.cfg.Apply(checks.All, nil); err != nil {
+		defaults()
+		return err
+	}
+	applied = f.cfg
+	return nil
+}
+
+// update brings the session up to date with the frozen changes.
+func (f *frozen) update() (*checks.Session, error) {
+	s := f.w.session
+	if s == nil || f.renew {
+		// Every file is read anew, under the root.
+		root, err := safefs.Open(f.w.root, f.maxSize)
+		if err != nil {
+			return nil, err
+		}
+		disk := newDiskCache(root, f.maxSize)
+		f.w.mu.Lock()
+		old := f.w.disk
+		f.w.disk = disk
+		f.w.mu.Unlock()
+		if old != nil {
+			old.Close()
+		}
+		opt := f.options(disk)
+		opt.Reuse = &sotparse.Reuse{ID: disk.ID}
+		// The server shows the open documents' findings only: those the
+		// session keeps, re-checking them all on every change.
+		if s, err = checks.NewOverlaySession(opt); err != nil {
+			return nil, err
+		}
+		f.w.session = s
+		// The open buffers over the files it read.
+		for _, p := range slices.Sorted(maps.Keys(f.overlay)) {
+			if _, err := s.Update(p, f.overlay[p]); err != nil {
+				return nil, err
+			}
+		}
+		return s, nil
+	}
+	for _, p := range f.changes {
+		if _, err := s.Update(p, f.contents[p]); err != nil {
+			return nil, err
+		}
+	}
+	return s, nil
 }
 
 // snapshotFlags records every check flag's value and returns a func that
@@ -363,16 +357,19 @@ func (w *workspace) relPath(abs string) (string, bool) {
 }
 
 // sortedPaths lists the workspace paths the checks see, overlays included.
-func (w *workspace) sortedPaths() []string {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	set := maps.Clone(w.disk)
-	for p, b := range w.overlay {
-		set[p] = b
+func (w *workspace) sortedPaths(model *sotparse.Workspace) []string {
+	set := map[string]bool{}
+	if model != nil {
+		for _, f := range model.Files {
+			set[f.Path] = true
+		}
 	}
-	out := slices.Collect(maps.Keys(set))
-	slices.Sort(out)
-	return out
+	w.mu.Lock()
+	for p := range w.overlay {
+		set[p] = true
+	}
+	w.mu.Unlock()
+	return slices.Sorted(maps.Keys(set))
 }
 
 // docsHref is where a finding's check is documented.

@@ -145,7 +145,7 @@ func (s *Server) references(ctx context.Context, p ReferenceParams) ([]Location,
 		return []Location{}, err
 	}
 	out := []Location{}
-	for _, path := range d.ws.sortedPaths() {
+	for _, path := range d.ws.sortedPaths(snap.model) {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}

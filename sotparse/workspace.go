@@ -37,6 +37,7 @@ type Workspace struct {
 	prefetch func(paths []string)
 	readMu   sync.Mutex
 	content  map[string][]byte // summarized documents' content Content read
+	outRead  map[string]bool   // documents out of focus, parsed, whose Content was asked for
 	readErr  error             // the first summarized document that could not be read back
 }
 
@@ -62,6 +63,14 @@ func (ws *Workspace) Focused(path string) bool {
 // driver discards the run and runs again without summaries.
 func (ws *Workspace) Content(d *Doc) []byte {
 	if !d.summary {
+		if ws.focus != nil && !ws.focus(d.Path) {
+			ws.readMu.Lock()
+			if ws.outRead == nil {
+				ws.outRead = map[string]bool{}
+			}
+			ws.outRead[d.Path] = true
+			ws.readMu.Unlock()
+		}
 		return d.File.Content
 	}
 	ws.readMu.Lock()
@@ -111,6 +120,23 @@ func (ws *Workspace) Prefetch(docs []*Doc) {
 	if len(paths) > 0 {
 		ws.prefetch(paths)
 	}
+}
+
+// TextRead returns the paths of the documents out of focus whose text a
+// check asked for (Content), sorted: the documents it compared with those
+// in focus by what they say.
+func (ws *Workspace) TextRead() []string {
+	ws.readMu.Lock()
+	defer ws.readMu.Unlock()
+	out := make([]string, 0, len(ws.content)+len(ws.outRead))
+	for p := range ws.content {
+		out = append(out, p)
+	}
+	for p := range ws.outRead {
+		out = append(out, p)
+	}
+	sort.Strings(out)
+	return out
 }
 
 // ReadBackErr returns the first error Content met reading a summarized
