@@ -28,6 +28,7 @@ import (
 
 	"golang.org/x/tools/go/analysis"
 
+	secretscheck "github.com/svrnty/sotvet/checks/secrets"
 	"github.com/svrnty/sotvet/internal/safefs"
 	"github.com/svrnty/sotvet/sotparse"
 )
@@ -136,10 +137,16 @@ func Run(opt Options) (*Result, *sotparse.Workspace, error) {
 		}
 	}
 	sort.Strings(res.Checked)
+	n := 0
+	for _, a := range order {
+		n += len(diags[a])
+	}
+	res.Findings = make([]Finding, 0, n)
 	for _, a := range order {
 		for _, d := range diags[a] {
 			res.Findings = append(res.Findings, resolve(fset, ws, a.Name, d, opt.Severity))
 		}
+		diags[a] = nil // resolved: let the collector have them
 	}
 	res.Findings = suppress(ws, res.Findings, res.Checked, func(name string) bool { return Lookup(name) != nil || name == SuppressionCheck })
 	if opt.Reuse != nil {
@@ -152,7 +159,8 @@ func Run(opt Options) (*Result, *sotparse.Workspace, error) {
 		}
 		res.Findings = kept
 	}
-	if err := redact(ws, res.Findings); err != nil {
+	scans, _ := results[secretscheck.Analyzer].(*secretscheck.Scans)
+	if err := redact(ws, scans, res.Findings); err != nil {
 		return nil, nil, err
 	}
 	SortFindings(res.Findings)
@@ -367,11 +375,25 @@ func SortFindings(fs []Finding) {
 	if sorted {
 		return
 	}
-	out := make([]Finding, len(fs))
-	for i, j := range idx {
-		out[i] = fs[j]
+	// Permute in place, cycle by cycle: a copy of all the findings would
+	// be garbage as large as the findings.
+	for i := range idx {
+		if int(idx[i]) == i || idx[i] < 0 {
+			continue
+		}
+		tmp := fs[i]
+		k := i
+		for {
+			j := int(idx[k])
+			idx[k] = -1
+			if j == i {
+				fs[k] = tmp
+				break
+			}
+			fs[k] = fs[j]
+			k = j
+		}
 	}
-	copy(fs, out)
 }
 
 // fingerprint gives each finding a stable hash of its check, category, file

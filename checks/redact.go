@@ -23,7 +23,10 @@ const minQuoted = 8
 // The cost does not grow with the findings of a file: each file with
 // findings is scanned once, its secrets kept by line, and a message text
 // (many findings share one) is redacted once.
-func redact(ws *sotparse.Workspace, fs []Finding) error {
+//
+// scans, when the secrets check ran, are its scans of the files it read:
+// the same scanner configuration, so those files are not scanned again.
+func redact(ws *sotparse.Workspace, scans *secretscheck.Scans, fs []Finding) error {
 	if len(fs) == 0 {
 		return nil
 	}
@@ -31,7 +34,7 @@ func redact(ws *sotparse.Workspace, fs []Finding) error {
 	if err != nil {
 		return err
 	}
-	r := &redactor{sc: sc, ws: ws, done: map[string]string{}, files: map[string]*fileSecrets{}}
+	r := &redactor{sc: sc, ws: ws, scans: scans, done: map[string]string{}, files: map[string]*fileSecrets{}}
 	for i := range fs {
 		f := &fs[i]
 		f.Message = r.clean(f.Message, f.File, f.Line, f.EndLine)
@@ -52,6 +55,7 @@ func redact(ws *sotparse.Workspace, fs []Finding) error {
 type redactor struct {
 	sc    *engine.Scanner
 	ws    *sotparse.Workspace
+	scans *secretscheck.Scans     // the secrets check's scans; may be nil
 	done  map[string]string       // message -> its redacted form
 	files map[string]*fileSecrets // path -> its secrets
 }
@@ -93,7 +97,11 @@ func (r *redactor) secretsOnLines(path string, first, last int) []string {
 		fsec = &fileSecrets{}
 		r.files[path] = fsec
 		if file := r.ws.File(path); file != nil && len(file.Content) > 0 {
-			for _, x := range r.sc.Scan(path, file.Content) {
+			found, ok := r.scans.Of(path)
+			if !ok {
+				found = r.sc.Scan(path, file.Content)
+			}
+			for _, x := range found {
 				if x.AllowReason != "value" && x.End <= len(file.Content) {
 					fsec.spans = append(fsec.spans, secretSpan{x.Start, x.End, string(file.Content[x.Start:x.End])})
 				}

@@ -4,6 +4,7 @@ import (
 	_ "embed"
 	"flag"
 	"fmt"
+	"reflect"
 	"regexp"
 	"strings"
 
@@ -21,11 +22,28 @@ var doc string
 
 // Analyzer scans every workspace file with the secrets engine.
 var Analyzer = &analysis.Analyzer{
-	Name:     "secrets",
-	Doc:      docutil.MustExtract(doc, "secrets"),
-	URL:      "https://github.com/svrnty/sotvet/blob/main/docs/checks.md#secrets",
-	Requires: []*analysis.Analyzer{sotparse.Analyzer},
-	Run:      run,
+	Name:       "secrets",
+	Doc:        docutil.MustExtract(doc, "secrets"),
+	URL:        "https://github.com/svrnty/sotvet/blob/main/docs/checks.md#secrets",
+	Requires:   []*analysis.Analyzer{sotparse.Analyzer},
+	Run:        run,
+	ResultType: reflect.TypeFor[*Scans](),
+}
+
+// Scans are what the check's scanner found in each file it scanned,
+// allowed secrets included: the driver's redaction reuses them rather than
+// scan those files a second time.
+type Scans struct {
+	byPath map[string][]engine.Finding
+}
+
+// Of returns what the scan of path found, and whether path was scanned.
+func (s *Scans) Of(path string) ([]engine.Finding, bool) {
+	if s == nil {
+		return nil, false
+	}
+	fs, ok := s.byPath[path]
+	return fs, ok
 }
 
 var (
@@ -71,12 +89,19 @@ func run(pass *analysis.Pass) (any, error) {
 	}
 	// Files are scanned in parallel; findings are reported in file order.
 	found := make([][]engine.Finding, len(ws.Files))
+	scanned := make([]bool, len(ws.Files))
 	parallel.For(len(ws.Files), func(i int) {
 		f := ws.Files[i]
 		if f.Role != sotparse.RoleCase && len(f.Content) > 0 && ws.Focused(f.Path) {
-			found[i] = sc.Scan(f.Path, f.Content)
+			found[i], scanned[i] = sc.Scan(f.Path, f.Content), true
 		}
 	})
+	scans := &Scans{byPath: make(map[string][]engine.Finding, len(ws.Files))}
+	for i, f := range ws.Files {
+		if scanned[i] {
+			scans.byPath[f.Path] = found[i]
+		}
+	}
 	for i, fs := range found {
 		file := ws.Files[i]
 		for _, s := range fs {
@@ -90,7 +115,7 @@ func run(pass *analysis.Pass) (any, error) {
 			pass.Report(analysis.Diagnostic{Pos: file.Pos(s.Start), End: file.Pos(s.End), Category: s.RuleID, Message: msg})
 		}
 	}
-	return nil, nil
+	return scans, nil
 }
 
 // stringList is a flag.Value for a list given comma-separated on the command
