@@ -124,14 +124,28 @@ func (s *Server) workboard(w http.ResponseWriter, r *http.Request) {
 }
 
 // FindingsView is the findings page and /api/findings: the findings that
-// match the filter.
+// match the filter. The API lists them all; the page shows one window of
+// findingsPageSize of them at a time, so that a workspace with many
+// thousand findings is not one page of megabytes.
 type FindingsView struct {
 	Check    string           `json:"check"`
 	Severity string           `json:"severity"`
 	Checks   []CheckOption    `json:"checks"`
 	Total    int              `json:"total"`
 	Items    []checks.Finding `json:"items"`
+
+	// The page's window of the matching findings: Items[From-1:To] of
+	// Matched, page Page of Pages; Prev and Next link the neighbours with
+	// the filter kept.
+	Matched    int    `json:"-"`
+	Page       int    `json:"-"`
+	Pages      int    `json:"-"`
+	From, To   int    `json:"-"`
+	Prev, Next string `json:"-"`
 }
+
+// findingsPageSize is how many findings one findings page shows.
+const findingsPageSize = 500
 
 // CheckOption is one check of the filter and its number of findings.
 type CheckOption struct {
@@ -153,13 +167,49 @@ func filterFindings(sum *summary.Summary, check, severity string) FindingsView {
 			v.Items = append(v.Items, f)
 		}
 	}
+	v.Matched = len(v.Items)
 	return v
+}
+
+// window narrows v.Items to page (1-based, clamped) of findingsPageSize.
+func (v *FindingsView) window(page string) {
+	v.Pages = max(1, (v.Matched+findingsPageSize-1)/findingsPageSize)
+	v.Page, _ = strconv.Atoi(page)
+	v.Page = min(max(v.Page, 1), v.Pages)
+	lo := (v.Page - 1) * findingsPageSize
+	hi := min(lo+findingsPageSize, v.Matched)
+	v.Items = v.Items[lo:hi]
+	v.From, v.To = lo+1, hi
+	link := func(n int) string {
+		q := url.Values{}
+		if v.Check != "" {
+			q.Set("check", v.Check)
+		}
+		if v.Severity != "" {
+			q.Set("severity", v.Severity)
+		}
+		if n > 1 {
+			q.Set("page", strconv.Itoa(n))
+		}
+		if len(q) == 0 {
+			return "/findings"
+		}
+		return "/findings?" + q.Encode()
+	}
+	if v.Page > 1 {
+		v.Prev = link(v.Page - 1)
+	}
+	if v.Page < v.Pages {
+		v.Next = link(v.Page + 1)
+	}
 }
 
 func (s *Server) findings(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
 	s.summaryPage(w, r, htmlType, s.htmlPage("findings", "Findings", func(sum *summary.Summary) any {
-		return filterFindings(sum, q.Get("check"), q.Get("severity"))
+		v := filterFindings(sum, q.Get("check"), q.Get("severity"))
+		v.window(q.Get("page"))
+		return v
 	}))
 }
 
@@ -366,7 +416,7 @@ func (s *Server) runPage(w http.ResponseWriter, r *http.Request, contentType str
 		s.fail(w, err)
 		return
 	}
-	body, err := s.pages.get(tok, r.URL.RequestURI(), func() ([]byte, error) {
+	page, err := s.pages.get(tok, r.URL.RequestURI(), func() ([]byte, error) {
 		v, err := s.loadRunView(r.PathValue("id"))
 		if err != nil {
 			return nil, err
@@ -381,7 +431,7 @@ func (s *Server) runPage(w http.ResponseWriter, r *http.Request, contentType str
 		s.notFoundOr(w, err)
 		return
 	}
-	s.write(w, http.StatusOK, contentType, body)
+	s.writeCached(w, r, contentType, page)
 }
 
 func (s *Server) approval(w http.ResponseWriter, r *http.Request) {

@@ -333,7 +333,9 @@ func (s *Server) send(w http.ResponseWriter, status int, contentType string, bod
 func (s *Server) write(w http.ResponseWriter, status int, contentType string, body []byte) {
 	w.Header().Set("Content-Type", contentType)
 	w.Header().Set("Content-Length", strconv.Itoa(len(body)))
-	w.Header().Set("Cache-Control", "no-store")
+	if w.Header().Get("Cache-Control") == "" {
+		w.Header().Set("Cache-Control", "no-store")
+	}
 	w.WriteHeader(status)
 	w.Write(body)
 }
@@ -392,8 +394,18 @@ func (s *Server) static(w http.ResponseWriter, r *http.Request) {
 	s.send(w, http.StatusOK, ct, b)
 }
 
+// apiToken answers the live poll: 304 while the client's tag names the
+// current token, so that a page left open costs a header twice a second.
 func (s *Server) apiToken(w http.ResponseWriter, r *http.Request) {
-	s.sendJSON(w, http.StatusOK, map[string]string{"token": s.changeToken()})
+	tok := s.changeToken()
+	etag := `W/"` + tok + `"`
+	w.Header().Set("ETag", etag)
+	w.Header().Set("Cache-Control", "no-cache")
+	if etagMatch(r.Header.Get("If-None-Match"), etag) {
+		w.WriteHeader(http.StatusNotModified)
+		return
+	}
+	s.sendJSON(w, http.StatusOK, map[string]string{"token": tok})
 }
 
 func (s *Server) apiSummary(w http.ResponseWriter, r *http.Request) {
