@@ -1,14 +1,11 @@
 package panel
 
 import (
-	"bytes"
 	"compress/gzip"
 	"encoding/hex"
-	"fmt"
 	"io"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"testing"
 )
@@ -130,64 +127,5 @@ func TestAcceptsGzip(t *testing.T) {
 		if got := acceptsGzip(h); got != want {
 			t.Errorf("acceptsGzip(%q) = %v, want %v", h, got, want)
 		}
-	}
-}
-
-// A workspace with more findings than one page shows pages of them,
-// the filter kept from page to page.
-func TestFindingsPages(t *testing.T) {
-	root := sampleCopy(t)
-	wb := filepath.Join(root, "WORKBOARD.yaml")
-	b, _ := os.ReadFile(wb)
-	var extra bytes.Buffer
-	for i := range findingsPageSize + 100 {
-		fmt.Fprintf(&extra, "  - id: CTO-WORK-%d\n    title: Waits on a ghost\n    status: draft\n    blocked_by: [CTO-WORK-99999]\n    source: WORKBOARD.yaml\n", 2000+i)
-	}
-	os.WriteFile(wb, append(b, extra.Bytes()...), 0o644)
-	ts := serve(t, root, "")
-	rows := regexp.MustCompile(`<tr data-check="([^"]+)"`)
-	r := get(t, ts, "/findings")
-	n := len(rows.FindAllString(r.body, -1))
-	if n != findingsPageSize {
-		t.Fatalf("page 1 shows %d findings, want %d", n, findingsPageSize)
-	}
-	m := regexp.MustCompile(`Showing findings 1–500 of (\d+) that match, of (\d+) findings.`).FindStringSubmatch(r.body)
-	if m == nil || m[1] != m[2] {
-		t.Fatalf("page 1 count: %v\n%.2000s", m, r.body[strings.Index(r.body, "<h1>"):])
-	}
-	if !strings.Contains(r.body, `data-paged="true"`) || !strings.Contains(r.body, `href="/findings?page=2" rel="next"`) || strings.Contains(r.body, `rel="prev"`) {
-		t.Error("page 1 has no next link, or a previous one")
-	}
-	var total int
-	fmt.Sscan(m[2], &total)
-	pages := (total + findingsPageSize - 1) / findingsPageSize
-	last := get(t, ts, fmt.Sprintf("/findings?page=%d", pages))
-	if got := len(rows.FindAllString(last.body, -1)); got != total-(pages-1)*findingsPageSize {
-		t.Errorf("the last page shows %d of %d", got, total)
-	}
-	if strings.Contains(last.body, `rel="next"`) || !strings.Contains(last.body, `rel="prev"`) {
-		t.Error("the last page has a next link, or no previous one")
-	}
-	// Out of range and nonsense clamp to a page.
-	if r := get(t, ts, "/findings?page=9999"); r.code != 200 || !strings.Contains(r.body, fmt.Sprintf("Page %d of %d", pages, pages)) {
-		t.Errorf("page 9999: %d", r.code)
-	}
-	if r := get(t, ts, "/findings?page=-3"); r.code != 200 || !strings.Contains(r.body, fmt.Sprintf("Page 1 of %d", pages)) {
-		t.Errorf("page -3: %d", r.code)
-	}
-	// The filter stays in the page links; every row shown matches it.
-	check := rows.FindStringSubmatch(r.body)[1]
-	f := get(t, ts, "/findings?check="+check+"&severity=error")
-	for _, row := range rows.FindAllStringSubmatch(f.body, -1) {
-		if row[1] != check {
-			t.Fatalf("filter %s shows %s", check, row[1])
-		}
-	}
-	if strings.Contains(f.body, `data-paged`) && !strings.Contains(f.body, `href="/findings?check=`+check+`&amp;page=2&amp;severity=error"`) {
-		t.Error("the next link drops the filter")
-	}
-	// The API lists every finding, unpaged.
-	if api := get(t, ts, "/api/findings"); strings.Count(api.body, `"check": `) < total {
-		t.Errorf("the API lists %d findings of %d", strings.Count(api.body, `"check": `)-1, total)
 	}
 }

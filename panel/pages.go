@@ -114,13 +114,86 @@ func (s *Server) overview(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) workboard(w http.ResponseWriter, r *http.Request) {
+	q := r.URL.Query()
 	s.summaryPage(w, r, htmlType, s.htmlPage("workboard", "Workboard", func(sum *summary.Summary) any {
-		blocked := map[string][]summary.Waits{}
-		for _, b := range sum.Workboard.Blocked {
-			blocked[b.ID] = b.By
-		}
-		return blocked
+		return workboardWindow(sum.Workboard, q.Get("status"), q.Get("page"))
 	}))
+}
+
+// workboardPageSize is how many items of a column one workboard page
+// shows, and how many blocked items it lists.
+const workboardPageSize = 200
+
+// WorkboardView is the workboard page: each column's first
+// workboardPageSize items, or, for ?status=, one window of that column.
+// A link to an item on another window goes to that window.
+type WorkboardView struct {
+	Blocked     map[string][]summary.Waits // the items waiting, by id
+	BlockedList []summary.BlockedItem      // the first of them
+	BlockedMore int                        // how many more wait
+	Columns     []WorkboardColumn
+	Status      string // the one column shown, if any
+	where       map[string]string
+}
+
+// WorkboardColumn is one status's window of items.
+type WorkboardColumn struct {
+	Status          string
+	Items           []summary.Item
+	Total, From, To int
+	Page, Pages     int
+	Prev, Next      string
+}
+
+func workboardWindow(wb summary.Workboard, status, page string) WorkboardView {
+	v := WorkboardView{Blocked: map[string][]summary.Waits{}, Status: status, where: map[string]string{}}
+	for _, b := range wb.Blocked {
+		v.Blocked[b.ID] = b.By
+	}
+	v.BlockedList = wb.Blocked[:min(len(wb.Blocked), workboardPageSize)]
+	v.BlockedMore = len(wb.Blocked) - len(v.BlockedList)
+	link := func(status string, n int) string {
+		q := url.Values{"status": {status}}
+		if n > 1 {
+			q.Set("page", strconv.Itoa(n))
+		}
+		return "/workboard?" + q.Encode()
+	}
+	for _, c := range wb.Columns {
+		pages := max(1, (len(c.Items)+workboardPageSize-1)/workboardPageSize)
+		for i, it := range c.Items {
+			v.where[it.ID] = link(c.Status, i/workboardPageSize+1)
+		}
+		if status != "" && c.Status != status {
+			continue
+		}
+		col := WorkboardColumn{Status: c.Status, Total: len(c.Items), Pages: pages, Page: 1}
+		if status != "" {
+			col.Page, _ = strconv.Atoi(page)
+			col.Page = min(max(col.Page, 1), pages)
+		}
+		lo := (col.Page - 1) * workboardPageSize
+		hi := min(lo+workboardPageSize, len(c.Items))
+		col.Items, col.From, col.To = c.Items[lo:hi], lo+1, hi
+		if status != "" && col.Page > 1 {
+			col.Prev = link(c.Status, col.Page-1)
+		}
+		if col.Page < pages {
+			col.Next = link(c.Status, col.Page+1)
+		}
+		v.Columns = append(v.Columns, col)
+	}
+	for _, c := range v.Columns {
+		for _, it := range c.Items {
+			delete(v.where, it.ID)
+		}
+	}
+	return v
+}
+
+// ItemHref links the item id: on this page, or on the window showing it.
+func (v WorkboardView) ItemHref(id string) string {
+	return v.where[id] + "#item-" + id
 }
 
 // FindingsView is the findings page and /api/findings: the findings that
