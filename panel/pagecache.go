@@ -21,12 +21,16 @@ const maxCachedPages = 64
 // minGzip is the smallest body worth compressing.
 const minGzip = 1 << 10
 
-// pageCache keeps the rendered, redacted pages of one summary (one change
-// token), so that many clients asking for a page cost one rendering: a
-// page of a 10,000-document workspace takes far longer to render and
-// redact than to send.
+// pageCache keeps the rendered, redacted pages of the last two summaries
+// (change tokens): the one served and the one being prerendered. Many
+// clients asking for a page cost one rendering: a page of a 10,000-
+// document workspace takes far longer to render and redact than to send.
 type pageCache struct {
-	mu    sync.Mutex
+	mu   sync.Mutex
+	gens []pageGen // newest last, at most two
+}
+
+type pageGen struct {
 	tok   string
 	pages map[string]*cachedPage
 }
@@ -67,12 +71,22 @@ func (p *cachedPage) fill(body []byte) {
 // that one rendering.
 func (c *pageCache) get(tok, url string, make func() ([]byte, error)) (*cachedPage, error) {
 	c.mu.Lock()
-	if c.tok != tok || c.pages == nil {
-		c.tok, c.pages = tok, map[string]*cachedPage{}
+	var pages map[string]*cachedPage
+	for _, g := range c.gens {
+		if g.tok == tok {
+			pages = g.pages
+		}
 	}
-	p, ok := c.pages[url]
+	if pages == nil {
+		pages = map[string]*cachedPage{}
+		c.gens = append(c.gens, pageGen{tok, pages})
+		if len(c.gens) > 2 {
+			c.gens = c.gens[1:]
+		}
+	}
+	p, ok := pages[url]
 	if !ok {
-		if len(c.pages) >= maxCachedPages {
+		if len(pages) >= maxCachedPages {
 			c.mu.Unlock()
 			p = &cachedPage{}
 			body, err := make()
@@ -83,7 +97,7 @@ func (c *pageCache) get(tok, url string, make func() ([]byte, error)) (*cachedPa
 			return p, nil
 		}
 		p = &cachedPage{}
-		c.pages[url] = p
+		pages[url] = p
 	}
 	c.mu.Unlock()
 	p.once.Do(func() {
@@ -104,7 +118,7 @@ func (c *pageCache) get(tok, url string, make func() ([]byte, error)) (*cachedPa
 // alone, from the page cache: render returns the page and its content
 // type.
 func (s *Server) summaryPage(w http.ResponseWriter, r *http.Request, contentType string, render func(sum *summary.Summary, tok string) ([]byte, error)) {
-	sum, tok, err := s.current()
+	sum, tok, err := s.served(r)
 	if err != nil {
 		s.fail(w, err)
 		return

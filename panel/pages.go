@@ -303,7 +303,7 @@ type fileLine struct {
 
 func (s *Server) file(w http.ResponseWriter, r *http.Request) {
 	p := r.PathValue("path")
-	sum, tok, err := s.current()
+	sum, tok, err := s.served(r)
 	if err != nil {
 		s.fail(w, err)
 		return
@@ -484,7 +484,7 @@ func (s *Server) apiRun(w http.ResponseWriter, r *http.Request) {
 // all its artifacts, once per change token however many clients ask (the
 // token covers the run directory).
 func (s *Server) runPage(w http.ResponseWriter, r *http.Request, contentType string, render func(*summary.Summary, string, *RunView) ([]byte, error)) {
-	sum, tok, err := s.current()
+	sum, tok, err := s.served(r)
 	if err != nil {
 		s.fail(w, err)
 		return

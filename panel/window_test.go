@@ -2,13 +2,18 @@ package panel
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"html"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync/atomic"
 	"testing"
+
+	"github.com/svrnty/sotvet/summary"
 )
 
 // A workboard with more items than a window shows each column's first
@@ -134,5 +139,42 @@ func TestFindingsPages(t *testing.T) {
 	// The API lists every finding, unpaged.
 	if api := get(t, ts, "/api/findings"); strings.Count(api.body, `"check": `) < total {
 		t.Errorf("the API lists %d findings of %d", strings.Count(api.body, `"check": `)-1, total)
+	}
+}
+
+// A change is summarised in the background: the summary that fails is
+// reported (not hidden behind the last one), and the next good one is
+// served.
+func TestBackgroundSummaryFailure(t *testing.T) {
+	root := sampleCopy(t)
+	var fail atomic.Bool
+	ts := httptest.NewUnstartedServer(nil)
+	h, err := New(Options{Summary: summary.Options{Root: root}, Addr: ts.Listener.Addr().String(), Redactor: scanner(t),
+		Ignore: func() (func(string, bool) bool, error) {
+			if fail.Load() {
+				return nil, errors.New("git check-ignore broke")
+			}
+			return nil, nil
+		}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts.Config.Handler = h
+	ts.Start()
+	t.Cleanup(ts.Close)
+	if r := get(t, ts, "/"); r.code != 200 {
+		t.Fatalf("/: %d", r.code)
+	}
+	fail.Store(true)
+	wb := filepath.Join(root, "WORKBOARD.yaml")
+	b, _ := os.ReadFile(wb)
+	os.WriteFile(wb, append(b, "  - id: CTO-WORK-107\n    title: New\n    status: draft\n    blocked_by: []\n    source: WORKBOARD.yaml\n"...), 0o644)
+	r := eventually(t, ts, "/workboard", "git check-ignore broke")
+	if r.code != 500 {
+		t.Fatalf("the failing summary: %d %.200s", r.code, r.body)
+	}
+	fail.Store(false)
+	if r := eventually(t, ts, "/workboard", "item-CTO-WORK-107"); r.code != 200 || !strings.Contains(r.body, "item-CTO-WORK-107") {
+		t.Fatalf("after the failure: %d", r.code)
 	}
 }
