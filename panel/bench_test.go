@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"path/filepath"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -161,7 +162,15 @@ func bigWorkspace(b *testing.B) string {
 // page's 95th percentile time to the first byte (the server's share of a
 // request) and to the last byte (what a user waits for). Target: every
 // page's first byte under 100 ms.
-func BenchmarkPanelConcurrentSlowClients(b *testing.B) {
+func BenchmarkPanelConcurrentSlowClients(b *testing.B) { benchSlowClients(b, false) }
+
+// BenchmarkPanelConcurrentSlowClientsAfterChange: the same, a document
+// touched on disk before each pass, so that the clients come as the
+// summary of 10,000 documents is computed again: what the users of a
+// panel see when someone saves a file.
+func BenchmarkPanelConcurrentSlowClientsAfterChange(b *testing.B) { benchSlowClients(b, true) }
+
+func benchSlowClients(b *testing.B, change bool) {
 	root := bigWorkspace(b)
 	runs, m := realRuns(b)
 	ts := httptest.NewUnstartedServer(nil)
@@ -182,7 +191,18 @@ func BenchmarkPanelConcurrentSlowClients(b *testing.B) {
 	ttfb, full := map[string][]time.Duration{}, map[string][]time.Duration{}
 	wire := map[string]int64{}
 	var mu sync.Mutex
+	touched := filepath.Join(root, "CONTEXT.md")
+	pass := 0
 	for b.Loop() {
+		if change {
+			// A new time each pass: the next walk sees a change.
+			pass++
+			at := time.Now().Add(time.Duration(pass) * time.Hour)
+			if err := os.Chtimes(touched, at, at); err != nil {
+				b.Fatal(err)
+			}
+			time.Sleep(2 * tokenInterval)
+		}
 		var wg sync.WaitGroup
 		for c := range clients {
 			wg.Add(1)

@@ -335,12 +335,8 @@ func (s *Server) prerender(sum *summary.Summary, tok string) {
 		if err != nil {
 			continue
 		}
-		h, _ := s.mux.Handler(r)
-		if h == nil {
-			continue
-		}
 		r = r.WithContext(context.WithValue(r.Context(), summaryKey{}, pinned{sum, tok}))
-		h.ServeHTTP(discardWriter{}, r)
+		s.mux.ServeHTTP(discardWriter{}, r)
 	}
 }
 

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/svrnty/sotvet/summary"
 )
@@ -177,4 +178,47 @@ func TestBackgroundSummaryFailure(t *testing.T) {
 	if r := eventually(t, ts, "/workboard", "item-CTO-WORK-107"); r.code != 200 || !strings.Contains(r.body, "item-CTO-WORK-107") {
 		t.Fatalf("after the failure: %d", r.code)
 	}
+}
+
+// A new summary's main pages are rendered before the summary is served:
+// the reload a change causes finds them ready.
+func TestPrerendered(t *testing.T) {
+	root := sampleCopy(t)
+	ts := httptest.NewUnstartedServer(nil)
+	h, err := New(Options{Summary: summary.Options{Root: root}, Addr: ts.Listener.Addr().String(), Redactor: scanner(t)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts.Config.Handler = h
+	ts.Start()
+	t.Cleanup(ts.Close)
+	get(t, ts, "/api/token")
+	wb := filepath.Join(root, "WORKBOARD.yaml")
+	b, _ := os.ReadFile(wb)
+	os.WriteFile(wb, append(b, "  - id: CTO-WORK-108\n    title: New\n    status: draft\n    blocked_by: []\n    source: WORKBOARD.yaml\n"...), 0o644)
+	before := get(t, ts, "/api/token").body
+	for deadline := time.Now().Add(3 * time.Second); get(t, ts, "/api/token").body == before && time.Now().Before(deadline); {
+		time.Sleep(50 * time.Millisecond)
+	}
+	h.mu.Lock()
+	tok := h.token
+	h.mu.Unlock()
+	h.pages.mu.Lock()
+	defer h.pages.mu.Unlock()
+	for _, g := range h.pages.gens {
+		if g.tok != tok {
+			continue
+		}
+		for _, u := range prerendered {
+			p, ok := g.pages[u]
+			if !ok || p.body == nil {
+				t.Errorf("%s is not rendered for the served summary", u)
+			}
+		}
+		if !strings.Contains(string(g.pages["/workboard"].body), "item-CTO-WORK-108") {
+			t.Error("the prerendered workboard is not of the new summary")
+		}
+		return
+	}
+	t.Fatal("no page of the served summary is rendered")
 }
