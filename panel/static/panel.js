@@ -39,10 +39,11 @@
     var count = document.getElementById("findings-count");
     var rows = Array.prototype.slice.call(document.querySelectorAll("#findings-table tbody tr"));
     var apply = function () {
-      // A page shows one window of many findings: filter on the server,
-      // which counts and pages them all.
+      // A page shows one window of many findings: the server filters,
+      // counts and pages them all when the form is applied. Not on each
+      // change: arrow keys change a select one option at a time.
       if (count.dataset.paged) {
-        form.submit();
+        count.textContent = "Apply the filter to list the findings that match.";
         return;
       }
       var shown = 0;
