@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/svrnty/sotvet/summary"
 )
@@ -47,6 +48,7 @@ type cachedPage struct {
 	gzip []byte // nil when body is too small to gain from it
 	etag string
 	err  error
+	done atomic.Bool // set once made: body and err may be read
 }
 
 // fill sets the page from its redacted body.
@@ -101,6 +103,7 @@ func (c *pageCache) get(tok, url string, make func() ([]byte, error)) (*cachedPa
 	}
 	c.mu.Unlock()
 	p.once.Do(func() {
+		defer p.done.Store(true)
 		body, err := make()
 		if err != nil {
 			p.err = err

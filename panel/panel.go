@@ -240,9 +240,9 @@ func (hr hostRule) allows(hostport string) bool {
 // current returns the summary to serve and its token. The first summary
 // is computed while the caller waits; after that, a change on disk starts
 // one computation in the background and every request is served the last
-// summary until the new one and its pages are ready: no request waits for
-// a summary of a large workspace, and the live poll (apiToken), which
-// reports the served token, reloads a page once, onto the new summary.
+// summary until the new one is ready: no request waits for a summary of a
+// large workspace, and the live poll (apiToken), which reports the served
+// token, reloads a page once, onto the new summary.
 func (s *Server) current() (*summary.Summary, string, error) {
 	tok := s.changeToken()
 	s.mu.Lock()
@@ -255,7 +255,7 @@ func (s *Server) current() (*summary.Summary, string, error) {
 		if err == nil {
 			var sum *summary.Summary
 			if sum, err = summary.Compute(opt); err == nil {
-				s.opt.Summary, s.cached, s.token = opt, sum, tok
+				s.opt.Summary.Ignored, s.cached, s.token = opt.Ignored, sum, tok
 				s.err, s.errTok = nil, ""
 				go s.prerender(sum, tok)
 				return sum, tok, nil
@@ -264,10 +264,7 @@ func (s *Server) current() (*summary.Summary, string, error) {
 		s.err, s.errTok = err, tok
 		return nil, "", err
 	}
-	if !s.computing {
-		s.computing = true
-		go s.recompute(s.opt.Summary, tok)
-	}
+	s.startRecompute(tok)
 	if s.errTok == tok {
 		// The summary of the files as they are fails: say so (it is
 		// being tried again) rather than serve one that is out of date.
@@ -299,8 +296,18 @@ func (s *Server) summaryOptions() (summary.Options, error) {
 	return opt, nil
 }
 
-// recompute computes the summary of tok in the background, renders the
-// pages most asked for, then serves them.
+// startRecompute starts computing the summary of tok in the background
+// unless a computation runs already (it is started again, for the newer
+// token, by the next request or walk after it ends). s.mu is held.
+func (s *Server) startRecompute(tok string) {
+	if !s.computing {
+		s.computing = true
+		go s.recompute(s.opt.Summary, tok)
+	}
+}
+
+// recompute computes the summary of tok, serves it, and renders the pages
+// most asked for.
 func (s *Server) recompute(opt summary.Options, tok string) {
 	var sum *summary.Summary
 	var err error
@@ -310,22 +317,21 @@ func (s *Server) recompute(opt summary.Options, tok string) {
 	if err == nil {
 		sum, err = summary.Compute(opt)
 	}
-	if err == nil {
-		s.prerender(sum, tok)
-	}
 	s.mu.Lock()
-	defer s.mu.Unlock()
 	s.computing = false
 	if err != nil {
 		s.err, s.errTok = err, tok
+		s.mu.Unlock()
 		return
 	}
-	s.opt.Summary, s.cached, s.token = opt, sum, tok
+	s.opt.Summary.Ignored, s.cached, s.token = opt.Ignored, sum, tok
 	s.err, s.errTok = nil, ""
+	s.mu.Unlock()
+	s.prerender(sum, tok)
 }
 
-// prerendered are the pages rendered with each new summary before it is
-// served, so that the reload a change causes finds them ready.
+// prerendered are the pages rendered as soon as a summary is served, so
+// that the reload a change causes finds them ready or under way.
 var prerendered = []string{"/", "/workboard", "/findings", "/runs", "/approval"}
 
 // prerender renders prerendered into the page cache for sum and tok.
@@ -395,6 +401,12 @@ func (s *Server) refreshToken(done chan struct{}) {
 	s.tok, s.tokAt, s.tokWalk = tok, time.Now(), nil
 	s.tokMu.Unlock()
 	close(done)
+	// A change starts its summary at once, not at the next request.
+	s.mu.Lock()
+	if s.cached != nil && tok != s.token {
+		s.startRecompute(tok)
+	}
+	s.mu.Unlock()
 }
 
 // walkToken digests the name, size and modification time of every
