@@ -257,7 +257,6 @@ func (s *Server) current() (*summary.Summary, string, error) {
 			if sum, err = summary.Compute(opt); err == nil {
 				s.opt.Summary.Ignored, s.cached, s.token = opt.Ignored, sum, tok
 				s.err, s.errTok = nil, ""
-				go s.prerender(sum, tok)
 				return sum, tok, nil
 			}
 		}
