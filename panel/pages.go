@@ -114,24 +114,111 @@ func (s *Server) overview(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) workboard(w http.ResponseWriter, r *http.Request) {
+	q := r.URL.Query()
 	s.summaryPage(w, r, htmlType, s.htmlPage("workboard", "Workboard", func(sum *summary.Summary) any {
-		blocked := map[string][]summary.Waits{}
-		for _, b := range sum.Workboard.Blocked {
-			blocked[b.ID] = b.By
-		}
-		return blocked
+		return workboardWindow(sum.Workboard, q.Get("status"), q.Get("page"))
 	}))
 }
 
+// workboardPageSize is how many items of a column one workboard page
+// shows, and how many blocked items it lists.
+const workboardPageSize = 200
+
+// WorkboardView is the workboard page: each column's first
+// workboardPageSize items, or, for ?status=, one window of that column.
+// A link to an item on another window goes to that window.
+type WorkboardView struct {
+	Blocked     map[string][]summary.Waits // the items waiting, by id
+	BlockedList []summary.BlockedItem      // the first of them
+	BlockedMore int                        // how many more wait
+	Columns     []WorkboardColumn
+	Status      string // the one column shown, if any
+	where       map[string]string
+}
+
+// WorkboardColumn is one status's window of items.
+type WorkboardColumn struct {
+	Status          string
+	Items           []summary.Item
+	Total, From, To int
+	Page, Pages     int
+	Prev, Next      string
+}
+
+func workboardWindow(wb summary.Workboard, status, page string) WorkboardView {
+	v := WorkboardView{Blocked: map[string][]summary.Waits{}, Status: status, where: map[string]string{}}
+	for _, b := range wb.Blocked {
+		v.Blocked[b.ID] = b.By
+	}
+	v.BlockedList = wb.Blocked[:min(len(wb.Blocked), workboardPageSize)]
+	v.BlockedMore = len(wb.Blocked) - len(v.BlockedList)
+	link := func(status string, n int) string {
+		q := url.Values{"status": {status}}
+		if n > 1 {
+			q.Set("page", strconv.Itoa(n))
+		}
+		return "/workboard?" + q.Encode()
+	}
+	for _, c := range wb.Columns {
+		pages := max(1, (len(c.Items)+workboardPageSize-1)/workboardPageSize)
+		for i, it := range c.Items {
+			v.where[it.ID] = link(c.Status, i/workboardPageSize+1)
+		}
+		if status != "" && c.Status != status {
+			continue
+		}
+		col := WorkboardColumn{Status: c.Status, Total: len(c.Items), Pages: pages, Page: 1}
+		if status != "" {
+			col.Page, _ = strconv.Atoi(page)
+			col.Page = min(max(col.Page, 1), pages)
+		}
+		lo := (col.Page - 1) * workboardPageSize
+		hi := min(lo+workboardPageSize, len(c.Items))
+		col.Items, col.From, col.To = c.Items[lo:hi], lo+1, hi
+		if status != "" && col.Page > 1 {
+			col.Prev = link(c.Status, col.Page-1)
+		}
+		if col.Page < pages {
+			col.Next = link(c.Status, col.Page+1)
+		}
+		v.Columns = append(v.Columns, col)
+	}
+	for _, c := range v.Columns {
+		for _, it := range c.Items {
+			delete(v.where, it.ID)
+		}
+	}
+	return v
+}
+
+// ItemHref links the item id: on this page, or on the window showing it.
+func (v WorkboardView) ItemHref(id string) string {
+	return v.where[id] + "#item-" + id
+}
+
 // FindingsView is the findings page and /api/findings: the findings that
-// match the filter.
+// match the filter. The API lists them all; the page shows one window of
+// findingsPageSize of them at a time, so that a workspace with many
+// thousand findings is not one page of megabytes.
 type FindingsView struct {
 	Check    string           `json:"check"`
 	Severity string           `json:"severity"`
 	Checks   []CheckOption    `json:"checks"`
 	Total    int              `json:"total"`
 	Items    []checks.Finding `json:"items"`
+
+	// The page's window of the matching findings: Items[From-1:To] of
+	// Matched, page Page of Pages; Prev and Next link the neighbours with
+	// the filter kept.
+	Matched    int    `json:"-"`
+	Page       int    `json:"-"`
+	Pages      int    `json:"-"`
+	From, To   int    `json:"-"`
+	Prev, Next string `json:"-"`
 }
+
+// findingsPageSize is how many findings one findings page shows.
+const findingsPageSize = 500
 
 // CheckOption is one check of the filter and its number of findings.
 type CheckOption struct {
@@ -153,13 +240,49 @@ func filterFindings(sum *summary.Summary, check, severity string) FindingsView {
 			v.Items = append(v.Items, f)
 		}
 	}
+	v.Matched = len(v.Items)
 	return v
+}
+
+// window narrows v.Items to page (1-based, clamped) of findingsPageSize.
+func (v *FindingsView) window(page string) {
+	v.Pages = max(1, (v.Matched+findingsPageSize-1)/findingsPageSize)
+	v.Page, _ = strconv.Atoi(page)
+	v.Page = min(max(v.Page, 1), v.Pages)
+	lo := (v.Page - 1) * findingsPageSize
+	hi := min(lo+findingsPageSize, v.Matched)
+	v.Items = v.Items[lo:hi]
+	v.From, v.To = lo+1, hi
+	link := func(n int) string {
+		q := url.Values{}
+		if v.Check != "" {
+			q.Set("check", v.Check)
+		}
+		if v.Severity != "" {
+			q.Set("severity", v.Severity)
+		}
+		if n > 1 {
+			q.Set("page", strconv.Itoa(n))
+		}
+		if len(q) == 0 {
+			return "/findings"
+		}
+		return "/findings?" + q.Encode()
+	}
+	if v.Page > 1 {
+		v.Prev = link(v.Page - 1)
+	}
+	if v.Page < v.Pages {
+		v.Next = link(v.Page + 1)
+	}
 }
 
 func (s *Server) findings(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
 	s.summaryPage(w, r, htmlType, s.htmlPage("findings", "Findings", func(sum *summary.Summary) any {
-		return filterFindings(sum, q.Get("check"), q.Get("severity"))
+		v := filterFindings(sum, q.Get("check"), q.Get("severity"))
+		v.window(q.Get("page"))
+		return v
 	}))
 }
 
@@ -180,7 +303,7 @@ type fileLine struct {
 
 func (s *Server) file(w http.ResponseWriter, r *http.Request) {
 	p := r.PathValue("path")
-	sum, tok, err := s.current()
+	sum, tok, err := s.served(r)
 	if err != nil {
 		s.fail(w, err)
 		return
@@ -361,12 +484,12 @@ func (s *Server) apiRun(w http.ResponseWriter, r *http.Request) {
 // all its artifacts, once per change token however many clients ask (the
 // token covers the run directory).
 func (s *Server) runPage(w http.ResponseWriter, r *http.Request, contentType string, render func(*summary.Summary, string, *RunView) ([]byte, error)) {
-	sum, tok, err := s.current()
+	sum, tok, err := s.served(r)
 	if err != nil {
 		s.fail(w, err)
 		return
 	}
-	body, err := s.pages.get(tok, r.URL.RequestURI(), func() ([]byte, error) {
+	page, err := s.pages.get(tok, r.URL.RequestURI(), func() ([]byte, error) {
 		v, err := s.loadRunView(r.PathValue("id"))
 		if err != nil {
 			return nil, err
@@ -381,7 +504,7 @@ func (s *Server) runPage(w http.ResponseWriter, r *http.Request, contentType str
 		s.notFoundOr(w, err)
 		return
 	}
-	s.write(w, http.StatusOK, contentType, body)
+	s.writeCached(w, r, contentType, page)
 }
 
 func (s *Server) approval(w http.ResponseWriter, r *http.Request) {

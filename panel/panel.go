@@ -13,6 +13,7 @@
 package panel
 
 import (
+	"context"
 	"crypto/sha256"
 	"embed"
 	"encoding/hex"
@@ -77,9 +78,15 @@ type Server struct {
 	mux   *http.ServeMux
 	hosts hostRule
 
-	mu     sync.Mutex
-	token  string
-	cached *summary.Summary
+	// The summary served and its token; computing while a newer one is
+	// computed in the background; err, the failure of the summary of
+	// errTok.
+	mu        sync.Mutex
+	token     string
+	cached    *summary.Summary
+	computing bool
+	err       error
+	errTok    string
 
 	// The change token of the files on disk (changeToken): walked at
 	// most once per tokenInterval, one walk at a time, so that many
@@ -230,29 +237,130 @@ func (hr hostRule) allows(hostport string) bool {
 	return ip.Equal(hr.ip)
 }
 
-// current returns the summary, computed again when the workspace or the
-// runs root changed since the last one.
+// current returns the summary to serve and its token. The first summary
+// is computed while the caller waits; after that, a change on disk starts
+// one computation in the background and every request is served the last
+// summary until the new one is ready: no request waits for a summary of a
+// large workspace, and the live poll (apiToken), which reports the served
+// token, reloads a page once, onto the new summary.
 func (s *Server) current() (*summary.Summary, string, error) {
 	tok := s.changeToken()
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.cached != nil && tok == s.token {
-		return s.cached, tok, nil
+	switch {
+	case s.cached != nil && tok == s.token:
+		return s.cached, s.token, nil
+	case s.cached == nil:
+		opt, err := s.summaryOptions()
+		if err == nil {
+			var sum *summary.Summary
+			if sum, err = summary.Compute(opt); err == nil {
+				s.opt.Summary.Ignored, s.cached, s.token = opt.Ignored, sum, tok
+				s.err, s.errTok = nil, ""
+				return sum, tok, nil
+			}
+		}
+		s.err, s.errTok = err, tok
+		return nil, "", err
 	}
+	s.startRecompute(tok)
+	if s.errTok == tok {
+		// The summary of the files as they are fails: say so (it is
+		// being tried again) rather than serve one that is out of date.
+		return nil, "", s.err
+	}
+	return s.cached, s.token, nil
+}
+
+// served returns the summary a request renders: the one pinned by a
+// prerendering, else the current one.
+func (s *Server) served(r *http.Request) (*summary.Summary, string, error) {
+	if p, ok := r.Context().Value(summaryKey{}).(pinned); ok {
+		return p.sum, p.tok, nil
+	}
+	return s.current()
+}
+
+// summaryOptions returns the summary options with the workspace's ignore
+// rules asked for afresh.
+func (s *Server) summaryOptions() (summary.Options, error) {
+	opt := s.opt.Summary
 	if s.opt.Ignore != nil {
 		ign, err := s.opt.Ignore()
 		if err != nil {
-			return nil, "", err
+			return opt, err
 		}
-		s.opt.Summary.Ignored = ign
+		opt.Ignored = ign
 	}
-	sum, err := summary.Compute(s.opt.Summary)
-	if err != nil {
-		return nil, "", err
-	}
-	s.cached, s.token = sum, tok
-	return sum, tok, nil
+	return opt, nil
 }
+
+// startRecompute starts computing the summary of tok in the background
+// unless a computation runs already (it is started again, for the newer
+// token, by the next request or walk after it ends). s.mu is held.
+func (s *Server) startRecompute(tok string) {
+	if !s.computing {
+		s.computing = true
+		go s.recompute(s.opt.Summary, tok)
+	}
+}
+
+// recompute computes the summary of tok, serves it, and renders the pages
+// most asked for.
+func (s *Server) recompute(opt summary.Options, tok string) {
+	var sum *summary.Summary
+	var err error
+	if s.opt.Ignore != nil {
+		opt.Ignored, err = s.opt.Ignore()
+	}
+	if err == nil {
+		sum, err = summary.Compute(opt)
+	}
+	s.mu.Lock()
+	s.computing = false
+	if err != nil {
+		s.err, s.errTok = err, tok
+		s.mu.Unlock()
+		return
+	}
+	s.opt.Summary.Ignored, s.cached, s.token = opt.Ignored, sum, tok
+	s.err, s.errTok = nil, ""
+	s.mu.Unlock()
+	s.prerender(sum, tok)
+}
+
+// prerendered are the pages rendered as soon as a summary is served, so
+// that the reload a change causes finds them ready or under way.
+var prerendered = []string{"/", "/workboard", "/findings", "/runs", "/approval"}
+
+// prerender renders prerendered into the page cache for sum and tok.
+func (s *Server) prerender(sum *summary.Summary, tok string) {
+	for _, u := range prerendered {
+		r, err := http.NewRequest(http.MethodGet, u, nil)
+		if err != nil {
+			continue
+		}
+		r = r.WithContext(context.WithValue(r.Context(), summaryKey{}, pinned{sum, tok}))
+		s.mux.ServeHTTP(discardWriter{}, r)
+	}
+}
+
+// summaryKey carries a pinned summary in a prerendering request's
+// context: it renders the summary not yet served.
+type summaryKey struct{}
+
+type pinned struct {
+	sum *summary.Summary
+	tok string
+}
+
+// discardWriter is the ResponseWriter of a prerendering: the page
+// cache keeps the page, the response goes nowhere.
+type discardWriter struct{}
+
+func (discardWriter) Header() http.Header         { return http.Header{} }
+func (discardWriter) Write(b []byte) (int, error) { return len(b), nil }
+func (discardWriter) WriteHeader(int)             {}
 
 // changeToken returns the change token. The first call walks the files
 // (concurrent callers wait for that one walk); after that, a token older
@@ -292,6 +400,12 @@ func (s *Server) refreshToken(done chan struct{}) {
 	s.tok, s.tokAt, s.tokWalk = tok, time.Now(), nil
 	s.tokMu.Unlock()
 	close(done)
+	// A change starts its summary at once, not at the next request.
+	s.mu.Lock()
+	if s.cached != nil && tok != s.token {
+		s.startRecompute(tok)
+	}
+	s.mu.Unlock()
 }
 
 // walkToken digests the name, size and modification time of every
@@ -333,7 +447,9 @@ func (s *Server) send(w http.ResponseWriter, status int, contentType string, bod
 func (s *Server) write(w http.ResponseWriter, status int, contentType string, body []byte) {
 	w.Header().Set("Content-Type", contentType)
 	w.Header().Set("Content-Length", strconv.Itoa(len(body)))
-	w.Header().Set("Cache-Control", "no-store")
+	if w.Header().Get("Cache-Control") == "" {
+		w.Header().Set("Cache-Control", "no-store")
+	}
 	w.WriteHeader(status)
 	w.Write(body)
 }
@@ -392,8 +508,23 @@ func (s *Server) static(w http.ResponseWriter, r *http.Request) {
 	s.send(w, http.StatusOK, ct, b)
 }
 
+// apiToken answers the live poll with the token of the summary served
+// (a page reloads once its new summary is ready): 304 while the client's
+// tag names it, so that a page left open costs a header twice a second.
 func (s *Server) apiToken(w http.ResponseWriter, r *http.Request) {
-	s.sendJSON(w, http.StatusOK, map[string]string{"token": s.changeToken()})
+	_, tok, err := s.current()
+	if err != nil {
+		s.fail(w, err)
+		return
+	}
+	etag := `W/"` + tok + `"`
+	w.Header().Set("ETag", etag)
+	w.Header().Set("Cache-Control", "no-cache")
+	if etagMatch(r.Header.Get("If-None-Match"), etag) {
+		w.WriteHeader(http.StatusNotModified)
+		return
+	}
+	s.sendJSON(w, http.StatusOK, map[string]string{"token": tok})
 }
 
 func (s *Server) apiSummary(w http.ResponseWriter, r *http.Request) {

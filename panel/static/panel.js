@@ -10,7 +10,9 @@
   var token = body.dataset.token;
   var live = document.getElementById("live");
   function poll() {
-    fetch("/api/token", { cache: "no-store" })
+    // no-cache: the browser asks with If-None-Match and the panel answers
+    // 304 until the token changes.
+    fetch("/api/token", { cache: "no-cache" })
       .then(function (r) { return r.json(); })
       .then(function (j) {
         if (token && j.token !== token) {
@@ -37,6 +39,13 @@
     var count = document.getElementById("findings-count");
     var rows = Array.prototype.slice.call(document.querySelectorAll("#findings-table tbody tr"));
     var apply = function () {
+      // A page shows one window of many findings: the server filters,
+      // counts and pages them all when the form is applied. Not on each
+      // change: arrow keys change a select one option at a time.
+      if (count.dataset.paged) {
+        count.textContent = "Apply the filter to list the findings that match.";
+        return;
+      }
       var shown = 0;
       rows.forEach(function (tr) {
         var ok = (!check.value || tr.dataset.check === check.value) &&
@@ -50,7 +59,7 @@
       history.replaceState(null, "", "/findings" + (q.toString() ? "?" + q.toString() : ""));
       count.textContent = "Showing " + shown + " of " + count.dataset.total + " findings.";
     };
-    count.dataset.total = String(count.textContent.match(/of (\d+)/)[1]);
+    count.dataset.total = String(count.textContent.match(/of (\d+) findings/)[1]);
     check.addEventListener("change", apply);
     sev.addEventListener("change", apply);
   }
