@@ -215,7 +215,7 @@ func (s *Scanner) detect(path string, data []byte, scan bool) []cand {
 				if rule.Gate != nil && !rule.Gate(data, i) {
 					continue
 				}
-				if rule.regex(); rule.anchored != nil {
+				if rule.prepare(); rule.anchoredAfter != nil {
 					for _, k := range rule.lowerKeywords {
 						if st := i + 1 - len(k); st >= 0 && equalFoldASCII(data[st:i+1], k) {
 							touch(r)
@@ -329,10 +329,10 @@ func (s *Scanner) detect(path string, data []byte, scan bool) []cand {
 				continue
 			}
 		}
-		re := rule.regex()
+		rule.prepare()
 		for _, w := range ws {
 			ctx := data[w.start:w.end]
-			for _, m := range rule.matches(re, ctx) {
+			for _, m := range rule.matches(ctx) {
 				consider(r, rule, ctx, w.start, m)
 			}
 		}
@@ -363,7 +363,7 @@ func (s *Scanner) detect(path string, data []byte, scan bool) []cand {
 					m[0] = 1
 				}
 			} else {
-				m = rule.anchored.FindSubmatchIndex(data[st:le])
+				m = rule.anchoredAtStart().FindSubmatchIndex(data[st:le])
 			}
 			if m == nil {
 				continue
