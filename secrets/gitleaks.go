@@ -421,11 +421,20 @@ func gitleaksPathAllowed(path string) bool {
 // literal first byte runs only on text starting with it; the rest always
 // run.
 type regexSet struct {
-	res    []*regexp.Regexp
-	first  []int // the byte text must start with for res[i] to match, or -1
+	res   []*regexp.Regexp
+	first []int // the byte text must start with for res[i] to match, or -1
+	// lits finds the literals of all expressions in one pass, when there
+	// are many (the global path list); a short list compares each
+	// expression's own literals (litsOf, lower case when foldOf).
 	lits   *kwMatcher
+	litsOf [][][]byte
+	foldOf []bool
 	always []int // expressions without literals, in order
 }
+
+// automatonLiterals is how many literals a regexSet needs before one
+// automaton finds them faster than a substring search for each.
+const automatonLiterals = 16
 
 func newRegexSet(srcs []string) (*regexSet, error) {
 	rs := &regexSet{}
@@ -438,21 +447,27 @@ func newRegexSet(srcs []string) (*regexSet, error) {
 		}
 		rs.res = append(rs.res, re)
 		rs.first = append(rs.first, -1)
+		rs.litsOf = append(rs.litsOf, nil)
+		rs.foldOf = append(rs.foldOf, false)
 		sre, err := syntax.Parse(src, syntax.Perl)
 		if err != nil {
 			return nil, err
 		}
-		if lits, _, ok := requiredLiterals(sre); ok && shortest(lits) >= 2 && len(srcs) <= 64 {
-			for _, l := range lits {
+		if lits, fold, ok := requiredLiterals(sre); ok && shortest(lits) >= 2 && len(srcs) <= 64 {
+			for j, l := range lits {
 				kws = append(kws, string(l))
 				kwRe = append(kwRe, i)
+				if fold {
+					lits[j] = bytes.ToLower(l)
+				}
 			}
+			rs.litsOf[i], rs.foldOf[i] = lits, fold
 			continue
 		}
 		rs.first[i] = anchoredFirstByte(sre)
 		rs.always = append(rs.always, i)
 	}
-	if len(kws) > 0 {
+	if len(kws) >= automatonLiterals {
 		rs.lits = newKWMatcher(kws, kwRe)
 	}
 	return rs, nil
@@ -475,12 +490,57 @@ func (rs *regexSet) any(b []byte) bool {
 			return true
 		}
 	}
-	if rs.lits == nil {
+	if rs.lits != nil {
+		for cand := rs.lits.hitMask(b); cand != 0; cand &= cand - 1 {
+			if rs.res[bits.TrailingZeros64(cand)].Match(b) {
+				return true
+			}
+		}
 		return false
 	}
-	for cand := rs.lits.hitMask(b); cand != 0; cand &= cand - 1 {
-		if rs.res[bits.TrailingZeros64(cand)].Match(b) {
+	for i, lits := range rs.litsOf {
+		if lits != nil && holdsLiteral(b, lits, rs.foldOf[i]) && rs.res[i].Match(b) {
 			return true
+		}
+	}
+	return false
+}
+
+// equalFoldBytes reports whether b equals the lower-case ASCII l,
+// ignoring ASCII case.
+func equalFoldBytes(b, l []byte) bool {
+	for i, c := range l {
+		d := b[i]
+		if 'A' <= d && d <= 'Z' {
+			d += 'a' - 'A'
+		}
+		if d != c {
+			return false
+		}
+	}
+	return true
+}
+
+// holdsLiteral reports whether b contains one of lits (lower case, and
+// compared ignoring ASCII case, when fold).
+func holdsLiteral(b []byte, lits [][]byte, fold bool) bool {
+	for _, l := range lits {
+		if !fold {
+			if bytes.Contains(b, l) {
+				return true
+			}
+			continue
+		}
+		c0, c1 := l[0], l[0]
+		if 'a' <= c0 && c0 <= 'z' {
+			c1 = c0 - ('a' - 'A')
+		}
+		for i := 0; i+len(l) <= len(b); i++ {
+			if b[i] == c0 || b[i] == c1 {
+				if equalFoldBytes(b[i:i+len(l)], l) {
+					return true
+				}
+			}
 		}
 	}
 	return false
