@@ -106,6 +106,16 @@ func cmdScan(args []string, stdout, stderr io.Writer) int {
 		return exitError
 	}
 	res := &checks.Result{Checked: []string{"secrets"}}
+	n := 0
+	for i, f := range files {
+		n += len(found[i])
+		if f.unscanned != "" {
+			n++
+		}
+	}
+	if n > 0 {
+		res.Findings = make([]checks.Finding, 0, n)
+	}
 	seen := map[string]int{}
 	for i, f := range files {
 		if f.skip {
