@@ -8,6 +8,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"runtime"
 	"sort"
@@ -93,13 +94,7 @@ func cmdScan(args []string, stdout, stderr io.Writer) int {
 	// it (an absolute argument included), so SARIF URIs are relative to
 	// %SRCROOT%, the current directory.
 	cwd, _ := os.Getwd()
-	for i := range files {
-		if filepath.IsAbs(files[i].name) && cwd != "" {
-			if rel, ok := workspaces.Rel(cwd, filepath.FromSlash(files[i].name)); ok && rel != "" {
-				files[i].name = rel
-			}
-		}
-	}
+	relativeNames(files, paths, cwd)
 	found, err := scanAll(sc, rd, files)
 	if err != nil {
 		fmt.Fprintf(stderr, "sotvet scan: %v\n", err)
@@ -197,6 +192,49 @@ type scanFile struct {
 	// unscanned says why the file was not read ("" when it was): a scan
 	// never says clean about a file it did not read.
 	unscanned string
+}
+
+// relativeNames rewrites the absolute names of files that lie in cwd
+// relative to it. Each absolute argument is resolved once (symbolic links
+// included, which costs a system call per path element) and its files
+// renamed by prefix: the walk follows no link below an argument.
+func relativeNames(files []scanFile, paths []string, cwd string) {
+	if cwd == "" {
+		return
+	}
+	type root struct{ abs, rel string }
+	var roots []root
+	for _, p := range paths {
+		if !filepath.IsAbs(p) {
+			continue
+		}
+		if rel, ok := workspaces.Rel(cwd, p); ok {
+			roots = append(roots, root{filepath.ToSlash(filepath.Clean(p)), rel})
+		}
+	}
+	for i := range files {
+		name := files[i].name
+		if !path.IsAbs(name) {
+			continue
+		}
+		renamed := false
+		for _, r := range roots {
+			rest, ok := strings.CutPrefix(name, r.abs)
+			if !ok || rest != "" && rest[0] != '/' && !strings.HasSuffix(r.abs, "/") {
+				continue
+			}
+			if n := path.Join(r.rel, strings.TrimPrefix(rest, "/")); n != "" && n != "." {
+				files[i].name = n
+			}
+			renamed = true
+			break
+		}
+		if !renamed {
+			if rel, ok := workspaces.Rel(cwd, filepath.FromSlash(name)); ok && rel != "" {
+				files[i].name = rel
+			}
+		}
+	}
 }
 
 // scanReader reads the files scan looks at. Binary files are scanned for
