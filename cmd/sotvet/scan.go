@@ -202,14 +202,15 @@ func relativeNames(files []scanFile, paths []string, cwd string) {
 	if cwd == "" {
 		return
 	}
-	type root struct{ abs, rel string }
+	type root struct {
+		abs, rel string
+		in       bool // in cwd
+	}
 	var roots []root
 	for _, p := range paths {
-		if !filepath.IsAbs(p) {
-			continue
-		}
-		if rel, ok := workspaces.Rel(cwd, p); ok {
-			roots = append(roots, root{filepath.ToSlash(filepath.Clean(p)), rel})
+		if filepath.IsAbs(p) {
+			rel, ok := workspaces.Rel(cwd, p)
+			roots = append(roots, root{filepath.ToSlash(filepath.Clean(p)), rel, ok})
 		}
 	}
 	for i := range files {
@@ -223,7 +224,7 @@ func relativeNames(files []scanFile, paths []string, cwd string) {
 			if !ok || rest != "" && rest[0] != '/' && !strings.HasSuffix(r.abs, "/") {
 				continue
 			}
-			if n := path.Join(r.rel, strings.TrimPrefix(rest, "/")); n != "" && n != "." {
+			if n := path.Join(r.rel, strings.TrimPrefix(rest, "/")); r.in && n != "" && n != "." {
 				files[i].name = n
 			}
 			renamed = true
