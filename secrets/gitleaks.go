@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"math"
+	"math/bits"
 	"regexp"
 	"regexp/syntax"
 	"strings"
@@ -167,10 +168,10 @@ func multiLine(re string) bool {
 type allowlist struct {
 	and       bool
 	target    string // "secret", "match" or "line"
-	regexes   []*prefiltered
+	regexes   *regexSet
 	stopWords []string // lower case
-	stops     *kwMatcher
-	paths     []*prefiltered
+	stops     *stopSet
+	paths     *regexSet
 	commits   bool // has commit criteria, which a file scan never meets
 }
 
@@ -200,25 +201,18 @@ func compileAllowlist(a gitleaksrules.Allowlist) (*allowlist, error) {
 	default:
 		return nil, fmt.Errorf("unknown regexTarget %q", a.RegexTarget)
 	}
-	for _, s := range a.Regexes {
-		re, err := regexp.Compile(s)
-		if err != nil {
-			return nil, err
-		}
-		al.regexes = append(al.regexes, newPrefiltered(re))
+	var err error
+	if al.regexes, err = newRegexSet(a.Regexes); err != nil {
+		return nil, err
 	}
-	for _, s := range a.Paths {
-		re, err := regexp.Compile(s)
-		if err != nil {
-			return nil, err
-		}
-		al.paths = append(al.paths, newPrefiltered(re))
+	if al.paths, err = newRegexSet(a.Paths); err != nil {
+		return nil, err
 	}
 	for _, w := range a.StopWords {
 		al.stopWords = append(al.stopWords, strings.ToLower(w))
 	}
 	if len(al.stopWords) > 0 {
-		al.stops = newKWMatcher(al.stopWords, make([]int, len(al.stopWords)))
+		al.stops = newStopSet(al.stopWords)
 	}
 	return al, nil
 }
@@ -232,26 +226,13 @@ func (al *allowlist) allows(c Candidate) bool {
 		case "line":
 			t = c.Line()
 		}
-		for _, re := range al.regexes {
-			if re.match(t) {
-				return true
-			}
-		}
-		return false
+		return al.regexes.any(t)
 	}
 	stopHit := func() bool { return al.stops.any(c.Secret) }
 	// A path criterion holds only for a named file: Redact, which knows no
 	// path, redacts what a path allowlist would let through.
 	pathHit := func() bool {
-		if c.Path == "" {
-			return false
-		}
-		for _, re := range al.paths {
-			if re.match([]byte(c.Path)) {
-				return true
-			}
-		}
-		return false
+		return c.Path != "" && al.paths.any([]byte(c.Path))
 	}
 	if al.and {
 		if al.commits {
@@ -261,7 +242,7 @@ func (al *allowlist) allows(c Candidate) bool {
 		for _, crit := range []struct {
 			present bool
 			hit     func() bool
-		}{{len(al.regexes) > 0, regexHit}, {len(al.stopWords) > 0, stopHit}, {len(al.paths) > 0, pathHit}} {
+		}{{al.regexes.len() > 0, regexHit}, {len(al.stopWords) > 0, stopHit}, {al.paths.len() > 0, pathHit}} {
 			if !crit.present {
 				continue
 			}
@@ -272,7 +253,8 @@ func (al *allowlist) allows(c Candidate) bool {
 		}
 		return n > 0
 	}
-	return (len(al.paths) > 0 && pathHit()) || (len(al.regexes) > 0 && regexHit()) || (len(al.stopWords) > 0 && stopHit())
+	// The stop words first: cheaper than an expression.
+	return (al.paths.len() > 0 && pathHit()) || (len(al.stopWords) > 0 && stopHit()) || (al.regexes.len() > 0 && regexHit())
 }
 
 // genericKeyIsSecret applies the built-in generic rule's judgement of the
@@ -431,70 +413,259 @@ func gitleaksPathAllowed(path string) bool {
 	return path != "" && gitleaks.paths.allows(Candidate{Path: path})
 }
 
-// prefiltered is an expression with a literal every match contains: the
-// expression runs only on text holding it (most allowlist expressions fail
-// on most text, and a substring search costs far less than a match).
-type prefiltered struct {
-	re   *regexp.Regexp
-	lit  []byte // lower case when fold
-	fold bool
+// regexSet is a list of expressions of which any may match, with a
+// prefilter: most allowlist expressions fail on most text, and the global
+// path list runs on every file scanned. An expression with literals one
+// of which each of its matches holds (see requiredLiterals) runs only
+// when one of them is in the text, found for all expressions at once by
+// one pass of an automaton; an expression anchored at the start with a
+// literal first byte runs only on text starting with it; the rest always
+// run.
+type regexSet struct {
+	res   []*regexp.Regexp
+	first []int // the byte text must start with for res[i] to match, or -1
+	// lits finds the literals of all expressions in one pass, when there
+	// are many (the global path list); a short list compares each
+	// expression's own literals (litsOf, lower case when foldOf).
+	lits   *kwMatcher
+	litsOf [][][]byte
+	foldOf []bool
+	always []int // expressions without literals, in order
 }
 
-func newPrefiltered(re *regexp.Regexp) *prefiltered {
-	p := &prefiltered{re: re}
-	if sre, err := syntax.Parse(re.String(), syntax.Perl); err == nil {
-		p.lit, p.fold = requiredLiteral(sre)
-	}
-	return p
-}
+// automatonLiterals is how many literals a regexSet needs before one
+// automaton finds them faster than a substring search for each.
+const automatonLiterals = 16
 
-func (p *prefiltered) match(b []byte) bool {
-	if len(p.lit) > 0 {
-		if p.fold {
-			if !containsFold(b, p.lit) {
-				return false
+func newRegexSet(srcs []string) (*regexSet, error) {
+	rs := &regexSet{}
+	var kws []string
+	var kwRe []int
+	for i, src := range srcs {
+		re, err := regexp.Compile(src)
+		if err != nil {
+			return nil, err
+		}
+		rs.res = append(rs.res, re)
+		rs.first = append(rs.first, -1)
+		rs.litsOf = append(rs.litsOf, nil)
+		rs.foldOf = append(rs.foldOf, false)
+		sre, err := syntax.Parse(src, syntax.Perl)
+		if err != nil {
+			return nil, err
+		}
+		if lits, fold, ok := requiredLiterals(sre); ok && shortest(lits) >= 2 && len(srcs) <= 64 {
+			for j, l := range lits {
+				kws = append(kws, string(l))
+				kwRe = append(kwRe, i)
+				if fold {
+					lits[j] = bytes.ToLower(l)
+				}
 			}
-		} else if !bytes.Contains(b, p.lit) {
-			return false
+			rs.litsOf[i], rs.foldOf[i] = lits, fold
+			continue
 		}
+		rs.first[i] = anchoredFirstByte(sre)
+		rs.always = append(rs.always, i)
 	}
-	return p.re.Match(b)
+	if len(kws) >= automatonLiterals {
+		rs.lits = newKWMatcher(kws, kwRe)
+	}
+	return rs, nil
 }
 
-// requiredLiteral returns the longest literal of a top-level concatenation
-// (every match holds it), and whether it is matched ignoring case.
-func requiredLiteral(re *syntax.Regexp) ([]byte, bool) {
-	for re.Op == syntax.OpCapture {
-		re = re.Sub[0]
+func (rs *regexSet) len() int {
+	if rs == nil {
+		return 0
 	}
-	subs := []*syntax.Regexp{re}
-	if re.Op == syntax.OpConcat {
-		subs = re.Sub
-	}
-	var best []byte
-	fold := false
-	for _, s := range subs {
-		if s.Op == syntax.OpLiteral && len(string(s.Rune)) > len(best) {
-			best = []byte(string(s.Rune))
-			fold = s.Flags&syntax.FoldCase != 0
-		}
-	}
-	if len(best) < 2 {
-		return nil, false
-	}
-	if fold {
-		best = bytes.ToLower(best)
-	}
-	return best, fold
+	return len(rs.res)
 }
 
-// containsFold reports whether b holds the lower-case ASCII lit, ignoring
-// ASCII case.
-func containsFold(b, lit []byte) bool {
-	for i := 0; i+len(lit) <= len(b); i++ {
-		if equalFoldASCII(b[i:i+len(lit)], string(lit)) {
+// any reports whether some expression matches b.
+func (rs *regexSet) any(b []byte) bool {
+	for _, i := range rs.always {
+		if f := rs.first[i]; f >= 0 && (len(b) == 0 || int(b[0]) != f) {
+			continue
+		}
+		if rs.res[i].Match(b) {
+			return true
+		}
+	}
+	if rs.lits != nil {
+		for cand := rs.lits.hitMask(b); cand != 0; cand &= cand - 1 {
+			if rs.res[bits.TrailingZeros64(cand)].Match(b) {
+				return true
+			}
+		}
+		return false
+	}
+	for i, lits := range rs.litsOf {
+		if lits != nil && holdsLiteral(b, lits, rs.foldOf[i]) && rs.res[i].Match(b) {
 			return true
 		}
 	}
 	return false
+}
+
+// equalFoldBytes reports whether b equals the lower-case ASCII l,
+// ignoring ASCII case.
+func equalFoldBytes(b, l []byte) bool {
+	for i, c := range l {
+		d := b[i]
+		if 'A' <= d && d <= 'Z' {
+			d += 'a' - 'A'
+		}
+		if d != c {
+			return false
+		}
+	}
+	return true
+}
+
+// holdsLiteral reports whether b contains one of lits (lower case, and
+// compared ignoring ASCII case, when fold).
+func holdsLiteral(b []byte, lits [][]byte, fold bool) bool {
+	for _, l := range lits {
+		if !fold {
+			if bytes.Contains(b, l) {
+				return true
+			}
+			continue
+		}
+		c0, c1 := l[0], l[0]
+		if 'a' <= c0 && c0 <= 'z' {
+			c1 = c0 - ('a' - 'A')
+		}
+		for i := 0; i+len(l) <= len(b); i++ {
+			if b[i] == c0 || b[i] == c1 {
+				if equalFoldBytes(b[i:i+len(l)], l) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// anchoredFirstByte returns the byte every match of re starts with when re
+// is anchored at the start of the text and a literal follows (^\$...), or -1.
+func anchoredFirstByte(re *syntax.Regexp) int {
+	for re.Op == syntax.OpCapture {
+		re = re.Sub[0]
+	}
+	if re.Op != syntax.OpConcat || len(re.Sub) < 2 || re.Sub[0].Op != syntax.OpBeginText {
+		return -1
+	}
+	lit := re.Sub[1]
+	if lit.Op != syntax.OpLiteral || lit.Flags&syntax.FoldCase != 0 || lit.Rune[0] >= 0x80 {
+		return -1
+	}
+	return int(lit.Rune[0])
+}
+
+// requiredLiterals returns literals one of which every match of re holds,
+// whether they are to be matched ignoring case, and false when it finds
+// no such set. Of a concatenation it takes the longest run of exactly
+// known parts (their cross product: "v" then "sidx" or "2" is "vsidx" or
+// "v2") or the part whose set has the longest shortest literal; of an
+// alternation the union of its branches'.
+func requiredLiterals(re *syntax.Regexp) ([][]byte, bool, bool) {
+	lits, fold, _, ok := literalSet(re)
+	return lits, fold, ok
+}
+
+// maxLiteralSet bounds the cross products of literalSet.
+const maxLiteralSet = 64
+
+// literalSet is requiredLiterals, and reports too whether re matches
+// exactly one of the literals (then it is part of a longer literal).
+func literalSet(re *syntax.Regexp) (lits [][]byte, fold, exact, ok bool) {
+	switch re.Op {
+	case syntax.OpLiteral:
+		return [][]byte{[]byte(string(re.Rune))}, re.Flags&syntax.FoldCase != 0, true, true
+	case syntax.OpEmptyMatch, syntax.OpBeginLine, syntax.OpEndLine, syntax.OpBeginText, syntax.OpEndText,
+		syntax.OpWordBoundary, syntax.OpNoWordBoundary:
+		return [][]byte{nil}, false, true, true
+	case syntax.OpCapture:
+		return literalSet(re.Sub[0])
+	case syntax.OpPlus:
+		lits, fold, _, ok := literalSet(re.Sub[0])
+		return lits, fold, false, ok
+	case syntax.OpRepeat:
+		if re.Min >= 1 {
+			lits, fold, _, ok := literalSet(re.Sub[0])
+			return lits, fold, false, ok
+		}
+	case syntax.OpQuest:
+		if lits, fold, exact, ok := literalSet(re.Sub[0]); ok && exact {
+			return append([][]byte{nil}, lits...), fold, true, true
+		}
+	case syntax.OpConcat:
+		var best [][]byte
+		bestFold := false
+		consider := func(l [][]byte, f bool) {
+			if l != nil && (best == nil || shortest(l) > shortest(best)) {
+				best, bestFold = l, f
+			}
+		}
+		var run [][]byte // cross product of the current run of exact parts
+		runFold, inRun, allExact := false, false, true
+		for _, sub := range re.Sub {
+			l, f, e, ok := literalSet(sub)
+			if ok && e && (!inRun || len(run)*len(l) <= maxLiteralSet) {
+				if !inRun {
+					run, runFold, inRun = l, f, true
+					continue
+				}
+				var next [][]byte
+				for _, a := range run {
+					for _, b := range l {
+						next = append(next, append(append([]byte(nil), a...), b...))
+					}
+				}
+				run, runFold = next, runFold || f
+				continue
+			}
+			allExact = false
+			if inRun {
+				consider(run, runFold)
+				inRun = false
+			}
+			if ok && e { // too many combinations: start a new run
+				run, runFold, inRun = l, f, true
+				continue
+			}
+			if ok {
+				consider(l, f)
+			}
+		}
+		if inRun {
+			consider(run, runFold)
+		}
+		return best, bestFold, allExact && best != nil, best != nil
+	case syntax.OpAlternate:
+		var all [][]byte
+		allFold, allExact := false, true
+		for _, sub := range re.Sub {
+			l, f, e, ok := literalSet(sub)
+			if !ok {
+				return nil, false, false, false
+			}
+			all = append(all, l...)
+			allFold, allExact = allFold || f, allExact && e
+		}
+		return all, allFold, allExact, len(all) > 0
+	}
+	return nil, false, false, false
+}
+
+// shortest returns the length of the shortest of lits.
+func shortest(lits [][]byte) int {
+	n := -1
+	for _, l := range lits {
+		if n < 0 || len(l) < n {
+			n = len(l)
+		}
+	}
+	return n
 }

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"regexp"
+	"regexp/syntax"
 	"strings"
 	"testing"
 
@@ -150,5 +151,59 @@ func TestImportedRuleSemantics(t *testing.T) {
 	// Redact knows no path: a path-bound rule redacts everywhere.
 	if out := s.RedactString("X=zt-" + lo[:20] + "\n"); strings.Contains(out, lo[:20]) {
 		t.Errorf("Redact kept a path-bound rule's secret: %q", out)
+	}
+}
+
+// TestRegexSetPrefilter: the prefilters of every imported allowlist
+// (literals found by one automaton, an anchored first byte) never change
+// whether some expression of the list matches.
+func TestRegexSetPrefilter(t *testing.T) {
+	lists := [][]string{gitleaksSet.Allowlist.Regexes, gitleaksSet.Allowlist.Paths}
+	for _, r := range gitleaksSet.Rules {
+		for _, a := range r.Allowlists {
+			lists = append(lists, a.Regexes, a.Paths)
+		}
+	}
+	inputs := []string{
+		"", "a", "true", "FALSE", "null", "aaaaaaa", "****", "...", "$1", "${12}", "$HOME", "$home_dir", "${FOO_BAR}",
+		"{{ .Values.x }}", "${{ secrets.TOKEN }}", "%APPDATA%", "%s", "%+v", "{0}", "{}", "@VERSION@",
+		"/Users/jp/src/x", "/etc/passwd", "/tmp/x y", "x/gitleaks.toml", "img/Logo.PNG", "f/a.WOFF2", "a.docx", "r.V2",
+		"go.sum", "go.work.sum", "vendor/modules.txt", "x/vendor/github.com/a/b.go", "gradlew.bat", "a/mvnw.cmd",
+		".mvn/wrapper/MavenWrapperDownloader.java", "web/node_modules/x/y.js", "pnpm-lock.yaml", "a/yarn.lock",
+		"bower_components/q", "static/jquery-ui.min.js", "swaggerui-1.2.js.map", "javascript.json", "Pipfile.lock",
+		"x/VENV/lib64/site.py", "lib/python3.11/os.py", "python/3.9/lib/x", "pkg-1.0.dist-info/RECORD",
+		"vendor/bundle/x", "a.gem", "verification-metadata.xml", "Database.refactorlog", ".git", "sub/.git",
+		"014df517-39d1-4453-b7b3-9930c563627c", "AKIAIOSFODNN7EXAMPLE", "xoxb-EXAMPLE-token", "sk_test_abc",
+		"ghp_000000000000000000000000000000000000", "https://example.com/x", "config.env", "notes/note.md",
+	}
+	// Every literal of the lists' expressions, alone and inside other text.
+	for _, list := range lists {
+		for _, src := range list {
+			if sre, err := syntax.Parse(src, syntax.Perl); err == nil {
+				if lits, _, ok := requiredLiterals(sre); ok {
+					for _, l := range lits {
+						inputs = append(inputs, string(l), "x/"+strings.ToUpper(string(l))+"/y", "a"+string(l))
+					}
+				}
+			}
+		}
+	}
+	for _, list := range lists {
+		if len(list) == 0 {
+			continue
+		}
+		rs, err := newRegexSet(list)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, in := range inputs {
+			want := false
+			for _, re := range rs.res {
+				want = want || re.MatchString(in)
+			}
+			if got := rs.any([]byte(in)); got != want {
+				t.Errorf("%q on %q: prefiltered %v, expressions %v", list, in, got, want)
+			}
+		}
 	}
 }

@@ -268,6 +268,22 @@ func appendUnique(s []int, v int) []int {
 }
 
 // any reports whether some keyword occurs in data.
+// hitMask returns the set of rule indices (all under 64) with a keyword
+// in data, as a bit mask.
+func (m *kwMatcher) hitMask(data []byte) uint64 {
+	var mask uint64
+	s := uint32(0)
+	for _, c := range data {
+		s = m.trans[s+uint32(m.class[c])]
+		if s >= m.matchStart {
+			for _, r := range m.out[(s-m.matchStart)/m.nclass] {
+				mask |= 1 << (r & 63)
+			}
+		}
+	}
+	return mask
+}
+
 func (m *kwMatcher) any(data []byte) bool {
 	if len(m.out) == 0 {
 		return false

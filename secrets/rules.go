@@ -901,19 +901,25 @@ func compileRule(r *Rule) (*compiledRule, error) {
 type compiledRule struct {
 	*Rule
 	once sync.Once
-	re   *regexp.Regexp
-	// core is re without a leading optional run of name characters
-	// (gitleaks' [\w.-]{0,50}?), which costs the matcher a thread per
-	// character at every position; see matches.
-	core      *regexp.Regexp
+	// search finds the rule's matches in a window: Regex, or for an
+	// imported rule its expression compiled, without a leading optional
+	// run of name characters (gitleaks' [\w.-]{0,50}?) when stripped is
+	// set, which costs the matcher a thread per character at every
+	// position; see matches.
+	search    *regexp.Regexp
+	stripped  bool
 	prefixMax int
 	prefixSet *[256]bool
-	// anchored is core anchored at its start, for rules whose matches
+	// anchoredAfter is the expression anchored at its start after one
+	// byte (so that \b and the like see it), for rules whose matches
 	// begin at one of their keywords (gitleaks' "name keyword, operator,
 	// value" rules): the scanner tries it at each keyword hit instead of
-	// searching the keyword's lines.
+	// searching the keyword's lines, and such a rule compiles nothing
+	// else unless a keyword starts the text (anchoredAtStart).
+	anchoredAfter *regexp.Regexp
+	anchoredSrc   string
+	anchoredOnce  sync.Once
 	anchored      *regexp.Regexp
-	anchoredAfter *regexp.Regexp // the same after one byte, so that \b and the like see it
 	lowerKeywords []string
 	secretIdx     []int
 	keyIdx        []int
@@ -921,37 +927,53 @@ type compiledRule struct {
 }
 
 func (cr *compiledRule) setAnchored(expr string) {
-	cr.anchored = regexp.MustCompile(`^(?:` + expr + `)`)
+	cr.anchoredSrc = expr
 	cr.anchoredAfter = regexp.MustCompile(`^(?s:.)(?:` + expr + `)`)
 }
 
-// regex returns the rule's expression, compiling it and indexing its
-// groups on first use.
-func (cr *compiledRule) regex() *regexp.Regexp {
+// anchoredAtStart returns the expression anchored at the start of the
+// text, for a keyword hit at offset 0.
+func (cr *compiledRule) anchoredAtStart() *regexp.Regexp {
+	cr.anchoredOnce.Do(func() { cr.anchored = regexp.MustCompile(`^(?:` + cr.anchoredSrc + `)`) })
+	return cr.anchored
+}
+
+// prepare compiles what the scanner needs of the rule's expression and
+// indexes its groups, on first use: an imported rule that begins at its
+// keywords compiles one expression, another one too.
+func (cr *compiledRule) prepare() {
 	cr.once.Do(func() {
-		cr.re = cr.Expr()
-		if cr.lazy != nil {
-			cr.core, cr.prefixMax, cr.prefixSet = stripNamePrefix(cr.re.String())
-			head := cr.re
-			if cr.core != nil {
-				head = cr.core
+		var re *regexp.Regexp
+		switch {
+		case cr.Regex == nil && cr.lazy != nil:
+			head, pmax, pset := stripNamePrefix(cr.lazy.src)
+			if head != "" {
+				cr.stripped, cr.prefixMax, cr.prefixSet = true, pmax, pset
+			} else {
+				head = cr.lazy.src
 			}
-			if cr.After <= 256 && beginsWithKeyword(head.String(), cr.Keywords) {
-				cr.setAnchored(head.String())
+			if cr.After <= 256 && beginsWithKeyword(head, cr.Keywords) {
+				cr.setAnchored(head)
+				re = cr.anchoredAfter // the same groups
+			} else {
+				cr.search = regexp.MustCompile(head)
+				re = cr.search
+			}
+		default:
+			cr.search, re = cr.Regex, cr.Regex
+			if cr.startsAtKeyword {
+				// The name around the keyword is widened back over key
+				// characters, as the stripped prefix of an imported rule is.
+				cr.setAnchored(cr.Regex.String())
+				cr.prefixMax, cr.prefixSet = 256, &keyCharSet
 			}
 		}
-		if cr.startsAtKeyword {
-			// The name around the keyword is widened back over key
-			// characters, as the stripped prefix of an imported rule is.
-			cr.setAnchored(cr.re.String())
-			cr.prefixMax, cr.prefixSet = 256, &keyCharSet
-		}
-		if cr.anchored != nil {
+		if cr.anchoredAfter != nil {
 			for _, k := range cr.Keywords {
 				cr.lowerKeywords = append(cr.lowerKeywords, strings.ToLower(k))
 			}
 		}
-		for i, n := range cr.re.SubexpNames() {
+		for i, n := range re.SubexpNames() {
 			switch n {
 			case "secret":
 				cr.secretIdx = append(cr.secretIdx, i)
@@ -964,19 +986,18 @@ func (cr *compiledRule) regex() *regexp.Regexp {
 			}
 		}
 	})
-	return cr.re
 }
 
-// matches returns the submatch indexes of every match of re in ctx, as
-// re.FindAllSubmatchIndex would. With a core, the core finds the matches
-// (its groups are re's: the stripped prefix captures nothing) and each
-// match is widened left over the prefix's characters, as re's leftmost
-// match would start.
-func (cr *compiledRule) matches(re *regexp.Regexp, ctx []byte) [][]int {
-	if cr.core == nil {
-		return re.FindAllSubmatchIndex(ctx, -1)
+// matches returns the submatch indexes of every match of the rule's
+// expression in ctx, as FindAllSubmatchIndex would. When the expression's
+// name prefix is stripped, each match is widened left over the prefix's
+// characters, as the whole expression's leftmost match would start (the
+// prefix captures nothing, so the groups are the same).
+func (cr *compiledRule) matches(ctx []byte) [][]int {
+	ms := cr.search.FindAllSubmatchIndex(ctx, -1)
+	if !cr.stripped {
+		return ms
 	}
-	ms := cr.core.FindAllSubmatchIndex(ctx, -1)
 	prev := 0
 	for _, m := range ms {
 		st := m[0]
@@ -991,15 +1012,16 @@ func (cr *compiledRule) matches(re *regexp.Regexp, ctx []byte) [][]int {
 
 // stripNamePrefix returns expr without a leading optional repetition of
 // an ASCII character class (gitleaks' [\w.-]{0,50}?), that repetition's
-// maximum and its characters, when expr has one.
-func stripNamePrefix(expr string) (*regexp.Regexp, int, *[256]bool) {
+// maximum and its characters, when expr has one ("" otherwise). The
+// repetition holds no group, so the rest numbers its groups as expr does.
+func stripNamePrefix(expr string) (string, int, *[256]bool) {
 	re, err := syntax.Parse(expr, syntax.Perl)
 	if err != nil || re.Op != syntax.OpConcat || len(re.Sub) < 2 {
-		return nil, 0, nil
+		return "", 0, nil
 	}
 	p := re.Sub[0]
 	if p.Op != syntax.OpRepeat || p.Min != 0 || p.Max < 1 || p.Sub[0].Op != syntax.OpCharClass {
-		return nil, 0, nil
+		return "", 0, nil
 	}
 	var set [256]bool
 	rs := p.Sub[0].Rune
@@ -1011,11 +1033,7 @@ func stripNamePrefix(expr string) (*regexp.Regexp, int, *[256]bool) {
 		}
 	}
 	rest := &syntax.Regexp{Op: syntax.OpConcat, Flags: re.Flags, Sub: re.Sub[1:]}
-	core, err := regexp.Compile(rest.String())
-	if err != nil || core.NumSubexp() != 0 && len(core.SubexpNames()) != len(regexp.MustCompile(expr).SubexpNames()) {
-		return nil, 0, nil
-	}
-	return core, p.Max, &set
+	return rest.String(), p.Max, &set
 }
 
 // Expr returns the rule's regular expression: Regex, or for an imported

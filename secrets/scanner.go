@@ -93,6 +93,7 @@ type Scanner struct {
 	allowValues []*regexp.Regexp
 	baseline    map[string]bool
 	glIgnore    GitleaksIgnore
+	scratch     sync.Pool // *detectScratch
 }
 
 // NewScanner validates cfg and builds a Scanner.
@@ -185,13 +186,21 @@ type span struct{ start, end int }
 // path is the file's path for Rule.Path and gitleaks path allowlists; scan
 // is false under Redact, which runs every rule on every text.
 func (s *Scanner) detect(path string, data []byte, scan bool) []cand {
-	nr := len(s.rules)
-	wins := make([][]span, nr)
-	// starts holds, for rules whose matches begin at a keyword (see
-	// compiledRule.anchored), where each keyword hit begins.
-	var starts [][]int
+	sc := s.getScratch()
+	defer s.scratch.Put(sc)
+	// wins holds each rule's search windows; starts, for rules whose
+	// matches begin at a keyword (see compiledRule.anchored), where each
+	// keyword hit begins. Both are indexed by rule and reused across
+	// calls: only the rules in touched have entries.
+	wins, starts := sc.wins, sc.starts
+	touch := func(r int) {
+		if len(wins[r]) == 0 && len(starts[r]) == 0 {
+			sc.touched = append(sc.touched, r)
+		}
+	}
 	for _, r := range s.always {
-		wins[r] = []span{{0, len(data)}}
+		touch(r)
+		wins[r] = append(wins[r], span{0, len(data)})
 	}
 	if len(s.kw.out) > 0 {
 		s.kw.scan(data, func(i int, rules []uint16) {
@@ -206,12 +215,10 @@ func (s *Scanner) detect(path string, data []byte, scan bool) []cand {
 				if rule.Gate != nil && !rule.Gate(data, i) {
 					continue
 				}
-				if rule.regex(); rule.anchored != nil {
-					if starts == nil {
-						starts = make([][]int, nr)
-					}
+				if rule.prepare(); rule.anchoredAfter != nil {
 					for _, k := range rule.lowerKeywords {
 						if st := i + 1 - len(k); st >= 0 && equalFoldASCII(data[st:i+1], k) {
+							touch(r)
 							starts[r] = append(starts[r], st)
 						}
 					}
@@ -248,10 +255,13 @@ func (s *Scanner) detect(path string, data []byte, scan bool) []cand {
 					}
 					continue
 				}
+				touch(r)
 				wins[r] = append(w, span{ws, we})
 			}
 		})
 	}
+	// In rule order: the order of priority, which taken relies on.
+	sort.Ints(sc.touched)
 	var out []cand
 	examples := publishedExamples()
 	// taken maps the start of each accepted candidate to its end: a later
@@ -302,12 +312,9 @@ func (s *Scanner) detect(path string, data []byte, scan bool) []cand {
 			taken[base+ss] = base + se
 		}
 	}
-	for r, ws := range wins {
+	for _, r := range sc.touched {
 		rule := s.rules[r]
-		var sts []int
-		if starts != nil {
-			sts = starts[r]
-		}
+		ws, sts := wins[r], starts[r]
 		if len(ws) == 0 && len(sts) == 0 || scan && rule.Path != nil && !rule.Path.MatchString(path) {
 			continue
 		}
@@ -322,10 +329,10 @@ func (s *Scanner) detect(path string, data []byte, scan bool) []cand {
 				continue
 			}
 		}
-		re := rule.regex()
+		rule.prepare()
 		for _, w := range ws {
 			ctx := data[w.start:w.end]
-			for _, m := range rule.matches(re, ctx) {
+			for _, m := range rule.matches(ctx) {
 				consider(r, rule, ctx, w.start, m)
 			}
 		}
@@ -356,7 +363,7 @@ func (s *Scanner) detect(path string, data []byte, scan bool) []cand {
 					m[0] = 1
 				}
 			} else {
-				m = rule.anchored.FindSubmatchIndex(data[st:le])
+				m = rule.anchoredAtStart().FindSubmatchIndex(data[st:le])
 			}
 			if m == nil {
 				continue
@@ -384,6 +391,27 @@ func (s *Scanner) detect(path string, data []byte, scan bool) []cand {
 		}
 	}
 	return out
+}
+
+// detectScratch is the per-call state of detect, kept for reuse: most
+// files are small and make few rules run, and allocating a slot per rule
+// for each of them cost more than scanning them.
+type detectScratch struct {
+	wins    [][]span
+	starts  [][]int
+	touched []int // rules with a window or a start
+}
+
+func (s *Scanner) getScratch() *detectScratch {
+	if sc, ok := s.scratch.Get().(*detectScratch); ok {
+		for _, r := range sc.touched {
+			sc.wins[r] = sc.wins[r][:0]
+			sc.starts[r] = sc.starts[r][:0]
+		}
+		sc.touched = sc.touched[:0]
+		return sc
+	}
+	return &detectScratch{wins: make([][]span, len(s.rules)), starts: make([][]int, len(s.rules))}
 }
 
 // resolve keeps, among overlapping matches, the one from the rule listed

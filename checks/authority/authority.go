@@ -47,7 +47,7 @@ var (
 	allowedPromotion = wordList(slices.Clone(DefaultAllowedPromotion))
 	disclaimer       = DefaultDisclaimer
 	disclaimerKinds  = flagutil.Kinds(slices.Clone(DefaultDisclaimerKinds))
-	claims           = NewClaimSet(DefaultClaims)
+	claims           = newLazyClaimSet(DefaultClaims)
 )
 
 func init() {
@@ -61,7 +61,7 @@ func init() {
 
 func run(pass *analysis.Pass) (any, error) {
 	ws := pass.ResultOf[sotparse.Analyzer].(*sotparse.Workspace)
-	c := &checker{routes: map[string][]*sotparse.Doc{}, states: map[stateKey]*routeState{}, set: claims,
+	c := &checker{routes: map[string][]*sotparse.Doc{}, states: map[stateKey]*routeState{}, set: claims.load(),
 		disclaimer: sotparse.PlainText(strings.TrimSpace(disclaimer))}
 	for _, d := range ws.Docs {
 		c.routes[d.Stem] = append(c.routes[d.Stem], d)

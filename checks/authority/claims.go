@@ -8,6 +8,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	yaml "go.yaml.in/yaml/v4"
@@ -311,7 +312,11 @@ func compileClaims(cs []Claim) ([]*compiledClaim, *matcher, error) {
 // ClaimSet is the -claims flag: a YAML list of Claim mappings. Setting it
 // replaces the whole set; an empty value means no claim rules.
 type ClaimSet struct {
-	claims   []Claim
+	claims []Claim
+	// lazy: compiled on first use (load), for the built-in set, which
+	// costs ~10 ms and most commands (scan, guard, harness) never use.
+	lazy     bool
+	once     sync.Once
 	compiled []*compiledClaim
 	matcher  *matcher                    // over the literals of the prefilters
 	byScope  map[string][]*compiledClaim // the compiled rules of each scope
@@ -339,6 +344,23 @@ func byScope(compiled []*compiledClaim) map[string][]*compiledClaim {
 		}
 	}
 	return out
+}
+
+// newLazyClaimSet returns a set holding cs, which must be valid, compiled
+// on first use.
+func newLazyClaimSet(cs []Claim) *ClaimSet {
+	return &ClaimSet{claims: slices.Clone(cs), lazy: true}
+}
+
+// load compiles a lazy set; every reader of the compiled rules calls it.
+func (s *ClaimSet) load() *ClaimSet {
+	s.once.Do(func() {
+		if s.lazy {
+			t := NewClaimSet(s.claims)
+			s.compiled, s.matcher, s.byScope, s.lazy = t.compiled, t.matcher, t.byScope, false
+		}
+	})
+	return s
 }
 
 // NewClaimSet returns a set holding cs, which must be valid.
@@ -372,13 +394,15 @@ func (s *ClaimSet) Set(v string) error {
 	if err != nil {
 		return err
 	}
-	s.claims, s.compiled, s.matcher, s.byScope = cs, compiled, m, byScope(compiled)
+	s.once.Do(func() {}) // nothing left to load
+	s.claims, s.compiled, s.matcher, s.byScope, s.lazy = cs, compiled, m, byScope(compiled), false
 	return nil
 }
 
 // Clone returns an independent copy, so that a configuration can be
 // validated without changing the flag.
 func (s *ClaimSet) Clone() flag.Value {
+	s.load()
 	return &ClaimSet{claims: slices.Clone(s.claims), compiled: slices.Clone(s.compiled), matcher: s.matcher, byScope: s.byScope}
 }
 

@@ -8,11 +8,13 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"runtime"
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/svrnty/sotvet/baseline"
 	"github.com/svrnty/sotvet/checks"
@@ -38,6 +40,8 @@ func cmdScan(args []string, stdout, stderr io.Writer) int {
 	allowUnscanned := fset.Bool("allow-unscanned", false, "report files that were not scanned as warnings, which do not fail the scan")
 	baseFile := fset.String("baseline", "", "report only findings not recorded in the baseline `file`")
 	writeBase := fset.String("write-baseline", "", "record the current findings in the baseline `file` and exit 0")
+	cpuProfile := fset.String("debug.cpuprofile", "", "write a CPU profile to `file`")
+	memProfile := fset.String("debug.memprofile", "", "write a heap profile to `file` at the end")
 	secretscheck.Analyzer.Flags.VisitAll(func(f *flag.Flag) {
 		fset.Var(f.Value, "secrets."+f.Name, f.Usage)
 	})
@@ -56,6 +60,12 @@ func cmdScan(args []string, stdout, stderr io.Writer) int {
 	if len(paths) == 0 {
 		paths = []string{"."}
 	}
+	stop, err := startProfiles(*cpuProfile, *memProfile)
+	if err != nil {
+		fmt.Fprintf(stderr, "sotvet scan: %v\n", err)
+		return exitError
+	}
+	defer stop()
 	cfg, err := secretscheck.Config()
 	if err == nil {
 		cfg.GitleaksIgnore, err = loadGitleaksIgnore(paths)
@@ -84,17 +94,29 @@ func cmdScan(args []string, stdout, stderr io.Writer) int {
 	// it (an absolute argument included), so SARIF URIs are relative to
 	// %SRCROOT%, the current directory.
 	cwd, _ := os.Getwd()
-	for i := range files {
-		if filepath.IsAbs(files[i].name) && cwd != "" {
-			if rel, ok := workspaces.Rel(cwd, filepath.FromSlash(files[i].name)); ok && rel != "" {
-				files[i].name = rel
-			}
+	relativeNames(files, paths, cwd)
+	found, err := scanAll(sc, rd, files)
+	if err != nil {
+		fmt.Fprintf(stderr, "sotvet scan: %v\n", err)
+		return exitError
+	}
+	res := &checks.Result{Checked: []string{"secrets"}}
+	n := 0
+	for i, f := range files {
+		n += len(found[i])
+		if f.unscanned != "" {
+			n++
 		}
 	}
-	res := &checks.Result{Checked: []string{"secrets"}, Files: len(files)}
+	if n > 0 {
+		res.Findings = make([]checks.Finding, 0, n)
+	}
 	seen := map[string]int{}
-	found := scanAll(sc, files)
 	for i, f := range files {
+		if f.skip {
+			continue
+		}
+		res.Files++
 		if f.unscanned != "" {
 			res.Findings = append(res.Findings, unscannedFinding(f, *allowUnscanned))
 			continue
@@ -162,9 +184,58 @@ func cmdScan(args []string, stdout, stderr io.Writer) int {
 type scanFile struct {
 	name    string // as given, slash-separated
 	content []byte
+	// path, when set, is the file to read for content (by scanAll, which
+	// reads and scans in parallel); skip is set when it turned out not to
+	// be a regular file.
+	path string
+	skip bool
 	// unscanned says why the file was not read ("" when it was): a scan
 	// never says clean about a file it did not read.
 	unscanned string
+}
+
+// relativeNames rewrites the absolute names of files that lie in cwd
+// relative to it. Each absolute argument is resolved once (symbolic links
+// included, which costs a system call per path element) and its files
+// renamed by prefix: the walk follows no link below an argument.
+func relativeNames(files []scanFile, paths []string, cwd string) {
+	if cwd == "" {
+		return
+	}
+	type root struct {
+		abs, rel string
+		in       bool // in cwd
+	}
+	var roots []root
+	for _, p := range paths {
+		if filepath.IsAbs(p) {
+			rel, ok := workspaces.Rel(cwd, p)
+			roots = append(roots, root{filepath.ToSlash(filepath.Clean(p)), rel, ok})
+		}
+	}
+	for i := range files {
+		name := files[i].name
+		if !path.IsAbs(name) {
+			continue
+		}
+		renamed := false
+		for _, r := range roots {
+			rest, ok := strings.CutPrefix(name, r.abs)
+			if !ok || rest != "" && rest[0] != '/' && !strings.HasSuffix(r.abs, "/") {
+				continue
+			}
+			if n := path.Join(r.rel, strings.TrimPrefix(rest, "/")); r.in && n != "" && n != "." {
+				files[i].name = n
+			}
+			renamed = true
+			break
+		}
+		if !renamed {
+			if rel, ok := workspaces.Rel(cwd, filepath.FromSlash(name)); ok && rel != "" {
+				files[i].name = rel
+			}
+		}
+	}
 }
 
 // scanReader reads the files scan looks at. Binary files are scanned for
@@ -203,9 +274,9 @@ func unscannedFinding(f scanFile, allowed bool) checks.Finding {
 	}
 }
 
-// walkFiles reads the files named by paths, descending into directories
-// (skipping .git); symbolic links are not followed and only regular files
-// are read.
+// walkFiles lists the files named by paths, descending into directories
+// (skipping .git), for scanAll to read; symbolic links are not followed
+// and only regular files are read.
 func (rd scanReader) walkFiles(paths []string) ([]scanFile, error) {
 	var out []scanFile
 	for _, root := range paths {
@@ -219,32 +290,9 @@ func (rd scanReader) walkFiles(paths []string) ([]scanFile, error) {
 				}
 				return nil
 			}
-			if !d.Type().IsRegular() {
-				return nil
+			if d.Type().IsRegular() {
+				out = append(out, scanFile{name: filepath.ToSlash(p), path: p})
 			}
-			info, err := d.Info()
-			if err != nil {
-				return err
-			}
-			name := filepath.ToSlash(p)
-			if info.Size() > rd.maxSize {
-				out = append(out, rd.file(name, nil, info.Size()))
-				return nil
-			}
-			// Regular only and bounded even if the file changed since the walk.
-			b, err := safefs.ReadPath(p, rd.maxSize)
-			var tooLarge *safefs.TooLargeError
-			if errors.As(err, &tooLarge) {
-				out = append(out, rd.file(name, nil, rd.maxSize+1))
-				return nil
-			}
-			if errors.Is(err, safefs.ErrNotRegular) {
-				return nil
-			}
-			if err != nil {
-				return err
-			}
-			out = append(out, rd.file(name, b, int64(len(b))))
 			return nil
 		})
 		if err != nil {
@@ -252,6 +300,28 @@ func (rd scanReader) walkFiles(paths []string) ([]scanFile, error) {
 		}
 	}
 	return out, nil
+}
+
+// read reads f.path: regular only, not through a symbolic link, and
+// bounded even if the file changed since the walk.
+func (rd scanReader) read(f *scanFile) error {
+	b, err := safefs.ReadNoFollow(f.path, rd.maxSize)
+	var tooLarge *safefs.TooLargeError
+	switch {
+	case errors.As(err, &tooLarge):
+		size := rd.maxSize + 1 // grew past the limit while read
+		if info, err := os.Lstat(f.path); err == nil && info.Size() > rd.maxSize {
+			size = info.Size()
+		}
+		*f = rd.file(f.name, nil, size)
+	case errors.Is(err, safefs.ErrNotRegular):
+		f.skip = true
+	case err != nil:
+		return err
+	default:
+		*f = rd.file(f.name, b, int64(len(b)))
+	}
+	return nil
 }
 
 // stagedFiles reads the staged content of the files changed in the index
@@ -305,28 +375,43 @@ func isBinary(b []byte) bool {
 	return bytes.IndexByte(b[:min(len(b), 8000)], 0) >= 0
 }
 
-// scanAll scans the files on every CPU; the findings come back in file
-// order.
-func scanAll(sc *secrets.Scanner, files []scanFile) [][]secrets.Finding {
+// scanAll reads (when a file has a path) and scans the files on every
+// CPU, reading in the workers so that opening many small files overlaps
+// with scanning them; the findings come back in file order. The first
+// read error in file order fails the scan.
+func scanAll(sc *secrets.Scanner, rd scanReader, files []scanFile) ([][]secrets.Finding, error) {
 	out := make([][]secrets.Finding, len(files))
-	next := make(chan int)
+	errs := make([]error, len(files))
+	var next atomic.Int64
 	var wg sync.WaitGroup
 	for range min(runtime.GOMAXPROCS(0), max(len(files), 1)) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			for i := range next {
-				if files[i].unscanned != "" {
+			for {
+				i := int(next.Add(1)) - 1
+				if i >= len(files) {
+					return
+				}
+				f := &files[i]
+				if f.path != "" {
+					if errs[i] = rd.read(f); errs[i] != nil {
+						continue
+					}
+				}
+				if f.unscanned != "" || f.skip {
 					continue
 				}
-				out[i] = sc.Scan(files[i].name, files[i].content)
+				out[i] = sc.Scan(f.name, f.content)
+				f.content = nil // scanned: not kept for the report
 			}
 		}()
 	}
-	for i := range files {
-		next <- i
-	}
-	close(next)
 	wg.Wait()
-	return out
+	for _, err := range errs {
+		if err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
 }
