@@ -30,7 +30,7 @@ var categories = map[string][]string{
 		"timestamp", "unknown-member", "unknown-status", "wrong-type"},
 	"refs": {"conflicting-definition", "duplicate-definition", "missing-path", "missing-source", "title-mismatch", "unknown-id"},
 	"status": {"blocked-by-open", "doc-status", "remains-blocked", "stale-blocked-by", "stale-issue",
-		"stale-remains-blocked", "unchecked-acceptance", "workboard-mismatch"},
+		"stale-other-blocked", "stale-remains-blocked", "unchecked-acceptance", "workboard-mismatch"},
 	"structure": {"duplicate-line", "h1", "heading-level", "item-acceptance", "item-status", "missing-section",
 		"near-duplicate-line"},
 	"syntax":         {"syntax"},
