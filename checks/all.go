@@ -53,6 +53,7 @@ var DefaultSeverity = map[string]Severity{
 	"status/stale-issue":           SeverityWarning,
 	"status/stale-remains-blocked": SeverityWarning,
 	"status/stale-blocked-by":      SeverityWarning,
+	"status/stale-other-blocked":   SeverityWarning,
 	// Whitespace never changes what a document says.
 	"hygiene": SeverityWarning,
 	// Contradictions between statements of one document, or with its kind's

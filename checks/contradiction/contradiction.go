@@ -53,6 +53,7 @@ func run(pass *analysis.Pass) (any, error) {
 	c.circularReadiness()
 	c.misplacedGuards()
 	c.mislabeledCommands()
+	c.staleRecords()
 	return nil, nil
 }
 

@@ -121,6 +121,26 @@ func init() {
 				dir + "CTO-H-PACKET-CLOSEOUT.md": doc("validated", "## Scope\n\nThis template belongs to the route; it is not an approval.\n"),
 			}
 		}},
+		shape{"stale-record", func(defect bool) map[string]string {
+			record := func(title, reviewed, status string) string {
+				return "---\nname: " + title + "\nstatus: draft\nowner: jp\ncreated: 2026-05-30\nlast_reviewed: " + reviewed + "\n---\n\n# " + title + "\n\n## Admission Status\n\nStatus: " + status + "\n"
+			}
+			evidence := func(created, facts string) string {
+				return "---\nname: Evidence\nstatus: validated\nowner: jp\ncreated: " + created + "\nlast_reviewed: " + created + "\n---\n\n# Evidence\n\n## Validation Facts\n\n" + facts
+			}
+			return map[string]string{
+				dir + "CTO-S-SOURCE-ADMISSION-RECORD.md": record("CTO S Source Admission Record", "2026-05-31",
+					pick(defect, "not admitted for execution.", "admitted for execution.")),
+				// Later evidence: by the title's phrase, and by path.
+				dir + "CTO-S-EVIDENCE.md": evidence("2026-06-02", "- source admission freshness: current\n- approval provenance: pass\n"),
+				dir + "CTO-T-EVIDENCE.md": evidence("2026-06-03", "- Record: .sot/03-PROTOCOLS/CTO-S-SOURCE-ADMISSION-RECORD.md\n- admission status: `current`\n"),
+				// Evidence written before the record's last review is not later.
+				dir + "CTO-U-EVIDENCE.md": evidence("2026-05-31", "- source admission freshness: current\n"),
+				// A record whose status denies something other than its subject.
+				dir + "CTO-P-PROVIDER-DECISION-RECORD.md": record("CTO P Provider Decision Record", "2026-05-31", "not admitted for execution."),
+				dir + "CTO-P-EVIDENCE.md":                 evidence("2026-06-02", "- provider decision: current\n- source admission status: `not_admitted`\n"),
+			}
+		}},
 		shape{"mislabeled-command", func(defect bool) map[string]string {
 			label := pick(defect, "Harness command", "Tests command")
 			return map[string]string{
@@ -134,7 +154,7 @@ func init() {
 }
 
 // errorCategories are the categories that are errors by default.
-var errorCategories = map[string]bool{"role": true, "copied-results": true, "approval-timeline": true, "closeout-workboard": true, "circular-readiness": true}
+var errorCategories = map[string]bool{"stale-record": true, "role": true, "copied-results": true, "approval-timeline": true, "closeout-workboard": true, "circular-readiness": true}
 
 func TestShapes(t *testing.T) {
 	for _, s := range shapes {

@@ -71,6 +71,18 @@
 //     and nothing defining 051 to 053). Mentions of ids in the gap are
 //     named as related places; a gap is reported only when the workboard
 //     could be read whole.
+//   - stale-record (error): a record document (kind RECORD) whose own
+//     document-level Status line denies its subject ("Status: not admitted
+//     for execution." in the "Case Source Admission Record": "not" and a
+//     word sharing a stem with the last word of the title), and a
+//     validated document of another kind, created after the record was
+//     last reviewed, with a fact that says the subject holds: its key
+//     starts with a phrase of two words or more that ends the record's
+//     title ("- source admission freshness: current"), or, in a document
+//     that links to the record's path, names the title's last word; its
+//     value starts "current", "admitted", "resolved", "validated" or
+//     "fresh". The later evidence claims what the record still denies:
+//     update the record, or say why the evidence may claim it.
 //
 // Sentences are read line by line, outside fenced code blocks and
 // blockquotes, which are never statements; a code span is quoted text (an

@@ -30,7 +30,7 @@
 //   - remains-blocked: a validated work item that its own document says
 //     "remains blocked".
 //
-// Three more categories report staleness, as warnings: a statement the
+// Four more categories report staleness, as warnings: a statement the
 // workspace has since overtaken. The newer status being right does not make
 // the older statement right, but a reader who knows where the newer one is
 // can trust the workspace again, so each names the place that contradicts
@@ -56,6 +56,20 @@
 //     or a "Blocked by:" value with prose besides its ids ("CTO-WORK-039 and
 //     explicit JP selection"). A value made of ids only is the item's
 //     dependency list, judged by blocked-by-open; "none" is no blocker.
+//   - stale-other-blocked: a sentence whose subject is the id of an item
+//     defined in another document, followed by a phrase of the "remains
+//     blocked" family, while that item is validated: in the workboard, or,
+//     when the workboard gives it no status, on every Status line that
+//     defines it. The sentence may be history written before the
+//     validation, so it is reported only when nothing dates it before: a
+//     sentence in a section dated earlier than the journal entry of the
+//     item's defining document that validates it is history and is not
+//     reported; one that nothing dates says so in its message. Each
+//     document is reported once per item, at its last such sentence, with
+//     the workboard entry and the defining Status line as related places.
+//     A section whose heading starts "Branch", "Option", "Alternative",
+//     "Scenario" or "If" describes a possible outcome: what it says stays
+//     blocked is not read.
 //
 // The "remains blocked" family is data: "remains blocked", "remain
 // blocked", "stays blocked", "is still blocked", "still remains blocked",

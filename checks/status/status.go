@@ -88,6 +88,18 @@ func run(pass *analysis.Pass) (any, error) {
 		}
 		c.staleIssues(d, stale)
 	}
+	// Statements about items defined elsewhere: every focused document
+	// that says "blocked" is read.
+	var rest []*sotparse.Doc
+	for _, d := range focused {
+		if c.info[d] == nil {
+			rest = append(rest, d)
+		}
+	}
+	c.index(rest)
+	for _, d := range focused {
+		c.otherBlocked(c.info[d])
+	}
 	return nil, nil
 }
 

@@ -27,6 +27,7 @@ func TestStatus(t *testing.T) {
 		{dir: "stale-issue", category: "stale-issue"},
 		{dir: "stale-remains-blocked", category: "stale-remains-blocked"},
 		{dir: "stale-blocked-by", category: "stale-blocked-by"},
+		{dir: "stale-other-blocked", category: "stale-other-blocked"},
 	} {
 		t.Run(tc.dir, func(t *testing.T) {
 			if tc.extra != "" {
@@ -76,4 +77,53 @@ func TestCorpus(t *testing.T) {
 // (SOTVET_BENCH_CORPUS names another workspace, a synthetic one say).
 func BenchmarkRun(b *testing.B) {
 	checktest.BenchPass(b, checktest.BenchCorpusDir(b), nil, status.Analyzer)
+}
+
+// TestOtherBlockedShapes writes the stale-other-blocked situation twice
+// from one template: with the defect (the other item validated, a
+// statement dated after its validation), and consistent (the item still a
+// candidate, the only dated statement older than the validation). The
+// consistent set is the rule's negative set: any finding there is a false
+// alarm.
+func TestOtherBlockedShapes(t *testing.T) {
+	files := func(defect bool) map[string]string {
+		st := "candidate"
+		later := ""
+		if defect {
+			st = "validated"
+			later = "\n## New Evidence - 2026-06-03\n\n- `CTO-WORK-070` remains blocked until the rerun.\n"
+		}
+		doc := func(body string) string {
+			return "---\nname: Test Document\nstatus: draft\nowner: jp\ncreated: 2026-06-01\nlast_reviewed: 2026-06-03\n---\n\n# Test Document\n\n" + body
+		}
+		item := func(id, title, status string) string {
+			return "  - id: " + id + "\n    title: " + title + "\n    status: " + status + "\n    blocked_by: []\n    source: .sot/03-PROTOCOLS/CTO-B-ISSUES.md\n"
+		}
+		return map[string]string{
+			"WORKBOARD.yaml": "items:\n" + item("CTO-WORK-070", "Journaled", "validated") + item("CTO-WORK-071", "Other", st),
+			".sot/03-PROTOCOLS/CTO-B-ISSUES.md": doc("## CTO-WORK-070 - Journaled\n\nStatus: validated.\n\n## CTO-WORK-071 - Other\n\nStatus: " + st +
+				".\n\n## Pass Evidence - 2026-06-02\n\n- Result: `CTO-WORK-070` is validated.\n"),
+			".sot/03-PROTOCOLS/CTO-A-ISSUES.md": doc("## CTO-WORK-075 - Dependent\n\nStatus: candidate.\n\nAcceptance:\n\n- [ ] `CTO-WORK-071` remains blocked until the pass exists.\n\n" +
+				"## Old Evidence - 2026-06-01\n\n- `CTO-WORK-070` remains blocked because no pass exists.\n- `CTO-WORK-071` is still blocked.\n" + later),
+		}
+	}
+	for _, defect := range []bool{true, false} {
+		dir := t.TempDir()
+		checktest.WriteFiles(t, dir, files(defect))
+		fs := checktest.Findings(t, dir, status.Analyzer)
+		if !defect {
+			for _, f := range fs {
+				t.Errorf("consistent set: false alarm %s:%d: [%s] %s", f.File, f.Line, f.Category, f.Message)
+			}
+			continue
+		}
+		if len(fs) != 2 {
+			t.Errorf("defect set: %d findings, want 2 (CTO-WORK-070 and CTO-WORK-071)", len(fs))
+		}
+		for _, f := range fs {
+			if f.Category != "stale-other-blocked" || f.Severity != checks.SeverityWarning || len(f.Related) == 0 {
+				t.Errorf("%s:%d: [%s] %s %s with %d related", f.File, f.Line, f.Category, f.Severity, f.Message, len(f.Related))
+			}
+		}
+	}
 }
