@@ -1,13 +1,12 @@
 package panel
 
 import (
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/svrnty/sotvet/harness/ledger"
+	"github.com/svrnty/sotvet/harness/ledger/ledgertest"
 )
 
 // writeGuard writes a sealed guard record under runs/guards, started a
@@ -16,27 +15,9 @@ func writeGuard(t testing.TB, runs, reason string) *ledger.Guard {
 	t.Helper()
 	at := time.Now().UTC().Add(-90 * time.Second)
 	id, _ := ledger.NewGuardID(at)
-	d := ledger.GuardDigests{Refs: strings.Repeat("a", 64), Index: strings.Repeat("b", 64), Worktrees: strings.Repeat("c", 64), Status: strings.Repeat("d", 64)}
-	g := &ledger.Guard{SchemaVersion: 1, GuardID: id, Repo: "/home/u/core", Conflicts: []string{"CORE-WORK-172"},
-		StartedAt: at.Format(time.RFC3339), FinishedAt: at.Format(time.RFC3339),
-		Worktrees: []ledger.GuardWorktree{}, Processes: []ledger.GuardProcess{}, Before: d, After: d, Unchanged: true}
-	for _, n := range ledger.GuardCheckNames {
-		c := ledger.GuardCheck{Name: n, Status: ledger.CheckPass}
-		if n == "conflicts" && reason != "" {
-			c.Status, c.Reason = ledger.CheckBlocked, reason
-		}
-		g.Checks = append(g.Checks, c)
-	}
-	g.SetVerdict()
-	data, err := ledger.Marshal(g, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	p := ledger.GuardPath(runs, id)
-	os.MkdirAll(filepath.Dir(p), 0o755)
-	if err := os.WriteFile(p, data, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	g := ledgertest.Guard(id, at.Format(time.RFC3339), "/home/u/core", "conflicts", reason)
+	g.Conflicts = []string{"CORE-WORK-172"}
+	ledgertest.WriteGuard(t, runs, g)
 	return g
 }
 

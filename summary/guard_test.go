@@ -8,29 +8,12 @@ import (
 	"time"
 
 	"github.com/svrnty/sotvet/harness/ledger"
+	"github.com/svrnty/sotvet/harness/ledger/ledgertest"
 )
 
 // writeGuardRecord writes a sealed guard record under runs/guards.
 func writeGuardRecord(t *testing.T, runs, id, at, reason string) string {
-	t.Helper()
-	d := ledger.GuardDigests{Refs: strings.Repeat("a", 64), Index: strings.Repeat("b", 64), Worktrees: strings.Repeat("c", 64), Status: strings.Repeat("d", 64)}
-	g := &ledger.Guard{SchemaVersion: 1, GuardID: id, Repo: "/core", Conflicts: []string{}, StartedAt: at, FinishedAt: at,
-		Worktrees: []ledger.GuardWorktree{}, Processes: []ledger.GuardProcess{}, Before: d, After: d, Unchanged: true}
-	for _, n := range ledger.GuardCheckNames {
-		c := ledger.GuardCheck{Name: n, Status: ledger.CheckPass}
-		if n == "locks" && reason != "" {
-			c.Status, c.Reason = ledger.CheckBlocked, reason
-		}
-		g.Checks = append(g.Checks, c)
-	}
-	g.SetVerdict()
-	data, err := ledger.Marshal(g, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	p := ledger.GuardPath(runs, id)
-	write(t, p, string(data))
-	return p
+	return ledgertest.WriteGuard(t, runs, ledgertest.Guard(id, at, "/core", "locks", reason))
 }
 
 // The summary shows the latest verified guard record and its age; a

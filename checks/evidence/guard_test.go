@@ -10,33 +10,13 @@ import (
 	"github.com/svrnty/sotvet/checks/checktest"
 	"github.com/svrnty/sotvet/checks/evidence"
 	"github.com/svrnty/sotvet/harness/ledger"
+	"github.com/svrnty/sotvet/harness/ledger/ledgertest"
 )
 
 // writeGuard writes a sealed guard record started at `at` (RFC 3339) under
 // runs/guards and returns its path. blocked names a reason, "" for pass.
 func writeGuard(t *testing.T, runs, id, at, blocked string) string {
-	t.Helper()
-	d := ledger.GuardDigests{Refs: strings.Repeat("a", 64), Index: strings.Repeat("b", 64), Worktrees: strings.Repeat("c", 64), Status: strings.Repeat("d", 64)}
-	g := &ledger.Guard{SchemaVersion: 1, GuardID: id, Repo: "/core", Conflicts: []string{}, StartedAt: at, FinishedAt: at,
-		Worktrees: []ledger.GuardWorktree{}, Processes: []ledger.GuardProcess{}, Before: d, After: d, Unchanged: true}
-	for _, n := range ledger.GuardCheckNames {
-		c := ledger.GuardCheck{Name: n, Status: ledger.CheckPass}
-		if n == "conflicts" && blocked != "" {
-			c.Status, c.Reason = ledger.CheckBlocked, blocked
-		}
-		g.Checks = append(g.Checks, c)
-	}
-	g.SetVerdict()
-	data, err := ledger.Marshal(g, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	p := ledger.GuardPath(runs, id)
-	os.MkdirAll(filepath.Dir(p), 0o755)
-	if err := os.WriteFile(p, data, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	return p
+	return ledgertest.WriteGuard(t, runs, ledgertest.Guard(id, at, "/core", "conflicts", blocked))
 }
 
 func guardDoc(reviewed, cite string, facts ...string) string {
