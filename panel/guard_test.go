@@ -17,7 +17,7 @@ func writeGuard(t testing.TB, runs, reason string) *ledger.Guard {
 	id, _ := ledger.NewGuardID(at)
 	g := ledgertest.Guard(id, at.Format(time.RFC3339), "/home/u/core", "conflicts", reason)
 	g.Conflicts = []string{"CORE-WORK-172"}
-	ledgertest.WriteGuard(t, runs, g)
+	ledgertest.Write(t, runs, g, nil)
 	return g
 }
 

@@ -21,6 +21,7 @@ import (
 	"github.com/svrnty/sotvet/harness/compare"
 	"github.com/svrnty/sotvet/harness/engine/fake"
 	"github.com/svrnty/sotvet/harness/ledger"
+	"github.com/svrnty/sotvet/harness/ledger/ledgertest"
 	"github.com/svrnty/sotvet/harness/matrix"
 	"github.com/svrnty/sotvet/harness/verify"
 	"github.com/svrnty/sotvet/secrets"
@@ -114,30 +115,10 @@ func scanner(t testing.TB) *secrets.Scanner {
 	return sc
 }
 
-// serve starts the panel on a loopback port for root and runs.
-// writeRecord writes a ledger record as sotvet writes it: canonical and
-// sealed, under RUNS/approvals/.
-func writeRecord(t testing.TB, runs string, rec ledger.Sealed) {
-	t.Helper()
-	data, err := ledger.Marshal(rec, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var p string
-	switch r := rec.(type) {
-	case *ledger.Approval:
-		p = ledger.ApprovalPath(runs, r.ApprovalID)
-	case *ledger.Consumption:
-		p = ledger.ConsumptionPath(runs, r.ApprovalID)
-	}
-	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(p, data, 0o644); err != nil {
-		t.Fatal(err)
-	}
-}
+// writeRecord writes a sealed, unsigned ledger record where sotvet would.
+func writeRecord(t testing.TB, runs string, rec ledger.Sealed) { ledgertest.Write(t, runs, rec, nil) }
 
+// serve starts the panel on a loopback port for root and runs.
 func serve(t testing.TB, root, runs string) *httptest.Server {
 	t.Helper()
 	ts := httptest.NewUnstartedServer(nil)

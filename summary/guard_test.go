@@ -13,7 +13,7 @@ import (
 
 // writeGuardRecord writes a sealed guard record under runs/guards.
 func writeGuardRecord(t *testing.T, runs, id, at, reason string) string {
-	return ledgertest.WriteGuard(t, runs, ledgertest.Guard(id, at, "/core", "locks", reason))
+	return ledgertest.Write(t, runs, ledgertest.Guard(id, at, "/core", "locks", reason), nil)
 }
 
 // The summary shows the latest verified guard record and its age; a

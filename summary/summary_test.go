@@ -2,7 +2,6 @@ package summary
 
 import (
 	"bytes"
-	"crypto/ed25519"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -14,6 +13,7 @@ import (
 	"github.com/svrnty/sotvet/harness"
 	"github.com/svrnty/sotvet/harness/evidence"
 	"github.com/svrnty/sotvet/harness/ledger"
+	"github.com/svrnty/sotvet/harness/ledger/ledgertest"
 	"github.com/svrnty/sotvet/internal/testcorpus"
 	"github.com/svrnty/sotvet/sotparse"
 )
@@ -29,27 +29,6 @@ func sample(t testing.TB) string {
 // corpus returns the user's real workspace, or skips when it is absent:
 // a plain clone has nothing beside it, in CI as anywhere else.
 func corpus(t testing.TB) string { return testcorpus.Require(t) }
-
-// writeRecord writes a ledger record as sotvet writes it: canonical and
-// sealed, signed with key when it is set; approvals and consumptions go
-// to RUNS/approvals/<id>[.consumed].json.
-func writeRecord(t testing.TB, runs string, rec ledger.Sealed, key ed25519.PrivateKey) {
-	t.Helper()
-	data, err := ledger.Marshal(rec, key)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var p string
-	switch r := rec.(type) {
-	case *ledger.Approval:
-		p = ledger.ApprovalPath(runs, r.ApprovalID)
-	case *ledger.Consumption:
-		p = ledger.ConsumptionPath(runs, r.ApprovalID)
-	default:
-		t.Fatalf("writeRecord: %T", rec)
-	}
-	write(t, p, string(data))
-}
 
 func write(t testing.TB, path, content string) {
 	t.Helper()
@@ -369,7 +348,7 @@ func TestUnreadableEvidence(t *testing.T) {
 
 func TestApprovalExpiry(t *testing.T) {
 	runs := t.TempDir()
-	writeRecord(t, runs, &ledger.Approval{SchemaVersion: ledger.SchemaVersion, ApprovalID: "appr-20260601T000000Z-0000000a", Stage: 1, Decision: "granted", Actor: "jp", ApprovalText: "I approve.", RecordedAt: "2026-06-01T00:00:00Z", ExpiresAt: "2026-06-02T00:00:00Z"}, nil)
+	ledgertest.Write(t, runs, &ledger.Approval{SchemaVersion: ledger.SchemaVersion, ApprovalID: "appr-20260601T000000Z-0000000a", Stage: 1, Decision: "granted", Actor: "jp", ApprovalText: "I approve.", RecordedAt: "2026-06-01T00:00:00Z", ExpiresAt: "2026-06-02T00:00:00Z"}, nil)
 	at := func(day int) *Summary {
 		s, err := Compute(Options{Root: sample(t), RunsRoot: runs, Now: func() time.Time { return time.Date(2026, 6, day, 12, 0, 0, 0, time.UTC) }})
 		if err != nil {
@@ -383,7 +362,7 @@ func TestApprovalExpiry(t *testing.T) {
 	if s := at(3); s.ExecutionAllowed || !s.ApprovalGranted || s.ApprovalPacket.Status != "expired" {
 		t.Errorf("after expiry: allowed %t, packet %s", s.ExecutionAllowed, s.ApprovalPacket.Status)
 	}
-	writeRecord(t, runs, &ledger.Approval{SchemaVersion: ledger.SchemaVersion, ApprovalID: "appr-20260601T010000Z-0000000b", Stage: 4, Decision: "denied", Actor: "jp", RecordedAt: "2026-06-01T01:00:00Z"}, nil)
+	ledgertest.Write(t, runs, &ledger.Approval{SchemaVersion: ledger.SchemaVersion, ApprovalID: "appr-20260601T010000Z-0000000b", Stage: 4, Decision: "denied", Actor: "jp", RecordedAt: "2026-06-01T01:00:00Z"}, nil)
 	if s := at(1); s.ExecutionAllowed || s.ApprovalGranted || s.ApprovalPacket.Status != "denied" {
 		t.Errorf("after a denial: granted %t allowed %t, packet %s", s.ApprovalGranted, s.ExecutionAllowed, s.ApprovalPacket.Status)
 	}
@@ -419,7 +398,7 @@ func TestLinkedEvidenceNotRead(t *testing.T) {
 // stage 1 is not proven, it allows nothing.
 func TestApprovalCannotSkipStages(t *testing.T) {
 	runs := t.TempDir()
-	writeRecord(t, runs, &ledger.Approval{SchemaVersion: ledger.SchemaVersion, ApprovalID: "appr-20260601T000000Z-0000000a", Stage: 4, Decision: "granted", Actor: "jp", ApprovalText: "I approve.", RecordedAt: "2026-06-01T00:00:00Z"}, nil)
+	ledgertest.Write(t, runs, &ledger.Approval{SchemaVersion: ledger.SchemaVersion, ApprovalID: "appr-20260601T000000Z-0000000a", Stage: 4, Decision: "granted", Actor: "jp", ApprovalText: "I approve.", RecordedAt: "2026-06-01T00:00:00Z"}, nil)
 	s, err := Compute(Options{Root: sample(t), RunsRoot: runs})
 	if err != nil {
 		t.Fatal(err)

@@ -16,7 +16,7 @@ import (
 // writeGuard writes a sealed guard record started at `at` (RFC 3339) under
 // runs/guards and returns its path. blocked names a reason, "" for pass.
 func writeGuard(t *testing.T, runs, id, at, blocked string) string {
-	return ledgertest.WriteGuard(t, runs, ledgertest.Guard(id, at, "/core", "conflicts", blocked))
+	return ledgertest.Write(t, runs, ledgertest.Guard(id, at, "/core", "conflicts", blocked), nil)
 }
 
 func guardDoc(reviewed, cite string, facts ...string) string {

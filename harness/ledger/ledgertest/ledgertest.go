@@ -3,6 +3,7 @@
 package ledgertest
 
 import (
+	"crypto/ed25519"
 	"os"
 	"path/filepath"
 	"strings"
@@ -31,15 +32,27 @@ func Guard(id, at, repo, check, reason string) *ledger.Guard {
 	return g
 }
 
-// WriteGuard seals g, unsigned, and writes it where sotvet guard would
-// under the runs root; it returns the record's path.
-func WriteGuard(tb testing.TB, runs string, g *ledger.Guard) string {
+// Write seals rec (signed with key when it is set) and writes it where
+// sotvet writes one of its kind under the runs root: an approval or its
+// consumption under approvals/, a guard record under guards/. It returns
+// the record's path.
+func Write(tb testing.TB, runs string, rec ledger.Sealed, key ed25519.PrivateKey) string {
 	tb.Helper()
-	data, err := ledger.Marshal(g, nil)
+	var p string
+	switch r := rec.(type) {
+	case *ledger.Approval:
+		p = ledger.ApprovalPath(runs, r.ApprovalID)
+	case *ledger.Consumption:
+		p = ledger.ConsumptionPath(runs, r.ApprovalID)
+	case *ledger.Guard:
+		p = ledger.GuardPath(runs, r.GuardID)
+	default:
+		tb.Fatalf("ledgertest.Write: no place for a %T", rec)
+	}
+	data, err := ledger.Marshal(rec, key)
 	if err != nil {
 		tb.Fatal(err)
 	}
-	p := ledger.GuardPath(runs, g.GuardID)
 	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 		tb.Fatal(err)
 	}
