@@ -81,16 +81,7 @@ func TestGuardRecord(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			var got []string
-			for _, v := range vs {
-				got = append(got, v.Message)
-			}
-			switch {
-			case tc.want == "" && len(vs) > 0:
-				t.Fatalf("violations %q, want none", got)
-			case tc.want != "" && !strings.Contains(strings.Join(got, "\n"), tc.want):
-				t.Fatalf("violations %q, want one saying %q", got, tc.want)
-			}
+			wantViolation(t, vs, tc.want)
 		})
 	}
 }

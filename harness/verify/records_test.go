@@ -49,16 +49,23 @@ func TestRecordTrustedKeys(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			var got []string
-			for _, v := range vs {
-				got = append(got, v.Message)
-			}
-			switch {
-			case tc.want == "" && len(vs) > 0:
-				t.Fatalf("violations %q, want none", got)
-			case tc.want != "" && !strings.Contains(strings.Join(got, "\n"), tc.want):
-				t.Fatalf("violations %q, want one saying %q", got, tc.want)
-			}
+			wantViolation(t, vs, tc.want)
 		})
+	}
+}
+
+// wantViolation fails t unless vs is empty (want "") or one of its
+// messages says want.
+func wantViolation(t *testing.T, vs []Violation, want string) {
+	t.Helper()
+	var got []string
+	for _, v := range vs {
+		got = append(got, v.Message)
+	}
+	switch {
+	case want == "" && len(vs) > 0:
+		t.Fatalf("violations %q, want none", got)
+	case want != "" && !strings.Contains(strings.Join(got, "\n"), want):
+		t.Fatalf("violations %q, want one saying %q", got, want)
 	}
 }
