@@ -19,6 +19,7 @@ import (
 	"github.com/svrnty/sotvet/checks/structure"
 	"github.com/svrnty/sotvet/checks/syntax"
 	"github.com/svrnty/sotvet/checks/workboard"
+	"github.com/svrnty/sotvet/sotparse"
 )
 
 // All is the registry: every check sotvet has, in name order.
@@ -39,6 +40,17 @@ var All = []*analysis.Analyzer{
 	structure.Analyzer,
 	syntax.Analyzer,
 	workboard.Analyzer,
+}
+
+// docChecks are the parts of the checks that read one document at a time:
+// the driver has the parse run them as it parses each document
+// (sotparse.Stream), so that a run can let each text go once they have
+// read it. A check missing here finds the same, reading texts back.
+var docChecks = map[*analysis.Analyzer]*sotparse.DocCheck{
+	glossary.Analyzer:  glossary.DocCheck,
+	hygiene.Analyzer:   hygiene.DocCheck,
+	secrets.Analyzer:   secrets.DocCheck,
+	structure.Analyzer: structure.DocCheck,
 }
 
 // DefaultSeverity maps "check" or "check/category" to the severity its

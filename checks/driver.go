@@ -48,6 +48,12 @@ type Options struct {
 	Severity map[string]Severity
 	// MaxFileSize caps one file; 0 means sotparse.DefaultMaxFileSize.
 	MaxFileSize int64
+	// ReleaseText lets each document's text go once the checks that read
+	// one document at a time (DocChecks) have read it: a run on a large
+	// workspace then holds its typed model, not its text. A check that
+	// asks for a text later has it read back from the file. A run that
+	// applies fixes needs the texts and leaves this unset.
+	ReleaseText bool
 	// Reuse, when set, makes the run report on the files in Reuse.Focus
 	// only, taking the other documents from Reuse.Store's summaries where
 	// it can; findings in other files are dropped. If a check needed a
@@ -112,7 +118,24 @@ func Run(opt Options) (*Result, *sotparse.Workspace, error) {
 
 	fset := token.NewFileSet()
 	pkg := types.NewPackage(opt.Root, "workspace")
-	results, diags, err := execute(order, fset, pkg, files, others, readFile, opt.Reuse)
+	text := &textIndex{fset: fset}
+	parse := sotparse.PassOptions{
+		Reuse:  opt.Reuse,
+		Stream: &sotparse.Stream{Release: opt.ReleaseText},
+		Size: func(rel string) (int64, bool) {
+			size, ok := sizes[rel]
+			return size, ok
+		},
+	}
+	if opt.ReleaseText {
+		parse.Stream.AfterDoc = text.afterDoc
+	}
+	for _, a := range order {
+		if dc := docChecks[a]; dc != nil {
+			parse.Stream.Checks = append(parse.Stream.Checks, dc)
+		}
+	}
+	results, diags, err := execute(order, fset, pkg, files, others, readFile, parse)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -127,6 +150,12 @@ func Run(opt Options) (*Result, *sotparse.Workspace, error) {
 		r := *opt.Reuse
 		r.Store = nil
 		opt.Reuse = &r
+		return Run(opt)
+	}
+	if opt.ReleaseText && ws.ReadBackErr() != nil {
+		// A released text changed before a check read it back: start
+		// over, keeping the texts this time.
+		opt.ReleaseText = false
 		return Run(opt)
 	}
 
@@ -148,7 +177,7 @@ func Run(opt Options) (*Result, *sotparse.Workspace, error) {
 		}
 		diags[a] = nil // resolved: let the collector have them
 	}
-	res.Findings = suppress(ws, res.Findings, res.Checked, func(name string) bool { return Lookup(name) != nil || name == SuppressionCheck })
+	res.Findings = suppress(ws, text, res.Findings, res.Checked, func(name string) bool { return Lookup(name) != nil || name == SuppressionCheck })
 	if opt.Reuse != nil {
 		// Out of focus, a document may have been judged on its summary.
 		kept := res.Findings[:0]
@@ -164,14 +193,18 @@ func Run(opt Options) (*Result, *sotparse.Workspace, error) {
 		return nil, nil, err
 	}
 	SortFindings(res.Findings)
-	fingerprint(ws, res.Findings)
+	fingerprint(ws, text, res.Findings)
+	if opt.ReleaseText && ws.ReadBackErr() != nil {
+		opt.ReleaseText = false
+		return Run(opt)
+	}
 	return res, ws, nil
 }
 
 // execute runs the analyzers, each as soon as the analyzers it requires have
 // finished, at most GOMAXPROCS at a time: checks share only the read-only
 // workspace, so independent ones overlap (most of them are sequential).
-func execute(order []*analysis.Analyzer, fset *token.FileSet, pkg *types.Package, files, others []string, readFile func(string) ([]byte, error), reuse *sotparse.Reuse) (map[*analysis.Analyzer]any, map[*analysis.Analyzer][]analysis.Diagnostic, error) {
+func execute(order []*analysis.Analyzer, fset *token.FileSet, pkg *types.Package, files, others []string, readFile func(string) ([]byte, error), parse sotparse.PassOptions) (map[*analysis.Analyzer]any, map[*analysis.Analyzer][]analysis.Diagnostic, error) {
 	type state struct {
 		done   chan struct{}
 		result any
@@ -227,8 +260,8 @@ func execute(order []*analysis.Analyzer, fset *token.FileSet, pkg *types.Package
 				}
 			}()
 			run := a.Run
-			if a == sotparse.Analyzer && reuse != nil {
-				run = func(pass *analysis.Pass) (any, error) { return sotparse.ParsePass(pass, reuse), nil }
+			if a == sotparse.Analyzer {
+				run = func(pass *analysis.Pass) (any, error) { return sotparse.ParsePassWith(pass, parse), nil }
 			}
 			res, err := run(pass)
 			if err != nil {
@@ -297,17 +330,7 @@ func resolve(fset *token.FileSet, ws *sotparse.Workspace, check string, d analys
 		f.Severity = s
 	}
 	if d.Pos.IsValid() {
-		p := fset.PositionFor(d.Pos, false)
-		if p.Line == 0 { // an empty or unread file has no line table
-			p.Line, p.Column = 1, 1
-		}
-		f.File, f.Line, f.Col, f.Offset = p.Filename, p.Line, p.Column, p.Offset
-		f.EndLine, f.EndCol = f.Line, f.Col
-		if d.End.IsValid() && d.End >= d.Pos {
-			if e := fset.PositionFor(d.End, false); e.Line > 0 {
-				f.EndLine, f.EndCol = e.Line, e.Column
-			}
-		}
+		f.File, f.Line, f.Col, f.Offset, f.EndLine, f.EndCol = span(fset, d.Pos, d.End)
 	}
 	for _, r := range d.Related {
 		if !r.Pos.IsValid() {
@@ -338,6 +361,22 @@ func resolve(fset *token.FileSet, ws *sotparse.Workspace, check string, d analys
 		f.Fixes = append(f.Fixes, fix)
 	}
 	return f
+}
+
+// span returns where a diagnostic from pos to end is: its file, line,
+// column and offset, and the line and column of its end.
+func span(fset *token.FileSet, pos, end token.Pos) (file string, line, col, offset, endLine, endCol int) {
+	p := fset.PositionFor(pos, false)
+	if p.Line == 0 { // an empty or unread file has no line table
+		p.Line, p.Column = 1, 1
+	}
+	endLine, endCol = p.Line, p.Column
+	if end.IsValid() && end >= pos {
+		if e := fset.PositionFor(end, false); e.Line > 0 {
+			endLine, endCol = e.Line, e.Column
+		}
+	}
+	return p.Filename, p.Line, p.Column, p.Offset, endLine, endCol
 }
 
 // SortFindings orders findings by file, offset, check and message; findings
@@ -400,7 +439,7 @@ func SortFindings(fs []Finding) {
 // and the normalised text it flags (or the flagged line when the range is
 // empty), plus an occurrence counter for identical ones; moving lines does not
 // change it.
-func fingerprint(ws *sotparse.Workspace, fs []Finding) {
+func fingerprint(ws *sotparse.Workspace, text *textIndex, fs []Finding) {
 	seen := map[[8]byte]int{}
 	h := sha256.New()
 	var buf []byte
@@ -414,7 +453,11 @@ func fingerprint(ws *sotparse.Workspace, fs []Finding) {
 		buf = append(buf, 0)
 		buf = append(buf, f.File...)
 		buf = append(buf, 0)
-		buf = appendFields(buf, flaggedText(ws, f))
+		if fields, ok := text.flagged(f.File, f.Offset, f.EndLine, f.EndCol); ok {
+			buf = append(buf, fields...)
+		} else {
+			buf = appendFields(buf, flaggedText(ws, f))
+		}
 		buf = append(buf, 0)
 		buf = appendNormalisedMessage(buf, f.Message)
 		buf = append(buf, 0)
@@ -435,29 +478,35 @@ func fingerprint(ws *sotparse.Workspace, fs []Finding) {
 // range is empty), not yet normalised.
 func flaggedText(ws *sotparse.Workspace, f *Finding) []byte {
 	file := ws.File(f.File)
-	if file == nil || len(file.Content) == 0 {
+	if file == nil {
 		return nil
 	}
-	start := min(f.Offset, len(file.Content))
+	return flaggedIn(file.Tok, ws.FileContent(file), f.Offset, f.EndLine, f.EndCol)
+}
+
+// flaggedIn returns the bytes of content (the text of tf) that a finding
+// at offset, ending at endLine:endCol, flags.
+func flaggedIn(tf *token.File, content []byte, offset, endLine, endCol int) []byte {
+	if len(content) == 0 {
+		return nil
+	}
+	start := min(offset, len(content))
 	end := start
-	if f.EndLine > 0 {
-		tf := file.Tok
-		if f.EndLine <= tf.LineCount() {
-			end = min(tf.Offset(tf.LineStart(f.EndLine))+f.EndCol-1, len(file.Content))
-		}
+	if endLine > 0 && endLine <= tf.LineCount() {
+		end = min(tf.Offset(tf.LineStart(endLine))+endCol-1, len(content))
 	}
 	if end <= start {
 		ls := start
-		for ls > 0 && file.Content[ls-1] != '\n' {
+		for ls > 0 && content[ls-1] != '\n' {
 			ls--
 		}
 		le := start
-		for le < len(file.Content) && file.Content[le] != '\n' {
+		for le < len(content) && content[le] != '\n' {
 			le++
 		}
 		start, end = ls, le
 	}
-	return file.Content[start:end]
+	return content[start:end]
 }
 
 // appendFields appends the words of text (as strings.Fields splits them)

@@ -1,9 +1,7 @@
 package checks
 
 import (
-	"fmt"
 	"strings"
-	"sync"
 
 	secretscheck "github.com/svrnty/sotvet/checks/secrets"
 	engine "github.com/svrnty/sotvet/secrets"
@@ -30,7 +28,7 @@ func redact(ws *sotparse.Workspace, scans *secretscheck.Scans, fs []Finding) err
 	if len(fs) == 0 {
 		return nil
 	}
-	sc, err := scanner()
+	sc, err := secretscheck.Scanner()
 	if err != nil {
 		return err
 	}
@@ -96,14 +94,25 @@ func (r *redactor) secretsOnLines(path string, first, last int) []string {
 	if !ok {
 		fsec = &fileSecrets{}
 		r.files[path] = fsec
-		if file := r.ws.File(path); file != nil && len(file.Content) > 0 {
+		if file := r.ws.File(path); file != nil && file.Tok.Size() > 0 {
+			// The text is read only when it holds secrets, or when the
+			// secrets check did not scan it: a released text is read
+			// back for that.
 			found, ok := r.scans.Of(path)
+			var content []byte
 			if !ok {
-				found = r.sc.Scan(path, file.Content)
+				content = r.ws.FileContent(file)
+				found = r.sc.Scan(path, content)
 			}
 			for _, x := range found {
-				if x.AllowReason != "value" && x.End <= len(file.Content) {
-					fsec.spans = append(fsec.spans, secretSpan{x.Start, x.End, string(file.Content[x.Start:x.End])})
+				if x.AllowReason == "value" {
+					continue
+				}
+				if content == nil {
+					content = r.ws.FileContent(file)
+				}
+				if x.End <= len(content) {
+					fsec.spans = append(fsec.spans, secretSpan{x.Start, x.End, string(content[x.Start:x.End])})
 				}
 			}
 		}
@@ -118,7 +127,7 @@ func (r *redactor) secretsOnLines(path string, first, last int) []string {
 	}
 	last = max(first, min(last, n))
 	start := file.Tok.Offset(file.Tok.LineStart(first))
-	end := len(file.Content)
+	end := file.Tok.Size()
 	if last < n {
 		end = file.Tok.Offset(file.Tok.LineStart(last + 1))
 	}
@@ -134,42 +143,11 @@ func (r *redactor) secretsOnLines(path string, first, last int) []string {
 // Redactor returns the secrets redactor the secrets check's settings
 // describe, for text sotvet prints that is not a finding (a fix preview).
 func Redactor() (func([]byte) []byte, error) {
-	sc, err := scanner()
+	sc, err := secretscheck.Scanner()
 	if err != nil {
 		return nil, err
 	}
 	return sc.Redact, nil
-}
-
-// lastScanner is the scanner built last and the configuration it was built
-// for: building one compiles every rule, which a session's one-file
-// re-check would otherwise pay each time.
-var lastScanner struct {
-	sync.Mutex
-	key string
-	sc  *engine.Scanner
-}
-
-// scanner returns a secrets scanner for the secrets check's settings.
-func scanner() (*engine.Scanner, error) {
-	cfg, err := secretscheck.Config()
-	if err != nil {
-		return nil, err
-	}
-	// The configuration printed is its key: patterns print as their text,
-	// and anything printed as an address only costs a rebuild.
-	key := fmt.Sprintf("%+v", cfg)
-	lastScanner.Lock()
-	defer lastScanner.Unlock()
-	if lastScanner.sc != nil && lastScanner.key == key {
-		return lastScanner.sc, nil
-	}
-	sc, err := engine.NewScanner(cfg)
-	if err != nil {
-		return nil, err
-	}
-	lastScanner.key, lastScanner.sc = key, sc
-	return sc, nil
 }
 
 // maskPieces replaces in msg the longest prefix, then the longest suffix, of

@@ -42,7 +42,7 @@ func (s *suppression) covers(check string) bool {
 // suppress drops findings covered by a suppression that gives a reason, and
 // adds findings for suppressions that are reasonless, name no known check, or
 // suppress nothing.
-func suppress(ws *sotparse.Workspace, fs []Finding, checked []string, registered func(string) bool) []Finding {
+func suppress(ws *sotparse.Workspace, text *textIndex, fs []Finding, checked []string, registered func(string) bool) []Finding {
 	byLine := map[string]map[int][]*suppression{}
 	var all []*suppression
 	// Every file is searched (a suppression that matches nothing is a
@@ -55,7 +55,8 @@ func suppress(ws *sotparse.Workspace, fs []Finding, checked []string, registered
 		go func() {
 			defer wg.Done()
 			for i := w; i < len(ws.Files); i += workers {
-				has[i] = bytes.Contains(ws.Files[i].Content, []byte("sotvet:ignore"))
+				f := ws.Files[i]
+				has[i] = text.mayIgnore(f.Path) && bytes.Contains(ws.FileContent(f), ignoreMark)
 			}
 		}()
 	}
@@ -64,13 +65,14 @@ func suppress(ws *sotparse.Workspace, fs []Finding, checked []string, registered
 		if !has[i] {
 			continue
 		}
-		for _, m := range suppressionPattern.FindAllSubmatchIndex(f.Content, -1) {
+		content := ws.FileContent(f)
+		for _, m := range suppressionPattern.FindAllSubmatchIndex(content, -1) {
 			body := ""
 			switch {
 			case m[2] >= 0:
-				body = string(f.Content[m[2]:m[3]])
+				body = string(content[m[2]:m[3]])
 			case m[4] >= 0:
-				body = string(f.Content[m[4]:m[5]])
+				body = string(content[m[4]:m[5]])
 			}
 			rest, ok := strings.CutPrefix(strings.TrimSpace(body), "sotvet:ignore")
 			if !ok || (rest != "" && rest[0] != ' ' && rest[0] != '\t') {

@@ -29,8 +29,24 @@ func run(pass *analysis.Pass) (any, error) { return ParsePass(pass, nil), nil }
 // summaries as ParseReusing does; a driver that keeps summaries between
 // runs calls it in place of Analyzer.Run.
 func ParsePass(pass *analysis.Pass, reuse *Reuse) *Workspace {
+	return ParsePassWith(pass, PassOptions{Reuse: reuse})
+}
+
+// PassOptions are what a driver may add to the parse of a pass.
+type PassOptions struct {
+	Reuse  *Reuse  // summaries to reuse (ParseReusing)
+	Stream *Stream // DocChecks to run as documents are parsed (ParseStreaming)
+	// Size returns the size discovery saw of a workspace-relative path:
+	// when it knows every file's, a streaming parse places the files by
+	// them and need not hold every text at once.
+	Size func(path string) (int64, bool)
+}
+
+// ParsePassWith builds the workspace of pass as Analyzer does, with what
+// opt adds.
+func ParsePassWith(pass *analysis.Pass, opt PassOptions) *Workspace {
 	root := pass.Pkg.Path()
-	disc := &Discovery{Known: map[string]bool{".": true}}
+	disc := &Discovery{Known: map[string]bool{".": true}, Sized: opt.Size != nil}
 	abs := map[string]string{}
 	// IgnoredFiles are the other files of the workspace: not parsed, but
 	// they exist, and references to them resolve.
@@ -60,11 +76,17 @@ func ParsePass(pass *analysis.Pass, reuse *Reuse) *Workspace {
 			// reports the problem at the path instead of skipping it.
 			role = RoleOther
 		}
-		disc.Entries = append(disc.Entries, Entry{Path: rel, Role: role})
+		e := Entry{Path: rel, Role: role}
+		if opt.Size != nil {
+			size, ok := opt.Size(rel)
+			e.Size = size
+			disc.Sized = disc.Sized && ok
+		}
+		disc.Entries = append(disc.Entries, e)
 	}
 	// The driver's ReadFile enforces the size limit (max-file-size may
 	// raise it above the default): no second limit here.
-	ws := ParseReusing(pass.Fset, disc, func(p string) ([]byte, error) { return pass.ReadFile(abs[p]) }, math.MaxInt64, reuse)
+	ws := ParseStreaming(pass.Fset, disc, func(p string) ([]byte, error) { return pass.ReadFile(abs[p]) }, math.MaxInt64, opt.Reuse, opt.Stream)
 	ws.Root = root
 	return ws
 }

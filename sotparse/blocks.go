@@ -148,6 +148,13 @@ func (d *Doc) Blocks() []*Block {
 	return bd.Blocks(d)
 }
 
+// BlocksIn returns d's blocks as Blocks does, their text taken from
+// content, d's text as Workspace.Content or a DocPass gives it.
+func (d *Doc) BlocksIn(content []byte) []*Block {
+	var bd BlockDecoder
+	return bd.BlocksIn(d, content)
+}
+
 // A BlockDecoder decodes documents' blocks into memory it reuses: the
 // blocks a call returns, their Text included, are valid until its next
 // call. Keep what must outlive that by copying it (strings.Clone). The zero
@@ -160,15 +167,24 @@ type BlockDecoder struct {
 	runs   []posRun
 }
 
-// Blocks returns d's blocks, as Doc.Blocks does, in bd's memory.
+// Blocks returns d's blocks, as Doc.Blocks does, in bd's memory. d's text
+// must be in memory: not released (Doc.Released), else use BlocksIn.
 func (bd *BlockDecoder) Blocks(d *Doc) []*Block {
+	if d.released {
+		panic("sotparse: Blocks of " + d.Path + ", whose text was released: use BlocksIn")
+	}
+	return bd.BlocksIn(d, d.File.Content)
+}
+
+// BlocksIn returns d's blocks, as Doc.BlocksIn does, in bd's memory.
+func (bd *BlockDecoder) BlocksIn(d *Doc, content []byte) []*Block {
 	enc := d.blockEnc
-	if len(enc) == 0 {
+	if len(enc) == 0 || len(content) != d.File.Tok.Size() {
 		return nil
 	}
 	base := d.BodyStart
 	off := d.File.Tok.Offset(base)
-	src := d.File.Content[off:]
+	src := content[off:]
 	// The counts up front size every buffer once: the blocks, all their
 	// texts in one buffer, all their runs in one slice.
 	n, k := binary.Uvarint(enc)

@@ -40,6 +40,9 @@ type Discovery struct {
 	Others   []string        // the other files: not part of the model, but they exist
 	Known    map[string]bool // every file and directory seen, ignored ones excluded
 	Problems []Problem       // positionless problems (Pos filled in by Parse)
+	// Sized says that every Entry's Size is the size discovery saw, which
+	// a streaming parse places the files by (ParseStreaming).
+	Sized bool
 }
 
 // RoleOf returns the role a workspace-relative path plays, or 0 if the file is
@@ -68,7 +71,7 @@ func RoleOf(p string) Role {
 // is reported and not followed, a link to a directory is not walked (its
 // target is walked in place), a link to a file inside the root is read.
 func Discover(fsys fs.FS, opt DiscoverOptions) (*Discovery, error) {
-	d := &Discovery{Known: map[string]bool{".": true}}
+	d := &Discovery{Known: map[string]bool{".": true}, Sized: true}
 	err := fs.WalkDir(fsys, ".", func(p string, de fs.DirEntry, err error) error {
 		if err != nil {
 			if p == "." {

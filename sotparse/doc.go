@@ -69,7 +69,15 @@ type Doc struct {
 	blockEnc []byte   // the blocks of the body, encoded (see Blocks)
 	summary  bool     // decoded from a summary: no content, no blocks (see Workspace.Content)
 	mentions []string // a summary's work ids in any letter case, upper-cased, sorted
+
+	visits   []docVisit // what the parse's DocChecks did on d (see DocCheck.Each)
+	released bool       // the text went after the DocChecks ran (Stream.Release)
+	digest   uint64     // of the released text, to know it again when read back
 }
+
+// Released reports whether d's text went after the parse's DocChecks
+// (Stream.Release): Workspace.Content reads it back from its file.
+func (d *Doc) Released() bool { return d.released }
 
 // MayMention reports whether d's text may name the work id (upper case),
 // in any letter case: false only when d is a summary whose text certainly

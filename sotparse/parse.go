@@ -7,6 +7,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"go/token"
+	"hash/maphash"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -106,14 +107,32 @@ type SummaryStore interface {
 // parses are summarized into the store for later runs. A summary that does
 // not decode is ignored and its document parsed.
 func ParseReusing(fset *token.FileSet, disc *Discovery, read func(path string) ([]byte, error), maxSize int64, reuse *Reuse) *Workspace {
+	return ParseStreaming(fset, disc, read, maxSize, reuse, nil)
+}
+
+// ParseStreaming is ParseReusing that also runs stream's DocChecks on each
+// document it parses, right after parsing it. With stream.Release, and
+// without summaries to reuse, each document is read, parsed, checked and
+// let go in turn: the run holds the text of a few documents at a time, not
+// of the workspace. Its files are then placed in fset by the sizes
+// discovery saw; a file whose size changed since is placed after them.
+func ParseStreaming(fset *token.FileSet, disc *Discovery, read func(path string) ([]byte, error), maxSize int64, reuse *Reuse, stream *Stream) *Workspace {
 	if maxSize <= 0 {
 		maxSize = DefaultMaxFileSize
 	}
-	ws := &Workspace{Fset: fset, known: disc.Known, read: read}
+	ws := &Workspace{Fset: fset, known: disc.Known, read: read, seed: maphash.MakeSeed()}
 	var store SummaryStore
 	if reuse != nil {
 		ws.focus, ws.prefetch, store = reuse.Focus, reuse.Prefetch, reuse.Store
 	}
+	if stream != nil {
+		ws.docChecks = stream.Checks
+		ws.prepared = make([]any, len(stream.Checks))
+		for k, c := range stream.Checks {
+			ws.prepared[k] = c.prepare()
+		}
+	}
+	release := stream != nil && stream.Release && store == nil
 	type slot struct {
 		entry    Entry
 		content  []byte
@@ -182,6 +201,9 @@ func ParseReusing(fset *token.FileSet, disc *Discovery, read func(path string) (
 			if s.doc.BOM {
 				report("syntax", f.Pos(0), f.Pos(3), "file starts with a UTF-8 byte order mark")
 			}
+			if stream != nil {
+				ws.check(s.doc, stream, release && f.Path != GlossaryPath)
+			}
 		case RoleWorkboard:
 			s.wb = parseWorkboard(f, func(pos, end token.Pos, msg string) { report("workboard", pos, end, msg) })
 		case RoleRecord:
@@ -189,84 +211,125 @@ func ParseReusing(fset *token.FileSet, disc *Discovery, read func(path string) (
 		}
 	}
 
-	// Read in parallel (I/O), add to the FileSet in path order (stable
-	// positions), then parse in parallel (CPU).
-	if reuse != nil && reuse.ID != nil {
-		// Summaries found by the ids git knows; the rest is read below.
-		var toRead []string
+	// largestFirst orders the slots for parsing: a big file (the
+	// workboard sorts last) parsed at the end would keep one core busy
+	// while the others wait.
+	largestFirst := func() []int {
+		order := make([]int, len(slots))
+		for i := range order {
+			order[i] = i
+		}
+		slices.SortStableFunc(order, func(a, b int) int {
+			return cmp.Compare(slots[b].file.Tok.Size(), slots[a].file.Tok.Size())
+		})
+		return order
+	}
+	if release && disc.Sized {
+		// Each file is placed by the size discovery saw, then read,
+		// parsed, checked and let go in turn.
 		for _, s := range slots {
-			if store != nil && reusable(s.entry, reuse.Focus) && s.entry.Size <= maxSize {
-				if id, ok := reuse.ID(s.entry.Path); ok {
-					s.id = id
-					if sum := store.Summary(s.entry.Path, id); sum != nil {
-						if size, err := SummarySize(sum); err == nil && int64(size) <= maxSize {
-							s.summary, s.size = sum, size
-							continue
+			size := int(s.entry.Size)
+			if s.entry.Size > maxSize {
+				size = 0 // not read: readSlot says why
+			}
+			tf := fset.AddFile(s.entry.Path, -1, size)
+			s.file = &File{Path: s.entry.Path, Role: s.entry.Role, Tok: tf}
+		}
+		moved := make([]bool, len(slots))
+		order := largestFirst()
+		parallel(len(slots), func(k int) {
+			i := order[k]
+			s := slots[i]
+			readSlot(s)
+			if s.err == nil && len(s.content) != s.file.Tok.Size() {
+				moved[i] = true // changed since discovery
+				return
+			}
+			s.file.Content = s.content
+			parseSlot(s)
+			s.content = nil
+		})
+		for i, s := range slots {
+			if moved[i] {
+				// Its place was made for another size: a token file of
+				// its own, after the others.
+				addSlot(s)
+				parseSlot(s)
+				s.content = nil
+			}
+		}
+	} else {
+		// Read in parallel (I/O), add to the FileSet in path order (stable
+		// positions), then parse in parallel (CPU).
+		if reuse != nil && reuse.ID != nil {
+			// Summaries found by the ids git knows; the rest is read below.
+			var toRead []string
+			for _, s := range slots {
+				if store != nil && reusable(s.entry, reuse.Focus) && s.entry.Size <= maxSize {
+					if id, ok := reuse.ID(s.entry.Path); ok {
+						s.id = id
+						if sum := store.Summary(s.entry.Path, id); sum != nil {
+							if size, err := SummarySize(sum); err == nil && int64(size) <= maxSize {
+								s.summary, s.size = sum, size
+								continue
+							}
 						}
 					}
 				}
+				toRead = append(toRead, s.entry.Path)
 			}
-			toRead = append(toRead, s.entry.Path)
-		}
-		if reuse.Prefetch != nil {
-			reuse.Prefetch(toRead)
-		}
-	}
-	parallel(len(slots), func(i int) {
-		s := slots[i]
-		if s.summary != nil {
-			return
-		}
-		readSlot(s)
-		if store == nil || s.id != "" || s.err != nil || !reusable(s.entry, reuse.Focus) {
-			return
-		}
-		// No id from git: hash the content, which still saves parsing it.
-		s.id = BlobID(s.content)
-		if sum := store.Summary(s.entry.Path, s.id); sum != nil {
-			if size, err := SummarySize(sum); err == nil && size == len(s.content) {
-				s.summary, s.size, s.content = sum, size, nil
+			if reuse.Prefetch != nil {
+				reuse.Prefetch(toRead)
 			}
 		}
-	})
-	for _, s := range slots {
-		addSlot(s)
-	}
-	damaged := make([]bool, len(slots))
-	// Largest first: a big file (the workboard sorts last) parsed at the
-	// end would keep one core busy while the others wait.
-	order := make([]int, len(slots))
-	for i := range order {
-		order[i] = i
-	}
-	slices.SortStableFunc(order, func(a, b int) int {
-		return cmp.Compare(slots[b].file.Tok.Size(), slots[a].file.Tok.Size())
-	})
-	parallel(len(slots), func(k int) {
-		i := order[k]
-		s := slots[i]
-		if s.summary == nil {
-			parseSlot(s)
-			return
-		}
-		var err error
-		if s.entry.Role == RoleWorkboard {
-			s.wb, err = decodeWorkboardSummary(s.file, s.summary)
-		} else {
-			s.doc, err = decodeSummary(s.file, s.summary)
-		}
-		if err != nil {
-			damaged[i] = true
-		}
-	})
-	// A summary that does not decode is read and parsed after all, in a
-	// token file of its own.
-	for i, s := range slots {
-		if damaged[i] {
-			s.summary = nil
+		parallel(len(slots), func(i int) {
+			s := slots[i]
+			if s.summary != nil {
+				return
+			}
 			readSlot(s)
+			if store == nil || s.id != "" || s.err != nil || !reusable(s.entry, reuse.Focus) {
+				return
+			}
+			// No id from git: hash the content, which still saves parsing it.
+			s.id = BlobID(s.content)
+			if sum := store.Summary(s.entry.Path, s.id); sum != nil {
+				if size, err := SummarySize(sum); err == nil && size == len(s.content) {
+					s.summary, s.size, s.content = sum, size, nil
+				}
+			}
+		})
+		for _, s := range slots {
 			addSlot(s)
-			parseSlot(s)
+		}
+		damaged := make([]bool, len(slots))
+		order := largestFirst()
+		parallel(len(slots), func(k int) {
+			i := order[k]
+			s := slots[i]
+			if s.summary == nil {
+				parseSlot(s)
+				return
+			}
+			var err error
+			if s.entry.Role == RoleWorkboard {
+				s.wb, err = decodeWorkboardSummary(s.file, s.summary)
+			} else {
+				s.doc, err = decodeSummary(s.file, s.summary)
+			}
+			if err != nil {
+				damaged[i] = true
+			}
+		})
+		// A summary that does not decode is read and parsed after all, in a
+		// token file of its own.
+		for i, s := range slots {
+			if damaged[i] {
+				s.summary = nil
+				readSlot(s)
+				addSlot(s)
+				parseSlot(s)
+			}
 		}
 	}
 	if store != nil {

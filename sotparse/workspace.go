@@ -11,6 +11,7 @@ import (
 	"errors"
 	"fmt"
 	"go/token"
+	"hash/maphash"
 	"sort"
 	"strings"
 	"sync"
@@ -39,6 +40,11 @@ type Workspace struct {
 	content  map[string][]byte // summarized documents' content Content read
 	outRead  map[string]bool   // documents out of focus, parsed, whose Content was asked for
 	readErr  error             // the first summarized document that could not be read back
+
+	docChecks []*DocCheck       // run by the parse on each document (Stream.Checks)
+	prepared  []any             // what each of docChecks prepared for the run
+	seed      maphash.Seed      // of the released texts' digests
+	reread    map[string][]byte // released texts Content read back
 }
 
 // File is one workspace file as it was read.
@@ -62,6 +68,9 @@ func (ws *Workspace) Focused(path string) bool {
 // blank text of the summarized size, which keeps every offset valid: the
 // driver discards the run and runs again without summaries.
 func (ws *Workspace) Content(d *Doc) []byte {
+	if d.released {
+		return ws.readBack(d)
+	}
 	if !d.summary {
 		if ws.focus != nil && !ws.focus(d.Path) {
 			ws.readMu.Lock()
@@ -101,6 +110,47 @@ func (ws *Workspace) Content(d *Doc) []byte {
 	}
 	ws.content[d.Path] = b
 	return b
+}
+
+// readBack returns a released document's text, read again from its file
+// once. A text that changed since the parse (its size or digest differs)
+// would not match the positions: it is an error in ReadBackErr, and blank
+// text of the parsed size stands for it, as for a summary.
+func (ws *Workspace) readBack(d *Doc) []byte {
+	ws.readMu.Lock()
+	b, ok := ws.reread[d.Path]
+	ws.readMu.Unlock()
+	if ok {
+		return b
+	}
+	b, err := ws.read(d.Path)
+	switch {
+	case err != nil:
+	case len(b) != d.File.Tok.Size() || maphash.Bytes(ws.seed, b) != d.digest:
+		err = errors.New("changed while being checked")
+	}
+	ws.readMu.Lock()
+	defer ws.readMu.Unlock()
+	if err != nil {
+		if ws.readErr == nil {
+			ws.readErr = fmt.Errorf("%s: %w", d.Path, err)
+		}
+		b = bytes.Repeat([]byte{' '}, d.File.Tok.Size())
+	}
+	if ws.reread == nil {
+		ws.reread = map[string][]byte{}
+	}
+	ws.reread[d.Path] = b
+	return b
+}
+
+// FileContent returns f's content: Content of its document when f is a
+// released document, else the content it was read with.
+func (ws *Workspace) FileContent(f *File) []byte {
+	if d := ws.docs[f.Path]; d != nil && d.File == f && d.released {
+		return ws.readBack(d)
+	}
+	return f.Content
 }
 
 // Prefetch tells the workspace that the content of docs is about to be

@@ -61,7 +61,7 @@ func init() {
 
 func run(pass *analysis.Pass) (any, error) {
 	ws := pass.ResultOf[sotparse.Analyzer].(*sotparse.Workspace)
-	c := &checker{routes: map[string][]*sotparse.Doc{}, states: map[stateKey]*routeState{}, set: claims.load(),
+	c := &checker{ws: ws, routes: map[string][]*sotparse.Doc{}, states: map[stateKey]*routeState{}, set: claims.load(),
 		disclaimer: sotparse.PlainText(strings.TrimSpace(disclaimer))}
 	for _, d := range ws.Docs {
 		c.routes[d.Stem] = append(c.routes[d.Stem], d)
@@ -89,6 +89,7 @@ func run(pass *analysis.Pass) (any, error) {
 
 // checker holds what the documents of one run share.
 type checker struct {
+	ws     *sotparse.Workspace
 	routes map[string][]*sotparse.Doc // by stem, in path order
 	set    *ClaimSet
 
@@ -125,12 +126,13 @@ func (c *docRun) check() {
 	// whose messages are built anew. The candidates a test traces keep
 	// their text, so they get blocks of their own.
 	var blocks []*sotparse.Block
+	content := c.ws.Content(d)
 	if traceCandidates == nil {
 		bd := decoders.Get().(*sotparse.BlockDecoder)
 		defer decoders.Put(bd)
-		blocks = bd.Blocks(d)
+		blocks = bd.BlocksIn(d, content)
 	} else {
-		blocks = d.Blocks()
+		blocks = d.BlocksIn(content)
 	}
 	if needDisclaimer {
 		c.disclaimer(d, blocks)
@@ -212,7 +214,7 @@ func (c *docRun) disclaimer(d *sotparse.Doc, blocks []*sotparse.Block) {
 	for first >= 0 && blocks[first].Kind == sotparse.BlockHTML && blocks[first].Comment {
 		first = next(first + 1)
 	}
-	content := d.File.Content
+	content := c.ws.Content(d)
 	var firstText string
 	if first >= 0 {
 		if b := blocks[first]; b.Kind == sotparse.BlockParagraph {

@@ -125,7 +125,7 @@ func run(pass *analysis.Pass) (any, error) {
 		}
 		return false
 	}
-	c := &checker{pass: pass, today: today.date()}
+	c := &checker{pass: pass, ws: ws, today: today.date()}
 	for _, d := range ws.Docs {
 		if !scope.Match(d.Path) || !ws.Focused(d.Path) {
 			continue
@@ -149,6 +149,7 @@ func run(pass *analysis.Pass) (any, error) {
 
 type checker struct {
 	pass  *analysis.Pass
+	ws    *sotparse.Workspace
 	today time.Time
 }
 
@@ -224,7 +225,7 @@ func (c *checker) required(d *sotparse.Doc) {
 		if len(alts) == 1 && alts[0] == "core_promotion_status" {
 			diag.SuggestedFixes = []analysis.SuggestedFix{{
 				Message:   "add core_promotion_status: not-promoted",
-				TextEdits: []analysis.TextEdit{{Pos: fm.Close, End: fm.Close, NewText: []byte("core_promotion_status: not-promoted" + eol(d, fm.Close))}},
+				TextEdits: []analysis.TextEdit{{Pos: fm.Close, End: fm.Close, NewText: []byte("core_promotion_status: not-promoted" + c.eol(d, fm.Close))}},
 			}}
 		}
 		c.pass.Report(diag)
@@ -242,9 +243,9 @@ func isEmpty(f *sotparse.Field) bool {
 }
 
 // eol returns the line ending of the line before pos: "\r\n" or "\n".
-func eol(d *sotparse.Doc, pos token.Pos) string {
+func (c *checker) eol(d *sotparse.Doc, pos token.Pos) string {
 	off := d.File.Tok.Offset(pos)
-	if off >= 2 && bytes.Equal(d.File.Content[off-2:off], []byte("\r\n")) {
+	if off >= 2 && bytes.Equal(c.ws.Content(d)[off-2:off], []byte("\r\n")) {
 		return "\r\n"
 	}
 	return "\n"
@@ -253,10 +254,13 @@ func eol(d *sotparse.Doc, pos token.Pos) string {
 // valueSpan returns the range of the scalar text of f in the file: the
 // value without quotes or a trailing comment where it can be found there,
 // otherwise the whole value range.
-func valueSpan(d *sotparse.Doc, f *sotparse.Field) (token.Pos, token.Pos) {
+func (c *checker) valueSpan(d *sotparse.Doc, f *sotparse.Field) (token.Pos, token.Pos) {
 	start, end := d.File.Tok.Offset(f.ValuePos), d.File.Tok.Offset(f.ValueEnd)
-	if f.Value != "" && start <= end && end <= len(d.File.Content) {
-		if i := bytes.Index(d.File.Content[start:end], []byte(f.Value)); i >= 0 {
+	if f.Value == "" || start > end || end > d.File.Tok.Size() {
+		return f.ValuePos, f.ValueEnd
+	}
+	if content := c.ws.Content(d); end <= len(content) {
+		if i := bytes.Index(content[start:end], []byte(f.Value)); i >= 0 {
 			return f.ValuePos + token.Pos(i), f.ValuePos + token.Pos(i+len(f.Value))
 		}
 	}
@@ -268,14 +272,14 @@ func (c *checker) status(d *sotparse.Doc) {
 	if f == nil || !f.Scalar || isEmpty(f) || statuses.Has(f.Value) {
 		return
 	}
-	pos, end := valueSpan(d, f)
+	pos, end := c.valueSpan(d, f)
 	lower := strings.ToLower(strings.TrimSpace(f.Value))
 	if statuses.Has(lower) {
 		diag := analysis.Diagnostic{
 			Pos: pos, End: end, Category: "status",
 			Message: fmt.Sprintf("frontmatter status %q must be lower-case %q", f.Value, lower),
 		}
-		if f.Value == string(d.File.Content[d.File.Tok.Offset(pos):d.File.Tok.Offset(end)]) {
+		if f.Value == string(c.ws.Content(d)[d.File.Tok.Offset(pos):d.File.Tok.Offset(end)]) {
 			diag.SuggestedFixes = []analysis.SuggestedFix{{
 				Message:   fmt.Sprintf("replace %q with %q", f.Value, lower),
 				TextEdits: []analysis.TextEdit{{Pos: pos, End: end, NewText: []byte(lower)}},
@@ -289,7 +293,7 @@ func (c *checker) status(d *sotparse.Doc) {
 
 func (c *checker) dates(d *sotparse.Doc) {
 	fm := d.Frontmatter
-	at := func(f *sotparse.Field) (token.Pos, token.Pos) { return valueSpan(d, f) }
+	at := func(f *sotparse.Field) (token.Pos, token.Pos) { return c.valueSpan(d, f) }
 	parse := func(f *sotparse.Field) (time.Time, bool) {
 		if f == nil || !f.Scalar || isEmpty(f) {
 			return time.Time{}, false

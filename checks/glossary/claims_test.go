@@ -69,7 +69,7 @@ func TestCorpusClaims(t *testing.T) {
 	}
 	var got []string
 	for _, d := range ws.Docs {
-		for _, b := range blocks(d) {
+		for _, b := range blocks(d, ws.Content(d)) {
 			for _, c := range claims(b.text) {
 				p := ws.Fset.Position(d.File.Pos(b.offset(c.start)))
 				got = append(got, fmt.Sprintf("%s:%d: %s", filepath.Base(d.Path), p.Line, c.term))

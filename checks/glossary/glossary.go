@@ -42,31 +42,50 @@ func run(pass *analysis.Pass) (any, error) {
 		}
 	}
 	unreadable := g == nil && ws.File(GlossaryPath) != nil
-	for _, d := range ws.Docs {
-		if !ws.Focused(d.Path) || !mentionsGlossary(d.File.Content) {
-			continue
-		}
-		for _, b := range blocks(d) {
-			if !mentionsGlossary([]byte(b.text)) {
-				continue
-			}
-			for _, c := range claims(b.text) {
-				pos, end := d.File.Pos(b.offset(c.start)), d.File.Pos(b.offset(c.end-1)+1)
-				switch {
-				case unreadable:
-				case g == nil:
-					report(pos, end, "missing-glossary", "this says %s defines %q but the workspace has no %s", GlossaryPath, c.term, GlossaryPath)
-				case lookup(g, c.term) == nil:
-					msg := fmt.Sprintf("%s does not define %q", GlossaryPath, c.term)
-					if near := nearTerm(g, c.term); near != nil {
-						msg += fmt.Sprintf(" (it defines %q)", near.Name)
-					}
-					report(pos, end, "undefined-term", "%s", msg)
+	for _, r := range DocCheck.Each(pass, ws) {
+		cs, _ := r.([]termClaim)
+		for _, c := range cs {
+			switch {
+			case unreadable:
+			case g == nil:
+				report(c.pos, c.end, "missing-glossary", "this says %s defines %q but the workspace has no %s", GlossaryPath, c.term, GlossaryPath)
+			case lookup(g, c.term) == nil:
+				msg := fmt.Sprintf("%s does not define %q", GlossaryPath, c.term)
+				if near := nearTerm(g, c.term); near != nil {
+					msg += fmt.Sprintf(" (it defines %q)", near.Name)
 				}
+				report(c.pos, c.end, "undefined-term", "%s", msg)
 			}
 		}
 	}
 	return nil, nil
+}
+
+// DocCheck finds the statements of a document that the glossary defines a
+// term; run judges them against the glossary.
+var DocCheck = &sotparse.DocCheck{Run: docClaims}
+
+// termClaim is a statement that the glossary defines term.
+type termClaim struct {
+	pos, end token.Pos
+	term     string
+}
+
+func docClaims(p *sotparse.DocPass) any {
+	d := p.Doc
+	if !p.Focused() || !mentionsGlossary(p.Content) {
+		return nil
+	}
+	var out []termClaim
+	for _, b := range blocks(d, p.Content) {
+		if !mentionsGlossary([]byte(b.text)) {
+			continue
+		}
+		for _, c := range claims(b.text) {
+			out = append(out, termClaim{d.File.Pos(b.offset(c.start)), d.File.Pos(b.offset(c.end-1) + 1), c.term})
+		}
+	}
+	return out
 }
 
 // emptyDefinition reports whether a definition has no text besides
@@ -155,8 +174,7 @@ var (
 
 // blocks returns the document's text blocks outside fenced code and
 // blockquotes.
-func blocks(d *sotparse.Doc) []block {
-	content := d.File.Content
+func blocks(d *sotparse.Doc, content []byte) []block {
 	off := d.File.Tok.Offset(d.BodyStart)
 	var out []block
 	var cur *block

@@ -10,7 +10,6 @@ import (
 
 	"github.com/svrnty/sotvet/checks/internal/bodylines"
 	"github.com/svrnty/sotvet/checks/internal/docutil"
-	"github.com/svrnty/sotvet/checks/internal/parallel"
 	"github.com/svrnty/sotvet/sotparse"
 )
 
@@ -85,33 +84,29 @@ func init() {
 	Analyzer.Flags.Var(&enabled, "rules", "comma-separated rules to report: blank-lines (MD012), final-newline (MD047), trailing-spaces (MD009)")
 }
 
+// DocCheck is the whole check: every rule reads one document's text.
+var DocCheck = &sotparse.DocCheck{Run: checkDoc}
+
 func run(pass *analysis.Pass) (any, error) {
-	ws := pass.ResultOf[sotparse.Analyzer].(*sotparse.Workspace)
-	var docs []*sotparse.Doc
-	for _, d := range ws.Docs {
-		if ws.Focused(d.Path) {
-			docs = append(docs, d)
-		}
-	}
-	ws.Prefetch(docs)
-	// Documents are read in parallel; findings are reported in order.
-	found := make([]findings, len(docs))
-	parallel.For(len(docs), func(i int) {
-		d := docs[i]
-		content := ws.Content(d)
-		if enabled["blank-lines"] || enabled["trailing-spaces"] {
-			lines(&found[i], d.File, content)
-		}
-		if enabled["final-newline"] {
-			finalNewline(&found[i], d.File, content)
-		}
-	})
-	for _, fs := range found {
-		for _, d := range fs {
-			pass.Report(d)
-		}
-	}
+	DocCheck.Each(pass, pass.ResultOf[sotparse.Analyzer].(*sotparse.Workspace))
 	return nil, nil
+}
+
+func checkDoc(p *sotparse.DocPass) any {
+	if !p.Focused() {
+		return nil
+	}
+	var found findings
+	if enabled["blank-lines"] || enabled["trailing-spaces"] {
+		lines(&found, p.Doc.File, p.Content)
+	}
+	if enabled["final-newline"] {
+		finalNewline(&found, p.Doc.File, p.Content)
+	}
+	for _, d := range found {
+		p.Report(d)
+	}
+	return nil
 }
 
 // messages holds a rule's message for the small counts, made once: a

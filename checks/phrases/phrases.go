@@ -109,20 +109,21 @@ func (c *checker) text(d *sotparse.Doc) string {
 
 // rangeText returns the plain text of the part of the body of d in the file
 // offsets [from, to).
-func rangeText(d *sotparse.Doc, from, to int) string {
+func (c *checker) rangeText(d *sotparse.Doc, from, to int) string {
+	content := c.ws.Content(d)
 	from = max(from, d.File.Tok.Offset(d.BodyStart))
-	to = min(to, len(d.File.Content))
+	to = min(to, len(content))
 	if to <= from {
 		return ""
 	}
-	return sotparse.PlainText(string(d.File.Content[from:to]))
+	return sotparse.PlainText(string(content[from:to]))
 }
 
 // section returns the file offsets of the section that starts with the
 // heading at pos: up to the next heading of the same or a higher level.
 func section(d *sotparse.Doc, pos token.Pos) (int, int) {
 	start := d.File.Tok.Offset(pos)
-	end := len(d.File.Content)
+	end := d.File.Tok.Size()
 	level := 0
 	for _, h := range d.Headings {
 		switch {
@@ -150,7 +151,7 @@ func (c *checker) list(d *sotparse.Doc, pl *sotparse.PhraseList) {
 	var before, after string
 	if self {
 		secStart, secEnd := section(d, pl.Pos)
-		before, after = rangeText(d, 0, secStart), rangeText(d, secEnd, len(d.File.Content))
+		before, after = c.rangeText(d, 0, secStart), c.rangeText(d, secEnd, d.File.Tok.Size())
 	}
 	for _, ph := range pl.Phrases {
 		if ph.Text == "" {

@@ -81,9 +81,9 @@ const placeholder = "*<{[$…"
 // continuation returns the text that directly follows the reference in its
 // file, up to the next white space, quote, closing bracket or sentence
 // punctuation: what the parser's path pattern stopped short of.
-func continuation(f *sotparse.File, end token.Pos) string {
-	off := f.Tok.Offset(end)
-	b := f.Content
+func continuation(d *sotparse.Doc, content []byte, end token.Pos) string {
+	off := d.File.Tok.Offset(end)
+	b := content
 	i := off
 	for i < len(b) {
 		r, size := utf8.DecodeRune(b[i:])
@@ -103,7 +103,7 @@ func (c *checker) paths(d *sotparse.Doc) {
 			continue
 		}
 		seen[r.Text] = true
-		if strings.ContainsAny(r.Text, placeholder) || strings.ContainsAny(continuation(d.File, r.End), placeholder) {
+		if strings.ContainsAny(r.Text, placeholder) || strings.ContainsAny(continuation(d, c.ws.Content(d), r.End), placeholder) {
 			continue
 		}
 		p := path.Clean(r.Text)

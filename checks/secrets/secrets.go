@@ -7,6 +7,7 @@ import (
 	"reflect"
 	"regexp"
 	"strings"
+	"sync"
 
 	yaml "go.yaml.in/yaml/v4"
 	"golang.org/x/tools/go/analysis"
@@ -77,45 +78,117 @@ func Config() (engine.Config, error) {
 	return cfg, nil
 }
 
+// DocCheck scans the documents; run scans the other files.
+var DocCheck = &sotparse.DocCheck{Prepare: prepare, Run: scanDoc}
+
+// prepared is the run's scanner, or why there is none.
+type prepared struct {
+	sc  *engine.Scanner
+	err error
+}
+
+func prepare() any {
+	sc, err := Scanner()
+	return &prepared{sc, err}
+}
+
+// docScan is what scanDoc found in one document.
+type docScan struct {
+	found []engine.Finding
+	err   error
+}
+
+func scanDoc(p *sotparse.DocPass) any {
+	if len(p.Content) == 0 || !p.Focused() {
+		return nil
+	}
+	pr := p.Prepared.(*prepared)
+	if pr.err != nil {
+		return &docScan{err: pr.err}
+	}
+	found := pr.sc.Scan(p.Doc.Path, p.Content)
+	report(p.Report, p.Doc.File, found)
+	return &docScan{found: found}
+}
+
 func run(pass *analysis.Pass) (any, error) {
 	ws := pass.ResultOf[sotparse.Analyzer].(*sotparse.Workspace)
+	sc, err := Scanner()
+	if err != nil {
+		return nil, err
+	}
+	scans := &Scans{byPath: make(map[string][]engine.Finding, len(ws.Files))}
+	for i, r := range DocCheck.Each(pass, ws) {
+		if r, ok := r.(*docScan); ok {
+			if r.err != nil {
+				return nil, r.err
+			}
+			scans.byPath[ws.Docs[i].Path] = r.found
+		}
+	}
+	// The other files are scanned in parallel; findings are reported in
+	// file order.
+	var files []*sotparse.File
+	for _, f := range ws.Files {
+		if f.Role != sotparse.RoleCase && f.Role != sotparse.RoleDoc && len(f.Content) > 0 && ws.Focused(f.Path) {
+			files = append(files, f)
+		}
+	}
+	found := make([][]engine.Finding, len(files))
+	parallel.For(len(files), func(i int) {
+		found[i] = sc.Scan(files[i].Path, files[i].Content)
+	})
+	for i, f := range files {
+		scans.byPath[f.Path] = found[i]
+		report(pass.Report, f, found[i])
+	}
+	return scans, nil
+}
+
+// report reports the secrets found in file that are not allowed.
+func report(rep func(analysis.Diagnostic), file *sotparse.File, found []engine.Finding) {
+	for _, s := range found {
+		if s.Allowed {
+			continue
+		}
+		msg := fmt.Sprintf("%s: %s (%s)", s.RuleID, s.Description, s.Redacted)
+		if s.Unjustified {
+			msg += "; sotvet:allow-secret on this line gives no reason, so it allows nothing"
+		}
+		rep(analysis.Diagnostic{Pos: file.Pos(s.Start), End: file.Pos(s.End), Category: s.RuleID, Message: msg})
+	}
+}
+
+// lastScanner is the scanner built last and the configuration it was built
+// for: the documents of a run share one, and building one compiles every
+// rule.
+var lastScanner struct {
+	sync.Mutex
+	key string
+	sc  *engine.Scanner
+}
+
+// Scanner returns a scanner for the flags' configuration (Config); the
+// last one built is reused while the configuration stays the same.
+func Scanner() (*engine.Scanner, error) {
 	cfg, err := Config()
 	if err != nil {
 		return nil, err
+	}
+	// The configuration printed is its key: patterns print as their text,
+	// and anything printed as an address only costs a rebuild.
+	key := fmt.Sprintf("%+v", cfg)
+	lastScanner.Lock()
+	defer lastScanner.Unlock()
+	if lastScanner.sc != nil && lastScanner.key == key {
+		return lastScanner.sc, nil
 	}
 	sc, err := engine.NewScanner(cfg)
 	if err != nil {
 		return nil, err
 	}
-	// Files are scanned in parallel; findings are reported in file order.
-	found := make([][]engine.Finding, len(ws.Files))
-	scanned := make([]bool, len(ws.Files))
-	parallel.For(len(ws.Files), func(i int) {
-		f := ws.Files[i]
-		if f.Role != sotparse.RoleCase && len(f.Content) > 0 && ws.Focused(f.Path) {
-			found[i], scanned[i] = sc.Scan(f.Path, f.Content), true
-		}
-	})
-	scans := &Scans{byPath: make(map[string][]engine.Finding, len(ws.Files))}
-	for i, f := range ws.Files {
-		if scanned[i] {
-			scans.byPath[f.Path] = found[i]
-		}
-	}
-	for i, fs := range found {
-		file := ws.Files[i]
-		for _, s := range fs {
-			if s.Allowed {
-				continue
-			}
-			msg := fmt.Sprintf("%s: %s (%s)", s.RuleID, s.Description, s.Redacted)
-			if s.Unjustified {
-				msg += "; sotvet:allow-secret on this line gives no reason, so it allows nothing"
-			}
-			pass.Report(analysis.Diagnostic{Pos: file.Pos(s.Start), End: file.Pos(s.End), Category: s.RuleID, Message: msg})
-		}
-	}
-	return scans, nil
+	lastScanner.key, lastScanner.sc = key, sc
+	return sc, nil
 }
 
 // stringList is a flag.Value for a list given comma-separated on the command

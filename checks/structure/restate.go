@@ -28,7 +28,7 @@ func init() {
 // Target Repository path exposure.").
 func (c *checker) nearDuplicates(d *sotparse.Doc) {
 	frame := c.frame
-	content := d.File.Content
+	content := c.content
 	var prevKey uint64
 	var prevItem string
 	var prevLine bodylines.Line

@@ -37,29 +37,37 @@ func init() {
 	Analyzer.Flags.Var(prdSections, "prd-sections", `sections every PRD must have: a comma-separated or YAML list; "A|B" means a section named A or B`)
 }
 
+// DocCheck is the whole check: every rule reads one document.
+var DocCheck = &sotparse.DocCheck{Run: checkDoc}
+
 func run(pass *analysis.Pass) (any, error) {
-	ws := pass.ResultOf[sotparse.Analyzer].(*sotparse.Workspace)
-	c := &checker{pass: pass, frame: newFraming(framingWords)}
-	for _, d := range ws.Docs {
-		if !ws.Focused(d.Path) {
-			continue
-		}
-		c.headings(d)
-		if d.Kind == sotparse.KindPRD {
-			c.sections(d)
-		}
-		if d.Kind == sotparse.KindIssues {
-			c.items(d)
-		}
-		c.duplicates(d)
-		c.nearDuplicates(d)
-	}
+	DocCheck.Each(pass, pass.ResultOf[sotparse.Analyzer].(*sotparse.Workspace))
 	return nil, nil
 }
 
+func checkDoc(p *sotparse.DocPass) any {
+	if !p.Focused() {
+		return nil
+	}
+	d := p.Doc
+	c := &checker{pass: p, content: p.Content, frame: newFraming(framingWords)}
+	c.headings(d)
+	if d.Kind == sotparse.KindPRD {
+		c.sections(d)
+	}
+	if d.Kind == sotparse.KindIssues {
+		c.items(d)
+	}
+	c.duplicates(d)
+	c.nearDuplicates(d)
+	return nil
+}
+
+// checker checks one document.
 type checker struct {
-	pass  *analysis.Pass
-	frame *framing // -framing-words, for near-duplicate-line
+	pass    *sotparse.DocPass
+	content []byte   // the document's text
+	frame   *framing // -framing-words, for near-duplicate-line
 }
 
 func (c *checker) report(pos, end token.Pos, category, format string, args ...any) {
@@ -175,7 +183,7 @@ func (c *checker) items(d *sotparse.Doc) {
 			continue
 		}
 		start, end := tf.Offset(it.End), sectionEnd(d, it)
-		lines := bodylines.Lines(d.File.Content, start, end)
+		lines := bodylines.Lines(c.content, start, end)
 		label := -1
 		ok := false
 		for i, ln := range lines {
@@ -223,7 +231,7 @@ func sectionEnd(d *sotparse.Doc, it *sotparse.WorkItem) int {
 			return d.File.Tok.Offset(h.Pos)
 		}
 	}
-	return len(d.File.Content)
+	return d.File.Tok.Size()
 }
 
 var (
@@ -234,7 +242,7 @@ var (
 
 // duplicates reports a body line identical to the line before it.
 func (c *checker) duplicates(d *sotparse.Doc) {
-	content := d.File.Content
+	content := c.content
 	start := d.File.Tok.Offset(d.BodyStart)
 	if !repeatsLine(content[start:]) {
 		return // most documents: no line repeats the one before it

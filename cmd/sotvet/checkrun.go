@@ -142,7 +142,10 @@ func (cf *checkFlags) workspaceOptions(dir, root string, rootCfg *config.Config,
 	if err != nil {
 		return checks.Options{}, nil, nil, err
 	}
-	return checks.Options{Root: dir, FS: rootFS, Analyzers: analyzers, Severity: sev, MaxFileSize: cfg.MaxFileSize}, cfg, rootFS, nil
+	// A run that reports keeps the typed model and lets the texts go; one
+	// that fixes edits the texts.
+	release := !cf.fix && !cf.diff
+	return checks.Options{Root: dir, FS: rootFS, Analyzers: analyzers, Severity: sev, MaxFileSize: cfg.MaxFileSize, ReleaseText: release}, cfg, rootFS, nil
 }
 
 // vetWorkspace runs the checks over the workspace at dir with its own

@@ -1,0 +1,94 @@
+package checks
+
+import (
+	"bytes"
+	"cmp"
+	"go/token"
+	"slices"
+	"sync"
+
+	"golang.org/x/tools/go/analysis"
+
+	"github.com/svrnty/sotvet/sotparse"
+)
+
+// textIndex keeps what the driver reads of a document's text after the
+// checks, taken while the parse still holds the text (Stream.AfterDoc): the
+// normalised text each DocCheck finding flags, for its fingerprint, and
+// whether the text holds a suppression. A run that lets the texts go
+// (Options.ReleaseText) then reads none back for these.
+type textIndex struct {
+	fset *token.FileSet
+	mu   sync.Mutex
+	docs map[string]*docText
+}
+
+// docText is what textIndex keeps of one document.
+type docText struct {
+	ignore  bool // the text holds "sotvet:ignore"
+	flagged []flagSpan
+}
+
+// flagSpan is the text a finding flags, keyed as fingerprint finds it.
+type flagSpan struct {
+	offset, endLine, endCol int
+	fields                  string // appendFields of the flagged bytes
+}
+
+var ignoreMark = []byte("sotvet:ignore")
+
+// afterDoc indexes d's text for the diagnostics the DocChecks reported on
+// it; the parse calls it for each document, concurrently.
+func (x *textIndex) afterDoc(d *sotparse.Doc, content []byte, diags [][]analysis.Diagnostic) {
+	dt := &docText{ignore: bytes.Contains(content, ignoreMark)}
+	var buf []byte
+	for _, ds := range diags {
+		for _, diag := range ds {
+			if !diag.Pos.IsValid() {
+				continue
+			}
+			_, _, _, offset, endLine, endCol := span(x.fset, diag.Pos, diag.End)
+			buf = appendFields(buf[:0], flaggedIn(d.File.Tok, content, offset, endLine, endCol))
+			dt.flagged = append(dt.flagged, flagSpan{offset, endLine, endCol, string(buf)})
+		}
+	}
+	slices.SortFunc(dt.flagged, compareFlagged)
+	dt.flagged = slices.CompactFunc(dt.flagged, func(a, b flagSpan) bool { return compareFlagged(a, b) == 0 })
+	x.mu.Lock()
+	if x.docs == nil {
+		x.docs = map[string]*docText{}
+	}
+	x.docs[d.Path] = dt
+	x.mu.Unlock()
+}
+
+func compareFlagged(a, b flagSpan) int {
+	if c := cmp.Compare(a.offset, b.offset); c != 0 {
+		return c
+	}
+	if c := cmp.Compare(a.endLine, b.endLine); c != 0 {
+		return c
+	}
+	return cmp.Compare(a.endCol, b.endCol)
+}
+
+// flagged returns the normalised text a finding of path at offset, ending
+// at endLine:endCol, flags, if the index has it.
+func (x *textIndex) flagged(path string, offset, endLine, endCol int) (string, bool) {
+	dt := x.docs[path]
+	if dt == nil {
+		return "", false
+	}
+	i, ok := slices.BinarySearchFunc(dt.flagged, flagSpan{offset: offset, endLine: endLine, endCol: endCol}, compareFlagged)
+	if !ok {
+		return "", false
+	}
+	return dt.flagged[i].fields, true
+}
+
+// mayIgnore reports whether path's text may hold a suppression: false only
+// when the index saw the whole text and it does not.
+func (x *textIndex) mayIgnore(path string) bool {
+	dt := x.docs[path]
+	return dt == nil || dt.ignore
+}

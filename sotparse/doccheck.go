@@ -1,0 +1,161 @@
+package sotparse
+
+import (
+	"fmt"
+	"hash/maphash"
+	"runtime/debug"
+
+	"golang.org/x/tools/go/analysis"
+)
+
+// A DocCheck is the part of a check that reads one document at a time, on
+// its own: its text, its frontmatter, its blocks, never another document.
+//
+// A driver may hand the parse the DocChecks of the checks it is about to
+// run (Stream): the parse then runs them on each document right after
+// parsing it, while its text is in memory, and can let the text go at once
+// (Stream.Release). A check's Run collects what they found with Each, which
+// runs the DocCheck itself on the documents the parse did not: the check
+// finds the same whatever the driver did.
+type DocCheck struct {
+	// Prepare, when set, is called once per run before Run, from the
+	// check's flags as they are then: what it returns is DocPass.Prepared.
+	Prepare func() any
+	// Run inspects one document; it may report diagnostics through the
+	// DocPass and returns a value that Each hands back to the check's Run.
+	// It is called concurrently for different documents.
+	Run func(*DocPass) any
+}
+
+// A DocPass is one document as a DocCheck sees it.
+type DocPass struct {
+	Doc      *Doc
+	Content  []byte // the document's text; offsets in it are offsets of Doc's positions
+	Prepared any    // what the DocCheck's Prepare returned for this run
+	ws       *Workspace
+	diags    []analysis.Diagnostic
+}
+
+func (c *DocCheck) prepare() any {
+	if c.Prepare == nil {
+		return nil
+	}
+	return c.Prepare()
+}
+
+// Report records a diagnostic about the document.
+func (p *DocPass) Report(d analysis.Diagnostic) { p.diags = append(p.diags, d) }
+
+// Focused reports whether the run reports on the document (Workspace.Focused).
+func (p *DocPass) Focused() bool { return p.ws.Focused(p.Doc.Path) }
+
+// docVisit is what one DocCheck did on one document during the parse.
+type docVisit struct {
+	done   bool
+	result any
+	diags  []analysis.Diagnostic
+	panic  string // the DocCheck panicked: Each panics again, in the check's Run
+}
+
+// visit runs c on d with its content and keeps what it did in d.visits[k].
+func (ws *Workspace) visit(k int, c *DocCheck, d *Doc, content []byte) {
+	v := &d.visits[k]
+	p := &DocPass{Doc: d, Content: content, Prepared: ws.prepared[k], ws: ws}
+	defer func() {
+		if r := recover(); r != nil {
+			v.panic = fmt.Sprintf("%v\n%s", r, debug.Stack())
+		}
+		v.done = true
+	}()
+	v.result = c.Run(p)
+	v.diags = p.diags
+}
+
+// check runs stream's DocChecks on d, then its AfterDoc, and lets d's text
+// go when release is set.
+func (ws *Workspace) check(d *Doc, stream *Stream, release bool) {
+	content := d.File.Content
+	d.visits = make([]docVisit, len(stream.Checks))
+	for k, c := range stream.Checks {
+		ws.visit(k, c, d, content)
+	}
+	if stream.AfterDoc != nil {
+		diags := make([][]analysis.Diagnostic, len(d.visits))
+		for k := range d.visits {
+			diags[k] = d.visits[k].diags
+		}
+		stream.AfterDoc(d, content, diags)
+	}
+	if release {
+		d.digest = maphash.Bytes(ws.seed, content)
+		d.File.Content = nil
+		d.released = true
+	}
+}
+
+// Each returns what c's Run returned for each document of ws, in the order
+// of ws.Docs, after reporting through pass every diagnostic it reported,
+// document by document. The documents the parse ran c on are not read
+// again; the others are read (Content) and c runs on them now, in parallel.
+func (c *DocCheck) Each(pass *analysis.Pass, ws *Workspace) []any {
+	k := -1
+	for i, dc := range ws.docChecks {
+		if dc == c {
+			k = i
+		}
+	}
+	results := make([]any, len(ws.Docs))
+	diags := make([][]analysis.Diagnostic, len(ws.Docs))
+	var todo []*Doc
+	var todoAt []int
+	for i, d := range ws.Docs {
+		if k >= 0 && k < len(d.visits) && d.visits[k].done {
+			v := d.visits[k]
+			if v.panic != "" {
+				panic(v.panic)
+			}
+			results[i], diags[i] = v.result, v.diags
+			d.visits[k] = docVisit{} // handed over: the pass holds them now
+			continue
+		}
+		todo = append(todo, d)
+		todoAt = append(todoAt, i)
+	}
+	if len(todo) > 0 {
+		var prepared any
+		if k >= 0 {
+			prepared = ws.prepared[k]
+		} else {
+			prepared = c.prepare()
+		}
+		ws.Prefetch(todo)
+		parallel(len(todo), func(j int) {
+			d := todo[j]
+			p := &DocPass{Doc: d, Content: ws.Content(d), Prepared: prepared, ws: ws}
+			results[todoAt[j]] = c.Run(p)
+			diags[todoAt[j]] = p.diags
+		})
+	}
+	for _, ds := range diags {
+		for _, d := range ds {
+			pass.Report(d)
+		}
+	}
+	return results
+}
+
+// Stream is how a driver has the parse run DocChecks document by document
+// (ParseStreaming).
+type Stream struct {
+	// Checks run on each document right after it is parsed, in order.
+	Checks []*DocCheck
+	// AfterDoc, when set, is called after Checks with the document's text
+	// and what each check reported on it (diags[i] from Checks[i]), before
+	// the text may go: the driver keeps what it needs of the text for
+	// those findings.
+	AfterDoc func(d *Doc, content []byte, diags [][]analysis.Diagnostic)
+	// Release lets each document's text go once AfterDoc has run: the run
+	// keeps the typed model, and Content reads a text back from its file
+	// when a check asks for it, checking that it did not change.
+	Release bool
+}
