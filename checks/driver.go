@@ -54,6 +54,9 @@ type Options struct {
 	// asks for a text later has it read back from the file. A run that
 	// applies fixes needs the texts and leaves this unset.
 	ReleaseText bool
+	// NoFixes leaves the findings without their suggested fixes: a run
+	// that reports only does not pay for them.
+	NoFixes bool
 	// Reuse, when set, makes the run report on the files in Reuse.Focus
 	// only, taking the other documents from Reuse.Store's summaries where
 	// it can; findings in other files are dropped. If a check needed a
@@ -121,7 +124,7 @@ func Run(opt Options) (*Result, *sotparse.Workspace, error) {
 	text := &textIndex{fset: fset}
 	parse := sotparse.PassOptions{
 		Reuse:  opt.Reuse,
-		Stream: &sotparse.Stream{Release: opt.ReleaseText},
+		Stream: &sotparse.Stream{Release: opt.ReleaseText, DropFixes: opt.NoFixes},
 		Size: func(rel string) (int64, bool) {
 			size, ok := sizes[rel]
 			return size, ok
@@ -135,7 +138,15 @@ func Run(opt Options) (*Result, *sotparse.Workspace, error) {
 			parse.Stream.Checks = append(parse.Stream.Checks, dc)
 		}
 	}
-	results, diags, err := execute(order, fset, pkg, files, others, readFile, parse)
+	// A diagnostic becomes a finding as it is reported: a run with many
+	// findings never holds both.
+	resolveAs := func(a *analysis.Analyzer, d analysis.Diagnostic) Finding {
+		if opt.NoFixes {
+			d.SuggestedFixes = nil
+		}
+		return resolve(fset, a.Name, d, opt.Severity)
+	}
+	results, found, err := execute(order, fset, pkg, files, others, readFile, parse, resolveAs)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -168,14 +179,12 @@ func Run(opt Options) (*Result, *sotparse.Workspace, error) {
 	sort.Strings(res.Checked)
 	n := 0
 	for _, a := range order {
-		n += len(diags[a])
+		n += len(found[a])
 	}
 	res.Findings = make([]Finding, 0, n)
 	for _, a := range order {
-		for _, d := range diags[a] {
-			res.Findings = append(res.Findings, resolve(fset, ws, a.Name, d, opt.Severity))
-		}
-		diags[a] = nil // resolved: let the collector have them
+		res.Findings = append(res.Findings, found[a]...)
+		found[a] = nil // copied: let the collector have them
 	}
 	res.Findings = suppress(ws, text, res.Findings, res.Checked, func(name string) bool { return Lookup(name) != nil || name == SuppressionCheck })
 	if opt.Reuse != nil {
@@ -204,12 +213,12 @@ func Run(opt Options) (*Result, *sotparse.Workspace, error) {
 // execute runs the analyzers, each as soon as the analyzers it requires have
 // finished, at most GOMAXPROCS at a time: checks share only the read-only
 // workspace, so independent ones overlap (most of them are sequential).
-func execute(order []*analysis.Analyzer, fset *token.FileSet, pkg *types.Package, files, others []string, readFile func(string) ([]byte, error), parse sotparse.PassOptions) (map[*analysis.Analyzer]any, map[*analysis.Analyzer][]analysis.Diagnostic, error) {
+func execute(order []*analysis.Analyzer, fset *token.FileSet, pkg *types.Package, files, others []string, readFile func(string) ([]byte, error), parse sotparse.PassOptions, resolveAs func(*analysis.Analyzer, analysis.Diagnostic) Finding) (map[*analysis.Analyzer]any, map[*analysis.Analyzer][]Finding, error) {
 	type state struct {
-		done   chan struct{}
-		result any
-		diags  []analysis.Diagnostic
-		err    error
+		done     chan struct{}
+		result   any
+		findings []Finding
+		err      error
 	}
 	states := make(map[*analysis.Analyzer]*state, len(order))
 	for _, a := range order {
@@ -245,7 +254,7 @@ func execute(order []*analysis.Analyzer, fset *token.FileSet, pkg *types.Package
 				TypesSizes:        types.SizesFor("gc", "amd64"),
 				ResultOf:          resultOf,
 				ReadFile:          readFile,
-				Report:            func(d analysis.Diagnostic) { st.diags = append(st.diags, d) },
+				Report:            func(d analysis.Diagnostic) { st.findings = append(st.findings, resolveAs(a, d)) },
 				ImportObjectFact:  func(types.Object, analysis.Fact) bool { return false },
 				ExportObjectFact:  func(types.Object, analysis.Fact) { panic("sotvet: facts are not supported") },
 				ImportPackageFact: func(*types.Package, analysis.Fact) bool { return false },
@@ -273,15 +282,15 @@ func execute(order []*analysis.Analyzer, fset *token.FileSet, pkg *types.Package
 	}
 	wg.Wait()
 	results := map[*analysis.Analyzer]any{}
-	diags := map[*analysis.Analyzer][]analysis.Diagnostic{}
+	found := map[*analysis.Analyzer][]Finding{}
 	for _, a := range order { // the first error in a stable order
 		st := states[a]
 		if st.err != nil {
 			return nil, nil, st.err
 		}
-		results[a], diags[a] = st.result, st.diags
+		results[a], found[a] = st.result, st.findings
 	}
-	return results, diags, nil
+	return results, found, nil
 }
 
 // topo returns the analyzers and everything they require, each after its
@@ -316,7 +325,7 @@ func topo(roots []*analysis.Analyzer) ([]*analysis.Analyzer, error) {
 	return order, nil
 }
 
-func resolve(fset *token.FileSet, ws *sotparse.Workspace, check string, d analysis.Diagnostic, sev map[string]Severity) Finding {
+func resolve(fset *token.FileSet, check string, d analysis.Diagnostic, sev map[string]Severity) Finding {
 	f := Finding{Check: check, Category: d.Category, Message: d.Message, Severity: SeverityError}
 	if s, ok := DefaultSeverity[check+"/"+d.Category]; ok && d.Category != "" {
 		f.Severity = s

@@ -29,11 +29,12 @@ type DocCheck struct {
 
 // A DocPass is one document as a DocCheck sees it.
 type DocPass struct {
-	Doc      *Doc
-	Content  []byte // the document's text; offsets in it are offsets of Doc's positions
-	Prepared any    // what the DocCheck's Prepare returned for this run
-	ws       *Workspace
-	diags    []analysis.Diagnostic
+	Doc       *Doc
+	Content   []byte // the document's text; offsets in it are offsets of Doc's positions
+	Prepared  any    // what the DocCheck's Prepare returned for this run
+	ws        *Workspace
+	diags     []analysis.Diagnostic
+	dropFixes bool
 }
 
 func (c *DocCheck) prepare() any {
@@ -44,7 +45,12 @@ func (c *DocCheck) prepare() any {
 }
 
 // Report records a diagnostic about the document.
-func (p *DocPass) Report(d analysis.Diagnostic) { p.diags = append(p.diags, d) }
+func (p *DocPass) Report(d analysis.Diagnostic) {
+	if p.dropFixes {
+		d.SuggestedFixes = nil
+	}
+	p.diags = append(p.diags, d)
+}
 
 // Focused reports whether the run reports on the document (Workspace.Focused).
 func (p *DocPass) Focused() bool { return p.ws.Focused(p.Doc.Path) }
@@ -60,7 +66,7 @@ type docVisit struct {
 // visit runs c on d with its content and keeps what it did in d.visits[k].
 func (ws *Workspace) visit(k int, c *DocCheck, d *Doc, content []byte) {
 	v := &d.visits[k]
-	p := &DocPass{Doc: d, Content: content, Prepared: ws.prepared[k], ws: ws}
+	p := &DocPass{Doc: d, Content: content, Prepared: ws.prepared[k], ws: ws, dropFixes: ws.dropFixes}
 	defer func() {
 		if r := recover(); r != nil {
 			v.panic = fmt.Sprintf("%v\n%s", r, debug.Stack())
@@ -144,6 +150,24 @@ func (c *DocCheck) Each(pass *analysis.Pass, ws *Workspace) []any {
 	return results
 }
 
+// Visited hands over what c's Run returned for d when the parse ran c on
+// it, for a check that reads documents only as its rules need them (Each
+// reads every one). c must report nothing: Visited drops what it reported.
+// A second call for d reports false.
+func (c *DocCheck) Visited(ws *Workspace, d *Doc) (any, bool) {
+	for k, dc := range ws.docChecks {
+		if dc == c && k < len(d.visits) && d.visits[k].done {
+			v := d.visits[k]
+			if v.panic != "" {
+				panic(v.panic)
+			}
+			d.visits[k] = docVisit{}
+			return v.result, true
+		}
+	}
+	return nil, false
+}
+
 // Stream is how a driver has the parse run DocChecks document by document
 // (ParseStreaming).
 type Stream struct {
@@ -154,6 +178,9 @@ type Stream struct {
 	// the text may go: the driver keeps what it needs of the text for
 	// those findings.
 	AfterDoc func(d *Doc, content []byte, diags [][]analysis.Diagnostic)
+	// DropFixes drops the suggested fixes of the DocChecks' diagnostics:
+	// the run only reports.
+	DropFixes bool
 	// Release lets each document's text go once AfterDoc has run: the run
 	// keeps the typed model, and Content reads a text back from its file
 	// when a check asks for it, checking that it did not change.

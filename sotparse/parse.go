@@ -127,6 +127,7 @@ func ParseStreaming(fset *token.FileSet, disc *Discovery, read func(path string)
 	}
 	if stream != nil {
 		ws.docChecks = stream.Checks
+		ws.dropFixes = stream.DropFixes
 		ws.prepared = make([]any, len(stream.Checks))
 		for k, c := range stream.Checks {
 			ws.prepared[k] = c.prepare()

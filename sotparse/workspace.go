@@ -43,6 +43,7 @@ type Workspace struct {
 
 	docChecks []*DocCheck       // run by the parse on each document (Stream.Checks)
 	prepared  []any             // what each of docChecks prepared for the run
+	dropFixes bool              // Stream.DropFixes
 	seed      maphash.Seed      // of the released texts' digests
 	reread    map[string][]byte // released texts Content read back
 }

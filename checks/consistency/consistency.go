@@ -8,7 +8,6 @@ import (
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/svrnty/sotvet/checks/internal/docutil"
-	"github.com/svrnty/sotvet/checks/internal/parallel"
 	"github.com/svrnty/sotvet/sotparse"
 )
 
@@ -27,38 +26,33 @@ func init() {
 
 func run(pass *analysis.Pass) (any, error) {
 	ws := pass.ResultOf[sotparse.Analyzer].(*sotparse.Workspace)
-	var docs []*sotparse.Doc
-	for _, d := range ws.Docs {
-		if ws.Focused(d.Path) {
-			docs = append(docs, d)
+	c := &checker{ws: ws, report: pass.Report}
+	for i, r := range DocCheck.Each(pass, ws) {
+		if stmts, ok := r.([]recordStmt); ok {
+			c.records(ws.Docs[i], stmts)
 		}
 	}
-	ws.Prefetch(docs)
-	// Each document is judged alone, so they are judged in parallel; the
-	// findings are reported in document order afterwards.
-	found := make([][]analysis.Diagnostic, len(docs))
-	parallel.For(len(docs), func(i int) {
-		c := &checker{ws: ws, report: func(d analysis.Diagnostic) { found[i] = append(found[i], d) }}
-		c.doc(docs[i])
-	})
-	for _, ds := range found {
-		for _, d := range ds {
-			pass.Report(d)
-		}
-	}
-	(&checker{ws: ws, report: pass.Report}).schemas()
+	c.schemas()
 	return nil, nil
 }
 
-// doc runs the rules that read one document.
-func (c *checker) doc(d *sotparse.Doc) {
+// DocCheck runs the rules that read one document, and finds the
+// statements about an admission record's status that run compares with
+// the records.
+var DocCheck = &sotparse.DocCheck{Run: checkDoc}
+
+func checkDoc(p *sotparse.DocPass) any {
+	if !p.Focused() {
+		return nil
+	}
+	d, content := p.Doc, p.Content
+	c := &checker{report: p.Report}
 	c.draftComplete(d)
-	content := c.ws.Content(d)
 	secs := sections(d, len(content))
 	c.staleReview(d, content)
 	c.headings(d, content, secs)
 	c.counts(d, content)
-	c.records(d, content, secs)
+	return recordStatements(d, content)
 }
 
 type checker struct {

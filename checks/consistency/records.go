@@ -32,10 +32,44 @@ func recordStatus(r *sotparse.Record) (*sotparse.Member, string) {
 	return nil, ""
 }
 
+// recordStmt is a statement of a document's body about an admission
+// record's status: what one of recordField and recordIs matched on a line.
+type recordStmt struct {
+	line      int // offset of the line
+	re        int // 0: recordField, 1: recordIs
+	start     int // offsets of the match
+	end       int
+	got       string // the status stated, lower-cased
+	byDefault bool   // "not_admitted by default" describes the default
+}
+
+var recordPatterns = []*regexp.Regexp{recordField, recordIs}
+
+// recordStatements returns the statements about a record's status in d's
+// body, outside fenced code and quotes, in order.
+func recordStatements(d *sotparse.Doc, content []byte) []recordStmt {
+	var out []recordStmt
+	bodylines.Each(content, d.File.Tok.Offset(d.BodyStart), len(content), func(ln bodylines.Line) {
+		if ln.Quoted || !bodylines.ContainsFold(ln.Text, "admitted") {
+			return
+		}
+		for k, re := range recordPatterns {
+			m := re.FindStringSubmatchIndex(ln.Text)
+			if m == nil {
+				continue
+			}
+			vi := len(m) - 4 // the value group, then "by default"
+			out = append(out, recordStmt{line: ln.Off, re: k, start: ln.Off + m[0], end: ln.Off + m[1],
+				got: strings.ToLower(ln.Text[m[vi]:m[vi+1]]), byDefault: m[vi+2] >= 0})
+		}
+	})
+	return out
+}
+
 // records reports statements about a record's status that the record, named
 // in the same section, contradicts.
-func (c *checker) records(d *sotparse.Doc, content []byte, secs []section) {
-	if len(c.ws.Records) == 0 {
+func (c *checker) records(d *sotparse.Doc, stmts []recordStmt) {
+	if len(c.ws.Records) == 0 || len(stmts) == 0 {
 		return
 	}
 	byPath := map[string]*sotparse.Record{}
@@ -43,6 +77,7 @@ func (c *checker) records(d *sotparse.Doc, content []byte, secs []section) {
 		byPath[r.Path] = r
 	}
 	tf := d.File.Tok
+	secs := sections(d, tf.Size())
 	// The records each section names, by section index (-1: no heading).
 	named := map[int][]*sotparse.Record{}
 	for _, ref := range d.Refs {
@@ -62,7 +97,7 @@ func (c *checker) records(d *sotparse.Doc, content []byte, secs []section) {
 		}
 	}
 	for i, recs := range named {
-		start, end := tf.Offset(d.BodyStart), len(content)
+		start, end := tf.Offset(d.BodyStart), tf.Size()
 		if i >= 0 {
 			start, end = secs[i].bodyStart, secs[i].end
 		}
@@ -76,30 +111,30 @@ func (c *checker) records(d *sotparse.Doc, content []byte, secs []section) {
 		if !same {
 			continue
 		}
-		for _, ln := range bodylines.Lines(content, start, end) {
-			if ln.Quoted || !strings.Contains(strings.ToLower(ln.Text), "admitted") {
+		for j := 0; j < len(stmts); {
+			// The statements of one line, in pattern order: the first
+			// that states another status than the record's is reported.
+			line := stmts[j].line
+			k := j
+			for k < len(stmts) && stmts[k].line == line {
+				k++
+			}
+			if line < start || line >= end {
+				j = k
 				continue
 			}
-			for _, re := range []*regexp.Regexp{recordField, recordIs} {
-				m := re.FindStringSubmatchIndex(ln.Text)
-				if m == nil {
-					continue
-				}
-				vi := len(m) - 4 // the value group, then "by default"
-				if m[vi+2] >= 0 {
-					continue // "not_admitted by default" describes the default
-				}
-				got := strings.ToLower(ln.Text[m[vi]:m[vi+1]])
-				if got == want {
+			for _, st := range stmts[j:k] {
+				if st.byDefault || st.got == want {
 					continue
 				}
 				r := recs[0]
 				mem, _ := recordStatus(r)
-				c.diag(d.File.Pos(ln.Off+m[0]), d.File.Pos(ln.Off+m[1]), "record-contradiction",
-					fmt.Sprintf("says the admission is %s, but %s has %q: %q", got, r.Path, mem.Name, want),
+				c.diag(d.File.Pos(st.start), d.File.Pos(st.end), "record-contradiction",
+					fmt.Sprintf("says the admission is %s, but %s has %q: %q", st.got, r.Path, mem.Name, want),
 					related(mem.ValuePos, "the record's %s is %s", mem.Name, want), nil)
 				break
 			}
+			j = k
 		}
 	}
 }

@@ -104,14 +104,54 @@ func run(pass *analysis.Pass) (any, error) {
 }
 
 // index indexes docs in parallel: it reads every line of every document.
-// A document out of focus may be a summary, whose content is read back.
+// The parse has indexed the documents it parsed (DocCheck); a document out
+// of focus may be a summary, whose content is read back.
 func (c *checker) index(docs []*sotparse.Doc) {
-	c.ws.Prefetch(docs)
-	out := make([]*docInfo, len(docs))
-	parallel.For(len(docs), func(i int) { out[i] = index(docs[i], c.ws.Content(docs[i])) })
-	for i, d := range docs {
+	var todo []*sotparse.Doc
+	for _, d := range docs {
+		if r, ok := DocCheck.Visited(c.ws, d); ok {
+			c.info[d] = r.(*docInfo)
+		} else {
+			todo = append(todo, d)
+		}
+	}
+	c.ws.Prefetch(todo)
+	out := make([]*docInfo, len(todo))
+	parallel.For(len(todo), func(i int) { out[i] = index(todo[i], c.ws.Content(todo[i])) })
+	for i, d := range todo {
 		c.info[d] = out[i]
 	}
+}
+
+// DocCheck indexes each document as the parse reads it: the rules read
+// the index, and a document's text only to report.
+var DocCheck = &sotparse.DocCheck{Run: func(p *sotparse.DocPass) any { return detach(index(p.Doc, p.Content)) }}
+
+// detach gives di strings of its own: the index of a document outlives its
+// text, which the parse may let go.
+func detach(di *docInfo) *docInfo {
+	for i := range di.remain {
+		for j := range di.remain[i].sents {
+			s := &di.remain[i].sents[j]
+			s.text = strings.Clone(s.text)
+		}
+	}
+	for i := range di.stated {
+		st := &di.stated[i]
+		st.status = strings.Clone(st.status)
+		for j := range st.ids {
+			st.ids[j] = strings.Clone(st.ids[j])
+		}
+	}
+	about := make(map[string]bool, len(di.about))
+	for id, v := range di.about {
+		about[strings.Clone(id)] = v
+	}
+	di.about = about
+	for i := range di.results {
+		di.results[i].status = strings.Clone(di.results[i].status)
+	}
+	return di
 }
 
 // mentioning returns the index of every document that may name the work

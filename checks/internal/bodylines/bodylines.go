@@ -79,3 +79,25 @@ func view(b []byte) string {
 	}
 	return unsafe.String(&b[0], len(b))
 }
+
+// ContainsFold reports whether s holds word (lower-case ASCII) in any ASCII
+// letter case, without allocating: the cheap test before a
+// case-insensitive regular expression.
+func ContainsFold(s, word string) bool {
+	for i := 0; i+len(word) <= len(s); i++ {
+		j := 0
+		for ; j < len(word); j++ {
+			c := s[i+j]
+			if 'A' <= c && c <= 'Z' {
+				c += 'a' - 'A'
+			}
+			if c != word[j] {
+				break
+			}
+		}
+		if j == len(word) {
+			return true
+		}
+	}
+	return false
+}
