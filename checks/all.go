@@ -50,7 +50,9 @@ var docChecks = map[*analysis.Analyzer]*sotparse.DocCheck{
 	consistency.Analyzer: consistency.DocCheck,
 	glossary.Analyzer:    glossary.DocCheck,
 	hygiene.Analyzer:     hygiene.DocCheck,
+	refs.Analyzer:        refs.DocCheck,
 	secrets.Analyzer:     secrets.DocCheck,
+	status.Analyzer:      status.DocCheck,
 	structure.Analyzer:   structure.DocCheck,
 }
 

@@ -132,6 +132,15 @@ func Run(opt Options) (*Result, *sotparse.Workspace, error) {
 	}
 	if opt.ReleaseText {
 		parse.Stream.AfterDoc = text.afterDoc
+		if !slices.Contains(order, secretscheck.Analyzer) {
+			// No scans of the secrets check to redact with: the documents
+			// with findings are scanned while their text is at hand.
+			sc, err := secretscheck.Scanner()
+			if err != nil {
+				return nil, nil, err
+			}
+			text.scan = func(path string, content []byte) []secretSpan { return secretSpans(sc.Scan(path, content), content) }
+		}
 	}
 	for _, a := range order {
 		if dc := docChecks[a]; dc != nil {
@@ -198,7 +207,7 @@ func Run(opt Options) (*Result, *sotparse.Workspace, error) {
 		res.Findings = kept
 	}
 	scans, _ := results[secretscheck.Analyzer].(*secretscheck.Scans)
-	if err := redact(ws, scans, res.Findings); err != nil {
+	if err := redact(ws, text, scans, res.Findings); err != nil {
 		return nil, nil, err
 	}
 	SortFindings(res.Findings)

@@ -24,7 +24,7 @@ const minQuoted = 8
 //
 // scans, when the secrets check ran, are its scans of the files it read:
 // the same scanner configuration, so those files are not scanned again.
-func redact(ws *sotparse.Workspace, scans *secretscheck.Scans, fs []Finding) error {
+func redact(ws *sotparse.Workspace, text *textIndex, scans *secretscheck.Scans, fs []Finding) error {
 	if len(fs) == 0 {
 		return nil
 	}
@@ -32,7 +32,7 @@ func redact(ws *sotparse.Workspace, scans *secretscheck.Scans, fs []Finding) err
 	if err != nil {
 		return err
 	}
-	r := &redactor{sc: sc, ws: ws, scans: scans, done: map[string]string{}, files: map[string]*fileSecrets{}}
+	r := &redactor{sc: sc, ws: ws, text: text, scans: scans, done: map[string]string{}, files: map[string]*fileSecrets{}}
 	for i := range fs {
 		f := &fs[i]
 		f.Message = r.clean(f.Message, f.File, f.Line, f.EndLine)
@@ -53,6 +53,7 @@ func redact(ws *sotparse.Workspace, scans *secretscheck.Scans, fs []Finding) err
 type redactor struct {
 	sc    *engine.Scanner
 	ws    *sotparse.Workspace
+	text  *textIndex              // what the parse kept of released texts
 	scans *secretscheck.Scans     // the secrets check's scans; may be nil
 	done  map[string]string       // message -> its redacted form
 	files map[string]*fileSecrets // path -> its secrets
@@ -94,7 +95,9 @@ func (r *redactor) secretsOnLines(path string, first, last int) []string {
 	if !ok {
 		fsec = &fileSecrets{}
 		r.files[path] = fsec
-		if file := r.ws.File(path); file != nil && file.Tok.Size() > 0 {
+		if spans, ok := r.text.secrets(path); ok {
+			fsec.spans = spans
+		} else if file := r.ws.File(path); file != nil && file.Tok.Size() > 0 {
 			// The text is read only when it holds secrets, or when the
 			// secrets check did not scan it: a released text is read
 			// back for that.
@@ -104,17 +107,10 @@ func (r *redactor) secretsOnLines(path string, first, last int) []string {
 				content = r.ws.FileContent(file)
 				found = r.sc.Scan(path, content)
 			}
-			for _, x := range found {
-				if x.AllowReason == "value" {
-					continue
-				}
-				if content == nil {
-					content = r.ws.FileContent(file)
-				}
-				if x.End <= len(content) {
-					fsec.spans = append(fsec.spans, secretSpan{x.Start, x.End, string(content[x.Start:x.End])})
-				}
+			if len(found) > 0 && content == nil {
+				content = r.ws.FileContent(file)
 			}
+			fsec.spans = secretSpans(found, content)
 		}
 	}
 	if len(fsec.spans) == 0 {
@@ -135,6 +131,18 @@ func (r *redactor) secretsOnLines(path string, first, last int) []string {
 	for _, s := range fsec.spans {
 		if s.start < end && s.end > start {
 			out = append(out, s.text)
+		}
+	}
+	return out
+}
+
+// secretSpans returns the secrets found in content that a message must
+// not quote, with their text.
+func secretSpans(found []engine.Finding, content []byte) []secretSpan {
+	var out []secretSpan
+	for _, x := range found {
+		if x.AllowReason != "value" && x.End <= len(content) {
+			out = append(out, secretSpan{x.Start, x.End, string(content[x.Start:x.End])})
 		}
 	}
 	return out

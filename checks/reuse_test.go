@@ -46,31 +46,7 @@ func (s *memStore) PutSummary(path, id string, b []byte) {
 // workspace of every testscript scenario (which between them hold a
 // finding of every rule), with every check enabled.
 func TestReuseMatchesFullRun(t *testing.T) {
-	dirs := map[string]string{"sample": filepath.Join("..", "testdata", "workspace")}
-	syn := t.TempDir()
-	if err := gencorpus.Write(syn, 120, 11); err != nil {
-		t.Fatal(err)
-	}
-	dirs["synthetic"] = syn
-	if c := testcorpus.Optional(t); c != "" {
-		dirs["corpus"] = c
-	}
-	scripts, _ := filepath.Glob(filepath.Join("..", "testdata", "script", "*.txtar"))
-	for _, s := range scripts {
-		ar, err := txtar.ParseFile(s)
-		if err != nil {
-			t.Fatal(err)
-		}
-		dir := t.TempDir()
-		files := map[string]string{}
-		for _, f := range ar.Files {
-			if !strings.Contains(f.Name, "..") && !filepath.IsAbs(f.Name) {
-				files[f.Name] = string(f.Data)
-			}
-		}
-		checktest.WriteFiles(t, dir, files)
-		dirs["script/"+strings.TrimSuffix(filepath.Base(s), ".txtar")] = dir
-	}
+	dirs := testWorkspaces(t)
 	for name, dir := range dirs {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
@@ -188,4 +164,37 @@ func TestReuseFallsBack(t *testing.T) {
 	if fmt.Sprint(got) != fmt.Sprint(want) {
 		t.Errorf("after a failed read back: %v, want %v", got, want)
 	}
+}
+
+// testWorkspaces returns the sample workspace, the real corpus when it is
+// here, a synthetic workspace and the workspace of every testscript
+// scenario, by name: between them they hold a finding of every rule.
+func testWorkspaces(t *testing.T) map[string]string {
+	t.Helper()
+	dirs := map[string]string{"sample": filepath.Join("..", "testdata", "workspace")}
+	syn := t.TempDir()
+	if err := gencorpus.Write(syn, 120, 11); err != nil {
+		t.Fatal(err)
+	}
+	dirs["synthetic"] = syn
+	if c := testcorpus.Optional(t); c != "" {
+		dirs["corpus"] = c
+	}
+	scripts, _ := filepath.Glob(filepath.Join("..", "testdata", "script", "*.txtar"))
+	for _, s := range scripts {
+		ar, err := txtar.ParseFile(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		dir := t.TempDir()
+		files := map[string]string{}
+		for _, f := range ar.Files {
+			if !strings.Contains(f.Name, "..") && !filepath.IsAbs(f.Name) {
+				files[f.Name] = string(f.Data)
+			}
+		}
+		checktest.WriteFiles(t, dir, files)
+		dirs["script/"+strings.TrimSuffix(filepath.Base(s), ".txtar")] = dir
+	}
+	return dirs
 }

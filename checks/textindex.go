@@ -19,6 +19,9 @@ import (
 // (Options.ReleaseText) then reads none back for these.
 type textIndex struct {
 	fset *token.FileSet
+	// scan, when set, finds the secrets of a document with findings, for
+	// their redaction: the run does not have the secrets check's scans.
+	scan func(path string, content []byte) []secretSpan
 	mu   sync.Mutex
 	docs map[string]*docText
 }
@@ -27,6 +30,8 @@ type textIndex struct {
 type docText struct {
 	ignore  bool // the text holds "sotvet:ignore"
 	flagged []flagSpan
+	scanned bool         // secrets holds the document's secrets
+	secrets []secretSpan // sorted by start
 }
 
 // flagSpan is the text a finding flags, keyed as fingerprint finds it.
@@ -51,6 +56,9 @@ func (x *textIndex) afterDoc(d *sotparse.Doc, content []byte, diags [][]analysis
 			buf = appendFields(buf[:0], flaggedIn(d.File.Tok, content, offset, endLine, endCol))
 			dt.flagged = append(dt.flagged, flagSpan{offset, endLine, endCol, string(buf)})
 		}
+	}
+	if x.scan != nil && len(dt.flagged) > 0 {
+		dt.secrets, dt.scanned = x.scan(d.Path, content), true
 	}
 	slices.SortFunc(dt.flagged, compareFlagged)
 	dt.flagged = slices.CompactFunc(dt.flagged, func(a, b flagSpan) bool { return compareFlagged(a, b) == 0 })
@@ -91,4 +99,13 @@ func (x *textIndex) flagged(path string, offset, endLine, endCol int) (string, b
 func (x *textIndex) mayIgnore(path string) bool {
 	dt := x.docs[path]
 	return dt == nil || dt.ignore
+}
+
+// secrets returns the secrets of path's text, if the index scanned it.
+func (x *textIndex) secrets(path string) ([]secretSpan, bool) {
+	dt := x.docs[path]
+	if dt == nil || !dt.scanned {
+		return nil, false
+	}
+	return dt.secrets, true
 }

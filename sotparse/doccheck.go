@@ -6,6 +6,8 @@ import (
 	"runtime/debug"
 
 	"golang.org/x/tools/go/analysis"
+
+	"github.com/svrnty/sotvet/internal/parallel"
 )
 
 // A DocCheck is the part of a check that reads one document at a time, on
@@ -135,7 +137,7 @@ func (c *DocCheck) Each(pass *analysis.Pass, ws *Workspace) []any {
 			prepared = c.prepare()
 		}
 		ws.Prefetch(todo)
-		parallel(len(todo), func(j int) {
+		parallel.For(len(todo), func(j int) {
 			d := todo[j]
 			p := &DocPass{Doc: d, Content: ws.Content(d), Prepared: prepared, ws: ws}
 			results[todoAt[j]] = c.Run(p)

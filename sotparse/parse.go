@@ -11,10 +11,10 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"runtime"
 	"slices"
-	"sync"
 	"unicode/utf8"
+
+	"github.com/svrnty/sotvet/internal/parallel"
 )
 
 // DefaultMaxFileSize caps the size of one workspace file. Real documents are
@@ -238,7 +238,7 @@ func ParseStreaming(fset *token.FileSet, disc *Discovery, read func(path string)
 		}
 		moved := make([]bool, len(slots))
 		order := largestFirst()
-		parallel(len(slots), func(k int) {
+		parallel.For(len(slots), func(k int) {
 			i := order[k]
 			s := slots[i]
 			readSlot(s)
@@ -283,7 +283,7 @@ func ParseStreaming(fset *token.FileSet, disc *Discovery, read func(path string)
 				reuse.Prefetch(toRead)
 			}
 		}
-		parallel(len(slots), func(i int) {
+		parallel.For(len(slots), func(i int) {
 			s := slots[i]
 			if s.summary != nil {
 				return
@@ -305,7 +305,7 @@ func ParseStreaming(fset *token.FileSet, disc *Discovery, read func(path string)
 		}
 		damaged := make([]bool, len(slots))
 		order := largestFirst()
-		parallel(len(slots), func(k int) {
+		parallel.For(len(slots), func(k int) {
 			i := order[k]
 			s := slots[i]
 			if s.summary == nil {
@@ -334,7 +334,7 @@ func ParseStreaming(fset *token.FileSet, disc *Discovery, read func(path string)
 		}
 	}
 	if store != nil {
-		parallel(len(slots), func(i int) {
+		parallel.For(len(slots), func(i int) {
 			s := slots[i]
 			if s.summary != nil || s.content == nil || !reusable(s.entry, nil) {
 				return
@@ -437,24 +437,4 @@ func encodingOK(f *File, report func(pos token.Pos, msg string)) bool {
 		return false
 	}
 	return true
-}
-
-func parallel(n int, fn func(i int)) {
-	workers := min(runtime.GOMAXPROCS(0), n)
-	var wg sync.WaitGroup
-	next := make(chan int)
-	for w := 0; w < workers; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range next {
-				fn(i)
-			}
-		}()
-	}
-	for i := 0; i < n; i++ {
-		next <- i
-	}
-	close(next)
-	wg.Wait()
 }

@@ -14,7 +14,7 @@ import (
 
 	"github.com/svrnty/sotvet/checks/internal/bodylines"
 	"github.com/svrnty/sotvet/checks/internal/docutil"
-	"github.com/svrnty/sotvet/checks/internal/parallel"
+	"github.com/svrnty/sotvet/internal/parallel"
 	"github.com/svrnty/sotvet/sotparse"
 )
 

@@ -42,11 +42,13 @@ func run(pass *analysis.Pass) (any, error) {
 			}
 		}
 	}
-	for _, d := range ws.Docs {
+	conts := DocCheck.Each(pass, ws)
+	for i, d := range ws.Docs {
 		if !ws.Focused(d.Path) {
 			continue // definitions below still see every document
 		}
-		c.paths(d)
+		open, _ := conts[i].([]bool)
+		c.paths(d, open)
 		c.source(d)
 		c.ids(d)
 	}
@@ -95,15 +97,35 @@ func continuation(d *sotparse.Doc, content []byte, end token.Pos) string {
 	return string(b[off:i])
 }
 
-// paths checks the .sot/ paths of the document body (rule a).
-func (c *checker) paths(d *sotparse.Doc) {
+// DocCheck reads, for each .sot/ path of a document, whether the text
+// right after it continues it with a placeholder: paths reads the answer,
+// not the text.
+var DocCheck = &sotparse.DocCheck{Run: func(p *sotparse.DocPass) any {
+	if !p.Focused() {
+		return nil
+	}
+	var open []bool // by index in Refs
+	for i, r := range p.Doc.Refs {
+		if r.Kind == sotparse.RefSOTPath && strings.ContainsAny(continuation(p.Doc, p.Content, r.End), placeholder) {
+			if open == nil {
+				open = make([]bool, len(p.Doc.Refs))
+			}
+			open[i] = true
+		}
+	}
+	return open
+}}
+
+// paths checks the .sot/ paths of the document body (rule a); open says
+// which of them the text continues with a placeholder (DocCheck).
+func (c *checker) paths(d *sotparse.Doc, open []bool) {
 	seen := map[string]bool{}
-	for _, r := range d.Refs {
+	for i, r := range d.Refs {
 		if r.Kind != sotparse.RefSOTPath || seen[r.Text] {
 			continue
 		}
 		seen[r.Text] = true
-		if strings.ContainsAny(r.Text, placeholder) || strings.ContainsAny(continuation(d, c.ws.Content(d), r.End), placeholder) {
+		if strings.ContainsAny(r.Text, placeholder) || (open != nil && open[i]) {
 			continue
 		}
 		p := path.Clean(r.Text)

@@ -13,7 +13,7 @@ import (
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/svrnty/sotvet/checks/internal/docutil"
-	"github.com/svrnty/sotvet/checks/internal/parallel"
+	"github.com/svrnty/sotvet/internal/parallel"
 	engine "github.com/svrnty/sotvet/secrets"
 	"github.com/svrnty/sotvet/sotparse"
 )

@@ -23,3 +23,22 @@ func TestForCallsEachIndexOnce(t *testing.T) {
 		}
 	}
 }
+
+func TestForRaisesPanicInCaller(t *testing.T) {
+	var calls atomic.Int32
+	defer func() {
+		if r := recover(); r != "boom" {
+			t.Fatalf("recovered %v, want boom", r)
+		}
+		if calls.Load() != 100 {
+			t.Errorf("%d calls, want every one of 100 before the panic", calls.Load())
+		}
+	}()
+	For(100, func(i int) {
+		calls.Add(1)
+		if i == 7 {
+			panic("boom")
+		}
+	})
+	t.Fatal("For returned")
+}

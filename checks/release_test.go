@@ -1,0 +1,196 @@
+package checks_test
+
+import (
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/svrnty/sotvet/checks"
+	"github.com/svrnty/sotvet/checks/checktest"
+	"github.com/svrnty/sotvet/internal/safefs"
+)
+
+// TestReleaseMatchesFullRun is the guarantee of a run that lets the texts
+// go after the per-document checks (Options.ReleaseText): it reports
+// exactly what a run keeping every text reports, fingerprints included,
+// on every test workspace with every check enabled.
+func TestReleaseMatchesFullRun(t *testing.T) {
+	for name, dir := range testWorkspaces(t) {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			root, err := filepath.Abs(dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			fsys, err := safefs.Open(root, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer fsys.Close()
+			run := func(release bool) []string {
+				t.Helper()
+				res, _, err := checks.Run(checks.Options{Root: root, FS: fsys, Analyzers: checks.All, ReleaseText: release, NoFixes: release})
+				if err != nil {
+					t.Fatal(err)
+				}
+				var out []string
+				for _, f := range res.Findings {
+					out = append(out, show(f))
+					if release && len(f.Fixes) > 0 {
+						t.Errorf("%s: a run without fixes has %d", show(f), len(f.Fixes))
+					}
+				}
+				return out
+			}
+			kept, released := run(false), run(true)
+			if d := diffLines(kept, released); d != "" {
+				t.Errorf("a run letting texts go differs from one keeping them:\n%s", d)
+			}
+		})
+	}
+}
+
+// diffLines lists the lines only one of a and b has.
+func diffLines(a, b []string) string {
+	count := map[string]int{}
+	for _, l := range a {
+		count[l]++
+	}
+	for _, l := range b {
+		count[l]--
+	}
+	var out []string
+	for l, n := range count {
+		switch {
+		case n > 0:
+			out = append(out, "- "+l)
+		case n < 0:
+			out = append(out, "+ "+l)
+		}
+	}
+	return strings.Join(out, "\n")
+}
+
+// changingFS gives one file new content (of the same size) from its second
+// read on: a document edited while the run had let its text go.
+type changingFS struct {
+	fs.FS
+	path, later string
+	reads       atomic.Int32
+}
+
+func (c *changingFS) Open(name string) (fs.File, error) {
+	if name == c.path && c.reads.Add(1) > 1 {
+		return memFile{strings.NewReader(c.later), memInfo{name: filepath.Base(name), size: int64(len(c.later))}}, nil
+	}
+	return c.FS.Open(name)
+}
+
+func (c *changingFS) ReadFile(name string) ([]byte, error) { return fs.ReadFile(c, name) }
+
+// growingFS reports one file smaller than it is when the workspace is
+// walked: a document that grew between discovery and its read.
+type growingFS struct {
+	fs.FS
+	path string
+}
+
+func (g growingFS) Stat(name string) (fs.FileInfo, error) {
+	info, err := fs.Stat(g.FS, name)
+	if err == nil && name == g.path {
+		return memInfo{name: info.Name(), size: info.Size() - 5}, nil
+	}
+	return info, err
+}
+
+func (g growingFS) ReadDir(name string) ([]fs.DirEntry, error) {
+	entries, err := fs.ReadDir(g.FS, name)
+	for i, e := range entries {
+		if filepath.ToSlash(filepath.Join(name, e.Name())) == g.path {
+			entries[i] = fs.FileInfoToDirEntry(mustInfo(g.Stat(g.path)))
+		}
+	}
+	return entries, err
+}
+
+func mustInfo(info fs.FileInfo, err error) fs.FileInfo {
+	if err != nil {
+		panic(err)
+	}
+	return info
+}
+
+type memInfo struct {
+	name string
+	size int64
+}
+
+func (i memInfo) Name() string       { return i.name }
+func (i memInfo) Size() int64        { return i.size }
+func (i memInfo) Mode() fs.FileMode  { return 0o644 }
+func (i memInfo) ModTime() time.Time { return time.Time{} }
+func (i memInfo) IsDir() bool        { return false }
+func (i memInfo) Sys() any           { return nil }
+
+type memFile struct {
+	*strings.Reader
+	info memInfo
+}
+
+func (f memFile) Stat() (fs.FileInfo, error) { return f.info, nil }
+func (f memFile) Close() error               { return nil }
+
+// TestReleaseEdgeCases: a text that changed before a check read it back
+// makes the run start over keeping the texts; a file that grew since
+// discovery is still read whole. Both give a full run's answer.
+func TestReleaseEdgeCases(t *testing.T) {
+	dir := t.TempDir()
+	doc := "---\nname: x\nowner: jp\nstatus: draft\ncreated: 2026-06-01\nlast_reviewed: 2026-06-01\nlifecycle_classification: planning\ncore_promotion_status: not-promoted\n---\n\n# X\n\n"
+	files := map[string]string{
+		"WORKBOARD.yaml":       "items: []\n",
+		".sot/R-PRD.md":        doc + "## Required Evidence\n\n- First phrase.\n- Second phrase.\n",
+		".sot/R-CLOSEOUT.md":   doc + "First phrase.\n\n\n\nTrailing  \n",
+		".sot/OTHER-ISSUES.md": doc + "Nothing.\n",
+	}
+	checktest.WriteFiles(t, dir, files)
+	run := func(fsys fs.FS, release bool) []string {
+		t.Helper()
+		res, _, err := checks.Run(checks.Options{Root: dir, FS: fsys, Analyzers: checks.All, ReleaseText: release, NoFixes: release})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []string
+		for _, f := range res.Findings {
+			out = append(out, show(f))
+		}
+		return out
+	}
+	want := run(os.DirFS(dir), false)
+	if !strings.Contains(fmt.Sprint(want), "Second phrase.") {
+		t.Fatalf("the phrases check, which reads another document's text, found nothing: %v", want)
+	}
+	// The CLOSEOUT is read back by the phrases check: by then it says
+	// something else, of the same size.
+	closeout := files[".sot/R-CLOSEOUT.md"]
+	changed := &changingFS{FS: os.DirFS(dir), path: ".sot/R-CLOSEOUT.md", later: strings.Replace(closeout, "First", "Fir5t", 1)}
+	got := run(changed, true)
+	if changed.reads.Load() < 3 {
+		t.Errorf("the CLOSEOUT was read %d times: want the parse's, the check's read back, the new run's", changed.reads.Load())
+	}
+	// The run started over and read the new text: it answers as a run of
+	// the workspace as it now is.
+	later := t.TempDir()
+	files[".sot/R-CLOSEOUT.md"] = changed.later
+	checktest.WriteFiles(t, later, files)
+	if now := run(os.DirFS(later), false); fmt.Sprint(got) != fmt.Sprint(now) {
+		t.Errorf("after the text changed:\n%s", diffLines(now, got))
+	}
+	if got := run(growingFS{FS: os.DirFS(dir), path: ".sot/R-CLOSEOUT.md"}, true); fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("a file that grew since discovery:\n%s", diffLines(want, got))
+	}
+}
