@@ -147,15 +147,28 @@ func Run(opt Options) (*Result, *sotparse.Workspace, error) {
 			parse.Stream.Checks = append(parse.Stream.Checks, dc)
 		}
 	}
-	// A diagnostic becomes a finding as it is reported: a run with many
-	// findings never holds both.
-	resolveAs := func(a *analysis.Analyzer, d analysis.Diagnostic) Finding {
+	// A diagnostic becomes a finding as it is reported, into one list for
+	// every check: a run with many findings never holds both forms, nor
+	// two lists.
+	var (
+		mu    sync.Mutex
+		found []Finding
+	)
+	collect := func(ws *sotparse.Workspace, a *analysis.Analyzer, d analysis.Diagnostic) {
 		if opt.NoFixes {
 			d.SuggestedFixes = nil
 		}
-		return resolve(fset, a.Name, d, opt.Severity)
+		f := resolve(fset, a.Name, d, opt.Severity)
+		mu.Lock()
+		if found == nil {
+			// The per-document checks' findings are counted already:
+			// room for them and some more, without regrowing.
+			found = make([]Finding, 0, ws.DocDiagnostics()+256)
+		}
+		found = append(found, f)
+		mu.Unlock()
 	}
-	results, found, err := execute(order, fset, pkg, files, others, readFile, parse, resolveAs)
+	results, err := execute(order, fset, pkg, files, others, readFile, parse, collect)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -186,15 +199,7 @@ func Run(opt Options) (*Result, *sotparse.Workspace, error) {
 		}
 	}
 	sort.Strings(res.Checked)
-	n := 0
-	for _, a := range order {
-		n += len(found[a])
-	}
-	res.Findings = make([]Finding, 0, n)
-	for _, a := range order {
-		res.Findings = append(res.Findings, found[a]...)
-		found[a] = nil // copied: let the collector have them
-	}
+	res.Findings = found
 	res.Findings = suppress(ws, text, res.Findings, res.Checked, func(name string) bool { return Lookup(name) != nil || name == SuppressionCheck })
 	if opt.Reuse != nil {
 		// Out of focus, a document may have been judged on its summary.
@@ -222,12 +227,11 @@ func Run(opt Options) (*Result, *sotparse.Workspace, error) {
 // execute runs the analyzers, each as soon as the analyzers it requires have
 // finished, at most GOMAXPROCS at a time: checks share only the read-only
 // workspace, so independent ones overlap (most of them are sequential).
-func execute(order []*analysis.Analyzer, fset *token.FileSet, pkg *types.Package, files, others []string, readFile func(string) ([]byte, error), parse sotparse.PassOptions, resolveAs func(*analysis.Analyzer, analysis.Diagnostic) Finding) (map[*analysis.Analyzer]any, map[*analysis.Analyzer][]Finding, error) {
+func execute(order []*analysis.Analyzer, fset *token.FileSet, pkg *types.Package, files, others []string, readFile func(string) ([]byte, error), parse sotparse.PassOptions, collect func(*sotparse.Workspace, *analysis.Analyzer, analysis.Diagnostic)) (map[*analysis.Analyzer]any, error) {
 	type state struct {
-		done     chan struct{}
-		result   any
-		findings []Finding
-		err      error
+		done   chan struct{}
+		result any
+		err    error
 	}
 	states := make(map[*analysis.Analyzer]*state, len(order))
 	for _, a := range order {
@@ -263,7 +267,10 @@ func execute(order []*analysis.Analyzer, fset *token.FileSet, pkg *types.Package
 				TypesSizes:        types.SizesFor("gc", "amd64"),
 				ResultOf:          resultOf,
 				ReadFile:          readFile,
-				Report:            func(d analysis.Diagnostic) { st.findings = append(st.findings, resolveAs(a, d)) },
+				Report: func(d analysis.Diagnostic) {
+					ws, _ := resultOf[sotparse.Analyzer].(*sotparse.Workspace)
+					collect(ws, a, d)
+				},
 				ImportObjectFact:  func(types.Object, analysis.Fact) bool { return false },
 				ExportObjectFact:  func(types.Object, analysis.Fact) { panic("sotvet: facts are not supported") },
 				ImportPackageFact: func(*types.Package, analysis.Fact) bool { return false },
@@ -291,15 +298,14 @@ func execute(order []*analysis.Analyzer, fset *token.FileSet, pkg *types.Package
 	}
 	wg.Wait()
 	results := map[*analysis.Analyzer]any{}
-	found := map[*analysis.Analyzer][]Finding{}
 	for _, a := range order { // the first error in a stable order
 		st := states[a]
 		if st.err != nil {
-			return nil, nil, st.err
+			return nil, st.err
 		}
-		results[a], found[a] = st.result, st.findings
+		results[a] = st.result
 	}
-	return results, found, nil
+	return results, nil
 }
 
 // topo returns the analyzers and everything they require, each after its

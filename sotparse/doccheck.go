@@ -170,6 +170,22 @@ func (c *DocCheck) Visited(ws *Workspace, d *Doc) (any, bool) {
 	return nil, false
 }
 
+// DocDiagnostics returns how many diagnostics the parse's DocChecks
+// reported and Each has yet to hand over: a driver sizes its findings by
+// them.
+func (ws *Workspace) DocDiagnostics() int {
+	if ws == nil {
+		return 0
+	}
+	n := 0
+	for _, d := range ws.Docs {
+		for _, v := range d.visits {
+			n += len(v.diags)
+		}
+	}
+	return n
+}
+
 // Stream is how a driver has the parse run DocChecks document by document
 // (ParseStreaming).
 type Stream struct {

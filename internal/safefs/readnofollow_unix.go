@@ -25,6 +25,12 @@ func ReadNoFollow(name string, limit int64) ([]byte, error) {
 		return nil, &fs.PathError{Op: "open", Path: name, Err: err}
 	}
 	defer syscall.Close(fd)
+	return readFD(fd, name, limit)
+}
+
+// readFD reads the open file fd, named name, if it is a regular file of at
+// most limit bytes.
+func readFD(fd int, name string, limit int64) ([]byte, error) {
 	var st syscall.Stat_t
 	if err := ignoringEINTR(func() error { return syscall.Fstat(fd, &st) }); err != nil {
 		return nil, &fs.PathError{Op: "stat", Path: name, Err: err}

@@ -33,6 +33,7 @@ var ErrNotRegular = errors.New("not a regular file")
 // regular files and directories, and ReadFile is bounded by the limit.
 type FS struct {
 	root  *os.Root
+	dir   *os.File // the root directory, for readBeneath; nil if it did not open
 	limit int64
 }
 
@@ -43,11 +44,21 @@ func Open(dir string, limit int64) (*FS, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &FS{root: r, limit: limit}, nil
+	// The same directory as the root: the fast read resolves under it.
+	d, err := r.Open(".")
+	if err != nil {
+		d = nil
+	}
+	return &FS{root: r, dir: d, limit: limit}, nil
 }
 
 // Close releases the root.
-func (f *FS) Close() error { return f.root.Close() }
+func (f *FS) Close() error {
+	if f.dir != nil {
+		f.dir.Close()
+	}
+	return f.root.Close()
+}
 
 // Root returns the os.Root the FS reads under.
 func (f *FS) Root() *os.Root { return f.root }
@@ -104,6 +115,11 @@ func ReadFile(fsys fs.FS, name string, limit int64) ([]byte, error) {
 	var file fs.File
 	var err error
 	if sf, ok := fsys.(*FS); ok {
+		if fs.ValidPath(name) {
+			if data, ok := readBeneath(sf.dir, name, limit); ok {
+				return data, nil
+			}
+		}
 		file, err = openChecked(func() (*os.File, error) {
 			return sf.root.OpenFile(name, os.O_RDONLY|syscall.O_NONBLOCK|syscall.O_NOCTTY, 0)
 		}, name, false)

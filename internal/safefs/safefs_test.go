@@ -57,3 +57,50 @@ func must(t *testing.T, err error) {
 		t.Fatal(err)
 	}
 }
+
+// TestReadBeneath: the one-call read resolves under the root or not at
+// all, and what it reads is what os.Root's way reads.
+func TestReadBeneath(t *testing.T) {
+	parent := t.TempDir()
+	dir := filepath.Join(parent, "root")
+	must(t, os.MkdirAll(filepath.Join(dir, "a", "b"), 0o755))
+	must(t, os.WriteFile(filepath.Join(parent, "secret.md"), []byte("outside"), 0o644))
+	must(t, os.WriteFile(filepath.Join(dir, "a", "b", "doc.md"), []byte("inside"), 0o644))
+	must(t, os.Symlink("../a/b/doc.md", filepath.Join(dir, "a", "in.md")))
+	must(t, os.Symlink("../../secret.md", filepath.Join(dir, "a", "out.md")))
+	must(t, os.Symlink(filepath.Join(parent, "secret.md"), filepath.Join(dir, "abs.md")))
+	must(t, os.Symlink("/proc/self/root/"+parent+"/secret.md", filepath.Join(dir, "magic.md")))
+	f, err := Open(dir, 1<<20)
+	must(t, err)
+	defer f.Close()
+	if noOpenat2.Load() {
+		t.Skip("openat2 is not available here")
+	}
+	for _, c := range []struct {
+		name string
+		want string // "" when nothing may be read
+	}{
+		{"a/b/doc.md", "inside"},
+		{"a/in.md", "inside"},
+		{"a/out.md", ""},
+		{"abs.md", ""},
+		{"magic.md", ""},
+		{"a/../a/b/doc.md", "inside"},
+	} {
+		got, ok := readBeneath(f.dir, c.name, 1<<20)
+		if c.want == "" && ok {
+			t.Errorf("readBeneath(%s) read %q out of the root", c.name, got)
+		}
+		if c.want != "" && (!ok || string(got) != c.want) {
+			t.Errorf("readBeneath(%s) = %q, %v; want %q", c.name, got, ok, c.want)
+		}
+		// ReadFile says the same, by whichever way.
+		b, err := f.ReadFile(c.name)
+		if c.want == "" && err == nil {
+			t.Errorf("ReadFile(%s) read %q out of the root", c.name, b)
+		}
+		if c.want != "" && (err != nil || string(b) != c.want) {
+			t.Errorf("ReadFile(%s) = %q, %v; want %q", c.name, b, err, c.want)
+		}
+	}
+}

@@ -101,3 +101,47 @@ func ContainsFold(s, word string) bool {
 	}
 	return false
 }
+
+// TextContainsFold is ContainsFold over a whole text, at the speed of a
+// byte search: it looks for the word's rarest letter (in English text), in
+// either case, and compares around each one it finds.
+func TextContainsFold(text []byte, word string) bool {
+	if word == "" {
+		return true
+	}
+	k := 0
+	for i := range len(word) {
+		if letterRank(word[i]) < letterRank(word[k]) {
+			k = i
+		}
+	}
+	c := word[k]
+	anchors := []byte{c}
+	if 'a' <= c && c <= 'z' {
+		anchors = append(anchors, c-('a'-'A'))
+	}
+	for _, a := range anchors {
+		for off := k; off < len(text); {
+			i := bytes.IndexByte(text[off:], a)
+			if i < 0 {
+				break
+			}
+			start := off + i - k
+			if start+len(word) <= len(text) && ContainsFold(unsafe.String(&text[start], len(word)), word) {
+				return true
+			}
+			off += i + 1
+		}
+	}
+	return false
+}
+
+// letterRank orders letters by how often English text uses them, rarest
+// first; other bytes rank last.
+func letterRank(c byte) int {
+	const byRarity = "zqxjkvbpygfwmucldrhsnioate"
+	if i := strings.IndexByte(byRarity, c); i >= 0 {
+		return i
+	}
+	return len(byRarity)
+}

@@ -26,3 +26,28 @@ func TestLines(t *testing.T) {
 		t.Errorf("first line from offset 2 = %+v", ls[0])
 	}
 }
+
+func TestTextContainsFold(t *testing.T) {
+	for _, c := range []struct {
+		text, word string
+		want       bool
+	}{
+		{"the record is ADMitted now", "admitted", true},
+		{"admitted", "admitted", true},
+		{"xAdmitted", "admitted", true},
+		{"admitte", "admitted", false},
+		{"a d m i t t e d", "admitted", false},
+		{"", "admitted", false},
+		{"MMMMmmmm admittex", "admitted", false},
+		{"zzz", "", true},
+	} {
+		if got := TextContainsFold([]byte(c.text), c.word); got != c.want {
+			t.Errorf("TextContainsFold(%q, %q) = %v, want %v", c.text, c.word, got, c.want)
+		}
+		if c.word != "" {
+			if slow := ContainsFold(c.text, c.word); slow != c.want {
+				t.Errorf("ContainsFold(%q, %q) = %v, want %v", c.text, c.word, slow, c.want)
+			}
+		}
+	}
+}
