@@ -258,15 +258,15 @@ func execute(order []*analysis.Analyzer, fset *token.FileSet, pkg *types.Package
 			sem <- struct{}{}
 			defer func() { <-sem }()
 			pass := &analysis.Pass{
-				Analyzer:          a,
-				Fset:              fset,
-				OtherFiles:        files,
-				IgnoredFiles:      others,
-				Pkg:               pkg,
-				TypesInfo:         &types.Info{},
-				TypesSizes:        types.SizesFor("gc", "amd64"),
-				ResultOf:          resultOf,
-				ReadFile:          readFile,
+				Analyzer:     a,
+				Fset:         fset,
+				OtherFiles:   files,
+				IgnoredFiles: others,
+				Pkg:          pkg,
+				TypesInfo:    &types.Info{},
+				TypesSizes:   types.SizesFor("gc", "amd64"),
+				ResultOf:     resultOf,
+				ReadFile:     readFile,
 				Report: func(d analysis.Diagnostic) {
 					ws, _ := resultOf[sotparse.Analyzer].(*sotparse.Workspace)
 					collect(ws, a, d)

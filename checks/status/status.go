@@ -13,8 +13,8 @@ import (
 
 	"github.com/svrnty/sotvet/checks/internal/bodylines"
 	"github.com/svrnty/sotvet/checks/internal/docutil"
-	"github.com/svrnty/sotvet/internal/parallel"
 	"github.com/svrnty/sotvet/checks/internal/vocab"
+	"github.com/svrnty/sotvet/internal/parallel"
 	"github.com/svrnty/sotvet/sotparse"
 )
 
