@@ -178,8 +178,17 @@ func (bd *BlockDecoder) Blocks(d *Doc) []*Block {
 
 // BlocksIn returns d's blocks, as Doc.BlocksIn does, in bd's memory.
 func (bd *BlockDecoder) BlocksIn(d *Doc, content []byte) []*Block {
+	if len(content) != d.File.Tok.Size() {
+		return nil
+	}
 	enc := d.blockEnc
-	if len(enc) == 0 || len(content) != d.File.Tok.Size() {
+	if d.released && !d.summary {
+		// The encoding went with the text: parse the text again, into
+		// the same token file (the same positions).
+		f := &File{Path: d.Path, Role: d.File.Role, Tok: d.File.Tok, Content: content}
+		enc = parseDoc(f, func(string, token.Pos, token.Pos, string) {}).blockEnc
+	}
+	if len(enc) == 0 {
 		return nil
 	}
 	base := d.BodyStart

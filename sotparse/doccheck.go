@@ -95,8 +95,10 @@ func (ws *Workspace) check(d *Doc, stream *Stream, release bool) {
 		stream.AfterDoc(d, content, diags)
 	}
 	if release {
+		// The blocks go with the text: a check that reads the text back
+		// for its blocks has them parsed again (BlocksIn).
 		d.digest = maphash.Bytes(ws.seed, content)
-		d.File.Content = nil
+		d.File.Content, d.blockEnc = nil, nil
 		d.released = true
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"go/token"
+	"strings"
 	"sync"
 	"time"
 	"unicode/utf8"
@@ -29,10 +30,10 @@ type Field struct {
 	Key       string
 	Value     string // scalar value; "" for a non-scalar
 	Scalar    bool   // false for sequences, mappings and unresolved aliases
+	Duplicate bool   // a later occurrence of a key already seen
 	KeyPos    token.Pos
 	ValuePos  token.Pos
 	ValueEnd  token.Pos
-	Duplicate bool // a later occurrence of a key already seen
 }
 
 // Date parses the value as an ISO calendar date (YYYY-MM-DD).
@@ -300,11 +301,16 @@ func typedFrontmatter(f *File, s split, report func(pos, end token.Pos, msg stri
 		return fm
 	}
 	seen := map[string]bool{}
+	// The fields of a document in one allocation; their strings are
+	// copied off the parser's buffers (or are the known keys), which
+	// the model would otherwise keep whole.
+	fields := make([]Field, 0, len(root.Content)/2)
 	for i := 0; i+1 < len(root.Content); i += 2 {
 		k, v := root.Content[i], root.Content[i+1]
 		kOff := li.offset(k.Line, k.Column)
 		vOff := li.offset(v.Line, v.Column)
-		fld := &Field{Key: k.Value, KeyPos: f.Pos(kOff), ValuePos: f.Pos(vOff), ValueEnd: f.Pos(li.lineEnd(vOff))}
+		fields = append(fields, Field{Key: knownKey(k.Value), KeyPos: f.Pos(kOff), ValuePos: f.Pos(vOff), ValueEnd: f.Pos(li.lineEnd(vOff))})
+		fld := &fields[len(fields)-1]
 		if k.Kind != yaml.ScalarNode {
 			report(fld.KeyPos, fld.KeyPos, "frontmatter key is not a scalar")
 			continue
@@ -314,7 +320,7 @@ func typedFrontmatter(f *File, s split, report func(pos, end token.Pos, msg stri
 		}
 		if v.Kind == yaml.ScalarNode {
 			fld.Scalar = true
-			fld.Value = v.Value
+			fld.Value = strings.Clone(v.Value)
 			if v.Style&(yaml.DoubleQuotedStyle|yaml.SingleQuotedStyle) != 0 {
 				fld.ValuePos++ // point at the value, not its opening quote
 			}
@@ -336,6 +342,16 @@ func typedFrontmatter(f *File, s split, report func(pos, end token.Pos, msg stri
 		}
 	}
 	return fm
+}
+
+// knownKey returns key, as the string of KnownKeys when it is one.
+func knownKey(key string) string {
+	for _, k := range KnownKeys {
+		if k == key {
+			return k
+		}
+	}
+	return strings.Clone(key)
 }
 
 func trimEOL(b []byte, end int) int {

@@ -147,7 +147,7 @@ func TestSummaryCoversModel(t *testing.T) {
 		"Doc": {"Path", "File", "Kind", "Stem", "FrontmatterState", "Frontmatter", "BodyStart", "BOM", "Headings", "WorkItems", "StatusLines", "Facts", "PhraseLists", "Refs", "blockEnc", "summary", "mentions",
 			"visits", "released", "digest"}, // run state: never summarized
 		"Frontmatter": {"Pos", "End", "Close", "Name", "Title", "Tier", "Status", "Owner", "Source", "Created", "LastReviewed", "LifecycleClassification", "CorePromotionStatus", "Description", "Route", "Fields", "Unknown"},
-		"Field":       {"Key", "Value", "Scalar", "KeyPos", "ValuePos", "ValueEnd", "Duplicate"},
+		"Field":       {"Key", "Value", "Scalar", "Duplicate", "KeyPos", "ValuePos", "ValueEnd"},
 		"Heading":     {"Level", "Text", "Pos", "End"},
 		"WorkItem":    {"ID", "Title", "Style", "Level", "Pos", "End", "Type", "Status", "BlockedBy", "Blockers", "Validator", "Checkboxes"},
 		"Line":        {"Key", "Value", "Pos", "End", "ValuePos", "Item"},
