@@ -93,11 +93,22 @@ func (ws *Workspace) check(d *Doc, stream *Stream, release bool) {
 	}
 }
 
-// Each returns what c's Run returned for each document of ws, in the order
-// of ws.Docs, after reporting through pass every diagnostic it reported,
-// document by document. The documents the parse ran c on are not read
-// again; the others are read (Content) and c runs on them now, in parallel.
+// Each returns what c's Run returned for each document of ws the run
+// reports on (Workspace.Focused), in the order of ws.Docs, after reporting
+// through pass every diagnostic it reported, document by document; it is
+// nil for the documents out of focus, which are not read. The documents the
+// parse ran c on are not read again; the others are read (Content) and c
+// runs on them now, in parallel.
 func (c *DocCheck) Each(pass *analysis.Pass, ws *Workspace) []any {
+	return c.Some(pass, ws, func(d *Doc) bool { return ws.Focused(d.Path) })
+}
+
+// Some is Each for the documents want selects, in or out of focus: a check
+// that compares documents by what they say gets what c read of those out
+// of focus only when it needs them. A document out of focus whose result
+// Some returns counts as read (Workspace.TextRead). What c returned for a
+// document is handed over once: ask Some for each document at most once.
+func (c *DocCheck) Some(pass *analysis.Pass, ws *Workspace, want func(*Doc) bool) []any {
 	k := -1
 	for i, dc := range ws.docChecks {
 		if dc == c {
@@ -109,6 +120,9 @@ func (c *DocCheck) Each(pass *analysis.Pass, ws *Workspace) []any {
 	var todo []*Doc
 	var todoAt []int
 	for i, d := range ws.Docs {
+		if !want(d) {
+			continue
+		}
 		if k >= 0 && k < len(d.visits) && d.visits[k].done {
 			v := d.visits[k]
 			if v.panic != "" {
@@ -116,6 +130,7 @@ func (c *DocCheck) Each(pass *analysis.Pass, ws *Workspace) []any {
 			}
 			results[i], diags[i] = v.result, v.diags
 			d.visits[k] = docVisit{} // handed over: the pass holds them now
+			ws.noteRead(d)
 			continue
 		}
 		todo = append(todo, d)
