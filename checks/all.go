@@ -47,10 +47,11 @@ var All = []*analysis.Analyzer{
 // (sotparse.Stream), so that a run can let each text go once they have
 // read it. A check missing here finds the same, reading texts back.
 var docChecks = map[*analysis.Analyzer]*sotparse.DocCheck{
-	glossary.Analyzer:  glossary.DocCheck,
-	hygiene.Analyzer:   hygiene.DocCheck,
-	secrets.Analyzer:   secrets.DocCheck,
-	structure.Analyzer: structure.DocCheck,
+	contradiction.Analyzer: contradiction.DocCheck,
+	glossary.Analyzer:      glossary.DocCheck,
+	hygiene.Analyzer:       hygiene.DocCheck,
+	secrets.Analyzer:       secrets.DocCheck,
+	structure.Analyzer:     structure.DocCheck,
 }
 
 // DefaultSeverity maps "check" or "check/category" to the severity its
