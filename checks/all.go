@@ -47,6 +47,7 @@ var All = []*analysis.Analyzer{
 // (sotparse.Stream), so that a run can let each text go once they have
 // read it. A check missing here finds the same, reading texts back.
 var docChecks = map[*analysis.Analyzer]*sotparse.DocCheck{
+	authority.Analyzer:     authority.DocCheck,
 	contradiction.Analyzer: contradiction.DocCheck,
 	glossary.Analyzer:      glossary.DocCheck,
 	hygiene.Analyzer:       hygiene.DocCheck,
