@@ -2,6 +2,7 @@ package sotparse
 
 import (
 	"fmt"
+	"go/token"
 	"hash/maphash"
 	"runtime/debug"
 
@@ -34,6 +35,7 @@ type DocPass struct {
 	Prepared any    // what the DocCheck's Prepare returned for this run
 	ws       *Workspace
 	diags    []analysis.Diagnostic
+	flagged  []analysis.Diagnostic // spans a finding of the check's Run may flag (Flag)
 }
 
 func (c *DocCheck) prepare() any {
@@ -46,15 +48,24 @@ func (c *DocCheck) prepare() any {
 // Report records a diagnostic about the document.
 func (p *DocPass) Report(d analysis.Diagnostic) { p.diags = append(p.diags, d) }
 
+// Flag tells the driver that the check's Run may report a finding that
+// flags [pos, end) of the document, from what the DocCheck returned: the
+// driver keeps what it needs of that text (Stream.AfterDoc) as for a
+// diagnostic reported here, and need not read the text back for it.
+func (p *DocPass) Flag(pos, end token.Pos) {
+	p.flagged = append(p.flagged, analysis.Diagnostic{Pos: pos, End: end})
+}
+
 // Focused reports whether the run reports on the document (Workspace.Focused).
 func (p *DocPass) Focused() bool { return p.ws.Focused(p.Doc.Path) }
 
 // docVisit is what one DocCheck did on one document during the parse.
 type docVisit struct {
-	done   bool
-	result any
-	diags  []analysis.Diagnostic
-	panic  string // the DocCheck panicked: Each panics again, in the check's Run
+	done    bool
+	result  any
+	diags   []analysis.Diagnostic
+	flagged []analysis.Diagnostic // until AfterDoc has seen them
+	panic   string                // the DocCheck panicked: Each panics again, in the check's Run
 }
 
 // visit runs c on d with its content and keeps what it did in d.visits[k].
@@ -68,7 +79,7 @@ func (ws *Workspace) visit(k int, c *DocCheck, d *Doc, content []byte) {
 		v.done = true
 	}()
 	v.result = c.Run(p)
-	v.diags = p.diags
+	v.diags, v.flagged = p.diags, p.flagged
 }
 
 // check runs stream's DocChecks on d, then its AfterDoc, and lets d's text
@@ -82,9 +93,16 @@ func (ws *Workspace) check(d *Doc, stream *Stream, release bool) {
 	if stream.AfterDoc != nil {
 		diags := make([][]analysis.Diagnostic, len(d.visits))
 		for k := range d.visits {
-			diags[k] = d.visits[k].diags
+			v := &d.visits[k]
+			diags[k] = v.diags
+			if len(v.flagged) > 0 {
+				diags[k] = append(v.flagged, v.diags...)
+			}
 		}
 		stream.AfterDoc(d, content, diags)
+	}
+	for k := range d.visits {
+		d.visits[k].flagged = nil
 	}
 	if release {
 		d.digest = maphash.Bytes(ws.seed, content)
@@ -165,9 +183,9 @@ type Stream struct {
 	// Checks run on each document right after it is parsed, in order.
 	Checks []*DocCheck
 	// AfterDoc, when set, is called after Checks with the document's text
-	// and what each check reported on it (diags[i] from Checks[i]), before
-	// the text may go: the driver keeps what it needs of the text for
-	// those findings.
+	// and what each check reported on it (diags[i] from Checks[i], with
+	// the spans it flagged: DocPass.Flag), before the text may go: the
+	// driver keeps what it needs of the text for those findings.
 	AfterDoc func(d *Doc, content []byte, diags [][]analysis.Diagnostic)
 	// Release lets each document's text go once AfterDoc has run: the run
 	// keeps the typed model, and Content reads a text back from its file

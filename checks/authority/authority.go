@@ -67,14 +67,9 @@ func run(pass *analysis.Pass) (any, error) {
 			continue
 		}
 		promotion(pass, d)
-		r, _ := results[i].(*docFindings)
-		if r == nil {
-			continue
+		if r, _ := results[i].(*docFindings); r != nil {
+			c.claims(pass, d, r)
 		}
-		for _, diag := range r.diags {
-			pass.Report(diag)
-		}
-		c.claims(pass, d, r)
 	}
 	return nil, nil
 }
@@ -84,10 +79,10 @@ func judged(d *sotparse.Doc, focused bool) bool {
 	return focused && scope.Match(d.Path) && !exempt.Match(d.Path)
 }
 
-// DocCheck judges what each document says on its own: its disclaimer, and
-// the claims its text makes. run judges the claims of the rules that
-// contradict a record against the records of the document's route, which
-// are other documents.
+// DocCheck judges what each document says on its own: it reports on its
+// disclaimer, and finds the claims its text makes. run judges the claims of
+// the rules that contradict a record against the records of the document's
+// route, which are other documents, and reports them.
 var DocCheck = &sotparse.DocCheck{Prepare: prepare, Run: checkDoc}
 
 // prepared is what DocCheck reads of the flags, once per run.
@@ -102,12 +97,11 @@ func prepare() any {
 	return &prepared{set: claims.load(), disclaimer: sotparse.PlainText(strings.TrimSpace(disclaimer))}
 }
 
-// docFindings is what DocCheck found in one document: positions and
-// messages, never its text.
+// docFindings is what DocCheck found in one document for run: positions
+// and excerpts, never its text.
 type docFindings struct {
-	diags  []analysis.Diagnostic // about the disclaimer
-	claims []claimMatch          // the matches the text states, in the order they were found
-	traced []candidate           // every candidate, when traceCandidates is set
+	claims []claimMatch // the matches the text states, in the order they were found
+	traced []candidate  // every candidate, when traceCandidates is set
 }
 
 // claimMatch is a match the document states: a claim, unless its rule
@@ -121,12 +115,13 @@ type claimMatch struct {
 // docCheck is DocCheck's run on one document.
 type docCheck struct {
 	*prepared
+	p   *sotparse.DocPass
 	d   *sotparse.Doc
 	out docFindings
 }
 
 func (c *docCheck) report(pos, end token.Pos, category, msg string) {
-	c.out.diags = append(c.out.diags, analysis.Diagnostic{Pos: pos, End: end, Category: category, Message: msg})
+	c.p.Report(analysis.Diagnostic{Pos: pos, End: end, Category: category, Message: msg})
 }
 
 func checkDoc(p *sotparse.DocPass) any {
@@ -134,7 +129,7 @@ func checkDoc(p *sotparse.DocPass) any {
 	if !judged(d, p.Focused()) {
 		return nil
 	}
-	c := &docCheck{prepared: p.Prepared.(*prepared), d: d}
+	c := &docCheck{prepared: p.Prepared.(*prepared), p: p, d: d}
 	needDisclaimer := disclaimerKinds.Has(d.Kind)
 	if !needDisclaimer && len(c.set.compiled) == 0 {
 		return nil
@@ -157,7 +152,12 @@ func checkDoc(p *sotparse.DocPass) any {
 	if len(c.set.compiled) > 0 {
 		c.claims(readBody(blocks, c.set))
 	}
-	if len(c.out.diags) == 0 && len(c.out.claims) == 0 && len(c.out.traced) == 0 {
+	// run reports nearly every claim: the driver keeps the text they
+	// flag now, not reading it back.
+	for _, k := range c.out.claims {
+		p.Flag(k.pos, k.end)
+	}
+	if len(c.out.claims) == 0 && len(c.out.traced) == 0 {
 		return nil
 	}
 	return &c.out
