@@ -15,9 +15,11 @@ import (
 // A driver may hand the parse the DocChecks of the checks it is about to
 // run (Stream): the parse then runs them on each document right after
 // parsing it, while its text is in memory, and can let the text go at once
-// (Stream.Release). A check's Run collects what they found with Each, which
-// runs the DocCheck itself on the documents the parse did not: the check
-// finds the same whatever the driver did.
+// (Stream.Release). A check's Run collects what they found with Each (the
+// documents in focus) or Some (those it asks for), which run the DocCheck
+// itself on the documents the parse did not: the check finds the same
+// whatever the driver did. What the Run then reports from those results
+// the DocCheck names with DocPass.Flag, so that the text it flags is kept.
 type DocCheck struct {
 	// Prepare, when set, is called once per run before Run, from the
 	// check's flags as they are then: what it returns is DocPass.Prepared.
