@@ -47,13 +47,15 @@ var All = []*analysis.Analyzer{
 // (sotparse.Stream), so that a run can let each text go once they have
 // read it. A check missing here finds the same, reading texts back.
 var docChecks = map[*analysis.Analyzer]*sotparse.DocCheck{
-	consistency.Analyzer: consistency.DocCheck,
-	glossary.Analyzer:    glossary.DocCheck,
-	hygiene.Analyzer:     hygiene.DocCheck,
-	refs.Analyzer:        refs.DocCheck,
-	secrets.Analyzer:     secrets.DocCheck,
-	status.Analyzer:      status.DocCheck,
-	structure.Analyzer:   structure.DocCheck,
+	authority.Analyzer:     authority.DocCheck,
+	consistency.Analyzer:   consistency.DocCheck,
+	contradiction.Analyzer: contradiction.DocCheck,
+	glossary.Analyzer:      glossary.DocCheck,
+	hygiene.Analyzer:       hygiene.DocCheck,
+	refs.Analyzer:          refs.DocCheck,
+	secrets.Analyzer:       secrets.DocCheck,
+	status.Analyzer:        status.DocCheck,
+	structure.Analyzer:     structure.DocCheck,
 }
 
 // DefaultSeverity maps "check" or "check/category" to the severity its

@@ -2,6 +2,7 @@ package sotparse
 
 import (
 	"fmt"
+	"go/token"
 	"hash/maphash"
 	"runtime/debug"
 
@@ -16,9 +17,11 @@ import (
 // A driver may hand the parse the DocChecks of the checks it is about to
 // run (Stream): the parse then runs them on each document right after
 // parsing it, while its text is in memory, and can let the text go at once
-// (Stream.Release). A check's Run collects what they found with Each, which
-// runs the DocCheck itself on the documents the parse did not: the check
-// finds the same whatever the driver did.
+// (Stream.Release). A check's Run collects what they found with Each (the
+// documents in focus) or Some (those it asks for), which run the DocCheck
+// itself on the documents the parse did not: the check finds the same
+// whatever the driver did. What the Run then reports from those results
+// the DocCheck names with DocPass.Flag, so that the text it flags is kept.
 type DocCheck struct {
 	// Prepare, when set, is called once per run before Run, from the
 	// check's flags as they are then: what it returns is DocPass.Prepared.
@@ -36,6 +39,7 @@ type DocPass struct {
 	Prepared  any    // what the DocCheck's Prepare returned for this run
 	ws        *Workspace
 	diags     []analysis.Diagnostic
+	flagged   []analysis.Diagnostic // spans a finding of the check's Run may flag (Flag)
 	dropFixes bool
 }
 
@@ -54,15 +58,24 @@ func (p *DocPass) Report(d analysis.Diagnostic) {
 	p.diags = append(p.diags, d)
 }
 
+// Flag tells the driver that the check's Run may report a finding that
+// flags [pos, end) of the document, from what the DocCheck returned: the
+// driver keeps what it needs of that text (Stream.AfterDoc) as for a
+// diagnostic reported here, and need not read the text back for it.
+func (p *DocPass) Flag(pos, end token.Pos) {
+	p.flagged = append(p.flagged, analysis.Diagnostic{Pos: pos, End: end})
+}
+
 // Focused reports whether the run reports on the document (Workspace.Focused).
 func (p *DocPass) Focused() bool { return p.ws.Focused(p.Doc.Path) }
 
 // docVisit is what one DocCheck did on one document during the parse.
 type docVisit struct {
-	done   bool
-	result any
-	diags  []analysis.Diagnostic
-	panic  string // the DocCheck panicked: Each panics again, in the check's Run
+	done    bool
+	result  any
+	diags   []analysis.Diagnostic
+	flagged []analysis.Diagnostic // until AfterDoc has seen them
+	panic   string                // the DocCheck panicked: Each panics again, in the check's Run
 }
 
 // visit runs c on d with its content and keeps what it did in d.visits[k].
@@ -76,7 +89,7 @@ func (ws *Workspace) visit(k int, c *DocCheck, d *Doc, content []byte) {
 		v.done = true
 	}()
 	v.result = c.Run(p)
-	v.diags = p.diags
+	v.diags, v.flagged = p.diags, p.flagged
 }
 
 // check runs stream's DocChecks on d, then its AfterDoc, and lets d's text
@@ -90,9 +103,16 @@ func (ws *Workspace) check(d *Doc, stream *Stream, release bool) {
 	if stream.AfterDoc != nil {
 		diags := make([][]analysis.Diagnostic, len(d.visits))
 		for k := range d.visits {
-			diags[k] = d.visits[k].diags
+			v := &d.visits[k]
+			diags[k] = v.diags
+			if len(v.flagged) > 0 {
+				diags[k] = append(v.flagged, v.diags...)
+			}
 		}
 		stream.AfterDoc(d, content, diags)
+	}
+	for k := range d.visits {
+		d.visits[k].flagged = nil
 	}
 	if release {
 		// The blocks go with the text: a check that reads the text back
@@ -103,11 +123,22 @@ func (ws *Workspace) check(d *Doc, stream *Stream, release bool) {
 	}
 }
 
-// Each returns what c's Run returned for each document of ws, in the order
-// of ws.Docs, after reporting through pass every diagnostic it reported,
-// document by document. The documents the parse ran c on are not read
-// again; the others are read (Content) and c runs on them now, in parallel.
+// Each returns what c's Run returned for each document of ws the run
+// reports on (Workspace.Focused), in the order of ws.Docs, after reporting
+// through pass every diagnostic it reported, document by document; it is
+// nil for the documents out of focus, which are not read. The documents the
+// parse ran c on are not read again; the others are read (Content) and c
+// runs on them now, in parallel.
 func (c *DocCheck) Each(pass *analysis.Pass, ws *Workspace) []any {
+	return c.Some(pass, ws, func(d *Doc) bool { return ws.Focused(d.Path) })
+}
+
+// Some is Each for the documents want selects, in or out of focus: a check
+// that compares documents by what they say gets what c read of those out
+// of focus only when it needs them. A document out of focus whose result
+// Some returns counts as read (Workspace.TextRead). What c returned for a
+// document is handed over once: ask Some for each document at most once.
+func (c *DocCheck) Some(pass *analysis.Pass, ws *Workspace, want func(*Doc) bool) []any {
 	k := -1
 	for i, dc := range ws.docChecks {
 		if dc == c {
@@ -119,6 +150,9 @@ func (c *DocCheck) Each(pass *analysis.Pass, ws *Workspace) []any {
 	var todo []*Doc
 	var todoAt []int
 	for i, d := range ws.Docs {
+		if !want(d) {
+			continue
+		}
 		if k >= 0 && k < len(d.visits) && d.visits[k].done {
 			v := d.visits[k]
 			if v.panic != "" {
@@ -126,6 +160,7 @@ func (c *DocCheck) Each(pass *analysis.Pass, ws *Workspace) []any {
 			}
 			results[i], diags[i] = v.result, v.diags
 			d.visits[k] = docVisit{} // handed over: the pass holds them now
+			ws.noteRead(d)
 			continue
 		}
 		todo = append(todo, d)
@@ -194,9 +229,9 @@ type Stream struct {
 	// Checks run on each document right after it is parsed, in order.
 	Checks []*DocCheck
 	// AfterDoc, when set, is called after Checks with the document's text
-	// and what each check reported on it (diags[i] from Checks[i]), before
-	// the text may go: the driver keeps what it needs of the text for
-	// those findings.
+	// and what each check reported on it (diags[i] from Checks[i], with
+	// the spans it flagged: DocPass.Flag), before the text may go: the
+	// driver keeps what it needs of the text for those findings.
 	AfterDoc func(d *Doc, content []byte, diags [][]analysis.Diagnostic)
 	// DropFixes drops the suggested fixes of the DocChecks' diagnostics:
 	// the run only reports.

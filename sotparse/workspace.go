@@ -70,17 +70,11 @@ func (ws *Workspace) Focused(path string) bool {
 // driver discards the run and runs again without summaries.
 func (ws *Workspace) Content(d *Doc) []byte {
 	if d.released {
+		ws.noteRead(d)
 		return ws.readBack(d)
 	}
 	if !d.summary {
-		if ws.focus != nil && !ws.focus(d.Path) {
-			ws.readMu.Lock()
-			if ws.outRead == nil {
-				ws.outRead = map[string]bool{}
-			}
-			ws.outRead[d.Path] = true
-			ws.readMu.Unlock()
-		}
+		ws.noteRead(d)
 		return d.File.Content
 	}
 	ws.readMu.Lock()
@@ -111,6 +105,20 @@ func (ws *Workspace) Content(d *Doc) []byte {
 	}
 	ws.content[d.Path] = b
 	return b
+}
+
+// noteRead records that a check read the text of d, parsed, when it is out
+// of focus (TextRead).
+func (ws *Workspace) noteRead(d *Doc) {
+	if d.summary || ws.focus == nil || ws.focus(d.Path) {
+		return
+	}
+	ws.readMu.Lock()
+	if ws.outRead == nil {
+		ws.outRead = map[string]bool{}
+	}
+	ws.outRead[d.Path] = true
+	ws.readMu.Unlock()
 }
 
 // readBack returns a released document's text, read again from its file

@@ -12,7 +12,6 @@ import (
 
 	"github.com/svrnty/sotvet/checks/internal/docutil"
 	"github.com/svrnty/sotvet/checks/internal/flagutil"
-	"github.com/svrnty/sotvet/internal/parallel"
 	"github.com/svrnty/sotvet/sotparse"
 )
 
@@ -61,85 +60,114 @@ func init() {
 
 func run(pass *analysis.Pass) (any, error) {
 	ws := pass.ResultOf[sotparse.Analyzer].(*sotparse.Workspace)
-	c := &checker{ws: ws, routes: map[string][]*sotparse.Doc{}, states: map[stateKey]*routeState{}, set: claims.load(),
-		disclaimer: sotparse.PlainText(strings.TrimSpace(disclaimer))}
-	for _, d := range ws.Docs {
-		c.routes[d.Stem] = append(c.routes[d.Stem], d)
-	}
-	var runs []*docRun
-	for _, d := range ws.Docs {
-		if scope.Match(d.Path) && !exempt.Match(d.Path) && ws.Focused(d.Path) {
-			runs = append(runs, &docRun{checker: c, d: d})
+	c := &checker{ws: ws, states: map[stateKey]*routeState{}}
+	results := DocCheck.Each(pass, ws)
+	for i, d := range ws.Docs {
+		if !judged(d, ws.Focused(d.Path)) {
+			continue
 		}
-	}
-	// Documents are judged in parallel, then reported in path order.
-	parallel.For(len(runs), func(i int) { runs[i].check() })
-	for _, r := range runs {
-		if traceCandidates != nil {
-			for _, k := range r.cands {
-				traceCandidates(k)
-			}
-		}
-		for _, d := range r.diags {
-			pass.Report(d)
+		promotion(pass, d)
+		if r, _ := results[i].(*docFindings); r != nil {
+			c.claims(pass, d, r)
 		}
 	}
 	return nil, nil
 }
 
-// checker holds what the documents of one run share.
-type checker struct {
-	ws     *sotparse.Workspace
-	routes map[string][]*sotparse.Doc // by stem, in path order
-	set    *ClaimSet
+// judged reports whether the check judges d.
+func judged(d *sotparse.Doc, focused bool) bool {
+	return focused && scope.Match(d.Path) && !exempt.Match(d.Path)
+}
 
+// DocCheck judges what each document says on its own: it reports on its
+// disclaimer, and finds the claims its text makes. run judges the claims of
+// the rules that contradict a record against the records of the document's
+// route, which are other documents, and reports them.
+var DocCheck = &sotparse.DocCheck{Prepare: prepare, Run: checkDoc}
+
+// prepared is what DocCheck reads of the flags, once per run.
+type prepared struct {
+	set *ClaimSet
 	// disclaimer is the -disclaimer line as plain text, what a
 	// document's first paragraph is compared with.
 	disclaimer string
-
-	mu     sync.Mutex
-	states map[stateKey]*routeState
 }
 
-// docRun judges one document; its findings and candidates are reported
-// after every document is judged.
-type docRun struct {
-	*checker
-	d     *sotparse.Doc
-	diags []analysis.Diagnostic
-	cands []candidate
+func prepare() any {
+	return &prepared{set: claims.load(), disclaimer: sotparse.PlainText(strings.TrimSpace(disclaimer))}
 }
 
-func (c *docRun) report(pos, end token.Pos, category, msg string) {
-	c.diags = append(c.diags, analysis.Diagnostic{Pos: pos, End: end, Category: category, Message: msg})
+// docFindings is what DocCheck found in one document for run: positions
+// and excerpts, never its text.
+type docFindings struct {
+	claims []claimMatch // the matches the text states, in the order they were found
+	traced []candidate  // every candidate, when traceCandidates is set
 }
 
-func (c *docRun) check() {
-	d := c.d
-	c.promotion(d)
+// claimMatch is a match the document states: a claim, unless its rule
+// contradicts a record the document's route does not have.
+type claimMatch struct {
+	claim    *compiledClaim
+	pos, end token.Pos
+	excerpt  string // of the matched text, quoted for the message
+}
+
+// docCheck is DocCheck's run on one document.
+type docCheck struct {
+	*prepared
+	p   *sotparse.DocPass
+	d   *sotparse.Doc
+	out docFindings
+}
+
+func (c *docCheck) report(pos, end token.Pos, category, msg string) {
+	c.p.Report(analysis.Diagnostic{Pos: pos, End: end, Category: category, Message: msg})
+}
+
+func checkDoc(p *sotparse.DocPass) any {
+	d := p.Doc
+	if !judged(d, p.Focused()) {
+		return nil
+	}
+	c := &docCheck{prepared: p.Prepared.(*prepared), p: p, d: d}
 	needDisclaimer := disclaimerKinds.Has(d.Kind)
 	if !needDisclaimer && len(c.set.compiled) == 0 {
-		return
+		return nil
 	}
 	// The blocks are decoded into memory reused from document to
-	// document: nothing of them outlives this call but the diagnostics,
-	// whose messages are built anew. The candidates a test traces keep
-	// their text, so they get blocks of their own.
+	// document: nothing of them outlives this call but the findings,
+	// whose messages and excerpts are built anew. The candidates a test
+	// traces keep their text, so they get blocks of their own.
 	var blocks []*sotparse.Block
-	content := c.ws.Content(d)
 	if traceCandidates == nil {
 		bd := decoders.Get().(*sotparse.BlockDecoder)
 		defer decoders.Put(bd)
-		blocks = bd.BlocksIn(d, content)
+		blocks = bd.BlocksIn(d, p.Content)
 	} else {
-		blocks = d.BlocksIn(content)
+		blocks = d.BlocksIn(p.Content)
 	}
 	if needDisclaimer {
-		c.disclaimer(d, blocks)
+		c.checkDisclaimer(p.Content, blocks)
 	}
 	if len(c.set.compiled) > 0 {
-		c.claims(d, readBody(blocks, c.set))
+		c.claims(readBody(blocks, c.set))
 	}
+	// run reports nearly every claim: the driver keeps the text they
+	// flag now, not reading it back.
+	for _, k := range c.out.claims {
+		p.Flag(k.pos, k.end)
+	}
+	if len(c.out.claims) == 0 && len(c.out.traced) == 0 {
+		return nil
+	}
+	return &c.out
+}
+
+// checker holds what the documents of one run share.
+type checker struct {
+	ws     *sotparse.Workspace
+	routes map[string][]*sotparse.Doc // by stem, in path order; built on first use
+	states map[stateKey]*routeState
 }
 
 var decoders = sync.Pool{New: func() any { return new(sotparse.BlockDecoder) }}
@@ -169,7 +197,7 @@ func wrapped(para, want string) bool {
 
 // promotion reports a core_promotion_status value that is not allowed. A
 // missing or empty value is the frontmatter check's business.
-func (c *docRun) promotion(d *sotparse.Doc) {
+func promotion(pass *analysis.Pass, d *sotparse.Doc) {
 	fm := d.Frontmatter
 	if fm == nil {
 		return
@@ -182,15 +210,15 @@ func (c *docRun) promotion(d *sotparse.Doc) {
 		if v == "" || slices.Contains(allowedPromotion, v) {
 			continue
 		}
-		c.report(f.ValuePos, f.ValueEnd, "promotion-status",
-			fmt.Sprintf("core_promotion_status is %q; allowed: %s", v, strings.Join(allowedPromotion, ", ")))
+		pass.Report(analysis.Diagnostic{Pos: f.ValuePos, End: f.ValueEnd, Category: "promotion-status",
+			Message: fmt.Sprintf("core_promotion_status is %q; allowed: %s", v, strings.Join(allowedPromotion, ", "))})
 	}
 }
 
-// disclaimer checks that the first block after the H1 is a paragraph that
-// starts with the disclaimer line.
-func (c *docRun) disclaimer(d *sotparse.Doc, blocks []*sotparse.Block) {
-	want := c.checker.disclaimer
+// checkDisclaimer checks that the first block after the H1 is a paragraph
+// that starts with the disclaimer line.
+func (c *docCheck) checkDisclaimer(content []byte, blocks []*sotparse.Block) {
+	d, want := c.d, c.disclaimer
 	if want == "" {
 		return
 	}
@@ -214,7 +242,6 @@ func (c *docRun) disclaimer(d *sotparse.Doc, blocks []*sotparse.Block) {
 	for first >= 0 && blocks[first].Kind == sotparse.BlockHTML && blocks[first].Comment {
 		first = next(first + 1)
 	}
-	content := c.ws.Content(d)
 	var firstText string
 	if first >= 0 {
 		if b := blocks[first]; b.Kind == sotparse.BlockParagraph {

@@ -5,6 +5,8 @@ import (
 	"go/token"
 	"strings"
 
+	"golang.org/x/tools/go/analysis"
+
 	"github.com/svrnty/sotvet/sotparse"
 )
 
@@ -28,23 +30,34 @@ var (
 	ignoreMentions  bool
 )
 
-func (c *docRun) claims(d *sotparse.Doc, b *body) {
-	compiled, m := c.set.compiled, c.set.matcher
+// claims reports the claims DocCheck found in d (r): those of a rule that
+// contradicts a record count only where a record of d's route states what
+// the claim contradicts; one finding per rule and line.
+func (c *checker) claims(pass *analysis.Pass, d *sotparse.Doc, r *docFindings) {
+	// contradicted reports whether a claim of cc counts in d's route.
+	contradicted := func(cc *compiledClaim) bool {
+		return cc.Contradicts == "" || c.routeState(d.Stem, cc.key, cc.value).path != ""
+	}
+	if traceCandidates != nil {
+		for _, k := range r.traced {
+			if k.why == "" && !contradicted(k.claim) {
+				k.why = "no record of the route states " + k.claim.key + ": " + k.claim.value
+			}
+			traceCandidates(k)
+		}
+	}
 	type key struct {
 		id   string
 		line int
 	}
 	done := map[key]bool{}
-	emit := func(k candidate) {
-		if traceCandidates != nil {
-			c.cands = append(c.cands, k)
-		}
-		if k.why != "" {
-			return
+	for _, k := range r.claims {
+		if !contradicted(k.claim) {
+			continue
 		}
 		kk := key{k.claim.ID, d.File.Tok.Line(k.pos)}
 		if done[kk] {
-			return
+			continue
 		}
 		done[kk] = true
 		msg := k.claim.Message
@@ -52,11 +65,23 @@ func (c *docRun) claims(d *sotparse.Doc, b *body) {
 			rec := c.routeState(d.Stem, k.claim.key, k.claim.value)
 			msg += fmt.Sprintf(", but %s records %s: %s", rec.path, k.claim.key, k.claim.value)
 		}
-		c.report(k.pos, k.end, k.claim.ID, fmt.Sprintf("%s: %s", msg, excerpt(k.match)))
+		pass.Report(analysis.Diagnostic{Pos: k.pos, End: k.end, Category: k.claim.ID, Message: fmt.Sprintf("%s: %s", msg, k.excerpt)})
 	}
-	// contradicted reports whether a claim of cc counts in d's route.
-	contradicted := func(cc *compiledClaim) bool {
-		return cc.Contradicts == "" || c.routeState(d.Stem, cc.key, cc.value).path != ""
+}
+
+// claims finds the matches of the rules in d's frontmatter, facts and
+// prose (b) and judges each by its text: DocCheck's part of the rules,
+// which run completes (checker.claims).
+func (c *docCheck) claims(b *body) {
+	d := c.d
+	compiled, m := c.set.compiled, c.set.matcher
+	emit := func(k candidate) {
+		if traceCandidates != nil {
+			c.out.traced = append(c.out.traced, k)
+		}
+		if k.why == "" {
+			c.out.claims = append(c.out.claims, claimMatch{claim: k.claim, pos: k.pos, end: k.end, excerpt: excerpt(k.match)})
+		}
 	}
 	// The texts each scope offers, computed once for all rules. A field or
 	// fact reads "key: value"; the text is built only for a rule whose
@@ -100,12 +125,8 @@ func (c *docRun) claims(d *sotparse.Doc, b *body) {
 		docFound |= b.blocks[i].found
 	}
 	for _, cc := range compiled {
-		// A contradiction rule counts only where the route's record says
-		// otherwise: without such a record there is nothing to match
-		// (unless candidates are being traced).
-		if traceCandidates == nil && !contradicted(cc) {
-			continue
-		}
+		// A rule that contradicts a record is matched here whatever the
+		// route's records say: they are other documents, which run reads.
 		if cc.Scope.has(ScopeFrontmatter) {
 			for i := range fields {
 				f := &fields[i]
@@ -115,7 +136,7 @@ func (c *docRun) claims(d *sotparse.Doc, b *body) {
 				text := textOf(f)
 				for _, loc := range cc.find(text, f.found, false) {
 					k := candidate{claim: cc, doc: d, pos: f.pos, end: f.end, scope: ScopeFrontmatter, text: text, match: text[loc[0]:loc[1]]}
-					k.why = c.why(cc, text, loc, contradicted)
+					k.why = why(cc, text, loc)
 					emit(k)
 				}
 			}
@@ -132,7 +153,7 @@ func (c *docRun) claims(d *sotparse.Doc, b *body) {
 					if f.mention {
 						k.why = "mentioned (phrase list or negating section)"
 					} else {
-						k.why = c.why(cc, text, loc, contradicted)
+						k.why = why(cc, text, loc)
 					}
 					emit(k)
 				}
@@ -161,7 +182,7 @@ func (c *docRun) claims(d *sotparse.Doc, b *body) {
 						case bl.mention && !ignoreMentions:
 							k.why = "mentioned (phrase list or negating section " + excerpt(bl.section) + ")"
 						default:
-							k.why = c.why(cc, sent, loc, contradicted)
+							k.why = why(cc, sent, loc)
 						}
 						emit(k)
 					}
@@ -192,18 +213,16 @@ func trimMatch(text string, loc []int) []int {
 	return []int{loc[0], end}
 }
 
-// why returns why the match loc of cc in text is not a claim, or "" when
-// it is one: the built-in negation forms, then the rule's unless and
-// contradicts conditions.
-func (c *docRun) why(cc *compiledClaim, text string, loc []int, contradicted func(*compiledClaim) bool) string {
+// why returns why the match loc of cc in text is not a claim by what the
+// text says, or "" when it is one: the built-in negation forms, then the
+// rule's unless condition. (Its contradicts condition is run's: see
+// checker.claims.)
+func why(cc *compiledClaim, text string, loc []int) string {
 	if ok, why := judge(text, loc[0], loc[1]); !ok {
 		return why
 	}
 	if cc.unless != nil && cc.unless.MatchString(text) {
 		return "unless " + excerpt(cc.unless.FindString(text))
-	}
-	if !contradicted(cc) {
-		return "no record of the route states " + cc.key + ": " + cc.value
 	}
 	return ""
 }
@@ -222,11 +241,15 @@ type routeState struct {
 // RECORD documents; a route without any has as records the documents that
 // state key.
 func (c *checker) routeState(stem, key, value string) *routeState {
-	c.mu.Lock()
-	defer c.mu.Unlock()
 	ck := stateKey{stem, key, value}
 	if st, ok := c.states[ck]; ok {
 		return st
+	}
+	if c.routes == nil {
+		c.routes = map[string][]*sotparse.Doc{}
+		for _, d := range c.ws.Docs {
+			c.routes[d.Stem] = append(c.routes[d.Stem], d)
+		}
 	}
 	st := &routeState{}
 	c.states[ck] = st

@@ -35,13 +35,13 @@ func run(pass *analysis.Pass) (any, error) {
 	ws := pass.ResultOf[sotparse.Analyzer].(*sotparse.Workspace)
 	// Each document is read once into the statements the rules compare;
 	// the rules then compare those only. The typed model (facts,
-	// references, headings) is read for every document; the text, for the
-	// documents in focus, and for the others only when a rule needs their
-	// sentences (a summarized document's text is read back).
+	// references, headings) is read for every document; the statements of
+	// its text are read by DocCheck, as the parse reads the document, and
+	// are taken for the documents in focus, and for the others only when a
+	// rule needs their sentences (a summarized document's text is read
+	// back then).
 	infos := make([]*docInfo, len(ws.Docs))
-	for i, d := range ws.Docs {
-		infos[i] = extract(ws, d)
-	}
+	parallel.For(len(ws.Docs), func(i int) { infos[i] = extract(ws.Docs[i]) })
 	c := &checker{ws: ws, pass: pass, docs: infos}
 	c.text(func(di *docInfo) bool { return ws.Focused(di.d.Path) })
 	c.roles()
@@ -63,21 +63,32 @@ type checker struct {
 	docs []*docInfo
 }
 
-// text reads the text of the documents want selects, in parallel, each once.
+// text takes the statements of the text of the documents want selects,
+// each once: what DocCheck read of them.
 func (c *checker) text(want func(*docInfo) bool) {
-	var todo []*docInfo
+	wanted := make(map[*sotparse.Doc]*docInfo)
 	for _, di := range c.docs {
 		if !di.textRead && want(di) {
 			di.textRead = true
-			todo = append(todo, di)
+			wanted[di.d] = di
 		}
 	}
-	docs := make([]*sotparse.Doc, len(todo))
-	for i, di := range todo {
-		docs[i] = di.d
+	if len(wanted) == 0 {
+		return
 	}
-	c.ws.Prefetch(docs)
-	parallel.For(len(todo), func(i int) { todo[i].readText(c.ws) })
+	for i, r := range DocCheck.Some(c.pass, c.ws, func(d *sotparse.Doc) bool { return wanted[d] != nil }) {
+		if t, ok := r.(*docText); ok {
+			c.docs[i].docText = *t
+		}
+	}
+}
+
+// DocCheck reads the statements of a document's text the rules compare;
+// run takes those of the documents it needs (checker.text).
+var DocCheck = &sotparse.DocCheck{Run: readDocText}
+
+func readDocText(p *sotparse.DocPass) any {
+	return readText(p.Doc, p.Content)
 }
 
 // report reports a finding in a file the run is focused on.
@@ -103,23 +114,29 @@ type docInfo struct {
 	validated bool // frontmatter status validated
 	blocked   bool // frontmatter status blocked
 
-	roles         []roleClaim
 	results       []*sotparse.Fact // test-count facts, in order
 	commits       []commitFact
 	approvalFalse []*sotparse.Fact
+	passed        bool            // a "... passed: true" fact or a test count
+	links         map[string]bool // .sot paths it names
+	workboardList *listSection    // the ids of a "Workboard" section
+	phraseIDs     []idStatement   // ids its required phrases name
+	commands      []commandFact   // "- Harness command: `...`"
+	workIDs       []*sotparse.Ref // its work id references, by position
+	cited         []*sotparse.Ref // absolute paths it cites
+	textRead      bool            // docText is taken (checker.text)
+	docText
+}
+
+// docText holds the statements of a document's text the rules compare
+// (readText): positions and the sentences quoted in messages.
+type docText struct {
+	roles         []roleClaim
 	stillRequired *statement               // "approval is still required"
-	passed        bool                     // a "... passed: true" fact or a test count
 	doNotMark     []idStatement            // "Do not mark `ID` validated"
 	validatedIDs  map[string]statement     // "`ID` is validated ..."
-	links         map[string]bool          // .sot paths it names
-	workboardList *listSection             // the ids of a "Workboard" section
-	phraseIDs     []idStatement            // ids its required phrases name
 	prerequisites map[string][]idStatement // work item -> ids its section names as prerequisites
 	guards        []guardStatement         // "This closeout does not authorize ..."
-	commands      []commandFact            // "- Harness command: `...`"
-	workIDs       []*sotparse.Ref          // its work id references, by position
-	textRead      bool                     // readText has run
-	cited         []*sotparse.Ref          // absolute paths it cites
 }
 
 type idStatement struct {
@@ -142,26 +159,19 @@ var (
 
 const code = sotparse.CodePlaceholder
 
-func extract(ws *sotparse.Workspace, d *sotparse.Doc) *docInfo {
-	di := &docInfo{d: d, validatedIDs: map[string]statement{}, links: map[string]bool{}, prerequisites: map[string][]idStatement{}}
-	if fm := d.Frontmatter; fm != nil && fm.Status != nil && fm.Status.Scalar {
-		switch strings.ToLower(strings.TrimSpace(fm.Status.Value)) {
-		case "validated":
-			di.validated = true
-		case "blocked":
-			di.blocked = true
-		}
-	}
+// extract reads what the rules compare of d's typed model.
+func extract(d *sotparse.Doc) *docInfo {
+	di := &docInfo{d: d, links: map[string]bool{}}
+	di.validated, di.blocked = status(d)
 	for _, f := range d.Facts {
-		v := plain(f.Value)
-		key := strings.ToLower(strings.TrimSpace(strings.Trim(f.Key, "`")))
+		key, v := fact(f)
 		switch {
 		case resultValue.MatchString(v):
 			di.results = append(di.results, f)
 			di.passed = true
 		case strings.HasSuffix(key, "passed") && strings.EqualFold(v, "true"):
 			di.passed = true
-		case key == "approval_granted" && strings.EqualFold(v, "false"):
+		case approvalFalse(key, v):
 			di.approvalFalse = append(di.approvalFalse, f)
 		case strings.HasPrefix(strings.TrimSpace(f.Value), "`") && commandKey.MatchString(key):
 			m := commandKey.FindStringSubmatch(key)
@@ -172,11 +182,8 @@ func extract(ws *sotparse.Workspace, d *sotparse.Doc) *docInfo {
 			}
 		}
 	}
-	var workIDs []*sotparse.Ref
 	for _, r := range d.Refs {
 		switch r.Kind {
-		case sotparse.RefWorkID:
-			workIDs = append(workIDs, r)
 		case sotparse.RefSOTPath:
 			di.links[strings.TrimSuffix(r.Text, "/")] = true
 		case sotparse.RefAbsPath:
@@ -187,7 +194,7 @@ func extract(ws *sotparse.Workspace, d *sotparse.Doc) *docInfo {
 			}
 		}
 	}
-	sort.Slice(workIDs, func(i, j int) bool { return workIDs[i].Pos < workIDs[j].Pos })
+	workIDs := workIDRefs(d)
 	di.workIDs = workIDs
 	for i, h := range d.Headings {
 		if strings.EqualFold(strings.TrimSpace(h.Text), "Workboard") && di.workboardList == nil {
@@ -204,6 +211,42 @@ func extract(ws *sotparse.Workspace, d *sotparse.Doc) *docInfo {
 	return di
 }
 
+// status reports whether d's frontmatter status is validated or blocked.
+func status(d *sotparse.Doc) (validated, blocked bool) {
+	if fm := d.Frontmatter; fm != nil && fm.Status != nil && fm.Status.Scalar {
+		switch strings.ToLower(strings.TrimSpace(fm.Status.Value)) {
+		case "validated":
+			return true, false
+		case "blocked":
+			return false, true
+		}
+	}
+	return false, false
+}
+
+// fact returns a fact's key, lower-cased, and its value as plain text.
+func fact(f *sotparse.Fact) (key, value string) {
+	return strings.ToLower(strings.TrimSpace(strings.Trim(f.Key, "`"))), plain(f.Value)
+}
+
+// approvalFalse reports whether a fact records that approval was not
+// granted.
+func approvalFalse(key, value string) bool {
+	return key == "approval_granted" && strings.EqualFold(value, "false")
+}
+
+// workIDRefs returns d's work id references, by position.
+func workIDRefs(d *sotparse.Doc) []*sotparse.Ref {
+	var out []*sotparse.Ref
+	for _, r := range d.Refs {
+		if r.Kind == sotparse.RefWorkID {
+			out = append(out, r)
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Pos < out[j].Pos })
+	return out
+}
+
 // secEnd returns the end of the section of d's i-th heading.
 func secEnd(d *sotparse.Doc, i int) token.Pos {
 	for _, g := range d.Headings[i+1:] {
@@ -214,11 +257,15 @@ func secEnd(d *sotparse.Doc, i int) token.Pos {
 	return d.File.Pos(d.File.Tok.Size())
 }
 
-// readText reads the statements of the document's text: those of the
-// document's own sentences the rules compare. A document out of focus is
-// read only when a rule needs it (see checker.text).
-func (di *docInfo) readText(ws *sotparse.Workspace) {
-	d, workIDs, tf := di.d, di.workIDs, di.d.File.Tok
+// readText reads the statements of d's text (content): those of the
+// document's own sentences the rules compare.
+func readText(d *sotparse.Doc, content []byte) *docText {
+	di := &docText{}
+	workIDs, tf := workIDRefs(d), d.File.Tok
+	_, blocked := status(d)
+	// "Approval is still required" contradicts only a record of approval
+	// not granted.
+	approvalDenied := slices.ContainsFunc(d.Facts, func(f *sotparse.Fact) bool { return approvalFalse(fact(f)) })
 	// The section of each work item, for the prerequisites it names.
 	type itemSpan struct {
 		id         string
@@ -243,9 +290,7 @@ func (di *docInfo) readText(ws *sotparse.Workspace) {
 	}
 	readiness := "" // the label ("Readiness packet:") the lines that follow are listed under
 	// Sentences are read from the text, line by line outside fenced code
-	// and blockquotes: a document taken from a summary has no blocks, and
-	// its text is read back (Workspace.Content) like every check's.
-	content := ws.Content(d)
+	// and blockquotes: a document taken from a summary has no blocks.
 	// Each rule's regular expression runs only on the lines that hold its
 	// key word, which a plain search finds far faster: most lines hold none.
 	var low []byte // the line, lower-cased (ASCII), reused from line to line
@@ -257,7 +302,7 @@ func (di *docInfo) readText(ws *sotparse.Workspace) {
 		if len(items) > 0 {
 			readiness = prerequisiteLabel(text, readiness)
 		}
-		if di.stillRequired == nil && len(di.approvalFalse) > 0 && containsFold(text, "required") && stillRequired.MatchString(text) {
+		if di.stillRequired == nil && approvalDenied && containsFold(text, "required") && stillRequired.MatchString(text) {
 			ln := newLine(d, l)
 			di.stillRequired = &statement{pos: ln.pos, end: ln.end, text: ln.source}
 		}
@@ -277,7 +322,7 @@ func (di *docInfo) readText(ws *sotparse.Workspace) {
 			}
 		}
 		validated := bytes.Contains(low, kwValidated)
-		doNot := di.blocked && validated && bytes.Contains(low, kwDoNot)
+		doNot := blocked && validated && bytes.Contains(low, kwDoNot)
 		var item string
 		if len(items) > 0 {
 			item = itemAt(d.File.Pos(l.Off))
@@ -299,6 +344,9 @@ func (di *docInfo) readText(ws *sotparse.Workspace) {
 		}
 		if validated && validatedState.MatchString(ln.text) && !negated.MatchString(ln.text) {
 			for _, id := range ids() {
+				if di.validatedIDs == nil {
+					di.validatedIDs = map[string]statement{}
+				}
 				if _, ok := di.validatedIDs[id]; !ok {
 					di.validatedIDs[id] = statement{pos: ln.pos, end: ln.end, text: ln.source}
 				}
@@ -307,6 +355,9 @@ func (di *docInfo) readText(ws *sotparse.Workspace) {
 		if prereq && (readiness != "" || prerequisiteWord.MatchString(ln.text)) {
 			for _, id := range ids() {
 				if id != item {
+					if di.prerequisites == nil {
+						di.prerequisites = map[string][]idStatement{}
+					}
 					di.prerequisites[item] = append(di.prerequisites[item], idStatement{id: id, stmt: statement{pos: ln.pos, end: ln.end, text: ln.source}})
 				}
 			}
@@ -315,6 +366,7 @@ func (di *docInfo) readText(ws *sotparse.Workspace) {
 			di.roles = append(di.roles, ln.roleClaims()...)
 		}
 	})
+	return di
 }
 
 var (

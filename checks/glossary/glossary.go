@@ -82,7 +82,10 @@ func docClaims(p *sotparse.DocPass) any {
 			continue
 		}
 		for _, c := range claims(b.text) {
-			out = append(out, termClaim{d.File.Pos(b.offset(c.start)), d.File.Pos(b.offset(c.end-1) + 1), c.term})
+			tc := termClaim{d.File.Pos(b.offset(c.start)), d.File.Pos(b.offset(c.end-1) + 1), c.term}
+			// run may report it: the driver keeps the text it flags.
+			p.Flag(tc.pos, tc.end)
+			out = append(out, tc)
 		}
 	}
 	return out

@@ -495,7 +495,11 @@ func (c *checker) remainsBlocked(di *docInfo, it *sotparse.WorkItem) {
 func (c *checker) staleRemains(di *docInfo, it *sotparse.WorkItem, s sentence, end, lineOff, validAt int) {
 	after := s.off > validAt
 	later := di.dateAt(s.off) > di.dateAt(validAt) && di.dateAt(validAt) != ""
-	last := lastLineNaming(c.ws.Content(di.d), it.ID) == lineOff
+	lastOff, ok := di.lastNaming[it.ID]
+	if !ok {
+		lastOff = lastLineNaming(c.ws.Content(di.d), it.ID)
+	}
+	last := lastOff == lineOff
 	if !after && !later && !last {
 		return
 	}
@@ -548,10 +552,39 @@ func (c *checker) leftoverBlockers(d *sotparse.Doc, it *sotparse.WorkItem) {
 			Related: []analysis.RelatedInformation{related(it.Status.ValuePos, "%s is validated here", it.ID)}})
 		return
 	}
-	content := c.ws.Content(d)
+	var list blockedList
+	ok := false
+	if di := c.info[d]; di != nil {
+		list, ok = di.blockedLists[it]
+	}
+	if !ok {
+		list = blockedListOf(d, c.ws.Content(d), it)
+	}
+	if list.n == 0 {
+		return
+	}
+	more := ""
+	if list.n > 1 {
+		more = fmt.Sprintf(" and %d more", list.n-1)
+	}
+	c.pass.Report(analysis.Diagnostic{Pos: d.File.Pos(list.off), End: d.File.Pos(list.end), Category: "stale-blocked-by",
+		Message: fmt.Sprintf("%s is validated but its \"Blocked by\" list still names blockers: %q%s", it.ID, list.first, more),
+		Related: []analysis.RelatedInformation{related(it.Status.ValuePos, "%s is validated here", it.ID)}})
+}
+
+// blockedList is the list under an empty "Blocked by:" line: where its
+// first item is, what it says, and how many items there are.
+type blockedList struct {
+	off, end int
+	first    string
+	n        int
+}
+
+// blockedListOf reads the list under it's empty "Blocked by:" line.
+func blockedListOf(d *sotparse.Doc, content []byte, it *sotparse.WorkItem) blockedList {
 	tf := d.File.Tok
 	var items []bodylines.Line
-	for _, ln := range bodylines.Lines(content, tf.Offset(bl.End), len(content)) {
+	for _, ln := range bodylines.Lines(content, tf.Offset(it.BlockedBy.End), len(content)) {
 		t := strings.TrimSpace(ln.Text)
 		if t == "" {
 			if len(items) > 0 {
@@ -565,16 +598,10 @@ func (c *checker) leftoverBlockers(d *sotparse.Doc, it *sotparse.WorkItem) {
 		items = append(items, ln)
 	}
 	if len(items) == 0 {
-		return
+		return blockedList{}
 	}
 	first := strings.TrimSpace(listItemPattern.ReplaceAllString(items[0].Text, ""))
-	more := ""
-	if len(items) > 1 {
-		more = fmt.Sprintf(" and %d more", len(items)-1)
-	}
-	c.pass.Report(analysis.Diagnostic{Pos: d.File.Pos(items[0].Off), End: d.File.Pos(items[0].Off + len(items[0].Text)), Category: "stale-blocked-by",
-		Message: fmt.Sprintf("%s is validated but its \"Blocked by\" list still names blockers: %q%s", it.ID, first, more),
-		Related: []analysis.RelatedInformation{related(it.Status.ValuePos, "%s is validated here", it.ID)}})
+	return blockedList{off: items[0].Off, end: items[0].Off + len(items[0].Text), first: strings.Clone(first), n: len(items)}
 }
 
 // noneValue reports whether a Blocked by value says there is no blocker:
@@ -610,6 +637,10 @@ type docInfo struct {
 	// remain holds the lines that say "blocked" in any case: the only
 	// ones remainsBlocked reads, for each validated item.
 	remain []remainLine
+	// Read for the document's own validated items: the offset of the
+	// last line naming each, and the list under an empty "Blocked by:".
+	lastNaming   map[string]int
+	blockedLists map[*sotparse.WorkItem]blockedList
 }
 
 // remainLine is a line that says "remain", split into sentences once for
@@ -700,6 +731,19 @@ func index(d *sotparse.Doc, content []byte) *docInfo {
 	}
 	for _, it := range d.WorkItems {
 		di.sections[it] = span{tf.Offset(it.Pos), sectionEnd(it.Pos, it.Level)}
+		if itemStatus(it) != validated {
+			continue
+		}
+		if di.lastNaming == nil {
+			di.lastNaming = map[string]int{}
+		}
+		di.lastNaming[it.ID] = lastLineNaming(content, it.ID)
+		if bl := it.BlockedBy; bl != nil && strings.TrimSpace(bl.Value) == "" {
+			if di.blockedLists == nil {
+				di.blockedLists = map[*sotparse.WorkItem]blockedList{}
+			}
+			di.blockedLists[it] = blockedListOf(d, content, it)
+		}
 	}
 	var workboard []span
 	for _, h := range d.Headings {
