@@ -69,50 +69,95 @@ func (p *DocPass) Flag(pos, end token.Pos) {
 // Focused reports whether the run reports on the document (Workspace.Focused).
 func (p *DocPass) Focused() bool { return p.ws.Focused(p.Doc.Path) }
 
-// docVisit is what one DocCheck did on one document during the parse.
+// docVisit is what one DocCheck did on one document during the parse, kept
+// only when it returned or reported something: most checks find nothing
+// in most documents, and a large workspace has many of both.
 type docVisit struct {
-	done    bool
-	result  any
-	diags   []analysis.Diagnostic
-	flagged []analysis.Diagnostic // until AfterDoc has seen them
-	panic   string                // the DocCheck panicked: Each panics again, in the check's Run
+	k      int // the DocCheck's index in the run's Stream.Checks
+	result any
+	diags  []analysis.Diagnostic
+	panic  string // the DocCheck panicked: Each panics again, in the check's Run
 }
 
-// visit runs c on d with its content and keeps what it did in d.visits[k].
-func (ws *Workspace) visit(k int, c *DocCheck, d *Doc, content []byte) {
-	v := &d.visits[k]
+// visit runs c, the run's DocCheck k, on d with its content, keeps what it
+// did in d.visits and returns the spans it flagged.
+func (ws *Workspace) visit(k int, c *DocCheck, d *Doc, content []byte) (flagged []analysis.Diagnostic) {
 	p := &DocPass{Doc: d, Content: content, Prepared: ws.prepared[k], ws: ws, dropFixes: ws.dropFixes}
-	defer func() {
-		if r := recover(); r != nil {
-			v.panic = fmt.Sprintf("%v\n%s", r, debug.Stack())
-		}
-		v.done = true
+	v := docVisit{k: k}
+	func() {
+		defer func() {
+			if r := recover(); r != nil {
+				v.panic = fmt.Sprintf("%v\n%s", r, debug.Stack())
+			}
+		}()
+		v.result = c.Run(p)
 	}()
-	v.result = c.Run(p)
-	v.diags, v.flagged = p.diags, p.flagged
+	d.ran.Or(1 << k)
+	v.diags = p.diags
+	if v.result != nil || len(v.diags) > 0 || v.panic != "" {
+		d.visits = append(d.visits, v)
+	}
+	return p.flagged
+}
+
+// handOver returns what the run's DocCheck k did on d, if the parse ran it
+// and it was not handed over yet, and forgets it. Checks hand over their
+// own DocCheck's visits concurrently: each clears its own bit, and its own
+// element of d.visits, which no one appends to after the parse.
+func (d *Doc) handOver(k int) (docVisit, bool) {
+	if k < 0 || k >= 64 || d.ran.And(^(uint64(1)<<k))&(1<<k) == 0 {
+		return docVisit{}, false
+	}
+	for i := range d.visits {
+		// Only k is read of another check's element: it is written once,
+		// in the parse.
+		if e := &d.visits[i]; e.k == k {
+			v := *e
+			e.result, e.diags, e.panic = nil, nil, "" // the pass holds them now
+			if v.panic != "" {
+				panic(v.panic)
+			}
+			return v, true
+		}
+	}
+	return docVisit{k: k}, true
+}
+
+// visited reports whether the parse ran the run's DocCheck k on d and has
+// not handed over what it did.
+func (d *Doc) visited(k int) bool {
+	return k >= 0 && k < 64 && d.ran.Load()&(1<<k) != 0
 }
 
 // check runs stream's DocChecks on d, then its AfterDoc, and lets d's text
 // go when release is set.
 func (ws *Workspace) check(d *Doc, stream *Stream, release bool) {
 	content := d.File.Content
-	d.visits = make([]docVisit, len(stream.Checks))
-	for k, c := range stream.Checks {
-		ws.visit(k, c, d, content)
+	var flagged [][]analysis.Diagnostic
+	for k, c := range ws.docChecks {
+		if f := ws.visit(k, c, d, content); len(f) > 0 {
+			if flagged == nil {
+				flagged = make([][]analysis.Diagnostic, len(ws.docChecks))
+			}
+			flagged[k] = f
+		}
 	}
+	n := 0
+	for _, v := range d.visits {
+		n += len(v.diags)
+	}
+	ws.docDiags.Add(int64(n))
 	if stream.AfterDoc != nil {
-		diags := make([][]analysis.Diagnostic, len(d.visits))
-		for k := range d.visits {
-			v := &d.visits[k]
-			diags[k] = v.diags
-			if len(v.flagged) > 0 {
-				diags[k] = append(v.flagged, v.diags...)
+		diags := make([][]analysis.Diagnostic, len(ws.docChecks))
+		for _, v := range d.visits {
+			diags[v.k] = v.diags
+		}
+		for k, f := range flagged {
+			if len(f) > 0 {
+				diags[k] = append(f, diags[k]...)
 			}
 		}
 		stream.AfterDoc(d, content, diags)
-	}
-	for k := range d.visits {
-		d.visits[k].flagged = nil
 	}
 	if release {
 		// The blocks go with the text: a check that reads the text back
@@ -146,26 +191,19 @@ func (c *DocCheck) Some(pass *analysis.Pass, ws *Workspace, want func(*Doc) bool
 		}
 	}
 	results := make([]any, len(ws.Docs))
-	diags := make([][]analysis.Diagnostic, len(ws.Docs))
+	// The documents the parse did not visit are checked first, in
+	// parallel; then every document's diagnostics are reported in order,
+	// each visit's as it is handed over, so that they are never all held
+	// twice (as diagnostics and as the driver's findings).
 	var todo []*Doc
 	var todoAt []int
 	for i, d := range ws.Docs {
-		if !want(d) {
-			continue
+		if want(d) && !d.visited(k) {
+			todo = append(todo, d)
+			todoAt = append(todoAt, i)
 		}
-		if k >= 0 && k < len(d.visits) && d.visits[k].done {
-			v := d.visits[k]
-			if v.panic != "" {
-				panic(v.panic)
-			}
-			results[i], diags[i] = v.result, v.diags
-			d.visits[k] = docVisit{} // handed over: the pass holds them now
-			ws.noteRead(d)
-			continue
-		}
-		todo = append(todo, d)
-		todoAt = append(todoAt, i)
 	}
+	later := map[int][]analysis.Diagnostic{}
 	if len(todo) > 0 {
 		var prepared any
 		if k >= 0 {
@@ -174,16 +212,29 @@ func (c *DocCheck) Some(pass *analysis.Pass, ws *Workspace, want func(*Doc) bool
 			prepared = c.prepare()
 		}
 		ws.Prefetch(todo)
+		diags := make([][]analysis.Diagnostic, len(todo))
 		parallel.For(len(todo), func(j int) {
 			d := todo[j]
-			p := &DocPass{Doc: d, Content: ws.Content(d), Prepared: prepared, ws: ws}
+			p := &DocPass{Doc: d, Content: ws.Content(d), Prepared: prepared, ws: ws, dropFixes: ws.dropFixes}
 			results[todoAt[j]] = c.Run(p)
-			diags[todoAt[j]] = p.diags
+			diags[j] = p.diags
 		})
+		for j, i := range todoAt {
+			later[i] = diags[j]
+		}
 	}
-	for _, ds := range diags {
-		for _, d := range ds {
-			pass.Report(d)
+	for i, d := range ws.Docs {
+		if !want(d) {
+			continue
+		}
+		ds, ok := later[i]
+		if !ok {
+			v, _ := d.handOver(k)
+			results[i], ds = v.result, v.diags
+			ws.noteRead(d)
+		}
+		for _, diag := range ds {
+			pass.Report(diag)
 		}
 	}
 	return results
@@ -195,32 +246,22 @@ func (c *DocCheck) Some(pass *analysis.Pass, ws *Workspace, want func(*Doc) bool
 // A second call for d reports false.
 func (c *DocCheck) Visited(ws *Workspace, d *Doc) (any, bool) {
 	for k, dc := range ws.docChecks {
-		if dc == c && k < len(d.visits) && d.visits[k].done {
-			v := d.visits[k]
-			if v.panic != "" {
-				panic(v.panic)
+		if dc == c {
+			if v, ok := d.handOver(k); ok {
+				return v.result, true
 			}
-			d.visits[k] = docVisit{}
-			return v.result, true
 		}
 	}
 	return nil, false
 }
 
 // DocDiagnostics returns how many diagnostics the parse's DocChecks
-// reported and Each has yet to hand over: a driver sizes its findings by
-// them.
+// reported: a driver sizes its findings by them.
 func (ws *Workspace) DocDiagnostics() int {
 	if ws == nil {
 		return 0
 	}
-	n := 0
-	for _, d := range ws.Docs {
-		for _, v := range d.visits {
-			n += len(v.diags)
-		}
-	}
-	return n
+	return int(ws.docDiags.Load())
 }
 
 // Stream is how a driver has the parse run DocChecks document by document

@@ -126,10 +126,12 @@ func ParseStreaming(fset *token.FileSet, disc *Discovery, read func(path string)
 		ws.focus, ws.prefetch, store = reuse.Focus, reuse.Prefetch, reuse.Store
 	}
 	if stream != nil {
-		ws.docChecks = stream.Checks
+		// A document records the checks run on it in 64 bits: any more
+		// run in their check's Run (DocCheck.Each).
+		ws.docChecks = stream.Checks[:min(len(stream.Checks), 64)]
 		ws.dropFixes = stream.DropFixes
-		ws.prepared = make([]any, len(stream.Checks))
-		for k, c := range stream.Checks {
+		ws.prepared = make([]any, len(ws.docChecks))
+		for k, c := range ws.docChecks {
 			ws.prepared[k] = c.prepare()
 		}
 	}

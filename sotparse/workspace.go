@@ -15,6 +15,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"unicode/utf8"
 )
 
@@ -44,6 +45,7 @@ type Workspace struct {
 	docChecks []*DocCheck       // run by the parse on each document (Stream.Checks)
 	prepared  []any             // what each of docChecks prepared for the run
 	dropFixes bool              // Stream.DropFixes
+	docDiags  atomic.Int64      // diagnostics the DocChecks reported (DocDiagnostics)
 	seed      maphash.Seed      // of the released texts' digests
 	reread    map[string][]byte // released texts Content read back
 }

@@ -107,6 +107,9 @@ func scanDoc(p *sotparse.DocPass) any {
 		return &docScan{err: pr.err}
 	}
 	found := pr.sc.Scan(p.Doc.Path, p.Content)
+	if len(found) == 0 {
+		return nil // scanned, nothing found: run tells it from not scanned
+	}
 	report(p.Report, p.Doc.File, found)
 	return &docScan{found: found}
 }
@@ -119,11 +122,18 @@ func run(pass *analysis.Pass) (any, error) {
 	}
 	scans := &Scans{byPath: make(map[string][]engine.Finding, len(ws.Files))}
 	for i, r := range DocCheck.Each(pass, ws) {
-		if r, ok := r.(*docScan); ok {
+		d := ws.Docs[i]
+		switch r := r.(type) {
+		case *docScan:
 			if r.err != nil {
 				return nil, r.err
 			}
-			scans.byPath[ws.Docs[i].Path] = r.found
+			scans.byPath[d.Path] = r.found
+		case nil:
+			// scanDoc scans every document in focus with a text.
+			if ws.Focused(d.Path) && d.File.Tok.Size() > 0 {
+				scans.byPath[d.Path] = nil
+			}
 		}
 	}
 	// The other files are scanned in parallel; findings are reported in

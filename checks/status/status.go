@@ -143,11 +143,13 @@ func detach(di *docInfo) *docInfo {
 			st.ids[j] = strings.Clone(st.ids[j])
 		}
 	}
-	about := make(map[string]bool, len(di.about))
-	for id, v := range di.about {
-		about[strings.Clone(id)] = v
+	if di.about != nil {
+		about := make(map[string]bool, len(di.about))
+		for id, v := range di.about {
+			about[strings.Clone(id)] = v
+		}
+		di.about = about
 	}
-	di.about = about
 	for i := range di.results {
 		di.results[i].status = strings.Clone(di.results[i].status)
 	}
@@ -446,7 +448,7 @@ func (c *checker) statusOf(id string) (status, where string, pos token.Pos) {
 // statement reads as the current state (see the package doc).
 func (c *checker) remainsBlocked(di *docInfo, it *sotparse.WorkItem) {
 	tf := di.d.File.Tok
-	sec := di.sections[it]
+	sec := di.section(it)
 	statusEnd := tf.Offset(it.Status.End)
 	validAt, journal := di.stateOffset(it.ID, validated)
 	for _, ln := range di.remain {
@@ -630,7 +632,7 @@ func inCodeSpan(s string) bool { return strings.Count(s, "`")%2 == 1 }
 // docInfo is what the check reads from one document beyond the model.
 type docInfo struct {
 	d        *sotparse.Doc
-	sections map[*sotparse.WorkItem]span
+	sections []span // of d.WorkItems, by index
 	stated   []stated        // "ID is STATUS" sentences
 	about    map[string]bool // ids the document is about
 	results  []result        // document-level bare statuses
@@ -651,6 +653,25 @@ type remainLine struct {
 }
 
 type span struct{ start, end int }
+
+// section returns the span of the section of it, one of the document's
+// work items.
+func (di *docInfo) section(it *sotparse.WorkItem) span {
+	for i, x := range di.d.WorkItems {
+		if x == it && i < len(di.sections) {
+			return di.sections[i]
+		}
+	}
+	return span{}
+}
+
+// mark records that the document is about the work item id.
+func (di *docInfo) mark(id string) {
+	if di.about == nil {
+		di.about = map[string]bool{}
+	}
+	di.about[id] = true
+}
 
 type stated struct {
 	ids    []string
@@ -699,7 +720,7 @@ var headingDate = regexp.MustCompile(`\b\d{4}-\d{2}-\d{2}\b`)
 func (di *docInfo) innermost(off int) *sotparse.WorkItem {
 	var best *sotparse.WorkItem
 	for _, it := range di.d.WorkItems {
-		if s := di.sections[it]; s.start <= off && off < s.end {
+		if s := di.section(it); s.start <= off && off < s.end {
 			best = it // later items start later: the last match is innermost
 		}
 	}
@@ -711,7 +732,7 @@ func index(d *sotparse.Doc, content []byte) *docInfo {
 	tf := d.File.Tok
 	size := len(content)
 	lines := bodyLines(d, content)
-	di := &docInfo{d: d, sections: map[*sotparse.WorkItem]span{}, about: map[string]bool{}}
+	di := &docInfo{d: d}
 	remain := lines // extra phrases need not say "blocked": read every line
 	if len(extraBlocked) == 0 {
 		remain = linesWith(lines, content, blockedNeedle)
@@ -730,7 +751,7 @@ func index(d *sotparse.Doc, content []byte) *docInfo {
 		return size
 	}
 	for _, it := range d.WorkItems {
-		di.sections[it] = span{tf.Offset(it.Pos), sectionEnd(it.Pos, it.Level)}
+		di.sections = append(di.sections, span{tf.Offset(it.Pos), sectionEnd(it.Pos, it.Level)})
 		if itemStatus(it) != validated {
 			continue
 		}
@@ -778,13 +799,13 @@ func index(d *sotparse.Doc, content []byte) *docInfo {
 	for _, ln := range lines {
 		if m := workItemLineMatch(ln.Text); m != nil && !inItem(ln.Off) {
 			for _, id := range ids(m[1]) {
-				di.about[id] = true
+				di.mark(id)
 			}
 		}
 		for _, s := range workboard {
 			if s.start <= ln.Off && ln.Off < s.end && listItemPattern.MatchString(ln.Text) {
 				for _, id := range ids(ln.Text) {
-					di.about[id] = true
+					di.mark(id)
 				}
 			}
 		}

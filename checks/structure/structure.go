@@ -38,7 +38,7 @@ func init() {
 }
 
 // DocCheck is the whole check: every rule reads one document.
-var DocCheck = &sotparse.DocCheck{Run: checkDoc}
+var DocCheck = &sotparse.DocCheck{Prepare: func() any { return newFraming(framingWords) }, Run: checkDoc}
 
 func run(pass *analysis.Pass) (any, error) {
 	DocCheck.Each(pass, pass.ResultOf[sotparse.Analyzer].(*sotparse.Workspace))
@@ -50,7 +50,7 @@ func checkDoc(p *sotparse.DocPass) any {
 		return nil
 	}
 	d := p.Doc
-	c := &checker{pass: p, content: p.Content, frame: newFraming(framingWords)}
+	c := &checker{pass: p, content: p.Content, frame: p.Prepared.(*framing)}
 	c.headings(d)
 	if d.Kind == sotparse.KindPRD {
 		c.sections(d)
@@ -183,6 +183,11 @@ func (c *checker) items(d *sotparse.Doc) {
 			continue
 		}
 		start, end := tf.Offset(it.End), sectionEnd(d, it)
+		if start >= end || !bodylines.TextContainsFold(c.content[start:min(end, len(c.content))], "acceptance") {
+			// No line can hold a label: most items of a legacy list.
+			c.noAcceptance(it)
+			continue
+		}
 		lines := bodylines.Lines(c.content, start, end)
 		label := -1
 		ok := false
@@ -218,9 +223,13 @@ func (c *checker) items(d *sotparse.Doc) {
 			ln := lines[label]
 			c.report(d.File.Pos(ln.Off), d.File.Pos(ln.Off+len(ln.Text)), "item-acceptance", "%s has an acceptance label with no criteria after it", it.ID)
 		default:
-			c.report(it.Pos, it.End, "item-acceptance", "%s has no acceptance criteria: no task boxes and no \"Acceptance:\" list", it.ID)
+			c.noAcceptance(it)
 		}
 	}
+}
+
+func (c *checker) noAcceptance(it *sotparse.WorkItem) {
+	c.report(it.Pos, it.End, "item-acceptance", "%s has no acceptance criteria: no task boxes and no \"Acceptance:\" list", it.ID)
 }
 
 // sectionEnd returns the file offset where the work item's section ends:
