@@ -632,7 +632,7 @@ func inCodeSpan(s string) bool { return strings.Count(s, "`")%2 == 1 }
 // docInfo is what the check reads from one document beyond the model.
 type docInfo struct {
 	d        *sotparse.Doc
-	sections []span // of d.WorkItems, by index
+	sections []span          // of d.WorkItems, by index
 	stated   []stated        // "ID is STATUS" sentences
 	about    map[string]bool // ids the document is about
 	results  []result        // document-level bare statuses
