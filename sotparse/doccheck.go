@@ -66,6 +66,10 @@ func (p *DocPass) Flag(pos, end token.Pos) {
 	p.flagged = append(p.flagged, analysis.Diagnostic{Pos: pos, End: end})
 }
 
+// Fixes reports whether the run wants suggested fixes: Report drops them
+// otherwise (Stream.DropFixes), and a check may spare building them.
+func (p *DocPass) Fixes() bool { return !p.dropFixes }
+
 // Focused reports whether the run reports on the document (Workspace.Focused).
 func (p *DocPass) Focused() bool { return p.ws.Focused(p.Doc.Path) }
 

@@ -173,7 +173,7 @@ func SplitFrontmatter(content []byte) split {
 	var yamlText []byte
 	format := frontmatter.NewFormat("---", "---", func(data []byte, v any) error {
 		yamlText = data
-		if len(bytes.TrimSpace(stripComments(data))) == 0 {
+		if blankYAML(data) {
 			return nil // an empty block: the checks report the missing keys
 		}
 		return yaml.Load(data, v.(*yaml.Node))

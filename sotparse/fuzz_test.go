@@ -386,7 +386,7 @@ func splitReference(content []byte) (state FrontmatterState, yamlEnd, bodyStart 
 	var yamlText []byte
 	format := frontmatter.NewFormat("---", "---", func(data []byte, v any) error {
 		yamlText = data
-		if len(bytes.TrimSpace(stripComments(data))) == 0 {
+		if blankYAML(data) {
 			return nil
 		}
 		return yaml.Load(data, v.(*yaml.Node))

@@ -66,7 +66,7 @@ func parseWorkboard(f *File, report func(pos, end token.Pos, msg string)) *Workb
 		base = 3
 	}
 	li := newLineIndex(content[base:], base)
-	if len(bytes.TrimSpace(stripComments(content[base:]))) == 0 {
+	if blankYAML(content[base:]) {
 		report(f.Pos(base), f.Pos(base), "workboard is empty: expected a mapping with an items list")
 		return wb
 	}
@@ -219,14 +219,19 @@ func parseWorkboard(f *File, report func(pos, end token.Pos, msg string)) *Workb
 	return wb
 }
 
-// stripComments blanks YAML comment lines, to tell an empty file from one
-// with content.
-func stripComments(b []byte) []byte {
-	var out []byte
-	for _, line := range bytes.Split(b, []byte("\n")) {
+// blankYAML reports whether b holds only blank and comment lines: an empty
+// file, not one with content.
+func blankYAML(b []byte) bool {
+	for len(b) > 0 {
+		line := b
+		if i := bytes.IndexByte(b, '\n'); i >= 0 {
+			line, b = b[:i], b[i+1:]
+		} else {
+			b = nil
+		}
 		if t := bytes.TrimSpace(line); len(t) > 0 && t[0] != '#' {
-			out = append(out, t...)
+			return false
 		}
 	}
-	return out
+	return true
 }

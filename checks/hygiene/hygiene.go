@@ -96,15 +96,12 @@ func checkDoc(p *sotparse.DocPass) any {
 	if !p.Focused() {
 		return nil
 	}
-	var found findings
+	found := findings{report: p.Report, noFixes: !p.Fixes()}
 	if enabled["blank-lines"] || enabled["trailing-spaces"] {
 		lines(&found, p.Doc.File, p.Content)
 	}
 	if enabled["final-newline"] {
 		finalNewline(&found, p.Doc.File, p.Content)
-	}
-	for _, d := range found {
-		p.Report(d)
 	}
 	return nil
 }
@@ -139,15 +136,20 @@ func (m *messages) get(n int) string {
 }
 
 // findings are one document's diagnostics.
-type findings []analysis.Diagnostic
+// findings take a document's diagnostics; noFixes leaves out their fixes.
+type findings struct {
+	report  func(analysis.Diagnostic)
+	noFixes bool
+}
 
 // report reports content[start:end] with a fix that replaces
 // content[editStart:editEnd] by newText.
 func report(out *findings, f *sotparse.File, start, end int, category, msg, fix string, editStart, editEnd int, newText string) {
-	*out = append(*out, analysis.Diagnostic{
-		Pos: f.Pos(start), End: f.Pos(end), Category: category, Message: msg,
-		SuggestedFixes: []analysis.SuggestedFix{{Message: fix, TextEdits: []analysis.TextEdit{{Pos: f.Pos(editStart), End: f.Pos(editEnd), NewText: []byte(newText)}}}},
-	})
+	d := analysis.Diagnostic{Pos: f.Pos(start), End: f.Pos(end), Category: category, Message: msg}
+	if !out.noFixes {
+		d.SuggestedFixes = []analysis.SuggestedFix{{Message: fix, TextEdits: []analysis.TextEdit{{Pos: f.Pos(editStart), End: f.Pos(editEnd), NewText: []byte(newText)}}}}
+	}
+	out.report(d)
 }
 
 // lines reports blank-line runs and trailing spaces outside fenced code.

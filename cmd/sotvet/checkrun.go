@@ -195,10 +195,20 @@ func (r *wsRun) scope(cf *checkFlags) error {
 	if err != nil {
 		return err
 	}
+	// One name per file, shared by its findings.
+	named := map[string]string{}
+	name := func(p string) string {
+		n, ok := named[p]
+		if !ok {
+			n = r.path(p)
+			named[p] = n
+		}
+		return n
+	}
 	for i := range fs {
-		fs[i].File = r.path(fs[i].File)
+		fs[i].File = name(fs[i].File)
 		for j := range fs[i].Related {
-			fs[i].Related[j].File = r.path(fs[i].Related[j].File)
+			fs[i].Related[j].File = name(fs[i].Related[j].File)
 		}
 	}
 	r.res.Findings = fs
