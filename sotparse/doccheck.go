@@ -70,6 +70,11 @@ func (p *DocPass) Flag(pos, end token.Pos) {
 // otherwise (Stream.DropFixes), and a check may spare building them.
 func (p *DocPass) Fixes() bool { return !p.dropFixes }
 
+// Fixes reports whether the run wants suggested fixes (not
+// Stream.DropFixes): a check's Run may spare building those it drops, and
+// reading a text back for them.
+func (ws *Workspace) Fixes() bool { return !ws.dropFixes }
+
 // Focused reports whether the run reports on the document (Workspace.Focused).
 func (p *DocPass) Focused() bool { return p.ws.Focused(p.Doc.Path) }
 

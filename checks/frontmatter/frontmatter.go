@@ -125,7 +125,7 @@ func run(pass *analysis.Pass) (any, error) {
 		}
 		return false
 	}
-	c := &checker{pass: pass, ws: ws, today: today.date()}
+	c := &checker{pass: pass, ws: ws, today: today.date(), reqs: requirements()}
 	for _, d := range ws.Docs {
 		if !scope.Match(d.Path) || !ws.Focused(d.Path) {
 			continue
@@ -151,6 +151,7 @@ type checker struct {
 	pass  *analysis.Pass
 	ws    *sotparse.Workspace
 	today time.Time
+	reqs  []requirement
 }
 
 func (c *checker) report(pos, end token.Pos, category, format string, args ...any) {
@@ -196,10 +197,31 @@ func describeRequired() string {
 	return strings.Join(parts, ", ")
 }
 
-func (c *checker) required(d *sotparse.Doc) {
-	fm := d.Frontmatter
+// requirement is a required key, or keys that stand for each other, and
+// the message of a frontmatter without any (made once per run: a legacy
+// workspace has hundreds of thousands of them).
+type requirement struct {
+	alts []string
+	msg  string
+}
+
+func requirements() []requirement {
+	var out []requirement
 	for _, req := range required {
 		alts := strings.Split(req, "|")
+		quoted := make([]string, len(alts))
+		for i, k := range alts {
+			quoted[i] = fmt.Sprintf("%q", k)
+		}
+		out = append(out, requirement{alts, "missing required frontmatter key " + strings.Join(quoted, " or ")})
+	}
+	return out
+}
+
+func (c *checker) required(d *sotparse.Doc) {
+	fm := d.Frontmatter
+	for _, req := range c.reqs {
+		alts := req.alts
 		present := false
 		for _, k := range alts {
 			f := fm.Get(k)
@@ -214,15 +236,8 @@ func (c *checker) required(d *sotparse.Doc) {
 		if present {
 			continue
 		}
-		quoted := make([]string, len(alts))
-		for i, k := range alts {
-			quoted[i] = fmt.Sprintf("%q", k)
-		}
-		diag := analysis.Diagnostic{
-			Pos: fm.Pos, End: fm.Pos + 3, Category: "required",
-			Message: "missing required frontmatter key " + strings.Join(quoted, " or "),
-		}
-		if len(alts) == 1 && alts[0] == "core_promotion_status" {
+		diag := analysis.Diagnostic{Pos: fm.Pos, End: fm.Pos + 3, Category: "required", Message: req.msg}
+		if len(alts) == 1 && alts[0] == "core_promotion_status" && c.ws.Fixes() {
 			diag.SuggestedFixes = []analysis.SuggestedFix{{
 				Message:   "add core_promotion_status: not-promoted",
 				TextEdits: []analysis.TextEdit{{Pos: fm.Close, End: fm.Close, NewText: []byte("core_promotion_status: not-promoted" + c.eol(d, fm.Close))}},

@@ -38,7 +38,33 @@ func init() {
 }
 
 // DocCheck is the whole check: every rule reads one document.
-var DocCheck = &sotparse.DocCheck{Prepare: func() any { return newFraming(framingWords) }, Run: checkDoc}
+var DocCheck = &sotparse.DocCheck{Prepare: prepare, Run: checkDoc}
+
+// prepared is what the flags say, made once per run.
+type prepared struct {
+	frame *framing   // -framing-words, for near-duplicate-line
+	prd   []prdGroup // -prd-sections
+}
+
+// prdGroup is a required PRD section: the headings that count, in the
+// form they are compared in, and the message a PRD without one gets (the
+// PRDs of a legacy workspace share it).
+type prdGroup struct {
+	norms []string
+	msg   string
+}
+
+func prepare() any {
+	p := &prepared{frame: newFraming(framingWords)}
+	for _, alts := range prdSections.groups {
+		g := prdGroup{msg: "PRD has no " + quoteAlts(alts) + " section"}
+		for _, a := range alts {
+			g.norms = append(g.norms, normHeading(a))
+		}
+		p.prd = append(p.prd, g)
+	}
+	return p
+}
 
 func run(pass *analysis.Pass) (any, error) {
 	DocCheck.Each(pass, pass.ResultOf[sotparse.Analyzer].(*sotparse.Workspace))
@@ -50,7 +76,8 @@ func checkDoc(p *sotparse.DocPass) any {
 		return nil
 	}
 	d := p.Doc
-	c := &checker{pass: p, content: p.Content, frame: p.Prepared.(*framing)}
+	pr := p.Prepared.(*prepared)
+	c := &checker{pass: p, content: p.Content, frame: pr.frame, prd: pr.prd}
 	c.headings(d)
 	if d.Kind == sotparse.KindPRD {
 		c.sections(d)
@@ -66,8 +93,9 @@ func checkDoc(p *sotparse.DocPass) any {
 // checker checks one document.
 type checker struct {
 	pass    *sotparse.DocPass
-	content []byte   // the document's text
-	frame   *framing // -framing-words, for near-duplicate-line
+	content []byte     // the document's text
+	frame   *framing   // -framing-words, for near-duplicate-line
+	prd     []prdGroup // -prd-sections
 }
 
 func (c *checker) report(pos, end token.Pos, category, format string, args ...any) {
@@ -120,16 +148,16 @@ func (c *checker) sections(d *sotparse.Doc) {
 			break
 		}
 	}
-	for _, alts := range prdSections.groups {
+	for _, g := range c.prd {
 		found := false
-		for _, a := range alts {
-			if have[normHeading(a)] {
+		for _, a := range g.norms {
+			if have[a] {
 				found = true
 				break
 			}
 		}
 		if !found {
-			c.report(pos, end, "missing-section", "PRD has no %s section", quoteAlts(alts))
+			c.pass.Report(analysis.Diagnostic{Pos: pos, End: end, Category: "missing-section", Message: g.msg})
 		}
 	}
 }
