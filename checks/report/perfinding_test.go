@@ -48,7 +48,8 @@ func BenchmarkPerFinding(b *testing.B) {
 	write(clean, "")
 	run := func(b *testing.B, dir, format string) (time.Duration, int) {
 		start := cputime.Process()
-		res, _, err := checks.Run(checks.Options{Root: dir, FS: os.DirFS(dir), Analyzers: []*analysis.Analyzer{hygiene.Analyzer}})
+		// As `sotvet check` runs: texts released, no fixes built.
+		res, _, err := checks.Run(checks.Options{Root: dir, FS: os.DirFS(dir), Analyzers: []*analysis.Analyzer{hygiene.Analyzer}, ReleaseText: true, NoFixes: true})
 		if err != nil {
 			b.Fatal(err)
 		}
