@@ -148,9 +148,11 @@ func Compute(opt Options) (*Summary, error) {
 		}
 		evc <- loadEvidence(opt.RunsRoot, opt.Now(), opt.VerifyCache, opt.Trust)
 	}()
+	// The summary reports: it keeps the typed model, not the texts, and
+	// builds no fixes.
 	res, ws, err := checks.Run(checks.Options{
 		Root: opt.Root, FS: opt.FS, Ignored: opt.Ignored, Analyzers: opt.Analyzers,
-		Severity: opt.Severity, MaxFileSize: opt.MaxFileSize,
+		Severity: opt.Severity, MaxFileSize: opt.MaxFileSize, ReleaseText: true, NoFixes: true,
 	})
 	ev := <-evc
 	if err != nil {
