@@ -404,7 +404,7 @@ func EndpointRule(suffixes []string, allowLocalhost bool, placeholders []*regexp
 			kws = append(kws, strings.Join(w, sep))
 		}
 	}
-	re := regexp.MustCompile("(?i)(?P<key>[A-Za-z0-9_.-]*(?:" + strings.Join(alts, "|") + "))[\x60\"']?[ \\t]*(?:=|:)[ \\t]*" +
+	re := compileShared("(?i)(?P<key>[A-Za-z0-9_.-]*(?:" + strings.Join(alts, "|") + "))[\x60\"']?[ \\t]*(?:=|:)[ \\t]*" +
 		"(?:\"(?P<secret>[^\"\\s]+)\"|'(?P<secret>[^'\\s]+)'|\x60(?P<secret>[^\x60\\s]+)\x60|(?P<secret>[^\\s\x60\"',;]*[^\\s\x60\"',;.:)\\]}>]))")
 	return &Rule{
 		ID:          RuleEndpointValue,
@@ -926,15 +926,33 @@ type compiledRule struct {
 	unnamedIdx    []int
 }
 
+// sharedRegexps holds the expressions compiled for rules, by source: a
+// process builds several scanners over the same rules (the secrets check,
+// the records check, the redaction of findings), each preparing its rules
+// on first use, and a *regexp.Regexp is safe for concurrent use. It grows
+// by the distinct expressions a process compiles, which configuration
+// bounds.
+var sharedRegexps sync.Map // string -> *regexp.Regexp
+
+// compileShared returns expr compiled, once per process. Its callers'
+// expressions are built from checked rules: failing is a defect.
+func compileShared(expr string) *regexp.Regexp {
+	if re, ok := sharedRegexps.Load(expr); ok {
+		return re.(*regexp.Regexp)
+	}
+	re, _ := sharedRegexps.LoadOrStore(expr, regexp.MustCompile(expr))
+	return re.(*regexp.Regexp)
+}
+
 func (cr *compiledRule) setAnchored(expr string) {
 	cr.anchoredSrc = expr
-	cr.anchoredAfter = regexp.MustCompile(`^(?s:.)(?:` + expr + `)`)
+	cr.anchoredAfter = compileShared(`^(?s:.)(?:` + expr + `)`)
 }
 
 // anchoredAtStart returns the expression anchored at the start of the
 // text, for a keyword hit at offset 0.
 func (cr *compiledRule) anchoredAtStart() *regexp.Regexp {
-	cr.anchoredOnce.Do(func() { cr.anchored = regexp.MustCompile(`^(?:` + cr.anchoredSrc + `)`) })
+	cr.anchoredOnce.Do(func() { cr.anchored = compileShared(`^(?:` + cr.anchoredSrc + `)`) })
 	return cr.anchored
 }
 
@@ -956,7 +974,7 @@ func (cr *compiledRule) prepare() {
 				cr.setAnchored(head)
 				re = cr.anchoredAfter // the same groups
 			} else {
-				cr.search = regexp.MustCompile(head)
+				cr.search = compileShared(head)
 				re = cr.search
 			}
 		default:

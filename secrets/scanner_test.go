@@ -361,3 +361,30 @@ func TestKeywordMatcherStreams(t *testing.T) {
 		}
 	}
 }
+
+// TestScannersShareExpressions: a second scanner over the same rules
+// reuses the expressions the first compiled (the check, the records check
+// and the redactor each build one per run).
+func TestScannersShareExpressions(t *testing.T) {
+	text := []byte("GITHUB_TOKEN=ghp_" + "abcdefghijklmnopqrstuvwxyzABCDEFGHIJ\nOPENAI_BASE_URL=https://llm.internal.corp:8443/v1\n")
+	a, b := defaultScanner(t), defaultScanner(t)
+	if len(a.Scan("a.env", text)) == 0 || len(b.Scan("a.env", text)) == 0 {
+		t.Fatal("no findings")
+	}
+	shared := 0
+	for i, ra := range a.rules {
+		rb := b.rules[i]
+		if ra.search != nil && rb.search != nil {
+			if ra.search != rb.search {
+				t.Errorf("rule %s: each scanner compiled its own expression", ra.ID)
+			}
+			shared++
+		}
+		if ra.anchoredAfter != nil && rb.anchoredAfter != nil && ra.anchoredAfter != rb.anchoredAfter {
+			t.Errorf("rule %s: each scanner compiled its own anchored expression", ra.ID)
+		}
+	}
+	if shared == 0 {
+		t.Error("no rule prepared in both scanners")
+	}
+}
