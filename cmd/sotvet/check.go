@@ -39,6 +39,8 @@ type checkFlags struct {
 
 	cpuProfile, memProfile string
 	debugCache             bool
+
+	git *gitProbe // what git says of the directory given; nil: ask as needed
 }
 
 func cmdCheck(args []string, stdout, stderr io.Writer) int {
@@ -114,6 +116,7 @@ func cmdCheck(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "sotvet: %v\n", err)
 		return exitError
 	}
+	cf.git = probeGit(root, cf.noGit)
 	if cf.failOn != "" && checks.Severity(cf.failOn).Rank() == 0 {
 		fmt.Fprintf(stderr, "sotvet: -fail-on %q: want error or warning\n", cf.failOn)
 		return exitError
@@ -141,7 +144,7 @@ func cmdCheck(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "sotvet: no workspace found in %s: no directory holds %s (name them under workspaces: in %s)\n", dir, workspaces.Markers, config.FileName)
 		return exitError
 	}
-	base := workspaces.Base(root, cf.noGit)
+	base := cf.git.base()
 
 	// Each workspace runs with its own configuration; the check flags it
 	// sets are put back before the next one, and at the end.
@@ -276,7 +279,7 @@ func (cf *checkFlags) openSource(root string, opt *checks.Options, stderr io.Wri
 		}
 		opt.FS = src.index.FS()
 	case !cf.noGit:
-		if opt.Ignored, err = sotparse.GitIgnored(root); err != nil {
+		if opt.Ignored, err = cf.git.ignored(root); err != nil {
 			return nil, err
 		}
 	}
