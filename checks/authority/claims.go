@@ -12,6 +12,8 @@ import (
 	"unicode/utf8"
 
 	yaml "go.yaml.in/yaml/v4"
+
+	"github.com/svrnty/sotvet/internal/warmup"
 )
 
 // Claim is one forbidden-claim rule of the -claims rule set.
@@ -345,6 +347,10 @@ func byScope(compiled []*compiledClaim) map[string][]*compiledClaim {
 	}
 	return out
 }
+
+// Compiling the built-in claims is the check's costly start: a command
+// that will run the check starts it early (see internal/warmup).
+func init() { warmup.Register(Analyzer.Name, func() { claims.load() }) }
 
 // newLazyClaimSet returns a set holding cs, which must be valid, compiled
 // on first use.

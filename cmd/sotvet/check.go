@@ -22,6 +22,7 @@ import (
 	"github.com/svrnty/sotvet/config"
 	"github.com/svrnty/sotvet/internal/atomicfile"
 	"github.com/svrnty/sotvet/internal/gitview"
+	"github.com/svrnty/sotvet/internal/warmup"
 	"github.com/svrnty/sotvet/internal/workspaces"
 	"github.com/svrnty/sotvet/sotparse"
 )
@@ -134,6 +135,7 @@ func cmdCheck(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "sotvet: %v\n", err)
 		return exitError
 	}
+	warmUp(rootCfg, cf)
 	wsDirs, err := cf.findWorkspaces(root, rootCfg)
 	if err != nil {
 		fmt.Fprintf(stderr, "sotvet: %v\n", err)
@@ -222,6 +224,22 @@ func cmdCheck(args []string, stdout, stderr io.Writer) int {
 		return exitFindings
 	}
 	return exitClean
+}
+
+// warmUp starts, in the background, the one-time builds of the checks the
+// configuration selects, so that they overlap git and reading the
+// workspace. A workspace configuration selecting other checks costs only
+// their builds in the foreground, as without this.
+func warmUp(cfg *config.Config, cf checkFlags) {
+	analyzers, err := selectChecks(cfg, cf)
+	if err != nil {
+		return // reported when the workspace is vetted
+	}
+	names := make([]string, len(analyzers))
+	for i, a := range analyzers {
+		names[i] = a.Name
+	}
+	warmup.Start(names...)
 }
 
 func (cf *checkFlags) validate() error {
