@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"unicode/utf8"
 
 	yaml "go.yaml.in/yaml/v4"
@@ -322,6 +323,9 @@ type ClaimSet struct {
 	compiled []*compiledClaim
 	matcher  *matcher                    // over the literals of the prefilters
 	byScope  map[string][]*compiledClaim // the compiled rules of each scope
+	// text is String's YAML, rendered on first call: a check run compares
+	// every flag's String before and after each workspace.
+	text atomic.Pointer[string]
 }
 
 // admits reports whether a rule of the set with the scope may match a text
@@ -383,11 +387,16 @@ func (s *ClaimSet) String() string {
 	if s == nil || len(s.claims) == 0 {
 		return ""
 	}
+	if t := s.text.Load(); t != nil {
+		return *t
+	}
 	b, err := yaml.Dump(s.claims, yaml.WithLineWidth(-1))
 	if err != nil {
 		return ""
 	}
-	return string(b)
+	t := string(b)
+	s.text.Store(&t)
+	return t
 }
 
 // Set parses a YAML list of claim rules, replacing the set.
@@ -402,6 +411,7 @@ func (s *ClaimSet) Set(v string) error {
 	}
 	s.once.Do(func() {}) // nothing left to load
 	s.claims, s.compiled, s.matcher, s.byScope, s.lazy = cs, compiled, m, byScope(compiled), false
+	s.text.Store(nil)
 	return nil
 }
 
