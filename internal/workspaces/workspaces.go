@@ -126,6 +126,9 @@ func BaseIn(dir, top string) string {
 // would: a caller may then skip asking git anything else about dir. When
 // git could not be asked, top is "" and inWorkTree true.
 func GitTop(dir string) (top string, inWorkTree bool) {
+	if noRepository(dir) {
+		return "", false
+	}
 	out, err := exec.Command("git", "-C", dir, "rev-parse", "--show-toplevel").Output()
 	var exit *exec.ExitError
 	switch {
@@ -142,6 +145,37 @@ func GitTop(dir string) (top string, inWorkTree bool) {
 		return t, true
 	}
 	return top, true
+}
+
+// noRepository reports that git could find no repository for dir, without
+// running it (a process start that a check of a workspace outside git
+// would otherwise wait on): nothing in the environment names one, and
+// neither dir nor any directory above it, symbolic links resolved as
+// git -C resolves them, holds a .git or looks like a git directory (has
+// a HEAD). false means only that git must be asked.
+func noRepository(dir string) bool {
+	if os.Getenv("GIT_DIR") != "" || os.Getenv("GIT_WORK_TREE") != "" {
+		return false
+	}
+	d, err := filepath.EvalSymlinks(dir)
+	if err != nil {
+		return false
+	}
+	if d, err = filepath.Abs(d); err != nil {
+		return false
+	}
+	for {
+		for _, name := range []string{".git", "HEAD"} {
+			if _, err := os.Lstat(filepath.Join(d, name)); !errors.Is(err, fs.ErrNotExist) {
+				return false
+			}
+		}
+		parent := filepath.Dir(d)
+		if parent == d {
+			return true
+		}
+		d = parent
+	}
 }
 
 // Within reports whether dir is base or lies below it, comparing paths with

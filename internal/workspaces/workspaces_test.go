@@ -108,3 +108,50 @@ func TestGitTop(t *testing.T) {
 		}
 	}
 }
+
+// TestNoRepository: git is not run only where it could find no
+// repository, and whenever git is not run, git agrees.
+func TestNoRepository(t *testing.T) {
+	outside := t.TempDir()
+	repo := t.TempDir()
+	if out, err := exec.Command("git", "init", "-q", repo).CombinedOutput(); err != nil {
+		t.Skipf("git init: %v: %s", err, out)
+	}
+	bare := t.TempDir()
+	if out, err := exec.Command("git", "init", "-q", "--bare", bare).CombinedOutput(); err != nil {
+		t.Fatalf("git init --bare: %v: %s", err, out)
+	}
+	linked := filepath.Join(outside, "link")
+	if err := os.Symlink(filepath.Join(repo, ".git"), linked); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		dir  string
+		env  string
+		want bool
+	}{
+		{outside, "", true},
+		{repo, "", false},
+		{filepath.Join(repo, ".git"), "", false},
+		{filepath.Join(bare, "refs"), "", false},
+		{linked, "", false},
+		{outside, "GIT_DIR=" + filepath.Join(repo, ".git"), false},
+		{outside, "GIT_WORK_TREE=" + repo, false},
+		{filepath.Join(outside, "missing"), "", false},
+	} {
+		t.Run(tc.dir+" "+tc.env, func(t *testing.T) {
+			if k, v, ok := strings.Cut(tc.env, "="); ok {
+				t.Setenv(k, v)
+			}
+			got := noRepository(tc.dir)
+			if got != tc.want {
+				t.Errorf("noRepository(%s) = %v, want %v", tc.dir, got, tc.want)
+			}
+			if got {
+				if out, err := exec.Command("git", "-C", tc.dir, "rev-parse", "--show-toplevel").CombinedOutput(); err == nil {
+					t.Errorf("git finds a work tree for %s: %s", tc.dir, out)
+				}
+			}
+		})
+	}
+}
