@@ -162,6 +162,18 @@ func NewScanner(cfg Config) (*Scanner, error) {
 	return s, nil
 }
 
+// Warm builds, once per process, what scanners with the default rules
+// share and would otherwise build on first use: the built-in and imported
+// rules, the keyword automaton, the gitleaks path allowlist every scanned
+// file is matched against. A command about to scan may call it in the
+// background; it is safe to call concurrently with anything.
+func Warm() {
+	if _, err := NewScanner(DefaultConfig()); err != nil {
+		return // NewScanner reports it to its caller
+	}
+	gitleaksPathAllowed("")
+}
+
 // Rules returns the rules the scanner runs, in priority order. They are
 // shared with the scanner and must not be modified.
 func (s *Scanner) Rules() []*Rule {

@@ -62,7 +62,7 @@ func init() {
 	Analyzer.Flags.BoolVar(&allowLocalhost, "allow-localhost", true, "localhost and loopback endpoint values are not findings")
 	// The engine's rules and keyword automaton, built once per process
 	// and shared by every scanner (see internal/warmup).
-	warmup.Register(Analyzer.Name, func() { _, _ = engine.NewScanner(engine.DefaultConfig()) })
+	warmup.Register(Analyzer.Name, engine.Warm)
 }
 
 // Config returns the engine configuration the flags describe; the harness
