@@ -259,7 +259,7 @@ func (cc *compiledClaim) find(text string, f clauseBits, all bool) [][]int {
 	return out
 }
 
-var kebab = regexp.MustCompile(`^[a-z][a-z0-9]*(?:-[a-z0-9]+)*$`)
+var kebab = lazyRE.New(`^[a-z][a-z0-9]*(?:-[a-z0-9]+)*$`)
 
 func compileClaims(cs []Claim) ([]*compiledClaim, *matcher, error) {
 	out := make([]*compiledClaim, 0, len(cs))
