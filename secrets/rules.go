@@ -63,6 +63,9 @@ type Rule struct {
 	// startsAtKeyword: every match begins with one of Keywords, so the
 	// scanner tries Regex anchored at each keyword hit.
 	startsAtKeyword bool
+	// mayMatch, when set, is false for a window no match of Regex can lie
+	// in, which the scanner then does not search.
+	mayMatch func(window []byte) bool
 }
 
 // Candidate is a match offered to Rule.Validate. It holds the raw secret:

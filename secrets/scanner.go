@@ -344,6 +344,9 @@ func (s *Scanner) detect(path string, data []byte, scan bool) []cand {
 		rule.prepare()
 		for _, w := range ws {
 			ctx := data[w.start:w.end]
+			if rule.mayMatch != nil && !rule.mayMatch(ctx) {
+				continue
+			}
 			for _, m := range rule.matches(ctx) {
 				consider(r, rule, ctx, w.start, m)
 			}
