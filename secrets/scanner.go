@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"regexp"
 	"sort"
-	"strings"
+	"strconv"
 	"sync"
 	"unicode/utf8"
 )
@@ -883,11 +883,18 @@ func equalFoldASCII(b []byte, k string) bool {
 var kwCache sync.Map // string -> *kwMatcher
 
 func cachedKWMatcher(kws []string, rules []int) *kwMatcher {
-	var b strings.Builder
-	for i, k := range kws {
-		fmt.Fprintf(&b, "%d\x00%s\x00", rules[i], k)
+	n := 0
+	for _, k := range kws {
+		n += len(k) + 8
 	}
-	key := b.String()
+	b := make([]byte, 0, n)
+	for i, k := range kws {
+		b = strconv.AppendInt(b, int64(rules[i]), 10)
+		b = append(b, 0)
+		b = append(b, k...)
+		b = append(b, 0)
+	}
+	key := string(b)
 	if m, ok := kwCache.Load(key); ok {
 		return m.(*kwMatcher)
 	}
