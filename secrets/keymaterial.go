@@ -102,7 +102,7 @@ func keyMaterialGate(data []byte, i int) bool {
 	return true
 }
 
-var pemPrivateRE = regexp.MustCompile(`-----BEGIN[ A-Z0-9]{0,32}PRIVATE KEY`)
+var pemPrivateRE = lazyRE.New(`-----BEGIN[ A-Z0-9]{0,32}PRIVATE KEY`)
 
 func validKeyMaterial(c Candidate) bool {
 	s := c.Secret

@@ -442,9 +442,9 @@ func EndpointRule(suffixes []string, allowLocalhost bool, placeholders []*regexp
 	}
 }
 
-var hostPortRE = regexp.MustCompile(`^(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)*):([0-9]{1,5})(?:/\S*)?$`)
+var hostPortRE = lazyRE.New(`^(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)*):([0-9]{1,5})(?:/\S*)?$`)
 
-var schemeRE = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9+.-]*$`)
+var schemeRE = lazyRE.New(`^[A-Za-z][A-Za-z0-9+.-]*$`)
 
 // endpointHost reports whether v is a concrete URL or host:port, and its host.
 func endpointHost(v string) (string, bool) {
@@ -704,7 +704,7 @@ func pemBody(block []byte) int {
 	return n
 }
 
-var serviceAccountTypeRE = regexp.MustCompile(`"type"\s*:\s*"service_account"`)
+var serviceAccountTypeRE = lazyRE.New(`"type"\s*:\s*"service_account"`)
 
 func validGCPServiceAccount(c Candidate) bool {
 	return serviceAccountTypeRE.Match(c.Context) && pemBody(c.Secret) >= 64
@@ -821,9 +821,9 @@ var genericMetaFirst = map[string]bool{"max": true, "min": true, "num": true, "t
 	"non": true, "fake": true, "dummy": true, "mock": true, "bogus": true, "invalid": true}
 
 var (
-	envNameRE    = regexp.MustCompile(`^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$`)
-	wordListRE   = regexp.MustCompile(`^[a-z]+(?:[-_. ][a-z0-9]+)*$`)
-	identChainRE = regexp.MustCompile(`^[A-Za-z_$][A-Za-z0-9_$]*(?:\.[A-Za-z_$][A-Za-z0-9_$]*)+$`)
+	envNameRE    = lazyRE.New(`^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$`)
+	wordListRE   = lazyRE.New(`^[a-z]+(?:[-_. ][a-z0-9]+)*$`)
+	identChainRE = lazyRE.New(`^[A-Za-z_$][A-Za-z0-9_$]*(?:\.[A-Za-z_$][A-Za-z0-9_$]*)+$`)
 )
 
 func validGeneric(c Candidate) bool {

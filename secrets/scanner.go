@@ -172,6 +172,7 @@ func Warm() {
 		return // NewScanner reports it to its caller
 	}
 	gitleaksPathAllowed("")
+	lazyRE.Compile()
 }
 
 // Rules returns the rules the scanner runs, in priority order. They are
