@@ -3,6 +3,7 @@ package secrets
 import (
 	"bytes"
 	"fmt"
+	"reflect"
 	"regexp"
 	"sort"
 	"strconv"
@@ -96,8 +97,20 @@ type Scanner struct {
 	scratch     sync.Pool // *detectScratch
 }
 
-// NewScanner validates cfg and builds a Scanner.
+// NewScanner validates cfg and builds a Scanner. The scanner of
+// DefaultConfig is built once per process and shared: a check run asks for
+// it three times (the secrets and records checks, the redaction of
+// findings), and sharing it shares the work each rule does on first use.
 func NewScanner(cfg Config) (*Scanner, error) {
+	if reflect.DeepEqual(cfg, DefaultConfig()) {
+		return sharedDefaultScanner()
+	}
+	return newScanner(cfg)
+}
+
+var sharedDefaultScanner = sync.OnceValues(func() (*Scanner, error) { return newScanner(DefaultConfig()) })
+
+func newScanner(cfg Config) (*Scanner, error) {
 	rules := cfg.Rules
 	if rules == nil {
 		rules = DefaultRules()

@@ -368,7 +368,11 @@ func TestKeywordMatcherStreams(t *testing.T) {
 // and the redactor each build one per run).
 func TestScannersShareExpressions(t *testing.T) {
 	text := []byte("GITHUB_TOKEN=ghp_" + "abcdefghijklmnopqrstuvwxyzABCDEFGHIJ\nOPENAI_BASE_URL=https://llm.internal.corp:8443/v1\n")
-	a, b := defaultScanner(t), defaultScanner(t)
+	a := defaultScanner(t)
+	b, err := NewScanner(Config{AllowLocalhost: true, AllowPaths: []string{"vendor/**"}})
+	if err != nil || a == b {
+		t.Fatalf("a scanner of another configuration: %v", err)
+	}
 	if len(a.Scan("a.env", text)) == 0 || len(b.Scan("a.env", text)) == 0 {
 		t.Fatal("no findings")
 	}
@@ -425,5 +429,18 @@ func TestKeyMaterialMayMatch(t *testing.T) {
 	}
 	if ruledOut < 1000 || matched < 1000 {
 		t.Errorf("weak test: %d windows ruled out, %d with a match", ruledOut, matched)
+	}
+}
+
+// TestDefaultScannerShared: the scanner of the default configuration is
+// built once; another configuration gets its own.
+func TestDefaultScannerShared(t *testing.T) {
+	a, b := defaultScanner(t), defaultScanner(t)
+	if a != b {
+		t.Error("two default scanners")
+	}
+	c, err := NewScanner(Config{})
+	if err != nil || c == a {
+		t.Errorf("Config{} (localhost not allowed) shares the default scanner: %v", err)
 	}
 }
