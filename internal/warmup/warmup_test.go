@@ -25,3 +25,18 @@ func TestStartRunsTheNamedBuilds(t *testing.T) {
 		t.Errorf("ran %q, want [a1 a2]: the builds of test-a in order, none of test-b", ran)
 	}
 }
+
+func TestStartEarly(t *testing.T) {
+	if startEarly(false) != nil {
+		t.Error("builds start early outside a check process")
+	}
+	ch := startEarly(true)
+	var order []int
+	done := make(chan struct{})
+	ch <- func() { order = append(order, 1) }
+	ch <- func() { order = append(order, 2); close(done) }
+	<-done
+	if len(order) != 2 || order[0] != 1 {
+		t.Errorf("builds ran as %v, want [1 2]", order)
+	}
+}
