@@ -1,9 +1,11 @@
 package authority
 
 import (
+	_ "embed"
 	"errors"
 	"flag"
 	"fmt"
+	"reflect"
 	"regexp"
 	"slices"
 	"sort"
@@ -359,8 +361,22 @@ func init() { warmup.Register(Analyzer.Name, func() { claims.load() }) }
 // newLazyClaimSet returns a set holding cs, which must be valid, compiled
 // on first use.
 func newLazyClaimSet(cs []Claim) *ClaimSet {
-	return &ClaimSet{claims: slices.Clone(cs), lazy: true}
+	s := &ClaimSet{claims: slices.Clone(cs), lazy: true}
+	if reflect.DeepEqual(cs, DefaultClaims) {
+		// Registering the flag renders it (its default), at every sotvet
+		// process's start: the built-in set's YAML is kept rendered.
+		t := defaultClaimsYAML
+		s.text.Store(&t)
+	}
+	return s
 }
+
+// defaultClaimsYAML is DefaultClaims as String renders it; after changing
+// DefaultClaims, regenerate it with
+// go test ./checks/authority -run TestDefaultClaimsYAML -update.
+//
+//go:embed default_claims.yaml
+var defaultClaimsYAML string
 
 // load compiles a lazy set; every reader of the compiled rules calls it.
 func (s *ClaimSet) load() *ClaimSet {
