@@ -11,10 +11,12 @@
 // still running when its user needs it is waited for by that Once.
 //
 // In a `sotvet check` process the builds start earlier still, each as it
-// is registered: the packages initialize one after another on one core
-// (~3.5 ms before main), while the other is idle. The command line is
-// all a process knows that early, so the builds of checks its
-// configuration later leaves out run too, in the background.
+// is registered and in its own goroutine: the packages initialize one
+// after another on one core (~3 ms before main) while the other is idle,
+// and the checks' preparation, which waits on the builds, starts right
+// after. The command line is all a process knows that early, so the
+// builds of checks its configuration later leaves out run too, in the
+// background.
 package warmup
 
 import (
@@ -38,35 +40,19 @@ func Register(name string, fn func()) {
 	mu.Lock()
 	defer mu.Unlock()
 	builds = append(builds, build{name, fn})
-	if early != nil {
-		early <- fn
+	if early {
+		go fn()
 	}
 }
 
-// early runs the builds as they are registered, in a check process.
-var early = startEarly(len(os.Args) > 1 && os.Args[1] == "check")
+// early is set in a check process: each build starts as it is registered.
+var early = len(os.Args) > 1 && os.Args[1] == "check"
 
-// startEarly returns a channel whose builds one goroutine runs in order,
-// or nil when on is false.
-func startEarly(on bool) chan<- func() {
-	if !on {
-		return nil
-	}
-	// Buffered beyond the builds the packages register, so that no
-	// package's initialization waits on a build.
-	ch := make(chan func(), 256)
-	go func() {
-		for fn := range ch {
-			fn()
-		}
-	}()
-	return ch
-}
-
-// Start runs the builds registered under names, in registration order, in
-// one background goroutine, and returns a channel closed when they are
-// done. Builds compile what the packages' own tests check, so they do not
-// fail; one that panics is a defect and ends the process.
+// Start runs the builds registered under names in the background, each in
+// its own goroutine (the first check to start may need any of them, and
+// waits on it), and returns a channel closed when they are all done.
+// Builds compile what the packages' own tests check, so they do not fail;
+// one that panics is a defect and ends the process.
 func Start(names ...string) <-chan struct{} {
 	want := make(map[string]bool, len(names))
 	for _, n := range names {
@@ -80,12 +66,14 @@ func Start(names ...string) <-chan struct{} {
 		}
 	}
 	mu.Unlock()
+	var wg sync.WaitGroup
+	for _, fn := range fns {
+		wg.Go(fn)
+	}
 	done := make(chan struct{})
 	go func() {
-		defer close(done)
-		for _, fn := range fns {
-			fn()
-		}
+		wg.Wait()
+		close(done)
 	}()
 	return done
 }
