@@ -3,9 +3,9 @@ package checks
 import (
 	"slices"
 	"sort"
+	"sync"
 
-	yaml "go.yaml.in/yaml/v4"
-
+	"github.com/svrnty/sotvet/checks/authority"
 	"github.com/svrnty/sotvet/secrets"
 )
 
@@ -38,6 +38,16 @@ var categories = map[string][]string{
 	SuppressionCheck: {"malformed", "no-reason", "unknown-check", "unused"},
 }
 
+// secretsRuleIDs are the ids of the secrets engine's default rules, which
+// do not change during a process.
+var secretsRuleIDs = sync.OnceValue(func() []string {
+	var ids []string
+	for _, r := range secrets.DefaultRules() {
+		ids = append(ids, r.ID)
+	}
+	return ids
+})
+
 // Categories returns the categories the named check's findings can carry,
 // sorted: its own, plus those its settings define (the ids of authority's
 // claim rules, the secrets engine's rule ids).
@@ -45,19 +55,14 @@ func Categories(check string) []string {
 	out := slices.Clone(categories[check])
 	switch check {
 	case "secrets":
-		for _, r := range secrets.DefaultRules() {
-			out = append(out, r.ID)
-		}
+		out = append(out, secretsRuleIDs()...)
 	case "authority":
-		// The claims setting renders as a YAML list of rules with ids.
+		// The ids of the claims setting's rules.
 		if a := Lookup("authority"); a != nil {
 			if f := a.Flags.Lookup("claims"); f != nil {
-				var rules []struct {
-					ID string `yaml:"id"`
-				}
-				if yaml.Unmarshal([]byte(f.Value.String()), &rules) == nil {
-					for _, r := range rules {
-						out = append(out, r.ID)
+				if cs, ok := f.Value.(*authority.ClaimSet); ok {
+					for _, c := range cs.Claims() {
+						out = append(out, c.ID)
 					}
 				}
 			}

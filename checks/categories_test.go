@@ -43,3 +43,24 @@ func TestCategoriesDeclared(t *testing.T) {
 		t.Errorf("ran over %d test workspaces, want the checks' testdata", runs)
 	}
 }
+
+// TestCategoriesOfSettings: the categories of authority are its configured
+// claim rules' ids, and those of secrets the engine's rule ids.
+func TestCategoriesOfSettings(t *testing.T) {
+	f := checks.Lookup("authority").Flags.Lookup("claims")
+	old := f.Value.String()
+	t.Cleanup(func() { _ = f.Value.Set(old) })
+	if got := checks.Categories("authority"); !slices.Contains(got, "core-authority") {
+		t.Errorf("default claims: categories %q lack core-authority", got)
+	}
+	if err := f.Value.Set("- id: my-claim\n  pattern: forbidden words\n  scope: sentence\n  message: says forbidden words\n"); err != nil {
+		t.Fatal(err)
+	}
+	got := checks.Categories("authority")
+	if !slices.Contains(got, "my-claim") {
+		t.Errorf("configured claims: categories %q", got)
+	}
+	if got := checks.Categories("secrets"); !slices.Contains(got, "github-token") || !slices.Contains(got, "generic-api-key") {
+		t.Errorf("secrets: categories %q", got)
+	}
+}

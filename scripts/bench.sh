@@ -388,7 +388,7 @@ if ((have_sotvet)); then
 		echo "  (the synthetic targets are stated for N=10000; this run used N=$N)"
 	fi
 else
-	echo "  real corpus < 80 ms; 10k < 2 s, <= 1.5x floor, < 500 MB: not measured (no sotvet binary)"
+	echo "  real corpus <= 40 ms, <= 40 MB; 10k < 2 s, <= 1.5x floor, < 500 MB: not measured (no sotvet binary)"
 	missed=1
 fi
 

@@ -2,7 +2,6 @@ package secrets
 
 import (
 	_ "embed"
-	"regexp"
 	"strings"
 	"sync"
 )
@@ -38,7 +37,7 @@ var publishedExamples = sync.OnceValue(func() map[string]bool {
 
 // literalValueRE matches an allowlist expression that is a plain value
 // (no metacharacter), such as a published sample key.
-var literalValueRE = regexp.MustCompile(`^[A-Za-z0-9_-]{16,}$`)
+var literalValueRE = lazyRE.New(`^[A-Za-z0-9_-]{16,}$`)
 
 // IsPublishedExample reports whether v is a value a provider publishes as
 // an example (see published_examples.txt).

@@ -5,7 +5,6 @@ import (
 	"bytes"
 	"fmt"
 	"path"
-	"regexp"
 	"strconv"
 	"strings"
 )
@@ -31,7 +30,7 @@ type gitleaksIgnoreKey struct {
 	line int
 }
 
-var commitPrefixRE = regexp.MustCompile(`^[0-9a-f]{7,64}:`)
+var commitPrefixRE = lazyRE.New(`^[0-9a-f]{7,64}:`)
 
 // ParseGitleaksIgnore parses a .gitleaksignore file: one fingerprint a
 // line; blank lines and lines starting with "#" are skipped.

@@ -27,7 +27,7 @@ func k8sSecretRule() *Rule {
 	}
 }
 
-var k8sKindSecretRE = regexp.MustCompile(`(?im)^[ \t]*kind:[ \t]*["']?secret["']?[ \t]*\r?$`)
+var k8sKindSecretRE = lazyRE.New(`(?im)^[ \t]*kind:[ \t]*["']?secret["']?[ \t]*\r?$`)
 
 func validK8sSecretData(c Candidate) bool {
 	if len(c.Secret)%4 != 0 {

@@ -39,7 +39,48 @@ func keyMaterialRule() *Rule {
 			"private", "priv", "seed", "signing"},
 		Gate:     keyMaterialGate,
 		Validate: validKeyMaterial,
+		mayMatch: keyMaterialMayMatch,
 	}
+}
+
+// keyMaterialLiterals are the strings one of which every match of the
+// PEM, base64 DER and base64 PEM forms of keyMaterialRule holds, case
+// and all.
+var keyMaterialLiterals = [][]byte{
+	[]byte("PRIVATE KEY-----"),
+	[]byte("MC4CAQAwBQYDK2Vw"), []byte("AgEAMBMGByqGSM49"), []byte("IBADANBgkqhkiG9w0BAQEFAAS"),
+	[]byte("IBAAKC"), []byte("MHcCAQEEI"), []byte("MIGkAgEBBDA"), []byte("b3BlbnNzaC1rZXktdjEA"),
+	[]byte("LS0tLS1CRUdJTi"),
+}
+
+// keyMaterialMinHex is the shortest run of hex digits a match of the hex
+// forms holds: 22 of the PEM header and 40 more, or a 64-digit key.
+const keyMaterialMinHex = 62
+
+// keyMaterialMayMatch reports whether window may hold a match of
+// keyMaterialRule: it holds one of the literals of the PEM and base64
+// forms, or a run of keyMaterialMinHex hex digits. The rule searches 16
+// KB after each of its keywords, "private" among them, for a PEM body;
+// most such windows (prose after "private: true") hold neither, and the
+// search, over an expression too large for the backtracker, costs ~0.1
+// µs a byte.
+func keyMaterialMayMatch(window []byte) bool {
+	for _, lit := range keyMaterialLiterals {
+		if bytes.Contains(window, lit) {
+			return true
+		}
+	}
+	run := 0
+	for _, c := range window {
+		if '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F' {
+			if run++; run >= keyMaterialMinHex {
+				return true
+			}
+		} else {
+			run = 0
+		}
+	}
+	return false
 }
 
 // keyMaterialGate passes the name keywords only when a name is being
@@ -61,7 +102,7 @@ func keyMaterialGate(data []byte, i int) bool {
 	return true
 }
 
-var pemPrivateRE = regexp.MustCompile(`-----BEGIN[ A-Z0-9]{0,32}PRIVATE KEY`)
+var pemPrivateRE = lazyRE.New(`-----BEGIN[ A-Z0-9]{0,32}PRIVATE KEY`)
 
 func validKeyMaterial(c Candidate) bool {
 	s := c.Secret

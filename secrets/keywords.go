@@ -1,5 +1,7 @@
 package secrets
 
+import "slices"
+
 // kwMatcher is an Aho-Corasick automaton compiled to a dense DFA over a
 // reduced, ASCII-case-folded byte alphabet. It finds every position at which
 // some keyword ends, in a single left-to-right pass with one table lookup per
@@ -57,89 +59,87 @@ func newKWMatcher(kws []string, rules []int) *kwMatcher {
 	}
 	nc := int(m.nclass)
 
-	// Trie.
-	type node struct {
-		next  map[uint8]int
-		fail  int
-		rules []int
-	}
-	nodes := []*node{{next: map[uint8]int{}}}
+	// Trie, as a dense table: child[s*nc+c] is the child of state s on
+	// class c, or 0 (the root is nobody's child). The breadth-first pass
+	// below turns it in place into the DFA's transition function: flat
+	// arrays, no maps, since the default scanner builds this for some 400
+	// keywords at every process start.
+	child := make([]int32, trieSize(kws, &m.class)*nc)
+	out := make([][]int, 1, len(child)/nc)
 	for i, kw := range kws {
 		if kw == "" {
 			continue
 		}
 		s := 0
 		for j := 0; j < len(kw); j++ {
-			c := m.class[lower(kw[j])]
-			t, ok := nodes[s].next[c]
-			if !ok {
-				t = len(nodes)
-				nodes = append(nodes, &node{next: map[uint8]int{}})
-				nodes[s].next[c] = t
+			c := int(m.class[lower(kw[j])])
+			t := int(child[s*nc+c])
+			if t == 0 {
+				t = len(out)
+				out = append(out, nil)
+				child[s*nc+c] = int32(t)
 			}
 			s = t
 		}
-		nodes[s].rules = appendUnique(nodes[s].rules, rules[i])
+		out[s] = appendUnique(out[s], rules[i])
 	}
 
-	// BFS for failure links and the full DFA transition function.
-	delta := make([][]int, len(nodes))
-	for i := range delta {
-		delta[i] = make([]int, nc)
-	}
-	queue := []int{}
-	for c := 0; c < nc; c++ {
-		if t, ok := nodes[0].next[uint8(c)]; ok && c != 0 {
-			nodes[t].fail = 0
-			delta[0][c] = t
+	// BFS for failure links and the full DFA transition function: a state's
+	// missing transitions are its failure state's, whose row (shallower)
+	// is already complete.
+	delta := child
+	fail := make([]int32, len(out))
+	queue := make([]int32, 0, len(out))
+	for c := 1; c < nc; c++ {
+		if t := delta[c]; t != 0 {
 			queue = append(queue, t)
 		}
 	}
-	for len(queue) > 0 {
-		s := queue[0]
-		queue = queue[1:]
-		f := nodes[s].fail
-		for _, r := range nodes[f].rules {
-			nodes[s].rules = appendUnique(nodes[s].rules, r)
+	for qi := 0; qi < len(queue); qi++ {
+		s := int(queue[qi])
+		f := int(fail[s])
+		for _, r := range out[f] {
+			out[s] = appendUnique(out[s], r)
 		}
+		row, frow := delta[s*nc:(s+1)*nc], delta[f*nc:(f+1)*nc]
 		for c := 0; c < nc; c++ {
-			if t, ok := nodes[s].next[uint8(c)]; ok && c != 0 {
-				nodes[t].fail = delta[f][c]
-				delta[s][c] = t
+			if t := row[c]; t != 0 && c != 0 {
+				fail[t] = frow[c]
 				queue = append(queue, t)
 			} else {
-				delta[s][c] = delta[f][c]
+				row[c] = frow[c]
 			}
 		}
 	}
 
 	// Renumber: states without output first (root stays 0), then the rest.
-	order := make([]int, 0, len(nodes))
-	for i, n := range nodes {
-		if len(n.rules) == 0 {
+	order := make([]int, 0, len(out))
+	for i, rs := range out {
+		if len(rs) == 0 {
 			order = append(order, i)
 		}
 	}
 	firstMatch := len(order)
-	for i, n := range nodes {
-		if len(n.rules) != 0 {
+	for i, rs := range out {
+		if len(rs) != 0 {
 			order = append(order, i)
 		}
 	}
-	newID := make([]int, len(nodes))
+	newID := make([]uint32, len(out))
 	for ni, oi := range order {
-		newID[oi] = ni
+		newID[oi] = uint32(ni * nc)
 	}
-	m.trans = make([]uint32, len(nodes)*nc)
+	m.trans = make([]uint32, len(out)*nc)
 	for ni, oi := range order {
-		for c := 0; c < nc; c++ {
-			m.trans[ni*nc+c] = uint32(newID[delta[oi][c]] * nc)
+		row := m.trans[ni*nc : (ni+1)*nc]
+		for c, t := range delta[oi*nc : (oi+1)*nc] {
+			row[c] = newID[t]
 		}
 	}
 	m.matchStart = uint32(firstMatch * nc)
-	m.out = make([][]uint16, len(nodes)-firstMatch)
+	m.out = make([][]uint16, len(out)-firstMatch)
 	for ni := firstMatch; ni < len(order); ni++ {
-		rs := nodes[order[ni]].rules
+		rs := out[order[ni]]
 		o := make([]uint16, len(rs))
 		for i, r := range rs {
 			o[i] = uint16(r)
@@ -147,6 +147,30 @@ func newKWMatcher(kws []string, rules []int) *kwMatcher {
 		m.out[ni-firstMatch] = o
 	}
 	return m
+}
+
+// trieSize returns the number of states of the trie of kws over the
+// alphabet class: the root and one state per distinct non-empty prefix.
+func trieSize(kws []string, class *[256]uint8) int {
+	keys := make([]string, 0, len(kws))
+	for _, kw := range kws {
+		b := make([]byte, len(kw))
+		for i := 0; i < len(kw); i++ {
+			b[i] = class[lower(kw[i])]
+		}
+		keys = append(keys, string(b))
+	}
+	slices.Sort(keys)
+	n, prev := 1, ""
+	for _, k := range keys {
+		common := 0
+		for common < len(k) && common < len(prev) && k[common] == prev[common] {
+			common++
+		}
+		n += len(k) - common
+		prev = k
+	}
+	return n
 }
 
 // scan calls hit(i, rules) for every index i at which a keyword ends, in

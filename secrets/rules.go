@@ -63,6 +63,9 @@ type Rule struct {
 	// startsAtKeyword: every match begins with one of Keywords, so the
 	// scanner tries Regex anchored at each keyword hit.
 	startsAtKeyword bool
+	// mayMatch, when set, is false for a window no match of Regex can lie
+	// in, which the scanner then does not search.
+	mayMatch func(window []byte) bool
 }
 
 // Candidate is a match offered to Rule.Validate. It holds the raw secret:
@@ -404,7 +407,7 @@ func EndpointRule(suffixes []string, allowLocalhost bool, placeholders []*regexp
 			kws = append(kws, strings.Join(w, sep))
 		}
 	}
-	re := regexp.MustCompile("(?i)(?P<key>[A-Za-z0-9_.-]*(?:" + strings.Join(alts, "|") + "))[\x60\"']?[ \\t]*(?:=|:)[ \\t]*" +
+	re := compileShared("(?i)(?P<key>[A-Za-z0-9_.-]*(?:" + strings.Join(alts, "|") + "))[\x60\"']?[ \\t]*(?:=|:)[ \\t]*" +
 		"(?:\"(?P<secret>[^\"\\s]+)\"|'(?P<secret>[^'\\s]+)'|\x60(?P<secret>[^\x60\\s]+)\x60|(?P<secret>[^\\s\x60\"',;]*[^\\s\x60\"',;.:)\\]}>]))")
 	return &Rule{
 		ID:          RuleEndpointValue,
@@ -439,9 +442,9 @@ func EndpointRule(suffixes []string, allowLocalhost bool, placeholders []*regexp
 	}
 }
 
-var hostPortRE = regexp.MustCompile(`^(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)*):([0-9]{1,5})(?:/\S*)?$`)
+var hostPortRE = lazyRE.New(`^(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)*):([0-9]{1,5})(?:/\S*)?$`)
 
-var schemeRE = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9+.-]*$`)
+var schemeRE = lazyRE.New(`^[A-Za-z][A-Za-z0-9+.-]*$`)
 
 // endpointHost reports whether v is a concrete URL or host:port, and its host.
 func endpointHost(v string) (string, bool) {
@@ -701,7 +704,7 @@ func pemBody(block []byte) int {
 	return n
 }
 
-var serviceAccountTypeRE = regexp.MustCompile(`"type"\s*:\s*"service_account"`)
+var serviceAccountTypeRE = lazyRE.New(`"type"\s*:\s*"service_account"`)
 
 func validGCPServiceAccount(c Candidate) bool {
 	return serviceAccountTypeRE.Match(c.Context) && pemBody(c.Secret) >= 64
@@ -818,9 +821,9 @@ var genericMetaFirst = map[string]bool{"max": true, "min": true, "num": true, "t
 	"non": true, "fake": true, "dummy": true, "mock": true, "bogus": true, "invalid": true}
 
 var (
-	envNameRE    = regexp.MustCompile(`^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$`)
-	wordListRE   = regexp.MustCompile(`^[a-z]+(?:[-_. ][a-z0-9]+)*$`)
-	identChainRE = regexp.MustCompile(`^[A-Za-z_$][A-Za-z0-9_$]*(?:\.[A-Za-z_$][A-Za-z0-9_$]*)+$`)
+	envNameRE    = lazyRE.New(`^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$`)
+	wordListRE   = lazyRE.New(`^[a-z]+(?:[-_. ][a-z0-9]+)*$`)
+	identChainRE = lazyRE.New(`^[A-Za-z_$][A-Za-z0-9_$]*(?:\.[A-Za-z_$][A-Za-z0-9_$]*)+$`)
 )
 
 func validGeneric(c Candidate) bool {
@@ -926,15 +929,33 @@ type compiledRule struct {
 	unnamedIdx    []int
 }
 
+// sharedRegexps holds the expressions compiled for rules, by source: a
+// process builds several scanners over the same rules (the secrets check,
+// the records check, the redaction of findings), each preparing its rules
+// on first use, and a *regexp.Regexp is safe for concurrent use. It grows
+// by the distinct expressions a process compiles, which configuration
+// bounds.
+var sharedRegexps sync.Map // string -> *regexp.Regexp
+
+// compileShared returns expr compiled, once per process. Its callers'
+// expressions are built from checked rules: failing is a defect.
+func compileShared(expr string) *regexp.Regexp {
+	if re, ok := sharedRegexps.Load(expr); ok {
+		return re.(*regexp.Regexp)
+	}
+	re, _ := sharedRegexps.LoadOrStore(expr, regexp.MustCompile(expr))
+	return re.(*regexp.Regexp)
+}
+
 func (cr *compiledRule) setAnchored(expr string) {
 	cr.anchoredSrc = expr
-	cr.anchoredAfter = regexp.MustCompile(`^(?s:.)(?:` + expr + `)`)
+	cr.anchoredAfter = compileShared(`^(?s:.)(?:` + expr + `)`)
 }
 
 // anchoredAtStart returns the expression anchored at the start of the
 // text, for a keyword hit at offset 0.
 func (cr *compiledRule) anchoredAtStart() *regexp.Regexp {
-	cr.anchoredOnce.Do(func() { cr.anchored = regexp.MustCompile(`^(?:` + cr.anchoredSrc + `)`) })
+	cr.anchoredOnce.Do(func() { cr.anchored = compileShared(`^(?:` + cr.anchoredSrc + `)`) })
 	return cr.anchored
 }
 
@@ -956,7 +977,7 @@ func (cr *compiledRule) prepare() {
 				cr.setAnchored(head)
 				re = cr.anchoredAfter // the same groups
 			} else {
-				cr.search = regexp.MustCompile(head)
+				cr.search = compileShared(head)
 				re = cr.search
 			}
 		default:

@@ -3,9 +3,10 @@ package secrets
 import (
 	"bytes"
 	"fmt"
+	"reflect"
 	"regexp"
 	"sort"
-	"strings"
+	"strconv"
 	"sync"
 	"unicode/utf8"
 )
@@ -96,8 +97,20 @@ type Scanner struct {
 	scratch     sync.Pool // *detectScratch
 }
 
-// NewScanner validates cfg and builds a Scanner.
+// NewScanner validates cfg and builds a Scanner. The scanner of
+// DefaultConfig is built once per process and shared: a check run asks for
+// it three times (the secrets and records checks, the redaction of
+// findings), and sharing it shares the work each rule does on first use.
 func NewScanner(cfg Config) (*Scanner, error) {
+	if reflect.DeepEqual(cfg, DefaultConfig()) {
+		return sharedDefaultScanner()
+	}
+	return newScanner(cfg)
+}
+
+var sharedDefaultScanner = sync.OnceValues(func() (*Scanner, error) { return newScanner(DefaultConfig()) })
+
+func newScanner(cfg Config) (*Scanner, error) {
 	rules := cfg.Rules
 	if rules == nil {
 		rules = DefaultRules()
@@ -160,6 +173,19 @@ func NewScanner(cfg Config) (*Scanner, error) {
 	}
 	s.kw = cachedKWMatcher(kws, kwRule)
 	return s, nil
+}
+
+// Warm builds, once per process, what scanners with the default rules
+// share and would otherwise build on first use: the built-in and imported
+// rules, the keyword automaton, the gitleaks path allowlist every scanned
+// file is matched against. A command about to scan may call it in the
+// background; it is safe to call concurrently with anything.
+func Warm() {
+	if _, err := NewScanner(DefaultConfig()); err != nil {
+		return // NewScanner reports it to its caller
+	}
+	gitleaksPathAllowed("")
+	lazyRE.Compile()
 }
 
 // Rules returns the rules the scanner runs, in priority order. They are
@@ -332,6 +358,9 @@ func (s *Scanner) detect(path string, data []byte, scan bool) []cand {
 		rule.prepare()
 		for _, w := range ws {
 			ctx := data[w.start:w.end]
+			if rule.mayMatch != nil && !rule.mayMatch(ctx) {
+				continue
+			}
 			for _, m := range rule.matches(ctx) {
 				consider(r, rule, ctx, w.start, m)
 			}
@@ -868,11 +897,18 @@ func equalFoldASCII(b []byte, k string) bool {
 var kwCache sync.Map // string -> *kwMatcher
 
 func cachedKWMatcher(kws []string, rules []int) *kwMatcher {
-	var b strings.Builder
-	for i, k := range kws {
-		fmt.Fprintf(&b, "%d\x00%s\x00", rules[i], k)
+	n := 0
+	for _, k := range kws {
+		n += len(k) + 8
 	}
-	key := b.String()
+	b := make([]byte, 0, n)
+	for i, k := range kws {
+		b = strconv.AppendInt(b, int64(rules[i]), 10)
+		b = append(b, 0)
+		b = append(b, k...)
+		b = append(b, 0)
+	}
+	key := string(b)
 	if m, ok := kwCache.Load(key); ok {
 		return m.(*kwMatcher)
 	}

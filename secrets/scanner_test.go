@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"math/rand/v2"
 	"regexp"
 	"strings"
 	"sync"
@@ -359,5 +360,87 @@ func TestKeywordMatcherStreams(t *testing.T) {
 		if len(want) == 0 || strings.Join(got, ",") != strings.Join(want, ",") {
 			t.Errorf("n=%d: %d hits, want %d", n, len(got), len(want))
 		}
+	}
+}
+
+// TestScannersShareExpressions: a second scanner over the same rules
+// reuses the expressions the first compiled (the check, the records check
+// and the redactor each build one per run).
+func TestScannersShareExpressions(t *testing.T) {
+	text := []byte("GITHUB_TOKEN=ghp_" + "abcdefghijklmnopqrstuvwxyzABCDEFGHIJ\nOPENAI_BASE_URL=https://llm.internal.corp:8443/v1\n")
+	a := defaultScanner(t)
+	b, err := NewScanner(Config{AllowLocalhost: true, AllowPaths: []string{"vendor/**"}})
+	if err != nil || a == b {
+		t.Fatalf("a scanner of another configuration: %v", err)
+	}
+	if len(a.Scan("a.env", text)) == 0 || len(b.Scan("a.env", text)) == 0 {
+		t.Fatal("no findings")
+	}
+	shared := 0
+	for i, ra := range a.rules {
+		rb := b.rules[i]
+		if ra.search != nil && rb.search != nil {
+			if ra.search != rb.search {
+				t.Errorf("rule %s: each scanner compiled its own expression", ra.ID)
+			}
+			shared++
+		}
+		if ra.anchoredAfter != nil && rb.anchoredAfter != nil && ra.anchoredAfter != rb.anchoredAfter {
+			t.Errorf("rule %s: each scanner compiled its own anchored expression", ra.ID)
+		}
+	}
+	if shared == 0 {
+		t.Error("no rule prepared in both scanners")
+	}
+}
+
+// TestKeyMaterialMayMatch: a window keyMaterialMayMatch rules out holds no
+// match of the rule's expression, on windows built from the pieces of
+// every form (armor, base64 DER prefixes, hex headers, names, hex runs
+// just under and over the bound).
+func TestKeyMaterialMayMatch(t *testing.T) {
+	re := keyMaterialRule().Regex
+	hexRun := func(n int) string { return strings.Repeat("0123456789abcdefABCDEF", n/22+1)[:n] }
+	pieces := []string{
+		"-----BEGIN RSA PRIVATE KEY-----\n", "-----BEGIN PRIVATE KEY-----", "PRIVATE KEY", "Proc-Type: 4,ENCRYPTED\n",
+		"MC4CAQAwBQYDK2Vw", "MIGHAgEAMBMGByqGSM49", "MIIEvQIBADANBgkqhkiG9w0BAQEFAAS", "MIIEpAIBAAKCAQEA", "MIIEpAIBAAKCQgEA",
+		"MHcCAQEEI", "MIGkAgEBBDA", "b3BlbnNzaC1rZXktdjEA", "LS0tLS1CRUdJTiBQUklWQVRFIEtFWS0tLS0t",
+		"2d2d2d2d2d424547494e20", "302e020100300506032b657004220420", "3082025c020100300d06092a864886f70d0101010500",
+		"private_key = ", "signing_seed: ", "PRIV=", "seed => '", "`",
+		hexRun(40), hexRun(61), hexRun(62), hexRun(64), hexRun(128), "AAAAB3NzaC1yc2EAAAADAQABAAABAQ", "==", "\n", "\r\n  ", " ", "private: true\n",
+	}
+	rng := rand.New(rand.NewPCG(3, 4))
+	ruledOut, matched := 0, 0
+	for n := 0; n < 20000; n++ {
+		var b strings.Builder
+		for range 1 + rng.IntN(8) {
+			b.WriteString(pieces[rng.IntN(len(pieces))])
+		}
+		w := []byte(b.String())
+		ms := re.FindAllSubmatchIndex(w, -1)
+		if !keyMaterialMayMatch(w) {
+			ruledOut++
+			if len(ms) > 0 {
+				t.Fatalf("ruled out %q, which holds a match %q", w, w[ms[0][0]:ms[0][1]])
+			}
+		} else if len(ms) > 0 {
+			matched++
+		}
+	}
+	if ruledOut < 1000 || matched < 1000 {
+		t.Errorf("weak test: %d windows ruled out, %d with a match", ruledOut, matched)
+	}
+}
+
+// TestDefaultScannerShared: the scanner of the default configuration is
+// built once; another configuration gets its own.
+func TestDefaultScannerShared(t *testing.T) {
+	a, b := defaultScanner(t), defaultScanner(t)
+	if a != b {
+		t.Error("two default scanners")
+	}
+	c, err := NewScanner(Config{})
+	if err != nil || c == a {
+		t.Errorf("Config{} (localhost not allowed) shares the default scanner: %v", err)
 	}
 }

@@ -87,6 +87,26 @@ func TestClaimSetErrors(t *testing.T) {
 	}
 }
 
+// TestClaimSetStringFollowsSet: String renders the set last Set, not the
+// one it rendered before.
+func TestClaimSetStringFollowsSet(t *testing.T) {
+	s := authority.NewClaimSet(authority.DefaultClaims)
+	before := s.String()
+	one := "- id: x\n  pattern: forbidden words\n  scope: sentence\n  message: says forbidden words\n"
+	if err := s.Set(one); err != nil {
+		t.Fatal(err)
+	}
+	if got := s.String(); got == before || !strings.Contains(got, "forbidden words") {
+		t.Errorf("String after Set = %q", got)
+	}
+	if err := s.Set(""); err != nil {
+		t.Fatal(err)
+	}
+	if got := s.String(); got != "" {
+		t.Errorf("String of the empty set = %q", got)
+	}
+}
+
 func TestClaimSetRoundTrip(t *testing.T) {
 	s := authority.NewClaimSet(authority.DefaultClaims)
 	text := s.String()

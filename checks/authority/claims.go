@@ -1,17 +1,22 @@
 package authority
 
 import (
+	_ "embed"
 	"errors"
 	"flag"
 	"fmt"
+	"reflect"
 	"regexp"
 	"slices"
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"unicode/utf8"
 
 	yaml "go.yaml.in/yaml/v4"
+
+	"github.com/svrnty/sotvet/internal/warmup"
 )
 
 // Claim is one forbidden-claim rule of the -claims rule set.
@@ -256,7 +261,7 @@ func (cc *compiledClaim) find(text string, f clauseBits, all bool) [][]int {
 	return out
 }
 
-var kebab = regexp.MustCompile(`^[a-z][a-z0-9]*(?:-[a-z0-9]+)*$`)
+var kebab = lazyRE.New(`^[a-z][a-z0-9]*(?:-[a-z0-9]+)*$`)
 
 func compileClaims(cs []Claim) ([]*compiledClaim, *matcher, error) {
 	out := make([]*compiledClaim, 0, len(cs))
@@ -320,6 +325,9 @@ type ClaimSet struct {
 	compiled []*compiledClaim
 	matcher  *matcher                    // over the literals of the prefilters
 	byScope  map[string][]*compiledClaim // the compiled rules of each scope
+	// text is String's YAML, rendered on first call: a check run compares
+	// every flag's String before and after each workspace.
+	text atomic.Pointer[string]
 }
 
 // admits reports whether a rule of the set with the scope may match a text
@@ -346,11 +354,29 @@ func byScope(compiled []*compiledClaim) map[string][]*compiledClaim {
 	return out
 }
 
+// Compiling the built-in claims is the check's costly start: a command
+// that will run the check starts it early (see internal/warmup).
+func init() { warmup.Register(Analyzer.Name, func() { claims.load() }) }
+
 // newLazyClaimSet returns a set holding cs, which must be valid, compiled
 // on first use.
 func newLazyClaimSet(cs []Claim) *ClaimSet {
-	return &ClaimSet{claims: slices.Clone(cs), lazy: true}
+	s := &ClaimSet{claims: slices.Clone(cs), lazy: true}
+	if reflect.DeepEqual(cs, DefaultClaims) {
+		// Registering the flag renders it (its default), at every sotvet
+		// process's start: the built-in set's YAML is kept rendered.
+		t := defaultClaimsYAML
+		s.text.Store(&t)
+	}
+	return s
 }
+
+// defaultClaimsYAML is DefaultClaims as String renders it; after changing
+// DefaultClaims, regenerate it with
+// go test ./checks/authority -run TestDefaultClaimsYAML -update.
+//
+//go:embed default_claims.yaml
+var defaultClaimsYAML string
 
 // load compiles a lazy set; every reader of the compiled rules calls it.
 func (s *ClaimSet) load() *ClaimSet {
@@ -377,11 +403,16 @@ func (s *ClaimSet) String() string {
 	if s == nil || len(s.claims) == 0 {
 		return ""
 	}
+	if t := s.text.Load(); t != nil {
+		return *t
+	}
 	b, err := yaml.Dump(s.claims, yaml.WithLineWidth(-1))
 	if err != nil {
 		return ""
 	}
-	return string(b)
+	t := string(b)
+	s.text.Store(&t)
+	return t
 }
 
 // Set parses a YAML list of claim rules, replacing the set.
@@ -396,6 +427,7 @@ func (s *ClaimSet) Set(v string) error {
 	}
 	s.once.Do(func() {}) // nothing left to load
 	s.claims, s.compiled, s.matcher, s.byScope, s.lazy = cs, compiled, m, byScope(compiled), false
+	s.text.Store(nil)
 	return nil
 }
 

@@ -1,13 +1,16 @@
 package authority
 
 import (
-	"regexp"
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/svrnty/sotvet/internal/lazyre"
 )
 
-func mustCompile(p string) *regexp.Regexp { return regexp.MustCompile("(?i)" + p) }
+// mustCompile is a case-insensitive expression of the package, compiled on
+// first use.
+func mustCompile(p string) *lazyre.Regexp { return lazyRE.New("(?i)" + p) }
 
 // Cues that keep a matched text from being a claim. They are built in, not
 // per rule: whatever a rule matches, these forms do not assert it.
@@ -30,7 +33,7 @@ var (
 	// "only after ...").
 	cueAfter = mustCompile(`\b(?:not|never|no\s+longer|false|until|unless|pending|only|before|if|once|when|whenever|yet)\b`)
 	// clauseEnd ends the clause a match is in, for cueAfter.
-	clauseEnd = regexp.MustCompile(`[,;(—–]|\s(?:but|while|whereas|although|though)\s`)
+	clauseEnd = lazyRE.New(`[,;(—–]|\s(?:but|while|whereas|although|though)\s`)
 )
 
 // sentences splits text into sentences: a sentence ends at ".", "!" or

@@ -310,25 +310,53 @@ func orbit(r rune) []rune {
 	return out
 }
 
+// asciiLiteral returns the normalised string an ASCII literal matches,
+// with or without case folding (each rune then matches one normalised
+// byte, and a run of white space is one space, as join makes it): the
+// concatenation the general case builds rune by rune, for a fraction of
+// the cost. ok is false when a rune is not ASCII.
+func asciiLiteral(rs []rune) (string, bool) {
+	b := make([]byte, 0, len(rs))
+	for _, r := range rs {
+		if r >= utf8.RuneSelf {
+			return "", false
+		}
+		c := fold(byte(r))
+		if c == ' ' && len(b) > 0 && b[len(b)-1] == ' ' {
+			continue
+		}
+		b = append(b, c)
+	}
+	return string(b), true
+}
+
+// literal is what is known of the matches of the literal rs, rune by rune.
+func literal(rs []rune, foldCase bool) info {
+	out := exactInfo("")
+	for _, r := range rs {
+		set := []rune{r}
+		if foldCase {
+			set = orbit(r)
+		}
+		ch := anyInfo()
+		if s := runeSet(set); s != nil {
+			ch = info{exact: s}
+		}
+		out = concat(out, ch)
+	}
+	return out
+}
+
 func analyze(re *syntax.Regexp) info {
 	switch re.Op {
 	case syntax.OpEmptyMatch, syntax.OpBeginLine, syntax.OpEndLine, syntax.OpBeginText,
 		syntax.OpEndText, syntax.OpWordBoundary, syntax.OpNoWordBoundary:
 		return exactInfo("")
 	case syntax.OpLiteral:
-		out := exactInfo("")
-		for _, r := range re.Rune {
-			rs := []rune{r}
-			if re.Flags&syntax.FoldCase != 0 {
-				rs = orbit(r)
-			}
-			ch := anyInfo()
-			if s := runeSet(rs); s != nil {
-				ch = info{exact: s}
-			}
-			out = concat(out, ch)
+		if s, ok := asciiLiteral(re.Rune); ok {
+			return exactInfo(s)
 		}
-		return out
+		return literal(re.Rune, re.Flags&syntax.FoldCase != 0)
 	case syntax.OpCharClass:
 		var rs []rune
 		for i := 0; i < len(re.Rune); i += 2 {

@@ -300,3 +300,27 @@ func TestClauseKeys(t *testing.T) {
 		t.Error(`"(?:aaa|bbb)" does not admit "xx aaa xx"`)
 	}
 }
+
+// TestASCIILiteral: an ASCII literal's string, built at once, is what
+// the rune-by-rune analysis gives, with and without case folding (white
+// space runs, the letters that fold to non-ASCII runes, punctuation).
+func TestASCIILiteral(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	const alphabet = "abkKsSZz09 \t\n\r\f-_.:/'\"\\*"
+	for n := 0; n < 2000; n++ {
+		rs := make([]rune, rng.IntN(12))
+		for i := range rs {
+			rs[i] = rune(alphabet[rng.IntN(len(alphabet))])
+		}
+		for _, foldCase := range []bool{false, true} {
+			s, ok := asciiLiteral(rs)
+			want := literal(rs, foldCase)
+			if !ok || len(want.exact) != 1 || want.exact[0] != s || !want.match.isTrue() {
+				t.Fatalf("%q (fold %v): %q, %v; the analysis gives %+v", string(rs), foldCase, s, ok, want)
+			}
+		}
+	}
+	if _, ok := asciiLiteral([]rune("café")); ok {
+		t.Error("a non-ASCII literal took the ASCII path")
+	}
+}

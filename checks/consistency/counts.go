@@ -3,7 +3,6 @@ package consistency
 import (
 	"bytes"
 	"fmt"
-	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -16,7 +15,7 @@ var numberWords = []string{"one", "two", "three", "four", "five", "six", "seven"
 
 // countPattern matches a statement of how many items the document's
 // sequence has: "This is intentionally two slices", "split into 3 issues".
-var countPattern = regexp.MustCompile(`(?i)\b(?:this is|these are|split into|sequence (?:is|has))\s+(?:intentionally\s+|exactly\s+|only\s+)?(\d{1,3}|` +
+var countPattern = lazyRE.New(`(?i)\b(?:this is|these are|split into|sequence (?:is|has))\s+(?:intentionally\s+|exactly\s+|only\s+)?(\d{1,3}|` +
 	strings.Join(numberWords, "|") + `)\s+(?:[a-z-]+\s+)?(slices?|issues?|work items?)\b`)
 
 func number(s string) int {

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"go/token"
 	"path"
-	"regexp"
 	"slices"
 	"sort"
 	"strings"
@@ -150,11 +149,11 @@ type commitFact struct {
 }
 
 var (
-	resultValue    = regexp.MustCompile(`^\d+ passed(?:, \d+ (?:skipped|failed|xfailed|xpassed|deselected|errors?|warnings?))*$`)
-	commitSHA      = regexp.MustCompile(`^[0-9a-f]{7,40}$`)
-	stillRequired  = regexp.MustCompile(`(?i)\bapproval (?:is|remains) still required\b|\bstill requires? [^.]*\bapproval\b`)
-	doNotMark      = regexp.MustCompile(`(?i)\bdo not (?:mark|record|call|treat)\b[^.;]*\bvalidated\b`)
-	validatedState = regexp.MustCompile(`(?i)^(?:[A-Za-z][A-Za-z ]*:\s*)?` + code + `(?:(?:,| and|, and) ` + code + `)* (?:is|are) validated\b`)
+	resultValue    = lazyRE.New(`^\d+ passed(?:, \d+ (?:skipped|failed|xfailed|xpassed|deselected|errors?|warnings?))*$`)
+	commitSHA      = lazyRE.New(`^[0-9a-f]{7,40}$`)
+	stillRequired  = lazyRE.New(`(?i)\bapproval (?:is|remains) still required\b|\bstill requires? [^.]*\bapproval\b`)
+	doNotMark      = lazyRE.New(`(?i)\bdo not (?:mark|record|call|treat)\b[^.;]*\bvalidated\b`)
+	validatedState = lazyRE.New(`(?i)^(?:[A-Za-z][A-Za-z ]*:\s*)?` + code + `(?:(?:,| and|, and) ` + code + `)* (?:is|are) validated\b`)
 )
 
 const code = sotparse.CodePlaceholder
@@ -404,7 +403,7 @@ type guardStatement struct {
 
 // guardSentence is a guard: "This closeout does not authorize another Case
 // run.", after a list marker or a label ("State: ").
-var guardSentence = regexp.MustCompile(`^\s*(?:[-*+]\s+(?:\[[ xX]\]\s+)?)?(?:[A-Z][A-Za-z ]{0,24}:\s+)?This (closeout|record|evidence|packet|brief|guard|audit|attempt|template|contract|matrix|blocker|PRD) (?:does not|is not|must not|cannot|will not)\b`)
+var guardSentence = lazyRE.New(`^\s*(?:[-*+]\s+(?:\[[ xX]\]\s+)?)?(?:[A-Z][A-Za-z ]{0,24}:\s+)?This (closeout|record|evidence|packet|brief|guard|audit|attempt|template|contract|matrix|blocker|PRD) (?:does not|is not|must not|cannot|will not)\b`)
 
 // listSection is a section that lists work ids ("## Workboard").
 type listSection struct {
@@ -415,10 +414,10 @@ type listSection struct {
 var (
 	// prerequisiteWord marks a sentence that makes what it names a
 	// prerequisite of the item whose section holds it.
-	prerequisiteWord = regexp.MustCompile(`(?i)\b(?:readiness|prerequisites?|requires|depends on|must exist before|must be done before)\b`)
+	prerequisiteWord = lazyRE.New(`(?i)\b(?:readiness|prerequisites?|requires|depends on|must exist before|must be done before)\b`)
 	// blockedByLine is the item's own dependency list, which names its
 	// blockers, not what it is a prerequisite of.
-	blockedByLine = regexp.MustCompile(`(?i)^\s*(?:[-*+]\s+)?blocked by:`)
+	blockedByLine = lazyRE.New(`(?i)^\s*(?:[-*+]\s+)?blocked by:`)
 )
 
 // prerequisiteLabel returns the label the lines after l are listed under:

@@ -3,7 +3,6 @@ package contradiction
 import (
 	"fmt"
 	"go/token"
-	"regexp"
 	"sort"
 	"strconv"
 
@@ -13,7 +12,7 @@ import (
 )
 
 // idNumber splits a work id into its prefix and its number.
-var idNumber = regexp.MustCompile(`^(.*?)(\d+)$`)
+var idNumber = lazyRE.New(`^(.*?)(\d+)$`)
 
 type definedID struct {
 	n     int

@@ -2,7 +2,6 @@ package contradiction
 
 import (
 	"fmt"
-	"regexp"
 	"sort"
 
 	"golang.org/x/tools/go/analysis"
@@ -20,7 +19,7 @@ type commandFact struct {
 
 // commandKey is a command label: a role word, "command", and maybe more
 // ("tests command recorded").
-var commandKey = regexp.MustCompile(`^([a-z]+) command(?: [a-z ]+)?$`)
+var commandKey = lazyRE.New(`^([a-z]+) command(?: [a-z ]+)?$`)
 
 // commandOwners groups the role words by whose command they name: the
 // harness's, or the target repository's tests. Other words ("new", "standard")

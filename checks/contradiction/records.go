@@ -2,7 +2,6 @@ package contradiction
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
@@ -10,7 +9,7 @@ import (
 	"github.com/svrnty/sotvet/sotparse"
 )
 
-var isoDate = regexp.MustCompile(`^\d{4}-\d{2}-\d{2}$`)
+var isoDate = lazyRE.New(`^\d{4}-\d{2}-\d{2}$`)
 
 // currentWords are the fact values that say a thing now holds: "source
 // admission freshness: current", "licence status: resolved".

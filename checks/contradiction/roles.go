@@ -3,7 +3,6 @@ package contradiction
 import (
 	"fmt"
 	"go/token"
-	"regexp"
 	"slices"
 	"sort"
 	"strings"
@@ -23,12 +22,12 @@ type roleClaim struct {
 }
 
 var (
-	roleWord = regexp.MustCompile(`(?i)\b(?:primary|fallback|default)\b`)
+	roleWord = lazyRE.New(`(?i)\b(?:primary|fallback|default)\b`)
 	// pairPattern is a provider/model pair: two code spans joined.
-	pairPattern = regexp.MustCompile(code + `(?: / | with model |, model )` + code)
-	negated     = regexp.MustCompile(`(?i)\b(?:not|no|never|without)\b`)
-	hedged      = regexp.MustCompile(`(?i)\b(?:may|might|could|would|should|if|unless|when)\b`)
-	sentenceEnd = regexp.MustCompile(`[.!?;](?:\s|$)`)
+	pairPattern = lazyRE.New(code + `(?: / | with model |, model )` + code)
+	negated     = lazyRE.New(`(?i)\b(?:not|no|never|without)\b`)
+	hedged      = lazyRE.New(`(?i)\b(?:may|might|could|would|should|if|unless|when)\b`)
+	sentenceEnd = lazyRE.New(`[.!?;](?:\s|$)`)
 )
 
 // maxRoleDistance is how many words may separate a pair from its role word.

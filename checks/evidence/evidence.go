@@ -9,7 +9,6 @@ import (
 	"os"
 	"path"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"sort"
 	"strconv"
@@ -448,10 +447,10 @@ func normKey(k string) string {
 }
 
 var (
-	wordPattern = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._:/+-]*$`)
-	intPattern  = regexp.MustCompile(`^-?[0-9]+$`)
-	spanPattern = regexp.MustCompile("`([^`]+)`")
-	listSep     = regexp.MustCompile(`^(?:\s|,|;|\band\b)*$`)
+	wordPattern = lazyRE.New(`^[A-Za-z0-9][A-Za-z0-9._:/+-]*$`)
+	intPattern  = lazyRE.New(`^-?[0-9]+$`)
+	spanPattern = lazyRE.New("`([^`]+)`")
+	listSep     = lazyRE.New(`^(?:\s|,|;|\band\b)*$`)
 )
 
 // scalar returns a fact's value when it is one plain token, optionally in

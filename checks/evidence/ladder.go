@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"go/token"
 	"path/filepath"
-	"regexp"
 	"strconv"
 	"strings"
 
@@ -57,7 +56,7 @@ func outcomeOf(dir string) any {
 
 // stageHeading matches a section about one stage: "Stage 3 - Copied Repo
 // Fixture", "Stage 5: owned repo".
-var stageHeading = regexp.MustCompile(`(?i)^stage\s+([1-9])\b`)
+var stageHeading = lazyRE.New(`(?i)^stage\s+([1-9])\b`)
 
 // stageSections reports a run cited in a section about stage N whose
 // report is a staged run at another stage: the document files the

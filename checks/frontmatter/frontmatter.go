@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"go/token"
-	"regexp"
 	"slices"
 	"strings"
 	"time"
@@ -102,7 +101,7 @@ func (d *dateFlag) date() time.Time {
 	return time.Date(now.Year(), now.Month(), now.Day(), 0, 0, 0, 0, time.UTC)
 }
 
-var isoDate = regexp.MustCompile(`^\d{4}-\d{2}-\d{2}$`)
+var isoDate = lazyRE.New(`^\d{4}-\d{2}-\d{2}$`)
 
 func run(pass *analysis.Pass) (any, error) {
 	ws := pass.ResultOf[sotparse.Analyzer].(*sotparse.Workspace)

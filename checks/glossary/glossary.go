@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"go/token"
-	"regexp"
 	"sort"
 	"strings"
 	"unicode"
@@ -104,7 +103,7 @@ func emptyDefinition(def string) bool {
 	return true
 }
 
-var avoidLine = regexp.MustCompile(`^[_*]{1,2}Avoid[_*]{0,2}:`)
+var avoidLine = lazyRE.New(`^[_*]{1,2}Avoid[_*]{0,2}:`)
 
 // lookup finds the term, or its singular when it ends in "s".
 func lookup(g *sotparse.Glossary, term string) *sotparse.Term {
@@ -171,8 +170,8 @@ func (b *block) offset(i int) int {
 }
 
 var (
-	listMarker   = regexp.MustCompile(`^\s{0,3}(?:[-*+]|\d{1,9}[.)])(?:\s|$)`)
-	headingStart = regexp.MustCompile(`^\s{0,3}#{1,6}(?:\s|$)`)
+	listMarker   = lazyRE.New(`^\s{0,3}(?:[-*+]|\d{1,9}[.)])(?:\s|$)`)
+	headingStart = lazyRE.New(`^\s{0,3}#{1,6}(?:\s|$)`)
 )
 
 // blocks returns the document's text blocks outside fenced code and
@@ -238,11 +237,11 @@ type claim struct {
 const ctxName = "[`*_]*(?:[A-Za-z0-9_.-]*/)*CONTEXT\\.md[`*_]*"
 
 var (
-	definesRe = regexp.MustCompile(`(?i)(` + ctxName + `)\s+(?:now\s+|also\s+|must\s+|should\s+)?defines?\s+`)
-	addRe     = regexp.MustCompile(`(?i)\b(?:add|adds|added|adding)\s+(.+?)\s+to\s+(?:the\s+)?(` + ctxName + `)`)
-	passiveRe = regexp.MustCompile(`(?i)\s+(?:is|are|was|were|has\s+been|have\s+been)\s+(?:now\s+)?(?:added\s+to|defined\s+in)\s+(?:the\s+)?(` + ctxName + `)`)
-	leadIn    = regexp.MustCompile(`(?i)^(?:the\s+)?(?:(?:[a-z0-9]+\s+)?(?:glossary\s+)?terms?\s*:?\s+)?`)
-	trailTerm = regexp.MustCompile(`(?i)\s+(?:glossary\s+)?(?:terms?|entry|entries|definitions?)$`)
+	definesRe = lazyRE.New(`(?i)(` + ctxName + `)\s+(?:now\s+|also\s+|must\s+|should\s+)?defines?\s+`)
+	addRe     = lazyRE.New(`(?i)\b(?:add|adds|added|adding)\s+(.+?)\s+to\s+(?:the\s+)?(` + ctxName + `)`)
+	passiveRe = lazyRE.New(`(?i)\s+(?:is|are|was|were|has\s+been|have\s+been)\s+(?:now\s+)?(?:added\s+to|defined\s+in)\s+(?:the\s+)?(` + ctxName + `)`)
+	leadIn    = lazyRE.New(`(?i)^(?:the\s+)?(?:(?:[a-z0-9]+\s+)?(?:glossary\s+)?terms?\s*:?\s+)?`)
+	trailTerm = lazyRE.New(`(?i)\s+(?:glossary\s+)?(?:terms?|entry|entries|definitions?)$`)
 )
 
 // claims finds the terms text says CONTEXT.md defines.
@@ -383,7 +382,7 @@ func parseList(text string, i, limit int) ([]claim, int) {
 	}
 }
 
-var listSep = regexp.MustCompile(`^(?:\s*,\s*(?:(?:and|or)\s+)?|\s+(?:and|or)\s+)`)
+var listSep = lazyRE.New(`^(?:\s*,\s*(?:(?:and|or)\s+)?|\s+(?:and|or)\s+)`)
 
 func skipSpace(text string, i, limit int) int {
 	for i < limit && text[i] == ' ' {
@@ -394,7 +393,7 @@ func skipSpace(text string, i, limit int) int {
 
 // titleFollow is what may follow a Title Case term: the end, punctuation, or
 // a word that cannot continue a term.
-var titleFollow = regexp.MustCompile(`(?i)^(?:$|[.,;:!?)(—–]|\s+(?:as|and|or|with|for|to|in|so|because|which|that|is|are|was|were|has|have|must|should|will|entry|term|glossary|before|after|now|here|\(|[-—–]\s))`)
+var titleFollow = lazyRE.New(`(?i)^(?:$|[.,;:!?)(—–]|\s+(?:as|and|or|with|for|to|in|so|because|which|that|is|are|was|were|has|have|must|should|will|entry|term|glossary|before|after|now|here|\(|[-—–]\s))`)
 
 var connectors = map[string]bool{"of": true, "for": true, "the": true, "to": true, "in": true, "on": true}
 

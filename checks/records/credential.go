@@ -9,6 +9,7 @@ import (
 
 	"github.com/go-json-experiment/json/jsontext"
 
+	"github.com/svrnty/sotvet/internal/warmup"
 	engine "github.com/svrnty/sotvet/secrets"
 )
 
@@ -21,6 +22,8 @@ var scanner = sync.OnceValue(func() *engine.Scanner {
 	}
 	return sc
 })
+
+func init() { warmup.Register(Analyzer.Name, func() { scanner() }) }
 
 // credentialFormat returns the description of the credential format s
 // contains, or "".

@@ -14,6 +14,7 @@ import (
 
 	"github.com/svrnty/sotvet/checks/internal/docutil"
 	"github.com/svrnty/sotvet/internal/parallel"
+	"github.com/svrnty/sotvet/internal/warmup"
 	engine "github.com/svrnty/sotvet/secrets"
 	"github.com/svrnty/sotvet/sotparse"
 )
@@ -59,6 +60,9 @@ func init() {
 	Analyzer.Flags.Var(&allowValues, "allow-values", "regular expressions of accepted values: a YAML list, or one pattern on the command line")
 	Analyzer.Flags.Var(&endpointKeys, "endpoint-suffixes", "key suffixes whose URL values are endpoint findings (default _BASE_URL, _ENDPOINT, _API_BASE)")
 	Analyzer.Flags.BoolVar(&allowLocalhost, "allow-localhost", true, "localhost and loopback endpoint values are not findings")
+	// The engine's rules and keyword automaton, built once per process
+	// and shared by every scanner (see internal/warmup).
+	warmup.Register(Analyzer.Name, engine.Warm)
 }
 
 // Config returns the engine configuration the flags describe; the harness

@@ -37,18 +37,18 @@ func init() {
 const validated = "validated"
 
 var (
-	idPattern = regexp.MustCompile(`(?i)\bCTO-WORK-\d+\b`)
+	idPattern = lazyRE.New(`(?i)\bCTO-WORK-\d+\b`)
 	// An id, possibly in a code span or emphasis, and lists of them:
 	// "`CTO-WORK-078`, `CTO-WORK-079`, and `CTO-WORK-080`".
 	idTok  = "[`*_]*CTO-WORK-\\d+[`*_]*"
 	idList = idTok + `(?:\s*,\s*(?:and\s+)?` + idTok + `|\s+and\s+` + idTok + `)*`
 
-	statusRemains   = regexp.MustCompile(`(?i)^status\s+(?:remains|stays|is\s+still)\s+blocked$`)
-	statesStatus    = regexp.MustCompile(`(?i)^(` + idList + `)\s+(?:is|are)\s+(?:now\s+)?([a-z][a-z-]*)\b`)
-	workItemLine    = regexp.MustCompile(`(?i)^work items?:\s+(.*)$`)
-	lineMarker      = regexp.MustCompile(`^\s*(?:(?:[-*+]|\d{1,9}[.)])\s+)?(?:\[[ xX]\]\s+)?`)
-	sentenceLabel   = regexp.MustCompile(`^[A-Za-z][A-Za-z ]{0,40}:\s+`)
-	listItemPattern = regexp.MustCompile(`^\s*(?:[-*+]|\d{1,9}[.)])\s`)
+	statusRemains   = lazyRE.New(`(?i)^status\s+(?:remains|stays|is\s+still)\s+blocked$`)
+	statesStatus    = lazyRE.New(`(?i)^(` + idList + `)\s+(?:is|are)\s+(?:now\s+)?([a-z][a-z-]*)\b`)
+	workItemLine    = lazyRE.New(`(?i)^work items?:\s+(.*)$`)
+	lineMarker      = lazyRE.New(`^\s*(?:(?:[-*+]|\d{1,9}[.)])\s+)?(?:\[[ xX]\]\s+)?`)
+	sentenceLabel   = lazyRE.New(`^[A-Za-z][A-Za-z ]{0,40}:\s+`)
+	listItemPattern = lazyRE.New(`^\s*(?:[-*+]|\d{1,9}[.)])\s`)
 )
 
 func run(pass *analysis.Pass) (any, error) {
@@ -713,7 +713,7 @@ func (di *docInfo) dateAt(off int) string {
 	return date
 }
 
-var headingDate = regexp.MustCompile(`\b\d{4}-\d{2}-\d{2}\b`)
+var headingDate = lazyRE.New(`\b\d{4}-\d{2}-\d{2}\b`)
 
 // innermost returns the work item whose section most closely holds the
 // file offset off, or nil.

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"go/token"
-	"regexp"
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
@@ -174,9 +173,9 @@ func quoteAlts(alts []string) string {
 }
 
 var (
-	acceptanceLabel   = regexp.MustCompile(`(?i)^\s{0,3}(?:\*\*|__)?acceptance(?:\s+(?:criteria|evidence))?(?:\*\*|__)?\s*:\s*(?:\*\*|__)?\s*(.*?)\s*$`)
-	acceptanceHeading = regexp.MustCompile(`(?i)^\s{0,3}#{1,6}\s+acceptance(?:\s+(?:criteria|evidence))?\s*:?\s*#*\s*$`)
-	listItem          = regexp.MustCompile(`^\s*(?:[-*+]|\d{1,9}[.)])\s+\S`)
+	acceptanceLabel   = lazyRE.New(`(?i)^\s{0,3}(?:\*\*|__)?acceptance(?:\s+(?:criteria|evidence))?(?:\*\*|__)?\s*:\s*(?:\*\*|__)?\s*(.*?)\s*$`)
+	acceptanceHeading = lazyRE.New(`(?i)^\s{0,3}#{1,6}\s+acceptance(?:\s+(?:criteria|evidence))?\s*:?\s*#*\s*$`)
+	listItem          = lazyRE.New(`^\s*(?:[-*+]|\d{1,9}[.)])\s+\S`)
 )
 
 // mentionsAcceptance reports whether s holds "acceptance" in any letter
@@ -272,9 +271,9 @@ func sectionEnd(d *sotparse.Doc, it *sotparse.WorkItem) int {
 }
 
 var (
-	markerOnly = regexp.MustCompile(`^\s*(?:(?:[-*+]|\d{1,9}[.)])(?:\s+\[[ xX]\])?)?\s*$`)
-	separator  = regexp.MustCompile(`^\s{0,3}(?:(?:[-*_]\s*){3,}|=+|-+)\s*$`)
-	htmlTag    = regexp.MustCompile(`^\s*</?[A-Za-z][^<>]*>\s*$`)
+	markerOnly = lazyRE.New(`^\s*(?:(?:[-*+]|\d{1,9}[.)])(?:\s+\[[ xX]\])?)?\s*$`)
+	separator  = lazyRE.New(`^\s{0,3}(?:(?:[-*_]\s*){3,}|=+|-+)\s*$`)
+	htmlTag    = lazyRE.New(`^\s*</?[A-Za-z][^<>]*>\s*$`)
 )
 
 // duplicates reports a body line identical to the line before it.

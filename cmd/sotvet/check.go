@@ -22,6 +22,7 @@ import (
 	"github.com/svrnty/sotvet/config"
 	"github.com/svrnty/sotvet/internal/atomicfile"
 	"github.com/svrnty/sotvet/internal/gitview"
+	"github.com/svrnty/sotvet/internal/warmup"
 	"github.com/svrnty/sotvet/internal/workspaces"
 	"github.com/svrnty/sotvet/sotparse"
 )
@@ -39,6 +40,8 @@ type checkFlags struct {
 
 	cpuProfile, memProfile string
 	debugCache             bool
+
+	git *gitProbe // what git says of the directory given; nil: ask as needed
 }
 
 func cmdCheck(args []string, stdout, stderr io.Writer) int {
@@ -114,6 +117,7 @@ func cmdCheck(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "sotvet: %v\n", err)
 		return exitError
 	}
+	cf.git = probeGit(root, cf.noGit)
 	if cf.failOn != "" && checks.Severity(cf.failOn).Rank() == 0 {
 		fmt.Fprintf(stderr, "sotvet: -fail-on %q: want error or warning\n", cf.failOn)
 		return exitError
@@ -131,6 +135,7 @@ func cmdCheck(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "sotvet: %v\n", err)
 		return exitError
 	}
+	warmUp(rootCfg, cf)
 	wsDirs, err := cf.findWorkspaces(root, rootCfg)
 	if err != nil {
 		fmt.Fprintf(stderr, "sotvet: %v\n", err)
@@ -141,7 +146,7 @@ func cmdCheck(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "sotvet: no workspace found in %s: no directory holds %s (name them under workspaces: in %s)\n", dir, workspaces.Markers, config.FileName)
 		return exitError
 	}
-	base := workspaces.Base(root, cf.noGit)
+	base := cf.git.base()
 
 	// Each workspace runs with its own configuration; the check flags it
 	// sets are put back before the next one, and at the end.
@@ -221,6 +226,22 @@ func cmdCheck(args []string, stdout, stderr io.Writer) int {
 	return exitClean
 }
 
+// warmUp starts, in the background, the one-time builds of the checks the
+// configuration selects, so that they overlap git and reading the
+// workspace. A workspace configuration selecting other checks costs only
+// their builds in the foreground, as without this.
+func warmUp(cfg *config.Config, cf checkFlags) {
+	analyzers, err := selectChecks(cfg, cf)
+	if err != nil {
+		return // reported when the workspace is vetted
+	}
+	names := make([]string, len(analyzers))
+	for i, a := range analyzers {
+		names[i] = a.Name
+	}
+	warmup.Start(names...)
+}
+
 func (cf *checkFlags) validate() error {
 	switch {
 	case strings.HasPrefix(cf.changedSince, "-"):
@@ -276,7 +297,7 @@ func (cf *checkFlags) openSource(root string, opt *checks.Options, stderr io.Wri
 		}
 		opt.FS = src.index.FS()
 	case !cf.noGit:
-		if opt.Ignored, err = sotparse.GitIgnored(root); err != nil {
+		if opt.Ignored, err = cf.git.ignored(root); err != nil {
 			return nil, err
 		}
 	}

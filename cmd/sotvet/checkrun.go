@@ -64,7 +64,7 @@ func (cf *checkFlags) findWorkspaces(root string, cfg *config.Config) ([]string,
 		var ignored func(string, bool) bool
 		if !cf.noGit {
 			var err error
-			if ignored, err = sotparse.GitIgnored(root); err != nil {
+			if ignored, err = cf.git.ignored(root); err != nil {
 				return nil, err
 			}
 		}

@@ -6,6 +6,7 @@ package workspaces
 
 import (
 	"bytes"
+	"errors"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -101,20 +102,80 @@ func nested(d string, dirs []string) bool {
 // annotations and JUnit links name files as the repository does; outside
 // git, the current directory when dir lies inside it; otherwise dir itself.
 func Base(dir string, noGit bool) string {
+	top := ""
 	if !noGit {
-		if out, err := exec.Command("git", "-C", dir, "rev-parse", "--show-toplevel").Output(); err == nil {
-			if top := string(bytes.TrimSpace(out)); top != "" {
-				if t, err := filepath.EvalSymlinks(top); err == nil {
-					return t
-				}
-				return top
-			}
-		}
+		top, _ = GitTop(dir)
+	}
+	return BaseIn(dir, top)
+}
+
+// BaseIn is Base given top, what GitTop(dir) returned ("" for no git).
+func BaseIn(dir, top string) string {
+	if top != "" {
+		return top
 	}
 	if cwd, err := os.Getwd(); err == nil && Within(cwd, dir) {
 		return cwd
 	}
 	return dir
+}
+
+// GitTop returns the root of the git work tree holding dir, symbolic links
+// resolved, or "" when dir lies in none. inWorkTree is false only when git
+// said so (or is not installed), as `git rev-parse --is-inside-work-tree`
+// would: a caller may then skip asking git anything else about dir. When
+// git could not be asked, top is "" and inWorkTree true.
+func GitTop(dir string) (top string, inWorkTree bool) {
+	if noRepository(dir) {
+		return "", false
+	}
+	out, err := exec.Command("git", "-C", dir, "rev-parse", "--show-toplevel").Output()
+	var exit *exec.ExitError
+	switch {
+	case errors.As(err, &exit), errors.Is(err, exec.ErrNotFound):
+		return "", false
+	case err != nil:
+		return "", true
+	}
+	top = string(bytes.TrimSpace(out))
+	if top == "" {
+		return "", true
+	}
+	if t, err := filepath.EvalSymlinks(top); err == nil {
+		return t, true
+	}
+	return top, true
+}
+
+// noRepository reports that git could find no repository for dir, without
+// running it (a process start that a check of a workspace outside git
+// would otherwise wait on): nothing in the environment names one, and
+// neither dir nor any directory above it, symbolic links resolved as
+// git -C resolves them, holds a .git or looks like a git directory (has
+// a HEAD). false means only that git must be asked.
+func noRepository(dir string) bool {
+	if os.Getenv("GIT_DIR") != "" || os.Getenv("GIT_WORK_TREE") != "" {
+		return false
+	}
+	d, err := filepath.EvalSymlinks(dir)
+	if err != nil {
+		return false
+	}
+	if d, err = filepath.Abs(d); err != nil {
+		return false
+	}
+	for {
+		for _, name := range []string{".git", "HEAD"} {
+			if _, err := os.Lstat(filepath.Join(d, name)); !errors.Is(err, fs.ErrNotExist) {
+				return false
+			}
+		}
+		parent := filepath.Dir(d)
+		if parent == d {
+			return true
+		}
+		d = parent
+	}
 }
 
 // Within reports whether dir is base or lies below it, comparing paths with

@@ -1,0 +1,38 @@
+package main
+
+import (
+	"runtime"
+	"runtime/debug"
+	"testing"
+	"time"
+)
+
+// TestCollectLessWhileSmall: GOGC is smallHeapGC until a collection
+// leaves more than the bound live, then the run's own setting.
+func TestCollectLessWhileSmall(t *testing.T) {
+	prev := debug.SetGCPercent(100)
+	defer debug.SetGCPercent(prev)
+	collectLessWhileSmall(150, 16<<20)
+	runtime.GC()
+	if got := debug.SetGCPercent(smallHeapGC); got != smallHeapGC {
+		t.Fatalf("GOGC %d with a small heap, want %d", got, smallHeapGC)
+	}
+	live := make([][]byte, 64)
+	for i := range live {
+		live[i] = make([]byte, 384<<10) // 24 MB in all
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		runtime.GC()
+		time.Sleep(time.Millisecond) // the finalizer runs after the cycle
+		got := debug.SetGCPercent(-1)
+		debug.SetGCPercent(got)
+		if got == 150 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("GOGC still %d with 24 MB live", got)
+		}
+	}
+	runtime.KeepAlive(live)
+}
