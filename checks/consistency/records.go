@@ -46,16 +46,37 @@ type recordStmt struct {
 var recordPatterns = []*regexp.Regexp{recordField, recordIs}
 
 // recordStatements returns the statements about a record's status in d's
-// body, outside fenced code and quotes, in order.
+// body, outside fenced code and quotes, in order: only in the sections
+// that name a record's path (records reads no others), and only when the
+// text says "admitted" at all.
 func recordStatements(d *sotparse.Doc, content []byte) []recordStmt {
-	// Most documents never say "admitted": one search of the text rules
-	// them out.
-	if !bodylines.TextContainsFold(content, "admitted") {
+	tf := d.File.Tok
+	secs := sections(d, len(content))
+	var spans [][2]int // of the sections naming a record
+	for _, ref := range d.Refs {
+		if ref.Kind != sotparse.RefSOTPath || sotparse.RoleOf(path.Clean(strings.TrimSuffix(ref.Text, "/"))) != sotparse.RoleRecord {
+			continue
+		}
+		start, end := tf.Offset(d.BodyStart), len(content)
+		if i := innermost(secs, tf.Offset(ref.Pos)); i >= 0 {
+			start, end = secs[i].bodyStart, secs[i].end
+		}
+		spans = append(spans, [2]int{start, end})
+	}
+	if len(spans) == 0 || !bodylines.TextContainsFold(content, "admitted") {
 		return nil
 	}
+	named := func(off int) bool {
+		for _, s := range spans {
+			if s[0] <= off && off < s[1] {
+				return true
+			}
+		}
+		return false
+	}
 	var out []recordStmt
-	bodylines.Each(content, d.File.Tok.Offset(d.BodyStart), len(content), func(ln bodylines.Line) {
-		if ln.Quoted || !bodylines.ContainsFold(ln.Text, "admitted") {
+	bodylines.Each(content, tf.Offset(d.BodyStart), len(content), func(ln bodylines.Line) {
+		if ln.Quoted || !named(ln.Off) || !bodylines.ContainsFold(ln.Text, "admitted") {
 			return
 		}
 		for k, re := range recordPatterns {
@@ -65,7 +86,7 @@ func recordStatements(d *sotparse.Doc, content []byte) []recordStmt {
 			}
 			vi := len(m) - 4 // the value group, then "by default"
 			out = append(out, recordStmt{line: ln.Off, re: k, start: ln.Off + m[0], end: ln.Off + m[1],
-				got: strings.ToLower(ln.Text[m[vi]:m[vi+1]]), byDefault: m[vi+2] >= 0})
+				got: admission(ln.Text[m[vi]:m[vi+1]]), byDefault: m[vi+2] >= 0})
 		}
 	})
 	return out
@@ -142,6 +163,18 @@ func (c *checker) records(d *sotparse.Doc, stmts []recordStmt) {
 			j = k
 		}
 	}
+}
+
+// admission returns the status a statement's value names, lower-cased, as
+// a string of its own: the statements outlive the text.
+func admission(v string) string {
+	if strings.EqualFold(v, "not_admitted") {
+		return "not_admitted"
+	}
+	if strings.EqualFold(v, "admitted") {
+		return "admitted"
+	}
+	return strings.ToLower(strings.Clone(v))
 }
 
 func containsRecord(rs []*sotparse.Record, r *sotparse.Record) bool {

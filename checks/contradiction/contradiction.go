@@ -87,7 +87,39 @@ func (c *checker) text(want func(*docInfo) bool) {
 var DocCheck = &sotparse.DocCheck{Run: readDocText}
 
 func readDocText(p *sotparse.DocPass) any {
-	return readText(p.Doc, p.Content)
+	return readText(p.Doc, p.Content).detach()
+}
+
+// detach gives dt strings of its own: its statements are read from views
+// of the document's text, which they outlive.
+func (dt *docText) detach() *docText {
+	clone := func(st *statement) { st.text = strings.Clone(st.text) }
+	for i := range dt.roles {
+		r := &dt.roles[i]
+		r.pair, r.key, r.role, r.word = strings.Clone(r.pair), strings.Clone(r.key), strings.Clone(r.role), strings.Clone(r.word)
+		r.sentence = strings.Clone(r.sentence)
+	}
+	if dt.stillRequired != nil {
+		clone(dt.stillRequired)
+	}
+	for i := range dt.doNotMark {
+		clone(&dt.doNotMark[i].stmt)
+	}
+	for id, st := range dt.validatedIDs {
+		clone(&st)
+		dt.validatedIDs[id] = st
+	}
+	for item, sts := range dt.prerequisites {
+		for i := range sts {
+			clone(&sts[i].stmt)
+		}
+		dt.prerequisites[item] = sts
+	}
+	for i := range dt.guards {
+		dt.guards[i].word = strings.Clone(dt.guards[i].word)
+		clone(&dt.guards[i].stmt)
+	}
+	return dt
 }
 
 // report reports a finding in a file the run is focused on.
