@@ -79,20 +79,32 @@ func (ws *Workspace) Content(d *Doc) []byte {
 		ws.noteRead(d)
 		return d.File.Content
 	}
+	return ws.readAgain(d, ws.content, func(b []byte) error {
+		switch {
+		case len(b) != d.File.Tok.Size():
+			// Changed since it was summarized (or listed): offsets would lie.
+			return fmt.Errorf("changed while being read (%d bytes, was %d)", len(b), d.File.Tok.Size())
+		case !utf8.Valid(b) || bytes.IndexByte(b, 0) >= 0:
+			return errors.New("no longer valid UTF-8 text")
+		}
+		return nil
+	})
+}
+
+// readAgain returns d's text from seen, or reads it into seen once,
+// checking it with check. A text that cannot be read or fails the check is
+// an error in ReadBackErr, and blank text of d's size stands for it, which
+// keeps every offset valid.
+func (ws *Workspace) readAgain(d *Doc, seen map[string][]byte, check func([]byte) error) []byte {
 	ws.readMu.Lock()
-	b, ok := ws.content[d.Path]
+	b, ok := seen[d.Path]
 	ws.readMu.Unlock()
 	if ok {
 		return b
 	}
 	b, err := ws.read(d.Path)
-	switch {
-	case err != nil:
-	case len(b) != d.File.Tok.Size():
-		// Changed since it was summarized (or listed): offsets would lie.
-		err = fmt.Errorf("changed while being read (%d bytes, was %d)", len(b), d.File.Tok.Size())
-	case !utf8.Valid(b) || bytes.IndexByte(b, 0) >= 0:
-		err = errors.New("no longer valid UTF-8 text")
+	if err == nil {
+		err = check(b)
 	}
 	ws.readMu.Lock()
 	defer ws.readMu.Unlock()
@@ -102,10 +114,7 @@ func (ws *Workspace) Content(d *Doc) []byte {
 		}
 		b = bytes.Repeat([]byte{' '}, d.File.Tok.Size())
 	}
-	if ws.content == nil {
-		ws.content = map[string][]byte{}
-	}
-	ws.content[d.Path] = b
+	seen[d.Path] = b
 	return b
 }
 
@@ -128,31 +137,12 @@ func (ws *Workspace) noteRead(d *Doc) {
 // would not match the positions: it is an error in ReadBackErr, and blank
 // text of the parsed size stands for it, as for a summary.
 func (ws *Workspace) readBack(d *Doc) []byte {
-	ws.readMu.Lock()
-	b, ok := ws.reread[d.Path]
-	ws.readMu.Unlock()
-	if ok {
-		return b
-	}
-	b, err := ws.read(d.Path)
-	switch {
-	case err != nil:
-	case len(b) != d.File.Tok.Size() || maphash.Bytes(ws.seed, b) != d.digest:
-		err = errors.New("changed while being checked")
-	}
-	ws.readMu.Lock()
-	defer ws.readMu.Unlock()
-	if err != nil {
-		if ws.readErr == nil {
-			ws.readErr = fmt.Errorf("%s: %w", d.Path, err)
+	return ws.readAgain(d, ws.reread, func(b []byte) error {
+		if len(b) != d.File.Tok.Size() || maphash.Bytes(ws.seed, b) != d.digest {
+			return errors.New("changed while being checked")
 		}
-		b = bytes.Repeat([]byte{' '}, d.File.Tok.Size())
-	}
-	if ws.reread == nil {
-		ws.reread = map[string][]byte{}
-	}
-	ws.reread[d.Path] = b
-	return b
+		return nil
+	})
 }
 
 // FileContent returns f's content: Content of its document when f is a

@@ -333,7 +333,7 @@ func readText(d *sotparse.Doc, content []byte) *docText {
 		if len(items) > 0 {
 			readiness = prerequisiteLabel(text, readiness)
 		}
-		if di.stillRequired == nil && approvalDenied && containsFold(text, "required") && stillRequired.MatchString(text) {
+		if di.stillRequired == nil && approvalDenied && bodylines.ContainsFold(text, "required") && stillRequired.MatchString(text) {
 			ln := newLine(d, l)
 			di.stillRequired = &statement{pos: ln.pos, end: ln.end, text: ln.source}
 		}
@@ -601,25 +601,4 @@ func quote(s string) string {
 
 func rel(pos token.Pos, format string, args ...any) analysis.RelatedInformation {
 	return analysis.RelatedInformation{Pos: pos, Message: fmt.Sprintf(format, args...)}
-}
-
-// containsFold reports whether s holds word (lower-case ASCII) in any ASCII
-// letter case, without allocating.
-func containsFold(s, word string) bool {
-	for i := 0; i+len(word) <= len(s); i++ {
-		j := 0
-		for ; j < len(word); j++ {
-			c := s[i+j]
-			if 'A' <= c && c <= 'Z' {
-				c += 'a' - 'A'
-			}
-			if c != word[j] {
-				break
-			}
-		}
-		if j == len(word) {
-			return true
-		}
-	}
-	return false
 }
