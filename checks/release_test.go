@@ -8,7 +8,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
-	"time"
+	"testing/fstest"
 
 	"github.com/svrnty/sotvet/checks"
 	"github.com/svrnty/sotvet/checks/checktest"
@@ -86,7 +86,7 @@ type changingFS struct {
 
 func (c *changingFS) Open(name string) (fs.File, error) {
 	if name == c.path && c.reads.Add(1) > 1 {
-		return memFile{strings.NewReader(c.later), memInfo{name: filepath.Base(name), size: int64(len(c.later))}}, nil
+		return fstest.MapFS{name: {Data: []byte(c.later)}}.Open(name)
 	}
 	return c.FS.Open(name)
 }
@@ -103,7 +103,7 @@ type growingFS struct {
 func (g growingFS) Stat(name string) (fs.FileInfo, error) {
 	info, err := fs.Stat(g.FS, name)
 	if err == nil && name == g.path {
-		return memInfo{name: info.Name(), size: info.Size() - 5}, nil
+		return sizedInfo{info, info.Size() - 5}, nil
 	}
 	return info, err
 }
@@ -125,25 +125,13 @@ func mustInfo(info fs.FileInfo, err error) fs.FileInfo {
 	return info
 }
 
-type memInfo struct {
-	name string
+// sizedInfo is a FileInfo that says another size.
+type sizedInfo struct {
+	fs.FileInfo
 	size int64
 }
 
-func (i memInfo) Name() string       { return i.name }
-func (i memInfo) Size() int64        { return i.size }
-func (i memInfo) Mode() fs.FileMode  { return 0o644 }
-func (i memInfo) ModTime() time.Time { return time.Time{} }
-func (i memInfo) IsDir() bool        { return false }
-func (i memInfo) Sys() any           { return nil }
-
-type memFile struct {
-	*strings.Reader
-	info memInfo
-}
-
-func (f memFile) Stat() (fs.FileInfo, error) { return f.info, nil }
-func (f memFile) Close() error               { return nil }
+func (i sizedInfo) Size() int64 { return i.size }
 
 // TestReleaseEdgeCases: a text that changed before a check read it back
 // makes the run start over keeping the texts; a file that grew since
@@ -160,15 +148,7 @@ func TestReleaseEdgeCases(t *testing.T) {
 	checktest.WriteFiles(t, dir, files)
 	run := func(fsys fs.FS, release bool) []string {
 		t.Helper()
-		res, _, err := checks.Run(checks.Options{Root: dir, FS: fsys, Analyzers: checks.All, ReleaseText: release, NoFixes: release})
-		if err != nil {
-			t.Fatal(err)
-		}
-		var out []string
-		for _, f := range res.Findings {
-			out = append(out, show(f))
-		}
-		return out
+		return shown(t, checks.Options{Root: dir, FS: fsys, Analyzers: checks.All, ReleaseText: release, NoFixes: release})
 	}
 	want := run(os.DirFS(dir), false)
 	if !strings.Contains(fmt.Sprint(want), "Second phrase.") {

@@ -99,6 +99,20 @@ func TestReuseMatchesFullRun(t *testing.T) {
 	}
 }
 
+// shown runs the checks and shows their findings.
+func shown(t *testing.T, opt checks.Options) []string {
+	t.Helper()
+	res, _, err := checks.Run(opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, f := range res.Findings {
+		out = append(out, show(f))
+	}
+	return out
+}
+
 func show(f checks.Finding) string {
 	return fmt.Sprintf("%s:%d:%d-%d:%d %s/%s %s %s %s", f.File, f.Line, f.Col, f.EndLine, f.EndCol, f.Check, f.Category, f.Severity, f.Message, f.Fingerprint)
 }
@@ -134,15 +148,7 @@ func TestReuseFallsBack(t *testing.T) {
 	phrases := []*analysis.Analyzer{checks.Lookup("phrases")}
 	run := func(fsys fs.FS, reuse *sotparse.Reuse) []string {
 		t.Helper()
-		res, _, err := checks.Run(checks.Options{Root: dir, FS: fsys, Analyzers: phrases, Reuse: reuse})
-		if err != nil {
-			t.Fatal(err)
-		}
-		var out []string
-		for _, f := range res.Findings {
-			out = append(out, show(f))
-		}
-		return out
+		return shown(t, checks.Options{Root: dir, FS: fsys, Analyzers: phrases, Reuse: reuse})
 	}
 	want := run(os.DirFS(dir), nil)
 	if len(want) != 1 || !strings.Contains(want[0], "Second phrase.") {
