@@ -367,7 +367,7 @@ func TestKeywordMatcherStreams(t *testing.T) {
 // reuses the expressions the first compiled (the check, the records check
 // and the redactor each build one per run).
 func TestScannersShareExpressions(t *testing.T) {
-	text := []byte("GITHUB_TOKEN=ghp_" + "abcdefghijklmnopqrstuvwxyzABCDEFGHIJ\nOPENAI_BASE_URL=https://llm.internal.corp:8443/v1\n")
+	text := []byte("GITHUB_TOKEN=ghp_" + "abcdefghijklmnopqrstuvwxyzABCDEFGHIJ\nOPENAI_BASE_URL=" + "https://llm.internal.corp:8443/v1\n")
 	a := defaultScanner(t)
 	b, err := NewScanner(Config{AllowLocalhost: true, AllowPaths: []string{"vendor/**"}})
 	if err != nil || a == b {
