@@ -34,13 +34,12 @@ type DocCheck struct {
 
 // A DocPass is one document as a DocCheck sees it.
 type DocPass struct {
-	Doc       *Doc
-	Content   []byte // the document's text; offsets in it are offsets of Doc's positions
-	Prepared  any    // what the DocCheck's Prepare returned for this run
-	ws        *Workspace
-	diags     []analysis.Diagnostic
-	flagged   []analysis.Diagnostic // spans a finding of the check's Run may flag (Flag)
-	dropFixes bool
+	Doc      *Doc
+	Content  []byte // the document's text; offsets in it are offsets of Doc's positions
+	Prepared any    // what the DocCheck's Prepare returned for this run
+	ws       *Workspace
+	diags    []analysis.Diagnostic
+	flagged  []analysis.Diagnostic // spans a finding of the check's Run may flag (Flag)
 }
 
 func (c *DocCheck) prepare() any {
@@ -52,7 +51,7 @@ func (c *DocCheck) prepare() any {
 
 // Report records a diagnostic about the document.
 func (p *DocPass) Report(d analysis.Diagnostic) {
-	if p.dropFixes {
+	if p.ws.dropFixes {
 		d.SuggestedFixes = nil
 	}
 	p.diags = append(p.diags, d)
@@ -68,7 +67,7 @@ func (p *DocPass) Flag(pos, end token.Pos) {
 
 // Fixes reports whether the run wants suggested fixes: Report drops them
 // otherwise (Stream.DropFixes), and a check may spare building them.
-func (p *DocPass) Fixes() bool { return !p.dropFixes }
+func (p *DocPass) Fixes() bool { return !p.ws.dropFixes }
 
 // Fixes reports whether the run wants suggested fixes (not
 // Stream.DropFixes): a check's Run may spare building those it drops, and
@@ -91,7 +90,7 @@ type docVisit struct {
 // visit runs c, the run's DocCheck k, on d with its content, keeps what it
 // did in d.visits and returns the spans it flagged.
 func (ws *Workspace) visit(k int, c *DocCheck, d *Doc, content []byte) (flagged []analysis.Diagnostic) {
-	p := &DocPass{Doc: d, Content: content, Prepared: ws.prepared[k], ws: ws, dropFixes: ws.dropFixes}
+	p := &DocPass{Doc: d, Content: content, Prepared: ws.prepared[k], ws: ws}
 	v := docVisit{k: k}
 	func() {
 		defer func() {
@@ -224,7 +223,7 @@ func (c *DocCheck) Some(pass *analysis.Pass, ws *Workspace, want func(*Doc) bool
 		diags := make([][]analysis.Diagnostic, len(todo))
 		parallel.For(len(todo), func(j int) {
 			d := todo[j]
-			p := &DocPass{Doc: d, Content: ws.Content(d), Prepared: prepared, ws: ws, dropFixes: ws.dropFixes}
+			p := &DocPass{Doc: d, Content: ws.Content(d), Prepared: prepared, ws: ws}
 			results[todoAt[j]] = c.Run(p)
 			diags[j] = p.diags
 		})
