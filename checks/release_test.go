@@ -137,15 +137,8 @@ func (i sizedInfo) Size() int64 { return i.size }
 // makes the run start over keeping the texts; a file that grew since
 // discovery is still read whole. Both give a full run's answer.
 func TestReleaseEdgeCases(t *testing.T) {
-	dir := t.TempDir()
-	doc := "---\nname: x\nowner: jp\nstatus: draft\ncreated: 2026-06-01\nlast_reviewed: 2026-06-01\nlifecycle_classification: planning\ncore_promotion_status: not-promoted\n---\n\n# X\n\n"
-	files := map[string]string{
-		"WORKBOARD.yaml":       "items: []\n",
-		".sot/R-PRD.md":        doc + "## Required Evidence\n\n- First phrase.\n- Second phrase.\n",
-		".sot/R-CLOSEOUT.md":   doc + "First phrase.\n\n\n\nTrailing  \n",
-		".sot/OTHER-ISSUES.md": doc + "Nothing.\n",
-	}
-	checktest.WriteFiles(t, dir, files)
+	// Blank lines and trailing spaces: hygiene findings in the CLOSEOUT too.
+	dir, files := phrasesRoute(t, "\n\n\nTrailing  \n")
 	run := func(fsys fs.FS, release bool) []string {
 		t.Helper()
 		return shown(t, checks.Options{Root: dir, FS: fsys, Analyzers: checks.All, ReleaseText: release, NoFixes: release})

@@ -99,6 +99,23 @@ func TestReuseMatchesFullRun(t *testing.T) {
 	}
 }
 
+// phrasesRoute writes a workspace whose PRD requires two phrases that its
+// CLOSEOUT (First phrase., then tail) holds one of: the phrases check reads
+// another document's text to say so. It returns the directory and files.
+func phrasesRoute(t *testing.T, tail string) (string, map[string]string) {
+	t.Helper()
+	dir := t.TempDir()
+	doc := "---\nname: x\nowner: jp\nstatus: draft\ncreated: 2026-06-01\nlast_reviewed: 2026-06-01\nlifecycle_classification: planning\ncore_promotion_status: not-promoted\n---\n\n# X\n\n"
+	files := map[string]string{
+		"WORKBOARD.yaml":       "items: []\n",
+		".sot/R-PRD.md":        doc + "## Required Evidence\n\n- First phrase.\n- Second phrase.\n",
+		".sot/R-CLOSEOUT.md":   doc + "First phrase.\n" + tail,
+		".sot/OTHER-ISSUES.md": doc + "Nothing.\n",
+	}
+	checktest.WriteFiles(t, dir, files)
+	return dir, files
+}
+
 // shown runs the checks and shows their findings.
 func shown(t *testing.T, opt checks.Options) []string {
 	t.Helper()
@@ -136,15 +153,7 @@ func (f *flakyFS) Open(name string) (fs.File, error) {
 // and it cannot be read, the run starts over without summaries and still
 // gives the full run's answer.
 func TestReuseFallsBack(t *testing.T) {
-	dir := t.TempDir()
-	doc := "---\nname: x\nowner: jp\nstatus: draft\ncreated: 2026-06-01\nlast_reviewed: 2026-06-01\nlifecycle_classification: planning\ncore_promotion_status: not-promoted\n---\n\n# X\n\n"
-	files := map[string]string{
-		"WORKBOARD.yaml":       "items: []\n",
-		".sot/R-PRD.md":        doc + "## Required Evidence\n\n- First phrase.\n- Second phrase.\n",
-		".sot/R-CLOSEOUT.md":   doc + "First phrase.\n",
-		".sot/OTHER-ISSUES.md": doc + "Nothing.\n",
-	}
-	checktest.WriteFiles(t, dir, files)
+	dir, files := phrasesRoute(t, "")
 	phrases := []*analysis.Analyzer{checks.Lookup("phrases")}
 	run := func(fsys fs.FS, reuse *sotparse.Reuse) []string {
 		t.Helper()
