@@ -120,7 +120,8 @@ var errNotMapping = errors.New("frontmatter is not a YAML mapping")
 
 // SplitFrontmatter finds the frontmatter block of content (which must not
 // start with a BOM: callers strip it) with adrg/frontmatter and one explicit
-// `---` YAML format decoding into a yaml.Node. An opening line without a
+// `---` YAML format decoding into a yaml.Node (loadFlatYAML's, or
+// yaml.Load's when the block is outside its subset). An opening line without a
 // closing one is reported as FrontmatterUnclosed, which adrg/frontmatter
 // cannot tell from "no frontmatter".
 func SplitFrontmatter(content []byte) split {
@@ -175,6 +176,9 @@ func SplitFrontmatter(content []byte) split {
 		yamlText = data
 		if blankYAML(data) {
 			return nil // an empty block: the checks report the missing keys
+		}
+		if loadFlatYAML(data, v.(*yaml.Node)) {
+			return nil // the usual flat block, as yaml.Load would build it
 		}
 		return yaml.Load(data, v.(*yaml.Node))
 	})
