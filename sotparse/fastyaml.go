@@ -99,10 +99,13 @@ func loadFlatYAML(data []byte, out *yaml.Node) bool {
 	mapping := &nodes[0]
 	*mapping = yaml.Node{Kind: yaml.MappingNode, Tag: mapTag, Line: first, Column: 1, Content: ptrs[1:]}
 	ptrs[0] = mapping
-	for i, e := range entries {
+	// Field by field: the nodes are zero, and a whole-struct store would
+	// copy (and barrier) every member.
+	for i := range entries {
+		e := &entries[i]
 		k, v := &nodes[1+2*i], &nodes[2+2*i]
-		*k = yaml.Node{Kind: yaml.ScalarNode, Tag: e.keyTag, Value: text[e.keyStart:e.keyEnd], Line: e.line, Column: 1}
-		*v = yaml.Node{Kind: yaml.ScalarNode, Style: e.style, Tag: e.valTag, Value: text[e.valStart:e.valEnd], Line: e.line, Column: e.valCol}
+		k.Kind, k.Tag, k.Value, k.Line, k.Column = yaml.ScalarNode, e.keyTag, text[e.keyStart:e.keyEnd], e.line, 1
+		v.Kind, v.Style, v.Tag, v.Value, v.Line, v.Column = yaml.ScalarNode, e.style, e.valTag, text[e.valStart:e.valEnd], e.line, e.valCol
 		ptrs[1+2*i], ptrs[2+2*i] = k, v
 	}
 	*out = yaml.Node{Kind: yaml.DocumentNode, Line: first, Column: 1, Content: ptrs[:1]}

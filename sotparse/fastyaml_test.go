@@ -289,5 +289,46 @@ func FuzzFrontmatterFastPath(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		sameAsLoad(t, data)
+		// The same bytes as a value and as a key, which a random block
+		// seldom offers the fast path whole.
+		sameAsLoad(t, append([]byte("key: "), data...))
+		sameAsLoad(t, append(append([]byte("a: b\n"), data...), ": value\n"...))
+	})
+}
+
+// BenchmarkFrontmatterYAML reads the frontmatter blocks of a generated
+// adoption workspace with the fast path and with yaml.Load.
+func BenchmarkFrontmatterYAML(b *testing.B) {
+	dir := b.TempDir()
+	if err := gencorpus.WriteShape(dir, "adoption", 1000, 1, gencorpus.Options{}); err != nil {
+		b.Fatal(err)
+	}
+	var blocks [][]byte
+	for _, blk := range frontmatterBlocks(b, dir) {
+		blocks = append(blocks, blk)
+	}
+	b.Run("flat", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			for _, blk := range blocks {
+				var n yaml.Node
+				if !loadFlatYAML(blk, &n) {
+					b.Fatalf("declined %q", blk)
+				}
+			}
+		}
+		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(blocks)), "ns/block")
+	})
+	b.Run("yaml.Load", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			for _, blk := range blocks {
+				var n yaml.Node
+				if err := yaml.Load(blk, &n); err != nil {
+					b.Fatal(err)
+				}
+			}
+		}
+		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(blocks)), "ns/block")
 	})
 }
