@@ -17,9 +17,9 @@ import (
 // block, which then goes to yaml.Load. The differential tests and
 // FuzzFrontmatterFastPath hold it to yaml.Load's result, node for node.
 //
-// The subset, line by line (lines end at \n; any \r, tab, control
-// character, BOM, invalid UTF-8 or YAML line break other than \n declines
-// the whole block):
+// The subset, line by line (lines end at \n or \r\n; any other \r, tab,
+// control character, BOM, invalid UTF-8 or YAML line break declines the
+// whole block):
 //
 //   - an empty line;
 //   - `key:` at column 1, the key [A-Za-z0-9_][A-Za-z0-9_.-]* (at most
@@ -62,6 +62,9 @@ func loadFlatYAML(data []byte, out *yaml.Node) bool {
 			le++
 		}
 		next := le + 1
+		if le > ls && data[le-1] == '\r' {
+			le-- // CRLF: yaml reads \r\n as one break
+		}
 		if le == ls {
 			ls = next
 			continue

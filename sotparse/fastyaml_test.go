@@ -147,7 +147,15 @@ var flatYAMLCases = []struct {
 	{"a:\tx\n", false},
 	{"a: x\ty\n", false},
 	{"\ta: x\n", false},
-	{"a: x\r\nb: y\r\n", false},
+	{"a: x\r\nb: y\r\n", true},
+	{"\r\n\r\nname: x\r\nempty:\r\nspaced:  \r\nq: \"x\"\r\ns: 'y' \r\nlast: 2025-03-07\r\n", true},
+	{"a: x\r\nb: y", true},
+	{"a: x\r\nb:\r", true},
+	{"a: x\r\r\nb: y\r\n", false},
+	{"a: x\n\r\nb: y\n", true},
+	{"a:\r x\n", false},
+	{"a\r: x\n", false},
+	{"a: \"x\r\" \n", false},
 	{"a: x\rb: y\n", false},
 	{"\xEF\xBB\xBFa: x\n", false},
 	{"a: x\xEF\xBB\xBFy\n", false},
@@ -195,41 +203,40 @@ func TestFlatYAMLResolver(t *testing.T) {
 	}
 }
 
-// frontmatterBlocks returns the YAML text of every frontmatter block among
-// the Markdown files under dir.
-func frontmatterBlocks(t testing.TB, dir string) map[string][]byte {
+// markdownFiles returns the Markdown files under dir by path.
+func markdownFiles(t testing.TB, dir string) map[string][]byte {
 	t.Helper()
-	blocks := map[string][]byte{}
+	files := map[string][]byte{}
 	err := filepath.WalkDir(dir, func(p string, de fs.DirEntry, err error) error {
 		if err != nil || de.IsDir() || !strings.HasSuffix(p, ".md") {
 			return err
 		}
 		b, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		addBlock(blocks, p, b)
-		return nil
+		files[p] = b
+		return err
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	return blocks
+	return files
 }
 
-func addBlock(blocks map[string][]byte, name string, content []byte) {
+// frontmatterBlock returns the YAML text of content's frontmatter block,
+// or nil when it has none.
+func frontmatterBlock(content []byte) []byte {
 	content = bytes.TrimPrefix(content, bom)
 	if s := SplitFrontmatter(content); s.State == FrontmatterOK || s.State == FrontmatterMalformed {
-		blocks[name] = content[s.YAMLStart:s.YAMLEnd]
+		return content[s.YAMLStart:s.YAMLEnd]
 	}
+	return nil
 }
 
-// TestFlatYAMLWorkspaces runs the fast path beside yaml.Load on every
-// frontmatter block of the sample workspace, the scenarios' workspaces,
-// every generated shape and the real corpus when it is beside the checkout.
-func TestFlatYAMLWorkspaces(t *testing.T) {
+// testWorkspaces returns the Markdown files of the sample workspace, the
+// scenarios' workspaces, every generated shape and the real corpus when it
+// is beside the checkout, by set.
+func testWorkspaces(t *testing.T) map[string]map[string][]byte {
 	sets := map[string]map[string][]byte{
-		"sample": frontmatterBlocks(t, filepath.Join("..", "testdata", "workspace")),
+		"sample": markdownFiles(t, filepath.Join("..", "testdata", "workspace")),
 	}
 	scripts, err := filepath.Glob(filepath.Join("..", "testdata", "script", "*.txtar"))
 	if err != nil || len(scripts) == 0 {
@@ -243,7 +250,7 @@ func TestFlatYAMLWorkspaces(t *testing.T) {
 		}
 		for _, f := range a.Files {
 			if strings.HasSuffix(f.Name, ".md") {
-				addBlock(sets["scenarios"], p+":"+f.Name, f.Data)
+				sets["scenarios"][p+":"+f.Name] = f.Data
 			}
 		}
 	}
@@ -256,26 +263,65 @@ func TestFlatYAMLWorkspaces(t *testing.T) {
 		if err := gencorpus.WriteShape(dir, shape, n, 7, gencorpus.Options{}); err != nil {
 			t.Fatal(err)
 		}
-		sets["gen-corpus "+shape] = frontmatterBlocks(t, dir)
+		sets["gen-corpus "+shape] = markdownFiles(t, dir)
 	}
 	if dir := testcorpus.Optional(t); dir != "" {
-		sets["corpus"] = frontmatterBlocks(t, dir)
+		sets["corpus"] = markdownFiles(t, dir)
 	}
-	for name, blocks := range sets {
-		taken := 0
-		for _, b := range blocks {
+	return sets
+}
+
+// TestFlatYAMLWorkspaces runs the fast path beside yaml.Load on every
+// frontmatter block of the test workspaces, as written and with CRLF line
+// ends.
+func TestFlatYAMLWorkspaces(t *testing.T) {
+	for name, files := range testWorkspaces(t) {
+		blocks, taken, takenCRLF := 0, 0, 0
+		for _, content := range files {
+			b := frontmatterBlock(content)
+			if b == nil {
+				continue
+			}
+			blocks++
 			if sameAsLoad(t, b) {
 				taken++
 			}
+			// The same block as a Windows editor saves it.
+			if sameAsLoad(t, bytes.ReplaceAll(b, []byte("\n"), []byte("\r\n"))) {
+				takenCRLF++
+			}
 		}
-		t.Logf("%s: the fast path took %d of %d frontmatter blocks", name, taken, len(blocks))
-		if taken == 0 && len(blocks) > 0 {
-			t.Errorf("%s: the fast path took none of %d blocks", name, len(blocks))
+		t.Logf("%s: the fast path took %d of %d frontmatter blocks (%d with CRLF)", name, taken, blocks, takenCRLF)
+		if taken == 0 && blocks > 0 {
+			t.Errorf("%s: the fast path took none of %d blocks", name, blocks)
 		}
-		if name == "gen-corpus adoption" && taken != len(blocks) {
-			t.Errorf("%s: the fast path took %d of %d blocks, want all", name, taken, len(blocks))
+		if name == "gen-corpus adoption" && (taken != blocks || takenCRLF != blocks) {
+			t.Errorf("%s: the fast path took %d (%d with CRLF) of %d blocks, want all", name, taken, takenCRLF, blocks)
 		}
 	}
+}
+
+// TestSplitFrontmatterAsBefore compares SplitFrontmatter with the split it
+// made before the fast path, adrg/frontmatter handing every block to
+// yaml.Load, on every file of the test workspaces, as written and with CRLF
+// line ends.
+func TestSplitFrontmatterAsBefore(t *testing.T) {
+	for name, files := range testWorkspaces(t) {
+		for path, content := range files {
+			for _, c := range [][]byte{content, bytes.ReplaceAll(content, []byte("\n"), []byte("\r\n"))} {
+				c = bytes.TrimPrefix(c, bom)
+				got, want := SplitFrontmatter(c), splitWithLoad(c)
+				if !reflect.DeepEqual(got, want) {
+					t.Fatalf("%s %s: SplitFrontmatter = %+v, with yaml.Load alone %+v", name, path, got, want)
+				}
+			}
+		}
+	}
+}
+
+// splitWithLoad is SplitFrontmatter with the fast path off.
+func splitWithLoad(content []byte) split {
+	return splitFrontmatter(content, false)
 }
 
 func FuzzFrontmatterFastPath(f *testing.F) {
@@ -283,8 +329,10 @@ func FuzzFrontmatterFastPath(f *testing.F) {
 		f.Add([]byte(c.yaml))
 	}
 	if dir, ok := testcorpus.Dir(); ok {
-		for _, b := range frontmatterBlocks(f, dir) {
-			f.Add(b)
+		for _, content := range markdownFiles(f, dir) {
+			if b := frontmatterBlock(content); b != nil {
+				f.Add(b)
+			}
 		}
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
@@ -293,6 +341,7 @@ func FuzzFrontmatterFastPath(f *testing.F) {
 		// seldom offers the fast path whole.
 		sameAsLoad(t, append([]byte("key: "), data...))
 		sameAsLoad(t, append(append([]byte("a: b\n"), data...), ": value\n"...))
+		sameAsLoad(t, bytes.ReplaceAll(data, []byte("\n"), []byte("\r\n")))
 	})
 }
 
@@ -304,8 +353,10 @@ func BenchmarkFrontmatterYAML(b *testing.B) {
 		b.Fatal(err)
 	}
 	var blocks [][]byte
-	for _, blk := range frontmatterBlocks(b, dir) {
-		blocks = append(blocks, blk)
+	for _, content := range markdownFiles(b, dir) {
+		if blk := frontmatterBlock(content); blk != nil {
+			blocks = append(blocks, blk)
+		}
 	}
 	b.Run("flat", func(b *testing.B) {
 		b.ReportAllocs()

@@ -125,6 +125,12 @@ var errNotMapping = errors.New("frontmatter is not a YAML mapping")
 // closing one is reported as FrontmatterUnclosed, which adrg/frontmatter
 // cannot tell from "no frontmatter".
 func SplitFrontmatter(content []byte) split {
+	return splitFrontmatter(content, true)
+}
+
+// splitFrontmatter is SplitFrontmatter, with loadFlatYAML tried first when
+// flat is set.
+func splitFrontmatter(content []byte, flat bool) split {
 	s := split{State: FrontmatterAbsent, Open: -1}
 	// adrg/frontmatter skips leading blank lines and compares trimmed lines.
 	off := 0
@@ -177,7 +183,7 @@ func SplitFrontmatter(content []byte) split {
 		if blankYAML(data) {
 			return nil // an empty block: the checks report the missing keys
 		}
-		if loadFlatYAML(data, v.(*yaml.Node)) {
+		if flat && loadFlatYAML(data, v.(*yaml.Node)) {
 			return nil // the usual flat block, as yaml.Load would build it
 		}
 		return yaml.Load(data, v.(*yaml.Node))
