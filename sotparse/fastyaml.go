@@ -1,7 +1,6 @@
 package sotparse
 
 import (
-	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -257,7 +256,7 @@ func resolvePlainTag(in string) string {
 	if hint == 0 {
 		return strTag
 	}
-	if tag, ok := flatResolveWords[in]; ok {
+	if tag, ok := flatResolveWord(in); ok {
 		return tag
 	}
 	switch hint {
@@ -276,7 +275,7 @@ func resolvePlainTag(in string) string {
 		if _, err := strconv.ParseUint(strings.TrimPrefix(plain, "+"), 0, 64); err == nil {
 			return intTag
 		}
-		if flatYAMLFloat.MatchString(plain) {
+		if isYAMLStyleFloat(plain) {
 			if _, err := strconv.ParseFloat(plain, 64); err == nil {
 				return floatTag
 			}
@@ -297,22 +296,63 @@ var flatResolveTable = func() (t [256]byte) {
 	return t
 }()
 
-var flatResolveWords = func() map[string]string {
-	m := map[string]string{}
-	for tag, words := range map[string][]string{
-		boolTag:  {"true", "True", "TRUE", "false", "False", "FALSE"},
-		nullTag:  {"", "~", "null", "Null", "NULL"},
-		floatTag: {".nan", ".NaN", ".NAN", ".inf", ".Inf", ".INF", "+.inf", "+.Inf", "+.INF", "-.inf", "-.Inf", "-.INF", "-0", "-0.0"},
-		mergeTag: {"<<"},
-	} {
-		for _, w := range words {
-			m[w] = tag
+// flatResolveWord is the resolver's resolveMap, tags only.
+func flatResolveWord(in string) (string, bool) {
+	switch in {
+	case "true", "True", "TRUE", "false", "False", "FALSE":
+		return boolTag, true
+	case "", "~", "null", "Null", "NULL":
+		return nullTag, true
+	case ".nan", ".NaN", ".NAN", ".inf", ".Inf", ".INF", "+.inf", "+.Inf", "+.INF",
+		"-.inf", "-.Inf", "-.INF", "-0", "-0.0":
+		return floatTag, true
+	case "<<":
+		return mergeTag, true
+	}
+	return "", false
+}
+
+// isYAMLStyleFloat matches what the resolver's yamlStyleFloat expression
+// does, `^[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?$`,
+// without compiling it in every sotvet process.
+func isYAMLStyleFloat(s string) bool {
+	i := 0
+	digits := func() int {
+		n := 0
+		for i < len(s) && '0' <= s[i] && s[i] <= '9' {
+			i++
+			n++
+		}
+		return n
+	}
+	if i < len(s) && (s[i] == '-' || s[i] == '+') {
+		i++
+	}
+	if i < len(s) && s[i] == '.' {
+		i++
+		if digits() == 0 {
+			return false
+		}
+	} else {
+		if digits() == 0 {
+			return false
+		}
+		if i < len(s) && s[i] == '.' {
+			i++
+			digits()
 		}
 	}
-	return m
-}()
-
-var flatYAMLFloat = regexp.MustCompile(`^[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?$`)
+	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
+		i++
+		if i < len(s) && (s[i] == '-' || s[i] == '+') {
+			i++
+		}
+		if digits() == 0 {
+			return false
+		}
+	}
+	return i == len(s)
+}
 
 // flatTimestampLayouts are the resolver's allowedTimestampFormats.
 var flatTimestampLayouts = []string{

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -324,6 +325,28 @@ func splitWithLoad(content []byte) split {
 	return splitFrontmatter(content, false)
 }
 
+// yamlStyleFloat is go-yaml's expression that isYAMLStyleFloat hand-codes.
+var yamlStyleFloat = regexp.MustCompile(`^[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?$`)
+
+func TestIsYAMLStyleFloat(t *testing.T) {
+	// Every string of up to five characters from the expression's alphabet
+	// and one other.
+	alphabet := "0.-+eE5x"
+	var rec func(s string)
+	rec = func(s string) {
+		if got, want := isYAMLStyleFloat(s), yamlStyleFloat.MatchString(s); got != want {
+			t.Errorf("isYAMLStyleFloat(%q) = %v, want %v", s, got, want)
+		}
+		if len(s) == 5 {
+			return
+		}
+		for _, c := range alphabet {
+			rec(s + string(c))
+		}
+	}
+	rec("")
+}
+
 func FuzzFrontmatterFastPath(f *testing.F) {
 	for _, c := range flatYAMLCases {
 		f.Add([]byte(c.yaml))
@@ -337,6 +360,9 @@ func FuzzFrontmatterFastPath(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		sameAsLoad(t, data)
+		if s := string(data); isYAMLStyleFloat(s) != yamlStyleFloat.MatchString(s) {
+			t.Fatalf("isYAMLStyleFloat(%q) = %v", s, !yamlStyleFloat.MatchString(s))
+		}
 		// The same bytes as a value and as a key, which a random block
 		// seldom offers the fast path whole.
 		sameAsLoad(t, append([]byte("key: "), data...))
