@@ -23,15 +23,15 @@ import (
 //   - an empty line;
 //   - `key:` at column 1, the key [A-Za-z0-9_][A-Za-z0-9_.-]* (at most
 //     maxFlatKey bytes), then nothing but spaces (a null value), or one or
-//     more spaces and a value:
-//   - a plain scalar that starts with none of YAML's indicators (a `-`
-//     only when a non-space follows it), holds no `: ` or ` #` and does not
-//     end in `:` (trailing spaces are not part of it); or
-//   - a single-line "double-quoted" scalar without `\` or `"` inside, or
-//     'single-quoted' scalar without `'` inside, followed by spaces only.
+//     more spaces and a value.
 //
-// A block with no key, or with a plain scalar that resolves to the merge
-// key `<<`, is declined too.
+// A value is a plain scalar that starts with none of YAML's indicators (a
+// `-` only when a non-space follows it), holds no `: ` or ` #` and does not
+// end in `:` (trailing spaces are not part of it); or a single-line
+// "double-quoted" scalar without `\` or `"` inside, or 'single-quoted'
+// scalar without `'` inside, followed by spaces only. A block with no key,
+// or with a plain value that resolves to the merge key `<<`, is declined
+// too. Nothing in the subset makes a comment, anchor, tag or collection.
 
 // maxFlatKey bounds a key's length, far below YAML's 1024-character limit
 // on a simple key.
