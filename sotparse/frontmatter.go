@@ -120,10 +120,17 @@ var errNotMapping = errors.New("frontmatter is not a YAML mapping")
 
 // SplitFrontmatter finds the frontmatter block of content (which must not
 // start with a BOM: callers strip it) with adrg/frontmatter and one explicit
-// `---` YAML format decoding into a yaml.Node. An opening line without a
+// `---` YAML format decoding into a yaml.Node (loadFlatYAML's, or
+// yaml.Load's when the block is outside its subset). An opening line without a
 // closing one is reported as FrontmatterUnclosed, which adrg/frontmatter
 // cannot tell from "no frontmatter".
 func SplitFrontmatter(content []byte) split {
+	return splitFrontmatter(content, true)
+}
+
+// splitFrontmatter is SplitFrontmatter, with loadFlatYAML tried first when
+// flat is set.
+func splitFrontmatter(content []byte, flat bool) split {
 	s := split{State: FrontmatterAbsent, Open: -1}
 	// adrg/frontmatter skips leading blank lines and compares trimmed lines.
 	off := 0
@@ -175,6 +182,9 @@ func SplitFrontmatter(content []byte) split {
 		yamlText = data
 		if blankYAML(data) {
 			return nil // an empty block: the checks report the missing keys
+		}
+		if flat && loadFlatYAML(data, v.(*yaml.Node)) {
+			return nil // the usual flat block, as yaml.Load would build it
 		}
 		return yaml.Load(data, v.(*yaml.Node))
 	})

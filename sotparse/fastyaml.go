@@ -1,0 +1,388 @@
+package sotparse
+
+import (
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	yaml "go.yaml.in/yaml/v4"
+)
+
+// Nearly every frontmatter block is a flat mapping of `key: value` lines,
+// and yaml.Load spends a quarter of a large workspace's parse (and much of
+// its garbage) composing it. loadFlatYAML builds the node yaml.Load would
+// build for the blocks of a small subset of YAML and declines every other
+// block, which then goes to yaml.Load. The differential tests and
+// FuzzFrontmatterFastPath hold it to yaml.Load's result, node for node.
+//
+// The subset, line by line (lines end at \n or \r\n; any other \r, tab,
+// control character, BOM, invalid UTF-8 or YAML line break declines the
+// whole block):
+//
+//   - an empty line;
+//   - `key:` at column 1, the key [A-Za-z0-9_][A-Za-z0-9_.-]* (at most
+//     maxFlatKey bytes), then nothing but spaces (a null value), or one or
+//     more spaces and a value.
+//
+// A value is a plain scalar that starts with none of YAML's indicators (a
+// `-` only when a non-space follows it), holds no `: ` or ` #` and does not
+// end in `:` (trailing spaces are not part of it); or a single-line
+// "double-quoted" scalar without `\` or `"` inside, or 'single-quoted'
+// scalar without `'` inside, followed by spaces only. A block with no key,
+// or with a plain value that resolves to the merge key `<<`, is declined
+// too. Nothing in the subset makes a comment, anchor, tag or collection.
+
+// maxFlatKey bounds a key's length, far below YAML's 1024-character limit
+// on a simple key.
+const maxFlatKey = 128
+
+type flatEntry struct {
+	line             int
+	keyStart, keyEnd int
+	valStart, valEnd int
+	valCol           int
+	style            yaml.Style
+	null             bool
+	keyTag, valTag   string
+}
+
+// loadFlatYAML stores in out the document node yaml.Load(data, out) would
+// store and reports true, or reports false, leaving out alone, when data is
+// outside the subset above.
+func loadFlatYAML(data []byte, out *yaml.Node) bool {
+	var buf [16]flatEntry
+	entries := buf[:0]
+	line := 0
+	for ls := 0; ls < len(data); {
+		line++
+		le := ls
+		for le < len(data) && data[le] != '\n' {
+			le++
+		}
+		next := le + 1
+		if le > ls && data[le-1] == '\r' {
+			le-- // CRLF: yaml reads \r\n as one break
+		}
+		if le == ls {
+			ls = next
+			continue
+		}
+		e, ok := flatLine(data, ls, le)
+		if !ok {
+			return false
+		}
+		e.line = line
+		entries = append(entries, e)
+		ls = next
+	}
+	if len(entries) == 0 {
+		return false
+	}
+	text := string(data)
+	for i := range entries {
+		e := &entries[i]
+		e.keyTag = resolvePlainTag(text[e.keyStart:e.keyEnd])
+		switch {
+		case e.null:
+			e.valTag = nullTag
+		case e.style != 0:
+			e.valTag = strTag
+		default:
+			e.valTag = resolvePlainTag(text[e.valStart:e.valEnd])
+			if e.valTag == mergeTag {
+				return false
+			}
+		}
+	}
+	nodes := make([]yaml.Node, 1+2*len(entries))
+	ptrs := make([]*yaml.Node, 1+2*len(entries))
+	first := entries[0].line
+	mapping := &nodes[0]
+	*mapping = yaml.Node{Kind: yaml.MappingNode, Tag: mapTag, Line: first, Column: 1, Content: ptrs[1:]}
+	ptrs[0] = mapping
+	// Field by field: the nodes are zero, and a whole-struct store would
+	// copy (and barrier) every member.
+	for i := range entries {
+		e := &entries[i]
+		k, v := &nodes[1+2*i], &nodes[2+2*i]
+		k.Kind, k.Tag, k.Value, k.Line, k.Column = yaml.ScalarNode, e.keyTag, text[e.keyStart:e.keyEnd], e.line, 1
+		v.Kind, v.Style, v.Tag, v.Value, v.Line, v.Column = yaml.ScalarNode, e.style, e.valTag, text[e.valStart:e.valEnd], e.line, e.valCol
+		ptrs[1+2*i], ptrs[2+2*i] = k, v
+	}
+	*out = yaml.Node{Kind: yaml.DocumentNode, Line: first, Column: 1, Content: ptrs[:1]}
+	return true
+}
+
+// flatLine reads the non-empty line data[ls:le] as one `key: value` entry.
+func flatLine(data []byte, ls, le int) (flatEntry, bool) {
+	var e flatEntry
+	if !isFlatKeyFirst(data[ls]) {
+		return e, false
+	}
+	i := ls + 1
+	for i < le && isFlatKeyByte(data[i]) {
+		i++
+	}
+	if i == le || data[i] != ':' || i-ls > maxFlatKey {
+		return e, false
+	}
+	e.keyStart, e.keyEnd = ls, i
+	colon := i
+	i++
+	for i < le && data[i] == ' ' {
+		i++
+	}
+	if i == le {
+		// A null value: yaml marks it just after the colon.
+		e.null = true
+		e.valStart, e.valEnd = colon+1, colon+1
+		e.valCol = colon + 1 - ls + 1
+		return e, true
+	}
+	if i == colon+1 {
+		return e, false // `key:value` is one plain scalar
+	}
+	e.valStart = i
+	e.valCol = i - ls + 1 // everything before the value is ASCII
+	switch c := data[i]; c {
+	case '"', '\'':
+		q := i + 1
+		for q < le && data[q] != c {
+			if data[q] == '\\' {
+				return e, false
+			}
+			q++
+		}
+		if q == le || !printableRun(data[i+1:q]) {
+			return e, false
+		}
+		for j := q + 1; j < le; j++ {
+			if data[j] != ' ' {
+				return e, false
+			}
+		}
+		e.valStart, e.valEnd = i+1, q
+		e.style = yaml.DoubleQuotedStyle
+		if c == '\'' {
+			e.style = yaml.SingleQuotedStyle
+		}
+		return e, true
+	case '?', ':', ',', '[', ']', '{', '}', '#', '&', '*', '!', '|', '>', '%', '@', '`':
+		return e, false
+	case '-':
+		if i+1 == le || data[i+1] == ' ' {
+			return e, false
+		}
+	}
+	end := le
+	for end > i && data[end-1] == ' ' {
+		end--
+	}
+	if data[end-1] == ':' || !printableRun(data[i:end]) {
+		return e, false
+	}
+	for j := i; j < end; j++ {
+		switch data[j] {
+		case ':':
+			if data[j+1] == ' ' {
+				return e, false
+			}
+		case '#':
+			if data[j-1] == ' ' {
+				return e, false
+			}
+		}
+	}
+	e.valEnd = end
+	return e, true
+}
+
+func isFlatKeyFirst(c byte) bool {
+	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '_'
+}
+
+func isFlatKeyByte(c byte) bool {
+	return isFlatKeyFirst(c) || c == '-' || c == '.'
+}
+
+// printableRun reports whether b holds only characters YAML reads as
+// ordinary printable content on one line: no tab, control character, BOM,
+// invalid UTF-8, or NEL/LS/PS (YAML line breaks).
+func printableRun(b []byte) bool {
+	for i := 0; i < len(b); {
+		c := b[i]
+		if c < utf8.RuneSelf {
+			if c < 0x20 || c == 0x7f {
+				return false
+			}
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRune(b[i:])
+		if r == utf8.RuneError && size == 1 {
+			return false
+		}
+		switch {
+		case r < 0xA0, r == 0x2028, r == 0x2029, r == 0xFEFF,
+			0xD800 <= r && r < 0xE000, r == 0xFFFE, r == 0xFFFF:
+			return false
+		}
+		i += size
+	}
+	return true
+}
+
+// The short tags go-yaml's resolver gives (internal/libyaml).
+const (
+	strTag       = "!!str"
+	intTag       = "!!int"
+	floatTag     = "!!float"
+	boolTag      = "!!bool"
+	nullTag      = "!!null"
+	timestampTag = "!!timestamp"
+	mergeTag     = "!!merge"
+	mapTag       = "!!map"
+)
+
+// resolvePlainTag is go.yaml.in/yaml/v4's resolve (internal/libyaml
+// resolver.go) for an untagged plain scalar, tag only: the same table,
+// words, timestamp layouts, integer and float rules, in the same order.
+func resolvePlainTag(in string) string {
+	hint := byte('N')
+	if in != "" {
+		hint = flatResolveTable[in[0]]
+	}
+	if hint == 0 {
+		return strTag
+	}
+	if tag, ok := flatResolveWord(in); ok {
+		return tag
+	}
+	switch hint {
+	case '.':
+		if _, err := strconv.ParseFloat(in, 64); err == nil {
+			return floatTag
+		}
+	case 'D', 'S':
+		if flatTimestamp(in) {
+			return timestampTag
+		}
+		plain := strings.ReplaceAll(in, "_", "")
+		if _, err := strconv.ParseInt(plain, 0, 64); err == nil {
+			return intTag
+		}
+		if _, err := strconv.ParseUint(strings.TrimPrefix(plain, "+"), 0, 64); err == nil {
+			return intTag
+		}
+		if isYAMLStyleFloat(plain) {
+			if _, err := strconv.ParseFloat(plain, 64); err == nil {
+				return floatTag
+			}
+		}
+	}
+	return strTag
+}
+
+var flatResolveTable = func() (t [256]byte) {
+	t['+'], t['-'] = 'S', 'S'
+	for _, c := range "0123456789" {
+		t[c] = 'D'
+	}
+	for _, c := range "yYnNtTfFoO~<" {
+		t[c] = 'M'
+	}
+	t['.'] = '.'
+	return t
+}()
+
+// flatResolveWord is the resolver's resolveMap, tags only.
+func flatResolveWord(in string) (string, bool) {
+	switch in {
+	case "true", "True", "TRUE", "false", "False", "FALSE":
+		return boolTag, true
+	case "", "~", "null", "Null", "NULL":
+		return nullTag, true
+	case ".nan", ".NaN", ".NAN", ".inf", ".Inf", ".INF", "+.inf", "+.Inf", "+.INF",
+		"-.inf", "-.Inf", "-.INF", "-0", "-0.0":
+		return floatTag, true
+	case "<<":
+		return mergeTag, true
+	}
+	return "", false
+}
+
+// isYAMLStyleFloat matches what the resolver's yamlStyleFloat expression
+// does, `^[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?$`,
+// without compiling it in every sotvet process.
+func isYAMLStyleFloat(s string) bool {
+	i := 0
+	digits := func() int {
+		n := 0
+		for i < len(s) && '0' <= s[i] && s[i] <= '9' {
+			i++
+			n++
+		}
+		return n
+	}
+	if i < len(s) && (s[i] == '-' || s[i] == '+') {
+		i++
+	}
+	if i < len(s) && s[i] == '.' {
+		i++
+		if digits() == 0 {
+			return false
+		}
+	} else {
+		if digits() == 0 {
+			return false
+		}
+		if i < len(s) && s[i] == '.' {
+			i++
+			digits()
+		}
+	}
+	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
+		i++
+		if i < len(s) && (s[i] == '-' || s[i] == '+') {
+			i++
+		}
+		if digits() == 0 {
+			return false
+		}
+	}
+	return i == len(s)
+}
+
+// flatTimestampLayouts are the resolver's allowedTimestampFormats.
+var flatTimestampLayouts = []string{
+	"2006-1-2T15:4:5.999999999Z07:00",
+	"2006-1-2t15:4:5.999999999Z07:00",
+	"2006-1-2 15:4:5.999999999",
+	"2006-1-2",
+}
+
+// flatTimestamp is the resolver's parseTimestamp, reporting success only.
+// The first three layouts need a T, t or space in the text; a bare date,
+// the usual case, is tried against the last alone.
+func flatTimestamp(s string) bool {
+	i := 0
+	for ; i < len(s); i++ {
+		if c := s[i]; c < '0' || c > '9' {
+			break
+		}
+	}
+	if i != 4 || i == len(s) || s[i] != '-' {
+		return false
+	}
+	layouts := flatTimestampLayouts
+	if !strings.ContainsAny(s, "Tt ") {
+		layouts = layouts[3:]
+	}
+	for _, layout := range layouts {
+		if _, err := time.Parse(layout, s); err == nil {
+			return true
+		}
+	}
+	return false
+}
