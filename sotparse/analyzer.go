@@ -46,8 +46,10 @@ type PassOptions struct {
 // opt adds.
 func ParsePassWith(pass *analysis.Pass, opt PassOptions) *Workspace {
 	root := pass.Pkg.Path()
-	disc := &Discovery{Known: map[string]bool{".": true}, Sized: opt.Size != nil}
-	abs := map[string]string{}
+	n := len(pass.IgnoredFiles) + len(pass.OtherFiles)
+	disc := &Discovery{Known: make(map[string]bool, n), Sized: opt.Size != nil}
+	disc.Known["."] = true
+	abs := make(map[string]string, n)
 	// IgnoredFiles are the other files of the workspace: not parsed, but
 	// they exist, and references to them resolve.
 	for _, name := range pass.IgnoredFiles {

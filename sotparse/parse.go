@@ -96,6 +96,8 @@ type Reuse struct {
 // SummaryStore keeps document summaries between runs.
 type SummaryStore interface {
 	// Summary returns the summary stored for path at content id, or nil.
+	// The bytes must not change afterwards: documents decoded from them
+	// keep their strings in them.
 	Summary(path, id string) []byte
 	// PutSummary stores a summary.
 	PutSummary(path, id string, summary []byte)

