@@ -3,6 +3,7 @@ package structure
 import (
 	"fmt"
 	"strings"
+	"unicode/utf8"
 
 	"golang.org/x/tools/go/analysis"
 
@@ -82,33 +83,34 @@ func listItemText(line string) (string, bool) {
 }
 
 // restateKey hashes the item's words, lower-cased, leaving out the
-// framing words when frame is set, and counts the words hashed. It
-// allocates nothing: this runs on every list item of every document.
+// framing words when frame is set, and counts the words hashed. A word is
+// a run of word bytes with its leading and trailing dots dropped. It
+// allocates nothing and reads each byte through a table: this runs on
+// every list item of every document.
 func restateKey(s string, frame *framing) (key uint64, n int) {
 	const offset, prime = 14695981039346656037, 1099511628211
 	key = offset
-	start := -1 // of the current word in s
-	for i := 0; i <= len(s); i++ {
-		if i < len(s) && isWordByte(s[i]) {
-			if start < 0 {
-				start = i
-			}
+	for i := 0; i < len(s); {
+		if !wordByte[s[i]] {
+			i++
 			continue
 		}
-		if start < 0 {
+		start := i
+		for i < len(s) && wordByte[s[i]] {
+			i++
+		}
+		a, b := start, i
+		for a < b && s[a] == '.' {
+			a++
+		}
+		for b > a && s[b-1] == '.' {
+			b--
+		}
+		if a == b || frame != nil && frame.has(s[a:b]) {
 			continue
 		}
-		w := strings.Trim(s[start:i], ".")
-		start = -1
-		if w == "" || frame != nil && frame.has(w) {
-			continue
-		}
-		for j := 0; j < len(w); j++ {
-			c := w[j]
-			if 'A' <= c && c <= 'Z' {
-				c += 'a' - 'A'
-			}
-			key = (key ^ uint64(c)) * prime
+		for j := a; j < b; j++ {
+			key = (key ^ uint64(lowerASCII[s[j]])) * prime
 		}
 		key = (key ^ ' ') * prime
 		n++
@@ -116,27 +118,69 @@ func restateKey(s string, frame *framing) (key uint64, n int) {
 	return key, n
 }
 
-func isWordByte(c byte) bool {
-	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '_' || c == '.' || c == '/' || c == '-' || c >= 0x80
-}
+// wordByte holds the bytes of a word: ASCII letters and digits, "_./-",
+// and every byte of a multi-byte UTF-8 sequence.
+var wordByte = func() (t [256]bool) {
+	for c := range 256 {
+		t[c] = 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '_' || c == '.' || c == '/' || c == '-' || c >= 0x80
+	}
+	return t
+}()
+
+// lowerASCII maps an ASCII upper-case letter to its lower case and every
+// other byte to itself.
+var lowerASCII = func() (t [256]byte) {
+	for c := range 256 {
+		t[c] = byte(c)
+		if 'A' <= c && c <= 'Z' {
+			t[c] += 'a' - 'A'
+		}
+	}
+	return t
+}()
 
 // framing is the set of framing words, by length: a lookup compares a few
-// short strings, which is cheaper than hashing the word.
-type framing struct{ byLen [16][]string }
+// short strings, which is cheaper than hashing the word. lead tells, by
+// length and first byte, whether a word may be one of them at all, so that
+// most words are turned away by one load.
+type framing struct {
+	byLen [16][]string
+	lead  [16][256]bool
+}
 
 func newFraming(words []string) *framing {
 	f := new(framing)
 	for _, w := range words {
 		w = strings.ToLower(w)
-		if len(w) < len(f.byLen) {
-			f.byLen[len(w)] = append(f.byLen[len(w)], w)
+		if w == "" || len(w) >= len(f.byLen) {
+			continue
+		}
+		n := len(w)
+		f.byLen[n] = append(f.byLen[n], w)
+		lead := &f.lead[n]
+		if c := w[0]; c < utf8.RuneSelf {
+			// An ASCII first byte folds only to its other ASCII case.
+			lead[c], lead[lowerASCII[c]] = true, true
+			if 'a' <= c && c <= 'z' {
+				lead[c-('a'-'A')] = true
+			}
+		} else {
+			// A rune beyond ASCII may fold to an ASCII letter ("ſ", "K"):
+			// any first byte may match.
+			for c := range lead {
+				lead[c] = true
+			}
+		}
+		// A word that starts beyond ASCII is always compared.
+		for c := utf8.RuneSelf; c < 256; c++ {
+			lead[c] = true
 		}
 	}
 	return f
 }
 
 func (f *framing) has(w string) bool {
-	if len(w) >= len(f.byLen) {
+	if len(w) == 0 || len(w) >= len(f.byLen) || !f.lead[len(w)][w[0]] {
 		return false
 	}
 	for _, x := range f.byLen[len(w)] {
