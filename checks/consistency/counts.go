@@ -89,7 +89,7 @@ var nounAnchors = []struct {
 func nounLines(content []byte, body int, starts []int) []int {
 	for _, a := range nounAnchors {
 		for off := body + a.back; off < len(content); {
-			k := bytes.Index(content[off:], []byte(a.text))
+			k := bodylines.TextIndex(content[off:], a.text)
 			if k < 0 {
 				break
 			}
