@@ -30,22 +30,19 @@ func init() {
 func (c *checker) nearDuplicates(d *sotparse.Doc) {
 	frame := c.frame
 	content := c.content
-	var prevKey uint64
-	var prevItem string
+	prevIsItem := false // the line before is a list item
+	var prevItem, prevLast string
 	var prevLine bodylines.Line
 	bodylines.Each(content, d.File.Tok.Offset(d.BodyStart), len(content), func(l bodylines.Line) {
 		item, ok := listItemText(l.Text)
 		if !ok || l.Quoted {
-			prevKey = 0
+			prevIsItem = false
 			return
 		}
-		key, n := restateKey(item, frame)
-		if n < 2 {
-			key = 0 // too short to restate anything
-		}
-		// The same key; then the same words in all would be a repeat, not
-		// a restatement (duplicate-line's business when the lines match).
-		if prevKey != 0 && key == prevKey && !sameWords(item, prevItem) {
+		// Two items with the same key end in the same word: most pairs of
+		// items do not, and are told apart without hashing either.
+		last := lastWord(item, frame)
+		if prevIsItem && last != "" && equalASCIIFold(last, prevLast) && restates(item, prevItem, frame) {
 			start := l.Off + len(l.Text) - len(strings.TrimLeft(l.Text, " \t"))
 			end := l.Off + len(strings.TrimRight(l.Text, " \t\r"))
 			c.pass.Report(analysis.Diagnostic{
@@ -54,8 +51,59 @@ func (c *checker) nearDuplicates(d *sotparse.Doc) {
 				Related: []analysis.RelatedInformation{{Pos: d.File.Pos(prevLine.Off), Message: fmt.Sprintf("the item before: %s", shorten(strings.TrimSpace(prevLine.Text)))}},
 			})
 		}
-		prevKey, prevItem, prevLine = key, item, l
+		prevIsItem, prevItem, prevLast, prevLine = true, item, last, l
 	})
+}
+
+// restates reports whether item restates prev: the same key, of at least
+// two words (fewer restate nothing), but not the same words in all (a
+// repeat, not a restatement: duplicate-line's business when the lines
+// match).
+func restates(item, prev string, frame *framing) bool {
+	key, n := restateKey(item, frame)
+	prevKey, prevN := restateKey(prev, frame)
+	return n >= 2 && prevN >= 2 && prevKey != 0 && key == prevKey && !sameWords(item, prev)
+}
+
+// lastWord returns the last word of s that restateKey hashes (dots
+// trimmed, framing words left out), or "" when it hashes none.
+func lastWord(s string, frame *framing) string {
+	for i := len(s); i > 0; {
+		if !wordByte[s[i-1]] {
+			i--
+			continue
+		}
+		b := i
+		for i > 0 && wordByte[s[i-1]] {
+			i--
+		}
+		a := i
+		for a < b && s[a] == '.' {
+			a++
+		}
+		for b > a && s[b-1] == '.' {
+			b--
+		}
+		if a == b || frame != nil && frame.has(s[a:b]) {
+			continue
+		}
+		return s[a:b]
+	}
+	return ""
+}
+
+// equalASCIIFold reports whether a and b are equal once ASCII letters are
+// lower-cased, as restateKey compares words.
+func equalASCIIFold(a, b string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := 0; i < len(a); i++ {
+		if lowerASCII[a[i]] != lowerASCII[b[i]] {
+			return false
+		}
+	}
+	return true
 }
 
 // listItemText returns the text of a list item line after its marker and

@@ -1,9 +1,12 @@
 package structure
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"strings"
 	"testing"
+
+	"github.com/svrnty/sotvet/checks/internal/bodylines"
 )
 
 // restateKeyRef is restateKey as first written, byte by byte with a
@@ -105,5 +108,77 @@ func BenchmarkRestateKey(b *testing.B) {
 		for _, it := range items {
 			restateKey(it, frame)
 		}
+	}
+}
+
+// TestRestatesLastWord checks that the last-word test nearDuplicates runs
+// first turns away no pair of items the keys would report: on random pairs
+// of items made of few words, framing words among them, the report is the
+// same with the test as with the keys alone.
+func TestRestatesLastWord(t *testing.T) {
+	words := []string{"no", "No", "require", "Require", "must", "path", "PATH", "exposure.", "é", "x.", "..", "is"}
+	frame := newFraming(DefaultFramingWords)
+	rng := rand.New(rand.NewPCG(13, 14))
+	item := func() string {
+		var b strings.Builder
+		for range 1 + rng.IntN(4) {
+			b.WriteString(words[rng.IntN(len(words))])
+			b.WriteByte(" ,"[rng.IntN(2)])
+		}
+		return b.String()
+	}
+	reported := 0
+	for range 50000 {
+		a, b := item(), item()
+		key, n := restateKey(a, frame)
+		if n < 2 {
+			key = 0
+		}
+		prevKey, prevN := restateKey(b, frame)
+		if prevN < 2 {
+			prevKey = 0
+		}
+		want := prevKey != 0 && key == prevKey && !sameWords(a, b)
+		last := lastWord(a, frame)
+		got := last != "" && equalASCIIFold(last, lastWord(b, frame)) && restates(a, b, frame)
+		if got != want {
+			t.Fatalf("items %q after %q: reported %v, want %v", a, b, got, want)
+		}
+		if want {
+			reported++
+		}
+	}
+	if reported < 100 {
+		t.Errorf("only %d pairs restate each other", reported)
+	}
+}
+
+// BenchmarkNearDuplicates measures the rule on a document of list items,
+// none restating the one before.
+func BenchmarkNearDuplicates(b *testing.B) {
+	var doc strings.Builder
+	for i := range 300 {
+		fmt.Fprintf(&doc, "- Keep the `sotvet check` output stable across run %d (see docs/checks.md).\n", i)
+		doc.WriteString("- Require no Target Repository path exposure in the harness logs.\n")
+		doc.WriteString("Some prose between the lists, which is not a list item at all.\n")
+	}
+	content := []byte(doc.String())
+	frame := newFraming(DefaultFramingWords)
+	b.SetBytes(int64(len(content)))
+	for b.Loop() {
+		prevIsItem := false
+		var prevItem, prevLast string
+		bodylines.Each(content, 0, len(content), func(l bodylines.Line) {
+			item, ok := listItemText(l.Text)
+			if !ok || l.Quoted {
+				prevIsItem = false
+				return
+			}
+			last := lastWord(item, frame)
+			if prevIsItem && last != "" && equalASCIIFold(last, prevLast) {
+				restates(item, prevItem, frame)
+			}
+			prevIsItem, prevItem, prevLast = true, item, last
+		})
 	}
 }
