@@ -25,9 +25,14 @@ func Lines(content []byte, start, end int) []Line {
 	if off >= end {
 		return nil
 	}
-	out := make([]Line, 0, bytes.Count(content[off:end], []byte{'\n'})+1)
-	Each(content, start, end, func(l Line) { out = append(out, l) })
-	return out
+	return AppendLines(make([]Line, 0, bytes.Count(content[off:end], []byte{'\n'})+1), content, start, end)
+}
+
+// AppendLines appends to dst the lines Lines returns: a caller that reads
+// the lines of document after document reuses one slice.
+func AppendLines(dst []Line, content []byte, start, end int) []Line {
+	Each(content, start, end, func(l Line) { dst = append(dst, l) })
+	return dst
 }
 
 // bounds moves start to a line boundary and clamps end, as Lines does.
