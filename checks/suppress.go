@@ -1,13 +1,13 @@
 package checks
 
 import (
-	"bytes"
 	"fmt"
 	"regexp"
 	"runtime"
 	"strings"
 	"sync"
 
+	"github.com/svrnty/sotvet/checks/internal/bodylines"
 	"github.com/svrnty/sotvet/sotparse"
 )
 
@@ -56,7 +56,7 @@ func suppress(ws *sotparse.Workspace, text *textIndex, fs []Finding, checked []s
 			defer wg.Done()
 			for i := w; i < len(ws.Files); i += workers {
 				f := ws.Files[i]
-				has[i] = text.mayIgnore(f.Path) && bytes.Contains(ws.FileContent(f), ignoreMark)
+				has[i] = text.mayIgnore(f.Path) && bodylines.TextIndex(ws.FileContent(f), ignoreMark) >= 0
 			}
 		}()
 	}

@@ -1,7 +1,6 @@
 package checks
 
 import (
-	"bytes"
 	"cmp"
 	"go/token"
 	"slices"
@@ -9,6 +8,7 @@ import (
 
 	"golang.org/x/tools/go/analysis"
 
+	"github.com/svrnty/sotvet/checks/internal/bodylines"
 	"github.com/svrnty/sotvet/sotparse"
 )
 
@@ -40,12 +40,12 @@ type flagSpan struct {
 	fields                  string // appendFields of the flagged bytes
 }
 
-var ignoreMark = []byte("sotvet:ignore")
+const ignoreMark = "sotvet:ignore"
 
 // afterDoc indexes d's text for the diagnostics the DocChecks reported on
 // it; the parse calls it for each document, concurrently.
 func (x *textIndex) afterDoc(d *sotparse.Doc, content []byte, diags [][]analysis.Diagnostic) {
-	dt := &docText{ignore: bytes.Contains(content, ignoreMark)}
+	dt := &docText{ignore: bodylines.TextIndex(content, ignoreMark) >= 0}
 	var buf []byte
 	for _, ds := range diags {
 		for _, diag := range ds {

@@ -86,6 +86,8 @@ func readBody(blocks []*sotparse.Block, set *ClaimSet) *body {
 	phraseLevel := 0 // level of the enclosing phrase-list heading, or 0
 	negateLevel := 0 // level of the enclosing negating heading, or 0
 	section := ""
+	var held block // a prose block waiting for the next one to be scanned with
+	pending := false
 	for _, bl := range blocks {
 		if bl.Kind == sotparse.BlockHeading {
 			txt := strings.TrimSpace(bl.Text)
@@ -111,15 +113,33 @@ func readBody(blocks []*sotparse.Block, set *ClaimSet) *body {
 		if !isProse(bl) {
 			continue
 		}
-		var f clauseBits
-		if set != nil {
-			if f = set.matcher.scan(bl.Text); !set.admits(ScopeSentence, f) {
-				continue
-			}
+		blk := block{Block: bl, mention: phraseLevel > 0 || negateLevel > 0, section: section}
+		switch {
+		case set == nil:
+			b.blocks = append(b.blocks, blk)
+		case !pending:
+			held, pending = blk, true
+		default:
+			// Two blocks scanned at once (scan2), kept in order.
+			held.found, blk.found = set.matcher.scan2(held.Text, blk.Text)
+			b.keep(set, held)
+			b.keep(set, blk)
+			pending = false
 		}
-		b.blocks = append(b.blocks, block{Block: bl, found: f, mention: phraseLevel > 0 || negateLevel > 0, section: section})
+	}
+	if pending {
+		held.found = set.matcher.scan(held.Text)
+		b.keep(set, held)
 	}
 	return b
+}
+
+// keep adds blk, whose found set is computed, when a sentence rule of the
+// set may match it.
+func (b *body) keep(set *ClaimSet, blk block) {
+	if set.admits(ScopeSentence, blk.found) {
+		b.blocks = append(b.blocks, blk)
+	}
 }
 
 // isProse reports whether bl is a block whose sentences are judged: a

@@ -495,9 +495,12 @@ func (cs *clauseSet) compile(q query) prefilter {
 // a column of the table, which keeps it small enough for the processor's
 // caches: the scan reads every prose byte of the workspace.
 type matcher struct {
-	column [256]int32   // by byte
-	next   []int32      // by state + column: the next state; states count in rows
-	out    []clauseBits // by state: the clauses the literals ending there satisfy
+	column [256]int32 // by byte
+	next   []int32    // by state + column: the next state; states count in rows
+	// outStart is the first state with an output; out holds the clauses
+	// the literals ending at each state satisfy, by state - outStart.
+	outStart int32
+	out      []clauseBits
 }
 
 func newMatcher(lits map[string]clauseBits) *matcher {
@@ -578,14 +581,41 @@ func newMatcher(lits map[string]clauseBits) *matcher {
 			}
 		}
 	}
-	// States count in rows of the table.
-	for i := range next {
-		next[i] *= cols
+	// The states with an output come last, from row outStart on: the
+	// scan tests a state number against outStart and reads the outputs
+	// only past it, which leaves the table alone in the processor's cache.
+	// The start state stays first; were it to have an output (an empty
+	// literal), every state is tested.
+	nst := len(out)
+	order := make([]int32, 0, nst) // new number to old
+	for st := range nst {
+		if st == 0 || out[st] == 0 {
+			order = append(order, int32(st))
+		}
 	}
-	m.next = next
-	m.out = make([]clauseBits, len(next))
-	for st, f := range out {
-		m.out[st*int(cols)] = f
+	outFrom := len(order)
+	if out[0] != 0 {
+		outFrom = 0
+	}
+	for st := 1; st < nst; st++ {
+		if out[st] != 0 {
+			order = append(order, int32(st))
+		}
+	}
+	renum := make([]int32, nst) // old number to new
+	for nw, old := range order {
+		renum[old] = int32(nw)
+	}
+	m.next = make([]int32, len(next))
+	for nw, old := range order {
+		for col := range cols {
+			m.next[int32(nw)*cols+col] = renum[next[old*cols+col]] * cols
+		}
+	}
+	m.outStart = int32(outFrom) * cols
+	m.out = make([]clauseBits, len(next)-int(m.outStart))
+	for nw := outFrom; nw < nst; nw++ {
+		m.out[nw*int(cols)-int(m.outStart)] = out[order[nw]]
 	}
 	return m
 }
@@ -601,8 +631,45 @@ func (m *matcher) scan(parts ...string) clauseBits {
 	for _, s := range parts {
 		for i := 0; i < len(s); i++ {
 			st = m.next[st+m.column[s[i]]]
-			f |= m.out[st]
+			if st >= m.outStart {
+				f |= m.out[st-m.outStart]
+			}
 		}
 	}
 	return f
+}
+
+// scan2 returns scan(a) and scan(b). A step of the scan is a load that
+// waits on the one before; two independent streams stepped in one loop
+// take about the time of one.
+func (m *matcher) scan2(a, b string) (fa, fb clauseBits) {
+	if m == nil {
+		return 0, 0
+	}
+	next, column, out, os := m.next, &m.column, m.out, m.outStart
+	var sa, sb int32
+	n := min(len(a), len(b))
+	for i := 0; i < n; i++ {
+		sa = next[sa+column[a[i]]]
+		sb = next[sb+column[b[i]]]
+		if sa >= os {
+			fa |= out[sa-os]
+		}
+		if sb >= os {
+			fb |= out[sb-os]
+		}
+	}
+	for i := n; i < len(a); i++ {
+		sa = next[sa+column[a[i]]]
+		if sa >= os {
+			fa |= out[sa-os]
+		}
+	}
+	for i := n; i < len(b); i++ {
+		sb = next[sb+column[b[i]]]
+		if sb >= os {
+			fb |= out[sb-os]
+		}
+	}
+	return fa, fb
 }

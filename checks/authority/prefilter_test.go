@@ -324,3 +324,32 @@ func TestASCIILiteral(t *testing.T) {
 		t.Error("a non-ASCII literal took the ASCII path")
 	}
 }
+
+// TestScan2 checks that scanning two texts at once finds what scanning
+// each finds, whichever is longer.
+func TestScan2(t *testing.T) {
+	m := NewClaimSet(DefaultClaims).matcher
+	pieces := []string{"the agent ", "will ", "must ", "never ", "merge ", "  ", "approved", "WITHOUT review", ". ", "ﬁ", "é", "\n", "ADMIN ", "push to main", "sotvet ", "x"}
+	rng := rand.New(rand.NewPCG(3, 4))
+	text := func() string {
+		var b strings.Builder
+		for range rng.IntN(20) {
+			b.WriteString(pieces[rng.IntN(len(pieces))])
+		}
+		return b.String()
+	}
+	hits := 0
+	for range 5000 {
+		a, b := text(), text()
+		fa, fb := m.scan2(a, b)
+		if fa != m.scan(a) || fb != m.scan(b) {
+			t.Fatalf("scan2(%q, %q) = %x, %x; scan gives %x, %x", a, b, fa, fb, m.scan(a), m.scan(b))
+		}
+		if fa != 0 {
+			hits++
+		}
+	}
+	if hits < 500 {
+		t.Errorf("only %d texts satisfy a clause: the test texts say too little", hits)
+	}
+}

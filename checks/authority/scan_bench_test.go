@@ -47,3 +47,29 @@ func BenchmarkCompile(b *testing.B) {
 		NewClaimSet(DefaultClaims)
 	}
 }
+
+// BenchmarkReadBody measures reading the prose blocks of every document of
+// the corpus (SOTVET_BENCH_CORPUS names another) with the built-in rules:
+// the prefilter scan of each block and what the check keeps.
+func BenchmarkReadBody(b *testing.B) {
+	dir := os.Getenv("SOTVET_BENCH_CORPUS")
+	if dir == "" {
+		dir = testcorpus.Require(b)
+	}
+	ws, err := sotparse.Load(dir, sotparse.Options{NoGit: true})
+	if err != nil {
+		b.Fatal(err)
+	}
+	var docs [][]*sotparse.Block
+	for _, d := range ws.Docs {
+		docs = append(docs, d.Blocks())
+	}
+	set := NewClaimSet(DefaultClaims)
+	set.matcher.scan("") // compiled before the clock starts
+	b.ResetTimer()
+	for range b.N {
+		for _, bs := range docs {
+			readBody(bs, set)
+		}
+	}
+}

@@ -3,6 +3,7 @@ package consistency
 import (
 	"bytes"
 	"fmt"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -44,42 +45,29 @@ func (c *checker) counts(d *sotparse.Doc, content []byte) {
 	// hold one are read: most lines of most documents count nothing.
 	body := d.File.Tok.Offset(d.BodyStart)
 	var lines []bodylines.Line // outside fenced code; read at the first statement
-	seen := map[int]bool{}
-	for _, noun := range countNouns {
-		for off := body; off < len(content); {
-			k := bytes.Index(content[off:], []byte(noun))
-			if k < 0 {
-				break
-			}
-			at := off + k
-			off = at + len(noun)
-			ls := bytes.LastIndexByte(content[:at], '\n') + 1
-			if seen[ls] {
+	var buf [16]int
+	for _, ls := range nounLines(content, body, buf[:0]) {
+		le := len(content)
+		if e := bytes.IndexByte(content[ls:], '\n'); e >= 0 {
+			le = ls + e
+		}
+		text := strings.TrimSuffix(string(content[ls:le]), "\r")
+		for _, m := range countPattern.FindAllStringSubmatchIndex(text, -1) {
+			n := number(text[m[2]:m[3]])
+			if n < 0 || n == len(ids) || strings.Count(text[:m[0]], "`")%2 == 1 {
 				continue
 			}
-			seen[ls] = true
-			le := len(content)
-			if e := bytes.IndexByte(content[at:], '\n'); e >= 0 {
-				le = at + e
+			if lines == nil {
+				lines = bodylines.Lines(content, body, len(content))
 			}
-			text := strings.TrimSuffix(string(content[ls:le]), "\r")
-			for _, m := range countPattern.FindAllStringSubmatchIndex(text, -1) {
-				n := number(text[m[2]:m[3]])
-				if n < 0 || n == len(ids) || strings.Count(text[:m[0]], "`")%2 == 1 {
-					continue
-				}
-				if lines == nil {
-					lines = bodylines.Lines(content, body, len(content))
-				}
-				i := sort.Search(len(lines), func(i int) bool { return lines[i].Off >= ls })
-				if i == len(lines) || lines[i].Off != ls || lines[i].Quoted {
-					continue // fenced code or a quote
-				}
-				last := d.WorkItems[len(d.WorkItems)-1]
-				c.diag(d.File.Pos(ls+m[0]), d.File.Pos(ls+m[1]), "count-mismatch",
-					fmt.Sprintf("says %s %s, but the document defines %d work items", text[m[2]:m[3]], text[m[4]:m[5]], len(ids)),
-					related(last.Pos, "work item %d of %d, %s", len(ids), len(ids), last.ID), nil)
+			i := sort.Search(len(lines), func(i int) bool { return lines[i].Off >= ls })
+			if i == len(lines) || lines[i].Off != ls || lines[i].Quoted {
+				continue // fenced code or a quote
 			}
+			last := d.WorkItems[len(d.WorkItems)-1]
+			c.diag(d.File.Pos(ls+m[0]), d.File.Pos(ls+m[1]), "count-mismatch",
+				fmt.Sprintf("says %s %s, but the document defines %d work items", text[m[2]:m[3]], text[m[4]:m[5]], len(ids)),
+				related(last.Pos, "work item %d of %d, %s", len(ids), len(ids), last.ID), nil)
 		}
 	}
 }
@@ -87,3 +75,48 @@ func (c *checker) counts(d *sotparse.Doc, content []byte) {
 // countNouns are what a count statement counts, as written in lower and
 // title case.
 var countNouns = []string{"slice", "Slice", "issue", "Issue", "work item", "Work item", "Work Item"}
+
+// nounAnchors are what nounLines searches for: every count noun holds one
+// at a fixed offset (back bytes in), so one search finds the nouns of a
+// group, and the anchors start with rarer letters than the nouns do.
+var nounAnchors = []struct {
+	text string
+	back int
+}{{"lice", 1}, {"ssue", 1}, {"k ", 3}}
+
+// nounLines appends to starts the offsets of the lines of content that
+// hold a count noun starting at or after body, in order, each once.
+func nounLines(content []byte, body int, starts []int) []int {
+	for _, a := range nounAnchors {
+		for off := body + a.back; off < len(content); {
+			k := bodylines.TextIndex(content[off:], a.text)
+			if k < 0 {
+				break
+			}
+			at := off + k - a.back
+			off += k + 1
+			if !isNounAt(content, at) {
+				continue
+			}
+			starts = append(starts, bytes.LastIndexByte(content[:at], '\n')+1)
+			// The line is found: on to the next one.
+			e := bytes.IndexByte(content[at:], '\n')
+			if e < 0 {
+				break
+			}
+			off = max(off, at+e+1+a.back)
+		}
+	}
+	slices.Sort(starts)
+	return slices.Compact(starts)
+}
+
+// isNounAt reports whether a count noun starts at content[at].
+func isNounAt(content []byte, at int) bool {
+	for _, noun := range countNouns {
+		if bytes.HasPrefix(content[at:], []byte(noun)) {
+			return true
+		}
+	}
+	return false
+}

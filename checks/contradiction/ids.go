@@ -5,14 +5,27 @@ import (
 	"go/token"
 	"sort"
 	"strconv"
+	"strings"
 
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/svrnty/sotvet/sotparse"
 )
 
-// idNumber splits a work id into its prefix and its number.
-var idNumber = lazyRE.New(`^(.*?)(\d+)$`)
+// splitID splits a work id into its prefix and its number, the longest
+// run of ASCII digits that ends it; ok is false when it ends in no digit or
+// holds a line break. It is what ^(.*?)(\d+)$ matches, without the
+// regular expression: every work id of the workspace goes through it.
+func splitID(id string) (prefix, digits string, ok bool) {
+	i := len(id)
+	for i > 0 && '0' <= id[i-1] && id[i-1] <= '9' {
+		i--
+	}
+	if i == len(id) || strings.IndexByte(id[:i], '\n') >= 0 {
+		return "", "", false
+	}
+	return id[:i], id[i:], true
+}
 
 type definedID struct {
 	n     int
@@ -31,19 +44,21 @@ func (c *checker) missingIDs() {
 	// prefix -> number -> where it is first defined (the workboard first).
 	defined := map[string]map[int]definedID{}
 	define := func(id, path string, pos, end token.Pos) {
-		m := idNumber.FindStringSubmatch(id)
-		if m == nil {
+		prefix, digits, ok := splitID(id)
+		if !ok {
 			return
 		}
-		n, err := strconv.Atoi(m[2])
+		n, err := strconv.Atoi(digits)
 		if err != nil {
 			return
 		}
-		if defined[m[1]] == nil {
-			defined[m[1]] = map[int]definedID{}
+		byNumber := defined[prefix]
+		if byNumber == nil {
+			byNumber = map[int]definedID{}
+			defined[prefix] = byNumber
 		}
-		if _, ok := defined[m[1]][n]; !ok {
-			defined[m[1]][n] = definedID{n: n, path: path, pos: pos, end: end, width: len(m[2])}
+		if _, ok := byNumber[n]; !ok {
+			byNumber[n] = definedID{n: n, path: path, pos: pos, end: end, width: len(digits)}
 		}
 	}
 	for _, it := range wb.Items {

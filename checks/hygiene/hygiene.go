@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"strings"
+	"unicode/utf8"
 
 	"golang.org/x/tools/go/analysis"
 
@@ -167,8 +168,10 @@ func lines(out *findings, f *sotparse.File, content []byte) {
 		runStart = -1
 	}
 	prevBlank, prevNext := false, -1
+	// Read once, not per line: a flag's map.
+	trailing, blankRuns := enabled["trailing-spaces"], enabled["blank-lines"]
 	bodylines.Each(content, 0, len(content), func(ln bodylines.Line) {
-		if enabled["trailing-spaces"] {
+		if trailing && endsInSpace(ln.Text) {
 			t := strings.TrimRight(ln.Text, " \t")
 			if n := len(ln.Text) - len(t); n > 0 && !(t != "" && ln.Text[len(t):] == "  ") {
 				s := ln.Off + len(t)
@@ -178,7 +181,7 @@ func lines(out *findings, f *sotparse.File, content []byte) {
 		}
 		isBlank, nextOff := blank(ln.Text), next(content, ln)
 		switch {
-		case !enabled["blank-lines"] || ln.Off >= lastText:
+		case !blankRuns || ln.Off >= lastText:
 			// A run at the end of the file is final-newline's.
 		case isBlank && prevBlank && prevNext == ln.Off:
 			if runStart < 0 {
@@ -227,7 +230,22 @@ func finalNewline(out *findings, f *sotparse.File, content []byte) {
 	}
 }
 
-func blank(s string) bool { return strings.TrimSpace(s) == "" }
+// blank reports whether s is all white space. Most lines start with
+// something else, which the first byte tells.
+func blank(s string) bool {
+	if s != "" && s[0] < utf8.RuneSelf && !asciiSpace[s[0]] {
+		return false
+	}
+	return strings.TrimSpace(s) == ""
+}
+
+// asciiSpace holds the ASCII bytes strings.TrimSpace trims.
+var asciiSpace = [utf8.RuneSelf]bool{'\t': true, '\n': true, '\v': true, '\f': true, '\r': true, ' ': true}
+
+// endsInSpace reports whether s ends in a space or a tab.
+func endsInSpace(s string) bool {
+	return s != "" && (s[len(s)-1] == ' ' || s[len(s)-1] == '\t')
+}
 
 // next returns the offset after ln's line break ("\n" or "\r\n"): where
 // the line after it starts.

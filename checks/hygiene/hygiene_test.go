@@ -95,3 +95,19 @@ func TestCRLF(t *testing.T) {
 		t.Errorf("fixed to %q, want %q", got, want)
 	}
 }
+
+// TestBlank checks blank's first-byte shortcut against strings.TrimSpace,
+// Unicode spaces included.
+func TestBlank(t *testing.T) {
+	for _, s := range []string{"", " ", "\t", " \t\r", "\v\f", "x", " x", "\u00a0", "\u2003 ", "\u00a0x", "é", "\x85", "\xc2\x85", "  \u3000"} {
+		if got, want := hygiene.BlankForTest(s), strings.TrimSpace(s) == ""; got != want {
+			t.Errorf("blank(%q) = %v, want %v", s, got, want)
+		}
+	}
+}
+
+// BenchmarkRun measures the check alone, on the corpus parsed once
+// (SOTVET_BENCH_CORPUS names another workspace, a synthetic one say).
+func BenchmarkRun(b *testing.B) {
+	checktest.BenchPass(b, checktest.BenchCorpusDir(b), nil, hygiene.Analyzer)
+}

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 
 	"golang.org/x/tools/go/analysis"
 
@@ -731,7 +732,17 @@ func (di *docInfo) innermost(off int) *sotparse.WorkItem {
 func index(d *sotparse.Doc, content []byte) *docInfo {
 	tf := d.File.Tok
 	size := len(content)
-	lines := bodyLines(d, content)
+	scratch := linesScratch.Get().(*[]bodylines.Line)
+	lines := bodyLines(d, content, (*scratch)[:0])
+	defer func() {
+		// Cleared, so that the pool holds no document's text; a huge
+		// document's slice is not kept.
+		if cap(lines) <= maxScratchLines {
+			clear(lines[:cap(lines)])
+			*scratch = lines[:0]
+			linesScratch.Put(scratch)
+		}
+	}()
 	di := &docInfo{d: d}
 	remain := lines // extra phrases need not say "blocked": read every line
 	if len(extraBlocked) == 0 {
@@ -837,10 +848,16 @@ func ids(s string) []string {
 	return out
 }
 
-// bodyLines returns the body's lines outside fenced code and blockquotes:
-// a quote quotes, it does not state.
-func bodyLines(d *sotparse.Doc, content []byte) []bodylines.Line {
-	lines := bodylines.Lines(content, d.File.Tok.Offset(d.BodyStart), len(content))
+// linesScratch holds the slices index reads a document's lines into, one
+// per document at a time, which it keeps none of.
+var linesScratch = sync.Pool{New: func() any { return new([]bodylines.Line) }}
+
+const maxScratchLines = 1 << 14
+
+// bodyLines returns the body's lines outside fenced code and blockquotes
+// (a quote quotes, it does not state), in dst's memory.
+func bodyLines(d *sotparse.Doc, content []byte, dst []bodylines.Line) []bodylines.Line {
+	lines := bodylines.AppendLines(dst, content, d.File.Tok.Offset(d.BodyStart), len(content))
 	out := lines[:0] // in place: the lines are the index's to keep or drop
 	for _, l := range lines {
 		if !l.Quoted {

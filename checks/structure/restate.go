@@ -3,6 +3,7 @@ package structure
 import (
 	"fmt"
 	"strings"
+	"unicode/utf8"
 
 	"golang.org/x/tools/go/analysis"
 
@@ -29,22 +30,19 @@ func init() {
 func (c *checker) nearDuplicates(d *sotparse.Doc) {
 	frame := c.frame
 	content := c.content
-	var prevKey uint64
-	var prevItem string
+	prevIsItem := false // the line before is a list item
+	var prevItem, prevLast string
 	var prevLine bodylines.Line
 	bodylines.Each(content, d.File.Tok.Offset(d.BodyStart), len(content), func(l bodylines.Line) {
 		item, ok := listItemText(l.Text)
 		if !ok || l.Quoted {
-			prevKey = 0
+			prevIsItem = false
 			return
 		}
-		key, n := restateKey(item, frame)
-		if n < 2 {
-			key = 0 // too short to restate anything
-		}
-		// The same key; then the same words in all would be a repeat, not
-		// a restatement (duplicate-line's business when the lines match).
-		if prevKey != 0 && key == prevKey && !sameWords(item, prevItem) {
+		// Two items with the same key end in the same word: most pairs of
+		// items do not, and are told apart without hashing either.
+		last := lastWord(item, frame)
+		if prevIsItem && last != "" && equalASCIIFold(last, prevLast) && restates(item, prevItem, frame) {
 			start := l.Off + len(l.Text) - len(strings.TrimLeft(l.Text, " \t"))
 			end := l.Off + len(strings.TrimRight(l.Text, " \t\r"))
 			c.pass.Report(analysis.Diagnostic{
@@ -53,8 +51,59 @@ func (c *checker) nearDuplicates(d *sotparse.Doc) {
 				Related: []analysis.RelatedInformation{{Pos: d.File.Pos(prevLine.Off), Message: fmt.Sprintf("the item before: %s", shorten(strings.TrimSpace(prevLine.Text)))}},
 			})
 		}
-		prevKey, prevItem, prevLine = key, item, l
+		prevIsItem, prevItem, prevLast, prevLine = true, item, last, l
 	})
+}
+
+// restates reports whether item restates prev: the same key, of at least
+// two words (fewer restate nothing), but not the same words in all (a
+// repeat, not a restatement: duplicate-line's business when the lines
+// match).
+func restates(item, prev string, frame *framing) bool {
+	key, n := restateKey(item, frame)
+	prevKey, prevN := restateKey(prev, frame)
+	return n >= 2 && prevN >= 2 && prevKey != 0 && key == prevKey && !sameWords(item, prev)
+}
+
+// lastWord returns the last word of s that restateKey hashes (dots
+// trimmed, framing words left out), or "" when it hashes none.
+func lastWord(s string, frame *framing) string {
+	for i := len(s); i > 0; {
+		if !wordByte[s[i-1]] {
+			i--
+			continue
+		}
+		b := i
+		for i > 0 && wordByte[s[i-1]] {
+			i--
+		}
+		a := i
+		for a < b && s[a] == '.' {
+			a++
+		}
+		for b > a && s[b-1] == '.' {
+			b--
+		}
+		if a == b || frame != nil && frame.has(s[a:b]) {
+			continue
+		}
+		return s[a:b]
+	}
+	return ""
+}
+
+// equalASCIIFold reports whether a and b are equal once ASCII letters are
+// lower-cased, as restateKey compares words.
+func equalASCIIFold(a, b string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := 0; i < len(a); i++ {
+		if lowerASCII[a[i]] != lowerASCII[b[i]] {
+			return false
+		}
+	}
+	return true
 }
 
 // listItemText returns the text of a list item line after its marker and
@@ -82,33 +131,34 @@ func listItemText(line string) (string, bool) {
 }
 
 // restateKey hashes the item's words, lower-cased, leaving out the
-// framing words when frame is set, and counts the words hashed. It
-// allocates nothing: this runs on every list item of every document.
+// framing words when frame is set, and counts the words hashed. A word is
+// a run of word bytes with its leading and trailing dots dropped. It
+// allocates nothing and reads each byte through a table: this runs on
+// every list item of every document.
 func restateKey(s string, frame *framing) (key uint64, n int) {
 	const offset, prime = 14695981039346656037, 1099511628211
 	key = offset
-	start := -1 // of the current word in s
-	for i := 0; i <= len(s); i++ {
-		if i < len(s) && isWordByte(s[i]) {
-			if start < 0 {
-				start = i
-			}
+	for i := 0; i < len(s); {
+		if !wordByte[s[i]] {
+			i++
 			continue
 		}
-		if start < 0 {
+		start := i
+		for i < len(s) && wordByte[s[i]] {
+			i++
+		}
+		a, b := start, i
+		for a < b && s[a] == '.' {
+			a++
+		}
+		for b > a && s[b-1] == '.' {
+			b--
+		}
+		if a == b || frame != nil && frame.has(s[a:b]) {
 			continue
 		}
-		w := strings.Trim(s[start:i], ".")
-		start = -1
-		if w == "" || frame != nil && frame.has(w) {
-			continue
-		}
-		for j := 0; j < len(w); j++ {
-			c := w[j]
-			if 'A' <= c && c <= 'Z' {
-				c += 'a' - 'A'
-			}
-			key = (key ^ uint64(c)) * prime
+		for j := a; j < b; j++ {
+			key = (key ^ uint64(lowerASCII[s[j]])) * prime
 		}
 		key = (key ^ ' ') * prime
 		n++
@@ -116,27 +166,69 @@ func restateKey(s string, frame *framing) (key uint64, n int) {
 	return key, n
 }
 
-func isWordByte(c byte) bool {
-	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '_' || c == '.' || c == '/' || c == '-' || c >= 0x80
-}
+// wordByte holds the bytes of a word: ASCII letters and digits, "_./-",
+// and every byte of a multi-byte UTF-8 sequence.
+var wordByte = func() (t [256]bool) {
+	for c := range 256 {
+		t[c] = 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '_' || c == '.' || c == '/' || c == '-' || c >= 0x80
+	}
+	return t
+}()
+
+// lowerASCII maps an ASCII upper-case letter to its lower case and every
+// other byte to itself.
+var lowerASCII = func() (t [256]byte) {
+	for c := range 256 {
+		t[c] = byte(c)
+		if 'A' <= c && c <= 'Z' {
+			t[c] += 'a' - 'A'
+		}
+	}
+	return t
+}()
 
 // framing is the set of framing words, by length: a lookup compares a few
-// short strings, which is cheaper than hashing the word.
-type framing struct{ byLen [16][]string }
+// short strings, which is cheaper than hashing the word. lead tells, by
+// length and first byte, whether a word may be one of them at all, so that
+// most words are turned away by one load.
+type framing struct {
+	byLen [16][]string
+	lead  [16][256]bool
+}
 
 func newFraming(words []string) *framing {
 	f := new(framing)
 	for _, w := range words {
 		w = strings.ToLower(w)
-		if len(w) < len(f.byLen) {
-			f.byLen[len(w)] = append(f.byLen[len(w)], w)
+		if w == "" || len(w) >= len(f.byLen) {
+			continue
+		}
+		n := len(w)
+		f.byLen[n] = append(f.byLen[n], w)
+		lead := &f.lead[n]
+		if c := w[0]; c < utf8.RuneSelf {
+			// An ASCII first byte folds only to its other ASCII case.
+			lead[c], lead[lowerASCII[c]] = true, true
+			if 'a' <= c && c <= 'z' {
+				lead[c-('a'-'A')] = true
+			}
+		} else {
+			// A rune beyond ASCII may fold to an ASCII letter ("ſ", "K"):
+			// any first byte may match.
+			for c := range lead {
+				lead[c] = true
+			}
+		}
+		// A word that starts beyond ASCII is always compared.
+		for c := utf8.RuneSelf; c < 256; c++ {
+			lead[c] = true
 		}
 	}
 	return f
 }
 
 func (f *framing) has(w string) bool {
-	if len(w) >= len(f.byLen) {
+	if len(w) == 0 || len(w) >= len(f.byLen) || !f.lead[len(w)][w[0]] {
 		return false
 	}
 	for _, x := range f.byLen[len(w)] {

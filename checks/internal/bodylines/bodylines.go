@@ -25,9 +25,14 @@ func Lines(content []byte, start, end int) []Line {
 	if off >= end {
 		return nil
 	}
-	out := make([]Line, 0, bytes.Count(content[off:end], []byte{'\n'})+1)
-	Each(content, start, end, func(l Line) { out = append(out, l) })
-	return out
+	return AppendLines(make([]Line, 0, bytes.Count(content[off:end], []byte{'\n'})+1), content, start, end)
+}
+
+// AppendLines appends to dst the lines Lines returns: a caller that reads
+// the lines of document after document reuses one slice.
+func AppendLines(dst []Line, content []byte, start, end int) []Line {
+	Each(content, start, end, func(l Line) { dst = append(dst, l) })
+	return dst
 }
 
 // bounds moves start to a line boundary and clamps end, as Lines does.
@@ -134,6 +139,54 @@ func TextContainsFold(text []byte, word string) bool {
 		}
 	}
 	return false
+}
+
+// TextIndex returns the index of the first occurrence of word in text, or
+// -1, as bytes.Index does, but looks for the word's rarest letter (in
+// English text) and compares around each one: bytes.Index starts from the
+// first byte, often a common letter, and pays a call per occurrence of it.
+// When the rare letter turns out common in text, it hands over to
+// bytes.Index, which bounds the work on any text.
+func TextIndex(text []byte, word string) int {
+	if len(word) < 2 {
+		return bytes.Index(text, []byte(word))
+	}
+	k := 0
+	for i := range len(word) {
+		if letterRank(lowerByte(word[i])) < letterRank(lowerByte(word[k])) {
+			k = i
+		}
+	}
+	c := word[k]
+	fails := 0
+	for off := k; off < len(text); {
+		i := bytes.IndexByte(text[off:], c)
+		if i < 0 {
+			return -1
+		}
+		start := off + i - k
+		if start+len(word) > len(text) {
+			return -1
+		}
+		if string(text[start:start+len(word)]) == word {
+			return start
+		}
+		off += i + 1
+		if fails++; fails > 4+off>>4 {
+			if j := bytes.Index(text[start+1:], []byte(word)); j >= 0 {
+				return start + 1 + j
+			}
+			return -1
+		}
+	}
+	return -1
+}
+
+func lowerByte(c byte) byte {
+	if 'A' <= c && c <= 'Z' {
+		return c + 'a' - 'A'
+	}
+	return c
 }
 
 // letterRank orders letters by how often English text uses them, rarest

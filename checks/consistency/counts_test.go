@@ -1,0 +1,96 @@
+package consistency
+
+import (
+	"bytes"
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// nounLinesRef is how counts found its lines at first: a search per noun.
+func nounLinesRef(content []byte, body int) []int {
+	var out []int
+	for _, noun := range countNouns {
+		for off := body; off < len(content); {
+			k := bytes.Index(content[off:], []byte(noun))
+			if k < 0 {
+				break
+			}
+			at := off + k
+			off = at + len(noun)
+			out = append(out, bytes.LastIndexByte(content[:at], '\n')+1)
+		}
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+// TestNounLines checks nounLines against a search per noun on random
+// texts of nouns, their pieces and near misses, from random body offsets.
+func TestNounLines(t *testing.T) {
+	for _, noun := range countNouns {
+		found := false
+		for _, a := range nounAnchors {
+			found = found || len(noun) >= a.back+len(a.text) && noun[a.back:a.back+len(a.text)] == a.text
+		}
+		if !found {
+			t.Fatalf("count noun %q holds no anchor", noun)
+		}
+	}
+	pieces := []string{"slice", "Slice", "SLICE", "lice", "issue", "Issue", "ssue", "tissue", "work item", "Work item", "Work Item",
+		"work Item", "work", "k item", "k ", " ", "\n", "\r\n", "this is 3 ", "s", "i", "w"}
+	rng := rand.New(rand.NewPCG(1, 2))
+	hits := 0
+	for range 20000 {
+		var b strings.Builder
+		for range rng.IntN(16) {
+			b.WriteString(pieces[rng.IntN(len(pieces))])
+		}
+		content := []byte(b.String())
+		body := rng.IntN(len(content) + 1)
+		got, want := nounLines(content, body, nil), nounLinesRef(content, body)
+		if !slices.Equal(got, want) {
+			t.Fatalf("nounLines(%q, %d) = %v, want %v", content, body, got, want)
+		}
+		hits += len(got)
+	}
+	if hits < 10000 {
+		t.Errorf("only %d lines found: the texts hold too few nouns", hits)
+	}
+}
+
+// BenchmarkNounLines measures finding the lines that name a count noun in
+// a document of prose that mostly names none.
+func BenchmarkNounLines(b *testing.B) {
+	var doc bytes.Buffer
+	for i := range 200 {
+		doc.WriteString("The harness records every command it runs, with its exit status and the time it took.\n")
+		if i%40 == 0 {
+			doc.WriteString("This is intentionally two slices; see the issue tracker for the work item list.\n")
+		}
+	}
+	content := doc.Bytes()
+	b.SetBytes(int64(len(content)))
+	var buf [16]int
+	for b.Loop() {
+		nounLines(content, 0, buf[:0])
+	}
+}
+
+// BenchmarkNounLinesRef is BenchmarkNounLines with a search per noun, for
+// comparison.
+func BenchmarkNounLinesRef(b *testing.B) {
+	var doc bytes.Buffer
+	for i := range 200 {
+		doc.WriteString("The harness records every command it runs, with its exit status and the time it took.\n")
+		if i%40 == 0 {
+			doc.WriteString("This is intentionally two slices; see the issue tracker for the work item list.\n")
+		}
+	}
+	content := doc.Bytes()
+	b.SetBytes(int64(len(content)))
+	for b.Loop() {
+		nounLinesRef(content, 0)
+	}
+}

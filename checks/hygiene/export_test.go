@@ -1,0 +1,4 @@
+package hygiene
+
+// BlankForTest is blank, for the external tests.
+var BlankForTest = blank
