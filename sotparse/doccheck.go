@@ -377,3 +377,18 @@ type Stream struct {
 	// when a check asks for it, checking that it did not change.
 	Release bool
 }
+
+// ForgetModel lets the typed model of ws go: each document's frontmatter,
+// headings, work items, lines, facts, phrase lists and references, and
+// what its DocChecks found that no check took; the workboard, the records
+// and the glossary. What reads files stays: Files, the documents' paths
+// and files, File, Content and FileContent. A driver calls it once the
+// checks are done with the model and it only reports their findings.
+func (ws *Workspace) ForgetModel() {
+	for _, d := range ws.Docs {
+		d.Frontmatter, d.Headings, d.WorkItems, d.StatusLines = nil, nil, nil, nil
+		d.Facts, d.PhraseLists, d.Refs, d.visits = nil, nil, nil, nil
+	}
+	ws.Workboard, ws.Records, ws.Glossary = nil, nil, nil
+	ws.prepared = nil
+}
