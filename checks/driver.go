@@ -62,6 +62,10 @@ type Options struct {
 	// resolved: a run that only reports its findings then never holds
 	// both. The returned Workspace keeps its files, not its model.
 	ForgetModel bool
+	// Parsed, when set, is called when the parse is done, before the
+	// checks that read the model run: nothing else runs then, and what
+	// the parse allocated is garbage. cmd/sotvet collects it there.
+	Parsed func()
 	// Reuse, when set, makes the run report on the files in Reuse.Focus
 	// only, taking the other documents from Reuse.Store's summaries where
 	// it can; findings in other files are dropped. If a check needed a
@@ -178,7 +182,7 @@ func Run(opt Options) (*Result, *sotparse.Workspace, error) {
 		held = append(held, h)
 		mu.Unlock()
 	}
-	results, err := execute(order, fset, pkg, files, others, readFile, parse, collect)
+	results, err := execute(order, fset, pkg, files, others, readFile, parse, opt.Parsed, collect)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -246,7 +250,7 @@ func Run(opt Options) (*Result, *sotparse.Workspace, error) {
 // execute runs the analyzers, each as soon as the analyzers it requires have
 // finished, at most GOMAXPROCS at a time: checks share only the read-only
 // workspace, so independent ones overlap (most of them are sequential).
-func execute(order []*analysis.Analyzer, fset *token.FileSet, pkg *types.Package, files, others []string, readFile func(string) ([]byte, error), parse sotparse.PassOptions, collect func(*sotparse.Workspace, *analysis.Analyzer, analysis.Diagnostic)) (map[*analysis.Analyzer]any, error) {
+func execute(order []*analysis.Analyzer, fset *token.FileSet, pkg *types.Package, files, others []string, readFile func(string) ([]byte, error), parse sotparse.PassOptions, parsed func(), collect func(*sotparse.Workspace, *analysis.Analyzer, analysis.Diagnostic)) (map[*analysis.Analyzer]any, error) {
 	type state struct {
 		done   chan struct{}
 		result any
@@ -305,7 +309,13 @@ func execute(order []*analysis.Analyzer, fset *token.FileSet, pkg *types.Package
 			}()
 			run := a.Run
 			if a == sotparse.Analyzer {
-				run = func(pass *analysis.Pass) (any, error) { return sotparse.ParsePassWith(pass, parse), nil }
+				run = func(pass *analysis.Pass) (any, error) {
+					ws := sotparse.ParsePassWith(pass, parse)
+					if parsed != nil {
+						parsed()
+					}
+					return ws, nil
+				}
 			}
 			res, err := run(pass)
 			if err != nil {

@@ -35,9 +35,13 @@ func TestReleaseMatchesFullRun(t *testing.T) {
 			defer fsys.Close()
 			run := func(release bool) []string {
 				t.Helper()
-				res, ws, err := checks.Run(checks.Options{Root: root, FS: fsys, Analyzers: checks.All, ReleaseText: release, NoFixes: release, ForgetModel: release})
+				var parsed atomic.Int32
+				res, ws, err := checks.Run(checks.Options{Root: root, FS: fsys, Analyzers: checks.All, ReleaseText: release, NoFixes: release, ForgetModel: release, Parsed: func() { parsed.Add(1) }})
 				if err != nil {
 					t.Fatal(err)
+				}
+				if n := parsed.Load(); n != 1 {
+					t.Errorf("Parsed called %d times, want once", n)
 				}
 				if release && (ws.Workboard != nil || len(ws.Docs) > 0 && (ws.Docs[0].Frontmatter != nil || ws.Docs[0].Headings != nil)) {
 					t.Error("the run kept its typed model")
