@@ -220,7 +220,6 @@ func Run(opt Options) (*Result, *sotparse.Workspace, error) {
 	for i := range held {
 		h := &held[i]
 		res.Findings[i] = resolve(fset, order[h.check].Name, h.diagnostic(), opt.Severity)
-
 	}
 	held = nil
 	res.Findings = suppress(ws, text, res.Findings, res.Checked, func(name string) bool { return Lookup(name) != nil || name == SuppressionCheck })
