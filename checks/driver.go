@@ -57,6 +57,15 @@ type Options struct {
 	// NoFixes leaves the findings without their suggested fixes: a run
 	// that reports only does not pay for them.
 	NoFixes bool
+	// ForgetModel lets the documents' typed model go once the checks have
+	// run (sotparse.Workspace.ForgetModel), before the findings are
+	// resolved: a run that only reports its findings then never holds
+	// both. The returned Workspace keeps its files, not its model.
+	ForgetModel bool
+	// Parsed, when set, is called when the parse is done, before the
+	// checks that read the model run: nothing else runs then, and what
+	// the parse allocated is garbage. cmd/sotvet collects it there.
+	Parsed func()
 	// Reuse, when set, makes the run report on the files in Reuse.Focus
 	// only, taking the other documents from Reuse.Store's summaries where
 	// it can; findings in other files are dropped. If a check needed a
@@ -147,28 +156,33 @@ func Run(opt Options) (*Result, *sotparse.Workspace, error) {
 			parse.Stream.Checks = append(parse.Stream.Checks, dc)
 		}
 	}
-	// A diagnostic becomes a finding as it is reported, into one list for
-	// every check: a run with many findings never holds both forms, nor
-	// two lists.
+	// A diagnostic is held as reported, in one list for every check, and
+	// becomes a finding once the checks are done: a run with many
+	// findings holds them in their compact form while the checks' own
+	// state is live, and never holds both forms, nor two lists.
 	var (
-		mu    sync.Mutex
-		found []Finding
+		mu   sync.Mutex
+		held []heldFinding
 	)
+	checkIndex := make(map[*analysis.Analyzer]uint16, len(order))
+	for i, a := range order {
+		checkIndex[a] = uint16(i)
+	}
 	collect := func(ws *sotparse.Workspace, a *analysis.Analyzer, d analysis.Diagnostic) {
 		if opt.NoFixes {
 			d.SuggestedFixes = nil
 		}
-		f := resolve(fset, a.Name, d, opt.Severity)
+		h := holdFinding(checkIndex[a], d)
 		mu.Lock()
-		if found == nil {
+		if held == nil {
 			// The per-document checks' findings are counted already:
 			// room for them and some more, without regrowing.
-			found = make([]Finding, 0, ws.DocDiagnostics()+256)
+			held = make([]heldFinding, 0, ws.DocDiagnostics()+256)
 		}
-		found = append(found, f)
+		held = append(held, h)
 		mu.Unlock()
 	}
-	results, err := execute(order, fset, pkg, files, others, readFile, parse, collect)
+	results, err := execute(order, fset, pkg, files, others, readFile, parse, opt.Parsed, collect)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -199,7 +213,15 @@ func Run(opt Options) (*Result, *sotparse.Workspace, error) {
 		}
 	}
 	sort.Strings(res.Checked)
-	res.Findings = found
+	if opt.ForgetModel {
+		ws.ForgetModel()
+	}
+	res.Findings = make([]Finding, len(held))
+	for i := range held {
+		h := &held[i]
+		res.Findings[i] = resolve(fset, order[h.check].Name, h.diagnostic(), opt.Severity)
+	}
+	held = nil
 	res.Findings = suppress(ws, text, res.Findings, res.Checked, func(name string) bool { return Lookup(name) != nil || name == SuppressionCheck })
 	if opt.Reuse != nil {
 		// Out of focus, a document may have been judged on its summary.
@@ -227,7 +249,7 @@ func Run(opt Options) (*Result, *sotparse.Workspace, error) {
 // execute runs the analyzers, each as soon as the analyzers it requires have
 // finished, at most GOMAXPROCS at a time: checks share only the read-only
 // workspace, so independent ones overlap (most of them are sequential).
-func execute(order []*analysis.Analyzer, fset *token.FileSet, pkg *types.Package, files, others []string, readFile func(string) ([]byte, error), parse sotparse.PassOptions, collect func(*sotparse.Workspace, *analysis.Analyzer, analysis.Diagnostic)) (map[*analysis.Analyzer]any, error) {
+func execute(order []*analysis.Analyzer, fset *token.FileSet, pkg *types.Package, files, others []string, readFile func(string) ([]byte, error), parse sotparse.PassOptions, parsed func(), collect func(*sotparse.Workspace, *analysis.Analyzer, analysis.Diagnostic)) (map[*analysis.Analyzer]any, error) {
 	type state struct {
 		done   chan struct{}
 		result any
@@ -286,7 +308,13 @@ func execute(order []*analysis.Analyzer, fset *token.FileSet, pkg *types.Package
 			}()
 			run := a.Run
 			if a == sotparse.Analyzer {
-				run = func(pass *analysis.Pass) (any, error) { return sotparse.ParsePassWith(pass, parse), nil }
+				run = func(pass *analysis.Pass) (any, error) {
+					ws := sotparse.ParsePassWith(pass, parse)
+					if parsed != nil {
+						parsed()
+					}
+					return ws, nil
+				}
 			}
 			res, err := run(pass)
 			if err != nil {
@@ -338,6 +366,31 @@ func topo(roots []*analysis.Analyzer) ([]*analysis.Analyzer, error) {
 		}
 	}
 	return order, nil
+}
+
+// heldFinding is a diagnostic as the run holds it until the checks are
+// done: a span, a category and a message, and the check's index in the
+// run's order; any other diagnostic is held whole.
+type heldFinding struct {
+	pos, end token.Pos
+	category string
+	message  string
+	whole    *analysis.Diagnostic
+	check    uint16
+}
+
+func holdFinding(check uint16, d analysis.Diagnostic) heldFinding {
+	if d.URL != "" || d.SuggestedFixes != nil || d.Related != nil {
+		return heldFinding{check: check, whole: &d}
+	}
+	return heldFinding{check: check, pos: d.Pos, end: d.End, category: d.Category, message: d.Message}
+}
+
+func (h *heldFinding) diagnostic() analysis.Diagnostic {
+	if h.whole != nil {
+		return *h.whole
+	}
+	return analysis.Diagnostic{Pos: h.pos, End: h.end, Category: h.category, Message: h.message}
 }
 
 func resolve(fset *token.FileSet, check string, d analysis.Diagnostic, sev map[string]Severity) Finding {
@@ -464,10 +517,14 @@ func SortFindings(fs []Finding) {
 // empty), plus an occurrence counter for identical ones; moving lines does not
 // change it.
 func fingerprint(ws *sotparse.Workspace, text *textIndex, fs []Finding) {
-	seen := map[[8]byte]int{}
+	seen := make(map[[8]byte]int, len(fs))
 	h := sha256.New()
 	var buf []byte
 	var sum [sha256.Size]byte
+	// The fingerprints share one string, cut into each finding's: a run
+	// with many findings then holds one allocation for them, not one each.
+	all := make([]byte, 0, len(fs)*19) // 16 hex digits, a colon, a count
+	ends := make([]int, len(fs))
 	for i := range fs {
 		f := &fs[i]
 		h.Reset()
@@ -490,11 +547,16 @@ func fingerprint(ws *sotparse.Workspace, text *textIndex, fs []Finding) {
 		var key [8]byte
 		copy(key[:], sum[:8])
 		seen[key]++
-		var out [40]byte
-		b := hex.AppendEncode(out[:0], key[:])
-		b = append(b, ':')
-		b = strconv.AppendInt(b, int64(seen[key]), 10)
-		f.Fingerprint = string(b)
+		all = hex.AppendEncode(all, key[:])
+		all = append(all, ':')
+		all = strconv.AppendInt(all, int64(seen[key]), 10)
+		ends[i] = len(all)
+	}
+	joined := string(all)
+	start := 0
+	for i := range fs {
+		fs[i].Fingerprint = joined[start:ends[i]]
+		start = ends[i]
 	}
 }
 

@@ -16,9 +16,10 @@ import (
 )
 
 // TestReleaseMatchesFullRun is the guarantee of a run that lets the texts
-// go after the per-document checks (Options.ReleaseText): it reports
-// exactly what a run keeping every text reports, fingerprints included,
-// on every test workspace with every check enabled.
+// go after the per-document checks (Options.ReleaseText) and the typed
+// model after the checks (Options.ForgetModel): it reports exactly what a
+// run keeping both reports, fingerprints and related places included, on
+// every test workspace with every check enabled.
 func TestReleaseMatchesFullRun(t *testing.T) {
 	for name, dir := range testWorkspaces(t) {
 		t.Run(name, func(t *testing.T) {
@@ -34,13 +35,20 @@ func TestReleaseMatchesFullRun(t *testing.T) {
 			defer fsys.Close()
 			run := func(release bool) []string {
 				t.Helper()
-				res, _, err := checks.Run(checks.Options{Root: root, FS: fsys, Analyzers: checks.All, ReleaseText: release, NoFixes: release})
+				var parsed atomic.Int32
+				res, ws, err := checks.Run(checks.Options{Root: root, FS: fsys, Analyzers: checks.All, ReleaseText: release, NoFixes: release, ForgetModel: release, Parsed: func() { parsed.Add(1) }})
 				if err != nil {
 					t.Fatal(err)
 				}
+				if n := parsed.Load(); n != 1 {
+					t.Errorf("Parsed called %d times, want once", n)
+				}
+				if release && (ws.Workboard != nil || len(ws.Docs) > 0 && (ws.Docs[0].Frontmatter != nil || ws.Docs[0].Headings != nil)) {
+					t.Error("the run kept its typed model")
+				}
 				var out []string
 				for _, f := range res.Findings {
-					out = append(out, show(f))
+					out = append(out, show(f)+fmt.Sprint(f.Related))
 					if release && len(f.Fixes) > 0 {
 						t.Errorf("%s: a run without fixes has %d", show(f), len(f.Fixes))
 					}

@@ -3,6 +3,7 @@ package checks
 import (
 	"cmp"
 	"go/token"
+	"math"
 	"slices"
 	"sync"
 
@@ -34,9 +35,11 @@ type docText struct {
 	secrets []secretSpan // sorted by start
 }
 
-// flagSpan is the text a finding flags, keyed as fingerprint finds it.
+// flagSpan is the text a finding flags, keyed as fingerprint finds it. A
+// run with many findings keeps one for each: its key is 32 bits wide, and
+// a span beyond that is not kept (fingerprint reads its text back).
 type flagSpan struct {
-	offset, endLine, endCol int
+	offset, endLine, endCol int32
 	fields                  string // appendFields of the flagged bytes
 }
 
@@ -47,14 +50,24 @@ const ignoreMark = "sotvet:ignore"
 func (x *textIndex) afterDoc(d *sotparse.Doc, content []byte, diags [][]analysis.Diagnostic) {
 	dt := &docText{ignore: bodylines.TextIndex(content, ignoreMark) >= 0}
 	var buf []byte
+	n := 0
+	for _, ds := range diags {
+		n += len(ds)
+	}
+	if n > 0 {
+		dt.flagged = make([]flagSpan, 0, n)
+	}
 	for _, ds := range diags {
 		for _, diag := range ds {
 			if !diag.Pos.IsValid() {
 				continue
 			}
 			_, _, _, offset, endLine, endCol := span(x.fset, diag.Pos, diag.End)
+			if offset > math.MaxInt32 || endLine > math.MaxInt32 || endCol > math.MaxInt32 {
+				continue
+			}
 			buf = appendFields(buf[:0], flaggedIn(d.File.Tok, content, offset, endLine, endCol))
-			dt.flagged = append(dt.flagged, flagSpan{offset, endLine, endCol, string(buf)})
+			dt.flagged = append(dt.flagged, flagSpan{int32(offset), int32(endLine), int32(endCol), string(buf)})
 		}
 	}
 	if x.scan != nil && len(dt.flagged) > 0 {
@@ -87,7 +100,10 @@ func (x *textIndex) flagged(path string, offset, endLine, endCol int) (string, b
 	if dt == nil {
 		return "", false
 	}
-	i, ok := slices.BinarySearchFunc(dt.flagged, flagSpan{offset: offset, endLine: endLine, endCol: endCol}, compareFlagged)
+	if offset > math.MaxInt32 || endLine > math.MaxInt32 || endCol > math.MaxInt32 {
+		return "", false
+	}
+	i, ok := slices.BinarySearchFunc(dt.flagged, flagSpan{offset: int32(offset), endLine: int32(endLine), endCol: int32(endCol)}, compareFlagged)
 	if !ok {
 		return "", false
 	}

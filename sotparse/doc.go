@@ -71,7 +71,7 @@ type Doc struct {
 	summary  bool     // decoded from a summary: no content, no blocks (see Workspace.Content)
 	mentions []string // a summary's work ids in any letter case, upper-cased, sorted
 
-	visits   []docVisit    // what the parse's DocChecks found in d (see DocCheck.Each)
+	visits   *visitSet     // what the parse's DocChecks found in d (see DocCheck.Each)
 	ran      atomic.Uint64 // the DocChecks the parse ran on d and has not handed over, by index
 	released bool          // the text went after the DocChecks ran (Stream.Release)
 	digest   uint64        // of the released text, to know it again when read back

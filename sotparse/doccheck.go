@@ -5,6 +5,8 @@ import (
 	"go/token"
 	"hash/maphash"
 	"runtime/debug"
+	"slices"
+	"sync/atomic"
 
 	"golang.org/x/tools/go/analysis"
 
@@ -81,31 +83,68 @@ func (p *DocPass) Focused() bool { return p.ws.Focused(p.Doc.Path) }
 // only when it returned or reported something: most checks find nothing
 // in most documents, and a large workspace has many of both.
 type docVisit struct {
-	k      int // the DocCheck's index in the run's Stream.Checks
-	result any
-	diags  []analysis.Diagnostic
-	panic  string // the DocCheck panicked: Each panics again, in the check's Run
+	result any // what the DocCheck returned, or a visitPanic
+	diags  []heldDiag
+	k      uint8 // the DocCheck's index in the run's Stream.Checks
 }
 
-// visit runs c, the run's DocCheck k, on d with its content, keeps what it
-// did in d.visits and returns the spans it flagged.
-func (ws *Workspace) visit(k int, c *DocCheck, d *Doc, content []byte) (flagged []analysis.Diagnostic) {
+// visitSet is what the parse's DocChecks found in one document, until
+// their checks' Runs take it (handOver): then it goes.
+type visitSet struct {
+	kept    uint64 // the DocChecks with a visit in list, by index; set in the parse
+	pending atomic.Int32
+	list    []docVisit
+}
+
+// visitPanic is the result of a DocCheck that panicked: handing it over
+// panics again, in the check's Run.
+type visitPanic string
+
+// heldDiag is a diagnostic a DocCheck reported, held from the parse to
+// its check's Run: a run with many findings holds them all at once, most
+// of them a span of their document with a category and a shared message.
+// Any other diagnostic is held whole.
+type heldDiag struct {
+	pos, end uint32 // offsets of Pos and End from the document's base
+	category string
+	message  string
+	whole    *analysis.Diagnostic // when set, the diagnostic, and the rest is unset
+}
+
+// hold returns the held form of diag, a diagnostic about tf.
+func hold(tf *token.File, diag analysis.Diagnostic) heldDiag {
+	base, size := tf.Base(), tf.Size()
+	pos, end := int(diag.Pos)-base, int(diag.End)-base
+	if !diag.Pos.IsValid() || pos < 0 || pos > size || end < 0 || end > size || diag.URL != "" || diag.SuggestedFixes != nil || diag.Related != nil {
+		return heldDiag{whole: &diag}
+	}
+	return heldDiag{pos: uint32(pos), end: uint32(end), category: diag.Category, message: diag.Message}
+}
+
+// diagnostic returns the diagnostic h holds, about tf.
+func (h *heldDiag) diagnostic(tf *token.File) analysis.Diagnostic {
+	if h.whole != nil {
+		return *h.whole
+	}
+	base := tf.Base()
+	return analysis.Diagnostic{Pos: token.Pos(base + int(h.pos)), End: token.Pos(base + int(h.end)), Category: h.category, Message: h.message}
+}
+
+// visit runs c, the run's DocCheck k, on d with its content and returns
+// what it did, its diagnostics not yet held, and the spans it flagged.
+func (ws *Workspace) visit(k int, c *DocCheck, d *Doc, content []byte) (v docVisit, diags, flagged []analysis.Diagnostic) {
 	p := &DocPass{Doc: d, Content: content, Prepared: ws.prepared[k], ws: ws}
-	v := docVisit{k: k}
+	v.k = uint8(k)
 	func() {
 		defer func() {
 			if r := recover(); r != nil {
-				v.panic = fmt.Sprintf("%v\n%s", r, debug.Stack())
+				v.result = visitPanic(fmt.Sprintf("%v\n%s", r, debug.Stack()))
 			}
 		}()
 		v.result = c.Run(p)
 	}()
 	d.ran.Or(1 << k)
-	v.diags = p.diags
-	if v.result != nil || len(v.diags) > 0 || v.panic != "" {
-		d.visits = append(d.visits, v)
-	}
-	return p.flagged
+	return v, p.diags, p.flagged
 }
 
 // handOver returns what the run's DocCheck k did on d, if the parse ran it
@@ -116,19 +155,29 @@ func (d *Doc) handOver(k int) (docVisit, bool) {
 	if k < 0 || k >= 64 || d.ran.And(^(uint64(1)<<k))&(1<<k) == 0 {
 		return docVisit{}, false
 	}
-	for i := range d.visits {
+	vs := d.visits
+	if vs == nil || vs.kept&(1<<k) == 0 {
+		return docVisit{k: uint8(k)}, true
+	}
+	// Only the checks with a visit in the list read it, each before it
+	// counts itself out: the last one lets the list go.
+	var v docVisit
+	for i := range vs.list {
 		// Only k is read of another check's element: it is written once,
 		// in the parse.
-		if e := &d.visits[i]; e.k == k {
-			v := *e
-			e.result, e.diags, e.panic = nil, nil, "" // the pass holds them now
-			if v.panic != "" {
-				panic(v.panic)
-			}
-			return v, true
+		if e := &vs.list[i]; int(e.k) == k {
+			v = *e
+			e.result, e.diags = nil, nil // the pass holds them now
+			break
 		}
 	}
-	return docVisit{k: k}, true
+	if vs.pending.Add(-1) == 0 {
+		vs.list = nil
+	}
+	if p, ok := v.result.(visitPanic); ok {
+		panic(string(p))
+	}
+	return v, true
 }
 
 // visited reports whether the parse ran the run's DocCheck k on d and has
@@ -138,34 +187,69 @@ func (d *Doc) visited(k int) bool {
 }
 
 // check runs stream's DocChecks on d, then its AfterDoc, and lets d's text
-// go when release is set.
+// go when release is set. What the checks found is kept in d.visits, in
+// one allocation for the visits and one for their diagnostics, held.
 func (ws *Workspace) check(d *Doc, stream *Stream, release bool) {
 	content := d.File.Content
-	var flagged [][]analysis.Diagnostic
+	var (
+		buf     [8]docVisit
+		visits  = buf[:0]
+		diags   [][]analysis.Diagnostic // by check, as reported
+		flagged [][]analysis.Diagnostic
+		n       int
+	)
 	for k, c := range ws.docChecks {
-		if f := ws.visit(k, c, d, content); len(f) > 0 {
+		v, ds, f := ws.visit(k, c, d, content)
+		if len(ds) > 0 {
+			if diags == nil {
+				diags = make([][]analysis.Diagnostic, len(ws.docChecks))
+			}
+			diags[k] = ds
+			n += len(ds)
+		}
+		if len(f) > 0 {
 			if flagged == nil {
 				flagged = make([][]analysis.Diagnostic, len(ws.docChecks))
 			}
 			flagged[k] = f
 		}
-	}
-	n := 0
-	for _, v := range d.visits {
-		n += len(v.diags)
+		if v.result != nil || len(ds) > 0 {
+			visits = append(visits, v)
+		}
 	}
 	ws.docDiags.Add(int64(n))
 	if stream.AfterDoc != nil {
-		diags := make([][]analysis.Diagnostic, len(ws.docChecks))
-		for _, v := range d.visits {
-			diags[v.k] = v.diags
-		}
+		all := make([][]analysis.Diagnostic, len(ws.docChecks))
+		copy(all, diags)
 		for k, f := range flagged {
 			if len(f) > 0 {
-				diags[k] = append(f, diags[k]...)
+				all[k] = append(f, all[k]...)
 			}
 		}
-		stream.AfterDoc(d, content, diags)
+		stream.AfterDoc(d, content, all)
+	}
+	if len(visits) > 0 {
+		vs := &visitSet{list: slices.Clip(slices.Clone(visits))}
+		vs.pending.Store(int32(len(visits)))
+		var held []heldDiag
+		if n > 0 {
+			held = make([]heldDiag, 0, n)
+		}
+		for i := range vs.list {
+			v := &vs.list[i]
+			vs.kept |= 1 << v.k
+			if diags == nil {
+				continue
+			}
+			if ds := diags[v.k]; len(ds) > 0 {
+				start := len(held)
+				for _, diag := range ds {
+					held = append(held, hold(d.File.Tok, diag))
+				}
+				v.diags = held[start:len(held):len(held)]
+			}
+		}
+		d.visits = vs
 	}
 	if release {
 		// The blocks go with the text: a check that reads the text back
@@ -238,8 +322,11 @@ func (c *DocCheck) Some(pass *analysis.Pass, ws *Workspace, want func(*Doc) bool
 		ds, ok := later[i]
 		if !ok {
 			v, _ := d.handOver(k)
-			results[i], ds = v.result, v.diags
+			results[i] = v.result
 			ws.noteRead(d)
+			for j := range v.diags {
+				pass.Report(v.diags[j].diagnostic(d.File.Tok))
+			}
 		}
 		for _, diag := range ds {
 			pass.Report(diag)
@@ -289,4 +376,19 @@ type Stream struct {
 	// keeps the typed model, and Content reads a text back from its file
 	// when a check asks for it, checking that it did not change.
 	Release bool
+}
+
+// ForgetModel lets the typed model of ws go: each document's frontmatter,
+// headings, work items, lines, facts, phrase lists and references, and
+// what its DocChecks found that no check took; the workboard, the records
+// and the glossary. What reads files stays: Files, the documents' paths
+// and files, File, Content and FileContent. A driver calls it once the
+// checks are done with the model and it only reports their findings.
+func (ws *Workspace) ForgetModel() {
+	for _, d := range ws.Docs {
+		d.Frontmatter, d.Headings, d.WorkItems, d.StatusLines = nil, nil, nil, nil
+		d.Facts, d.PhraseLists, d.Refs, d.visits = nil, nil, nil, nil
+	}
+	ws.Workboard, ws.Records, ws.Glossary = nil, nil, nil
+	ws.prepared = nil
 }

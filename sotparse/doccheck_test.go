@@ -100,3 +100,58 @@ func TestDocCheckEach(t *testing.T) {
 	boom.Each(&analysis.Pass{Report: func(analysis.Diagnostic) {}}, ws)
 	t.Error("Each returned after a DocCheck panicked")
 }
+
+// TestDocCheckHeldDiagnostics: what a DocCheck reported during the parse
+// is handed over as it was reported, whatever form it was held in: a span
+// of the document to its last byte, with or without a category, and one
+// with related places, a URL, fixes, or no position.
+func TestDocCheckHeldDiagnostics(t *testing.T) {
+	fsys := fstest.MapFS{
+		"A-PRD.md":    {Data: []byte("# A\n\nalpha\n")},
+		"B-ISSUES.md": {Data: []byte("# B\n\nbeta\n")},
+		"C-PRD.md":    {Data: []byte("# C\n")},
+	}
+	dc := &DocCheck{Run: func(p *DocPass) any {
+		f := p.Doc.File
+		size := len(p.Content)
+		p.Report(analysis.Diagnostic{Pos: f.Pos(0), End: f.Pos(size), Category: "span", Message: "whole " + p.Doc.Path})
+		p.Report(analysis.Diagnostic{Pos: f.Pos(size), Message: "at the end"})
+		p.Report(analysis.Diagnostic{Pos: f.Pos(2), End: f.Pos(3), Message: "related", Related: []analysis.RelatedInformation{{Pos: f.Pos(1), Message: "here"}}})
+		p.Report(analysis.Diagnostic{Pos: f.Pos(1), Message: "url", URL: "https://example.com"})
+		p.Report(analysis.Diagnostic{Pos: f.Pos(1), Message: "fix", SuggestedFixes: []analysis.SuggestedFix{{Message: "drop", TextEdits: []analysis.TextEdit{{Pos: f.Pos(0), End: f.Pos(1)}}}}})
+		p.Report(analysis.Diagnostic{Message: "nowhere"})
+		if p.Doc.Path == "C-PRD.md" {
+			return nil // diagnostics, no result
+		}
+		return p.Doc.Path
+	}}
+	parse := func(stream *Stream) *Workspace {
+		disc, err := Discover(fsys, DiscoverOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return ParseStreaming(token.NewFileSet(), disc, func(p string) ([]byte, error) { return fs.ReadFile(fsys, p) }, 0, nil, stream)
+	}
+	each := func(ws *Workspace) string {
+		var out []string
+		pass := &analysis.Pass{Report: func(d analysis.Diagnostic) {
+			p := ws.Fset.Position(d.Pos)
+			e := ws.Fset.Position(d.End)
+			out = append(out, fmt.Sprintf("%s:%d-%s:%d %s %q %v %s %d", p.Filename, p.Offset, e.Filename, e.Offset, d.Category, d.Message, d.Related, d.URL, len(d.SuggestedFixes)))
+		}}
+		out = append(out, fmt.Sprint(dc.Each(pass, ws)))
+		return strings.Join(out, "\n")
+	}
+	want := each(parse(nil))
+	for _, stream := range []*Stream{{Checks: []*DocCheck{dc}}, {Checks: []*DocCheck{dc}, Release: true}} {
+		ws := parse(stream)
+		if got := each(ws); got != want {
+			t.Errorf("stream %+v: handed over\n%s\nwant\n%s", stream, got, want)
+		}
+		for _, d := range ws.Docs {
+			if d.visits != nil && d.visits.list != nil {
+				t.Errorf("%s: the visits were kept after every check took its own", d.Path)
+			}
+		}
+	}
+}

@@ -36,3 +36,28 @@ func TestCollectLessWhileSmall(t *testing.T) {
 	}
 	runtime.KeepAlive(live)
 }
+
+// TestCollectAfterParse: a collection at the end of the parse of a large
+// workspace, none for a small one.
+func TestCollectAfterParse(t *testing.T) {
+	runtime.GC()
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	collectAfterParse()
+	runtime.ReadMemStats(&after)
+	if after.NumGC != before.NumGC {
+		t.Fatalf("%d collections with a small heap, want none", after.NumGC-before.NumGC)
+	}
+	live := make([][]byte, 64)
+	for i := range live {
+		live[i] = make([]byte, 384<<10) // 24 MB in all
+	}
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	collectAfterParse()
+	runtime.ReadMemStats(&after)
+	if after.NumGC == before.NumGC {
+		t.Fatal("no collection with 24 MB live")
+	}
+	runtime.KeepAlive(live)
+}

@@ -36,7 +36,7 @@ func main() {
 
 // tuneGC sets the collector for a run of sotvet; GOGC overrides it.
 //
-// A run keeps its workspace's typed model and findings live to the end,
+// A run keeps its workspace's typed model live until the checks are done,
 // and allocates many times that while it parses. Collecting at 2.5 times
 // the live heap costs a 10,000-document run no more CPU than at 5 times
 // (a smaller heap saves the kernel's page faults), and 2 times costs ~5%
@@ -44,10 +44,11 @@ func main() {
 // outgrow one, the collector would run without end (a 100,000-document
 // workspace took twice as long under the 384 MiB limit sotvet set
 // before). GOMEMLIMIT still sets one: GOMEMLIMIT=128MiB keeps a
-// 10,000-document run under 150 MB, for about 30% more CPU.
+// 10,000-document run under 150 MB, for 10-25% more CPU.
 //
 // While the live heap is small the collector runs less often still (see
-// collectLessWhileSmall).
+// collectLessWhileSmall); once a large workspace is parsed, it collects
+// (collectAfterParse, checks.Options.Parsed).
 func tuneGC() {
 	if os.Getenv("GOGC") == "" {
 		collectLessWhileSmall(150, smallHeap)
