@@ -58,6 +58,12 @@ func (wb *Workboard) index() {
 func nodeBudget(size int) int { return 2*size + 1024 }
 
 func parseWorkboard(f *File, report func(pos, end token.Pos, msg string)) *Workboard {
+	return readWorkboard(f, report, true)
+}
+
+// readWorkboard is parseWorkboard, with loadWorkboardYAML tried before
+// yaml.Load when fast is set.
+func readWorkboard(f *File, report func(pos, end token.Pos, msg string), fast bool) *Workboard {
 	wb := &Workboard{File: f}
 	defer wb.index()
 	content := f.Content
@@ -71,11 +77,13 @@ func parseWorkboard(f *File, report func(pos, end token.Pos, msg string)) *Workb
 		return wb
 	}
 	var doc yaml.Node
-	if err := yaml.Load(content[base:], &doc); err != nil {
-		line, col, msg := yamlErrorPos(err)
-		p := f.Pos(li.offset(line, col))
-		report(p, p, "malformed YAML: "+msg)
-		return wb
+	if !fast || !loadWorkboardYAML(content[base:], &doc) {
+		if err := yaml.Load(content[base:], &doc); err != nil {
+			line, col, msg := yamlErrorPos(err)
+			p := f.Pos(li.offset(line, col))
+			report(p, p, "malformed YAML: "+msg)
+			return wb
+		}
 	}
 	at := func(n *yaml.Node) token.Pos { return f.Pos(li.offset(n.Line, n.Column)) }
 	field := func(k, v *yaml.Node) *Field {
