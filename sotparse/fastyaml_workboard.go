@@ -17,9 +17,13 @@ import (
 // refusals; whitespace-only lines decline):
 //
 //   - the file may open with a run of comment lines, `#` at column 1 and
-//     no trailing space and no CRLF, followed by zero or more empty lines (the comment
+//     no trailing space or CRLF (as every comment line), followed by zero or more empty lines (the comment
 //     then belongs to the first key, or to the document when an empty line
-//     separates them); every other `#` that could start a comment declines;
+//     separates them);
+//   - a run of comment lines at an entry's column of a block sequence of
+//     mappings, with no empty line inside or after it, right before the
+//     entry's `- ` (the comment then belongs to the entry's mapping); every
+//     other `#` that could start a comment declines;
 //   - a top-level key at column 1 takes a flat scalar, a flow sequence, or,
 //     when nothing follows its colon, a block sequence of flat mappings on
 //     the next lines: `- key: value` at one indentation s for every entry,
@@ -62,7 +66,7 @@ func loadWorkboardYAML(data []byte, out *yaml.Node) bool {
 	lastComment := 0
 	for !l.eof && l.data[l.ls] == '#' {
 		// One run from the first line: an empty line would split it.
-		if l.num != lastComment+1 || l.data[l.le-1] == ' ' || l.le < len(l.data) && l.data[l.le] == '\r' || !printableRun(l.data[l.ls:l.le]) {
+		if l.num != lastComment+1 || !l.commentLine(0) {
 			return false
 		}
 		comments = append(comments, l.text[l.ls:l.le])
@@ -117,6 +121,37 @@ func (l *workboardLoader) advance() {
 			return
 		}
 	}
+}
+
+// commentLine reports whether the current line is a comment the subset
+// takes at column col+1: `#` there, no trailing space, no CRLF.
+func (l *workboardLoader) commentLine(col int) bool {
+	return l.indent() == col && l.data[l.ls+col] == '#' && l.data[l.le-1] != ' ' &&
+		(l.le == len(l.data) || l.data[l.le] != '\r') && printableRun(l.data[l.ls:l.le])
+}
+
+// itemComment reads the run of comment lines at column col+1 that may
+// precede an entry of a block sequence there: yaml makes it the entry's
+// head comment when the run has no empty line inside and the entry
+// follows it at once. ok is false when the run is not followed so.
+func (l *workboardLoader) itemComment(col int) (head string, ok bool) {
+	if l.eof || l.indent() != col || l.data[l.ls+col] != '#' {
+		return "", true
+	}
+	var lines []string
+	last := l.num - 1
+	for !l.eof && l.indent() == col && l.data[l.ls+col] == '#' {
+		if l.num != last+1 || !l.commentLine(col) {
+			return "", false
+		}
+		lines = append(lines, l.text[l.ls+col:l.le])
+		last = l.num
+		l.advance()
+	}
+	if l.eof || l.num != last+1 || !l.dash(col) {
+		return "", false
+	}
+	return strings.Join(lines, "\n"), true
 }
 
 // indent returns the current line's leading spaces, or -1 when it holds
@@ -198,7 +233,7 @@ func (l *workboardLoader) entry(col int, nested bool) (k, v *yaml.Node, ok bool)
 		if !ok || l.eof {
 			break
 		}
-		if p := l.indent(); !nested && p >= 0 && l.dash(p) {
+		if p := l.indent(); !nested && p >= 0 && (l.dash(p) || l.data[l.ls+p] == '#') {
 			v, ok = l.mappings(p)
 		} else if nested && p >= col && l.dash(p) {
 			v, ok = l.scalars(p)
@@ -286,12 +321,22 @@ func (l *workboardLoader) scalars(col int) (*yaml.Node, bool) {
 // at column col+1 of the current line.
 func (l *workboardLoader) mappings(col int) (*yaml.Node, bool) {
 	seq := l.node()
-	seq.Kind, seq.Tag, seq.Line, seq.Column = yaml.SequenceNode, seqTag, l.num, col+1
+	seq.Kind, seq.Tag, seq.Column = yaml.SequenceNode, seqTag, col+1
 	l.items = l.items[:0]
 	keys := col + 2
-	for !l.eof && l.dash(col) {
+	for !l.eof {
+		head, ok := l.itemComment(col)
+		if !ok {
+			return nil, false
+		}
+		if !l.dash(col) {
+			break
+		}
+		if seq.Line == 0 {
+			seq.Line = l.num // the first `- `, after any comment
+		}
 		m := l.node()
-		m.Kind, m.Tag, m.Line, m.Column = yaml.MappingNode, mapTag, l.num, keys+1
+		m.Kind, m.Tag, m.Line, m.Column, m.HeadComment = yaml.MappingNode, mapTag, l.num, keys+1, head
 		l.item = l.item[:0]
 		for first := true; first || !l.eof && l.indent() == keys; first = false {
 			if !first && l.data[l.ls+keys] == '-' {
