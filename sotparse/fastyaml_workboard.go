@@ -16,14 +16,14 @@ import (
 // The subset extends loadFlatYAML's (its lines, keys, scalars, resolver and
 // refusals; whitespace-only lines decline):
 //
-//   - the file may open with a run of comment lines, `#` at column 1 and
-//     no trailing space or CRLF (as every comment line), followed by zero or more empty lines (the comment
-//     then belongs to the first key, or to the document when an empty line
-//     separates them);
-//   - a run of comment lines at an entry's column of a block sequence of
-//     mappings, with no empty line inside or after it, right before the
-//     entry's `- ` (the comment then belongs to the entry's mapping); every
-//     other `#` that could start a comment declines;
+//   - the file may open with a run of comment lines (`#` at column 1, no
+//     trailing space, no CRLF, as for every comment line), followed by
+//     zero or more empty lines: the comment belongs to the first key, or
+//     to the document when an empty line separates them;
+//   - a run of comment lines at the column of a block sequence of
+//     mappings, with no empty line inside or after it, right before an
+//     entry's `- `: the comment belongs to the entry's mapping. Every other
+//     `#` that could start a comment declines;
 //   - a top-level key at column 1 takes a flat scalar, a flow sequence, or,
 //     when nothing follows its colon, a block sequence of flat mappings on
 //     the next lines: `- key: value` at one indentation s for every entry,
