@@ -116,16 +116,26 @@ func loadFlatYAML(data []byte, out *yaml.Node) bool {
 
 // flatLine reads the non-empty line data[ls:le] as one `key: value` entry.
 func flatLine(data []byte, ls, le int) (flatEntry, bool) {
-	var e flatEntry
-	if !isFlatKeyFirst(data[ls]) {
-		return e, false
+	e, i, ok := flatKey(data, ls, le)
+	if !ok || e.null {
+		return e, ok
 	}
-	i := ls + 1
+	return e, flatValue(data, &e, ls, i, le)
+}
+
+// flatKey reads the `key:` that starts data[ls:le] at ls. A key followed by
+// spaces alone has a null value; otherwise i is where the value starts.
+// Columns count from ls.
+func flatKey(data []byte, ls, le int) (e flatEntry, i int, ok bool) {
+	if !isFlatKeyFirst(data[ls]) {
+		return e, 0, false
+	}
+	i = ls + 1
 	for i < le && isFlatKeyByte(data[i]) {
 		i++
 	}
 	if i == le || data[i] != ':' || i-ls > maxFlatKey {
-		return e, false
+		return e, 0, false
 	}
 	e.keyStart, e.keyEnd = ls, i
 	colon := i
@@ -138,11 +148,17 @@ func flatLine(data []byte, ls, le int) (flatEntry, bool) {
 		e.null = true
 		e.valStart, e.valEnd = colon+1, colon+1
 		e.valCol = colon + 1 - ls + 1
-		return e, true
+		return e, i, true
 	}
 	if i == colon+1 {
-		return e, false // `key:value` is one plain scalar
+		return e, 0, false // `key:value` is one plain scalar
 	}
+	return e, i, true
+}
+
+// flatValue reads the scalar that starts data[i:le] and runs to the end of
+// the line into e; ls is the first column.
+func flatValue(data []byte, e *flatEntry, ls, i, le int) bool {
 	e.valStart = i
 	e.valCol = i - ls + 1 // everything before the value is ASCII
 	switch c := data[i]; c {
@@ -150,16 +166,16 @@ func flatLine(data []byte, ls, le int) (flatEntry, bool) {
 		q := i + 1
 		for q < le && data[q] != c {
 			if data[q] == '\\' {
-				return e, false
+				return false
 			}
 			q++
 		}
 		if q == le || !printableRun(data[i+1:q]) {
-			return e, false
+			return false
 		}
 		for j := q + 1; j < le; j++ {
 			if data[j] != ' ' {
-				return e, false
+				return false
 			}
 		}
 		e.valStart, e.valEnd = i+1, q
@@ -167,12 +183,12 @@ func flatLine(data []byte, ls, le int) (flatEntry, bool) {
 		if c == '\'' {
 			e.style = yaml.SingleQuotedStyle
 		}
-		return e, true
+		return true
 	case '?', ':', ',', '[', ']', '{', '}', '#', '&', '*', '!', '|', '>', '%', '@', '`':
-		return e, false
+		return false
 	case '-':
 		if i+1 == le || data[i+1] == ' ' {
-			return e, false
+			return false
 		}
 	}
 	end := le
@@ -180,22 +196,22 @@ func flatLine(data []byte, ls, le int) (flatEntry, bool) {
 		end--
 	}
 	if data[end-1] == ':' || !printableRun(data[i:end]) {
-		return e, false
+		return false
 	}
 	for j := i; j < end; j++ {
 		switch data[j] {
 		case ':':
 			if data[j+1] == ' ' {
-				return e, false
+				return false
 			}
 		case '#':
 			if data[j-1] == ' ' {
-				return e, false
+				return false
 			}
 		}
 	}
 	e.valEnd = end
-	return e, true
+	return true
 }
 
 func isFlatKeyFirst(c byte) bool {
@@ -243,6 +259,7 @@ const (
 	timestampTag = "!!timestamp"
 	mergeTag     = "!!merge"
 	mapTag       = "!!map"
+	seqTag       = "!!seq"
 )
 
 // resolvePlainTag is go.yaml.in/yaml/v4's resolve (internal/libyaml

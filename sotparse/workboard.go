@@ -58,6 +58,12 @@ func (wb *Workboard) index() {
 func nodeBudget(size int) int { return 2*size + 1024 }
 
 func parseWorkboard(f *File, report func(pos, end token.Pos, msg string)) *Workboard {
+	return readWorkboard(f, report, true)
+}
+
+// readWorkboard is parseWorkboard, with loadWorkboardYAML tried before
+// yaml.Load when fast is set.
+func readWorkboard(f *File, report func(pos, end token.Pos, msg string), fast bool) *Workboard {
 	wb := &Workboard{File: f}
 	defer wb.index()
 	content := f.Content
@@ -71,16 +77,29 @@ func parseWorkboard(f *File, report func(pos, end token.Pos, msg string)) *Workb
 		return wb
 	}
 	var doc yaml.Node
-	if err := yaml.Load(content[base:], &doc); err != nil {
-		line, col, msg := yamlErrorPos(err)
-		p := f.Pos(li.offset(line, col))
-		report(p, p, "malformed YAML: "+msg)
-		return wb
+	if !fast || !loadWorkboardYAML(content[base:], &doc) {
+		if err := yaml.Load(content[base:], &doc); err != nil {
+			line, col, msg := yamlErrorPos(err)
+			p := f.Pos(li.offset(line, col))
+			report(p, p, "malformed YAML: "+msg)
+			return wb
+		}
 	}
 	at := func(n *yaml.Node) token.Pos { return f.Pos(li.offset(n.Line, n.Column)) }
+	// Fields and items are cut from slabs: a workboard holds hundreds of
+	// thousands of them, all alive as long as it is.
+	var fields []Field
+	newField := func() *Field {
+		if len(fields) == cap(fields) {
+			fields = make([]Field, 0, 256)
+		}
+		fields = fields[:len(fields)+1]
+		return &fields[len(fields)-1]
+	}
 	field := func(k, v *yaml.Node) *Field {
 		off := li.offset(v.Line, v.Column)
-		fl := &Field{Key: k.Value, KeyPos: at(k), ValuePos: f.Pos(off), ValueEnd: f.Pos(li.lineEnd(off))}
+		fl := newField()
+		fl.Key, fl.KeyPos, fl.ValuePos, fl.ValueEnd = k.Value, at(k), f.Pos(off), f.Pos(li.lineEnd(off))
 		if v.Kind == yaml.ScalarNode {
 			fl.Scalar = true
 			fl.Value = v.Value
@@ -125,6 +144,11 @@ func parseWorkboard(f *File, report func(pos, end token.Pos, msg string)) *Workb
 		return wb
 	}
 	wb.Complete = true
+	var slab []WorkboardItem
+	if len(items.Content) > 0 {
+		wb.Items = make([]*WorkboardItem, 0, len(items.Content))
+		slab = make([]WorkboardItem, len(items.Content))
+	}
 	exhausted := func(n *yaml.Node) bool {
 		if budget >= 0 {
 			return false
@@ -135,7 +159,7 @@ func parseWorkboard(f *File, report func(pos, end token.Pos, msg string)) *Workb
 		wb.Complete = false
 		return true
 	}
-	for _, n := range items.Content {
+	for slot, n := range items.Content {
 		if budget--; exhausted(n) {
 			break
 		}
@@ -145,7 +169,8 @@ func parseWorkboard(f *File, report func(pos, end token.Pos, msg string)) *Workb
 			wb.Complete = false // an item was lost: absence proves nothing
 			continue
 		}
-		it := &WorkboardItem{Pos: at(n), End: at(n)}
+		it := &slab[slot]
+		it.Pos, it.End = at(n), at(n)
 		seen := map[string]bool{}
 		for i := 0; i+1 < len(n.Content); i += 2 {
 			k, v := n.Content[i], deref(n.Content[i+1])
@@ -190,7 +215,9 @@ func parseWorkboard(f *File, report func(pos, end token.Pos, msg string)) *Workb
 							continue
 						}
 						off := li.offset(e.Line, e.Column)
-						it.BlockedBy = append(it.BlockedBy, &Field{Key: "blocked_by", Value: e.Value, Scalar: true, KeyPos: at(k), ValuePos: f.Pos(off), ValueEnd: f.Pos(off + len(e.Value))})
+						b := newField()
+						b.Key, b.Value, b.Scalar, b.KeyPos, b.ValuePos, b.ValueEnd = "blocked_by", e.Value, true, at(k), f.Pos(off), f.Pos(off+len(e.Value))
+						it.BlockedBy = append(it.BlockedBy, b)
 					}
 				case yaml.ScalarNode:
 					if v.Tag != "!!null" && v.Value != "" {

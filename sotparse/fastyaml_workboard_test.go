@@ -1,0 +1,369 @@
+package sotparse
+
+import (
+	"bytes"
+	"fmt"
+	"go/token"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/rogpeppe/go-internal/txtar"
+	"github.com/svrnty/sotvet/internal/testcorpus"
+	"github.com/svrnty/sotvet/scripts/gen-corpus/gencorpus"
+	yaml "go.yaml.in/yaml/v4"
+)
+
+// sameWorkboardAsLoad checks loadWorkboardYAML against yaml.Load on data:
+// it either declines, or yaml.Load accepts data and builds an equal node.
+// It also reads data as a workboard both ways and compares the model and
+// the findings. It reports whether the fast path took the file.
+func sameWorkboardAsLoad(t testing.TB, data []byte) bool {
+	t.Helper()
+	var fast yaml.Node
+	took := loadWorkboardYAML(data, &fast)
+	if !took {
+		if !fast.IsZero() {
+			t.Fatalf("declined %q but wrote the node", data)
+		}
+	} else {
+		var want yaml.Node
+		if err := yaml.Load(data, &want); err != nil {
+			t.Fatalf("fast path took %q, which yaml.Load rejects: %v", data, err)
+		}
+		if !reflect.DeepEqual(&fast, &want) {
+			t.Fatalf("fast path on %.200q: %s", data, firstNodeDiff(dumpYAMLNode(&fast), dumpYAMLNode(&want)))
+		}
+	}
+	got, gotFindings := readTestWorkboard(data, true)
+	want, wantFindings := readTestWorkboard(data, false)
+	if !reflect.DeepEqual(got, want) || !reflect.DeepEqual(gotFindings, wantFindings) {
+		t.Fatalf("workboard %q: with the fast path %+v %q, with yaml.Load %+v %q", data, got, gotFindings, want, wantFindings)
+	}
+	return took
+}
+
+// firstNodeDiff returns the first line where two node dumps differ.
+func firstNodeDiff(got, want string) string {
+	g, w := strings.Split(got, "\n"), strings.Split(want, "\n")
+	for i := range min(len(g), len(w)) {
+		if g[i] != w[i] {
+			return fmt.Sprintf("node %d:\n got %s\nwant %s", i, g[i], w[i])
+		}
+	}
+	return fmt.Sprintf("%d nodes, want %d", len(g), len(w))
+}
+
+// readTestWorkboard reads data as WORKBOARD.yaml with or without the fast
+// path, returning the workboard and its findings with their offsets.
+func readTestWorkboard(data []byte, fast bool) (*Workboard, []string) {
+	fset := token.NewFileSet()
+	f := &File{Path: "WORKBOARD.yaml", Role: RoleWorkboard, Tok: fset.AddFile("WORKBOARD.yaml", -1, len(data)), Content: data}
+	var findings []string
+	wb := readWorkboard(f, func(pos, end token.Pos, msg string) {
+		findings = append(findings, fmt.Sprintf("%d-%d: %s", pos, end, msg))
+	}, fast)
+	return wb, findings
+}
+
+// workboardCases are hostile and tricky workboards; fast says whether the
+// fast path must take the file.
+var workboardCases = []struct {
+	yaml string
+	fast bool
+}{
+	{"items:\n  - id: A\n    title: T\n    status: draft\n    blocked_by: []\n    source: a.md\n", true},
+	{"items:\n- id: A\n  title: T\n- id: B\n  blocked_by: [A]\n", true},
+	{"items:\n    - id: A\n      title: T\n", true},
+	{"items:\n  - id: A\n    blocked_by: [A, B,C ,  D]\n    other: [ ]\n    x: [1, 1.5, true, null, 2025-01-01, 0x1F, _a, a/b.c]\n", true},
+	{"items:\n  - id: A\n    blocked_by:\n      - B\n      - 'C'\n      - \"D\"\n    source: s\n", true},
+	{"items:\n  - id: A\n    blocked_by:\n    - B\n    - C\n    source: s\n  - id: B\n", true},
+	{"items:\n  - id: A\n    blocked_by:\n        - B\n    source: s\n", true},
+	{"items:\n  - id: A\n    blocked_by:\n  - id: B\n", true},
+	{"items:\n  - id: A\n    blocked_by:\n", true},
+	{"items:\n  - id: A\n    blocked_by:\n\n\n      - B\n\n    source: x\n\n", true},
+	{"items: []\n", true},
+	{"items:\n  - id: A\n\n    title: B\n", true},
+	{"a: [A]\nb:\n- x: 1\n  y:\n  - 2\n  - 3\n  z: [4]\nc: d\n", true},
+	{"items:\n  - id: A\n    blocked_by:\n    - B\n  - id: C\n    blocked_by:\n      - D\n", true},
+	{"x:\n  - a: b\n    c:\n    - d\n    -  e\n", false},
+	{"items: [A]\n", true},
+	{"items:\n", true},
+	{"items:\nother: x\n", true},
+	{"version: 1\nitems:\n  - id: A\nowner: jp\n", true},
+	{"items:\n  - id: A\nmore:\n  - id: B\n", true},
+	{"items:\n  - id: A\n  - id: A\n    id: B\n", true},
+	{"items:\n  - id: A\nitems:\n  - id: B\n", true},
+	{"items:\n  - 1: 2\n    true: false\n    null: ~\n    2025-01-01: 2025-01-01T10:00:00Z\n", true},
+	{"items:\n  - id: <<\n", false},
+	{"items:\n  - id: A\n    x: [<<]\n", false},
+	// Comments.
+	{"# head\nitems:\n  - id: A\n", true},
+	{"# head\n# more\n\nitems:\n  - id: A\n", true},
+	{"# head\n\n\nitems:\n  - id: A\n", true},
+	{"#\n#x\n# y\nitems: []\n", true},
+	{"# a\n\n# b\nitems:\n  - id: A\n", false},
+	{"# a\n\r\nitems: []\n", true},
+	{"# a\n\r\n\r\nitems: []\n", true},
+	{"#a\nitems:\n\n  - id: A\n", true},
+	{"\n# head\nitems:\n  - id: A\n", false},
+	{"# head \nitems:\n  - id: A\n", false},
+	{"# only\n", false},
+	{"items:\n  # item\n  - id: A\n", true},
+	{"# h\nitems:\n  # c1\n  # c2\n  - id: x\n    b: []\n  # c3\n  - id: y\n    b:\n      - z\n  #c4\n  - id: w\n", true},
+	{"items:\n- id: x\n# c\n- id: y\n", true},
+	{"items:\n  # c1\n\n  - id: x\n", false},
+	{"items:\n  # c1\n\n  # c2\n  - id: x\n", false},
+	{"items:\n  - id: x\n  # c1\n\n  - id: y\n", false},
+	{"items:\n  - id: x\n  # c1\n", false},
+	{"items:\n  - id: x\n  # c1\nother: y\n", false},
+	{"items:\n  - id: x\n # c1\n  - id: y\n", false},
+	{"items:\n  - id: x\n   # c1\n  - id: y\n", false},
+	{"items:\n  - id: x\n  # c1 \n  - id: y\n", false},
+	{"items:\n  - id: x\n  # c1\r\n  - id: y\n", false},
+	{"items:\n  - id: x\n  #\n  - id: y\n", true},
+	{"items:\n  - id: x\n    blocked_by:\n    - a\n  # c\n  - id: y\n", true},
+	{"items:\n  - id: x\n    blocked_by:\n    # c\n    - a\n", false},
+	{"items:\n  - id: A # c\n", false},
+	{"items:\n  - id: A\n    # c\n", false},
+	{"items:\n  - id: A\n# foot\n", false},
+	{"items:\n  - id: A\n    blocked_by: [A] # c\n", false},
+	{"items:\n  - id: A\n    blocked_by: [A #c]\n", false},
+	{"items:\n  - id: A\n    blocked_by:\n      - B # c\n", false},
+	{"items: # c\n  - id: A\n", false},
+	{"# head\r\nitems:\r\n  - id: A\r\n", false},
+	{"# head\nitems:\r\n  - id: A\r\n", true},
+	// Flow sequences the subset leaves to yaml.Load.
+	{"items:\n  - blocked_by: [A, ]\n", false},
+	{"items:\n  - blocked_by: [, A]\n", false},
+	{"items:\n  - blocked_by: [A B]\n", false},
+	{"items:\n  - blocked_by: [A]]\n", false},
+	{"items:\n  - blocked_by: [A] x\n", false},
+	{"items:\n  - blocked_by: [A\n", false},
+	{"items:\n  - blocked_by: [A,\n      B]\n", false},
+	{"items:\n  - blocked_by: [\"A\"]\n", false},
+	{"items:\n  - blocked_by: ['A']\n", false},
+	{"items:\n  - blocked_by: [a: b]\n", false},
+	{"items:\n  - blocked_by: [[A]]\n", false},
+	{"items:\n  - blocked_by: [{a: b}]\n", false},
+	{"items:\n  - blocked_by: [-1]\n", false},
+	{"items:\n  - blocked_by: [é]\n", false},
+	{"items:\n  - blocked_by: [A]  \n", true},
+	{"items:\n  - blocked_by: {}\n", false},
+	{"items:\n  - blocked_by: {a: b}\n", false},
+	// Shapes outside the subset.
+	{"items:\n  - id: A\n   title: T\n", false},
+	{"items:\n  - id: A\n     title: T\n", false},
+	{"items:\n  - id: A\n    title: T\n      continued\n", false},
+	{"items:\n  - id: A\n    title: T\n  continued\n", false},
+	{"items:\n  -  id: A\n", false},
+	{"items:\n  -id: A\n", false},
+	{"items:\n  -\n    id: A\n", false},
+	{"items:\n  - - A\n", false},
+	{"items:\n  - A\n", false},
+	{"items:\n  - A\n  - B\n", false},
+	{"items:\n  - id: A\n  - B\n", false},
+	{"items:\n  - id: A\n   - id: B\n", false},
+	{"items:\n  - id: A\n    - B\n", false},
+	{"items:\n  - id: A\n    blocked_by: B\n      - C\n", false},
+	{"items:\n  - id: A\n    blocked_by:\n      - B\n     - C\n", false},
+	{"items:\n  - id: A\n    blocked_by:\n      - B\n        - C\n", false},
+	{"items:\n  - id: A\n    blocked_by:\n      -  B\n", false},
+	{"items:\n  - id: A\n    blocked_by:\n      -\n", false},
+	{"items:\n  - id: A\n    blocked_by:\n      - a: b\n", false},
+	{"items:\n  - id: A\n    blocked_by:\n      - [A]\n", false},
+	{"items:\n  - id: A\n    nested:\n      key: v\n", false},
+	{"items:\n  key: v\n", false},
+	{"items:\n  - id: A\n  key: v\n", false},
+	{"items:\n  - id: A\n    title: |\n      text\n", false},
+	{"items:\n  - id: A\n    title: >\n      text\n", false},
+	{"items:\n  - id: &a A\n  - id: *a\n", false},
+	{"items:\n  - &x\n    id: A\n", false},
+	{"items: !!seq\n  - id: A\n", false},
+	{"items:\n  - id: !!str 1\n", false},
+	{"items:\n  - ? id\n    : A\n", false},
+	{"items:\n  - \"id\": A\n", false},
+	{"items:\n  - id: \"A\\\"\"\n", false},
+	{"items:\n  - id: A\n---\nitems: []\n", false},
+	{"---\nitems: []\n", false},
+	{"items: []\n...\n", false},
+	{"- id: A\n", false},
+	{"items\n", false},
+	{"items:\n\t- id: A\n", false},
+	{"items:\n  - id:\tA\n", false},
+	{"items:\n  -\tid: A\n", false},
+	{"items:\n  - id: A\n  \n  - id: B\n", false},
+	{"items:\n  - id: A\r\r\n", false},
+	{"items:\n  - id: A\rtitle: B\n", false},
+	{"\xEF\xBB\xBFitems: []\n", false},
+	{"items:\n  - id: A\xff\n", false},
+	{"items:\n  - id: A\n  - id: B\r\n  - id: C", true},
+	{"items:\n  - id: " + strings.Repeat("x", 5000) + "\n", true},
+	{"items:\n  - " + strings.Repeat("k", maxFlatKey+1) + ": x\n", false},
+	{"items:\n  - id: A\n    blocked_by: [" + strings.Repeat("B, ", maxFlowItems) + "C]\n", false},
+	{"", false},
+	{"\n", false},
+	{"  \n", false},
+}
+
+func TestWorkboardYAMLCases(t *testing.T) {
+	for _, c := range workboardCases {
+		if got := sameWorkboardAsLoad(t, []byte(c.yaml)); got != c.fast {
+			var n yaml.Node
+			err := yaml.Load([]byte(c.yaml), &n)
+			t.Errorf("fast path took %q: %v, want %v (yaml.Load error: %v)", c.yaml, got, c.fast, err)
+		}
+	}
+	// The frontmatter path's blocks are workboards too, as the top-level
+	// mapping of this subset.
+	for _, c := range flatYAMLCases {
+		sameWorkboardAsLoad(t, []byte(c.yaml))
+	}
+}
+
+// workboardFiles returns the WORKBOARD.yaml files of the sample workspace,
+// the scenarios' workspaces, every generated shape and the real corpus when
+// it is beside the checkout, by name.
+func workboardFiles(t *testing.T) map[string][]byte {
+	files := map[string][]byte{}
+	read := func(name, p string) {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		files[name] = b
+	}
+	read("sample", filepath.Join("..", "testdata", "workspace", "WORKBOARD.yaml"))
+	scripts, err := filepath.Glob(filepath.Join("..", "testdata", "script", "*.txtar"))
+	if err != nil || len(scripts) == 0 {
+		t.Fatalf("no scenarios found: %v", err)
+	}
+	for _, p := range scripts {
+		a, err := txtar.ParseFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range a.Files {
+			if strings.HasSuffix(f.Name, ".yaml") || strings.HasSuffix(f.Name, ".yml") {
+				files[p+":"+f.Name] = f.Data
+			}
+		}
+	}
+	for _, shape := range append([]string{"default"}, gencorpus.Shapes...) {
+		n := 200
+		if shape == "bigdoc" {
+			n = 1
+		}
+		dir := t.TempDir()
+		if err := gencorpus.WriteShape(dir, shape, n, 7, gencorpus.Options{}); err != nil {
+			t.Fatal(err)
+		}
+		err := filepath.WalkDir(dir, func(p string, de fs.DirEntry, err error) error {
+			if err == nil && !de.IsDir() && strings.HasSuffix(p, ".yaml") {
+				rel, _ := filepath.Rel(dir, p)
+				read("gen-corpus "+shape+":"+rel, p)
+			}
+			return err
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	if dir := testcorpus.Optional(t); dir != "" {
+		read("corpus", filepath.Join(dir, "WORKBOARD.yaml"))
+	}
+	return files
+}
+
+// TestWorkboardYAMLWorkspaces runs the fast path beside yaml.Load on every
+// WORKBOARD.yaml (and other YAML file) of the test workspaces, as written,
+// with CRLF line ends and without comment lines.
+func TestWorkboardYAMLWorkspaces(t *testing.T) {
+	taken := 0
+	for name, b := range workboardFiles(t) {
+		took := sameWorkboardAsLoad(t, b)
+		tookCRLF := sameWorkboardAsLoad(t, bytes.ReplaceAll(b, []byte("\n"), []byte("\r\n")))
+		var plain []byte
+		for _, line := range bytes.SplitAfter(b, []byte("\n")) {
+			if !bytes.HasPrefix(bytes.TrimLeft(line, " "), []byte("#")) {
+				plain = append(plain, line...)
+			}
+		}
+		tookPlain := sameWorkboardAsLoad(t, plain)
+		t.Logf("%s: fast path %v (CRLF %v, without comments %v)", name, took, tookCRLF, tookPlain)
+		if took {
+			taken++
+		}
+		if strings.HasPrefix(name, "gen-corpus") && strings.HasSuffix(name, ":WORKBOARD.yaml") && !(took && tookPlain) {
+			t.Errorf("%s: the fast path declined a generated workboard", name)
+		}
+		if name == "corpus" && !(took && tookPlain) {
+			t.Errorf("corpus: the fast path declined the workboard (%v) or the workboard without its comments (%v)", took, tookPlain)
+		}
+	}
+	if taken == 0 {
+		t.Error("the fast path took no workboard")
+	}
+}
+
+func FuzzWorkboardFastPath(f *testing.F) {
+	for _, c := range workboardCases {
+		f.Add([]byte(c.yaml))
+	}
+	if dir, ok := testcorpus.Dir(); ok {
+		if b, err := os.ReadFile(filepath.Join(dir, "WORKBOARD.yaml")); err == nil {
+			f.Add(b)
+		}
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		sameWorkboardAsLoad(t, data)
+		// The same bytes as an item's value and as a key of an item, and
+		// under a comment, which a random file seldom offers whole.
+		sameWorkboardAsLoad(t, append([]byte("items:\n  - id: "), data...))
+		sameWorkboardAsLoad(t, append(append([]byte("items:\n  - id: A\n    "), data...), ": x\n  - id: B\n"...))
+		sameWorkboardAsLoad(t, append([]byte("# c\nitems:\n  - blocked_by: "), data...))
+		sameWorkboardAsLoad(t, bytes.ReplaceAll(data, []byte("\n"), []byte("\r\n")))
+	})
+}
+
+// BenchmarkWorkboardYAML reads a generated 10,000-item workboard with the
+// fast path and with yaml.Load, and as parseWorkboard does.
+func BenchmarkWorkboardYAML(b *testing.B) {
+	dir := b.TempDir()
+	if err := gencorpus.WriteShape(dir, "workboard", 10000, 1, gencorpus.Options{}); err != nil {
+		b.Fatal(err)
+	}
+	data, err := os.ReadFile(filepath.Join(dir, "WORKBOARD.yaml"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Run("fast", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			var n yaml.Node
+			if !loadWorkboardYAML(data, &n) {
+				b.Fatal("declined")
+			}
+		}
+	})
+	b.Run("yaml.Load", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			var n yaml.Node
+			if err := yaml.Load(data, &n); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	for _, fast := range []bool{true, false} {
+		b.Run(fmt.Sprintf("parseWorkboard/fast=%v", fast), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				readTestWorkboard(data, fast)
+			}
+		})
+	}
+}
