@@ -5,8 +5,11 @@
 // goldmark and the GFM extensions sotparse uses (sotparse.MarkdownExtensions),
 // in parallel on GOMAXPROCS workers. The ASTs
 // are discarded: no extraction, no checks, no output but a one-line summary.
+// With -workboard it also loads DIR/WORKBOARD.yaml into a yaml.Node, for a
+// workspace whose workboard is most of what there is to parse (bench.sh's
+// workboard shape).
 //
-//	parseonly [-yaml=false] DIR
+//	parseonly [-yaml=false] [-workboard] DIR
 package main
 
 import (
@@ -32,9 +35,10 @@ import (
 
 func main() {
 	loadYAML := flag.Bool("yaml", true, "load the frontmatter into a yaml.Node (false: split only)")
+	workboard := flag.Bool("workboard", false, "also load DIR/WORKBOARD.yaml into a yaml.Node")
 	flag.Parse()
 	if flag.NArg() != 1 {
-		fmt.Fprintln(os.Stderr, "usage: parseonly [-yaml=false] DIR")
+		fmt.Fprintln(os.Stderr, "usage: parseonly [-yaml=false] [-workboard] DIR")
 		os.Exit(2)
 	}
 	root := flag.Arg(0)
@@ -94,6 +98,20 @@ func main() {
 				_ = md.Parse(text.NewReader(body), parser.WithContext(parser.NewContext()))
 			}
 		}()
+	}
+	if *workboard {
+		// Alongside the documents, as sotvet's parse reads it.
+		wg.Go(func() {
+			content, err := os.ReadFile(filepath.Join(root, "WORKBOARD.yaml"))
+			var node yaml.Node
+			if err == nil {
+				nbytes.Add(int64(len(content)))
+				err = yaml.Load(content, &node)
+			}
+			if err != nil {
+				nerr.Add(1)
+			}
+		})
 	}
 	for _, p := range paths {
 		next <- p
