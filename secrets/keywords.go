@@ -9,18 +9,35 @@ import "slices"
 //
 // States are renumbered so that every state with an output (some keyword ends
 // there) sorts after every state without one; the hot loop then needs a single
-// comparison per byte to notice a hit. Transition targets are stored
-// pre-multiplied by the alphabet size, so a step is trans[state+class[b]].
+// comparison per byte to notice a hit. Among each group states are in
+// breadth-first order, so the shallow states most text keeps returning to
+// share cache lines. A stored transition t addresses the row starting at
+// t<<shift, so a step is trans[t<<shift+class[b]].
+//
+// The table is 16-bit whenever the row starts fit (the default rules' 1,660
+// states x 46 classes do with shift 1): the ~270 rows planning prose keeps
+// visiting then take ~25 KB and stay in L1, where with 32-bit entries they
+// took ~50 KB, spilled to L2, and the scan was bound by its latency.
 type kwMatcher struct {
 	class      [256]uint8 // byte -> alphabet class (0 = not in any keyword)
-	nclass     uint32
-	trans      []uint32 // [state*nclass + class] -> next state*nclass
-	matchStart uint32   // first output state, pre-multiplied
-	maxLen     int      // longest keyword
+	width      uint32     // row width: classes, padded to a multiple of 1<<shift
+	shift      uint32     // a stored state t starts its row at t<<shift
+	rowStep    uint32     // width>>shift: one row, in stored form
+	t16        []uint16   // transitions, when every stored state fits 16 bits
+	t32        []uint32   // transitions otherwise
+	matchStart uint32     // first output state, stored form
+	maxLen     int        // longest keyword
 	out        [][]uint16
-	// out[(state-matchStart)/nclass] lists the rule indices whose keywords
-	// end in that state.
+	// out[(state-matchStart)/rowStep] lists the rule indices whose
+	// keywords end in that state.
 }
+
+// transition is the type of a stored DFA state.
+type transition interface{ ~uint16 | ~uint32 }
+
+// max16 is the largest stored state the 16-bit table holds; tests lower it
+// to exercise the wider shifts and the 32-bit table.
+var max16 = uint32(0xffff)
 
 // newKWMatcher builds the automaton. kws[i] is a keyword, rules[i] the rule
 // index it belongs to. Keywords are matched case-insensitively (ASCII).
@@ -53,11 +70,10 @@ func newKWMatcher(kws []string, rules []int) *kwMatcher {
 	for c := 'A'; c <= 'Z'; c++ {
 		m.class[c] = m.class[c+'a'-'A']
 	}
-	m.nclass = uint32(next)
-	if m.nclass < 2 || next == 255 {
-		m.nclass = 256
+	nc := int(next)
+	if nc < 2 || next == 255 {
+		nc = 256
 	}
-	nc := int(m.nclass)
 
 	// Trie, as a dense table: child[s*nc+c] is the child of state s on
 	// class c, or 0 (the root is nobody's child). The breadth-first pass
@@ -112,31 +128,33 @@ func newKWMatcher(kws []string, rules []int) *kwMatcher {
 		}
 	}
 
-	// Renumber: states without output first (root stays 0), then the rest.
+	// Renumber: states without output first (root stays 0), then the rest,
+	// each group in breadth-first order.
+	bfs := append([]int32{0}, queue...)
 	order := make([]int, 0, len(out))
-	for i, rs := range out {
-		if len(rs) == 0 {
-			order = append(order, i)
+	for _, i := range bfs {
+		if len(out[i]) == 0 {
+			order = append(order, int(i))
 		}
 	}
 	firstMatch := len(order)
-	for i, rs := range out {
-		if len(rs) != 0 {
-			order = append(order, i)
+	for _, i := range bfs {
+		if len(out[i]) != 0 {
+			order = append(order, int(i))
 		}
 	}
+	m.layout(len(out), nc)
 	newID := make([]uint32, len(out))
 	for ni, oi := range order {
-		newID[oi] = uint32(ni * nc)
+		newID[oi] = uint32(ni) * m.rowStep
 	}
-	m.trans = make([]uint32, len(out)*nc)
-	for ni, oi := range order {
-		row := m.trans[ni*nc : (ni+1)*nc]
-		for c, t := range delta[oi*nc : (oi+1)*nc] {
-			row[c] = newID[t]
-		}
+	w := int(m.width)
+	if m.t16 != nil {
+		fill(m.t16, w, nc, order, delta, newID)
+	} else {
+		fill(m.t32, w, nc, order, delta, newID)
 	}
-	m.matchStart = uint32(firstMatch * nc)
+	m.matchStart = uint32(firstMatch) * m.rowStep
 	m.out = make([][]uint16, len(out)-firstMatch)
 	for ni := firstMatch; ni < len(order); ni++ {
 		rs := out[order[ni]]
@@ -147,6 +165,32 @@ func newKWMatcher(kws []string, rules []int) *kwMatcher {
 		m.out[ni-firstMatch] = o
 	}
 	return m
+}
+
+// layout picks the table: 16-bit with the least padding that makes every
+// stored state fit, else 32-bit, unpadded.
+func (m *kwMatcher) layout(states, nc int) {
+	for sh := uint32(0); sh <= 8; sh++ {
+		w := (uint32(nc) + 1<<sh - 1) &^ (1<<sh - 1)
+		if uint64(states-1)*uint64(w)>>sh <= uint64(max16) {
+			m.width, m.shift, m.rowStep = w, sh, w>>sh
+			m.t16 = make([]uint16, states*int(w))
+			return
+		}
+	}
+	m.width, m.shift, m.rowStep = uint32(nc), 0, uint32(nc)
+	m.t32 = make([]uint32, states*nc)
+}
+
+// fill writes the renumbered rows: row ni of tr is old state order[ni],
+// whose transitions delta gives over nc classes.
+func fill[T transition](tr []T, w, nc int, order []int, delta []int32, newID []uint32) {
+	for ni, oi := range order {
+		row := tr[ni*w : ni*w+nc]
+		for c, t := range delta[oi*nc : (oi+1)*nc] {
+			row[c] = T(newID[t])
+		}
+	}
 }
 
 // trieSize returns the number of states of the trie of kws over the
@@ -205,13 +249,19 @@ type hitRec struct {
 
 // run steps the DFA from state s over data[from:to], reporting hits.
 func (m *kwMatcher) run(data []byte, from, to int, s uint32, hit func(int, []uint16)) uint32 {
-	tr := m.trans
+	if m.t16 != nil {
+		return run(m, m.t16, data, from, to, s, hit)
+	}
+	return run(m, m.t32, data, from, to, s, hit)
+}
+
+func run[T transition](m *kwMatcher, tr []T, data []byte, from, to int, s uint32, hit func(int, []uint16)) uint32 {
 	cls := &m.class
-	ms := m.matchStart
+	ms, sh := m.matchStart, m.shift&31
 	for i := from; i < to; i++ {
-		s = tr[s+uint32(cls[data[i]])]
+		s = uint32(tr[s<<sh+uint32(cls[data[i]])])
 		if s >= ms {
-			hit(i, m.out[(s-ms)/m.nclass])
+			hit(i, m.out[(s-ms)/m.rowStep])
 		}
 	}
 	return s
@@ -219,39 +269,45 @@ func (m *kwMatcher) run(data []byte, from, to int, s uint32, hit func(int, []uin
 
 // warm returns the state after data[from:to] started from the root,
 // ignoring hits.
-func (m *kwMatcher) warm(data []byte, from, to int) uint32 {
+func warm[T transition](m *kwMatcher, tr []T, data []byte, from, to int) uint32 {
 	if from < 0 {
 		from = 0
 	}
-	tr := m.trans
 	cls := &m.class
+	sh := m.shift & 31
 	s := uint32(0)
 	for i := from; i < to; i++ {
-		s = tr[s+uint32(cls[data[i]])]
+		s = uint32(tr[s<<sh+uint32(cls[data[i]])])
 	}
 	return s
 }
 
 func (m *kwMatcher) scan4(data []byte, bs, be int, buf *[4][]hitRec, hit func(int, []uint16)) uint32 {
+	if m.t16 != nil {
+		return scan4(m, m.t16, data, bs, be, buf, hit)
+	}
+	return scan4(m, m.t32, data, bs, be, buf, hit)
+}
+
+func scan4[T transition](m *kwMatcher, tr []T, data []byte, bs, be int, buf *[4][]hitRec, hit func(int, []uint16)) uint32 {
 	q := (be - bs) / 4
 	b0, b1, b2, b3 := bs, bs+q, bs+2*q, bs+3*q
 	w := m.maxLen - 1
-	s0 := m.warm(data, b0-w, b0)
-	s1 := m.warm(data, b1-w, b1)
-	s2 := m.warm(data, b2-w, b2)
-	s3 := m.warm(data, b3-w, b3)
+	s0 := warm(m, tr, data, b0-w, b0)
+	s1 := warm(m, tr, data, b1-w, b1)
+	s2 := warm(m, tr, data, b2-w, b2)
+	s3 := warm(m, tr, data, b3-w, b3)
 	d0, d1, d2, d3 := data[b0:b0+q], data[b1:b1+q], data[b2:b2+q], data[b3:b3+q]
 	for k := range buf {
 		buf[k] = buf[k][:0]
 	}
-	tr := m.trans
 	cls := &m.class
-	ms := m.matchStart
+	ms, sh := m.matchStart, m.shift&31
 	for j := 0; j < q && j < len(d0) && j < len(d1) && j < len(d2) && j < len(d3); j++ {
-		s0 = tr[s0+uint32(cls[d0[j]])]
-		s1 = tr[s1+uint32(cls[d1[j]])]
-		s2 = tr[s2+uint32(cls[d2[j]])]
-		s3 = tr[s3+uint32(cls[d3[j]])]
+		s0 = uint32(tr[s0<<sh+uint32(cls[d0[j]])])
+		s1 = uint32(tr[s1<<sh+uint32(cls[d1[j]])])
+		s2 = uint32(tr[s2<<sh+uint32(cls[d2[j]])])
+		s3 = uint32(tr[s3<<sh+uint32(cls[d3[j]])])
 		if s0|s1|s2|s3 >= ms {
 			if s0 >= ms {
 				buf[0] = append(buf[0], hitRec{b0 + j, s0})
@@ -269,10 +325,10 @@ func (m *kwMatcher) scan4(data []byte, bs, be int, buf *[4][]hitRec, hit func(in
 	}
 	for k := range buf {
 		for _, h := range buf[k] {
-			hit(h.i, m.out[(h.s-ms)/m.nclass])
+			hit(h.i, m.out[(h.s-ms)/m.rowStep])
 		}
 	}
-	return m.run(data, b3+q, be, s3, hit)
+	return run(m, tr, data, b3+q, be, s3, hit)
 }
 
 func lower(c byte) byte {
@@ -291,31 +347,36 @@ func appendUnique(s []int, v int) []int {
 	return append(s, v)
 }
 
-// any reports whether some keyword occurs in data.
 // hitMask returns the set of rule indices (all under 64) with a keyword
 // in data, as a bit mask.
 func (m *kwMatcher) hitMask(data []byte) uint64 {
 	var mask uint64
-	s := uint32(0)
-	for _, c := range data {
-		s = m.trans[s+uint32(m.class[c])]
-		if s >= m.matchStart {
-			for _, r := range m.out[(s-m.matchStart)/m.nclass] {
-				mask |= 1 << (r & 63)
-			}
+	m.run(data, 0, len(data), 0, func(_ int, rules []uint16) {
+		for _, r := range rules {
+			mask |= 1 << (r & 63)
 		}
-	}
+	})
 	return mask
 }
 
+// any reports whether some keyword occurs in data.
 func (m *kwMatcher) any(data []byte) bool {
 	if len(m.out) == 0 {
 		return false
 	}
+	if m.t16 != nil {
+		return anyHit(m, m.t16, data)
+	}
+	return anyHit(m, m.t32, data)
+}
+
+func anyHit[T transition](m *kwMatcher, tr []T, data []byte) bool {
+	cls := &m.class
+	ms, sh := m.matchStart, m.shift&31
 	s := uint32(0)
 	for _, c := range data {
-		s = m.trans[s+uint32(m.class[c])]
-		if s >= m.matchStart {
+		s = uint32(tr[s<<sh+uint32(cls[c])])
+		if s >= ms {
 			return true
 		}
 	}
