@@ -77,19 +77,22 @@ func lastWord(s string, frame *framing) string {
 		for i > 0 && wordByte[s[i-1]] {
 			i--
 		}
-		a := i
-		for a < b && s[a] == '.' {
-			a++
+		if w := hashedWord(s[i:b], frame); w != "" {
+			return w
 		}
-		for b > a && s[b-1] == '.' {
-			b--
-		}
-		if a == b || frame != nil && frame.has(s[a:b]) {
-			continue
-		}
-		return s[a:b]
 	}
 	return ""
+}
+
+// hashedWord is the word restateKey hashes for the run of word bytes w:
+// w without its leading and trailing dots, or "" when that leaves nothing
+// or a framing word.
+func hashedWord(w string, frame *framing) string {
+	w = strings.Trim(w, ".")
+	if w == "" || frame != nil && frame.has(w) {
+		return ""
+	}
+	return w
 }
 
 // equalASCIIFold reports whether a and b are equal once ASCII letters are
@@ -147,18 +150,12 @@ func restateKey(s string, frame *framing) (key uint64, n int) {
 		for i < len(s) && wordByte[s[i]] {
 			i++
 		}
-		a, b := start, i
-		for a < b && s[a] == '.' {
-			a++
-		}
-		for b > a && s[b-1] == '.' {
-			b--
-		}
-		if a == b || frame != nil && frame.has(s[a:b]) {
+		w := hashedWord(s[start:i], frame)
+		if w == "" {
 			continue
 		}
-		for j := a; j < b; j++ {
-			key = (key ^ uint64(lowerASCII[s[j]])) * prime
+		for j := 0; j < len(w); j++ {
+			key = (key ^ uint64(lowerASCII[w[j]])) * prime
 		}
 		key = (key ^ ' ') * prime
 		n++
