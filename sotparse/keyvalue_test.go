@@ -82,7 +82,7 @@ func plainReference(s string) string {
 }
 
 func TestPlainTextMatchesReference(t *testing.T) {
-	for _, l := range append(keyValueLines(t), "", "  a  ", "*x* **y** `z` __w__ snake_case", "\xff a\tb", "é  ü\n*") {
+	for _, l := range append(keyValueLines(t), "", "  a  ", "*x* **y** `z` __w__ snake_case", "\xff a\tb", "é  ü\n*", "___a", "_`_ _**_", "\xc3`\xa9 \xc3*\xa9", "a `` b", "x_") {
 		if got, want := PlainText(l), plainReference(l); got != want {
 			t.Errorf("PlainText(%q) = %q, want %q", l, got, want)
 		}

@@ -448,12 +448,16 @@ var markupReplacer = strings.NewReplacer("`", "", "**", "", "__", "")
 // PlainText removes code-span backticks and emphasis markers and collapses
 // runs of white space: the form phrases are compared in.
 func PlainText(s string) string {
-	s = markupReplacer.Replace(s)
 	if !utf8.ValidString(s) {
-		return plainRunes(s)
+		// Dropping markers may make it valid: they go first.
+		if s = markupReplacer.Replace(s); !utf8.ValidString(s) {
+			return plainRunes(s)
+		}
 	}
 	// Every byte PlainText drops or changes is ASCII, and no byte of a
-	// multi-byte rune is: valid text is done a byte at a time.
+	// multi-byte rune is: valid text is done a byte at a time, the
+	// markers (markupReplacer's, whose "**" the single markers' rule
+	// covers) dropped in the same pass.
 	var b strings.Builder
 	b.Grow(len(s))
 	space := false
@@ -461,7 +465,13 @@ func PlainText(s string) string {
 		switch c := s[i]; c {
 		case ' ', '\t', '\n', '\r':
 			space = b.Len() > 0
-		case '*': // single emphasis markers; underscores stay (snake_case)
+		case '`', '*': // code-span backticks, emphasis markers
+		case '_': // a pair is emphasis; a single one stays (snake_case)
+			if i+1 < len(s) && s[i+1] == '_' {
+				i++
+				continue
+			}
+			fallthrough
 		default:
 			if space {
 				b.WriteByte(' ')

@@ -532,9 +532,13 @@ func newMatcher(lits map[string]clauseBits) *matcher {
 	}
 	// The trie: next[st*cols+col] is the child, 0 for none (the start
 	// state is no one's child).
-	next := make([]int32, cols)
-	out := []clauseBits{0}
-	last := []int32{0} // the column of the last byte of each state's string
+	// Sized for the states at once: grown a row at a time, the table
+	// was copied over and over, ~1 MB allocated for a 0.2 MB table,
+	// fresh pages each a cold process pays a fault for.
+	states := maxStates(keys)
+	next := make([]int32, cols, states*int(cols))
+	out := make([]clauseBits, 1, states)
+	last := make([]int32, 1, states) // the column of the last byte of each state's string
 	for i, l := range keys {
 		st := int32(0)
 		for j := 0; j < len(l); j++ {
@@ -618,6 +622,23 @@ func newMatcher(lits map[string]clauseBits) *matcher {
 		m.out[nw*int(cols)-int(m.outStart)] = out[order[nw]]
 	}
 	return m
+}
+
+// maxStates returns a bound on the states of the trie of keys, in
+// order: the start state, and a state per folded byte of a key past the
+// prefix it shares with the key before it (the trie has one per byte
+// past the longest it shares with any key before it).
+func maxStates(keys []string) int {
+	n, prev := 1, ""
+	for _, k := range keys {
+		common := 0
+		for common < len(k) && common < len(prev) && fold(k[common]) == fold(prev[common]) {
+			common++
+		}
+		n += len(k) - common
+		prev = k
+	}
+	return n
 }
 
 // scan returns the clauses satisfied by the literals that occur in the

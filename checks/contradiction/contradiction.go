@@ -257,7 +257,12 @@ func status(d *sotparse.Doc) (validated, blocked bool) {
 
 // fact returns a fact's key, lower-cased, and its value as plain text.
 func fact(f *sotparse.Fact) (key, value string) {
-	return strings.ToLower(strings.TrimSpace(strings.Trim(f.Key, "`"))), plain(f.Value)
+	return factKey(f), plain(f.Value)
+}
+
+// factKey returns a fact's key, lower-cased.
+func factKey(f *sotparse.Fact) string {
+	return strings.ToLower(strings.TrimSpace(strings.Trim(f.Key, "`")))
 }
 
 // approvalFalse reports whether a fact records that approval was not
@@ -296,7 +301,10 @@ func readText(d *sotparse.Doc, content []byte) *docText {
 	_, blocked := status(d)
 	// "Approval is still required" contradicts only a record of approval
 	// not granted.
-	approvalDenied := slices.ContainsFunc(d.Facts, func(f *sotparse.Fact) bool { return approvalFalse(fact(f)) })
+	approvalDenied := slices.ContainsFunc(d.Facts, func(f *sotparse.Fact) bool {
+		// The key first: most facts are not approval's.
+		return factKey(f) == "approval_granted" && approvalFalse(fact(f))
+	})
 	// The section of each work item, for the prerequisites it names.
 	type itemSpan struct {
 		id         string

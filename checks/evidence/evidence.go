@@ -13,6 +13,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"golang.org/x/tools/go/analysis"
 
@@ -441,9 +442,47 @@ func init() {
 // normKey is a fact key as the table holds it: lower case, "_" for a
 // space, single spaces, no code span.
 func normKey(k string) string {
+	if key, ok := normASCIIKey(k); ok {
+		return key
+	}
 	k = strings.ToLower(strings.Trim(strings.TrimSpace(k), "`"))
 	k = strings.ReplaceAll(k, "_", " ")
 	return strings.Join(strings.Fields(k), " ")
+}
+
+// normASCIIKey is normKey of an ASCII key of up to 64 bytes, in one pass
+// and without allocating when the key is normal already: every fact of
+// every document is looked up by it.
+func normASCIIKey(k string) (string, bool) {
+	var buf [64]byte
+	if len(k) > len(buf) {
+		return "", false
+	}
+	for i := 0; i < len(k); i++ {
+		if k[i] >= utf8.RuneSelf {
+			return "", false
+		}
+	}
+	k = strings.Trim(strings.TrimSpace(k), "`")
+	out, space := buf[:0], false
+	for i := 0; i < len(k); i++ {
+		switch c := k[i]; c {
+		case ' ', '\t', '\n', '\v', '\f', '\r', '_':
+			space = len(out) > 0
+		default:
+			if space {
+				out, space = append(out, ' '), false
+			}
+			if 'A' <= c && c <= 'Z' {
+				c += 'a' - 'A'
+			}
+			out = append(out, c)
+		}
+	}
+	if string(out) == k {
+		return k, true
+	}
+	return string(out), true
 }
 
 var (

@@ -47,6 +47,18 @@ func (g *Group) New(expr string) *Regexp {
 	return r
 }
 
+// New returns expr as a Regexp of no group: one that a command's warm-up
+// does not compile, for an expression that a run may well never need
+// (a rule's pattern behind a prefilter).
+func New(expr string) *Regexp { return &Regexp{src: expr} }
+
+// Of returns re, compiled already, as a Regexp of no group.
+func Of(re *regexp.Regexp) *Regexp {
+	r := &Regexp{src: re.String()}
+	r.once.Do(func() { r.re = re })
+	return r
+}
+
 // Compile compiles the group's expressions not compiled yet.
 func (g *Group) Compile() {
 	g.mu.Lock()

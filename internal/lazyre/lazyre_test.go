@@ -1,6 +1,7 @@
 package lazyre
 
 import (
+	"regexp"
 	"slices"
 	"testing"
 )
@@ -37,4 +38,21 @@ func TestCompileAllPanicsOnInvalid(t *testing.T) {
 		groups.Unlock()
 	}()
 	CompileAll()
+}
+
+// TestOutsideGroups: New's expressions join no group, so that CompileAll
+// leaves them for their first use; Of's is the expression it was given.
+func TestOutsideGroups(t *testing.T) {
+	re := New(`^x+$`)
+	CompileAll()
+	if re.re != nil {
+		t.Fatal("CompileAll compiled an expression of no group")
+	}
+	if !re.MatchString("xx") || re.MatchString("xy") {
+		t.Error("matches differ from regexp's")
+	}
+	compiled := regexp.MustCompile(`y`)
+	if of := Of(compiled); of.Regexp() != compiled || of.String() != "y" {
+		t.Error("Of does not hold the expression it was given")
+	}
 }
