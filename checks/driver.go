@@ -381,7 +381,10 @@ type heldFinding struct {
 
 func holdFinding(check uint16, d analysis.Diagnostic) heldFinding {
 	if d.URL != "" || d.SuggestedFixes != nil || d.Related != nil {
-		return heldFinding{check: check, whole: &d}
+		// A copy: taking d's address would move every diagnostic held,
+		// compact ones too, to the heap.
+		whole := d
+		return heldFinding{check: check, whole: &whole}
 	}
 	return heldFinding{check: check, pos: d.Pos, end: d.End, category: d.Category, message: d.Message}
 }
