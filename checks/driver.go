@@ -66,6 +66,11 @@ type Options struct {
 	// checks that read the model run: nothing else runs then, and what
 	// the parse allocated is garbage. cmd/sotvet collects it there.
 	Parsed func()
+	// Forgotten, when set, is called once ForgetModel has let the model
+	// go, before the findings are resolved: the model is garbage then,
+	// and the findings, allocated next, can take its place. cmd/sotvet
+	// collects it there.
+	Forgotten func()
 	// Reuse, when set, makes the run report on the files in Reuse.Focus
 	// only, taking the other documents from Reuse.Store's summaries where
 	// it can; findings in other files are dropped. If a check needed a
@@ -215,6 +220,9 @@ func Run(opt Options) (*Result, *sotparse.Workspace, error) {
 	sort.Strings(res.Checked)
 	if opt.ForgetModel {
 		ws.ForgetModel()
+		if opt.Forgotten != nil {
+			opt.Forgotten()
+		}
 	}
 	res.Findings = make([]Finding, len(held))
 	for i := range held {
@@ -381,7 +389,10 @@ type heldFinding struct {
 
 func holdFinding(check uint16, d analysis.Diagnostic) heldFinding {
 	if d.URL != "" || d.SuggestedFixes != nil || d.Related != nil {
-		return heldFinding{check: check, whole: &d}
+		// A copy: taking d's address would move every diagnostic held,
+		// compact ones too, to the heap.
+		whole := d
+		return heldFinding{check: check, whole: &whole}
 	}
 	return heldFinding{check: check, pos: d.Pos, end: d.End, category: d.Category, message: d.Message}
 }

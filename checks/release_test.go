@@ -35,13 +35,21 @@ func TestReleaseMatchesFullRun(t *testing.T) {
 			defer fsys.Close()
 			run := func(release bool) []string {
 				t.Helper()
-				var parsed atomic.Int32
-				res, ws, err := checks.Run(checks.Options{Root: root, FS: fsys, Analyzers: checks.All, ReleaseText: release, NoFixes: release, ForgetModel: release, Parsed: func() { parsed.Add(1) }})
+				var parsed, forgotten atomic.Int32
+				res, ws, err := checks.Run(checks.Options{Root: root, FS: fsys, Analyzers: checks.All, ReleaseText: release, NoFixes: release, ForgetModel: release,
+					Parsed: func() { parsed.Add(1) }, Forgotten: func() { forgotten.Add(1) }})
 				if err != nil {
 					t.Fatal(err)
 				}
 				if n := parsed.Load(); n != 1 {
 					t.Errorf("Parsed called %d times, want once", n)
+				}
+				want := int32(0)
+				if release {
+					want = 1
+				}
+				if n := forgotten.Load(); n != want {
+					t.Errorf("Forgotten called %d times, want %d", n, want)
 				}
 				if release && (ws.Workboard != nil || len(ws.Docs) > 0 && (ws.Docs[0].Frontmatter != nil || ws.Docs[0].Headings != nil)) {
 					t.Error("the run kept its typed model")

@@ -116,7 +116,10 @@ func hold(tf *token.File, diag analysis.Diagnostic) heldDiag {
 	base, size := tf.Base(), tf.Size()
 	pos, end := int(diag.Pos)-base, int(diag.End)-base
 	if !diag.Pos.IsValid() || pos < 0 || pos > size || end < 0 || end > size || diag.URL != "" || diag.SuggestedFixes != nil || diag.Related != nil {
-		return heldDiag{whole: &diag}
+		// A copy: taking diag's address would move every diagnostic
+		// held, compact ones too, to the heap.
+		whole := diag
+		return heldDiag{whole: &whole}
 	}
 	return heldDiag{pos: uint32(pos), end: uint32(end), category: diag.Category, message: diag.Message}
 }

@@ -84,7 +84,7 @@ func (c *checker) schemas() {
 		keys   []string
 		schema string
 	}
-	var all []entry
+	all := make([]entry, 0, len(c.ws.Docs))
 	for _, d := range c.ws.Docs {
 		if d.Frontmatter == nil || d.Kind == sotparse.KindOther {
 			continue

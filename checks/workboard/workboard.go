@@ -183,8 +183,8 @@ type edge struct {
 // reported by items. Nodes are distinct ids; an id used by several items has
 // the union of their blocked_by entries.
 func (c *checker) cycles() {
-	var ids []string // node -> id
-	node := map[string]int{}
+	ids := make([]string, 0, len(c.wb.Items)) // node -> id
+	node := make(map[string]int, len(c.wb.Items))
 	for _, it := range c.wb.Items {
 		if it.ID == nil || it.ID.Value == "" {
 			continue

@@ -48,7 +48,8 @@ func main() {
 //
 // While the live heap is small the collector runs less often still (see
 // collectLessWhileSmall); once a large workspace is parsed, it collects
-// (collectAfterParse, checks.Options.Parsed).
+// (collectAfterParse, checks.Options.Parsed), and again once its model is
+// let go (collectAfterModel, checks.Options.Forgotten).
 func tuneGC() {
 	if os.Getenv("GOGC") == "" {
 		collectLessWhileSmall(150, smallHeap)
