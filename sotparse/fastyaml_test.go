@@ -206,10 +206,17 @@ func TestFlatYAMLResolver(t *testing.T) {
 
 // markdownFiles returns the Markdown files under dir by path.
 func markdownFiles(t testing.TB, dir string) map[string][]byte {
+	return filesUnder(t, dir, isMarkdown)
+}
+
+func isMarkdown(name string) bool { return strings.HasSuffix(name, ".md") }
+
+// filesUnder returns the files under dir whose names keep accepts, by path.
+func filesUnder(t testing.TB, dir string, keep func(name string) bool) map[string][]byte {
 	t.Helper()
 	files := map[string][]byte{}
 	err := filepath.WalkDir(dir, func(p string, de fs.DirEntry, err error) error {
-		if err != nil || de.IsDir() || !strings.HasSuffix(p, ".md") {
+		if err != nil || de.IsDir() || !keep(p) {
 			return err
 		}
 		b, err := os.ReadFile(p)
@@ -232,12 +239,12 @@ func frontmatterBlock(content []byte) []byte {
 	return nil
 }
 
-// testWorkspaces returns the Markdown files of the sample workspace, the
-// scenarios' workspaces, every generated shape and the real corpus when it
-// is beside the checkout, by set.
-func testWorkspaces(t *testing.T) map[string]map[string][]byte {
+// testWorkspaces returns the files whose names keep accepts of the sample
+// workspace, the scenarios' workspaces, every generated shape and the real
+// corpus when it is beside the checkout, by set and then by path.
+func testWorkspaces(t *testing.T, keep func(name string) bool) map[string]map[string][]byte {
 	sets := map[string]map[string][]byte{
-		"sample": markdownFiles(t, filepath.Join("..", "testdata", "workspace")),
+		"sample": filesUnder(t, filepath.Join("..", "testdata", "workspace"), keep),
 	}
 	scripts, err := filepath.Glob(filepath.Join("..", "testdata", "script", "*.txtar"))
 	if err != nil || len(scripts) == 0 {
@@ -250,7 +257,7 @@ func testWorkspaces(t *testing.T) map[string]map[string][]byte {
 			t.Fatal(err)
 		}
 		for _, f := range a.Files {
-			if strings.HasSuffix(f.Name, ".md") {
+			if keep(f.Name) {
 				sets["scenarios"][p+":"+f.Name] = f.Data
 			}
 		}
@@ -264,10 +271,10 @@ func testWorkspaces(t *testing.T) map[string]map[string][]byte {
 		if err := gencorpus.WriteShape(dir, shape, n, 7, gencorpus.Options{}); err != nil {
 			t.Fatal(err)
 		}
-		sets["gen-corpus "+shape] = markdownFiles(t, dir)
+		sets["gen-corpus "+shape] = filesUnder(t, dir, keep)
 	}
 	if dir := testcorpus.Optional(t); dir != "" {
-		sets["corpus"] = markdownFiles(t, dir)
+		sets["corpus"] = filesUnder(t, dir, keep)
 	}
 	return sets
 }
@@ -276,7 +283,7 @@ func testWorkspaces(t *testing.T) map[string]map[string][]byte {
 // frontmatter block of the test workspaces, as written and with CRLF line
 // ends.
 func TestFlatYAMLWorkspaces(t *testing.T) {
-	for name, files := range testWorkspaces(t) {
+	for name, files := range testWorkspaces(t, isMarkdown) {
 		blocks, taken, takenCRLF := 0, 0, 0
 		for _, content := range files {
 			b := frontmatterBlock(content)
@@ -307,7 +314,7 @@ func TestFlatYAMLWorkspaces(t *testing.T) {
 // yaml.Load, on every file of the test workspaces, as written and with CRLF
 // line ends.
 func TestSplitFrontmatterAsBefore(t *testing.T) {
-	for name, files := range testWorkspaces(t) {
+	for name, files := range testWorkspaces(t, isMarkdown) {
 		for path, content := range files {
 			for _, c := range [][]byte{content, bytes.ReplaceAll(content, []byte("\n"), []byte("\r\n"))} {
 				c = bytes.TrimPrefix(c, bom)

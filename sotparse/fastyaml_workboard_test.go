@@ -4,14 +4,12 @@ import (
 	"bytes"
 	"fmt"
 	"go/token"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
 
-	"github.com/rogpeppe/go-internal/txtar"
 	"github.com/svrnty/sotvet/internal/testcorpus"
 	"github.com/svrnty/sotvet/scripts/gen-corpus/gencorpus"
 	yaml "go.yaml.in/yaml/v4"
@@ -224,58 +222,8 @@ func TestWorkboardYAMLCases(t *testing.T) {
 	}
 }
 
-// workboardFiles returns the WORKBOARD.yaml files of the sample workspace,
-// the scenarios' workspaces, every generated shape and the real corpus when
-// it is beside the checkout, by name.
-func workboardFiles(t *testing.T) map[string][]byte {
-	files := map[string][]byte{}
-	read := func(name, p string) {
-		b, err := os.ReadFile(p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		files[name] = b
-	}
-	read("sample", filepath.Join("..", "testdata", "workspace", "WORKBOARD.yaml"))
-	scripts, err := filepath.Glob(filepath.Join("..", "testdata", "script", "*.txtar"))
-	if err != nil || len(scripts) == 0 {
-		t.Fatalf("no scenarios found: %v", err)
-	}
-	for _, p := range scripts {
-		a, err := txtar.ParseFile(p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, f := range a.Files {
-			if strings.HasSuffix(f.Name, ".yaml") || strings.HasSuffix(f.Name, ".yml") {
-				files[p+":"+f.Name] = f.Data
-			}
-		}
-	}
-	for _, shape := range append([]string{"default"}, gencorpus.Shapes...) {
-		n := 200
-		if shape == "bigdoc" {
-			n = 1
-		}
-		dir := t.TempDir()
-		if err := gencorpus.WriteShape(dir, shape, n, 7, gencorpus.Options{}); err != nil {
-			t.Fatal(err)
-		}
-		err := filepath.WalkDir(dir, func(p string, de fs.DirEntry, err error) error {
-			if err == nil && !de.IsDir() && strings.HasSuffix(p, ".yaml") {
-				rel, _ := filepath.Rel(dir, p)
-				read("gen-corpus "+shape+":"+rel, p)
-			}
-			return err
-		})
-		if err != nil {
-			t.Fatal(err)
-		}
-	}
-	if dir := testcorpus.Optional(t); dir != "" {
-		read("corpus", filepath.Join(dir, "WORKBOARD.yaml"))
-	}
-	return files
+func isYAML(name string) bool {
+	return strings.HasSuffix(name, ".yaml") || strings.HasSuffix(name, ".yml")
 }
 
 // TestWorkboardYAMLWorkspaces runs the fast path beside yaml.Load on every
@@ -283,25 +231,28 @@ func workboardFiles(t *testing.T) map[string][]byte {
 // with CRLF line ends and without comment lines.
 func TestWorkboardYAMLWorkspaces(t *testing.T) {
 	taken := 0
-	for name, b := range workboardFiles(t) {
-		took := sameWorkboardAsLoad(t, b)
-		tookCRLF := sameWorkboardAsLoad(t, bytes.ReplaceAll(b, []byte("\n"), []byte("\r\n")))
-		var plain []byte
-		for _, line := range bytes.SplitAfter(b, []byte("\n")) {
-			if !bytes.HasPrefix(bytes.TrimLeft(line, " "), []byte("#")) {
-				plain = append(plain, line...)
+	for set, files := range testWorkspaces(t, isYAML) {
+		for name, b := range files {
+			name = set + ":" + name
+			took := sameWorkboardAsLoad(t, b)
+			tookCRLF := sameWorkboardAsLoad(t, bytes.ReplaceAll(b, []byte("\n"), []byte("\r\n")))
+			var plain []byte
+			for _, line := range bytes.SplitAfter(b, []byte("\n")) {
+				if !bytes.HasPrefix(bytes.TrimLeft(line, " "), []byte("#")) {
+					plain = append(plain, line...)
+				}
 			}
-		}
-		tookPlain := sameWorkboardAsLoad(t, plain)
-		t.Logf("%s: fast path %v (CRLF %v, without comments %v)", name, took, tookCRLF, tookPlain)
-		if took {
-			taken++
-		}
-		if strings.HasPrefix(name, "gen-corpus") && strings.HasSuffix(name, ":WORKBOARD.yaml") && !(took && tookPlain) {
-			t.Errorf("%s: the fast path declined a generated workboard", name)
-		}
-		if name == "corpus" && !(took && tookPlain) {
-			t.Errorf("corpus: the fast path declined the workboard (%v) or the workboard without its comments (%v)", took, tookPlain)
+			tookPlain := sameWorkboardAsLoad(t, plain)
+			t.Logf("%s: fast path %v (CRLF %v, without comments %v)", name, took, tookCRLF, tookPlain)
+			if took {
+				taken++
+			}
+			if strings.HasPrefix(set, "gen-corpus") && filepath.Base(name) == "WORKBOARD.yaml" && !(took && tookPlain) {
+				t.Errorf("%s: the fast path declined a generated workboard", name)
+			}
+			if set == "corpus" && filepath.Base(name) == "WORKBOARD.yaml" && !(took && tookPlain) {
+				t.Errorf("corpus: the fast path declined the workboard (%v) or the workboard without its comments (%v)", took, tookPlain)
+			}
 		}
 	}
 	if taken == 0 {
