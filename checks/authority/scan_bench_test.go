@@ -11,15 +11,7 @@ import (
 // BenchmarkScan measures the prefilter scan of every prose block of the
 // corpus (SOTVET_BENCH_CORPUS names another) with the built-in rules.
 func BenchmarkScan(b *testing.B) {
-	// checktest.BenchCorpusDir, which this package cannot import.
-	dir := os.Getenv("SOTVET_BENCH_CORPUS")
-	if dir == "" {
-		dir = testcorpus.Require(b)
-	}
-	ws, err := sotparse.Load(dir, sotparse.Options{NoGit: true})
-	if err != nil {
-		b.Fatal(err)
-	}
+	ws := benchWorkspace(b)
 	var texts []string
 	n := 0
 	for _, d := range ws.Docs {
@@ -52,14 +44,7 @@ func BenchmarkCompile(b *testing.B) {
 // the corpus (SOTVET_BENCH_CORPUS names another) with the built-in rules:
 // the prefilter scan of each block and what the check keeps.
 func BenchmarkReadBody(b *testing.B) {
-	dir := os.Getenv("SOTVET_BENCH_CORPUS")
-	if dir == "" {
-		dir = testcorpus.Require(b)
-	}
-	ws, err := sotparse.Load(dir, sotparse.Options{NoGit: true})
-	if err != nil {
-		b.Fatal(err)
-	}
+	ws := benchWorkspace(b)
 	var docs [][]*sotparse.Block
 	for _, d := range ws.Docs {
 		docs = append(docs, d.Blocks())
@@ -72,4 +57,18 @@ func BenchmarkReadBody(b *testing.B) {
 			readBody(bs, set)
 		}
 	}
+}
+
+// benchWorkspace loads the corpus, or the workspace SOTVET_BENCH_CORPUS
+// names (checktest.BenchCorpusDir, which this package cannot import).
+func benchWorkspace(b *testing.B) *sotparse.Workspace {
+	dir := os.Getenv("SOTVET_BENCH_CORPUS")
+	if dir == "" {
+		dir = testcorpus.Require(b)
+	}
+	ws, err := sotparse.Load(dir, sotparse.Options{NoGit: true})
+	if err != nil {
+		b.Fatal(err)
+	}
+	return ws
 }
