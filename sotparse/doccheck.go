@@ -69,7 +69,7 @@ func (p *DocPass) Flag(pos, end token.Pos) {
 
 // Fixes reports whether the run wants suggested fixes: Report drops them
 // otherwise (Stream.DropFixes), and a check may spare building them.
-func (p *DocPass) Fixes() bool { return !p.ws.dropFixes }
+func (p *DocPass) Fixes() bool { return p.ws.Fixes() }
 
 // Fixes reports whether the run wants suggested fixes (not
 // Stream.DropFixes): a check's Run may spare building those it drops, and
