@@ -924,9 +924,12 @@ type compiledRule struct {
 	anchoredOnce  sync.Once
 	anchored      *regexp.Regexp
 	lowerKeywords []string
-	secretIdx     []int
-	keyIdx        []int
-	unnamedIdx    []int
+	// follow holds, for each of lowerKeywords, the bytes that may follow
+	// it at the start of a match (nil: any); see followSet.
+	follow     []*[256]bool
+	secretIdx  []int
+	keyIdx     []int
+	unnamedIdx []int
 }
 
 // sharedRegexps holds the expressions compiled for rules, by source: a
@@ -991,7 +994,9 @@ func (cr *compiledRule) prepare() {
 		}
 		if cr.anchoredAfter != nil {
 			for _, k := range cr.Keywords {
-				cr.lowerKeywords = append(cr.lowerKeywords, strings.ToLower(k))
+				lk := strings.ToLower(k)
+				cr.lowerKeywords = append(cr.lowerKeywords, lk)
+				cr.follow = append(cr.follow, followSet(cr.anchoredSrc, lk))
 			}
 		}
 		for i, n := range re.SubexpNames() {

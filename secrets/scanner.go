@@ -242,8 +242,8 @@ func (s *Scanner) detect(path string, data []byte, scan bool) []cand {
 					continue
 				}
 				if rule.prepare(); rule.anchoredAfter != nil {
-					for _, k := range rule.lowerKeywords {
-						if st := i + 1 - len(k); st >= 0 && equalFoldASCII(data[st:i+1], k) {
+					for ki, k := range rule.lowerKeywords {
+						if st := i + 1 - len(k); st >= 0 && equalFoldASCII(data[st:i+1], k) && rule.mayFollow(ki, data, i+1) {
 							touch(r)
 							starts[r] = append(starts[r], st)
 						}
