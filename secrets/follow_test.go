@@ -63,8 +63,7 @@ func TestFollowSetSound(t *testing.T) {
 			continue
 		}
 		for ki, kw := range r.lowerKeywords {
-			f := r.follow[ki]
-			if f == nil {
+			if r.followStart[ki] == nil {
 				continue
 			}
 			filtered++
@@ -83,8 +82,8 @@ func TestFollowSetSound(t *testing.T) {
 						continue
 					}
 					matched++
-					if !f[b] {
-						t.Fatalf("rule %s keyword %q: a match starts at %q, but %#x is not in the follow set", r.ID, kw, in, b)
+					if !r.mayFollow(ki, []byte(in), len(kc)) {
+						t.Fatalf("rule %s keyword %q: a match starts at %q, but the follow automaton rules it out", r.ID, kw, in)
 					}
 				}
 			}
@@ -106,25 +105,44 @@ func mixedCase(s string, rng *rand.Rand) string {
 	return string(b)
 }
 
-// TestFollowSetsFilter: the sets rule out what prose puts after the
-// keywords the adoption workloads hit most ("s." ending a sentence).
+// TestFollowSetsFilter: the automata rule out what prose puts after the
+// keywords the adoption workloads hit most ("s." ending a sentence, "auth"
+// in "authority"), and keep what a secret puts there.
 func TestFollowSetsFilter(t *testing.T) {
 	s := followScanner(t)
-	for _, r := range s.rules {
-		if r.ID != "vault-service-token" {
-			continue
-		}
-		for ki, kw := range r.lowerKeywords {
-			if kw == "s." {
-				f := r.follow[ki]
-				if f == nil || f[' '] || f['\n'] || !f['a'] || !f['Z'] || !f['7'] {
-					t.Fatalf("follow set of s.: %v", f)
+	cases := []struct {
+		rule, kw, text string
+		may            bool
+	}{
+		{"vault-service-token", "s.", "s. Next", false},
+		{"vault-service-token", "s.", "s.\n", false},
+		{"vault-service-token", "s.", "s.abcdefghijklmnopqrstuvwx ", true},
+		{"generic-api-key", "auth", "authority.\n\n## Issue: CTO-WORK-00965", false},
+		{"generic-api-key", "auth", "authority is local planning; nothing more", false},
+		{"generic-api-key", "auth", "auth_token = \"Zm9vYmFyYmF6cXV4\"", true},
+		{"generic-api-key", "auth", "AUTH: q1w2e3r4t5y6u7i8o9p0", true},
+	}
+	for _, c := range cases {
+		found := false
+		for _, r := range s.rules {
+			if r.ID != c.rule {
+				continue
+			}
+			for ki, kw := range r.lowerKeywords {
+				if kw != c.kw {
+					continue
 				}
-				return
+				found = true
+				text := c.text
+				if got := r.mayFollow(ki, []byte(text), len(kw)); got != c.may {
+					t.Errorf("%s after %q in %q: may match %v, want %v", c.rule, kw, text, got, c.may)
+				}
 			}
 		}
+		if !found {
+			t.Errorf("no rule %s with keyword %q", c.rule, c.kw)
+		}
 	}
-	t.Fatal("no vault-service-token rule with keyword s.")
 }
 
 // TestFollowSetsScanSame: Scan and Redact give the same results with and

@@ -924,12 +924,14 @@ type compiledRule struct {
 	anchoredOnce  sync.Once
 	anchored      *regexp.Regexp
 	lowerKeywords []string
-	// follow holds, for each of lowerKeywords, the bytes that may follow
-	// it at the start of a match (nil: any); see followSet.
-	follow     []*[256]bool
-	secretIdx  []int
-	keyIdx     []int
-	unnamedIdx []int
+	// follow runs the expression past a keyword hit; followStart holds,
+	// for each of lowerKeywords, its set after the keyword, nil where it
+	// rules nothing out (see followNFA).
+	follow      *followNFA
+	followStart []pcSet
+	secretIdx   []int
+	keyIdx      []int
+	unnamedIdx  []int
 }
 
 // sharedRegexps holds the expressions compiled for rules, by source: a
@@ -994,10 +996,9 @@ func (cr *compiledRule) prepare() {
 		}
 		if cr.anchoredAfter != nil {
 			for _, k := range cr.Keywords {
-				lk := strings.ToLower(k)
-				cr.lowerKeywords = append(cr.lowerKeywords, lk)
-				cr.follow = append(cr.follow, followSet(cr.anchoredSrc, lk))
+				cr.lowerKeywords = append(cr.lowerKeywords, strings.ToLower(k))
 			}
+			cr.follow, cr.followStart = newFollowNFA(cr.anchoredSrc, cr.lowerKeywords)
 		}
 		for i, n := range re.SubexpNames() {
 			switch n {
