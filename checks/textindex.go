@@ -62,7 +62,7 @@ func (x *textIndex) afterDoc(d *sotparse.Doc, content []byte, diags [][]analysis
 			if !diag.Pos.IsValid() {
 				continue
 			}
-			_, _, _, offset, endLine, endCol := span(x.fset, diag.Pos, diag.End)
+			offset, endLine, endCol := docSpan(d.File.Tok, x.fset, diag.Pos, diag.End)
 			if offset > math.MaxInt32 || endLine > math.MaxInt32 || endCol > math.MaxInt32 {
 				continue
 			}
@@ -81,6 +81,30 @@ func (x *textIndex) afterDoc(d *sotparse.Doc, content []byte, diags [][]analysis
 	}
 	x.docs[d.Path] = dt
 	x.mu.Unlock()
+}
+
+// docSpan returns what span does of a diagnostic's offset and end,
+// reading positions in tf, the document's file, from it: afterDoc runs on
+// every diagnostic as the documents are parsed, concurrently, and a lookup
+// in the file set costs a search and its lock. A position outside tf is
+// looked up in fset.
+func docSpan(tf *token.File, fset *token.FileSet, pos, end token.Pos) (offset, endLine, endCol int) {
+	in := func(p token.Pos) bool { return tf.Base() <= int(p) && int(p) <= tf.Base()+tf.Size() }
+	if !in(pos) || end.IsValid() && end >= pos && !in(end) {
+		_, _, _, offset, endLine, endCol = span(fset, pos, end)
+		return offset, endLine, endCol
+	}
+	p := tf.PositionFor(pos, false)
+	if p.Line == 0 { // an empty or unread file has no line table
+		p.Line, p.Column = 1, 1
+	}
+	endLine, endCol = p.Line, p.Column
+	if end.IsValid() && end >= pos {
+		if e := tf.PositionFor(end, false); e.Line > 0 {
+			endLine, endCol = e.Line, e.Column
+		}
+	}
+	return p.Offset, endLine, endCol
 }
 
 func compareFlagged(a, b flagSpan) int {

@@ -226,8 +226,14 @@ func trieSize(kws []string, class *[256]uint8) int {
 // interleaved loop; each stream first replays the maxLen-1 bytes before its
 // part (without reporting) so that keywords crossing a cut are found once.
 func (m *kwMatcher) scan(data []byte, hit func(i int, rules []uint16)) {
-	const block = 64 << 10
 	var buf [4][]hitRec // allocated by append when a block is long enough to split
+	m.scanWith(data, &buf, hit)
+}
+
+// scanWith is scan holding the hits of each block in buf, which a caller
+// that scans text after text keeps for reuse.
+func (m *kwMatcher) scanWith(data []byte, buf *[4][]hitRec, hit func(i int, rules []uint16)) {
+	const block = 64 << 10
 	s := uint32(0)
 	for bs := 0; bs < len(data); bs += block {
 		be := bs + block
@@ -238,7 +244,7 @@ func (m *kwMatcher) scan(data []byte, hit func(i int, rules []uint16)) {
 			s = m.run(data, bs, be, s, hit)
 			continue
 		}
-		s = m.scan4(data, bs, be, &buf, hit)
+		s = m.scan4(data, bs, be, buf, hit)
 	}
 }
 

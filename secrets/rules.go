@@ -924,9 +924,14 @@ type compiledRule struct {
 	anchoredOnce  sync.Once
 	anchored      *regexp.Regexp
 	lowerKeywords []string
-	secretIdx     []int
-	keyIdx        []int
-	unnamedIdx    []int
+	// follow runs the expression past a keyword hit; followStart holds,
+	// for each of lowerKeywords, its set after the keyword, nil where it
+	// rules nothing out (see followNFA).
+	follow      *followNFA
+	followStart []pcSet
+	secretIdx   []int
+	keyIdx      []int
+	unnamedIdx  []int
 }
 
 // sharedRegexps holds the expressions compiled for rules, by source: a
@@ -993,6 +998,7 @@ func (cr *compiledRule) prepare() {
 			for _, k := range cr.Keywords {
 				cr.lowerKeywords = append(cr.lowerKeywords, strings.ToLower(k))
 			}
+			cr.follow, cr.followStart = newFollowNFA(cr.anchoredSrc, cr.lowerKeywords)
 		}
 		for i, n := range re.SubexpNames() {
 			switch n {

@@ -229,7 +229,7 @@ func (s *Scanner) detect(path string, data []byte, scan bool) []cand {
 		wins[r] = append(wins[r], span{0, len(data)})
 	}
 	if len(s.kw.out) > 0 {
-		s.kw.scan(data, func(i int, rules []uint16) {
+		s.kw.scanWith(data, &sc.hits, func(i int, rules []uint16) {
 			for _, r16 := range rules {
 				r := int(r16)
 				w := wins[r]
@@ -242,8 +242,8 @@ func (s *Scanner) detect(path string, data []byte, scan bool) []cand {
 					continue
 				}
 				if rule.prepare(); rule.anchoredAfter != nil {
-					for _, k := range rule.lowerKeywords {
-						if st := i + 1 - len(k); st >= 0 && equalFoldASCII(data[st:i+1], k) {
+					for ki, k := range rule.lowerKeywords {
+						if st := i + 1 - len(k); st >= 0 && equalFoldASCII(data[st:i+1], k) && rule.mayFollow(ki, data, i+1) {
 							touch(r)
 							starts[r] = append(starts[r], st)
 						}
@@ -429,7 +429,12 @@ type detectScratch struct {
 	wins    [][]span
 	starts  [][]int
 	touched []int // rules with a window or a start
+	hits    [4][]hitRec
 }
+
+// maxScratchHits bounds the hits a pooled scratch keeps room for: a text
+// dense with keywords does not leave its buffers to every later call.
+const maxScratchHits = 4096
 
 func (s *Scanner) getScratch() *detectScratch {
 	if sc, ok := s.scratch.Get().(*detectScratch); ok {
@@ -438,6 +443,11 @@ func (s *Scanner) getScratch() *detectScratch {
 			sc.starts[r] = sc.starts[r][:0]
 		}
 		sc.touched = sc.touched[:0]
+		for k, h := range sc.hits {
+			if cap(h) > maxScratchHits {
+				sc.hits[k] = nil
+			}
+		}
 		return sc
 	}
 	return &detectScratch{wins: make([][]span, len(s.rules)), starts: make([][]int, len(s.rules))}

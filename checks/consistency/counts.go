@@ -19,6 +19,27 @@ var numberWords = []string{"one", "two", "three", "four", "five", "six", "seven"
 var countPattern = lazyRE.New(`(?i)\b(?:this is|these are|split into|sequence (?:is|has))\s+(?:intentionally\s+|exactly\s+|only\s+)?(\d{1,3}|` +
 	strings.Join(numberWords, "|") + `)\s+(?:[a-z-]+\s+)?(slices?|issues?|work items?)\b`)
 
+// countPhrases are the openings of countPattern, in lower case.
+var countPhrases = []string{"this is", "these are", "split into", "sequence "}
+
+// mayCount reports whether countPattern may match line: a match holds one
+// of countPhrases in some ASCII case, or the line has a non-ASCII byte
+// (under (?i) the long s, U+017F, matches s). Most lines with a count
+// noun state no count, and the pattern is slow to say so.
+func mayCount(line string) bool {
+	for i := 0; i < len(line); i++ {
+		if line[i] >= 0x80 {
+			return true
+		}
+	}
+	for _, p := range countPhrases {
+		if bodylines.ContainsFold(line, p) {
+			return true
+		}
+	}
+	return false
+}
+
 func number(s string) int {
 	if n, err := strconv.Atoi(s); err == nil {
 		return n
@@ -52,6 +73,9 @@ func (c *checker) counts(d *sotparse.Doc, content []byte) {
 			le = ls + e
 		}
 		text := strings.TrimSuffix(string(content[ls:le]), "\r")
+		if !mayCount(text) {
+			continue
+		}
 		for _, m := range countPattern.FindAllStringSubmatchIndex(text, -1) {
 			n := number(text[m[2]:m[3]])
 			if n < 0 || n == len(ids) || strings.Count(text[:m[0]], "`")%2 == 1 {

@@ -92,3 +92,38 @@ func BenchmarkNounLinesRef(b *testing.B) {
 		nounLinesRef(content, 0)
 	}
 }
+
+// TestMayCount: wherever countPattern matches a line, mayCount admits it,
+// on random lines of the pattern's pieces in random case and spacing, near
+// misses, and the long s that (?i) folds to s.
+func TestMayCount(t *testing.T) {
+	pieces := []string{
+		"this is", "This Is", "THIS IS", "these are", "These ARE", "split into", "Split Into",
+		"sequence is", "Sequence has", "SEQUENCE HAS", "thiſ iſ", "ſequence iſ", "ſplit into",
+		"this", "is", "these", "are", "split", "into", "sequence", "has",
+		"intentionally", "exactly", "only", "two", "Three", "12", "999", "1234", "twelve",
+		"slice", "slices", "Slices", "issue", "issues", "ISSUES", "work item", "work items", "Work Items",
+		"small", "cross-repo", "-", "`", ".", ",", ":",
+	}
+	seps := []string{" ", "  ", "\t", "", " \t "}
+	rng := rand.New(rand.NewPCG(1, 2))
+	matched := 0
+	for range 200000 {
+		var b strings.Builder
+		for range 1 + rng.IntN(8) {
+			b.WriteString(pieces[rng.IntN(len(pieces))])
+			b.WriteString(seps[rng.IntN(len(seps))])
+		}
+		line := b.String()
+		if countPattern.FindAllStringSubmatchIndex(line, -1) == nil {
+			continue
+		}
+		matched++
+		if !mayCount(line) {
+			t.Fatalf("countPattern matches %q, mayCount says no", line)
+		}
+	}
+	if matched < 500 {
+		t.Fatalf("only %d lines matched: the test saw too little", matched)
+	}
+}

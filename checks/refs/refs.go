@@ -262,15 +262,33 @@ func namesDoc(source, docPath string) bool {
 	return p == docPath
 }
 
-// sameTitle compares titles ignoring case, punctuation and white space.
-func sameTitle(a, b string) bool { return fold(a) == fold(b) }
+// sameTitle compares titles ignoring case, punctuation and white space:
+// the same letters and digits in the same order, lower case. It compares
+// them in place: it runs on every work item of the workspace.
+func sameTitle(a, b string) bool {
+	i, j := 0, 0
+	for {
+		ra, na := nextFolded(a, i)
+		rb, nb := nextFolded(b, j)
+		if ra != rb {
+			return false
+		}
+		if ra < 0 {
+			return true
+		}
+		i, j = na, nb
+	}
+}
 
-func fold(s string) string {
-	var b strings.Builder
-	for _, r := range s {
+// nextFolded returns the first letter or digit of s at or after i, lower
+// case, and the index after it; -1 at the end of s.
+func nextFolded(s string, i int) (rune, int) {
+	for i < len(s) {
+		r, n := utf8.DecodeRuneInString(s[i:])
+		i += n
 		if unicode.IsLetter(r) || unicode.IsDigit(r) {
-			b.WriteRune(unicode.ToLower(r))
+			return unicode.ToLower(r), i
 		}
 	}
-	return b.String()
+	return -1, i
 }

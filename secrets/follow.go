@@ -1,0 +1,214 @@
+package secrets
+
+import (
+	"math/bits"
+	"regexp/syntax"
+)
+
+// A rule anchored at its keywords (compiledRule.anchoredAfter) runs its
+// expression at every keyword hit, and most hits in prose are words that
+// merely contain a keyword: "s." ends every sentence whose last word ends
+// in s, "auth" starts "authority". The bytes right after the keyword rule
+// most of them out: a follow automaton reads the bytes after a hit as the
+// expression would, past the keyword, and a hit after which no match can
+// go on is not tried.
+
+// followDepth bounds how many bytes past its keyword the automaton reads:
+// a hit it has not ruled out by then is tried.
+const followDepth = 24
+
+// maxFollowWords bounds the size of a program the automaton runs (in
+// 64-instruction words of its state sets), so that the sets live on the
+// stack.
+const maxFollowWords = 16
+
+// A followNFA runs a rule's program from the state after one of its
+// keywords, on sets of instructions. The sets over-approximate the
+// expression's threads: zero-width assertions are taken to hold, a
+// non-ASCII byte or the end of the text may go on to a match, and so may a
+// set that holds the match instruction or lies followDepth bytes deep. A
+// hit is ruled out only when the set runs empty: then no match of the
+// expression starts at the keyword.
+type followNFA struct {
+	words int
+	masks []asciiMask // by instruction: the ASCII bytes it consumes
+	outs  []pcSet     // by consuming instruction: what it leads to, closed
+	match pcSet
+}
+
+// mayMatch reports whether a match may start at a hit whose keyword ends
+// just before data[next], start being the set after the keyword.
+func (a *followNFA) mayMatch(start pcSet, data []byte, next int) bool {
+	var buf [2][maxFollowWords]uint64
+	cur, nxt := buf[0][:a.words], buf[1][:a.words]
+	copy(cur, start)
+	end := min(len(data), next+followDepth)
+	for i := next; i < end; i++ {
+		c := data[i]
+		if c >= 0x80 {
+			return true
+		}
+		clear(nxt)
+		alive := false
+		for w, word := range cur {
+			for word != 0 {
+				pc := w*64 + bits.TrailingZeros64(word)
+				word &= word - 1
+				if a.masks[pc].has(c) {
+					for k, o := range a.outs[pc] {
+						nxt[k] |= o
+					}
+					alive = true
+				}
+			}
+		}
+		if !alive {
+			return false
+		}
+		for k, m := range a.match {
+			if nxt[k]&m != 0 {
+				return true
+			}
+		}
+		cur, nxt = nxt, cur
+	}
+	return true
+}
+
+// newFollowNFA returns the automaton of expr and, for each of keywords
+// (ASCII, lower case, matched in any ASCII case as the scanner does), the
+// set after it, nil where it would rule nothing out: a match may end with
+// the keyword, no match starts with it, or it is not ASCII. It returns a
+// nil automaton when expr does not compile or its program is too large.
+func newFollowNFA(expr string, keywords []string) (*followNFA, []pcSet) {
+	starts := make([]pcSet, len(keywords))
+	re, err := syntax.Parse(expr, syntax.Perl)
+	if err != nil {
+		return nil, starts
+	}
+	prog, err := syntax.Compile(re.Simplify())
+	if err != nil {
+		return nil, starts
+	}
+	a := &followNFA{words: (len(prog.Inst) + 63) / 64}
+	if a.words > maxFollowWords {
+		return nil, starts
+	}
+	a.masks = make([]asciiMask, len(prog.Inst))
+	a.outs = make([]pcSet, len(prog.Inst))
+	a.match = make(pcSet, a.words)
+	for pc := range prog.Inst {
+		in := &prog.Inst[pc]
+		switch in.Op {
+		case syntax.InstMatch:
+			a.match.add(uint32(pc))
+		case syntax.InstRune, syntax.InstRune1, syntax.InstRuneAny, syntax.InstRuneAnyNotNL:
+			a.masks[pc] = maskOf(in)
+			a.outs[pc] = closure(prog, make(pcSet, a.words), in.Out)
+		}
+	}
+	for ki, kw := range keywords {
+		set := closure(prog, make(pcSet, a.words), uint32(prog.Start))
+		for i := 0; i < len(kw) && !set.empty(); i++ {
+			if kw[i] >= 0x80 {
+				set = nil
+				break
+			}
+			set = a.step(set, kw[i], upperASCII(kw[i]))
+		}
+		if set.empty() || set.meets(a.match) {
+			continue
+		}
+		starts[ki] = set
+	}
+	return a, starts
+}
+
+// step returns the set after consuming c or its other case c2 from set.
+func (a *followNFA) step(set pcSet, c, c2 byte) pcSet {
+	next := make(pcSet, a.words)
+	for pc := range a.masks {
+		if set.has(uint32(pc)) && (a.masks[pc].has(c) || a.masks[pc].has(c2)) {
+			for k, o := range a.outs[pc] {
+				next[k] |= o
+			}
+		}
+	}
+	return next
+}
+
+// maskOf returns the ASCII bytes the rune instruction in consumes.
+func maskOf(in *syntax.Inst) asciiMask {
+	var m asciiMask
+	for c := rune(0); c < 128; c++ {
+		if in.MatchRune(c) {
+			m[c/64] |= 1 << (c % 64)
+		}
+	}
+	return m
+}
+
+// A pcSet is a set of instructions of a program, as a bit set.
+type pcSet []uint64
+
+func (s pcSet) empty() bool {
+	for _, w := range s {
+		if w != 0 {
+			return false
+		}
+	}
+	return true
+}
+
+func (s pcSet) meets(t pcSet) bool {
+	for k, w := range s {
+		if w&t[k] != 0 {
+			return true
+		}
+	}
+	return false
+}
+
+func (s pcSet) has(pc uint32) bool { return s[pc/64]&(1<<(pc%64)) != 0 }
+func (s pcSet) add(pc uint32)      { s[pc/64] |= 1 << (pc % 64) }
+
+// asciiMask is the set of ASCII bytes an instruction consumes.
+type asciiMask [2]uint64
+
+func (m asciiMask) has(c byte) bool { return c < 128 && m[c/64]&(1<<(c%64)) != 0 }
+
+// closure adds to set the instructions reachable from pc without
+// consuming input, zero-width assertions taken to hold, and returns it.
+func closure(prog *syntax.Prog, set pcSet, pc uint32) pcSet {
+	if set.has(pc) {
+		return set
+	}
+	set.add(pc)
+	in := &prog.Inst[pc]
+	switch in.Op {
+	case syntax.InstAlt, syntax.InstAltMatch:
+		closure(prog, set, in.Out)
+		closure(prog, set, in.Arg)
+	case syntax.InstCapture, syntax.InstNop, syntax.InstEmptyWidth:
+		closure(prog, set, in.Out)
+	}
+	return set
+}
+
+func upperASCII(c byte) byte {
+	if 'a' <= c && c <= 'z' {
+		return c - ('a' - 'A')
+	}
+	return c
+}
+
+// useFollow turns the follow automata on; the tests turn them off to
+// compare.
+var useFollow = true
+
+// mayFollow reports whether a match may start at the hit of the rule's
+// ki-th keyword that ends just before data[next].
+func (cr *compiledRule) mayFollow(ki int, data []byte, next int) bool {
+	st := cr.followStart[ki]
+	return st == nil || !useFollow || cr.follow.mayMatch(st, data, next)
+}

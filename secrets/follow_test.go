@@ -1,0 +1,178 @@
+package secrets
+
+import (
+	"math/rand/v2"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// followScanner returns the default rules compiled, every rule prepared.
+func followScanner(t *testing.T) *Scanner {
+	t.Helper()
+	s, err := newScanner(DefaultConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range s.rules {
+		r.prepare()
+	}
+	return s
+}
+
+// continuations are what follows a keyword and its next byte in the
+// inputs of TestFollowSetSound: the shapes of the values the rules look
+// for, and hostile bytes.
+func continuations(rng *rand.Rand) []string {
+	const alnum = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+	const hostile = "aZ09 \t\n\r=:'\"`;,._-/+\\$%{}[]<>|?!\x00\x7f\xc3\xa9\xe2\x80\xb9\xff"
+	run := func(alphabet string, n int) string {
+		var b strings.Builder
+		for range n {
+			b.WriteByte(alphabet[rng.IntN(len(alphabet))])
+		}
+		return b.String()
+	}
+	ends := []string{"", " ", "\n", "'", "\"", ";", "`", "\\n", ".", "x"}
+	var out []string
+	for _, n := range []int{0, 1, 8, 12, 16, 20, 23, 24, 25, 32, 36, 40, 48, 64, 100} {
+		for _, e := range ends {
+			v := run(alnum, n)
+			out = append(out, v+e, "="+v+e, " = \""+v+"\""+e, ": '"+v+"'"+e, "_token: "+v+e, "s."+v+e, "-"+v+e)
+		}
+	}
+	for range 40 {
+		out = append(out, run(hostile, rng.IntN(80)))
+	}
+	return out
+}
+
+// TestFollowSetSound: wherever a rule's expression matches at a keyword,
+// the byte after the keyword is in the keyword's follow set. The inputs are
+// every keyword of every rule anchored at its keywords, in lower, upper and
+// mixed case, followed by every byte and then by value-like and hostile
+// text; the test counts that matches happened at filtered keywords, so that
+// it cannot pass on inputs nothing matches.
+func TestFollowSetSound(t *testing.T) {
+	s := followScanner(t)
+	rng := rand.New(rand.NewPCG(7, 11))
+	conts := continuations(rng)
+	filtered, matched := 0, 0
+	for _, r := range s.rules {
+		if r.anchoredAfter == nil {
+			continue
+		}
+		for ki, kw := range r.lowerKeywords {
+			if r.followStart[ki] == nil {
+				continue
+			}
+			filtered++
+			cases := []string{kw, strings.ToUpper(kw), mixedCase(kw, rng)}
+			for b := 0; b < 256; b++ {
+				kc := cases[b%len(cases)]
+				// A sample of the continuations for each byte: all of
+				// them for every byte of every keyword take minutes.
+				for range 80 {
+					in := kc + string([]byte{byte(b)}) + conts[rng.IntN(len(conts))]
+					// As the scanner tries it: from the byte before the
+					// keyword, and at the start of the text.
+					m1 := r.anchoredAfter.FindStringSubmatchIndex(" " + in)
+					m2 := r.anchoredAtStart().FindStringSubmatchIndex(in)
+					if m1 == nil && m2 == nil {
+						continue
+					}
+					matched++
+					if !r.mayFollow(ki, []byte(in), len(kc)) {
+						t.Fatalf("rule %s keyword %q: a match starts at %q, but the follow automaton rules it out", r.ID, kw, in)
+					}
+				}
+			}
+		}
+	}
+	t.Logf("%d filtered keywords, %d matches", filtered, matched)
+	if filtered < 10 || matched < 1000 {
+		t.Fatalf("%d filtered keywords, %d matches: the test saw too little", filtered, matched)
+	}
+}
+
+func mixedCase(s string, rng *rand.Rand) string {
+	b := []byte(s)
+	for i, c := range b {
+		if 'a' <= c && c <= 'z' && rng.IntN(2) == 0 {
+			b[i] = c - ('a' - 'A')
+		}
+	}
+	return string(b)
+}
+
+// TestFollowSetsFilter: the automata rule out what prose puts after the
+// keywords the adoption workloads hit most ("s." ending a sentence, "auth"
+// in "authority"), and keep what a secret puts there.
+func TestFollowSetsFilter(t *testing.T) {
+	s := followScanner(t)
+	cases := []struct {
+		rule, kw, text string
+		may            bool
+	}{
+		{"vault-service-token", "s.", "s. Next", false},
+		{"vault-service-token", "s.", "s.\n", false},
+		{"vault-service-token", "s.", "s.abcdefghijklmnopqrstuvwx ", true},
+		{"generic-api-key", "auth", "authority.\n\n## Issue: CTO-WORK-00965", false},
+		{"generic-api-key", "auth", "authority is local planning; nothing more", false},
+		{"generic-api-key", "auth", "auth_token = \"Zm9vYmFyYmF6cXV4\"", true},
+		{"generic-api-key", "auth", "AUTH: q1w2e3r4t5y6u7i8o9p0", true},
+	}
+	for _, c := range cases {
+		found := false
+		for _, r := range s.rules {
+			if r.ID != c.rule {
+				continue
+			}
+			for ki, kw := range r.lowerKeywords {
+				if kw != c.kw {
+					continue
+				}
+				found = true
+				text := c.text
+				if got := r.mayFollow(ki, []byte(text), len(kw)); got != c.may {
+					t.Errorf("%s after %q in %q: may match %v, want %v", c.rule, kw, text, got, c.may)
+				}
+			}
+		}
+		if !found {
+			t.Errorf("no rule %s with keyword %q", c.rule, c.kw)
+		}
+	}
+}
+
+// TestFollowSetsScanSame: Scan and Redact give the same results with and
+// without the follow sets, on the labelled samples, on prose, and on the
+// samples cut and spliced at random.
+func TestFollowSetsScanSame(t *testing.T) {
+	s := followScanner(t)
+	rng := rand.New(rand.NewPCG(3, 5))
+	var texts []string
+	for _, sm := range corpusSamples() {
+		texts = append(texts, sm.text)
+	}
+	texts = append(texts,
+		"Sync stage repeatability queue remote budget fixture queue fixtures. Not active Core authority.\n",
+		"vault s.abcdefghijklmnopqrstuvwx and s.ABCDEFGHIJKLMNOPQRSTUVWX; hvs."+strings.Repeat("aB3", 33)+"\n",
+		"auth=Zm9vYmFyYmF6cXV4MTIzNDU2Nzg5\nAUTH: \"q1w2e3r4t5y6u7i8o9p0\"\n")
+	n := len(texts)
+	for range 400 {
+		a, b := texts[rng.IntN(n)], texts[rng.IntN(n)]
+		i, j := rng.IntN(len(a)+1), rng.IntN(len(b)+1)
+		texts = append(texts, a[:i]+b[j:], strings.ToUpper(a[i:])+b[:j])
+	}
+	for _, text := range texts {
+		useFollow = true
+		got, gotRed := s.Scan("notes/x.md", []byte(text)), s.RedactString(text)
+		useFollow = false
+		want, wantRed := s.Scan("notes/x.md", []byte(text)), s.RedactString(text)
+		useFollow = true
+		if !reflect.DeepEqual(got, want) || gotRed != wantRed {
+			t.Fatalf("on %q:\nwith follow sets %v\nwithout %v", text, got, want)
+		}
+	}
+}
