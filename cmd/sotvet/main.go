@@ -21,6 +21,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime"
 )
 
 const (
@@ -30,6 +31,10 @@ const (
 )
 
 func main() {
+	// Memory profiling is off unless --debug.memprofile asks for it
+	// (startProfiles): the stacks of the allocations it samples take
+	// ~1.5 MB on a 10,000-document run.
+	runtime.MemProfileRate = 0
 	tuneGC()
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
