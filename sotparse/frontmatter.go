@@ -10,6 +10,7 @@ import (
 	"sync"
 	"time"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/adrg/frontmatter"
 	yaml "go.yaml.in/yaml/v4"
@@ -292,9 +293,10 @@ func yamlErrorPos(err error) (line, col int, msg string) {
 
 // typedFrontmatter loads the frontmatter node into a Frontmatter, reporting
 // duplicate keys, non-scalar values and a non-mapping root.
-func typedFrontmatter(f *File, s split, report func(pos, end token.Pos, msg string)) *Frontmatter {
+func typedFrontmatter(f *File, s split, report func(pos, end token.Pos, msg string), slabs *modelSlabs) *Frontmatter {
 	li := newLineIndex(f.Content[s.YAMLStart:s.YAMLEnd], s.YAMLStart)
-	fm := &Frontmatter{Pos: f.Pos(s.Open), End: f.Pos(trimEOL(f.Content, s.BodyStart)), Close: f.Pos(s.YAMLEnd)}
+	fm := slabs.frontmatter()
+	fm.Pos, fm.End, fm.Close = f.Pos(s.Open), f.Pos(trimEOL(f.Content, s.BodyStart)), f.Pos(s.YAMLEnd)
 	root := s.Node
 	if root.Kind == yaml.DocumentNode {
 		if len(root.Content) == 0 {
@@ -352,7 +354,7 @@ func typedFrontmatter(f *File, s split, report func(pos, end token.Pos, msg stri
 			fm.Unknown = append(fm.Unknown, fld)
 		}
 	}
-	copyValues(fields)
+	copyValues(fields, slabs)
 	return fm
 }
 
@@ -382,7 +384,7 @@ func seenKey(fields []*Field, seen *map[string]bool, key string) bool {
 }
 
 // copyValues copies the values of fields into one string.
-func copyValues(fields []Field) {
+func copyValues(fields []Field, slabs *modelSlabs) {
 	n := 0
 	for i := range fields {
 		n += len(fields[i].Value)
@@ -390,12 +392,13 @@ func copyValues(fields []Field) {
 	if n == 0 {
 		return
 	}
-	var b strings.Builder
-	b.Grow(n)
+	b := slabs.bytes(n)
+	off := 0
 	for i := range fields {
-		b.WriteString(fields[i].Value)
+		off += copy(b[off:], fields[i].Value)
 	}
-	all, off := b.String(), 0
+	all := unsafe.String(&b[0], n)
+	off = 0
 	for i := range fields {
 		n := len(fields[i].Value)
 		fields[i].Value = all[off : off+n]
