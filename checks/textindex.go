@@ -31,16 +31,19 @@ type textIndex struct {
 type docText struct {
 	ignore  bool // the text holds "sotvet:ignore"
 	flagged []flagSpan
+	fields  []string     // what the spans of flagged flag, but ""
 	scanned bool         // secrets holds the document's secrets
 	secrets []secretSpan // sorted by start
 }
 
 // flagSpan is the text a finding flags, keyed as fingerprint finds it. A
 // run with many findings keeps one for each: its key is 32 bits wide, and
-// a span beyond that is not kept (fingerprint reads its text back).
+// a span beyond that is not kept (fingerprint reads its text back). Most
+// flag no text to fingerprint (blank lines, trailing spaces): the text is
+// kept apart, for those that do.
 type flagSpan struct {
 	offset, endLine, endCol int32
-	fields                  string // appendFields of the flagged bytes
+	fields                  uint32 // appendFields of the flagged bytes: "" if 0, else its docText's fields[fields-1]
 }
 
 const ignoreMark = "sotvet:ignore"
@@ -67,7 +70,12 @@ func (x *textIndex) afterDoc(d *sotparse.Doc, content []byte, diags [][]analysis
 				continue
 			}
 			buf = appendFields(buf[:0], flaggedIn(d.File.Tok, content, offset, endLine, endCol))
-			dt.flagged = append(dt.flagged, flagSpan{int32(offset), int32(endLine), int32(endCol), string(buf)})
+			span := flagSpan{offset: int32(offset), endLine: int32(endLine), endCol: int32(endCol)}
+			if len(buf) > 0 {
+				dt.fields = append(dt.fields, string(buf))
+				span.fields = uint32(len(dt.fields))
+			}
+			dt.flagged = append(dt.flagged, span)
 		}
 	}
 	if x.scan != nil && len(dt.flagged) > 0 {
@@ -131,7 +139,10 @@ func (x *textIndex) flagged(path string, offset, endLine, endCol int) (string, b
 	if !ok {
 		return "", false
 	}
-	return dt.flagged[i].fields, true
+	if k := dt.flagged[i].fields; k > 0 {
+		return dt.fields[k-1], true
+	}
+	return "", true
 }
 
 // mayIgnore reports whether path's text may hold a suppression: false only

@@ -186,7 +186,7 @@ func (bd *BlockDecoder) BlocksIn(d *Doc, content []byte) []*Block {
 		// The encoding went with the text: parse the text again, into
 		// the same token file (the same positions).
 		f := &File{Path: d.Path, Role: d.File.Role, Tok: d.File.Tok, Content: content}
-		enc = parseDoc(f, func(string, token.Pos, token.Pos, string) {}).blockEnc
+		enc = parseDoc(f, func(string, token.Pos, token.Pos, string) {}, nil).blockEnc
 	}
 	if len(enc) == 0 {
 		return nil

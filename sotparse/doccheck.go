@@ -30,7 +30,9 @@ type DocCheck struct {
 	Prepare func() any
 	// Run inspects one document; it may report diagnostics through the
 	// DocPass and returns a value that Each hands back to the check's Run.
-	// It is called concurrently for different documents.
+	// It returns nil, not a nil slice or pointer in an interface, when it
+	// found nothing: the parse then keeps nothing for the document. It is
+	// called concurrently for different documents.
 	Run func(*DocPass) any
 }
 
@@ -83,17 +85,22 @@ func (p *DocPass) Focused() bool { return p.ws.Focused(p.Doc.Path) }
 // only when it returned or reported something: most checks find nothing
 // in most documents, and a large workspace has many of both.
 type docVisit struct {
-	result any // what the DocCheck returned, or a visitPanic
-	diags  []heldDiag
-	k      uint8 // the DocCheck's index in the run's Stream.Checks
+	result any    // what the DocCheck returned, or a visitPanic
+	end    uint32 // its diagnostics are its set's held[the previous visit's end:end]
+	k      uint8  // the DocCheck's index in the run's Stream.Checks
 }
 
 // visitSet is what the parse's DocChecks found in one document, until
-// their checks' Runs take it (handOver): then it goes.
+// their checks' Runs take it (handOver): then it goes. A large workspace
+// holds one for each document with a finding, until the checks run, so it
+// is kept small: the diagnostics of all the visits in one list, and what
+// they say in another, once for the diagnostics that say the same.
 type visitSet struct {
 	kept    uint64 // the DocChecks with a visit in list, by index; set in the parse
 	pending atomic.Int32
 	list    []docVisit
+	held    []heldDiag
+	texts   []heldText
 }
 
 // visitPanic is the result of a DocCheck that panicked: handing it over
@@ -102,35 +109,62 @@ type visitPanic string
 
 // heldDiag is a diagnostic a DocCheck reported, held from the parse to
 // its check's Run: a run with many findings holds them all at once, most
-// of them a span of their document with a category and a shared message.
-// Any other diagnostic is held whole.
+// of them a span of their document with a category and a message shared
+// with others (heldText).
 type heldDiag struct {
 	pos, end uint32 // offsets of Pos and End from the document's base
-	category string
-	message  string
-	whole    *analysis.Diagnostic // when set, the diagnostic, and the rest is unset
+	text     uint32 // what it says: its set's texts[text]
 }
 
-// hold returns the held form of diag, a diagnostic about tf.
-func hold(tf *token.File, diag analysis.Diagnostic) heldDiag {
+// heldText is the category and message of held diagnostics, or a
+// diagnostic held whole: one with a fix, a URL, related locations or a
+// position outside its document.
+type heldText struct {
+	category, message string
+	whole             *analysis.Diagnostic // when set, the diagnostic, and the rest is unset
+}
+
+// sameTexts is how many of the last texts of a set hold looks through
+// for one a diagnostic shares: a document's diagnostics that say the same
+// mostly come together, and a long search for each of many that do not
+// would cost more than their texts.
+const sameTexts = 4
+
+// hold adds diag, a diagnostic about tf, to vs's held diagnostics.
+func (vs *visitSet) hold(tf *token.File, diag analysis.Diagnostic) {
 	base, size := tf.Base(), tf.Size()
 	pos, end := int(diag.Pos)-base, int(diag.End)-base
 	if !diag.Pos.IsValid() || pos < 0 || pos > size || end < 0 || end > size || diag.URL != "" || diag.SuggestedFixes != nil || diag.Related != nil {
 		// A copy: taking diag's address would move every diagnostic
 		// held, compact ones too, to the heap.
 		whole := diag
-		return heldDiag{whole: &whole}
+		vs.texts = append(vs.texts, heldText{whole: &whole})
+		vs.held = append(vs.held, heldDiag{text: uint32(len(vs.texts) - 1)})
+		return
 	}
-	return heldDiag{pos: uint32(pos), end: uint32(end), category: diag.Category, message: diag.Message}
+	text := -1
+	for i := len(vs.texts) - 1; i >= 0 && i >= len(vs.texts)-sameTexts; i-- {
+		if t := &vs.texts[i]; t.whole == nil && t.category == diag.Category && t.message == diag.Message {
+			text = i
+			break
+		}
+	}
+	if text < 0 {
+		vs.texts = append(vs.texts, heldText{category: diag.Category, message: diag.Message})
+		text = len(vs.texts) - 1
+	}
+	vs.held = append(vs.held, heldDiag{pos: uint32(pos), end: uint32(end), text: uint32(text)})
 }
 
-// diagnostic returns the diagnostic h holds, about tf.
-func (h *heldDiag) diagnostic(tf *token.File) analysis.Diagnostic {
-	if h.whole != nil {
-		return *h.whole
+// diagnostic returns the diagnostic h holds, about tf, with texts its
+// set's.
+func (h *heldDiag) diagnostic(tf *token.File, texts []heldText) analysis.Diagnostic {
+	t := &texts[h.text]
+	if t.whole != nil {
+		return *t.whole
 	}
 	base := tf.Base()
-	return analysis.Diagnostic{Pos: token.Pos(base + int(h.pos)), End: token.Pos(base + int(h.end)), Category: h.category, Message: h.message}
+	return analysis.Diagnostic{Pos: token.Pos(base + int(h.pos)), End: token.Pos(base + int(h.end)), Category: t.category, Message: t.message}
 }
 
 // visit runs c, the run's DocCheck k, on d with its content and returns
@@ -150,37 +184,48 @@ func (ws *Workspace) visit(k int, c *DocCheck, d *Doc, content []byte) (v docVis
 	return v, p.diags, p.flagged
 }
 
+// handedOver is what one DocCheck did on one document, handed over to its
+// check's Run: what it returned, and its diagnostics, held.
+type handedOver struct {
+	result any
+	diags  []heldDiag
+	texts  []heldText // the texts of diags
+}
+
 // handOver returns what the run's DocCheck k did on d, if the parse ran it
 // and it was not handed over yet, and forgets it. Checks hand over their
 // own DocCheck's visits concurrently: each clears its own bit, and its own
 // element of d.visits, which no one appends to after the parse.
-func (d *Doc) handOver(k int) (docVisit, bool) {
+func (d *Doc) handOver(k int) (handedOver, bool) {
 	if k < 0 || k >= 64 || d.ran.And(^(uint64(1)<<k))&(1<<k) == 0 {
-		return docVisit{}, false
+		return handedOver{}, false
 	}
 	vs := d.visits
 	if vs == nil || vs.kept&(1<<k) == 0 {
-		return docVisit{k: uint8(k)}, true
+		return handedOver{}, true
 	}
 	// Only the checks with a visit in the list read it, each before it
 	// counts itself out: the last one lets the list go.
-	var v docVisit
+	var h handedOver
+	start := uint32(0)
 	for i := range vs.list {
-		// Only k is read of another check's element: it is written once,
-		// in the parse.
-		if e := &vs.list[i]; int(e.k) == k {
-			v = *e
-			e.result, e.diags = nil, nil // the pass holds them now
+		// Only k and end are read of another check's element: they are
+		// written once, in the parse.
+		e := &vs.list[i]
+		if int(e.k) == k {
+			h = handedOver{result: e.result, diags: vs.held[start:e.end:e.end], texts: vs.texts}
+			e.result = nil // the pass holds it now
 			break
 		}
+		start = e.end
 	}
 	if vs.pending.Add(-1) == 0 {
-		vs.list = nil
+		vs.list, vs.held, vs.texts = nil, nil, nil
 	}
-	if p, ok := v.result.(visitPanic); ok {
+	if p, ok := h.result.(visitPanic); ok {
 		panic(string(p))
 	}
-	return v, true
+	return h, true
 }
 
 // visited reports whether the parse ran the run's DocCheck k on d and has
@@ -234,24 +279,20 @@ func (ws *Workspace) check(d *Doc, stream *Stream, release bool) {
 	if len(visits) > 0 {
 		vs := &visitSet{list: slices.Clip(slices.Clone(visits))}
 		vs.pending.Store(int32(len(visits)))
-		var held []heldDiag
 		if n > 0 {
-			held = make([]heldDiag, 0, n)
+			vs.held = make([]heldDiag, 0, n)
 		}
 		for i := range vs.list {
 			v := &vs.list[i]
 			vs.kept |= 1 << v.k
-			if diags == nil {
-				continue
-			}
-			if ds := diags[v.k]; len(ds) > 0 {
-				start := len(held)
-				for _, diag := range ds {
-					held = append(held, hold(d.File.Tok, diag))
+			if diags != nil {
+				for _, diag := range diags[v.k] {
+					vs.hold(d.File.Tok, diag)
 				}
-				v.diags = held[start:len(held):len(held)]
 			}
+			v.end = uint32(len(vs.held))
 		}
+		vs.texts = slices.Clip(vs.texts)
 		d.visits = vs
 	}
 	if release {
@@ -324,11 +365,11 @@ func (c *DocCheck) Some(pass *analysis.Pass, ws *Workspace, want func(*Doc) bool
 		}
 		ds, ok := later[i]
 		if !ok {
-			v, _ := d.handOver(k)
-			results[i] = v.result
+			h, _ := d.handOver(k)
+			results[i] = h.result
 			ws.noteRead(d)
-			for j := range v.diags {
-				pass.Report(v.diags[j].diagnostic(d.File.Tok))
+			for j := range h.diags {
+				pass.Report(h.diags[j].diagnostic(d.File.Tok, h.texts))
 			}
 		}
 		for _, diag := range ds {
@@ -345,8 +386,8 @@ func (c *DocCheck) Some(pass *analysis.Pass, ws *Workspace, want func(*Doc) bool
 func (c *DocCheck) Visited(ws *Workspace, d *Doc) (any, bool) {
 	for k, dc := range ws.docChecks {
 		if dc == c {
-			if v, ok := d.handOver(k); ok {
-				return v.result, true
+			if h, ok := d.handOver(k); ok {
+				return h.result, true
 			}
 		}
 	}

@@ -2,6 +2,7 @@ package sotparse
 
 import (
 	"strings"
+	"unsafe"
 
 	yaml "go.yaml.in/yaml/v4"
 )
@@ -58,9 +59,12 @@ type workboardLoader struct {
 
 // loadWorkboardYAML stores in out the document node yaml.Load(data, out)
 // would store and reports true, or reports false, leaving out alone, when
-// data is outside the subset above.
+// data is outside the subset above. The strings of out are cut from data
+// itself, not from a copy: a workboard is kept with its file's content,
+// which nothing writes, and a copy would double what a large one keeps.
+// data must not change while out or a string from it is in use.
 func loadWorkboardYAML(data []byte, out *yaml.Node) bool {
-	l := &workboardLoader{data: data, text: string(data)}
+	l := &workboardLoader{data: data, text: unsafe.String(unsafe.SliceData(data), len(data))}
 	l.advance()
 	var comments []string
 	lastComment := 0

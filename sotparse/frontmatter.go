@@ -10,6 +10,7 @@ import (
 	"sync"
 	"time"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/adrg/frontmatter"
 	yaml "go.yaml.in/yaml/v4"
@@ -292,9 +293,10 @@ func yamlErrorPos(err error) (line, col int, msg string) {
 
 // typedFrontmatter loads the frontmatter node into a Frontmatter, reporting
 // duplicate keys, non-scalar values and a non-mapping root.
-func typedFrontmatter(f *File, s split, report func(pos, end token.Pos, msg string)) *Frontmatter {
+func typedFrontmatter(f *File, s split, report func(pos, end token.Pos, msg string), slabs *modelSlabs) *Frontmatter {
 	li := newLineIndex(f.Content[s.YAMLStart:s.YAMLEnd], s.YAMLStart)
-	fm := &Frontmatter{Pos: f.Pos(s.Open), End: f.Pos(trimEOL(f.Content, s.BodyStart)), Close: f.Pos(s.YAMLEnd)}
+	fm := slabs.frontmatter()
+	fm.Pos, fm.End, fm.Close = f.Pos(s.Open), f.Pos(trimEOL(f.Content, s.BodyStart)), f.Pos(s.YAMLEnd)
 	root := s.Node
 	if root.Kind == yaml.DocumentNode {
 		if len(root.Content) == 0 {
@@ -310,11 +312,13 @@ func typedFrontmatter(f *File, s split, report func(pos, end token.Pos, msg stri
 		report(p, p, errNotMapping.Error())
 		return fm
 	}
-	seen := map[string]bool{}
-	// The fields of a document in one allocation; their strings are
-	// copied off the parser's buffers (or are the known keys), which
-	// the model would otherwise keep whole.
+	// A large workspace keeps every document's frontmatter for the
+	// checks: its fields are in one allocation, and so are their values,
+	// copied off the parser's buffers (below), which the model would
+	// otherwise keep whole; keys are the known keys' strings, or copies.
 	fields := make([]Field, 0, len(root.Content)/2)
+	fm.Fields = make([]*Field, 0, len(root.Content)/2)
+	var seen map[string]bool // the keys of fm.Fields, when they are many
 	for i := 0; i+1 < len(root.Content); i += 2 {
 		k, v := root.Content[i], root.Content[i+1]
 		kOff := li.offset(k.Line, k.Column)
@@ -330,18 +334,17 @@ func typedFrontmatter(f *File, s split, report func(pos, end token.Pos, msg stri
 		}
 		if v.Kind == yaml.ScalarNode {
 			fld.Scalar = true
-			fld.Value = strings.Clone(v.Value)
+			fld.Value = v.Value // the parser's until copied below
 			if v.Style&(yaml.DoubleQuotedStyle|yaml.SingleQuotedStyle) != 0 {
 				fld.ValuePos++ // point at the value, not its opening quote
 			}
 		} else {
 			report(fld.ValuePos, fld.ValueEnd, fmt.Sprintf("frontmatter key %q must have a scalar value", k.Value))
 		}
-		if seen[k.Value] {
+		if seenKey(fm.Fields, &seen, k.Value) {
 			fld.Duplicate = true
 			report(fld.KeyPos, f.Pos(kOff+len(k.Value)), fmt.Sprintf("duplicate frontmatter key %q", k.Value))
 		}
-		seen[k.Value] = true
 		fm.Fields = append(fm.Fields, fld)
 		if slot := fm.slot(k.Value); slot != nil {
 			if *slot == nil {
@@ -351,7 +354,56 @@ func typedFrontmatter(f *File, s split, report func(pos, end token.Pos, msg stri
 			fm.Unknown = append(fm.Unknown, fld)
 		}
 	}
+	copyValues(fields, slabs)
 	return fm
+}
+
+// seenKey reports whether key is the key of one of fields, and notes it in
+// *seen once they are too many to look through.
+func seenKey(fields []*Field, seen *map[string]bool, key string) bool {
+	const many = 16
+	if *seen == nil {
+		for _, f := range fields {
+			if f.Key == key {
+				return true
+			}
+		}
+		if len(fields) < many {
+			return false
+		}
+		*seen = make(map[string]bool, 2*many)
+		for _, f := range fields {
+			(*seen)[f.Key] = true
+		}
+	}
+	if (*seen)[key] {
+		return true
+	}
+	(*seen)[key] = true
+	return false
+}
+
+// copyValues copies the values of fields into one string.
+func copyValues(fields []Field, slabs *modelSlabs) {
+	n := 0
+	for i := range fields {
+		n += len(fields[i].Value)
+	}
+	if n == 0 {
+		return
+	}
+	b := slabs.bytes(n)
+	off := 0
+	for i := range fields {
+		off += copy(b[off:], fields[i].Value)
+	}
+	all := unsafe.String(&b[0], n)
+	off = 0
+	for i := range fields {
+		n := len(fields[i].Value)
+		fields[i].Value = all[off : off+n]
+		off += n
+	}
 }
 
 // knownKey returns key, as the string of KnownKeys when it is one.

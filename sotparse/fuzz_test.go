@@ -246,7 +246,7 @@ func FuzzParseDoc(f *testing.F) {
 			c.in("report "+check+" "+msg+" end", end)
 			reports = append(reports, msg)
 		}
-		d := parseDoc(file, report)
+		d := parseDoc(file, report, new(modelSlabs))
 		c.in("BodyStart", d.BodyStart)
 		if fm := d.Frontmatter; fm != nil {
 			c.span("frontmatter", fm.Pos, fm.End)

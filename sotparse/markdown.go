@@ -34,8 +34,9 @@ var (
 	hexPattern     = regexp.MustCompile(`^[0-9a-f]{7,40}$`)
 )
 
-// parseDoc extracts the document model from a markdown file.
-func parseDoc(f *File, report func(check string, pos, end token.Pos, msg string)) *Doc {
+// parseDoc extracts the document model from a markdown file, its small
+// objects cut from slabs (nil: each on its own).
+func parseDoc(f *File, report func(check string, pos, end token.Pos, msg string), slabs *modelSlabs) *Doc {
 	kind, stem := KindOf(f.Path)
 	d := &Doc{Path: f.Path, File: f, Kind: kind, Stem: stem}
 	content := f.Content
@@ -66,7 +67,7 @@ func parseDoc(f *File, report func(check string, pos, end token.Pos, msg string)
 		}
 		report("frontmatter", f.Pos(off), f.Pos(off), "malformed frontmatter YAML: "+msg)
 	case FrontmatterOK:
-		d.Frontmatter = typedFrontmatter(f, s, fmReport)
+		d.Frontmatter = typedFrontmatter(f, s, fmReport, slabs)
 	}
 	d.BodyStart = f.Pos(s.BodyStart)
 	if d.Frontmatter != nil && d.Frontmatter.Source != nil && d.Frontmatter.Source.Scalar {
@@ -76,19 +77,25 @@ func parseDoc(f *File, report func(check string, pos, end token.Pos, msg string)
 			// The value is decoded YAML (escapes, aliases): its length in the
 			// source may differ, so the span never passes the value's line.
 			end := min(src.ValuePos+token.Pos(len(target)), src.ValueEnd)
-			d.Refs = append(d.Refs, &Ref{Kind: RefSource, Text: target, Pos: src.ValuePos, End: max(end, src.ValuePos)})
+			r := slabs.ref()
+			*r = Ref{Kind: RefSource, Text: target, Pos: src.ValuePos, End: max(end, src.ValuePos)}
+			d.Refs = append(d.Refs, r)
 		}
 	}
 	// Work ids anywhere in the file, frontmatter included; .sot/ paths in
 	// the body. Both are found with a literal search first: running a
 	// regexp over every byte of every document dominated the parse.
 	for _, m := range workIDs(content[start:]) {
-		d.Refs = append(d.Refs, &Ref{Kind: RefWorkID, Text: string(content[start+m[0] : start+m[1]]), Pos: f.Pos(start + m[0]), End: f.Pos(start + m[1])})
+		r := slabs.ref()
+		*r = Ref{Kind: RefWorkID, Text: slabs.str(content[start+m[0] : start+m[1]]), Pos: f.Pos(start + m[0]), End: f.Pos(start + m[1])}
+		d.Refs = append(d.Refs, r)
 	}
 	body := content[s.BodyStart:]
 	for _, m := range sotPaths(body) {
-		p := strings.TrimRight(string(body[m[0]:m[1]]), ".")
-		d.Refs = append(d.Refs, &Ref{Kind: RefSOTPath, Text: p, Pos: f.Pos(s.BodyStart + m[0]), End: f.Pos(s.BodyStart + m[0] + len(p))})
+		p := slabs.str(bytes.TrimRight(body[m[0]:m[1]], "."))
+		r := slabs.ref()
+		*r = Ref{Kind: RefSOTPath, Text: p, Pos: f.Pos(s.BodyStart + m[0]), End: f.Pos(s.BodyStart + m[0] + len(p))}
+		d.Refs = append(d.Refs, r)
 	}
 	bb := builderPool.Get().(*blockBuilder)
 	defer func() {
@@ -102,7 +109,7 @@ func parseDoc(f *File, report func(check string, pos, end token.Pos, msg string)
 		p := f.Pos(s.BodyStart + deep[0])
 		report("syntax", p, p, nestingMessage(len(deep)))
 	}
-	x := &extractor{d: d, f: f, src: body, base: s.BodyStart, bb: bb, section: -1}
+	x := &extractor{d: d, f: f, src: body, base: s.BodyStart, bb: bb, section: -1, slabs: slabs}
 	root := mdParser.Parse(text.NewReader(body), parser.WithContext(parser.NewContext()))
 	x.walk(root, 0)
 	d.blockEnc = bb.finish()
@@ -184,6 +191,8 @@ type extractor struct {
 	bb      *blockBuilder
 	section int // index in d.Headings of the section we are in, or -1
 	end     int // the furthest body offset a block seen so far reaches
+
+	slabs *modelSlabs // what the model's headings, work items, lines and references are cut from
 }
 
 func (x *extractor) pos(off int) token.Pos { return x.f.Pos(x.base + off) }
@@ -293,8 +302,9 @@ func (x *extractor) heading(h *ast.Heading) *Heading {
 	if !ok {
 		return nil
 	}
-	txt := strings.TrimSpace(string(x.src[start:stop]))
-	hd := &Heading{Level: h.Level, Text: txt, Pos: x.pos(lineStart(x.src, start)), End: x.pos(stop)}
+	txt := x.slabs.str(bytes.TrimSpace(x.src[start:stop]))
+	hd := x.slabs.heading()
+	*hd = Heading{Level: h.Level, Text: txt, Pos: x.pos(lineStart(x.src, start)), End: x.pos(stop)}
 	x.d.Headings = append(x.d.Headings, hd)
 	if x.item != nil && h.Level <= x.item.Level {
 		x.item = nil
@@ -313,7 +323,8 @@ func (x *extractor) heading(h *ast.Heading) *Heading {
 			style = "" // "Issue: ID: Title" is none of the three styles
 		}
 		if style != "" {
-			x.item = &WorkItem{ID: m[2], Title: strings.TrimSpace(m[3]), Style: style, Level: h.Level, Pos: hd.Pos, End: hd.End}
+			x.item = x.slabs.workItem()
+			*x.item = WorkItem{ID: m[2], Title: strings.TrimSpace(m[3]), Style: style, Level: h.Level, Pos: hd.Pos, End: hd.End}
 			x.d.WorkItems = append(x.d.WorkItems, x.item)
 		}
 	}
@@ -345,8 +356,9 @@ func (x *extractor) paragraph(p *ast.Paragraph) {
 		if m == nil {
 			continue
 		}
-		key := string(raw[m[2]:m[3]])
-		ln := &Line{Key: key, Value: string(raw[m[4]:m[5]]), Pos: x.pos(seg.Start), End: x.pos(seg.Start + len(bytes.TrimRight(raw, " \t\r\n"))), ValuePos: x.pos(seg.Start + m[4]), Item: x.item}
+		key := lineKey(raw[m[2]:m[3]])
+		ln := x.slabs.line()
+		*ln = Line{Key: key, Value: x.slabs.str(raw[m[4]:m[5]]), Pos: x.pos(seg.Start), End: x.pos(seg.Start + len(bytes.TrimRight(raw, " \t\r\n"))), ValuePos: x.pos(seg.Start + m[4]), Item: x.item}
 		if key == "Status" {
 			x.d.StatusLines = append(x.d.StatusLines, ln)
 		}
@@ -374,10 +386,23 @@ func (x *extractor) paragraph(p *ast.Paragraph) {
 			val := raw[m[4]:m[5]]
 			for _, w := range workIDPattern.FindAllIndex(val, -1) {
 				o := seg.Start + m[4] + w[0]
-				it.Blockers = append(it.Blockers, &Ref{Kind: RefWorkID, Text: string(val[w[0]:w[1]]), Pos: x.pos(o), End: x.pos(o + w[1] - w[0])})
+				r := x.slabs.ref()
+				*r = Ref{Kind: RefWorkID, Text: x.slabs.str(val[w[0]:w[1]]), Pos: x.pos(o), End: x.pos(o + w[1] - w[0])}
+				it.Blockers = append(it.Blockers, r)
 			}
 		}
 	}
+}
+
+// lineKey returns the key of a Line, matched by lineKeyPattern, as a
+// string of lineKeys.
+func lineKey(b []byte) string {
+	for _, k := range lineKeys {
+		if string(b) == k {
+			return k
+		}
+	}
+	return string(b)
 }
 
 func (x *extractor) listItem(li *ast.ListItem) {

@@ -67,7 +67,7 @@ func BenchmarkDeepNesting(b *testing.B) {
 					f := &File{Path: ".sot/D-PRD.md", Role: RoleDoc, Content: content}
 					f.Tok = token.NewFileSet().AddFile(f.Path, -1, len(content))
 					setLines(f.Tok, content)
-					parseDoc(f, func(string, token.Pos, token.Pos, string) {})
+					parseDoc(f, func(string, token.Pos, token.Pos, string) {}, nil)
 				}
 			})
 		}

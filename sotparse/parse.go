@@ -12,6 +12,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/svrnty/sotvet/internal/parallel"
@@ -174,6 +175,9 @@ func ParseStreaming(fset *token.FileSet, disc *Discovery, read func(path string)
 		tf := fset.AddFile(s.entry.Path, -1, size)
 		s.file = &File{Path: s.entry.Path, Role: s.entry.Role, Tok: tf, Content: s.content}
 	}
+	// The documents' models are cut from slabs, each parsing goroutine
+	// cutting from its own at a time; a run's slabs are its own.
+	var slabPool sync.Pool // of *modelSlabs
 	parseSlot := func(s *slot) {
 		f := s.file
 		setLines(f.Tok, s.content) // a token.File is safe for concurrent use
@@ -202,7 +206,12 @@ func ParseStreaming(fset *token.FileSet, disc *Discovery, read func(path string)
 		}
 		switch s.entry.Role {
 		case RoleDoc:
-			s.doc = parseDoc(f, report)
+			slabs, _ := slabPool.Get().(*modelSlabs)
+			if slabs == nil {
+				slabs = new(modelSlabs)
+			}
+			s.doc = parseDoc(f, report, slabs)
+			slabPool.Put(slabs)
 			if s.doc.BOM {
 				report("syntax", f.Pos(0), f.Pos(3), "file starts with a UTF-8 byte order mark")
 			}

@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -417,5 +418,49 @@ func TestRelPath(t *testing.T) {
 		if got != c.want || ok != c.ok {
 			t.Errorf("RelPath(%q, %q) = %q, %v; want %q, %v", c.root, c.name, got, ok, c.want, c.ok)
 		}
+	}
+}
+
+// TestManyFrontmatterKeys: duplicates are found, and values kept, in a
+// frontmatter of more keys than duplicates are looked for by scanning.
+func TestManyFrontmatterKeys(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("---\n")
+	for i := range 40 {
+		fmt.Fprintf(&b, "k%d: v%d\n", i, i)
+		switch i {
+		case 3, 30:
+			fmt.Fprintf(&b, "k%d: again\n", i-2) // lines 6 and 34
+		}
+	}
+	b.WriteString("name: a\nstatus: draft\n---\n# A\n")
+	ws := load(t, map[string]string{".sot/A-PRD.md": b.String()})
+	var lines []int
+	for _, p := range ws.ProblemsFor("frontmatter") {
+		if strings.Contains(p.Message, "duplicate frontmatter key") {
+			lines = append(lines, ws.Fset.Position(p.Pos).Line)
+		}
+	}
+	if !slices.Equal(lines, []int{6, 34}) {
+		t.Errorf("duplicate keys reported on lines %v, want [6 34]; problems: %+v", lines, ws.Problems)
+	}
+	fm := ws.Docs[0].Frontmatter
+	if fm == nil || len(fm.Fields) != 44 {
+		t.Fatalf("frontmatter = %+v", fm)
+	}
+	for i, f := range fm.Fields {
+		want := "v" + strings.TrimPrefix(f.Key, "k")
+		if f.Duplicate {
+			want = "again"
+		}
+		if f.Key == "name" || f.Key == "status" {
+			want = map[string]string{"name": "a", "status": "draft"}[f.Key]
+		}
+		if f.Value != want {
+			t.Errorf("field %d %s = %q, want %q", i, f.Key, f.Value, want)
+		}
+	}
+	if fm.Name.Value != "a" || fm.Status.Value != "draft" {
+		t.Errorf("name %q, status %q", fm.Name.Value, fm.Status.Value)
 	}
 }

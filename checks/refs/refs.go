@@ -113,6 +113,9 @@ var DocCheck = &sotparse.DocCheck{Run: func(p *sotparse.DocPass) any {
 			open[i] = true
 		}
 	}
+	if open == nil {
+		return nil // not a nil []bool: the parse keeps no visit for it
+	}
 	return open
 }}
 

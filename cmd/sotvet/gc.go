@@ -1,6 +1,7 @@
 package main
 
 import (
+	"math"
 	"runtime"
 	"runtime/debug"
 	"runtime/metrics"
@@ -22,15 +23,56 @@ const (
 // first collection or two at the higher setting, below its final peak.
 func collectLessWhileSmall(gcPercent int, small uint64) {
 	debug.SetGCPercent(smallHeapGC)
+	afterEachCollection(func(live uint64) bool {
+		if live > small {
+			debug.SetGCPercent(gcPercent)
+			return false
+		}
+		return true
+	})
+}
+
+// moderateLimit is the soft memory limit (debug.SetMemoryLimit) a run
+// keeps to while its live heap is under moderateHeap. Under GOGC alone the
+// heap may reach 2.5 times the live heap the last collection counted, and
+// a collection during the parse counts as live all that is allocated
+// while it marks: on 10,000 documents (a model of ~48 MB) the heap reached
+// 120-160 MB at the end of the parse, the run's peak, the more the busier
+// the cores. Under the limit the collector runs when the process nears
+// 128 MiB instead. With under 64 MiB live that still leaves ~50 MiB to
+// allocate between collections; past it, the limit would have the
+// collector run ever more often (without end once the model outgrows it),
+// so it is lifted and the run goes on under GOGC alone. A small workspace
+// never comes near it.
+const (
+	moderateLimit = 128 << 20
+	moderateHeap  = 64 << 20
+)
+
+// limitWhileModerate sets a soft memory limit of limit bytes until a
+// collection leaves more than moderate bytes live, then lifts it for the
+// rest of the run.
+func limitWhileModerate(limit int64, moderate uint64) {
+	debug.SetMemoryLimit(limit)
+	afterEachCollection(func(live uint64) bool {
+		if live > moderate {
+			debug.SetMemoryLimit(math.MaxInt64)
+			return false
+		}
+		return true
+	})
+}
+
+// afterEachCollection calls f with the live heap after each collection,
+// as long as f returns true. A finalizer runs after each collection that
+// finds its object unreachable: one object a cycle, armed again.
+func afterEachCollection(f func(live uint64) bool) {
 	live := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
-	// A finalizer runs after each collection that finds its object
-	// unreachable: one object a cycle, armed again until the heap grows.
 	type sentinel struct{ _ *int }
 	var arm func()
 	arm = func() {
 		runtime.SetFinalizer(&sentinel{}, func(*sentinel) {
-			if metrics.Read(live); live[0].Value.Kind() == metrics.KindUint64 && live[0].Value.Uint64() > small {
-				debug.SetGCPercent(gcPercent)
+			if metrics.Read(live); live[0].Value.Kind() == metrics.KindUint64 && !f(live[0].Value.Uint64()) {
 				return
 			}
 			arm()

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"math"
 	"runtime"
 	"runtime/debug"
 	"testing"
@@ -58,6 +59,36 @@ func TestCollectAfterParse(t *testing.T) {
 	runtime.ReadMemStats(&after)
 	if after.NumGC == before.NumGC {
 		t.Fatal("no collection with 24 MB live")
+	}
+	runtime.KeepAlive(live)
+}
+
+// TestLimitWhileModerate: the memory limit holds until a collection
+// leaves more than the bound live, then it is lifted.
+func TestLimitWhileModerate(t *testing.T) {
+	prev := debug.SetMemoryLimit(-1)
+	defer debug.SetMemoryLimit(prev)
+	const limit = 1 << 30
+	limitWhileModerate(limit, 16<<20)
+	runtime.GC()
+	time.Sleep(time.Millisecond)
+	if got := debug.SetMemoryLimit(-1); got != limit {
+		t.Fatalf("memory limit %d with a small heap, want %d", got, limit)
+	}
+	live := make([][]byte, 64)
+	for i := range live {
+		live[i] = make([]byte, 384<<10) // 24 MB in all
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		runtime.GC()
+		time.Sleep(time.Millisecond) // the finalizer runs after the cycle
+		if got := debug.SetMemoryLimit(-1); got == math.MaxInt64 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("memory limit still set with 24 MB live")
+		}
 	}
 	runtime.KeepAlive(live)
 }

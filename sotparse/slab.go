@@ -1,0 +1,117 @@
+package sotparse
+
+import (
+	"unsafe"
+)
+
+// modelSlabs cuts the small objects of the documents' model, and their
+// text, from larger blocks, for one goroutine of a parse at a time.
+//
+// The parse of a document allocates tens of kilobytes that it drops at
+// once (the markdown and YAML trees) and a few hundred bytes it keeps
+// (the model), in the same sizes: a Frontmatter is the size of a
+// goldmark text segment, a WorkItem the size of a goldmark paragraph. Cut
+// from the same pages as those, the model kept one or two objects in
+// almost every page they took, and a large workspace's model of 48 MB
+// held 35-45 MB more of such pages after the parse, every one resident
+// until the run ended. From blocks of its own the model takes only its
+// size. A block lives as long as any object cut from it: the model is
+// kept and let go as a whole (Workspace.ForgetModel).
+//
+// A nil *modelSlabs allocates each object on its own, as a parse of a few
+// documents does.
+type modelSlabs struct {
+	fms      slab[Frontmatter]
+	items    slab[WorkItem]
+	headings slab[Heading]
+	refs     slab[Ref]
+	lines    slab[Line]
+	text     []byte // the rest of the current block of text
+	textLen  int    // the length of the next block of text
+}
+
+// slab is a block of Ts, the rest of which new cuts the next ones from.
+type slab[T any] struct {
+	free []T
+	n    int // the length of the next block
+}
+
+// Blocks grow from a few objects (or bytes of text), for a parse of a few
+// documents, to a size that the runtime gives pages of its own (over 32
+// KB).
+const (
+	slabFirst = 8
+	slabMax   = 256
+	textFirst = 512
+	textMax   = 64 << 10
+)
+
+func (s *slab[T]) new() *T {
+	if len(s.free) == 0 {
+		s.n = min(max(2*s.n, slabFirst), slabMax)
+		s.free = make([]T, s.n)
+	}
+	p := &s.free[0]
+	s.free = s.free[1:]
+	return p
+}
+
+func (m *modelSlabs) frontmatter() *Frontmatter {
+	if m == nil {
+		return new(Frontmatter)
+	}
+	return m.fms.new()
+}
+
+func (m *modelSlabs) workItem() *WorkItem {
+	if m == nil {
+		return new(WorkItem)
+	}
+	return m.items.new()
+}
+
+func (m *modelSlabs) heading() *Heading {
+	if m == nil {
+		return new(Heading)
+	}
+	return m.headings.new()
+}
+
+func (m *modelSlabs) ref() *Ref {
+	if m == nil {
+		return new(Ref)
+	}
+	return m.refs.new()
+}
+
+func (m *modelSlabs) line() *Line {
+	if m == nil {
+		return new(Line)
+	}
+	return m.lines.new()
+}
+
+// str returns a copy of b.
+func (m *modelSlabs) str(b []byte) string {
+	if len(b) == 0 {
+		return ""
+	}
+	t := m.bytes(len(b))
+	copy(t, b)
+	return unsafe.String(&t[0], len(t))
+}
+
+// bytes returns n bytes for text that nothing writes once it is written:
+// the text of the model's strings, which share blocks.
+func (m *modelSlabs) bytes(n int) []byte {
+	if m == nil || n > textMax/8 {
+		return make([]byte, n)
+	}
+	if len(m.text) < n {
+		m.textLen = min(max(2*m.textLen, textFirst), textMax)
+		m.text = make([]byte, max(m.textLen, n))
+	}
+	t := m.text[:n:n]
+	m.text = m.text[n:]
+	return t
+}
