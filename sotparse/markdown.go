@@ -9,10 +9,11 @@ import (
 
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
-	"github.com/yuin/goldmark/extension"
 	east "github.com/yuin/goldmark/extension/ast"
 	"github.com/yuin/goldmark/parser"
 	"github.com/yuin/goldmark/text"
+
+	"github.com/svrnty/sotvet/sotparse/internal/gfm"
 )
 
 // The goldmark parser holds no per-document state and is safe for
@@ -20,8 +21,8 @@ import (
 // MarkdownExtensions are the GFM extensions the body is parsed with: task
 // boxes, tables and strikethrough. Not linkify: a bare URL reads as its own
 // text either way, and finding them was a tenth of a large workspace's
-// parse.
-var MarkdownExtensions = []goldmark.Extender{extension.Table, extension.Strikethrough, extension.TaskList}
+// parse. They are goldmark's, without its extension package (see gfm).
+var MarkdownExtensions = gfm.Extensions
 
 var mdParser = goldmark.New(goldmark.WithExtensions(MarkdownExtensions...)).Parser()
 
