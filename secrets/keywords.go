@@ -258,8 +258,15 @@ func (t *sparseTrie) next(s int32, c uint8, fail []int32) int32 {
 // interleaved loop; each stream first replays the maxLen-1 bytes before its
 // part (without reporting) so that keywords crossing a cut are found once.
 func (m *kwMatcher) scan(data []byte, hit func(i int, rules []uint16)) {
-	const block = 64 << 10
 	var buf [4][]hitRec // allocated by append when a block is long enough to split
+	m.scanBuf(data, &buf, hit)
+}
+
+// scanBuf is scan with the hit buffers of the four streams given: a
+// caller scanning many texts keeps them, where each scan of a text of
+// prose grew its own (~5 KB a document of the real corpus).
+func (m *kwMatcher) scanBuf(data []byte, buf *[4][]hitRec, hit func(i int, rules []uint16)) {
+	const block = 64 << 10
 	s := uint32(0)
 	for bs := 0; bs < len(data); bs += block {
 		be := bs + block
@@ -270,7 +277,7 @@ func (m *kwMatcher) scan(data []byte, hit func(i int, rules []uint16)) {
 			s = m.run(data, bs, be, s, hit)
 			continue
 		}
-		s = m.scan4(data, bs, be, &buf, hit)
+		s = m.scan4(data, bs, be, buf, hit)
 	}
 }
 

@@ -51,7 +51,6 @@ func TestKWMatcherEqualsDense(t *testing.T) {
 	}
 }
 
-
 // denseKWMatcher is the construction newKWMatcher replaced, over a dense
 // trie table: the reference its automata must equal. kws[i] is a keyword, rules[i] the rule
 // index it belongs to. Keywords are matched case-insensitively (ASCII).

@@ -229,7 +229,7 @@ func (s *Scanner) detect(path string, data []byte, scan bool) []cand {
 		wins[r] = append(wins[r], span{0, len(data)})
 	}
 	if len(s.kw.out) > 0 {
-		s.kw.scan(data, func(i int, rules []uint16) {
+		s.kw.scanBuf(data, &sc.hits, func(i int, rules []uint16) {
 			for _, r16 := range rules {
 				r := int(r16)
 				w := wins[r]
@@ -428,7 +428,8 @@ func (s *Scanner) detect(path string, data []byte, scan bool) []cand {
 type detectScratch struct {
 	wins    [][]span
 	starts  [][]int
-	touched []int // rules with a window or a start
+	touched []int       // rules with a window or a start
+	hits    [4][]hitRec // the keyword scan's buffers
 }
 
 func (s *Scanner) getScratch() *detectScratch {
