@@ -20,7 +20,9 @@ import (
 // A rule runs only where one of its Keywords occurs (ASCII
 // case-insensitively): Regex searches the line holding the keyword, widened
 // by Before and After bytes (rounded out to whole lines) for secrets that
-// span lines. A rule without keywords searches the whole content.
+// span lines. A rule without keywords searches the whole content. The
+// built-in and imported rules leave Regex nil and hold their expression
+// as source, compiled on first use: Expr returns it.
 //
 // The secret is the text of the named group "secret"; several alternatives
 // may each carry a group of that name, and the first one that took part in
