@@ -7,9 +7,10 @@
 // and none uses.
 //
 // The parsers are goldmark v1.8.7's (extension/table.go, strikethrough.go,
-// tasklist.go; MIT License, Copyright (c) 2019 Yusuke Inuzuka), with their
-// regular expressions written out as byte tests. TestSameAST compares the
-// trees they build with goldmark's extension package.
+// tasklist.go; MIT License, Copyright (c) 2019 Yusuke Inuzuka: see
+// LICENSE), with their regular expressions written out as byte tests.
+// TestSameAST compares the trees they build with goldmark's extension
+// package.
 package gfm
 
 import (
