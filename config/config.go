@@ -11,7 +11,6 @@ import (
 	"fmt"
 	slashpath "path"
 	"path/filepath"
-	"regexp"
 	"strconv"
 	"strings"
 
@@ -20,6 +19,7 @@ import (
 	"github.com/svrnty/sotvet/harness/stage"
 	"golang.org/x/tools/go/analysis"
 
+	"github.com/svrnty/sotvet/internal/lazyre"
 	"github.com/svrnty/sotvet/internal/safefs"
 )
 
@@ -122,10 +122,10 @@ func cut(s string, n int) string {
 }
 
 var (
-	lineRef   = regexp.MustCompile(`\bline (\d+)(?:, column (\d+))?:? ?`)
-	yamlNoise = regexp.MustCompile(`yaml: (?:construct errors: |unmarshal errors:\n\s*)?`)
-	typeName  = regexp.MustCompile(` in type (?:struct \{[^}]*\}|[\w.*\[\]]+)`)
-	noField   = regexp.MustCompile(`field (\S+) not found`)
+	lineRef   = lazyre.New(`\bline (\d+)(?:, column (\d+))?:? ?`)
+	yamlNoise = lazyre.New(`yaml: (?:construct errors: |unmarshal errors:\n\s*)?`)
+	typeName  = lazyre.New(` in type (?:struct \{[^}]*\}|[\w.*\[\]]+)`)
+	noField   = lazyre.New(`field (\S+) not found`)
 )
 
 // settingError places an error about a structured setting's text (see

@@ -5,16 +5,16 @@ import (
 	"fmt"
 	"go/token"
 	"path/filepath"
-	"regexp"
 	"sort"
 	"strings"
 
+	"github.com/svrnty/sotvet/internal/lazyre"
 	"github.com/svrnty/sotvet/sotparse"
 )
 
 var (
-	workIDPattern  = regexp.MustCompile(`\bCTO-WORK-\d+\b`)
-	sotPathPattern = regexp.MustCompile("(?:^|[\\s`'\"(\\[<])(\\.sot/[A-Za-z0-9_./@+-]*[A-Za-z0-9_/])")
+	workIDPattern  = lazyre.New(`\bCTO-WORK-\d+\b`)
+	sotPathPattern = lazyre.New("(?:^|[\\s`'\"(\\[<])(\\.sot/[A-Za-z0-9_./@+-]*[A-Za-z0-9_/])")
 )
 
 // target is what the cursor is on.

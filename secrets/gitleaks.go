@@ -420,9 +420,10 @@ func gitleaksPathAllowed(path string) bool {
 // when one of them is in the text, found for all expressions at once by
 // one pass of an automaton; an expression anchored at the start with a
 // literal first byte runs only on text starting with it; the rest always
-// run.
+// run. An expression is compiled when it first runs: most never do (the
+// global path list's ~40 on a workspace of markdown and YAML).
 type regexSet struct {
-	res   []*regexp.Regexp
+	res   []*lazyRegex
 	first []int // the byte text must start with for res[i] to match, or -1
 	// lits finds the literals of all expressions in one pass, when there
 	// are many (the global path list); a short list compares each
@@ -442,18 +443,15 @@ func newRegexSet(srcs []string) (*regexSet, error) {
 	var kws []string
 	var kwRe []int
 	for i, src := range srcs {
-		re, err := regexp.Compile(src)
-		if err != nil {
-			return nil, err
-		}
-		rs.res = append(rs.res, re)
-		rs.first = append(rs.first, -1)
-		rs.litsOf = append(rs.litsOf, nil)
-		rs.foldOf = append(rs.foldOf, false)
+		// The parse is regexp.Compile's: an expression it takes compiles.
 		sre, err := syntax.Parse(src, syntax.Perl)
 		if err != nil {
 			return nil, err
 		}
+		rs.res = append(rs.res, &lazyRegex{src: src})
+		rs.first = append(rs.first, -1)
+		rs.litsOf = append(rs.litsOf, nil)
+		rs.foldOf = append(rs.foldOf, false)
 		if lits, fold, ok := requiredLiterals(sre); ok && shortest(lits) >= 2 && len(srcs) <= 64 {
 			for j, l := range lits {
 				kws = append(kws, string(l))
@@ -487,20 +485,20 @@ func (rs *regexSet) any(b []byte) bool {
 		if f := rs.first[i]; f >= 0 && (len(b) == 0 || int(b[0]) != f) {
 			continue
 		}
-		if rs.res[i].Match(b) {
+		if rs.res[i].get().Match(b) {
 			return true
 		}
 	}
 	if rs.lits != nil {
 		for cand := rs.lits.hitMask(b); cand != 0; cand &= cand - 1 {
-			if rs.res[bits.TrailingZeros64(cand)].Match(b) {
+			if rs.res[bits.TrailingZeros64(cand)].get().Match(b) {
 				return true
 			}
 		}
 		return false
 	}
 	for i, lits := range rs.litsOf {
-		if lits != nil && holdsLiteral(b, lits, rs.foldOf[i]) && rs.res[i].Match(b) {
+		if lits != nil && holdsLiteral(b, lits, rs.foldOf[i]) && rs.res[i].get().Match(b) {
 			return true
 		}
 	}

@@ -3,7 +3,6 @@ package secrets
 import (
 	"bytes"
 	"encoding/base64"
-	"regexp"
 )
 
 // k8sSecretRule finds the values of a Kubernetes Secret's data map: base64
@@ -16,7 +15,7 @@ func k8sSecretRule() *Rule {
 	return &Rule{
 		ID:          RuleK8sSecretData,
 		Description: "value of a Kubernetes Secret's data map (base64)",
-		Regex: regexp.MustCompile(`(?m)^[ \t]*["']?[A-Za-z0-9_.-]+["']?[ \t]*:[ \t]*(?:[|>][-+]?[ \t]*\r?\n[ \t]+)?` +
+		builtinRE: builtinExpr(`(?m)^[ \t]*["']?[A-Za-z0-9_.-]+["']?[ \t]*:[ \t]*(?:[|>][-+]?[ \t]*\r?\n[ \t]+)?` +
 			`["']?(?P<secret>[A-Za-z0-9+/]{8,}={0,2})["']?[ \t]*\r?$`),
 		Entropy:  2.5,
 		MinLen:   8,

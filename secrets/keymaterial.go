@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/base64"
 	"encoding/hex"
-	"regexp"
 )
 
 // keyMaterialRule finds private key material outside an armored PEM block,
@@ -19,7 +18,7 @@ func keyMaterialRule() *Rule {
 	return &Rule{
 		ID:          RuleKeyMaterial,
 		Description: "private key material (PEM body, base64 or hex DER, hex key with a private-key name)",
-		Regex: regexp.MustCompile(
+		builtinRE: builtinExpr(
 			// A PEM body after its BEGIN line, with no END line in sight.
 			`-----BEGIN[ A-Z0-9]{0,32}PRIVATE KEY-----[ \t]*\r?\n(?:[A-Za-z-]+:[^\n]*\r?\n)*\r?\n?[ \t]*(?P<secret>` + b64 + `)` +
 				// Base64 DER of a private key (a PEM body without armor).

@@ -1,7 +1,5 @@
 package secrets
 
-import "slices"
-
 // kwMatcher is an Aho-Corasick automaton compiled to a dense DFA over a
 // reduced, ASCII-case-folded byte alphabet. It finds every position at which
 // some keyword ends, in a single left-to-right pass with one table lookup per
@@ -75,85 +73,76 @@ func newKWMatcher(kws []string, rules []int) *kwMatcher {
 		nc = 256
 	}
 
-	// Trie, as a dense table: child[s*nc+c] is the child of state s on
-	// class c, or 0 (the root is nobody's child). The breadth-first pass
-	// below turns it in place into the DFA's transition function: flat
-	// arrays, no maps, since the default scanner builds this for some 400
-	// keywords at every process start.
-	child := make([]int32, trieSize(kws, &m.class)*nc)
-	out := make([][]int, 1, len(child)/nc)
+	// The trie, sparse: each state's children in a list sorted by class.
+	// A dense trie table (states x classes of int32, ~300 KB for the
+	// default rules) cost a cold process more in page faults than all
+	// the rest of the build: the only dense table built is the final one,
+	// written row by row.
+	size := 1 // an upper bound on the states: the root, a state per byte
+	for _, kw := range kws {
+		size += len(kw)
+	}
+	t := newSparseTrie(size)
 	for i, kw := range kws {
 		if kw == "" {
 			continue
 		}
-		s := 0
+		s := int32(0)
 		for j := 0; j < len(kw); j++ {
-			c := int(m.class[lower(kw[j])])
-			t := int(child[s*nc+c])
-			if t == 0 {
-				t = len(out)
-				out = append(out, nil)
-				child[s*nc+c] = int32(t)
-			}
-			s = t
+			s = t.child(s, m.class[lower(kw[j])], true)
 		}
-		out[s] = appendUnique(out[s], rules[i])
+		t.out[s] = appendUnique(t.out[s], rules[i])
 	}
+	states := len(t.out)
 
-	// BFS for failure links and the full DFA transition function: a state's
-	// missing transitions are its failure state's, whose row (shallower)
-	// is already complete.
-	delta := child
-	fail := make([]int32, len(out))
-	queue := make([]int32, 0, len(out))
-	for c := 1; c < nc; c++ {
-		if t := delta[c]; t != 0 {
-			queue = append(queue, t)
+	// Breadth first, children in class order: the failure links and the
+	// outputs, which a state inherits from its failure state (shallower,
+	// so done already).
+	bfs := make([]int32, 1, states)
+	for qi := 0; qi < len(bfs); qi++ {
+		for c := t.first[bfs[qi]]; c >= 0; c = t.sibling[c] {
+			bfs = append(bfs, c)
 		}
 	}
-	for qi := 0; qi < len(queue); qi++ {
-		s := int(queue[qi])
-		f := int(fail[s])
-		for _, r := range out[f] {
-			out[s] = appendUnique(out[s], r)
+	fail := make([]int32, states)
+	for _, s := range bfs[1:] {
+		f := fail[s]
+		for _, r := range t.out[f] {
+			t.out[s] = appendUnique(t.out[s], r)
 		}
-		row, frow := delta[s*nc:(s+1)*nc], delta[f*nc:(f+1)*nc]
-		for c := 0; c < nc; c++ {
-			if t := row[c]; t != 0 && c != 0 {
-				fail[t] = frow[c]
-				queue = append(queue, t)
-			} else {
-				row[c] = frow[c]
-			}
+		for c := t.first[s]; c >= 0; c = t.sibling[c] {
+			fail[c] = t.next(f, t.label[c], fail)
 		}
 	}
 
 	// Renumber: states without output first (root stays 0), then the rest,
 	// each group in breadth-first order.
-	bfs := append([]int32{0}, queue...)
-	order := make([]int, 0, len(out))
+	order := make([]int, 0, states)
 	for _, i := range bfs {
-		if len(out[i]) == 0 {
+		if len(t.out[i]) == 0 {
 			order = append(order, int(i))
 		}
 	}
 	firstMatch := len(order)
 	for _, i := range bfs {
-		if len(out[i]) != 0 {
+		if len(t.out[i]) != 0 {
 			order = append(order, int(i))
 		}
 	}
-	m.layout(len(out), nc)
-	newID := make([]uint32, len(out))
+	m.layout(states, nc)
+	newID := make([]uint32, states)
+	rowOf := make([]int, states) // by old state: the index of its row
 	for ni, oi := range order {
 		newID[oi] = uint32(ni) * m.rowStep
+		rowOf[oi] = ni
 	}
 	w := int(m.width)
 	if m.t16 != nil {
-		fill(m.t16, w, nc, order, delta, newID)
+		fill(m.t16, w, nc, bfs, fail, rowOf, newID, t)
 	} else {
-		fill(m.t32, w, nc, order, delta, newID)
+		fill(m.t32, w, nc, bfs, fail, rowOf, newID, t)
 	}
+	out := t.out
 	m.matchStart = uint32(firstMatch) * m.rowStep
 	m.out = make([][]uint16, len(out)-firstMatch)
 	for ni := firstMatch; ni < len(order); ni++ {
@@ -182,39 +171,82 @@ func (m *kwMatcher) layout(states, nc int) {
 	m.t32 = make([]uint32, states*nc)
 }
 
-// fill writes the renumbered rows: row ni of tr is old state order[ni],
-// whose transitions delta gives over nc classes.
-func fill[T transition](tr []T, w, nc int, order []int, delta []int32, newID []uint32) {
-	for ni, oi := range order {
-		row := tr[ni*w : ni*w+nc]
-		for c, t := range delta[oi*nc : (oi+1)*nc] {
-			row[c] = T(newID[t])
+// fill writes the DFA's rows in breadth-first order: a state's row is its
+// failure state's (written already) with its own children in place.
+func fill[T transition](tr []T, w, nc int, bfs, fail []int32, rowOf []int, newID []uint32, t *sparseTrie) {
+	for _, s := range bfs {
+		row := tr[rowOf[s]*w : rowOf[s]*w+nc]
+		if s != 0 {
+			f := rowOf[fail[s]] * w
+			copy(row, tr[f:f+nc])
+		}
+		for c := t.first[s]; c >= 0; c = t.sibling[c] {
+			row[t.label[c]] = T(newID[c])
 		}
 	}
 }
 
-// trieSize returns the number of states of the trie of kws over the
-// alphabet class: the root and one state per distinct non-empty prefix.
-func trieSize(kws []string, class *[256]uint8) int {
-	keys := make([]string, 0, len(kws))
-	for _, kw := range kws {
-		b := make([]byte, len(kw))
-		for i := 0; i < len(kw); i++ {
-			b[i] = class[lower(kw[i])]
-		}
-		keys = append(keys, string(b))
+// sparseTrie is a trie over alphabet classes: each state's children are a
+// list linked by sibling, in increasing class order.
+type sparseTrie struct {
+	first, sibling []int32 // first child, next sibling; -1 for none
+	label          []uint8 // the class on the edge into the state
+	out            [][]int // the rules whose keywords end at the state
+}
+
+// newSparseTrie returns a trie of the root alone, with room for size
+// states (at least 1).
+func newSparseTrie(size int) *sparseTrie {
+	t := &sparseTrie{
+		first:   make([]int32, 1, size),
+		sibling: make([]int32, 1, size),
+		label:   make([]uint8, 1, size),
+		out:     make([][]int, 1, size),
 	}
-	slices.Sort(keys)
-	n, prev := 1, ""
-	for _, k := range keys {
-		common := 0
-		for common < len(k) && common < len(prev) && k[common] == prev[common] {
-			common++
-		}
-		n += len(k) - common
-		prev = k
+	t.first[0], t.sibling[0] = -1, -1
+	return t
+}
+
+// child returns the child of s on class c; a new one when add is set and
+// there is none, else -1.
+func (t *sparseTrie) child(s int32, c uint8, add bool) int32 {
+	prev := int32(-1)
+	x := t.first[s]
+	for x >= 0 && t.label[x] < c {
+		prev, x = x, t.sibling[x]
+	}
+	if x >= 0 && t.label[x] == c {
+		return x
+	}
+	if !add {
+		return -1
+	}
+	n := int32(len(t.out))
+	t.first = append(t.first, -1)
+	t.sibling = append(t.sibling, x)
+	t.label = append(t.label, c)
+	t.out = append(t.out, nil)
+	if prev < 0 {
+		t.first[s] = n
+	} else {
+		t.sibling[prev] = n
 	}
 	return n
+}
+
+// next is the DFA's transition from s on class c: its child, else its
+// failure state's transition (fail is set for every state shallower than
+// the one being linked); the root's missing children lead back to it.
+func (t *sparseTrie) next(s int32, c uint8, fail []int32) int32 {
+	for {
+		if x := t.child(s, c, false); x >= 0 {
+			return x
+		}
+		if s == 0 {
+			return 0
+		}
+		s = fail[s]
+	}
 }
 
 // scan calls hit(i, rules) for every index i at which a keyword ends, in

@@ -20,7 +20,9 @@ import (
 // A rule runs only where one of its Keywords occurs (ASCII
 // case-insensitively): Regex searches the line holding the keyword, widened
 // by Before and After bytes (rounded out to whole lines) for secrets that
-// span lines. A rule without keywords searches the whole content.
+// span lines. A rule without keywords searches the whole content. The
+// built-in and imported rules leave Regex nil and hold their expression
+// as source, compiled on first use: Expr returns it.
 //
 // The secret is the text of the named group "secret"; several alternatives
 // may each carry a group of that name, and the first one that took part in
@@ -60,6 +62,11 @@ type Rule struct {
 
 	endpoint bool       // the built-in endpoint-value rule: NewScanner rebuilds it from Config
 	lazy     *lazyRegex // an imported rule's expression, when Regex is nil
+	// builtinRE is a built-in rule's expression, when Regex is nil: it
+	// is compiled when a scan first needs it, which for most rules is
+	// never (their keywords are not in the text), where compiling all of
+	// them cost every check and scan process ~0.5 ms and 0.5 MB.
+	builtinRE *lazyRegex
 	// startsAtKeyword: every match begins with one of Keywords, so the
 	// scanner tries Regex anchored at each keyword hit.
 	startsAtKeyword bool
@@ -194,7 +201,7 @@ func builtinRules(ep *Rule) []*Rule {
 		{
 			ID:          RuleGCPServiceAccount,
 			Description: "GCP service account key (JSON with \"type\": \"service_account\" and a private_key)",
-			Regex:       regexp.MustCompile(`"private_key"\s*:\s*"(?P<secret>-----BEGIN[^"]*?PRIVATE KEY-----[^"]{0,64})"`),
+			builtinRE:   builtinExpr(`"private_key"\s*:\s*"(?P<secret>-----BEGIN[^"]*?PRIVATE KEY-----[^"]{0,64})"`),
 			Keywords:    []string{"service_account"},
 			Before:      16 << 10,
 			After:       16 << 10,
@@ -203,7 +210,7 @@ func builtinRules(ep *Rule) []*Rule {
 		{
 			ID:          RulePrivateKey,
 			Description: "PEM or OpenSSH/PGP private key block",
-			Regex:       regexp.MustCompile(`-----BEGIN[ A-Z0-9]{0,32}PRIVATE KEY(?: BLOCK)?-----[\s\S]*?-----END[ A-Z0-9]{0,32}PRIVATE KEY(?: BLOCK)?-----`),
+			builtinRE:   builtinExpr(`-----BEGIN[ A-Z0-9]{0,32}PRIVATE KEY(?: BLOCK)?-----[\s\S]*?-----END[ A-Z0-9]{0,32}PRIVATE KEY(?: BLOCK)?-----`),
 			Keywords:    []string{"-----begin"},
 			After:       72 << 10,
 			Validate:    func(c Candidate) bool { return pemBody(c.Secret) >= 64 },
@@ -211,35 +218,35 @@ func builtinRules(ep *Rule) []*Rule {
 		{
 			ID:          RuleGitHubToken,
 			Description: "GitHub token (personal, OAuth, user-to-server, server-to-server or refresh)",
-			Regex:       regexp.MustCompile(`\bgh[pousr]_[A-Za-z0-9]{36,}\b`),
+			builtinRE:   builtinExpr(`\bgh[pousr]_[A-Za-z0-9]{36,}\b`),
 			Entropy:     3,
 			Keywords:    []string{"ghp_", "gho_", "ghu_", "ghs_", "ghr_"},
 		},
 		{
 			ID:          RuleGitHubFineGrained,
 			Description: "GitHub fine-grained personal access token",
-			Regex:       regexp.MustCompile(`\bgithub_pat_[A-Za-z0-9_]{60,}\b`),
+			builtinRE:   builtinExpr(`\bgithub_pat_[A-Za-z0-9_]{60,}\b`),
 			Entropy:     3,
 			Keywords:    []string{"github_pat_"},
 		},
 		{
 			ID:          RuleGitLabToken,
 			Description: "GitLab personal access token",
-			Regex:       regexp.MustCompile(`\bglpat-[A-Za-z0-9_-]{20,}`),
+			builtinRE:   builtinExpr(`\bglpat-[A-Za-z0-9_-]{20,}`),
 			Entropy:     3,
 			Keywords:    []string{"glpat-"},
 		},
 		{
 			ID:          RuleAWSAccessKeyID,
 			Description: "AWS access key ID",
-			Regex:       regexp.MustCompile(`\b(?:AKIA|ASIA|ABIA|ACCA|AGPA|AIDA|AROA|ANPA|ANVA|AIPA)[A-Z2-7]{16}\b`),
+			builtinRE:   builtinExpr(`\b(?:AKIA|ASIA|ABIA|ACCA|AGPA|AIDA|AROA|ANPA|ANVA|AIPA)[A-Z2-7]{16}\b`),
 			Entropy:     3,
 			Keywords:    []string{"akia", "asia", "abia", "acca", "agpa", "aida", "aroa", "anpa", "anva", "aipa"},
 		},
 		{
 			ID:          RuleAWSSecretAccessKey,
 			Description: "AWS secret access key assigned to an aws_secret_access_key-like name",
-			Regex:       regexp.MustCompile("(?i)(?P<key>[A-Za-z0-9_.-]*secret[_.-]?(?:access[_.-]?)?key)[\x60\"']?[ \\t]*(?:=|:=|:|=>)[ \\t]*[\x60\"']?(?P<secret>[A-Za-z0-9/+]{40})(?:[^A-Za-z0-9/+=]|$)"),
+			builtinRE:   builtinExpr("(?i)(?P<key>[A-Za-z0-9_.-]*secret[_.-]?(?:access[_.-]?)?key)[\x60\"']?[ \\t]*(?:=|:=|:|=>)[ \\t]*[\x60\"']?(?P<secret>[A-Za-z0-9/+]{40})(?:[^A-Za-z0-9/+=]|$)"),
 			Entropy:     3.5,
 			Keywords:    []string{"secret_access_key", "secretaccesskey", "secret-access-key", "aws_secret", "aws-secret", "awssecret"},
 			Gate:        AssignmentGate,
@@ -251,14 +258,14 @@ func builtinRules(ep *Rule) []*Rule {
 		{
 			ID:          RuleGCPAPIKey,
 			Description: "Google Cloud API key",
-			Regex:       regexp.MustCompile(`\b(?P<secret>AIza[0-9A-Za-z_-]{35})(?:[^0-9A-Za-z_-]|$)`),
+			builtinRE:   builtinExpr(`\b(?P<secret>AIza[0-9A-Za-z_-]{35})(?:[^0-9A-Za-z_-]|$)`),
 			Entropy:     3,
 			Keywords:    []string{"aiza"},
 		},
 		{
 			ID:          RuleAzureStorageKey,
 			Description: "Azure storage or service bus account key in a connection string",
-			Regex:       regexp.MustCompile(`(?i)\b(?:AccountKey|SharedAccessKey)[ \t]*=[ \t]*(?P<secret>[A-Za-z0-9+/]{40,}={0,2})`),
+			builtinRE:   builtinExpr(`(?i)\b(?:AccountKey|SharedAccessKey)[ \t]*=[ \t]*(?P<secret>[A-Za-z0-9+/]{40,}={0,2})`),
 			Entropy:     3.5,
 			Keywords:    []string{"accountkey", "sharedaccesskey"},
 			Gate:        AssignmentGate,
@@ -266,7 +273,7 @@ func builtinRules(ep *Rule) []*Rule {
 		{
 			ID:          RuleAnthropicAPIKey,
 			Description: "Anthropic API key",
-			Regex:       regexp.MustCompile(`\b(?P<secret>sk-ant-api03-[A-Za-z0-9_-]{93}AA)(?:[^A-Za-z0-9_-]|$)`),
+			builtinRE:   builtinExpr(`\b(?P<secret>sk-ant-api03-[A-Za-z0-9_-]{93}AA)(?:[^A-Za-z0-9_-]|$)`),
 			Entropy:     3.5,
 			Keywords:    []string{"sk-ant-"},
 			Validate:    notAfterHyphen,
@@ -274,7 +281,7 @@ func builtinRules(ep *Rule) []*Rule {
 		{
 			ID:          RuleOpenAIAPIKey,
 			Description: "OpenAI API key",
-			Regex:       regexp.MustCompile(`\bsk-(?:(?:proj|svcacct|admin|None)-[A-Za-z0-9_-]{32,}|[A-Za-z0-9]{32,})`),
+			builtinRE:   builtinExpr(`\bsk-(?:(?:proj|svcacct|admin|None)-[A-Za-z0-9_-]{32,}|[A-Za-z0-9]{32,})`),
 			Entropy:     3.5,
 			Keywords:    []string{"sk-"},
 			Validate: func(c Candidate) bool {
@@ -284,7 +291,7 @@ func builtinRules(ep *Rule) []*Rule {
 		{
 			ID:          RuleHuggingFaceToken,
 			Description: "Hugging Face access token",
-			Regex:       regexp.MustCompile(`\bhf_[A-Za-z0-9]{34}\b`),
+			builtinRE:   builtinExpr(`\bhf_[A-Za-z0-9]{34}\b`),
 			Entropy:     3.5,
 			Keywords:    []string{"hf_"},
 			Validate:    func(c Candidate) bool { return hasUpper(c.Secret[3:]) && hasLower(c.Secret[3:]) },
@@ -292,7 +299,7 @@ func builtinRules(ep *Rule) []*Rule {
 		{
 			ID:          RuleSlackToken,
 			Description: "Slack token",
-			Regex:       regexp.MustCompile(`\bxox[baprs]-[0-9A-Za-z]{6,}(?:-[0-9A-Za-z]{4,}){1,4}\b`),
+			builtinRE:   builtinExpr(`\bxox[baprs]-[0-9A-Za-z]{6,}(?:-[0-9A-Za-z]{4,}){1,4}\b`),
 			Entropy:     3,
 			MinLen:      24,
 			Keywords:    []string{"xoxb-", "xoxa-", "xoxp-", "xoxr-", "xoxs-"},
@@ -300,35 +307,35 @@ func builtinRules(ep *Rule) []*Rule {
 		{
 			ID:          RuleSlackWebhook,
 			Description: "Slack incoming webhook URL",
-			Regex:       regexp.MustCompile(`hooks\.slack\.com/(?:services|workflows|triggers)/(?P<secret>[A-Za-z0-9+/_-]{20,})`),
+			builtinRE:   builtinExpr(`hooks\.slack\.com/(?:services|workflows|triggers)/(?P<secret>[A-Za-z0-9+/_-]{20,})`),
 			Entropy:     3,
 			Keywords:    []string{"hooks.slack.com"},
 		},
 		{
 			ID:          RuleStripeKey,
 			Description: "Stripe live secret or restricted key",
-			Regex:       regexp.MustCompile(`\b(?:sk|rk)_live_[0-9A-Za-z]{20,}\b`),
+			builtinRE:   builtinExpr(`\b(?:sk|rk)_live_[0-9A-Za-z]{20,}\b`),
 			Entropy:     3,
 			Keywords:    []string{"sk_live_", "rk_live_"},
 		},
 		{
 			ID:          RuleNPMToken,
 			Description: "npm access token",
-			Regex:       regexp.MustCompile(`\bnpm_[A-Za-z0-9]{36}\b`),
+			builtinRE:   builtinExpr(`\bnpm_[A-Za-z0-9]{36}\b`),
 			Entropy:     3,
 			Keywords:    []string{"npm_"},
 		},
 		{
 			ID:          RulePyPIToken,
 			Description: "PyPI upload token",
-			Regex:       regexp.MustCompile(`\bpypi-AgEIcHlwaS5vcmc[A-Za-z0-9_-]{50,}`),
+			builtinRE:   builtinExpr(`\bpypi-AgEIcHlwaS5vcmc[A-Za-z0-9_-]{50,}`),
 			Entropy:     3,
 			Keywords:    []string{"pypi-ageichlwas5vcmc"},
 		},
 		{
 			ID:          RuleJWT,
 			Description: "JSON Web Token",
-			Regex:       regexp.MustCompile(`\bey[A-Za-z0-9_-]{8,}\.ey[A-Za-z0-9_/\\-]{8,}\.(?:[A-Za-z0-9_/\\-]+={0,2})?`),
+			builtinRE:   builtinExpr(`\bey[A-Za-z0-9_-]{8,}\.ey[A-Za-z0-9_/\\-]{8,}\.(?:[A-Za-z0-9_/\\-]+={0,2})?`),
 			Entropy:     3,
 			Keywords:    []string{"ey"},
 			Gate:        jwtGate,
@@ -339,7 +346,7 @@ func builtinRules(ep *Rule) []*Rule {
 		{
 			ID:          RuleBearerToken,
 			Description: "credential in an Authorization header",
-			Regex:       regexp.MustCompile(`(?i)\b(?:proxy-)?authorization\b[\x60"']?[ \t]*[:=][ \t]*[\x60"']?(?:bearer|token|basic)[ \t]+(?P<secret>[A-Za-z0-9._~+/=-]+)`),
+			builtinRE:   builtinExpr(`(?i)\b(?:proxy-)?authorization\b[\x60"']?[ \t]*[:=][ \t]*[\x60"']?(?:bearer|token|basic)[ \t]+(?P<secret>[A-Za-z0-9._~+/=-]+)`),
 			Entropy:     3,
 			MinLen:      12,
 			Keywords:    []string{"authorization"},
@@ -348,7 +355,7 @@ func builtinRules(ep *Rule) []*Rule {
 		{
 			ID:          RuleURLCredentials,
 			Description: "password in URL userinfo (scheme://user:password@host)",
-			Regex:       regexp.MustCompile(`\b[A-Za-z][A-Za-z0-9+.-]{0,20}://(?P<key>[^\s:@/?#\x60"'<>]*):(?P<secret>[^\s@/?#\x60"']+)@[^\s/?#\x60"'@]`),
+			builtinRE:   builtinExpr(`\b[A-Za-z][A-Za-z0-9+.-]{0,20}://(?P<key>[^\s:@/?#\x60"'<>]*):(?P<secret>[^\s@/?#\x60"']+)@[^\s/?#\x60"'@]`),
 			MinLen:      4,
 			Keywords:    []string{"://"},
 			Gate:        URLUserinfoGate,
@@ -360,7 +367,7 @@ func builtinRules(ep *Rule) []*Rule {
 			Description: "high-entropy value assigned to a password, secret, token or API key name",
 			// The match starts at the keyword (the scanner tries it
 			// there, anchored, and widens the key to the whole name).
-			Regex: regexp.MustCompile("(?i)(?P<key>(?:password|passwd|secret|token|api[_.-]?key|access[_.-]?key)[A-Za-z0-9_.-]*)[\x60\"']?[ \\t]*(?:=|:=|:|=>)[ \\t]*" +
+			builtinRE: builtinExpr("(?i)(?P<key>(?:password|passwd|secret|token|api[_.-]?key|access[_.-]?key)[A-Za-z0-9_.-]*)[\x60\"']?[ \\t]*(?:=|:=|:|=>)[ \\t]*" +
 				"(?:\"(?P<secret>[^\"\\r\\n]+)\"|'(?P<secret>[^'\\r\\n]+)'|\x60(?P<secret>[^\x60\\r\\n]+)\x60|(?P<secret>[^\\s\x60\"',;&]*[^\\s\x60\"',;&.:)\\]}>]))"),
 			Entropy:         3.5,
 			MinLen:          12,
@@ -881,7 +888,7 @@ func compileRule(r *Rule) (*compiledRule, error) {
 	if r.ID == "" {
 		return nil, fmt.Errorf("secrets: rule without an ID")
 	}
-	if r.Regex == nil && r.lazy == nil {
+	if r.Regex == nil && r.lazy == nil && r.builtinRE == nil {
 		return nil, fmt.Errorf("secrets: rule %s: no regex", r.ID)
 	}
 	if r.Regex != nil && (r.SecretGroup < 0 || r.SecretGroup > r.Regex.NumSubexp()) {
@@ -986,11 +993,12 @@ func (cr *compiledRule) prepare() {
 				re = cr.search
 			}
 		default:
-			cr.search, re = cr.Regex, cr.Regex
+			re = cr.Expr()
+			cr.search = re
 			if cr.startsAtKeyword {
 				// The name around the keyword is widened back over key
 				// characters, as the stripped prefix of an imported rule is.
-				cr.setAnchored(cr.Regex.String())
+				cr.setAnchored(re.String())
 				cr.prefixMax, cr.prefixSet = 256, &keyCharSet
 			}
 		}
@@ -1063,13 +1071,23 @@ func stripNamePrefix(expr string) (string, int, *[256]bool) {
 	return rest.String(), p.Max, &set
 }
 
-// Expr returns the rule's regular expression: Regex, or for an imported
-// rule its expression compiled on first use (once per process).
+// builtinExpr is a built-in rule's expression, compiled on first use.
+// TestBuiltinExpressions compiles them all.
+func builtinExpr(src string) *lazyRegex { return &lazyRegex{src: src} }
+
+// Expr returns the rule's regular expression: Regex, or for a built-in or
+// an imported rule its expression compiled on first use (once per
+// process).
 func (r *Rule) Expr() *regexp.Regexp {
-	if r.Regex != nil || r.lazy == nil {
+	switch {
+	case r.Regex != nil:
 		return r.Regex
+	case r.builtinRE != nil:
+		return r.builtinRE.get()
+	case r.lazy != nil:
+		return r.lazy.get()
 	}
-	return r.lazy.get()
+	return nil
 }
 
 // lazyRegex is an expression compiled on first use. Imported expressions
@@ -1150,6 +1168,8 @@ func computeProviderPrefixes() []string {
 		src := ""
 		if re := r.Regex; re != nil {
 			src = strings.ToLower(re.String())
+		} else if r.builtinRE != nil {
+			src = strings.ToLower(r.builtinRE.src)
 		} else if r.lazy != nil {
 			src = strings.ToLower(r.lazy.src)
 		}

@@ -399,7 +399,7 @@ func TestScannersShareExpressions(t *testing.T) {
 // every form (armor, base64 DER prefixes, hex headers, names, hex runs
 // just under and over the bound).
 func TestKeyMaterialMayMatch(t *testing.T) {
-	re := keyMaterialRule().Regex
+	re := keyMaterialRule().Expr()
 	hexRun := func(n int) string { return strings.Repeat("0123456789abcdefABCDEF", n/22+1)[:n] }
 	pieces := []string{
 		"-----BEGIN RSA PRIVATE KEY-----\n", "-----BEGIN PRIVATE KEY-----", "PRIVATE KEY", "Proc-Type: 4,ENCRYPTED\n",

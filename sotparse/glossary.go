@@ -2,7 +2,6 @@ package sotparse
 
 import (
 	"go/token"
-	"regexp"
 	"strings"
 )
 
@@ -39,7 +38,7 @@ func (g *Glossary) Lookup(name string) *Term {
 	return nil
 }
 
-var termPattern = regexp.MustCompile(`(?m)^\*\*([^*\n]+)\*\*(?:[ \t]*\(([^)\n]*)\))?[ \t]*:[ \t]*`)
+var termPattern = lazyRE.New(`(?m)^\*\*([^*\n]+)\*\*(?:[ \t]*\(([^)\n]*)\))?[ \t]*:[ \t]*`)
 
 func parseGlossary(d *Doc) *Glossary {
 	g := &Glossary{Doc: d}

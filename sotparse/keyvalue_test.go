@@ -4,8 +4,15 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
+)
+
+// lineKeyPattern and factPattern specify matchLineKey and matchFact.
+var (
+	lineKeyPattern = regexp.MustCompile(`^(Type|Status|Blocked by|Validator):[ \t]*(.*?)\s*$`)
+	factPattern    = regexp.MustCompile("^`?([A-Za-z][A-Za-z0-9_ ./()-]{0,63}?)`?:[ \t]+(\\S.*?)\\s*$")
 )
 
 // keyValueLines are lines to hold matchLineKey and matchFact to their

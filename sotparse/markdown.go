@@ -3,16 +3,17 @@ package sotparse
 import (
 	"bytes"
 	"go/token"
-	"regexp"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
-	"github.com/yuin/goldmark/extension"
 	east "github.com/yuin/goldmark/extension/ast"
 	"github.com/yuin/goldmark/parser"
 	"github.com/yuin/goldmark/text"
+
+	"github.com/svrnty/sotvet/sotparse/internal/gfm"
 )
 
 // The goldmark parser holds no per-document state and is safe for
@@ -20,18 +21,19 @@ import (
 // MarkdownExtensions are the GFM extensions the body is parsed with: task
 // boxes, tables and strikethrough. Not linkify: a bare URL reads as its own
 // text either way, and finding them was a tenth of a large workspace's
-// parse.
-var MarkdownExtensions = []goldmark.Extender{extension.Table, extension.Strikethrough, extension.TaskList}
+// parse. They are goldmark's, without its extension package (see gfm).
+var MarkdownExtensions = gfm.Extensions
 
-var mdParser = goldmark.New(goldmark.WithExtensions(MarkdownExtensions...)).Parser()
+// mdParser is built on first use, or in the background as a check process
+// starts (see regexps.go), not at every sotvet process's initialization.
+var mdParser = sync.OnceValue(func() parser.Parser {
+	return goldmark.New(goldmark.WithExtensions(MarkdownExtensions...)).Parser()
+})
 
 var (
-	workItemHeading = regexp.MustCompile(`^(?:(Issue:)\s+)?(CTO-WORK-\d+)(?:\s+-\s+|:\s+)(\S.*)$`)
-	workIDPattern   = regexp.MustCompile(`\bCTO-WORK-\d+\b`)
-	// lineKeyPattern and factPattern specify matchLineKey and matchFact.
-	lineKeyPattern = regexp.MustCompile(`^(Type|Status|Blocked by|Validator):[ \t]*(.*?)\s*$`)
-	factPattern    = regexp.MustCompile("^`?([A-Za-z][A-Za-z0-9_ ./()-]{0,63}?)`?:[ \t]+(\\S.*?)\\s*$")
-	hexPattern     = regexp.MustCompile(`^[0-9a-f]{7,40}$`)
+	workItemHeading = lazyRE.New(`^(?:(Issue:)\s+)?(CTO-WORK-\d+)(?:\s+-\s+|:\s+)(\S.*)$`)
+	workIDPattern   = lazyRE.New(`\bCTO-WORK-\d+\b`)
+	hexPattern      = lazyRE.New(`^[0-9a-f]{7,40}$`)
 )
 
 // parseDoc extracts the document model from a markdown file, its small
@@ -110,7 +112,7 @@ func parseDoc(f *File, report func(check string, pos, end token.Pos, msg string)
 		report("syntax", p, p, nestingMessage(len(deep)))
 	}
 	x := &extractor{d: d, f: f, src: body, base: s.BodyStart, bb: bb, section: -1, slabs: slabs}
-	root := mdParser.Parse(text.NewReader(body), parser.WithContext(parser.NewContext()))
+	root := mdParser().Parse(text.NewReader(body), parser.WithContext(parser.NewContext()))
 	x.walk(root, 0)
 	d.blockEnc = bb.finish()
 	return d

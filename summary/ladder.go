@@ -2,13 +2,13 @@ package summary
 
 import (
 	"path"
-	"regexp"
 	"slices"
 	"sort"
 	"strconv"
 
 	"github.com/svrnty/sotvet/harness"
 	"github.com/svrnty/sotvet/harness/stage"
+	"github.com/svrnty/sotvet/internal/lazyre"
 	"github.com/svrnty/sotvet/sotparse"
 )
 
@@ -77,7 +77,7 @@ func defsOf(t *stage.Table) []stageDef {
 
 // stageName matches the stage a document belongs to by its file name
 // ("CTO-CASE-STAGE5-OWNED-NONCRITICAL-REPO-ISSUES.md").
-var stageName = regexp.MustCompile(`(?i)(?:^|-)STAGE([1-6])-`)
+var stageName = lazyre.New(`(?i)(?:^|-)STAGE([1-6])-`)
 
 var stageLabels = map[string]string{
 	"validated":     "validated: documents and a verified run agree",

@@ -120,7 +120,11 @@ func (p Patterns) join() string {
 }
 
 // DefaultClaims is the built-in rule set: the forbidden claims of the
-// workspace convention. Configuring -claims replaces it.
+// workspace convention. Configuring -claims replaces it. After changing
+// it, regenerate builtin_queries.go (and default_claims.yaml, see
+// defaultClaimsYAML).
+//
+//go:generate go test -run TestBuiltinQueries -update
 var DefaultClaims = []Claim{
 	{
 		ID: "core-promotion",
@@ -279,6 +283,14 @@ func compileRE(expr string, checked bool) (*lazyre.Regexp, error) {
 	return lazyre.Of(re), nil
 }
 
+// queryFor returns queryOf(p), precomputed for the built-in patterns.
+func queryFor(p string) query {
+	if q, ok := precomputedQuery(p); ok {
+		return q
+	}
+	return queryOf(p)
+}
+
 // compileClaims compiles the rules cs; checked says that their
 // expressions are known to compile (the built-in set, which the tests
 // compile), which are then compiled on first use.
@@ -313,7 +325,7 @@ func compileClaims(cs []Claim, checked bool) ([]*compiledClaim, *matcher, error)
 			if err != nil {
 				return nil, nil, fmt.Errorf("%s: pattern: %w", where, err)
 			}
-			cc.alts = append(cc.alts, alt{re: re, filter: clauses.compile(queryOf(p))})
+			cc.alts = append(cc.alts, alt{re: re, filter: clauses.compile(queryFor(p))})
 		}
 		if len(c.Unless) > 0 {
 			re, err := compileRE("(?i)"+c.Unless.join(), checked)

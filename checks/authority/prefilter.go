@@ -530,59 +530,39 @@ func newMatcher(lits map[string]clauseBits) *matcher {
 	for c := range 256 {
 		m.column[c] = colOf[fold(byte(c))]
 	}
-	// The trie: next[st*cols+col] is the child, 0 for none (the start
-	// state is no one's child).
-	// Sized for the states at once: grown a row at a time, the table
-	// was copied over and over, ~1 MB allocated for a 0.2 MB table,
-	// fresh pages each a cold process pays a fault for.
+	// The trie, sparse: each state's children in a list sorted by column.
+	// The only dense table built is the final one: a dense trie table
+	// turned into the automaton in place, then renumbered into it, took
+	// as much again in fresh pages, each a fault in a cold process.
 	states := maxStates(keys)
-	next := make([]int32, cols, states*int(cols))
+	t := trie{first: make([]int32, 1, states), sibling: make([]int32, 1, states), col: make([]int32, 1, states)}
+	t.first[0], t.sibling[0] = -1, -1
 	out := make([]clauseBits, 1, states)
-	last := make([]int32, 1, states) // the column of the last byte of each state's string
 	for i, l := range keys {
 		st := int32(0)
 		for j := 0; j < len(l); j++ {
-			col := colOf[fold(l[j])]
-			nx := next[st*cols+col]
-			if nx == 0 {
-				nx = int32(len(out))
-				next[st*cols+col] = nx
-				next = append(next, make([]int32, cols)...)
+			st = t.child(st, colOf[fold(l[j])], true)
+			if int(st) == len(out) {
 				out = append(out, 0)
-				last = append(last, col)
 			}
-			st = nx
 		}
 		out[st] |= bits[i]
 	}
-	// Breadth first, the failure links complete the transitions.
-	fail := make([]int32, len(out))
-	var queue []int32
-	for col := range cols {
-		if nx := next[col]; nx != 0 {
-			queue = append(queue, nx)
+	nst := len(out)
+	// Breadth first, children in column order: the failure links and the
+	// outputs a state inherits from its failure state (shallower, so done
+	// already).
+	bfs := make([]int32, 1, nst)
+	for qi := 0; qi < len(bfs); qi++ {
+		for c := t.first[bfs[qi]]; c >= 0; c = t.sibling[c] {
+			bfs = append(bfs, c)
 		}
 	}
-	for len(queue) > 0 {
-		st := queue[0]
-		queue = queue[1:]
+	fail := make([]int32, nst)
+	for _, st := range bfs[1:] {
 		out[st] |= out[fail[st]]
-		for col := range cols {
-			f := next[fail[st]*cols+col]
-			if nx := next[st*cols+col]; nx != 0 {
-				fail[nx] = f
-				queue = append(queue, nx)
-			} else {
-				next[st*cols+col] = f
-			}
-		}
-	}
-	// A space after a space leaves the normalised text as it is.
-	if sp := colOf[' ']; sp != 0 {
-		for st := int32(1); st < int32(len(out)); st++ {
-			if last[st] == sp {
-				next[st*cols+sp] = st
-			}
+		for c := t.first[st]; c >= 0; c = t.sibling[c] {
+			fail[c] = t.next(fail[st], t.col[c], fail)
 		}
 	}
 	// The states with an output come last, from row outStart on: the
@@ -590,7 +570,6 @@ func newMatcher(lits map[string]clauseBits) *matcher {
 	// only past it, which leaves the table alone in the processor's cache.
 	// The start state stays first; were it to have an output (an empty
 	// literal), every state is tested.
-	nst := len(out)
 	order := make([]int32, 0, nst) // new number to old
 	for st := range nst {
 		if st == 0 || out[st] == 0 {
@@ -610,18 +589,83 @@ func newMatcher(lits map[string]clauseBits) *matcher {
 	for nw, old := range order {
 		renum[old] = int32(nw)
 	}
-	m.next = make([]int32, len(next))
-	for nw, old := range order {
-		for col := range cols {
-			m.next[int32(nw)*cols+col] = renum[next[old*cols+col]] * cols
+	// The rows, breadth first: a state's row is its failure state's
+	// (written already) with its own children in place; a stored state
+	// is the start of its row.
+	m.next = make([]int32, nst*int(cols))
+	for _, st := range bfs {
+		row := m.next[renum[st]*cols : (renum[st]+1)*cols]
+		if st != 0 {
+			f := renum[fail[st]] * cols
+			copy(row, m.next[f:f+cols])
+		}
+		for c := t.first[st]; c >= 0; c = t.sibling[c] {
+			row[t.col[c]] = renum[c] * cols
+		}
+	}
+	// A space after a space leaves the normalised text as it is.
+	if sp := colOf[' ']; sp != 0 {
+		for st := int32(1); st < int32(nst); st++ {
+			if t.col[st] == sp {
+				m.next[renum[st]*cols+sp] = renum[st] * cols
+			}
 		}
 	}
 	m.outStart = int32(outFrom) * cols
-	m.out = make([]clauseBits, len(next)-int(m.outStart))
+	m.out = make([]clauseBits, nst*int(cols)-int(m.outStart))
 	for nw := outFrom; nw < nst; nw++ {
 		m.out[nw*int(cols)-int(m.outStart)] = out[order[nw]]
 	}
 	return m
+}
+
+// trie is a trie over the matcher's columns: each state's children are a
+// list linked by sibling, in increasing column order.
+type trie struct {
+	first, sibling []int32 // first child, next sibling; -1 for none
+	col            []int32 // the column of the edge into the state
+}
+
+// child returns the child of st on column c: a new one, numbered next,
+// when add is set and there is none, else -1.
+func (t *trie) child(st, c int32, add bool) int32 {
+	prev := int32(-1)
+	x := t.first[st]
+	for x >= 0 && t.col[x] < c {
+		prev, x = x, t.sibling[x]
+	}
+	if x >= 0 && t.col[x] == c {
+		return x
+	}
+	if !add {
+		return -1
+	}
+	n := int32(len(t.first))
+	t.first = append(t.first, -1)
+	t.sibling = append(t.sibling, x)
+	t.col = append(t.col, c)
+	if prev < 0 {
+		t.first[st] = n
+	} else {
+		t.sibling[prev] = n
+	}
+	return n
+}
+
+// next is the automaton's transition from st on column c: its child,
+// else its failure state's transition (fail is set for every state
+// shallower than the one being linked); the start state's missing
+// children lead back to it.
+func (t *trie) next(st, c int32, fail []int32) int32 {
+	for {
+		if x := t.child(st, c, false); x >= 0 {
+			return x
+		}
+		if st == 0 {
+			return 0
+		}
+		st = fail[st]
+	}
 }
 
 // maxStates returns a bound on the states of the trie of keys, in

@@ -3,10 +3,10 @@ package consistency
 import (
 	"fmt"
 	"path"
-	"regexp"
 	"strings"
 
 	"github.com/svrnty/sotvet/checks/internal/bodylines"
+	"github.com/svrnty/sotvet/internal/lazyre"
 	"github.com/svrnty/sotvet/sotparse"
 )
 
@@ -15,9 +15,9 @@ var (
 	// "- Admission JSON has `status`: `admitted`": the field label starts the
 	// line, so that "Source admission status: ..." (a report's field) does
 	// not count.
-	recordField = regexp.MustCompile("(?i)^\\s*(?:[-*+]\\s+)?(?:\\[[ xX]\\]\\s+)?(?:admission\\s+(?:json|record|file)\\s+has\\s+)?`?(admission[ _]status|status)`?\\s*:\\s*`?(admitted|not_admitted)`?(\\s+by\\s+default)?")
+	recordField = lazyRE.New("(?i)^\\s*(?:[-*+]\\s+)?(?:\\[[ xX]\\]\\s+)?(?:admission\\s+(?:json|record|file)\\s+has\\s+)?`?(admission[ _]status|status)`?\\s*:\\s*`?(admitted|not_admitted)`?(\\s+by\\s+default)?")
 	// "The current record is intentionally `not_admitted`".
-	recordIs = regexp.MustCompile("(?i)\\b(?:admission\\s+)?record(?:'s\\s+status|\\s+status)?\\s+is\\s+(?:intentionally\\s+|now\\s+|still\\s+)?`?(admitted|not_admitted)`?(\\s+by\\s+default)?")
+	recordIs = lazyRE.New("(?i)\\b(?:admission\\s+)?record(?:'s\\s+status|\\s+status)?\\s+is\\s+(?:intentionally\\s+|now\\s+|still\\s+)?`?(admitted|not_admitted)`?(\\s+by\\s+default)?")
 )
 
 // recordStatus returns the status member of an admission record, its
@@ -43,7 +43,7 @@ type recordStmt struct {
 	byDefault bool   // "not_admitted by default" describes the default
 }
 
-var recordPatterns = []*regexp.Regexp{recordField, recordIs}
+var recordPatterns = []*lazyre.Regexp{recordField, recordIs}
 
 // recordStatements returns the statements about a record's status in d's
 // body, outside fenced code and quotes, in order: only in the sections

@@ -565,9 +565,6 @@ func firstNonEmpty(s ...string) string {
 	return ""
 }
 
-// memProfileRate is the runtime's default runtime.MemProfileRate.
-const memProfileRate = 512 << 10
-
 // startProfiles starts CPU profiling and arranges a heap profile, for
 // measuring sotvet on large workspaces; the returned func finishes both.
 func startProfiles(cpu, mem string) (func(), error) {
@@ -582,9 +579,6 @@ func startProfiles(cpu, mem string) (func(), error) {
 			return nil, err
 		}
 		cpuFile = f
-	}
-	if mem != "" {
-		runtime.MemProfileRate = memProfileRate // main turned it off
 	}
 	return func() {
 		if cpuFile != nil {

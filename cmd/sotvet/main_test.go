@@ -80,3 +80,23 @@ func TestScript(t *testing.T) {
 		},
 	})
 }
+
+func TestWantsMemProfile(t *testing.T) {
+	for _, tc := range []struct {
+		args    []string
+		godebug string
+		want    bool
+	}{
+		{[]string{"check", "."}, "", false},
+		{[]string{"check", "--debug.memprofile", "m.prof", "."}, "", true},
+		{[]string{"check", "-debug.memprofile=m.prof"}, "", true},
+		{[]string{"scan", "--debug.memprofile=m.prof"}, "", true},
+		{[]string{"check", "--", "-debug.memprofile"}, "", false},
+		{[]string{"check", "debug.memprofile"}, "", false},
+		{[]string{"version"}, "gctrace=1,memprofilerate=1", true},
+	} {
+		if got := wantsMemProfile(tc.args, tc.godebug); got != tc.want {
+			t.Errorf("wantsMemProfile(%q, %q) = %v, want %v", tc.args, tc.godebug, got, tc.want)
+		}
+	}
+}

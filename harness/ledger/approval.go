@@ -6,8 +6,9 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
 	"time"
+
+	"github.com/svrnty/sotvet/internal/lazyre"
 )
 
 // ApprovalsDir is the directory of approval records under a runs root.
@@ -56,7 +57,7 @@ type Consumption struct {
 	Seal
 }
 
-var idRE = regexp.MustCompile(`^appr-[0-9]{8}T[0-9]{6}Z-[0-9a-f]{8}$`)
+var idRE = lazyre.New(`^appr-[0-9]{8}T[0-9]{6}Z-[0-9a-f]{8}$`)
 
 // ValidID says whether id is an approval id sotvet makes.
 func ValidID(id string) bool { return idRE.MatchString(id) }

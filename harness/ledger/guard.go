@@ -5,9 +5,10 @@ import (
 	_ "embed"
 	"encoding/hex"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"time"
+
+	"github.com/svrnty/sotvet/internal/lazyre"
 )
 
 // GuardsDir is the directory of guard records under a runs root.
@@ -175,7 +176,7 @@ func (g *Guard) SetVerdict() {
 	g.GuardStatus, g.CoreRouteAdmissionStatus, g.BlockedReason, g.BlockedReasons, g.NextAllowedAction = Verdict(g.Checks)
 }
 
-var guardIDRE = regexp.MustCompile(`^guard-[0-9]{8}T[0-9]{6}Z-[0-9a-f]{8}$`)
+var guardIDRE = lazyre.New(`^guard-[0-9]{8}T[0-9]{6}Z-[0-9a-f]{8}$`)
 
 // ValidGuardID says whether id is a guard id sotvet makes.
 func ValidGuardID(id string) bool { return guardIDRE.MatchString(id) }

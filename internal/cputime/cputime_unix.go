@@ -6,6 +6,7 @@
 package cputime
 
 import (
+	"os"
 	"syscall"
 	"time"
 )
@@ -17,4 +18,14 @@ func Process() time.Duration {
 		return 0
 	}
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// MinorFaults returns the minor page faults of a finished child process:
+// pages it touched first, each a trap into the kernel, which a short
+// process pays for its heap and the binary it runs.
+func MinorFaults(ps *os.ProcessState) int64 {
+	if ru, ok := ps.SysUsage().(*syscall.Rusage); ok {
+		return ru.Minflt
+	}
+	return 0
 }
