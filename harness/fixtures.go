@@ -55,8 +55,8 @@ type injection struct {
 	failArtifact    string        // the disk refuses this artifact
 	noProvider      bool          // the fake lane's provider is missing
 	backendTimeout  time.Duration // a short backend timeout
-	// laneTimeout is the timeout on a real lane, which does not hang on
-	// request: one no agent CLI can finish within.
+	// laneTimeout is the timeout on a real lane, whose scripted provider
+	// stalls: short, for nothing comes of waiting longer.
 	laneTimeout time.Duration
 }
 
@@ -84,9 +84,12 @@ var Fixtures = []Fixture{
 	{Name: "approval-denied", Blocker: evidence.ApprovalDeniedCode, Status: evidence.StatusBlocked, Event: "approval.denied", Behavior: fake.Solve,
 		Lanes:  true,
 		inject: injection{requireApproval: true, denyApproval: true}},
+	// A lane hangs only when its provider does: a short timeout alone
+	// raced the lane, and a fast one (the stand-in ca on a quiet
+	// machine) finished within it.
 	{Name: "timeout", Blocker: evidence.Timeout, Status: evidence.StatusBlocked, Event: "run.completed", Behavior: fake.Hang,
-		Lanes:  true,
-		inject: injection{backendTimeout: time.Second, laneTimeout: 50 * time.Millisecond}},
+		Scripted: allLanes,
+		inject:   injection{backendTimeout: time.Second, laneTimeout: 50 * time.Millisecond}},
 	{Name: "dirty-start", Blocker: evidence.DirtyStartingTree, Status: evidence.StatusBlocked, Event: "task.contract.created", Behavior: fake.Solve,
 		Lanes:  true,
 		inject: injection{dirtyStart: true}},

@@ -10,8 +10,8 @@ import (
 // whichever CLI is calling (a Case agent, told by its role, or codex and
 // pi) into the misbehaviour; the harness judges what the CLI then did.
 // The fixtures that change only the run's surroundings (missing test
-// command, approval denied, timeout, dirty start, artifact write failure,
-// provider unavailable) are answered like Solve: the harness does the rest.
+// command, approval denied, dirty start, artifact write failure, provider
+// unavailable) are answered like Solve: the harness does the rest.
 // `harness matrix` on a real lane fills the scenario in when the base URL
 // holds {fixture}.
 const (
@@ -25,6 +25,7 @@ const (
 	MissingEventFixture   = "missing-event"
 	ReviewerRejectFixture = "reviewer-reject" // Case's reviewer fails a valid change
 	DirtyEndFixture       = "dirty-end"       // solves so that the tests leave a file behind
+	TimeoutFixture        = "timeout"         // never answers: the CLI waits until the harness stops it
 )
 
 // UnapprovedFile and DirtyOutput are the files the disallowed-file and

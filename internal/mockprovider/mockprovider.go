@@ -211,8 +211,12 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		t.reply(s.caseReply(scenario, role(body), followUp, api))
+	case TimeoutFixture:
+		// The CLI waits on its provider until the harness's timeout stops
+		// it, however fast it starts.
+		s.stall(r)
 	case Solve, NoDiffFixture, DisallowedFileFixture, FailedTestsFixture, MissingEventFixture, ReviewerRejectFixture, DirtyEndFixture,
-		"missing-test-command", "approval-denied", "timeout", "dirty-start", "artifact-write-failure", "provider-unavailable":
+		"missing-test-command", "approval-denied", "dirty-start", "artifact-write-failure", "provider-unavailable":
 		t.reply(s.fixtureReply(scenario, body, followUp, api))
 	case LateWrite:
 		if followUp {
