@@ -18,23 +18,12 @@ func TestCollectLessWhileSmall(t *testing.T) {
 	if got := debug.SetGCPercent(smallHeapGC); got != smallHeapGC {
 		t.Fatalf("GOGC %d with a small heap, want %d", got, smallHeapGC)
 	}
-	live := make([][]byte, 64)
-	for i := range live {
-		live[i] = make([]byte, 384<<10) // 24 MB in all
-	}
-	deadline := time.Now().Add(5 * time.Second)
-	for {
-		runtime.GC()
-		time.Sleep(time.Millisecond) // the finalizer runs after the cycle
+	live := liveHeap()
+	collectUntil(t, "GOGC is not 150 with 24 MB live", func() bool {
 		got := debug.SetGCPercent(-1)
 		debug.SetGCPercent(got)
-		if got == 150 {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("GOGC still %d with 24 MB live", got)
-		}
-	}
+		return got == 150
+	})
 	runtime.KeepAlive(live)
 }
 
@@ -49,10 +38,7 @@ func TestCollectAfterParse(t *testing.T) {
 	if after.NumGC != before.NumGC {
 		t.Fatalf("%d collections with a small heap, want none", after.NumGC-before.NumGC)
 	}
-	live := make([][]byte, 64)
-	for i := range live {
-		live[i] = make([]byte, 384<<10) // 24 MB in all
-	}
+	live := liveHeap()
 	runtime.GC()
 	runtime.ReadMemStats(&before)
 	collectAfterParse()
@@ -75,20 +61,35 @@ func TestLimitWhileModerate(t *testing.T) {
 	if got := debug.SetMemoryLimit(-1); got != limit {
 		t.Fatalf("memory limit %d with a small heap, want %d", got, limit)
 	}
+	live := liveHeap()
+	collectUntil(t, "memory limit still set with 24 MB live", func() bool {
+		return debug.SetMemoryLimit(-1) == math.MaxInt64
+	})
+	runtime.KeepAlive(live)
+}
+
+// liveHeap returns 24 MB that the caller keeps live.
+func liveHeap() [][]byte {
 	live := make([][]byte, 64)
 	for i := range live {
-		live[i] = make([]byte, 384<<10) // 24 MB in all
+		live[i] = make([]byte, 384<<10)
 	}
-	deadline := time.Now().Add(5 * time.Second)
-	for {
+	return live
+}
+
+// collectUntil collects garbage until done reports true, or fails with
+// msg after 5 seconds: the finalizers that pace the collector run after a
+// cycle, on a goroutine of their own.
+func collectUntil(t *testing.T, msg string, done func() bool) {
+	t.Helper()
+	for deadline := time.Now().Add(5 * time.Second); ; {
 		runtime.GC()
-		time.Sleep(time.Millisecond) // the finalizer runs after the cycle
-		if got := debug.SetMemoryLimit(-1); got == math.MaxInt64 {
-			break
+		time.Sleep(time.Millisecond)
+		if done() {
+			return
 		}
 		if time.Now().After(deadline) {
-			t.Fatal("memory limit still set with 24 MB live")
+			t.Fatal(msg)
 		}
 	}
-	runtime.KeepAlive(live)
 }
