@@ -454,17 +454,29 @@ func resolve(fset *token.FileSet, check string, d analysis.Diagnostic, sev map[s
 // span returns where a diagnostic from pos to end is: its file, line,
 // column and offset, and the line and column of its end.
 func span(fset *token.FileSet, pos, end token.Pos) (file string, line, col, offset, endLine, endCol int) {
-	p := fset.PositionFor(pos, false)
+	p, endLine, endCol := spanIn(fset, pos, end)
+	return p.Filename, p.Line, p.Column, p.Offset, endLine, endCol
+}
+
+// positions is what maps a token.Pos to a position: a *token.FileSet, or
+// a *token.File for its own positions (no search, no lock).
+type positions interface {
+	PositionFor(p token.Pos, adjusted bool) token.Position
+}
+
+// spanIn returns where pos is in src, and the line and column of end.
+func spanIn(src positions, pos, end token.Pos) (p token.Position, endLine, endCol int) {
+	p = src.PositionFor(pos, false)
 	if p.Line == 0 { // an empty or unread file has no line table
 		p.Line, p.Column = 1, 1
 	}
 	endLine, endCol = p.Line, p.Column
 	if end.IsValid() && end >= pos {
-		if e := fset.PositionFor(end, false); e.Line > 0 {
+		if e := src.PositionFor(end, false); e.Line > 0 {
 			endLine, endCol = e.Line, e.Column
 		}
 	}
-	return p.Filename, p.Line, p.Column, p.Offset, endLine, endCol
+	return p, endLine, endCol
 }
 
 // SortFindings orders findings by file, offset, check and message; findings

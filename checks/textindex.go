@@ -102,16 +102,7 @@ func docSpan(tf *token.File, fset *token.FileSet, pos, end token.Pos) (offset, e
 		_, _, _, offset, endLine, endCol = span(fset, pos, end)
 		return offset, endLine, endCol
 	}
-	p := tf.PositionFor(pos, false)
-	if p.Line == 0 { // an empty or unread file has no line table
-		p.Line, p.Column = 1, 1
-	}
-	endLine, endCol = p.Line, p.Column
-	if end.IsValid() && end >= pos {
-		if e := tf.PositionFor(end, false); e.Line > 0 {
-			endLine, endCol = e.Line, e.Column
-		}
-	}
+	p, endLine, endCol := spanIn(tf, pos, end)
 	return p.Offset, endLine, endCol
 }
 
