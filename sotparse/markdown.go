@@ -47,7 +47,15 @@ func parseDoc(f *File, report func(check string, pos, end token.Pos, msg string)
 		d.BOM = true
 		start = len(bom)
 	}
-	s := SplitFrontmatter(content[start:])
+	bb := builderPool.Get().(*blockBuilder)
+	defer func() {
+		bb.reset()
+		builderPool.Put(bb)
+	}()
+	s := splitFrontmatter(content[start:], true, bb.flat)
+	if s.Flat != nil {
+		bb.flat = s.Flat[:0] // kept for the next document
+	}
 	s.Open += start
 	s.YAMLStart += start
 	s.YAMLEnd += start
@@ -99,11 +107,6 @@ func parseDoc(f *File, report func(check string, pos, end token.Pos, msg string)
 		*r = Ref{Kind: RefSOTPath, Text: p, Pos: f.Pos(s.BodyStart + m[0]), End: f.Pos(s.BodyStart + m[0] + len(p))}
 		d.Refs = append(d.Refs, r)
 	}
-	bb := builderPool.Get().(*blockBuilder)
-	defer func() {
-		bb.reset()
-		builderPool.Put(bb)
-	}()
 	// Nesting is bounded before the parser sees the text: its cost grows
 	// with the depth of open containers on every line.
 	body, deep := boundNesting(body)
