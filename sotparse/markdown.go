@@ -6,12 +6,14 @@ import (
 	"strings"
 	"sync"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
 	east "github.com/yuin/goldmark/extension/ast"
 	"github.com/yuin/goldmark/parser"
 	"github.com/yuin/goldmark/text"
+	"github.com/yuin/goldmark/util"
 
 	"github.com/svrnty/sotvet/sotparse/internal/gfm"
 )
@@ -26,9 +28,35 @@ var MarkdownExtensions = gfm.Extensions
 
 // mdParser is built on first use, or in the background as a check process
 // starts (see regexps.go), not at every sotvet process's initialization.
+// It is goldmark's default parser with the extensions, except that link
+// reference definitions are looked for only in paragraphs that may hold
+// one (linkRefs).
 var mdParser = sync.OnceValue(func() parser.Parser {
-	return goldmark.New(goldmark.WithExtensions(MarkdownExtensions...)).Parser()
+	p := parser.NewParser(
+		parser.WithBlockParsers(parser.DefaultBlockParsers()...),
+		parser.WithInlineParsers(parser.DefaultInlineParsers()...),
+		parser.WithParagraphTransformers(util.Prioritized(linkRefs{}, 100)),
+	)
+	return goldmark.New(goldmark.WithParser(p), goldmark.WithExtensions(MarkdownExtensions...)).Parser()
 })
+
+// linkRefs is goldmark's LinkReferenceParagraphTransformer, at its
+// priority, for the paragraphs that hold a '['. A link reference
+// definition opens with one, and the transformer gives up on a paragraph
+// at the first line that is not a definition: on a paragraph without a
+// '[' it changes nothing, and it would allocate a reader for it (a
+// twentieth of a large workspace's garbage).
+type linkRefs struct{}
+
+func (linkRefs) Transform(node *ast.Paragraph, reader text.Reader, pc parser.Context) {
+	lines, src := node.Lines(), reader.Source()
+	for i := 0; i < lines.Len(); i++ {
+		if seg := lines.At(i); bytes.IndexByte(src[seg.Start:seg.Stop], '[') >= 0 {
+			parser.LinkReferenceParagraphTransformer.Transform(node, reader, pc)
+			return
+		}
+	}
+}
 
 var (
 	workItemHeading = lazyRE.New(`^(?:(Issue:)\s+)?(CTO-WORK-\d+)(?:\s+-\s+|:\s+)(\S.*)$`)
@@ -420,23 +448,26 @@ func (x *extractor) listItem(li *ast.ListItem) {
 		return
 	}
 	firstLineStop := first.Lines().At(0).Stop
-	line := strings.TrimRight(string(x.src[start:firstLineStop]), " \t\r\n")
+	// The model's strings are copies (into slabs) of what it keeps; the
+	// item's line is not copied to be looked at.
+	line := bytes.TrimRight(x.src[start:firstLineStop], " \t\r\n")
 	if cb, ok := first.FirstChild().(*east.TaskCheckBox); ok {
-		txt := strings.TrimSpace(line)
 		if x.item != nil {
+			txt := x.slabs.str(bytes.TrimSpace(line))
 			x.item.Checkboxes = append(x.item.Checkboxes, &Checkbox{Checked: cb.IsChecked, Text: txt, Pos: x.pos(lineStart(x.src, start)), End: x.pos(firstLineStop)})
 		}
 		return
 	}
 	if x.phrase != nil && x.inBlockquote == 0 {
-		raw := strings.TrimSpace(string(x.src[start:stop]))
+		raw := x.slabs.str(bytes.TrimSpace(x.src[start:stop]))
 		x.phrase.Phrases = append(x.phrase.Phrases, &Phrase{Raw: raw, Text: PlainText(raw), Pos: x.pos(start), End: x.pos(stop)})
 	}
-	if !strings.Contains(line, ":") || x.inBlockquote > 0 {
+	if bytes.IndexByte(line, ':') < 0 || x.inBlockquote > 0 {
 		return
 	}
-	if m := matchFact(line); m != nil {
-		x.d.Facts = append(x.d.Facts, &Fact{Key: line[m[2]:m[3]], Value: line[m[4]:m[5]], Pos: x.pos(start), End: x.pos(start + len(line)), ValuePos: x.pos(start + m[4])})
+	if m := matchFact(unsafe.String(unsafe.SliceData(line), len(line))); m != nil {
+		kept := x.slabs.str(line[:m[5]])
+		x.d.Facts = append(x.d.Facts, &Fact{Key: kept[m[2]:m[3]], Value: kept[m[4]:m[5]], Pos: x.pos(start), End: x.pos(start + len(line)), ValuePos: x.pos(start + m[4])})
 	}
 }
 
