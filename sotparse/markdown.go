@@ -59,9 +59,8 @@ func (linkRefs) Transform(node *ast.Paragraph, reader text.Reader, pc parser.Con
 }
 
 var (
-	workItemHeading = lazyRE.New(`^(?:(Issue:)\s+)?(CTO-WORK-\d+)(?:\s+-\s+|:\s+)(\S.*)$`)
-	workIDPattern   = lazyRE.New(`\bCTO-WORK-\d+\b`)
-	hexPattern      = lazyRE.New(`^[0-9a-f]{7,40}$`)
+	workIDPattern = lazyRE.New(`\bCTO-WORK-\d+\b`)
+	hexPattern    = lazyRE.New(`^[0-9a-f]{7,40}$`)
 )
 
 // parseDoc extracts the document model from a markdown file, its small
@@ -345,7 +344,11 @@ func (x *extractor) heading(h *ast.Heading) *Heading {
 	if x.phrase != nil && h.Level <= x.phraseLevel {
 		x.phrase = nil
 	}
-	if m := workItemHeading.FindStringSubmatch(txt); m != nil {
+	if at := matchWorkItemHeading(txt); at != nil {
+		m := [4]string{txt, "", txt[at[4]:at[5]], txt[at[6]:at[7]]}
+		if at[2] >= 0 {
+			m[1] = txt[at[2]:at[3]]
+		}
 		style := "dash"
 		if m[1] != "" {
 			style = "issue"
