@@ -14,7 +14,7 @@ import (
 // differential tests and FuzzWorkboardFastPath hold it to yaml.Load's
 // result, node for node.
 //
-// The subset extends loadFlatYAML's (its lines, keys, scalars, resolver and
+// The subset extends scanFlatYAML's (its lines, keys, scalars, resolver and
 // refusals; whitespace-only lines decline):
 //
 //   - the file may open with a run of comment lines (`#` at column 1, no
