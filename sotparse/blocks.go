@@ -391,6 +391,7 @@ type blockBuilder struct {
 	runs   []textRun
 	first  []int // the index in runs of each block's first run
 	enc    []byte
+	flat   []flatEntry // scratch for the frontmatter's entries
 }
 
 var builderPool = sync.Pool{New: func() any { return new(blockBuilder) }}

@@ -6,6 +6,7 @@ import (
 	"hash/maphash"
 	"runtime/debug"
 	"slices"
+	"sync"
 	"sync/atomic"
 
 	"golang.org/x/tools/go/analysis"
@@ -32,7 +33,8 @@ type DocCheck struct {
 	// DocPass and returns a value that Each hands back to the check's Run.
 	// It returns nil, not a nil slice or pointer in an interface, when it
 	// found nothing: the parse then keeps nothing for the document. It is
-	// called concurrently for different documents.
+	// called concurrently for different documents. The DocPass is Run's
+	// only until it returns: the parse reuses it for the next check.
 	Run func(*DocPass) any
 }
 
@@ -167,10 +169,13 @@ func (h *heldDiag) diagnostic(tf *token.File, texts []heldText) analysis.Diagnos
 	return analysis.Diagnostic{Pos: token.Pos(base + int(h.pos)), End: token.Pos(base + int(h.end)), Category: t.category, Message: t.message}
 }
 
-// visit runs c, the run's DocCheck k, on d with its content and returns
-// what it did, its diagnostics not yet held, and the spans it flagged.
-func (ws *Workspace) visit(k int, c *DocCheck, d *Doc, content []byte) (v docVisit, diags, flagged []analysis.Diagnostic) {
-	p := &DocPass{Doc: d, Content: content, Prepared: ws.prepared[k], ws: ws}
+// visit runs c, the run's DocCheck k, on p's document and returns what it
+// did, its diagnostics not yet held, and the spans it flagged, both
+// appended to sc's.
+func (ws *Workspace) visit(k int, c *DocCheck, p *DocPass, sc *checkScratch) (v docVisit, diags, flagged []analysis.Diagnostic) {
+	// The pass reports into the rest of the document's scratch lists.
+	nd, nf := len(sc.diags), len(sc.flagged)
+	p.Prepared, p.diags, p.flagged = ws.prepared[k], sc.diags[nd:nd], sc.flagged[nf:nf]
 	v.k = uint8(k)
 	func() {
 		defer func() {
@@ -180,8 +185,55 @@ func (ws *Workspace) visit(k int, c *DocCheck, d *Doc, content []byte) (v docVis
 		}()
 		v.result = c.Run(p)
 	}()
-	d.ran.Or(1 << k)
-	return v, p.diags, p.flagged
+	p.Doc.ran.Or(1 << k)
+	// In place, unless a list outgrew its room; then copied onto its end.
+	sc.diags = append(sc.diags, p.diags...)
+	sc.flagged = append(sc.flagged, p.flagged...)
+	p.Prepared, p.diags, p.flagged = nil, nil, nil
+	return v, sc.diags[nd:len(sc.diags):len(sc.diags)], sc.flagged[nf:len(sc.flagged):len(sc.flagged)]
+}
+
+// checkScratch is the memory one parsing goroutine checks a document in,
+// reused from document to document: the pass its DocChecks run with, what
+// they report, the visits to keep. Nothing of it outlives Workspace.check.
+type checkScratch struct {
+	pass               DocPass
+	visits             []docVisit
+	diags              []analysis.Diagnostic // the DocChecks' diagnostics, one check's after another's
+	flagged            []analysis.Diagnostic // their flagged spans, likewise
+	byCheck, flgd, all [][]analysis.Diagnostic
+}
+
+var checkScratchPool = sync.Pool{New: func() any { return new(checkScratch) }}
+
+// maxScratch bounds the diagnostics a checkScratch keeps room for between
+// documents: a document with more has lists of its own.
+const maxScratch = 1 << 10
+
+// release empties sc for the next document, letting go of what it
+// pointed to, and puts it back in the pool.
+func (sc *checkScratch) release() {
+	sc.pass = DocPass{}
+	clear(sc.diags)
+	clear(sc.flagged)
+	clear(sc.byCheck)
+	clear(sc.flgd)
+	clear(sc.all)
+	if cap(sc.diags) > maxScratch || cap(sc.flagged) > maxScratch {
+		*sc = checkScratch{}
+	}
+	sc.visits, sc.diags, sc.flagged = sc.visits[:0], sc.diags[:0], sc.flagged[:0]
+	checkScratchPool.Put(sc)
+}
+
+// lists returns l cleared, with room for n lists.
+func lists(l [][]analysis.Diagnostic, n int) [][]analysis.Diagnostic {
+	if cap(l) < n {
+		return make([][]analysis.Diagnostic, n)
+	}
+	l = l[:n]
+	clear(l)
+	return l
 }
 
 // handedOver is what one DocCheck did on one document, handed over to its
@@ -236,38 +288,42 @@ func (d *Doc) visited(k int) bool {
 
 // check runs stream's DocChecks on d, then its AfterDoc, and lets d's text
 // go when release is set. What the checks found is kept in d.visits, in
-// one allocation for the visits and one for their diagnostics, held.
+// one allocation for the visits and one for their diagnostics, held; the
+// rest is scratch, reused for the next document.
 func (ws *Workspace) check(d *Doc, stream *Stream, release bool) {
 	content := d.File.Content
+	sc := checkScratchPool.Get().(*checkScratch)
+	defer sc.release()
+	sc.pass = DocPass{Doc: d, Content: content, ws: ws}
 	var (
-		buf     [8]docVisit
-		visits  = buf[:0]
-		diags   [][]analysis.Diagnostic // by check, as reported
-		flagged [][]analysis.Diagnostic
-		n       int
+		diags, flagged [][]analysis.Diagnostic // by check, as reported; nil when none
+		n              int
 	)
 	for k, c := range ws.docChecks {
-		v, ds, f := ws.visit(k, c, d, content)
+		v, ds, f := ws.visit(k, c, &sc.pass, sc)
 		if len(ds) > 0 {
 			if diags == nil {
-				diags = make([][]analysis.Diagnostic, len(ws.docChecks))
+				sc.byCheck = lists(sc.byCheck, len(ws.docChecks))
+				diags = sc.byCheck
 			}
 			diags[k] = ds
 			n += len(ds)
 		}
 		if len(f) > 0 {
 			if flagged == nil {
-				flagged = make([][]analysis.Diagnostic, len(ws.docChecks))
+				sc.flgd = lists(sc.flgd, len(ws.docChecks))
+				flagged = sc.flgd
 			}
 			flagged[k] = f
 		}
 		if v.result != nil || len(ds) > 0 {
-			visits = append(visits, v)
+			sc.visits = append(sc.visits, v)
 		}
 	}
 	ws.docDiags.Add(int64(n))
 	if stream.AfterDoc != nil {
-		all := make([][]analysis.Diagnostic, len(ws.docChecks))
+		sc.all = lists(sc.all, len(ws.docChecks))
+		all := sc.all
 		copy(all, diags)
 		for k, f := range flagged {
 			if len(f) > 0 {
@@ -276,9 +332,9 @@ func (ws *Workspace) check(d *Doc, stream *Stream, release bool) {
 		}
 		stream.AfterDoc(d, content, all)
 	}
-	if len(visits) > 0 {
-		vs := &visitSet{list: slices.Clip(slices.Clone(visits))}
-		vs.pending.Store(int32(len(visits)))
+	if len(sc.visits) > 0 {
+		vs := &visitSet{list: slices.Clip(slices.Clone(sc.visits))}
+		vs.pending.Store(int32(len(sc.visits)))
 		if n > 0 {
 			vs.held = make([]heldDiag, 0, n)
 		}
@@ -411,7 +467,8 @@ type Stream struct {
 	// AfterDoc, when set, is called after Checks with the document's text
 	// and what each check reported on it (diags[i] from Checks[i], with
 	// the spans it flagged: DocPass.Flag), before the text may go: the
-	// driver keeps what it needs of the text for those findings.
+	// driver keeps what it needs of the text for those findings. The
+	// lists in diags are the parse's scratch: they change after the call.
 	AfterDoc func(d *Doc, content []byte, diags [][]analysis.Diagnostic)
 	// DropFixes drops the suggested fixes of the DocChecks' diagnostics:
 	// the run only reports.

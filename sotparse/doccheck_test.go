@@ -155,3 +155,107 @@ func TestDocCheckHeldDiagnostics(t *testing.T) {
 		}
 	}
 }
+
+// TestDocCheckScratch: the parse runs a document's DocChecks in memory
+// reused from check to check and document to document; what each check
+// reported and flagged, handed to AfterDoc and then over to the check,
+// is what it reported, with few and many diagnostics (more than the
+// scratch keeps room for), with a check that panics after reporting, and
+// the same as when the checks run outside the parse.
+func TestDocCheckScratch(t *testing.T) {
+	fsys := fstest.MapFS{}
+	for i := range 60 {
+		fsys[fmt.Sprintf("D%02d-PRD.md", i)] = &fstest.MapFile{Data: []byte(fmt.Sprintf("# D%d\n\n%s\n", i, strings.Repeat("text ", i)))}
+	}
+	// count is how many diagnostics check k reports on the i-th document.
+	count := func(k int, path string) int {
+		var i int
+		fmt.Sscanf(path, "D%d", &i)
+		switch (i + k) % 5 {
+		case 0:
+			return 0
+		case 1:
+			return 1
+		case 2:
+			return 7 + k
+		case 3:
+			return maxScratch/3 + i
+		}
+		return maxScratch + 50*k + i
+	}
+	var checks []*DocCheck
+	for k := range 4 {
+		checks = append(checks, &DocCheck{Run: func(p *DocPass) any {
+			f := p.Doc.File
+			n := count(k, p.Doc.Path)
+			for j := range n {
+				p.Report(analysis.Diagnostic{Pos: f.Pos(j % len(p.Content)), Message: fmt.Sprintf("%d/%d", k, j)})
+				if j%3 == 0 {
+					p.Flag(f.Pos(0), f.Pos(j%len(p.Content)))
+				}
+			}
+			if k == 2 && n == 1 {
+				panic("after reporting")
+			}
+			if n == 0 {
+				return nil
+			}
+			return fmt.Sprint(k, p.Doc.Path)
+		}})
+	}
+	parse := func(stream *Stream) *Workspace {
+		disc, err := Discover(fsys, DiscoverOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return ParseStreaming(token.NewFileSet(), disc, func(p string) ([]byte, error) { return fs.ReadFile(fsys, p) }, 0, nil, stream)
+	}
+	// each hands over every check's findings, as text; a check that
+	// panics is one line (what it reported before depends on where it
+	// ran: Each stops at the document that panicked).
+	each := func(ws *Workspace) string {
+		var out []string
+		for k, dc := range checks {
+			pass := &analysis.Pass{Report: func(d analysis.Diagnostic) {
+				out = append(out, fmt.Sprintf("%d %s %d %s", k, ws.Fset.Position(d.Pos).Filename, ws.Fset.Position(d.Pos).Offset, d.Message))
+			}}
+			start := len(out)
+			func() {
+				defer func() {
+					if r := recover(); r != nil {
+						out = append(out[:start], fmt.Sprintf("%d panicked: %v", k, strings.Contains(fmt.Sprint(r), "after reporting")))
+					}
+				}()
+				out = append(out, fmt.Sprint(dc.Each(pass, ws)))
+			}()
+		}
+		return strings.Join(out, "\n")
+	}
+	want := each(parse(nil))
+	for _, release := range []bool{false, true} {
+		var afterDoc atomic.Int32
+		stream := &Stream{Checks: checks, Release: release, AfterDoc: func(d *Doc, content []byte, diags [][]analysis.Diagnostic) {
+			afterDoc.Add(1)
+			for k := range checks {
+				n := count(k, d.Path)
+				flagged := (n + 2) / 3
+				if len(diags[k]) != n+flagged {
+					t.Errorf("%s: AfterDoc got %d diagnostics of check %d, want %d and %d flagged", d.Path, len(diags[k]), k, n, flagged)
+					continue
+				}
+				for j, diag := range diags[k][flagged:] {
+					if diag.Message != fmt.Sprintf("%d/%d", k, j) {
+						t.Fatalf("%s: AfterDoc's diagnostic %d of check %d says %q", d.Path, j, k, diag.Message)
+					}
+				}
+			}
+		}}
+		ws := parse(stream)
+		if afterDoc.Load() != int32(len(ws.Docs)) {
+			t.Errorf("AfterDoc ran on %d documents, want %d", afterDoc.Load(), len(ws.Docs))
+		}
+		if got := each(ws); got != want {
+			t.Errorf("release %v: handed over what the checks run outside the parse do not find (%d and %d bytes)", release, len(got), len(want))
+		}
+	}
+}

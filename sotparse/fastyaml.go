@@ -1,6 +1,7 @@
 package sotparse
 
 import (
+	"bytes"
 	"strconv"
 	"strings"
 	"time"
@@ -11,10 +12,15 @@ import (
 
 // Nearly every frontmatter block is a flat mapping of `key: value` lines,
 // and yaml.Load spends a quarter of a large workspace's parse (and much of
-// its garbage) composing it. loadFlatYAML builds the node yaml.Load would
-// build for the blocks of a small subset of YAML and declines every other
-// block, which then goes to yaml.Load. The differential tests and
-// FuzzFrontmatterFastPath hold it to yaml.Load's result, node for node.
+// its garbage) composing it, adrg/frontmatter and the conversion of the
+// tree to a Frontmatter much of the rest. scanFlatYAML reads the blocks of
+// a small subset of YAML as a list of entries, which typedFlatFrontmatter
+// turns into the Frontmatter typedFrontmatter would make of yaml.Load's
+// tree, and declines every other block, which then goes to
+// adrg/frontmatter and yaml.Load. The differential tests and
+// FuzzFrontmatterFastPath hold the entries to yaml.Load's tree, node for
+// node (loadFlatYAML, in the tests, builds the tree from them), and the
+// Frontmatter to typedFrontmatter's.
 //
 // The subset, line by line (lines end at \n or \r\n; any other \r, tab,
 // control character, BOM, invalid UTF-8 or YAML line break declines the
@@ -44,21 +50,21 @@ type flatEntry struct {
 	valCol           int
 	style            yaml.Style
 	null             bool
-	keyTag, valTag   string
 }
 
-// loadFlatYAML stores in out the document node yaml.Load(data, out) would
-// store and reports true, or reports false, leaving out alone, when data is
-// outside the subset above.
-func loadFlatYAML(data []byte, out *yaml.Node) bool {
-	var buf [16]flatEntry
-	entries := buf[:0]
+// scanFlatYAML appends to entries the `key: value` entries of data and
+// reports true when data is in the subset above, tags unresolved; or
+// reports false. A plain value `<<`, which the resolver makes the merge
+// key, declines (the only tag that does).
+func scanFlatYAML(data []byte, entries []flatEntry) ([]flatEntry, bool) {
 	line := 0
 	for ls := 0; ls < len(data); {
 		line++
 		le := ls
-		for le < len(data) && data[le] != '\n' {
-			le++
+		if i := bytes.IndexByte(data[ls:], '\n'); i >= 0 {
+			le = ls + i
+		} else {
+			le = len(data)
 		}
 		next := le + 1
 		if le > ls && data[le-1] == '\r' {
@@ -70,48 +76,16 @@ func loadFlatYAML(data []byte, out *yaml.Node) bool {
 		}
 		e, ok := flatLine(data, ls, le)
 		if !ok {
-			return false
+			return entries, false
+		}
+		if e.style == 0 && !e.null && e.valEnd-e.valStart == 2 && data[e.valStart] == '<' && data[e.valStart+1] == '<' {
+			return entries, false
 		}
 		e.line = line
 		entries = append(entries, e)
 		ls = next
 	}
-	if len(entries) == 0 {
-		return false
-	}
-	text := string(data)
-	for i := range entries {
-		e := &entries[i]
-		e.keyTag = resolvePlainTag(text[e.keyStart:e.keyEnd])
-		switch {
-		case e.null:
-			e.valTag = nullTag
-		case e.style != 0:
-			e.valTag = strTag
-		default:
-			e.valTag = resolvePlainTag(text[e.valStart:e.valEnd])
-			if e.valTag == mergeTag {
-				return false
-			}
-		}
-	}
-	nodes := make([]yaml.Node, 1+2*len(entries))
-	ptrs := make([]*yaml.Node, 1+2*len(entries))
-	first := entries[0].line
-	mapping := &nodes[0]
-	*mapping = yaml.Node{Kind: yaml.MappingNode, Tag: mapTag, Line: first, Column: 1, Content: ptrs[1:]}
-	ptrs[0] = mapping
-	// Field by field: the nodes are zero, and a whole-struct store would
-	// copy (and barrier) every member.
-	for i := range entries {
-		e := &entries[i]
-		k, v := &nodes[1+2*i], &nodes[2+2*i]
-		k.Kind, k.Tag, k.Value, k.Line, k.Column = yaml.ScalarNode, e.keyTag, text[e.keyStart:e.keyEnd], e.line, 1
-		v.Kind, v.Style, v.Tag, v.Value, v.Line, v.Column = yaml.ScalarNode, e.style, e.valTag, text[e.valStart:e.valEnd], e.line, e.valCol
-		ptrs[1+2*i], ptrs[2+2*i] = k, v
-	}
-	*out = yaml.Node{Kind: yaml.DocumentNode, Line: first, Column: 1, Content: ptrs[:1]}
-	return true
+	return entries, len(entries) > 0
 }
 
 // flatLine reads the non-empty line data[ls:le] as one `key: value` entry.

@@ -3,7 +3,9 @@ package sotparse
 import (
 	"bytes"
 	"fmt"
+	"go/token"
 	"io/fs"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -16,6 +18,42 @@ import (
 	"github.com/svrnty/sotvet/scripts/gen-corpus/gencorpus"
 	yaml "go.yaml.in/yaml/v4"
 )
+
+// loadFlatYAML stores in out the document node yaml.Load(data, out) would
+// store when scanFlatYAML takes data, and reports whether it did, leaving
+// out alone when not: the tree the entries stand for, which the tests
+// compare with yaml.Load's.
+func loadFlatYAML(data []byte, out *yaml.Node) bool {
+	entries, ok := scanFlatYAML(data, nil)
+	if !ok {
+		return false
+	}
+	text := string(data)
+	nodes := make([]yaml.Node, 1+2*len(entries))
+	ptrs := make([]*yaml.Node, 1+2*len(entries))
+	first := entries[0].line
+	mapping := &nodes[0]
+	*mapping = yaml.Node{Kind: yaml.MappingNode, Tag: mapTag, Line: first, Column: 1, Content: ptrs[1:]}
+	ptrs[0] = mapping
+	for i := range entries {
+		e := &entries[i]
+		valTag := strTag
+		switch {
+		case e.null:
+			valTag = nullTag
+		case e.style == 0:
+			if valTag = resolvePlainTag(text[e.valStart:e.valEnd]); valTag == mergeTag {
+				panic(fmt.Sprintf("scanFlatYAML took the merge key in %q", data))
+			}
+		}
+		k, v := &nodes[1+2*i], &nodes[2+2*i]
+		*k = yaml.Node{Kind: yaml.ScalarNode, Tag: resolvePlainTag(text[e.keyStart:e.keyEnd]), Value: text[e.keyStart:e.keyEnd], Line: e.line, Column: 1}
+		*v = yaml.Node{Kind: yaml.ScalarNode, Style: e.style, Tag: valTag, Value: text[e.valStart:e.valEnd], Line: e.line, Column: e.valCol}
+		ptrs[1+2*i], ptrs[2+2*i] = k, v
+	}
+	*out = yaml.Node{Kind: yaml.DocumentNode, Line: first, Column: 1, Content: ptrs[:1]}
+	return true
+}
 
 // sameAsLoad checks loadFlatYAML against yaml.Load on data: it either
 // declines, or yaml.Load accepts data and builds an equal node. It reports
@@ -309,27 +347,187 @@ func TestFlatYAMLWorkspaces(t *testing.T) {
 	}
 }
 
-// TestSplitFrontmatterAsBefore compares SplitFrontmatter with the split it
-// made before the fast path, adrg/frontmatter handing every block to
+// TestSplitFrontmatterAsBefore compares SplitFrontmatter, and the
+// Frontmatter typedFrontmatter makes of it, with the split and Frontmatter
+// made before the flat path, adrg/frontmatter handing every block to
 // yaml.Load, on every file of the test workspaces, as written and with CRLF
 // line ends.
 func TestSplitFrontmatterAsBefore(t *testing.T) {
 	for name, files := range testWorkspaces(t, isMarkdown) {
+		taken := 0
 		for path, content := range files {
 			for _, c := range [][]byte{content, bytes.ReplaceAll(content, []byte("\n"), []byte("\r\n"))} {
-				c = bytes.TrimPrefix(c, bom)
-				got, want := SplitFrontmatter(c), splitWithLoad(c)
-				if !reflect.DeepEqual(got, want) {
-					t.Fatalf("%s %s: SplitFrontmatter = %+v, with yaml.Load alone %+v", name, path, got, want)
+				if sameFrontmatter(t, name+" "+path, bytes.TrimPrefix(c, bom)) {
+					taken++
 				}
 			}
 		}
+		t.Logf("%s: the flat path took %d of %d files (each as written and with CRLF)", name, taken, 2*len(files))
 	}
 }
 
-// splitWithLoad is SplitFrontmatter with the fast path off.
+func TestSplitFrontmatterCases(t *testing.T) {
+	for _, c := range flatYAMLCases {
+		for i, doc := range frontmatterDocs([]byte(c.yaml)) {
+			got := sameFrontmatter(t, "case", doc)
+			// Closed, the block goes the flat path as scanFlatYAML says;
+			// unclosed, never. (A --- line in it closes it early.)
+			want := c.fast && i < 3
+			if got != want && !hasDelimiterLine(c.yaml) {
+				t.Errorf("flat path took %q: %v, want %v", doc, got, want)
+			}
+		}
+	}
+	for _, seed := range commonSeeds() {
+		sameFrontmatter(t, "seed", bytes.TrimPrefix([]byte(seed), bom))
+	}
+}
+
+// TestSplitFrontmatterRandom holds the flat path to adrg/frontmatter and
+// yaml.Load on random documents built of frontmatter's pieces: keys known
+// and unknown, repeated, values of every kind the subset takes and many it
+// does not, delimiters, blank lines and line ends of every sort.
+func TestSplitFrontmatterRandom(t *testing.T) {
+	keys := []string{"name", "title", "status", "source", "owner", "created", "x", "a.b", "k-1", "_", "9", "Name", "é", "a b", "<<", "- a", "? a", "#c", "\"q\""}
+	values := []string{"", " ", "x", "two words", "2025-03-07", "1", "0x1F", "true", "~", "null", "<<", "<x", "\"q\"", "'s'", "\"a\" ", "'it''s'",
+		"\"\\u00e9\"", "a: b", "a:b", "a #c", "a#c", "-", "-x", "- x", "[a, b]", "{a: b}", "&x v", "*x", "!t v", "|", ">", "@x", "`x",
+		"été", "\u00a0", "x\ty", "x\r", "x\u2028y", "WORKBOARD.yaml next after CTO-WORK-043", "a:", "...", "--- x"}
+	breaks := []string{"\n", "\n", "\n", "\r\n", "\r", "\n\n", " \n", "\t\n"}
+	rng := rand.New(rand.NewPCG(3, 4))
+	// Most pieces are from the front of their list, which the subset takes.
+	pick := func(list []string, good int) string {
+		if rng.IntN(10) != 0 {
+			return list[rng.IntN(good)]
+		}
+		return list[rng.IntN(len(list))]
+	}
+	taken := 0
+	for range 40000 {
+		var b strings.Builder
+		b.WriteString([]string{"", "\n", " \n"}[rng.IntN(3)])
+		b.WriteString([]string{"---", " --- ", "---\r", "--- x"}[rng.IntN(4)])
+		b.WriteString(pick(breaks, 4))
+		for range rng.IntN(8) {
+			switch rng.IntN(30) {
+			case 0:
+				b.WriteString([]string{"---", " ---", "# comment", "  indented: x", "- item", ""}[rng.IntN(6)])
+			default:
+				b.WriteString(pick(keys, 12))
+				b.WriteString(pick([]string{": ", ":  ", ":", " : "}, 2))
+				b.WriteString(pick(values, 22))
+			}
+			b.WriteString(pick(breaks, 4))
+		}
+		if rng.IntN(8) != 0 {
+			b.WriteString([]string{"---", "--- ", "---\r\n", "---\nbody\n"}[rng.IntN(4)])
+		}
+		if sameFrontmatter(t, "random", []byte(b.String())) {
+			taken++
+		}
+	}
+	if taken < 2000 {
+		t.Fatalf("the flat path took only %d documents: the test saw too little", taken)
+	}
+	t.Logf("the flat path took %d of 40000 documents", taken)
+}
+
+func hasDelimiterLine(s string) bool {
+	for _, line := range strings.Split(s, "\n") {
+		if strings.TrimSpace(line) == "---" {
+			return true
+		}
+	}
+	return false
+}
+
+// frontmatterDocs returns documents that hold block as their frontmatter,
+// in the ways adrg/frontmatter finds one: after blank lines, with spaces
+// around the delimiters, closed at the end of the file without a line
+// break, and never closed.
+func frontmatterDocs(block []byte) [][]byte {
+	var nl []byte
+	if len(block) > 0 && block[len(block)-1] != '\n' {
+		nl = []byte("\n")
+	}
+	join := func(parts ...[]byte) []byte { return bytes.Join(parts, nil) }
+	return [][]byte{
+		join([]byte("---\n"), block, nl, []byte("---\n# Title\n\nText.\n")),
+		join([]byte("\n \n  ---  \n"), block, nl, []byte(" --- \nbody")),
+		join([]byte("---\r\n"), block, nl, []byte("---")),
+		join([]byte("---\n"), block),
+	}
+}
+
+// splitWithLoad is SplitFrontmatter with the flat path off.
 func splitWithLoad(content []byte) split {
-	return splitFrontmatter(content, false)
+	return splitFrontmatter(content, false, nil)
+}
+
+// sameFrontmatter checks that content's frontmatter reads the same with
+// the flat path as with adrg/frontmatter and yaml.Load alone: the split,
+// and the Frontmatter and reports typedFrontmatter makes of it, with slabs
+// and without. It reports whether the flat path took the block.
+func sameFrontmatter(t testing.TB, name string, content []byte) bool {
+	t.Helper()
+	got, want := SplitFrontmatter(content), splitWithLoad(content)
+	if got.Flat == nil {
+		if !reflect.DeepEqual(got, want) {
+			t.Fatalf("%s: SplitFrontmatter = %+v, with yaml.Load alone %+v", name, got, want)
+		}
+		return false
+	}
+	if got.Node != nil || want.Node == nil || want.State != FrontmatterOK {
+		t.Fatalf("%s: flat split %+v, with yaml.Load alone %+v", name, got, want)
+	}
+	if g, w := got, want; g.State != w.State || g.Open != w.Open || g.YAMLStart != w.YAMLStart || g.YAMLEnd != w.YAMLEnd || g.BodyStart != w.BodyStart || g.Err != nil {
+		t.Fatalf("%s: flat split %+v, with yaml.Load alone %+v", name, got, want)
+	}
+	f, _ := fuzzFile("doc.md", content)
+	for _, slabs := range []*modelSlabs{nil, new(modelSlabs)} {
+		var gotReports, wantReports []string
+		reporter := func(to *[]string) func(pos, end token.Pos, msg string) {
+			return func(pos, end token.Pos, msg string) { *to = append(*to, fmt.Sprintf("%d-%d %s", pos, end, msg)) }
+		}
+		gfm := typedFrontmatter(f, got, reporter(&gotReports), slabs)
+		wfm := typedFrontmatter(f, want, reporter(&wantReports), slabs)
+		if !reflect.DeepEqual(gfm, wfm) || fmShape(gfm) != fmShape(wfm) {
+			t.Fatalf("%s: flat Frontmatter\n%s\nwith yaml.Load alone\n%s", name, dumpFrontmatter(gfm), dumpFrontmatter(wfm))
+		}
+		if !reflect.DeepEqual(gotReports, wantReports) {
+			t.Fatalf("%s: flat reports %q, with yaml.Load alone %q", name, gotReports, wantReports)
+		}
+	}
+	return true
+}
+
+// fmShape says which of fm.Fields its known keys' members and Unknown
+// point at, which reflect.DeepEqual does not tell.
+func fmShape(fm *Frontmatter) string {
+	index := func(f *Field) int {
+		for i, g := range fm.Fields {
+			if g == f {
+				return i
+			}
+		}
+		return -1
+	}
+	var b strings.Builder
+	for _, k := range KnownKeys {
+		fmt.Fprintf(&b, "%s=%d ", k, index(*fm.slot(k)))
+	}
+	for _, u := range fm.Unknown {
+		fmt.Fprintf(&b, "?%d ", index(u))
+	}
+	return b.String()
+}
+
+func dumpFrontmatter(fm *Frontmatter) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "pos %d end %d close %d shape %s\n", fm.Pos, fm.End, fm.Close, fmShape(fm))
+	for _, f := range fm.Fields {
+		fmt.Fprintf(&b, "  %+v\n", *f)
+	}
+	return b.String()
 }
 
 // yamlStyleFloat is go-yaml's expression that isYAMLStyleFloat hand-codes.
@@ -375,11 +573,15 @@ func FuzzFrontmatterFastPath(f *testing.F) {
 		sameAsLoad(t, append([]byte("key: "), data...))
 		sameAsLoad(t, append(append([]byte("a: b\n"), data...), ": value\n"...))
 		sameAsLoad(t, bytes.ReplaceAll(data, []byte("\n"), []byte("\r\n")))
+		for _, doc := range frontmatterDocs(data) {
+			sameFrontmatter(t, "fuzz", doc)
+		}
+		sameFrontmatter(t, "fuzz", data)
 	})
 }
 
 // BenchmarkFrontmatterYAML reads the frontmatter blocks of a generated
-// adoption workspace with the fast path and with yaml.Load.
+// adoption workspace with the flat path (its entries) and with yaml.Load.
 func BenchmarkFrontmatterYAML(b *testing.B) {
 	dir := b.TempDir()
 	if err := gencorpus.WriteShape(dir, "adoption", 1000, 1, gencorpus.Options{}); err != nil {
@@ -393,10 +595,11 @@ func BenchmarkFrontmatterYAML(b *testing.B) {
 	}
 	b.Run("flat", func(b *testing.B) {
 		b.ReportAllocs()
+		var entries []flatEntry
 		for b.Loop() {
 			for _, blk := range blocks {
-				var n yaml.Node
-				if !loadFlatYAML(blk, &n) {
+				var ok bool
+				if entries, ok = scanFlatYAML(blk, entries[:0]); !ok {
 					b.Fatalf("declined %q", blk)
 				}
 			}

@@ -14,7 +14,7 @@ import (
 // differential tests and FuzzWorkboardFastPath hold it to yaml.Load's
 // result, node for node.
 //
-// The subset extends loadFlatYAML's (its lines, keys, scalars, resolver and
+// The subset extends scanFlatYAML's (its lines, keys, scalars, resolver and
 // refusals; whitespace-only lines decline):
 //
 //   - the file may open with a run of comment lines (`#` at column 1, no
@@ -55,6 +55,13 @@ type workboardLoader struct {
 	ptrs  []*yaml.Node
 	// Scratch children of the open collections, by depth.
 	top, items, item, elems []*yaml.Node
+	// onItem, when set, is handed each item of the top-level `items`
+	// block sequence of mappings as soon as it is read; that item's nodes
+	// are then reused for the next, and the sequence is left empty. It
+	// returns false to have the file declined. A second `items` key
+	// declines the file too: the last one is the list.
+	onItem func(item *yaml.Node) bool
+	items1 bool // an `items` key was read
 }
 
 // loadWorkboardYAML stores in out the document node yaml.Load(data, out)
@@ -64,7 +71,15 @@ type workboardLoader struct {
 // which nothing writes, and a copy would double what a large one keeps.
 // data must not change while out or a string from it is in use.
 func loadWorkboardYAML(data []byte, out *yaml.Node) bool {
-	l := &workboardLoader{data: data, text: unsafe.String(unsafe.SliceData(data), len(data))}
+	return loadWorkboardItems(data, out, nil)
+}
+
+// loadWorkboardItems is loadWorkboardYAML handing each item of the
+// top-level `items` list to onItem as it is read, when onItem is set (see
+// workboardLoader.onItem): the items need not all be in memory at once.
+// out then holds the file's tree with that list empty.
+func loadWorkboardItems(data []byte, out *yaml.Node, onItem func(item *yaml.Node) bool) bool {
+	l := &workboardLoader{data: data, text: unsafe.String(unsafe.SliceData(data), len(data)), onItem: onItem}
 	l.advance()
 	var comments []string
 	lastComment := 0
@@ -221,6 +236,13 @@ func (l *workboardLoader) entry(col int, nested bool) (k, v *yaml.Node, ok bool)
 	k = l.node()
 	key := l.text[e.keyStart:e.keyEnd]
 	k.Kind, k.Tag, k.Value, k.Line, k.Column = yaml.ScalarNode, resolvePlainTag(key), key, l.num, col+1
+	stream := !nested && l.onItem != nil && key == "items"
+	if stream {
+		if l.items1 {
+			return nil, nil, false // its items were handed over, and it is not the list
+		}
+		l.items1 = true
+	}
 	switch {
 	case !e.null && l.data[i] == '[':
 		v, ok = l.flowSequence(i)
@@ -238,7 +260,7 @@ func (l *workboardLoader) entry(col int, nested bool) (k, v *yaml.Node, ok bool)
 			break
 		}
 		if p := l.indent(); !nested && p >= 0 && (l.dash(p) || l.data[l.ls+p] == '#') {
-			v, ok = l.mappings(p)
+			v, ok = l.mappings(p, stream)
 		} else if nested && p >= col && l.dash(p) {
 			v, ok = l.scalars(p)
 		}
@@ -322,8 +344,9 @@ func (l *workboardLoader) scalars(col int) (*yaml.Node, bool) {
 }
 
 // mappings reads the block sequence of flat mappings whose first `- ` is
-// at column col+1 of the current line.
-func (l *workboardLoader) mappings(col int) (*yaml.Node, bool) {
+// at column col+1 of the current line, handing each to onItem when stream
+// is set.
+func (l *workboardLoader) mappings(col int, stream bool) (*yaml.Node, bool) {
 	seq := l.node()
 	seq.Kind, seq.Tag, seq.Column = yaml.SequenceNode, seqTag, col+1
 	l.items = l.items[:0]
@@ -339,6 +362,8 @@ func (l *workboardLoader) mappings(col int) (*yaml.Node, bool) {
 		if seq.Line == 0 {
 			seq.Line = l.num // the first `- `, after any comment
 		}
+		nodes, ptrs := len(l.nodes), len(l.ptrs)
+		nodeSlab, ptrSlab := unsafe.SliceData(l.nodes), unsafe.SliceData(l.ptrs)
 		m := l.node()
 		m.Kind, m.Tag, m.Line, m.Column, m.HeadComment = yaml.MappingNode, mapTag, l.num, keys+1, head
 		l.item = l.item[:0]
@@ -353,7 +378,23 @@ func (l *workboardLoader) mappings(col int) (*yaml.Node, bool) {
 			l.item = append(l.item, k, v)
 		}
 		m.Content = l.content(l.item)
-		l.items = append(l.items, m)
+		if !stream {
+			l.items = append(l.items, m)
+			continue
+		}
+		if !l.onItem(m) {
+			return nil, false
+		}
+		// The item's nodes are free for the next one, unless a slab
+		// filled up under it: then the next takes the new slab's rest.
+		if unsafe.SliceData(l.nodes) == nodeSlab {
+			clear(l.nodes[nodes:])
+			l.nodes = l.nodes[:nodes]
+		}
+		if unsafe.SliceData(l.ptrs) == ptrSlab {
+			clear(l.ptrs[ptrs:])
+			l.ptrs = l.ptrs[:ptrs]
+		}
 	}
 	seq.Content = l.content(l.items)
 	return seq, true

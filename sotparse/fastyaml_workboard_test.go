@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"go/token"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -316,5 +317,55 @@ func BenchmarkWorkboardYAML(b *testing.B) {
 				readTestWorkboard(data, fast)
 			}
 		})
+	}
+}
+
+// TestWorkboardRandom reads random workboards both ways: many items, each
+// read from the nodes of the one before (across the loader's slabs), with
+// every kind of value an item's key takes, duplicate, missing and unknown
+// keys, and top-level keys around the list.
+func TestWorkboardRandom(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 10))
+	keys := []string{"id", "title", "status", "source", "blocked_by", "owner", "x-y", "id"}
+	values := []string{"A", "CTO-WORK-1", "'quoted'", "\"dq\"", "", "[]", "[A, B]", "[ C ]", "2025-01-01", "null", "~", "two words", "é"}
+	taken := 0
+	for range 300 {
+		var b strings.Builder
+		top := []string{"version: 1\n", "owner: jp\n", "# c\n", "more:\n  - id: Z\n"}
+		if rng.IntN(3) == 0 {
+			b.WriteString(top[rng.IntN(len(top))])
+		}
+		b.WriteString("items:\n")
+		indent := []string{"", "  ", "    "}[rng.IntN(3)]
+		for range rng.IntN(120) {
+			for j := range 1 + rng.IntN(6) {
+				lead := indent + "  "
+				if j == 0 {
+					lead = indent + "- "
+				}
+				k := keys[rng.IntN(len(keys))]
+				b.WriteString(lead + k + ":")
+				if k == "blocked_by" && rng.IntN(2) == 0 {
+					b.WriteString("\n")
+					for range rng.IntN(3) {
+						b.WriteString(indent + "    - " + values[rng.IntN(4)] + "\n")
+					}
+					continue
+				}
+				if v := values[rng.IntN(len(values))]; v != "" {
+					b.WriteString(" " + v)
+				}
+				b.WriteString("\n")
+			}
+		}
+		if rng.IntN(3) == 0 {
+			b.WriteString(top[rng.IntN(len(top))])
+		}
+		if sameWorkboardAsLoad(t, []byte(b.String())) {
+			taken++
+		}
+	}
+	if taken < 100 {
+		t.Fatalf("the fast path took only %d workboards: the test saw too little", taken)
 	}
 }

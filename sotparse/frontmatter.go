@@ -113,25 +113,30 @@ type split struct {
 	YAMLStart int // first byte of the YAML text
 	YAMLEnd   int // offset of the closing --- line
 	BodyStart int // first byte after the closing line
-	Node      *yaml.Node
-	Err       error // YAML syntax error, positioned relative to YAMLStart
+	// A closed block in scanFlatYAML's subset is in Flat, which is all
+	// typedFrontmatter needs; any other closed block is in Node.
+	Node *yaml.Node
+	Flat []flatEntry
+	Err  error // YAML syntax error, positioned relative to YAMLStart
 }
 
 var errNotMapping = errors.New("frontmatter is not a YAML mapping")
 
 // SplitFrontmatter finds the frontmatter block of content (which must not
-// start with a BOM: callers strip it) with adrg/frontmatter and one explicit
-// `---` YAML format decoding into a yaml.Node (loadFlatYAML's, or
-// yaml.Load's when the block is outside its subset). An opening line without a
-// closing one is reported as FrontmatterUnclosed, which adrg/frontmatter
-// cannot tell from "no frontmatter".
+// start with a BOM: callers strip it) as adrg/frontmatter does with one
+// explicit `---` YAML format decoding into a yaml.Node with yaml.Load. A
+// closed block in scanFlatYAML's subset is read as its entries, without
+// either; adrg/frontmatter and yaml.Load read every other one. An opening
+// line without a closing one is reported as FrontmatterUnclosed, which
+// adrg/frontmatter cannot tell from "no frontmatter".
 func SplitFrontmatter(content []byte) split {
-	return splitFrontmatter(content, true)
+	return splitFrontmatter(content, true, nil)
 }
 
-// splitFrontmatter is SplitFrontmatter, with loadFlatYAML tried first when
-// flat is set.
-func splitFrontmatter(content []byte, flat bool) split {
+// splitFrontmatter is SplitFrontmatter, with the flat subset read as
+// entries (appended to entries[:0]) when flat is set, and every block
+// handed to adrg/frontmatter and yaml.Load when not.
+func splitFrontmatter(content []byte, flat bool, entries []flatEntry) split {
 	s := split{State: FrontmatterAbsent, Open: -1}
 	// adrg/frontmatter skips leading blank lines and compares trimmed lines.
 	off := 0
@@ -162,30 +167,40 @@ func splitFrontmatter(content []byte, flat bool) split {
 	if s.Open < 0 {
 		return s
 	}
-	// adrg/frontmatter copies all it reads after the block into a buffer
-	// of its own: the whole body, a seventh of a large workspace's
-	// allocations. It is given the block alone, up to the end of the line
-	// it will close the block at, which changes nothing it decides.
-	end := len(content)
+	// adrg/frontmatter closes the block at the first line after the
+	// opening one that trims to ---, the last line of content included
+	// (without its \n), and hands the text before that line to the
+	// format's decoder; the rest after it is the body. It is the same
+	// search, line by line as its bufio.Reader returns them.
+	end, closing := len(content), -1
 	for off := s.YAMLStart; off < len(content); {
 		lineEnd := len(content)
 		if nl := bytes.IndexByte(content[off:], '\n'); nl >= 0 {
 			lineEnd = off + nl + 1
 		}
 		if string(bytes.TrimSpace(content[off:lineEnd])) == "---" {
-			end = lineEnd
+			end, closing = lineEnd, off
 			break
 		}
 		off = lineEnd
 	}
+	if flat && closing >= 0 {
+		// The usual flat block: what yaml.Load would build of it,
+		// without adrg/frontmatter's copies of every line or the tree.
+		if e, ok := scanFlatYAML(content[s.YAMLStart:closing], entries[:0]); ok {
+			s.State, s.YAMLEnd, s.BodyStart, s.Flat = FrontmatterOK, closing, end, e
+			return s
+		}
+	}
+	// adrg/frontmatter copies all it reads after the block into a buffer
+	// of its own: the whole body, a seventh of a large workspace's
+	// allocations. It is given the block alone, up to the end of the line
+	// it will close the block at, which changes nothing it decides.
 	var yamlText []byte
 	format := frontmatter.NewFormat("---", "---", func(data []byte, v any) error {
 		yamlText = data
 		if blankYAML(data) {
 			return nil // an empty block: the checks report the missing keys
-		}
-		if flat && loadFlatYAML(data, v.(*yaml.Node)) {
-			return nil // the usual flat block, as yaml.Load would build it
 		}
 		return yaml.Load(data, v.(*yaml.Node))
 	})
@@ -294,6 +309,9 @@ func yamlErrorPos(err error) (line, col int, msg string) {
 // typedFrontmatter loads the frontmatter node into a Frontmatter, reporting
 // duplicate keys, non-scalar values and a non-mapping root.
 func typedFrontmatter(f *File, s split, report func(pos, end token.Pos, msg string), slabs *modelSlabs) *Frontmatter {
+	if s.Flat != nil {
+		return typedFlatFrontmatter(f, s, report, slabs)
+	}
 	li := newLineIndex(f.Content[s.YAMLStart:s.YAMLEnd], s.YAMLStart)
 	fm := slabs.frontmatter()
 	fm.Pos, fm.End, fm.Close = f.Pos(s.Open), f.Pos(trimEOL(f.Content, s.BodyStart)), f.Pos(s.YAMLEnd)
@@ -347,6 +365,49 @@ func typedFrontmatter(f *File, s split, report func(pos, end token.Pos, msg stri
 		}
 		fm.Fields = append(fm.Fields, fld)
 		if slot := fm.slot(k.Value); slot != nil {
+			if *slot == nil {
+				*slot = fld
+			}
+		} else {
+			fm.Unknown = append(fm.Unknown, fld)
+		}
+	}
+	copyValues(fields, slabs)
+	return fm
+}
+
+// typedFlatFrontmatter is typedFrontmatter for a block read as flat
+// entries: the Frontmatter, and the reports, typedFrontmatter makes of the
+// tree yaml.Load builds of it. The tree's scalars are the entries', every
+// one a scalar; its keys' and values' marks are the entries' lines and
+// columns, and everything before a value on its line is ASCII, so a mark
+// is the line's start plus its column.
+func typedFlatFrontmatter(f *File, s split, report func(pos, end token.Pos, msg string), slabs *modelSlabs) *Frontmatter {
+	data := f.Content[s.YAMLStart:s.YAMLEnd]
+	text := unsafe.String(unsafe.SliceData(data), len(data)) // values are copied below, keys by knownKey
+	li := lineIndex{text: data, base: s.YAMLStart}           // for lineEnd, which needs no line starts
+	fm := slabs.frontmatter()
+	fm.Pos, fm.End, fm.Close = f.Pos(s.Open), f.Pos(trimEOL(f.Content, s.BodyStart)), f.Pos(s.YAMLEnd)
+	fields := make([]Field, 0, len(s.Flat))
+	fm.Fields = make([]*Field, 0, len(s.Flat))
+	var seen map[string]bool // the keys of fm.Fields, when they are many
+	for i := range s.Flat {
+		e := &s.Flat[i]
+		kOff := s.YAMLStart + e.keyStart // column 1
+		vOff := kOff + e.valCol - 1
+		key := text[e.keyStart:e.keyEnd]
+		fields = append(fields, Field{Key: knownKey(key), Value: text[e.valStart:e.valEnd], Scalar: true,
+			KeyPos: f.Pos(kOff), ValuePos: f.Pos(vOff), ValueEnd: f.Pos(li.lineEnd(vOff))})
+		fld := &fields[len(fields)-1]
+		if e.style != 0 {
+			fld.ValuePos++ // point at the value, not its opening quote
+		}
+		if seenKey(fm.Fields, &seen, fld.Key) {
+			fld.Duplicate = true
+			report(fld.KeyPos, f.Pos(kOff+len(key)), fmt.Sprintf("duplicate frontmatter key %q", key))
+		}
+		fm.Fields = append(fm.Fields, fld)
+		if slot := fm.slot(fld.Key); slot != nil {
 			if *slot == nil {
 				*slot = fld
 			}

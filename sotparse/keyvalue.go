@@ -83,3 +83,62 @@ func matchFact(line string) []int {
 	}
 	return []int{0, len(line), ks, ke, vs, ve}
 }
+
+// matchWorkItemHeading matches workItemHeading (in the tests) against a
+// heading's text and returns its submatch offsets: the "Issue:" prefix
+// (-1, -1 when absent), the id and the title; or nil.
+//
+//	^(?:(Issue:)\s+)?(CTO-WORK-\d+)(?:\s+-\s+|:\s+)(\S.*)$
+//
+// Each part of it can match in one way only (a run of spaces or digits is
+// followed by something that is not one), so it is matched left to right.
+func matchWorkItemHeading(s string) []int {
+	issue, i := [2]int{-1, -1}, 0
+	if strings.HasPrefix(s, "Issue:") {
+		issue, i = [2]int{0, len("Issue:")}, len("Issue:")
+		if i = skipPerlSpace(s, i); i == len("Issue:") {
+			return nil
+		}
+	}
+	const prefix = "CTO-WORK-"
+	if !strings.HasPrefix(s[i:], prefix) {
+		return nil
+	}
+	idStart := i
+	i += len(prefix)
+	digits := i
+	for i < len(s) && '0' <= s[i] && s[i] <= '9' {
+		i++
+	}
+	if i == digits {
+		return nil
+	}
+	idEnd := i
+	switch {
+	case i < len(s) && strings.IndexByte(perlSpace, s[i]) >= 0:
+		if i = skipPerlSpace(s, i); i == len(s) || s[i] != '-' {
+			return nil
+		}
+		i++
+	case i < len(s) && s[i] == ':':
+		i++
+	default:
+		return nil
+	}
+	title := skipPerlSpace(s, i)
+	// The title starts with a non-space, which the spaces before it
+	// being all of them makes so, and runs to the end on one line.
+	if title == i || title == len(s) || strings.IndexByte(s[title:], '\n') >= 0 {
+		return nil
+	}
+	return []int{0, len(s), issue[0], issue[1], idStart, idEnd, title, len(s)}
+}
+
+// skipPerlSpace returns the offset of the first byte of s at or after i
+// that \s does not match.
+func skipPerlSpace(s string, i int) int {
+	for i < len(s) && strings.IndexByte(perlSpace, s[i]) >= 0 {
+		i++
+	}
+	return i
+}

@@ -2,6 +2,7 @@ package sotparse
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -13,6 +14,8 @@ import (
 var (
 	lineKeyPattern = regexp.MustCompile(`^(Type|Status|Blocked by|Validator):[ \t]*(.*?)\s*$`)
 	factPattern    = regexp.MustCompile("^`?([A-Za-z][A-Za-z0-9_ ./()-]{0,63}?)`?:[ \t]+(\\S.*?)\\s*$")
+	// workItemHeading specifies matchWorkItemHeading.
+	workItemHeading = regexp.MustCompile(`^(?:(Issue:)\s+)?(CTO-WORK-\d+)(?:\s+-\s+|:\s+)(\S.*)$`)
 )
 
 // keyValueLines are lines to hold matchLineKey and matchFact to their
@@ -104,4 +107,45 @@ func FuzzPlainText(f *testing.F) {
 			t.Errorf("PlainText(%q) = %q, want %q", s, got, want)
 		}
 	})
+}
+
+func checkWorkItemHeading(t *testing.T, s string) {
+	if got, want := matchWorkItemHeading(s), workItemHeading.FindStringSubmatchIndex(s); fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("matchWorkItemHeading(%q) = %v, pattern %v", s, got, want)
+	}
+}
+
+// TestMatchWorkItemHeading holds matchWorkItemHeading to workItemHeading
+// on the lines of the sample and real corpus and on random headings built
+// of its parts and their near misses.
+func TestMatchWorkItemHeading(t *testing.T) {
+	for _, l := range keyValueLines(t) {
+		checkWorkItemHeading(t, l)
+		checkWorkItemHeading(t, strings.TrimLeft(l, "# "))
+	}
+	pieces := []string{"Issue:", "Issue", "issue:", "CTO-WORK-", "CTO-WORK-12", "CTO-WORK-007", "CTO-WORK", "cto-work-1",
+		"1", "42", "x", "-", " - ", "--", ":", ": ", " ", "  ", "\t", "\n", "\r", "\f", "\v", "\u00a0", "Title", "é", "\xff", "Issue: CTO-WORK-1"}
+	rng := rand.New(rand.NewPCG(7, 8))
+	matched := 0
+	for range 200000 {
+		var b strings.Builder
+		for range 1 + rng.IntN(7) {
+			b.WriteString(pieces[rng.IntN(len(pieces))])
+		}
+		s := b.String()
+		if workItemHeading.MatchString(s) {
+			matched++
+		}
+		checkWorkItemHeading(t, s)
+	}
+	if matched < 1000 {
+		t.Fatalf("only %d headings matched: the test saw too little", matched)
+	}
+}
+
+func FuzzMatchWorkItemHeading(f *testing.F) {
+	for _, s := range []string{"Issue: CTO-WORK-1 - T", "CTO-WORK-2: T", "CTO-WORK-3 -  x\n", "Issue:\tCTO-WORK-4:\fé"} {
+		f.Add(s)
+	}
+	f.Fuzz(checkWorkItemHeading)
 }

@@ -6,12 +6,14 @@ import (
 	"strings"
 	"sync"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
 	east "github.com/yuin/goldmark/extension/ast"
 	"github.com/yuin/goldmark/parser"
 	"github.com/yuin/goldmark/text"
+	"github.com/yuin/goldmark/util"
 
 	"github.com/svrnty/sotvet/sotparse/internal/gfm"
 )
@@ -26,14 +28,39 @@ var MarkdownExtensions = gfm.Extensions
 
 // mdParser is built on first use, or in the background as a check process
 // starts (see regexps.go), not at every sotvet process's initialization.
+// It is goldmark's default parser with the extensions, except that link
+// reference definitions are looked for only in paragraphs that may hold
+// one (linkRefs).
 var mdParser = sync.OnceValue(func() parser.Parser {
-	return goldmark.New(goldmark.WithExtensions(MarkdownExtensions...)).Parser()
+	p := parser.NewParser(
+		parser.WithBlockParsers(parser.DefaultBlockParsers()...),
+		parser.WithInlineParsers(parser.DefaultInlineParsers()...),
+		parser.WithParagraphTransformers(util.Prioritized(linkRefs{}, 100)),
+	)
+	return goldmark.New(goldmark.WithParser(p), goldmark.WithExtensions(MarkdownExtensions...)).Parser()
 })
 
+// linkRefs is goldmark's LinkReferenceParagraphTransformer, at its
+// priority, for the paragraphs that hold a '['. A link reference
+// definition opens with one, and the transformer gives up on a paragraph
+// at the first line that is not a definition: on a paragraph without a
+// '[' it changes nothing, and it would allocate a reader for it (a
+// twentieth of a large workspace's garbage).
+type linkRefs struct{}
+
+func (linkRefs) Transform(node *ast.Paragraph, reader text.Reader, pc parser.Context) {
+	lines, src := node.Lines(), reader.Source()
+	for i := 0; i < lines.Len(); i++ {
+		if seg := lines.At(i); bytes.IndexByte(src[seg.Start:seg.Stop], '[') >= 0 {
+			parser.LinkReferenceParagraphTransformer.Transform(node, reader, pc)
+			return
+		}
+	}
+}
+
 var (
-	workItemHeading = lazyRE.New(`^(?:(Issue:)\s+)?(CTO-WORK-\d+)(?:\s+-\s+|:\s+)(\S.*)$`)
-	workIDPattern   = lazyRE.New(`\bCTO-WORK-\d+\b`)
-	hexPattern      = lazyRE.New(`^[0-9a-f]{7,40}$`)
+	workIDPattern = lazyRE.New(`\bCTO-WORK-\d+\b`)
+	hexPattern    = lazyRE.New(`^[0-9a-f]{7,40}$`)
 )
 
 // parseDoc extracts the document model from a markdown file, its small
@@ -47,7 +74,15 @@ func parseDoc(f *File, report func(check string, pos, end token.Pos, msg string)
 		d.BOM = true
 		start = len(bom)
 	}
-	s := SplitFrontmatter(content[start:])
+	bb := builderPool.Get().(*blockBuilder)
+	defer func() {
+		bb.reset()
+		builderPool.Put(bb)
+	}()
+	s := splitFrontmatter(content[start:], true, bb.flat)
+	if s.Flat != nil {
+		bb.flat = s.Flat[:0] // kept for the next document
+	}
 	s.Open += start
 	s.YAMLStart += start
 	s.YAMLEnd += start
@@ -99,11 +134,6 @@ func parseDoc(f *File, report func(check string, pos, end token.Pos, msg string)
 		*r = Ref{Kind: RefSOTPath, Text: p, Pos: f.Pos(s.BodyStart + m[0]), End: f.Pos(s.BodyStart + m[0] + len(p))}
 		d.Refs = append(d.Refs, r)
 	}
-	bb := builderPool.Get().(*blockBuilder)
-	defer func() {
-		bb.reset()
-		builderPool.Put(bb)
-	}()
 	// Nesting is bounded before the parser sees the text: its cost grows
 	// with the depth of open containers on every line.
 	body, deep := boundNesting(body)
@@ -314,7 +344,11 @@ func (x *extractor) heading(h *ast.Heading) *Heading {
 	if x.phrase != nil && h.Level <= x.phraseLevel {
 		x.phrase = nil
 	}
-	if m := workItemHeading.FindStringSubmatch(txt); m != nil {
+	if at := matchWorkItemHeading(txt); at != nil {
+		m := [4]string{txt, "", txt[at[4]:at[5]], txt[at[6]:at[7]]}
+		if at[2] >= 0 {
+			m[1] = txt[at[2]:at[3]]
+		}
 		style := "dash"
 		if m[1] != "" {
 			style = "issue"
@@ -417,23 +451,26 @@ func (x *extractor) listItem(li *ast.ListItem) {
 		return
 	}
 	firstLineStop := first.Lines().At(0).Stop
-	line := strings.TrimRight(string(x.src[start:firstLineStop]), " \t\r\n")
+	// The model's strings are copies (into slabs) of what it keeps; the
+	// item's line is not copied to be looked at.
+	line := bytes.TrimRight(x.src[start:firstLineStop], " \t\r\n")
 	if cb, ok := first.FirstChild().(*east.TaskCheckBox); ok {
-		txt := strings.TrimSpace(line)
 		if x.item != nil {
+			txt := x.slabs.str(bytes.TrimSpace(line))
 			x.item.Checkboxes = append(x.item.Checkboxes, &Checkbox{Checked: cb.IsChecked, Text: txt, Pos: x.pos(lineStart(x.src, start)), End: x.pos(firstLineStop)})
 		}
 		return
 	}
 	if x.phrase != nil && x.inBlockquote == 0 {
-		raw := strings.TrimSpace(string(x.src[start:stop]))
+		raw := x.slabs.str(bytes.TrimSpace(x.src[start:stop]))
 		x.phrase.Phrases = append(x.phrase.Phrases, &Phrase{Raw: raw, Text: PlainText(raw), Pos: x.pos(start), End: x.pos(stop)})
 	}
-	if !strings.Contains(line, ":") || x.inBlockquote > 0 {
+	if bytes.IndexByte(line, ':') < 0 || x.inBlockquote > 0 {
 		return
 	}
-	if m := matchFact(line); m != nil {
-		x.d.Facts = append(x.d.Facts, &Fact{Key: line[m[2]:m[3]], Value: line[m[4]:m[5]], Pos: x.pos(start), End: x.pos(start + len(line)), ValuePos: x.pos(start + m[4])})
+	if m := matchFact(unsafe.String(unsafe.SliceData(line), len(line))); m != nil {
+		kept := x.slabs.str(line[:m[5]])
+		x.d.Facts = append(x.d.Facts, &Fact{Key: kept[m[2]:m[3]], Value: kept[m[4]:m[5]], Pos: x.pos(start), End: x.pos(start + len(line)), ValuePos: x.pos(start + m[4])})
 	}
 }
 

@@ -229,13 +229,18 @@ func ParseStreaming(fset *token.FileSet, disc *Discovery, read func(path string)
 	// workboard sorts last) parsed at the end would keep one core busy
 	// while the others wait.
 	largestFirst := func() []int {
-		order := make([]int, len(slots))
-		for i := range order {
-			order[i] = i
+		// Sorted with the sizes beside the indices, not looked up
+		// through the slots at each comparison.
+		type sized struct{ size, i int }
+		bySize := make([]sized, len(slots))
+		for i, s := range slots {
+			bySize[i] = sized{s.file.Tok.Size(), i}
 		}
-		slices.SortStableFunc(order, func(a, b int) int {
-			return cmp.Compare(slots[b].file.Tok.Size(), slots[a].file.Tok.Size())
-		})
+		slices.SortStableFunc(bySize, func(a, b sized) int { return cmp.Compare(b.size, a.size) })
+		order := make([]int, len(slots))
+		for k, e := range bySize {
+			order[k] = e.i
+		}
 		return order
 	}
 	if release && disc.Sized {

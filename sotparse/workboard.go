@@ -76,8 +76,29 @@ func readWorkboard(f *File, report func(pos, end token.Pos, msg string), fast bo
 		report(f.Pos(base), f.Pos(base), "workboard is empty: expected a mapping with an items list")
 		return wb
 	}
+	r := &workboardReader{f: f, li: li, report: report, wb: wb, budget: nodeBudget(len(content))}
 	var doc yaml.Node
-	if !fast || !loadWorkboardYAML(content[base:], &doc) {
+	var streamed []heldReport // what the items handed over as they were read reported
+	read := false
+	if fast {
+		// The items of the usual file are read as the loader reads them,
+		// each from nodes it then reuses for the next; what they report
+		// is held until the rest of the file is. The budget cannot run
+		// out on a file of the subset: if it did, the file would be read
+		// again with yaml.Load.
+		r.report = func(pos, end token.Pos, msg string) { streamed = append(streamed, heldReport{pos, end, msg}) }
+		read = loadWorkboardItems(content[base:], &doc, func(n *yaml.Node) bool {
+			r.streamed = true
+			return r.item(n) && r.budget >= 0
+		})
+		if !read {
+			*wb = Workboard{File: f}
+			r = &workboardReader{f: f, li: li, report: report, wb: wb, budget: nodeBudget(len(content))}
+			streamed, doc = nil, yaml.Node{}
+		}
+		r.report = report
+	}
+	if !read {
 		if err := yaml.Load(content[base:], &doc); err != nil {
 			line, col, msg := yamlErrorPos(err)
 			p := f.Pos(li.offset(line, col))
@@ -85,45 +106,13 @@ func readWorkboard(f *File, report func(pos, end token.Pos, msg string), fast bo
 			return wb
 		}
 	}
-	at := func(n *yaml.Node) token.Pos { return f.Pos(li.offset(n.Line, n.Column)) }
-	// Fields and items are cut from slabs: a workboard holds hundreds of
-	// thousands of them, all alive as long as it is.
-	var fields []Field
-	newField := func() *Field {
-		if len(fields) == cap(fields) {
-			fields = make([]Field, 0, 256)
-		}
-		fields = fields[:len(fields)+1]
-		return &fields[len(fields)-1]
-	}
-	field := func(k, v *yaml.Node) *Field {
-		off := li.offset(v.Line, v.Column)
-		fl := newField()
-		fl.Key, fl.KeyPos, fl.ValuePos, fl.ValueEnd = k.Value, at(k), f.Pos(off), f.Pos(li.lineEnd(off))
-		if v.Kind == yaml.ScalarNode {
-			fl.Scalar = true
-			fl.Value = v.Value
-			if v.Style&(yaml.DoubleQuotedStyle|yaml.SingleQuotedStyle) == 0 && v.Line == k.Line {
-				fl.ValueEnd = fl.ValuePos + token.Pos(len(v.Value))
-			}
-		}
-		return fl
-	}
-	budget := nodeBudget(len(content))
-	var deref func(n *yaml.Node) *yaml.Node
-	deref = func(n *yaml.Node) *yaml.Node {
-		for hops := 0; n != nil && n.Kind == yaml.AliasNode && hops < 16; hops++ {
-			n = n.Alias
-		}
-		return n
-	}
 	if doc.Kind == 0 || len(doc.Content) == 0 {
 		report(f.Pos(base), f.Pos(base), "workboard is empty: expected a mapping with an items list")
 		return wb
 	}
 	root := deref(doc.Content[0])
 	if root == nil || root.Kind != yaml.MappingNode {
-		report(at(doc.Content[0]), at(doc.Content[0]), "workboard must be a mapping with an items list")
+		report(r.at(doc.Content[0]), r.at(doc.Content[0]), "workboard must be a mapping with an items list")
 		return wb
 	}
 	var items *yaml.Node
@@ -133,117 +122,198 @@ func readWorkboard(f *File, report func(pos, end token.Pos, msg string), fast bo
 			items = v
 			continue
 		}
-		report(at(k), at(k)+token.Pos(len(k.Value)), fmt.Sprintf("unknown workboard key %q (want items)", k.Value))
+		report(r.at(k), r.at(k)+token.Pos(len(k.Value)), fmt.Sprintf("unknown workboard key %q (want items)", k.Value))
 	}
 	if items == nil {
-		report(at(root), at(root), "workboard has no items list")
+		report(r.at(root), r.at(root), "workboard has no items list")
 		return wb
 	}
 	if items.Kind != yaml.SequenceNode {
-		report(at(items), at(items), "workboard items must be a list")
+		report(r.at(items), r.at(items), "workboard items must be a list")
 		return wb
 	}
 	wb.Complete = true
-	var slab []WorkboardItem
+	if r.streamed {
+		// Read already, each of them a mapping within the budget: what
+		// they reported comes now, as it would have from the loop below.
+		for _, h := range streamed {
+			report(h.pos, h.end, h.msg)
+		}
+		return wb
+	}
 	if len(items.Content) > 0 {
 		wb.Items = make([]*WorkboardItem, 0, len(items.Content))
-		slab = make([]WorkboardItem, len(items.Content))
+		r.slab = make([]WorkboardItem, 0, len(items.Content))
 	}
-	exhausted := func(n *yaml.Node) bool {
-		if budget >= 0 {
-			return false
-		}
-		if wb.Complete {
-			report(at(n), at(n), "workboard too aliased: stopped reading")
-		}
-		wb.Complete = false
-		return true
-	}
-	for slot, n := range items.Content {
-		if budget--; exhausted(n) {
+	for _, n := range items.Content {
+		if !r.item(n) {
 			break
 		}
-		n = deref(n)
-		if n == nil || n.Kind != yaml.MappingNode {
-			report(at(n), at(n), "workboard item must be a mapping")
-			wb.Complete = false // an item was lost: absence proves nothing
+	}
+	return wb
+}
+
+// heldReport is a finding held back while a workboard is read.
+type heldReport struct {
+	pos, end token.Pos
+	msg      string
+}
+
+// workboardReader reads the items of a workboard's tree into it.
+type workboardReader struct {
+	f      *File
+	li     *lineIndex
+	report func(pos, end token.Pos, msg string)
+	wb     *Workboard
+	budget int // of nodes to visit; see nodeBudget
+	// Fields and items are cut from slabs: a workboard holds hundreds of
+	// thousands of them, all alive as long as it is.
+	fields   []Field
+	slab     []WorkboardItem
+	streamed bool // the items were handed over as the loader read them
+}
+
+func (r *workboardReader) at(n *yaml.Node) token.Pos {
+	return r.f.Pos(r.li.offset(n.Line, n.Column))
+}
+
+func (r *workboardReader) newField() *Field {
+	if len(r.fields) == cap(r.fields) {
+		r.fields = make([]Field, 0, 256)
+	}
+	r.fields = r.fields[:len(r.fields)+1]
+	return &r.fields[len(r.fields)-1]
+}
+
+func (r *workboardReader) newItem() *WorkboardItem {
+	if len(r.slab) == cap(r.slab) {
+		r.slab = make([]WorkboardItem, 0, 256)
+	}
+	r.slab = r.slab[:len(r.slab)+1]
+	return &r.slab[len(r.slab)-1]
+}
+
+func (r *workboardReader) field(k, v *yaml.Node) *Field {
+	off := r.li.offset(v.Line, v.Column)
+	fl := r.newField()
+	fl.Key, fl.KeyPos, fl.ValuePos, fl.ValueEnd = k.Value, r.at(k), r.f.Pos(off), r.f.Pos(r.li.lineEnd(off))
+	if v.Kind == yaml.ScalarNode {
+		fl.Scalar = true
+		fl.Value = v.Value
+		if v.Style&(yaml.DoubleQuotedStyle|yaml.SingleQuotedStyle) == 0 && v.Line == k.Line {
+			fl.ValueEnd = fl.ValuePos + token.Pos(len(v.Value))
+		}
+	}
+	return fl
+}
+
+// exhausted reports whether the budget ran out, reporting it the first
+// time, at n.
+func (r *workboardReader) exhausted(n *yaml.Node) bool {
+	if r.budget >= 0 {
+		return false
+	}
+	if r.wb.Complete {
+		r.report(r.at(n), r.at(n), "workboard too aliased: stopped reading")
+	}
+	r.wb.Complete = false
+	return true
+}
+
+func deref(n *yaml.Node) *yaml.Node {
+	for hops := 0; n != nil && n.Kind == yaml.AliasNode && hops < 16; hops++ {
+		n = n.Alias
+	}
+	return n
+}
+
+// item reads the item n into the workboard; it reports false when the
+// budget ran out and no more items are to be read.
+func (r *workboardReader) item(n *yaml.Node) bool {
+	wb, f, report := r.wb, r.f, r.report
+	if r.budget--; r.exhausted(n) {
+		return false
+	}
+	n = deref(n)
+	if n == nil || n.Kind != yaml.MappingNode {
+		report(r.at(n), r.at(n), "workboard item must be a mapping")
+		wb.Complete = false // an item was lost: absence proves nothing
+		return true
+	}
+	it := r.newItem()
+	it.Pos, it.End = r.at(n), r.at(n)
+	seen := map[string]bool{}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, v := n.Content[i], deref(n.Content[i+1])
+		if r.budget -= 2; v == nil || r.exhausted(k) {
+			break
+		}
+		if seen[k.Value] {
+			report(r.at(k), r.at(k)+token.Pos(len(k.Value)), fmt.Sprintf("duplicate key %q in workboard item", k.Value))
 			continue
 		}
-		it := &slab[slot]
-		it.Pos, it.End = at(n), at(n)
-		seen := map[string]bool{}
-		for i := 0; i+1 < len(n.Content); i += 2 {
-			k, v := n.Content[i], deref(n.Content[i+1])
-			if budget -= 2; v == nil || exhausted(k) {
-				break
-			}
-			if seen[k.Value] {
-				report(at(k), at(k)+token.Pos(len(k.Value)), fmt.Sprintf("duplicate key %q in workboard item", k.Value))
+		seen[k.Value] = true
+		fl := r.field(k, v)
+		if fl.ValueEnd > it.End {
+			it.End = fl.ValueEnd
+		}
+		switch k.Value {
+		case "id", "title", "status", "source":
+			if !fl.Scalar {
+				report(fl.ValuePos, fl.ValueEnd, fmt.Sprintf("workboard %s must be a scalar", k.Value))
 				continue
 			}
-			seen[k.Value] = true
-			fl := field(k, v)
-			if fl.ValueEnd > it.End {
-				it.End = fl.ValueEnd
-			}
 			switch k.Value {
-			case "id", "title", "status", "source":
-				if !fl.Scalar {
-					report(fl.ValuePos, fl.ValueEnd, fmt.Sprintf("workboard %s must be a scalar", k.Value))
-					continue
-				}
-				switch k.Value {
-				case "id":
-					it.ID = fl
-				case "title":
-					it.Title = fl
-				case "status":
-					it.Status = fl
-				case "source":
-					it.Source = fl
-				}
-			case "blocked_by":
-				switch v.Kind {
-				case yaml.SequenceNode:
-					for _, e := range v.Content {
-						if budget--; exhausted(e) {
-							break
-						}
-						e = deref(e)
-						if e == nil || e.Kind != yaml.ScalarNode {
-							report(at(n), at(n), "blocked_by entries must be work item ids")
-							continue
-						}
-						off := li.offset(e.Line, e.Column)
-						b := newField()
-						b.Key, b.Value, b.Scalar, b.KeyPos, b.ValuePos, b.ValueEnd = "blocked_by", e.Value, true, at(k), f.Pos(off), f.Pos(off+len(e.Value))
-						it.BlockedBy = append(it.BlockedBy, b)
+			case "id":
+				it.ID = fl
+			case "title":
+				it.Title = fl
+			case "status":
+				it.Status = fl
+			case "source":
+				it.Source = fl
+			}
+		case "blocked_by":
+			switch v.Kind {
+			case yaml.SequenceNode:
+				for _, e := range v.Content {
+					if r.budget--; r.exhausted(e) {
+						break
 					}
-				case yaml.ScalarNode:
-					if v.Tag != "!!null" && v.Value != "" {
-						report(fl.ValuePos, fl.ValueEnd, "blocked_by must be a list of work item ids")
+					e = deref(e)
+					if e == nil || e.Kind != yaml.ScalarNode {
+						report(r.at(n), r.at(n), "blocked_by entries must be work item ids")
+						continue
 					}
-				default:
+					off := r.li.offset(e.Line, e.Column)
+					b := r.newField()
+					b.Key, b.Value, b.Scalar, b.KeyPos, b.ValuePos, b.ValueEnd = "blocked_by", e.Value, true, r.at(k), f.Pos(off), f.Pos(off+len(e.Value))
+					it.BlockedBy = append(it.BlockedBy, b)
+				}
+			case yaml.ScalarNode:
+				if v.Tag != "!!null" && v.Value != "" {
 					report(fl.ValuePos, fl.ValueEnd, "blocked_by must be a list of work item ids")
 				}
 			default:
-				it.Unknown = append(it.Unknown, fl)
+				report(fl.ValuePos, fl.ValueEnd, "blocked_by must be a list of work item ids")
 			}
+		default:
+			it.Unknown = append(it.Unknown, fl)
 		}
-		if budget < 0 {
-			break // a half-read item would only produce false findings
-		}
-		for _, req := range []struct {
-			name string
-			f    *Field
-		}{{"id", it.ID}, {"title", it.Title}, {"status", it.Status}, {"source", it.Source}} {
-			if req.f == nil {
-				it.Missing = append(it.Missing, req.name)
-			}
-		}
-		wb.Items = append(wb.Items, it)
 	}
-	return wb
+	if r.budget < 0 {
+		return false // a half-read item would only produce false findings
+	}
+	for _, req := range []struct {
+		name string
+		f    *Field
+	}{{"id", it.ID}, {"title", it.Title}, {"status", it.Status}, {"source", it.Source}} {
+		if req.f == nil {
+			it.Missing = append(it.Missing, req.name)
+		}
+	}
+	wb.Items = append(wb.Items, it)
+	return true
 }
 
 // blankYAML reports whether b holds only blank and comment lines: an empty
