@@ -102,18 +102,18 @@ var countNouns = []string{"slice", "Slice", "issue", "Issue", "work item", "Work
 
 // nounAnchors are what nounLines searches for: every count noun holds one
 // at a fixed offset (back bytes in), so one search finds the nouns of a
-// group, and the anchors start with rarer letters than the nouns do.
+// group, and three bytes in a row are much rarer in prose than any one.
 var nounAnchors = []struct {
-	text string
+	*bodylines.Anchor
 	back int
-}{{"lice", 1}, {"ssue", 1}, {"k ", 3}}
+}{{bodylines.NewAnchor("lic", false), 1}, {bodylines.NewAnchor("ssu", false), 1}, {bodylines.NewAnchor("rk ", false), 2}}
 
 // nounLines appends to starts the offsets of the lines of content that
 // hold a count noun starting at or after body, in order, each once.
 func nounLines(content []byte, body int, starts []int) []int {
 	for _, a := range nounAnchors {
 		for off := body + a.back; off < len(content); {
-			k := bodylines.TextIndex(content[off:], a.text)
+			k := a.Index(content[off:])
 			if k < 0 {
 				break
 			}

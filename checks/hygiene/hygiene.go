@@ -170,7 +170,7 @@ func lines(out *findings, f *sotparse.File, content []byte) {
 	prevBlank, prevNext := false, -1
 	// Read once, not per line: a flag's map.
 	trailing, blankRuns := enabled["trailing-spaces"], enabled["blank-lines"]
-	bodylines.Each(content, 0, len(content), func(ln bodylines.Line) {
+	bodylines.EachIn(content, bodylines.Starts(f.Tok, content, f.Content), 0, len(content), func(ln bodylines.Line) {
 		if trailing && endsInSpace(ln.Text) {
 			t := strings.TrimRight(ln.Text, " \t")
 			if n := len(ln.Text) - len(t); n > 0 && !(t != "" && ln.Text[len(t):] == "  ") {

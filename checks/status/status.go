@@ -880,14 +880,13 @@ const maxScratchLines = 1 << 14
 // bodyLines returns the body's lines outside fenced code and blockquotes
 // (a quote quotes, it does not state), in dst's memory.
 func bodyLines(d *sotparse.Doc, content []byte, dst []bodylines.Line) []bodylines.Line {
-	lines := bodylines.AppendLines(dst, content, d.File.Tok.Offset(d.BodyStart), len(content))
-	out := lines[:0] // in place: the lines are the index's to keep or drop
-	for _, l := range lines {
+	starts := bodylines.Starts(d.File.Tok, content, d.File.Content)
+	bodylines.EachIn(content, starts, d.File.Tok.Offset(d.BodyStart), len(content), func(l bodylines.Line) {
 		if !l.Quoted {
-			out = append(out, l)
+			dst = append(dst, l)
 		}
-	}
-	return out
+	})
+	return dst
 }
 
 // sentence is a sentence of a line with its list marker, task box and

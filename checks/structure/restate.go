@@ -33,7 +33,7 @@ func (c *checker) nearDuplicates(d *sotparse.Doc) {
 	prevIsItem := false // the line before is a list item
 	var prevItem, prevLast string
 	var prevLine bodylines.Line
-	bodylines.Each(content, d.File.Tok.Offset(d.BodyStart), len(content), func(l bodylines.Line) {
+	bodylines.EachIn(content, bodylines.Starts(d.File.Tok, content, d.File.Content), d.File.Tok.Offset(d.BodyStart), len(content), func(l bodylines.Line) {
 		item, ok := listItemText(l.Text)
 		if !ok || l.Quoted {
 			prevIsItem = false

@@ -195,6 +195,9 @@ func mentionsAcceptance(s string) bool {
 	return false
 }
 
+// acceptanceWord is "acceptance", which every acceptance label holds.
+var acceptanceWord = bodylines.NewWord("acceptance")
+
 // items checks that each work item of an ISSUES document has a status and
 // acceptance.
 func (c *checker) items(d *sotparse.Doc) {
@@ -210,7 +213,7 @@ func (c *checker) items(d *sotparse.Doc) {
 			continue
 		}
 		start, end := tf.Offset(it.End), sectionEnd(d, it)
-		if start >= end || !bodylines.TextContainsFold(c.content[start:min(end, len(c.content))], "acceptance") {
+		if start >= end || !acceptanceWord.In(c.content[start:min(end, len(c.content))]) {
 			// No line can hold a label: most items of a legacy list.
 			c.noAcceptance(it)
 			continue
