@@ -112,7 +112,10 @@ func equalASCIIFold(a, b string) bool {
 // listItemText returns the text of a list item line after its marker and
 // task box.
 func listItemText(line string) (string, bool) {
-	t := strings.TrimLeft(line, " \t")
+	t := line
+	for t != "" && (t[0] == ' ' || t[0] == '\t') {
+		t = t[1:]
+	}
 	i := 0
 	switch {
 	case strings.HasPrefix(t, "- "), strings.HasPrefix(t, "* "), strings.HasPrefix(t, "+ "):
@@ -127,8 +130,10 @@ func listItemText(line string) (string, bool) {
 		i += 2
 	}
 	t = t[i:]
-	for _, box := range []string{"[ ] ", "[x] ", "[X] "} {
-		t = strings.TrimPrefix(t, box)
+	if t != "" && t[0] == '[' {
+		for _, box := range []string{"[ ] ", "[x] ", "[X] "} {
+			t = strings.TrimPrefix(t, box)
+		}
 	}
 	return t, true
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"go/token"
+	"sort"
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
@@ -283,7 +284,7 @@ var (
 func (c *checker) duplicates(d *sotparse.Doc) {
 	content := c.content
 	start := d.File.Tok.Offset(d.BodyStart)
-	if !repeatsLine(content[start:]) {
+	if !repeatsLineIn(content, bodylines.Starts(d.File.Tok, content, d.File.Content), start) {
 		return // most documents: no line repeats the one before it
 	}
 	lines := bodylines.Lines(content, start, len(content))
@@ -337,6 +338,37 @@ func repeatsLine(text []byte) bool {
 			return true
 		}
 		prev = line
+	}
+	return false
+}
+
+// repeatsLineIn is repeatsLine(content[start:]) read with content's line
+// table, starts (bodylines.Starts), which has every line's end: only
+// lines of the same length are compared. Without a table, or when start
+// is not a line's, it is repeatsLine.
+func repeatsLineIn(content []byte, starts []int, start int) bool {
+	i := sort.SearchInts(starts, start)
+	if i == len(starts) || starts[i] != start {
+		return repeatsLine(content[start:])
+	}
+	prevStart, prevEnd := -1, -1
+	for ; i < len(starts); i++ {
+		s, e := starts[i], len(content)
+		if i+1 < len(starts) {
+			e = starts[i+1] - 1
+		} else if e > s && content[e-1] == '\n' {
+			e--
+		}
+		if e > s && content[e-1] == '\r' {
+			e--
+		}
+		for e > s && (content[e-1] == ' ' || content[e-1] == '\t') {
+			e--
+		}
+		if prevStart >= 0 && e-s == prevEnd-prevStart && bytes.Equal(content[s:e], content[prevStart:prevEnd]) && len(bytes.TrimSpace(content[s:e])) > 0 {
+			return true
+		}
+		prevStart, prevEnd = s, e
 	}
 	return false
 }
