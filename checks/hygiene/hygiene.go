@@ -248,11 +248,15 @@ func endsInSpace(s string) bool {
 }
 
 // next returns the offset after ln's line break ("\n" or "\r\n"): where
-// the line after it starts.
+// the line after it starts. Its text ends at its line break, or at the
+// "\r" before it.
 func next(content []byte, ln bodylines.Line) int {
 	end := ln.Off + len(ln.Text)
-	if i := bytes.IndexByte(content[end:], '\n'); i >= 0 {
-		return end + i + 1
+	if end < len(content) && content[end] == '\r' {
+		end++
+	}
+	if end < len(content) && content[end] == '\n' {
+		return end + 1
 	}
 	return len(content)
 }
