@@ -768,8 +768,12 @@ func index(d *sotparse.Doc, content []byte) *docInfo {
 	}()
 	di := &docInfo{d: d}
 	remain := lines // extra phrases need not say "blocked": read every line
+	var withID []bodylines.Line
 	if len(extraBlocked) == 0 {
-		remain = linesWith(lines, content, blockedNeedle)
+		found := linesWithEach(lines, content, blockedNeedle, workIDNeedle)
+		remain, withID = found[0], found[1]
+	} else {
+		withID = linesWith(lines, content, workIDNeedle)
 	}
 	for _, ln := range remain {
 		di.remain = append(di.remain, remainLine{ln.Off, sentences(ln)})
@@ -815,7 +819,7 @@ func index(d *sotparse.Doc, content []byte) *docInfo {
 		return false
 	}
 	// Only a sentence that starts with a work id states a status.
-	for _, ln := range linesWith(lines, content, workIDNeedle) {
+	for _, ln := range withID {
 		for _, s := range sentences(ln) {
 			// A statement starts with its id: most sentences that mention an
 			// id do not, and are rejected before the pattern.
@@ -936,43 +940,62 @@ func newNeedle(w string) needle {
 }
 
 // linesWith returns the lines that contain the needle (see needle.in), in
-// order; lines come from content. Rather than test each line, it looks
-// through content for the needle's rarest letter in either case, and tests
-// only the lines where the needle is around one: one search of a long text
-// is cheaper than many of short ones.
+// order; lines come from content.
 func linesWith(lines []bodylines.Line, content []byte, n needle) []bodylines.Line {
+	return linesWithEach(lines, content, n)[0]
+}
+
+// linesWithEach returns, for each needle, the lines that contain it, as
+// linesWith does. Rather than test each line, it looks through content for
+// the needles' rarest letters in either case, and tests only the lines
+// where a needle is around one: one search of a long text is cheaper than
+// many of short ones, and needles with the same rare letter share theirs.
+func linesWithEach(lines []bodylines.Line, content []byte, ns ...needle) [][]bodylines.Line {
+	out := make([][]bodylines.Line, len(ns))
 	if len(lines) == 0 {
-		return nil
+		return out
 	}
-	var hits []int // indexes in lines
-	c := n.word[n.rare]
-	for _, b := range []byte{lower(c), upper(c)} {
-		for off := lines[0].Off + n.rare; off < len(content); {
-			k := bytes.IndexByte(content[off:], b)
-			if k < 0 {
+	hits := make([][]int, len(ns)) // indexes in lines
+	for k, n := range ns {
+		c := lower(n.word[n.rare])
+		if slices.ContainsFunc(ns[:k], func(m needle) bool { return lower(m.word[m.rare]) == c }) {
+			continue // searched with an earlier needle
+		}
+		for _, b := range []byte{c, upper(c)} {
+			for off := lines[0].Off; off < len(content); {
+				at := bytes.IndexByte(content[off:], b)
+				if at < 0 {
+					break
+				}
+				at += off
+				off = at + 1
+				for h, m := range ns[k:] {
+					if lower(m.word[m.rare]) != c {
+						continue
+					}
+					start := at - m.rare
+					if start < lines[0].Off || start+len(m.word) > len(content) || !equalFold(content[start:start+len(m.word)], m.word) {
+						continue
+					}
+					// The line that starts last at or before start, if the
+					// needle lies in it.
+					i := sort.Search(len(lines), func(i int) bool { return lines[i].Off > start }) - 1
+					if i >= 0 && start+len(m.word) <= lines[i].Off+len(lines[i].Text) {
+						hits[k+h] = append(hits[k+h], i)
+					}
+				}
+			}
+			if upper(c) == c {
 				break
 			}
-			start := off + k - n.rare
-			off += k + 1
-			if start+len(n.word) > len(content) || !equalFold(content[start:start+len(n.word)], n.word) {
-				continue
-			}
-			// The line that starts last at or before start, if the
-			// needle lies in it.
-			i := sort.Search(len(lines), func(i int) bool { return lines[i].Off > start }) - 1
-			if i >= 0 && start+len(n.word) <= lines[i].Off+len(lines[i].Text) {
-				hits = append(hits, i)
-			}
-		}
-		if upper(c) == lower(c) {
-			break
 		}
 	}
-	slices.Sort(hits)
-	var out []bodylines.Line
-	for _, i := range slices.Compact(hits) {
-		if n.in(lines[i].Text) {
-			out = append(out, lines[i])
+	for k, n := range ns {
+		slices.Sort(hits[k])
+		for _, i := range slices.Compact(hits[k]) {
+			if n.in(lines[i].Text) {
+				out[k] = append(out[k], lines[i])
+			}
 		}
 	}
 	return out

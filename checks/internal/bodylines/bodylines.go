@@ -84,6 +84,12 @@ func EachIn(content []byte, starts []int, start, end int, fn func(Line)) {
 			}
 		}
 		text := strings.TrimSuffix(view(content[off:e]), "\r")
+		if fence == "" && (text == "" || !lineMark[text[0]]) {
+			// Most lines: not indented, no fence, no quote.
+			fn(Line{Off: off, Text: text})
+			off = e + 1
+			continue
+		}
 		trimmed := strings.TrimLeft(text, " ")
 		indent := len(text) - len(trimmed)
 		switch {
@@ -103,6 +109,10 @@ func EachIn(content []byte, starts []int, start, end int, fn func(Line)) {
 		off = e + 1
 	}
 }
+
+// lineMark holds the first bytes of the lines EachIn looks into: indented
+// ones, fences and quotes.
+var lineMark = [256]bool{' ': true, '`': true, '~': true, '>': true}
 
 // Starts returns the line table of tf, a parsed document's file, for
 // content, its text: the offsets where its lines start, which the parse

@@ -103,11 +103,42 @@ func BenchmarkBytesIndex(b *testing.B) {
 	}
 }
 
-// TestEachIn checks that EachIn with a text's line table sees the lines
-// Each finds, on random texts of lines, fences, quotes and line breaks,
-// between random offsets.
+// eachRef is Each as it was first written: a search for every line's end,
+// and every line trimmed and compared with the fences and quote marks.
+func eachRef(content []byte, start, end int, fn func(Line)) {
+	fence := ""
+	off, end := bounds(content, start, end)
+	for off < end {
+		e := end
+		if i := bytes.IndexByte(content[off:end], '\n'); i >= 0 {
+			e = off + i
+		}
+		text := strings.TrimSuffix(string(content[off:e]), "\r")
+		trimmed := strings.TrimLeft(text, " ")
+		indent := len(text) - len(trimmed)
+		switch {
+		case fence != "":
+			if indent < 4 && strings.HasPrefix(trimmed, fence) && strings.Trim(trimmed, fence[:1]+" \t") == "" {
+				fence = ""
+			}
+		case indent < 4 && (strings.HasPrefix(trimmed, "```") || strings.HasPrefix(trimmed, "~~~")):
+			n := 0
+			for n < len(trimmed) && trimmed[n] == trimmed[0] {
+				n++
+			}
+			fence = trimmed[:n]
+		default:
+			fn(Line{Off: off, Text: text, Quoted: indent < 4 && strings.HasPrefix(trimmed, ">")})
+		}
+		off = e + 1
+	}
+}
+
+// TestEachIn checks that Each, and EachIn with a text's line table, see
+// the lines eachRef finds, on random texts of lines, fences, quotes and
+// line breaks, between random offsets.
 func TestEachIn(t *testing.T) {
-	pieces := []string{"text", " ", "    ", "```", "~~~", "````", "> q", "\n", "\r\n", "\n\n", "- item", "\r", "é"}
+	pieces := []string{"text", " ", "    ", "\t", "```", "~~~", "````", "> q", "\n", "\r\n", "\n\n", "- item", "\r", "é"}
 	rng := rand.New(rand.NewPCG(3, 4))
 	lines := 0
 	for range 20000 {
@@ -127,11 +158,12 @@ func TestEachIn(t *testing.T) {
 		if rng.IntN(3) == 0 {
 			start, end = 0, len(content)
 		}
-		var want, got []Line
-		Each(content, start, end, func(l Line) { want = append(want, l) })
+		var want, got, gotEach []Line
+		eachRef(content, start, end, func(l Line) { want = append(want, l) })
+		Each(content, start, end, func(l Line) { gotEach = append(gotEach, l) })
 		EachIn(content, starts, start, end, func(l Line) { got = append(got, l) })
-		if !slices.Equal(got, want) {
-			t.Fatalf("EachIn(%q, %d, %d) = %+v, want %+v", content, start, end, got, want)
+		if !slices.Equal(got, want) || !slices.Equal(gotEach, want) {
+			t.Fatalf("EachIn(%q, %d, %d) = %+v, Each %+v, want %+v", content, start, end, got, gotEach, want)
 		}
 		lines += len(got)
 	}
