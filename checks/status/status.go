@@ -47,8 +47,6 @@ var (
 	statusRemains   = lazyRE.New(`(?i)^status\s+(?:remains|stays|is\s+still)\s+blocked$`)
 	statesStatus    = lazyRE.New(`(?i)^(` + idList + `)\s+(?:is|are)\s+(?:now\s+)?([a-z][a-z-]*)\b`)
 	workItemLine    = lazyRE.New(`(?i)^work items?:\s+(.*)$`)
-	lineMarker      = lazyRE.New(`^\s*(?:(?:[-*+]|\d{1,9}[.)])\s+)?(?:\[[ xX]\]\s+)?`)
-	sentenceLabel   = lazyRE.New(`^[A-Za-z][A-Za-z ]{0,40}:\s+`)
 	listItemPattern = lazyRE.New(`^\s*(?:[-*+]|\d{1,9}[.)])\s`)
 )
 
@@ -1057,16 +1055,14 @@ func upper(c byte) byte {
 // sentences splits a line into sentences at ".", ";", "!" or "?" followed
 // by a space or the end of the line.
 func sentences(ln bodylines.Line) []sentence {
-	start := len(lineMarker.FindString(ln.Text))
+	start := markerLen(ln.Text)
 	text := ln.Text
 	var out []sentence
 	add := func(from, to int) {
 		for from < to && (text[from] == ' ' || text[from] == '\t') {
 			from++
 		}
-		if loc := sentenceLabel.FindStringIndex(text[from:to]); loc != nil {
-			from += loc[1]
-		}
+		from += labelLen(text[from:to])
 		if from < to {
 			out = append(out, sentence{off: ln.Off + from, text: text[from:to]})
 		}
@@ -1083,3 +1079,69 @@ func sentences(ln bodylines.Line) []sentence {
 	add(start, len(text))
 	return out
 }
+
+// markerLen returns the length of the line's list marker and task box,
+// with the blanks around them: what `^\s*(?:(?:[-*+]|\d{1,9}[.)])\s+)?(?:\[[ xX]\]\s+)?`
+// matches (lineMarkerRE in the tests), without a regular expression: it
+// runs on every line that names a work item.
+func markerLen(s string) int {
+	i := spaces(s, 0)
+	// A list marker counts with the blanks after it, of which it needs one.
+	j := i
+	if j < len(s) && (s[j] == '-' || s[j] == '*' || s[j] == '+') {
+		j++
+	} else {
+		for j < len(s) && isDigit(s[j]) {
+			j++
+		}
+		if j == i || j-i > 9 || j == len(s) || s[j] != '.' && s[j] != ')' {
+			j = i // not a marker
+		} else {
+			j++
+		}
+	}
+	if j > i {
+		if k := spaces(s, j); k > j {
+			i = k
+		}
+	}
+	// So does a task box.
+	if i+3 <= len(s) && s[i] == '[' && (s[i+1] == ' ' || s[i+1] == 'x' || s[i+1] == 'X') && s[i+2] == ']' {
+		if k := spaces(s, i+3); k > i+3 {
+			i = k
+		}
+	}
+	return i
+}
+
+// labelLen returns the length of the label that starts s ("Evidence: "),
+// with the blanks after it, or 0: what `^[A-Za-z][A-Za-z ]{0,40}:\s+`
+// matches (sentenceLabelRE in the tests).
+func labelLen(s string) int {
+	if s == "" || !isLetter(s[0]) {
+		return 0
+	}
+	i := 1
+	for i < len(s) && (isLetter(s[i]) || s[i] == ' ') {
+		i++
+	}
+	if i > 41 || i == len(s) || s[i] != ':' {
+		return 0
+	}
+	if k := spaces(s, i+1); k > i+1 {
+		return k
+	}
+	return 0
+}
+
+// spaces returns the offset of the first byte at or after i in s that is
+// not white space as \s means it (ASCII: tab, line feed, form feed,
+// carriage return, space).
+func spaces(s string, i int) int {
+	for i < len(s) && (s[i] == ' ' || s[i] == '\t' || s[i] == '\n' || s[i] == '\f' || s[i] == '\r') {
+		i++
+	}
+	return i
+}
+
+func isLetter(c byte) bool { return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' }
