@@ -233,7 +233,12 @@ func (f *framing) has(w string) bool {
 	if len(w) == 0 || len(w) >= len(f.byLen) || !f.lead[len(w)][w[0]] {
 		return false
 	}
+	c := w[0]
 	for _, x := range f.byLen[len(w)] {
+		// Two ASCII first bytes that differ but for case tell at once.
+		if c < utf8.RuneSelf && x[0] < utf8.RuneSelf && lowerASCII[c] != lowerASCII[x[0]] {
+			continue
+		}
 		if strings.EqualFold(w, x) {
 			return true
 		}
