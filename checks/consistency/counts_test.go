@@ -2,10 +2,13 @@ package consistency
 
 import (
 	"bytes"
+	"fmt"
 	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/svrnty/sotvet/sotparse"
 )
 
 // nounLinesRef is how counts found its lines at first: a search per noun.
@@ -125,5 +128,23 @@ func TestMayCount(t *testing.T) {
 	}
 	if matched < 500 {
 		t.Fatalf("only %d lines matched: the test saw too little", matched)
+	}
+}
+
+// TestDistinctIDs checks distinctIDs against a map, on random lists of
+// items with repeated ids, short and long.
+func TestDistinctIDs(t *testing.T) {
+	rng := rand.New(rand.NewPCG(13, 14))
+	for range 2000 {
+		var items []*sotparse.WorkItem
+		want := map[string]bool{}
+		for range rng.IntN(40) {
+			id := fmt.Sprintf("CTO-WORK-%03d", rng.IntN(20))
+			items = append(items, &sotparse.WorkItem{ID: id})
+			want[id] = true
+		}
+		if got := distinctIDs(items); got != len(want) {
+			t.Fatalf("distinctIDs of %d items = %d, want %d", len(items), got, len(want))
+		}
 	}
 }

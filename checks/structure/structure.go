@@ -260,7 +260,9 @@ func (c *checker) items(d *sotparse.Doc) {
 }
 
 func (c *checker) noAcceptance(it *sotparse.WorkItem) {
-	c.report(it.Pos, it.End, "item-acceptance", "%s has no acceptance criteria: no task boxes and no \"Acceptance:\" list", it.ID)
+	// Most items of a legacy list: the message is joined, not formatted.
+	c.pass.Report(analysis.Diagnostic{Pos: it.Pos, End: max(it.End, it.Pos), Category: "item-acceptance",
+		Message: it.ID + " has no acceptance criteria: no task boxes and no \"Acceptance:\" list"})
 }
 
 // sectionEnd returns the file offset where the work item's section ends:
