@@ -967,7 +967,8 @@ func linesWithEach(lines []bodylines.Line, content []byte, ns ...needle) [][]bod
 				}
 				at += off
 				off = at + 1
-				for h, m := range ns[k:] {
+				for h := k; h < len(ns); h++ {
+					m := &ns[h]
 					if lower(m.word[m.rare]) != c {
 						continue
 					}
@@ -979,7 +980,7 @@ func linesWithEach(lines []bodylines.Line, content []byte, ns ...needle) [][]bod
 					// needle lies in it.
 					i := sort.Search(len(lines), func(i int) bool { return lines[i].Off > start }) - 1
 					if i >= 0 && start+len(m.word) <= lines[i].Off+len(lines[i].Text) {
-						hits[k+h] = append(hits[k+h], i)
+						hits[h] = append(hits[h], i)
 					}
 				}
 			}
