@@ -777,10 +777,12 @@ func index(d *sotparse.Doc, content []byte) *docInfo {
 		di.remain = append(di.remain, remainLine{ln.Off, sentences(ln)})
 	}
 	// sectionEnd returns the offset of the first heading after pos with a
-	// level at most level, or the end of the file.
+	// level at most level, or the end of the file. The headings are in
+	// document order: the search starts after pos.
+	hs := d.Headings
 	sectionEnd := func(pos token.Pos, level int) int {
-		for _, h := range d.Headings {
-			if h.Pos > pos && h.Level <= level {
+		for _, h := range hs[sort.Search(len(hs), func(i int) bool { return hs[i].Pos > pos }):] {
+			if h.Level <= level {
 				return tf.Offset(h.Pos)
 			}
 		}

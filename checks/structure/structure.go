@@ -268,8 +268,11 @@ func (c *checker) noAcceptance(it *sotparse.WorkItem) {
 // sectionEnd returns the file offset where the work item's section ends:
 // the next heading of its level or above, or the end of the file.
 func sectionEnd(d *sotparse.Doc, it *sotparse.WorkItem) int {
-	for _, h := range d.Headings {
-		if h.Pos > it.Pos && h.Level <= it.Level {
+	// The headings are in document order: the search starts after the
+	// item, not from the first heading for every item.
+	hs := d.Headings
+	for _, h := range hs[sort.Search(len(hs), func(i int) bool { return hs[i].Pos > it.Pos }):] {
+		if h.Level <= it.Level {
 			return d.File.Tok.Offset(h.Pos)
 		}
 	}
