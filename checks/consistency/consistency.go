@@ -52,7 +52,7 @@ func checkDoc(p *sotparse.DocPass) any {
 	c.staleReview(d, content)
 	c.headings(d, content, secs)
 	c.counts(d, content)
-	if stmts := recordStatements(d, content); len(stmts) > 0 {
+	if stmts := recordStatements(d, content, secs); len(stmts) > 0 {
 		return stmts
 	}
 	return nil // not a nil []recordStmt: the parse keeps no visit for it

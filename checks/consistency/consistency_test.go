@@ -8,6 +8,7 @@ import (
 	"github.com/svrnty/sotvet/checks"
 	"github.com/svrnty/sotvet/checks/checktest"
 	"github.com/svrnty/sotvet/checks/consistency"
+	"github.com/svrnty/sotvet/internal/cputime"
 )
 
 // errorCategories are the categories that are errors by default.
@@ -86,7 +87,7 @@ func TestCorpus(t *testing.T) {
 
 // BenchmarkRun measures the check alone on the corpus parsed once.
 func BenchmarkRun(b *testing.B) {
-	checktest.BenchPass(b, checktest.BenchCorpusDir(b), nil, consistency.Analyzer)
+	checktest.BenchPass(b, checktest.BenchCorpusDir(b), cputime.Process, consistency.Analyzer)
 }
 
 func TestRunStamps(t *testing.T) {

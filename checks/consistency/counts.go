@@ -55,11 +55,8 @@ func number(s string) int {
 // counts reports a stated count of the document's sequence that differs
 // from the number of work items it defines.
 func (c *checker) counts(d *sotparse.Doc, content []byte) {
-	ids := map[string]bool{}
-	for _, it := range d.WorkItems {
-		ids[it.ID] = true
-	}
-	if len(ids) == 0 {
+	ids := distinctIDs(d.WorkItems)
+	if ids == 0 {
 		return
 	}
 	// The nouns are looked for in the body's bytes, and only the lines that
@@ -78,7 +75,7 @@ func (c *checker) counts(d *sotparse.Doc, content []byte) {
 		}
 		for _, m := range countPattern.FindAllStringSubmatchIndex(text, -1) {
 			n := number(text[m[2]:m[3]])
-			if n < 0 || n == len(ids) || strings.Count(text[:m[0]], "`")%2 == 1 {
+			if n < 0 || n == ids || strings.Count(text[:m[0]], "`")%2 == 1 {
 				continue
 			}
 			if lines == nil {
@@ -90,10 +87,29 @@ func (c *checker) counts(d *sotparse.Doc, content []byte) {
 			}
 			last := d.WorkItems[len(d.WorkItems)-1]
 			c.diag(d.File.Pos(ls+m[0]), d.File.Pos(ls+m[1]), "count-mismatch",
-				fmt.Sprintf("says %s %s, but the document defines %d work items", text[m[2]:m[3]], text[m[4]:m[5]], len(ids)),
-				related(last.Pos, "work item %d of %d, %s", len(ids), len(ids), last.ID), nil)
+				fmt.Sprintf("says %s %s, but the document defines %d work items", text[m[2]:m[3]], text[m[4]:m[5]], ids),
+				related(last.Pos, "work item %d of %d, %s", ids, ids, last.ID), nil)
 		}
 	}
+}
+
+// distinctIDs returns how many distinct ids the items have. Most documents
+// have a few items, compared with each other rather than put in a map.
+func distinctIDs(items []*sotparse.WorkItem) int {
+	if len(items) > 16 {
+		ids := make(map[string]bool, len(items))
+		for _, it := range items {
+			ids[it.ID] = true
+		}
+		return len(ids)
+	}
+	n := 0
+	for i, it := range items {
+		if !slices.ContainsFunc(items[:i], func(o *sotparse.WorkItem) bool { return o.ID == it.ID }) {
+			n++
+		}
+	}
+	return n
 }
 
 // countNouns are what a count statement counts, as written in lower and
@@ -102,18 +118,18 @@ var countNouns = []string{"slice", "Slice", "issue", "Issue", "work item", "Work
 
 // nounAnchors are what nounLines searches for: every count noun holds one
 // at a fixed offset (back bytes in), so one search finds the nouns of a
-// group, and the anchors start with rarer letters than the nouns do.
+// group, and three bytes in a row are much rarer in prose than any one.
 var nounAnchors = []struct {
-	text string
+	*bodylines.Anchor
 	back int
-}{{"lice", 1}, {"ssue", 1}, {"k ", 3}}
+}{{bodylines.NewAnchor("lic", false), 1}, {bodylines.NewAnchor("ssu", false), 1}, {bodylines.NewAnchor("rk ", false), 2}}
 
 // nounLines appends to starts the offsets of the lines of content that
 // hold a count noun starting at or after body, in order, each once.
 func nounLines(content []byte, body int, starts []int) []int {
 	for _, a := range nounAnchors {
 		for off := body + a.back; off < len(content); {
-			k := bodylines.TextIndex(content[off:], a.text)
+			k := a.Index(content[off:])
 			if k < 0 {
 				break
 			}

@@ -2,10 +2,13 @@ package consistency
 
 import (
 	"bytes"
+	"fmt"
 	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/svrnty/sotvet/sotparse"
 )
 
 // nounLinesRef is how counts found its lines at first: a search per noun.
@@ -32,10 +35,10 @@ func TestNounLines(t *testing.T) {
 	for _, noun := range countNouns {
 		found := false
 		for _, a := range nounAnchors {
-			found = found || len(noun) >= a.back+len(a.text) && noun[a.back:a.back+len(a.text)] == a.text
+			found = found || a.At([]byte(noun), a.back)
 		}
 		if !found {
-			t.Fatalf("count noun %q holds no anchor", noun)
+			t.Fatalf("count noun %q holds no anchor at its offset", noun)
 		}
 	}
 	pieces := []string{"slice", "Slice", "SLICE", "lice", "issue", "Issue", "ssue", "tissue", "work item", "Work item", "Work Item",
@@ -125,5 +128,23 @@ func TestMayCount(t *testing.T) {
 	}
 	if matched < 500 {
 		t.Fatalf("only %d lines matched: the test saw too little", matched)
+	}
+}
+
+// TestDistinctIDs checks distinctIDs against a map, on random lists of
+// items with repeated ids, short and long.
+func TestDistinctIDs(t *testing.T) {
+	rng := rand.New(rand.NewPCG(13, 14))
+	for range 2000 {
+		var items []*sotparse.WorkItem
+		want := map[string]bool{}
+		for range rng.IntN(40) {
+			id := fmt.Sprintf("CTO-WORK-%03d", rng.IntN(20))
+			items = append(items, &sotparse.WorkItem{ID: id})
+			want[id] = true
+		}
+		if got := distinctIDs(items); got != len(want) {
+			t.Fatalf("distinctIDs of %d items = %d, want %d", len(items), got, len(want))
+		}
 	}
 }

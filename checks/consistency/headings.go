@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/svrnty/sotvet/sotparse"
 )
@@ -25,7 +26,7 @@ func (c *checker) headings(d *sotparse.Doc, content []byte, secs []section) {
 	}
 	latest := map[[2]int]dated{} // by parent and level: the latest date so far
 	for i, s := range secs {
-		text := strings.ToLower(strings.Join(strings.Fields(s.h.Text), " "))
+		text := headingKey(s.h.Text)
 		if text == "" {
 			continue
 		}
@@ -80,3 +81,44 @@ func newestStamp(content []byte, start, end int) (string, int) {
 	}
 	return newest, at
 }
+
+// headingKey is strings.ToLower(strings.Join(strings.Fields(s), " ")), the
+// form headings are compared in, made without the fields and their join:
+// an ASCII heading takes one allocation, none when it is in that form
+// already.
+func headingKey(s string) string {
+	normal := true
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c >= utf8.RuneSelf:
+			return strings.ToLower(strings.Join(strings.Fields(s), " "))
+		case 'A' <= c && c <= 'Z', asciiSpace[c] && (c != ' ' || i == 0 || i == len(s)-1 || s[i-1] == ' '):
+			normal = false
+		}
+	}
+	if normal {
+		return s
+	}
+	b := make([]byte, 0, len(s))
+	for i := 0; i < len(s); {
+		if asciiSpace[s[i]] {
+			i++
+			continue
+		}
+		if len(b) > 0 {
+			b = append(b, ' ')
+		}
+		for ; i < len(s) && !asciiSpace[s[i]]; i++ {
+			c := s[i]
+			if 'A' <= c && c <= 'Z' {
+				c += 'a' - 'A'
+			}
+			b = append(b, c)
+		}
+	}
+	return string(b)
+}
+
+// asciiSpace holds the ASCII bytes strings.Fields splits at.
+var asciiSpace = [utf8.RuneSelf]bool{'\t': true, '\n': true, '\v': true, '\f': true, '\r': true, ' ': true}

@@ -47,11 +47,10 @@ var recordPatterns = []*lazyre.Regexp{recordField, recordIs}
 
 // recordStatements returns the statements about a record's status in d's
 // body, outside fenced code and quotes, in order: only in the sections
-// that name a record's path (records reads no others), and only when the
-// text says "admitted" at all.
-func recordStatements(d *sotparse.Doc, content []byte) []recordStmt {
+// (secs, d's) that name a record's path (records reads no others), and
+// only when the text says "admitted" at all.
+func recordStatements(d *sotparse.Doc, content []byte, secs []section) []recordStmt {
 	tf := d.File.Tok
-	secs := sections(d, len(content))
 	var spans [][2]int // of the sections naming a record
 	for _, ref := range d.Refs {
 		if ref.Kind != sotparse.RefSOTPath || sotparse.RoleOf(path.Clean(strings.TrimSuffix(ref.Text, "/"))) != sotparse.RoleRecord {

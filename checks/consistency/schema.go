@@ -53,35 +53,68 @@ func (s *schemaFlag) Clone() flag.Value { c := slices.Clone(*s); return &c }
 
 var declared schemaFlag
 
-// schemaOf returns the identity keys of fm in identityKeys order and the
-// schema's name: the keys joined by "+", "name (a title)" for a name that
-// is not a slug.
-func schemaOf(fm *sotparse.Frontmatter) (keys []string, name string) {
-	var parts []string
-	for _, k := range identityKeys {
+// schema is the identity keys of a frontmatter: bit i for identityKeys[i],
+// and titleName for a name that is not a slug.
+type schema uint8
+
+const titleName schema = 1 << 7
+
+// schemaOf returns the identity schema of fm.
+func schemaOf(fm *sotparse.Frontmatter) schema {
+	var s schema
+	for i, k := range identityKeys {
 		f := fm.Get(k)
 		if f == nil {
 			continue
 		}
-		keys = append(keys, k)
+		s |= 1 << i
 		if k == "name" && f.Scalar && !isSlug(strings.TrimSpace(f.Value)) {
-			parts = append(parts, "name (a title)")
-			continue
+			s |= titleName
 		}
-		parts = append(parts, k)
 	}
-	if len(parts) == 0 {
-		return nil, "no identity key"
-	}
-	return keys, strings.Join(parts, "+")
+	return s
 }
+
+// keys returns the schema's identity keys in identityKeys order.
+func (s schema) keys() []string {
+	var keys []string
+	for i, k := range identityKeys {
+		if s&(1<<i) != 0 {
+			keys = append(keys, k)
+		}
+	}
+	return keys
+}
+
+// schemaNames holds the name of every schema: its keys joined by "+",
+// "name (a title)" for a name that is not a slug. Every document has one:
+// they share these strings.
+var schemaNames = func() (names [256]string) {
+	for s := range names {
+		var parts []string
+		for i, k := range identityKeys {
+			switch {
+			case s&(1<<i) == 0:
+			case k == "name" && schema(s)&titleName != 0:
+				parts = append(parts, "name (a title)")
+			default:
+				parts = append(parts, k)
+			}
+		}
+		names[s] = "no identity key"
+		if len(parts) > 0 {
+			names[s] = strings.Join(parts, "+")
+		}
+	}
+	return names
+}()
 
 // schemas reports documents whose identity schema differs from the
 // declared one, or, without one, from the majority of their kind.
 func (c *checker) schemas() {
 	type entry struct {
 		d      *sotparse.Doc
-		keys   []string
+		keys   schema
 		schema string
 	}
 	all := make([]entry, 0, len(c.ws.Docs))
@@ -89,14 +122,14 @@ func (c *checker) schemas() {
 		if d.Frontmatter == nil || d.Kind == sotparse.KindOther {
 			continue
 		}
-		keys, name := schemaOf(d.Frontmatter)
-		all = append(all, entry{d, keys, name})
+		s := schemaOf(d.Frontmatter)
+		all = append(all, entry{d, s, schemaNames[s]})
 	}
 	if len(declared) > 0 {
 		want := slices.Clone(declared)
 		slices.SortFunc(want, func(a, b string) int { return slices.Index(identityKeys, a) - slices.Index(identityKeys, b) })
 		for _, e := range all {
-			if !c.ws.Focused(e.d.Path) || slices.Equal(e.keys, want) {
+			if !c.ws.Focused(e.d.Path) || slices.Equal(e.keys.keys(), want) {
 				continue
 			}
 			c.diag(e.d.Frontmatter.Pos, e.d.Frontmatter.Pos, "schema-drift",

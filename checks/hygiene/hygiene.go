@@ -170,7 +170,7 @@ func lines(out *findings, f *sotparse.File, content []byte) {
 	prevBlank, prevNext := false, -1
 	// Read once, not per line: a flag's map.
 	trailing, blankRuns := enabled["trailing-spaces"], enabled["blank-lines"]
-	bodylines.Each(content, 0, len(content), func(ln bodylines.Line) {
+	bodylines.EachIn(content, bodylines.Starts(f.Tok, content, f.Content), 0, len(content), func(ln bodylines.Line) {
 		if trailing && endsInSpace(ln.Text) {
 			t := strings.TrimRight(ln.Text, " \t")
 			if n := len(ln.Text) - len(t); n > 0 && !(t != "" && ln.Text[len(t):] == "  ") {
@@ -248,11 +248,15 @@ func endsInSpace(s string) bool {
 }
 
 // next returns the offset after ln's line break ("\n" or "\r\n"): where
-// the line after it starts.
+// the line after it starts. Its text ends at its line break, or at the
+// "\r" before it.
 func next(content []byte, ln bodylines.Line) int {
 	end := ln.Off + len(ln.Text)
-	if i := bytes.IndexByte(content[end:], '\n'); i >= 0 {
-		return end + i + 1
+	if end < len(content) && content[end] == '\r' {
+		end++
+	}
+	if end < len(content) && content[end] == '\n' {
+		return end + 1
 	}
 	return len(content)
 }

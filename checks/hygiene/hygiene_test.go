@@ -9,6 +9,7 @@ import (
 	"github.com/svrnty/sotvet/checks"
 	"github.com/svrnty/sotvet/checks/checktest"
 	"github.com/svrnty/sotvet/checks/hygiene"
+	"github.com/svrnty/sotvet/internal/cputime"
 )
 
 func TestHygiene(t *testing.T) {
@@ -109,5 +110,5 @@ func TestBlank(t *testing.T) {
 // BenchmarkRun measures the check alone, on the corpus parsed once
 // (SOTVET_BENCH_CORPUS names another workspace, a synthetic one say).
 func BenchmarkRun(b *testing.B) {
-	checktest.BenchPass(b, checktest.BenchCorpusDir(b), nil, hygiene.Analyzer)
+	checktest.BenchPass(b, checktest.BenchCorpusDir(b), cputime.Process, hygiene.Analyzer)
 }

@@ -2,18 +2,20 @@ package status
 
 import (
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/svrnty/sotvet/checks/internal/bodylines"
 )
 
-// TestLinesWith checks that linesWith finds the lines needle.in accepts,
-// on random documents of lines that hold the needles in any case, cut by
-// fences, quotes and line endings.
+// TestLinesWith checks that linesWith, and linesWithEach for two needles,
+// find the lines needle.in accepts, on random documents of lines that hold
+// the needles in any case, cut by fences, quotes and line endings.
 func TestLinesWith(t *testing.T) {
 	pieces := []string{
 		"remain", "Remains", "REMAIN", "ReMAIN", "rEMAIN", "emain", "EMAIN", "remai",
+		"blocked", "Blocked", "BLOCKED", "BlOcKeD", "locked", "block", "k", "K",
 		"CTO-WORK-001", "cto-work-2", "Cto-Work-3", "TO-WORK-", "to-work-", "CTO-WORK",
 		"```", "~~~", "> ", "    ", " ", "x", "\r", "-", ".",
 	}
@@ -34,7 +36,8 @@ func TestLinesWith(t *testing.T) {
 				lines = append(lines, l)
 			}
 		}
-		for _, n := range []needle{blockedNeedle, workIDNeedle} {
+		both := linesWithEach(lines, content, blockedNeedle, workIDNeedle)
+		for k, n := range []needle{blockedNeedle, workIDNeedle} {
 			var want []bodylines.Line
 			for _, l := range lines {
 				if n.in(l.Text) {
@@ -42,6 +45,9 @@ func TestLinesWith(t *testing.T) {
 				}
 			}
 			got := linesWith(lines, content, n)
+			if !slices.Equal(both[k], got) {
+				t.Fatalf("%q, needle %q: linesWithEach found %+v, linesWith %+v", content, n.word, both[k], got)
+			}
 			if len(got) != len(want) {
 				t.Fatalf("%q, needle %q: got %d lines, want %d", content, n.word, len(got), len(want))
 			}

@@ -22,6 +22,9 @@ type otherStatement struct {
 // item is validated. It is a warning: the sentence may be history written
 // before the validation, which only a dated section can tell.
 func (c *checker) otherBlocked(di *docInfo) {
+	if len(di.remain) == 0 {
+		return // most documents say nothing stays blocked
+	}
 	defines := map[string]bool{}
 	for _, it := range di.d.WorkItems {
 		defines[strings.ToUpper(it.ID)] = true

@@ -47,8 +47,6 @@ var (
 	statusRemains   = lazyRE.New(`(?i)^status\s+(?:remains|stays|is\s+still)\s+blocked$`)
 	statesStatus    = lazyRE.New(`(?i)^(` + idList + `)\s+(?:is|are)\s+(?:now\s+)?([a-z][a-z-]*)\b`)
 	workItemLine    = lazyRE.New(`(?i)^work items?:\s+(.*)$`)
-	lineMarker      = lazyRE.New(`^\s*(?:(?:[-*+]|\d{1,9}[.)])\s+)?(?:\[[ xX]\]\s+)?`)
-	sentenceLabel   = lazyRE.New(`^[A-Za-z][A-Za-z ]{0,40}:\s+`)
 	listItemPattern = lazyRE.New(`^\s*(?:[-*+]|\d{1,9}[.)])\s`)
 )
 
@@ -768,17 +766,23 @@ func index(d *sotparse.Doc, content []byte) *docInfo {
 	}()
 	di := &docInfo{d: d}
 	remain := lines // extra phrases need not say "blocked": read every line
+	var withID []bodylines.Line
 	if len(extraBlocked) == 0 {
-		remain = linesWith(lines, content, blockedNeedle)
+		found := linesWithEach(lines, content, blockedNeedle, workIDNeedle)
+		remain, withID = found[0], found[1]
+	} else {
+		withID = linesWith(lines, content, workIDNeedle)
 	}
 	for _, ln := range remain {
 		di.remain = append(di.remain, remainLine{ln.Off, sentences(ln)})
 	}
 	// sectionEnd returns the offset of the first heading after pos with a
-	// level at most level, or the end of the file.
+	// level at most level, or the end of the file. The headings are in
+	// document order: the search starts after pos.
+	hs := d.Headings
 	sectionEnd := func(pos token.Pos, level int) int {
-		for _, h := range d.Headings {
-			if h.Pos > pos && h.Level <= level {
+		for _, h := range hs[sort.Search(len(hs), func(i int) bool { return hs[i].Pos > pos }):] {
+			if h.Level <= level {
 				return tf.Offset(h.Pos)
 			}
 		}
@@ -815,7 +819,7 @@ func index(d *sotparse.Doc, content []byte) *docInfo {
 		return false
 	}
 	// Only a sentence that starts with a work id states a status.
-	for _, ln := range linesWith(lines, content, workIDNeedle) {
+	for _, ln := range withID {
 		for _, s := range sentences(ln) {
 			// A statement starts with its id: most sentences that mention an
 			// id do not, and are rejected before the pattern.
@@ -880,14 +884,13 @@ const maxScratchLines = 1 << 14
 // bodyLines returns the body's lines outside fenced code and blockquotes
 // (a quote quotes, it does not state), in dst's memory.
 func bodyLines(d *sotparse.Doc, content []byte, dst []bodylines.Line) []bodylines.Line {
-	lines := bodylines.AppendLines(dst, content, d.File.Tok.Offset(d.BodyStart), len(content))
-	out := lines[:0] // in place: the lines are the index's to keep or drop
-	for _, l := range lines {
+	starts := bodylines.Starts(d.File.Tok, content, d.File.Content)
+	bodylines.EachIn(content, starts, d.File.Tok.Offset(d.BodyStart), len(content), func(l bodylines.Line) {
 		if !l.Quoted {
-			out = append(out, l)
+			dst = append(dst, l)
 		}
-	}
-	return out
+	})
+	return dst
 }
 
 // sentence is a sentence of a line with its list marker, task box and
@@ -937,43 +940,63 @@ func newNeedle(w string) needle {
 }
 
 // linesWith returns the lines that contain the needle (see needle.in), in
-// order; lines come from content. Rather than test each line, it looks
-// through content for the needle's rarest letter in either case, and tests
-// only the lines where the needle is around one: one search of a long text
-// is cheaper than many of short ones.
+// order; lines come from content.
 func linesWith(lines []bodylines.Line, content []byte, n needle) []bodylines.Line {
+	return linesWithEach(lines, content, n)[0]
+}
+
+// linesWithEach returns, for each needle, the lines that contain it, as
+// linesWith does. Rather than test each line, it looks through content for
+// the needles' rarest letters in either case, and tests only the lines
+// where a needle is around one: one search of a long text is cheaper than
+// many of short ones, and needles with the same rare letter share theirs.
+func linesWithEach(lines []bodylines.Line, content []byte, ns ...needle) [][]bodylines.Line {
+	out := make([][]bodylines.Line, len(ns))
 	if len(lines) == 0 {
-		return nil
+		return out
 	}
-	var hits []int // indexes in lines
-	c := n.word[n.rare]
-	for _, b := range []byte{lower(c), upper(c)} {
-		for off := lines[0].Off + n.rare; off < len(content); {
-			k := bytes.IndexByte(content[off:], b)
-			if k < 0 {
+	hits := make([][]int, len(ns)) // indexes in lines
+	for k, n := range ns {
+		c := lower(n.word[n.rare])
+		if slices.ContainsFunc(ns[:k], func(m needle) bool { return lower(m.word[m.rare]) == c }) {
+			continue // searched with an earlier needle
+		}
+		for _, b := range []byte{c, upper(c)} {
+			for off := lines[0].Off; off < len(content); {
+				at := bytes.IndexByte(content[off:], b)
+				if at < 0 {
+					break
+				}
+				at += off
+				off = at + 1
+				for h := k; h < len(ns); h++ {
+					m := &ns[h]
+					if lower(m.word[m.rare]) != c {
+						continue
+					}
+					start := at - m.rare
+					if start < lines[0].Off || start+len(m.word) > len(content) || !equalFold(content[start:start+len(m.word)], m.word) {
+						continue
+					}
+					// The line that starts last at or before start, if the
+					// needle lies in it.
+					i := sort.Search(len(lines), func(i int) bool { return lines[i].Off > start }) - 1
+					if i >= 0 && start+len(m.word) <= lines[i].Off+len(lines[i].Text) {
+						hits[h] = append(hits[h], i)
+					}
+				}
+			}
+			if upper(c) == c {
 				break
 			}
-			start := off + k - n.rare
-			off += k + 1
-			if start+len(n.word) > len(content) || !equalFold(content[start:start+len(n.word)], n.word) {
-				continue
-			}
-			// The line that starts last at or before start, if the
-			// needle lies in it.
-			i := sort.Search(len(lines), func(i int) bool { return lines[i].Off > start }) - 1
-			if i >= 0 && start+len(n.word) <= lines[i].Off+len(lines[i].Text) {
-				hits = append(hits, i)
-			}
-		}
-		if upper(c) == lower(c) {
-			break
 		}
 	}
-	slices.Sort(hits)
-	var out []bodylines.Line
-	for _, i := range slices.Compact(hits) {
-		if n.in(lines[i].Text) {
-			out = append(out, lines[i])
+	for k, n := range ns {
+		slices.Sort(hits[k])
+		for _, i := range slices.Compact(hits[k]) {
+			if n.in(lines[i].Text) {
+				out[k] = append(out[k], lines[i])
+			}
 		}
 	}
 	return out
@@ -1035,16 +1058,14 @@ func upper(c byte) byte {
 // sentences splits a line into sentences at ".", ";", "!" or "?" followed
 // by a space or the end of the line.
 func sentences(ln bodylines.Line) []sentence {
-	start := len(lineMarker.FindString(ln.Text))
+	start := markerLen(ln.Text)
 	text := ln.Text
 	var out []sentence
 	add := func(from, to int) {
 		for from < to && (text[from] == ' ' || text[from] == '\t') {
 			from++
 		}
-		if loc := sentenceLabel.FindStringIndex(text[from:to]); loc != nil {
-			from += loc[1]
-		}
+		from += labelLen(text[from:to])
 		if from < to {
 			out = append(out, sentence{off: ln.Off + from, text: text[from:to]})
 		}
@@ -1061,3 +1082,69 @@ func sentences(ln bodylines.Line) []sentence {
 	add(start, len(text))
 	return out
 }
+
+// markerLen returns the length of the line's list marker and task box,
+// with the blanks around them: what `^\s*(?:(?:[-*+]|\d{1,9}[.)])\s+)?(?:\[[ xX]\]\s+)?`
+// matches (lineMarkerRE in the tests), without a regular expression: it
+// runs on every line that names a work item.
+func markerLen(s string) int {
+	i := spaces(s, 0)
+	// A list marker counts with the blanks after it, of which it needs one.
+	j := i
+	if j < len(s) && (s[j] == '-' || s[j] == '*' || s[j] == '+') {
+		j++
+	} else {
+		for j < len(s) && isDigit(s[j]) {
+			j++
+		}
+		if j == i || j-i > 9 || j == len(s) || s[j] != '.' && s[j] != ')' {
+			j = i // not a marker
+		} else {
+			j++
+		}
+	}
+	if j > i {
+		if k := spaces(s, j); k > j {
+			i = k
+		}
+	}
+	// So does a task box.
+	if i+3 <= len(s) && s[i] == '[' && (s[i+1] == ' ' || s[i+1] == 'x' || s[i+1] == 'X') && s[i+2] == ']' {
+		if k := spaces(s, i+3); k > i+3 {
+			i = k
+		}
+	}
+	return i
+}
+
+// labelLen returns the length of the label that starts s ("Evidence: "),
+// with the blanks after it, or 0: what `^[A-Za-z][A-Za-z ]{0,40}:\s+`
+// matches (sentenceLabelRE in the tests).
+func labelLen(s string) int {
+	if s == "" || !isLetter(s[0]) {
+		return 0
+	}
+	i := 1
+	for i < len(s) && (isLetter(s[i]) || s[i] == ' ') {
+		i++
+	}
+	if i > 41 || i == len(s) || s[i] != ':' {
+		return 0
+	}
+	if k := spaces(s, i+1); k > i+1 {
+		return k
+	}
+	return 0
+}
+
+// spaces returns the offset of the first byte at or after i in s that is
+// not white space as \s means it (ASCII: tab, line feed, form feed,
+// carriage return, space).
+func spaces(s string, i int) int {
+	for i < len(s) && (s[i] == ' ' || s[i] == '\t' || s[i] == '\n' || s[i] == '\f' || s[i] == '\r') {
+		i++
+	}
+	return i
+}
+
+func isLetter(c byte) bool { return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' }

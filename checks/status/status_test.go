@@ -9,6 +9,7 @@ import (
 	"github.com/svrnty/sotvet/checks/checktest"
 	"github.com/svrnty/sotvet/checks/internal/vocab"
 	"github.com/svrnty/sotvet/checks/status"
+	"github.com/svrnty/sotvet/internal/cputime"
 )
 
 func TestStatus(t *testing.T) {
@@ -76,7 +77,7 @@ func TestCorpus(t *testing.T) {
 // BenchmarkRun measures the check alone, on the corpus parsed once
 // (SOTVET_BENCH_CORPUS names another workspace, a synthetic one say).
 func BenchmarkRun(b *testing.B) {
-	checktest.BenchPass(b, checktest.BenchCorpusDir(b), nil, status.Analyzer)
+	checktest.BenchPass(b, checktest.BenchCorpusDir(b), cputime.Process, status.Analyzer)
 }
 
 // TestOtherBlockedShapes writes the stale-other-blocked situation twice

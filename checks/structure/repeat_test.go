@@ -1,6 +1,7 @@
 package structure
 
 import (
+	"go/token"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -9,7 +10,8 @@ import (
 )
 
 // TestRepeatsLine checks, on random texts, that repeatsLine holds wherever
-// duplicates would compare two adjacent equal lines.
+// duplicates would compare two adjacent equal lines, and that
+// repeatsLineIn, with the line table, says what repeatsLine says.
 func TestRepeatsLine(t *testing.T) {
 	pieces := []string{"a", "a ", "a\t", "b", "\r", "```", "~~~", "> a", "  ", "- ", "|"}
 	rng := rand.New(rand.NewPCG(5, 6))
@@ -30,6 +32,13 @@ func TestRepeatsLine(t *testing.T) {
 			a, b := strings.TrimRight(lines[i-1].Text, " \t"), strings.TrimRight(lines[i].Text, " \t")
 			if a == b && strings.TrimSpace(b) != "" && adjacent(content, lines[i-1], lines[i]) {
 				want = true
+			}
+		}
+		tf := token.NewFileSet().AddFile("doc.md", -1, len(content))
+		tf.SetLinesForContent(content)
+		for _, from := range []int{0, start} {
+			if got, want := repeatsLineIn(content, bodylines.Starts(tf, content, content), from), repeatsLine(content[from:]); got != want {
+				t.Fatalf("repeatsLineIn(%q, %d) = %v, repeatsLine says %v", content, from, got, want)
 			}
 		}
 		if want {

@@ -33,7 +33,7 @@ func (c *checker) nearDuplicates(d *sotparse.Doc) {
 	prevIsItem := false // the line before is a list item
 	var prevItem, prevLast string
 	var prevLine bodylines.Line
-	bodylines.Each(content, d.File.Tok.Offset(d.BodyStart), len(content), func(l bodylines.Line) {
+	bodylines.EachIn(content, bodylines.Starts(d.File.Tok, content, d.File.Content), d.File.Tok.Offset(d.BodyStart), len(content), func(l bodylines.Line) {
 		item, ok := listItemText(l.Text)
 		if !ok || l.Quoted {
 			prevIsItem = false
@@ -112,7 +112,10 @@ func equalASCIIFold(a, b string) bool {
 // listItemText returns the text of a list item line after its marker and
 // task box.
 func listItemText(line string) (string, bool) {
-	t := strings.TrimLeft(line, " \t")
+	t := line
+	for t != "" && (t[0] == ' ' || t[0] == '\t') {
+		t = t[1:]
+	}
 	i := 0
 	switch {
 	case strings.HasPrefix(t, "- "), strings.HasPrefix(t, "* "), strings.HasPrefix(t, "+ "):
@@ -127,8 +130,10 @@ func listItemText(line string) (string, bool) {
 		i += 2
 	}
 	t = t[i:]
-	for _, box := range []string{"[ ] ", "[x] ", "[X] "} {
-		t = strings.TrimPrefix(t, box)
+	if t != "" && t[0] == '[' {
+		for _, box := range []string{"[ ] ", "[x] ", "[X] "} {
+			t = strings.TrimPrefix(t, box)
+		}
 	}
 	return t, true
 }
@@ -228,7 +233,12 @@ func (f *framing) has(w string) bool {
 	if len(w) == 0 || len(w) >= len(f.byLen) || !f.lead[len(w)][w[0]] {
 		return false
 	}
+	c := w[0]
 	for _, x := range f.byLen[len(w)] {
+		// Two ASCII first bytes that differ but for case tell at once.
+		if c < utf8.RuneSelf && x[0] < utf8.RuneSelf && lowerASCII[c] != lowerASCII[x[0]] {
+			continue
+		}
 		if strings.EqualFold(w, x) {
 			return true
 		}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"go/token"
+	"sort"
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
@@ -195,6 +196,9 @@ func mentionsAcceptance(s string) bool {
 	return false
 }
 
+// acceptanceWord is "acceptance", which every acceptance label holds.
+var acceptanceWord = bodylines.NewWord("acceptance")
+
 // items checks that each work item of an ISSUES document has a status and
 // acceptance.
 func (c *checker) items(d *sotparse.Doc) {
@@ -210,7 +214,7 @@ func (c *checker) items(d *sotparse.Doc) {
 			continue
 		}
 		start, end := tf.Offset(it.End), sectionEnd(d, it)
-		if start >= end || !bodylines.TextContainsFold(c.content[start:min(end, len(c.content))], "acceptance") {
+		if start >= end || !acceptanceWord.In(c.content[start:min(end, len(c.content))]) {
 			// No line can hold a label: most items of a legacy list.
 			c.noAcceptance(it)
 			continue
@@ -256,14 +260,19 @@ func (c *checker) items(d *sotparse.Doc) {
 }
 
 func (c *checker) noAcceptance(it *sotparse.WorkItem) {
-	c.report(it.Pos, it.End, "item-acceptance", "%s has no acceptance criteria: no task boxes and no \"Acceptance:\" list", it.ID)
+	// Most items of a legacy list: the message is joined, not formatted.
+	c.pass.Report(analysis.Diagnostic{Pos: it.Pos, End: max(it.End, it.Pos), Category: "item-acceptance",
+		Message: it.ID + " has no acceptance criteria: no task boxes and no \"Acceptance:\" list"})
 }
 
 // sectionEnd returns the file offset where the work item's section ends:
 // the next heading of its level or above, or the end of the file.
 func sectionEnd(d *sotparse.Doc, it *sotparse.WorkItem) int {
-	for _, h := range d.Headings {
-		if h.Pos > it.Pos && h.Level <= it.Level {
+	// The headings are in document order: the search starts after the
+	// item, not from the first heading for every item.
+	hs := d.Headings
+	for _, h := range hs[sort.Search(len(hs), func(i int) bool { return hs[i].Pos > it.Pos }):] {
+		if h.Level <= it.Level {
 			return d.File.Tok.Offset(h.Pos)
 		}
 	}
@@ -280,7 +289,7 @@ var (
 func (c *checker) duplicates(d *sotparse.Doc) {
 	content := c.content
 	start := d.File.Tok.Offset(d.BodyStart)
-	if !repeatsLine(content[start:]) {
+	if !repeatsLineIn(content, bodylines.Starts(d.File.Tok, content, d.File.Content), start) {
 		return // most documents: no line repeats the one before it
 	}
 	lines := bodylines.Lines(content, start, len(content))
@@ -334,6 +343,37 @@ func repeatsLine(text []byte) bool {
 			return true
 		}
 		prev = line
+	}
+	return false
+}
+
+// repeatsLineIn is repeatsLine(content[start:]) read with content's line
+// table, starts (bodylines.Starts), which has every line's end: only
+// lines of the same length are compared. Without a table, or when start
+// is not a line's, it is repeatsLine.
+func repeatsLineIn(content []byte, starts []int, start int) bool {
+	i := sort.SearchInts(starts, start)
+	if i == len(starts) || starts[i] != start {
+		return repeatsLine(content[start:])
+	}
+	prevStart, prevEnd := -1, -1
+	for ; i < len(starts); i++ {
+		s, e := starts[i], len(content)
+		if i+1 < len(starts) {
+			e = starts[i+1] - 1
+		} else if e > s && content[e-1] == '\n' {
+			e--
+		}
+		if e > s && content[e-1] == '\r' {
+			e--
+		}
+		for e > s && (content[e-1] == ' ' || content[e-1] == '\t') {
+			e--
+		}
+		if prevStart >= 0 && e-s == prevEnd-prevStart && bytes.Equal(content[s:e], content[prevStart:prevEnd]) && len(bytes.TrimSpace(content[s:e])) > 0 {
+			return true
+		}
+		prevStart, prevEnd = s, e
 	}
 	return false
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/svrnty/sotvet/checks/checktest"
 	"github.com/svrnty/sotvet/checks/structure"
 	"github.com/svrnty/sotvet/config"
+	"github.com/svrnty/sotvet/internal/cputime"
 )
 
 const fullSections = "Problem Statement|Problem,Solution,Scope,Non-Goals,Acceptance Criteria,Validation,Success Definition"
@@ -143,7 +144,7 @@ func BenchmarkCorpus(b *testing.B) {
 // BenchmarkRun measures the check alone, on the corpus parsed once
 // (SOTVET_BENCH_CORPUS names another workspace, a synthetic one say).
 func BenchmarkRun(b *testing.B) {
-	checktest.BenchPass(b, checktest.BenchCorpusDir(b), nil, structure.Analyzer)
+	checktest.BenchPass(b, checktest.BenchCorpusDir(b), cputime.Process, structure.Analyzer)
 }
 
 // TestNearDuplicateLine checks the near-duplicate-line rule: a warning,
