@@ -91,10 +91,14 @@ type prepared struct {
 	// disclaimer is the -disclaimer line as plain text, what a
 	// document's first paragraph is compared with.
 	disclaimer string
+	// plain is set when the disclaimer is its own plain text: a line
+	// that is the disclaimer as it stands then needs no PlainText.
+	plain bool
 }
 
 func prepare() any {
-	return &prepared{set: claims.load(), disclaimer: sotparse.PlainText(strings.TrimSpace(disclaimer))}
+	want := sotparse.PlainText(strings.TrimSpace(disclaimer))
+	return &prepared{set: claims.load(), disclaimer: want, plain: sotparse.PlainText(want) == want}
 }
 
 // docFindings is what DocCheck found in one document for run: positions
@@ -138,11 +142,11 @@ func checkDoc(p *sotparse.DocPass) any {
 	// document: nothing of them outlives this call but the findings,
 	// whose messages and excerpts are built anew. The candidates a test
 	// traces keep their text, so they get blocks of their own.
+	sc := scratches.Get().(*scratch)
+	defer scratches.Put(sc)
 	var blocks []*sotparse.Block
 	if traceCandidates == nil {
-		bd := decoders.Get().(*sotparse.BlockDecoder)
-		defer decoders.Put(bd)
-		blocks = bd.BlocksIn(d, p.Content)
+		blocks = sc.blocks.BlocksIn(d, p.Content)
 	} else {
 		blocks = d.BlocksIn(p.Content)
 	}
@@ -150,7 +154,7 @@ func checkDoc(p *sotparse.DocPass) any {
 		c.checkDisclaimer(p.Content, blocks)
 	}
 	if len(c.set.compiled) > 0 {
-		c.claims(readBody(blocks, c.set))
+		c.claims(readBody(blocks, c.set, &sc.found))
 	}
 	// run reports nearly every claim: the driver keeps the text they
 	// flag now, not reading it back.
@@ -170,7 +174,13 @@ type checker struct {
 	states map[stateKey]*routeState
 }
 
-var decoders = sync.Pool{New: func() any { return new(sotparse.BlockDecoder) }}
+// scratch is the memory DocCheck reuses from document to document.
+type scratch struct {
+	blocks sotparse.BlockDecoder
+	found  []clauseBits // of the prose blocks (readBody)
+}
+
+var scratches = sync.Pool{New: func() any { return new(scratch) }}
 
 // wrapped reports whether the first lines of para, joined, are the
 // disclaimer want: a disclaimer wrapped over lines of its paragraph reads
@@ -246,6 +256,11 @@ func (c *docCheck) checkDisclaimer(content []byte, blocks []*sotparse.Block) {
 	if first >= 0 {
 		if b := blocks[first]; b.Kind == sotparse.BlockParagraph {
 			o, e := d.File.Tok.Offset(b.Pos), d.File.Tok.Offset(b.End)
+			// Most documents state the disclaimer as it is.
+			head, _, _ := bytes.Cut(content[o:e], []byte("\n"))
+			if c.plain && string(bytes.TrimSpace(head)) == want {
+				return
+			}
 			line, _, _ := strings.Cut(string(content[o:e]), "\n")
 			firstText = sotparse.PlainText(strings.TrimSpace(line))
 			if firstText == want || wrapped(string(content[o:e]), want) {
