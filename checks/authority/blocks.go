@@ -51,9 +51,10 @@ func (b *block) literals(m *matcher) []clauseBits {
 // body is what the check reads of one document's body.
 type body struct {
 	blocks []block
-	// all is every block of the document, which sections reads on
-	// first use.
-	all []*sotparse.Block
+	// all is every block of the document, which mentionAt reads on
+	// first use; load, when set, returns them.
+	all  []*sotparse.Block
+	load func() []*sotparse.Block
 	// sections marks where each section starts (its heading) and whether
 	// its content is only mentioned; sectioned is set once they are read.
 	sections  []sectionMark
@@ -69,6 +70,9 @@ type sectionMark struct {
 // mentioned.
 func (b *body) mentionAt(pos token.Pos) bool {
 	if !b.sectioned {
+		if b.load != nil {
+			b.all = b.load()
+		}
 		var w sectionWalker
 		for _, bl := range b.all {
 			if bl.Kind == sotparse.BlockHeading {

@@ -6,10 +6,14 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
+	"golang.org/x/tools/txtar"
+
 	"github.com/svrnty/sotvet/internal/testcorpus"
+	"github.com/svrnty/sotvet/scripts/gen-corpus/gencorpus"
 	"github.com/svrnty/sotvet/sotparse"
 )
 
@@ -38,26 +42,54 @@ func referenceBody(blocks []*sotparse.Block, set *ClaimSet) *body {
 	return b
 }
 
-// testWorkspaces returns the workspaces of the package's testdata, the
-// corpus when present, and a workspace of random documents (randomDoc).
+// testWorkspaces returns, by name, the workspaces of the package's
+// testdata, the repository's sample workspace and the workspace of every
+// testscript scenario, the corpus when present, two generated workspaces
+// (the default shape and the adoption shape of scripts/gen-corpus), and a
+// workspace of random documents (randomDoc).
 func testWorkspaces(t *testing.T) map[string]*sotparse.Workspace {
 	t.Helper()
 	dirs, _ := filepath.Glob(filepath.Join("testdata", "*"))
+	dirs = append(dirs, filepath.Join("..", "..", "testdata", "workspace"))
 	if c := testcorpus.Optional(t); c != "" {
 		dirs = append(dirs, c)
+	}
+	write := func(dir, name string, data []byte) {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	scripts, _ := filepath.Glob(filepath.Join("..", "..", "testdata", "script", "*.txtar"))
+	for _, s := range scripts {
+		ar, err := txtar.ParseFile(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		dir := t.TempDir()
+		for _, f := range ar.Files {
+			if !strings.Contains(f.Name, "..") && !filepath.IsAbs(f.Name) {
+				write(dir, f.Name, f.Data)
+			}
+		}
+		dirs = append(dirs, dir)
+	}
+	generated, adoption := t.TempDir(), t.TempDir()
+	if err := gencorpus.Write(generated, 60, 11); err != nil {
+		t.Fatal(err)
+	}
+	if err := gencorpus.WriteShape(adoption, "adoption", 150, 1, gencorpus.Options{}); err != nil {
+		t.Fatal(err)
 	}
 	random := t.TempDir()
 	rng := rand.New(rand.NewPCG(20, 26))
 	for i := range 400 {
-		p := filepath.Join(random, ".sot", fmt.Sprintf("R-%03d-PRD.md", i))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(randomDoc(rng)), 0o644); err != nil {
-			t.Fatal(err)
-		}
+		write(random, fmt.Sprintf(".sot/R-%03d-PRD.md", i), []byte(randomDoc(rng)))
 	}
-	dirs = append(dirs, random)
+	dirs = append(dirs, generated, adoption, random)
 	out := map[string]*sotparse.Workspace{}
 	for _, dir := range dirs {
 		ws, err := sotparse.Load(dir, sotparse.Options{NoGit: true})
@@ -114,8 +146,9 @@ func TestReadBody(t *testing.T) {
 }
 
 // randomDoc returns a markdown document of random structure whose text
-// mixes the words of the built-in rules with every inline markup, white
-// space and line ending the parser handles.
+// mixes the words of the built-in rules with the inline markup, white
+// space and line endings the parser handles: a third of them hold no byte
+// of markupBytes, a third one kind of markup, a third any.
 func randomDoc(rng *rand.Rand) string {
 	words := []string{
 		"the", "this", "these", "document", "record", "is", "are", "was", "now", "active", "Core", "core",
@@ -125,22 +158,54 @@ func randomDoc(rng *rand.Rand) string {
 		"runtime-default-activation", "approval_granted", "yes", "=", ":", "‹code›", "K", "\u212a", "ſ",
 		"budget", "stage", "local", "sandbox", "becomes", "Cortex", "OS", "operator", "human", "given",
 		"activated", "enabled", "execution", "remains", "stays", "new", "our", "until", "only", "never",
-		"é", "\x00", "\xff", "12", "—", "'s", "\"", ".", ",", ";", "!", "?", "(", ")", "|",
+		"é", "\x01", "\u00a0", "12", "—", "'s", "\"", ".", ",", ";", "!", "?", "(", ")", "|",
 	}
 	markup := []string{
 		"`%s`", "``%s``", "**%s**", "*%s*", "_%s_", "__%s__", "~~%s~~", "[%s](http://x.y)", "![%s](i.png)",
 		"[%s]", "<b>%s</b>", "<http://%s>", "&amp;%s", "&#42;%s", "\\*%s", "%s\\", "%s &copy;", "<!-- %s -->",
 	}
-	spaces := []string{" ", " ", " ", "  ", "\t", " \t "}
+	spaces := []string{" ", " ", " ", "  ", "\t", " \t ", "\v ", " \f"}
+	// The kinds of markup the document may hold: markup's, a hard line
+	// break after a backslash, a vertical tab.
+	var kinds []string
+	switch rng.IntN(3) {
+	case 1:
+		kinds = []string{append(markup, "\\\n", "\v")[rng.IntN(len(markup)+2)]}
+	case 2:
+		kinds = append(markup, "\\\n", "\v")
+	}
+	// allowed reports whether s may stand in the document: whether each
+	// byte of markupBytes it holds is one of a kind's.
+	allowed := func(s string) bool {
+		for i := 0; i < len(s); i++ {
+			c := s[i]
+			if strings.IndexByte(markupBytes, c) >= 0 && !slices.ContainsFunc(kinds, func(k string) bool { return strings.IndexByte(k, c) >= 0 }) {
+				return false
+			}
+		}
+		return true
+	}
+	space := func() string {
+		sp := spaces[rng.IntN(len(spaces))]
+		for !allowed(sp) {
+			sp = spaces[rng.IntN(len(spaces))]
+		}
+		return sp
+	}
 	phrase := func(n int) string {
 		var b strings.Builder
 		for i := range n {
 			if i > 0 {
-				b.WriteString(spaces[rng.IntN(len(spaces))])
+				b.WriteString(space())
 			}
 			w := words[rng.IntN(len(words))]
-			if rng.IntN(8) == 0 {
-				w = fmt.Sprintf(markup[rng.IntN(len(markup))], w)
+			for !allowed(w) {
+				w = words[rng.IntN(len(words))]
+			}
+			if len(kinds) > 0 && rng.IntN(6) == 0 {
+				if k := kinds[rng.IntN(len(kinds))]; strings.Contains(k, "%s") {
+					w = fmt.Sprintf(k, w)
+				}
 			}
 			b.WriteString(w)
 		}
@@ -152,11 +217,16 @@ func randomDoc(rng *rand.Rand) string {
 		var b strings.Builder
 		for i := range 1 + rng.IntN(3) {
 			if i > 0 {
+				if rng.IntN(3) == 0 {
+					b.WriteString(space())
+				}
 				switch rng.IntN(4) {
 				case 0:
 					b.WriteString("  \n")
 				case 1:
-					b.WriteString("\\\n")
+					if allowed("\\\n") {
+						b.WriteString("\\\n")
+					}
 				case 2:
 					b.WriteString("\r\n")
 				default:
@@ -186,7 +256,10 @@ func randomDoc(rng *rand.Rand) string {
 		case 2, 3, 4:
 			b.WriteString(lines("") + "\n")
 		case 5, 6:
-			marker := []string{"- ", "* ", "1. ", "- [ ] ", "- [x] "}[rng.IntN(5)]
+			marker := []string{"- ", "+ ", "1. ", "- [ ] ", "- [x] "}[rng.IntN(5)]
+			if !allowed(marker) {
+				marker = marker[:2]
+			}
 			for range 1 + rng.IntN(4) {
 				indent := []string{"", "  ", "\t", "    "}[rng.IntN(4)]
 				b.WriteString(indent + marker + lines(indent+"  ") + "\n")
@@ -194,13 +267,21 @@ func randomDoc(rng *rand.Rand) string {
 		case 7:
 			fmt.Fprintf(&b, "- %s: %s\n", phrase(1+rng.IntN(3)), phrase(1+rng.IntN(3)))
 		case 8:
-			fmt.Fprintf(&b, "| %s | %s |\n| --- | --- |\n| %s | %s \\| %s |\n", phrase(2), phrase(1), phrase(3), phrase(2), phrase(1))
+			escaped := " \\| "
+			if !allowed(escaped) {
+				escaped = " "
+			}
+			fmt.Fprintf(&b, "| %s | %s |\n| --- | --- |\n| %s | %s%s%s |\n", phrase(2), phrase(1), phrase(3), phrase(2), escaped, phrase(1))
 		case 9:
 			fmt.Fprintf(&b, "> %s\n> %s\n", lines("> "), phrase(3))
 		case 10:
-			fmt.Fprintf(&b, "```\n%s\n```\n", lines(""))
+			if allowed("`") {
+				fmt.Fprintf(&b, "```\n%s\n```\n", lines(""))
+			}
 		case 11:
-			fmt.Fprintf(&b, "<div>\n%s\n</div>\n", phrase(3))
+			if allowed("<") {
+				fmt.Fprintf(&b, "<div>\n%s\n</div>\n", phrase(3))
+			}
 		default:
 			fmt.Fprintf(&b, "    %s\n", phrase(4))
 		}
