@@ -126,6 +126,8 @@ type docCheck struct {
 	// all is the document's blocks once decoded (decoded: see blocks).
 	all     []*sotparse.Block
 	decoded bool
+	// plainBody is the body when its blocks are not read (see body).
+	plainBody body
 }
 
 func (c *docCheck) report(pos, end token.Pos, category, msg string) {
@@ -187,7 +189,8 @@ func (c *docCheck) body() *body {
 	if content := c.p.Content; !readEveryBody && len(content) == c.d.File.Tok.Size() {
 		f := c.set.matcher.scanBody(content[c.d.File.Tok.Offset(c.d.BodyStart):])
 		if f&markupClause == 0 && !c.set.admits(ScopeSentence, f) {
-			return &body{load: c.blocks}
+			c.plainBody = body{doc: c}
+			return &c.plainBody
 		}
 	}
 	return readBody(c.blocks(), c.set, &c.sc.found)

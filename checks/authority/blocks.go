@@ -52,9 +52,9 @@ func (b *block) literals(m *matcher) []clauseBits {
 type body struct {
 	blocks []block
 	// all is every block of the document, which mentionAt reads on
-	// first use; load, when set, returns them.
-	all  []*sotparse.Block
-	load func() []*sotparse.Block
+	// first use; from doc when set.
+	all []*sotparse.Block
+	doc *docCheck
 	// sections marks where each section starts (its heading) and whether
 	// its content is only mentioned; sectioned is set once they are read.
 	sections  []sectionMark
@@ -70,8 +70,8 @@ type sectionMark struct {
 // mentioned.
 func (b *body) mentionAt(pos token.Pos) bool {
 	if !b.sectioned {
-		if b.load != nil {
-			b.all = b.load()
+		if b.doc != nil {
+			b.all = b.doc.blocks()
 		}
 		var w sectionWalker
 		for _, bl := range b.all {
