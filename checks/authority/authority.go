@@ -258,7 +258,8 @@ func promotion(pass *analysis.Pass, d *sotparse.Doc) {
 // that starts with the disclaimer line.
 func (c *docCheck) checkDisclaimer(content []byte) {
 	d, want := c.d, c.disclaimer
-	if want == "" || c.disclaimerFirst(content) {
+	// A released document's blocks are parsed again from its text: once.
+	if want == "" || !d.Released() && c.disclaimerFirst(content) {
 		return
 	}
 	blocks := c.blocks()

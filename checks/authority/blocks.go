@@ -136,7 +136,8 @@ func (w *sectionWalker) mention() bool { return w.phraseLevel > 0 || w.negateLev
 // The prose blocks are scanned first, and the sections walked only when
 // a block is kept: a rule admits no block unless it admits the union of
 // their found sets (admitting is monotone), and in most documents it
-// admits neither. The sections are then read if something asks (mentionAt).
+// admits neither. The sections are otherwise read only if a fact asks
+// (mentionAt).
 func readBody(blocks []*sotparse.Block, set *ClaimSet, found *[]clauseBits) *body {
 	b := &body{all: blocks}
 	if set != nil && !scanProse(blocks, set, found) {
