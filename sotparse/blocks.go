@@ -3,6 +3,7 @@ package sotparse
 import (
 	"encoding/binary"
 	"go/token"
+	"iter"
 	"slices"
 	"sort"
 	"strings"
@@ -165,6 +166,8 @@ type BlockDecoder struct {
 	spans  []int
 	text   []byte
 	runs   []posRun
+	// outline is the block Outline yields.
+	outline Block
 }
 
 // Blocks returns d's blocks, as Doc.Blocks does, in bd's memory. d's text
@@ -178,16 +181,7 @@ func (bd *BlockDecoder) Blocks(d *Doc) []*Block {
 
 // BlocksIn returns d's blocks, as Doc.BlocksIn does, in bd's memory.
 func (bd *BlockDecoder) BlocksIn(d *Doc, content []byte) []*Block {
-	if len(content) != d.File.Tok.Size() {
-		return nil
-	}
-	enc := d.blockEnc
-	if d.released && !d.summary {
-		// The encoding went with the text: parse the text again, into
-		// the same token file (the same positions).
-		f := &File{Path: d.Path, Role: d.File.Role, Tok: d.File.Tok, Content: content}
-		enc = parseDoc(f, func(string, token.Pos, token.Pos, string) {}, nil).blockEnc
-	}
+	enc := d.blockEncIn(content)
 	if len(enc) == 0 {
 		return nil
 	}
@@ -255,6 +249,59 @@ func (bd *BlockDecoder) BlocksIn(d *Doc, content []byte) []*Block {
 	}
 	bd.text, bd.runs = text, runs
 	return ptrs
+}
+
+// blockEncIn returns the encoding of d's blocks, d's text being content.
+func (d *Doc) blockEncIn(content []byte) []byte {
+	if len(content) != d.File.Tok.Size() {
+		return nil
+	}
+	if d.released && !d.summary {
+		// The encoding went with the text: parse the text again, into
+		// the same token file (the same positions).
+		f := &File{Path: d.Path, Role: d.File.Role, Tok: d.File.Tok, Content: content}
+		return parseDoc(f, func(string, token.Pos, token.Pos, string) {}, nil).blockEnc
+	}
+	return d.blockEnc
+}
+
+// Outline returns an iterator over d's blocks, as BlocksIn returns them
+// but without their text (Text is empty, and TextPos gives the block's
+// start): a pass that reads only the kinds and spans of the first few
+// blocks decodes no more than it reads. The block yielded is valid until
+// the next; the iterator uses bd's memory, as BlocksIn does.
+func (bd *BlockDecoder) Outline(d *Doc, content []byte) iter.Seq[*Block] {
+	return func(yield func(*Block) bool) {
+		enc := d.blockEncIn(content)
+		if len(enc) == 0 {
+			return
+		}
+		base := d.BodyStart
+		n, k := binary.Uvarint(enc)
+		enc = enc[k:]
+		for range 2 { // the length of the texts, the number of runs
+			_, k = binary.Uvarint(enc)
+			enc = enc[k:]
+		}
+		b := &bd.outline
+		prev := 0
+		for range n {
+			var h blockHeader
+			h, enc, prev = decodeHeader(enc, prev)
+			*b = Block{Kind: h.kind, Level: h.level, Comment: h.comment, Depth: h.depth, Section: h.section,
+				Pos: base + token.Pos(h.pos), End: base + token.Pos(h.end)}
+			cursor := h.pos
+			for at := 0; at < h.textLen; {
+				var r textRun
+				r, enc = decodeRun(enc, cursor)
+				cursor = r.end()
+				at += r.textLen()
+			}
+			if !yield(b) {
+				return
+			}
+		}
+	}
 }
 
 // resize returns (*buf)[:n], growing *buf when it is shorter.
@@ -364,6 +411,28 @@ func appendRun(enc []byte, r textRun, cursor int) []byte {
 		enc = append(enc, r.lit...)
 	}
 	return enc
+}
+
+// textLen returns the length of the text r stands for.
+func (r textRun) textLen() int {
+	switch r.kind {
+	case runCopy:
+		return r.n
+	case runSpace:
+		return 1
+	case runCode:
+		return len(CodePlaceholder)
+	}
+	return len(r.lit)
+}
+
+// end returns the body offset where r's source ends, where the next
+// run's offset is counted from.
+func (r textRun) end() int {
+	if r.kind == runCopy {
+		return r.off + r.n
+	}
+	return r.off
 }
 
 func decodeRun(enc []byte, cursor int) (textRun, []byte) {

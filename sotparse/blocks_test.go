@@ -3,6 +3,7 @@ package sotparse
 import (
 	"fmt"
 	"go/token"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -274,5 +275,56 @@ func TestBlockDecoderReuse(t *testing.T) {
 				t.Fatalf("%s: block %d differs from a fresh decode:\n%+v\n%+v", d.Path, i, *g, *w)
 			}
 		}
+	}
+}
+
+// TestOutline holds the blocks Outline yields for every document of the
+// sample and the real corpus, from a reused BlockDecoder, to a fresh
+// decode without their text, and checks that it stops when asked; and
+// that a released document's outline is parsed again from its text.
+func TestOutline(t *testing.T) {
+	var bd BlockDecoder
+	n := 0
+	for _, dir := range sampleAndCorpus(t) {
+		ws, err := Load(dir, Options{NoGit: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, d := range ws.Docs {
+			want := d.Blocks()
+			var got []Block
+			for b := range bd.Outline(d, d.File.Content) {
+				got = append(got, *b)
+			}
+			if len(got) != len(want) {
+				t.Fatalf("%s: %d blocks, want %d", d.Path, len(got), len(want))
+			}
+			for i, w := range want {
+				g := got[i]
+				if g.Kind != w.Kind || g.Level != w.Level || g.Comment != w.Comment || g.Depth != w.Depth ||
+					g.Section != w.Section || g.Pos != w.Pos || g.End != w.End || g.Text != "" || g.runs != nil {
+					t.Fatalf("%s: block %d: %+v, want %+v without its text", d.Path, i, g, *w)
+				}
+			}
+			for stop := range min(len(want), 3) {
+				k := 0
+				for range bd.Outline(d, d.File.Content) {
+					if k == stop {
+						break
+					}
+					k++
+				}
+				if k != stop {
+					t.Fatalf("%s: the outline went on after a stop at %d", d.Path, stop)
+				}
+			}
+			n += len(want)
+		}
+	}
+	if n == 0 {
+		t.Fatal("no blocks")
+	}
+	if got := len(slices.Collect(bd.Outline(&Doc{File: &File{Tok: token.NewFileSet().AddFile("x", -1, 1)}}, []byte("x")))); got != 0 {
+		t.Errorf("a document without blocks has %d", got)
 	}
 }

@@ -31,6 +31,9 @@ func TestReleasedBlocks(t *testing.T) {
 		for _, b := range d.BlocksIn(ws.Content(d)) {
 			out += fmt.Sprintf("%v %d %d %q %d-%d\n", b.Kind, b.Level, b.Depth, b.Text, ws.Fset.Position(b.Pos).Offset, ws.Fset.Position(b.End).Offset)
 		}
+		for b := range new(BlockDecoder).Outline(d, ws.Content(d)) {
+			out += fmt.Sprintf("outline: %v %d %d %d-%d\n", b.Kind, b.Level, b.Depth, ws.Fset.Position(b.Pos).Offset, ws.Fset.Position(b.End).Offset)
+		}
 		return out
 	}
 	kept, released := parse(false), parse(true)

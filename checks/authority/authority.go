@@ -91,10 +91,14 @@ type prepared struct {
 	// disclaimer is the -disclaimer line as plain text, what a
 	// document's first paragraph is compared with.
 	disclaimer string
+	// plain is set when the disclaimer is its own plain text: a line
+	// that is the disclaimer as it stands then needs no PlainText.
+	plain bool
 }
 
 func prepare() any {
-	return &prepared{set: claims.load(), disclaimer: sotparse.PlainText(strings.TrimSpace(disclaimer))}
+	want := sotparse.PlainText(strings.TrimSpace(disclaimer))
+	return &prepared{set: claims.load(), disclaimer: want, plain: sotparse.PlainText(want) == want}
 }
 
 // docFindings is what DocCheck found in one document for run: positions
@@ -118,6 +122,12 @@ type docCheck struct {
 	p   *sotparse.DocPass
 	d   *sotparse.Doc
 	out docFindings
+	sc  *scratch
+	// all is the document's blocks once decoded (decoded: see blocks).
+	all     []*sotparse.Block
+	decoded bool
+	// plainBody is the body when its blocks are not read (see body).
+	plainBody body
 }
 
 func (c *docCheck) report(pos, end token.Pos, category, msg string) {
@@ -134,23 +144,13 @@ func checkDoc(p *sotparse.DocPass) any {
 	if !needDisclaimer && len(c.set.compiled) == 0 {
 		return nil
 	}
-	// The blocks are decoded into memory reused from document to
-	// document: nothing of them outlives this call but the findings,
-	// whose messages and excerpts are built anew. The candidates a test
-	// traces keep their text, so they get blocks of their own.
-	var blocks []*sotparse.Block
-	if traceCandidates == nil {
-		bd := decoders.Get().(*sotparse.BlockDecoder)
-		defer decoders.Put(bd)
-		blocks = bd.BlocksIn(d, p.Content)
-	} else {
-		blocks = d.BlocksIn(p.Content)
-	}
+	c.sc = scratches.Get().(*scratch)
+	defer scratches.Put(c.sc)
 	if needDisclaimer {
-		c.checkDisclaimer(p.Content, blocks)
+		c.checkDisclaimer(p.Content)
 	}
 	if len(c.set.compiled) > 0 {
-		c.claims(readBody(blocks, c.set))
+		c.claims(c.body())
 	}
 	// run reports nearly every claim: the driver keeps the text they
 	// flag now, not reading it back.
@@ -163,6 +163,39 @@ func checkDoc(p *sotparse.DocPass) any {
 	return &c.out
 }
 
+// blocks returns the document's blocks, decoded on first use into memory
+// reused from document to document: nothing of them outlives the run on
+// the document but the findings, whose messages and excerpts are built
+// anew. The candidates a test traces keep their text, so they get blocks
+// of their own.
+func (c *docCheck) blocks() []*sotparse.Block {
+	if !c.decoded {
+		if traceCandidates == nil {
+			c.all = c.sc.blocks.BlocksIn(c.d, c.p.Content)
+		} else {
+			c.all = c.d.BlocksIn(c.p.Content)
+		}
+		c.decoded = true
+	}
+	return c.all
+}
+
+// body reads the document's body for the claims. Most bodies say nothing
+// a sentence rule may match: when one holds no markup (markupBytes) and no
+// sentence rule admits the literals of its source, none admits a block's
+// text, and the blocks are not decoded unless a fact asks for its section
+// (body.mentionAt).
+func (c *docCheck) body() *body {
+	if content := c.p.Content; !readEveryBody && len(content) == c.d.File.Tok.Size() {
+		f := c.set.matcher.scanBody(content[c.d.File.Tok.Offset(c.d.BodyStart):])
+		if f&markupClause == 0 && !c.set.admits(ScopeSentence, f) {
+			c.plainBody = body{doc: c}
+			return &c.plainBody
+		}
+	}
+	return readBody(c.blocks(), c.set, &c.sc.found)
+}
+
 // checker holds what the documents of one run share.
 type checker struct {
 	ws     *sotparse.Workspace
@@ -170,7 +203,13 @@ type checker struct {
 	states map[stateKey]*routeState
 }
 
-var decoders = sync.Pool{New: func() any { return new(sotparse.BlockDecoder) }}
+// scratch is the memory DocCheck reuses from document to document.
+type scratch struct {
+	blocks sotparse.BlockDecoder
+	found  []clauseBits // of the prose blocks (readBody)
+}
+
+var scratches = sync.Pool{New: func() any { return new(scratch) }}
 
 // wrapped reports whether the first lines of para, joined, are the
 // disclaimer want: a disclaimer wrapped over lines of its paragraph reads
@@ -217,11 +256,13 @@ func promotion(pass *analysis.Pass, d *sotparse.Doc) {
 
 // checkDisclaimer checks that the first block after the H1 is a paragraph
 // that starts with the disclaimer line.
-func (c *docCheck) checkDisclaimer(content []byte, blocks []*sotparse.Block) {
+func (c *docCheck) checkDisclaimer(content []byte) {
 	d, want := c.d, c.disclaimer
-	if want == "" {
+	// A released document's blocks are parsed again from its text: once.
+	if want == "" || !d.Released() && c.disclaimerFirst(content) {
 		return
 	}
+	blocks := c.blocks()
 	// next returns the index of the first top-level block from i on, or -1.
 	next := func(i int) int {
 		for ; i < len(blocks); i++ {
@@ -245,13 +286,12 @@ func (c *docCheck) checkDisclaimer(content []byte, blocks []*sotparse.Block) {
 	var firstText string
 	if first >= 0 {
 		if b := blocks[first]; b.Kind == sotparse.BlockParagraph {
-			o, e := d.File.Tok.Offset(b.Pos), d.File.Tok.Offset(b.End)
-			line, _, _ := strings.Cut(string(content[o:e]), "\n")
-			firstText = sotparse.PlainText(strings.TrimSpace(line))
-			if firstText == want || wrapped(string(content[o:e]), want) {
+			if c.isDisclaimer(content, b) {
 				return
 			}
-			firstText = excerpt(firstText)
+			o, e := d.File.Tok.Offset(b.Pos), d.File.Tok.Offset(b.End)
+			line, _, _ := strings.Cut(string(content[o:e]), "\n")
+			firstText = excerpt(sotparse.PlainText(strings.TrimSpace(line)))
 		} else {
 			firstText = "a " + blockName(b.Kind)
 		}
@@ -292,6 +332,38 @@ func (c *docCheck) checkDisclaimer(content []byte, blocks []*sotparse.Block) {
 	}
 	c.report(pos, end, "disclaimer-missing",
 		fmt.Sprintf("no disclaimer line after the H1 of this %s document (want %q)", kindName(d.Kind), strings.TrimSpace(disclaimer)))
+}
+
+// disclaimerFirst reports whether the first top-level block after the H1,
+// HTML comments aside, is the disclaimer paragraph: checkDisclaimer's
+// common outcome, read from the outline of the blocks up to it, with no
+// text decoded. Otherwise (no H1 either) checkDisclaimer reads on.
+func (c *docCheck) disclaimerFirst(content []byte) bool {
+	h1 := false
+	for b := range c.sc.blocks.Outline(c.d, content) {
+		switch {
+		case !b.TopLevel():
+		case !h1:
+			h1 = b.Kind == sotparse.BlockHeading && b.Level == 1
+		case b.Kind == sotparse.BlockHTML && b.Comment:
+		default:
+			return b.Kind == sotparse.BlockParagraph && c.isDisclaimer(content, b)
+		}
+	}
+	return false
+}
+
+// isDisclaimer reports whether the paragraph b starts with the disclaimer
+// line, or with the disclaimer wrapped over its first lines.
+func (c *docCheck) isDisclaimer(content []byte, b *sotparse.Block) bool {
+	tok := c.d.File.Tok
+	para := content[tok.Offset(b.Pos):tok.Offset(b.End)]
+	line, _, _ := bytes.Cut(para, []byte("\n"))
+	// Most documents state the disclaimer as it is.
+	if c.plain && string(bytes.TrimSpace(line)) == c.disclaimer {
+		return true
+	}
+	return sotparse.PlainText(strings.TrimSpace(string(line))) == c.disclaimer || wrapped(string(para), c.disclaimer)
 }
 
 func kindName(k sotparse.Kind) string {

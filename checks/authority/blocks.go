@@ -51,9 +51,14 @@ func (b *block) literals(m *matcher) []clauseBits {
 // body is what the check reads of one document's body.
 type body struct {
 	blocks []block
+	// all is every block of the document, which mentionAt reads on
+	// first use; from doc when set.
+	all []*sotparse.Block
+	doc *docCheck
 	// sections marks where each section starts (its heading) and whether
-	// its content is only mentioned.
-	sections []sectionMark
+	// its content is only mentioned; sectioned is set once they are read.
+	sections  []sectionMark
+	sectioned bool
 }
 
 type sectionMark struct {
@@ -64,6 +69,18 @@ type sectionMark struct {
 // mentionAt reports whether pos lies in a section whose content is only
 // mentioned.
 func (b *body) mentionAt(pos token.Pos) bool {
+	if !b.sectioned {
+		if b.doc != nil {
+			b.all = b.doc.blocks()
+		}
+		var w sectionWalker
+		for _, bl := range b.all {
+			if bl.Kind == sotparse.BlockHeading {
+				b.sections = append(b.sections, w.heading(bl))
+			}
+		}
+		b.sectioned = true
+	}
 	m := false
 	for _, s := range b.sections {
 		if s.pos > pos {
@@ -74,72 +91,111 @@ func (b *body) mentionAt(pos token.Pos) bool {
 	return m
 }
 
-// readBody collects the prose blocks of a document, its blocks, and the
-// sections they lie in. With a rule set, it keeps only the blocks a
-// sentence rule of the set may match (their found set), which most blocks
-// are not: what the check keeps per document stays small.
+// sectionWalker follows the sections of a document heading by heading.
 // A section is mentioned from a phrase-list heading, or from a negating
 // heading, down to the next heading of the same or a higher level.
 // Headings inside blockquotes are not blocks, and start no section.
-func readBody(blocks []*sotparse.Block, set *ClaimSet) *body {
-	b := &body{}
-	phraseLevel := 0 // level of the enclosing phrase-list heading, or 0
-	negateLevel := 0 // level of the enclosing negating heading, or 0
-	section := ""
-	var held block // a prose block waiting for the next one to be scanned with
-	pending := false
+type sectionWalker struct {
+	phraseLevel int    // level of the enclosing phrase-list heading, or 0
+	negateLevel int    // level of the enclosing negating heading, or 0
+	section     string // the heading of the enclosing section
+}
+
+// heading enters the section the heading bl starts.
+func (w *sectionWalker) heading(bl *sotparse.Block) sectionMark {
+	txt := strings.TrimSpace(bl.Text)
+	level := bl.Level
+	if w.phraseLevel > 0 && level <= w.phraseLevel {
+		w.phraseLevel = 0
+	}
+	if w.negateLevel > 0 && level <= w.negateLevel {
+		w.negateLevel = 0
+	}
+	for _, sec := range sotparse.PhraseSections {
+		if strings.EqualFold(txt, sec) {
+			w.phraseLevel = level
+		}
+	}
+	if w.negateLevel == 0 && negating(txt) {
+		w.negateLevel = level
+	}
+	w.section = txt
+	return sectionMark{pos: bl.Pos, mention: w.mention()}
+}
+
+// mention reports whether the current section's content is only
+// mentioned.
+func (w *sectionWalker) mention() bool { return w.phraseLevel > 0 || w.negateLevel > 0 }
+
+// readBody collects the prose blocks of a document, its blocks, and the
+// sections they lie in. With a rule set, it keeps only the blocks a
+// sentence rule of the set may match (their found set), which most blocks
+// are not: what the check keeps per document stays small. found is memory
+// for the found sets, reused from document to document.
+//
+// The prose blocks are scanned first, and the sections walked only when
+// a block is kept: a rule admits no block unless it admits the union of
+// their found sets (admitting is monotone), and in most documents it
+// admits neither. The sections are otherwise read only if a fact asks
+// (mentionAt).
+func readBody(blocks []*sotparse.Block, set *ClaimSet, found *[]clauseBits) *body {
+	b := &body{all: blocks}
+	if set != nil && !scanProse(blocks, set, found) {
+		return b
+	}
+	var w sectionWalker
+	k := 0 // the index of the next prose block in *found
 	for _, bl := range blocks {
 		if bl.Kind == sotparse.BlockHeading {
-			txt := strings.TrimSpace(bl.Text)
-			level := bl.Level
-			if phraseLevel > 0 && level <= phraseLevel {
-				phraseLevel = 0
-			}
-			if negateLevel > 0 && level <= negateLevel {
-				negateLevel = 0
-			}
-			for _, sec := range sotparse.PhraseSections {
-				if strings.EqualFold(txt, sec) {
-					phraseLevel = level
-				}
-			}
-			if negateLevel == 0 && negating(txt) {
-				negateLevel = level
-			}
-			section = txt
-			b.sections = append(b.sections, sectionMark{pos: bl.Pos, mention: phraseLevel > 0 || negateLevel > 0})
+			b.sections = append(b.sections, w.heading(bl))
 			continue
 		}
 		if !isProse(bl) {
 			continue
 		}
-		blk := block{Block: bl, mention: phraseLevel > 0 || negateLevel > 0, section: section}
-		switch {
-		case set == nil:
-			b.blocks = append(b.blocks, blk)
-		case !pending:
-			held, pending = blk, true
-		default:
-			// Two blocks scanned at once (scan2), kept in order.
-			held.found, blk.found = set.matcher.scan2(held.Text, blk.Text)
-			b.keep(set, held)
-			b.keep(set, blk)
-			pending = false
+		blk := block{Block: bl, mention: w.mention(), section: w.section}
+		if set != nil {
+			blk.found = (*found)[k]
+			k++
+			if !set.admits(ScopeSentence, blk.found) {
+				continue
+			}
 		}
+		b.blocks = append(b.blocks, blk)
 	}
-	if pending {
-		held.found = set.matcher.scan(held.Text)
-		b.keep(set, held)
-	}
+	b.sectioned = true
 	return b
 }
 
-// keep adds blk, whose found set is computed, when a sentence rule of the
-// set may match it.
-func (b *body) keep(set *ClaimSet, blk block) {
-	if set.admits(ScopeSentence, blk.found) {
-		b.blocks = append(b.blocks, blk)
+// scanProse sets *found to the found sets of the prose blocks of blocks,
+// in order, and reports whether a sentence rule of the set may match one
+// of them.
+func scanProse(blocks []*sotparse.Block, set *ClaimSet, found *[]clauseBits) bool {
+	f := (*found)[:0]
+	var all clauseBits
+	held := "" // a prose text waiting for the next one to be scanned with
+	pending := false
+	for _, bl := range blocks {
+		if !isProse(bl) {
+			continue
+		}
+		if !pending {
+			held, pending = bl.Text, true
+			continue
+		}
+		// Two texts scanned at once (scan2), kept in order.
+		fa, fb := set.matcher.scan2(held, bl.Text)
+		f = append(f, fa, fb)
+		all |= fa | fb
+		pending = false
 	}
+	if pending {
+		fa := set.matcher.scan(held)
+		f = append(f, fa)
+		all |= fa
+	}
+	*found = f
+	return set.admits(ScopeSentence, all)
 }
 
 // isProse reports whether bl is a block whose sentences are judged: a

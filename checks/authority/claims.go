@@ -51,7 +51,7 @@ const (
 	ScopeSentence    = "sentence"
 )
 
-var scopeNames = []string{ScopeFact, ScopeFrontmatter, ScopeSentence}
+var scopeNames = [...]string{ScopeFact, ScopeFrontmatter, ScopeSentence}
 
 // Scopes is a list of scope names; in YAML a single name may stand alone.
 type Scopes []string
@@ -312,11 +312,11 @@ func compileClaims(cs []Claim, checked bool) ([]*compiledClaim, *matcher, error)
 			return nil, nil, fmt.Errorf("%s: message is required", where)
 		}
 		if len(c.Scope) == 0 {
-			return nil, nil, fmt.Errorf("%s: scope is required (%s)", where, strings.Join(scopeNames, ", "))
+			return nil, nil, fmt.Errorf("%s: scope is required (%s)", where, strings.Join(scopeNames[:], ", "))
 		}
 		for _, s := range c.Scope {
-			if !slices.Contains(scopeNames, s) {
-				return nil, nil, fmt.Errorf("%s: unknown scope %q (want %s)", where, s, strings.Join(scopeNames, ", "))
+			if !slices.Contains(scopeNames[:], s) {
+				return nil, nil, fmt.Errorf("%s: unknown scope %q (want %s)", where, s, strings.Join(scopeNames[:], ", "))
 			}
 		}
 		cc := &compiledClaim{Claim: c}
@@ -355,8 +355,11 @@ type ClaimSet struct {
 	lazy     bool
 	once     sync.Once
 	compiled []*compiledClaim
-	matcher  *matcher                    // over the literals of the prefilters
-	byScope  map[string][]*compiledClaim // the compiled rules of each scope
+	matcher  *matcher // over the literals of the prefilters
+	// filters holds, by scope (in scopeNames order), the prefilters of
+	// the alternatives of the rules of the scope: admits runs for every
+	// field, fact and kept prose block.
+	filters [len(scopeNames)][]prefilter
 	// text is String's YAML, rendered on first call: a check run compares
 	// every flag's String before and after each workspace.
 	text atomic.Pointer[string]
@@ -365,21 +368,25 @@ type ClaimSet struct {
 // admits reports whether a rule of the set with the scope may match a text
 // that satisfies the prefilter clauses f.
 func (s *ClaimSet) admits(scope string, f clauseBits) bool {
-	for _, cc := range s.byScope[scope] {
-		if cc.admits(f) {
+	fs := s.filters[slices.Index(scopeNames[:], scope)]
+	for i := range fs {
+		if fs[i].admits(f) {
 			return true
 		}
 	}
 	return false
 }
 
-// byScope returns the rules of each scope.
-func byScope(compiled []*compiledClaim) map[string][]*compiledClaim {
-	out := map[string][]*compiledClaim{}
-	for _, cc := range compiled {
-		for _, s := range scopeNames {
+// filtersOf returns the prefilters of the alternatives of the rules of
+// each scope.
+func filtersOf(compiled []*compiledClaim) [len(scopeNames)][]prefilter {
+	var out [len(scopeNames)][]prefilter
+	for i, s := range scopeNames {
+		for _, cc := range compiled {
 			if cc.Scope.has(s) {
-				out[s] = append(out[s], cc)
+				for _, a := range cc.alts {
+					out[i] = append(out[i], a.filter)
+				}
 			}
 		}
 	}
@@ -420,7 +427,7 @@ func (s *ClaimSet) load() *ClaimSet {
 			if err != nil {
 				panic("authority: " + err.Error())
 			}
-			s.compiled, s.matcher, s.byScope, s.lazy = compiled, m, byScope(compiled), false
+			s.compiled, s.matcher, s.filters, s.lazy = compiled, m, filtersOf(compiled), false
 		}
 	})
 	return s
@@ -432,7 +439,7 @@ func NewClaimSet(cs []Claim) *ClaimSet {
 	if err != nil {
 		panic("authority: " + err.Error())
 	}
-	return &ClaimSet{claims: slices.Clone(cs), compiled: compiled, matcher: m, byScope: byScope(compiled)}
+	return &ClaimSet{claims: slices.Clone(cs), compiled: compiled, matcher: m, filters: filtersOf(compiled)}
 }
 
 // String renders the set as YAML, the form Set reads.
@@ -463,7 +470,7 @@ func (s *ClaimSet) Set(v string) error {
 		return err
 	}
 	s.once.Do(func() {}) // nothing left to load
-	s.claims, s.compiled, s.matcher, s.byScope, s.lazy = cs, compiled, m, byScope(compiled), false
+	s.claims, s.compiled, s.matcher, s.filters, s.lazy = cs, compiled, m, filtersOf(compiled), false
 	s.text.Store(nil)
 	return nil
 }
@@ -472,7 +479,7 @@ func (s *ClaimSet) Set(v string) error {
 // validated without changing the flag.
 func (s *ClaimSet) Clone() flag.Value {
 	s.load()
-	return &ClaimSet{claims: slices.Clone(s.claims), compiled: slices.Clone(s.compiled), matcher: s.matcher, byScope: s.byScope}
+	return &ClaimSet{claims: slices.Clone(s.claims), compiled: slices.Clone(s.compiled), matcher: s.matcher, filters: s.filters}
 }
 
 // Claims returns the rules of the set.

@@ -24,10 +24,12 @@ type candidate struct {
 }
 
 // Test hooks: traceCandidates, when set, receives every candidate;
-// ignoreMentions judges mentioned text as if it were stated.
+// ignoreMentions judges mentioned text as if it were stated;
+// readEveryBody reads every body block by block (see docCheck.body).
 var (
 	traceCandidates func(candidate)
 	ignoreMentions  bool
+	readEveryBody   bool
 )
 
 // claims reports the claims DocCheck found in d (r): those of a rule that

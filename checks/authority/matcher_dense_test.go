@@ -53,7 +53,14 @@ func denseMatcher(lits map[string]clauseBits) *matcher {
 	}
 	for _, r := range poisonRunes {
 		keys = append(keys, string(r))
-		bits = append(bits, ^clauseBits(0))
+		bits = append(bits, ^markupClause)
+	}
+	for i := range len(markupBytes) {
+		keys = append(keys, markupBytes[i:i+1])
+		bits = append(bits, markupClause)
+	}
+	for _, k := range keys {
+		m.reach = max(m.reach, len(k))
 	}
 	// A column per normalised byte of a literal; column 0 for the rest.
 	cols := int32(1)

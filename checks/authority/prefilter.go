@@ -447,8 +447,24 @@ func (p *prefilter) admitsOrs(f clauseBits) bool {
 }
 
 // maxClauses bounds the clauses of a rule set: one beyond it is dropped
-// (it no longer filters).
-const maxClauses = 64
+// (it no longer filters). The last bit of a clauseBits is markupClause's.
+const maxClauses = 63
+
+// markupClause is the bit of a found set that says the text holds a byte
+// of markupBytes. No prefilter asks for it: a found set that has it
+// admits what it would without it.
+const markupClause clauseBits = 1 << maxClauses
+
+// markupBytes are the bytes of the inline markup sotparse reads a
+// block's Text through: code spans (whose text a placeholder stands for),
+// emphasis, strikethrough, links, images and task boxes, raw HTML and
+// autolinks, and backslashes (a hard line break). Entity references and
+// escapes stay in the Text as written. In a body without them, each prose
+// block's Text is a stretch of the body in which a line break, with the
+// white space around it, reads as one space: the literals a block's Text
+// holds are literals of the body (TestPlainBody), and what the body's
+// scan (scanBody) does not admit, no block's does.
+const markupBytes = "`*_~[<\\"
 
 // clauseSet numbers the clauses of the prefilters of a rule set, and
 // records which clauses each literal satisfies.
@@ -501,6 +517,7 @@ type matcher struct {
 	// the literals ending at each state satisfy, by state - outStart.
 	outStart int32
 	out      []clauseBits
+	reach    int // the length of the longest literal, in normalised bytes
 }
 
 func newMatcher(lits map[string]clauseBits) *matcher {
@@ -514,7 +531,14 @@ func newMatcher(lits map[string]clauseBits) *matcher {
 	}
 	for _, r := range poisonRunes {
 		keys = append(keys, string(r))
-		bits = append(bits, ^clauseBits(0))
+		bits = append(bits, ^markupClause)
+	}
+	for i := range len(markupBytes) {
+		keys = append(keys, markupBytes[i:i+1])
+		bits = append(bits, markupClause)
+	}
+	for _, k := range keys {
+		m.reach = max(m.reach, len(k))
 	}
 	// A column per normalised byte of a literal; column 0 for the rest.
 	cols := int32(1)
@@ -711,10 +735,71 @@ func (m *matcher) scan2(a, b string) (fa, fb clauseBits) {
 	if m == nil {
 		return 0, 0
 	}
-	next, column, out, os := m.next, &m.column, m.out, m.outStart
-	var sa, sb int32
 	n := min(len(a), len(b))
-	for i := 0; i < n; i++ {
+	sa, sb, fa, fb := run2(m, a[:n], b[:n], 0, 0)
+	_, fta := run1(m, a[n:], sa)
+	_, ftb := run1(m, b[n:], sb)
+	return fa | fta, fb | ftb
+}
+
+// scanBody returns the clauses satisfied by the literals in the
+// normalised body s, markupClause among them when s holds a byte of
+// markupBytes; the scan then stops, and the other clauses may be short.
+func (m *matcher) scanBody(s []byte) clauseBits {
+	if m == nil {
+		return 0
+	}
+	// The two halves at once, as scan2 does. The first reads on into the
+	// second until m.reach normalised bytes of it have started: a literal
+	// that starts in the first half ends within them.
+	mid, end := len(s)/2, len(s)/2
+	for k := 0; end < len(s); end++ {
+		if fold(s[end]) != ' ' || end == 0 || fold(s[end-1]) != ' ' {
+			if k == m.reach {
+				break
+			}
+			k++
+		}
+	}
+	a, b := s[:end], s[mid:]
+	var sa, sb int32
+	var f clauseBits
+	// In chunks, to stop at markup.
+	const chunk = 512
+	n := min(len(a), len(b))
+	for i := 0; i < n; i += chunk {
+		j := min(i+chunk, n)
+		var fa, fb clauseBits
+		sa, sb, fa, fb = run2(m, a[i:j], b[i:j], sa, sb)
+		if f |= fa | fb; f&markupClause != 0 {
+			return f
+		}
+	}
+	_, fa := run1(m, a[n:], sa)
+	_, fb := run1(m, b[n:], sb)
+	return f | fa | fb
+}
+
+// run1 steps the automaton over a from state st; it returns the state
+// reached and the clauses satisfied on the way.
+func run1[T string | []byte](m *matcher, a T, st int32) (int32, clauseBits) {
+	next, column, out, os := m.next, &m.column, m.out, m.outStart
+	var f clauseBits
+	for i := 0; i < len(a); i++ {
+		st = next[st+column[a[i]]]
+		if st >= os {
+			f |= out[st-os]
+		}
+	}
+	return st, f
+}
+
+// run2 is run1 on two texts of the same length at once.
+func run2[T string | []byte](m *matcher, a, b T, sa, sb int32) (int32, int32, clauseBits, clauseBits) {
+	next, column, out, os := m.next, &m.column, m.out, m.outStart
+	var fa, fb clauseBits
+	b = b[:len(a)]
+	for i := 0; i < len(a); i++ {
 		sa = next[sa+column[a[i]]]
 		sb = next[sb+column[b[i]]]
 		if sa >= os {
@@ -724,17 +809,5 @@ func (m *matcher) scan2(a, b string) (fa, fb clauseBits) {
 			fb |= out[sb-os]
 		}
 	}
-	for i := n; i < len(a); i++ {
-		sa = next[sa+column[a[i]]]
-		if sa >= os {
-			fa |= out[sa-os]
-		}
-	}
-	for i := n; i < len(b); i++ {
-		sb = next[sb+column[b[i]]]
-		if sb >= os {
-			fb |= out[sb-os]
-		}
-	}
-	return fa, fb
+	return sa, sb, fa, fb
 }

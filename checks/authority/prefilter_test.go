@@ -250,7 +250,7 @@ func TestPrefilterSound(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, d := range ws.Docs {
-			for _, bl := range readBody(d.Blocks(), nil).blocks {
+			for _, bl := range readBody(d.Blocks(), nil, nil).blocks {
 				for _, s := range bl.sentences() {
 					check(d.Path, bl.Text[s[0]:s[1]])
 				}

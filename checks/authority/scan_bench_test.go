@@ -4,6 +4,8 @@ import (
 	"os"
 	"testing"
 
+	"golang.org/x/tools/go/analysis"
+
 	"github.com/svrnty/sotvet/internal/testcorpus"
 	"github.com/svrnty/sotvet/sotparse"
 )
@@ -15,7 +17,7 @@ func BenchmarkScan(b *testing.B) {
 	var texts []string
 	n := 0
 	for _, d := range ws.Docs {
-		for _, bl := range readBody(d.Blocks(), nil).blocks {
+		for _, bl := range readBody(d.Blocks(), nil, nil).blocks {
 			texts = append(texts, bl.Text)
 			n += len(bl.Text)
 		}
@@ -50,11 +52,12 @@ func BenchmarkReadBody(b *testing.B) {
 		docs = append(docs, d.Blocks())
 	}
 	set := NewClaimSet(DefaultClaims)
+	var found []clauseBits
 	set.matcher.scan("") // compiled before the clock starts
 	b.ResetTimer()
 	for range b.N {
 		for _, bs := range docs {
-			readBody(bs, set)
+			readBody(bs, set, &found)
 		}
 	}
 }
@@ -71,4 +74,19 @@ func benchWorkspace(b *testing.B) *sotparse.Workspace {
 		b.Fatal(err)
 	}
 	return ws
+}
+
+// BenchmarkDocCheck measures DocCheck, what the check does per document,
+// over every document of the corpus (SOTVET_BENCH_CORPUS names another,
+// the adoption workspace of scripts/gen-corpus say), parsed once; with
+// -cpu 1 the documents are checked one after another.
+func BenchmarkDocCheck(b *testing.B) {
+	ws := benchWorkspace(b)
+	pass := &analysis.Pass{Analyzer: Analyzer, Fset: ws.Fset, ResultOf: map[*analysis.Analyzer]any{sotparse.Analyzer: ws}, Report: func(analysis.Diagnostic) {}}
+	claims.load()
+	b.ReportAllocs()
+	b.ResetTimer()
+	for range b.N {
+		DocCheck.Each(pass, ws)
+	}
 }

@@ -295,6 +295,9 @@ func secEnd(d *sotparse.Doc, i int) token.Pos {
 
 // readText reads the statements of d's text (content): those of the
 // document's own sentences the rules compare.
+// readEveryLine, a test hook, reads every body line by line.
+var readEveryLine bool
+
 func readText(d *sotparse.Doc, content []byte) *docText {
 	di := &docText{}
 	workIDs, tf := workIDRefs(d), d.File.Tok
@@ -326,6 +329,14 @@ func readText(d *sotparse.Doc, content []byte) *docText {
 			}
 		}
 		return ""
+	}
+	// Every statement read here holds a backtick, "This " or, where
+	// approval is denied, "required": a body that holds none of them, as
+	// most do not, is not read line by line.
+	if body := content[min(tf.Offset(d.BodyStart), len(content)):]; !readEveryLine &&
+		bytes.IndexByte(body, '`') < 0 && !bytes.Contains(body, []byte("This ")) &&
+		!(approvalDenied && bodylines.ContainsFold(string(body), "required")) {
+		return di
 	}
 	readiness := "" // the label ("Readiness packet:") the lines that follow are listed under
 	// Sentences are read from the text, line by line outside fenced code

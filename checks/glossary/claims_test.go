@@ -1,7 +1,9 @@
 package glossary
 
 import (
+	"bytes"
 	"fmt"
+	"math/rand/v2"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -87,5 +89,66 @@ func TestCorpusClaims(t *testing.T) {
 	}
 	if !slices.Equal(got, want) {
 		t.Errorf("corpus claims:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// mentionsGlossaryByName is mentionsGlossary as it was: each ".md", then
+// "context" before it.
+func mentionsGlossaryByName(b []byte) bool {
+	for i := 0; ; {
+		j := bytes.Index(b[i:], []byte(".md"))
+		if j < 0 {
+			return false
+		}
+		j += i
+		if j >= 7 && bytes.EqualFold(b[j-7:j], []byte("context")) {
+			return true
+		}
+		i = j + 3
+	}
+}
+
+// TestMentionsGlossary holds mentionsGlossary to mentionsGlossaryByName on
+// random texts of the name's pieces in every case, runes that fold to
+// ASCII letters and invalid bytes, and on every document of the corpus.
+func TestMentionsGlossary(t *testing.T) {
+	pieces := []string{"context", "CONTEXT", "conteXt", "Context", "contex", "ontext", "x", "X", ".md", ".MD", ".m", "md",
+		"c", "t", ".", " ", "\n", "/", "\u212a", "ſ", "\xff", "é", "CONTEXT.md", "context.MD", "xx.md"}
+	rng := rand.New(rand.NewPCG(5, 6))
+	hits := 0
+	for range 100000 {
+		var b bytes.Buffer
+		for range rng.IntN(12) {
+			b.WriteString(pieces[rng.IntN(len(pieces))])
+		}
+		got, want := mentionsGlossary(b.Bytes()), mentionsGlossaryByName(b.Bytes())
+		if got != want {
+			t.Fatalf("mentionsGlossary(%q) = %v, want %v", b.Bytes(), got, want)
+		}
+		if want {
+			hits++
+		}
+	}
+	if hits < 5000 {
+		t.Errorf("only %d texts name the glossary", hits)
+	}
+	if c := testcorpus.Optional(t); c != "" {
+		ws, err := sotparse.Load(c, sotparse.Options{NoGit: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		named := 0
+		for _, d := range ws.Docs {
+			got, want := mentionsGlossary(d.File.Content), mentionsGlossaryByName(d.File.Content)
+			if got != want {
+				t.Errorf("%s: mentionsGlossary = %v, want %v", d.Path, got, want)
+			}
+			if want {
+				named++
+			}
+		}
+		if named == 0 {
+			t.Error("no document of the corpus names the glossary")
+		}
 	}
 }

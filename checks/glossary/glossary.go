@@ -139,18 +139,24 @@ func squash(s string) string {
 }
 
 // mentionsGlossary is a quick test for text that may hold a claim: it
-// names context.md in any case.
+// names context.md, "context" in any case. It runs on every document: it
+// looks for the x, the rarest letter of the name, and reads around it.
 func mentionsGlossary(b []byte) bool {
-	for i := 0; ; {
-		j := bytes.Index(b[i:], []byte(".md"))
+	return namesGlossaryAt(b, 'x') || namesGlossaryAt(b, 'X')
+}
+
+// namesGlossaryAt reports whether an x of b (x in one case) is the x of
+// context.md.
+func namesGlossaryAt(b []byte, x byte) bool {
+	for i := 0; ; i++ {
+		j := bytes.IndexByte(b[i:], x)
 		if j < 0 {
 			return false
 		}
-		j += i
-		if j >= 7 && bytes.EqualFold(b[j-7:j], []byte("context")) {
+		i += j
+		if i >= 5 && i+5 <= len(b) && string(b[i+2:i+5]) == ".md" && bytes.EqualFold(b[i-5:i+2], []byte("context")) {
 			return true
 		}
-		i = j + 3
 	}
 }
 

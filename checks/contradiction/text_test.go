@@ -1,0 +1,130 @@
+package contradiction
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"golang.org/x/tools/txtar"
+
+	"github.com/svrnty/sotvet/internal/testcorpus"
+	"github.com/svrnty/sotvet/scripts/gen-corpus/gencorpus"
+	"github.com/svrnty/sotvet/sotparse"
+)
+
+// TestReadTextSkips checks that readText, which does not read line by
+// line a body without a backtick, "This " or (approval denied)
+// "required", reads what it read line by line from every document of the
+// repository's sample workspace, the workspace of every testscript
+// scenario, the corpus when present, two generated workspaces and random
+// documents built of the statements the rules read.
+func TestReadTextSkips(t *testing.T) {
+	dirs := []string{filepath.Join("..", "..", "testdata", "workspace")}
+	if c := testcorpus.Optional(t); c != "" {
+		dirs = append(dirs, c)
+	}
+	write := func(dir, name string, data []byte) {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	scripts, _ := filepath.Glob(filepath.Join("..", "..", "testdata", "script", "*.txtar"))
+	for _, s := range scripts {
+		ar, err := txtar.ParseFile(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		dir := t.TempDir()
+		for _, f := range ar.Files {
+			if !strings.Contains(f.Name, "..") && !filepath.IsAbs(f.Name) {
+				write(dir, f.Name, f.Data)
+			}
+		}
+		dirs = append(dirs, dir)
+	}
+	generated, adoption, random := t.TempDir(), t.TempDir(), t.TempDir()
+	if err := gencorpus.Write(generated, 60, 11); err != nil {
+		t.Fatal(err)
+	}
+	if err := gencorpus.WriteShape(adoption, "adoption", 100, 1, gencorpus.Options{}); err != nil {
+		t.Fatal(err)
+	}
+	rng := rand.New(rand.NewPCG(11, 20))
+	for i := range 300 {
+		write(random, fmt.Sprintf(".sot/CTO-R%03d-RECORD.md", i), []byte(randomText(rng)))
+	}
+	dirs = append(dirs, generated, adoption, random)
+	skipped, read, found := 0, 0, 0
+	for _, dir := range dirs {
+		ws, err := sotparse.Load(dir, sotparse.Options{NoGit: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, d := range ws.Docs {
+			got := readText(d, d.File.Content)
+			readEveryLine = true
+			want := readText(d, d.File.Content)
+			readEveryLine = false
+			if !reflect.DeepEqual(got, want) {
+				t.Fatalf("%s: %s: read %+v, line by line %+v", dir, d.Path, got, want)
+			}
+			read++
+			if reflect.DeepEqual(want, &docText{}) {
+				skipped++
+			} else {
+				found++
+			}
+		}
+	}
+	t.Logf("%d documents, %d with statements", read, found)
+	if found < 50 || skipped < 50 {
+		t.Errorf("%d documents, %d with statements: the test documents do not exercise both ways", read, found)
+	}
+}
+
+// randomText returns a document of the statements the rules read, each
+// maybe spoiled (no backtick, no "This "), under a frontmatter whose
+// status may be blocked, with approval maybe denied.
+func randomText(rng *rand.Rand) string {
+	pick := func(ss ...string) string { return ss[rng.IntN(len(ss))] }
+	var b strings.Builder
+	fmt.Fprintf(&b, "---\nname: r\nstatus: %s\n---\n\n# R\n\n", pick("validated", "blocked", "candidate"))
+	if rng.IntN(2) == 0 {
+		fmt.Fprintf(&b, "- approval_granted: %s\n\n", pick("false", "true", "`false`"))
+	}
+	for range 1 + rng.IntN(8) {
+		line := pick(
+			"## Issue: CTO-WORK-00%d - Work",
+			"Readiness packet:",
+			"- Prerequisite: `CTO-WORK-00%d` validated.",
+			"Do not mark `CTO-WORK-00%d` validated.",
+			"`CTO-WORK-00%d` is validated.",
+			"This closeout does not authorize another run.",
+			"- State: This guard must not be lifted.",
+			"this guard must not be lifted.",
+			"Approval is still required.",
+			"Approval is still REQUIRED.",
+			"`codex` role: executor for `CTO-WORK-00%d`.",
+			"The reviewer pair `pi` is the reviewer.",
+			"> This guard is not lifted.",
+			"```\nThis guard is not lifted.\n```",
+			"Plain words only.",
+		)
+		if strings.Contains(line, "%d") {
+			line = fmt.Sprintf(line, 1+rng.IntN(3))
+		}
+		if rng.IntN(3) == 0 {
+			line = strings.NewReplacer("`", "", "This ", "Thus ").Replace(line)
+		}
+		b.WriteString(line + "\n\n")
+	}
+	return b.String()
+}
