@@ -309,27 +309,8 @@ func readText(d *sotparse.Doc, content []byte) *docText {
 		return factKey(f) == "approval_granted" && approvalFalse(fact(f))
 	})
 	// The section of each work item, for the prerequisites it names.
-	type itemSpan struct {
-		id         string
-		start, end token.Pos
-	}
-	var items []itemSpan
-	for _, it := range d.WorkItems {
-		for i, h := range d.Headings {
-			if h.Pos == it.Pos {
-				items = append(items, itemSpan{it.ID, it.End, secEnd(d, i)})
-				break
-			}
-		}
-	}
-	itemAt := func(p token.Pos) string {
-		for _, s := range items {
-			if s.start <= p && p < s.end {
-				return s.id
-			}
-		}
-		return ""
-	}
+	items := itemSections(d)
+	itemAt := items.at
 	// Every statement read here holds a backtick, "This " or, where
 	// approval is denied, "required": a body that holds none of them, as
 	// most do not, is not read line by line.
@@ -349,7 +330,7 @@ func readText(d *sotparse.Doc, content []byte) *docText {
 			return
 		}
 		text := l.Text
-		if len(items) > 0 {
+		if len(items.spans) > 0 {
 			readiness = prerequisiteLabel(text, readiness)
 		}
 		if di.stillRequired == nil && approvalDenied && bodylines.ContainsFold(text, "required") && stillRequired.MatchString(text) {
@@ -374,7 +355,7 @@ func readText(d *sotparse.Doc, content []byte) *docText {
 		validated := bytes.Contains(low, kwValidated)
 		doNot := blocked && validated && bytes.Contains(low, kwDoNot)
 		var item string
-		if len(items) > 0 {
+		if len(items.spans) > 0 {
 			item = itemAt(d.File.Pos(l.Off))
 		}
 		prereq := item != "" && (readiness != "" || hasAny(low, prerequisiteKeys)) && !blockedByLine.MatchString(text)
