@@ -11,7 +11,6 @@ import (
 // shows for one step.
 const defaultMaxAnnotations = 10
 
-
 // writeGitHub writes GitHub Actions workflow commands: the first
 // MaxAnnotations findings of each severity as ::error or ::warning
 // annotations, the rest as plain lines so the log keeps them all, then a
