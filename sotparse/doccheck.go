@@ -6,6 +6,7 @@ import (
 	"hash/maphash"
 	"runtime/debug"
 	"slices"
+	"sync"
 	"sync/atomic"
 
 	"golang.org/x/tools/go/analysis"
@@ -169,8 +170,10 @@ func (h *heldDiag) diagnostic(tf *token.File, texts []heldText) analysis.Diagnos
 
 // visit runs c, the run's DocCheck k, on d with its content and returns
 // what it did, its diagnostics not yet held, and the spans it flagged.
-func (ws *Workspace) visit(k int, c *DocCheck, d *Doc, content []byte) (v docVisit, diags, flagged []analysis.Diagnostic) {
-	p := &DocPass{Doc: d, Content: content, Prepared: ws.prepared[k], ws: ws}
+// Its diagnostics are appended to room, an empty slice whose capacity
+// they may use.
+func (ws *Workspace) visit(k int, c *DocCheck, d *Doc, content []byte, room []analysis.Diagnostic) (v docVisit, diags, flagged []analysis.Diagnostic) {
+	p := &DocPass{Doc: d, Content: content, Prepared: ws.prepared[k], ws: ws, diags: room}
 	v.k = uint8(k)
 	func() {
 		defer func() {
@@ -246,8 +249,24 @@ func (ws *Workspace) check(d *Doc, stream *Stream, release bool) {
 		flagged [][]analysis.Diagnostic
 		n       int
 	)
+	// The checks report into one buffer, reused from document to
+	// document: what they report is held in its compact form (hold)
+	// before check returns.
+	scratch, _ := diagScratch.Get().(*[]analysis.Diagnostic)
+	if scratch == nil {
+		scratch = new([]analysis.Diagnostic)
+	}
+	room := (*scratch)[:0]
+	defer func() {
+		clear((*scratch)[:cap(*scratch)])
+		diagScratch.Put(scratch)
+	}()
 	for k, c := range ws.docChecks {
-		v, ds, f := ws.visit(k, c, d, content)
+		v, ds, f := ws.visit(k, c, d, content, room)
+		if cap(ds) > cap(*scratch) {
+			*scratch = ds[:0] // grown: the larger buffer is kept
+		}
+		room = ds[len(ds):]
 		if len(ds) > 0 {
 			if diags == nil {
 				diags = make([][]analysis.Diagnostic, len(ws.docChecks))
@@ -303,6 +322,9 @@ func (ws *Workspace) check(d *Doc, stream *Stream, release bool) {
 		d.released = true
 	}
 }
+
+// diagScratch holds the buffers check has the DocChecks report into.
+var diagScratch sync.Pool
 
 // Each returns what c's Run returned for each document of ws the run
 // reports on (Workspace.Focused), in the order of ws.Docs, after reporting
@@ -411,7 +433,8 @@ type Stream struct {
 	// AfterDoc, when set, is called after Checks with the document's text
 	// and what each check reported on it (diags[i] from Checks[i], with
 	// the spans it flagged: DocPass.Flag), before the text may go: the
-	// driver keeps what it needs of the text for those findings.
+	// driver keeps what it needs of the text for those findings. The
+	// diagnostics' slices are valid during the call only.
 	AfterDoc func(d *Doc, content []byte, diags [][]analysis.Diagnostic)
 	// DropFixes drops the suggested fixes of the DocChecks' diagnostics:
 	// the run only reports.
