@@ -92,7 +92,7 @@ func randResult(r *rand.Rand) (*checks.Result, Options) {
 	}
 	if r.IntN(3) > 0 {
 		opt.Rules = []Rule{
-			{Name: "hygiene", Short: "Reports untidy Markdown.", Doc: "Doc <&>\n\nmore.", Categories: []string{"blank-lines", "odd cat"}, Warning: map[string]bool{"blank-lines": true}},
+			{Name: "hygiene", Short: "Reports untidy Markdown." + randString(r, 3), Doc: "Doc <&>\n\nmore." + randString(r, 6), Categories: []string{"blank-lines", "odd cat"}, Warning: map[string]bool{"blank-lines": true}},
 			{Name: "structure", Doc: "Structure.", URL: "https://example.com/s"},
 			{Name: "secrets", Short: "Secrets.", Categories: []string{"item-acceptance"}},
 			{Name: "hygiene", Short: "dup"},
