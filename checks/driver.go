@@ -520,7 +520,7 @@ func spanIn(src positions, pos, end token.Pos) (p token.Position, endLine, endCo
 		p.Line, p.Column = 1, 1
 	}
 	endLine, endCol = p.Line, p.Column
-	if end.IsValid() && end >= pos {
+	if end.IsValid() && end > pos { // an empty span ends where it starts
 		if e := src.PositionFor(end, false); e.Line > 0 {
 			endLine, endCol = e.Line, e.Column
 		}
