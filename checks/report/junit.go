@@ -107,9 +107,14 @@ func writeJUnit(buf *bufio.Writer, res *checks.Result, opt Options) error {
 		names2   tcNames
 		file     string // the last finding's file, escaped as escFile
 		escFile  []byte
-		escMsg   []byte
 		raw      []byte
 		fileSeen bool
+		// The last message, as fields joined (in the name) and escaped
+		// both ways: findings in a run often say the same.
+		message         string
+		msg             string
+		escName, escMsg []byte
+		messageSeen     bool
 	)
 	names2.init(len(res.Findings))
 	for _, st := range suites {
@@ -133,7 +138,15 @@ func writeJUnit(buf *bufio.Writer, res *checks.Result, opt Options) error {
 				file, fileSeen = f.File, true
 				escFile = appendXMLEscaped(escFile[:0], f.File)
 			}
-			msg := normalFields(f.Message)
+			if !messageSeen || f.Message != message {
+				message, messageSeen = f.Message, true
+				msg = normalFields(f.Message)
+				escName = appendXMLEscaped(escName[:0], msg)
+				escMsg = escName
+				if msg != f.Message {
+					escMsg = appendXMLEscaped(nil, f.Message)
+				}
+			}
 			raw = appendTestcaseName(raw[:0], f.File, f.Line, f.Col, msg)
 			n := names2.count(raw, res.Findings, i)
 
@@ -144,8 +157,7 @@ func writeJUnit(buf *bufio.Writer, res *checks.Result, opt Options) error {
 			// the name escaped, as what joins them is ASCII.
 			b = appendPos(b, escFile, f.Line, f.Col)
 			b = append(b, ": "...)
-			escMsg = appendXMLEscaped(escMsg[:0], msg)
-			b = append(b, escMsg...)
+			b = append(b, escName...)
 			if n > 1 {
 				b = append(b, " ("...)
 				b = strconv.AppendInt(b, int64(n), 10)
@@ -160,9 +172,6 @@ func writeJUnit(buf *bufio.Writer, res *checks.Result, opt Options) error {
 				b = strconv.AppendInt(b, int64(f.Line), 10)
 			}
 			b = append(b, `" time="0">`...)
-			if msg != f.Message {
-				escMsg = appendXMLEscaped(escMsg[:0], f.Message)
-			}
 			sev := severity(f)
 			if fails(f, opt.FailOn) {
 				b = append(b, "\n      <failure message=\""...)
