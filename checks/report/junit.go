@@ -104,7 +104,7 @@ func writeJUnit(buf *bufio.Writer, res *checks.Result, opt Options) error {
 	b = appendXMLEscaped(b, seconds(opt.Elapsed))
 	b = append(b, `">`...)
 	var (
-		names2   tcNames
+		used     tcNames // testcase names written so far
 		file     string // the last finding's file, escaped as escFile
 		escFile  []byte
 		raw      []byte
@@ -116,7 +116,7 @@ func writeJUnit(buf *bufio.Writer, res *checks.Result, opt Options) error {
 		escName, escMsg []byte
 		messageSeen     bool
 	)
-	names2.init(len(res.Findings))
+	used.init(len(res.Findings))
 	for _, st := range suites {
 		b = append(b, "\n  <testsuite name=\""...)
 		b = appendXMLEscaped(b, st.name)
@@ -148,7 +148,7 @@ func writeJUnit(buf *bufio.Writer, res *checks.Result, opt Options) error {
 				}
 			}
 			raw = appendTestcaseName(raw[:0], f.File, f.Line, f.Col, msg)
-			n := names2.count(raw, res.Findings, i)
+			n := used.count(raw, res.Findings, i)
 
 			b = append(b, "\n    <testcase classname=\""...)
 			b = append(b, escClass...)
