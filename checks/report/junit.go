@@ -105,7 +105,7 @@ func writeJUnit(buf *bufio.Writer, res *checks.Result, opt Options) error {
 	b = append(b, `">`...)
 	var (
 		used     tcNames // testcase names written so far
-		file     string // the last finding's file, escaped as escFile
+		file     string  // the last finding's file, escaped as escFile
 		escFile  []byte
 		raw      []byte
 		fileSeen bool
