@@ -135,7 +135,9 @@ func Run(opt Options) (*Result, *sotparse.Workspace, error) {
 
 	fset := token.NewFileSet()
 	pkg := types.NewPackage(opt.Root, "workspace")
-	text := &textIndex{fset: fset}
+	// Room for every document: a map that grows while the parse's
+	// workers wait on its lock costs them all.
+	text := &textIndex{fset: fset, docs: make(map[string]*docText, len(disc.Entries))}
 	parse := sotparse.PassOptions{
 		Reuse:  opt.Reuse,
 		Stream: &sotparse.Stream{Release: opt.ReleaseText, DropFixes: opt.NoFixes},
@@ -225,9 +227,10 @@ func Run(opt Options) (*Result, *sotparse.Workspace, error) {
 		}
 	}
 	res.Findings = make([]Finding, len(held))
+	rs := resolver{fset: fset, sev: opt.Severity}
 	for i := range held {
 		h := &held[i]
-		res.Findings[i] = resolve(fset, order[h.check].Name, h.diagnostic(), opt.Severity)
+		res.Findings[i] = rs.resolve(order[h.check].Name, h.diagnostic())
 	}
 	held = nil
 	res.Findings = suppress(ws, text, res.Findings, res.Checked, func(name string) bool { return Lookup(name) != nil || name == SuppressionCheck })
@@ -404,27 +407,29 @@ func (h *heldFinding) diagnostic() analysis.Diagnostic {
 	return analysis.Diagnostic{Pos: h.pos, End: h.end, Category: h.category, Message: h.message}
 }
 
-func resolve(fset *token.FileSet, check string, d analysis.Diagnostic, sev map[string]Severity) Finding {
-	f := Finding{Check: check, Category: d.Category, Message: d.Message, Severity: SeverityError}
-	if s, ok := DefaultSeverity[check+"/"+d.Category]; ok && d.Category != "" {
-		f.Severity = s
-	} else if s, ok := DefaultSeverity[check]; ok {
-		f.Severity = s
-	}
-	if s, ok := sev[check]; ok {
-		f.Severity = s
-	}
-	if s, ok := sev[check+"/"+d.Category]; ok && d.Category != "" {
-		f.Severity = s
-	}
+// resolver resolves diagnostics to findings, remembering what the last
+// one needed: diagnostics come in runs of one check and category, and of
+// one file.
+type resolver struct {
+	fset *token.FileSet
+	sev  map[string]Severity
+	// The severity of the last check and category.
+	check, category string
+	severity        Severity
+	// The last file a position was in.
+	file *token.File
+}
+
+func (rs *resolver) resolve(check string, d analysis.Diagnostic) Finding {
+	f := Finding{Check: check, Category: d.Category, Message: d.Message, Severity: rs.severityOf(check, d.Category)}
 	if d.Pos.IsValid() {
-		f.File, f.Line, f.Col, f.Offset, f.EndLine, f.EndCol = span(fset, d.Pos, d.End)
+		f.File, f.Line, f.Col, f.Offset, f.EndLine, f.EndCol = rs.span(d.Pos, d.End)
 	}
 	for _, r := range d.Related {
 		if !r.Pos.IsValid() {
 			continue
 		}
-		p := fset.PositionFor(r.Pos, false)
+		p := rs.fset.PositionFor(r.Pos, false)
 		if p.Line == 0 {
 			p.Line, p.Column = 1, 1
 		}
@@ -436,7 +441,7 @@ func resolve(fset *token.FileSet, check string, d analysis.Diagnostic, sev map[s
 	for _, sf := range d.SuggestedFixes {
 		fix := Fix{Message: sf.Message, Edits: make([]Edit, 0, len(sf.TextEdits))}
 		for _, te := range sf.TextEdits {
-			tf := fset.File(te.Pos)
+			tf := rs.fset.File(te.Pos)
 			if tf == nil {
 				continue
 			}
@@ -449,6 +454,50 @@ func resolve(fset *token.FileSet, check string, d analysis.Diagnostic, sev map[s
 		f.Fixes = append(f.Fixes, fix)
 	}
 	return f
+}
+
+// severityOf returns the severity of a finding of check and category: the
+// configured one, or the default.
+func (rs *resolver) severityOf(check, category string) Severity {
+	if rs.severity != "" && check == rs.check && category == rs.category {
+		return rs.severity
+	}
+	s := severityOf(check, category, rs.sev)
+	rs.check, rs.category, rs.severity = check, category, s
+	return s
+}
+
+func severityOf(check, category string, sev map[string]Severity) Severity {
+	severity := SeverityError
+	if s, ok := DefaultSeverity[check+"/"+category]; ok && category != "" {
+		severity = s
+	} else if s, ok := DefaultSeverity[check]; ok {
+		severity = s
+	}
+	if s, ok := sev[check]; ok {
+		severity = s
+	}
+	if s, ok := sev[check+"/"+category]; ok && category != "" {
+		severity = s
+	}
+	return severity
+}
+
+// span is span(rs.fset, pos, end), read from the last file when pos and
+// end are in it: no search of the file set, no lock.
+func (rs *resolver) span(pos, end token.Pos) (file string, line, col, offset, endLine, endCol int) {
+	in := func(p token.Pos) bool { return rs.file.Base() <= int(p) && int(p) <= rs.file.Base()+rs.file.Size() }
+	if rs.file == nil || !in(pos) {
+		rs.file = rs.fset.File(pos)
+		if rs.file == nil {
+			return span(rs.fset, pos, end)
+		}
+	}
+	if end.IsValid() && end >= pos && !in(end) {
+		return span(rs.fset, pos, end)
+	}
+	p, endLine, endCol := spanIn(rs.file, pos, end)
+	return p.Filename, p.Line, p.Column, p.Offset, endLine, endCol
 }
 
 // span returns where a diagnostic from pos to end is: its file, line,
@@ -471,7 +520,7 @@ func spanIn(src positions, pos, end token.Pos) (p token.Position, endLine, endCo
 		p.Line, p.Column = 1, 1
 	}
 	endLine, endCol = p.Line, p.Column
-	if end.IsValid() && end >= pos {
+	if end.IsValid() && end > pos { // an empty span ends where it starts
 		if e := src.PositionFor(end, false); e.Line > 0 {
 			endLine, endCol = e.Line, e.Column
 		}
@@ -489,7 +538,7 @@ func SortFindings(fs []Finding) {
 		idx[i] = int32(i)
 	}
 	sorted := true
-	slices.SortFunc(idx, func(i, j int32) int {
+	sortRuns(idx, func(i, j int32) int {
 		a, b := &fs[i], &fs[j]
 		if c := strings.Compare(a.File, b.File); c != 0 {
 			return c
@@ -532,6 +581,63 @@ func SortFindings(fs []Finding) {
 			fs[k] = fs[j]
 			k = j
 		}
+	}
+}
+
+// sortRuns sorts s by compare, which must be a total order, taking
+// advantage of the runs already sorted in it: findings come check by
+// check, each check's in order of file and offset, so merging the runs
+// costs far fewer comparisons than sorting. A slice of many short runs is
+// sorted as it is.
+func sortRuns(s []int32, compare func(a, b int32) int) {
+	starts := []int{0}
+	for i := 1; i < len(s); i++ {
+		if compare(s[i-1], s[i]) > 0 {
+			if len(starts) >= 64 && len(starts) > len(s)/16 {
+				slices.SortFunc(s, compare)
+				return
+			}
+			starts = append(starts, i)
+		}
+	}
+	if len(starts) == 1 {
+		return
+	}
+	src, dst := s, make([]int32, len(s))
+	for len(starts) > 1 {
+		// Merge the runs two by two, from src into dst.
+		next := starts[:0:0]
+		for r := 0; r < len(starts); r += 2 {
+			lo := starts[r]
+			if r+1 == len(starts) {
+				copy(dst[lo:], src[lo:])
+				next = append(next, lo)
+				break
+			}
+			mid, hi := starts[r+1], len(s)
+			if r+2 < len(starts) {
+				hi = starts[r+2]
+			}
+			i, j, k := lo, mid, lo
+			for i < mid && j < hi {
+				if compare(src[j], src[i]) < 0 {
+					dst[k] = src[j]
+					j++
+				} else {
+					dst[k] = src[i]
+					i++
+				}
+				k++
+			}
+			k += copy(dst[k:], src[i:mid])
+			copy(dst[k:], src[j:hi])
+			next = append(next, lo)
+		}
+		starts = next
+		src, dst = dst, src
+	}
+	if &src[0] != &s[0] {
+		copy(s, src)
 	}
 }
 
@@ -672,15 +778,21 @@ func asciiSpace(c byte) bool {
 
 // appendNormalisedMessage appends normaliseMessage(m).
 func appendNormalisedMessage(buf []byte, m string) []byte {
-	if !utf8.ValidString(m) {
-		return append(buf, normaliseMessage(m)...)
-	}
+	start, last, valid := len(buf), 0, false
 	for i := 0; i < len(m); i++ {
-		if c := m[i]; c < '0' || c > '9' {
-			buf = append(buf, c)
+		if c := m[i]; c >= '0' && c <= '9' {
+			buf = append(buf, m[last:i]...)
+			last = i + 1
+		} else if c >= utf8.RuneSelf && !valid {
+			if !utf8.ValidString(m) {
+				return append(buf[:start], normaliseMessage(m)...)
+			}
+			// Valid UTF-8 holds no ASCII byte inside a rune: dropping
+			// the digit bytes drops the digits.
+			valid = true
 		}
 	}
-	return buf
+	return append(buf, m[last:]...)
 }
 
 // normaliseMessage drops digits so that a message naming a line number does

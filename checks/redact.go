@@ -57,6 +57,15 @@ type redactor struct {
 	scans *secretscheck.Scans     // the secrets check's scans; may be nil
 	done  map[string]string       // message -> its redacted form
 	files map[string]*fileSecrets // path -> its secrets
+	// The last message redacted, and the last file looked up.
+	lastMsg struct {
+		msg, out string
+		ok       bool
+	}
+	lastFile struct {
+		path string
+		fsec *fileSecrets
+	}
 }
 
 // fileSecrets are the secrets of one file, sorted by start offset.
@@ -72,7 +81,13 @@ type secretSpan struct {
 // clean returns msg redacted, with the pieces of the secrets on lines
 // first..last of file masked.
 func (r *redactor) clean(msg, file string, first, last int) string {
-	out, ok := r.done[msg]
+	var out string
+	var ok bool
+	if r.lastMsg.ok && msg == r.lastMsg.msg {
+		out, ok = r.lastMsg.out, true // findings in a run often say the same
+	} else {
+		out, ok = r.done[msg]
+	}
 	if !ok {
 		b := []byte(msg)
 		if red := r.sc.Redact(b); len(red) != len(b) || (len(b) > 0 && &red[0] != &b[0]) {
@@ -82,6 +97,7 @@ func (r *redactor) clean(msg, file string, first, last int) string {
 		}
 		r.done[msg] = out
 	}
+	r.lastMsg.msg, r.lastMsg.out, r.lastMsg.ok = msg, out, true
 	for _, s := range r.secretsOnLines(file, first, last) {
 		out = maskPieces(out, s)
 	}
@@ -91,7 +107,11 @@ func (r *redactor) clean(msg, file string, first, last int) string {
 // secretsOnLines returns the secrets on lines first..last of file: the
 // text a check quotes, and may shorten, comes from there.
 func (r *redactor) secretsOnLines(path string, first, last int) []string {
-	fsec, ok := r.files[path]
+	fsec := r.lastFile.fsec
+	ok := fsec != nil && path == r.lastFile.path
+	if !ok {
+		fsec, ok = r.files[path]
+	}
 	if !ok {
 		fsec = &fileSecrets{}
 		r.files[path] = fsec
@@ -113,6 +133,7 @@ func (r *redactor) secretsOnLines(path string, first, last int) []string {
 			fsec.spans = secretSpans(found, content)
 		}
 	}
+	r.lastFile.path, r.lastFile.fsec = path, fsec
 	if len(fsec.spans) == 0 {
 		return nil
 	}

@@ -25,6 +25,11 @@ type textIndex struct {
 	scan func(path string, content []byte) []secretSpan
 	mu   sync.Mutex
 	docs map[string]*docText
+	// The document flagged looked up last: findings come by document.
+	last struct {
+		path string
+		doc  *docText
+	}
 }
 
 // docText is what textIndex keeps of one document.
@@ -119,7 +124,11 @@ func compareFlagged(a, b flagSpan) int {
 // flagged returns the normalised text a finding of path at offset, ending
 // at endLine:endCol, flags, if the index has it.
 func (x *textIndex) flagged(path string, offset, endLine, endCol int) (string, bool) {
-	dt := x.docs[path]
+	dt := x.last.doc
+	if dt == nil || path != x.last.path {
+		dt = x.docs[path]
+		x.last.path, x.last.doc = path, dt
+	}
 	if dt == nil {
 		return "", false
 	}

@@ -320,6 +320,19 @@ func warm[T transition](m *kwMatcher, tr []T, data []byte, from, to int) uint32 
 	return s
 }
 
+// warm3 is warm over three texts of one length at once: three streams'
+// warming, interleaved, take little longer than one.
+func warm3[T transition](m *kwMatcher, tr []T, d1, d2, d3 []byte) (s1, s2, s3 uint32) {
+	cls := &m.class
+	sh := m.shift & 31
+	for j := 0; j < len(d1) && j < len(d2) && j < len(d3); j++ {
+		s1 = uint32(tr[s1<<sh+uint32(cls[d1[j]])])
+		s2 = uint32(tr[s2<<sh+uint32(cls[d2[j]])])
+		s3 = uint32(tr[s3<<sh+uint32(cls[d3[j]])])
+	}
+	return s1, s2, s3
+}
+
 func (m *kwMatcher) scan4(data []byte, bs, be int, buf *[4][]hitRec, hit func(int, []uint16)) uint32 {
 	if m.t16 != nil {
 		return scan4(m, m.t16, data, bs, be, buf, hit)
@@ -332,9 +345,14 @@ func scan4[T transition](m *kwMatcher, tr []T, data []byte, bs, be int, buf *[4]
 	b0, b1, b2, b3 := bs, bs+q, bs+2*q, bs+3*q
 	w := m.maxLen - 1
 	s0 := warm(m, tr, data, b0-w, b0)
-	s1 := warm(m, tr, data, b1-w, b1)
-	s2 := warm(m, tr, data, b2-w, b2)
-	s3 := warm(m, tr, data, b3-w, b3)
+	var s1, s2, s3 uint32
+	if w <= q {
+		s1, s2, s3 = warm3(m, tr, data[b1-w:b1], data[b2-w:b2], data[b3-w:b3])
+	} else {
+		s1 = warm(m, tr, data, b1-w, b1)
+		s2 = warm(m, tr, data, b2-w, b2)
+		s3 = warm(m, tr, data, b3-w, b3)
+	}
 	d0, d1, d2, d3 := data[b0:b0+q], data[b1:b1+q], data[b2:b2+q], data[b3:b3+q]
 	for k := range buf {
 		buf[k] = buf[k][:0]

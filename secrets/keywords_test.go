@@ -238,6 +238,32 @@ func TestKeywordMatcherMatchesReference(t *testing.T) {
 	}
 }
 
+// TestKeywordMatcherLongKeywords: keywords longer than a quarter of a
+// block, which the four streams warm up on one at a time, are found as a
+// plain search finds them, across the cuts.
+func TestKeywordMatcherLongKeywords(t *testing.T) {
+	rng := rand.New(rand.NewSource(3))
+	const alphabet = "ab"
+	for n := 0; n < 40; n++ {
+		kws, rules, _ := randKW(rng, alphabet, 0)
+		long := make([]byte, 200+rng.Intn(500))
+		for j := range long {
+			long[j] = alphabet[rng.Intn(len(alphabet))]
+		}
+		kws = append(kws, string(long))
+		rules = append(rules, 7)
+		var text []byte
+		for len(text) < 1024+rng.Intn(6<<10) {
+			if rng.Intn(4) == 0 {
+				text = append(text, long...)
+			} else {
+				text = append(text, alphabet[rng.Intn(len(alphabet))])
+			}
+		}
+		diffKW(t, kws, rules, text)
+	}
+}
+
 // TestKeywordMatcherLayouts: the default rules' automaton takes the 16-bit
 // table, and forcing the wider shifts and the 32-bit table changes no hit
 // on planning prose with secrets in it.

@@ -3,8 +3,6 @@ package report
 import (
 	"bufio"
 	"fmt"
-	"strconv"
-	"strings"
 
 	"github.com/svrnty/sotvet/checks"
 )
@@ -12,11 +10,6 @@ import (
 // defaultMaxAnnotations is how many annotations of each severity GitHub
 // shows for one step.
 const defaultMaxAnnotations = 10
-
-var (
-	dataEscaper     = strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A")
-	propertyEscaper = strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A", ":", "%3A", ",", "%2C")
-)
 
 // writeGitHub writes GitHub Actions workflow commands: the first
 // MaxAnnotations findings of each severity as ::error or ::warning
@@ -31,24 +24,36 @@ func writeGitHub(buf *bufio.Writer, res *checks.Result, opt Options) {
 	if limit <= 0 {
 		limit = defaultMaxAnnotations
 	}
-	shown := map[checks.Severity]int{}
-	hidden := 0
+	var shownErrors, shownWarnings, hidden int
+	var b []byte
+	var paths quotedPaths
 	for i := range res.Findings {
 		f := &res.Findings[i]
 		sev := severity(f)
-		if shown[sev] < limit {
-			shown[sev]++
-			writeAnnotation(buf, f, sev, opt.Tool)
+		shown := &shownErrors
+		if sev == checks.SeverityWarning {
+			shown = &shownWarnings
+		}
+		if *shown < limit {
+			*shown++
+			b = appendAnnotation(b, f, sev, opt.Tool)
 			continue
 		}
 		hidden++
-		line := textLineMsg(f, dataEscaper.Replace(f.Message))
-		if strings.HasPrefix(line, "::") {
-			line = "./" + line // a path starting with "::" must not read as a command
+		start := len(b)
+		b = appendTextLine(b, paths.of(f.File), f, "")
+		b = appendEscaped(b, f.Message, &dataEscapes)
+		if b[start] == ':' && len(b) > start+1 && b[start+1] == ':' {
+			// A path starting with "::" must not read as a command.
+			b = append(b[:start], append([]byte("./"), b[start:]...)...)
 		}
-		buf.WriteString(line)
-		buf.WriteByte('\n')
+		b = append(b, '\n')
+		if len(b) > 32<<10 {
+			buf.Write(b)
+			b = b[:0]
+		}
 	}
+	buf.Write(b)
 	n := len(res.Findings)
 	if n == 0 {
 		return
@@ -61,24 +66,59 @@ func writeGitHub(buf *bufio.Writer, res *checks.Result, opt Options) {
 	buf.WriteByte('\n')
 }
 
-// writeAnnotation writes
-// "::error file=PATH,line=L,col=C,endLine=EL,endColumn=EC,title=TOOL CHECK::MESSAGE",
+// appendAnnotation appends
+// "::error file=PATH,line=L,col=C,endLine=EL,endColumn=EC,title=TOOL CHECK::MESSAGE\n",
 // without col and endColumn when the finding spans lines.
 // A finding without a file gets no position properties.
-func writeAnnotation(buf *bufio.Writer, f *checks.Finding, sev checks.Severity, tool string) {
-	var props []string
+func appendAnnotation(b []byte, f *checks.Finding, sev checks.Severity, tool string) []byte {
+	b = append(b, "::"...)
+	b = append(b, sev...)
+	b = append(b, ' ')
 	if f.File != "" {
 		rg := regionOf(f)
-		props = append(props, "file="+propertyEscaper.Replace(f.File), "line="+strconv.Itoa(rg.startLine))
+		b = append(b, "file="...)
+		b = appendEscaped(b, f.File, &propertyEscapes)
+		b = appendJSONInt(b, ",", "line=", rg.startLine)
 		// The runner drops col and endColumn on an annotation spanning lines.
 		if rg.startLine == rg.endLine {
-			props = append(props, "col="+strconv.Itoa(rg.startCol))
+			b = appendJSONInt(b, ",", "col=", rg.startCol)
 		}
-		props = append(props, "endLine="+strconv.Itoa(rg.endLine))
+		b = appendJSONInt(b, ",", "endLine=", rg.endLine)
 		if rg.startLine == rg.endLine {
-			props = append(props, "endColumn="+strconv.Itoa(rg.endCol))
+			b = appendJSONInt(b, ",", "endColumn=", rg.endCol)
+		}
+		b = append(b, ',')
+	}
+	b = append(b, "title="...)
+	b = appendEscaped(b, tool, &propertyEscapes)
+	b = appendEscaped(b, " ", &propertyEscapes)
+	b = appendEscaped(b, f.Check, &propertyEscapes)
+	b = append(b, "::"...)
+	b = appendEscaped(b, f.Message, &dataEscapes)
+	return append(b, '\n')
+}
+
+// escapes maps the bytes a workflow command escapes to their escapes.
+type escapes [256]string
+
+// Workflow command data escapes '%' and line breaks; a property also ':' and ','.
+var dataEscapes, propertyEscapes = func() (data, prop escapes) {
+	data['%'], data['\r'], data['\n'] = "%25", "%0D", "%0A"
+	prop = data
+	prop[':'], prop[','] = "%3A", "%2C"
+	return data, prop
+}()
+
+// appendEscaped appends s with each byte that has an escape in e replaced
+// by it.
+func appendEscaped(b []byte, s string, e *escapes) []byte {
+	last := 0
+	for i := 0; i < len(s); i++ {
+		if esc := e[s[i]]; esc != "" {
+			b = append(b, s[last:i]...)
+			b = append(b, esc...)
+			last = i + 1
 		}
 	}
-	props = append(props, "title="+propertyEscaper.Replace(tool+" "+f.Check))
-	fmt.Fprintf(buf, "::%s %s::%s\n", sev, strings.Join(props, ","), dataEscaper.Replace(f.Message))
+	return append(b, s[last:]...)
 }

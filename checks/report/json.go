@@ -31,52 +31,15 @@ func writeJSON(w *bufio.Writer, res *checks.Result, opt Options) error {
 	j.close(']')
 	j.key("errors")
 	j.open('[')
+	fw := newFindingJSON(len(j.count))
 	for i := range res.Findings {
-		f := &res.Findings[i]
 		j.elem()
-		j.open('{')
-		j.key("check")
-		j.str(f.Check)
-		if f.Category != "" {
-			j.key("category")
-			j.str(f.Category)
+		j.b = fw.append(j.b, &res.Findings[i])
+		if len(j.b) > 32<<10 {
+			j.flush()
 		}
-		j.key("severity")
-		j.str(string(severity(f)))
-		j.key("file")
-		j.str(f.File)
-		j.key("line")
-		j.int(f.Line)
-		j.key("col")
-		j.int(f.Col)
-		j.key("end_line")
-		j.int(f.EndLine)
-		j.key("end_col")
-		j.int(f.EndCol)
-		j.key("message")
-		j.str(f.Message)
-		j.key("fingerprint")
-		j.str(f.Fingerprint)
-		if len(f.Related) > 0 {
-			j.key("related")
-			j.open('[')
-			for _, r := range f.Related {
-				j.elem()
-				j.open('{')
-				j.key("file")
-				j.str(r.File)
-				j.key("line")
-				j.int(r.Line)
-				j.key("col")
-				j.int(r.Col)
-				j.key("message")
-				j.str(r.Message)
-				j.close('}')
-			}
-			j.close(']')
-		}
-		j.close('}')
 	}
+	j.count[len(j.count)-1] = len(res.Findings)
 	j.close(']')
 	j.key("summary")
 	j.open('{')
@@ -105,4 +68,79 @@ func writeJSON(w *bufio.Writer, res *checks.Result, opt Options) error {
 	j.b = append(j.b, '\n')
 	j.flush()
 	return nil
+}
+
+// findingJSON writes a finding of the report's "errors" as jsonWriter
+// would, member by member, but with the keys and indentation appended as
+// they are: a report has tens of thousands of findings.
+type findingJSON struct {
+	in1, in2, in3, in4 string // a newline and the indentation 1, 2, 3, 4 levels below the finding
+	sep1, sep3         string // "," before in1, in3
+	close0             string // the newline and indentation before the finding's '}'
+}
+
+// newFindingJSON prepares to write findings as the elements of an array
+// at depth d (the number of objects and arrays open).
+func newFindingJSON(d int) findingJSON {
+	return findingJSON{
+		in1: indent(d + 1), in2: indent(d + 2), in3: indent(d + 3), in4: indent(d + 4),
+		sep1: "," + indent(d+1), sep3: "," + indent(d+3),
+		close0: indent(d),
+	}
+}
+
+func (w *findingJSON) append(b []byte, f *checks.Finding) []byte {
+	b = append(b, '{')
+	b = append(b, w.in1...)
+	b = append(b, `"check": `...)
+	b = appendJSONString(b, f.Check)
+	if f.Category != "" {
+		b = append(b, w.sep1...)
+		b = append(b, `"category": `...)
+		b = appendJSONString(b, f.Category)
+	}
+	b = append(b, w.sep1...)
+	if severity(f) == checks.SeverityWarning {
+		b = append(b, `"severity": "warning"`...)
+	} else {
+		b = append(b, `"severity": "error"`...)
+	}
+	b = append(b, w.sep1...)
+	b = append(b, `"file": `...)
+	b = appendJSONString(b, f.File)
+	b = appendJSONInt(b, w.sep1, `"line": `, f.Line)
+	b = appendJSONInt(b, w.sep1, `"col": `, f.Col)
+	b = appendJSONInt(b, w.sep1, `"end_line": `, f.EndLine)
+	b = appendJSONInt(b, w.sep1, `"end_col": `, f.EndCol)
+	b = append(b, w.sep1...)
+	b = append(b, `"message": `...)
+	b = appendJSONString(b, f.Message)
+	b = append(b, w.sep1...)
+	b = append(b, `"fingerprint": `...)
+	b = appendJSONString(b, f.Fingerprint)
+	if len(f.Related) > 0 {
+		b = append(b, w.sep1...)
+		b = append(b, `"related": [`...)
+		for k, r := range f.Related {
+			if k > 0 {
+				b = append(b, ',')
+			}
+			b = append(b, w.in2...)
+			b = append(b, '{')
+			b = append(b, w.in3...)
+			b = append(b, `"file": `...)
+			b = appendJSONString(b, r.File)
+			b = appendJSONInt(b, w.sep3, `"line": `, r.Line)
+			b = appendJSONInt(b, w.sep3, `"col": `, r.Col)
+			b = append(b, w.sep3...)
+			b = append(b, `"message": `...)
+			b = appendJSONString(b, r.Message)
+			b = append(b, w.in2...)
+			b = append(b, '}')
+		}
+		b = append(b, w.in1...)
+		b = append(b, ']')
+	}
+	b = append(b, w.close0...)
+	return append(b, '}')
 }

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"strconv"
+	"strings"
 	"unicode/utf8"
 )
 
@@ -27,10 +28,24 @@ func (j *jsonWriter) flush() {
 }
 
 func (j *jsonWriter) newline() {
-	j.b = append(j.b, '\n')
-	for range len(j.count) {
-		j.b = append(j.b, ' ', ' ')
+	j.b = append(j.b, indent(len(j.count))...)
+}
+
+// indent returns a newline and the indentation of depth d.
+func indent(d int) string {
+	if 1+2*d <= len(newlineSpaces) {
+		return newlineSpaces[:1+2*d]
 	}
+	return "\n" + strings.Repeat("  ", d)
+}
+
+const newlineSpaces = "\n                                                                " // 32 levels
+
+// appendJSONInt appends sep, key and n: a member whose value is an int.
+func appendJSONInt(b []byte, sep, key string, n int) []byte {
+	b = append(b, sep...)
+	b = append(b, key...)
+	return strconv.AppendInt(b, int64(n), 10)
 }
 
 // next starts an element of the innermost object or array.
@@ -100,14 +115,31 @@ func (j *jsonWriter) value(v any) error {
 	return nil
 }
 
+// jsonSafe marks the bytes appendJSONString copies as they are: ASCII but
+// controls, quotes and backslashes.
+var jsonSafe = func() (t [256]bool) {
+	for c := 0x20; c < utf8.RuneSelf; c++ {
+		t[c] = c != '"' && c != '\\'
+	}
+	return t
+}()
+
 // appendJSONString appends s quoted as encoding/json quotes a string when
 // HTML escaping is off: invalid UTF-8 becomes U+FFFD, and U+2028 and U+2029
 // are escaped.
 func appendJSONString(dst []byte, s string) []byte {
 	const hex = "0123456789abcdef"
 	dst = append(dst, '"')
+	i := 0
+	for i < len(s) && jsonSafe[s[i]] {
+		i++
+	}
+	if i == len(s) {
+		dst = append(dst, s...)
+		return append(dst, '"')
+	}
 	start := 0
-	for i := 0; i < len(s); {
+	for i < len(s) {
 		if b := s[i]; b < utf8.RuneSelf {
 			if b >= 0x20 && b != '"' && b != '\\' {
 				i++

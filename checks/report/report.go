@@ -123,20 +123,11 @@ func counts(res *checks.Result) (errs, warns int) {
 	return errs, warns
 }
 
-// textLine is the plain one-line form of a finding, without a newline:
-// "path:line:col: [check] message", with "warning: " before the message of a
-// warning.
-func textLine(f *checks.Finding) string {
-	return textLineMsg(f, f.Message)
-}
-
-func textLineMsg(f *checks.Finding, msg string) string {
-	return string(appendTextLine(nil, f, msg))
-}
-
-// appendTextLine appends textLineMsg(f, msg).
-func appendTextLine(b []byte, f *checks.Finding, msg string) []byte {
-	b = append(b, quotePath(f.File)...)
+// appendTextLine appends the plain one-line form of a finding, without a
+// newline: "path:line:col: [check] message", with "warning: " before the
+// message of a warning; qfile is the finding's file as quotePath quotes it.
+func appendTextLine(b []byte, qfile string, f *checks.Finding, msg string) []byte {
+	b = append(b, qfile...)
 	b = append(b, ':')
 	b = strconv.AppendInt(b, int64(f.Line), 10)
 	b = append(b, ':')
@@ -147,10 +138,27 @@ func appendTextLine(b []byte, f *checks.Finding, msg string) []byte {
 	if severity(f) == checks.SeverityWarning {
 		b = append(b, "warning: "...)
 	}
-	if strings.ContainsAny(msg, "\r\n") {
-		msg = lineBreaks.Replace(msg)
+	return appendLineBreaksEscaped(b, msg)
+}
+
+// appendLineBreaksEscaped appends msg with its line breaks escaped, as
+// lineBreaks replaces them.
+func appendLineBreaksEscaped(b []byte, msg string) []byte {
+	if strings.IndexByte(msg, '\n') < 0 && strings.IndexByte(msg, '\r') < 0 {
+		return append(b, msg...)
 	}
-	return append(b, msg...)
+	return append(b, lineBreaks.Replace(msg)...)
+}
+
+// quotedPaths remembers the quoted form of the last file: findings come by
+// file.
+type quotedPaths struct{ file, quoted string }
+
+func (q *quotedPaths) of(file string) string {
+	if file != q.file || q.quoted == "" {
+		q.file, q.quoted = file, quotePath(file)
+	}
+	return q.quoted
 }
 
 // lineBreaks keeps a message on its line: a finding is one line.

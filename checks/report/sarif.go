@@ -6,6 +6,7 @@ import (
 	"net/url"
 	"path"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	"github.com/svrnty/sotvet/checks"
@@ -89,17 +90,37 @@ func writeSARIF(buf *bufio.Writer, res *checks.Result, opt Options) error {
 			addRule(sarifCategoryRule(r, c))
 		}
 	}
+	// A finding's rule is looked up once per check and category, and once
+	// per run of findings of one rule; its ID and index are encoded then.
+	type ruleKey struct{ check, category string }
+	rules := map[ruleKey]int{} // -> index in driver.Rules
+	ruleOf := make([]int32, len(res.Findings))
+	last := -1
 	for i := range res.Findings {
 		f := &res.Findings[i]
-		r, ok := byName[f.Check]
-		if !ok {
-			r = Rule{Name: f.Check}
+		if last >= 0 && f.Check == res.Findings[i-1].Check && f.Category == res.Findings[i-1].Category {
+			ruleOf[i] = int32(last)
+			continue
 		}
-		if f.Category == "" {
-			addRule(sarifRuleOf(r))
-		} else {
-			addRule(sarifCategoryRule(r, f.Category))
+		k := ruleKey{f.Check, f.Category}
+		n, seen := rules[k]
+		if !seen {
+			id := ruleID(f)
+			if _, ok := index[id]; !ok {
+				r, ok := byName[f.Check]
+				if !ok {
+					r = Rule{Name: f.Check}
+				}
+				if f.Category == "" {
+					addRule(sarifRuleOf(r))
+				} else {
+					addRule(sarifCategoryRule(r, f.Category))
+				}
+			}
+			n = index[id]
+			rules[k] = n
 		}
+		ruleOf[i], last = int32(n), n
 	}
 
 	var baseIDs map[string]sarifArtifactLocation
@@ -126,9 +147,7 @@ func writeSARIF(buf *bufio.Writer, res *checks.Result, opt Options) error {
 	j.elem()
 	j.open('{')
 	j.key("tool")
-	if err := j.value(sarifTool{Driver: driver}); err != nil {
-		return err
-	}
+	writeSARIFTool(j, &driver)
 	if baseIDs != nil {
 		j.key("originalUriBaseIds")
 		if err := j.value(baseIDs); err != nil {
@@ -137,71 +156,15 @@ func writeSARIF(buf *bufio.Writer, res *checks.Result, opt Options) error {
 	}
 	j.key("results")
 	j.open('[')
-	uris := uriCache{}
-	var lastCheck, lastCategory, lastID string // findings of one rule come in runs
+	w := newSARIFResult(len(j.count), driver.Rules)
 	for i := range res.Findings {
-		f := &res.Findings[i]
-		if f.Check != lastCheck || f.Category != lastCategory {
-			lastCheck, lastCategory, lastID = f.Check, f.Category, ruleID(f)
-		}
-		id := lastID
 		j.elem()
-		j.open('{')
-		j.key("ruleId")
-		j.str(id)
-		j.key("ruleIndex")
-		j.int(index[id])
-		j.key("level")
-		j.str(string(severity(f)))
-		j.key("message")
-		j.open('{')
-		j.key("text")
-		j.str(f.Message)
-		j.close('}')
-		if f.File != "" {
-			rg := regionOf(f)
-			uri, base := uris.of(f.File), sarifSrcRoot
-			if path.IsAbs(f.File) {
-				uri, base = (&url.URL{Scheme: "file", Path: f.File}).String(), ""
-			}
-			j.key("locations")
-			j.open('[')
-			j.elem()
-			j.open('{')
-			j.key("physicalLocation")
-			writeSARIFPhysical(j, uri, base, region{rg.startLine, rg.startCol, rg.endLine, rg.endCol})
-			j.close('}')
-			j.close(']')
+		j.b = w.append(j.b, &res.Findings[i], int(ruleOf[i]))
+		if len(j.b) > 32<<10 {
+			j.flush()
 		}
-		if len(f.Related) > 0 {
-			j.key("relatedLocations")
-			j.open('[')
-			for k, rel := range f.Related {
-				j.elem()
-				j.open('{')
-				j.key("id")
-				j.int(k + 1)
-				j.key("physicalLocation")
-				l, c := max(rel.Line, 1), max(rel.Col, 1)
-				writeSARIFPhysical(j, uris.of(rel.File), sarifSrcRoot, region{l, c, l, c})
-				j.key("message")
-				j.open('{')
-				j.key("text")
-				j.str(rel.Message)
-				j.close('}')
-				j.close('}')
-			}
-			j.close(']')
-		}
-		if f.Fingerprint != "" {
-			j.key("partialFingerprints")
-			j.open('{')
-			j.key(sarifFingerprint)
-			j.str(f.Fingerprint)
-			j.close('}')
-		}
-		j.close('}')
 	}
+	j.count[len(j.count)-1] = len(res.Findings)
 	j.close(']')
 	j.close('}')
 	j.close(']')
@@ -211,30 +174,191 @@ func writeSARIF(buf *bufio.Writer, res *checks.Result, opt Options) error {
 	return nil
 }
 
-// writeSARIFPhysical writes a physicalLocation object.
-func writeSARIFPhysical(j *jsonWriter, uri, base string, rg region) {
-	j.open('{')
-	j.key("artifactLocation")
-	j.open('{')
-	j.key("uri")
-	j.str(uri)
-	if base != "" {
-		j.key("uriBaseId")
-		j.str(base)
+// writeSARIFTool writes the tool object as encoding/json encodes a
+// sarifTool: the rules' documentation is megabytes, with many rules.
+func writeSARIFTool(j *jsonWriter, d *sarifDriver) {
+	text := func(key, s string) {
+		j.key(key)
+		j.open('{')
+		j.key("text")
+		j.str(s)
+		j.close('}')
 	}
-	j.close('}')
-	j.key("region")
 	j.open('{')
-	j.key("startLine")
-	j.int(rg.startLine)
-	j.key("startColumn")
-	j.int(rg.startCol)
-	j.key("endLine")
-	j.int(rg.endLine)
-	j.key("endColumn")
-	j.int(rg.endCol)
+	j.key("driver")
+	j.open('{')
+	j.key("name")
+	j.str(d.Name)
+	if d.Version != "" {
+		j.key("version")
+		j.str(d.Version)
+	}
+	j.key("informationUri")
+	j.str(d.InformationURI)
+	j.key("rules")
+	j.open('[')
+	for i := range d.Rules {
+		r := &d.Rules[i]
+		j.elem()
+		j.open('{')
+		j.key("id")
+		j.str(r.ID)
+		text("shortDescription", r.ShortDescription.Text)
+		text("fullDescription", r.FullDescription.Text)
+		j.key("help")
+		j.open('{')
+		j.key("text")
+		j.str(r.Help.Text)
+		if r.Help.Markdown != "" {
+			j.key("markdown")
+			j.str(r.Help.Markdown)
+		}
+		j.close('}')
+		if r.HelpURI != "" {
+			j.key("helpUri")
+			j.str(r.HelpURI)
+		}
+		j.key("defaultConfiguration")
+		j.open('{')
+		j.key("level")
+		j.str(r.DefaultConfiguration.Level)
+		j.close('}')
+		j.close('}')
+	}
+	j.close(']')
 	j.close('}')
 	j.close('}')
+}
+
+// sarifResult writes a result as jsonWriter would, member by member, but
+// with the keys and indentation appended as they are, and a rule's ID and
+// index encoded once: a log has tens of thousands of results.
+type sarifResult struct {
+	in         [6]string // a newline and the indentation k levels below the result
+	sep        [6]string // "," before in[k]
+	ruleMember [][]byte  // by rule index: "ruleId": ..., "ruleIndex": ...
+	uris       uriCache
+}
+
+// newSARIFResult prepares to write results as the elements of an array at
+// depth d (the number of objects and arrays open) with the given rules.
+func newSARIFResult(d int, rules []sarifRule) *sarifResult {
+	w := &sarifResult{ruleMember: make([][]byte, len(rules))}
+	for k := range w.in {
+		w.in[k] = indent(d + k)
+		w.sep[k] = "," + w.in[k]
+	}
+	for n, r := range rules {
+		var b []byte
+		b = append(b, `"ruleId": `...)
+		b = appendJSONString(b, r.ID)
+		b = append(b, w.sep[1]...)
+		b = append(b, `"ruleIndex": `...)
+		w.ruleMember[n] = strconv.AppendInt(b, int64(n), 10)
+	}
+	return w
+}
+
+func (w *sarifResult) append(b []byte, f *checks.Finding, rule int) []byte {
+	b = append(b, '{')
+	b = append(b, w.in[1]...)
+	b = append(b, w.ruleMember[rule]...)
+	b = append(b, w.sep[1]...)
+	if severity(f) == checks.SeverityWarning {
+		b = append(b, `"level": "warning"`...)
+	} else {
+		b = append(b, `"level": "error"`...)
+	}
+	b = append(b, w.sep[1]...)
+	b = append(b, `"message": {`...)
+	b = append(b, w.in[2]...)
+	b = append(b, `"text": `...)
+	b = appendJSONString(b, f.Message)
+	b = append(b, w.in[1]...)
+	b = append(b, '}')
+	if f.File != "" {
+		uri, base := w.uris.of(f.File), sarifSrcRoot
+		if path.IsAbs(f.File) {
+			uri, base = (&url.URL{Scheme: "file", Path: f.File}).String(), ""
+		}
+		b = append(b, w.sep[1]...)
+		b = append(b, `"locations": [`...)
+		b = append(b, w.in[2]...)
+		b = append(b, '{')
+		b = append(b, w.in[3]...)
+		b = append(b, `"physicalLocation": `...)
+		b = w.appendPhysical(b, uri, base, regionOf(f))
+		b = append(b, w.in[2]...)
+		b = append(b, '}')
+		b = append(b, w.in[1]...)
+		b = append(b, ']')
+	}
+	if len(f.Related) > 0 {
+		b = append(b, w.sep[1]...)
+		b = append(b, `"relatedLocations": [`...)
+		for k, rel := range f.Related {
+			if k > 0 {
+				b = append(b, ',')
+			}
+			b = append(b, w.in[2]...)
+			b = append(b, '{')
+			b = appendJSONInt(b, w.in[3], `"id": `, k+1)
+			b = append(b, w.sep[3]...)
+			b = append(b, `"physicalLocation": `...)
+			l, c := max(rel.Line, 1), max(rel.Col, 1)
+			b = w.appendPhysical(b, w.uris.of(rel.File), sarifSrcRoot, region{l, c, l, c})
+			b = append(b, w.sep[3]...)
+			b = append(b, `"message": {`...)
+			b = append(b, w.in[4]...)
+			b = append(b, `"text": `...)
+			b = appendJSONString(b, rel.Message)
+			b = append(b, w.in[3]...)
+			b = append(b, '}')
+			b = append(b, w.in[2]...)
+			b = append(b, '}')
+		}
+		b = append(b, w.in[1]...)
+		b = append(b, ']')
+	}
+	if f.Fingerprint != "" {
+		b = append(b, w.sep[1]...)
+		b = append(b, `"partialFingerprints": {`...)
+		b = append(b, w.in[2]...)
+		b = append(b, `"`+sarifFingerprint+`": `...)
+		b = appendJSONString(b, f.Fingerprint)
+		b = append(b, w.in[1]...)
+		b = append(b, '}')
+	}
+	b = append(b, w.in[0]...)
+	return append(b, '}')
+}
+
+// appendPhysical appends a physicalLocation object, the value of a member
+// three levels below the result.
+func (w *sarifResult) appendPhysical(b []byte, uri, base string, rg region) []byte {
+	b = append(b, '{')
+	b = append(b, w.in[4]...)
+	b = append(b, `"artifactLocation": {`...)
+	b = append(b, w.in[5]...)
+	b = append(b, `"uri": `...)
+	b = appendJSONString(b, uri)
+	if base != "" {
+		b = append(b, w.sep[5]...)
+		b = append(b, `"uriBaseId": `...)
+		b = appendJSONString(b, base)
+	}
+	b = append(b, w.in[4]...)
+	b = append(b, '}')
+	b = append(b, w.sep[4]...)
+	b = append(b, `"region": {`...)
+	b = appendJSONInt(b, w.in[5], `"startLine": `, rg.startLine)
+	b = appendJSONInt(b, w.sep[5], `"startColumn": `, rg.startCol)
+	b = appendJSONInt(b, w.sep[5], `"endLine": `, rg.endLine)
+	b = appendJSONInt(b, w.sep[5], `"endColumn": `, rg.endCol)
+	b = append(b, w.in[4]...)
+	b = append(b, '}')
+	b = append(b, w.in[3]...)
+	return append(b, '}')
 }
 
 // uriCache remembers the URI of the last file: findings come by file.

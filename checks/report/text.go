@@ -2,7 +2,7 @@ package report
 
 import (
 	"bufio"
-	"fmt"
+	"strconv"
 
 	"github.com/svrnty/sotvet/checks"
 )
@@ -11,13 +11,26 @@ import (
 // related location, and nothing else: line breaks in a message are
 // escaped, and a file name with control characters quoted.
 func writeText(buf *bufio.Writer, res *checks.Result) {
-	var line []byte
+	var b []byte
+	var paths quotedPaths
 	for i := range res.Findings {
-		line = appendTextLine(line[:0], &res.Findings[i], res.Findings[i].Message)
-		line = append(line, '\n')
-		buf.Write(line)
-		for _, r := range res.Findings[i].Related {
-			fmt.Fprintf(buf, "%s:%d:%d: note: %s\n", quotePath(r.File), r.Line, r.Col, lineBreaks.Replace(r.Message))
+		f := &res.Findings[i]
+		b = appendTextLine(b, paths.of(f.File), f, f.Message)
+		b = append(b, '\n')
+		for _, r := range f.Related {
+			b = append(b, quotePath(r.File)...)
+			b = append(b, ':')
+			b = strconv.AppendInt(b, int64(r.Line), 10)
+			b = append(b, ':')
+			b = strconv.AppendInt(b, int64(r.Col), 10)
+			b = append(b, ": note: "...)
+			b = appendLineBreaksEscaped(b, r.Message)
+			b = append(b, '\n')
+		}
+		if len(b) > 32<<10 {
+			buf.Write(b)
+			b = b[:0]
 		}
 	}
+	buf.Write(b)
 }

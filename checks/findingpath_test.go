@@ -1,0 +1,82 @@
+package checks
+
+import (
+	"go/token"
+	"math/rand/v2"
+	"strings"
+	"testing"
+)
+
+// TestResolverSpan checks the resolver's span, which reads positions from
+// the last file it saw, against span on random positions in a file set,
+// file after file and mixed, ends in other files and no end included; and
+// its severities, remembered for the last check and category, against
+// severityOf.
+func TestResolverSpan(t *testing.T) {
+	rng := rand.New(rand.NewPCG(20, 6))
+	fset := token.NewFileSet()
+	var files []*token.File
+	for range 12 {
+		var b strings.Builder
+		for range rng.IntN(6) {
+			b.WriteString(strings.Repeat("x", rng.IntN(30)))
+			if rng.IntN(4) > 0 {
+				b.WriteByte('\n')
+			}
+		}
+		content := []byte(b.String())
+		tf := fset.AddFile("f"+string(rune('a'+len(files)))+".md", -1, len(content))
+		if rng.IntN(5) > 0 {
+			tf.SetLinesForContent(content)
+		}
+		files = append(files, tf)
+	}
+	in := func(tf *token.File) token.Pos { return token.Pos(tf.Base() + rng.IntN(tf.Size()+1)) }
+	sev := map[string]Severity{"hygiene": SeverityError, "structure/item-acceptance": SeverityWarning, "status/": SeverityWarning, "authority": ""}
+	checks := []string{"hygiene", "structure", "status", "authority", "secrets", "x"}
+	categories := []string{"", "item-acceptance", "blank-lines", "forbidden-claim"}
+	rs := resolver{fset: fset, sev: sev}
+	tf := files[0]
+	for range 100000 {
+		if rng.IntN(8) == 0 {
+			tf = files[rng.IntN(len(files))]
+		}
+		p, end := in(tf), token.NoPos
+		switch rng.IntN(4) {
+		case 0:
+			end = in(tf)
+		case 1:
+			end = in(files[rng.IntN(len(files))])
+		case 2:
+			end = p + token.Pos(rng.IntN(5))
+		}
+		wf, wl, wc, wo, wel, wec := span(fset, p, end)
+		f, l, c, o, el, ec := rs.span(p, end)
+		if f != wf || l != wl || c != wc || o != wo || el != wel || ec != wec {
+			t.Fatalf("resolver span(%d, %d) = %s %d:%d @%d to %d:%d, span gives %s %d:%d @%d to %d:%d", p, end, f, l, c, o, el, ec, wf, wl, wc, wo, wel, wec)
+		}
+		check, category := checks[rng.IntN(len(checks))], categories[rng.IntN(len(categories))]
+		if got, want := rs.severityOf(check, category), severityOf(check, category, sev); got != want {
+			t.Fatalf("severity of %s/%s: %q, want %q", check, category, got, want)
+		}
+	}
+}
+
+// TestAppendNormalisedMessage checks the digit-dropping fast path against
+// normaliseMessage, on messages with digits, runes of many bytes and
+// invalid UTF-8.
+func TestAppendNormalisedMessage(t *testing.T) {
+	rng := rand.New(rand.NewPCG(6, 20))
+	pieces := []string{"a", "0", "9", "12", " ", "é", "\u0660", "\U0001F600", "\xff", "\xc3", "\x80", ":"}
+	for range 20000 {
+		var b strings.Builder
+		for range rng.IntN(12) {
+			b.WriteString(pieces[rng.IntN(len(pieces))])
+		}
+		m := b.String()
+		prefix := []byte("prefix\x00")
+		if got, want := string(appendNormalisedMessage(prefix, m)), "prefix\x00"+normaliseMessage(m); got != want {
+			t.Fatalf("appendNormalisedMessage(%q) = %q, want %q", m, got, want)
+		}
+	}
+}
