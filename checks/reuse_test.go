@@ -12,7 +12,6 @@ import (
 	"testing"
 
 	"golang.org/x/tools/go/analysis"
-	"golang.org/x/tools/txtar"
 
 	"github.com/svrnty/sotvet/checks"
 	"github.com/svrnty/sotvet/checks/checktest"
@@ -195,21 +194,9 @@ func testWorkspaces(t *testing.T) map[string]string {
 	if c := testcorpus.Optional(t); c != "" {
 		dirs["corpus"] = c
 	}
-	scripts, _ := filepath.Glob(filepath.Join("..", "testdata", "script", "*.txtar"))
-	for _, s := range scripts {
-		ar, err := txtar.ParseFile(s)
-		if err != nil {
-			t.Fatal(err)
-		}
-		dir := t.TempDir()
-		files := map[string]string{}
-		for _, f := range ar.Files {
-			if !strings.Contains(f.Name, "..") && !filepath.IsAbs(f.Name) {
-				files[f.Name] = string(f.Data)
-			}
-		}
-		checktest.WriteFiles(t, dir, files)
-		dirs["script/"+strings.TrimSuffix(filepath.Base(s), ".txtar")] = dir
+	_, scenarios := testcorpus.Scenarios(t)
+	for name, dir := range scenarios {
+		dirs["script/"+name] = dir
 	}
 	return dirs
 }

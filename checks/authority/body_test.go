@@ -10,8 +10,6 @@ import (
 	"strings"
 	"testing"
 
-	"golang.org/x/tools/txtar"
-
 	"github.com/svrnty/sotvet/internal/testcorpus"
 	"github.com/svrnty/sotvet/scripts/gen-corpus/gencorpus"
 	"github.com/svrnty/sotvet/sotparse"
@@ -63,19 +61,9 @@ func testWorkspaces(t *testing.T) map[string]*sotparse.Workspace {
 			t.Fatal(err)
 		}
 	}
-	scripts, _ := filepath.Glob(filepath.Join("..", "..", "testdata", "script", "*.txtar"))
-	for _, s := range scripts {
-		ar, err := txtar.ParseFile(s)
-		if err != nil {
-			t.Fatal(err)
-		}
-		dir := t.TempDir()
-		for _, f := range ar.Files {
-			if !strings.Contains(f.Name, "..") && !filepath.IsAbs(f.Name) {
-				write(dir, f.Name, f.Data)
-			}
-		}
-		dirs = append(dirs, dir)
+	names, scenarios := testcorpus.Scenarios(t)
+	for _, name := range names {
+		dirs = append(dirs, scenarios[name])
 	}
 	generated, adoption := t.TempDir(), t.TempDir()
 	if err := gencorpus.Write(generated, 60, 11); err != nil {

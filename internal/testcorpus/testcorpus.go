@@ -7,7 +7,11 @@ package testcorpus
 import (
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 	"testing"
+
+	"golang.org/x/tools/txtar"
 )
 
 // Env names a corpus directory that replaces the default one.
@@ -45,6 +49,45 @@ func Optional(tb testing.TB) string {
 		return ""
 	}
 	return dir
+}
+
+// Scenarios writes the files of every testscript scenario
+// (testdata/script/*.txtar) into a directory of its own under tb's
+// temporary directory and returns the directories, by scenario name, in
+// name order: workspaces that tests cover among other inputs. They are in
+// every checkout; a file a scenario names outside its directory is left
+// out.
+func Scenarios(tb testing.TB) (names []string, dirs map[string]string) {
+	tb.Helper()
+	scripts, err := filepath.Glob(filepath.Join(moduleRoot(), "testdata", "script", "*.txtar"))
+	if err != nil || len(scripts) == 0 {
+		tb.Fatalf("no testscript scenarios found under %s: %v", moduleRoot(), err)
+	}
+	dirs = map[string]string{}
+	for _, s := range scripts {
+		ar, err := txtar.ParseFile(s)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		dir := tb.TempDir()
+		for _, f := range ar.Files {
+			if strings.Contains(f.Name, "..") || filepath.IsAbs(f.Name) {
+				continue
+			}
+			p := filepath.Join(dir, filepath.FromSlash(f.Name))
+			if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+				tb.Fatal(err)
+			}
+			if err := os.WriteFile(p, f.Data, 0o644); err != nil {
+				tb.Fatal(err)
+			}
+		}
+		name := strings.TrimSuffix(filepath.Base(s), ".txtar")
+		names = append(names, name)
+		dirs[name] = dir
+	}
+	slices.Sort(names)
+	return names, dirs
 }
 
 // moduleRoot is the directory of the go.mod above the working directory (a
