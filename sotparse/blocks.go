@@ -207,7 +207,7 @@ func (bd *BlockDecoder) BlocksIn(d *Doc, content []byte) []*Block {
 		b := &blocks[i]
 		var h blockHeader
 		h, enc, prev = decodeHeader(enc, prev)
-		b.Kind, b.Level, b.Comment, b.Depth, b.Section = h.kind, h.level, h.comment, h.depth, h.section
+		b.Kind, b.Level, b.Comment, b.Depth, b.Section = h.kind, int(h.level), h.comment, int(h.depth), h.section
 		b.Pos, b.End = base+token.Pos(h.pos), base+token.Pos(h.end)
 		r0 := len(runs)
 		spans[i] = len(text)
@@ -288,7 +288,7 @@ func (bd *BlockDecoder) Outline(d *Doc, content []byte) iter.Seq[*Block] {
 		for range n {
 			var h blockHeader
 			h, enc, prev = decodeHeader(enc, prev)
-			*b = Block{Kind: h.kind, Level: h.level, Comment: h.comment, Depth: h.depth, Section: h.section,
+			*b = Block{Kind: h.kind, Level: int(h.level), Comment: h.comment, Depth: int(h.depth), Section: h.section,
 				Pos: base + token.Pos(h.pos), End: base + token.Pos(h.end)}
 			cursor := h.pos
 			for at := 0; at < h.textLen; {
@@ -330,11 +330,16 @@ func resize[T any](buf *[]T, n int) []T {
 // (other bytes) stand for the body at the offset.
 
 type blockHeader struct {
-	kind              BlockKind
-	level             int
-	comment           bool
-	depth, section    int
-	pos, end, textLen int // body offsets; the length of the text
+	kind    BlockKind
+	level   uint8 // 1 to 6
+	comment bool
+	depth   int32 // bounded by boundNesting
+	section int
+	// body offsets; the length of the text
+	pos, end, textLen int
+	// runs is where the block's runs end in blockBuilder.runEnc (the
+	// builder's only)
+	runs int
 }
 
 const commentFlag = 0x80
@@ -374,9 +379,9 @@ func decodeHeader(enc []byte, prev int) (blockHeader, []byte, int) {
 		return int(v)
 	}
 	if h.kind == BlockHeading {
-		h.level = uv()
+		h.level = uint8(uv())
 	}
-	h.depth = uv()
+	h.depth = int32(uv())
 	h.section = uv() - 1
 	h.pos = prev + sv()
 	h.end = h.pos + sv()
@@ -453,29 +458,40 @@ func decodeRun(enc []byte, cursor int) (textRun, []byte) {
 }
 
 // blockBuilder collects the blocks of one document during the extractor's
-// walk, then encodes them. Its buffers are reused from document to
-// document.
+// walk, then encodes them. A block's runs are encoded as its text is read
+// (a run in memory is six words, encoded a few bytes: a large document has
+// hundreds of thousands); its header waits for the block's end. Its
+// buffers are reused from document to document.
 type blockBuilder struct {
 	blocks []blockHeader
-	runs   []textRun
-	first  []int // the index in runs of each block's first run
+	runEnc []byte // the runs of every block, encoded, in block order
+	nruns  int
 	enc    []byte
 	flat   []flatEntry // scratch for the frontmatter's entries
 }
+
+// maxPooledBuilder is the most a builder's buffers may hold, in bytes,
+// to go back to the pool: a huge document's are let go with it.
+const maxPooledBuilder = 4 << 20
 
 var builderPool = sync.Pool{New: func() any { return new(blockBuilder) }}
 
 func (bb *blockBuilder) reset() {
 	bb.blocks = bb.blocks[:0]
-	bb.runs = bb.runs[:0]
-	bb.first = bb.first[:0]
+	bb.runEnc = bb.runEnc[:0]
+	bb.nruns = 0
 	bb.enc = bb.enc[:0]
+}
+
+// pooled reports whether bb is small enough to go back to the pool.
+func (bb *blockBuilder) pooled() bool {
+	return cap(bb.blocks)*int(unsafe.Sizeof(blockHeader{}))+cap(bb.runEnc)+cap(bb.enc) <= maxPooledBuilder
 }
 
 // add appends a block and returns its index.
 func (bb *blockBuilder) add(h blockHeader) int {
+	h.runs = len(bb.runEnc)
 	bb.blocks = append(bb.blocks, h)
-	bb.first = append(bb.first, len(bb.runs))
 	return len(bb.blocks) - 1
 }
 
@@ -488,25 +504,16 @@ func (bb *blockBuilder) finish() []byte {
 	for _, h := range bb.blocks {
 		textLen += h.textLen
 	}
-	enc := binary.AppendUvarint(bb.enc[:0], uint64(len(bb.blocks)))
+	enc := slices.Grow(bb.enc[:0], 3*binary.MaxVarintLen64+len(bb.blocks)*8+len(bb.runEnc))
+	enc = binary.AppendUvarint(enc, uint64(len(bb.blocks)))
 	enc = binary.AppendUvarint(enc, uint64(textLen))
-	enc = binary.AppendUvarint(enc, uint64(len(bb.runs)))
-	prev := 0
-	for i, h := range bb.blocks {
+	enc = binary.AppendUvarint(enc, uint64(bb.nruns))
+	prev, runs := 0, 0
+	for _, h := range bb.blocks {
 		enc = appendHeader(enc, h, prev)
 		prev = h.pos
-		end := len(bb.runs)
-		if i+1 < len(bb.blocks) {
-			end = bb.first[i+1]
-		}
-		cursor := h.pos
-		for _, r := range bb.runs[bb.first[i]:end] {
-			enc = appendRun(enc, r, cursor)
-			cursor = r.off
-			if r.kind == runCopy {
-				cursor += r.n
-			}
-		}
+		enc = append(enc, bb.runEnc[runs:h.runs]...)
+		runs = h.runs
 	}
 	bb.enc = enc
 	return slices.Clone(enc)
@@ -517,18 +524,28 @@ func (bb *blockBuilder) finish() []byte {
 // HTML, images and checkboxes left out, line breaks as spaces. src is the
 // body.
 func (bb *blockBuilder) inline(i int, src []byte, n ast.Node) {
-	first := len(bb.runs)
 	at, last := 0, 0
+	cursor := bb.blocks[i].pos // where the previous run's source ends
+	var pending textRun        // the last run, not yet encoded
+	have := false
+	flush := func() {
+		if have {
+			bb.runEnc = appendRun(bb.runEnc, pending, cursor)
+			bb.nruns++
+			cursor = pending.end()
+		}
+	}
 	add := func(r textRun, n int) {
 		at += n
 		last = r.off
 		// A copy that continues the previous one in the source adds no
 		// run: goldmark splits a line's text at some punctuation.
-		if k := len(bb.runs) - 1; k >= first && r.kind == runCopy && bb.runs[k].kind == runCopy && bb.runs[k].off+bb.runs[k].n == r.off {
-			bb.runs[k].n += r.n
+		if have && r.kind == runCopy && pending.kind == runCopy && pending.off+pending.n == r.off {
+			pending.n += r.n
 			return
 		}
-		bb.runs = append(bb.runs, r)
+		flush()
+		pending, have = r, true
 	}
 	var rec func(n ast.Node)
 	rec = func(n ast.Node) {
@@ -574,7 +591,9 @@ func (bb *blockBuilder) inline(i int, src []byte, n ast.Node) {
 		}
 	}
 	rec(n)
+	flush()
 	bb.blocks[i].textLen = at
+	bb.blocks[i].runs = len(bb.runEnc)
 }
 
 // blockKindOf returns the kind of the block node n, and whether it is a

@@ -885,7 +885,15 @@ const maxScratchLines = 1 << 14
 // (a quote quotes, it does not state), in dst's memory.
 func bodyLines(d *sotparse.Doc, content []byte, dst []bodylines.Line) []bodylines.Line {
 	starts := bodylines.Starts(d.File.Tok, content, d.File.Content)
-	bodylines.EachIn(content, starts, d.File.Tok.Offset(d.BodyStart), len(content), func(l bodylines.Line) {
+	body := d.File.Tok.Offset(d.BodyStart)
+	if starts != nil {
+		// At most one line each from the body's first on: sized once, not
+		// grown by doubling through a large document.
+		if n := len(starts) - sort.SearchInts(starts, body); cap(dst) < n {
+			dst = make([]bodylines.Line, 0, n)
+		}
+	}
+	bodylines.EachIn(content, starts, body, len(content), func(l bodylines.Line) {
 		if !l.Quoted {
 			dst = append(dst, l)
 		}
