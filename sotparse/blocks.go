@@ -188,16 +188,15 @@ func (bd *BlockDecoder) BlocksIn(d *Doc, content []byte) []*Block {
 	base := d.BodyStart
 	off := d.File.Tok.Offset(base)
 	src := content[off:]
-	// The counts up front size every buffer once: the blocks, all their
-	// texts in one buffer, all their runs in one slice.
+	// The counts up front size every buffer once: the blocks, the texts
+	// not viewed in the source in one buffer, all their runs in one slice.
 	n, k := binary.Uvarint(enc)
 	enc = enc[k:]
 	textLen, k := binary.Uvarint(enc)
 	enc = enc[k:]
 	runCount, k := binary.Uvarint(enc)
 	enc = enc[k:]
-	blocks := resize(&bd.blocks, int(n))
-	clear(blocks)
+	blocks := resize(&bd.blocks, int(n)) // each written whole below
 	ptrs := resize(&bd.ptrs, int(n))
 	spans := resize(&bd.spans, int(n)+1) // where each block's text starts
 	text := resize(&bd.text, int(textLen))[:0]
@@ -207,8 +206,8 @@ func (bd *BlockDecoder) BlocksIn(d *Doc, content []byte) []*Block {
 		b := &blocks[i]
 		var h blockHeader
 		h, enc, prev = decodeHeader(enc, prev)
-		b.Kind, b.Level, b.Comment, b.Depth, b.Section = h.kind, int(h.level), h.comment, int(h.depth), h.section
-		b.Pos, b.End = base+token.Pos(h.pos), base+token.Pos(h.end)
+		*b = Block{Kind: h.kind, Level: int(h.level), Comment: h.comment, Depth: int(h.depth), Section: h.section,
+			Pos: base + token.Pos(h.pos), End: base + token.Pos(h.end)}
 		r0 := len(runs)
 		spans[i] = len(text)
 		cursor := h.pos
@@ -219,7 +218,15 @@ func (bd *BlockDecoder) BlocksIn(d *Doc, content []byte) []*Block {
 			pr := posRun{at: at, pos: base + token.Pos(r.off)}
 			switch r.kind {
 			case runCopy:
-				text = append(text, src[r.off:r.off+r.n]...)
+				if r.n == h.textLen {
+					// The text is this one stretch of the source (a
+					// heading, a one-line paragraph or item): a view of
+					// it, not a copy, which would fill a large
+					// document's buffer page by page.
+					b.Text = unsafe.String(&src[r.off], r.n)
+				} else {
+					text = append(text, src[r.off:r.off+r.n]...)
+				}
 				cursor += r.n
 				pr.step = true
 			case runSpace:
@@ -241,11 +248,13 @@ func (bd *BlockDecoder) BlocksIn(d *Doc, content []byte) []*Block {
 		ptrs[i] = b
 	}
 	spans[n] = len(text)
-	// The texts are views of the buffer, which no one writes to until the
-	// next call.
+	// The other texts are views of the buffer, which no one writes to
+	// until the next call.
 	all := unsafe.String(unsafe.SliceData(text), len(text))
 	for i := range blocks {
-		blocks[i].Text = all[spans[i]:spans[i+1]]
+		if blocks[i].Text == "" {
+			blocks[i].Text = all[spans[i]:spans[i+1]]
+		}
 	}
 	bd.text, bd.runs = text, runs
 	return ptrs
@@ -313,8 +322,10 @@ func resize[T any](buf *[]T, n int) []T {
 	return *buf
 }
 
-// The encoding of the blocks of a document: the number of blocks, then
-// each block's header and, for a block with text, its runs.
+// The encoding of the blocks of a document: the number of blocks, the
+// length of the texts that are not one stretch of the source (those
+// BlocksIn copies into its buffer), the number of runs, then each block's
+// header and, for a block with text, its runs.
 //
 // A header is a byte holding the kind and flags, then as varints the
 // heading level (headings only), the depth, Section+1, the start's
@@ -333,6 +344,9 @@ type blockHeader struct {
 	kind    BlockKind
 	level   uint8 // 1 to 6
 	comment bool
+	// view: the text is one stretch of the source, which BlocksIn
+	// returns as a view of it (the builder's only)
+	view    bool
 	depth   int32 // bounded by boundNesting
 	section int
 	// body offsets; the length of the text
@@ -463,12 +477,18 @@ func decodeRun(enc []byte, cursor int) (textRun, []byte) {
 // hundreds of thousands); its header waits for the block's end. Its
 // buffers are reused from document to document.
 type blockBuilder struct {
-	blocks []blockHeader
+	// blocks holds the headers in chunks of headerChunk, the first grown
+	// as a slice: a large document's grow without copying them again and
+	// again (a slice past a few hundred entries grows by a quarter).
+	blocks [][]blockHeader
+	n      int    // the number of blocks
 	runEnc []byte // the runs of every block, encoded, in block order
 	nruns  int
 	enc    []byte
 	flat   []flatEntry // scratch for the frontmatter's entries
 }
+
+const headerChunk = 1 << 12
 
 // maxPooledBuilder is the most a builder's buffers may hold, in bytes,
 // to go back to the pool: a huge document's are let go with it.
@@ -477,7 +497,10 @@ const maxPooledBuilder = 4 << 20
 var builderPool = sync.Pool{New: func() any { return new(blockBuilder) }}
 
 func (bb *blockBuilder) reset() {
-	bb.blocks = bb.blocks[:0]
+	for i := range bb.blocks {
+		bb.blocks[i] = bb.blocks[i][:0]
+	}
+	bb.n = 0
 	bb.runEnc = bb.runEnc[:0]
 	bb.nruns = 0
 	bb.enc = bb.enc[:0]
@@ -485,35 +508,59 @@ func (bb *blockBuilder) reset() {
 
 // pooled reports whether bb is small enough to go back to the pool.
 func (bb *blockBuilder) pooled() bool {
-	return cap(bb.blocks)*int(unsafe.Sizeof(blockHeader{}))+cap(bb.runEnc)+cap(bb.enc) <= maxPooledBuilder
+	n := 0
+	for _, c := range bb.blocks {
+		n += cap(c)
+	}
+	return n*int(unsafe.Sizeof(blockHeader{}))+cap(bb.runEnc)+cap(bb.enc) <= maxPooledBuilder
 }
 
 // add appends a block and returns its index.
 func (bb *blockBuilder) add(h blockHeader) int {
 	h.runs = len(bb.runEnc)
-	bb.blocks = append(bb.blocks, h)
-	return len(bb.blocks) - 1
+	c := bb.n / headerChunk
+	switch {
+	case c < len(bb.blocks):
+	case c == 0:
+		bb.blocks = append(bb.blocks, nil)
+	default:
+		bb.blocks = append(bb.blocks, make([]blockHeader, 0, headerChunk))
+	}
+	bb.blocks[c] = append(bb.blocks[c], h)
+	bb.n++
+	return bb.n - 1
+}
+
+// at returns block i.
+func (bb *blockBuilder) at(i int) *blockHeader {
+	return &bb.blocks[i/headerChunk][i%headerChunk]
 }
 
 // finish returns the encoding of the blocks.
 func (bb *blockBuilder) finish() []byte {
-	if len(bb.blocks) == 0 {
+	if bb.n == 0 {
 		return nil
 	}
-	textLen := 0
-	for _, h := range bb.blocks {
-		textLen += h.textLen
+	textLen := 0 // of the texts BlocksIn copies
+	for _, c := range bb.blocks {
+		for _, h := range c {
+			if !h.view {
+				textLen += h.textLen
+			}
+		}
 	}
-	enc := slices.Grow(bb.enc[:0], 3*binary.MaxVarintLen64+len(bb.blocks)*8+len(bb.runEnc))
-	enc = binary.AppendUvarint(enc, uint64(len(bb.blocks)))
+	enc := slices.Grow(bb.enc[:0], 3*binary.MaxVarintLen64+bb.n*8+len(bb.runEnc))
+	enc = binary.AppendUvarint(enc, uint64(bb.n))
 	enc = binary.AppendUvarint(enc, uint64(textLen))
 	enc = binary.AppendUvarint(enc, uint64(bb.nruns))
 	prev, runs := 0, 0
-	for _, h := range bb.blocks {
-		enc = appendHeader(enc, h, prev)
-		prev = h.pos
-		enc = append(enc, bb.runEnc[runs:h.runs]...)
-		runs = h.runs
+	for _, c := range bb.blocks {
+		for _, h := range c {
+			enc = appendHeader(enc, h, prev)
+			prev = h.pos
+			enc = append(enc, bb.runEnc[runs:h.runs]...)
+			runs = h.runs
+		}
 	}
 	bb.enc = enc
 	return slices.Clone(enc)
@@ -525,13 +572,15 @@ func (bb *blockBuilder) finish() []byte {
 // body.
 func (bb *blockBuilder) inline(i int, src []byte, n ast.Node) {
 	at, last := 0, 0
-	cursor := bb.blocks[i].pos // where the previous run's source ends
-	var pending textRun        // the last run, not yet encoded
+	cursor := bb.at(i).pos // where the previous run's source ends
+	var pending textRun    // the last run, not yet encoded
 	have := false
+	runs := 0
 	flush := func() {
 		if have {
 			bb.runEnc = appendRun(bb.runEnc, pending, cursor)
 			bb.nruns++
+			runs++
 			cursor = pending.end()
 		}
 	}
@@ -592,8 +641,10 @@ func (bb *blockBuilder) inline(i int, src []byte, n ast.Node) {
 	}
 	rec(n)
 	flush()
-	bb.blocks[i].textLen = at
-	bb.blocks[i].runs = len(bb.runEnc)
+	b := bb.at(i)
+	b.textLen = at
+	b.runs = len(bb.runEnc)
+	b.view = runs == 1 && pending.kind == runCopy
 }
 
 // blockKindOf returns the kind of the block node n, and whether it is a

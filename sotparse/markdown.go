@@ -317,7 +317,7 @@ func (x *extractor) block(n ast.Node, depth int) {
 		x.inBlockquote--
 	}
 	if i >= 0 {
-		x.bb.blocks[i].end = end
+		x.bb.at(i).end = end
 	}
 }
 
