@@ -4,7 +4,6 @@ import (
 	"encoding/binary"
 	"go/token"
 	"iter"
-	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -484,7 +483,6 @@ type blockBuilder struct {
 	n      int    // the number of blocks
 	runEnc []byte // the runs of every block, encoded, in block order
 	nruns  int
-	enc    []byte
 	flat   []flatEntry // scratch for the frontmatter's entries
 }
 
@@ -503,7 +501,6 @@ func (bb *blockBuilder) reset() {
 	bb.n = 0
 	bb.runEnc = bb.runEnc[:0]
 	bb.nruns = 0
-	bb.enc = bb.enc[:0]
 }
 
 // pooled reports whether bb is small enough to go back to the pool.
@@ -512,7 +509,7 @@ func (bb *blockBuilder) pooled() bool {
 	for _, c := range bb.blocks {
 		n += cap(c)
 	}
-	return n*int(unsafe.Sizeof(blockHeader{}))+cap(bb.runEnc)+cap(bb.enc) <= maxPooledBuilder
+	return n*int(unsafe.Sizeof(blockHeader{}))+cap(bb.runEnc) <= maxPooledBuilder
 }
 
 // add appends a block and returns its index.
@@ -541,18 +538,25 @@ func (bb *blockBuilder) finish() []byte {
 	if bb.n == 0 {
 		return nil
 	}
-	textLen := 0 // of the texts BlocksIn copies
+	// A first pass sizes the encoding, which is then written in place:
+	// not grown through a large document, nor copied out of a buffer.
+	textLen, size := 0, len(bb.runEnc) // the texts BlocksIn copies; the encoding
+	var scratch [4 + 6*binary.MaxVarintLen64]byte
+	prev := 0
 	for _, c := range bb.blocks {
 		for _, h := range c {
 			if !h.view {
 				textLen += h.textLen
 			}
+			size += len(appendHeader(scratch[:0], h, prev))
+			prev = h.pos
 		}
 	}
-	enc := slices.Grow(bb.enc[:0], 3*binary.MaxVarintLen64+bb.n*8+len(bb.runEnc))
-	enc = binary.AppendUvarint(enc, uint64(bb.n))
-	enc = binary.AppendUvarint(enc, uint64(textLen))
-	enc = binary.AppendUvarint(enc, uint64(bb.nruns))
+	counts := binary.AppendUvarint(scratch[:0], uint64(bb.n))
+	counts = binary.AppendUvarint(counts, uint64(textLen))
+	counts = binary.AppendUvarint(counts, uint64(bb.nruns))
+	enc := make([]byte, 0, len(counts)+size)
+	enc = append(enc, counts...)
 	prev, runs := 0, 0
 	for _, c := range bb.blocks {
 		for _, h := range c {
@@ -562,8 +566,7 @@ func (bb *blockBuilder) finish() []byte {
 			runs = h.runs
 		}
 	}
-	bb.enc = enc
-	return slices.Clone(enc)
+	return enc
 }
 
 // inline reads the inline text of n as the text of block i (the last one

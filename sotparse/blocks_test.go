@@ -420,6 +420,9 @@ func TestBlockTextViews(t *testing.T) {
 			}
 		}
 		if enc := d.blockEnc; len(enc) > 0 {
+			if cap(enc) != len(enc) {
+				t.Fatalf("%s: the encoding has %d bytes in a buffer of %d: finish sized it wrong", d.Path, len(enc), cap(enc))
+			}
 			_, k := binary.Uvarint(enc)
 			if copied, _ := binary.Uvarint(enc[k:]); uint64(len(bd.text)) != copied {
 				t.Fatalf("%s: %d bytes of text copied, the encoding says %d", d.Path, len(bd.text), copied)
