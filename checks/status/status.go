@@ -450,7 +450,7 @@ func (c *checker) remainsBlocked(di *docInfo, it *sotparse.WorkItem) {
 	sec := di.section(it)
 	statusEnd := tf.Offset(it.Status.End)
 	validAt, journal := di.stateOffset(it.ID, validated)
-	for _, ln := range di.remain {
+	for k, ln := range di.remain {
 		if ln.off < sec.start {
 			continue
 		}
@@ -458,7 +458,7 @@ func (c *checker) remainsBlocked(di *docInfo, it *sotparse.WorkItem) {
 		if !inSec && ln.off < statusEnd {
 			continue
 		}
-		own := inSec && di.innermost(ln.off) == it
+		own := inSec && di.innermostOf(k) == it
 		for _, s := range ln.sents {
 			end := -1
 			if m := c.remainsByID.FindStringSubmatchIndex(s.text); m != nil && !inCodeSpan(s.text[:m[1]]) {
@@ -649,6 +649,10 @@ type docInfo struct {
 type remainLine struct {
 	off   int // file offset of the line
 	sents []sentence
+	// inner is the innermost work item whose section holds the line,
+	// once innerKnown (see innermostOf)
+	inner      *sotparse.WorkItem
+	innerKnown bool
 }
 
 type span struct{ start, end int }
@@ -741,12 +745,23 @@ func isWordByte(c byte) bool {
 // file offset off, or nil.
 func (di *docInfo) innermost(off int) *sotparse.WorkItem {
 	var best *sotparse.WorkItem
-	for _, it := range di.d.WorkItems {
-		if s := di.section(it); s.start <= off && off < s.end {
-			best = it // later items start later: the last match is innermost
+	// The sections by index, not by di.section (a search of the items):
+	// this is called for lines times items.
+	for i, s := range di.sections[:min(len(di.sections), len(di.d.WorkItems))] {
+		if s.start <= off && off < s.end {
+			best = di.d.WorkItems[i] // later items start later: the last match is innermost
 		}
 	}
 	return best
+}
+
+// innermostOf returns di.innermost of the remain line k, found once.
+func (di *docInfo) innermostOf(k int) *sotparse.WorkItem {
+	ln := &di.remain[k]
+	if !ln.innerKnown {
+		ln.inner, ln.innerKnown = di.innermost(ln.off), true
+	}
+	return ln.inner
 }
 
 // index reads d, whose content is given: d may be a summary.
@@ -774,7 +789,7 @@ func index(d *sotparse.Doc, content []byte) *docInfo {
 		withID = linesWith(lines, content, workIDNeedle)
 	}
 	for _, ln := range remain {
-		di.remain = append(di.remain, remainLine{ln.Off, sentences(ln)})
+		di.remain = append(di.remain, remainLine{off: ln.Off, sents: sentences(ln)})
 	}
 	// sectionEnd returns the offset of the first heading after pos with a
 	// level at most level, or the end of the file. The headings are in
