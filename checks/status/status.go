@@ -533,6 +533,59 @@ func lastLineNaming(content []byte, id string) int {
 	}
 }
 
+// lastLinesNaming returns lastLineNaming of content for each of ids. Ids
+// that share a prefix (the workspace's "CTO-WORK-") are found in one pass
+// over the occurrences of the prefix: a search from the end for each would
+// read a document once per validated item.
+func lastLinesNaming(content []byte, ids []string) map[string]int {
+	out := make(map[string]int, len(ids))
+	prefix := ids[0]
+	lengths := map[int]bool{}
+	for _, id := range ids {
+		n := 0
+		for n < len(prefix) && n < len(id) && prefix[n] == id[n] {
+			n++
+		}
+		prefix = prefix[:n]
+		lengths[len(id)] = true
+	}
+	if len(ids) == 1 || prefix == "" {
+		for _, id := range ids {
+			out[id] = lastLineNaming(content, id)
+		}
+		return out
+	}
+	want := make(map[string]bool, len(ids))
+	for _, id := range ids {
+		want[id] = true
+		out[id] = -1
+	}
+	last := make(map[string]int, len(ids)) // the offset of the last occurrence
+	for i := 0; ; {
+		j := bytes.Index(content[i:], []byte(prefix))
+		if j < 0 {
+			break
+		}
+		at := i + j
+		for n := range lengths {
+			end := at + n
+			if end > len(content) || !want[string(content[at:end])] {
+				continue
+			}
+			// A longer id ("CTO-WORK-0161") is another item.
+			if end < len(content) && '0' <= content[end] && content[end] <= '9' {
+				continue
+			}
+			last[string(content[at:end])] = at
+		}
+		i = at + 1
+	}
+	for id, at := range last {
+		out[id] = bytes.LastIndexByte(content[:at], '\n') + 1
+	}
+	return out
+}
+
 // leftoverBlockers reports a validated item whose "Blocked by" list still
 // names blockers: list items under an empty "Blocked by:" line, or a line
 // whose value is prose rather than ids (an id list is the item's
@@ -803,21 +856,22 @@ func index(d *sotparse.Doc, content []byte) *docInfo {
 		}
 		return size
 	}
+	var validatedIDs []string
 	for _, it := range d.WorkItems {
 		di.sections = append(di.sections, span{tf.Offset(it.Pos), sectionEnd(it.Pos, it.Level)})
 		if itemStatus(it) != validated {
 			continue
 		}
-		if di.lastNaming == nil {
-			di.lastNaming = map[string]int{}
-		}
-		di.lastNaming[it.ID] = lastLineNaming(content, it.ID)
+		validatedIDs = append(validatedIDs, it.ID)
 		if bl := it.BlockedBy; bl != nil && strings.TrimSpace(bl.Value) == "" {
 			if di.blockedLists == nil {
 				di.blockedLists = map[*sotparse.WorkItem]blockedList{}
 			}
 			di.blockedLists[it] = blockedListOf(d, content, it)
 		}
+	}
+	if len(validatedIDs) > 0 {
+		di.lastNaming = lastLinesNaming(content, validatedIDs)
 	}
 	var workboard []span
 	for _, h := range d.Headings {
