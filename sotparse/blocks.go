@@ -4,7 +4,6 @@ import (
 	"encoding/binary"
 	"go/token"
 	"iter"
-	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -188,16 +187,15 @@ func (bd *BlockDecoder) BlocksIn(d *Doc, content []byte) []*Block {
 	base := d.BodyStart
 	off := d.File.Tok.Offset(base)
 	src := content[off:]
-	// The counts up front size every buffer once: the blocks, all their
-	// texts in one buffer, all their runs in one slice.
+	// The counts up front size every buffer once: the blocks, the texts
+	// not viewed in the source in one buffer, all their runs in one slice.
 	n, k := binary.Uvarint(enc)
 	enc = enc[k:]
 	textLen, k := binary.Uvarint(enc)
 	enc = enc[k:]
 	runCount, k := binary.Uvarint(enc)
 	enc = enc[k:]
-	blocks := resize(&bd.blocks, int(n))
-	clear(blocks)
+	blocks := resize(&bd.blocks, int(n)) // each written whole below
 	ptrs := resize(&bd.ptrs, int(n))
 	spans := resize(&bd.spans, int(n)+1) // where each block's text starts
 	text := resize(&bd.text, int(textLen))[:0]
@@ -207,8 +205,8 @@ func (bd *BlockDecoder) BlocksIn(d *Doc, content []byte) []*Block {
 		b := &blocks[i]
 		var h blockHeader
 		h, enc, prev = decodeHeader(enc, prev)
-		b.Kind, b.Level, b.Comment, b.Depth, b.Section = h.kind, h.level, h.comment, h.depth, h.section
-		b.Pos, b.End = base+token.Pos(h.pos), base+token.Pos(h.end)
+		*b = Block{Kind: h.kind, Level: int(h.level), Comment: h.comment, Depth: int(h.depth), Section: h.section,
+			Pos: base + token.Pos(h.pos), End: base + token.Pos(h.end)}
 		r0 := len(runs)
 		spans[i] = len(text)
 		cursor := h.pos
@@ -219,7 +217,15 @@ func (bd *BlockDecoder) BlocksIn(d *Doc, content []byte) []*Block {
 			pr := posRun{at: at, pos: base + token.Pos(r.off)}
 			switch r.kind {
 			case runCopy:
-				text = append(text, src[r.off:r.off+r.n]...)
+				if r.n == h.textLen {
+					// The text is this one stretch of the source (a
+					// heading, a one-line paragraph or item): a view of
+					// it, not a copy, which would fill a large
+					// document's buffer page by page.
+					b.Text = unsafe.String(&src[r.off], r.n)
+				} else {
+					text = append(text, src[r.off:r.off+r.n]...)
+				}
 				cursor += r.n
 				pr.step = true
 			case runSpace:
@@ -241,11 +247,13 @@ func (bd *BlockDecoder) BlocksIn(d *Doc, content []byte) []*Block {
 		ptrs[i] = b
 	}
 	spans[n] = len(text)
-	// The texts are views of the buffer, which no one writes to until the
-	// next call.
+	// The other texts are views of the buffer, which no one writes to
+	// until the next call.
 	all := unsafe.String(unsafe.SliceData(text), len(text))
 	for i := range blocks {
-		blocks[i].Text = all[spans[i]:spans[i+1]]
+		if blocks[i].Text == "" {
+			blocks[i].Text = all[spans[i]:spans[i+1]]
+		}
 	}
 	bd.text, bd.runs = text, runs
 	return ptrs
@@ -288,7 +296,7 @@ func (bd *BlockDecoder) Outline(d *Doc, content []byte) iter.Seq[*Block] {
 		for range n {
 			var h blockHeader
 			h, enc, prev = decodeHeader(enc, prev)
-			*b = Block{Kind: h.kind, Level: h.level, Comment: h.comment, Depth: h.depth, Section: h.section,
+			*b = Block{Kind: h.kind, Level: int(h.level), Comment: h.comment, Depth: int(h.depth), Section: h.section,
 				Pos: base + token.Pos(h.pos), End: base + token.Pos(h.end)}
 			cursor := h.pos
 			for at := 0; at < h.textLen; {
@@ -313,8 +321,10 @@ func resize[T any](buf *[]T, n int) []T {
 	return *buf
 }
 
-// The encoding of the blocks of a document: the number of blocks, then
-// each block's header and, for a block with text, its runs.
+// The encoding of the blocks of a document: the number of blocks, the
+// length of the texts that are not one stretch of the source (those
+// BlocksIn copies into its buffer), the number of runs, then each block's
+// header and, for a block with text, its runs.
 //
 // A header is a byte holding the kind and flags, then as varints the
 // heading level (headings only), the depth, Section+1, the start's
@@ -330,11 +340,19 @@ func resize[T any](buf *[]T, n int) []T {
 // (other bytes) stand for the body at the offset.
 
 type blockHeader struct {
-	kind              BlockKind
-	level             int
-	comment           bool
-	depth, section    int
-	pos, end, textLen int // body offsets; the length of the text
+	kind    BlockKind
+	level   uint8 // 1 to 6
+	comment bool
+	// view: the text is one stretch of the source, which BlocksIn
+	// returns as a view of it (the builder's only)
+	view    bool
+	depth   int32 // bounded by boundNesting
+	section int
+	// body offsets; the length of the text
+	pos, end, textLen int
+	// runs is where the block's runs end in blockBuilder.runEnc (the
+	// builder's only)
+	runs int
 }
 
 const commentFlag = 0x80
@@ -374,9 +392,9 @@ func decodeHeader(enc []byte, prev int) (blockHeader, []byte, int) {
 		return int(v)
 	}
 	if h.kind == BlockHeading {
-		h.level = uv()
+		h.level = uint8(uv())
 	}
-	h.depth = uv()
+	h.depth = int32(uv())
 	h.section = uv() - 1
 	h.pos = prev + sv()
 	h.end = h.pos + sv()
@@ -453,63 +471,102 @@ func decodeRun(enc []byte, cursor int) (textRun, []byte) {
 }
 
 // blockBuilder collects the blocks of one document during the extractor's
-// walk, then encodes them. Its buffers are reused from document to
-// document.
+// walk, then encodes them. A block's runs are encoded as its text is read
+// (a run in memory is six words, encoded a few bytes: a large document has
+// hundreds of thousands); its header waits for the block's end. Its
+// buffers are reused from document to document.
 type blockBuilder struct {
-	blocks []blockHeader
-	runs   []textRun
-	first  []int // the index in runs of each block's first run
-	enc    []byte
+	// blocks holds the headers in chunks of headerChunk, the first grown
+	// as a slice: a large document's grow without copying them again and
+	// again (a slice past a few hundred entries grows by a quarter).
+	blocks [][]blockHeader
+	n      int    // the number of blocks
+	runEnc []byte // the runs of every block, encoded, in block order
+	nruns  int
 	flat   []flatEntry // scratch for the frontmatter's entries
 }
+
+const headerChunk = 1 << 12
+
+// maxPooledBuilder is the most a builder's buffers may hold, in bytes,
+// to go back to the pool: a huge document's are let go with it.
+const maxPooledBuilder = 4 << 20
 
 var builderPool = sync.Pool{New: func() any { return new(blockBuilder) }}
 
 func (bb *blockBuilder) reset() {
-	bb.blocks = bb.blocks[:0]
-	bb.runs = bb.runs[:0]
-	bb.first = bb.first[:0]
-	bb.enc = bb.enc[:0]
+	for i := range bb.blocks {
+		bb.blocks[i] = bb.blocks[i][:0]
+	}
+	bb.n = 0
+	bb.runEnc = bb.runEnc[:0]
+	bb.nruns = 0
+}
+
+// pooled reports whether bb is small enough to go back to the pool.
+func (bb *blockBuilder) pooled() bool {
+	n := 0
+	for _, c := range bb.blocks {
+		n += cap(c)
+	}
+	return n*int(unsafe.Sizeof(blockHeader{}))+cap(bb.runEnc) <= maxPooledBuilder
 }
 
 // add appends a block and returns its index.
 func (bb *blockBuilder) add(h blockHeader) int {
-	bb.blocks = append(bb.blocks, h)
-	bb.first = append(bb.first, len(bb.runs))
-	return len(bb.blocks) - 1
+	h.runs = len(bb.runEnc)
+	c := bb.n / headerChunk
+	switch {
+	case c < len(bb.blocks):
+	case c == 0:
+		bb.blocks = append(bb.blocks, nil)
+	default:
+		bb.blocks = append(bb.blocks, make([]blockHeader, 0, headerChunk))
+	}
+	bb.blocks[c] = append(bb.blocks[c], h)
+	bb.n++
+	return bb.n - 1
+}
+
+// at returns block i.
+func (bb *blockBuilder) at(i int) *blockHeader {
+	return &bb.blocks[i/headerChunk][i%headerChunk]
 }
 
 // finish returns the encoding of the blocks.
 func (bb *blockBuilder) finish() []byte {
-	if len(bb.blocks) == 0 {
+	if bb.n == 0 {
 		return nil
 	}
-	textLen := 0
-	for _, h := range bb.blocks {
-		textLen += h.textLen
-	}
-	enc := binary.AppendUvarint(bb.enc[:0], uint64(len(bb.blocks)))
-	enc = binary.AppendUvarint(enc, uint64(textLen))
-	enc = binary.AppendUvarint(enc, uint64(len(bb.runs)))
+	// A first pass sizes the encoding, which is then written in place:
+	// not grown through a large document, nor copied out of a buffer.
+	textLen, size := 0, len(bb.runEnc) // the texts BlocksIn copies; the encoding
+	var scratch [4 + 6*binary.MaxVarintLen64]byte
 	prev := 0
-	for i, h := range bb.blocks {
-		enc = appendHeader(enc, h, prev)
-		prev = h.pos
-		end := len(bb.runs)
-		if i+1 < len(bb.blocks) {
-			end = bb.first[i+1]
-		}
-		cursor := h.pos
-		for _, r := range bb.runs[bb.first[i]:end] {
-			enc = appendRun(enc, r, cursor)
-			cursor = r.off
-			if r.kind == runCopy {
-				cursor += r.n
+	for _, c := range bb.blocks {
+		for _, h := range c {
+			if !h.view {
+				textLen += h.textLen
 			}
+			size += len(appendHeader(scratch[:0], h, prev))
+			prev = h.pos
 		}
 	}
-	bb.enc = enc
-	return slices.Clone(enc)
+	counts := binary.AppendUvarint(scratch[:0], uint64(bb.n))
+	counts = binary.AppendUvarint(counts, uint64(textLen))
+	counts = binary.AppendUvarint(counts, uint64(bb.nruns))
+	enc := make([]byte, 0, len(counts)+size)
+	enc = append(enc, counts...)
+	prev, runs := 0, 0
+	for _, c := range bb.blocks {
+		for _, h := range c {
+			enc = appendHeader(enc, h, prev)
+			prev = h.pos
+			enc = append(enc, bb.runEnc[runs:h.runs]...)
+			runs = h.runs
+		}
+	}
+	return enc
 }
 
 // inline reads the inline text of n as the text of block i (the last one
@@ -517,18 +574,30 @@ func (bb *blockBuilder) finish() []byte {
 // HTML, images and checkboxes left out, line breaks as spaces. src is the
 // body.
 func (bb *blockBuilder) inline(i int, src []byte, n ast.Node) {
-	first := len(bb.runs)
 	at, last := 0, 0
+	cursor := bb.at(i).pos // where the previous run's source ends
+	var pending textRun    // the last run, not yet encoded
+	have := false
+	runs := 0
+	flush := func() {
+		if have {
+			bb.runEnc = appendRun(bb.runEnc, pending, cursor)
+			bb.nruns++
+			runs++
+			cursor = pending.end()
+		}
+	}
 	add := func(r textRun, n int) {
 		at += n
 		last = r.off
 		// A copy that continues the previous one in the source adds no
 		// run: goldmark splits a line's text at some punctuation.
-		if k := len(bb.runs) - 1; k >= first && r.kind == runCopy && bb.runs[k].kind == runCopy && bb.runs[k].off+bb.runs[k].n == r.off {
-			bb.runs[k].n += r.n
+		if have && r.kind == runCopy && pending.kind == runCopy && pending.off+pending.n == r.off {
+			pending.n += r.n
 			return
 		}
-		bb.runs = append(bb.runs, r)
+		flush()
+		pending, have = r, true
 	}
 	var rec func(n ast.Node)
 	rec = func(n ast.Node) {
@@ -574,7 +643,11 @@ func (bb *blockBuilder) inline(i int, src []byte, n ast.Node) {
 		}
 	}
 	rec(n)
-	bb.blocks[i].textLen = at
+	flush()
+	b := bb.at(i)
+	b.textLen = at
+	b.runs = len(bb.runEnc)
+	b.view = runs == 1 && pending.kind == runCopy
 }
 
 // blockKindOf returns the kind of the block node n, and whether it is a

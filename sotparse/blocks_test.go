@@ -1,12 +1,15 @@
 package sotparse
 
 import (
+	"encoding/binary"
 	"fmt"
 	"go/token"
+	"math/rand/v2"
 	"slices"
 	"sort"
 	"strings"
 	"testing"
+	"unsafe"
 )
 
 const blocksDoc = "---\nname: x\n---\n" +
@@ -326,5 +329,107 @@ func TestOutline(t *testing.T) {
 	}
 	if got := len(slices.Collect(bd.Outline(&Doc{File: &File{Tok: token.NewFileSet().AddFile("x", -1, 1)}}, []byte("x")))); got != 0 {
 		t.Errorf("a document without blocks has %d", got)
+	}
+}
+
+// copyAllTexts decodes the texts of d's blocks as BlocksIn did before it
+// viewed a one-stretch text in the source: every text copied into a
+// buffer of its own, run by run. It is the reference for the views.
+func copyAllTexts(d *Doc) []string {
+	enc := d.blockEncIn(d.File.Content)
+	if len(enc) == 0 {
+		return nil
+	}
+	src := d.File.Content[d.File.Tok.Offset(d.BodyStart):]
+	n, k := binary.Uvarint(enc)
+	enc = enc[k:]
+	for range 2 {
+		_, k = binary.Uvarint(enc)
+		enc = enc[k:]
+	}
+	var texts []string
+	prev := 0
+	for range n {
+		var h blockHeader
+		h, enc, prev = decodeHeader(enc, prev)
+		var text []byte
+		cursor := h.pos
+		for len(text) < h.textLen {
+			var r textRun
+			r, enc = decodeRun(enc, cursor)
+			cursor = r.end()
+			switch r.kind {
+			case runCopy:
+				text = append(text, src[r.off:r.off+r.n]...)
+			case runSpace:
+				text = append(text, ' ')
+			case runCode:
+				text = append(text, CodePlaceholder...)
+			case runLit:
+				text = append(text, r.lit...)
+			}
+		}
+		texts = append(texts, string(text))
+	}
+	return texts
+}
+
+// TestBlockTextViews holds the texts BlocksIn returns, some of them views
+// of the source, to copies made run by run, on the sample, the real corpus
+// and random documents; and checks that the buffer BlocksIn sizes from
+// the encoding holds the texts it copies without growing.
+func TestBlockTextViews(t *testing.T) {
+	var docs []*Doc
+	for _, dir := range sampleAndCorpus(t) {
+		ws, err := Load(dir, Options{NoGit: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		docs = append(docs, ws.Docs...)
+	}
+	pieces := []string{"# Title `x`\n", "para one\n", "line two\n", "\n", "- item **b** `c`\n", "- [x] done\n",
+		"  - nested <b>x</b>\n", "> quote\n", "| a | b |\n|---|---|\n| c | `d` |\n", "a&amp;b \\* esc\n",
+		"<https://x.y/z>\n", "```\ncode\n```\n", "Setext\n---\n", "x  \ny\n", "\r\n", "~~s~~ t\n", "[l](u) m\n"}
+	rng := rand.New(rand.NewPCG(1, 2))
+	for i := range 300 {
+		var b strings.Builder
+		for range rng.IntN(30) {
+			b.WriteString(pieces[rng.IntN(len(pieces))])
+		}
+		file, _ := fuzzFile(fmt.Sprintf(".sot/R-%d.md", i), []byte(b.String()))
+		docs = append(docs, parseDoc(file, func(string, token.Pos, token.Pos, string) {}, nil))
+	}
+	var bd BlockDecoder
+	views := 0
+	for _, d := range docs {
+		want := copyAllTexts(d)
+		got := bd.Blocks(d)
+		if len(got) != len(want) {
+			t.Fatalf("%s: %d blocks, want %d", d.Path, len(got), len(want))
+		}
+		content := d.File.Content
+		for i, b := range got {
+			if b.Text != want[i] {
+				t.Fatalf("%s: block %d text %q, want %q", d.Path, i, b.Text, want[i])
+			}
+			if b.Text != "" {
+				p, c := uintptr(unsafe.Pointer(unsafe.StringData(b.Text))), uintptr(unsafe.Pointer(&content[0]))
+				if c <= p && p < c+uintptr(len(content)) {
+					views++
+				}
+			}
+		}
+		if enc := d.blockEnc; len(enc) > 0 {
+			if cap(enc) != len(enc) {
+				t.Fatalf("%s: the encoding has %d bytes in a buffer of %d: finish sized it wrong", d.Path, len(enc), cap(enc))
+			}
+			_, k := binary.Uvarint(enc)
+			if copied, _ := binary.Uvarint(enc[k:]); uint64(len(bd.text)) != copied {
+				t.Fatalf("%s: %d bytes of text copied, the encoding says %d", d.Path, len(bd.text), copied)
+			}
+		}
+	}
+	if views == 0 {
+		t.Fatal("no text is a view of the source")
 	}
 }

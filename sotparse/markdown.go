@@ -77,7 +77,9 @@ func parseDoc(f *File, report func(check string, pos, end token.Pos, msg string)
 	bb := builderPool.Get().(*blockBuilder)
 	defer func() {
 		bb.reset()
-		builderPool.Put(bb)
+		if bb.pooled() {
+			builderPool.Put(bb)
+		}
 	}()
 	s := splitFrontmatter(content[start:], true, bb.flat)
 	if s.Flat != nil {
@@ -256,7 +258,7 @@ func (x *extractor) block(n ast.Node, depth int) {
 		hd := x.heading(h)
 		end := blockEnd(x.src, n, start)
 		if x.inBlockquote == 0 {
-			b := blockHeader{kind: BlockHeading, level: h.Level, depth: depth, section: -1,
+			b := blockHeader{kind: BlockHeading, level: uint8(h.Level), depth: int32(depth), section: -1,
 				pos: lineStart(x.src, start), end: end}
 			if hd != nil {
 				x.section = len(x.d.Headings) - 1
@@ -275,7 +277,7 @@ func (x *extractor) block(n ast.Node, depth int) {
 	}
 	i := -1
 	if x.inBlockquote == 0 && kind != 0 {
-		b := blockHeader{kind: kind, depth: depth, section: x.section, pos: start}
+		b := blockHeader{kind: kind, depth: int32(depth), section: x.section, pos: start}
 		if h, ok := n.(*ast.HTMLBlock); ok {
 			b.comment = h.HTMLBlockType == ast.HTMLBlockType2
 		}
@@ -315,7 +317,7 @@ func (x *extractor) block(n ast.Node, depth int) {
 		x.inBlockquote--
 	}
 	if i >= 0 {
-		x.bb.blocks[i].end = end
+		x.bb.at(i).end = end
 	}
 }
 

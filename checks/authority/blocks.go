@@ -3,6 +3,7 @@ package authority
 import (
 	"bytes"
 	"go/token"
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -171,7 +172,9 @@ func readBody(blocks []*sotparse.Block, set *ClaimSet, found *[]clauseBits) *bod
 // in order, and reports whether a sentence rule of the set may match one
 // of them.
 func scanProse(blocks []*sotparse.Block, set *ClaimSet, found *[]clauseBits) bool {
-	f := (*found)[:0]
+	// One for each prose block at most: sized once, not grown through a
+	// large document.
+	f := slices.Grow((*found)[:0], len(blocks))
 	var all clauseBits
 	held := "" // a prose text waiting for the next one to be scanned with
 	pending := false

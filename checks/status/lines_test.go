@@ -59,3 +59,37 @@ func TestLinesWith(t *testing.T) {
 		}
 	}
 }
+
+// TestLastLinesNaming holds lastLinesNaming, one pass over the occurrences
+// of the ids' common prefix, to lastLineNaming for each id, on random
+// documents dense in ids, longer ids, prefixes and line breaks, and on
+// ids without a common prefix.
+func TestLastLinesNaming(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	pieces := []string{"CTO-WORK-", "CTO-WORK-1", "CTO-WORK-12", "CTO-WORK-123", "CTO-", "1", "2", "\n", " ", "x", "CTO-WORK-CTO-WORK-1", "OPS-9"}
+	idSets := [][]string{
+		{"CTO-WORK-1", "CTO-WORK-12", "CTO-WORK-123"},
+		{"CTO-WORK-1", "CTO-WORK-2"},
+		{"CTO-WORK-12"},
+		{"CTO-WORK-1", "OPS-9"},
+		{"CTO-WORK-123", "CTO-WORK-1", "CTO-WORK-12", "CTO-WORK-9"},
+	}
+	for range 2000 {
+		var b strings.Builder
+		for range rng.IntN(40) {
+			b.WriteString(pieces[rng.IntN(len(pieces))])
+		}
+		content := []byte(b.String())
+		for _, ids := range idSets {
+			got := lastLinesNaming(content, ids)
+			for _, id := range ids {
+				if want := lastLineNaming(content, id); got[id] != want {
+					t.Fatalf("lastLinesNaming(%q, %q)[%s] = %d, want %d", content, ids, id, got[id], want)
+				}
+			}
+			if len(got) != len(ids) {
+				t.Fatalf("lastLinesNaming(%q, %q) = %v: %d ids", content, ids, got, len(got))
+			}
+		}
+	}
+}

@@ -450,7 +450,7 @@ func (c *checker) remainsBlocked(di *docInfo, it *sotparse.WorkItem) {
 	sec := di.section(it)
 	statusEnd := tf.Offset(it.Status.End)
 	validAt, journal := di.stateOffset(it.ID, validated)
-	for _, ln := range di.remain {
+	for k, ln := range di.remain {
 		if ln.off < sec.start {
 			continue
 		}
@@ -458,7 +458,7 @@ func (c *checker) remainsBlocked(di *docInfo, it *sotparse.WorkItem) {
 		if !inSec && ln.off < statusEnd {
 			continue
 		}
-		own := inSec && di.innermost(ln.off) == it
+		own := inSec && di.innermostOf(k) == it
 		for _, s := range ln.sents {
 			end := -1
 			if m := c.remainsByID.FindStringSubmatchIndex(s.text); m != nil && !inCodeSpan(s.text[:m[1]]) {
@@ -531,6 +531,59 @@ func lastLineNaming(content []byte, id string) int {
 		}
 		return bytes.LastIndexByte(content[:i], '\n') + 1
 	}
+}
+
+// lastLinesNaming returns lastLineNaming of content for each of ids. Ids
+// that share a prefix (the workspace's "CTO-WORK-") are found in one pass
+// over the occurrences of the prefix: a search from the end for each would
+// read a document once per validated item.
+func lastLinesNaming(content []byte, ids []string) map[string]int {
+	out := make(map[string]int, len(ids))
+	prefix := ids[0]
+	lengths := map[int]bool{}
+	for _, id := range ids {
+		n := 0
+		for n < len(prefix) && n < len(id) && prefix[n] == id[n] {
+			n++
+		}
+		prefix = prefix[:n]
+		lengths[len(id)] = true
+	}
+	if len(ids) == 1 || prefix == "" {
+		for _, id := range ids {
+			out[id] = lastLineNaming(content, id)
+		}
+		return out
+	}
+	want := make(map[string]bool, len(ids))
+	for _, id := range ids {
+		want[id] = true
+		out[id] = -1
+	}
+	last := make(map[string]int, len(ids)) // the offset of the last occurrence
+	for i := 0; ; {
+		j := bytes.Index(content[i:], []byte(prefix))
+		if j < 0 {
+			break
+		}
+		at := i + j
+		for n := range lengths {
+			end := at + n
+			if end > len(content) || !want[string(content[at:end])] {
+				continue
+			}
+			// A longer id ("CTO-WORK-0161") is another item.
+			if end < len(content) && '0' <= content[end] && content[end] <= '9' {
+				continue
+			}
+			last[string(content[at:end])] = at
+		}
+		i = at + 1
+	}
+	for id, at := range last {
+		out[id] = bytes.LastIndexByte(content[:at], '\n') + 1
+	}
+	return out
 }
 
 // leftoverBlockers reports a validated item whose "Blocked by" list still
@@ -649,6 +702,10 @@ type docInfo struct {
 type remainLine struct {
 	off   int // file offset of the line
 	sents []sentence
+	// inner is the innermost work item whose section holds the line,
+	// once innerKnown (see innermostOf)
+	inner      *sotparse.WorkItem
+	innerKnown bool
 }
 
 type span struct{ start, end int }
@@ -741,12 +798,23 @@ func isWordByte(c byte) bool {
 // file offset off, or nil.
 func (di *docInfo) innermost(off int) *sotparse.WorkItem {
 	var best *sotparse.WorkItem
-	for _, it := range di.d.WorkItems {
-		if s := di.section(it); s.start <= off && off < s.end {
-			best = it // later items start later: the last match is innermost
+	// The sections by index, not by di.section (a search of the items):
+	// this is called for lines times items.
+	for i, s := range di.sections[:min(len(di.sections), len(di.d.WorkItems))] {
+		if s.start <= off && off < s.end {
+			best = di.d.WorkItems[i] // later items start later: the last match is innermost
 		}
 	}
 	return best
+}
+
+// innermostOf returns di.innermost of the remain line k, found once.
+func (di *docInfo) innermostOf(k int) *sotparse.WorkItem {
+	ln := &di.remain[k]
+	if !ln.innerKnown {
+		ln.inner, ln.innerKnown = di.innermost(ln.off), true
+	}
+	return ln.inner
 }
 
 // index reads d, whose content is given: d may be a summary.
@@ -774,7 +842,7 @@ func index(d *sotparse.Doc, content []byte) *docInfo {
 		withID = linesWith(lines, content, workIDNeedle)
 	}
 	for _, ln := range remain {
-		di.remain = append(di.remain, remainLine{ln.Off, sentences(ln)})
+		di.remain = append(di.remain, remainLine{off: ln.Off, sents: sentences(ln)})
 	}
 	// sectionEnd returns the offset of the first heading after pos with a
 	// level at most level, or the end of the file. The headings are in
@@ -788,21 +856,22 @@ func index(d *sotparse.Doc, content []byte) *docInfo {
 		}
 		return size
 	}
+	var validatedIDs []string
 	for _, it := range d.WorkItems {
 		di.sections = append(di.sections, span{tf.Offset(it.Pos), sectionEnd(it.Pos, it.Level)})
 		if itemStatus(it) != validated {
 			continue
 		}
-		if di.lastNaming == nil {
-			di.lastNaming = map[string]int{}
-		}
-		di.lastNaming[it.ID] = lastLineNaming(content, it.ID)
+		validatedIDs = append(validatedIDs, it.ID)
 		if bl := it.BlockedBy; bl != nil && strings.TrimSpace(bl.Value) == "" {
 			if di.blockedLists == nil {
 				di.blockedLists = map[*sotparse.WorkItem]blockedList{}
 			}
 			di.blockedLists[it] = blockedListOf(d, content, it)
 		}
+	}
+	if len(validatedIDs) > 0 {
+		di.lastNaming = lastLinesNaming(content, validatedIDs)
 	}
 	var workboard []span
 	for _, h := range d.Headings {
@@ -885,7 +954,15 @@ const maxScratchLines = 1 << 14
 // (a quote quotes, it does not state), in dst's memory.
 func bodyLines(d *sotparse.Doc, content []byte, dst []bodylines.Line) []bodylines.Line {
 	starts := bodylines.Starts(d.File.Tok, content, d.File.Content)
-	bodylines.EachIn(content, starts, d.File.Tok.Offset(d.BodyStart), len(content), func(l bodylines.Line) {
+	body := d.File.Tok.Offset(d.BodyStart)
+	if starts != nil {
+		// At most one line each from the body's first on: sized once, not
+		// grown by doubling through a large document.
+		if n := len(starts) - sort.SearchInts(starts, body); cap(dst) < n {
+			dst = make([]bodylines.Line, 0, n)
+		}
+	}
+	bodylines.EachIn(content, starts, body, len(content), func(l bodylines.Line) {
 		if !l.Quoted {
 			dst = append(dst, l)
 		}
