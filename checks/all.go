@@ -50,6 +50,7 @@ var docChecks = map[*analysis.Analyzer]*sotparse.DocCheck{
 	authority.Analyzer:     authority.DocCheck,
 	consistency.Analyzer:   consistency.DocCheck,
 	contradiction.Analyzer: contradiction.DocCheck,
+	frontmatter.Analyzer:   frontmatter.DocCheck,
 	glossary.Analyzer:      glossary.DocCheck,
 	hygiene.Analyzer:       hygiene.DocCheck,
 	refs.Analyzer:          refs.DocCheck,

@@ -117,11 +117,7 @@ func Run(opt Options) (*Result, *sotparse.Workspace, error) {
 	for _, p := range disc.Others {
 		others = append(others, filepath.Join(opt.Root, filepath.FromSlash(p)))
 	}
-	readFile := func(name string) ([]byte, error) {
-		rel, ok := sotparse.RelPath(opt.Root, name)
-		if !ok {
-			return nil, fmt.Errorf("%s is outside the workspace", name)
-		}
+	readRel := func(rel string) ([]byte, error) {
 		if err := readErr[rel]; err != nil {
 			return nil, err
 		}
@@ -132,6 +128,13 @@ func Run(opt Options) (*Result, *sotparse.Workspace, error) {
 		// since discovery, or a FIFO put in its place, cannot hang the run.
 		return safefs.ReadFile(opt.FS, rel, maxSize)
 	}
+	readFile := func(name string) ([]byte, error) {
+		rel, ok := sotparse.RelPath(opt.Root, name)
+		if !ok {
+			return nil, fmt.Errorf("%s is outside the workspace", name)
+		}
+		return readRel(rel)
+	}
 
 	fset := token.NewFileSet()
 	pkg := types.NewPackage(opt.Root, "workspace")
@@ -141,6 +144,7 @@ func Run(opt Options) (*Result, *sotparse.Workspace, error) {
 	parse := sotparse.PassOptions{
 		Reuse:  opt.Reuse,
 		Stream: &sotparse.Stream{Release: opt.ReleaseText, DropFixes: opt.NoFixes},
+		Read:   readRel,
 		Size: func(rel string) (int64, bool) {
 			size, ok := sizes[rel]
 			return size, ok

@@ -33,7 +33,7 @@ func (c *countingFS) Open(name string) (fs.File, error) {
 
 // streamed are the checks that read each document's text in a DocCheck,
 // as the parse reads it.
-var streamed = []string{"authority", "consistency", "contradiction", "glossary", "hygiene", "refs", "secrets", "status", "structure"}
+var streamed = []string{"authority", "consistency", "contradiction", "frontmatter", "glossary", "hygiene", "refs", "secrets", "status", "structure"}
 
 // TestReleasedTextsNotReadBack: when the run lets each document's text go
 // after the parse (ReleaseText), the checks that read texts in a DocCheck
@@ -60,6 +60,10 @@ func TestReleasedTextsNotReadBack(t *testing.T) {
 		"CONTEXT.md":       "# Context\n\n**Fake lane**: the lane that runs no agent.\n",
 		".sot/X-PRD.md":    doc + "This document is now an active Core authority.\n\nCONTEXT.md defines Harness Evidence Interface.\n",
 		".sot/Y-ISSUES.md": doc + "Local planning SOT only. Not a Core Protocol. Not active Core authority.\n\nThe workspace becomes a Core Protocol.\n",
+		// Frontmatter findings: keys missing, none at all, no block.
+		".sot/Z-PRD.md": "---\nname: z\nstatus: Draft\ncreated: 2026-13-01\n---\n\n# Z\n",
+		".sot/V-PRD.md": "---\n---\n\n# V\n",
+		".sot/U-PRD.md": "# U\n\nNo frontmatter.\n",
 	})
 	roots := map[string]string{"generated": gen, "claims": claims}
 	if dir := testcorpus.Optional(t); dir != "" {

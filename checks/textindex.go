@@ -57,14 +57,11 @@ const ignoreMark = "sotvet:ignore"
 // it; the parse calls it for each document, concurrently.
 func (x *textIndex) afterDoc(d *sotparse.Doc, content []byte, diags [][]analysis.Diagnostic) {
 	dt := &docText{ignore: bodylines.TextIndex(content, ignoreMark) >= 0}
-	var buf []byte
-	n := 0
-	for _, ds := range diags {
-		n += len(ds)
-	}
-	if n > 0 {
-		dt.flagged = make([]flagSpan, 0, n)
-	}
+	// The spans first, sorted and without repeats: the findings of a
+	// document often flag one span many times (its opening line, its
+	// title), and its text is kept once.
+	var room [16]flagSpan
+	spans := room[:0]
 	for _, ds := range diags {
 		for _, diag := range ds {
 			if !diag.Pos.IsValid() {
@@ -74,20 +71,29 @@ func (x *textIndex) afterDoc(d *sotparse.Doc, content []byte, diags [][]analysis
 			if offset > math.MaxInt32 || endLine > math.MaxInt32 || endCol > math.MaxInt32 {
 				continue
 			}
-			buf = appendFields(buf[:0], flaggedIn(d.File.Tok, content, offset, endLine, endCol))
-			span := flagSpan{offset: int32(offset), endLine: int32(endLine), endCol: int32(endCol)}
+			spans = append(spans, flagSpan{offset: int32(offset), endLine: int32(endLine), endCol: int32(endCol)})
+		}
+	}
+	if len(spans) > 0 {
+		slices.SortFunc(spans, compareFlagged)
+		spans = slices.CompactFunc(spans, func(a, b flagSpan) bool { return compareFlagged(a, b) == 0 })
+		dt.flagged = slices.Clone(spans)
+		var buf []byte
+		for i := range dt.flagged {
+			span := &dt.flagged[i]
+			buf = appendFields(buf[:0], flaggedIn(d.File.Tok, content, int(span.offset), int(span.endLine), int(span.endCol)))
 			if len(buf) > 0 {
+				if dt.fields == nil {
+					dt.fields = make([]string, 0, len(dt.flagged)-i)
+				}
 				dt.fields = append(dt.fields, string(buf))
 				span.fields = uint32(len(dt.fields))
 			}
-			dt.flagged = append(dt.flagged, span)
 		}
 	}
 	if x.scan != nil && len(dt.flagged) > 0 {
 		dt.secrets, dt.scanned = x.scan(d.Path, content), true
 	}
-	slices.SortFunc(dt.flagged, compareFlagged)
-	dt.flagged = slices.CompactFunc(dt.flagged, func(a, b flagSpan) bool { return compareFlagged(a, b) == 0 })
 	x.mu.Lock()
 	if x.docs == nil {
 		x.docs = map[string]*docText{}

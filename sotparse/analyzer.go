@@ -40,6 +40,10 @@ type PassOptions struct {
 	// when it knows every file's, a streaming parse places the files by
 	// them and need not hold every text at once.
 	Size func(path string) (int64, bool)
+	// Read, when set, reads a workspace-relative path as pass.ReadFile
+	// reads the file it names: the parse then reads by the paths it has,
+	// without a map from each to its file's name.
+	Read func(path string) ([]byte, error)
 }
 
 // ParsePassWith builds the workspace of pass as Analyzer does, with what
@@ -49,7 +53,12 @@ func ParsePassWith(pass *analysis.Pass, opt PassOptions) *Workspace {
 	n := len(pass.IgnoredFiles) + len(pass.OtherFiles)
 	disc := &Discovery{Known: make(map[string]bool, n), Sized: opt.Size != nil}
 	disc.Known["."] = true
-	abs := make(map[string]string, n)
+	// The names of the files to read: those outside root only, when
+	// opt.Read reads the others.
+	var abs map[string]string
+	if opt.Read == nil {
+		abs = make(map[string]string, n)
+	}
 	// IgnoredFiles are the other files of the workspace: not parsed, but
 	// they exist, and references to them resolve.
 	for _, name := range pass.IgnoredFiles {
@@ -66,7 +75,12 @@ func ParsePassWith(pass *analysis.Pass, opt PassOptions) *Workspace {
 		if !ok {
 			rel = filepath.ToSlash(name)
 		}
-		abs[rel] = name
+		if !ok || opt.Read == nil {
+			if abs == nil {
+				abs = map[string]string{}
+			}
+			abs[rel] = name
+		}
 		disc.Known[rel] = true
 		for d := path.Dir(rel); d != "." && !disc.Known[d]; d = path.Dir(d) {
 			disc.Known[d] = true
@@ -88,7 +102,13 @@ func ParsePassWith(pass *analysis.Pass, opt PassOptions) *Workspace {
 	}
 	// The driver's ReadFile enforces the size limit (max-file-size may
 	// raise it above the default): no second limit here.
-	ws := ParseStreaming(pass.Fset, disc, func(p string) ([]byte, error) { return pass.ReadFile(abs[p]) }, math.MaxInt64, opt.Reuse, opt.Stream)
+	read := func(p string) ([]byte, error) {
+		if name, ok := abs[p]; ok || opt.Read == nil {
+			return pass.ReadFile(name)
+		}
+		return opt.Read(p)
+	}
+	ws := ParseStreaming(pass.Fset, disc, read, math.MaxInt64, opt.Reuse, opt.Stream)
 	ws.Root = root
 	return ws
 }

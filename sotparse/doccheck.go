@@ -202,6 +202,35 @@ type checkScratch struct {
 	diags              []analysis.Diagnostic // the DocChecks' diagnostics, one check's after another's
 	flagged            []analysis.Diagnostic // their flagged spans, likewise
 	byCheck, flgd, all [][]analysis.Diagnostic
+	texts              []heldText // the texts of a document's held diagnostics, being built
+	lastTexts          []heldText // the last document's, kept (shareTexts)
+}
+
+// shareTexts returns the texts of a document's held diagnostics to keep:
+// those of the last document checked with sc when they are the same, else
+// a copy of texts. The documents of a workspace that miss the same keys
+// or sections say the same things, in the same order: they then hold one
+// list of texts between them, not one each.
+func (sc *checkScratch) shareTexts(texts []heldText) []heldText {
+	if len(texts) == 0 {
+		return nil
+	}
+	if len(texts) == len(sc.lastTexts) {
+		same := true
+		for i := range texts {
+			a, b := &texts[i], &sc.lastTexts[i]
+			if a.whole != nil || b.whole != nil || a.category != b.category || a.message != b.message {
+				same = false
+				break
+			}
+		}
+		if same {
+			return sc.lastTexts
+		}
+	}
+	kept := slices.Clone(texts)
+	sc.lastTexts = kept
+	return kept
 }
 
 var checkScratchPool = sync.Pool{New: func() any { return new(checkScratch) }}
@@ -219,7 +248,8 @@ func (sc *checkScratch) release() {
 	clear(sc.byCheck)
 	clear(sc.flgd)
 	clear(sc.all)
-	if cap(sc.diags) > maxScratch || cap(sc.flagged) > maxScratch {
+	clear(sc.texts)
+	if cap(sc.diags) > maxScratch || cap(sc.flagged) > maxScratch || cap(sc.texts) > maxScratch {
 		*sc = checkScratch{}
 	}
 	sc.visits, sc.diags, sc.flagged = sc.visits[:0], sc.diags[:0], sc.flagged[:0]
@@ -338,6 +368,7 @@ func (ws *Workspace) check(d *Doc, stream *Stream, release bool) {
 		if n > 0 {
 			vs.held = make([]heldDiag, 0, n)
 		}
+		vs.texts = sc.texts[:0] // scratch: shareTexts keeps them
 		for i := range vs.list {
 			v := &vs.list[i]
 			vs.kept |= 1 << v.k
@@ -348,7 +379,8 @@ func (ws *Workspace) check(d *Doc, stream *Stream, release bool) {
 			}
 			v.end = uint32(len(vs.held))
 		}
-		vs.texts = slices.Clip(vs.texts)
+		sc.texts = vs.texts
+		vs.texts = sc.shareTexts(vs.texts)
 		d.visits = vs
 	}
 	if release {

@@ -103,6 +103,22 @@ func (d *dateFlag) date() time.Time {
 
 var isoDate = lazyRE.New(`^\d{4}-\d{2}-\d{2}$`)
 
+// DocCheck is the part of the check that reads one document at a time:
+// every rule but the syntax findings, which the parse reports.
+var DocCheck = &sotparse.DocCheck{Prepare: prepare, Run: checkDoc}
+
+// prepared is what the flags say, made once per run.
+type prepared struct {
+	today time.Time
+	reqs  []requirement
+}
+
+func prepare() any { return &prepared{today: today.date(), reqs: requirements()} }
+
+// noFields is what checkDoc returns for a frontmatter without fields: it
+// is judged by run, which knows whether its keys were unreadable.
+type noFields struct{}
+
 func run(pass *analysis.Pass) (any, error) {
 	ws := pass.ResultOf[sotparse.Analyzer].(*sotparse.Workspace)
 	// A block that is not a mapping, or whose keys are all unreadable, has
@@ -114,9 +130,6 @@ func run(pass *analysis.Pass) (any, error) {
 	}
 	unreadable := func(d *sotparse.Doc) bool {
 		fm := d.Frontmatter
-		if len(fm.Fields) > 0 {
-			return false
-		}
 		for _, p := range problems[d.Path] {
 			if fm.Pos <= p.Pos && p.Pos <= fm.End {
 				return true
@@ -124,37 +137,75 @@ func run(pass *analysis.Pass) (any, error) {
 		}
 		return false
 	}
-	c := &checker{pass: pass, ws: ws, today: today.date(), reqs: requirements()}
-	for _, d := range ws.Docs {
-		if !scope.Match(d.Path) || !ws.Focused(d.Path) {
+	results := DocCheck.Each(pass, ws)
+	var pr *prepared
+	for i, d := range ws.Docs {
+		if _, ok := results[i].(noFields); !ok || unreadable(d) {
 			continue
 		}
-		switch d.FrontmatterState {
-		case sotparse.FrontmatterAbsent:
-			p := d.File.Pos(0)
-			if d.BOM {
-				p = d.File.Pos(3)
-			}
-			pass.Report(analysis.Diagnostic{Pos: p, End: p, Category: "missing",
-				Message: "document has no frontmatter (want a --- block with " + describeRequired() + ")"})
-		case sotparse.FrontmatterOK:
-			if d.Frontmatter != nil && !unreadable(d) {
-				c.check(d)
-			}
+		if pr == nil {
+			pr = prepare().(*prepared)
 		}
+		c := &checker{
+			report:  pass.Report,
+			content: func() []byte { return ws.Content(d) },
+			fixes:   ws.Fixes(),
+			today:   pr.today,
+			reqs:    pr.reqs,
+		}
+		c.check(d)
 	}
 	return nil, nil
 }
 
-type checker struct {
-	pass  *analysis.Pass
-	ws    *sotparse.Workspace
-	today time.Time
-	reqs  []requirement
+func checkDoc(p *sotparse.DocPass) any {
+	d := p.Doc
+	if !scope.Match(d.Path) || !p.Focused() {
+		return nil
+	}
+	switch d.FrontmatterState {
+	case sotparse.FrontmatterAbsent:
+		pos := d.File.Pos(0)
+		if d.BOM {
+			pos = d.File.Pos(3)
+		}
+		p.Report(analysis.Diagnostic{Pos: pos, End: pos, Category: "missing",
+			Message: "document has no frontmatter (want a --- block with " + describeRequired() + ")"})
+	case sotparse.FrontmatterOK:
+		fm := d.Frontmatter
+		if fm == nil {
+			return nil
+		}
+		if len(fm.Fields) == 0 {
+			// Unreadable keys or none: run tells, and reports what
+			// required does here, on the opening delimiter.
+			p.Flag(fm.Pos, fm.Pos+3)
+			return noFields{}
+		}
+		pr := p.Prepared.(*prepared)
+		c := &checker{
+			report:  p.Report,
+			content: func() []byte { return p.Content },
+			fixes:   p.Fixes(),
+			today:   pr.today,
+			reqs:    pr.reqs,
+		}
+		c.check(d)
+	}
+	return nil
 }
 
-func (c *checker) report(pos, end token.Pos, category, format string, args ...any) {
-	c.pass.Report(analysis.Diagnostic{Pos: pos, End: end, Category: category, Message: fmt.Sprintf(format, args...)})
+// checker checks one document's frontmatter.
+type checker struct {
+	report  func(analysis.Diagnostic)
+	content func() []byte // the document's text
+	fixes   bool          // the run wants suggested fixes
+	today   time.Time
+	reqs    []requirement
+}
+
+func (c *checker) reportf(pos, end token.Pos, category, format string, args ...any) {
+	c.report(analysis.Diagnostic{Pos: pos, End: end, Category: category, Message: fmt.Sprintf(format, args...)})
 }
 
 func (c *checker) check(d *sotparse.Doc) {
@@ -170,7 +221,7 @@ func (c *checker) check(d *sotparse.Doc) {
 		if k := likelyKey(f.Key); k != "" {
 			msg += fmt.Sprintf(" (did you mean %q?)", k)
 		}
-		c.pass.Report(analysis.Diagnostic{Pos: f.KeyPos, End: f.KeyPos + token.Pos(len(f.Key)), Category: "unknown-key", Message: msg})
+		c.report(analysis.Diagnostic{Pos: f.KeyPos, End: f.KeyPos + token.Pos(len(f.Key)), Category: "unknown-key", Message: msg})
 	}
 }
 
@@ -229,20 +280,20 @@ func (c *checker) required(d *sotparse.Doc) {
 			}
 			present = true
 			if f.Scalar && isEmpty(f) {
-				c.report(f.KeyPos, f.KeyPos+token.Pos(len(f.Key)), "empty", "required frontmatter key %q has an empty value", f.Key)
+				c.reportf(f.KeyPos, f.KeyPos+token.Pos(len(f.Key)), "empty", "required frontmatter key %q has an empty value", f.Key)
 			}
 		}
 		if present {
 			continue
 		}
 		diag := analysis.Diagnostic{Pos: fm.Pos, End: fm.Pos + 3, Category: "required", Message: req.msg}
-		if len(alts) == 1 && alts[0] == "core_promotion_status" && c.ws.Fixes() {
+		if len(alts) == 1 && alts[0] == "core_promotion_status" && c.fixes {
 			diag.SuggestedFixes = []analysis.SuggestedFix{{
 				Message:   "add core_promotion_status: not-promoted",
 				TextEdits: []analysis.TextEdit{{Pos: fm.Close, End: fm.Close, NewText: []byte("core_promotion_status: not-promoted" + c.eol(d, fm.Close))}},
 			}}
 		}
-		c.pass.Report(diag)
+		c.report(diag)
 	}
 }
 
@@ -259,7 +310,7 @@ func isEmpty(f *sotparse.Field) bool {
 // eol returns the line ending of the line before pos: "\r\n" or "\n".
 func (c *checker) eol(d *sotparse.Doc, pos token.Pos) string {
 	off := d.File.Tok.Offset(pos)
-	if off >= 2 && bytes.Equal(c.ws.Content(d)[off-2:off], []byte("\r\n")) {
+	if off >= 2 && bytes.Equal(c.content()[off-2:off], []byte("\r\n")) {
 		return "\r\n"
 	}
 	return "\n"
@@ -273,7 +324,7 @@ func (c *checker) valueSpan(d *sotparse.Doc, f *sotparse.Field) (token.Pos, toke
 	if f.Value == "" || start > end || end > d.File.Tok.Size() {
 		return f.ValuePos, f.ValueEnd
 	}
-	if content := c.ws.Content(d); end <= len(content) {
+	if content := c.content(); end <= len(content) {
 		if i := bytes.Index(content[start:end], []byte(f.Value)); i >= 0 {
 			return f.ValuePos + token.Pos(i), f.ValuePos + token.Pos(i+len(f.Value))
 		}
@@ -293,16 +344,16 @@ func (c *checker) status(d *sotparse.Doc) {
 			Pos: pos, End: end, Category: "status",
 			Message: fmt.Sprintf("frontmatter status %q must be lower-case %q", f.Value, lower),
 		}
-		if f.Value == string(c.ws.Content(d)[d.File.Tok.Offset(pos):d.File.Tok.Offset(end)]) {
+		if f.Value == string(c.content()[d.File.Tok.Offset(pos):d.File.Tok.Offset(end)]) {
 			diag.SuggestedFixes = []analysis.SuggestedFix{{
 				Message:   fmt.Sprintf("replace %q with %q", f.Value, lower),
 				TextEdits: []analysis.TextEdit{{Pos: pos, End: end, NewText: []byte(lower)}},
 			}}
 		}
-		c.pass.Report(diag)
+		c.report(diag)
 		return
 	}
-	c.report(pos, end, "status", "frontmatter status %q is not in the status vocabulary (%s)", f.Value, strings.Join(statuses.List(), ", "))
+	c.reportf(pos, end, "status", "frontmatter status %q is not in the status vocabulary (%s)", f.Value, strings.Join(statuses.List(), ", "))
 }
 
 func (c *checker) dates(d *sotparse.Doc) {
@@ -318,14 +369,14 @@ func (c *checker) dates(d *sotparse.Doc) {
 			}
 		}
 		pos, end := at(f)
-		c.report(pos, end, "date", "%s %q is not a valid YYYY-MM-DD date", f.Key, f.Value)
+		c.reportf(pos, end, "date", "%s %q is not a valid YYYY-MM-DD date", f.Key, f.Value)
 		return time.Time{}, false
 	}
 	created, okC := parse(fm.Created)
 	reviewed, okR := parse(fm.LastReviewed)
 	if okC && okR && created.After(reviewed) {
 		pos, end := at(fm.LastReviewed)
-		c.report(pos, end, "date-order", "last_reviewed %s is before created %s", fm.LastReviewed.Value, fm.Created.Value)
+		c.reportf(pos, end, "date-order", "last_reviewed %s is before created %s", fm.LastReviewed.Value, fm.Created.Value)
 	}
 	for _, x := range []struct {
 		f  *sotparse.Field
@@ -334,7 +385,7 @@ func (c *checker) dates(d *sotparse.Doc) {
 	}{{fm.Created, created, okC}, {fm.LastReviewed, reviewed, okR}} {
 		if x.ok && x.t.After(c.today) {
 			pos, end := at(x.f)
-			c.report(pos, end, "future-date", "%s %s is in the future (today is %s)", x.f.Key, x.f.Value, c.today.Format(time.DateOnly))
+			c.reportf(pos, end, "future-date", "%s %s is in the future (today is %s)", x.f.Key, x.f.Value, c.today.Format(time.DateOnly))
 		}
 	}
 }
