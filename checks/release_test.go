@@ -13,6 +13,7 @@ import (
 	"github.com/svrnty/sotvet/checks"
 	"github.com/svrnty/sotvet/checks/checktest"
 	"github.com/svrnty/sotvet/internal/safefs"
+	"github.com/svrnty/sotvet/sotparse"
 )
 
 // TestReleaseMatchesFullRun is the guarantee of a run that lets the texts
@@ -181,5 +182,68 @@ func TestReleaseEdgeCases(t *testing.T) {
 	}
 	if got := run(growingFS{FS: os.DirFS(dir), path: ".sot/R-CLOSEOUT.md"}, true); fmt.Sprint(got) != fmt.Sprint(want) {
 		t.Errorf("a file that grew since discovery:\n%s", diffLines(want, got))
+	}
+}
+
+// TestReleaseAbove checks that a run lets the texts go only when its
+// documents total more than Options.ReleaseAbove bytes, and that what it
+// reports does not depend on it.
+func TestReleaseAbove(t *testing.T) {
+	root, err := filepath.Abs(filepath.Join("..", "testdata", "workspace"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	fsys, err := safefs.Open(root, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer fsys.Close()
+	var docBytes int64
+	err = filepath.WalkDir(root, func(p string, de fs.DirEntry, err error) error {
+		if err != nil || !de.Type().IsRegular() {
+			return err
+		}
+		rel, err := filepath.Rel(root, p)
+		if err != nil || sotparse.RoleOf(filepath.ToSlash(rel)) != sotparse.RoleDoc {
+			return err
+		}
+		info, err := de.Info()
+		if err == nil {
+			docBytes += info.Size()
+		}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	run := func(above int64) (released int, out []string) {
+		t.Helper()
+		res, ws, err := checks.Run(checks.Options{Root: root, FS: fsys, Analyzers: checks.All, ReleaseText: true, ReleaseAbove: above, NoFixes: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, d := range ws.Docs {
+			if d.Released() {
+				released++
+			}
+		}
+		for _, f := range res.Findings {
+			out = append(out, show(f)+fmt.Sprint(f.Related)+f.Fingerprint)
+		}
+		return released, out
+	}
+	allGo, want := run(0)
+	if allGo == 0 {
+		t.Fatal("ReleaseAbove 0: no text was let go")
+	}
+	// Only documents count: a byte under their total, the texts go; at
+	// their total, they stay.
+	if n, got := run(docBytes - 1); n != allGo || strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("ReleaseAbove %d (under the documents' %d bytes): %d texts let go, want %d; same findings: %v", docBytes-1, docBytes, n, allGo, strings.Join(got, "\n") == strings.Join(want, "\n"))
+	}
+	for _, above := range []int64{docBytes, checks.KeepTextUpTo} {
+		if n, got := run(above); n != 0 || strings.Join(got, "\n") != strings.Join(want, "\n") {
+			t.Errorf("ReleaseAbove %d (the documents total %d bytes): %d texts let go, want none; same findings: %v", above, docBytes, n, strings.Join(got, "\n") == strings.Join(want, "\n"))
+		}
 	}
 }

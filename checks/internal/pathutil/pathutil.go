@@ -4,6 +4,7 @@ package pathutil
 import (
 	"path"
 	"strings"
+	"sync"
 
 	"github.com/svrnty/sotvet/sotparse"
 )
@@ -40,18 +41,29 @@ func SourcePath(v string) (string, bool) {
 
 // Resolver answers whether a workspace-relative path exists.
 type Resolver struct {
-	ws   *sotparse.Workspace
+	ws *sotparse.Workspace
+	// The index by base name, built the first time a path is missing:
+	// most references resolve as they are written, and building it
+	// costs a sort and a map entry per workspace file.
+	once sync.Once
 	base map[string][]string // base name -> workspace paths of that name
 }
 
-// NewResolver indexes the workspace's paths.
+// NewResolver returns a Resolver of the workspace's paths.
 func NewResolver(ws *sotparse.Workspace) *Resolver {
-	r := &Resolver{ws: ws, base: map[string][]string{}}
-	for _, p := range ws.Paths() {
-		b := path.Base(p)
-		r.base[b] = append(r.base[b], p)
-	}
-	return r
+	return &Resolver{ws: ws}
+}
+
+// byBase returns the workspace paths whose base name is b.
+func (r *Resolver) byBase(b string) []string {
+	r.once.Do(func() {
+		r.base = map[string][]string{}
+		for _, p := range r.ws.Paths() {
+			b := path.Base(p)
+			r.base[b] = append(r.base[b], p)
+		}
+	})
+	return r.base[b]
 }
 
 // Exists reports whether p names a file or directory of the workspace. A bare
@@ -60,7 +72,7 @@ func (r *Resolver) Exists(p string) bool {
 	if r.ws.Exists(p) {
 		return true
 	}
-	return !strings.Contains(strings.TrimSuffix(p, "/"), "/") && len(r.base[p]) > 0
+	return !strings.Contains(strings.TrimSuffix(p, "/"), "/") && len(r.byBase(p)) > 0
 }
 
 // Moved returns the one workspace path with the base name of the missing
@@ -69,7 +81,7 @@ func (r *Resolver) Moved(p string) string {
 	if strings.HasSuffix(p, "/") {
 		return ""
 	}
-	if c := r.base[path.Base(p)]; len(c) == 1 && c[0] != p {
+	if c := r.byBase(path.Base(p)); len(c) == 1 && c[0] != p {
 		return c[0]
 	}
 	return ""
