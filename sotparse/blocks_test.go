@@ -248,14 +248,7 @@ func TestPlainText(t *testing.T) {
 // each result to a fresh Doc.Blocks: reused memory must not leak one
 // document's blocks into the next.
 func TestBlockDecoderReuse(t *testing.T) {
-	var docs []*Doc
-	for _, dir := range sampleAndCorpus(t) {
-		ws, err := Load(dir, Options{NoGit: true})
-		if err != nil {
-			t.Fatal(err)
-		}
-		docs = append(docs, ws.Docs...)
-	}
+	docs := sampleAndCorpusDocs(t)
 	sort.Slice(docs, func(i, j int) bool { return len(docs[i].blockEnc) < len(docs[j].blockEnc) })
 	var order []*Doc
 	for i, j := 0, len(docs)-1; i <= j; i, j = i+1, j-1 {
@@ -379,14 +372,7 @@ func copyAllTexts(d *Doc) []string {
 // and random documents; and checks that the buffer BlocksIn sizes from
 // the encoding holds the texts it copies without growing.
 func TestBlockTextViews(t *testing.T) {
-	var docs []*Doc
-	for _, dir := range sampleAndCorpus(t) {
-		ws, err := Load(dir, Options{NoGit: true})
-		if err != nil {
-			t.Fatal(err)
-		}
-		docs = append(docs, ws.Docs...)
-	}
+	docs := sampleAndCorpusDocs(t)
 	pieces := []string{"# Title `x`\n", "para one\n", "line two\n", "\n", "- item **b** `c`\n", "- [x] done\n",
 		"  - nested <b>x</b>\n", "> quote\n", "| a | b |\n|---|---|\n| c | `d` |\n", "a&amp;b \\* esc\n",
 		"<https://x.y/z>\n", "```\ncode\n```\n", "Setext\n---\n", "x  \ny\n", "\r\n", "~~s~~ t\n", "[l](u) m\n"}

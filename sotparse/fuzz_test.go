@@ -35,6 +35,21 @@ func sampleAndCorpus(t testing.TB) []string {
 	return dirs
 }
 
+// sampleAndCorpusDocs returns the documents of sampleAndCorpus's
+// workspaces.
+func sampleAndCorpusDocs(t testing.TB) []*Doc {
+	t.Helper()
+	var docs []*Doc
+	for _, dir := range sampleAndCorpus(t) {
+		ws, err := Load(dir, Options{NoGit: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		docs = append(docs, ws.Docs...)
+	}
+	return docs
+}
+
 // addCorpusSeeds adds every real corpus file whose name ends in one of exts.
 func addCorpusSeeds(f *testing.F, exts ...string) {
 	dir, ok := testcorpus.Dir()
