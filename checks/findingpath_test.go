@@ -14,23 +14,7 @@ import (
 // severityOf.
 func TestResolverSpan(t *testing.T) {
 	rng := rand.New(rand.NewPCG(20, 6))
-	fset := token.NewFileSet()
-	var files []*token.File
-	for range 12 {
-		var b strings.Builder
-		for range rng.IntN(6) {
-			b.WriteString(strings.Repeat("x", rng.IntN(30)))
-			if rng.IntN(4) > 0 {
-				b.WriteByte('\n')
-			}
-		}
-		content := []byte(b.String())
-		tf := fset.AddFile("f"+string(rune('a'+len(files)))+".md", -1, len(content))
-		if rng.IntN(5) > 0 {
-			tf.SetLinesForContent(content)
-		}
-		files = append(files, tf)
-	}
+	fset, files := randomFileSet(rng, 12)
 	in := func(tf *token.File) token.Pos { return token.Pos(tf.Base() + rng.IntN(tf.Size()+1)) }
 	sev := map[string]Severity{"hygiene": SeverityError, "structure/item-acceptance": SeverityWarning, "status/": SeverityWarning, "authority": ""}
 	checks := []string{"hygiene", "structure", "status", "authority", "secrets", "x"}

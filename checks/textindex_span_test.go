@@ -13,23 +13,7 @@ import (
 // start.
 func TestDocSpan(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 8))
-	fset := token.NewFileSet()
-	var files []*token.File
-	for range 12 {
-		var b strings.Builder
-		for range rng.IntN(6) {
-			b.WriteString(strings.Repeat("x", rng.IntN(30)))
-			if rng.IntN(4) > 0 {
-				b.WriteByte('\n')
-			}
-		}
-		content := []byte(b.String())
-		tf := fset.AddFile("f.md", -1, len(content))
-		if rng.IntN(5) > 0 {
-			tf.SetLinesForContent(content)
-		}
-		files = append(files, tf)
-	}
+	fset, files := randomFileSet(rng, 12)
 	pos := func() token.Pos {
 		f := files[rng.IntN(len(files))]
 		if rng.IntN(10) == 0 {
@@ -56,4 +40,27 @@ func TestDocSpan(t *testing.T) {
 			t.Fatalf("docSpan(%d, %d) in file at %d+%d = %d %d:%d, span gives %d %d:%d", p, end, tf.Base(), tf.Size(), o, l, c, wo, wl, wc)
 		}
 	}
+}
+
+// randomFileSet returns a file set of n files of random lines, empty files
+// and files without a line table among them, and the files in order.
+func randomFileSet(rng *rand.Rand, n int) (*token.FileSet, []*token.File) {
+	fset := token.NewFileSet()
+	var files []*token.File
+	for range n {
+		var b strings.Builder
+		for range rng.IntN(6) {
+			b.WriteString(strings.Repeat("x", rng.IntN(30)))
+			if rng.IntN(4) > 0 {
+				b.WriteByte('\n')
+			}
+		}
+		content := []byte(b.String())
+		tf := fset.AddFile("f"+string(rune('a'+len(files)))+".md", -1, len(content))
+		if rng.IntN(5) > 0 {
+			tf.SetLinesForContent(content)
+		}
+		files = append(files, tf)
+	}
+	return fset, files
 }
