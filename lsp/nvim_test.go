@@ -50,8 +50,9 @@ var nvimVersionRE = regexp.MustCompile(`NVIM v(\d+)\.(\d+)`)
 // with each Neovim snippet of docs/editors.md as the init.lua. A snippet the
 // installed Neovim is new enough for runs for real (testdata/nvim.lua): two
 // documents and the workboard of a copy of the sample workspace share one
-// server process, a quick fix applies, and an unsaved edit of WORKBOARD.yaml
-// changes another open document's diagnostics. A snippet for a newer Neovim
+// server process, a quick fix applies, an unsaved edit of WORKBOARD.yaml
+// changes another open document's diagnostics, and a second workspace gets
+// a second server. A snippet for a newer Neovim
 // is parsed and run against stand-ins of the API it calls
 // (testdata/nvim-standin.lua). .ci/run installs Debian's Neovim
 // (scripts/ci/tools.sh); elsewhere the test skips when it is absent.
@@ -99,7 +100,7 @@ func TestNeovim(t *testing.T) {
 			if err := os.WriteFile(init, []byte(s.code), 0o644); err != nil {
 				t.Fatal(err)
 			}
-			root := sample(t)
+			root, root2 := sample(t), sample(t)
 			log := filepath.Join(dir, "nvim.log")
 			starts := filepath.Join(dir, "starts")
 			runs := !newer(s.min, installed)
@@ -110,7 +111,7 @@ func TestNeovim(t *testing.T) {
 				cmd = exec.Command(nvim, "--headless", "-n", "-i", "NONE", "-u", "NONE", "-c", "filetype on", "-c", "luafile "+standin)
 			}
 			cmd.Env = append(os.Environ(), "PATH="+bin+string(os.PathListSeparator)+os.Getenv("PATH"),
-				"WS="+root, "DOC="+issuesRel, "DOC2="+prdRel, "OUT="+log, "SNIPPET="+init, "MIN="+fmt.Sprintf("%d.%d", s.min[0], s.min[1]),
+				"WS="+root, "WS2="+root2, "DOC="+issuesRel, "DOC2="+prdRel, "OUT="+log, "SNIPPET="+init, "MIN="+fmt.Sprintf("%d.%d", s.min[0], s.min[1]),
 				"SOTVET_STARTS="+starts, "HOME="+dir, "XDG_CONFIG_HOME="+dir, "XDG_STATE_HOME="+dir, "XDG_CACHE_HOME="+dir, "XDG_DATA_HOME="+dir)
 			out, runErr := cmd.CombinedOutput()
 			got, _ := os.ReadFile(log)
@@ -122,14 +123,14 @@ func TestNeovim(t *testing.T) {
 				return
 			}
 			for _, want := range []string{"clients: 1, attached buffers: 3", "applied: add core_promotion_status", "cleared",
-				"cross-file: CTO-WORK-101 is \"validated\" here but \"candidate\" in WORKBOARD.yaml", "cross-file cleared"} {
+				"cross-file: CTO-WORK-101 is \"validated\" here but \"candidate\" in WORKBOARD.yaml", "cross-file cleared", "second workspace: its own client"} {
 				if !strings.Contains(string(got), want) {
 					t.Errorf("log lacks %q:\n%s", want, got)
 				}
 			}
 			pids, _ := os.ReadFile(starts)
-			if n := strings.Count(string(pids), "\n"); n != 1 {
-				t.Errorf("the editor started sotvet %d times, want once for the workspace", n)
+			if n := strings.Count(string(pids), "\n"); n != 2 {
+				t.Errorf("the editor started sotvet %d times, want once for each of the two workspaces", n)
 			}
 			t.Logf("nvim:\n%s", got)
 		})

@@ -2,7 +2,8 @@
 -- headless, after the init.lua the test took from docs/editors.md: two
 -- documents and the workboard of one workspace share one server; a quick fix
 -- applies; an unsaved edit of WORKBOARD.yaml changes the diagnostics of
--- another open document, and undoing it clears them.
+-- another open document, and undoing it clears them; a document of a second
+-- workspace gets a server of its own.
 local root, doc_rel, doc2_rel = os.getenv('WS'), os.getenv('DOC'), os.getenv('DOC2')
 local out = io.open(os.getenv('OUT'), 'w')
 local function log(s) out:write(s .. '\n'); out:flush() end
@@ -111,6 +112,14 @@ local ok, err = pcall(function()
 
   ids = sotvet_clients()
   if #ids ~= 1 then fail('want one sotvet client at the end, have ' .. #ids) end
+
+  -- A document of another workspace gets a server of its own.
+  vim.cmd('edit ' .. vim.fn.fnameescape(os.getenv('WS2') .. '/' .. doc_rel))
+  local other = vim.api.nvim_get_current_buf()
+  wait('a second client for the second workspace', function() return #sotvet_clients() == 2 end)
+  local a = sotvet_clients(other)
+  if #a ~= 1 or a[1] == id then fail('the second workspace is served by ' .. vim.inspect(a)) end
+  log('second workspace: its own client')
 end)
 if not ok then fail(tostring(err)) end
 log('PASS')
