@@ -13,13 +13,15 @@ import (
 
 // checker runs the checks on one snapshot of the repository.
 type checker struct {
-	g         *git
 	s         *state
 	conflicts []Conflict
 	checks    []ledger.GuardCheck
 	wts       []ledger.GuardWorktree
 	procs     []ledger.GuardProcess
 }
+
+// git is the runner in the repository's common directory.
+func (c *checker) git() *git { return &git{c.s.repo} }
 
 func (c *checker) add(name, status, reason, detail string) {
 	c.checks = append(c.checks, ledger.GuardCheck{Name: name, Status: status, Reason: reason, Detail: detail})
@@ -65,7 +67,7 @@ func (c *checker) worktrees() {
 			go func() {
 				defer wg.Done()
 				// Commits HEAD has that the main worktree's HEAD lacks.
-				out, err := c.g.run("rev-list", "-n", "1", w.head, "--not", mainHead, "--")
+				out, err := c.git().run("rev-list", "-n", "1", w.head, "--not", mainHead, "--")
 				if err != nil {
 					gw.State = "unknown" // its HEAD cannot be compared: fail closed
 					return
@@ -92,7 +94,7 @@ func (c *checker) commitTimes() map[string]string {
 		return m
 	}
 	args := append([]string{"log", "--no-walk=unsorted", "--format=%H %cI"}, heads...)
-	out, err := c.g.run(append(args, "--")...)
+	out, err := c.git().run(append(args, "--")...)
 	if err != nil {
 		return m
 	}

@@ -21,6 +21,7 @@ import (
 	"time"
 
 	"github.com/svrnty/sotvet/harness/ledger"
+	"github.com/svrnty/sotvet/internal/safegit"
 )
 
 // Check names, in the order a record lists them.
@@ -94,9 +95,9 @@ func Run(opt Options) (*ledger.Guard, error) {
 		Worktrees:     []ledger.GuardWorktree{},
 		Processes:     []ledger.GuardProcess{},
 	}
-	gt := newGit(repo)
-	before := observe(gt, repo)
-	c := &checker{g: gt, s: before, conflicts: conflicts}
+	before := observe(repo)
+	defer before.close()
+	c := &checker{s: before, conflicts: conflicts}
 	c.worktrees()
 	c.mainStatus()
 	c.active()
@@ -108,7 +109,8 @@ func Run(opt Options) (*ledger.Guard, error) {
 	}
 	// Observed again the same way, readable or not: a repository that
 	// turned readable, or changed, in between shows in the digests.
-	after := observe(gt, repo)
+	after := observe(repo)
+	after.close()
 	g.Before, g.After = before.digests, after.digests
 	g.Unchanged = before.digests == after.digests
 	if g.Unchanged {
@@ -129,7 +131,8 @@ func Run(opt Options) (*ledger.Guard, error) {
 }
 
 // observe snapshots the repository, or records why it cannot be read.
-func observe(gt *git, repo string) *state {
+// Close the state when done with it: it holds the shadow git runs in.
+func observe(repo string) *state {
 	fail := func(err error) *state {
 		s := &state{err: err}
 		s.digest()
@@ -138,13 +141,13 @@ func observe(gt *git, repo string) *state {
 	if info, err := os.Stat(repo); err != nil || !info.IsDir() {
 		return fail(fmt.Errorf("%s is not a directory", repo))
 	}
-	if _, err := gt.run("rev-parse", "--git-dir"); err != nil {
+	r, err := safegit.Open(repo, safegit.Options{Exact: true})
+	if err != nil {
 		return fail(err)
 	}
-	if err := gt.filterOff(); err != nil {
-		return fail(err)
-	}
-	return snapshot(gt)
+	s := snapshot(r)
+	s.repo = r
+	return s
 }
 
 // changed names the digests that differ.

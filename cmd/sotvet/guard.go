@@ -22,8 +22,9 @@ changing it: the worktree list (branch, HEAD, dirty state, last commit
 time of each), the main worktree's status, linked worktrees holding work,
 lock files and merges or rebases in progress, processes working inside
 the repository (command names only), and the configured conflicts. Each
-check is pass, blocked or unknown; unknown blocks too. Git runs with no
-optional locks, hooks, fsmonitor, filters or user configuration.
+check is pass, blocked or unknown; unknown blocks too. Git never reads
+the repository's configuration (nor the system's or the user's), so no
+program the repository names runs; it takes no optional locks.
 
 The guard record (schema: sotvet schema guard) is written as
 RUNS/guards/<guard-id>.json; sotvet harness verify checks it, and the

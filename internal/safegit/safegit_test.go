@@ -1,0 +1,148 @@
+package safegit_test
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/svrnty/sotvet/internal/safegit"
+	"github.com/svrnty/sotvet/internal/safegit/safegittest"
+)
+
+// The hostile repository is hostile: plain git runs the marker in it.
+// Without this, the test below could pass for a marker that never runs.
+func TestHostileRepoRunsMarkerUnderPlainGit(t *testing.T) {
+	h := safegittest.New(t)
+	cmd := exec.Command("git", "-C", h.Dir, "status", "--porcelain")
+	cmd.Env = append(os.Environ(), "GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL=/dev/null")
+	cmd.CombinedOutput()
+	if h.Ran() == "" {
+		t.Fatal("plain git status did not run the marker: the hostile repository proves nothing")
+	}
+}
+
+// Every read sotvet makes runs in the shadow: the marker never runs.
+func TestNoProgramOfTheRepositoryRuns(t *testing.T) {
+	h := safegittest.New(t)
+	r, err := safegit.Open(h.Dir, safegit.Options{Exact: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	calls := [][]string{
+		{"status", "--porcelain=v2", "-z", "--branch", "--untracked-files=normal", "--ignore-submodules=dirty"},
+		{"status", "--porcelain"}, // a submodule's status would need another git: it fails instead
+		{"for-each-ref", "--format=%(objectname) %(refname)"},
+		{"log", "-1", "--format=%H %cI %G?"},
+		{"diff", "--name-only", "HEAD", "--"},
+		{"diff", "-U0", "HEAD", "--"},
+		{"diff", "--cached", "--name-only", "-z"},
+		{"ls-files", "-z", "--others", "--ignored", "--exclude-standard", "--directory"},
+		{"ls-files", "-z", "--stage"},
+		{"rev-parse", "--show-toplevel"},
+	}
+	var outs []string
+	for _, c := range calls {
+		out, err := r.Run("", nil, c...)
+		outs = append(outs, strings.Join(c, " ")+": "+string(out)+" err="+errString(err))
+	}
+	if ran := h.Ran(); ran != "" {
+		t.Fatalf("the repository's programs ran:\n%s\n%s", ran, strings.Join(outs, "\n"))
+	}
+	st, err := r.Run("", nil, "status", "--porcelain=v2", "-z", "--branch", "--ignore-submodules=dirty")
+	if err != nil || !strings.Contains(string(st), "M. ") || !strings.Contains(string(st), "b.md") {
+		t.Fatalf("status in the shadow = %q, %v; want b.md staged", st, err)
+	}
+	if strings.Contains(string(st), "a.md") {
+		t.Fatalf("a.md, only touched, shows as changed: %q", st)
+	}
+}
+
+// A repository owned by another user is read without safe.directory, and
+// nothing of it runs (as root this is the attack of the finding).
+func TestOtherOwnerReadWithoutRunning(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("needs root to give the repository to another user")
+	}
+	h := safegittest.New(t)
+	if err := filepath.Walk(h.Dir, func(p string, _ os.FileInfo, _ error) error { return os.Lchown(p, 4242, 4242) }); err != nil {
+		t.Fatal(err)
+	}
+	r, err := safegit.Open(h.Dir, safegit.Options{Exact: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	if _, err := r.Run("", nil, "status", "--porcelain=v2", "--ignore-submodules=dirty"); err != nil {
+		t.Fatal(err)
+	}
+	if h.Ran() != "" {
+		t.Fatalf("ran: %s", h.Ran())
+	}
+	for _, e := range r.Env() {
+		if strings.Contains(e, "safe.directory") {
+			t.Fatalf("environment sets safe.directory: %s", e)
+		}
+	}
+}
+
+// A FIFO HEAD, index or .gitignore is refused before git opens it, at once.
+func TestFIFORefused(t *testing.T) {
+	for _, name := range []string{".git/HEAD", ".git/index", "sub/.gitignore", ".gitignore"} {
+		t.Run(name, func(t *testing.T) {
+			h := safegittest.New(t)
+			p := filepath.Join(h.Dir, name)
+			os.MkdirAll(filepath.Dir(p), 0o755)
+			os.Remove(p)
+			if err := syscall.Mkfifo(p, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			start := time.Now()
+			r, err := safegit.Open(h.Dir, safegit.Options{Exact: true})
+			if err == nil {
+				err = r.CheckIgnoreFiles(h.Dir)
+				r.Close()
+			}
+			if err == nil || !strings.Contains(err.Error(), "regular file") {
+				t.Fatalf("err = %v, want a refusal of the FIFO", err)
+			}
+			if d := time.Since(start); d > 5*time.Second {
+				t.Fatalf("took %s", d)
+			}
+		})
+	}
+}
+
+// A git process that hangs is killed at the deadline.
+func TestDeadline(t *testing.T) {
+	h := safegittest.New(t)
+	r, err := safegit.Open(h.Dir, safegit.Options{Exact: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	// .gitattributes turned into a FIFO after the checks: git blocks on it.
+	p := filepath.Join(h.Dir, "sub2", ".gitattributes")
+	os.MkdirAll(filepath.Dir(p), 0o755)
+	os.WriteFile(filepath.Join(h.Dir, "sub2", "f"), []byte("x"), 0o644)
+	syscall.Mkfifo(p, 0o644)
+	old := safegit.Timeout
+	safegit.Timeout = 500 * time.Millisecond
+	defer func() { safegit.Timeout = old }()
+	start := time.Now()
+	_, err = r.Run("", nil, "check-attr", "-a", "sub2/f")
+	if err == nil || time.Since(start) > 5*time.Second {
+		t.Fatalf("err = %v after %s, want the deadline", err, time.Since(start))
+	}
+}
+
+func errString(err error) string {
+	if err == nil {
+		return ""
+	}
+	return err.Error()
+}
