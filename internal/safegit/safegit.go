@@ -97,12 +97,10 @@ func GitPath() (string, error) {
 	return gitPath, gitPathErr
 }
 
-// Open finds the repository holding dir and builds its shadow. Close it.
-func Open(dir string, opt Options) (*Repo, error) {
-	g, err := GitPath()
-	if err != nil {
-		return nil, err
-	}
+// Find finds the repository holding dir, as git's discovery would, by
+// reading the file system only: no process starts. Its GitDir, Common,
+// WorkTree and Bare are set; it cannot run git (Open can).
+func Find(dir string, opt Options) (*Repo, error) {
 	abs, err := filepath.Abs(dir)
 	if err != nil {
 		return nil, err
@@ -110,10 +108,24 @@ func Open(dir string, opt Options) (*Repo, error) {
 	if r, err := filepath.EvalSymlinks(abs); err == nil {
 		abs = r
 	}
-	r := &Repo{git: g, owner: true}
+	r := &Repo{}
 	if err := r.locate(abs, opt); err != nil {
 		return nil, err
 	}
+	return r, nil
+}
+
+// Open finds the repository holding dir and builds its shadow. Close it.
+func Open(dir string, opt Options) (*Repo, error) {
+	g, err := GitPath()
+	if err != nil {
+		return nil, err
+	}
+	r, err := Find(dir, opt)
+	if err != nil {
+		return nil, err
+	}
+	r.git, r.owner = g, true
 	if err := r.build(opt); err != nil {
 		r.Close()
 		return nil, err
@@ -402,6 +414,9 @@ func linkIfPresent(target, link string) error {
 	return os.Symlink(target, link)
 }
 
+// IndexFile is the index git reads.
+func (r *Repo) IndexFile() string { return r.index }
+
 // Close removes the shadow.
 func (r *Repo) Close() error {
 	if r == nil || !r.owner || r.shadow == "" {
@@ -524,7 +539,7 @@ func OpenRegular(p string) (*os.File, error) {
 	}
 	if !info.Mode().IsRegular() {
 		f.Close()
-		return nil, fmt.Errorf("%s is not a regular file (%s)", p, info.Mode().Type())
+		return nil, fmt.Errorf("%s is not a regular file (%s)", p, kind(info.Mode()))
 	}
 	// Back to blocking reads: a regular file never blocks anyway.
 	if err := syscall.SetNonblock(fd, false); err != nil {
@@ -544,7 +559,7 @@ func (r *Repo) CheckIgnoreFiles(dir string) error {
 	}
 	bad := func(p string) error {
 		if info, err := os.Lstat(p); err == nil && !info.Mode().IsRegular() && info.Mode()&fs.ModeSymlink == 0 {
-			return fmt.Errorf("%s is not a regular file (%s): git would block reading it", p, info.Mode().Type())
+			return fmt.Errorf("%s is not a regular file (%s): git would block reading it", p, kind(info.Mode()))
 		}
 		return nil
 	}
@@ -577,7 +592,7 @@ func (r *Repo) CheckIgnoreFiles(dir string) error {
 			return nil
 		}
 		if n := d.Name(); (n == ".gitignore" || n == ".gitattributes") && !d.Type().IsRegular() && d.Type()&fs.ModeSymlink == 0 {
-			return fmt.Errorf("%s is not a regular file (%s): git would block reading it", p, d.Type())
+			return fmt.Errorf("%s is not a regular file (%s): git would block reading it", p, kind(d.Type()))
 		}
 		return nil
 	})
@@ -624,6 +639,23 @@ func userExcludes() string {
 		return ""
 	}
 	return path
+}
+
+// kind names a file type for a message.
+func kind(m fs.FileMode) string {
+	switch {
+	case m&fs.ModeNamedPipe != 0:
+		return "named pipe"
+	case m&fs.ModeSocket != 0:
+		return "socket"
+	case m&fs.ModeDevice != 0:
+		return "device"
+	case m.IsDir():
+		return "directory"
+	case m&fs.ModeSymlink != 0:
+		return "symbolic link"
+	}
+	return "special file"
 }
 
 func quoteValue(s string) string {
