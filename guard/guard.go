@@ -15,6 +15,7 @@ import (
 	"crypto/ed25519"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -171,21 +172,37 @@ func changed(a, b ledger.GuardDigests) []string {
 // Write seals g (signing it when key is set) and writes it as
 // RUNS/guards/<guard-id>.json, failing if that file exists. It returns
 // the path.
+//
+// The record never lands in the repository it vouches for, nor in its
+// git directory, however the path is spelt: the runs root is resolved
+// through every link of the part that exists (so --out LINK/new-dir is
+// judged where LINK leads), guards/ must be a real directory, and the
+// file is created under an os.Root of the runs root, which no link can
+// leave.
 func Write(runsRoot string, g *ledger.Guard, key ed25519.PrivateKey) (string, error) {
-	// The record never lands in the repository it vouches for.
-	root, err := filepath.Abs(runsRoot)
+	abs, err := filepath.Abs(runsRoot)
 	if err != nil {
 		return "", err
 	}
-	if r, err := filepath.EvalSymlinks(root); err == nil {
-		root = r
+	real, err := resolveExisting(abs)
+	if err != nil {
+		return "", err
 	}
-	dirs := []string{g.Repo}
+	forbidden := []string{g.Repo}
+	if r, err := safegit.Find(g.Repo, safegit.Options{Exact: true}); err == nil {
+		forbidden = append(forbidden, r.GitDir, r.Common)
+	}
 	for _, w := range g.Worktrees {
-		dirs = append(dirs, w.Path)
+		forbidden = append(forbidden, w.Path)
 	}
-	for _, d := range dirs {
-		if root == d || strings.HasPrefix(root, d+string(filepath.Separator)) {
+	for _, d := range forbidden {
+		if d == "" {
+			continue
+		}
+		if rd, err := filepath.EvalSymlinks(d); err == nil {
+			d = rd
+		}
+		if real == d || strings.HasPrefix(real, d+string(filepath.Separator)) {
 			return "", fmt.Errorf("the runs root %s is inside the repository the guard checked (%s): writing the record would change it", runsRoot, d)
 		}
 	}
@@ -193,9 +210,62 @@ func Write(runsRoot string, g *ledger.Guard, key ed25519.PrivateKey) (string, er
 	if err != nil {
 		return "", err
 	}
-	p := ledger.GuardPath(runsRoot, g.GuardID)
-	if err := ledger.WriteNew(p, data); err != nil {
+	if err := os.MkdirAll(real, 0o755); err != nil {
 		return "", err
 	}
-	return p, nil
+	root, err := os.OpenRoot(real)
+	if err != nil {
+		return "", err
+	}
+	defer root.Close()
+	if err := root.Mkdir(ledger.GuardsDir, 0o755); err != nil && !errors.Is(err, fs.ErrExist) {
+		return "", err
+	}
+	if info, err := root.Lstat(ledger.GuardsDir); err != nil {
+		return "", err
+	} else if !info.IsDir() {
+		return "", fmt.Errorf("%s is not a directory (a link is refused: the record would land where it leads)", filepath.Join(runsRoot, ledger.GuardsDir))
+	}
+	name := filepath.Join(ledger.GuardsDir, g.GuardID+".json")
+	f, err := root.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	if err != nil {
+		return "", err
+	}
+	_, err = f.Write(data)
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		root.Remove(name)
+		return "", err
+	}
+	return ledger.GuardPath(runsRoot, g.GuardID), nil
+}
+
+// resolveExisting resolves the links of the longest part of abs that
+// exists and appends the rest, which Write then creates as directories.
+func resolveExisting(abs string) (string, error) {
+	var rest []string
+	p := filepath.Clean(abs)
+	for {
+		if _, err := os.Lstat(p); err == nil {
+			r, err := filepath.EvalSymlinks(p)
+			if err != nil {
+				return "", err
+			}
+			for i := len(rest) - 1; i >= 0; i-- {
+				r = filepath.Join(r, rest[i])
+			}
+			return r, nil
+		}
+		parent := filepath.Dir(p)
+		if parent == p {
+			return abs, nil
+		}
+		rest = append(rest, filepath.Base(p))
+		p = parent
+	}
 }
