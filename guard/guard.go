@@ -18,6 +18,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -44,6 +45,10 @@ type Options struct {
 	// Conflicts are worktrees that must not be active: a path (anything
 	// with a "/") or a work id (see Conflict).
 	Conflicts []string
+	// AssumeOutside are PIDs the operator declares to work outside the
+	// repository (--assume-outside): processes the guard cannot inspect
+	// (a VM's PID 1) that would otherwise block. The record carries them.
+	AssumeOutside []int
 	// ProcDir is /proc; tests may point it elsewhere.
 	ProcDir string
 	// Now is the clock; default time.Now.
@@ -82,6 +87,13 @@ func Run(opt Options) (*ledger.Guard, error) {
 		}
 		conflicts = append(conflicts, cf)
 	}
+	for _, pid := range opt.AssumeOutside {
+		if pid <= 0 {
+			return nil, fmt.Errorf("guard: --assume-outside %d is not a process id", pid)
+		}
+	}
+	assume := slices.Sorted(slices.Values(opt.AssumeOutside))
+	assume = slices.Compact(assume)
 	started := opt.Now().UTC()
 	id, err := ledger.NewGuardID(started)
 	if err != nil {
@@ -98,7 +110,7 @@ func Run(opt Options) (*ledger.Guard, error) {
 	}
 	before := observe(repo)
 	defer before.close()
-	c := &checker{s: before, conflicts: conflicts}
+	c := &checker{s: before, conflicts: conflicts, assume: assume}
 	c.worktrees()
 	c.mainStatus()
 	c.active()
@@ -120,6 +132,7 @@ func Run(opt Options) (*ledger.Guard, error) {
 		c.add(CheckUnchanged, ledger.CheckBlocked, ledger.ReasonChanged, "the repository changed while the guard ran: "+strings.Join(changed(before.digests, after.digests), ", "))
 	}
 	g.Checks, g.Worktrees, g.Processes = c.checks, c.wts, c.procs
+	g.Uninspected, g.AssumedOutside = c.uninspected, assume
 	if g.Worktrees == nil {
 		g.Worktrees = []ledger.GuardWorktree{}
 	}

@@ -52,3 +52,44 @@ func TestHostileRepositoryRunsNothing(t *testing.T) {
 		}
 	}
 }
+
+// TestAssumeOutside (issue 32, point 9): a process of the repository's
+// owner that cannot be inspected is named (pid, command, owner) and
+// blocks; --assume-outside with its PID is the operator's decision, which
+// lets the check pass and is carried by the record.
+func TestAssumeOutside(t *testing.T) {
+	_, core := newRepo(t)
+	proc := t.TempDir()
+	writeFile(t, filepath.Join(proc, "4000000", "cwd"), "not a link")
+	writeFile(t, filepath.Join(proc, "4000000", "comm"), "init\n")
+	g, err := Run(Options{Repo: core, ProcDir: proc})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := check(t, g, CheckProcesses)
+	if c.Status != ledger.CheckUnknown || !strings.Contains(c.Detail, "init (pid 4000000, uid ") || !strings.Contains(c.Detail, "--assume-outside PID") {
+		t.Fatalf("without a decision: %+v", c)
+	}
+	if len(g.Uninspected) != 1 || g.Uninspected[0].PID != 4000000 || g.Uninspected[0].AssumedOutside || len(g.AssumedOutside) != 0 {
+		t.Fatalf("uninspected %+v assumed %v", g.Uninspected, g.AssumedOutside)
+	}
+	g, err = Run(Options{Repo: core, ProcDir: proc, AssumeOutside: []int{4000000, 4000000}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c = check(t, g, CheckProcesses)
+	if c.Status != ledger.CheckPass || !strings.Contains(c.Detail, "assumed outside by the operator (--assume-outside): init (pid 4000000") {
+		t.Fatalf("with the decision: %+v", c)
+	}
+	if len(g.AssumedOutside) != 1 || g.AssumedOutside[0] != 4000000 || !g.Uninspected[0].AssumedOutside {
+		t.Fatalf("the record does not carry the decision: %+v %v", g.Uninspected, g.AssumedOutside)
+	}
+	// Another PID decides nothing about this one.
+	g, _ = Run(Options{Repo: core, ProcDir: proc, AssumeOutside: []int{7}})
+	if c := check(t, g, CheckProcesses); c.Status != ledger.CheckUnknown {
+		t.Fatalf("an unrelated PID made the check pass: %+v", c)
+	}
+	if _, err := Run(Options{Repo: core, AssumeOutside: []int{0}}); err == nil {
+		t.Fatal("--assume-outside 0 accepted")
+	}
+}
