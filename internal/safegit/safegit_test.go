@@ -94,7 +94,8 @@ func TestOtherOwnerReadWithoutRunning(t *testing.T) {
 func TestFIFORefused(t *testing.T) {
 	for _, name := range []string{".git/HEAD", ".git/index", "sub/.gitignore", ".gitignore"} {
 		t.Run(name, func(t *testing.T) {
-			h := safegittest.New(t)
+			t.Parallel()
+			h := safegittest.Hostile{Dir: plainRepo(t)}
 			p := filepath.Join(h.Dir, name)
 			os.MkdirAll(filepath.Dir(p), 0o755)
 			os.Remove(p)
@@ -119,7 +120,7 @@ func TestFIFORefused(t *testing.T) {
 
 // A git process that hangs is killed at the deadline.
 func TestDeadline(t *testing.T) {
-	h := safegittest.New(t)
+	h := safegittest.Hostile{Dir: plainRepo(t)}
 	r, err := safegit.Open(h.Dir, safegit.Options{Exact: true})
 	if err != nil {
 		t.Fatal(err)
@@ -145,4 +146,18 @@ func errString(err error) string {
 		return ""
 	}
 	return err.Error()
+}
+
+// plainRepo is a repository with one commit and nothing hostile.
+func plainRepo(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	for _, args := range [][]string{{"init", "-q"}, {"commit", "-q", "--allow-empty", "-m", "base"}} {
+		cmd := exec.Command("git", append([]string{"-C", dir, "-c", "user.name=t", "-c", "user.email=t@t"}, args...)...)
+		cmd.Env = append(os.Environ(), "GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL=/dev/null")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+	return dir
 }
