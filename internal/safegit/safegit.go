@@ -183,6 +183,14 @@ func (r *Repo) locate(dir string, opt Options) error {
 func (r *Repo) tryDir(d string) (bool, error) {
 	dotgit := filepath.Join(d, ".git")
 	info, err := os.Lstat(dotgit)
+	if err == nil && info.Mode()&fs.ModeSymlink != 0 {
+		// A linked .git: git follows it to the directory (or file).
+		if info, err = os.Stat(dotgit); err == nil && info.IsDir() {
+			if real, err := filepath.EvalSymlinks(dotgit); err == nil {
+				dotgit = real
+			}
+		}
+	}
 	switch {
 	case err == nil && info.IsDir():
 		if isGitDir(dotgit) {

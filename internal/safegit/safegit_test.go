@@ -161,3 +161,59 @@ func plainRepo(t *testing.T) string {
 	}
 	return dir
 }
+
+// Find finds what git finds: the same work tree and git directory, for a
+// subdirectory, a linked worktree, a separate git directory, a linked
+// .git, a bare repository and GIT_DIR.
+func TestFindAgreesWithGit(t *testing.T) {
+	base := t.TempDir()
+	if r, err := filepath.EvalSymlinks(base); err == nil {
+		base = r
+	}
+	git := func(dir string, args ...string) string {
+		t.Helper()
+		cmd := exec.Command("git", append([]string{"-C", dir, "-c", "user.name=t", "-c", "user.email=t@t"}, args...)...)
+		cmd.Env = append(os.Environ(), "GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL=/dev/null")
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+		return strings.TrimSpace(string(out))
+	}
+	main := filepath.Join(base, "main")
+	git(base, "init", "-q", main)
+	git(main, "commit", "-q", "--allow-empty", "-m", "base")
+	os.MkdirAll(filepath.Join(main, "a", "b"), 0o755)
+	git(main, "worktree", "add", "-q", filepath.Join(base, "linked"))
+	git(base, "init", "-q", "--separate-git-dir", filepath.Join(base, "sep.git"), filepath.Join(base, "sep"))
+	git(base, "init", "-q", "--bare", filepath.Join(base, "bare.git"))
+	os.MkdirAll(filepath.Join(base, "sym"), 0o755)
+	git(base, "init", "-q", filepath.Join(base, "symsrc"))
+	os.Symlink(filepath.Join(base, "symsrc", ".git"), filepath.Join(base, "sym", ".git"))
+	for _, dir := range []string{main, filepath.Join(main, "a", "b"), filepath.Join(base, "linked"), filepath.Join(base, "sep"), filepath.Join(base, "sym"), filepath.Join(base, "bare.git")} {
+		r, err := safegit.Find(dir, safegit.Options{})
+		if err != nil {
+			t.Fatalf("%s: %v", dir, err)
+		}
+		gitDir := git(dir, "rev-parse", "--path-format=absolute", "--git-dir")
+		if rg, _ := filepath.EvalSymlinks(r.GitDir); rg != gitDir && r.GitDir != gitDir {
+			t.Errorf("%s: GitDir %s, git says %s", dir, r.GitDir, gitDir)
+		}
+		if strings.HasSuffix(dir, ".git") {
+			if !r.Bare || r.WorkTree != "" {
+				t.Errorf("%s: bare %v, work tree %q", dir, r.Bare, r.WorkTree)
+			}
+			continue
+		}
+		if top := git(dir, "rev-parse", "--show-toplevel"); r.WorkTree != top {
+			t.Errorf("%s: WorkTree %s, git says %s", dir, r.WorkTree, top)
+		}
+	}
+	t.Setenv("GIT_DIR", filepath.Join(main, ".git"))
+	if r, err := safegit.Find(base, safegit.Options{}); err != nil || r.GitDir != filepath.Join(main, ".git") || r.WorkTree != base {
+		t.Errorf("GIT_DIR: %+v, %v", r, err)
+	}
+	if _, err := safegit.Find(base, safegit.Options{Exact: true}); err == nil {
+		t.Error("Exact took GIT_DIR from the environment")
+	}
+}
