@@ -16,7 +16,7 @@ import (
 
 	yaml "go.yaml.in/yaml/v4"
 
-	"github.com/svrnty/sotvet/harness/stage"
+	"github.com/svrnty/sotvet/internal/stage"
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/svrnty/sotvet/internal/lazyre"

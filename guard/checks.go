@@ -13,13 +13,17 @@ import (
 
 // checker runs the checks on one snapshot of the repository.
 type checker struct {
-	g         *git
-	s         *state
-	conflicts []Conflict
-	checks    []ledger.GuardCheck
-	wts       []ledger.GuardWorktree
-	procs     []ledger.GuardProcess
+	assume      []int // --assume-outside: the operator's decision
+	uninspected []ledger.GuardUninspected
+	s           *state
+	conflicts   []Conflict
+	checks      []ledger.GuardCheck
+	wts         []ledger.GuardWorktree
+	procs       []ledger.GuardProcess
 }
+
+// git is the runner in the repository's common directory.
+func (c *checker) git() *git { return &git{c.s.repo} }
 
 func (c *checker) add(name, status, reason, detail string) {
 	c.checks = append(c.checks, ledger.GuardCheck{Name: name, Status: status, Reason: reason, Detail: detail})
@@ -65,7 +69,7 @@ func (c *checker) worktrees() {
 			go func() {
 				defer wg.Done()
 				// Commits HEAD has that the main worktree's HEAD lacks.
-				out, err := c.g.run("rev-list", "-n", "1", w.head, "--not", mainHead, "--")
+				out, err := c.git().run("rev-list", "-n", "1", w.head, "--not", mainHead, "--")
 				if err != nil {
 					gw.State = "unknown" // its HEAD cannot be compared: fail closed
 					return
@@ -92,7 +96,7 @@ func (c *checker) commitTimes() map[string]string {
 		return m
 	}
 	args := append([]string{"log", "--no-walk=unsorted", "--format=%H %cI"}, heads...)
-	out, err := c.g.run(append(args, "--")...)
+	out, err := c.git().run(append(args, "--")...)
 	if err != nil {
 		return m
 	}
@@ -239,6 +243,17 @@ func (c *checker) processes(procDir string) {
 	}
 	ps := scanProcs(procDir, roots, owner)
 	c.procs = ps.found
+	var open, assumed []string
+	for i := range ps.uninspected {
+		u := &ps.uninspected[i]
+		if slices.Contains(c.assume, u.PID) {
+			u.AssumedOutside = true
+			assumed = append(assumed, u.String())
+		} else {
+			open = append(open, u.String())
+		}
+	}
+	c.uninspected = ps.uninspected
 	switch {
 	case len(ps.found) > 0:
 		var names []string
@@ -248,10 +263,17 @@ func (c *checker) processes(procDir string) {
 		c.add(CheckProcesses, ledger.CheckBlocked, ledger.ReasonProcess, strings.Join(names, "; "))
 	case ps.err != nil:
 		c.add(CheckProcesses, ledger.CheckUnknown, ledger.ReasonOwnershipUncertain, "cannot list processes: "+oneLine(ps.err.Error()))
-	case ps.ownerUncertain > 0:
-		c.add(CheckProcesses, ledger.CheckUnknown, ledger.ReasonOwnershipUncertain, fmt.Sprintf("%s of the repository's owner (uid %d) could not be inspected", plural(ps.ownerUncertain, "process", "processes"), owner))
 	default:
+		if len(open) > 0 {
+			c.add(CheckProcesses, ledger.CheckUnknown, ledger.ReasonOwnershipUncertain, fmt.Sprintf(
+				"%s of the repository's owner (uid %d) could not be inspected: %s; rerun with read access to them, or, knowing that one works outside the repository, rerun with --assume-outside PID (recorded in the guard record)",
+				plural(len(open), "process", "processes"), owner, strings.Join(open, ", ")))
+			return
+		}
 		detail := "no process works inside the repository or its worktrees"
+		if len(assumed) > 0 {
+			detail += "; assumed outside by the operator (--assume-outside): " + strings.Join(assumed, ", ")
+		}
 		if ps.otherUncertain > 0 {
 			detail += fmt.Sprintf(" (%s of other users than the repository's owner not inspected)", plural(ps.otherUncertain, "process", "processes"))
 		}

@@ -15,12 +15,15 @@ import (
 	"crypto/ed25519"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
 	"github.com/svrnty/sotvet/harness/ledger"
+	"github.com/svrnty/sotvet/internal/safegit"
 )
 
 // Check names, in the order a record lists them.
@@ -42,6 +45,10 @@ type Options struct {
 	// Conflicts are worktrees that must not be active: a path (anything
 	// with a "/") or a work id (see Conflict).
 	Conflicts []string
+	// AssumeOutside are PIDs the operator declares to work outside the
+	// repository (--assume-outside): processes the guard cannot inspect
+	// (a VM's PID 1) that would otherwise block. The record carries them.
+	AssumeOutside []int
 	// ProcDir is /proc; tests may point it elsewhere.
 	ProcDir string
 	// Now is the clock; default time.Now.
@@ -80,6 +87,13 @@ func Run(opt Options) (*ledger.Guard, error) {
 		}
 		conflicts = append(conflicts, cf)
 	}
+	for _, pid := range opt.AssumeOutside {
+		if pid <= 0 {
+			return nil, fmt.Errorf("guard: --assume-outside %d is not a process id", pid)
+		}
+	}
+	assume := slices.Sorted(slices.Values(opt.AssumeOutside))
+	assume = slices.Compact(assume)
 	started := opt.Now().UTC()
 	id, err := ledger.NewGuardID(started)
 	if err != nil {
@@ -94,9 +108,9 @@ func Run(opt Options) (*ledger.Guard, error) {
 		Worktrees:     []ledger.GuardWorktree{},
 		Processes:     []ledger.GuardProcess{},
 	}
-	gt := newGit(repo)
-	before := observe(gt, repo)
-	c := &checker{g: gt, s: before, conflicts: conflicts}
+	before := observe(repo)
+	defer before.close()
+	c := &checker{s: before, conflicts: conflicts, assume: assume}
 	c.worktrees()
 	c.mainStatus()
 	c.active()
@@ -108,7 +122,8 @@ func Run(opt Options) (*ledger.Guard, error) {
 	}
 	// Observed again the same way, readable or not: a repository that
 	// turned readable, or changed, in between shows in the digests.
-	after := observe(gt, repo)
+	after := observe(repo)
+	after.close()
 	g.Before, g.After = before.digests, after.digests
 	g.Unchanged = before.digests == after.digests
 	if g.Unchanged {
@@ -117,6 +132,7 @@ func Run(opt Options) (*ledger.Guard, error) {
 		c.add(CheckUnchanged, ledger.CheckBlocked, ledger.ReasonChanged, "the repository changed while the guard ran: "+strings.Join(changed(before.digests, after.digests), ", "))
 	}
 	g.Checks, g.Worktrees, g.Processes = c.checks, c.wts, c.procs
+	g.Uninspected, g.AssumedOutside = c.uninspected, assume
 	if g.Worktrees == nil {
 		g.Worktrees = []ledger.GuardWorktree{}
 	}
@@ -129,7 +145,8 @@ func Run(opt Options) (*ledger.Guard, error) {
 }
 
 // observe snapshots the repository, or records why it cannot be read.
-func observe(gt *git, repo string) *state {
+// Close the state when done with it: it holds the shadow git runs in.
+func observe(repo string) *state {
 	fail := func(err error) *state {
 		s := &state{err: err}
 		s.digest()
@@ -138,13 +155,13 @@ func observe(gt *git, repo string) *state {
 	if info, err := os.Stat(repo); err != nil || !info.IsDir() {
 		return fail(fmt.Errorf("%s is not a directory", repo))
 	}
-	if _, err := gt.run("rev-parse", "--git-dir"); err != nil {
+	r, err := safegit.Open(repo, safegit.Options{Exact: true})
+	if err != nil {
 		return fail(err)
 	}
-	if err := gt.filterOff(); err != nil {
-		return fail(err)
-	}
-	return snapshot(gt)
+	s := snapshot(r)
+	s.repo = r
+	return s
 }
 
 // changed names the digests that differ.
@@ -168,21 +185,37 @@ func changed(a, b ledger.GuardDigests) []string {
 // Write seals g (signing it when key is set) and writes it as
 // RUNS/guards/<guard-id>.json, failing if that file exists. It returns
 // the path.
+//
+// The record never lands in the repository it vouches for, nor in its
+// git directory, however the path is spelt: the runs root is resolved
+// through every link of the part that exists (so --out LINK/new-dir is
+// judged where LINK leads), guards/ must be a real directory, and the
+// file is created under an os.Root of the runs root, which no link can
+// leave.
 func Write(runsRoot string, g *ledger.Guard, key ed25519.PrivateKey) (string, error) {
-	// The record never lands in the repository it vouches for.
-	root, err := filepath.Abs(runsRoot)
+	abs, err := filepath.Abs(runsRoot)
 	if err != nil {
 		return "", err
 	}
-	if r, err := filepath.EvalSymlinks(root); err == nil {
-		root = r
+	real, err := resolveExisting(abs)
+	if err != nil {
+		return "", err
 	}
-	dirs := []string{g.Repo}
+	forbidden := []string{g.Repo}
+	if r, err := safegit.Find(g.Repo, safegit.Options{Exact: true}); err == nil {
+		forbidden = append(forbidden, r.GitDir, r.Common)
+	}
 	for _, w := range g.Worktrees {
-		dirs = append(dirs, w.Path)
+		forbidden = append(forbidden, w.Path)
 	}
-	for _, d := range dirs {
-		if root == d || strings.HasPrefix(root, d+string(filepath.Separator)) {
+	for _, d := range forbidden {
+		if d == "" {
+			continue
+		}
+		if rd, err := filepath.EvalSymlinks(d); err == nil {
+			d = rd
+		}
+		if real == d || strings.HasPrefix(real, d+string(filepath.Separator)) {
 			return "", fmt.Errorf("the runs root %s is inside the repository the guard checked (%s): writing the record would change it", runsRoot, d)
 		}
 	}
@@ -190,9 +223,62 @@ func Write(runsRoot string, g *ledger.Guard, key ed25519.PrivateKey) (string, er
 	if err != nil {
 		return "", err
 	}
-	p := ledger.GuardPath(runsRoot, g.GuardID)
-	if err := ledger.WriteNew(p, data); err != nil {
+	if err := os.MkdirAll(real, 0o755); err != nil {
 		return "", err
 	}
-	return p, nil
+	root, err := os.OpenRoot(real)
+	if err != nil {
+		return "", err
+	}
+	defer root.Close()
+	if err := root.Mkdir(ledger.GuardsDir, 0o755); err != nil && !errors.Is(err, fs.ErrExist) {
+		return "", err
+	}
+	if info, err := root.Lstat(ledger.GuardsDir); err != nil {
+		return "", err
+	} else if !info.IsDir() {
+		return "", fmt.Errorf("%s is not a directory (a link is refused: the record would land where it leads)", filepath.Join(runsRoot, ledger.GuardsDir))
+	}
+	name := filepath.Join(ledger.GuardsDir, g.GuardID+".json")
+	f, err := root.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	if err != nil {
+		return "", err
+	}
+	_, err = f.Write(data)
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		root.Remove(name)
+		return "", err
+	}
+	return ledger.GuardPath(runsRoot, g.GuardID), nil
+}
+
+// resolveExisting resolves the links of the longest part of abs that
+// exists and appends the rest, which Write then creates as directories.
+func resolveExisting(abs string) (string, error) {
+	var rest []string
+	p := filepath.Clean(abs)
+	for {
+		if _, err := os.Lstat(p); err == nil {
+			r, err := filepath.EvalSymlinks(p)
+			if err != nil {
+				return "", err
+			}
+			for i := len(rest) - 1; i >= 0; i-- {
+				r = filepath.Join(r, rest[i])
+			}
+			return r, nil
+		}
+		parent := filepath.Dir(p)
+		if parent == p {
+			return abs, nil
+		}
+		rest = append(rest, filepath.Base(p))
+		p = parent
+	}
 }

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"io/fs"
 	"os"
+	"os/user"
 	"path/filepath"
 	"sort"
 	"strconv"
@@ -24,7 +25,9 @@ type procScan struct {
 	// repository owner's (which block) and other users' (which cannot
 	// reach into a repository they do not own unless it lets them).
 	ownerUncertain, otherUncertain int
-	err                            error // /proc itself could not be read
+	// uninspected names the owner's processes counted in ownerUncertain.
+	uninspected []ledger.GuardUninspected
+	err         error // /proc itself could not be read
 }
 
 // scanProcs lists the processes whose working directory or an open file
@@ -53,6 +56,11 @@ func scanProcs(procDir string, roots []string, owner uint32) procScan {
 		if !certain {
 			if uid, ok := procUID(dir); !ok || uid == owner {
 				ps.ownerUncertain++
+				u := ledger.GuardUninspected{PID: pid, Command: comm(dir), UID: -1}
+				if ok {
+					u.UID, u.Owner = int(uid), userName(uid)
+				}
+				ps.uninspected = append(ps.uninspected, u)
 			} else {
 				ps.otherUncertain++
 			}
@@ -63,6 +71,7 @@ func scanProcs(procDir string, roots []string, owner uint32) procScan {
 		ps.found = append(ps.found, ledger.GuardProcess{PID: pid, Command: comm(dir), Worktree: where, Via: via})
 	}
 	sort.Slice(ps.found, func(i, j int) bool { return ps.found[i].PID < ps.found[j].PID })
+	sort.Slice(ps.uninspected, func(i, j int) bool { return ps.uninspected[i].PID < ps.uninspected[j].PID })
 	return ps
 }
 
@@ -132,6 +141,25 @@ func procUID(dir string) (uint32, bool) {
 		return 0, false
 	}
 	return st.Uid, true
+}
+
+// userName is uid's login name from the user database, or "".
+func userName(uid uint32) string {
+	u, err := user.LookupId(strconv.FormatUint(uint64(uid), 10))
+	if err != nil {
+		return ""
+	}
+	return comm0(u.Username)
+}
+
+// comm0 keeps a name printable.
+func comm0(s string) string {
+	return strings.Map(func(r rune) rune {
+		if r < 0x20 || r == 0x7f {
+			return '?'
+		}
+		return r
+	}, s)
 }
 
 // ownerOf is the owner of path, or false when it cannot be told.

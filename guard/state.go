@@ -4,13 +4,17 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
 	"strings"
 	"sync"
+
+	"github.com/svrnty/sotvet/internal/safegit"
 
 	"github.com/svrnty/sotvet/harness/ledger"
 )
@@ -36,6 +40,8 @@ type state struct {
 	worktrees []worktree
 	refs      []byte
 	status    []wtStatus // by worktree, in list order
+	repos     []*git     // by worktree: git in it (nil: bare or prunable)
+	repo      *safegit.Repo
 	digests   ledger.GuardDigests
 }
 
@@ -45,54 +51,63 @@ type wtStatus struct {
 	changes int
 }
 
+// close removes the shadow git ran in.
+func (s *state) close() {
+	if s.repo != nil {
+		s.repo.Close()
+	}
+}
+
 // maxIndex bounds the index bytes the guard digests; a larger index is
 // digested by its size and time only.
 const maxIndex = 256 << 20
 
-// snapshot reads the repository's state with read-only git calls.
-func snapshot(g *git) *state {
+// snapshot reads the repository's state: the worktree list from git's
+// own files (as git worktree list reads them), refs and status through
+// safegit.
+func snapshot(r *safegit.Repo) *state {
 	s := &state{}
 	defer s.digest()
-	out, err := g.run("rev-parse", "--path-format=absolute", "--git-common-dir")
+	s.common = r.Common
+	refsOut, err := (&git{r}).run("for-each-ref", "--format=%(objectname) %(refname)")
 	if err != nil {
 		s.err = err
 		return s
 	}
-	s.common = strings.TrimSpace(string(out))
-	if s.list, err = g.run("worktree", "list", "--porcelain", "-z"); err != nil {
-		// git before 2.36 has no -z: records are lines then.
-		var err2 error
-		if s.list, err2 = g.run("worktree", "list", "--porcelain"); err2 != nil {
+	s.refs = refsOut
+	refs := map[string]string{}
+	for _, line := range strings.Split(string(refsOut), "\n") {
+		if id, name, ok := strings.Cut(line, " "); ok {
+			refs[name] = id
+		}
+	}
+	if s.worktrees, err = listWorktrees(r, refs); err != nil {
+		s.err = err
+		return s
+	}
+	s.list = formatWorktrees(s.worktrees)
+	s.repos = make([]*git, len(s.worktrees))
+	for i, w := range s.worktrees {
+		if w.bare || w.prunable {
+			continue
+		}
+		var wr *safegit.Repo
+		if i == 0 {
+			wr, err = r.Main(w.path)
+		} else {
+			wr, err = r.Linked(w.admin, w.path)
+		}
+		if err != nil {
 			s.err = err
 			return s
 		}
-		s.list = bytes.ReplaceAll(s.list, []byte{'\n'}, []byte{0})
-	}
-	s.worktrees = parseWorktrees(s.list)
-	if len(s.worktrees) == 0 {
-		s.err = fmt.Errorf("git worktree list: no worktree")
-		return s
-	}
-	admins := adminDirs(s.common)
-	for i := range s.worktrees {
-		w := &s.worktrees[i]
-		if i == 0 {
-			w.admin = s.common
-		} else {
-			w.admin = admins[filepath.Clean(w.path)]
-		}
+		s.repos[i] = &git{wr}
 	}
 	var wg sync.WaitGroup
-	var refsErr error
-	wg.Add(1)
-	go func() {
-		defer wg.Done()
-		s.refs, refsErr = g.run("for-each-ref", "--format=%(objectname) %(refname)")
-	}()
 	s.status = make([]wtStatus, len(s.worktrees))
 	sem := make(chan struct{}, 4)
 	for i, w := range s.worktrees {
-		if w.bare || w.prunable {
+		if s.repos[i] == nil {
 			continue
 		}
 		wg.Add(1)
@@ -101,76 +116,110 @@ func snapshot(g *git) *state {
 			sem <- struct{}{}
 			defer func() { <-sem }()
 			st := &s.status[i]
-			st.out, st.err = g.in(w.path).run("status", "--porcelain=v2", "-z", "--branch", "--untracked-files=normal", "--ignore-submodules=dirty")
+			if st.err = s.repos[i].r.CheckIgnoreFiles(w.path); st.err != nil {
+				return
+			}
+			st.out, st.err = s.repos[i].run("status", "--porcelain=v2", "-z", "--branch", "--untracked-files=normal", "--ignore-submodules=dirty")
 			st.changes = countChanges(st.out)
 		}()
 	}
 	wg.Wait()
-	if refsErr != nil {
-		s.err = refsErr
-	}
 	return s
 }
 
-// parseWorktrees reads git worktree list --porcelain -z: records of
-// NUL-terminated attributes, each record ended by an empty one.
-func parseWorktrees(out []byte) []worktree {
-	var ws []worktree
-	var cur *worktree
-	for _, f := range strings.Split(string(out), "\x00") {
-		if f == "" {
-			cur = nil
-			continue
+// listWorktrees reads the worktree list as git worktree list does: the
+// main worktree (or the bare repository), then each linked one from
+// COMMON/worktrees/NAME (gitdir, HEAD, locked), sorted by path. HEADs
+// are resolved through refs, the output of for-each-ref.
+func listWorktrees(r *safegit.Repo, refs map[string]string) ([]worktree, error) {
+	head := func(admin string) (id, branch string, detached bool, err error) {
+		b, err := safegit.ReadFile(filepath.Join(admin, "HEAD"), 4096)
+		if err != nil {
+			return "", "", false, err
 		}
-		key, val, _ := strings.Cut(f, " ")
-		if key == "worktree" {
-			ws = append(ws, worktree{path: val})
-			cur = &ws[len(ws)-1]
-			continue
+		v := strings.TrimSpace(string(b))
+		if ref, ok := strings.CutPrefix(v, "ref: "); ok {
+			return refs[ref], ref, false, nil
 		}
-		if cur == nil {
-			continue
-		}
-		switch key {
-		case "HEAD":
-			cur.head = val
-		case "branch":
-			cur.branch = val
-		case "bare":
-			cur.bare = true
-		case "detached":
-			cur.detached = true
-		case "locked":
-			cur.locked = true
-		case "prunable":
-			cur.prunable = true
+		return v, "", true, nil
+	}
+	main := worktree{admin: r.Common}
+	switch {
+	case r.Bare && r.GitDir == r.Common:
+		main.path, main.bare = r.Common, true
+	case r.GitDir == r.Common:
+		main.path = r.WorkTree
+	case filepath.Base(r.Common) == ".git":
+		main.path = filepath.Dir(r.Common)
+	default:
+		main.path, main.bare = r.Common, true
+	}
+	if !main.bare {
+		var err error
+		if main.head, main.branch, main.detached, err = head(r.Common); err != nil {
+			return nil, err
 		}
 	}
-	return ws
-}
-
-// adminDirs maps each linked worktree's path to its git directory, from
-// COMMON/worktrees/*/gitdir (git's own record of where it lives).
-func adminDirs(common string) map[string]string {
-	m := map[string]string{}
-	base := filepath.Join(common, "worktrees")
+	base := filepath.Join(r.Common, "worktrees")
 	ents, err := os.ReadDir(base)
-	if err != nil {
-		return m
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return nil, err
 	}
+	var linked []worktree
 	for _, e := range ents {
 		if !e.IsDir() {
 			continue
 		}
 		admin := filepath.Join(base, e.Name())
-		b, err := readSmall(filepath.Join(admin, "gitdir"), 4096)
+		b, err := safegit.ReadFile(filepath.Join(admin, "gitdir"), 4096)
 		if err != nil {
-			continue
+			return nil, err
 		}
-		p := strings.TrimSpace(string(b))
-		m[filepath.Clean(filepath.Dir(p))] = admin
+		dotgit := strings.TrimSpace(string(b))
+		if !filepath.IsAbs(dotgit) {
+			dotgit = filepath.Join(admin, dotgit)
+		}
+		w := worktree{path: filepath.Dir(filepath.Clean(dotgit)), admin: admin}
+		if _, err := os.Lstat(dotgit); err != nil {
+			w.prunable = true
+		}
+		if _, err := os.Lstat(filepath.Join(admin, "locked")); err == nil {
+			w.locked = true
+		}
+		if w.head, w.branch, w.detached, err = head(admin); err != nil && !w.prunable {
+			return nil, err
+		}
+		linked = append(linked, w)
 	}
-	return m
+	sort.Slice(linked, func(i, j int) bool { return linked[i].path < linked[j].path })
+	return append([]worktree{main}, linked...), nil
+}
+
+// formatWorktrees writes the list as git worktree list --porcelain -z
+// would: what the worktrees digest covers.
+func formatWorktrees(ws []worktree) []byte {
+	var b bytes.Buffer
+	for _, w := range ws {
+		fmt.Fprintf(&b, "worktree %s\x00", w.path)
+		if w.bare {
+			b.WriteString("bare\x00")
+		} else {
+			fmt.Fprintf(&b, "HEAD %s\x00", w.head)
+			if w.detached {
+				b.WriteString("detached\x00")
+			} else {
+				fmt.Fprintf(&b, "branch %s\x00", w.branch)
+			}
+		}
+		if w.locked {
+			b.WriteString("locked\x00")
+		}
+		if w.prunable {
+			b.WriteString("prunable\x00")
+		}
+		b.WriteByte(0)
+	}
+	return b.Bytes()
 }
 
 // countChanges counts the entries of git status --porcelain=v2 -z that
@@ -249,22 +298,8 @@ func indexStamp(admin string) []byte {
 }
 
 // readSmall reads a regular file of at most limit bytes, refusing links
-// and anything else that is not a plain file.
-func readSmall(p string, limit int64) ([]byte, error) {
-	info, err := os.Lstat(p)
-	if err != nil {
-		return nil, err
-	}
-	if !info.Mode().IsRegular() || info.Size() > limit {
-		return nil, fmt.Errorf("%s: not a small regular file", p)
-	}
-	f, err := os.Open(p)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	return io.ReadAll(io.LimitReader(f, limit))
-}
+// and anything else that is not a plain file, without blocking on one.
+func readSmall(p string, limit int64) ([]byte, error) { return safegit.ReadFile(p, limit) }
 
 // sortedUnique returns ss sorted without repeats.
 func sortedUnique(ss []string) []string {

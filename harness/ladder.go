@@ -9,8 +9,8 @@ import (
 	"github.com/svrnty/sotvet/harness/contract"
 	"github.com/svrnty/sotvet/harness/engine/fake"
 	"github.com/svrnty/sotvet/harness/evidence"
-	"github.com/svrnty/sotvet/harness/stage"
 	"github.com/svrnty/sotvet/harness/verify"
+	"github.com/svrnty/sotvet/internal/stage"
 )
 
 // Ladder configures a staged run (harness run --stage N).

@@ -11,7 +11,7 @@ import (
 
 	"github.com/svrnty/sotvet/harness"
 	"github.com/svrnty/sotvet/harness/evidence"
-	"github.com/svrnty/sotvet/harness/stage"
+	"github.com/svrnty/sotvet/internal/stage"
 )
 
 // TestApprovalConsumedOnce: runs racing for two approvals; each approval is

@@ -11,8 +11,8 @@ import (
 
 	"github.com/svrnty/sotvet/harness/evidence"
 	"github.com/svrnty/sotvet/harness/ledger"
-	"github.com/svrnty/sotvet/harness/stage"
 	"github.com/svrnty/sotvet/harness/verify"
+	"github.com/svrnty/sotvet/internal/stage"
 )
 
 // Reasons a stage is not validated.

@@ -14,8 +14,8 @@ import (
 	"github.com/svrnty/sotvet/harness/evidence"
 	"github.com/svrnty/sotvet/harness/internal/gitws"
 	"github.com/svrnty/sotvet/harness/ledger"
-	"github.com/svrnty/sotvet/harness/stage"
 	"github.com/svrnty/sotvet/harness/verify"
+	"github.com/svrnty/sotvet/internal/stage"
 )
 
 // PacketOptions name the run an approval packet is for.

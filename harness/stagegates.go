@@ -13,7 +13,7 @@ import (
 	"github.com/svrnty/sotvet/harness/engine/fake"
 	"github.com/svrnty/sotvet/harness/evidence"
 	"github.com/svrnty/sotvet/harness/ledger"
-	"github.com/svrnty/sotvet/harness/stage"
+	"github.com/svrnty/sotvet/internal/stage"
 )
 
 // gateFailure is one failing stage entry gate.

@@ -13,7 +13,7 @@ import (
 	"github.com/svrnty/sotvet/harness/internal/proc"
 	"github.com/svrnty/sotvet/harness/internal/tree"
 	"github.com/svrnty/sotvet/harness/ledger"
-	"github.com/svrnty/sotvet/harness/stage"
+	"github.com/svrnty/sotvet/internal/stage"
 )
 
 // ladderState is what a staged run adds to a run.

@@ -53,3 +53,24 @@ func TestGuardSection(t *testing.T) {
 		t.Error("the API lacks the guard verdict")
 	}
 }
+
+// An operator's --assume-outside decision shows beside the verdict.
+func TestGuardAssumedOutside(t *testing.T) {
+	runs := t.TempDir()
+	ts := serve(t, sampleCopy(t), runs)
+	at := time.Now().UTC().Add(-90 * time.Second)
+	id, _ := ledger.NewGuardID(at)
+	g := ledgertest.Guard(id, at.Format(time.RFC3339), "/home/u/core", "", "")
+	g.Uninspected = []ledger.GuardUninspected{{PID: 1, Command: "process_api", UID: 0, Owner: "root", AssumedOutside: true}}
+	g.AssumedOutside = []int{1}
+	ledgertest.Write(t, runs, g, nil)
+	want := `<p id="guard-assumed"><strong>Operator's decision:</strong> assumed outside the repository without inspection (<code>--assume-outside</code>): process_api (pid 1, uid 0 root).</p>`
+	o := get(t, ts, "/")
+	for deadline := time.Now().Add(3 * time.Second); !strings.Contains(o.body, id) && time.Now().Before(deadline); {
+		time.Sleep(50 * time.Millisecond)
+		o = get(t, ts, "/")
+	}
+	if !strings.Contains(o.body, want) {
+		t.Errorf("no %q on the overview:\n%s", want, o.body[strings.Index(o.body, `id="guard"`):][:1500])
+	}
+}

@@ -1,46 +1,49 @@
 package sotparse
 
 import (
-	"bytes"
+	"errors"
 	"fmt"
-	"os"
-	"os/exec"
 	"strings"
+
+	"github.com/svrnty/sotvet/internal/safegit"
 )
 
 // GitIgnored asks git which paths under dir it ignores. Outside a git work
-// tree (or without git) it returns nil: nothing is ignored.
+// tree (or without git) it returns nil: nothing is ignored. Git runs
+// through safegit: it reads none of the repository's configuration (no
+// program the repository names runs) and has a deadline; a .gitignore
+// that is not a regular file (a FIFO would block git) is an error.
 func GitIgnored(dir string) (func(path string, isDir bool) bool, error) {
-	if _, err := exec.LookPath("git"); err != nil {
+	if _, err := safegit.GitPath(); err != nil {
 		return nil, nil
 	}
-	if out, err := readOnlyGit(dir, "rev-parse", "--is-inside-work-tree").Output(); err != nil || strings.TrimSpace(string(out)) != "true" {
+	r, err := safegit.Open(dir, safegit.Options{})
+	if errors.Is(err, safegit.ErrNoRepository) {
 		return nil, nil
 	}
-	cmd := readOnlyGit(dir, "ls-files", "-z", "--others", "--ignored", "--exclude-standard", "--directory", "--", ".")
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
 	if err != nil {
-		return nil, fmt.Errorf("git ls-files in %s: %v: %s", dir, err, strings.TrimSpace(stderr.String()))
+		return nil, fmt.Errorf("git in %s: %w", dir, err)
+	}
+	defer r.Close()
+	if r.WorkTree == "" {
+		return nil, nil // a bare repository, or inside a git directory
+	}
+	if err := r.CheckIgnoreFiles(dir); err != nil {
+		return nil, err
+	}
+	out, err := r.Run(dir, nil, "ls-files", "-z", "--others", "--ignored", "--exclude-standard", "--directory", "--", ".")
+	if err != nil {
+		return nil, fmt.Errorf("git ls-files in %s: %w", dir, err)
 	}
 	ignored := map[string]bool{}
-	for _, p := range bytes.Split(out, []byte{0}) {
-		if len(p) == 0 {
+	for _, p := range strings.Split(string(out), "\x00") {
+		if p == "" {
 			continue
 		}
-		ignored[strings.TrimSuffix(string(p), "/")] = true
+		ignored[strings.TrimSuffix(p, "/")] = true
 	}
 	if len(ignored) == 0 {
 		return nil, nil
 	}
 	return func(path string, _ bool) bool { return ignored[path] }, nil
-}
-
-// readOnlyGit is a git command in dir that runs no hook the repository
-// names (core.fsmonitor) and takes no optional lock (no index refresh).
-func readOnlyGit(dir string, args ...string) *exec.Cmd {
-	cmd := exec.Command("git", append([]string{"-C", dir, "-c", "core.fsmonitor=false"}, args...)...)
-	cmd.Env = append(os.Environ(), "GIT_OPTIONAL_LOCKS=0")
-	return cmd
 }

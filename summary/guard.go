@@ -24,6 +24,10 @@ type Guard struct {
 	NextAllowedAction        string       `json:"next_allowed_action"`
 	Unchanged                bool         `json:"unchanged"`
 	Checks                   []GuardCheck `json:"checks"`
+	// AssumedOutside names the processes the guard could not inspect and
+	// the operator declared outside the repository (--assume-outside):
+	// a decision a reviewer should see.
+	AssumedOutside []string `json:"assumed_outside,omitempty"`
 	// Records counts the guard records that verify; Rejected those that
 	// do not (each is also listed in Unreadable).
 	Records  int `json:"records"`
@@ -93,6 +97,11 @@ func guardOf(ev *evidenceSet) *Guard {
 	}
 	for _, c := range g.Checks {
 		out.Checks = append(out.Checks, GuardCheck{Name: c.Name, Status: c.Status, Reason: c.Reason})
+	}
+	for _, u := range g.Uninspected {
+		if u.AssumedOutside {
+			out.AssumedOutside = append(out.AssumedOutside, u.String())
+		}
 	}
 	return out
 }

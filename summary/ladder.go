@@ -7,8 +7,8 @@ import (
 	"strconv"
 
 	"github.com/svrnty/sotvet/harness"
-	"github.com/svrnty/sotvet/harness/stage"
 	"github.com/svrnty/sotvet/internal/lazyre"
+	"github.com/svrnty/sotvet/internal/stage"
 	"github.com/svrnty/sotvet/sotparse"
 )
 
@@ -50,7 +50,7 @@ type Stage struct {
 }
 
 // stageDef is what the summary needs of one stage of the harness's own
-// table (harness/stage), so a stage is judged here as the harness's entry
+// table (internal/stage), so a stage is judged here as the harness's entry
 // gates judge it.
 type stageDef struct {
 	name, scope               string

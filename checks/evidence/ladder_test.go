@@ -12,8 +12,8 @@ import (
 
 	"github.com/svrnty/sotvet/checks/checktest"
 	"github.com/svrnty/sotvet/harness"
-	"github.com/svrnty/sotvet/harness/stage"
 	"github.com/svrnty/sotvet/harness/verify"
+	"github.com/svrnty/sotvet/internal/stage"
 )
 
 // TestLadderFacts: what a document says about a run's stage, approval and

@@ -4,12 +4,12 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"runtime"
 	"strings"
 
 	"github.com/svrnty/sotvet/harness/contract"
+	"github.com/svrnty/sotvet/internal/workspaces"
 )
 
 // caseRoots returns the directories case ids are looked up in: the one
@@ -33,8 +33,8 @@ func caseRoots(explicit string) []string {
 	}
 	if cwd, err := os.Getwd(); err == nil {
 		add(cwd)
-		if out, err := exec.Command("git", "-C", cwd, "rev-parse", "--show-toplevel").Output(); err == nil {
-			add(strings.TrimSpace(string(out)))
+		if top, _ := workspaces.GitTop(cwd); top != "" {
+			add(top)
 		}
 	}
 	if _, file, _, ok := runtime.Caller(0); ok && filepath.IsAbs(file) {

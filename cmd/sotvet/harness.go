@@ -303,11 +303,12 @@ func harnessVerify(args []string, stdout, stderr io.Writer) int {
 			Message  string `json:"message"`
 		}
 		out := struct {
-			OK           bool   `json:"ok"`
-			Dir          string `json:"dir"`
-			Authenticity string `json:"authenticity"`
-			Violations   []jv   `json:"violations"`
-		}{OK: len(vs) == 0, Dir: dirs[0], Authenticity: auth, Violations: []jv{}}
+			OK           bool     `json:"ok"`
+			Dir          string   `json:"dir"`
+			Authenticity string   `json:"authenticity"`
+			Violations   []jv     `json:"violations"`
+			Decisions    []string `json:"operator_decisions,omitempty"`
+		}{OK: len(vs) == 0, Dir: dirs[0], Authenticity: auth, Violations: []jv{}, Decisions: guardNotes(dirs[0])}
 		for _, v := range vs {
 			out.Violations = append(out.Violations, jv{v.Artifact, v.Message})
 		}
@@ -321,6 +322,9 @@ func harnessVerify(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stdout, "%s: valid (%s)\n", dirs[0], auth)
 		} else {
 			fmt.Fprintf(stdout, "%s: invalid: %d violations\n", dirs[0], len(vs))
+		}
+		for _, n := range guardNotes(dirs[0]) {
+			fmt.Fprintf(stdout, "%s: operator decision: %s\n", dirs[0], n)
 		}
 	}
 	if len(vs) > 0 {

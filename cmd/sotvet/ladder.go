@@ -13,9 +13,9 @@ import (
 	"github.com/svrnty/sotvet/harness/contract"
 	"github.com/svrnty/sotvet/harness/engine/fake"
 	"github.com/svrnty/sotvet/harness/evidence"
-	"github.com/svrnty/sotvet/harness/stage"
 	"github.com/svrnty/sotvet/harness/trust"
 	"github.com/svrnty/sotvet/harness/verify"
+	"github.com/svrnty/sotvet/internal/stage"
 )
 
 // stageTable reads the ladder policy: sotvet.yaml's harness.stages over

@@ -1,12 +1,16 @@
 package main
 
 import (
+	"errors"
 	"flag"
 	"fmt"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
@@ -72,6 +76,10 @@ func TestScript(t *testing.T) {
 			case "lanes":
 				// The real codex and pi CLIs are installed (.ci/run does).
 				return lanesInstalled()
+			case "uninspectable":
+				// A process of this user whose working directory cannot be
+				// read (a VM's PID 1, even for root): the guard names it.
+				return uninspectableProcess(), nil
 			case "landlock":
 				// The kernel offers the Landlock ABI the harness's ruleset needs.
 				return sandbox.KernelABI() >= sandbox.RulesetABI, nil
@@ -99,4 +107,31 @@ func TestWantsMemProfile(t *testing.T) {
 			t.Errorf("wantsMemProfile(%q, %q) = %v, want %v", tc.args, tc.godebug, got, tc.want)
 		}
 	}
+}
+
+// uninspectableProcess reports whether /proc holds a process of this
+// user whose cwd link cannot be read, for a reason other than its exit.
+func uninspectableProcess() bool {
+	ents, err := os.ReadDir("/proc")
+	if err != nil {
+		return false
+	}
+	uid := uint32(os.Geteuid())
+	for _, e := range ents {
+		if _, err := strconv.Atoi(e.Name()); err != nil {
+			continue
+		}
+		dir := filepath.Join("/proc", e.Name())
+		info, err := os.Stat(dir)
+		if err != nil {
+			continue
+		}
+		if st, ok := info.Sys().(*syscall.Stat_t); !ok || st.Uid != uid {
+			continue
+		}
+		if _, err := os.Readlink(filepath.Join(dir, "cwd")); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return true
+		}
+	}
+	return false
 }

@@ -232,6 +232,9 @@ func writeDashboard(w io.Writer, s *summary.Summary) {
 		fmt.Fprintf(w, "\nGUARD  %s %s ago (%s): guard_status %s, core_route_admission_status %s, blocked_reason %s\n",
 			g.GuardID, age(g.AgeSeconds), printable(g.Repo), g.GuardStatus, g.CoreRouteAdmissionStatus, g.BlockedReason)
 		fmt.Fprintf(w, "  next_allowed_action: %s\n", g.NextAllowedAction)
+		for _, a := range g.AssumedOutside {
+			fmt.Fprintf(w, "  assumed outside by the operator (--assume-outside): %s\n", printable(a))
+		}
 	}
 	for _, u := range s.Unreadable {
 		fmt.Fprintf(w, "\nUNREADABLE %s: %s\n", u.Path, u.Reason)

@@ -4,6 +4,7 @@ import (
 	"crypto/rand"
 	_ "embed"
 	"encoding/hex"
+	"fmt"
 	"path/filepath"
 	"slices"
 	"time"
@@ -83,6 +84,15 @@ type Guard struct {
 	Worktrees []GuardWorktree `json:"worktrees"`
 	Processes []GuardProcess  `json:"processes"`
 
+	// Uninspected are the processes of the repository's owner whose
+	// working directory or open files could not be read (even root cannot
+	// read those of a VM's PID 1). AssumedOutside are the PIDs the
+	// operator declared, with --assume-outside, to work outside the
+	// repository: the process check passes over an uninspected process
+	// only when its PID is there, so the record shows who decided.
+	Uninspected    []GuardUninspected `json:"uninspected,omitempty"`
+	AssumedOutside []int              `json:"assumed_outside,omitempty"`
+
 	// The proof that the guard changed nothing: the repository's state
 	// digested before the first check and after the last.
 	Before    GuardDigests `json:"before"`
@@ -120,6 +130,27 @@ type GuardProcess struct {
 	Command  string `json:"command"`  // /proc/PID/comm: the name only, never arguments
 	Worktree string `json:"worktree"` // the worktree (or git directory) it works in
 	Via      string `json:"via"`      // cwd or open_file
+}
+
+// GuardUninspected is a process the guard could not inspect.
+type GuardUninspected struct {
+	PID            int    `json:"pid"`
+	Command        string `json:"command"`         // /proc/PID/comm, or "?"
+	UID            int    `json:"uid"`             // -1 when unknown
+	Owner          string `json:"owner"`           // the user name, or ""
+	AssumedOutside bool   `json:"assumed_outside"` // its PID is in AssumedOutside
+}
+
+// String names the process for a message: "systemd (pid 1, uid 0 root)".
+func (u GuardUninspected) String() string {
+	who := "uid unknown"
+	if u.UID >= 0 {
+		who = fmt.Sprintf("uid %d", u.UID)
+		if u.Owner != "" {
+			who += " " + u.Owner
+		}
+	}
+	return fmt.Sprintf("%s (pid %d, %s)", u.Command, u.PID, who)
 }
 
 // GuardDigests are SHA-256 digests of the repository's state.

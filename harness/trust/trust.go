@@ -12,7 +12,6 @@ import (
 	"fmt"
 	"io/fs"
 
-	"github.com/svrnty/sotvet/checks"
 	"github.com/svrnty/sotvet/config"
 	"github.com/svrnty/sotvet/harness/evidence"
 	"github.com/svrnty/sotvet/harness/verify"
@@ -37,28 +36,32 @@ func FromConfig(cfg *config.Config) (verify.Options, error) {
 
 // Workspace returns the options of the workspace in dir: its sotvet.yaml
 // trusted-keys; none when it has no configuration.
+//
+// Only trusted-keys is read (config.TrustedKeysIn): the rest of the file is
+// the checks' business, validated by the commands that run them, and
+// reading it here would make the harness import every check.
 func Workspace(dir string) (verify.Options, error) {
-	cfg, err := config.LoadIn(dir, checks.All)
+	keys, path, err := config.TrustedKeysIn(dir)
 	if errors.Is(err, fs.ErrNotExist) {
 		return verify.Options{}, nil
 	}
 	if err != nil {
 		return verify.Options{}, err
 	}
-	return FromConfig(cfg)
+	return FromConfig(&config.Config{Path: path, TrustedKeys: keys})
 }
 
 // ConfigFile returns the options of the configuration file at path: its
 // trusted-keys; none when the file does not exist.
 func ConfigFile(path string) (verify.Options, error) {
-	cfg, err := config.Load(path, checks.All)
+	keys, err := config.TrustedKeysFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return verify.Options{}, nil
 	}
 	if err != nil {
 		return verify.Options{}, err
 	}
-	return FromConfig(cfg)
+	return FromConfig(&config.Config{Path: path, TrustedKeys: keys})
 }
 
 // WithPublicKey returns opt with the key in the PKIX PEM file pubKeyPath

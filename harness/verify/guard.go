@@ -60,6 +60,26 @@ func guardViolations(name string, g *ledger.Guard) []Violation {
 			bad("checks[%d] (unchanged) is %s, but unchanged is %t", i, c.Status, g.Unchanged)
 		}
 	}
+	// The operator's --assume-outside decision: each uninspected process
+	// is marked assumed exactly when its PID was passed, and the process
+	// check passes over no uninspected process the operator did not name.
+	if !slices.IsSorted(g.AssumedOutside) || len(slices.Compact(slices.Clone(g.AssumedOutside))) != len(g.AssumedOutside) {
+		bad("assumed_outside is not sorted without repeats")
+	}
+	passed := false
+	for _, c := range g.Checks {
+		if c.Name == "validation_processes" && c.Status == ledger.CheckPass {
+			passed = true
+		}
+	}
+	for i, u := range g.Uninspected {
+		if u.PID <= 0 || slices.Contains(g.AssumedOutside, u.PID) != u.AssumedOutside {
+			bad("uninspected[%d] (pid %d): assumed_outside %t does not match the operator's assumed_outside list", i, u.PID, u.AssumedOutside)
+		}
+		if passed && !u.AssumedOutside {
+			bad("validation_processes passed over uninspected process %d, which the operator did not assume outside", u.PID)
+		}
+	}
 	want := *g
 	want.SetVerdict()
 	if want.GuardStatus != g.GuardStatus || want.CoreRouteAdmissionStatus != g.CoreRouteAdmissionStatus ||

@@ -55,6 +55,16 @@ func TestGuardRecord(t *testing.T) {
 			g.Checks[1] = ledger.GuardCheck{Name: "main_status", Status: ledger.CheckBlocked, Reason: "fine_really"}
 			g.SetVerdict()
 		}, want: "not a reason code"},
+		{name: "operator's assumption recorded", edit: func(g *ledger.Guard) {
+			g.Uninspected = []ledger.GuardUninspected{{PID: 1, Command: "systemd", UID: 0, Owner: "root", AssumedOutside: true}}
+			g.AssumedOutside = []int{1}
+		}},
+		{name: "uninspected process passed over without a decision", edit: func(g *ledger.Guard) {
+			g.Uninspected = []ledger.GuardUninspected{{PID: 1, Command: "systemd", UID: 0, Owner: "root"}}
+		}, want: "which the operator did not assume outside"},
+		{name: "assumption not in the operator's list", edit: func(g *ledger.Guard) {
+			g.Uninspected = []ledger.GuardUninspected{{PID: 1, Command: "systemd", UID: 0, AssumedOutside: true}}
+		}, want: "does not match the operator's assumed_outside list"},
 		{name: "wrong file name", file: "guard-20260602T000000Z-ffffffff.json", want: "guard_id does not name the file"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

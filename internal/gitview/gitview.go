@@ -6,6 +6,7 @@ package gitview
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -20,39 +21,37 @@ import (
 	"sync"
 	"testing/fstest"
 	"time"
+
+	"github.com/svrnty/sotvet/internal/safegit"
 )
 
-// ReadOnly are the options every git call of sotvet's starts with: the
-// repository's fsmonitor hook (a program the repository names) never runs.
-var ReadOnly = []string{"-c", "core.fsmonitor=false"}
-
-// Command returns a git command in dir that only reads: ReadOnly options,
-// and GIT_OPTIONAL_LOCKS=0 so that git does not refresh the index.
-func Command(dir string, args ...string) *exec.Cmd {
-	cmd := exec.Command("git", append(append([]string{"-C", dir}, ReadOnly...), args...)...)
-	cmd.Env = append(os.Environ(), "GIT_OPTIONAL_LOCKS=0")
-	return cmd
+// open opens the repository holding dir through safegit: git reads none
+// of the repository's configuration, so no filter, fsmonitor, hook,
+// helper or lazy fetch of a partial clone runs, and every git process
+// has a deadline.
+func open(dir string) (*safegit.Repo, error) {
+	r, err := safegit.Open(dir, safegit.Options{})
+	if errors.Is(err, safegit.ErrNoRepository) {
+		return nil, fmt.Errorf("%s is not in a git repository", dir)
+	}
+	return r, err
 }
 
 // git runs git in dir and returns its standard output.
-func git(dir string, stdin io.Reader, args ...string) ([]byte, error) {
-	return gitEnv(dir, nil, stdin, args...)
+func git(dir string, args ...string) ([]byte, error) {
+	r, err := open(dir)
+	if err != nil {
+		return nil, err
+	}
+	defer r.Close()
+	return run(r, dir, nil, args...)
 }
 
-// gitEnv is git with extra environment variables.
-func gitEnv(dir string, env []string, stdin io.Reader, args ...string) ([]byte, error) {
-	cmd := Command(dir, args...)
-	cmd.Env = append(cmd.Env, env...)
-	cmd.Stdin = stdin
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
+// run is git with extra environment variables, in dir of repository r.
+func run(r *safegit.Repo, dir string, env []string, args ...string) ([]byte, error) {
+	out, err := r.Run(dir, env, args...)
 	if err != nil {
-		msg := strings.TrimSpace(stderr.String())
-		if msg == "" {
-			msg = err.Error()
-		}
-		return nil, fmt.Errorf("git %s: %s", strings.Join(args, " "), msg)
+		return nil, fmt.Errorf("%w (in %s)", err, dir)
 	}
 	return out, nil
 }
@@ -63,11 +62,13 @@ func gitEnv(dir string, env []string, stdin io.Reader, args ...string) ([]byte, 
 // of a large index pays for those only.
 type Index struct {
 	dir     string
+	repo    *safegit.Repo
 	entries map[string]indexEntry
 	tree    fstest.MapFS // the paths and modes; file data is read on demand
 
 	mu     sync.Mutex
 	cat    *exec.Cmd
+	cancel context.CancelFunc // kills cat
 	stdin  io.WriteCloser
 	stdout *bufio.Reader
 	err    error // a cat-file failure: the stream is out of step, later reads fail too
@@ -84,12 +85,17 @@ type indexEntry struct {
 // symbolic link is kept as a file holding its target path, which is never
 // followed. Submodules are skipped. Close the Index when done.
 func ReadIndex(dir string) (*Index, error) {
-	out, err := git(dir, nil, "ls-files", "-z", "--stage", "--", ".")
+	r, err := open(dir)
 	if err != nil {
 		return nil, err
 	}
+	out, err := run(r, dir, nil, "ls-files", "-z", "--stage", "--", ".")
+	if err != nil {
+		r.Close()
+		return nil, err
+	}
 	n := bytes.Count(out, []byte{0}) // one a record: no map regrows
-	ix := &Index{dir: dir, entries: make(map[string]indexEntry, n), tree: make(fstest.MapFS, n)}
+	ix := &Index{dir: dir, repo: r, entries: make(map[string]indexEntry, n), tree: make(fstest.MapFS, n)}
 	for _, rec := range bytes.Split(out, []byte{0}) {
 		if len(rec) == 0 {
 			continue
@@ -98,6 +104,7 @@ func ReadIndex(dir string) (*Index, error) {
 		meta, name, ok := strings.Cut(string(rec), "\t")
 		f := strings.Fields(meta)
 		if !ok || len(f) != 3 {
+			r.Close()
 			return nil, fmt.Errorf("git ls-files: unexpected record %q", rec)
 		}
 		if f[2] != "0" && f[2] != "2" { // during a merge, judge "ours"
@@ -138,11 +145,13 @@ func (ix *Index) FS() fs.FS { return indexFS{ix} }
 func (ix *Index) Close() error {
 	ix.mu.Lock()
 	defer ix.mu.Unlock()
+	defer ix.repo.Close()
 	if ix.cat == nil {
 		return nil
 	}
 	ix.stdin.Close()
 	err := ix.cat.Wait()
+	ix.cancel()
 	ix.cat = nil
 	if ix.err == nil {
 		ix.err = errors.New("git index closed")
@@ -165,6 +174,7 @@ func (ix *Index) Prefetch(paths []string) {
 	if len(ids) == 0 || ix.start() != nil {
 		return
 	}
+	defer ix.watch()()
 	// Write the requests while reading the answers: git blocks once its
 	// output pipe is full.
 	errc := make(chan error, 1)
@@ -216,6 +226,7 @@ func (ix *Index) blob(path string) ([]byte, error) {
 	if err := ix.start(); err != nil {
 		return nil, err
 	}
+	defer ix.watch()()
 	if _, err := io.WriteString(ix.stdin, e.id+"\n"); err != nil {
 		ix.err = fmt.Errorf("git cat-file: %w", err)
 		return nil, ix.err
@@ -234,22 +245,36 @@ func (ix *Index) start() error {
 		return ix.err
 	}
 	if ix.cat == nil {
-		cmd := Command(ix.dir, "cat-file", "--batch")
+		// cat-file lives as long as the Index; each exchange with it has
+		// its own deadline (watch).
+		ctx, cancel := context.WithCancel(context.Background())
+		cmd := ix.repo.Command(ctx, ix.dir, "cat-file", "--batch")
 		stdin, err := cmd.StdinPipe()
 		if err != nil {
+			cancel()
 			return err
 		}
 		stdout, err := cmd.StdoutPipe()
 		if err != nil {
+			cancel()
 			return err
 		}
 		if err := cmd.Start(); err != nil {
+			cancel()
 			ix.err = fmt.Errorf("git cat-file: %w", err)
 			return ix.err
 		}
-		ix.cat, ix.stdin, ix.stdout = cmd, stdin, bufio.NewReaderSize(stdout, 64<<10)
+		ix.cat, ix.cancel, ix.stdin, ix.stdout = cmd, cancel, stdin, bufio.NewReaderSize(stdout, 64<<10)
 	}
 	return nil
+}
+
+// watch kills cat-file if an exchange outlasts safegit.Timeout (a blob
+// that cannot be read, a FIFO among the objects): the read then fails
+// instead of hanging. Call the function it returns when the exchange ends.
+func (ix *Index) watch() func() {
+	t := time.AfterFunc(safegit.Timeout, ix.cancel)
+	return func() { t.Stop() }
 }
 
 // readAnswer reads git cat-file's answer for the object id.
@@ -325,43 +350,52 @@ func (f indexFS) ReadLink(name string) (string, error) {
 // differs from HEAD: added, copied, modified, renamed or type-changed.
 // Deletions are not listed: there is nothing left to judge.
 func Staged(dir string) ([]string, error) {
-	return changed(dir, "diff", "--cached", "--name-only", "-z", "--diff-filter=ACMRT", "--relative", "--", ".")
+	out, err := git(dir, "diff", "--cached", "--name-only", "-z", "--diff-filter=ACMRT", "--relative", "--no-ext-diff", "--no-textconv", "--ignore-submodules=dirty", "--", ".")
+	if err != nil {
+		return nil, err
+	}
+	return paths(out), nil
 }
 
 // ChangedSince returns the paths under dir changed in the work tree since
 // rev, untracked files included.
 func ChangedSince(dir, rev string) ([]string, error) {
-	// Outside a repository git diff compares files (--no-index) and blames
-	// the revision; say what is wrong instead.
-	if _, err := git(dir, nil, "rev-parse", "--is-inside-work-tree"); err != nil {
+	r, err := safegit.Open(dir, safegit.Options{})
+	if errors.Is(err, safegit.ErrNoRepository) || err == nil && r.WorkTree == "" {
+		r.Close()
+		// Outside a repository git diff compares files (--no-index) and
+		// blames the revision; say what is wrong instead.
 		return nil, fmt.Errorf("%s is not in a git repository (--changed-since compares with a git revision)", dir)
 	}
-	env, done, err := tempIndex(dir)
+	if err != nil {
+		return nil, err
+	}
+	defer r.Close()
+	if err := r.CheckIgnoreFiles(dir); err != nil {
+		return nil, err
+	}
+	env, done, err := tempIndex(r)
 	if err != nil {
 		return nil, err
 	}
 	defer done()
-	tracked, err := changedEnv(dir, env, "diff", "--name-only", "-z", "--diff-filter=ACMRT", "--relative", "--end-of-options", rev, "--", ".")
+	tracked, err := run(r, dir, env, "diff", "--name-only", "-z", "--diff-filter=ACMRT", "--relative", "--no-ext-diff", "--no-textconv", "--ignore-submodules=dirty", "--end-of-options", rev, "--", ".")
 	if err != nil {
 		return nil, err
 	}
-	untracked, err := changed(dir, "ls-files", "-z", "--others", "--exclude-standard", "--", ".")
+	untracked, err := run(r, dir, nil, "ls-files", "-z", "--others", "--exclude-standard", "--", ".")
 	if err != nil {
 		return nil, err
 	}
-	return append(tracked, untracked...), nil
+	return append(paths(tracked), paths(untracked)...), nil
 }
 
-// tempIndex returns the environment that points git at a copy of dir's
-// index, so that a diff against the work tree, which refreshes stale stat
-// data, never rewrites the repository's own index; done removes the copy.
-func tempIndex(dir string) (env []string, done func(), err error) {
-	out, err := git(dir, nil, "rev-parse", "--path-format=absolute", "--git-path", "index")
-	if err != nil {
-		return nil, nil, err
-	}
-	index := strings.TrimSpace(string(out))
-	data, err := os.ReadFile(index)
+// tempIndex returns the environment that points git at a copy of the
+// repository's index, so that a diff against the work tree, which
+// refreshes stale stat data, never rewrites the repository's own index;
+// done removes the copy. The index is read only if it is a regular file.
+func tempIndex(r *safegit.Repo) (env []string, done func(), err error) {
+	data, err := safegit.ReadFile(r.IndexFile(), 1<<31)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, func() {}, nil // nothing staged yet: nothing to rewrite
 	}
@@ -384,33 +418,34 @@ func tempIndex(dir string) (env []string, done func(), err error) {
 	return []string{"GIT_INDEX_FILE=" + f.Name()}, done, nil
 }
 
-func changed(dir string, args ...string) ([]string, error) {
-	return changedEnv(dir, nil, args...)
-}
-
-func changedEnv(dir string, env []string, args ...string) ([]string, error) {
-	out, err := gitEnv(dir, env, nil, args...)
-	if err != nil {
-		return nil, err
-	}
-	var paths []string
+// paths splits git's -z output into clean paths.
+func paths(out []byte) []string {
+	var ps []string
 	for _, p := range bytes.Split(out, []byte{0}) {
 		if len(p) > 0 {
-			paths = append(paths, path.Clean(string(p)))
+			ps = append(ps, path.Clean(string(p)))
 		}
 	}
-	return paths, nil
+	return ps
 }
 
 // ChangedLines returns, for each file under dir changed since rev, the set of
 // line numbers of its current content that were added or modified.
 func ChangedLines(dir, rev string) (map[string]map[int]bool, error) {
-	env, done, err := tempIndex(dir)
+	r, err := open(dir)
+	if err != nil {
+		return nil, err
+	}
+	defer r.Close()
+	if err := r.CheckIgnoreFiles(dir); err != nil {
+		return nil, err
+	}
+	env, done, err := tempIndex(r)
 	if err != nil {
 		return nil, err
 	}
 	defer done()
-	out, err := gitEnv(dir, env, nil, "diff", "-U0", "--no-color", "--no-ext-diff", "--no-textconv", "--relative", "--end-of-options", rev, "--", ".")
+	out, err := run(r, dir, env, "diff", "-U0", "--no-color", "--no-ext-diff", "--no-textconv", "--ignore-submodules=dirty", "--relative", "--end-of-options", rev, "--", ".")
 	if err != nil {
 		return nil, err
 	}

@@ -5,15 +5,15 @@
 package workspaces
 
 import (
-	"bytes"
 	"errors"
 	"io/fs"
 	"os"
-	"os/exec"
 	"path"
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/svrnty/sotvet/internal/safegit"
 )
 
 // Markers names what makes a directory a workspace, for messages.
@@ -129,18 +129,16 @@ func GitTop(dir string) (top string, inWorkTree bool) {
 	if noRepository(dir) {
 		return "", false
 	}
-	out, err := exec.Command("git", "-C", dir, "rev-parse", "--show-toplevel").Output()
-	var exit *exec.ExitError
-	switch {
-	case errors.As(err, &exit), errors.Is(err, exec.ErrNotFound):
+	if _, err := safegit.GitPath(); err != nil {
 		return "", false
-	case err != nil:
-		return "", true
 	}
-	top = string(bytes.TrimSpace(out))
-	if top == "" {
-		return "", true
+	// Found as git finds it, without running git: a repository's
+	// configuration never gets a say (see safegit).
+	r, err := safegit.Find(dir, safegit.Options{})
+	if err != nil || r.WorkTree == "" {
+		return "", false
 	}
+	top = r.WorkTree
 	if t, err := filepath.EvalSymlinks(top); err == nil {
 		return t, true
 	}
