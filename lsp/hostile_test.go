@@ -206,3 +206,33 @@ func TestFIFOGitignoreDoesNotHoldTheReader(t *testing.T) {
 		break
 	}
 }
+
+// TestCompletionOffersNoSecret: a token pasted into one document's
+// frontmatter is not offered, in clear or at all, when another document's
+// same key is completed.
+func TestCompletionOffersNoSecret(t *testing.T) {
+	root := sample(t)
+	token := "gh" + "p_" + "R8vK2mQ7xL4nT9wB3cF6hJ1pZ5sD0gY8aE2u"
+	leak := strings.Replace(readFile(t, filepath.Join(root, issuesRel)), "owner: sample-owner", "owner: "+token, 1)
+	leak = strings.Replace(leak, "name: cto-slugify-fixture-issues", "name: cto-leak-issues", 1)
+	if err := os.WriteFile(filepath.Join(root, ".sot/03-PROTOCOLS/CTO-LEAK-ISSUES.md"), []byte(leak), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	c := newClient(t, root, &InitOptions{DebounceMS: -1})
+	docPath := filepath.Join(root, issuesRel)
+	doc := pathURI(docPath)
+	text := readFile(t, docPath)
+	c.open(doc, text)
+	c.waitDiags(doc, func([]Diagnostic) bool { return true })
+	i := strings.Index(text, "owner: sample-owner") + len("owner: ")
+	var list CompletionList
+	c.call("textDocument/completion", CompletionParams{TextDocumentPositionParams: TextDocumentPositionParams{
+		TextDocument: TextDocumentIdentifier{URI: doc}, Position: positionOf([]byte(text), i, utf16)}}, &list)
+	if !completes(list, "sample-owner") {
+		t.Errorf("owner values: %+v", list.Items)
+	}
+	b, _ := json.Marshal(list)
+	if strings.Contains(string(b), token[4:]) || strings.Contains(string(b), "ghp_") {
+		t.Errorf("completion offers the token: %s", b)
+	}
+}
