@@ -64,6 +64,7 @@ type workspace struct {
 // snapshot is the outcome of one run.
 type snapshot struct {
 	findings []checks.Finding
+	omitted  map[string]int // findings beyond the cap, by file
 	model    *sotparse.Workspace
 	versions map[string]int32 // the buffer versions the run saw
 	schema   checks.Schema    // what the configured checks accept
@@ -271,6 +272,9 @@ func (f *frozen) options(fsys fs.FS) checks.Options {
 	return checks.Options{
 		Root: f.w.root, FS: fsys, Ignored: f.ignored, Analyzers: f.analyzers,
 		Severity: f.severity, MaxFileSize: f.maxSize,
+		// The session holds at most this many findings of one check in
+		// one file: memory stays bounded whatever a buffer holds.
+		MaxPerFile: maxDiagnostics,
 	}
 }
 
@@ -291,7 +295,8 @@ func (f *frozen) run(versions map[string]int32) *snapshot {
 		f.failed()
 		return &snapshot{err: err, versions: versions, took: time.Since(start)}
 	}
-	return &snapshot{findings: s.Result().Findings, model: s.Workspace(), versions: versions, schema: schema, took: time.Since(start)}
+	res := s.Result()
+	return &snapshot{findings: res.Findings, omitted: res.Omitted.ByFile, model: s.Workspace(), versions: versions, schema: schema, took: time.Since(start)}
 }
 
 // applyFlags sets the checks' flags to the run's configuration. Callers

@@ -236,3 +236,22 @@ func TestCompletionOffersNoSecret(t *testing.T) {
 		t.Errorf("completion offers the token: %s", b)
 	}
 }
+
+// TestDiagnosticsCapped: a buffer with a finding on every line gets at
+// most maxDiagnostics diagnostics and one that says how many more exist.
+func TestDiagnosticsCapped(t *testing.T) {
+	root := sample(t)
+	c := newClient(t, root, &InitOptions{DebounceMS: -1})
+	docPath := filepath.Join(root, issuesRel)
+	doc := pathURI(docPath)
+	text := readFile(t, docPath) + strings.Repeat("\t\n", 3*maxDiagnostics)
+	c.open(doc, text)
+	ds := c.waitDiags(doc, func(ds []Diagnostic) bool { return len(ds) > 0 })
+	if len(ds) != maxDiagnostics+1 {
+		t.Fatalf("got %d diagnostics, want %d and a note", len(ds), maxDiagnostics)
+	}
+	last := ds[len(ds)-1]
+	if last.Code != "omitted" || !strings.Contains(last.Message, "more findings in this file are not shown") {
+		t.Errorf("last diagnostic: %+v", last)
+	}
+}

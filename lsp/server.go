@@ -38,6 +38,10 @@ const slowRun = time.Second
 // shutdownWait bounds how long shutdown waits for earlier requests.
 const shutdownWait = 5 * time.Second
 
+// maxDiagnostics caps the diagnostics published for one document; a last
+// one says how many more there are.
+const maxDiagnostics = 1000
+
 // maxDocument caps one buffer: larger ones are not checked (the driver's
 // own file limit applies to the run as well).
 const maxDocument = 16 << 20
