@@ -38,6 +38,8 @@ func cmdScan(args []string, stdout, stderr io.Writer) int {
 	staged := fset.Bool("staged", false, "scan the content staged in the git index (files changed against HEAD)")
 	maxSize := fset.Int64("max-file-size", sotparse.DefaultMaxFileSize, "read files up to this many `bytes`; a larger one is reported as not scanned")
 	skipBinary := fset.Bool("skip-binary", false, "do not scan binary files (a NUL in the first 8 KiB); each is reported as not scanned")
+	maxPerFile := fset.Int("max-findings-per-file", checks.DefaultMaxPerFile, "report at most this many findings of one file, and count the others (0: no cap)")
+	maxFindings := fset.Int("max-findings", checks.DefaultMaxFindings, "report at most this many findings in all, and count the others (0: no cap)")
 	allowUnscanned := fset.Bool("allow-unscanned", false, "report files that were not scanned as warnings, which do not fail the scan")
 	baseFile := fset.String("baseline", "", "report only findings not recorded in the baseline `file`")
 	writeBase := fset.String("write-baseline", "", "record the current findings in the baseline `file` and exit 0")
@@ -177,23 +179,24 @@ func cmdScan(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stderr, "sotvet: stale baseline entry %s: %s: [%s] %s\n", e.Fingerprint, e.File, e.Check, e.Message)
 		}
 	}
+	// Capped once the baseline has filtered; the others are counted, and
+	// every format says how many.
+	res.Cap(*maxPerFile, *maxFindings)
 	var rule []report.Rule
 	for _, r := range rules() {
 		if r.Name == "secrets" {
 			rule = append(rule, r)
 		}
 	}
-	if err := report.Write(stdout, *format, res, report.Options{FailOn: checks.SeverityError, Rules: rule, Tool: "sotvet", Version: version(), SrcRoot: cwd}); err != nil {
+	if err := report.Write(stdout, *format, res, report.Options{FailOn: checks.SeverityError, Rules: rule, Tool: "sotvet", Version: version(), SrcRoot: cwd, MaxPerFile: *maxPerFile, MaxFindings: *maxFindings}); err != nil {
 		fmt.Fprintf(stderr, "sotvet scan: %v\n", err)
 		return exitError
 	}
 	if len(res.Findings) > 0 && *format == "text" {
-		fmt.Fprintln(stderr, summaryLine(res.Findings))
+		fmt.Fprintln(stderr, summaryLine(res.Findings)+omittedSummary(res))
 	}
-	for _, f := range res.Findings {
-		if f.Severity.Rank() >= checks.SeverityError.Rank() {
-			return exitFindings
-		}
+	if res.Fails(checks.SeverityError) {
+		return exitFindings
 	}
 	return exitClean
 }
