@@ -48,6 +48,10 @@ type Options struct {
 	Severity map[string]Severity
 	// MaxFileSize caps one file; 0 means sotparse.DefaultMaxFileSize.
 	MaxFileSize int64
+	// MaxPerFile caps the findings held of one check in one file (0: no
+	// cap); the others are counted in Result.Omitted. The caller caps
+	// the result itself (Result.Cap) once a baseline has filtered it.
+	MaxPerFile int
 	// ReleaseText lets each document's text go once the checks that read
 	// one document at a time (DocChecks) have read it: a run on a large
 	// workspace then holds its typed model, not its text. A check that
@@ -164,7 +168,7 @@ func Run(opt Options) (*Result, *sotparse.Workspace, error) {
 	text := &textIndex{fset: fset, docs: make(map[string]*docText, len(disc.Entries))}
 	parse := sotparse.PassOptions{
 		Reuse:  opt.Reuse,
-		Stream: &sotparse.Stream{Release: opt.ReleaseText, DropFixes: opt.NoFixes},
+		Stream: &sotparse.Stream{Release: opt.ReleaseText, DropFixes: opt.NoFixes, MaxPerDoc: opt.MaxPerFile},
 		Read:   readRel,
 		Size: func(rel string) (int64, bool) {
 			size, ok := sizes[rel]
@@ -200,9 +204,38 @@ func Run(opt Options) (*Result, *sotparse.Workspace, error) {
 	for i, a := range order {
 		checkIndex[a] = uint16(i)
 	}
+	// Beyond MaxPerFile findings of one check in one file, a finding is
+	// counted, not held: a document with a finding every other byte then
+	// costs a counter, not gigabytes. A check reports one file's findings
+	// in one order on every run, so the same ones are kept.
+	type capKey struct {
+		base  int
+		check uint16
+	}
+	var (
+		perCheck = map[capKey]int{}
+		omitted  Omitted
+		capped   = map[string]bool{}
+	)
 	collect := func(ws *sotparse.Workspace, a *analysis.Analyzer, d analysis.Diagnostic) {
 		if opt.NoFixes {
 			d.SuggestedFixes = nil
+		}
+		if opt.MaxPerFile > 0 && d.Pos.IsValid() {
+			if tf := fset.File(d.Pos); tf != nil {
+				k := capKey{tf.Base(), checkIndex[a]}
+				mu.Lock()
+				perCheck[k]++
+				over := perCheck[k] > opt.MaxPerFile
+				if over {
+					omitted.Add(tf.Name(), severityOf(a.Name, d.Category, opt.Severity), 1)
+					capped[tf.Name()] = true
+				}
+				mu.Unlock()
+				if over {
+					return
+				}
+			}
 		}
 		h := holdFinding(checkIndex[a], d)
 		mu.Lock()
@@ -238,7 +271,18 @@ func Run(opt Options) (*Result, *sotparse.Workspace, error) {
 		return Run(opt)
 	}
 
-	res := &Result{Files: len(ws.Files)}
+	// What the per-document checks reported beyond the cap, counted in
+	// the parse.
+	for _, d := range ws.Dropped() {
+		for _, a := range order {
+			if docChecks[a] == d.Check {
+				omitted.Add(d.Path, severityOf(a.Name, d.Category, opt.Severity), d.N)
+				capped[d.Path] = true
+			}
+		}
+	}
+	res := &Result{Files: len(ws.Files), Omitted: omitted}
+	perCheck = nil
 	for _, a := range order {
 		if a != sotparse.Analyzer {
 			res.Checked = append(res.Checked, a.Name)
@@ -258,7 +302,7 @@ func Run(opt Options) (*Result, *sotparse.Workspace, error) {
 		res.Findings[i] = rs.resolve(order[h.check].Name, h.diagnostic())
 	}
 	held = nil
-	res.Findings = suppress(ws, text, res.Findings, res.Checked, func(name string) bool { return Lookup(name) != nil || name == SuppressionCheck })
+	res.Findings = suppress(ws, text, res.Findings, res.Checked, func(name string) bool { return Lookup(name) != nil || name == SuppressionCheck }, capped)
 	if opt.Reuse != nil {
 		// Out of focus, a document may have been judged on its summary.
 		kept := res.Findings[:0]

@@ -70,4 +70,92 @@ type Result struct {
 	Checked  []string  // names of the checks that ran, sorted
 	Findings []Finding // sorted by file, then offset, then check
 	Files    int       // number of workspace files read
+	// Omitted counts the findings beyond the caps (Options.MaxPerFile,
+	// Cap): not kept, but counted, so that every output says how many
+	// more exist and the exit code still reflects them.
+	Omitted Omitted
+}
+
+// Default caps: one document with a finding every other byte would
+// otherwise make gigabytes of report.
+const (
+	DefaultMaxPerFile  = 1000
+	DefaultMaxFindings = 10000
+)
+
+// Omitted counts findings a run did not keep.
+type Omitted struct {
+	Total      int              `json:"total"`
+	BySeverity map[Severity]int `json:"by_severity,omitempty"`
+	ByFile     map[string]int   `json:"by_file,omitempty"`
+}
+
+// Add counts n findings of file at severity sev.
+func (o *Omitted) Add(file string, sev Severity, n int) {
+	if n <= 0 {
+		return
+	}
+	if o.BySeverity == nil {
+		o.BySeverity, o.ByFile = map[Severity]int{}, map[string]int{}
+	}
+	o.Total += n
+	o.BySeverity[sev] += n
+	o.ByFile[file] += n
+}
+
+// Merge adds what other counted.
+func (o *Omitted) Merge(other Omitted) {
+	for f, n := range other.ByFile {
+		if o.ByFile == nil {
+			o.BySeverity, o.ByFile = map[Severity]int{}, map[string]int{}
+		}
+		o.ByFile[f] += n
+	}
+	for s, n := range other.BySeverity {
+		if o.BySeverity == nil {
+			o.BySeverity, o.ByFile = map[Severity]int{}, map[string]int{}
+		}
+		o.BySeverity[s] += n
+	}
+	o.Total += other.Total
+}
+
+// Fails reports whether the result holds a finding, kept or omitted, at
+// failOn or above.
+func (r *Result) Fails(failOn Severity) bool {
+	for _, f := range r.Findings {
+		if f.Severity.Rank() >= failOn.Rank() {
+			return true
+		}
+	}
+	for s, n := range r.Omitted.BySeverity {
+		if n > 0 && s.Rank() >= failOn.Rank() {
+			return true
+		}
+	}
+	return false
+}
+
+// Cap keeps at most perFile findings of each file and perRun in all (0:
+// no cap), the first in their order (by file, then position), and counts
+// the others in r.Omitted.
+func (r *Result) Cap(perFile, perRun int) {
+	if perFile <= 0 && perRun <= 0 {
+		return
+	}
+	kept := r.Findings[:0]
+	n := 0
+	for i, f := range r.Findings {
+		if i > 0 && f.File != r.Findings[i-1].File {
+			n = 0
+		}
+		n++
+		if perFile > 0 && n > perFile || perRun > 0 && len(kept) >= perRun {
+			r.Omitted.Add(f.File, f.Severity, 1)
+			continue
+		}
+		kept = append(kept, f)
+	}
+	clear(r.Findings[len(kept):]) // let the dropped findings' strings go
+	r.Findings = kept
 }

@@ -34,6 +34,7 @@ type Session struct {
 	overlay map[string][]byte    // workspace-relative path -> unsaved content
 	store   *memStore            // document summaries, by path and content id
 	byFile  map[string][]Finding // the findings of every file, each file's sorted
+	omitted map[string]int       // the findings of each file beyond Options.MaxPerFile
 	checked []string
 	files   int
 
@@ -96,6 +97,7 @@ func (s *Session) Reload() (*Result, error) {
 	for _, f := range res.Findings {
 		s.byFile[f.File] = append(s.byFile[f.File], f)
 	}
+	s.omitted = maps.Clone(res.Omitted.ByFile)
 	s.checked, s.files = res.Checked, res.Files
 	return s.result(), nil
 }
@@ -127,6 +129,16 @@ func (s *Session) result() *Result {
 	out := &Result{Checked: slices.Clone(s.checked), Files: s.files, Findings: make([]Finding, 0, n)}
 	for _, p := range paths {
 		out.Findings = append(out.Findings, s.byFile[p]...)
+	}
+	// Counts by file only: what an editor shows.
+	for _, p := range slices.Sorted(maps.Keys(s.omitted)) {
+		if n := s.omitted[p]; n > 0 {
+			if out.Omitted.ByFile == nil {
+				out.Omitted.ByFile = map[string]int{}
+			}
+			out.Omitted.ByFile[p] = n
+			out.Omitted.Total += n
+		}
 	}
 	return out
 }
@@ -252,6 +264,17 @@ func (s *Session) recheck(focus func(string) bool, again func(*sotparse.Workspac
 		if focus(q) || s.overlaysOnly {
 			delete(s.byFile, q)
 		}
+	}
+	for q := range s.omitted {
+		if focus(q) || s.overlaysOnly {
+			delete(s.omitted, q)
+		}
+	}
+	for q, n := range res.Omitted.ByFile {
+		if s.omitted == nil {
+			s.omitted = map[string]int{}
+		}
+		s.omitted[q] = n
 	}
 	for _, f := range res.Findings {
 		s.byFile[f.File] = append(s.byFile[f.File], f)

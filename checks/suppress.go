@@ -42,7 +42,7 @@ func (s *suppression) covers(check string) bool {
 // suppress drops findings covered by a suppression that gives a reason, and
 // adds findings for suppressions that are reasonless, name no known check, or
 // suppress nothing.
-func suppress(ws *sotparse.Workspace, text *textIndex, fs []Finding, checked []string, registered func(string) bool) []Finding {
+func suppress(ws *sotparse.Workspace, text *textIndex, fs []Finding, checked []string, registered func(string) bool, capped map[string]bool) []Finding {
 	byLine := map[string]map[int][]*suppression{}
 	var all []*suppression
 	// Every file is searched (a suppression that matches nothing is a
@@ -147,6 +147,8 @@ func suppress(ws *sotparse.Workspace, text *textIndex, fs []Finding, checked []s
 				at.Message = fmt.Sprintf("sotvet:ignore names unknown check %s", strings.Join(unknown, ","))
 			case !anyRan:
 				continue // the check is disabled in this run: nothing to judge
+			case capped[s.file]:
+				continue // what it suppresses may be among the findings not held
 			default:
 				at.Message = fmt.Sprintf("sotvet:ignore %s suppresses nothing", strings.Join(s.checks, ","))
 			}

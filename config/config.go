@@ -45,6 +45,9 @@ type Config struct {
 	// 32 bytes, as report.json's signing.public_key) whose signature makes
 	// a harness run trustworthy; verify and the evidence check require one.
 	TrustedKeys []string
+	// MaxFindingsPerFile and MaxFindings cap the findings reported (nil:
+	// the defaults; 0: no cap).
+	MaxFindingsPerFile, MaxFindings *int
 }
 
 // Place is a value of the file with its position, for errors found later
@@ -314,6 +317,16 @@ func Parse(path string, data []byte, registry []*analysis.Analyzer) (*Config, er
 				err = errAt(v, "want a positive number of bytes")
 			}
 			c.MaxFileSize = n
+		case "max-findings-per-file", "max-findings":
+			n, perr := strconv.Atoi(v.Value)
+			if v.Kind != yaml.ScalarNode || perr != nil || n < 0 {
+				err = errAt(v, "want a number of findings (0: no cap)")
+			}
+			if k.Value == "max-findings" {
+				c.MaxFindings = &n
+			} else {
+				c.MaxFindingsPerFile = &n
+			}
 		case "trusted-keys":
 			c.TrustedKeys, err = strList(v, func(n *yaml.Node) error {
 				if _, err := ParseKey(n.Value); err != nil {

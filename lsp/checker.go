@@ -63,6 +63,13 @@ func (s *Server) checker(ctx context.Context) {
 				s.mu.Unlock()
 				break
 			}
+			if !w.gitDone() {
+				// git is asked with no lock held: the reader goes on
+				// meanwhile, however long git takes.
+				s.mu.Unlock()
+				w.askGit()
+				continue
+			}
 			delete(s.dirty, w)
 			s.running[w] = true
 			versions := map[string]int32{}

@@ -29,6 +29,12 @@ func (s *Server) completion(ctx context.Context, p CompletionParams) (*Completio
 	x := newLineIndex(text, s.enc)
 	replace := Range{Start: x.pos(ws), End: p.Position}
 	add := func(label, detail string, kind int, insert string) {
+		// A candidate that holds a secret (a token pasted into another
+		// document's frontmatter) is never offered, not even redacted:
+		// accepting it would copy the secret.
+		if s.holdsSecret(detail, label) || insert != label && s.holdsSecret(detail, insert) {
+			return
+		}
 		out.Items = append(out.Items, CompletionItem{Label: label, Kind: kind, Detail: s.redact(detail), TextEdit: &TextEdit{Range: replace, NewText: insert}})
 	}
 	model := snap.model
@@ -71,6 +77,20 @@ func (s *Server) completion(ctx context.Context, p CompletionParams) (*Completio
 		}
 	}
 	return out, nil
+}
+
+// holdsSecret reports whether the secrets engine finds a secret in v, on
+// its own or as the value of key (some rules need the key's name: a
+// high-entropy value of "api_key").
+func (s *Server) holdsSecret(key, v string) bool {
+	if s.redact(v) != v {
+		return true
+	}
+	if key == "" {
+		return false
+	}
+	line := key + ": " + v
+	return s.redact(line) != line
 }
 
 func isCompletionByte(c byte) bool {

@@ -2,6 +2,7 @@ package lsp
 
 import (
 	"encoding/json"
+	"fmt"
 	"path/filepath"
 
 	"github.com/svrnty/sotvet/checks"
@@ -27,7 +28,21 @@ func (s *Server) diagnosticsToPublish(w *workspace, snap *snapshot) []PublishDia
 		if !ok || v != d.version {
 			continue // a newer run is coming for this buffer
 		}
-		diags := s.diagnostics(w, snap, byFile[d.rel])
+		fs := byFile[d.rel]
+		more := snap.omitted[d.rel]
+		if len(fs) > maxDiagnostics {
+			// An editor cannot use a million diagnostics, and the server
+			// would hold them all, encoded, for the next comparison.
+			more += len(fs) - maxDiagnostics
+			fs = fs[:maxDiagnostics]
+		}
+		diags := s.diagnostics(w, snap, fs)
+		if more > 0 {
+			diags = append(diags, Diagnostic{
+				Severity: SeverityInformation, Source: "sotvet", Code: "omitted",
+				Message: fmt.Sprintf("%d more findings in this file are not shown: the first %d are", more, len(fs)),
+			})
+		}
 		key, _ := json.Marshal(diags)
 		if prev, ok := s.published[uri]; ok && prev == string(key) {
 			continue

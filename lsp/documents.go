@@ -30,15 +30,19 @@ func (s *Server) initialized() {
 		_, _ = s.conn.Call(ctx, "client/registerCapability", params, nil)
 	}()
 	// The folders named at initialize are loaded now, so that the first
-	// document opened is checked against a workspace already in memory.
+	// document opened is checked against a workspace already in memory;
+	// off the read loop, which a walk of a large folder would hold up (a
+	// document opened meanwhile finds its workspace itself).
 	s.mu.Lock()
 	folders := slices.Clone(s.folders)
 	s.mu.Unlock()
-	for _, f := range folders {
-		for _, root := range findRoots(f) {
-			_ = s.workspaceAt(root)
+	go func() {
+		for _, f := range folders {
+			for _, root := range findRoots(f) {
+				_ = s.workspaceAt(root)
+			}
 		}
-	}
+	}()
 }
 
 // findRoots returns the workspaces of a folder the way check finds them:

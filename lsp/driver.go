@@ -53,6 +53,7 @@ type workspace struct {
 	overlay   map[string][]byte // open buffers, by workspace-relative path
 	changed   map[string]bool   // paths whose content the session is yet to be told
 	renew     bool              // the configuration changed: a new session
+	gitAsked  bool              // askGit has run (or is running)
 
 	// The session and the files it reads are the checker's: runs are
 	// serialised by runMu.
@@ -63,6 +64,7 @@ type workspace struct {
 // snapshot is the outcome of one run.
 type snapshot struct {
 	findings []checks.Finding
+	omitted  map[string]int // findings beyond the cap, by file
 	model    *sotparse.Workspace
 	versions map[string]int32 // the buffer versions the run saw
 	schema   checks.Schema    // what the configured checks accept
@@ -80,10 +82,35 @@ func loadWorkspace(root string) (*workspace, error) {
 	dir.Close()
 	w := &workspace{root: root, overlay: map[string][]byte{}, changed: map[string]bool{}, renew: true}
 	w.loadConfig()
-	if ig, err := sotparse.GitIgnored(root); err == nil {
-		w.ignored = ig
-	}
+	// git's ignore rules are asked for by the checker, before the first
+	// run: git may wait (a FIFO .gitignore), and this runs on the reader.
 	return w, nil
+}
+
+// gitDone reports whether askGit has run.
+func (w *workspace) gitDone() bool {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.gitAsked
+}
+
+// askGit reads git's ignore rules once, for the runs to come. It runs on
+// the checker goroutine, never on the one reading the client's messages.
+func (w *workspace) askGit() {
+	w.mu.Lock()
+	asked := w.gitAsked
+	w.gitAsked = true
+	w.mu.Unlock()
+	if asked {
+		return
+	}
+	ig, err := sotparse.GitIgnored(w.root)
+	if err != nil {
+		return
+	}
+	w.mu.Lock()
+	w.ignored = ig
+	w.mu.Unlock()
 }
 
 // loadConfig reads sotvet.yaml; a broken one is reported and the defaults
@@ -245,6 +272,9 @@ func (f *frozen) options(fsys fs.FS) checks.Options {
 	return checks.Options{
 		Root: f.w.root, FS: fsys, Ignored: f.ignored, Analyzers: f.analyzers,
 		Severity: f.severity, MaxFileSize: f.maxSize,
+		// The session holds at most this many findings of one check in
+		// one file: memory stays bounded whatever a buffer holds.
+		MaxPerFile: maxDiagnostics,
 	}
 }
 
@@ -265,7 +295,8 @@ func (f *frozen) run(versions map[string]int32) *snapshot {
 		f.failed()
 		return &snapshot{err: err, versions: versions, took: time.Since(start)}
 	}
-	return &snapshot{findings: s.Result().Findings, model: s.Workspace(), versions: versions, schema: schema, took: time.Since(start)}
+	res := s.Result()
+	return &snapshot{findings: res.Findings, omitted: res.Omitted.ByFile, model: s.Workspace(), versions: versions, schema: schema, took: time.Since(start)}
 }
 
 // applyFlags sets the checks' flags to the run's configuration. Callers

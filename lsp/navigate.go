@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/svrnty/sotvet/internal/lazyre"
 	"github.com/svrnty/sotvet/sotparse"
@@ -44,22 +46,46 @@ func targetAt(text []byte, off int, model *sotparse.Workspace) *target {
 		}
 	}
 	if model != nil && model.Glossary != nil {
-		lower := strings.ToLower(string(line))
-		for _, t := range model.Glossary.Terms {
-			name := strings.ToLower(t.Name)
-			if name == "" {
-				continue
+		if t := termAt(model.Glossary, line, at); t != nil {
+			t.start, t.end = ls+t.start, ls+t.end
+			return t
+		}
+	}
+	return nil
+}
+
+// maxTermLen bounds the names termAt looks for: it tries every span of
+// each name length around the cursor.
+const maxTermLen = 256
+
+// termAt finds the longest glossary term that spans at in line, as whole
+// words: for each length of name the glossary has, the spans of the line
+// around at that start and end at word boundaries are looked up in the
+// glossary's index. The cost does not grow with the number of terms.
+func termAt(g *sotparse.Glossary, line []byte, at int) *target {
+	isWord := func(i int) bool {
+		if i < 0 || i >= len(line) {
+			return false
+		}
+		r, _ := utf8.DecodeRune(line[i:])
+		if r == utf8.RuneError {
+			r, _ = utf8.DecodeLastRune(line[:i+1])
+		}
+		return unicode.IsLetter(r) || unicode.IsDigit(r)
+	}
+	lengths := g.KeyLengths()
+	for k := len(lengths) - 1; k >= 0; k-- {
+		n := lengths[k]
+		if n == 0 || n > maxTermLen || n > len(line) {
+			continue
+		}
+		for s := max(0, at-n); s <= at && s+n <= len(line); s++ {
+			e := s + n
+			if isWord(s-1) && isWord(s) || isWord(e-1) && isWord(e) {
+				continue // inside a word
 			}
-			for i := 0; ; {
-				j := strings.Index(lower[i:], name)
-				if j < 0 {
-					break
-				}
-				s, e := i+j, i+j+len(name)
-				if s <= at && at <= e {
-					return &target{"term", t.Name, ls + s, ls + e}
-				}
-				i = e
+			if ts := g.Named(string(line[s:e])); len(ts) > 0 {
+				return &target{"term", ts[0].Name, s, e}
 			}
 		}
 	}
@@ -112,10 +138,8 @@ func (s *Server) definition(ctx context.Context, p TextDocumentPositionParams) (
 			out = append(out, Location{URI: pathURI(w.abs(rel))})
 		}
 	case "term":
-		for _, term := range model.Glossary.Terms {
-			if strings.EqualFold(term.Name, t.text) {
-				out = append(out, s.nodeLocation(w, snap, term.Pos, term.End))
-			}
+		for _, term := range model.Glossary.Named(t.text) {
+			out = append(out, s.nodeLocation(w, snap, term.Pos, term.End))
 		}
 	}
 	return out, nil
@@ -209,14 +233,12 @@ func (s *Server) hover(ctx context.Context, p TextDocumentPositionParams) (*Hove
 	case "id":
 		hoverID(&b, snap.model, t.text)
 	case "term":
-		for _, term := range snap.model.Glossary.Terms {
-			if strings.EqualFold(term.Name, t.text) {
-				fmt.Fprintf(&b, "**%s**", term.Name)
-				if term.Qualifier != "" {
-					fmt.Fprintf(&b, " (%s)", term.Qualifier)
-				}
-				fmt.Fprintf(&b, ": %s\n", term.Definition)
+		for _, term := range snap.model.Glossary.Named(t.text) {
+			fmt.Fprintf(&b, "**%s**", term.Name)
+			if term.Qualifier != "" {
+				fmt.Fprintf(&b, " (%s)", term.Qualifier)
 			}
+			fmt.Fprintf(&b, ": %s\n", term.Definition)
 		}
 	case "path":
 		rel := strings.TrimSuffix(t.text, "/")

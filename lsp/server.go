@@ -38,6 +38,10 @@ const slowRun = time.Second
 // shutdownWait bounds how long shutdown waits for earlier requests.
 const shutdownWait = 5 * time.Second
 
+// maxDiagnostics caps the diagnostics published for one document; a last
+// one says how many more there are.
+const maxDiagnostics = 1000
+
 // maxDocument caps one buffer: larger ones are not checked (the driver's
 // own file limit applies to the run as well).
 const maxDocument = 16 << 20
@@ -66,6 +70,7 @@ type Server struct {
 	base       context.Context // the connection's: requests' contexts derive from it
 	inflight   map[jsonrpc2.ID]context.CancelFunc
 	owed       atomic.Int64 // calls received and not yet answered on the wire
+	frameLimit int          // the largest message read (maxFrame; smaller in tests)
 }
 
 // document is an open buffer.
@@ -100,6 +105,7 @@ func New(version string) *Server {
 		wake:       make(chan struct{}, 1),
 		exited:     make(chan int, 1),
 		inflight:   map[jsonrpc2.ID]context.CancelFunc{},
+		frameLimit: maxFrame,
 	}
 	s.redact = newRedactor()
 	return s
@@ -126,7 +132,10 @@ func (s *Server) Run(ctx context.Context, rw io.ReadWriteCloser) int {
 	s.base = ctx
 	// Answers are counted as they are written: exit waits for those still
 	// owed, which jsonrpc2 would refuse to write once the connection closes.
-	stream := jsonrpc2.NewStream(answerCounter{rw, s.answered})
+	// A malformed frame is answered with an error and skipped: the stream
+	// goes on (jsonrpc2's own would end the connection).
+	stream := newFrameStream(answerCounter{rw, s.answered}, s.frameLimit)
+	stream.badFn = func(msg string) { s.logf(2, "skipped a malformed message: %s", msg) }
 	s.conn = jsonrpc2.NewConn(stream, jsonrpc2.WithPreempter(preempter{s.cancelRequest}))
 	s.conn.Go(ctx, s.handle)
 	go s.checker(ctx)

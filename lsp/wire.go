@@ -50,7 +50,9 @@ func isResponse(frame []byte) bool {
 		Method *string         `json:"method"`
 		Params json.RawMessage `json:"-"`
 	}
-	return json.Unmarshal(body, &m) == nil && m.Method == nil && len(m.ID) > 0
+	// An answer with id null (to a frame that could not be read) answers
+	// no call the server counted.
+	return json.Unmarshal(body, &m) == nil && m.Method == nil && len(m.ID) > 0 && string(m.ID) != "null"
 }
 
 // preempter handles $/cancelRequest ahead of the requests it cancels.

@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strconv"
 	"sync"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -651,7 +652,8 @@ func (a *allowLines) parse(ls, le int) (string, bool) {
 	rs := ls + i + len(AllowMarker)
 	rest := data[rs:le]
 	trimmed := bytes.TrimLeft(rest, " \t")
-	if !bytes.HasPrefix(trimmed, []byte("--")) {
+	// "-->" closes an HTML comment: it is not the "--" a reason follows.
+	if !bytes.HasPrefix(trimmed, []byte("--")) || bytes.HasPrefix(trimmed, []byte("-->")) {
 		return "", true
 	}
 	rs += len(rest) - len(trimmed) + 2
@@ -674,10 +676,21 @@ func (a *allowLines) parse(ls, le int) (string, bool) {
 	for rs < re && (data[rs] == ' ' || data[rs] == '\t') {
 		rs++
 	}
-	if rs >= re {
+	if rs >= re || !hasWord(data[rs:re]) {
+		// Punctuation is no reason.
 		return "", true
 	}
 	return a.maskRegion(rs, re, 200), true
+}
+
+// hasWord reports whether b holds a letter or a digit.
+func hasWord(b []byte) bool {
+	for _, r := range string(b) {
+		if unicode.IsLetter(r) || unicode.IsDigit(r) {
+			return true
+		}
+	}
+	return false
 }
 
 // maskRegion returns data[from:to] with every candidate secret in it masked,

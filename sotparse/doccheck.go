@@ -6,6 +6,7 @@ import (
 	"hash/maphash"
 	"runtime/debug"
 	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 
@@ -46,6 +47,7 @@ type DocPass struct {
 	ws       *Workspace
 	diags    []analysis.Diagnostic
 	flagged  []analysis.Diagnostic // spans a finding of the check's Run may flag (Flag)
+	check    *DocCheck             // the check running (for the count of dropped diagnostics)
 }
 
 func (c *DocCheck) prepare() any {
@@ -56,11 +58,58 @@ func (c *DocCheck) prepare() any {
 }
 
 // Report records a diagnostic about the document.
+// Beyond Stream.MaxPerDoc diagnostics of the check on the document, one is
+// counted (Workspace.Dropped), not kept.
 func (p *DocPass) Report(d analysis.Diagnostic) {
+	if m := p.ws.maxPerDoc; m > 0 && len(p.diags) >= m {
+		p.ws.drop(p.Doc.Path, p.check, d.Category)
+		return
+	}
 	if p.ws.dropFixes {
 		d.SuggestedFixes = nil
 	}
 	p.diags = append(p.diags, d)
+}
+
+// Dropped is a count of diagnostics a DocCheck reported on a document
+// beyond Stream.MaxPerDoc.
+type Dropped struct {
+	Path     string
+	Check    *DocCheck
+	Category string
+	N        int
+}
+
+type dropKey struct {
+	path     string
+	check    *DocCheck
+	category string
+}
+
+func (ws *Workspace) drop(path string, c *DocCheck, category string) {
+	ws.dropMu.Lock()
+	defer ws.dropMu.Unlock()
+	if ws.dropped == nil {
+		ws.dropped = map[dropKey]int{}
+	}
+	ws.dropped[dropKey{path, c, category}]++
+}
+
+// Dropped returns the diagnostics counted and not kept, sorted by path.
+func (ws *Workspace) Dropped() []Dropped {
+	ws.dropMu.Lock()
+	defer ws.dropMu.Unlock()
+	out := make([]Dropped, 0, len(ws.dropped))
+	for k, n := range ws.dropped {
+		out = append(out, Dropped{k.path, k.check, k.category, n})
+	}
+	slices.SortFunc(out, func(a, b Dropped) int {
+		if a.Path != b.Path {
+			return strings.Compare(a.Path, b.Path)
+		}
+		return strings.Compare(a.Category, b.Category)
+	})
+	return out
 }
 
 // Flag tells the driver that the check's Run may report a finding that
@@ -175,7 +224,7 @@ func (h *heldDiag) diagnostic(tf *token.File, texts []heldText) analysis.Diagnos
 func (ws *Workspace) visit(k int, c *DocCheck, p *DocPass, sc *checkScratch) (v docVisit, diags, flagged []analysis.Diagnostic) {
 	// The pass reports into the rest of the document's scratch lists.
 	nd, nf := len(sc.diags), len(sc.flagged)
-	p.Prepared, p.diags, p.flagged = ws.prepared[k], sc.diags[nd:nd], sc.flagged[nf:nf]
+	p.Prepared, p.diags, p.flagged, p.check = ws.prepared[k], sc.diags[nd:nd], sc.flagged[nf:nf], c
 	v.k = uint8(k)
 	func() {
 		defer func() {
@@ -439,7 +488,7 @@ func (c *DocCheck) Some(pass *analysis.Pass, ws *Workspace, want func(*Doc) bool
 		diags := make([][]analysis.Diagnostic, len(todo))
 		parallel.For(len(todo), func(j int) {
 			d := todo[j]
-			p := &DocPass{Doc: d, Content: ws.Content(d), Prepared: prepared, ws: ws}
+			p := &DocPass{Doc: d, Content: ws.Content(d), Prepared: prepared, ws: ws, check: c}
 			results[todoAt[j]] = c.Run(p)
 			diags[j] = p.diags
 		})
@@ -505,6 +554,10 @@ type Stream struct {
 	// DropFixes drops the suggested fixes of the DocChecks' diagnostics:
 	// the run only reports.
 	DropFixes bool
+	// MaxPerDoc, when positive, keeps at most this many diagnostics of
+	// one DocCheck on one document; the others are counted
+	// (Workspace.Dropped): memory stays bounded whatever a document holds.
+	MaxPerDoc int
 	// Release lets each document's text go once AfterDoc has run: the run
 	// keeps the typed model, and Content reads a text back from its file
 	// when a check asks for it, checking that it did not change.

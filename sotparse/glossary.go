@@ -2,7 +2,9 @@ package sotparse
 
 import (
 	"go/token"
+	"slices"
 	"strings"
+	"sync"
 )
 
 // GlossaryPath is the workspace file that defines the glossary.
@@ -12,6 +14,59 @@ const GlossaryPath = "CONTEXT.md"
 type Glossary struct {
 	Doc   *Doc
 	Terms []*Term
+
+	// The terms by FoldKey of their names, built on first use: a lookup
+	// per reference over every term is quadratic in a large glossary.
+	once    sync.Once
+	byKey   map[string][]*Term
+	lengths []int // the byte lengths of the keys, ascending, each once
+}
+
+// FoldKey is the key under which names that strings.EqualFold holds equal
+// are found together (upper- then lower-casing folds the special cases,
+// such as the long s, that lower-casing alone does not).
+func FoldKey(s string) string { return strings.ToLower(strings.ToUpper(s)) }
+
+func (g *Glossary) index() {
+	g.once.Do(func() {
+		g.byKey = make(map[string][]*Term, len(g.Terms))
+		seen := map[int]bool{}
+		for _, t := range g.Terms {
+			k := FoldKey(t.Name)
+			g.byKey[k] = append(g.byKey[k], t)
+			if !seen[len(k)] {
+				seen[len(k)] = true
+				g.lengths = append(g.lengths, len(k))
+			}
+		}
+		slices.Sort(g.lengths)
+	})
+}
+
+// Named returns the terms whose name equals name, compared
+// case-insensitively, in the glossary's order.
+func (g *Glossary) Named(name string) []*Term {
+	if g == nil {
+		return nil
+	}
+	g.index()
+	var out []*Term
+	for _, t := range g.byKey[FoldKey(name)] {
+		if strings.EqualFold(t.Name, name) {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// KeyLengths returns the byte lengths of the terms' FoldKeys, ascending:
+// what a search for terms in a text needs to try.
+func (g *Glossary) KeyLengths() []int {
+	if g == nil {
+		return nil
+	}
+	g.index()
+	return g.lengths
 }
 
 // Term is one glossary entry: a paragraph that starts with "**Term**:" or
@@ -27,13 +82,8 @@ type Term struct {
 // Lookup returns the term with the given name, compared case-insensitively,
 // or nil.
 func (g *Glossary) Lookup(name string) *Term {
-	if g == nil {
-		return nil
-	}
-	for _, t := range g.Terms {
-		if strings.EqualFold(t.Name, name) {
-			return t
-		}
+	if ts := g.Named(name); len(ts) > 0 {
+		return ts[0]
 	}
 	return nil
 }
@@ -48,8 +98,12 @@ func parseGlossary(d *Doc) *Glossary {
 	// Fenced code must not define terms.
 	fences := fencedRanges(body)
 	ms := termPattern.FindAllSubmatchIndex(body, -1)
+	fi := 0 // the first fence not wholly before the match: both are in order
 	for i, m := range ms {
-		if inRanges(fences, m[0]) {
+		for fi < len(fences) && fences[fi][1] <= m[0] {
+			fi++
+		}
+		if fi < len(fences) && fences[fi][0] <= m[0] {
 			continue
 		}
 		end := len(body)
@@ -92,13 +146,4 @@ func fencedRanges(b []byte) [][2]int {
 		out = append(out, [2]int{open, len(b)})
 	}
 	return out
-}
-
-func inRanges(rs [][2]int, off int) bool {
-	for _, r := range rs {
-		if off >= r[0] && off < r[1] {
-			return true
-		}
-	}
-	return false
 }

@@ -42,9 +42,12 @@ type Workspace struct {
 	outRead  map[string]bool   // documents out of focus, parsed, whose Content was asked for
 	readErr  error             // the first summarized document that could not be read back
 
-	docChecks []*DocCheck       // run by the parse on each document (Stream.Checks)
-	prepared  []any             // what each of docChecks prepared for the run
-	dropFixes bool              // Stream.DropFixes
+	docChecks []*DocCheck // run by the parse on each document (Stream.Checks)
+	prepared  []any       // what each of docChecks prepared for the run
+	dropFixes bool        // Stream.DropFixes
+	maxPerDoc int         // Stream.MaxPerDoc
+	dropMu    sync.Mutex
+	dropped   map[dropKey]int   // diagnostics counted beyond maxPerDoc
 	docDiags  atomic.Int64      // diagnostics the DocChecks reported (DocDiagnostics)
 	seed      maphash.Seed      // of the released texts' digests
 	reread    map[string][]byte // released texts Content read back

@@ -41,6 +41,7 @@ func run(pass *analysis.Pass) (any, error) {
 		}
 	}
 	unreadable := g == nil && ws.File(GlossaryPath) != nil
+	var near map[string]*sotparse.Term // by squash of the name, built once
 	for _, r := range DocCheck.Each(pass, ws) {
 		cs, _ := r.([]termClaim)
 		for _, c := range cs {
@@ -50,8 +51,11 @@ func run(pass *analysis.Pass) (any, error) {
 				report(c.pos, c.end, "missing-glossary", "this says %s defines %q but the workspace has no %s", GlossaryPath, c.term, GlossaryPath)
 			case lookup(g, c.term) == nil:
 				msg := fmt.Sprintf("%s does not define %q", GlossaryPath, c.term)
-				if near := nearTerm(g, c.term); near != nil {
-					msg += fmt.Sprintf(" (it defines %q)", near.Name)
+				if near == nil {
+					near = squashIndex(g)
+				}
+				if t := near[squash(c.term)]; t != nil {
+					msg += fmt.Sprintf(" (it defines %q)", t.Name)
 				}
 				report(c.pos, c.end, "undefined-term", "%s", msg)
 			}
@@ -116,16 +120,18 @@ func lookup(g *sotparse.Glossary, term string) *sotparse.Term {
 	return nil
 }
 
-// nearTerm returns an entry that differs from term only in case, hyphens,
-// spacing or punctuation, or nil.
-func nearTerm(g *sotparse.Glossary, term string) *sotparse.Term {
-	k := squash(term)
+// squashIndex maps the squash of each term's name to the first term of
+// that squash: an entry that differs from a name only in case, hyphens,
+// spacing or punctuation is found in one look-up, not a pass over every
+// term for each undefined one.
+func squashIndex(g *sotparse.Glossary) map[string]*sotparse.Term {
+	out := make(map[string]*sotparse.Term, len(g.Terms))
 	for _, t := range g.Terms {
-		if squash(t.Name) == k {
-			return t
+		if k := squash(t.Name); out[k] == nil {
+			out[k] = t
 		}
 	}
-	return nil
+	return out
 }
 
 func squash(s string) string {

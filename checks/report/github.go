@@ -64,6 +64,14 @@ func writeGitHub(buf *bufio.Writer, res *checks.Result, opt Options) {
 		fmt.Fprintf(buf, "; %d not shown as annotations", hidden)
 	}
 	buf.WriteByte('\n')
+	if note := omittedNote(res, opt); note != "" {
+		level := "notice"
+		if omittedFail(res, opt.FailOn) {
+			level = "error"
+		}
+		b = appendEscaped(b[:0], note, &dataEscapes)
+		fmt.Fprintf(buf, "::%s title=%s::%s\n", level, opt.Tool, b)
+	}
 }
 
 // appendAnnotation appends

@@ -51,6 +51,15 @@ func writeJSON(w *bufio.Writer, res *checks.Result, opt Options) error {
 	j.int(errs)
 	j.key("warnings")
 	j.int(warns)
+	if res.Omitted.Total > 0 {
+		// Beyond the caps: counted, not listed.
+		j.key("omitted")
+		if err := j.value(res.Omitted); err != nil {
+			return err
+		}
+		j.key("omitted_note")
+		j.str(omittedNote(res, opt))
+	}
 	j.key("by_check")
 	j.open('{')
 	names := make([]string, 0, len(byCheck))

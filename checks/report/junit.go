@@ -83,6 +83,18 @@ func writeJUnit(buf *bufio.Writer, res *checks.Result, opt Options) error {
 		at += st.n
 		tests, failures, skipped = tests+st.tests, failures+st.failures, skipped+st.skipped
 	}
+	// The findings beyond the caps are one more test case: it fails when
+	// they would fail the run.
+	note := omittedNote(res, opt)
+	noteFails := omittedFail(res, opt.FailOn)
+	if note != "" {
+		tests++
+		if noteFails {
+			failures++
+		} else {
+			skipped++
+		}
+	}
 	order := make([]int32, len(res.Findings))
 	next := make([]int, len(suites))
 	for k := range suites {
@@ -205,7 +217,29 @@ func writeJUnit(buf *bufio.Writer, res *checks.Result, opt Options) error {
 		}
 		b = append(b, "\n  </testsuite>"...)
 	}
-	if len(suites) > 0 {
+	if note != "" {
+		esc := appendXMLEscaped(nil, note)
+		b = append(b, "\n  <testsuite name=\"omitted\" tests=\"1\""...)
+		if noteFails {
+			b = append(b, ` failures="1" skipped="0" time="0">`...)
+		} else {
+			b = append(b, ` failures="0" skipped="1" time="0">`...)
+		}
+		b = append(b, "\n    <testcase classname=\"omitted\" name=\"findings not shown\" time=\"0\">"...)
+		if noteFails {
+			b = append(b, "\n      <failure message=\""...)
+			b = append(b, esc...)
+			b = append(b, `" type="error">`...)
+			b = append(b, esc...)
+			b = append(b, "</failure>"...)
+		} else {
+			b = append(b, "\n      <skipped message=\""...)
+			b = append(b, esc...)
+			b = append(b, `"></skipped>`...)
+		}
+		b = append(b, "\n    </testcase>\n  </testsuite>"...)
+	}
+	if len(suites) > 0 || note != "" {
 		b = append(b, '\n')
 	}
 	b = append(b, "</testsuites>\n"...)

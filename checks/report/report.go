@@ -11,6 +11,7 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -43,6 +44,9 @@ type Options struct {
 	Elapsed        time.Duration   // junit: how long the run took (the root element's time)
 	SrcRoot        string          // sarif: the absolute directory finding paths are relative to (originalUriBaseIds)
 	MaxAnnotations int             // github format: annotations printed before summarising (0 => 10 per severity, as GitHub shows per step)
+	// MaxPerFile and MaxFindings are the caps the result was cut to
+	// (checks.Result.Cap), for the note on what they left out.
+	MaxPerFile, MaxFindings int
 }
 
 // Formats lists the accepted values of Write's format argument.
@@ -67,6 +71,9 @@ func Write(w io.Writer, format string, res *checks.Result, opt Options) error {
 	switch format {
 	case "text":
 		writeText(buf, res)
+		if note := omittedNote(res, opt); note != "" {
+			fmt.Fprintf(buf, "%s: %s\n", opt.Tool, note)
+		}
 	case "json":
 		err = writeJSON(buf, res, opt)
 	case "sarif":
@@ -91,14 +98,78 @@ func severity(f *checks.Finding) checks.Severity {
 	return checks.SeverityError
 }
 
-// ok reports whether no finding reaches opt.FailOn (default error).
+// ok reports whether no finding, kept or omitted, reaches opt.FailOn
+// (default error).
 func ok(res *checks.Result, opt Options) bool {
 	for i := range res.Findings {
 		if fails(&res.Findings[i], opt.FailOn) {
 			return false
 		}
 	}
-	return true
+	return !omittedFail(res, opt.FailOn)
+}
+
+// omittedFail reports whether a finding beyond the caps reaches failOn.
+func omittedFail(res *checks.Result, failOn checks.Severity) bool {
+	for s, n := range res.Omitted.BySeverity {
+		f := checks.Finding{Severity: s}
+		if n > 0 && fails(&f, failOn) {
+			return true
+		}
+	}
+	return false
+}
+
+// omittedNote says how many findings the caps left out, "" when none: every
+// format carries it, so a capped report is never read as complete.
+func omittedNote(res *checks.Result, opt Options) string {
+	o := res.Omitted
+	if o.Total == 0 {
+		return ""
+	}
+	var parts []string
+	if n := o.BySeverity[checks.SeverityError]; n > 0 {
+		parts = append(parts, plural(n, "error", "errors"))
+	}
+	if n := o.BySeverity[checks.SeverityWarning]; n > 0 {
+		parts = append(parts, plural(n, "warning", "warnings"))
+	}
+	what := ""
+	if len(parts) > 0 {
+		what = " (" + strings.Join(parts, ", ") + ")"
+	}
+	where := ""
+	if files := slices.Sorted(maps.Keys(o.ByFile)); len(files) > 0 {
+		where = fmt.Sprintf(" in %s (%s", plural(len(files), "file", "files"), quotepath.Path(files[0]))
+		if len(files) > 1 {
+			where += ", ..."
+		}
+		where += ")"
+	}
+	caps := "the report is capped"
+	if opt.MaxPerFile > 0 || opt.MaxFindings > 0 {
+		caps = fmt.Sprintf("the report keeps %s", capText(opt.MaxPerFile, opt.MaxFindings))
+	}
+	return fmt.Sprintf("%d more %s%s not shown%s: %s; they still count for the exit code (raise --max-findings-per-file or --max-findings; 0 is no cap)",
+		o.Total, map[bool]string{true: "finding", false: "findings"}[o.Total == 1], what, where, caps)
+}
+
+func capText(perFile, perRun int) string {
+	var parts []string
+	if perFile > 0 {
+		parts = append(parts, fmt.Sprintf("the first %d findings of each file", perFile))
+	}
+	if perRun > 0 {
+		parts = append(parts, fmt.Sprintf("%d in all", perRun))
+	}
+	return strings.Join(parts, " and ")
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return strconv.Itoa(n) + " " + many
 }
 
 // fails reports whether f reaches failOn (default error): whether it makes

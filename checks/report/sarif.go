@@ -154,6 +154,25 @@ func writeSARIF(buf *bufio.Writer, res *checks.Result, opt Options) error {
 			return err
 		}
 	}
+	if note := omittedNote(res, opt); note != "" {
+		// The findings beyond the caps: a notification of the run, so a
+		// capped log is never read as complete.
+		level := "note"
+		if omittedFail(res, opt.FailOn) {
+			level = "error"
+		}
+		j.key("invocations")
+		if err := j.value([]map[string]any{{
+			"executionSuccessful": true,
+			"toolExecutionNotifications": []map[string]any{{
+				"level":   level,
+				"message": map[string]string{"text": note},
+			}},
+			"properties": map[string]any{"omitted": res.Omitted},
+		}}); err != nil {
+			return err
+		}
+	}
 	j.key("results")
 	j.open('[')
 	w := newSARIFResult(len(j.count), driver.Rules)

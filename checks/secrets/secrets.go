@@ -159,14 +159,23 @@ func run(pass *analysis.Pass) (any, error) {
 	return scans, nil
 }
 
-// report reports the secrets found in file that are not allowed.
+// gitleaksInline is the engine's AllowReason for a gitleaks:allow comment.
+const gitleaksInline = "inline: " + engine.GitleaksAllowMarker
+
+// report reports the secrets found in file that are not allowed. check
+// promises that every accepted secret says why: a gitleaks:allow comment
+// (which sotvet scan honours, as gitleaks does) gives no reason, so here
+// it allows nothing.
 func report(rep func(analysis.Diagnostic), file *sotparse.File, found []engine.Finding) {
 	for _, s := range found {
-		if s.Allowed {
+		if s.Allowed && s.AllowReason != gitleaksInline {
 			continue
 		}
 		msg := fmt.Sprintf("%s: %s (%s)", s.RuleID, s.Description, s.Redacted)
-		if s.Unjustified {
+		switch {
+		case s.AllowReason == gitleaksInline:
+			msg += "; gitleaks:allow gives no reason, so check does not accept it: write sotvet:allow-secret -- <reason>"
+		case s.Unjustified:
 			msg += "; sotvet:allow-secret on this line gives no reason, so it allows nothing"
 		}
 		rep(analysis.Diagnostic{Pos: file.Pos(s.Start), End: file.Pos(s.End), Category: s.RuleID, Message: msg})

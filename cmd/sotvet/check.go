@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"runtime/pprof"
+	"strconv"
 	"strings"
 	"time"
 
@@ -38,6 +39,10 @@ type checkFlags struct {
 	baseline, writeBase string
 	failOnStale         bool
 
+	// The caps on findings reported (-1: from sotvet.yaml, else the
+	// default; 0: no cap).
+	maxPerFile, maxFindings int
+
 	cpuProfile, memProfile string
 	debugCache             bool
 
@@ -50,6 +55,8 @@ func cmdCheck(args []string, stdout, stderr io.Writer) int {
 	flags.SetOutput(stderr)
 	var cf checkFlags
 	flags.StringVar(&cf.format, "format", "text", "output format: "+strings.Join(report.Formats, ", "))
+	flags.IntVar(&cf.maxPerFile, "max-findings-per-file", -1, "report at most this many findings of one file, and count the others (0: no cap; default "+strconv.Itoa(checks.DefaultMaxPerFile)+", or max-findings-per-file in "+config.FileName+")")
+	flags.IntVar(&cf.maxFindings, "max-findings", -1, "report at most this many findings in all, and count the others (0: no cap; default "+strconv.Itoa(checks.DefaultMaxFindings)+", or max-findings in "+config.FileName+")")
 	flags.StringVar(&cf.failOn, "fail-on", "", "lowest severity that makes the exit code 1: error or warning (default error)")
 	flags.StringVar(&cf.enable, "enable", "", "comma-separated checks to run (default all)")
 	flags.StringVar(&cf.disable, "disable", "", "comma-separated checks not to run")
@@ -135,6 +142,8 @@ func cmdCheck(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "sotvet: %v\n", err)
 		return exitError
 	}
+	cf.maxPerFile = findingsCap(cf.maxPerFile, rootCfg.MaxFindingsPerFile, checks.DefaultMaxPerFile)
+	cf.maxFindings = findingsCap(cf.maxFindings, rootCfg.MaxFindings, checks.DefaultMaxFindings)
 	warmUp(rootCfg, cf)
 	wsDirs, err := cf.findWorkspaces(root, rootCfg)
 	if err != nil {
@@ -199,6 +208,8 @@ func cmdCheck(args []string, stdout, stderr io.Writer) int {
 	}
 
 	res := combine(runs)
+	// Capped once the baseline has filtered: what it accepts takes no room.
+	res.Cap(cf.maxPerFile, cf.maxFindings)
 	// Rule metadata for the checks that ran (and the suppression findings),
 	// so JUnit and SARIF never claim a disabled check passed.
 	var ran []report.Rule
@@ -207,18 +218,16 @@ func cmdCheck(args []string, stdout, stderr io.Writer) int {
 			ran = append(ran, r)
 		}
 	}
-	ropt := report.Options{FailOn: failOn, Rules: ran, Tool: "sotvet", Version: version(), SrcRoot: base, Elapsed: time.Since(start)}
+	ropt := report.Options{FailOn: failOn, Rules: ran, Tool: "sotvet", Version: version(), SrcRoot: base, Elapsed: time.Since(start), MaxPerFile: cf.maxPerFile, MaxFindings: cf.maxFindings}
 	if err := report.Write(stdout, cf.format, res, ropt); err != nil {
 		fmt.Fprintf(stderr, "sotvet: %v\n", err)
 		return exitError
 	}
 	if cf.format == "text" && len(res.Findings) > 0 {
-		fmt.Fprintf(stderr, "%s\n", summaryLine(res.Findings))
+		fmt.Fprintf(stderr, "%s%s\n", summaryLine(res.Findings), omittedSummary(res))
 	}
-	for _, f := range res.Findings {
-		if f.Severity.Rank() >= failOn.Rank() {
-			return exitFindings
-		}
+	if res.Fails(failOn) {
+		return exitFindings
 	}
 	if cf.failOnStale && len(stale) > 0 {
 		return exitFindings

@@ -146,7 +146,7 @@ func (cf *checkFlags) workspaceOptions(dir, root string, rootCfg *config.Config,
 	// those of a small workspace (checks.KeepTextUpTo); one that fixes
 	// edits the texts.
 	release := !cf.fix && !cf.diff
-	return checks.Options{Root: dir, FS: rootFS, Analyzers: analyzers, Severity: sev, MaxFileSize: cfg.MaxFileSize, ReleaseText: release, ReleaseAbove: checks.KeepTextUpTo, NoFixes: release, ForgetModel: release, Parsed: collectAfterParse, Forgotten: collectAfterModel}, cfg, rootFS, nil
+	return checks.Options{MaxPerFile: cf.maxPerFile, Root: dir, FS: rootFS, Analyzers: analyzers, Severity: sev, MaxFileSize: cfg.MaxFileSize, ReleaseText: release, ReleaseAbove: checks.KeepTextUpTo, NoFixes: release, ForgetModel: release, Parsed: collectAfterParse, Forgotten: collectAfterModel}, cfg, rootFS, nil
 }
 
 // vetWorkspace runs the checks over the workspace at dir with its own
@@ -213,6 +213,26 @@ func (r *wsRun) scope(cf *checkFlags) error {
 		}
 	}
 	r.res.Findings = fs
+	// The findings beyond the caps, as the kept ones: in focus, named
+	// from the base.
+	if o := r.res.Omitted; o.Total > 0 {
+		r.res.Omitted = checks.Omitted{}
+		kept := 0
+		for p, n := range o.ByFile {
+			if r.focus == nil || r.focus[p] {
+				kept += n
+				if r.res.Omitted.ByFile == nil {
+					r.res.Omitted.ByFile = map[string]int{}
+				}
+				r.res.Omitted.ByFile[name(p)] = n
+			}
+		}
+		if kept > 0 {
+			// By severity the count is the run's: a file out of focus
+			// cannot be told apart there, so none is dropped.
+			r.res.Omitted.Total, r.res.Omitted.BySeverity = o.Total, o.BySeverity
+		}
+	}
 	return nil
 }
 
@@ -268,6 +288,7 @@ func combine(runs []*wsRun) *checks.Result {
 	}
 	out := &checks.Result{}
 	for _, r := range runs {
+		out.Omitted.Merge(r.res.Omitted)
 		out.Files += r.res.Files
 		out.Findings = append(out.Findings, r.res.Findings...)
 		for _, c := range r.res.Checked {
@@ -406,6 +427,25 @@ func summaryLine(fs []checks.Finding) string {
 		parts = append(parts, plural(warns, "warning", "warnings"))
 	}
 	return fmt.Sprintf("%s (%s) in %s", plural(len(fs), "finding", "findings"), strings.Join(parts, ", "), plural(len(files), "file", "files"))
+}
+
+// omittedSummary ends the summary line when the caps left findings out.
+func omittedSummary(res *checks.Result) string {
+	if res.Omitted.Total == 0 {
+		return ""
+	}
+	return fmt.Sprintf("; %d more not shown (over --max-findings-per-file or --max-findings)", res.Omitted.Total)
+}
+
+// findingsCap is a cap given by flag (>= 0), else by sotvet.yaml, else def.
+func findingsCap(flagValue int, configured *int, def int) int {
+	switch {
+	case flagValue >= 0:
+		return flagValue
+	case configured != nil:
+		return *configured
+	}
+	return def
 }
 
 func plural(n int, one, many string) string {

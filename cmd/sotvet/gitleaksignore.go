@@ -11,36 +11,74 @@ import (
 	"github.com/svrnty/sotvet/secrets"
 )
 
+// gitleaksIgnores are the .gitleaksignore files a scan honours: the one
+// of the current directory, for every file, as gitleaks reads the one at
+// its source root; and the one of each directory scanned, for that
+// directory's files only: one root's entries never allow a finding in a
+// file of the same name under another.
+type gitleaksIgnores struct {
+	cwd    secrets.GitleaksIgnore
+	byRoot map[string]secrets.GitleaksIgnore // by the path as given
+}
+
 // loadGitleaksIgnore reads the .gitleaksignore of the current directory
-// and of every directory scanned, as gitleaks reads the one at its source
-// root, so that a repository switching from gitleaks keeps its triage.
-func loadGitleaksIgnore(roots []string) (secrets.GitleaksIgnore, error) {
-	all := secrets.GitleaksIgnore{}
-	seen := map[string]bool{}
-	for _, dir := range append([]string{"."}, roots...) {
-		if info, err := os.Stat(dir); err != nil || !info.IsDir() {
-			continue
+// and of every directory scanned, so that a repository switching from
+// gitleaks keeps its triage.
+func loadGitleaksIgnore(roots []string) (gitleaksIgnores, error) {
+	out := gitleaksIgnores{byRoot: map[string]secrets.GitleaksIgnore{}}
+	cwdAbs, _ := filepath.Abs(".")
+	var err error
+	if out.cwd, err = readGitleaksIgnore("."); err != nil {
+		return out, err
+	}
+	for _, dir := range roots {
+		if abs, err := filepath.Abs(dir); err != nil || abs == cwdAbs {
+			continue // the current directory's applies everywhere already
 		}
-		p := filepath.Join(dir, ".gitleaksignore")
-		abs, err := filepath.Abs(p)
-		if err != nil || seen[abs] {
-			continue
-		}
-		seen[abs] = true
-		b, err := safefs.ReadPath(p, 16<<20)
-		if errors.Is(err, fs.ErrNotExist) {
-			continue
-		}
+		ig, err := readGitleaksIgnore(dir)
 		if err != nil {
-			return nil, err
+			return out, err
 		}
-		ig, err := secrets.ParseGitleaksIgnore(b)
-		if err != nil {
-			return nil, fmt.Errorf("%s: %v", p, err)
-		}
-		for k := range ig {
-			all[k] = true
+		if len(ig) > 0 {
+			out.byRoot[dir] = ig
 		}
 	}
-	return all, nil
+	return out, nil
+}
+
+// readGitleaksIgnore reads dir/.gitleaksignore (none: nil), a regular file
+// only: a FIFO is refused, never waited on.
+func readGitleaksIgnore(dir string) (secrets.GitleaksIgnore, error) {
+	if info, err := os.Stat(dir); err != nil || !info.IsDir() {
+		return nil, nil
+	}
+	p := filepath.Join(dir, ".gitleaksignore")
+	b, err := safefs.ReadPath(p, 16<<20)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	ig, err := secrets.ParseGitleaksIgnore(b)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %v", p, err)
+	}
+	return ig, nil
+}
+
+// forRoot returns the entries that apply to the files of root.
+func (g gitleaksIgnores) forRoot(root string) secrets.GitleaksIgnore {
+	own := g.byRoot[root]
+	if len(own) == 0 {
+		return g.cwd
+	}
+	all := secrets.GitleaksIgnore{}
+	for k := range g.cwd {
+		all[k] = true
+	}
+	for k := range own {
+		all[k] = true
+	}
+	return all
 }

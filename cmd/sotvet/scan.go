@@ -22,6 +22,7 @@ import (
 	secretscheck "github.com/svrnty/sotvet/checks/secrets"
 	"github.com/svrnty/sotvet/internal/gitview"
 	"github.com/svrnty/sotvet/internal/safefs"
+	"github.com/svrnty/sotvet/internal/textenc"
 	"github.com/svrnty/sotvet/internal/workspaces"
 	"github.com/svrnty/sotvet/secrets"
 	"github.com/svrnty/sotvet/sotparse"
@@ -37,6 +38,8 @@ func cmdScan(args []string, stdout, stderr io.Writer) int {
 	staged := fset.Bool("staged", false, "scan the content staged in the git index (files changed against HEAD)")
 	maxSize := fset.Int64("max-file-size", sotparse.DefaultMaxFileSize, "read files up to this many `bytes`; a larger one is reported as not scanned")
 	skipBinary := fset.Bool("skip-binary", false, "do not scan binary files (a NUL in the first 8 KiB); each is reported as not scanned")
+	maxPerFile := fset.Int("max-findings-per-file", checks.DefaultMaxPerFile, "report at most this many findings of one file, and count the others (0: no cap)")
+	maxFindings := fset.Int("max-findings", checks.DefaultMaxFindings, "report at most this many findings in all, and count the others (0: no cap)")
 	allowUnscanned := fset.Bool("allow-unscanned", false, "report files that were not scanned as warnings, which do not fail the scan")
 	baseFile := fset.String("baseline", "", "report only findings not recorded in the baseline `file`")
 	writeBase := fset.String("write-baseline", "", "record the current findings in the baseline `file` and exit 0")
@@ -67,17 +70,30 @@ func cmdScan(args []string, stdout, stderr io.Writer) int {
 	}
 	defer stop()
 	cfg, err := secretscheck.Config()
+	var ignores gitleaksIgnores
 	if err == nil {
-		cfg.GitleaksIgnore, err = loadGitleaksIgnore(paths)
+		ignores, err = loadGitleaksIgnore(paths)
 	}
 	if err != nil {
 		fmt.Fprintf(stderr, "sotvet scan: %v\n", err)
 		return exitError
 	}
+	cfg.GitleaksIgnore = ignores.cwd
 	sc, err := secrets.NewScanner(cfg)
 	if err != nil {
 		fmt.Fprintf(stderr, "sotvet scan: %v\n", err)
 		return exitError
+	}
+	// A directory with its own .gitleaksignore has its own scanner: its
+	// entries allow findings in its files only.
+	scanners := map[string]*secrets.Scanner{}
+	for root := range ignores.byRoot {
+		c := cfg
+		c.GitleaksIgnore = ignores.forRoot(root)
+		if scanners[root], err = secrets.NewScanner(c); err != nil {
+			fmt.Fprintf(stderr, "sotvet scan: %v\n", err)
+			return exitError
+		}
 	}
 	var files []scanFile
 	rd := scanReader{maxSize: *maxSize, skipBinary: *skipBinary}
@@ -95,6 +111,9 @@ func cmdScan(args []string, stdout, stderr io.Writer) int {
 	// %SRCROOT%, the current directory.
 	cwd, _ := os.Getwd()
 	relativeNames(files, paths, cwd)
+	for i := range files {
+		files[i].sc = scanners[files[i].root]
+	}
 	found, err := scanAll(sc, rd, files)
 	if err != nil {
 		fmt.Fprintf(stderr, "sotvet scan: %v\n", err)
@@ -160,23 +179,24 @@ func cmdScan(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stderr, "sotvet: stale baseline entry %s: %s: [%s] %s\n", e.Fingerprint, e.File, e.Check, e.Message)
 		}
 	}
+	// Capped once the baseline has filtered; the others are counted, and
+	// every format says how many.
+	res.Cap(*maxPerFile, *maxFindings)
 	var rule []report.Rule
 	for _, r := range rules() {
 		if r.Name == "secrets" {
 			rule = append(rule, r)
 		}
 	}
-	if err := report.Write(stdout, *format, res, report.Options{FailOn: checks.SeverityError, Rules: rule, Tool: "sotvet", Version: version(), SrcRoot: cwd}); err != nil {
+	if err := report.Write(stdout, *format, res, report.Options{FailOn: checks.SeverityError, Rules: rule, Tool: "sotvet", Version: version(), SrcRoot: cwd, MaxPerFile: *maxPerFile, MaxFindings: *maxFindings}); err != nil {
 		fmt.Fprintf(stderr, "sotvet scan: %v\n", err)
 		return exitError
 	}
 	if len(res.Findings) > 0 && *format == "text" {
-		fmt.Fprintln(stderr, summaryLine(res.Findings))
+		fmt.Fprintln(stderr, summaryLine(res.Findings)+omittedSummary(res))
 	}
-	for _, f := range res.Findings {
-		if f.Severity.Rank() >= checks.SeverityError.Rank() {
-			return exitFindings
-		}
+	if res.Fails(checks.SeverityError) {
+		return exitFindings
 	}
 	return exitClean
 }
@@ -192,6 +212,10 @@ type scanFile struct {
 	// unscanned says why the file was not read ("" when it was): a scan
 	// never says clean about a file it did not read.
 	unscanned string
+	// root is the path argument the file was found under; sc, when set,
+	// the scanner for that root (its own .gitleaksignore).
+	root string
+	sc   *secrets.Scanner
 }
 
 // relativeNames rewrites the absolute names of files that lie in cwd
@@ -251,6 +275,9 @@ type scanReader struct {
 // file returns the scan file for name, given its content or, when the
 // file is too large to read, its size.
 func (rd scanReader) file(name string, content []byte, size int64) scanFile {
+	// UTF-16 and UTF-32 text is scanned as the text it holds: read byte by
+	// byte, a token in it would be split by zeros and never match.
+	content, _ = textenc.ToUTF8(content)
 	switch {
 	case size > rd.maxSize:
 		return scanFile{name: name, unscanned: fmt.Sprintf("%d bytes, over --max-file-size %d", size, rd.maxSize)}
@@ -263,13 +290,17 @@ func (rd scanReader) file(name string, content []byte, size int64) scanFile {
 // unscannedFinding reports a file scan did not read: an error, or a
 // warning (which does not fail the scan) with --allow-unscanned.
 func unscannedFinding(f scanFile, allowed bool) checks.Finding {
+	hint := "pass --allow-unscanned to accept it"
+	if strings.Contains(f.unscanned, "--max-file-size") {
+		hint = "raise --max-file-size, or " + hint
+	}
 	sev := checks.SeverityError
 	if allowed {
 		sev = checks.SeverityWarning
 	}
 	return checks.Finding{
 		Check: "secrets", Category: "unscanned", Severity: sev, File: f.name, Line: 1, Col: 1,
-		Message:     "unscanned: not scanned: " + f.unscanned + "; it may hold secrets (raise --max-file-size, or pass --allow-unscanned to accept it)",
+		Message:     "unscanned: not scanned: " + f.unscanned + "; it may hold secrets (" + hint + ")",
 		Fingerprint: "unscanned:" + f.name,
 	}
 }
@@ -290,8 +321,16 @@ func (rd scanReader) walkFiles(paths []string) ([]scanFile, error) {
 				}
 				return nil
 			}
-			if d.Type().IsRegular() {
-				out = append(out, scanFile{name: filepath.ToSlash(p), path: p})
+			switch {
+			case d.Type().IsRegular():
+				out = append(out, scanFile{name: filepath.ToSlash(p), path: p, root: root})
+			case p == root:
+				// Named on the command line: said, not skipped in silence.
+				why := "not a regular file (a FIFO, a device or a socket), so not read"
+				if d.Type()&fs.ModeSymlink != 0 {
+					why = "a symbolic link, which scan does not follow (name its target)"
+				}
+				out = append(out, scanFile{name: filepath.ToSlash(p), unscanned: why, root: root})
 			}
 			return nil
 		})
@@ -305,6 +344,8 @@ func (rd scanReader) walkFiles(paths []string) ([]scanFile, error) {
 // read reads f.path: regular only, not through a symbolic link, and
 // bounded even if the file changed since the walk.
 func (rd scanReader) read(f *scanFile) error {
+	root, sc := f.root, f.sc
+	defer func() { f.root, f.sc = root, sc }()
 	b, err := safefs.ReadNoFollow(f.path, rd.maxSize)
 	var tooLarge *safefs.TooLargeError
 	switch {
@@ -314,6 +355,9 @@ func (rd scanReader) read(f *scanFile) error {
 			size = info.Size()
 		}
 		*f = rd.file(f.name, nil, size)
+	case errors.Is(err, safefs.ErrNotRegular) && f.path == f.root:
+		// Named on the command line, and replaced since the walk.
+		f.unscanned = "not a regular file, so not read"
 	case errors.Is(err, safefs.ErrNotRegular):
 		f.skip = true
 	case err != nil:
@@ -357,7 +401,9 @@ func (rd scanReader) stagedFiles(paths []string) ([]scanFile, error) {
 		for _, n := range names {
 			name := filepath.ToSlash(filepath.Join(dir, n))
 			if info, err := fs.Stat(index, n); err == nil && info.Size() > rd.maxSize {
-				out = append(out, rd.file(name, nil, info.Size()))
+				f := rd.file(name, nil, info.Size())
+				f.root = p
+				out = append(out, f)
 				continue
 			}
 			b, err := fs.ReadFile(index, n)
@@ -365,7 +411,9 @@ func (rd scanReader) stagedFiles(paths []string) ([]scanFile, error) {
 				// Staged but not in the index: a deletion.
 				continue
 			}
-			out = append(out, rd.file(name, b, int64(len(b))))
+			f := rd.file(name, b, int64(len(b)))
+			f.root = p
+			out = append(out, f)
 		}
 	}
 	return out, nil
@@ -402,7 +450,11 @@ func scanAll(sc *secrets.Scanner, rd scanReader, files []scanFile) ([][]secrets.
 				if f.unscanned != "" || f.skip {
 					continue
 				}
-				out[i] = sc.Scan(f.name, f.content)
+				s := sc
+				if f.sc != nil {
+					s = f.sc
+				}
+				out[i] = s.Scan(f.name, f.content)
 				f.content = nil // scanned: not kept for the report
 			}
 		}()
