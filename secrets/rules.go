@@ -714,7 +714,7 @@ func pemBody(block []byte) int {
 var serviceAccountTypeRE = lazyRE.New(`"type"\s*:\s*"service_account"`)
 
 func validGCPServiceAccount(c Candidate) bool {
-	return serviceAccountTypeRE.Match(c.Context) && pemBody(c.Secret) >= 64
+	return pemBody(c.Secret) >= 64 && serviceAccountTypeRE.Match(c.Context)
 }
 
 // jwtGate passes an "ey" that starts a word and a dotted token: the
@@ -930,6 +930,8 @@ type compiledRule struct {
 	anchoredSrc   string
 	anchoredOnce  sync.Once
 	anchored      *regexp.Regexp
+	searchAllOnce sync.Once
+	searchAllRE   *regexp.Regexp
 	lowerKeywords []string
 	// follow runs the expression past a keyword hit; followStart holds,
 	// for each of lowerKeywords, its set after the keyword, nil where it
@@ -962,6 +964,13 @@ func compileShared(expr string) *regexp.Regexp {
 func (cr *compiledRule) setAnchored(expr string) {
 	cr.anchoredSrc = expr
 	cr.anchoredAfter = compileShared(`^(?s:.)(?:` + expr + `)`)
+}
+
+// searchAll returns the unanchored expression of a rule whose matches
+// begin at its keywords, for a dense run of hits.
+func (cr *compiledRule) searchAll() *regexp.Regexp {
+	cr.searchAllOnce.Do(func() { cr.searchAllRE = compileShared(cr.anchoredSrc) })
+	return cr.searchAllRE
 }
 
 // anchoredAtStart returns the expression anchored at the start of the
