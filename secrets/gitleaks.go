@@ -148,7 +148,11 @@ func compileGitleaks(set *gitleaksrules.Set) ([]*Rule, error) {
 			if !longOK(c.Secret) {
 				return false
 			}
-			if generic && (!genericKeyIsSecret(c) || hasProviderPrefix(c.Secret) || isPublicKey(c.Secret)) {
+			// A value with a provider's prefix is not skipped: when the
+			// provider's rule reports it, that rule wins the overlap (it
+			// ranks first); when it does not, the generic rule still
+			// reports the value, as gitleaks does.
+			if generic && (!genericKeyIsSecret(c) || isPublicKey(c.Secret)) {
 				return false
 			}
 			once.Do(func() {

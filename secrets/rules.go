@@ -174,7 +174,90 @@ func DefaultRules() []*Rule {
 		}
 		out = append(out, r)
 	}
-	return append(out, generic...)
+	out = append(out, generic...)
+	return append(out, prefixedTokenRule())
+}
+
+// RulePrefixedToken reports a token that starts with a provider's prefix
+// but which that provider's rule does not take (a length or alphabet the
+// rule does not expect: a new format, a truncated or padded copy). It
+// ranks last, so a provider rule that reports the token wins.
+const RulePrefixedToken = "prefixed-token"
+
+// prefixedTokenSkip are prefixes that start ordinary identifiers too.
+var prefixedTokenSkip = map[string]bool{"live_": true, "test_": true, "api-": true, "pat.": true, "sat.": true,
+	"ext_": true, "ico-": true, "pul-": true, "sk-ant-": false}
+
+// prefixedTokenRule builds the prefixed-token rule from the provider
+// prefixes (see providerPrefixes) that end in a separator.
+func prefixedTokenRule() *Rule {
+	prefixedToken.once.Do(func() {
+		var kws, alts []string
+		for _, p := range providerPrefixes() {
+			if len(p) < 4 || prefixedTokenSkip[p] || !strings.ContainsAny(p[len(p)-1:], "_-.") || strings.ContainsAny(p, " =") {
+				continue
+			}
+			kws = append(kws, p)
+			alts = append(alts, regexp.QuoteMeta(p))
+		}
+		slices.Sort(kws)
+		slices.SortFunc(alts, func(a, b string) int { return len(b) - len(a) }) // longest first
+		prefixedToken.rule = &Rule{
+			ID:          RulePrefixedToken,
+			Description: "token with a provider's prefix in a format its rule does not expect",
+			builtinRE:   builtinExpr(`(?i)\b(?P<secret>(?:` + strings.Join(alts, "|") + `)[A-Za-z0-9_.~+/=-]{0,510}[A-Za-z0-9=])`),
+			Keywords:    kws,
+			MinLen:      16,
+			Validate:    validPrefixedToken,
+		}
+	})
+	c := *prefixedToken.rule
+	return &c
+}
+
+var prefixedToken struct {
+	once sync.Once
+	rule *Rule
+}
+
+// validPrefixedToken: the part after the prefix looks random: at least 12
+// characters, letters and digits, no run of lower-case words
+// ("xoxb-not-a-token"), and enough entropy.
+func validPrefixedToken(c Candidate) bool {
+	if !notAfterHyphen(c) {
+		return false
+	}
+	sec := c.Secret
+	body := sec
+	for _, p := range prefixedTokenRule0() {
+		if len(sec) > len(p) && strings.EqualFold(string(sec[:len(p)]), p) {
+			body = sec[len(p):]
+			break
+		}
+	}
+	if len(body) < 12 || !hasDigit(body) || !(hasUpper(body) || hasLower(body)) {
+		return false
+	}
+	if wordListRE.Match(body) {
+		return false
+	}
+	return Entropy(body) >= 3.3
+}
+
+// prefixedTokenRule0 returns the prefixed-token rule's keywords, longest
+// first.
+func prefixedTokenRule0() []string {
+	prefixedTokenKeys.once.Do(func() {
+		k := slices.Clone(prefixedTokenRule().Keywords)
+		slices.SortFunc(k, func(a, b string) int { return len(b) - len(a) })
+		prefixedTokenKeys.list = k
+	})
+	return prefixedTokenKeys.list
+}
+
+var prefixedTokenKeys struct {
+	once sync.Once
+	list []string
 }
 
 // gitleaksGenericID is gitleaks' catch-all rule, ranked after every other.
@@ -855,8 +938,6 @@ func validGeneric(c Candidate) bool {
 	v := c.Secret
 	s := string(v)
 	switch {
-	case hasProviderPrefix(v):
-		return false // a provider's format, which its own rule judged
 	case isPublicKey(v):
 		return false
 	case strings.Contains(s, ":"):

@@ -115,6 +115,7 @@ var (
 	pNPM    = "np" + "m_"
 	pPYPI   = "pypi-" + "AgEIcHlwaS5vcmc"
 	pHOOKS  = "https://hooks." + "slack.com/services/"
+	pHVS    = "hv" + "s."
 )
 
 // sample is one labelled test document. For a true positive, rule and
@@ -412,6 +413,19 @@ func corpusSamples() []sample {
 		s = append(s, fp("tokenizer", RuleGenericSecret, "tokenizer: Qwen/Qwen3.6-35B-A3B-tokenizer\n"))
 		s = append(s, fp("quoted prose", RuleGenericSecret, "token: \"rotate every 90 days after review\"\nsecret_handling: credctl-only (never SOT)\n"))
 		s = append(s, fp("redacted", RuleGenericSecret, "password: "+Mask(p1)+"\n"))
+	}
+
+	// prefixed-token: a provider prefix, a body its rule does not expect
+	{
+		t1 := pHVS + g.mixed(base62, 28)
+		s = append(s, tp("vault token, short", RulePrefixedToken, t1, "Rotate the vault value "+t1+" pasted in the log.\n"))
+		t2 := pGHP + g.mixed(base62, 30)
+		s = append(s, tp("github token, short", RulePrefixedToken, t2, "pasted "+t2+" into the chat\n"))
+		t3 := pSKANT + "api03-" + g.mixed(base62+"-_", 80)
+		s = append(s, tp("anthropic key, non-canonical length", RulePrefixedToken, t3, "- credential used: `"+t3+"`\n"))
+		s = append(s, fp("prefixed words", RulePrefixedToken, "Slack bot tokens look like "+pXOXB+"not-a-real-token-value.\n"))
+		s = append(s, fp("prefixed placeholder", RulePrefixedToken, "VAULT_TOKEN="+pHVS+"xxxxxxxxxxxxxxxxxxxxxxxx\n"))
+		s = append(s, fp("prefix in prose", RulePrefixedToken, "Service tokens begin with `"+pHVS+"` and batch tokens with `hv"+"b.`.\n"))
 	}
 	return s
 }
