@@ -152,7 +152,7 @@ func compileGitleaks(set *gitleaksrules.Set) ([]*Rule, error) {
 			// provider's rule reports it, that rule wins the overlap (it
 			// ranks first); when it does not, the generic rule still
 			// reports the value, as gitleaks does.
-			if generic && (!genericKeyIsSecret(c) || isPublicKey(c.Secret)) {
+			if generic && (!genericKeyIsSecret(c) || isPublicKey(c.Secret) || proseComma(c.Match)) {
 				return false
 			}
 			once.Do(func() {
@@ -171,6 +171,33 @@ func compileGitleaks(set *gitleaksrules.Set) ([]*Rule, error) {
 		out = append(out, r)
 	}
 	return out, nil
+}
+
+// proseComma reports whether the assignment operator of a match of an
+// assignment rule is a bare comma: gitleaks takes `"key", "value"` (an
+// argument list) for an assignment, and with it every list in prose
+// ("18-secrets-peer2, 13-fidelity2"). A markdown reader sees an
+// assignment in key = value, key: value or a quoted key before a comma,
+// so a comma counts only after a quote.
+func proseComma(match []byte) bool {
+	i := 0
+	for i < len(match) && (isWordByte(match[i]) || match[i] == '.' || match[i] == '-' || match[i] == ' ' || match[i] == '\t') {
+		i++
+	}
+	quoted := false
+	for i < len(match) {
+		switch match[i] {
+		case '\'', '"':
+			quoted = true
+			i++
+			continue
+		case ' ', '\t', '\r', '\n':
+			i++
+			continue
+		}
+		break
+	}
+	return i < len(match) && match[i] == ',' && !quoted
 }
 
 // gitleaksRewrite replaces part of an imported expression by one that

@@ -185,7 +185,7 @@ func DefaultRules() []*Rule {
 const RulePrefixedToken = "prefixed-token"
 
 // prefixedTokenSkip are prefixes that start ordinary identifiers too.
-var prefixedTokenSkip = map[string]bool{"live_": true, "test_": true, "api-": true, "pat.": true, "sat.": true,
+var prefixedTokenSkip = map[string]bool{"bedrock-api-key-": true, "live_": true, "test_": true, "api-": true, "pat.": true, "sat.": true,
 	"ext_": true, "ico-": true, "pul-": true, "sk-ant-": false}
 
 // prefixedTokenRule builds the prefixed-token rule from the provider
@@ -215,12 +215,14 @@ func prefixedTokenRule() *Rule {
 	return &c
 }
 
+var uuidBodyRE = lazyRE.New(`(?i)^[0-9a-f]{8}[-_][0-9a-f]{4}[-_][0-9a-f]{4}[-_][0-9a-f]{4}[-_][0-9a-f]{12}`)
+
 var prefixedToken struct {
 	once sync.Once
 	rule *Rule
 }
 
-// validPrefixedToken: the part after the prefix looks random: at least 12
+// validPrefixedToken: the part after the prefix looks random: at least 20
 // characters, letters and digits, no run of lower-case words
 // ("xoxb-not-a-token"), and enough entropy.
 func validPrefixedToken(c Candidate) bool {
@@ -235,11 +237,11 @@ func validPrefixedToken(c Candidate) bool {
 			break
 		}
 	}
-	if len(body) < 12 || !hasDigit(body) || !(hasUpper(body) || hasLower(body)) {
+	if len(body) < 20 || !hasDigit(body) || !(hasUpper(body) || hasLower(body)) {
 		return false
 	}
-	if wordListRE.Match(body) {
-		return false
+	if wordListRE.Match(body) || uuidBodyRE.Match(body) {
+		return false // words ("not-a-real-token") or a UUID (an identifier)
 	}
 	return Entropy(body) >= 3.3
 }
@@ -645,40 +647,6 @@ func uniqueStrings(s []string) []string {
 		}
 	}
 	return out
-}
-
-// IsPlaceholder reports whether a matched value is an obvious placeholder or
-// an already-redacted value rather than a secret: it holds "**" or "##"
-// (masked), "..." or "\u2026" (elided), a <...>
-// template, ${...}, {{...}} or $(...), is a $VAR reference, or contains a
-// word such as "example", "placeholder", "redacted", "changeme" or
-// "xxxxxxxx". Every rule applies it.
-func IsPlaceholder(v []byte) bool {
-	if bytes.Contains(v, []byte("**")) || bytes.Contains(v, []byte("##")) || bytes.Contains(v, []byte("...")) || bytes.Contains(v, []byte("\u2026")) {
-		return true
-	}
-	if i := bytes.IndexByte(v, '<'); i >= 0 && bytes.IndexByte(v[i:], '>') > 0 {
-		return true
-	}
-	if bytes.Contains(v, []byte("${")) || bytes.Contains(v, []byte("{{")) || bytes.Contains(v, []byte("$(")) {
-		return true
-	}
-	if len(v) > 1 && v[0] == '$' && (v[1] == '_' || 'A' <= v[1] && v[1] <= 'Z' || 'a' <= v[1] && v[1] <= 'z') {
-		return true
-	}
-	l := bytes.ToLower(v)
-	for _, w := range placeholderWords {
-		if bytes.Contains(l, []byte(w)) {
-			return true
-		}
-	}
-	return false
-}
-
-var placeholderWords = []string{
-	"example", "placeholder", "redacted", "changeme", "change_me", "change-me",
-	"replace_me", "replace-me", "replaceme", "xxxxxxxx", "your_", "your-",
-	"dummy", "sample_", "notarealkey", "not-a-real", "not_a_real",
 }
 
 // AssignmentGate passes a keyword hit that is part of a name followed by an

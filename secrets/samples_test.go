@@ -425,6 +425,11 @@ func corpusSamples() []sample {
 		s = append(s, tp("anthropic key, non-canonical length", RulePrefixedToken, t3, "- credential used: `"+t3+"`\n"))
 		s = append(s, fp("prefixed words", RulePrefixedToken, "Slack bot tokens look like "+pXOXB+"not-a-real-token-value.\n"))
 		s = append(s, fp("prefixed placeholder", RulePrefixedToken, "VAULT_TOKEN="+pHVS+"xxxxxxxxxxxxxxxxxxxxxxxx\n"))
+		a1 := g.mixed(base62, 32)
+		s = append(s, tp("generic auth value", gitleaksGenericID, a1, "client_auth = \""+a1+"\"\n"))
+		s = append(s, fp("markdown list with commas", gitleaksGenericID, "- Reviewed lanes: 16-guard 13/15, 18-secrets-peer2, 13-fidelity2.\n"))
+		s = append(s, fp("placeholder sequence", RuleGenericSecret, "api_key = \"1a2b3c4d5e6f7g8h9i0j\"\npassword: zyxwvutsrqponmlk\n"))
+		s = append(s, fp("placeholder url password", RuleURLCredentials, "DATABASE_URL=postgres://app:abcdef123456@db.internal:5432/app\n"))
 		s = append(s, fp("prefix in prose", RulePrefixedToken, "Service tokens begin with `"+pHVS+"` and batch tokens with `hv"+"b.`.\n"))
 	}
 	return s
