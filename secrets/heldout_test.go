@@ -2,6 +2,8 @@ package secrets
 
 import (
 	"bufio"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"os"
 	"sort"
@@ -177,4 +179,64 @@ func ratio(a, b int) float64 {
 		return 1
 	}
 	return float64(a) / float64(b)
+}
+
+// TestRegression holds the engine to its regression corpus
+// (testdata/regression-heldout.txt): every gitleaks sample an earlier
+// build found is still found, except the typed placeholders dropped on
+// purpose, which must be dropped for that reason only.
+func TestRegression(t *testing.T) {
+	path := os.Getenv("SOTVET_HELDOUT")
+	if path == "" {
+		t.Skip("SOTVET_HELDOUT unset: run scripts/gitleaks-samples.sh to extract gitleaks' samples and point it at the file")
+	}
+	want := map[string]string{} // sha256 -> verdict
+	list, err := os.ReadFile("testdata/regression-heldout.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, line := range strings.Split(string(list), "\n") {
+		if f := strings.Fields(line); len(f) == 3 && !strings.HasPrefix(line, "#") {
+			want[f[0]] = f[2]
+		}
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := defaultScanner(t)
+	seen := 0
+	for _, line := range strings.Split(string(data), "\n") {
+		var rec struct {
+			Rule   string
+			TP, FP []string
+		}
+		if line == "" {
+			continue
+		}
+		if err := json.Unmarshal([]byte(line), &rec); err != nil {
+			t.Fatal(err)
+		}
+		for _, tp := range append(rec.TP, rec.FP...) {
+			h := sha256.Sum256([]byte(tp))
+			verdict, ok := want[hex.EncodeToString(h[:])]
+			if !ok {
+				continue
+			}
+			seen++
+			found := len(s.Scan("sample/config.env", []byte(tp))) > 0
+			placeholdersKept = true
+			typed := !found && len(s.Scan("sample/config.env", []byte(tp))) > 0
+			placeholdersKept = false
+			switch {
+			case verdict == "found" && !found:
+				t.Errorf("lost %s sample %q", rec.Rule, Mask(tp))
+			case verdict == "typed-placeholder" && !typed:
+				t.Errorf("%s sample %q: listed as a typed placeholder, found=%v", rec.Rule, Mask(tp), found)
+			}
+		}
+	}
+	if seen < len(want) {
+		t.Errorf("%d of the %d listed samples are not in %s", len(want)-seen, len(want), path)
+	}
 }
