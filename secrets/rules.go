@@ -282,6 +282,7 @@ var builtin struct {
 }
 
 func builtinRules(ep *Rule) []*Rule {
+	g := gapRules()
 	return []*Rule{
 		{
 			ID:          RuleGCPServiceAccount,
@@ -428,6 +429,7 @@ func builtinRules(ep *Rule) []*Rule {
 		},
 		keyMaterialRule(),
 		k8sSecretRule(),
+		g[0], g[1], g[2], g[3], g[4], g[5], g[6], g[7], g[8],
 		{
 			ID:          RuleBearerToken,
 			Description: "credential in an Authorization header",
@@ -447,6 +449,7 @@ func builtinRules(ep *Rule) []*Rule {
 			Validate:    validURLPassword,
 		},
 		ep,
+		g[9], // named-key-value: a context rule, after the formats
 		{
 			ID:          RuleGenericSecret,
 			Description: "high-entropy value assigned to a password, secret, token or API key name",

@@ -415,6 +415,45 @@ func corpusSamples() []sample {
 		s = append(s, fp("redacted", RuleGenericSecret, "password: "+Mask(p1)+"\n"))
 	}
 
+	// The formats of issue 33's gaps, built from each provider's
+	// documented shape.
+	{
+		pat := g.mixed(base62, 52) + "JQ" + "QJ" + g.mixed(base62, 20) + "AZ" + "DO" + g.mixed(base62, 4)
+		s = append(s, tp("azure devops pat", RuleAzureDevOpsPAT, pat, "git clone https://dev.azure.com/org/_git/repo # PAT "+pat+"\n"))
+		s = append(s, fp("azure devops prose", RuleAzureDevOpsPAT, "New Azure DevOps PATs are 84 characters and carry JQ"+"QJ and AZ"+"DO signatures.\n"))
+		sig := g.mixed(base64std, 43) + "%3D"
+		s = append(s, tp("azure sas url", RuleAzureSAS, sig, "https://acct.blob.core.windows.net/c/b.txt?sv=2022-11-02&ss=b&srt=o&sp=r&se=2026-12-31T00:00:00Z&sig="+sig+"\n"))
+		s = append(s, fp("azure sas doc", RuleAzureSAS, "The SAS token ends in sig=<signature>; sv= names the version.\n"))
+		ak := g.mixed(base64std, 86) + "=="
+		s = append(s, tp("azure account key json", RuleAzureAccountKey, ak, "az storage account keys list output:\n[{\\\"keyName\\\": \\\"key1\\\", \\\"value\\\": \\\""+ak+"\\\"}]\n"))
+		s = append(s, fp("azure account key digest", RuleAzureAccountKey, "storage digest: "+strings.Repeat("A", 86)+"==\n"))
+		acr := g.mixed(base62, 42) + "+AC" + "R" + g.mixed(base62, 6)
+		s = append(s, tp("acr password", RuleAzureACRPassword, acr, "acr admin password: "+acr+"\n"))
+		acr2 := g.mixed(base62, 32)
+		s = append(s, tp("acr docker login", RuleAzureACRPassword, acr2, "docker login myreg.azurecr.io -u myreg -p "+acr2+"\n"))
+		s = append(s, fp("acr docs", RuleAzureACRPassword, "docker login myreg.azurecr.io -u myreg --password-stdin < pw.txt\n"))
+		dk := "dckr" + "_pat_" + g.mixed(base62+"_-", 27)
+		s = append(s, tp("docker hub pat", RuleDockerHubPAT, dk, "docker login -u jp -p "+dk+"\n"))
+		s = append(s, fp("docker hub prefix prose", RuleDockerHubPAT, "Docker Hub tokens start with dckr"+"_pat_.\n"))
+		auth := base64.StdEncoding.EncodeToString([]byte("jp:" + g.mixed(base62, 24)))
+		s = append(s, tp("docker config auth", RuleDockerAuth, auth, "{\n  \"auths\": {\n    \"https://index.docker.io/v1/\": {\n      \"auth\": \""+auth+"\"\n    }\n  }\n}\n"))
+		s = append(s, fp("docker config helper", RuleDockerAuth, "{\"auths\": {\"ghcr.io\": {}}, \"credsStore\": \"desktop\", \"auth\": \"\"}\n"))
+		ya := "ya" + "29." + g.mixed(base62+"_-", 150)
+		s = append(s, tp("google access token", RuleGoogleOAuth, ya, "curl -H 'X-Goog-Token: "+ya+"' https://www.googleapis.com/drive/v3/files\n"))
+		s = append(s, fp("google token prose", RuleGoogleOAuth, "Google access tokens start with ya"+"29. and last an hour.\n"))
+		xe := "xo" + "xe-1-" + g.mixed(base62, 146)
+		s = append(s, tp("slack refresh", RuleSlackRefresh, xe, "refresh: "+xe+"\n"))
+		xe2 := "xo" + "xe.xoxp-1-" + g.mixed(base62, 160)
+		s = append(s, tp("slack config token", RuleSlackRefresh, xe2, "SLACK_CONFIG="+xe2+"\n"))
+		s = append(s, fp("slack refresh prose", RuleSlackRefresh, "Slack refresh tokens begin xo"+"xe-1- and rotate.\n"))
+		tg := g.from(alphaDigit[1:], 1) + g.from(alphaDigit, 9) + ":A" + "A" + g.mixed(base62+"_-", 33)
+		s = append(s, tp("telegram bot token", RuleTelegramBot, tg, "bot "+tg+"\n"))
+		s = append(s, fp("telegram time", RuleTelegramBot, "At 12345678:AA the bot replied.\n"))
+		nk := g.mixed(base62+"/+", 40)
+		s = append(s, tp("named key without sign", RuleNamedKey, nk, "AWS secret key "+nk+"\n"))
+		s = append(s, fp("named key prose", RuleNamedKey, "The secret key rotation happens every 90 days; the access token budget is 200000.\n"))
+	}
+
 	// prefixed-token: a provider prefix, a body its rule does not expect
 	{
 		t1 := pHVS + g.mixed(base62, 28)
