@@ -74,6 +74,9 @@ var DefaultSeverity = map[string]Severity{
 	"status/stale-other-blocked":   SeverityWarning,
 	// Whitespace never changes what a document says.
 	"hygiene": SeverityWarning,
+	// A provider-prefixed token in a format its provider's rule does not
+	// expect: likely a secret, possibly a mangled or made-up one.
+	"secrets/prefixed-token": SeverityWarning,
 	// Contradictions between statements of one document, or with its kind's
 	// schema, that leave the reader a way to the truth; a repeated heading
 	// and a contradicted record are errors.

@@ -19,6 +19,8 @@
 #   GITLEAKS  gitleaks binary for the side-by-side secrets scan (default: the
 #           one on PATH; skipped with a message when there is none; install
 #           with `go install github.com/zricethezav/gitleaks/v8@v8.30.1`)
+#   SRCTREE a real source tree scanned by both too, e.g. $(go env GOROOT)/src
+#           (skipped when unset: gitleaks needs minutes of CPU on Go's tree)
 #   SAMPLES gitleaks' labelled samples (scripts/gitleaks-samples.sh): the
 #           secrets-dense tree issue 19 measured on is built from them and
 #           scanned too; skipped when unset
@@ -213,6 +215,11 @@ if ((have_sotvet)) && [[ -n $gitleaks_bin && -x $gitleaks_bin ]]; then
 		scan_labels+=("gitleaks samples") scan_dirs+=("$tmp/samples")
 	else
 		echo "note: SAMPLES unset; the gitleaks-samples tree is not scanned (scripts/gitleaks-samples.sh makes it)" >&2
+	fi
+	if [[ -n ${SRCTREE:-} && -d ${SRCTREE:-} ]]; then
+		scan_labels+=("source tree") scan_dirs+=("$SRCTREE")
+	else
+		echo "note: SRCTREE unset; no real source tree is scanned (e.g. SRCTREE=\$(go env GOROOT)/src: gitleaks takes minutes there)" >&2
 	fi
 	for idx in "${!scan_dirs[@]}"; do
 		dir=${scan_dirs[$idx]}

@@ -104,10 +104,18 @@ func compileGitleaks(set *gitleaksrules.Set) ([]*Rule, error) {
 		if gr.Regex == "" || builtinIDs[gr.ID] {
 			continue
 		}
+		src, longOK := gr.Regex, func([]byte) bool { return true }
+		if rw, ok := gitleaksRewrites[gr.ID]; ok {
+			if !strings.Contains(src, rw.from) {
+				return nil, fmt.Errorf("secrets: gitleaks rule %s: rewrite %q does not apply", gr.ID, rw.from)
+			}
+			src = strings.Replace(src, rw.from, rw.to, 1)
+			longOK = rw.valid
+		}
 		r := &Rule{
 			ID:          gr.ID,
 			Description: gr.Description,
-			lazy:        &lazyRegex{src: gr.Regex},
+			lazy:        &lazyRegex{src: src},
 			SecretGroup: gr.SecretGroup,
 			Keywords:    gr.Keywords,
 			Source:      "gitleaks " + set.Version,
@@ -137,7 +145,14 @@ func compileGitleaks(set *gitleaksrules.Set) ([]*Rule, error) {
 		srcLists := gr.Allowlists
 		generic := gr.ID == gitleaksGenericID
 		r.Validate = func(c Candidate) bool {
-			if generic && (!genericKeyIsSecret(c) || hasProviderPrefix(c.Secret) || isPublicKey(c.Secret)) {
+			if !longOK(c.Secret) {
+				return false
+			}
+			// A value with a provider's prefix is not skipped: when the
+			// provider's rule reports it, that rule wins the overlap (it
+			// ranks first); when it does not, the generic rule still
+			// reports the value, as gitleaks does.
+			if generic && (!genericKeyIsSecret(c) || isPublicKey(c.Secret) || proseComma(c.Match)) {
 				return false
 			}
 			once.Do(func() {
@@ -157,6 +172,57 @@ func compileGitleaks(set *gitleaksrules.Set) ([]*Rule, error) {
 	}
 	return out, nil
 }
+
+// proseComma reports whether the assignment operator of a match of an
+// assignment rule is a bare comma: gitleaks takes `"key", "value"` (an
+// argument list) for an assignment, and with it every list in prose
+// ("18-secrets-peer2, 13-fidelity2"). A markdown reader sees an
+// assignment in key = value, key: value or a quoted key before a comma,
+// so a comma counts only after a quote.
+func proseComma(match []byte) bool {
+	i := 0
+	for i < len(match) && (isWordByte(match[i]) || match[i] == '.' || match[i] == '-' || match[i] == ' ' || match[i] == '\t') {
+		i++
+	}
+	quoted := false
+	for i < len(match) {
+		switch match[i] {
+		case '\'', '"':
+			quoted = true
+			i++
+			continue
+		case ' ', '\t', '\r', '\n':
+			i++
+			continue
+		}
+		break
+	}
+	return i < len(match) && match[i] == ',' && !quoted
+}
+
+// gitleaksRewrite replaces part of an imported expression by one that
+// matches the same texts at a cost that does not grow with a bound,
+// valid holding what the replaced part held besides.
+type gitleaksRewrite struct {
+	from, to string
+	valid    func(secret []byte) bool
+}
+
+// gitleaksRewrites: the generic rule's value is a run of 10 to 150 value
+// characters followed by a character outside them. RE2 unrolls {10,150}
+// into 150 states, and every keyword of a line of keywords started a
+// search that walked them all; a run of 10 or more, at most 150 long
+// unless the second alternative (base64, unbounded) takes it, is the
+// same set of matches.
+var gitleaksRewrites = map[string]gitleaksRewrite{
+	gitleaksGenericID: {
+		from:  `([\w.=-]{10,150}|`,
+		to:    `([\w.=-]{10,}|`,
+		valid: func(sec []byte) bool { return len(sec) <= 150 || genericLongValueRE.Match(sec) },
+	},
+}
+
+var genericLongValueRE = lazyRE.New(`(?i)^[a-z0-9][a-z0-9+/]{11,}={0,3}$`)
 
 // multiLine reports whether a gitleaks expression is written to span lines.
 func multiLine(re string) bool {

@@ -126,7 +126,7 @@ func TestImportedRuleSemantics(t *testing.T) {
 			{ID: "grp2", Regex: `zq(aa)-([A-Za-z0-9]{20})`, SecretGroup: 2, Keywords: []string{"zqaa-"}},
 			{ID: "first", Regex: `zr-([A-Za-z0-9]{20})`, Keywords: []string{"zr-"}, Entropy: 3,
 				Allowlists: []gitleaksrules.Allowlist{{RegexTarget: "line", Regexes: []string{`#\s*fixture`}}}},
-			{ID: "and", Regex: `zs-([a-z0-9]{20})`, Keywords: []string{"zs-"},
+			{ID: "and", Regex: `zs-([a-z0-9_]{20})`, Keywords: []string{"zs-"},
 				Allowlists: []gitleaksrules.Allowlist{{Condition: "AND", StopWords: []string{"stop"}, Paths: []string{`\.lock$`}}}},
 			{ID: "pathonly", Regex: `zt-([a-z0-9]{20})`, Keywords: []string{"zt-"}, Path: `\.tf$`},
 		},
@@ -149,10 +149,12 @@ func TestImportedRuleSemantics(t *testing.T) {
 		{"a.env", "X=zr-" + v + "\n", []string{"first=" + v}},
 		{"a.env", "X=zr-" + v + " # fixture\n", nil},
 		{"a.env", "X=zr-aaaaaaaaaaaaaaaaaaaa\n", nil}, // entropy
-		{"a.env", "X=zr-" + v[:10] + "globalstop\n", nil},
-		{"a.env", "X=zs-stop" + lo[:16] + "\n", []string{"and=stop" + lo[:16]}},
+		{"a.env", "X=zr-" + v[:9] + "xGlobalstop\n", nil},
+		{"a.env", "X=zr-" + v[:10] + "globalstop\n", []string{"first=" + v[:10] + "globalstop"}}, // not a word of its own
+		{"a.env", "X=zs-stop_" + lo[:15] + "\n", []string{"and=stop_" + lo[:15]}},
 		{"b.lock", "X=zs-" + lo[:20] + "\n", []string{"and=" + lo[:20]}},
-		{"b.lock", "X=zs-stop" + lo[:16] + "\n", nil},
+		{"b.lock", "X=zs-stop_" + lo[:15] + "\n", nil},
+		{"b.lock", "X=zs-" + lo[:4] + "stop" + lo[4:16] + "\n", []string{"and=" + lo[:4] + "stop" + lo[4:16]}},
 		{"a.env", "X=zt-" + lo[:20] + "\n", nil},
 		{"main.tf", "X=zt-" + lo[:20] + "\n", []string{"pathonly=" + lo[:20]}},
 	} {

@@ -2,6 +2,8 @@ package secrets
 
 import (
 	"bufio"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"os"
 	"sort"
@@ -29,7 +31,11 @@ func TestHeldOut(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	type counts struct{ tp, tpFound, fp, fpFlagged int }
+	// tpTyped counts the true positives missed because their secret is a
+	// typed placeholder (IsPlaceholder: "12345678-ABCD-ABCD-ABCD-...",
+	// "QQQQ..."), which sotvet rejects on purpose (issue 33); fpWarn the
+	// false positives flagged only at warning level (prefixed-token).
+	type counts struct{ tp, tpFound, tpTyped, fp, fpFlagged, fpWarn int }
 	fam := map[string]*counts{}
 	tpSeen, fpSeen := map[string]bool{}, map[string]bool{}
 	s := defaultScanner(t)
@@ -90,8 +96,17 @@ func TestHeldOut(t *testing.T) {
 			if ok, _ := verdict(tp); ok {
 				c.tpFound++
 				all.tpFound++
-			} else if verbose {
-				t.Logf("missed %s: %q", rec.Rule, tp)
+			} else {
+				placeholdersKept = true
+				typed := len(s.Scan("sample/config.env", []byte(tp))) > 0
+				placeholdersKept = false
+				if typed {
+					c.tpTyped++
+					all.tpTyped++
+				}
+				if verbose {
+					t.Logf("missed %s (typed placeholder: %v): %q", rec.Rule, typed, tp)
+				}
 			}
 		}
 		for _, fp := range rec.FP {
@@ -104,6 +119,10 @@ func TestHeldOut(t *testing.T) {
 			if ok, fs := verdict(fp); ok {
 				c.fpFlagged++
 				all.fpFlagged++
+				if warningOnly(fs) {
+					c.fpWarn++
+					all.fpWarn++
+				}
 				if verbose {
 					t.Logf("flagged %s: %q by %s", rec.Rule, fp, fs[0].RuleID)
 				}
@@ -117,24 +136,36 @@ func TestHeldOut(t *testing.T) {
 	sort.Strings(names)
 	for _, n := range names {
 		c := fam[n]
-		r := ratio(c.tpFound, c.tp)
-		t.Logf("%-14s recall %5.1f %% (%d/%d)  false positives %d/%d", n, 100*r, c.tpFound, c.tp, c.fpFlagged, c.fp)
+		r := ratio(c.tpFound, c.tp-c.tpTyped)
+		t.Logf("%-14s recall %5.1f %% (%d/%d, %d typed placeholders left out)  false positives %d/%d (%d warnings)", n, 100*r, c.tpFound, c.tp-c.tpTyped, c.tpTyped, c.fpFlagged, c.fp, c.fpWarn)
 		if c.tp > 0 && r < 0.95 && !pathBoundFamilies[n] {
 			t.Errorf("family %s: recall %.1f %% < 95 %%", n, 100*r)
 		}
 	}
-	recall, fpRate := ratio(all.tpFound, all.tp), ratio(all.fpFlagged, all.fp)
-	t.Logf("overall: recall %.2f %% (%d/%d), false-positive rate %.2f %% (%d/%d), env/markdown verdicts differ on %d samples",
-		100*recall, all.tpFound, all.tp, 100*fpRate, all.fpFlagged, all.fp, mismatch)
-	if recall < 0.97 {
-		t.Errorf("overall recall %.2f %% < 97 %%", 100*recall)
+	t.Logf("as labelled: recall %.2f %% (%d/%d), false-positive rate %.2f %% (%d/%d)",
+		100*ratio(all.tpFound, all.tp), all.tpFound, all.tp, 100*ratio(all.fpFlagged, all.fp), all.fpFlagged, all.fp)
+	recall, fpRate := ratio(all.tpFound, all.tp-all.tpTyped), ratio(all.fpFlagged-all.fpWarn, all.fp)
+	t.Logf("overall: recall %.2f %% (%d/%d; %d typed placeholders left out), error-level false-positive rate %.2f %% (%d/%d; %d more at warning level), env/markdown verdicts differ on %d samples",
+		100*recall, all.tpFound, all.tp-all.tpTyped, all.tpTyped, 100*fpRate, all.fpFlagged-all.fpWarn, all.fp, all.fpWarn, mismatch)
+	if recall < 0.99 {
+		t.Errorf("overall recall %.2f %% < 99 %%", 100*recall)
 	}
-	if fpRate > 0.03 {
-		t.Errorf("false-positive rate %.2f %% > 3 %%", 100*fpRate)
+	if fpRate > 0.02 {
+		t.Errorf("false-positive rate %.2f %% > 2 %%", 100*fpRate)
 	}
 	if mismatch > 0 {
 		t.Errorf("%d samples get a different verdict in .env and markdown", mismatch)
 	}
+}
+
+// warningOnly reports whether every finding is of a warning-level rule.
+func warningOnly(fs []Finding) bool {
+	for _, f := range fs {
+		if f.RuleID != RulePrefixedToken {
+			return false
+		}
+	}
+	return true
 }
 
 // pathBoundFamilies are families whose misses come from a gitleaks rule
@@ -148,4 +179,64 @@ func ratio(a, b int) float64 {
 		return 1
 	}
 	return float64(a) / float64(b)
+}
+
+// TestRegression holds the engine to its regression corpus
+// (testdata/regression-heldout.txt): every gitleaks sample an earlier
+// build found is still found, except the typed placeholders dropped on
+// purpose, which must be dropped for that reason only.
+func TestRegression(t *testing.T) {
+	path := os.Getenv("SOTVET_HELDOUT")
+	if path == "" {
+		t.Skip("SOTVET_HELDOUT unset: run scripts/gitleaks-samples.sh to extract gitleaks' samples and point it at the file")
+	}
+	want := map[string]string{} // sha256 -> verdict
+	list, err := os.ReadFile("testdata/regression-heldout.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, line := range strings.Split(string(list), "\n") {
+		if f := strings.Fields(line); len(f) == 3 && !strings.HasPrefix(line, "#") {
+			want[f[0]] = f[2]
+		}
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := defaultScanner(t)
+	seen := 0
+	for _, line := range strings.Split(string(data), "\n") {
+		var rec struct {
+			Rule   string
+			TP, FP []string
+		}
+		if line == "" {
+			continue
+		}
+		if err := json.Unmarshal([]byte(line), &rec); err != nil {
+			t.Fatal(err)
+		}
+		for _, tp := range append(rec.TP, rec.FP...) {
+			h := sha256.Sum256([]byte(tp))
+			verdict, ok := want[hex.EncodeToString(h[:])]
+			if !ok {
+				continue
+			}
+			seen++
+			found := len(s.Scan("sample/config.env", []byte(tp))) > 0
+			placeholdersKept = true
+			typed := !found && len(s.Scan("sample/config.env", []byte(tp))) > 0
+			placeholdersKept = false
+			switch {
+			case verdict == "found" && !found:
+				t.Errorf("lost %s sample %q", rec.Rule, Mask(tp))
+			case verdict == "typed-placeholder" && !typed:
+				t.Errorf("%s sample %q: listed as a typed placeholder, found=%v", rec.Rule, Mask(tp), found)
+			}
+		}
+	}
+	if seen < len(want) {
+		t.Errorf("%d of the %d listed samples are not in %s", len(want)-seen, len(want), path)
+	}
 }

@@ -89,7 +89,7 @@ func keyMaterialGate(data []byte, i int) bool {
 	// and are followed, in the hex form, by more name characters and "=" or
 	// ":"; the prefixes are long and rare, so let them through.
 	j := i
-	for j >= 0 && isKeyChar(data[j]) {
+	for j >= 0 && j > i-256 && isKeyChar(data[j]) { // no name is longer
 		j--
 	}
 	word := bytes.ToLower(data[j+1 : i+1])

@@ -174,7 +174,92 @@ func DefaultRules() []*Rule {
 		}
 		out = append(out, r)
 	}
-	return append(out, generic...)
+	out = append(out, generic...)
+	return append(out, prefixedTokenRule())
+}
+
+// RulePrefixedToken reports a token that starts with a provider's prefix
+// but which that provider's rule does not take (a length or alphabet the
+// rule does not expect: a new format, a truncated or padded copy). It
+// ranks last, so a provider rule that reports the token wins.
+const RulePrefixedToken = "prefixed-token"
+
+// prefixedTokenSkip are prefixes that start ordinary identifiers too.
+var prefixedTokenSkip = map[string]bool{"bedrock-api-key-": true, "live_": true, "test_": true, "api-": true, "pat.": true, "sat.": true,
+	"ext_": true, "ico-": true, "pul-": true, "sk-ant-": false}
+
+// prefixedTokenRule builds the prefixed-token rule from the provider
+// prefixes (see providerPrefixes) that end in a separator.
+func prefixedTokenRule() *Rule {
+	prefixedToken.once.Do(func() {
+		var kws, alts []string
+		for _, p := range providerPrefixes() {
+			if len(p) < 4 || prefixedTokenSkip[p] || !strings.ContainsAny(p[len(p)-1:], "_-.") || strings.ContainsAny(p, " =") {
+				continue
+			}
+			kws = append(kws, p)
+			alts = append(alts, regexp.QuoteMeta(p))
+		}
+		slices.Sort(kws)
+		slices.SortFunc(alts, func(a, b string) int { return len(b) - len(a) }) // longest first
+		prefixedToken.rule = &Rule{
+			ID:          RulePrefixedToken,
+			Description: "token with a provider's prefix in a format its rule does not expect",
+			builtinRE:   builtinExpr(`(?i)\b(?P<secret>(?:` + strings.Join(alts, "|") + `)[A-Za-z0-9_.~+/=-]{0,510}[A-Za-z0-9=])`),
+			Keywords:    kws,
+			MinLen:      16,
+			Validate:    validPrefixedToken,
+		}
+	})
+	c := *prefixedToken.rule
+	return &c
+}
+
+var uuidBodyRE = lazyRE.New(`(?i)^[0-9a-f]{8}[-_][0-9a-f]{4}[-_][0-9a-f]{4}[-_][0-9a-f]{4}[-_][0-9a-f]{12}`)
+
+var prefixedToken struct {
+	once sync.Once
+	rule *Rule
+}
+
+// validPrefixedToken: the part after the prefix looks random: at least 20
+// characters, letters and digits, no run of lower-case words
+// ("xoxb-not-a-token"), and enough entropy.
+func validPrefixedToken(c Candidate) bool {
+	if !notAfterHyphen(c) {
+		return false
+	}
+	sec := c.Secret
+	body := sec
+	for _, p := range prefixedTokenRule0() {
+		if len(sec) > len(p) && strings.EqualFold(string(sec[:len(p)]), p) {
+			body = sec[len(p):]
+			break
+		}
+	}
+	if len(body) < 20 || !hasDigit(body) || !(hasUpper(body) || hasLower(body)) {
+		return false
+	}
+	if wordListRE.Match(body) || uuidBodyRE.Match(body) {
+		return false // words ("not-a-real-token") or a UUID (an identifier)
+	}
+	return Entropy(body) >= 3.3
+}
+
+// prefixedTokenRule0 returns the prefixed-token rule's keywords, longest
+// first.
+func prefixedTokenRule0() []string {
+	prefixedTokenKeys.once.Do(func() {
+		k := slices.Clone(prefixedTokenRule().Keywords)
+		slices.SortFunc(k, func(a, b string) int { return len(b) - len(a) })
+		prefixedTokenKeys.list = k
+	})
+	return prefixedTokenKeys.list
+}
+
+var prefixedTokenKeys struct {
+	once sync.Once
+	list []string
 }
 
 // gitleaksGenericID is gitleaks' catch-all rule, ranked after every other.
@@ -197,6 +282,7 @@ var builtin struct {
 }
 
 func builtinRules(ep *Rule) []*Rule {
+	g := gapRules()
 	return []*Rule{
 		{
 			ID:          RuleGCPServiceAccount,
@@ -343,6 +429,7 @@ func builtinRules(ep *Rule) []*Rule {
 		},
 		keyMaterialRule(),
 		k8sSecretRule(),
+		g[0], g[1], g[2], g[3], g[4], g[5], g[6], g[7], g[8],
 		{
 			ID:          RuleBearerToken,
 			Description: "credential in an Authorization header",
@@ -362,6 +449,7 @@ func builtinRules(ep *Rule) []*Rule {
 			Validate:    validURLPassword,
 		},
 		ep,
+		g[9], // named-key-value: a context rule, after the formats
 		{
 			ID:          RuleGenericSecret,
 			Description: "high-entropy value assigned to a password, secret, token or API key name",
@@ -564,40 +652,6 @@ func uniqueStrings(s []string) []string {
 	return out
 }
 
-// IsPlaceholder reports whether a matched value is an obvious placeholder or
-// an already-redacted value rather than a secret: it holds "**" or "##"
-// (masked), "..." or "\u2026" (elided), a <...>
-// template, ${...}, {{...}} or $(...), is a $VAR reference, or contains a
-// word such as "example", "placeholder", "redacted", "changeme" or
-// "xxxxxxxx". Every rule applies it.
-func IsPlaceholder(v []byte) bool {
-	if bytes.Contains(v, []byte("**")) || bytes.Contains(v, []byte("##")) || bytes.Contains(v, []byte("...")) || bytes.Contains(v, []byte("\u2026")) {
-		return true
-	}
-	if i := bytes.IndexByte(v, '<'); i >= 0 && bytes.IndexByte(v[i:], '>') > 0 {
-		return true
-	}
-	if bytes.Contains(v, []byte("${")) || bytes.Contains(v, []byte("{{")) || bytes.Contains(v, []byte("$(")) {
-		return true
-	}
-	if len(v) > 1 && v[0] == '$' && (v[1] == '_' || 'A' <= v[1] && v[1] <= 'Z' || 'a' <= v[1] && v[1] <= 'z') {
-		return true
-	}
-	l := bytes.ToLower(v)
-	for _, w := range placeholderWords {
-		if bytes.Contains(l, []byte(w)) {
-			return true
-		}
-	}
-	return false
-}
-
-var placeholderWords = []string{
-	"example", "placeholder", "redacted", "changeme", "change_me", "change-me",
-	"replace_me", "replace-me", "replaceme", "xxxxxxxx", "your_", "your-",
-	"dummy", "sample_", "notarealkey", "not-a-real", "not_a_real",
-}
-
 // AssignmentGate passes a keyword hit that is part of a name followed by an
 // assignment: more name characters, an optional closing quote or backtick,
 // blanks, then "=" or ":".
@@ -714,7 +768,7 @@ func pemBody(block []byte) int {
 var serviceAccountTypeRE = lazyRE.New(`"type"\s*:\s*"service_account"`)
 
 func validGCPServiceAccount(c Candidate) bool {
-	return serviceAccountTypeRE.Match(c.Context) && pemBody(c.Secret) >= 64
+	return pemBody(c.Secret) >= 64 && serviceAccountTypeRE.Match(c.Context)
 }
 
 // jwtGate passes an "ey" that starts a word and a dotted token: the
@@ -855,8 +909,6 @@ func validGeneric(c Candidate) bool {
 	v := c.Secret
 	s := string(v)
 	switch {
-	case hasProviderPrefix(v):
-		return false // a provider's format, which its own rule judged
 	case isPublicKey(v):
 		return false
 	case strings.Contains(s, ":"):
@@ -930,6 +982,8 @@ type compiledRule struct {
 	anchoredSrc   string
 	anchoredOnce  sync.Once
 	anchored      *regexp.Regexp
+	searchAllOnce sync.Once
+	searchAllRE   *regexp.Regexp
 	lowerKeywords []string
 	// follow runs the expression past a keyword hit; followStart holds,
 	// for each of lowerKeywords, its set after the keyword, nil where it
@@ -962,6 +1016,13 @@ func compileShared(expr string) *regexp.Regexp {
 func (cr *compiledRule) setAnchored(expr string) {
 	cr.anchoredSrc = expr
 	cr.anchoredAfter = compileShared(`^(?s:.)(?:` + expr + `)`)
+}
+
+// searchAll returns the unanchored expression of a rule whose matches
+// begin at its keywords, for a dense run of hits.
+func (cr *compiledRule) searchAll() *regexp.Regexp {
+	cr.searchAllOnce.Do(func() { cr.searchAllRE = compileShared(cr.anchoredSrc) })
+	return cr.searchAllRE
 }
 
 // anchoredAtStart returns the expression anchored at the start of the

@@ -115,6 +115,7 @@ var (
 	pNPM    = "np" + "m_"
 	pPYPI   = "pypi-" + "AgEIcHlwaS5vcmc"
 	pHOOKS  = "https://hooks." + "slack.com/services/"
+	pHVS    = "hv" + "s."
 )
 
 // sample is one labelled test document. For a true positive, rule and
@@ -412,6 +413,63 @@ func corpusSamples() []sample {
 		s = append(s, fp("tokenizer", RuleGenericSecret, "tokenizer: Qwen/Qwen3.6-35B-A3B-tokenizer\n"))
 		s = append(s, fp("quoted prose", RuleGenericSecret, "token: \"rotate every 90 days after review\"\nsecret_handling: credctl-only (never SOT)\n"))
 		s = append(s, fp("redacted", RuleGenericSecret, "password: "+Mask(p1)+"\n"))
+	}
+
+	// The formats of issue 33's gaps, built from each provider's
+	// documented shape.
+	{
+		pat := g.mixed(base62, 52) + "JQ" + "QJ" + g.mixed(base62, 20) + "AZ" + "DO" + g.mixed(base62, 4)
+		s = append(s, tp("azure devops pat", RuleAzureDevOpsPAT, pat, "git clone https://dev.azure.com/org/_git/repo # PAT "+pat+"\n"))
+		s = append(s, fp("azure devops prose", RuleAzureDevOpsPAT, "New Azure DevOps PATs are 84 characters and carry JQ"+"QJ and AZ"+"DO signatures.\n"))
+		sig := g.mixed(base64std, 43) + "%3D"
+		s = append(s, tp("azure sas url", RuleAzureSAS, sig, "https://acct.blob.core.windows.net/c/b.txt?sv=2022-11-02&ss=b&srt=o&sp=r&se=2026-12-31T00:00:00Z&sig="+sig+"\n"))
+		s = append(s, fp("azure sas doc", RuleAzureSAS, "The SAS token ends in sig=<signature>; sv= names the version.\n"))
+		ak := g.mixed(base64std, 86) + "=="
+		s = append(s, tp("azure account key json", RuleAzureAccountKey, ak, "az storage account keys list output:\n[{\\\"keyName\\\": \\\"key1\\\", \\\"value\\\": \\\""+ak+"\\\"}]\n"))
+		s = append(s, fp("azure account key digest", RuleAzureAccountKey, "storage digest: "+strings.Repeat("A", 86)+"==\n"))
+		acr := g.mixed(base62, 42) + "+AC" + "R" + g.mixed(base62, 6)
+		s = append(s, tp("acr password", RuleAzureACRPassword, acr, "acr admin password: "+acr+"\n"))
+		acr2 := g.mixed(base62, 32)
+		s = append(s, tp("acr docker login", RuleAzureACRPassword, acr2, "docker login myreg.azurecr.io -u myreg -p "+acr2+"\n"))
+		s = append(s, fp("acr docs", RuleAzureACRPassword, "docker login myreg.azurecr.io -u myreg --password-stdin < pw.txt\n"))
+		dk := "dckr" + "_pat_" + g.mixed(base62+"_-", 27)
+		s = append(s, tp("docker hub pat", RuleDockerHubPAT, dk, "docker login -u jp -p "+dk+"\n"))
+		s = append(s, fp("docker hub prefix prose", RuleDockerHubPAT, "Docker Hub tokens start with dckr"+"_pat_.\n"))
+		auth := base64.StdEncoding.EncodeToString([]byte("jp:" + g.mixed(base62, 24)))
+		s = append(s, tp("docker config auth", RuleDockerAuth, auth, "{\n  \"auths\": {\n    \"https://index.docker.io/v1/\": {\n      \"auth\": \""+auth+"\"\n    }\n  }\n}\n"))
+		s = append(s, fp("docker config helper", RuleDockerAuth, "{\"auths\": {\"ghcr.io\": {}}, \"credsStore\": \"desktop\", \"auth\": \"\"}\n"))
+		ya := "ya" + "29." + g.mixed(base62+"_-", 150)
+		s = append(s, tp("google access token", RuleGoogleOAuth, ya, "curl -H 'X-Goog-Token: "+ya+"' https://www.googleapis.com/drive/v3/files\n"))
+		s = append(s, fp("google token prose", RuleGoogleOAuth, "Google access tokens start with ya"+"29. and last an hour.\n"))
+		xe := "xo" + "xe-1-" + g.mixed(base62, 146)
+		s = append(s, tp("slack refresh", RuleSlackRefresh, xe, "refresh: "+xe+"\n"))
+		xe2 := "xo" + "xe.xoxp-1-" + g.mixed(base62, 160)
+		s = append(s, tp("slack config token", RuleSlackRefresh, xe2, "SLACK_CONFIG="+xe2+"\n"))
+		s = append(s, fp("slack refresh prose", RuleSlackRefresh, "Slack refresh tokens begin xo"+"xe-1- and rotate.\n"))
+		tg := g.from(alphaDigit[1:], 1) + g.from(alphaDigit, 9) + ":A" + "A" + g.mixed(base62+"_-", 33)
+		s = append(s, tp("telegram bot token", RuleTelegramBot, tg, "bot "+tg+"\n"))
+		s = append(s, fp("telegram time", RuleTelegramBot, "At 12345678:AA the bot replied.\n"))
+		nk := g.mixed(base62+"/+", 40)
+		s = append(s, tp("named key without sign", RuleNamedKey, nk, "AWS secret key "+nk+"\n"))
+		s = append(s, fp("named key prose", RuleNamedKey, "The secret key rotation happens every 90 days; the access token budget is 200000.\n"))
+	}
+
+	// prefixed-token: a provider prefix, a body its rule does not expect
+	{
+		t1 := pHVS + g.mixed(base62, 28)
+		s = append(s, tp("vault token, short", RulePrefixedToken, t1, "Rotate the vault value "+t1+" pasted in the log.\n"))
+		t2 := pGHP + g.mixed(base62, 30)
+		s = append(s, tp("github token, short", RulePrefixedToken, t2, "pasted "+t2+" into the chat\n"))
+		t3 := pSKANT + "api03-" + g.mixed(base62+"-_", 80)
+		s = append(s, tp("anthropic key, non-canonical length", RulePrefixedToken, t3, "- credential used: `"+t3+"`\n"))
+		s = append(s, fp("prefixed words", RulePrefixedToken, "Slack bot tokens look like "+pXOXB+"not-a-real-token-value.\n"))
+		s = append(s, fp("prefixed placeholder", RulePrefixedToken, "VAULT_TOKEN="+pHVS+"xxxxxxxxxxxxxxxxxxxxxxxx\n"))
+		a1 := g.mixed(base62, 32)
+		s = append(s, tp("generic auth value", gitleaksGenericID, a1, "client_auth = \""+a1+"\"\n"))
+		s = append(s, fp("markdown list with commas", gitleaksGenericID, "- Reviewed lanes: 16-guard 13/15, 18-secrets-peer2, 13-fidelity2.\n"))
+		s = append(s, fp("placeholder sequence", RuleGenericSecret, "api_key = \"1a2b3c4d5e6f7g8h9i0j\"\npassword: zyxwvutsrqponmlk\n"))
+		s = append(s, fp("placeholder url password", RuleURLCredentials, "DATABASE_URL=postgres://app:abcdef123456@db.internal:5432/app\n"))
+		s = append(s, fp("prefix in prose", RulePrefixedToken, "Service tokens begin with `"+pHVS+"` and batch tokens with `hv"+"b.`.\n"))
 	}
 	return s
 }

@@ -1,80 +1,77 @@
 package secrets
 
 import (
-	"slices"
 	"strings"
 )
 
-// stopSet answers whether a text holds one of a list of stop words,
-// ignoring ASCII case, as gitleaks' allowlists ask of every candidate
-// secret. The generic rule lists some 1,400 words: an automaton over them
-// cost each process more to build (a dense table of megabytes) than all
-// its lookups, so the words are kept in a set by length, behind a filter
-// of the 3-byte heads they start with.
+// stopSet answers whether a value holds one of a list of stop words as a
+// whole word, ignoring ASCII case. gitleaks looks for its stop words as
+// substrings of the value, which drops random tokens that happen to hold
+// "good", "salt" or "vpn"; sotvet splits the value into words first (see
+// valueWords), so that only a value made of words ("my_salt_value",
+// "pushToken") is a stop-word value.
 type stopSet struct {
-	words map[string]bool // lower case
-	lens  []int           // distinct lengths of words of 3 bytes or more, ascending
-	heads [1 << 10]uint64 // bit set of hashed 3-byte heads
-	short [][]byte        // words under 3 bytes, compared one by one
+	words map[string]bool // lower case, without a trailing separator
 }
 
 func newStopSet(list []string) *stopSet {
 	s := &stopSet{words: map[string]bool{}}
 	for _, w := range list {
-		w = lowerASCII(w)
-		if w == "" {
-			continue
+		// gitleaks writes some stop words with the separator that
+		// follows them ("act-", "add_"): the word is what precedes it.
+		w = strings.TrimRight(lowerASCII(w), "-_.")
+		if w != "" {
+			s.words[w] = true
 		}
-		if len(w) < 3 {
-			s.short = append(s.short, []byte(w))
-			continue
-		}
-		s.words[w] = true
-		if !slices.Contains(s.lens, len(w)) {
-			s.lens = append(s.lens, len(w))
-		}
-		h := headHash(w[0], w[1], w[2])
-		s.heads[h>>6] |= 1 << (h & 63)
 	}
-	slices.Sort(s.lens)
 	return s
 }
 
-func headHash(a, b, c byte) uint32 {
-	return ((uint32(a)<<16 | uint32(b)<<8 | uint32(c)) * 0x9E3779B1) >> 22
+// any reports whether text holds a stop word as one of its words.
+func (s *stopSet) any(text []byte) bool {
+	found := false
+	valueWords(text, func(w []byte) bool {
+		if len(w) > 0 && s.words[string(w)] {
+			found = true
+			return false
+		}
+		return true
+	})
+	return found
 }
 
-// any reports whether text holds a stop word, ignoring ASCII case.
-func (s *stopSet) any(text []byte) bool {
-	if len(s.short) > 0 && holdsLiteral(text, s.short, true) {
-		return true
+// valueWords calls yield with each word of v in lower case, until it
+// returns false. Words are runs of letters and digits, split at every
+// other byte and where a lower-case letter is followed by an upper-case
+// one ("pushToken" is "push", "token"); an apostrophe stays in its word
+// ("don't").
+func valueWords(v []byte, yield func([]byte) bool) {
+	var buf [64]byte
+	w := buf[:0]
+	flush := func() bool {
+		if len(w) == 0 {
+			return true
+		}
+		ok := yield(w)
+		w = w[:0]
+		return ok
 	}
-	if len(s.lens) == 0 || len(text) < s.lens[0] {
-		return false
-	}
-	var buf [256]byte
-	low := buf[:0]
-	if len(text) > len(buf) {
-		low = make([]byte, 0, len(text))
-	}
-	for _, c := range text {
-		low = append(low, lower(c))
-	}
-	for i := 0; i+s.lens[0] <= len(low); i++ {
-		h := headHash(low[i], low[i+1], low[i+2])
-		if s.heads[h>>6]&(1<<(h&63)) == 0 {
+	for i, c := range v {
+		alnum := 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '\''
+		if !alnum {
+			if !flush() {
+				return
+			}
 			continue
 		}
-		for _, n := range s.lens {
-			if i+n > len(low) {
-				break
-			}
-			if s.words[string(low[i:i+n])] {
-				return true
+		if 'A' <= c && c <= 'Z' && i > 0 && 'a' <= v[i-1] && v[i-1] <= 'z' {
+			if !flush() {
+				return
 			}
 		}
+		w = append(w, lower(c))
 	}
-	return false
+	flush()
 }
 
 // lowerASCII lowers the ASCII letters of w, as the keyword matching does.

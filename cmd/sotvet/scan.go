@@ -151,8 +151,12 @@ func cmdScan(args []string, stdout, stderr io.Writer) int {
 			// Keyed on (rule, secret) only: a baseline survives moves.
 			key := s.Fingerprint[:16]
 			seen[key]++
+			sev := checks.SeverityError
+			if d, ok := checks.DefaultSeverity["secrets/"+s.RuleID]; ok {
+				sev = d // prefixed-token: a warning
+			}
 			res.Findings = append(res.Findings, checks.Finding{
-				Check: "secrets", Category: s.RuleID, Severity: checks.SeverityError,
+				Check: "secrets", Category: s.RuleID, Severity: sev,
 				File: f.name, Line: s.Line, Col: s.Col, EndLine: s.EndLine, EndCol: s.EndCol, Offset: s.Start,
 				Message: msg, Fingerprint: fmt.Sprintf("%s:%d", key, seen[key]),
 			})

@@ -1,0 +1,139 @@
+package secrets
+
+import (
+	"bytes"
+)
+
+// IsPlaceholder reports whether a matched value is an obvious placeholder or
+// an already-redacted value rather than a secret. Every rule applies it,
+// the same way, to the value it would report:
+//
+//   - masked or elided: it holds "**", "##", "..." or "\u2026";
+//   - a template or a reference: a <...> part, ${...}, {{...}}, $(...), or a
+//     $VAR;
+//   - a placeholder word: "example", "placeholder", "redacted", "changeme",
+//     "dummy", "xxxx", "your_key" and the like (placeholderWords), or one of
+//     placeholderWholeWords as a whole word ("TokenHere", "my-fake-key");
+//   - a made-up sequence: six or more consecutive letters or digits in
+//     order or in reverse ("abcdef", "123456", "zyxwvu"), "1a2b3c" or
+//     "a1b2c3" interleaved, or one character six times in a row.
+//
+// A random token holds such a sequence with a probability of about one in
+// a million per position for base62 text (one in a hundred thousand for
+// hex), which is the price of not reporting the samples people type.
+func IsPlaceholder(v []byte) bool {
+	if bytes.Contains(v, []byte("**")) || bytes.Contains(v, []byte("##")) || bytes.Contains(v, []byte("...")) || bytes.Contains(v, []byte("\u2026")) {
+		return true
+	}
+	if i := bytes.IndexByte(v, '<'); i >= 0 && bytes.IndexByte(v[i:], '>') > 0 {
+		return true
+	}
+	if bytes.Contains(v, []byte("${")) || bytes.Contains(v, []byte("{{")) || bytes.Contains(v, []byte("$(")) {
+		return true
+	}
+	if len(v) > 1 && v[0] == '$' && (v[1] == '_' || 'A' <= v[1] && v[1] <= 'Z' || 'a' <= v[1] && v[1] <= 'z') {
+		return true
+	}
+	var buf [128]byte
+	l := buf[:0]
+	for _, c := range v {
+		l = append(l, lower(c))
+	}
+	for _, w := range placeholderWords {
+		if bytes.Contains(l, []byte(w)) {
+			return true
+		}
+	}
+	if madeUpSequence(l) {
+		return true
+	}
+	found := false
+	valueWords(v, func(w []byte) bool {
+		found = placeholderWholeWords[string(w)]
+		return !found
+	})
+	return found
+}
+
+var placeholderWords = []string{
+	"example", "placeholder", "redacted", "changeme", "change_me", "change-me",
+	"replace_me", "replace-me", "replaceme", "xxxx", "your_", "your-", "yourkey",
+	"yourtoken", "yoursecret", "yourpassword", "dummy", "sample_", "notarealkey",
+	"not-a-real", "not_a_real", "notreal", "randomstring", "tokenhere", "keyhere",
+	"secrethere", "passwordhere", "insert_", "insert-",
+}
+
+// placeholderWholeWords are placeholders only as whole words of a value
+// (see valueWords): as substrings they occur in real tokens.
+var placeholderWholeWords = map[string]bool{
+	"here": true, "your": true, "fake": true, "insert": true, "foo": true,
+	"foobar": true, "lorem": true, "ipsum": true, "todo": true, "fixme": true,
+	"sample": true, "test": false,
+}
+
+// madeUpSequence reports whether the lower-cased value is typed rather
+// than random: runs of four or more consecutive letters or digits in
+// order or in reverse ("abcd", "4321"), of one character repeated, or of
+// "1a2b"/"a1b2" pairs cover at least half of it, or one such ordered run
+// is eight long ("12345678", "zyxwvuts"). Random base64 rarely holds such
+// runs, and the leading "AAAA" of base64 of zero bytes is not half of a
+// real token.
+func madeUpSequence(l []byte) bool {
+	if len(l) < 8 {
+		return false
+	}
+	covered := make([]bool, len(l))
+	mark := func(from, to int) {
+		for k := from; k < to; k++ {
+			covered[k] = true
+		}
+	}
+	// Ordered and repeated runs.
+	for _, step := range []int{1, -1, 0} {
+		start := 0
+		for i := 1; i <= len(l); i++ {
+			if i < len(l) {
+				a, b := l[i-1], l[i]
+				ok := isAlnumLower(a) && isAlnumLower(b) && isDigitByte(a) == isDigitByte(b) && int(b)-int(a) == step
+				if step == 0 {
+					ok = a == b
+				}
+				if ok {
+					continue
+				}
+			}
+			if n := i - start; n >= 4 {
+				if n >= 8 && step != 0 {
+					return true
+				}
+				mark(start, i)
+			}
+			start = i
+		}
+	}
+	// Interleaved pairs: x0 y0 x1 y1 ... with x and y each counting up.
+	for i := 0; i+4 <= len(l); i++ {
+		x, y := l[i], l[i+1]
+		if !isAlnumLower(x) || !isAlnumLower(y) || isDigitByte(x) == isDigitByte(y) {
+			continue
+		}
+		j := i + 2
+		for j+1 < len(l) && l[j] == l[j-2]+1 && l[j+1] == l[j-1]+1 {
+			j += 2
+		}
+		if j-i >= 6 {
+			mark(i, j)
+		}
+	}
+	n := 0
+	for _, c := range covered {
+		if c {
+			n++
+		}
+	}
+	return 2*n >= len(l)
+}
+
+func isAlnumLower(c byte) bool { return 'a' <= c && c <= 'z' || '0' <= c && c <= '9' }
+
+func isDigitByte(c byte) bool { return '0' <= c && c <= '9' }

@@ -1,0 +1,51 @@
+package secrets
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestIsPlaceholder: the samples of issue 33's point 4, judged by the one
+// function every rule applies, and random tokens that must survive it.
+func TestIsPlaceholder(t *testing.T) {
+	g := newFakeGen("placeholder")
+	for _, v := range []string{
+		"abcdefghijklmnopqrstuvwxyz0123456789",
+		"zyxwvutsrqponmlkjihgfedcba",
+		"1a2b3c4d5e6f7g8h9i0j",
+		"a1b2c3d4e5f6g7h8",
+		"12345678-ABCD-ABCD-ABCD-1234567890AB",
+		"AGE-SECRET-KEY-1QQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQ",
+		"xxxxxxxxxxxxxxxxxxxxxxxx",
+		"sk_xxxx_live_token",
+		"<your-key>",
+		"your_api_key_goes_here",
+		"EXAMPLEKEY0000000000",
+		"dummy-secret-value-42",
+		"changeme123!",
+		"placeholder_token_9",
+		"TokenHere0123",
+		"MyFakeKey9",
+		"${API_TOKEN}",
+		"{{ secrets.TOKEN }}",
+		"$API_TOKEN",
+		"ghp_****",
+		"0000000000000000",
+		"aaaaaa11bbbbbb22",
+	} {
+		if !IsPlaceholder([]byte(v)) {
+			t.Errorf("%q: not a placeholder", v)
+		}
+	}
+	for i := 0; i < 2000; i++ {
+		for _, v := range []string{g.mixed(base62, 40), g.from(hexLower, 40), g.mixed(base64std, 64), g.from(base32up, 32)} {
+			if IsPlaceholder([]byte(v)) {
+				t.Errorf("random %q judged a placeholder", v)
+			}
+		}
+	}
+	// The leading zero bytes of a base64 blob are not a placeholder.
+	if v := strings.Repeat("A", 22) + g.mixed(base62, 90); IsPlaceholder([]byte(v)) {
+		t.Errorf("%q judged a placeholder", v)
+	}
+}
