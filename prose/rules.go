@@ -19,7 +19,7 @@ type hit struct {
 
 // fileState is what a rule remembers from one block to the next of a file.
 type fileState struct {
-	defined map[string]bool      // conditional: what the file has defined so far
+	defined map[string]bool       // conditional: what the file has defined so far
 	chosen  map[*Rule]map[int]int // consistency: the form each pair first took
 }
 
