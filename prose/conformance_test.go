@@ -3,6 +3,7 @@ package prose
 import (
 	"bufio"
 	"bytes"
+	"compress/gzip"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -73,8 +74,12 @@ func readExpected(t testing.TB, name string) map[key]int {
 		t.Fatal(err)
 	}
 	defer f.Close()
+	zr, err := gzip.NewReader(f)
+	if err != nil {
+		t.Fatal(err)
+	}
 	out := map[key]int{}
-	sc := bufio.NewScanner(f)
+	sc := bufio.NewScanner(zr)
 	for sc.Scan() {
 		var k key
 		parts := strings.Split(sc.Text(), "\t")
@@ -203,4 +208,42 @@ func report(t *testing.T, want, got map[key]int) (recall, precision float64) {
 		t.Logf("extra:\n%s", strings.Join(extraKeys, "\n"))
 	}
 	return recall, precision
+}
+
+// storedStyles is a configuration with the four packages, for a tree.
+func storedLinter(t *testing.T) *Linter {
+	t.Helper()
+	styles, err := filepath.Abs("../testdata/prose/styles")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ini := "StylesPath = " + styles + "\nMinAlertLevel = suggestion\n\n[*.md]\nBasedOnStyles = Google, Microsoft, write-good, proselint\n"
+	cfg, err := ParseConfig("stored.ini", []byte(ini))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return NewLinter(cfg)
+}
+
+// TestValeStored holds the engine to where Vale v3.26.0 put its alerts:
+// at least 95% of Vale's alerts at the same line, column and rule, and at
+// least 95% of the engine's alerts Vale's, on the user's corpus and on
+// Vale's own markdown fixtures.
+func TestValeStored(t *testing.T) {
+	for _, tc := range []struct{ name, tree string }{
+		{"other", "../testdata/prose/other"},
+		{"corpus", "../../shared/corpus/cto-planb"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if _, err := os.Stat(tc.tree); err != nil {
+				t.Skipf("%s is not here: %v", tc.tree, err)
+			}
+			want := readExpected(t, "../testdata/prose/vale/"+tc.name+".keys.gz")
+			got := lintTree(t, storedLinter(t), tc.tree)
+			recall, precision := report(t, want, got)
+			if recall < 0.95 || precision < 0.95 {
+				t.Errorf("%s: %.3f of Vale's alerts found, %.3f of the engine's are Vale's; want both >= 0.95", tc.name, recall, precision)
+			}
+		})
+	}
 }

@@ -132,6 +132,11 @@ func ParseConfig(name string, data []byte) (*Config, error) {
 		}
 		key := strings.TrimSpace(line[:eq])
 		val := strings.TrimSpace(line[eq+1:])
+		// valCol is the column of the value in the line as written.
+		valCol := strings.Index(sc.Text(), "=") + 2
+		if i := strings.Index(sc.Text()[valCol-1:], val); i >= 0 && val != "" {
+			valCol += i
+		}
 		if sec == nil {
 			switch key {
 			case "StylesPath":
@@ -139,7 +144,7 @@ func ParseConfig(name string, data []byte) (*Config, error) {
 			case "MinAlertLevel":
 				l, ok := ParseLevel(val)
 				if !ok {
-					return nil, &ConfigError{name, lineNo, eq + 2, fmt.Sprintf("MinAlertLevel %q is not suggestion, warning or error", val)}
+					return nil, &ConfigError{name, lineNo, valCol, fmt.Sprintf("MinAlertLevel %q is not suggestion, warning or error", val)}
 				}
 				c.MinAlertLevel = l
 			case "Vocab":
@@ -167,7 +172,7 @@ func ParseConfig(name string, data []byte) (*Config, error) {
 			default:
 				l, ok := ParseLevel(val)
 				if !ok {
-					return nil, &ConfigError{name, lineNo, eq + 2, fmt.Sprintf("%s = %q: want YES, NO, suggestion, warning or error", key, val)}
+					return nil, &ConfigError{name, lineNo, valCol, fmt.Sprintf("%s = %q: want YES, NO, suggestion, warning or error", key, val)}
 				}
 				s.On, s.Level, s.Set = true, l, true
 			}
