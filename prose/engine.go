@@ -253,7 +253,7 @@ func (l *Linter) Lint(rel string, src []byte) ([]Alert, error) {
 			for i := range off {
 				off[i] = i
 			}
-			r.check.run(string(blankFrontMatter(src)), state, emitFor(off))
+			r.check.run(string(src), state, emitFor(off))
 			continue
 		}
 		sentence := selects(r.Scopes, "sentence")

@@ -72,7 +72,7 @@ func compile(r *Rule) (checker, error) {
 		if err != nil {
 			return nil, fmt.Errorf("token: %v", err)
 		}
-		return &occurrence{r: r, p: p}, nil
+		return &occurrence{r: r, p: p, raw: slicesContains(r.Scopes, "raw")}, nil
 	case "repetition":
 		if len(r.Tokens) == 0 {
 			return nil, fmt.Errorf("repetition needs tokens")
@@ -476,8 +476,9 @@ func slicesContains(s []string, v string) bool {
 }
 
 type occurrence struct {
-	r *Rule
-	p *pattern
+	r   *Rule
+	p   *pattern
+	raw bool // a file with too few has no first word to point at: Vale says 1:1
 }
 
 var firstWord = regexp.MustCompile(`[\p{L}\p{N}]+`)
@@ -490,6 +491,11 @@ func (o *occurrence) run(text string, _ *fileState, emit func(hit)) {
 	}
 	count := strconv.Itoa(n)
 	if n == 0 {
+		if o.raw && len(text) > 0 {
+			_, size := utf8.DecodeRuneInString(text)
+			emit(hit{start: 0, end: size, msg: []string{count}})
+			return
+		}
 		if w := firstWord.FindStringIndex(text); w != nil {
 			emit(hit{start: w[0], end: w[1], msg: []string{count}})
 		}
