@@ -24,10 +24,12 @@ type key struct {
 
 func (k key) String() string { return fmt.Sprintf("%s:%d:%d\t%s", k.File, k.Line, k.Col, k.Rule) }
 
-// lintTree runs the linter on every markdown file under root.
+// lintTree runs the linter on every markdown file under root (every
+// eighth under the race detector, the others left out of the comparison).
 func lintTree(t testing.TB, l *Linter, root string) map[key]int {
 	t.Helper()
 	out := map[key]int{}
+	n := 0
 	err := filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
 		if err != nil {
 			return err
@@ -36,6 +38,12 @@ func lintTree(t testing.TB, l *Linter, root string) map[key]int {
 			return filepath.SkipDir
 		}
 		if d.IsDir() || !strings.HasSuffix(p, ".md") {
+			return nil
+		}
+		n++
+		if raceEnabled && n%8 != 0 {
+			rel, _ := filepath.Rel(root, p)
+			out[key{File: filepath.ToSlash(rel), Rule: "-skipped-"}] = 1
 			return nil
 		}
 		src, err := os.ReadFile(p)
@@ -240,6 +248,17 @@ func TestValeStored(t *testing.T) {
 			}
 			want := readExpected(t, "../testdata/prose/vale/"+tc.name+".keys.gz")
 			got := lintTree(t, storedLinter(t), tc.tree)
+			// Files the run left out are left out of Vale's side too.
+			for k := range got {
+				if k.Rule == "-skipped-" {
+					delete(got, k)
+					for w := range want {
+						if w.File == k.File {
+							delete(want, w)
+						}
+					}
+				}
+			}
 			recall, precision := report(t, want, got)
 			if recall < 0.95 || precision < 0.95 {
 				t.Errorf("%s: %.3f of Vale's alerts found, %.3f of the engine's are Vale's; want both >= 0.95", tc.name, recall, precision)

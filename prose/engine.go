@@ -25,8 +25,9 @@ type Linter struct {
 	dir    string
 	accept []*regexp.Regexp
 
-	mu      sync.Mutex
-	filters map[string]*filter // by the names of a file's active rules
+	stylesMu sync.Mutex
+	mu       sync.Mutex
+	filters  map[string]*filter // by the names of a file's active rules
 }
 
 // filter says which of a list of rules, and which of their tokens, can
@@ -164,6 +165,9 @@ func (l *Linter) stylesFor(rel string) (*Styles, []string, map[string]RuleSettin
 	}
 	sort.Strings(need)
 	key := strings.Join(need, ",") + "|" + strings.Join(vocab, ",")
+	// Files are linted concurrently; a set is read once.
+	l.stylesMu.Lock()
+	defer l.stylesMu.Unlock()
 	if st, ok := l.Styles[key]; ok {
 		return st, styles, settings, nil
 	}
