@@ -20,6 +20,7 @@ require (
 
 require (
 	github.com/BurntSushi/toml v0.3.1 // indirect
+	github.com/dlclark/regexp2 v1.11.5 // indirect
 	go.lsp.dev/jsonrpc2 v1.0.1 // indirect
 	golang.org/x/text v0.14.0 // indirect
 	gopkg.in/yaml.v2 v2.3.0 // indirect

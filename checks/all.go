@@ -1,6 +1,7 @@
 package checks
 
 import (
+	proseengine "github.com/svrnty/sotvet/prose"
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/svrnty/sotvet/checks/authority"
@@ -12,6 +13,7 @@ import (
 	"github.com/svrnty/sotvet/checks/glossary"
 	"github.com/svrnty/sotvet/checks/hygiene"
 	"github.com/svrnty/sotvet/checks/phrases"
+	"github.com/svrnty/sotvet/checks/prose"
 	"github.com/svrnty/sotvet/checks/records"
 	"github.com/svrnty/sotvet/checks/refs"
 	"github.com/svrnty/sotvet/checks/secrets"
@@ -33,6 +35,7 @@ var All = []*analysis.Analyzer{
 	glossary.Analyzer,
 	hygiene.Analyzer,
 	phrases.Analyzer,
+	prose.Analyzer,
 	records.Analyzer,
 	refs.Analyzer,
 	secrets.Analyzer,
@@ -53,6 +56,7 @@ var docChecks = map[*analysis.Analyzer]*sotparse.DocCheck{
 	frontmatter.Analyzer:   frontmatter.DocCheck,
 	glossary.Analyzer:      glossary.DocCheck,
 	hygiene.Analyzer:       hygiene.DocCheck,
+	prose.Analyzer:         prose.DocCheck,
 	refs.Analyzer:          refs.DocCheck,
 	secrets.Analyzer:       secrets.DocCheck,
 	status.Analyzer:        status.DocCheck,
@@ -94,6 +98,32 @@ var DefaultSeverity = map[string]Severity{
 	"contradiction/mislabeled-command": SeverityWarning,
 	// Saying one thing twice in other words is a smell, not a contradiction.
 	"structure/near-duplicate-line": SeverityWarning,
+	// A rule the prose check cannot run is said once, and fails nothing.
+	"prose/" + prose.SkippedRule: SeverityNote,
+}
+
+// ruleSeverity is the default severity of a category whose check sets it
+// per rule: a Vale rule's level (suggestion is a note).
+func ruleSeverity(check, category string) (Severity, bool) {
+	if check != "prose" {
+		return "", false
+	}
+	switch l, ok := proseengine.LevelOf(category); {
+	case !ok:
+		return "", false
+	case l == proseengine.Error:
+		return SeverityError, true
+	case l == proseengine.Warning:
+		return SeverityWarning, true
+	}
+	return SeverityNote, true
+}
+
+// OpenCategory reports whether check's categories are not fixed but named
+// by the team's own rules (prose: Style.Rule), so that any such name may be
+// configured.
+func OpenCategory(check, category string) bool {
+	return check == "prose" && proseengine.IsRuleName(category)
 }
 
 // Lookup returns the registered check with the given name, or nil.

@@ -25,6 +25,7 @@ var categories = map[string][]string{
 	"glossary":    {"empty-definition", "missing-glossary", "undefined-term"},
 	"hygiene":     {"blank-lines", "final-newline", "trailing-spaces"},
 	"phrases":     {"missing-phrase", "missing-target"},
+	"prose":       {"skipped-rule"},
 	"records": {"allowed-path", "credential", "duplicate-entry", "empty-value", "endpoint-value", "forbidden-actions",
 		"forbidden-path", "missing-member", "operator-outcome", "path-overlap", "risk-classification", "target-path",
 		"timestamp", "unknown-member", "unknown-status", "wrong-type"},

@@ -540,6 +540,8 @@ func severityOf(check, category string, sev map[string]Severity) Severity {
 	severity := SeverityError
 	if s, ok := DefaultSeverity[check+"/"+category]; ok && category != "" {
 		severity = s
+	} else if s, ok := ruleSeverity(check, category); ok {
+		severity = s
 	} else if s, ok := DefaultSeverity[check]; ok {
 		severity = s
 	}

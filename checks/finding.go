@@ -6,14 +6,19 @@ type Severity string
 const (
 	SeverityError   Severity = "error"
 	SeverityWarning Severity = "warning"
+	// SeverityNote is advice (a Vale suggestion): reported, never failing
+	// a run.
+	SeverityNote Severity = "note"
 )
 
 // Rank orders severities: a higher rank is more severe.
 func (s Severity) Rank() int {
 	switch s {
 	case SeverityError:
-		return 2
+		return 3
 	case SeverityWarning:
+		return 2
+	case SeverityNote:
 		return 1
 	}
 	return 0

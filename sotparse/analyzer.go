@@ -108,6 +108,7 @@ func ParsePassWith(pass *analysis.Pass, opt PassOptions) *Workspace {
 		}
 		return opt.Read(p)
 	}
+	disc.Root = root
 	ws := ParseStreaming(pass.Fset, disc, read, math.MaxInt64, opt.Reuse, opt.Stream)
 	ws.Root = root
 	return ws

@@ -43,6 +43,9 @@ type Discovery struct {
 	// Sized says that every Entry's Size is the size discovery saw, which
 	// a streaming parse places the files by (ParseStreaming).
 	Sized bool
+	// Root is the directory the paths are relative to, when there is one:
+	// the DocChecks the parse runs may read configuration beside it.
+	Root string
 }
 
 // RoleOf returns the role a workspace-relative path plays, or 0 if the file is

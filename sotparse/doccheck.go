@@ -578,3 +578,8 @@ func (ws *Workspace) ForgetModel() {
 	ws.Workboard, ws.Records, ws.Glossary = nil, nil, nil
 	ws.prepared = nil
 }
+
+// Root is the directory the workspace's paths are relative to ("" for an
+// fs.FS): a check that reads configuration beside the workspace finds it
+// from here.
+func (p *DocPass) Root() string { return p.ws.Root }

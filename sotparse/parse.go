@@ -123,7 +123,7 @@ func ParseStreaming(fset *token.FileSet, disc *Discovery, read func(path string)
 	if maxSize <= 0 {
 		maxSize = DefaultMaxFileSize
 	}
-	ws := &Workspace{Fset: fset, known: disc.Known, read: read, seed: maphash.MakeSeed(), content: map[string][]byte{}, reread: map[string][]byte{}}
+	ws := &Workspace{Root: disc.Root, Fset: fset, known: disc.Known, read: read, seed: maphash.MakeSeed(), content: map[string][]byte{}, reread: map[string][]byte{}}
 	var store SummaryStore
 	if reuse != nil {
 		ws.focus, ws.prefetch, store = reuse.Focus, reuse.Prefetch, reuse.Store

@@ -30,8 +30,11 @@ func writeGitHub(buf *bufio.Writer, res *checks.Result, opt Options) {
 	for i := range res.Findings {
 		f := &res.Findings[i]
 		sev := severity(f)
+		if sev == checks.SeverityNote {
+			sev = "notice" // the runner's name for a note
+		}
 		shown := &shownErrors
-		if sev == checks.SeverityWarning {
+		if sev != checks.SeverityError {
 			shown = &shownWarnings
 		}
 		if *shown < limit {

@@ -109,8 +109,10 @@ func (w *findingJSON) append(b []byte, f *checks.Finding) []byte {
 		b = appendJSONString(b, f.Category)
 	}
 	b = append(b, w.sep1...)
-	if severity(f) == checks.SeverityWarning {
-		b = append(b, `"severity": "warning"`...)
+	if sev := severity(f); sev != checks.SeverityError {
+		b = append(b, `"severity": "`...)
+		b = append(b, sev...)
+		b = append(b, '"')
 	} else {
 		b = append(b, `"severity": "error"`...)
 	}

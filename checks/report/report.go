@@ -89,11 +89,11 @@ func Write(w io.Writer, format string, res *checks.Result, opt Options) error {
 	return buf.Flush()
 }
 
-// severity normalises a finding's severity: anything but a warning is
-// reported as an error.
+// severity normalises a finding's severity: anything but a warning or a
+// note is reported as an error.
 func severity(f *checks.Finding) checks.Severity {
-	if f.Severity == checks.SeverityWarning {
-		return checks.SeverityWarning
+	if f.Severity == checks.SeverityWarning || f.Severity == checks.SeverityNote {
+		return f.Severity
 	}
 	return checks.SeverityError
 }
@@ -185,7 +185,7 @@ func fails(f *checks.Finding, failOn checks.Severity) bool {
 // counts returns the number of error and warning findings.
 func counts(res *checks.Result) (errs, warns int) {
 	for i := range res.Findings {
-		if severity(&res.Findings[i]) == checks.SeverityWarning {
+		if severity(&res.Findings[i]) != checks.SeverityError {
 			warns++
 		} else {
 			errs++
@@ -206,8 +206,11 @@ func appendTextLine(b []byte, qfile string, f *checks.Finding, msg string) []byt
 	b = append(b, ": ["...)
 	b = append(b, f.Check...)
 	b = append(b, "] "...)
-	if severity(f) == checks.SeverityWarning {
+	switch severity(f) {
+	case checks.SeverityWarning:
 		b = append(b, "warning: "...)
+	case checks.SeverityNote:
+		b = append(b, "note: "...)
 	}
 	return appendLineBreaksEscaped(b, msg)
 }

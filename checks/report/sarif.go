@@ -283,8 +283,10 @@ func (w *sarifResult) append(b []byte, f *checks.Finding, rule int) []byte {
 	b = append(b, w.in[1]...)
 	b = append(b, w.ruleMember[rule]...)
 	b = append(b, w.sep[1]...)
-	if severity(f) == checks.SeverityWarning {
-		b = append(b, `"level": "warning"`...)
+	if sev := severity(f); sev != checks.SeverityError {
+		b = append(b, `"level": "`...)
+		b = append(b, sev...)
+		b = append(b, '"')
 	} else {
 		b = append(b, `"level": "error"`...)
 	}

@@ -125,7 +125,7 @@ func (cf *checkFlags) workspaceOptions(dir, root string, rootCfg *config.Config,
 	}
 	for _, k := range cfg.SeverityKeys {
 		check, cat, ok := strings.Cut(k.Value, "/")
-		if known := checks.Categories(check); ok && !slices.Contains(known, cat) {
+		if known := checks.Categories(check); ok && !slices.Contains(known, cat) && !checks.OpenCategory(check, cat) {
 			return checks.Options{}, nil, nil, cfg.Errorf(k, "check %s has no category %q (it has %s)", check, cat, strings.Join(known, ", "))
 		}
 	}
@@ -410,12 +410,15 @@ func (cf *checkFlags) applyFixes(runs []*wsRun, failOn checks.Severity, stdout, 
 // summaryLine is the text format's last line: "20 findings (20 errors) in 9 files".
 func summaryLine(fs []checks.Finding) string {
 	files := map[string]bool{}
-	errs, warns := 0, 0
+	errs, warns, notes := 0, 0, 0
 	for _, f := range fs {
 		files[f.File] = true
-		if f.Severity == checks.SeverityWarning {
+		switch f.Severity {
+		case checks.SeverityWarning:
 			warns++
-		} else {
+		case checks.SeverityNote:
+			notes++
+		default:
 			errs++
 		}
 	}
@@ -425,6 +428,9 @@ func summaryLine(fs []checks.Finding) string {
 	}
 	if warns > 0 {
 		parts = append(parts, plural(warns, "warning", "warnings"))
+	}
+	if notes > 0 {
+		parts = append(parts, plural(notes, "note", "notes"))
 	}
 	return fmt.Sprintf("%s (%s) in %s", plural(len(fs), "finding", "findings"), strings.Join(parts, ", "), plural(len(files), "file", "files"))
 }

@@ -1,0 +1,422 @@
+package prose
+
+import (
+	"fmt"
+	"regexp"
+	"sort"
+	"strings"
+	"sync"
+)
+
+// Alert is one finding of a rule, at byte offsets of the file.
+type Alert struct {
+	Rule       string // Style.Rule
+	Level      Level
+	Start, End int
+	Message    string
+	Link       string
+	Fix        []string // replacements for [Start, End), when the rule names them
+}
+
+// Linter runs a configuration's rules on markdown files.
+type Linter struct {
+	Config *Config
+	Styles map[string]*Styles // by the set of styles and vocabularies a file gets
+	dir    string
+	accept []*regexp.Regexp
+
+	stylesMu sync.Mutex
+	mu       sync.Mutex
+	filters  map[string]*filter // by the names of a file's active rules
+}
+
+// filter says which of a list of rules, and which of their tokens, can
+// match a text.
+type filter struct {
+	m          *matcher
+	litRule    []int   // literal id -> rule index
+	litAlt     []int   // literal id -> token index, or -1 for the whole rule
+	always     []bool  // rules with no literal to filter on
+	alwaysAlts [][]int // per rule, tokens with no literal to filter on
+	tokens     []bool  // rules run token by token
+}
+
+func newFilter(rules []*Rule) *filter {
+	f := &filter{always: make([]bool, len(rules)), alwaysAlts: make([][]int, len(rules)), tokens: make([]bool, len(rules))}
+	var lits []string
+	add := func(set []string, rule, alt int) {
+		for _, l := range set {
+			lits = append(lits, l)
+			f.litRule = append(f.litRule, rule)
+			f.litAlt = append(f.litAlt, alt)
+		}
+	}
+	for i, r := range rules {
+		if tr, ok := r.check.(tokenRule); ok && len(tr.alternatives()) > 0 {
+			f.tokens[i] = true
+			for a, p := range tr.alternatives() {
+				if set := requiredLiterals(p.src); set != nil {
+					add(set, i, a)
+				} else {
+					f.alwaysAlts[i] = append(f.alwaysAlts[i], a)
+				}
+			}
+			continue
+		}
+		var set []string
+		if expr := r.prefilterExpr(); expr != "" {
+			set = requiredLiterals(expr)
+		}
+		if set == nil {
+			f.always[i] = true
+			continue
+		}
+		add(set, i, -1)
+	}
+	f.m = newMatcher(lits)
+	return f
+}
+
+// candidates is what a filter found a block may match.
+type candidates struct {
+	may  []bool  // per rule
+	alts [][]int // per rule run token by token: the tokens to run, sorted
+}
+
+// find fills c for text (lower-cased).
+func (f *filter) find(lowerText string, seen []bool, c *candidates) {
+	clear(seen)
+	f.m.found(lowerText, seen)
+	c.may = append(c.may[:0], f.always...)
+	if cap(c.alts) < len(f.always) {
+		c.alts = make([][]int, len(f.always))
+	}
+	c.alts = c.alts[:len(f.always)]
+	for i := range c.alts {
+		c.alts[i] = append(c.alts[i][:0], f.alwaysAlts[i]...)
+		if len(c.alts[i]) > 0 {
+			c.may[i] = true
+		}
+	}
+	for id, ok := range seen {
+		if !ok {
+			continue
+		}
+		r := f.litRule[id]
+		c.may[r] = true
+		if a := f.litAlt[id]; a >= 0 {
+			c.alts[r] = append(c.alts[r], a)
+		}
+	}
+	for i, t := range f.tokens {
+		if t && len(c.alts[i]) > 1 {
+			sort.Ints(c.alts[i])
+			c.alts[i] = compactInts(c.alts[i])
+		}
+	}
+}
+
+func compactInts(s []int) []int {
+	out := s[:1]
+	for _, v := range s[1:] {
+		if v != out[len(out)-1] {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+func (l *Linter) filterFor(rules []*Rule) *filter {
+	names := make([]string, len(rules))
+	for i, r := range rules {
+		names[i] = r.Name
+	}
+	key := strings.Join(names, ",")
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if f, ok := l.filters[key]; ok {
+		return f
+	}
+	if l.filters == nil {
+		l.filters = map[string]*filter{}
+	}
+	f := newFilter(rules)
+	l.filters[key] = f
+	return f
+}
+
+// NewLinter reads the styles a configuration names. The styles a file gets
+// depend on its path; they are read once per distinct set.
+func NewLinter(c *Config) *Linter {
+	return &Linter{Config: c, Styles: map[string]*Styles{}, dir: c.StylesDir()}
+}
+
+// stylesFor returns the rules that apply to a file, reading them the first
+// time a set is asked for.
+func (l *Linter) stylesFor(rel string) (*Styles, []string, map[string]RuleSetting, error) {
+	styles, settings := l.Config.Styles(rel)
+	vocab := l.Config.VocabFor(rel)
+	// A rule turned on by name belongs to a style that must be read too.
+	need := append([]string(nil), styles...)
+	for name, s := range settings {
+		if i := strings.IndexByte(name, '.'); i > 0 && s.On && !slicesContains(need, name[:i]) {
+			need = append(need, name[:i])
+		}
+	}
+	sort.Strings(need)
+	key := strings.Join(need, ",") + "|" + strings.Join(vocab, ",")
+	// Files are linted concurrently; a set is read once.
+	l.stylesMu.Lock()
+	defer l.stylesMu.Unlock()
+	if st, ok := l.Styles[key]; ok {
+		return st, styles, settings, nil
+	}
+	if len(need) > 0 && l.dir == "" {
+		return nil, nil, nil, fmt.Errorf("%s: BasedOnStyles needs a StylesPath", l.Config.Path)
+	}
+	st, err := LoadStyles(l.dir, need, vocab)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	addBuiltins(st)
+	l.Styles[key] = st
+	return st, styles, settings, nil
+}
+
+// Active returns the rules that apply to a file, sorted by name, with the
+// level each has there.
+func (l *Linter) Active(rel string) ([]*Rule, map[string]Level, *Styles, error) {
+	st, styles, settings, err := l.stylesFor(rel)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	var out []*Rule
+	levels := map[string]Level{}
+	for name, r := range st.Rules {
+		style := name[:strings.IndexByte(name, '.')]
+		on := slicesContains(styles, style)
+		level := r.Level
+		if s, ok := settings[style]; ok && !s.On {
+			on = false
+		}
+		if s, ok := settings[name]; ok {
+			on = s.On
+			if s.Set {
+				level = s.Level
+			}
+		}
+		if !on || level < l.Config.MinAlertLevel {
+			continue
+		}
+		out = append(out, r)
+		levels[name] = level
+		recordLevel(name, level)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out, levels, st, nil
+}
+
+// Lint runs the rules that apply to the file rel (a path relative to the
+// configuration's directory, for its globs) on src.
+func (l *Linter) Lint(rel string, src []byte) ([]Alert, error) {
+	rules, levels, st, err := l.Active(rel)
+	if err != nil || len(rules) == 0 {
+		return nil, err
+	}
+	accept, err := acceptPatterns(st.Accept)
+	if err != nil {
+		return nil, err
+	}
+	blocks := Blocks(src)
+	state := &fileState{defined: map[string]bool{}, chosen: map[*Rule]map[int]int{}}
+	flt := l.filterFor(rules)
+	cands := make([]candidates, len(blocks))
+	seen := make([]bool, flt.m.count)
+	for b := range blocks {
+		flt.find(lower(blocks[b].Text), seen, &cands[b])
+	}
+	var out []Alert
+	for ri, r := range rules {
+		level := levels[r.Name]
+		emitFor := func(off []int) func(hit) {
+			return func(h hit) {
+				if h.end <= h.start || h.end > len(off) {
+					return
+				}
+				if r.Vocab && (r.Extends == "existence" || r.Extends == "substitution") && accepted(accept, h, off, src) {
+					return
+				}
+				out = append(out, Alert{
+					Rule: r.Name, Level: level, Start: off[h.start], End: off[h.end-1] + 1,
+					Message: format(r, h.msg), Link: r.Link, Fix: h.fix,
+				})
+			}
+		}
+		if selects(r.Scopes, "raw") {
+			off := make([]int, len(src))
+			for i := range off {
+				off[i] = i
+			}
+			r.check.run(string(src), state, emitFor(off))
+			continue
+		}
+		sentence := selects(r.Scopes, "sentence")
+		for i := range blocks {
+			b := &blocks[i]
+			c := &cands[i]
+			if !c.may[ri] {
+				continue
+			}
+			run := r.check.run
+			if flt.tokens[ri] {
+				alts := c.alts[ri]
+				tr := r.check.(tokenRule)
+				run = func(text string, st *fileState, emit func(hit)) { tr.runAlts(text, alts, st, emit) }
+			}
+			if sentence && !strings.HasPrefix(b.Scope, "frontmatter.") {
+				for _, s := range sentences(b.Text) {
+					run(b.Text[s[0]:s[1]], state, emitFor(b.Off[s[0]:s[1]]))
+				}
+				continue
+			}
+			if !selects(r.Scopes, b.Scope) {
+				continue
+			}
+			run(b.Text, state, emitFor(b.Off))
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		if out[i].Start != out[j].Start {
+			return out[i].Start < out[j].Start
+		}
+		return out[i].Rule < out[j].Rule
+	})
+	return out, nil
+}
+
+// selects reports whether a rule's scopes take a block of the given scope.
+func selects(scopes []string, scope string) bool {
+	take := false
+	for _, s := range scopes {
+		neg := strings.HasPrefix(s, "~")
+		s = strings.TrimPrefix(s, "~")
+		match := s == scope || s == "text" || strings.HasPrefix(scope, s+".") ||
+			(s == "heading" && strings.HasPrefix(scope, "heading.")) ||
+			(s == "table" && strings.HasPrefix(scope, "table."))
+		if s == "text" && (scope == "raw" || scope == "sentence") {
+			match = false
+		}
+		if neg {
+			if s == scope || strings.HasPrefix(scope, s+".") {
+				return false
+			}
+			if scope != "raw" && scope != "sentence" {
+				take = true
+			}
+			continue
+		}
+		if match {
+			take = true
+		}
+	}
+	return take
+}
+
+func acceptPatterns(words []string) ([]*regexp.Regexp, error) {
+	var out []*regexp.Regexp
+	for _, w := range words {
+		re, err := regexp.Compile(`^(?:` + w + `)$`)
+		if err != nil {
+			return nil, fmt.Errorf("vocabulary entry %q: %v", w, err)
+		}
+		out = append(out, re)
+	}
+	return out, nil
+}
+
+func accepted(accept []*regexp.Regexp, h hit, off []int, src []byte) bool {
+	if len(accept) == 0 {
+		return false
+	}
+	word := strings.TrimSpace(string(src[off[h.start] : off[h.end-1]+1]))
+	for _, re := range accept {
+		if re.MatchString(word) {
+			return true
+		}
+	}
+	return false
+}
+
+// format fills a rule's message: `%s` takes the values in order (and `%d`
+// too, for occurrence's count), as Vale fills them.
+func format(r *Rule, vals []string) string {
+	msg := r.Message
+	if r.Extends == "substitution" && r.Action.Name == "replace" && len(r.Action.Params) == 0 {
+		for _, q := range []string{"'%s'", `"%s"`} {
+			if strings.Count(msg, q) == 2 {
+				msg = strings.Replace(msg, q, "%s", 1)
+			}
+		}
+	}
+	if r.Extends == "occurrence" {
+		msg = strings.ReplaceAll(msg, "%d", "%s")
+	}
+	var b strings.Builder
+	n := 0
+	for i := 0; i < len(msg); i++ {
+		if msg[i] == '%' && i+1 < len(msg) {
+			switch msg[i+1] {
+			case 's':
+				if n < len(vals) {
+					b.WriteString(vals[n])
+				}
+				n++
+				i++
+				continue
+			case '%':
+				b.WriteByte('%')
+				i++
+				continue
+			}
+		}
+		b.WriteByte(msg[i])
+	}
+	return b.String()
+}
+
+// addBuiltins adds Vale's own rules for a vocabulary's rejected words
+// (Vale.Avoid) and the accepted words' case (Vale.Terms).
+func addBuiltins(st *Styles) {
+	if len(st.Reject) > 0 {
+		r := &Rule{Name: "Vale.Avoid", Extends: "existence", Level: Error, Scopes: []string{"text"},
+			Message: "Avoid using '%s'.", Tokens: st.Reject}
+		if c, err := compileExistence(r); err == nil {
+			r.check = c
+			st.Rules[r.Name] = r
+		}
+	}
+}
+
+// levels are the levels of the rules linted in this process, by name: the
+// level a rule's findings default to (a configuration may set another).
+var levels sync.Map
+
+func recordLevel(name string, l Level) {
+	if v, ok := levels.Load(name); !ok || v.(Level) != l {
+		levels.Store(name, l)
+	}
+}
+
+// LevelOf returns the level of a rule a Linter has loaded.
+func LevelOf(rule string) (Level, bool) {
+	v, ok := levels.Load(rule)
+	if !ok {
+		return 0, false
+	}
+	return v.(Level), true
+}
+
+var ruleName = regexp.MustCompile(`^[\p{L}\p{N}_-]+\.[\p{L}\p{N}_-]+$`)
+
+// IsRuleName reports whether s has the form Style.Rule.
+func IsRuleName(s string) bool { return ruleName.MatchString(s) }

@@ -1,0 +1,325 @@
+package prose
+
+import (
+	"bytes"
+	"strconv"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/yuin/goldmark"
+	"github.com/yuin/goldmark/ast"
+	"github.com/yuin/goldmark/extension"
+	east "github.com/yuin/goldmark/extension/ast"
+	"github.com/yuin/goldmark/text"
+	"go.yaml.in/yaml/v4"
+)
+
+// Block is one unit of prose a rule reads: the text of a heading, a
+// paragraph, a list item, a table cell or a quoted paragraph, with markup,
+// code spans, URLs and raw HTML left out. Off maps each byte of Text to its
+// offset in the file, so an alert lands on the source that holds it.
+type Block struct {
+	Scope string // heading.h2, paragraph, list, table.header, table.cell, blockquote
+	Text  string
+	Off   []int
+}
+
+// blockScopes are the scope names a block can carry, for validating rules.
+var blockScopes = map[string]bool{
+	"heading": true, "paragraph": true, "list": true, "table": true, "blockquote": true,
+	"text": true, "sentence": true, "raw": true, "summary": true, "title": true,
+	"code": true, "comment": true, "alt": true, "link": true, "strong": true, "emphasis": true,
+}
+
+var markdown = goldmark.New(goldmark.WithExtensions(extension.GFM, extension.Footnote))
+
+// Blocks splits a markdown file into the blocks of prose Vale scopes. Front
+// matter, fenced and indented code, HTML blocks and comments are not prose.
+func Blocks(src []byte) []Block {
+	body := blankFrontMatter(src)
+	doc := markdown.Parser().Parse(text.NewReader(body))
+	var out []Block
+	var walk func(n ast.Node, scope string)
+	walk = func(n ast.Node, scope string) {
+		for c := n.FirstChild(); c != nil; c = c.NextSibling() {
+			switch c := c.(type) {
+			case *ast.Heading:
+				out = appendBlock(out, "heading.h"+strconv.Itoa(c.Level), c, body)
+			case *ast.Paragraph, *ast.TextBlock:
+				s := scope
+				if s == "" {
+					s = "paragraph"
+				}
+				out = appendBlock(out, s, c, body)
+			case *ast.List:
+				walk(c, "list")
+			case *ast.ListItem:
+				walk(c, "list")
+			case *ast.Blockquote:
+				walk(c, "blockquote")
+			case *east.Table:
+				for row := c.FirstChild(); row != nil; row = row.NextSibling() {
+					cell := "table.cell"
+					if _, ok := row.(*east.TableHeader); ok {
+						cell = "table.header"
+					}
+					for td := row.FirstChild(); td != nil; td = td.NextSibling() {
+						out = appendBlock(out, cell, td, body)
+					}
+				}
+			case *east.FootnoteList, *east.Footnote:
+				walk(c, scope)
+			case *ast.FencedCodeBlock, *ast.CodeBlock, *ast.HTMLBlock, *ast.ThematicBreak:
+			default:
+				walk(c, scope)
+			}
+		}
+	}
+	walk(doc, "")
+	return append(frontMatterBlocks(src, body), out...)
+}
+
+// frontMatterBlocks are the top-level string values of a YAML front matter,
+// which Vale reads as prose scoped `frontmatter.KEY` (within `text`). A
+// value that spans lines is read from its first line only.
+func frontMatterBlocks(src, blanked []byte) []Block {
+	if len(blanked) == 0 || &blanked[0] == &src[0] {
+		return nil
+	}
+	// The front matter is the text after the first line, up to the closing
+	// line that blankFrontMatter left blank.
+	first := bytes.IndexByte(src, '\n') + 1
+	var root yaml.Node
+	if yaml.Unmarshal(src[first:frontMatterEnd(src, blanked)], &root) != nil {
+		return nil
+	}
+	if len(root.Content) == 0 || root.Content[0].Kind != yaml.MappingNode {
+		return nil
+	}
+	lines := lineStarts(src)
+	var out []Block
+	m := root.Content[0]
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		k, v := m.Content[i], m.Content[i+1]
+		if v.Kind != yaml.ScalarNode || v.ShortTag() != "!!str" || v.Value == "" {
+			continue
+		}
+		line := v.Line + bytes.Count(src[:first], []byte("\n")) - 1
+		if line >= len(lines) {
+			continue
+		}
+		start := lines[line] + columnOffset(src[lines[line]:], v.Column)
+		if v.Style&(yaml.DoubleQuotedStyle|yaml.SingleQuotedStyle) != 0 {
+			start++
+		}
+		lineEnd := lineEnd(src, start)
+		if v.Style&(yaml.LiteralStyle|yaml.FoldedStyle) != 0 || start+len(v.Value) > lineEnd ||
+			string(src[start:start+len(v.Value)]) != v.Value {
+			continue
+		}
+		off := make([]int, len(v.Value))
+		for j := range off {
+			off[j] = start + j
+		}
+		out = append(out, Block{Scope: "frontmatter." + k.Value, Text: v.Value, Off: off})
+	}
+	return out
+}
+
+// frontMatterEnd is the offset of the closing line of the front matter.
+func frontMatterEnd(src, blanked []byte) int {
+	end := 0
+	for i := range src {
+		if blanked[i] != src[i] {
+			end = i + 1
+		}
+	}
+	return bytes.LastIndexByte(src[:end], '\n') + 1
+}
+
+func lineStarts(src []byte) []int {
+	out := []int{0}
+	for i, c := range src {
+		if c == '\n' {
+			out = append(out, i+1)
+		}
+	}
+	return out
+}
+
+// columnOffset converts a YAML column (code points, 1-based) to a byte
+// offset in line.
+func columnOffset(line []byte, col int) int {
+	off := 0
+	for n := 1; n < col && off < len(line); n++ {
+		_, w := utf8.DecodeRune(line[off:])
+		off += w
+	}
+	return off
+}
+
+func appendBlock(out []Block, scope string, n ast.Node, src []byte) []Block {
+	b := Block{Scope: scope}
+	var buf []byte
+	var off []int
+	add := func(s []byte, at int) {
+		for i := range s {
+			buf = append(buf, s[i])
+			off = append(off, at+i)
+		}
+	}
+	var inline func(n ast.Node)
+	inline = func(n ast.Node) {
+		for c := n.FirstChild(); c != nil; c = c.NextSibling() {
+			switch c := c.(type) {
+			case *ast.Text:
+				seg := c.Segment
+				add(seg.Value(src), seg.Start)
+				if c.SoftLineBreak() || c.HardLineBreak() {
+					add([]byte{'\n'}, lineEnd(src, seg.Stop))
+				}
+			case *ast.String:
+				// Text goldmark made up (an entity's replacement): no source
+				// of its own, so it is placed at the previous byte.
+				at := 0
+				if len(off) > 0 {
+					at = off[len(off)-1]
+				}
+				for range c.Value {
+					buf = append(buf, ' ')
+					off = append(off, at)
+				}
+			case *ast.CodeSpan, *ast.RawHTML, *ast.AutoLink, *east.TaskCheckBox, *ast.Image, *east.FootnoteLink:
+				// Code, markup and URLs are not prose.
+			default:
+				inline(c)
+			}
+		}
+	}
+	inline(n)
+	// Trim the block as an HTML renderer's text would be trimmed.
+	start, end := 0, len(buf)
+	for start < end && isSpace(buf[start]) {
+		start++
+	}
+	for end > start && isSpace(buf[end-1]) {
+		end--
+	}
+	if start == end {
+		return out
+	}
+	b.Text, b.Off = string(buf[start:end]), off[start:end]
+	return append(out, b)
+}
+
+func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
+
+// lineEnd is the offset of the newline at or after i.
+func lineEnd(src []byte, i int) int {
+	if j := bytes.IndexByte(src[min(i, len(src)):], '\n'); j >= 0 {
+		return i + j
+	}
+	return len(src)
+}
+
+// blankFrontMatter returns src with a leading YAML front matter block
+// replaced by blank lines, so offsets and lines stay those of the file.
+func blankFrontMatter(src []byte) []byte {
+	if !bytes.HasPrefix(src, []byte("---\n")) && !bytes.HasPrefix(src, []byte("---\r\n")) {
+		return src
+	}
+	i := bytes.IndexByte(src, '\n') + 1
+	for i < len(src) {
+		j := bytes.IndexByte(src[i:], '\n')
+		line := src[i:]
+		if j >= 0 {
+			line = src[i : i+j]
+		}
+		if t := bytes.TrimRight(line, " \t\r"); bytes.Equal(t, []byte("---")) || bytes.Equal(t, []byte("...")) {
+			end := len(src)
+			if j >= 0 {
+				end = i + j
+			}
+			out := bytes.Clone(src)
+			for k := 0; k < end; k++ {
+				if out[k] != '\n' {
+					out[k] = ' '
+				}
+			}
+			return out
+		}
+		if j < 0 {
+			break
+		}
+		i += j + 1
+	}
+	return src
+}
+
+// sentences splits a block's text into sentences: after `.`, `!` or `?`
+// (and any closing quote or bracket) followed by space and a capital, a
+// digit or an opening quote. Returns byte spans.
+func sentences(s string) [][2]int {
+	var out [][2]int
+	start := 0
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c != '.' && c != '!' && c != '?' {
+			continue
+		}
+		j := i + 1
+		for j < len(s) && (s[j] == '"' || s[j] == '\'' || s[j] == ')' || s[j] == ']') {
+			j++
+		}
+		if j >= len(s) {
+			break
+		}
+		if !isSpace(s[j]) {
+			continue
+		}
+		k := j
+		for k < len(s) && isSpace(s[k]) {
+			k++
+		}
+		if k >= len(s) {
+			break
+		}
+		r, _ := utf8.DecodeRuneInString(s[k:])
+		if !unicode.IsUpper(r) && !unicode.IsDigit(r) && r != '"' && r != '\'' && r != '(' && r != '*' {
+			continue
+		}
+		// An abbreviation such as "e.g." or a single capital ("J.") ends
+		// no sentence.
+		if c == '.' && abbreviation(s[start:i]) {
+			continue
+		}
+		out = append(out, [2]int{start, j})
+		start = k
+		i = k - 1
+	}
+	if start < len(s) {
+		out = append(out, [2]int{start, len(s)})
+	}
+	return out
+}
+
+func abbreviation(before string) bool {
+	w := before
+	if i := lastSpace(before); i >= 0 {
+		w = before[i+1:]
+	}
+	switch w {
+	case "e.g", "i.e", "etc", "vs", "Mr", "Mrs", "Dr", "St", "cf", "approx", "No", "Fig":
+		return true
+	}
+	return len(w) == 1 && w[0] >= 'A' && w[0] <= 'Z'
+}
+
+func lastSpace(s string) int {
+	for i := len(s) - 1; i >= 0; i-- {
+		if isSpace(s[i]) {
+			return i
+		}
+	}
+	return -1
+}

@@ -1,0 +1,5 @@
+//go:build !race
+
+package prose
+
+const raceEnabled = false

@@ -1,0 +1,762 @@
+package prose
+
+import (
+	"fmt"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// hit is one alert of a rule, in the text it was run on.
+type hit struct {
+	start, end int
+	msg        []string // the message's %s values, in order
+	fix        []string // the replacements an editor may offer
+}
+
+// fileState is what a rule remembers from one block to the next of a file.
+type fileState struct {
+	defined map[string]bool       // conditional: what the file has defined so far
+	chosen  map[*Rule]map[int]int // consistency: the form each pair first took
+}
+
+// prefilterExpr is the expression whose literals every alert of the rule
+// needs, or "" when a block without a match may still alert (occurrence's
+// min, conditional's definitions, capitalization).
+func (r *Rule) prefilterExpr() string {
+	switch c := r.check.(type) {
+	case *existence:
+		return c.p.src
+	case *substitution:
+		return c.p.src
+	case *repetition:
+		return c.p.src
+	case *occurrence:
+		if r.Min == 0 {
+			return c.p.src
+		}
+	case *consistency:
+		var alts []string
+		for _, p := range c.pairs {
+			alts = append(alts, "(?:"+p.src+")")
+		}
+		return strings.Join(alts, "|")
+	}
+	return ""
+}
+
+// checker is an extension point compiled for one rule.
+type checker interface {
+	run(text string, st *fileState, emit func(hit))
+}
+
+// runCtx is what a rule needs beyond its text.
+type runCtx struct {
+	accept []*regexp.Regexp
+}
+
+func compile(r *Rule) (checker, error) {
+	switch r.Extends {
+	case "existence":
+		return compileExistence(r)
+	case "substitution":
+		return compileSubstitution(r)
+	case "occurrence":
+		if r.Token == "" {
+			return nil, fmt.Errorf("occurrence needs a token")
+		}
+		p, err := compilePattern(caseFlag(r.IgnoreCase) + r.Token)
+		if err != nil {
+			return nil, fmt.Errorf("token: %v", err)
+		}
+		return &occurrence{r: r, p: p, raw: slicesContains(r.Scopes, "raw")}, nil
+	case "repetition":
+		if len(r.Tokens) == 0 {
+			return nil, fmt.Errorf("repetition needs tokens")
+		}
+		p, err := compilePattern(caseFlag(r.IgnoreCase) + `(` + strings.Join(r.Tokens, "|") + `)`)
+		if err != nil {
+			return nil, fmt.Errorf("tokens: %v", err)
+		}
+		return &repetition{r: r, p: p}, nil
+	case "capitalization":
+		return compileCapitalization(r)
+	case "conditional":
+		if r.First == "" || r.Second == "" {
+			return nil, fmt.Errorf("conditional needs first and second")
+		}
+		first, err := compilePattern(caseFlag(r.IgnoreCase) + r.First)
+		if err != nil {
+			return nil, fmt.Errorf("first: %v", err)
+		}
+		second, err := compilePattern(caseFlag(r.IgnoreCase) + r.Second)
+		if err != nil {
+			return nil, fmt.Errorf("second: %v", err)
+		}
+		ex, err := exceptions(r.Exceptions, r.IgnoreCase)
+		if err != nil {
+			return nil, err
+		}
+		return &conditional{r: r, first: first, second: second, except: ex,
+			secondGroups: strings.Count(r.Second, "(") > strings.Count(r.Second, "(?")+strings.Count(r.Second, `\(`)}, nil
+	case "consistency":
+		if len(r.Either) == 0 {
+			return nil, fmt.Errorf("consistency needs either")
+		}
+		c := &consistency{r: r}
+		for _, pair := range r.Either {
+			p, err := compilePattern(caseFlag(r.IgnoreCase) + wordTemplate(r.Nonword, `(`+pair[0]+`)|(`+pair[1]+`)`))
+			if err != nil {
+				return nil, fmt.Errorf("either: %v", err)
+			}
+			c.pairs = append(c.pairs, p)
+		}
+		return c, nil
+	}
+	return nil, fmt.Errorf("unknown extension point %q", r.Extends)
+}
+
+func caseFlag(ignore bool) string {
+	if ignore {
+		return "(?i)"
+	}
+	return ""
+}
+
+func wordTemplate(nonword bool, body string) string {
+	if nonword {
+		return `(?m)(?:` + body + `)`
+	}
+	return `(?m)\b(?:` + body + `)\b`
+}
+
+// spacesAsRuns lets a space in a token match any run of white space, as a
+// token's words may be split across lines of a paragraph. A space that a
+// quantifier applies to stays as written.
+func spacesAsRuns(tok string) string {
+	if !strings.ContainsAny(tok, " \t") || strings.Contains(tok, "(?x") {
+		return tok
+	}
+	var b strings.Builder
+	inClass := false
+	for i := 0; i < len(tok); i++ {
+		c := tok[i]
+		switch {
+		case c == '\\' && i+1 < len(tok):
+			b.WriteString(tok[i : i+2])
+			i++
+		case inClass:
+			inClass = c != ']'
+			b.WriteByte(c)
+		case c == '[':
+			inClass = true
+			b.WriteByte(c)
+		case c == ' ' || c == '\t':
+			j := i
+			for j < len(tok) && (tok[j] == ' ' || tok[j] == '\t') {
+				j++
+			}
+			if j < len(tok) && strings.IndexByte("*+?{", tok[j]) >= 0 {
+				b.WriteString(tok[i:j])
+			} else {
+				b.WriteString(`\s+`)
+			}
+			i = j - 1
+		default:
+			b.WriteByte(c)
+		}
+	}
+	return b.String()
+}
+
+// exceptions compiles a rule's exceptions as one pattern a whole match must
+// match.
+func exceptions(ex []string, ignore bool) (*pattern, error) {
+	if len(ex) == 0 {
+		return nil, nil
+	}
+	p, err := compilePattern(caseFlag(ignore) + `^(?:` + strings.Join(ex, "|") + `)$`)
+	if err != nil {
+		return nil, fmt.Errorf("exceptions: %v", err)
+	}
+	return p, nil
+}
+
+type existence struct {
+	r      *Rule
+	p      *pattern
+	except *pattern
+	alts   []*pattern // one per token, when the rule has no raw part
+}
+
+func compileExistence(r *Rule) (checker, error) {
+	var toks []string
+	for _, t := range r.Tokens {
+		if strings.TrimSpace(t) != "" {
+			toks = append(toks, spacesAsRuns(t))
+		}
+	}
+	body := ""
+	if !r.Nonword && len(toks) > 0 {
+		body = `(?m)\b(?:` + strings.Join(toks, "|") + `)\b`
+	} else {
+		body = `(?m)(?:` + strings.Join(toks, "|") + `)`
+	}
+	raw := strings.Join(r.Raw, "")
+	if r.Append {
+		body += raw
+	} else {
+		body = raw + body
+	}
+	if len(toks) == 0 && raw == "" {
+		return nil, fmt.Errorf("existence needs tokens or raw")
+	}
+	p, err := compilePattern(caseFlag(r.IgnoreCase) + body)
+	if err != nil {
+		return nil, fmt.Errorf("tokens: %v", err)
+	}
+	ex, err := exceptions(r.Exceptions, r.IgnoreCase)
+	if err != nil {
+		return nil, err
+	}
+	e := &existence{r: r, p: p, except: ex}
+	if raw == "" {
+		for i, t := range toks {
+			tmpl := `(?m)\b(?:` + t + `)\b`
+			if r.Nonword {
+				tmpl = `(?m)(?:` + t + `)`
+			}
+			ap, err := literalPattern(caseFlag(r.IgnoreCase)+tmpl, plainWords(strings.TrimSpace(r.Tokens[tokIndex(r.Tokens, i)])), r.IgnoreCase, !r.Nonword, false)
+			if err != nil {
+				return nil, fmt.Errorf("token %q: %v", t, err)
+			}
+			e.alts = append(e.alts, ap)
+		}
+	}
+	return e, nil
+}
+
+func (e *existence) run(text string, st *fileState, emit func(hit)) {
+	e.runLocs(text, e.p.findAll(text), emit)
+}
+
+func (e *existence) alternatives() []*pattern { return e.alts }
+
+func (e *existence) runAlts(text string, alts []int, _ *fileState, emit func(hit)) {
+	e.runLocs(text, mergeAlts(text, e.alts, alts, 0), emit)
+}
+
+func (e *existence) runLocs(text string, locs [][]int, emit func(hit)) {
+	for _, loc := range locs {
+		if loc[1] <= loc[0] {
+			continue
+		}
+		observed := strings.TrimSpace(text[loc[0]:loc[1]])
+		if e.except != nil && e.except.matches(observed) {
+			continue
+		}
+		h := hit{start: loc[0], end: loc[1], msg: []string{text[loc[0]:loc[1]]}}
+		// A rule's message may name its capture groups' text as well.
+		for g := 1; 2*g+1 < len(loc); g++ {
+			if loc[2*g] >= 0 {
+				h.msg = append(h.msg, text[loc[2*g]:loc[2*g+1]])
+			}
+		}
+		if e.r.Action.Name == "replace" && len(e.r.Action.Params) == 1 {
+			h.fix = e.r.Action.Params
+		}
+		emit(h)
+	}
+}
+
+type substitution struct {
+	r      *Rule
+	p      *pattern
+	repl   []string
+	find   []string
+	except *pattern
+	alts   []*pattern // one per entry, its text in group 1
+}
+
+var captureOpen = regexp.MustCompile(`(^|[^\\])\(([^?]|$)`)
+
+func compileSubstitution(r *Rule) (checker, error) {
+	if len(r.Swap) == 0 {
+		return nil, fmt.Errorf("substitution needs swap")
+	}
+	swaps := append([]Swap(nil), r.Swap...)
+	sort.SliceStable(swaps, func(i, j int) bool { return len(swaps[i].Find) > len(swaps[j].Find) })
+	var alts []string
+	s := &substitution{r: r}
+	for _, sw := range swaps {
+		find := spacesAsRuns(sw.Find)
+		// The rule's own groups must not shift the one per entry.
+		for captureOpen.MatchString(find) {
+			find = captureOpen.ReplaceAllString(find, `$1(?:$2`)
+		}
+		alts = append(alts, `(`+find+`)`)
+		s.repl = append(s.repl, sw.Replace)
+		s.find = append(s.find, sw.Find)
+		ap, err := literalPattern(caseFlag(r.IgnoreCase)+wordTemplate(r.Nonword, `(`+find+`)`), plainWords(sw.Find), r.IgnoreCase, !r.Nonword, true)
+		if err != nil {
+			return nil, fmt.Errorf("swap %q: %v", sw.Find, err)
+		}
+		s.alts = append(s.alts, ap)
+	}
+	p, err := compilePattern(caseFlag(r.IgnoreCase) + wordTemplate(r.Nonword, strings.Join(alts, "|")))
+	if err != nil {
+		return nil, fmt.Errorf("swap: %v", err)
+	}
+	s.p = p
+	if s.except, err = exceptions(r.Exceptions, r.IgnoreCase); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+func (s *substitution) run(text string, _ *fileState, emit func(hit)) {
+	s.runLocs(text, s.p.findAll(text), emit)
+}
+
+func (s *substitution) alternatives() []*pattern { return s.alts }
+
+// runAlts runs the entries alts on text: each entry's match is placed in
+// the group the combined expression would give it.
+func (s *substitution) runAlts(text string, alts []int, _ *fileState, emit func(hit)) {
+	s.runLocs(text, mergeAlts(text, s.alts, alts, len(s.alts)), emit)
+}
+
+func (s *substitution) runLocs(text string, locs [][]int, emit func(hit)) {
+	for _, loc := range locs {
+		for g := 1; 2*g+1 < len(loc) && g <= len(s.repl); g++ {
+			if loc[2*g] < 0 {
+				continue
+			}
+			observed := text[loc[2*g]:loc[2*g+1]]
+			expected := s.repl[g-1]
+			options := splitOptions(expected)
+			if slicesContains(options, observed) || expected == observed {
+				break
+			}
+			if ep, err := compilePattern(`^(?:` + expected + `)$`); err == nil && ep.matches(observed) {
+				break
+			}
+			if s.except != nil && s.except.matches(strings.TrimSpace(observed)) {
+				break
+			}
+			h := hit{start: loc[2*g], end: loc[2*g+1]}
+			if s.r.Action.Name == "replace" && len(s.r.Action.Params) == 0 {
+				h.msg = []string{quoteList(options), observed}
+				if len(options) == 1 {
+					h.fix = options
+				}
+			} else {
+				h.msg = []string{expected, observed}
+			}
+			emit(h)
+			break
+		}
+	}
+}
+
+// tokIndex is the index in tokens of the i-th non-blank token.
+func tokIndex(tokens []string, i int) int {
+	n := -1
+	for k, t := range tokens {
+		if strings.TrimSpace(t) != "" {
+			n++
+			if n == i {
+				return k
+			}
+		}
+	}
+	return 0
+}
+
+// tokenRule is a rule whose expression is an alternation of tokens, each
+// compiled on its own too: a block runs only the tokens whose literals it
+// holds.
+type tokenRule interface {
+	alternatives() []*pattern
+	runAlts(text string, alts []int, st *fileState, emit func(hit))
+}
+
+// mergeAlts runs the patterns alts (indices into all) on text and returns
+// their matches as the one alternation of all would have: leftmost first,
+// the earlier alternative first at one start, no overlap. With groups > 0
+// each match's spans are laid out as the alternation's would be, the
+// alternative's group 1 as group 1+index.
+func mergeAlts(text string, all []*pattern, alts []int, groups int) [][]int {
+	type cand struct {
+		loc []int
+		alt int
+	}
+	var cands []cand
+	for _, a := range alts {
+		for _, loc := range all[a].findAll(text) {
+			cands = append(cands, cand{loc, a})
+		}
+	}
+	if len(cands) == 0 {
+		return nil
+	}
+	sort.Slice(cands, func(i, j int) bool {
+		if cands[i].loc[0] != cands[j].loc[0] {
+			return cands[i].loc[0] < cands[j].loc[0]
+		}
+		return cands[i].alt < cands[j].alt
+	})
+	var out [][]int
+	pos := 0
+	for _, c := range cands {
+		if c.loc[0] < pos || (c.loc[0] == c.loc[1] && c.loc[0] < pos) {
+			continue
+		}
+		loc := c.loc
+		if groups > 0 {
+			loc = make([]int, 2*(groups+1))
+			for i := range loc {
+				loc[i] = -1
+			}
+			loc[0], loc[1] = c.loc[0], c.loc[1]
+			loc[2*(c.alt+1)], loc[2*(c.alt+1)+1] = c.loc[2], c.loc[3]
+		}
+		out = append(out, loc)
+		pos = c.loc[1]
+		if c.loc[1] == c.loc[0] {
+			pos++
+		}
+	}
+	return out
+}
+
+// splitOptions splits a replacement's alternatives on unescaped `|`.
+func splitOptions(s string) []string {
+	var out []string
+	start := 0
+	for i := 0; i < len(s); i++ {
+		if s[i] == '\\' {
+			i++
+			continue
+		}
+		if s[i] == '|' {
+			out = append(out, s[start:i])
+			start = i + 1
+		}
+	}
+	return append(out, s[start:])
+}
+
+// quoteList writes options as Vale's messages do: 'a', 'a' or 'b',
+// 'a', 'b' or 'c'.
+func quoteList(opts []string) string {
+	q := make([]string, len(opts))
+	for i, o := range opts {
+		q[i] = "'" + o + "'"
+	}
+	switch len(q) {
+	case 1:
+		return q[0]
+	case 2:
+		return q[0] + " or " + q[1]
+	}
+	return strings.Join(q[:len(q)-1], ", ") + " or " + q[len(q)-1]
+}
+
+func slicesContains(s []string, v string) bool {
+	for _, x := range s {
+		if x == v {
+			return true
+		}
+	}
+	return false
+}
+
+type occurrence struct {
+	r   *Rule
+	p   *pattern
+	raw bool // a file with too few has no first word to point at: Vale says 1:1
+}
+
+var firstWord = regexp.MustCompile(`[\p{L}\p{N}]+`)
+
+func (o *occurrence) run(text string, _ *fileState, emit func(hit)) {
+	locs := o.p.findAll(text)
+	n := len(locs)
+	if !((o.r.Max > 0 && n > o.r.Max) || (o.r.Min > 0 && n < o.r.Min)) {
+		return
+	}
+	count := strconv.Itoa(n)
+	if n == 0 {
+		if o.raw && len(text) > 0 {
+			_, size := utf8.DecodeRuneInString(text)
+			emit(hit{start: 0, end: size, msg: []string{count}})
+			return
+		}
+		if w := firstWord.FindStringIndex(text); w != nil {
+			emit(hit{start: w[0], end: w[1], msg: []string{count}})
+		}
+		return
+	}
+	for _, loc := range locs {
+		if strings.TrimSpace(text[loc[0]:loc[1]]) != "" {
+			emit(hit{start: loc[0], end: loc[1], msg: []string{count}})
+			return
+		}
+	}
+}
+
+type repetition struct {
+	r *Rule
+	p *pattern
+}
+
+func (rp *repetition) run(text string, _ *fileState, emit func(hit)) {
+	prev := []int(nil)
+	for _, loc := range rp.p.findAll(text) {
+		cur := text[loc[0]:loc[1]]
+		if prev != nil && strings.TrimSpace(text[prev[1]:loc[0]]) == "" && loc[0] > prev[1] {
+			before := text[prev[0]:prev[1]]
+			same := before == cur || (rp.r.IgnoreCase && strings.EqualFold(before, cur))
+			if same && (!rp.r.Alpha || isAlpha(cur)) {
+				emit(hit{start: prev[0], end: loc[1], msg: []string{cur}})
+				prev = nil
+				continue
+			}
+		}
+		prev = loc
+	}
+}
+
+func isAlpha(s string) bool {
+	for _, r := range s {
+		if !unicode.IsLetter(r) {
+			return false
+		}
+	}
+	return s != ""
+}
+
+type conditional struct {
+	r             *Rule
+	first, second *pattern
+	except        *pattern
+	secondGroups  bool
+}
+
+func (c *conditional) run(text string, st *fileState, emit func(hit)) {
+	firsts := c.first.findAll(text)
+	if len(firsts) == 0 {
+		return
+	}
+	if !c.secondGroups {
+		if c.second.matches(text) {
+			return
+		}
+	} else {
+		for _, loc := range c.second.findAll(text) {
+			for g := 1; 2*g+1 < len(loc); g++ {
+				if loc[2*g] >= 0 && loc[2*g+1] > loc[2*g] {
+					st.defined[text[loc[2*g]:loc[2*g+1]]] = true
+				}
+			}
+		}
+	}
+	for _, loc := range firsts {
+		s := text[loc[0]:loc[1]]
+		if c.secondGroups && st.defined[s] {
+			continue
+		}
+		if c.except != nil && c.except.matches(s) {
+			continue
+		}
+		emit(hit{start: loc[0], end: loc[1], msg: []string{s}})
+	}
+}
+
+type consistency struct {
+	r     *Rule
+	pairs []*pattern
+}
+
+func (c *consistency) run(text string, st *fileState, emit func(hit)) {
+	chosen := st.chosen[c.r]
+	if chosen == nil {
+		chosen = map[int]int{}
+		st.chosen[c.r] = chosen
+	}
+	for i, p := range c.pairs {
+		for _, loc := range p.findAll(text) {
+			form := 1
+			if loc[2] < 0 {
+				form = 2
+			}
+			first, ok := chosen[i]
+			if !ok {
+				chosen[i] = form
+				continue
+			}
+			if form != first {
+				emit(hit{start: loc[0], end: loc[1], msg: []string{text[loc[0]:loc[1]]}})
+			}
+		}
+	}
+}
+
+type capitalization struct {
+	r       *Rule
+	match   *pattern
+	except  *pattern
+	exceptW map[string]bool
+}
+
+func compileCapitalization(r *Rule) (checker, error) {
+	c := &capitalization{r: r, exceptW: map[string]bool{}}
+	if r.Threshold == 0 {
+		r.Threshold = 0.8
+	}
+	for _, e := range r.Exceptions {
+		c.exceptW[e] = true
+	}
+	var err error
+	if c.except, err = exceptions(r.Exceptions, false); err != nil {
+		return nil, err
+	}
+	switch r.Match {
+	case "$title", "$sentence", "$lower", "$upper":
+	case "":
+		return nil, fmt.Errorf("capitalization needs match")
+	default:
+		if c.match, err = compilePattern(r.Match); err != nil {
+			return nil, fmt.Errorf("match: %v", err)
+		}
+	}
+	return c, nil
+}
+
+var wordRe = regexp.MustCompile(`[^\s]+`)
+
+func (c *capitalization) run(text string, _ *fileState, emit func(hit)) {
+	ok := true
+	expected := text
+	switch c.r.Match {
+	case "$sentence":
+		expected, ok = c.sentence(text)
+	case "$title":
+		expected, ok = c.title(text)
+	case "$lower":
+		expected = strings.ToLower(text)
+		ok = expected == text
+	case "$upper":
+		expected = strings.ToUpper(text)
+		ok = expected == text
+	default:
+		ok = fullMatch(c.match, text)
+	}
+	if ok {
+		return
+	}
+	h := hit{start: 0, end: len(text), msg: []string{text, expected}}
+	if c.r.Action.Name == "replace" && (c.r.Match == "$sentence" || c.r.Match == "$title") {
+		h.fix = []string{expected}
+	}
+	emit(h)
+}
+
+// tokens are a heading's words, an exception of several words kept whole.
+func (c *capitalization) tokens(s string) []string {
+	return wordRe.FindAllString(s, -1)
+}
+
+func (c *capitalization) isException(w string) bool {
+	return c.exceptW[w] || (c.except != nil && c.except.matches(w))
+}
+
+func (c *capitalization) indicator(prev string) bool {
+	for _, ind := range c.r.Indicators {
+		if strings.HasSuffix(prev, ind) {
+			return true
+		}
+	}
+	return false
+}
+
+func (c *capitalization) sentence(s string) (string, bool) {
+	words := c.tokens(s)
+	made := make([]string, len(words))
+	for i, w := range words {
+		switch {
+		case c.isException(w):
+			made[i] = w
+		case i == 0 || (i > 0 && c.indicator(words[i-1])):
+			made[i] = capFirst(strings.ToLower(w))
+		default:
+			made[i] = strings.ToLower(w)
+		}
+	}
+	count := 0.0
+	for i, w := range words {
+		if w == made[i] || c.isException(w) {
+			count++
+		} else if i == 0 && w != titleParts(strings.ToLower(w)) {
+			return strings.Join(made, " "), false
+		}
+	}
+	if len(words) == 0 {
+		return s, true
+	}
+	return strings.Join(made, " "), count/float64(len(words)) >= c.r.Threshold
+}
+
+var smallWords = map[string]bool{"a": true, "an": true, "and": true, "as": true, "at": true, "but": true,
+	"by": true, "for": true, "in": true, "nor": true, "of": true, "on": true, "or": true, "the": true,
+	"to": true, "up": true, "vs": true, "via": true, "with": true, "from": true, "into": true, "per": true}
+
+func (c *capitalization) title(s string) (string, bool) {
+	words := c.tokens(s)
+	made := make([]string, len(words))
+	count := 0.0
+	for i, w := range words {
+		switch {
+		case c.isException(w):
+			made[i] = w
+		case i > 0 && i < len(words)-1 && smallWords[strings.ToLower(w)]:
+			made[i] = strings.ToLower(w)
+		default:
+			made[i] = capFirst(w)
+		}
+		if w == made[i] || c.isException(w) {
+			count++
+		}
+	}
+	if len(words) == 0 {
+		return s, true
+	}
+	return strings.Join(made, " "), count/float64(len(words)) >= c.r.Threshold
+}
+
+// titleParts capitalizes each letter that follows a non-letter, as Go's
+// old strings.Title did: "non-goals" becomes "Non-Goals".
+func titleParts(w string) string {
+	prev := ' '
+	var b strings.Builder
+	for _, r := range w {
+		if !unicode.IsLetter(prev) && !unicode.IsDigit(prev) && prev != '\'' {
+			r = unicode.ToTitle(r)
+		}
+		b.WriteRune(r)
+		prev = r
+	}
+	return b.String()
+}
+
+func capFirst(w string) string {
+	r, n := utf8.DecodeRuneInString(w)
+	if r == utf8.RuneError {
+		return w
+	}
+	return string(unicode.ToUpper(r)) + w[n:]
+}
