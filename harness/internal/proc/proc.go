@@ -137,13 +137,19 @@ func Run(ctx context.Context, spec Spec) Result {
 	}
 	build := func() (*exec.Cmd, error) {
 		cmd := &exec.Cmd{
-			Path:        prog,
-			Args:        spec.Argv,
-			Dir:         spec.Dir,
-			Env:         append([]string{}, spec.Env...),
-			Stdout:      stdout,
-			Stderr:      stderr,
-			SysProcAttr: &syscall.SysProcAttr{Setpgid: true},
+			Path: prog,
+			Args: spec.Argv,
+			Dir:  spec.Dir,
+			Env:  append([]string{}, spec.Env...),
+			// No stdin (nil reads /dev/null), output through pipes:
+			// never a terminal of the harness's.
+			Stdout: stdout,
+			Stderr: stderr,
+			// A session of its own, with no controlling terminal: it
+			// cannot open /dev/tty nor push input into the terminal the
+			// harness was started from (TIOCSTI). Its pid is its session
+			// and process group id.
+			SysProcAttr: &syscall.SysProcAttr{Setsid: true},
 			// Should a process escape the group and hold a pipe open, do
 			// not wait for it forever.
 			WaitDelay: 2 * time.Second,
@@ -175,6 +181,7 @@ func Run(ctx context.Context, spec Spec) Result {
 		return res
 	}
 	becomeSubreaper()
+	closeInheritedFDs()
 	start := time.Now()
 	leadersMu.Lock()
 	err = cmd.Start()
@@ -373,4 +380,24 @@ func (c *capBuf) Bytes() []byte {
 		b = append(b, []byte(fmt.Sprintf("\n[output truncated at %d bytes]\n", c.max))...)
 	}
 	return b
+}
+
+// closeInheritedFDs marks every descriptor above stderr close-on-exec.
+// Go opens its own files close-on-exec, but descriptors the harness
+// inherited from whoever started it (a shell's terminal, a socket) are
+// not, and exec would pass them on to the backend.
+func closeInheritedFDs() {
+	if err := unix.CloseRange(3, ^uint(0), unix.CLOSE_RANGE_CLOEXEC); err == nil {
+		return
+	}
+	// Kernels before 5.11: one by one.
+	ents, err := os.ReadDir("/proc/self/fd")
+	if err != nil {
+		return
+	}
+	for _, e := range ents {
+		if fd, err := strconv.Atoi(e.Name()); err == nil && fd > 2 {
+			unix.CloseOnExec(fd)
+		}
+	}
 }
