@@ -184,7 +184,7 @@ func (r *run) runBackend(ctx context.Context) {
 	r.tr("backend.start", map[string]any{"argv": r.redactArgv(inv.Argv), "exec_argv": r.redactArgv(argv), "confined": wrapped, "dir": dir, "timeout_ms": timeout.Milliseconds(), "env": envKeys(env)})
 	env = r.laneKey(env, inv.KeyEnv)
 	runCtx, stopWatch := r.watchPhases(ctx, job)
-	pr := proc.Run(runCtx, proc.Spec{Argv: argv, Dir: dir, Env: env, Timeout: timeout, Contain: true, Isolate: !inv.OwnNamespaces})
+	pr := proc.Run(runCtx, proc.Spec{Argv: argv, Dir: dir, Env: env, Timeout: timeout, Contain: true, Isolate: !inv.OwnNamespaces, NoNetwork: r.lane == nil})
 	over := stopWatch()
 	// What ended a backend that did not finish: its timeout, or a phase
 	// the supervisor stopped.
@@ -201,6 +201,10 @@ func (r *run) runBackend(ctx context.Context) {
 	br.Containment = pr.Containment
 	br.DurationMS = pr.Duration.Milliseconds()
 	br.Survivors = append([]int{}, pr.Survivors...)
+	br.Lingering = pr.Lingering
+	if len(pr.Lingering) > 0 {
+		r.tr("backend.lingering", map[string]any{"pids": pr.Lingering, "action": "killed " + pr.Containment})
+	}
 	r.rep.BackendProcessStarted = pr.Started
 	r.rep.CaseProcessStarted = pr.Started && r.name == "case"
 	if pr.Started && pr.Signal == "" {

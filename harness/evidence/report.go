@@ -279,6 +279,12 @@ type CommandResult struct {
 	// Survivors are processes of the command's group still alive after
 	// the kill; a command that leaves any does not pass.
 	Survivors []int `json:"survivors,omitempty"`
+	// Lingering are processes the command left running when it ended
+	// (the harness then killed them): a command that leaves any does not
+	// pass, since code the backend wrote must not outlive its test.
+	Lingering []int `json:"lingering,omitempty"`
+	// Containment is how the command's process tree was contained.
+	Containment string `json:"containment,omitempty"`
 }
 
 // RequiredEvents records the contract's required events and the check.
@@ -346,6 +352,9 @@ type BackendRun struct {
 	// Containment is how the backend's process tree was contained and
 	// killed (cgroup-v2, or process-group+marker-sweep).
 	Containment string `json:"containment,omitempty"`
+	// Lingering are processes the backend left running when it exited,
+	// killed by the harness with the rest of its tree.
+	Lingering []int `json:"lingering,omitempty"`
 	// Usage is what the lane reported about tokens and cost; a value the
 	// lane did not give is "unknown", never 0.
 	Usage *Usage `json:"usage,omitempty"`
