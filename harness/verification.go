@@ -46,11 +46,12 @@ func (r *run) verify(ctx context.Context) {
 		line := strings.Join(shown, " ")
 		fmt.Fprintf(&r.testLog, "$ %s\n", line)
 		r.tr("verification.start", map[string]any{"argv": shown, "timeout_ms": c.VerificationTimeout.Milliseconds()})
-		argv, wrapped := r.confine(cmd.Argv, path)
+		argv, wrapped := r.confine(cmd.Argv, path, true)
 		// The tests run code the backend wrote: the same containment as
 		// the backend (a cgroup, its own user, PID and network
 		// namespaces, its whole tree killed at the end), and no network.
 		pr := proc.Run(ctx, proc.Spec{Argv: argv, Dir: r.ws, Env: env, Timeout: c.VerificationTimeout, Contain: true, Isolate: true, NoNetwork: true})
+		r.noteReach("verification", pr, wrapped, true)
 		if wrapped && pr.Started {
 			r.confined("verification")
 		}

@@ -239,6 +239,13 @@ type SandboxInfo struct {
 	Readable      []string `json:"readable"` // absolute paths the confined processes may read beneath, beyond Writable
 	Confined      []string `json:"confined"` // "backend", "verification"
 	Reason        string   `json:"reason"`
+	// What the backend and the verification could reach beyond files,
+	// one sentence each, and what the harness meant to confine but the
+	// kernel (or the configuration) did not let it.
+	Terminal   string   `json:"terminal,omitempty"`
+	Network    []string `json:"network,omitempty"`
+	IPC        []string `json:"ipc,omitempty"`
+	Unenforced []string `json:"unenforced,omitempty"`
 }
 
 // PathViolation is one changed path the contract does not allow.
