@@ -192,6 +192,12 @@ func (r *run) noteReach(who string, pr proc.Result, confined bool, ownNet bool) 
 		add(&si.Unenforced, who+": no network namespace (the kernel refused new namespaces): the host's network and loopback services were reachable")
 	case confined && r.providerPort() != 0 && r.sb.KernelABI >= sandbox.NetABI:
 		add(&si.Network, fmt.Sprintf("%s: TCP connect to port %d only (the provider's), no TCP bind (Landlock ABI %d)", who, r.providerPort(), sandbox.NetABI))
+		// Name resolution needs UDP; Landlock has UDP rules from ABI 10
+		// only, and the harness does not use them yet.
+		add(&si.Unenforced, who+": UDP not confined (name resolution needs it)")
+		if !r.policy.NoUnixSockets {
+			add(&si.Unenforced, who+": MPTCP and SCTP sockets are not refused, and Landlock's TCP rules do not see them")
+		}
 	default:
 		add(&si.Network, who+": the host's network")
 		why := "no Landlock confinement"

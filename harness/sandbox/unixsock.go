@@ -12,11 +12,16 @@ import (
 // socket: a confined process that cannot read a 0700 directory still
 // connects to the socket in it (an ssh-agent, a user bus, docker.sock).
 // A network namespace does not help either: pathname sockets are found
-// through the file system. So the shim also installs a seccomp filter
-// that refuses to create unix sockets (socket(AF_UNIX, ...)) and unix
-// datagram pairs (a datagram socket can be pointed anywhere with
-// sendto). Stream socket pairs stay allowed: Node and others use them
-// for their children's stdio, and they cannot be connected elsewhere.
+// through the file system. And Landlock's TCP rules apply to TCP sockets
+// only: an MPTCP socket (IPPROTO_MPTCP) connects to any port (seen on
+// Linux 6.18, Landlock ABI 7), as would SCTP. So the shim also installs a
+// seccomp filter on socket(2): only IPv4, IPv6 and netlink sockets can be
+// made, and a stream one only as plain TCP (Go falls back to TCP when
+// MPTCP is refused). A vsock to the hypervisor, a packet socket, a unix
+// socket: refused. Unix socket pairs stay allowed but for datagram ones
+// (a datagram socket can be pointed anywhere with sendto): Node and others
+// use stream pairs for their children's stdio, and those cannot be
+// connected elsewhere.
 
 // archAudit is the seccomp audit architecture of this build, 0 when the
 // filter does not know it.
@@ -32,40 +37,81 @@ func UnixSocketFilterSupported() bool { return archAudit != 0 }
 // x32 system calls on amd64 carry this bit; the filter refuses them.
 const x32SyscallBit = 0x40000000
 
+// insn is one BPF instruction whose jumps name labels.
+type insn struct {
+	label  string // this instruction's label, if any
+	code   uint16
+	k      uint32
+	jt, jf string // labels; "" is the next instruction
+}
+
+// assemble resolves the labels into relative jumps.
+func assemble(prog []insn) []unix.SockFilter {
+	at := map[string]int{}
+	for i, in := range prog {
+		if in.label != "" {
+			at[in.label] = i
+		}
+	}
+	rel := func(i int, l string) uint8 {
+		if l == "" {
+			return 0
+		}
+		t, ok := at[l]
+		if !ok || t <= i || t-i-1 > 255 {
+			panic("seccomp: bad jump to " + l)
+		}
+		return uint8(t - i - 1)
+	}
+	out := make([]unix.SockFilter, len(prog))
+	for i, in := range prog {
+		out[i] = unix.SockFilter{Code: in.code, K: in.k, Jt: rel(i, in.jt), Jf: rel(i, in.jf)}
+	}
+	return out
+}
+
 // unixSocketFilter is the seccomp program.
 func unixSocketFilter() []unix.SockFilter {
 	const (
-		ldW   = unix.BPF_LD | unix.BPF_W | unix.BPF_ABS
-		jeqK  = unix.BPF_JMP | unix.BPF_JEQ | unix.BPF_K
-		jgeK  = unix.BPF_JMP | unix.BPF_JGE | unix.BPF_K
-		andK  = unix.BPF_ALU | unix.BPF_AND | unix.BPF_K
-		retK  = unix.BPF_RET | unix.BPF_K
-		nrOff = 0
-		arOff = 4
-		a0Off = 16 // args[0], low 32 bits (little-endian)
-		a1Off = 24
+		ld   = unix.BPF_LD | unix.BPF_W | unix.BPF_ABS
+		jeq  = unix.BPF_JMP | unix.BPF_JEQ | unix.BPF_K
+		jge  = unix.BPF_JMP | unix.BPF_JGE | unix.BPF_K
+		and  = unix.BPF_ALU | unix.BPF_AND | unix.BPF_K
+		ret  = unix.BPF_RET | unix.BPF_K
+		nr   = 0
+		arch = 4
+		arg0 = 16 // args[i], low 32 bits (little-endian)
+		arg1 = 24
+		arg2 = 32
+		// The socket type without SOCK_NONBLOCK and SOCK_CLOEXEC.
+		typeMask = 0xf
 	)
-	deny := uint32(unix.SECCOMP_RET_ERRNO | uint32(unix.EACCES))
-	allow := uint32(unix.SECCOMP_RET_ALLOW)
-	// Jump offsets are relative to the next instruction; ALLOW is at
-	// index 13 and DENY at 14.
-	return []unix.SockFilter{
-		/* 0 */ {Code: ldW, K: arOff},
-		/* 1 */ {Code: jeqK, K: archAudit, Jt: 0, Jf: 12}, // another ABI (int 0x80): deny
-		/* 2 */ {Code: ldW, K: nrOff},
-		/* 3 */ {Code: jgeK, K: x32SyscallBit, Jt: 10, Jf: 0},
-		/* 4 */ {Code: jeqK, K: uint32(unix.SYS_SOCKET), Jt: 0, Jf: 2},
-		/* 5 */ {Code: ldW, K: a0Off},
-		/* 6 */ {Code: jeqK, K: unix.AF_UNIX, Jt: 7, Jf: 6},
-		/* 7 */ {Code: jeqK, K: uint32(unix.SYS_SOCKETPAIR), Jt: 0, Jf: 5},
-		/* 8 */ {Code: ldW, K: a0Off},
-		/* 9 */ {Code: jeqK, K: unix.AF_UNIX, Jt: 0, Jf: 3},
-		/* 10 */ {Code: ldW, K: a1Off},
-		/* 11 */ {Code: andK, K: 0xf},
-		/* 12 */ {Code: jeqK, K: unix.SOCK_DGRAM, Jt: 1, Jf: 0},
-		/* 13 */ {Code: retK, K: allow},
-		/* 14 */ {Code: retK, K: deny},
-	}
+	return assemble([]insn{
+		{code: ld, k: arch},
+		{code: jeq, k: archAudit, jf: "deny"}, // another ABI (int 0x80): deny
+		{code: ld, k: nr},
+		{code: jge, k: x32SyscallBit, jt: "deny"},
+		{code: jeq, k: uint32(unix.SYS_SOCKET), jf: "pair"},
+		{code: ld, k: arg0},
+		{code: jeq, k: unix.AF_INET, jt: "inet"},
+		{code: jeq, k: unix.AF_INET6, jt: "inet"},
+		{code: jeq, k: unix.AF_NETLINK, jt: "allow", jf: "deny"},
+		{label: "inet", code: ld, k: arg1},
+		{code: and, k: typeMask},
+		{code: jeq, k: unix.SOCK_SEQPACKET, jt: "deny"},
+		{code: jeq, k: unix.SOCK_STREAM, jf: "allow"},
+		{code: ld, k: arg2},
+		{code: jeq, k: 0, jt: "allow"},
+		{code: jeq, k: unix.IPPROTO_TCP, jt: "allow", jf: "deny"},
+		{label: "pair", code: jeq, k: uint32(unix.SYS_SOCKETPAIR), jf: "allow"},
+		{code: ld, k: arg0},
+		{code: jeq, k: unix.AF_UNIX, jf: "allow"},
+		{code: ld, k: arg1},
+		{code: and, k: typeMask},
+		{code: jeq, k: unix.SOCK_DGRAM, jt: "deny", jf: "allow"},
+		{label: "allow", code: ret, k: unix.SECCOMP_RET_ALLOW},
+		{label: "deny", code: ret, k: unix.SECCOMP_RET_ERRNO | uint32(unix.EACCES)},
+	})
 }
 
 // refuseUnixSockets installs the filter on the calling thread, which must
