@@ -48,13 +48,22 @@ const nsInitShell = "/bin/sh"
 // "done" on fd 3 when it has ended, and waits for fd 4 to close.
 const nsInitScript = `"$@" 3>&- 4<&-; rc=$?; echo done >&3; read x <&4; exit $rc`
 
+// nsLoopbackUp brings up the loopback of a new network namespace (it
+// starts down), so that a test can listen and connect on 127.0.0.1. The
+// Landlock shim does it too; this is for processes run without it.
+const nsLoopbackUp = `for ip in /usr/sbin/ip /sbin/ip /bin/ip /usr/bin/ip; do if [ -x $ip ]; then $ip link set lo up 2>/dev/null; break; fi; done; `
+
 // nsInit returns the argument vector that runs prog (argv[0] resolved)
 // under the namespace's init, or false when there is no shell to be init.
-func nsInit(prog string, argv []string) ([]string, bool) {
+func nsInit(prog string, argv []string, noNetwork bool) ([]string, bool) {
 	if !isExec(nsInitShell) {
 		return nil, false
 	}
-	return append([]string{nsInitShell, "-c", nsInitScript, "sotvet-ns-init", prog}, argv[1:]...), true
+	script := nsInitScript
+	if noNetwork {
+		script = nsLoopbackUp + script
+	}
+	return append([]string{nsInitShell, "-c", script, "sotvet-ns-init", prog}, argv[1:]...), true
 }
 
 // isolationRefused is set once the kernel has refused the namespaces.

@@ -110,6 +110,14 @@ func TestNoNetwork(t *testing.T) {
 			t.Errorf("namespaces = %q", r.Namespaces)
 		}
 	}
+	// Its own loopback is up: a test may listen there.
+	if isExec("/usr/bin/perl") {
+		probe := `perl -MIO::Socket::INET -e '$l = IO::Socket::INET->new(LocalAddr => "127.0.0.1", LocalPort => 0, Listen => 1) or die "listen: $!\n"; IO::Socket::INET->new(PeerAddr => "127.0.0.1", PeerPort => $l->sockport) or die "connect: $!\n"; print "own loopback ok\n"'`
+		r := Run(context.Background(), Spec{Argv: []string{"sh", "-c", probe}, Env: env(), Contain: true, Isolate: true, NoNetwork: true, Timeout: 10 * time.Second})
+		if !strings.Contains(string(r.Stdout), "own loopback ok") {
+			t.Errorf("own loopback: %s%s", r.Stdout, r.Stderr)
+		}
+	}
 }
 
 func chainLinks() []string {

@@ -173,7 +173,7 @@ func Run(ctx context.Context, spec Spec) Result {
 		}
 		hs.close()
 		if spec.Isolate && !isolationRefused.Load() {
-			if init, ok := nsInit(prog, spec.Argv); ok {
+			if init, ok := nsInit(prog, spec.Argv, spec.NoNetwork); ok {
 				if err := hs.open(); err != nil {
 					return nil, err
 				}
