@@ -179,12 +179,14 @@ func (r *run) runBackend(ctx context.Context) {
 		dir = r.ws
 	}
 	timeout := r.backendTimeout()
-	argv, wrapped := r.confine(inv.Argv, r.backendPath())
+	ownNet := r.lane == nil // the fake lane needs no network
+	argv, wrapped := r.confine(inv.Argv, r.backendPath(), ownNet)
 	env := append(r.env(r.backendPath()), inv.Env...)
 	r.tr("backend.start", map[string]any{"argv": r.redactArgv(inv.Argv), "exec_argv": r.redactArgv(argv), "confined": wrapped, "dir": dir, "timeout_ms": timeout.Milliseconds(), "env": envKeys(env)})
 	env = r.laneKey(env, inv.KeyEnv)
 	runCtx, stopWatch := r.watchPhases(ctx, job)
-	pr := proc.Run(runCtx, proc.Spec{Argv: argv, Dir: dir, Env: env, Timeout: timeout, Contain: true, Isolate: !inv.OwnNamespaces})
+	pr := proc.Run(runCtx, proc.Spec{Argv: argv, Dir: dir, Env: env, Timeout: timeout, Contain: true, Isolate: !inv.OwnNamespaces, NoNetwork: ownNet})
+	r.noteReach("backend", pr, wrapped, ownNet)
 	over := stopWatch()
 	// What ended a backend that did not finish: its timeout, or a phase
 	// the supervisor stopped.
@@ -201,6 +203,10 @@ func (r *run) runBackend(ctx context.Context) {
 	br.Containment = pr.Containment
 	br.DurationMS = pr.Duration.Milliseconds()
 	br.Survivors = append([]int{}, pr.Survivors...)
+	br.Lingering = pr.Lingering
+	if len(pr.Lingering) > 0 {
+		r.tr("backend.lingering", map[string]any{"pids": pr.Lingering, "action": "killed " + pr.Containment})
+	}
 	r.rep.BackendProcessStarted = pr.Started
 	r.rep.CaseProcessStarted = pr.Started && r.name == "case"
 	if pr.Started && pr.Signal == "" {

@@ -2,9 +2,12 @@ package harness
 
 import (
 	"fmt"
+	"net/url"
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
+	"strings"
 
 	"github.com/svrnty/sotvet/harness/evidence"
 	"github.com/svrnty/sotvet/harness/internal/proc"
@@ -62,6 +65,8 @@ func (r *run) confinePolicy() bool {
 		}
 	}
 	p := &sandbox.Policy{Dirs: dirs, Files: []string{os.DevNull}, ConfineReads: true}
+	p.Scope = r.sb.KernelABI >= sandbox.ScopeABI
+	p.NoUnixSockets = sandbox.UnixSocketFilterSupported()
 	p.ReadDirs, p.ReadFiles = r.readPolicy(env)
 	if err := p.Check(); err != nil {
 		msg := "the Landlock ruleset could not be built: " + err.Error()
@@ -82,7 +87,12 @@ func (r *run) confinePolicy() bool {
 // confine returns the command line that runs argv confined by the run's
 // policy, or argv itself when the run is not confined or its program
 // cannot be found on path (the start then fails as it would unconfined).
-func (r *run) confine(argv []string, path string) (out []string, wrapped bool) {
+//
+// A process that needs no network (ownNet: it runs in a network namespace
+// of its own) gets its loopback brought up; one that talks to a provider
+// may connect to the provider's TCP port only, where the kernel offers
+// Landlock's network rights.
+func (r *run) confine(argv []string, path string, ownNet bool) (out []string, wrapped bool) {
 	if r.policy == nil || len(argv) == 0 {
 		return argv, false
 	}
@@ -91,6 +101,11 @@ func (r *run) confine(argv []string, path string) (out []string, wrapped bool) {
 		return argv, false
 	}
 	p := *r.policy
+	if ownNet {
+		p.LoopbackUp = true
+	} else if port := r.providerPort(); port != 0 && r.sb.KernelABI >= sandbox.NetABI {
+		p.RestrictTCP, p.ConnectTCP = true, []uint16{port}
+	}
 	if f := realFile(prog); p.ConfineReads && f != "" && !slices.Contains(p.ReadFiles, f) {
 		// The program itself, wherever it lives: it must be read to run.
 		p.ReadFiles = append(slices.Clip(p.ReadFiles), f)
@@ -132,4 +147,78 @@ func (r *run) notApplicable(reason string) {
 		r.rep.NotApplicable[k] = reason
 	}
 	r.rep.Verification.Skipped = reason
+}
+
+// providerPort is the TCP port of the lane's provider endpoint, 0 when
+// there is none.
+func (r *run) providerPort() uint16 {
+	if r.lane == nil || r.lane.baseURL == "" {
+		return 0
+	}
+	u, err := url.Parse(r.lane.baseURL)
+	if err != nil {
+		return 0
+	}
+	port := u.Port()
+	if port == "" {
+		port = map[string]string{"http": "80", "https": "443"}[u.Scheme]
+	}
+	n, err := strconv.ParseUint(port, 10, 16)
+	if err != nil {
+		return 0
+	}
+	return uint16(n)
+}
+
+// noteReach records what who (the backend, the verification) could reach
+// beyond files: the network, unix sockets and signals, as the harness set
+// them up and the kernel enforced them, and what it could not enforce.
+func (r *run) noteReach(who string, pr proc.Result, confined bool, ownNet bool) {
+	if !pr.Started {
+		return
+	}
+	si := &r.rep.SandboxInfo
+	add := func(list *[]string, s string) {
+		if !slices.Contains(*list, s) {
+			*list = append(*list, s)
+		}
+	}
+	si.Terminal = "none: a session of its own without a controlling terminal, stdin from /dev/null, output through pipes, no inherited descriptor"
+	switch {
+	case ownNet && strings.Contains(pr.Namespaces, "net"):
+		add(&si.Network, who+": a network namespace of its own (its own loopback only)")
+	case ownNet:
+		add(&si.Network, who+": the host's network")
+		add(&si.Unenforced, who+": no network namespace (the kernel refused new namespaces): the host's network and loopback services were reachable")
+	case confined && r.providerPort() != 0 && r.sb.KernelABI >= sandbox.NetABI:
+		add(&si.Network, fmt.Sprintf("%s: TCP connect to port %d only (the provider's), no TCP bind (Landlock ABI %d)", who, r.providerPort(), sandbox.NetABI))
+		// Name resolution needs UDP; Landlock has UDP rules from ABI 10
+		// only, and the harness does not use them yet.
+		add(&si.Unenforced, who+": UDP not confined (name resolution needs it)")
+		if !r.policy.NoUnixSockets {
+			add(&si.Unenforced, who+": MPTCP and SCTP sockets are not refused, and Landlock's TCP rules do not see them")
+		}
+	default:
+		add(&si.Network, who+": the host's network")
+		why := "no Landlock confinement"
+		if confined {
+			why = fmt.Sprintf("the kernel offers Landlock ABI %d, TCP rules need ABI %d", r.sb.KernelABI, sandbox.NetABI)
+		}
+		add(&si.Unenforced, who+": TCP not confined to the provider's port ("+why+")")
+	}
+	switch {
+	case confined && r.policy.NoUnixSockets:
+		add(&si.IPC, who+": no unix socket can be made (seccomp), so no agent, bus or daemon socket is reachable")
+	default:
+		add(&si.IPC, who+": unix sockets allowed")
+		add(&si.Unenforced, who+": pathname unix sockets (an ssh-agent, docker.sock) were reachable: not confined")
+	}
+	switch {
+	case confined && r.policy.Scope:
+		add(&si.IPC, fmt.Sprintf("%s: abstract unix sockets and signals within its own Landlock domain only (ABI %d)", who, sandbox.ScopeABI))
+	case ownNet && strings.Contains(pr.Namespaces, "net"):
+		add(&si.IPC, who+": abstract unix sockets of its own network namespace only; signals within its PID namespace")
+	default:
+		add(&si.Unenforced, who+": abstract unix sockets and signals not scoped (needs Landlock ABI 6)")
+	}
 }

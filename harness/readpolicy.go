@@ -11,12 +11,34 @@ import (
 )
 
 // systemReadDirs are the system directories a confined process may read
-// and execute beneath: programs, libraries, system configuration and the
-// kernel's pseudo file systems. /tmp, /home, /root, /var and /run are not
-// among them: they hold other users' and the user's own files.
+// and execute beneath: programs, libraries and the kernel's pseudo file
+// systems. /tmp, /home, /root, /var and /run are not among them: they hold
+// other users' and the user's own files. Nor are /etc and /dev: only the
+// entries below are (a harness run as root would otherwise hand the
+// backend /etc/shadow, the ssh host keys, /etc/ssl/private, and the
+// user's terminal under /dev/pts to read keystrokes from).
 var systemReadDirs = []string{
-	"/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc", "/opt",
-	"/proc", "/sys", "/dev", "/run/systemd/resolve", "/nix/store",
+	"/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/opt",
+	"/proc", "/sys", "/run/systemd/resolve", "/nix/store",
+	// Configuration a toolchain reads, and nothing secret.
+	"/etc/ld.so.conf.d", "/etc/ssl/certs", "/etc/ca-certificates", "/etc/pki/tls/certs",
+	"/etc/pki/ca-trust", "/etc/perl", "/etc/alternatives", "/etc/fonts",
+}
+
+// systemReadFiles are the single system files a confined process may
+// read: the dynamic loader's configuration, name resolution, users and
+// groups (not their passwords), time zone, locale, certificates and the
+// system-wide settings of git and OpenSSL. A missing one is skipped.
+var systemReadFiles = []string{
+	"/etc/ld.so.cache", "/etc/ld.so.conf", "/etc/ld.so.preload",
+	"/etc/resolv.conf", "/etc/hosts", "/etc/host.conf", "/etc/nsswitch.conf", "/etc/gai.conf",
+	"/etc/services", "/etc/protocols", "/etc/networks",
+	"/etc/passwd", "/etc/group",
+	"/etc/localtime", "/etc/timezone", "/etc/locale.alias", "/etc/locale.conf", "/etc/default/locale",
+	"/etc/os-release", "/etc/lsb-release", "/etc/debian_version", "/etc/mime.types", "/etc/magic",
+	"/etc/ssl/openssl.cnf", "/etc/ca-certificates.conf", "/etc/gitconfig", "/etc/inputrc",
+	// Harmless devices (/dev/null is writable).
+	"/dev/zero", "/dev/full", "/dev/random", "/dev/urandom",
 }
 
 // readPolicy lists what a confined process may read beyond the paths it
@@ -86,6 +108,11 @@ func (r *run) readPolicy(env []string) (dirs, files []string) {
 	}
 	add(filepath.Join(r.dir, evidence.BackendDir))
 	add(filepath.Join(r.tmp, "shims"))
+	for _, f := range systemReadFiles {
+		if real := realEntry(f); real != "" && !slices.Contains(files, real) {
+			files = append(files, real)
+		}
+	}
 	if len(r.opt.SandboxCommand) > 0 {
 		if f := realFile(r.opt.SandboxCommand[0]); f != "" {
 			files = append(files, f) // the GOCACHEPROG and the fake lane
@@ -179,4 +206,17 @@ func realFile(f string) string {
 func isDir(d string) bool {
 	info, err := os.Stat(d)
 	return err == nil && info.IsDir()
+}
+
+// realEntry is f with its links resolved, "" unless it exists and is not
+// a directory (a device such as /dev/urandom counts).
+func realEntry(f string) string {
+	real, err := filepath.EvalSymlinks(f)
+	if err != nil {
+		return ""
+	}
+	if info, err := os.Stat(real); err != nil || info.IsDir() {
+		return ""
+	}
+	return real
 }

@@ -288,6 +288,17 @@ func (r *run) markdown() ([]byte, error) {
 	} else {
 		b.WriteString("- reads: not confined (no sandbox)\n")
 	}
+	if si := rep.SandboxInfo; si.Terminal != "" {
+		fmt.Fprintf(&b, "- terminal: %s\n", si.Terminal)
+		for _, l := range []struct {
+			name string
+			v    []string
+		}{{"network", si.Network}, {"ipc", si.IPC}, {"not enforced", si.Unenforced}} {
+			for _, v := range l.v {
+				fmt.Fprintf(&b, "- %s: %s\n", l.name, v)
+			}
+		}
+	}
 	fmt.Fprintf(&b, "- baseline commit: `%s`\n", rep.Baseline.Commit)
 	b.WriteString("\n## Blockers\n\n")
 	if len(rep.Blockers) == 0 {

@@ -46,12 +46,16 @@ func (r *run) verify(ctx context.Context) {
 		line := strings.Join(shown, " ")
 		fmt.Fprintf(&r.testLog, "$ %s\n", line)
 		r.tr("verification.start", map[string]any{"argv": shown, "timeout_ms": c.VerificationTimeout.Milliseconds()})
-		argv, wrapped := r.confine(cmd.Argv, path)
-		pr := proc.Run(ctx, proc.Spec{Argv: argv, Dir: r.ws, Env: env, Timeout: c.VerificationTimeout})
+		argv, wrapped := r.confine(cmd.Argv, path, true)
+		// The tests run code the backend wrote: the same containment as
+		// the backend (a cgroup, its own user, PID and network
+		// namespaces, its whole tree killed at the end), and no network.
+		pr := proc.Run(ctx, proc.Spec{Argv: argv, Dir: r.ws, Env: env, Timeout: c.VerificationTimeout, Contain: true, Isolate: true, NoNetwork: true})
+		r.noteReach("verification", pr, wrapped, true)
 		if wrapped && pr.Started {
 			r.confined("verification")
 		}
-		res := evidence.CommandResult{Argv: shown, DurationMS: pr.Duration.Milliseconds(), TimedOut: pr.TimedOut}
+		res := evidence.CommandResult{Argv: shown, DurationMS: pr.Duration.Milliseconds(), TimedOut: pr.TimedOut, Containment: pr.Containment}
 		r.testLog.Write(r.red.Redact(pr.Stdout))
 		r.testLog.Write(r.red.Redact(pr.Stderr))
 		switch {
@@ -79,6 +83,13 @@ func (r *run) verify(ctx context.Context) {
 			fmt.Fprintf(&r.testLog, "# processes of its group survived the kill: %v\n", pr.Survivors)
 			r.tr("verification.survivors", map[string]any{"argv": shown, "pids": pr.Survivors})
 		}
+		if len(pr.Lingering) > 0 {
+			// Fail closed: the command ended and left processes running
+			// (killed since, with its whole tree).
+			res.Lingering, res.Passed = pr.Lingering, false
+			fmt.Fprintf(&r.testLog, "# it left %d processes running when it ended (killed): %v\n", len(pr.Lingering), pr.Lingering)
+			r.tr("verification.lingering", map[string]any{"argv": shown, "pids": pr.Lingering, "containment": pr.Containment})
+		}
 		v.Commands = append(v.Commands, res)
 		results = append(results, map[string]any{"argv": shown, "exit_code": res.ExitCode, "passed": res.Passed, "missing": res.Missing, "timed_out": res.TimedOut})
 		if !res.Passed {
@@ -87,6 +98,8 @@ func (r *run) verify(ctx context.Context) {
 				r.block(evidence.MissingTestCommand, "no verification command was available: "+errText(pr.StartErr), nil)
 			} else if len(res.Survivors) > 0 {
 				r.block(evidence.VerificationFailed, fmt.Sprintf("verification %q left processes running: %v", line, res.Survivors), nil)
+			} else if len(res.Lingering) > 0 {
+				r.block(evidence.VerificationFailed, fmt.Sprintf("verification %q left %d processes running when it ended; they were killed", line, len(res.Lingering)), nil)
 			} else if res.TimedOut {
 				r.block(evidence.Timeout, fmt.Sprintf("verification %q did not finish within %s", line, c.VerificationTimeout), nil)
 			} else {

@@ -87,7 +87,9 @@ func WarmGoCache(ctx context.Context, opt Options, dir string) (Warmup, error) {
 		env = append(env, k+"="+v)
 	}
 	slices.Sort(env)
-	policy := sandbox.Policy{Dirs: []string{ws, home, tmp, dir}, Files: []string{os.DevNull}}
+	// The case's own tests are untrusted input too: no network, no unix
+	// socket, their own namespaces.
+	policy := sandbox.Policy{Dirs: []string{ws, home, tmp, dir}, Files: []string{os.DevNull}, NoUnixSockets: sandbox.UnixSocketFilterSupported(), LoopbackUp: true}
 	for _, cmd := range c.Verification {
 		argv := cmd.Argv
 		if sb.Confine {
@@ -98,7 +100,7 @@ func WarmGoCache(ctx context.Context, opt Options, dir string) (Warmup, error) {
 			argv = sandbox.Wrap(opt.SandboxCommand, policy, prog, argv)
 			w.Confined = true
 		}
-		pr := proc.Run(ctx, proc.Spec{Argv: argv, Dir: ws, Env: env, Timeout: c.VerificationTimeout, Contain: true})
+		pr := proc.Run(ctx, proc.Spec{Argv: argv, Dir: ws, Env: env, Timeout: c.VerificationTimeout, Contain: true, Isolate: true, NoNetwork: true})
 		if pr.Started {
 			w.Commands++
 		}

@@ -239,6 +239,13 @@ type SandboxInfo struct {
 	Readable      []string `json:"readable"` // absolute paths the confined processes may read beneath, beyond Writable
 	Confined      []string `json:"confined"` // "backend", "verification"
 	Reason        string   `json:"reason"`
+	// What the backend and the verification could reach beyond files,
+	// one sentence each, and what the harness meant to confine but the
+	// kernel (or the configuration) did not let it.
+	Terminal   string   `json:"terminal,omitempty"`
+	Network    []string `json:"network,omitempty"`
+	IPC        []string `json:"ipc,omitempty"`
+	Unenforced []string `json:"unenforced,omitempty"`
 }
 
 // PathViolation is one changed path the contract does not allow.
@@ -279,6 +286,12 @@ type CommandResult struct {
 	// Survivors are processes of the command's group still alive after
 	// the kill; a command that leaves any does not pass.
 	Survivors []int `json:"survivors,omitempty"`
+	// Lingering are processes the command left running when it ended
+	// (the harness then killed them): a command that leaves any does not
+	// pass, since code the backend wrote must not outlive its test.
+	Lingering []int `json:"lingering,omitempty"`
+	// Containment is how the command's process tree was contained.
+	Containment string `json:"containment,omitempty"`
 }
 
 // RequiredEvents records the contract's required events and the check.
@@ -346,6 +359,9 @@ type BackendRun struct {
 	// Containment is how the backend's process tree was contained and
 	// killed (cgroup-v2, or process-group+marker-sweep).
 	Containment string `json:"containment,omitempty"`
+	// Lingering are processes the backend left running when it exited,
+	// killed by the harness with the rest of its tree.
+	Lingering []int `json:"lingering,omitempty"`
 	// Usage is what the lane reported about tokens and cost; a value the
 	// lane did not give is "unknown", never 0.
 	Usage *Usage `json:"usage,omitempty"`

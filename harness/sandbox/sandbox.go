@@ -27,6 +27,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -171,7 +172,27 @@ type Policy struct {
 	ConfineReads bool
 	ReadDirs     []string
 	ReadFiles    []string
+
+	// RestrictTCP handles TCP bind and connect (Landlock ABI 4): the
+	// process may connect to the ports in ConnectTCP only, and bind none.
+	RestrictTCP bool
+	ConnectTCP  []uint16
+	// Scope confines abstract unix sockets and signals to the process's
+	// own Landlock domain (ABI 6): it can neither connect to an abstract
+	// socket of a process outside nor signal one.
+	Scope bool
+	// NoUnixSockets refuses unix sockets with seccomp (see unixsock.go).
+	NoUnixSockets bool
+	// LoopbackUp brings up the loopback interface first: the process runs
+	// in a network namespace of its own, whose loopback starts down.
+	LoopbackUp bool
 }
+
+// ABIs of the optional parts of a policy.
+const (
+	NetABI   = 4 // RestrictTCP
+	ScopeABI = 6 // Scope
+)
 
 // Paths returns the policy's paths, directories first.
 func (p Policy) Paths() []string {
@@ -235,7 +256,14 @@ func Restrict(p Policy) error {
 	if p.ConfineReads {
 		handled |= readAccess
 	}
-	cfg, err := landlock.NewConfig(handled)
+	args := []any{handled}
+	if p.RestrictTCP {
+		args = append(args, landlock.AccessNetSet(ll.AccessNetBindTCP|ll.AccessNetConnectTCP))
+	}
+	if p.Scope {
+		args = append(args, landlock.ScopedSet(ll.ScopeAbstractUnixSocket|ll.ScopeSignal))
+	}
+	cfg, err := landlock.NewConfig(args...)
 	if err != nil {
 		return err
 	}
@@ -251,7 +279,10 @@ func Restrict(p Policy) error {
 			rules = append(rules, landlock.ROFiles(p.ReadFiles...))
 		}
 	}
-	return cfg.RestrictPaths(rules...)
+	for _, port := range p.ConnectTCP {
+		rules = append(rules, landlock.ConnectTCP(port))
+	}
+	return cfg.Restrict(rules...)
 }
 
 // Wrap returns the command line that runs argv, whose program resolves to
@@ -273,6 +304,21 @@ func Wrap(shim []string, p Policy, prog string, argv []string) []string {
 			out = append(out, "--ro-file", f)
 		}
 	}
+	if p.RestrictTCP {
+		out = append(out, "--restrict-tcp")
+		for _, port := range p.ConnectTCP {
+			out = append(out, "--connect-tcp", strconv.Itoa(int(port)))
+		}
+	}
+	if p.Scope {
+		out = append(out, "--scope")
+	}
+	if p.NoUnixSockets {
+		out = append(out, "--no-unix-sockets")
+	}
+	if p.LoopbackUp {
+		out = append(out, "--loopback-up")
+	}
 	out = append(out, "--prog", prog, "--")
 	return append(out, argv...)
 }
@@ -286,7 +332,7 @@ const (
 )
 
 // ErrUsage marks a shim command line that cannot be read.
-var ErrUsage = errors.New("usage: sandbox-exec [--rw DIR]... [--rw-file FILE]... [--confine-reads [--ro DIR]... [--ro-file FILE]...] --prog PATH -- ARGV...")
+var ErrUsage = errors.New("usage: sandbox-exec [--rw DIR]... [--rw-file FILE]... [--confine-reads [--ro DIR]... [--ro-file FILE]...] [--restrict-tcp [--connect-tcp PORT]...] [--scope] [--no-unix-sockets] [--loopback-up] --prog PATH -- ARGV...")
 
 // ParseArgs reads the shim's arguments (as Wrap writes them, without the
 // shim prefix).
@@ -297,8 +343,21 @@ func ParseArgs(args []string) (p Policy, prog string, argv []string, err error) 
 			argv = args[i+1:]
 			break
 		}
-		if a == "--confine-reads" {
+		switch a {
+		case "--confine-reads":
 			p.ConfineReads = true
+			continue
+		case "--restrict-tcp":
+			p.RestrictTCP = true
+			continue
+		case "--scope":
+			p.Scope = true
+			continue
+		case "--no-unix-sockets":
+			p.NoUnixSockets = true
+			continue
+		case "--loopback-up":
+			p.LoopbackUp = true
 			continue
 		}
 		if i+1 >= len(args) {
@@ -315,6 +374,12 @@ func ParseArgs(args []string) (p Policy, prog string, argv []string, err error) 
 			p.ReadDirs = append(p.ReadDirs, v)
 		case "--ro-file":
 			p.ReadFiles = append(p.ReadFiles, v)
+		case "--connect-tcp":
+			port, err := strconv.ParseUint(v, 10, 16)
+			if err != nil || port == 0 {
+				return p, "", nil, fmt.Errorf("%w: --connect-tcp %q is not a port", ErrUsage, v)
+			}
+			p.ConnectTCP = append(p.ConnectTCP, uint16(port))
 		case "--prog":
 			prog = v
 		default:
@@ -346,9 +411,22 @@ func Main(args []string, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "sandbox-exec: %v\n", err)
 		return ExitUsage
 	}
+	// The seccomp filter binds the calling thread only: restrict and
+	// execute on one thread.
+	runtime.LockOSThread()
+	if p.LoopbackUp {
+		// Not a control: a test that listens on loopback needs it up.
+		_ = loopbackUp()
+	}
 	if err := Restrict(p); err != nil {
 		fmt.Fprintf(stderr, "sandbox-exec: landlock: %v\n", err)
 		return ExitRestrict
+	}
+	if p.NoUnixSockets {
+		if err := refuseUnixSockets(); err != nil {
+			fmt.Fprintf(stderr, "sandbox-exec: seccomp: %v\n", err)
+			return ExitRestrict
+		}
 	}
 	err = syscall.Exec(prog, argv, os.Environ())
 	fmt.Fprintf(stderr, "sandbox-exec: exec %s: %v\n", prog, err)

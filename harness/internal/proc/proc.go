@@ -12,6 +12,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -42,6 +43,9 @@ type Spec struct {
 	// the kernel allows (see isolate.go); Result.Namespaces says whether
 	// it did.
 	Isolate bool
+	// NoNetwork, with Isolate, gives the process a network namespace of
+	// its own (loopback only): for what needs no network at all.
+	NoNetwork bool
 	// Grace is how long a contained process without a cgroup is given
 	// between SIGTERM and SIGKILL on timeout (default 2s).
 	Grace time.Duration
@@ -62,6 +66,10 @@ type Result struct {
 	// Survivors are processes of the group still alive half a second
 	// after the final kill. Always empty unless something resists SIGKILL.
 	Survivors []int
+	// Lingering are the processes still alive when the command itself
+	// ended (before the harness killed them): what it left running.
+	// Empty after a timeout, when everything is killed anyway.
+	Lingering []int
 	// Containment is how the process tree was contained: ContainCgroup,
 	// ContainGroup, or "" (the process group only).
 	Containment string
@@ -123,6 +131,8 @@ func Run(ctx context.Context, spec Spec) Result {
 		max = DefaultMaxOutput
 	}
 	stdout, stderr := &capBuf{max: max}, &capBuf{max: max}
+	var hs handshake
+	defer hs.close()
 	var cg string
 	var cgFile *os.File
 	var marker string
@@ -137,13 +147,19 @@ func Run(ctx context.Context, spec Spec) Result {
 	}
 	build := func() (*exec.Cmd, error) {
 		cmd := &exec.Cmd{
-			Path:        prog,
-			Args:        spec.Argv,
-			Dir:         spec.Dir,
-			Env:         append([]string{}, spec.Env...),
-			Stdout:      stdout,
-			Stderr:      stderr,
-			SysProcAttr: &syscall.SysProcAttr{Setpgid: true},
+			Path: prog,
+			Args: spec.Argv,
+			Dir:  spec.Dir,
+			Env:  append([]string{}, spec.Env...),
+			// No stdin (nil reads /dev/null), output through pipes:
+			// never a terminal of the harness's.
+			Stdout: stdout,
+			Stderr: stderr,
+			// A session of its own, with no controlling terminal: it
+			// cannot open /dev/tty nor push input into the terminal the
+			// harness was started from (TIOCSTI). Its pid is its session
+			// and process group id.
+			SysProcAttr: &syscall.SysProcAttr{Setsid: true},
 			// Should a process escape the group and hold a pipe open, do
 			// not wait for it forever.
 			WaitDelay: 2 * time.Second,
@@ -155,11 +171,19 @@ func Run(ctx context.Context, spec Spec) Result {
 			cmd.SysProcAttr.UseCgroupFD = true
 			cmd.SysProcAttr.CgroupFD = int(cgFile.Fd())
 		}
+		hs.close()
 		if spec.Isolate && !isolationRefused.Load() {
-			if init, ok := nsInit(prog, spec.Argv); ok {
+			if init, ok := nsInit(prog, spec.Argv, spec.NoNetwork); ok {
+				if err := hs.open(); err != nil {
+					return nil, err
+				}
 				cmd.Path, cmd.Args = init[0], init
-				isolate(cmd.SysProcAttr)
+				cmd.ExtraFiles = []*os.File{hs.doneW, hs.relR}
+				isolate(cmd.SysProcAttr, spec.NoNetwork)
 				res.Namespaces = Namespaces
+				if spec.NoNetwork {
+					res.Namespaces = NetNamespaces
+				}
 			}
 		}
 		if spec.Prepare != nil {
@@ -175,6 +199,7 @@ func Run(ctx context.Context, spec Spec) Result {
 		return res
 	}
 	becomeSubreaper()
+	closeInheritedFDs()
 	start := time.Now()
 	leadersMu.Lock()
 	err = cmd.Start()
@@ -183,6 +208,7 @@ func Run(ctx context.Context, spec Spec) Result {
 		// namespaces disabled, a seccomp filter): run without them.
 		res.Namespaces = ""
 		isolationRefused.Store(true)
+		spec.Isolate = false
 		if cmd, err = build(); err == nil {
 			err = cmd.Start()
 		}
@@ -250,8 +276,27 @@ func Run(ctx context.Context, spec Spec) Result {
 		}
 		<-exited
 	}
+	// An isolated command's init says when the command has ended, and
+	// waits to be let go: what is still alive in its namespace then was
+	// left behind.
+	ended := hs.started()
 	select {
+	case <-ended:
+		res.Lingering = nsMembers(pgid)
+		hs.release()
+		select {
+		case <-exited:
+		case <-timer:
+			res.TimedOut = true
+			stop()
+		case <-ctx.Done():
+			res.TimedOut = true
+			stop()
+		}
 	case <-exited:
+		if res.Namespaces == "" {
+			res.Lingering = lingering(pgid, cg, marker, since)
+		}
 	case <-timer:
 		res.TimedOut = true
 		stop()
@@ -373,4 +418,109 @@ func (c *capBuf) Bytes() []byte {
 		b = append(b, []byte(fmt.Sprintf("\n[output truncated at %d bytes]\n", c.max))...)
 	}
 	return b
+}
+
+// closeInheritedFDs marks every descriptor above stderr close-on-exec.
+// Go opens its own files close-on-exec, but descriptors the harness
+// inherited from whoever started it (a shell's terminal, a socket) are
+// not, and exec would pass them on to the backend.
+func closeInheritedFDs() {
+	if err := unix.CloseRange(3, ^uint(0), unix.CLOSE_RANGE_CLOEXEC); err == nil {
+		return
+	}
+	// Kernels before 5.11: one by one.
+	ents, err := os.ReadDir("/proc/self/fd")
+	if err != nil {
+		return
+	}
+	for _, e := range ents {
+		if fd, err := strconv.Atoi(e.Name()); err == nil && fd > 2 {
+			unix.CloseOnExec(fd)
+		}
+	}
+}
+
+// handshake is the pair of pipes between the harness and an isolated
+// command's init: init writes "done" on fd 3 once the command has ended,
+// and exits when fd 4 is closed.
+type handshake struct {
+	doneR, doneW, relR, relW *os.File
+}
+
+func (h *handshake) open() error {
+	var err error
+	if h.doneR, h.doneW, err = os.Pipe(); err != nil {
+		return err
+	}
+	if h.relR, h.relW, err = os.Pipe(); err != nil {
+		h.close()
+		return err
+	}
+	return nil
+}
+
+// started closes the child's ends and returns a channel closed when init
+// reports the command ended (nil when there is no handshake).
+func (h *handshake) started() <-chan struct{} {
+	if h.doneR == nil {
+		return nil
+	}
+	h.doneW.Close()
+	h.relR.Close()
+	h.doneW, h.relR = nil, nil
+	ch := make(chan struct{})
+	go func(r *os.File) {
+		buf := make([]byte, 8)
+		if n, _ := r.Read(buf); n > 0 {
+			close(ch)
+		}
+	}(h.doneR)
+	return ch
+}
+
+// release lets init exit.
+func (h *handshake) release() {
+	if h.relW != nil {
+		h.relW.Close()
+		h.relW = nil
+	}
+}
+
+func (h *handshake) close() {
+	for _, f := range []**os.File{&h.doneR, &h.doneW, &h.relR, &h.relW} {
+		if *f != nil {
+			(*f).Close()
+			*f = nil
+		}
+	}
+}
+
+// lingering lists what a command that was not isolated left alive when
+// it ended: the rest of its process group, its cgroup, the processes
+// that carry its marker and those re-parented to the harness.
+func lingering(pgid int, cg, marker string, since uint64) []int {
+	seen := map[int]bool{pgid: true}
+	var out []int
+	add := func(pids []int) {
+		for _, p := range pids {
+			if !seen[p] {
+				seen[p] = true
+				out = append(out, p)
+			}
+		}
+	}
+	add(GroupMembers(pgid))
+	if cg != "" {
+		add(cgroupProcs(cg))
+	}
+	if marker != "" {
+		add(MarkedProcesses(marker))
+	}
+	if subreaperOK {
+		leadersMu.Lock()
+		add(orphans(since))
+		leadersMu.Unlock()
+	}
+	slices.Sort(out)
+	return out
 }
