@@ -880,7 +880,7 @@ type docInfo struct {
 	stateIdx map[string]int // id + "\x00" + status -> first offset
 	dates    []string       // the date in force after each heading
 	parent   []int          // of each section, the index of the one holding it, or -1
-	nested   bool           // the sections nest (parent is usable)
+	ordered  bool           // the sections nest (parent is usable)
 }
 
 // remainLine is a line that says "remain", split into sentences once for
@@ -1016,37 +1016,32 @@ func (di *docInfo) innermost(off int) *sotparse.WorkItem {
 }
 
 // innermostIdx returns the index of the last section that holds the
-// file offset off, or -1. Sections nest (a section ends at the next
-// heading of its level or above): from the last section starting at or
-// before off, the parents lead to it without reading the others. Where
-// they do not nest, every section is read.
+// file offset off, or -1. From the last section starting at or before
+// off, the walk goes to the last earlier one still open where that one
+// started (parent): any section between them ended before then, so
+// cannot hold off. Sections out of order (not the parse's) are all read.
 func (di *docInfo) innermostIdx(off int) int {
 	secs := di.sections[:min(len(di.sections), len(di.d.WorkItems))]
 	if di.parent == nil {
 		di.parent = make([]int, len(secs))
-		di.nested = true
+		di.ordered = true
 		var stack []int
 		for i, s := range secs {
 			if i > 0 && s.start < secs[i-1].start {
-				di.nested = false
+				di.ordered = false
 				break
 			}
-			for len(stack) > 0 && !(s.start < secs[stack[len(stack)-1]].end) {
+			for len(stack) > 0 && s.start >= secs[stack[len(stack)-1]].end {
 				stack = stack[:len(stack)-1]
 			}
 			di.parent[i] = -1
 			if len(stack) > 0 {
-				p := stack[len(stack)-1]
-				if s.end > secs[p].end {
-					di.nested = false
-					break
-				}
-				di.parent[i] = p
+				di.parent[i] = stack[len(stack)-1]
 			}
 			stack = append(stack, i)
 		}
 	}
-	if !di.nested {
+	if !di.ordered {
 		best := -1
 		for i, s := range secs {
 			if s.start <= off && off < s.end {
