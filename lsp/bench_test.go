@@ -158,3 +158,14 @@ func BenchmarkIncrementalRun(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkEditShape is editLoop on the workspace SOTVET_BENCH_DIR and its
+// document SOTVET_BENCH_DOC (relative): the lsp column of scripts/sweep.sh,
+// for any generated shape. Skipped when unset.
+func BenchmarkEditShape(b *testing.B) {
+	root, rel := os.Getenv("SOTVET_BENCH_DIR"), os.Getenv("SOTVET_BENCH_DOC")
+	if root == "" || rel == "" {
+		b.Skip("SOTVET_BENCH_DIR and SOTVET_BENCH_DOC name the workspace and the document")
+	}
+	editLoop(b, root, rel)
+}

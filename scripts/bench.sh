@@ -3,6 +3,9 @@
 # floor, on the real corpus and on a synthetic one.
 #
 # usage: scripts/bench.sh
+#        scripts/bench.sh sweep [shape ...]   the cliff finder: every shape at
+#                                             growing sizes, growth exponents
+#                                             per command (scripts/sweep.sh)
 #
 # environment:
 #   CORPUS  real corpus directory (default: ../shared/corpus/cto-planb,
@@ -42,6 +45,11 @@
 set -euo pipefail
 
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
+
+if [[ ${1:-} == sweep ]]; then
+	shift
+	exec scripts/sweep.sh "$@"
+fi
 
 N=${N:-10000}
 RUNS=${RUNS:-5}

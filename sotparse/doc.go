@@ -92,6 +92,17 @@ func (d *Doc) MayMention(id string) bool {
 	return found
 }
 
+// Mentions returns the work ids a summary's text names (upper-cased,
+// sorted) and true, or nil and false when d is not a summary and may name
+// any: a check indexes the documents that may name an id by this list
+// rather than asking each document about each id.
+func (d *Doc) Mentions() ([]string, bool) {
+	if !d.summary {
+		return nil, false
+	}
+	return d.mentions, true
+}
+
 // Heading is an ATX or setext heading.
 type Heading struct {
 	Level    int

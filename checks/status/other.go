@@ -31,14 +31,14 @@ func (c *checker) otherBlocked(di *docInfo) {
 	}
 	var order []string
 	last := map[string]*otherStatement{}
-	for _, ln := range di.remain {
-		for _, s := range ln.sents {
-			m := c.remainsByID.FindStringSubmatchIndex(s.text)
-			if m == nil || inCodeSpan(s.text[:m[1]]) || hypothetical(di.d, s.off) {
+	rx := c.remainIndex(di)
+	for k, ln := range di.remain {
+		for j, s := range ln.sents {
+			m := rx.sents[k][j]
+			if m.byEnd < 0 || hypothetical(di.d, s.off) {
 				continue
 			}
-			for _, id := range ids(s.text[m[2]:m[3]]) {
-				id = strings.ToUpper(id)
+			for _, id := range m.ids {
 				if defines[id] {
 					continue // the item's own document: remains-blocked and stale-remains-blocked judge it
 				}
@@ -48,7 +48,7 @@ func (c *checker) otherBlocked(di *docInfo) {
 					last[id] = st
 					order = append(order, id)
 				}
-				st.s, st.end = s, m[1]
+				st.s, st.end = s, m.byEnd
 				st.count++
 			}
 		}
@@ -67,13 +67,9 @@ var hypotheticalHeadings = []string{"branch ", "option ", "alternative ", "scena
 // hypothetical reports whether the innermost heading before off starts a
 // section about a possible outcome.
 func hypothetical(d *sotparse.Doc, off int) bool {
-	tf := d.File.Tok
 	text := ""
-	for _, h := range d.Headings {
-		if tf.Offset(h.Pos) > off {
-			break
-		}
-		text = h.Text
+	if i := headingAt(d, off); i >= 0 {
+		text = d.Headings[i].Text
 	}
 	text = strings.ToLower(strings.TrimSpace(text))
 	for _, p := range hypotheticalHeadings {
@@ -130,9 +126,10 @@ func (c *checker) validatedPlaces(id string) (wb, def []analysis.RelatedInformat
 	if wbStatus != "" && wbStatus != validated {
 		return nil, nil, nil
 	}
-	for _, d := range c.ws.Docs {
-		for _, it := range d.WorkItems {
-			if !strings.EqualFold(it.ID, id) || it.Status == nil {
+	for _, dd := range c.definitions(id) {
+		d, it := dd.d, dd.it
+		{
+			if it.Status == nil {
 				continue
 			}
 			if itemStatus(it) != validated {

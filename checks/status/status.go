@@ -158,20 +158,101 @@ func detach(di *docInfo) *docInfo {
 // mentioning returns the index of every document that may name the work
 // item id: those in focus, and those out of focus whose text names it,
 // indexed the first time (corroboration reads other documents' text).
+//
+// The first call indexes every document that is not a summary (each may
+// name any id) and files the summaries by the ids they name: a search of
+// every document for each id was quadratic in a workspace of many items.
+// The result is in the order of ws.Docs.
 func (c *checker) mentioning(id string) []*docInfo {
+	if c.summariesBy == nil {
+		c.summariesBy = map[string][]int{}
+		var todo []*sotparse.Doc
+		for i, d := range c.ws.Docs {
+			ids, summary := d.Mentions()
+			if !summary {
+				if c.info[d] == nil {
+					todo = append(todo, d)
+				}
+				continue
+			}
+			for _, m := range ids {
+				c.summariesBy[m] = append(c.summariesBy[m], i)
+			}
+		}
+		c.index(todo)
+	}
 	var todo []*sotparse.Doc
-	for _, d := range c.ws.Docs {
-		if c.info[d] == nil && d.MayMention(id) {
+	for _, i := range c.summariesBy[id] {
+		if d := c.ws.Docs[i]; c.info[d] == nil {
 			todo = append(todo, d)
 		}
 	}
 	c.index(todo)
-	var out []*docInfo
-	for _, d := range c.ws.Docs {
-		if di := c.info[d]; di != nil && d.MayMention(id) {
-			out = append(out, di)
+	if c.docOrder == nil {
+		c.docOrder = make(map[*sotparse.Doc]int, len(c.ws.Docs))
+		for i, d := range c.ws.Docs {
+			c.docOrder[d] = i
 		}
 	}
+	// Every document that is not a summary, and the summaries naming id.
+	if c.plain == nil {
+		for _, d := range c.ws.Docs {
+			if _, summary := d.Mentions(); !summary {
+				c.plain = append(c.plain, c.info[d])
+			}
+		}
+	}
+	if len(c.summariesBy[id]) == 0 {
+		return c.plain
+	}
+	out := slices.Clone(c.plain)
+	for _, i := range c.summariesBy[id] {
+		out = append(out, c.info[c.ws.Docs[i]])
+	}
+	slices.SortFunc(out, func(a, b *docInfo) int { return c.docOrder[a.d] - c.docOrder[b.d] })
+	return out
+}
+
+// corroborations returns, for the id and status, the documents that state
+// it (a sentence, a bare result in a document about it, or a definition
+// with that status), from an index of the documents mentioning returns
+// built once: the first in document order is the corroboration.
+func (c *checker) corroborations(id, status string, docs []*docInfo) []*docInfo {
+	if c.corrob == nil {
+		c.corrob = map[string][]*docInfo{}
+		c.corrobDone = map[*docInfo]bool{}
+	}
+	for _, di := range docs {
+		if c.corrobDone[di] {
+			continue
+		}
+		c.corrobDone[di] = true
+		seen := map[string]bool{}
+		add := func(id, st string) {
+			if k := id + "\x00" + st; !seen[k] {
+				seen[k] = true
+				c.corrob[k] = append(c.corrob[k], di)
+			}
+		}
+		for _, s := range di.stated {
+			for _, x := range s.ids {
+				add(x, s.status)
+			}
+		}
+		for x := range di.about {
+			for _, r := range di.results {
+				add(x, r.status)
+			}
+		}
+		for _, it := range di.d.WorkItems {
+			if st := itemStatus(it); st != "" {
+				add(it.ID, st)
+			}
+		}
+	}
+	// Documents were added as they were indexed, not in order.
+	out := c.corrob[id+"\x00"+status]
+	slices.SortFunc(out, func(a, b *docInfo) int { return c.docOrder[a.d] - c.docOrder[b.d] })
 	return out
 }
 
@@ -184,6 +265,37 @@ type checker struct {
 	// whose verb is of the "remains blocked" family; remainsThis one whose
 	// subject is "this issue" and the like.
 	remainsByID, remainsThis *regexp.Regexp
+
+	// Indexes built on first use, so that a question about one id reads
+	// no more than what concerns it (see mentioning, corroborations,
+	// definitions).
+	summariesBy map[string][]int // summaries by the ids they name, as indexes in ws.Docs
+	docOrder    map[*sotparse.Doc]int
+	plain       []*docInfo            // the documents that are not summaries, in order
+	corrob      map[string][]*docInfo // id + "\x00" + status -> documents stating it
+	corrobDone  map[*docInfo]bool
+	defs        map[string][]definition // by upper-cased id
+}
+
+// definition is a work item and its document.
+type definition struct {
+	d  *sotparse.Doc
+	it *sotparse.WorkItem
+}
+
+// definitions returns the work items with the id (in any case), in
+// document order.
+func (c *checker) definitions(id string) []definition {
+	if c.defs == nil {
+		c.defs = map[string][]definition{}
+		for _, d := range c.ws.Docs {
+			for _, it := range d.WorkItems {
+				k := strings.ToUpper(it.ID)
+				c.defs[k] = append(c.defs[k], definition{d, it})
+			}
+		}
+	}
+	return c.defs[strings.ToUpper(id)]
 }
 
 // related is a place a finding points at as its evidence.
@@ -326,8 +438,12 @@ func (c *checker) staleIssues(d *sotparse.Doc, stale []staleItem) {
 		return
 	}
 	rest := 0 // items neither validated nor stale
+	isStale := make(map[*sotparse.WorkItem]bool, len(stale))
+	for _, s := range stale {
+		isStale[s.it] = true
+	}
 	for _, it := range d.WorkItems {
-		if itemStatus(it) != validated && !slices.ContainsFunc(stale, func(s staleItem) bool { return s.it == it }) {
+		if itemStatus(it) != validated && !isStale[it] {
 			rest++
 		}
 	}
@@ -359,7 +475,7 @@ func (c *checker) staleIssues(d *sotparse.Doc, stale []staleItem) {
 // corroborated reports whether a document other than except states that
 // the item id has the status, and where.
 func (c *checker) corroborated(id, status string, except *sotparse.Doc) (token.Pos, string, bool) {
-	for _, di := range c.mentioning(id) {
+	for _, di := range c.corroborations(id, status, c.mentioning(id)) {
 		if di.d == except {
 			continue
 		}
@@ -428,13 +544,11 @@ func (c *checker) statusOf(id string) (status, where string, pos token.Pos) {
 	if wi := c.ws.Workboard.Item(id); wi != nil && wi.Status != nil && wi.Status.Scalar && strings.TrimSpace(wi.Status.Value) != "" {
 		return strings.ToLower(strings.TrimSpace(wi.Status.Value)), c.ws.Workboard.File.Path, wi.Status.ValuePos
 	}
-	for _, d := range c.ws.Docs {
-		for _, it := range d.WorkItems {
-			if it.ID == id && it.Status != nil {
-				w, _, _ := strings.Cut(strings.TrimSpace(it.Status.Value), " ")
-				if w = normStatus(w); w != "" {
-					return w, d.Path, it.Status.ValuePos
-				}
+	for _, def := range c.definitions(id) {
+		if it := def.it; it.ID == id && it.Status != nil {
+			w, _, _ := strings.Cut(strings.TrimSpace(it.Status.Value), " ")
+			if w = normStatus(w); w != "" {
+				return w, def.d.Path, it.Status.ValuePos
 			}
 		}
 	}
@@ -450,7 +564,14 @@ func (c *checker) remainsBlocked(di *docInfo, it *sotparse.WorkItem) {
 	sec := di.section(it)
 	statusEnd := tf.Offset(it.Status.End)
 	validAt, journal := di.stateOffset(it.ID, validated)
-	for k, ln := range di.remain {
+	rx := c.remainIndex(di)
+	// The sentences that name the item, and those of its own section that
+	// say "this remains blocked": an index, not a reading of every
+	// sentence for each item, which was quadratic in the items.
+	type hit struct{ k, j, end int }
+	var hits []hit
+	for _, r := range rx.byID[strings.ToUpper(it.ID)] {
+		ln := &di.remain[r.k]
 		if ln.off < sec.start {
 			continue
 		}
@@ -458,34 +579,89 @@ func (c *checker) remainsBlocked(di *docInfo, it *sotparse.WorkItem) {
 		if !inSec && ln.off < statusEnd {
 			continue
 		}
-		own := inSec && di.innermostOf(k) == it
-		for _, s := range ln.sents {
-			end := -1
-			if m := c.remainsByID.FindStringSubmatchIndex(s.text); m != nil && !inCodeSpan(s.text[:m[1]]) {
-				if !containsID(s.text[m[2]:m[3]], it.ID) {
-					continue
-				}
-				if inSec || !journal {
-					end = m[1]
-				} else {
-					c.staleRemains(di, it, s, m[1], ln.off, validAt)
-					continue
-				}
-			} else if own {
-				if m := c.remainsThis.FindStringIndex(s.text); m != nil {
-					end = m[1]
-				} else if statusRemains.MatchString(strings.TrimRight(s.text, " *_")) {
-					end = len(strings.TrimRight(s.text, " *_"))
-				}
-			}
-			if end < 0 {
-				continue
-			}
-			c.pass.Report(analysis.Diagnostic{Pos: di.d.File.Pos(s.off), End: di.d.File.Pos(s.off + end), Category: "remains-blocked",
-				Message: fmt.Sprintf("%s is validated but this says it remains blocked", it.ID),
-				Related: []analysis.RelatedInformation{related(it.Status.ValuePos, "%s is validated here", it.ID)}})
+		if inSec || !journal {
+			hits = append(hits, hit{r.k, r.j, rx.sents[r.k][r.j].byEnd})
+		} else {
+			s := ln.sents[r.j]
+			c.staleRemains(di, it, s, rx.sents[r.k][r.j].byEnd, ln.off, validAt)
 		}
 	}
+	from := sort.Search(len(di.remain), func(k int) bool { return di.remain[k].off >= sec.start })
+	for k := from; k < len(di.remain) && di.remain[k].off < sec.end; k++ {
+		if di.innermostOf(k) != it {
+			continue
+		}
+		for j, m := range rx.sents[k] {
+			if m.byEnd < 0 && m.thisEnd >= 0 {
+				hits = append(hits, hit{k, j, m.thisEnd})
+			}
+		}
+	}
+	slices.SortFunc(hits, func(a, b hit) int {
+		if a.k != b.k {
+			return a.k - b.k
+		}
+		return a.j - b.j
+	})
+	for _, h := range hits {
+		s := di.remain[h.k].sents[h.j]
+		c.pass.Report(analysis.Diagnostic{Pos: di.d.File.Pos(s.off), End: di.d.File.Pos(s.off + h.end), Category: "remains-blocked",
+			Message: fmt.Sprintf("%s is validated but this says it remains blocked", it.ID),
+			Related: []analysis.RelatedInformation{related(it.Status.ValuePos, "%s is validated here", it.ID)}})
+	}
+}
+
+// remainMatch is what the remains-blocked patterns find in one sentence.
+type remainMatch struct {
+	// byEnd ends the match of remainsByID (outside a code span), or -1;
+	// ids are the ids of its subject, upper-cased.
+	byEnd int
+	ids   []string
+	// thisEnd ends the match of remainsThis or statusRemains, or -1.
+	thisEnd int
+}
+
+type remainRef struct{ k, j int }
+
+// remainIdx is a document's remain lines matched once: each sentence's
+// matches, and the sentences by the ids they say remain blocked.
+type remainIdx struct {
+	sents [][]remainMatch // by line, by sentence
+	byID  map[string][]remainRef
+}
+
+// remainIndex matches the remain sentences of di once, for all its
+// validated items and for otherBlocked.
+func (c *checker) remainIndex(di *docInfo) *remainIdx {
+	if di.rx != nil {
+		return di.rx
+	}
+	rx := &remainIdx{sents: make([][]remainMatch, len(di.remain)), byID: map[string][]remainRef{}}
+	for k, ln := range di.remain {
+		ms := make([]remainMatch, len(ln.sents))
+		for j, s := range ln.sents {
+			m := &ms[j]
+			m.byEnd, m.thisEnd = -1, -1
+			if x := c.remainsByID.FindStringSubmatchIndex(s.text); x != nil && !inCodeSpan(s.text[:x[1]]) {
+				m.byEnd = x[1]
+				m.ids = ids(s.text[x[2]:x[3]])
+				for i, id := range m.ids {
+					if !slices.Contains(m.ids[:i], id) {
+						rx.byID[id] = append(rx.byID[id], remainRef{k, j})
+					}
+				}
+				continue
+			}
+			if x := c.remainsThis.FindStringIndex(s.text); x != nil {
+				m.thisEnd = x[1]
+			} else if t := strings.TrimRight(s.text, " *_"); statusRemains.MatchString(t) {
+				m.thisEnd = len(t)
+			}
+		}
+		rx.sents[k] = ms
+	}
+	di.rx = rx
+	return rx
 }
 
 // staleRemains judges a "remains blocked" statement about it outside its
@@ -695,6 +871,16 @@ type docInfo struct {
 	// last line naming each, and the list under an empty "Blocked by:".
 	lastNaming   map[string]int
 	blockedLists map[*sotparse.WorkItem]blockedList
+
+	// Built on first use (see remainIndex, section, stateOffset, dateAt,
+	// innermost): indexes that answer a question about one item or one
+	// offset without reading the whole document again.
+	rx       *remainIdx
+	itemIdx  map[*sotparse.WorkItem]int
+	stateIdx map[string]int // id + "\x00" + status -> first offset
+	dates    []string       // the date in force after each heading
+	parent   []int          // of each section, the index of the one holding it, or -1
+	ordered  bool           // the sections nest (parent is usable)
 }
 
 // remainLine is a line that says "remain", split into sentences once for
@@ -713,10 +899,16 @@ type span struct{ start, end int }
 // section returns the span of the section of it, one of the document's
 // work items.
 func (di *docInfo) section(it *sotparse.WorkItem) span {
-	for i, x := range di.d.WorkItems {
-		if x == it && i < len(di.sections) {
-			return di.sections[i]
+	if di.itemIdx == nil {
+		di.itemIdx = make(map[*sotparse.WorkItem]int, len(di.d.WorkItems))
+		for i, x := range di.d.WorkItems {
+			if _, dup := di.itemIdx[x]; !dup {
+				di.itemIdx[x] = i
+			}
 		}
+	}
+	if i, ok := di.itemIdx[it]; ok && i < len(di.sections) {
+		return di.sections[i]
 	}
 	return span{}
 }
@@ -743,30 +935,50 @@ type result struct {
 // stateOffset returns the offset of the first sentence that states the id
 // has the status.
 func (di *docInfo) stateOffset(id, status string) (int, bool) {
-	for _, s := range di.stated {
-		if s.status == status && slices.Contains(s.ids, id) {
-			return s.off, true
+	if di.stateIdx == nil {
+		di.stateIdx = map[string]int{}
+		for _, s := range di.stated {
+			for _, x := range s.ids {
+				if _, ok := di.stateIdx[x+"\x00"+s.status]; !ok {
+					di.stateIdx[x+"\x00"+s.status] = s.off
+				}
+			}
 		}
 	}
-	return 0, false
+	off, ok := di.stateIdx[id+"\x00"+status]
+	return off, ok
 }
 
 // dateAt returns the ISO date of the innermost heading before off that
 // names one ("## Runtime Evidence - 2026-06-01"), or "".
 func (di *docInfo) dateAt(off int) string {
-	tf := di.d.File.Tok
-	date, level := "", 0
-	for _, h := range di.d.Headings {
-		if tf.Offset(h.Pos) > off {
-			break
-		}
-		if dm := findDate(h.Text); dm != "" {
-			date, level = dm, h.Level
-		} else if level > 0 && h.Level <= level {
-			date, level = "", 0
+	hs := di.d.Headings
+	if di.dates == nil {
+		// The date in force after each heading, computed once: a search
+		// of the headings before each statement was quadratic.
+		di.dates = make([]string, len(hs))
+		date, level := "", 0
+		for i, h := range hs {
+			if dm := findDate(h.Text); dm != "" {
+				date, level = dm, h.Level
+			} else if level > 0 && h.Level <= level {
+				date, level = "", 0
+			}
+			di.dates[i] = date
 		}
 	}
-	return date
+	if i := headingAt(di.d, off); i >= 0 {
+		return di.dates[i]
+	}
+	return ""
+}
+
+// headingAt returns the index of the last heading of d at or before the
+// file offset off, or -1. The headings are in document order.
+func headingAt(d *sotparse.Doc, off int) int {
+	tf := d.File.Tok
+	hs := d.Headings
+	return sort.Search(len(hs), func(i int) bool { return tf.Offset(hs[i].Pos) > off }) - 1
 }
 
 // findDate returns the first date (YYYY-MM-DD) of s standing as a word,
@@ -797,15 +1009,52 @@ func isWordByte(c byte) bool {
 // innermost returns the work item whose section most closely holds the
 // file offset off, or nil.
 func (di *docInfo) innermost(off int) *sotparse.WorkItem {
-	var best *sotparse.WorkItem
-	// The sections by index, not by di.section (a search of the items):
-	// this is called for lines times items.
-	for i, s := range di.sections[:min(len(di.sections), len(di.d.WorkItems))] {
-		if s.start <= off && off < s.end {
-			best = di.d.WorkItems[i] // later items start later: the last match is innermost
+	if i := di.innermostIdx(off); i >= 0 {
+		return di.d.WorkItems[i]
+	}
+	return nil
+}
+
+// innermostIdx returns the index of the last section that holds the
+// file offset off, or -1. From the last section starting at or before
+// off, the walk goes to the last earlier one still open where that one
+// started (parent): any section between them ended before then, so
+// cannot hold off. Sections out of order (not the parse's) are all read.
+func (di *docInfo) innermostIdx(off int) int {
+	secs := di.sections[:min(len(di.sections), len(di.d.WorkItems))]
+	if di.parent == nil {
+		di.parent = make([]int, len(secs))
+		di.ordered = true
+		var stack []int
+		for i, s := range secs {
+			if i > 0 && s.start < secs[i-1].start {
+				di.ordered = false
+				break
+			}
+			for len(stack) > 0 && s.start >= secs[stack[len(stack)-1]].end {
+				stack = stack[:len(stack)-1]
+			}
+			di.parent[i] = -1
+			if len(stack) > 0 {
+				di.parent[i] = stack[len(stack)-1]
+			}
+			stack = append(stack, i)
 		}
 	}
-	return best
+	if !di.ordered {
+		best := -1
+		for i, s := range secs {
+			if s.start <= off && off < s.end {
+				best = i // later items start later: the last match is innermost
+			}
+		}
+		return best
+	}
+	i := sort.Search(len(secs), func(i int) bool { return secs[i].start > off }) - 1
+	for i >= 0 && off >= secs[i].end {
+		i = di.parent[i]
+	}
+	return i
 }
 
 // innermostOf returns di.innermost of the remain line k, found once.
@@ -879,14 +1128,7 @@ func index(d *sotparse.Doc, content []byte) *docInfo {
 			workboard = append(workboard, span{tf.Offset(h.End), sectionEnd(h.Pos, h.Level)})
 		}
 	}
-	inItem := func(off int) bool {
-		for _, s := range di.sections {
-			if s.start <= off && off < s.end {
-				return true
-			}
-		}
-		return false
-	}
+	inItem := func(off int) bool { return di.innermostIdx(off) >= 0 }
 	// Only a sentence that starts with a work id states a status.
 	for _, ln := range withID {
 		for _, s := range sentences(ln) {

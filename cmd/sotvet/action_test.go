@@ -180,6 +180,7 @@ func TestAction(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the sotvet binary")
 	}
+	t.Parallel()
 	src, err := filepath.Abs("../..")
 	if err != nil {
 		t.Fatal(err)

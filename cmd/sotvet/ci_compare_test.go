@@ -2,6 +2,8 @@ package main
 
 import (
 	"bytes"
+	"errors"
+	"fmt"
 	"maps"
 	"os"
 	"os/exec"
@@ -10,6 +12,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 
 	yaml "go.yaml.in/yaml/v4"
@@ -34,11 +37,9 @@ func TestCIShardedCompare(t *testing.T) {
 		t.Fatalf("docs/ci.md has %d yaml blocks, want the CI examples then two sharded comparisons", len(blocks))
 	}
 	blocks = blocks[len(blocks)-4:]
-	bin := t.TempDir()
-	build := exec.Command("go", "build", "-o", filepath.Join(bin, "sotvet"), ".")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	t.Parallel()
+	// This test binary is the sotvet the commands run (sotvetDir).
+	bin := sotvetDir(t)
 	for i, b := range blocks[2:] {
 		var v any
 		if err := yaml.Load(b[1], &v); err != nil {
@@ -69,34 +70,46 @@ func TestCIShardedCompare(t *testing.T) {
 		if len(slice) != 1 || len(merge) != 2 || n < 2 {
 			t.Fatalf("example %d: slice commands %q (n=%d), merge commands %q", i+1, slice, n, merge)
 		}
-		work := t.TempDir()
-		if out, err := exec.Command("cp", "-R", "../../testdata/.", filepath.Join(work, "testdata")).CombinedOutput(); err != nil {
-			t.Fatalf("cp: %v\n%s", err, out)
-		}
-		run := func(c string, idx int) {
-			t.Helper()
-			r := strings.NewReplacer("${{ matrix.shard }}", strconv.Itoa(idx), "${{ github.run_id }}", "42",
-				"$CI_NODE_INDEX", strconv.Itoa(idx), "$CI_NODE_TOTAL", strconv.Itoa(n), "$CI_PIPELINE_ID", "42")
-			// Keep the test short: k=2 and two fixtures instead of k=5 and all.
-			c = strings.Replace(r.Replace(c), "-k 5", "-k 2 --fixtures no-diff,failed-tests", 1)
-			cmd := exec.Command("sh", "-e", "-c", c)
-			cmd.Dir = work
-			cmd.Env = append(os.Environ(), "PATH="+bin+string(os.PathListSeparator)+os.Getenv("PATH"))
-			var out bytes.Buffer
-			cmd.Stdout, cmd.Stderr = &out, &out
-			if err := cmd.Run(); err != nil {
-				t.Fatalf("%s: %v\n%s", c, err, out.String())
+		t.Run(fmt.Sprintf("example%d", i+1), func(t *testing.T) {
+			t.Parallel()
+			work := t.TempDir()
+			if out, err := exec.Command("cp", "-R", "../../testdata/.", filepath.Join(work, "testdata")).CombinedOutput(); err != nil {
+				t.Fatalf("cp: %v\n%s", err, out)
 			}
-		}
-		for idx := 1; idx <= n; idx++ {
-			run(slice[0], idx)
-		}
-		for _, c := range merge {
-			run(c, 0)
-		}
-		if _, err := os.Stat(filepath.Join(work, "runs", "cmp-42-merged", "comparison.json")); err != nil {
-			t.Errorf("example %d: no merged comparison: %v", i+1, err)
-		}
+			run := func(c string, idx int) error {
+				r := strings.NewReplacer("${{ matrix.shard }}", strconv.Itoa(idx), "${{ github.run_id }}", "42",
+					"$CI_NODE_INDEX", strconv.Itoa(idx), "$CI_NODE_TOTAL", strconv.Itoa(n), "$CI_PIPELINE_ID", "42")
+				// Keep the test short: k=2 and two fixtures instead of k=5 and all.
+				c = strings.Replace(r.Replace(c), "-k 5", "-k 2 --fixtures no-diff,failed-tests", 1)
+				cmd := exec.Command("sh", "-e", "-c", c)
+				cmd.Dir = work
+				cmd.Env = append(os.Environ(), "PATH="+bin+string(os.PathListSeparator)+os.Getenv("PATH"))
+				var out bytes.Buffer
+				cmd.Stdout, cmd.Stderr = &out, &out
+				if err := cmd.Run(); err != nil {
+					return fmt.Errorf("%s: %v\n%s", c, err, out.String())
+				}
+				return nil
+			}
+			// The slices run at once, as the CI's matrix jobs do.
+			errs := make([]error, n+1)
+			var wg sync.WaitGroup
+			for idx := 1; idx <= n; idx++ {
+				wg.Go(func() { errs[idx] = run(slice[0], idx) })
+			}
+			wg.Wait()
+			if err := errors.Join(errs...); err != nil {
+				t.Fatal(err)
+			}
+			for _, c := range merge {
+				if err := run(c, 0); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if _, err := os.Stat(filepath.Join(work, "runs", "cmp-42-merged", "comparison.json")); err != nil {
+				t.Errorf("no merged comparison: %v", err)
+			}
+		})
 	}
 }
 

@@ -61,6 +61,7 @@ func TestCIExamples(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the sotvet binary")
 	}
+	t.Parallel()
 	src, err := filepath.Abs("../..")
 	if err != nil {
 		t.Fatal(err)

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 
@@ -27,9 +28,37 @@ func TestMain(m *testing.M) {
 	})
 }
 
+// sotvetDir returns a directory holding a "sotvet" that is this test
+// binary under that name: testscript.Main runs it as the command. Tests
+// that put sotvet on PATH use it rather than each linking a binary (a link
+// costs seconds; under -race, many).
+func sotvetDir(t testing.TB) string {
+	t.Helper()
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	if err := os.Symlink(exe, filepath.Join(dir, "sotvet")); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+// goCache is `go env GOCACHE`, asked once rather than by every scenario.
+var goCache = sync.OnceValue(func() string {
+	c, err := exec.Command("go", "env", "GOCACHE").Output()
+	if err != nil {
+		return ""
+	}
+	return strings.TrimSpace(string(c))
+})
+
 // TestScript runs the scenarios in testdata/script: every user-visible
-// behaviour of the command has one.
+// behaviour of the command has one. It runs beside the other slow tests
+// (t.Parallel), its scenarios in parallel with each other.
 func TestScript(t *testing.T) {
+	t.Parallel()
 	sample, err := filepath.Abs("../../testdata/workspace")
 	if err != nil {
 		t.Fatal(err)
@@ -56,8 +85,8 @@ func TestScript(t *testing.T) {
 			env.Setenv("PANELPORT", freePort())
 			// Harness scenarios run go test inside their cases: share the
 			// build cache so each script does not start cold.
-			if c, err := exec.Command("go", "env", "GOCACHE").Output(); err == nil {
-				env.Setenv("GOCACHE", strings.TrimSpace(string(c)))
+			if c := goCache(); c != "" {
+				env.Setenv("GOCACHE", c)
 			}
 			laneSetup(env)
 			return nil

@@ -27,7 +27,15 @@ import (
 //   - tiny: n documents of a few lines each.
 //   - deeprefs: n documents in one chain: each work item blocked by the
 //     one before, each document naming the next one's path.
-var Shapes = []string{"adoption", "findings", "bigdoc", "workboard", "tiny", "deeprefs"}
+//   - remains: one document of n validated items, each followed by a
+//     sentence saying another item remains blocked.
+//   - items: one document of n work items of every kind, and a workboard.
+//   - manyids: n documents whose lines name 200 ids and 20 paths each.
+//   - longlines: n documents of three 256 KiB lines.
+//   - nesting: n documents of lists and block quotes 100 deep.
+//   - mesh: n documents, each linking to ten others across the workspace.
+//   - chains: a workboard of n items in blocked_by chains of 1,000.
+var Shapes = []string{"adoption", "findings", "bigdoc", "workboard", "tiny", "deeprefs", "remains", "items", "manyids", "longlines", "nesting", "mesh", "chains"}
 
 // WriteShape writes the named shape of size n into dir (which must be absent
 // or empty unless opt.Force), deterministically from seed. The shape
@@ -54,6 +62,20 @@ func WriteShape(dir, shape string, n int, seed int64, opt Options) error {
 		files = func(emit func(string, string)) { tiny(emit, n) }
 	case "deeprefs":
 		files = func(emit func(string, string)) { deepRefs(emit, n) }
+	case "remains":
+		files = func(emit func(string, string)) { remains(emit, n) }
+	case "items":
+		files = func(emit func(string, string)) { items(emit, n, rng) }
+	case "manyids":
+		files = func(emit func(string, string)) { manyIDs(emit, n) }
+	case "longlines":
+		files = func(emit func(string, string)) { longLines(emit, n, rng) }
+	case "nesting":
+		files = func(emit func(string, string)) { nesting(emit, n) }
+	case "mesh":
+		files = func(emit func(string, string)) { mesh(emit, n) }
+	case "chains":
+		files = func(emit func(string, string)) { chains(emit, n) }
 	default:
 		return fmt.Errorf("gencorpus: unknown shape %q (have default, %s)", shape, strings.Join(Shapes, ", "))
 	}
@@ -280,4 +302,174 @@ func deepRefs(emit func(string, string), n int) {
 		fmt.Fprintf(&wb, "  - id: %s\n    title: Link %d\n    status: candidate\n    blocked_by: [%s]\n    source: %s\n", id, i, blocked, path(i))
 	}
 	emit("WORKBOARD.yaml", wb.String())
+}
+
+// remains: one ISSUES document of n validated items, each followed by a
+// sentence saying that another item remains blocked: the shape that made
+// status's remains-blocked rule quadratic (issue 34).
+func remains(emit func(string, string), n int) {
+	var b strings.Builder
+	legacyFrontmatter(&b, "remains", "draft")
+	b.WriteString("# Remains\n\n" + Disclaimer + "\n\n")
+	for i := range n {
+		fmt.Fprintf(&b, "### CTO-WORK-%06d - Item %d\n\nStatus: validated.\n\nCTO-WORK-%06d remains blocked until the review.\n\n", i, i, (i+1)%n)
+	}
+	emit(".sot/one/REMAINS-ISSUES.md", b.String())
+}
+
+// items: one ISSUES document of n work items of every kind the checks read:
+// statuses, blockers, acceptance boxes, statements about other items
+// ("X is validated", "closes Y"), stated results, evidence pointers, and a
+// workboard naming each: 1k -> 100k items in one document.
+func items(emit func(string, string), n int, rng func(int) *rand.Rand) {
+	r := rng(0)
+	var b, wb strings.Builder
+	wb.WriteString("items:\n")
+	p := ".sot/items/ITEMS-ISSUES.md"
+	legacyFrontmatter(&b, "items", "draft")
+	b.WriteString("# Items\n\n" + Disclaimer + "\n\n")
+	statuses := []string{"candidate", "validated", "blocked", "in-progress", "done"}
+	for i := range n {
+		id := fmt.Sprintf("CTO-WORK-%06d", i)
+		st := statuses[r.IntN(len(statuses))]
+		other := fmt.Sprintf("CTO-WORK-%06d", r.IntN(n))
+		fmt.Fprintf(&b, "## Issue: %s - Item %d\n\nType: task.\nStatus: %s.\n", id, i, st)
+		blocked := ""
+		if i > 0 && r.IntN(3) == 0 {
+			blocked = fmt.Sprintf("CTO-WORK-%06d", r.IntN(i))
+			fmt.Fprintf(&b, "Blocked by: %s\n", blocked)
+		}
+		b.WriteString("\nAcceptance criteria:\n\n- [x] ")
+		sentences(&b, r, 1)
+		b.WriteString("\n- [ ] ")
+		sentences(&b, r, 1)
+		fmt.Fprintf(&b, "\n\n%s is %s. %s is blocked by %s. See `.sot/items/ITEMS-ISSUES.md`.\n", other, statuses[r.IntN(len(statuses))], id, other)
+		fmt.Fprintf(&b, "Report status: `pass`. Result: validated. Supersedes %s.\n\n", other)
+		fmt.Fprintf(&wb, "  - id: %s\n    title: Item %d\n    status: %s\n    blocked_by: [%s]\n    source: %s\n", id, i, st, blocked, p)
+	}
+	emit(p, b.String())
+	emit("WORKBOARD.yaml", wb.String())
+	emit("sotvet.yaml", fmt.Sprintf("max-file-size: %d\n", max(b.Len(), wb.Len())+1<<20))
+}
+
+// manyids: n documents whose lines each name 200 work item ids and 20
+// document paths, in prose, in lists and in a table.
+func manyIDs(emit func(string, string), n int) {
+	for i := range n {
+		var b strings.Builder
+		legacyFrontmatter(&b, fmt.Sprintf("ids-%05d", i), "draft")
+		b.WriteString("# Ids\n\n" + Disclaimer + "\n\n")
+		fmt.Fprintf(&b, "## Issue: IDS-WORK-%06d - Ids\n\nStatus: candidate.\n\n", i)
+		for line := range 10 {
+			if line%2 == 0 {
+				b.WriteString("- ")
+			} else {
+				b.WriteString("| ")
+			}
+			for k := range 200 {
+				fmt.Fprintf(&b, "IDS-WORK-%06d, ", (i*7+k*13+line)%max(n, 1))
+			}
+			for k := range 20 {
+				fmt.Fprintf(&b, "`.sot/ids/IDS-%05d-ISSUES.md` ", (i+k*31+line)%max(n, 1))
+			}
+			b.WriteString("blocked.\n")
+		}
+		emit(fmt.Sprintf(".sot/ids/IDS-%05d-ISSUES.md", i), b.String())
+	}
+}
+
+// longlines: n documents, each of a few lines of 256 KiB of words with no
+// line break, one of them in a list item and one in a table row.
+func longLines(emit func(string, string), n int, rng func(int) *rand.Rand) {
+	for i := range n {
+		r := rng(i)
+		var b strings.Builder
+		legacyFrontmatter(&b, fmt.Sprintf("long-%05d", i), "draft")
+		b.WriteString("# Long\n\n" + Disclaimer + "\n\n")
+		for k, lead := range []string{"", "- ", "| "} {
+			b.WriteString(lead)
+			start := b.Len()
+			for b.Len()-start < 256<<10 {
+				sentences(&b, r, 1)
+				b.WriteString(" Status: validated. CTO-WORK-00001 remains blocked. ")
+			}
+			if k == 2 {
+				b.WriteString(" |")
+			}
+			b.WriteString("\n\n")
+		}
+		emit(fmt.Sprintf(".sot/long/LONG-%05d-PRD.md", i), b.String())
+	}
+	emit("sotvet.yaml", "max-file-size: 16777216\n")
+}
+
+// nesting: n documents of lists and block quotes nested 100 deep, each
+// level a work item sentence.
+func nesting(emit func(string, string), n int) {
+	for i := range n {
+		var b strings.Builder
+		legacyFrontmatter(&b, fmt.Sprintf("nest-%05d", i), "draft")
+		b.WriteString("# Nest\n\n" + Disclaimer + "\n\n")
+		for d := range 100 {
+			fmt.Fprintf(&b, "%s- CTO-WORK-%05d is validated at depth %d.\n", strings.Repeat("  ", d), d, d)
+		}
+		b.WriteString("\n")
+		for d := range 100 {
+			fmt.Fprintf(&b, "%s CTO-WORK-%05d remains blocked at depth %d.\n", strings.Repeat(">", d+1), d, d)
+		}
+		emit(fmt.Sprintf(".sot/nest/NEST-%05d-PRD.md", i), b.String())
+	}
+}
+
+// mesh (written from a short spec, without reading the checks): n
+// documents in one directory, each linking to ten others spread across the
+// workspace (every n/10-th one), by path and by work item id.
+func mesh(emit func(string, string), n int) {
+	path := func(i int) string { return fmt.Sprintf(".sot/mesh/MESH-%05d-PRD.md", i) }
+	step := max(n/10, 1)
+	for i := range n {
+		var b strings.Builder
+		legacyFrontmatter(&b, fmt.Sprintf("mesh-%05d", i), "draft")
+		fmt.Fprintf(&b, "# Mesh %d\n\n%s\n\n## Issue: MSH-WORK-%05d - Node\n\nStatus: candidate.\n\n", i, Disclaimer, i)
+		for k := 1; k <= 10; k++ {
+			j := (i + k*step) % n
+			fmt.Fprintf(&b, "- Depends on [node %d](../mesh/MESH-%05d-PRD.md), see `%s` and MSH-WORK-%05d.\n", j, j, path(j), j)
+		}
+		emit(path(i), b.String())
+	}
+}
+
+// chains (written from a short spec, without reading the checks): a
+// workboard of n items in chains of 1,000, each item blocked by the one
+// before it and by the head of the chain, with one ISSUES document per
+// 1,000 items defining them.
+func chains(emit func(string, string), n int) {
+	var wb strings.Builder
+	wb.WriteString("items:\n")
+	for doc := 0; doc*1000 < n; doc++ {
+		p := fmt.Sprintf(".sot/chains/CHAIN-%03d-ISSUES.md", doc)
+		var b strings.Builder
+		legacyFrontmatter(&b, fmt.Sprintf("chain-%03d", doc), "draft")
+		b.WriteString("# Chain\n\n" + Disclaimer + "\n\n")
+		head := doc * 1000
+		for i := head; i < min(n, head+1000); i++ {
+			id := fmt.Sprintf("CHW-WORK-%06d", i)
+			var by []string
+			if i > head {
+				by = append(by, fmt.Sprintf("CHW-WORK-%06d", i-1))
+			}
+			if i > head+1 {
+				by = append(by, fmt.Sprintf("CHW-WORK-%06d", head))
+			}
+			fmt.Fprintf(&b, "### %s - Link %d\n\nStatus: blocked.\n", id, i)
+			if len(by) > 0 {
+				fmt.Fprintf(&b, "Blocked by: %s\n", strings.Join(by, ", "))
+			}
+			b.WriteString("\n")
+			fmt.Fprintf(&wb, "  - id: %s\n    title: Link %d\n    status: blocked\n    blocked_by: [%s]\n    source: %s\n", id, i, strings.Join(by, ", "), p)
+		}
+		emit(p, b.String())
+	}
+	emit("WORKBOARD.yaml", wb.String())
+	emit("sotvet.yaml", "max-file-size: 67108864\n")
 }

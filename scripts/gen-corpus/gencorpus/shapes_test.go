@@ -1,6 +1,7 @@
 package gencorpus
 
 import (
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -12,7 +13,8 @@ import (
 // files it should hold, the same bytes for the same seed, a refusal of an
 // unknown shape.
 func TestShapes(t *testing.T) {
-	sizes := map[string]int{"adoption": 20, "findings": 5, "bigdoc": 1, "workboard": 250, "tiny": 30, "deeprefs": 12}
+	sizes := map[string]int{"adoption": 20, "findings": 5, "bigdoc": 1, "workboard": 250, "tiny": 30, "deeprefs": 12,
+		"remains": 10, "items": 10, "manyids": 3, "longlines": 1, "nesting": 2, "mesh": 20, "chains": 1500}
 	want := map[string]func(files map[string]string) string{
 		"adoption": func(files map[string]string) string {
 			if n := countMD(files); n != 20 {
@@ -64,6 +66,36 @@ func TestShapes(t *testing.T) {
 			}
 			return ""
 		},
+		"remains": func(files map[string]string) string {
+			if strings.Count(files[".sot/one/REMAINS-ISSUES.md"], "remains blocked") != 10 {
+				return "want 10 remains-blocked sentences"
+			}
+			return ""
+		},
+		"items": func(files map[string]string) string {
+			if strings.Count(files["WORKBOARD.yaml"], "- id: ") != 10 || countMD(files) != 1 {
+				return "want one document of 10 items and a 10-item workboard"
+			}
+			return ""
+		},
+		"manyids":   func(files map[string]string) string { return wantMD(files, 3) },
+		"longlines": func(files map[string]string) string { return wantMD(files, 1) },
+		"nesting":   func(files map[string]string) string { return wantMD(files, 2) },
+		"mesh": func(files map[string]string) string {
+			if msg := wantMD(files, 20); msg != "" {
+				return msg
+			}
+			if strings.Count(files[".sot/mesh/MESH-00000-PRD.md"], "Depends on") != 10 {
+				return "want ten links per document"
+			}
+			return ""
+		},
+		"chains": func(files map[string]string) string {
+			if strings.Count(files["WORKBOARD.yaml"], "- id: ") != 1500 || countMD(files) != 2 {
+				return "want a 1500-item workboard and two documents"
+			}
+			return ""
+		},
 	}
 	for _, shape := range Shapes {
 		t.Run(shape, func(t *testing.T) {
@@ -90,6 +122,13 @@ func TestShapes(t *testing.T) {
 	if err := WriteShape(t.TempDir(), "nonsense", 1, 1, Options{}); err == nil {
 		t.Error("an unknown shape was accepted")
 	}
+}
+
+func wantMD(files map[string]string, n int) string {
+	if countMD(files) != n {
+		return fmt.Sprintf("want %d documents, got %d", n, countMD(files))
+	}
+	return ""
 }
 
 func countMD(files map[string]string) int {

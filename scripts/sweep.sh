@@ -1,0 +1,148 @@
+#!/usr/bin/env bash
+# sweep.sh - the cliff finder: every gen-corpus shape at growing sizes, each
+# command timed (CPU: user + system, the steadier figure on a shared
+# machine) and its growth exponent printed between consecutive sizes,
+# log(t2/t1) / log(n2/n1). An exponent over LIMIT (1.15) is flagged: the
+# cost grows faster than the input.
+#
+# usage: scripts/sweep.sh [shape ...]        (default: every shape)
+#
+# environment:
+#   BIG=1      also the largest sizes (100k documents, 50 MB, 100k items)
+#   RUNS       timed runs per point, the median is kept (default 1)
+#   COMMANDS   which commands (default: json text sarif junit github scan
+#              summary lsp); lsp is the edit-to-diagnostics p95 of
+#              lsp's BenchmarkEditShape
+#   LIMIT      the exponent flagged (default 1.15)
+#   STRICT=1   exit 1 when an exponent is flagged
+#   TIMEBIN    GNU time (default /usr/bin/time), required
+#   SOTVET_BIN a sotvet binary to measure instead of building ./cmd/sotvet
+#
+# Each shape's size is its unit: documents for most, megabytes for bigdoc,
+# items for items, remains, workboard and chains. Times under 150 ms are
+# dominated by start-up; their exponents are printed but not flagged.
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+
+RUNS=${RUNS:-1}
+LIMIT=${LIMIT:-1.15}
+STRICT=${STRICT:-0}
+BIG=${BIG:-0}
+COMMANDS=${COMMANDS:-json text sarif junit github scan summary lsp}
+timebin=${TIMEBIN:-/usr/bin/time}
+if ! "$timebin" -f '%U %S %M' -o /dev/null true 2>/dev/null; then
+	echo "sweep: need GNU time at $timebin (TIMEBIN)" >&2
+	exit 2
+fi
+
+declare -A sizes=(
+	[default]="1000 10000" [adoption]="1000 10000" [findings]="100 1000"
+	[tiny]="1000 10000" [deeprefs]="1000 10000" [manyids]="100 1000"
+	[nesting]="1000 10000" [mesh]="1000 10000" [longlines]="4 16"
+	[bigdoc]="1 10" [items]="1000 10000" [remains]="1000 10000"
+	[workboard]="5000 50000" [chains]="5000 50000"
+)
+if ((BIG)); then
+	for s in default adoption tiny deeprefs mesh nesting; do sizes[$s]+=" 100000"; done
+	sizes[bigdoc]+=" 50"
+	sizes[items]+=" 100000"
+	sizes[remains]+=" 100000"
+fi
+shapes=("$@")
+((${#shapes[@]})) || shapes=(default adoption findings tiny deeprefs manyids nesting mesh longlines bigdoc items remains workboard chains)
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/sotvet-sweep.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+if [[ -n ${SOTVET_BIN:-} ]]; then
+	cp "$SOTVET_BIN" "$tmp/sotvet" # another build, for a before/after table
+else
+	go build -o "$tmp/sotvet" ./cmd/sotvet
+fi
+go build -o "$tmp/gen" ./scripts/gen-corpus
+if [[ " $COMMANDS " == *" lsp "* ]]; then
+	go test -c -o "$tmp/lsp.test" ./lsp
+fi
+
+# cpu_ms CMD...: the median CPU time (ms) of RUNS runs of CMD; its median
+# peak RSS (MB) goes to $tmp/rss (cpu_ms runs in a command substitution).
+cpu_ms() {
+	local out=() rss=() i
+	for ((i = 0; i < RUNS; i++)); do
+		"$timebin" -f '%U %S %M' -o "$tmp/t" "$@" >/dev/null 2>"$tmp/err" || {
+			rc=$?
+			if ((rc > 1)) && ! grep -q 'Command exited with non-zero status 1' "$tmp/t"; then
+				echo "sweep: $* failed ($rc):" >&2
+				head -5 "$tmp/err" >&2
+			fi
+		}
+		out+=("$(tail -n 1 "$tmp/t" | awk '{ printf "%.0f", ($1 + $2) * 1000 }')")
+		rss+=("$(tail -n 1 "$tmp/t" | awk '{ printf "%.0f", $3 / 1024 }')")
+	done
+	printf '%s\n' "${rss[@]}" | sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }' >"$tmp/rss"
+	printf '%s\n' "${out[@]}" | sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'
+}
+
+# lsp_p95 DIR REL: the p95 edit-to-diagnostics latency (ms) of REL in DIR.
+lsp_p95() {
+	SOTVET_BENCH_DIR=$1 SOTVET_BENCH_DOC=$2 "$tmp/lsp.test" -test.run '^$' -test.bench '^BenchmarkEditShape$' -test.benchtime 20x 2>&1 |
+		awk '/BenchmarkEditShape/ { for (i = 1; i < NF; i++) if ($(i + 1) == "p95-ms") print $i }' | tail -n 1
+}
+
+flagged=0
+rows=()
+for shape in "${shapes[@]}"; do
+	[[ -n ${sizes[$shape]:-} ]] || { echo "sweep: unknown shape $shape" >&2; exit 2; }
+	declare -A t=() r=()
+	prev=
+	for n in ${sizes[$shape]}; do
+		dir=$tmp/$shape-$n
+		"$tmp/gen" -shape "$shape" -n "$n" -out "$dir" -q
+		echo "== $shape $n" >&2
+		for c in $COMMANDS; do
+			case $c in
+			scan) v=$(cpu_ms "$tmp/sotvet" scan "$dir") ;;
+			summary) v=$(cpu_ms "$tmp/sotvet" summary --json --no-git "$dir") ;;
+			lsp)
+				doc=$(cd "$dir" && find . -name '*.md' | sort | sed -n 1p)
+				v=$(lsp_p95 "$dir" "${doc#./}")
+				v=${v:-n/a}
+				;;
+			*) v=$(cpu_ms "$tmp/sotvet" check --no-git --format "$c" "$dir") ;;
+			esac
+			t[$n,$c]=$v
+			[[ $c == lsp ]] || r[$n,$c]=$(cat "$tmp/rss")
+		done
+		rm -rf "$dir"
+	done
+	sz=(${sizes[$shape]})
+	for c in $COMMANDS; do
+		line="$shape $c"
+		for ((k = 0; k < ${#sz[@]}; k++)); do
+			line+=" ${sz[$k]}:${t[${sz[$k]},$c]}"
+		done
+		for ((k = 1; k < ${#sz[@]}; k++)); do
+			n1=${sz[$((k - 1))]} n2=${sz[$k]} a=${t[${sz[$((k - 1))]},$c]} b=${t[${sz[$k]},$c]}
+			e=$(awk -v a="$a" -v b="$b" -v n1="$n1" -v n2="$n2" 'BEGIN {
+				if (a !~ /^[0-9.]+$/ || b !~ /^[0-9.]+$/ || a <= 0) { print "n/a"; exit }
+				printf "%.2f", log(b / a) / log(n2 / n1) }')
+			mark=
+			if [[ $e != n/a ]] && awk -v e="$e" -v l="$LIMIT" -v b="$b" 'BEGIN { exit !(e > l && b >= 150) }'; then
+				mark=" CLIFF"
+				flagged=1
+			fi
+			line+=" exp${k}=$e$mark"
+		done
+		last=${sz[$((${#sz[@]} - 1))]}
+		[[ $c == lsp ]] || line+=" rss@$last=${r[$last,$c]}MB"
+		rows+=("$line")
+		echo "$line"
+	done
+	unset t r
+done
+
+echo
+echo "shape command size:cpu-ms (lsp: size:p95-ms) ... exponent between sizes; CLIFF: over $LIMIT"
+printf '%s\n' "${rows[@]}" | column -t
+if ((STRICT && flagged)); then
+	exit 1
+fi
