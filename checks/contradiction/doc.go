@@ -21,7 +21,7 @@
 //     branch, not a role, and is not read. The statements of the role that
 //     fewer sentences give are reported, each with every statement of the
 //     other role.
-//   - copied-results (error): two documents that report the same test
+//   - copied-results (warning): two documents that report the same test
 //     results line for line (the same "key: N passed[, M skipped]" facts in
 //     the same order, at least two of them) for different commits (the
 //     "... commit: `sha subject`" facts of each, with no sha in common).
