@@ -119,6 +119,13 @@ func (dt *docText) detach() *docText {
 		dt.guards[i].word = strings.Clone(dt.guards[i].word)
 		clone(&dt.guards[i].stmt)
 	}
+	for i := range dt.states {
+		clone(&dt.states[i].stmt)
+		dt.states[i].words = slices.Clone(dt.states[i].words)
+		for k, w := range dt.states[i].words {
+			dt.states[i].words[k] = strings.Clone(w)
+		}
+	}
 	return dt
 }
 
@@ -168,6 +175,7 @@ type docText struct {
 	validatedIDs  map[string]statement     // "`ID` is validated ..."
 	prerequisites map[string][]idStatement // work item -> ids its section names as prerequisites
 	guards        []guardStatement         // "This closeout does not authorize ..."
+	states        []stateStatement         // "source admission status remained current"
 }
 
 type idStatement struct {
@@ -314,7 +322,9 @@ func readText(d *sotparse.Doc, content []byte) *docText {
 	// Every statement read here holds a backtick, "This " or, where
 	// approval is denied, "required": a body that holds none of them, as
 	// most do not, is not read line by line.
-	if body := content[min(tf.Offset(d.BodyStart), len(content)):]; !readEveryLine &&
+	body := content[min(tf.Offset(d.BodyStart), len(content)):]
+	states := hasStateWord(body)
+	if !readEveryLine && !states &&
 		bytes.IndexByte(body, '`') < 0 && !bytes.Contains(body, []byte("This ")) &&
 		!(approvalDenied && bodylines.ContainsFold(string(body), "required")) {
 		return di
@@ -336,6 +346,11 @@ func readText(d *sotparse.Doc, content []byte) *docText {
 		if di.stillRequired == nil && approvalDenied && bodylines.ContainsFold(text, "required") && stillRequired.MatchString(text) {
 			ln := newLine(d, l)
 			di.stillRequired = &statement{pos: ln.pos, end: ln.end, text: ln.source}
+		}
+		if states {
+			if st, ok := readState(d, l); ok {
+				di.states = append(di.states, st)
+			}
 		}
 		if strings.Contains(text, "This ") {
 			if m := guardSentence.FindStringSubmatch(text); m != nil {

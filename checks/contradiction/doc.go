@@ -81,8 +81,18 @@
 //     title ("- source admission freshness: current"), or, in a document
 //     that links to the record's path, names the title's last word; its
 //     value starts "current", "admitted", "resolved", "validated" or
-//     "fresh". The later evidence claims what the record still denies:
-//     update the record, or say why the evidence may claim it.
+//     "fresh". A statement in prose says the same when it is read into the
+//     same fact: a bullet, sentence or table row that names the subject
+//     phrase followed (past words such as "status", "is", "remained",
+//     "still") by "current", "admitted", "resolved" or "fresh" ("- source
+//     admission status remained current", "| source admission | current
+//     |"), or such a word just before the phrase ("Still current: the
+//     source admission"), or the phrase's first words with a word of its
+//     last word's stem ("the Case source is admitted"). A line with a word
+//     that negates, conditions or requires ("not", "if", "until",
+//     "require", "must", "confirm", "before" ...) states no fact. The later
+//     evidence claims what the record still denies: update the record, or
+//     say why the evidence may claim it.
 //
 // Sentences are read line by line, outside fenced code blocks and
 // blockquotes, which are never statements; a code span is quoted text (an
