@@ -325,7 +325,7 @@ func readText(d *sotparse.Doc, content []byte) *docText {
 	body := content[min(tf.Offset(d.BodyStart), len(content)):]
 	states := hasStateWord(body)
 	if !readEveryLine && !states &&
-		bytes.IndexByte(body, '`') < 0 && !bytes.Contains(body, []byte("This ")) &&
+		bytes.IndexByte(body, '`') < 0 && !bytes.Contains(body, []byte("This ")) && !bytes.Contains(body, []byte(" by this ")) &&
 		!(approvalDenied && bodylines.ContainsFold(string(body), "required")) {
 		return di
 	}
@@ -352,10 +352,10 @@ func readText(d *sotparse.Doc, content []byte) *docText {
 				di.states = append(di.states, st)
 			}
 		}
-		if strings.Contains(text, "This ") {
-			if m := guardSentence.FindStringSubmatch(text); m != nil {
+		if strings.Contains(text, "This ") || strings.Contains(text, " by this ") {
+			if word, ok := readGuard(text); ok {
 				ln := newLine(d, l)
-				di.guards = append(di.guards, guardStatement{word: strings.ToLower(m[1]), stmt: statement{pos: ln.pos, end: ln.end, text: ln.source}})
+				di.guards = append(di.guards, guardStatement{word: word, stmt: statement{pos: ln.pos, end: ln.end, text: ln.source}})
 			}
 		}
 		if strings.IndexByte(text, '`') < 0 {
@@ -449,8 +449,36 @@ type guardStatement struct {
 }
 
 // guardSentence is a guard: "This closeout does not authorize another Case
-// run.", after a list marker or a label ("State: ").
-var guardSentence = lazyRE.New(`^\s*(?:[-*+]\s+(?:\[[ xX]\]\s+)?)?(?:[A-Z][A-Za-z ]{0,24}:\s+)?This (closeout|record|evidence|packet|brief|guard|audit|attempt|template|contract|matrix|blocker|PRD) (?:does not|is not|must not|cannot|will not)\b`)
+// run.", after a list marker or a label ("State: "); "This closeout
+// grants no further run" says the same with another verb.
+var guardSentence = lazyRE.New(`^\s*(?:[-*+]\s+(?:\[[ xX]\]\s+)?)?(?:[A-Z][A-Za-z ]{0,24}:\s+)?This (` + guardKinds + `) (?:does not|is not|must not|cannot|will not|never|(?:grants|authorizes|permits|allows|gives|makes|opens|starts|approves|is|has) no)\b`)
+
+// passiveGuard is a guard in the other word order: "Another Case run is
+// not authorized by this closeout."
+var passiveGuard = lazyRE.New(`^\s*(?:[-*+]\s+(?:\[[ xX]\]\s+)?)?(?:[A-Z][A-Za-z ]{0,24}:\s+)?[A-Z][^.;:]*?\b(?:is|are|was|were) (?:not|never) \w+ by this (` + guardKinds + `)\b`)
+
+const guardKinds = `closeout|record|evidence|packet|brief|guard|audit|attempt|template|contract|matrix|blocker|PRD`
+
+// readGuard reads a line as a guard: emphasis is not part of the words
+// ("**This closeout** does *not* ..."), and each cell of a table row is a
+// sentence of its own. It returns the kind the guard names, lower-cased.
+func readGuard(text string) (string, bool) {
+	text = strings.ReplaceAll(text, "*", "")
+	cells := []string{text}
+	if t := strings.TrimSpace(text); strings.HasPrefix(t, "|") {
+		cells = strings.Split(strings.Trim(t, "|"), "|")
+	}
+	for _, cell := range cells {
+		cell = strings.TrimSpace(cell)
+		if m := guardSentence.FindStringSubmatch(cell); m != nil {
+			return strings.ToLower(m[1]), true
+		}
+		if m := passiveGuard.FindStringSubmatch(cell); m != nil {
+			return strings.ToLower(m[1]), true
+		}
+	}
+	return "", false
+}
 
 // listSection is a section that lists work ids ("## Workboard").
 type listSection struct {

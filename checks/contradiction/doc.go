@@ -58,7 +58,11 @@
 //     route stem does not name it either: a sentence pasted from another
 //     kind of document, claiming this one is something it is not. A
 //     closeout's PRD may require its closeout's guard; a PRD of a route
-//     without a closeout may not.
+//     without a closeout may not. The guard is read as a fact (this
+//     document, of kind K, does not do X) whatever its form: another verb
+//     ("This closeout grants no further run"), the other word order
+//     ("Another Case run is not authorized by this closeout"), emphasis,
+//     a list item of any section, or a table cell.
 //   - mislabeled-command (warning): a command (a fact's code-span value)
 //     that some facts label as the harness's ("- Harness command:
 //     `python3 -m pytest -q`") and others as the target repository's test
