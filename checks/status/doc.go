@@ -69,7 +69,13 @@
 //     the workboard entry and the defining Status line as related places.
 //     A section whose heading starts "Branch", "Option", "Alternative",
 //     "Scenario" or "If" describes a possible outcome: what it says stays
-//     blocked is not read.
+//     blocked is not read. The sentence is read into the fact "these items
+//     remain blocked" whatever its form: the id list may also be the
+//     subject of a later clause ("The endpoint answered, but `CTO-WORK-016`
+//     remains blocked"), follow a noun that names it ("The Stage 2 item
+//     `CTO-WORK-016` continues to be blocked"), follow a label that says
+//     it ("Still blocked: `CTO-WORK-016`"), or fill a table row with the
+//     phrase ("| `CTO-WORK-016` | remains blocked |"); emphasis is ignored.
 //
 // The "remains blocked" family is data: "remains blocked", "remain
 // blocked", "stays blocked", "is still blocked", "still remains blocked",
