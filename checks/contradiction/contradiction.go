@@ -53,6 +53,7 @@ func run(pass *analysis.Pass) (any, error) {
 	c.misplacedGuards()
 	c.mislabeledCommands()
 	c.staleRecords()
+	c.provenance()
 	return nil, nil
 }
 
@@ -119,6 +120,10 @@ func (dt *docText) detach() *docText {
 		dt.guards[i].word = strings.Clone(dt.guards[i].word)
 		clone(&dt.guards[i].stmt)
 	}
+	for i := range dt.artifactSays {
+		dt.artifactSays[i].value = strings.Clone(dt.artifactSays[i].value)
+		clone(&dt.artifactSays[i].stmt)
+	}
 	for i := range dt.states {
 		clone(&dt.states[i].stmt)
 		dt.states[i].words = slices.Clone(dt.states[i].words)
@@ -176,6 +181,7 @@ type docText struct {
 	prerequisites map[string][]idStatement // work item -> ids its section names as prerequisites
 	guards        []guardStatement         // "This closeout does not authorize ..."
 	states        []stateStatement         // "source admission status remained current"
+	artifactSays  []provenanceQuote        // "the proof artifacts record approval_source as `...`"
 }
 
 type idStatement struct {
@@ -356,6 +362,12 @@ func readText(d *sotparse.Doc, content []byte) *docText {
 			if word, ok := readGuard(text); ok {
 				ln := newLine(d, l)
 				di.guards = append(di.guards, guardStatement{word: word, stmt: statement{pos: ln.pos, end: ln.end, text: ln.source}})
+			}
+		}
+		if strings.Contains(text, "approval_source") {
+			if m := artifactProvenance.FindStringSubmatch(text); m != nil {
+				ln := newLine(d, l)
+				di.artifactSays = append(di.artifactSays, provenanceQuote{value: plain(m[1]), stmt: statement{pos: ln.pos, end: ln.end, text: ln.source}})
 			}
 		}
 		if strings.IndexByte(text, '`') < 0 {

@@ -97,6 +97,16 @@
 //     "require", "must", "confirm", "before" ...) states no fact. The later
 //     evidence claims what the record still denies: update the record, or
 //     say why the evidence may claim it.
+//   - provenance (warning): a fact that gives a proof's approval source
+//     ("- approval_source: JP chat instruction on 2026-06-02 ...") other
+//     than what the proof artifact records, as quoted by a document that
+//     cites the same artifact (an absolute path: "Both Stage 5 proof
+//     artifacts record approval_source as `JP chat approval on
+//     2026-06-01`."), or as a JSON record the document links holds it in
+//     its approval_source field. They differ when both give a date and
+//     the dates differ, or when the source's words before its date differ
+//     ("JP chat approval" and "JP chat instruction"). A warning: the
+//     quoting document may already say why they differ.
 //
 // Sentences are read line by line, outside fenced code blocks and
 // blockquotes, which are never statements; a code span is quoted text (an
