@@ -133,6 +133,11 @@
 //     "this item", "this work item", "the item" or "the issue" followed by
 //     "remains blocked", and the bare sentence "Status remains blocked".
 //
+// A sentence "starts with the item's id followed by a phrase of the
+// family" in any of the forms stale-other-blocked reads: the id list as
+// the subject of a later clause, after a noun naming it, under a label
+// that says it, or in a table row.
+//
 // Fenced code blocks and blockquotes are never read. List markers, task
 // boxes and a leading "Label:" ("Result:") are skipped when finding a
 // sentence's subject.

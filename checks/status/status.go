@@ -461,14 +461,17 @@ func (c *checker) remainsBlocked(di *docInfo, it *sotparse.WorkItem) {
 		own := inSec && di.innermostOf(k) == it
 		for _, s := range ln.sents {
 			end := -1
-			if m := c.remainsByID.FindStringSubmatchIndex(s.text); m != nil && !inCodeSpan(s.text[:m[1]]) {
-				if !containsID(s.text[m[2]:m[3]], it.ID) {
+			// The same fact in any of its forms (otherClaim): the id list
+			// as the subject of the sentence or of a later clause, under a
+			// label, or in a table row.
+			if subject, mEnd, ok := c.otherClaim(di, ln.off, s); ok {
+				if !containsID(subject, it.ID) {
 					continue
 				}
 				if inSec || !journal {
-					end = m[1]
+					end = mEnd
 				} else {
-					c.staleRemains(di, it, s, m[1], ln.off, validAt)
+					c.staleRemains(di, it, s, mEnd, ln.off, validAt)
 					continue
 				}
 			} else if own {
