@@ -93,6 +93,12 @@ var DefaultSeverity = map[string]Severity{
 	// truth; the other contradictions do not.
 	"contradiction/superseded": SeverityWarning,
 	"contradiction/missing-id": SeverityWarning,
+	// Heuristics: equal counts for two commits are the mark of a copied
+	// section ("rarely"), not proof of one; a warning, since the counts may
+	// really be equal.
+	"contradiction/copied-results": SeverityWarning,
+	// A proof's approval source given two ways: the document may say why.
+	"contradiction/provenance": SeverityWarning,
 	// A pasted guard misnames the document; what it guards still holds.
 	"contradiction/misplaced-guard":    SeverityWarning,
 	"contradiction/mislabeled-command": SeverityWarning,

@@ -19,7 +19,7 @@ var categories = map[string][]string{
 	"consistency": {"count-mismatch", "date-order", "draft-complete", "duplicate-heading", "record-contradiction",
 		"schema-drift", "stale-review"},
 	"contradiction": {"approval-timeline", "circular-readiness", "closeout-workboard", "copied-results", "mislabeled-command",
-		"misplaced-guard", "missing-id", "role", "stale-record", "superseded"},
+		"misplaced-guard", "missing-id", "provenance", "role", "stale-record", "superseded"},
 	"evidence":    {"invalid-evidence", "mismatch", "missing-evidence"},
 	"frontmatter": {"date", "date-order", "empty", "future-date", "missing", "required", "status", "syntax", "unknown-key"},
 	"glossary":    {"empty-definition", "missing-glossary", "undefined-term"},

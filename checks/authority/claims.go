@@ -119,6 +119,23 @@ func (p Patterns) join() string {
 	return strings.Join(parts, "|")
 }
 
+// The subject of a core-authority claim is open: any noun phrase that ends
+// in a word naming one of the workspace's artifacts ("This route", "the Stage
+// 6 candidate-default slice", "Lane `codex`"), not a closed list of
+// document kinds, so a new kind of artifact needs no new rule.
+const (
+	determiner   = `(?:this|these|that|those|the|our|its|each|every)`
+	artifactNoun = `(?:document|doc|record|prd|issues?|evidence|closeout|packet|artifact|workspace|sot|file|contract|brief|guard|template|route|slice|stage|lane|ladder|gate|matrix|blocker|attempt|audit|decision|item|work\s+item|plan|proof|spec|specification|sequence|workboard|board|checklist|policy|phase|step|milestone|backlog|note|intent|context|journal|report|summary|panel|surface|harness|validator|run)s?`
+	// artifactName is the name after the noun: "route `x`", "Stage 6".
+	artifactName = `(?:\s+(?:‹code›|[\w-]*\d[\w-]*))?`
+	// isCoreAuthority is the predicate: "is (now) active Core authority",
+	// "has become a Core Protocol", "serves as Core authority". Each list
+	// of words stays short enough (16) to be a prefilter literal set.
+	isCoreAuthority = `(?:[\w-]+\s+)?(?:is|are|was|were|becomes|became|become|remains|remain|stays|serves\s+as|acts\s+as|counts\s+as|functions\s+as)\s+(?:now\s+)?(?:the\s+|an?\s+)?(?:active\s+|binding\s+|live\s+)?Core\s+(?:Protocol|authority)\b`
+	// holdsCoreAuthority: "holds (active) Core authority".
+	holdsCoreAuthority = `(?:now\s+)?(?:has|have|had|holds|hold|held|carries|carry|carried|exercises|wields|gains|gained)\s+(?:now\s+)?(?:active\s+|binding\s+|live\s+)?Core\s+authority\b`
+)
+
 // DefaultClaims is the built-in rule set: the forbidden claims of the
 // workspace convention. Configuring -claims replaces it. After changing
 // it, regenerate builtin_queries.go (and default_claims.yaml, see
@@ -145,10 +162,20 @@ var DefaultClaims = []Claim{
 		Message: "claims promotion into Core; local planning SOT is not promoted",
 	},
 	{
+		ID:      "core-authority",
+		Pattern: Patterns{`^(?:active[ _-])?core[ _-](?:authority|protocol)(?:[ _-](?:status|active))?\s*:\s*(?:true|yes|on|active|granted|binding)\b`},
+		Scope:   Scopes{ScopeFact, ScopeFrontmatter},
+		Message: "claims Core Protocol status or active Core authority for local planning SOT",
+	},
+	{
 		ID: "core-authority",
 		Pattern: Patterns{
-			`\b(?:this|these|the)\s+(?:[\w-]+\s+){0,3}?(?:document|record|prd|issues?|evidence|closeout|packet|artifact|workspace|sot|file|contract|brief|guard|template)s?\s+(?:is|are|was|were|becomes|became)\s+(?:now\s+)?(?:an?\s+)?(?:active\s+)?Core\s+(?:Protocol|authority)\b`,
-			`\bCTO\s+(?:[\w-]+\s+){0,2}?(?:is|are|was|were|becomes|became)\s+(?:now\s+)?(?:an?\s+)?(?:active\s+)?Core\s+(?:Protocol|authority)\b`,
+			`\b` + determiner + `\s+(?:[\w‹›-]+\s+){0,4}?` + artifactNoun + artifactName + `\s+` + isCoreAuthority,
+			`\b` + determiner + `\s+(?:[\w‹›-]+\s+){0,4}?` + artifactNoun + artifactName + `\s+` + holdsCoreAuthority,
+			`\b` + artifactNoun + `\s+(?:‹code›|[\w-]*\d[\w-]*)\s+` + isCoreAuthority,
+			`\b` + artifactNoun + `\s+(?:‹code›|[\w-]*\d[\w-]*)\s+` + holdsCoreAuthority,
+			`\bCTO(?:-[\w-]+)?\s+(?:[\w-]+\s+){0,2}?` + isCoreAuthority,
+			`\b(?:active\s+)?Core\s+(?:authority|Protocol)\s+(?:status\s+)?(?:now\s+)?(?:rests|lies|sits|belongs|resides)\s+(?:with|in|to)\s+` + determiner + `\s+(?:[\w‹›-]+\s+){0,4}?` + artifactNoun + `\b`,
 		},
 		Scope:   Scopes{ScopeSentence, ScopeFrontmatter},
 		Message: "claims Core Protocol status or active Core authority for local planning SOT",

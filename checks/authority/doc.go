@@ -126,8 +126,17 @@
 //     something is, was or has been promoted (in)to Core, that Core
 //     promotion is complete, granted, approved, done or occurred, or
 //     core_promotion_status: promoted.
-//   - core-authority: "this document/record/PRD/... is (a) Core Protocol",
-//     "... is active Core authority", "CTO ... is Core authority".
+//   - core-authority: a fact or field core_authority (core_protocol) that
+//     is true, active or granted; a sentence whose subject is any artifact
+//     of the workspace ("this/the ... route, slice, stage, lane, packet,
+//     record, document, PRD, contract, guard, ladder, work item, gate ..."
+//     with up to four words before the noun and an optional name after it,
+//     or a bare "Stage 6", "route `x`", "CTO ...") saying it is, became,
+//     remains or serves as a Core Protocol or (active) Core authority, or
+//     holds Core authority; or "Core authority rests with this route".
+//     The subject list is open: the noun names an artifact, not a document
+//     kind. "This route is not active Core authority." and "Not active Core
+//     authority." are negated as above.
 //   - runtime-default-activation: a fact or field runtime_default_activation
 //     (or candidate_default_activation, case_runtime_default_active ...)
 //     that is true, yes, on, enabled or active; a sentence saying runtime

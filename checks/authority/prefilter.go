@@ -477,6 +477,22 @@ func newClauseSet() *clauseSet {
 	return &clauseSet{index: map[string]int{}, lits: map[string]clauseBits{}}
 }
 
+// maxOrClauses bounds the clauses one disjunction of a query may spend.
+const maxOrClauses = 12
+
+// clauseCount counts the clauses of a disjunction's queries, shared ones
+// once per use.
+func clauseCount(alts []query) int {
+	n := 0
+	for _, a := range alts {
+		n += len(a.any)
+		for _, o := range a.or {
+			n += clauseCount(o)
+		}
+	}
+	return n
+}
+
 // compile turns a query into a prefilter, numbering new clauses.
 func (cs *clauseSet) compile(q query) prefilter {
 	var p prefilter
@@ -496,6 +512,12 @@ func (cs *clauseSet) compile(q query) prefilter {
 		p.clauses |= 1 << i
 	}
 	for _, alts := range q.or {
+		// A disjunction that would spend many clauses (a long list of
+		// nouns, each a branch) is dropped: a prefilter without it
+		// admits more, never less, and the rule set's other clauses stay.
+		if clauseCount(alts) > maxOrClauses {
+			continue
+		}
 		var ps []prefilter
 		for _, a := range alts {
 			ps = append(ps, cs.compile(a))

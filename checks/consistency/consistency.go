@@ -92,8 +92,15 @@ func itemValidated(it *sotparse.WorkItem) bool {
 }
 
 // draftComplete reports a draft document whose items are all validated.
+// A BLOCKER document is left alone: whether a blocker is resolved once its
+// items are validated is a judgement its author makes (the blocker may stay
+// open for the stage it blocks), not a contradiction a reviewer would always
+// fix.
 func (c *checker) draftComplete(d *sotparse.Doc) {
 	fm := d.Frontmatter
+	if d.Kind == sotparse.KindBlocker {
+		return
+	}
 	if fm == nil || fm.Status == nil || !fm.Status.Scalar || !strings.EqualFold(strings.TrimSpace(fm.Status.Value), "draft") || len(d.WorkItems) == 0 {
 		return
 	}

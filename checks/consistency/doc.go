@@ -14,7 +14,9 @@
 //
 //   - draft-complete (warning): a document whose frontmatter status is
 //     "draft" while it defines work items and every one of them is
-//     validated. The fix sets the status to validated.
+//     validated. The fix sets the status to validated. A BLOCKER document
+//     is not judged: whether a blocker is over once its items are validated
+//     is its author's call (the stage it blocks may still be blocked).
 //   - stale-review (warning): a last_reviewed date older than the newest
 //     date the body itself records: a dated heading ("## Runtime Evidence -
 //     2026-06-01") or a run directory's timestamp

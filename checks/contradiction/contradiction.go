@@ -53,6 +53,7 @@ func run(pass *analysis.Pass) (any, error) {
 	c.misplacedGuards()
 	c.mislabeledCommands()
 	c.staleRecords()
+	c.provenance()
 	return nil, nil
 }
 
@@ -119,6 +120,17 @@ func (dt *docText) detach() *docText {
 		dt.guards[i].word = strings.Clone(dt.guards[i].word)
 		clone(&dt.guards[i].stmt)
 	}
+	for i := range dt.artifactSays {
+		dt.artifactSays[i].value = strings.Clone(dt.artifactSays[i].value)
+		clone(&dt.artifactSays[i].stmt)
+	}
+	for i := range dt.states {
+		clone(&dt.states[i].stmt)
+		dt.states[i].words = slices.Clone(dt.states[i].words)
+		for k, w := range dt.states[i].words {
+			dt.states[i].words[k] = strings.Clone(w)
+		}
+	}
 	return dt
 }
 
@@ -168,6 +180,8 @@ type docText struct {
 	validatedIDs  map[string]statement     // "`ID` is validated ..."
 	prerequisites map[string][]idStatement // work item -> ids its section names as prerequisites
 	guards        []guardStatement         // "This closeout does not authorize ..."
+	states        []stateStatement         // "source admission status remained current"
+	artifactSays  []provenanceQuote        // "the proof artifacts record approval_source as `...`"
 }
 
 type idStatement struct {
@@ -314,8 +328,10 @@ func readText(d *sotparse.Doc, content []byte) *docText {
 	// Every statement read here holds a backtick, "This " or, where
 	// approval is denied, "required": a body that holds none of them, as
 	// most do not, is not read line by line.
-	if body := content[min(tf.Offset(d.BodyStart), len(content)):]; !readEveryLine &&
-		bytes.IndexByte(body, '`') < 0 && !bytes.Contains(body, []byte("This ")) &&
+	body := content[min(tf.Offset(d.BodyStart), len(content)):]
+	states := hasStateWord(body)
+	if !readEveryLine && !states &&
+		bytes.IndexByte(body, '`') < 0 && !bytes.Contains(body, []byte("This ")) && !bytes.Contains(body, []byte(" by this ")) &&
 		!(approvalDenied && bodylines.ContainsFold(string(body), "required")) {
 		return di
 	}
@@ -337,10 +353,21 @@ func readText(d *sotparse.Doc, content []byte) *docText {
 			ln := newLine(d, l)
 			di.stillRequired = &statement{pos: ln.pos, end: ln.end, text: ln.source}
 		}
-		if strings.Contains(text, "This ") {
-			if m := guardSentence.FindStringSubmatch(text); m != nil {
+		if states {
+			if st, ok := readState(d, l); ok {
+				di.states = append(di.states, st)
+			}
+		}
+		if strings.Contains(text, "This ") || strings.Contains(text, " by this ") {
+			if word, ok := readGuard(text); ok {
 				ln := newLine(d, l)
-				di.guards = append(di.guards, guardStatement{word: strings.ToLower(m[1]), stmt: statement{pos: ln.pos, end: ln.end, text: ln.source}})
+				di.guards = append(di.guards, guardStatement{word: word, stmt: statement{pos: ln.pos, end: ln.end, text: ln.source}})
+			}
+		}
+		if strings.Contains(text, "approval_source") {
+			if m := artifactProvenance.FindStringSubmatch(text); m != nil {
+				ln := newLine(d, l)
+				di.artifactSays = append(di.artifactSays, provenanceQuote{value: plain(m[1]), stmt: statement{pos: ln.pos, end: ln.end, text: ln.source}})
 			}
 		}
 		if strings.IndexByte(text, '`') < 0 {
@@ -434,8 +461,36 @@ type guardStatement struct {
 }
 
 // guardSentence is a guard: "This closeout does not authorize another Case
-// run.", after a list marker or a label ("State: ").
-var guardSentence = lazyRE.New(`^\s*(?:[-*+]\s+(?:\[[ xX]\]\s+)?)?(?:[A-Z][A-Za-z ]{0,24}:\s+)?This (closeout|record|evidence|packet|brief|guard|audit|attempt|template|contract|matrix|blocker|PRD) (?:does not|is not|must not|cannot|will not)\b`)
+// run.", after a list marker or a label ("State: "); "This closeout
+// grants no further run" says the same with another verb.
+var guardSentence = lazyRE.New(`^\s*(?:[-*+]\s+(?:\[[ xX]\]\s+)?)?(?:[A-Z][A-Za-z ]{0,24}:\s+)?This (` + guardKinds + `) (?:does not|is not|must not|cannot|will not|never|(?:grants|authorizes|permits|allows|gives|makes|opens|starts|approves|is|has) no)\b`)
+
+// passiveGuard is a guard in the other word order: "Another Case run is
+// not authorized by this closeout."
+var passiveGuard = lazyRE.New(`^\s*(?:[-*+]\s+(?:\[[ xX]\]\s+)?)?(?:[A-Z][A-Za-z ]{0,24}:\s+)?[A-Z][^.;:]*?\b(?:is|are|was|were) (?:not|never) \w+ by this (` + guardKinds + `)\b`)
+
+const guardKinds = `closeout|record|evidence|packet|brief|guard|audit|attempt|template|contract|matrix|blocker|PRD`
+
+// readGuard reads a line as a guard: emphasis is not part of the words
+// ("**This closeout** does *not* ..."), and each cell of a table row is a
+// sentence of its own. It returns the kind the guard names, lower-cased.
+func readGuard(text string) (string, bool) {
+	text = strings.ReplaceAll(text, "*", "")
+	cells := []string{text}
+	if t := strings.TrimSpace(text); strings.HasPrefix(t, "|") {
+		cells = strings.Split(strings.Trim(t, "|"), "|")
+	}
+	for _, cell := range cells {
+		cell = strings.TrimSpace(cell)
+		if m := guardSentence.FindStringSubmatch(cell); m != nil {
+			return strings.ToLower(m[1]), true
+		}
+		if m := passiveGuard.FindStringSubmatch(cell); m != nil {
+			return strings.ToLower(m[1]), true
+		}
+	}
+	return "", false
+}
 
 // listSection is a section that lists work ids ("## Workboard").
 type listSection struct {

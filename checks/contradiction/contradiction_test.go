@@ -154,7 +154,7 @@ func init() {
 }
 
 // errorCategories are the categories that are errors by default.
-var errorCategories = map[string]bool{"stale-record": true, "role": true, "copied-results": true, "approval-timeline": true, "closeout-workboard": true, "circular-readiness": true}
+var errorCategories = map[string]bool{"stale-record": true, "role": true, "approval-timeline": true, "closeout-workboard": true, "circular-readiness": true}
 
 func TestShapes(t *testing.T) {
 	for _, s := range shapes {

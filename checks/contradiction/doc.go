@@ -21,7 +21,7 @@
 //     branch, not a role, and is not read. The statements of the role that
 //     fewer sentences give are reported, each with every statement of the
 //     other role.
-//   - copied-results (error): two documents that report the same test
+//   - copied-results (warning): two documents that report the same test
 //     results line for line (the same "key: N passed[, M skipped]" facts in
 //     the same order, at least two of them) for different commits (the
 //     "... commit: `sha subject`" facts of each, with no sha in common).
@@ -58,7 +58,11 @@
 //     route stem does not name it either: a sentence pasted from another
 //     kind of document, claiming this one is something it is not. A
 //     closeout's PRD may require its closeout's guard; a PRD of a route
-//     without a closeout may not.
+//     without a closeout may not. The guard is read as a fact (this
+//     document, of kind K, does not do X) whatever its form: another verb
+//     ("This closeout grants no further run"), the other word order
+//     ("Another Case run is not authorized by this closeout"), emphasis,
+//     a list item of any section, or a table cell.
 //   - mislabeled-command (warning): a command (a fact's code-span value)
 //     that some facts label as the harness's ("- Harness command:
 //     `python3 -m pytest -q`") and others as the target repository's test
@@ -81,8 +85,28 @@
 //     title ("- source admission freshness: current"), or, in a document
 //     that links to the record's path, names the title's last word; its
 //     value starts "current", "admitted", "resolved", "validated" or
-//     "fresh". The later evidence claims what the record still denies:
-//     update the record, or say why the evidence may claim it.
+//     "fresh". A statement in prose says the same when it is read into the
+//     same fact: a bullet, sentence or table row that names the subject
+//     phrase followed (past words such as "status", "is", "remained",
+//     "still") by "current", "admitted", "resolved" or "fresh" ("- source
+//     admission status remained current", "| source admission | current
+//     |"), or such a word just before the phrase ("Still current: the
+//     source admission"), or the phrase's first words with a word of its
+//     last word's stem ("the Case source is admitted"). A line with a word
+//     that negates, conditions or requires ("not", "if", "until",
+//     "require", "must", "confirm", "before" ...) states no fact. The later
+//     evidence claims what the record still denies: update the record, or
+//     say why the evidence may claim it.
+//   - provenance (warning): a fact that gives a proof's approval source
+//     ("- approval_source: JP chat instruction on 2026-06-02 ...") other
+//     than what the proof artifact records, as quoted by a document that
+//     cites the same artifact (an absolute path: "Both Stage 5 proof
+//     artifacts record approval_source as `JP chat approval on
+//     2026-06-01`."), or as a JSON record the document links holds it in
+//     its approval_source field. They differ when both give a date and
+//     the dates differ, or when the source's words before its date differ
+//     ("JP chat approval" and "JP chat instruction"). A warning: the
+//     quoting document may already say why they differ.
 //
 // Sentences are read line by line, outside fenced code blocks and
 // blockquotes, which are never statements; a code span is quoted text (an

@@ -2,6 +2,7 @@ package contradiction
 
 import (
 	"fmt"
+	"go/token"
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
@@ -40,7 +41,7 @@ func (c *checker) staleRecords() {
 		return
 	}
 	for _, e := range c.docs {
-		if !e.validated || e.d.Kind == sotparse.KindRecord || len(e.d.Facts) == 0 {
+		if !e.validated || e.d.Kind == sotparse.KindRecord || len(e.d.Facts) == 0 && len(e.states) == 0 {
 			continue
 		}
 		written := fmDate(e.d, false)
@@ -49,6 +50,7 @@ func (c *checker) staleRecords() {
 				continue // not later than the record's last review: not later evidence
 			}
 			cites := e.links[r.di.d.Path]
+			said := map[int]bool{} // lines reported, so a fact read again as prose is reported once
 			for _, f := range e.d.Facts {
 				v := strings.ToLower(strings.Trim(strings.TrimSpace(f.Value), "`*_"))
 				w, _, _ := strings.Cut(v, " ")
@@ -58,13 +60,25 @@ func (c *checker) staleRecords() {
 				if !namesSubject(f.Key, r.subjects, cites) {
 					continue
 				}
-				c.report(e.d.Path, f.Pos, f.End, "stale-record",
-					fmt.Sprintf("this validated document (written %s) says %q, but %s, last reviewed %s, still says \"Status: %s\": update the record, or say why the evidence may claim it",
-						written, strings.TrimSpace(f.Key)+": "+strings.TrimSpace(f.Value), r.di.d.Path, r.reviewed, strings.TrimSpace(r.status.Value)),
-					[]analysis.RelatedInformation{rel(r.status.ValuePos, "%s says: \"Status: %s\"", r.di.d.Path, strings.TrimSpace(r.status.Value))})
+				said[e.d.File.Tok.Line(f.Pos)] = true
+				c.reportStale(e, r, written, f.Pos, f.End, strings.TrimSpace(f.Key)+": "+strings.TrimSpace(f.Value))
+			}
+			for _, st := range e.states {
+				if said[e.d.File.Tok.Line(st.stmt.pos)] || !st.holds(r.subjects) {
+					continue
+				}
+				said[e.d.File.Tok.Line(st.stmt.pos)] = true
+				c.reportStale(e, r, written, st.stmt.pos, st.stmt.end, st.stmt.text)
 			}
 		}
 	}
+}
+
+func (c *checker) reportStale(e *docInfo, r negativeRecord, written string, pos, end token.Pos, said string) {
+	c.report(e.d.Path, pos, end, "stale-record",
+		fmt.Sprintf("this validated document (written %s) says %q, but %s, last reviewed %s, still says \"Status: %s\": update the record, or say why the evidence may claim it",
+			written, said, r.di.d.Path, r.reviewed, strings.TrimSpace(r.status.Value)),
+		[]analysis.RelatedInformation{rel(r.status.ValuePos, "%s says: \"Status: %s\"", r.di.d.Path, strings.TrimSpace(r.status.Value))})
 }
 
 // readNegativeRecord returns the record di is when it is a record document

@@ -69,7 +69,13 @@
 //     the workboard entry and the defining Status line as related places.
 //     A section whose heading starts "Branch", "Option", "Alternative",
 //     "Scenario" or "If" describes a possible outcome: what it says stays
-//     blocked is not read.
+//     blocked is not read. The sentence is read into the fact "these items
+//     remain blocked" whatever its form: the id list may also be the
+//     subject of a later clause ("The endpoint answered, but `CTO-WORK-016`
+//     remains blocked"), follow a noun that names it ("The Stage 2 item
+//     `CTO-WORK-016` continues to be blocked"), follow a label that says
+//     it ("Still blocked: `CTO-WORK-016`"), or fill a table row with the
+//     phrase ("| `CTO-WORK-016` | remains blocked |"); emphasis is ignored.
 //
 // The "remains blocked" family is data: "remains blocked", "remain
 // blocked", "stays blocked", "is still blocked", "still remains blocked",
@@ -126,6 +132,11 @@
 //     records the validation elsewhere, a sentence that starts "this issue",
 //     "this item", "this work item", "the item" or "the issue" followed by
 //     "remains blocked", and the bare sentence "Status remains blocked".
+//
+// A sentence "starts with the item's id followed by a phrase of the
+// family" in any of the forms stale-other-blocked reads: the id list as
+// the subject of a later clause, after a noun naming it, under a label
+// that says it, or in a table row.
 //
 // Fenced code blocks and blockquotes are never read. List markers, task
 // boxes and a leading "Label:" ("Result:") are skipped when finding a

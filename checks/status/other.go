@@ -58,6 +58,81 @@ func (c *checker) otherBlocked(di *docInfo) {
 	}
 }
 
+// otherClaim reads a sentence into the fact "these items remain blocked":
+// it returns the text that names the items and the end of the statement in
+// s.text. The fact is the same whatever the form: the id list as the
+// sentence's subject ("`CTO-WORK-016` remains blocked ..."), as the subject
+// of a later clause ("The endpoint answered, but `CTO-WORK-016` remains
+// blocked"), after a noun it names ("The Stage 2 item `CTO-WORK-016`
+// continues to be blocked"), under a label that says it ("Still blocked:
+// `CTO-WORK-016`"), or in a table row whose cells are the id and the
+// phrase ("| `CTO-WORK-016` | remains blocked |"). Emphasis is not a word.
+func (c *checker) otherClaim(di *docInfo, lineOff int, s sentence) (subject string, end int, ok bool) {
+	text := strings.ReplaceAll(s.text, "*", "")
+	if strings.HasPrefix(strings.TrimSpace(text), "|") {
+		// A table row: its cells read as one sentence.
+		text = strings.Join(strings.Fields(strings.ReplaceAll(text, "|", " ")), " ")
+		if m := c.remainsByID.FindStringSubmatchIndex(text); m != nil && !inCodeSpan(text[:m[1]]) {
+			return text[m[2]:m[3]], len(s.text), true
+		}
+		return "", 0, false
+	}
+	for _, at := range clauseStarts(text) {
+		t := text[at:]
+		skip := 0
+		if m := itemNoun.FindStringIndex(t); m != nil {
+			skip = m[1]
+		}
+		if m := c.remainsByID.FindStringSubmatchIndex(t[skip:]); m != nil && !inCodeSpan(text[:at+skip+m[1]]) {
+			return t[skip+m[2] : skip+m[3]], min(len(s.text), at+skip+m[1]), true
+		}
+	}
+	// A label that says it: "Still blocked: `CTO-WORK-016`, until ...".
+	content := di.d.File.Content
+	if lineOff <= s.off && s.off <= len(content) {
+		label := strings.ToLower(strings.TrimSpace(strings.ReplaceAll(string(content[lineOff:s.off]), "*", "")))
+		label = strings.TrimSpace(strings.TrimLeft(label, "-+ []x"))
+		if blockedLabels[strings.TrimSuffix(label, ":")] && strings.HasSuffix(label, ":") {
+			if m := leadingIDs.FindStringIndex(text); m != nil {
+				return text[:m[1]], min(len(s.text), m[1]), true
+			}
+		}
+	}
+	return "", 0, false
+}
+
+// blockedLabels are labels that say the ids after them remain blocked.
+var blockedLabels = map[string]bool{"still blocked": true, "remains blocked": true, "remain blocked": true, "stays blocked": true, "blocked": true}
+
+var (
+	// itemNoun is a noun phrase naming the item before its id: "The Stage
+	// 2 item ", "this work item ".
+	itemNoun = lazyRE.New(`(?i)^(?:the|this|that)\s+(?:[\w-]+\s+){0,3}?(?:item|work\s+item|issue|slice)\s+`)
+	// leadingIDs is an id list that starts a sentence.
+	leadingIDs = lazyRE.New(`(?i)^` + idList + `(?:\s|[,.;:]|$)`)
+)
+
+// clauseStarts returns the offsets in text where a clause starts: the
+// sentence's start, and after ", but", ", and", ", so", ", while", ", yet",
+// ", although", "; " or ", ".
+func clauseStarts(text string) []int {
+	out := []int{0}
+	for i := 0; i < len(text); i++ {
+		if text[i] != ',' {
+			continue
+		}
+		j := spaces(text, i+1)
+		for _, w := range []string{"but ", "and ", "so ", "while ", "yet ", "although ", "though "} {
+			if strings.HasPrefix(strings.ToLower(text[j:]), w) {
+				j = spaces(text, j+len(w))
+				break
+			}
+		}
+		out = append(out, j)
+	}
+	return out
+}
+
 // hypotheticalHeadings start the headings of sections that describe a
 // possible outcome ("### Branch A - External Provider Approved"): what
 // such a section says stays blocked is a consequence of that outcome, not

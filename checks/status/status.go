@@ -642,9 +642,15 @@ func (c *checker) remainIndex(di *docInfo) *remainIdx {
 		for j, s := range ln.sents {
 			m := &ms[j]
 			m.byEnd, m.thisEnd = -1, -1
-			if x := c.remainsByID.FindStringSubmatchIndex(s.text); x != nil && !inCodeSpan(s.text[:x[1]]) {
-				m.byEnd = x[1]
-				m.ids = ids(s.text[x[2]:x[3]])
+			// The same fact in any of its forms (otherClaim): the id list
+			// as the subject of the sentence or of a later clause, under a
+			// label, or in a table row.
+			if subject, end, ok := c.otherClaim(di, ln.off, s); ok {
+				m.byEnd = end
+				m.ids = ids(subject)
+				for i := range m.ids {
+					m.ids[i] = strings.ToUpper(m.ids[i])
+				}
 				for i, id := range m.ids {
 					if !slices.Contains(m.ids[:i], id) {
 						rx.byID[id] = append(rx.byID[id], remainRef{k, j})

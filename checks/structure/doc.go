@@ -36,7 +36,12 @@
 //     that differ in any other word ("Aggregate validator passed" then
 //     "Post-merge aggregate validator passed", "edit upstream `a`" then
 //     "edit upstream `b`") are parallel statements, not repeats. Not
-//     compared across a blank line, a paragraph or a blockquote.
+//     compared across a blank line, a paragraph or a blockquote. Two items
+//     also restate each other when they state the same fact in other
+//     words: the same content words in any order, each cut to its stem
+//     ("expose", "exposure"), with the same polarity ("No X", "X: none",
+//     "X does not occur" and "Must not X" all deny X); "Require X review"
+//     then "No X review" deny each other and are not a restatement.
 //
 // Why the default PRD sections are few. The PRDs of the cto-planb corpus
 // follow four conventions:

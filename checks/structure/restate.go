@@ -42,7 +42,7 @@ func (c *checker) nearDuplicates(d *sotparse.Doc) {
 		// Two items with the same key end in the same word: most pairs of
 		// items do not, and are told apart without hashing either.
 		last := lastWord(item, frame)
-		if prevIsItem && last != "" && equalASCIIFold(last, prevLast) && restates(item, prevItem, frame) {
+		if prevIsItem && (last != "" && equalASCIIFold(last, prevLast) && restates(item, prevItem, frame) || sameFact(item, prevItem, frame)) {
 			start := l.Off + len(l.Text) - len(strings.TrimLeft(l.Text, " \t"))
 			end := l.Off + len(strings.TrimRight(l.Text, " \t\r"))
 			c.pass.Report(analysis.Diagnostic{
@@ -252,4 +252,70 @@ func sameWords(a, b string) bool {
 	ka, na := restateKey(a, nil)
 	kb, nb := restateKey(b, nil)
 	return ka == kb && na == nb
+}
+
+// sameFact reports whether two items state the same fact in other words:
+// the same content words in any order, each cut to its stem ("expose",
+// "exposure"; "promotion", "promoted"), with the same polarity ("No X",
+// "X: none", "X does not occur", "Must not X" all deny X), once framing
+// words and function words are dropped. Items that differ in one content
+// word, or of which one denies what the other requires, are parallel
+// statements, not restatements. Two identical items are duplicate-line's.
+func sameFact(a, b string, frame *framing) bool {
+	ka, na, nega := factKey(a, frame)
+	kb, nb, negb := factKey(b, frame)
+	return na >= 2 && na == nb && ka == kb && nega == negb && !sameWords(a, b)
+}
+
+// factKey hashes the stems of an item's content words as a multiset (a sum
+// of word hashes, so that word order does not count), and says whether the
+// item denies them.
+func factKey(s string, frame *framing) (key uint64, n int, neg bool) {
+	for i := 0; i < len(s); {
+		if !wordByte[s[i]] {
+			i++
+			continue
+		}
+		start := i
+		for i < len(s) && wordByte[s[i]] {
+			i++
+		}
+		w := strings.ToLower(strings.Trim(s[start:i], "."))
+		switch {
+		case w == "":
+			continue
+		case negationWords[w]:
+			neg = true
+			continue
+		case functionWords[w], frame != nil && frame.has(w):
+			continue
+		}
+		w = stem(w)
+		h := uint64(14695981039346656037)
+		for j := 0; j < len(w); j++ {
+			h = (h ^ uint64(w[j])) * 1099511628211
+		}
+		key += h
+		n++
+	}
+	return key, n, neg
+}
+
+// negationWords deny what the item names.
+var negationWords = map[string]bool{"no": true, "not": true, "none": true, "never": true, "without": true, "nothing": true,
+	"don't": true, "doesn't": true, "isn't": true, "aren't": true, "won't": true, "cannot": true}
+
+// functionWords carry no content of their own.
+var functionWords = map[string]bool{"the": true, "a": true, "an": true, "do": true, "does": true, "did": true,
+	"any": true, "been": true, "will": true, "to": true, "of": true}
+
+// stem cuts a word's common suffix, so that a noun and its verb compare
+// equal ("exposure", "expose": "expos"); a stem keeps three letters.
+func stem(w string) string {
+	for _, suf := range []string{"ations", "ation", "ions", "ion", "ures", "ure", "ments", "ment", "ing", "ed", "es", "s", "e"} {
+		if len(w) >= len(suf)+3 && strings.HasSuffix(w, suf) {
+			return w[:len(w)-len(suf)]
+		}
+	}
+	return w
 }

@@ -1,0 +1,118 @@
+package checktest
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/txtar"
+)
+
+// Paraphrases runs a paraphrase set: a txtar archive whose files named
+// "base/PATH" make a consistent workspace, and whose files named
+// "pos/NAME/PATH" and "neg/NAME/PATH" are variants: the base with PATH
+// added or replaced. The base alone must give no finding of category, so
+// that every positive variant (the same contradiction in other words) that
+// gives one owes it to its own text; every negative one (a consistent
+// near-miss) must give none. The archive's comment says what the set is about; a file
+// "pos/NAME/DELETE" lists base paths the variant removes, one a line.
+//
+// It returns how many positives were found, and of how many, so a test can
+// log the rule's recall.
+func Paraphrases(t *testing.T, archive, category string, as ...*analysis.Analyzer) (found, total int) {
+	t.Helper()
+	ar, err := txtar.ParseFile(archive)
+	if err != nil {
+		t.Fatal(err)
+	}
+	base := map[string]string{}
+	type variant struct {
+		files map[string]string
+		del   []string
+	}
+	vars := map[string]*variant{}
+	var order []string
+	for _, f := range ar.Files {
+		kind, rest, _ := strings.Cut(f.Name, "/")
+		switch kind {
+		case "base":
+			base[rest] = string(f.Data)
+			continue
+		case "pos", "neg":
+		default:
+			t.Fatalf("%s: file %q is neither base/, pos/ nor neg/", archive, f.Name)
+		}
+		name, path, ok := strings.Cut(rest, "/")
+		if !ok {
+			t.Fatalf("%s: file %q names no path", archive, f.Name)
+		}
+		key := kind + "/" + name
+		v := vars[key]
+		if v == nil {
+			v = &variant{files: map[string]string{}}
+			vars[key] = v
+			order = append(order, key)
+		}
+		if path == "DELETE" {
+			v.del = strings.Fields(string(f.Data))
+			continue
+		}
+		v.files[path] = string(f.Data)
+	}
+	var pos, neg int
+	for _, key := range order {
+		if strings.HasPrefix(key, "pos/") {
+			pos++
+		} else {
+			neg++
+		}
+	}
+	if pos < 5 || neg < 5 {
+		t.Errorf("%s: %d paraphrases and %d near-misses; a set needs at least five of each", archive, pos, neg)
+	}
+	order = append([]string{"neg/base-alone"}, order...)
+	vars["neg/base-alone"] = &variant{files: map[string]string{}}
+	for _, key := range order {
+		v := vars[key]
+		t.Run(key, func(t *testing.T) {
+			dir := t.TempDir()
+			files := map[string]string{}
+			for p, c := range base {
+				if !slices.Contains(v.del, p) {
+					files[p] = c
+				}
+			}
+			for p, c := range v.files {
+				files[p] = c
+			}
+			WriteFiles(t, dir, files)
+			if err := os.MkdirAll(filepath.Join(dir, ".sot"), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			var hits []string
+			for _, f := range Findings(t, dir, as...) {
+				if f.Category != category {
+					continue
+				}
+				hits = append(hits, f.File+": "+f.Message)
+			}
+			if strings.HasPrefix(key, "pos/") {
+				total++
+				if len(hits) == 0 {
+					t.Errorf("paraphrase not found: no %s finding in the variant's files", category)
+					return
+				}
+				found++
+				return
+			}
+			for _, h := range hits {
+				t.Errorf("near-miss reported: [%s] %s", category, h)
+			}
+		})
+	}
+	t.Logf("%s: %s found %d of %d paraphrases", filepath.Base(archive), category, found, total)
+	return found, total
+}

@@ -1,0 +1,20 @@
+package contradiction_test
+
+import (
+	"testing"
+
+	"github.com/svrnty/sotvet/checks/checktest"
+	"github.com/svrnty/sotvet/checks/contradiction"
+)
+
+// TestParaphrases runs the paraphrase sets of the rules: each corpus
+// instance said in other words must be found, and consistent near-misses
+// must stay silent. The sets were written from each rule's description, not
+// from its code.
+func TestParaphrases(t *testing.T) {
+	for _, rule := range []string{"stale-record", "misplaced-guard", "provenance"} {
+		t.Run(rule, func(t *testing.T) {
+			checktest.Paraphrases(t, "testdata/paraphrase/"+rule+".txtar", rule, contradiction.Analyzer)
+		})
+	}
+}

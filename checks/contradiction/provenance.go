@@ -1,0 +1,149 @@
+package contradiction
+
+import (
+	"fmt"
+	"path"
+	"slices"
+	"strings"
+
+	"golang.org/x/tools/go/analysis"
+
+	"github.com/svrnty/sotvet/sotparse"
+)
+
+// A provenanceQuote is a document's statement of what a proof artifact
+// records as its approval source: "Both Stage 5 proof artifacts record
+// approval_source as `JP chat approval on 2026-06-01`."
+type provenanceQuote struct {
+	value string // "JP chat approval on 2026-06-01"
+	stmt  statement
+}
+
+// artifactProvenance reads a quote of an artifact's approval_source.
+var artifactProvenance = lazyRE.New("(?i)\\bartifacts?\\b[^.]*?\\brecords?\\s+(?:its\\s+|their\\s+)?approval_source\\s*(?:as|:|=)\\s*(`[^`]+`|\"[^\"]+\"|[^.;]+)")
+
+var provenanceDate = lazyRE.New(`\b\d{4}-\d{2}-\d{2}\b`)
+
+// provenance reports a fact that gives a proof's approval source
+// ("- approval_source: JP chat instruction on 2026-06-02 ...") other than
+// what the proof artifact records, as a document that cites the same
+// artifact quotes it ("the proof artifacts record approval_source as `JP
+// chat approval on 2026-06-01`"), or as a JSON record the document links
+// records it: a different date, or a different source.
+func (c *checker) provenance() {
+	// The documents that quote an artifact's approval source, and the
+	// artifacts (absolute paths) they cite.
+	type quote struct {
+		di *docInfo
+		q  provenanceQuote
+	}
+	quotes := map[string][]quote{}
+	var some bool
+	for _, di := range c.docs {
+		for _, f := range di.d.Facts {
+			if provenanceKey(factKey(f)) {
+				some = true
+			}
+		}
+	}
+	if !some {
+		return
+	}
+	c.text(func(di *docInfo) bool { return len(di.cited) > 0 })
+	for _, di := range c.docs {
+		for _, q := range di.artifactSays {
+			for _, r := range di.cited {
+				quotes[r.Text] = append(quotes[r.Text], quote{di, q})
+			}
+		}
+	}
+	records := map[string]string{} // JSON record path -> its approval_source
+	for _, r := range c.ws.Records {
+		for _, m := range r.Members {
+			if m.Name == "approval_source" {
+				if v := strings.Trim(strings.TrimSpace(string(m.Value)), `"`); v != "" {
+					records[r.Path] = v
+				}
+			}
+		}
+	}
+	for _, di := range c.docs {
+		for _, f := range di.d.Facts {
+			if !provenanceKey(factKey(f)) {
+				continue
+			}
+			said := plain(f.Value)
+			if !provenanceDate.MatchString(said) {
+				continue // "JP approval reference": a field's description, not a provenance
+			}
+			reported := false
+			// The proof itself first: a run's report and its proof are
+			// cited together.
+			cited := slices.Clone(di.cited)
+			slices.SortStableFunc(cited, func(a, b *sotparse.Ref) int {
+				return cmpBool(!strings.Contains(path.Base(a.Text), "proof"), !strings.Contains(path.Base(b.Text), "proof"))
+			})
+			for _, r := range cited {
+				for _, q := range quotes[r.Text] {
+					if reported || !provenanceDiffers(said, q.q.value) {
+						continue
+					}
+					reported = true
+					c.report(di.d.Path, f.Pos, f.End, "provenance",
+						fmt.Sprintf("gives the approval source of %s as %q, but %s says the proof artifact records %q: cite the approval the artifact records, or say why they differ",
+							r.Text, said, q.di.d.Path, q.q.value),
+						[]analysis.RelatedInformation{rel(q.q.stmt.pos, "%s: %q", q.di.d.Path, q.q.stmt.text)})
+				}
+			}
+			for path, v := range records {
+				if reported || !di.links[path] || !provenanceDiffers(said, v) {
+					continue
+				}
+				reported = true
+				c.report(di.d.Path, f.Pos, f.End, "provenance",
+					fmt.Sprintf("gives the approval source as %q, but %s, which this document cites, records approval_source %q: cite the approval the record holds, or say why they differ", said, path, v), nil)
+			}
+		}
+	}
+}
+
+// provenanceKey reports whether a fact key gives an approval source. "Record
+// approval_source: ..." is an instruction to the evidence, which states
+// the fact itself.
+func provenanceKey(key string) bool {
+	return key == "approval_source" || key == "approval source"
+}
+
+// provenanceDiffers reports whether two approval sources disagree: on the
+// date, when both give one, or on the source's words before its date ("JP
+// chat approval" and "JP chat instruction").
+func provenanceDiffers(a, b string) bool {
+	da, db := provenanceDate.FindString(a), provenanceDate.FindString(b)
+	if da != "" && db != "" && da != db {
+		return true
+	}
+	return sourceWords(a) != sourceWords(b)
+}
+
+// sourceWords returns an approval source's words before its date or its
+// " on " ("JP chat approval on 2026-06-01": "jp chat approval").
+func sourceWords(s string) string {
+	s = strings.ToLower(s)
+	if loc := provenanceDate.FindStringIndex(s); loc != nil {
+		s = s[:loc[0]]
+	}
+	if i := strings.Index(s, " on "); i >= 0 {
+		s = s[:i]
+	}
+	return strings.Join(strings.Fields(strings.Trim(s, " .,;:")), " ")
+}
+
+func cmpBool(a, b bool) int {
+	switch {
+	case a == b:
+		return 0
+	case !a:
+		return -1
+	}
+	return 1
+}

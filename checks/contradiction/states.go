@@ -1,0 +1,140 @@
+package contradiction
+
+import (
+	"bytes"
+	"strings"
+	"unicode"
+
+	"github.com/svrnty/sotvet/checks/internal/bodylines"
+	"github.com/svrnty/sotvet/sotparse"
+)
+
+// A state statement is a line of prose read as a fact about the state of
+// something: its words, lower-cased, without markup, list markers, table
+// pipes or punctuation ("- **Source admission** status remained
+// `current`." reads "source admission status remained current"). Whether
+// it is about a record's subject is decided against that record
+// (stateStatement.holds), so that a bullet, a sentence, a table row and a
+// "key: value" fact that state the same thing are one fact, whatever their
+// wording.
+type stateStatement struct {
+	words []string
+	stmt  statement
+}
+
+// stateWords are the words that say a state holds now. "validated" is
+// left to facts: in prose it mostly names work items.
+var stateWords = map[string]bool{"current": true, "admitted": true, "resolved": true, "fresh": true}
+
+// hedgeWords make a line a requirement, a condition, a question of the
+// future or a denial rather than a statement that the state holds: "Require
+// that the source admission record remains current", "If the source
+// admission is current, ...", "Confirm ... remains current".
+var hedgeWords = map[string]bool{
+	"not": true, "no": true, "never": true, "unless": true, "if": true, "until": true, "whether": true,
+	"require": true, "requires": true, "required": true, "must": true, "should": true, "shall": true,
+	"need": true, "needs": true, "confirm": true, "ensure": true, "verify": true, "check": true,
+	"may": true, "might": true, "could": true, "would": true, "when": true, "once": true, "before": true,
+	"pending": true, "unknown": true, "stale": true, "expired": true, "missing": true, "without": true,
+}
+
+// auxWords may stand between a subject and the word that says it holds:
+// "source admission status remained current", "source is still admitted".
+var auxWords = map[string]bool{
+	"is": true, "was": true, "are": true, "were": true, "remains": true, "remained": true, "stays": true,
+	"stayed": true, "still": true, "now": true, "been": true, "has": true, "have": true, "status": true,
+	"freshness": true, "state": true, "fully": true, "confirmed": true, "as": true, "recorded": true,
+}
+
+// hasStateWord reports whether a body holds a state word, so that a body
+// without one is not read line by line for states.
+func hasStateWord(body []byte) bool {
+	for w := range stateWords {
+		if bytes.Contains(body, []byte(w)) || bytes.Contains(body, []byte(strings.ToUpper(w[:1])+w[1:])) {
+			return true
+		}
+	}
+	return false
+}
+
+// readState reads a body line as a state statement when it holds a state
+// word and no hedge.
+func readState(d *sotparse.Doc, l bodylines.Line) (stateStatement, bool) {
+	words := strings.FieldsFunc(strings.ToLower(l.Text), func(r rune) bool {
+		return !unicode.IsLetter(r) && !unicode.IsDigit(r)
+	})
+	state := false
+	for _, w := range words {
+		if hedgeWords[w] || strings.HasSuffix(w, "n't") {
+			return stateStatement{}, false
+		}
+		state = state || stateWords[w]
+	}
+	if !state {
+		return stateStatement{}, false
+	}
+	ln := newLine(d, l)
+	return stateStatement{words: words, stmt: statement{pos: ln.pos, end: ln.end, text: ln.source}}, true
+}
+
+// holds reports whether the statement says that a subject (a record's title
+// phrase, "source admission") holds: the phrase, then (after auxiliaries)
+// a state word ("source admission status remained current"), or a state
+// word then a colon-less reference to it within four words ("Still current:
+// the Case source admission"); or the phrase without its last word followed
+// by a word of that word's stem ("source is admitted" for "source
+// admission").
+func (st stateStatement) holds(subjects []string) bool {
+	w := st.words
+	for _, s := range subjects {
+		phrase := strings.Fields(s)
+		for i := 0; i+len(phrase) <= len(w); i++ {
+			if !equalWords(w[i:i+len(phrase)], phrase) {
+				continue
+			}
+			// A state word after the phrase, past auxiliaries.
+			j := i + len(phrase)
+			for j < len(w) && auxWords[w[j]] {
+				j++
+			}
+			if j < len(w) && stateWords[w[j]] {
+				return true
+			}
+			// A state word shortly before it: "Still current: the ... source admission".
+			for k := max(0, i-4); k < i; k++ {
+				if stateWords[w[k]] {
+					return true
+				}
+			}
+		}
+		if len(phrase) < 2 {
+			continue
+		}
+		head, last := phrase[:len(phrase)-1], phrase[len(phrase)-1]
+		for i := 0; i+len(head) <= len(w); i++ {
+			if !equalWords(w[i:i+len(head)], head) {
+				continue
+			}
+			j := i + len(head)
+			if j < len(w) && w[j] == last {
+				continue // the phrase itself, judged above
+			}
+			for j < len(w) && auxWords[w[j]] {
+				j++
+			}
+			if j > i+len(head) && j < len(w) && w[j] != last && sameStem(w[j], last) && stateWords[w[j]] {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func equalWords(a, b []string) bool {
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
