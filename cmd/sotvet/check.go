@@ -30,6 +30,7 @@ import (
 type checkFlags struct {
 	format, failOn, enable, disable, config string
 	fix, diff, noGit, noCache               bool
+	unsafeFixes                             bool
 
 	staged, all, lines  bool
 	files               bool
@@ -54,8 +55,9 @@ func cmdCheck(args []string, stdout, stderr io.Writer) int {
 	flags.StringVar(&cf.enable, "enable", "", "comma-separated checks to run (default all)")
 	flags.StringVar(&cf.disable, "disable", "", "comma-separated checks not to run")
 	flags.StringVar(&cf.config, "config", "", "configuration file (default DIR/"+config.FileName+" if present)")
-	flags.BoolVar(&cf.fix, "fix", false, "apply suggested fixes to the workspace, then report what remains")
-	flags.BoolVar(&cf.diff, "diff", false, "print the suggested fixes as a unified diff; write nothing")
+	flags.BoolVar(&cf.fix, "fix", false, "apply the safe suggested fixes to the workspace, then report what remains")
+	flags.BoolVar(&cf.diff, "diff", false, "print the suggested fixes as a unified diff, unsafe ones included; write nothing")
+	flags.BoolVar(&cf.unsafeFixes, "unsafe-fixes", false, "with --fix, also apply the fixes that assert a person's judgement (a status validated, a review date)")
 	flags.BoolVar(&cf.noGit, "no-git", false, "do not ask git for ignore rules")
 	flags.BoolVar(&cf.noCache, "no-cache", false, "with --staged or --changed-since, read and parse every document instead of reusing cached summaries")
 	flags.BoolVar(&cf.staged, "staged", false, "vet the content staged in the git index, reporting findings in staged files only")
@@ -259,6 +261,8 @@ func (cf *checkFlags) validate() error {
 		return errors.New("--fail-on-stale needs --baseline")
 	case cf.baseline != "" && cf.writeBase != "":
 		return errors.New("--baseline and --write-baseline cannot be combined")
+	case cf.unsafeFixes && !cf.fix:
+		return errors.New("--unsafe-fixes needs --fix (--diff shows the unsafe fixes already)")
 	case (cf.fix || cf.diff) && cf.staged:
 		return errors.New("--fix and --diff work on the work tree, not with --staged")
 	}
