@@ -87,8 +87,13 @@ func cmdCheck(args []string, stdout, stderr io.Writer) int {
 	case cf.files:
 		for _, f := range dirs {
 			abs, err := filepath.Abs(f)
+			if err == nil {
+				// A mistyped path, or a flag pre-commit put after the file
+				// names, would otherwise vet nothing and pass.
+				_, err = os.Lstat(abs)
+			}
 			if err != nil {
-				fmt.Fprintf(stderr, "sotvet: %v\n", err)
+				fmt.Fprintf(stderr, "sotvet: --files: %v\n", err)
 				return exitError
 			}
 			cf.fileArgs = append(cf.fileArgs, abs)
@@ -181,17 +186,25 @@ func cmdCheck(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "sotvet: recorded %d findings in %s\n", len(all.Findings), cf.writeBase)
 		return exitClean
 	}
+	// The baseline: --baseline for every workspace, else each
+	// workspace's configured one (sotvet.yaml baseline:, relative to it).
 	var stale []baseline.Entry
-	if cf.baseline != "" {
-		b, err := baseline.Load(cf.baseline)
+	groups := baselineGroups(cf.baseline, runs)
+	if cf.failOnStale && len(groups) == 0 {
+		fmt.Fprintf(stderr, "sotvet: --fail-on-stale needs --baseline (or baseline: in %s)\n", config.FileName)
+		return exitError
+	}
+	for _, g := range groups {
+		b, err := baseline.Load(g.path)
 		if err != nil {
 			fmt.Fprintf(stderr, "sotvet: %v\n", err)
 			return exitError
 		}
-		stale = filterBaseline(b, runs)
-		for _, e := range stale {
+		st := filterBaseline(b, g.runs)
+		for _, e := range st {
 			fmt.Fprintf(stderr, "sotvet: stale baseline entry %s: %s: [%s] %s\n", e.Fingerprint, e.File, e.Check, e.Message)
 		}
+		stale = append(stale, st...)
 	}
 
 	if cf.fix || cf.diff {
@@ -257,8 +270,6 @@ func (cf *checkFlags) validate() error {
 		return errors.New("--all needs --staged or --changed-since")
 	case cf.lines && cf.changedSince == "":
 		return errors.New("--lines needs --changed-since")
-	case cf.failOnStale && cf.baseline == "":
-		return errors.New("--fail-on-stale needs --baseline")
 	case cf.baseline != "" && cf.writeBase != "":
 		return errors.New("--baseline and --write-baseline cannot be combined")
 	case cf.unsafeFixes && !cf.fix:

@@ -285,6 +285,37 @@ func combine(runs []*wsRun) *checks.Result {
 // stale entries: those no workspace matched, and, in a run scoped to a few
 // files, only those of a file in focus (an entry of a file the run does
 // not report on cannot be judged stale).
+// baselineGroup is a baseline file and the workspace runs it applies to.
+type baselineGroup struct {
+	path string
+	runs []*wsRun
+}
+
+// baselineGroups returns the baselines of a run: flag for every workspace
+// when set, else the one each workspace's configuration names, in the
+// order of the runs; none when a write of the baseline is asked for.
+func baselineGroups(flag string, runs []*wsRun) []baselineGroup {
+	if flag != "" {
+		return []baselineGroup{{path: flag, runs: runs}}
+	}
+	var groups []baselineGroup
+	at := map[string]int{}
+	for _, r := range runs {
+		p := r.cfg.BaselinePath()
+		if p == "" {
+			continue
+		}
+		i, ok := at[p]
+		if !ok {
+			i = len(groups)
+			at[p] = i
+			groups = append(groups, baselineGroup{path: p})
+		}
+		groups[i].runs = append(groups[i].runs, r)
+	}
+	return groups
+}
+
 func filterBaseline(b *baseline.File, runs []*wsRun) []baseline.Entry {
 	staleIn := map[string]int{}
 	var focus map[string]bool
