@@ -106,7 +106,7 @@ func checkSARIFRules(t *testing.T, data []byte, findings bool) {
 				URI         string
 				Description struct{ Text string }
 			} `json:"originalUriBaseIds"`
-			Results            []struct {
+			Results []struct {
 				RuleID    string
 				Locations []struct {
 					PhysicalLocation struct {
