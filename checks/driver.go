@@ -28,6 +28,7 @@ import (
 
 	"golang.org/x/tools/go/analysis"
 
+	"github.com/svrnty/sotvet/checks/internal/fixsafety"
 	secretscheck "github.com/svrnty/sotvet/checks/secrets"
 	"github.com/svrnty/sotvet/internal/safefs"
 	"github.com/svrnty/sotvet/sotparse"
@@ -508,7 +509,8 @@ func (rs *resolver) resolve(check string, d analysis.Diagnostic) Finding {
 		f.Fixes = make([]Fix, 0, len(d.SuggestedFixes))
 	}
 	for _, sf := range d.SuggestedFixes {
-		fix := Fix{Message: sf.Message, Edits: make([]Edit, 0, len(sf.TextEdits))}
+		msg, unsafe := fixsafety.Split(sf.Message)
+		fix := Fix{Message: msg, Unsafe: unsafe, Edits: make([]Edit, 0, len(sf.TextEdits))}
 		for _, te := range sf.TextEdits {
 			tf := rs.fset.File(te.Pos)
 			if tf == nil {

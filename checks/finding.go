@@ -61,6 +61,9 @@ type Related struct {
 type Fix struct {
 	Message string
 	Edits   []Edit
+	// Unsafe: the fix asserts a judgement a person must make (a review
+	// happened, an item is validated); --fix leaves it to --unsafe-fixes.
+	Unsafe bool
 }
 
 // Edit replaces Content[Start:End] of File with New.

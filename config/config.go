@@ -11,6 +11,7 @@ import (
 	"fmt"
 	slashpath "path"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -37,6 +38,10 @@ type Config struct {
 	MaxFileSize int64
 	Settings    []Setting // per-check flag values, in file order
 	Workspaces  []Place   // workspace directories, relative to the file's directory
+	// Baseline is the baseline file (sotvet check --write-baseline),
+	// relative to the file's directory; empty Value for none. BaselinePath
+	// resolves it.
+	Baseline Place
 	// SeverityKeys are the keys under severity:, with positions, for the
 	// caller to check categories against the checks (a claim rule's id is
 	// known only once the settings are applied).
@@ -307,6 +312,12 @@ func Parse(path string, data []byte, registry []*analysis.Analyzer) (*Config, er
 					c.Workspaces = append(c.Workspaces, Place{Value: slashpath.Clean(d), Line: v.Content[i].Line, Col: v.Content[i].Column})
 				}
 			}
+		case "baseline":
+			if v.Kind != yaml.ScalarNode || v.Value == "" || slashpath.IsAbs(v.Value) || strings.Contains(v.Value, "\\") {
+				err = errAt(v, "baseline: want a slash path relative to the directory of this file")
+			} else {
+				c.Baseline = Place{Value: slashpath.Clean(v.Value), Line: v.Line, Col: v.Column}
+			}
 		case "fail-on":
 			if err = severity(v); err == nil {
 				c.FailOn = v.Value
@@ -384,13 +395,29 @@ func Parse(path string, data []byte, registry []*analysis.Analyzer) (*Config, er
 			// checked here so that a mistake is reported where it is.
 			_, err = stage.ParseConfig(path, data)
 		default:
-			err = errAt(k, "unknown key %q (want enable, disable, fail-on, severity, statuses, max-file-size, trusted-keys, checks, harness or workspaces)", k.Value)
+			hint := ""
+			if alt := strings.ReplaceAll(k.Value, "_", "-"); alt != k.Value && slices.Contains(keys, alt) {
+				hint = fmt.Sprintf(": did you mean %q?", alt)
+			}
+			err = errAt(k, "unknown key %q%s (want %s or %s)", k.Value, hint, strings.Join(keys[:len(keys)-1], ", "), keys[len(keys)-1])
 		}
 		if err != nil {
 			return nil, err
 		}
 	}
 	return c, nil
+}
+
+// keys are the top-level keys of sotvet.yaml.
+var keys = []string{"enable", "disable", "fail-on", "severity", "statuses", "max-file-size", "trusted-keys", "checks", "harness", "workspaces", "baseline"}
+
+// BaselinePath returns the configured baseline file as a path (relative
+// to the directory of the configuration file), or "" when none is set.
+func (c *Config) BaselinePath() string {
+	if c == nil || c.Baseline.Value == "" {
+		return ""
+	}
+	return filepath.Join(filepath.Dir(c.Path), filepath.FromSlash(c.Baseline.Value))
 }
 
 // workspaceDir accepts a workspace directory: a slash path relative to the

@@ -27,6 +27,12 @@ disable: []
 # Lowest severity that makes "sotvet check" exit 1: error or warning.
 fail-on: error
 
+# A workspace with history: the findings recorded by
+# "sotvet check --write-baseline .sotvet-baseline.json" are not reported
+# (by check, the pre-commit hook and CI alike); only new ones are.
+# The path is relative to this file.
+# baseline: .sotvet-baseline.json
+
 # Severity per check or per check/category: error or warning.
 severity:
 `)

@@ -61,7 +61,13 @@ func (s *Server) codeAction(ctx context.Context, p CodeActionParams) ([]CodeActi
 				if edit == nil {
 					continue
 				}
-				out = append(out, CodeAction{Title: s.redact(fix.Message), Kind: "quickfix", Diagnostics: []Diagnostic{diag}, IsPreferred: i == 0, Edit: edit})
+				// An unsafe fix asserts a judgement (a review, a validation):
+				// offered, said so, never preferred, as --unsafe-fixes.
+				title := s.redact(fix.Message)
+				if fix.Unsafe {
+					title += " (unsafe: asserts a person's judgement)"
+				}
+				out = append(out, CodeAction{Title: title, Kind: "quickfix", Diagnostics: []Diagnostic{diag}, IsPreferred: i == 0 && !fix.Unsafe, Edit: edit})
 			}
 			if f.Check != checks.SuppressionCheck {
 				if a, ok := s.ignoreAction(d, file.Content, x, f, diag, version); ok {
@@ -71,8 +77,10 @@ func (s *Server) codeAction(ctx context.Context, p CodeActionParams) ([]CodeActi
 		}
 	}
 	if wantAll {
-		fixed, n := checks.ApplyFixes(snap.model, mine)
-		if b, ok := fixed[d.rel]; ok && n > 0 {
+		// Fix-all applies the safe fixes only, as --fix does.
+		fixed, count := checks.ApplyFixes(snap.model, mine, false)
+		if b, ok := fixed[d.rel]; ok && count.Applied > 0 {
+			n := count.Applied
 			end := x.pos(len(file.Content))
 			out = append(out, CodeAction{
 				Title: fmt.Sprintf("Apply every sotvet fix in %s (%d)", path.Base(d.rel), n),

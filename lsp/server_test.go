@@ -241,8 +241,16 @@ func TestCodeActions(t *testing.T) {
 			all = &actions[i]
 		}
 	}
-	if fix == nil || all == nil {
-		t.Fatalf("want a fix and a fix-all; got %+v", actions)
+	// Adding "not-promoted" states a classification: an unsafe fix, offered
+	// as such and never preferred, and left out of fix-all as --fix leaves it.
+	if fix == nil {
+		t.Fatalf("want a fix; got %+v", actions)
+	}
+	if fix.IsPreferred || !strings.Contains(fix.Title, "(unsafe") {
+		t.Errorf("the unsafe fix is offered as a safe one: %+v", fix)
+	}
+	if all != nil {
+		t.Errorf("fix-all applies an unsafe fix: %+v", all)
 	}
 	if ignore != nil {
 		t.Errorf("an ignore comment for a finding on the opening --- would break the frontmatter: %+v", ignore)

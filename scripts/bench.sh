@@ -67,8 +67,8 @@ if [[ -z $timebin || ! -x $timebin ]] || ! "$timebin" -f '%e %M %U %S' -o /dev/n
 fi
 
 echo "== build"
-go build -o "$tmp/parseonly" ./scripts/parseonly
-go build -o "$tmp/gen-corpus" ./scripts/gen-corpus
+go build -tags devtools -o "$tmp/parseonly" ./scripts/parseonly
+go build -tags devtools -o "$tmp/gen-corpus" ./scripts/gen-corpus
 have_sotvet=1
 if ! go build -o "$tmp/sotvet" "$SOTVET_PKG" 2>"$tmp/sotvet-build.log"; then
 	have_sotvet=0
@@ -219,7 +219,7 @@ if ((have_sotvet)) && [[ -n $gitleaks_bin && -x $gitleaks_bin ]]; then
 		scan_labels+=("${labels[$idx]}") scan_dirs+=("${corpora[$idx]}")
 	done
 	if [[ -n ${SAMPLES:-} && -f ${SAMPLES:-} ]]; then
-		go run ./scripts/gen-secrets-tree -samples "$SAMPLES" -out "$tmp/samples" 2>/dev/null
+		go run -tags devtools ./scripts/gen-secrets-tree -samples "$SAMPLES" -out "$tmp/samples" 2>/dev/null
 		scan_labels+=("gitleaks samples") scan_dirs+=("$tmp/samples")
 	else
 		echo "note: SAMPLES unset; the gitleaks-samples tree is not scanned (scripts/gitleaks-samples.sh makes it)" >&2

@@ -17,7 +17,7 @@ import (
 // pinned module's config/gitleaks.toml (see internal/gitleaksgen and
 // docs/secrets.md). Bump the version here and run go generate.
 //
-//go:generate go run ./internal/gitleaksgen -version v8.30.1 -o gitleaks_rules.go
+//go:generate go run -tags devtools ./internal/gitleaksgen -version v8.30.1 -o gitleaks_rules.go
 
 // GitleaksVersion is the gitleaks release whose default rules are compiled in.
 func GitleaksVersion() string { loadGitleaks(); return gitleaks.set.Version }

@@ -151,7 +151,7 @@ func CorpusDir(t testing.TB) string {
 }
 
 // BenchCorpusDir returns $SOTVET_BENCH_CORPUS when set (a generated
-// corpus, say: go run ./scripts/gen-corpus -out DIR), else CorpusDir.
+// corpus, say: go run -tags devtools ./scripts/gen-corpus -out DIR), else CorpusDir.
 func BenchCorpusDir(t testing.TB) string {
 	t.Helper()
 	if dir := os.Getenv("SOTVET_BENCH_CORPUS"); dir != "" {

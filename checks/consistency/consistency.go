@@ -8,6 +8,7 @@ import (
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/svrnty/sotvet/checks/internal/docutil"
+	"github.com/svrnty/sotvet/checks/internal/fixsafety"
 	"github.com/svrnty/sotvet/sotparse"
 )
 
@@ -75,9 +76,12 @@ func related(pos token.Pos, format string, args ...any) []analysis.RelatedInform
 	return []analysis.RelatedInformation{{Pos: pos, Message: fmt.Sprintf(format, args...)}}
 }
 
-// replace is a fix that replaces [pos, end) by text.
-func replace(msg string, pos, end token.Pos, text string) *analysis.SuggestedFix {
-	return &analysis.SuggestedFix{Message: msg, TextEdits: []analysis.TextEdit{{Pos: pos, End: end, NewText: []byte(text)}}}
+// unsafeReplace is a fix that replaces [pos, end) by text. Both fixes of
+// this check assert a judgement (a document is validated, a review
+// happened), so both are unsafe: only --unsafe-fixes applies them.
+func unsafeReplace(msg string, pos, end token.Pos, text string) *analysis.SuggestedFix {
+	fix := fixsafety.Unsafe(analysis.SuggestedFix{Message: msg, TextEdits: []analysis.TextEdit{{Pos: pos, End: end, NewText: []byte(text)}}})
+	return &fix
 }
 
 // itemValidated reports whether the item's Status line starts with
@@ -116,7 +120,7 @@ func (c *checker) draftComplete(d *sotparse.Doc) {
 	}
 	c.diag(fm.Status.ValuePos, fm.Status.ValueEnd, "draft-complete", msg,
 		related(last.Status.ValuePos, "%s is validated here", last.ID),
-		replace("set the frontmatter status to validated", fm.Status.ValuePos, fm.Status.ValueEnd, "validated"))
+		unsafeReplace("set the frontmatter status to validated", fm.Status.ValuePos, fm.Status.ValueEnd, "validated"))
 }
 
 // section is the span of a heading's section: from the heading to the next

@@ -43,10 +43,14 @@ func TestConsistency(t *testing.T) {
 }
 
 // TestFixes applies the fixes: draft-complete sets the status, stale-review
-// bumps last_reviewed.
+// bumps last_reviewed. Both assert a judgement, so only an unsafe run
+// applies them.
 func TestFixes(t *testing.T) {
 	res, ws := checktest.Result(t, filepath.Join("testdata", "defects"), consistency.Analyzer)
-	out, _ := checks.ApplyFixes(ws, res.Findings)
+	if out, n := checks.ApplyFixes(ws, res.Findings, false); len(out) != 0 || n.Applied != 0 || n.Unsafe == 0 {
+		t.Errorf("a safe run applied %+v, changing %d files; want every fix left as unsafe", n, len(out))
+	}
+	out, _ := checks.ApplyFixes(ws, res.Findings, true)
 	got := string(out[".sot/03-PROTOCOLS/CTO-BAD-ISSUES.md"])
 	for _, want := range []string{"\nstatus: validated\n", "\nlast_reviewed: 2026-06-03\n"} {
 		if !strings.Contains(got, want) {

@@ -53,7 +53,7 @@ func (c *checker) staleReview(d *sotparse.Doc, content []byte) {
 	c.diag(fm.LastReviewed.ValuePos, fm.LastReviewed.ValueEnd, "stale-review",
 		fmt.Sprintf("last_reviewed is %s, but the body records %s (%s)", reviewed, newest, what),
 		related(d.File.Pos(at), "%s records %s", what, newest),
-		replace("set last_reviewed to "+newest, fm.LastReviewed.ValuePos, fm.LastReviewed.ValueEnd, newest))
+		unsafeReplace("set last_reviewed to "+newest, fm.LastReviewed.ValuePos, fm.LastReviewed.ValueEnd, newest))
 }
 
 // runStamps returns the offsets in s of run-directory timestamps

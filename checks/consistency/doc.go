@@ -14,14 +14,17 @@
 //
 //   - draft-complete (warning): a document whose frontmatter status is
 //     "draft" while it defines work items and every one of them is
-//     validated. The fix sets the status to validated. A BLOCKER document
-//     is not judged: whether a blocker is over once its items are validated
-//     is its author's call (the stage it blocks may still be blocked).
+//     validated. The fix sets the status to validated: an unsafe fix
+//     (it asserts a validation), applied only with --unsafe-fixes. A
+//     BLOCKER document is not judged: whether a blocker is over once its
+//     items are validated is its author's call (the stage it blocks may
+//     still be blocked).
 //   - stale-review (warning): a last_reviewed date older than the newest
 //     date the body itself records: a dated heading ("## Runtime Evidence -
 //     2026-06-01") or a run directory's timestamp
 //     ("harness-runs/20260601T025817Z-...") anywhere in the body, dates no
-//     later than today. The fix bumps last_reviewed to that date.
+//     later than today. The fix bumps last_reviewed to that date: an
+//     unsafe fix (it asserts a review), applied only with --unsafe-fixes.
 //   - duplicate-heading (error): the same heading text twice at the same
 //     level under the same parent heading, with different bodies: a reader
 //     who follows one misses the other. (Identical bodies are a pasted

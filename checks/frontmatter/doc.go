@@ -20,7 +20,8 @@
 //     status, owner, created, last_reviewed, core_promotion_status and
 //     lifecycle_classification. A missing core_promotion_status has a
 //     suggested fix that inserts "core_promotion_status: not-promoted" just
-//     before the closing --- line.
+//     before the closing --- line: an unsafe fix (the classification is a
+//     person's), applied only with --unsafe-fixes.
 //   - empty: a required key that is present with an empty value.
 //   - status: a status that is not in the status vocabulary (draft,
 //     candidate, validated, blocked, plus -extra-statuses). A known status

@@ -11,6 +11,7 @@ import (
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/svrnty/sotvet/checks/internal/docutil"
+	"github.com/svrnty/sotvet/checks/internal/fixsafety"
 	"github.com/svrnty/sotvet/checks/internal/flagutil"
 	"github.com/svrnty/sotvet/checks/internal/vocab"
 	"github.com/svrnty/sotvet/sotparse"
@@ -288,10 +289,12 @@ func (c *checker) required(d *sotparse.Doc) {
 		}
 		diag := analysis.Diagnostic{Pos: fm.Pos, End: fm.Pos + 3, Category: "required", Message: req.msg}
 		if len(alts) == 1 && alts[0] == "core_promotion_status" && c.fixes {
-			diag.SuggestedFixes = []analysis.SuggestedFix{{
+			// Unsafe: "not-promoted" states a classification someone
+			// must make; the key's absence does not say it.
+			diag.SuggestedFixes = []analysis.SuggestedFix{fixsafety.Unsafe(analysis.SuggestedFix{
 				Message:   "add core_promotion_status: not-promoted",
 				TextEdits: []analysis.TextEdit{{Pos: fm.Close, End: fm.Close, NewText: []byte("core_promotion_status: not-promoted" + c.eol(d, fm.Close))}},
-			}}
+			})}
 		}
 		c.report(diag)
 	}

@@ -31,8 +31,8 @@ func TestHygiene(t *testing.T) {
 // findings left.
 func TestFixes(t *testing.T) {
 	res, ws := checktest.Result(t, filepath.Join("testdata", "defects"), hygiene.Analyzer)
-	out, n := checks.ApplyFixes(ws, res.Findings)
-	if n == 0 {
+	out, n := checks.ApplyFixes(ws, res.Findings, false)
+	if n.Applied == 0 {
 		t.Fatal("no fix applied")
 	}
 	got := string(out[".sot/03-PROTOCOLS/CTO-HYGIENE-ISSUES.md"])
@@ -91,7 +91,7 @@ func TestCRLF(t *testing.T) {
 	if strings.Join(cats, ",") != "blank-lines,trailing-spaces" {
 		t.Fatalf("categories %q", cats)
 	}
-	out, _ := checks.ApplyFixes(ws, res.Findings)
+	out, _ := checks.ApplyFixes(ws, res.Findings, false)
 	if got, want := string(out[".sot/03-PROTOCOLS/CTO-CRLF-ISSUES.md"]), "---\r\nname: cto-crlf-issues\r\n---\r\n\r\n# CRLF\r\n\r\nText.\r\n"; got != want {
 		t.Errorf("fixed to %q, want %q", got, want)
 	}

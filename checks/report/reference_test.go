@@ -9,7 +9,6 @@ import (
 	"fmt"
 	"net/url"
 	"path"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -208,13 +207,20 @@ func refWriteSARIF(buf *bufio.Writer, res *checks.Result, opt Options) error {
 		driver.Rules = append(driver.Rules, r)
 	}
 	byName := map[string]Rule{}
+	found := foundRules(res.Findings)
 	for _, r := range opt.Rules {
 		byName[r.Name] = r
-		if len(r.Categories) == 0 {
+		if len(r.Categories) == 0 || !found[ruleKey{r.Name, ""}] {
+			// A check that ran without a finding is one rule: the log
+			// still says it ran, in a few hundred bytes, not one rule
+			// per category (hundreds in all).
 			addRule(sarifRuleOf(r))
+			continue
 		}
 		for _, c := range r.Categories {
-			addRule(sarifCategoryRule(r, c))
+			if found[ruleKey{r.Name, c}] {
+				addRule(sarifCategoryRule(r, c))
+			}
 		}
 	}
 	for i := range res.Findings {
@@ -232,13 +238,7 @@ func refWriteSARIF(buf *bufio.Writer, res *checks.Result, opt Options) error {
 
 	var baseIDs map[string]sarifArtifactLocation
 	if opt.SrcRoot != "" {
-		root := filepath.ToSlash(opt.SrcRoot)
-		if !strings.HasSuffix(root, "/") {
-			root += "/"
-		}
-		baseIDs = map[string]sarifArtifactLocation{
-			sarifSrcRoot: {URI: (&url.URL{Scheme: "file", Path: root}).String()},
-		}
+		baseIDs = sarifBaseIDs
 	}
 
 	// The log is written as encoding/json would encode a sarifLog, the

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"net/url"
 	"path"
-	"path/filepath"
 	"strconv"
 	"strings"
 
@@ -31,11 +30,12 @@ type sarifDriver struct {
 	Rules          []sarifRule `json:"rules"`
 }
 
+// sarifRule is a rule's metadata, kept short: a log has a rule per check
+// and category (hundreds), and the full documentation lives at helpUri
+// (and in sotvet explain), not in every log.
 type sarifRule struct {
 	ID                   string             `json:"id"`
 	ShortDescription     sarifText          `json:"shortDescription"`
-	FullDescription      sarifText          `json:"fullDescription"`
-	Help                 sarifHelp          `json:"help"`
 	HelpURI              string             `json:"helpUri,omitempty"`
 	DefaultConfiguration sarifConfiguration `json:"defaultConfiguration"`
 }
@@ -44,18 +44,21 @@ type sarifText struct {
 	Text string `json:"text"`
 }
 
-type sarifHelp struct {
-	Text     string `json:"text"`
-	Markdown string `json:"markdown,omitempty"`
-}
-
 type sarifConfiguration struct {
 	Level string `json:"level"`
 }
 
 type sarifArtifactLocation struct {
-	URI       string `json:"uri"`
-	URIBaseID string `json:"uriBaseId,omitempty"`
+	URI         string     `json:"uri,omitempty"`
+	URIBaseID   string     `json:"uriBaseId,omitempty"`
+	Description *sarifText `json:"description,omitempty"`
+}
+
+// sarifBaseIDs defines %SRCROOT% without its absolute URI: a log uploaded
+// from CI must not carry the runner's paths, and code scanning resolves
+// the base to the checkout itself.
+var sarifBaseIDs = map[string]sarifArtifactLocation{
+	sarifSrcRoot: {Description: &sarifText{Text: "The root of the git repository (outside git, the directory sotvet ran in): every relative uri is under it."}},
 }
 
 // writeSARIF writes a SARIF 2.1.0 log with one run. A check's findings
@@ -64,7 +67,8 @@ type sarifArtifactLocation struct {
 // opt.Rules in the order given (duplicates dropped), and a finding with no
 // rule gets a minimal one appended, so every result's ruleIndex is valid.
 // Paths are relative URIs under %SRCROOT%, which originalUriBaseIds
-// resolves to opt.SrcRoot when given; an absolute path is a file: URI.
+// describes (without the absolute path) when opt.SrcRoot is given; an
+// absolute path is a file: URI.
 func writeSARIF(buf *bufio.Writer, res *checks.Result, opt Options) error {
 	driver := sarifDriver{
 		Name:           opt.Tool,
@@ -81,18 +85,24 @@ func writeSARIF(buf *bufio.Writer, res *checks.Result, opt Options) error {
 		driver.Rules = append(driver.Rules, r)
 	}
 	byName := map[string]Rule{}
+	found := foundRules(res.Findings)
 	for _, r := range opt.Rules {
 		byName[r.Name] = r
-		if len(r.Categories) == 0 {
+		if len(r.Categories) == 0 || !found[ruleKey{r.Name, ""}] {
+			// A check that ran without a finding is one rule: the log
+			// still says it ran, in a few hundred bytes, not one rule
+			// per category (hundreds in all).
 			addRule(sarifRuleOf(r))
+			continue
 		}
 		for _, c := range r.Categories {
-			addRule(sarifCategoryRule(r, c))
+			if found[ruleKey{r.Name, c}] {
+				addRule(sarifCategoryRule(r, c))
+			}
 		}
 	}
 	// A finding's rule is looked up once per check and category, and once
 	// per run of findings of one rule; its ID and index are encoded then.
-	type ruleKey struct{ check, category string }
 	rules := map[ruleKey]int{} // -> index in driver.Rules
 	ruleOf := make([]int32, len(res.Findings))
 	last := -1
@@ -125,13 +135,7 @@ func writeSARIF(buf *bufio.Writer, res *checks.Result, opt Options) error {
 
 	var baseIDs map[string]sarifArtifactLocation
 	if opt.SrcRoot != "" {
-		root := filepath.ToSlash(opt.SrcRoot)
-		if !strings.HasSuffix(root, "/") {
-			root += "/"
-		}
-		baseIDs = map[string]sarifArtifactLocation{
-			sarifSrcRoot: {URI: (&url.URL{Scheme: "file", Path: root}).String()},
-		}
+		baseIDs = sarifBaseIDs
 	}
 
 	// The log is written as encoding/json would encode a sarifLog, the
@@ -223,16 +227,6 @@ func writeSARIFTool(j *jsonWriter, d *sarifDriver) {
 		j.key("id")
 		j.str(r.ID)
 		text("shortDescription", r.ShortDescription.Text)
-		text("fullDescription", r.FullDescription.Text)
-		j.key("help")
-		j.open('{')
-		j.key("text")
-		j.str(r.Help.Text)
-		if r.Help.Markdown != "" {
-			j.key("markdown")
-			j.str(r.Help.Markdown)
-		}
-		j.close('}')
 		if r.HelpURI != "" {
 			j.key("helpUri")
 			j.str(r.HelpURI)
@@ -392,6 +386,23 @@ func (c *uriCache) of(file string) string {
 	return c.uri
 }
 
+// ruleKey is a check and a category of its findings.
+type ruleKey struct{ check, category string }
+
+// foundRules returns the checks and categories of findings: each category
+// found, and each check under the empty category.
+func foundRules(fs []checks.Finding) map[ruleKey]bool {
+	found := map[ruleKey]bool{}
+	for i := range fs {
+		if i > 0 && fs[i].Check == fs[i-1].Check && fs[i].Category == fs[i-1].Category {
+			continue
+		}
+		found[ruleKey{fs[i].Check, fs[i].Category}] = true
+		found[ruleKey{fs[i].Check, ""}] = true
+	}
+	return found
+}
+
 // ruleID is the SARIF rule of a finding: check/category, or the check.
 func ruleID(f *checks.Finding) string {
 	if f.Category == "" {
@@ -400,16 +411,14 @@ func ruleID(f *checks.Finding) string {
 	return f.Check + "/" + f.Category
 }
 
-// sarifRuleOf fills the descriptions SARIF consumers display, falling back
-// from the Doc to the Short description to the name so that none is empty.
+// sarifRuleOf fills the description SARIF consumers display, falling back
+// from the Short description to the name so that it is never empty; the
+// Doc is at the help URI.
 func sarifRuleOf(r Rule) sarifRule {
 	short := firstNonEmpty(r.Short, r.Name)
-	full := firstNonEmpty(r.Doc, short)
 	return sarifRule{
 		ID:                   r.Name,
 		ShortDescription:     sarifText{Text: short},
-		FullDescription:      sarifText{Text: full},
-		Help:                 sarifHelp{Text: full, Markdown: full},
 		HelpURI:              r.URL,
 		DefaultConfiguration: sarifConfiguration{Level: string(checks.SeverityError)},
 	}

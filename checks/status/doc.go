@@ -42,7 +42,9 @@
 //     WORKBOARD.yaml and another document (in one of the forms below) say it
 //     is validated. The fix sets the Status line to validated, and, when
 //     every item of the document is then validated, the frontmatter status
-//     too. An item with no Status line whose acceptance checkboxes are all
+//     too: an unsafe fix (it asserts a validation), applied only with
+//     --unsafe-fixes, and offered only for an item whose acceptance boxes
+//     are all checked (ticking one is for a person). An item with no Status line whose acceptance checkboxes are all
 //     unchecked is stale in the same circumstances (reported at the first
 //     box, without a fix).
 //   - stale-remains-blocked: in the document that defines a validated item

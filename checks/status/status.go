@@ -14,6 +14,7 @@ import (
 
 	"github.com/svrnty/sotvet/checks/internal/bodylines"
 	"github.com/svrnty/sotvet/checks/internal/docutil"
+	"github.com/svrnty/sotvet/checks/internal/fixsafety"
 	"github.com/svrnty/sotvet/checks/internal/vocab"
 	"github.com/svrnty/sotvet/internal/parallel"
 	"github.com/svrnty/sotvet/sotparse"
@@ -432,19 +433,28 @@ func (c *checker) uncheckedStale(d *sotparse.Doc, it *sotparse.WorkItem) {
 
 // staleIssues reports the stale items of d, each with a fix that updates
 // its Status line; the fix of the last one also updates the frontmatter
-// status when every item of d is then validated.
+// status when every item of d is then validated. The fix asserts a
+// validation, so it is unsafe (--unsafe-fixes), and it is not offered for
+// an item with an unchecked acceptance box: a validated item with one is
+// an error (unchecked-acceptance), and ticking the box is for a person.
 func (c *checker) staleIssues(d *sotparse.Doc, stale []staleItem) {
 	if len(stale) == 0 {
 		return
 	}
-	rest := 0 // items neither validated nor stale
+	rest := 0 // items neither validated nor stale, or not fixable
 	isStale := make(map[*sotparse.WorkItem]bool, len(stale))
 	for _, s := range stale {
 		isStale[s.it] = true
 	}
 	for _, it := range d.WorkItems {
-		if itemStatus(it) != validated && !isStale[it] {
+		if itemStatus(it) != validated && !(isStale[it] && allChecked(it)) {
 			rest++
+		}
+	}
+	last := -1 // the last fixable stale item
+	for i, s := range stale {
+		if allChecked(s.it) {
+			last = i
 		}
 	}
 	for i, s := range stale {
@@ -454,12 +464,12 @@ func (c *checker) staleIssues(d *sotparse.Doc, stale []staleItem) {
 		}
 		edits := []analysis.TextEdit{{Pos: s.it.Status.ValuePos, End: s.it.Status.ValuePos + token.Pos(len(word)), NewText: []byte(validated)}}
 		msg := "set the Status line to validated"
-		if fm := d.Frontmatter; i == len(stale)-1 && rest == 0 && fm != nil && fm.Status != nil && fm.Status.Scalar &&
+		if fm := d.Frontmatter; i == last && rest == 0 && fm != nil && fm.Status != nil && fm.Status.Scalar &&
 			!strings.EqualFold(strings.TrimSpace(fm.Status.Value), validated) && fm.Status.ValuePos.IsValid() && fm.Status.ValueEnd > fm.Status.ValuePos {
 			edits = append(edits, analysis.TextEdit{Pos: fm.Status.ValuePos, End: fm.Status.ValueEnd, NewText: []byte(validated)})
 			msg += ", and the frontmatter status: every item is then validated"
 		}
-		c.pass.Report(analysis.Diagnostic{
+		diag := analysis.Diagnostic{
 			Pos: s.it.Status.ValuePos, End: s.it.Status.End, Category: "stale-issue",
 			Message: fmt.Sprintf("%s is %q here, but %s and %s say it is validated: this document is stale",
 				s.it.ID, s.status, c.ws.Workboard.File.Path, s.proofDoc),
@@ -467,9 +477,22 @@ func (c *checker) staleIssues(d *sotparse.Doc, stale []staleItem) {
 				related(s.workboard, "the workboard says %s is validated", s.it.ID),
 				related(s.proof, "this says %s is validated", s.it.ID),
 			},
-			SuggestedFixes: []analysis.SuggestedFix{{Message: msg, TextEdits: edits}},
-		})
+		}
+		if allChecked(s.it) {
+			diag.SuggestedFixes = []analysis.SuggestedFix{fixsafety.Unsafe(analysis.SuggestedFix{Message: msg, TextEdits: edits})}
+		}
+		c.pass.Report(diag)
 	}
+}
+
+// allChecked reports whether every acceptance box of it is checked.
+func allChecked(it *sotparse.WorkItem) bool {
+	for _, cb := range it.Checkboxes {
+		if !cb.Checked {
+			return false
+		}
+	}
+	return true
 }
 
 // corroborated reports whether a document other than except states that

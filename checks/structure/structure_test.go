@@ -106,9 +106,9 @@ func TestConfig(t *testing.T) {
 // TestFix checks that the suggested fix deletes the repeated line.
 func TestFix(t *testing.T) {
 	res, ws := checktest.Result(t, filepath.Join("testdata", "duplicate-line"), structure.Analyzer)
-	out, n := checks.ApplyFixes(ws, res.Findings)
-	if n != 3 {
-		t.Errorf("%d fixes applied, want 3", n)
+	out, n := checks.ApplyFixes(ws, res.Findings, false)
+	if n.Applied != 3 {
+		t.Errorf("%d fixes applied, want 3", n.Applied)
 	}
 	got := string(out[".sot/03-PROTOCOLS/CTO-A-EVIDENCE.md"])
 	if strings.Count(got, "- Do not activate Case as default backend.\n") != 1 || !strings.Contains(got, "- Do not rerun Case.\n") {

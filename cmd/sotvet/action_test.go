@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"sort"
 	"strings"
 	"testing"
 
@@ -38,6 +39,7 @@ type actionRun struct {
 	src     string // the action's checkout: this repository
 	temp    string // RUNNER_TEMP, kept between runs (the cache)
 	inputs  map[string]string
+	github  map[string]string            // github.* context values (a pull request's base)
 	outputs map[string]map[string]string // step id -> outputs
 	log     strings.Builder
 	ran     []string // names of the steps that ran
@@ -54,6 +56,8 @@ func (r *actionRun) value(e string) string {
 		return r.temp
 	case strings.HasPrefix(e, "inputs."):
 		return r.inputs[strings.TrimPrefix(e, "inputs.")]
+	case e == "github.base_ref" || e == "github.event.pull_request.base.sha":
+		return r.github[e]
 	case strings.HasPrefix(e, "steps."):
 		parts := strings.Split(e, ".")
 		if len(parts) == 4 && parts[2] == "outputs" {
@@ -259,5 +263,133 @@ func TestAction(t *testing.T) {
 	based.run(&a, ws)
 	if based.failed {
 		t.Errorf("with a baseline of every finding and no scan, the job failed:\n%s", based.log.String())
+	}
+
+	// A directory input that starts with "-" is a directory, not an option
+	// (it used to be read as --disable=workboard, and the job passed).
+	dash := newRun(map[string]string{"directory": "--disable=workboard", "scan": "false", "upload-sarif": "false"})
+	dash.run(&a, ws)
+	if !dash.failed || !strings.Contains(dash.log.String(), "sotvet check could not run") {
+		t.Errorf("directory --disable=workboard: the job should fail, unable to run:\n%s", dash.log.String())
+	}
+
+	// A pull request: the base holds a legacy finding (CTO-WORK-900's
+	// status); the pull request adds a line with a new one. Only the new
+	// one is annotated and fails the job; the others are counted.
+	pr := sampleCopy(t, false)
+	board := "items:\n  - {id: CTO-WORK-900, title: X, status: open, source: CONTEXT.md}\n"
+	os.WriteFile(filepath.Join(pr, "WORKBOARD.yaml"), []byte(board), 0o644)
+	git := func(args ...string) string {
+		cmd := exec.Command("git", append([]string{"-c", "user.name=t", "-c", "user.email=t@t"}, args...)...)
+		cmd.Dir = pr
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+		return strings.TrimSpace(string(out))
+	}
+	git("init", "-q")
+	git("add", "-A")
+	git("commit", "-q", "-m", "base")
+	baseSHA := git("rev-parse", "HEAD")
+	os.WriteFile(filepath.Join(pr, "WORKBOARD.yaml"), []byte(board+"  - {id: CTO-WORK-901, title: Y, status: open, source: CONTEXT.md}\n"), 0o644)
+	git("commit", "-q", "-am", "the pull request")
+	for _, c := range []struct {
+		scope       string
+		annotations []string // findings annotated
+		notice      string
+	}{
+		{"lines", []string{"CTO-WORK-901"}, "1 findings on the lines this pull request changes; 8 more elsewhere in ."},
+		{"files", []string{"CTO-WORK-900", "CTO-WORK-901"}, "3 findings on the files this pull request changes; 6 more elsewhere in ."},
+		{"all", []string{"CTO-WORK-900", "CTO-WORK-901", "CTO-WORK-101"}, ""},
+	} {
+		run := newRun(map[string]string{"scan": "false", "upload-sarif": "false", "pr-scope": c.scope})
+		run.github = map[string]string{"github.event.pull_request.base.sha": baseSHA, "github.base_ref": "main"}
+		run.run(&a, pr)
+		log := run.log.String()
+		if !run.failed {
+			t.Errorf("pr-scope %s: a new finding on a changed line did not fail the job:\n%s", c.scope, log)
+		}
+		var annotated []string
+		for _, l := range strings.Split(log, "\n") {
+			if strings.HasPrefix(l, "::error file=") {
+				for _, id := range []string{"CTO-WORK-900", "CTO-WORK-901", "CTO-WORK-101"} {
+					if strings.Contains(l, id) && !contains(annotated, id) {
+						annotated = append(annotated, id)
+					}
+				}
+			}
+		}
+		sort.Strings(annotated)
+		sort.Strings(c.annotations)
+		if strings.Join(annotated, " ") != strings.Join(c.annotations, " ") {
+			t.Errorf("pr-scope %s: annotated %v, want %v:\n%s", c.scope, annotated, c.annotations, log)
+		}
+		if c.notice != "" && !strings.Contains(log, c.notice) {
+			t.Errorf("pr-scope %s: the log does not say %q:\n%s", c.scope, c.notice, log)
+		}
+	}
+}
+
+// TestActionActionlint lints action.yml's steps with actionlint: actionlint
+// reads an action's inputs but not a composite action's steps, so the
+// steps are put in a workflow whose workflow_dispatch inputs are the
+// action's (expressions, contexts, step outputs, the pinned actions'
+// inputs; shell scripts too where shellcheck is installed).
+func TestActionActionlint(t *testing.T) {
+	tool, err := exec.LookPath("actionlint")
+	if err != nil {
+		if os.Getenv("CI") == "" {
+			t.Skip("actionlint is not on PATH (scripts/ci/tools.sh installs it); CI runs this")
+		}
+		t.Fatal("actionlint is not on PATH under CI: scripts/ci/tools.sh installs it")
+	}
+	b, err := os.ReadFile("../../action.yml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var action struct {
+		Inputs map[string]struct {
+			Description string
+			Default     string
+		}
+		Runs struct{ Steps []any }
+	}
+	if err := yaml.Load(b, &action); err != nil {
+		t.Fatal(err)
+	}
+	inputs := map[string]any{}
+	for k, in := range action.Inputs {
+		inputs[k] = map[string]any{"description": in.Description, "type": "string", "default": in.Default}
+	}
+	wf := map[string]any{
+		"name": "action",
+		"on":   map[string]any{"workflow_dispatch": map[string]any{"inputs": inputs}},
+		"jobs": map[string]any{"action": map[string]any{"runs-on": "ubuntu-latest", "steps": action.Runs.Steps}},
+	}
+	out, err := yaml.Dump(wf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// github.action_path is an action's context; in a workflow, the
+	// workspace stands in for it.
+	out = bytes.ReplaceAll(out, []byte("github.action_path"), []byte("github.workspace"))
+	repo := t.TempDir()
+	p := filepath.Join(repo, ".github", "workflows", "action.yml")
+	os.MkdirAll(filepath.Dir(p), 0o755)
+	if err := os.WriteFile(p, out, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	exec.Command("git", "init", "-q", repo).Run()
+	cmd := exec.Command(tool, "-no-color", p)
+	cmd.Dir = repo
+	if msg, err := cmd.CombinedOutput(); err != nil {
+		t.Errorf("actionlint over action.yml's steps: %v\n%s", err, msg)
+	}
+	// Third-party actions are pinned by commit.
+	for _, m := range regexp.MustCompile(`uses: (\S+)`).FindAllSubmatch(b, -1) {
+		if !regexp.MustCompile(`@[0-9a-f]{40}$`).Match(m[1]) {
+			t.Errorf("action.yml: %s is not pinned by commit", m[1])
+		}
 	}
 }

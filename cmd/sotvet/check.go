@@ -31,6 +31,7 @@ import (
 type checkFlags struct {
 	format, failOn, enable, disable, config string
 	fix, diff, noGit, noCache               bool
+	unsafeFixes                             bool
 
 	staged, all, lines  bool
 	files               bool
@@ -61,8 +62,9 @@ func cmdCheck(args []string, stdout, stderr io.Writer) int {
 	flags.StringVar(&cf.enable, "enable", "", "comma-separated checks to run (default all)")
 	flags.StringVar(&cf.disable, "disable", "", "comma-separated checks not to run")
 	flags.StringVar(&cf.config, "config", "", "configuration file (default DIR/"+config.FileName+" if present)")
-	flags.BoolVar(&cf.fix, "fix", false, "apply suggested fixes to the workspace, then report what remains")
-	flags.BoolVar(&cf.diff, "diff", false, "print the suggested fixes as a unified diff; write nothing")
+	flags.BoolVar(&cf.fix, "fix", false, "apply the safe suggested fixes to the workspace, then report what remains")
+	flags.BoolVar(&cf.diff, "diff", false, "print the suggested fixes as a unified diff, unsafe ones included; write nothing")
+	flags.BoolVar(&cf.unsafeFixes, "unsafe-fixes", false, "with --fix, also apply the fixes that assert a person's judgement (a status validated, a review date)")
 	flags.BoolVar(&cf.noGit, "no-git", false, "do not ask git for ignore rules")
 	flags.BoolVar(&cf.noCache, "no-cache", false, "with --staged or --changed-since, read and parse every document instead of reusing cached summaries")
 	flags.BoolVar(&cf.staged, "staged", false, "vet the content staged in the git index, reporting findings in staged files only")
@@ -92,8 +94,13 @@ func cmdCheck(args []string, stdout, stderr io.Writer) int {
 	case cf.files:
 		for _, f := range dirs {
 			abs, err := filepath.Abs(f)
+			if err == nil {
+				// A mistyped path, or a flag pre-commit put after the file
+				// names, would otherwise vet nothing and pass.
+				_, err = os.Lstat(abs)
+			}
 			if err != nil {
-				fmt.Fprintf(stderr, "sotvet: %v\n", err)
+				fmt.Fprintf(stderr, "sotvet: --files: %v\n", err)
 				return exitError
 			}
 			cf.fileArgs = append(cf.fileArgs, abs)
@@ -188,17 +195,25 @@ func cmdCheck(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "sotvet: recorded %d findings in %s\n", len(all.Findings), cf.writeBase)
 		return exitClean
 	}
+	// The baseline: --baseline for every workspace, else each
+	// workspace's configured one (sotvet.yaml baseline:, relative to it).
 	var stale []baseline.Entry
-	if cf.baseline != "" {
-		b, err := baseline.Load(cf.baseline)
+	groups := baselineGroups(cf.baseline, runs)
+	if cf.failOnStale && len(groups) == 0 {
+		fmt.Fprintf(stderr, "sotvet: --fail-on-stale needs --baseline (or baseline: in %s)\n", config.FileName)
+		return exitError
+	}
+	for _, g := range groups {
+		b, err := baseline.Load(g.path)
 		if err != nil {
 			fmt.Fprintf(stderr, "sotvet: %v\n", err)
 			return exitError
 		}
-		stale = filterBaseline(b, runs)
-		for _, e := range stale {
+		st := filterBaseline(b, g.runs)
+		for _, e := range st {
 			fmt.Fprintf(stderr, "sotvet: stale baseline entry %s: %s: [%s] %s\n", e.Fingerprint, e.File, e.Check, e.Message)
 		}
+		stale = append(stale, st...)
 	}
 
 	if cf.fix || cf.diff {
@@ -264,10 +279,10 @@ func (cf *checkFlags) validate() error {
 		return errors.New("--all needs --staged or --changed-since")
 	case cf.lines && cf.changedSince == "":
 		return errors.New("--lines needs --changed-since")
-	case cf.failOnStale && cf.baseline == "":
-		return errors.New("--fail-on-stale needs --baseline")
 	case cf.baseline != "" && cf.writeBase != "":
 		return errors.New("--baseline and --write-baseline cannot be combined")
+	case cf.unsafeFixes && !cf.fix:
+		return errors.New("--unsafe-fixes needs --fix (--diff shows the unsafe fixes already)")
 	case (cf.fix || cf.diff) && cf.staged:
 		return errors.New("--fix and --diff work on the work tree, not with --staged")
 	}

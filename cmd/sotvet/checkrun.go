@@ -306,6 +306,37 @@ func combine(runs []*wsRun) *checks.Result {
 // stale entries: those no workspace matched, and, in a run scoped to a few
 // files, only those of a file in focus (an entry of a file the run does
 // not report on cannot be judged stale).
+// baselineGroup is a baseline file and the workspace runs it applies to.
+type baselineGroup struct {
+	path string
+	runs []*wsRun
+}
+
+// baselineGroups returns the baselines of a run: flag for every workspace
+// when set, else the one each workspace's configuration names, in the
+// order of the runs; none when a write of the baseline is asked for.
+func baselineGroups(flag string, runs []*wsRun) []baselineGroup {
+	if flag != "" {
+		return []baselineGroup{{path: flag, runs: runs}}
+	}
+	var groups []baselineGroup
+	at := map[string]int{}
+	for _, r := range runs {
+		p := r.cfg.BaselinePath()
+		if p == "" {
+			continue
+		}
+		i, ok := at[p]
+		if !ok {
+			i = len(groups)
+			at[p] = i
+			groups = append(groups, baselineGroup{path: p})
+		}
+		groups[i].runs = append(groups[i].runs, r)
+	}
+	return groups
+}
+
 func filterBaseline(b *baseline.File, runs []*wsRun) []baseline.Entry {
 	staleIn := map[string]int{}
 	var focus map[string]bool
@@ -335,24 +366,36 @@ func filterBaseline(b *baseline.File, runs []*wsRun) []baseline.Entry {
 }
 
 // applyFixes applies (--fix) or prints (--diff) the suggested fixes of
-// every workspace. With --diff it ends the command: exit 1 while findings
-// at or above fail-on have no fix, since the diff does not make them go
-// away. With --fix the workspaces with applied fixes are vetted again.
+// every workspace. --fix takes the safe fixes only, and the unsafe ones
+// too with --unsafe-fixes; --diff shows both. With --diff it ends the
+// command: exit 1 while findings at or above fail-on remain after the
+// diff, since the diff does not make them go away. With --fix the
+// workspaces with applied fixes are vetted again.
 func (cf *checkFlags) applyFixes(runs []*wsRun, failOn checks.Severity, stdout, stderr io.Writer) (int, bool) {
-	fixes, files, unfixable := 0, 0, 0
+	var total checks.FixCount
+	files, left := 0, 0
 	for _, r := range runs {
-		changed, n := checks.ApplyFixes(r.ws, r.res.Findings)
+		changed, n := checks.ApplyFixes(r.ws, r.res.Findings, cf.diff || cf.unsafeFixes)
+		if cf.diff {
+			// The count of unsafe fixes shown: those a plain --fix leaves.
+			_, safe := checks.ApplyFixes(r.ws, r.res.Findings, false)
+			n.Unsafe = safe.Unsafe
+		}
+		total.Applied += n.Applied
+		total.Unsafe += n.Unsafe
+		total.NoFix += n.NoFix
+		files += len(changed)
 		paths := make([]string, 0, len(changed))
 		for p := range changed {
 			paths = append(paths, p)
 		}
 		sort.Strings(paths)
-		for _, f := range r.res.Findings {
-			if len(f.Fixes) == 0 && f.Severity.Rank() >= failOn.Rank() {
-				unfixable++
-			}
-		}
 		if cf.diff {
+			for _, f := range r.res.Findings {
+				if len(f.Fixes) == 0 && f.Severity.Rank() >= failOn.Rank() {
+					left++
+				}
+			}
 			// The preview is printed: a secret in its context lines is masked.
 			red, err := checks.Redactor()
 			if err != nil {
@@ -379,10 +422,9 @@ func (cf *checkFlags) applyFixes(runs []*wsRun, failOn checks.Severity, stdout, 
 				return exitError, true
 			}
 		}
-		if n == 0 {
+		if n.Applied == 0 {
 			continue
 		}
-		fixes, files = fixes+n, files+len(paths)
 		res, _, err := checks.Run(r.opt)
 		if err != nil {
 			fmt.Fprintf(stderr, "sotvet: %v\n", err)
@@ -394,17 +436,38 @@ func (cf *checkFlags) applyFixes(runs []*wsRun, failOn checks.Severity, stdout, 
 			return exitError, true
 		}
 	}
+	if total != (checks.FixCount{}) {
+		fmt.Fprintf(stderr, "sotvet: %s\n", fixSummary(cf.diff, total, files))
+	}
 	if cf.diff {
-		if unfixable > 0 {
-			fmt.Fprintf(stderr, "sotvet: %s no suggested fix\n", plural(unfixable, "finding has", "findings have"))
+		if left > 0 {
 			return exitFindings, true
 		}
 		return exitClean, true
 	}
-	if fixes > 0 {
-		fmt.Fprintf(stderr, "sotvet: applied %d fixes in %d files\n", fixes, files)
-	}
 	return 0, false
+}
+
+// fixSummary is the last line of --fix and --diff: "3 fixes applied in 2
+// files; 29 findings have no fix; 4 unsafe fixes available with
+// --unsafe-fixes".
+func fixSummary(diff bool, n checks.FixCount, files int) string {
+	verb := "applied"
+	if diff {
+		verb = "shown"
+	}
+	head := fmt.Sprintf("%s %s in %s", plural(n.Applied, "fix", "fixes"), verb, plural(files, "file", "files"))
+	if diff && n.Unsafe > 0 {
+		head += fmt.Sprintf(" (%d unsafe: applied only with --fix --unsafe-fixes)", n.Unsafe)
+	}
+	parts := []string{head}
+	if n.NoFix > 0 {
+		parts = append(parts, plural(n.NoFix, "finding has no fix", "findings have no fix"))
+	}
+	if !diff && n.Unsafe > 0 {
+		parts = append(parts, plural(n.Unsafe, "unsafe fix available with --unsafe-fixes", "unsafe fixes available with --unsafe-fixes"))
+	}
+	return strings.Join(parts, "; ")
 }
 
 // summaryLine is the text format's last line: "20 findings (20 errors) in 9 files".

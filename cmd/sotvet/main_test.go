@@ -88,6 +88,11 @@ func TestScript(t *testing.T) {
 			if c := goCache(); c != "" {
 				env.Setenv("GOCACHE", c)
 			}
+			// And the module cache: pre-commit builds sotvet from a clone
+			// (precommit_golang) with a GOPATH of its own.
+			if c, err := exec.Command("go", "env", "GOMODCACHE").Output(); err == nil {
+				env.Setenv("GOMODCACHE", strings.TrimSpace(string(c)))
+			}
 			laneSetup(env)
 			return nil
 		},
@@ -102,6 +107,10 @@ func TestScript(t *testing.T) {
 				// CI installs what scenarios need (.ci/run): they run there,
 				// and skip elsewhere when a tool is missing.
 				return os.Getenv("CI") != "", nil
+			case "slow":
+				// Slow real-client scenarios (minutes) run under CI, or
+				// when asked for.
+				return os.Getenv("SOTVET_SLOW") != "", nil
 			case "lanes":
 				// The real codex and pi CLIs are installed (.ci/run does).
 				return lanesInstalled()

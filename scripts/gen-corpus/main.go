@@ -1,7 +1,9 @@
+//go:build devtools
+
 // Command gen-corpus writes a synthetic source-of-truth planning workspace for
 // benchmarks:
 //
-//	go run ./scripts/gen-corpus -n 10000 -out DIR [-seed 1] [-force] [-shape S]
+//	go run -tags devtools ./scripts/gen-corpus -n 10000 -out DIR [-seed 1] [-force] [-shape S]
 //
 // The workspace holds n markdown documents (CONTEXT.md included) in the shape
 // of the real cto-planb corpus; see package gencorpus.

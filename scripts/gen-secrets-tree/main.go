@@ -1,10 +1,12 @@
+//go:build devtools
+
 // Command gen-secrets-tree writes the tree issue 19 measured on: each of
 // gitleaks' labelled samples (scripts/gitleaks-samples.sh), duplicates
 // removed, as DIR/{tp,fp}/NNNNN/config.env and inside a fenced block of
 // DIR/{tp,fp}/NNNNN/note.md. scripts/bench.sh scans it with sotvet and
 // gitleaks side by side.
 //
-//	go run ./scripts/gen-secrets-tree -samples samples.jsonl -out DIR
+//	go run -tags devtools ./scripts/gen-secrets-tree -samples samples.jsonl -out DIR
 package main
 
 import (

@@ -1,3 +1,5 @@
+//go:build devtools
+
 // Command parseonly is the parse-only floor that `sotvet check` is measured
 // against (see scripts/bench.sh): it walks a directory and, for every .md
 // file, splits the frontmatter with adrg/frontmatter (one `---` YAML format

@@ -1,6 +1,8 @@
+//go:build devtools
+
 // Command mockserve runs the scripted provider for manual lane runs:
 //
-//	go run ./internal/mockprovider/mockserve -case testdata/cases/r1-string-slugify
+//	go run -tags devtools ./internal/mockprovider/mockserve -case testdata/cases/r1-string-slugify
 //
 // It prints the base URL of every scenario and serves until interrupted.
 package main

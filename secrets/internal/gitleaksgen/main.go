@@ -1,3 +1,5 @@
+//go:build devtools
+
 // Command gitleaksgen converts the default rule file of a pinned gitleaks
 // release (config/gitleaks.toml in module github.com/zricethezav/gitleaks/v8)
 // into Go data the secrets package compiles in.
@@ -12,7 +14,7 @@
 //
 // Usage (from secrets/, see the go:generate line in gitleaks.go):
 //
-//	go run ./internal/gitleaksgen -version v8.30.1 -o gitleaks_rules.go
+//	go run -tags devtools ./internal/gitleaksgen -version v8.30.1 -o gitleaks_rules.go
 package main
 
 import (
