@@ -100,6 +100,9 @@ func (w *findingJSON) append(b []byte, f *checks.Finding) []byte {
 		b = appendJSONString(b, f.Category)
 	}
 	b = append(b, w.sep1...)
+	b = append(b, `"code": `...)
+	b = appendJSONString(b, f.Code())
+	b = append(b, w.sep1...)
 	if severity(f) == checks.SeverityWarning {
 		b = append(b, `"severity": "warning"`...)
 	} else {
