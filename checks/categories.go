@@ -1,11 +1,17 @@
 package checks
 
 import (
+	"errors"
+	"fmt"
 	"slices"
 	"sort"
+	"strings"
 	"sync"
 
+	"golang.org/x/tools/go/analysis"
+
 	"github.com/svrnty/sotvet/checks/authority"
+	"github.com/svrnty/sotvet/internal/didyoumean"
 	"github.com/svrnty/sotvet/secrets"
 )
 
@@ -71,4 +77,158 @@ func Categories(check string) []string {
 	}
 	sort.Strings(out)
 	return slices.Compact(out)
+}
+
+// KnownCode reports whether name is a check, the driver's suppression
+// pseudo-check, or a check/category of either.
+func KnownCode(name string) bool {
+	check, cat, hasCat := strings.Cut(name, "/")
+	if Lookup(check) == nil && check != SuppressionCheck {
+		return false
+	}
+	return !hasCat || slices.Contains(Categories(check), cat) || OpenCategory(check, cat)
+}
+
+// Codes returns every check name and every check/category code, sorted.
+func Codes() []string {
+	var out []string
+	for _, a := range All {
+		out = append(out, a.Name)
+		for _, c := range Categories(a.Name) {
+			out = append(out, a.Name+"/"+c)
+		}
+	}
+	out = append(out, SuppressionCheck)
+	for _, c := range Categories(SuppressionCheck) {
+		out = append(out, SuppressionCheck+"/"+c)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// CodeHint returns " (did you mean X?)" for the known check or code
+// closest to an unknown name, or "".
+func CodeHint(name string) string {
+	return didyoumean.Hint(name, Codes())
+}
+
+// Select returns the analyzers that run and the severities findings get
+// for an enable and a disable list (from sotvet.yaml or the command line)
+// and the configured severities sev (which it does not change). Each name
+// is a check or a check/category code: enabling only some categories of a
+// check runs the check and silences its other categories; disabling a
+// category sets its severity to off.
+func Select(enable, disable []string, sev map[string]Severity) ([]*analysis.Analyzer, map[string]Severity, error) {
+	for _, name := range append(slices.Clone(enable), disable...) {
+		if !KnownCode(name) {
+			what := "check"
+			if check, _, ok := strings.Cut(name, "/"); ok && (Lookup(check) != nil || check == SuppressionCheck) {
+				what = "category"
+			}
+			return nil, nil, fmt.Errorf("unknown %s %q%s (see 'sotvet checks')", what, name, CodeHint(name))
+		}
+	}
+	out := make(map[string]Severity, len(sev))
+	for k, v := range sev {
+		out[k] = v
+	}
+	enabled := map[string]bool{}      // checks enabled whole
+	onlyCats := map[string][]string{} // checks enabled by some categories only
+	for _, name := range enable {
+		check, cat, ok := strings.Cut(name, "/")
+		if !ok {
+			enabled[check] = true
+		} else {
+			onlyCats[check] = append(onlyCats[check], cat)
+		}
+	}
+	for check, cats := range onlyCats {
+		if enabled[check] {
+			continue
+		}
+		for _, cat := range cats {
+			out[check+"/"+cat] = SeverityFor(check, cat, sev)
+		}
+		out[check] = SeverityOff
+	}
+	var analyzers []*analysis.Analyzer
+	for _, a := range All {
+		if len(enable) > 0 && !enabled[a.Name] && onlyCats[a.Name] == nil {
+			continue
+		}
+		if slices.Contains(disable, a.Name) {
+			continue
+		}
+		analyzers = append(analyzers, a)
+	}
+	for _, name := range disable {
+		if strings.Contains(name, "/") {
+			out[name] = SeverityOff
+		} else if name == SuppressionCheck {
+			out[name] = SeverityOff
+		}
+	}
+	if len(analyzers) == 0 {
+		return nil, nil, errors.New("no checks enabled")
+	}
+	return analyzers, out, nil
+}
+
+// categoryDocs describes the categories whose check's Doc has no list
+// item of their own.
+var categoryDocs = map[string]string{
+	"cases/contract":            "contract: a problem in a harness case's task contract (case.yaml), found as 'sotvet harness run' finds it before a run.",
+	"syntax/syntax":             "syntax: a file sotvet cannot parse (malformed YAML frontmatter, WORKBOARD.yaml or JSON record), at the position the parser gives.",
+	"records/endpoint-value":    "endpoint-value: a record member holding a provider endpoint written as a value; endpoints come from the environment.",
+	"suppression/malformed":     "malformed: a sotvet:ignore comment that names no check (want <!-- sotvet:ignore CHECK[/CATEGORY] -- reason -->).",
+	"suppression/no-reason":     "no-reason: a sotvet:ignore comment without '-- reason'; it suppresses nothing.",
+	"suppression/unknown-check": "unknown-check: a sotvet:ignore comment naming a check or check/category that does not exist.",
+	"suppression/unused":        "unused (warning): a sotvet:ignore comment that suppresses no finding of a check that ran; remove it.",
+}
+
+// CategoryDoc returns the paragraph of check's documentation that
+// describes category: the Doc's "- category (severity): ..." list item
+// (which may name several categories, comma-separated), unwrapped into one
+// paragraph; "" when there is none.
+func CategoryDoc(check, category string) string {
+	if d, ok := categoryDocs[check+"/"+category]; ok {
+		return d
+	}
+	if check == "secrets" {
+		for _, r := range secrets.DefaultRules() {
+			if r.ID == category {
+				return category + ": a secret in the text (" + r.Description + "); the value is never printed."
+			}
+		}
+	}
+	a := Lookup(check)
+	if a == nil {
+		return ""
+	}
+	lines := strings.Split(a.Doc, "\n")
+	for i, l := range lines {
+		t := strings.TrimSpace(l)
+		item, ok := strings.CutPrefix(t, "- ")
+		if !ok {
+			continue
+		}
+		head, _, ok := strings.Cut(item, ":")
+		if !ok || !slices.ContainsFunc(strings.Split(head, ","), func(n string) bool {
+			n, _, _ = strings.Cut(strings.TrimSpace(n), " (")
+			return n == category
+		}) {
+			continue
+		}
+		indent := len(l) - len(strings.TrimLeft(l, " \t"))
+		para := []string{item}
+		for _, m := range lines[i+1:] {
+			mi := len(m) - len(strings.TrimLeft(m, " \t"))
+			if strings.TrimSpace(m) == "" || mi <= indent {
+				break
+			}
+			para = append(para, strings.TrimSpace(m))
+		}
+		return strings.Join(para, " ")
+	}
+	return ""
 }

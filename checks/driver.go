@@ -303,7 +303,8 @@ func Run(opt Options) (*Result, *sotparse.Workspace, error) {
 		res.Findings[i] = rs.resolve(order[h.check].Name, h.diagnostic())
 	}
 	held = nil
-	res.Findings = suppress(ws, text, res.Findings, res.Checked, func(name string) bool { return Lookup(name) != nil || name == SuppressionCheck }, capped)
+	res.Findings = suppress(ws, text, res.Findings, res.Checked, KnownCode, capped)
+	res.Findings = dropOff(res.Findings, opt.Severity)
 	if opt.Reuse != nil {
 		// Out of focus, a document may have been judged on its summary.
 		kept := res.Findings[:0]
@@ -319,6 +320,7 @@ func Run(opt Options) (*Result, *sotparse.Workspace, error) {
 		return nil, nil, err
 	}
 	SortFindings(res.Findings)
+	res.Findings = mergeClusters(res.Findings)
 	fingerprint(ws, text, res.Findings)
 	if opt.ReleaseText && ws.ReadBackErr() != nil {
 		opt.ReleaseText = false
@@ -536,6 +538,32 @@ func (rs *resolver) severityOf(check, category string) Severity {
 	s := severityOf(check, category, rs.sev)
 	rs.check, rs.category, rs.severity = check, category, s
 	return s
+}
+
+// SeverityFor returns the severity of a finding of check and category
+// under the overrides sev (nil for the defaults).
+func SeverityFor(check, category string, sev map[string]Severity) Severity {
+	return severityOf(check, category, sev)
+}
+
+// dropOff drops the findings whose severity is off, once the findings
+// about suppressions, which the driver makes itself, have their configured
+// severity too.
+func dropOff(fs []Finding, sev map[string]Severity) []Finding {
+	out := fs[:0]
+	for _, f := range fs {
+		if f.Check == SuppressionCheck {
+			if s, ok := sev[f.Code()]; ok {
+				f.Severity = s
+			} else if s, ok := sev[f.Check]; ok {
+				f.Severity = s
+			}
+		}
+		if f.Severity != SeverityOff {
+			out = append(out, f)
+		}
+	}
+	return out
 }
 
 func severityOf(check, category string, sev map[string]Severity) Severity {

@@ -9,6 +9,10 @@ const (
 	// SeverityNote is advice (a Vale suggestion): reported, never failing
 	// a run.
 	SeverityNote Severity = "note"
+	// SeverityOff silences a check or a category: the driver drops its
+	// findings (after suppressions are judged, so an ignore comment for
+	// it does not turn into "suppresses nothing").
+	SeverityOff Severity = "off"
 )
 
 // Rank orders severities: a higher rank is more severe.
@@ -46,6 +50,16 @@ type Finding struct {
 
 	Offset int   `json:"-"` // byte offset of the start, for sorting
 	Fixes  []Fix `json:"-"`
+}
+
+// Code is the finding's rule code, "check/category" ("check" for a
+// finding without a category): what every output shows and every setting
+// (enable, disable, severity, sotvet:ignore) accepts.
+func (f *Finding) Code() string {
+	if f.Category == "" {
+		return f.Check
+	}
+	return f.Check + "/" + f.Category
 }
 
 // Related is a place a finding points at as its evidence, resolved like the

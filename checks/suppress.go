@@ -16,7 +16,7 @@ const SuppressionCheck = "suppression"
 
 // A suppression is a comment on the line of a finding or on the line before:
 //
-//	<!-- sotvet:ignore check[,check...] -- reason -->   (markdown)
+//	<!-- sotvet:ignore check[,check/category...] -- reason -->   (markdown)
 //	# sotvet:ignore check -- reason                     (YAML)
 var suppressionPattern = regexp.MustCompile(`(?m)<!--(.*?)-->|#[ \t]*(sotvet:ignore\b.*)$`)
 
@@ -30,9 +30,12 @@ type suppression struct {
 	used   bool
 }
 
-func (s *suppression) covers(check string) bool {
+// covers reports whether the suppression names the finding's check, or its
+// code check/category.
+func (s *suppression) covers(f *Finding) bool {
 	for _, c := range s.checks {
-		if c == check {
+		if c == f.Check || f.Category != "" && len(c) == len(f.Check)+1+len(f.Category) &&
+			strings.HasPrefix(c, f.Check) && c[len(f.Check)] == '/' && strings.HasSuffix(c, f.Category) {
 			return true
 		}
 	}
@@ -103,11 +106,12 @@ func suppress(ws *sotparse.Workspace, text *textIndex, fs []Finding, checked []s
 		ran[c] = true
 	}
 	out := fs[:0]
-	for _, f := range fs {
+	for i := range fs {
+		f := fs[i]
 		kept := true
 		for _, line := range []int{f.Line, f.Line - 1} {
 			for _, s := range byLine[f.File][line] {
-				if s.covers(f.Check) && s.reason != "" {
+				if s.covers(&f) && s.reason != "" {
 					s.used = true
 					kept = false
 				}
@@ -136,7 +140,8 @@ func suppress(ws *sotparse.Workspace, text *textIndex, fs []Finding, checked []s
 				if !registered(c) {
 					unknown = append(unknown, c)
 				}
-				anyRan = anyRan || ran[c]
+				check, _, _ := strings.Cut(c, "/")
+				anyRan = anyRan || ran[check]
 			}
 			at.Category = "unused"
 			at.Severity = SeverityWarning
@@ -144,7 +149,7 @@ func suppress(ws *sotparse.Workspace, text *textIndex, fs []Finding, checked []s
 			case len(unknown) > 0:
 				at.Category = "unknown-check"
 				at.Severity = SeverityError
-				at.Message = fmt.Sprintf("sotvet:ignore names unknown check %s", strings.Join(unknown, ","))
+				at.Message = fmt.Sprintf("sotvet:ignore names unknown check %s%s", strings.Join(unknown, ","), CodeHint(unknown[0]))
 			case !anyRan:
 				continue // the check is disabled in this run: nothing to judge
 			case capped[s.file]:

@@ -20,6 +20,7 @@ import (
 	"github.com/svrnty/sotvet/internal/stage"
 	"golang.org/x/tools/go/analysis"
 
+	"github.com/svrnty/sotvet/internal/didyoumean"
 	"github.com/svrnty/sotvet/internal/lazyre"
 	"github.com/svrnty/sotvet/internal/safefs"
 )
@@ -30,10 +31,10 @@ const FileName = "sotvet.yaml"
 // Config is the parsed sotvet.yaml.
 type Config struct {
 	Path        string
-	Enable      []string          // when set, only these checks run
-	Disable     []string          // checks that do not run
+	Enable      []string          // when set, only these checks (or check/category codes) run
+	Disable     []string          // checks (or check/category codes) that do not run
 	FailOn      string            // "error" or "warning"
-	Severity    map[string]string // "check" or "check/category" -> error|warning
+	Severity    map[string]string // "check" or "check/category" -> error|warning|off
 	Statuses    []string          // extra status vocabulary
 	MaxFileSize int64
 	Settings    []Setting // per-check flag values, in file order
@@ -46,6 +47,9 @@ type Config struct {
 	// caller to check categories against the checks (a claim rule's id is
 	// known only once the settings are applied).
 	SeverityKeys []Place
+	// CodeKeys are the check/category entries of enable: and disable:,
+	// with positions, checked as SeverityKeys are.
+	CodeKeys []Place
 	// TrustedKeys are the ed25519 public keys (standard base64 of the raw
 	// 32 bytes, as report.json's signing.public_key) whose signature makes
 	// a harness run trustworthy; verify and the evidence check require one.
@@ -245,12 +249,32 @@ func Parse(path string, data []byte, registry []*analysis.Analyzer) (*Config, er
 	for _, a := range registry {
 		checkNames[a.Name] = a
 	}
+	names := make([]string, 0, len(registry)+1)
+	for _, a := range registry {
+		names = append(names, a.Name)
+	}
+	names = append(names, "suppression")
 	checkName := func(n *yaml.Node) error {
 		if n.Kind != yaml.ScalarNode {
 			return errAt(n, "want a check name")
 		}
 		if _, ok := checkNames[n.Value]; !ok {
-			return errAt(n, "unknown check %q", n.Value)
+			return errAt(n, "unknown check %q%s", n.Value, didyoumean.Hint(n.Value, names))
+		}
+		return nil
+	}
+	// enable: and disable: take a check or a check/category code; the
+	// caller checks the category, as for severity:.
+	codeName := func(n *yaml.Node) error {
+		if n.Kind != yaml.ScalarNode {
+			return errAt(n, "want a check name or check/category")
+		}
+		name, _, hasCat := strings.Cut(n.Value, "/")
+		if _, ok := checkNames[name]; !ok && !(hasCat && name == "suppression") {
+			return errAt(n, "unknown check %q%s", name, didyoumean.Hint(name, names))
+		}
+		if hasCat {
+			c.CodeKeys = append(c.CodeKeys, Place{Value: n.Value, Line: n.Line, Col: n.Column})
 		}
 		return nil
 	}
@@ -262,7 +286,7 @@ func Parse(path string, data []byte, registry []*analysis.Analyzer) (*Config, er
 		}
 		name, _, _ := strings.Cut(n.Value, "/")
 		if _, ok := checkNames[name]; !ok && name != "suppression" {
-			return errAt(n, "unknown check %q", name)
+			return errAt(n, "unknown check %q%s", name, didyoumean.Hint(name, names))
 		}
 		return nil
 	}
@@ -300,9 +324,9 @@ func Parse(path string, data []byte, registry []*analysis.Analyzer) (*Config, er
 		var err error
 		switch k.Value {
 		case "enable":
-			c.Enable, err = strList(v, checkName)
+			c.Enable, err = strList(v, codeName)
 		case "disable":
-			c.Disable, err = strList(v, checkName)
+			c.Disable, err = strList(v, codeName)
 		case "statuses":
 			c.Statuses, err = strList(v, nil)
 		case "workspaces":
@@ -347,14 +371,16 @@ func Parse(path string, data []byte, registry []*analysis.Analyzer) (*Config, er
 			})
 		case "severity":
 			if v.Kind != yaml.MappingNode {
-				return nil, errAt(v, "want a mapping of check to error|warning")
+				return nil, errAt(v, "want a mapping of check to error|warning|off")
 			}
 			for j := 0; j+1 < len(v.Content); j += 2 {
 				if err := severityKey(v.Content[j]); err != nil {
 					return nil, err
 				}
-				if err := severity(v.Content[j+1]); err != nil {
-					return nil, err
+				if sv := v.Content[j+1]; sv.Kind != yaml.ScalarNode || sv.Value != "off" {
+					if err := severity(sv); err != nil {
+						return nil, errAt(sv, "want error, warning or off")
+					}
 				}
 				c.Severity[v.Content[j].Value] = v.Content[j+1].Value
 				c.SeverityKeys = append(c.SeverityKeys, Place{Value: v.Content[j].Value, Line: v.Content[j].Line, Col: v.Content[j].Column})

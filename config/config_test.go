@@ -60,11 +60,24 @@ checks:
 	}
 }
 
+// A category is named as check/category in enable:, disable: and
+// severity: (off silences it); the caller checks the category itself.
+func TestCodes(t *testing.T) {
+	c, err := Parse("sotvet.yaml", []byte("disable: [frontmatter/date]\nenable: [frontmatter]\nseverity:\n  frontmatter/unknown-key: off\n"), registry())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Disable[0] != "frontmatter/date" || c.Severity["frontmatter/unknown-key"] != "off" || len(c.CodeKeys) != 1 || c.CodeKeys[0].Line != 1 || c.CodeKeys[0].Col != 11 {
+		t.Errorf("config = %+v", c)
+	}
+}
+
 func TestErrors(t *testing.T) {
 	for _, c := range []struct{ in, want string }{
 		{"colour: red\n", `sotvet.yaml:1:1: unknown key "colour"`},
 		{"disable: [nope]\n", `sotvet.yaml:1:11: unknown check "nope"`},
-		{"severity:\n  frontmatter: fatal\n", "sotvet.yaml:2:16: want error or warning"},
+		{"disable: [frontmater/date]\n", `sotvet.yaml:1:11: unknown check "frontmater" (did you mean frontmatter?)`},
+		{"severity:\n  frontmatter: fatal\n", "sotvet.yaml:2:16: want error, warning or off"},
 		{"checks:\n  frontmatter:\n    colour: 1\n", `sotvet.yaml:3:5: check frontmatter has no setting "colour"`},
 		{"checks:\n  frontmatter:\n    strict: maybe\n", "sotvet.yaml:3:13: checks.frontmatter.strict"},
 		{"enable: [a\n", "sotvet.yaml:2:1:"},

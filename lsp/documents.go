@@ -109,14 +109,8 @@ func (s *Server) workspaceFor(abs string) (*workspace, string) {
 	}
 	s.mu.Unlock()
 	if best == nil {
-		for d := filepath.Dir(abs); ; d = filepath.Dir(d) {
-			if workspaces.IsWorkspace(d) {
-				best = s.workspaceAt(d)
-				break
-			}
-			if filepath.Dir(d) == d {
-				break
-			}
+		if d, ok := workspaces.Enclosing(filepath.Dir(abs)); ok {
+			best = s.workspaceAt(d)
 		}
 	}
 	if best == nil {

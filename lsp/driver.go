@@ -134,24 +134,13 @@ func (w *workspace) loadConfig() {
 
 // applyConfig derives the checks and severities of cfg, as check does.
 func (w *workspace) applyConfig(cfg *config.Config) error {
-	var out []*analysis.Analyzer
-	for _, name := range append(slices.Clone(cfg.Enable), cfg.Disable...) {
-		if checks.Lookup(name) == nil {
-			return fmt.Errorf("%s: unknown check %q", cfg.Path, name)
-		}
-	}
-	for _, a := range checks.All {
-		if len(cfg.Enable) > 0 && !slices.Contains(cfg.Enable, a.Name) || slices.Contains(cfg.Disable, a.Name) {
-			continue
-		}
-		out = append(out, a)
-	}
-	if len(out) == 0 {
-		return fmt.Errorf("%s: no checks enabled", cfg.Path)
-	}
 	sev := map[string]checks.Severity{}
 	for k, v := range cfg.Severity {
 		sev[k] = checks.Severity(v)
+	}
+	out, sev, err := checks.Select(cfg.Enable, cfg.Disable, sev)
+	if err != nil {
+		return fmt.Errorf("%s: %w", cfg.Path, err)
 	}
 	w.cfg, w.analyzers, w.severity, w.maxSize = cfg, out, sev, cfg.MaxFileSize
 	if w.maxSize <= 0 {

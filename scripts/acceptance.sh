@@ -27,8 +27,8 @@ if [ "$status" -ge 2 ]; then
 fi
 {
   echo "# sotvet check over ../shared/corpus/cto-planb; exit $status"
-  echo "# findings by check:"
-  sed -n 's/^[^ ]* \[\([a-z-]*\)\].*/\1/p' "$tmp/got" | sort | uniq -c | sed 's/^/#/'
+  echo "# findings by code:"
+  sed -En 's/^[^ ]*:[0-9]+:[0-9]+: (error|warning) \[([a-z0-9/-]*)\].*/\2/p' "$tmp/got" | sort | uniq -c | sed 's/^/#/'
   cat "$tmp/got"
 } >"$tmp/report"
 
@@ -42,4 +42,4 @@ if ! diff -u "$golden" "$tmp/report"; then
   echo "acceptance: findings on the real corpus changed; review and run scripts/acceptance.sh -update"
   exit 1
 fi
-echo "acceptance: $(grep -c '^[^#].* \[[a-z-]*\] ' "$golden") findings match $golden"
+echo "acceptance: $(grep -cE '^[^#].*:[0-9]+:[0-9]+: (error|warning) \[' "$golden") findings match $golden"

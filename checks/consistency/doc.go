@@ -54,11 +54,13 @@
 //     slug) with `tier` and `description`, `title` with `route`, `name` as
 //     a title ("CTO Case ... PRD"). The schema of a document is the set of
 //     its keys among name, title, tier, description and route, with the
-//     style of its name. The most common schema of the kind is the majority
-//     (a tie is broken by the schema most common in the whole workspace);
-//     each other document is reported once, at its frontmatter, with the
-//     majority in the message. When -schema declares the keys the workspace
-//     wants, every document whose keys differ is reported instead.
+//     style of its name. A schema used by more than half the documents of
+//     the kind is its convention, and each other document is reported
+//     once, at its frontmatter, with the majority in the message. A kind
+//     with no such majority (a tie, or 13, 13 and 6 of 32) has no
+//     convention: nothing is reported. When -schema declares the keys the
+//     workspace wants, every document whose keys differ is reported
+//     instead.
 //
 // Flags:
 //

@@ -110,7 +110,7 @@ var schemaNames = func() (names [256]string) {
 }()
 
 // schemas reports documents whose identity schema differs from the
-// declared one, or, without one, from the majority of their kind.
+// declared one, or, without one, from the strict majority of their kind.
 func (c *checker) schemas() {
 	type entry struct {
 		d      *sotparse.Doc
@@ -137,10 +137,8 @@ func (c *checker) schemas() {
 		}
 		return
 	}
-	global := map[string]int{}
 	byKind := map[sotparse.Kind][]entry{}
 	for _, e := range all {
-		global[e.schema]++
 		byKind[e.d.Kind] = append(byKind[e.d.Kind], e)
 	}
 	for _, kind := range sotparse.Kinds {
@@ -152,18 +150,16 @@ func (c *checker) schemas() {
 		if len(count) < 2 {
 			continue
 		}
-		// The majority: most documents of the kind, then of the workspace;
-		// a tie on both has no majority.
-		best, tie := "", false
+		// The convention is the schema of a strict majority of the kind: a
+		// tie, or a plurality (13, 13 and 6 of 32), is no convention, and
+		// nothing is reported (-schema declares one).
+		best := ""
 		for s, n := range count {
-			switch {
-			case best == "" || n > count[best] || n == count[best] && global[s] > global[best]:
-				best, tie = s, false
-			case n == count[best] && global[s] == global[best]:
-				tie = true
+			if 2*n > len(es) {
+				best = s
 			}
 		}
-		if tie {
+		if best == "" {
 			continue
 		}
 		var example *sotparse.Doc
@@ -178,7 +174,7 @@ func (c *checker) schemas() {
 				continue
 			}
 			c.diag(e.d.Frontmatter.Pos, e.d.Frontmatter.Pos, "schema-drift",
-				fmt.Sprintf("frontmatter identifies the document with %s, but the schema most %s documents use is %s (%d of %d)", e.schema, kind, best, count[best], len(es)),
+				fmt.Sprintf("frontmatter identifies the document with %s, but most %s documents (%d of %d) use %s", e.schema, kind, count[best], len(es), best),
 				related(example.Frontmatter.Pos, "a document of kind %s that uses %s", kind, best), nil)
 		}
 	}

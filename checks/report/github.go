@@ -78,7 +78,7 @@ func writeGitHub(buf *bufio.Writer, res *checks.Result, opt Options) {
 }
 
 // appendAnnotation appends
-// "::error file=PATH,line=L,col=C,endLine=EL,endColumn=EC,title=TOOL CHECK::MESSAGE\n",
+// "::error file=PATH,line=L,col=C,endLine=EL,endColumn=EC,title=TOOL CHECK/CATEGORY::MESSAGE\n",
 // without col and endColumn when the finding spans lines.
 // A finding without a file gets no position properties.
 func appendAnnotation(b []byte, f *checks.Finding, sev checks.Severity, tool string) []byte {
@@ -103,7 +103,7 @@ func appendAnnotation(b []byte, f *checks.Finding, sev checks.Severity, tool str
 	b = append(b, "title="...)
 	b = appendEscaped(b, tool, &propertyEscapes)
 	b = appendEscaped(b, " ", &propertyEscapes)
-	b = appendEscaped(b, f.Check, &propertyEscapes)
+	b = appendEscaped(b, f.Code(), &propertyEscapes)
 	b = append(b, "::"...)
 	b = appendEscaped(b, f.Message, &dataEscapes)
 	return append(b, '\n')

@@ -109,6 +109,9 @@ func (w *findingJSON) append(b []byte, f *checks.Finding) []byte {
 		b = appendJSONString(b, f.Category)
 	}
 	b = append(b, w.sep1...)
+	b = append(b, `"code": `...)
+	b = appendJSONString(b, f.Code())
+	b = append(b, w.sep1...)
 	if sev := severity(f); sev != checks.SeverityError {
 		b = append(b, `"severity": "`...)
 		b = append(b, sev...)

@@ -414,7 +414,7 @@ func refWriteGitHub(buf *bufio.Writer, res *checks.Result, opt Options) {
 }
 
 // writeAnnotation writes
-// "::error file=PATH,line=L,col=C,endLine=EL,endColumn=EC,title=TOOL CHECK::MESSAGE",
+// "::error file=PATH,line=L,col=C,endLine=EL,endColumn=EC,title=TOOL CHECK/CATEGORY::MESSAGE",
 // without col and endColumn when the finding spans lines.
 // A finding without a file gets no position properties.
 func refWriteAnnotation(buf *bufio.Writer, f *checks.Finding, sev checks.Severity, tool string) {
@@ -431,7 +431,7 @@ func refWriteAnnotation(buf *bufio.Writer, f *checks.Finding, sev checks.Severit
 			props = append(props, "endColumn="+strconv.Itoa(rg.endCol))
 		}
 	}
-	props = append(props, "title="+propertyEscaper.Replace(tool+" "+f.Check))
+	props = append(props, "title="+propertyEscaper.Replace(tool+" "+f.Code()))
 	fmt.Fprintf(buf, "::%s %s::%s\n", sev, strings.Join(props, ","), dataEscaper.Replace(f.Message))
 }
 
@@ -466,6 +466,8 @@ func refWriteJSON(w *bufio.Writer, res *checks.Result, opt Options) error {
 			j.key("category")
 			j.str(f.Category)
 		}
+		j.key("code")
+		j.str(f.Code())
 		j.key("severity")
 		j.str(string(severity(f)))
 		j.key("file")
@@ -553,12 +555,11 @@ func refAppendTextLine(b []byte, f *checks.Finding, msg string) []byte {
 	b = strconv.AppendInt(b, int64(f.Line), 10)
 	b = append(b, ':')
 	b = strconv.AppendInt(b, int64(f.Col), 10)
-	b = append(b, ": ["...)
-	b = append(b, f.Check...)
+	b = append(b, ": "...)
+	b = append(b, severity(f)...)
+	b = append(b, " ["...)
+	b = append(b, f.Code()...)
 	b = append(b, "] "...)
-	if severity(f) == checks.SeverityWarning {
-		b = append(b, "warning: "...)
-	}
 	if strings.ContainsAny(msg, "\r\n") {
 		msg = lineBreaks.Replace(msg)
 	}

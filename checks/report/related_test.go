@@ -26,7 +26,7 @@ func relatedFixture() *checks.Result {
 
 func TestRelatedText(t *testing.T) {
 	got := string(render(t, "text", relatedFixture(), Options{}))
-	want := "docs/a.md:5:9: [status] warning: CTO-WORK-001 is \"candidate\" here\n" +
+	want := "docs/a.md:5:9: warning [status/stale-issue] CTO-WORK-001 is \"candidate\" here\n" +
 		"WORKBOARD.yaml:4:13: note: the workboard says validated\n" +
 		"docs/b two.md:7:1: note: this says it is validated\n"
 	if got != want {

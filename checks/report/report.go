@@ -195,23 +195,24 @@ func counts(res *checks.Result) (errs, warns int) {
 }
 
 // appendTextLine appends the plain one-line form of a finding, without a
-// newline: "path:line:col: [check] message", with "warning: " before the
-// message of a warning; qfile is the finding's file as quotePath quotes it.
+// newline: "path:line:col: SEVERITY [check/category] message", as ruff and
+// golangci-lint show a rule's code; qfile is the finding's file as
+// quotePath quotes it.
 func appendTextLine(b []byte, qfile string, f *checks.Finding, msg string) []byte {
 	b = append(b, qfile...)
 	b = append(b, ':')
 	b = strconv.AppendInt(b, int64(f.Line), 10)
 	b = append(b, ':')
 	b = strconv.AppendInt(b, int64(f.Col), 10)
-	b = append(b, ": ["...)
+	b = append(b, ": "...)
+	b = append(b, severity(f)...)
+	b = append(b, " ["...)
 	b = append(b, f.Check...)
-	b = append(b, "] "...)
-	switch severity(f) {
-	case checks.SeverityWarning:
-		b = append(b, "warning: "...)
-	case checks.SeverityNote:
-		b = append(b, "note: "...)
+	if f.Category != "" {
+		b = append(b, '/')
+		b = append(b, f.Category...)
 	}
+	b = append(b, "] "...)
 	return appendLineBreaksEscaped(b, msg)
 }
 

@@ -355,7 +355,7 @@ func TestGitHubLimit(t *testing.T) {
 		switch {
 		case strings.HasPrefix(l, "::error "):
 			annotations++
-		case strings.HasPrefix(l, "a.md:") && strings.Contains(l, ": [links] broken "):
+		case strings.HasPrefix(l, "a.md:") && strings.Contains(l, ": error [links] broken "):
 			plain++
 		default:
 			t.Errorf("unexpected line %q", l)
@@ -367,7 +367,7 @@ func TestGitHubLimit(t *testing.T) {
 	if want := "sotvet: 25 findings (25 errors, 0 warnings); 15 not shown as annotations"; lines[len(lines)-1] != want {
 		t.Errorf("last line %q, want %q", lines[len(lines)-1], want)
 	}
-	if want := "a.md:11:1: [links] broken 10"; lines[10] != want {
+	if want := "a.md:11:1: error [links] broken 10"; lines[10] != want {
 		t.Errorf("first plain line %q, want %q", lines[10], want)
 	}
 }
@@ -381,7 +381,7 @@ func TestGitHubLimitPerSeverity(t *testing.T) {
 	if n := strings.Count(out, "\n::warning "); n != 5 {
 		t.Errorf("%d ::warning lines, want 5", n)
 	}
-	if n := strings.Count(out, ": [links] warning: broken "); n != 7 {
+	if n := strings.Count(out, ": warning [links] broken "); n != 7 {
 		t.Errorf("%d plain warning lines, want 7", n)
 	}
 	if !strings.HasSuffix(out, "sotvet: 24 findings (12 errors, 12 warnings); 14 not shown as annotations\n") {
@@ -506,7 +506,7 @@ func TestGitHubPlainLineNotACommand(t *testing.T) {
 	f := checks.Finding{Check: "c", Severity: checks.SeverityError, File: "::warning::x.md", Line: 1, Col: 1, Message: "m\n::error::injected"}
 	out := string(render(t, "github", &checks.Result{Findings: []checks.Finding{f, f}}, Options{MaxAnnotations: 1}))
 	lines := strings.Split(out, "\n")
-	if want := "./::warning::x.md:1:1: [c] m%0A::error::injected"; lines[1] != want {
+	if want := "./::warning::x.md:1:1: error [c] m%0A::error::injected"; lines[1] != want {
 		t.Errorf("plain line %q, want %q", lines[1], want)
 	}
 }

@@ -32,6 +32,7 @@ type checkFlags struct {
 	format, failOn, enable, disable, config string
 	fix, diff, noGit, noCache               bool
 	unsafeFixes                             bool
+	statistics                              bool
 
 	staged, all, lines  bool
 	files               bool
@@ -59,12 +60,13 @@ func cmdCheck(args []string, stdout, stderr io.Writer) int {
 	flags.IntVar(&cf.maxPerFile, "max-findings-per-file", -1, "report at most this many findings of one file, and count the others (0: no cap; default "+strconv.Itoa(checks.DefaultMaxPerFile)+", or max-findings-per-file in "+config.FileName+")")
 	flags.IntVar(&cf.maxFindings, "max-findings", -1, "report at most this many findings in all, and count the others (0: no cap; default "+strconv.Itoa(checks.DefaultMaxFindings)+", or max-findings in "+config.FileName+")")
 	flags.StringVar(&cf.failOn, "fail-on", "", "lowest severity that makes the exit code 1: error or warning (default error)")
-	flags.StringVar(&cf.enable, "enable", "", "comma-separated checks to run (default all)")
-	flags.StringVar(&cf.disable, "disable", "", "comma-separated checks not to run")
+	flags.StringVar(&cf.enable, "enable", "", "comma-separated checks or check/category codes to run (default all)")
+	flags.StringVar(&cf.disable, "disable", "", "comma-separated checks or check/category codes not to run")
 	flags.StringVar(&cf.config, "config", "", "configuration file (default DIR/"+config.FileName+" if present)")
 	flags.BoolVar(&cf.fix, "fix", false, "apply the safe suggested fixes to the workspace, then report what remains")
 	flags.BoolVar(&cf.diff, "diff", false, "print the suggested fixes as a unified diff, unsafe ones included; write nothing")
 	flags.BoolVar(&cf.unsafeFixes, "unsafe-fixes", false, "with --fix, also apply the fixes that assert a person's judgement (a status validated, a review date)")
+	flags.BoolVar(&cf.statistics, "statistics", false, "end with the number of findings of each check/category code, to decide what to configure")
 	flags.BoolVar(&cf.noGit, "no-git", false, "do not ask git for ignore rules")
 	flags.BoolVar(&cf.noCache, "no-cache", false, "with --staged or --changed-since, read and parse every document instead of reusing cached summaries")
 	flags.BoolVar(&cf.staged, "staged", false, "vet the content staged in the git index, reporting findings in staged files only")
@@ -157,6 +159,20 @@ func cmdCheck(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "sotvet: %v\n", err)
 		return exitError
 	}
+	if up, ok := workspaces.Enclosing(root); ok && len(wsDirs) == 0 && cf.config == "" && !cf.files {
+		// Run inside a workspace (in .sot/, say): vet the one that holds
+		// the directory, as git finds a repository from a subdirectory.
+		fmt.Fprintf(stderr, "sotvet: vetting the workspace that holds %s: %s\n", dir, up)
+		root = up
+		cf.git = probeGit(root, cf.noGit)
+		if rootCfg, err = loadConfig(root, cf.config); err == nil {
+			wsDirs, err = cf.findWorkspaces(root, rootCfg)
+		}
+		if err != nil {
+			fmt.Fprintf(stderr, "sotvet: %v\n", err)
+			return exitError
+		}
+	}
 	if len(wsDirs) == 0 {
 		// Exit 0 here would be a false green: nothing was vetted.
 		fmt.Fprintf(stderr, "sotvet: no workspace found in %s: no directory holds %s (name them under workspaces: in %s)\n", dir, workspaces.Markers, config.FileName)
@@ -238,7 +254,20 @@ func cmdCheck(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "sotvet: %v\n", err)
 		return exitError
 	}
-	if cf.format == "text" && len(res.Findings) > 0 {
+	if cf.statistics {
+		// After the findings on stdout in text; on stderr in a machine
+		// format, whose stdout is the report.
+		w := stdout
+		if cf.format != "text" {
+			w = stderr
+		}
+		writeStatistics(w, res.Findings)
+	}
+	switch {
+	case len(res.Findings) == 0:
+		// One line, on stderr: stdout stays the report (empty in text).
+		fmt.Fprintf(stderr, "All checks passed: 0 findings in %s.\n", plural(res.Files, "file", "files"))
+	case cf.format == "text":
 		fmt.Fprintf(stderr, "%s%s\n", summaryLine(res.Findings), omittedSummary(res))
 	}
 	if res.Fails(failOn) {
@@ -255,7 +284,7 @@ func cmdCheck(args []string, stdout, stderr io.Writer) int {
 // workspace. A workspace configuration selecting other checks costs only
 // their builds in the foreground, as without this.
 func warmUp(cfg *config.Config, cf checkFlags) {
-	analyzers, err := selectChecks(cfg, cf)
+	analyzers, _, err := selectChecks(cfg, cf)
 	if err != nil {
 		return // reported when the workspace is vetted
 	}
@@ -507,31 +536,21 @@ func loadConfig(root, explicit string) (*config.Config, error) {
 	return cfg, nil
 }
 
-func selectChecks(cfg *config.Config, cf checkFlags) ([]*analysis.Analyzer, error) {
+// selectChecks returns the checks that run and the severities their
+// findings get, from the configuration and the command line: --enable
+// replaces enable:, --disable adds to disable:. Either takes checks and
+// check/category codes.
+func selectChecks(cfg *config.Config, cf checkFlags) ([]*analysis.Analyzer, map[string]checks.Severity, error) {
 	enable := cfg.Enable
 	if cf.enable != "" {
 		enable = splitList(cf.enable)
 	}
 	disable := append(append([]string(nil), cfg.Disable...), splitList(cf.disable)...)
-	for _, name := range append(append([]string(nil), enable...), disable...) {
-		if checks.Lookup(name) == nil {
-			return nil, fmt.Errorf("unknown check %q (see 'sotvet checks')", name)
-		}
+	sev := map[string]checks.Severity{}
+	for k, v := range cfg.Severity {
+		sev[k] = checks.Severity(v)
 	}
-	var out []*analysis.Analyzer
-	for _, a := range checks.All {
-		if len(enable) > 0 && !contains(enable, a.Name) {
-			continue
-		}
-		if contains(disable, a.Name) {
-			continue
-		}
-		out = append(out, a)
-	}
-	if len(out) == 0 {
-		return nil, errors.New("no checks enabled")
-	}
-	return out, nil
+	return checks.Select(enable, disable, sev)
 }
 
 // writeAtomic replaces (or creates) name with data, keeping an existing

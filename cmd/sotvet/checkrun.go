@@ -123,19 +123,19 @@ func (cf *checkFlags) workspaceOptions(dir, root string, rootCfg *config.Config,
 	if err := cfg.Apply(checks.All, explicit); err != nil {
 		return checks.Options{}, nil, nil, err
 	}
-	for _, k := range cfg.SeverityKeys {
+	for _, k := range append(slices.Clone(cfg.SeverityKeys), cfg.CodeKeys...) {
 		check, cat, ok := strings.Cut(k.Value, "/")
 		if known := checks.Categories(check); ok && !slices.Contains(known, cat) && !checks.OpenCategory(check, cat) {
-			return checks.Options{}, nil, nil, cfg.Errorf(k, "check %s has no category %q (it has %s)", check, cat, strings.Join(known, ", "))
+			hint := checks.CodeHint(k.Value)
+			if hint == "" {
+				hint = " (it has " + strings.Join(known, ", ") + ")"
+			}
+			return checks.Options{}, nil, nil, cfg.Errorf(k, "check %s has no category %q%s", check, cat, hint)
 		}
 	}
-	analyzers, err := selectChecks(cfg, *cf)
+	analyzers, sev, err := selectChecks(cfg, *cf)
 	if err != nil {
 		return checks.Options{}, nil, nil, err
-	}
-	sev := map[string]checks.Severity{}
-	for k, v := range cfg.Severity {
-		sev[k] = checks.Severity(v)
 	}
 	// Every workspace read is resolved under its root: no link leads out.
 	rootFS, err := safefs.Open(dir, cfg.MaxFileSize)
@@ -515,6 +515,45 @@ func findingsCap(flagValue int, configured *int, def int) int {
 		return *configured
 	}
 	return def
+}
+
+// writeStatistics writes the number of findings of each code, most
+// frequent first, as ruff --statistics does: what a team silences or
+// baselines first.
+func writeStatistics(w io.Writer, fs []checks.Finding) {
+	type stat struct {
+		code string
+		sev  checks.Severity
+		n    int
+	}
+	at := map[string]int{}
+	var stats []stat
+	for i := range fs {
+		code := fs[i].Code()
+		j, ok := at[code]
+		if !ok {
+			j = len(stats)
+			at[code] = j
+			stats = append(stats, stat{code: code, sev: fs[i].Severity})
+		}
+		stats[j].n++
+		if fs[i].Severity.Rank() > stats[j].sev.Rank() {
+			stats[j].sev = fs[i].Severity
+		}
+	}
+	if len(stats) == 0 {
+		return
+	}
+	sort.Slice(stats, func(i, j int) bool {
+		if stats[i].n != stats[j].n {
+			return stats[i].n > stats[j].n
+		}
+		return stats[i].code < stats[j].code
+	})
+	fmt.Fprintln(w, "count  severity  code")
+	for _, s := range stats {
+		fmt.Fprintf(w, "%5d  %-8s  %s\n", s.n, s.sev, s.code)
+	}
 }
 
 func plural(n int, one, many string) string {

@@ -62,8 +62,11 @@ func cmdChecks(args []string, stdout, stderr io.Writer) int {
 
 func cmdExplain(args []string, stdout, stderr io.Writer) int {
 	if len(args) != 1 {
-		fmt.Fprintln(stderr, "usage: sotvet explain <check>")
+		fmt.Fprintln(stderr, "usage: sotvet explain <check>|<check/category>")
 		return exitError
+	}
+	if check, cat, ok := strings.Cut(args[0], "/"); ok {
+		return explainCategory(check, cat, stdout, stderr)
 	}
 	for _, r := range rules() {
 		if r.Name == args[0] {
@@ -85,8 +88,49 @@ func cmdExplain(args []string, stdout, stderr io.Writer) int {
 			return exitClean
 		}
 	}
-	fmt.Fprintf(stderr, "sotvet explain: unknown check %q (see 'sotvet checks')\n", args[0])
+	fmt.Fprintf(stderr, "sotvet explain: unknown check %q%s (see 'sotvet checks')\n", args[0], checks.CodeHint(args[0]))
 	return exitError
+}
+
+// explainCategory prints one category: its code, default severity, what
+// it reports, and how to configure it.
+func explainCategory(check, cat string, stdout, stderr io.Writer) int {
+	code := check + "/" + cat
+	if !checks.KnownCode(code) {
+		what := "check"
+		if checks.KnownCode(check) {
+			what = "category"
+		}
+		fmt.Fprintf(stderr, "sotvet explain: unknown %s %q%s (see 'sotvet explain %s')\n", what, code, checks.CodeHint(code), check)
+		return exitError
+	}
+	doc := checks.CategoryDoc(check, cat)
+	if doc == "" {
+		// A rule a setting defines (a secrets rule, a claim rule).
+		doc = fmt.Sprintf("%s: findings of the %s rule %q.", cat, check, cat)
+	}
+	fmt.Fprintf(stdout, "%s (default severity: %s)\n\n", code, checks.SeverityFor(check, cat, nil))
+	fmt.Fprintf(stdout, "%s\n\n", wrap(doc, 76))
+	fmt.Fprintf(stdout, "Configure it in %s (or with --enable/--disable):\n  severity: {%s: error|warning|off}\n  disable: [%s]\nor on one line: <!-- sotvet:ignore %s -- reason -->\nThe whole check: sotvet explain %s\n", config.FileName, code, code, code, check)
+	return exitClean
+}
+
+// wrap breaks s into lines of at most width bytes at spaces.
+func wrap(s string, width int) string {
+	var b strings.Builder
+	n := 0
+	for i, w := range strings.Fields(s) {
+		if i > 0 && n+1+len(w) > width {
+			b.WriteByte('\n')
+			n = 0
+		} else if i > 0 {
+			b.WriteByte(' ')
+			n++
+		}
+		b.WriteString(w)
+		n += len(w)
+	}
+	return b.String()
 }
 
 // rules describes every registered check, plus the driver's suppression
@@ -107,6 +151,10 @@ A finding is suppressed by a comment on its line or the line before:
 
     <!-- sotvet:ignore CHECK[,CHECK] -- reason -->   (markdown)
     # sotvet:ignore CHECK -- reason                  (YAML)
+
+CHECK is a check's name or one of its codes, check/category
+(<!-- sotvet:ignore refs/unknown-id -- reason -->): a code covers only the
+findings of that category.
 
 The reason is required: a suppression without one suppresses nothing and is
 itself an error. A suppression that matches no finding of a check that ran is

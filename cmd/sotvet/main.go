@@ -23,6 +23,8 @@ import (
 	"os"
 	"runtime"
 	"strings"
+
+	"github.com/svrnty/sotvet/internal/didyoumean"
 )
 
 const (
@@ -117,13 +119,13 @@ func run(args []string, stdout, stderr io.Writer) int {
 	case "lsp":
 		return cmdLsp(args[1:], stdout, stderr)
 	case "version", "--version", "-version":
-		fmt.Fprintln(stdout, "sotvet", version())
+		fmt.Fprintln(stdout, versionLine())
 		return exitClean
 	case "help", "-h", "--help", "-help":
 		usage(stdout)
 		return exitClean
 	}
-	fmt.Fprintf(stderr, "sotvet: unknown command %q\nRun 'sotvet help' for usage.\n", args[0])
+	fmt.Fprintf(stderr, "sotvet: unknown command %q%s\nRun 'sotvet help' for usage.\n", args[0], didyoumean.Hint(args[0], commands))
 	return exitError
 }
 

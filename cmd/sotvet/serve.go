@@ -8,6 +8,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"syscall"
 	"time"
 
 	"github.com/svrnty/sotvet/panel"
@@ -42,6 +43,11 @@ func cmdServe(args []string, stdout, stderr io.Writer) int {
 		return exitError
 	}
 	ln, err := net.Listen("tcp", *addr)
+	if errors.Is(err, syscall.EADDRINUSE) {
+		host, _, _ := net.SplitHostPort(*addr)
+		fmt.Fprintf(stderr, "sotvet: %s is in use (another sotvet serve?): choose another port with --addr %s:PORT, or --addr %s:0 for any free one\n", *addr, host, host)
+		return exitError
+	}
 	if err != nil {
 		fmt.Fprintf(stderr, "sotvet: %v\n", err)
 		return exitError

@@ -3,6 +3,8 @@ package main
 import (
 	"flag"
 	"strings"
+
+	"github.com/svrnty/sotvet/internal/didyoumean"
 )
 
 // suggestFlag returns the defined flag closest to the undefined one err
@@ -14,38 +16,11 @@ func suggestFlag(flags *flag.FlagSet, err error) string {
 		return ""
 	}
 	name = strings.TrimLeft(name, "-")
-	best, bestDist, prefixed := "", 3, []string{}
-	flags.VisitAll(func(f *flag.Flag) {
-		if strings.HasPrefix(f.Name, name) {
-			prefixed = append(prefixed, f.Name)
-		}
-		if d := editDistance(name, f.Name); d < bestDist {
-			best, bestDist = f.Name, d
-		}
-	})
-	if best == "" && len(prefixed) == 1 {
-		return prefixed[0]
-	}
-	return best
+	var names []string
+	flags.VisitAll(func(f *flag.Flag) { names = append(names, f.Name) })
+	return didyoumean.Closest(name, names)
 }
 
-// editDistance is the Levenshtein distance between a and b.
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
-}
+// commands are the subcommands run dispatches, for the "did you mean" of
+// a mistyped one.
+var commands = []string{"check", "checks", "explain", "guard", "harness", "init", "lsp", "scan", "schema", "serve", "summary", "version", "help"}

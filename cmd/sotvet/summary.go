@@ -12,6 +12,7 @@ import (
 
 	"github.com/svrnty/sotvet/checks"
 	"github.com/svrnty/sotvet/harness/trust"
+	"github.com/svrnty/sotvet/internal/workspaces"
 	"github.com/svrnty/sotvet/sotparse"
 	"github.com/svrnty/sotvet/summary"
 )
@@ -71,6 +72,9 @@ func (in *summaryInputs) options(dir string) (summary.Options, error) {
 	if !info.IsDir() {
 		return summary.Options{}, fmt.Errorf("%s is not a directory", dir)
 	}
+	if root, err = summaryRoot(dir, root); err != nil {
+		return summary.Options{}, err
+	}
 	cfg, err := loadConfig(root, in.config)
 	if err != nil {
 		return summary.Options{}, err
@@ -78,13 +82,9 @@ func (in *summaryInputs) options(dir string) (summary.Options, error) {
 	if err := cfg.Apply(checks.All, nil); err != nil {
 		return summary.Options{}, err
 	}
-	analyzers, err := selectChecks(cfg, checkFlags{})
+	analyzers, sev, err := selectChecks(cfg, checkFlags{})
 	if err != nil {
 		return summary.Options{}, err
-	}
-	sev := map[string]checks.Severity{}
-	for k, v := range cfg.Severity {
-		sev[k] = checks.Severity(v)
 	}
 	opt := summary.Options{Root: root, Analyzers: analyzers, Severity: sev, MaxFileSize: cfg.MaxFileSize}
 	// Runs and records are believed as harness verify --workspace
@@ -106,6 +106,27 @@ func (in *summaryInputs) options(dir string) (summary.Options, error) {
 		}
 	}
 	return opt, nil
+}
+
+// summaryRoot returns the workspace a summary is of: the directory given,
+// the workspace that holds it (run in .sot/, say), or the one workspace
+// below it. A directory that is none of these is an error, as for check:
+// an empty summary would read as a clean one.
+func summaryRoot(dir, abs string) (string, error) {
+	if up, ok := workspaces.Enclosing(abs); ok {
+		return up, nil
+	}
+	below, err := workspaces.Find(abs, nil)
+	if err != nil {
+		return "", err
+	}
+	switch len(below) {
+	case 0:
+		return "", fmt.Errorf("no workspace found in %s or above it: no directory holds %s", dir, workspaces.Markers)
+	case 1:
+		return filepath.Join(abs, filepath.FromSlash(below[0])), nil
+	}
+	return "", fmt.Errorf("%s holds %d workspaces (%s): name one", dir, len(below), strings.Join(below, ", "))
 }
 
 func cmdSummary(args []string, stdout, stderr io.Writer) int {

@@ -28,6 +28,20 @@ func IsWorkspace(dir string) bool {
 	return err == nil && !st.IsDir()
 }
 
+// Enclosing returns the nearest workspace that holds dir: dir itself or
+// the closest directory above it that is a workspace, as git finds the
+// repository of a subdirectory. dir must be absolute.
+func Enclosing(dir string) (string, bool) {
+	for d := dir; ; d = filepath.Dir(d) {
+		if IsWorkspace(d) {
+			return d, true
+		}
+		if filepath.Dir(d) == d {
+			return "", false
+		}
+	}
+}
+
 // Find walks root and returns the slash paths, relative to root, of the
 // workspaces under it ("." for root itself), sorted. A workspace's own tree
 // is not searched further. Directories named .git, and those ignored

@@ -155,3 +155,27 @@ func TestNoRepository(t *testing.T) {
 		})
 	}
 }
+
+func TestEnclosing(t *testing.T) {
+	root := t.TempDir()
+	for _, d := range []string{"ws/.sot/03-PROTOCOLS", "other/deep"} {
+		if err := os.MkdirAll(filepath.Join(root, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ws := filepath.Join(root, "ws")
+	for _, c := range []struct {
+		dir, want string
+	}{
+		{"ws", ws},
+		{"ws/.sot", ws},
+		{"ws/.sot/03-PROTOCOLS", ws},
+	} {
+		if got, ok := Enclosing(filepath.Join(root, c.dir)); !ok || got != c.want {
+			t.Errorf("Enclosing(%s) = %q, %v; want %q", c.dir, got, ok, c.want)
+		}
+	}
+	if got, ok := Enclosing(filepath.Join(root, "other/deep")); ok && strings.HasPrefix(got, root) {
+		t.Errorf("Enclosing(other/deep) = %q: no workspace holds it", got)
+	}
+}

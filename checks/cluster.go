@@ -1,0 +1,85 @@
+package checks
+
+// One root cause is one finding: where a defect makes several rules fire
+// at the same place, the most specific finding stays and carries the
+// others as notes, so a line does not show three errors for one stray
+// heading.
+
+// absorbs maps a code to the codes whose findings at the same position are
+// consequences of it.
+var absorbs = map[string][]string{
+	// A work-item heading that defines an id already defined elsewhere
+	// under another title is a stray or pasted heading: that it has no
+	// Status: line and no acceptance criteria follows from it.
+	"refs/conflicting-definition": {"structure/item-status", "structure/item-acceptance"},
+	// An item with no Status: line and no acceptance criteria is one
+	// empty item section.
+	"structure/item-status": {"structure/item-acceptance"},
+	// A heading repeated with another body, placed out of date order, is
+	// one misplaced section: merging it into the first one fixes both.
+	"consistency/duplicate-heading": {"consistency/date-order"},
+}
+
+// absorbed reports whether a finding of code a carries one of code b at the
+// same position, directly or through another code.
+func absorbedBy(a, b string) bool {
+	for _, c := range absorbs[a] {
+		if c == b || absorbedBy(c, b) {
+			return true
+		}
+	}
+	return false
+}
+
+// mergeClusters folds, among findings at the same file and offset (fs is
+// sorted, so they are adjacent), each finding another one absorbs into it
+// as a note: "also [code] message", followed by its own notes. A finding
+// is folded only into one at least as severe, so that no configured
+// severity is lost.
+func mergeClusters(fs []Finding) []Finding {
+	out := fs[:0]
+	for i := 0; i < len(fs); {
+		j := i + 1
+		for j < len(fs) && fs[j].File == fs[i].File && fs[j].Offset == fs[i].Offset {
+			j++
+		}
+		if j-i == 1 {
+			out = append(out, fs[i])
+			i = j
+			continue
+		}
+		group := fs[i:j]
+		into := make([]int, len(group)) // the index in group a finding is folded into; -1 for none
+		for k := range group {
+			into[k] = -1
+			for m := range group {
+				if m != k && absorbedBy(group[m].Code(), group[k].Code()) && group[m].Severity.Rank() >= group[k].Severity.Rank() {
+					into[k] = m
+					break
+				}
+			}
+		}
+		// Follow chains to the finding that stays.
+		for k := range group {
+			for n := 0; into[k] >= 0 && into[into[k]] >= 0 && n < len(group); n++ {
+				into[k] = into[into[k]]
+			}
+		}
+		kept := make([]Finding, len(group))
+		copy(kept, group)
+		for k := range group {
+			if m := into[k]; m >= 0 && into[m] < 0 {
+				f := &group[k]
+				kept[m].Related = append(kept[m].Related, Related{File: f.File, Line: f.Line, Col: f.Col, Message: "also [" + f.Code() + "] " + f.Message})
+				kept[m].Related = append(kept[m].Related, f.Related...)
+			}
+		}
+		for k := range kept {
+			if into[k] < 0 || into[into[k]] >= 0 {
+				out = append(out, kept[k])
+			}
+		}
+		i = j
+	}
+	return out
+}
