@@ -50,7 +50,9 @@ type Rule struct {
 }
 
 // Negatives are the rule's negative examples, under either spelling.
-func (r *Rule) Negatives() []string { return append(append([]string(nil), r.NegativeExamples...), r.NonExamples...) }
+func (r *Rule) Negatives() []string {
+	return append(append([]string(nil), r.NegativeExamples...), r.NonExamples...)
+}
 
 // Load reads every rule file of every source under root, in file order.
 func Load(root string) ([]*Rule, error) {
@@ -121,6 +123,10 @@ func Convert(rules []*Rule) ([]Converted, []NotTaken) {
 			not = append(not, NotTaken{r, "not visible: a helper that only supplies a value to another rule's live validation"})
 			continue
 		}
+		if strings.HasPrefix(r.ID, "np.generic.") || strings.HasPrefix(r.ID, "kingfisher.generic.") {
+			not = append(not, NotTaken{r, "generic: sotvet's generic-secret and gitleaks' generic-api-key judge assignments; a third generic rule only adds noise on prose"})
+			continue
+		}
 		re, notes, err := Translate(r.Pattern)
 		if err != nil {
 			not = append(not, NotTaken{r, "expression: " + err.Error()})
@@ -141,6 +147,12 @@ func Convert(rules []*Rule) ([]Converted, []NotTaken) {
 		if cre.NumSubexp() > 0 {
 			g = 1 // both projects report the first group as the secret
 		}
+		if cre.NumSubexp() > 1 {
+			if sg := commentedGroup(r.Pattern); sg > 0 && sg <= cre.NumSubexp() {
+				g = sg
+				notes = appendOnce(notes, fmt.Sprintf("secret group %d: the group its comment names", sg))
+			}
+		}
 		desc := r.Name
 		if desc == "" {
 			desc = r.ID
@@ -160,6 +172,15 @@ func Convert(rules []*Rule) ([]Converted, []NotTaken) {
 // and backreferences have no RE2 form: an error.
 func Translate(p string) (string, []string, error) {
 	var notes []string
+	// A gap that may cross lines between a keyword and its value: sotvet
+	// keeps it to the line, since in prose and lists the next line is
+	// another item (a hash after "lob-api-key found" is no Lob key).
+	for _, g := range []string{`(?:.|[\n\r])`, `(?:.|[\r\n])`, `(?:.|\n)`, `(?s:.)`} {
+		if strings.Contains(p, g) {
+			p = strings.ReplaceAll(p, g, ".")
+			notes = appendOnce(notes, "a gap across lines "+g+" kept to the line (.)")
+		}
+	}
 	var b strings.Builder
 	ext := false
 	inClass := false
@@ -289,6 +310,55 @@ func Translate(p string) (string, []string, error) {
 	}
 	return out, notes, nil
 }
+
+// commentedGroup returns the number of the capture group that opens on a
+// line of an extended-mode pattern whose comment names a password, secret,
+// token or key (Nosey Parker reports every group; sotvet one), or 0.
+func commentedGroup(p string) int {
+	n := 0
+	for _, line := range strings.Split(p, "\n") {
+		code, comment := line, ""
+		if i := strings.Index(line, "(?#"); i >= 0 {
+			code, comment = line[:i], line[i:]
+		} else if i := strings.Index(line, " #"); i >= 0 {
+			code, comment = line[:i], line[i:]
+		}
+		opened := 0
+		for i := 0; i < len(code); i++ {
+			switch {
+			case code[i] == '\\':
+				i++
+			case code[i] == '[':
+				// skip the class: a ( in it opens no group
+				j := i + 1
+				if j < len(code) && code[j] == '^' {
+					j++
+				}
+				if j < len(code) && code[j] == ']' {
+					j++
+				}
+				for j < len(code) && code[j] != ']' {
+					if code[j] == '\\' {
+						j++
+					}
+					j++
+				}
+				i = j
+			case code[i] == '(' && !strings.HasPrefix(code[i:], "(?"):
+				n++
+				if opened == 0 {
+					opened = n
+				}
+			}
+		}
+		if opened > 0 && secretWord.MatchString(comment) {
+			return opened
+		}
+	}
+	return 0
+}
+
+var secretWord = regexp.MustCompile(`(?i)password|secret|token|\bkey\b`)
 
 // bigRepeat is a repeat {n,m} with m of four digits or more, over RE2's
 // limit of 1000.
