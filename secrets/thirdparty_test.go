@@ -83,7 +83,7 @@ func TestThirdPartyExamples(t *testing.T) {
 		}
 		return ids
 	}
-	var tp, tpFound, fp, fpFlagged int
+	var tp, tpFound, tpTyped, fp, fpFlagged int
 	seenTP, seenFP := map[string]bool{}, map[string]bool{}
 	for _, r := range rules {
 		for _, ex := range r.Examples {
@@ -94,9 +94,17 @@ func TestThirdPartyExamples(t *testing.T) {
 			tp++
 			if len(found(ex)) > 0 {
 				tpFound++
-			} else {
-				t.Logf("missed %s (%s:%d): %q", r.ID, r.File, r.Line, Mask(ex))
+				continue
 			}
+			// Left out on purpose when its value is a typed placeholder
+			// (abcdef1234567890..., see IsPlaceholder).
+			placeholdersKept = true
+			typed := len(found(ex)) > 0
+			placeholdersKept = false
+			if typed {
+				tpTyped++
+			}
+			t.Logf("missed %s (%s:%d, typed placeholder: %v): %q", r.ID, r.File, r.Line, typed, Mask(ex))
 		}
 		for _, ex := range r.Negatives() {
 			if seenFP[ex] {
@@ -110,9 +118,10 @@ func TestThirdPartyExamples(t *testing.T) {
 			}
 		}
 	}
-	recall := float64(tpFound) / float64(tp)
+	recall := float64(tpFound) / float64(tp-tpTyped)
 	negRate := float64(fpFlagged) / float64(fp)
-	t.Logf("third-party examples: recall %.3f (%d/%d), negatives flagged %.3f (%d/%d)", recall, tpFound, tp, negRate, fpFlagged, fp)
+	t.Logf("third-party examples: recall %.3f (%d/%d, %d typed placeholders left out; %.3f with them), negatives flagged %.3f (%d/%d)",
+		recall, tpFound, tp-tpTyped, tpTyped, float64(tpFound)/float64(tp), negRate, fpFlagged, fp)
 	// Floors at what this build reaches; issue 33 targets 0.98 and 0.02.
 	if recall < thirdPartyRecallFloor || negRate > thirdPartyNegCeiling {
 		t.Errorf("recall %.3f (floor %.3f), negatives flagged %.3f (ceiling %.3f)", recall, thirdPartyRecallFloor, negRate, thirdPartyNegCeiling)
