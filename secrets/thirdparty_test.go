@@ -3,6 +3,7 @@ package secrets
 import (
 	"bytes"
 	"os"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -83,7 +84,11 @@ func TestThirdPartyExamples(t *testing.T) {
 		}
 		return ids
 	}
-	var tp, tpFound, tpTyped, fp, fpFlagged int
+	var tp, tpFound, tpTyped, tpLow, tpHelper, fp, fpFlagged, fpOther int
+	imported := map[string]bool{}
+	for _, r := range ThirdPartyRules() {
+		imported[r.ID] = true
+	}
 	seenTP, seenFP := map[string]bool{}, map[string]bool{}
 	for _, r := range rules {
 		for _, ex := range r.Examples {
@@ -91,9 +96,20 @@ func TestThirdPartyExamples(t *testing.T) {
 				continue
 			}
 			seenTP[ex] = true
+			if r.Visible != nil && !*r.Visible {
+				tpHelper++ // a host, name or ID another rule's validation uses: no secret
+				continue
+			}
 			tp++
 			if len(found(ex)) > 0 {
 				tpFound++
+				continue
+			}
+			// Left out by the source's own entropy floor: its rule would
+			// not report the example either.
+			if lowEntropy(r, ex) {
+				tpLow++
+				t.Logf("missed %s (%s:%d): below its own rule's entropy floor: %q", r.ID, r.File, r.Line, Mask(ex))
 				continue
 			}
 			// Left out on purpose when its value is a typed placeholder
@@ -112,23 +128,63 @@ func TestThirdPartyExamples(t *testing.T) {
 			}
 			seenFP[ex] = true
 			fp++
-			if ids := found(ex); len(ids) > 0 {
+			ids := found(ex)
+			var others []string
+			for _, id := range ids {
+				if id == r.ID || !imported[id] {
+					others = append(others, id)
+				}
+			}
+			if len(ids) > 0 && len(others) == 0 {
+				// another imported rule reports it: a negative of one
+				// rule of the source that the source reports by another
+				fpOther++
+				continue
+			}
+			if len(ids) > 0 {
 				fpFlagged++
 				t.Logf("flagged negative of %s (%s:%d) by %s: %q", r.ID, r.File, r.Line, strings.Join(ids, ","), Mask(ex))
 			}
 		}
 	}
-	recall := float64(tpFound) / float64(tp-tpTyped)
-	negRate := float64(fpFlagged) / float64(fp)
-	t.Logf("third-party examples: recall %.3f (%d/%d, %d typed placeholders left out; %.3f with them), negatives flagged %.3f (%d/%d)",
-		recall, tpFound, tp-tpTyped, tpTyped, float64(tpFound)/float64(tp), negRate, fpFlagged, fp)
+	recall := float64(tpFound) / float64(tp-tpTyped-tpLow)
+	negRate := float64(fpFlagged) / float64(fp-fpOther)
+	t.Logf("third-party examples: recall %.3f (%d/%d; left out: %d typed placeholders, %d below their rule's own entropy floor, %d of helper rules; %.3f of all %d), negatives flagged %.3f (%d/%d; %d reported by another imported rule left out)",
+		recall, tpFound, tp-tpTyped-tpLow, tpTyped, tpLow, tpHelper, float64(tpFound)/float64(tp), tp, negRate, fpFlagged, fp-fpOther, fpOther)
 	// Floors at what this build reaches; issue 33 targets 0.98 and 0.02.
 	if recall < thirdPartyRecallFloor || negRate > thirdPartyNegCeiling {
 		t.Errorf("recall %.3f (floor %.3f), negatives flagged %.3f (ceiling %.3f)", recall, thirdPartyRecallFloor, negRate, thirdPartyNegCeiling)
 	}
 }
 
+// lowEntropy reports whether the source rule of r matches ex only with a
+// secret below the rule's own min_entropy.
+func lowEntropy(r *thirdparty.Rule, ex string) bool {
+	if r.MinEntropy == 0 {
+		return false
+	}
+	src, _, err := thirdparty.Translate(r.Pattern)
+	if err != nil {
+		return false
+	}
+	re := regexp.MustCompile(src)
+	ms := re.FindAllStringSubmatch(ex, -1)
+	if len(ms) == 0 {
+		return false
+	}
+	for _, m := range ms {
+		sec := m[0]
+		if len(m) > 1 {
+			sec = m[1]
+		}
+		if Entropy([]byte(sec)) >= r.MinEntropy {
+			return false
+		}
+	}
+	return true
+}
+
 const (
-	thirdPartyRecallFloor = 0.0
-	thirdPartyNegCeiling  = 1.0
+	thirdPartyRecallFloor = 0.93
+	thirdPartyNegCeiling  = 0.20
 )
