@@ -185,6 +185,6 @@ func lowEntropy(r *thirdparty.Rule, ex string) bool {
 }
 
 const (
-	thirdPartyRecallFloor = 0.93
-	thirdPartyNegCeiling  = 0.20
+	thirdPartyRecallFloor = 0.90
+	thirdPartyNegCeiling  = 0.19
 )

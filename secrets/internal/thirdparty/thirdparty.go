@@ -400,11 +400,28 @@ func Keywords(re string) ([]string, error) {
 			return nil, fmt.Errorf("keyword %q shorter than 3 bytes: the rule would run on nearly every file", s)
 		}
 	}
+	for _, s := range set {
+		if common[strings.Trim(s, " \t\"'")] {
+			return nil, fmt.Errorf("keyword %q is a common word: the rule would wake on most prose", s)
+		}
+	}
 	if len(set) > 64 {
 		return nil, fmt.Errorf("%d keywords: too many to prefilter", len(set))
 	}
 	sort.Strings(set)
 	return set, nil
+}
+
+// common are words too frequent in prose and configuration to prefilter on.
+var common = map[string]bool{}
+
+func init() {
+	for _, w := range strings.Fields(`a an and the to of in on for is it as at by or be with from this that
+		key keys secret secrets token tokens user username uid id name password pass passwd pwd login
+		auth api app client consumer customer access private public value data host url http https
+		box web email account code bearer basic config env`) {
+		common[w] = true
+	}
 }
 
 // required returns a set of lower-cased literals one of which every match
