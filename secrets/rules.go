@@ -178,13 +178,14 @@ func defaultRules(thirdParty bool) []*Rule {
 		}
 		if r.ID == RuleURLCredentials {
 			out = append(out, specific...)
-			if thirdParty {
-				// after gitleaks' rules: where both report a value,
-				// the finding keeps the gitleaks ID users know
-				out = append(out, ThirdPartyRules()...)
-			}
 		}
 		out = append(out, r)
+	}
+	if thirdParty {
+		// The long tail ranks after sotvet's and gitleaks' rules: where
+		// one of those reports a value, the finding keeps the ID users
+		// know (url-credentials, not np.postgres.1).
+		out = append(out, ThirdPartyRules()...)
 	}
 	out = append(out, generic...)
 	return append(out, prefixedTokenRule())

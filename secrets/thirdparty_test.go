@@ -186,5 +186,5 @@ func lowEntropy(r *thirdparty.Rule, ex string) bool {
 
 const (
 	thirdPartyRecallFloor = 0.90
-	thirdPartyNegCeiling  = 0.19
+	thirdPartyNegCeiling  = 0.20
 )
