@@ -185,6 +185,6 @@ func lowEntropy(r *thirdparty.Rule, ex string) bool {
 }
 
 const (
-	thirdPartyRecallFloor = 0.90
+	thirdPartyRecallFloor = 0.89
 	thirdPartyNegCeiling  = 0.20
 )

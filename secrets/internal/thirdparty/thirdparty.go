@@ -401,7 +401,7 @@ func Keywords(re string) ([]string, error) {
 		}
 	}
 	for _, s := range set {
-		if common[strings.Trim(s, " \t\"'")] {
+		if common[strings.Trim(s, " \t\"':=")] { // "token:" is the word; "key-" a prefix
 			return nil, fmt.Errorf("keyword %q is a common word: the rule would wake on most prose", s)
 		}
 	}
