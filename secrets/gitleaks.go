@@ -57,6 +57,53 @@ func GitleaksRules() []*Rule {
 	return out
 }
 
+// sourceName is the short name of a rule set's project: "gitleaks",
+// "noseyparker", "kingfisher".
+func sourceName(module string) string {
+	if module == "" || strings.Contains(module, "gitleaks") {
+		return "gitleaks"
+	}
+	return module[strings.LastIndexByte(module, '/')+1:]
+}
+
+// The rules of Nosey Parker and Kingfisher, converted at generate time
+// from the YAML files checked in under rules/third_party (see
+// internal/thirdparty and docs/secrets.md). Edit those files and run go
+// generate.
+//
+//go:generate go run ./internal/thirdpartygen -o thirdparty_rules.go -report rules/third_party/IMPORT.md
+
+var thirdParty struct {
+	once  sync.Once
+	rules []*Rule
+	err   error
+}
+
+// ThirdPartyRules returns fresh copies of the imported Nosey Parker and
+// Kingfisher rules. Their expressions compile on first use (lazily, when
+// a keyword of the rule is in the file).
+func ThirdPartyRules() []*Rule {
+	thirdParty.once.Do(func() {
+		for _, set := range thirdPartySets {
+			rs, err := compileGitleaks(set)
+			if err != nil {
+				thirdParty.err = err
+				return
+			}
+			thirdParty.rules = append(thirdParty.rules, rs...)
+		}
+	})
+	if thirdParty.err != nil {
+		panic(thirdParty.err) // generated and tested: a build defect
+	}
+	out := make([]*Rule, len(thirdParty.rules))
+	for i, r := range thirdParty.rules {
+		c := *r
+		out[i] = &c
+	}
+	return out
+}
+
 // builtinIDs are the IDs of the built-in rules, which win over a gitleaks
 // rule of the same ID.
 var builtinIDs = map[string]bool{
@@ -118,7 +165,7 @@ func compileGitleaks(set *gitleaksrules.Set) ([]*Rule, error) {
 			lazy:        &lazyRegex{src: src},
 			SecretGroup: gr.SecretGroup,
 			Keywords:    gr.Keywords,
-			Source:      "gitleaks " + set.Version,
+			Source:      sourceName(set.Module) + " " + set.Version,
 		}
 		if gr.Entropy > 0 {
 			// gitleaks wants more than the floor; sotvet at least.

@@ -139,7 +139,14 @@ var DefaultEndpointKeySuffixes = []string{"_BASE_URL", "_ENDPOINT", "_API_BASE"}
 //
 // The endpoint-value rule in this list uses the default key suffixes and
 // allows localhost; NewScanner replaces it with one built from its Config.
-func DefaultRules() []*Rule {
+func DefaultRules() []*Rule { return defaultRules(true) }
+
+// BaseRules are DefaultRules without the Nosey Parker and Kingfisher
+// imports: the generator of those keeps only rules whose examples these
+// do not already find.
+func BaseRules() []*Rule { return defaultRules(false) }
+
+func defaultRules(thirdParty bool) []*Rule {
 	ep := EndpointRule(nil, true, nil)
 	ep.endpoint = true
 	var own []*Rule
@@ -173,6 +180,12 @@ func DefaultRules() []*Rule {
 			out = append(out, specific...)
 		}
 		out = append(out, r)
+	}
+	if thirdParty {
+		// The long tail ranks after sotvet's and gitleaks' rules: where
+		// one of those reports a value, the finding keeps the ID users
+		// know (url-credentials, not np.postgres.1).
+		out = append(out, ThirdPartyRules()...)
 	}
 	out = append(out, generic...)
 	return append(out, prefixedTokenRule())

@@ -1,0 +1,71 @@
+package thirdparty
+
+import (
+	"reflect"
+	"strings"
+	"testing"
+)
+
+func TestTranslate(t *testing.T) {
+	for _, c := range []struct{ in, want, note, err string }{
+		{"(?x)\n  \\b abc # the prefix\n  ( [a-z ]{4} )  # value\n", `\babc([a-z]{4})`, "", ""},
+		{"(?xi) foo \\ bar", "(?i)foo bar", "", ""},
+		{`a\hb`, `a[ \t]b`, `\h`, ""},
+		{`[\h,]x`, `[ \t,]x`, `\h`, ""},
+		{`ab++c*+`, `ab+c*`, "possessive", ""},
+		{`(?>ab|a)c`, `(?:ab|a)c`, "atomic", ""},
+		{`abc(?# comment )d`, `abcd`, "comment", ""},
+		{`ya29\.[a-z]{20,1024}`, `ya29\.[a-z]{20,}`, "repeat bound", ""},
+		{"key(?:.|[\\n\\r]){0,32}?x", "key.{0,32}?x", "gap", ""},
+		{`abc(?=d)`, "", "", "lookaround"},
+		{`(a)\1`, "", "", "backreference"},
+		{`[]a]b`, `[\]a]b`, "", ""},
+	} {
+		got, notes, err := Translate(c.in)
+		if c.err != "" {
+			if err == nil || !strings.Contains(err.Error(), c.err) {
+				t.Errorf("Translate(%q): err %v, want %q", c.in, err, c.err)
+			}
+			continue
+		}
+		if err != nil || got != c.want {
+			t.Errorf("Translate(%q) = %q, %v; want %q", c.in, got, err, c.want)
+		}
+		if c.note != "" && !strings.Contains(strings.Join(notes, ";"), c.note) {
+			t.Errorf("Translate(%q): notes %q, want one on %q", c.in, notes, c.note)
+		}
+	}
+}
+
+func TestKeywords(t *testing.T) {
+	for _, c := range []struct {
+		re   string
+		want []string
+		err  string
+	}{
+		{`\b(aio_[a-zA-Z0-9]{28})\b`, []string{"aio_"}, ""},
+		{`(?i)\b(?:A3T[A-Z0-9]|AKIA|ASIA)[A-Z0-9]{16}`, []string{"a3t", "akia", "asia"}, ""},
+		{`(?i)calendarific.{0,32}?(?:SECRET|KEY)`, []string{"calendarific"}, ""},
+		{`[a-f0-9]{32}`, nil, "no literal"},
+		{`gh[a-z]{30}`, nil, "shorter than 3"},
+		{`token[:=]([a-z0-9]{30})`, nil, "common word"},
+	} {
+		got, err := Keywords(c.re)
+		if c.err != "" {
+			if err == nil || !strings.Contains(err.Error(), c.err) {
+				t.Errorf("Keywords(%q): %v, %v; want error %q", c.re, got, err, c.err)
+			}
+			continue
+		}
+		if err != nil || !reflect.DeepEqual(got, c.want) {
+			t.Errorf("Keywords(%q) = %q, %v; want %q", c.re, got, err, c.want)
+		}
+	}
+}
+
+func TestCommentedGroup(t *testing.T) {
+	p := "(?x)\n(?: postgres ) ://  (?# scheme )\n([a-z()]{3,})  (?# username)\n: ([a-z]{3,})  (?# password)\n@ ([a-z.]+)  (?# host)\n"
+	if g := commentedGroup(p); g != 2 {
+		t.Errorf("commentedGroup = %d, want 2", g)
+	}
+}

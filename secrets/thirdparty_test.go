@@ -1,0 +1,190 @@
+package secrets
+
+import (
+	"bytes"
+	"os"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/svrnty/sotvet/secrets/internal/thirdparty"
+)
+
+// TestThirdPartyGenerated: thirdparty_rules.go and the import report are
+// what the generator makes of the checked-in YAML with today's engine.
+// After a change to the YAML, the generator or the base rules, run
+// go generate ./secrets.
+func TestThirdPartyGenerated(t *testing.T) {
+	cov, err := CoveredBy(BaseRules())
+	if err != nil {
+		t.Fatal(err)
+	}
+	src, rep, err := thirdparty.Generate("rules/third_party", cov)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for file, want := range map[string][]byte{"thirdparty_rules.go": src, "rules/third_party/IMPORT.md": rep} {
+		got, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(got, want) {
+			t.Errorf("%s is stale: run go generate ./secrets (or go run ./internal/thirdpartygen from secrets/)", file)
+		}
+	}
+}
+
+// TestThirdPartyRulesCompile: every imported expression compiles and has
+// the group it names; IDs are unique against every other rule.
+func TestThirdPartyRulesCompile(t *testing.T) {
+	ids := map[string]bool{}
+	for _, r := range BaseRules() {
+		ids[r.ID] = true
+	}
+	n := 0
+	for _, r := range ThirdPartyRules() {
+		n++
+		if ids[r.ID] {
+			t.Errorf("%s: ID taken", r.ID)
+		}
+		ids[r.ID] = true
+		if len(r.Keywords) == 0 {
+			t.Errorf("%s: no keyword: it would run on every file", r.ID)
+		}
+		re := r.lazy.get()
+		if r.SecretGroup > re.NumSubexp() {
+			t.Errorf("%s: group %d of %d", r.ID, r.SecretGroup, re.NumSubexp())
+		}
+	}
+	if n < 300 {
+		t.Errorf("%d third-party rules, want the imported set", n)
+	}
+}
+
+// TestThirdPartyExamples: every positive example of Nosey Parker's and
+// Kingfisher's rules (taken or not) is found by some rule of the default
+// engine, every negative example is silent. Each example is scanned as a
+// file of its own. It reports recall and the share of negatives flagged
+// and fails below the floors; the misses are listed with -v.
+func TestThirdPartyExamples(t *testing.T) {
+	rules, err := thirdparty.Load("rules/third_party")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := NewScanner(DefaultConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	found := func(ex string) []string {
+		var ids []string
+		for _, f := range s.Scan("example.txt", []byte(ex)) {
+			if !f.Allowed {
+				ids = append(ids, f.RuleID)
+			}
+		}
+		return ids
+	}
+	var tp, tpFound, tpTyped, tpLow, tpHelper, fp, fpFlagged, fpOther int
+	imported := map[string]bool{}
+	for _, r := range ThirdPartyRules() {
+		imported[r.ID] = true
+	}
+	seenTP, seenFP := map[string]bool{}, map[string]bool{}
+	for _, r := range rules {
+		for _, ex := range r.Examples {
+			if seenTP[ex] {
+				continue
+			}
+			seenTP[ex] = true
+			if r.Visible != nil && !*r.Visible {
+				tpHelper++ // a host, name or ID another rule's validation uses: no secret
+				continue
+			}
+			tp++
+			if len(found(ex)) > 0 {
+				tpFound++
+				continue
+			}
+			// Left out by the source's own entropy floor: its rule would
+			// not report the example either.
+			if lowEntropy(r, ex) {
+				tpLow++
+				t.Logf("missed %s (%s:%d): below its own rule's entropy floor: %q", r.ID, r.File, r.Line, Mask(ex))
+				continue
+			}
+			// Left out on purpose when its value is a typed placeholder
+			// (abcdef1234567890..., see IsPlaceholder).
+			placeholdersKept = true
+			typed := len(found(ex)) > 0
+			placeholdersKept = false
+			if typed {
+				tpTyped++
+			}
+			t.Logf("missed %s (%s:%d, typed placeholder: %v): %q", r.ID, r.File, r.Line, typed, Mask(ex))
+		}
+		for _, ex := range r.Negatives() {
+			if seenFP[ex] {
+				continue
+			}
+			seenFP[ex] = true
+			fp++
+			ids := found(ex)
+			var others []string
+			for _, id := range ids {
+				if id == r.ID || !imported[id] {
+					others = append(others, id)
+				}
+			}
+			if len(ids) > 0 && len(others) == 0 {
+				// another imported rule reports it: a negative of one
+				// rule of the source that the source reports by another
+				fpOther++
+				continue
+			}
+			if len(ids) > 0 {
+				fpFlagged++
+				t.Logf("flagged negative of %s (%s:%d) by %s: %q", r.ID, r.File, r.Line, strings.Join(ids, ","), Mask(ex))
+			}
+		}
+	}
+	recall := float64(tpFound) / float64(tp-tpTyped-tpLow)
+	negRate := float64(fpFlagged) / float64(fp-fpOther)
+	t.Logf("third-party examples: recall %.3f (%d/%d; left out: %d typed placeholders, %d below their rule's own entropy floor, %d of helper rules; %.3f of all %d), negatives flagged %.3f (%d/%d; %d reported by another imported rule left out)",
+		recall, tpFound, tp-tpTyped-tpLow, tpTyped, tpLow, tpHelper, float64(tpFound)/float64(tp), tp, negRate, fpFlagged, fp-fpOther, fpOther)
+	// Floors at what this build reaches; issue 33 targets 0.98 and 0.02.
+	if recall < thirdPartyRecallFloor || negRate > thirdPartyNegCeiling {
+		t.Errorf("recall %.3f (floor %.3f), negatives flagged %.3f (ceiling %.3f)", recall, thirdPartyRecallFloor, negRate, thirdPartyNegCeiling)
+	}
+}
+
+// lowEntropy reports whether the source rule of r matches ex only with a
+// secret below the rule's own min_entropy.
+func lowEntropy(r *thirdparty.Rule, ex string) bool {
+	if r.MinEntropy == 0 {
+		return false
+	}
+	src, _, err := thirdparty.Translate(r.Pattern)
+	if err != nil {
+		return false
+	}
+	re := regexp.MustCompile(src)
+	ms := re.FindAllStringSubmatch(ex, -1)
+	if len(ms) == 0 {
+		return false
+	}
+	for _, m := range ms {
+		sec := m[0]
+		if len(m) > 1 {
+			sec = m[1]
+		}
+		if Entropy([]byte(sec)) >= r.MinEntropy {
+			return false
+		}
+	}
+	return true
+}
+
+const (
+	thirdPartyRecallFloor = 0.89
+	thirdPartyNegCeiling  = 0.20
+)
