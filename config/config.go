@@ -377,9 +377,9 @@ func Parse(path string, data []byte, registry []*analysis.Analyzer) (*Config, er
 				if err := severityKey(v.Content[j]); err != nil {
 					return nil, err
 				}
-				if sv := v.Content[j+1]; sv.Kind != yaml.ScalarNode || sv.Value != "off" {
+				if sv := v.Content[j+1]; sv.Kind != yaml.ScalarNode || (sv.Value != "off" && sv.Value != "note") {
 					if err := severity(sv); err != nil {
-						return nil, errAt(sv, "want error, warning or off")
+						return nil, errAt(sv, "want error, warning, note or off")
 					}
 				}
 				c.Severity[v.Content[j].Value] = v.Content[j+1].Value

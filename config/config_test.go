@@ -77,7 +77,7 @@ func TestErrors(t *testing.T) {
 		{"colour: red\n", `sotvet.yaml:1:1: unknown key "colour"`},
 		{"disable: [nope]\n", `sotvet.yaml:1:11: unknown check "nope"`},
 		{"disable: [frontmater/date]\n", `sotvet.yaml:1:11: unknown check "frontmater" (did you mean frontmatter?)`},
-		{"severity:\n  frontmatter: fatal\n", "sotvet.yaml:2:16: want error, warning or off"},
+		{"severity:\n  frontmatter: fatal\n", "sotvet.yaml:2:16: want error, warning, note or off"},
 		{"checks:\n  frontmatter:\n    colour: 1\n", `sotvet.yaml:3:5: check frontmatter has no setting "colour"`},
 		{"checks:\n  frontmatter:\n    strict: maybe\n", "sotvet.yaml:3:13: checks.frontmatter.strict"},
 		{"enable: [a\n", "sotvet.yaml:2:1:"},
