@@ -1,0 +1,5 @@
+//go:build !race
+
+package checks_test
+
+const raceEnabled = false
