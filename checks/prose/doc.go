@@ -37,6 +37,14 @@
 // [validated], sections: [Evidence]}. A rule that an entry names runs only
 // where every field of one of its entries holds.
 //
+// Categories:
+//
+//   - skipped-rule (note): a rule of the styles in use that sotvet does not
+//     run (sequence, spelling, metric, readability, script), said once at
+//     the .vale.ini line that names its style, with the reason.
+//   - Style.Rule: every rule of the team's styles is a category of its own
+//     (prose/Google.Passive), at the level its style or .vale.ini gives.
+//
 // Flags:
 //
 //   - -config: the Vale configuration to use, relative to the workspace
