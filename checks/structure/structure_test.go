@@ -26,7 +26,7 @@ func TestStructure(t *testing.T) {
 		{dir: "clean"},
 		{dir: "sections", category: []string{"missing-section", "missing-section", "missing-section", "h1"}},
 		{dir: "full-sections", sections: fullSections, category: []string{"missing-section", "missing-section", "missing-section", "missing-section", "missing-section", "missing-section"}},
-		{dir: "items", category: []string{"item-status", "item-status", "item-status", "item-acceptance", "item-acceptance", "item-status", "item-acceptance"}},
+		{dir: "items", category: []string{"item-status", "item-status", "item-status", "item-acceptance", "item-status"}},
 		{dir: "headings", category: []string{"heading-level", "heading-level", "h1", "h1", "h1"}},
 		{dir: "duplicate-line", category: []string{"duplicate-line", "duplicate-line", "duplicate-line"}},
 	} {
