@@ -14,7 +14,7 @@ import (
 // bytes nor in what they decompress to, and the plain form for a client
 // that does not accept gzip.
 func TestCompressedPagesRedacted(t *testing.T) {
-	token := "ghp_" + "ABCDEFGHIJKLMNOPQRSTUVWXYZ" + "abcdef0123"
+	token := "ghp_" + "Xq7Kd9Lm2Pz4Rt8Vw1Ny" + "6Bc3Hf5Js0GaTu7Q"
 	hexKey := hex.EncodeToString([]byte("-----" + "BEGIN PRIVATE KEY-----\n" + "MC4CAQAw" + "BQYDK2VwBCIEIHq0m3Zr8Vt2bN5pW4sX1cY7dE9fA6gH2jK3lM4nO5pQ\n-----" + "END PRIVATE KEY-----\n"))
 	root := sampleCopy(t)
 	doc := filepath.Join(root, ".sot", "03-PROTOCOLS", "CTO-SLUGIFY-FIXTURE-PRD.md")

@@ -435,7 +435,7 @@ func TestNoInlineScript(t *testing.T) {
 // Secrets are redacted in every page and API response.
 func TestSecretsRedacted(t *testing.T) {
 	// Built at run time: the repository holds no credential-looking literal.
-	token := "ghp_" + "ABCDEFGHIJKLMNOPQRSTUVWXYZ" + "abcdef0123"
+	token := "ghp_" + "Xq7Kd9Lm2Pz4Rt8Vw1Ny" + "6Bc3Hf5Js0GaTu7Q"
 	// A format of the imported rule set, and a private key hex-encoded.
 	shop := "shp" + "at_" + "9f8e7d6c5b4a39281706f5e4d3c2b1a0"
 	hexKey := hex.EncodeToString([]byte("-----" + "BEGIN PRIVATE KEY-----\n" + "MC4CAQAw" + "BQYDK2VwBCIEIHq0m3Zr8Vt2bN5pW4sX1cY7dE9fA6gH2jK3lM4nO5pQ\n-----" + "END PRIVATE KEY-----\n"))
