@@ -194,7 +194,8 @@ func (l *Linter) Active(rel string) ([]*Rule, map[string]Level, *Styles, error) 
 	levels := map[string]Level{}
 	for name, r := range st.Rules {
 		style := name[:strings.IndexByte(name, '.')]
-		on := slicesContains(styles, style)
+		// Vale's own rules come with a vocabulary, named or not.
+		on := slicesContains(styles, style) || style == "Vale"
 		level := r.Level
 		if s, ok := settings[style]; ok && !s.On {
 			on = false
@@ -223,10 +224,7 @@ func (l *Linter) Lint(rel string, src []byte) ([]Alert, error) {
 	if err != nil || len(rules) == 0 {
 		return nil, err
 	}
-	accept, err := acceptPatterns(st.Accept)
-	if err != nil {
-		return nil, err
-	}
+	accept := st.accept
 	blocks := Blocks(src)
 	state := &fileState{defined: map[string]bool{}, chosen: map[*Rule]map[int]int{}}
 	flt := l.filterFor(rules)

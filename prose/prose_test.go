@@ -261,3 +261,38 @@ func TestMergeAlts(t *testing.T) {
 		}
 	}
 }
+
+// TestVocabulary: accepted words are exceptions to existence rules;
+// rejected words are reported as Vale.Avoid, at error level.
+func TestVocabulary(t *testing.T) {
+	dir := t.TempDir()
+	for name, body := range map[string]string{
+		"styles/T/E.yml": "extends: existence\nmessage: \"'%s'\"\nnonword: true\ntokens: ['[A-Z]{3}']\n",
+		"styles/config/vocabularies/Base/accept.txt": "CTO\n",
+		"styles/config/vocabularies/Base/reject.txt": "leverage\n",
+	} {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cfg, err := ParseConfig(filepath.Join(dir, ".vale.ini"), []byte("StylesPath = styles\nVocab = Base\n[*.md]\nBasedOnStyles = T\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	alerts, err := NewLinter(cfg).Lint("a.md", []byte("The CTO and the CEO leverage it.\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, a := range alerts {
+		got = append(got, fmt.Sprintf("%s %s %q", a.Rule, a.Level, a.Message))
+	}
+	want := []string{`T.E suggestion "'CEO'"`, `Vale.Avoid error "Avoid using 'leverage'."`}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("got %q, want %q", got, want)
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -67,7 +68,8 @@ type Skipped struct {
 type Styles struct {
 	Rules   map[string]*Rule // by Style.Rule
 	Skipped []Skipped
-	Accept  []string // accepted vocabulary
+	Accept  []string         // accepted vocabulary
+	accept  []*regexp.Regexp // Accept compiled, once per set
 	Reject  []string
 }
 
@@ -155,6 +157,10 @@ func LoadStyles(dir string, styles []string, vocab []string) (*Styles, error) {
 		}
 	}
 	sort.Slice(out.Skipped, func(i, j int) bool { return out.Skipped[i].Name < out.Skipped[j].Name })
+	var err error
+	if out.accept, err = acceptPatterns(out.Accept); err != nil {
+		return nil, err
+	}
 	return out, nil
 }
 
