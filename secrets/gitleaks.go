@@ -71,7 +71,7 @@ func sourceName(module string) string {
 // internal/thirdparty and docs/secrets.md). Edit those files and run go
 // generate.
 //
-//go:generate go run ./internal/thirdpartygen -o thirdparty_rules.go -report rules/third_party/IMPORT.md
+//go:generate go run -tags devtools ./internal/thirdpartygen -o thirdparty_rules.go -report rules/third_party/IMPORT.md
 
 var thirdParty struct {
 	once  sync.Once

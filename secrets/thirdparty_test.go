@@ -29,7 +29,7 @@ func TestThirdPartyGenerated(t *testing.T) {
 			t.Fatal(err)
 		}
 		if !bytes.Equal(got, want) {
-			t.Errorf("%s is stale: run go generate ./secrets (or go run ./internal/thirdpartygen from secrets/)", file)
+			t.Errorf("%s is stale: run go generate ./secrets (or go run -tags devtools ./internal/thirdpartygen from secrets/)", file)
 		}
 	}
 }

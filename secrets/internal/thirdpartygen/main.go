@@ -1,3 +1,5 @@
+//go:build devtools
+
 // Command thirdpartygen converts the Nosey Parker and Kingfisher rule files
 // checked in under secrets/rules/third_party into Go data the secrets
 // package compiles in, and writes the import report: every rule not taken
@@ -8,7 +10,7 @@
 //
 // Usage (from secrets/, see the go:generate line in gitleaks.go):
 //
-//	go run ./internal/thirdpartygen -o thirdparty_rules.go -report rules/third_party/IMPORT.md
+//	go run -tags devtools ./internal/thirdpartygen -o thirdparty_rules.go -report rules/third_party/IMPORT.md
 package main
 
 import (
