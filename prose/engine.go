@@ -28,6 +28,7 @@ type Linter struct {
 	stylesMu sync.Mutex
 	mu       sync.Mutex
 	filters  map[string]*filter // by the names of a file's active rules
+	active   map[string]activeSet
 }
 
 // filter says which of a list of rules, and which of their tokens, can
@@ -39,10 +40,14 @@ type filter struct {
 	always     []bool  // rules with no literal to filter on
 	alwaysAlts [][]int // per rule, tokens with no literal to filter on
 	tokens     []bool  // rules run token by token
+	// What the rules and tokens without a literal still require, or nil.
+	req    []*requirement
+	altReq [][]*requirement // parallel to alwaysAlts
 }
 
 func newFilter(rules []*Rule) *filter {
-	f := &filter{always: make([]bool, len(rules)), alwaysAlts: make([][]int, len(rules)), tokens: make([]bool, len(rules))}
+	f := &filter{always: make([]bool, len(rules)), alwaysAlts: make([][]int, len(rules)), tokens: make([]bool, len(rules)),
+		req: make([]*requirement, len(rules)), altReq: make([][]*requirement, len(rules))}
 	var lits []string
 	add := func(set []string, rule, alt int) {
 		for _, l := range set {
@@ -55,10 +60,11 @@ func newFilter(rules []*Rule) *filter {
 		if tr, ok := r.check.(tokenRule); ok && len(tr.alternatives()) > 0 {
 			f.tokens[i] = true
 			for a, p := range tr.alternatives() {
-				if set := requiredLiterals(p.src); set != nil {
-					add(set, i, a)
+				if p.lits != nil {
+					add(p.lits, i, a)
 				} else {
 					f.alwaysAlts[i] = append(f.alwaysAlts[i], a)
+					f.altReq[i] = append(f.altReq[i], p.req)
 				}
 			}
 			continue
@@ -69,6 +75,9 @@ func newFilter(rules []*Rule) *filter {
 		}
 		if set == nil {
 			f.always[i] = true
+			if expr := r.prefilterExpr(); expr != "" {
+				f.req[i] = requiredFactors(expr)
+			}
 			continue
 		}
 		add(set, i, -1)
@@ -81,27 +90,39 @@ func newFilter(rules []*Rule) *filter {
 type candidates struct {
 	may  []bool  // per rule
 	alts [][]int // per rule run token by token: the tokens to run, sorted
+	hits []int32 // the literals found, each once
 }
 
-// find fills c for text (lower-cased).
-func (f *filter) find(lowerText string, seen []bool, c *candidates) {
-	clear(seen)
-	f.m.found(lowerText, seen)
+// find fills c for text.
+func (f *filter) find(text string, seen []bool, c *candidates) {
+	c.hits = f.m.found(text, seen, c.hits[:0])
+	// seen is only for the scan: left clear for the next block.
+	for _, id := range c.hits {
+		seen[id] = false
+	}
 	c.may = append(c.may[:0], f.always...)
+	present, ascii := bytesOf(text)
+	for i, r := range f.req {
+		if r != nil && c.may[i] {
+			c.may[i] = r.inBlock(text, &present, ascii)
+		}
+	}
 	if cap(c.alts) < len(f.always) {
 		c.alts = make([][]int, len(f.always))
 	}
 	c.alts = c.alts[:len(f.always)]
 	for i := range c.alts {
-		c.alts[i] = append(c.alts[i][:0], f.alwaysAlts[i]...)
+		c.alts[i] = c.alts[i][:0]
+		for k, a := range f.alwaysAlts[i] {
+			if r := f.altReq[i][k]; r == nil || r.inBlock(text, &present, ascii) {
+				c.alts[i] = append(c.alts[i], a)
+			}
+		}
 		if len(c.alts[i]) > 0 {
 			c.may[i] = true
 		}
 	}
-	for id, ok := range seen {
-		if !ok {
-			continue
-		}
+	for _, id := range c.hits {
 		r := f.litRule[id]
 		c.may[r] = true
 		if a := f.litAlt[id]; a >= 0 {
@@ -186,6 +207,36 @@ func (l *Linter) stylesFor(rel string) (*Styles, []string, map[string]RuleSettin
 // Active returns the rules that apply to a file, sorted by name, with the
 // level each has there.
 func (l *Linter) Active(rel string) ([]*Rule, map[string]Level, *Styles, error) {
+	// What applies depends only on which sections match: worked out once
+	// per combination, not per file.
+	key := l.Config.sectionsMatching(rel)
+	l.mu.Lock()
+	a, ok := l.active[key]
+	l.mu.Unlock()
+	if ok {
+		return a.rules, a.levels, a.st, nil
+	}
+	rules, levels, st, err := l.active1(rel)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	l.mu.Lock()
+	if l.active == nil {
+		l.active = map[string]activeSet{}
+	}
+	l.active[key] = activeSet{rules, levels, st}
+	l.mu.Unlock()
+	return rules, levels, st, nil
+}
+
+// activeSet is what Active returns for a combination of sections.
+type activeSet struct {
+	rules  []*Rule
+	levels map[string]Level
+	st     *Styles
+}
+
+func (l *Linter) active1(rel string) ([]*Rule, map[string]Level, *Styles, error) {
 	st, styles, settings, err := l.stylesFor(rel)
 	if err != nil {
 		return nil, nil, nil, err
@@ -231,9 +282,14 @@ func (l *Linter) Lint(rel string, src []byte) ([]Alert, error) {
 	cands := make([]candidates, len(blocks))
 	seen := make([]bool, flt.m.count)
 	for b := range blocks {
-		flt.find(lower(blocks[b].Text), seen, &cands[b])
+		flt.find(blocks[b].Text, seen, &cands[b])
 	}
 	var out []Alert
+	// A block's sentences, split once for all the rules that read them,
+	// and its ASCII letters lowered once, for every search that folds case.
+	sents := make([][][2]int, len(blocks))
+	split := make([]bool, len(blocks))
+	lowered := make([]string, len(blocks))
 	for ri, r := range rules {
 		level := levels[r.Name]
 		emitFor := func(off []int) func(hit) {
@@ -271,8 +327,15 @@ func (l *Linter) Lint(rel string, src []byte) ([]Alert, error) {
 				tr := r.check.(tokenRule)
 				run = func(text string, st *fileState, emit func(hit)) { tr.runAlts(text, alts, st, emit) }
 			}
+			if lowered[i] == "" {
+				lowered[i] = asciiLower(b.Text)
+			}
 			if sentence && !strings.HasPrefix(b.Scope, "frontmatter.") {
-				for _, s := range sentences(b.Text) {
+				if !split[i] {
+					sents[i], split[i] = sentences(b.Text), true
+				}
+				for _, s := range sents[i] {
+					state.lowerOf, state.lowered = b.Text[s[0]:s[1]], lowered[i][s[0]:s[1]]
 					run(b.Text[s[0]:s[1]], state, emitFor(b.Off[s[0]:s[1]]))
 				}
 				continue
@@ -280,6 +343,7 @@ func (l *Linter) Lint(rel string, src []byte) ([]Alert, error) {
 			if !selects(r.Scopes, b.Scope) {
 				continue
 			}
+			state.lowerOf, state.lowered = b.Text, lowered[i]
 			run(b.Text, state, emitFor(b.Off))
 		}
 	}

@@ -210,6 +210,18 @@ func (s *Section) Matches(rel string) bool {
 	return false
 }
 
+// sectionsMatching returns which sections apply to a file, as a key.
+func (c *Config) sectionsMatching(rel string) string {
+	b := make([]byte, len(c.Sections))
+	for i := range c.Sections {
+		b[i] = '0'
+		if c.Sections[i].Matches(rel) {
+			b[i] = '1'
+		}
+	}
+	return string(b)
+}
+
 // Styles returns, for a file, the styles and rule settings that apply: every
 // matching section in order, a later one overriding an earlier one.
 func (c *Config) Styles(rel string) (styles []string, settings map[string]RuleSetting) {

@@ -1,10 +1,15 @@
 package prose
 
 import (
+	"math"
+	"math/bits"
 	"regexp"
 	"regexp/syntax"
+	"slices"
+	"sort"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 )
 
 // A style has a hundred rules and most of them are word lists: run on every
@@ -23,7 +28,12 @@ func requiredLiterals(expr string) []string {
 	if err != nil {
 		return nil
 	}
-	lits := required(re.Simplify())
+	return literalsOf(re.Simplify())
+}
+
+// literalsOf is requiredLiterals of a parsed, simplified expression.
+func literalsOf(re *syntax.Regexp) []string {
+	lits := required(re)
 	for _, l := range lits {
 		if len(l) < minLiteral {
 			return nil
@@ -128,75 +138,761 @@ func withoutLookarounds(expr string) string {
 	}
 }
 
-// matcher is an Aho-Corasick automaton over bytes: which of a set of
-// literals occur in a text, in one pass.
+// matcher is an Aho-Corasick automaton over bytes, made a table: which of a
+// set of literals occur in a text, in one pass of one lookup a byte. The
+// bytes no literal has share one column, and ASCII capitals share their
+// lower-case letter's, so that ASCII text needs no lowering.
 type matcher struct {
-	next  []map[byte]int32
-	fail  []int32
+	class [256]uint16
+	width int       // columns: byte classes
+	delta []int32   // state*width + class -> state
 	out   [][]int32 // literal ids ending at each state, fail links included
 	count int
 }
 
 func newMatcher(lits []string) *matcher {
-	m := &matcher{next: []map[byte]int32{{}}, fail: []int32{0}, out: [][]int32{nil}, count: len(lits)}
+	m := &matcher{count: len(lits)}
+	for _, l := range lits {
+		for i := 0; i < len(l); i++ {
+			if c := l[i]; m.class[c] == 0 {
+				m.width++
+				m.class[c] = uint16(m.width)
+			}
+		}
+	}
+	m.width++
+	for c := 'A'; c <= 'Z'; c++ {
+		m.class[c] = m.class[c+'a'-'A']
+	}
+	// The trie, then each state's moves completed through its fail link,
+	// breadth first so that a fail link's row is complete before it is read.
+	m.delta = make([]int32, m.width)
+	m.out = [][]int32{nil}
 	for id, l := range lits {
 		s := int32(0)
 		for i := 0; i < len(l); i++ {
-			n, ok := m.next[s][l[i]]
-			if !ok {
-				n = int32(len(m.next))
-				m.next = append(m.next, map[byte]int32{})
-				m.fail = append(m.fail, 0)
+			cell := int(s)*m.width + int(m.class[l[i]])
+			if m.delta[cell] == 0 {
+				m.delta[cell] = int32(len(m.out))
+				m.delta = append(m.delta, make([]int32, m.width)...)
 				m.out = append(m.out, nil)
-				m.next[s][l[i]] = n
 			}
-			s = n
+			s = m.delta[cell]
 		}
 		m.out[s] = append(m.out[s], int32(id))
 	}
-	queue := []int32{}
-	for _, n := range m.next[0] {
-		queue = append(queue, n)
+	fail := make([]int32, len(m.out))
+	trie := append([]int32(nil), m.delta...)
+	var queue []int32
+	for c := 0; c < m.width; c++ {
+		if n := trie[c]; n != 0 {
+			queue = append(queue, n)
+		}
 	}
 	for len(queue) > 0 {
 		s := queue[0]
 		queue = queue[1:]
-		for c, n := range m.next[s] {
-			queue = append(queue, n)
-			f := m.fail[s]
-			for {
-				if t, ok := m.next[f][c]; ok && t != n {
-					m.fail[n] = t
-					break
-				}
-				if f == 0 {
-					break
-				}
-				f = m.fail[f]
+		m.out[s] = append(m.out[s], m.out[fail[s]]...)
+		row := int(s) * m.width
+		frow := int(fail[s]) * m.width
+		for c := 0; c < m.width; c++ {
+			if n := trie[row+c]; n != 0 {
+				fail[n] = m.delta[frow+c]
+				queue = append(queue, n)
+			} else {
+				m.delta[row+c] = m.delta[frow+c]
 			}
-			m.out[n] = append(m.out[n], m.out[m.fail[n]]...)
 		}
 	}
 	return m
 }
 
-// found marks in seen every literal that occurs in text.
-func (m *matcher) found(text string, seen []bool) {
+// found marks in seen every literal that occurs in text and was not marked
+// yet, and appends it to hits.
+func (m *matcher) found(text string, seen []bool, hits []int32) []int32 {
+	if !isASCII(text) {
+		text = lower(text)
+	}
 	s := int32(0)
 	for i := 0; i < len(text); i++ {
-		c := text[i]
-		for {
-			if n, ok := m.next[s][c]; ok {
-				s = n
-				break
-			}
-			if s == 0 {
-				break
-			}
-			s = m.fail[s]
-		}
+		s = m.delta[int(s)*m.width+int(m.class[text[i]])]
 		for _, id := range m.out[s] {
-			seen[id] = true
+			if !seen[id] {
+				seen[id] = true
+				hits = append(hits, id)
+			}
 		}
 	}
+	return hits
+}
+
+// Expressions without a literal (`[a-z][.?!][A-Z]`, `\d{1,2} ?[ap]m`) run
+// on every block, and a regular expression is dear on text it does not
+// match. Such an expression still requires some bytes in a row: sets of
+// bytes, one per position ("a lower-case letter, then one of .?!, then a
+// capital"). Checking that a block has them is a loop over its bytes, many
+// times cheaper than the expression, and rules out most blocks.
+
+// byteSet is a set of bytes.
+type byteSet [4]uint64
+
+func (s *byteSet) add(c byte)      { s[c>>6] |= 1 << (c & 63) }
+func (s *byteSet) has(c byte) bool { return s[c>>6]&(1<<(c&63)) != 0 }
+func (s *byteSet) union(o *byteSet) {
+	s[0], s[1], s[2], s[3] = s[0]|o[0], s[1]|o[1], s[2]|o[2], s[3]|o[3]
+}
+func (s *byteSet) full() bool { return s[0]&s[1]&s[2]&s[3] == ^uint64(0) }
+func (s *byteSet) addRange(lo, hi int) {
+	for c := lo; c <= hi && c < 256; c++ {
+		s.add(byte(c))
+	}
+}
+
+// factor is a run of byte sets that every match contains contiguously.
+type factor []byteSet
+
+// byteWeight is a rough share of each byte in English markdown prose: what
+// makes a factor rare, and so worth checking.
+var byteWeight = func() (w [256]float64) {
+	for c := range w {
+		switch {
+		case c >= 'a' && c <= 'z':
+			w[c] = 0.028
+		case c == ' ':
+			w[c] = 0.15
+		case c >= 'A' && c <= 'Z':
+			w[c] = 0.003
+		case c >= '0' && c <= '9':
+			w[c] = 0.003
+		case c == '.' || c == ',' || c == '\n' || c == '-':
+			w[c] = 0.01
+		case c < 0x80:
+			w[c] = 0.001
+		default:
+			w[c] = 0.0005
+		}
+	}
+	return w
+}()
+
+// bits is how unlikely the factor is at a given place of a text, in bits.
+func (f factor) bits() float64 {
+	b := 0.0
+	for i := range f {
+		p := 0.0
+		for w, word := range f[i] {
+			for word != 0 {
+				k := bits.TrailingZeros64(word)
+				p += byteWeight[w*64+k]
+				word &= word - 1
+			}
+		}
+		if p >= 1 {
+			continue
+		}
+		b += -math.Log2(p)
+	}
+	return b
+}
+
+// in reports whether text contains the factor.
+func (f factor) in(text string) bool {
+	first := &f[0]
+	for i := 0; i+len(f) <= len(text); i++ {
+		if !first.has(text[i]) {
+			continue
+		}
+		ok := true
+		for k := 1; k < len(f); k++ {
+			if !f[k].has(text[i+k]) {
+				ok = false
+				break
+			}
+		}
+		if ok {
+			return true
+		}
+	}
+	return false
+}
+
+// requirement is a few factors every match of an expression contains.
+// Checked only on ASCII text when ascii is set: the factors leave out the
+// non-ASCII bytes a match may have (`(?i)k` also matches the Kelvin sign).
+type requirement struct {
+	factors []factor
+	ascii   bool
+}
+
+// minFactorBits is the rarity below which a factor rules out too few blocks
+// to pay for its check.
+const minFactorBits = 7
+
+// maxFactors is how many factors a requirement checks.
+const maxFactors = 3
+
+// requiredFactors returns factors every match of expr contains, the rarest
+// first, or nil when none is rare enough to check.
+func requiredFactors(expr string) *requirement {
+	re, err := syntax.Parse(withoutLookarounds(expr), syntax.Perl)
+	if err != nil {
+		return nil
+	}
+	return factorsRequired(re.Simplify())
+}
+
+// factorsRequired is requiredFactors of a parsed, simplified expression.
+func factorsRequired(re *syntax.Regexp) *requirement {
+	var d deriver
+	type rated struct {
+		f    factor
+		bits float64
+	}
+	var rs []rated
+	for _, f := range d.factorsOf(re) {
+		if len(f) == 0 {
+			continue
+		}
+		if b := f.bits(); b >= minFactorBits {
+			rs = append(rs, rated{f, b})
+		}
+	}
+	if len(rs) == 0 {
+		return nil
+	}
+	sort.SliceStable(rs, func(i, j int) bool { return rs[i].bits > rs[j].bits })
+	var fs []factor
+	for _, r := range rs[:min(len(rs), maxFactors)] {
+		fs = append(fs, r.f)
+	}
+	return &requirement{factors: fs, ascii: d.lossy}
+}
+
+// in reports whether text may hold a match: it has every factor.
+func (r *requirement) in(text string) bool {
+	if r.ascii && !isASCII(text) {
+		return true
+	}
+	for _, f := range r.factors {
+		if !f.in(text) {
+			return false
+		}
+	}
+	return true
+}
+
+// inBlock is in for a text whose bytes are known: a factor with a place
+// that none of them fills is absent without a search.
+func (r *requirement) inBlock(text string, present *byteSet, ascii bool) bool {
+	if r.ascii && !ascii {
+		return true
+	}
+	for _, f := range r.factors {
+		for k := range f {
+			if f[k][0]&present[0]|f[k][1]&present[1]|f[k][2]&present[2]|f[k][3]&present[3] == 0 {
+				return false
+			}
+		}
+	}
+	for _, f := range r.factors {
+		if !f.in(text) {
+			return false
+		}
+	}
+	return true
+}
+
+// bytesOf returns the set of bytes of text, and whether they are all ASCII.
+func bytesOf(text string) (s byteSet, ascii bool) {
+	for i := 0; i < len(text); i++ {
+		s.add(text[i])
+	}
+	return s, s[2]|s[3] == 0
+}
+
+// deriver reads factors out of a parsed expression; lossy records that a
+// set left out non-ASCII runes.
+type deriver struct{ lossy bool }
+
+// exact returns the byte sets of an expression that always matches a run of
+// single bytes of fixed length (zero-width assertions count as nothing), or
+// ok false.
+func (d *deriver) exact(re *syntax.Regexp) (f factor, ok bool) {
+	switch re.Op {
+	case syntax.OpEmptyMatch, syntax.OpBeginLine, syntax.OpEndLine, syntax.OpBeginText, syntax.OpEndText,
+		syntax.OpWordBoundary, syntax.OpNoWordBoundary:
+		return factor{}, true
+	case syntax.OpLiteral:
+		for _, r := range re.Rune {
+			if r >= utf8.RuneSelf {
+				if re.Flags&syntax.FoldCase != 0 {
+					return nil, false
+				}
+				var buf [utf8.UTFMax]byte
+				n := utf8.EncodeRune(buf[:], r)
+				for _, c := range buf[:n] {
+					var s byteSet
+					s.add(c)
+					f = append(f, s)
+				}
+				continue
+			}
+			var s byteSet
+			s.add(byte(r))
+			if re.Flags&syntax.FoldCase != 0 {
+				for o := unicode.SimpleFold(r); o != r; o = unicode.SimpleFold(o) {
+					if o >= utf8.RuneSelf {
+						d.lossy = true
+						continue
+					}
+					s.add(byte(o))
+				}
+			}
+			f = append(f, s)
+		}
+		return f, true
+	case syntax.OpCharClass:
+		var s byteSet
+		for i := 0; i+1 < len(re.Rune); i += 2 {
+			lo, hi := re.Rune[i], re.Rune[i+1]
+			if hi >= utf8.RuneSelf {
+				d.lossy = true
+				hi = utf8.RuneSelf - 1
+			}
+			if lo <= hi {
+				s.addRange(int(lo), int(hi))
+			}
+		}
+		return factor{s}, true
+	case syntax.OpAnyCharNotNL:
+		var s byteSet
+		s.addRange(0, 0x7f)
+		s[0] &^= 1 << '\n'
+		d.lossy = true
+		return factor{s}, true
+	case syntax.OpCapture:
+		return d.exact(re.Sub[0])
+	case syntax.OpRepeat:
+		if re.Min != re.Max || re.Min > 8 {
+			return nil, false
+		}
+		sub, ok := d.exact(re.Sub[0])
+		if !ok {
+			return nil, false
+		}
+		for range re.Min {
+			f = append(f, sub...)
+		}
+		return f, true
+	case syntax.OpConcat:
+		for _, s := range re.Sub {
+			sf, ok := d.exact(s)
+			if !ok {
+				return nil, false
+			}
+			f = append(f, sf...)
+		}
+		return f, true
+	case syntax.OpAlternate:
+		// Alternatives of one length: the sets of each place joined.
+		for i, s := range re.Sub {
+			sf, ok := d.exact(s)
+			if !ok || i > 0 && len(sf) != len(f) {
+				return nil, false
+			}
+			if i == 0 {
+				f = append(factor(nil), sf...)
+				continue
+			}
+			for k := range f {
+				f[k].union(&sf[k])
+			}
+		}
+		return f, true
+	}
+	return nil, false
+}
+
+// edge returns the set of the first (or last) bytes of every match of re,
+// when every match is non-empty and the set is known.
+func (d *deriver) edge(re *syntax.Regexp, first bool) (byteSet, bool) {
+	if f, ok := d.exact(re); ok {
+		if len(f) == 0 {
+			return byteSet{}, false
+		}
+		if first {
+			return f[0], true
+		}
+		return f[len(f)-1], true
+	}
+	switch re.Op {
+	case syntax.OpCapture, syntax.OpPlus:
+		return d.edge(re.Sub[0], first)
+	case syntax.OpRepeat:
+		if re.Min >= 1 {
+			return d.edge(re.Sub[0], first)
+		}
+	case syntax.OpAlternate:
+		var u byteSet
+		for _, s := range re.Sub {
+			e, ok := d.edge(s, first)
+			if !ok {
+				return byteSet{}, false
+			}
+			u.union(&e)
+		}
+		return u, true
+	case syntax.OpConcat:
+		// The first part that consumes a byte, past zero-width ones.
+		subs := re.Sub
+		for k := range subs {
+			i := k
+			if !first {
+				i = len(subs) - 1 - k
+			}
+			if f, ok := d.exact(subs[i]); ok && len(f) == 0 {
+				continue
+			}
+			return d.edge(subs[i], first)
+		}
+	}
+	return byteSet{}, false
+}
+
+// factorsOf returns factors every match of re contains.
+func (d *deriver) factorsOf(re *syntax.Regexp) []factor {
+	if f, ok := d.exact(re); ok {
+		return []factor{f}
+	}
+	switch re.Op {
+	case syntax.OpCapture, syntax.OpPlus:
+		return d.factorsOf(re.Sub[0])
+	case syntax.OpRepeat:
+		if re.Min >= 1 {
+			return d.factorsOf(re.Sub[0])
+		}
+	case syntax.OpConcat:
+		// Adjacent exact parts make one run, nested concatenations
+		// included. A part that repeats an exact one at least once ends a
+		// run with its first copy and starts the next with its last; other
+		// parts end the run and give what they require themselves.
+		var out []factor
+		var run factor
+		flush := func() {
+			if len(run) > 0 {
+				out = append(out, run)
+			}
+			run = nil
+		}
+		var walk func(subs []*syntax.Regexp)
+		walk = func(subs []*syntax.Regexp) {
+			for _, s := range subs {
+				if f, ok := d.exact(s); ok {
+					run = append(run, f...)
+					continue
+				}
+				if s.Op == syntax.OpConcat {
+					walk(s.Sub)
+					continue
+				}
+				if s.Op == syntax.OpPlus || s.Op == syntax.OpRepeat && s.Min >= 1 {
+					if f, ok := d.exact(s.Sub[0]); ok {
+						n := 1
+						if s.Op == syntax.OpRepeat {
+							n = min(s.Min, 8)
+						}
+						for range n {
+							run = append(run, f...)
+						}
+						flush()
+						run = append(run, f...)
+						continue
+					}
+				}
+				// Its first and last bytes still join the runs around it.
+				if first, ok := d.edge(s, true); ok {
+					run = append(run, first)
+				}
+				flush()
+				out = append(out, d.factorsOf(s)...)
+				if last, ok := d.edge(s, false); ok {
+					run = append(run, last)
+				}
+			}
+		}
+		walk(re.Sub)
+		flush()
+		return out
+	}
+	return nil
+}
+
+// A pattern that has literals but is no plain word list (`fresh(?:m[ae]n|
+// wom[ae]n)`, `\b(am|are|is|be)\b\s*\b\w+ed\b`) would run its expression
+// from every byte of a block. When every match starts with one of a few
+// strings, the expression need only be tried where one of them starts.
+
+// maxStarts bounds the strings a pattern is searched by.
+const maxStarts = 64
+
+// starts is how a pattern is searched by the strings its matches start
+// with: their places are found with a string search, and the expression,
+// anchored, is tried at each.
+type starts struct {
+	strs      []string // lower-cased ASCII, at least 2 bytes each unless word is set
+	word      bool     // the expression begins with \b, and every string with a word byte
+	line      bool     // the expression begins with ^ (multi-line)
+	text      bool     // the expression begins with \A
+	anchored  *regexp.Regexp
+	anchorSrc string
+}
+
+// startsOf returns the strings every match of the parsed, simplified re
+// starts with, or nil.
+func startsOf(re *syntax.Regexp, src string) *starts {
+	st := &starts{}
+	subs := []*syntax.Regexp{re}
+	if re.Op == syntax.OpConcat {
+		subs = re.Sub
+	}
+	// Leading assertions are checked by the search itself: the anchored
+	// expression, run on the text from the candidate on, cannot see the
+	// byte before it.
+	for len(subs) > 0 {
+		switch subs[0].Op {
+		case syntax.OpWordBoundary:
+			st.word = true
+		case syntax.OpBeginLine:
+			st.line = true
+		case syntax.OpBeginText:
+			st.text = true
+		case syntax.OpEmptyMatch:
+		default:
+			goto body
+		}
+		subs = subs[1:]
+	}
+body:
+	strs, ok := prefixes(subs, true)
+	if !ok {
+		return nil
+	}
+	for _, s := range strs {
+		if s == "" || !st.word && len(s) < minLiteral {
+			return nil
+		}
+		if st.word && !isWordByte(s[0]) {
+			return nil
+		}
+	}
+	st.strs = strs
+	st.anchorSrc = `\A(?:` + src + `)`
+	return st
+}
+
+// prefixes returns strings (lower-cased) one of which starts every match of
+// the sequence subs. atStart says whether subs begin where the match does:
+// an assertion there would see the byte before the candidate, which the
+// anchored expression cannot.
+func prefixes(subs []*syntax.Regexp, atStart bool) ([]string, bool) {
+	set := []string{""}
+	for _, s := range subs {
+		start := atStart && slices.Contains(set, "")
+		if full, ok := wholeStrings(s, start); ok && len(set)*len(full) <= maxStarts {
+			set = cross(set, full)
+			continue
+		}
+		p, ok := leadStrings(s, start)
+		if !ok && start {
+			return nil, false
+		}
+		if ok && len(set)*len(p) <= maxStarts {
+			set = cross(set, p)
+		}
+		break
+	}
+	if len(set) == 1 && set[0] == "" {
+		return nil, false
+	}
+	return set, true
+}
+
+// leadStrings returns strings one of which starts every match of re.
+func leadStrings(re *syntax.Regexp, atStart bool) ([]string, bool) {
+	switch re.Op {
+	case syntax.OpConcat:
+		return prefixes(re.Sub, atStart)
+	case syntax.OpCapture, syntax.OpPlus:
+		return leadStrings(re.Sub[0], atStart)
+	case syntax.OpRepeat:
+		if re.Min >= 1 {
+			return leadStrings(re.Sub[0], atStart)
+		}
+	case syntax.OpAlternate:
+		var out []string
+		for _, s := range re.Sub {
+			p, ok := leadStrings(s, atStart)
+			if !ok {
+				return nil, false
+			}
+			out = append(out, p...)
+			if len(out) > maxStarts {
+				return nil, false
+			}
+		}
+		return dedupe(out), true
+	}
+	if full, ok := wholeStrings(re, atStart); ok {
+		return full, true
+	}
+	return nil, false
+}
+
+// wholeStrings returns every string re matches (lower-cased ASCII), when
+// they are few. A zero-width assertion inside is left to the expression.
+func wholeStrings(re *syntax.Regexp, atStart bool) ([]string, bool) {
+	switch re.Op {
+	case syntax.OpEmptyMatch:
+		return []string{""}, true
+	case syntax.OpLiteral:
+		// ASCII only: texts with the non-ASCII runes that fold to ASCII
+		// letters (foldsToASCII) are searched with the whole expression.
+		b := make([]byte, 0, len(re.Rune))
+		for _, r := range re.Rune {
+			if r >= utf8.RuneSelf {
+				return nil, false
+			}
+			if 'A' <= r && r <= 'Z' {
+				r += 'a' - 'A'
+			}
+			b = append(b, byte(r))
+		}
+		return []string{string(b)}, true
+	case syntax.OpCharClass:
+		var out []string
+		for i := 0; i+1 < len(re.Rune); i += 2 {
+			lo, hi := re.Rune[i], re.Rune[i+1]
+			if hi >= utf8.RuneSelf || hi-lo > 8 {
+				return nil, false
+			}
+			for r := lo; r <= hi; r++ {
+				c := r
+				if 'A' <= c && c <= 'Z' {
+					c += 'a' - 'A'
+				}
+				out = append(out, string(rune(c)))
+			}
+		}
+		out = dedupe(out)
+		return out, len(out) > 0 && len(out) <= 8
+	case syntax.OpCapture:
+		return wholeStrings(re.Sub[0], atStart)
+	case syntax.OpQuest:
+		s, ok := wholeStrings(re.Sub[0], atStart)
+		if !ok {
+			return nil, false
+		}
+		return dedupe(append(s, "")), true
+	case syntax.OpConcat:
+		set := []string{""}
+		for _, s := range re.Sub {
+			full, ok := wholeStrings(s, atStart && slices.Contains(set, ""))
+			if !ok || len(set)*len(full) > maxStarts {
+				return nil, false
+			}
+			set = cross(set, full)
+		}
+		return set, true
+	case syntax.OpAlternate:
+		var out []string
+		for _, s := range re.Sub {
+			full, ok := wholeStrings(s, atStart)
+			if !ok {
+				return nil, false
+			}
+			out = append(out, full...)
+			if len(out) > maxStarts {
+				return nil, false
+			}
+		}
+		return dedupe(out), true
+	case syntax.OpWordBoundary, syntax.OpNoWordBoundary, syntax.OpBeginLine, syntax.OpEndLine, syntax.OpBeginText, syntax.OpEndText:
+		// Zero-width: past the start the anchored expression sees the
+		// bytes around it.
+		if atStart {
+			return nil, false
+		}
+		return []string{""}, true
+	}
+	return nil, false
+}
+
+func cross(a, b []string) []string {
+	out := make([]string, 0, len(a)*len(b))
+	for _, x := range a {
+		for _, y := range b {
+			out = append(out, x+y)
+		}
+	}
+	return dedupe(out)
+}
+
+func dedupe(s []string) []string {
+	sort.Strings(s)
+	out := s[:0]
+	for i, v := range s {
+		if i == 0 || v != s[i-1] {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// findAll returns the matches of the anchored expression re at the places
+// one of the strings starts, leftmost first and without overlap, as the
+// unanchored expression's FindAllStringSubmatchIndex would.
+func (st *starts) findAll(s, lowered string, re *regexp.Regexp) [][]int {
+	var at []int
+	for _, str := range st.strs {
+		for i := 0; ; {
+			j := strings.Index(lowered[i:], str)
+			if j < 0 {
+				break
+			}
+			at = append(at, i+j)
+			i += j + 1
+			if i >= len(lowered) {
+				break
+			}
+		}
+	}
+	if len(at) == 0 {
+		return nil
+	}
+	sort.Ints(at)
+	var out [][]int
+	pos := 0
+	for k, i := range at {
+		if i < pos || k > 0 && at[k-1] == i {
+			continue
+		}
+		if st.word && i > 0 && isWordByte(s[i-1]) || st.line && i > 0 && s[i-1] != '\n' || st.text && i > 0 {
+			continue
+		}
+		loc := re.FindStringSubmatchIndex(s[i:])
+		if loc == nil {
+			continue
+		}
+		for g := range loc {
+			if loc[g] >= 0 {
+				loc[g] += i
+			}
+		}
+		out = append(out, loc)
+		pos = loc[1]
+		if loc[1] == loc[0] {
+			pos++
+		}
+	}
+	return out
 }

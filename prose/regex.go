@@ -2,7 +2,9 @@ package prose
 
 import (
 	"regexp"
+	"regexp/syntax"
 	"strings"
+	"sync"
 	"time"
 	"unicode/utf8"
 
@@ -13,11 +15,45 @@ import (
 // time; those that need what RE2 lacks (lookarounds, back-references, as
 // Vale's regexp2 takes them) run on a backtracking engine with a deadline
 // per block, so a hostile style cannot hang a run.
+//
+// A style set has thousands of expressions and a file wakes few of them:
+// an RE2 expression is only parsed when its style is read (which reports a
+// bad one at its rule) and compiled the first time it runs.
 type pattern struct {
-	std  *regexp.Regexp
-	back *regexp2.Regexp
 	src  string
 	lit  *literal // the same search, done without an expression
+	back *regexp2.Regexp
+
+	// What every match needs, read from the expression when it is parsed:
+	// one of these literals (lower-cased; nil when unknown), and these
+	// factors (nil when none is worth checking).
+	lits []string
+	req  *requirement
+	st   *starts // how to search it by where its matches start, or nil
+
+	once sync.Once
+	std  *regexp.Regexp // nil for a backtracking pattern, or if it failed to compile
+}
+
+// compiled compiles an RE2 pattern, once.
+func (p *pattern) compiled() *pattern {
+	p.once.Do(func() {
+		if p.back == nil {
+			p.std, _ = regexp.Compile(p.src)
+			if p.st != nil && p.lit == nil {
+				p.st.anchored, _ = regexp.Compile(p.st.anchorSrc)
+			}
+		}
+	})
+	return p
+}
+
+// needs fills what every match of the parsed expression re needs.
+func (p *pattern) needs(re *syntax.Regexp) {
+	re = re.Simplify()
+	p.lits = literalsOf(re)
+	p.req = factorsRequired(re)
+	p.st = startsOf(re, p.src)
 }
 
 // literal is a token that is plain words: found with a string search and
@@ -74,10 +110,12 @@ func boundary(s string, i int) bool {
 	return before != after
 }
 
-func (l *literal) findAll(s string) [][]int {
+// findAll finds the words in s; lowered is s with ASCII letters lowered,
+// or "" to lower it here.
+func (l *literal) findAll(s, lowered string) [][]int {
 	text := s
 	if l.fold {
-		text = asciiLower(s)
+		text = lowerOnce(s, lowered)
 	}
 	var out [][]int
 	first := l.words[0]
@@ -111,7 +149,7 @@ func (l *literal) matchAt(text string, start int) (int, bool) {
 	at := start + len(l.words[0])
 	for _, w := range l.words[1:] {
 		k := at
-		for k < len(text) && (text[k] == ' ' || text[k] == '\t' || text[k] == '\n' || text[k] == '\r' || text[k] == '\f' || text[k] == '\v') {
+		for k < len(text) && (text[k] == ' ' || text[k] == '\t' || text[k] == '\n' || text[k] == '\r' || text[k] == '\f') {
 			k++
 		}
 		if k == at || !strings.HasPrefix(text[k:], w) {
@@ -120,6 +158,14 @@ func (l *literal) matchAt(text string, start int) (int, bool) {
 		at = k + len(w)
 	}
 	return at, true
+}
+
+// lowerOnce returns lowered, or s lowered when lowered is "".
+func lowerOnce(s, lowered string) string {
+	if lowered == "" {
+		return asciiLower(s)
+	}
+	return lowered
 }
 
 // asciiLower lowers ASCII letters only, so that offsets stay those of s.
@@ -142,15 +188,24 @@ func asciiLower(s string) string {
 const backtrackTimeout = 200 * time.Millisecond
 
 func compilePattern(expr string) (*pattern, error) {
-	if re, err := regexp.Compile(expr); err == nil {
-		return &pattern{std: re, src: expr}, nil
+	// What parses compiles: regexp.Compile adds no error syntax.Parse
+	// does not give (the size limits are the parser's).
+	if re, err := syntax.Parse(expr, syntax.Perl); err == nil {
+		p := &pattern{src: expr}
+		p.needs(re)
+		return p, nil
 	}
 	re, err := regexp2.Compile(expr, regexp2.RE2)
 	if err != nil {
 		return nil, err
 	}
 	re.MatchTimeout = backtrackTimeout
-	return &pattern{back: re, src: expr}, nil
+	p := &pattern{back: re, src: expr}
+	// What the rest needs, the whole expression needs too.
+	if rest, err := syntax.Parse(withoutLookarounds(expr), syntax.Perl); err == nil {
+		p.needs(rest)
+	}
+	return p, nil
 }
 
 // backtracking reports whether the pattern needs the backtracking engine.
@@ -158,11 +213,25 @@ func (p *pattern) backtracking() bool { return p.back != nil }
 
 // findAll returns the byte spans of every match and of its groups, as
 // regexp's FindAllStringSubmatchIndex does.
-func (p *pattern) findAll(s string) [][]int {
-	if p.lit != nil && (!p.lit.fold || isASCII(s)) {
-		return p.lit.findAll(s)
+func (p *pattern) findAll(s string) [][]int { return p.find(s, "") }
+
+// find is findAll with s's ASCII letters lowered, or "" to lower them here
+// if need be: a block's tokens share one lowering.
+func (p *pattern) find(s, lowered string) [][]int {
+	if p.lit != nil && (!p.lit.fold || !foldsToASCII(s)) {
+		return p.lit.findAll(s, lowered)
 	}
-	if p.std != nil {
+	if p.req != nil && !p.req.in(s) {
+		return nil
+	}
+	p.compiled()
+	if p.back == nil {
+		if p.std == nil {
+			return nil
+		}
+		if p.st != nil && p.st.anchored != nil && !foldsToASCII(s) {
+			return p.st.findAll(s, lowerOnce(s, lowered), p.st.anchored)
+		}
 		return p.std.FindAllStringSubmatchIndex(s, -1)
 	}
 	var out [][]int
@@ -189,8 +258,12 @@ func (p *pattern) findAll(s string) [][]int {
 
 // matches reports whether s has a match.
 func (p *pattern) matches(s string) bool {
-	if p.std != nil {
-		return p.std.MatchString(s)
+	if p.req != nil && !p.req.in(s) {
+		return false
+	}
+	p.compiled()
+	if p.back == nil {
+		return p.std != nil && p.std.MatchString(s)
 	}
 	ok, err := p.back.MatchString(s)
 	return err == nil && ok
@@ -214,6 +287,12 @@ func fullMatch(p *pattern, s string) bool {
 		}
 	}
 	return false
+}
+
+// foldsToASCII reports whether s has a rune other than an ASCII letter
+// that case folding makes one: the Kelvin sign and the long s.
+func foldsToASCII(s string) bool {
+	return !isASCII(s) && (strings.Contains(s, "\u212A") || strings.Contains(s, "\u017F"))
 }
 
 func isASCII(s string) bool {

@@ -21,6 +21,21 @@ type hit struct {
 type fileState struct {
 	defined map[string]bool       // conditional: what the file has defined so far
 	chosen  map[*Rule]map[int]int // consistency: the form each pair first took
+
+	// The last text lowered, and its lowering: the rules that run on a
+	// block one after the other share it.
+	lowerOf, lowered string
+}
+
+// lower returns text with its ASCII letters lowered.
+func (st *fileState) lower(text string) string {
+	if st == nil {
+		return asciiLower(text)
+	}
+	if st.lowered == "" || st.lowerOf != text {
+		st.lowerOf, st.lowered = text, asciiLower(text)
+	}
+	return st.lowered
 }
 
 // prefilterExpr is the expression whose literals every alert of the rule
@@ -245,8 +260,8 @@ func (e *existence) run(text string, st *fileState, emit func(hit)) {
 
 func (e *existence) alternatives() []*pattern { return e.alts }
 
-func (e *existence) runAlts(text string, alts []int, _ *fileState, emit func(hit)) {
-	e.runLocs(text, mergeAlts(text, e.alts, alts, 0), emit)
+func (e *existence) runAlts(text string, alts []int, st *fileState, emit func(hit)) {
+	e.runLocs(text, mergeAlts(text, st.lower(text), e.alts, alts, 0), emit)
 }
 
 func (e *existence) runLocs(text string, locs [][]int, emit func(hit)) {
@@ -325,8 +340,8 @@ func (s *substitution) alternatives() []*pattern { return s.alts }
 
 // runAlts runs the entries alts on text: each entry's match is placed in
 // the group the combined expression would give it.
-func (s *substitution) runAlts(text string, alts []int, _ *fileState, emit func(hit)) {
-	s.runLocs(text, mergeAlts(text, s.alts, alts, len(s.alts)), emit)
+func (s *substitution) runAlts(text string, alts []int, st *fileState, emit func(hit)) {
+	s.runLocs(text, mergeAlts(text, st.lower(text), s.alts, alts, len(s.alts)), emit)
 }
 
 func (s *substitution) runLocs(text string, locs [][]int, emit func(hit)) {
@@ -389,14 +404,14 @@ type tokenRule interface {
 // the earlier alternative first at one start, no overlap. With groups > 0
 // each match's spans are laid out as the alternation's would be, the
 // alternative's group 1 as group 1+index.
-func mergeAlts(text string, all []*pattern, alts []int, groups int) [][]int {
+func mergeAlts(text, lowered string, all []*pattern, alts []int, groups int) [][]int {
 	type cand struct {
 		loc []int
 		alt int
 	}
 	var cands []cand
 	for _, a := range alts {
-		for _, loc := range all[a].findAll(text) {
+		for _, loc := range all[a].find(text, lowered) {
 			cands = append(cands, cand{loc, a})
 		}
 	}

@@ -1,0 +1,231 @@
+package prose
+
+import (
+	"math/rand"
+	"reflect"
+	"regexp"
+	"regexp/syntax"
+	"strings"
+	"testing"
+	"unicode"
+	"unicode/utf8"
+)
+
+// sample writes a random string the parsed expression re may match:
+// assertions are left to the caller, who keeps only real matches.
+func sample(re *syntax.Regexp, rng *rand.Rand, b *strings.Builder) {
+	switch re.Op {
+	case syntax.OpLiteral:
+		for _, r := range re.Rune {
+			if re.Flags&syntax.FoldCase != 0 {
+				// Any member of the rune's case orbit, the Kelvin sign too.
+				orbit := []rune{r}
+				for o := unicode.SimpleFold(r); o != r; o = unicode.SimpleFold(o) {
+					orbit = append(orbit, o)
+				}
+				r = orbit[rng.Intn(len(orbit))]
+			}
+			b.WriteRune(r)
+		}
+	case syntax.OpCharClass:
+		if len(re.Rune) == 0 {
+			return
+		}
+		i := 2 * rng.Intn(len(re.Rune)/2)
+		lo, hi := re.Rune[i], re.Rune[i+1]
+		if hi-lo > 300 {
+			hi = lo + 300
+		}
+		b.WriteRune(lo + rune(rng.Intn(int(hi-lo)+1)))
+	case syntax.OpAnyCharNotNL, syntax.OpAnyChar:
+		b.WriteRune([]rune("aZ9 .,—é")[rng.Intn(8)])
+	case syntax.OpCapture:
+		sample(re.Sub[0], rng, b)
+	case syntax.OpStar, syntax.OpPlus, syntax.OpQuest, syntax.OpRepeat:
+		lo, hi := 0, 3
+		switch re.Op {
+		case syntax.OpPlus:
+			lo = 1
+		case syntax.OpQuest:
+			hi = 1
+		case syntax.OpRepeat:
+			lo, hi = re.Min, re.Max
+			if hi < 0 {
+				hi = lo + 3
+			}
+		}
+		for range lo + rng.Intn(hi-lo+1) {
+			sample(re.Sub[0], rng, b)
+		}
+	case syntax.OpConcat:
+		for _, s := range re.Sub {
+			sample(s, rng, b)
+		}
+	case syntax.OpAlternate:
+		sample(re.Sub[rng.Intn(len(re.Sub))], rng, b)
+	}
+}
+
+// TestFactorsNecessary: a block with a match of an expression has every
+// factor the prefilter requires of it. Strings are drawn from each
+// expression of the stored styles (all their tokens and rule expressions),
+// put between random neighbours, and kept when the expression matches.
+func TestFactorsNecessary(t *testing.T) {
+	l := storedLinter(t)
+	rules, _, _, err := l.Active("x.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var exprs []string
+	for _, r := range rules {
+		if e := r.prefilterExpr(); e != "" {
+			exprs = append(exprs, e)
+		}
+		if tr, ok := r.check.(tokenRule); ok {
+			for _, p := range tr.alternatives() {
+				exprs = append(exprs, p.src)
+			}
+		}
+	}
+	// Expressions written to probe the derivation's corners.
+	exprs = append(exprs, `(?i)\bkm\b`, `[^\s,]+,\s+and`, `(?:ab|cd)x`, `\d{2}:\d{2}`, `a.b`, `(?i)ſtop`, `x{3}y`, `—\s`)
+	rng := rand.New(rand.NewSource(7))
+	neighbours := []string{"", " ", "a", "Z", "9", ".", "—", "é", "\n", "K", "ſ"}
+	draws := 15
+	if raceEnabled {
+		draws = 3
+	}
+	checked, used := 0, 0
+	for _, e := range exprs {
+		req := requiredFactors(e)
+		if req == nil {
+			continue
+		}
+		used++
+		parsed, err := syntax.Parse(withoutLookarounds(e), syntax.Perl)
+		if err != nil {
+			continue
+		}
+		re, err := regexp.Compile(withoutLookarounds(e))
+		if err != nil {
+			continue
+		}
+		for range draws {
+			var b strings.Builder
+			b.WriteString(neighbours[rng.Intn(len(neighbours))])
+			sample(parsed, rng, &b)
+			b.WriteString(neighbours[rng.Intn(len(neighbours))])
+			text := b.String()
+			if !utf8.ValidString(text) || !re.MatchString(text) {
+				continue
+			}
+			checked++
+			if !req.in(text) {
+				t.Fatalf("%s matches %q, but the prefilter rules the text out (factors %d, ascii-only %v)", e, text, len(req.factors), req.ascii)
+			}
+		}
+	}
+	if used < 20 || checked < 1000 {
+		t.Fatalf("%d expressions with factors, %d matching texts: the test saw too little", used, checked)
+	}
+	t.Logf("%d expressions with factors, %d matching texts", used, checked)
+}
+
+// TestFactorsRuleOut: the factors of a few expressions, and what they let
+// through.
+func TestFactorsRuleOut(t *testing.T) {
+	cases := []struct {
+		expr, text string
+		may        bool
+	}{
+		{`[a-z][.?!][A-Z]`, "It ends. Another starts.", false},
+		{`[a-z][.?!][A-Z]`, "It ends.Another starts.", true},
+		{`\d{1,2}[AP]M\b`, "We met at noon.", false},
+		{`(?m)(?:[a-z][.?!] {2,}[A-Z])`, "One. Two.\nThree.", false},
+		{`(?m)(?:[a-z][.?!] {2,}[A-Z])`, "One.  Two.", true},
+		{`x+yz`, "x yz xy", false},
+		{`(?m)(?:\b\d+(?:B|kB|MB|GB|TB))`, "5 MB and 10 kB", false},
+		{`(?m)(?:\b\d+(?:B|kB|MB|GB|TB))`, "5MB", true},
+		{`x+yz`, "xxyz", true},
+		{`\d{1,2}[AP]M\b`, "We met at 10PM.", true},
+		// Non-ASCII text is let through when a set left out non-ASCII runes.
+		{`(?i)(?:\bkm\b)`, "5 \u212Am", true},
+		{`(?i)(?:\bkm\b)`, "5 miles", false},
+	}
+	for _, c := range cases {
+		req := requiredFactors(c.expr)
+		if req == nil {
+			t.Errorf("%s: no factors", c.expr)
+			continue
+		}
+		if got := req.in(c.text); got != c.may {
+			t.Errorf("%s on %q: %v, want %v", c.expr, c.text, got, c.may)
+		}
+	}
+}
+
+// TestStartsAgree: a pattern searched from where its matches start finds
+// what its whole expression finds, groups included, on texts made of
+// matches of it, of the other expressions and of random neighbours.
+func TestStartsAgree(t *testing.T) {
+	l := storedLinter(t)
+	rules, _, _, err := l.Active("x.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var pats []*pattern
+	for _, r := range rules {
+		if tr, ok := r.check.(tokenRule); ok {
+			pats = append(pats, tr.alternatives()...)
+		}
+	}
+	for _, e := range []string{`(?i)\bfoo(?:bar|baz)?\b`, `(?m)^ab+c`, `\Aabc`, `(?i)(?:\bfo|x)o`, `a\bb|ab`, `(?i)(?:be|is)\b\s*\w+ed\b`} {
+		p, err := compilePattern(e)
+		if err != nil {
+			t.Fatal(err)
+		}
+		pats = append(pats, p)
+	}
+	rng := rand.New(rand.NewSource(11))
+	neighbours := []string{" ", "a", "Z", "9", ".", "—", "\n", "-", "_", "is ", "be ", "the "}
+	rounds := 6
+	if raceEnabled {
+		rounds = 1
+	}
+	checked, matched := 0, 0
+	for _, p := range pats {
+		if p.st == nil || p.back != nil {
+			continue
+		}
+		p.compiled()
+		parsed, err := syntax.Parse(p.src, syntax.Perl)
+		if err != nil || p.std == nil || p.st.anchored == nil {
+			continue
+		}
+		for range rounds {
+			var b strings.Builder
+			for range 1 + rng.Intn(4) {
+				b.WriteString(neighbours[rng.Intn(len(neighbours))])
+				sample(parsed, rng, &b)
+			}
+			b.WriteString(neighbours[rng.Intn(len(neighbours))])
+			text := b.String()
+			if !utf8.ValidString(text) || foldsToASCII(text) {
+				continue
+			}
+			want := p.std.FindAllStringSubmatchIndex(text, -1)
+			got := p.st.findAll(text, asciiLower(text), p.st.anchored)
+			checked++
+			if len(want) > 0 {
+				matched++
+			}
+			if !reflect.DeepEqual(got, want) {
+				t.Fatalf("%s on %q: searched from its starts %v, whole expression %v", p.src, text, got, want)
+			}
+		}
+	}
+	if checked < 500 || matched < 200 {
+		t.Fatalf("%d texts, %d with a match: the test saw too little", checked, matched)
+	}
+	t.Logf("%d texts, %d with a match", checked, matched)
+}
