@@ -86,18 +86,34 @@ func newFilter(rules []*Rule) *filter {
 	return f
 }
 
-// candidates is what a filter found a block may match.
+// candidates is what a filter found a block may match. A corpus has
+// thousands of blocks and a style set hundreds of rules: only what a block
+// may match is held, not a slot per rule.
 type candidates struct {
-	may  []bool  // per rule
-	alts [][]int // per rule run token by token: the tokens to run, sorted
-	hits []int32 // the literals found, each once
+	may   []bool // per rule
+	pairs []int  // rule<<16 | token, sorted, for the tokens a block may match
 }
 
-// find fills c for text.
-func (f *filter) find(text string, seen []bool, c *candidates) {
-	c.hits = f.m.found(text, seen, c.hits[:0])
+// alts returns the tokens of rule r the block may match, sorted.
+func (c *candidates) alts(r int) []int {
+	lo := sort.SearchInts(c.pairs, r<<16)
+	hi := lo
+	for hi < len(c.pairs) && c.pairs[hi]>>16 == r {
+		hi++
+	}
+	out := make([]int, hi-lo)
+	for i, p := range c.pairs[lo:hi] {
+		out[i] = p & 0xffff
+	}
+	return out
+}
+
+// find fills c for text. seen and hits are scratch space, returned for the
+// next block.
+func (f *filter) find(text string, seen []bool, hits []int32, c *candidates) []int32 {
+	hits = f.m.found(text, seen, hits[:0])
 	// seen is only for the scan: left clear for the next block.
-	for _, id := range c.hits {
+	for _, id := range hits {
 		seen[id] = false
 	}
 	c.may = append(c.may[:0], f.always...)
@@ -107,34 +123,27 @@ func (f *filter) find(text string, seen []bool, c *candidates) {
 			c.may[i] = r.inBlock(text, &present, ascii)
 		}
 	}
-	if cap(c.alts) < len(f.always) {
-		c.alts = make([][]int, len(f.always))
-	}
-	c.alts = c.alts[:len(f.always)]
-	for i := range c.alts {
-		c.alts[i] = c.alts[i][:0]
-		for k, a := range f.alwaysAlts[i] {
+	c.pairs = c.pairs[:0]
+	for i, alts := range f.alwaysAlts {
+		for k, a := range alts {
 			if r := f.altReq[i][k]; r == nil || r.inBlock(text, &present, ascii) {
-				c.alts[i] = append(c.alts[i], a)
+				c.pairs = append(c.pairs, i<<16|a)
+				c.may[i] = true
 			}
 		}
-		if len(c.alts[i]) > 0 {
-			c.may[i] = true
-		}
 	}
-	for _, id := range c.hits {
+	for _, id := range hits {
 		r := f.litRule[id]
 		c.may[r] = true
 		if a := f.litAlt[id]; a >= 0 {
-			c.alts[r] = append(c.alts[r], a)
+			c.pairs = append(c.pairs, r<<16|a)
 		}
 	}
-	for i, t := range f.tokens {
-		if t && len(c.alts[i]) > 1 {
-			sort.Ints(c.alts[i])
-			c.alts[i] = compactInts(c.alts[i])
-		}
+	if len(c.pairs) > 1 {
+		sort.Ints(c.pairs)
+		c.pairs = compactInts(c.pairs)
 	}
+	return hits
 }
 
 func compactInts(s []int) []int {
@@ -281,8 +290,9 @@ func (l *Linter) Lint(rel string, src []byte) ([]Alert, error) {
 	flt := l.filterFor(rules)
 	cands := make([]candidates, len(blocks))
 	seen := make([]bool, flt.m.count)
+	var hits []int32
 	for b := range blocks {
-		flt.find(blocks[b].Text, seen, &cands[b])
+		hits = flt.find(blocks[b].Text, seen, hits, &cands[b])
 	}
 	var out []Alert
 	// A block's sentences, split once for all the rules that read them,
@@ -292,28 +302,30 @@ func (l *Linter) Lint(rel string, src []byte) ([]Alert, error) {
 	lowered := make([]string, len(blocks))
 	for ri, r := range rules {
 		level := levels[r.Name]
-		emitFor := func(off []int) func(hit) {
-			return func(h hit) {
-				if h.end <= h.start || h.end > len(off) {
-					return
-				}
-				if r.Vocab && (r.Extends == "existence" || r.Extends == "substitution") && accepted(accept, h, off, src) {
-					return
-				}
-				out = append(out, Alert{
-					Rule: r.Name, Level: level, Start: off[h.start], End: off[h.end-1] + 1,
-					Message: format(r, h.msg), Link: r.Link, Fix: h.fix,
-				})
+		// One emitter for the rule, reading the offsets of the text it runs on.
+		var off []int
+		emit := func(h hit) {
+			if h.end <= h.start || h.end > len(off) {
+				return
 			}
+			if r.Vocab && (r.Extends == "existence" || r.Extends == "substitution") && accepted(accept, h, off, src) {
+				return
+			}
+			out = append(out, Alert{
+				Rule: r.Name, Level: level, Start: off[h.start], End: off[h.end-1] + 1,
+				Message: format(r, h.msg), Link: r.Link, Fix: h.fix,
+			})
 		}
 		if selects(r.Scopes, "raw") {
-			off := make([]int, len(src))
+			off = make([]int, len(src))
 			for i := range off {
 				off[i] = i
 			}
-			r.check.run(string(src), state, emitFor(off))
+			r.check.run(string(src), state, emit)
 			continue
 		}
+		tr, tokens := r.check.(tokenRule)
+		tokens = tokens && flt.tokens[ri]
 		sentence := selects(r.Scopes, "sentence")
 		for i := range blocks {
 			b := &blocks[i]
@@ -321,11 +333,17 @@ func (l *Linter) Lint(rel string, src []byte) ([]Alert, error) {
 			if !c.may[ri] {
 				continue
 			}
-			run := r.check.run
-			if flt.tokens[ri] {
-				alts := c.alts[ri]
-				tr := r.check.(tokenRule)
-				run = func(text string, st *fileState, emit func(hit)) { tr.runAlts(text, alts, st, emit) }
+			var alts []int
+			if tokens {
+				alts = c.alts(ri)
+			}
+			run := func(text, low string, o []int) {
+				state.lowerOf, state.lowered, off = text, low, o
+				if tokens {
+					tr.runAlts(text, alts, state, emit)
+				} else {
+					r.check.run(text, state, emit)
+				}
 			}
 			if lowered[i] == "" {
 				lowered[i] = asciiLower(b.Text)
@@ -335,16 +353,14 @@ func (l *Linter) Lint(rel string, src []byte) ([]Alert, error) {
 					sents[i], split[i] = sentences(b.Text), true
 				}
 				for _, s := range sents[i] {
-					state.lowerOf, state.lowered = b.Text[s[0]:s[1]], lowered[i][s[0]:s[1]]
-					run(b.Text[s[0]:s[1]], state, emitFor(b.Off[s[0]:s[1]]))
+					run(b.Text[s[0]:s[1]], lowered[i][s[0]:s[1]], b.Off[s[0]:s[1]])
 				}
 				continue
 			}
 			if !selects(r.Scopes, b.Scope) {
 				continue
 			}
-			state.lowerOf, state.lowered = b.Text, lowered[i]
-			run(b.Text, state, emitFor(b.Off))
+			run(b.Text, lowered[i], b.Off)
 		}
 	}
 	sort.SliceStable(out, func(i, j int) bool {
