@@ -412,12 +412,32 @@ func bytesOf(text string) (s byteSet, ascii bool) {
 
 // deriver reads factors out of a parsed expression; lossy records that a
 // set left out non-ASCII runes.
-type deriver struct{ lossy bool }
+type deriver struct {
+	lossy bool
+	memo  map[*syntax.Regexp]exactResult // exact is asked of a part again and again
+}
+
+type exactResult struct {
+	f  factor
+	ok bool
+}
 
 // exact returns the byte sets of an expression that always matches a run of
 // single bytes of fixed length (zero-width assertions count as nothing), or
 // ok false.
-func (d *deriver) exact(re *syntax.Regexp) (f factor, ok bool) {
+func (d *deriver) exact(re *syntax.Regexp) (factor, bool) {
+	if r, ok := d.memo[re]; ok {
+		return r.f, r.ok
+	}
+	f, ok := d.exact1(re)
+	if d.memo == nil {
+		d.memo = map[*syntax.Regexp]exactResult{}
+	}
+	d.memo[re] = exactResult{f, ok}
+	return f, ok
+}
+
+func (d *deriver) exact1(re *syntax.Regexp) (f factor, ok bool) {
 	switch re.Op {
 	case syntax.OpEmptyMatch, syntax.OpBeginLine, syntax.OpEndLine, syntax.OpBeginText, syntax.OpEndText,
 		syntax.OpWordBoundary, syntax.OpNoWordBoundary:

@@ -194,10 +194,13 @@ func TestStartsAgree(t *testing.T) {
 	}
 	checked, matched := 0, 0
 	for _, p := range pats {
-		if p.st == nil || p.back != nil {
+		if p.back != nil {
 			continue
 		}
 		p.compiled()
+		if p.st == nil {
+			continue
+		}
 		parsed, err := syntax.Parse(p.src, syntax.Perl)
 		if err != nil || p.std == nil || p.st.anchored == nil {
 			continue

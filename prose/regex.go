@@ -35,12 +35,24 @@ type pattern struct {
 	std  *regexp.Regexp // nil for a backtracking pattern, or if it failed to compile
 }
 
-// compiled compiles an RE2 pattern, once.
+// compiled compiles an RE2 pattern, once, with the shortcuts that are only
+// worth working out for a pattern that runs.
 func (p *pattern) compiled() *pattern {
 	p.once.Do(func() {
-		if p.back == nil {
-			p.std, _ = regexp.Compile(p.src)
-			if p.st != nil && p.lit == nil {
+		if p.back != nil {
+			return
+		}
+		p.std, _ = regexp.Compile(p.src)
+		if p.lit != nil || p.lits == nil {
+			return
+		}
+		// A pattern with literals is only searched where the filter found
+		// them; what else a text needs, and where matches start, are
+		// worked out when it first runs.
+		if re, err := syntax.Parse(p.src, syntax.Perl); err == nil {
+			re = re.Simplify()
+			p.req = factorsRequired(re)
+			if p.st = startsOf(re, p.src); p.st != nil {
 				p.st.anchored, _ = regexp.Compile(p.st.anchorSrc)
 			}
 		}
@@ -48,12 +60,13 @@ func (p *pattern) compiled() *pattern {
 	return p
 }
 
-// needs fills what every match of the parsed expression re needs.
+// needs fills what every match of the parsed expression re needs: its
+// literals, or else the factors the filter checks.
 func (p *pattern) needs(re *syntax.Regexp) {
 	re = re.Simplify()
-	p.lits = literalsOf(re)
-	p.req = factorsRequired(re)
-	p.st = startsOf(re, p.src)
+	if p.lits = literalsOf(re); p.lits == nil {
+		p.req = factorsRequired(re)
+	}
 }
 
 // literal is a token that is plain words: found with a string search and
@@ -221,10 +234,10 @@ func (p *pattern) find(s, lowered string) [][]int {
 	if p.lit != nil && (!p.lit.fold || !foldsToASCII(s)) {
 		return p.lit.findAll(s, lowered)
 	}
+	p.compiled()
 	if p.req != nil && !p.req.in(s) {
 		return nil
 	}
-	p.compiled()
 	if p.back == nil {
 		if p.std == nil {
 			return nil
@@ -258,10 +271,10 @@ func (p *pattern) find(s, lowered string) [][]int {
 
 // matches reports whether s has a match.
 func (p *pattern) matches(s string) bool {
+	p.compiled()
 	if p.req != nil && !p.req.in(s) {
 		return false
 	}
-	p.compiled()
 	if p.back == nil {
 		return p.std != nil && p.std.MatchString(s)
 	}
