@@ -28,15 +28,24 @@ type File struct {
 type Entry struct {
 	Fingerprint string `json:"fingerprint"`
 	Check       string `json:"check"`
+	Category    string `json:"category,omitempty"` // absent in baselines written before codes
 	File        string `json:"file"`
 	Message     string `json:"message"`
+}
+
+// Code is the entry's rule code, as findings show it ("check/category").
+func (e Entry) Code() string {
+	if e.Category == "" {
+		return e.Check
+	}
+	return e.Check + "/" + e.Category
 }
 
 // New builds a baseline from findings, sorted for stable diffs.
 func New(findings []checks.Finding) *File {
 	b := &File{Version: Version, Tool: "sotvet", Findings: []Entry{}}
 	for _, f := range findings {
-		b.Findings = append(b.Findings, Entry{Fingerprint: f.Fingerprint, Check: f.Check, File: f.File, Message: f.Message})
+		b.Findings = append(b.Findings, Entry{Fingerprint: f.Fingerprint, Check: f.Check, Category: f.Category, File: f.File, Message: f.Message})
 	}
 	sort.Slice(b.Findings, func(i, j int) bool {
 		x, y := b.Findings[i], b.Findings[j]

@@ -227,7 +227,7 @@ func cmdCheck(args []string, stdout, stderr io.Writer) int {
 		}
 		st := filterBaseline(b, g.runs)
 		for _, e := range st {
-			fmt.Fprintf(stderr, "sotvet: stale baseline entry %s: %s: [%s] %s\n", e.Fingerprint, e.File, e.Check, e.Message)
+			fmt.Fprintf(stderr, "sotvet: stale baseline entry %s: %s: [%s] %s\n", e.Fingerprint, e.File, e.Code(), e.Message)
 		}
 		stale = append(stale, st...)
 	}

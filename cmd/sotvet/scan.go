@@ -180,7 +180,7 @@ func cmdScan(args []string, stdout, stderr io.Writer) int {
 		var stale []baseline.Entry
 		res.Findings, stale = b.Filter(res.Findings)
 		for _, e := range stale {
-			fmt.Fprintf(stderr, "sotvet: stale baseline entry %s: %s: [%s] %s\n", e.Fingerprint, e.File, e.Check, e.Message)
+			fmt.Fprintf(stderr, "sotvet: stale baseline entry %s: %s: [%s] %s\n", e.Fingerprint, e.File, e.Code(), e.Message)
 		}
 	}
 	// Capped once the baseline has filtered; the others are counted, and
