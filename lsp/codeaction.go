@@ -130,13 +130,13 @@ func (s *Server) fixEdit(d *document, snap *snapshot, fix checks.Fix, version *i
 // to write: until they do, the comment is itself a finding ("has no reason")
 // and suppresses nothing. It returns false where no comment can go.
 func (s *Server) ignoreAction(d *document, text []byte, x *lineIndex, f checks.Finding, diag Diagnostic, version *int32) (CodeAction, bool) {
-	off, comment, ok := ignoreComment(d.rel, text, f.Line, f.Check)
+	off, comment, ok := ignoreComment(d.rel, text, f.Line, f.Code())
 	if !ok {
 		return CodeAction{}, false
 	}
 	at := x.pos(off)
 	return CodeAction{
-		Title:       fmt.Sprintf("Ignore %s here, with a reason (write it after --)", f.Check),
+		Title:       fmt.Sprintf("Ignore %s here, with a reason (write it after --)", f.Code()),
 		Kind:        "quickfix",
 		Diagnostics: []Diagnostic{diag},
 		Edit: &WorkspaceEdit{DocumentChanges: []TextDocumentEdit{{

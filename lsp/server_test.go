@@ -607,7 +607,7 @@ func TestIgnoreAction(t *testing.T) {
 	c.call("textDocument/codeAction", CodeActionParams{TextDocument: TextDocumentIdentifier{URI: doc}, Range: ds[0].Range}, &actions)
 	var ignore *CodeAction
 	for i, a := range actions {
-		if strings.HasPrefix(a.Title, "Ignore status here") {
+		if strings.HasPrefix(a.Title, "Ignore status/stale-issue here") {
 			ignore = &actions[i]
 		}
 	}
@@ -615,7 +615,7 @@ func TestIgnoreAction(t *testing.T) {
 		t.Fatalf("no ignore action: %+v", actions)
 	}
 	noReason := applyEdits(t, text, ignore.Edit.DocumentChanges[0].Edits)
-	if !strings.Contains(noReason, "<!-- sotvet:ignore status -- -->\nStatus: candidate.") {
+	if !strings.Contains(noReason, "<!-- sotvet:ignore status/stale-issue -- -->\nStatus: candidate.") {
 		t.Fatalf("ignore comment:\n%s", noReason)
 	}
 	change := func(v int32, s string) {
