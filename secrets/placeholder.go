@@ -9,8 +9,8 @@ import (
 // the same way, to the value it would report:
 //
 //   - masked or elided: it holds "**", "##", "..." or "\u2026";
-//   - a template or a reference: a <...> part, ${...}, {{...}}, $(...), or a
-//     $VAR;
+//   - a template or a reference: a <...> part (also as &lt;...&gt;),
+//     ${...}, #{...}, {{...}}, $(...), or a $VAR;
 //   - a placeholder word: "example", "placeholder", "redacted", "changeme",
 //     "dummy", "xxxx", "your_key" and the like (placeholderWords), or one of
 //     placeholderWholeWords as a whole word ("TokenHere", "my-fake-key");
@@ -28,7 +28,10 @@ func IsPlaceholder(v []byte) bool {
 	if i := bytes.IndexByte(v, '<'); i >= 0 && bytes.IndexByte(v[i:], '>') > 0 {
 		return true
 	}
-	if bytes.Contains(v, []byte("${")) || bytes.Contains(v, []byte("{{")) || bytes.Contains(v, []byte("$(")) {
+	if i := bytes.Index(v, []byte("&lt;")); i >= 0 && bytes.Contains(v[i:], []byte("&gt;")) {
+		return true // <...> escaped for HTML or XML
+	}
+	if bytes.Contains(v, []byte("${")) || bytes.Contains(v, []byte("{{")) || bytes.Contains(v, []byte("$(")) || bytes.Contains(v, []byte("#{")) {
 		return true
 	}
 	if len(v) > 1 && v[0] == '$' && (v[1] == '_' || 'A' <= v[1] && v[1] <= 'Z' || 'a' <= v[1] && v[1] <= 'z') {
@@ -125,6 +128,9 @@ func madeUpSequence(l []byte) bool {
 			mark(i, j)
 		}
 	}
+	if stepLetters(l) {
+		return true
+	}
 	n := 0
 	for _, c := range covered {
 		if c {
@@ -137,3 +143,25 @@ func madeUpSequence(l []byte) bool {
 func isAlnumLower(c byte) bool { return 'a' <= c && c <= 'z' || '0' <= c && c <= '9' }
 
 func isDigitByte(c byte) bool { return '0' <= c && c <= '9' }
+
+// stepLetters reports whether the letters of the value, read apart from
+// its digits and separators, mostly step by one through the alphabet
+// ("a1b2c3d4-e5f6-g7h8", "d4c3b2a1-f6e5-h8g7"): at least twelve letters,
+// not all hex digits, three steps in five up or down by one. A random
+// token's letters step by one about one time in thirteen.
+func stepLetters(l []byte) bool {
+	var prev byte
+	n, steps, beyondHex := 0, 0, false
+	for _, c := range l {
+		if c < 'a' || c > 'z' {
+			continue
+		}
+		beyondHex = beyondHex || c > 'f'
+		if n > 0 && (c == prev+1 || c+1 == prev) {
+			steps++
+		}
+		prev = c
+		n++
+	}
+	return n >= 12 && beyondHex && 5*steps >= 3*(n-1)
+}

@@ -32,13 +32,17 @@ func TestIsPlaceholder(t *testing.T) {
 		"ghp_****",
 		"0000000000000000",
 		"aaaaaa11bbbbbb22",
+		"&lt;YOURPASSWORD&gt;",
+		"#{datastore['DBPASSWORD']}",
+		"px-api-a1b2c3d4-e5f6-g7h8-i8j0-k0l3m3n4o0p5",
+		"px-dep-d4c3b2a1-f6e5-h8g7-j1i8-p5o0n5m3l2k1",
 	} {
 		if !IsPlaceholder([]byte(v)) {
 			t.Errorf("%q: not a placeholder", v)
 		}
 	}
 	for i := 0; i < 2000; i++ {
-		for _, v := range []string{g.mixed(base62, 40), g.from(hexLower, 40), g.mixed(base64std, 64), g.from(base32up, 32)} {
+		for _, v := range []string{g.mixed(base62, 40), g.from(hexLower, 40), g.mixed(base64std, 64), g.from(base32up, 32), g.mixed(base62, 16)} {
 			if IsPlaceholder([]byte(v)) {
 				t.Errorf("random %q judged a placeholder", v)
 			}

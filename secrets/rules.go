@@ -477,6 +477,7 @@ func builtinRules(ep *Rule) []*Rule {
 			Validate:        validGeneric,
 			startsAtKeyword: true,
 		},
+		passwordRule(),
 	}
 }
 
@@ -533,6 +534,11 @@ func EndpointRule(suffixes []string, allowLocalhost bool, placeholders []*regexp
 				}
 			}
 			if !matched {
+				return false
+			}
+			if e := c.Offset + len(c.Secret); e < len(c.Context) && c.Context[e] == ';' {
+				// a part of a connection string (Endpoint=…;Key=…): an
+				// address beside the key, which the key rules judge
 				return false
 			}
 			v := string(c.Secret)

@@ -84,12 +84,69 @@ func TestThirdPartyExamples(t *testing.T) {
 		}
 		return ids
 	}
+	// sourceReports: every value the engine reports in a negative of rule
+	// r is one another rule of the sources reports too (its own
+	// expression, secret group and entropy floor): the sources flag it
+	// themselves, so it is no negative of the sources as a whole.
+	srcRE := map[string]*regexp.Regexp{}
+	for _, r := range rules {
+		if src, _, err := thirdparty.Translate(r.Pattern); err == nil && (r.Visible == nil || *r.Visible) {
+			if re, err := regexp.Compile(src); err == nil {
+				srcRE[r.ID] = re
+			}
+		}
+	}
+	sourceReports := func(r *thirdparty.Rule, ex string) bool {
+		var spans [][2]int
+		for _, o := range rules {
+			re := srcRE[o.ID]
+			if o.ID == r.ID || re == nil {
+				continue
+			}
+			for _, m := range re.FindAllStringSubmatchIndex(ex, -1) {
+				a, b := m[0], m[1]
+				if len(m) > 2 && m[2] >= 0 {
+					a, b = m[2], m[3]
+				}
+				if Entropy([]byte(ex[a:b])) >= o.MinEntropy {
+					spans = append(spans, [2]int{a, b})
+				}
+			}
+		}
+		n := 0
+		for _, f := range s.Scan("example.txt", []byte(ex)) {
+			if f.Allowed {
+				continue
+			}
+			n++
+			ok := false
+			for _, sp := range spans {
+				ok = ok || f.Start < sp[1] && sp[0] < f.End
+			}
+			if !ok {
+				return false
+			}
+		}
+		return n > 0
+	}
 	var tp, tpFound, tpTyped, tpLow, tpHelper, fp, fpFlagged, fpOther int
 	imported := map[string]bool{}
 	for _, r := range ThirdPartyRules() {
 		imported[r.ID] = true
 	}
 	seenTP, seenFP := map[string]bool{}, map[string]bool{}
+	// A negative of one rule that the sources list as a positive of
+	// another (a Slack user token is a negative of the bot-token rule) is
+	// a secret by the sources' own word: it is no negative of the engine.
+	positive := map[string]bool{}
+	for _, r := range rules {
+		if r.Visible == nil || *r.Visible {
+			for _, ex := range r.Examples {
+				positive[ex] = true
+			}
+		}
+	}
+	var fpSibling, fpSource int
 	for _, r := range rules {
 		for _, ex := range r.Examples {
 			if seenTP[ex] {
@@ -127,6 +184,10 @@ func TestThirdPartyExamples(t *testing.T) {
 				continue
 			}
 			seenFP[ex] = true
+			if positive[ex] {
+				fpSibling++
+				continue
+			}
 			fp++
 			ids := found(ex)
 			var others []string
@@ -134,6 +195,11 @@ func TestThirdPartyExamples(t *testing.T) {
 				if id == r.ID || !imported[id] {
 					others = append(others, id)
 				}
+			}
+			if len(ids) > 0 && sourceReports(r, ex) {
+				fpSource++
+				t.Logf("negative of %s (%s:%d) reported by another rule of the sources too: %q", r.ID, r.File, r.Line, Mask(ex))
+				continue
 			}
 			if len(ids) > 0 && len(others) == 0 {
 				// another imported rule reports it: a negative of one
@@ -148,10 +214,10 @@ func TestThirdPartyExamples(t *testing.T) {
 		}
 	}
 	recall := float64(tpFound) / float64(tp-tpTyped-tpLow)
-	negRate := float64(fpFlagged) / float64(fp-fpOther)
-	t.Logf("third-party examples: recall %.3f (%d/%d; left out: %d typed placeholders, %d below their rule's own entropy floor, %d of helper rules; %.3f of all %d), negatives flagged %.3f (%d/%d; %d reported by another imported rule left out)",
-		recall, tpFound, tp-tpTyped-tpLow, tpTyped, tpLow, tpHelper, float64(tpFound)/float64(tp), tp, negRate, fpFlagged, fp-fpOther, fpOther)
-	// Floors at what this build reaches; issue 33 targets 0.98 and 0.02.
+	negRate := float64(fpFlagged) / float64(fp-fpOther-fpSource)
+	t.Logf("third-party examples: recall %.3f (%d/%d; left out: %d typed placeholders, %d below their rule's own entropy floor, %d of helper rules; %.3f of all %d), negatives flagged %.3f (%d/%d; left out: %d reported by another imported rule, %d listed as another rule's positive, %d reported by another rule of the sources)",
+		recall, tpFound, tp-tpTyped-tpLow, tpTyped, tpLow, tpHelper, float64(tpFound)/float64(tp), tp, negRate, fpFlagged, fp-fpOther-fpSource, fpOther, fpSibling, fpSource)
+	// Floors at what this build reaches (0.955, 0.019); issue 33 targets 0.98 and 0.02.
 	if recall < thirdPartyRecallFloor || negRate > thirdPartyNegCeiling {
 		t.Errorf("recall %.3f (floor %.3f), negatives flagged %.3f (ceiling %.3f)", recall, thirdPartyRecallFloor, negRate, thirdPartyNegCeiling)
 	}
@@ -185,6 +251,6 @@ func lowEntropy(r *thirdparty.Rule, ex string) bool {
 }
 
 const (
-	thirdPartyRecallFloor = 0.89
-	thirdPartyNegCeiling  = 0.20
+	thirdPartyRecallFloor = 0.95
+	thirdPartyNegCeiling  = 0.02
 )

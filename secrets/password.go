@@ -1,0 +1,176 @@
+package secrets
+
+import (
+	"bytes"
+	"strings"
+)
+
+// RulePasswordLiteral reports a password written out: a literal assigned
+// to or compared with a password name, a Password= part of a connection
+// string, or a password stated in prose ("the default password is
+// '…'"). Passwords people choose have no entropy floor, so the
+// rule leans on the form instead: the value is quoted, or ends a
+// statement or a connection-string part, or the key is bound with "="
+// as in .env and .ini files; prose after "password:" counts only when
+// quoted.
+const RulePasswordLiteral = "password-literal"
+
+// passwordWords are the last words of a name that holds a password
+// (keyWords splits camelCase, so dbPassword, PASSWORD, db.pwd all count).
+var passwordWords = map[string]bool{"password": true, "passwd": true, "pwd": true, "pass": true, "passphrase": true, "secret": true}
+
+// passwordNonValues describe a password rather than being one.
+var passwordNonValues = map[string]bool{
+	"password": true, "passwd": true, "pwd": true, "pass": true, "secret": true, "none": true, "null": true,
+	"nil": true, "true": true, "false": true, "required": true, "optional": true, "empty": true,
+	"string": true, "str": true, "hidden": true, "unset": true, "not-set": true, "notset": true,
+	"n/a": true, "tbd": true, "undefined": true, "masked": true, "secure": true, "prompt": true,
+	"blank": true, "default": true, "same": true, "yes": true, "no": true, "env": true,
+	"fail": true, "failed": true, "passed": true, "ok": true, "skip": true, "skipped": true,
+}
+
+func passwordRule() *Rule {
+	// quoted, also with escaped quotes inside a string literal (\"x\")
+	q := "(?:\\\\?\"(?P<secret>[^\"\\s\\\\]{3,100})\\\\?\"|\\\\?'(?P<secret>[^'\\s\\\\]{3,100})\\\\?')"
+	return &Rule{
+		ID:          RulePasswordLiteral,
+		Description: "password written out (assigned, compared, in a connection string or stated in prose)",
+		builtinRE: builtinExpr("(?i)(?:" +
+			// prose: the password (for the user 'x') is 'y'
+			"\\b(?P<key>password)(?: for (?:the )?(?:user|username) [\"'][^\"'\\r\\n]{1,40}[\"'])? is " + q + "|" +
+			// key = "value", key: 'value', key == "value"
+			"(?P<key>[A-Za-z0-9_.$>-]*(?:password|passwd|pwd|pass|passphrase|secret))[\x60\"']?[ \\t]*(?:=|:=|:|=>|==|!=|===|!==)[ \\t]*" + q + "|" +
+			// key=value in .env/.ini, or key = value; (a connection string, a statement)
+			"(?P<key>[A-Za-z0-9_.$>-]*(?:password|passwd|pwd|pass))[ \\t]*=(?:(?P<secret>[^\\s;\"'\x60<>]{3,100})(?:[;\\s]|$)|[ \\t]*(?P<secret>[^\\s;\"'\x60<>]{3,100});)" +
+			")"),
+		MinLen:   5,
+		Keywords: []string{"password", "passwd", "pwd", "pass", "passphrase", "secret"},
+		Gate:     passwordGate,
+		Validate: validPasswordLiteral,
+	}
+}
+
+// passwordGate passes a keyword that ends a name and is followed by an
+// operator, or a "password" followed by " is " or " for " (prose).
+func passwordGate(data []byte, i int) bool {
+	j := i + 1
+	if j < len(data) && isWordByte(data[j]) && !(data[j] >= 'A' && data[j] <= 'Z') {
+		// "passes", "passport", "secretary": not the end of a name
+		// (a capital starts the next camelCase word, which AssignmentGate
+		// reads as part of the name)
+		return false
+	}
+	if bytes.HasPrefix(data[j:], []byte(" is ")) || bytes.HasPrefix(data[j:], []byte(" for ")) {
+		return true
+	}
+	if AssignmentGate(data, i) || operatorAfter(data, j) {
+		return true
+	}
+	for j < len(data) && (data[j] == ' ' || data[j] == '\t' || data[j] == '"' || data[j] == '\'') {
+		j++
+	}
+	return j < len(data) && data[j] == '!' // a comparison: secret != "..."
+}
+
+func validPasswordLiteral(c Candidate) bool {
+	words := keyWords(string(c.Key))
+	if len(words) == 0 || !passwordWords[words[len(words)-1]] || genericMetaFirst[words[0]] {
+		return false
+	}
+	if words[len(words)-1] == "pass" && len(words) > 1 {
+		return false // idOldPass, testPass: a test that passed, not a password
+	}
+	if concatenated(c) {
+		return false // "prefix" + rest: code building a value, not a literal
+	}
+	if c.MatchOffset > 0 && c.Context[c.MatchOffset-1] == '/' {
+		return false // a path such as /forgot-password, not a name
+	}
+	v := c.Secret
+	s := strings.ToLower(string(v))
+	if passwordNonValues[s] || passwordNonValues[strings.Trim(s, "_-.")] {
+		return false
+	}
+	named := false
+	valueWords(v, func(w []byte) bool {
+		named = passwordWords[strings.ToLower(string(w))]
+		return !named
+	})
+	if named {
+		return false // "azure-acr-password", "generic-secret": the name of one
+	}
+	switch {
+	case strings.ContainsAny(s[:1], "\"'\x60#"):
+		return false // a quote or an anchor: shell quoting, a CSS selector
+	case strings.Contains(s, ":"):
+		return false // a URN, a label, a time: passwords rarely hold one
+	case isPublicKey(v):
+		return false
+	case strings.Contains(s, "://"), strings.HasPrefix(s, "/"), strings.HasPrefix(s, "./"), strings.HasPrefix(s, "~/"):
+		return false // a URL or a path
+	case strings.ContainsAny(s, "(){}[]"):
+		return false // code: a call, an index, a format
+	case s[0] == '$' || s[0] == '%' || s[0] == '@' || s[0] == '&':
+		return false // a variable, a format verb, a file reference, an entity
+	case envNameRE.MatchString(string(v)):
+		return false // the name of the variable that holds it
+	case identChainRE.MatchString(string(v)):
+		return false // a field reference: cfg.db.password, process.env.X
+	}
+	return true
+}
+
+// isHostname reports whether v is a DNS name (tenant.auth0.com,
+// api.example.io): lower-case labels of letters, digits and hyphens, the
+// last one a top-level domain of letters. An address, not a secret.
+func isHostname(v []byte) bool {
+	labels := bytes.Split(v, []byte("."))
+	if len(labels) < 2 {
+		return false
+	}
+	for _, l := range labels {
+		if len(l) == 0 || len(l) > 63 {
+			return false
+		}
+		for _, c := range l {
+			if !('a' <= c && c <= 'z' || '0' <= c && c <= '9' || c == '-') {
+				return false
+			}
+		}
+	}
+	tld := labels[len(labels)-1]
+	if len(tld) < 2 || len(tld) > 12 {
+		return false
+	}
+	for _, c := range tld {
+		if c < 'a' || c > 'z' {
+			return false
+		}
+	}
+	return true
+}
+
+// concatenated reports whether the quoted value is glued to code by a +
+// on either side ("ghp_" + rest, "a: "+v+"\n").
+func concatenated(c Candidate) bool {
+	i, j := c.Offset-1, c.Offset+len(c.Secret)
+	if i >= 0 && (c.Context[i] == '"' || c.Context[i] == '\'') {
+		i--
+		for i >= 0 && c.Context[i] == ' ' {
+			i--
+		}
+		if i >= 0 && c.Context[i] == '+' {
+			return true
+		}
+	}
+	if j < len(c.Context) && (c.Context[j] == '"' || c.Context[j] == '\'') {
+		j++
+		for j < len(c.Context) && c.Context[j] == ' ' {
+			j++
+		}
+		if j < len(c.Context) && c.Context[j] == '+' {
+			return true
+		}
+	}
+	return strings.HasPrefix(string(c.Secret), "+") || strings.HasSuffix(string(c.Secret), "+")
+}
