@@ -27,6 +27,7 @@ var passwordNonValues = map[string]bool{
 	"n/a": true, "tbd": true, "undefined": true, "masked": true, "secure": true, "prompt": true,
 	"blank": true, "default": true, "same": true, "yes": true, "no": true, "env": true,
 	"fail": true, "failed": true, "passed": true, "ok": true, "skip": true, "skipped": true,
+	"value": true, "values": true, "text": true, "word": true, "words": true,
 }
 
 func passwordRule() *Rule {
@@ -40,10 +41,16 @@ func passwordRule() *Rule {
 			"\\b(?P<key>password)(?: for (?:the )?(?:user|username) [\"'][^\"'\\r\\n]{1,40}[\"'])? is " + q + "|" +
 			// key = "value", key: 'value', key == "value"
 			"(?P<key>[A-Za-z0-9_.$>-]*(?:password|passwd|pwd|pass|passphrase|secret))[\x60\"']?[ \\t]*(?:=|:=|:|=>|==|!=|===|!==)[ \\t]*" + q + "|" +
-			// key=value in .env/.ini, or key = value; (a connection string, a statement)
-			"(?P<key>[A-Za-z0-9_.$>-]*(?:password|passwd|pwd|pass))[ \\t]*=(?:(?P<secret>[^\\s;\"'\x60<>]{3,100})(?:[;\\s]|$)|[ \\t]*(?P<secret>[^\\s;\"'\x60<>]{3,100});)" +
+			// key = "two words" in code
+			"(?P<key>[A-Za-z0-9_.$>-]*(?:password|passwd|pwd|pass|passphrase))[ \\t]*=[ \\t]*(?:\"(?P<secret>[^\"\\s\\\\]+(?: [^\"\\s\\\\]+){1,2})\"|'(?P<secret>[^'\\s\\\\]+(?: [^'\\s\\\\]+){1,2})')|" +
+			// <add key="SmtpPassword" value="…"/>
+			"(?P<key>[A-Za-z0-9_.-]*(?:password|passwd|pwd|secret))[\"'][ \\t]+value[ \\t]*=[ \\t]*" + q + "|" +
+			// key=value in .env/.ini, key = value; (a connection string, a
+			// statement), key = value after a user = name line
+			"(?P<key>[A-Za-z0-9_.$>-]*(?:password|passwd|pwd|pass))[ \\t]*=[ \\t]*(?P<secret>[^\\s;\"'\x60<>]{3,100})(?:[;\\s]|$)" +
 			")"),
 		MinLen:   5,
+		Before:   256, // a user = name line above a bare password = value
 		Keywords: []string{"password", "passwd", "pwd", "pass", "passphrase", "secret"},
 		Gate:     passwordGate,
 		Validate: validPasswordLiteral,
@@ -69,7 +76,10 @@ func passwordGate(data []byte, i int) bool {
 	for j < len(data) && (data[j] == ' ' || data[j] == '\t' || data[j] == '"' || data[j] == '\'') {
 		j++
 	}
-	return j < len(data) && data[j] == '!' // a comparison: secret != "..."
+	if j < len(data) && data[j] == '!' {
+		return true // a comparison: secret != "..."
+	}
+	return bytes.HasPrefix(data[j:], []byte("value")) // <add key="…Password" value="…"/>
 }
 
 func validPasswordLiteral(c Candidate) bool {
@@ -83,6 +93,12 @@ func validPasswordLiteral(c Candidate) bool {
 	if concatenated(c) {
 		return false // "prefix" + rest: code building a value, not a literal
 	}
+	if bareAfterBlank(c) && !userAbove(c) {
+		// password = word: in .ini and .env files keys and values are
+		// glued (KEY=value); with blanks around the sign and no quotes,
+		// a value only counts below the user's name, as a pair
+		return false
+	}
 	if c.MatchOffset > 0 && c.Context[c.MatchOffset-1] == '/' {
 		return false // a path such as /forgot-password, not a name
 	}
@@ -93,6 +109,9 @@ func validPasswordLiteral(c Candidate) bool {
 	}
 	named := false
 	valueWords(v, func(w []byte) bool {
+		if !strings.ContainsAny(s, "-_.") && s != string(v) {
+			return false // myPassword: IsPlaceholder judges camelCase stand-ins
+		}
 		named = passwordWords[strings.ToLower(string(w))]
 		return !named
 	})
@@ -100,8 +119,10 @@ func validPasswordLiteral(c Candidate) bool {
 		return false // "azure-acr-password", "generic-secret": the name of one
 	}
 	switch {
-	case strings.ContainsAny(s[:1], "\"'\x60#"):
-		return false // a quote or an anchor: shell quoting, a CSS selector
+	case strings.ContainsAny(s[:1], "\"'") || s[0] == '\x60' && strings.Count(s, "\x60") > 1:
+		return false // shell quoting, a command substitution
+	case s[0] == '#' && wordListRE.MatchString(s[1:]):
+		return false // an anchor or a CSS selector: #add-password
 	case strings.Contains(s, ":"):
 		return false // a URN, a label, a time: passwords rarely hold one
 	case isPublicKey(v):
@@ -173,4 +194,34 @@ func concatenated(c Candidate) bool {
 		}
 	}
 	return strings.HasPrefix(string(c.Secret), "+") || strings.HasSuffix(string(c.Secret), "+")
+}
+
+// bareAfterBlank: the secret is unquoted, follows "= " and ends its
+// statement without a ";".
+func bareAfterBlank(c Candidate) bool {
+	i, j := c.Offset-1, c.Offset+len(c.Secret)
+	if i < 1 || (c.Context[i] != ' ' && c.Context[i] != '\t') {
+		return false
+	}
+	for i >= 0 && (c.Context[i] == ' ' || c.Context[i] == '\t') {
+		i--
+	}
+	if i < 0 || c.Context[i] != '=' {
+		return false
+	}
+	return j >= len(c.Context) || c.Context[j] != ';'
+}
+
+var userAssignRE = lazyRE.New(`(?i)\b(?:user|username|login)[ \t]*=[ \t]*\S`)
+
+// userAbove: one of the three lines above the match assigns a user name.
+func userAbove(c Candidate) bool {
+	start := c.MatchOffset
+	for n := 0; n < 4 && start > 0; n++ {
+		start = bytes.LastIndexByte(c.Context[:start-1], '\n') + 1
+		if start == 0 {
+			break
+		}
+	}
+	return userAssignRE.Match(c.Context[start:c.MatchOffset])
 }

@@ -11,6 +11,7 @@ import (
 //   - masked or elided: it holds "**", "##", "..." or "\u2026";
 //   - a template or a reference: a <...> part (also as &lt;...&gt;),
 //     ${...}, #{...}, {{...}}, $(...), or a $VAR;
+//   - "my" and capitalised words: myPassword, myServerName;
 //   - a placeholder word: "example", "placeholder", "redacted", "changeme",
 //     "dummy", "xxxx", "your_key" and the like (placeholderWords), or one of
 //     placeholderWholeWords as a whole word ("TokenHere", "my-fake-key");
@@ -37,6 +38,9 @@ func IsPlaceholder(v []byte) bool {
 	if len(v) > 1 && v[0] == '$' && (v[1] == '_' || 'A' <= v[1] && v[1] <= 'Z' || 'a' <= v[1] && v[1] <= 'z') {
 		return true
 	}
+	if myNameRE.Match(v) {
+		return true // myPassword, myServerName: the documentation's stand-in
+	}
 	var buf [128]byte
 	l := buf[:0]
 	for _, c := range v {
@@ -57,6 +61,8 @@ func IsPlaceholder(v []byte) bool {
 	})
 	return found
 }
+
+var myNameRE = lazyRE.New(`^my(?:[A-Z][a-z]+){1,4}$`)
 
 var placeholderWords = []string{
 	"example", "placeholder", "redacted", "changeme", "change_me", "change-me",

@@ -442,7 +442,7 @@ func builtinRules(ep *Rule) []*Rule {
 		},
 		keyMaterialRule(),
 		k8sSecretRule(),
-		g[0], g[1], g[2], g[3], g[4], g[5], g[6], g[7], g[8],
+		g[0], g[1], g[2], g[3], g[4], g[5], g[6], g[7], g[8], g[9],
 		{
 			ID:          RuleBearerToken,
 			Description: "credential in an Authorization header",
@@ -462,7 +462,7 @@ func builtinRules(ep *Rule) []*Rule {
 			Validate:    validURLPassword,
 		},
 		ep,
-		g[9], // named-key-value: a context rule, after the formats
+		g[10], // named-key-value: a context rule, after the formats
 		{
 			ID:          RuleGenericSecret,
 			Description: "high-entropy value assigned to a password, secret, token or API key name",

@@ -453,6 +453,10 @@ func corpusSamples() []sample {
 		s = append(s, tp("named key without sign", RuleNamedKey, nk, "AWS secret key "+nk+"\n"))
 		s = append(s, fp("named key prose", RuleNamedKey, "The secret key rotation happens every 90 days; the access token budget is 200000.\n"))
 
+		bt := g.from(alphaLower+alphaDigit, 6) + "." + g.from(alphaLower+alphaDigit, 16)
+		s = append(s, tp("kubernetes bootstrap token", RuleK8sBootstrap, bt, "kubeadm join 10.0.0.1:6443 --tls-bootstrap-token "+bt+"\n"))
+		s = append(s, fp("bootstrap prose", RuleK8sBootstrap, "The bootstrap token expires after 24h; see kubeadm token create.\n"))
+
 		// password-literal: chosen passwords, no entropy floor (split so
 		// that the source holds no password line)
 		pw1, pw2, pw3, pw4 := "hun"+"ter2x#", "Sun"+"flower7", "blue"+"berry9", "open"+"-sesame"

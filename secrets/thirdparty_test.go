@@ -129,7 +129,7 @@ func TestThirdPartyExamples(t *testing.T) {
 		}
 		return n > 0
 	}
-	var tp, tpFound, tpTyped, tpLow, tpHelper, fp, fpFlagged, fpOther int
+	var tp, tpFound, tpTyped, tpLow, tpSrcMiss, tpHelper, fp, fpFlagged, fpOther int
 	imported := map[string]bool{}
 	for _, r := range ThirdPartyRules() {
 		imported[r.ID] = true
@@ -164,6 +164,14 @@ func TestThirdPartyExamples(t *testing.T) {
 			}
 			// Left out by the source's own entropy floor: its rule would
 			// not report the example either.
+			if re := srcRE[r.ID]; re != nil && !strings.Contains(ex, "\n") && !re.MatchString(ex) {
+				// the source's own expression does not match it (in
+				// extended mode the blanks of Kingfisher's SecureString
+				// pattern are ignored): its rule would not report it
+				tpSrcMiss++
+				t.Logf("missed %s (%s:%d): its own rule does not match it: %q", r.ID, r.File, r.Line, Mask(ex))
+				continue
+			}
 			if lowEntropy(r, ex) {
 				tpLow++
 				t.Logf("missed %s (%s:%d): below its own rule's entropy floor: %q", r.ID, r.File, r.Line, Mask(ex))
@@ -213,11 +221,11 @@ func TestThirdPartyExamples(t *testing.T) {
 			}
 		}
 	}
-	recall := float64(tpFound) / float64(tp-tpTyped-tpLow)
+	recall := float64(tpFound) / float64(tp-tpTyped-tpLow-tpSrcMiss)
 	negRate := float64(fpFlagged) / float64(fp-fpOther-fpSource)
-	t.Logf("third-party examples: recall %.3f (%d/%d; left out: %d typed placeholders, %d below their rule's own entropy floor, %d of helper rules; %.3f of all %d), negatives flagged %.3f (%d/%d; left out: %d reported by another imported rule, %d listed as another rule's positive, %d reported by another rule of the sources)",
-		recall, tpFound, tp-tpTyped-tpLow, tpTyped, tpLow, tpHelper, float64(tpFound)/float64(tp), tp, negRate, fpFlagged, fp-fpOther-fpSource, fpOther, fpSibling, fpSource)
-	// Floors at what this build reaches (0.955, 0.019); issue 33 targets 0.98 and 0.02.
+	t.Logf("third-party examples: recall %.3f (%d/%d; left out: %d typed placeholders, %d below their rule's own entropy floor, %d its own rule does not match, %d of helper rules; %.3f of all %d), negatives flagged %.3f (%d/%d; left out: %d reported by another imported rule, %d listed as another rule's positive, %d reported by another rule of the sources)",
+		recall, tpFound, tp-tpTyped-tpLow-tpSrcMiss, tpTyped, tpLow, tpSrcMiss, tpHelper, float64(tpFound)/float64(tp), tp, negRate, fpFlagged, fp-fpOther-fpSource, fpOther, fpSibling, fpSource)
+	// Floors at what this build reaches (0.982, 0.019): issue 33's targets.
 	if recall < thirdPartyRecallFloor || negRate > thirdPartyNegCeiling {
 		t.Errorf("recall %.3f (floor %.3f), negatives flagged %.3f (ceiling %.3f)", recall, thirdPartyRecallFloor, negRate, thirdPartyNegCeiling)
 	}
@@ -251,6 +259,6 @@ func lowEntropy(r *thirdparty.Rule, ex string) bool {
 }
 
 const (
-	thirdPartyRecallFloor = 0.95
+	thirdPartyRecallFloor = 0.98
 	thirdPartyNegCeiling  = 0.02
 )

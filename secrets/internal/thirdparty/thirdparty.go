@@ -460,7 +460,7 @@ func init() {
 	for _, w := range strings.Fields(`a an and the to of in on for is it as at by or be with from this that
 		key keys secret secrets token tokens user username uid id name password pass passwd pwd login
 		auth api app client consumer customer access private public value data host url http https
-		box web email account code bearer basic config env`) {
+		web email account code bearer basic config env`) {
 		common[w] = true
 	}
 }
@@ -509,13 +509,27 @@ func required(re *syntax.Regexp) []string {
 			return m*1000 - len(l)
 		}
 		var cur []string // the running product of adjacent fixed parts
+		// skipped holds the strings that end where an optional part
+		// taken began (A then X in A X? B): every match holds one of them
+		// or of cur, which then goes on as A B.
+		var skipped []string
 		flush := func() {
-			if score(cur) > score(best) {
-				best = cur
+			c := dedup(append(append([]string(nil), cur...), skipped...))
+			if cur == nil {
+				c = nil
 			}
-			cur = nil
+			if score(c) > score(best) {
+				best = c
+			}
+			cur, skipped = nil, nil
 		}
 		for _, s := range re.Sub {
+			if s.Op == syntax.OpQuest && cur != nil {
+				if ps := prefixes(s.Sub[0]); ps != nil && (len(skipped)+len(cur)*len(ps)) <= 64 {
+					skipped = append(skipped, product(cur, ps)...)
+					continue
+				}
+			}
 			r := fixed(s)
 			if r == nil {
 				if ps := prefixes(s); cur != nil && ps != nil && len(cur)*len(ps) <= 64 {
