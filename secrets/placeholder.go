@@ -10,7 +10,7 @@ import (
 //
 //   - masked or elided: it holds "**", "##", "..." or "\u2026";
 //   - a template or a reference: a <...> part (also as &lt;...&gt;),
-//     ${...}, #{...}, {{...}}, $(...), or a $VAR;
+//     ${...}, #{...}, {{...}}, $(...), a $VAR or a %VAR%;
 //   - "my" and capitalised words: myPassword, myServerName;
 //   - a placeholder word: "example", "placeholder", "redacted", "changeme",
 //     "dummy", "xxxx", "your_key" and the like (placeholderWords), or one of
@@ -38,6 +38,9 @@ func IsPlaceholder(v []byte) bool {
 	if len(v) > 1 && v[0] == '$' && (v[1] == '_' || 'A' <= v[1] && v[1] <= 'Z' || 'a' <= v[1] && v[1] <= 'z') {
 		return true
 	}
+	if len(v) > 2 && v[0] == '%' && v[len(v)-1] == '%' && envRefRE.Match(v[1:len(v)-1]) {
+		return true // %DB_PASSWORD%: a Windows environment variable
+	}
 	if myNameRE.Match(v) {
 		return true // myPassword, myServerName: the documentation's stand-in
 	}
@@ -62,7 +65,10 @@ func IsPlaceholder(v []byte) bool {
 	return found
 }
 
-var myNameRE = lazyRE.New(`^my(?:[A-Z][a-z]+){1,4}$`)
+var (
+	myNameRE = lazyRE.New(`^my(?:[A-Z][a-z]+){1,4}$`)
+	envRefRE = lazyRE.New(`^[A-Za-z_][A-Za-z0-9_]*$`)
+)
 
 var placeholderWords = []string{
 	"example", "placeholder", "redacted", "changeme", "change_me", "change-me",

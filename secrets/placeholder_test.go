@@ -34,6 +34,7 @@ func TestIsPlaceholder(t *testing.T) {
 		"aaaaaa11bbbbbb22",
 		"&lt;YOURPASSWORD&gt;",
 		"myPassword",
+		"%TestSourcePassword%",
 		"#{datastore['DBPASSWORD']}",
 		"px-api-a1b2c3d4-e5f6-g7h8-i8j0-k0l3m3n4o0p5",
 		"px-dep-d4c3b2a1-f6e5-h8g7-j1i8-p5o0n5m3l2k1",
