@@ -32,28 +32,34 @@ var passwordNonValues = map[string]bool{
 
 func passwordRule() *Rule {
 	// quoted, also with escaped quotes inside a string literal (\"x\")
-	q := "(?:\\\\?\"(?P<secret>[^\"\\s\\\\]{3,100})\\\\?\"|\\\\?'(?P<secret>[^'\\s\\\\]{3,100})\\\\?')"
+	q := "(?:\\\\?\"(?P<secret>[^\"\\s\\\\]{3,})\\\\?\"|\\\\?'(?P<secret>[^'\\s\\\\]{3,})\\\\?')"
 	return &Rule{
 		ID:          RulePasswordLiteral,
 		Description: "password written out (assigned, compared, in a connection string or stated in prose)",
-		builtinRE: builtinExpr("(?i)(?:" +
+		// One key, then the forms that may follow it: a line of keywords
+		// costs one pass over one set of key states, not one per form.
+		builtinRE: builtinExpr("(?P<key>(?i:password|passwd|pwd|pass|passphrase|secret))(?:" +
 			// prose: the password (for the user 'x') is 'y'
-			"\\b(?P<key>password)(?: for (?:the )?(?:user|username) [\"'][^\"'\\r\\n]{1,40}[\"'])? is " + q + "|" +
+			"(?: for (?:the )?(?:user|username) [\"'][^\"'\\r\\n]+[\"'])? is " + q + "|" +
 			// key = "value", key: 'value', key == "value"
-			"(?P<key>[A-Za-z0-9_.$>-]*(?:password|passwd|pwd|pass|passphrase|secret))[\x60\"']?[ \\t]*(?:=|:=|:|=>|==|!=|===|!==)[ \\t]*" + q + "|" +
+			"[\x60\"']?[ \\t]*(?:=|:=|:|=>|==|!=|===|!==)[ \\t]*" + q + "|" +
 			// key = "two words" in code
-			"(?P<key>[A-Za-z0-9_.$>-]*(?:password|passwd|pwd|pass|passphrase))[ \\t]*=[ \\t]*(?:\"(?P<secret>[^\"\\s\\\\]+(?: [^\"\\s\\\\]+){1,2})\"|'(?P<secret>[^'\\s\\\\]+(?: [^'\\s\\\\]+){1,2})')|" +
+			"[ \\t]*=[ \\t]*(?:\"(?P<secret>[^\"\\s\\\\]+(?: [^\"\\s\\\\]+)+)\"|'(?P<secret>[^'\\s\\\\]+(?: [^'\\s\\\\]+)+)')|" +
 			// <add key="SmtpPassword" value="…"/>
-			"(?P<key>[A-Za-z0-9_.-]*(?:password|passwd|pwd|secret))[\"'][ \\t]+value[ \\t]*=[ \\t]*" + q + "|" +
+			"[\"'][ \\t]+(?i:value)[ \\t]*=[ \\t]*" + q + "|" +
 			// key=value in .env/.ini, key = value; (a connection string, a
-			// statement), key = value after a user = name line
-			"(?P<key>[A-Za-z0-9_.$>-]*(?:password|passwd|pwd|pass))[ \\t]*=[ \\t]*(?P<secret>[^\\s;\"'\x60<>]{3,100})(?:[;\\s]|$)" +
+			// statement), key = value below a user = name line
+			"[ \\t]*=[ \\t]*(?P<secret>[^\\s;\"'\x60<>]{3,})(?:[;\\s]|$)" +
 			")"),
 		MinLen:   5,
-		Before:   256, // a user = name line above a bare password = value
+		Before:   256, // validPasswordLiteral reads a user = name line above
 		Keywords: []string{"password", "passwd", "pwd", "pass", "passphrase", "secret"},
 		Gate:     passwordGate,
 		Validate: validPasswordLiteral,
+		// Every match starts at its keyword: the scanner tries it there
+		// (a line of keywords costs one pass) and widens the key back
+		// over the name (DB_PASSWORD).
+		startsAtKeyword: true,
 	}
 }
 
@@ -103,6 +109,9 @@ func validPasswordLiteral(c Candidate) bool {
 		return false // a path such as /forgot-password, not a name
 	}
 	v := c.Secret
+	if len(v) > 100 || bytes.Count(v, []byte(" ")) > 2 {
+		return false // longer than a chosen password, or a sentence
+	}
 	s := strings.ToLower(string(v))
 	if passwordNonValues[s] || passwordNonValues[strings.Trim(s, "_-.")] {
 		return false
@@ -214,7 +223,8 @@ func bareAfterBlank(c Candidate) bool {
 
 var userAssignRE = lazyRE.New(`(?i)\b(?:user|username|login)[ \t]*=[ \t]*\S`)
 
-// userAbove: one of the three lines above the match assigns a user name.
+// userAbove: one of the lines above the match (the rule's Before) assigns
+// a user name.
 func userAbove(c Candidate) bool {
 	start := c.MatchOffset
 	for n := 0; n < 4 && start > 0; n++ {
