@@ -159,7 +159,8 @@ func isDigitByte(c byte) bool { return '0' <= c && c <= '9' }
 // stepLetters reports whether the letters of the value, read apart from
 // its digits and separators, mostly step by one through the alphabet
 // ("a1b2c3d4-e5f6-g7h8", "d4c3b2a1-f6e5-h8g7"): at least twelve letters,
-// not all hex digits, three steps in five up or down by one. A random
+// three steps in five up or down by one, some step past f (the letters of
+// hex, a-f, step by one one time in four). A random
 // token's letters step by one about one time in thirteen.
 func stepLetters(l []byte) bool {
 	var prev byte
@@ -168,9 +169,10 @@ func stepLetters(l []byte) bool {
 		if c < 'a' || c > 'z' {
 			continue
 		}
-		beyondHex = beyondHex || c > 'f'
 		if n > 0 && (c == prev+1 || c+1 == prev) {
 			steps++
+			// a hex body's letters step by one one time in four
+			beyondHex = beyondHex || c > 'f' || prev > 'f'
 		}
 		prev = c
 		n++

@@ -50,6 +50,11 @@ func TestIsPlaceholder(t *testing.T) {
 			}
 		}
 	}
+	// A prefixed hex token whose hex letters happen to walk down is no
+	// letter walk: the prefix's letters do not step.
+	if v := "shp" + "at_" + "9f8e7d6c5b4a39281706f5e4d3c2b1a0"; IsPlaceholder([]byte(v)) {
+		t.Errorf("%q judged a placeholder", v)
+	}
 	// The leading zero bytes of a base64 blob are not a placeholder.
 	if v := strings.Repeat("A", 22) + g.mixed(base62, 90); IsPlaceholder([]byte(v)) {
 		t.Errorf("%q judged a placeholder", v)
