@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"unicode"
 )
 
@@ -1009,6 +1010,8 @@ type compiledRule struct {
 	// rules nothing out (see followNFA).
 	follow      *followNFA
 	followStart []pcSet
+	followHits  atomic.Int64
+	followOnce  sync.Once
 	secretIdx   []int
 	keyIdx      []int
 	unnamedIdx  []int
@@ -1086,7 +1089,8 @@ func (cr *compiledRule) prepare() {
 			for _, k := range cr.Keywords {
 				cr.lowerKeywords = append(cr.lowerKeywords, strings.ToLower(k))
 			}
-			cr.follow, cr.followStart = newFollowNFA(cr.anchoredSrc, cr.lowerKeywords)
+			// the follow automaton is built once the rule has had
+			// followAfter hits (see mayFollow)
 		}
 		for i, n := range re.SubexpNames() {
 			switch n {
