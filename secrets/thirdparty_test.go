@@ -262,3 +262,35 @@ const (
 	thirdPartyRecallFloor = 0.98
 	thirdPartyNegCeiling  = 0.02
 )
+
+// TestThirdPartyNameStart: a third-party rule that begins with its
+// keywords takes a hit at the start of a word or of a name part only;
+// hostnames are no generic secrets; an endpoint inside a connection
+// string is left to the key rules.
+func TestThirdPartyNameStart(t *testing.T) {
+	s, err := NewScanner(DefaultConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := newFakeGen("name start")
+	tok := "00" + g.mixed(base62, 40)
+	rules := func(text string) map[string]bool {
+		ids := map[string]bool{}
+		for _, f := range s.Scan("x.txt", []byte(text)) {
+			ids[f.RuleID] = true
+		}
+		return ids
+	}
+	if ids := rules("rookTable = " + tok + "\n"); ids["np.okta.1"] {
+		t.Errorf("np.okta.1 took okta inside rookTable: %v", ids)
+	}
+	if ids := rules("OKTA_API = " + tok + "\n"); !ids["np.okta.1"] && len(ids) == 0 {
+		t.Errorf("an Okta token after OKTA_API is not reported")
+	}
+	if ids := rules("export AUTH0_DOMAIN=\"tenant18922506.auth0.com\"\n"); ids[gitleaksGenericID] {
+		t.Errorf("a hostname reported by %s", gitleaksGenericID)
+	}
+	if ids := rules("IngestionEndpoint=https://ingest.contoso-mon.net:443/;InstrumentationKey=x\n"); ids[RuleEndpointValue] {
+		t.Errorf("an endpoint in a connection string reported: %v", ids)
+	}
+}
