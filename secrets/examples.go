@@ -2,6 +2,7 @@ package secrets
 
 import (
 	_ "embed"
+	"regexp/syntax"
 	"strings"
 	"sync"
 )
@@ -26,8 +27,8 @@ var publishedExamples = sync.OnceValue(func() map[string]bool {
 				continue
 			}
 			for _, re := range a.Regexes {
-				if literalValueRE.MatchString(re) {
-					m[re] = true
+				if v, ok := literalValue(re); ok {
+					m[v] = true
 				}
 			}
 		}
@@ -35,9 +36,16 @@ var publishedExamples = sync.OnceValue(func() map[string]bool {
 	return m
 })
 
-// literalValueRE matches an allowlist expression that is a plain value
-// (no metacharacter), such as a published sample key.
-var literalValueRE = lazyRE.New(`^[A-Za-z0-9_-]{16,}$`)
+// literalValue returns the value an allowlist expression matches when it
+// is a plain value of eight or more bytes, such as a published sample key
+// or password (hal\+9ooo_da!sY, from NuGet's documentation).
+func literalValue(re string) (string, bool) {
+	t, err := syntax.Parse(re, syntax.Perl)
+	if err != nil || t.Op != syntax.OpLiteral || t.Flags&syntax.FoldCase != 0 || len(t.Rune) < 8 {
+		return "", false
+	}
+	return string(t.Rune), true
+}
 
 // IsPublishedExample reports whether v is a value a provider publishes as
 // an example (see published_examples.txt).

@@ -208,7 +208,24 @@ var useFollow = true
 
 // mayFollow reports whether a match may start at the hit of the rule's
 // ki-th keyword that ends just before data[next].
+//
+// The automaton is built once the rule has had followAfter hits in the
+// process: building it costs about what compiling the expression does,
+// and on a tree of tiny files most rules see a few hits, each cheaper to
+// try than the automaton is to build.
 func (cr *compiledRule) mayFollow(ki int, data []byte, next int) bool {
+	if !useFollow || cr.followHits.Add(1) <= followAfter {
+		return true
+	}
+	cr.buildFollow()
 	st := cr.followStart[ki]
-	return st == nil || !useFollow || cr.follow.mayMatch(st, data, next)
+	return st == nil || cr.follow.mayMatch(st, data, next)
 }
+
+func (cr *compiledRule) buildFollow() {
+	cr.followOnce.Do(func() { cr.follow, cr.followStart = newFollowNFA(cr.anchoredSrc, cr.lowerKeywords) })
+}
+
+// followAfter is how many hits a rule takes before its follow automaton
+// is built.
+const followAfter = 64

@@ -17,6 +17,7 @@ const (
 	RuleSlackRefresh     = "slack-refresh-token"
 	RuleTelegramBot      = "telegram-bot-token"
 	RuleNamedKey         = "named-key-value"
+	RuleK8sBootstrap     = "kubernetes-bootstrap-token"
 )
 
 // gapRules are the rules for those formats, each written from the
@@ -107,6 +108,15 @@ func gapRules() []*Rule {
 			builtinRE:   builtinExpr(`\b(?P<secret>[0-9]{8,10}:AA[A-Za-z0-9_-]{33})(?:[^A-Za-z0-9_-]|$)`),
 			Entropy:     3.5,
 			Keywords:    []string{":aa"},
+		},
+		{
+			// <token-id>.<token-secret>: 6 and 16 characters of [a-z0-9]
+			// (kubernetes.io, "Authenticating with Bootstrap Tokens"),
+			// after a name that says bootstrap.
+			ID:          RuleK8sBootstrap,
+			Description: "Kubernetes bootstrap token",
+			builtinRE:   builtinExpr(`(?i)bootstrap[A-Za-z0-9_-]{0,24}["']?[ \t]*[:=]?[ \t]*["']?\b(?P<secret>(?-i:[a-z0-9]{6}\.[a-z0-9]{16}))\b`),
+			Keywords:    []string{"bootstrap"},
 		},
 		{
 			// "AWS secret key wJalr...", "Stripe API key sk_...": a name

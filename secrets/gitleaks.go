@@ -178,6 +178,9 @@ func compileGitleaks(set *gitleaksrules.Set) ([]*Rule, error) {
 			}
 		}
 		r.Gate = gitleaksGate(gr.Regex, gr.Keywords)
+		if set.Module != "github.com/zricethezav/gitleaks/v8" {
+			r.Gate = andGate(r.Gate, nameStartGate(gr.Regex, gr.Keywords))
+		}
 		if multiLine(gr.Regex) {
 			r.Before, r.After = gitleaksContext, gitleaksContext
 		} else if strings.Contains(gr.Regex, `\s`) {
@@ -199,7 +202,7 @@ func compileGitleaks(set *gitleaksrules.Set) ([]*Rule, error) {
 			// provider's rule reports it, that rule wins the overlap (it
 			// ranks first); when it does not, the generic rule still
 			// reports the value, as gitleaks does.
-			if generic && (!genericKeyIsSecret(c) || isPublicKey(c.Secret) || proseComma(c.Match)) {
+			if generic && (!genericKeyIsSecret(c) || isPublicKey(c.Secret) || isHostname(c.Secret) || proseComma(c.Match)) {
 				return false
 			}
 			once.Do(func() {
@@ -779,4 +782,65 @@ func shortest(lits [][]byte) int {
 		}
 	}
 	return n
+}
+
+// nameStartGate: a third-party rule whose expression begins with its
+// keywords, names in the source's dialect without a \b ("(?i)(?:okta|ssws)
+// .{0,40}…"), takes a hit only where the keyword starts a word or a part
+// of a name (OKTA_TOKEN, myOktaKey), not inside one (rookTable).
+func nameStartGate(re string, keywords []string) func([]byte, int) bool {
+	lre := strings.ToLower(re)
+	for _, f := range []string{"(?i)", "(?s)", "(?m)", "(?is)", "(?si)"} {
+		lre = strings.TrimPrefix(lre, f)
+	}
+	// the leading alternation, (?:okta|ssws), or a literal
+	lead := []string{lre}
+	if rest, ok := strings.CutPrefix(lre, "(?:"); ok {
+		alts, _, ok := strings.Cut(rest, ")")
+		if !ok {
+			return nil
+		}
+		lead = strings.Split(alts, "|")
+	}
+	lens := map[int]bool{}
+	for _, k := range keywords {
+		lk := strings.ToLower(k)
+		ok := false
+		for _, a := range lead {
+			ok = ok || a == lk || len(lead) == 1 && strings.HasPrefix(a, lk)
+		}
+		if !ok || len(lk) < 3 {
+			return nil
+		}
+		for _, c := range []byte(lk) {
+			if c < 'a' || c > 'z' {
+				return nil // a prefix with a separator already marks a start
+			}
+		}
+		lens[len(lk)] = true
+	}
+	return func(data []byte, i int) bool {
+		for n := range lens {
+			st := i + 1 - n
+			if st <= 0 {
+				return true
+			}
+			p, c := data[st-1], data[st]
+			if !isWordByte(p) || p == '_' || ('a' <= p && p <= 'z' || '0' <= p && p <= '9') && 'A' <= c && c <= 'Z' {
+				return true
+			}
+		}
+		return false
+	}
+}
+
+// andGate passes where both gates do (a nil gate passes everywhere).
+func andGate(a, b func([]byte, int) bool) func([]byte, int) bool {
+	switch {
+	case a == nil:
+		return b
+	case b == nil:
+		return a
+	}
+	return func(data []byte, i int) bool { return a(data, i) && b(data, i) }
 }

@@ -170,7 +170,7 @@ func warningOnly(fs []Finding) bool {
 
 // pathBoundFamilies are families whose misses come from a gitleaks rule
 // sotvet keeps bound to its file type: hashicorp-tf-password reads
-// password = "word" (entropy 2) only in .tf and .hcl files, as gitleaks
+// password = "…" (low entropy) only in .tf and .hcl files, as gitleaks
 // does; anywhere else it would flag every weak example password.
 var pathBoundFamilies = map[string]bool{"hashicorp": true}
 

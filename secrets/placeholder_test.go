@@ -32,17 +32,28 @@ func TestIsPlaceholder(t *testing.T) {
 		"ghp_****",
 		"0000000000000000",
 		"aaaaaa11bbbbbb22",
+		"&lt;YOURPASSWORD&gt;",
+		"myPassword",
+		"%TestSourcePassword%",
+		"#{datastore['DBPASSWORD']}",
+		"px-api-a1b2c3d4-e5f6-g7h8-i8j0-k0l3m3n4o0p5",
+		"px-dep-d4c3b2a1-f6e5-h8g7-j1i8-p5o0n5m3l2k1",
 	} {
 		if !IsPlaceholder([]byte(v)) {
 			t.Errorf("%q: not a placeholder", v)
 		}
 	}
 	for i := 0; i < 2000; i++ {
-		for _, v := range []string{g.mixed(base62, 40), g.from(hexLower, 40), g.mixed(base64std, 64), g.from(base32up, 32)} {
+		for _, v := range []string{g.mixed(base62, 40), g.from(hexLower, 40), g.mixed(base64std, 64), g.from(base32up, 32), g.mixed(base62, 16)} {
 			if IsPlaceholder([]byte(v)) {
 				t.Errorf("random %q judged a placeholder", v)
 			}
 		}
+	}
+	// A prefixed hex token whose hex letters happen to walk down is no
+	// letter walk: the prefix's letters do not step.
+	if v := "shp" + "at_" + "9f8e7d6c5b4a39281706f5e4d3c2b1a0"; IsPlaceholder([]byte(v)) {
+		t.Errorf("%q judged a placeholder", v)
 	}
 	// The leading zero bytes of a base64 blob are not a placeholder.
 	if v := strings.Repeat("A", 22) + g.mixed(base62, 90); IsPlaceholder([]byte(v)) {

@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"unicode"
 )
 
@@ -442,7 +443,7 @@ func builtinRules(ep *Rule) []*Rule {
 		},
 		keyMaterialRule(),
 		k8sSecretRule(),
-		g[0], g[1], g[2], g[3], g[4], g[5], g[6], g[7], g[8],
+		g[0], g[1], g[2], g[3], g[4], g[5], g[6], g[7], g[8], g[9],
 		{
 			ID:          RuleBearerToken,
 			Description: "credential in an Authorization header",
@@ -462,7 +463,7 @@ func builtinRules(ep *Rule) []*Rule {
 			Validate:    validURLPassword,
 		},
 		ep,
-		g[9], // named-key-value: a context rule, after the formats
+		g[10], // named-key-value: a context rule, after the formats
 		{
 			ID:          RuleGenericSecret,
 			Description: "high-entropy value assigned to a password, secret, token or API key name",
@@ -477,6 +478,7 @@ func builtinRules(ep *Rule) []*Rule {
 			Validate:        validGeneric,
 			startsAtKeyword: true,
 		},
+		passwordRule(),
 	}
 }
 
@@ -533,6 +535,11 @@ func EndpointRule(suffixes []string, allowLocalhost bool, placeholders []*regexp
 				}
 			}
 			if !matched {
+				return false
+			}
+			if e := c.Offset + len(c.Secret); e < len(c.Context) && c.Context[e] == ';' {
+				// a part of a connection string (Endpoint=…;Key=…): an
+				// address beside the key, which the key rules judge
 				return false
 			}
 			v := string(c.Secret)
@@ -1003,6 +1010,8 @@ type compiledRule struct {
 	// rules nothing out (see followNFA).
 	follow      *followNFA
 	followStart []pcSet
+	followHits  atomic.Int64
+	followOnce  sync.Once
 	secretIdx   []int
 	keyIdx      []int
 	unnamedIdx  []int
@@ -1080,7 +1089,8 @@ func (cr *compiledRule) prepare() {
 			for _, k := range cr.Keywords {
 				cr.lowerKeywords = append(cr.lowerKeywords, strings.ToLower(k))
 			}
-			cr.follow, cr.followStart = newFollowNFA(cr.anchoredSrc, cr.lowerKeywords)
+			// the follow automaton is built once the rule has had
+			// followAfter hits (see mayFollow)
 		}
 		for i, n := range re.SubexpNames() {
 			switch n {

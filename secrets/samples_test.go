@@ -452,6 +452,24 @@ func corpusSamples() []sample {
 		nk := g.mixed(base62+"/+", 40)
 		s = append(s, tp("named key without sign", RuleNamedKey, nk, "AWS secret key "+nk+"\n"))
 		s = append(s, fp("named key prose", RuleNamedKey, "The secret key rotation happens every 90 days; the access token budget is 200000.\n"))
+
+		bt := g.from(alphaLower+alphaDigit, 6) + "." + g.from(alphaLower+alphaDigit, 16)
+		s = append(s, tp("kubernetes bootstrap token", RuleK8sBootstrap, bt, "kubeadm join 10.0.0.1:6443 --tls-bootstrap-token "+bt+"\n"))
+		s = append(s, fp("bootstrap prose", RuleK8sBootstrap, "The bootstrap token expires after 24h; see kubeadm token create.\n"))
+
+		// password-literal: chosen passwords, no entropy floor (split so
+		// that the source holds no password line)
+		pw1, pw2, pw3, pw4 := "hun"+"ter2x#", "Sun"+"flower7", "blue"+"berry9", "open"+"-sesame"
+		s = append(s, tp("password quoted", RulePasswordLiteral, pw1, "db_password = \""+pw1+"\"\n"))
+		s = append(s, tp("password connection string", RulePasswordLiteral, pw2, "Server=db1;User Id=app;Pass"+"word="+pw2+";Database=app\n"))
+		s = append(s, tp("password in prose", RulePasswordLiteral, pw3, "The default pass"+"word is '"+pw3+"' until first login.\n"))
+		s = append(s, tp("password comparison", RulePasswordLiteral, pw4, "if creds.Secret != \""+pw4+"\" {\n"))
+		s = append(s, fp("password required", RulePasswordLiteral, "password: required\npassword = os.environ[\"DB_PASSWORD\"]\n"))
+		s = append(s, fp("password prose", RulePasswordLiteral, "Password: see the vault. The password is rotated monthly.\n"))
+		s = append(s, fp("password label", RulePasswordLiteral, "usernameLabel:\"Username:\",passwordLabel:\"Password:\",remember:\"Remember me\"\n"))
+		s = append(s, fp("password template", RulePasswordLiteral, "password = \"${DB_PASSWORD}\"\npassword: \"&lt;YOUR_PASSWORD&gt;\"\n"))
+		s = append(s, fp("tests pass", RulePasswordLiteral, "- tests pass: 40/40, lint pass: clean; bypass = on\n"))
+		s = append(s, fp("password route", RulePasswordLiteral, "put '/forgot-password' => \"sites/passwords#update\"\n"))
 	}
 
 	// prefixed-token: a provider prefix, a body its rule does not expect

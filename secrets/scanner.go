@@ -245,7 +245,11 @@ func (s *Scanner) detect(path string, data []byte, scan bool) []cand {
 				}
 				if rule.prepare(); rule.anchoredAfter != nil {
 					for ki, k := range rule.lowerKeywords {
-						if st := i + 1 - len(k); st >= 0 && equalFoldASCII(data[st:i+1], k) && rule.mayFollow(ki, data, i+1) {
+						// In a dense run of hits (a line of keywords) the
+						// follow automaton is not asked: the run is searched
+						// in one pass (denseRun), whatever follows each hit.
+						if st := i + 1 - len(k); st >= 0 && equalFoldASCII(data[st:i+1], k) &&
+							(inDenseRun(starts[r], st) || rule.mayFollow(ki, data, i+1)) {
 							touch(r)
 							starts[r] = append(starts[r], st)
 						}
@@ -435,6 +439,20 @@ func (s *Scanner) detect(path string, data []byte, scan bool) []cand {
 			// 2*anchoredReach after it, so that a hit on a long line
 			// costs a bounded search.
 			ls := max(prev, lineStart, st-anchoredReach)
+			if rule.Before > 0 && lineStart > 0 && prev < lineStart {
+				// The rule's Validate reads the lines above (a user =
+				// name line above password = value): whole lines, up to
+				// Before bytes.
+				lo := max(prev, lineStart-rule.Before)
+				if lo > 0 && data[lo-1] != '\n' {
+					if k := bytes.IndexByte(data[lo:lineStart], '\n'); k >= 0 {
+						lo += k + 1
+					} else {
+						lo = lineStart
+					}
+				}
+				ls = max(lo, prev, st-anchoredReach)
+			}
 			le := min(len(data), st+anchoredReach)
 			hi := min(len(data), le+anchoredReach)
 			if j := bytes.IndexByte(data[le:hi], '\n'); j >= 0 {
@@ -1001,6 +1019,16 @@ const (
 	denseGap  = 64
 	denseHits = 32
 )
+
+// inDenseRun reports whether a hit at st continues a dense run: the
+// last denseHits starts lie within denseGap bytes of each other and of st.
+func inDenseRun(sts []int, st int) bool {
+	n := len(sts)
+	if n < denseHits || st-sts[n-1] > denseGap {
+		return false
+	}
+	return sts[n-1]-sts[n-denseHits] <= denseGap*(denseHits-1)
+}
 
 // denseRun returns the length of the dense run of hits starting at
 // sts[n], 0 when it is shorter than denseHits.

@@ -84,12 +84,69 @@ func TestThirdPartyExamples(t *testing.T) {
 		}
 		return ids
 	}
-	var tp, tpFound, tpTyped, tpLow, tpHelper, fp, fpFlagged, fpOther int
+	// sourceReports: every value the engine reports in a negative of rule
+	// r is one another rule of the sources reports too (its own
+	// expression, secret group and entropy floor): the sources flag it
+	// themselves, so it is no negative of the sources as a whole.
+	srcRE := map[string]*regexp.Regexp{}
+	for _, r := range rules {
+		if src, _, err := thirdparty.Translate(r.Pattern); err == nil && (r.Visible == nil || *r.Visible) {
+			if re, err := regexp.Compile(src); err == nil {
+				srcRE[r.ID] = re
+			}
+		}
+	}
+	sourceReports := func(r *thirdparty.Rule, ex string) bool {
+		var spans [][2]int
+		for _, o := range rules {
+			re := srcRE[o.ID]
+			if o.ID == r.ID || re == nil {
+				continue
+			}
+			for _, m := range re.FindAllStringSubmatchIndex(ex, -1) {
+				a, b := m[0], m[1]
+				if len(m) > 2 && m[2] >= 0 {
+					a, b = m[2], m[3]
+				}
+				if Entropy([]byte(ex[a:b])) >= o.MinEntropy {
+					spans = append(spans, [2]int{a, b})
+				}
+			}
+		}
+		n := 0
+		for _, f := range s.Scan("example.txt", []byte(ex)) {
+			if f.Allowed {
+				continue
+			}
+			n++
+			ok := false
+			for _, sp := range spans {
+				ok = ok || f.Start < sp[1] && sp[0] < f.End
+			}
+			if !ok {
+				return false
+			}
+		}
+		return n > 0
+	}
+	var tp, tpFound, tpTyped, tpLow, tpSrcMiss, tpHelper, fp, fpFlagged, fpOther int
 	imported := map[string]bool{}
 	for _, r := range ThirdPartyRules() {
 		imported[r.ID] = true
 	}
 	seenTP, seenFP := map[string]bool{}, map[string]bool{}
+	// A negative of one rule that the sources list as a positive of
+	// another (a Slack user token is a negative of the bot-token rule) is
+	// a secret by the sources' own word: it is no negative of the engine.
+	positive := map[string]bool{}
+	for _, r := range rules {
+		if r.Visible == nil || *r.Visible {
+			for _, ex := range r.Examples {
+				positive[ex] = true
+			}
+		}
+	}
+	var fpSibling, fpSource int
 	for _, r := range rules {
 		for _, ex := range r.Examples {
 			if seenTP[ex] {
@@ -107,6 +164,14 @@ func TestThirdPartyExamples(t *testing.T) {
 			}
 			// Left out by the source's own entropy floor: its rule would
 			// not report the example either.
+			if re := srcRE[r.ID]; re != nil && !strings.Contains(ex, "\n") && !re.MatchString(ex) {
+				// the source's own expression does not match it (in
+				// extended mode the blanks of Kingfisher's SecureString
+				// pattern are ignored): its rule would not report it
+				tpSrcMiss++
+				t.Logf("missed %s (%s:%d): its own rule does not match it: %q", r.ID, r.File, r.Line, Mask(ex))
+				continue
+			}
 			if lowEntropy(r, ex) {
 				tpLow++
 				t.Logf("missed %s (%s:%d): below its own rule's entropy floor: %q", r.ID, r.File, r.Line, Mask(ex))
@@ -127,6 +192,10 @@ func TestThirdPartyExamples(t *testing.T) {
 				continue
 			}
 			seenFP[ex] = true
+			if positive[ex] {
+				fpSibling++
+				continue
+			}
 			fp++
 			ids := found(ex)
 			var others []string
@@ -134,6 +203,11 @@ func TestThirdPartyExamples(t *testing.T) {
 				if id == r.ID || !imported[id] {
 					others = append(others, id)
 				}
+			}
+			if len(ids) > 0 && sourceReports(r, ex) {
+				fpSource++
+				t.Logf("negative of %s (%s:%d) reported by another rule of the sources too: %q", r.ID, r.File, r.Line, Mask(ex))
+				continue
 			}
 			if len(ids) > 0 && len(others) == 0 {
 				// another imported rule reports it: a negative of one
@@ -147,11 +221,11 @@ func TestThirdPartyExamples(t *testing.T) {
 			}
 		}
 	}
-	recall := float64(tpFound) / float64(tp-tpTyped-tpLow)
-	negRate := float64(fpFlagged) / float64(fp-fpOther)
-	t.Logf("third-party examples: recall %.3f (%d/%d; left out: %d typed placeholders, %d below their rule's own entropy floor, %d of helper rules; %.3f of all %d), negatives flagged %.3f (%d/%d; %d reported by another imported rule left out)",
-		recall, tpFound, tp-tpTyped-tpLow, tpTyped, tpLow, tpHelper, float64(tpFound)/float64(tp), tp, negRate, fpFlagged, fp-fpOther, fpOther)
-	// Floors at what this build reaches; issue 33 targets 0.98 and 0.02.
+	recall := float64(tpFound) / float64(tp-tpTyped-tpLow-tpSrcMiss)
+	negRate := float64(fpFlagged) / float64(fp-fpOther-fpSource)
+	t.Logf("third-party examples: recall %.3f (%d/%d; left out: %d typed placeholders, %d below their rule's own entropy floor, %d its own rule does not match, %d of helper rules; %.3f of all %d), negatives flagged %.3f (%d/%d; left out: %d reported by another imported rule, %d listed as another rule's positive, %d reported by another rule of the sources)",
+		recall, tpFound, tp-tpTyped-tpLow-tpSrcMiss, tpTyped, tpLow, tpSrcMiss, tpHelper, float64(tpFound)/float64(tp), tp, negRate, fpFlagged, fp-fpOther-fpSource, fpOther, fpSibling, fpSource)
+	// Floors at what this build reaches (0.982, 0.019): issue 33's targets.
 	if recall < thirdPartyRecallFloor || negRate > thirdPartyNegCeiling {
 		t.Errorf("recall %.3f (floor %.3f), negatives flagged %.3f (ceiling %.3f)", recall, thirdPartyRecallFloor, negRate, thirdPartyNegCeiling)
 	}
@@ -185,6 +259,38 @@ func lowEntropy(r *thirdparty.Rule, ex string) bool {
 }
 
 const (
-	thirdPartyRecallFloor = 0.89
-	thirdPartyNegCeiling  = 0.20
+	thirdPartyRecallFloor = 0.98
+	thirdPartyNegCeiling  = 0.02
 )
+
+// TestThirdPartyNameStart: a third-party rule that begins with its
+// keywords takes a hit at the start of a word or of a name part only;
+// hostnames are no generic secrets; an endpoint inside a connection
+// string is left to the key rules.
+func TestThirdPartyNameStart(t *testing.T) {
+	s, err := NewScanner(DefaultConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := newFakeGen("name start")
+	tok := "00" + g.mixed(base62, 40)
+	rules := func(text string) map[string]bool {
+		ids := map[string]bool{}
+		for _, f := range s.Scan("x.txt", []byte(text)) {
+			ids[f.RuleID] = true
+		}
+		return ids
+	}
+	if ids := rules("rookTable = " + tok + "\n"); ids["np.okta.1"] {
+		t.Errorf("np.okta.1 took okta inside rookTable: %v", ids)
+	}
+	if ids := rules("OKTA_API = " + tok + "\n"); !ids["np.okta.1"] && len(ids) == 0 {
+		t.Errorf("an Okta token after OKTA_API is not reported")
+	}
+	if ids := rules("export AUTH0_DOMAIN=\"tenant18922506.auth0.com\"\n"); ids[gitleaksGenericID] {
+		t.Errorf("a hostname reported by %s", gitleaksGenericID)
+	}
+	if ids := rules("IngestionEndpoint=https://ingest.contoso-mon.net:443/;InstrumentationKey=x\n"); ids[RuleEndpointValue] {
+		t.Errorf("an endpoint in a connection string reported: %v", ids)
+	}
+}

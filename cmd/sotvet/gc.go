@@ -2,6 +2,7 @@ package main
 
 import (
 	"math"
+	"os"
 	"runtime"
 	"runtime/debug"
 	"runtime/metrics"
@@ -118,4 +119,29 @@ func largeHeap() bool {
 	live := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
 	metrics.Read(live)
 	return live[0].Value.Kind() == metrics.KindUint64 && live[0].Value.Uint64() > smallHeap
+}
+
+// scanLimit is the soft memory limit sotvet scan keeps to while its live
+// heap is under scanHeap. A tree whose files wake every secrets rule
+// compiles all of them (~30 MB live, mostly compiled expressions), and
+// under GOGC alone the process reached 80-88 MB; under the limit 55-59
+// MB, for about the same CPU (issue 33: at most 64 MB on any tree). Past
+// scanHeap (a huge file) the run goes back to moderateLimit.
+const (
+	scanLimit = 40 << 20
+	scanHeap  = 32 << 20
+)
+
+func limitScan() {
+	if os.Getenv("GOMEMLIMIT") != "" {
+		return
+	}
+	debug.SetMemoryLimit(scanLimit)
+	afterEachCollection(func(live uint64) bool {
+		if live > scanHeap {
+			debug.SetMemoryLimit(moderateLimit)
+			return false
+		}
+		return true
+	})
 }

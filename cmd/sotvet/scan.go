@@ -32,6 +32,7 @@ import (
 // content staged in git, for repositories that are not SOT workspaces. It has
 // the output formats and exit codes of check.
 func cmdScan(args []string, stdout, stderr io.Writer) int {
+	limitScan()
 	fset := flag.NewFlagSet("scan", flag.ContinueOnError)
 	fset.SetOutput(stderr)
 	format := fset.String("format", "text", "output format: "+strings.Join(report.Formats, ", "))

@@ -102,6 +102,9 @@ type Converted struct {
 	Rule  *Rule
 	Out   gitleaksrules.Rule
 	Notes []string
+	// Examples are the rule's positive examples and those of the rules
+	// not taken for having the same expression: the rule stands for them.
+	Examples []string
 }
 
 // Convert translates the rules. Rules whose expression fails to translate,
@@ -123,10 +126,6 @@ func Convert(rules []*Rule) ([]Converted, []NotTaken) {
 			not = append(not, NotTaken{r, "not visible: a helper that only supplies a value to another rule's live validation"})
 			continue
 		}
-		if strings.HasPrefix(r.ID, "np.generic.") || strings.HasPrefix(r.ID, "kingfisher.generic.") {
-			not = append(not, NotTaken{r, "generic: sotvet's generic-secret and gitleaks' generic-api-key judge assignments; a third generic rule only adds noise on prose"})
-			continue
-		}
 		re, notes, err := Translate(r.Pattern)
 		if err != nil {
 			not = append(not, NotTaken{r, "expression: " + err.Error()})
@@ -134,11 +133,20 @@ func Convert(rules []*Rule) ([]Converted, []NotTaken) {
 		}
 		if prev, dup := seen[re]; dup {
 			not = append(not, NotTaken{r, "same expression as " + prev})
+			for i := range ok {
+				if ok[i].Rule.ID == prev {
+					ok[i].Examples = append(ok[i].Examples, r.Examples...)
+				}
+			}
 			continue
 		}
 		kws, err := Keywords(re)
 		if err != nil {
 			not = append(not, NotTaken{r, err.Error()})
+			continue
+		}
+		if why := judgedElsewhere(r, kws); why != "" {
+			not = append(not, NotTaken{r, why})
 			continue
 		}
 		seen[re] = r.ID
@@ -157,7 +165,7 @@ func Convert(rules []*Rule) ([]Converted, []NotTaken) {
 		if desc == "" {
 			desc = r.ID
 		}
-		ok = append(ok, Converted{Rule: r, Notes: notes, Out: gitleaksrules.Rule{
+		ok = append(ok, Converted{Rule: r, Notes: notes, Examples: append([]string(nil), r.Examples...), Out: gitleaksrules.Rule{
 			ID: r.ID, Description: desc, Regex: re, SecretGroup: g,
 			Entropy: r.MinEntropy, Keywords: kws,
 		}})
@@ -412,6 +420,39 @@ func Keywords(re string) ([]string, error) {
 	return set, nil
 }
 
+// assignmentNames are the key names sotvet's generic-secret and
+// password-literal and gitleaks' generic-api-key read assignments of.
+var assignmentNames = map[string]bool{"secret": true, "password": true, "passwd": true, "token": true,
+	"api_key": true, "apikey": true, "api-key": true, "access_key": true, "accesskey": true}
+
+// judgedElsewhere says why a generic rule is left to sotvet's own rules:
+// one whose every keyword is a secret's name (a value after
+// "api_key"), which the assignment rules judge with their stop words
+// and placeholder checks, or the XML <add key=… value=…/> form, whose
+// first group is the key's name and whose value nuget-config-password
+// and password-literal read.
+func judgedElsewhere(r *Rule, kws []string) string {
+	if !strings.Contains(r.ID, ".generic.") {
+		return ""
+	}
+	all := true
+	for _, k := range kws {
+		all = all && assignmentNames[k]
+	}
+	if all {
+		return "generic assignment rule: its keywords (" + strings.Join(kws, ", ") + ") name the secret, which generic-secret, password-literal and generic-api-key judge"
+	}
+	if len(kws) == 1 && kws[0] == "add" {
+		return "generic <add key=… value=…/> rule: its first group is the key's name; nuget-config-password and password-literal read the value"
+	}
+	return ""
+}
+
+// weakKeyword: s is too short or too common to prefilter on.
+func weakKeyword(s string) bool {
+	return len(s) < 3 || common[strings.Trim(s, " \t\"':=")]
+}
+
 // common are words too frequent in prose and configuration to prefilter on.
 var common = map[string]bool{}
 
@@ -419,7 +460,7 @@ func init() {
 	for _, w := range strings.Fields(`a an and the to of in on for is it as at by or be with from this that
 		key keys secret secrets token tokens user username uid id name password pass passwd pwd login
 		auth api app client consumer customer access private public value data host url http https
-		box web email account code bearer basic config env`) {
+		web email account code bearer basic config env`) {
 		common[w] = true
 	}
 }
@@ -452,22 +493,43 @@ func required(re *syntax.Regexp) []string {
 		var best []string
 		score := func(l []string) int {
 			if l == nil {
-				return -1
+				return -1 << 40
 			}
 			m := 1 << 30
+			weak := false
 			for _, s := range l {
 				m = min(m, len(s))
+				weak = weak || weakKeyword(s)
+			}
+			if weak {
+				// a common word or a two-byte literal wakes the rule on
+				// most text: any literal without one is preferred
+				return m*1000 - len(l) - 1<<30
 			}
 			return m*1000 - len(l)
 		}
 		var cur []string // the running product of adjacent fixed parts
+		// skipped holds the strings that end where an optional part
+		// taken began (A then X in A X? B): every match holds one of them
+		// or of cur, which then goes on as A B.
+		var skipped []string
 		flush := func() {
-			if score(cur) > score(best) {
-				best = cur
+			c := dedup(append(append([]string(nil), cur...), skipped...))
+			if cur == nil {
+				c = nil
 			}
-			cur = nil
+			if score(c) > score(best) {
+				best = c
+			}
+			cur, skipped = nil, nil
 		}
 		for _, s := range re.Sub {
+			if s.Op == syntax.OpQuest && cur != nil {
+				if ps := prefixes(s.Sub[0]); ps != nil && (len(skipped)+len(cur)*len(ps)) <= 64 {
+					skipped = append(skipped, product(cur, ps)...)
+					continue
+				}
+			}
 			r := fixed(s)
 			if r == nil {
 				if ps := prefixes(s); cur != nil && ps != nil && len(cur)*len(ps) <= 64 {
@@ -644,8 +706,8 @@ func Generate(root string, covered Covered) (goSrc, report []byte, err error) {
 	if covered != nil {
 		var keep []Converted
 		for _, c := range conv {
-			if len(c.Rule.Examples) > 0 {
-				if by := covered(c.Rule.Examples); by != "" {
+			if len(c.Examples) > 0 {
+				if by := covered(c.Examples); by != "" {
 					not = append(not, NotTaken{c.Rule, "every example is found by the existing rule " + by})
 					continue
 				}

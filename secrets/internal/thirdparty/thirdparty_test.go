@@ -49,6 +49,10 @@ func TestKeywords(t *testing.T) {
 		{`[a-f0-9]{32}`, nil, "no literal"},
 		{`gh[a-z]{30}`, nil, "shorter than 3"},
 		{`token[:=]([a-z0-9]{30})`, nil, "common word"},
+		// through an optional part: every match holds $5$ or $5$rounds=
+		{`(\$5(?:\$rounds=\d+)?\$[./A-Za-z0-9]{8,16}\$[./A-Za-z0-9]{43})`, []string{"$5$", "$5$rounds="}, ""},
+		// a rarer literal over a common word
+		{`(machine\s+\S+|default)\s+login\s+(\S+)\s+password\s+(\S+)`, []string{"default", "machine"}, ""},
 	} {
 		got, err := Keywords(c.re)
 		if c.err != "" {

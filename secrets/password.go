@@ -1,0 +1,237 @@
+package secrets
+
+import (
+	"bytes"
+	"strings"
+)
+
+// RulePasswordLiteral reports a password written out: a literal assigned
+// to or compared with a password name, a Password= part of a connection
+// string, or a password stated in prose ("the default password is
+// '…'"). Passwords people choose have no entropy floor, so the
+// rule leans on the form instead: the value is quoted, or ends a
+// statement or a connection-string part, or the key is bound with "="
+// as in .env and .ini files; prose after "password:" counts only when
+// quoted.
+const RulePasswordLiteral = "password-literal"
+
+// passwordWords are the last words of a name that holds a password
+// (keyWords splits camelCase, so dbPassword, PASSWORD, db.pwd all count).
+var passwordWords = map[string]bool{"password": true, "passwd": true, "pwd": true, "pass": true, "passphrase": true, "secret": true}
+
+// passwordNonValues describe a password rather than being one.
+var passwordNonValues = map[string]bool{
+	"password": true, "passwd": true, "pwd": true, "pass": true, "secret": true, "none": true, "null": true,
+	"nil": true, "true": true, "false": true, "required": true, "optional": true, "empty": true,
+	"string": true, "str": true, "hidden": true, "unset": true, "not-set": true, "notset": true,
+	"n/a": true, "tbd": true, "undefined": true, "masked": true, "secure": true, "prompt": true,
+	"blank": true, "default": true, "same": true, "yes": true, "no": true, "env": true,
+	"fail": true, "failed": true, "passed": true, "ok": true, "skip": true, "skipped": true,
+	"value": true, "values": true, "text": true, "word": true, "words": true,
+}
+
+func passwordRule() *Rule {
+	// quoted, also with escaped quotes inside a string literal (\"x\")
+	q := "(?:\\\\?\"(?P<secret>[^\"\\s\\\\]{3,})\\\\?\"|\\\\?'(?P<secret>[^'\\s\\\\]{3,})\\\\?')"
+	return &Rule{
+		ID:          RulePasswordLiteral,
+		Description: "password written out (assigned, compared, in a connection string or stated in prose)",
+		// One key, then the forms that may follow it: a line of keywords
+		// costs one pass over one set of key states, not one per form.
+		builtinRE: builtinExpr("(?P<key>(?i:password|passwd|pwd|pass|passphrase|secret))(?:" +
+			// prose: the password (for the user 'x') is 'y'
+			"(?: for (?:the )?(?:user|username) [\"'][^\"'\\r\\n]+[\"'])? is " + q + "|" +
+			// key = "value", key: 'value', key == "value"
+			"[\x60\"']?[ \\t]*(?:=|:=|:|=>|==|!=|===|!==)[ \\t]*" + q + "|" +
+			// key = "two words" in code
+			"[ \\t]*=[ \\t]*(?:\"(?P<secret>[^\"\\s\\\\]+(?: [^\"\\s\\\\]+)+)\"|'(?P<secret>[^'\\s\\\\]+(?: [^'\\s\\\\]+)+)')|" +
+			// <add key="SmtpPassword" value="…"/>
+			"[\"'][ \\t]+(?i:value)[ \\t]*=[ \\t]*" + q + "|" +
+			// key=value in .env/.ini, key = value; (a connection string, a
+			// statement), key = value below a user = name line
+			"[ \\t]*=[ \\t]*(?P<secret>[^\\s;\"'\x60<>]{3,})(?:[;\\s]|$)" +
+			")"),
+		MinLen:   5,
+		Before:   256, // validPasswordLiteral reads a user = name line above
+		Keywords: []string{"password", "passwd", "pwd", "pass", "passphrase", "secret"},
+		Gate:     passwordGate,
+		Validate: validPasswordLiteral,
+		// Every match starts at its keyword: the scanner tries it there
+		// (a line of keywords costs one pass) and widens the key back
+		// over the name (DB_PASSWORD).
+		startsAtKeyword: true,
+	}
+}
+
+// passwordGate passes a keyword that ends a name and is followed by an
+// operator, or a "password" followed by " is " or " for " (prose).
+func passwordGate(data []byte, i int) bool {
+	j := i + 1
+	if j < len(data) && isWordByte(data[j]) && !(data[j] >= 'A' && data[j] <= 'Z') {
+		// "passes", "passport", "secretary": not the end of a name
+		// (a capital starts the next camelCase word, which AssignmentGate
+		// reads as part of the name)
+		return false
+	}
+	if bytes.HasPrefix(data[j:], []byte(" is ")) || bytes.HasPrefix(data[j:], []byte(" for ")) {
+		return true
+	}
+	if AssignmentGate(data, i) || operatorAfter(data, j) {
+		return true
+	}
+	for j < len(data) && (data[j] == ' ' || data[j] == '\t' || data[j] == '"' || data[j] == '\'') {
+		j++
+	}
+	if j < len(data) && data[j] == '!' {
+		return true // a comparison: secret != "..."
+	}
+	return bytes.HasPrefix(data[j:], []byte("value")) // <add key="…Password" value="…"/>
+}
+
+func validPasswordLiteral(c Candidate) bool {
+	words := keyWords(string(c.Key))
+	if len(words) == 0 || !passwordWords[words[len(words)-1]] || genericMetaFirst[words[0]] {
+		return false
+	}
+	if words[len(words)-1] == "pass" && len(words) > 1 {
+		return false // idOldPass, testPass: a test that passed, not a password
+	}
+	if concatenated(c) {
+		return false // "prefix" + rest: code building a value, not a literal
+	}
+	if bareAfterBlank(c) && !userAbove(c) {
+		// password = word: in .ini and .env files keys and values are
+		// glued (KEY=value); with blanks around the sign and no quotes,
+		// a value only counts below the user's name, as a pair
+		return false
+	}
+	if c.MatchOffset > 0 && c.Context[c.MatchOffset-1] == '/' {
+		return false // a path such as /forgot-password, not a name
+	}
+	v := c.Secret
+	if len(v) > 100 || bytes.Count(v, []byte(" ")) > 2 {
+		return false // longer than a chosen password, or a sentence
+	}
+	s := strings.ToLower(string(v))
+	if passwordNonValues[s] || passwordNonValues[strings.Trim(s, "_-.")] {
+		return false
+	}
+	named := false
+	valueWords(v, func(w []byte) bool {
+		if !strings.ContainsAny(s, "-_.") && s != string(v) {
+			return false // myPassword: IsPlaceholder judges camelCase stand-ins
+		}
+		named = passwordWords[strings.ToLower(string(w))]
+		return !named
+	})
+	if named {
+		return false // "azure-acr-password", "generic-secret": the name of one
+	}
+	switch {
+	case strings.ContainsAny(s[:1], "\"'") || s[0] == '\x60' && strings.Count(s, "\x60") > 1:
+		return false // shell quoting, a command substitution
+	case s[0] == '#' && wordListRE.MatchString(s[1:]):
+		return false // an anchor or a CSS selector: #add-password
+	case strings.Contains(s, ":"):
+		return false // a URN, a label, a time: passwords rarely hold one
+	case isPublicKey(v):
+		return false
+	case strings.Contains(s, "://"), strings.HasPrefix(s, "/"), strings.HasPrefix(s, "./"), strings.HasPrefix(s, "~/"):
+		return false // a URL or a path
+	case strings.ContainsAny(s, "(){}[]"):
+		return false // code: a call, an index, a format
+	case s[0] == '$' || s[0] == '%' || s[0] == '@' || s[0] == '&':
+		return false // a variable, a format verb, a file reference, an entity
+	case envNameRE.MatchString(string(v)):
+		return false // the name of the variable that holds it
+	case identChainRE.MatchString(string(v)):
+		return false // a field reference: cfg.db.password, process.env.X
+	}
+	return true
+}
+
+// isHostname reports whether v is a DNS name (tenant.auth0.com,
+// api.example.io): lower-case labels of letters, digits and hyphens, the
+// last one a top-level domain of letters. An address, not a secret.
+func isHostname(v []byte) bool {
+	labels := bytes.Split(v, []byte("."))
+	if len(labels) < 2 {
+		return false
+	}
+	for _, l := range labels {
+		if len(l) == 0 || len(l) > 63 {
+			return false
+		}
+		for _, c := range l {
+			if !('a' <= c && c <= 'z' || '0' <= c && c <= '9' || c == '-') {
+				return false
+			}
+		}
+	}
+	tld := labels[len(labels)-1]
+	if len(tld) < 2 || len(tld) > 12 {
+		return false
+	}
+	for _, c := range tld {
+		if c < 'a' || c > 'z' {
+			return false
+		}
+	}
+	return true
+}
+
+// concatenated reports whether the quoted value is glued to code by a +
+// on either side ("ghp_" + rest, "a: "+v+"\n").
+func concatenated(c Candidate) bool {
+	i, j := c.Offset-1, c.Offset+len(c.Secret)
+	if i >= 0 && (c.Context[i] == '"' || c.Context[i] == '\'') {
+		i--
+		for i >= 0 && c.Context[i] == ' ' {
+			i--
+		}
+		if i >= 0 && c.Context[i] == '+' {
+			return true
+		}
+	}
+	if j < len(c.Context) && (c.Context[j] == '"' || c.Context[j] == '\'') {
+		j++
+		for j < len(c.Context) && c.Context[j] == ' ' {
+			j++
+		}
+		if j < len(c.Context) && c.Context[j] == '+' {
+			return true
+		}
+	}
+	return strings.HasPrefix(string(c.Secret), "+") || strings.HasSuffix(string(c.Secret), "+")
+}
+
+// bareAfterBlank: the secret is unquoted, follows "= " and ends its
+// statement without a ";".
+func bareAfterBlank(c Candidate) bool {
+	i, j := c.Offset-1, c.Offset+len(c.Secret)
+	if i < 1 || (c.Context[i] != ' ' && c.Context[i] != '\t') {
+		return false
+	}
+	for i >= 0 && (c.Context[i] == ' ' || c.Context[i] == '\t') {
+		i--
+	}
+	if i < 0 || c.Context[i] != '=' {
+		return false
+	}
+	return j >= len(c.Context) || c.Context[j] != ';'
+}
+
+var userAssignRE = lazyRE.New(`(?i)\b(?:user|username|login)[ \t]*=[ \t]*\S`)
+
+// userAbove: one of the lines above the match (the rule's Before) assigns
+// a user name.
+func userAbove(c Candidate) bool {
+	start := c.MatchOffset
+	for n := 0; n < 4 && start > 0; n++ {
+		start = bytes.LastIndexByte(c.Context[:start-1], '\n') + 1
+		if start == 0 {
+			break
+		}
+	}
+	return userAssignRE.Match(c.Context[start:c.MatchOffset])
+}
