@@ -24,6 +24,15 @@ import (
 // log the rule's recall.
 func Paraphrases(t *testing.T, archive, category string, as ...*analysis.Analyzer) (found, total int) {
 	t.Helper()
+	return ParaphrasesKnown(t, archive, category, nil, as...)
+}
+
+// ParaphrasesKnown is Paraphrases with the variants (keys "pos/NAME" and
+// "neg/NAME") the rule is known to get wrong today: each is logged, not
+// failed, and one the rule gets right fails the test until it is dropped
+// from the list, so that the list only shrinks.
+func ParaphrasesKnown(t *testing.T, archive, category string, known []string, as ...*analysis.Analyzer) (found, total int) {
+	t.Helper()
 	ar, err := txtar.ParseFile(archive)
 	if err != nil {
 		t.Fatal(err)
@@ -62,7 +71,7 @@ func Paraphrases(t *testing.T, archive, category string, as ...*analysis.Analyze
 		}
 		v.files[path] = string(f.Data)
 	}
-	var pos, neg int
+	var pos, neg, negs, reported int
 	for _, key := range order {
 		if strings.HasPrefix(key, "pos/") {
 			pos++
@@ -99,20 +108,39 @@ func Paraphrases(t *testing.T, archive, category string, as ...*analysis.Analyze
 				}
 				hits = append(hits, f.File+": "+f.Message)
 			}
+			fail := t.Errorf
+			if slices.Contains(known, key) {
+				fail = t.Logf
+				wrong := strings.HasPrefix(key, "pos/") == (len(hits) == 0)
+				if !wrong {
+					t.Errorf("%s is listed as a known miss but the rule gets it right: drop it from the list", key)
+				}
+			}
 			if strings.HasPrefix(key, "pos/") {
 				total++
 				if len(hits) == 0 {
-					t.Errorf("paraphrase not found: no %s finding in the variant's files", category)
+					fail("paraphrase not found: no %s finding in the variant's files", category)
 					return
 				}
 				found++
 				return
 			}
+			if key != "neg/base-alone" {
+				negs++
+				if len(hits) > 0 {
+					reported++
+				}
+			}
 			for _, h := range hits {
-				t.Errorf("near-miss reported: [%s] %s", category, h)
+				fail("near-miss reported: [%s] %s", category, h)
 			}
 		})
 	}
-	t.Logf("%s: %s found %d of %d paraphrases", filepath.Base(archive), category, found, total)
+	for _, k := range known {
+		if vars[k] == nil {
+			t.Errorf("%s: known miss %q names no variant", archive, k)
+		}
+	}
+	t.Logf("%s: %s found %d of %d paraphrases, reported %d of %d near-misses", filepath.Base(archive), category, found, total, reported, negs)
 	return found, total
 }

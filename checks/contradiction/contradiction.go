@@ -167,6 +167,7 @@ type docInfo struct {
 	commands      []commandFact   // "- Harness command: `...`"
 	workIDs       []*sotparse.Ref // its work id references, by position
 	cited         []*sotparse.Ref // absolute paths it cites
+	factRoles     []roleClaim     // roles its key: value facts give
 	textRead      bool            // docText is taken (checker.text)
 	docText
 }
@@ -239,6 +240,7 @@ func extract(d *sotparse.Doc) *docInfo {
 			}
 		}
 	}
+	di.factRoles = factRoles(d)
 	workIDs := workIDRefs(d)
 	di.workIDs = workIDs
 	for i, h := range d.Headings {
@@ -325,17 +327,19 @@ func readText(d *sotparse.Doc, content []byte) *docText {
 	// The section of each work item, for the prerequisites it names.
 	items := itemSections(d)
 	itemAt := items.at
-	// Every statement read here holds a backtick, "This " or, where
-	// approval is denied, "required": a body that holds none of them, as
+	// Every statement read here holds a backtick, "This ", a "model" or,
+	// where approval is denied, "required": a body that holds none of them, as
 	// most do not, is not read line by line.
 	body := content[min(tf.Offset(d.BodyStart), len(content)):]
 	states := hasStateWord(body)
 	if !readEveryLine && !states &&
 		bytes.IndexByte(body, '`') < 0 && !bytes.Contains(body, []byte("This ")) && !bytes.Contains(body, []byte(" by this ")) &&
+		!bytes.Contains(body, []byte("odel")) && // a provider's "model", in plain text or a table's header
 		!(approvalDenied && bodylines.ContainsFold(string(body), "required")) {
 		return di
 	}
-	readiness := "" // the label ("Readiness packet:") the lines that follow are listed under
+	var table roleTable // the table the line is a row of
+	readiness := ""     // the label ("Readiness packet:") the lines that follow are listed under
 	// Sentences are read from the text, line by line outside fenced code
 	// and blockquotes: a document taken from a summary has no blocks.
 	// Each rule's regular expression runs only on the lines that hold its
@@ -370,7 +374,17 @@ func readText(d *sotparse.Doc, content []byte) *docText {
 				di.artifactSays = append(di.artifactSays, provenanceQuote{value: plain(m[1]), stmt: statement{pos: ln.pos, end: ln.end, text: ln.source}})
 			}
 		}
+		if t := strings.TrimSpace(text); strings.HasPrefix(t, "|") {
+			ln := newLine(d, l)
+			di.roles = append(di.roles, table.row(d, ln.pos, ln.end, t)...)
+		} else {
+			table = roleTable{}
+		}
 		if strings.IndexByte(text, '`') < 0 {
+			// A pair named in plain text says "with model" or ", model".
+			if bodylines.ContainsFold(text, " model ") && roleWord.MatchString(text) {
+				di.roles = append(di.roles, newLine(d, l).roleClaims()...)
+			}
 			return // every other statement read here quotes an id or a name
 		}
 		low = append(low[:0], text...)
@@ -428,9 +442,9 @@ func readText(d *sotparse.Doc, content []byte) *docText {
 }
 
 var (
-	roleKeys         = keys("primary", "fallback", "default")
+	roleKeys         = keys("primary", "fallback", "default", "backup", "secondary", "fall back", "falls back", "fell back", "falling back")
 	prerequisiteKeys = keys("readiness", "prerequisite", "requires", "depends on", "must exist before", "must be done before")
-	pairKeys         = keys("` / `", "` with model `", "`, model `")
+	pairKeys         = keys("` / `", " with model ", ", model ", "` (model `")
 	kwValidated      = []byte("validated")
 	kwDoNot          = []byte("do not")
 )

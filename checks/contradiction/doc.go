@@ -12,15 +12,25 @@
 // with the sentence that makes it one, and says what would resolve it.
 // Categories, with their default severity:
 //
-//   - role (error): a provider/model pair ("`qwen-local` / `qwen3.6`",
-//     "`openai-codex` with model `gpt-5.5`", "`x`, model `y`") that one
-//     sentence calls the primary (or default) path and another the
-//     fallback. The role word must be within five words of the pair, with
-//     no other pair and no negation between them; a hedged sentence ("may
-//     be recorded as the primary ... only when", "if", "unless") states a
-//     branch, not a role, and is not read. The statements of the role that
-//     fewer sentences give are reported, each with every statement of the
-//     other role.
+//   - role (error): a provider/model pair that one statement makes the
+//     primary (or default) path and another the fallback (or backup,
+//     secondary). Each statement is read into a fact (the pair, its role):
+//     a sentence that names the pair ("`qwen-local` / `qwen3.6`",
+//     "`openai-codex` with model `gpt-5.5`", "`x`, model `y`", "`x` (model
+//     `y`)", or in plain text "x with model y" where the workspace names
+//     that pair elsewhere) within five words of a role word or the verb
+//     "falls back to", with no other pair and no negation between them; a
+//     table row whose header names provider and model columns and one of
+//     whose other cells is a role word; a section's key: value facts
+//     ("fallback_provider", "fallback_model" beside "provider", "model",
+//     the unprefixed pair being the primary one). A sentence that is
+//     hedged ("may be recorded as the primary ... only when", "if",
+//     "unless", a question; "when", except for "falls back") states a
+//     branch, one placed in the past ("Before 2026-05-31", "previously",
+//     "superseded") history, and a role after a possessive ("its own
+//     primary model") another owner's: none is read. The statements of the
+//     role fewer statements give are reported, each with every statement
+//     of the other role.
 //   - copied-results (warning): two documents that report the same test
 //     results line for line (the same "key: N passed[, M skipped]" facts in
 //     the same order, at least two of them) for different commits (the
