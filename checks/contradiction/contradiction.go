@@ -380,7 +380,15 @@ func readText(d *sotparse.Doc, content []byte) *docText {
 		} else {
 			table = roleTable{}
 		}
+		var item string
+		if len(items.spans) > 0 {
+			item = itemAt(d.File.Pos(l.Off))
+		}
 		if strings.IndexByte(text, '`') < 0 {
+			// An id in plain text ("**Needs first:** CTO-WORK-050").
+			if item != "" && (readiness != "" || prerequisiteWord.MatchString(text)) && !blockedByLine.MatchString(text) {
+				di.readPrerequisites(newLine(d, l), item, readiness != "", workIDs)
+			}
 			// A pair named in plain text says "with model" or ", model".
 			if bodylines.ContainsFold(text, " model ") && roleWord.MatchString(text) {
 				di.roles = append(di.roles, newLine(d, l).roleClaims()...)
@@ -395,10 +403,6 @@ func readText(d *sotparse.Doc, content []byte) *docText {
 		}
 		validated := bytes.Contains(low, kwValidated)
 		doNot := blocked && validated && bytes.Contains(low, kwDoNot)
-		var item string
-		if len(items.spans) > 0 {
-			item = itemAt(d.File.Pos(l.Off))
-		}
 		prereq := item != "" && (readiness != "" || hasAny(low, prerequisiteKeys)) && !blockedByLine.MatchString(text)
 		role := hasAny(low, pairKeys) && hasAny(low, roleKeys)
 		if !validated && !prereq && !role {
@@ -425,14 +429,7 @@ func readText(d *sotparse.Doc, content []byte) *docText {
 			}
 		}
 		if prereq && (readiness != "" || prerequisiteWord.MatchString(ln.text)) {
-			for _, id := range ids() {
-				if id != item {
-					if di.prerequisites == nil {
-						di.prerequisites = map[string][]idStatement{}
-					}
-					di.prerequisites[item] = append(di.prerequisites[item], idStatement{id: id, stmt: statement{pos: ln.pos, end: ln.end, text: ln.source}})
-				}
-			}
+			di.readPrerequisites(ln, item, readiness != "", workIDs)
 		}
 		if role && strings.Contains(ln.text, code) && roleWord.MatchString(ln.text) {
 			di.roles = append(di.roles, ln.roleClaims()...)
@@ -443,7 +440,7 @@ func readText(d *sotparse.Doc, content []byte) *docText {
 
 var (
 	roleKeys         = keys("primary", "fallback", "default", "backup", "secondary", "fall back", "falls back", "fell back", "falling back")
-	prerequisiteKeys = keys("readiness", "prerequisite", "requires", "depends on", "must exist before", "must be done before")
+	prerequisiteKeys = keys("readiness", "prerequisite", "requires", "depends on", "must exist before", "must be done before", "first", "before", "until")
 	pairKeys         = keys("` / `", " with model ", ", model ", "` (model `")
 	kwValidated      = []byte("validated")
 	kwDoNot          = []byte("do not")
@@ -506,6 +503,38 @@ func readGuard(text string) (string, bool) {
 	return "", false
 }
 
+// readPrerequisites records the ids ln names as prerequisites of item: all
+// of them under a label ("Readiness packet:"), else those after the
+// relation; a sentence that denies it ("is not a prerequisite") names none,
+// nor one whose verb has another item as its subject ("`CTO-WORK-051`
+// requires ...").
+func (di *docText) readPrerequisites(ln *line, item string, labeled bool, workIDs []*sotparse.Ref) {
+	if ln.text == "" || deniedPrerequisite.MatchString(ln.text) {
+		return
+	}
+	from := ln.pos
+	if !labeled {
+		if m := prerequisiteVerbRE.FindStringIndex(ln.text); m != nil {
+			subject := ln.d.File.Pos(ln.off(m[0]))
+			for _, id := range idsIn(workIDs, ln.pos, subject) {
+				if id != item {
+					return
+				}
+			}
+			from = subject
+		}
+	}
+	for _, id := range idsIn(workIDs, from, ln.end) {
+		if id == item {
+			continue
+		}
+		if di.prerequisites == nil {
+			di.prerequisites = map[string][]idStatement{}
+		}
+		di.prerequisites[item] = append(di.prerequisites[item], idStatement{id: id, stmt: statement{pos: ln.pos, end: ln.end, text: ln.source}})
+	}
+}
+
 // listSection is a section that lists work ids ("## Workboard").
 type listSection struct {
 	heading *sotparse.Heading
@@ -515,7 +544,13 @@ type listSection struct {
 var (
 	// prerequisiteWord marks a sentence that makes what it names a
 	// prerequisite of the item whose section holds it.
-	prerequisiteWord = lazyRE.New(`(?i)\b(?:readiness|prerequisites?|requires|depends on|must exist before|must be done before)\b`)
+	prerequisiteWord = lazyRE.New(`(?i)\b(?:readiness|prerequisites?|must exist before|must be done before|needed first)\b|` + prerequisiteVerb)
+	// prerequisiteVerb is the section's item needing what follows: "requires
+	// X", "depends on X", "needs X first", "cannot start before X".
+	prerequisiteVerb   = `(?i)\b(?:requires|depends on|needs?\b[^.;]{0,60}?\bfirst|(?:cannot|can't|can not|must not|may not) (?:start|begin|proceed|run|execute)(?: \w+)? (?:before|until))\b`
+	prerequisiteVerbRE = lazyRE.New(prerequisiteVerb)
+	// deniedPrerequisite denies the relation: "`X` is not a prerequisite".
+	deniedPrerequisite = lazyRE.New(`(?i)\b(?:not|no|never)\s+(?:\w+\s+){0,2}(?:prerequisites?|readiness|needed|required|dependency|blocker)\b`)
 	// blockedByLine is the item's own dependency list, which names its
 	// blockers, not what it is a prerequisite of.
 	blockedByLine = lazyRE.New(`(?i)^\s*(?:[-*+]\s+)?blocked by:`)
@@ -531,6 +566,13 @@ func prerequisiteLabel(l, label string) string {
 	case t == "":
 		return label
 	case strings.HasPrefix(t, "- ") || strings.HasPrefix(t, "* ") || strings.HasPrefix(t, "+ "):
+		return label
+	case strings.HasPrefix(t, "|"):
+		// A table: a header naming the relation starts a label ("| Needed
+		// first | Item |"), and its rows keep it.
+		if prerequisiteWord.MatchString(t) {
+			return t
+		}
 		return label
 	case strings.HasSuffix(t, ":") && prerequisiteWord.MatchString(t) && !blockedByLine.MatchString(t):
 		return t

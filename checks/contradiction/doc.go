@@ -56,11 +56,18 @@
 //     `CTO-WORK-075` while the route requires the phrase "CTO-WORK-074"
 //     and defines both). Ids of other routes a phrase names are references,
 //     not items the closeout closes.
-//   - circular-readiness (error): a work item whose section names another
-//     item as its prerequisite (under a label such as "Readiness packet:",
-//     or in a sentence with "requires", "depends on", "prerequisite") while
-//     that item is blocked by it (its "Blocked by" line or its workboard
-//     blocked_by): neither can be done first.
+//   - circular-readiness (error): a work item whose section says it needs
+//     another item first while that item is blocked by it (its "Blocked
+//     by" line or its workboard blocked_by): neither can be done first.
+//     The need is read as a fact (this item needs that one) from the ids
+//     listed under a label or a table header that names it ("Readiness
+//     packet:", "**Needs first:**", "| Needed first | Item |"), or from a
+//     sentence of the item's section with "requires", "depends on",
+//     "prerequisite", "needs ... first" or "cannot start before" (the ids
+//     after the verb; none when another item is its subject); "is not a
+//     prerequisite" denies it. Two items whose Blocked by lines name each
+//     other, where a document states one side, are the same cycle (one the
+//     workboard alone states is the workboard check's).
 //   - misplaced-guard (warning): a guard sentence that names a kind of
 //     document ("This closeout does not authorize another Case run.",
 //     "State: This record is not execution evidence.") in a document of
