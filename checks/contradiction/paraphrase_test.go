@@ -18,8 +18,14 @@ func TestParaphrases(t *testing.T) {
 			"pos/blocker-kind-dated", "pos/record-kind", "pos/closeout-validates", "neg/attempt-links-successor", "neg/until-met"},
 		"approval-timeline": {"pos/proof-file", "pos/prose-denial-fenced-path", "pos/table", "pos/bold-code-pending-date", "pos/evidence-kind",
 			"pos/yaml-fact-granted-false", "pos/other-validated-side", "pos/corpus-pointer", "pos/run-directory", "neg/blocked-run"},
+		"mislabeled-command": {"pos/request-record-table", "pos/prose-own-validator", "pos/bold-label", "pos/aggregate-validator",
+			"pos/fenced-under-label", "pos/word-order-not-target", "pos/issues-acceptance", "pos/self-test-evidence"},
+		"copied-results": {"pos/reworded-labels", "pos/table", "pos/prose", "pos/timings-differ", "pos/closeout-kind",
+			"pos/commit-in-prose", "pos/bold-no-connection-map", "pos/record-kind-dated"},
+		"closeout-workboard": {"pos/heading-variant-bare-id", "neg/follow-up-candidate"},
+		"missing-id":         {"neg/skip-recorded-in-workboard", "neg/skip-recorded-in-issues"},
 	}
-	for _, rule := range []string{"stale-record", "misplaced-guard", "provenance", "role", "circular-readiness", "superseded", "approval-timeline"} {
+	for _, rule := range []string{"stale-record", "misplaced-guard", "provenance", "role", "circular-readiness", "superseded", "approval-timeline", "mislabeled-command", "copied-results", "closeout-workboard", "missing-id"} {
 		t.Run(rule, func(t *testing.T) {
 			checktest.ParaphrasesKnown(t, "testdata/paraphrase/"+rule+".txtar", rule, known[rule], contradiction.Analyzer)
 		})
