@@ -177,7 +177,8 @@ type docInfo struct {
 type docText struct {
 	roles         []roleClaim
 	stillRequired *statement               // "approval is still required"
-	doNotMark     []idStatement            // "Do not mark `ID` validated"
+	doNotMark     []idStatement            // "Do not mark `ID` validated", in a blocked document
+	fileNames     map[string]bool          // document file names it names ("X-EVIDENCE.md")
 	validatedIDs  map[string]statement     // "`ID` is validated ..."
 	prerequisites map[string][]idStatement // work item -> ids its section names as prerequisites
 	guards        []guardStatement         // "This closeout does not authorize ..."
@@ -196,11 +197,12 @@ type commitFact struct {
 }
 
 var (
-	resultValue    = lazyRE.New(`^\d+ passed(?:, \d+ (?:skipped|failed|xfailed|xpassed|deselected|errors?|warnings?))*$`)
-	commitSHA      = lazyRE.New(`^[0-9a-f]{7,40}$`)
-	stillRequired  = lazyRE.New(`(?i)\bapproval (?:is|remains) still required\b|\bstill requires? [^.]*\bapproval\b`)
-	doNotMark      = lazyRE.New(`(?i)\bdo not (?:mark|record|call|treat)\b[^.;]*\bvalidated\b`)
-	validatedState = lazyRE.New(`(?i)^(?:[A-Za-z][A-Za-z ]*:\s*)?` + code + `(?:(?:,| and|, and) ` + code + `)* (?:is|are) validated\b`)
+	resultValue   = lazyRE.New(`^\d+ passed(?:, \d+ (?:skipped|failed|xfailed|xpassed|deselected|errors?|warnings?))*$`)
+	commitSHA     = lazyRE.New(`^[0-9a-f]{7,40}$`)
+	stillRequired = lazyRE.New(`(?i)\bapproval (?:is|remains) still required\b|\bstill requires? [^.]*\bapproval\b`)
+	// validatedState says items are validated: "`ID` is validated ...",
+	// "`ID`: validated.", after a label.
+	validatedState = lazyRE.New(`(?i)^(?:[A-Za-z][A-Za-z ]*:\s*)?` + code + `(?:(?:,| and|, and) ` + code + `)*(?: (?:is|are)|:) validated\b`)
 )
 
 const code = sotparse.CodePlaceholder
@@ -380,6 +382,20 @@ func readText(d *sotparse.Doc, content []byte) *docText {
 		} else {
 			table = roleTable{}
 		}
+		if blocked && (bodylines.ContainsFold(text, "validat") || bodylines.ContainsFold(text, "candidate")) {
+			ln := newLine(d, l)
+			for _, id := range deniedValidation(ln.source, idsIn(workIDs, ln.pos, ln.end)) {
+				di.doNotMark = append(di.doNotMark, idStatement{id: id, stmt: statement{pos: ln.pos, end: ln.end, text: ln.source}})
+			}
+		}
+		if strings.Contains(text, ".md") {
+			for _, m := range docFileName.FindAllString(text, -1) {
+				if di.fileNames == nil {
+					di.fileNames = map[string]bool{}
+				}
+				di.fileNames[m] = true
+			}
+		}
 		var item string
 		if len(items.spans) > 0 {
 			item = itemAt(d.File.Pos(l.Off))
@@ -402,7 +418,6 @@ func readText(d *sotparse.Doc, content []byte) *docText {
 			}
 		}
 		validated := bytes.Contains(low, kwValidated)
-		doNot := blocked && validated && bytes.Contains(low, kwDoNot)
 		prereq := item != "" && (readiness != "" || hasAny(low, prerequisiteKeys)) && !blockedByLine.MatchString(text)
 		role := hasAny(low, pairKeys) && hasAny(low, roleKeys)
 		if !validated && !prereq && !role {
@@ -413,11 +428,6 @@ func readText(d *sotparse.Doc, content []byte) *docText {
 			return
 		}
 		ids := func() []string { return idsIn(workIDs, ln.pos, ln.end) }
-		if doNot && doNotMark.MatchString(ln.text) {
-			for _, id := range ids() {
-				di.doNotMark = append(di.doNotMark, idStatement{id: id, stmt: statement{pos: ln.pos, end: ln.end, text: ln.source}})
-			}
-		}
 		if validated && validatedState.MatchString(ln.text) && !negated.MatchString(ln.text) {
 			for _, id := range ids() {
 				if di.validatedIDs == nil {
@@ -443,7 +453,6 @@ var (
 	prerequisiteKeys = keys("readiness", "prerequisite", "requires", "depends on", "must exist before", "must be done before", "first", "before", "until")
 	pairKeys         = keys("` / `", " with model ", ", model ", "` (model `")
 	kwValidated      = []byte("validated")
-	kwDoNot          = []byte("do not")
 )
 
 func keys(words ...string) [][]byte {

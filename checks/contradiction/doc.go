@@ -45,11 +45,19 @@
 //     or a test count). The approval the record says is missing is the one
 //     the run needed: record the grant, or stop pointing at the later run.
 //   - superseded (warning): a document whose frontmatter status is
-//     "blocked" that says "Do not mark `ID` validated" while the workboard
-//     and another, validated, document say the item is validated ("`ID` is
-//     validated ..."), and neither document links to the other. Linking
-//     the blocked attempt to what superseded it (or marking it superseded)
-//     resolves it.
+//     "blocked" that says an item is not to be validated while the
+//     workboard and another, validated, document say it is ("`ID` is
+//     validated ...", "`ID`: validated."), and neither document links to
+//     the other (by its .sot path or its file name). The instruction is
+//     read as a fact (the item; not to be validated) in any of its forms:
+//     "Do not mark `ID` validated", "`ID` must not be marked validated",
+//     "`ID` must remain candidate", "Leave `ID` unvalidated", "Nobody may
+//     set `ID` to validated", "Validated status for `ID` is not allowed",
+//     emphasis, or a table row whose other cell says "no". A clause with a
+//     condition or a scope ("until the Harness produces a pass", "on this
+//     attempt") is no standing instruction, nor is what this document does
+//     ("This attempt does not validate `ID`"). Linking the blocked attempt
+//     to what superseded it (or marking it superseded) resolves it.
 //   - closeout-workboard (error): a closeout whose "Workboard" section
 //     lists fewer work items than its route's required phrases name, among
 //     the items the route's documents define ("## Workboard" lists
