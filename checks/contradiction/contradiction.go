@@ -157,33 +157,36 @@ type docInfo struct {
 	validated bool // frontmatter status validated
 	blocked   bool // frontmatter status blocked
 
-	results       []*sotparse.Fact // test-count facts, in order
-	commits       []commitFact
-	approvalFalse []*sotparse.Fact
-	passed        bool            // a "... passed: true" fact or a test count
-	links         map[string]bool // .sot paths it names
-	workboardList *listSection    // the ids of a "Workboard" section
-	phraseIDs     []idStatement   // ids its required phrases name
-	commands      []commandFact   // "- Harness command: `...`"
-	workIDs       []*sotparse.Ref // its work id references, by position
-	cited         []*sotparse.Ref // absolute paths it cites
-	factRoles     []roleClaim     // roles its key: value facts give
-	textRead      bool            // docText is taken (checker.text)
+	results         []*sotparse.Fact // test-count facts, in order
+	commits         []commitFact
+	approvalFalse   []*sotparse.Fact
+	approvalGranted bool            // a fact records approval granted
+	passed          bool            // a "... passed: true" fact or a test count
+	links           map[string]bool // .sot paths it names
+	workboardList   *listSection    // the ids of a "Workboard" section
+	phraseIDs       []idStatement   // ids its required phrases name
+	commands        []commandFact   // "- Harness command: `...`"
+	workIDs         []*sotparse.Ref // its work id references, by position
+	cited           []*sotparse.Ref // absolute paths it cites
+	factRoles       []roleClaim     // roles its key: value facts give
+	textRead        bool            // docText is taken (checker.text)
 	docText
 }
 
 // docText holds the statements of a document's text the rules compare
 // (readText): positions and the sentences quoted in messages.
 type docText struct {
-	roles         []roleClaim
-	stillRequired *statement               // "approval is still required"
-	doNotMark     []idStatement            // "Do not mark `ID` validated", in a blocked document
-	fileNames     map[string]bool          // document file names it names ("X-EVIDENCE.md")
-	validatedIDs  map[string]statement     // "`ID` is validated ..."
-	prerequisites map[string][]idStatement // work item -> ids its section names as prerequisites
-	guards        []guardStatement         // "This closeout does not authorize ..."
-	states        []stateStatement         // "source admission status remained current"
-	artifactSays  []provenanceQuote        // "the proof artifacts record approval_source as `...`"
+	roles          []roleClaim
+	stillRequired  *statement               // "approval is still required"
+	doNotMark      []idStatement            // "Do not mark `ID` validated", in a blocked document
+	fileNames      map[string]bool          // document file names it names ("X-EVIDENCE.md")
+	validatedIDs   map[string]statement     // "`ID` is validated ..."
+	prerequisites  map[string][]idStatement // work item -> ids its section names as prerequisites
+	guards         []guardStatement         // "This closeout does not authorize ..."
+	states         []stateStatement         // "source admission status remained current"
+	artifactSays   []provenanceQuote        // "the proof artifacts record approval_source as `...`"
+	runCites       []runCite                // the runs it cites, and how
+	deniesApproval *statement               // "JP has not approved this execution."
 }
 
 type idStatement struct {
@@ -221,6 +224,10 @@ func extract(d *sotparse.Doc) *docInfo {
 			di.passed = true
 		case approvalFalse(key, v):
 			di.approvalFalse = append(di.approvalFalse, f)
+		case approvalGranted(key, v):
+			di.approvalGranted = true
+		case strings.HasSuffix(key, "status") && (strings.EqualFold(v, "pass") || strings.EqualFold(v, "passed")):
+			di.passed = true // "Report status: `pass`"
 		case strings.HasPrefix(strings.TrimSpace(f.Value), "`") && commandKey.MatchString(key):
 			m := commandKey.FindStringSubmatch(key)
 			di.commands = append(di.commands, commandFact{role: m[1], value: v, fact: f})
@@ -283,10 +290,36 @@ func factKey(f *sotparse.Fact) string {
 	return strings.ToLower(strings.TrimSpace(strings.Trim(f.Key, "`")))
 }
 
+// approvalKey reports whether a fact key names the approval's state:
+// "approval_granted", "`approval granted`", "approval status".
+func approvalKey(key string) bool {
+	switch strings.NewReplacer(" ", "_", "*", "").Replace(key) {
+	case "approval_granted", "approval", "approval_status", "approved", "jp_approval":
+		return true
+	}
+	return false
+}
+
 // approvalFalse reports whether a fact records that approval was not
-// granted.
+// granted: "approval_granted: false", "approval granted: no", "approval
+// status: pending".
 func approvalFalse(key, value string) bool {
-	return key == "approval_granted" && strings.EqualFold(value, "false")
+	if !approvalKey(key) {
+		return false
+	}
+	w := strings.ToLower(value)
+	for _, no := range []string{"false", "no", "not granted", "not given", "pending", "denied", "none"} {
+		if w == no || strings.HasPrefix(w, no+" ") {
+			return true
+		}
+	}
+	return false
+}
+
+// approvalGranted reports whether a fact records approval granted.
+func approvalGranted(key, value string) bool {
+	w, _, _ := strings.Cut(strings.ToLower(value), " ")
+	return approvalKey(key) && (w == "true" || w == "yes" || w == "granted")
 }
 
 // workIDRefs returns d's work id references, by position.
@@ -324,7 +357,7 @@ func readText(d *sotparse.Doc, content []byte) *docText {
 	// not granted.
 	approvalDenied := slices.ContainsFunc(d.Facts, func(f *sotparse.Fact) bool {
 		// The key first: most facts are not approval's.
-		return factKey(f) == "approval_granted" && approvalFalse(fact(f))
+		return approvalKey(factKey(f)) && approvalFalse(fact(f))
 	})
 	// The section of each work item, for the prerequisites it names.
 	items := itemSections(d)
@@ -341,7 +374,8 @@ func readText(d *sotparse.Doc, content []byte) *docText {
 		return di
 	}
 	var table roleTable // the table the line is a row of
-	readiness := ""     // the label ("Readiness packet:") the lines that follow are listed under
+	di.runCites = readRunCites(d, content)
+	readiness := "" // the label ("Readiness packet:") the lines that follow are listed under
 	// Sentences are read from the text, line by line outside fenced code
 	// and blockquotes: a document taken from a summary has no blocks.
 	// Each rule's regular expression runs only on the lines that hold its
@@ -358,6 +392,10 @@ func readText(d *sotparse.Doc, content []byte) *docText {
 		if di.stillRequired == nil && approvalDenied && bodylines.ContainsFold(text, "required") && stillRequired.MatchString(text) {
 			ln := newLine(d, l)
 			di.stillRequired = &statement{pos: ln.pos, end: ln.end, text: ln.source}
+		}
+		if di.deniesApproval == nil && bodylines.ContainsFold(text, "approv") && approvalDenial.MatchString(text) && !approvalCondition.MatchString(text) {
+			ln := newLine(d, l)
+			di.deniesApproval = &statement{pos: ln.pos, end: ln.end, text: ln.source}
 		}
 		if states {
 			if st, ok := readState(d, l); ok {

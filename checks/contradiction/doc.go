@@ -38,12 +38,22 @@
 //     Different code that passes exactly the same counts at every step is
 //     the mark of a copied section; rerunning the tests for the commit
 //     resolves it.
-//   - approval-timeline (error): a document with the fact
-//     "approval_granted: false" that cites, as its own evidence, a run
-//     (an absolute path) which another, validated, document cites as the
-//     evidence of a run that passed (it records a "... passed: true" fact
-//     or a test count). The approval the record says is missing is the one
-//     the run needed: record the grant, or stop pointing at the later run.
+//   - approval-timeline (error): a document that says approval was not
+//     granted while it cites, as its own evidence, a run which another,
+//     validated, document cites as the evidence of a run that passed (it
+//     records a "... passed: true" or "... status: pass" fact, or a test
+//     count). The denial is read as a fact: "approval_granted: false",
+//     "approval granted: no", "approval status: pending", or a sentence
+//     ("JP has not approved this execution", "Approval: not granted.",
+//     "approval has not been given") without a condition; a document that
+//     records a grant denies nothing. A run is its directory: a cited file
+//     of it (report.json, a proof), in a code span, a table cell or alone
+//     on a line of a fenced block, or the directory itself when a file of
+//     it is cited somewhere. A citation labelled as a failed or blocked
+//     run, or as context ("Context only, not evidence for this request"),
+//     is not evidence of a pass. The approval the record says is missing is
+//     the one the run needed: record the grant, or stop pointing at the
+//     later run.
 //   - superseded (warning): a document whose frontmatter status is
 //     "blocked" that says an item is not to be validated while the
 //     workboard and another, validated, document say it is ("`ID` is
