@@ -186,6 +186,7 @@ type docText struct {
 	states         []stateStatement         // "source admission status remained current"
 	artifactSays   []provenanceQuote        // "the proof artifacts record approval_source as `...`"
 	runCites       []runCite                // the runs it cites, and how
+	commandSays    []commandFact            // commands its sentences, tables and blocks label
 	deniesApproval *statement               // "JP has not approved this execution."
 }
 
@@ -228,9 +229,12 @@ func extract(d *sotparse.Doc) *docInfo {
 			di.approvalGranted = true
 		case strings.HasSuffix(key, "status") && (strings.EqualFold(v, "pass") || strings.EqualFold(v, "passed")):
 			di.passed = true // "Report status: `pass`"
-		case strings.HasPrefix(strings.TrimSpace(f.Value), "`") && commandKey.MatchString(key):
-			m := commandKey.FindStringSubmatch(key)
-			di.commands = append(di.commands, commandFact{role: m[1], value: v, fact: f})
+		case commandLabel.MatchString(key):
+			if cmd, ok := soleCode(f.Value); ok {
+				if owner := ownerOf(key); owner != "" {
+					di.commands = append(di.commands, commandFact{owner: owner, value: cmd, label: strings.Trim(f.Key, "`* "), pos: f.Pos, end: f.End, text: quote(f.Key + ": " + f.Value)})
+				}
+			}
 		case strings.Contains(key, "commit"):
 			if sha, _, _ := strings.Cut(v, " "); commitSHA.MatchString(sha) {
 				di.commits = append(di.commits, commitFact{sha: sha, fact: f})
@@ -375,6 +379,11 @@ func readText(d *sotparse.Doc, content []byte) *docText {
 	}
 	var table roleTable // the table the line is a row of
 	di.runCites = readRunCites(d, content)
+	di.commandSays = append(di.commandSays, readBlockCommands(d, content)...)
+	factLines := map[int]bool{} // the lines of its facts, read as facts
+	for _, f := range d.Facts {
+		factLines[tf.Line(f.Pos)] = true
+	}
 	readiness := "" // the label ("Readiness packet:") the lines that follow are listed under
 	// Sentences are read from the text, line by line outside fenced code
 	// and blockquotes: a document taken from a summary has no blocks.
@@ -392,6 +401,11 @@ func readText(d *sotparse.Doc, content []byte) *docText {
 		if di.stillRequired == nil && approvalDenied && bodylines.ContainsFold(text, "required") && stillRequired.MatchString(text) {
 			ln := newLine(d, l)
 			di.stillRequired = &statement{pos: ln.pos, end: ln.end, text: ln.source}
+		}
+		if strings.IndexByte(text, '`') >= 0 && commandLabel.MatchString(text) {
+			if cf, ok := readCommand(d, l, factLines); ok {
+				di.commandSays = append(di.commandSays, cf)
+			}
 		}
 		if di.deniesApproval == nil && bodylines.ContainsFold(text, "approv") && approvalDenial.MatchString(text) && !approvalCondition.MatchString(text) {
 			ln := newLine(d, l)

@@ -98,13 +98,23 @@
 //     ("This closeout grants no further run"), the other word order
 //     ("Another Case run is not authorized by this closeout"), emphasis,
 //     a list item of any section, or a table cell.
-//   - mislabeled-command (warning): a command (a fact's code-span value)
-//     that some facts label as the harness's ("- Harness command:
-//     `python3 -m pytest -q`") and others as the target repository's test
-//     command ("Tests command", "validation command", "target command"):
-//     the label fewer places give is reported, with the places that give
-//     the other. Other labels ("New command", "command") are not compared;
-//     an even split has no majority to judge by and is not reported.
+//   - mislabeled-command (warning): a command that some statements label
+//     as the harness's ("- Harness command: `python3 -m pytest -q`") and
+//     others as the target repository's test command ("Tests command",
+//     "target validation command", "validation command"): the label fewer
+//     places give is reported, with the places that give the other. Each
+//     statement is read into a fact (the command, whose it is): a key:
+//     value fact whose value is the one code span, a sentence or table row
+//     with one code span (a command, with arguments) whose other words
+//     name one owner ("`...` is the CTO Harness's own validator command",
+//     "| Harness command | `...` |", "Record names the Harness command
+//     `...`"), or a one-line fenced block under a label ("Harness
+//     command:"). Harness words are "harness" and "self-test"; target words
+//     "target", "test(s)", "validation", "repository"; a label with both, or
+//     neither ("New command", "command"), names no owner, and a denied
+//     owner ("not by the target repository", "is not a Harness command")
+//     is none. An even split has no majority to judge by and is not
+//     reported.
 //   - missing-id (warning): a gap in the sequence of work ids the workboard
 //     and the work item headings define ("CTO-WORK-050", "CTO-WORK-054"
 //     and nothing defining 051 to 053). Mentions of ids in the gap are
