@@ -157,8 +157,6 @@ type docInfo struct {
 	validated bool // frontmatter status validated
 	blocked   bool // frontmatter status blocked
 
-	results         []*sotparse.Fact // test-count facts, in order
-	commits         []commitFact
 	approvalFalse   []*sotparse.Fact
 	approvalGranted bool            // a fact records approval granted
 	passed          bool            // a "... passed: true" fact or a test count
@@ -187,17 +185,14 @@ type docText struct {
 	artifactSays   []provenanceQuote        // "the proof artifacts record approval_source as `...`"
 	runCites       []runCite                // the runs it cites, and how
 	commandSays    []commandFact            // commands its sentences, tables and blocks label
+	counts         []statement              // test counts ("103 passed, 4 skipped"), in order, text normalized
+	textCommits    []textCommit             // commits its text names
 	deniesApproval *statement               // "JP has not approved this execution."
 }
 
 type idStatement struct {
 	id   string
 	stmt statement
-}
-
-type commitFact struct {
-	sha  string
-	fact *sotparse.Fact
 }
 
 var (
@@ -219,7 +214,6 @@ func extract(d *sotparse.Doc) *docInfo {
 		key, v := fact(f)
 		switch {
 		case resultValue.MatchString(v):
-			di.results = append(di.results, f)
 			di.passed = true
 		case strings.HasSuffix(key, "passed") && strings.EqualFold(v, "true"):
 			di.passed = true
@@ -234,10 +228,6 @@ func extract(d *sotparse.Doc) *docInfo {
 				if owner := ownerOf(key); owner != "" {
 					di.commands = append(di.commands, commandFact{owner: owner, value: cmd, label: strings.Trim(f.Key, "`* "), pos: f.Pos, end: f.End, text: quote(f.Key + ": " + f.Value)})
 				}
-			}
-		case strings.Contains(key, "commit"):
-			if sha, _, _ := strings.Cut(v, " "); commitSHA.MatchString(sha) {
-				di.commits = append(di.commits, commitFact{sha: sha, fact: f})
 			}
 		}
 	}
@@ -374,6 +364,7 @@ func readText(d *sotparse.Doc, content []byte) *docText {
 	if !readEveryLine && !states &&
 		bytes.IndexByte(body, '`') < 0 && !bytes.Contains(body, []byte("This ")) && !bytes.Contains(body, []byte(" by this ")) &&
 		!bytes.Contains(body, []byte("odel")) && // a provider's "model", in plain text or a table's header
+		!bytes.Contains(body, []byte(" passed")) && // a test count
 		!(approvalDenied && bodylines.ContainsFold(string(body), "required")) {
 		return di
 	}
@@ -401,6 +392,12 @@ func readText(d *sotparse.Doc, content []byte) *docText {
 		if di.stillRequired == nil && approvalDenied && bodylines.ContainsFold(text, "required") && stillRequired.MatchString(text) {
 			ln := newLine(d, l)
 			di.stillRequired = &statement{pos: ln.pos, end: ln.end, text: ln.source}
+		}
+		if strings.Contains(text, " passed") {
+			di.counts = append(di.counts, readCounts(d, l)...)
+		}
+		if bodylines.ContainsFold(text, "commit") {
+			di.textCommits = append(di.textCommits, readCommits(d, l)...)
 		}
 		if strings.IndexByte(text, '`') >= 0 && commandLabel.MatchString(text) {
 			if cf, ok := readCommand(d, l, factLines); ok {

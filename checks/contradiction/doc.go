@@ -32,12 +32,15 @@
 //     role fewer statements give are reported, each with every statement
 //     of the other role.
 //   - copied-results (warning): two documents that report the same test
-//     results line for line (the same "key: N passed[, M skipped]" facts in
-//     the same order, at least two of them) for different commits (the
-//     "... commit: `sha subject`" facts of each, with no sha in common).
-//     Different code that passes exactly the same counts at every step is
-//     the mark of a copied section; rerunning the tests for the commit
-//     resolves it.
+//     counts in the same order ("5 passed", "103 passed, 4 skipped", "107
+//     passed", at least two of them) for different commits, with no commit
+//     in common. Counts are read wherever the text gives them (a fact, a
+//     table cell, a sentence, with a timing or not: "5 passed in 0.41s"),
+//     and commits wherever it names one ("... commit: `sha subject`",
+//     "Commit 154d835 (...)"); the labels may be reworded, the counts are
+//     what was copied. Different code that passes exactly the same counts
+//     at every step is the mark of a copied section; rerunning the tests
+//     for the commit resolves it.
 //   - approval-timeline (error): a document that says approval was not
 //     granted while it cites, as its own evidence, a run which another,
 //     validated, document cites as the evidence of a run that passed (it
