@@ -247,7 +247,7 @@ func extract(d *sotparse.Doc) *docInfo {
 	workIDs := workIDRefs(d)
 	di.workIDs = workIDs
 	for i, h := range d.Headings {
-		if strings.EqualFold(strings.TrimSpace(h.Text), "Workboard") && di.workboardList == nil {
+		if workboardHeading(h.Text) && di.workboardList == nil {
 			di.workboardList = &listSection{heading: h, ids: idsIn(workIDs, h.End, secEnd(d, i))}
 		}
 	}
@@ -259,6 +259,13 @@ func extract(d *sotparse.Doc) *docInfo {
 		}
 	}
 	return di
+}
+
+// workboardHeading reports whether a heading starts a closeout's list of
+// the items it closes: "Workboard", "Workboard Items Closed".
+func workboardHeading(h string) bool {
+	f := strings.Fields(h)
+	return len(f) > 0 && strings.EqualFold(f[0], "Workboard")
 }
 
 // status reports whether d's frontmatter status is validated or blocked.

@@ -72,11 +72,14 @@
 //     ("This attempt does not validate `ID`"). Linking the blocked attempt
 //     to what superseded it (or marking it superseded) resolves it.
 //   - closeout-workboard (error): a closeout whose "Workboard" section
-//     lists fewer work items than its route's required phrases name, among
-//     the items the route's documents define ("## Workboard" lists
+//     (a heading that starts with the word: "Workboard Items Closed")
+//     lists fewer work items than its route's required phrases name,
+//     among the items the route's documents define ("## Workboard" lists
 //     `CTO-WORK-075` while the route requires the phrase "CTO-WORK-074"
-//     and defines both). Ids of other routes a phrase names are references,
-//     not items the closeout closes.
+//     and defines both). Ids of other routes a phrase names are
+//     references, not items the closeout closes, and so are items the
+//     workboard gives another status than validated ("CTO-WORK-074 remains
+//     candidate"): a closeout closes only validated items.
 //   - circular-readiness (error): a work item whose section says it needs
 //     another item first while that item is blocked by it (its "Blocked
 //     by" line or its workboard blocked_by): neither can be done first.
