@@ -187,6 +187,7 @@ type docText struct {
 	commandSays    []commandFact            // commands its sentences, tables and blocks label
 	counts         []statement              // test counts ("103 passed, 4 skipped"), in order, text normalized
 	textCommits    []textCommit             // commits its text names
+	skips          []idRange                // ids it says were skipped on purpose
 	deniesApproval *statement               // "JP has not approved this execution."
 }
 
@@ -399,6 +400,9 @@ func readText(d *sotparse.Doc, content []byte) *docText {
 		if di.stillRequired == nil && approvalDenied && bodylines.ContainsFold(text, "required") && stillRequired.MatchString(text) {
 			ln := newLine(d, l)
 			di.stillRequired = &statement{pos: ln.pos, end: ln.end, text: ln.source}
+		}
+		if skipWord.MatchString(text) {
+			di.skips = append(di.skips, readSkips(text)...)
 		}
 		if strings.Contains(text, " passed") {
 			di.counts = append(di.counts, readCounts(d, l)...)

@@ -125,7 +125,11 @@
 //     and the work item headings define ("CTO-WORK-050", "CTO-WORK-054"
 //     and nothing defining 051 to 053). Mentions of ids in the gap are
 //     named as related places; a gap is reported only when the workboard
-//     could be read whole.
+//     could be read whole, and not when every id in it is recorded as
+//     skipped on purpose: a document line or a workboard comment that
+//     names the ids, or their range ("CTO-WORK-051..053", "`CTO-WORK-051`
+//     to `CTO-WORK-053`"), with "skipped", "unused", "reserved",
+//     "withdrawn", "intentionally", "on purpose" or "not assigned".
 //   - stale-record (error): a record document (kind RECORD) whose own
 //     document-level Status line denies its subject ("Status: not admitted
 //     for execution." in the "Case Source Admission Record": "not" and a
