@@ -1,6 +1,7 @@
 package contradiction
 
 import (
+	"bytes"
 	"fmt"
 	"go/token"
 	"path"
@@ -24,7 +25,7 @@ type runCite struct {
 
 var (
 	// pathLine is an absolute path alone on a line, as in a fenced block.
-	pathLine = lazyRE.New(`(?m)^[ \t]*(/(?:[\w.@+-]+/)+[\w.@+-]+)[ \t]*$`)
+	pathLine = lazyRE.New(`^[ \t]*(/(?:[\w.@+-]+/)+[\w.@+-]+)[ \t]*$`)
 	// failedLabel and contextLabel read a citation's label: "blocked run:",
 	// "Fail-closed run without approval:", "Context only, not evidence
 	// for this request:".
@@ -81,8 +82,27 @@ func readRunCites(d *sotparse.Doc, content []byte) []runCite {
 		add(r.Text, off, string(content[s:off]))
 	}
 	body := min(tf.Offset(d.BodyStart), len(content))
-	for _, m := range pathLine.FindAllSubmatchIndex(content[body:], -1) {
-		off := body + m[2]
+	// A line that is a path starts with "/" after its indent: a plain scan
+	// finds the few candidates, the expression checks each.
+	for i := body; i < len(content); {
+		e := bytes.IndexByte(content[i:], '\n')
+		if e < 0 {
+			e = len(content)
+		} else {
+			e += i
+		}
+		line := content[i:e]
+		start := i
+		i = e + 1
+		t := bytes.TrimLeft(line, " \t")
+		if len(t) == 0 || t[0] != '/' {
+			continue
+		}
+		m := pathLine.FindSubmatchIndex(line)
+		if m == nil {
+			continue
+		}
+		off := start + m[2]
 		// The label: the last line before, not blank and not a fence.
 		label := ""
 		s, _ := lineAt(off)
@@ -95,7 +115,7 @@ func readRunCites(d *sotparse.Doc, content []byte) []runCite {
 			}
 			s = ps
 		}
-		add(string(content[off:body+m[3]]), off, label)
+		add(string(content[off:start+m[3]]), off, label)
 	}
 	return out
 }

@@ -295,7 +295,10 @@ func factKey(f *sotparse.Fact) string {
 // approvalKey reports whether a fact key names the approval's state:
 // "approval_granted", "`approval granted`", "approval status".
 func approvalKey(key string) bool {
-	switch strings.NewReplacer(" ", "_", "*", "").Replace(key) {
+	if !strings.HasPrefix(key, "approv") && !strings.HasPrefix(key, "jp") && !strings.HasPrefix(key, "*") {
+		return false // most keys: no string built
+	}
+	switch strings.ReplaceAll(strings.ReplaceAll(key, "*", ""), " ", "_") {
 	case "approval_granted", "approval", "approval_status", "approved", "jp_approval":
 		return true
 	}
@@ -401,7 +404,7 @@ func readText(d *sotparse.Doc, content []byte) *docText {
 			ln := newLine(d, l)
 			di.stillRequired = &statement{pos: ln.pos, end: ln.end, text: ln.source}
 		}
-		if skipWord.MatchString(text) {
+		if hasID(workIDs, d.File.Pos(l.Off), d.File.Pos(l.Off+len(text))) && maySaySkipped(text) && skipWord.MatchString(text) {
 			di.skips = append(di.skips, readSkips(text)...)
 		}
 		if strings.Contains(text, " passed") {
@@ -410,12 +413,12 @@ func readText(d *sotparse.Doc, content []byte) *docText {
 		if bodylines.ContainsFold(text, "commit") {
 			di.textCommits = append(di.textCommits, readCommits(d, l)...)
 		}
-		if strings.IndexByte(text, '`') >= 0 && commandLabel.MatchString(text) {
+		if spanWithSpace(text) && mayLabelCommand(text) && commandLabel.MatchString(text) {
 			if cf, ok := readCommand(d, l, factLines); ok {
 				di.commandSays = append(di.commandSays, cf)
 			}
 		}
-		if di.deniesApproval == nil && bodylines.ContainsFold(text, "approv") && approvalDenial.MatchString(text) && !approvalCondition.MatchString(text) {
+		if di.deniesApproval == nil && bodylines.ContainsFold(text, "approv") && (bodylines.ContainsFold(text, "not ") || bodylines.ContainsFold(text, "pending")) && approvalDenial.MatchString(text) && !approvalCondition.MatchString(text) {
 			ln := newLine(d, l)
 			di.deniesApproval = &statement{pos: ln.pos, end: ln.end, text: ln.source}
 		}
@@ -462,7 +465,7 @@ func readText(d *sotparse.Doc, content []byte) *docText {
 		}
 		if strings.IndexByte(text, '`') < 0 {
 			// An id in plain text ("**Needs first:** CTO-WORK-050").
-			if item != "" && (readiness != "" || prerequisiteWord.MatchString(text)) && !blockedByLine.MatchString(text) {
+			if item != "" && (readiness != "" || mayNamePrerequisite(text) && prerequisiteWord.MatchString(text)) && !blockedByLine.MatchString(text) {
 				di.readPrerequisites(newLine(d, l), item, readiness != "", workIDs)
 			}
 			// A pair named in plain text says "with model" or ", model".
@@ -743,6 +746,59 @@ func (ln *line) withCode(i, j int) string {
 		b.WriteString(ln.text[i:j])
 	}
 	return b.String()
+}
+
+// maySaySkipped is a plain search for the stems skipWord needs.
+func maySaySkipped(t string) bool {
+	for _, w := range []string{"skip", "unused", "reserv", "withdr", "retir", "intention", "deliberate", "purpose", "used", "assign"} {
+		if bodylines.ContainsFold(t, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// hasID reports whether refs (sorted by position) hold one in [pos, end].
+func hasID(refs []*sotparse.Ref, pos, end token.Pos) bool {
+	i := sort.Search(len(refs), func(i int) bool { return refs[i].Pos >= pos })
+	return i < len(refs) && refs[i].Pos <= end
+}
+
+// mayLabelCommand and mayNamePrerequisite are plain searches for the words
+// commandLabel and prerequisiteWord need, which spare most lines the
+// regular expressions.
+func mayLabelCommand(t string) bool {
+	return (bodylines.ContainsFold(t, "command") || bodylines.ContainsFold(t, "validator") || bodylines.ContainsFold(t, "self-test") || bodylines.ContainsFold(t, "run")) &&
+		(bodylines.ContainsFold(t, "harness") || bodylines.ContainsFold(t, "target") || bodylines.ContainsFold(t, "test") ||
+			bodylines.ContainsFold(t, "validation") || bodylines.ContainsFold(t, "repo"))
+}
+
+// spanWithSpace reports whether t holds a code span with a space in it,
+// as a command with arguments is.
+func spanWithSpace(t string) bool {
+	for {
+		i := strings.IndexByte(t, '`')
+		if i < 0 {
+			return false
+		}
+		j := strings.IndexByte(t[i+1:], '`')
+		if j < 0 {
+			return false
+		}
+		if strings.IndexByte(t[i+1:i+1+j], ' ') >= 0 {
+			return true
+		}
+		t = t[i+j+2:]
+	}
+}
+
+func mayNamePrerequisite(t string) bool {
+	for _, w := range []string{"first", "before", "until", "readiness", "prerequisite", "requires", "depends on", "needed"} {
+		if bodylines.ContainsFold(t, w) {
+			return true
+		}
+	}
+	return false
 }
 
 // idsIn returns the distinct work ids of refs (sorted by position) in

@@ -1,6 +1,7 @@
 package contradiction
 
 import (
+	"bytes"
 	"fmt"
 	"go/token"
 	"sort"
@@ -95,41 +96,46 @@ func readCommand(d *sotparse.Doc, l bodylines.Line, factLines map[int]bool) (com
 		pos: ln.pos, end: ln.end, text: ln.source}, true
 }
 
-// blockCommand is a one-line fenced block; its label is the last line
-// before it.
-var blockCommand = lazyRE.New("(?m)^[ \\t]*(?:```|~~~)[a-z]*[ \\t]*\\n[ \\t]*([^`\\n]*\\S)[ \\t]*\\n[ \\t]*(?:```|~~~)[ \\t]*$")
-
 // readBlockCommands reads the one-line fenced blocks under a command label
-// ("Harness command:").
+// ("Harness command:"): a fence line, one line, a fence line, found by a
+// plain scan of the lines.
 func readBlockCommands(d *sotparse.Doc, content []byte) []commandFact {
 	tf := d.File.Tok
 	body := min(tf.Offset(d.BodyStart), len(content))
-	if !strings.Contains(string(content[body:]), "```") {
-		return nil
+	var lines [][2]int // start, end of each body line
+	for i := body; i < len(content); {
+		e := bytes.IndexByte(content[i:], '\n')
+		if e < 0 {
+			e = len(content)
+		} else {
+			e += i
+		}
+		lines = append(lines, [2]int{i, e})
+		i = e + 1
+	}
+	text := func(k int) string { return strings.TrimSpace(string(content[lines[k][0]:lines[k][1]])) }
+	fence := func(k int) bool {
+		t := text(k)
+		return strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~")
 	}
 	var out []commandFact
-	for _, m := range blockCommand.FindAllSubmatchIndex(content[body:], -1) {
-		start := body + m[0]
-		// The label: the last line before the fence, not blank.
-		e := start
-		for e > body && (content[e-1] == '\n' || content[e-1] == ' ') {
-			e--
+	for k := 1; k+2 < len(lines); k++ {
+		if !fence(k) || !fence(k+2) || fence(k+1) || strings.Trim(text(k+2), "`~") != "" {
+			continue
 		}
-		s := e
-		for s > body && content[s-1] != '\n' {
-			s--
+		j := k - 1 // the label: the last line before, not blank
+		for j > 0 && text(j) == "" {
+			j--
 		}
-		label := strings.TrimSpace(string(content[s:e]))
+		label, cmd := text(j), strings.Join(strings.Fields(text(k+1)), " ")
 		if !strings.HasSuffix(label, ":") || !commandLabel.MatchString(label) {
 			continue
 		}
-		owner := ownerOf(label)
-		cmd := strings.Join(strings.Fields(string(content[body+m[2]:body+m[3]])), " ")
-		if owner == "" || !strings.Contains(cmd, " ") {
-			continue
+		if owner := ownerOf(label); owner != "" && strings.Contains(cmd, " ") {
+			out = append(out, commandFact{owner: owner, value: cmd, label: strings.TrimSuffix(label, ":"),
+				pos: tf.Pos(lines[j][0]), end: tf.Pos(lines[k+2][1]), text: quote(label + " " + cmd)})
 		}
-		out = append(out, commandFact{owner: owner, value: cmd, label: strings.TrimSuffix(label, ":"),
-			pos: tf.Pos(s), end: tf.Pos(body + m[1]), text: quote(label + " " + cmd)})
+		k += 2
 	}
 	return out
 }
