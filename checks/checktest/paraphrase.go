@@ -107,7 +107,7 @@ func ParaphrasesKnown(t *testing.T, archive, category string, known []string, as
 				if !slices.Contains(strings.Split(category, "|"), f.Category) {
 					continue
 				}
-				hits = append(hits, f.File+": "+f.Message)
+				hits = append(hits, "["+f.Category+"] "+f.File+": "+f.Message)
 			}
 			fail := t.Errorf
 			if slices.Contains(known, key) {
@@ -133,7 +133,7 @@ func ParaphrasesKnown(t *testing.T, archive, category string, known []string, as
 				}
 			}
 			for _, h := range hits {
-				fail("near-miss reported: [%s] %s", category, h)
+				fail("near-miss reported: %s", h)
 			}
 		})
 	}
