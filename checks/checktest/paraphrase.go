@@ -25,15 +25,6 @@ import (
 // log the rule's recall.
 func Paraphrases(t *testing.T, archive, category string, as ...*analysis.Analyzer) (found, total int) {
 	t.Helper()
-	return ParaphrasesKnown(t, archive, category, nil, as...)
-}
-
-// ParaphrasesKnown is Paraphrases with the variants (keys "pos/NAME" and
-// "neg/NAME") the rule is known to get wrong today: each is logged, not
-// failed, and one the rule gets right fails the test until it is dropped
-// from the list, so that the list only shrinks.
-func ParaphrasesKnown(t *testing.T, archive, category string, known []string, as ...*analysis.Analyzer) (found, total int) {
-	t.Helper()
 	ar, err := txtar.ParseFile(archive)
 	if err != nil {
 		t.Fatal(err)
@@ -109,18 +100,10 @@ func ParaphrasesKnown(t *testing.T, archive, category string, known []string, as
 				}
 				hits = append(hits, "["+f.Category+"] "+f.File+": "+f.Message)
 			}
-			fail := t.Errorf
-			if slices.Contains(known, key) {
-				fail = t.Logf
-				wrong := strings.HasPrefix(key, "pos/") == (len(hits) == 0)
-				if !wrong {
-					t.Errorf("%s is listed as a known miss but the rule gets it right: drop it from the list", key)
-				}
-			}
 			if strings.HasPrefix(key, "pos/") {
 				total++
 				if len(hits) == 0 {
-					fail("paraphrase not found: no %s finding in the variant's files", category)
+					t.Errorf("paraphrase not found: no %s finding in the variant's files", category)
 					return
 				}
 				found++
@@ -133,14 +116,9 @@ func ParaphrasesKnown(t *testing.T, archive, category string, known []string, as
 				}
 			}
 			for _, h := range hits {
-				fail("near-miss reported: %s", h)
+				t.Errorf("near-miss reported: %s", h)
 			}
 		})
-	}
-	for _, k := range known {
-		if vars[k] == nil {
-			t.Errorf("%s: known miss %q names no variant", archive, k)
-		}
 	}
 	t.Logf("%s: %s found %d of %d paraphrases, reported %d of %d near-misses", filepath.Base(archive), category, found, total, reported, negs)
 	return found, total
