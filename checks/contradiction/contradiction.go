@@ -58,9 +58,10 @@ func run(pass *analysis.Pass) (any, error) {
 }
 
 type checker struct {
-	ws   *sotparse.Workspace
-	pass *analysis.Pass
-	docs []*docInfo
+	ws    *sotparse.Workspace
+	pass  *analysis.Pass
+	docs  []*docInfo
+	skips map[string][]idRange // ids recorded as skipped, by prefix (read at the first gap)
 }
 
 // text takes the statements of the text of the documents want selects,

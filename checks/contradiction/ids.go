@@ -3,6 +3,7 @@ package contradiction
 import (
 	"fmt"
 	"go/token"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -166,29 +167,43 @@ func readSkips(text string) []idRange {
 // skipped reports whether the ids prefix lo..hi are each recorded as
 // skipped on purpose, by a document or a workboard comment.
 func (c *checker) skipped(prefix string, lo, hi int) bool {
-	c.text(func(*docInfo) bool { return true })
-	var recs []idRange
-	for _, di := range c.docs {
-		recs = append(recs, di.skips...)
-	}
-	if wb := c.ws.Workboard; wb != nil && wb.File != nil {
-		for _, l := range strings.Split(string(wb.File.Content), "\n") {
-			if skipWord.MatchString(l) {
-				recs = append(recs, readSkips(l)...)
+	if c.skips == nil {
+		// Read once, at the first gap.
+		c.text(func(*docInfo) bool { return true })
+		c.skips = map[string][]idRange{}
+		add := func(rs []idRange) {
+			for _, r := range rs {
+				c.skips[r.prefix] = append(c.skips[r.prefix], r)
 			}
 		}
-	}
-	for n := lo; n <= hi; n++ {
-		covered := false
-		for _, r := range recs {
-			if r.prefix == prefix && r.lo <= n && n <= r.hi {
-				covered = true
-				break
+		for _, di := range c.docs {
+			add(di.skips)
+		}
+		if wb := c.ws.Workboard; wb != nil && wb.File != nil {
+			for _, l := range strings.Split(string(wb.File.Content), "\n") {
+				if maySaySkipped(l) && skipWord.MatchString(l) {
+					add(readSkips(l))
+				}
 			}
 		}
-		if !covered {
-			return false
+		for _, rs := range c.skips {
+			sort.Slice(rs, func(i, j int) bool { return rs[i].lo < rs[j].lo })
 		}
 	}
-	return true
+	// Is [lo, hi] inside the union of the records? Walk them by start,
+	// extending the covered stretch: never number by number, a gap may
+	// span millions.
+	next := lo // the first number not yet covered
+	for _, r := range c.skips[prefix] {
+		if r.lo > next {
+			break
+		}
+		if r.hi >= next {
+			next = r.hi + 1
+		}
+		if next > hi {
+			return true
+		}
+	}
+	return false
 }
