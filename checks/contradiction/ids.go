@@ -3,7 +3,6 @@ package contradiction
 import (
 	"fmt"
 	"go/token"
-	"slices"
 	"sort"
 	"strconv"
 	"strings"
