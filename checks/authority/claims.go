@@ -132,6 +132,12 @@ const (
 	// "has become a Core Protocol", "serves as Core authority". Each list
 	// of words stays short enough (16) to be a prefilter literal set.
 	isCoreAuthority = `(?:[\w-]+\s+)?(?:is|are|was|were|becomes|became|become|remains|remain|stays|serves\s+as|acts\s+as|counts\s+as|functions\s+as)\s+(?:now\s+)?(?:the\s+|an?\s+)?(?:active\s+|binding\s+|live\s+)?Core\s+(?:Protocol|authority)\b`
+	// coreStatus is a status value that is Core's: "Core Protocol",
+	// "active Core authority".
+	// Few enough forms (16 with "status:") to be a prefilter literal set:
+	// the disclaimer ("Not active Core authority.") and the items' Status
+	// lines must not, together, make every body a candidate.
+	coreStatus = `(?:active\s+)?Core\s+(?:Protocol|authority)\b`
 	// holdsCoreAuthority: "holds (active) Core authority".
 	holdsCoreAuthority = `(?:now\s+)?(?:has|have|had|holds|hold|held|carries|carry|carried|exercises|wields|gains|gained)\s+(?:now\s+)?(?:active\s+|binding\s+|live\s+)?Core\s+authority\b`
 )
@@ -146,7 +152,7 @@ var DefaultClaims = []Claim{
 	{
 		ID: "core-promotion",
 		Pattern: Patterns{
-			`^(?:core[ _-]promotion[ _-]status\s*:\s*promoted|promoted[ _-](?:in)?to[ _-]core\s*:\s*(?:true|yes))\b`,
+			`^(?:core[ _-]promotion(?:[ _-]status)?\s*:\s*(?:promoted|complete|completed|granted|approved|done|finished|occurred)|promoted[ _-](?:in)?to[ _-]core\s*:\s*(?:true|yes))\b`,
 		},
 		Scope:   Scopes{ScopeFact},
 		Message: "claims promotion into Core; local planning SOT is not promoted",
@@ -162,8 +168,12 @@ var DefaultClaims = []Claim{
 		Message: "claims promotion into Core; local planning SOT is not promoted",
 	},
 	{
-		ID:      "core-authority",
-		Pattern: Patterns{`^(?:active[ _-])?core[ _-](?:authority|protocol)(?:[ _-](?:status|active))?\s*:\s*(?:true|yes|on|active|granted|binding)\b`},
+		ID: "core-authority",
+		Pattern: Patterns{
+			`^(?:active[ _-])?core[ _-](?:authority|protocol)(?:[ _-](?:status|active))?\s*:\s*(?:true|yes|on|active|granted|binding)\b`,
+			// The document's own status: "- status: Core Protocol".
+			`^status\s*:\s*` + coreStatus,
+		},
 		Scope:   Scopes{ScopeFact, ScopeFrontmatter},
 		Message: "claims Core Protocol status or active Core authority for local planning SOT",
 	},
@@ -176,7 +186,12 @@ var DefaultClaims = []Claim{
 			`\b` + artifactNoun + `\s+(?:‹code›|[\w-]*\d[\w-]*)\s+` + holdsCoreAuthority,
 			`\bCTO(?:-[\w-]+)?\s+(?:[\w-]+\s+){0,2}?` + isCoreAuthority,
 			`\b(?:active\s+)?Core\s+(?:authority|Protocol)\s+(?:status\s+)?(?:now\s+)?(?:rests|lies|sits|belongs|resides)\s+(?:with|in|to)\s+` + determiner + `\s+(?:[\w‹›-]+\s+){0,4}?` + artifactNoun + `\b`,
+			// A status label: "Status: Core Protocol (promoted 2 June 2026)."
+			`^status\s*:\s*` + coreStatus,
 		},
+		// A subject named as Core's own ("The Core Sequence Protocol is a
+		// Core Protocol") is no artifact of this workspace.
+		Unless:  Patterns{`^\W*(?:the|this|that)\s+Core\s+(?:[\w-]+\s+){0,3}?(?:Protocol|authority)\s+(?:is|are|was|were|becomes|became|remains)\b`},
 		Scope:   Scopes{ScopeSentence, ScopeFrontmatter},
 		Message: "claims Core Protocol status or active Core authority for local planning SOT",
 	},

@@ -121,7 +121,8 @@
 //
 // The built-in set (DefaultClaims; `sotvet init` writes it out in full):
 //
-//   - core-promotion: a fact core_promotion_status: promoted or
+//   - core-promotion: a fact core_promotion_status: promoted, core
+//     promotion: complete (done, granted, approved ...) or
 //     promoted_to_core: true; a sentence or frontmatter value saying that
 //     something is, was or has been promoted (in)to Core, that Core
 //     promotion is complete, granted, approved, done or occurred, or
@@ -133,7 +134,11 @@
 //     with up to four words before the noun and an optional name after it,
 //     or a bare "Stage 6", "route `x`", "CTO ...") saying it is, became,
 //     remains or serves as a Core Protocol or (active) Core authority, or
-//     holds Core authority; or "Core authority rests with this route".
+//     holds Core authority; or "Core authority rests with this route"; or
+//     a status that is Core's ("Status: Core Protocol (promoted 2 June
+//     2026).", "- status: Core Protocol"). A subject named as Core's own
+//     ("The Core Sequence Protocol is a Core Protocol") is no artifact of
+//     the workspace.
 //     The subject list is open: the noun names an artifact, not a document
 //     kind. "This route is not active Core authority." and "Not active Core
 //     authority." are negated as above.

@@ -9,6 +9,13 @@ import (
 
 // TestParaphrases runs the paraphrase sets of the claim rules: the corpus
 // instance said in other words must be found, consistent near-misses not.
+// A claim of promotion may be reported as one of Core authority ("is a
+// Core Protocol"): its set asks for either.
 func TestParaphrases(t *testing.T) {
-	checktest.Paraphrases(t, "testdata/paraphrase/core-authority.txtar", "core-authority", authority.Analyzer)
+	t.Run("core-authority", func(t *testing.T) {
+		checktest.Paraphrases(t, "testdata/paraphrase/core-authority.txtar", "core-authority", authority.Analyzer)
+	})
+	t.Run("core-promotion", func(t *testing.T) {
+		checktest.Paraphrases(t, "testdata/paraphrase/core-promotion.txtar", "core-promotion|core-authority", authority.Analyzer)
+	})
 }

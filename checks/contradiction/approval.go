@@ -1,50 +1,195 @@
 package contradiction
 
 import (
+	"bytes"
 	"fmt"
+	"go/token"
+	"path"
+	"strings"
 
 	"golang.org/x/tools/go/analysis"
+
+	"github.com/svrnty/sotvet/sotparse"
 )
 
-// approvalTimeline reports a record that says approval was not granted
+// runCite is a run a document cites: an absolute path in a code span, or
+// alone on a line (a fenced block), and the words that label it.
+type runCite struct {
+	path     string
+	dir      string // the run: the path's directory when the path names a file
+	pos, end token.Pos
+	isDir    bool // the path names a directory, not a file of the run
+	failed   bool // its label says the run failed or was blocked
+	context  bool // its label says it is context, not evidence
+}
+
+var (
+	// pathLine is an absolute path alone on a line, as in a fenced block.
+	pathLine = lazyRE.New(`^[ \t]*(/(?:[\w.@+-]+/)+[\w.@+-]+)[ \t]*$`)
+	// failedLabel and contextLabel read a citation's label: "blocked run:",
+	// "Fail-closed run without approval:", "Context only, not evidence
+	// for this request:".
+	failedLabel  = lazyRE.New(`(?i)\b(?:fail(?:s|ed)?|fail-closed|blocked|aborted|rejected)\b`)
+	contextLabel = lazyRE.New(`(?i)\bcontext\b|\bnot (?:the )?evidence\b`)
+	// approvalDenial says in prose that approval was not given: "JP has
+	// not approved this execution", "Approval: not granted.", "`pending`
+	// - JP approval has not been given."
+	approvalDenial    = lazyRE.New(`(?i)\b(?:has|have|had) not (?:yet )?approved\b|\bnot (?:yet )?(?:been )?(?:granted|given|approved)\b|\bapproval\b[^.;]{0,40}\bpending\b`)
+	approvalCondition = lazyRE.New(`(?i)\b(?:if|unless|until|whether|when|once)\b|\?`)
+)
+
+// runDir returns the run a path names: a file's directory, or the path.
+func runDir(p string) string {
+	p = strings.TrimSuffix(p, "/")
+	if strings.Contains(path.Base(p), ".") {
+		return path.Dir(p)
+	}
+	return p
+}
+
+// readRunCites reads the runs d cites, each with its label: the line of a
+// code span, or the line before a block that holds only the path.
+func readRunCites(d *sotparse.Doc, content []byte) []runCite {
+	tf := d.File.Tok
+	lineAt := func(off int) (int, int) {
+		s := off
+		for s > 0 && content[s-1] != '\n' {
+			s--
+		}
+		e := off
+		for e < len(content) && content[e] != '\n' {
+			e++
+		}
+		return s, e
+	}
+	var out []runCite
+	add := func(p string, off int, label string) {
+		if !strings.Contains(path.Base(p), ".") && strings.Count(p, "/") < 3 {
+			return
+		}
+		out = append(out, runCite{path: p, dir: runDir(p), isDir: !strings.Contains(path.Base(p), "."), pos: tf.Pos(off), end: tf.Pos(off + len(p)),
+			failed: failedLabel.MatchString(label), context: contextLabel.MatchString(label)})
+	}
+	for _, r := range d.Refs {
+		if r.Kind != sotparse.RefAbsPath {
+			continue
+		}
+		off := tf.Offset(r.Pos)
+		if off >= len(content) {
+			continue
+		}
+		s, _ := lineAt(off)
+		add(r.Text, off, string(content[s:off]))
+	}
+	body := min(tf.Offset(d.BodyStart), len(content))
+	// A line that is a path starts with "/" after its indent: a plain scan
+	// finds the few candidates, the expression checks each.
+	for i := body; i < len(content); {
+		e := bytes.IndexByte(content[i:], '\n')
+		if e < 0 {
+			e = len(content)
+		} else {
+			e += i
+		}
+		line := content[i:e]
+		start := i
+		i = e + 1
+		t := bytes.TrimLeft(line, " \t")
+		if len(t) == 0 || t[0] != '/' {
+			continue
+		}
+		m := pathLine.FindSubmatchIndex(line)
+		if m == nil {
+			continue
+		}
+		off := start + m[2]
+		// The label: the last line before, not blank and not a fence.
+		label := ""
+		s, _ := lineAt(off)
+		for s > body {
+			ps, pe := lineAt(s - 1)
+			t := strings.TrimSpace(string(content[ps:pe]))
+			if t != "" && !strings.HasPrefix(t, "```") && !strings.HasPrefix(t, "~~~") {
+				label = t
+				break
+			}
+			s = ps
+		}
+		add(string(content[off:start+m[3]]), off, label)
+	}
+	return out
+}
+
+// approvalTimeline reports a document that says approval was not granted
 // while citing, as its evidence, a run that a validated document records
 // as passed.
 func (c *checker) approvalTimeline() {
-	citedBy := map[string][]*docInfo{}
+	// A finding lands on a denial of a document read so far (one in
+	// focus): without one, the other documents' text is not read.
+	if !anyDoc(c.docs, func(di *docInfo) bool { return len(di.approvalFalse) > 0 || di.deniesApproval != nil }) {
+		return
+	}
+	c.text(func(*docInfo) bool { return true })
+	type passRun struct {
+		di *docInfo
+		rc runCite
+	}
+	// A directory is a run's when a file of it is cited somewhere (a
+	// report.json, a proof): other directories are repositories and
+	// workspaces, which many runs share.
+	runs := map[string]bool{}
+	for _, di := range c.docs {
+		for _, rc := range di.runCites {
+			if !rc.isDir {
+				runs[rc.dir] = true
+			}
+		}
+	}
+	evidence := func(rc runCite) bool { return !rc.failed && !rc.context && runs[rc.dir] }
+	passed := map[string][]passRun{}
 	for _, di := range c.docs {
 		if !di.validated || !di.passed {
 			continue
 		}
 		seen := map[string]bool{}
-		for _, r := range di.cited {
-			if !seen[r.Text] {
-				seen[r.Text] = true
-				citedBy[r.Text] = append(citedBy[r.Text], di)
+		for _, rc := range di.runCites {
+			if evidence(rc) && !seen[rc.dir] {
+				seen[rc.dir] = true
+				passed[rc.dir] = append(passed[rc.dir], passRun{di, rc})
 			}
 		}
 	}
 	for _, di := range c.docs {
-		if len(di.approvalFalse) == 0 {
+		if di.approvalGranted {
+			continue
+		}
+		var denial statement
+		switch {
+		case len(di.approvalFalse) > 0:
+			f := di.approvalFalse[0]
+			denial = statement{pos: f.Pos, end: f.End, text: strings.Trim(f.Key, "`*") + ": " + plain(f.Value)}
+		case di.deniesApproval != nil:
+			denial = *di.deniesApproval
+			denial.text = fmt.Sprintf("%q", denial.text)
+		default:
 			continue
 		}
 		var related []analysis.RelatedInformation
 		var run string
 		reported := map[*docInfo]bool{}
-		for _, r := range di.cited {
-			for _, e := range citedBy[r.Text] {
-				if e == di || reported[e] {
+		for _, rc := range di.runCites {
+			if !evidence(rc) {
+				continue
+			}
+			for _, p := range passed[rc.dir] {
+				if p.di == di || reported[p.di] {
 					continue
 				}
-				reported[e] = true
+				reported[p.di] = true
 				if run == "" {
-					run = r.Text
+					run = rc.path
 				}
-				for _, er := range e.cited {
-					if er.Text == r.Text {
-						related = append(related, rel(er.Pos, "%s, validated, cites the same run as the evidence of a run that passed", e.d.Path))
-						break
-					}
-				}
+				related = append(related, rel(p.rc.pos, "%s, validated, cites the same run as the evidence of a run that passed", p.di.d.Path))
 			}
 		}
 		if run == "" {
@@ -53,9 +198,17 @@ func (c *checker) approvalTimeline() {
 		if di.stillRequired != nil {
 			related = append([]analysis.RelatedInformation{rel(di.stillRequired.pos, "and says: %q", di.stillRequired.text)}, related...)
 		}
-		f := di.approvalFalse[0]
-		c.report(di.d.Path, f.Pos, f.End, "approval-timeline",
-			fmt.Sprintf("says approval_granted: false, but cites %s, a run that %d validated document(s) record as passed: record the approval that run had (approval_granted: true and where it was granted), or stop citing the later run as this record's evidence",
-				run, len(reported)), related)
+		c.report(di.d.Path, denial.pos, denial.end, "approval-timeline",
+			fmt.Sprintf("says %s, but cites %s, a run that %d validated document(s) record as passed: record the approval that run had (approval_granted: true and where it was granted), or stop citing the later run as this record's evidence",
+				denial.text, run, len(reported)), related)
 	}
+}
+
+func anyDoc(docs []*docInfo, f func(*docInfo) bool) bool {
+	for _, di := range docs {
+		if f(di) {
+			return true
+		}
+	}
+	return false
 }

@@ -34,6 +34,13 @@ func (c *checker) circularReadiness() {
 			}
 		}
 	}
+	cycles := map[[2]string]bool{} // pairs reported, either way round
+	pair := func(a, b string) [2]string {
+		if a > b {
+			a, b = b, a
+		}
+		return [2]string{a, b}
+	}
 	for _, di := range c.docs {
 		for _, it := range di.d.WorkItems {
 			seen := map[string]bool{}
@@ -51,9 +58,35 @@ func (c *checker) circularReadiness() {
 					continue
 				}
 				seen[p.id] = true
+				cycles[pair(it.ID, p.id)] = true
 				c.report(di.d.Path, p.stmt.pos, p.stmt.end, "circular-readiness",
 					fmt.Sprintf("%s needs %s first (%q), but %s is blocked by %s: neither can be done first; drop %s from the blockers of %s, or stop making it a prerequisite here",
 						it.ID, p.id, p.stmt.text, p.id, it.ID, it.ID, p.id), related)
+			}
+		}
+	}
+	// An item's own Blocked by line names what it needs first, too: two
+	// items blocked by each other are the same cycle. One the workboard
+	// alone states is the workboard check's.
+	for _, di := range c.docs {
+		for _, it := range di.d.WorkItems {
+			for _, r := range it.Blockers {
+				if r.Text == it.ID || cycles[pair(it.ID, r.Text)] {
+					continue
+				}
+				var related []analysis.RelatedInformation
+				for _, b := range blockedBy[r.Text] {
+					if b.id == it.ID {
+						related = append(related, rel(b.pos, "%s says %s is blocked by %s", b.where, r.Text, it.ID))
+					}
+				}
+				if len(related) == 0 {
+					continue
+				}
+				cycles[pair(it.ID, r.Text)] = true
+				c.report(di.d.Path, r.Pos, r.End, "circular-readiness",
+					fmt.Sprintf("%s is blocked by %s, but %s is blocked by %s: neither can be done first; drop one of the two from the other's blockers",
+						it.ID, r.Text, r.Text, it.ID), related)
 			}
 		}
 	}

@@ -33,7 +33,7 @@ func (c *checker) closeoutWorkboard() {
 		var related []analysis.RelatedInformation
 		for _, r := range route {
 			for _, p := range r.phraseIDs {
-				if !defined[p.id] || slices.Contains(wl.ids, p.id) || slices.Contains(missing, p.id) {
+				if !defined[p.id] || slices.Contains(wl.ids, p.id) || slices.Contains(missing, p.id) || open(c.ws.Workboard, p.id) {
 					continue
 				}
 				missing = append(missing, p.id)
@@ -47,4 +47,15 @@ func (c *checker) closeoutWorkboard() {
 			fmt.Sprintf("the Workboard section lists %s, but the route's required phrases also name %s, work items the route defines: list every item this closeout closes, or drop the phrase",
 				strings.Join(wl.ids, ", "), strings.Join(missing, ", ")), related)
 	}
+}
+
+// open reports whether the workboard gives id a status other than
+// validated: an item still open is no item a closeout closes, whatever a
+// phrase names it for ("CTO-WORK-074 remains candidate").
+func open(wb *sotparse.Workboard, id string) bool {
+	it := wb.Item(id)
+	if it == nil || it.Status == nil || !it.Status.Scalar {
+		return false
+	}
+	return !strings.EqualFold(strings.TrimSpace(it.Status.Value), "validated")
 }

@@ -58,9 +58,10 @@ func run(pass *analysis.Pass) (any, error) {
 }
 
 type checker struct {
-	ws   *sotparse.Workspace
-	pass *analysis.Pass
-	docs []*docInfo
+	ws    *sotparse.Workspace
+	pass  *analysis.Pass
+	docs  []*docInfo
+	skips map[string][]idRange // ids recorded as skipped, by prefix (read at the first gap)
 }
 
 // text takes the statements of the text of the documents want selects,
@@ -157,31 +158,38 @@ type docInfo struct {
 	validated bool // frontmatter status validated
 	blocked   bool // frontmatter status blocked
 
-	results       []*sotparse.Fact // test-count facts, in order
-	commits       []commitFact
-	approvalFalse []*sotparse.Fact
-	passed        bool            // a "... passed: true" fact or a test count
-	links         map[string]bool // .sot paths it names
-	workboardList *listSection    // the ids of a "Workboard" section
-	phraseIDs     []idStatement   // ids its required phrases name
-	commands      []commandFact   // "- Harness command: `...`"
-	workIDs       []*sotparse.Ref // its work id references, by position
-	cited         []*sotparse.Ref // absolute paths it cites
-	textRead      bool            // docText is taken (checker.text)
+	approvalFalse   []*sotparse.Fact
+	approvalGranted bool            // a fact records approval granted
+	passed          bool            // a "... passed: true" fact or a test count
+	links           map[string]bool // .sot paths it names
+	workboardList   *listSection    // the ids of a "Workboard" section
+	phraseIDs       []idStatement   // ids its required phrases name
+	commands        []commandFact   // "- Harness command: `...`"
+	workIDs         []*sotparse.Ref // its work id references, by position
+	cited           []*sotparse.Ref // absolute paths it cites
+	factRoles       []roleClaim     // roles its key: value facts give
+	textRead        bool            // docText is taken (checker.text)
 	docText
 }
 
 // docText holds the statements of a document's text the rules compare
 // (readText): positions and the sentences quoted in messages.
 type docText struct {
-	roles         []roleClaim
-	stillRequired *statement               // "approval is still required"
-	doNotMark     []idStatement            // "Do not mark `ID` validated"
-	validatedIDs  map[string]statement     // "`ID` is validated ..."
-	prerequisites map[string][]idStatement // work item -> ids its section names as prerequisites
-	guards        []guardStatement         // "This closeout does not authorize ..."
-	states        []stateStatement         // "source admission status remained current"
-	artifactSays  []provenanceQuote        // "the proof artifacts record approval_source as `...`"
+	roles          []roleClaim
+	stillRequired  *statement               // "approval is still required"
+	doNotMark      []idStatement            // "Do not mark `ID` validated", in a blocked document
+	fileNames      map[string]bool          // document file names it names ("X-EVIDENCE.md")
+	validatedIDs   map[string]statement     // "`ID` is validated ..."
+	prerequisites  map[string][]idStatement // work item -> ids its section names as prerequisites
+	guards         []guardStatement         // "This closeout does not authorize ..."
+	states         []stateStatement         // "source admission status remained current"
+	artifactSays   []provenanceQuote        // "the proof artifacts record approval_source as `...`"
+	runCites       []runCite                // the runs it cites, and how
+	commandSays    []commandFact            // commands its sentences, tables and blocks label
+	counts         []statement              // test counts ("103 passed, 4 skipped"), in order, text normalized
+	textCommits    []textCommit             // commits its text names
+	skips          []idRange                // ids it says were skipped on purpose
+	deniesApproval *statement               // "JP has not approved this execution."
 }
 
 type idStatement struct {
@@ -189,17 +197,13 @@ type idStatement struct {
 	stmt statement
 }
 
-type commitFact struct {
-	sha  string
-	fact *sotparse.Fact
-}
-
 var (
-	resultValue    = lazyRE.New(`^\d+ passed(?:, \d+ (?:skipped|failed|xfailed|xpassed|deselected|errors?|warnings?))*$`)
-	commitSHA      = lazyRE.New(`^[0-9a-f]{7,40}$`)
-	stillRequired  = lazyRE.New(`(?i)\bapproval (?:is|remains) still required\b|\bstill requires? [^.]*\bapproval\b`)
-	doNotMark      = lazyRE.New(`(?i)\bdo not (?:mark|record|call|treat)\b[^.;]*\bvalidated\b`)
-	validatedState = lazyRE.New(`(?i)^(?:[A-Za-z][A-Za-z ]*:\s*)?` + code + `(?:(?:,| and|, and) ` + code + `)* (?:is|are) validated\b`)
+	resultValue   = lazyRE.New(`^\d+ passed(?:, \d+ (?:skipped|failed|xfailed|xpassed|deselected|errors?|warnings?))*$`)
+	commitSHA     = lazyRE.New(`^[0-9a-f]{7,40}$`)
+	stillRequired = lazyRE.New(`(?i)\bapproval (?:is|remains) still required\b|\bstill requires? [^.]*\bapproval\b`)
+	// validatedState says items are validated: "`ID` is validated ...",
+	// "`ID`: validated.", after a label.
+	validatedState = lazyRE.New(`(?i)^(?:[A-Za-z][A-Za-z ]*:\s*)?` + code + `(?:(?:,| and|, and) ` + code + `)*(?: (?:is|are)|:) validated\b`)
 )
 
 const code = sotparse.CodePlaceholder
@@ -212,18 +216,20 @@ func extract(d *sotparse.Doc) *docInfo {
 		key, v := fact(f)
 		switch {
 		case resultValue.MatchString(v):
-			di.results = append(di.results, f)
 			di.passed = true
 		case strings.HasSuffix(key, "passed") && strings.EqualFold(v, "true"):
 			di.passed = true
 		case approvalFalse(key, v):
 			di.approvalFalse = append(di.approvalFalse, f)
-		case strings.HasPrefix(strings.TrimSpace(f.Value), "`") && commandKey.MatchString(key):
-			m := commandKey.FindStringSubmatch(key)
-			di.commands = append(di.commands, commandFact{role: m[1], value: v, fact: f})
-		case strings.Contains(key, "commit"):
-			if sha, _, _ := strings.Cut(v, " "); commitSHA.MatchString(sha) {
-				di.commits = append(di.commits, commitFact{sha: sha, fact: f})
+		case approvalGranted(key, v):
+			di.approvalGranted = true
+		case strings.HasSuffix(key, "status") && (strings.EqualFold(v, "pass") || strings.EqualFold(v, "passed")):
+			di.passed = true // "Report status: `pass`"
+		case commandLabel.MatchString(key):
+			if cmd, ok := soleCode(f.Value); ok {
+				if owner := ownerOf(key); owner != "" {
+					di.commands = append(di.commands, commandFact{owner: owner, value: cmd, label: strings.Trim(f.Key, "`* "), pos: f.Pos, end: f.End, text: quote(f.Key + ": " + f.Value)})
+				}
 			}
 		}
 	}
@@ -239,10 +245,11 @@ func extract(d *sotparse.Doc) *docInfo {
 			}
 		}
 	}
+	di.factRoles = factRoles(d)
 	workIDs := workIDRefs(d)
 	di.workIDs = workIDs
 	for i, h := range d.Headings {
-		if strings.EqualFold(strings.TrimSpace(h.Text), "Workboard") && di.workboardList == nil {
+		if workboardHeading(h.Text) && di.workboardList == nil {
 			di.workboardList = &listSection{heading: h, ids: idsIn(workIDs, h.End, secEnd(d, i))}
 		}
 	}
@@ -254,6 +261,13 @@ func extract(d *sotparse.Doc) *docInfo {
 		}
 	}
 	return di
+}
+
+// workboardHeading reports whether a heading starts a closeout's list of
+// the items it closes: "Workboard", "Workboard Items Closed".
+func workboardHeading(h string) bool {
+	f := strings.Fields(h)
+	return len(f) > 0 && strings.EqualFold(f[0], "Workboard")
 }
 
 // status reports whether d's frontmatter status is validated or blocked.
@@ -279,10 +293,39 @@ func factKey(f *sotparse.Fact) string {
 	return strings.ToLower(strings.TrimSpace(strings.Trim(f.Key, "`")))
 }
 
+// approvalKey reports whether a fact key names the approval's state:
+// "approval_granted", "`approval granted`", "approval status".
+func approvalKey(key string) bool {
+	if !strings.HasPrefix(key, "approv") && !strings.HasPrefix(key, "jp") && !strings.HasPrefix(key, "*") {
+		return false // most keys: no string built
+	}
+	switch strings.ReplaceAll(strings.ReplaceAll(key, "*", ""), " ", "_") {
+	case "approval_granted", "approval", "approval_status", "approved", "jp_approval":
+		return true
+	}
+	return false
+}
+
 // approvalFalse reports whether a fact records that approval was not
-// granted.
+// granted: "approval_granted: false", "approval granted: no", "approval
+// status: pending".
 func approvalFalse(key, value string) bool {
-	return key == "approval_granted" && strings.EqualFold(value, "false")
+	if !approvalKey(key) {
+		return false
+	}
+	w := strings.ToLower(value)
+	for _, no := range []string{"false", "no", "not granted", "not given", "pending", "denied", "none"} {
+		if w == no || strings.HasPrefix(w, no+" ") {
+			return true
+		}
+	}
+	return false
+}
+
+// approvalGranted reports whether a fact records approval granted.
+func approvalGranted(key, value string) bool {
+	w, _, _ := strings.Cut(strings.ToLower(value), " ")
+	return approvalKey(key) && (w == "true" || w == "yes" || w == "granted")
 }
 
 // workIDRefs returns d's work id references, by position.
@@ -320,20 +363,29 @@ func readText(d *sotparse.Doc, content []byte) *docText {
 	// not granted.
 	approvalDenied := slices.ContainsFunc(d.Facts, func(f *sotparse.Fact) bool {
 		// The key first: most facts are not approval's.
-		return factKey(f) == "approval_granted" && approvalFalse(fact(f))
+		return approvalKey(factKey(f)) && approvalFalse(fact(f))
 	})
 	// The section of each work item, for the prerequisites it names.
 	items := itemSections(d)
 	itemAt := items.at
-	// Every statement read here holds a backtick, "This " or, where
-	// approval is denied, "required": a body that holds none of them, as
+	// Every statement read here holds a backtick, "This ", a "model" or,
+	// where approval is denied, "required": a body that holds none of them, as
 	// most do not, is not read line by line.
 	body := content[min(tf.Offset(d.BodyStart), len(content)):]
 	states := hasStateWord(body)
 	if !readEveryLine && !states &&
 		bytes.IndexByte(body, '`') < 0 && !bytes.Contains(body, []byte("This ")) && !bytes.Contains(body, []byte(" by this ")) &&
+		!bytes.Contains(body, []byte("odel")) && // a provider's "model", in plain text or a table's header
+		!bytes.Contains(body, []byte(" passed")) && // a test count
 		!(approvalDenied && bodylines.ContainsFold(string(body), "required")) {
 		return di
+	}
+	var table roleTable // the table the line is a row of
+	di.runCites = readRunCites(d, content)
+	di.commandSays = append(di.commandSays, readBlockCommands(d, content)...)
+	factLines := map[int]bool{} // the lines of its facts, read as facts
+	for _, f := range d.Facts {
+		factLines[tf.Line(f.Pos)] = true
 	}
 	readiness := "" // the label ("Readiness packet:") the lines that follow are listed under
 	// Sentences are read from the text, line by line outside fenced code
@@ -353,6 +405,24 @@ func readText(d *sotparse.Doc, content []byte) *docText {
 			ln := newLine(d, l)
 			di.stillRequired = &statement{pos: ln.pos, end: ln.end, text: ln.source}
 		}
+		if hasID(workIDs, d.File.Pos(l.Off), d.File.Pos(l.Off+len(text))) && maySaySkipped(text) && skipWord.MatchString(text) {
+			di.skips = append(di.skips, readSkips(text)...)
+		}
+		if strings.Contains(text, " passed") {
+			di.counts = append(di.counts, readCounts(d, l)...)
+		}
+		if bodylines.ContainsFold(text, "commit") {
+			di.textCommits = append(di.textCommits, readCommits(d, l)...)
+		}
+		if spanWithSpace(text) && mayLabelCommand(text) && commandLabel.MatchString(text) {
+			if cf, ok := readCommand(d, l, factLines); ok {
+				di.commandSays = append(di.commandSays, cf)
+			}
+		}
+		if di.deniesApproval == nil && bodylines.ContainsFold(text, "approv") && (bodylines.ContainsFold(text, "not ") || bodylines.ContainsFold(text, "pending")) && approvalDenial.MatchString(text) && !approvalCondition.MatchString(text) {
+			ln := newLine(d, l)
+			di.deniesApproval = &statement{pos: ln.pos, end: ln.end, text: ln.source}
+		}
 		if states {
 			if st, ok := readState(d, l); ok {
 				di.states = append(di.states, st)
@@ -370,7 +440,39 @@ func readText(d *sotparse.Doc, content []byte) *docText {
 				di.artifactSays = append(di.artifactSays, provenanceQuote{value: plain(m[1]), stmt: statement{pos: ln.pos, end: ln.end, text: ln.source}})
 			}
 		}
+		if t := strings.TrimSpace(text); strings.HasPrefix(t, "|") {
+			ln := newLine(d, l)
+			di.roles = append(di.roles, table.row(d, ln.pos, ln.end, t)...)
+		} else {
+			table = roleTable{}
+		}
+		if blocked && (bodylines.ContainsFold(text, "validat") || bodylines.ContainsFold(text, "candidate")) {
+			ln := newLine(d, l)
+			for _, id := range deniedValidation(ln.source, idsIn(workIDs, ln.pos, ln.end)) {
+				di.doNotMark = append(di.doNotMark, idStatement{id: id, stmt: statement{pos: ln.pos, end: ln.end, text: ln.source}})
+			}
+		}
+		if strings.Contains(text, ".md") {
+			for _, m := range docFileName.FindAllString(text, -1) {
+				if di.fileNames == nil {
+					di.fileNames = map[string]bool{}
+				}
+				di.fileNames[m] = true
+			}
+		}
+		var item string
+		if len(items.spans) > 0 {
+			item = itemAt(d.File.Pos(l.Off))
+		}
 		if strings.IndexByte(text, '`') < 0 {
+			// An id in plain text ("**Needs first:** CTO-WORK-050").
+			if item != "" && (readiness != "" || mayNamePrerequisite(text) && prerequisiteWord.MatchString(text)) && !blockedByLine.MatchString(text) {
+				di.readPrerequisites(newLine(d, l), item, readiness != "", workIDs)
+			}
+			// A pair named in plain text says "with model" or ", model".
+			if bodylines.ContainsFold(text, " model ") && roleWord.MatchString(text) {
+				di.roles = append(di.roles, newLine(d, l).roleClaims()...)
+			}
 			return // every other statement read here quotes an id or a name
 		}
 		low = append(low[:0], text...)
@@ -380,11 +482,6 @@ func readText(d *sotparse.Doc, content []byte) *docText {
 			}
 		}
 		validated := bytes.Contains(low, kwValidated)
-		doNot := blocked && validated && bytes.Contains(low, kwDoNot)
-		var item string
-		if len(items.spans) > 0 {
-			item = itemAt(d.File.Pos(l.Off))
-		}
 		prereq := item != "" && (readiness != "" || hasAny(low, prerequisiteKeys)) && !blockedByLine.MatchString(text)
 		role := hasAny(low, pairKeys) && hasAny(low, roleKeys)
 		if !validated && !prereq && !role {
@@ -395,11 +492,6 @@ func readText(d *sotparse.Doc, content []byte) *docText {
 			return
 		}
 		ids := func() []string { return idsIn(workIDs, ln.pos, ln.end) }
-		if doNot && doNotMark.MatchString(ln.text) {
-			for _, id := range ids() {
-				di.doNotMark = append(di.doNotMark, idStatement{id: id, stmt: statement{pos: ln.pos, end: ln.end, text: ln.source}})
-			}
-		}
 		if validated && validatedState.MatchString(ln.text) && !negated.MatchString(ln.text) {
 			for _, id := range ids() {
 				if di.validatedIDs == nil {
@@ -411,14 +503,7 @@ func readText(d *sotparse.Doc, content []byte) *docText {
 			}
 		}
 		if prereq && (readiness != "" || prerequisiteWord.MatchString(ln.text)) {
-			for _, id := range ids() {
-				if id != item {
-					if di.prerequisites == nil {
-						di.prerequisites = map[string][]idStatement{}
-					}
-					di.prerequisites[item] = append(di.prerequisites[item], idStatement{id: id, stmt: statement{pos: ln.pos, end: ln.end, text: ln.source}})
-				}
-			}
+			di.readPrerequisites(ln, item, readiness != "", workIDs)
 		}
 		if role && strings.Contains(ln.text, code) && roleWord.MatchString(ln.text) {
 			di.roles = append(di.roles, ln.roleClaims()...)
@@ -428,11 +513,10 @@ func readText(d *sotparse.Doc, content []byte) *docText {
 }
 
 var (
-	roleKeys         = keys("primary", "fallback", "default")
-	prerequisiteKeys = keys("readiness", "prerequisite", "requires", "depends on", "must exist before", "must be done before")
-	pairKeys         = keys("` / `", "` with model `", "`, model `")
+	roleKeys         = keys("primary", "fallback", "default", "backup", "secondary", "fall back", "falls back", "fell back", "falling back")
+	prerequisiteKeys = keys("readiness", "prerequisite", "requires", "depends on", "must exist before", "must be done before", "first", "before", "until")
+	pairKeys         = keys("` / `", " with model ", ", model ", "` (model `")
 	kwValidated      = []byte("validated")
-	kwDoNot          = []byte("do not")
 )
 
 func keys(words ...string) [][]byte {
@@ -492,6 +576,38 @@ func readGuard(text string) (string, bool) {
 	return "", false
 }
 
+// readPrerequisites records the ids ln names as prerequisites of item: all
+// of them under a label ("Readiness packet:"), else those after the
+// relation; a sentence that denies it ("is not a prerequisite") names none,
+// nor one whose verb has another item as its subject ("`CTO-WORK-051`
+// requires ...").
+func (di *docText) readPrerequisites(ln *line, item string, labeled bool, workIDs []*sotparse.Ref) {
+	if ln.text == "" || deniedPrerequisite.MatchString(ln.text) {
+		return
+	}
+	from := ln.pos
+	if !labeled {
+		if m := prerequisiteVerbRE.FindStringIndex(ln.text); m != nil {
+			subject := ln.d.File.Pos(ln.off(m[0]))
+			for _, id := range idsIn(workIDs, ln.pos, subject) {
+				if id != item {
+					return
+				}
+			}
+			from = subject
+		}
+	}
+	for _, id := range idsIn(workIDs, from, ln.end) {
+		if id == item {
+			continue
+		}
+		if di.prerequisites == nil {
+			di.prerequisites = map[string][]idStatement{}
+		}
+		di.prerequisites[item] = append(di.prerequisites[item], idStatement{id: id, stmt: statement{pos: ln.pos, end: ln.end, text: ln.source}})
+	}
+}
+
 // listSection is a section that lists work ids ("## Workboard").
 type listSection struct {
 	heading *sotparse.Heading
@@ -501,7 +617,13 @@ type listSection struct {
 var (
 	// prerequisiteWord marks a sentence that makes what it names a
 	// prerequisite of the item whose section holds it.
-	prerequisiteWord = lazyRE.New(`(?i)\b(?:readiness|prerequisites?|requires|depends on|must exist before|must be done before)\b`)
+	prerequisiteWord = lazyRE.New(`(?i)\b(?:readiness|prerequisites?|must exist before|must be done before|needed first)\b|` + prerequisiteVerb)
+	// prerequisiteVerb is the section's item needing what follows: "requires
+	// X", "depends on X", "needs X first", "cannot start before X".
+	prerequisiteVerb   = `(?i)\b(?:requires|depends on|needs?\b[^.;]{0,60}?\bfirst|(?:cannot|can't|can not|must not|may not) (?:start|begin|proceed|run|execute)(?: \w+)? (?:before|until))\b`
+	prerequisiteVerbRE = lazyRE.New(prerequisiteVerb)
+	// deniedPrerequisite denies the relation: "`X` is not a prerequisite".
+	deniedPrerequisite = lazyRE.New(`(?i)\b(?:not|no|never)\s+(?:\w+\s+){0,2}(?:prerequisites?|readiness|needed|required|dependency|blocker)\b`)
 	// blockedByLine is the item's own dependency list, which names its
 	// blockers, not what it is a prerequisite of.
 	blockedByLine = lazyRE.New(`(?i)^\s*(?:[-*+]\s+)?blocked by:`)
@@ -517,6 +639,13 @@ func prerequisiteLabel(l, label string) string {
 	case t == "":
 		return label
 	case strings.HasPrefix(t, "- ") || strings.HasPrefix(t, "* ") || strings.HasPrefix(t, "+ "):
+		return label
+	case strings.HasPrefix(t, "|"):
+		// A table: a header naming the relation starts a label ("| Needed
+		// first | Item |"), and its rows keep it.
+		if prerequisiteWord.MatchString(t) {
+			return t
+		}
 		return label
 	case strings.HasSuffix(t, ":") && prerequisiteWord.MatchString(t) && !blockedByLine.MatchString(t):
 		return t
@@ -618,6 +747,59 @@ func (ln *line) withCode(i, j int) string {
 		b.WriteString(ln.text[i:j])
 	}
 	return b.String()
+}
+
+// maySaySkipped is a plain search for the stems skipWord needs.
+func maySaySkipped(t string) bool {
+	for _, w := range []string{"skip", "unused", "reserv", "withdr", "retir", "intention", "deliberate", "purpose", "used", "assign"} {
+		if bodylines.ContainsFold(t, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// hasID reports whether refs (sorted by position) hold one in [pos, end].
+func hasID(refs []*sotparse.Ref, pos, end token.Pos) bool {
+	i := sort.Search(len(refs), func(i int) bool { return refs[i].Pos >= pos })
+	return i < len(refs) && refs[i].Pos <= end
+}
+
+// mayLabelCommand and mayNamePrerequisite are plain searches for the words
+// commandLabel and prerequisiteWord need, which spare most lines the
+// regular expressions.
+func mayLabelCommand(t string) bool {
+	return (bodylines.ContainsFold(t, "command") || bodylines.ContainsFold(t, "validator") || bodylines.ContainsFold(t, "self-test") || bodylines.ContainsFold(t, "run")) &&
+		(bodylines.ContainsFold(t, "harness") || bodylines.ContainsFold(t, "target") || bodylines.ContainsFold(t, "test") ||
+			bodylines.ContainsFold(t, "validation") || bodylines.ContainsFold(t, "repo"))
+}
+
+// spanWithSpace reports whether t holds a code span with a space in it,
+// as a command with arguments is.
+func spanWithSpace(t string) bool {
+	for {
+		i := strings.IndexByte(t, '`')
+		if i < 0 {
+			return false
+		}
+		j := strings.IndexByte(t[i+1:], '`')
+		if j < 0 {
+			return false
+		}
+		if strings.IndexByte(t[i+1:i+1+j], ' ') >= 0 {
+			return true
+		}
+		t = t[i+j+2:]
+	}
+}
+
+func mayNamePrerequisite(t string) bool {
+	for _, w := range []string{"first", "before", "until", "readiness", "prerequisite", "requires", "depends on", "needed"} {
+		if bodylines.ContainsFold(t, w) {
+			return true
+		}
+	}
+	return false
 }
 
 // idsIn returns the distinct work ids of refs (sorted by position) in

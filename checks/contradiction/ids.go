@@ -95,6 +95,9 @@ func (c *checker) missingIDs() {
 			if hi.n-lo.n < 2 {
 				continue
 			}
+			if c.skipped(p, lo.n+1, hi.n-1) {
+				continue // recorded as skipped on purpose
+			}
 			id := func(n int) string { return fmt.Sprintf("%s%0*d", p, hi.width, n) }
 			gap := id(lo.n + 1)
 			if hi.n-lo.n > 2 {
@@ -122,4 +125,84 @@ func (c *checker) missingIDs() {
 				fmt.Sprintf("the id sequence skips %s before %s: %s; define the missing items, or record that the ids were skipped on purpose", gap, id(hi.n), what), related)
 		}
 	}
+}
+
+// idRange is a run of work ids, lo to hi, of one prefix ("CTO-WORK-").
+type idRange struct {
+	prefix string
+	lo, hi int
+}
+
+var (
+	// skipWord marks a statement that ids were left unused on purpose:
+	// "CTO-WORK-051..053 were skipped on purpose", "Ids ... are
+	// intentionally unused", "reserved for a withdrawn route".
+	skipWord = lazyRE.New(`(?i)\b(?:skipped|unused|reserved|withdrawn|retired|intentionally|deliberately|on purpose|never (?:be )?(?:used|assigned)|not (?:be )?(?:used|assigned))\b`)
+	// idOrRange is an id, or a range of them: "CTO-WORK-051..053",
+	// "CTO-WORK-051 to CTO-WORK-053", "CTO-WORK-051 through 053".
+	idOrRange = lazyRE.New(`\b([A-Z][A-Z0-9]*(?:-[A-Z][A-Z0-9]*)*-)(\d+)(?:\s*(?:\.\.\.?|to|through|–|—)\s*(?:[A-Z][A-Z0-9]*(?:-[A-Z][A-Z0-9]*)*-)?(\d+))?`)
+)
+
+// readSkips reads the ids a line records as skipped.
+func readSkips(text string) []idRange {
+	text = strings.NewReplacer("`", "", "*", "").Replace(text)
+	var out []idRange
+	for _, m := range idOrRange.FindAllStringSubmatch(text, -1) {
+		lo, err := strconv.Atoi(m[2])
+		if err != nil {
+			continue
+		}
+		hi := lo
+		if m[3] != "" {
+			if h, err := strconv.Atoi(m[3]); err == nil && h >= lo {
+				hi = h
+			}
+		}
+		out = append(out, idRange{prefix: m[1], lo: lo, hi: hi})
+	}
+	return out
+}
+
+// skipped reports whether the ids prefix lo..hi are each recorded as
+// skipped on purpose, by a document or a workboard comment.
+func (c *checker) skipped(prefix string, lo, hi int) bool {
+	if c.skips == nil {
+		// Read once, at the first gap.
+		c.text(func(*docInfo) bool { return true })
+		c.skips = map[string][]idRange{}
+		add := func(rs []idRange) {
+			for _, r := range rs {
+				c.skips[r.prefix] = append(c.skips[r.prefix], r)
+			}
+		}
+		for _, di := range c.docs {
+			add(di.skips)
+		}
+		if wb := c.ws.Workboard; wb != nil && wb.File != nil {
+			for _, l := range strings.Split(string(wb.File.Content), "\n") {
+				if maySaySkipped(l) && skipWord.MatchString(l) {
+					add(readSkips(l))
+				}
+			}
+		}
+		for _, rs := range c.skips {
+			sort.Slice(rs, func(i, j int) bool { return rs[i].lo < rs[j].lo })
+		}
+	}
+	// Is [lo, hi] inside the union of the records? Walk them by start,
+	// extending the covered stretch: never number by number, a gap may
+	// span millions.
+	next := lo // the first number not yet covered
+	for _, r := range c.skips[prefix] {
+		if r.lo > next {
+			break
+		}
+		if r.hi >= next {
+			next = r.hi + 1
+		}
+		if next > hi {
+			return true
+		}
+	}
+	return false
 }

@@ -1,38 +1,153 @@
 package contradiction
 
 import (
+	"bytes"
 	"fmt"
+	"go/token"
 	"sort"
+	"strings"
 
 	"golang.org/x/tools/go/analysis"
 
+	"github.com/svrnty/sotvet/checks/internal/bodylines"
 	"github.com/svrnty/sotvet/sotparse"
 )
 
-// commandFact is a fact that labels a command with whose it is: "- Harness
-// command: `python3 -m pytest -q`", "- Tests command: `...`".
+// commandFact is a statement of whose a command is: a fact (the command;
+// its owner, the harness or the target repository's tests) read from a
+// "key: value" fact ("- Harness command: `python3 -m pytest -q`"), a
+// sentence ("`...` is the CTO Harness's own validator command"), a table
+// row ("| Harness command | `...` |") or a fenced block under a label
+// ("Validation command:").
 type commandFact struct {
-	role  string // the label's first word, lower-cased ("harness")
-	value string // the command
-	fact  *sotparse.Fact
+	owner    string // "harness" or "test"
+	value    string // the command
+	label    string // the words that label it ("Harness command")
+	pos, end token.Pos
+	text     string // the statement, for messages
 }
 
-// commandKey is a command label: a role word, "command", and maybe more
-// ("tests command recorded").
-var commandKey = lazyRE.New(`^([a-z]+) command(?: [a-z ]+)?$`)
+var (
+	// commandLabel marks a label of a command: "command", "validator",
+	// "self-test", "run by".
+	commandLabel = lazyRE.New(`(?i)\b(?:commands?|validators?|self-test|run by|runs)\b`)
+	// negatedOwner is a denied owner: "not by the target repository",
+	// "is not a Harness command".
+	negatedOwner = lazyRE.New(`(?i)\bnot\b[^,;:.]*`)
+	ownerWords   = lazyRE.New(`(?i)\b(?:harness|self-test|target|tests?|validation|repository|repo)\b`)
+)
 
-// commandOwners groups the role words by whose command they name: the
-// harness's, or the target repository's tests. Other words ("new", "standard")
-// name neither and are not compared.
-var commandOwners = map[string]string{
-	"harness": "harness",
-	"test":    "test", "tests": "test", "validation": "test", "validator": "test", "target": "test",
+// ownerOf reads whose command a label names: the harness ("Harness
+// command", "Harness validator", "self-test command") or the target
+// repository's tests ("Tests command", "target validation command",
+// "validation command"); "" when it names neither or both. A denied owner
+// ("not by the target repository") is not one.
+func ownerOf(label string) string {
+	label = negatedOwner.ReplaceAllString(label, "")
+	harness, test := false, false
+	for _, w := range ownerWords.FindAllString(label, -1) {
+		switch strings.ToLower(w) {
+		case "harness", "self-test":
+			harness = true
+		default:
+			test = true
+		}
+	}
+	switch {
+	case harness && !test:
+		return "harness"
+	case test && !harness:
+		return "test"
+	}
+	return ""
+}
+
+// soleCode returns the code span a value consists of ("`cmd`."), if it is
+// one.
+func soleCode(v string) (string, bool) {
+	v = strings.TrimSpace(strings.TrimRight(strings.TrimSpace(v), ".;,"))
+	if len(v) < 3 || v[0] != '`' || v[len(v)-1] != '`' || strings.Count(v, "`") != 2 {
+		return "", false
+	}
+	return strings.Join(strings.Fields(v[1:len(v)-1]), " "), true
+}
+
+// readCommand reads a line that labels one code span: a table row (the
+// other cells are its label) or a sentence (the words around it). Lines of
+// facts are read as facts; a line with two code spans labels neither.
+func readCommand(d *sotparse.Doc, l bodylines.Line, factLines map[int]bool) (commandFact, bool) {
+	if factLines[d.File.Tok.Line(d.File.Pos(l.Off))] {
+		return commandFact{}, false
+	}
+	ln := newLine(d, l)
+	if len(ln.codes) != 1 {
+		return commandFact{}, false
+	}
+	label := strings.ReplaceAll(ln.text, "*", "")
+	label = strings.Replace(label, code, " ", 1)
+	if t := strings.TrimSpace(label); strings.HasPrefix(t, "|") {
+		label = strings.ReplaceAll(t, "|", " ")
+	}
+	owner := ownerOf(label)
+	if owner == "" || !strings.Contains(ln.codes[0], " ") {
+		return commandFact{}, false // a command has arguments; a name is no command
+	}
+	return commandFact{owner: owner, value: strings.Join(strings.Fields(ln.codes[0]), " "), label: strings.TrimSpace(strings.Trim(ln.source, "|")),
+		pos: ln.pos, end: ln.end, text: ln.source}, true
+}
+
+// readBlockCommands reads the one-line fenced blocks under a command label
+// ("Harness command:"): a fence line, one line, a fence line, found by a
+// plain scan of the lines.
+func readBlockCommands(d *sotparse.Doc, content []byte) []commandFact {
+	tf := d.File.Tok
+	body := min(tf.Offset(d.BodyStart), len(content))
+	var lines [][2]int // start, end of each body line
+	for i := body; i < len(content); {
+		e := bytes.IndexByte(content[i:], '\n')
+		if e < 0 {
+			e = len(content)
+		} else {
+			e += i
+		}
+		lines = append(lines, [2]int{i, e})
+		i = e + 1
+	}
+	text := func(k int) string { return strings.TrimSpace(string(content[lines[k][0]:lines[k][1]])) }
+	fence := func(k int) bool {
+		t := text(k)
+		return strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~")
+	}
+	var out []commandFact
+	for k := 1; k+2 < len(lines); k++ {
+		if !fence(k) || !fence(k+2) || fence(k+1) || strings.Trim(text(k+2), "`~") != "" {
+			continue
+		}
+		j := k - 1 // the label: the last line before, not blank
+		for j > 0 && text(j) == "" {
+			j--
+		}
+		label, cmd := text(j), strings.Join(strings.Fields(text(k+1)), " ")
+		if !strings.HasSuffix(label, ":") || !commandLabel.MatchString(label) {
+			continue
+		}
+		if owner := ownerOf(label); owner != "" && strings.Contains(cmd, " ") {
+			out = append(out, commandFact{owner: owner, value: cmd, label: strings.TrimSuffix(label, ":"),
+				pos: tf.Pos(lines[j][0]), end: tf.Pos(lines[k+2][1]), text: quote(label + " " + cmd)})
+		}
+		k += 2
+	}
+	return out
 }
 
 // mislabeledCommands reports a command labeled as the harness's in one place
 // and as the target's test command in others: the label fewer places give
 // is reported, with the places that give the other.
 func (c *checker) mislabeledCommands() {
+	if !anyDoc(c.docs, func(di *docInfo) bool { return len(di.commands)+len(di.commandSays) > 0 }) {
+		return
+	}
+	c.text(func(*docInfo) bool { return true })
 	type labeled struct {
 		di *docInfo
 		cf commandFact
@@ -40,16 +155,12 @@ func (c *checker) mislabeledCommands() {
 	byCommand := map[string]map[string][]labeled{}
 	var commands []string
 	for _, di := range c.docs {
-		for _, cf := range di.commands {
-			owner, ok := commandOwners[cf.role]
-			if !ok {
-				continue
-			}
+		for _, cf := range append(append([]commandFact(nil), di.commands...), di.commandSays...) {
 			if byCommand[cf.value] == nil {
 				byCommand[cf.value] = map[string][]labeled{}
 				commands = append(commands, cf.value)
 			}
-			byCommand[cf.value][owner] = append(byCommand[cf.value][owner], labeled{di, cf})
+			byCommand[cf.value][cf.owner] = append(byCommand[cf.value][cf.owner], labeled{di, cf})
 		}
 	}
 	sort.Strings(commands)
@@ -70,11 +181,11 @@ func (c *checker) mislabeledCommands() {
 					continue // one place per document
 				}
 				seen[o.di] = true
-				related = append(related, rel(o.cf.fact.Pos, "%s: %q", o.di.d.Path, quote(o.cf.fact.Key+": "+o.cf.fact.Value)))
+				related = append(related, rel(o.cf.pos, "%s: %q", o.di.d.Path, o.cf.text))
 			}
-			c.report(l.di.d.Path, l.cf.fact.Pos, l.cf.fact.End, "mislabeled-command",
+			c.report(l.di.d.Path, l.cf.pos, l.cf.end, "mislabeled-command",
 				fmt.Sprintf("labels `%s` %s (%q), but %d other place(s) record it as %s: name the command for what it runs",
-					cmd, oddName, l.cf.fact.Key, len(other), otherName), related)
+					cmd, oddName, l.cf.label, len(other), otherName), related)
 		}
 	}
 }

@@ -12,7 +12,8 @@ import (
 // must stay silent. The sets were written from each rule's description, not
 // from its code.
 func TestParaphrases(t *testing.T) {
-	for _, rule := range []string{"stale-record", "misplaced-guard", "provenance"} {
+	for _, rule := range []string{"stale-record", "misplaced-guard", "provenance", "role", "circular-readiness", "superseded",
+		"approval-timeline", "mislabeled-command", "copied-results", "closeout-workboard", "missing-id"} {
 		t.Run(rule, func(t *testing.T) {
 			checktest.Paraphrases(t, "testdata/paraphrase/"+rule+".txtar", rule, contradiction.Analyzer)
 		})

@@ -2,21 +2,72 @@ package contradiction
 
 import (
 	"fmt"
+	"go/token"
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
+
+	"github.com/svrnty/sotvet/checks/internal/bodylines"
+	"github.com/svrnty/sotvet/sotparse"
 )
 
-// minCopiedResults is how many test-count facts two documents must share,
-// line for line, before the match says more than "both suites passed".
+// minCopiedResults is how many test counts two documents must share, in
+// order, before the match says more than "both suites passed".
 const minCopiedResults = 2
 
-// copiedResults reports documents that report the same test results, fact
-// for fact, for different commits.
+var (
+	// testCount is a test run's count, in any statement: a fact, a table
+	// cell, a sentence ("gave 103 passed, 4 skipped before the commit"),
+	// with a timing or not ("5 passed in 0.41s").
+	testCount = lazyRE.New(`\b\d+ passed(?:,? \d+ (?:skipped|failed|xfailed|xpassed|deselected|errors?|warnings?))*`)
+	// textCommit is a commit named in text: "commit: `154d835 ...`",
+	// "Commit 154d835 (...)", "commit `a109448`".
+	commitInText = lazyRE.New("(?i)\\bcommit\\b[^0-9a-f`]{0,4}`?([0-9a-f]{7,40})\\b")
+)
+
+// textCommit is a commit a document's text names.
+type textCommit struct {
+	sha  string
+	stmt statement
+}
+
+// readCounts reads the test counts of a line, each normalized ("103
+// passed, 4 skipped").
+func readCounts(d *sotparse.Doc, l bodylines.Line) []statement {
+	var out []statement
+	var start token.Pos // the statement's start: a finding spans the lines
+	for _, m := range testCount.FindAllStringIndex(l.Text, -1) {
+		if start == token.NoPos {
+			start = newLine(d, l).pos
+		}
+		v := strings.ReplaceAll(l.Text[m[0]:m[1]], ",", "")
+		v = strings.Join(strings.Fields(v), " ")
+		v = strings.Replace(v, " passed ", " passed, ", 1)
+		out = append(out, statement{pos: start, end: d.File.Pos(l.Off + m[1]), text: v})
+	}
+	return out
+}
+
+// readCommits reads the commits a line names.
+func readCommits(d *sotparse.Doc, l bodylines.Line) []textCommit {
+	var out []textCommit
+	for _, m := range commitInText.FindAllStringSubmatchIndex(l.Text, -1) {
+		ln := newLine(d, l)
+		out = append(out, textCommit{sha: l.Text[m[2]:m[3]], stmt: statement{pos: ln.pos, end: ln.end, text: ln.source}})
+	}
+	return out
+}
+
+// copiedResults reports documents that report the same test counts, in
+// the same order, for different commits.
 func (c *checker) copiedResults() {
+	if !anyDoc(c.docs, func(di *docInfo) bool { return len(di.counts) >= minCopiedResults }) {
+		return
+	}
+	c.text(func(*docInfo) bool { return true })
 	first := map[string]*docInfo{} // results signature -> first document
 	for _, di := range c.docs {
-		if len(di.results) < minCopiedResults || len(di.commits) == 0 {
+		if len(di.counts) < minCopiedResults || len(di.textCommits) == 0 {
 			continue
 		}
 		sig := resultSignature(di)
@@ -29,36 +80,35 @@ func (c *checker) copiedResults() {
 			continue
 		}
 		var counts []string
-		for _, f := range di.results {
-			counts = append(counts, plain(f.Value))
+		for _, st := range di.counts {
+			counts = append(counts, st.text)
 		}
+		pc, dc := prev.textCommits[0], di.textCommits[0]
 		related := []analysis.RelatedInformation{
-			rel(prev.results[0].Pos, "%s reports the same %d results from here on, for commit %s", prev.d.Path, len(prev.results), prev.commits[0].sha),
-			rel(prev.commits[0].fact.Pos, "%s: %q", prev.d.Path, quote(prev.commits[0].fact.Key+": "+prev.commits[0].fact.Value)),
-			rel(di.commits[0].fact.Pos, "this document's commit: %q", quote(di.commits[0].fact.Key+": "+di.commits[0].fact.Value)),
+			rel(prev.counts[0].pos, "%s reports the same %d results from here on, for commit %s", prev.d.Path, len(prev.counts), pc.sha),
+			rel(pc.stmt.pos, "%s: %q", prev.d.Path, pc.stmt.text),
+			rel(dc.stmt.pos, "this document's commit: %q", dc.stmt.text),
 		}
-		c.report(di.d.Path, di.results[0].Pos, di.results[len(di.results)-1].End, "copied-results",
+		c.report(di.d.Path, di.counts[0].pos, di.counts[len(di.counts)-1].end, "copied-results",
 			fmt.Sprintf("reports the same test results as %s line for line (%s), but for commit %s where that document reports commit %s: different code rarely passes the same counts at every step; rerun the tests for this commit and record its own results",
-				prev.d.Path, strings.Join(counts, "; "), di.commits[0].sha, prev.commits[0].sha), related)
+				prev.d.Path, strings.Join(counts, "; "), dc.sha, pc.sha), related)
 	}
 }
 
-// resultSignature is the test-count facts of a document, keys and counts,
-// in order.
+// resultSignature is the test counts of a document, in order: the labels
+// may be reworded, the counts are what was copied.
 func resultSignature(di *docInfo) string {
 	var b strings.Builder
-	for _, f := range di.results {
-		b.WriteString(strings.ToLower(strings.TrimSpace(f.Key)))
-		b.WriteByte(0)
-		b.WriteString(plain(f.Value))
+	for _, st := range di.counts {
+		b.WriteString(st.text)
 		b.WriteByte(0)
 	}
 	return b.String()
 }
 
 func sharesCommit(a, b *docInfo) bool {
-	for _, x := range a.commits {
-		for _, y := range b.commits {
+	for _, x := range a.textCommits {
+		for _, y := range b.textCommits {
 			if strings.HasPrefix(x.sha, y.sha) || strings.HasPrefix(y.sha, x.sha) {
 				return true
 			}

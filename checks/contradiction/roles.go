@@ -8,33 +8,65 @@ import (
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
+
+	"github.com/svrnty/sotvet/sotparse"
 )
 
-// roleClaim is a sentence giving a provider/model pair a role.
+// roleClaim is a statement giving a provider/model pair a role: a fact
+// (subject: the pair; property: its role on the route's provider path;
+// value: primary or fallback) read from a sentence, a table row or a group
+// of key: value facts.
 type roleClaim struct {
 	di       *docInfo
 	pair     string // "`provider` / `model`", as written
 	key      string // the pair, lower-cased
 	role     string // "primary" or "fallback"
 	word     string // the role word, lower-cased ("default")
+	bare     bool   // the pair is named in plain text, not code spans
 	pos, end token.Pos
 	sentence string
 }
 
+// roleWords give a role: "default" and "primary" the primary path,
+// "fallback", "backup", "secondary" and the verb "falls back to" the
+// fallback.
+var roleWords = map[string]string{
+	"primary": "primary", "default": "primary",
+	"fallback": "fallback", "backup": "fallback", "secondary": "fallback",
+	"falls back": "fallback", "fall back": "fallback", "fell back": "fallback", "falling back": "fallback",
+}
+
 var (
-	roleWord = lazyRE.New(`(?i)\b(?:primary|fallback|default)\b`)
-	// pairPattern is a provider/model pair: two code spans joined.
-	pairPattern = lazyRE.New(code + `(?: / | with model |, model )` + code)
+	roleWord = lazyRE.New(`(?i)\b(?:primary|default|fallback|backup|secondary|fall(?:s|ing)? back|fell back)\b`)
+	// pairPattern is a provider/model pair: two code spans joined ("`p` /
+	// `m`", "`p` with model `m`", "`p`, model `m`", "`p` (model `m`)"),
+	// or two names in plain text joined by "with model" or ", model",
+	// which say that the second is a model.
+	pairPattern = lazyRE.New(`(` + code + `|\b[A-Za-z][\w.-]*\w)( / | with model |, model | \(model )(` + code + `|\b[A-Za-z0-9][\w.-]*\w)`)
 	negated     = lazyRE.New(`(?i)\b(?:not|no|never|without)\b`)
-	hedged      = lazyRE.New(`(?i)\b(?:may|might|could|would|should|if|unless|when)\b`)
+	// A modal or a condition makes a sentence a branch, not a role; "when"
+	// does too, except for the verb "falls back", whose meaning is a
+	// condition ("when the hosted path is unavailable, Case falls back to").
+	hedged     = lazyRE.New(`(?i)\b(?:may|might|could|would|should|if|unless)\b|\?`)
+	hedgedWhen = lazyRE.New(`(?i)\bwhen\b`)
+	// history places a statement before now: "Before 2026-05-31 the draft
+	// named ...", "previously", "originally". A role held then is no claim
+	// about the role now.
+	history     = lazyRE.New(`(?i)\b(?:before|until) (?:\d{4}-\d{2}-\d{2}|\d{1,2} [A-Z][a-z]{2,8} \d{4}|[A-Z][a-z]{2,8} \d{1,2},? \d{4})|\b(?:previously|formerly|originally|earlier|at first|superseded|used to)\b`)
 	sentenceEnd = lazyRE.New(`[.!?;](?:\s|$)`)
 )
 
 // maxRoleDistance is how many words may separate a pair from its role word.
 const maxRoleDistance = 5
 
+// roleOf returns the role a role word gives, from its lower-cased text.
+func roleOf(word string) string {
+	return roleWords[strings.Join(strings.Fields(word), " ")]
+}
+
 // roleClaims returns the role claims of the line's sentences; a hedged
-// sentence states a branch, not a role, and is skipped.
+// sentence states a branch, and a dated past one history, not a role, and
+// is skipped. Emphasis is not part of the words.
 func (ln *line) roleClaims() []roleClaim {
 	var out []roleClaim
 	start := 0
@@ -42,8 +74,13 @@ func (ln *line) roleClaims() []roleClaim {
 		if end <= start {
 			continue
 		}
-		if s := ln.text[start:end]; !hedged.MatchString(s) {
-			out = append(out, ln.sentenceClaims(start, end)...)
+		s := ln.text[start:end]
+		if !hedged.MatchString(s) && !history.MatchString(s) {
+			for _, rc := range ln.sentenceClaims(start, end) {
+				if strings.Contains(rc.word, " ") || !hedgedWhen.MatchString(s) {
+					out = append(out, rc)
+				}
+			}
 		}
 		start = end
 	}
@@ -60,10 +97,20 @@ func sentenceEnds(text string) []int {
 
 // sentenceClaims reads the pairs of the sentence text[base:stop] and gives
 // each the nearest role word: after it before the next pair, else before
-// it after the previous pair.
+// it after the previous pair. A role word after a possessive ("its own
+// primary model") is the role of another owner, not of the route's path.
 func (ln *line) sentenceClaims(base, stop int) []roleClaim {
 	s := ln.text[base:stop]
-	pairs := pairPattern.FindAllStringIndex(s, -1)
+	var pairs [][]int
+	for _, m := range pairPattern.FindAllStringSubmatchIndex(s, -1) {
+		joiner := s[m[4]:m[5]]
+		isCode := func(i, j int) bool { return s[i:j] == code }
+		// "a / b" and "a (model b" join names only as code spans.
+		if (joiner == " / " || joiner == " (model ") && !(isCode(m[2], m[3]) && isCode(m[6], m[7])) {
+			continue
+		}
+		pairs = append(pairs, m)
+	}
 	if len(pairs) == 0 {
 		return nil
 	}
@@ -92,23 +139,26 @@ func (ln *line) sentenceClaims(base, stop int) []roleClaim {
 				}
 			}
 		}
-		if best == nil {
+		if best == nil || possessed(s[:best[0]]) {
 			continue
 		}
-		provider, model := ln.codeText(base+p[0]), ln.codeText(base+p[1]-len(code))
+		name := func(i, j int) (string, bool) {
+			if s[i:j] == code {
+				return ln.codeText(base + i), false
+			}
+			return s[i:j], true
+		}
+		provider, bareP := name(p[2], p[3])
+		model, bareM := name(p[6], p[7])
 		if provider == "" || model == "" {
 			continue
 		}
 		word := strings.ToLower(s[best[0]:best[1]])
-		role := "primary"
-		if word == "fallback" {
-			role = "fallback"
-		}
 		lead := len(s) - len(strings.TrimLeft(s, " "))
 		out = append(out, roleClaim{
 			pair: fmt.Sprintf("`%s` / `%s`", provider, model),
 			key:  strings.ToLower(provider + "\x00" + model),
-			role: role, word: word,
+			role: roleOf(word), word: word, bare: bareP || bareM,
 			pos:      ln.d.File.Pos(ln.off(base + lead)),
 			end:      ln.d.File.Pos(ln.off(stop-1) + 1),
 			sentence: quote(strings.TrimSpace(ln.withCode(base, stop))),
@@ -117,35 +167,194 @@ func (ln *line) sentenceClaims(base, stop int) []roleClaim {
 	return out
 }
 
+// possessed reports whether the text before a role word ends in a
+// possessive ("its own", "their"): the role is its owner's.
+func possessed(before string) bool {
+	f := strings.Fields(strings.ToLower(before))
+	if n := len(f); n > 0 && f[n-1] == "own" {
+		f = f[:n-1]
+	}
+	if n := len(f); n > 0 {
+		switch f[n-1] {
+		case "its", "their", "his", "her":
+			return true
+		}
+	}
+	return false
+}
+
 // near reports whether the text between a pair and a role word is at most
 // maxRoleDistance words and denies nothing.
 func near(between string) bool {
 	return len(strings.Fields(between)) <= maxRoleDistance && !negated.MatchString(between)
 }
 
-// roles reports pairs that are primary in one sentence and fallback in
+// roleTable reads the role claims of table rows: a header row (followed by
+// a separator) names the columns; a row gives a pair when it has a
+// provider and a model column, and a role when a cell (its role column, or
+// any other) is a role word.
+type roleTable struct {
+	prev, header []string
+}
+
+func tableCells(t string) []string {
+	cells := strings.Split(strings.Trim(strings.TrimSpace(t), "|"), "|")
+	for i, c := range cells {
+		cells[i] = strings.TrimSpace(strings.Trim(strings.TrimSpace(c), "`*_"))
+	}
+	return cells
+}
+
+func separatorRow(cells []string) bool {
+	for _, c := range cells {
+		if strings.Trim(c, ":- ") != "" || c == "" {
+			return false
+		}
+	}
+	return len(cells) > 0
+}
+
+// row reads a table line (nil ends a table) and returns its claim.
+func (tb *roleTable) row(d *sotparse.Doc, pos, end token.Pos, raw string) []roleClaim {
+	cells := tableCells(raw)
+	if separatorRow(cells) {
+		tb.header, tb.prev = tb.prev, nil
+		return nil
+	}
+	tb.prev = cells
+	if tb.header == nil {
+		return nil
+	}
+	col := func(word string) int {
+		return slices.IndexFunc(tb.header, func(h string) bool { return strings.Contains(strings.ToLower(h), word) })
+	}
+	pc, mc := col("provider"), col("model")
+	if pc < 0 || mc < 0 || pc >= len(cells) || mc >= len(cells) || cells[pc] == "" || cells[mc] == "" {
+		return nil
+	}
+	role, word := "", ""
+	for i, c := range cells {
+		if i == pc || i == mc {
+			continue
+		}
+		if r := roleOf(strings.ToLower(c)); r != "" {
+			role, word = r, strings.ToLower(c)
+			break
+		}
+	}
+	if role == "" {
+		return nil
+	}
+	return []roleClaim{{
+		pair: fmt.Sprintf("`%s` / `%s`", cells[pc], cells[mc]),
+		key:  strings.ToLower(cells[pc] + "\x00" + cells[mc]),
+		role: role, word: word, pos: pos, end: end,
+		sentence: quote(strings.TrimSpace(raw)),
+	}}
+}
+
+// factRoles reads the role claims of a document's key: value facts: in a
+// section that gives a fallback ("fallback_provider", "fallback_model"),
+// the pair without the prefix ("provider", "model") is the primary one;
+// "primary_" and "default_" prefixes say so themselves.
+func factRoles(d *sotparse.Doc) []roleClaim {
+	type half struct {
+		provider, model *sotparse.Fact
+	}
+	var out []roleClaim
+	flush := func(sec map[string]*half) {
+		if sec["fallback"] == nil && sec["primary"] == nil {
+			return // a plain provider and model give no role
+		}
+		for _, role := range []string{"primary", "plain", "fallback"} {
+			h := sec[role]
+			if h == nil || h.provider == nil || h.model == nil {
+				continue
+			}
+			r := role
+			if r == "plain" {
+				if sec["primary"] != nil {
+					continue
+				}
+				r = "primary"
+			}
+			p, m := plain(h.provider.Value), plain(h.model.Value)
+			out = append(out, roleClaim{
+				pair: fmt.Sprintf("`%s` / `%s`", p, m), key: strings.ToLower(p + "\x00" + m),
+				role: r, word: r, pos: h.provider.Pos, end: h.model.End,
+				sentence: quote(strings.Trim(h.provider.Key, "`") + ": `" + p + "`, " + strings.Trim(h.model.Key, "`") + ": `" + m + "`"),
+			})
+		}
+	}
+	sec := map[string]*half{}
+	hi := 0
+	for _, f := range d.Facts {
+		if hi < len(d.Headings) && d.Headings[hi].Pos < f.Pos {
+			for hi < len(d.Headings) && d.Headings[hi].Pos < f.Pos {
+				hi++
+			}
+			flush(sec)
+			sec = map[string]*half{}
+		}
+		k := strings.ReplaceAll(factKey(f), " ", "_")
+		prefix, what := "plain", k
+		if p, w, ok := strings.Cut(k, "_"); ok {
+			prefix, what = p, w
+			if prefix == "default" {
+				prefix = "primary"
+			}
+		}
+		if what != "provider" && what != "model" || prefix != "plain" && prefix != "primary" && prefix != "fallback" {
+			continue
+		}
+		h := sec[prefix]
+		if h == nil {
+			h = &half{}
+			sec[prefix] = h
+		}
+		if what == "provider" {
+			h.provider = f
+		} else {
+			h.model = f
+		}
+	}
+	flush(sec)
+	return out
+}
+
+// roles reports pairs that are primary in one statement and fallback in
 // another.
 func (c *checker) roles() {
 	// A finding lands on a claim of a document read so far (one in
 	// focus): without one there is nothing to report, and the other
 	// documents' text is not read.
-	if !slices.ContainsFunc(c.docs, func(di *docInfo) bool { return len(di.roles) > 0 }) {
+	if !slices.ContainsFunc(c.docs, func(di *docInfo) bool { return len(di.roles) > 0 || len(di.factRoles) > 0 }) {
 		return
 	}
 	c.text(func(*docInfo) bool { return true })
 	byPair := map[string][]roleClaim{}
+	named := map[string]bool{} // pairs named in code spans or facts
 	var keys []string
 	for _, di := range c.docs {
-		for _, rc := range di.roles {
+		for _, rc := range append(slices.Clone(di.factRoles), di.roles...) {
 			rc.di = di
 			if byPair[rc.key] == nil {
 				keys = append(keys, rc.key)
 			}
 			byPair[rc.key] = append(byPair[rc.key], rc)
+			if !rc.bare {
+				named[rc.key] = true
+			}
 		}
 	}
 	sort.Strings(keys)
 	for _, k := range keys {
+		// A pair named only in plain text may be any two words: it is
+		// read as a provider and a model where the workspace names them so
+		// elsewhere.
+		if !named[k] {
+			continue
+		}
 		claims := byPair[k]
 		var primary, fallback []roleClaim
 		for _, rc := range claims {
@@ -158,8 +367,8 @@ func (c *checker) roles() {
 		if len(primary) == 0 || len(fallback) == 0 {
 			continue
 		}
-		// The role fewer sentences give is the odd one out; on a tie,
-		// the role the first sentence gives is taken as established.
+		// The role fewer statements give is the odd one out; on a tie,
+		// the role the first statement gives is taken as established.
 		odd, other := fallback, primary
 		if len(primary) < len(fallback) || len(primary) == len(fallback) && claims[0].role == "fallback" {
 			odd, other = primary, fallback

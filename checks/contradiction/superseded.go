@@ -2,6 +2,8 @@ package contradiction
 
 import (
 	"fmt"
+	"path"
+	"slices"
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
@@ -27,7 +29,7 @@ func (c *checker) superseded() {
 				if e == di || !ok || !e.validated {
 					continue
 				}
-				if di.links[e.d.Path] || e.links[di.d.Path] {
+				if di.links[e.d.Path] || e.links[di.d.Path] || di.fileNames[path.Base(e.d.Path)] || e.fileNames[path.Base(di.d.Path)] {
 					linked = true
 					break
 				}
@@ -43,4 +45,62 @@ func (c *checker) superseded() {
 					dn.stmt.text, dn.id, strings.Join(by, ", ")), related)
 		}
 	}
+}
+
+// docFileName is a document named by its file name ("Superseded by:
+// `CTO-...-PASS-EVIDENCE.md`"): a link as much as its .sot path.
+var docFileName = lazyRE.New(`\b[A-Z][A-Z0-9]*(?:-[A-Z0-9]+)+\.md\b`)
+
+// A denial is an instruction that an item is not to be validated, read as a
+// fact (the item; its status; not validated) from any of its forms: "Do not
+// mark `ID` validated", "`ID` must not be marked validated", "`ID` must
+// remain candidate", "Leave `ID` unvalidated", "Nobody may set `ID` to
+// validated", "Validated status for `ID` is not allowed", or a table row
+// whose other cell says no ("| mark `ID` validated | no |"). A clause with
+// a condition or a scope ("until the pass", "on this attempt") is no
+// standing instruction, nor is a statement of what this document does
+// ("This attempt does not validate `ID`").
+var (
+	denialForm = lazyRE.New(`(?i)\b(?:do not|don't|must not|may not|should not|shall not|cannot|never|nobody may|no one may)\b[^.;]*\b(?:mark|set|record|call|treat|move|promote|declare|be)\b[^.;]*\bvalidated\b` +
+		`|\bvalidated\b[^.;]*\b(?:is|are) not (?:allowed|permitted)\b` +
+		`|\b(?:leave|keep)s?\b[^.;]*\bunvalidated\b` +
+		`|\b(?:must|should|shall|will) (?:remain|stay) (?:a )?(?:candidate|open|blocked|unvalidated)\b`)
+	denialCondition = lazyRE.New(`(?i)\b(?:until|unless|once|if|after|before)\b|\b(?:on|for|in|from|by) this\b`)
+	clauseBreak     = lazyRE.New(`;|:\s|,? and |, then | - | — `)
+	noCell          = map[string]bool{"no": true, "false": true, "not allowed": true, "forbidden": true, "never": true}
+)
+
+// deniedValidation returns the ids of ids (those of a line) that the line
+// says are not to be validated.
+func deniedValidation(text string, ids []string) []string {
+	if len(ids) == 0 {
+		return nil
+	}
+	text = strings.NewReplacer("*", "", "`", "", "_", " ").Replace(text)
+	var out []string
+	if t := strings.TrimSpace(text); strings.HasPrefix(t, "|") {
+		cells := strings.Split(strings.Trim(t, "|"), "|")
+		no := slices.ContainsFunc(cells, func(c string) bool {
+			return noCell[strings.ToLower(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(c), ".")))]
+		})
+		for _, c := range cells {
+			for _, id := range ids {
+				if no && strings.Contains(c, id) && strings.Contains(strings.ToLower(c), "validated") && !slices.Contains(out, id) {
+					out = append(out, id)
+				}
+			}
+		}
+		return out
+	}
+	for _, clause := range clauseBreak.Split(text, -1) {
+		if !denialForm.MatchString(clause) || denialCondition.MatchString(clause) || strings.Contains(clause, "This ") {
+			continue
+		}
+		for _, id := range ids {
+			if strings.Contains(clause, id) && !slices.Contains(out, id) {
+				out = append(out, id)
+			}
+		}
+	}
+	return out
 }
