@@ -54,15 +54,11 @@ type Options struct {
 	// the result itself (Result.Cap) once a baseline has filtered it.
 	MaxPerFile int
 	// ReleaseText lets each document's text go once the checks that read
-	// one document at a time (DocChecks) have read it: a run on a large
-	// workspace then holds its typed model, not its text. A check that
-	// asks for a text later has it read back from the file. A run that
-	// applies fixes needs the texts and leaves this unset.
+	// one document at a time (DocChecks) have read it, at any size: a run
+	// holds its typed model and what its findings quote, not its texts.
+	// A check that asks for a text later has it read back from the file.
+	// A run that applies fixes needs the texts and leaves this unset.
 	ReleaseText bool
-	// ReleaseAbove, with ReleaseText, keeps the texts of a workspace
-	// whose documents total at most this many bytes (KeepTextUpTo): a
-	// small workspace then never reads a text twice.
-	ReleaseAbove int64
 	// NoFixes leaves the findings without their suggested fixes: a run
 	// that reports only does not pay for them.
 	NoFixes bool
@@ -87,13 +83,6 @@ type Options struct {
 	// without the summaries.
 	Reuse *sotparse.Reuse
 }
-
-// KeepTextUpTo is the ReleaseAbove of a run that reports. Texts let go are
-// read again, one open and read per document, for the findings of the
-// cross-file checks in them: on 10,000 small documents (3 MB) that each had
-// one, the second read cost a third of the whole parse. 4 MiB of texts, and
-// their parsed blocks, hold about 10 MB.
-const KeepTextUpTo = 4 << 20
 
 // Run discovers the workspace, runs the analyzers in Requires order and
 // returns the findings, suppressions applied, sorted by file and offset.
@@ -123,19 +112,9 @@ func Run(opt Options) (*Result, *sotparse.Workspace, error) {
 		files = append(files, filepath.Join(opt.Root, filepath.FromSlash(p.Path)))
 	}
 	sizes := map[string]int64{}
-	var docBytes int64
 	for _, e := range disc.Entries {
 		sizes[e.Path] = e.Size
-		if e.Role == sotparse.RoleDoc {
-			docBytes += e.Size
-		}
 		files = append(files, filepath.Join(opt.Root, filepath.FromSlash(e.Path)))
-	}
-	if opt.ReleaseText && docBytes <= opt.ReleaseAbove {
-		// A small workspace keeps its texts: they cost little memory,
-		// and a text let go is read again from its file for every
-		// finding a cross-file check reports in it.
-		opt.ReleaseText = false
 	}
 	sort.Strings(files)
 	// Files outside the model exist too: references to them must resolve.

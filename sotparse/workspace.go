@@ -148,6 +148,14 @@ func (ws *Workspace) readBack(d *Doc) []byte {
 	})
 }
 
+// ReadBacks returns how many released texts a check read back from their
+// files: a run that keeps at parse time what its findings need reads none.
+func (ws *Workspace) ReadBacks() int {
+	ws.readMu.Lock()
+	defer ws.readMu.Unlock()
+	return len(ws.reread)
+}
+
 // FileContent returns f's content: Content of its document when f is a
 // released document, else the content it was read with.
 func (ws *Workspace) FileContent(f *File) []byte {

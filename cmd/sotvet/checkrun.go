@@ -142,11 +142,10 @@ func (cf *checkFlags) workspaceOptions(dir, root string, rootCfg *config.Config,
 	if err != nil {
 		return checks.Options{}, nil, nil, err
 	}
-	// A run that reports keeps the typed model and lets the texts go, but
-	// those of a small workspace (checks.KeepTextUpTo); one that fixes
-	// edits the texts.
+	// A run that reports keeps the typed model and lets the texts go, at
+	// any size; one that fixes edits the texts.
 	release := !cf.fix && !cf.diff
-	return checks.Options{MaxPerFile: cf.maxPerFile, Root: dir, FS: rootFS, Analyzers: analyzers, Severity: sev, MaxFileSize: cfg.MaxFileSize, ReleaseText: release, ReleaseAbove: checks.KeepTextUpTo, NoFixes: release, ForgetModel: release, Parsed: collectAfterParse, Forgotten: collectAfterModel}, cfg, rootFS, nil
+	return checks.Options{MaxPerFile: cf.maxPerFile, Root: dir, FS: rootFS, Analyzers: analyzers, Severity: sev, MaxFileSize: cfg.MaxFileSize, ReleaseText: release, NoFixes: release, ForgetModel: release, Parsed: collectAfterParse, Forgotten: collectAfterModel}, cfg, rootFS, nil
 }
 
 // vetWorkspace runs the checks over the workspace at dir with its own
