@@ -59,6 +59,13 @@ type Options struct {
 	// A check that asks for a text later has it read back from the file.
 	// A run that applies fixes needs the texts and leaves this unset.
 	ReleaseText bool
+	// MaxFindings, when positive, is the cap the caller applies to the
+	// findings, Result.Cap(MaxPerFile, MaxFindings), with nothing
+	// filtering them in between (no baseline, no focus): the run then
+	// holds only the findings of the places the report can show and
+	// counts the others in Result.Omitted, as Cap would. Its memory does
+	// not grow with the findings past the cap.
+	MaxFindings int
 	// NoFixes leaves the findings without their suggested fixes: a run
 	// that reports only does not pay for them.
 	NoFixes bool
@@ -197,6 +204,11 @@ func Run(opt Options) (*Result, *sotparse.Workspace, error) {
 		omitted  Omitted
 		capped   = map[string]bool{}
 	)
+	var bound *findingBound
+	if opt.MaxFindings > 0 && opt.Reuse == nil {
+		bound = newFindingBound(opt.MaxFindings, opt.MaxPerFile, fset, text)
+	}
+	boundSev := func(check uint16, cat string) Severity { return severityOf(order[check].Name, cat, opt.Severity) }
 	collect := func(ws *sotparse.Workspace, a *analysis.Analyzer, d analysis.Diagnostic) {
 		if opt.NoFixes {
 			d.SuggestedFixes = nil
@@ -219,13 +231,39 @@ func Run(opt Options) (*Result, *sotparse.Workspace, error) {
 		}
 		h := holdFinding(checkIndex[a], d)
 		mu.Lock()
+		defer mu.Unlock()
+		if bound != nil {
+			bound.mu.Lock()
+			defer bound.mu.Unlock()
+			bound.ws = ws
+			if p, tf, ok := bound.placeOfLocked(d.Pos); ok {
+				sev := severityOf(a.Name, d.Category, opt.Severity)
+				if sev == SeverityOff {
+					return // dropped with no suppression to judge it
+				}
+				if bound.over(p) {
+					if cat, ok := bound.category(d.Category); ok {
+						bound.drop(tf, p, checkIndex[a], cat, sev)
+						return
+					}
+				}
+			}
+		}
 		if held == nil {
 			// The per-document checks' findings are counted already:
-			// room for them and some more, without regrowing.
-			held = make([]heldFinding, 0, ws.DocDiagnostics()+256)
+			// room for them and some more, without regrowing (as many
+			// as the bound holds, at most).
+			n := ws.DocDiagnostics() + 256
+			if bound != nil {
+				n = min(n, 2*bound.max+256)
+			}
+			held = make([]heldFinding, 0, n)
 		}
 		held = append(held, h)
-		mu.Unlock()
+		if bound != nil && len(held) >= max(2*bound.max, 2*bound.nheld) {
+			held = bound.settle(held, boundSev)
+			bound.nheld = len(held)
+		}
 	}
 	results, err := execute(order, fset, pkg, files, others, readFile, parse, opt.Parsed, collect)
 	if err != nil {
@@ -260,6 +298,18 @@ func Run(opt Options) (*Result, *sotparse.Workspace, error) {
 				capped[d.Path] = true
 			}
 		}
+	}
+	if bound != nil {
+		// The places past the cap, as the bound saw them at the end.
+		bound.mu.Lock()
+		held = bound.settle(held, boundSev)
+		bound.count(&omitted, func(check uint16, cat string) string {
+			if cat == "" {
+				return order[check].Name
+			}
+			return order[check].Name + "/" + cat
+		})
+		bound.mu.Unlock()
 	}
 	res := &Result{Files: len(ws.Files), Omitted: omitted}
 	perCheck = nil
