@@ -38,10 +38,11 @@ type findingBound struct {
 	files   []string    // dropped findings' files, by index
 	fileAt  map[int]int // by token.File base
 	dropped []droppedFinding
-	nheld   int      // the held findings settle last left; it runs again at twice as many
+	nheld   int      // the held findings evict last left; it runs again at twice as many
+	nplaces int      // likewise, the places settlePlaces last left
 	cats    []string // dropped findings' categories, by index
 	catAt   map[string]uint16
-	places  []place // scratch of settle
+	places  []place // the places of the findings held, noted
 }
 
 func newFindingBound(max, perFile int, fset *token.FileSet, text *textIndex) *findingBound {
@@ -72,8 +73,10 @@ type droppedFinding struct {
 
 // placeOf returns where pos is, and whether the bound may count a finding
 // there rather than hold it.
-// The caller holds b.mu.
-func (b *findingBound) placeOfLocked(pos token.Pos) (place, *token.File, bool) {
+// placeOfLocked returns where pos is, and whether the bound may count a
+// finding there rather than hold it; content, when set, is the text of
+// the document pos is in. The caller holds b.mu.
+func (b *findingBound) placeOfLocked(pos token.Pos, content []byte) (place, *token.File, bool) {
 	if !pos.IsValid() {
 		return place{}, nil, false
 	}
@@ -83,16 +86,56 @@ func (b *findingBound) placeOfLocked(pos token.Pos) (place, *token.File, bool) {
 	}
 	ig, ok := b.ignore[tf.Base()]
 	if !ok {
-		ig = b.text.mayIgnore(tf.Name())
-		if ig {
-			// A text still at hand (the workboard, a record) says.
-			if f := b.ws.File(tf.Name()); f != nil && f.Content != nil {
+		switch {
+		case content != nil && pos <= token.Pos(tf.Base()+len(content)):
+			ig = bodylines.TextIndex(content, ignoreMark) >= 0
+		case b.ws == nil:
+			return place{}, nil, false // not known yet: held
+		default:
+			ig = b.text.mayIgnore(tf.Name())
+			if f := b.ws.File(tf.Name()); ig && f != nil && f.Content != nil {
+				// A text still at hand (the workboard, a record) says.
 				ig = bodylines.TextIndex(f.Content, ignoreMark) >= 0
 			}
 		}
 		b.ignore[tf.Base()] = ig
 	}
 	return place{tf.Name(), int(pos) - tf.Base()}, tf, !ig
+}
+
+// note records a place a finding held is at; the caller holds b.mu.
+func (b *findingBound) note(p place) {
+	b.places = append(b.places, p)
+	if len(b.places) >= max(2*b.max, 2*b.nplaces) {
+		b.settlePlaces()
+	}
+}
+
+// settlePlaces finds the places that can give the findings the report
+// keeps, and forgets the others; the caller holds b.mu. It runs when the
+// places noted double, so that a run pays for it in proportion.
+func (b *findingBound) settlePlaces() {
+	places := b.places
+	slices.SortFunc(places, comparePlaces)
+	places = slices.CompactFunc(places, func(a, c place) bool { return comparePlaces(a, c) == 0 })
+	// The report keeps the first perFile findings of each file, and max
+	// in all: the places that can give them end where max is reached.
+	n, inFile := 0, 0
+	for i, p := range places {
+		if i == 0 || p.file != places[i-1].file {
+			inFile = 0
+		}
+		if inFile++; b.perFile > 0 && inFile > b.perFile {
+			continue
+		}
+		if n++; n == b.max && i < len(places)-1 {
+			b.past, b.limited = p, true
+			clear(places[i+1:])
+			places = places[:i+1]
+			break
+		}
+	}
+	b.places, b.nplaces = places, len(places)
 }
 
 // over reports whether a finding at p, which may be counted, is past the
@@ -129,44 +172,17 @@ func (b *findingBound) category(cat string) (uint16, bool) {
 	return uint16(len(b.cats) - 1), true
 }
 
-// settle finds the first max places of the held findings that may be
-// counted and counts those past them; it returns the findings still held.
-// The caller holds b.mu. It runs when the held findings double, so that
-// a run pays for it in proportion to what it holds.
-func (b *findingBound) settle(held []heldFinding, sevOf func(check uint16, cat string) Severity) []heldFinding {
-	places := b.places[:0]
-	for i := range held {
-		d := held[i].diagnostic()
-		if p, _, ok := b.placeOfLocked(d.Pos); ok && sevOf(held[i].check, d.Category) != SeverityOff {
-			places = append(places, p)
-		}
-	}
-	slices.SortFunc(places, comparePlaces)
-	places = slices.CompactFunc(places, func(a, c place) bool { return comparePlaces(a, c) == 0 })
-	// The report keeps the first perFile findings of each file, and max
-	// in all: the places that can give them end where max is reached.
-	n, inFile := 0, 0
-	for i, p := range places {
-		if i == 0 || p.file != places[i-1].file {
-			inFile = 0
-		}
-		if inFile++; b.perFile > 0 && inFile > b.perFile {
-			continue
-		}
-		if n++; n == b.max && i < len(places)-1 {
-			b.past, b.limited = p, true
-			break
-		}
-	}
-	clear(places)
-	b.places = places[:0]
+// evict counts the held findings past the places the report can show
+// and returns the others; the caller holds b.mu. It runs when the held
+// findings double, and at the end.
+func (b *findingBound) evict(held []heldFinding, sevOf func(check uint16, cat string) Severity) []heldFinding {
 	if !b.limited {
 		return held
 	}
 	kept := held[:0]
 	for i := range held {
 		d := held[i].diagnostic()
-		if p, tf, ok := b.placeOfLocked(d.Pos); ok && b.over(p) {
+		if p, tf, ok := b.placeOfLocked(d.Pos, nil); ok && b.over(p) {
 			if cat, ok := b.category(d.Category); ok {
 				b.drop(tf, p, held[i].check, cat, sevOf(held[i].check, d.Category))
 				continue

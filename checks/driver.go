@@ -236,7 +236,7 @@ func Run(opt Options) (*Result, *sotparse.Workspace, error) {
 			bound.mu.Lock()
 			defer bound.mu.Unlock()
 			bound.ws = ws
-			if p, tf, ok := bound.placeOfLocked(d.Pos); ok {
+			if p, tf, ok := bound.placeOfLocked(d.Pos, nil); ok {
 				sev := severityOf(a.Name, d.Category, opt.Severity)
 				if sev == SeverityOff {
 					return // dropped with no suppression to judge it
@@ -247,6 +247,7 @@ func Run(opt Options) (*Result, *sotparse.Workspace, error) {
 						return
 					}
 				}
+				bound.note(p)
 			}
 		}
 		if held == nil {
@@ -261,8 +262,55 @@ func Run(opt Options) (*Result, *sotparse.Workspace, error) {
 		}
 		held = append(held, h)
 		if bound != nil && len(held) >= max(2*bound.max, 2*bound.nheld) {
-			held = bound.settle(held, boundSev)
+			held = bound.evict(held, boundSev)
 			bound.nheld = len(held)
+		}
+	}
+	if bound != nil {
+		analyzerOf := map[*sotparse.DocCheck]*analysis.Analyzer{}
+		for a, dc := range docChecks {
+			analyzerOf[dc] = a
+		}
+		// What the per-document checks report during the parse is
+		// counted there, past the places the report can show: the parse
+		// does not hold it until their checks run.
+		parse.Stream.Keep = func(c *sotparse.DocCheck, doc *sotparse.Doc, content []byte, d analysis.Diagnostic) bool {
+			a := analyzerOf[c]
+			if a == nil || d.Pos < token.Pos(doc.File.Tok.Base()) {
+				return true
+			}
+			mu.Lock()
+			defer mu.Unlock()
+			bound.mu.Lock()
+			defer bound.mu.Unlock()
+			p, tf, ok := bound.placeOfLocked(d.Pos, content)
+			if !ok {
+				return true
+			}
+			sev := severityOf(a.Name, d.Category, opt.Severity)
+			if sev == SeverityOff {
+				return true // collect drops it
+			}
+			if !bound.over(p) {
+				bound.note(p)
+				return true
+			}
+			cat, ok := bound.category(d.Category)
+			if !ok {
+				return true
+			}
+			if opt.MaxPerFile > 0 {
+				// Counted against the check's cap in the file, as
+				// collect counts it.
+				k := capKey{tf.Base(), checkIndex[a]}
+				if perCheck[k]++; perCheck[k] > opt.MaxPerFile {
+					omitted.Add(tf.Name(), sev, 1)
+					capped[tf.Name()] = true
+					return false
+				}
+			}
+			bound.drop(tf, p, checkIndex[a], cat, sev)
+			return false
 		}
 	}
 	results, err := execute(order, fset, pkg, files, others, readFile, parse, opt.Parsed, collect)
@@ -302,7 +350,8 @@ func Run(opt Options) (*Result, *sotparse.Workspace, error) {
 	if bound != nil {
 		// The places past the cap, as the bound saw them at the end.
 		bound.mu.Lock()
-		held = bound.settle(held, boundSev)
+		bound.settlePlaces()
+		held = bound.evict(held, boundSev)
 		bound.count(&omitted, func(check uint16, cat string) string {
 			if cat == "" {
 				return order[check].Name

@@ -17,6 +17,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"unicode/utf8"
+
+	"golang.org/x/tools/go/analysis"
 )
 
 // Workspace is the parsed model of one planning workspace.
@@ -42,10 +44,11 @@ type Workspace struct {
 	outRead  map[string]bool   // documents out of focus, parsed, whose Content was asked for
 	readErr  error             // the first summarized document that could not be read back
 
-	docChecks []*DocCheck // run by the parse on each document (Stream.Checks)
-	prepared  []any       // what each of docChecks prepared for the run
-	dropFixes bool        // Stream.DropFixes
-	maxPerDoc int         // Stream.MaxPerDoc
+	docChecks []*DocCheck                                             // run by the parse on each document (Stream.Checks)
+	prepared  []any                                                   // what each of docChecks prepared for the run
+	dropFixes bool                                                    // Stream.DropFixes
+	maxPerDoc int                                                     // Stream.MaxPerDoc
+	keep      func(*DocCheck, *Doc, []byte, analysis.Diagnostic) bool // Stream.Keep
 	dropMu    sync.Mutex
 	dropped   map[dropKey]int   // diagnostics counted beyond maxPerDoc
 	docDiags  atomic.Int64      // diagnostics the DocChecks reported (DocDiagnostics)
