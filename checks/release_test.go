@@ -224,3 +224,29 @@ func TestReleaseAtAnySize(t *testing.T) {
 		t.Errorf("a run letting the texts go differs:\n%s", d)
 	}
 }
+
+// TestReleaseFlagsCrossFileSpans checks that the cross-file findings most
+// documents of a large workspace may have (a frontmatter source that does
+// not exist, a body status that contradicts the frontmatter) read no text
+// back for their fingerprints: their checks flag the spans at parse time.
+func TestReleaseFlagsCrossFileSpans(t *testing.T) {
+	dir := t.TempDir()
+	doc := "---\nname: x\nowner: jp\nstatus: draft\nsource: .sot/GONE.md\ncreated: 2026-06-01\nlast_reviewed: 2026-06-01\nlifecycle_classification: planning\ncore_promotion_status: not-promoted\n---\n\n# X\n\nStatus: validated.\n"
+	checktest.WriteFiles(t, dir, map[string]string{"WORKBOARD.yaml": "items: []\n", ".sot/A-PRD.md": doc, ".sot/B-PRD.md": doc})
+	res, ws, err := checks.Run(checks.Options{Root: dir, FS: os.DirFS(dir), Analyzers: checks.All, ReleaseText: true, NoFixes: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var codes []string
+	for _, f := range res.Findings {
+		codes = append(codes, f.Code())
+	}
+	for _, want := range []string{"refs/missing-source", "status/doc-status"} {
+		if !strings.Contains(fmt.Sprint(codes), want) {
+			t.Errorf("no %s finding: %v", want, codes)
+		}
+	}
+	if n := ws.ReadBacks(); n != 0 {
+		t.Errorf("%d texts read back, want none", n)
+	}
+}
