@@ -49,22 +49,7 @@ func mergeClusters(fs []Finding) []Finding {
 			continue
 		}
 		group := fs[i:j]
-		into := make([]int, len(group)) // the index in group a finding is folded into; -1 for none
-		for k := range group {
-			into[k] = -1
-			for m := range group {
-				if m != k && absorbedBy(group[m].Code(), group[k].Code()) && group[m].Severity.Rank() >= group[k].Severity.Rank() {
-					into[k] = m
-					break
-				}
-			}
-		}
-		// Follow chains to the finding that stays.
-		for k := range group {
-			for n := 0; into[k] >= 0 && into[into[k]] >= 0 && n < len(group); n++ {
-				into[k] = into[into[k]]
-			}
-		}
+		into := foldInto(len(group), func(k int) string { return group[k].Code() }, func(k int) int { return group[k].Severity.Rank() })
 		kept := make([]Finding, len(group))
 		copy(kept, group)
 		for k := range group {
@@ -75,7 +60,7 @@ func mergeClusters(fs []Finding) []Finding {
 			}
 		}
 		for k := range kept {
-			if into[k] < 0 || into[into[k]] >= 0 {
+			if stays(into, k) {
 				out = append(out, kept[k])
 			}
 		}
@@ -83,3 +68,28 @@ func mergeClusters(fs []Finding) []Finding {
 	}
 	return out
 }
+
+// foldInto returns, for each of n findings at one place, the index of the
+// one it is folded into, following chains to the one that stays, or -1.
+func foldInto(n int, code func(int) string, rank func(int) int) []int {
+	into := make([]int, n)
+	for k := range into {
+		into[k] = -1
+		for m := range n {
+			if m != k && absorbedBy(code(m), code(k)) && rank(m) >= rank(k) {
+				into[k] = m
+				break
+			}
+		}
+	}
+	// Follow chains to the finding that stays.
+	for k := range into {
+		for c := 0; into[k] >= 0 && into[into[k]] >= 0 && c < n; c++ {
+			into[k] = into[into[k]]
+		}
+	}
+	return into
+}
+
+// stays reports whether finding k of a place is reported (foldInto).
+func stays(into []int, k int) bool { return into[k] < 0 || into[into[k]] >= 0 }

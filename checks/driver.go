@@ -54,15 +54,18 @@ type Options struct {
 	// the result itself (Result.Cap) once a baseline has filtered it.
 	MaxPerFile int
 	// ReleaseText lets each document's text go once the checks that read
-	// one document at a time (DocChecks) have read it: a run on a large
-	// workspace then holds its typed model, not its text. A check that
-	// asks for a text later has it read back from the file. A run that
-	// applies fixes needs the texts and leaves this unset.
+	// one document at a time (DocChecks) have read it, at any size: a run
+	// holds its typed model and what its findings quote, not its texts.
+	// A check that asks for a text later has it read back from the file.
+	// A run that applies fixes needs the texts and leaves this unset.
 	ReleaseText bool
-	// ReleaseAbove, with ReleaseText, keeps the texts of a workspace
-	// whose documents total at most this many bytes (KeepTextUpTo): a
-	// small workspace then never reads a text twice.
-	ReleaseAbove int64
+	// MaxFindings, when positive, is the cap the caller applies to the
+	// findings, Result.Cap(MaxPerFile, MaxFindings), with nothing
+	// filtering them in between (no baseline, no focus): the run then
+	// holds only the findings of the places the report can show and
+	// counts the others in Result.Omitted, as Cap would. Its memory does
+	// not grow with the findings past the cap.
+	MaxFindings int
 	// NoFixes leaves the findings without their suggested fixes: a run
 	// that reports only does not pay for them.
 	NoFixes bool
@@ -87,13 +90,6 @@ type Options struct {
 	// without the summaries.
 	Reuse *sotparse.Reuse
 }
-
-// KeepTextUpTo is the ReleaseAbove of a run that reports. Texts let go are
-// read again, one open and read per document, for the findings of the
-// cross-file checks in them: on 10,000 small documents (3 MB) that each had
-// one, the second read cost a third of the whole parse. 4 MiB of texts, and
-// their parsed blocks, hold about 10 MB.
-const KeepTextUpTo = 4 << 20
 
 // Run discovers the workspace, runs the analyzers in Requires order and
 // returns the findings, suppressions applied, sorted by file and offset.
@@ -123,19 +119,9 @@ func Run(opt Options) (*Result, *sotparse.Workspace, error) {
 		files = append(files, filepath.Join(opt.Root, filepath.FromSlash(p.Path)))
 	}
 	sizes := map[string]int64{}
-	var docBytes int64
 	for _, e := range disc.Entries {
 		sizes[e.Path] = e.Size
-		if e.Role == sotparse.RoleDoc {
-			docBytes += e.Size
-		}
 		files = append(files, filepath.Join(opt.Root, filepath.FromSlash(e.Path)))
-	}
-	if opt.ReleaseText && docBytes <= opt.ReleaseAbove {
-		// A small workspace keeps its texts: they cost little memory,
-		// and a text let go is read again from its file for every
-		// finding a cross-file check reports in it.
-		opt.ReleaseText = false
 	}
 	sort.Strings(files)
 	// Files outside the model exist too: references to them must resolve.
@@ -218,6 +204,11 @@ func Run(opt Options) (*Result, *sotparse.Workspace, error) {
 		omitted  Omitted
 		capped   = map[string]bool{}
 	)
+	var bound *findingBound
+	if opt.MaxFindings > 0 && opt.Reuse == nil {
+		bound = newFindingBound(opt.MaxFindings, opt.MaxPerFile, fset, text)
+	}
+	boundSev := func(check uint16, cat string) Severity { return severityOf(order[check].Name, cat, opt.Severity) }
 	collect := func(ws *sotparse.Workspace, a *analysis.Analyzer, d analysis.Diagnostic) {
 		if opt.NoFixes {
 			d.SuggestedFixes = nil
@@ -240,13 +231,87 @@ func Run(opt Options) (*Result, *sotparse.Workspace, error) {
 		}
 		h := holdFinding(checkIndex[a], d)
 		mu.Lock()
+		defer mu.Unlock()
+		if bound != nil {
+			bound.mu.Lock()
+			defer bound.mu.Unlock()
+			bound.ws = ws
+			if p, tf, ok := bound.placeOfLocked(d.Pos, nil); ok {
+				sev := severityOf(a.Name, d.Category, opt.Severity)
+				if sev == SeverityOff {
+					return // dropped with no suppression to judge it
+				}
+				if bound.over(p) {
+					if cat, ok := bound.category(d.Category); ok {
+						bound.drop(tf, p, checkIndex[a], cat, sev)
+						return
+					}
+				}
+				bound.note(p)
+			}
+		}
 		if held == nil {
 			// The per-document checks' findings are counted already:
-			// room for them and some more, without regrowing.
-			held = make([]heldFinding, 0, ws.DocDiagnostics()+256)
+			// room for them and some more, without regrowing (as many
+			// as the bound holds, at most).
+			n := ws.DocDiagnostics() + 256
+			if bound != nil {
+				n = min(n, 2*bound.max+256)
+			}
+			held = make([]heldFinding, 0, n)
 		}
 		held = append(held, h)
-		mu.Unlock()
+		if bound != nil && len(held) >= max(2*bound.max, 2*bound.nheld) {
+			held = bound.evict(held, boundSev)
+			bound.nheld = len(held)
+		}
+	}
+	if bound != nil {
+		analyzerOf := map[*sotparse.DocCheck]*analysis.Analyzer{}
+		for a, dc := range docChecks {
+			analyzerOf[dc] = a
+		}
+		// What the per-document checks report during the parse is
+		// counted there, past the places the report can show: the parse
+		// does not hold it until their checks run.
+		parse.Stream.Keep = func(c *sotparse.DocCheck, doc *sotparse.Doc, content []byte, d analysis.Diagnostic) bool {
+			a := analyzerOf[c]
+			if a == nil || d.Pos < token.Pos(doc.File.Tok.Base()) {
+				return true
+			}
+			mu.Lock()
+			defer mu.Unlock()
+			bound.mu.Lock()
+			defer bound.mu.Unlock()
+			p, tf, ok := bound.placeOfLocked(d.Pos, content)
+			if !ok {
+				return true
+			}
+			sev := severityOf(a.Name, d.Category, opt.Severity)
+			if sev == SeverityOff {
+				return true // collect drops it
+			}
+			if !bound.over(p) {
+				bound.note(p)
+				return true
+			}
+			cat, ok := bound.category(d.Category)
+			if !ok {
+				return true
+			}
+			if opt.MaxPerFile > 0 {
+				// Counted against the check's cap in the file, as
+				// collect counts it.
+				k := capKey{tf.Base(), checkIndex[a]}
+				if perCheck[k]++; perCheck[k] > opt.MaxPerFile {
+					omitted.Add(tf.Name(), sev, 1)
+					capped[tf.Name()] = true
+					return false
+				}
+			}
+			bound.drop(tf, p, checkIndex[a], cat, sev)
+			return false
+		}
 	}
 	results, err := execute(order, fset, pkg, files, others, readFile, parse, opt.Parsed, collect)
 	if err != nil {
@@ -281,6 +346,19 @@ func Run(opt Options) (*Result, *sotparse.Workspace, error) {
 				capped[d.Path] = true
 			}
 		}
+	}
+	if bound != nil {
+		// The places past the cap, as the bound saw them at the end.
+		bound.mu.Lock()
+		bound.settlePlaces()
+		held = bound.evict(held, boundSev)
+		bound.count(&omitted, func(check uint16, cat string) string {
+			if cat == "" {
+				return order[check].Name
+			}
+			return order[check].Name + "/" + cat
+		})
+		bound.mu.Unlock()
 	}
 	res := &Result{Files: len(ws.Files), Omitted: omitted}
 	perCheck = nil

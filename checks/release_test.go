@@ -13,7 +13,6 @@ import (
 	"github.com/svrnty/sotvet/checks"
 	"github.com/svrnty/sotvet/checks/checktest"
 	"github.com/svrnty/sotvet/internal/safefs"
-	"github.com/svrnty/sotvet/sotparse"
 )
 
 // TestReleaseMatchesFullRun is the guarantee of a run that lets the texts
@@ -185,10 +184,11 @@ func TestReleaseEdgeCases(t *testing.T) {
 	}
 }
 
-// TestReleaseAbove checks that a run lets the texts go only when its
-// documents total more than Options.ReleaseAbove bytes, and that what it
-// reports does not depend on it.
-func TestReleaseAbove(t *testing.T) {
+// TestReleaseAtAnySize checks that a run lets every text go however small
+// the workspace, with no size under which it keeps them (there once was
+// one: a cliff in cost for the workspaces just over it), and that it
+// reports what a run keeping them reports, fingerprints included.
+func TestReleaseAtAnySize(t *testing.T) {
 	root, err := filepath.Abs(filepath.Join("..", "testdata", "workspace"))
 	if err != nil {
 		t.Fatal(err)
@@ -198,27 +198,9 @@ func TestReleaseAbove(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer fsys.Close()
-	var docBytes int64
-	err = filepath.WalkDir(root, func(p string, de fs.DirEntry, err error) error {
-		if err != nil || !de.Type().IsRegular() {
-			return err
-		}
-		rel, err := filepath.Rel(root, p)
-		if err != nil || sotparse.RoleOf(filepath.ToSlash(rel)) != sotparse.RoleDoc {
-			return err
-		}
-		info, err := de.Info()
-		if err == nil {
-			docBytes += info.Size()
-		}
-		return err
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	run := func(above int64) (released int, out []string) {
+	run := func(release bool) (released, docs int, out []string) {
 		t.Helper()
-		res, ws, err := checks.Run(checks.Options{Root: root, FS: fsys, Analyzers: checks.All, ReleaseText: true, ReleaseAbove: above, NoFixes: true})
+		res, ws, err := checks.Run(checks.Options{Root: root, FS: fsys, Analyzers: checks.All, ReleaseText: release, NoFixes: true})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -230,20 +212,41 @@ func TestReleaseAbove(t *testing.T) {
 		for _, f := range res.Findings {
 			out = append(out, show(f)+fmt.Sprint(f.Related)+f.Fingerprint)
 		}
-		return released, out
+		return released, len(ws.Docs), out
 	}
-	allGo, want := run(0)
-	if allGo == 0 {
-		t.Fatal("ReleaseAbove 0: no text was let go")
+	_, _, want := run(false)
+	released, docs, got := run(true)
+	// The glossary stays: the checks read its text as a model.
+	if docs == 0 || released < docs-1 {
+		t.Errorf("%d of %d texts let go in a workspace of a few KB, want all but the glossary", released, docs)
 	}
-	// Only documents count: a byte under their total, the texts go; at
-	// their total, they stay.
-	if n, got := run(docBytes - 1); n != allGo || strings.Join(got, "\n") != strings.Join(want, "\n") {
-		t.Errorf("ReleaseAbove %d (under the documents' %d bytes): %d texts let go, want %d; same findings: %v", docBytes-1, docBytes, n, allGo, strings.Join(got, "\n") == strings.Join(want, "\n"))
+	if d := diffLines(want, got); d != "" {
+		t.Errorf("a run letting the texts go differs:\n%s", d)
 	}
-	for _, above := range []int64{docBytes, checks.KeepTextUpTo} {
-		if n, got := run(above); n != 0 || strings.Join(got, "\n") != strings.Join(want, "\n") {
-			t.Errorf("ReleaseAbove %d (the documents total %d bytes): %d texts let go, want none; same findings: %v", above, docBytes, n, strings.Join(got, "\n") == strings.Join(want, "\n"))
+}
+
+// TestReleaseFlagsCrossFileSpans checks that the cross-file findings most
+// documents of a large workspace may have (a frontmatter source that does
+// not exist, a body status that contradicts the frontmatter) read no text
+// back for their fingerprints: their checks flag the spans at parse time.
+func TestReleaseFlagsCrossFileSpans(t *testing.T) {
+	dir := t.TempDir()
+	doc := "---\nname: x\nowner: jp\nstatus: draft\nsource: .sot/GONE.md\ncreated: 2026-06-01\nlast_reviewed: 2026-06-01\nlifecycle_classification: planning\ncore_promotion_status: not-promoted\n---\n\n# X\n\nStatus: validated.\n"
+	checktest.WriteFiles(t, dir, map[string]string{"WORKBOARD.yaml": "items: []\n", ".sot/A-PRD.md": doc, ".sot/B-PRD.md": doc})
+	res, ws, err := checks.Run(checks.Options{Root: dir, FS: os.DirFS(dir), Analyzers: checks.All, ReleaseText: true, NoFixes: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var codes []string
+	for _, f := range res.Findings {
+		codes = append(codes, f.Code())
+	}
+	for _, want := range []string{"refs/missing-source", "status/doc-status"} {
+		if !strings.Contains(fmt.Sprint(codes), want) {
+			t.Errorf("no %s finding: %v", want, codes)
 		}
+	}
+	if n := ws.ReadBacks(); n != 0 {
+		t.Errorf("%d texts read back, want none", n)
 	}
 }

@@ -48,6 +48,8 @@ type DocPass struct {
 	diags    []analysis.Diagnostic
 	flagged  []analysis.Diagnostic // spans a finding of the check's Run may flag (Flag)
 	check    *DocCheck             // the check running (for the count of dropped diagnostics)
+	n        int                   // diagnostics reported, held or not
+	parse    bool                  // the parse runs the check (Stream.Keep applies)
 }
 
 func (c *DocCheck) prepare() any {
@@ -61,9 +63,13 @@ func (c *DocCheck) prepare() any {
 // Beyond Stream.MaxPerDoc diagnostics of the check on the document, one is
 // counted (Workspace.Dropped), not kept.
 func (p *DocPass) Report(d analysis.Diagnostic) {
-	if m := p.ws.maxPerDoc; m > 0 && len(p.diags) >= m {
+	if m := p.ws.maxPerDoc; m > 0 && p.n >= m {
 		p.ws.drop(p.Doc.Path, p.check, d.Category)
 		return
+	}
+	p.n++
+	if p.parse && p.ws.keep != nil && !p.ws.keep(p.check, p.Doc, p.Content, d) {
+		return // the driver counted it
 	}
 	if p.ws.dropFixes {
 		d.SuggestedFixes = nil
@@ -224,7 +230,7 @@ func (h *heldDiag) diagnostic(tf *token.File, texts []heldText) analysis.Diagnos
 func (ws *Workspace) visit(k int, c *DocCheck, p *DocPass, sc *checkScratch) (v docVisit, diags, flagged []analysis.Diagnostic) {
 	// The pass reports into the rest of the document's scratch lists.
 	nd, nf := len(sc.diags), len(sc.flagged)
-	p.Prepared, p.diags, p.flagged, p.check = ws.prepared[k], sc.diags[nd:nd], sc.flagged[nf:nf], c
+	p.Prepared, p.diags, p.flagged, p.check, p.n, p.parse = ws.prepared[k], sc.diags[nd:nd], sc.flagged[nf:nf], c, 0, true
 	v.k = uint8(k)
 	func() {
 		defer func() {
@@ -554,6 +560,11 @@ type Stream struct {
 	// DropFixes drops the suggested fixes of the DocChecks' diagnostics:
 	// the run only reports.
 	DropFixes bool
+	// Keep, when set, is asked about each diagnostic a DocCheck reports
+	// during the parse (within MaxPerDoc): when it returns false, the
+	// driver has counted the diagnostic, and the parse does not hold it.
+	// It is called concurrently.
+	Keep func(c *DocCheck, doc *Doc, content []byte, d analysis.Diagnostic) bool
 	// MaxPerDoc, when positive, keeps at most this many diagnostics of
 	// one DocCheck on one document; the others are counted
 	// (Workspace.Dropped): memory stays bounded whatever a document holds.

@@ -17,6 +17,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"unicode/utf8"
+
+	"golang.org/x/tools/go/analysis"
 )
 
 // Workspace is the parsed model of one planning workspace.
@@ -42,10 +44,11 @@ type Workspace struct {
 	outRead  map[string]bool   // documents out of focus, parsed, whose Content was asked for
 	readErr  error             // the first summarized document that could not be read back
 
-	docChecks []*DocCheck // run by the parse on each document (Stream.Checks)
-	prepared  []any       // what each of docChecks prepared for the run
-	dropFixes bool        // Stream.DropFixes
-	maxPerDoc int         // Stream.MaxPerDoc
+	docChecks []*DocCheck                                             // run by the parse on each document (Stream.Checks)
+	prepared  []any                                                   // what each of docChecks prepared for the run
+	dropFixes bool                                                    // Stream.DropFixes
+	maxPerDoc int                                                     // Stream.MaxPerDoc
+	keep      func(*DocCheck, *Doc, []byte, analysis.Diagnostic) bool // Stream.Keep
 	dropMu    sync.Mutex
 	dropped   map[dropKey]int   // diagnostics counted beyond maxPerDoc
 	docDiags  atomic.Int64      // diagnostics the DocChecks reported (DocDiagnostics)
@@ -146,6 +149,14 @@ func (ws *Workspace) readBack(d *Doc) []byte {
 		}
 		return nil
 	})
+}
+
+// ReadBacks returns how many released texts a check read back from their
+// files: a run that keeps at parse time what its findings need reads none.
+func (ws *Workspace) ReadBacks() int {
+	ws.readMu.Lock()
+	defer ws.readMu.Unlock()
+	return len(ws.reread)
 }
 
 // FileContent returns f's content: Content of its document when f is a

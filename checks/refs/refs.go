@@ -106,6 +106,9 @@ var DocCheck = &sotparse.DocCheck{Run: func(p *sotparse.DocPass) any {
 	}
 	var open []bool // by index in Refs
 	for i, r := range p.Doc.Refs {
+		if r.Kind == sotparse.RefSource {
+			p.Flag(r.Pos, r.End) // source may report it missing
+		}
 		if r.Kind == sotparse.RefSOTPath && strings.ContainsAny(continuation(p.Doc, p.Content, r.End), placeholder) {
 			if open == nil {
 				open = make([]bool, len(p.Doc.Refs))

@@ -125,7 +125,14 @@ func (c *checker) index(docs []*sotparse.Doc) {
 
 // DocCheck indexes each document as the parse reads it: the rules read
 // the index, and a document's text only to report.
-var DocCheck = &sotparse.DocCheck{Run: func(p *sotparse.DocPass) any { return detach(index(p.Doc, p.Content)) }}
+var DocCheck = &sotparse.DocCheck{Run: func(p *sotparse.DocPass) any {
+	for _, l := range p.Doc.StatusLines {
+		if l.Item == nil {
+			p.Flag(l.ValuePos, l.End) // docStatus may report it
+		}
+	}
+	return detach(index(p.Doc, p.Content))
+}}
 
 // detach gives di strings of its own: the index of a document outlives its
 // text, which the parse may let go.

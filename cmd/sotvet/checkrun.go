@@ -142,11 +142,16 @@ func (cf *checkFlags) workspaceOptions(dir, root string, rootCfg *config.Config,
 	if err != nil {
 		return checks.Options{}, nil, nil, err
 	}
-	// A run that reports keeps the typed model and lets the texts go, but
-	// those of a small workspace (checks.KeepTextUpTo); one that fixes
-	// edits the texts.
+	// A run that reports keeps the typed model and lets the texts go, at
+	// any size; one that fixes edits the texts.
 	release := !cf.fix && !cf.diff
-	return checks.Options{MaxPerFile: cf.maxPerFile, Root: dir, FS: rootFS, Analyzers: analyzers, Severity: sev, MaxFileSize: cfg.MaxFileSize, ReleaseText: release, ReleaseAbove: checks.KeepTextUpTo, NoFixes: release, ForgetModel: release, Parsed: collectAfterParse, Forgotten: collectAfterModel}, cfg, rootFS, nil
+	// With no baseline to filter them before the cap, the run holds only
+	// the findings the report can show (vetWorkspace also needs no focus).
+	maxFindings := 0
+	if release && cf.baseline == "" && cf.writeBase == "" && cfg.BaselinePath() == "" {
+		maxFindings = cf.maxFindings
+	}
+	return checks.Options{MaxPerFile: cf.maxPerFile, Root: dir, FS: rootFS, Analyzers: analyzers, Severity: sev, MaxFileSize: cfg.MaxFileSize, ReleaseText: release, MaxFindings: maxFindings, NoFixes: release, ForgetModel: release, Parsed: collectAfterParse, Forgotten: collectAfterModel}, cfg, rootFS, nil
 }
 
 // vetWorkspace runs the checks over the workspace at dir with its own
@@ -163,6 +168,9 @@ func (cf *checkFlags) vetWorkspace(dir, root string, rootCfg *config.Config, bas
 		return nil, err
 	}
 	defer src.close()
+	if src.scope != nil {
+		opt.MaxFindings = 0 // the findings out of focus are filtered after the run
+	}
 	res, ws, err := checks.Run(opt)
 	if err != nil {
 		rootFS.Close()
