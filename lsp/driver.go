@@ -159,9 +159,8 @@ func (w *workspace) fileChanged(rel string) {
 		w.renew = true
 		return
 	}
-	if sotparse.RoleOf(rel) == 0 {
-		return
-	}
+	// Any other file too: the session walks the disk again for it (a
+	// file a document links to may have appeared or gone).
 	w.changed[rel] = true
 	if w.disk != nil {
 		w.disk.forget(rel)

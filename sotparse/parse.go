@@ -92,6 +92,9 @@ type Reuse struct {
 	// Prefetch, if set, is told every path about to be read, so that a
 	// source with a high cost per read (git) can fetch them in one go.
 	Prefetch func(paths []string)
+	// Models, if set, keeps the documents decoded from Store's summaries
+	// for the next runs, which must place their files in Models.Fset.
+	Models *Models
 }
 
 // SummaryStore keeps document summaries between runs.
@@ -125,9 +128,14 @@ func ParseStreaming(fset *token.FileSet, disc *Discovery, read func(path string)
 	}
 	ws := &Workspace{Root: disc.Root, Fset: fset, known: disc.Known, read: read, seed: maphash.MakeSeed(), content: map[string][]byte{}, reread: map[string][]byte{}}
 	var store SummaryStore
+	var models *Models
 	if reuse != nil {
 		ws.focus, ws.prefetch, store = reuse.Focus, reuse.Prefetch, reuse.Store
+		if store != nil {
+			models = reuse.Models
+		}
 	}
+
 	if stream != nil {
 		// A document records the checks run on it in 64 bits: any more
 		// run in their check's Run (DocCheck.Each).
@@ -151,6 +159,19 @@ func ParseStreaming(fset *token.FileSet, disc *Discovery, read func(path string)
 		id       string // content id, when the run reuses summaries
 		summary  []byte // the stored summary to decode instead of parsing
 		size     int
+		kept     bool // file and doc or wb are reuse.Models', decoded by a run before
+	}
+	// fromModels takes s's document as a run before decoded it.
+	fromModels := func(s *slot) bool {
+		if models == nil {
+			return false
+		}
+		m, ok := models.get(s.entry.Path, s.id)
+		if !ok {
+			return false
+		}
+		s.kept, s.file, s.doc, s.wb = true, m.file, m.doc, m.wb
+		return true
 	}
 	slots := make([]*slot, len(disc.Entries))
 	for i, e := range disc.Entries {
@@ -287,6 +308,9 @@ func ParseStreaming(fset *token.FileSet, disc *Discovery, read func(path string)
 				if store != nil && reusable(s.entry, reuse.Focus) && s.entry.Size <= maxSize {
 					if id, ok := reuse.ID(s.entry.Path); ok {
 						s.id = id
+						if fromModels(s) {
+							continue
+						}
 						if sum := store.Summary(s.entry.Path, id); sum != nil {
 							if size, err := SummarySize(sum); err == nil && int64(size) <= maxSize {
 								s.summary, s.size = sum, size
@@ -303,7 +327,7 @@ func ParseStreaming(fset *token.FileSet, disc *Discovery, read func(path string)
 		}
 		parallel.For(len(slots), func(i int) {
 			s := slots[i]
-			if s.summary != nil {
+			if s.summary != nil || s.kept {
 				return
 			}
 			readSlot(s)
@@ -312,6 +336,11 @@ func ParseStreaming(fset *token.FileSet, disc *Discovery, read func(path string)
 			}
 			// No id from git: hash the content, which still saves parsing it.
 			s.id = BlobID(s.content)
+			if len(s.content) > 0 && fromModels(s) && s.file.Tok.Size() == len(s.content) {
+				s.content = nil
+				return
+			}
+			s.kept, s.file, s.doc, s.wb = false, nil, nil, nil
 			if sum := store.Summary(s.entry.Path, s.id); sum != nil {
 				if size, err := SummarySize(sum); err == nil && size == len(s.content) {
 					s.summary, s.size, s.content = sum, size, nil
@@ -319,13 +348,18 @@ func ParseStreaming(fset *token.FileSet, disc *Discovery, read func(path string)
 			}
 		})
 		for _, s := range slots {
-			addSlot(s)
+			if !s.kept {
+				addSlot(s)
+			}
 		}
 		damaged := make([]bool, len(slots))
 		order := largestFirst()
 		parallel.For(len(slots), func(k int) {
 			i := order[k]
 			s := slots[i]
+			if s.kept {
+				return
+			}
 			if s.summary == nil {
 				parseSlot(s)
 				return
@@ -338,6 +372,8 @@ func ParseStreaming(fset *token.FileSet, disc *Discovery, read func(path string)
 			}
 			if err != nil {
 				damaged[i] = true
+			} else if models != nil {
+				models.put(s.entry.Path, s.id, s.file, s.doc, s.wb)
 			}
 		})
 		// A summary that does not decode is read and parsed after all, in a
@@ -354,7 +390,7 @@ func ParseStreaming(fset *token.FileSet, disc *Discovery, read func(path string)
 	if store != nil {
 		parallel.For(len(slots), func(i int) {
 			s := slots[i]
-			if s.summary != nil || s.content == nil || !reusable(s.entry, nil) {
+			if s.summary != nil || s.kept || s.content == nil || !reusable(s.entry, nil) {
 				return
 			}
 			var sum []byte
