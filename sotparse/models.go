@@ -2,6 +2,7 @@ package sotparse
 
 import (
 	"go/token"
+	"slices"
 	"sync"
 )
 
@@ -17,6 +18,10 @@ type Models struct {
 	mu   sync.Mutex
 	m    map[string]model
 	prev map[*token.File]bool // the files of the run before the last (Prune)
+
+	gen  uint64                 // of the kept documents of the last run (generation)
+	kept []*Doc                 // those documents
+	aggs map[*MemoKey]aggregate // what checks gathered from them (Aggregate)
 }
 
 type model struct {
@@ -84,4 +89,89 @@ func (ms *Models) Prune(ws *Workspace) {
 		ms.Fset.RemoveFile(tf)
 	}
 	ms.prev = cur
+}
+
+// generation returns the number of the set of kept documents a run took
+// (in path order): the same as the run before when it took the same ones,
+// so that what checks gathered from them (Aggregate) still holds.
+func (ms *Models) generation(kept []*Doc) uint64 {
+	ms.mu.Lock()
+	defer ms.mu.Unlock()
+	if ms.gen == 0 || !slices.Equal(kept, ms.kept) {
+		ms.gen++
+		ms.kept = kept
+		ms.aggs = map[*MemoKey]aggregate{}
+	}
+	return ms.gen
+}
+
+type aggregate struct {
+	gen uint64
+	v   any
+}
+
+// Aggregate returns f(kept), kept being the documents of ws decoded from
+// summaries, in path order: what a check gathers from all of them (an
+// index of ids, say), computed once for as long as the runs of a session
+// take the same documents from its Models. The check then reads only the
+// other documents (Live) each run: those in focus and those parsed. f must
+// read the documents only, and what it returns must not be changed.
+func Aggregate[T any](ws *Workspace, key *MemoKey, f func(kept []*Doc) T) T {
+	ms := ws.models
+	if ms == nil {
+		return f(ws.Kept())
+	}
+	ms.mu.Lock()
+	a, ok := ms.aggs[key]
+	ms.mu.Unlock()
+	if ok && a.gen == ws.keptGen {
+		return a.v.(T)
+	}
+	v := f(ws.kept)
+	ms.mu.Lock()
+	defer ms.mu.Unlock()
+	if ms.gen == ws.keptGen {
+		if a, ok := ms.aggs[key]; ok && a.gen == ws.keptGen {
+			return a.v.(T) // computed meanwhile: one value for every check
+		}
+		ms.aggs[key] = aggregate{ws.keptGen, v}
+	}
+	return v
+}
+
+// Kept returns the documents of ws decoded from summaries, in path order.
+func (ws *Workspace) Kept() []*Doc {
+	if ws.models != nil {
+		return ws.kept
+	}
+	var out []*Doc
+	for _, d := range ws.Docs {
+		if d.summary {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+// Live returns the documents of ws not decoded from summaries (those
+// Aggregate does not cover), in path order.
+func (ws *Workspace) Live() []*Doc {
+	out := make([]*Doc, 0, len(ws.Docs)-len(ws.kept))
+	for _, d := range ws.Docs {
+		if !d.summary {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+// setModels records the run's kept documents (Aggregate).
+func (ws *Workspace) setModels(ms *Models) {
+	ws.models = ms
+	for _, d := range ws.Docs {
+		if d.summary {
+			ws.kept = append(ws.kept, d)
+		}
+	}
+	ws.keptGen = ms.generation(ws.kept)
 }

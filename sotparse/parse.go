@@ -430,6 +430,9 @@ func ParseStreaming(fset *token.FileSet, disc *Discovery, read func(path string)
 		}
 	}
 	ws.index()
+	if models != nil {
+		ws.setModels(models)
+	}
 	return ws
 }
 
