@@ -208,7 +208,7 @@ func (c *checker) missingIDs() {
 		related := []analysis.RelatedInformation{rel(lo.pos, "%s, the id before the gap, is defined here", id(lo.n))}
 		mentioned := 0
 		for n := lo.n + 1; n < hi.n; n++ {
-			for _, m := range mergeMentions(kept.mentions[id(n)], live.mentions[id(n)]) {
+			for _, m := range mergeByPath(kept.mentions[id(n)], live.mentions[id(n)], func(m mention) string { return m.path }) {
 				mentioned++
 				related = append(related, rel(m.ref.Pos, "%s is mentioned here, but defined nowhere", id(n)))
 			}
@@ -226,24 +226,4 @@ func (c *checker) missingIDs() {
 		c.report(hi.path, hi.pos, hi.end, "missing-id",
 			fmt.Sprintf("the id sequence skips %s before %s: %s; define the missing items, or record that the ids were skipped on purpose", gap, id(hi.n), what), related)
 	}
-}
-
-// mergeMentions merges two lists of mentions in path order, a's first
-// where they tie (they never do: a document is in one of them).
-func mergeMentions(a, b []mention) []mention {
-	if len(b) == 0 {
-		return a
-	}
-	if len(a) == 0 {
-		return b
-	}
-	out := make([]mention, 0, len(a)+len(b))
-	for len(a) > 0 && len(b) > 0 {
-		if b[0].path < a[0].path {
-			out, b = append(out, b[0]), b[1:]
-		} else {
-			out, a = append(out, a[0]), a[1:]
-		}
-	}
-	return append(append(out, a...), b...)
 }
