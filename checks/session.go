@@ -254,6 +254,19 @@ func (s *Session) scope(focus func(string) bool) func(string) bool {
 	for p := range s.overlay {
 		open[p] = true
 	}
+	if len(open) <= 8 {
+		// The checks ask about every document, most of them out of
+		// focus: a few lengths compared cost less than hashing the path.
+		list := slices.Collect(maps.Keys(open))
+		return func(p string) bool {
+			for _, q := range list {
+				if len(q) == len(p) && q == p {
+					return true
+				}
+			}
+			return false
+		}
+	}
 	return func(p string) bool { return open[p] }
 }
 
