@@ -200,3 +200,24 @@ func BenchmarkRunShape(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkOpenShape is start-up to the first diagnostics of
+// SOTVET_BENCH_DOC in SOTVET_BENCH_DIR: initialize, load the workspace,
+// open, check, publish. Skipped when unset.
+func BenchmarkOpenShape(b *testing.B) {
+	root, rel := os.Getenv("SOTVET_BENCH_DIR"), os.Getenv("SOTVET_BENCH_DOC")
+	if root == "" || rel == "" {
+		b.Skip("SOTVET_BENCH_DIR and SOTVET_BENCH_DOC name the workspace and the document")
+	}
+	text := readFileB(b, filepath.Join(root, rel))
+	uri := pathURI(filepath.Join(root, rel))
+	for i := 0; i < b.N; i++ {
+		c := newClient(b, root, &InitOptions{DebounceMS: -1})
+		c.timeout = 5 * time.Minute
+		c.open(uri, text)
+		c.waitDiags(uri, func([]Diagnostic) bool { return true })
+		b.StopTimer()
+		_ = c.conn.Close()
+		b.StartTimer()
+	}
+}

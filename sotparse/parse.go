@@ -236,7 +236,11 @@ func ParseStreaming(fset *token.FileSet, disc *Discovery, read func(path string)
 			if s.doc.BOM {
 				report("syntax", f.Pos(0), f.Pos(3), "file starts with a UTF-8 byte order mark")
 			}
-			if stream != nil {
+			// Out of focus, no DocCheck's findings are reported: a check
+			// that compares what documents say runs on those it needs
+			// (DocCheck.Some), not the parse on every one; unless the
+			// text goes once checked, which it must be then.
+			if stream != nil && (release || ws.Focused(f.Path)) {
 				ws.check(s.doc, stream, release && f.Path != GlossaryPath)
 			}
 		case RoleWorkboard:
