@@ -79,9 +79,9 @@ func NewSession(opt Options) (*Session, error) {
 // their findings, cross-file ones included, are always those of the
 // workspace as it is, whatever the change, with no inference of what it
 // can touch. Loading it parses every document (for the summaries) and
-// judges none: there is no overlay yet.
-func NewOverlaySession(opt Options) (*Session, error) {
-	s := &Session{opt: opt, base: opt.FS, overlay: map[string][]byte{}, store: &memStore{m: map[string]storedSummary{}}, byFile: map[string][]Finding{}, models: sotparse.NewModels(), overlaysOnly: true}
+// judges those of overlay, the buffers open already.
+func NewOverlaySession(opt Options, overlay map[string][]byte) (*Session, error) {
+	s := &Session{opt: opt, base: opt.FS, overlay: maps.Clone(overlay), store: &memStore{m: map[string]storedSummary{}}, byFile: map[string][]Finding{}, models: sotparse.NewModels(), overlaysOnly: true}
 	if _, err := s.Reload(); err != nil {
 		return nil, err
 	}

@@ -329,16 +329,12 @@ func (f *frozen) update() (*checks.Session, error) {
 		opt.Reuse = &sotparse.Reuse{ID: disk.ID}
 		// The server shows the open documents' findings only: those the
 		// session keeps, re-checking them all on every change.
-		if s, err = checks.NewOverlaySession(opt); err != nil {
+		// The open buffers over the files it reads: one run loads and
+		// judges them.
+		if s, err = checks.NewOverlaySession(opt, f.overlay); err != nil {
 			return nil, err
 		}
 		f.w.session = s
-		// The open buffers over the files it read.
-		for _, p := range slices.Sorted(maps.Keys(f.overlay)) {
-			if _, err := s.Update(p, f.overlay[p]); err != nil {
-				return nil, err
-			}
-		}
 		return s, nil
 	}
 	for _, p := range f.changes {

@@ -410,6 +410,24 @@ func ParseStreaming(fset *token.FileSet, disc *Discovery, read func(path string)
 				s.id = BlobID(s.content)
 			}
 			store.PutSummary(s.entry.Path, s.id, sum)
+			if models != nil && reusable(s.entry, reuse.Focus) && len(s.problems) == 0 {
+				// Out of focus: the run goes on with the document as
+				// the next runs take it, decoded and kept, so that they
+				// find every one in models and none is decoded twice.
+				f := &File{Path: s.entry.Path, Role: s.entry.Role, Tok: fset.AddFile(s.entry.Path, -1, len(s.content))}
+				var err error
+				var doc *Doc
+				var wb *Workboard
+				if s.wb != nil {
+					wb, err = decodeWorkboardSummary(f, sum)
+				} else {
+					doc, err = decodeSummary(f, sum)
+				}
+				if err == nil {
+					s.file, s.doc, s.wb, s.kept = f, doc, wb, true
+					models.put(s.entry.Path, s.id, f, doc, wb)
+				}
+			}
 		})
 	}
 	for _, p := range disc.Problems {
