@@ -243,6 +243,26 @@ func (s *Session) Update(p string, content []byte) (*Result, error) {
 	})
 }
 
+// Rewalk makes the next update list the workspace's files on disk again:
+// a file may have appeared or gone that no update named (a file a
+// document links to, created outside the editor).
+func (s *Session) Rewalk() {
+	s.mu.Lock()
+	s.disc = nil
+	s.mu.Unlock()
+}
+
+// Recheck checks again, with the files on disk listed anew, the files it
+// reports on (of a session of overlays only, the files with an overlay;
+// else every file), the summaries kept: after a change on disk to a file
+// no document is (Rewalk).
+func (s *Session) Recheck() (*Result, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.disc = nil
+	return s.recheck(s.scope(func(string) bool { return true }), nil)
+}
+
 // scope returns focus, or for a session of overlays only the files with
 // an overlay.
 func (s *Session) scope(focus func(string) bool) func(string) bool {
