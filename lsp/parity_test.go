@@ -2,6 +2,7 @@ package lsp
 
 import (
 	"fmt"
+	"go/token"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -182,6 +183,13 @@ func randomEdits(t *testing.T, shape string, steps int) {
 			t.Fatal(err)
 		}
 		want := fullRun(t, wm)
+		// Each run places the documents it parses in the session's file
+		// set: those no run uses any longer go (sotparse.Models.Prune).
+		n := 0
+		snap.model.Fset.Iterate(func(*token.File) bool { n++; return true })
+		if limit := len(snap.model.Files) + 4*len(open) + 2*len(snap.model.Problems) + 4; n > limit {
+			t.Fatalf("step %d: the file set holds %d files, over %d: files of old runs pile up", step, n, limit)
+		}
 		for q := range open {
 			got, exp := findingLines(snap.findings, q), findingLines(want.Findings, q)
 			if !slices.Equal(got, exp) {

@@ -17,7 +17,8 @@ type Models struct {
 
 	mu   sync.Mutex
 	m    map[string]model
-	prev map[*token.File]bool // the files of the run before the last (Prune)
+	toks map[*token.File]bool // the files of the kept documents
+	prev map[*token.File]bool // the files not kept of the run before the last (Prune)
 
 	gen  uint64                 // of the kept documents of the last run (generation)
 	kept []*Doc                 // those documents
@@ -33,7 +34,7 @@ type model struct {
 
 // NewModels returns empty Models with a file set of their own.
 func NewModels() *Models {
-	return &Models{Fset: token.NewFileSet(), m: map[string]model{}}
+	return &Models{Fset: token.NewFileSet(), m: map[string]model{}, toks: map[*token.File]bool{}}
 }
 
 func (ms *Models) get(path, id string) (model, bool) {
@@ -45,7 +46,11 @@ func (ms *Models) get(path, id string) (model, bool) {
 
 func (ms *Models) put(path, id string, f *File, d *Doc, wb *Workboard) {
 	ms.mu.Lock()
+	if old, ok := ms.m[path]; ok {
+		delete(ms.toks, old.file.Tok)
+	}
 	ms.m[path] = model{id: id, file: f, doc: d, wb: wb}
+	ms.toks[f.Tok] = true
 	ms.mu.Unlock()
 }
 
@@ -53,34 +58,31 @@ func (ms *Models) put(path, id string, f *File, d *Doc, wb *Workboard) {
 // in Fset that neither ws, the run before it, nor a kept document uses:
 // each run adds the files it parsed, which would otherwise pile up. The
 // files of the run before ws stay, as an answer computed from that run may
-// still be resolving its positions.
+// still be resolving its positions. It looks each file up, building no
+// set of the workspace's files: the kept ones are most of them.
 func (ms *Models) Prune(ws *Workspace) {
 	ms.mu.Lock()
 	defer ms.mu.Unlock()
-	cur := make(map[*token.File]bool, len(ws.Files))
+	cur := map[*token.File]bool{} // the files of ws not kept
 	for _, f := range ws.Files {
-		cur[f.Tok] = true
+		if !ms.toks[f.Tok] {
+			cur[f.Tok] = true
+		}
 	}
 	for _, p := range ws.Problems {
-		if tf := ms.Fset.File(p.Pos); tf != nil {
+		if tf := ms.Fset.File(p.Pos); tf != nil && !ms.toks[tf] {
 			cur[tf] = true
 		}
 	}
-	for p := range ms.m {
+	for p, m := range ms.m {
 		if ws.byPath[p] == nil {
+			delete(ms.toks, m.file.Tok)
 			delete(ms.m, p)
 		}
 	}
-	keep := func(tf *token.File) bool {
-		return cur[tf] || ms.prev[tf]
-	}
-	kept := make(map[*token.File]bool, len(ms.m))
-	for _, m := range ms.m {
-		kept[m.file.Tok] = true
-	}
 	var drop []*token.File
 	ms.Fset.Iterate(func(tf *token.File) bool {
-		if !keep(tf) && !kept[tf] {
+		if !ms.toks[tf] && !cur[tf] && !ms.prev[tf] {
 			drop = append(drop, tf)
 		}
 		return true
