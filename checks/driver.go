@@ -89,6 +89,10 @@ type Options struct {
 	// summarized document that could not be read back, Run runs again
 	// without the summaries.
 	Reuse *sotparse.Reuse
+	// Discovery, when set, is the workspace's files as a walk of FS would
+	// list them: the run does not walk FS again. A session that knows
+	// which files changed since its last walk passes it.
+	Discovery *sotparse.Discovery
 }
 
 // Run discovers the workspace, runs the analyzers in Requires order and
@@ -101,9 +105,11 @@ func Run(opt Options) (*Result, *sotparse.Workspace, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	disc, err := sotparse.Discover(opt.FS, sotparse.DiscoverOptions{Ignored: opt.Ignored})
-	if err != nil {
-		return nil, nil, fmt.Errorf("reading workspace: %w", err)
+	disc := opt.Discovery
+	if disc == nil {
+		if disc, err = sotparse.Discover(opt.FS, sotparse.DiscoverOptions{Ignored: opt.Ignored}); err != nil {
+			return nil, nil, fmt.Errorf("reading workspace: %w", err)
+		}
 	}
 	maxSize := opt.MaxFileSize
 	if maxSize <= 0 {
@@ -149,6 +155,10 @@ func Run(opt Options) (*Result, *sotparse.Workspace, error) {
 	}
 
 	fset := token.NewFileSet()
+	if opt.Reuse != nil && opt.Reuse.Models != nil {
+		// The documents kept decoded are placed in the models' file set.
+		fset = opt.Reuse.Models.Fset
+	}
 	pkg := types.NewPackage(opt.Root, "workspace")
 	// Room for every document: a map that grows while the parse's
 	// workers wait on its lock costs them all.

@@ -49,6 +49,13 @@ type Session struct {
 
 	model *sotparse.Workspace // the latest run's
 
+	// What the runs keep between them: the walk of the files on disk
+	// (nil: walk again), with the index of each entry by path, and the
+	// documents decoded from their summaries.
+	disc   *sotparse.Discovery
+	discAt map[string]int
+	models *sotparse.Models
+
 	// overlaysOnly: the session reports on the files with an overlay
 	// only (see NewOverlaySession).
 	overlaysOnly bool
@@ -59,7 +66,7 @@ type Session struct {
 // (it must answer for the content opt.FS holds); the session keeps its own
 // summaries.
 func NewSession(opt Options) (*Session, error) {
-	s := &Session{opt: opt, base: opt.FS, overlay: map[string][]byte{}, store: &memStore{m: map[string]storedSummary{}}, byFile: map[string][]Finding{}}
+	s := &Session{opt: opt, base: opt.FS, overlay: map[string][]byte{}, store: &memStore{m: map[string]storedSummary{}}, byFile: map[string][]Finding{}, models: sotparse.NewModels()}
 	if _, err := s.Reload(); err != nil {
 		return nil, err
 	}
@@ -72,9 +79,9 @@ func NewSession(opt Options) (*Session, error) {
 // their findings, cross-file ones included, are always those of the
 // workspace as it is, whatever the change, with no inference of what it
 // can touch. Loading it parses every document (for the summaries) and
-// judges none: there is no overlay yet.
-func NewOverlaySession(opt Options) (*Session, error) {
-	s := &Session{opt: opt, base: opt.FS, overlay: map[string][]byte{}, store: &memStore{m: map[string]storedSummary{}}, byFile: map[string][]Finding{}, overlaysOnly: true}
+// judges those of overlay, the buffers open already.
+func NewOverlaySession(opt Options, overlay map[string][]byte) (*Session, error) {
+	s := &Session{opt: opt, base: opt.FS, overlay: maps.Clone(overlay), store: &memStore{m: map[string]storedSummary{}}, byFile: map[string][]Finding{}, models: sotparse.NewModels(), overlaysOnly: true}
 	if _, err := s.Reload(); err != nil {
 		return nil, err
 	}
@@ -88,6 +95,7 @@ func (s *Session) Reload() (*Result, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.store = &memStore{m: map[string]storedSummary{}}
+	s.disc, s.models = nil, sotparse.NewModels()
 	res, ws, err := s.run(s.scope(func(string) bool { return true }))
 	if err != nil {
 		return nil, err
@@ -161,6 +169,8 @@ func (s *Session) Update(p string, content []byte) (*Result, error) {
 	defer s.mu.Unlock()
 	if content == nil {
 		delete(s.overlay, p)
+		// The file on disk may have changed, appeared or gone.
+		s.disc = nil
 	} else {
 		s.overlay[p] = slices.Clone(content)
 	}
@@ -233,6 +243,26 @@ func (s *Session) Update(p string, content []byte) (*Result, error) {
 	})
 }
 
+// Rewalk makes the next update list the workspace's files on disk again:
+// a file may have appeared or gone that no update named (a file a
+// document links to, created outside the editor).
+func (s *Session) Rewalk() {
+	s.mu.Lock()
+	s.disc = nil
+	s.mu.Unlock()
+}
+
+// Recheck checks again, with the files on disk listed anew, the files it
+// reports on (of a session of overlays only, the files with an overlay;
+// else every file), the summaries kept: after a change on disk to a file
+// no document is (Rewalk).
+func (s *Session) Recheck() (*Result, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.disc = nil
+	return s.recheck(s.scope(func(string) bool { return true }), nil)
+}
+
 // scope returns focus, or for a session of overlays only the files with
 // an overlay.
 func (s *Session) scope(focus func(string) bool) func(string) bool {
@@ -243,6 +273,19 @@ func (s *Session) scope(focus func(string) bool) func(string) bool {
 	open := make(map[string]bool, len(s.overlay))
 	for p := range s.overlay {
 		open[p] = true
+	}
+	if len(open) <= 8 {
+		// The checks ask about every document, most of them out of
+		// focus: a few lengths compared cost less than hashing the path.
+		list := slices.Collect(maps.Keys(open))
+		return func(p string) bool {
+			for _, q := range list {
+				if len(q) == len(p) && q == p {
+					return true
+				}
+			}
+			return false
+		}
 	}
 	return func(p string) bool { return open[p] }
 }
@@ -363,8 +406,48 @@ func (s *Session) run(focus func(string) bool) (*Result, *sotparse.Workspace, er
 			return id(p)
 		}
 	}
+	reuse.Models = s.models
 	opt.Reuse = reuse
-	return Run(opt)
+	disc, err := s.discovery(opt.FS.(*overlayFS).files)
+	if err != nil {
+		return nil, nil, err
+	}
+	opt.Discovery = disc
+	res, ws, err := Run(opt)
+	if err == nil {
+		s.models.Prune(ws)
+	}
+	return res, ws, err
+}
+
+// discovery returns the files of the workspace with overlay over them, as
+// a walk of the overlay file system lists them, walking the disk only when
+// no walk is kept (after Reload, or an update from disk); nil when an
+// overlay is of a file the walk did not list, so that the run walks.
+func (s *Session) discovery(overlay map[string][]byte) (*sotparse.Discovery, error) {
+	if s.disc == nil {
+		disc, err := sotparse.Discover(s.base, sotparse.DiscoverOptions{Ignored: s.opt.Ignored})
+		if err != nil {
+			return nil, fmt.Errorf("reading workspace: %w", err)
+		}
+		s.disc, s.discAt = disc, make(map[string]int, len(disc.Entries))
+		for i, e := range disc.Entries {
+			s.discAt[e.Path] = i
+		}
+	}
+	if len(overlay) == 0 {
+		return s.disc, nil
+	}
+	d := *s.disc
+	d.Entries = slices.Clone(d.Entries)
+	for p, b := range overlay {
+		i, ok := s.discAt[p]
+		if !ok {
+			return nil, nil
+		}
+		d.Entries[i].Size = int64(len(b))
+	}
+	return &d, nil
 }
 
 // memStore keeps document summaries in memory: one a path, of the content

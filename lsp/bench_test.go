@@ -169,3 +169,55 @@ func BenchmarkEditShape(b *testing.B) {
 	}
 	editLoop(b, root, rel)
 }
+
+// BenchmarkRunShape is BenchmarkIncrementalRun on the workspace of
+// BenchmarkEditShape: the driver's share of an edit there, without the
+// protocol (a profile of many runs is mostly the edits', not the load's).
+func BenchmarkRunShape(b *testing.B) {
+	root, rel := os.Getenv("SOTVET_BENCH_DIR"), os.Getenv("SOTVET_BENCH_DOC")
+	if root == "" || rel == "" {
+		b.Skip("SOTVET_BENCH_DIR and SOTVET_BENCH_DOC name the workspace and the document")
+	}
+	w, err := loadWorkspace(root)
+	if err != nil {
+		b.Fatal(err)
+	}
+	text, _ := w.content(rel)
+	w.setOverlay(rel, text)
+	if snap := w.freeze().run(nil); snap.err != nil { // loads the session
+		b.Fatal(snap.err)
+	}
+	i := 0
+	for b.Loop() {
+		i++
+		next := text
+		if i%2 == 0 {
+			next = append(slices.Clip(text), '\n')
+		}
+		w.setOverlay(rel, next)
+		if snap := w.freeze().run(nil); snap.err != nil {
+			b.Fatal(snap.err)
+		}
+	}
+}
+
+// BenchmarkOpenShape is start-up to the first diagnostics of
+// SOTVET_BENCH_DOC in SOTVET_BENCH_DIR: initialize, load the workspace,
+// open, check, publish. Skipped when unset.
+func BenchmarkOpenShape(b *testing.B) {
+	root, rel := os.Getenv("SOTVET_BENCH_DIR"), os.Getenv("SOTVET_BENCH_DOC")
+	if root == "" || rel == "" {
+		b.Skip("SOTVET_BENCH_DIR and SOTVET_BENCH_DOC name the workspace and the document")
+	}
+	text := readFileB(b, filepath.Join(root, rel))
+	uri := pathURI(filepath.Join(root, rel))
+	for i := 0; i < b.N; i++ {
+		c := newClient(b, root, &InitOptions{DebounceMS: -1})
+		c.timeout = 5 * time.Minute
+		c.open(uri, text)
+		c.waitDiags(uri, func([]Diagnostic) bool { return true })
+		b.StopTimer()
+		_ = c.conn.Close()
+		b.StartTimer()
+	}
+}

@@ -15,8 +15,9 @@ import (
 // root (safefs: no link leads out). The session reads every file on every
 // run; a file is read from disk again only once the client said it
 // changed (a save, a close, a watched-file event), as an editor's server
-// must not re-read a workspace per keystroke. Directories are listed from
-// disk each time, so a new or deleted file is always seen.
+// must not re-read a workspace per keystroke. Directories are listed again
+// on the same events (checks.Session keeps its walk until told of a file
+// from disk).
 type diskCache struct {
 	*safefs.FS // ReadDir, Stat, Lstat and ReadLink go to the disk
 	limit      int64

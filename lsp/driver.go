@@ -53,6 +53,7 @@ type workspace struct {
 	overlay   map[string][]byte // open buffers, by workspace-relative path
 	changed   map[string]bool   // paths whose content the session is yet to be told
 	renew     bool              // the configuration changed: a new session
+	rewalk    bool              // a file changed on disk: the session lists the files again
 	gitAsked  bool              // askGit has run (or is running)
 
 	// The session and the files it reads are the checker's: runs are
@@ -159,6 +160,10 @@ func (w *workspace) fileChanged(rel string) {
 		w.renew = true
 		return
 	}
+	// The files on disk are listed again once a file changed there: one
+	// a document links to may have appeared or gone (keystrokes reuse
+	// the listing).
+	w.rewalk = true
 	if sotparse.RoleOf(rel) == 0 {
 		return
 	}
@@ -212,6 +217,7 @@ type frozen struct {
 	maxSize   int64
 	ignored   func(string, bool) bool
 	renew     bool              // start a new session
+	rewalk    bool              // list the files on disk again
 	changes   []string          // paths changed since the last run, sorted
 	contents  map[string][]byte // their buffers (absent: the file on disk)
 	overlay   map[string][]byte // every open buffer (for a new session)
@@ -223,7 +229,7 @@ func (w *workspace) freeze() *frozen {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	f := &frozen{w: w, cfg: w.cfg, analyzers: w.analyzers, severity: w.severity, maxSize: w.maxSize, ignored: w.ignored,
-		renew: w.renew, contents: map[string][]byte{}, overlay: maps.Clone(w.overlay)}
+		renew: w.renew, rewalk: w.rewalk, contents: map[string][]byte{}, overlay: maps.Clone(w.overlay)}
 	for p := range w.changed {
 		f.changes = append(f.changes, p)
 		if b, ok := w.overlay[p]; ok {
@@ -231,7 +237,7 @@ func (w *workspace) freeze() *frozen {
 		}
 	}
 	slices.Sort(f.changes)
-	w.changed, w.renew = map[string]bool{}, false
+	w.changed, w.renew, w.rewalk = map[string]bool{}, false, false
 	return f
 }
 
@@ -330,17 +336,22 @@ func (f *frozen) update() (*checks.Session, error) {
 		opt.Reuse = &sotparse.Reuse{ID: disk.ID}
 		// The server shows the open documents' findings only: those the
 		// session keeps, re-checking them all on every change.
-		if s, err = checks.NewOverlaySession(opt); err != nil {
+		// The open buffers over the files it reads: one run loads and
+		// judges them.
+		if s, err = checks.NewOverlaySession(opt, f.overlay); err != nil {
 			return nil, err
 		}
 		f.w.session = s
-		// The open buffers over the files it read.
-		for _, p := range slices.Sorted(maps.Keys(f.overlay)) {
-			if _, err := s.Update(p, f.overlay[p]); err != nil {
-				return nil, err
-			}
-		}
 		return s, nil
+	}
+	if f.rewalk && len(f.changes) == 0 {
+		// A file of no role changed (one a document links to): the
+		// findings may change all the same.
+		if _, err := s.Recheck(); err != nil {
+			return nil, err
+		}
+	} else if f.rewalk {
+		s.Rewalk()
 	}
 	for _, p := range f.changes {
 		if _, err := s.Update(p, f.contents[p]); err != nil {

@@ -650,3 +650,21 @@ func TestFindRoots(t *testing.T) {
 		t.Errorf("the workspaces sotvet.yaml names: %v", got)
 	}
 }
+
+// TestWatchedFileOfNoRole: a file a document links to, created outside the
+// editor, is seen once the client reports it, though it is no document:
+// the server lists the files on disk again then (keystrokes do not).
+func TestWatchedFileOfNoRole(t *testing.T) {
+	root := sample(t)
+	c := newClient(t, root, &InitOptions{DebounceMS: -1})
+	doc := pathURI(filepath.Join(root, issuesRel))
+	text := readFile(t, filepath.Join(root, issuesRel)) + "\nThe fixture runs `.sot/03-PROTOCOLS/run-fixture.sh`.\n"
+	c.open(doc, text)
+	c.waitDiags(doc, hasCode("refs/missing-path"))
+	script := filepath.Join(root, ".sot", "03-PROTOCOLS", "run-fixture.sh")
+	if err := os.WriteFile(script, []byte("#!/bin/sh\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	c.notify("workspace/didChangeWatchedFiles", DidChangeWatchedFilesParams{Changes: []FileEvent{{URI: pathURI(script), Type: 1}}})
+	c.waitDiags(doc, none)
+}

@@ -75,6 +75,8 @@ type Doc struct {
 	ran      atomic.Uint64 // the DocChecks the parse ran on d and has not handed over, by index
 	released bool          // the text went after the DocChecks ran (Stream.Release)
 	digest   uint64        // of the released text, to know it again when read back
+
+	memo atomic.Pointer[memoTable] // what checks derived from a summarized document (Memo)
 }
 
 // Released reports whether d's text went after the parse's DocChecks

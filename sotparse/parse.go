@@ -92,6 +92,9 @@ type Reuse struct {
 	// Prefetch, if set, is told every path about to be read, so that a
 	// source with a high cost per read (git) can fetch them in one go.
 	Prefetch func(paths []string)
+	// Models, if set, keeps the documents decoded from Store's summaries
+	// for the next runs, which must place their files in Models.Fset.
+	Models *Models
 }
 
 // SummaryStore keeps document summaries between runs.
@@ -125,9 +128,14 @@ func ParseStreaming(fset *token.FileSet, disc *Discovery, read func(path string)
 	}
 	ws := &Workspace{Root: disc.Root, Fset: fset, known: disc.Known, read: read, seed: maphash.MakeSeed(), content: map[string][]byte{}, reread: map[string][]byte{}}
 	var store SummaryStore
+	var models *Models
 	if reuse != nil {
 		ws.focus, ws.prefetch, store = reuse.Focus, reuse.Prefetch, reuse.Store
+		if store != nil {
+			models = reuse.Models
+		}
 	}
+
 	if stream != nil {
 		// A document records the checks run on it in 64 bits: any more
 		// run in their check's Run (DocCheck.Each).
@@ -151,6 +159,19 @@ func ParseStreaming(fset *token.FileSet, disc *Discovery, read func(path string)
 		id       string // content id, when the run reuses summaries
 		summary  []byte // the stored summary to decode instead of parsing
 		size     int
+		kept     bool // file and doc or wb are reuse.Models', decoded by a run before
+	}
+	// fromModels takes s's document as a run before decoded it.
+	fromModels := func(s *slot) bool {
+		if models == nil {
+			return false
+		}
+		m, ok := models.get(s.entry.Path, s.id)
+		if !ok {
+			return false
+		}
+		s.kept, s.file, s.doc, s.wb = true, m.file, m.doc, m.wb
+		return true
 	}
 	slots := make([]*slot, len(disc.Entries))
 	for i, e := range disc.Entries {
@@ -215,7 +236,11 @@ func ParseStreaming(fset *token.FileSet, disc *Discovery, read func(path string)
 			if s.doc.BOM {
 				report("syntax", f.Pos(0), f.Pos(3), "file starts with a UTF-8 byte order mark")
 			}
-			if stream != nil {
+			// Out of focus, no DocCheck's findings are reported: a check
+			// that compares what documents say runs on those it needs
+			// (DocCheck.Some), not the parse on every one; unless the
+			// text goes once checked, which it must be then.
+			if stream != nil && (release || ws.Focused(f.Path)) {
 				ws.check(s.doc, stream, release && f.Path != GlossaryPath)
 			}
 		case RoleWorkboard:
@@ -287,6 +312,9 @@ func ParseStreaming(fset *token.FileSet, disc *Discovery, read func(path string)
 				if store != nil && reusable(s.entry, reuse.Focus) && s.entry.Size <= maxSize {
 					if id, ok := reuse.ID(s.entry.Path); ok {
 						s.id = id
+						if fromModels(s) {
+							continue
+						}
 						if sum := store.Summary(s.entry.Path, id); sum != nil {
 							if size, err := SummarySize(sum); err == nil && int64(size) <= maxSize {
 								s.summary, s.size = sum, size
@@ -303,7 +331,7 @@ func ParseStreaming(fset *token.FileSet, disc *Discovery, read func(path string)
 		}
 		parallel.For(len(slots), func(i int) {
 			s := slots[i]
-			if s.summary != nil {
+			if s.summary != nil || s.kept {
 				return
 			}
 			readSlot(s)
@@ -312,6 +340,11 @@ func ParseStreaming(fset *token.FileSet, disc *Discovery, read func(path string)
 			}
 			// No id from git: hash the content, which still saves parsing it.
 			s.id = BlobID(s.content)
+			if len(s.content) > 0 && fromModels(s) && s.file.Tok.Size() == len(s.content) {
+				s.content = nil
+				return
+			}
+			s.kept, s.file, s.doc, s.wb = false, nil, nil, nil
 			if sum := store.Summary(s.entry.Path, s.id); sum != nil {
 				if size, err := SummarySize(sum); err == nil && size == len(s.content) {
 					s.summary, s.size, s.content = sum, size, nil
@@ -319,13 +352,18 @@ func ParseStreaming(fset *token.FileSet, disc *Discovery, read func(path string)
 			}
 		})
 		for _, s := range slots {
-			addSlot(s)
+			if !s.kept {
+				addSlot(s)
+			}
 		}
 		damaged := make([]bool, len(slots))
 		order := largestFirst()
 		parallel.For(len(slots), func(k int) {
 			i := order[k]
 			s := slots[i]
+			if s.kept {
+				return
+			}
 			if s.summary == nil {
 				parseSlot(s)
 				return
@@ -338,6 +376,8 @@ func ParseStreaming(fset *token.FileSet, disc *Discovery, read func(path string)
 			}
 			if err != nil {
 				damaged[i] = true
+			} else if models != nil {
+				models.put(s.entry.Path, s.id, s.file, s.doc, s.wb)
 			}
 		})
 		// A summary that does not decode is read and parsed after all, in a
@@ -354,7 +394,7 @@ func ParseStreaming(fset *token.FileSet, disc *Discovery, read func(path string)
 	if store != nil {
 		parallel.For(len(slots), func(i int) {
 			s := slots[i]
-			if s.summary != nil || s.content == nil || !reusable(s.entry, nil) {
+			if s.summary != nil || s.kept || s.content == nil || !reusable(s.entry, nil) {
 				return
 			}
 			var sum []byte
@@ -370,6 +410,24 @@ func ParseStreaming(fset *token.FileSet, disc *Discovery, read func(path string)
 				s.id = BlobID(s.content)
 			}
 			store.PutSummary(s.entry.Path, s.id, sum)
+			if models != nil && reusable(s.entry, reuse.Focus) && len(s.problems) == 0 {
+				// Out of focus: the run goes on with the document as
+				// the next runs take it, decoded and kept, so that they
+				// find every one in models and none is decoded twice.
+				f := &File{Path: s.entry.Path, Role: s.entry.Role, Tok: fset.AddFile(s.entry.Path, -1, len(s.content))}
+				var err error
+				var doc *Doc
+				var wb *Workboard
+				if s.wb != nil {
+					wb, err = decodeWorkboardSummary(f, sum)
+				} else {
+					doc, err = decodeSummary(f, sum)
+				}
+				if err == nil {
+					s.file, s.doc, s.wb, s.kept = f, doc, wb, true
+					models.put(s.entry.Path, s.id, f, doc, wb)
+				}
+			}
 		})
 	}
 	for _, p := range disc.Problems {
@@ -394,6 +452,9 @@ func ParseStreaming(fset *token.FileSet, disc *Discovery, read func(path string)
 		}
 	}
 	ws.index()
+	if models != nil {
+		ws.setModels(models)
+	}
 	return ws
 }
 

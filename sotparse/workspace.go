@@ -54,6 +54,10 @@ type Workspace struct {
 	docDiags  atomic.Int64      // diagnostics the DocChecks reported (DocDiagnostics)
 	seed      maphash.Seed      // of the released texts' digests
 	reread    map[string][]byte // released texts Content read back
+
+	models  *Models // the session's, when the run was given them (Aggregate)
+	kept    []*Doc  // the documents decoded from summaries, with models
+	keptGen uint64  // their generation in models
 }
 
 // File is one workspace file as it was read.

@@ -60,6 +60,9 @@ type schema uint8
 const titleName schema = 1 << 7
 
 // schemaOf returns the identity schema of fm.
+// schemaKey keeps the schema of a document a session keeps.
+var schemaKey sotparse.MemoKey
+
 func schemaOf(fm *sotparse.Frontmatter) schema {
 	var s schema
 	for i, k := range identityKeys {
@@ -122,7 +125,7 @@ func (c *checker) schemas() {
 		if d.Frontmatter == nil || d.Kind == sotparse.KindOther {
 			continue
 		}
-		s := schemaOf(d.Frontmatter)
+		s := sotparse.Memo(d, &schemaKey, func(d *sotparse.Doc) schema { return schemaOf(d.Frontmatter) })
 		all = append(all, entry{d, s, schemaNames[s]})
 	}
 	if len(declared) > 0 {

@@ -13,13 +13,30 @@ import (
 // closeoutWorkboard reports a closeout whose Workboard section lists fewer
 // of its route's work items than the route's required phrases name.
 func (c *checker) closeoutWorkboard() {
+	// closes reports whether di is a closeout in focus (reported on)
+	// with a Workboard list.
+	closes := func(di *docInfo) bool {
+		wl := di.workboardList
+		return di.d.Kind == sotparse.KindCloseout && wl != nil && len(wl.ids) > 0 && c.ws.Focused(di.d.Path)
+	}
+	// The routes of those closeouts only.
 	routes := map[string][]*docInfo{}
 	for _, di := range c.docs {
-		routes[di.d.Stem] = append(routes[di.d.Stem], di)
+		if closes(di) {
+			routes[di.d.Stem] = nil
+		}
+	}
+	if len(routes) == 0 {
+		return
+	}
+	for _, di := range c.docs {
+		if route, ok := routes[di.d.Stem]; ok {
+			routes[di.d.Stem] = append(route, di)
+		}
 	}
 	for _, di := range c.docs {
 		wl := di.workboardList
-		if di.d.Kind != sotparse.KindCloseout || wl == nil || len(wl.ids) == 0 {
+		if !closes(di) {
 			continue
 		}
 		route := routes[di.d.Stem]

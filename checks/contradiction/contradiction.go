@@ -40,7 +40,11 @@ func run(pass *analysis.Pass) (any, error) {
 	// rule needs their sentences (a summarized document's text is read
 	// back then).
 	infos := make([]*docInfo, len(ws.Docs))
-	parallel.For(len(ws.Docs), func(i int) { infos[i] = extract(ws.Docs[i]) })
+	parallel.For(len(ws.Docs), func(i int) {
+		// A copy: the run adds the statements of the text it takes.
+		di := *sotparse.Memo(ws.Docs[i], &extracted, extract)
+		infos[i] = &di
+	})
 	c := &checker{ws: ws, pass: pass, docs: infos}
 	c.text(func(di *docInfo) bool { return ws.Focused(di.d.Path) })
 	c.roles()
@@ -207,6 +211,9 @@ var (
 )
 
 const code = sotparse.CodePlaceholder
+
+// extracted keeps what extract read of a document a session keeps.
+var extracted sotparse.MemoKey
 
 // extract reads what the rules compare of d's typed model.
 func extract(d *sotparse.Doc) *docInfo {

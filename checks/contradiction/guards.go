@@ -14,14 +14,29 @@ import (
 // has no document of that kind: a sentence pasted from elsewhere, which
 // claims the document is something it is not.
 func (c *checker) misplacedGuards() {
+	// The kinds of the routes of the documents with a guard (those whose
+	// text was read: in focus) only.
 	routeKinds := map[string]map[sotparse.Kind]bool{}
 	for _, di := range c.docs {
-		if routeKinds[di.d.Stem] == nil {
+		if len(di.guards) > 0 && c.ws.Focused(di.d.Path) {
+			routeKinds[di.d.Stem] = nil
+		}
+	}
+	if len(routeKinds) == 0 {
+		return
+	}
+	for _, di := range c.docs {
+		if kinds, ok := routeKinds[di.d.Stem]; !ok {
+			continue
+		} else if kinds == nil {
 			routeKinds[di.d.Stem] = map[sotparse.Kind]bool{}
 		}
 		routeKinds[di.d.Stem][di.d.Kind] = true
 	}
 	for _, di := range c.docs {
+		if !c.ws.Focused(di.d.Path) {
+			continue // reported in focus only
+		}
 		for _, g := range di.guards {
 			kind := sotparse.Kind(strings.ToUpper(g.word))
 			if kind == di.d.Kind || routeKinds[di.d.Stem][kind] || stemNames(di.d.Stem, kind) {

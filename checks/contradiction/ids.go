@@ -35,95 +35,199 @@ type definedID struct {
 	width int
 }
 
-// missingIDs reports gaps in the sequence of defined work ids.
+// idIndex is where some documents define and mention work ids.
+type idIndex struct {
+	defs     map[string][]definedID // prefix -> each number's first definition, by number
+	mentions map[string][]mention   // work id -> its mentions, in path order
+}
+
+type mention struct {
+	path string
+	ref  *sotparse.Ref
+}
+
+// definer collects first definitions by prefix and number.
+type definer map[string]map[int]definedID
+
+func (df definer) define(id, path string, pos, end token.Pos) {
+	prefix, digits, ok := splitID(id)
+	if !ok {
+		return
+	}
+	n, err := strconv.Atoi(digits)
+	if err != nil {
+		return
+	}
+	byNumber := df[prefix]
+	if byNumber == nil {
+		byNumber = map[int]definedID{}
+		df[prefix] = byNumber
+	}
+	if _, ok := byNumber[n]; !ok {
+		byNumber[n] = definedID{n: n, path: path, pos: pos, end: end, width: len(digits)}
+	}
+}
+
+// sorted returns each prefix's definitions, by number.
+func (df definer) sorted() map[string][]definedID {
+	out := make(map[string][]definedID, len(df))
+	for p, byNumber := range df {
+		nums := make([]definedID, 0, len(byNumber))
+		for _, d := range byNumber {
+			nums = append(nums, d)
+		}
+		sort.Slice(nums, func(i, j int) bool { return nums[i].n < nums[j].n })
+		out[p] = nums
+	}
+	return out
+}
+
+// indexIDs indexes docs, in path order.
+func indexIDs(docs []*sotparse.Doc) *idIndex {
+	df := definer{}
+	ix := &idIndex{mentions: map[string][]mention{}}
+	for _, d := range docs {
+		for _, it := range d.WorkItems {
+			df.define(it.ID, d.Path, it.Pos, it.End)
+		}
+		for _, r := range d.Refs {
+			if r.Kind == sotparse.RefWorkID {
+				ix.mentions[r.Text] = append(ix.mentions[r.Text], mention{d.Path, r})
+			}
+		}
+	}
+	ix.defs = df.sorted()
+	return ix
+}
+
+// idsKey keeps the index of the documents a session keeps.
+var idsKey sotparse.MemoKey
+
+// find returns the definition of number n of prefix in defs, if any, and
+// the number before it.
+func find(defs []definedID, n int) (def definedID, found bool, before definedID, hasBefore bool) {
+	i := sort.Search(len(defs), func(i int) bool { return defs[i].n >= n })
+	if i > 0 {
+		before, hasBefore = defs[i-1], true
+	}
+	if i < len(defs) && defs[i].n == n {
+		return defs[i], true, before, hasBefore
+	}
+	return definedID{}, false, before, hasBefore
+}
+
+// missingIDs reports gaps in the sequence of defined work ids. A number is
+// defined first by the workboard, else by the first document in path
+// order; a gap is reported at the definition after it. The documents a
+// session keeps are indexed once (sotparse.Aggregate), the others each run,
+// and only the gaps before a definition in focus are looked at.
 func (c *checker) missingIDs() {
 	wb := c.ws.Workboard
 	if wb == nil || !wb.Complete {
 		return
 	}
-	// prefix -> number -> where it is first defined (the workboard first).
-	defined := map[string]map[int]definedID{}
-	define := func(id, path string, pos, end token.Pos) {
-		prefix, digits, ok := splitID(id)
-		if !ok {
-			return
-		}
-		n, err := strconv.Atoi(digits)
-		if err != nil {
-			return
-		}
-		byNumber := defined[prefix]
-		if byNumber == nil {
-			byNumber = map[int]definedID{}
-			defined[prefix] = byNumber
-		}
-		if _, ok := byNumber[n]; !ok {
-			byNumber[n] = definedID{n: n, path: path, pos: pos, end: end, width: len(digits)}
-		}
-	}
+	wbDefs := definer{}
 	for _, it := range wb.Items {
 		if it.ID != nil && it.ID.Scalar {
-			define(it.ID.Value, wb.File.Path, it.ID.ValuePos, it.ID.ValueEnd)
+			wbDefs.define(it.ID.Value, wb.File.Path, it.ID.ValuePos, it.ID.ValueEnd)
 		}
 	}
-	for _, d := range c.ws.Docs {
-		for _, it := range d.WorkItems {
-			define(it.ID, d.Path, it.Pos, it.End)
-		}
-	}
-	mentions := map[string][]*sotparse.Ref{}
-	for _, di := range c.docs {
-		for _, r := range di.d.Refs {
-			if r.Kind == sotparse.RefWorkID {
-				mentions[r.Text] = append(mentions[r.Text], r)
-			}
-		}
-	}
-	var prefixes []string
-	for p := range defined {
-		prefixes = append(prefixes, p)
-	}
-	sort.Strings(prefixes)
-	for _, p := range prefixes {
-		var nums []definedID
-		for _, d := range defined[p] {
-			nums = append(nums, d)
-		}
-		sort.Slice(nums, func(i, j int) bool { return nums[i].n < nums[j].n })
-		for i := 1; i < len(nums); i++ {
-			lo, hi := nums[i-1], nums[i]
-			if hi.n-lo.n < 2 {
+	layers := []map[string][]definedID{wbDefs.sorted()}
+	kept := sotparse.Aggregate(c.ws, &idsKey, indexIDs)
+	live := indexIDs(c.ws.Live())
+	layers = append(layers, kept.defs, live.defs)
+	// firstDef returns the first definition of number n of prefix: the
+	// workboard's, else that of the document first in path order.
+	firstDef := func(prefix string, n int) (definedID, bool) {
+		var def definedID
+		ok := false
+		for k, layer := range layers {
+			d, found, _, _ := find(layer[prefix], n)
+			if !found {
 				continue
 			}
-			if c.skipped(p, lo.n+1, hi.n-1) {
-				continue // recorded as skipped on purpose
+			if k == 0 {
+				return d, true
 			}
-			id := func(n int) string { return fmt.Sprintf("%s%0*d", p, hi.width, n) }
-			gap := id(lo.n + 1)
-			if hi.n-lo.n > 2 {
-				gap += " to " + id(hi.n-1)
+			if !ok || d.path < def.path {
+				def, ok = d, true
 			}
-			related := []analysis.RelatedInformation{rel(lo.pos, "%s, the id before the gap, is defined here", id(lo.n))}
-			mentioned := 0
-			for n := lo.n + 1; n < hi.n; n++ {
-				for _, r := range mentions[id(n)] {
-					mentioned++
-					related = append(related, rel(r.Pos, "%s is mentioned here, but defined nowhere", id(n)))
-				}
-			}
-			what := "nothing defines or mentions them"
-			if mentioned > 0 {
-				what = "nothing defines them (mentions are listed)"
-			}
-			if hi.n-lo.n == 2 {
-				what = "nothing defines or mentions it"
-				if mentioned > 0 {
-					what = "nothing defines it"
-				}
-			}
-			c.report(hi.path, hi.pos, hi.end, "missing-id",
-				fmt.Sprintf("the id sequence skips %s before %s: %s; define the missing items, or record that the ids were skipped on purpose", gap, id(hi.n), what), related)
 		}
+		return def, ok
+	}
+	// before returns the greatest number of prefix under n defined.
+	before := func(prefix string, n int) (int, bool) {
+		lo, ok := 0, false
+		for _, layer := range layers {
+			if _, _, b, hasB := find(layer[prefix], n); hasB && (!ok || b.n > lo) {
+				lo, ok = b.n, true
+			}
+		}
+		return lo, ok
+	}
+	type gapAt struct {
+		prefix string
+		hi, lo definedID
+	}
+	var gaps []gapAt
+	seen := map[string]map[int]bool{}
+	for _, layer := range []map[string][]definedID{layers[0], live.defs} {
+		for prefix, defs := range layer {
+			for _, d := range defs {
+				if !c.ws.Focused(d.path) || seen[prefix][d.n] {
+					continue
+				}
+				if seen[prefix] == nil {
+					seen[prefix] = map[int]bool{}
+				}
+				seen[prefix][d.n] = true
+				hi, _ := firstDef(prefix, d.n)
+				if !c.ws.Focused(hi.path) {
+					continue
+				}
+				if loN, ok := before(prefix, d.n); ok && hi.n-loN >= 2 {
+					lo, _ := firstDef(prefix, loN)
+					gaps = append(gaps, gapAt{prefix, hi, lo})
+				}
+			}
+		}
+	}
+	sort.Slice(gaps, func(i, j int) bool {
+		if gaps[i].prefix != gaps[j].prefix {
+			return gaps[i].prefix < gaps[j].prefix
+		}
+		return gaps[i].hi.n < gaps[j].hi.n
+	})
+	for _, g := range gaps {
+		p, lo, hi := g.prefix, g.lo, g.hi
+		if c.skipped(p, lo.n+1, hi.n-1) {
+			continue // recorded as skipped on purpose
+		}
+		id := func(n int) string { return fmt.Sprintf("%s%0*d", p, hi.width, n) }
+		gap := id(lo.n + 1)
+		if hi.n-lo.n > 2 {
+			gap += " to " + id(hi.n-1)
+		}
+		related := []analysis.RelatedInformation{rel(lo.pos, "%s, the id before the gap, is defined here", id(lo.n))}
+		mentioned := 0
+		for n := lo.n + 1; n < hi.n; n++ {
+			for _, m := range mergeByPath(kept.mentions[id(n)], live.mentions[id(n)], func(m mention) string { return m.path }) {
+				mentioned++
+				related = append(related, rel(m.ref.Pos, "%s is mentioned here, but defined nowhere", id(n)))
+			}
+		}
+		what := "nothing defines or mentions them"
+		if mentioned > 0 {
+			what = "nothing defines them (mentions are listed)"
+		}
+		if hi.n-lo.n == 2 {
+			what = "nothing defines or mentions it"
+			if mentioned > 0 {
+				what = "nothing defines it"
+			}
+		}
+		c.report(hi.path, hi.pos, hi.end, "missing-id",
+			fmt.Sprintf("the id sequence skips %s before %s: %s; define the missing items, or record that the ids were skipped on purpose", gap, id(hi.n), what), related)
 	}
 }
 

@@ -48,8 +48,16 @@ func init() {
 func run(pass *analysis.Pass) (any, error) {
 	ws := pass.ResultOf[sotparse.Analyzer].(*sotparse.Workspace)
 	c := &checker{pass: pass, ws: ws, routes: map[string][]*sotparse.Doc{}, plain: map[*sotparse.Doc]string{}}
+	// The routes of the documents in focus only: those are reported on.
 	for _, d := range ws.Docs {
-		c.routes[d.Stem] = append(c.routes[d.Stem], d)
+		if ws.Focused(d.Path) {
+			c.routes[d.Stem] = nil
+		}
+	}
+	for _, d := range ws.Docs {
+		if route, ok := c.routes[d.Stem]; ok {
+			c.routes[d.Stem] = append(route, d)
+		}
 	}
 	for _, d := range ws.Docs {
 		if !scope.Match(d.Path) || !ws.Focused(d.Path) {
@@ -81,7 +89,16 @@ func (c *checker) report(pos, end token.Pos, category, format string, args ...an
 // target returns the documents the route of d is checked against: those of
 // the first -targets kind the route has, or d itself.
 func (c *checker) target(d *sotparse.Doc) []*sotparse.Doc {
-	route := c.routes[d.Stem]
+	route, ok := c.routes[d.Stem]
+	if !ok {
+		// A route out of focus: not gathered above.
+		for _, o := range c.ws.Docs {
+			if o.Stem == d.Stem {
+				route = append(route, o)
+			}
+		}
+		c.routes[d.Stem] = route
+	}
 	for _, k := range targets {
 		var out []*sotparse.Doc
 		for _, r := range route {

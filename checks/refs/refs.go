@@ -1,10 +1,12 @@
 package refs
 
 import (
+	"cmp"
 	_ "embed"
 	"fmt"
 	"go/token"
 	"path"
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -199,17 +201,39 @@ type def struct {
 
 // definitions checks work item headings against each other (rule d) and
 // against the workboard (rule e).
+//
+// Only the ids defined in focus are looked at; the definitions of the
+// documents a session keeps are indexed once (sotparse.Aggregate), those
+// of the others each run.
 func (c *checker) definitions() {
-	byID := map[string][]def{}
+	kept := sotparse.Aggregate(c.ws, &defsKey, indexDefs)
+	liveDocs := c.ws.Live()
+	live := indexDefs(liveDocs)
 	var order []string
-	for _, d := range c.ws.Docs {
+	seen := map[string]bool{}
+	for _, d := range liveDocs {
+		if !c.ws.Focused(d.Path) {
+			continue
+		}
 		for _, it := range d.WorkItems {
-			if _, ok := byID[it.ID]; !ok {
+			if !seen[it.ID] {
+				seen[it.ID] = true
 				order = append(order, it.ID)
 			}
-			byID[it.ID] = append(byID[it.ID], def{d, it})
 		}
 	}
+	byID := make(map[string][]def, len(order))
+	for _, id := range order {
+		byID[id] = mergeDefs(kept[id], live[id])
+	}
+	// In the order of each id's first definition in the workspace.
+	slices.SortStableFunc(order, func(a, b string) int {
+		da, db := byID[a][0], byID[b][0]
+		if c := strings.Compare(da.doc.Path, db.doc.Path); c != 0 {
+			return c
+		}
+		return cmp.Compare(da.item.Pos, db.item.Pos)
+	})
 	for _, id := range order {
 		defs := byID[id]
 		wbi := c.wb[id]
@@ -252,6 +276,40 @@ func (c *checker) definitions() {
 			c.report(df.item.Pos, df.item.End, "title-mismatch", "%s is titled %q here but %q in %s", id, df.item.Title, wbi.Title.Value, c.ws.Workboard.File.Path)
 		}
 	}
+}
+
+// defsKey keeps the definitions of the documents a session keeps.
+var defsKey sotparse.MemoKey
+
+// indexDefs returns the definitions of each work id in docs, in path order.
+func indexDefs(docs []*sotparse.Doc) map[string][]def {
+	byID := map[string][]def{}
+	for _, d := range docs {
+		for _, it := range d.WorkItems {
+			byID[it.ID] = append(byID[it.ID], def{d, it})
+		}
+	}
+	return byID
+}
+
+// mergeDefs merges two lists of definitions in path order (a document is
+// in one of them only).
+func mergeDefs(a, b []def) []def {
+	if len(b) == 0 {
+		return a
+	}
+	if len(a) == 0 {
+		return b
+	}
+	out := make([]def, 0, len(a)+len(b))
+	for len(a) > 0 && len(b) > 0 {
+		if b[0].doc.Path < a[0].doc.Path {
+			out, b = append(out, b[0]), b[1:]
+		} else {
+			out, a = append(out, a[0]), a[1:]
+		}
+	}
+	return append(append(out, a...), b...)
 }
 
 // namesDoc reports whether a workboard source value names the document at

@@ -1,0 +1,179 @@
+package sotparse
+
+import (
+	"go/token"
+	"slices"
+	"sync"
+)
+
+// Models keeps the documents (and the workboard) a run took from summaries,
+// decoded, for the runs after it: a session re-checking one document of a
+// large workspace then decodes only what changed, not every summary on
+// every run. A decoded document is kept by path and content id, with its
+// token.File in Fset, which every run given these Models places its files
+// in (Reuse.Models). A kept document is never modified by a run.
+type Models struct {
+	Fset *token.FileSet
+
+	mu   sync.Mutex
+	m    map[string]model
+	toks map[*token.File]bool // the files of the kept documents
+	prev map[*token.File]bool // the files not kept of the run before the last (Prune)
+
+	gen  uint64                 // of the kept documents of the last run (generation)
+	kept []*Doc                 // those documents
+	aggs map[*MemoKey]aggregate // what checks gathered from them (Aggregate)
+}
+
+type model struct {
+	id   string
+	file *File
+	doc  *Doc
+	wb   *Workboard
+}
+
+// NewModels returns empty Models with a file set of their own.
+func NewModels() *Models {
+	return &Models{Fset: token.NewFileSet(), m: map[string]model{}, toks: map[*token.File]bool{}}
+}
+
+func (ms *Models) get(path, id string) (model, bool) {
+	ms.mu.Lock()
+	defer ms.mu.Unlock()
+	m, ok := ms.m[path]
+	return m, ok && m.id == id
+}
+
+func (ms *Models) put(path, id string, f *File, d *Doc, wb *Workboard) {
+	ms.mu.Lock()
+	if old, ok := ms.m[path]; ok {
+		delete(ms.toks, old.file.Tok)
+	}
+	ms.m[path] = model{id: id, file: f, doc: d, wb: wb}
+	ms.toks[f.Tok] = true
+	ms.mu.Unlock()
+}
+
+// Prune lets go of the documents of paths ws no longer has and of the files
+// in Fset that neither ws, the run before it, nor a kept document uses:
+// each run adds the files it parsed, which would otherwise pile up. The
+// files of the run before ws stay, as an answer computed from that run may
+// still be resolving its positions. It looks each file up, building no
+// set of the workspace's files: the kept ones are most of them.
+func (ms *Models) Prune(ws *Workspace) {
+	ms.mu.Lock()
+	defer ms.mu.Unlock()
+	cur := map[*token.File]bool{} // the files of ws not kept
+	for _, f := range ws.Files {
+		if !ms.toks[f.Tok] {
+			cur[f.Tok] = true
+		}
+	}
+	for _, p := range ws.Problems {
+		if tf := ms.Fset.File(p.Pos); tf != nil && !ms.toks[tf] {
+			cur[tf] = true
+		}
+	}
+	for p, m := range ms.m {
+		if ws.byPath[p] == nil {
+			delete(ms.toks, m.file.Tok)
+			delete(ms.m, p)
+		}
+	}
+	var drop []*token.File
+	ms.Fset.Iterate(func(tf *token.File) bool {
+		if !ms.toks[tf] && !cur[tf] && !ms.prev[tf] {
+			drop = append(drop, tf)
+		}
+		return true
+	})
+	for _, tf := range drop {
+		ms.Fset.RemoveFile(tf)
+	}
+	ms.prev = cur
+}
+
+// generation returns the number of the set of kept documents a run took
+// (in path order): the same as the run before when it took the same ones,
+// so that what checks gathered from them (Aggregate) still holds.
+func (ms *Models) generation(kept []*Doc) uint64 {
+	ms.mu.Lock()
+	defer ms.mu.Unlock()
+	if ms.gen == 0 || !slices.Equal(kept, ms.kept) {
+		ms.gen++
+		ms.kept = kept
+		ms.aggs = map[*MemoKey]aggregate{}
+	}
+	return ms.gen
+}
+
+type aggregate struct {
+	gen uint64
+	v   any
+}
+
+// Aggregate returns f(kept), kept being the documents of ws decoded from
+// summaries, in path order: what a check gathers from all of them (an
+// index of ids, say), computed once for as long as the runs of a session
+// take the same documents from its Models. The check then reads only the
+// other documents (Live) each run: those in focus and those parsed. f must
+// read the documents only, and what it returns must not be changed.
+func Aggregate[T any](ws *Workspace, key *MemoKey, f func(kept []*Doc) T) T {
+	ms := ws.models
+	if ms == nil {
+		return f(ws.Kept())
+	}
+	ms.mu.Lock()
+	a, ok := ms.aggs[key]
+	ms.mu.Unlock()
+	if ok && a.gen == ws.keptGen {
+		return a.v.(T)
+	}
+	v := f(ws.kept)
+	ms.mu.Lock()
+	defer ms.mu.Unlock()
+	if ms.gen == ws.keptGen {
+		if a, ok := ms.aggs[key]; ok && a.gen == ws.keptGen {
+			return a.v.(T) // computed meanwhile: one value for every check
+		}
+		ms.aggs[key] = aggregate{ws.keptGen, v}
+	}
+	return v
+}
+
+// Kept returns the documents of ws decoded from summaries, in path order.
+func (ws *Workspace) Kept() []*Doc {
+	if ws.models != nil {
+		return ws.kept
+	}
+	var out []*Doc
+	for _, d := range ws.Docs {
+		if d.summary {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+// Live returns the documents of ws not decoded from summaries (those
+// Aggregate does not cover), in path order.
+func (ws *Workspace) Live() []*Doc {
+	out := make([]*Doc, 0, len(ws.Docs)-len(ws.kept))
+	for _, d := range ws.Docs {
+		if !d.summary {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+// setModels records the run's kept documents (Aggregate).
+func (ws *Workspace) setModels(ms *Models) {
+	ws.models = ms
+	for _, d := range ws.Docs {
+		if d.summary {
+			ws.kept = append(ws.kept, d)
+		}
+	}
+	ws.keptGen = ms.generation(ws.kept)
+}
