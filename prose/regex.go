@@ -97,10 +97,33 @@ func plainWords(tok string) []string {
 // literalPattern compiles a token as template would, with the literal
 // search beside it.
 func literalPattern(expr string, words []string, fold, bounds, group bool) (*pattern, error) {
+	if lit := longestWord(words); len(lit) >= minLiteral {
+		// Plain words always make a valid RE2 expression: nothing to parse
+		// now, and a match contains each word, so the longest filters.
+		p := &pattern{src: expr, lits: []string{lit}}
+		p.lit = newLiteral(words, fold, bounds, group)
+		return p, nil
+	}
 	p, err := compilePattern(expr)
 	if err != nil || words == nil {
 		return p, err
 	}
+	p.lit = newLiteral(words, fold, bounds, group)
+	return p, nil
+}
+
+// longestWord returns the longest of words, lower-cased.
+func longestWord(words []string) string {
+	best := ""
+	for _, w := range words {
+		if len(w) > len(best) {
+			best = w
+		}
+	}
+	return lower(best)
+}
+
+func newLiteral(words []string, fold, bounds, group bool) *literal {
 	if fold {
 		lw := make([]string, len(words))
 		for i, w := range words {
@@ -108,8 +131,7 @@ func literalPattern(expr string, words []string, fold, bounds, group bool) (*pat
 		}
 		words = lw
 	}
-	p.lit = &literal{words: words, fold: fold, bounds: bounds, group: group}
-	return p, nil
+	return &literal{words: words, fold: fold, bounds: bounds, group: group}
 }
 
 func isWordByte(c byte) bool {
