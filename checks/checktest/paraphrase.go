@@ -25,6 +25,16 @@ import (
 // log the rule's recall.
 func Paraphrases(t *testing.T, archive, category string, as ...*analysis.Analyzer) (found, total int) {
 	t.Helper()
+	return ParaphrasesMissing(t, archive, category, nil, as...)
+}
+
+// ParaphrasesMissing is Paraphrases for a rule that does not yet find all
+// of its set: the positives named in missing (their NAME) must still be
+// missed, and every other one found. A rule that comes to find one fails
+// the test until the name is taken off the list, so the list only shrinks
+// and says exactly what the rule lacks.
+func ParaphrasesMissing(t *testing.T, archive, category string, missing []string, as ...*analysis.Analyzer) (found, total int) {
+	t.Helper()
 	ar, err := txtar.ParseFile(archive)
 	if err != nil {
 		t.Fatal(err)
@@ -102,11 +112,16 @@ func Paraphrases(t *testing.T, archive, category string, as ...*analysis.Analyze
 			}
 			if strings.HasPrefix(key, "pos/") {
 				total++
-				if len(hits) == 0 {
+				known := slices.Contains(missing, strings.TrimPrefix(key, "pos/"))
+				switch {
+				case len(hits) == 0 && !known:
 					t.Errorf("paraphrase not found: no %s finding in the variant's files", category)
-					return
+				case len(hits) > 0 && known:
+					t.Errorf("paraphrase found, but listed as missing: take it off the list")
 				}
-				found++
+				if len(hits) > 0 {
+					found++
+				}
 				return
 			}
 			if key != "neg/base-alone" {

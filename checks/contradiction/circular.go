@@ -47,6 +47,12 @@ func (c *checker) circularReadiness() {
 				needed[p.id] = true
 			}
 		}
+		// An item's Blocked by line names what it needs first too.
+		for _, it := range di.d.WorkItems {
+			for _, r := range it.Blockers {
+				needed[r.Text] = true
+			}
+		}
 	}
 	if len(needed) == 0 {
 		return
@@ -107,6 +113,9 @@ func (c *checker) circularReadiness() {
 	// items blocked by each other are the same cycle. One the workboard
 	// alone states is the workboard check's.
 	for _, di := range c.docs {
+		if !c.ws.Focused(di.d.Path) {
+			continue
+		}
 		for _, it := range di.d.WorkItems {
 			for _, r := range it.Blockers {
 				if r.Text == it.ID || cycles[pair(it.ID, r.Text)] {
