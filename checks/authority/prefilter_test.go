@@ -10,6 +10,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/svrnty/sotvet/internal/regexsample"
 	"github.com/svrnty/sotvet/internal/testcorpus"
 	"github.com/svrnty/sotvet/sotparse"
 )
@@ -154,7 +155,7 @@ func TestPrefilterGenerated(t *testing.T) {
 		for range 2000 {
 			var b strings.Builder
 			b.WriteString(contexts[rng.IntN(len(contexts))])
-			generate(&b, re, rng)
+			regexsample.Write(&b, re, rng)
 			b.WriteString(contexts[rng.IntN(len(contexts))])
 			s := b.String()
 			if !a.re.MatchString(s) {
@@ -169,54 +170,6 @@ func TestPrefilterGenerated(t *testing.T) {
 		if matched < 100 {
 			t.Errorf("%s: only %d of the generated strings match", e, matched)
 		}
-	}
-}
-
-// generate writes a random string of re's language (up to its assertions).
-func generate(b *strings.Builder, re *syntax.Regexp, rng *rand.Rand) {
-	switch re.Op {
-	case syntax.OpLiteral:
-		for _, r := range re.Rune {
-			if re.Flags&syntax.FoldCase != 0 {
-				o := orbit(r)
-				r = o[rng.IntN(len(o))]
-			}
-			b.WriteRune(r)
-		}
-	case syntax.OpCharClass:
-		k := rng.IntN(len(re.Rune)/2) * 2
-		lo, hi := re.Rune[k], re.Rune[k+1]
-		if lo <= ' ' && ' ' <= hi && rng.IntN(2) == 0 {
-			b.WriteByte(' ')
-			return
-		}
-		b.WriteRune(lo + rune(rng.Int32N(min(hi-lo, 300)+1)))
-	case syntax.OpAnyChar, syntax.OpAnyCharNotNL:
-		b.WriteByte(" a\t.Z-"[rng.IntN(6)])
-	case syntax.OpCapture:
-		generate(b, re.Sub[0], rng)
-	case syntax.OpStar, syntax.OpPlus, syntax.OpQuest, syntax.OpRepeat:
-		lo, hi := 0, 3
-		switch re.Op {
-		case syntax.OpPlus:
-			lo = 1
-		case syntax.OpQuest:
-			hi = 1
-		case syntax.OpRepeat:
-			lo, hi = re.Min, re.Max
-			if hi < 0 {
-				hi = lo + 3
-			}
-		}
-		for range lo + rng.IntN(hi-lo+1) {
-			generate(b, re.Sub[0], rng)
-		}
-	case syntax.OpConcat:
-		for _, sub := range re.Sub {
-			generate(b, sub, rng)
-		}
-	case syntax.OpAlternate:
-		generate(b, re.Sub[rng.IntN(len(re.Sub))], rng)
 	}
 }
 
