@@ -13,6 +13,8 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/svrnty/sotvet/internal/testcorpus"
 )
 
 // key is what conformance compares: where an alert is and which rule.
@@ -240,11 +242,11 @@ func storedLinter(t *testing.T) *Linter {
 func TestValeStored(t *testing.T) {
 	for _, tc := range []struct{ name, tree string }{
 		{"other", "../testdata/prose/other"},
-		{"corpus", "../../shared/corpus/cto-planb"},
+		{"corpus", ""}, // the user's corpus, beside the checkout or SOTVET_CORPUS
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			if _, err := os.Stat(tc.tree); err != nil {
-				t.Skipf("%s is not here: %v", tc.tree, err)
+			if tc.tree == "" {
+				tc.tree = testcorpus.Require(t) // skips, saying where it looked
 			}
 			want := readExpected(t, "../testdata/prose/vale/"+tc.name+".keys.gz")
 			got := lintTree(t, storedLinter(t), tc.tree)
