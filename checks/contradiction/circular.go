@@ -75,6 +75,16 @@ func (c *checker) circularReadiness() {
 	for id := range needed {
 		blockedBy[id] = append(blockedBy[id], mergeByPath(kept[id], live[id], func(b blocker) string { return b.where })...)
 	}
+	// blockedPlaces returns the places that say item is blocked by by.
+	blockedPlaces := func(item, by string) []analysis.RelatedInformation {
+		var out []analysis.RelatedInformation
+		for _, b := range blockedBy[item] {
+			if b.id == by {
+				out = append(out, rel(b.pos, "%s says %s is blocked by %s", b.where, item, by))
+			}
+		}
+		return out
+	}
 	cycles := map[[2]string]bool{} // pairs reported, either way round
 	pair := func(a, b string) [2]string {
 		if a > b {
@@ -92,12 +102,7 @@ func (c *checker) circularReadiness() {
 				if seen[p.id] {
 					continue
 				}
-				var related []analysis.RelatedInformation
-				for _, b := range blockedBy[p.id] {
-					if b.id == it.ID {
-						related = append(related, rel(b.pos, "%s says %s is blocked by %s", b.where, p.id, it.ID))
-					}
-				}
+				related := blockedPlaces(p.id, it.ID)
 				if len(related) == 0 {
 					continue
 				}
@@ -121,12 +126,7 @@ func (c *checker) circularReadiness() {
 				if r.Text == it.ID || cycles[pair(it.ID, r.Text)] {
 					continue
 				}
-				var related []analysis.RelatedInformation
-				for _, b := range blockedBy[r.Text] {
-					if b.id == it.ID {
-						related = append(related, rel(b.pos, "%s says %s is blocked by %s", b.where, r.Text, it.ID))
-					}
-				}
+				related := blockedPlaces(r.Text, it.ID)
 				if len(related) == 0 {
 					continue
 				}
