@@ -303,24 +303,21 @@ func (l *Linter) Lint(rel string, src []byte) ([]Alert, error) {
 	for ri, r := range rules {
 		level := levels[r.Name]
 		// One emitter for the rule, reading the offsets of the text it runs on.
-		var off []int
+		var off Offsets
 		emit := func(h hit) {
-			if h.end <= h.start || h.end > len(off) {
+			if h.end <= h.start || h.end > off.Len() {
 				return
 			}
 			if r.Vocab && (r.Extends == "existence" || r.Extends == "substitution") && accepted(accept, h, off, src) {
 				return
 			}
 			out = append(out, Alert{
-				Rule: r.Name, Level: level, Start: off[h.start], End: off[h.end-1] + 1,
+				Rule: r.Name, Level: level, Start: off.At(h.start), End: off.At(h.end-1) + 1,
 				Message: format(r, h.msg), Link: r.Link, Fix: h.fix,
 			})
 		}
 		if selects(r.Scopes, "raw") {
-			off = make([]int, len(src))
-			for i := range off {
-				off[i] = i
-			}
+			off = identity(0, len(src))
 			r.check.run(string(src), state, emit)
 			continue
 		}
@@ -337,7 +334,7 @@ func (l *Linter) Lint(rel string, src []byte) ([]Alert, error) {
 			if tokens {
 				alts = c.alts(ri)
 			}
-			run := func(text, low string, o []int) {
+			run := func(text, low string, o Offsets) {
 				state.lowerOf, state.lowered, off = text, low, o
 				if tokens {
 					tr.runAlts(text, alts, state, emit)
@@ -353,7 +350,7 @@ func (l *Linter) Lint(rel string, src []byte) ([]Alert, error) {
 					sents[i], split[i] = sentences(b.Text), true
 				}
 				for _, s := range sents[i] {
-					run(b.Text[s[0]:s[1]], lowered[i][s[0]:s[1]], b.Off[s[0]:s[1]])
+					run(b.Text[s[0]:s[1]], lowered[i][s[0]:s[1]], b.Off.Slice(s[0], s[1]))
 				}
 				continue
 			}
@@ -412,11 +409,11 @@ func acceptPatterns(words []string) ([]*regexp.Regexp, error) {
 	return out, nil
 }
 
-func accepted(accept []*regexp.Regexp, h hit, off []int, src []byte) bool {
+func accepted(accept []*regexp.Regexp, h hit, off Offsets, src []byte) bool {
 	if len(accept) == 0 {
 		return false
 	}
-	word := strings.TrimSpace(string(src[off[h.start] : off[h.end-1]+1]))
+	word := strings.TrimSpace(string(src[off.At(h.start) : off.At(h.end-1)+1]))
 	for _, re := range accept {
 		if re.MatchString(word) {
 			return true

@@ -21,7 +21,7 @@ import (
 type Block struct {
 	Scope string // heading.h2, paragraph, list, table.header, table.cell, blockquote
 	Text  string
-	Off   []int
+	Off   Offsets
 }
 
 // blockScopes are the scope names a block can carry, for validating rules.
@@ -117,11 +117,7 @@ func frontMatterBlocks(src, blanked []byte) []Block {
 			string(src[start:start+len(v.Value)]) != v.Value {
 			continue
 		}
-		off := make([]int, len(v.Value))
-		for j := range off {
-			off[j] = start + j
-		}
-		out = append(out, Block{Scope: "frontmatter." + k.Value, Text: v.Value, Off: off})
+		out = append(out, Block{Scope: "frontmatter." + k.Value, Text: v.Value, Off: identity(start, len(v.Value))})
 	}
 	return out
 }
@@ -161,12 +157,10 @@ func columnOffset(line []byte, col int) int {
 func appendBlock(out []Block, scope string, n ast.Node, src []byte) []Block {
 	b := Block{Scope: scope}
 	var buf []byte
-	var off []int
+	var off offsetsBuilder
 	add := func(s []byte, at int) {
-		for i := range s {
-			buf = append(buf, s[i])
-			off = append(off, at+i)
-		}
+		buf = append(buf, s...)
+		off.add(at, len(s))
 	}
 	var inline func(n ast.Node)
 	inline = func(n ast.Node) {
@@ -182,13 +176,13 @@ func appendBlock(out []Block, scope string, n ast.Node, src []byte) []Block {
 				// Text goldmark made up (an entity's replacement): no source
 				// of its own, so it is placed at the previous byte.
 				at := 0
-				if len(off) > 0 {
-					at = off[len(off)-1]
+				if off.n > 0 {
+					at = off.last
 				}
 				for range c.Value {
 					buf = append(buf, ' ')
-					off = append(off, at)
 				}
+				off.addFixed(at, len(c.Value))
 			case *ast.CodeSpan, *ast.RawHTML, *ast.AutoLink, *east.TaskCheckBox, *ast.Image, *east.FootnoteLink:
 				// Code, markup and URLs are not prose.
 			default:
@@ -208,7 +202,7 @@ func appendBlock(out []Block, scope string, n ast.Node, src []byte) []Block {
 	if start == end {
 		return out
 	}
-	b.Text, b.Off = string(buf[start:end]), off[start:end]
+	b.Text, b.Off = string(buf[start:end]), off.offsets().Slice(start, end)
 	return append(out, b)
 }
 

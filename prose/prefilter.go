@@ -63,8 +63,10 @@ func required(re *syntax.Regexp) []string {
 		}
 		return out
 	case syntax.OpConcat:
-		// Adjacent literals are one literal; of the parts that must match,
-		// the one whose shortest literal is longest filters best.
+		// Adjacent parts that match few strings are one set of strings
+		// (`a(?:m|re)` needs "am" or "are", not "m" or "re"); of the parts
+		// that must match, the one whose shortest literal is longest
+		// filters best.
 		var best []string
 		bestLen := 0
 		consider := func(set []string) {
@@ -79,28 +81,46 @@ func required(re *syntax.Regexp) []string {
 				best, bestLen = set, shortest
 			}
 		}
-		run := ""
+		run := []string{""}
+		flush := func() {
+			if !(len(run) == 1 && run[0] == "") {
+				consider(run)
+			}
+			run = []string{""}
+		}
 		for _, s := range re.Sub {
 			if s.Op == syntax.OpLiteral {
-				run += lower(string(s.Rune))
+				run = cross(run, []string{lower(string(s.Rune))})
 				continue
 			}
-			if run != "" {
-				consider([]string{run})
-				run = ""
+			if full, ok := wholeStrings(s, false); ok && !slices.Contains(full, "") && len(run)*len(full) <= maxStarts {
+				run = cross(run, full)
+				continue
 			}
+			if full, ok := wholeStrings(s, false); ok && len(full) == 1 && full[0] == "" {
+				// A zero-width assertion: the strings around it are adjacent.
+				continue
+			}
+			flush()
 			consider(required(s))
 		}
-		if run != "" {
-			consider([]string{run})
-		}
+		flush()
 		return best
 	}
 	return nil
 }
 
+// lower lowers s for the filter's literals and the texts they are looked
+// for in. Under (?i) a long s (ſ) matches s and S, but has no lower case of
+// its own: it is taken as s on both sides. (The Kelvin sign's lower case
+// is k already.)
 func lower(s string) string {
-	return strings.Map(unicode.ToLower, s)
+	return strings.Map(func(r rune) rune {
+		if r == 'ſ' {
+			return 's'
+		}
+		return unicode.ToLower(r)
+	}, s)
 }
 
 var lookaround = regexp.MustCompile(`\(\?<?[=!]`)
@@ -138,6 +158,77 @@ func withoutLookarounds(expr string) string {
 	}
 }
 
+// lookaheadAsText turns a positive lookahead that ends the expression
+// (`(?:^|\s)I(?=\s)`) into a group that consumes its text. Every match of
+// the expression is followed by what the lookahead asserts, so the result
+// matches wherever the expression does: what it requires, the expression
+// requires too, and it requires more than the expression without its
+// lookarounds (" I " rather than " I"). Only a lookahead that nothing
+// follows but the closing of groups is taken: a quantifier on a group
+// around it (`(?:a(?=b))+`) would repeat the consumed text.
+func lookaheadAsText(expr string) (string, bool) {
+	type group struct {
+		at         int
+		lookaround bool
+	}
+	var stack []group
+	last := -1 // the opening of the last positive lookahead closed
+	closedAt := -1
+	for i := 0; i < len(expr); i++ {
+		switch expr[i] {
+		case '\\':
+			if i+1 < len(expr) && (expr[i+1] == 'Q' || expr[i+1] == 'E') {
+				return "", false
+			}
+			i++
+		case '[':
+			// A class: its brackets and parentheses are characters.
+			j := i + 1
+			if j < len(expr) && expr[j] == '^' {
+				j++
+			}
+			if j < len(expr) && expr[j] == ']' {
+				j++
+			}
+			for ; j < len(expr) && expr[j] != ']'; j++ {
+				switch expr[j] {
+				case '\\':
+					j++
+				case '[':
+					return "", false // .NET class subtraction, or a POSIX class
+				}
+			}
+			if j >= len(expr) {
+				return "", false
+			}
+			i = j
+		case '(':
+			rest := expr[i:]
+			stack = append(stack, group{at: i, lookaround: strings.HasPrefix(rest, "(?=") || strings.HasPrefix(rest, "(?!") ||
+				strings.HasPrefix(rest, "(?<=") || strings.HasPrefix(rest, "(?<!")})
+		case ')':
+			if len(stack) == 0 {
+				return "", false
+			}
+			g := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			if strings.HasPrefix(expr[g.at:], "(?=") {
+				last, closedAt = g.at, i
+				// Every group still open around it must not be a lookaround.
+				for _, o := range stack {
+					if o.lookaround {
+						last = -1
+					}
+				}
+			}
+		}
+	}
+	if last < 0 || len(stack) != 0 || strings.Trim(expr[closedAt+1:], ")") != "" {
+		return "", false
+	}
+	return expr[:last] + "(?:" + expr[last+3:], true
+}
+
 // matcher is an Aho-Corasick automaton over bytes, made a table: which of a
 // set of literals occur in a text, in one pass of one lookup a byte. The
 // bytes no literal has share one column, and ASCII capitals share their
@@ -166,29 +257,33 @@ func newMatcher(lits []string) *matcher {
 	}
 	// The trie, then each state's moves completed through its fail link,
 	// breadth first so that a fail link's row is complete before it is read.
-	m.delta = make([]int32, m.width)
-	m.out = [][]int32{nil}
+	// The table is allocated once: a style set's literals make thousands of
+	// states, and a table grown row by row is copied over and over.
+	states := trieStates(lits)
+	m.delta = make([]int32, states*m.width)
+	m.out = make([][]int32, 1, states)
 	for id, l := range lits {
 		s := int32(0)
 		for i := 0; i < len(l); i++ {
 			cell := int(s)*m.width + int(m.class[l[i]])
 			if m.delta[cell] == 0 {
 				m.delta[cell] = int32(len(m.out))
-				m.delta = append(m.delta, make([]int32, m.width)...)
 				m.out = append(m.out, nil)
 			}
 			s = m.delta[cell]
 		}
 		m.out[s] = append(m.out[s], int32(id))
 	}
+	m.delta = m.delta[:len(m.out)*m.width]
 	fail := make([]int32, len(m.out))
-	trie := append([]int32(nil), m.delta...)
 	var queue []int32
 	for c := 0; c < m.width; c++ {
-		if n := trie[c]; n != 0 {
+		if n := m.delta[c]; n != 0 {
 			queue = append(queue, n)
 		}
 	}
+	// A row not yet reached holds its trie moves only: it is completed when
+	// its state leaves the queue, after the rows of every shallower state.
 	for len(queue) > 0 {
 		s := queue[0]
 		queue = queue[1:]
@@ -196,7 +291,7 @@ func newMatcher(lits []string) *matcher {
 		row := int(s) * m.width
 		frow := int(fail[s]) * m.width
 		for c := 0; c < m.width; c++ {
-			if n := trie[row+c]; n != 0 {
+			if n := m.delta[row+c]; n != 0 {
 				fail[n] = m.delta[frow+c]
 				queue = append(queue, n)
 			} else {
@@ -205,6 +300,26 @@ func newMatcher(lits []string) *matcher {
 		}
 	}
 	return m
+}
+
+// trieStates returns how many states a trie of the literals has: the root,
+// and for each literal in sorted order the bytes it does not share with
+// the one before.
+func trieStates(lits []string) int {
+	sorted := slices.Clone(lits)
+	slices.Sort(sorted)
+	n := 1
+	for i, l := range sorted {
+		common := 0
+		if i > 0 {
+			prev := sorted[i-1]
+			for common < len(l) && common < len(prev) && l[common] == prev[common] {
+				common++
+			}
+		}
+		n += len(l) - common
+	}
+	return n
 }
 
 // found marks in seen every literal that occurs in text and was not marked

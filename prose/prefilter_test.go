@@ -5,6 +5,7 @@ import (
 	"reflect"
 	"regexp"
 	"regexp/syntax"
+	"slices"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -177,4 +178,70 @@ func TestStartsAgree(t *testing.T) {
 		t.Fatalf("%d texts, %d with a match: the test saw too little", checked, matched)
 	}
 	t.Logf("%d texts, %d with a match", checked, matched)
+}
+
+// TestLiteralsNecessary: a text with a match of an expression contains one
+// of the literals the filter looks for (lower-cased). Strings are drawn as
+// in TestFactorsNecessary, with probes for the strings adjacent parts of a
+// concatenation make together (`a(?:m|re)`: "am", "are").
+func TestLiteralsNecessary(t *testing.T) {
+	l := storedLinter(t)
+	rules, _, _, err := l.Active("x.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var exprs []string
+	for _, r := range rules {
+		if e := r.prefilterExpr(); e != "" {
+			exprs = append(exprs, e)
+		}
+		if tr, ok := r.check.(tokenRule); ok {
+			for _, p := range tr.alternatives() {
+				exprs = append(exprs, p.src)
+			}
+		}
+	}
+	exprs = append(exprs, `(?i)\b(am|are|were|being|is|been|was|be)\b\s*\w+ed`, `x(?:ab|c)\by`, `(?:a|b)(?:c|d)(?:e|f)?g`,
+		`[ab]c\bd`, `(?i)(?:^|\s)I\s`, `(?m)foo$\nbar`, `a(?:b|)c`)
+	rng := rand.New(rand.NewPCG(8, 8))
+	neighbours := []string{"", " ", "a", "Z", "9", ".", "—", "é", "\n", "K", "ſ"}
+	draws := 15
+	if raceEnabled {
+		draws = 3
+	}
+	checked, used := 0, 0
+	for _, e := range exprs {
+		parsed, err := syntax.Parse(withoutLookarounds(e), syntax.Perl)
+		if err != nil {
+			continue
+		}
+		lits := literalsOf(parsed.Simplify())
+		if lits == nil {
+			continue
+		}
+		re, err := regexp.Compile(withoutLookarounds(e))
+		if err != nil {
+			continue
+		}
+		used++
+		for range draws {
+			var b strings.Builder
+			b.WriteString(neighbours[rng.IntN(len(neighbours))])
+			regexsample.Write(&b, parsed, rng)
+			b.WriteString(neighbours[rng.IntN(len(neighbours))])
+			text := b.String()
+			if !utf8.ValidString(text) || !re.MatchString(text) {
+				continue
+			}
+			checked++
+			low := lower(text)
+			if !slices.ContainsFunc(lits, func(l string) bool { return strings.Contains(low, l) }) {
+				t.Fatalf("%s matches %q, which has none of its literals %q", e, text, lits)
+			}
+		}
+	}
+	if used < 50 || checked < 1000 {
+		t.Fatalf("%d expressions with literals, %d matching texts: the test saw too little", used, checked)
+	}
+	t.Logf("%d expressions with literals, %d matching texts", used, checked)
 }

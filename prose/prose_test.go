@@ -201,7 +201,7 @@ func TestFilterAgrees(t *testing.T) {
 	}
 	words := strings.Fields("it is a simple fact that we utilize e-mail in order to very really just basically " +
 		"the API of NASA (National Aeronautics) is not were was been being obviously am are 10 AM 5 pm e.g. i.e. " +
-		"CTO-WORK-001 validated `code` **bold** _it_ don't cannot will would... ; : -- — !! ? café \u212Am ſimply 10PM e-mail. Next.Sentence")
+		"CTO-WORK-001 validated `code` **bold** _it_ I I, it's. e.g., ſhould not don't cannot will would... ; : -- — !! ? café \u212Am ſimply 10PM e-mail. Next.Sentence")
 	rng := rand.New(rand.NewSource(1))
 	f := newFilter(rules)
 	rounds := 30

@@ -29,7 +29,8 @@ type pattern struct {
 	// factors (nil when none is worth checking).
 	lits []string
 	req  *requirement
-	st   *starts // how to search it by where its matches start, or nil
+	st   *starts   // how to search it by where its matches start, or nil
+	run  *classRun // the runs of one class, searched without an expression
 
 	once sync.Once
 	std  *regexp.Regexp // nil for a backtracking pattern, or if it failed to compile
@@ -63,7 +64,6 @@ func (p *pattern) compiled() *pattern {
 // needs fills what every match of the parsed expression re needs: its
 // literals, or else the factors the filter checks.
 func (p *pattern) needs(re *syntax.Regexp) {
-	re = re.Simplify()
 	if p.lits = literalsOf(re); p.lits == nil {
 		p.req = factorsRequired(re)
 	}
@@ -226,7 +226,8 @@ func compilePattern(expr string) (*pattern, error) {
 	// What parses compiles: regexp.Compile adds no error syntax.Parse
 	// does not give (the size limits are the parser's).
 	if re, err := syntax.Parse(expr, syntax.Perl); err == nil {
-		p := &pattern{src: expr}
+		re = re.Simplify()
+		p := &pattern{src: expr, run: classRunOf(re)}
 		p.needs(re)
 		return p, nil
 	}
@@ -236,9 +237,16 @@ func compilePattern(expr string) (*pattern, error) {
 	}
 	re.MatchTimeout = backtrackTimeout
 	p := &pattern{back: re, src: expr}
-	// What the rest needs, the whole expression needs too.
+	// What the rest needs, the whole expression needs too; with the text a
+	// final lookahead asserts, when there is one, it needs more.
+	if text, ok := lookaheadAsText(expr); ok {
+		if rest, err := syntax.Parse(withoutLookarounds(text), syntax.Perl); err == nil {
+			p.needs(rest.Simplify())
+			return p, nil
+		}
+	}
 	if rest, err := syntax.Parse(withoutLookarounds(expr), syntax.Perl); err == nil {
-		p.needs(rest)
+		p.needs(rest.Simplify())
 	}
 	return p, nil
 }
@@ -255,6 +263,9 @@ func (p *pattern) findAll(s string) [][]int { return p.find(s, "") }
 func (p *pattern) find(s, lowered string) [][]int {
 	if p.lit != nil && (!p.lit.fold || !foldsToASCII(s)) {
 		return p.lit.findAll(s, lowered)
+	}
+	if p.run != nil {
+		return p.run.findAll(s)
 	}
 	p.compiled()
 	if p.req != nil && !p.req.in(s) {
