@@ -51,7 +51,7 @@ func TestParseConfigErrors(t *testing.T) {
 func TestParseRuleErrors(t *testing.T) {
 	for _, tc := range []struct{ yml, want string }{
 		{"message: x\n", "r.yml:1:1: missing extends"},
-		{"extends: existence\nmessage: x\ntokens:\n  - '(unclosed'\n", "r.yml:3:1: tokens"},
+		{"extends: existence\nmessage: x\ntokens:\n  - '(unclosed'\n", "r.yml:3:1: token \"(unclosed\""},
 		{"extends: existence\nlevel: loud\ntokens: [a]\n", "r.yml:2:8: level \"loud\""},
 		{"extends: teleport\n", "r.yml:1:10: unknown extension point"},
 		{"extends: existence\ntokens: [a]\nbogus: 1\n", "r.yml:3:1: unknown key \"bogus\""},

@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 )
@@ -229,15 +230,11 @@ func compileExistence(r *Rule) (checker, error) {
 	if len(toks) == 0 && raw == "" {
 		return nil, fmt.Errorf("existence needs tokens or raw")
 	}
-	p, err := compilePattern(caseFlag(r.IgnoreCase) + body)
-	if err != nil {
-		return nil, fmt.Errorf("tokens: %v", err)
-	}
 	ex, err := exceptions(r.Exceptions, r.IgnoreCase)
 	if err != nil {
 		return nil, err
 	}
-	e := &existence{r: r, p: p, except: ex}
+	e := &existence{r: r, except: ex}
 	if raw == "" {
 		for i, t := range toks {
 			tmpl := `(?m)\b(?:` + t + `)\b`
@@ -250,6 +247,9 @@ func compileExistence(r *Rule) (checker, error) {
 			}
 			e.alts = append(e.alts, ap)
 		}
+	}
+	if e.p, err = wholePattern(caseFlag(r.IgnoreCase)+body, e.alts); err != nil {
+		return nil, fmt.Errorf("tokens: %v", err)
 	}
 	return e, nil
 }
@@ -294,6 +294,22 @@ type substitution struct {
 	find   []string
 	except *pattern
 	alts   []*pattern // one per entry, its text in group 1
+	// Per entry, its replacement as an expression: Vale takes a text that
+	// matches the replacement as already replaced. Compiled once, on the
+	// first match that needs it, not on every match.
+	expect []expectation
+}
+
+type expectation struct {
+	once sync.Once
+	p    *pattern // nil if the replacement is no expression
+}
+
+func (e *expectation) matches(expected, observed string) bool {
+	e.once.Do(func() {
+		e.p, _ = compilePattern(`^(?:` + expected + `)$`)
+	})
+	return e.p != nil && e.p.matches(observed)
 }
 
 var captureOpen = regexp.MustCompile(`(^|[^\\])\(([^?]|$)`)
@@ -321,7 +337,8 @@ func compileSubstitution(r *Rule) (checker, error) {
 		}
 		s.alts = append(s.alts, ap)
 	}
-	p, err := compilePattern(caseFlag(r.IgnoreCase) + wordTemplate(r.Nonword, strings.Join(alts, "|")))
+	s.expect = make([]expectation, len(s.repl))
+	p, err := wholePattern(caseFlag(r.IgnoreCase)+wordTemplate(r.Nonword, strings.Join(alts, "|")), s.alts)
 	if err != nil {
 		return nil, fmt.Errorf("swap: %v", err)
 	}
@@ -356,7 +373,7 @@ func (s *substitution) runLocs(text string, locs [][]int, emit func(hit)) {
 			if slicesContains(options, observed) || expected == observed {
 				break
 			}
-			if ep, err := compilePattern(`^(?:` + expected + `)$`); err == nil && ep.matches(observed) {
+			if s.expect[g-1].matches(expected, observed) {
 				break
 			}
 			if s.except != nil && s.except.matches(strings.TrimSpace(observed)) {
@@ -375,6 +392,23 @@ func (s *substitution) runLocs(text string, locs [][]int, emit func(hit)) {
 			break
 		}
 	}
+}
+
+// wholePattern compiles the alternation of a rule's tokens. A rule whose
+// tokens are all RE2 is run token by token, through the filter: its whole
+// expression, an alternation of valid RE2 expressions and so valid too,
+// is only compiled if a block needs it (a raw scope), not parsed when the
+// style is read. A style set has hundreds of word lists.
+func wholePattern(expr string, alts []*pattern) (*pattern, error) {
+	if len(alts) == 0 {
+		return compilePattern(expr)
+	}
+	for _, a := range alts {
+		if a.backtracking() {
+			return compilePattern(expr)
+		}
+	}
+	return &pattern{src: expr}, nil
 }
 
 // tokIndex is the index in tokens of the i-th non-blank token.
