@@ -99,14 +99,9 @@ func (c *classRun) has(r rune) bool {
 	return false
 }
 
-// findAll returns the runs as FindAllStringSubmatchIndex would. An invalid
-// byte reads as U+FFFD of width one, as the regexp engine reads it.
-func (c *classRun) findAll(s string) [][]int {
-	width := 2
-	if c.capture {
-		width = 4
-	}
-	var flat []int
+// each calls f with each run, in order. An invalid byte reads as U+FFFD
+// of width one, as the regexp engine reads it.
+func (c *classRun) each(s string, f func(start, end int)) {
 	start := -1
 	for i := 0; i < len(s); {
 		r, size := rune(s[i]), 1
@@ -118,27 +113,37 @@ func (c *classRun) findAll(s string) [][]int {
 				start = i
 			}
 		} else if start >= 0 {
-			flat = c.appendRun(flat, start, i)
+			f(start, i)
 			start = -1
 		}
 		i += size
 	}
 	if start >= 0 {
-		flat = c.appendRun(flat, start, len(s))
+		f(start, len(s))
 	}
-	if flat == nil {
+}
+
+// findAll returns the runs as FindAllStringSubmatchIndex would.
+func (c *classRun) findAll(s string) [][]int {
+	width := 2
+	if c.capture {
+		width = 4
+	}
+	n := 0
+	c.each(s, func(int, int) { n++ })
+	if n == 0 {
 		return nil
 	}
-	out := make([][]int, len(flat)/width)
+	flat := make([]int, 0, n*width)
+	c.each(s, func(start, end int) {
+		flat = append(flat, start, end)
+		if c.capture {
+			flat = append(flat, start, end)
+		}
+	})
+	out := make([][]int, n)
 	for k := range out {
 		out[k] = flat[k*width : (k+1)*width : (k+1)*width]
 	}
 	return out
-}
-
-func (c *classRun) appendRun(flat []int, start, end int) []int {
-	if c.capture {
-		return append(flat, start, end, start, end)
-	}
-	return append(flat, start, end)
 }

@@ -94,36 +94,42 @@ type candidates struct {
 	pairs []int  // rule<<16 | token, sorted, for the tokens a block may match
 }
 
-// alts returns the tokens of rule r the block may match, sorted.
-func (c *candidates) alts(r int) []int {
+// alts returns the tokens of rule r the block may match, sorted, in buf's
+// array when it has room.
+func (c *candidates) alts(r int, buf []int) []int {
 	lo := sort.SearchInts(c.pairs, r<<16)
-	hi := lo
-	for hi < len(c.pairs) && c.pairs[hi]>>16 == r {
-		hi++
-	}
-	out := make([]int, hi-lo)
-	for i, p := range c.pairs[lo:hi] {
-		out[i] = p & 0xffff
+	out := buf[:0]
+	for _, p := range c.pairs[lo:] {
+		if p>>16 != r {
+			break
+		}
+		out = append(out, p&0xffff)
 	}
 	return out
 }
 
 // find fills c for text. seen and hits are scratch space, returned for the
-// next block.
-func (f *filter) find(text string, seen []bool, hits []int32, c *candidates) []int32 {
+// next block. c.may is filled in place when it has room for every rule;
+// c.pairs is made in free, and what is left of free returned: a file's
+// blocks share one array of each rather than one per block.
+func (f *filter) find(text string, seen []bool, hits []int32, c *candidates, free []int) ([]int32, []int) {
 	hits = f.m.found(text, seen, hits[:0])
 	// seen is only for the scan: left clear for the next block.
 	for _, id := range hits {
 		seen[id] = false
 	}
-	c.may = append(c.may[:0], f.always...)
+	if len(c.may) == len(f.always) {
+		copy(c.may, f.always)
+	} else {
+		c.may = append(c.may[:0], f.always...)
+	}
 	present, ascii := bytesOf(text)
 	for i, r := range f.req {
 		if r != nil && c.may[i] {
 			c.may[i] = r.inBlock(text, &present, ascii)
 		}
 	}
-	c.pairs = c.pairs[:0]
+	c.pairs = free[:0]
 	for i, alts := range f.alwaysAlts {
 		for k, a := range alts {
 			if r := f.altReq[i][k]; r == nil || r.inBlock(text, &present, ascii) {
@@ -143,7 +149,10 @@ func (f *filter) find(text string, seen []bool, hits []int32, c *candidates) []i
 		sort.Ints(c.pairs)
 		c.pairs = compactInts(c.pairs)
 	}
-	return hits
+	n := len(c.pairs)
+	rest := c.pairs[n:]
+	c.pairs = c.pairs[:n:n]
+	return hits, rest
 }
 
 func compactInts(s []int) []int {
@@ -289,12 +298,16 @@ func (l *Linter) Lint(rel string, src []byte) ([]Alert, error) {
 	state := &fileState{defined: map[string]bool{}, chosen: map[*Rule]map[int]int{}}
 	flt := l.filterFor(rules)
 	cands := make([]candidates, len(blocks))
+	may := make([]bool, len(blocks)*len(rules))
 	seen := make([]bool, flt.m.count)
 	var hits []int32
+	free := make([]int, 0, 4*len(blocks))
 	for b := range blocks {
-		hits = flt.find(blocks[b].Text, seen, hits, &cands[b])
+		cands[b].may = may[b*len(rules) : (b+1)*len(rules) : (b+1)*len(rules)]
+		hits, free = flt.find(blocks[b].Text, seen, hits, &cands[b], free)
 	}
 	var out []Alert
+	var altBuf []int // the tokens of one rule a block may match
 	// A block's sentences, split once for all the rules that read them,
 	// and its ASCII letters lowered once, for every search that folds case.
 	sents := make([][][2]int, len(blocks))
@@ -332,7 +345,8 @@ func (l *Linter) Lint(rel string, src []byte) ([]Alert, error) {
 			}
 			var alts []int
 			if tokens {
-				alts = c.alts(ri)
+				altBuf = c.alts(ri, altBuf)
+				alts = altBuf
 			}
 			run := func(text, low string, o Offsets) {
 				state.lowerOf, state.lowered, off = text, low, o

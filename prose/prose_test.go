@@ -220,7 +220,7 @@ func TestFilterAgrees(t *testing.T) {
 		}
 		text := b.String()
 		var c candidates
-		f.find(text, make([]bool, f.m.count), nil, &c)
+		f.find(text, make([]bool, f.m.count), nil, &c, nil)
 		for i, r := range rules {
 			var whole, filtered []hit
 			st1 := &fileState{defined: map[string]bool{}, chosen: map[*Rule]map[int]int{}}
@@ -228,7 +228,7 @@ func TestFilterAgrees(t *testing.T) {
 			r.check.run(text, st1, func(h hit) { whole = append(whole, h) })
 			if c.may[i] {
 				if f.tokens[i] {
-					r.check.(tokenRule).runAlts(text, c.alts(i), st2, func(h hit) { filtered = append(filtered, h) })
+					r.check.(tokenRule).runAlts(text, c.alts(i, nil), st2, func(h hit) { filtered = append(filtered, h) })
 				} else {
 					r.check.run(text, st2, func(h hit) { filtered = append(filtered, h) })
 				}

@@ -258,6 +258,18 @@ func (p *pattern) backtracking() bool { return p.back != nil }
 // regexp's FindAllStringSubmatchIndex does.
 func (p *pattern) findAll(s string) [][]int { return p.find(s, "") }
 
+// each calls f with the span of each match, in order: findAll without
+// holding the matches, for the rules that count words.
+func (p *pattern) each(s string, f func(start, end int)) {
+	if p.run != nil && p.lit == nil {
+		p.run.each(s, f)
+		return
+	}
+	for _, loc := range p.find(s, "") {
+		f(loc[0], loc[1])
+	}
+}
+
 // find is findAll with s's ASCII letters lowered, or "" to lower them here
 // if need be: a block's tokens share one lowering.
 func (p *pattern) find(s, lowered string) [][]int {

@@ -533,8 +533,14 @@ type occurrence struct {
 var firstWord = regexp.MustCompile(`[\p{L}\p{N}]+`)
 
 func (o *occurrence) run(text string, _ *fileState, emit func(hit)) {
-	locs := o.p.findAll(text)
-	n := len(locs)
+	n := 0
+	first := []int(nil) // the first match that is not only space
+	o.p.each(text, func(start, end int) {
+		n++
+		if first == nil && strings.TrimSpace(text[start:end]) != "" {
+			first = []int{start, end}
+		}
+	})
 	if !((o.r.Max > 0 && n > o.r.Max) || (o.r.Min > 0 && n < o.r.Min)) {
 		return
 	}
@@ -550,11 +556,8 @@ func (o *occurrence) run(text string, _ *fileState, emit func(hit)) {
 		}
 		return
 	}
-	for _, loc := range locs {
-		if strings.TrimSpace(text[loc[0]:loc[1]]) != "" {
-			emit(hit{start: loc[0], end: loc[1], msg: []string{count}})
-			return
-		}
+	if first != nil {
+		emit(hit{start: first[0], end: first[1], msg: []string{count}})
 	}
 }
 
@@ -564,20 +567,20 @@ type repetition struct {
 }
 
 func (rp *repetition) run(text string, _ *fileState, emit func(hit)) {
-	prev := []int(nil)
-	for _, loc := range rp.p.findAll(text) {
-		cur := text[loc[0]:loc[1]]
-		if prev != nil && strings.TrimSpace(text[prev[1]:loc[0]]) == "" && loc[0] > prev[1] {
-			before := text[prev[0]:prev[1]]
+	prevStart, prevEnd := -1, -1
+	rp.p.each(text, func(start, end int) {
+		cur := text[start:end]
+		if prevStart >= 0 && strings.TrimSpace(text[prevEnd:start]) == "" && start > prevEnd {
+			before := text[prevStart:prevEnd]
 			same := before == cur || (rp.r.IgnoreCase && strings.EqualFold(before, cur))
 			if same && (!rp.r.Alpha || isAlpha(cur)) {
-				emit(hit{start: prev[0], end: loc[1], msg: []string{cur}})
-				prev = nil
-				continue
+				emit(hit{start: prevStart, end: end, msg: []string{cur}})
+				prevStart, prevEnd = -1, -1
+				return
 			}
 		}
-		prev = loc
-	}
+		prevStart, prevEnd = start, end
+	})
 }
 
 func isAlpha(s string) bool {
