@@ -890,12 +890,18 @@ func wholeStrings(re *syntax.Regexp, atStart bool) ([]string, bool) {
 	case syntax.OpEmptyMatch:
 		return []string{""}, true
 	case syntax.OpLiteral:
-		// ASCII only: texts with the non-ASCII runes that fold to ASCII
-		// letters (foldsToASCII) are searched with the whole expression.
+		// ASCII, and runes without case (dashes, quotes, symbols): texts
+		// with the non-ASCII runes that fold to ASCII letters
+		// (foldsToASCII) are searched with the whole expression, and a
+		// lettered rune's other cases are not worth listing.
 		b := make([]byte, 0, len(re.Rune))
 		for _, r := range re.Rune {
 			if r >= utf8.RuneSelf {
-				return nil, false
+				if !caseless(r) {
+					return nil, false
+				}
+				b = utf8.AppendRune(b, r)
+				continue
 			}
 			if 'A' <= r && r <= 'Z' {
 				r += 'a' - 'A'
@@ -907,10 +913,13 @@ func wholeStrings(re *syntax.Regexp, atStart bool) ([]string, bool) {
 		var out []string
 		for i := 0; i+1 < len(re.Rune); i += 2 {
 			lo, hi := re.Rune[i], re.Rune[i+1]
-			if hi >= utf8.RuneSelf || hi-lo > 8 {
+			if hi-lo > 8 {
 				return nil, false
 			}
 			for r := lo; r <= hi; r++ {
+				if r >= utf8.RuneSelf && !caseless(r) {
+					return nil, false
+				}
 				c := r
 				if 'A' <= c && c <= 'Z' {
 					c += 'a' - 'A'
@@ -961,6 +970,9 @@ func wholeStrings(re *syntax.Regexp, atStart bool) ([]string, bool) {
 	}
 	return nil, false
 }
+
+// caseless reports whether r has no other case, under simple folding.
+func caseless(r rune) bool { return unicode.SimpleFold(r) == r }
 
 func cross(a, b []string) []string {
 	out := make([]string, 0, len(a)*len(b))

@@ -126,7 +126,8 @@ func TestStartsAgree(t *testing.T) {
 			pats = append(pats, tr.alternatives()...)
 		}
 	}
-	for _, e := range []string{`(?i)\bfoo(?:bar|baz)?\b`, `(?m)^ab+c`, `\Aabc`, `(?i)(?:\bfo|x)o`, `a\bb|ab`, `(?i)(?:be|is)\b\s*\w+ed\b`} {
+	for _, e := range []string{`(?i)\bfoo(?:bar|baz)?\b`, `(?m)^ab+c`, `\Aabc`, `(?i)(?:\bfo|x)o`, `a\bb|ab`, `(?i)(?:be|is)\b\s*\w+ed\b`,
+		`\s[—–]\s|\s[—–]|[—–]\s`, `(?i)«\w+»`, `(?i)[’']s\b`} {
 		p, err := compilePattern(e)
 		if err != nil {
 			t.Fatal(err)
@@ -134,7 +135,7 @@ func TestStartsAgree(t *testing.T) {
 		pats = append(pats, p)
 	}
 	rng := rand.New(rand.NewPCG(11, 11))
-	neighbours := []string{" ", "a", "Z", "9", ".", "—", "\n", "-", "_", "is ", "be ", "the "}
+	neighbours := []string{" ", "a", "Z", "9", ".", "—", "–", "«", "’", "\n", "-", "_", "is ", "be ", "the "}
 	rounds := 6
 	if raceEnabled {
 		rounds = 2
@@ -202,7 +203,7 @@ func TestLiteralsNecessary(t *testing.T) {
 		}
 	}
 	exprs = append(exprs, `(?i)\b(am|are|were|being|is|been|was|be)\b\s*\w+ed`, `x(?:ab|c)\by`, `(?:a|b)(?:c|d)(?:e|f)?g`,
-		`[ab]c\bd`, `(?i)(?:^|\s)I\s`, `(?m)foo$\nbar`, `a(?:b|)c`)
+		`[ab]c\bd`, `(?i)(?:^|\s)I\s`, `(?m)foo$\nbar`, `a(?:b|)c`, `\s[—–]\s|\s[—–]|[—–]\s`, `(?i)«\w+»`, `(?i)[’']s\b`)
 	rng := rand.New(rand.NewPCG(8, 8))
 	neighbours := []string{"", " ", "a", "Z", "9", ".", "—", "é", "\n", "K", "ſ"}
 	draws := 15
