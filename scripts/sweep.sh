@@ -58,7 +58,7 @@ if [[ -n ${SOTVET_BIN:-} ]]; then
 else
 	go build -o "$tmp/sotvet" ./cmd/sotvet
 fi
-go build -o "$tmp/gen" ./scripts/gen-corpus
+go build -tags devtools -o "$tmp/gen" ./scripts/gen-corpus
 if [[ " $COMMANDS " == *" lsp "* ]]; then
 	go test -c -o "$tmp/lsp.test" ./lsp
 fi
