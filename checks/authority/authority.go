@@ -7,7 +7,6 @@ import (
 	"slices"
 	"strings"
 	"sync"
-	"unsafe"
 
 	"golang.org/x/tools/go/analysis"
 
@@ -192,7 +191,7 @@ func (c *docCheck) body() *body {
 		f := c.set.matcher.scanBody(bodyText)
 		// A sentence read in its canonical form (canonical) may hold
 		// literals the body does not.
-		if f&markupClause == 0 && !c.set.admits(ScopeSentence, f) && !mayRewrite(unsafe.String(unsafe.SliceData(bodyText), len(bodyText))) {
+		if f&(markupClause|rewriteClause) == 0 && !c.set.admits(ScopeSentence, f) {
 			c.plainBody = body{doc: c}
 			return &c.plainBody
 		}

@@ -51,7 +51,7 @@ func (b *block) literals(m *matcher) []clauseBits {
 		}
 		b.canon = make([]string, len(ss))
 		b.canonFound = make([]clauseBits, len(ss))
-		if mayRewrite(b.Text) {
+		if b.found&rewriteClause != 0 {
 			for i, s := range ss {
 				sent := b.Text[s[0]:s[1]]
 				if c := canonical(sent); c != sent {
@@ -215,6 +215,10 @@ func scanProse(blocks []*sotparse.Block, set *ClaimSet, found *[]clauseBits) boo
 	k := 0
 	for _, bl := range blocks {
 		if !isProse(bl) {
+			continue
+		}
+		if f[k]&rewriteClause == 0 {
+			k++
 			continue
 		}
 		if ct := canonicalText(bl.Text); ct != "" {

@@ -389,6 +389,9 @@ func compileClaims(cs []Claim, checked bool) ([]*compiledClaim, *matcher, error)
 		}
 		out = append(out, cc)
 	}
+	for _, l := range rewriteLits() {
+		clauses.lits[l] |= rewriteClause
+	}
 	return out, newMatcher(clauses.lits), nil
 }
 

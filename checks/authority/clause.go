@@ -1,7 +1,9 @@
 package authority
 
 import (
+	"slices"
 	"strings"
+	"sync"
 
 	"github.com/svrnty/sotvet/internal/lazyre"
 )
@@ -18,32 +20,69 @@ import (
 const word = `[\w‹›-]+`
 
 // rewrites are the steps of canonical, in order: each expression's
-// matches are replaced by its template (regexp.Expand syntax). The fronted
-// complement goes first, so that a passive after it reads subject first.
+// matches are replaced by its template (regexp.Expand syntax). A step runs
+// only on a sentence that holds one of its literals (as the prefilter's
+// matcher reads them: lower case, a run of white space as one space),
+// which every match of its expression holds. The fronted complement goes
+// first, so that a passive after it reads subject first.
 var rewrites = []struct {
+	lits []string
 	re   *lazyre.Regexp
 	repl string
 }{
 	// "As the runtime default, the Pi lane was ..." -> "the Pi lane was ... as the runtime default".
-	{mustCompile(`^as\s+((?:the|a|an)\s+(?:` + word + `\s+){0,3}?` + word + `),\s+(.+?)([.!]?)$`), `$2 as $1$3`},
+	{[]string{"as the ", "as a ", "as an "}, mustCompile(`^as\s+((?:the|a|an)\s+(?:` + word + `\s+){0,3}?` + word + `),\s+(.+?)([.!]?)$`), `$2 as $1$3`},
 	// A change of state states the state it ends in: "flipped from false to true" -> "is true".
-	{mustCompile(`\b(?:(?:was|were|is|are|has\s+been|have\s+been)\s+)?(?:flipped|changed|switched|moved|went|turned|set)\s+from\s+` + word + `\s+to\b`), `is`},
+	{[]string{"from "}, mustCompile(`\b(?:(?:was|were|is|are|has\s+been|have\s+been)\s+)?(?:flipped|changed|switched|moved|went|turned|set)\s+from\s+` + word + `\s+to\b`), `is`},
 	// Phrasal verbs of activation: "switched on" -> "activated".
-	{mustCompile(`\b(?:switch|turn)ed\s+on\b`), `activated`},
-	{mustCompile(`\b(?:switch|turn)(?:es|s)\s+on\b`), `activates`},
-	{mustCompile(`\b(?:switch|turn)\s+on\b`), `activate`},
+	{[]string{"switched on", "turned on"}, mustCompile(`\b(?:switch|turn)ed\s+on\b`), `activated`},
+	{[]string{"switches on", "turns on"}, mustCompile(`\b(?:switch|turn)(?:es|s)\s+on\b`), `activates`},
+	{[]string{"switch on", "turn on"}, mustCompile(`\b(?:switch|turn)\s+on\b`), `activate`},
 	// A role served is a role held: "serves as" -> "is".
-	{mustCompile(`\b(?:serves|acts|functions|works)\s+as\b`), `is`},
-	{mustCompile(`\b(?:served|acted|functioned|worked)\s+as\b`), `was`},
+	{[]string{"serves as", "acts as", "functions as", "works as"}, mustCompile(`\b(?:serves|acts|functions|works)\s+as\b`), `is`},
+	{[]string{"served as", "acted as", "functioned as", "worked as"}, mustCompile(`\b(?:served|acted|functioned|worked)\s+as\b`), `was`},
 	// "was made X" -> "became X"; "replaced Y as X" -> "became X".
-	{mustCompile(`\b(?:was|were|has\s+been|have\s+been|had\s+been|got)\s+made\b`), `became`},
-	{mustCompile(`\b(?:is|are|gets|get)\s+made\b`), `becomes`},
-	{mustCompile(`\breplaced\s+(?:(?:the|a|an|its|our)\s+)?(?:` + word + `\s+){0,3}?as\b`), `became`},
-	{mustCompile(`\breplaces\s+(?:(?:the|a|an|its|our)\s+)?(?:` + word + `\s+){0,3}?as\b`), `becomes`},
+	{[]string{" made"}, mustCompile(`\b(?:was|were|has\s+been|have\s+been|had\s+been|got)\s+made\b`), `became`},
+	{[]string{" made"}, mustCompile(`\b(?:is|are|gets|get)\s+made\b`), `becomes`},
+	{[]string{"replaced "}, mustCompile(`\breplaced\s+(?:(?:the|a|an|its|our)\s+)?(?:` + word + `\s+){0,3}?as\b`), `became`},
+	{[]string{"replaces "}, mustCompile(`\breplaces\s+(?:(?:the|a|an|its|our)\s+)?(?:` + word + `\s+){0,3}?as\b`), `becomes`},
 	// "S defaults to X ..." -> "X is the default of S ...".
-	{mustCompile(`^(.+?)\s+(?:now\s+)?(?:defaults|defaulted)\s+to\s+(` + word + `)(.*)$`), `$2 is the default of $1$3`},
+	{[]string{"defaults to ", "defaulted to "}, mustCompile(`^(.+?)\s+(?:now\s+)?(?:defaults|defaulted)\s+to\s+(` + word + `)(.*)$`), `$2 is the default of $1$3`},
 	// "Approved by JP: the request" -> "JP Approved the request".
-	{mustCompile(`^(\pL+(?:ed|en))\s+by\s+((?:the\s+)?` + word + `(?:\s+` + word + `)?)\s*[:—–]\s*(.+)$`), `$2 $1 $3`},
+	{[]string{"ed by ", "en by "}, mustCompile(`^(\pL+(?:ed|en))\s+by\s+((?:the\s+)?` + word + `(?:\s+` + word + `)?)\s*[:—–]\s*(.+)$`), `$2 $1 $3`},
+}
+
+// passiveLits are the literals every passive with an agent holds.
+var passiveLits = []string{"ed by ", "en by ", "wn by "}
+
+// rewriteMatcher finds the literals of the rewrites in a text: bit i of
+// its output for rewrites[i], bit len(rewrites) for the passive.
+var rewriteMatcher = sync.OnceValue(func() *matcher {
+	lits := map[string]clauseBits{}
+	for i, r := range rewrites {
+		for _, l := range r.lits {
+			lits[l] |= 1 << i
+		}
+	}
+	for _, l := range passiveLits {
+		lits[l] |= 1 << len(rewrites)
+	}
+	return newMatcher(lits)
+})
+
+// rewriteBits returns the rewrites whose literals text holds.
+func rewriteBits(text string) clauseBits { return rewriteMatcher().scan(text) &^ markupClause }
+
+// rewriteLits returns the literals of the rewrites: the rule set's
+// matcher finds them too, as rewriteClause, so that the scan of a body
+// tells whether a sentence of it may read otherwise in its canonical form
+// (see docCheck.body).
+func rewriteLits() []string {
+	out := slices.Clone(passiveLits)
+	for _, r := range rewrites {
+		out = append(out, r.lits...)
+	}
+	return out
 }
 
 // passive finds a passive with its agent: "S was approved by JP".
@@ -111,49 +150,23 @@ func activeVoice(s string) string {
 
 // canonical returns the canonical form of the sentence s (s itself when
 // no rewrite applies).
-func canonical(s string) string {
+func canonical(s string) string { return canonicalWith(s, rewriteBits(s)) }
+
+// canonicalWith is canonical, given rewriteBits(s).
+func canonicalWith(s string, bits clauseBits) string {
 	c := s
-	for _, r := range rewrites {
-		if r.re.MatchString(c) {
+	for i, r := range rewrites {
+		if bits&(1<<i) != 0 && r.re.MatchString(c) {
 			c = r.re.ReplaceAllString(c, r.repl)
+			// A rewrite may make a later one apply: "switched on by"
+			// reads "activated by", a passive.
+			bits |= rewriteBits(c)
 		}
 	}
-	return activeVoice(c)
-}
-
-// triggers tell a text some rewrite may apply to from one no rewrite
-// does: each is a literal every match of its expression holds, and an
-// expression that finds where a rewrite may start (without the sentence
-// anchors, which a text of many sentences does not have where they match).
-var triggers = []struct {
-	lits []string
-	re   *lazyre.Regexp
-}{
-	{[]string{" by ", "\tby ", "\nby "}, mustCompile(`\b(?:was|were|is|are|been)\s+\pL+(?:ed|en|wn)\s+by\s|(?m)(?:^[\s>*+-]*(?:\[.\]\s+)?|[.!?]\s+)\pL+(?:ed|en)\s+by\s+\pL`)},
-	{[]string{"As ", "as "}, mustCompile(`(?m)(?:^[\s>*+-]*(?:\[.\]\s+)?|[.!?:]\s+)as\s+(?:the|a|an)\s+[^,\n]{1,80},`)},
-	{[]string{"from ", "from\n", "from\t"}, rewrites[1].re},
-	{[]string{"witch", "urn"}, mustCompile(`\b(?:switch|turn)(?:ed|es|s)?\s+on\b`)},
-	{[]string{"as"}, rewrites[5].re},
-	{[]string{"as"}, rewrites[6].re},
-	{[]string{"made"}, mustCompile(`\b(?:was|were|been|got|is|are|gets|get)\s+made\b`)},
-	{[]string{"eplace"}, mustCompile(`\breplace[ds]\s`)},
-	{[]string{"efault"}, mustCompile(`\bdefault(?:s|ed)\s+to\s`)},
-}
-
-// mayRewrite reports whether a rewrite of canonical may apply to some
-// sentence of text.
-func mayRewrite(text string) bool {
-	for _, t := range triggers {
-		for _, l := range t.lits {
-			if strings.Contains(text, l) {
-				if t.re.MatchString(text) {
-					return true
-				}
-				break
-			}
-		}
+	if bits&(1<<len(rewrites)) != 0 {
+		c = activeVoice(c)
 	}
-	return false
+	return c
 }
 
 // canonicalText returns the sentences of text in their canonical forms,
@@ -161,7 +174,7 @@ func mayRewrite(text string) bool {
 // sentences a rule is matched against in both forms. It returns "" when
 // no rewrite applies.
 func canonicalText(text string) string {
-	if !mayRewrite(text) {
+	if rewriteBits(text) == 0 {
 		return ""
 	}
 	var b strings.Builder
