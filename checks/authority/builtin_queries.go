@@ -51,6 +51,8 @@ func precomputedQuery(pattern string) (q query, ok bool) {
 		return query{any: [][]string{{"default backend ", "default engine ", "default execution backend ", "default execution engine "}, {"became ", "becomes ", "has been ", "is ", "was "}}}, true
 	case "\\b(?-i:Case|Codex|Pi|Claude)\\s+(?:is|was|has\\s+been|becomes|became)\\s+(?:now\\s+)?(?:the\\s+)?(?:runtime\\s+)?default(?:$|[\\s.,;:!])":
 		return query{any: [][]string{{"case ", "claude ", "codex ", "pi "}, {"became ", "becomes ", "has been ", "is ", "was "}, {"default"}}}, true
+	case "\\bdefault\\s+of\\s+(?:[\\w‹›-]+\\s+){1,5}?(?:is|was|has\\s+been|becomes|became)\\s+(?:now\\s+)?(?-i:Case|Codex|Pi|Claude)(?:$|[\\s.,;:!])":
+		return query{any: [][]string{{"default of "}, {" became ", " becomes ", " has been ", " is ", " was "}}}, true
 	case "\\b(?:make|makes|made)\\s+(?:(?-i:Case|Codex|Pi|Claude)|‹code›|(?:the|this|that)\\s+(?:[\\w-]+\\s+)?(?:backend|engine|adapter))\\s+(?:the\\s+|a\\s+)?(?:runtime\\s+)?default(?:$|[\\s.,;:!])":
 		return query{any: [][]string{{"made ", "make ", "makes "}, {"adapter ", "backend ", "case ", "claude ", "codex ", "engine ", "pi ", "‹code› "}, {"default"}}}, true
 	case "\\bpromot(?:e|es|ed)\\s+(?:[\\w‹›-]+\\s+){0,3}?to\\s+(?:the\\s+)?(?:runtime\\s+)?default\\b":

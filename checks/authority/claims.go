@@ -230,6 +230,8 @@ var DefaultClaims = []Claim{
 			`\b(?:is|are|was|were|be|been|become|becomes|became|remains|stays)\s+(?:now\s+)?(?:the\s+|a\s+|our\s+)?(?:new\s+)?(?:runtime\s+)?default\s+(?:[\w-]+\s+){0,3}?(?:backend|engine)\b`,
 			`\bdefault\s+(?:execution\s+)?(?:backend|engine)\s+(?:is|was|has\s+been|becomes|became)\s+(?:now\s+)?(?:case|codex|pi|claude|aider|openhands|‹code›)`,
 			`\b(?-i:Case|Codex|Pi|Claude)\s+(?:is|was|has\s+been|becomes|became)\s+(?:now\s+)?(?:the\s+)?(?:runtime\s+)?default(?:$|[\s.,;:!])`,
+			// A default of something that is a backend: "the default of the harness is Pi" (canonical's "the harness defaults to Pi").
+			`\bdefault\s+of\s+(?:[\w‹›-]+\s+){1,5}?(?:is|was|has\s+been|becomes|became)\s+(?:now\s+)?(?-i:Case|Codex|Pi|Claude)(?:$|[\s.,;:!])`,
 			`\b(?:make|makes|made)\s+(?:(?-i:Case|Codex|Pi|Claude)|‹code›|(?:the|this|that)\s+(?:[\w-]+\s+)?(?:backend|engine|adapter))\s+(?:the\s+|a\s+)?(?:runtime\s+)?default(?:$|[\s.,;:!])`,
 			`\bpromot(?:e|es|ed)\s+(?:[\w‹›-]+\s+){0,3}?to\s+(?:the\s+)?(?:runtime\s+)?default\b`,
 		},

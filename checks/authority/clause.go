@@ -46,8 +46,6 @@ var rewrites = []struct {
 	{[]string{" made"}, mustCompile(`\b(?:is|are|gets|get)\s+made\b`), `becomes`},
 	{[]string{"replaced "}, mustCompile(`\breplaced\s+(?:(?:the|a|an|its|our)\s+)?(?:` + word + `\s+){0,3}?as\b`), `became`},
 	{[]string{"replaces "}, mustCompile(`\breplaces\s+(?:(?:the|a|an|its|our)\s+)?(?:` + word + `\s+){0,3}?as\b`), `becomes`},
-	// "S defaults to X ..." -> "X is the default of S ...".
-	{[]string{"defaults to ", "defaulted to "}, mustCompile(`^(.+?)\s+(?:now\s+)?(?:defaults|defaulted)\s+to\s+(` + word + `)(.*)$`), `$2 is the default of $1$3`},
 	// "Approved by JP: the request" -> "JP Approved the request".
 	{[]string{"ed by ", "en by "}, mustCompile(`^(\pL+(?:ed|en))\s+by\s+((?:the\s+)?` + word + `(?:\s+` + word + `)?)\s*[:—–]\s*(.+)$`), `$2 $1 $3`},
 }
@@ -55,8 +53,14 @@ var rewrites = []struct {
 // passiveLits are the literals every passive with an agent holds.
 var passiveLits = []string{"ed by ", "en by ", "wn by "}
 
+// The bits of rewriteBits beyond the rewrites'.
+const (
+	defaultsBit = iota
+	passiveBit
+)
+
 // rewriteMatcher finds the literals of the rewrites in a text: bit i of
-// its output for rewrites[i], bit len(rewrites) for the passive.
+// its output for rewrites[i], then defaultsBit and passiveBit past them.
 var rewriteMatcher = sync.OnceValue(func() *matcher {
 	lits := map[string]clauseBits{}
 	for i, r := range rewrites {
@@ -64,8 +68,11 @@ var rewriteMatcher = sync.OnceValue(func() *matcher {
 			lits[l] |= 1 << i
 		}
 	}
+	for _, l := range defaultsToLits {
+		lits[l] |= 1 << (len(rewrites) + defaultsBit)
+	}
 	for _, l := range passiveLits {
-		lits[l] |= 1 << len(rewrites)
+		lits[l] |= 1 << (len(rewrites) + passiveBit)
 	}
 	return newMatcher(lits)
 })
@@ -78,11 +85,32 @@ func rewriteBits(text string) clauseBits { return rewriteMatcher().scan(text) &^
 // tells whether a sentence of it may read otherwise in its canonical form
 // (see docCheck.body).
 func rewriteLits() []string {
-	out := slices.Clone(passiveLits)
+	out := slices.Concat(passiveLits, defaultsToLits)
 	for _, r := range rewrites {
 		out = append(out, r.lits...)
 	}
 	return out
+}
+
+// defaultsTo finds "defaults to X", which reads "the default of S is X"
+// (see canonicalWith).
+var defaultsTo = mustCompile(`\s+(?:now\s+)?(?:defaults|defaulted)\s+to\s+(` + word + `)`)
+
+// defaultsToLits are its literals.
+var defaultsToLits = []string{"defaults to ", "defaulted to "}
+
+// readDefault rewrites "S defaults to X" as "the default of S is X", what
+// comes before S staying before it.
+func readDefault(s string) string {
+	m := defaultsTo.FindStringSubmatchIndex(s)
+	if m == nil {
+		return s
+	}
+	prefix, subject := subjectOf(s[:m[0]])
+	if subject == "" {
+		return s
+	}
+	return prefix + "the default of " + subject + " is " + s[m[2]:m[3]] + s[m[1]:]
 }
 
 // passive finds a passive with its agent: "S was approved by JP".
@@ -105,15 +133,9 @@ func activeVoice(s string) string {
 	if m == nil {
 		return s
 	}
-	head := s[:m[0]]
-	cut := strings.LastIndexAny(head, ",;:(—–")
-	subject := strings.TrimSpace(head[cut+1:])
+	prefix, subject := subjectOf(s[:m[0]])
 	if subject == "" {
 		return s
-	}
-	prefix := head[:cut+1]
-	if prefix != "" {
-		prefix += " "
 	}
 	rest := s[m[1]:]
 	var ag []string
@@ -148,6 +170,46 @@ func activeVoice(s string) string {
 	return prefix + strings.Join(ag, " ") + " " + s[m[2]:m[3]] + " " + subject + tail
 }
 
+// subjectOf splits head, the text before a verb group, into what comes
+// before the verb's subject and the subject: a noun phrase of at most seven
+// words back to its determiner (and on over "of" or "for"), within the clause, and without the words
+// that govern a clause rather than name a thing ("We should confirm that
+// the request ..." keeps "We should confirm that" in front).
+func subjectOf(head string) (prefix, subject string) {
+	end := len(strings.TrimRight(head, " "))
+	start := end
+	for n := 0; n < 7 && start > 0; n++ {
+		i := strings.LastIndexByte(head[:start], ' ') + 1
+		w := head[i:start]
+		if w == "" || strings.ContainsAny(w, ",;:(—–") || subjectStops[strings.ToLower(w)] || cueBefore.MatchString(w) {
+			break
+		}
+		start = i
+		if determiners[strings.ToLower(w)] {
+			// "Approval for this request": the phrase goes on back
+			// over "of" or "for".
+			j := strings.LastIndexByte(strings.TrimRight(head[:start], " "), ' ') + 1
+			if p := strings.ToLower(strings.TrimSpace(head[j:start])); p != "of" && p != "for" || n >= 3 {
+				break
+			}
+		}
+		if start == 0 {
+			break
+		}
+		start-- // the space before the word
+	}
+	for start < end && head[start] == ' ' {
+		start++
+	}
+	return head[:start], head[start:end]
+}
+
+// determiners start a noun phrase; subjectStops end one, read backwards.
+var (
+	determiners  = map[string]bool{"the": true, "this": true, "that": true, "these": true, "those": true, "a": true, "an": true, "our": true, "its": true, "their": true, "each": true, "every": true}
+	subjectStops = map[string]bool{"and": true, "or": true, "but": true, "so": true, "then": true, "which": true, "who": true, "when": true, "while": true, "because": true, "as": true, "we": true, "it": true, "they": true, "he": true, "she": true, "i": true, "you": true}
+)
+
 // canonical returns the canonical form of the sentence s (s itself when
 // no rewrite applies).
 func canonical(s string) string { return canonicalWith(s, rewriteBits(s)) }
@@ -163,7 +225,10 @@ func canonicalWith(s string, bits clauseBits) string {
 			bits |= rewriteBits(c)
 		}
 	}
-	if bits&(1<<len(rewrites)) != 0 {
+	if bits&(1<<(len(rewrites)+defaultsBit)) != 0 {
+		c = readDefault(c)
+	}
+	if bits&(1<<(len(rewrites)+passiveBit)) != 0 {
 		c = activeVoice(c)
 	}
 	return c
