@@ -123,6 +123,11 @@ var agentStops = map[string]bool{
 	"via": true, "through": true, "under": true, "since": true, "until": true, "of": true, "is": true,
 }
 
+// byManner are the words of a by-phrase that says how, not who: "disabled
+// by default" has no agent.
+var byManner = map[string]bool{"default": true, "design": true, "hand": true, "itself": true, "themselves": true,
+	"convention": true, "construction": true, "accident": true, "mistake": true, "contract": true, "policy": true}
+
 // activeVoice rewrites the first passive with an agent in s to the
 // active: "the request has been approved by JP, and ..." -> "JP approved
 // the request, and ...". The subject is the clause's text before the verb
@@ -134,8 +139,8 @@ func activeVoice(s string) string {
 		return s
 	}
 	prefix, subject := subjectOf(s[:m[0]])
-	if subject == "" {
-		return s
+	if subject == "" || determiners[strings.ToLower(subject)] {
+		return s // "... that is proven by ...": a relative clause, no subject
 	}
 	rest := s[m[1]:]
 	var ag []string
@@ -160,7 +165,7 @@ func activeVoice(s string) string {
 			i++
 		}
 	}
-	if len(ag) == 0 {
+	if len(ag) == 0 || byManner[strings.ToLower(ag[0])] {
 		return s
 	}
 	tail := strings.TrimLeft(rest[i:], " ")
