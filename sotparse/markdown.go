@@ -487,7 +487,8 @@ func (x *extractor) listItem(li *ast.ListItem) {
 }
 
 // label reads a bold label and its value from line, which starts at
-// offset start, into KeyValues.
+// offset start, into KeyValues. The fact starts at its key, as a list
+// item's does.
 func (x *extractor) label(line []byte, start int) {
 	m := matchLabel(unsafe.String(unsafe.SliceData(line), len(line)))
 	if m == nil {
@@ -495,7 +496,7 @@ func (x *extractor) label(line []byte, start int) {
 	}
 	kept := x.slabs.str(line[:m[5]])
 	x.d.KeyValues = append(x.d.KeyValues, &Fact{Key: kept[m[2]:m[3]], Value: kept[m[4]:m[5]],
-		Pos: x.pos(start), End: x.pos(start + m[5]), ValuePos: x.pos(start + m[4]), Form: FactLabel})
+		Pos: x.pos(start + m[2]), End: x.pos(start + m[5]), ValuePos: x.pos(start + m[4]), Form: FactLabel})
 }
 
 // tableCell is a cell's text as written, trimmed, and where it starts
