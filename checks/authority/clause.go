@@ -121,6 +121,7 @@ var agentStops = map[string]bool{
 	"as": true, "in": true, "on": true, "at": true, "for": true, "with": true, "after": true,
 	"before": true, "during": true, "to": true, "from": true, "and": true, "or": true, "but": true,
 	"via": true, "through": true, "under": true, "since": true, "until": true, "of": true, "is": true,
+	"rather": true, "than": true, "instead": true, "not": true,
 }
 
 // byManner are the words of a by-phrase that says how, not who: "disabled
