@@ -209,5 +209,9 @@ name: x
 		if s := ws.Fset.Position(f.ValuePos).Offset; !strings.HasPrefix(doc[s:], f.Value) {
 			t.Errorf("%s: value %q not at its position (%q)", f.Key, f.Value, doc[s:min(len(doc), s+20)])
 		}
+		// A row's or a label's fact starts at its key, as a list item's does.
+		if s := ws.Fset.Position(f.Pos).Offset; f.Form != FactHeaderCell && !strings.HasPrefix(strings.TrimLeft(doc[s:], "`"), f.Key) {
+			t.Errorf("%s: fact does not start at its key (%q)", f.Key, doc[s:min(len(doc), s+20)])
+		}
 	}
 }
