@@ -64,6 +64,10 @@ type Doc struct {
 	WorkItems   []*WorkItem
 	StatusLines []*Line // every body "Status: ..." line, in order
 	Facts       []*Fact
+	// KeyValues are the facts stated in the other forms of a key and its
+	// value: table rows and bold labels (see FactForm). Apart from Facts,
+	// whose rules read list items only.
+	KeyValues   []*Fact
 	PhraseLists []*PhraseList
 	Refs        []*Ref
 
@@ -153,12 +157,27 @@ type WorkItem struct {
 	Checkboxes []*Checkbox
 }
 
-// Fact is a list item of the form "- key: value".
+// Fact is a list item of the form "- key: value", or (in KeyValues) a key
+// and its value stated in another form.
 type Fact struct {
 	Key, Value string
 	Pos, End   token.Pos
 	ValuePos   token.Pos
+	Form       FactForm
+	// Subject is what a table cell's value is said of: the first cell of
+	// its row (FactHeaderCell only).
+	Subject string
 }
+
+// FactForm is the form a fact is stated in.
+type FactForm uint8
+
+const (
+	FactListItem   FactForm = iota // "- key: value"
+	FactTableRow                   // "| key | value |", a row of a two-column table
+	FactHeaderCell                 // a cell under a header naming its key: "| Case | yes |" under "| Lane | Default backend |"
+	FactLabel                      // "**Key:** value" or "**Key**: value", a line or a list item's first line
+)
 
 // PhraseList is a "Required Phrases", "Required Evidence" or "Validator
 // Summary Phrases" section and the phrases it lists.

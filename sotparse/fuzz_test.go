@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -297,7 +298,7 @@ func FuzzParseDoc(f *testing.F) {
 				c.span(it.ID+" checkbox "+cb.Text, cb.Pos, cb.End)
 			}
 		}
-		for _, fa := range d.Facts {
+		for _, fa := range append(slices.Clip(d.Facts), d.KeyValues...) {
 			c.span("fact "+fa.Key, fa.Pos, fa.End)
 			c.in("fact "+fa.Key+" value", fa.ValuePos)
 		}

@@ -142,3 +142,76 @@ func skipPerlSpace(s string, i int) int {
 	}
 	return i
 }
+
+// matchLabel matches a bold label and its value, "**Key:** value",
+// "**Key**: value" (or with "__"), against line and returns the offsets
+// of the key and of the value, or nil. The key is a fact key (isFactKeyByte);
+// the value runs to the end of the line.
+func matchLabel(line string) []int {
+	if len(line) < 2 || line[:2] != "**" && line[:2] != "__" {
+		return nil
+	}
+	mark := line[:2]
+	ks := 2
+	if ks >= len(line) || !(line[ks] >= 'A' && line[ks] <= 'Z' || line[ks] >= 'a' && line[ks] <= 'z') {
+		return nil
+	}
+	ke := ks + 1
+	for ke < len(line) && isFactKeyByte(line[ke]) {
+		ke++
+	}
+	// Trailing spaces are no part of the key ("**Key :**"), nor is the
+	// closing "__", which a key's bytes include.
+	for ke > ks && (line[ke-1] == ' ' || mark == "__" && line[ke-1] == '_') {
+		ke--
+	}
+	if ke-ks > 64 {
+		return nil
+	}
+	rest := strings.TrimLeft(line[ke:], " ")
+	switch {
+	case strings.HasPrefix(rest, ":"+mark): // "**Key:**"
+		rest = rest[3:]
+	case strings.HasPrefix(rest, mark+":"): // "**Key**:"
+		rest = rest[3:]
+	default:
+		return nil
+	}
+	if rest == "" || rest[0] != ' ' && rest[0] != '\t' {
+		return nil
+	}
+	vs := len(line) - len(strings.TrimLeft(rest, " \t"))
+	ve := len(strings.TrimRight(line, perlSpace))
+	if vs >= ve || strings.IndexByte(line[vs:ve], '\n') >= 0 {
+		return nil
+	}
+	return []int{0, len(line), ks, ke, vs, ve}
+}
+
+// definitional reports whether a table's header names what its cells say
+// about a key rather than the key's value ("| Field | Meaning |"): the rows
+// of such a table define keys, they state no fact.
+func definitional(header string) bool {
+	switch strings.ToLower(strings.Trim(strings.TrimSpace(header), "*_` ")) {
+	case "meaning", "description", "purpose", "definition", "explanation", "notes", "note",
+		"comment", "comments", "rationale", "why", "use", "usage", "example", "examples", "type", "format":
+		return true
+	}
+	return false
+}
+
+// factKey returns key, trimmed of code-span and emphasis markers, when it
+// may be a fact's key: a letter, then isFactKeyByte bytes, at most 64;
+// else "".
+func factKey(key string) string {
+	k := strings.Trim(strings.TrimSpace(key), "`*_")
+	if k == "" || len(k) > 64 || !(k[0] >= 'A' && k[0] <= 'Z' || k[0] >= 'a' && k[0] <= 'z') {
+		return ""
+	}
+	for i := 1; i < len(k); i++ {
+		if !isFactKeyByte(k[i]) {
+			return ""
+		}
+	}
+	return k
+}

@@ -149,3 +149,69 @@ func FuzzMatchWorkItemHeading(f *testing.F) {
 	}
 	f.Fuzz(checkWorkItemHeading)
 }
+
+// TestKeyValues reads the facts stated in table rows and bold labels, with
+// the line and column of each value; definition tables, quoted tables and
+// labels without a value state none.
+func TestKeyValues(t *testing.T) {
+	const doc = `---
+name: x
+---
+
+# X
+
+| Property | Value |
+| --- | --- |
+| Runtime default activation | on |
+| ` + "`default_backend`" + ` | Case |
+
+| Field | Meaning |
+| --- | --- |
+| approval_granted | Whether JP approved. |
+
+| Lane | Default backend | Result |
+| --- | --- | --- |
+| Case | yes | pass |
+
+> | Key | Value |
+> | --- | --- |
+> | quoted | true |
+
+- **Default backend:** ` + "`codex`" + `
+- __Approval__: granted (JP chat)
+- **Bold** text: no label
+
+**Status:** validated
+**Empty:**
+`
+	ws := load(t, map[string]string{".sot/03-PROTOCOLS/X-PRD.md": doc})
+	d := ws.Doc(".sot/03-PROTOCOLS/X-PRD.md")
+	var got []string
+	for _, f := range d.KeyValues {
+		p := ws.Fset.Position(f.ValuePos)
+		got = append(got, fmt.Sprintf("%d %s|%s|%s @%d:%d", f.Form, f.Subject, f.Key, f.Value, p.Line, p.Column))
+	}
+	want := []string{
+		"1 |Runtime default activation|on @9:32",
+		"2 Runtime default activation|Value|on @9:32",
+		"1 |default_backend|Case @10:23",
+		"2 `default_backend`|Value|Case @10:23",
+		"2 Case|Default backend|yes @18:10",
+		"2 Case|Result|pass @18:16",
+		"3 |Default backend|`codex` @24:24",
+		"3 |Approval|granted (JP chat) @25:17",
+		"3 |Status|validated @28:13",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("key values:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	for _, f := range d.KeyValues {
+		if s := ws.Fset.Position(f.ValuePos).Offset; !strings.HasPrefix(doc[s:], f.Value) {
+			t.Errorf("%s: value %q not at its position (%q)", f.Key, f.Value, doc[s:min(len(doc), s+20)])
+		}
+		// A row's or a label's fact starts at its key, as a list item's does.
+		if s := ws.Fset.Position(f.Pos).Offset; f.Form != FactHeaderCell && !strings.HasPrefix(strings.TrimLeft(doc[s:], "`"), f.Key) {
+			t.Errorf("%s: fact does not start at its key (%q)", f.Key, doc[s:min(len(doc), s+20)])
+		}
+	}
+}

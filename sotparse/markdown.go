@@ -295,6 +295,10 @@ func (x *extractor) block(n ast.Node, depth int) {
 		}
 	case *ast.ListItem:
 		x.listItem(c)
+	case *east.Table:
+		if x.inBlockquote == 0 {
+			x.table(c)
+		}
 	}
 	end := start
 	if container {
@@ -385,6 +389,10 @@ func (x *extractor) paragraph(p *ast.Paragraph) {
 	for i := 0; i < lines.Len(); i++ {
 		seg := lines.At(i)
 		raw := x.src[seg.Start:seg.Stop]
+		if len(raw) > 2 && (raw[0] == '*' || raw[0] == '_') {
+			x.label(bytes.TrimRight(raw, " \t\r\n"), seg.Start)
+			continue
+		}
 		// Every key starts with T, S, B or V and has a colon: most prose
 		// lines are rejected without the pattern.
 		if len(raw) == 0 || !strings.ContainsRune("TSBV", rune(raw[0])) || bytes.IndexByte(raw, ':') < 0 {
@@ -473,6 +481,82 @@ func (x *extractor) listItem(li *ast.ListItem) {
 	if m := matchFact(unsafe.String(unsafe.SliceData(line), len(line))); m != nil {
 		kept := x.slabs.str(line[:m[5]])
 		x.d.Facts = append(x.d.Facts, &Fact{Key: kept[m[2]:m[3]], Value: kept[m[4]:m[5]], Pos: x.pos(start), End: x.pos(start + len(line)), ValuePos: x.pos(start + m[4])})
+	} else if line[0] == '*' || line[0] == '_' {
+		x.label(line, start)
+	}
+}
+
+// label reads a bold label and its value from line, which starts at
+// offset start, into KeyValues. The fact starts at its key, as a list
+// item's does.
+func (x *extractor) label(line []byte, start int) {
+	m := matchLabel(unsafe.String(unsafe.SliceData(line), len(line)))
+	if m == nil {
+		return
+	}
+	kept := x.slabs.str(line[:m[5]])
+	x.d.KeyValues = append(x.d.KeyValues, &Fact{Key: kept[m[2]:m[3]], Value: kept[m[4]:m[5]],
+		Pos: x.pos(start + m[2]), End: x.pos(start + m[5]), ValuePos: x.pos(start + m[4]), Form: FactLabel})
+}
+
+// tableCell is a cell's text as written, trimmed, and where it starts
+// and ends.
+type tableCell struct {
+	text       string
+	start, end int
+}
+
+// cells returns the cells of a table row or header.
+func (x *extractor) cells(row ast.Node) []tableCell {
+	var out []tableCell
+	for c := row.FirstChild(); c != nil; c = c.NextSibling() {
+		tc := tableCell{start: -1}
+		if l := c.Lines(); l != nil && l.Len() > 0 {
+			seg := l.At(0)
+			raw := x.src[seg.Start:seg.Stop]
+			lead := len(raw) - len(bytes.TrimLeft(raw, " \t"))
+			raw = bytes.TrimSpace(raw)
+			tc = tableCell{text: string(raw), start: seg.Start + lead, end: seg.Start + lead + len(raw)}
+		}
+		out = append(out, tc)
+	}
+	return out
+}
+
+// table reads the facts a table states into KeyValues: each row of a
+// two-column table is a key and its value, and each cell is the value of
+// the key its header names, said of the row's first cell. A table whose
+// header names a definition ("| Field | Meaning |") states none.
+func (x *extractor) table(t *east.Table) {
+	var header []tableCell
+	for r := t.FirstChild(); r != nil; r = r.NextSibling() {
+		if _, ok := r.(*east.TableHeader); ok {
+			header = x.cells(r)
+			continue
+		}
+		if _, ok := r.(*east.TableRow); !ok || len(header) < 2 {
+			continue
+		}
+		row := x.cells(r)
+		if len(row) != len(header) || row[0].text == "" || row[0].start < 0 {
+			continue
+		}
+		add := func(key string, v tableCell, pos, end int, form FactForm, subject string) {
+			x.d.KeyValues = append(x.d.KeyValues, &Fact{Key: key, Value: v.text,
+				Pos: x.pos(pos), End: x.pos(end), ValuePos: x.pos(v.start), Form: form, Subject: subject})
+		}
+		if len(header) == 2 && !definitional(header[1].text) {
+			if k := factKey(row[0].text); k != "" && row[1].text != "" {
+				add(k, row[1], row[0].start, row[1].end, FactTableRow, "")
+			}
+		}
+		for j := 1; j < len(header); j++ {
+			k := factKey(header[j].text)
+			if k == "" || definitional(k) || row[j].text == "" || row[j].start < 0 {
+				continue
+			}
+			add(k, row[j], row[j].start, row[j].end, FactHeaderCell, row[0].text)
+		}
 	}
 }
 

@@ -26,7 +26,7 @@ import (
 // never a wrong document.
 
 // summaryVersion changes whenever the encoding or the parser's output does.
-const summaryVersion = 3
+const summaryVersion = 4
 
 // What a summary summarizes.
 const (
@@ -118,6 +118,16 @@ func (d *Doc) AppendSummary(b []byte) []byte {
 		e.pos(f.Pos)
 		e.pos(f.End)
 		e.pos(f.ValuePos)
+	}
+	e.uint(uint64(len(d.KeyValues)))
+	for _, f := range d.KeyValues {
+		e.str(f.Key)
+		e.str(f.Value)
+		e.pos(f.Pos)
+		e.pos(f.End)
+		e.pos(f.ValuePos)
+		e.uint(uint64(f.Form))
+		e.str(f.Subject)
 	}
 	e.uint(uint64(len(d.PhraseLists)))
 	for _, pl := range d.PhraseLists {
@@ -424,6 +434,11 @@ func decodeSummary(f *File, data []byte) (doc *Doc, err error) {
 	doc.Facts = sized[*Fact](d.count(len(data)))
 	for i := range doc.Facts {
 		doc.Facts[i] = &Fact{Key: d.str(), Value: d.str(), Pos: d.pos(), End: d.pos(), ValuePos: d.pos()}
+	}
+	doc.KeyValues = sized[*Fact](d.count(len(data)))
+	for i := range doc.KeyValues {
+		doc.KeyValues[i] = &Fact{Key: d.str(), Value: d.str(), Pos: d.pos(), End: d.pos(), ValuePos: d.pos(), Form: FactForm(d.uint())}
+		doc.KeyValues[i].Subject = d.str()
 	}
 	doc.PhraseLists = sized[*PhraseList](d.count(len(data)))
 	for i := range doc.PhraseLists {

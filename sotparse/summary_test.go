@@ -144,7 +144,7 @@ func TestSummaryCoversModel(t *testing.T) {
 	// Doc's File, blockEnc and summary are left out on purpose: the
 	// content and blocks are what Full parses back; File is rebuilt.
 	want := map[string][]string{
-		"Doc": {"Path", "File", "Kind", "Stem", "FrontmatterState", "Frontmatter", "BodyStart", "BOM", "Headings", "WorkItems", "StatusLines", "Facts", "PhraseLists", "Refs", "blockEnc", "summary", "mentions",
+		"Doc": {"Path", "File", "Kind", "Stem", "FrontmatterState", "Frontmatter", "BodyStart", "BOM", "Headings", "WorkItems", "StatusLines", "Facts", "KeyValues", "PhraseLists", "Refs", "blockEnc", "summary", "mentions",
 			"visits", "ran", "released", "digest", "memo"}, // run state: never summarized
 		"Frontmatter": {"Pos", "End", "Close", "Name", "Title", "Tier", "Status", "Owner", "Source", "Created", "LastReviewed", "LifecycleClassification", "CorePromotionStatus", "Description", "Route", "Fields", "Unknown"},
 		"Field":       {"Key", "Value", "Scalar", "Duplicate", "KeyPos", "ValuePos", "ValueEnd"},
@@ -152,7 +152,7 @@ func TestSummaryCoversModel(t *testing.T) {
 		"WorkItem":    {"ID", "Title", "Style", "Level", "Pos", "End", "Type", "Status", "BlockedBy", "Blockers", "Validator", "Checkboxes"},
 		"Line":        {"Key", "Value", "Pos", "End", "ValuePos", "Item"},
 		"Checkbox":    {"Checked", "Text", "Pos", "End"},
-		"Fact":        {"Key", "Value", "Pos", "End", "ValuePos"},
+		"Fact":        {"Key", "Value", "Pos", "End", "ValuePos", "Form", "Subject"},
 		"PhraseList":  {"Section", "Pos", "Phrases"},
 		"Phrase":      {"Raw", "Text", "Pos", "End"},
 		"Ref":         {"Kind", "Text", "Pos", "End"},

@@ -187,8 +187,11 @@ func (c *docCheck) blocks() []*sotparse.Block {
 // (body.mentionAt).
 func (c *docCheck) body() *body {
 	if content := c.p.Content; !readEveryBody && len(content) == c.d.File.Tok.Size() {
-		f := c.set.matcher.scanBody(content[c.d.File.Tok.Offset(c.d.BodyStart):])
-		if f&markupClause == 0 && !c.set.admits(ScopeSentence, f) {
+		bodyText := content[c.d.File.Tok.Offset(c.d.BodyStart):]
+		f := c.set.matcher.scanBody(bodyText)
+		// A sentence read in its canonical form (canonical) may hold
+		// literals the body does not.
+		if f&(markupClause|rewriteClause) == 0 && !c.set.admits(ScopeSentence, f) {
 			c.plainBody = body{doc: c}
 			return &c.plainBody
 		}

@@ -21,6 +21,10 @@ type block struct {
 	found     clauseBits // the prefilter clauses of the rule set Text satisfies
 	sents     [][2]int
 	sentFound []clauseBits // those each sentence satisfies, computed once for all rules
+	// canon holds each sentence's canonical form, "" where it is the
+	// sentence; canonFound, the clauses it satisfies.
+	canon      []string
+	canonFound []clauseBits
 	// mention is set when the block only mentions its text: it lies in a
 	// phrase list section or a section whose heading negates its content
 	// ("Non-Goals", "Out of Scope", "Blocked Actions", ...).
@@ -44,6 +48,16 @@ func (b *block) literals(m *matcher) []clauseBits {
 		b.sentFound = make([]clauseBits, len(ss))
 		for i, s := range ss {
 			b.sentFound[i] = m.scan(b.Text[s[0]:s[1]])
+		}
+		b.canon = make([]string, len(ss))
+		b.canonFound = make([]clauseBits, len(ss))
+		if b.found&rewriteClause != 0 {
+			for i, s := range ss {
+				sent := b.Text[s[0]:s[1]]
+				if c := canonical(sent); c != sent {
+					b.canon[i], b.canonFound[i] = c, m.scan(c)
+				}
+			}
 		}
 	}
 	return b.sentFound
@@ -196,6 +210,22 @@ func scanProse(blocks []*sotparse.Block, set *ClaimSet, found *[]clauseBits) boo
 		fa := set.matcher.scan(held)
 		f = append(f, fa)
 		all |= fa
+	}
+	// A block is kept for what its sentences' canonical forms hold too.
+	k := 0
+	for _, bl := range blocks {
+		if !isProse(bl) {
+			continue
+		}
+		if f[k]&rewriteClause == 0 {
+			k++
+			continue
+		}
+		if ct := canonicalText(bl.Text); ct != "" {
+			f[k] |= set.matcher.scan(ct)
+			all |= f[k]
+		}
+		k++
 	}
 	*found = f
 	return set.admits(ScopeSentence, all)

@@ -31,7 +31,11 @@ func referenceBody(blocks []*sotparse.Block, set *ClaimSet) *body {
 		}
 		blk := block{Block: bl, mention: w.mention(), section: w.section}
 		if set != nil {
-			if blk.found = set.matcher.scan(bl.Text); !set.admits(ScopeSentence, blk.found) {
+			blk.found = set.matcher.scan(bl.Text)
+			if ct := canonicalText(bl.Text); ct != "" {
+				blk.found |= set.matcher.scan(ct)
+			}
+			if !set.admits(ScopeSentence, blk.found) {
 				continue
 			}
 		}

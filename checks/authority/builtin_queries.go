@@ -37,8 +37,8 @@ func precomputedQuery(pattern string) (q query, ok bool) {
 		return query{any: [][]string{{"candidate default", "candidate-default", "candidate_default", "runtime default", "runtime-default", "runtime_default"}, {" activation became ", " activation becomes ", " activation has been ", " activation is ", " activation was ", "-activation became ", "-activation becomes ", "-activation has been ", "-activation is ", "-activation was ", "_activation became ", "_activation becomes ", "_activation has been ", "_activation is ", "_activation was "}}}, true
 	case "\\b(?:runtime|candidate)[ _-]default[ _-]activation\\s*[:=]\\s*(?:true|on|yes|enabled|active)\\b":
 		return query{any: [][]string{{"candidate default", "candidate-default", "candidate_default", "runtime default", "runtime-default", "runtime_default"}, {" activation :", " activation =", " activation:", " activation=", "-activation :", "-activation =", "-activation:", "-activation=", "_activation :", "_activation =", "_activation:", "_activation="}}}, true
-	case "\\bactivat(?:e|es|ed)\\s+(?:the\\s+)?[\\w‹›-]+\\s+as\\s+(?:the\\s+|a\\s+)?(?:runtime\\s+)?default(?:$|[\\s.,;:!])":
-		return query{any: [][]string{{"activate ", "activated ", "activates "}, {" as a default", " as a runtime default", " as default", " as runtime default", " as the default", " as the runtime default"}}}, true
+	case "\\bactivat(?:e|es|ed)\\s+(?:the\\s+)?[\\w‹›-]+\\s+(?:(?:lane|backend|engine|adapter)\\s+)?as\\s+(?:the\\s+|a\\s+)?(?:runtime\\s+)?default(?:$|[\\s.,;:!])":
+		return query{any: [][]string{{"activate ", "activated ", "activates "}, {" as "}, {"default"}}}, true
 	case "\\b[\\w‹›-]+\\s+(?:is|was|has\\s+been|becomes|became)\\s+(?:now\\s+)?(?:activated|active|enabled)\\s+as\\s+(?:the\\s+|a\\s+)?(?:runtime\\s+)?default(?:$|[\\s.,;:!])":
 		return query{any: [][]string{{" became ", " becomes ", " has been ", " is ", " was "}, {"activated as ", "active as ", "enabled as "}, {"default"}}}, true
 	case "\\b(?:runtime\\s+default|default\\s+activation)\\s+(?:is|was|has\\s+been|becomes|became)\\s+(?:now\\s+)?(?:on|true|active|activated|enabled|granted)\\b":
@@ -49,14 +49,18 @@ func precomputedQuery(pattern string) (q query, ok bool) {
 		return query{any: [][]string{{"are ", "be ", "became ", "become ", "becomes ", "been ", "is ", "remains ", "stays ", "was ", "were "}, {"default "}, {"backend", "engine"}}}, true
 	case "\\bdefault\\s+(?:execution\\s+)?(?:backend|engine)\\s+(?:is|was|has\\s+been|becomes|became)\\s+(?:now\\s+)?(?:case|codex|pi|claude|aider|openhands|‹code›)":
 		return query{any: [][]string{{"default backend ", "default engine ", "default execution backend ", "default execution engine "}, {"became ", "becomes ", "has been ", "is ", "was "}}}, true
-	case "\\b(?-i:Case)\\s+(?:is|was|has\\s+been|becomes|became)\\s+(?:now\\s+)?(?:the\\s+)?(?:runtime\\s+)?default(?:$|[\\s.,;:!])":
-		return query{any: [][]string{{"case became ", "case becomes ", "case has been ", "case is ", "case was "}, {"default"}}}, true
+	case "\\b(?-i:Case|Codex|Pi|Claude)\\s+(?:is|was|has\\s+been|becomes|became)\\s+(?:now\\s+)?(?:the\\s+)?(?:runtime\\s+)?default(?:$|[\\s.,;:!])":
+		return query{any: [][]string{{"case ", "claude ", "codex ", "pi "}, {"became ", "becomes ", "has been ", "is ", "was "}, {"default"}}}, true
+	case "\\bdefault\\s+of\\s+(?:[\\w‹›-]+\\s+){1,5}?(?:is|was|has\\s+been|becomes|became)\\s+(?:now\\s+)?(?-i:Case|Codex|Pi|Claude)(?:$|[\\s.,;:!])":
+		return query{any: [][]string{{"default of "}, {" became ", " becomes ", " has been ", " is ", " was "}}}, true
 	case "\\b(?:make|makes|made)\\s+(?:(?-i:Case|Codex|Pi|Claude)|‹code›|(?:the|this|that)\\s+(?:[\\w-]+\\s+)?(?:backend|engine|adapter))\\s+(?:the\\s+|a\\s+)?(?:runtime\\s+)?default(?:$|[\\s.,;:!])":
 		return query{any: [][]string{{"made ", "make ", "makes "}, {"adapter ", "backend ", "case ", "claude ", "codex ", "engine ", "pi ", "‹code› "}, {"default"}}}, true
 	case "\\bpromot(?:e|es|ed)\\s+(?:[\\w‹›-]+\\s+){0,3}?to\\s+(?:the\\s+)?(?:runtime\\s+)?default\\b":
 		return query{any: [][]string{{"promote ", "promoted ", "promotes "}, {"to default", "to runtime default", "to the default", "to the runtime default"}}}, true
 	case "^approval[ _-]granted\\s*:\\s*(?:true|yes)\\b":
 		return query{any: [][]string{{"approval granted :", "approval granted:", "approval-granted :", "approval-granted:", "approval_granted :", "approval_granted:"}, {"true", "yes"}}}, true
+	case "^(?:(?:JP|operator|human)[ _-])?approval(?:[ _-](?:status|state))?\\s*:\\s*(?:granted|given|received|approved)\\b":
+		return query{any: [][]string{{"approval"}, {"approved", "given", "granted", "received"}}}, true
 	case "\\bapproval\\s+(?:was|has\\s+been|is|is\\s+now|were|have\\s+been)\\s+granted\\b":
 		return query{any: [][]string{{"approval has been granted", "approval have been granted", "approval is granted", "approval is now granted", "approval was granted", "approval were granted"}}}, true
 	case "\\bapproval[ _-]granted\\s*[:=]\\s*(?:true|yes)\\b":
@@ -65,6 +69,8 @@ func precomputedQuery(pattern string) (q query, ok bool) {
 		return query{any: [][]string{{"jp approved", "jp granted", "jp has approved", "jp has granted"}}}, true
 	case "\\b(?:JP|operator|human)\\s+approval\\s+(?:was\\s+|has\\s+been\\s+|is\\s+)?(?:granted|given|recorded|received)\\b":
 		return query{any: [][]string{{"human approval ", "jp approval ", "operator approval "}, {"given", "granted", "received", "recorded"}}}, true
+	case "\\b(?:JP|operator|human)\\s+(?:has\\s+)?(?:gave|given|granted)\\s+(?:(?:its|his|her|their|the)\\s+)?approval\\b":
+		return query{any: [][]string{{"human g", "human has g", "jp g", "jp has g", "operator g", "operator has g"}, {"ave ", "iven ", "ranted "}, {"approval"}}}, true
 	}
 	return query{}, false
 }

@@ -208,7 +208,7 @@ var DefaultClaims = []Claim{
 		Pattern: Patterns{
 			`\b(?:runtime|candidate)[ _-]default[ _-]activation\s+(?:is|was|has\s+been|becomes|became)\s+(?:now\s+)?(?:true|on|enabled|active|granted|complete|done)\b`,
 			`\b(?:runtime|candidate)[ _-]default[ _-]activation\s*[:=]\s*(?:true|on|yes|enabled|active)\b`,
-			`\bactivat(?:e|es|ed)\s+(?:the\s+)?[\w‹›-]+\s+as\s+(?:the\s+|a\s+)?(?:runtime\s+)?default(?:$|[\s.,;:!])`,
+			`\bactivat(?:e|es|ed)\s+(?:the\s+)?[\w‹›-]+\s+(?:(?:lane|backend|engine|adapter)\s+)?as\s+(?:the\s+|a\s+)?(?:runtime\s+)?default(?:$|[\s.,;:!])`,
 			`\b[\w‹›-]+\s+(?:is|was|has\s+been|becomes|became)\s+(?:now\s+)?(?:activated|active|enabled)\s+as\s+(?:the\s+|a\s+)?(?:runtime\s+)?default(?:$|[\s.,;:!])`,
 			`\b(?:runtime\s+default|default\s+activation)\s+(?:is|was|has\s+been|becomes|became)\s+(?:now\s+)?(?:on|true|active|activated|enabled|granted)\b`,
 		},
@@ -229,7 +229,9 @@ var DefaultClaims = []Claim{
 		Pattern: Patterns{
 			`\b(?:is|are|was|were|be|been|become|becomes|became|remains|stays)\s+(?:now\s+)?(?:the\s+|a\s+|our\s+)?(?:new\s+)?(?:runtime\s+)?default\s+(?:[\w-]+\s+){0,3}?(?:backend|engine)\b`,
 			`\bdefault\s+(?:execution\s+)?(?:backend|engine)\s+(?:is|was|has\s+been|becomes|became)\s+(?:now\s+)?(?:case|codex|pi|claude|aider|openhands|‹code›)`,
-			`\b(?-i:Case)\s+(?:is|was|has\s+been|becomes|became)\s+(?:now\s+)?(?:the\s+)?(?:runtime\s+)?default(?:$|[\s.,;:!])`,
+			`\b(?-i:Case|Codex|Pi|Claude)\s+(?:is|was|has\s+been|becomes|became)\s+(?:now\s+)?(?:the\s+)?(?:runtime\s+)?default(?:$|[\s.,;:!])`,
+			// A default of something that is a backend: "the default of the harness is Pi" (canonical's "the harness defaults to Pi").
+			`\bdefault\s+of\s+(?:[\w‹›-]+\s+){1,5}?(?:is|was|has\s+been|becomes|became)\s+(?:now\s+)?(?-i:Case|Codex|Pi|Claude)(?:$|[\s.,;:!])`,
 			`\b(?:make|makes|made)\s+(?:(?-i:Case|Codex|Pi|Claude)|‹code›|(?:the|this|that)\s+(?:[\w-]+\s+)?(?:backend|engine|adapter))\s+(?:the\s+|a\s+)?(?:runtime\s+)?default(?:$|[\s.,;:!])`,
 			`\bpromot(?:e|es|ed)\s+(?:[\w‹›-]+\s+){0,3}?to\s+(?:the\s+)?(?:runtime\s+)?default\b`,
 		},
@@ -241,6 +243,8 @@ var DefaultClaims = []Claim{
 		ID: "approval-contradiction",
 		Pattern: Patterns{
 			`^approval[ _-]granted\s*:\s*(?:true|yes)\b`,
+			// The approval as a key and its state: "JP approval: granted".
+			`^(?:(?:JP|operator|human)[ _-])?approval(?:[ _-](?:status|state))?\s*:\s*(?:granted|given|received|approved)\b`,
 		},
 		Scope:       Scopes{ScopeFact, ScopeFrontmatter},
 		Message:     "claims approval was granted",
@@ -253,6 +257,8 @@ var DefaultClaims = []Claim{
 			`\bapproval[ _-]granted\s*[:=]\s*(?:true|yes)\b`,
 			`\bJP\s+(?:has\s+)?(?:approved|granted)\b`,
 			`\b(?:JP|operator|human)\s+approval\s+(?:was\s+|has\s+been\s+|is\s+)?(?:granted|given|recorded|received)\b`,
+			// "JP granted approval", and the passive read actively ("JP given approval").
+			`\b(?:JP|operator|human)\s+(?:has\s+)?(?:gave|given|granted)\s+(?:(?:its|his|her|their|the)\s+)?approval\b`,
 		},
 		Scope:       Scopes{ScopeSentence, ScopeFrontmatter},
 		Message:     "claims approval was granted",
@@ -384,6 +390,9 @@ func compileClaims(cs []Claim, checked bool) ([]*compiledClaim, *matcher, error)
 			}
 		}
 		out = append(out, cc)
+	}
+	for _, l := range rewriteLits() {
+		clauses.lits[l] |= rewriteClause
 	}
 	return out, newMatcher(clauses.lits), nil
 }

@@ -37,8 +37,15 @@
 // Forbidden claims. A claim rule matches text taken from the markdown
 // structure, never from the raw file:
 //
-//   - fact: a list item "- key: value" (sotparse's facts; code-span and
-//     emphasis markers removed from the value), matched as "key: value";
+//   - fact: a key and its value, matched as "key: value" (code-span and
+//     emphasis markers removed from the value), in every form a document
+//     states one: a list item "- key: value" (sotparse's Facts); a row of
+//     a two-column table ("| Default backend | Case |"); a cell under a
+//     header that names its key ("| Case | yes |" under "| Lane | Default
+//     backend |"); a bold label ("**Approval:** granted", "__Key__:
+//     value"), a line or a list item's first line (sotparse's KeyValues).
+//     A table whose value column defines the keys ("| Field | Meaning |",
+//     Description, Purpose ...) states none;
 //   - frontmatter: a scalar frontmatter field, matched as "key: value"
 //     (core_promotion_status excepted: promotion-status judges it);
 //   - sentence: a sentence of a paragraph, of a list item's paragraph or of
@@ -49,6 +56,22 @@
 //     indented code blocks and HTML blocks are never read. Sentences end at
 //     ".", "!" or "?" followed by a space and a character that is not a
 //     lower-case letter.
+//
+// A sentence is matched as it stands and, when no alternative of the rule
+// matches it so, in its canonical form: one word order for the claims the
+// rules' expressions spell in one. The canonical form reads the passive
+// with an agent actively ("The request was approved by JP" -> "JP approved
+// the request"; "Approved by JP: the request" likewise), a fronted
+// complement after its clause ("As the runtime default, the Pi lane was
+// ..." -> "the Pi lane was ... as the runtime default"), a change of state
+// as the state it ends in ("flipped from false to true" -> "is true"),
+// "switched on" (turned on) as "activated", "serves as" (acts, functions,
+// works as) as "is", "was made X" and "replaced Y as X" as "became X", and
+// "S defaults to X" as "the default of S is X". A rewrite needs its verb
+// group unbroken ("was not made" stays), keeps what governs the clause in
+// front of it ("We should confirm that ..."), and drops no word the
+// negation rules read, which then judge the canonical form. Such a finding
+// spans the whole sentence.
 //
 // Text that is only mentioned is not a claim: the items of a Required
 // Phrases, Required Evidence or Validator Summary Phrases section (phrases
@@ -86,7 +109,9 @@
 //     false.", "... stays false", "... is not enabled", "... not yet",
 //     "... only after Stage 6". A negation in a later clause does not
 //     govern the match: "Case is the default backend, not a fixture." is
-//     a claim.
+//     a claim. "before" after a past act dates it rather than defers it:
+//     "JP granted approval before validation" is a claim, "approval is
+//     granted before execution" is not.
 //
 // Gerunds ("Promoting any CTO artifact into Core.", "without activating
 // Case as default") name an action without asserting it; the built-in
@@ -147,20 +172,23 @@
 //     that is true, yes, on, enabled or active; a sentence saying runtime
 //     (or candidate) default activation is true, on, enabled or active, that
 //     something is activated or enabled as (the runtime) default, or that
-//     someone activated it so.
+//     someone activated it (the Pi lane, say) so.
 //   - default-backend: a fact or field default_backend (default engine,
 //     runtime default backend) with a value other than none, fake, false,
 //     not..., pending or a candidate; a sentence saying something is, was,
 //     becomes or remains the (runtime) default backend or engine, that the
-//     default backend is Case, Codex, Pi, Claude or ‹code›, that Case is
-//     (the) default, or that someone made Case (or a backend) the default
-//     or promoted it to default. A sentence that says candidate, candidates
+//     default backend is Case, Codex, Pi, Claude or ‹code›, that Case
+//     (Codex, Pi, Claude) is (the) default, that the default of something
+//     is one of them ("the harness defaults to Pi"), or that someone made
+//     Case (or a backend) the default or promoted it to default. A sentence that says candidate, candidates
 //     or candidacy, or names the fake lane (the convention's default
 //     validation lane), is not such a claim: "Case is the leading candidate
 //     default backend" is what the convention wants said.
-//   - approval-contradiction: a fact or field approval_granted: true, or a
-//     sentence saying approval was (has been, is) granted, JP approved, or
-//     JP (operator, human) approval was granted, given, recorded or
+//   - approval-contradiction: a fact or field approval_granted: true or
+//     (JP, operator, human) approval (status, state): granted, given,
+//     received or approved, or a sentence saying approval was (has been,
+//     is) granted, JP approved, JP gave (granted) approval, or JP
+//     (operator, human) approval was granted, given, recorded or
 //     received, in a route whose records say approval_granted: false. The
 //     approval lifecycle of the workspace keeps request, approval and
 //     evidence in separate routes (CTO-GOVERNED-EXECUTION-REQUEST-RECORD:

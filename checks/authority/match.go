@@ -3,6 +3,7 @@ package authority
 import (
 	"fmt"
 	"go/token"
+	"iter"
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
@@ -102,7 +103,7 @@ func (c *docCheck) claims(b *body) {
 		return it.text
 	}
 	// Only the texts a rule of their scope may match are kept.
-	var fields, facts []item
+	var fields, factItems []item
 	if d.Frontmatter != nil {
 		for _, f := range d.Frontmatter.Fields {
 			// core_promotion_status is the promotion-status rule's.
@@ -115,11 +116,13 @@ func (c *docCheck) claims(b *body) {
 			}
 		}
 	}
-	for _, f := range d.Facts {
+	// A key stated in a table row or a bold label is a fact as much as a
+	// "- key: value" item is.
+	for f := range facts(d) {
 		it := item{key: strings.Trim(f.Key, "`"), value: plain(f.Value), pos: f.Pos, end: f.End}
 		if it.found = m.scan(it.key, ": ", it.value); c.set.admits(ScopeFact, it.found) {
 			it.mention = !ignoreMentions && b.mentionAt(f.Pos)
-			facts = append(facts, it)
+			factItems = append(factItems, it)
 		}
 	}
 	var docFound clauseBits
@@ -144,8 +147,8 @@ func (c *docCheck) claims(b *body) {
 			}
 		}
 		if cc.Scope.has(ScopeFact) {
-			for i := range facts {
-				f := &facts[i]
+			for i := range factItems {
+				f := &factItems[i]
 				if !cc.admits(f.found) {
 					continue
 				}
@@ -172,23 +175,52 @@ func (c *docCheck) claims(b *body) {
 				}
 				lits := bl.literals(m)
 				for si, s := range bl.sentences() {
-					if !cc.admits(lits[si]) {
-						continue
-					}
 					sent := bl.Text[s[0]:s[1]]
-					for _, loc := range cc.find(sent, lits[si], true) {
-						pos, end := bl.Span(s[0]+loc[0], s[0]+loc[1])
-						k := candidate{claim: cc, doc: d, pos: pos, end: end,
-							scope: ScopeSentence, text: sent, match: sent[loc[0]:loc[1]]}
+					judgeIn := func(text string, loc []int, k candidate) {
 						switch {
 						case bl.mention && !ignoreMentions:
 							k.why = "mentioned (phrase list or negating section " + excerpt(bl.section) + ")"
 						default:
-							k.why = why(cc, sent, loc)
+							k.why = why(cc, text, loc)
 						}
 						emit(k)
 					}
+					found := false
+					if cc.admits(lits[si]) {
+						for _, loc := range cc.find(sent, lits[si], true) {
+							found = true
+							pos, end := bl.Span(s[0]+loc[0], s[0]+loc[1])
+							judgeIn(sent, loc, candidate{claim: cc, doc: d, pos: pos, end: end,
+								scope: ScopeSentence, text: sent, match: sent[loc[0]:loc[1]]})
+						}
+					}
+					// The sentence in its canonical form: a match there is
+					// the whole sentence's, whose words it rearranges.
+					if c := bl.canon[si]; !found && c != "" && cc.admits(bl.canonFound[si]) {
+						for _, loc := range cc.find(c, bl.canonFound[si], true) {
+							pos, end := bl.Span(s[0], s[1])
+							judgeIn(c, loc, candidate{claim: cc, doc: d, pos: pos, end: end,
+								scope: ScopeSentence, text: c, match: strings.TrimRight(sent, " .;:!")})
+						}
+					}
 				}
+			}
+		}
+	}
+}
+
+// facts yields d's facts in every form: list items, then table rows and
+// bold labels.
+func facts(d *sotparse.Doc) iter.Seq[*sotparse.Fact] {
+	return func(yield func(*sotparse.Fact) bool) {
+		for _, f := range d.Facts {
+			if !yield(f) {
+				return
+			}
+		}
+		for _, f := range d.KeyValues {
+			if !yield(f) {
+				return
 			}
 		}
 	}
@@ -294,7 +326,7 @@ func factValues(d *sotparse.Doc, key string) []string {
 			}
 		}
 	}
-	for _, f := range d.Facts {
+	for f := range facts(d) {
 		if keyIs(f.Key, key) {
 			out = append(out, normValue(f.Value))
 		}

@@ -106,10 +106,28 @@ func judge(s string, ms, me int) (bool, string) {
 	if loc := clauseEnd.FindStringIndex(rest); loc != nil {
 		rest = rest[:loc[0]]
 	}
-	if m := cueAfter.FindString(rest); m != "" {
+	past := pastTense(s[ms:me])
+	for _, m := range cueAfter.FindAllString(rest, -1) {
+		// "JP granted approval before validation" dates a past act; "is
+		// granted before execution" states a rule.
+		if past && strings.EqualFold(m, "before") {
+			continue
+		}
 		return false, "negated by " + strings.ToLower(m)
 	}
 	return true, ""
+}
+
+// presentVerb and pastVerb tell the tense of a matched clause.
+var (
+	presentVerb = mustCompile(`\b(?:is|are|be|becomes|remains|stays|gets)\b`)
+	pastVerb    = mustCompile(`\b(?:was|were|has|have|had|became|gave|given|made)\b|\w\w(?:ed|en)\b`)
+)
+
+// pastTense reports whether the clause m states a past act: a past
+// verb form and no present one.
+func pastTense(m string) bool {
+	return pastVerb.MatchString(m) && !presentVerb.MatchString(m)
 }
 
 // quoted reports whether offset i of s lies inside a double-quoted

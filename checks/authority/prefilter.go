@@ -447,13 +447,19 @@ func (p *prefilter) admitsOrs(f clauseBits) bool {
 }
 
 // maxClauses bounds the clauses of a rule set: one beyond it is dropped
-// (it no longer filters). The last bit of a clauseBits is markupClause's.
-const maxClauses = 63
+// (it no longer filters). The last bit of a clauseBits is markupClause's,
+// the one before it rewriteClause's.
+const maxClauses = 62
 
 // markupClause is the bit of a found set that says the text holds a byte
 // of markupBytes. No prefilter asks for it: a found set that has it
 // admits what it would without it.
-const markupClause clauseBits = 1 << maxClauses
+const markupClause clauseBits = 1 << 63
+
+// rewriteClause is the bit of a found set that says the text holds a
+// literal of a rewrite of canonical: a sentence of it may read otherwise
+// in its canonical form. No prefilter asks for it either.
+const rewriteClause clauseBits = 1 << 62
 
 // markupBytes are the bytes of the inline markup sotparse reads a
 // block's Text through: code spans (whose text a placeholder stands for),
