@@ -204,7 +204,7 @@ func cmdCheck(args []string, stdout, stderr io.Writer) int {
 
 	if cf.writeBase != "" {
 		all := combine(runs)
-		if err := writeAtomic(cf.writeBase, baseline.New(all.Findings).Marshal()); err != nil {
+		if err := writeOutput(cf.writeBase, baseline.New(all.Findings).Marshal()); err != nil {
 			fmt.Fprintf(stderr, "sotvet: writing baseline: %v\n", err)
 			return exitError
 		}
@@ -553,8 +553,6 @@ func selectChecks(cfg *config.Config, cf checkFlags) ([]*analysis.Analyzer, map[
 	return checks.Select(enable, disable, sev)
 }
 
-// writeAtomic replaces (or creates) name with data, keeping an existing
-// file's mode: a crash leaves the old or the new content, never a part.
 // staleTemp is how old a temporary file of --fix must be before another
 // --fix removes it: a younger one may belong to a --fix still running.
 const staleTemp = 10 * time.Minute
@@ -578,7 +576,13 @@ func fixTarget(root, p string) (string, error) {
 	return real, nil
 }
 
+// writeAtomic replaces (or creates) name with data, keeping an existing
+// file's mode: a crash leaves the old or the new content, never a part.
 func writeAtomic(name string, data []byte) error { return atomicfile.Write(name, data, 0o644) }
+
+// writeOutput writes a file the user named (--write-baseline): a device
+// such as /dev/null is written to, never replaced.
+func writeOutput(name string, data []byte) error { return atomicfile.WriteOutput(name, data, 0o644) }
 
 func splitList(s string) []string {
 	var out []string

@@ -165,7 +165,7 @@ func cmdScan(args []string, stdout, stderr io.Writer) int {
 	}
 	checks.SortFindings(res.Findings)
 	if *writeBase != "" {
-		if err := writeAtomic(*writeBase, baseline.New(res.Findings).Marshal()); err != nil {
+		if err := writeOutput(*writeBase, baseline.New(res.Findings).Marshal()); err != nil {
 			fmt.Fprintf(stderr, "sotvet scan: writing baseline: %v\n", err)
 			return exitError
 		}

@@ -4,6 +4,7 @@ package atomicfile
 
 import (
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -17,9 +18,15 @@ const TempPrefix = ".sotvet-tmp-"
 
 // Write replaces (or creates) name with data through a temporary file in the
 // same directory and a rename. An existing file keeps its mode; a new one
-// gets perm.
+// gets perm. A symbolic link at name is replaced, not followed (a fix never
+// writes outside its workspace through one); anything else that is not a
+// regular file (a device, a pipe, a directory) is refused: a rename over
+// /dev/null would make it a file.
 func Write(name string, data []byte, perm fs.FileMode) error {
-	if info, err := os.Stat(name); err == nil {
+	if info, err := os.Lstat(name); err == nil {
+		if !info.Mode().IsRegular() && info.Mode()&fs.ModeSymlink == 0 {
+			return fmt.Errorf("%s: not a regular file (%s)", name, kind(info.Mode()))
+		}
 		perm = info.Mode().Perm()
 	} else if !errors.Is(err, fs.ErrNotExist) {
 		return err
@@ -41,6 +48,53 @@ func Write(name string, data []byte, perm fs.FileMode) error {
 		return err
 	}
 	return os.Rename(tmp.Name(), name)
+}
+
+// WriteOutput writes data to a file a user named for output (a baseline to
+// record): a regular file is replaced as Write replaces it, through a
+// symbolic link to it if name is one; a device or a pipe (/dev/null,
+// /dev/stdout) is written to as a shell's redirection would, never
+// replaced; a directory is refused.
+func WriteOutput(name string, data []byte, perm fs.FileMode) error {
+	target := name
+	if info, err := os.Lstat(name); err == nil && info.Mode()&fs.ModeSymlink != 0 {
+		if target, err = filepath.EvalSymlinks(name); err != nil {
+			return fmt.Errorf("%s: %w", name, err)
+		}
+	}
+	info, err := os.Stat(target)
+	if errors.Is(err, fs.ErrNotExist) || err == nil && info.Mode().IsRegular() {
+		return Write(target, data, perm)
+	}
+	if err != nil {
+		return err
+	}
+	if info.IsDir() {
+		return fmt.Errorf("%s: is a directory", name)
+	}
+	f, err := os.OpenFile(target, os.O_WRONLY|os.O_TRUNC, 0)
+	if err != nil {
+		return err
+	}
+	if _, err := f.Write(data); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
+
+func kind(m fs.FileMode) string {
+	switch {
+	case m.IsDir():
+		return "a directory"
+	case m&fs.ModeDevice != 0:
+		return "a device"
+	case m&fs.ModeNamedPipe != 0:
+		return "a named pipe"
+	case m&fs.ModeSocket != 0:
+		return "a socket"
+	}
+	return m.Type().String()
 }
 
 // IsTemp reports whether the base name base is one of Write's temporary
