@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"sync"
 	"sync/atomic"
+	"time"
 	"unicode"
 	"unicode/utf8"
 )
@@ -361,7 +362,19 @@ func (s *Scanner) detect(path string, data []byte, scan bool) []cand {
 			taken[base+ss] = base + se
 		}
 	}
+	timedRule, t0 := -1, time.Time{}
+	timeRule := func(r int) {
+		if ruleNanos != nil {
+			now := time.Now()
+			if timedRule >= 0 {
+				ruleNanos[timedRule].Add(int64(now.Sub(t0)))
+			}
+			timedRule, t0 = r, now
+		}
+	}
+	defer timeRule(-1)
 	for _, r := range sc.touched {
+		timeRule(r)
 		rule := s.rules[r]
 		ws, sts := wins[r], starts[r]
 		if len(ws) == 0 && len(sts) == 0 || scan && rule.Path != nil && !rule.Path.MatchString(path) {
@@ -1006,6 +1019,9 @@ var placeholdersKept bool
 // expressions: the measure of a scan's work that must grow linearly with
 // its input whatever the input's shape.
 var workCounter *atomic.Int64
+
+// ruleNanos, set by tests only, adds up the time of each rule's searches.
+var ruleNanos []atomic.Int64
 
 func countWork(n int) {
 	if workCounter != nil {
