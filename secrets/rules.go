@@ -71,6 +71,16 @@ type Rule struct {
 	// startsAtKeyword: every match begins with one of Keywords, so the
 	// scanner tries Regex anchored at each keyword hit.
 	startsAtKeyword bool
+	// tokenAtKeyword: a startsAtKeyword rule whose expression starts
+	// with \b and whose match is the run of token characters after its
+	// keyword. An attempt at a hit either
+	// matches, covering the hits in its run, or fails inside a run that
+	// holds no other hit (no keyword is made of its separators alone):
+	// attempts at every hit read the text once, so a dense run of hits
+	// is not searched in one unanchored pass (which for a rule of 150
+	// prefixes cost a thread per prefix at every byte), and the match
+	// is not widened back over a name.
+	tokenAtKeyword bool
 	// mayMatch, when set, is false for a window no match of Regex can lie
 	// in, which the scanner then does not search.
 	mayMatch func(window []byte) bool
@@ -226,6 +236,9 @@ func prefixedTokenRule() *Rule {
 			Keywords: kws,
 			MinLen:   16,
 			Validate: validPrefixedToken,
+			// every match starts with a prefix, a keyword
+			startsAtKeyword: true,
+			tokenAtKeyword:  true,
 		}
 	})
 	c := *prefixedToken.rule
@@ -1086,9 +1099,11 @@ func (cr *compiledRule) prepare() {
 			re = cr.scanExpr()
 			cr.search = re
 			if cr.startsAtKeyword {
+				cr.setAnchored(re.String())
+			}
+			if cr.startsAtKeyword && !cr.tokenAtKeyword {
 				// The name around the keyword is widened back over key
 				// characters, as the stripped prefix of an imported rule is.
-				cr.setAnchored(re.String())
 				cr.prefixMax, cr.prefixSet = 256, &keyCharSet
 			}
 		}

@@ -250,7 +250,8 @@ func (s *Scanner) detect(path string, data []byte, scan bool) []cand {
 						// follow automaton is not asked: the run is searched
 						// in one pass (denseRun), whatever follows each hit.
 						if st := i + 1 - len(k); st >= 0 && equalFoldASCII(data[st:i+1], k) &&
-							(inDenseRun(starts[r], st) || rule.mayFollow(ki, data, i+1)) {
+							(!rule.tokenAtKeyword || wordBoundaryAt(data, st)) &&
+							(!rule.tokenAtKeyword && inDenseRun(starts[r], st) || rule.mayFollow(ki, data, i+1)) {
 							touch(r)
 							starts[r] = append(starts[r], st)
 						}
@@ -418,7 +419,11 @@ func (s *Scanner) detect(path string, data []byte, scan bool) []cand {
 			// one pass of the unanchored expression instead of one
 			// anchored attempt per hit, each of which may read as far
 			// as anchoredReach: the pass costs the run's length.
-			if k := denseRun(sts, n); k > 0 {
+			k := 0
+			if !rule.tokenAtKeyword {
+				k = denseRun(sts, n) // (for a token rule, 0 and a scan of the run per hit)
+			}
+			if k > 0 {
 				from := max(prev, st-1)
 				to := min(len(data), sts[n+k-1]+anchoredReach)
 				hi := min(len(data), to+anchoredReach)
@@ -1062,6 +1067,15 @@ func denseRun(sts []int, n int) int {
 // windowReach bounds how far a rule's window is widened towards whole
 // lines around a keyword hit.
 const windowReach = 4096
+
+// wordBoundaryAt reports whether \b holds before data[st] (ASCII word
+// bytes, as the expressions' \b): a token rule's expression starts with
+// one, and a line of glued prefixes (ghp_ghp_…) is then one attempt, not
+// one per hit.
+func wordBoundaryAt(data []byte, st int) bool {
+	after := st < len(data) && isWordByte(data[st])
+	return (st > 0 && isWordByte(data[st-1])) != after
+}
 
 // equalFoldASCII reports whether b equals the lower-case ASCII k, ignoring
 // ASCII case.
