@@ -575,13 +575,29 @@ func resolve(cs []cand) []cand {
 // on Allowed), sorted by Start. path is used for AllowPaths and reported in
 // the findings.
 func (s *Scanner) Scan(path string, content []byte) []Finding {
+	f, _ := s.ScanCapped(path, content, 0)
+	return f
+}
+
+// ScanCapped is Scan keeping only the first keep findings that are not
+// allowed, and the first keep allowed ones (keep <= 0: all of them); it
+// returns how many findings each rule had beyond them, allowed ones not
+// counted. A file with a hundred thousand findings then costs the memory
+// of keep of them, not of all (issue 33: at most 64 MB on any tree).
+func (s *Scanner) ScanCapped(path string, content []byte, keep int) ([]Finding, map[string]int) {
 	raw := s.detect(path, content, true)
 	cs := resolve(raw)
 	if len(cs) == 0 {
-		return nil
+		return nil, nil
 	}
+	var more map[string]int
+	kept, keptAllowed := 0, 0
 	pathAllowed := s.pathAllowed(path)
-	findings := make([]Finding, 0, len(cs))
+	n := len(cs)
+	if keep > 0 {
+		n = min(n, 2*keep)
+	}
+	findings := make([]Finding, 0, n)
 	lc := lineCounter{data: content, line: 1}
 	al := allowLines{data: content, raw: sortedByStart(raw)}
 	for _, c := range cs {
@@ -613,9 +629,24 @@ func (s *Scanner) Scan(path string, content []byte) []Finding {
 			f.Allowed, f.AllowReason = true, "gitleaksignore"
 		}
 		f.Unjustified = marked && reason == ""
+		switch {
+		case keep <= 0:
+		case f.Allowed && keptAllowed >= keep:
+			continue
+		case f.Allowed:
+			keptAllowed++
+		case kept >= keep:
+			if more == nil {
+				more = map[string]int{}
+			}
+			more[f.RuleID]++
+			continue
+		default:
+			kept++
+		}
 		findings = append(findings, f)
 	}
-	return findings
+	return findings, more
 }
 
 // gitleaksIDs returns the rule IDs a .gitleaksignore entry may name for
@@ -1051,11 +1082,17 @@ func inDenseRun(sts []int, st int) bool {
 	return sts[n-1]-sts[n-denseHits] <= denseGap*(denseHits-1)
 }
 
+// maxDenseHits bounds the hits of a run searched in one pass (a longer
+// run is searched in parts, each a pass from the end of the last match):
+// the pass returns all its matches at once, and a 4 MB line of one
+// assignment repeated held 150,000 of them, some 50 MB.
+const maxDenseHits = 4096
+
 // denseRun returns the length of the dense run of hits starting at
-// sts[n], 0 when it is shorter than denseHits.
+// sts[n], 0 when it is shorter than denseHits, at most maxDenseHits.
 func denseRun(sts []int, n int) int {
 	k := 1
-	for n+k < len(sts) && sts[n+k]-sts[n+k-1] <= denseGap {
+	for n+k < len(sts) && k < maxDenseHits && sts[n+k]-sts[n+k-1] <= denseGap {
 		k++
 	}
 	if k < denseHits {
