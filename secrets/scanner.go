@@ -249,9 +249,19 @@ func (s *Scanner) detect(path string, data []byte, scan bool) []cand {
 						// In a dense run of hits (a line of keywords) the
 						// follow automaton is not asked: the run is searched
 						// in one pass (denseRun), whatever follows each hit.
-						if st := i + 1 - len(k); st >= 0 && equalFoldASCII(data[st:i+1], k) &&
-							(!rule.tokenAtKeyword || wordBoundaryAt(data, st)) &&
-							(!rule.tokenAtKeyword && inDenseRun(starts[r], st) || rule.mayFollow(ki, data, i+1)) {
+						st := i + 1 - len(k)
+						if st < 0 || !equalFoldASCII(data[st:i+1], k) || rule.tokenAtKeyword && !wordBoundaryAt(data, st) {
+							continue
+						}
+						dense := !rule.tokenAtKeyword && inDenseRun(starts[r], st)
+						if dense && st-starts[r][len(starts[r])-1] < denseGap/2 && st >= starts[r][len(starts[r])-1] {
+							// Inside a dense run a hit is kept every
+							// denseGap/2 bytes: the run's one pass reads
+							// the hits between, and a line of keywords
+							// keeps a start per 32 bytes, not per hit.
+							continue
+						}
+						if dense || rule.mayFollow(ki, data, i+1) {
 							touch(r)
 							starts[r] = append(starts[r], st)
 						}
@@ -278,7 +288,7 @@ func (s *Scanner) detect(path string, data []byte, scan bool) []cand {
 				} else {
 					we = hi
 				}
-				if n > 0 && ws <= w[n-1].end {
+				if n > 0 && ws <= w[n-1].end+windowMergeGap {
 					if we > w[n-1].end {
 						w[n-1].end = we
 					}
@@ -1092,7 +1102,9 @@ const maxDenseHits = 4096
 // sts[n], 0 when it is shorter than denseHits, at most maxDenseHits.
 func denseRun(sts []int, n int) int {
 	k := 1
-	for n+k < len(sts) && k < maxDenseHits && sts[n+k]-sts[n+k-1] <= denseGap {
+	// Kept hits of a dense run lie up to denseGap/2 + denseGap apart
+	// (see detect): they are one run.
+	for n+k < len(sts) && k < maxDenseHits && sts[n+k]-sts[n+k-1] <= 2*denseGap {
 		k++
 	}
 	if k < denseHits {
@@ -1100,6 +1112,14 @@ func denseRun(sts []int, n int) int {
 	}
 	return k
 }
+
+// windowMergeGap: a window starting at most this many bytes after the
+// previous one's end extends it. Lines of keywords otherwise made a
+// window per line, each a span kept and an expression run: 700,000
+// lines of "xoxb-" held 180 MB of them. The few bytes between searched
+// in addition are text the rule would read in a whole-file search, as
+// gitleaks does.
+const windowMergeGap = 64
 
 // windowReach bounds how far a rule's window is widened towards whole
 // lines around a keyword hit.
