@@ -1201,7 +1201,7 @@ func (r *Rule) Expr() *regexp.Regexp {
 func (r *Rule) scanExpr() *regexp.Regexp {
 	switch {
 	case r.Regex != nil:
-		return compileShared(r.Regex.String())
+		return r.Regex // the caller's, as compiled (it may be POSIX)
 	case r.builtinRE != nil:
 		return r.builtinRE.get()
 	case r.lazy != nil:
