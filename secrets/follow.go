@@ -110,7 +110,10 @@ func newFollowNFA(expr string, keywords []string) (*followNFA, []pcSet) {
 	for ki, kw := range keywords {
 		set := closure(prog, make(pcSet, a.words), uint32(prog.Start))
 		for i := 0; i < len(kw) && !set.empty(); i++ {
-			if kw[i] >= 0x80 {
+			if kw[i] >= 0x80 || i > 0 && set.meets(a.match) {
+				// a match may end inside the keyword (xoxe. and a body
+				// "xoxb" inside the keyword xoxe.xoxb-): what follows
+				// the keyword says nothing of it
 				set = nil
 				break
 			}

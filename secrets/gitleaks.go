@@ -556,6 +556,7 @@ const automatonLiterals = 16
 
 func newRegexSet(srcs []string) (*regexSet, error) {
 	rs := &regexSet{}
+	srcs = splitAlternations(srcs)
 	var kws []string
 	var kwRe []int
 	for i, src := range srcs {
@@ -771,6 +772,32 @@ func literalSet(re *syntax.Regexp) (lits [][]byte, fold, exact, ok bool) {
 		return all, allFold, allExact, len(all) > 0
 	}
 	return nil, false, false, false
+}
+
+// splitAlternations returns srcs with each expression that is an
+// alternation at the top replaced by its branches, when that keeps the
+// list within what one literal automaton serves (64): any of the list
+// matches exactly when it did, but each branch runs only when its own
+// literals are in the text, and a branch is a small program. One
+// allowlist of gitleaks' generic rule is 27 branches under (?i), which,
+// run whole on every candidate, cost some 20µs each (a scan dense with
+// candidates paid it per 20 bytes).
+func splitAlternations(srcs []string) []string {
+	var out []string
+	for _, src := range srcs {
+		re, err := syntax.Parse(src, syntax.Perl)
+		if err != nil || re.Op != syntax.OpAlternate {
+			out = append(out, src)
+			continue
+		}
+		for _, sub := range re.Sub {
+			out = append(out, sub.String())
+		}
+	}
+	if len(out) > 64 {
+		return srcs
+	}
+	return out
 }
 
 // shortest returns the length of the shortest of lits.

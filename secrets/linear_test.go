@@ -1,23 +1,68 @@
 package secrets
 
 import (
+	"fmt"
+	"math"
+	"os"
+	"regexp"
 	"sort"
 	"strings"
 	"sync/atomic"
+	"syscall"
 	"testing"
+	"time"
 )
 
+// adversarialKeywords are the keywords the one-line and keyword-only
+// shapes repeat (issue 33, point 5).
+var adversarialKeywords = []string{"AKIA", "ghp_", "password=", "token=", "-----BEGIN ", "secret ", "api_key: ", "xoxb-", "sk-", "private_key=", "://a:b@", "eyJhbGciOi."}
+
 // adversarial returns inputs of n bytes built to make a scanner's work
-// grow faster than its input: one line of a keyword repeated, and lines
-// of nothing but a keyword.
+// grow faster than its input: one line of a keyword repeated, lines of
+// nothing but a keyword, and shapes that keep a rule's value going
+// (a keyword then a long value run, keywords alternating with quotes,
+// runs of "=", one base64 run, a keyword every 20 bytes of random text).
 func adversarial() map[string]func(n int) []byte {
 	rep := func(s string) func(int) []byte {
 		return func(n int) []byte { return []byte(strings.Repeat(s, n/len(s)+1)[:n]) }
 	}
 	out := map[string]func(int) []byte{}
-	for _, k := range []string{"AKIA", "ghp_", "password=", "token=", "-----BEGIN ", "secret ", "api_key: ", "xoxb-", "sk-", "private_key=", "://a:b@", "eyJhbGciOi."} {
+	for _, k := range adversarialKeywords {
 		out["line:"+k] = rep(k)
 		out["lines:"+k] = rep(k + "\n")
+	}
+	// random text of n bytes from alphabet, the same for every n
+	random := func(alphabet string) func(int) []byte {
+		return func(n int) []byte { return []byte(newFakeGen("adv "+alphabet).from(alphabet, n)) }
+	}
+	b64 := base62 + "+/"
+	for _, k := range []string{"password=", "api_key: ", "token=\"", "AKIA", "ghp_", "xoxb-", "sk-"} {
+		// the keyword once, then a value that never ends
+		out["value:"+k] = func(n int) []byte { return append([]byte(k), random(b64)(n)...)[:n] }
+	}
+	out["quotes:token"] = rep(`token="` + `'` + `secret='"`)
+	out["quotes:password"] = rep(`password = "a" "password = '`)
+	out["equals"] = rep("=")
+	out["equals:key"] = rep("a_key=b=")
+	out["base64"] = random(b64)
+	out["hex"] = random(hexLower)
+	out["every20:token="] = func(n int) []byte {
+		g := newFakeGen("every20")
+		var b strings.Builder
+		for b.Len() < n {
+			b.WriteString(g.from(base62, 14))
+			b.WriteString(" token=")
+		}
+		return []byte(b.String()[:n])
+	}
+	out["every20:mixed"] = func(n int) []byte {
+		g := newFakeGen("every20m")
+		var b strings.Builder
+		for i := 0; b.Len() < n; i++ {
+			b.WriteString(g.from(base62, 12))
+			b.WriteString(" " + adversarialKeywords[i%len(adversarialKeywords)])
+		}
+		return []byte(b.String()[:n])
 	}
 	return out
 }
@@ -43,9 +88,57 @@ func TestScanWorkLinear(t *testing.T) {
 		if b > 5*a+64<<10 {
 			t.Errorf("%s: work %d on %d bytes, %d on %d: not linear", name, a, small, b, 4*small)
 		}
-		// And a bounded multiple of the input.
-		if b > 64*4*small {
-			t.Errorf("%s: work %d on %d bytes: more than 64 bytes read per input byte", name, b, 4*small)
+		// And a bounded multiple of the input: each rule whose keyword
+		// is on a line reads it about once (every20:mixed wakes some 70
+		// rules on one line).
+		if b > 256*4*small {
+			t.Errorf("%s: work %d on %d bytes: more than 256 bytes read per input byte", name, b, 4*small)
+		}
+	}
+}
+
+// cpuTime is the process's user and system time.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// scanCPU returns the CPU time of scanning data, the least of a few
+// runs (the machine is shared).
+func scanCPU(s *Scanner, data []byte, runs int) time.Duration {
+	best := time.Duration(math.MaxInt64)
+	for range runs {
+		t0 := cpuTime()
+		s.Scan("adv.txt", data)
+		best = min(best, cpuTime()-t0)
+	}
+	return best
+}
+
+// TestScanTimeLinear compares the CPU time of every adversarial shape at
+// two sizes: four times the input may cost at most about eight times
+// the time (a cost in the product of hits and line length would be
+// sixteen). CPU figures mean nothing under the race detector.
+func TestScanTimeLinear(t *testing.T) {
+	if raceEnabled || testing.Short() {
+		t.Skip("CPU ratios need a build without -race")
+	}
+	s := defaultScanner(t)
+	const small = 16 << 10
+	for _, name := range caseNames(adversarial()) {
+		gen := adversarial()[name]
+		a := scanCPU(s, gen(small), 3)
+		b := scanCPU(s, gen(4*small), 2)
+		// Below a few milliseconds the clock's grain decides: both
+		// sizes get a floor.
+		const floor = 4 * time.Millisecond
+		if b > 8*max(a, floor) {
+			// The machine is shared: measure once more before failing.
+			a, b = scanCPU(s, gen(small), 5), scanCPU(s, gen(4*small), 3)
+			if b > 8*max(a, floor) {
+				t.Errorf("%s: %v on %d bytes, %v on %d: not linear", name, a, small, b, 4*small)
+			}
 		}
 	}
 }
@@ -58,12 +151,7 @@ func BenchmarkAdversarial(b *testing.B) {
 	const size = 4 << 20
 	cases := adversarial()
 	cases["prose"] = func(n int) []byte { return benchCorpus()[:n] }
-	names := make([]string, 0, len(cases))
-	for k := range cases {
-		names = append(names, k)
-	}
-	sort.Strings(names)
-	for _, name := range names {
+	for _, name := range caseNames(cases) {
 		data := cases[name](size)
 		b.Run(strings.NewReplacer("/", "_", " ", "_").Replace(name), func(b *testing.B) {
 			b.SetBytes(int64(len(data)))
@@ -71,5 +159,56 @@ func BenchmarkAdversarial(b *testing.B) {
 				s.Scan("adv.txt", data)
 			}
 		})
+	}
+}
+
+func caseNames[V any](m map[string]V) []string {
+	names := make([]string, 0, len(m))
+	for k := range m {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// BenchmarkAdversarialSweep scans every adversarial shape (and a million
+// lines of each keyword at the largest size) at 256 KB, 1 MB and 4 MB
+// (16 MB too with SOTVET_SLOW=1) and prints each shape's CPU time per
+// size and the growth exponent between the smallest and the largest
+// size: 1 is linear, 2 quadratic. Select shapes with
+// SOTVET_SWEEP=substring.
+func BenchmarkAdversarialSweep(b *testing.B) {
+	s := defaultScanner(b)
+	sizes := []int{256 << 10, 1 << 20, 4 << 20}
+	if os.Getenv("SOTVET_SLOW") != "" {
+		sizes = append(sizes, 16<<20)
+	}
+	cases := adversarial()
+	cases["prose"] = func(n int) []byte { return benchCorpus()[:min(n, len(benchCorpus()))] }
+	sel, err := regexp.Compile(os.Getenv("SOTVET_SWEEP"))
+	if err != nil {
+		b.Fatalf("SOTVET_SWEEP: %v", err)
+	}
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		for _, name := range caseNames(cases) {
+			if !sel.MatchString(name) {
+				continue
+			}
+			line := fmt.Sprintf("%-22s", name)
+			var first, last time.Duration
+			var firstN, lastN int
+			for _, n := range sizes {
+				data := cases[name](n)
+				d := scanCPU(s, data, 1)
+				line += fmt.Sprintf(" %5dKB %8.1fms", len(data)>>10, float64(d)/1e6)
+				if firstN == 0 {
+					first, firstN = d, len(data)
+				}
+				last, lastN = d, len(data)
+			}
+			exp := math.Log(float64(max(last, 1))/float64(max(first, 1))) / math.Log(float64(lastN)/float64(firstN))
+			b.Logf("%s  exponent %.2f", line, exp)
+		}
 	}
 }

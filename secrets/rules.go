@@ -71,6 +71,16 @@ type Rule struct {
 	// startsAtKeyword: every match begins with one of Keywords, so the
 	// scanner tries Regex anchored at each keyword hit.
 	startsAtKeyword bool
+	// tokenAtKeyword: a startsAtKeyword rule whose expression starts
+	// with \b and whose match is the run of token characters after its
+	// keyword. An attempt at a hit either
+	// matches, covering the hits in its run, or fails inside a run that
+	// holds no other hit (no keyword is made of its separators alone):
+	// attempts at every hit read the text once, so a dense run of hits
+	// is not searched in one unanchored pass (which for a rule of 150
+	// prefixes cost a thread per prefix at every byte), and the match
+	// is not widened back over a name.
+	tokenAtKeyword bool
 	// mayMatch, when set, is false for a window no match of Regex can lie
 	// in, which the scanner then does not search.
 	mayMatch func(window []byte) bool
@@ -219,10 +229,16 @@ func prefixedTokenRule() *Rule {
 		prefixedToken.rule = &Rule{
 			ID:          RulePrefixedToken,
 			Description: "token with a provider's prefix in a format its rule does not expect",
-			builtinRE:   builtinExpr(`(?i)\b(?P<secret>(?:` + strings.Join(alts, "|") + `)[A-Za-z0-9_.~+/=-]{0,510}[A-Za-z0-9=])`),
-			Keywords:    kws,
-			MinLen:      16,
-			Validate:    validPrefixedToken,
+			builtinRE:   builtinExpr(`(?i)\b(?P<secret>(?:` + strings.Join(alts, "|") + `)[A-Za-z0-9_.~+/=-]*[A-Za-z0-9=])`),
+			// Unbounded: {0,510} unrolled into 510 states, which every
+			// byte of a line of prefixes paid (a longer run is reported
+			// whole, not cut at 512 bytes).
+			Keywords: kws,
+			MinLen:   16,
+			Validate: validPrefixedToken,
+			// every match starts with a prefix, a keyword
+			startsAtKeyword: true,
+			tokenAtKeyword:  true,
 		}
 	})
 	c := *prefixedToken.rule
@@ -1031,7 +1047,11 @@ func compileShared(expr string) *regexp.Regexp {
 	if re, ok := sharedRegexps.Load(expr); ok {
 		return re.(*regexp.Regexp)
 	}
-	re, _ := sharedRegexps.LoadOrStore(expr, regexp.MustCompile(expr))
+	c, err := compileFolded(expr)
+	if err != nil {
+		panic(err)
+	}
+	re, _ := sharedRegexps.LoadOrStore(expr, c)
 	return re.(*regexp.Regexp)
 }
 
@@ -1076,12 +1096,14 @@ func (cr *compiledRule) prepare() {
 				re = cr.search
 			}
 		default:
-			re = cr.Expr()
+			re = cr.scanExpr()
 			cr.search = re
 			if cr.startsAtKeyword {
+				cr.setAnchored(re.String())
+			}
+			if cr.startsAtKeyword && !cr.tokenAtKeyword {
 				// The name around the keyword is widened back over key
 				// characters, as the stripped prefix of an imported rule is.
-				cr.setAnchored(re.String())
 				cr.prefixMax, cr.prefixSet = 256, &keyCharSet
 			}
 		}
@@ -1167,6 +1189,20 @@ func (r *Rule) Expr() *regexp.Regexp {
 	case r.Regex != nil:
 		return r.Regex
 	case r.builtinRE != nil:
+		return r.builtinRE.exact()
+	case r.lazy != nil:
+		return r.lazy.exact()
+	}
+	return nil
+}
+
+// scanExpr is Expr as the scanner runs it: the same language, its
+// case-insensitive literals written as classes (see compileFolded).
+func (r *Rule) scanExpr() *regexp.Regexp {
+	switch {
+	case r.Regex != nil:
+		return r.Regex // the caller's, as compiled (it may be POSIX)
+	case r.builtinRE != nil:
 		return r.builtinRE.get()
 	case r.lazy != nil:
 		return r.lazy.get()
@@ -1177,14 +1213,29 @@ func (r *Rule) Expr() *regexp.Regexp {
 // lazyRegex is an expression compiled on first use. Imported expressions
 // are checked by TestGitleaksRulesCompile, so a failure is a build defect.
 type lazyRegex struct {
-	once sync.Once
-	src  string
-	re   *regexp.Regexp
+	once      sync.Once
+	src       string
+	re        *regexp.Regexp
+	exactOnce sync.Once
+	exactRE   *regexp.Regexp
 }
 
+// get returns the expression compiled for matching (compileFolded).
 func (l *lazyRegex) get() *regexp.Regexp {
-	l.once.Do(func() { l.re = regexp.MustCompile(l.src) })
+	l.once.Do(func() {
+		re, err := compileFolded(l.src)
+		if err != nil {
+			panic(err)
+		}
+		l.re = re
+	})
 	return l.re
+}
+
+// exact returns the expression compiled as written, for Expr.
+func (l *lazyRegex) exact() *regexp.Regexp {
+	l.exactOnce.Do(func() { l.exactRE = regexp.MustCompile(l.src) })
+	return l.exactRE
 }
 
 // secretSpan returns the secret's offsets in a match m (from

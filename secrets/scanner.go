@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"sync"
 	"sync/atomic"
+	"time"
 	"unicode"
 	"unicode/utf8"
 )
@@ -248,8 +249,19 @@ func (s *Scanner) detect(path string, data []byte, scan bool) []cand {
 						// In a dense run of hits (a line of keywords) the
 						// follow automaton is not asked: the run is searched
 						// in one pass (denseRun), whatever follows each hit.
-						if st := i + 1 - len(k); st >= 0 && equalFoldASCII(data[st:i+1], k) &&
-							(inDenseRun(starts[r], st) || rule.mayFollow(ki, data, i+1)) {
+						st := i + 1 - len(k)
+						if st < 0 || !equalFoldASCII(data[st:i+1], k) || rule.tokenAtKeyword && !wordBoundaryAt(data, st) {
+							continue
+						}
+						dense := !rule.tokenAtKeyword && inDenseRun(starts[r], st)
+						if dense && st-starts[r][len(starts[r])-1] < denseGap/2 && st >= starts[r][len(starts[r])-1] {
+							// Inside a dense run a hit is kept every
+							// denseGap/2 bytes: the run's one pass reads
+							// the hits between, and a line of keywords
+							// keeps a start per 32 bytes, not per hit.
+							continue
+						}
+						if dense || rule.mayFollow(ki, data, i+1) {
 							touch(r)
 							starts[r] = append(starts[r], st)
 						}
@@ -276,7 +288,7 @@ func (s *Scanner) detect(path string, data []byte, scan bool) []cand {
 				} else {
 					we = hi
 				}
-				if n > 0 && ws <= w[n-1].end {
+				if n > 0 && ws <= w[n-1].end+windowMergeGap {
 					if we > w[n-1].end {
 						w[n-1].end = we
 					}
@@ -361,7 +373,19 @@ func (s *Scanner) detect(path string, data []byte, scan bool) []cand {
 			taken[base+ss] = base + se
 		}
 	}
+	timedRule, t0 := -1, time.Time{}
+	timeRule := func(r int) {
+		if ruleNanos != nil {
+			now := time.Now()
+			if timedRule >= 0 {
+				ruleNanos[timedRule].Add(int64(now.Sub(t0)))
+			}
+			timedRule, t0 = r, now
+		}
+	}
+	defer timeRule(-1)
 	for _, r := range sc.touched {
+		timeRule(r)
 		rule := s.rules[r]
 		ws, sts := wins[r], starts[r]
 		if len(ws) == 0 && len(sts) == 0 || scan && rule.Path != nil && !rule.Path.MatchString(path) {
@@ -405,7 +429,11 @@ func (s *Scanner) detect(path string, data []byte, scan bool) []cand {
 			// one pass of the unanchored expression instead of one
 			// anchored attempt per hit, each of which may read as far
 			// as anchoredReach: the pass costs the run's length.
-			if k := denseRun(sts, n); k > 0 {
+			k := 0
+			if !rule.tokenAtKeyword {
+				k = denseRun(sts, n) // (for a token rule, 0 and a scan of the run per hit)
+			}
+			if k > 0 {
 				from := max(prev, st-1)
 				to := min(len(data), sts[n+k-1]+anchoredReach)
 				hi := min(len(data), to+anchoredReach)
@@ -557,13 +585,29 @@ func resolve(cs []cand) []cand {
 // on Allowed), sorted by Start. path is used for AllowPaths and reported in
 // the findings.
 func (s *Scanner) Scan(path string, content []byte) []Finding {
+	f, _ := s.ScanCapped(path, content, 0)
+	return f
+}
+
+// ScanCapped is Scan keeping only the first keep findings that are not
+// allowed, and the first keep allowed ones (keep <= 0: all of them); it
+// returns how many findings each rule had beyond them, allowed ones not
+// counted. A file with a hundred thousand findings then costs the memory
+// of keep of them, not of all (issue 33: at most 64 MB on any tree).
+func (s *Scanner) ScanCapped(path string, content []byte, keep int) ([]Finding, map[string]int) {
 	raw := s.detect(path, content, true)
 	cs := resolve(raw)
 	if len(cs) == 0 {
-		return nil
+		return nil, nil
 	}
+	var more map[string]int
+	kept, keptAllowed := 0, 0
 	pathAllowed := s.pathAllowed(path)
-	findings := make([]Finding, 0, len(cs))
+	n := len(cs)
+	if keep > 0 {
+		n = min(n, 2*keep)
+	}
+	findings := make([]Finding, 0, n)
 	lc := lineCounter{data: content, line: 1}
 	al := allowLines{data: content, raw: sortedByStart(raw)}
 	for _, c := range cs {
@@ -595,9 +639,24 @@ func (s *Scanner) Scan(path string, content []byte) []Finding {
 			f.Allowed, f.AllowReason = true, "gitleaksignore"
 		}
 		f.Unjustified = marked && reason == ""
+		switch {
+		case keep <= 0:
+		case f.Allowed && keptAllowed >= keep:
+			continue
+		case f.Allowed:
+			keptAllowed++
+		case kept >= keep:
+			if more == nil {
+				more = map[string]int{}
+			}
+			more[f.RuleID]++
+			continue
+		default:
+			kept++
+		}
 		findings = append(findings, f)
 	}
-	return findings
+	return findings, more
 }
 
 // gitleaksIDs returns the rule IDs a .gitleaksignore entry may name for
@@ -1007,6 +1066,9 @@ var placeholdersKept bool
 // its input whatever the input's shape.
 var workCounter *atomic.Int64
 
+// ruleNanos, set by tests only, adds up the time of each rule's searches.
+var ruleNanos []atomic.Int64
+
 func countWork(n int) {
 	if workCounter != nil {
 		workCounter.Add(int64(n))
@@ -1030,11 +1092,19 @@ func inDenseRun(sts []int, st int) bool {
 	return sts[n-1]-sts[n-denseHits] <= denseGap*(denseHits-1)
 }
 
+// maxDenseHits bounds the hits of a run searched in one pass (a longer
+// run is searched in parts, each a pass from the end of the last match):
+// the pass returns all its matches at once, and a 4 MB line of one
+// assignment repeated held 150,000 of them, some 50 MB.
+const maxDenseHits = 4096
+
 // denseRun returns the length of the dense run of hits starting at
-// sts[n], 0 when it is shorter than denseHits.
+// sts[n], 0 when it is shorter than denseHits, at most maxDenseHits.
 func denseRun(sts []int, n int) int {
 	k := 1
-	for n+k < len(sts) && sts[n+k]-sts[n+k-1] <= denseGap {
+	// Kept hits of a dense run lie up to denseGap/2 + denseGap apart
+	// (see detect): they are one run.
+	for n+k < len(sts) && k < maxDenseHits && sts[n+k]-sts[n+k-1] <= 2*denseGap {
 		k++
 	}
 	if k < denseHits {
@@ -1043,9 +1113,26 @@ func denseRun(sts []int, n int) int {
 	return k
 }
 
+// windowMergeGap: a window starting at most this many bytes after the
+// previous one's end extends it. Lines of keywords otherwise made a
+// window per line, each a span kept and an expression run: 700,000
+// lines of "xoxb-" held 180 MB of them. The few bytes between searched
+// in addition are text the rule would read in a whole-file search, as
+// gitleaks does.
+const windowMergeGap = 64
+
 // windowReach bounds how far a rule's window is widened towards whole
 // lines around a keyword hit.
 const windowReach = 4096
+
+// wordBoundaryAt reports whether \b holds before data[st] (ASCII word
+// bytes, as the expressions' \b): a token rule's expression starts with
+// one, and a line of glued prefixes (ghp_ghp_…) is then one attempt, not
+// one per hit.
+func wordBoundaryAt(data []byte, st int) bool {
+	after := st < len(data) && isWordByte(data[st])
+	return (st > 0 && isWordByte(data[st-1])) != after
+}
 
 // equalFoldASCII reports whether b equals the lower-case ASCII k, ignoring
 // ASCII case.

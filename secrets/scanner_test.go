@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"math/rand/v2"
+	"reflect"
 	"regexp"
 	"strings"
 	"sync"
@@ -442,5 +443,50 @@ func TestDefaultScannerShared(t *testing.T) {
 	c, err := NewScanner(Config{})
 	if err != nil || c == a {
 		t.Errorf("Config{} (localhost not allowed) shares the default scanner: %v", err)
+	}
+}
+
+// TestScanCapped: the findings kept are Scan's first ones, allowed ones
+// kept apart, and the others are counted by rule.
+func TestScanCapped(t *testing.T) {
+	s := defaultScanner(t)
+	g := newFakeGen("capped")
+	var b strings.Builder
+	for i := range 40 {
+		fmt.Fprintf(&b, "token=%s\n", g.mixed(base62, 24))
+		if i%4 == 0 {
+			fmt.Fprintf(&b, "token=%s # %s -- fixture\n", g.mixed(base62, 24), AllowMarker)
+		}
+	}
+	data := []byte(b.String())
+	all := s.Scan("a.env", data)
+	kept, more := s.ScanCapped("a.env", data, 5)
+	var want []Finding
+	wantMore := map[string]int{}
+	nAllowed, nOther := 0, 0
+	for _, f := range all {
+		switch {
+		case f.Allowed && nAllowed < 5:
+			nAllowed++
+			want = append(want, f)
+		case f.Allowed:
+		case nOther < 5:
+			nOther++
+			want = append(want, f)
+		default:
+			wantMore[f.RuleID]++
+		}
+	}
+	if nAllowed != 5 || len(all)-10 < 20 {
+		t.Fatalf("sample too small: %d findings, %d allowed kept", len(all), nAllowed)
+	}
+	if !reflect.DeepEqual(kept, want) {
+		t.Errorf("kept %d findings, want the first %d", len(kept), len(want))
+	}
+	if !reflect.DeepEqual(more, wantMore) {
+		t.Errorf("counted %v, want %v", more, wantMore)
+	}
+	if k, m := s.ScanCapped("a.env", data, 0); !reflect.DeepEqual(k, all) || m != nil {
+		t.Errorf("ScanCapped(0) is not Scan")
 	}
 }

@@ -115,7 +115,14 @@ func cmdScan(args []string, stdout, stderr io.Writer) int {
 	for i := range files {
 		files[i].sc = scanners[files[i].root]
 	}
-	found, err := scanAll(sc, rd, files)
+	// Without a baseline to filter them first, a file's findings past
+	// the per-file cap are only counted: a file of a hundred thousand
+	// findings costs the memory of the cap.
+	keep := 0
+	if *baseFile == "" && *writeBase == "" && *maxPerFile > 0 {
+		keep = *maxPerFile
+	}
+	found, more, err := scanAll(sc, rd, files, keep)
 	if err != nil {
 		fmt.Fprintf(stderr, "sotvet scan: %v\n", err)
 		return exitError
@@ -161,6 +168,15 @@ func cmdScan(args []string, stdout, stderr io.Writer) int {
 				File: f.name, Line: s.Line, Col: s.Col, EndLine: s.EndLine, EndCol: s.EndCol, Offset: s.Start,
 				Message: msg, Fingerprint: fmt.Sprintf("%s:%d", key, seen[key]),
 			})
+		}
+	}
+	for i, f := range files {
+		for rule, n := range more[i] {
+			sev := checks.SeverityError
+			if d, ok := checks.DefaultSeverity["secrets/"+rule]; ok {
+				sev = d
+			}
+			res.Omitted.Add(f.name, sev, n)
 		}
 	}
 	checks.SortFindings(res.Findings)
@@ -432,8 +448,12 @@ func isBinary(b []byte) bool {
 // CPU, reading in the workers so that opening many small files overlaps
 // with scanning them; the findings come back in file order. The first
 // read error in file order fails the scan.
-func scanAll(sc *secrets.Scanner, rd scanReader, files []scanFile) ([][]secrets.Finding, error) {
-	out := make([][]secrets.Finding, len(files))
+//
+// With keep > 0 each file keeps its first keep findings that are not
+// allowed (secrets.Scanner.ScanCapped); more counts the others by rule.
+func scanAll(sc *secrets.Scanner, rd scanReader, files []scanFile, keep int) (out [][]secrets.Finding, more []map[string]int, err error) {
+	out = make([][]secrets.Finding, len(files))
+	more = make([]map[string]int, len(files))
 	errs := make([]error, len(files))
 	var next atomic.Int64
 	var wg sync.WaitGroup
@@ -459,7 +479,7 @@ func scanAll(sc *secrets.Scanner, rd scanReader, files []scanFile) ([][]secrets.
 				if f.sc != nil {
 					s = f.sc
 				}
-				out[i] = s.Scan(f.name, f.content)
+				out[i], more[i] = s.ScanCapped(f.name, f.content, keep)
 				f.content = nil // scanned: not kept for the report
 			}
 		}()
@@ -467,8 +487,8 @@ func scanAll(sc *secrets.Scanner, rd scanReader, files []scanFile) ([][]secrets.
 	wg.Wait()
 	for _, err := range errs {
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 	}
-	return out, nil
+	return out, more, nil
 }
