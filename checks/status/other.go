@@ -123,7 +123,9 @@ func clauseStarts(text string) []int {
 		}
 		j := spaces(text, i+1)
 		for _, w := range []string{"but ", "and ", "so ", "while ", "yet ", "although ", "though "} {
-			if strings.HasPrefix(strings.ToLower(text[j:]), w) {
+			// The word's length of text, not the rest of it: lowering the
+			// rest at every comma made a long list line quadratic.
+			if len(text)-j >= len(w) && strings.EqualFold(text[j:j+len(w)], w) {
 				j = spaces(text, j+len(w))
 				break
 			}
