@@ -38,8 +38,9 @@ func TestCIShardedCompare(t *testing.T) {
 	}
 	blocks = blocks[len(blocks)-4:]
 	t.Parallel()
-	// This test binary is the sotvet the commands run (sotvetDir).
-	bin := sotvetDir(t)
+	// The sotvet the commands run: this test binary, or under -race the
+	// shared plain build (cliDir).
+	bin := cliDir(t)
 	for i, b := range blocks[2:] {
 		var v any
 		if err := yaml.Load(b[1], &v); err != nil {
