@@ -19,14 +19,13 @@ import (
 // (plainSotvet), so a race run costs what a plain one does, plus these.
 // SOTVET_RACE_SCENARIOS=all runs every scenario race-built.
 var raceScenarios = map[string]string{
-	"lsp":            "the language server: its reader, writer and debounced re-checks (lsp/server.go, lsp/documents.go)",
-	"lsp_prose":      "the language server publishing prose findings while documents change",
-	"serve":          "the panel's HTTP server and its shutdown goroutine (serve.go)",
-	"secrets":        "scan's concurrent walk over files (scan.go's workers)",
-	"sample":         "the check driver's parallel analyzers over the whole sample workspace, from a shell as the README runs it (checks/driver.go)",
-	"git_fifo":       "the git probe asking git in a goroutine while the workspace is read (gitprobe.go)",
-	"harness_run":    "the harness supervising a backend and its verification: phase watcher, reaper, pipes (harness/phasewatch.go, harness/internal/proc)",
-	"harness_matrix": "the matrix's concurrent runs (--jobs 2) and their shared build cache (harness/matrix)",
+	"lsp":         "the language server: its reader, writer and debounced re-checks (lsp/server.go, lsp/documents.go)",
+	"lsp_prose":   "the language server publishing prose findings while documents change",
+	"serve":       "the panel's HTTP server and its shutdown goroutine (serve.go)",
+	"secrets":     "scan's concurrent walk over files (scan.go's workers)",
+	"sample":      "the check driver's parallel analyzers over the whole sample workspace, from a shell as the README runs it (checks/driver.go)",
+	"git_fifo":    "the git probe asking git in a goroutine while the workspace is read (gitprobe.go)",
+	"harness_run": "the harness supervising a backend and its verification: phase watcher, reaper, pipes (harness/phasewatch.go, harness/internal/proc)",
 }
 
 // runsRaceBuilt reports whether the scenario name runs the race-built
