@@ -62,6 +62,8 @@ func TestCIExamples(t *testing.T) {
 		t.Skip("builds the sotvet binary")
 	}
 	t.Parallel()
+	// Their build steps then link only, instead of compiling at once.
+	warmBuildCache(t)
 	src, err := filepath.Abs("../..")
 	if err != nil {
 		t.Fatal(err)

@@ -23,9 +23,18 @@ import (
 var update = flag.Bool("update", false, "rewrite testscript golden files (cmp targets) in place")
 
 func TestMain(m *testing.M) {
-	testscript.Main(m, map[string]func(){
+	testscript.Main(cleanupAfter{m}, map[string]func(){
 		"sotvet": func() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) },
 	})
+}
+
+// cleanupAfter removes what the tests shared (plainSotvet) once they ran:
+// testscript.Main exits the process itself.
+type cleanupAfter struct{ m *testing.M }
+
+func (c cleanupAfter) Run() int {
+	defer cleanupPlainBin()
+	return c.m.Run()
 }
 
 // sotvetDir returns a directory holding a "sotvet" that is this test
@@ -94,6 +103,15 @@ func TestScript(t *testing.T) {
 				env.Setenv("GOMODCACHE", strings.TrimSpace(string(c)))
 			}
 			laneSetup(env)
+			// Under -race, the scenarios about what the command prints run
+			// a plain build; raceScenarios keep the race-built one.
+			if raceEnabled && !runsRaceBuilt(strings.TrimPrefix(filepath.Base(env.WorkDir), "script-")) {
+				dir, err := buildPlainSotvet()
+				if err != nil {
+					return err
+				}
+				env.Setenv("PATH", dir+string(os.PathListSeparator)+env.Getenv("PATH"))
+			}
 			return nil
 		},
 		RequireExplicitExec: true,

@@ -12,7 +12,8 @@
 #   scripts/ci/newcomer.sh            # every step
 #   NEWCOMER_SKIP_TESTS=1 scripts/ci/newcomer.sh   # all but the README's test command
 #   NEWCOMER_FULL_TESTS=1 scripts/ci/newcomer.sh   # the test command whole (by default
-#                         narrowed to -run Corpus without -race: .ci/run ran it whole)
+#                         narrowed to -run Corpus without -race, in the packages whose
+#                         tests read the corpus: .ci/run ran it whole)
 #
 # The clone is of HEAD: commit what you want walked.
 set -euo pipefail
@@ -60,6 +61,17 @@ else
     esac
     tcmd="go test -run '${NEWCOMER_RUN:-Corpus}' ${tcmd#go test }"
     tcmd=${tcmd/ -race / }
+    # And to the packages whose tests read the corpus: the others would
+    # only be compiled again (a new clone's directory misses the cache).
+    if [ -z "${NEWCOMER_RUN:-}" ]; then
+      pkgs=$(go list -f '{{.ImportPath}}{{range .TestImports}} {{.}}{{end}}{{range .XTestImports}} {{.}}{{end}}' ./... |
+        awk '{for (i = 2; i <= NF; i++) if ($i == "github.com/svrnty/sotvet/internal/testcorpus") { print $1; break }}' | tr '\n' ' ')
+      [ -n "$pkgs" ] || fail "no package's tests use internal/testcorpus: the narrowing is stale"
+      case $tcmd in
+      *" ./...") tcmd="${tcmd% ./...} $pkgs" ;;
+      *) fail "README command 2 no longer ends in ./...: $tcmd" ;;
+      esac
+    fi
   fi
   step "README command 2 (in a plain clone: no corpus beside it): $tcmd"
   bash -c "$tcmd" >"$tmp/tests.log" 2>&1 || { tail -50 "$tmp/tests.log"; fail "$tcmd"; }

@@ -1,0 +1,142 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+)
+
+// raceScenarios are the scenarios that, under -race, still run this
+// race-built test binary as sotvet: each drives goroutines of the binary
+// end to end, where a race the packages' own -race tests cannot see (the
+// wiring in cmd/sotvet, real pipes and processes) would show. Every other
+// scenario's subject is what the command prints and exits with, which the
+// race detector does not change: under -race those run a plain build
+// (plainSotvet), so a race run costs what a plain one does, plus these.
+// SOTVET_RACE_SCENARIOS=all runs every scenario race-built.
+var raceScenarios = map[string]string{
+	"lsp":         "the language server: its reader, writer and debounced re-checks (lsp/server.go, lsp/documents.go)",
+	"lsp_prose":   "the language server publishing prose findings while documents change",
+	"serve":       "the panel's HTTP server and its shutdown goroutine (serve.go)",
+	"secrets":     "scan's concurrent walk over files (scan.go's workers)",
+	"sample":      "the check driver's parallel analyzers over the whole sample workspace, from a shell as the README runs it (checks/driver.go)",
+	"git_fifo":    "the git probe asking git in a goroutine while the workspace is read (gitprobe.go)",
+	"harness_run": "the harness supervising a backend and its verification: phase watcher, reaper, pipes (harness/phasewatch.go, harness/internal/proc)",
+}
+
+// runsRaceBuilt reports whether the scenario name runs the race-built
+// test binary as sotvet under -race.
+func runsRaceBuilt(name string) bool {
+	if os.Getenv("SOTVET_RACE_SCENARIOS") == "all" {
+		return true
+	}
+	_, ok := raceScenarios[name]
+	return ok
+}
+
+// plainBin holds the plain build of sotvet, made at most once per test
+// process and removed when it ends (TestMain).
+var plainBin = struct {
+	once sync.Once
+	dir  string
+	err  error
+}{}
+
+// plainSotvet returns a directory holding sotvet built without -race,
+// as `go build` would for a user, shared by every test of this process
+// that needs a binary whose own speed is not under test. Built without
+// VCS stamping, so that `sotvet version` says what the test binary says.
+func plainSotvet(t testing.TB) string {
+	t.Helper()
+	dir, err := buildPlainSotvet()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+// buildPlainSotvet is plainSotvet for callers without a testing.TB.
+func buildPlainSotvet() (string, error) {
+	plainBin.once.Do(func() {
+		dir, err := os.MkdirTemp("", "sotvet-plain-")
+		if err != nil {
+			plainBin.err = err
+			return
+		}
+		plainBin.dir = dir
+		cmd := exec.Command("go", "build", "-buildvcs=false", "-o", filepath.Join(dir, "sotvet"), ".")
+		cmd.Env = append(os.Environ(), "GOFLAGS="+withoutRace(os.Getenv("GOFLAGS")))
+		if out, err := cmd.CombinedOutput(); err != nil {
+			plainBin.err = fmt.Errorf("go build sotvet: %v\n%s", err, out)
+		}
+	})
+	return plainBin.dir, plainBin.err
+}
+
+// withoutRace drops -race from GOFLAGS: the plain build is the point.
+func withoutRace(flags string) string {
+	var keep []string
+	for _, f := range strings.Fields(flags) {
+		if f != "-race" && f != "--race" && f != "-race=true" {
+			keep = append(keep, f)
+		}
+	}
+	return strings.Join(keep, " ")
+}
+
+// cliDir returns a directory holding the sotvet that tests about the
+// command's behaviour put on PATH: this test binary (no build) unless it
+// is race-built, then the shared plain build.
+func cliDir(t testing.TB) string {
+	t.Helper()
+	if raceEnabled {
+		return plainSotvet(t)
+	}
+	return sotvetDir(t)
+}
+
+// warmBuildCache makes the tests that build sotvet as a user's CI would
+// (go build, go install) find its packages compiled: without -race the
+// test binary's build compiled them; under -race, the shared plain build
+// does, once, instead of each such test compiling them cold at once.
+func warmBuildCache(t testing.TB) {
+	t.Helper()
+	if raceEnabled {
+		plainSotvet(t)
+	}
+}
+
+// cleanupPlainBin removes the shared plain build after the tests.
+func cleanupPlainBin() {
+	if plainBin.dir != "" {
+		os.RemoveAll(plainBin.dir)
+	}
+}
+
+// TestRaceScenariosExist keeps raceScenarios naming real scenarios: a
+// renamed one would otherwise silently leave the race-built set.
+func TestRaceScenariosExist(t *testing.T) {
+	for name := range raceScenarios {
+		if _, err := os.Stat(filepath.Join("../../testdata/script", name+".txtar")); err != nil {
+			t.Errorf("raceScenarios names %q: %v", name, err)
+		}
+	}
+}
+
+func TestWithoutRace(t *testing.T) {
+	for in, want := range map[string]string{
+		"":                     "",
+		"-race":                "",
+		"-mod=mod -race -v":    "-mod=mod -v",
+		"-tags=devtools":       "-tags=devtools",
+		"--race -race=true -x": "-x",
+	} {
+		if got := withoutRace(in); got != want {
+			t.Errorf("withoutRace(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
