@@ -13,11 +13,10 @@ import (
 	"github.com/svrnty/sotvet/internal/regexsample"
 )
 
-// TestFactorsNecessary: a block with a match of an expression has every
-// factor the prefilter requires of it. Strings are drawn from each
-// expression of the stored styles (all their tokens and rule expressions),
-// put between random neighbours, and kept when the expression matches.
-func TestFactorsNecessary(t *testing.T) {
+// storedExprs returns every expression of the stored styles: each rule's
+// whole expression and each of its tokens.
+func storedExprs(t *testing.T) []string {
+	t.Helper()
 	l := storedLinter(t)
 	rules, _, _, err := l.Active("x.md")
 	if err != nil {
@@ -34,6 +33,15 @@ func TestFactorsNecessary(t *testing.T) {
 			}
 		}
 	}
+	return exprs
+}
+
+// TestFactorsNecessary: a block with a match of an expression has every
+// factor the prefilter requires of it. Strings are drawn from each
+// expression of the stored styles (all their tokens and rule expressions),
+// put between random neighbours, and kept when the expression matches.
+func TestFactorsNecessary(t *testing.T) {
+	exprs := storedExprs(t)
 	// Expressions written to probe the derivation's corners.
 	exprs = append(exprs, `(?i)\bkm\b`, `[^\s,]+,\s+and`, `(?:ab|cd)x`, `\d{2}:\d{2}`, `a.b`, `(?i)ſtop`, `x{3}y`, `—\s`)
 	rng := rand.New(rand.NewPCG(7, 7))
@@ -186,22 +194,7 @@ func TestStartsAgree(t *testing.T) {
 // in TestFactorsNecessary, with probes for the strings adjacent parts of a
 // concatenation make together (`a(?:m|re)`: "am", "are").
 func TestLiteralsNecessary(t *testing.T) {
-	l := storedLinter(t)
-	rules, _, _, err := l.Active("x.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var exprs []string
-	for _, r := range rules {
-		if e := r.prefilterExpr(); e != "" {
-			exprs = append(exprs, e)
-		}
-		if tr, ok := r.check.(tokenRule); ok {
-			for _, p := range tr.alternatives() {
-				exprs = append(exprs, p.src)
-			}
-		}
-	}
+	exprs := storedExprs(t)
 	exprs = append(exprs, `(?i)\b(am|are|were|being|is|been|was|be)\b\s*\w+ed`, `x(?:ab|c)\by`, `(?:a|b)(?:c|d)(?:e|f)?g`,
 		`[ab]c\bd`, `(?i)(?:^|\s)I\s`, `(?m)foo$\nbar`, `a(?:b|)c`, `\s[—–]\s|\s[—–]|[—–]\s`, `(?i)«\w+»`, `(?i)[’']s\b`)
 	rng := rand.New(rand.NewPCG(8, 8))

@@ -3,6 +3,7 @@ package secrets
 import (
 	"regexp"
 	"regexp/syntax"
+	"slices"
 	"testing"
 )
 
@@ -26,21 +27,9 @@ func TestCompileFolded(t *testing.T) {
 			t.Errorf("%s: groups %q, want %q", expr, got, want)
 		}
 		for _, s := range []string{"TOKEN", "ToKeN", "to\u212aen", "API-KEY = x9", "sk-Ab", "SK-ab", "Sk-Ab", "xS", "x\u017f", "Bk", "b\u212a"} {
-			if g, w := re.FindStringSubmatchIndex(s), orig.FindStringSubmatchIndex(s); !equalInts(g, w) {
+			if g, w := re.FindStringSubmatchIndex(s), orig.FindStringSubmatchIndex(s); !slices.Equal(g, w) {
 				t.Errorf("%s on %q: %v, want %v", expr, s, g, w)
 			}
 		}
 	}
-}
-
-func equalInts(a, b []int) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }

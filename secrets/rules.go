@@ -545,7 +545,7 @@ func EndpointRule(suffixes []string, allowLocalhost bool, placeholders []*regexp
 			kw := keyWords(string(c.Key))
 			matched := false
 			for _, sw := range sufWords {
-				if len(kw) >= len(sw) && equalWords(kw[len(kw)-len(sw):], sw) {
+				if len(kw) >= len(sw) && slices.Equal(kw[len(kw)-len(sw):], sw) {
 					matched = true
 					break
 				}
@@ -662,18 +662,6 @@ func keyWords(s string) []string {
 	}
 	flush()
 	return words
-}
-
-func equalWords(a, b []string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 func uniqueStrings(s []string) []string {
