@@ -123,25 +123,24 @@ func (c *classRun) each(s string, f func(start, end int)) {
 	}
 }
 
-// findAll returns the runs as FindAllStringSubmatchIndex would.
+// findAll returns the runs as FindAllStringSubmatchIndex would: one array
+// holds them all.
 func (c *classRun) findAll(s string) [][]int {
 	width := 2
 	if c.capture {
 		width = 4
 	}
-	n := 0
-	c.each(s, func(int, int) { n++ })
-	if n == 0 {
-		return nil
-	}
-	flat := make([]int, 0, n*width)
+	var flat []int
 	c.each(s, func(start, end int) {
 		flat = append(flat, start, end)
 		if c.capture {
 			flat = append(flat, start, end)
 		}
 	})
-	out := make([][]int, n)
+	if flat == nil {
+		return nil
+	}
+	out := make([][]int, len(flat)/width)
 	for k := range out {
 		out[k] = flat[k*width : (k+1)*width : (k+1)*width]
 	}

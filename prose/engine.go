@@ -3,6 +3,7 @@ package prose
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -146,23 +147,13 @@ func (f *filter) find(text string, seen []bool, hits []int32, c *candidates, fre
 		}
 	}
 	if len(c.pairs) > 1 {
-		sort.Ints(c.pairs)
-		c.pairs = compactInts(c.pairs)
+		slices.Sort(c.pairs)
+		c.pairs = slices.Compact(c.pairs)
 	}
 	n := len(c.pairs)
 	rest := c.pairs[n:]
 	c.pairs = c.pairs[:n:n]
 	return hits, rest
-}
-
-func compactInts(s []int) []int {
-	out := s[:1]
-	for _, v := range s[1:] {
-		if v != out[len(out)-1] {
-			out = append(out, v)
-		}
-	}
-	return out
 }
 
 func (l *Linter) filterFor(rules []*Rule) *filter {

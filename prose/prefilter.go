@@ -985,14 +985,8 @@ func cross(a, b []string) []string {
 }
 
 func dedupe(s []string) []string {
-	sort.Strings(s)
-	out := s[:0]
-	for i, v := range s {
-		if i == 0 || v != s[i-1] {
-			out = append(out, v)
-		}
-	}
-	return out
+	slices.Sort(s)
+	return slices.Compact(s)
 }
 
 // findAll returns the matches of the anchored expression re at the places

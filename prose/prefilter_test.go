@@ -36,6 +36,17 @@ func storedExprs(t *testing.T) []string {
 	return exprs
 }
 
+// drawMatch draws a string from parsed between two random neighbours, and
+// reports whether re matches it (valid UTF-8 only).
+func drawMatch(rng *rand.Rand, parsed *syntax.Regexp, re *regexp.Regexp, neighbours []string) (string, bool) {
+	var b strings.Builder
+	b.WriteString(neighbours[rng.IntN(len(neighbours))])
+	regexsample.Write(&b, parsed, rng)
+	b.WriteString(neighbours[rng.IntN(len(neighbours))])
+	text := b.String()
+	return text, utf8.ValidString(text) && re.MatchString(text)
+}
+
 // TestFactorsNecessary: a block with a match of an expression has every
 // factor the prefilter requires of it. Strings are drawn from each
 // expression of the stored styles (all their tokens and rule expressions),
@@ -66,12 +77,8 @@ func TestFactorsNecessary(t *testing.T) {
 			continue
 		}
 		for range draws {
-			var b strings.Builder
-			b.WriteString(neighbours[rng.IntN(len(neighbours))])
-			regexsample.Write(&b, parsed, rng)
-			b.WriteString(neighbours[rng.IntN(len(neighbours))])
-			text := b.String()
-			if !utf8.ValidString(text) || !re.MatchString(text) {
+			text, ok := drawMatch(rng, parsed, re, neighbours)
+			if !ok {
 				continue
 			}
 			checked++
@@ -219,12 +226,8 @@ func TestLiteralsNecessary(t *testing.T) {
 		}
 		used++
 		for range draws {
-			var b strings.Builder
-			b.WriteString(neighbours[rng.IntN(len(neighbours))])
-			regexsample.Write(&b, parsed, rng)
-			b.WriteString(neighbours[rng.IntN(len(neighbours))])
-			text := b.String()
-			if !utf8.ValidString(text) || !re.MatchString(text) {
+			text, ok := drawMatch(rng, parsed, re, neighbours)
+			if !ok {
 				continue
 			}
 			checked++
