@@ -141,49 +141,18 @@ func BenchmarkIncrementalRun(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	text, _ := w.content("CONTEXT.md")
-	if snap := w.freeze().run(nil); snap.err != nil { // loads the session
-		b.Fatal(snap.err)
-	}
-	i := 0
-	for b.Loop() {
-		i++
-		next := text
-		if i%2 == 0 {
-			next = append(slices.Clip(text), '\n')
-		}
-		w.setOverlay("CONTEXT.md", next)
-		if snap := w.freeze().run(nil); snap.err != nil {
-			b.Fatal(snap.err)
-		}
-	}
+	runEdits(b, w, "CONTEXT.md", false)
 }
 
-// BenchmarkEditShape is editLoop on the workspace SOTVET_BENCH_DIR and its
-// document SOTVET_BENCH_DOC (relative): the lsp column of scripts/sweep.sh,
-// for any generated shape. Skipped when unset.
-func BenchmarkEditShape(b *testing.B) {
-	root, rel := os.Getenv("SOTVET_BENCH_DIR"), os.Getenv("SOTVET_BENCH_DOC")
-	if root == "" || rel == "" {
-		b.Skip("SOTVET_BENCH_DIR and SOTVET_BENCH_DOC name the workspace and the document")
-	}
-	editLoop(b, root, rel)
-}
-
-// BenchmarkRunShape is BenchmarkIncrementalRun on the workspace of
-// BenchmarkEditShape: the driver's share of an edit there, without the
-// protocol (a profile of many runs is mostly the edits', not the load's).
-func BenchmarkRunShape(b *testing.B) {
-	root, rel := os.Getenv("SOTVET_BENCH_DIR"), os.Getenv("SOTVET_BENCH_DOC")
-	if root == "" || rel == "" {
-		b.Skip("SOTVET_BENCH_DIR and SOTVET_BENCH_DOC name the workspace and the document")
-	}
-	w, err := loadWorkspace(root)
-	if err != nil {
-		b.Fatal(err)
-	}
+// runEdits runs the driver once to load the session, then once per
+// iteration on rel, edited (a line break added, then taken away): the
+// driver's share of an edit. overlay sets rel's buffer before the first
+// run, as an open document has one.
+func runEdits(b *testing.B, w *workspace, rel string, overlay bool) {
 	text, _ := w.content(rel)
-	w.setOverlay(rel, text)
+	if overlay {
+		w.setOverlay(rel, text)
+	}
 	if snap := w.freeze().run(nil); snap.err != nil { // loads the session
 		b.Fatal(snap.err)
 	}
@@ -201,14 +170,41 @@ func BenchmarkRunShape(b *testing.B) {
 	}
 }
 
+// shapeEnv returns the workspace and document the shape benchmarks run
+// on, SOTVET_BENCH_DIR and SOTVET_BENCH_DOC, or skips.
+func shapeEnv(b *testing.B) (root, rel string) {
+	root, rel = os.Getenv("SOTVET_BENCH_DIR"), os.Getenv("SOTVET_BENCH_DOC")
+	if root == "" || rel == "" {
+		b.Skip("SOTVET_BENCH_DIR and SOTVET_BENCH_DOC name the workspace and the document")
+	}
+	return root, rel
+}
+
+// BenchmarkEditShape is editLoop on the workspace SOTVET_BENCH_DIR and its
+// document SOTVET_BENCH_DOC (relative): the lsp column of scripts/sweep.sh,
+// for any generated shape. Skipped when unset.
+func BenchmarkEditShape(b *testing.B) {
+	root, rel := shapeEnv(b)
+	editLoop(b, root, rel)
+}
+
+// BenchmarkRunShape is BenchmarkIncrementalRun on the workspace of
+// BenchmarkEditShape: the driver's share of an edit there, without the
+// protocol (a profile of many runs is mostly the edits', not the load's).
+func BenchmarkRunShape(b *testing.B) {
+	root, rel := shapeEnv(b)
+	w, err := loadWorkspace(root)
+	if err != nil {
+		b.Fatal(err)
+	}
+	runEdits(b, w, rel, true)
+}
+
 // BenchmarkOpenShape is start-up to the first diagnostics of
 // SOTVET_BENCH_DOC in SOTVET_BENCH_DIR: initialize, load the workspace,
 // open, check, publish. Skipped when unset.
 func BenchmarkOpenShape(b *testing.B) {
-	root, rel := os.Getenv("SOTVET_BENCH_DIR"), os.Getenv("SOTVET_BENCH_DOC")
-	if root == "" || rel == "" {
-		b.Skip("SOTVET_BENCH_DIR and SOTVET_BENCH_DOC name the workspace and the document")
-	}
+	root, rel := shapeEnv(b)
 	text := readFileB(b, filepath.Join(root, rel))
 	uri := pathURI(filepath.Join(root, rel))
 	for i := 0; i < b.N; i++ {
