@@ -11,6 +11,7 @@ import (
 	"reflect"
 	"regexp"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/txtar"
@@ -300,22 +301,81 @@ func testWorkspaces(t *testing.T, keep func(name string) bool) map[string]map[st
 			}
 		}
 	}
-	for _, shape := range append([]string{"default"}, gencorpus.Shapes...) {
-		n := 200
-		if shape == "bigdoc" {
-			n = 1
+	shapes, err := generatedShapes()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for shape, files := range shapes {
+		kept := map[string][]byte{}
+		for p, b := range files {
+			if keep(p) {
+				kept[p] = b
+			}
 		}
-		dir := t.TempDir()
-		if err := gencorpus.WriteShape(dir, shape, n, 7, gencorpus.Options{}); err != nil {
-			t.Fatal(err)
-		}
-		sets["gen-corpus "+shape] = filesUnder(t, dir, keep)
+		sets["gen-corpus "+shape] = kept
 	}
 	if dir := testcorpus.Optional(t); dir != "" {
 		sets["corpus"] = filesUnder(t, dir, keep)
 	}
 	return sets
 }
+
+// sampled is how many of n random cases a property test draws: a fifth
+// under the race detector, which the plain run's full count backs.
+func sampled(n int) int {
+	if raceEnabled {
+		return n / 5
+	}
+	return n
+}
+
+// generatedShapes holds every generator shape's files by path, generated
+// once per test process: four property tests read them, and writing them
+// was half of each test's cost. Under the race detector each shape has a
+// fifth of its documents.
+var generatedShapes = sync.OnceValues(func() (map[string]map[string][]byte, error) {
+	dir, err := os.MkdirTemp("", "sotparse-shapes-")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(dir)
+	sets := map[string]map[string][]byte{}
+	for _, shape := range append([]string{"default"}, gencorpus.Shapes...) {
+		// 200 documents, but fewer of the shapes whose every document is
+		// large (a longlines document is 770 KB): their size is the shape.
+		k := 200
+		switch shape {
+		case "bigdoc":
+			k = 1
+		case "longlines":
+			k = 5
+		case "manyids", "nesting":
+			k = 40
+		}
+		if raceEnabled {
+			k = max(1, k/5)
+		}
+		sub := filepath.Join(dir, shape)
+		if err := gencorpus.WriteShape(sub, shape, k, 7, gencorpus.Options{}); err != nil {
+			return nil, fmt.Errorf("gen-corpus %s: %w", shape, err)
+		}
+		files := map[string][]byte{}
+		err := filepath.WalkDir(sub, func(p string, de fs.DirEntry, err error) error {
+			if err != nil || de.IsDir() {
+				return err
+			}
+			b, err := os.ReadFile(p)
+			// The same path in every process's temporary directory.
+			files[filepath.Join("gen-corpus", shape, strings.TrimPrefix(p, sub))] = b
+			return err
+		})
+		if err != nil {
+			return nil, err
+		}
+		sets[shape] = files
+	}
+	return sets, nil
+})
 
 // TestFlatYAMLWorkspaces runs the fast path beside yaml.Load on every
 // frontmatter block of the test workspaces, as written and with CRLF line
@@ -402,7 +462,7 @@ func TestSplitFrontmatterRandom(t *testing.T) {
 		return list[rng.IntN(len(list))]
 	}
 	taken := 0
-	for range 40000 {
+	for range sampled(40000) {
 		var b strings.Builder
 		b.WriteString([]string{"", "\n", " \n"}[rng.IntN(3)])
 		b.WriteString([]string{"---", " --- ", "---\r", "--- x"}[rng.IntN(4)])
@@ -425,7 +485,7 @@ func TestSplitFrontmatterRandom(t *testing.T) {
 			taken++
 		}
 	}
-	if taken < 2000 {
+	if taken < sampled(2000) {
 		t.Fatalf("the flat path took only %d documents: the test saw too little", taken)
 	}
 	t.Logf("the flat path took %d of 40000 documents", taken)

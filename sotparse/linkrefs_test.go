@@ -97,7 +97,7 @@ func TestLinkRefsSameTree(t *testing.T) {
 		"", "  ", "\t[t]: /t", "[é]: /é", "[foo]: /dup",
 	}
 	rng := rand.New(rand.NewPCG(5, 6))
-	for range 20000 {
+	for range sampled(20000) {
 		var b strings.Builder
 		for range 1 + rng.IntN(8) {
 			b.WriteString(pieces[rng.IntN(len(pieces))])

@@ -1,0 +1,5 @@
+//go:build !race
+
+package sotparse
+
+const raceEnabled = false
