@@ -5,10 +5,13 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/svrnty/sotvet/internal/cputime"
 )
 
 // BenchmarkLintTree lints the markdown under PROSE_BENCH_TREE (a directory
-// with a .vale.ini) once per iteration.
+// with a .vale.ini) once per iteration, and reports the process's CPU
+// per iteration (cpu-ms/op): the machine may be shared.
 func BenchmarkLintTree(b *testing.B) {
 	root := os.Getenv("PROSE_BENCH_TREE")
 	if root == "" {
@@ -37,6 +40,7 @@ func BenchmarkLintTree(b *testing.B) {
 		return nil
 	})
 	b.ResetTimer()
+	cpu := cputime.Process()
 	for range b.N {
 		for _, d := range docs {
 			if _, err := l.Lint(d.rel, d.src); err != nil {
@@ -44,4 +48,5 @@ func BenchmarkLintTree(b *testing.B) {
 			}
 		}
 	}
+	b.ReportMetric(float64((cputime.Process()-cpu).Microseconds())/1e3/float64(b.N), "cpu-ms/op")
 }

@@ -273,7 +273,29 @@ func (p *pattern) each(s string, f func(start, end int)) {
 // find is findAll with s's ASCII letters lowered, or "" to lower them here
 // if need be: a block's tokens share one lowering.
 func (p *pattern) find(s, lowered string) [][]int {
-	if p.lit != nil && (!p.lit.fold || !foldsToASCII(s)) {
+	folds := unknownFolds
+	return p.findIn(s, lowered, &folds)
+}
+
+// Whether a text has a rune that folds to ASCII (foldsToASCII), worked
+// out once for all the patterns a block runs rather than once each.
+const (
+	unknownFolds int8 = iota - 1
+	noFolds
+	hasFolds
+)
+
+func (p *pattern) findIn(s, lowered string, folds *int8) [][]int {
+	foldsTo := func() bool {
+		if *folds == unknownFolds {
+			*folds = noFolds
+			if foldsToASCII(s) {
+				*folds = hasFolds
+			}
+		}
+		return *folds == hasFolds
+	}
+	if p.lit != nil && (!p.lit.fold || !foldsTo()) {
 		return p.lit.findAll(s, lowered)
 	}
 	if p.run != nil {
@@ -287,7 +309,7 @@ func (p *pattern) find(s, lowered string) [][]int {
 		if p.std == nil {
 			return nil
 		}
-		if p.st != nil && p.st.anchored != nil && !foldsToASCII(s) {
+		if p.st != nil && p.st.anchored != nil && !foldsTo() {
 			return p.st.findAll(s, lowerOnce(s, lowered), p.st.anchored)
 		}
 		return p.std.FindAllStringSubmatchIndex(s, -1)

@@ -3,6 +3,7 @@ package prose
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -26,6 +27,27 @@ type fileState struct {
 	// The last text lowered, and its lowering: the rules that run on a
 	// block one after the other share it.
 	lowerOf, lowered string
+
+	alts []altMatch // scratch for the merged matches of a rule's tokens
+}
+
+// altBuf returns the array the last block's token matches were merged
+// in, for the next: one per file rather than one per block and rule.
+func (st *fileState) altBuf() []altMatch {
+	if st == nil {
+		return nil
+	}
+	b := st.alts
+	st.alts = nil // a rule that runs another's tokens inside takes its own
+	return b
+}
+
+// keepAlts hands back the array altBuf gave, its spans let go.
+func (st *fileState) keepAlts(ms []altMatch) {
+	if st != nil {
+		clear(ms[:cap(ms)])
+		st.alts = ms[:0]
+	}
 }
 
 // lower returns text with its ASCII letters lowered.
@@ -261,30 +283,38 @@ func (e *existence) run(text string, st *fileState, emit func(hit)) {
 func (e *existence) alternatives() []*pattern { return e.alts }
 
 func (e *existence) runAlts(text string, alts []int, st *fileState, emit func(hit)) {
-	e.runLocs(text, mergeAlts(text, st.lower(text), e.alts, alts, 0), emit)
+	ms := mergeAltMatches(text, st.lower(text), e.alts, alts, st.altBuf())
+	for _, m := range ms {
+		e.runLoc(text, m.loc, emit)
+	}
+	st.keepAlts(ms)
 }
 
 func (e *existence) runLocs(text string, locs [][]int, emit func(hit)) {
 	for _, loc := range locs {
-		if loc[1] <= loc[0] {
-			continue
-		}
-		observed := strings.TrimSpace(text[loc[0]:loc[1]])
-		if e.except != nil && e.except.matches(observed) {
-			continue
-		}
-		h := hit{start: loc[0], end: loc[1], msg: []string{text[loc[0]:loc[1]]}}
-		// A rule's message may name its capture groups' text as well.
-		for g := 1; 2*g+1 < len(loc); g++ {
-			if loc[2*g] >= 0 {
-				h.msg = append(h.msg, text[loc[2*g]:loc[2*g+1]])
-			}
-		}
-		if e.r.Action.Name == "replace" && len(e.r.Action.Params) == 1 {
-			h.fix = e.r.Action.Params
-		}
-		emit(h)
+		e.runLoc(text, loc, emit)
 	}
+}
+
+func (e *existence) runLoc(text string, loc []int, emit func(hit)) {
+	if loc[1] <= loc[0] {
+		return
+	}
+	observed := strings.TrimSpace(text[loc[0]:loc[1]])
+	if e.except != nil && e.except.matches(observed) {
+		return
+	}
+	h := hit{start: loc[0], end: loc[1], msg: []string{text[loc[0]:loc[1]]}}
+	// A rule's message may name its capture groups' text as well.
+	for g := 1; 2*g+1 < len(loc); g++ {
+		if loc[2*g] >= 0 {
+			h.msg = append(h.msg, text[loc[2*g]:loc[2*g+1]])
+		}
+	}
+	if e.r.Action.Name == "replace" && len(e.r.Action.Params) == 1 {
+		h.fix = e.r.Action.Params
+	}
+	emit(h)
 }
 
 type substitution struct {
@@ -358,7 +388,14 @@ func (s *substitution) alternatives() []*pattern { return s.alts }
 // runAlts runs the entries alts on text: each entry's match is placed in
 // the group the combined expression would give it.
 func (s *substitution) runAlts(text string, alts []int, st *fileState, emit func(hit)) {
-	s.runLocs(text, mergeAlts(text, st.lower(text), s.alts, alts, len(s.alts)), emit)
+	ms := mergeAltMatches(text, st.lower(text), s.alts, alts, st.altBuf())
+	for _, m := range ms {
+		// The entry's text is its group 1: the alternation's group 1+index.
+		if m.loc[2] >= 0 {
+			s.runEntry(text, m.alt, m.loc[2], m.loc[3], emit)
+		}
+	}
+	st.keepAlts(ms)
 }
 
 func (s *substitution) runLocs(text string, locs [][]int, emit func(hit)) {
@@ -367,31 +404,37 @@ func (s *substitution) runLocs(text string, locs [][]int, emit func(hit)) {
 			if loc[2*g] < 0 {
 				continue
 			}
-			observed := text[loc[2*g]:loc[2*g+1]]
-			expected := s.repl[g-1]
-			options := splitOptions(expected)
-			if slicesContains(options, observed) || expected == observed {
-				break
-			}
-			if s.expect[g-1].matches(expected, observed) {
-				break
-			}
-			if s.except != nil && s.except.matches(strings.TrimSpace(observed)) {
-				break
-			}
-			h := hit{start: loc[2*g], end: loc[2*g+1]}
-			if s.r.Action.Name == "replace" && len(s.r.Action.Params) == 0 {
-				h.msg = []string{quoteList(options), observed}
-				if len(options) == 1 {
-					h.fix = options
-				}
-			} else {
-				h.msg = []string{expected, observed}
-			}
-			emit(h)
+			s.runEntry(text, g-1, loc[2*g], loc[2*g+1], emit)
 			break
 		}
 	}
+}
+
+// runEntry reports the text [start, end) that entry e matched, unless it
+// is already what the entry asks for.
+func (s *substitution) runEntry(text string, e, start, end int, emit func(hit)) {
+	observed := text[start:end]
+	expected := s.repl[e]
+	options := splitOptions(expected)
+	if slicesContains(options, observed) || expected == observed {
+		return
+	}
+	if s.expect[e].matches(expected, observed) {
+		return
+	}
+	if s.except != nil && s.except.matches(strings.TrimSpace(observed)) {
+		return
+	}
+	h := hit{start: start, end: end}
+	if s.r.Action.Name == "replace" && len(s.r.Action.Params) == 0 {
+		h.msg = []string{quoteList(options), observed}
+		if len(options) == 1 {
+			h.fix = options
+		}
+	} else {
+		h.msg = []string{expected, observed}
+	}
+	emit(h)
 }
 
 // wholePattern compiles the alternation of a rule's tokens. A rule whose
@@ -433,37 +476,21 @@ type tokenRule interface {
 	runAlts(text string, alts []int, st *fileState, emit func(hit))
 }
 
+// altMatch is a match of one of a rule's tokens: the token's own spans
+// (the match, then its groups) and the token's index.
+type altMatch struct {
+	loc []int
+	alt int
+}
+
 // mergeAlts runs the patterns alts (indices into all) on text and returns
 // their matches as the one alternation of all would have: leftmost first,
 // the earlier alternative first at one start, no overlap. With groups > 0
 // each match's spans are laid out as the alternation's would be, the
 // alternative's group 1 as group 1+index.
 func mergeAlts(text, lowered string, all []*pattern, alts []int, groups int) [][]int {
-	type cand struct {
-		loc []int
-		alt int
-	}
-	var cands []cand
-	for _, a := range alts {
-		for _, loc := range all[a].find(text, lowered) {
-			cands = append(cands, cand{loc, a})
-		}
-	}
-	if len(cands) == 0 {
-		return nil
-	}
-	sort.Slice(cands, func(i, j int) bool {
-		if cands[i].loc[0] != cands[j].loc[0] {
-			return cands[i].loc[0] < cands[j].loc[0]
-		}
-		return cands[i].alt < cands[j].alt
-	})
 	var out [][]int
-	pos := 0
-	for _, c := range cands {
-		if c.loc[0] < pos || (c.loc[0] == c.loc[1] && c.loc[0] < pos) {
-			continue
-		}
+	for _, c := range mergeAltMatches(text, lowered, all, alts, nil) {
 		loc := c.loc
 		if groups > 0 {
 			loc = make([]int, 2*(groups+1))
@@ -474,6 +501,39 @@ func mergeAlts(text, lowered string, all []*pattern, alts []int, groups int) [][
 			loc[2*(c.alt+1)], loc[2*(c.alt+1)+1] = c.loc[2], c.loc[3]
 		}
 		out = append(out, loc)
+	}
+	return out
+}
+
+// mergeAltMatches is mergeAlts with each match's token beside its own
+// spans, in buf's array: a substitution with hundreds of entries need
+// not lay out hundreds of groups per match.
+func mergeAltMatches(text, lowered string, all []*pattern, alts []int, buf []altMatch) []altMatch {
+	cands := buf[:0]
+	folds := unknownFolds
+	for _, a := range alts {
+		for _, loc := range all[a].findIn(text, lowered, &folds) {
+			cands = append(cands, altMatch{loc, a})
+		}
+	}
+	if len(cands) == 0 {
+		return cands
+	}
+	// A pattern's matches start at distinct offsets: (start, token) orders
+	// them all.
+	slices.SortFunc(cands, func(a, b altMatch) int {
+		if a.loc[0] != b.loc[0] {
+			return a.loc[0] - b.loc[0]
+		}
+		return a.alt - b.alt
+	})
+	out := cands[:0]
+	pos := 0
+	for _, c := range cands {
+		if c.loc[0] < pos || (c.loc[0] == c.loc[1] && c.loc[0] < pos) {
+			continue
+		}
+		out = append(out, c)
 		pos = c.loc[1]
 		if c.loc[1] == c.loc[0] {
 			pos++

@@ -267,8 +267,16 @@ func load(root, named string) (*loaded, error) {
 	}
 	if c, ok := cache.Load(p); ok {
 		c := c.(*cached)
-		if c.size == st.Size() && c.modTime == st.ModTime().UnixNano() && c.l.root == root {
-			return c.l, nil
+		if c.size == st.Size() && c.modTime == st.ModTime().UnixNano() {
+			if c.l.root == root {
+				return c.l, nil
+			}
+			// Another workspace under the same configuration (a run over
+			// nested workspaces): its styles are the ones already read,
+			// only the paths its globs see differ.
+			l := &loaded{path: p, dir: c.l.dir, root: root, data: c.l.data, linter: c.l.linter}
+			cache.Store(p, &cached{size: c.size, modTime: c.modTime, l: l})
+			return l, nil
 		}
 	}
 	data, err := os.ReadFile(p)

@@ -294,7 +294,14 @@ func combine(runs []*wsRun) *checks.Result {
 	if len(runs) == 1 {
 		return runs[0].res
 	}
-	out := &checks.Result{}
+	// Sized once: appended run by run, a hundred thousand findings were
+	// copied over and over as the slice grew (0.5 s of CPU on ten nested
+	// workspaces).
+	n := 0
+	for _, r := range runs {
+		n += len(r.res.Findings)
+	}
+	out := &checks.Result{Findings: make([]checks.Finding, 0, n)}
 	for _, r := range runs {
 		out.Omitted.Merge(r.res.Omitted)
 		out.Files += r.res.Files

@@ -6,6 +6,7 @@ import (
 	"runtime"
 	"runtime/debug"
 	"runtime/metrics"
+	"sync/atomic"
 )
 
 // smallHeapGC is the collector's GOGC while the live heap is under
@@ -93,12 +94,23 @@ func afterEachCollection(f func(live uint64) bool) {
 // freed, would stay resident until the checks reused it; returned, the
 // checks fault in only the pages they take, ~10 MB fewer at the peak. A
 // small workspace (the last collection left under smallHeap live) is not
-// worth either.
+// worth either. The pages go back once a process: after that a run's
+// freed pages are the ones its next workspace takes again (a run over ten
+// nested workspaces spent 1.4 s of its 6.5 s CPU returning and faulting
+// them in, and peaked no lower).
 func collectAfterParse() {
-	if largeHeap() {
-		debug.FreeOSMemory()
+	if !largeHeap() {
+		return
 	}
+	if released.Swap(true) {
+		runtime.GC()
+		return
+	}
+	debug.FreeOSMemory()
 }
+
+// released is set once collectAfterParse has returned pages to the OS.
+var released atomic.Bool
 
 // collectAfterModel collects garbage when a large workspace's typed model
 // has been let go (checks.Options.Forgotten), before the findings are

@@ -46,6 +46,16 @@ func TestCollectAfterParse(t *testing.T) {
 	if after.NumGC == before.NumGC {
 		t.Fatal("no collection with 24 MB live")
 	}
+	if !released.Load() {
+		t.Fatal("pages not returned to the OS after the first large parse")
+	}
+	// Later parses collect without returning the pages again.
+	runtime.ReadMemStats(&before)
+	collectAfterParse()
+	runtime.ReadMemStats(&after)
+	if after.NumGC == before.NumGC {
+		t.Fatal("no collection after a second large parse")
+	}
 	runtime.KeepAlive(live)
 }
 
