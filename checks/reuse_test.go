@@ -76,9 +76,13 @@ func TestReuseMatchesFullRun(t *testing.T) {
 				t.Fatal(err)
 			}
 			files := ws.Files
-			if len(files) > 60 { // a spread of the large ones
+			limit := 60
+			if raceEnabled {
+				limit = 12
+			}
+			if len(files) > limit { // a spread of the large ones
 				var some []*sotparse.File
-				for i := 0; i < len(files); i += len(files)/60 + 1 {
+				for i := 0; i < len(files); i += len(files)/limit + 1 {
 					some = append(some, files[i])
 				}
 				files = some

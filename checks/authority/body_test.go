@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/svrnty/sotvet/internal/testcorpus"
@@ -50,6 +51,24 @@ func referenceBody(blocks []*sotparse.Block, set *ClaimSet) *body {
 // (the default shape and the adoption shape of scripts/gen-corpus), and a
 // workspace of random documents (randomDoc).
 func testWorkspaces(t *testing.T) map[string]*sotparse.Workspace {
+	t.Helper()
+	workspaces.Lock()
+	defer workspaces.Unlock()
+	if workspaces.m == nil {
+		workspaces.m = loadTestWorkspaces(t)
+	}
+	return workspaces.m
+}
+
+// workspaces holds the test workspaces, read once per test process and
+// shared read-only by the tests that walk them: generating and parsing
+// them was most of each such test's cost.
+var workspaces struct {
+	sync.Mutex
+	m map[string]*sotparse.Workspace
+}
+
+func loadTestWorkspaces(t *testing.T) map[string]*sotparse.Workspace {
 	t.Helper()
 	dirs, _ := filepath.Glob(filepath.Join("testdata", "*"))
 	dirs = append(dirs, filepath.Join("..", "..", "testdata", "workspace"))
