@@ -1019,6 +1019,7 @@ type compiledRule struct {
 	secretIdx   []int
 	keyIdx      []int
 	unnamedIdx  []int
+	dfaState    // the rule's DFA filter (dfa.go)
 }
 
 // sharedRegexps holds the expressions compiled for rules, by source: a

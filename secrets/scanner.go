@@ -409,6 +409,9 @@ func (s *Scanner) detect(path string, data []byte, scan bool) []cand {
 				continue
 			}
 			cut := w.end < len(data) && data[w.end] != '\n'
+			if d := rule.dfaFilter(len(ctx), rule.search.String); d != nil && !d.mayMatch(ctx, false, cut) {
+				continue
+			}
 			countWork(len(ctx))
 			for _, m := range rule.matches(ctx) {
 				consider(r, rule, ctx, w.start, m, cut)
@@ -444,6 +447,11 @@ func (s *Scanner) detect(path string, data []byte, scan bool) []cand {
 				}
 				ctx := data[from:to]
 				cut := to < len(data) && data[to] != '\n'
+				if d := rule.dfaFilter(len(ctx), rule.searchAllSrc); d != nil && !d.mayMatch(ctx, false, cut) {
+					prev = max(prev, to)
+					n += k - 1
+					continue
+				}
 				countWork(len(ctx))
 				for _, m := range rule.searchAll().FindAllSubmatchIndex(ctx, -1) {
 					if from+m[0] < st {
@@ -491,6 +499,9 @@ func (s *Scanner) detect(path string, data []byte, scan bool) []cand {
 			// From the byte before st when there is one, so that a word
 			// boundary at the start is judged as in the whole text; the
 			// match proper starts at st.
+			if d := rule.dfaFilter(le-st, rule.searchAllSrc); d != nil && !d.mayMatch(data[st:le], true, false) {
+				continue
+			}
 			var m []int
 			from := st
 			countWork(le - st)

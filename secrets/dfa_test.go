@@ -1,0 +1,136 @@
+package secrets
+
+import (
+	"math/rand/v2"
+	"os"
+	"reflect"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// dfaTexts are the texts the filter tests run on: the labelled samples,
+// the adversarial shapes (small), prose, and the samples cut and spliced
+// at random.
+func dfaTexts(n int) []string {
+	rng := rand.New(rand.NewPCG(7, 11))
+	var texts []string
+	for _, sm := range corpusSamples() {
+		texts = append(texts, sm.text)
+	}
+	for _, name := range caseNames(adversarial()) {
+		texts = append(texts, string(adversarial()[name](3000)))
+	}
+	texts = append(texts,
+		"Sync stage repeatability queue remote budget fixture queue fixtures. Not active Core authority.\n",
+		"password = \"a\" password='Zx9!kq' api_key: \"q1w2e3r4"+"t5y6u7i8o9p0\" token=\n",
+		"db_password=hunter2 # café\nsecret: \"ünïcödé-välüé-123\"\n")
+	m := len(texts)
+	for range n {
+		a, b := texts[rng.IntN(m)], texts[rng.IntN(m)]
+		i, j := rng.IntN(len(a)+1), rng.IntN(len(b)+1)
+		texts = append(texts, a[:i]+b[j:], strings.ToUpper(a[i:])+b[:j])
+	}
+	return texts
+}
+
+// TestDFAFilterSound: where a rule's filter says no match, the rule's
+// expression has none (anywhere, from the start, or short of a cut end),
+// for every rule.
+func TestDFAFilterSound(t *testing.T) {
+	s := followScanner(t)
+	n := 10
+	if os.Getenv("SOTVET_SLOW") != "" {
+		n = 300
+	}
+	texts := dfaTexts(n)
+	ruledOut := 0
+	for _, r := range s.rules {
+		var src string
+		var exact *regexp.Regexp
+		switch {
+		case r.anchoredAfter != nil:
+			src, exact = r.anchoredSrc, r.searchAll()
+		case r.search != nil:
+			src, exact = r.search.String(), r.search
+		default:
+			continue
+		}
+		d := newPrefilterDFA(src)
+		if d == nil {
+			t.Errorf("%s: no filter", r.ID)
+			continue
+		}
+		anchored := regexp.MustCompile(`^(?:` + src + `)`)
+		for _, text := range texts {
+			b := []byte(text)
+			if !d.mayMatch(b, false, false) {
+				ruledOut++
+				if m := exact.FindIndex(b); m != nil {
+					t.Fatalf("%s: filter rules out %q, the rule matches %q", r.ID, text, text[m[0]:m[1]])
+				}
+			}
+			if !d.mayMatch(b, true, false) {
+				if m := anchored.FindIndex(b); m != nil {
+					t.Fatalf("%s: anchored filter rules out %q, the rule matches %q", r.ID, text, text[m[0]:m[1]])
+				}
+			}
+			if !d.mayMatch(b, false, true) {
+				for _, m := range exact.FindAllIndex(b, -1) {
+					if m[1] != len(b) {
+						t.Fatalf("%s: filter (cut) rules out %q, the rule matches %q", r.ID, text, text[m[0]:m[1]])
+					}
+				}
+			}
+		}
+	}
+	// A filter that rules nothing out would pass the checks above.
+	if ruledOut < len(texts) {
+		t.Errorf("the filters ruled out %d texts of %d rules × %d", ruledOut, len(s.rules), len(texts))
+	}
+}
+
+// TestDFAScanSame: Scan and Redact give the same results with and without
+// the filters.
+func TestDFAScanSame(t *testing.T) {
+	s := followScanner(t)
+	defer func(a int64) { dfaAfter = a }(dfaAfter)
+	dfaAfter = 0
+	n := 300
+	if testing.Short() || raceEnabled {
+		n = 40
+	}
+	for _, text := range dfaTexts(n) {
+		useDFA = true
+		got, gotRed := s.Scan("notes/x.md", []byte(text)), s.RedactString(text)
+		useDFA = false
+		want, wantRed := s.Scan("notes/x.md", []byte(text)), s.RedactString(text)
+		useDFA = true
+		if !reflect.DeepEqual(got, want) || gotRed != wantRed {
+			t.Fatalf("on %q:\nwith the filters %v\nwithout %v", text, got, want)
+		}
+	}
+}
+
+// TestDFALoosen: the filter keeps a repetition's minimum and drops its
+// maximum and the captures.
+func TestDFALoosen(t *testing.T) {
+	d := newPrefilterDFA(`key=(?P<v>[a-z]{3,5})(?:;|$)`)
+	for text, want := range map[string]bool{
+		"key=ab;": false, "key=abc;": true, "key=abcdefgh;": true, "key=abcdefgh": true,
+		"key=abcdefgh x": false, "x key=abcd;": true, "": false,
+	} {
+		if got := d.mayMatch([]byte(text), false, false); got != want {
+			t.Errorf("%q: may match %v, want %v", text, got, want)
+		}
+	}
+	if d.mayMatch([]byte("key=abcdefgh"), false, true) {
+		t.Errorf("a match ending at a cut end counted")
+	}
+	if d.mayMatch([]byte("x key=abcd;"), true, false) {
+		t.Errorf("anchored: a match not at the start counted")
+	}
+	if !d.mayMatch([]byte("key=abé;"), false, false) {
+		t.Errorf("a byte outside ASCII ruled out")
+	}
+}
