@@ -47,7 +47,10 @@ type prefilterDFA struct {
 	match   pcSet
 	endText pcSet // instructions that go on to a match at the end of the text
 	start   pcSet // closure of the start
-	caches  [dfaCaches]dfaCache
+	reads   pcSet // the instructions that read a byte
+	// the expression reads the start of the text (^, \A) or of a line
+	beginText, beginLine bool
+	caches               [dfaCaches]dfaCache
 }
 
 type dfaCache struct {
@@ -58,6 +61,7 @@ type dfaCache struct {
 	sets   [2][]pcSet
 	trans  [2][]int32
 	accept [2][]uint8 // 1: holds a match; 2: holds one at the end of the text
+	quiet  [2][]bool  // holds no instruction that reads a byte
 }
 
 // dfaLoosen rewrites re in place into an expression whose language holds
@@ -98,14 +102,19 @@ func newPrefilterDFA(expr string) *prefilterDFA {
 	d.outs = make([]pcSet, len(prog.Inst))
 	d.match = make(pcSet, d.words)
 	d.endText = make(pcSet, d.words)
+	d.reads = make(pcSet, d.words)
 	for pc := range prog.Inst {
 		in := &prog.Inst[pc]
 		switch in.Op {
 		case syntax.InstMatch:
 			d.match.add(uint32(pc))
 		case syntax.InstRune, syntax.InstRune1, syntax.InstRuneAny, syntax.InstRuneAnyNotNL:
+			d.reads.add(uint32(pc))
 			d.masks[pc] = maskOf(in)
 			d.outs[pc] = dfaClosure(prog, make(pcSet, d.words), in.Out, false)
+		case syntax.InstEmptyWidth:
+			d.beginText = d.beginText || syntax.EmptyOp(in.Arg)&syntax.EmptyBeginText != 0
+			d.beginLine = d.beginLine || syntax.EmptyOp(in.Arg)&syntax.EmptyBeginLine != 0
 		}
 	}
 	for pc := range prog.Inst {
@@ -150,6 +159,19 @@ func dfaClosure(prog *syntax.Prog, set pcSet, pc uint32, atEnd bool) pcSet {
 // cannot tell (a byte outside ASCII, too many states, every cache in
 // use).
 func (d *prefilterDFA) mayMatch(text []byte, anchored, cut bool) bool {
+	may, _, _ := d.scan(text, anchored, cut, 0, nil)
+	return may
+}
+
+// scan is mayMatch which, unanchored and with every > 0, also returns
+// split points: offsets q at least every bytes apart where no thread of
+// the expression started before q is alive and text[q-1] is a byte that
+// is not a word byte (a newline, for an expression that reads the start
+// of a line). A search of text[p:q+1] then finds what a search of the
+// whole text finds among the matches that start in [p, q), and a search
+// of text[q:] the rest (see searchSplit). ok is false when the filter
+// could not tell; then may is true and there are no splits.
+func (d *prefilterDFA) scan(text []byte, anchored, cut bool, every int, splits []int) (may bool, _ []int, ok bool) {
 	var c *dfaCache
 	for i := range d.caches {
 		if d.caches[i].mu.TryLock() {
@@ -158,52 +180,77 @@ func (d *prefilterDFA) mayMatch(text []byte, anchored, cut bool) bool {
 		}
 	}
 	if c == nil {
-		return true
+		return true, nil, false
 	}
 	defer c.mu.Unlock()
 	mode := 1
+	init := pcSet(nil)
 	if anchored {
-		mode = 0
+		mode, init = 0, d.start
 	}
 	if c.index[mode] == nil {
 		c.index[mode] = map[string]int32{}
+		c.state(d, mode, make(pcSet, d.words)) // state 0: the empty set
 	}
-	st := c.state(d, mode, d.start)
+	if init == nil {
+		init = make(pcSet, d.words)
+	}
+	st := c.state(d, mode, init)
 	if st < 0 {
-		return true
+		return true, nil, false
 	}
-	for _, b := range text {
+	last := 0
+	for i, b := range text {
 		if c.accept[mode][st]&1 != 0 {
-			return true
+			may = true
+			if every <= 0 {
+				return true, nil, true
+			}
 		}
 		if b >= 0x80 {
-			return true
+			return true, nil, false
 		}
 		next := c.trans[mode][int(st)*128+int(b)]
 		if next < 0 {
 			next = c.step(d, mode, st, b)
 			if next < 0 {
-				return true
+				return true, nil, false
 			}
 		}
 		if next == 0 && anchored {
-			return false // state 0 is the empty set in anchored mode
+			return may, nil, true // no thread left
+		}
+		if c.quiet[mode][next] {
+			// No thread started at or before i reads on after it.
+			if q := i + 1; every > 0 && q-last >= every && q < len(text) && d.splitsAfter(b) {
+				splits = append(splits, q)
+				last = q
+			}
 		}
 		st = next
 	}
-	return !cut && c.accept[mode][st] != 0
+	return may || !cut && c.accept[mode][st] != 0, splits, true
+}
+
+// splitsAfter reports whether a search may start right after the byte b
+// and see what it sees in the whole text: b is not a word byte (\b and
+// \B judge the start of a text as after one), and the expression does not
+// read the start of the text, nor the start of a line unless b ends one.
+func (d *prefilterDFA) splitsAfter(b byte) bool {
+	if isWordByte(b) || d.beginText {
+		return false
+	}
+	return !d.beginLine || b == '\n'
 }
 
 // state returns the index of set in mode, adding it; -1 past
-// dfaMaxStates.
+// dfaMaxStates. An unanchored state holds the threads started before
+// the current byte; the threads starting at it (start) are added when
+// it is stepped and judged.
 func (c *dfaCache) state(d *prefilterDFA, mode int, set pcSet) int32 {
 	key := pcKey(set)
 	if i, ok := c.index[mode][key]; ok {
 		return i
-	}
-	if mode == 0 && len(c.sets[0]) == 0 && !set.empty() {
-		// the empty set is state 0 of the anchored mode: a dead end
-		c.state(d, mode, make(pcSet, d.words))
 	}
 	if len(c.sets[mode]) >= dfaMaxStates {
 		return -1
@@ -214,20 +261,36 @@ func (c *dfaCache) state(d *prefilterDFA, mode int, set pcSet) int32 {
 	for range 128 {
 		c.trans[mode] = append(c.trans[mode], -1)
 	}
+	live := set
+	if mode == 1 {
+		live = d.withStart(set)
+	}
 	var acc uint8
-	if set.meets(d.match) {
+	if live.meets(d.match) {
 		acc |= 1
 	}
-	if set.meets(d.endText) {
+	if live.meets(d.endText) {
 		acc |= 2
 	}
 	c.accept[mode] = append(c.accept[mode], acc)
+	c.quiet[mode] = append(c.quiet[mode], !set.meets(d.reads))
 	return i
+}
+
+func (d *prefilterDFA) withStart(set pcSet) pcSet {
+	u := make(pcSet, d.words)
+	for k := range u {
+		u[k] = set[k] | d.start[k]
+	}
+	return u
 }
 
 // step computes and caches the transition of state st on byte b.
 func (c *dfaCache) step(d *prefilterDFA, mode int, st int32, b byte) int32 {
 	set := c.sets[mode][st]
+	if mode == 1 {
+		set = d.withStart(set)
+	}
 	next := make(pcSet, d.words)
 	for w, word := range set {
 		for word != 0 {
@@ -238,11 +301,6 @@ func (c *dfaCache) step(d *prefilterDFA, mode int, st int32, b byte) int32 {
 					next[k] |= o
 				}
 			}
-		}
-	}
-	if mode == 1 {
-		for k, o := range d.start {
-			next[k] |= o
 		}
 	}
 	n := c.state(d, mode, next)

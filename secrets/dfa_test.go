@@ -36,7 +36,8 @@ func dfaTexts(n int) []string {
 
 // TestDFAFilterSound: where a rule's filter says no match, the rule's
 // expression has none (anywhere, from the start, or short of a cut end),
-// for every rule.
+// and a search in parts cut at the filter's split points finds what a
+// search of the whole text finds, for every rule.
 func TestDFAFilterSound(t *testing.T) {
 	s := followScanner(t)
 	n := 10
@@ -44,7 +45,7 @@ func TestDFAFilterSound(t *testing.T) {
 		n = 300
 	}
 	texts := dfaTexts(n)
-	ruledOut := 0
+	ruledOut, splitRuns := 0, 0
 	for _, r := range s.rules {
 		var src string
 		var exact *regexp.Regexp
@@ -75,6 +76,15 @@ func TestDFAFilterSound(t *testing.T) {
 					t.Fatalf("%s: anchored filter rules out %q, the rule matches %q", r.ID, text, text[m[0]:m[1]])
 				}
 			}
+			if _, splits, ok := d.scan(b, false, false, 64, nil); ok && len(splits) > 0 {
+				splitRuns++
+				want := exact.FindAllSubmatchIndex(b, -1)
+				var got [][]int
+				searchSplit(exact, b, splits, func(m []int) { got = append(got, m) })
+				if !reflect.DeepEqual(got, want) {
+					t.Fatalf("%s: searched in parts at %v, %q gives %v, whole %v", r.ID, splits, text, got, want)
+				}
+			}
 			if !d.mayMatch(b, false, true) {
 				for _, m := range exact.FindAllIndex(b, -1) {
 					if m[1] != len(b) {
@@ -85,8 +95,8 @@ func TestDFAFilterSound(t *testing.T) {
 		}
 	}
 	// A filter that rules nothing out would pass the checks above.
-	if ruledOut < len(texts) {
-		t.Errorf("the filters ruled out %d texts of %d rules × %d", ruledOut, len(s.rules), len(texts))
+	if ruledOut < len(texts) || splitRuns < len(texts) {
+		t.Errorf("the filters ruled out %d texts of %d rules × %d and split %d", ruledOut, len(s.rules), len(texts), splitRuns)
 	}
 }
 
@@ -132,5 +142,22 @@ func TestDFALoosen(t *testing.T) {
 	}
 	if !d.mayMatch([]byte("key=abé;"), false, false) {
 		t.Errorf("a byte outside ASCII ruled out")
+	}
+}
+
+// TestSearchSplit: a search in parts never starts a part after a word
+// byte (\b would hold there), nor inside a match.
+func TestSearchSplit(t *testing.T) {
+	re := regexp.MustCompile(`\bkey=[a-z]+;`)
+	d := newPrefilterDFA(re.String())
+	text := []byte(strings.Repeat("aa; xkey=ab; key=cd;", 20))
+	_, splits, ok := d.scan(text, false, false, 1, nil)
+	if !ok || len(splits) < 20 {
+		t.Fatalf("splits %v (ok %v)", splits, ok)
+	}
+	var got [][]int
+	searchSplit(re, text, splits, func(m []int) { got = append(got, m) })
+	if want := re.FindAllSubmatchIndex(text, -1); !reflect.DeepEqual(got, want) {
+		t.Errorf("in parts at %v: %v, whole: %v", splits, got, want)
 	}
 }
