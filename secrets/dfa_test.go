@@ -40,13 +40,18 @@ func dfaTexts(n int) []string {
 // search of the whole text finds, for every rule.
 func TestDFAFilterSound(t *testing.T) {
 	s := followScanner(t)
-	n := 10
+	// A sample of the rules (the generic ones, which the dense shapes
+	// wake, and every eighth) and of spliced texts; all with SOTVET_SLOW.
+	n, every := 10, 8
 	if os.Getenv("SOTVET_SLOW") != "" {
-		n = 300
+		n, every = 300, 1
 	}
 	texts := dfaTexts(n)
 	ruledOut, splitRuns := 0, 0
-	for _, r := range s.rules {
+	for i, r := range s.rules {
+		if i%every != 0 && !strings.Contains(r.ID, "generic") && !strings.Contains(r.ID, "password") {
+			continue
+		}
 		var src string
 		var exact *regexp.Regexp
 		switch {
