@@ -345,8 +345,34 @@ type dfaState struct {
 	dfa      atomic.Pointer[prefilterDFA]
 	dfaBytes atomic.Int64
 	dfaOnce  sync.Once
+
+	textStartOnce sync.Once
+	textStart     bool
 }
 
 // searchAllSrc is the expression of a rule whose matches begin at its
 // keywords, as searchAll and anchoredAfter run it.
 func (cr *compiledRule) searchAllSrc() string { return cr.anchoredSrc }
+
+// readsTextStart reports whether the expression of a rule whose matches
+// begin at its keywords may read the start of the text (^ without (?m),
+// \A): a newline before the text does not stand for its start then.
+func (cr *compiledRule) readsTextStart() bool {
+	cr.textStartOnce.Do(func() {
+		re, err := syntax.Parse(cr.anchoredSrc, syntax.Perl)
+		cr.textStart = err != nil || readsTextStart(re)
+	})
+	return cr.textStart
+}
+
+func readsTextStart(re *syntax.Regexp) bool {
+	if re.Op == syntax.OpBeginText {
+		return true
+	}
+	for _, sub := range re.Sub {
+		if readsTextStart(sub) {
+			return true
+		}
+	}
+	return false
+}

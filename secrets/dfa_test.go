@@ -166,3 +166,45 @@ func TestSearchSplit(t *testing.T) {
 		t.Errorf("in parts at %v: %v, whole: %v", splits, got, want)
 	}
 }
+
+// TestNewlineStandsForTextStart: a rule's expression run after a newline
+// finds at the start of a text what the expression anchored at the start
+// finds, for every rule that does not read the start of the text, on
+// the samples cut at each of the rule's keywords.
+func TestNewlineStandsForTextStart(t *testing.T) {
+	s := followScanner(t)
+	texts := dfaTexts(0)
+	tried := 0
+	for _, r := range s.rules {
+		if r.anchoredAfter == nil || r.readsTextStart() {
+			continue
+		}
+		for _, text := range texts {
+			low := strings.ToLower(text)
+			for _, k := range r.lowerKeywords {
+				i := strings.Index(low, k)
+				if i < 0 {
+					continue
+				}
+				b := []byte(text[i:])
+				want := r.anchoredAtStart().FindSubmatchIndex(b)
+				got := r.anchoredAfter.FindSubmatchIndex(append([]byte{'\n'}, b...))
+				if got != nil {
+					for k := range got {
+						if got[k] >= 0 {
+							got[k]--
+						}
+					}
+					got[0] = 0
+					tried++
+				}
+				if !reflect.DeepEqual(got, want) {
+					t.Fatalf("%s on %q: after a newline %v, at the start %v", r.ID, b, got, want)
+				}
+			}
+		}
+	}
+	if tried == 0 {
+		t.Fatal("no match tried")
+	}
+}

@@ -515,8 +515,23 @@ func (s *Scanner) detect(path string, data []byte, scan bool) []cand {
 				if m = rule.anchoredAfter.FindSubmatchIndex(data[from:le]); m != nil {
 					m[0] = 1
 				}
-			} else {
+			} else if rule.readsTextStart() {
 				m = rule.anchoredAtStart().FindSubmatchIndex(data[st:le])
+			} else {
+				// A newline before the text stands for its start (\b, \B
+				// and (?m:^) judge both alike), so that the expression
+				// compiled for every other hit serves: on a tree of tiny
+				// files many start with a keyword, and a second
+				// expression per rule cost a compile each.
+				sc.head = append(append(sc.head[:0], '\n'), data[:le]...)
+				if m = rule.anchoredAfter.FindSubmatchIndex(sc.head); m != nil {
+					for k := range m {
+						if m[k] >= 0 {
+							m[k]--
+						}
+					}
+					m[0] = 0
+				}
 			}
 			if m == nil {
 				continue
@@ -544,6 +559,7 @@ type detectScratch struct {
 	starts  [][]int
 	touched []int // rules with a window or a start
 	splits  []int // a dense run's split points (prefilterDFA.scan)
+	head    []byte
 	hits    [4][]hitRec
 }
 
