@@ -35,8 +35,9 @@ func TestCompileFolded(t *testing.T) {
 	}
 }
 
-// TestWriteRegexp: every rule's expression, unfolded and printed by
-// writeRegexp, compiles to the program syntax.Regexp.String's text does.
+// TestWriteRegexp: every rule's expression, as parsed and unfolded,
+// printed by writeRegexp compiles to the program syntax.Regexp.String's
+// text does.
 func TestWriteRegexp(t *testing.T) {
 	srcs := []string{`(?m)^a$|\Ab\z(?s:.)x.`, `(?U)a+b*?c{2,5}d{3}e{1,}`, `[^\n\x00-\x1f"'\x60\\-]+ \x{D800}`, `(?i:ß)\B[[:^alpha:]]`}
 	for _, r := range DefaultRules() {
@@ -63,11 +64,13 @@ func TestWriteRegexp(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		unfold(re)
-		var b strings.Builder
-		writeRegexp(&b, re)
-		if got, want := prog(b.String()), prog(re.String()); got != want {
-			t.Errorf("%s: printed as %s, a different program from %s", src, b.String(), re.String())
+		for range 2 { // as parsed (folded literals), then unfolded
+			var b strings.Builder
+			writeRegexp(&b, re)
+			if got, want := prog(b.String()), prog(re.String()); got != want {
+				t.Errorf("%s: printed as %s, a different program from %s", src, b.String(), re.String())
+			}
+			unfold(re)
 		}
 	}
 }

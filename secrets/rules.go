@@ -1163,7 +1163,9 @@ func stripNamePrefix(expr string) (string, int, *[256]bool) {
 		}
 	}
 	rest := &syntax.Regexp{Op: syntax.OpConcat, Flags: re.Flags, Sub: re.Sub[1:]}
-	return rest.String(), p.Max, &set
+	var b strings.Builder
+	writeRegexp(&b, rest) // not rest.String(): see writeRegexp
+	return b.String(), p.Max, &set
 }
 
 // builtinExpr is a built-in rule's expression, compiled on first use.
