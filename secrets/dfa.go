@@ -31,6 +31,11 @@ var dfaAfter int64 = 64 << 10 // a variable: the tests build every filter at onc
 // dfaKeepMin is the largest minimum of a repetition the filter keeps.
 const dfaKeepMin = 32
 
+// dfaMinText is the shortest text a filter reads: Go's regexp reads a
+// few lines (the files of a tree of small files) with its backtracker
+// faster than a filter that is still building its states.
+var dfaMinText = 256 // a variable: the tests filter every text
+
 // dfaCaches is how many goroutines may run a rule's filter at once, each
 // on its own cache; one more searches without it.
 const dfaCaches = 4
@@ -320,10 +325,11 @@ func pcKey(s pcSet) string {
 	return string(b)
 }
 
-// dfaFilter returns the rule's filter for expr once the rule has searched
-// dfaAfter bytes in the process (nil before, or when off).
+// dfaFilter returns the rule's filter for expr, to read a text of n
+// bytes, once the rule has searched dfaAfter bytes of such texts in the
+// process (nil before, for a shorter text, or when off).
 func (cr *compiledRule) dfaFilter(n int, expr func() string) *prefilterDFA {
-	if !useDFA {
+	if !useDFA || n < dfaMinText {
 		return nil
 	}
 	if d := cr.dfa.Load(); d != nil {

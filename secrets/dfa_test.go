@@ -109,8 +109,8 @@ func TestDFAFilterSound(t *testing.T) {
 // the filters.
 func TestDFAScanSame(t *testing.T) {
 	s := followScanner(t)
-	defer func(a int64) { dfaAfter = a }(dfaAfter)
-	dfaAfter = 0
+	defer func(a int64, m int) { dfaAfter, dfaMinText = a, m }(dfaAfter, dfaMinText)
+	dfaAfter, dfaMinText = 0, 0
 	n := 300
 	if testing.Short() || raceEnabled {
 		n = 40
