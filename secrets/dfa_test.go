@@ -6,6 +6,7 @@ import (
 	"reflect"
 	"regexp"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -208,4 +209,37 @@ func TestNewlineStandsForTextStart(t *testing.T) {
 	if tried == 0 {
 		t.Fatal("no match tried")
 	}
+}
+
+// TestDFAConcurrent: scans sharing the filters' caches from several
+// goroutines find what one scan without the filters finds (run with
+// -race).
+func TestDFAConcurrent(t *testing.T) {
+	s := followScanner(t)
+	var texts [][]byte
+	for _, name := range []string{"line:password=", "every20:token=", "quotes:token", "every20:mixed", "lines:xoxb-"} {
+		texts = append(texts, adversarial()[name](6000))
+	}
+	useDFA = false
+	want := make([][]Finding, len(texts))
+	for i, b := range texts {
+		want[i] = s.Scan("x.md", b)
+	}
+	useDFA = true
+	defer func(a int64, m int) { dfaAfter, dfaMinText = a, m }(dfaAfter, dfaMinText)
+	dfaAfter, dfaMinText = 0, 0
+	var wg sync.WaitGroup
+	for w := range 6 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for k := range texts {
+				i := (k + w) % len(texts)
+				if got := s.Scan("x.md", texts[i]); !reflect.DeepEqual(got, want[i]) {
+					t.Errorf("text %d: %d findings, want %d", i, len(got), len(want[i]))
+				}
+			}
+		}()
+	}
+	wg.Wait()
 }
