@@ -243,3 +243,35 @@ func TestDFAConcurrent(t *testing.T) {
 	}
 	wg.Wait()
 }
+
+// TestKeywordsEndingAt: the keywords a rule's tail index offers at a
+// position are every keyword that matches there.
+func TestKeywordsEndingAt(t *testing.T) {
+	s := followScanner(t)
+	indexed := 0
+	for _, r := range s.rules {
+		if r.kwTail == nil {
+			continue
+		}
+		indexed++
+		for _, k := range r.lowerKeywords {
+			for _, text := range []string{k, "x" + strings.ToUpper(k), "a " + k + "b"} {
+				b := []byte(text)
+				for i := range b {
+					offered := map[int]bool{}
+					for _, ki := range r.keywordsEndingAt(b, i) {
+						offered[ki] = true
+					}
+					for ki, kw := range r.lowerKeywords {
+						if st := i + 1 - len(kw); st >= 0 && equalFoldASCII(b[st:i+1], kw) && !offered[ki] {
+							t.Fatalf("%s: keyword %q ends at %d of %q, not offered", r.ID, kw, i, text)
+						}
+					}
+				}
+			}
+		}
+	}
+	if indexed == 0 {
+		t.Fatal("no rule has a tail index")
+	}
+}

@@ -245,7 +245,8 @@ func (s *Scanner) detect(path string, data []byte, scan bool) []cand {
 					continue
 				}
 				if rule.prepare(); rule.anchoredAfter != nil {
-					for ki, k := range rule.lowerKeywords {
+					for _, ki := range rule.keywordsEndingAt(data, i) {
+						k := rule.lowerKeywords[ki]
 						// In a dense run of hits (a line of keywords) the
 						// follow automaton is not asked: the run is searched
 						// in one pass (denseRun), whatever follows each hit.
