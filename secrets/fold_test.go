@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"regexp/syntax"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -30,6 +31,46 @@ func TestCompileFolded(t *testing.T) {
 			if g, w := re.FindStringSubmatchIndex(s), orig.FindStringSubmatchIndex(s); !slices.Equal(g, w) {
 				t.Errorf("%s on %q: %v, want %v", expr, s, g, w)
 			}
+		}
+	}
+}
+
+// TestWriteRegexp: every rule's expression, as parsed and unfolded,
+// printed by writeRegexp compiles to the program syntax.Regexp.String's
+// text does.
+func TestWriteRegexp(t *testing.T) {
+	srcs := []string{`(?m)^a$|\Ab\z(?s:.)x.`, `(?U)a+b*?c{2,5}d{3}e{1,}`, `[^\n\x00-\x1f"'\x60\\-]+ \x{D800}`, `(?i:ß)\B[[:^alpha:]]`}
+	for _, r := range DefaultRules() {
+		switch {
+		case r.lazy != nil:
+			srcs = append(srcs, r.lazy.src)
+		case r.builtinRE != nil:
+			srcs = append(srcs, r.builtinRE.src)
+		}
+	}
+	prog := func(s string) string {
+		p, err := syntax.Parse(s, syntax.Perl)
+		if err != nil {
+			t.Fatalf("%s: %v", s, err)
+		}
+		pr, err := syntax.Compile(p.Simplify())
+		if err != nil {
+			t.Fatalf("%s: %v", s, err)
+		}
+		return pr.String()
+	}
+	for _, src := range srcs {
+		re, err := syntax.Parse(src, syntax.Perl)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for range 2 { // as parsed (folded literals), then unfolded
+			var b strings.Builder
+			writeRegexp(&b, re)
+			if got, want := prog(b.String()), prog(re.String()); got != want {
+				t.Errorf("%s: printed as %s, a different program from %s", src, b.String(), re.String())
+			}
+			unfold(re)
 		}
 	}
 }

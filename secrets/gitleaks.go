@@ -9,6 +9,7 @@ import (
 	"regexp/syntax"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/svrnty/sotvet/secrets/internal/gitleaksrules"
 )
@@ -548,6 +549,40 @@ type regexSet struct {
 	litsOf [][][]byte
 	foldOf []bool
 	always []int // expressions without literals, in order
+	// filters hold each expression's DFA filter (dfa.go), built once it
+	// has run regexSetDFAAfter times: the generic allowlist runs on every
+	// candidate of a line dense with assignments.
+	filters []regexFilter
+}
+
+type regexFilter struct {
+	runs atomic.Int64
+	once sync.Once
+	dfa  atomic.Pointer[prefilterDFA]
+}
+
+// regexSetDFAAfter is how many times an allowlist expression runs before
+// its filter is built.
+const regexSetDFAAfter = 256
+
+// match reports whether expression i matches b, asking its filter first.
+func (rs *regexSet) match(i int, b []byte) bool {
+	f := &rs.filters[i]
+	if useDFA {
+		d := f.dfa.Load()
+		if d == nil && f.runs.Add(1) >= regexSetDFAAfter {
+			f.once.Do(func() {
+				if d := newPrefilterDFA(rs.res[i].src); d != nil {
+					f.dfa.Store(d)
+				}
+			})
+			d = f.dfa.Load()
+		}
+		if d != nil && !d.mayMatch(b, false, false) {
+			return false
+		}
+	}
+	return rs.res[i].get().Match(b)
 }
 
 // automatonLiterals is how many literals a regexSet needs before one
@@ -586,6 +621,7 @@ func newRegexSet(srcs []string) (*regexSet, error) {
 	if len(kws) >= automatonLiterals {
 		rs.lits = newKWMatcher(kws, kwRe)
 	}
+	rs.filters = make([]regexFilter, len(rs.res))
 	return rs, nil
 }
 
@@ -602,20 +638,20 @@ func (rs *regexSet) any(b []byte) bool {
 		if f := rs.first[i]; f >= 0 && (len(b) == 0 || int(b[0]) != f) {
 			continue
 		}
-		if rs.res[i].get().Match(b) {
+		if rs.match(i, b) {
 			return true
 		}
 	}
 	if rs.lits != nil {
 		for cand := rs.lits.hitMask(b); cand != 0; cand &= cand - 1 {
-			if rs.res[bits.TrailingZeros64(cand)].get().Match(b) {
+			if rs.match(bits.TrailingZeros64(cand), b) {
 				return true
 			}
 		}
 		return false
 	}
 	for i, lits := range rs.litsOf {
-		if lits != nil && holdsLiteral(b, lits, rs.foldOf[i]) && rs.res[i].get().Match(b) {
+		if lits != nil && holdsLiteral(b, lits, rs.foldOf[i]) && rs.match(i, b) {
 			return true
 		}
 	}

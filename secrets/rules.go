@@ -1019,6 +1019,58 @@ type compiledRule struct {
 	secretIdx   []int
 	keyIdx      []int
 	unnamedIdx  []int
+	dfaState    // the rule's DFA filter (dfa.go)
+	// allKeywords lists the indexes of lowerKeywords; kwTail, for a rule
+	// with many keywords, those ending in each pair of bytes (see
+	// keywordsEndingAt).
+	allKeywords []int
+	kwTail      map[uint16][]int
+}
+
+// kwTailMin is how many keywords a rule needs before a keyword hit looks
+// its keywords up by their last two bytes instead of trying each:
+// prefixed-token has some 150, and a line of xoxb- paid 150 comparisons
+// at each of its 800,000 hits.
+const kwTailMin = 8
+
+func tailKey(a, b byte) uint16 {
+	if 'A' <= a && a <= 'Z' {
+		a += 'a' - 'A'
+	}
+	if 'A' <= b && b <= 'Z' {
+		b += 'a' - 'A'
+	}
+	return uint16(a)<<8 | uint16(b)
+}
+
+func (cr *compiledRule) indexKeywordTails() {
+	cr.allKeywords = make([]int, len(cr.lowerKeywords))
+	short := false
+	for i, k := range cr.lowerKeywords {
+		cr.allKeywords[i] = i
+		short = short || len(k) < 2
+	}
+	if len(cr.lowerKeywords) < kwTailMin || short {
+		return
+	}
+	cr.kwTail = map[uint16][]int{}
+	for i, k := range cr.lowerKeywords {
+		t := tailKey(k[len(k)-2], k[len(k)-1])
+		cr.kwTail[t] = append(cr.kwTail[t], i) // ascending, as allKeywords
+	}
+}
+
+// keywordsEndingAt returns the indexes, ascending, of the keywords that
+// may end at data[i] (all of them for a rule without a tail index): the
+// others do not match there.
+func (cr *compiledRule) keywordsEndingAt(data []byte, i int) []int {
+	if cr.kwTail == nil {
+		return cr.allKeywords
+	}
+	if i < 1 {
+		return nil // every keyword is two bytes or longer
+	}
+	return cr.kwTail[tailKey(data[i-1], data[i])]
 }
 
 // sharedRegexps holds the expressions compiled for rules, by source: a
@@ -1099,6 +1151,7 @@ func (cr *compiledRule) prepare() {
 			for _, k := range cr.Keywords {
 				cr.lowerKeywords = append(cr.lowerKeywords, strings.ToLower(k))
 			}
+			cr.indexKeywordTails()
 			// the follow automaton is built once the rule has had
 			// followAfter hits (see mayFollow)
 		}
@@ -1162,7 +1215,9 @@ func stripNamePrefix(expr string) (string, int, *[256]bool) {
 		}
 	}
 	rest := &syntax.Regexp{Op: syntax.OpConcat, Flags: re.Flags, Sub: re.Sub[1:]}
-	return rest.String(), p.Max, &set
+	var b strings.Builder
+	writeRegexp(&b, rest) // not rest.String(): see writeRegexp
+	return b.String(), p.Max, &set
 }
 
 // builtinExpr is a built-in rule's expression, compiled on first use.

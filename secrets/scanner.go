@@ -245,7 +245,8 @@ func (s *Scanner) detect(path string, data []byte, scan bool) []cand {
 					continue
 				}
 				if rule.prepare(); rule.anchoredAfter != nil {
-					for ki, k := range rule.lowerKeywords {
+					for _, ki := range rule.keywordsEndingAt(data, i) {
+						k := rule.lowerKeywords[ki]
 						// In a dense run of hits (a line of keywords) the
 						// follow automaton is not asked: the run is searched
 						// in one pass (denseRun), whatever follows each hit.
@@ -409,6 +410,9 @@ func (s *Scanner) detect(path string, data []byte, scan bool) []cand {
 				continue
 			}
 			cut := w.end < len(data) && data[w.end] != '\n'
+			if d := rule.dfaFilter(len(ctx), rule.search.String); d != nil && !d.mayMatch(ctx, false, cut) {
+				continue
+			}
 			countWork(len(ctx))
 			for _, m := range rule.matches(ctx) {
 				consider(r, rule, ctx, w.start, m, cut)
@@ -444,15 +448,25 @@ func (s *Scanner) detect(path string, data []byte, scan bool) []cand {
 				}
 				ctx := data[from:to]
 				cut := to < len(data) && data[to] != '\n'
+				sc.splits = sc.splits[:0]
+				if d := rule.dfaFilter(len(ctx), rule.searchAllSrc); d != nil {
+					may, splits, _ := d.scan(ctx, false, cut, splitEvery, sc.splits)
+					if !may {
+						prev = max(prev, to)
+						n += k - 1
+						continue
+					}
+					sc.splits = splits
+				}
 				countWork(len(ctx))
-				for _, m := range rule.searchAll().FindAllSubmatchIndex(ctx, -1) {
+				searchSplit(rule.searchAll(), ctx, sc.splits, func(m []int) {
 					if from+m[0] < st {
-						continue // begins before the run
+						return // begins before the run
 					}
 					rule.widenPrefix(ctx, m)
 					consider(r, rule, ctx, from, m, cut)
 					prev = from + m[1]
-				}
+				})
 				prev = max(prev, to)
 				n += k - 1
 				continue
@@ -491,6 +505,9 @@ func (s *Scanner) detect(path string, data []byte, scan bool) []cand {
 			// From the byte before st when there is one, so that a word
 			// boundary at the start is judged as in the whole text; the
 			// match proper starts at st.
+			if d := rule.dfaFilter(le-st, rule.searchAllSrc); d != nil && !d.mayMatch(data[st:le], true, false) {
+				continue
+			}
 			var m []int
 			from := st
 			countWork(le - st)
@@ -499,8 +516,23 @@ func (s *Scanner) detect(path string, data []byte, scan bool) []cand {
 				if m = rule.anchoredAfter.FindSubmatchIndex(data[from:le]); m != nil {
 					m[0] = 1
 				}
-			} else {
+			} else if rule.readsTextStart() {
 				m = rule.anchoredAtStart().FindSubmatchIndex(data[st:le])
+			} else {
+				// A newline before the text stands for its start (\b, \B
+				// and (?m:^) judge both alike), so that the expression
+				// compiled for every other hit serves: on a tree of tiny
+				// files many start with a keyword, and a second
+				// expression per rule cost a compile each.
+				sc.head = append(append(sc.head[:0], '\n'), data[:le]...)
+				if m = rule.anchoredAfter.FindSubmatchIndex(sc.head); m != nil {
+					for k := range m {
+						if m[k] >= 0 {
+							m[k]--
+						}
+					}
+					m[0] = 0
+				}
 			}
 			if m == nil {
 				continue
@@ -527,6 +559,8 @@ type detectScratch struct {
 	wins    [][]span
 	starts  [][]int
 	touched []int // rules with a window or a start
+	splits  []int // a dense run's split points (prefilterDFA.scan)
+	head    []byte
 	hits    [4][]hitRec
 }
 
@@ -1111,6 +1145,41 @@ func denseRun(sts []int, n int) int {
 		return 0
 	}
 	return k
+}
+
+// splitEvery is how far apart the split points of a dense run's search
+// lie at least: Go's regexp reads a text of a few hundred bytes with its
+// backtracker, several times faster than with its NFA, which a longer
+// text gets.
+const splitEvery = 512
+
+// searchSplit calls f with every match of re in ctx, as
+// FindAllSubmatchIndex(ctx) returns them, searching ctx in parts cut at
+// splits (see prefilterDFA.scan): the part up to a split point q, with
+// the byte at q that assertions at q read, gives the matches that start
+// before q (no thread started before q lives past it, so none ends after
+// it), and the rest starts at q.
+func searchSplit(re *regexp.Regexp, ctx []byte, splits []int, f func(m []int)) {
+	p := 0
+	for i := 0; i <= len(splits); i++ {
+		q, end := len(ctx), len(ctx)
+		if i < len(splits) {
+			q = splits[i]
+			end = q + 1
+		}
+		for _, m := range re.FindAllSubmatchIndex(ctx[p:end], -1) {
+			if p+m[0] >= q {
+				break // the next part's
+			}
+			for k := range m {
+				if m[k] >= 0 {
+					m[k] += p
+				}
+			}
+			f(m)
+		}
+		p = q
+	}
 }
 
 // windowMergeGap: a window starting at most this many bytes after the

@@ -1,0 +1,384 @@
+package secrets
+
+import (
+	"math/bits"
+	"regexp/syntax"
+	"sync"
+	"sync/atomic"
+)
+
+// Go's regexp has no DFA: its matcher steps every live thread of the
+// expression at every byte, copying captures as it goes, and the generic
+// rules (a name, an operator, a value run) keep dozens of threads alive on
+// a line dense with their keywords: 2 µs a byte, seconds for 4 MB of
+// "password=" that holds no secret at all. A rule's text is therefore
+// first read by a lazily built DFA of a looser expression (no captures,
+// the upper bound of every counted repetition dropped, zero-width assertions
+// other than the end of the text taken to hold), whose language holds the
+// rule's: where it finds no match, the rule has none, and the text is not
+// handed to the regexp at all. A cached transition costs one table load a
+// byte, whatever the expression.
+
+// dfaMaxStates bounds the states one cache builds: past it the filter
+// says "may match" and the rule's regexp decides, as without the filter.
+const dfaMaxStates = 2048
+
+// dfaAfter is how many bytes of a rule's searches pass before its filter
+// is built: building costs about what compiling the expression does, and
+// on a tree of small files most rules read a few lines.
+var dfaAfter int64 = 64 << 10 // a variable: the tests build every filter at once
+
+// dfaKeepMin is the largest minimum of a repetition the filter keeps.
+const dfaKeepMin = 32
+
+// dfaMinText is the shortest text a filter reads: Go's regexp reads a
+// few lines (the files of a tree of small files) with its backtracker
+// faster than a filter that is still building its states.
+var dfaMinText = 256 // a variable: the tests filter every text
+
+// dfaCaches is how many goroutines may run a rule's filter at once, each
+// on its own cache; one more searches without it.
+const dfaCaches = 4
+
+// useDFA turns the filters on; the tests turn them off to compare.
+var useDFA = true
+
+// prefilterDFA is the looser expression's program as bit-set NFA states,
+// and the lazily built DFA over them.
+type prefilterDFA struct {
+	words   int
+	masks   []asciiMask // by consuming instruction: the ASCII bytes it takes
+	outs    []pcSet     // by consuming instruction: the closure after it
+	match   pcSet
+	endText pcSet // instructions that go on to a match at the end of the text
+	start   pcSet // closure of the start
+	reads   pcSet // the instructions that read a byte
+	// the expression reads the start of the text (^, \A) or of a line
+	beginText, beginLine bool
+	caches               [dfaCaches]dfaCache
+}
+
+type dfaCache struct {
+	mu sync.Mutex
+	// by mode (0 anchored, 1 unanchored): state index by set, states'
+	// sets, transitions (128 a state, -1 unknown), accepting states
+	index  [2]map[string]int32
+	sets   [2][]pcSet
+	trans  [2][]int32
+	accept [2][]uint8 // 1: holds a match; 2: holds one at the end of the text
+	quiet  [2][]bool  // holds no instruction that reads a byte
+}
+
+// dfaLoosen rewrites re in place into an expression whose language holds
+// re's: no captures, x{m,n} as x{m,} (or x+ for a large m): the states of
+// an upper bound are what makes a counted repetition costly.
+func dfaLoosen(re *syntax.Regexp) *syntax.Regexp {
+	for i, s := range re.Sub {
+		re.Sub[i] = dfaLoosen(s)
+	}
+	switch re.Op {
+	case syntax.OpCapture:
+		return re.Sub[0]
+	case syntax.OpRepeat:
+		if re.Min <= dfaKeepMin {
+			// x{m,}: the minimum (a value of at least 3, 10, 20
+			// characters) keeps rejecting what the rule rejects, at m
+			// states
+			return &syntax.Regexp{Op: syntax.OpRepeat, Flags: re.Flags, Min: re.Min, Max: -1, Sub: re.Sub[:1]}
+		}
+		return &syntax.Regexp{Op: syntax.OpPlus, Flags: re.Flags, Sub: re.Sub[:1]}
+	}
+	return re
+}
+
+// newPrefilterDFA returns the filter of expr, nil when expr does not
+// parse.
+func newPrefilterDFA(expr string) *prefilterDFA {
+	re, err := syntax.Parse(expr, syntax.Perl)
+	if err != nil {
+		return nil
+	}
+	prog, err := syntax.Compile(dfaLoosen(re).Simplify())
+	if err != nil {
+		return nil
+	}
+	d := &prefilterDFA{words: (len(prog.Inst) + 63) / 64}
+	d.masks = make([]asciiMask, len(prog.Inst))
+	d.outs = make([]pcSet, len(prog.Inst))
+	d.match = make(pcSet, d.words)
+	d.endText = make(pcSet, d.words)
+	d.reads = make(pcSet, d.words)
+	for pc := range prog.Inst {
+		in := &prog.Inst[pc]
+		switch in.Op {
+		case syntax.InstMatch:
+			d.match.add(uint32(pc))
+		case syntax.InstRune, syntax.InstRune1, syntax.InstRuneAny, syntax.InstRuneAnyNotNL:
+			d.reads.add(uint32(pc))
+			d.masks[pc] = maskOf(in)
+			d.outs[pc] = dfaClosure(prog, make(pcSet, d.words), in.Out, false)
+		case syntax.InstEmptyWidth:
+			d.beginText = d.beginText || syntax.EmptyOp(in.Arg)&syntax.EmptyBeginText != 0
+			d.beginLine = d.beginLine || syntax.EmptyOp(in.Arg)&syntax.EmptyBeginLine != 0
+		}
+	}
+	for pc := range prog.Inst {
+		// a match reachable from pc once the end of the text holds too
+		if dfaClosure(prog, make(pcSet, d.words), uint32(pc), true).meets(d.match) {
+			d.endText.add(uint32(pc))
+		}
+	}
+	d.start = dfaClosure(prog, make(pcSet, d.words), uint32(prog.Start), false)
+	return d
+}
+
+// dfaClosure adds to set the instructions reachable from pc without
+// consuming input. Zero-width assertions are taken to hold, but for the
+// end of the text, which holds only with atEnd: a value that must end at
+// a terminator or at the end of the text ($) is then not found in a run
+// that has neither.
+func dfaClosure(prog *syntax.Prog, set pcSet, pc uint32, atEnd bool) pcSet {
+	if set.has(pc) {
+		return set
+	}
+	set.add(pc)
+	in := &prog.Inst[pc]
+	switch in.Op {
+	case syntax.InstAlt, syntax.InstAltMatch:
+		dfaClosure(prog, set, in.Out, atEnd)
+		dfaClosure(prog, set, in.Arg, atEnd)
+	case syntax.InstCapture, syntax.InstNop:
+		dfaClosure(prog, set, in.Out, atEnd)
+	case syntax.InstEmptyWidth:
+		if atEnd || syntax.EmptyOp(in.Arg)&syntax.EmptyEndText == 0 {
+			dfaClosure(prog, set, in.Out, atEnd)
+		}
+	}
+	return set
+}
+
+// mayMatch reports whether the looser expression matches in text: from
+// its start only (anchored), or anywhere. With cut (the scanner cut the
+// text short of its line's end, and drops a match that ends there) a
+// match ending at the end of text does not count. It says true when it
+// cannot tell (a byte outside ASCII, too many states, every cache in
+// use).
+func (d *prefilterDFA) mayMatch(text []byte, anchored, cut bool) bool {
+	may, _, _ := d.scan(text, anchored, cut, 0, nil)
+	return may
+}
+
+// scan is mayMatch which, unanchored and with every > 0, also returns
+// split points: offsets q at least every bytes apart where no thread of
+// the expression started before q is alive and text[q-1] is a byte that
+// is not a word byte (a newline, for an expression that reads the start
+// of a line). A search of text[p:q+1] then finds what a search of the
+// whole text finds among the matches that start in [p, q), and a search
+// of text[q:] the rest (see searchSplit). ok is false when the filter
+// could not tell; then may is true and there are no splits.
+func (d *prefilterDFA) scan(text []byte, anchored, cut bool, every int, splits []int) (may bool, _ []int, ok bool) {
+	var c *dfaCache
+	for i := range d.caches {
+		if d.caches[i].mu.TryLock() {
+			c = &d.caches[i]
+			break
+		}
+	}
+	if c == nil {
+		return true, nil, false
+	}
+	defer c.mu.Unlock()
+	mode := 1
+	init := pcSet(nil)
+	if anchored {
+		mode, init = 0, d.start
+	}
+	if c.index[mode] == nil {
+		c.index[mode] = map[string]int32{}
+		c.state(d, mode, make(pcSet, d.words)) // state 0: the empty set
+	}
+	if init == nil {
+		init = make(pcSet, d.words)
+	}
+	st := c.state(d, mode, init)
+	if st < 0 {
+		return true, nil, false
+	}
+	last := 0
+	for i, b := range text {
+		if c.accept[mode][st]&1 != 0 {
+			may = true
+			if every <= 0 {
+				return true, nil, true
+			}
+		}
+		if b >= 0x80 {
+			return true, nil, false
+		}
+		next := c.trans[mode][int(st)*128+int(b)]
+		if next < 0 {
+			next = c.step(d, mode, st, b)
+			if next < 0 {
+				return true, nil, false
+			}
+		}
+		if next == 0 && anchored {
+			return may, nil, true // no thread left
+		}
+		if c.quiet[mode][next] {
+			// No thread started at or before i reads on after it.
+			if q := i + 1; every > 0 && q-last >= every && q < len(text) && d.splitsAfter(b) {
+				splits = append(splits, q)
+				last = q
+			}
+		}
+		st = next
+	}
+	return may || !cut && c.accept[mode][st] != 0, splits, true
+}
+
+// splitsAfter reports whether a search may start right after the byte b
+// and see what it sees in the whole text: b is not a word byte (\b and
+// \B judge the start of a text as after one), and the expression does not
+// read the start of the text, nor the start of a line unless b ends one.
+func (d *prefilterDFA) splitsAfter(b byte) bool {
+	if isWordByte(b) || d.beginText {
+		return false
+	}
+	return !d.beginLine || b == '\n'
+}
+
+// state returns the index of set in mode, adding it; -1 past
+// dfaMaxStates. An unanchored state holds the threads started before
+// the current byte; the threads starting at it (start) are added when
+// it is stepped and judged.
+func (c *dfaCache) state(d *prefilterDFA, mode int, set pcSet) int32 {
+	key := pcKey(set)
+	if i, ok := c.index[mode][key]; ok {
+		return i
+	}
+	if len(c.sets[mode]) >= dfaMaxStates {
+		return -1
+	}
+	i := int32(len(c.sets[mode]))
+	c.index[mode][key] = i
+	c.sets[mode] = append(c.sets[mode], set)
+	for range 128 {
+		c.trans[mode] = append(c.trans[mode], -1)
+	}
+	live := set
+	if mode == 1 {
+		live = d.withStart(set)
+	}
+	var acc uint8
+	if live.meets(d.match) {
+		acc |= 1
+	}
+	if live.meets(d.endText) {
+		acc |= 2
+	}
+	c.accept[mode] = append(c.accept[mode], acc)
+	c.quiet[mode] = append(c.quiet[mode], !set.meets(d.reads))
+	return i
+}
+
+func (d *prefilterDFA) withStart(set pcSet) pcSet {
+	u := make(pcSet, d.words)
+	for k := range u {
+		u[k] = set[k] | d.start[k]
+	}
+	return u
+}
+
+// step computes and caches the transition of state st on byte b.
+func (c *dfaCache) step(d *prefilterDFA, mode int, st int32, b byte) int32 {
+	set := c.sets[mode][st]
+	if mode == 1 {
+		set = d.withStart(set)
+	}
+	next := make(pcSet, d.words)
+	for w, word := range set {
+		for word != 0 {
+			pc := w*64 + bits.TrailingZeros64(word)
+			word &= word - 1
+			if d.masks[pc].has(b) {
+				for k, o := range d.outs[pc] {
+					next[k] |= o
+				}
+			}
+		}
+	}
+	n := c.state(d, mode, next)
+	if n >= 0 {
+		c.trans[mode][int(st)*128+int(b)] = n
+	}
+	return n
+}
+
+func pcKey(s pcSet) string {
+	b := make([]byte, 0, 8*len(s))
+	for _, w := range s {
+		for k := 0; k < 64; k += 8 {
+			b = append(b, byte(w>>k))
+		}
+	}
+	return string(b)
+}
+
+// dfaFilter returns the rule's filter for expr, to read a text of n
+// bytes, once the rule has searched dfaAfter bytes of such texts in the
+// process (nil before, for a shorter text, or when off).
+func (cr *compiledRule) dfaFilter(n int, expr func() string) *prefilterDFA {
+	if !useDFA || n < dfaMinText {
+		return nil
+	}
+	if d := cr.dfa.Load(); d != nil {
+		return d
+	}
+	if cr.dfaBytes.Add(int64(n)) < dfaAfter {
+		return nil
+	}
+	cr.dfaOnce.Do(func() {
+		if d := newPrefilterDFA(expr()); d != nil {
+			cr.dfa.Store(d)
+		}
+	})
+	return cr.dfa.Load()
+}
+
+// dfaState is the part of compiledRule the filter keeps.
+type dfaState struct {
+	dfa      atomic.Pointer[prefilterDFA]
+	dfaBytes atomic.Int64
+	dfaOnce  sync.Once
+
+	textStartOnce sync.Once
+	textStart     bool
+}
+
+// searchAllSrc is the expression of a rule whose matches begin at its
+// keywords, as searchAll and anchoredAfter run it.
+func (cr *compiledRule) searchAllSrc() string { return cr.anchoredSrc }
+
+// readsTextStart reports whether the expression of a rule whose matches
+// begin at its keywords may read the start of the text (^ without (?m),
+// \A): a newline before the text does not stand for its start then.
+func (cr *compiledRule) readsTextStart() bool {
+	cr.textStartOnce.Do(func() {
+		re, err := syntax.Parse(cr.anchoredSrc, syntax.Perl)
+		cr.textStart = err != nil || readsTextStart(re)
+	})
+	return cr.textStart
+}
+
+func readsTextStart(re *syntax.Regexp) bool {
+	if re.Op == syntax.OpBeginText {
+		return true
+	}
+	for _, sub := range re.Sub {
+		if readsTextStart(sub) {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,277 @@
+package secrets
+
+import (
+	"math/rand/v2"
+	"os"
+	"reflect"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+)
+
+// dfaTexts are the texts the filter tests run on: the labelled samples,
+// the adversarial shapes (small), prose, and the samples cut and spliced
+// at random.
+func dfaTexts(n int) []string {
+	rng := rand.New(rand.NewPCG(7, 11))
+	var texts []string
+	for _, sm := range corpusSamples() {
+		texts = append(texts, sm.text)
+	}
+	for _, name := range caseNames(adversarial()) {
+		texts = append(texts, string(adversarial()[name](3000)))
+	}
+	texts = append(texts,
+		"Sync stage repeatability queue remote budget fixture queue fixtures. Not active Core authority.\n",
+		// split so that the source holds no password-shaped line
+		"password = \"a\" pass"+"word='Zx9!kq' api_key: \"q1w2e3r4"+"t5y6u7i8o9p0\" token=\n",
+		"db_pass"+"word=hunter2 # café\nsecret: \"ünïcödé-välüé-123\"\n")
+	m := len(texts)
+	for range n {
+		a, b := texts[rng.IntN(m)], texts[rng.IntN(m)]
+		i, j := rng.IntN(len(a)+1), rng.IntN(len(b)+1)
+		texts = append(texts, a[:i]+b[j:], strings.ToUpper(a[i:])+b[:j])
+	}
+	return texts
+}
+
+// TestDFAFilterSound: where a rule's filter says no match, the rule's
+// expression has none (anywhere, from the start, or short of a cut end),
+// and a search in parts cut at the filter's split points finds what a
+// search of the whole text finds, for every rule.
+func TestDFAFilterSound(t *testing.T) {
+	s := followScanner(t)
+	// A sample of the rules (the generic ones, which the dense shapes
+	// wake, and every eighth) and of spliced texts; all with SOTVET_SLOW.
+	n, every := 10, 8
+	if os.Getenv("SOTVET_SLOW") != "" {
+		n, every = 300, 1
+	}
+	texts := dfaTexts(n)
+	ruledOut, splitRuns := 0, 0
+	for i, r := range s.rules {
+		if i%every != 0 && !strings.Contains(r.ID, "generic") && !strings.Contains(r.ID, "password") {
+			continue
+		}
+		var src string
+		var exact *regexp.Regexp
+		switch {
+		case r.anchoredAfter != nil:
+			src, exact = r.anchoredSrc, r.searchAll()
+		case r.search != nil:
+			src, exact = r.search.String(), r.search
+		default:
+			continue
+		}
+		d := newPrefilterDFA(src)
+		if d == nil {
+			t.Errorf("%s: no filter", r.ID)
+			continue
+		}
+		anchored := regexp.MustCompile(`^(?:` + src + `)`)
+		for _, text := range texts {
+			b := []byte(text)
+			if !d.mayMatch(b, false, false) {
+				ruledOut++
+				if m := exact.FindIndex(b); m != nil {
+					t.Fatalf("%s: filter rules out %q, the rule matches %q", r.ID, text, text[m[0]:m[1]])
+				}
+			}
+			if !d.mayMatch(b, true, false) {
+				if m := anchored.FindIndex(b); m != nil {
+					t.Fatalf("%s: anchored filter rules out %q, the rule matches %q", r.ID, text, text[m[0]:m[1]])
+				}
+			}
+			if _, splits, ok := d.scan(b, false, false, 64, nil); ok && len(splits) > 0 {
+				splitRuns++
+				want := exact.FindAllSubmatchIndex(b, -1)
+				var got [][]int
+				searchSplit(exact, b, splits, func(m []int) { got = append(got, m) })
+				if !reflect.DeepEqual(got, want) {
+					t.Fatalf("%s: searched in parts at %v, %q gives %v, whole %v", r.ID, splits, text, got, want)
+				}
+			}
+			if !d.mayMatch(b, false, true) {
+				for _, m := range exact.FindAllIndex(b, -1) {
+					if m[1] != len(b) {
+						t.Fatalf("%s: filter (cut) rules out %q, the rule matches %q", r.ID, text, text[m[0]:m[1]])
+					}
+				}
+			}
+		}
+	}
+	// A filter that rules nothing out would pass the checks above.
+	if ruledOut < len(texts) || splitRuns < len(texts) {
+		t.Errorf("the filters ruled out %d texts of %d rules × %d and split %d", ruledOut, len(s.rules), len(texts), splitRuns)
+	}
+}
+
+// TestDFAScanSame: Scan and Redact give the same results with and without
+// the filters.
+func TestDFAScanSame(t *testing.T) {
+	s := followScanner(t)
+	defer func(a int64, m int) { dfaAfter, dfaMinText = a, m }(dfaAfter, dfaMinText)
+	dfaAfter, dfaMinText = 0, 0
+	n := 300
+	if testing.Short() || raceEnabled {
+		n = 40
+	}
+	for _, text := range dfaTexts(n) {
+		useDFA = true
+		got, gotRed := s.Scan("notes/x.md", []byte(text)), s.RedactString(text)
+		useDFA = false
+		want, wantRed := s.Scan("notes/x.md", []byte(text)), s.RedactString(text)
+		useDFA = true
+		if !reflect.DeepEqual(got, want) || gotRed != wantRed {
+			t.Fatalf("on %q:\nwith the filters %v\nwithout %v", text, got, want)
+		}
+	}
+}
+
+// TestDFALoosen: the filter keeps a repetition's minimum and drops its
+// maximum and the captures.
+func TestDFALoosen(t *testing.T) {
+	d := newPrefilterDFA(`key=(?P<v>[a-z]{3,5})(?:;|$)`)
+	for text, want := range map[string]bool{
+		"key=ab;": false, "key=abc;": true, "key=abcdefgh;": true, "key=abcdefgh": true,
+		"key=abcdefgh x": false, "x key=abcd;": true, "": false,
+	} {
+		if got := d.mayMatch([]byte(text), false, false); got != want {
+			t.Errorf("%q: may match %v, want %v", text, got, want)
+		}
+	}
+	if d.mayMatch([]byte("key=abcdefgh"), false, true) {
+		t.Errorf("a match ending at a cut end counted")
+	}
+	if d.mayMatch([]byte("x key=abcd;"), true, false) {
+		t.Errorf("anchored: a match not at the start counted")
+	}
+	if !d.mayMatch([]byte("key=abé;"), false, false) {
+		t.Errorf("a byte outside ASCII ruled out")
+	}
+}
+
+// TestSearchSplit: a search in parts never starts a part after a word
+// byte (\b would hold there), nor inside a match.
+func TestSearchSplit(t *testing.T) {
+	re := regexp.MustCompile(`\bkey=[a-z]+;`)
+	d := newPrefilterDFA(re.String())
+	text := []byte(strings.Repeat("aa; xkey=ab; key=cd;", 20))
+	_, splits, ok := d.scan(text, false, false, 1, nil)
+	if !ok || len(splits) < 20 {
+		t.Fatalf("splits %v (ok %v)", splits, ok)
+	}
+	var got [][]int
+	searchSplit(re, text, splits, func(m []int) { got = append(got, m) })
+	if want := re.FindAllSubmatchIndex(text, -1); !reflect.DeepEqual(got, want) {
+		t.Errorf("in parts at %v: %v, whole: %v", splits, got, want)
+	}
+}
+
+// TestNewlineStandsForTextStart: a rule's expression run after a newline
+// finds at the start of a text what the expression anchored at the start
+// finds, for every rule that does not read the start of the text, on
+// the samples cut at each of the rule's keywords.
+func TestNewlineStandsForTextStart(t *testing.T) {
+	s := followScanner(t)
+	texts := dfaTexts(0)
+	tried := 0
+	for _, r := range s.rules {
+		if r.anchoredAfter == nil || r.readsTextStart() {
+			continue
+		}
+		for _, text := range texts {
+			low := strings.ToLower(text)
+			for _, k := range r.lowerKeywords {
+				i := strings.Index(low, k)
+				if i < 0 {
+					continue
+				}
+				b := []byte(text[i:])
+				want := r.anchoredAtStart().FindSubmatchIndex(b)
+				got := r.anchoredAfter.FindSubmatchIndex(append([]byte{'\n'}, b...))
+				if got != nil {
+					for k := range got {
+						if got[k] >= 0 {
+							got[k]--
+						}
+					}
+					got[0] = 0
+					tried++
+				}
+				if !reflect.DeepEqual(got, want) {
+					t.Fatalf("%s on %q: after a newline %v, at the start %v", r.ID, b, got, want)
+				}
+			}
+		}
+	}
+	if tried == 0 {
+		t.Fatal("no match tried")
+	}
+}
+
+// TestDFAConcurrent: scans sharing the filters' caches from several
+// goroutines find what one scan without the filters finds (run with
+// -race).
+func TestDFAConcurrent(t *testing.T) {
+	s := followScanner(t)
+	var texts [][]byte
+	for _, name := range []string{"line:password=", "every20:token=", "quotes:token", "every20:mixed", "lines:xoxb-"} {
+		texts = append(texts, adversarial()[name](6000))
+	}
+	useDFA = false
+	want := make([][]Finding, len(texts))
+	for i, b := range texts {
+		want[i] = s.Scan("x.md", b)
+	}
+	useDFA = true
+	defer func(a int64, m int) { dfaAfter, dfaMinText = a, m }(dfaAfter, dfaMinText)
+	dfaAfter, dfaMinText = 0, 0
+	var wg sync.WaitGroup
+	for w := range 6 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for k := range texts {
+				i := (k + w) % len(texts)
+				if got := s.Scan("x.md", texts[i]); !reflect.DeepEqual(got, want[i]) {
+					t.Errorf("text %d: %d findings, want %d", i, len(got), len(want[i]))
+				}
+			}
+		}()
+	}
+	wg.Wait()
+}
+
+// TestKeywordsEndingAt: the keywords a rule's tail index offers at a
+// position are every keyword that matches there.
+func TestKeywordsEndingAt(t *testing.T) {
+	s := followScanner(t)
+	indexed := 0
+	for _, r := range s.rules {
+		if r.kwTail == nil {
+			continue
+		}
+		indexed++
+		for _, k := range r.lowerKeywords {
+			for _, text := range []string{k, "x" + strings.ToUpper(k), "a " + k + "b"} {
+				b := []byte(text)
+				for i := range b {
+					offered := map[int]bool{}
+					for _, ki := range r.keywordsEndingAt(b, i) {
+						offered[ki] = true
+					}
+					for ki, kw := range r.lowerKeywords {
+						if st := i + 1 - len(kw); st >= 0 && equalFoldASCII(b[st:i+1], kw) && !offered[ki] {
+							t.Fatalf("%s: keyword %q ends at %d of %q, not offered", r.ID, kw, i, text)
+						}
+					}
+				}
+			}
+		}
+	}
+	if indexed == 0 {
+		t.Fatal("no rule has a tail index")
+	}
+}
