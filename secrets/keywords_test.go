@@ -223,7 +223,7 @@ func TestKeywordMatcherMatchesReference(t *testing.T) {
 	const alphabet = "abcdeABZ-_:/\x00\xff"
 	for _, limit := range []uint32{0xffff, 255, 40, 3, 0} {
 		withMax16(limit, func() {
-			for n := 0; n < 300; n++ {
+			for n := 0; n < sampled(300); n++ {
 				size := rng.Intn(64)
 				switch n % 20 {
 				case 0:
@@ -273,7 +273,11 @@ func TestKeywordMatcherLayouts(t *testing.T) {
 	if s.kw.t16 == nil {
 		t.Fatalf("default automaton: 32-bit table (width %d, %d entries)", s.kw.width, len(s.kw.t32))
 	}
-	data, _ := withSecrets(benchCorpus()[:2<<20], 16<<10)
+	size := 2 << 20
+	if raceEnabled {
+		size = 512 << 10
+	}
+	data, _ := withSecrets(benchCorpus()[:size], 16<<10)
 	// A plain search over every default keyword is slow: on a part.
 	diffKW(t, kws, rules, data[:256<<10])
 	want := kwHits(s.kw.scan, data)

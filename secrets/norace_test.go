@@ -3,3 +3,5 @@
 package secrets
 
 const raceEnabled = false
+
+func sampled(n int) int { return n }

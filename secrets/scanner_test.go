@@ -412,7 +412,7 @@ func TestKeyMaterialMayMatch(t *testing.T) {
 	}
 	rng := rand.New(rand.NewPCG(3, 4))
 	ruledOut, matched := 0, 0
-	for n := 0; n < 20000; n++ {
+	for n := 0; n < sampled(20000); n++ {
 		var b strings.Builder
 		for range 1 + rng.IntN(8) {
 			b.WriteString(pieces[rng.IntN(len(pieces))])
@@ -428,7 +428,7 @@ func TestKeyMaterialMayMatch(t *testing.T) {
 			matched++
 		}
 	}
-	if ruledOut < 1000 || matched < 1000 {
+	if ruledOut < sampled(1000) || matched < sampled(1000) {
 		t.Errorf("weak test: %d windows ruled out, %d with a match", ruledOut, matched)
 	}
 }
