@@ -109,17 +109,55 @@ func (dt *docText) detach() *docText {
 		clone(dt.stillRequired)
 	}
 	for i := range dt.doNotMark {
+		dt.doNotMark[i].id = strings.Clone(dt.doNotMark[i].id)
 		clone(&dt.doNotMark[i].stmt)
 	}
-	for id, st := range dt.validatedIDs {
-		clone(&st)
-		dt.validatedIDs[id] = st
-	}
-	for item, sts := range dt.prerequisites {
-		for i := range sts {
-			clone(&sts[i].stmt)
+	if dt.validatedIDs != nil {
+		ids := make(map[string]statement, len(dt.validatedIDs))
+		for id, st := range dt.validatedIDs {
+			clone(&st)
+			ids[strings.Clone(id)] = st
 		}
-		dt.prerequisites[item] = sts
+		dt.validatedIDs = ids
+	}
+	if dt.prerequisites != nil {
+		pre := make(map[string][]idStatement, len(dt.prerequisites))
+		for item, sts := range dt.prerequisites {
+			for i := range sts {
+				sts[i].id = strings.Clone(sts[i].id)
+				clone(&sts[i].stmt)
+			}
+			pre[strings.Clone(item)] = sts
+		}
+		dt.prerequisites = pre
+	}
+	if dt.fileNames != nil {
+		names := make(map[string]bool, len(dt.fileNames))
+		for n := range dt.fileNames {
+			names[strings.Clone(n)] = true
+		}
+		dt.fileNames = names
+	}
+	for i := range dt.runCites {
+		r := &dt.runCites[i]
+		r.path, r.dir = strings.Clone(r.path), strings.Clone(r.dir)
+	}
+	for i := range dt.commandSays {
+		c := &dt.commandSays[i]
+		c.owner, c.value, c.label, c.text = strings.Clone(c.owner), strings.Clone(c.value), strings.Clone(c.label), strings.Clone(c.text)
+	}
+	for i := range dt.counts {
+		clone(&dt.counts[i])
+	}
+	for i := range dt.textCommits {
+		dt.textCommits[i].sha = strings.Clone(dt.textCommits[i].sha)
+		clone(&dt.textCommits[i].stmt)
+	}
+	for i := range dt.skips {
+		dt.skips[i].prefix = strings.Clone(dt.skips[i].prefix)
+	}
+	if dt.deniesApproval != nil {
+		clone(dt.deniesApproval)
 	}
 	for i := range dt.guards {
 		dt.guards[i].word = strings.Clone(dt.guards[i].word)
