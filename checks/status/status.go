@@ -15,6 +15,7 @@ import (
 	"github.com/svrnty/sotvet/checks/internal/bodylines"
 	"github.com/svrnty/sotvet/checks/internal/docutil"
 	"github.com/svrnty/sotvet/checks/internal/fixsafety"
+	"github.com/svrnty/sotvet/checks/internal/owned"
 	"github.com/svrnty/sotvet/checks/internal/vocab"
 	"github.com/svrnty/sotvet/internal/parallel"
 	"github.com/svrnty/sotvet/sotparse"
@@ -137,28 +138,32 @@ var DocCheck = &sotparse.DocCheck{Run: func(p *sotparse.DocPass) any {
 // detach gives di strings of its own: the index of a document outlives its
 // text, which the parse may let go.
 func detach(di *docInfo) *docInfo {
+	// One copy of each view: a line of many ids, a sentence of each, is
+	// held once, as its view was.
+	var copies owned.Copies
+	own := copies.Own
 	for i := range di.remain {
 		for j := range di.remain[i].sents {
 			s := &di.remain[i].sents[j]
-			s.text = strings.Clone(s.text)
+			s.text = own(s.text)
 		}
 	}
 	for i := range di.stated {
 		st := &di.stated[i]
-		st.status = strings.Clone(st.status)
+		st.status = own(st.status)
 		for j := range st.ids {
-			st.ids[j] = strings.Clone(st.ids[j])
+			st.ids[j] = own(st.ids[j])
 		}
 	}
 	if di.about != nil {
 		about := make(map[string]bool, len(di.about))
 		for id, v := range di.about {
-			about[strings.Clone(id)] = v
+			about[own(id)] = v
 		}
 		di.about = about
 	}
 	for i := range di.results {
-		di.results[i].status = strings.Clone(di.results[i].status)
+		di.results[i].status = own(di.results[i].status)
 	}
 	return di
 }
