@@ -67,12 +67,12 @@ func (c *checker) otherBlocked(di *docInfo) {
 // continues to be blocked"), under a label that says it ("Still blocked:
 // `CTO-WORK-016`"), or in a table row whose cells are the id and the
 // phrase ("| `CTO-WORK-016` | remains blocked |"). Emphasis is not a word.
-func (c *checker) otherClaim(di *docInfo, lineOff int, s sentence) (subject string, end int, ok bool) {
+func (rp *remainPatterns) otherClaim(content []byte, lineOff int, s sentence) (subject string, end int, ok bool) {
 	text := strings.ReplaceAll(s.text, "*", "")
 	if strings.HasPrefix(strings.TrimSpace(text), "|") {
 		// A table row: its cells read as one sentence.
 		text = strings.Join(strings.Fields(strings.ReplaceAll(text, "|", " ")), " ")
-		if m := c.remainsByID.FindStringSubmatchIndex(text); m != nil && !inCodeSpan(text[:m[1]]) {
+		if m := rp.byID.FindStringSubmatchIndex(text); m != nil && !inCodeSpan(text[:m[1]]) {
 			return text[m[2]:m[3]], len(s.text), true
 		}
 		return "", 0, false
@@ -83,12 +83,11 @@ func (c *checker) otherClaim(di *docInfo, lineOff int, s sentence) (subject stri
 		if m := itemNoun.FindStringIndex(t); m != nil {
 			skip = m[1]
 		}
-		if m := c.remainsByID.FindStringSubmatchIndex(t[skip:]); m != nil && !inCodeSpan(text[:at+skip+m[1]]) {
+		if m := rp.byID.FindStringSubmatchIndex(t[skip:]); m != nil && !inCodeSpan(text[:at+skip+m[1]]) {
 			return t[skip+m[2] : skip+m[3]], min(len(s.text), at+skip+m[1]), true
 		}
 	}
 	// A label that says it: "Still blocked: `CTO-WORK-016`, until ...".
-	content := di.d.File.Content
 	if lineOff <= s.off && s.off <= len(content) {
 		label := strings.ToLower(strings.TrimSpace(strings.ReplaceAll(string(content[lineOff:s.off]), "*", "")))
 		label = strings.TrimSpace(strings.TrimLeft(label, "-+ []x"))
