@@ -670,6 +670,10 @@ func newRemainPatterns() *remainPatterns {
 	return &remainPatterns{byID: byID, this: this}
 }
 
+// noRemains is the index of a document without remain lines; no one
+// writes to it.
+var noRemains remainIdx
+
 // remainIndex returns the remain sentences of di, matched when di was
 // indexed.
 func (c *checker) remainIndex(di *docInfo) *remainIdx { return di.rx }
@@ -678,6 +682,9 @@ func (c *checker) remainIndex(di *docInfo) *remainIdx { return di.rx }
 // for all its validated items and for otherBlocked: what the rules need
 // of them, so that the sentences' text need not be kept.
 func (rp *remainPatterns) match(di *docInfo, content []byte) *remainIdx {
+	if len(di.remain) == 0 {
+		return &noRemains // most documents: nothing to hold per document
+	}
 	rx := &remainIdx{sents: make([][]remainMatch, len(di.remain)), byID: map[string][]remainRef{}}
 	for k, ln := range di.remain {
 		ms := make([]remainMatch, len(ln.sents))
