@@ -688,13 +688,17 @@ func (rp *remainPatterns) match(di *docInfo, content []byte) *remainIdx {
 	rx := &remainIdx{sents: make([][]remainMatch, len(di.remain)), byID: map[string][]remainRef{}}
 	for k, ln := range di.remain {
 		ms := make([]remainMatch, len(ln.sents))
+		labelEnd := -1
+		if ln.off <= len(content) {
+			labelEnd = ln.off + labelSpan(content[ln.off:])
+		}
 		for j, s := range ln.sents {
 			m := &ms[j]
 			m.byEnd, m.thisEnd = -1, -1
 			// The same fact in any of its forms (otherClaim): the id list
 			// as the subject of the sentence or of a later clause, under a
 			// label, or in a table row.
-			if subject, end, ok := rp.otherClaim(content, ln.off, s); ok {
+			if subject, end, ok := rp.otherClaim(content, ln.off, labelEnd, s); ok {
 				m.byEnd = end
 				m.ids = ids(subject)
 				for i := range m.ids {
