@@ -8,9 +8,20 @@ import (
 	"github.com/svrnty/sotvet/checks"
 )
 
+// publication is what was last published for a document: its
+// diagnostics, encoded, and the version they were for.
+type publication struct {
+	diags   string
+	version int32
+}
+
 // diagnosticsToPublish converts the run's findings for every open document
-// of w and returns those whose diagnostics changed since last sent: a
-// document the edit fixed gets its empty list. Callers hold s.mu.
+// of w and returns those whose diagnostics or version changed since last
+// sent: a document the edit fixed gets its empty list, and an edit that
+// changes nothing its diagnostics again under the new version (LSP allows
+// publishing again), so that a client waiting for the diagnostics of a
+// version gets them. A document another document's edit leaves unchanged
+// gets nothing. Callers hold s.mu.
 func (s *Server) diagnosticsToPublish(w *workspace, snap *snapshot) []PublishDiagnosticsParams {
 	if snap.model == nil {
 		return nil
@@ -44,10 +55,10 @@ func (s *Server) diagnosticsToPublish(w *workspace, snap *snapshot) []PublishDia
 			})
 		}
 		key, _ := json.Marshal(diags)
-		if prev, ok := s.published[uri]; ok && prev == string(key) {
+		if prev, ok := s.published[uri]; ok && prev.diags == string(key) && prev.version == v {
 			continue
 		}
-		s.published[uri] = string(key)
+		s.published[uri] = publication{diags: string(key), version: v}
 		out = append(out, PublishDiagnosticsParams{URI: uri, Version: &v, Diagnostics: diags})
 	}
 	return out

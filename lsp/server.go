@@ -63,8 +63,8 @@ type Server struct {
 	dirty      map[*workspace]time.Time // when each pending run is due
 	running    map[*workspace]bool      // a run is under way (or publishing)
 	timer      *time.Timer
-	published  map[string]string // URI -> the diagnostics last sent, encoded
-	fresh      chan struct{}     // closed and replaced after every run
+	published  map[string]publication // URI -> the diagnostics last sent
+	fresh      chan struct{}          // closed and replaced after every run
 	wake       chan struct{}
 	exited     chan int
 	base       context.Context // the connection's: requests' contexts derive from it
@@ -100,7 +100,7 @@ func New(version string) *Server {
 		snaps:      map[*workspace]*snapshot{},
 		dirty:      map[*workspace]time.Time{},
 		running:    map[*workspace]bool{},
-		published:  map[string]string{},
+		published:  map[string]publication{},
 		fresh:      make(chan struct{}),
 		wake:       make(chan struct{}, 1),
 		exited:     make(chan int, 1),

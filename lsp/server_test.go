@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"sync"
@@ -26,6 +27,7 @@ type client struct {
 
 	mu    sync.Mutex
 	diags map[string]PublishDiagnosticsParams
+	pubs  map[string]int // publishDiagnostics received, by URI
 	logs  []string
 	seen  chan struct{}
 
@@ -44,7 +46,7 @@ func newClient(t testing.TB, root string, opts *InitOptions) *client {
 	sr, cw := io.Pipe()
 	cr, sw := io.Pipe()
 	s := New("test")
-	c := &client{t: t, timeout: 20 * time.Second, exit: make(chan int, 1), diags: map[string]PublishDiagnosticsParams{}, seen: make(chan struct{}, 1000)}
+	c := &client{t: t, timeout: 20 * time.Second, exit: make(chan int, 1), diags: map[string]PublishDiagnosticsParams{}, pubs: map[string]int{}, seen: make(chan struct{}, 1000)}
 	go func() { c.exit <- s.Run(context.Background(), pipe{sr, sw}) }()
 	c.conn = jsonrpc2.NewConn(jsonrpc2.NewStream(pipe{cr, cw}))
 	c.conn.Go(context.Background(), func(ctx context.Context, req *jsonrpc2.Request) (any, error) {
@@ -56,6 +58,7 @@ func newClient(t testing.TB, root string, opts *InitOptions) *client {
 			}
 			c.mu.Lock()
 			c.diags[p.URI] = p
+			c.pubs[p.URI]++
 			c.mu.Unlock()
 			c.seen <- struct{}{}
 		case "window/logMessage":
@@ -217,6 +220,47 @@ func TestDiagnosticsCrossFile(t *testing.T) {
 	// Undoing the edit fixes the document: its diagnostics are emptied.
 	change(3, "candidate", "validated", 12)
 	c.waitDiags(doc, none)
+}
+
+// TestUnchangedEditPublishes checks that an edit whose diagnostics are
+// those already shown still gets them published under its version (a
+// client waits for the diagnostics of the version it sent; issue 34's
+// benchmark waited forever on a document whose first 1,000 diagnostics
+// an edit at its end did not change), and that an open document the edit
+// leaves unchanged gets nothing.
+func TestUnchangedEditPublishes(t *testing.T) {
+	root := sample(t)
+	c := newClient(t, root, &InitOptions{DebounceMS: -1})
+	doc := pathURI(filepath.Join(root, issuesRel))
+	wb := pathURI(filepath.Join(root, "WORKBOARD.yaml"))
+	text := readFile(t, filepath.Join(root, issuesRel))
+	c.open(doc, text)
+	c.open(wb, readFile(t, filepath.Join(root, "WORKBOARD.yaml")))
+	c.waitVersion(doc, 1)
+	c.waitVersion(wb, 1)
+	c.mu.Lock()
+	before, wbBefore := c.diags[doc], c.pubs[wb]
+	c.mu.Unlock()
+	for v := int32(2); v <= 3; v++ {
+		// The same text again: nothing changes but the version.
+		c.notify("textDocument/didChange", DidChangeTextDocumentParams{
+			TextDocument:   VersionedTextDocumentIdentifier{URI: doc, Version: v},
+			ContentChanges: []TextDocumentContentChangeEvent{{Text: text}},
+		})
+		c.waitVersion(doc, v)
+	}
+	// A request waits for the run, which publishes before it answers.
+	var h Hover
+	c.call("textDocument/hover", TextDocumentPositionParams{TextDocument: TextDocumentIdentifier{URI: doc}}, &h)
+	c.mu.Lock()
+	after, wbAfter := c.diags[doc], c.pubs[wb]
+	c.mu.Unlock()
+	if !reflect.DeepEqual(before.Diagnostics, after.Diagnostics) {
+		t.Errorf("the same text changed the diagnostics:\n%+v\n%+v", before.Diagnostics, after.Diagnostics)
+	}
+	if wbAfter != wbBefore {
+		t.Errorf("the workboard, unchanged, was published %d times more", wbAfter-wbBefore)
+	}
 }
 
 // TestCodeActions applies the quick fix of a missing frontmatter key and

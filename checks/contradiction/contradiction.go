@@ -13,6 +13,7 @@ import (
 
 	"github.com/svrnty/sotvet/checks/internal/bodylines"
 	"github.com/svrnty/sotvet/checks/internal/docutil"
+	"github.com/svrnty/sotvet/checks/internal/owned"
 	"github.com/svrnty/sotvet/internal/parallel"
 	"github.com/svrnty/sotvet/sotparse"
 )
@@ -99,41 +100,83 @@ func readDocText(p *sotparse.DocPass) any {
 // detach gives dt strings of its own: its statements are read from views
 // of the document's text, which they outlive.
 func (dt *docText) detach() *docText {
-	clone := func(st *statement) { st.text = strings.Clone(st.text) }
+	// One copy of each view: a line that states many things is held
+	// once, as its view was.
+	var copies owned.Copies
+	own := copies.Own
+	clone := func(st *statement) { st.text = own(st.text) }
 	for i := range dt.roles {
 		r := &dt.roles[i]
-		r.pair, r.key, r.role, r.word = strings.Clone(r.pair), strings.Clone(r.key), strings.Clone(r.role), strings.Clone(r.word)
-		r.sentence = strings.Clone(r.sentence)
+		r.pair, r.key, r.role, r.word = own(r.pair), own(r.key), own(r.role), own(r.word)
+		r.sentence = own(r.sentence)
 	}
 	if dt.stillRequired != nil {
 		clone(dt.stillRequired)
 	}
 	for i := range dt.doNotMark {
+		dt.doNotMark[i].id = own(dt.doNotMark[i].id)
 		clone(&dt.doNotMark[i].stmt)
 	}
-	for id, st := range dt.validatedIDs {
-		clone(&st)
-		dt.validatedIDs[id] = st
-	}
-	for item, sts := range dt.prerequisites {
-		for i := range sts {
-			clone(&sts[i].stmt)
+	if dt.validatedIDs != nil {
+		ids := make(map[string]statement, len(dt.validatedIDs))
+		for id, st := range dt.validatedIDs {
+			clone(&st)
+			ids[own(id)] = st
 		}
-		dt.prerequisites[item] = sts
+		dt.validatedIDs = ids
+	}
+	if dt.prerequisites != nil {
+		pre := make(map[string][]idStatement, len(dt.prerequisites))
+		for item, sts := range dt.prerequisites {
+			for i := range sts {
+				sts[i].id = own(sts[i].id)
+				clone(&sts[i].stmt)
+			}
+			pre[own(item)] = sts
+		}
+		dt.prerequisites = pre
+	}
+	if dt.fileNames != nil {
+		names := make(map[string]bool, len(dt.fileNames))
+		for n := range dt.fileNames {
+			names[own(n)] = true
+		}
+		dt.fileNames = names
+	}
+	for i := range dt.runCites {
+		r := &dt.runCites[i]
+		r.path, r.dir = own(r.path), own(r.dir)
+	}
+	for i := range dt.commandSays {
+		c := &dt.commandSays[i]
+		c.owner, c.value, c.label, c.text = own(c.owner), own(c.value), own(c.label), own(c.text)
+	}
+	for i := range dt.counts {
+		clone(&dt.counts[i])
+	}
+	for i := range dt.textCommits {
+		dt.textCommits[i].sha = own(dt.textCommits[i].sha)
+		clone(&dt.textCommits[i].stmt)
+	}
+	for i := range dt.skips {
+		dt.skips[i].prefix = own(dt.skips[i].prefix)
+	}
+	if dt.deniesApproval != nil {
+		clone(dt.deniesApproval)
 	}
 	for i := range dt.guards {
-		dt.guards[i].word = strings.Clone(dt.guards[i].word)
+		dt.guards[i].word = own(dt.guards[i].word)
 		clone(&dt.guards[i].stmt)
 	}
 	for i := range dt.artifactSays {
-		dt.artifactSays[i].value = strings.Clone(dt.artifactSays[i].value)
+		dt.artifactSays[i].value = own(dt.artifactSays[i].value)
 		clone(&dt.artifactSays[i].stmt)
 	}
 	for i := range dt.states {
 		clone(&dt.states[i].stmt)
 		dt.states[i].words = slices.Clone(dt.states[i].words)
 		for k, w := range dt.states[i].words {
-			dt.states[i].words[k] = strings.Clone(w)
+			dt.states[i].words[k] = own(w)
 		}
 	}
 	return dt

@@ -8,6 +8,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"unsafe"
 
 	"github.com/svrnty/sotvet/internal/testcorpus"
 	"github.com/svrnty/sotvet/scripts/gen-corpus/gencorpus"
@@ -115,4 +116,96 @@ func randomText(rng *rand.Rand) string {
 		b.WriteString(line + "\n\n")
 	}
 	return b.String()
+}
+
+// TestDetachSharesNoText checks that what DocCheck keeps of a document
+// (readText, detached) holds no string that is a view of the document's
+// text: the parse lets each text go once checked, and one such string
+// would keep the whole text alive for the run (issue 34: 40 MB of the 64
+// MB of texts of a 10,000-document workspace).
+func TestDetachSharesNoText(t *testing.T) {
+	dirs := []string{filepath.Join("..", "..", "testdata", "workspace")}
+	if c := testcorpus.Optional(t); c != "" {
+		dirs = append(dirs, c)
+	}
+	generated, random := t.TempDir(), t.TempDir()
+	if err := gencorpus.Write(generated, 60, 11); err != nil {
+		t.Fatal(err)
+	}
+	rng := rand.New(rand.NewPCG(11, 20))
+	for i := range 300 {
+		p := filepath.Join(random, ".sot", fmt.Sprintf("CTO-R%03d-RECORD.md", i))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(randomText(rng)), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	dirs = append(dirs, generated, random)
+	strs := 0
+	for _, dir := range dirs {
+		ws, err := sotparse.Load(dir, sotparse.Options{NoGit: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, d := range ws.Docs {
+			content := d.File.Content
+			if len(content) == 0 {
+				continue
+			}
+			lo := uintptr(unsafe.Pointer(unsafe.SliceData(content)))
+			hi := lo + uintptr(len(content))
+			eachString(reflect.ValueOf(readText(d, content).detach()), map[uintptr]bool{}, func(path, s string) {
+				if s == "" {
+					return
+				}
+				strs++
+				if p := uintptr(unsafe.Pointer(unsafe.StringData(s))); p >= lo && p < hi {
+					t.Errorf("%s: %s: %s %q is a view of the document's text", dir, d.Path, path, s)
+				}
+			})
+		}
+	}
+	if strs < 500 {
+		t.Errorf("only %d strings kept: the test documents do not exercise detach", strs)
+	}
+}
+
+// eachString calls fn with every string reachable from v (map keys
+// included), except through a *sotparse.Doc: the model is not the
+// check's to copy.
+func eachString(v reflect.Value, seen map[uintptr]bool, fn func(path, s string)) {
+	var walk func(v reflect.Value, path string)
+	walk = func(v reflect.Value, path string) {
+		switch v.Kind() {
+		case reflect.String:
+			fn(path, v.String())
+		case reflect.Pointer:
+			if v.IsNil() || v.Type() == reflect.TypeFor[*sotparse.Doc]() || seen[v.Pointer()] {
+				return
+			}
+			seen[v.Pointer()] = true
+			walk(v.Elem(), path)
+		case reflect.Interface:
+			if !v.IsNil() {
+				walk(v.Elem(), path)
+			}
+		case reflect.Struct:
+			for i := range v.NumField() {
+				walk(v.Field(i), path+"."+v.Type().Field(i).Name)
+			}
+		case reflect.Slice, reflect.Array:
+			for i := range v.Len() {
+				walk(v.Index(i), fmt.Sprintf("%s[%d]", path, i))
+			}
+		case reflect.Map:
+			it := v.MapRange()
+			for it.Next() {
+				walk(it.Key(), path+"{key}")
+				walk(it.Value(), path+"{"+fmt.Sprint(it.Key())+"}")
+			}
+		}
+	}
+	walk(v, "docText")
 }

@@ -67,12 +67,15 @@ func (c *checker) otherBlocked(di *docInfo) {
 // continues to be blocked"), under a label that says it ("Still blocked:
 // `CTO-WORK-016`"), or in a table row whose cells are the id and the
 // phrase ("| `CTO-WORK-016` | remains blocked |"). Emphasis is not a word.
-func (c *checker) otherClaim(di *docInfo, lineOff int, s sentence) (subject string, end int, ok bool) {
+//
+// labelEnd is the offset in content where the line's label may end at the
+// latest (labelSpan).
+func (rp *remainPatterns) otherClaim(content []byte, lineOff, labelEnd int, s sentence) (subject string, end int, ok bool) {
 	text := strings.ReplaceAll(s.text, "*", "")
 	if strings.HasPrefix(strings.TrimSpace(text), "|") {
 		// A table row: its cells read as one sentence.
 		text = strings.Join(strings.Fields(strings.ReplaceAll(text, "|", " ")), " ")
-		if m := c.remainsByID.FindStringSubmatchIndex(text); m != nil && !inCodeSpan(text[:m[1]]) {
+		if m := rp.byID.FindStringSubmatchIndex(text); m != nil && !inCodeSpan(text[:m[1]]) {
 			return text[m[2]:m[3]], len(s.text), true
 		}
 		return "", 0, false
@@ -83,13 +86,15 @@ func (c *checker) otherClaim(di *docInfo, lineOff int, s sentence) (subject stri
 		if m := itemNoun.FindStringIndex(t); m != nil {
 			skip = m[1]
 		}
-		if m := c.remainsByID.FindStringSubmatchIndex(t[skip:]); m != nil && !inCodeSpan(text[:at+skip+m[1]]) {
+		if m := rp.byID.FindStringSubmatchIndex(t[skip:]); m != nil && !inCodeSpan(text[:at+skip+m[1]]) {
 			return t[skip+m[2] : skip+m[3]], min(len(s.text), at+skip+m[1]), true
 		}
 	}
 	// A label that says it: "Still blocked: `CTO-WORK-016`, until ...".
-	content := di.d.File.Content
-	if lineOff <= s.off && s.off <= len(content) {
+	// Only what can be a label is read: the words of a later sentence's
+	// line before it hold the end of the sentence before, and reading
+	// them for each sentence was quadratic in a long line.
+	if lineOff <= s.off && s.off <= labelEnd {
 		label := strings.ToLower(strings.TrimSpace(strings.ReplaceAll(string(content[lineOff:s.off]), "*", "")))
 		label = strings.TrimSpace(strings.TrimLeft(label, "-+ []x"))
 		if blockedLabels[strings.TrimSuffix(label, ":")] && strings.HasSuffix(label, ":") {
@@ -99,6 +104,24 @@ func (c *checker) otherClaim(di *docInfo, lineOff int, s sentence) (subject stri
 		}
 	}
 	return "", 0, false
+}
+
+// labelSpan returns the length of the start of line that can be part of
+// a label of blockedLabels, with its emphasis, list marker and task box:
+// letters, white space and "*-+[]:", and any byte of a multi-byte
+// character (Unicode white space is trimmed), up to the line's end. A
+// label never reaches past it.
+func labelSpan(line []byte) int {
+	for i, c := range line {
+		switch {
+		case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', c >= 0x80:
+		case c == ' ', c == '\t', c == '\v', c == '\f', c == '\r':
+		case c == '*', c == '-', c == '+', c == '[', c == ']', c == ':':
+		default:
+			return i
+		}
+	}
+	return len(line)
 }
 
 // blockedLabels are labels that say the ids after them remain blocked.

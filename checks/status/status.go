@@ -15,6 +15,7 @@ import (
 	"github.com/svrnty/sotvet/checks/internal/bodylines"
 	"github.com/svrnty/sotvet/checks/internal/docutil"
 	"github.com/svrnty/sotvet/checks/internal/fixsafety"
+	"github.com/svrnty/sotvet/checks/internal/owned"
 	"github.com/svrnty/sotvet/checks/internal/vocab"
 	"github.com/svrnty/sotvet/internal/parallel"
 	"github.com/svrnty/sotvet/sotparse"
@@ -54,7 +55,7 @@ var (
 func run(pass *analysis.Pass) (any, error) {
 	ws := pass.ResultOf[sotparse.Analyzer].(*sotparse.Workspace)
 	c := &checker{pass: pass, ws: ws, info: map[*sotparse.Doc]*docInfo{}}
-	c.remainsByID, c.remainsThis = stillBlockedPatterns(extraBlocked)
+	c.pats = newRemainPatterns()
 	var focused []*sotparse.Doc
 	for _, d := range ws.Docs {
 		if ws.Focused(d.Path) {
@@ -117,7 +118,7 @@ func (c *checker) index(docs []*sotparse.Doc) {
 	}
 	c.ws.Prefetch(todo)
 	out := make([]*docInfo, len(todo))
-	parallel.For(len(todo), func(i int) { out[i] = index(todo[i], c.ws.Content(todo[i])) })
+	parallel.For(len(todo), func(i int) { out[i] = index(todo[i], c.ws.Content(todo[i]), c.pats) })
 	for i, d := range todo {
 		c.info[d] = out[i]
 	}
@@ -125,40 +126,38 @@ func (c *checker) index(docs []*sotparse.Doc) {
 
 // DocCheck indexes each document as the parse reads it: the rules read
 // the index, and a document's text only to report.
-var DocCheck = &sotparse.DocCheck{Run: func(p *sotparse.DocPass) any {
+var DocCheck = &sotparse.DocCheck{Prepare: func() any { return newRemainPatterns() }, Run: func(p *sotparse.DocPass) any {
 	for _, l := range p.Doc.StatusLines {
 		if l.Item == nil {
 			p.Flag(l.ValuePos, l.End) // docStatus may report it
 		}
 	}
-	return detach(index(p.Doc, p.Content))
+	return detach(index(p.Doc, p.Content, p.Prepared.(*remainPatterns)))
 }}
 
 // detach gives di strings of its own: the index of a document outlives its
 // text, which the parse may let go.
 func detach(di *docInfo) *docInfo {
-	for i := range di.remain {
-		for j := range di.remain[i].sents {
-			s := &di.remain[i].sents[j]
-			s.text = strings.Clone(s.text)
-		}
-	}
+	// One copy of each view: a line of many ids, a sentence of each, is
+	// held once, as its view was.
+	var copies owned.Copies
+	own := copies.Own
 	for i := range di.stated {
 		st := &di.stated[i]
-		st.status = strings.Clone(st.status)
+		st.status = own(st.status)
 		for j := range st.ids {
-			st.ids[j] = strings.Clone(st.ids[j])
+			st.ids[j] = own(st.ids[j])
 		}
 	}
 	if di.about != nil {
 		about := make(map[string]bool, len(di.about))
 		for id, v := range di.about {
-			about[strings.Clone(id)] = v
+			about[own(id)] = v
 		}
 		di.about = about
 	}
 	for i := range di.results {
-		di.results[i].status = strings.Clone(di.results[i].status)
+		di.results[i].status = own(di.results[i].status)
 	}
 	return di
 }
@@ -269,10 +268,7 @@ type checker struct {
 	ws   *sotparse.Workspace
 	info map[*sotparse.Doc]*docInfo // the documents indexed so far
 
-	// remainsByID matches a sentence whose subject is a list of ids and
-	// whose verb is of the "remains blocked" family; remainsThis one whose
-	// subject is "this issue" and the like.
-	remainsByID, remainsThis *regexp.Regexp
+	pats *remainPatterns
 
 	// Indexes built on first use, so that a question about one id reads
 	// no more than what concerns it (see mentioning, corroborations,
@@ -660,22 +656,49 @@ type remainIdx struct {
 	byID  map[string][]remainRef
 }
 
-// remainIndex matches the remain sentences of di once, for all its
-// validated items and for otherBlocked.
-func (c *checker) remainIndex(di *docInfo) *remainIdx {
-	if di.rx != nil {
-		return di.rx
+// remainPatterns are the patterns of the remains-blocked family, with the
+// phrases the run's flags add.
+type remainPatterns struct {
+	// byID matches a sentence whose subject is a list of ids and whose
+	// verb is of the "remains blocked" family; this one whose subject is
+	// "this issue" and the like.
+	byID, this *regexp.Regexp
+}
+
+func newRemainPatterns() *remainPatterns {
+	byID, this := stillBlockedPatterns(extraBlocked)
+	return &remainPatterns{byID: byID, this: this}
+}
+
+// noRemains is the index of a document without remain lines; no one
+// writes to it.
+var noRemains remainIdx
+
+// remainIndex returns the remain sentences of di, matched when di was
+// indexed.
+func (c *checker) remainIndex(di *docInfo) *remainIdx { return di.rx }
+
+// match matches the remain sentences of di, whose text is content, once
+// for all its validated items and for otherBlocked: what the rules need
+// of them, so that the sentences' text need not be kept.
+func (rp *remainPatterns) match(di *docInfo, content []byte) *remainIdx {
+	if len(di.remain) == 0 {
+		return &noRemains // most documents: nothing to hold per document
 	}
 	rx := &remainIdx{sents: make([][]remainMatch, len(di.remain)), byID: map[string][]remainRef{}}
 	for k, ln := range di.remain {
 		ms := make([]remainMatch, len(ln.sents))
+		labelEnd := -1
+		if ln.off <= len(content) {
+			labelEnd = ln.off + labelSpan(content[ln.off:])
+		}
 		for j, s := range ln.sents {
 			m := &ms[j]
 			m.byEnd, m.thisEnd = -1, -1
 			// The same fact in any of its forms (otherClaim): the id list
 			// as the subject of the sentence or of a later clause, under a
 			// label, or in a table row.
-			if subject, end, ok := c.otherClaim(di, ln.off, s); ok {
+			if subject, end, ok := rp.otherClaim(content, ln.off, labelEnd, s); ok {
 				m.byEnd = end
 				m.ids = ids(subject)
 				for i := range m.ids {
@@ -688,7 +711,7 @@ func (c *checker) remainIndex(di *docInfo) *remainIdx {
 				}
 				continue
 			}
-			if x := c.remainsThis.FindStringIndex(s.text); x != nil {
+			if x := rp.this.FindStringIndex(s.text); x != nil {
 				m.thisEnd = x[1]
 			} else if t := strings.TrimRight(s.text, " *_"); statusRemains.MatchString(t) {
 				m.thisEnd = len(t)
@@ -696,7 +719,6 @@ func (c *checker) remainIndex(di *docInfo) *remainIdx {
 		}
 		rx.sents[k] = ms
 	}
-	di.rx = rx
 	return rx
 }
 
@@ -1103,7 +1125,7 @@ func (di *docInfo) innermostOf(k int) *sotparse.WorkItem {
 }
 
 // index reads d, whose content is given: d may be a summary.
-func index(d *sotparse.Doc, content []byte) *docInfo {
+func index(d *sotparse.Doc, content []byte, pats *remainPatterns) *docInfo {
 	tf := d.File.Tok
 	size := len(content)
 	scratch := linesScratch.Get().(*[]bodylines.Line)
@@ -1209,6 +1231,13 @@ func index(d *sotparse.Doc, content []byte) *docInfo {
 		}
 		if w := bareStatus(f.Value); w != "" && !inItem(tf.Offset(f.Pos)) {
 			di.results = append(di.results, result{w, f.ValuePos})
+		}
+	}
+	di.rx = pats.match(di, content)
+	for i := range di.remain {
+		for j := range di.remain[i].sents {
+			// Matched: the text would keep the document's alive.
+			di.remain[i].sents[j].text = ""
 		}
 	}
 	return di

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
@@ -12,6 +11,7 @@ import (
 
 	"github.com/svrnty/sotvet/checks"
 	"github.com/svrnty/sotvet/harness/trust"
+	"github.com/svrnty/sotvet/internal/jsonstream"
 	"github.com/svrnty/sotvet/internal/workspaces"
 	"github.com/svrnty/sotvet/sotparse"
 	"github.com/svrnty/sotvet/summary"
@@ -149,12 +149,11 @@ func cmdSummary(args []string, stdout, stderr io.Writer) int {
 		return exitError
 	}
 	if *asJSON {
-		b, err := json.MarshalIndent(s, "", "  ")
-		if err != nil {
+		// Streamed: the JSON of every finding is not held at once.
+		if err := jsonstream.WriteIndent(stdout, s); err != nil {
 			fmt.Fprintf(stderr, "sotvet: %v\n", err)
 			return exitError
 		}
-		stdout.Write(append(b, '\n'))
 		return exitClean
 	}
 	writeDashboard(stdout, s)
