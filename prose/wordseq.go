@@ -25,7 +25,18 @@ type wordSeq struct {
 	seps  []seqSep // seps[i] is between parts[i] and parts[i+1]
 	tail  *seqSep  // after the last part, or nil
 	width int      // 2 × (groups + 1)
+	spans []seqSpan
 }
+
+// seqSpan is a capture around several parts and the space between them.
+type seqSpan struct{ group, first, last int }
+
+// Markers for a capture that holds more than one part, in the flattened
+// expression.
+const (
+	opOpen syntax.Op = 250 + iota
+	opClose
+)
 
 // seqPart is the words one part matches.
 type seqPart struct {
@@ -61,6 +72,12 @@ func wordSeqOf(re *syntax.Regexp) *wordSeq {
 	var items []*syntax.Regexp
 	var flatten func(r *syntax.Regexp)
 	flatten = func(r *syntax.Regexp) {
+		if r.Op == syntax.OpCapture && !wordOnly(r.Sub[0]) {
+			items = append(items, &syntax.Regexp{Op: opOpen, Cap: r.Cap})
+			flatten(r.Sub[0])
+			items = append(items, &syntax.Regexp{Op: opClose, Cap: r.Cap})
+			return
+		}
 		if r.Op == syntax.OpConcat {
 			for _, s := range r.Sub {
 				flatten(s)
@@ -82,7 +99,8 @@ func wordSeqOf(re *syntax.Regexp) *wordSeq {
 	var (
 		partNodes []*syntax.Regexp
 		sep       *seqSep
-		boundNear bool // a \b next to the separator being read
+		boundNear bool  // a \b next to the separator being read
+		opening   []int // captures that open at the next part
 	)
 	endPart := func() bool {
 		p := newSeqPart(partNodes)
@@ -95,6 +113,33 @@ func wordSeqOf(re *syntax.Regexp) *wordSeq {
 	}
 	for _, it := range items {
 		switch {
+		case it.Op == opOpen:
+			if state == inPart || state == afterPart {
+				return nil
+			}
+			opening = append(opening, it.Cap)
+		case it.Op == opClose:
+			if len(opening) > 0 {
+				return nil
+			}
+			if state == inPart {
+				if !endPart() {
+					return nil
+				}
+				state, boundNear = afterPart, false
+			}
+			if state != afterPart {
+				return nil
+			}
+			found := false
+			for k := range w.spans {
+				if sp := &w.spans[k]; sp.group == it.Cap && sp.last < 0 {
+					sp.last, found = len(w.parts)-1, true
+				}
+			}
+			if !found {
+				return nil
+			}
 		case it.Op == syntax.OpWordBoundary:
 			switch state {
 			case start:
@@ -104,7 +149,9 @@ func wordSeqOf(re *syntax.Regexp) *wordSeq {
 					return nil
 				}
 				state, boundNear = afterPart, true
-			case afterPart, afterBound:
+			case afterPart:
+				boundNear = true
+			case afterBound:
 			case inSep:
 				boundNear = true
 				state = afterBound
@@ -161,6 +208,14 @@ func wordSeqOf(re *syntax.Regexp) *wordSeq {
 			default:
 				return nil
 			}
+			if state != inPart {
+				for _, g := range opening {
+					w.spans = append(w.spans, seqSpan{group: g, first: len(w.parts), last: -1})
+				}
+				opening = opening[:0]
+			} else if len(opening) > 0 {
+				return nil
+			}
 			partNodes = append(partNodes, it)
 			state = inPart
 		}
@@ -177,8 +232,13 @@ func wordSeqOf(re *syntax.Regexp) *wordSeq {
 	default:
 		return nil
 	}
-	if len(w.parts) == 0 || len(w.seps) != len(w.parts)-1 {
+	if len(w.parts) == 0 || len(w.seps) != len(w.parts)-1 || len(opening) > 0 {
 		return nil
+	}
+	for _, sp := range w.spans {
+		if sp.last < 0 {
+			return nil
+		}
 	}
 	return w
 }
@@ -687,6 +747,9 @@ func (w *wordSeq) findAll(s string, toks []int32) [][]int {
 			if p.group > 0 {
 				loc[2*p.group], loc[2*p.group+1] = int(toks[2*(t+k)]), int(toks[2*(t+k)+1])
 			}
+		}
+		for _, sp := range w.spans {
+			loc[2*sp.group], loc[2*sp.group+1] = int(toks[2*(t+sp.first)]), int(toks[2*(t+sp.last)+1])
 		}
 		out = append(out, loc)
 		// The next match starts at a token after this one's end.
