@@ -55,13 +55,13 @@ func (p *pattern) compiled() *pattern {
 		re = re.Simplify()
 		// The starts search stays beside a word sequence, for the blocks
 		// with a rune that folds to ASCII.
-		if p.seq = wordSeqOf(re); p.lits == nil {
-			return
+		p.seq = wordSeqOf(re)
+		if p.lits != nil {
+			// A pattern with literals is only searched where the filter
+			// found them; what else a text needs is worked out when it
+			// first runs.
+			p.req = factorsRequired(re)
 		}
-		// A pattern with literals is only searched where the filter found
-		// them; what else a text needs, and where matches start, are
-		// worked out when it first runs.
-		p.req = factorsRequired(re)
 		if p.st = startsOf(re, p.src); p.st != nil {
 			p.st.anchored, _ = regexp.Compile(p.st.anchorSrc)
 		}
