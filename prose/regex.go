@@ -290,7 +290,16 @@ type blockScan struct {
 	folds   int8    // whether the block has a rune that folds to ASCII (foldsToASCII)
 	toks    []int32 // its words (tokens), once tokened
 	tokened bool
+	low     string // its ASCII letters lowered, once lowered
+	lowered bool
 	valid   bool // a fileState's scan: set for the text it was made for
+}
+
+func (sc *blockScan) lower(s string) string {
+	if !sc.lowered {
+		sc.low, sc.lowered = asciiLower(s), true
+	}
+	return sc.low
 }
 
 func (sc *blockScan) tokens(s string) []int32 {
@@ -333,7 +342,10 @@ func (p *pattern) findIn(s, lowered string, sc *blockScan) [][]int {
 			return nil
 		}
 		if p.seq != nil && !foldsTo() {
-			return p.seq.findAll(s, sc.tokens(s))
+			if lowered == "" {
+				lowered = sc.lower(s)
+			}
+			return p.seq.findAll(s, lowered, sc.tokens(s))
 		}
 		if p.st != nil && p.st.anchored != nil && !foldsTo() {
 			return p.st.findAll(s, lowerOnce(s, lowered), p.st.anchored)

@@ -44,6 +44,11 @@ type seqPart struct {
 	fold  bool
 	other []*seqBranch // branches with too many or endless words
 	group int          // the capture that is exactly this part, or 0
+
+	// What a word of the set starts with and how long it is, tested
+	// before the lookup.
+	setFirst       byteSet
+	minSet, maxSet int
 }
 
 // seqBranch is one alternative of a part that is not a small finite set,
@@ -379,8 +384,14 @@ func newSeqPart(nodes []*syntax.Regexp) *seqPart {
 	}
 	if len(set) > 0 {
 		p.set, p.fold = make(map[string]struct{}, len(set)), fold
+		p.minSet, p.maxSet = len(set[0]), 0
 		for _, w := range set {
 			p.set[w] = struct{}{}
+			p.setFirst.add(w[0])
+			if fold && w[0] >= 'a' && w[0] <= 'z' {
+				p.setFirst.add(w[0] - 'a' + 'A')
+			}
+			p.minSet, p.maxSet = min(p.minSet, len(w)), max(p.maxSet, len(w))
 		}
 	}
 	return p
@@ -664,11 +675,13 @@ func (b *seqBranch) matches(w string) bool {
 	return b.re.MatchString(w)
 }
 
-func (p *seqPart) matches(w string) bool {
-	if p.set != nil {
+// matches reports whether the word w is one of the part's; lw is w with
+// its ASCII letters lowered.
+func (p *seqPart) matches(w, lw string) bool {
+	if p.set != nil && len(w) >= p.minSet && len(w) <= p.maxSet && p.setFirst.has(w[0]) {
 		key := w
 		if p.fold {
-			key = asciiLower(w)
+			key = lw
 		}
 		if _, ok := p.set[key]; ok {
 			return true
@@ -713,19 +726,20 @@ func tokens(s string, out []int32) []int32 {
 }
 
 // findAll returns the matches as FindAllStringSubmatchIndex would, given
-// s's tokens.
-func (w *wordSeq) findAll(s string, toks []int32) [][]int {
+// s's tokens and s with its ASCII letters lowered.
+func (w *wordSeq) findAll(s, lowered string, toks []int32) [][]int {
 	var out [][]int
 	n := len(toks) / 2
 	for t := 0; t+len(w.parts) <= n; t++ {
-		if !w.parts[0].matches(s[toks[2*t]:toks[2*t+1]]) {
+		if !w.parts[0].matches(s[toks[2*t]:toks[2*t+1]], lowered[toks[2*t]:toks[2*t+1]]) {
 			continue
 		}
 		ok := true
 		for k := 1; k < len(w.parts) && ok; k++ {
 			prevEnd, next := int(toks[2*(t+k)-1]), int(toks[2*(t+k)])
 			end, took := w.seps[k-1].take(s, prevEnd, next)
-			ok = took && end == next && w.parts[k].matches(s[next:toks[2*(t+k)+1]])
+			wend := toks[2*(t+k)+1]
+			ok = took && end == next && w.parts[k].matches(s[next:wend], lowered[next:wend])
 		}
 		if !ok {
 			continue
