@@ -59,7 +59,7 @@ func storedPatternExprs(t *testing.T) []string {
 func TestWordSeqAgrees(t *testing.T) {
 	exprs := append(storedPatternExprs(t),
 		`\b([A-Z]{3,5})\b`, `(?i)\b(am|is|was)\b\s*\b(?:\w+ed|born|Kept)\b`, `(?i)\b(?:Jan(?:uary)?|Feb)\b\s*`,
-		`\bfoo\b  \b(bar|baz)\b`, `(?i)\b[a-z]\w*ly\b[ \t]{1,2}\bsaid\b`, `\b\d+\b\s+\b(?:am|pm)\b`, `\bso\b\s?\bthat\b`, `\bso\b\s?`, `(?i)\b(?:((?:bunch|group)\s+of\s+(cats)))\b`, `\b(?:(it\s+is))\b\s+\b(so)\b`, `(?i)\bks?\b`)
+		`\bfoo\b  \b(bar|baz)\b`, `(?i)\b[a-z]\w*ly\b[ \t]{1,2}\bsaid\b`, `\b\d+\b\s+\b(?:am|pm)\b`, `\bso\b\s?\bthat\b`, `\bso\b\s?`, `(?i)\b(?:((?:bunch|group)\s+of\s+(cats)))\b`, `\b(?:(it\s+is))\b\s+\b(so)\b`, `(?i)\bks?\b`, `(?i)\bfoo\w+\b\s+\b(?:[a-c]\d|ZZ\w*)\b`)
 	refused := []string{`\bfoo\s*bar\b`, `\bfoo`, `foo\b`, `\bfoo\s*`, `\b(foo\s+)bar\b`, `(\bfoo)bar\b`, `\b(fo(o\s+bar))\b`, `\bfoo\b(\s+bar)\b`, `\b(?:a|)\b`, `\b\w*\b`,
 		`\b(f)oo\b`, `\bfoo\b\s*\b`, `\bfoo\b\s*-\s*\bbar\b`, `\bcafé\b`, `(?:^|\s)foo\b`}
 	rng := rand.New(rand.NewPCG(36, 10))
