@@ -775,6 +775,7 @@ const maxStarts = 64
 // anchored, is tried at each.
 type starts struct {
 	strs      []string // lower-cased ASCII, at least 2 bytes each unless word is set
+	first     *byteSet // or else the first bytes of every match: a rare set
 	word      bool     // the expression begins with \b, and every string with a word byte
 	line      bool     // the expression begins with ^ (multi-line)
 	text      bool     // the expression begins with \A
@@ -810,7 +811,7 @@ func startsOf(re *syntax.Regexp, src string) *starts {
 body:
 	strs, ok := prefixes(subs, true)
 	if !ok {
-		return nil
+		return firstBytesOf(st, subs, src)
 	}
 	for _, s := range strs {
 		if s == "" || !st.word && len(s) < minLiteral {
@@ -821,6 +822,35 @@ body:
 		}
 	}
 	st.strs = strs
+	st.anchorSrc = `\A(?:` + src + `)`
+	return st
+}
+
+// firstBytesOf returns st searched by the first bytes of every match of
+// subs, when they are rare in prose (`\d{1,2} ?[ap]m`, `[0-9]+ ?x ?[0-9]+`:
+// no lower-case letter, no white space), or nil.
+func firstBytesOf(st *starts, subs []*syntax.Regexp, src string) *starts {
+	if len(subs) == 0 {
+		return nil
+	}
+	var d deriver
+	first, ok := d.edge(&syntax.Regexp{Op: syntax.OpConcat, Sub: subs}, true)
+	if !ok {
+		return nil
+	}
+	for _, c := range []byte("abcdefghijklmnopqrstuvwxyz \t\n\r") {
+		if first.has(c) {
+			return nil
+		}
+	}
+	if st.word {
+		for c := range 256 {
+			if first.has(byte(c)) && !isWordByte(byte(c)) {
+				return nil
+			}
+		}
+	}
+	st.first = &first
 	st.anchorSrc = `\A(?:` + src + `)`
 	return st
 }
@@ -994,6 +1024,13 @@ func dedupe(s []string) []string {
 // unanchored expression's FindAllStringSubmatchIndex would.
 func (st *starts) findAll(s, lowered string, re *regexp.Regexp) [][]int {
 	var at []int
+	if st.first != nil {
+		for i := 0; i < len(s); i++ {
+			if st.first.has(s[i]) {
+				at = append(at, i)
+			}
+		}
+	}
 	for _, str := range st.strs {
 		for i := 0; ; {
 			j := strings.Index(lowered[i:], str)

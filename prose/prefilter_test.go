@@ -142,7 +142,7 @@ func TestStartsAgree(t *testing.T) {
 		}
 	}
 	for _, e := range []string{`(?i)\bfoo(?:bar|baz)?\b`, `(?m)^ab+c`, `\Aabc`, `(?i)(?:\bfo|x)o`, `a\bb|ab`, `(?i)(?:be|is)\b\s*\w+ed\b`,
-		`\s[—–]\s|\s[—–]|[—–]\s`, `(?i)«\w+»`, `(?i)[’']s\b`} {
+		`\s[—–]\s|\s[—–]|[—–]\s`, `(?i)«\w+»`, `(?i)[’']s\b`, `([0-9]+ ?x ?[0-9]+)`, `\d{1,2} ?[ap]m\b`, `\b[A-Z]\d+`} {
 		p, err := compilePattern(e)
 		if err != nil {
 			t.Fatal(err)

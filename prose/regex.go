@@ -31,6 +31,7 @@ type pattern struct {
 	req  *requirement
 	st   *starts   // how to search it by where its matches start, or nil
 	run  *classRun // the runs of one class, searched without an expression
+	seq  *wordSeq  // words and the space between them, matched on a block's tokens
 
 	once sync.Once
 	std  *regexp.Regexp // nil for a backtracking pattern, or if it failed to compile
@@ -44,18 +45,25 @@ func (p *pattern) compiled() *pattern {
 			return
 		}
 		p.std, _ = regexp.Compile(p.src)
-		if p.lit != nil || p.lits == nil {
+		if p.lit != nil || p.run != nil {
 			return
 		}
-		// A pattern with literals is only searched where the filter found
-		// them; what else a text needs, and where matches start, are
-		// worked out when it first runs.
-		if re, err := syntax.Parse(p.src, syntax.Perl); err == nil {
-			re = re.Simplify()
+		re, err := syntax.Parse(p.src, syntax.Perl)
+		if err != nil {
+			return
+		}
+		re = re.Simplify()
+		// The starts search stays beside a word sequence, for the blocks
+		// with a rune that folds to ASCII.
+		p.seq = wordSeqOf(re)
+		if p.lits != nil {
+			// A pattern with literals is only searched where the filter
+			// found them; what else a text needs is worked out when it
+			// first runs.
 			p.req = factorsRequired(re)
-			if p.st = startsOf(re, p.src); p.st != nil {
-				p.st.anchored, _ = regexp.Compile(p.st.anchorSrc)
-			}
+		}
+		if p.st = startsOf(re, p.src); p.st != nil {
+			p.st.anchored, _ = regexp.Compile(p.st.anchorSrc)
 		}
 	})
 	return p
@@ -273,8 +281,32 @@ func (p *pattern) each(s string, f func(start, end int)) {
 // find is findAll with s's ASCII letters lowered, or "" to lower them here
 // if need be: a block's tokens share one lowering.
 func (p *pattern) find(s, lowered string) [][]int {
-	folds := unknownFolds
-	return p.findIn(s, lowered, &folds)
+	return p.findIn(s, lowered, &blockScan{folds: unknownFolds})
+}
+
+// blockScan is what the patterns that run on one block share, worked out
+// the first time one needs it.
+type blockScan struct {
+	folds   int8    // whether the block has a rune that folds to ASCII (foldsToASCII)
+	toks    []int32 // its words (tokens), once tokened
+	tokened bool
+	low     string // its ASCII letters lowered, once lowered
+	lowered bool
+	valid   bool // a fileState's scan: set for the text it was made for
+}
+
+func (sc *blockScan) lower(s string) string {
+	if !sc.lowered {
+		sc.low, sc.lowered = asciiLower(s), true
+	}
+	return sc.low
+}
+
+func (sc *blockScan) tokens(s string) []int32 {
+	if !sc.tokened {
+		sc.toks, sc.tokened = tokens(s, sc.toks[:0]), true
+	}
+	return sc.toks
 }
 
 // Whether a text has a rune that folds to ASCII (foldsToASCII), worked
@@ -285,15 +317,15 @@ const (
 	hasFolds
 )
 
-func (p *pattern) findIn(s, lowered string, folds *int8) [][]int {
+func (p *pattern) findIn(s, lowered string, sc *blockScan) [][]int {
 	foldsTo := func() bool {
-		if *folds == unknownFolds {
-			*folds = noFolds
+		if sc.folds == unknownFolds {
+			sc.folds = noFolds
 			if foldsToASCII(s) {
-				*folds = hasFolds
+				sc.folds = hasFolds
 			}
 		}
-		return *folds == hasFolds
+		return sc.folds == hasFolds
 	}
 	if p.lit != nil && (!p.lit.fold || !foldsTo()) {
 		return p.lit.findAll(s, lowered)
@@ -308,6 +340,12 @@ func (p *pattern) findIn(s, lowered string, folds *int8) [][]int {
 	if p.back == nil {
 		if p.std == nil {
 			return nil
+		}
+		if p.seq != nil && !foldsTo() {
+			if lowered == "" {
+				lowered = sc.lower(s)
+			}
+			return p.seq.findAll(s, lowered, sc.tokens(s))
 		}
 		if p.st != nil && p.st.anchored != nil && !foldsTo() {
 			return p.st.findAll(s, lowerOnce(s, lowered), p.st.anchored)

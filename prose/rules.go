@@ -29,6 +29,22 @@ type fileState struct {
 	lowerOf, lowered string
 
 	alts []altMatch // scratch for the merged matches of a rule's tokens
+
+	// The last block scanned, and what its patterns share (its words).
+	scanOf string
+	scan   blockScan
+}
+
+// scanFor returns what the patterns that run on text share: one scan per
+// block for all the rules, not one per rule.
+func (st *fileState) scanFor(text string) *blockScan {
+	if st == nil {
+		return &blockScan{folds: unknownFolds}
+	}
+	if st.scanOf != text || !st.scan.valid {
+		st.scanOf, st.scan = text, blockScan{folds: unknownFolds, valid: true, toks: st.scan.toks[:0]}
+	}
+	return &st.scan
 }
 
 // altBuf returns the array the last block's token matches were merged
@@ -277,13 +293,13 @@ func compileExistence(r *Rule) (checker, error) {
 }
 
 func (e *existence) run(text string, st *fileState, emit func(hit)) {
-	e.runLocs(text, e.p.findAll(text), emit)
+	e.runLocs(text, e.p.findIn(text, "", st.scanFor(text)), emit)
 }
 
 func (e *existence) alternatives() []*pattern { return e.alts }
 
 func (e *existence) runAlts(text string, alts []int, st *fileState, emit func(hit)) {
-	ms := mergeAltMatches(text, st.lower(text), e.alts, alts, st.altBuf())
+	ms := mergeAltMatches(text, st.lower(text), st.scanFor(text), e.alts, alts, st.altBuf())
 	for _, m := range ms {
 		e.runLoc(text, m.loc, emit)
 	}
@@ -379,8 +395,8 @@ func compileSubstitution(r *Rule) (checker, error) {
 	return s, nil
 }
 
-func (s *substitution) run(text string, _ *fileState, emit func(hit)) {
-	s.runLocs(text, s.p.findAll(text), emit)
+func (s *substitution) run(text string, st *fileState, emit func(hit)) {
+	s.runLocs(text, s.p.findIn(text, "", st.scanFor(text)), emit)
 }
 
 func (s *substitution) alternatives() []*pattern { return s.alts }
@@ -388,7 +404,7 @@ func (s *substitution) alternatives() []*pattern { return s.alts }
 // runAlts runs the entries alts on text: each entry's match is placed in
 // the group the combined expression would give it.
 func (s *substitution) runAlts(text string, alts []int, st *fileState, emit func(hit)) {
-	ms := mergeAltMatches(text, st.lower(text), s.alts, alts, st.altBuf())
+	ms := mergeAltMatches(text, st.lower(text), st.scanFor(text), s.alts, alts, st.altBuf())
 	for _, m := range ms {
 		// The entry's text is its group 1: the alternation's group 1+index.
 		if m.loc[2] >= 0 {
@@ -490,7 +506,7 @@ type altMatch struct {
 // alternative's group 1 as group 1+index.
 func mergeAlts(text, lowered string, all []*pattern, alts []int, groups int) [][]int {
 	var out [][]int
-	for _, c := range mergeAltMatches(text, lowered, all, alts, nil) {
+	for _, c := range mergeAltMatches(text, lowered, &blockScan{folds: unknownFolds}, all, alts, nil) {
 		loc := c.loc
 		if groups > 0 {
 			loc = make([]int, 2*(groups+1))
@@ -508,11 +524,10 @@ func mergeAlts(text, lowered string, all []*pattern, alts []int, groups int) [][
 // mergeAltMatches is mergeAlts with each match's token beside its own
 // spans, in buf's array: a substitution with hundreds of entries need
 // not lay out hundreds of groups per match.
-func mergeAltMatches(text, lowered string, all []*pattern, alts []int, buf []altMatch) []altMatch {
+func mergeAltMatches(text, lowered string, sc *blockScan, all []*pattern, alts []int, buf []altMatch) []altMatch {
 	cands := buf[:0]
-	folds := unknownFolds
 	for _, a := range alts {
-		for _, loc := range all[a].findIn(text, lowered, &folds) {
+		for _, loc := range all[a].findIn(text, lowered, sc) {
 			cands = append(cands, altMatch{loc, a})
 		}
 	}
