@@ -46,13 +46,9 @@ var useDFA = true
 // prefilterDFA is the looser expression's program as bit-set NFA states,
 // and the lazily built DFA over them.
 type prefilterDFA struct {
-	words   int
-	masks   []asciiMask // by consuming instruction: the ASCII bytes it takes
-	outs    []pcSet     // by consuming instruction: the closure after it
-	match   pcSet
+	progTable
 	endText pcSet // instructions that go on to a match at the end of the text
 	start   pcSet // closure of the start
-	reads   pcSet // the instructions that read a byte
 	// the expression reads the start of the text (^, \A) or of a line
 	beginText, beginLine bool
 	caches               [dfaCaches]dfaCache
@@ -102,42 +98,30 @@ func newPrefilterDFA(expr string) *prefilterDFA {
 	if err != nil {
 		return nil
 	}
-	d := &prefilterDFA{words: (len(prog.Inst) + 63) / 64}
-	d.masks = make([]asciiMask, len(prog.Inst))
-	d.outs = make([]pcSet, len(prog.Inst))
-	d.match = make(pcSet, d.words)
+	d := &prefilterDFA{progTable: newProgTable(prog, false)}
 	d.endText = make(pcSet, d.words)
-	d.reads = make(pcSet, d.words)
 	for pc := range prog.Inst {
-		in := &prog.Inst[pc]
-		switch in.Op {
-		case syntax.InstMatch:
-			d.match.add(uint32(pc))
-		case syntax.InstRune, syntax.InstRune1, syntax.InstRuneAny, syntax.InstRuneAnyNotNL:
-			d.reads.add(uint32(pc))
-			d.masks[pc] = maskOf(in)
-			d.outs[pc] = dfaClosure(prog, make(pcSet, d.words), in.Out, false)
-		case syntax.InstEmptyWidth:
+		if in := &prog.Inst[pc]; in.Op == syntax.InstEmptyWidth {
 			d.beginText = d.beginText || syntax.EmptyOp(in.Arg)&syntax.EmptyBeginText != 0
 			d.beginLine = d.beginLine || syntax.EmptyOp(in.Arg)&syntax.EmptyBeginLine != 0
 		}
 	}
 	for pc := range prog.Inst {
 		// a match reachable from pc once the end of the text holds too
-		if dfaClosure(prog, make(pcSet, d.words), uint32(pc), true).meets(d.match) {
+		if closure(prog, make(pcSet, d.words), uint32(pc), true).meets(d.match) {
 			d.endText.add(uint32(pc))
 		}
 	}
-	d.start = dfaClosure(prog, make(pcSet, d.words), uint32(prog.Start), false)
+	d.start = closure(prog, make(pcSet, d.words), uint32(prog.Start), false)
 	return d
 }
 
-// dfaClosure adds to set the instructions reachable from pc without
+// closure adds to set the instructions reachable from pc without
 // consuming input. Zero-width assertions are taken to hold, but for the
 // end of the text, which holds only with atEnd: a value that must end at
 // a terminator or at the end of the text ($) is then not found in a run
 // that has neither.
-func dfaClosure(prog *syntax.Prog, set pcSet, pc uint32, atEnd bool) pcSet {
+func closure(prog *syntax.Prog, set pcSet, pc uint32, atEnd bool) pcSet {
 	if set.has(pc) {
 		return set
 	}
@@ -145,13 +129,13 @@ func dfaClosure(prog *syntax.Prog, set pcSet, pc uint32, atEnd bool) pcSet {
 	in := &prog.Inst[pc]
 	switch in.Op {
 	case syntax.InstAlt, syntax.InstAltMatch:
-		dfaClosure(prog, set, in.Out, atEnd)
-		dfaClosure(prog, set, in.Arg, atEnd)
+		closure(prog, set, in.Out, atEnd)
+		closure(prog, set, in.Arg, atEnd)
 	case syntax.InstCapture, syntax.InstNop:
-		dfaClosure(prog, set, in.Out, atEnd)
+		closure(prog, set, in.Out, atEnd)
 	case syntax.InstEmptyWidth:
 		if atEnd || syntax.EmptyOp(in.Arg)&syntax.EmptyEndText == 0 {
-			dfaClosure(prog, set, in.Out, atEnd)
+			closure(prog, set, in.Out, atEnd)
 		}
 	}
 	return set

@@ -29,11 +29,37 @@ const maxFollowWords = 16
 // set that holds the match instruction or lies followDepth bytes deep. A
 // hit is ruled out only when the set runs empty: then no match of the
 // expression starts at the keyword.
-type followNFA struct {
+type followNFA struct{ progTable }
+
+// progTable is a program's table over ASCII bytes, which the follow
+// automata and the DFA filters both step through.
+type progTable struct {
 	words int
-	masks []asciiMask // by instruction: the ASCII bytes it consumes
-	outs  []pcSet     // by consuming instruction: what it leads to, closed
+	masks []asciiMask // by consuming instruction: the ASCII bytes it takes
+	outs  []pcSet     // by consuming instruction: the closure after it
 	match pcSet
+	reads pcSet // the instructions that read a byte
+}
+
+// newProgTable builds prog's table; atEnd is closure's.
+func newProgTable(prog *syntax.Prog, atEnd bool) progTable {
+	t := progTable{words: (len(prog.Inst) + 63) / 64}
+	t.masks = make([]asciiMask, len(prog.Inst))
+	t.outs = make([]pcSet, len(prog.Inst))
+	t.match = make(pcSet, t.words)
+	t.reads = make(pcSet, t.words)
+	for pc := range prog.Inst {
+		in := &prog.Inst[pc]
+		switch in.Op {
+		case syntax.InstMatch:
+			t.match.add(uint32(pc))
+		case syntax.InstRune, syntax.InstRune1, syntax.InstRuneAny, syntax.InstRuneAnyNotNL:
+			t.reads.add(uint32(pc))
+			t.masks[pc] = maskOf(in)
+			t.outs[pc] = closure(prog, make(pcSet, t.words), in.Out, atEnd)
+		}
+	}
+	return t
 }
 
 // mayMatch reports whether a match may start at a hit whose keyword ends
@@ -90,25 +116,13 @@ func newFollowNFA(expr string, keywords []string) (*followNFA, []pcSet) {
 	if err != nil {
 		return nil, starts
 	}
-	a := &followNFA{words: (len(prog.Inst) + 63) / 64}
-	if a.words > maxFollowWords {
+	if (len(prog.Inst)+63)/64 > maxFollowWords {
 		return nil, starts
 	}
-	a.masks = make([]asciiMask, len(prog.Inst))
-	a.outs = make([]pcSet, len(prog.Inst))
-	a.match = make(pcSet, a.words)
-	for pc := range prog.Inst {
-		in := &prog.Inst[pc]
-		switch in.Op {
-		case syntax.InstMatch:
-			a.match.add(uint32(pc))
-		case syntax.InstRune, syntax.InstRune1, syntax.InstRuneAny, syntax.InstRuneAnyNotNL:
-			a.masks[pc] = maskOf(in)
-			a.outs[pc] = closure(prog, make(pcSet, a.words), in.Out)
-		}
-	}
+	// Every assertion taken to hold: a superset of the matches.
+	a := &followNFA{newProgTable(prog, true)}
 	for ki, kw := range keywords {
-		set := closure(prog, make(pcSet, a.words), uint32(prog.Start))
+		set := closure(prog, make(pcSet, a.words), uint32(prog.Start), true)
 		for i := 0; i < len(kw) && !set.empty(); i++ {
 			if kw[i] >= 0x80 || i > 0 && set.meets(a.match) {
 				// a match may end inside the keyword (xoxe. and a body
@@ -179,24 +193,6 @@ func (s pcSet) add(pc uint32)      { s[pc/64] |= 1 << (pc % 64) }
 type asciiMask [2]uint64
 
 func (m asciiMask) has(c byte) bool { return c < 128 && m[c/64]&(1<<(c%64)) != 0 }
-
-// closure adds to set the instructions reachable from pc without
-// consuming input, zero-width assertions taken to hold, and returns it.
-func closure(prog *syntax.Prog, set pcSet, pc uint32) pcSet {
-	if set.has(pc) {
-		return set
-	}
-	set.add(pc)
-	in := &prog.Inst[pc]
-	switch in.Op {
-	case syntax.InstAlt, syntax.InstAltMatch:
-		closure(prog, set, in.Out)
-		closure(prog, set, in.Arg)
-	case syntax.InstCapture, syntax.InstNop, syntax.InstEmptyWidth:
-		closure(prog, set, in.Out)
-	}
-	return set
-}
 
 func upperASCII(c byte) byte {
 	if 'a' <= c && c <= 'z' {
