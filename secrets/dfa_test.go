@@ -275,3 +275,30 @@ func TestKeywordsEndingAt(t *testing.T) {
 		t.Fatal("no rule has a tail index")
 	}
 }
+
+// TestDFABudget: with room for only a few states in the whole process,
+// the filters empty their caches rather than hold more, never hold more
+// than the budget, and the scans find what they find without filters.
+func TestDFABudget(t *testing.T) {
+	s := followScanner(t)
+	defer func(a int64, m int, b int64) { dfaAfter, dfaMinText, dfaBudget = a, m, b }(dfaAfter, dfaMinText, dfaBudget)
+	dfaAfter, dfaMinText = 0, 0
+	dfaBudget = dfaHeld.Load() + 64<<10 // about a hundred states more than now
+	n := 60
+	if testing.Short() || raceEnabled {
+		n = 15
+	}
+	for _, text := range dfaTexts(n) {
+		useDFA = true
+		got, gotRed := s.Scan("notes/x.md", []byte(text)), s.RedactString(text)
+		if h := dfaHeld.Load(); h > dfaBudget {
+			t.Fatalf("the filters hold %d bytes of states, over the budget of %d", h, dfaBudget)
+		}
+		useDFA = false
+		want, wantRed := s.Scan("notes/x.md", []byte(text)), s.RedactString(text)
+		useDFA = true
+		if !reflect.DeepEqual(got, want) || gotRed != wantRed {
+			t.Fatalf("on %q:\nwith the filters %v\nwithout %v", text, got, want)
+		}
+	}
+}
