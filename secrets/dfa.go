@@ -1,7 +1,6 @@
 package secrets
 
 import (
-	"math/bits"
 	"regexp/syntax"
 	"sync"
 	"sync/atomic"
@@ -317,17 +316,7 @@ func (c *dfaCache) step(d *prefilterDFA, mode int, st int32, b byte) int32 {
 		set = d.withStart(set)
 	}
 	next := make(pcSet, d.words)
-	for w, word := range set {
-		for word != 0 {
-			pc := w*64 + bits.TrailingZeros64(word)
-			word &= word - 1
-			if d.masks[pc].has(b) {
-				for k, o := range d.outs[pc] {
-					next[k] |= o
-				}
-			}
-		}
-	}
+	d.advance(set, next, b)
 	n := c.state(d, mode, next)
 	if n >= 0 {
 		c.trans[mode][int(st)*128+int(b)] = n

@@ -41,6 +41,24 @@ type progTable struct {
 	reads pcSet // the instructions that read a byte
 }
 
+// advance adds to next what the instructions of cur lead to on the ASCII
+// byte b, and reports whether any of them took it.
+func (t *progTable) advance(cur, next pcSet, b byte) (took bool) {
+	for w, word := range cur {
+		for word != 0 {
+			pc := w*64 + bits.TrailingZeros64(word)
+			word &= word - 1
+			if t.masks[pc].has(b) {
+				for k, o := range t.outs[pc] {
+					next[k] |= o
+				}
+				took = true
+			}
+		}
+	}
+	return took
+}
+
 // newProgTable builds prog's table; atEnd is closure's.
 func newProgTable(prog *syntax.Prog, atEnd bool) progTable {
 	t := progTable{words: (len(prog.Inst) + 63) / 64}
@@ -75,19 +93,7 @@ func (a *followNFA) mayMatch(start pcSet, data []byte, next int) bool {
 			return true
 		}
 		clear(nxt)
-		alive := false
-		for w, word := range cur {
-			for word != 0 {
-				pc := w*64 + bits.TrailingZeros64(word)
-				word &= word - 1
-				if a.masks[pc].has(c) {
-					for k, o := range a.outs[pc] {
-						nxt[k] |= o
-					}
-					alive = true
-				}
-			}
-		}
+		alive := a.advance(cur, nxt, c)
 		if !alive {
 			return false
 		}
@@ -144,13 +150,8 @@ func newFollowNFA(expr string, keywords []string) (*followNFA, []pcSet) {
 // step returns the set after consuming c or its other case c2 from set.
 func (a *followNFA) step(set pcSet, c, c2 byte) pcSet {
 	next := make(pcSet, a.words)
-	for pc := range a.masks {
-		if set.has(uint32(pc)) && (a.masks[pc].has(c) || a.masks[pc].has(c2)) {
-			for k, o := range a.outs[pc] {
-				next[k] |= o
-			}
-		}
-	}
+	a.advance(set, next, c)
+	a.advance(set, next, c2)
 	return next
 }
 
