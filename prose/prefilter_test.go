@@ -36,13 +36,26 @@ func storedExprs(t *testing.T) []string {
 	return exprs
 }
 
+// drawNeighbours are what drawMatch puts around a drawn string: word and
+// non-word bytes, a dash, and the runes that fold to ASCII letters.
+var drawNeighbours = []string{"", " ", "a", "Z", "9", ".", "—", "é", "\n", "K", "ſ"}
+
+// drawsPerExpr is how many strings the necessity tests draw from each
+// expression: fewer under the race detector.
+func drawsPerExpr() int {
+	if raceEnabled {
+		return 3
+	}
+	return 15
+}
+
 // drawMatch draws a string from parsed between two random neighbours, and
 // reports whether re matches it (valid UTF-8 only).
-func drawMatch(rng *rand.Rand, parsed *syntax.Regexp, re *regexp.Regexp, neighbours []string) (string, bool) {
+func drawMatch(rng *rand.Rand, parsed *syntax.Regexp, re *regexp.Regexp) (string, bool) {
 	var b strings.Builder
-	b.WriteString(neighbours[rng.IntN(len(neighbours))])
+	b.WriteString(drawNeighbours[rng.IntN(len(drawNeighbours))])
 	regexsample.Write(&b, parsed, rng)
-	b.WriteString(neighbours[rng.IntN(len(neighbours))])
+	b.WriteString(drawNeighbours[rng.IntN(len(drawNeighbours))])
 	text := b.String()
 	return text, utf8.ValidString(text) && re.MatchString(text)
 }
@@ -56,11 +69,6 @@ func TestFactorsNecessary(t *testing.T) {
 	// Expressions written to probe the derivation's corners.
 	exprs = append(exprs, `(?i)\bkm\b`, `[^\s,]+,\s+and`, `(?:ab|cd)x`, `\d{2}:\d{2}`, `a.b`, `(?i)ſtop`, `x{3}y`, `—\s`)
 	rng := rand.New(rand.NewPCG(7, 7))
-	neighbours := []string{"", " ", "a", "Z", "9", ".", "—", "é", "\n", "K", "ſ"}
-	draws := 15
-	if raceEnabled {
-		draws = 3
-	}
 	checked, used := 0, 0
 	for _, e := range exprs {
 		req := requiredFactors(e)
@@ -76,8 +84,8 @@ func TestFactorsNecessary(t *testing.T) {
 		if err != nil {
 			continue
 		}
-		for range draws {
-			text, ok := drawMatch(rng, parsed, re, neighbours)
+		for range drawsPerExpr() {
+			text, ok := drawMatch(rng, parsed, re)
 			if !ok {
 				continue
 			}
@@ -205,11 +213,6 @@ func TestLiteralsNecessary(t *testing.T) {
 	exprs = append(exprs, `(?i)\b(am|are|were|being|is|been|was|be)\b\s*\w+ed`, `x(?:ab|c)\by`, `(?:a|b)(?:c|d)(?:e|f)?g`,
 		`[ab]c\bd`, `(?i)(?:^|\s)I\s`, `(?m)foo$\nbar`, `a(?:b|)c`, `\s[—–]\s|\s[—–]|[—–]\s`, `(?i)«\w+»`, `(?i)[’']s\b`)
 	rng := rand.New(rand.NewPCG(8, 8))
-	neighbours := []string{"", " ", "a", "Z", "9", ".", "—", "é", "\n", "K", "ſ"}
-	draws := 15
-	if raceEnabled {
-		draws = 3
-	}
 	checked, used := 0, 0
 	for _, e := range exprs {
 		parsed, err := syntax.Parse(withoutLookarounds(e), syntax.Perl)
@@ -225,8 +228,8 @@ func TestLiteralsNecessary(t *testing.T) {
 			continue
 		}
 		used++
-		for range draws {
-			text, ok := drawMatch(rng, parsed, re, neighbours)
+		for range drawsPerExpr() {
+			text, ok := drawMatch(rng, parsed, re)
 			if !ok {
 				continue
 			}
