@@ -2,6 +2,7 @@ package secrets
 
 import (
 	"regexp/syntax"
+	"runtime"
 	"sync"
 	"sync/atomic"
 )
@@ -23,12 +24,14 @@ import (
 const dfaMaxStates = 2048
 
 // dfaBudget is the bytes of states all the filters of a process may hold
-// together. A cache that would pass it is emptied instead, as RE2 resets
-// its DFA cache, and the search it serves goes to the regexp. Without it
-// a tree that wakes every rule on long lines (16 MB of lines of random
-// keywords and values) grew the filters to ~90 MB and the process to
-// 200 MB; under 8 MB it peaks at 145 MB for the same CPU (under 4 MB,
-// 30 % more CPU for no less memory).
+// together. Past it a filter adds no state: a text that needs one goes to
+// the regexp, as it would without the filter, and the states built keep
+// serving. Without it a tree that wakes every rule on long lines (16 MB
+// of lines of random keywords and values) grew the filters to ~90 MB and
+// the process to 200 MB; under 8 MB it peaks at 141 MB, and at 149 MB on
+// ten times that tree. Emptying a cache at the budget instead, as RE2
+// resets its DFA, rebuilt states without end there (7 GB allocated on
+// the larger tree, 226 MB peak, 50 % more CPU).
 var dfaBudget int64 = 8 << 20 // a variable: the tests run filters on a small one
 
 // dfaHeld is the bytes of states the filters hold.
@@ -63,11 +66,15 @@ type prefilterDFA struct {
 	// the expression reads the start of the text (^, \A) or of a line
 	beginText, beginLine bool
 	caches               [dfaCaches]dfaCache
+	// bytes of its states, counted in dfaHeld until the filter is
+	// collected (a scanner of another configuration, the language
+	// server's after a reload): its own allocation, which the cleanup
+	// that gives them back may hold without holding the filter
+	held *atomic.Int64
 }
 
 type dfaCache struct {
-	mu   sync.Mutex
-	held int64 // bytes of its states, counted in dfaHeld
+	mu sync.Mutex
 	// by mode (0 anchored, 1 unanchored): state index by set, states'
 	// sets, transitions (128 a state, -1 unknown), accepting states
 	index  [2]map[string]int32
@@ -110,7 +117,8 @@ func newPrefilterDFA(expr string) *prefilterDFA {
 	if err != nil {
 		return nil
 	}
-	d := &prefilterDFA{progTable: newProgTable(prog, false)}
+	d := &prefilterDFA{progTable: newProgTable(prog, false), held: new(atomic.Int64)}
+	runtime.AddCleanup(d, func(held *atomic.Int64) { dfaHeld.Add(-held.Load()) }, d.held)
 	d.endText = make(pcSet, d.words)
 	for pc := range prog.Inst {
 		if in := &prog.Inst[pc]; in.Op == syntax.InstEmptyWidth {
@@ -247,8 +255,7 @@ func (d *prefilterDFA) splitsAfter(b byte) bool {
 }
 
 // state returns the index of set in mode, adding it; -1 past
-// dfaMaxStates, or when the process's states would pass dfaBudget (the
-// cache is then emptied). An unanchored state holds the threads started before
+// dfaMaxStates, or when the process's states would pass dfaBudget. An unanchored state holds the threads started before
 // the current byte; the threads starting at it (start) are added when
 // it is stepped and judged.
 func (c *dfaCache) state(d *prefilterDFA, mode int, set pcSet) int32 {
@@ -263,10 +270,9 @@ func (c *dfaCache) state(d *prefilterDFA, mode int, set pcSet) int32 {
 	cost := int64(128*4 + 2*8*d.words + 64)
 	if dfaHeld.Add(cost) > dfaBudget {
 		dfaHeld.Add(-cost)
-		c.empty()
 		return -1
 	}
-	c.held += cost
+	d.held.Add(cost)
 	i := int32(len(c.sets[mode]))
 	c.index[mode][key] = i
 	c.sets[mode] = append(c.sets[mode], set)
@@ -287,18 +293,6 @@ func (c *dfaCache) state(d *prefilterDFA, mode int, set pcSet) int32 {
 	c.accept[mode] = append(c.accept[mode], acc)
 	c.quiet[mode] = append(c.quiet[mode], !set.meets(d.reads))
 	return i
-}
-
-// empty drops the cache's states and gives their bytes back to dfaBudget.
-// Its caller holds c.mu.
-func (c *dfaCache) empty() {
-	dfaHeld.Add(-c.held)
-	c.held = 0
-	c.index = [2]map[string]int32{}
-	c.sets = [2][]pcSet{}
-	c.trans = [2][]int32{}
-	c.accept = [2][]uint8{}
-	c.quiet = [2][]bool{}
 }
 
 func (d *prefilterDFA) withStart(set pcSet) pcSet {

@@ -5,9 +5,11 @@ import (
 	"os"
 	"reflect"
 	"regexp"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 )
 
 // dfaTexts are the texts the filter tests run on: the labelled samples,
@@ -277,8 +279,8 @@ func TestKeywordsEndingAt(t *testing.T) {
 }
 
 // TestDFABudget: with room for only a few states in the whole process,
-// the filters empty their caches rather than hold more, never hold more
-// than the budget, and the scans find what they find without filters.
+// the filters add no more, never hold more than the budget, and the
+// scans find what they find without filters.
 func TestDFABudget(t *testing.T) {
 	s := followScanner(t)
 	defer func(a int64, m int, b int64) { dfaAfter, dfaMinText, dfaBudget = a, m, b }(dfaAfter, dfaMinText, dfaBudget)
@@ -300,5 +302,26 @@ func TestDFABudget(t *testing.T) {
 		if !reflect.DeepEqual(got, want) || gotRed != wantRed {
 			t.Fatalf("on %q:\nwith the filters %v\nwithout %v", text, got, want)
 		}
+	}
+}
+
+// TestDFAHeldReturned: a filter that is collected gives its states' bytes
+// back to the budget, so that a process that builds scanners again (the
+// language server after a reload) does not run out of it.
+func TestDFAHeldReturned(t *testing.T) {
+	before := dfaHeld.Load()
+	func() {
+		d := newPrefilterDFA(`(?i)key\s*=\s*([a-z0-9]{8,40})\b`)
+		d.mayMatch([]byte("key = abcdefgh1234 and key=zz"), false, false)
+		if d.held.Load() == 0 || dfaHeld.Load() <= before {
+			t.Fatalf("the filter built no state (held %d)", d.held.Load())
+		}
+	}()
+	for deadline := time.Now().Add(10 * time.Second); dfaHeld.Load() > before; {
+		if time.Now().After(deadline) {
+			t.Fatalf("a collected filter's states stay counted: %d bytes held, %d before", dfaHeld.Load(), before)
+		}
+		runtime.GC()
+		time.Sleep(10 * time.Millisecond)
 	}
 }
