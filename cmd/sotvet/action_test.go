@@ -181,9 +181,7 @@ func (r *actionRun) run(a *actionFile, ws string) {
 // step ran, reusing the cached binary), and with a baseline of those
 // findings (the check passes).
 func TestAction(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds the sotvet binary")
-	}
+	endToEnd(t, "builds sotvet as the action does")
 	t.Parallel()
 	// Their build steps then link only, instead of compiling at once.
 	warmBuildCache(t)

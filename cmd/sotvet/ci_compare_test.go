@@ -23,9 +23,7 @@ import (
 // on one machine, then the merge job's, through a shell. The merged
 // comparison must verify.
 func TestCIShardedCompare(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds the sotvet binary and runs comparisons")
-	}
+	endToEnd(t, "runs the sharded comparisons of docs/ci.md")
 	doc, err := os.ReadFile("../../docs/ci.md")
 	if err != nil {
 		t.Fatal(err)
@@ -80,9 +78,9 @@ func TestCIShardedCompare(t *testing.T) {
 			run := func(c string, idx int) error {
 				r := strings.NewReplacer("${{ matrix.shard }}", strconv.Itoa(idx), "${{ github.run_id }}", "42",
 					"$CI_NODE_INDEX", strconv.Itoa(idx), "$CI_NODE_TOTAL", strconv.Itoa(n), "$CI_PIPELINE_ID", "42")
-				// Keep the test short: k=2 and two fixtures instead of k=5 and
-				// all (CI, SOTVET_SLOW), else one run a lane and one fixture.
-				c = strings.Replace(r.Replace(c), "-k 5", compareSample(), 1)
+				// Keep the test short: k=2 and two fixtures instead of k=5
+				// and all.
+				c = strings.Replace(r.Replace(c), "-k 5", compareSample, 1)
 				cmd := exec.Command("sh", "-e", "-c", c)
 				cmd.Dir = work
 				cmd.Env = append(os.Environ(), "PATH="+bin+string(os.PathListSeparator)+os.Getenv("PATH"))
@@ -162,11 +160,6 @@ func addLines(s string, out *[]string) {
 }
 
 // compareSample is what the sharded examples run instead of -k 5 and
-// every fixture: enough for each shard to hold runs of both lanes and a
-// fixture by default; k=2 and two fixtures under CI or SOTVET_SLOW.
-func compareSample() string {
-	if os.Getenv("CI") != "" || os.Getenv("SOTVET_SLOW") != "" {
-		return "-k 2 --fixtures no-diff,failed-tests"
-	}
-	return "-k 1 --fixtures no-diff"
-}
+// every fixture: enough for each shard to hold runs of both lanes and of
+// two fixtures.
+const compareSample = "-k 2 --fixtures no-diff,failed-tests"

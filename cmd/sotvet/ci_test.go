@@ -58,9 +58,7 @@ func readCIExamples(t *testing.T) ciExamples {
 // Each must build sotvet from its source, pass on the clean sample, and,
 // on a workspace with a finding, still run the secrets scan before failing.
 func TestCIExamples(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds the sotvet binary")
-	}
+	endToEnd(t, "builds sotvet as the CI examples do")
 	t.Parallel()
 	// Their build steps then link only, instead of compiling at once.
 	warmBuildCache(t)

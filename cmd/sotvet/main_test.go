@@ -54,6 +54,17 @@ func sotvetDir(t testing.TB) string {
 	return dir
 }
 
+// endToEnd skips t unless CI is set or SOTVET_SLOW=1 asks for it: t runs
+// a user's whole workflow (a CI job building sotvet from its source, a
+// sharded comparison of real runs), tens of seconds of CPU each, and the
+// scenarios and package tests cover each of its steps. CI runs them.
+func endToEnd(t *testing.T, what string) {
+	t.Helper()
+	if testing.Short() || os.Getenv("CI") == "" && os.Getenv("SOTVET_SLOW") == "" {
+		t.Skipf("%s: runs under CI or with SOTVET_SLOW=1", what)
+	}
+}
+
 // goCache is `go env GOCACHE`, asked once rather than by every scenario.
 var goCache = sync.OnceValue(func() string {
 	c, err := exec.Command("go", "env", "GOCACHE").Output()
