@@ -66,5 +66,19 @@ func (r *run) makeSubdirs() error {
 			return err
 		}
 	}
-	return nil
+	return goTelemetryOff(r.home)
+}
+
+// goTelemetryOff turns the go command's telemetry off for a HOME the
+// harness made. The go command reads its mode from
+// $HOME/.config/go/telemetry/mode, not from GOTELEMETRY (which `go env`
+// only reports): without the file every go, compile, link and vet a run
+// starts writes counter files under the run's HOME, and each go command
+// starts a telemetry process beside it.
+func goTelemetryOff(home string) error {
+	dir := filepath.Join(home, ".config", "go", "telemetry")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	return os.WriteFile(filepath.Join(dir, "mode"), []byte("off"), 0o644)
 }

@@ -66,6 +66,9 @@ func WarmGoCache(ctx context.Context, opt Options, dir string) (Warmup, error) {
 			return w, err
 		}
 	}
+	if err := goTelemetryOff(home); err != nil {
+		return w, err
+	}
 	path := proc.EnvValue(opt.Environ, "PATH")
 	if path == "" {
 		path = "/usr/local/bin:/usr/bin:/bin"
