@@ -3,9 +3,11 @@ package prose
 import (
 	"bytes"
 	"strconv"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/svrnty/sotvet/sotparse"
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/extension"
@@ -35,10 +37,22 @@ var markdown = goldmark.New(goldmark.WithExtensions(extension.GFM, extension.Foo
 
 // Blocks splits a markdown file into the blocks of prose Vale scopes. Front
 // matter, fenced and indented code, HTML blocks and comments are not prose.
-func Blocks(src []byte) []Block {
-	body := blankFrontMatter(src)
+func Blocks(src []byte) []Block { return appendBlocks(nil, src) }
+
+// blankPool holds the buffers a file's front matter is blanked in: the
+// parse's tree points into one only until its blocks are copied out.
+var blankPool = sync.Pool{New: func() any { return new([]byte) }}
+
+// appendBlocks appends src's blocks to out.
+func appendBlocks(out []Block, src []byte) []Block {
+	bufp := blankPool.Get().(*[]byte)
+	defer blankPool.Put(bufp)
+	body := blankFrontMatter(src, (*bufp)[:0])
+	if len(body) > 0 && &body[0] != &src[0] {
+		*bufp = body[:0]
+	}
+	out = frontMatterBlocks(out, src, body)
 	doc := markdown.Parser().Parse(text.NewReader(body))
-	var out []Block
 	var walk func(n ast.Node, scope string)
 	walk = func(n ast.Node, scope string) {
 		for c := n.FirstChild(); c != nil; c = c.NextSibling() {
@@ -76,28 +90,47 @@ func Blocks(src []byte) []Block {
 		}
 	}
 	walk(doc, "")
-	return append(frontMatterBlocks(src, body), out...)
+	return out
 }
 
-// frontMatterBlocks are the top-level string values of a YAML front matter,
-// which Vale reads as prose scoped `frontmatter.KEY` (within `text`). A
-// value that spans lines is read from its first line only.
-func frontMatterBlocks(src, blanked []byte) []Block {
+// frontMatterBlocks appends the top-level string values of a YAML front
+// matter, which Vale reads as prose scoped `frontmatter.KEY` (within
+// `text`). A value that spans lines is read from its first line only.
+func frontMatterBlocks(out []Block, src, blanked []byte) []Block {
 	if len(blanked) == 0 || &blanked[0] == &src[0] {
-		return nil
+		return out
 	}
 	// The front matter is the text after the first line, up to the closing
 	// line that blankFrontMatter left blank.
 	first := bytes.IndexByte(src, '\n') + 1
+	data := src[first:frontMatterEnd(src, blanked)]
+	// Most front matter is a flat mapping of one-line scalars, which
+	// sotparse reads without a YAML parser, as yaml would.
+	var buf [16]sotparse.FlatScalar
+	if flat, ok := sotparse.ScanFlatYAML(data, buf[:0]); ok && !duplicateKeys(data, flat) {
+		for _, e := range flat {
+			if e.Tag != "!!str" || e.ValueEnd == e.ValueStart {
+				continue
+			}
+			out = append(out, Block{Scope: "frontmatter." + string(data[e.KeyStart:e.KeyEnd]),
+				Text: string(data[e.ValueStart:e.ValueEnd]), Off: identity(first+e.ValueStart, e.ValueEnd-e.ValueStart)})
+		}
+		return out
+	}
+	return frontMatterYAML(out, src, first, data)
+}
+
+// frontMatterYAML is frontMatterBlocks for any front matter data, which
+// starts at src[first:], read with the YAML parser.
+func frontMatterYAML(out []Block, src []byte, first int, data []byte) []Block {
 	var root yaml.Node
-	if yaml.Unmarshal(src[first:frontMatterEnd(src, blanked)], &root) != nil {
-		return nil
+	if yaml.Unmarshal(data, &root) != nil {
+		return out
 	}
 	if len(root.Content) == 0 || root.Content[0].Kind != yaml.MappingNode {
-		return nil
+		return out
 	}
 	lines := lineStarts(src)
-	var out []Block
 	m := root.Content[0]
 	for i := 0; i+1 < len(m.Content); i += 2 {
 		k, v := m.Content[i], m.Content[i+1]
@@ -120,6 +153,19 @@ func frontMatterBlocks(src, blanked []byte) []Block {
 		out = append(out, Block{Scope: "frontmatter." + k.Value, Text: v.Value, Off: identity(start, len(v.Value))})
 	}
 	return out
+}
+
+// duplicateKeys reports whether two entries of a flat mapping share a
+// key: such a block is left to the YAML parser.
+func duplicateKeys(data []byte, flat []sotparse.FlatScalar) bool {
+	for i := range flat {
+		for j := range i {
+			if bytes.Equal(data[flat[i].KeyStart:flat[i].KeyEnd], data[flat[j].KeyStart:flat[j].KeyEnd]) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // frontMatterEnd is the offset of the closing line of the front matter.
@@ -217,8 +263,9 @@ func lineEnd(src []byte, i int) int {
 }
 
 // blankFrontMatter returns src with a leading YAML front matter block
-// replaced by blank lines, so offsets and lines stay those of the file.
-func blankFrontMatter(src []byte) []byte {
+// replaced by blank lines, so offsets and lines stay those of the file: a
+// copy, in buf's array when it has room, or src itself when it has none.
+func blankFrontMatter(src, buf []byte) []byte {
 	if !bytes.HasPrefix(src, []byte("---\n")) && !bytes.HasPrefix(src, []byte("---\r\n")) {
 		return src
 	}
@@ -234,7 +281,7 @@ func blankFrontMatter(src []byte) []byte {
 			if j >= 0 {
 				end = i + j
 			}
-			out := bytes.Clone(src)
+			out := append(buf[:0], src...)
 			for k := 0; k < end; k++ {
 				if out[k] != '\n' {
 					out[k] = ' '
@@ -253,8 +300,7 @@ func blankFrontMatter(src []byte) []byte {
 // sentences splits a block's text into sentences: after `.`, `!` or `?`
 // (and any closing quote or bracket) followed by space and a capital, a
 // digit or an opening quote. Returns byte spans.
-func sentences(s string) [][2]int {
-	var out [][2]int
+func sentences(s string, out [][2]int) [][2]int {
 	start := 0
 	for i := 0; i < len(s); i++ {
 		c := s[i]
