@@ -2,6 +2,7 @@ package prose
 
 import (
 	"bytes"
+	"slices"
 	"strconv"
 	"sync"
 	"unicode"
@@ -53,18 +54,19 @@ func appendBlocks(out []Block, src []byte) []Block {
 	}
 	out = frontMatterBlocks(out, src, body)
 	doc := markdown.Parser().Parse(text.NewReader(body))
+	var bt blockText
 	var walk func(n ast.Node, scope string)
 	walk = func(n ast.Node, scope string) {
 		for c := n.FirstChild(); c != nil; c = c.NextSibling() {
 			switch c := c.(type) {
 			case *ast.Heading:
-				out = appendBlock(out, "heading.h"+strconv.Itoa(c.Level), c, body)
+				out = appendBlock(out, &bt, "heading.h"+strconv.Itoa(c.Level), c, body)
 			case *ast.Paragraph, *ast.TextBlock:
 				s := scope
 				if s == "" {
 					s = "paragraph"
 				}
-				out = appendBlock(out, s, c, body)
+				out = appendBlock(out, &bt, s, c, body)
 			case *ast.List:
 				walk(c, "list")
 			case *ast.ListItem:
@@ -78,7 +80,7 @@ func appendBlocks(out []Block, src []byte) []Block {
 						cell = "table.header"
 					}
 					for td := row.FirstChild(); td != nil; td = td.NextSibling() {
-						out = appendBlock(out, cell, td, body)
+						out = appendBlock(out, &bt, cell, td, body)
 					}
 				}
 			case *east.FootnoteList, *east.Footnote:
@@ -200,43 +202,52 @@ func columnOffset(line []byte, col int) int {
 	return off
 }
 
-func appendBlock(out []Block, scope string, n ast.Node, src []byte) []Block {
-	b := Block{Scope: scope}
-	var buf []byte
-	var off offsetsBuilder
-	add := func(s []byte, at int) {
-		buf = append(buf, s...)
-		off.add(at, len(s))
-	}
-	var inline func(n ast.Node)
-	inline = func(n ast.Node) {
-		for c := n.FirstChild(); c != nil; c = c.NextSibling() {
-			switch c := c.(type) {
-			case *ast.Text:
-				seg := c.Segment
-				add(seg.Value(src), seg.Start)
-				if c.SoftLineBreak() || c.HardLineBreak() {
-					add([]byte{'\n'}, lineEnd(src, seg.Stop))
-				}
-			case *ast.String:
-				// Text goldmark made up (an entity's replacement): no source
-				// of its own, so it is placed at the previous byte.
-				at := 0
-				if off.n > 0 {
-					at = off.last
-				}
-				for range c.Value {
-					buf = append(buf, ' ')
-				}
-				off.addFixed(at, len(c.Value))
-			case *ast.CodeSpan, *ast.RawHTML, *ast.AutoLink, *east.TaskCheckBox, *ast.Image, *east.FootnoteLink:
-				// Code, markup and URLs are not prose.
-			default:
-				inline(c)
+// blockText is where a block's text and offsets are gathered before they
+// are copied out at their size: one for a file's blocks.
+type blockText struct {
+	buf []byte
+	off offsetsBuilder
+}
+
+func (bt *blockText) add(s []byte, at int) {
+	bt.buf = append(bt.buf, s...)
+	bt.off.add(at, len(s))
+}
+
+func (bt *blockText) inline(n ast.Node, src []byte) {
+	for c := n.FirstChild(); c != nil; c = c.NextSibling() {
+		switch c := c.(type) {
+		case *ast.Text:
+			seg := c.Segment
+			bt.add(seg.Value(src), seg.Start)
+			if c.SoftLineBreak() || c.HardLineBreak() {
+				bt.add(newline, lineEnd(src, seg.Stop))
 			}
+		case *ast.String:
+			// Text goldmark made up (an entity's replacement): no source
+			// of its own, so it is placed at the previous byte.
+			at := 0
+			if bt.off.n > 0 {
+				at = bt.off.last
+			}
+			for range c.Value {
+				bt.buf = append(bt.buf, ' ')
+			}
+			bt.off.addFixed(at, len(c.Value))
+		case *ast.CodeSpan, *ast.RawHTML, *ast.AutoLink, *east.TaskCheckBox, *ast.Image, *east.FootnoteLink:
+			// Code, markup and URLs are not prose.
+		default:
+			bt.inline(c, src)
 		}
 	}
-	inline(n)
+}
+
+var newline = []byte{'\n'}
+
+func appendBlock(out []Block, bt *blockText, scope string, n ast.Node, src []byte) []Block {
+	bt.buf, bt.off = bt.buf[:0], offsetsBuilder{runs: bt.off.runs[:0]}
+	bt.inline(n, src)
+	buf := bt.buf
 	// Trim the block as an HTML renderer's text would be trimmed.
 	start, end := 0, len(buf)
 	for start < end && isSpace(buf[start]) {
@@ -248,8 +259,9 @@ func appendBlock(out []Block, scope string, n ast.Node, src []byte) []Block {
 	if start == end {
 		return out
 	}
-	b.Text, b.Off = string(buf[start:end]), off.offsets().Slice(start, end)
-	return append(out, b)
+	off := bt.off.offsets()
+	off.runs = slices.Clone(off.runs)
+	return append(out, Block{Scope: scope, Text: string(buf[start:end]), Off: off.Slice(start, end)})
 }
 
 func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
