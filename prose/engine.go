@@ -528,6 +528,9 @@ func format(r *Rule, vals []string) string {
 	if r.Extends == "occurrence" {
 		msg = strings.ReplaceAll(msg, "%d", "%s")
 	}
+	if strings.IndexByte(msg, '%') < 0 {
+		return msg // nothing to fill: every alert of the rule shares it
+	}
 	var b strings.Builder
 	n := 0
 	for i := 0; i < len(msg); i++ {
