@@ -248,9 +248,11 @@ type existence struct {
 
 func compileExistence(r *Rule) (checker, error) {
 	var toks []string
-	for _, t := range r.Tokens {
+	var at []int // the index in r.Tokens of each of toks
+	for k, t := range r.Tokens {
 		if strings.TrimSpace(t) != "" {
 			toks = append(toks, spacesAsRuns(t))
+			at = append(at, k)
 		}
 	}
 	body := ""
@@ -279,7 +281,7 @@ func compileExistence(r *Rule) (checker, error) {
 			if r.Nonword {
 				tmpl = `(?m)(?:` + t + `)`
 			}
-			ap, err := literalPattern(caseFlag(r.IgnoreCase)+tmpl, plainWords(strings.TrimSpace(r.Tokens[tokIndex(r.Tokens, i)])), r.IgnoreCase, !r.Nonword, false)
+			ap, err := literalPattern(caseFlag(r.IgnoreCase)+tmpl, plainWords(strings.TrimSpace(r.Tokens[at[i]])), r.IgnoreCase, !r.Nonword, false)
 			if err != nil {
 				return nil, fmt.Errorf("token %q: %v", t, err)
 			}
@@ -468,20 +470,6 @@ func wholePattern(expr string, alts []*pattern) (*pattern, error) {
 		}
 	}
 	return &pattern{src: expr}, nil
-}
-
-// tokIndex is the index in tokens of the i-th non-blank token.
-func tokIndex(tokens []string, i int) int {
-	n := -1
-	for k, t := range tokens {
-		if strings.TrimSpace(t) != "" {
-			n++
-			if n == i {
-				return k
-			}
-		}
-	}
-	return 0
 }
 
 // tokenRule is a rule whose expression is an alternation of tokens, each

@@ -3,6 +3,7 @@ package prose
 import (
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -259,7 +260,25 @@ func readLimited(name string) ([]byte, error) {
 	if st.Size() > maxRuleFile {
 		return nil, fmt.Errorf("%s: larger than %d bytes", name, maxRuleFile)
 	}
-	return os.ReadFile(name)
+	// Read from the file opened, not opened again: a style set is a
+	// hundred files or more. A file that grew since is cut at the bound.
+	data := make([]byte, 0, st.Size()+1)
+	for {
+		n, err := f.Read(data[len(data):cap(data)])
+		data = data[:len(data)+n]
+		if err == io.EOF {
+			return data, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+		if len(data) > maxRuleFile {
+			return nil, fmt.Errorf("%s: larger than %d bytes", name, maxRuleFile)
+		}
+		if len(data) == cap(data) {
+			data = append(data, 0)[:len(data)]
+		}
+	}
 }
 
 // RuleError is a rule file that cannot be used, at a line and column.
