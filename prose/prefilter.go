@@ -235,11 +235,17 @@ func lookaheadAsText(expr string) (string, bool) {
 // lower-case letter's, so that ASCII text needs no lowering.
 type matcher struct {
 	class [256]uint16
-	width int       // columns: byte classes
-	delta []int32   // state*width + class -> state
-	out   [][]int32 // literal ids ending at each state, fail links included
+	width int     // columns: byte classes
+	delta []int32 // state*width + class -> state
+	// The literal ids ending at each state, fail links included: state s's
+	// are ids[out[s].lo:out[s].hi], all in one array rather than a list a
+	// state (a style set's literals make thousands of states).
+	out   []span32
+	ids   []int32
 	count int
 }
+
+type span32 struct{ lo, hi int32 }
 
 func newMatcher(lits []string) *matcher {
 	m := &matcher{count: len(lits)}
@@ -261,39 +267,60 @@ func newMatcher(lits []string) *matcher {
 	// states, and a table grown row by row is copied over and over.
 	states := trieStates(lits)
 	m.delta = make([]int32, states*m.width)
-	m.out = make([][]int32, 1, states)
+	// ends[s] is the last literal that ends at state s, and next[id] the
+	// literal before id that ends where it does (-1: none): each state's own
+	// literals, newest first.
+	ends := make([]int32, 1, states)
+	ends[0] = -1
+	next := make([]int32, len(lits))
 	for id, l := range lits {
 		s := int32(0)
 		for i := 0; i < len(l); i++ {
 			cell := int(s)*m.width + int(m.class[l[i]])
 			if m.delta[cell] == 0 {
-				m.delta[cell] = int32(len(m.out))
-				m.out = append(m.out, nil)
+				m.delta[cell] = int32(len(ends))
+				ends = append(ends, -1)
 			}
 			s = m.delta[cell]
 		}
-		m.out[s] = append(m.out[s], int32(id))
+		next[id], ends[s] = ends[s], int32(id)
 	}
-	m.delta = m.delta[:len(m.out)*m.width]
-	fail := make([]int32, len(m.out))
-	var queue []int32
+	n := len(ends)
+	m.delta = m.delta[:n*m.width]
+	m.out = make([]span32, n)
+	// A state's literals are its own, in the order they were added, then
+	// its fail link's: set in the breadth-first order, a fail link's first.
+	own := func(s int32) {
+		lo := len(m.ids)
+		for id := ends[s]; id >= 0; id = next[id] {
+			m.ids = append(m.ids, id)
+		}
+		slices.Reverse(m.ids[lo:])
+	}
+	own(0)
+	m.out[0] = span32{0, int32(len(m.ids))}
+	fail := make([]int32, n)
+	queue := make([]int32, 0, n)
 	for c := 0; c < m.width; c++ {
-		if n := m.delta[c]; n != 0 {
-			queue = append(queue, n)
+		if s := m.delta[c]; s != 0 {
+			queue = append(queue, s)
 		}
 	}
 	// A row not yet reached holds its trie moves only: it is completed when
 	// its state leaves the queue, after the rows of every shallower state.
-	for len(queue) > 0 {
-		s := queue[0]
-		queue = queue[1:]
-		m.out[s] = append(m.out[s], m.out[fail[s]]...)
+	for k := 0; k < len(queue); k++ {
+		s := queue[k]
+		lo := int32(len(m.ids))
+		own(s)
+		f := m.out[fail[s]]
+		m.ids = append(m.ids, m.ids[f.lo:f.hi]...)
+		m.out[s] = span32{lo, int32(len(m.ids))}
 		row := int(s) * m.width
 		frow := int(fail[s]) * m.width
 		for c := 0; c < m.width; c++ {
-			if n := m.delta[row+c]; n != 0 {
-				fail[n] = m.delta[frow+c]
-				queue = append(queue, n)
+			if t := m.delta[row+c]; t != 0 {
+				fail[t] = m.delta[frow+c]
+				queue = append(queue, t)
 			} else {
 				m.delta[row+c] = m.delta[frow+c]
 			}
@@ -302,9 +329,6 @@ func newMatcher(lits []string) *matcher {
 	return m
 }
 
-// trieStates returns how many states a trie of the literals has: the root,
-// and for each literal in sorted order the bytes it does not share with
-// the one before.
 func trieStates(lits []string) int {
 	sorted := slices.Clone(lits)
 	slices.Sort(sorted)
@@ -331,7 +355,8 @@ func (m *matcher) found(text string, seen []bool, hits []int32) []int32 {
 	s := int32(0)
 	for i := 0; i < len(text); i++ {
 		s = m.delta[int(s)*m.width+int(m.class[text[i]])]
-		for _, id := range m.out[s] {
+		o := m.out[s]
+		for _, id := range m.ids[o.lo:o.hi] {
 			if !seen[id] {
 				seen[id] = true
 				hits = append(hits, id)

@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"regexp/syntax"
 	"slices"
+	"sort"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -244,4 +245,50 @@ func TestLiteralsNecessary(t *testing.T) {
 		t.Fatalf("%d expressions with literals, %d matching texts: the test saw too little", used, checked)
 	}
 	t.Logf("%d expressions with literals, %d matching texts", used, checked)
+}
+
+// TestMatcherAgrees holds the literal table to a search for each literal
+// at each end position: found reports every literal that occurs (ASCII
+// case folded), first at the end of its first occurrence, longer before
+// shorter, and duplicates in the order they were given.
+func TestMatcherAgrees(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	word := func(n int) string {
+		b := make([]byte, 1+r.IntN(n))
+		for i := range b {
+			b[i] = "abcAB .-"[r.IntN(8)]
+		}
+		return string(b)
+	}
+	for range 300 {
+		lits := make([]string, 1+r.IntN(30))
+		for i := range lits {
+			lits[i] = strings.ToLower(word(5))
+			if i > 0 && r.IntN(5) == 0 {
+				lits[i] = lits[r.IntN(i)] // a duplicate
+			}
+		}
+		m := newMatcher(lits)
+		text := word(60)
+		got := m.found(text, make([]bool, len(lits)), nil)
+		var want []int32
+		seen := make([]bool, len(lits))
+		low := strings.ToLower(text)
+		for end := 1; end <= len(low); end++ {
+			var at []int
+			for id, l := range lits {
+				if len(l) <= end && low[end-len(l):end] == l && !seen[id] {
+					at = append(at, id)
+				}
+			}
+			sort.SliceStable(at, func(i, j int) bool { return len(lits[at[i]]) > len(lits[at[j]]) })
+			for _, id := range at {
+				seen[id] = true
+				want = append(want, int32(id))
+			}
+		}
+		if !slices.Equal(got, want) {
+			t.Fatalf("lits %q in %q: found %v, want %v", lits, text, got, want)
+		}
+	}
 }
