@@ -8,6 +8,8 @@ import (
 	"strings"
 	"sync"
 	"unsafe"
+
+	"github.com/yuin/goldmark/ast"
 )
 
 // Alert is one finding of a rule, at byte offsets of the file.
@@ -333,14 +335,19 @@ func (e *emitter) emit(h hit) {
 
 // Lint runs the rules that apply to the file rel (a path relative to the
 // configuration's directory, for its globs) on src.
-func (l *Linter) Lint(rel string, src []byte) ([]Alert, error) {
+func (l *Linter) Lint(rel string, src []byte) ([]Alert, error) { return l.LintTree(rel, src, nil, 0) }
+
+// LintTree is Lint with a goldmark tree of src[base:] that sotparse's
+// parser built (sotparse.DocPass.Markdown), or nil: where it is the tree
+// Lint would build, src is not parsed again.
+func (l *Linter) LintTree(rel string, src []byte, tree ast.Node, base int) ([]Alert, error) {
 	rules, levels, st, err := l.Active(rel)
 	if err != nil || len(rules) == 0 {
 		return nil, err
 	}
 	sc := lintScratchPool.Get().(*lintScratch)
 	defer lintScratchPool.Put(sc)
-	blocks := appendBlocks(sc.blocks[:0], src)
+	blocks := appendBlocks(sc.blocks[:0], src, tree, base)
 	defer func() { clear(blocks); sc.blocks = blocks[:0] }()
 	state := &fileState{defined: map[string]bool{}, chosen: map[*Rule]map[int]int{}}
 	flt := l.filterFor(rules)

@@ -38,14 +38,18 @@ var markdown = goldmark.New(goldmark.WithExtensions(extension.GFM, extension.Foo
 
 // Blocks splits a markdown file into the blocks of prose Vale scopes. Front
 // matter, fenced and indented code, HTML blocks and comments are not prose.
-func Blocks(src []byte) []Block { return appendBlocks(nil, src) }
+func Blocks(src []byte) []Block { return appendBlocks(nil, src, nil, 0) }
 
 // blankPool holds the buffers a file's front matter is blanked in: the
 // parse's tree points into one only until its blocks are copied out.
 var blankPool = sync.Pool{New: func() any { return new([]byte) }}
 
-// appendBlocks appends src's blocks to out.
-func appendBlocks(out []Block, src []byte) []Block {
+// appendBlocks appends src's blocks to out. tree, when not nil, is a
+// goldmark tree of src[base:] that a parser without linkify and footnotes
+// built (sotparse's): it stands for the tree of the blanked src where
+// neither could have made a node (reusable), and is walked instead of
+// parsing src again.
+func appendBlocks(out []Block, src []byte, tree ast.Node, base int) []Block {
 	bufp := blankPool.Get().(*[]byte)
 	defer blankPool.Put(bufp)
 	body := blankFrontMatter(src, (*bufp)[:0])
@@ -53,8 +57,13 @@ func appendBlocks(out []Block, src []byte) []Block {
 		*bufp = body[:0]
 	}
 	out = frontMatterBlocks(out, src, body)
-	doc := markdown.Parser().Parse(text.NewReader(body))
+	var doc ast.Node
 	var bt blockText
+	if tree != nil && reusable(src, body, base) {
+		doc, body, bt.base = tree, src[base:], base
+	} else {
+		doc = markdown.Parser().Parse(text.NewReader(body))
+	}
 	var walk func(n ast.Node, scope string)
 	walk = func(n ast.Node, scope string) {
 		for c := n.FirstChild(); c != nil; c = c.NextSibling() {
@@ -93,6 +102,38 @@ func appendBlocks(out []Block, src []byte) []Block {
 	}
 	walk(doc, "")
 	return out
+}
+
+// notInTree are the byte strings without which linkify and footnotes,
+// the two extensions sotparse's parser leaves out, make no node: linkify
+// starts a link at "http:", "https:", "ftp:" or "www." and an e-mail
+// address at an '@'; a footnote, its reference and its definition start
+// with "[^".
+var notInTree = [][]byte{[]byte("@"), []byte("http:"), []byte("https:"), []byte("ftp:"), []byte("www."), []byte("[^")}
+
+// reusable reports whether a tree of src[base:] without linkify and
+// footnotes is the tree of blanked (src with its front matter blanked)
+// with them: blanked is blank before base and src from base on, and the
+// body holds nothing either extension reads.
+func reusable(src, blanked []byte, base int) bool {
+	if base < 0 || base > len(src) || len(blanked) != len(src) {
+		return false
+	}
+	for _, c := range blanked[:base] {
+		if c != ' ' && c != '\n' {
+			return false
+		}
+	}
+	body := src[base:]
+	if !bytes.Equal(blanked[base:], body) {
+		return false
+	}
+	for _, s := range notInTree {
+		if bytes.Contains(body, s) {
+			return false
+		}
+	}
+	return true
 }
 
 // frontMatterBlocks appends the top-level string values of a YAML front
@@ -205,8 +246,9 @@ func columnOffset(line []byte, col int) int {
 // blockText is where a block's text and offsets are gathered before they
 // are copied out at their size: one for a file's blocks.
 type blockText struct {
-	buf []byte
-	off offsetsBuilder
+	buf  []byte
+	off  offsetsBuilder
+	base int // the offset in the file of the text the tree's segments index
 }
 
 func (bt *blockText) add(s []byte, at int) {
@@ -219,9 +261,9 @@ func (bt *blockText) inline(n ast.Node, src []byte) {
 		switch c := c.(type) {
 		case *ast.Text:
 			seg := c.Segment
-			bt.add(seg.Value(src), seg.Start)
+			bt.add(seg.Value(src), bt.base+seg.Start)
 			if c.SoftLineBreak() || c.HardLineBreak() {
-				bt.add(newline, lineEnd(src, seg.Stop))
+				bt.add(newline, bt.base+lineEnd(src, seg.Stop))
 			}
 		case *ast.String:
 			// Text goldmark made up (an entity's replacement): no source

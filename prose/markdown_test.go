@@ -2,12 +2,21 @@ package prose
 
 import (
 	"bytes"
+	"fmt"
+	"go/token"
+	"io/fs"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
+	"testing/fstest"
+
+	"github.com/svrnty/sotvet/internal/testcorpus"
+	"github.com/svrnty/sotvet/sotparse"
 )
 
 // TestFrontMatterFlatAgrees holds the flat reading of front matter to the
@@ -108,4 +117,87 @@ func TestLintReuse(t *testing.T) {
 	if n == 0 {
 		t.Fatal("no alerts")
 	}
+}
+
+// TestTreeBlocksAgree holds the blocks read from sotparse's tree of a
+// document to the blocks of the document parsed again, on the markdown of
+// testdata/prose, the user's corpus when it is there, and generated
+// documents: the two parsers differ only in linkify and footnotes, which
+// reusable rules out. It also wants the tree used for most documents.
+func TestTreeBlocksAgree(t *testing.T) {
+	fsys := fstest.MapFS{}
+	add := func(root string) {
+		filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
+			if err == nil && !d.IsDir() && strings.HasSuffix(p, ".md") {
+				data, _ := os.ReadFile(p)
+				rel, _ := filepath.Rel(root, p)
+				fsys[".sot/"+filepath.ToSlash(filepath.Join(filepath.Base(root), rel))] = &fstest.MapFile{Data: data}
+			}
+			return nil
+		})
+	}
+	add("../testdata/prose/other")
+	add("../testdata/prose/route-style")
+	if dir, ok := testcorpus.Dir(); ok && dir != "" && !raceEnabled && !testing.Short() {
+		add(dir)
+	}
+	r := rand.New(rand.NewPCG(7, 8))
+	pieces := []string{
+		"# Head &amp; more\n", "Setext\n===\n", "para *em* **strong** `code` text\n", "- item\n  - nested item\n", "1. one\n2. two\n",
+		"> quote\n> more\n", "```\ncode\n```\n", "    indented\n", "| a | b |\n|---|---|\n| c | d |\n", "- [x] done\n",
+		"<!-- comment -->\n", "<div>\nhtml\n</div>\n", "line with trailing  \nbreak\n", "~~strike~~ text\n", "[link](x) and ![img](y)\n",
+		"[ref]: /url\n", "&copy; &#169; entity\n", "text_with_underscores and *stars*\n", "\n", "\n", "***\n", "\ttab text\n",
+		"mail a@b.co\n", "see http://x.y/z\n", "note[^1]\n\n[^1]: foot\n", "www.example.com\n", "é accents ünïcode\n",
+	}
+	for i := range 400 {
+		var b strings.Builder
+		if r.IntN(8) == 0 {
+			b.WriteString("\ufeff") // sotparse reads the front matter after it, Vale's scoping does not
+		}
+		if r.IntN(3) == 0 {
+			b.WriteString("---\ntitle: Doc\nstatus: draft\n---\n")
+		}
+		for range 1 + r.IntN(12) {
+			b.WriteString(pieces[r.IntN(len(pieces))])
+			if r.IntN(3) == 0 {
+				b.WriteString("\n")
+			}
+		}
+		fsys[fmt.Sprintf(".sot/gen/G%d-PRD.md", i)] = &fstest.MapFile{Data: []byte(b.String())}
+	}
+	var used, compared atomic.Int32
+	var mu sync.Mutex
+	var failures []string
+	dc := &sotparse.DocCheck{Run: func(p *sotparse.DocPass) any {
+		tree, base := p.Markdown()
+		if tree == nil {
+			return nil
+		}
+		compared.Add(1)
+		blanked := blankFrontMatter(p.Content, nil)
+		if !reusable(p.Content, blanked, base) {
+			return nil
+		}
+		used.Add(1)
+		got := appendBlocks(nil, p.Content, tree, base)
+		want := appendBlocks(nil, p.Content, nil, 0)
+		if !reflect.DeepEqual(got, want) {
+			mu.Lock()
+			failures = append(failures, fmt.Sprintf("%s:\n%q\ntree  %+v\nparse %+v", p.Doc.Path, p.Content, got, want))
+			mu.Unlock()
+		}
+		return nil
+	}}
+	disc, err := sotparse.Discover(fsys, sotparse.DiscoverOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sotparse.ParseStreaming(token.NewFileSet(), disc, func(p string) ([]byte, error) { return fs.ReadFile(fsys, p) }, 0, nil, &sotparse.Stream{Checks: []*sotparse.DocCheck{dc}})
+	if len(failures) > 0 {
+		t.Fatalf("%d documents differ; first: %s", len(failures), failures[0])
+	}
+	if compared.Load() < 400 || used.Load() < compared.Load()/2 {
+		t.Fatalf("tree used for %d of %d documents", used.Load(), compared.Load())
+	}
+	t.Logf("tree used for %d of %d documents", used.Load(), compared.Load())
 }
