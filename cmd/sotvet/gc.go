@@ -51,6 +51,36 @@ const (
 	moderateHeap  = 64 << 20
 )
 
+// smallLimit is the soft memory limit while the live heap is under
+// smallHeap. Collecting at smallHeapGC times a small live heap is one
+// collection for the default checks, which allocate little; a run that
+// allocates many times its small live heap (prose on the corpus: ~60 MB
+// allocated, 14 MB live) would grow the heap to five times it instead,
+// every byte a fresh page the kernel faults in (12,000 faults), where a
+// collection of the small heap costs less: under the limit the corpus's
+// prose run peaks at ~46 MB instead of ~68 MB, for ~8% less CPU; the
+// default checks never reach it.
+const smallLimit = 32 << 20
+
+// limitBySize keeps the run to smallLimit while the live heap is under
+// smallHeap, then to moderateLimit while it is under moderateHeap (see
+// limitWhileModerate), then lifts the limit.
+func limitBySize() {
+	debug.SetMemoryLimit(smallLimit)
+	small := true // read and set by the finalizer goroutine only
+	afterEachCollection(func(live uint64) bool {
+		if small && live > smallHeap {
+			small = false
+			debug.SetMemoryLimit(moderateLimit)
+		}
+		if live > moderateHeap {
+			debug.SetMemoryLimit(math.MaxInt64)
+			return false
+		}
+		return true
+	})
+}
+
 // limitWhileModerate sets a soft memory limit of limit bytes until a
 // collection leaves more than moderate bytes live, then lifts it for the
 // rest of the run.

@@ -85,6 +85,25 @@ func TestCollectAfterParseOwnHeap(t *testing.T) {
 	runtime.KeepAlive(own)
 }
 
+// TestLimitBySize: the small limit holds while the live heap is small,
+// then the moderate one.
+func TestLimitBySize(t *testing.T) {
+	prev := debug.SetMemoryLimit(-1)
+	defer debug.SetMemoryLimit(prev)
+	runtime.GC()
+	limitBySize()
+	runtime.GC()
+	time.Sleep(time.Millisecond)
+	if got := debug.SetMemoryLimit(-1); got != smallLimit {
+		t.Fatalf("memory limit %d with a small heap, want %d", got, smallLimit)
+	}
+	live := liveHeap()
+	collectUntil(t, "memory limit not moderate with 24 MB live", func() bool {
+		return debug.SetMemoryLimit(-1) == moderateLimit
+	})
+	runtime.KeepAlive(live)
+}
+
 // TestLimitWhileModerate: the memory limit holds until a collection
 // leaves more than the bound live, then it is lifted.
 func TestLimitWhileModerate(t *testing.T) {
