@@ -9,6 +9,7 @@ import (
 	"sync"
 	"unsafe"
 
+	"github.com/svrnty/sotvet/internal/lazyre"
 	"github.com/yuin/goldmark/ast"
 )
 
@@ -593,7 +594,7 @@ func LevelOf(rule string) (Level, bool) {
 	return v.(Level), true
 }
 
-var ruleName = regexp.MustCompile(`^[\p{L}\p{N}_-]+\.[\p{L}\p{N}_-]+$`)
+var ruleName = lazyre.New(`^[\p{L}\p{N}_-]+\.[\p{L}\p{N}_-]+$`)
 
 // IsRuleName reports whether s has the form Style.Rule.
 func IsRuleName(s string) bool { return ruleName.MatchString(s) }

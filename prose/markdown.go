@@ -34,7 +34,11 @@ var blockScopes = map[string]bool{
 	"code": true, "comment": true, "alt": true, "link": true, "strong": true, "emphasis": true,
 }
 
-var markdown = goldmark.New(goldmark.WithExtensions(extension.GFM, extension.Footnote))
+// markdown is the parser of a document prose cannot take sotparse's tree
+// of, built on first use: not by every sotvet process as it starts.
+var markdown = sync.OnceValue(func() goldmark.Markdown {
+	return goldmark.New(goldmark.WithExtensions(extension.GFM, extension.Footnote))
+})
 
 // Blocks splits a markdown file into the blocks of prose Vale scopes. Front
 // matter, fenced and indented code, HTML blocks and comments are not prose.
@@ -62,7 +66,7 @@ func appendBlocks(out []Block, src []byte, tree ast.Node, base int) []Block {
 	if tree != nil && reusable(src, body, base) {
 		doc, body, bt.base = tree, src[base:], base
 	} else {
-		doc = markdown.Parser().Parse(text.NewReader(body))
+		doc = markdown().Parser().Parse(text.NewReader(body))
 	}
 	var walk func(n ast.Node, scope string)
 	walk = func(n ast.Node, scope string) {

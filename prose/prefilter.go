@@ -10,6 +10,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/svrnty/sotvet/internal/lazyre"
 )
 
 // A style has a hundred rules and most of them are word lists: run on every
@@ -123,7 +125,7 @@ func lower(s string) string {
 	}, s)
 }
 
-var lookaround = regexp.MustCompile(`\(\?<?[=!]`)
+var lookaround = lazyre.New(`\(\?<?[=!]`)
 
 // withoutLookarounds removes lookaround groups: what the rest requires, the
 // whole expression requires too.

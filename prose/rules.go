@@ -10,6 +10,8 @@ import (
 	"sync"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/svrnty/sotvet/internal/lazyre"
 )
 
 // hit is one alert of a rule, in the text it was run on.
@@ -360,7 +362,7 @@ func (e *expectation) matches(expected, observed string) bool {
 	return e.p != nil && e.p.matches(observed)
 }
 
-var captureOpen = regexp.MustCompile(`(^|[^\\])\(([^?]|$)`)
+var captureOpen = lazyre.New(`(^|[^\\])\(([^?]|$)`)
 
 func compileSubstitution(r *Rule) (checker, error) {
 	if len(r.Swap) == 0 {
@@ -593,7 +595,7 @@ type occurrence struct {
 	raw bool // a file with too few has no first word to point at: Vale says 1:1
 }
 
-var firstWord = regexp.MustCompile(`[\p{L}\p{N}]+`)
+var firstWord = lazyre.New(`[\p{L}\p{N}]+`)
 
 func (o *occurrence) run(text string, _ *fileState, emit func(hit)) {
 	n := 0
@@ -752,7 +754,7 @@ func compileCapitalization(r *Rule) (checker, error) {
 	return c, nil
 }
 
-var wordRe = regexp.MustCompile(`[^\s]+`)
+var wordRe = lazyre.New(`[^\s]+`)
 
 func (c *capitalization) run(text string, _ *fileState, emit func(hit)) {
 	ok := true
