@@ -384,6 +384,19 @@ func (s *byteSet) union(o *byteSet) {
 	s[0], s[1], s[2], s[3] = s[0]|o[0], s[1]|o[1], s[2]|o[2], s[3]|o[3]
 }
 func (s *byteSet) full() bool { return s[0]&s[1]&s[2]&s[3] == ^uint64(0) }
+func (s *byteSet) count() int {
+	return bits.OnesCount64(s[0]) + bits.OnesCount64(s[1]) + bits.OnesCount64(s[2]) + bits.OnesCount64(s[3])
+}
+
+// first returns the least byte of a set that is not empty.
+func (s *byteSet) first() byte {
+	for w, x := range s {
+		if x != 0 {
+			return byte(w<<6 + bits.TrailingZeros64(x))
+		}
+	}
+	return 0
+}
 func (s *byteSet) addRange(lo, hi int) {
 	for c := lo; c <= hi && c < 256; c++ {
 		s.add(byte(c))
@@ -439,23 +452,50 @@ func (f factor) bits() float64 {
 
 // in reports whether text contains the factor.
 func (f factor) in(text string) bool {
-	first := &f[0]
-	for i := 0; i+len(f) <= len(text); i++ {
-		if !first.has(text[i]) {
-			continue
+	last := len(text) - len(f) // the last start
+	if last < 0 || len(f) == 0 {
+		return last >= 0
+	}
+	// The scan is anchored on the position that takes the fewest bytes;
+	// one byte alone is found with IndexByte.
+	a, fewest := 0, 257
+	for k := range f {
+		if n := f[k].count(); n < fewest {
+			a, fewest = k, n
 		}
-		ok := true
-		for k := 1; k < len(f); k++ {
-			if !f[k].has(text[i+k]) {
-				ok = false
-				break
+	}
+	if fewest == 1 {
+		b := f[a].first()
+		for i := a; i <= last+a; {
+			j := strings.IndexByte(text[i:last+a+1], b)
+			if j < 0 {
+				return false
 			}
+			if f.at(text, i+j-a, a) {
+				return true
+			}
+			i += j + 1
 		}
-		if ok {
+		return false
+	}
+	anchor := &f[a]
+	for start := 0; start <= last; start++ {
+		if anchor.has(text[start+a]) && f.at(text, start, a) {
 			return true
 		}
 	}
 	return false
+}
+
+// at reports whether f's sets hold text from start on, but the one at
+// skip, which the caller checked.
+func (f factor) at(text string, start, skip int) bool {
+	for k := range f {
+		if k != skip && !f[k].has(text[start+k]) {
+			return false
+		}
+	}
+	return true
 }
 
 // requirement is a few factors every match of an expression contains.

@@ -292,3 +292,36 @@ func TestMatcherAgrees(t *testing.T) {
 		}
 	}
 }
+
+// TestFactorInAgrees holds a factor's search (anchored on its rarest set,
+// a single byte found with IndexByte) to trying every start.
+func TestFactorInAgrees(t *testing.T) {
+	r := rand.New(rand.NewPCG(9, 10))
+	alphabet := "ab.( !A"
+	for range 3000 {
+		f := make(factor, r.IntN(4))
+		for k := range f {
+			for range 1 + r.IntN(3) {
+				f[k].add(alphabet[r.IntN(len(alphabet))])
+			}
+		}
+		b := make([]byte, r.IntN(12))
+		for i := range b {
+			b[i] = alphabet[r.IntN(len(alphabet))]
+		}
+		text := string(b)
+		want := false
+		for start := 0; start+len(f) <= len(text) && !want; start++ {
+			want = true
+			for k := range f {
+				if !f[k].has(text[start+k]) {
+					want = false
+					break
+				}
+			}
+		}
+		if got := f.in(text); got != want {
+			t.Fatalf("factor %v in %q: %v, want %v", f, text, got, want)
+		}
+	}
+}
