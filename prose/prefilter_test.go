@@ -325,3 +325,38 @@ func TestFactorInAgrees(t *testing.T) {
 		}
 	}
 }
+
+// TestExactAgrees holds the string search of an expression that is one
+// ASCII string to the regexp engine, and wants those that are not (case
+// folded, grouped, non-ASCII) left to it.
+func TestExactAgrees(t *testing.T) {
+	for _, c := range []struct {
+		expr, lit string
+	}{
+		{`(?m)(?:;)`, ";"}, {`e\.g\.`, "e.g."}, {`aa`, "aa"}, {`(?m)--`, "--"},
+		{`(?i)aa`, ""}, {`(;)`, ""}, {`é`, ""}, {`a|b`, ""}, {`a+`, ""},
+	} {
+		p, err := compilePattern(c.expr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if p.exact != c.lit {
+			t.Fatalf("%s: exact %q, want %q", c.expr, p.exact, c.lit)
+		}
+		if c.lit == "" {
+			continue
+		}
+		re := regexp.MustCompile(c.expr)
+		r := rand.New(rand.NewPCG(11, 12))
+		for range 500 {
+			b := make([]byte, r.IntN(16))
+			for i := range b {
+				b[i] = "a;.eg-\xff"[r.IntN(7)]
+			}
+			s := string(b)
+			if got, want := exactAll(s, p.exact), re.FindAllStringSubmatchIndex(s, -1); !reflect.DeepEqual(got, want) {
+				t.Fatalf("%s in %q: %v, want %v", c.expr, s, got, want)
+			}
+		}
+	}
+}

@@ -31,7 +31,10 @@ type pattern struct {
 	req  *requirement
 	st   *starts   // how to search it by where its matches start, or nil
 	run  *classRun // the runs of one class, searched without an expression
-	seq  *wordSeq  // words and the space between them, matched on a block's tokens
+	// exact is the one ASCII string the expression matches (`;`), found
+	// with a string search.
+	exact string
+	seq   *wordSeq // words and the space between them, matched on a block's tokens
 
 	once sync.Once
 	std  *regexp.Regexp // nil for a backtracking pattern, or if it failed to compile
@@ -235,7 +238,7 @@ func compilePattern(expr string) (*pattern, error) {
 	// does not give (the size limits are the parser's).
 	if re, err := syntax.Parse(expr, syntax.Perl); err == nil {
 		re = re.Simplify()
-		p := &pattern{src: expr, run: classRunOf(re)}
+		p := &pattern{src: expr, run: classRunOf(re), exact: exactOf(re)}
 		p.needs(re)
 		return p, nil
 	}
@@ -257,6 +260,37 @@ func compilePattern(expr string) (*pattern, error) {
 		p.needs(rest.Simplify())
 	}
 	return p, nil
+}
+
+// exactOf returns the string the parsed, simplified re matches when it
+// matches one ASCII string and nothing else, as written (no case folding):
+// its matches, leftmost first and not overlapping, are a string search's.
+func exactOf(re *syntax.Regexp) string {
+	if re.Op != syntax.OpLiteral || re.Flags&syntax.FoldCase != 0 || len(re.Rune) == 0 {
+		return ""
+	}
+	b := make([]byte, len(re.Rune))
+	for i, r := range re.Rune {
+		if r >= utf8.RuneSelf {
+			return ""
+		}
+		b[i] = byte(r)
+	}
+	return string(b)
+}
+
+// exactAll returns the spans of lit's occurrences in s, each after the one
+// before, as FindAllStringSubmatchIndex of an expression without groups.
+func exactAll(s, lit string) [][]int {
+	var out [][]int
+	for i := 0; ; {
+		j := strings.Index(s[i:], lit)
+		if j < 0 {
+			return out
+		}
+		out = append(out, []int{i + j, i + j + len(lit)})
+		i += j + len(lit)
+	}
 }
 
 // backtracking reports whether the pattern needs the backtracking engine.
@@ -332,6 +366,9 @@ func (p *pattern) findIn(s, lowered string, sc *blockScan) [][]int {
 	}
 	if p.run != nil {
 		return p.run.findAll(s)
+	}
+	if p.exact != "" {
+		return exactAll(s, p.exact)
 	}
 	p.compiled()
 	if p.req != nil && !p.req.in(s) {
