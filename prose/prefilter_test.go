@@ -360,3 +360,43 @@ func TestExactAgrees(t *testing.T) {
 		}
 	}
 }
+
+// TestTailNecessary: a text with a match of an expression has a match of
+// its tail. Strings are drawn from the stored styles' expressions and a
+// few written for the derivation's corners.
+func TestTailNecessary(t *testing.T) {
+	exprs := append(storedExprs(t), `(?:[^\s,]+,){1,}\s+\w+\s+(?:and|or)\s+\w+[.?!]`, `\b(?:(?:[^,]+,){1,}\s\w+\s(?:and|or))\b`,
+		`(?:ab;)+c`, `x(?:a\.){2,3}\s*$`, `(?m)^(?:(\w+)-)+\d`)
+	rng := rand.New(rand.NewPCG(8, 8))
+	used, checked := 0, 0
+	for _, e := range exprs {
+		parsed, err := syntax.Parse(e, syntax.Perl)
+		if err != nil {
+			continue
+		}
+		tail := tailOf(parsed.Simplify())
+		if tail == "" {
+			continue
+		}
+		used++
+		tre := regexp.MustCompile(tail)
+		re, err := regexp.Compile(e)
+		if err != nil {
+			continue
+		}
+		for range 4 * drawsPerExpr() {
+			text, ok := drawMatch(rng, parsed, re)
+			if !ok {
+				continue
+			}
+			checked++
+			if !tre.MatchString(text) {
+				t.Fatalf("%s matches %q, its tail %s does not", e, text, tail)
+			}
+		}
+	}
+	if used < 3 || checked < 100 {
+		t.Fatalf("%d expressions with a tail, %d matching texts: the test saw too little", used, checked)
+	}
+	t.Logf("%d expressions with a tail, %d matching texts", used, checked)
+}

@@ -34,7 +34,9 @@ type pattern struct {
 	// exact is the one ASCII string the expression matches (`;`), found
 	// with a string search.
 	exact string
-	seq   *wordSeq // words and the space between them, matched on a block's tokens
+	// tail is what every match ends with, searched first (tailOf).
+	tail *regexp.Regexp
+	seq  *wordSeq // words and the space between them, matched on a block's tokens
 
 	once sync.Once
 	std  *regexp.Regexp // nil for a backtracking pattern, or if it failed to compile
@@ -67,6 +69,11 @@ func (p *pattern) compiled() *pattern {
 		}
 		if p.st = startsOf(re, p.src); p.st != nil {
 			p.st.anchored, _ = regexp.Compile(p.st.anchorSrc)
+		}
+		if p.seq == nil && p.st == nil {
+			if t := tailOf(re); t != "" {
+				p.tail, _ = regexp.Compile(t)
+			}
 		}
 	})
 	return p
@@ -262,6 +269,47 @@ func compilePattern(expr string) (*pattern, error) {
 	return p, nil
 }
 
+// tailOf returns an expression every text with a match of the parsed,
+// simplified re has a match of, that starts with a literal string (which
+// the regexp engine finds with a string search), or "". re is a sequence
+// with a repetition of at least one of a sequence that ends with a
+// literal, such as `(?:[^\s,]+,){1,}\s+\w+\s+(?:and|or)`: its last
+// iteration's literal and what follows the repetition end every match
+// (`,\s+\w+\s+(?:and|or)`). An expression tried at every start, whose
+// matches are rare, is then run only on the blocks that have its tail.
+func tailOf(re *syntax.Regexp) string {
+	for re.Op == syntax.OpCapture {
+		re = re.Sub[0]
+	}
+	if re.Op != syntax.OpConcat {
+		return ""
+	}
+	for i, e := range re.Sub[:len(re.Sub)-1] {
+		var body *syntax.Regexp
+		switch {
+		case e.Op == syntax.OpPlus:
+			body = e.Sub[0]
+		case e.Op == syntax.OpRepeat && e.Min >= 1:
+			body = e.Sub[0]
+		default:
+			continue
+		}
+		for body.Op == syntax.OpCapture {
+			body = body.Sub[0]
+		}
+		if body.Op != syntax.OpConcat {
+			return ""
+		}
+		last := body.Sub[len(body.Sub)-1]
+		if last.Op != syntax.OpLiteral || last.Flags&syntax.FoldCase != 0 {
+			return ""
+		}
+		tail := &syntax.Regexp{Op: syntax.OpConcat, Flags: re.Flags, Sub: append([]*syntax.Regexp{last}, re.Sub[i+1:]...)}
+		return tail.String()
+	}
+	return ""
+}
+
 // exactOf returns the string the parsed, simplified re matches when it
 // matches one ASCII string and nothing else, as written (no case folding):
 // its matches, leftmost first and not overlapping, are a string search's.
@@ -386,6 +434,9 @@ func (p *pattern) findIn(s, lowered string, sc *blockScan) [][]int {
 		}
 		if p.st != nil && p.st.anchored != nil && !foldsTo() {
 			return p.st.findAll(s, lowerOnce(s, lowered), p.st.anchored)
+		}
+		if p.tail != nil && !p.tail.MatchString(s) {
+			return nil
 		}
 		return p.std.FindAllStringSubmatchIndex(s, -1)
 	}
