@@ -421,11 +421,11 @@ func (l *Linter) LintTree(rel string, src []byte, tree ast.Node, base int) ([]Al
 	sc.cands, sc.may, sc.seen, sc.hits, sc.free, sc.altBuf, sc.split = cands[:0], may[:0], seen[:0], hits[:0], free[:0], altBuf[:0], split[:0]
 	sc.sents = sents[:0]
 	out := e.out
-	sort.SliceStable(out, func(i, j int) bool {
-		if out[i].Start != out[j].Start {
-			return out[i].Start < out[j].Start
+	slices.SortStableFunc(out, func(a, b Alert) int {
+		if a.Start != b.Start {
+			return a.Start - b.Start
 		}
-		return out[i].Rule < out[j].Rule
+		return strings.Compare(a.Rule, b.Rule)
 	})
 	return out, nil
 }
