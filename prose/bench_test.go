@@ -101,3 +101,65 @@ func BenchmarkExpressions(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkLoadStyles reads and compiles the styles the .vale.ini under
+// PROSE_BENCH_TREE names (cpu-ms/op): what every run pays before a block
+// is linted.
+func BenchmarkLoadStyles(b *testing.B) {
+	root := os.Getenv("PROSE_BENCH_TREE")
+	if root == "" {
+		b.Skip("PROSE_BENCH_TREE not set")
+	}
+	ini, err := os.ReadFile(filepath.Join(root, ".vale.ini"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	cfg, err := ParseConfig(filepath.Join(root, ".vale.ini"), ini)
+	if err != nil {
+		b.Fatal(err)
+	}
+	styles, _ := cfg.Styles("x.md")
+	b.ResetTimer()
+	cpu := cputime.Process()
+	for range b.N {
+		if _, err := LoadStyles(cfg.StylesDir(), styles, nil); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64((cputime.Process()-cpu).Microseconds())/1e3/float64(b.N), "cpu-ms/op")
+}
+
+// BenchmarkLoadStylesCached is BenchmarkLoadStyles with the style cache:
+// what is left is compiling the rules.
+func BenchmarkLoadStylesCached(b *testing.B) {
+	SetStyleCache(&StyleCache{Dir: b.TempDir(), Key: "bench"})
+	defer SetStyleCache(nil)
+	BenchmarkLoadStyles(b)
+}
+
+// BenchmarkFilter builds the literal filter of the styles the .vale.ini
+// under PROSE_BENCH_TREE names (cpu-ms/op).
+func BenchmarkFilter(b *testing.B) {
+	root := os.Getenv("PROSE_BENCH_TREE")
+	if root == "" {
+		b.Skip("PROSE_BENCH_TREE not set")
+	}
+	ini, err := os.ReadFile(filepath.Join(root, ".vale.ini"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	cfg, err := ParseConfig(filepath.Join(root, ".vale.ini"), ini)
+	if err != nil {
+		b.Fatal(err)
+	}
+	rules, _, _, err := NewLinter(cfg).Active("x.md")
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ResetTimer()
+	cpu := cputime.Process()
+	for range b.N {
+		newFilter(rules)
+	}
+	b.ReportMetric(float64((cputime.Process()-cpu).Microseconds())/1e3/float64(b.N), "cpu-ms/op")
+}

@@ -7,6 +7,10 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"unsafe"
+
+	"github.com/svrnty/sotvet/internal/lazyre"
+	"github.com/yuin/goldmark/ast"
 )
 
 // Alert is one finding of a rule, at byte offsets of the file.
@@ -277,51 +281,100 @@ func (l *Linter) active1(rel string) ([]*Rule, map[string]Level, *Styles, error)
 	return out, levels, st, nil
 }
 
+// lintScratch is what one Lint call lays out per file: kept for the next
+// file a worker lints, so that a corpus's files do not each grow their own
+// (fresh memory is much of a short run's cost).
+type lintScratch struct {
+	cands  []candidates
+	may    []bool
+	seen   []bool
+	hits   []int32
+	free   []int
+	altBuf []int
+	sents  [][][2]int
+	split  []bool
+	blocks []Block
+}
+
+var lintScratchPool = sync.Pool{New: func() any { return new(lintScratch) }}
+
+// grow returns s with length n, its first n elements zero, in s's array
+// when it has room.
+func grow[T any](s []T, n int) []T {
+	if cap(s) < n {
+		return make([]T, n)
+	}
+	s = s[:n]
+	clear(s)
+	return s
+}
+
+// emitter turns one rule's hits into alerts: one for the file, its rule
+// and offsets set as the rules run, rather than a closure per rule.
+type emitter struct {
+	r      *Rule
+	level  Level
+	off    Offsets
+	accept []*regexp.Regexp
+	src    []byte
+	out    []Alert
+}
+
+func (e *emitter) emit(h hit) {
+	if h.end <= h.start || h.end > e.off.Len() {
+		return
+	}
+	r := e.r
+	if r.Vocab && (r.Extends == "existence" || r.Extends == "substitution") && accepted(e.accept, h, e.off, e.src) {
+		return
+	}
+	e.out = append(e.out, Alert{
+		Rule: r.Name, Level: e.level, Start: e.off.At(h.start), End: e.off.At(h.end-1) + 1,
+		Message: format(r, h.msg), Link: r.Link, Fix: h.fix,
+	})
+}
+
 // Lint runs the rules that apply to the file rel (a path relative to the
 // configuration's directory, for its globs) on src.
-func (l *Linter) Lint(rel string, src []byte) ([]Alert, error) {
+func (l *Linter) Lint(rel string, src []byte) ([]Alert, error) { return l.LintTree(rel, src, nil, 0) }
+
+// LintTree is Lint with a goldmark tree of src[base:] that sotparse's
+// parser built (sotparse.DocPass.Markdown), or nil: where it is the tree
+// Lint would build, src is not parsed again.
+func (l *Linter) LintTree(rel string, src []byte, tree ast.Node, base int) ([]Alert, error) {
 	rules, levels, st, err := l.Active(rel)
 	if err != nil || len(rules) == 0 {
 		return nil, err
 	}
-	accept := st.accept
-	blocks := Blocks(src)
+	sc := lintScratchPool.Get().(*lintScratch)
+	defer lintScratchPool.Put(sc)
+	blocks := appendBlocks(sc.blocks[:0], src, tree, base)
+	defer func() { clear(blocks); sc.blocks = blocks[:0] }()
 	state := &fileState{defined: map[string]bool{}, chosen: map[*Rule]map[int]int{}}
 	flt := l.filterFor(rules)
-	cands := make([]candidates, len(blocks))
-	may := make([]bool, len(blocks)*len(rules))
-	seen := make([]bool, flt.m.count)
-	var hits []int32
-	free := make([]int, 0, 4*len(blocks))
+	cands := grow(sc.cands, len(blocks))
+	may := grow(sc.may, len(blocks)*len(rules))
+	seen := grow(sc.seen, flt.m.count)
+	hits, free := sc.hits[:0], sc.free[:0]
+	if cap(free) < 4*len(blocks) {
+		free = make([]int, 0, 4*len(blocks))
+	}
 	for b := range blocks {
 		cands[b].may = may[b*len(rules) : (b+1)*len(rules) : (b+1)*len(rules)]
 		hits, free = flt.find(blocks[b].Text, seen, hits, &cands[b], free)
 	}
-	var out []Alert
-	var altBuf []int // the tokens of one rule a block may match
+	altBuf := sc.altBuf // the tokens of one rule a block may match
 	// A block's sentences, split once for all the rules that read them,
 	// and its ASCII letters lowered once, for every search that folds case.
-	sents := make([][][2]int, len(blocks))
-	split := make([]bool, len(blocks))
-	lowered := make([]string, len(blocks))
+	sents := grow(sc.sents, len(blocks))
+	split := grow(sc.split, len(blocks))
+	lowered := lowerBlocks(blocks)
+	e := &emitter{accept: st.accept, src: src}
+	emit := e.emit
 	for ri, r := range rules {
-		level := levels[r.Name]
-		// One emitter for the rule, reading the offsets of the text it runs on.
-		var off Offsets
-		emit := func(h hit) {
-			if h.end <= h.start || h.end > off.Len() {
-				return
-			}
-			if r.Vocab && (r.Extends == "existence" || r.Extends == "substitution") && accepted(accept, h, off, src) {
-				return
-			}
-			out = append(out, Alert{
-				Rule: r.Name, Level: level, Start: off.At(h.start), End: off.At(h.end-1) + 1,
-				Message: format(r, h.msg), Link: r.Link, Fix: h.fix,
-			})
-		}
+		e.r, e.level = r, levels[r.Name]
 		if selects(r.Scopes, "raw") {
-			off = identity(0, len(src))
+			e.off = identity(0, len(src))
 			r.check.run(string(src), state, emit)
 			continue
 		}
@@ -340,19 +393,16 @@ func (l *Linter) Lint(rel string, src []byte) ([]Alert, error) {
 				alts = altBuf
 			}
 			run := func(text, low string, o Offsets) {
-				state.lowerOf, state.lowered, off = text, low, o
+				state.lowerOf, state.lowered, e.off = text, low, o
 				if tokens {
 					tr.runAlts(text, alts, state, emit)
 				} else {
 					r.check.run(text, state, emit)
 				}
 			}
-			if lowered[i] == "" {
-				lowered[i] = asciiLower(b.Text)
-			}
 			if sentence && !strings.HasPrefix(b.Scope, "frontmatter.") {
 				if !split[i] {
-					sents[i], split[i] = sentences(b.Text), true
+					sents[i], split[i] = sentences(b.Text, sents[i][:0]), true
 				}
 				for _, s := range sents[i] {
 					run(b.Text[s[0]:s[1]], lowered[i][s[0]:s[1]], b.Off.Slice(s[0], s[1]))
@@ -365,13 +415,58 @@ func (l *Linter) Lint(rel string, src []byte) ([]Alert, error) {
 			run(b.Text, lowered[i], b.Off)
 		}
 	}
-	sort.SliceStable(out, func(i, j int) bool {
-		if out[i].Start != out[j].Start {
-			return out[i].Start < out[j].Start
+	// What the next file reuses: the candidates' arrays are may's and
+	// free's, which it lays out again.
+	clear(cands)
+	sc.cands, sc.may, sc.seen, sc.hits, sc.free, sc.altBuf, sc.split = cands[:0], may[:0], seen[:0], hits[:0], free[:0], altBuf[:0], split[:0]
+	sc.sents = sents[:0]
+	out := e.out
+	slices.SortStableFunc(out, func(a, b Alert) int {
+		if a.Start != b.Start {
+			return a.Start - b.Start
 		}
-		return out[i].Rule < out[j].Rule
+		return strings.Compare(a.Rule, b.Rule)
 	})
 	return out, nil
+}
+
+// lowerBlocks returns each block's text with its ASCII letters lowered, all
+// in one allocation: a block without a capital is its own lowering.
+func lowerBlocks(blocks []Block) []string {
+	out := make([]string, len(blocks))
+	n := 0
+	for i := range blocks {
+		if hasUpperASCII(blocks[i].Text) {
+			n += len(blocks[i].Text)
+		}
+	}
+	buf := make([]byte, 0, n)
+	for i := range blocks {
+		t := blocks[i].Text
+		if !hasUpperASCII(t) {
+			out[i] = t
+			continue
+		}
+		at := len(buf)
+		for k := 0; k < len(t); k++ {
+			c := t[k]
+			if c >= 'A' && c <= 'Z' {
+				c += 'a' - 'A'
+			}
+			buf = append(buf, c)
+		}
+		out[i] = unsafe.String(&buf[at], len(t))
+	}
+	return out
+}
+
+func hasUpperASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c >= 'A' && c <= 'Z' {
+			return true
+		}
+	}
+	return false
 }
 
 // selects reports whether a rule's scopes take a block of the given scope.
@@ -441,6 +536,9 @@ func format(r *Rule, vals []string) string {
 	if r.Extends == "occurrence" {
 		msg = strings.ReplaceAll(msg, "%d", "%s")
 	}
+	if strings.IndexByte(msg, '%') < 0 {
+		return msg // nothing to fill: every alert of the rule shares it
+	}
 	var b strings.Builder
 	n := 0
 	for i := 0; i < len(msg); i++ {
@@ -496,7 +594,7 @@ func LevelOf(rule string) (Level, bool) {
 	return v.(Level), true
 }
 
-var ruleName = regexp.MustCompile(`^[\p{L}\p{N}_-]+\.[\p{L}\p{N}_-]+$`)
+var ruleName = lazyre.New(`^[\p{L}\p{N}_-]+\.[\p{L}\p{N}_-]+$`)
 
 // IsRuleName reports whether s has the form Style.Rule.
 func IsRuleName(s string) bool { return ruleName.MatchString(s) }

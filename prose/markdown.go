@@ -2,10 +2,13 @@ package prose
 
 import (
 	"bytes"
+	"slices"
 	"strconv"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/svrnty/sotvet/sotparse"
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/extension"
@@ -31,26 +34,52 @@ var blockScopes = map[string]bool{
 	"code": true, "comment": true, "alt": true, "link": true, "strong": true, "emphasis": true,
 }
 
-var markdown = goldmark.New(goldmark.WithExtensions(extension.GFM, extension.Footnote))
+// markdown is the parser of a document prose cannot take sotparse's tree
+// of, built on first use: not by every sotvet process as it starts.
+var markdown = sync.OnceValue(func() goldmark.Markdown {
+	return goldmark.New(goldmark.WithExtensions(extension.GFM, extension.Footnote))
+})
 
 // Blocks splits a markdown file into the blocks of prose Vale scopes. Front
 // matter, fenced and indented code, HTML blocks and comments are not prose.
-func Blocks(src []byte) []Block {
-	body := blankFrontMatter(src)
-	doc := markdown.Parser().Parse(text.NewReader(body))
-	var out []Block
+func Blocks(src []byte) []Block { return appendBlocks(nil, src, nil, 0) }
+
+// blankPool holds the buffers a file's front matter is blanked in: the
+// parse's tree points into one only until its blocks are copied out.
+var blankPool = sync.Pool{New: func() any { return new([]byte) }}
+
+// appendBlocks appends src's blocks to out. tree, when not nil, is a
+// goldmark tree of src[base:] that a parser without linkify and footnotes
+// built (sotparse's): it stands for the tree of the blanked src where
+// neither could have made a node (reusable), and is walked instead of
+// parsing src again.
+func appendBlocks(out []Block, src []byte, tree ast.Node, base int) []Block {
+	bufp := blankPool.Get().(*[]byte)
+	defer blankPool.Put(bufp)
+	body := blankFrontMatter(src, (*bufp)[:0])
+	if len(body) > 0 && &body[0] != &src[0] {
+		*bufp = body[:0]
+	}
+	out = frontMatterBlocks(out, src, body)
+	var doc ast.Node
+	var bt blockText
+	if tree != nil && reusable(src, body, base) {
+		doc, body, bt.base = tree, src[base:], base
+	} else {
+		doc = markdown().Parser().Parse(text.NewReader(body))
+	}
 	var walk func(n ast.Node, scope string)
 	walk = func(n ast.Node, scope string) {
 		for c := n.FirstChild(); c != nil; c = c.NextSibling() {
 			switch c := c.(type) {
 			case *ast.Heading:
-				out = appendBlock(out, "heading.h"+strconv.Itoa(c.Level), c, body)
+				out = appendBlock(out, &bt, "heading.h"+strconv.Itoa(c.Level), c, body)
 			case *ast.Paragraph, *ast.TextBlock:
 				s := scope
 				if s == "" {
 					s = "paragraph"
 				}
-				out = appendBlock(out, s, c, body)
+				out = appendBlock(out, &bt, s, c, body)
 			case *ast.List:
 				walk(c, "list")
 			case *ast.ListItem:
@@ -64,7 +93,7 @@ func Blocks(src []byte) []Block {
 						cell = "table.header"
 					}
 					for td := row.FirstChild(); td != nil; td = td.NextSibling() {
-						out = appendBlock(out, cell, td, body)
+						out = appendBlock(out, &bt, cell, td, body)
 					}
 				}
 			case *east.FootnoteList, *east.Footnote:
@@ -76,28 +105,79 @@ func Blocks(src []byte) []Block {
 		}
 	}
 	walk(doc, "")
-	return append(frontMatterBlocks(src, body), out...)
+	return out
 }
 
-// frontMatterBlocks are the top-level string values of a YAML front matter,
-// which Vale reads as prose scoped `frontmatter.KEY` (within `text`). A
-// value that spans lines is read from its first line only.
-func frontMatterBlocks(src, blanked []byte) []Block {
+// notInTree are the byte strings without which linkify and footnotes,
+// the two extensions sotparse's parser leaves out, make no node: linkify
+// starts a link at "http:", "https:", "ftp:" or "www." and an e-mail
+// address at an '@'; a footnote, its reference and its definition start
+// with "[^".
+var notInTree = [][]byte{[]byte("@"), []byte("http:"), []byte("https:"), []byte("ftp:"), []byte("www."), []byte("[^")}
+
+// reusable reports whether a tree of src[base:] without linkify and
+// footnotes is the tree of blanked (src with its front matter blanked)
+// with them: blanked is blank before base and src from base on, and the
+// body holds nothing either extension reads.
+func reusable(src, blanked []byte, base int) bool {
+	if base < 0 || base > len(src) || len(blanked) != len(src) {
+		return false
+	}
+	for _, c := range blanked[:base] {
+		if c != ' ' && c != '\n' {
+			return false
+		}
+	}
+	body := src[base:]
+	if !bytes.Equal(blanked[base:], body) {
+		return false
+	}
+	for _, s := range notInTree {
+		if bytes.Contains(body, s) {
+			return false
+		}
+	}
+	return true
+}
+
+// frontMatterBlocks appends the top-level string values of a YAML front
+// matter, which Vale reads as prose scoped `frontmatter.KEY` (within
+// `text`). A value that spans lines is read from its first line only.
+func frontMatterBlocks(out []Block, src, blanked []byte) []Block {
 	if len(blanked) == 0 || &blanked[0] == &src[0] {
-		return nil
+		return out
 	}
 	// The front matter is the text after the first line, up to the closing
 	// line that blankFrontMatter left blank.
 	first := bytes.IndexByte(src, '\n') + 1
+	data := src[first:frontMatterEnd(src, blanked)]
+	// Most front matter is a flat mapping of one-line scalars, which
+	// sotparse reads without a YAML parser, as yaml would.
+	var buf [16]sotparse.FlatScalar
+	if flat, ok := sotparse.ScanFlatYAML(data, buf[:0]); ok && !duplicateKeys(data, flat) {
+		for _, e := range flat {
+			if e.Tag != "!!str" || e.ValueEnd == e.ValueStart {
+				continue
+			}
+			out = append(out, Block{Scope: "frontmatter." + string(data[e.KeyStart:e.KeyEnd]),
+				Text: string(data[e.ValueStart:e.ValueEnd]), Off: identity(first+e.ValueStart, e.ValueEnd-e.ValueStart)})
+		}
+		return out
+	}
+	return frontMatterYAML(out, src, first, data)
+}
+
+// frontMatterYAML is frontMatterBlocks for any front matter data, which
+// starts at src[first:], read with the YAML parser.
+func frontMatterYAML(out []Block, src []byte, first int, data []byte) []Block {
 	var root yaml.Node
-	if yaml.Unmarshal(src[first:frontMatterEnd(src, blanked)], &root) != nil {
-		return nil
+	if yaml.Unmarshal(data, &root) != nil {
+		return out
 	}
 	if len(root.Content) == 0 || root.Content[0].Kind != yaml.MappingNode {
-		return nil
+		return out
 	}
 	lines := lineStarts(src)
-	var out []Block
 	m := root.Content[0]
 	for i := 0; i+1 < len(m.Content); i += 2 {
 		k, v := m.Content[i], m.Content[i+1]
@@ -120,6 +200,19 @@ func frontMatterBlocks(src, blanked []byte) []Block {
 		out = append(out, Block{Scope: "frontmatter." + k.Value, Text: v.Value, Off: identity(start, len(v.Value))})
 	}
 	return out
+}
+
+// duplicateKeys reports whether two entries of a flat mapping share a
+// key: such a block is left to the YAML parser.
+func duplicateKeys(data []byte, flat []sotparse.FlatScalar) bool {
+	for i := range flat {
+		for j := range i {
+			if bytes.Equal(data[flat[i].KeyStart:flat[i].KeyEnd], data[flat[j].KeyStart:flat[j].KeyEnd]) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // frontMatterEnd is the offset of the closing line of the front matter.
@@ -154,43 +247,53 @@ func columnOffset(line []byte, col int) int {
 	return off
 }
 
-func appendBlock(out []Block, scope string, n ast.Node, src []byte) []Block {
-	b := Block{Scope: scope}
-	var buf []byte
-	var off offsetsBuilder
-	add := func(s []byte, at int) {
-		buf = append(buf, s...)
-		off.add(at, len(s))
-	}
-	var inline func(n ast.Node)
-	inline = func(n ast.Node) {
-		for c := n.FirstChild(); c != nil; c = c.NextSibling() {
-			switch c := c.(type) {
-			case *ast.Text:
-				seg := c.Segment
-				add(seg.Value(src), seg.Start)
-				if c.SoftLineBreak() || c.HardLineBreak() {
-					add([]byte{'\n'}, lineEnd(src, seg.Stop))
-				}
-			case *ast.String:
-				// Text goldmark made up (an entity's replacement): no source
-				// of its own, so it is placed at the previous byte.
-				at := 0
-				if off.n > 0 {
-					at = off.last
-				}
-				for range c.Value {
-					buf = append(buf, ' ')
-				}
-				off.addFixed(at, len(c.Value))
-			case *ast.CodeSpan, *ast.RawHTML, *ast.AutoLink, *east.TaskCheckBox, *ast.Image, *east.FootnoteLink:
-				// Code, markup and URLs are not prose.
-			default:
-				inline(c)
+// blockText is where a block's text and offsets are gathered before they
+// are copied out at their size: one for a file's blocks.
+type blockText struct {
+	buf  []byte
+	off  offsetsBuilder
+	base int // the offset in the file of the text the tree's segments index
+}
+
+func (bt *blockText) add(s []byte, at int) {
+	bt.buf = append(bt.buf, s...)
+	bt.off.add(at, len(s))
+}
+
+func (bt *blockText) inline(n ast.Node, src []byte) {
+	for c := n.FirstChild(); c != nil; c = c.NextSibling() {
+		switch c := c.(type) {
+		case *ast.Text:
+			seg := c.Segment
+			bt.add(seg.Value(src), bt.base+seg.Start)
+			if c.SoftLineBreak() || c.HardLineBreak() {
+				bt.add(newline, bt.base+lineEnd(src, seg.Stop))
 			}
+		case *ast.String:
+			// Text goldmark made up (an entity's replacement): no source
+			// of its own, so it is placed at the previous byte.
+			at := 0
+			if bt.off.n > 0 {
+				at = bt.off.last
+			}
+			for range c.Value {
+				bt.buf = append(bt.buf, ' ')
+			}
+			bt.off.addFixed(at, len(c.Value))
+		case *ast.CodeSpan, *ast.RawHTML, *ast.AutoLink, *east.TaskCheckBox, *ast.Image, *east.FootnoteLink:
+			// Code, markup and URLs are not prose.
+		default:
+			bt.inline(c, src)
 		}
 	}
-	inline(n)
+}
+
+var newline = []byte{'\n'}
+
+func appendBlock(out []Block, bt *blockText, scope string, n ast.Node, src []byte) []Block {
+	bt.buf, bt.off = bt.buf[:0], offsetsBuilder{runs: bt.off.runs[:0]}
+	bt.inline(n, src)
+	buf := bt.buf
 	// Trim the block as an HTML renderer's text would be trimmed.
 	start, end := 0, len(buf)
 	for start < end && isSpace(buf[start]) {
@@ -202,8 +305,9 @@ func appendBlock(out []Block, scope string, n ast.Node, src []byte) []Block {
 	if start == end {
 		return out
 	}
-	b.Text, b.Off = string(buf[start:end]), off.offsets().Slice(start, end)
-	return append(out, b)
+	off := bt.off.offsets()
+	off.runs = slices.Clone(off.runs)
+	return append(out, Block{Scope: scope, Text: string(buf[start:end]), Off: off.Slice(start, end)})
 }
 
 func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
@@ -217,8 +321,9 @@ func lineEnd(src []byte, i int) int {
 }
 
 // blankFrontMatter returns src with a leading YAML front matter block
-// replaced by blank lines, so offsets and lines stay those of the file.
-func blankFrontMatter(src []byte) []byte {
+// replaced by blank lines, so offsets and lines stay those of the file: a
+// copy, in buf's array when it has room, or src itself when it has none.
+func blankFrontMatter(src, buf []byte) []byte {
 	if !bytes.HasPrefix(src, []byte("---\n")) && !bytes.HasPrefix(src, []byte("---\r\n")) {
 		return src
 	}
@@ -234,7 +339,7 @@ func blankFrontMatter(src []byte) []byte {
 			if j >= 0 {
 				end = i + j
 			}
-			out := bytes.Clone(src)
+			out := append(buf[:0], src...)
 			for k := 0; k < end; k++ {
 				if out[k] != '\n' {
 					out[k] = ' '
@@ -253,8 +358,7 @@ func blankFrontMatter(src []byte) []byte {
 // sentences splits a block's text into sentences: after `.`, `!` or `?`
 // (and any closing quote or bracket) followed by space and a capital, a
 // digit or an opening quote. Returns byte spans.
-func sentences(s string) [][2]int {
-	var out [][2]int
+func sentences(s string, out [][2]int) [][2]int {
 	start := 0
 	for i := 0; i < len(s); i++ {
 		c := s[i]

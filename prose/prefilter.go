@@ -10,6 +10,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/svrnty/sotvet/internal/lazyre"
 )
 
 // A style has a hundred rules and most of them are word lists: run on every
@@ -123,7 +125,7 @@ func lower(s string) string {
 	}, s)
 }
 
-var lookaround = regexp.MustCompile(`\(\?<?[=!]`)
+var lookaround = lazyre.New(`\(\?<?[=!]`)
 
 // withoutLookarounds removes lookaround groups: what the rest requires, the
 // whole expression requires too.
@@ -235,11 +237,17 @@ func lookaheadAsText(expr string) (string, bool) {
 // lower-case letter's, so that ASCII text needs no lowering.
 type matcher struct {
 	class [256]uint16
-	width int       // columns: byte classes
-	delta []int32   // state*width + class -> state
-	out   [][]int32 // literal ids ending at each state, fail links included
+	width int     // columns: byte classes
+	delta []int32 // state*width + class -> state
+	// The literal ids ending at each state, fail links included: state s's
+	// are ids[out[s].lo:out[s].hi], all in one array rather than a list a
+	// state (a style set's literals make thousands of states).
+	out   []span32
+	ids   []int32
 	count int
 }
+
+type span32 struct{ lo, hi int32 }
 
 func newMatcher(lits []string) *matcher {
 	m := &matcher{count: len(lits)}
@@ -261,39 +269,60 @@ func newMatcher(lits []string) *matcher {
 	// states, and a table grown row by row is copied over and over.
 	states := trieStates(lits)
 	m.delta = make([]int32, states*m.width)
-	m.out = make([][]int32, 1, states)
+	// ends[s] is the last literal that ends at state s, and next[id] the
+	// literal before id that ends where it does (-1: none): each state's own
+	// literals, newest first.
+	ends := make([]int32, 1, states)
+	ends[0] = -1
+	next := make([]int32, len(lits))
 	for id, l := range lits {
 		s := int32(0)
 		for i := 0; i < len(l); i++ {
 			cell := int(s)*m.width + int(m.class[l[i]])
 			if m.delta[cell] == 0 {
-				m.delta[cell] = int32(len(m.out))
-				m.out = append(m.out, nil)
+				m.delta[cell] = int32(len(ends))
+				ends = append(ends, -1)
 			}
 			s = m.delta[cell]
 		}
-		m.out[s] = append(m.out[s], int32(id))
+		next[id], ends[s] = ends[s], int32(id)
 	}
-	m.delta = m.delta[:len(m.out)*m.width]
-	fail := make([]int32, len(m.out))
-	var queue []int32
+	n := len(ends)
+	m.delta = m.delta[:n*m.width]
+	m.out = make([]span32, n)
+	// A state's literals are its own, in the order they were added, then
+	// its fail link's: set in the breadth-first order, a fail link's first.
+	own := func(s int32) {
+		lo := len(m.ids)
+		for id := ends[s]; id >= 0; id = next[id] {
+			m.ids = append(m.ids, id)
+		}
+		slices.Reverse(m.ids[lo:])
+	}
+	own(0)
+	m.out[0] = span32{0, int32(len(m.ids))}
+	fail := make([]int32, n)
+	queue := make([]int32, 0, n)
 	for c := 0; c < m.width; c++ {
-		if n := m.delta[c]; n != 0 {
-			queue = append(queue, n)
+		if s := m.delta[c]; s != 0 {
+			queue = append(queue, s)
 		}
 	}
 	// A row not yet reached holds its trie moves only: it is completed when
 	// its state leaves the queue, after the rows of every shallower state.
-	for len(queue) > 0 {
-		s := queue[0]
-		queue = queue[1:]
-		m.out[s] = append(m.out[s], m.out[fail[s]]...)
+	for k := 0; k < len(queue); k++ {
+		s := queue[k]
+		lo := int32(len(m.ids))
+		own(s)
+		f := m.out[fail[s]]
+		m.ids = append(m.ids, m.ids[f.lo:f.hi]...)
+		m.out[s] = span32{lo, int32(len(m.ids))}
 		row := int(s) * m.width
 		frow := int(fail[s]) * m.width
 		for c := 0; c < m.width; c++ {
-			if n := m.delta[row+c]; n != 0 {
-				fail[n] = m.delta[frow+c]
-				queue = append(queue, n)
+			if t := m.delta[row+c]; t != 0 {
+				fail[t] = m.delta[frow+c]
+				queue = append(queue, t)
 			} else {
 				m.delta[row+c] = m.delta[frow+c]
 			}
@@ -302,9 +331,6 @@ func newMatcher(lits []string) *matcher {
 	return m
 }
 
-// trieStates returns how many states a trie of the literals has: the root,
-// and for each literal in sorted order the bytes it does not share with
-// the one before.
 func trieStates(lits []string) int {
 	sorted := slices.Clone(lits)
 	slices.Sort(sorted)
@@ -331,7 +357,8 @@ func (m *matcher) found(text string, seen []bool, hits []int32) []int32 {
 	s := int32(0)
 	for i := 0; i < len(text); i++ {
 		s = m.delta[int(s)*m.width+int(m.class[text[i]])]
-		for _, id := range m.out[s] {
+		o := m.out[s]
+		for _, id := range m.ids[o.lo:o.hi] {
 			if !seen[id] {
 				seen[id] = true
 				hits = append(hits, id)
@@ -357,6 +384,19 @@ func (s *byteSet) union(o *byteSet) {
 	s[0], s[1], s[2], s[3] = s[0]|o[0], s[1]|o[1], s[2]|o[2], s[3]|o[3]
 }
 func (s *byteSet) full() bool { return s[0]&s[1]&s[2]&s[3] == ^uint64(0) }
+func (s *byteSet) count() int {
+	return bits.OnesCount64(s[0]) + bits.OnesCount64(s[1]) + bits.OnesCount64(s[2]) + bits.OnesCount64(s[3])
+}
+
+// first returns the least byte of a set that is not empty.
+func (s *byteSet) first() byte {
+	for w, x := range s {
+		if x != 0 {
+			return byte(w<<6 + bits.TrailingZeros64(x))
+		}
+	}
+	return 0
+}
 func (s *byteSet) addRange(lo, hi int) {
 	for c := lo; c <= hi && c < 256; c++ {
 		s.add(byte(c))
@@ -412,23 +452,50 @@ func (f factor) bits() float64 {
 
 // in reports whether text contains the factor.
 func (f factor) in(text string) bool {
-	first := &f[0]
-	for i := 0; i+len(f) <= len(text); i++ {
-		if !first.has(text[i]) {
-			continue
+	last := len(text) - len(f) // the last start
+	if last < 0 || len(f) == 0 {
+		return last >= 0
+	}
+	// The scan is anchored on the position that takes the fewest bytes;
+	// one byte alone is found with IndexByte.
+	a, fewest := 0, 257
+	for k := range f {
+		if n := f[k].count(); n < fewest {
+			a, fewest = k, n
 		}
-		ok := true
-		for k := 1; k < len(f); k++ {
-			if !f[k].has(text[i+k]) {
-				ok = false
-				break
+	}
+	if fewest == 1 {
+		b := f[a].first()
+		for i := a; i <= last+a; {
+			j := strings.IndexByte(text[i:last+a+1], b)
+			if j < 0 {
+				return false
 			}
+			if f.at(text, i+j-a, a) {
+				return true
+			}
+			i += j + 1
 		}
-		if ok {
+		return false
+	}
+	anchor := &f[a]
+	for start := 0; start <= last; start++ {
+		if anchor.has(text[start+a]) && f.at(text, start, a) {
 			return true
 		}
 	}
 	return false
+}
+
+// at reports whether f's sets hold text from start on, but the one at
+// skip, which the caller checked.
+func (f factor) at(text string, start, skip int) bool {
+	for k := range f {
+		if k != skip && !f[k].has(text[start+k]) {
+			return false
+		}
+	}
+	return true
 }
 
 // requirement is a few factors every match of an expression contains.

@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"regexp/syntax"
 	"slices"
+	"sort"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -244,4 +245,158 @@ func TestLiteralsNecessary(t *testing.T) {
 		t.Fatalf("%d expressions with literals, %d matching texts: the test saw too little", used, checked)
 	}
 	t.Logf("%d expressions with literals, %d matching texts", used, checked)
+}
+
+// TestMatcherAgrees holds the literal table to a search for each literal
+// at each end position: found reports every literal that occurs (ASCII
+// case folded), first at the end of its first occurrence, longer before
+// shorter, and duplicates in the order they were given.
+func TestMatcherAgrees(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	word := func(n int) string {
+		b := make([]byte, 1+r.IntN(n))
+		for i := range b {
+			b[i] = "abcAB .-"[r.IntN(8)]
+		}
+		return string(b)
+	}
+	for range 300 {
+		lits := make([]string, 1+r.IntN(30))
+		for i := range lits {
+			lits[i] = strings.ToLower(word(5))
+			if i > 0 && r.IntN(5) == 0 {
+				lits[i] = lits[r.IntN(i)] // a duplicate
+			}
+		}
+		m := newMatcher(lits)
+		text := word(60)
+		got := m.found(text, make([]bool, len(lits)), nil)
+		var want []int32
+		seen := make([]bool, len(lits))
+		low := strings.ToLower(text)
+		for end := 1; end <= len(low); end++ {
+			var at []int
+			for id, l := range lits {
+				if len(l) <= end && low[end-len(l):end] == l && !seen[id] {
+					at = append(at, id)
+				}
+			}
+			sort.SliceStable(at, func(i, j int) bool { return len(lits[at[i]]) > len(lits[at[j]]) })
+			for _, id := range at {
+				seen[id] = true
+				want = append(want, int32(id))
+			}
+		}
+		if !slices.Equal(got, want) {
+			t.Fatalf("lits %q in %q: found %v, want %v", lits, text, got, want)
+		}
+	}
+}
+
+// TestFactorInAgrees holds a factor's search (anchored on its rarest set,
+// a single byte found with IndexByte) to trying every start.
+func TestFactorInAgrees(t *testing.T) {
+	r := rand.New(rand.NewPCG(9, 10))
+	alphabet := "ab.( !A"
+	for range 3000 {
+		f := make(factor, r.IntN(4))
+		for k := range f {
+			for range 1 + r.IntN(3) {
+				f[k].add(alphabet[r.IntN(len(alphabet))])
+			}
+		}
+		b := make([]byte, r.IntN(12))
+		for i := range b {
+			b[i] = alphabet[r.IntN(len(alphabet))]
+		}
+		text := string(b)
+		want := false
+		for start := 0; start+len(f) <= len(text) && !want; start++ {
+			want = true
+			for k := range f {
+				if !f[k].has(text[start+k]) {
+					want = false
+					break
+				}
+			}
+		}
+		if got := f.in(text); got != want {
+			t.Fatalf("factor %v in %q: %v, want %v", f, text, got, want)
+		}
+	}
+}
+
+// TestExactAgrees holds the string search of an expression that is one
+// ASCII string to the regexp engine, and wants those that are not (case
+// folded, grouped, non-ASCII) left to it.
+func TestExactAgrees(t *testing.T) {
+	for _, c := range []struct {
+		expr, lit string
+	}{
+		{`(?m)(?:;)`, ";"}, {`e\.g\.`, "e.g."}, {`aa`, "aa"}, {`(?m)--`, "--"},
+		{`(?i)aa`, ""}, {`(;)`, ""}, {`é`, ""}, {`a|b`, ""}, {`a+`, ""},
+	} {
+		p, err := compilePattern(c.expr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if p.exact != c.lit {
+			t.Fatalf("%s: exact %q, want %q", c.expr, p.exact, c.lit)
+		}
+		if c.lit == "" {
+			continue
+		}
+		re := regexp.MustCompile(c.expr)
+		r := rand.New(rand.NewPCG(11, 12))
+		for range 500 {
+			b := make([]byte, r.IntN(16))
+			for i := range b {
+				b[i] = "a;.eg-\xff"[r.IntN(7)]
+			}
+			s := string(b)
+			if got, want := exactAll(s, p.exact), re.FindAllStringSubmatchIndex(s, -1); !reflect.DeepEqual(got, want) {
+				t.Fatalf("%s in %q: %v, want %v", c.expr, s, got, want)
+			}
+		}
+	}
+}
+
+// TestTailNecessary: a text with a match of an expression has a match of
+// its tail. Strings are drawn from the stored styles' expressions and a
+// few written for the derivation's corners.
+func TestTailNecessary(t *testing.T) {
+	exprs := append(storedExprs(t), `(?:[^\s,]+,){1,}\s+\w+\s+(?:and|or)\s+\w+[.?!]`, `\b(?:(?:[^,]+,){1,}\s\w+\s(?:and|or))\b`,
+		`(?:ab;)+c`, `x(?:a\.){2,3}\s*$`, `(?m)^(?:(\w+)-)+\d`)
+	rng := rand.New(rand.NewPCG(8, 8))
+	used, checked := 0, 0
+	for _, e := range exprs {
+		parsed, err := syntax.Parse(e, syntax.Perl)
+		if err != nil {
+			continue
+		}
+		tail := tailOf(parsed.Simplify())
+		if tail == "" {
+			continue
+		}
+		used++
+		tre := regexp.MustCompile(tail)
+		re, err := regexp.Compile(e)
+		if err != nil {
+			continue
+		}
+		for range 4 * drawsPerExpr() {
+			text, ok := drawMatch(rng, parsed, re)
+			if !ok {
+				continue
+			}
+			checked++
+			if !tre.MatchString(text) {
+				t.Fatalf("%s matches %q, its tail %s does not", e, text, tail)
+			}
+		}
+	}
+	if used < 3 || checked < 100 {
+		t.Fatalf("%d expressions with a tail, %d matching texts: the test saw too little", used, checked)
+	}
+	t.Logf("%d expressions with a tail, %d matching texts", used, checked)
 }

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -294,5 +295,15 @@ func TestVocabulary(t *testing.T) {
 	want := []string{`T.E suggestion "'CEO'"`, `Vale.Avoid error "Avoid using 'leverage'."`}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("got %q, want %q", got, want)
+	}
+}
+
+// TestLazyExpressions compiles the package's expressions, which are
+// compiled on first use rather than as a process starts.
+func TestLazyExpressions(t *testing.T) {
+	for _, re := range []interface{ Regexp() *regexp.Regexp }{ruleName, lookaround, captureOpen, firstWord, wordRe} {
+		if re.Regexp() == nil {
+			t.Fatal("nil expression")
+		}
 	}
 }

@@ -31,7 +31,12 @@ type pattern struct {
 	req  *requirement
 	st   *starts   // how to search it by where its matches start, or nil
 	run  *classRun // the runs of one class, searched without an expression
-	seq  *wordSeq  // words and the space between them, matched on a block's tokens
+	// exact is the one ASCII string the expression matches (`;`), found
+	// with a string search.
+	exact string
+	// tail is what every match ends with, searched first (tailOf).
+	tail *regexp.Regexp
+	seq  *wordSeq // words and the space between them, matched on a block's tokens
 
 	once sync.Once
 	std  *regexp.Regexp // nil for a backtracking pattern, or if it failed to compile
@@ -64,6 +69,11 @@ func (p *pattern) compiled() *pattern {
 		}
 		if p.st = startsOf(re, p.src); p.st != nil {
 			p.st.anchored, _ = regexp.Compile(p.st.anchorSrc)
+		}
+		if p.seq == nil && p.st == nil {
+			if t := tailOf(re); t != "" {
+				p.tail, _ = regexp.Compile(t)
+			}
 		}
 	})
 	return p
@@ -235,7 +245,7 @@ func compilePattern(expr string) (*pattern, error) {
 	// does not give (the size limits are the parser's).
 	if re, err := syntax.Parse(expr, syntax.Perl); err == nil {
 		re = re.Simplify()
-		p := &pattern{src: expr, run: classRunOf(re)}
+		p := &pattern{src: expr, run: classRunOf(re), exact: exactOf(re)}
 		p.needs(re)
 		return p, nil
 	}
@@ -257,6 +267,78 @@ func compilePattern(expr string) (*pattern, error) {
 		p.needs(rest.Simplify())
 	}
 	return p, nil
+}
+
+// tailOf returns an expression every text with a match of the parsed,
+// simplified re has a match of, that starts with a literal string (which
+// the regexp engine finds with a string search), or "". re is a sequence
+// with a repetition of at least one of a sequence that ends with a
+// literal, such as `(?:[^\s,]+,){1,}\s+\w+\s+(?:and|or)`: its last
+// iteration's literal and what follows the repetition end every match
+// (`,\s+\w+\s+(?:and|or)`). An expression tried at every start, whose
+// matches are rare, is then run only on the blocks that have its tail.
+func tailOf(re *syntax.Regexp) string {
+	for re.Op == syntax.OpCapture {
+		re = re.Sub[0]
+	}
+	if re.Op != syntax.OpConcat {
+		return ""
+	}
+	for i, e := range re.Sub[:len(re.Sub)-1] {
+		var body *syntax.Regexp
+		switch {
+		case e.Op == syntax.OpPlus:
+			body = e.Sub[0]
+		case e.Op == syntax.OpRepeat && e.Min >= 1:
+			body = e.Sub[0]
+		default:
+			continue
+		}
+		for body.Op == syntax.OpCapture {
+			body = body.Sub[0]
+		}
+		if body.Op != syntax.OpConcat {
+			return ""
+		}
+		last := body.Sub[len(body.Sub)-1]
+		if last.Op != syntax.OpLiteral || last.Flags&syntax.FoldCase != 0 {
+			return ""
+		}
+		tail := &syntax.Regexp{Op: syntax.OpConcat, Flags: re.Flags, Sub: append([]*syntax.Regexp{last}, re.Sub[i+1:]...)}
+		return tail.String()
+	}
+	return ""
+}
+
+// exactOf returns the string the parsed, simplified re matches when it
+// matches one ASCII string and nothing else, as written (no case folding):
+// its matches, leftmost first and not overlapping, are a string search's.
+func exactOf(re *syntax.Regexp) string {
+	if re.Op != syntax.OpLiteral || re.Flags&syntax.FoldCase != 0 || len(re.Rune) == 0 {
+		return ""
+	}
+	b := make([]byte, len(re.Rune))
+	for i, r := range re.Rune {
+		if r >= utf8.RuneSelf {
+			return ""
+		}
+		b[i] = byte(r)
+	}
+	return string(b)
+}
+
+// exactAll returns the spans of lit's occurrences in s, each after the one
+// before, as FindAllStringSubmatchIndex of an expression without groups.
+func exactAll(s, lit string) [][]int {
+	var out [][]int
+	for i := 0; ; {
+		j := strings.Index(s[i:], lit)
+		if j < 0 {
+			return out
+		}
+		out = append(out, []int{i + j, i + j + len(lit)})
+		i += j + len(lit)
+	}
 }
 
 // backtracking reports whether the pattern needs the backtracking engine.
@@ -333,6 +415,9 @@ func (p *pattern) findIn(s, lowered string, sc *blockScan) [][]int {
 	if p.run != nil {
 		return p.run.findAll(s)
 	}
+	if p.exact != "" {
+		return exactAll(s, p.exact)
+	}
 	p.compiled()
 	if p.req != nil && !p.req.in(s) {
 		return nil
@@ -349,6 +434,9 @@ func (p *pattern) findIn(s, lowered string, sc *blockScan) [][]int {
 		}
 		if p.st != nil && p.st.anchored != nil && !foldsTo() {
 			return p.st.findAll(s, lowerOnce(s, lowered), p.st.anchored)
+		}
+		if p.tail != nil && !p.tail.MatchString(s) {
+			return nil
 		}
 		return p.std.FindAllStringSubmatchIndex(s, -1)
 	}

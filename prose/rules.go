@@ -10,6 +10,8 @@ import (
 	"sync"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/svrnty/sotvet/internal/lazyre"
 )
 
 // hit is one alert of a rule, in the text it was run on.
@@ -248,9 +250,11 @@ type existence struct {
 
 func compileExistence(r *Rule) (checker, error) {
 	var toks []string
-	for _, t := range r.Tokens {
+	var at []int // the index in r.Tokens of each of toks
+	for k, t := range r.Tokens {
 		if strings.TrimSpace(t) != "" {
 			toks = append(toks, spacesAsRuns(t))
+			at = append(at, k)
 		}
 	}
 	body := ""
@@ -279,7 +283,7 @@ func compileExistence(r *Rule) (checker, error) {
 			if r.Nonword {
 				tmpl = `(?m)(?:` + t + `)`
 			}
-			ap, err := literalPattern(caseFlag(r.IgnoreCase)+tmpl, plainWords(strings.TrimSpace(r.Tokens[tokIndex(r.Tokens, i)])), r.IgnoreCase, !r.Nonword, false)
+			ap, err := literalPattern(caseFlag(r.IgnoreCase)+tmpl, plainWords(strings.TrimSpace(r.Tokens[at[i]])), r.IgnoreCase, !r.Nonword, false)
 			if err != nil {
 				return nil, fmt.Errorf("token %q: %v", t, err)
 			}
@@ -358,7 +362,7 @@ func (e *expectation) matches(expected, observed string) bool {
 	return e.p != nil && e.p.matches(observed)
 }
 
-var captureOpen = regexp.MustCompile(`(^|[^\\])\(([^?]|$)`)
+var captureOpen = lazyre.New(`(^|[^\\])\(([^?]|$)`)
 
 func compileSubstitution(r *Rule) (checker, error) {
 	if len(r.Swap) == 0 {
@@ -468,20 +472,6 @@ func wholePattern(expr string, alts []*pattern) (*pattern, error) {
 		}
 	}
 	return &pattern{src: expr}, nil
-}
-
-// tokIndex is the index in tokens of the i-th non-blank token.
-func tokIndex(tokens []string, i int) int {
-	n := -1
-	for k, t := range tokens {
-		if strings.TrimSpace(t) != "" {
-			n++
-			if n == i {
-				return k
-			}
-		}
-	}
-	return 0
 }
 
 // tokenRule is a rule whose expression is an alternation of tokens, each
@@ -605,7 +595,7 @@ type occurrence struct {
 	raw bool // a file with too few has no first word to point at: Vale says 1:1
 }
 
-var firstWord = regexp.MustCompile(`[\p{L}\p{N}]+`)
+var firstWord = lazyre.New(`[\p{L}\p{N}]+`)
 
 func (o *occurrence) run(text string, _ *fileState, emit func(hit)) {
 	n := 0
@@ -764,7 +754,7 @@ func compileCapitalization(r *Rule) (checker, error) {
 	return c, nil
 }
 
-var wordRe = regexp.MustCompile(`[^\s]+`)
+var wordRe = lazyre.New(`[^\s]+`)
 
 func (c *capitalization) run(text string, _ *fileState, emit func(hit)) {
 	ok := true

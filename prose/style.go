@@ -3,6 +3,7 @@ package prose
 import (
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -92,7 +93,12 @@ var notYet = map[string]string{
 // does not exist, or a rule file that cannot be read, is an error at its
 // file and line. Vocabularies are read from dir/config/vocabularies/NAME.
 func LoadStyles(dir string, styles []string, vocab []string) (*Styles, error) {
-	out := &Styles{Rules: map[string]*Rule{}}
+	// The rule files are read first, then parsed (or taken from the style
+	// cache, which their contents name); a file that cannot be read is
+	// reported after the files before it are parsed, as if read in turn.
+	var files []ruleFile
+	var readErr error
+read:
 	for _, style := range styles {
 		if style == "Vale" {
 			continue // the built-in style: see builtinRules
@@ -101,33 +107,38 @@ func LoadStyles(dir string, styles []string, vocab []string) (*Styles, error) {
 		entries, err := os.ReadDir(sdir)
 		if err != nil {
 			if errors.Is(err, fs.ErrNotExist) {
-				return nil, fmt.Errorf("style %q not found in StylesPath %s", style, dir)
+				err = fmt.Errorf("style %q not found in StylesPath %s", style, dir)
 			}
-			return nil, err
+			readErr = err
+			break
 		}
 		for _, e := range entries {
 			if e.IsDir() || !(strings.HasSuffix(e.Name(), ".yml") || strings.HasSuffix(e.Name(), ".yaml")) {
 				continue
 			}
 			if !e.Type().IsRegular() {
-				return nil, fmt.Errorf("%s: not a regular file", filepath.Join(sdir, e.Name()))
+				readErr = fmt.Errorf("%s: not a regular file", filepath.Join(sdir, e.Name()))
+				break read
 			}
 			name := style + "." + strings.TrimSuffix(strings.TrimSuffix(e.Name(), ".yml"), ".yaml")
 			file := filepath.Join(sdir, e.Name())
 			data, err := readLimited(file)
 			if err != nil {
-				return nil, err
+				readErr = err
+				break read
 			}
-			r, skip, err := ParseRule(name, file, data)
-			if err != nil {
-				return nil, err
-			}
-			if skip != "" {
-				out.Skipped = append(out.Skipped, Skipped{Name: name, File: file, Reason: skip})
-				continue
-			}
-			out.Rules[name] = r
+			files = append(files, ruleFile{name, file, data})
 		}
+	}
+	if readErr != nil {
+		if _, err := parseRuleFiles(nil, files); err != nil {
+			return nil, err
+		}
+		return nil, readErr
+	}
+	out, err := parseRuleFiles(styleCache.Load(), files)
+	if err != nil {
+		return nil, err
 	}
 	for _, v := range vocab {
 		for _, base := range []string{filepath.Join(dir, "config", "vocabularies", v), filepath.Join(dir, "Vocab", v)} {
@@ -157,11 +168,77 @@ func LoadStyles(dir string, styles []string, vocab []string) (*Styles, error) {
 		}
 	}
 	sort.Slice(out.Skipped, func(i, j int) bool { return out.Skipped[i].Name < out.Skipped[j].Name })
-	var err error
 	if out.accept, err = acceptPatterns(out.Accept); err != nil {
 		return nil, err
 	}
 	return out, nil
+}
+
+// parseRuleFiles returns the rules of files, taken from the style cache c
+// when it has them, or parsed (and then kept in c when c is set).
+func parseRuleFiles(c *StyleCache, files []ruleFile) (*Styles, error) {
+	var parsed []cachedRule
+	if c != nil {
+		if cached, ok := readStyleCache(c, files); ok && compileCached(cached) {
+			parsed = cached
+		}
+	}
+	if parsed == nil {
+		parsed = make([]cachedRule, len(files))
+		for i, f := range files {
+			r, skip, err := ParseRule(f.name, f.file, f.data)
+			if err != nil {
+				return nil, err
+			}
+			parsed[i] = cachedRule{r, skip}
+		}
+		if c != nil {
+			writeStyleCache(c, files, parsed)
+		}
+	}
+	out := &Styles{Rules: map[string]*Rule{}}
+	for i, f := range files {
+		if skip := parsed[i].skip; skip != "" {
+			out.Skipped = append(out.Skipped, Skipped{Name: f.name, File: f.file, Reason: skip})
+			continue
+		}
+		out.Rules[f.name] = parsed[i].rule
+	}
+	return out, nil
+}
+
+// compileCached compiles the rules read from the style cache, and reports
+// whether every one compiled: one that does not is read from its YAML
+// again, which says where it fails.
+func compileCached(rules []cachedRule) bool {
+	for _, cr := range rules {
+		if cr.skip != "" {
+			continue
+		}
+		if cr.rule == nil || !supported[cr.rule.Extends] || !knownScopes(cr.rule.Scopes) {
+			return false
+		}
+		c, err := compile(cr.rule)
+		if err != nil {
+			return false
+		}
+		cr.rule.check = c
+	}
+	return true
+}
+
+// knownScopes reports whether every scope is one a block can carry.
+func knownScopes(scopes []string) bool {
+	for _, s := range scopes {
+		base := strings.TrimPrefix(s, "~")
+		if i := strings.IndexByte(base, '.'); i >= 0 {
+			base = base[:i]
+		}
+		if !blockScopes[base] {
+			return false
+		}
+	}
+	return true
 }
 
 // maxRuleFile bounds what one style file may hold.
@@ -183,7 +260,25 @@ func readLimited(name string) ([]byte, error) {
 	if st.Size() > maxRuleFile {
 		return nil, fmt.Errorf("%s: larger than %d bytes", name, maxRuleFile)
 	}
-	return os.ReadFile(name)
+	// Read from the file opened, not opened again: a style set is a
+	// hundred files or more. A file that grew since is cut at the bound.
+	data := make([]byte, 0, st.Size()+1)
+	for {
+		n, err := f.Read(data[len(data):cap(data)])
+		data = data[:len(data)+n]
+		if err == io.EOF {
+			return data, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+		if len(data) > maxRuleFile {
+			return nil, fmt.Errorf("%s: larger than %d bytes", name, maxRuleFile)
+		}
+		if len(data) == cap(data) {
+			data = append(data, 0)[:len(data)]
+		}
+	}
 }
 
 // RuleError is a rule file that cannot be used, at a line and column.
@@ -373,11 +468,7 @@ func ParseRule(name, file string, data []byte) (*Rule, string, error) {
 		return nil, "", bad(extendsNode, "unknown extension point %q", r.Extends)
 	}
 	for _, s := range r.Scopes {
-		base := strings.TrimPrefix(s, "~")
-		if i := strings.IndexByte(base, '.'); i >= 0 {
-			base = base[:i]
-		}
-		if !blockScopes[base] {
+		if !knownScopes([]string{s}) {
 			return nil, "", bad(m, "unknown scope %q", s)
 		}
 	}

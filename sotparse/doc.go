@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 	"sync/atomic"
+
+	"github.com/yuin/goldmark/ast"
 )
 
 // Kind is a document's kind, from its file-name suffix.
@@ -81,6 +83,11 @@ type Doc struct {
 	digest   uint64        // of the released text, to know it again when read back
 
 	memo atomic.Pointer[memoTable] // what checks derived from a summarized document (Memo)
+
+	// The goldmark tree of the body and where the body starts, from the
+	// parse to the end of the DocChecks it runs on d (DocPass.Markdown).
+	tree     ast.Node
+	treeBase int
 }
 
 // Released reports whether d's text went after the parse's DocChecks

@@ -10,6 +10,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/yuin/goldmark/ast"
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/svrnty/sotvet/internal/parallel"
@@ -134,6 +135,20 @@ func (p *DocPass) Fixes() bool { return p.ws.Fixes() }
 // Stream.DropFixes): a check's Run may spare building those it drops, and
 // reading a text back for them.
 func (ws *Workspace) Fixes() bool { return !ws.dropFixes }
+
+// Markdown returns the goldmark tree the parse built of the document's
+// body, and the offset in Content where the body starts: its segments are
+// offsets in Content[base:]. The body is parsed with MarkdownExtensions
+// and without the frontmatter. The tree is there while the parse runs its
+// DocChecks on the document, not when a check's Run runs one itself (Each,
+// Some), nor for a body whose nesting the parse bounded: then root is
+// nil. A DocCheck reads the tree and keeps nothing of it.
+func (p *DocPass) Markdown() (root ast.Node, base int) {
+	if p.Doc == nil {
+		return nil, 0
+	}
+	return p.Doc.tree, p.Doc.treeBase
+}
 
 // Focused reports whether the run reports on the document (Workspace.Focused).
 func (p *DocPass) Focused() bool { return p.ws.Focused(p.Doc.Path) }

@@ -377,3 +377,38 @@ func flatTimestamp(s string) bool {
 	}
 	return false
 }
+
+// FlatScalar is one `key: value` entry of a block in the flat subset of
+// YAML that ScanFlatYAML reads: offsets into the block, and what
+// yaml.Load's tree would say of its value.
+type FlatScalar struct {
+	KeyStart, KeyEnd     int
+	ValueStart, ValueEnd int // the value's text, quotes excluded; empty for a null value
+	Line                 int // 1-based
+	Quoted               bool
+	Tag                  string // the short tag yaml.Load resolves: "!!str" for a quoted value
+}
+
+// ScanFlatYAML appends to dst the entries of data when data is in the flat
+// subset above (a mapping of one-line scalars without escapes, comments,
+// anchors or tags) and reports true; otherwise it reports false, and the
+// caller reads data with a YAML parser. A value's text is data's bytes as
+// they are: the subset holds no escape.
+func ScanFlatYAML(data []byte, dst []FlatScalar) ([]FlatScalar, bool) {
+	var buf [16]flatEntry
+	entries, ok := scanFlatYAML(data, buf[:0])
+	if !ok {
+		return dst, false
+	}
+	for _, e := range entries {
+		f := FlatScalar{KeyStart: e.keyStart, KeyEnd: e.keyEnd, ValueStart: e.valStart, ValueEnd: e.valEnd,
+			Line: e.line, Quoted: e.style != 0, Tag: strTag}
+		if e.null {
+			f.Tag = nullTag
+		} else if e.style == 0 {
+			f.Tag = resolvePlainTag(string(data[e.valStart:e.valEnd]))
+		}
+		dst = append(dst, f)
+	}
+	return dst, true
+}

@@ -147,6 +147,9 @@ func parseDoc(f *File, report func(check string, pos, end token.Pos, msg string)
 	root := mdParser().Parse(text.NewReader(body), parser.WithContext(parser.NewContext()))
 	x.walk(root, 0)
 	d.blockEnc = bb.finish()
+	if len(deep) == 0 {
+		d.tree, d.treeBase = root, s.BodyStart
+	}
 	return d
 }
 

@@ -233,6 +233,7 @@ func ParseStreaming(fset *token.FileSet, disc *Discovery, read func(path string)
 			}
 			s.doc = parseDoc(f, report, slabs)
 			slabPool.Put(slabs)
+			defer func(d *Doc) { d.tree = nil }(s.doc) // the DocChecks below are the tree's last readers
 			if s.doc.BOM {
 				report("syntax", f.Pos(0), f.Pos(3), "file starts with a UTF-8 byte order mark")
 			}

@@ -145,7 +145,7 @@ func TestSummaryCoversModel(t *testing.T) {
 	// content and blocks are what Full parses back; File is rebuilt.
 	want := map[string][]string{
 		"Doc": {"Path", "File", "Kind", "Stem", "FrontmatterState", "Frontmatter", "BodyStart", "BOM", "Headings", "WorkItems", "StatusLines", "Facts", "KeyValues", "PhraseLists", "Refs", "blockEnc", "summary", "mentions",
-			"visits", "ran", "released", "digest", "memo"}, // run state: never summarized
+			"visits", "ran", "released", "digest", "memo", "tree", "treeBase"}, // run state: never summarized
 		"Frontmatter": {"Pos", "End", "Close", "Name", "Title", "Tier", "Status", "Owner", "Source", "Created", "LastReviewed", "LifecycleClassification", "CorePromotionStatus", "Description", "Route", "Fields", "Unknown"},
 		"Field":       {"Key", "Value", "Scalar", "Duplicate", "KeyPos", "ValuePos", "ValueEnd"},
 		"Heading":     {"Level", "Text", "Pos", "End"},
@@ -234,7 +234,7 @@ func (c *docComparer) value(path string, a, b reflect.Value) {
 		for i := range a.NumField() {
 			f := a.Type().Field(i)
 			switch {
-			case a.Type() == reflect.TypeFor[Doc]() && (f.Name == "File" || f.Name == "blockEnc" || f.Name == "summary" || f.Name == "mentions" || f.Name == "visits" || f.Name == "ran" || f.Name == "released" || f.Name == "digest" || f.Name == "memo"),
+			case a.Type() == reflect.TypeFor[Doc]() && (f.Name == "File" || f.Name == "blockEnc" || f.Name == "summary" || f.Name == "mentions" || f.Name == "visits" || f.Name == "ran" || f.Name == "released" || f.Name == "digest" || f.Name == "memo" || f.Name == "tree" || f.Name == "treeBase"),
 				a.Type() == reflect.TypeFor[Workboard]() && (f.Name == "File" || f.Name == "byID"):
 				continue
 			case a.Type() == reflect.TypeFor[Line]() && f.Name == "Item":

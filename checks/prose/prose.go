@@ -69,7 +69,10 @@ func lintDoc(p *sotparse.DocPass) any {
 	if err != nil || l == nil {
 		return nil // run reports the error
 	}
-	alerts, err := l.linter.Lint(l.rel(p.Doc.Path), p.Content)
+	// The parse's tree of the document, when it is the one the linter
+	// would build, spares parsing the document again.
+	tree, base := p.Markdown()
+	alerts, err := l.linter.LintTree(l.rel(p.Doc.Path), p.Content, tree, base)
 	if err != nil {
 		return err
 	}

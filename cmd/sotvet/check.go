@@ -25,6 +25,7 @@ import (
 	"github.com/svrnty/sotvet/internal/gitview"
 	"github.com/svrnty/sotvet/internal/warmup"
 	"github.com/svrnty/sotvet/internal/workspaces"
+	"github.com/svrnty/sotvet/prose"
 	"github.com/svrnty/sotvet/sotparse"
 )
 
@@ -120,6 +121,11 @@ func cmdCheck(args []string, stdout, stderr io.Writer) int {
 		return exitError
 	} else {
 		defer stop()
+	}
+	// The prose check's style sets are kept between runs: reading their
+	// YAML is most of what reading them costs (docs/prose.md).
+	if d, err := cache.DefaultDir(); err == nil {
+		prose.SetStyleCache(&prose.StyleCache{Dir: filepath.Join(d, "prose-styles"), Key: cacheKey()})
 	}
 
 	root, err := filepath.Abs(dir)

@@ -151,7 +151,8 @@ func (cf *checkFlags) workspaceOptions(dir, root string, rootCfg *config.Config,
 	if release && cf.baseline == "" && cf.writeBase == "" && cfg.BaselinePath() == "" {
 		maxFindings = cf.maxFindings
 	}
-	return checks.Options{MaxPerFile: cf.maxPerFile, Root: dir, FS: rootFS, Analyzers: analyzers, Severity: sev, MaxFileSize: cfg.MaxFileSize, ReleaseText: release, MaxFindings: maxFindings, NoFixes: release, ForgetModel: release, Parsed: collectAfterParse, Forgotten: collectAfterModel}, cfg, rootFS, nil
+	parsed, forgotten := workspaceCollections()
+	return checks.Options{MaxPerFile: cf.maxPerFile, Root: dir, FS: rootFS, Analyzers: analyzers, Severity: sev, MaxFileSize: cfg.MaxFileSize, ReleaseText: release, MaxFindings: maxFindings, NoFixes: release, ForgetModel: release, Parsed: parsed, Forgotten: forgotten}, cfg, rootFS, nil
 }
 
 // vetWorkspace runs the checks over the workspace at dir with its own

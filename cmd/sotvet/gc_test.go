@@ -33,7 +33,7 @@ func TestCollectAfterParse(t *testing.T) {
 	runtime.GC()
 	var before, after runtime.MemStats
 	runtime.ReadMemStats(&before)
-	collectAfterParse()
+	collectAfterParse(0)
 	runtime.ReadMemStats(&after)
 	if after.NumGC != before.NumGC {
 		t.Fatalf("%d collections with a small heap, want none", after.NumGC-before.NumGC)
@@ -41,7 +41,7 @@ func TestCollectAfterParse(t *testing.T) {
 	live := liveHeap()
 	runtime.GC()
 	runtime.ReadMemStats(&before)
-	collectAfterParse()
+	collectAfterParse(0)
 	runtime.ReadMemStats(&after)
 	if after.NumGC == before.NumGC {
 		t.Fatal("no collection with 24 MB live")
@@ -51,11 +51,56 @@ func TestCollectAfterParse(t *testing.T) {
 	}
 	// Later parses collect without returning the pages again.
 	runtime.ReadMemStats(&before)
-	collectAfterParse()
+	collectAfterParse(0)
 	runtime.ReadMemStats(&after)
 	if after.NumGC == before.NumGC {
 		t.Fatal("no collection after a second large parse")
 	}
+	runtime.KeepAlive(live)
+}
+
+// TestCollectAfterParseOwnHeap: a workspace is large by what it adds to the
+// live heap its run started with, not by what earlier workspaces left.
+func TestCollectAfterParseOwnHeap(t *testing.T) {
+	earlier := liveHeap() // what a workspace before left live
+	runtime.GC()
+	parsed, forgotten := workspaceCollections()
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	parsed()
+	forgotten()
+	runtime.ReadMemStats(&after)
+	if after.NumGC != before.NumGC {
+		t.Fatalf("%d collections for a workspace that added nothing, want none", after.NumGC-before.NumGC)
+	}
+	own := liveHeap()
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	parsed()
+	runtime.ReadMemStats(&after)
+	if after.NumGC == before.NumGC {
+		t.Fatal("no collection for a workspace that added 24 MB")
+	}
+	runtime.KeepAlive(earlier)
+	runtime.KeepAlive(own)
+}
+
+// TestLimitBySize: the small limit holds while the live heap is small,
+// then the moderate one.
+func TestLimitBySize(t *testing.T) {
+	prev := debug.SetMemoryLimit(-1)
+	defer debug.SetMemoryLimit(prev)
+	runtime.GC()
+	limitBySize()
+	runtime.GC()
+	time.Sleep(time.Millisecond)
+	if got := debug.SetMemoryLimit(-1); got != smallLimit {
+		t.Fatalf("memory limit %d with a small heap, want %d", got, smallLimit)
+	}
+	live := liveHeap()
+	collectUntil(t, "memory limit not moderate with 24 MB live", func() bool {
+		return debug.SetMemoryLimit(-1) == moderateLimit
+	})
 	runtime.KeepAlive(live)
 }
 

@@ -55,7 +55,8 @@ func main() {
 // more.
 //
 // While the live heap is small the collector runs less often still (see
-// collectLessWhileSmall). While it is moderate, the run keeps to a soft
+// collectLessWhileSmall), but keeps to a soft memory limit of 32 MiB
+// (smallLimit, limitBySize). While it is moderate, the run keeps to a soft
 // memory limit of 128 MiB (limitWhileModerate): a 10,000-document run
 // then peaks under 140 MB instead of 125-160 MB, for ~0-3% more CPU. It
 // is lifted once the live heap passes 64 MiB, for a larger workspace's
@@ -69,7 +70,7 @@ func tuneGC() {
 		collectLessWhileSmall(150, smallHeap)
 	}
 	if os.Getenv("GOMEMLIMIT") == "" {
-		limitWhileModerate(moderateLimit, moderateHeap)
+		limitBySize()
 	}
 }
 

@@ -1,0 +1,372 @@
+package prose
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
+	"errors"
+	"math"
+	"os"
+	"path/filepath"
+	"sync/atomic"
+
+	"github.com/svrnty/sotvet/internal/atomicfile"
+)
+
+// Decoding a style set's YAML is most of what reading it costs (~40 ms of
+// CPU for four packages, every run). The style cache keeps the rules
+// ParseRule read from a set's files, before compiling, in one file under
+// a cache directory, named by a hash of the sotvet build's key and of
+// every file's path and content: a changed, added or removed rule file,
+// or another build, names another file. What is read back is checked
+// (its magic, the key written in it, a SHA-256 of the rest, every length
+// against what is left) and, like any rule, compiled: a file that fails
+// any of it is ignored and the set is read from its YAML. The cache only
+// saves time; it is the user's own directory, trusted as the styles are.
+
+// StyleCache is where and under which key style sets are cached.
+type StyleCache struct {
+	Dir string // the directory the cache files are in; created on first write
+	Key string // the build that writes them: a rule file is read as this build reads it
+}
+
+var styleCache atomic.Pointer[StyleCache]
+
+// SetStyleCache keeps style sets under c.Dir from now on, or no longer when
+// c is nil or c.Dir empty.
+func SetStyleCache(c *StyleCache) {
+	if c != nil && c.Dir == "" {
+		c = nil
+	}
+	styleCache.Store(c)
+}
+
+const styleCacheMagic = "sotvet prose styles 1\n"
+
+// maxStyleCache bounds a cache file read: a set's rule files are bounded
+// (maxRuleFile each), what is kept of them is smaller.
+const maxStyleCache = 64 << 20
+
+// ruleFile is one rule file of a set, read.
+type ruleFile struct {
+	name, file string
+	data       []byte
+}
+
+// cachedRule is what the cache keeps of one rule file: its rule before
+// compiling, or why it is skipped.
+type cachedRule struct {
+	rule *Rule
+	skip string
+}
+
+// styleCacheName is the cache file of files under key.
+func styleCacheName(key string, files []ruleFile) string {
+	h := sha256.New()
+	var n [binary.MaxVarintLen64]byte
+	field := func(s []byte) {
+		h.Write(n[:binary.PutUvarint(n[:], uint64(len(s)))])
+		h.Write(s)
+	}
+	field([]byte(styleCacheMagic))
+	field([]byte(key))
+	for _, f := range files {
+		field([]byte(f.name))
+		field([]byte(f.file))
+		field(f.data)
+	}
+	return hex.EncodeToString(h.Sum(nil)) + ".rules"
+}
+
+// readStyleCache returns the cached rules of files, in their order, or
+// false.
+func readStyleCache(c *StyleCache, files []ruleFile) ([]cachedRule, bool) {
+	name := filepath.Join(c.Dir, styleCacheName(c.Key, files))
+	data, err := readCapped(name, maxStyleCache)
+	if err != nil {
+		return nil, false
+	}
+	rules, err := decodeStyleCache(data, c.Key, files)
+	return rules, err == nil
+}
+
+func readCapped(name string, max int64) ([]byte, error) {
+	f, err := os.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if !st.Mode().IsRegular() || st.Size() > max {
+		return nil, errors.New("not a cache file")
+	}
+	data := make([]byte, st.Size())
+	if _, err := f.ReadAt(data, 0); err != nil {
+		return nil, err
+	}
+	return data, nil
+}
+
+// writeStyleCache keeps rules, read from files, for the next run. Failing
+// to is no error: the next run reads the YAML again.
+func writeStyleCache(c *StyleCache, files []ruleFile, rules []cachedRule) {
+	if err := os.MkdirAll(c.Dir, 0o700); err != nil {
+		return
+	}
+	_ = atomicfile.Write(filepath.Join(c.Dir, styleCacheName(c.Key, files)), encodeStyleCache(c.Key, files, rules), 0o600)
+}
+
+var errStyleCache = errors.New("style cache: damaged")
+
+func encodeStyleCache(key string, files []ruleFile, rules []cachedRule) []byte {
+	var e encoder
+	e.uint(uint64(len(files)))
+	for i, f := range files {
+		e.str(f.name)
+		e.str(f.file)
+		cr := rules[i]
+		e.str(cr.skip)
+		if cr.skip == "" {
+			e.rule(cr.rule)
+		}
+	}
+	out := append([]byte(styleCacheMagic), binary.AppendUvarint(nil, uint64(len(key)))...)
+	out = append(out, key...)
+	sum := sha256.Sum256(e.b)
+	out = append(out, sum[:]...)
+	return append(out, e.b...)
+}
+
+func decodeStyleCache(data []byte, key string, files []ruleFile) ([]cachedRule, error) {
+	rest, ok := bytes.CutPrefix(data, []byte(styleCacheMagic))
+	if !ok {
+		return nil, errStyleCache
+	}
+	d := decoder{b: rest}
+	if d.str() != key || d.bad || len(d.b) < sha256.Size {
+		return nil, errStyleCache
+	}
+	sum, payload := d.b[:sha256.Size], d.b[sha256.Size:]
+	if got := sha256.Sum256(payload); !bytes.Equal(got[:], sum) {
+		return nil, errStyleCache
+	}
+	d = decoder{b: payload}
+	if d.uint() != uint64(len(files)) {
+		return nil, errStyleCache
+	}
+	out := make([]cachedRule, len(files))
+	for i, f := range files {
+		if d.str() != f.name || d.str() != f.file {
+			return nil, errStyleCache
+		}
+		out[i].skip = d.str()
+		if out[i].skip == "" {
+			out[i].rule = d.rule()
+		}
+		if d.bad {
+			return nil, errStyleCache
+		}
+	}
+	if d.bad || len(d.b) != 0 {
+		return nil, errStyleCache
+	}
+	return out, nil
+}
+
+type encoder struct{ b []byte }
+
+func (e *encoder) uint(v uint64) { e.b = binary.AppendUvarint(e.b, v) }
+func (e *encoder) str(s string) {
+	e.uint(uint64(len(s)))
+	e.b = append(e.b, s...)
+}
+func (e *encoder) strs(s []string) {
+	if s == nil {
+		e.uint(0)
+		return
+	}
+	e.uint(uint64(len(s)) + 1) // nil and empty stay apart
+	for _, x := range s {
+		e.str(x)
+	}
+}
+func (e *encoder) bool(v bool) {
+	if v {
+		e.uint(1)
+	} else {
+		e.uint(0)
+	}
+}
+
+// rule writes every field ParseRule sets (TestStyleCacheRoundTrip holds
+// this list to Rule's fields).
+func (e *encoder) rule(r *Rule) {
+	e.str(r.Name)
+	e.str(r.File)
+	e.str(r.Extends)
+	e.str(r.Message)
+	e.str(r.Link)
+	e.uint(uint64(r.Level))
+	e.strs(r.Scopes)
+	e.bool(r.IgnoreCase)
+	e.bool(r.Nonword)
+	e.bool(r.Append)
+	e.bool(r.Vocab)
+	e.str(r.Action.Name)
+	e.strs(r.Action.Params)
+	e.strs(r.Tokens)
+	e.strs(r.Raw)
+	e.strs(r.Exceptions)
+	if r.Swap == nil {
+		e.uint(0)
+	} else {
+		e.uint(uint64(len(r.Swap)) + 1)
+		for _, s := range r.Swap {
+			e.str(s.Find)
+			e.str(s.Replace)
+		}
+	}
+	e.uint(uint64(r.Max))
+	e.uint(uint64(r.Min))
+	e.str(r.Token)
+	e.str(r.First)
+	e.str(r.Second)
+	e.str(r.Match)
+	e.strs(r.Indicators)
+	if r.Either == nil {
+		e.uint(0)
+	} else {
+		e.uint(uint64(len(r.Either)) + 1)
+		for _, p := range r.Either {
+			e.str(p[0])
+			e.str(p[1])
+		}
+	}
+	e.bool(r.Alpha)
+	e.b = binary.LittleEndian.AppendUint64(e.b, math.Float64bits(r.Threshold))
+}
+
+// decoder reads what encoder wrote; past a damage it reads zeros and
+// sets bad.
+type decoder struct {
+	b   []byte
+	bad bool
+}
+
+func (d *decoder) uint() uint64 {
+	v, n := binary.Uvarint(d.b)
+	if n <= 0 {
+		d.bad, d.b = true, nil
+		return 0
+	}
+	d.b = d.b[n:]
+	return v
+}
+
+func (d *decoder) str() string {
+	n := d.uint()
+	if n > uint64(len(d.b)) {
+		d.bad, d.b = true, nil
+		return ""
+	}
+	s := string(d.b[:n])
+	d.b = d.b[n:]
+	return s
+}
+
+// count reads a length written as n+1 (0: nil), bounded by what is left
+// (every element takes a byte at least).
+func (d *decoder) count() (int, bool) {
+	n := d.uint()
+	if n == 0 {
+		return 0, false
+	}
+	if n-1 > uint64(len(d.b)) {
+		d.bad, d.b = true, nil
+		return 0, false
+	}
+	return int(n - 1), true
+}
+
+func (d *decoder) strs() []string {
+	n, ok := d.count()
+	if !ok {
+		return nil
+	}
+	out := make([]string, n)
+	for i := range out {
+		out[i] = d.str()
+	}
+	return out
+}
+
+func (d *decoder) bool() bool {
+	switch d.uint() {
+	case 0:
+		return false
+	case 1:
+		return true
+	}
+	d.bad = true
+	return false
+}
+
+func (d *decoder) int() int {
+	v := d.uint()
+	if v > math.MaxInt32 {
+		d.bad = true
+		return 0
+	}
+	return int(v)
+}
+
+func (d *decoder) rule() *Rule {
+	r := &Rule{}
+	r.Name = d.str()
+	r.File = d.str()
+	r.Extends = d.str()
+	r.Message = d.str()
+	r.Link = d.str()
+	r.Level = Level(d.int())
+	r.Scopes = d.strs()
+	r.IgnoreCase = d.bool()
+	r.Nonword = d.bool()
+	r.Append = d.bool()
+	r.Vocab = d.bool()
+	r.Action.Name = d.str()
+	r.Action.Params = d.strs()
+	r.Tokens = d.strs()
+	r.Raw = d.strs()
+	r.Exceptions = d.strs()
+	if n, ok := d.count(); ok {
+		r.Swap = make([]Swap, n)
+		for i := range r.Swap {
+			r.Swap[i] = Swap{d.str(), d.str()}
+		}
+	}
+	r.Max = d.int()
+	r.Min = d.int()
+	r.Token = d.str()
+	r.First = d.str()
+	r.Second = d.str()
+	r.Match = d.str()
+	r.Indicators = d.strs()
+	if n, ok := d.count(); ok {
+		r.Either = make([][2]string, n)
+		for i := range r.Either {
+			r.Either[i] = [2]string{d.str(), d.str()}
+		}
+	}
+	r.Alpha = d.bool()
+	if len(d.b) < 8 {
+		d.bad, d.b = true, nil
+		return r
+	}
+	r.Threshold = math.Float64frombits(binary.LittleEndian.Uint64(d.b))
+	d.b = d.b[8:]
+	return r
+}

@@ -1,0 +1,250 @@
+package prose
+
+import (
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"reflect"
+	"sync"
+	"testing"
+)
+
+// TestStyleCacheRoundTrip fills every exported field of a Rule with a
+// random value and wants it back from the cache's encoding: a field added
+// to Rule and not to the encoding fails here.
+func TestStyleCacheRoundTrip(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	str := func() string {
+		b := make([]byte, r.IntN(6))
+		for i := range b {
+			b[i] = byte(r.IntN(256))
+		}
+		return string(b)
+	}
+	var fill func(v reflect.Value)
+	fill = func(v reflect.Value) {
+		switch v.Kind() {
+		case reflect.String:
+			v.SetString(str())
+		case reflect.Bool:
+			v.SetBool(true)
+		case reflect.Int:
+			v.SetInt(int64(1 + r.IntN(1000)))
+		case reflect.Float64:
+			v.SetFloat(r.Float64())
+		case reflect.Slice:
+			n := r.IntN(4)
+			v.Set(reflect.MakeSlice(v.Type(), n, n))
+			for i := range n {
+				fill(v.Index(i))
+			}
+		case reflect.Array:
+			for i := range v.Len() {
+				fill(v.Index(i))
+			}
+		case reflect.Struct:
+			for i := range v.NumField() {
+				if v.Type().Field(i).IsExported() {
+					fill(v.Field(i))
+				}
+			}
+		default:
+			t.Fatalf("Rule has a field of kind %s the test cannot fill", v.Kind())
+		}
+	}
+	for range 200 {
+		want := &Rule{}
+		fill(reflect.ValueOf(want).Elem())
+		files := []ruleFile{{"S.R", "S/R.yml", []byte("x")}, {"S.Q", "S/Q.yml", nil}}
+		data := encodeStyleCache("key", files, []cachedRule{{rule: want}, {skip: "why"}})
+		got, err := decodeStyleCache(data, "key", files)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(got[0].rule, want) || got[1].skip != "why" {
+			t.Fatalf("got %+v, want %+v", got[0].rule, want)
+		}
+	}
+	// nil and empty lists stay apart.
+	files := []ruleFile{{"S.R", "S/R.yml", nil}}
+	for _, want := range []*Rule{{Tokens: []string{}}, {Tokens: nil}} {
+		got, err := decodeStyleCache(encodeStyleCache("k", files, []cachedRule{{rule: want}}), "k", files)
+		if err != nil || !reflect.DeepEqual(got[0].rule, want) {
+			t.Fatalf("got %#v, %v; want %#v", got[0].rule, err, want)
+		}
+	}
+}
+
+// TestStyleCacheDamaged wants every change to a cache file's bytes, and
+// every cut, refused, never a panic or a different rule; and a set read
+// through a damaged file the same as without a cache.
+func TestStyleCacheDamaged(t *testing.T) {
+	files := []ruleFile{{"S.R", "S/R.yml", []byte("a")}, {"S.Q", "S/Q.yml", []byte("b")}}
+	rule := &Rule{Name: "S.R", Extends: "existence", Tokens: []string{"foo", "bar"}, Scopes: []string{"text"}, Level: Warning}
+	data := encodeStyleCache("key", files, []cachedRule{{rule: rule}, {skip: "why"}})
+	for i := range data {
+		for _, x := range []byte{1, 0x80} {
+			bad := append([]byte(nil), data...)
+			bad[i] ^= x
+			if got, err := decodeStyleCache(bad, "key", files); err == nil {
+				t.Fatalf("byte %d ^ %#x taken: %+v", i, x, got[0].rule)
+			}
+		}
+		if _, err := decodeStyleCache(data[:i], "key", files); err == nil {
+			t.Fatalf("cut at %d taken", i)
+		}
+	}
+	if _, err := decodeStyleCache(data, "other key", files); err == nil {
+		t.Fatal("another build's file taken")
+	}
+	if _, err := decodeStyleCache(data, "key", files[:1]); err == nil {
+		t.Fatal("a file of another set taken")
+	}
+
+	// Through LoadStyles: a damaged file is read around, and rewritten.
+	dir := t.TempDir()
+	styles := writeStyle(t, dir, map[string]string{"R": "extends: existence\nmessage: '%s'\ntokens: [foo]\n"})
+	c := &StyleCache{Dir: filepath.Join(dir, "cache"), Key: "k"}
+	want := loadWith(t, nil, styles)
+	loadWith(t, c, styles)
+	names, _ := filepath.Glob(filepath.Join(c.Dir, "*.rules"))
+	if len(names) != 1 {
+		t.Fatalf("cache files %v, want one", names)
+	}
+	for _, damage := range [][]byte{nil, []byte("garbage"), []byte(styleCacheMagic + "\x01k")} {
+		if err := os.WriteFile(names[0], damage, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		if got := loadWith(t, c, styles); !sameRules(got, want) {
+			t.Fatalf("through a damaged cache %+v, want %+v", got.Rules, want.Rules)
+		}
+		if data, _ := os.ReadFile(names[0]); len(data) <= len(damage) {
+			t.Fatal("damaged cache file not rewritten")
+		}
+	}
+}
+
+// TestStyleCacheChanged changes a rule file between runs and wants the
+// new rule, not the cached one.
+func TestStyleCacheChanged(t *testing.T) {
+	dir := t.TempDir()
+	c := &StyleCache{Dir: filepath.Join(dir, "cache"), Key: "k"}
+	styles := writeStyle(t, dir, map[string]string{"R": "extends: existence\nmessage: '%s'\ntokens: [foo]\n"})
+	first := loadWith(t, c, styles)
+	if got := loadWith(t, c, styles); !sameRules(got, first) {
+		t.Fatal("cached set differs from the set read")
+	}
+	writeStyle(t, dir, map[string]string{"R": "extends: existence\nmessage: '%s'\ntokens: [bar]\n"})
+	got := loadWith(t, c, styles)
+	if toks := got.Rules["S.R"].Tokens; len(toks) != 1 || toks[0] != "bar" {
+		t.Fatalf("after the change, tokens %q, want [bar]", toks)
+	}
+	// A new file joins the set.
+	writeStyle(t, dir, map[string]string{"Q": "extends: existence\nmessage: x\ntokens: [baz]\n"})
+	if got := loadWith(t, c, styles); got.Rules["S.Q"] == nil || got.Rules["S.R"] == nil {
+		t.Fatalf("after a file was added, rules %v", got.Rules)
+	}
+	// Another build reads the YAML.
+	other := &StyleCache{Dir: c.Dir, Key: "k2"}
+	loadWith(t, other, styles)
+	if names, _ := filepath.Glob(filepath.Join(c.Dir, "*.rules")); len(names) != 4 {
+		t.Fatalf("cache files %v, want 4", names)
+	}
+}
+
+// TestStyleCacheConcurrent has processes' worth of loaders read and write
+// one cache at once: each gets the rules of the YAML.
+func TestStyleCacheConcurrent(t *testing.T) {
+	dir := t.TempDir()
+	c := &StyleCache{Dir: filepath.Join(dir, "cache"), Key: "k"}
+	styles := writeStyle(t, dir, map[string]string{
+		"R": "extends: existence\nmessage: '%s'\ntokens: [foo, bar]\n",
+		"Q": "extends: substitution\nmessage: \"Use '%s' instead of '%s'.\"\nswap:\n  a: b\n  c: d\n",
+		"P": "extends: spelling\nmessage: x\n",
+	})
+	want := loadWith(t, nil, styles)
+	var wg sync.WaitGroup
+	for range 8 {
+		wg.Go(func() {
+			for range 10 {
+				st, err := loadStyles(c, styles)
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				if !sameRules(st, want) {
+					t.Errorf("a concurrent load got %+v, want %+v", st.Rules, want.Rules)
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+}
+
+func writeStyle(t *testing.T, dir string, rules map[string]string) string {
+	t.Helper()
+	styles := filepath.Join(dir, "styles")
+	if err := os.MkdirAll(filepath.Join(styles, "S"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for name, y := range rules {
+		if err := os.WriteFile(filepath.Join(styles, "S", name+".yml"), []byte(y), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return styles
+}
+
+func loadStyles(c *StyleCache, styles string) (*Styles, error) {
+	files, err := readRuleFiles(styles)
+	if err != nil {
+		return nil, err
+	}
+	return parseRuleFiles(c, files)
+}
+
+func loadWith(t *testing.T, c *StyleCache, styles string) *Styles {
+	t.Helper()
+	st, err := loadStyles(c, styles)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return st
+}
+
+func readRuleFiles(styles string) ([]ruleFile, error) {
+	names, err := filepath.Glob(filepath.Join(styles, "S", "*.yml"))
+	if err != nil {
+		return nil, err
+	}
+	var out []ruleFile
+	for _, n := range names {
+		data, err := os.ReadFile(n)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, ruleFile{"S." + filepath.Base(n[:len(n)-4]), n, data})
+	}
+	return out, nil
+}
+
+// sameRules compares two sets' rules field by field, compiled checks
+// aside.
+func sameRules(a, b *Styles) bool {
+	if len(a.Rules) != len(b.Rules) || !reflect.DeepEqual(a.Skipped, b.Skipped) {
+		return false
+	}
+	for name, ra := range a.Rules {
+		rb := b.Rules[name]
+		if rb == nil {
+			return false
+		}
+		x, y := *ra, *rb
+		x.check, y.check = nil, nil
+		if !reflect.DeepEqual(x, y) {
+			return false
+		}
+	}
+	return true
+}
