@@ -63,33 +63,37 @@ const (
 const smallLimit = 32 << 20
 
 // limitBySize keeps the run to smallLimit while the live heap is under
-// smallHeap, then to moderateLimit while it is under moderateHeap (see
-// limitWhileModerate), then lifts the limit.
+// smallHeap, then to moderateLimit while it is under moderateHeap, then
+// lifts the limit.
 func limitBySize() {
-	debug.SetMemoryLimit(smallLimit)
-	small := true // read and set by the finalizer goroutine only
-	afterEachCollection(func(live uint64) bool {
-		if small && live > smallHeap {
-			small = false
-			debug.SetMemoryLimit(moderateLimit)
-		}
-		if live > moderateHeap {
-			debug.SetMemoryLimit(math.MaxInt64)
-			return false
-		}
-		return true
-	})
+	limitInSteps(limitStep{smallHeap, smallLimit}, limitStep{moderateHeap, moderateLimit})
 }
 
-// limitWhileModerate sets a soft memory limit of limit bytes until a
-// collection leaves more than moderate bytes live, then lifts it for the
-// rest of the run.
-func limitWhileModerate(limit int64, moderate uint64) {
-	debug.SetMemoryLimit(limit)
+// limitStep is a soft memory limit kept while the live heap is at most
+// upTo bytes.
+type limitStep struct {
+	upTo  uint64
+	limit int64
+}
+
+// limitInSteps sets the first step's limit, then after each collection
+// the limit of the first step the live heap fits in; past the last it
+// lifts the limit for the rest of the run. A heap that shrank again does
+// not go back a step: the run has shown its size.
+func limitInSteps(steps ...limitStep) {
+	debug.SetMemoryLimit(steps[0].limit)
+	i := 0 // read and written by the finalizer goroutine only
 	afterEachCollection(func(live uint64) bool {
-		if live > moderate {
+		at := i
+		for i < len(steps) && live > steps[i].upTo {
+			i++
+		}
+		if i == len(steps) {
 			debug.SetMemoryLimit(math.MaxInt64)
 			return false
+		}
+		if i != at {
+			debug.SetMemoryLimit(steps[i].limit)
 		}
 		return true
 	})

@@ -104,13 +104,13 @@ func TestLimitBySize(t *testing.T) {
 	runtime.KeepAlive(live)
 }
 
-// TestLimitWhileModerate: the memory limit holds until a collection
-// leaves more than the bound live, then it is lifted.
-func TestLimitWhileModerate(t *testing.T) {
+// TestLimitInSteps: the memory limit holds until a collection leaves
+// more than the last step's bound live, then it is lifted.
+func TestLimitInSteps(t *testing.T) {
 	prev := debug.SetMemoryLimit(-1)
 	defer debug.SetMemoryLimit(prev)
 	const limit = 1 << 30
-	limitWhileModerate(limit, 16<<20)
+	limitInSteps(limitStep{16 << 20, limit})
 	runtime.GC()
 	time.Sleep(time.Millisecond)
 	if got := debug.SetMemoryLimit(-1); got != limit {

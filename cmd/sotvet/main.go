@@ -57,7 +57,7 @@ func main() {
 // While the live heap is small the collector runs less often still (see
 // collectLessWhileSmall), but keeps to a soft memory limit of 32 MiB
 // (smallLimit, limitBySize). While it is moderate, the run keeps to a soft
-// memory limit of 128 MiB (limitWhileModerate): a 10,000-document run
+// memory limit of 128 MiB (limitBySize): a 10,000-document run
 // then peaks under 140 MB instead of 125-160 MB, for ~0-3% more CPU. It
 // is lifted once the live heap passes 64 MiB, for a larger workspace's
 // model and findings would have the collector run without end (a
