@@ -341,6 +341,9 @@ func (al *allowlist) allows(c Candidate) bool {
 		case "match":
 			t = c.Match
 		case "line":
+			if c.memo != nil {
+				return c.memo.lineMatches(al.regexes, c)
+			}
 			t = c.Line()
 		}
 		return al.regexes.any(t)
@@ -355,11 +358,13 @@ func (al *allowlist) allows(c Candidate) bool {
 		if al.commits {
 			return false
 		}
+		// Every criterion must hold: the cheapest are asked first (a
+		// file's path once, not a line expression per candidate).
 		n := 0
 		for _, crit := range []struct {
 			present bool
 			hit     func() bool
-		}{{al.regexes.len() > 0, regexHit}, {len(al.stopWords) > 0, stopHit}, {al.paths.len() > 0, pathHit}} {
+		}{{al.paths.len() > 0, pathHit}, {len(al.stopWords) > 0, stopHit}, {al.regexes.len() > 0, regexHit}} {
 			if !crit.present {
 				continue
 			}
@@ -549,6 +554,9 @@ type regexSet struct {
 	litsOf [][][]byte
 	foldOf []bool
 	always []int // expressions without literals, in order
+	// cutFree[i]: expression i has no zero-width assertion (see
+	// textMemo).
+	cutFree []bool
 	// filters hold each expression's DFA filter (dfa.go), built once it
 	// has run regexSetDFAAfter times: the generic allowlist runs on every
 	// candidate of a line dense with assignments.
@@ -604,6 +612,7 @@ func newRegexSet(srcs []string) (*regexSet, error) {
 		rs.first = append(rs.first, -1)
 		rs.litsOf = append(rs.litsOf, nil)
 		rs.foldOf = append(rs.foldOf, false)
+		rs.cutFree = append(rs.cutFree, cutFree(sre))
 		if lits, fold, ok := requiredLiterals(sre); ok && shortest(lits) >= 2 && len(srcs) <= 64 {
 			for j, l := range lits {
 				kws = append(kws, string(l))

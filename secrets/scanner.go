@@ -217,6 +217,8 @@ type span struct{ start, end int }
 func (s *Scanner) detect(path string, data []byte, scan bool) []cand {
 	sc := s.getScratch()
 	defer s.scratch.Put(sc)
+	sc.memo.reset(data)
+	defer sc.memo.reset(nil)
 	// wins holds each rule's search windows; starts, for rules whose
 	// matches begin at a keyword (see compiledRule.anchored), where each
 	// keyword hit begins. Both are indexed by rule and reused across
@@ -352,7 +354,7 @@ func (s *Scanner) detect(path string, data []byte, scan bool) []cand {
 			return
 		}
 		if rule.Validate != nil {
-			c := Candidate{Secret: sec, Match: ctx[m[0]:m[1]], Context: ctx, Offset: ss, MatchOffset: m[0]}
+			c := Candidate{Secret: sec, Match: ctx[m[0]:m[1]], Context: ctx, Offset: ss, MatchOffset: m[0], memo: &sc.memo, base: base}
 			if scan {
 				c.Path = path
 			}
@@ -562,6 +564,7 @@ type detectScratch struct {
 	splits  []int // a dense run's split points (prefilterDFA.scan)
 	head    []byte
 	hits    [4][]hitRec
+	memo    textMemo // the allowlists' (see textMemo)
 }
 
 // maxScratchHits bounds the hits a pooled scratch keeps room for: a text

@@ -1,0 +1,109 @@
+package secrets
+
+import (
+	"math/rand"
+	"sort"
+	"strings"
+	"testing"
+)
+
+// TestLineMemoSame checks that a line allowlist answers every candidate
+// from the memo as it does from Candidate.Line: literals found once, a
+// known match or miss reused, on expressions with and without zero-width
+// assertions, with candidates in text order and out of it.
+func TestLineMemoSame(t *testing.T) {
+	common := []string{"token=", "\n", " ", "é", "\t", "ab", "cd"}
+	sets := []struct{ srcs, frags []string }{
+		// gitleaks' generic rule's line allowlists
+		{[]string{`--mount=type=secret,`, `import[ \t]+{[ \t\w,]+}[ \t]+from[ \t]+['"][^'"]+['"]`},
+			[]string{"import ", "{ a, b }", " from ", `"x"`, "'y'", "--mount=type=secret,"}},
+		{[]string{`LICENSE[^=]*=\s*"[^"]+`, `LIC_FILES_CHKSUM[^=]*=\s*"[^"]+`, `SRC[^=]*=\s*"[a-zA-Z0-9]+`},
+			[]string{"LICENSE = \"", "SRC=\"ab", "LIC_FILES_CHKSUM=", `"`}},
+		// assertions, folded literals, no literal, an anchored first
+		// byte, literals of different lengths
+		{[]string{`\bimport\b`, `(?i)from\s+x`, `^ab`, `[{}]{2}`, `cd$`, `(?i:mount)=`, `(?:abcdef|cd)y?`},
+			[]string{"import", "{", "}", " from ", "FROM x", "MOUNT=", "abcdef", "x"}},
+	}
+	rng := rand.New(rand.NewSource(1))
+	n := 60
+	if testing.Short() {
+		n = 15
+	}
+	type trial struct{ srcs, frags []string }
+	var trials []trial
+	for _, set := range sets {
+		frags := append(set.frags, common...)
+		trials = append(trials, trial{set.srcs, frags})
+		// each expression alone too: in a set one that matches
+		// hides the others
+		for _, src := range set.srcs {
+			trials = append(trials, trial{[]string{src}, frags})
+		}
+	}
+	for _, tr := range trials {
+		srcs, frags := tr.srcs, tr.frags
+		rs, err := newRegexSet(srcs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for it := 0; it < n; it++ {
+			// Texts with lines and one-line texts; contexts cut at the
+			// start of a fragment half the time, so that an assertion
+			// at the cut decides.
+			var b strings.Builder
+			var cuts []int
+			for b.Len() < 200+rng.Intn(3000) {
+				f := frags[rng.Intn(len(frags))]
+				if it%3 == 0 && f == "\n" {
+					continue
+				}
+				cuts = append(cuts, b.Len())
+				b.WriteString(f)
+			}
+			data := []byte(b.String())
+			cut := func(lo, hi int) int { // in [lo, hi]
+				if rng.Intn(2) == 0 {
+					k := sort.SearchInts(cuts, lo)
+					if k < len(cuts) && cuts[k] <= hi {
+						return cuts[k+rng.Intn(sort.SearchInts(cuts, hi+1)-k)]
+					}
+				}
+				return lo + rng.Intn(hi-lo+1)
+			}
+			var tm textMemo
+			tm.reset(data)
+			type q struct{ base, end, ms, me int }
+			var qs []q
+			for range 40 {
+				ms := rng.Intn(len(data))
+				me := min(len(data), ms+rng.Intn(30))
+				base := cut(max(0, ms-1200), ms)
+				end := cut(me, min(len(data), me+1200))
+				qs = append(qs, q{base, end, ms, me})
+				// the same match in narrower and wider contexts: a window
+				// inside or around one asked before
+				for range 4 {
+					if rng.Intn(2) == 0 {
+						base = cut(base, ms)
+						end = cut(me, end)
+					} else {
+						base = cut(max(0, base-8), base)
+						end = cut(end, min(len(data), end+8))
+					}
+					qs = append(qs, q{base, end, ms, me})
+				}
+			}
+			if it%2 == 0 {
+				sort.SliceStable(qs, func(i, j int) bool { return qs[i].ms < qs[j].ms })
+			}
+			for _, x := range qs {
+				ctx := data[x.base:x.end]
+				c := Candidate{Match: data[x.ms:x.me], Context: ctx, MatchOffset: x.ms - x.base, memo: &tm, base: x.base}
+				want := rs.any(c.Line())
+				if got := tm.lineMatches(rs, c); got != want {
+					t.Fatalf("%q on %q: memo says %v, the line %v", srcs, c.Line(), got, want)
+				}
+			}
+		}
+	}
+}
