@@ -306,10 +306,12 @@ func (s *Scanner) detect(path string, data []byte, scan bool) []cand {
 	sort.Ints(sc.touched)
 	var out []cand
 	examples := publishedExamples()
-	// taken maps the start of each accepted candidate to its end: a later
-	// (lower-priority) rule's match inside it would lose to it in resolve
-	// and add nothing to Redact's spans, so it is not validated.
-	var taken map[int]int // made at the first accepted candidate
+	// taken holds each accepted candidate: a later (lower-priority)
+	// rule's match with the same start ending no later would lose to it
+	// in resolve and add nothing to Redact's spans, so it is not
+	// validated.
+	taken := &sc.taken
+	taken.reset()
 	importedSkipped := -1 // unknown
 	// consider runs a match m of rule r in ctx (at base in data) through
 	// the checks every match passes.
@@ -340,7 +342,7 @@ func (s *Scanner) detect(path string, data []byte, scan bool) []cand {
 			}
 			ss, se = ss-lo, se-lo
 		}
-		if e, ok := taken[base+ss]; ok && e >= base+se {
+		if taken.covers(base+ss, base+se) {
 			return
 		}
 		sec := ctx[ss:se]
@@ -369,12 +371,7 @@ func (s *Scanner) detect(path string, data []byte, scan bool) []cand {
 			}
 		}
 		out = append(out, cand{r, base + ss, base + se})
-		if taken == nil {
-			taken = map[int]int{}
-		}
-		if e, ok := taken[base+ss]; !ok || e < base+se {
-			taken[base+ss] = base + se
-		}
+		taken.add(base+ss, base+se)
 	}
 	timedRule, t0 := -1, time.Time{}
 	timeRule := func(r int) {
@@ -388,6 +385,7 @@ func (s *Scanner) detect(path string, data []byte, scan bool) []cand {
 	}
 	defer timeRule(-1)
 	for _, r := range sc.touched {
+		taken.endRule()
 		timeRule(r)
 		rule := s.rules[r]
 		ws, sts := wins[r], starts[r]
@@ -565,6 +563,7 @@ type detectScratch struct {
 	head    []byte
 	hits    [4][]hitRec
 	memo    textMemo // the allowlists' (see textMemo)
+	taken   takenSet
 }
 
 // maxScratchHits bounds the hits a pooled scratch keeps room for: a text
@@ -582,6 +581,9 @@ func (s *Scanner) getScratch() *detectScratch {
 			if cap(h) > maxScratchHits {
 				sc.hits[k] = nil
 			}
+		}
+		if cap(sc.taken.done)+cap(sc.taken.cur)+cap(sc.taken.tmp) > maxScratchHits {
+			sc.taken = takenSet{}
 		}
 		return sc
 	}
