@@ -2,9 +2,11 @@ package secrets
 
 import (
 	"bytes"
+	"cmp"
 	"fmt"
 	"reflect"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"sync"
@@ -334,7 +336,8 @@ func (s *Scanner) detect(path string, data []byte, scan bool) []cand {
 			hi := min(len(ctx), m[1]+reach)
 			ctx = ctx[lo:hi]
 			base += lo
-			m = append([]int(nil), m...)
+			sc.m = append(sc.m[:0], m...) // m is the caller's
+			m = sc.m
 			for k := range m {
 				if m[k] >= 0 {
 					m[k] -= lo
@@ -564,6 +567,7 @@ type detectScratch struct {
 	hits    [4][]hitRec
 	memo    textMemo // the allowlists' (see textMemo)
 	taken   takenSet
+	m       []int // consider's copy of a match
 }
 
 // maxScratchHits bounds the hits a pooled scratch keeps room for: a text
@@ -597,15 +601,14 @@ func resolve(cs []cand) []cand {
 		return nil
 	}
 	sorted := append([]cand(nil), cs...)
-	sort.Slice(sorted, func(i, j int) bool {
-		a, b := sorted[i], sorted[j]
+	slices.SortFunc(sorted, func(a, b cand) int {
 		if a.start != b.start {
-			return a.start < b.start
+			return cmp.Compare(a.start, b.start)
 		}
 		if a.rule != b.rule {
-			return a.rule < b.rule
+			return cmp.Compare(a.rule, b.rule)
 		}
-		return a.end > b.end
+		return cmp.Compare(b.end, a.end)
 	})
 	out := sorted[:0:0]
 	for _, c := range sorted {
