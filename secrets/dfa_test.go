@@ -51,7 +51,7 @@ func TestDFAFilterSound(t *testing.T) {
 		n, every = 300, 1
 	}
 	texts := dfaTexts(n)
-	ruledOut, splitRuns := 0, 0
+	ruledOut, splitRuns, reachCut := 0, 0, 0
 	for i, r := range s.rules {
 		if i%every != 0 && !strings.Contains(r.ID, "generic") && !strings.Contains(r.ID, "password") {
 			continue
@@ -85,6 +85,18 @@ func TestDFAFilterSound(t *testing.T) {
 					t.Fatalf("%s: anchored filter rules out %q, the rule matches %q", r.ID, text, text[m[0]:m[1]])
 				}
 			}
+			// reach: the anchored match on the text up to where the
+			// filter's threads die (and a byte more) is the whole
+			// text's, groups and all.
+			if may, end, ok := d.reach(b); ok {
+				want := anchored.FindSubmatchIndex(b)
+				if got := anchored.FindSubmatchIndex(b[:min(len(b), end+1)]); !reflect.DeepEqual(got, want) || !may && want != nil {
+					t.Fatalf("%s: on %q cut at %d (may %v) the anchored match is %v, on the whole %v", r.ID, text, end+1, may, got, want)
+				}
+				if end < len(b) {
+					reachCut++
+				}
+			}
 			if _, splits, ok := d.scan(b, false, false, 64, nil); ok && len(splits) > 0 {
 				splitRuns++
 				want := exact.FindAllSubmatchIndex(b, -1)
@@ -104,8 +116,8 @@ func TestDFAFilterSound(t *testing.T) {
 		}
 	}
 	// A filter that rules nothing out would pass the checks above.
-	if ruledOut < len(texts) || splitRuns < len(texts) {
-		t.Errorf("the filters ruled out %d texts of %d rules × %d and split %d", ruledOut, len(s.rules), len(texts), splitRuns)
+	if ruledOut < len(texts) || splitRuns < len(texts) || reachCut < len(texts) {
+		t.Errorf("the filters ruled out %d texts of %d rules × %d, split %d and cut %d", ruledOut, len(s.rules), len(texts), splitRuns, reachCut)
 	}
 }
 

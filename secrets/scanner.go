@@ -508,26 +508,35 @@ func (s *Scanner) detect(path string, data []byte, scan bool) []cand {
 			// From the byte before st when there is one, so that a word
 			// boundary at the start is judged as in the whole text; the
 			// match proper starts at st.
-			if d := rule.dfaFilter(le-st, rule.searchAllSrc); d != nil && !d.mayMatch(data[st:le], true, false) {
-				continue
+			// re is where the expression may read: up to where the
+			// filter sees every thread from st dead, and a byte more.
+			re := le
+			if d := rule.dfaFilter(le-st, rule.searchAllSrc); d != nil {
+				may, end, ok := d.reach(data[st:le])
+				if !may {
+					continue
+				}
+				if ok {
+					re = min(le, st+end+1)
+				}
 			}
 			var m []int
 			from := st
-			countWork(le - st)
+			countWork(re - st)
 			if st > 0 {
 				from = st - 1
-				if m = rule.anchoredAfter.FindSubmatchIndex(data[from:le]); m != nil {
+				if m = rule.anchoredAfter.FindSubmatchIndex(data[from:re]); m != nil {
 					m[0] = 1
 				}
 			} else if rule.readsTextStart() {
-				m = rule.anchoredAtStart().FindSubmatchIndex(data[st:le])
+				m = rule.anchoredAtStart().FindSubmatchIndex(data[st:re])
 			} else {
 				// A newline before the text stands for its start (\b, \B
 				// and (?m:^) judge both alike), so that the expression
 				// compiled for every other hit serves: on a tree of tiny
 				// files many start with a keyword, and a second
 				// expression per rule cost a compile each.
-				sc.head = append(append(sc.head[:0], '\n'), data[:le]...)
+				sc.head = append(append(sc.head[:0], '\n'), data[:re]...)
 				if m = rule.anchoredAfter.FindSubmatchIndex(sc.head); m != nil {
 					for k := range m {
 						if m[k] >= 0 {
