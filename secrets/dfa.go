@@ -408,9 +408,24 @@ type dfaState struct {
 	dfa      atomic.Pointer[prefilterDFA]
 	dfaBytes atomic.Int64
 	dfaOnce  sync.Once
+	// the filter of the expression with its secrets at least MinLen
+	// long (withSecretMinLen), nil when there is none
+	minDFA  *prefilterDFA
+	minOnce sync.Once
 
 	textStartOnce sync.Once
 	textStart     bool
+}
+
+// minLenFilter returns the filter of searchAllSrc with the rule's
+// secrets at least MinLen long, or nil; built with the rule's filter.
+func (cr *compiledRule) minLenFilter() *prefilterDFA {
+	cr.minOnce.Do(func() {
+		if src := withSecretMinLen(cr.searchAllSrc(), cr.MinLen); src != "" {
+			cr.minDFA = newPrefilterDFA(src)
+		}
+	})
+	return cr.minDFA
 }
 
 // searchAllSrc is the expression of a rule whose matches begin at its

@@ -453,7 +453,15 @@ func (s *Scanner) detect(path string, data []byte, scan bool) []cand {
 				cut := to < len(data) && data[to] != '\n'
 				sc.splits = sc.splits[:0]
 				if d := rule.dfaFilter(len(ctx), rule.searchAllSrc); d != nil {
-					may, splits, _ := d.scan(ctx, false, cut, splitEvery, sc.splits)
+					may := true
+					if md := rule.minLenFilter(); md != nil {
+						// no match with a secret long enough
+						may = md.mayMatch(ctx, false, cut)
+					}
+					var splits []int
+					if may {
+						may, splits, _ = d.scan(ctx, false, cut, splitEvery, sc.splits)
+					}
 					if !may {
 						prev = max(prev, to)
 						n += k - 1
