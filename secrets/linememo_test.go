@@ -2,6 +2,7 @@ package secrets
 
 import (
 	"math/rand"
+	"regexp"
 	"sort"
 	"strings"
 	"testing"
@@ -104,6 +105,44 @@ func TestLineMemoSame(t *testing.T) {
 					t.Fatalf("%q on %q: memo says %v, the line %v", srcs, c.Line(), got, want)
 				}
 			}
+		}
+	}
+}
+
+// TestRegexSetFilterAnchored: an expression that begins at the start of
+// the text is filtered anchored, and says what the expression says,
+// once its filter is built.
+func TestRegexSetFilterAnchored(t *testing.T) {
+	srcs := []string{`^[a-zA-Z_.-]+$`, `(?i)^true|false|null$`, `^\$(?:[A-Z_]+|[a-z_]+)$`, `^ab[0-9]+`}
+	rs, err := newRegexSet(srcs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// (the alternation is split into its branches: false and null$ do
+	// not begin at the start)
+	if len(rs.res) != 6 || !rs.atStart[0] || !rs.atStart[1] || rs.atStart[2] || rs.atStart[3] || !rs.atStart[4] {
+		t.Fatalf("atStart %v", rs.atStart)
+	}
+	rng := rand.New(rand.NewSource(5))
+	frags := []string{"a", "A", "b", "z", "_", ".", "-", "$", "0", "9", " ", "TRUE", "false", "null", "ab", "$AB"}
+	var res []*regexp.Regexp
+	for _, x := range rs.res {
+		res = append(res, regexp.MustCompile(x.src))
+	}
+	for it := range 3 * regexSetDFAAfter {
+		var b []byte
+		for range rng.Intn(6) {
+			b = append(b, frags[rng.Intn(len(frags))]...)
+		}
+		for i, re := range res {
+			if got, want := rs.match(i, b), re.Match(b); got != want {
+				t.Fatalf("run %d: %s on %q: set says %v, the expression %v", it, re, b, got, want)
+			}
+		}
+	}
+	for i, re := range res {
+		if rs.filters[i].dfa.Load() == nil {
+			t.Errorf("%s: no filter built", re)
 		}
 	}
 }
