@@ -243,6 +243,60 @@ func (d *prefilterDFA) scan(text []byte, anchored, cut bool, every int, splits [
 	return may || !cut && c.accept[mode][st] != 0, splits, true
 }
 
+// reach is the anchored mayMatch read on past a match: it also returns
+// the offset at which no thread of the looser expression started at the
+// start of text is alive any more (len(text) when one lives to the end).
+// The rule's own threads, fewer, are dead there too: its expression run
+// on the text up to that offset (and one byte more, which an assertion
+// at the offset reads) finds the match it finds on the whole text, in
+// the time of the match, not of the text (an anchored attempt at a hit
+// read up to 2 KB of line with Go's backtracker, which also clears a
+// bit per instruction and byte of its input first). ok is false when
+// the filter could not tell.
+func (d *prefilterDFA) reach(text []byte) (may bool, end int, ok bool) {
+	var c *dfaCache
+	for i := range d.caches {
+		if d.caches[i].mu.TryLock() {
+			c = &d.caches[i]
+			break
+		}
+	}
+	if c == nil {
+		return true, len(text), false
+	}
+	defer c.mu.Unlock()
+	const mode = 0
+	if c.index[mode] == nil {
+		c.index[mode] = map[string]int32{}
+		if c.state(d, mode, make(pcSet, d.words)) < 0 { // state 0: the empty set
+			return true, len(text), false
+		}
+	}
+	st := c.state(d, mode, d.start)
+	if st < 0 {
+		return true, len(text), false
+	}
+	for i, b := range text {
+		if c.accept[mode][st]&1 != 0 {
+			may = true
+		}
+		if b >= 0x80 {
+			return true, len(text), false
+		}
+		next := c.trans[mode][int(st)*128+int(b)]
+		if next < 0 {
+			if next = c.step(d, mode, st, b); next < 0 {
+				return true, len(text), false
+			}
+		}
+		if next == 0 {
+			return may, i + 1, true // no thread left
+		}
+		st = next
+	}
+	return may || c.accept[mode][st] != 0, len(text), true
+}
+
 // splitsAfter reports whether a search may start right after the byte b
 // and see what it sees in the whole text: b is not a word byte (\b and
 // \B judge the start of a text as after one), and the expression does not
@@ -354,9 +408,24 @@ type dfaState struct {
 	dfa      atomic.Pointer[prefilterDFA]
 	dfaBytes atomic.Int64
 	dfaOnce  sync.Once
+	// the filter of the expression with its secrets at least MinLen
+	// long (withSecretMinLen), nil when there is none
+	minDFA  *prefilterDFA
+	minOnce sync.Once
 
 	textStartOnce sync.Once
 	textStart     bool
+}
+
+// minLenFilter returns the filter of searchAllSrc with the rule's
+// secrets at least MinLen long, or nil; built with the rule's filter.
+func (cr *compiledRule) minLenFilter() *prefilterDFA {
+	cr.minOnce.Do(func() {
+		if src := withSecretMinLen(cr.searchAllSrc(), cr.MinLen); src != "" {
+			cr.minDFA = newPrefilterDFA(src)
+		}
+	})
+	return cr.minDFA
 }
 
 // searchAllSrc is the expression of a rule whose matches begin at its

@@ -5,6 +5,7 @@ import (
 	"os"
 	"reflect"
 	"regexp"
+	"regexp/syntax"
 	"runtime"
 	"strings"
 	"sync"
@@ -51,7 +52,7 @@ func TestDFAFilterSound(t *testing.T) {
 		n, every = 300, 1
 	}
 	texts := dfaTexts(n)
-	ruledOut, splitRuns := 0, 0
+	ruledOut, splitRuns, reachCut, minRuledOut := 0, 0, 0, 0
 	for i, r := range s.rules {
 		if i%every != 0 && !strings.Contains(r.ID, "generic") && !strings.Contains(r.ID, "password") {
 			continue
@@ -85,6 +86,30 @@ func TestDFAFilterSound(t *testing.T) {
 					t.Fatalf("%s: anchored filter rules out %q, the rule matches %q", r.ID, text, text[m[0]:m[1]])
 				}
 			}
+			// The filter with secrets of MinLen: where it rules a text
+			// out, every match's secret is shorter.
+			if r.anchoredAfter != nil {
+				if md := r.minLenFilter(); md != nil && !md.mayMatch(b, false, false) {
+					minRuledOut++
+					for _, m := range exact.FindAllSubmatchIndex(b, -1) {
+						if ss, se := r.secretSpan(m); se-ss >= r.MinLen {
+							t.Fatalf("%s: the MinLen filter rules out %q, the rule's secret %q is %d long", r.ID, text, text[ss:se], se-ss)
+						}
+					}
+				}
+			}
+			// reach: the anchored match on the text up to where the
+			// filter's threads die (and a byte more) is the whole
+			// text's, groups and all.
+			if may, end, ok := d.reach(b); ok {
+				want := anchored.FindSubmatchIndex(b)
+				if got := anchored.FindSubmatchIndex(b[:min(len(b), end+1)]); !reflect.DeepEqual(got, want) || !may && want != nil {
+					t.Fatalf("%s: on %q cut at %d (may %v) the anchored match is %v, on the whole %v", r.ID, text, end+1, may, got, want)
+				}
+				if end < len(b) {
+					reachCut++
+				}
+			}
 			if _, splits, ok := d.scan(b, false, false, 64, nil); ok && len(splits) > 0 {
 				splitRuns++
 				want := exact.FindAllSubmatchIndex(b, -1)
@@ -104,8 +129,8 @@ func TestDFAFilterSound(t *testing.T) {
 		}
 	}
 	// A filter that rules nothing out would pass the checks above.
-	if ruledOut < len(texts) || splitRuns < len(texts) {
-		t.Errorf("the filters ruled out %d texts of %d rules × %d and split %d", ruledOut, len(s.rules), len(texts), splitRuns)
+	if ruledOut < len(texts) || splitRuns < len(texts) || reachCut < len(texts) || minRuledOut == 0 {
+		t.Errorf("the filters ruled out %d texts of %d rules × %d, split %d, cut %d, and with MinLen ruled out %d", ruledOut, len(s.rules), len(texts), splitRuns, reachCut, minRuledOut)
 	}
 }
 
@@ -323,5 +348,30 @@ func TestDFAHeldReturned(t *testing.T) {
 		}
 		runtime.GC()
 		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// TestSecretMinLen: the secret runs are lengthened, and an expression in
+// which one match may pass two secret groups is left alone.
+func TestSecretMinLen(t *testing.T) {
+	for src, want := range map[string]string{
+		`k=(?P<secret>[a-z]+);`:                          `k=(?P<secret>[a-z]{5,});`,
+		`k=(?:"(?P<secret>[^"]+)"|(?P<secret>[^\s]*\w))`: `k=(?:"(?P<secret>[^"]{5,})"|(?P<secret>[^\s]{4,}\w))`,
+		`k=(?P<secret>[a-z]+)(?P<secret>[0-9]+)`:         ``,
+		`(?:k=(?P<secret>[a-z]+))+`:                      ``,
+		`k=(?P<secret>ab+)`:                              ``,
+	} {
+		got := withSecretMinLen(src, 5)
+		if got == "" || want == "" {
+			if got != want {
+				t.Errorf("%s: %q, want %q", src, got, want)
+			}
+			continue
+		}
+		g, err1 := syntax.Parse(got, syntax.Perl)
+		w, err2 := syntax.Parse(want, syntax.Perl)
+		if err1 != nil || err2 != nil || !g.Equal(w) {
+			t.Errorf("%s: %q, want %q (%v, %v)", src, got, want, err1, err2)
+		}
 	}
 }

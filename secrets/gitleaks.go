@@ -341,6 +341,9 @@ func (al *allowlist) allows(c Candidate) bool {
 		case "match":
 			t = c.Match
 		case "line":
+			if c.memo != nil {
+				return c.memo.lineMatches(al.regexes, c)
+			}
 			t = c.Line()
 		}
 		return al.regexes.any(t)
@@ -355,11 +358,13 @@ func (al *allowlist) allows(c Candidate) bool {
 		if al.commits {
 			return false
 		}
+		// Every criterion must hold: the cheapest are asked first (a
+		// file's path once, not a line expression per candidate).
 		n := 0
 		for _, crit := range []struct {
 			present bool
 			hit     func() bool
-		}{{al.regexes.len() > 0, regexHit}, {len(al.stopWords) > 0, stopHit}, {al.paths.len() > 0, pathHit}} {
+		}{{al.paths.len() > 0, pathHit}, {len(al.stopWords) > 0, stopHit}, {al.regexes.len() > 0, regexHit}} {
 			if !crit.present {
 				continue
 			}
@@ -549,6 +554,14 @@ type regexSet struct {
 	litsOf [][][]byte
 	foldOf []bool
 	always []int // expressions without literals, in order
+	// cutFree[i]: expression i has no zero-width assertion (see
+	// textMemo).
+	cutFree []bool
+	// atStart[i]: every match of expression i begins at the start of the
+	// text (^...): its filter reads the text anchored, and rules out at
+	// the first byte that cannot begin a match what it would otherwise
+	// search for to the end (^[a-zA-Z_.-]+$ on every generic value).
+	atStart []bool
 	// filters hold each expression's DFA filter (dfa.go), built once it
 	// has run regexSetDFAAfter times: the generic allowlist runs on every
 	// candidate of a line dense with assignments.
@@ -578,7 +591,7 @@ func (rs *regexSet) match(i int, b []byte) bool {
 			})
 			d = f.dfa.Load()
 		}
-		if d != nil && !d.mayMatch(b, false, false) {
+		if d != nil && !d.mayMatch(b, rs.atStart[i], false) {
 			return false
 		}
 	}
@@ -604,6 +617,8 @@ func newRegexSet(srcs []string) (*regexSet, error) {
 		rs.first = append(rs.first, -1)
 		rs.litsOf = append(rs.litsOf, nil)
 		rs.foldOf = append(rs.foldOf, false)
+		rs.cutFree = append(rs.cutFree, cutFree(sre))
+		rs.atStart = append(rs.atStart, beginsAtTextStart(sre))
 		if lits, fold, ok := requiredLiterals(sre); ok && shortest(lits) >= 2 && len(srcs) <= 64 {
 			for j, l := range lits {
 				kws = append(kws, string(l))
@@ -696,6 +711,15 @@ func holdsLiteral(b []byte, lits [][]byte, fold bool) bool {
 		}
 	}
 	return false
+}
+
+// beginsAtTextStart reports whether re is \A (or ^ without m) followed
+// by the rest, so that every match begins at the start of the text.
+func beginsAtTextStart(re *syntax.Regexp) bool {
+	for re.Op == syntax.OpCapture {
+		re = re.Sub[0]
+	}
+	return re.Op == syntax.OpConcat && len(re.Sub) > 0 && re.Sub[0].Op == syntax.OpBeginText
 }
 
 // anchoredFirstByte returns the byte every match of re starts with when re

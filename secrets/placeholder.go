@@ -2,6 +2,8 @@ package secrets
 
 import (
 	"bytes"
+	"math/bits"
+	"sync"
 )
 
 // IsPlaceholder reports whether a matched value is an obvious placeholder or
@@ -49,10 +51,8 @@ func IsPlaceholder(v []byte) bool {
 	for _, c := range v {
 		l = append(l, lower(c))
 	}
-	for _, w := range placeholderWords {
-		if bytes.Contains(l, []byte(w)) {
-			return true
-		}
+	if holdsPlaceholderWord(l) {
+		return true
 	}
 	if madeUpSequence(l) {
 		return true
@@ -69,6 +69,41 @@ var (
 	myNameRE = lazyRE.New(`^my(?:[A-Z][a-z]+){1,4}$`)
 	envRefRE = lazyRE.New(`^[A-Za-z_][A-Za-z0-9_]*$`)
 )
+
+// holdsPlaceholderWord reports whether l holds one of placeholderWords,
+// trying at each byte only the words that begin with it.
+func holdsPlaceholderWord(l []byte) bool {
+	first := placeholderFirst()
+	for i, c := range l {
+		for m := first[c]; m != 0; m &= m - 1 {
+			if bytes.HasPrefix(l[i:], placeholderWordBytes[bits.TrailingZeros64(m)]) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// placeholderFirst maps a byte to the set of placeholderWords that begin
+// with it.
+var placeholderFirst = sync.OnceValue(func() *[256]uint64 {
+	var t [256]uint64
+	if len(placeholderWords) > 64 {
+		panic("secrets: more than 64 placeholder words")
+	}
+	for i, w := range placeholderWords {
+		t[w[0]] |= 1 << i
+	}
+	return &t
+})
+
+var placeholderWordBytes = func() [][]byte {
+	var out [][]byte
+	for _, w := range placeholderWords {
+		out = append(out, []byte(w))
+	}
+	return out
+}()
 
 var placeholderWords = []string{
 	"example", "placeholder", "redacted", "changeme", "change_me", "change-me",

@@ -98,6 +98,11 @@ type Candidate struct {
 	MatchOffset int
 	// Path is the file's path as given to Scan; empty under Redact.
 	Path string
+
+	// memo, when the scanner offers the candidate, is its text's
+	// allowlist memo, and base the offset of Context in that text.
+	memo *textMemo
+	base int
 }
 
 // Line returns the whole lines of Context that hold the match.

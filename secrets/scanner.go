@@ -2,9 +2,11 @@ package secrets
 
 import (
 	"bytes"
+	"cmp"
 	"fmt"
 	"reflect"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"sync"
@@ -217,6 +219,8 @@ type span struct{ start, end int }
 func (s *Scanner) detect(path string, data []byte, scan bool) []cand {
 	sc := s.getScratch()
 	defer s.scratch.Put(sc)
+	sc.memo.reset(data)
+	defer sc.memo.reset(nil)
 	// wins holds each rule's search windows; starts, for rules whose
 	// matches begin at a keyword (see compiledRule.anchored), where each
 	// keyword hit begins. Both are indexed by rule and reused across
@@ -304,10 +308,12 @@ func (s *Scanner) detect(path string, data []byte, scan bool) []cand {
 	sort.Ints(sc.touched)
 	var out []cand
 	examples := publishedExamples()
-	// taken maps the start of each accepted candidate to its end: a later
-	// (lower-priority) rule's match inside it would lose to it in resolve
-	// and add nothing to Redact's spans, so it is not validated.
-	var taken map[int]int // made at the first accepted candidate
+	// taken holds each accepted candidate: a later (lower-priority)
+	// rule's match with the same start ending no later would lose to it
+	// in resolve and add nothing to Redact's spans, so it is not
+	// validated.
+	taken := &sc.taken
+	taken.reset()
 	importedSkipped := -1 // unknown
 	// consider runs a match m of rule r in ctx (at base in data) through
 	// the checks every match passes.
@@ -330,7 +336,8 @@ func (s *Scanner) detect(path string, data []byte, scan bool) []cand {
 			hi := min(len(ctx), m[1]+reach)
 			ctx = ctx[lo:hi]
 			base += lo
-			m = append([]int(nil), m...)
+			sc.m = append(sc.m[:0], m...) // m is the caller's
+			m = sc.m
 			for k := range m {
 				if m[k] >= 0 {
 					m[k] -= lo
@@ -338,7 +345,7 @@ func (s *Scanner) detect(path string, data []byte, scan bool) []cand {
 			}
 			ss, se = ss-lo, se-lo
 		}
-		if e, ok := taken[base+ss]; ok && e >= base+se {
+		if taken.covers(base+ss, base+se) {
 			return
 		}
 		sec := ctx[ss:se]
@@ -352,7 +359,7 @@ func (s *Scanner) detect(path string, data []byte, scan bool) []cand {
 			return
 		}
 		if rule.Validate != nil {
-			c := Candidate{Secret: sec, Match: ctx[m[0]:m[1]], Context: ctx, Offset: ss, MatchOffset: m[0]}
+			c := Candidate{Secret: sec, Match: ctx[m[0]:m[1]], Context: ctx, Offset: ss, MatchOffset: m[0], memo: &sc.memo, base: base}
 			if scan {
 				c.Path = path
 			}
@@ -367,12 +374,7 @@ func (s *Scanner) detect(path string, data []byte, scan bool) []cand {
 			}
 		}
 		out = append(out, cand{r, base + ss, base + se})
-		if taken == nil {
-			taken = map[int]int{}
-		}
-		if e, ok := taken[base+ss]; !ok || e < base+se {
-			taken[base+ss] = base + se
-		}
+		taken.add(base+ss, base+se)
 	}
 	timedRule, t0 := -1, time.Time{}
 	timeRule := func(r int) {
@@ -386,6 +388,7 @@ func (s *Scanner) detect(path string, data []byte, scan bool) []cand {
 	}
 	defer timeRule(-1)
 	for _, r := range sc.touched {
+		taken.endRule()
 		timeRule(r)
 		rule := s.rules[r]
 		ws, sts := wins[r], starts[r]
@@ -450,7 +453,15 @@ func (s *Scanner) detect(path string, data []byte, scan bool) []cand {
 				cut := to < len(data) && data[to] != '\n'
 				sc.splits = sc.splits[:0]
 				if d := rule.dfaFilter(len(ctx), rule.searchAllSrc); d != nil {
-					may, splits, _ := d.scan(ctx, false, cut, splitEvery, sc.splits)
+					may := true
+					if md := rule.minLenFilter(); md != nil {
+						// no match with a secret long enough
+						may = md.mayMatch(ctx, false, cut)
+					}
+					var splits []int
+					if may {
+						may, splits, _ = d.scan(ctx, false, cut, splitEvery, sc.splits)
+					}
 					if !may {
 						prev = max(prev, to)
 						n += k - 1
@@ -505,26 +516,35 @@ func (s *Scanner) detect(path string, data []byte, scan bool) []cand {
 			// From the byte before st when there is one, so that a word
 			// boundary at the start is judged as in the whole text; the
 			// match proper starts at st.
-			if d := rule.dfaFilter(le-st, rule.searchAllSrc); d != nil && !d.mayMatch(data[st:le], true, false) {
-				continue
+			// re is where the expression may read: up to where the
+			// filter sees every thread from st dead, and a byte more.
+			re := le
+			if d := rule.dfaFilter(le-st, rule.searchAllSrc); d != nil {
+				may, end, ok := d.reach(data[st:le])
+				if !may {
+					continue
+				}
+				if ok {
+					re = min(le, st+end+1)
+				}
 			}
 			var m []int
 			from := st
-			countWork(le - st)
+			countWork(re - st)
 			if st > 0 {
 				from = st - 1
-				if m = rule.anchoredAfter.FindSubmatchIndex(data[from:le]); m != nil {
+				if m = rule.anchoredAfter.FindSubmatchIndex(data[from:re]); m != nil {
 					m[0] = 1
 				}
 			} else if rule.readsTextStart() {
-				m = rule.anchoredAtStart().FindSubmatchIndex(data[st:le])
+				m = rule.anchoredAtStart().FindSubmatchIndex(data[st:re])
 			} else {
 				// A newline before the text stands for its start (\b, \B
 				// and (?m:^) judge both alike), so that the expression
 				// compiled for every other hit serves: on a tree of tiny
 				// files many start with a keyword, and a second
 				// expression per rule cost a compile each.
-				sc.head = append(append(sc.head[:0], '\n'), data[:le]...)
+				sc.head = append(append(sc.head[:0], '\n'), data[:re]...)
 				if m = rule.anchoredAfter.FindSubmatchIndex(sc.head); m != nil {
 					for k := range m {
 						if m[k] >= 0 {
@@ -562,6 +582,9 @@ type detectScratch struct {
 	splits  []int // a dense run's split points (prefilterDFA.scan)
 	head    []byte
 	hits    [4][]hitRec
+	memo    textMemo // the allowlists' (see textMemo)
+	taken   takenSet
+	m       []int // consider's copy of a match
 }
 
 // maxScratchHits bounds the hits a pooled scratch keeps room for: a text
@@ -580,6 +603,9 @@ func (s *Scanner) getScratch() *detectScratch {
 				sc.hits[k] = nil
 			}
 		}
+		if cap(sc.taken.done)+cap(sc.taken.cur)+cap(sc.taken.tmp) > maxScratchHits {
+			sc.taken = takenSet{}
+		}
 		return sc
 	}
 	return &detectScratch{wins: make([][]span, len(s.rules)), starts: make([][]int, len(s.rules))}
@@ -592,15 +618,14 @@ func resolve(cs []cand) []cand {
 		return nil
 	}
 	sorted := append([]cand(nil), cs...)
-	sort.Slice(sorted, func(i, j int) bool {
-		a, b := sorted[i], sorted[j]
+	slices.SortFunc(sorted, func(a, b cand) int {
 		if a.start != b.start {
-			return a.start < b.start
+			return cmp.Compare(a.start, b.start)
 		}
 		if a.rule != b.rule {
-			return a.rule < b.rule
+			return cmp.Compare(a.rule, b.rule)
 		}
-		return a.end > b.end
+		return cmp.Compare(b.end, a.end)
 	})
 	out := sorted[:0:0]
 	for _, c := range sorted {

@@ -1,0 +1,101 @@
+package secrets
+
+import "sort"
+
+// takenSet is the set of accepted candidates a later one is checked
+// against in detect: is there one with the same start that ends no
+// earlier? A map held this, but a line dense with candidates put
+// 200,000 in it and a lookup per candidate missed the cache each time.
+// Rules run one after the other and each offers its candidates mostly
+// in text order: the earlier rules' are kept sorted and read with a
+// cursor, the current rule's appended and merged in when it ends.
+type takenSet struct {
+	done   []span // earlier rules': by start, one per start (the farthest end)
+	cursor int    // into done, where the last query stopped
+	cur    []span // the current rule's, as accepted
+	// curMap holds cur once a candidate came before the one accepted
+	// last (then cur is not sorted).
+	curMap map[int]int
+	tmp    []span
+}
+
+func (t *takenSet) reset() {
+	t.done, t.cur, t.tmp = t.done[:0], t.cur[:0], t.tmp[:0]
+	t.cursor, t.curMap = 0, nil
+}
+
+// covers reports whether an accepted candidate starts at s and ends at
+// e or later.
+func (t *takenSet) covers(s, e int) bool {
+	if n := len(t.done); n > 0 {
+		i := min(t.cursor, n)
+		switch {
+		case i > 0 && t.done[i-1].start >= s, i+8 < n && t.done[i+8].start < s:
+			i = sort.Search(n, func(k int) bool { return t.done[k].start >= s })
+		default:
+			for i < n && t.done[i].start < s {
+				i++
+			}
+		}
+		t.cursor = i
+		if i < n && t.done[i].start == s && t.done[i].end >= e {
+			return true
+		}
+	}
+	if t.curMap != nil {
+		end, ok := t.curMap[s]
+		return ok && end >= e
+	}
+	i := sort.Search(len(t.cur), func(k int) bool { return t.cur[k].start >= s })
+	for ; i < len(t.cur) && t.cur[i].start == s; i++ {
+		if t.cur[i].end >= e {
+			return true
+		}
+	}
+	return false
+}
+
+// add records an accepted candidate of the current rule.
+func (t *takenSet) add(s, e int) {
+	if t.curMap == nil && len(t.cur) > 0 && t.cur[len(t.cur)-1].start > s {
+		t.curMap = make(map[int]int, len(t.cur)+1)
+		for _, c := range t.cur {
+			t.curMap[c.start] = max(t.curMap[c.start], c.end)
+		}
+	}
+	t.cur = append(t.cur, span{s, e})
+	if t.curMap != nil {
+		if old, ok := t.curMap[s]; !ok || old < e {
+			t.curMap[s] = e
+		}
+	}
+}
+
+// endRule merges the current rule's candidates into the earlier ones'.
+func (t *takenSet) endRule() {
+	t.cursor = 0
+	if len(t.cur) == 0 {
+		return
+	}
+	if t.curMap != nil {
+		sort.Slice(t.cur, func(a, b int) bool { return t.cur[a].start < t.cur[b].start })
+		t.curMap = nil
+	}
+	m := t.tmp[:0]
+	i, j := 0, 0
+	for i < len(t.done) || j < len(t.cur) {
+		var x span
+		if j == len(t.cur) || i < len(t.done) && t.done[i].start <= t.cur[j].start {
+			x, i = t.done[i], i+1
+		} else {
+			x, j = t.cur[j], j+1
+		}
+		if n := len(m); n > 0 && m[n-1].start == x.start {
+			m[n-1].end = max(m[n-1].end, x.end)
+			continue
+		}
+		m = append(m, x)
+	}
+	t.done, t.tmp = m, t.done
+	t.cur = t.cur[:0]
+}
