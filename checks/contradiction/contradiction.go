@@ -206,16 +206,17 @@ type docInfo struct {
 	blocked   bool // frontmatter status blocked
 
 	approvalFalse   []*sotparse.Fact
-	approvalGranted bool            // a fact records approval granted
-	passed          bool            // a "... passed: true" fact or a test count
-	links           map[string]bool // .sot paths it names
-	workboardList   *listSection    // the ids of a "Workboard" section
-	phraseIDs       []idStatement   // ids its required phrases name
-	commands        []commandFact   // "- Harness command: `...`"
-	workIDs         []*sotparse.Ref // its work id references, by position
-	cited           []*sotparse.Ref // absolute paths it cites
-	factRoles       []roleClaim     // roles its key: value facts give
-	textRead        bool            // docText is taken (checker.text)
+	approvalGranted bool             // a fact records approval granted
+	passed          bool             // a "... passed: true" fact or a test count
+	links           map[string]bool  // .sot paths it names
+	workboardList   *listSection     // the ids of a "Workboard" section
+	phraseIDs       []idStatement    // ids its required phrases name
+	commands        []commandFact    // "- Harness command: `...`"
+	workIDs         []*sotparse.Ref  // its work id references, by position
+	cited           []*sotparse.Ref  // absolute paths it cites
+	provenance      []*sotparse.Fact // facts giving an approval source (provenanceKey)
+	factRoles       []roleClaim      // roles its key: value facts give
+	textRead        bool             // docText is taken (checker.text)
 	docText
 }
 
@@ -263,6 +264,9 @@ func extract(d *sotparse.Doc) *docInfo {
 	di := &docInfo{d: d, links: map[string]bool{}}
 	di.validated, di.blocked = status(d)
 	for _, f := range d.Facts {
+		if provenanceKey(factKey(f)) {
+			di.provenance = append(di.provenance, f)
+		}
 		key, v := fact(f)
 		switch {
 		case resultValue.MatchString(v):
