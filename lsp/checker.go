@@ -103,6 +103,11 @@ func (s *Server) checker(ctx context.Context) {
 			close(s.fresh)
 			s.fresh = make(chan struct{})
 			s.mu.Unlock()
+			if found, added, ok, err := w.saveCache(); err != nil {
+				s.logf(3, "writing the summary cache of %s: %v", w.root, err)
+			} else if ok {
+				s.logf(4, "loaded %s: %d documents from the summary cache, %d summaries written to it", w.root, found, added)
+			}
 		}
 	}
 }

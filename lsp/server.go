@@ -19,6 +19,7 @@ import (
 
 	"go.lsp.dev/jsonrpc2"
 
+	"github.com/svrnty/sotvet/cache"
 	secretscheck "github.com/svrnty/sotvet/checks/secrets"
 	engine "github.com/svrnty/sotvet/secrets"
 )
@@ -56,6 +57,7 @@ type Server struct {
 	state      int // 0 new, 1 initialized, 2 shut down
 	enc        encoding
 	debounce   time.Duration
+	cacheKey   string // the build's key in the summary cache; "" keeps off it
 	folders    []string
 	workspaces map[string]*workspace // by root
 	docs       map[string]*document  // by URI
@@ -352,6 +354,12 @@ func (s *Server) initialize(p InitializeParams) (*InitializeResult, error) {
 	var o InitOptions
 	if len(p.InitializationOptions) > 0 && json.Unmarshal(p.InitializationOptions, &o) == nil && o.DebounceMS != 0 {
 		s.debounce = max(0, time.Duration(o.DebounceMS)*time.Millisecond)
+	}
+	if !o.NoCache {
+		// A workspace's first run takes the summaries of the documents
+		// unchanged since an earlier server or check run, instead of
+		// parsing them: the first diagnostics after a restart come sooner.
+		s.cacheKey = cache.BuildKey(s.version)
 	}
 	var roots []string
 	for _, f := range p.WorkspaceFolders {
