@@ -294,3 +294,48 @@ func lineDiff(want, got []string) string {
 	}
 	return b.String()
 }
+
+// TestOverlaySessionSchemaDrift: an open document whose frontmatter leaves
+// its kind's majority schema is reported on, the majority counted over the
+// documents the session keeps from their summaries, as a full run with the
+// buffer on disk reports it; and no longer once the buffer is put back.
+func TestOverlaySessionSchemaDrift(t *testing.T) {
+	root, doc := sessionWorkspace(t, 60)
+	orig, err := os.ReadFile(filepath.Join(root, doc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	drift := strings.Replace(string(orig), "\nname: ", "\ntitle: ", 1)
+	if drift == string(orig) {
+		t.Fatalf("%s has no name: key", doc)
+	}
+	s, err := checks.NewOverlaySession(checks.Options{Root: root, FS: os.DirFS(root), Analyzers: checks.All}, map[string][]byte{doc: orig})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, text := range []string{drift, string(orig), drift} {
+		res, err := s.Update(doc, []byte(text))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(root, doc), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		var want []string
+		for _, f := range fullRun(t, root) {
+			if strings.HasPrefix(f, doc+":") {
+				want = append(want, f)
+			}
+		}
+		if err := os.WriteFile(filepath.Join(root, doc), orig, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		got := sessionFindings(res)
+		if fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Fatalf("session differs from a full run:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+		}
+		if reported := strings.Contains(fmt.Sprint(got), "schema-drift"); reported != (text == drift) {
+			t.Fatalf("schema-drift reported: %v, want %v:\n%s", reported, text == drift, strings.Join(got, "\n"))
+		}
+	}
+}
