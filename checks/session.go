@@ -345,13 +345,13 @@ func (s *Session) recheck(focus func(string) bool, again func(*sotparse.Workspac
 
 // index records each document's stem and work ids.
 func (s *Session) index(ws *sotparse.Workspace) {
-	s.docIDs = make(map[string][]string, len(ws.Docs))
-	s.byID = map[string][]string{}
-	s.byStem = map[string][]string{}
 	s.model = ws
 	if s.overlaysOnly {
 		return // it re-checks every overlay whatever changed: no index needed
 	}
+	s.docIDs = make(map[string][]string, len(ws.Docs))
+	s.byID = map[string][]string{}
+	s.byStem = map[string][]string{}
 	s.glossary = glossarySignature(ws)
 	for _, d := range ws.Docs {
 		ids := workIDs(d)
