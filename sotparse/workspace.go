@@ -267,6 +267,17 @@ func (ws *Workspace) Paths() []string {
 	return out
 }
 
+// EachPath calls f with each path Paths returns, in no order: for an index
+// that needs no sorted list (sorting every path of a large workspace on
+// every run of a session costs more than indexing them).
+func (ws *Workspace) EachPath(f func(string)) {
+	for p := range ws.known {
+		if p != "." {
+			f(p)
+		}
+	}
+}
+
 // ProblemsFor returns the problems owned by the named check, in path order.
 func (ws *Workspace) ProblemsFor(check string) []Problem {
 	var out []Problem
