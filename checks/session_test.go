@@ -348,7 +348,7 @@ func TestOverlaySessionProvenance(t *testing.T) {
 	root := t.TempDir()
 	proof := "`/runs/r1-slugify/stage5-owned-repo-proof.json`"
 	files := map[string]string{
-		"WORKBOARD.yaml": "items: []\n",
+		"WORKBOARD.yaml":                       "items: []\n",
 		".sot/03-PROTOCOLS/CASE-A-EVIDENCE.md": "---\nname: case-a-evidence\nstatus: validated\n---\n# Case A evidence\n\n## Result\n\n- proof: " + proof + "\n- approval_source: JP chat instruction on 2026-06-02 to execute the proof\n",
 		".sot/03-PROTOCOLS/CASE-B-EVIDENCE.md": "---\nname: case-b-evidence\nstatus: validated\n---\n# Case B evidence\n\n- repeat proof: " + proof + "\n\nThe proof artifacts record approval_source as `JP chat approval on 2026-06-01`.\n",
 	}
