@@ -107,11 +107,11 @@ func (s *Session) Reload() (*Result, error) {
 	defer s.mu.Unlock()
 	// The earlier summaries are read by the load only: the runs after it
 	// find the documents they keep in the session's own.
-	s.store = &memStore{m: map[string]storedSummary{}, earlier: s.earlier}
+	s.store = &memStore{m: map[string]storedSummary{}, earlier: s.earlier, open: s.overlay}
 	s.disc, s.models = nil, sotparse.NewModels()
 	res, ws, err := s.run(s.scope(func(string) bool { return true }))
 	s.store.mu.Lock()
-	s.store.earlier = nil
+	s.store.earlier, s.store.open = nil, nil
 	s.store.mu.Unlock()
 	if err != nil {
 		return nil, err
@@ -473,6 +473,7 @@ type memStore struct {
 	mu      sync.Mutex
 	m       map[string]storedSummary
 	earlier sotparse.SummaryStore
+	open    map[string][]byte // overlays: an unsaved buffer's summary stays out of earlier
 }
 
 type storedSummary struct {
@@ -496,7 +497,7 @@ func (m *memStore) PutSummary(path, id string, summary []byte) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	m.m[path] = storedSummary{id, summary}
-	if m.earlier != nil {
+	if _, open := m.open[path]; m.earlier != nil && !open {
 		m.earlier.PutSummary(path, id, summary)
 	}
 }

@@ -58,6 +58,7 @@ type workspace struct {
 	gitAsked  bool              // askGit has run (or is running)
 	cacheKey  string            // the build's key in the summary cache; "": none
 	unsaved   *cache.Pack       // the cache a load read, to write once published
+	saveMu    sync.Mutex        // held while the cache is written (shutdown waits for it)
 
 	// The session and the files it reads are the checker's: runs are
 	// serialised by runMu.
@@ -395,6 +396,13 @@ func (w *workspace) openCache() *cache.Pack {
 // It returns how many summaries the load found there and how many it
 // added; ok is false when there was none to write.
 func (w *workspace) saveCache() (found, added int, ok bool, err error) {
+	w.saveMu.Lock()
+	defer w.saveMu.Unlock()
+	return w.writeCache()
+}
+
+// writeCache is saveCache for a caller holding saveMu.
+func (w *workspace) writeCache() (found, added int, ok bool, err error) {
 	w.mu.Lock()
 	pack := w.unsaved
 	w.unsaved = nil

@@ -9,6 +9,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"net/url"
 	"path/filepath"
 	"slices"
@@ -241,12 +242,28 @@ func (s *Server) dispatch(ctx, rc context.Context, req *jsonrpc2.Request) (any, 
 		// Every request sent before shutdown is answered on the wire before
 		// it (owed counts this one too); one still unanswered after
 		// shutdownWait is left to its fate.
-		for deadline := time.Now().Add(shutdownWait); s.owed.Load() > 1 && time.Now().Before(deadline); {
+		deadline := time.Now().Add(shutdownWait)
+		for s.owed.Load() > 1 && time.Now().Before(deadline) {
 			time.Sleep(time.Millisecond)
 		}
 		s.mu.Lock()
 		s.state = 2
+		ws := slices.Collect(maps.Values(s.workspaces))
 		s.mu.Unlock()
+		// A summary cache the checker has yet to write (or is writing) is
+		// written before the answer, within the same bound: an editor that
+		// quits right after start-up still leaves it for the next.
+		saved := make(chan struct{})
+		go func() {
+			defer close(saved)
+			for _, w := range ws {
+				s.saveCache(w)
+			}
+		}()
+		select {
+		case <-saved:
+		case <-time.After(time.Until(deadline)):
+		}
 		return nil, nil
 	case "textDocument/didOpen":
 		var p DidOpenTextDocumentParams
