@@ -50,6 +50,19 @@ func DefaultDir() (string, error) {
 	return filepath.Join(d, "sotvet"), nil
 }
 
+// BuildKey names the sotvet build that writes summaries: its version and
+// the identity of its executable, so that a rebuilt binary, whose parser
+// may differ, never reads an older one's summaries.
+func BuildKey(version string) string {
+	key := version
+	if exe, err := os.Executable(); err == nil {
+		if info, err := os.Stat(exe); err == nil {
+			key += fmt.Sprintf(" %s %d %d", exe, info.Size(), info.ModTime().UnixNano())
+		}
+	}
+	return key
+}
+
 const magic = "sotvet summary pack 1\n"
 
 // maxPack bounds the pack file read: beyond it the pack is ignored and

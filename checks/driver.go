@@ -119,12 +119,12 @@ func Run(opt Options) (*Result, *sotparse.Workspace, error) {
 	// entries) become read errors of those files, so they surface as
 	// findings at the file.
 	readErr := map[string]error{}
-	var files []string
+	files := make([]string, 0, len(disc.Problems)+len(disc.Entries))
 	for _, p := range disc.Problems {
 		readErr[p.Path] = errors.New(p.Message)
 		files = append(files, filepath.Join(opt.Root, filepath.FromSlash(p.Path)))
 	}
-	sizes := map[string]int64{}
+	sizes := make(map[string]int64, len(disc.Entries))
 	for _, e := range disc.Entries {
 		sizes[e.Path] = e.Size
 		files = append(files, filepath.Join(opt.Root, filepath.FromSlash(e.Path)))

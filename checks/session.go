@@ -31,8 +31,11 @@ type Session struct {
 	mu      sync.Mutex
 	opt     Options
 	base    fs.FS
-	overlay map[string][]byte    // workspace-relative path -> unsaved content
-	store   *memStore            // document summaries, by path and content id
+	overlay map[string][]byte // workspace-relative path -> unsaved content
+	store   *memStore         // document summaries, by path and content id
+	// earlier holds the summaries of earlier processes (opt.Reuse.Store):
+	// a load takes what it finds there and adds what it parses.
+	earlier sotparse.SummaryStore
 	byFile  map[string][]Finding // the findings of every file, each file's sorted
 	omitted map[string]int       // the findings of each file beyond Options.MaxPerFile
 	checked []string
@@ -62,11 +65,16 @@ type Session struct {
 }
 
 // NewSession loads the workspace opt describes and runs every check once.
-// Of opt.Reuse only ID is used, when set: the content ids of opt.FS's files
-// (it must answer for the content opt.FS holds); the session keeps its own
-// summaries.
+// Of opt.Reuse only ID and Store are used, when set: ID, the content ids of
+// opt.FS's files (it must answer for the content opt.FS holds); Store, the
+// summaries of earlier processes (a cache on disk), which a load (this one,
+// Reload) reads before parsing and adds to. The session keeps its own
+// summaries between runs.
 func NewSession(opt Options) (*Session, error) {
-	s := &Session{opt: opt, base: opt.FS, overlay: map[string][]byte{}, store: &memStore{m: map[string]storedSummary{}}, byFile: map[string][]Finding{}, models: sotparse.NewModels()}
+	s := &Session{opt: opt, base: opt.FS, overlay: map[string][]byte{}, byFile: map[string][]Finding{}, models: sotparse.NewModels()}
+	if opt.Reuse != nil {
+		s.earlier = opt.Reuse.Store
+	}
 	if _, err := s.Reload(); err != nil {
 		return nil, err
 	}
@@ -81,7 +89,10 @@ func NewSession(opt Options) (*Session, error) {
 // can touch. Loading it parses every document (for the summaries) and
 // judges those of overlay, the buffers open already.
 func NewOverlaySession(opt Options, overlay map[string][]byte) (*Session, error) {
-	s := &Session{opt: opt, base: opt.FS, overlay: maps.Clone(overlay), store: &memStore{m: map[string]storedSummary{}}, byFile: map[string][]Finding{}, models: sotparse.NewModels(), overlaysOnly: true}
+	s := &Session{opt: opt, base: opt.FS, overlay: maps.Clone(overlay), byFile: map[string][]Finding{}, models: sotparse.NewModels(), overlaysOnly: true}
+	if opt.Reuse != nil {
+		s.earlier = opt.Reuse.Store
+	}
 	if _, err := s.Reload(); err != nil {
 		return nil, err
 	}
@@ -94,9 +105,14 @@ func NewOverlaySession(opt Options, overlay map[string][]byte) (*Session, error)
 func (s *Session) Reload() (*Result, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.store = &memStore{m: map[string]storedSummary{}}
+	// The earlier summaries are read by the load only: the runs after it
+	// find the documents they keep in the session's own.
+	s.store = &memStore{m: map[string]storedSummary{}, earlier: s.earlier, open: s.overlay}
 	s.disc, s.models = nil, sotparse.NewModels()
 	res, ws, err := s.run(s.scope(func(string) bool { return true }))
+	s.store.mu.Lock()
+	s.store.earlier, s.store.open = nil, nil
+	s.store.mu.Unlock()
 	if err != nil {
 		return nil, err
 	}
@@ -329,13 +345,13 @@ func (s *Session) recheck(focus func(string) bool, again func(*sotparse.Workspac
 
 // index records each document's stem and work ids.
 func (s *Session) index(ws *sotparse.Workspace) {
-	s.docIDs = make(map[string][]string, len(ws.Docs))
-	s.byID = map[string][]string{}
-	s.byStem = map[string][]string{}
 	s.model = ws
 	if s.overlaysOnly {
 		return // it re-checks every overlay whatever changed: no index needed
 	}
+	s.docIDs = make(map[string][]string, len(ws.Docs))
+	s.byID = map[string][]string{}
+	s.byStem = map[string][]string{}
 	s.glossary = glossarySignature(ws)
 	for _, d := range ws.Docs {
 		ids := workIDs(d)
@@ -451,10 +467,13 @@ func (s *Session) discovery(overlay map[string][]byte) (*sotparse.Discovery, err
 }
 
 // memStore keeps document summaries in memory: one a path, of the content
-// it had last.
+// it had last; with earlier, it reads the summaries it lacks there and
+// adds those put to it.
 type memStore struct {
-	mu sync.Mutex
-	m  map[string]storedSummary
+	mu      sync.Mutex
+	m       map[string]storedSummary
+	earlier sotparse.SummaryStore
+	open    map[string][]byte // overlays: an unsaved buffer's summary stays out of earlier
 }
 
 type storedSummary struct {
@@ -468,6 +487,9 @@ func (m *memStore) Summary(path, id string) []byte {
 	if s, ok := m.m[path]; ok && s.id == id {
 		return s.summary
 	}
+	if m.earlier != nil {
+		return m.earlier.Summary(path, id)
+	}
 	return nil
 }
 
@@ -475,6 +497,9 @@ func (m *memStore) PutSummary(path, id string, summary []byte) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	m.m[path] = storedSummary{id, summary}
+	if _, open := m.open[path]; m.earlier != nil && !open {
+		m.earlier.PutSummary(path, id, summary)
+	}
 }
 
 // overlayFS is base with some files' content replaced (or added) from

@@ -294,3 +294,97 @@ func lineDiff(want, got []string) string {
 	}
 	return b.String()
 }
+
+// TestOverlaySessionSchemaDrift: an open document whose frontmatter leaves
+// its kind's majority schema is reported on, the majority counted over the
+// documents the session keeps from their summaries, as a full run with the
+// buffer on disk reports it; and no longer once the buffer is put back.
+func TestOverlaySessionSchemaDrift(t *testing.T) {
+	root, doc := sessionWorkspace(t, 60)
+	orig, err := os.ReadFile(filepath.Join(root, doc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	drift := strings.Replace(string(orig), "\nname: ", "\ntitle: ", 1)
+	if drift == string(orig) {
+		t.Fatalf("%s has no name: key", doc)
+	}
+	s, err := checks.NewOverlaySession(checks.Options{Root: root, FS: os.DirFS(root), Analyzers: checks.All}, map[string][]byte{doc: orig})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, text := range []string{drift, string(orig), drift} {
+		res, err := s.Update(doc, []byte(text))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(root, doc), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		var want []string
+		for _, f := range fullRun(t, root) {
+			if strings.HasPrefix(f, doc+":") {
+				want = append(want, f)
+			}
+		}
+		if err := os.WriteFile(filepath.Join(root, doc), orig, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		got := sessionFindings(res)
+		if fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Fatalf("session differs from a full run:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+		}
+		if reported := strings.Contains(fmt.Sprint(got), "schema-drift"); reported != (text == drift) {
+			t.Fatalf("schema-drift reported: %v, want %v:\n%s", reported, text == drift, strings.Join(got, "\n"))
+		}
+	}
+}
+
+// TestOverlaySessionProvenance: the approval source an open document gives
+// is compared with what a document out of focus (kept from its summary)
+// says the proof artifact they both cite records: its text is read back
+// for the comparison, as a full run reads it.
+func TestOverlaySessionProvenance(t *testing.T) {
+	root := t.TempDir()
+	proof := "`/runs/r1-slugify/stage5-owned-repo-proof.json`"
+	files := map[string]string{
+		"WORKBOARD.yaml":                       "items: []\n",
+		".sot/03-PROTOCOLS/CASE-A-EVIDENCE.md": "---\nname: case-a-evidence\nstatus: validated\n---\n# Case A evidence\n\n## Result\n\n- proof: " + proof + "\n- approval_source: JP chat instruction on 2026-06-02 to execute the proof\n",
+		".sot/03-PROTOCOLS/CASE-B-EVIDENCE.md": "---\nname: case-b-evidence\nstatus: validated\n---\n# Case B evidence\n\n- repeat proof: " + proof + "\n\nThe proof artifacts record approval_source as `JP chat approval on 2026-06-01`.\n",
+	}
+	for p, text := range files {
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(root, p)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(root, p), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	doc := ".sot/03-PROTOCOLS/CASE-A-EVIDENCE.md"
+	var want []string
+	for _, f := range fullRun(t, root) {
+		if strings.HasPrefix(f, doc+":") {
+			want = append(want, f)
+		}
+	}
+	if !strings.Contains(fmt.Sprint(want), "contradiction/provenance") {
+		t.Fatalf("a full run finds no provenance contradiction in %s: the test shows nothing\n%s", doc, strings.Join(want, "\n"))
+	}
+	s, err := checks.NewOverlaySession(checks.Options{Root: root, FS: os.DirFS(root), Analyzers: checks.All}, map[string][]byte{doc: []byte(files[doc])})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The load, then an edit that keeps the text.
+	for _, res := range []*checks.Result{s.Result(), must(s.Update(doc, []byte(files[doc])))} {
+		if got := sessionFindings(res); fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Fatalf("session differs from a full run:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+		}
+	}
+}
+
+func must(res *checks.Result, err error) *checks.Result {
+	if err != nil {
+		panic(err)
+	}
+	return res
+}

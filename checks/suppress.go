@@ -48,8 +48,11 @@ func (s *suppression) covers(f *Finding) bool {
 func suppress(ws *sotparse.Workspace, text *textIndex, fs []Finding, checked []string, registered func(string) bool, capped map[string]bool) []Finding {
 	byLine := map[string]map[int][]*suppression{}
 	var all []*suppression
-	// Every file is searched (a suppression that matches nothing is a
-	// finding too): in parallel, it is the driver's last pass over the text.
+	// Every file in focus is searched (a suppression that matches nothing
+	// is a finding too): in parallel, it is the driver's last pass over the
+	// text. A suppression acts on its own file only, and a run keeps the
+	// findings of the files in focus: an editor's edit searches the open
+	// documents, not the workspace.
 	has := make([]bool, len(ws.Files))
 	var wg sync.WaitGroup
 	workers := runtime.GOMAXPROCS(0)
@@ -59,7 +62,7 @@ func suppress(ws *sotparse.Workspace, text *textIndex, fs []Finding, checked []s
 			defer wg.Done()
 			for i := w; i < len(ws.Files); i += workers {
 				f := ws.Files[i]
-				has[i] = text.mayIgnore(f.Path) && bodylines.TextIndex(ws.FileContent(f), ignoreMark) >= 0
+				has[i] = ws.Focused(f.Path) && text.mayIgnore(f.Path) && bodylines.TextIndex(ws.FileContent(f), ignoreMark) >= 0
 			}
 		}()
 	}

@@ -103,7 +103,21 @@ func (s *Server) checker(ctx context.Context) {
 			close(s.fresh)
 			s.fresh = make(chan struct{})
 			s.mu.Unlock()
+			s.saveCache(w)
 		}
+	}
+}
+
+// saveCache writes the summary cache w's load read, if it has not been,
+// and says so in the log; whoever waits for saveMu (shutdown) finds both
+// done.
+func (s *Server) saveCache(w *workspace) {
+	w.saveMu.Lock()
+	defer w.saveMu.Unlock()
+	if found, added, ok, err := w.writeCache(); err != nil {
+		s.logf(3, "writing the summary cache of %s: %v", w.root, err)
+	} else if ok {
+		s.logf(4, "loaded %s: %d documents from the summary cache, %d summaries written to it", w.root, found, added)
 	}
 }
 

@@ -2,6 +2,7 @@ package lsp
 
 import (
 	"bytes"
+	"errors"
 	"io/fs"
 	"path"
 	"sync"
@@ -40,14 +41,13 @@ func (c *diskCache) Open(name string) (fs.File, error) {
 	if ok {
 		return &cachedFile{Reader: bytes.NewReader(b), name: path.Base(name), size: int64(len(b))}, nil
 	}
-	info, err := c.FS.Stat(name)
+	// Read first, without a Stat: a workspace's load opens every file
+	// once, and os.Root's Stat walks the path's directories each time.
+	b, err := safefs.ReadFile(c.FS, name, c.limit)
+	if errors.Is(err, safefs.ErrNotRegular) {
+		return c.FS.Open(name) // a directory: opened as such
+	}
 	if err != nil {
-		return nil, err
-	}
-	if !info.Mode().IsRegular() {
-		return c.FS.Open(name)
-	}
-	if b, err = safefs.ReadFile(c.FS, name, c.limit); err != nil {
 		return nil, err
 	}
 	id := sotparse.BlobID(b)

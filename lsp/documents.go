@@ -91,6 +91,7 @@ func (s *Server) workspaceAt(root string) *workspace {
 	if old := s.workspaces[root]; old != nil {
 		return old
 	}
+	w.cacheKey = s.cacheKey
 	s.workspaces[root] = w
 	s.dirty[w] = time.Now()
 	s.kick()

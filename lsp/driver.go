@@ -20,6 +20,7 @@ import (
 
 	"golang.org/x/tools/go/analysis"
 
+	"github.com/svrnty/sotvet/cache"
 	"github.com/svrnty/sotvet/checks"
 	"github.com/svrnty/sotvet/config"
 	"github.com/svrnty/sotvet/internal/safefs"
@@ -55,6 +56,9 @@ type workspace struct {
 	renew     bool              // the configuration changed: a new session
 	rewalk    bool              // a file changed on disk: the session lists the files again
 	gitAsked  bool              // askGit has run (or is running)
+	cacheKey  string            // the build's key in the summary cache; "": none
+	unsaved   *cache.Pack       // the cache a load read, to write once published
+	saveMu    sync.Mutex        // held while the cache is written (shutdown waits for it)
 
 	// The session and the files it reads are the checker's: runs are
 	// serialised by runMu.
@@ -334,6 +338,10 @@ func (f *frozen) update() (*checks.Session, error) {
 		}
 		opt := f.options(disk)
 		opt.Reuse = &sotparse.Reuse{ID: disk.ID}
+		pack := f.w.openCache()
+		if pack != nil {
+			opt.Reuse.Store = pack
+		}
 		// The server shows the open documents' findings only: those the
 		// session keeps, re-checking them all on every change.
 		// The open buffers over the files it reads: one run loads and
@@ -342,6 +350,11 @@ func (f *frozen) update() (*checks.Session, error) {
 			return nil, err
 		}
 		f.w.session = s
+		if pack != nil {
+			f.w.mu.Lock()
+			f.w.unsaved = pack
+			f.w.mu.Unlock()
+		}
 		return s, nil
 	}
 	if f.rewalk && len(f.changes) == 0 {
@@ -359,6 +372,46 @@ func (f *frozen) update() (*checks.Session, error) {
 		}
 	}
 	return s, nil
+}
+
+// openCache opens the workspace's summary cache, or returns nil: no key
+// (the client asked for none), or no cache directory.
+func (w *workspace) openCache() *cache.Pack {
+	w.mu.Lock()
+	key := w.cacheKey
+	w.mu.Unlock()
+	if key == "" {
+		return nil
+	}
+	dir, err := cache.DefaultDir()
+	if err != nil {
+		return nil
+	}
+	return cache.Open(dir, w.root, key)
+}
+
+// saveCache writes the summaries the last load parsed to the cache it
+// read, once: after the diagnostics are out, as the next start-up is what
+// it speeds up.
+// It returns how many summaries the load found there and how many it
+// added; ok is false when there was none to write.
+func (w *workspace) saveCache() (found, added int, ok bool, err error) {
+	w.saveMu.Lock()
+	defer w.saveMu.Unlock()
+	return w.writeCache()
+}
+
+// writeCache is saveCache for a caller holding saveMu.
+func (w *workspace) writeCache() (found, added int, ok bool, err error) {
+	w.mu.Lock()
+	pack := w.unsaved
+	w.unsaved = nil
+	w.mu.Unlock()
+	if pack == nil {
+		return 0, 0, false, nil
+	}
+	found, added = pack.Stats()
+	return found, added, true, pack.Save()
 }
 
 // snapshotFlags records every check flag's value and returns a func that

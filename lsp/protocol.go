@@ -77,6 +77,9 @@ type InitOptions struct {
 	// DebounceMS is the pause after a keystroke before the re-check (default
 	// 20); 0 keeps the default, a negative value checks at once.
 	DebounceMS int `json:"debounceMs"`
+	// NoCache keeps the server off the summary cache sotvet check keeps
+	// (docs/usage.md): it then parses every document at start-up.
+	NoCache bool `json:"noCache"`
 }
 
 type InitializeResult struct {

@@ -9,6 +9,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"net/url"
 	"path/filepath"
 	"slices"
@@ -19,6 +20,7 @@ import (
 
 	"go.lsp.dev/jsonrpc2"
 
+	"github.com/svrnty/sotvet/cache"
 	secretscheck "github.com/svrnty/sotvet/checks/secrets"
 	engine "github.com/svrnty/sotvet/secrets"
 )
@@ -56,6 +58,7 @@ type Server struct {
 	state      int // 0 new, 1 initialized, 2 shut down
 	enc        encoding
 	debounce   time.Duration
+	cacheKey   string // the build's key in the summary cache; "" keeps off it
 	folders    []string
 	workspaces map[string]*workspace // by root
 	docs       map[string]*document  // by URI
@@ -239,12 +242,28 @@ func (s *Server) dispatch(ctx, rc context.Context, req *jsonrpc2.Request) (any, 
 		// Every request sent before shutdown is answered on the wire before
 		// it (owed counts this one too); one still unanswered after
 		// shutdownWait is left to its fate.
-		for deadline := time.Now().Add(shutdownWait); s.owed.Load() > 1 && time.Now().Before(deadline); {
+		deadline := time.Now().Add(shutdownWait)
+		for s.owed.Load() > 1 && time.Now().Before(deadline) {
 			time.Sleep(time.Millisecond)
 		}
 		s.mu.Lock()
 		s.state = 2
+		ws := slices.Collect(maps.Values(s.workspaces))
 		s.mu.Unlock()
+		// A summary cache the checker has yet to write (or is writing) is
+		// written before the answer, within the same bound: an editor that
+		// quits right after start-up still leaves it for the next.
+		saved := make(chan struct{})
+		go func() {
+			defer close(saved)
+			for _, w := range ws {
+				s.saveCache(w)
+			}
+		}()
+		select {
+		case <-saved:
+		case <-time.After(time.Until(deadline)):
+		}
 		return nil, nil
 	case "textDocument/didOpen":
 		var p DidOpenTextDocumentParams
@@ -352,6 +371,12 @@ func (s *Server) initialize(p InitializeParams) (*InitializeResult, error) {
 	var o InitOptions
 	if len(p.InitializationOptions) > 0 && json.Unmarshal(p.InitializationOptions, &o) == nil && o.DebounceMS != 0 {
 		s.debounce = max(0, time.Duration(o.DebounceMS)*time.Millisecond)
+	}
+	if !o.NoCache {
+		// A workspace's first run takes the summaries of the documents
+		// unchanged since an earlier server or check run, instead of
+		// parsing them: the first diagnostics after a restart come sooner.
+		s.cacheKey = cache.BuildKey(s.version)
 	}
 	var roots []string
 	for _, f := range p.WorkspaceFolders {

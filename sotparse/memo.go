@@ -21,14 +21,28 @@ func Memo[T any](d *Doc, key *MemoKey, f func(*Doc) T) T {
 	if !d.summary {
 		return f(d)
 	}
-	t := d.memoTable()
+	return memoGet(d.memoTable(), key, func() T { return f(d) })
+}
+
+// MemoWorkboard is Memo for the workboard: a session keeps it between runs
+// while its content stays the same (Models), and a run that parses it anew
+// makes a new one, so what a check derived from it (an index of its ids)
+// is derived once per content.
+func MemoWorkboard[T any](wb *Workboard, key *MemoKey, f func(*Workboard) T) T {
+	if wb.memo.Load() == nil {
+		wb.memo.CompareAndSwap(nil, &memoTable{m: map[*MemoKey]any{}})
+	}
+	return memoGet(wb.memo.Load(), key, func() T { return f(wb) })
+}
+
+func memoGet[T any](t *memoTable, key *MemoKey, f func() T) T {
 	t.mu.Lock()
 	v, ok := t.m[key]
 	t.mu.Unlock()
 	if ok {
 		return v.(T)
 	}
-	r := f(d)
+	r := f()
 	t.mu.Lock()
 	if v, ok := t.m[key]; ok {
 		r = v.(T) // another check won: one value for everyone

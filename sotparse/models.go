@@ -19,6 +19,12 @@ type Models struct {
 	m    map[string]model
 	toks map[*token.File]bool // the files of the kept documents
 	prev map[*token.File]bool // the files not kept of the run before the last (Prune)
+	// What Prune looks at, instead of every file of Fset: the files not
+	// kept that it let stay, those put let go of, and those added since
+	// it last ran (from mark, Fset's base then, on).
+	loose   map[*token.File]bool
+	evicted []*token.File
+	mark    int
 
 	gen  uint64                 // of the kept documents of the last run (generation)
 	kept []*Doc                 // those documents
@@ -48,6 +54,7 @@ func (ms *Models) put(path, id string, f *File, d *Doc, wb *Workboard) {
 	ms.mu.Lock()
 	if old, ok := ms.m[path]; ok {
 		delete(ms.toks, old.file.Tok)
+		ms.evicted = append(ms.evicted, old.file.Tok)
 	}
 	ms.m[path] = model{id: id, file: f, doc: d, wb: wb}
 	ms.toks[f.Tok] = true
@@ -58,8 +65,10 @@ func (ms *Models) put(path, id string, f *File, d *Doc, wb *Workboard) {
 // in Fset that neither ws, the run before it, nor a kept document uses:
 // each run adds the files it parsed, which would otherwise pile up. The
 // files of the run before ws stay, as an answer computed from that run may
-// still be resolving its positions. It looks each file up, building no
-// set of the workspace's files: the kept ones are most of them.
+// still be resolving its positions. It looks at the files that can go
+// only (those added since it last ran, and those not kept it let stay or
+// that stopped being kept), not at every file: the kept ones are most of
+// them, and an edit in a large workspace adds a few.
 func (ms *Models) Prune(ws *Workspace) {
 	ms.mu.Lock()
 	defer ms.mu.Unlock()
@@ -77,20 +86,50 @@ func (ms *Models) Prune(ws *Workspace) {
 	for p, m := range ms.m {
 		if ws.byPath[p] == nil {
 			delete(ms.toks, m.file.Tok)
+			ms.evicted = append(ms.evicted, m.file.Tok)
 			delete(ms.m, p)
 		}
 	}
-	var drop []*token.File
-	ms.Fset.Iterate(func(tf *token.File) bool {
-		if !ms.toks[tf] && !cur[tf] && !ms.prev[tf] {
-			drop = append(drop, tf)
-		}
-		return true
-	})
-	for _, tf := range drop {
-		ms.Fset.RemoveFile(tf)
+	cand, ok := ms.added()
+	if !ok {
+		// Not laid out one after another: look at every file.
+		cand = cand[:0]
+		ms.Fset.Iterate(func(tf *token.File) bool {
+			cand = append(cand, tf)
+			return true
+		})
 	}
-	ms.prev = cur
+	for tf := range ms.loose {
+		cand = append(cand, tf)
+	}
+	cand = append(cand, ms.evicted...)
+	loose := map[*token.File]bool{}
+	for _, tf := range cand {
+		switch {
+		case ms.toks[tf] || loose[tf]:
+		case cur[tf] || ms.prev[tf]:
+			loose[tf] = true
+		case ms.Fset.File(token.Pos(tf.Base())) == tf:
+			ms.Fset.RemoveFile(tf)
+		}
+	}
+	ms.loose, ms.evicted, ms.prev, ms.mark = loose, nil, cur, ms.Fset.Base()
+}
+
+// added returns the files added to Fset since the last Prune, walking
+// from one to the next (AddFile with base -1 places each right after the
+// one before); false when a place holds none.
+func (ms *Models) added() ([]*token.File, bool) {
+	var out []*token.File
+	for pos := max(ms.mark, 1); pos < ms.Fset.Base(); {
+		tf := ms.Fset.File(token.Pos(pos))
+		if tf == nil || tf.Base() != pos {
+			return nil, false
+		}
+		out = append(out, tf)
+		pos = tf.Base() + tf.Size() + 1
+	}
+	return out, true
 }
 
 // generation returns the number of the set of kept documents a run took

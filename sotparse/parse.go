@@ -254,16 +254,20 @@ func ParseStreaming(fset *token.FileSet, disc *Discovery, read func(path string)
 	// largestFirst orders the slots for parsing: a big file (the
 	// workboard sorts last) parsed at the end would keep one core busy
 	// while the others wait.
+	// Slots kept from an earlier run are left out: a session's edit
+	// parses a few of many.
 	largestFirst := func() []int {
 		// Sorted with the sizes beside the indices, not looked up
 		// through the slots at each comparison.
 		type sized struct{ size, i int }
-		bySize := make([]sized, len(slots))
+		bySize := make([]sized, 0, len(slots))
 		for i, s := range slots {
-			bySize[i] = sized{s.file.Tok.Size(), i}
+			if !s.kept {
+				bySize = append(bySize, sized{s.file.Tok.Size(), i})
+			}
 		}
 		slices.SortStableFunc(bySize, func(a, b sized) int { return cmp.Compare(b.size, a.size) })
-		order := make([]int, len(slots))
+		order := make([]int, len(bySize))
 		for k, e := range bySize {
 			order[k] = e.i
 		}
@@ -282,7 +286,7 @@ func ParseStreaming(fset *token.FileSet, disc *Discovery, read func(path string)
 		}
 		moved := make([]bool, len(slots))
 		order := largestFirst()
-		parallel.For(len(slots), func(k int) {
+		parallel.For(len(order), func(k int) {
 			i := order[k]
 			s := slots[i]
 			readSlot(s)
@@ -359,12 +363,9 @@ func ParseStreaming(fset *token.FileSet, disc *Discovery, read func(path string)
 		}
 		damaged := make([]bool, len(slots))
 		order := largestFirst()
-		parallel.For(len(slots), func(k int) {
+		parallel.For(len(order), func(k int) {
 			i := order[k]
 			s := slots[i]
-			if s.kept {
-				return
-			}
 			if s.summary == nil {
 				parseSlot(s)
 				return

@@ -157,7 +157,7 @@ func TestSummaryCoversModel(t *testing.T) {
 		"Phrase":      {"Raw", "Text", "Pos", "End"},
 		"Ref":         {"Kind", "Text", "Pos", "End"},
 		// The workboard's summary: File and byID are rebuilt.
-		"Workboard":     {"File", "Items", "Complete", "byID"},
+		"Workboard":     {"File", "Items", "Complete", "byID", "memo"}, // memo: run state
 		"WorkboardItem": {"Pos", "End", "ID", "Title", "Status", "Source", "BlockedBy", "Unknown", "Missing"},
 	}
 	types := map[string]reflect.Type{
@@ -235,7 +235,7 @@ func (c *docComparer) value(path string, a, b reflect.Value) {
 			f := a.Type().Field(i)
 			switch {
 			case a.Type() == reflect.TypeFor[Doc]() && (f.Name == "File" || f.Name == "blockEnc" || f.Name == "summary" || f.Name == "mentions" || f.Name == "visits" || f.Name == "ran" || f.Name == "released" || f.Name == "digest" || f.Name == "memo" || f.Name == "tree" || f.Name == "treeBase"),
-				a.Type() == reflect.TypeFor[Workboard]() && (f.Name == "File" || f.Name == "byID"):
+				a.Type() == reflect.TypeFor[Workboard]() && (f.Name == "File" || f.Name == "byID" || f.Name == "memo"):
 				continue
 			case a.Type() == reflect.TypeFor[Line]() && f.Name == "Item":
 				// The item a line belongs to: compared by identity of

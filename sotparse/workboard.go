@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"go/token"
+	"sync/atomic"
 
 	yaml "go.yaml.in/yaml/v4"
 )
@@ -18,6 +19,8 @@ type Workboard struct {
 	Complete bool
 
 	byID map[string]*WorkboardItem // first item of each id
+
+	memo atomic.Pointer[memoTable] // what checks derived from it (MemoWorkboard)
 }
 
 // WorkboardItem is one entry of the workboard's items list.

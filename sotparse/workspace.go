@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"go/token"
 	"hash/maphash"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -267,6 +268,17 @@ func (ws *Workspace) Paths() []string {
 	return out
 }
 
+// EachPath calls f with each path Paths returns, in no order: for an index
+// that needs no sorted list (sorting every path of a large workspace on
+// every run of a session costs more than indexing them).
+func (ws *Workspace) EachPath(f func(string)) {
+	for p := range ws.known {
+		if p != "." {
+			f(p)
+		}
+	}
+}
+
 // ProblemsFor returns the problems owned by the named check, in path order.
 func (ws *Workspace) ProblemsFor(check string) []Problem {
 	var out []Problem
@@ -279,9 +291,11 @@ func (ws *Workspace) ProblemsFor(check string) []Problem {
 }
 
 func (ws *Workspace) index() {
-	sort.Slice(ws.Files, func(i, j int) bool { return ws.Files[i].Path < ws.Files[j].Path })
-	sort.Slice(ws.Docs, func(i, j int) bool { return ws.Docs[i].Path < ws.Docs[j].Path })
-	sort.Slice(ws.Records, func(i, j int) bool { return ws.Records[i].Path < ws.Records[j].Path })
+	// The parse lists the files in path order already: checked, not
+	// sorted again, on every run of a session.
+	sortByPath(ws.Files, func(f *File) string { return f.Path })
+	sortByPath(ws.Docs, func(d *Doc) string { return d.Path })
+	sortByPath(ws.Records, func(r *Record) string { return r.Path })
 	sort.SliceStable(ws.Problems, func(i, j int) bool {
 		a, b := ws.Problems[i], ws.Problems[j]
 		if a.Path != b.Path {
@@ -296,5 +310,13 @@ func (ws *Workspace) index() {
 	ws.docs = make(map[string]*Doc, len(ws.Docs))
 	for _, d := range ws.Docs {
 		ws.docs[d.Path] = d
+	}
+}
+
+// sortByPath sorts s by the path of each element, unless it is sorted.
+func sortByPath[T any](s []T, path func(T) string) {
+	less := func(a, b T) int { return strings.Compare(path(a), path(b)) }
+	if !slices.IsSortedFunc(s, less) {
+		slices.SortFunc(s, less)
 	}
 }

@@ -112,43 +112,86 @@ var schemaNames = func() (names [256]string) {
 	return names
 }()
 
-// schemas reports documents whose identity schema differs from the
-// declared one, or, without one, from the strict majority of their kind.
-func (c *checker) schemas() {
-	type entry struct {
-		d      *sotparse.Doc
-		keys   schema
-		schema string
+// schemaCount is how many documents of a kind use a schema, and the first
+// of them in path order.
+type schemaCount struct {
+	n     int
+	first *sotparse.Doc
+}
+
+// schemaTally counts the documents of each kind by schema name.
+type schemaTally map[sotparse.Kind]map[string]*schemaCount
+
+// tallyKey keeps the tally of the documents a session keeps.
+var tallyKey sotparse.MemoKey
+
+// docSchema returns the identity schema of d, if d has one to compare.
+func docSchema(d *sotparse.Doc) (schema, bool) {
+	if d.Frontmatter == nil || d.Kind == sotparse.KindOther {
+		return 0, false
 	}
-	all := make([]entry, 0, len(c.ws.Docs))
-	for _, d := range c.ws.Docs {
-		if d.Frontmatter == nil || d.Kind == sotparse.KindOther {
+	return sotparse.Memo(d, &schemaKey, func(d *sotparse.Doc) schema { return schemaOf(d.Frontmatter) }), true
+}
+
+// tallySchemas counts docs (in path order) by kind and schema.
+func tallySchemas(docs []*sotparse.Doc) schemaTally {
+	t := schemaTally{}
+	for _, d := range docs {
+		s, ok := docSchema(d)
+		if !ok {
 			continue
 		}
-		s := sotparse.Memo(d, &schemaKey, func(d *sotparse.Doc) schema { return schemaOf(d.Frontmatter) })
-		all = append(all, entry{d, s, schemaNames[s]})
+		byName := t[d.Kind]
+		if byName == nil {
+			byName = map[string]*schemaCount{}
+			t[d.Kind] = byName
+		}
+		c := byName[schemaNames[s]]
+		if c == nil {
+			c = &schemaCount{first: d}
+			byName[schemaNames[s]] = c
+		}
+		c.n++
 	}
+	return t
+}
+
+// schemas reports documents whose identity schema differs from the
+// declared one, or, without one, from the strict majority of their kind.
+// The documents a session keeps are counted once (sotparse.Aggregate), the
+// others each run; those reported on are in focus, so parsed (Live).
+func (c *checker) schemas() {
+	live := c.ws.Live()
 	if len(declared) > 0 {
 		want := slices.Clone(declared)
 		slices.SortFunc(want, func(a, b string) int { return slices.Index(identityKeys, a) - slices.Index(identityKeys, b) })
-		for _, e := range all {
-			if !c.ws.Focused(e.d.Path) || slices.Equal(e.keys.keys(), want) {
+		for _, d := range live {
+			s, ok := docSchema(d)
+			if !ok || !c.ws.Focused(d.Path) || slices.Equal(s.keys(), want) {
 				continue
 			}
-			c.diag(e.d.Frontmatter.Pos, e.d.Frontmatter.Pos, "schema-drift",
-				fmt.Sprintf("frontmatter identifies the document with %s, but the workspace's schema (-schema) is %s", e.schema, strings.Join(want, "+")), nil, nil)
+			c.diag(d.Frontmatter.Pos, d.Frontmatter.Pos, "schema-drift",
+				fmt.Sprintf("frontmatter identifies the document with %s, but the workspace's schema (-schema) is %s", schemaNames[s], strings.Join(want, "+")), nil, nil)
 		}
 		return
 	}
-	byKind := map[sotparse.Kind][]entry{}
-	for _, e := range all {
-		byKind[e.d.Kind] = append(byKind[e.d.Kind], e)
-	}
+	kept := sotparse.Aggregate(c.ws, &tallyKey, tallySchemas)
+	now := tallySchemas(live)
 	for _, kind := range sotparse.Kinds {
-		es := byKind[kind]
-		count := map[string]int{}
-		for _, e := range es {
-			count[e.schema]++
+		count := map[string]*schemaCount{}
+		total := 0
+		for _, t := range []schemaTally{kept, now} {
+			for name, sc := range t[kind] {
+				m := count[name]
+				if m == nil {
+					m = &schemaCount{first: sc.first}
+					count[name] = m
+				} else if sc.first.Path < m.first.Path {
+					m.first = sc.first
+				}
+				m.n += sc.n
+				total += sc.n
+			}
 		}
 		if len(count) < 2 {
 			continue
@@ -157,27 +200,25 @@ func (c *checker) schemas() {
 		// tie, or a plurality (13, 13 and 6 of 32), is no convention, and
 		// nothing is reported (-schema declares one).
 		best := ""
-		for s, n := range count {
-			if 2*n > len(es) {
-				best = s
+		for name, m := range count {
+			if 2*m.n > total {
+				best = name
 			}
 		}
 		if best == "" {
 			continue
 		}
-		var example *sotparse.Doc
-		for _, e := range es {
-			if e.schema == best {
-				example = e.d
-				break
-			}
-		}
-		for _, e := range es {
-			if e.schema == best || !c.ws.Focused(e.d.Path) {
+		example := count[best].first
+		for _, d := range live {
+			if d.Kind != kind || !c.ws.Focused(d.Path) {
 				continue
 			}
-			c.diag(e.d.Frontmatter.Pos, e.d.Frontmatter.Pos, "schema-drift",
-				fmt.Sprintf("frontmatter identifies the document with %s, but most %s documents (%d of %d) use %s", e.schema, kind, count[best], len(es), best),
+			s, ok := docSchema(d)
+			if !ok || schemaNames[s] == best {
+				continue
+			}
+			c.diag(d.Frontmatter.Pos, d.Frontmatter.Pos, "schema-drift",
+				fmt.Sprintf("frontmatter identifies the document with %s, but most %s documents (%d of %d) use %s", schemaNames[s], kind, count[best].n, total, best),
 				related(example.Frontmatter.Pos, "a document of kind %s that uses %s", kind, best), nil)
 		}
 	}

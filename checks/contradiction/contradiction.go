@@ -42,9 +42,10 @@ func run(pass *analysis.Pass) (any, error) {
 	// back then).
 	infos := make([]*docInfo, len(ws.Docs))
 	parallel.For(len(ws.Docs), func(i int) {
-		// A copy: the run adds the statements of the text it takes.
-		di := *sotparse.Memo(ws.Docs[i], &extracted, extract)
-		infos[i] = &di
+		// Shared with the runs before and after: text copies a document
+		// before it adds the statements of its text, so that an edit
+		// copies the few it reads, not every document.
+		infos[i] = sotparse.Memo(ws.Docs[i], &extracted, extract)
 	})
 	c := &checker{ws: ws, pass: pass, docs: infos}
 	c.text(func(di *docInfo) bool { return ws.Focused(di.d.Path) })
@@ -71,12 +72,17 @@ type checker struct {
 
 // text takes the statements of the text of the documents want selects,
 // each once: what DocCheck read of them.
+//
+// A document taken is replaced in c.docs by a copy (the extracted one is
+// shared between runs): a rule re-reads c.docs after calling text.
 func (c *checker) text(want func(*docInfo) bool) {
 	wanted := make(map[*sotparse.Doc]*docInfo)
-	for _, di := range c.docs {
+	for i, di := range c.docs {
 		if !di.textRead && want(di) {
-			di.textRead = true
-			wanted[di.d] = di
+			cp := *di
+			cp.textRead = true
+			c.docs[i] = &cp
+			wanted[di.d] = &cp
 		}
 	}
 	if len(wanted) == 0 {
@@ -206,16 +212,17 @@ type docInfo struct {
 	blocked   bool // frontmatter status blocked
 
 	approvalFalse   []*sotparse.Fact
-	approvalGranted bool            // a fact records approval granted
-	passed          bool            // a "... passed: true" fact or a test count
-	links           map[string]bool // .sot paths it names
-	workboardList   *listSection    // the ids of a "Workboard" section
-	phraseIDs       []idStatement   // ids its required phrases name
-	commands        []commandFact   // "- Harness command: `...`"
-	workIDs         []*sotparse.Ref // its work id references, by position
-	cited           []*sotparse.Ref // absolute paths it cites
-	factRoles       []roleClaim     // roles its key: value facts give
-	textRead        bool            // docText is taken (checker.text)
+	approvalGranted bool             // a fact records approval granted
+	passed          bool             // a "... passed: true" fact or a test count
+	links           map[string]bool  // .sot paths it names
+	workboardList   *listSection     // the ids of a "Workboard" section
+	phraseIDs       []idStatement    // ids its required phrases name
+	commands        []commandFact    // "- Harness command: `...`"
+	workIDs         []*sotparse.Ref  // its work id references, by position
+	cited           []*sotparse.Ref  // absolute paths it cites
+	provenance      []*sotparse.Fact // facts giving an approval source (provenanceKey)
+	factRoles       []roleClaim      // roles its key: value facts give
+	textRead        bool             // docText is taken (checker.text)
 	docText
 }
 
@@ -263,6 +270,9 @@ func extract(d *sotparse.Doc) *docInfo {
 	di := &docInfo{d: d, links: map[string]bool{}}
 	di.validated, di.blocked = status(d)
 	for _, f := range d.Facts {
+		if provenanceKey(factKey(f)) {
+			di.provenance = append(di.provenance, f)
+		}
 		key, v := fact(f)
 		switch {
 		case resultValue.MatchString(v):

@@ -116,6 +116,20 @@ func find(defs []definedID, n int) (def definedID, found bool, before definedID,
 	return definedID{}, false, before, hasBefore
 }
 
+// wbIDsKey keeps the workboard's index of ids while a session keeps it.
+var wbIDsKey sotparse.MemoKey
+
+// workboardIDs returns the ids the workboard defines, by prefix and number.
+func workboardIDs(wb *sotparse.Workboard) map[string][]definedID {
+	defs := definer{}
+	for _, it := range wb.Items {
+		if it.ID != nil && it.ID.Scalar {
+			defs.define(it.ID.Value, wb.File.Path, it.ID.ValuePos, it.ID.ValueEnd)
+		}
+	}
+	return defs.sorted()
+}
+
 // missingIDs reports gaps in the sequence of defined work ids. A number is
 // defined first by the workboard, else by the first document in path
 // order; a gap is reported at the definition after it. The documents a
@@ -126,13 +140,7 @@ func (c *checker) missingIDs() {
 	if wb == nil || !wb.Complete {
 		return
 	}
-	wbDefs := definer{}
-	for _, it := range wb.Items {
-		if it.ID != nil && it.ID.Scalar {
-			wbDefs.define(it.ID.Value, wb.File.Path, it.ID.ValuePos, it.ID.ValueEnd)
-		}
-	}
-	layers := []map[string][]definedID{wbDefs.sorted()}
+	layers := []map[string][]definedID{sotparse.MemoWorkboard(wb, &wbIDsKey, workboardIDs)}
 	kept := sotparse.Aggregate(c.ws, &idsKey, indexIDs)
 	live := indexIDs(c.ws.Live())
 	layers = append(layers, kept.defs, live.defs)

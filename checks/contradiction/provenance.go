@@ -37,20 +37,32 @@ func (c *checker) provenance() {
 		di *docInfo
 		q  provenanceQuote
 	}
-	quotes := map[string][]quote{}
-	var some bool
+	// The findings land on the facts: the rule starts from the documents
+	// in focus that give one, and reads the text of only the documents
+	// citing what they cite (an edit in an editor reads a few, not every
+	// document citing a file).
+	var givers []*docInfo
+	cites := map[string]bool{}
 	for _, di := range c.docs {
-		for _, f := range di.d.Facts {
-			if provenanceKey(factKey(f)) {
-				some = true
+		if len(di.provenance) > 0 && c.ws.Focused(di.d.Path) {
+			givers = append(givers, di)
+			for _, r := range di.cited {
+				cites[r.Text] = true
 			}
 		}
 	}
-	if !some {
+	if len(givers) == 0 {
 		return
 	}
-	c.text(func(di *docInfo) bool { return len(di.cited) > 0 })
+	citesOne := func(di *docInfo) bool {
+		return slices.ContainsFunc(di.cited, func(r *sotparse.Ref) bool { return cites[r.Text] })
+	}
+	c.text(citesOne)
+	quotes := map[string][]quote{}
 	for _, di := range c.docs {
+		if len(di.artifactSays) == 0 || !citesOne(di) {
+			continue
+		}
 		for _, q := range di.artifactSays {
 			for _, r := range di.cited {
 				quotes[r.Text] = append(quotes[r.Text], quote{di, q})
@@ -67,11 +79,8 @@ func (c *checker) provenance() {
 			}
 		}
 	}
-	for _, di := range c.docs {
-		for _, f := range di.d.Facts {
-			if !provenanceKey(factKey(f)) {
-				continue
-			}
+	for _, di := range givers {
+		for _, f := range di.provenance {
 			said := plain(f.Value)
 			if !provenanceDate.MatchString(said) {
 				continue // "JP approval reference": a field's description, not a provenance

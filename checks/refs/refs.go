@@ -34,15 +34,9 @@ func run(pass *analysis.Pass) (any, error) {
 	ws := pass.ResultOf[sotparse.Analyzer].(*sotparse.Workspace)
 	c := &checker{pass: pass, ws: ws, res: pathutil.NewResolver(ws)}
 	if readable(ws) {
-		c.wb = map[string]*sotparse.WorkboardItem{}
-		for _, it := range ws.Workboard.Items {
-			if it.ID == nil || it.ID.Value == "" {
-				continue
-			}
-			if _, ok := c.wb[it.ID.Value]; !ok {
-				c.wb[it.ID.Value] = it
-			}
-		}
+		// The workboard's own index of its items by id: built once as it
+		// is read, not on every run of a session that keeps it.
+		c.wb = ws.Workboard
 	}
 	conts := DocCheck.Each(pass, ws)
 	for i, d := range ws.Docs {
@@ -62,7 +56,7 @@ type checker struct {
 	pass *analysis.Pass
 	ws   *sotparse.Workspace
 	res  *pathutil.Resolver
-	wb   map[string]*sotparse.WorkboardItem // nil unless the workboard was read in full
+	wb   *sotparse.Workboard // nil unless the workboard was read in full
 }
 
 func (c *checker) report(pos, end token.Pos, category, format string, args ...any) {
@@ -188,7 +182,7 @@ func (c *checker) ids(d *sotparse.Doc) {
 			continue
 		}
 		seen[r.Text] = true
-		if _, ok := c.wb[r.Text]; !ok {
+		if c.wb.Item(r.Text) == nil {
 			c.report(r.Pos, r.End, "unknown-id", "%s is not in %s", r.Text, c.ws.Workboard.File.Path)
 		}
 	}
@@ -236,7 +230,7 @@ func (c *checker) definitions() {
 	})
 	for _, id := range order {
 		defs := byID[id]
-		wbi := c.wb[id]
+		wbi := c.wb.Item(id)
 		first := 0
 		if wbi != nil && wbi.Source != nil {
 			for i, df := range defs {

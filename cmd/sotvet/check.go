@@ -125,7 +125,7 @@ func cmdCheck(args []string, stdout, stderr io.Writer) int {
 	// The prose check's style sets are kept between runs: reading their
 	// YAML is most of what reading them costs (docs/prose.md).
 	if d, err := cache.DefaultDir(); err == nil {
-		prose.SetStyleCache(&prose.StyleCache{Dir: filepath.Join(d, "prose-styles"), Key: cacheKey()})
+		prose.SetStyleCache(&prose.StyleCache{Dir: filepath.Join(d, "prose-styles"), Key: cache.BuildKey(version())})
 	}
 
 	root, err := filepath.Abs(dir)
@@ -457,24 +457,11 @@ func openCache(root string, debug bool, stderr io.Writer) (*cache.Pack, string) 
 		fmt.Fprintf(stderr, "sotvet: warning: no cache directory (%v); reading every document\n", err)
 		return nil, ""
 	}
-	pack := cache.Open(dir, root, cacheKey())
+	pack := cache.Open(dir, root, cache.BuildKey(version()))
 	if err := pack.Problem(); err != nil && debug {
 		fmt.Fprintf(stderr, "sotvet: cache: %v\n", err)
 	}
 	return pack, dir
-}
-
-// cacheKey names the sotvet build that writes summaries: its version and
-// the identity of its executable, so that a rebuilt binary, whose parser
-// may differ, never reads an older one's summaries.
-func cacheKey() string {
-	key := version()
-	if exe, err := os.Executable(); err == nil {
-		if info, err := os.Stat(exe); err == nil {
-			key += fmt.Sprintf(" %s %d %d", exe, info.Size(), info.ModTime().UnixNano())
-		}
-	}
-	return key
 }
 
 // parseArgs parses a subcommand's flags and returns its positional

@@ -3,6 +3,7 @@ package pathutil
 
 import (
 	"path"
+	"slices"
 	"strings"
 	"sync"
 
@@ -58,9 +59,16 @@ func NewResolver(ws *sotparse.Workspace) *Resolver {
 func (r *Resolver) byBase(b string) []string {
 	r.once.Do(func() {
 		r.base = map[string][]string{}
-		for _, p := range r.ws.Paths() {
+		r.ws.EachPath(func(p string) {
 			b := path.Base(p)
 			r.base[b] = append(r.base[b], p)
+		})
+		// Each name's paths in order, as a walk of the sorted paths
+		// would list them; most names have one.
+		for _, ps := range r.base {
+			if len(ps) > 1 {
+				slices.Sort(ps)
+			}
 		}
 	})
 	return r.base[b]
