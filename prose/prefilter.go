@@ -237,8 +237,11 @@ func lookaheadAsText(expr string) (string, bool) {
 // lower-case letter's, so that ASCII text needs no lowering.
 type matcher struct {
 	class [256]uint16
-	width int     // columns: byte classes
-	delta []int32 // state*width + class -> state
+	width int // columns: byte classes
+	// state*width + class -> state: delta16 when the states fit in it,
+	// else delta.
+	delta16 []uint16
+	delta   []int32
 	// The literal ids ending at each state, fail links included: state s's
 	// are ids[out[s].lo:out[s].hi], all in one array rather than a list a
 	// state (a style set's literals make thousands of states).
@@ -266,9 +269,25 @@ func newMatcher(lits []string) *matcher {
 	// The trie, then each state's moves completed through its fail link,
 	// breadth first so that a fail link's row is complete before it is read.
 	// The table is allocated once: a style set's literals make thousands of
-	// states, and a table grown row by row is copied over and over.
+	// states, and a table grown row by row is copied over and over. Its
+	// cells are 16 bits wide when the states fit: a style set's table is
+	// megabytes, and every page of it is faulted in as it is built.
 	states := trieStates(lits)
-	m.delta = make([]int32, states*m.width)
+	if states <= maxStates16 {
+		m.delta16 = buildDelta[uint16](m, lits, states)
+	} else {
+		m.delta = buildDelta[int32](m, lits, states)
+	}
+	return m
+}
+
+// maxStates16 is the most states a 16-bit table holds (a test lowers it).
+var maxStates16 = math.MaxUint16 + 1
+
+// buildDelta builds m's table of moves, of states cells a class, and the
+// literals each state ends.
+func buildDelta[T uint16 | int32](m *matcher, lits []string, states int) []T {
+	delta := make([]T, states*m.width)
 	// ends[s] is the last literal that ends at state s, and next[id] the
 	// literal before id that ends where it does (-1: none): each state's own
 	// literals, newest first.
@@ -276,19 +295,19 @@ func newMatcher(lits []string) *matcher {
 	ends[0] = -1
 	next := make([]int32, len(lits))
 	for id, l := range lits {
-		s := int32(0)
+		s := T(0)
 		for i := 0; i < len(l); i++ {
 			cell := int(s)*m.width + int(m.class[l[i]])
-			if m.delta[cell] == 0 {
-				m.delta[cell] = int32(len(ends))
+			if delta[cell] == 0 {
+				delta[cell] = T(len(ends))
 				ends = append(ends, -1)
 			}
-			s = m.delta[cell]
+			s = delta[cell]
 		}
 		next[id], ends[s] = ends[s], int32(id)
 	}
 	n := len(ends)
-	m.delta = m.delta[:n*m.width]
+	delta = delta[:n*m.width]
 	m.out = make([]span32, n)
 	// A state's literals are its own, in the order they were added, then
 	// its fail link's: set in the breadth-first order, a fail link's first.
@@ -301,10 +320,10 @@ func newMatcher(lits []string) *matcher {
 	}
 	own(0)
 	m.out[0] = span32{0, int32(len(m.ids))}
-	fail := make([]int32, n)
-	queue := make([]int32, 0, n)
+	fail := make([]T, n)
+	queue := make([]T, 0, n)
 	for c := 0; c < m.width; c++ {
-		if s := m.delta[c]; s != 0 {
+		if s := delta[c]; s != 0 {
 			queue = append(queue, s)
 		}
 	}
@@ -313,22 +332,22 @@ func newMatcher(lits []string) *matcher {
 	for k := 0; k < len(queue); k++ {
 		s := queue[k]
 		lo := int32(len(m.ids))
-		own(s)
+		own(int32(s))
 		f := m.out[fail[s]]
 		m.ids = append(m.ids, m.ids[f.lo:f.hi]...)
 		m.out[s] = span32{lo, int32(len(m.ids))}
 		row := int(s) * m.width
 		frow := int(fail[s]) * m.width
 		for c := 0; c < m.width; c++ {
-			if t := m.delta[row+c]; t != 0 {
-				fail[t] = m.delta[frow+c]
+			if t := delta[row+c]; t != 0 {
+				fail[t] = delta[frow+c]
 				queue = append(queue, t)
 			} else {
-				m.delta[row+c] = m.delta[frow+c]
+				delta[row+c] = delta[frow+c]
 			}
 		}
 	}
-	return m
+	return delta
 }
 
 func trieStates(lits []string) int {
@@ -354,9 +373,16 @@ func (m *matcher) found(text string, seen []bool, hits []int32) []int32 {
 	if !isASCII(text) {
 		text = lower(text)
 	}
-	s := int32(0)
+	if m.delta16 != nil {
+		return scanDelta(m, m.delta16, text, seen, hits)
+	}
+	return scanDelta(m, m.delta, text, seen, hits)
+}
+
+func scanDelta[T uint16 | int32](m *matcher, delta []T, text string, seen []bool, hits []int32) []int32 {
+	s := T(0)
 	for i := 0; i < len(text); i++ {
-		s = m.delta[int(s)*m.width+int(m.class[text[i]])]
+		s = delta[int(s)*m.width+int(m.class[text[i]])]
 		o := m.out[s]
 		for _, id := range m.ids[o.lo:o.hi] {
 			if !seen[id] {

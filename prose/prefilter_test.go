@@ -174,7 +174,7 @@ func TestStartsAgree(t *testing.T) {
 			continue
 		}
 		parsed, err := syntax.Parse(p.src, syntax.Perl)
-		if err != nil || p.std == nil || p.st.anchored == nil {
+		if err != nil || p.whole() == nil || p.st.anchored == nil {
 			continue
 		}
 		for range rounds {
@@ -188,7 +188,7 @@ func TestStartsAgree(t *testing.T) {
 			if !utf8.ValidString(text) || foldsToASCII(text) {
 				continue
 			}
-			want := p.std.FindAllStringSubmatchIndex(text, -1)
+			want := p.whole().FindAllStringSubmatchIndex(text, -1)
 			got := p.st.findAll(text, asciiLower(text), p.st.anchored)
 			checked++
 			if len(want) > 0 {
@@ -268,9 +268,20 @@ func TestMatcherAgrees(t *testing.T) {
 				lits[i] = lits[r.IntN(i)] // a duplicate
 			}
 		}
+		// Both widths of table: 16-bit cells, and 32 (forced).
 		m := newMatcher(lits)
+		saved := maxStates16
+		maxStates16 = 0
+		m32 := newMatcher(lits)
+		maxStates16 = saved
+		if m.delta16 == nil || m32.delta16 != nil || m32.delta == nil {
+			t.Fatal("the table widths are not the ones asked for")
+		}
 		text := word(60)
 		got := m.found(text, make([]bool, len(lits)), nil)
+		if got32 := m32.found(text, make([]bool, len(lits)), nil); !slices.Equal(got, got32) {
+			t.Fatalf("lits %q in %q: 16-bit table found %v, 32-bit %v", lits, text, got, got32)
+		}
 		var want []int32
 		seen := make([]bool, len(lits))
 		low := strings.ToLower(text)

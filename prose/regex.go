@@ -39,18 +39,28 @@ type pattern struct {
 	seq  *wordSeq // words and the space between them, matched on a block's tokens
 
 	once sync.Once
-	std  *regexp.Regexp // nil for a backtracking pattern, or if it failed to compile
+	// std is the whole expression, compiled only when a block needs it:
+	// most blocks a pattern runs on are settled by req, seq, st or tail.
+	stdOnce sync.Once
+	std     *regexp.Regexp // nil for a backtracking pattern, or if it failed to compile
+}
+
+// whole returns the whole RE2 expression compiled, or nil for a
+// backtracking pattern (or one that failed to compile).
+func (p *pattern) whole() *regexp.Regexp {
+	p.stdOnce.Do(func() {
+		if p.back == nil {
+			p.std, _ = regexp.Compile(p.src)
+		}
+	})
+	return p.std
 }
 
 // compiled compiles an RE2 pattern, once, with the shortcuts that are only
 // worth working out for a pattern that runs.
 func (p *pattern) compiled() *pattern {
 	p.once.Do(func() {
-		if p.back != nil {
-			return
-		}
-		p.std, _ = regexp.Compile(p.src)
-		if p.lit != nil || p.run != nil {
+		if p.back != nil || p.lit != nil || p.run != nil {
 			return
 		}
 		re, err := syntax.Parse(p.src, syntax.Perl)
@@ -423,9 +433,8 @@ func (p *pattern) findIn(s, lowered string, sc *blockScan) [][]int {
 		return nil
 	}
 	if p.back == nil {
-		if p.std == nil {
-			return nil
-		}
+		// What parses compiles (compilePattern): the shortcuts below agree
+		// with the expression, which is compiled only when they do not apply.
 		if p.seq != nil && !foldsTo() {
 			if lowered == "" {
 				lowered = sc.lower(s)
@@ -438,7 +447,11 @@ func (p *pattern) findIn(s, lowered string, sc *blockScan) [][]int {
 		if p.tail != nil && !p.tail.MatchString(s) {
 			return nil
 		}
-		return p.std.FindAllStringSubmatchIndex(s, -1)
+		re := p.whole()
+		if re == nil {
+			return nil
+		}
+		return re.FindAllStringSubmatchIndex(s, -1)
 	}
 	var out [][]int
 	m, err := p.back.FindStringMatch(s)
@@ -469,7 +482,8 @@ func (p *pattern) matches(s string) bool {
 		return false
 	}
 	if p.back == nil {
-		return p.std != nil && p.std.MatchString(s)
+		re := p.whole()
+		return re != nil && re.MatchString(s)
 	}
 	ok, err := p.back.MatchString(s)
 	return err == nil && ok

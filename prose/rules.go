@@ -85,9 +85,9 @@ func (st *fileState) lower(text string) string {
 func (r *Rule) prefilterExpr() string {
 	switch c := r.check.(type) {
 	case *existence:
-		return c.p.src
+		return c.whole.src
 	case *substitution:
-		return c.p.src
+		return c.whole.src
 	case *repetition:
 		return c.p.src
 	case *occurrence:
@@ -243,7 +243,7 @@ func exceptions(ex []string, ignore bool) (*pattern, error) {
 
 type existence struct {
 	r      *Rule
-	p      *pattern
+	whole  wholeAlts
 	except *pattern
 	alts   []*pattern // one per token, when the rule has no raw part
 }
@@ -290,14 +290,14 @@ func compileExistence(r *Rule) (checker, error) {
 			e.alts = append(e.alts, ap)
 		}
 	}
-	if e.p, err = wholePattern(caseFlag(r.IgnoreCase)+body, e.alts); err != nil {
-		return nil, fmt.Errorf("tokens: %v", err)
+	if err := e.whole.set(caseFlag(r.IgnoreCase)+body, e.alts, "tokens"); err != nil {
+		return nil, err
 	}
 	return e, nil
 }
 
 func (e *existence) run(text string, st *fileState, emit func(hit)) {
-	e.runLocs(text, e.p.findIn(text, "", st.scanFor(text)), emit)
+	e.runLocs(text, e.whole.pattern().findIn(text, "", st.scanFor(text)), emit)
 }
 
 func (e *existence) alternatives() []*pattern { return e.alts }
@@ -339,7 +339,7 @@ func (e *existence) runLoc(text string, loc []int, emit func(hit)) {
 
 type substitution struct {
 	r      *Rule
-	p      *pattern
+	whole  wholeAlts
 	repl   []string
 	find   []string
 	except *pattern
@@ -388,11 +388,10 @@ func compileSubstitution(r *Rule) (checker, error) {
 		s.alts = append(s.alts, ap)
 	}
 	s.expect = make([]expectation, len(s.repl))
-	p, err := wholePattern(caseFlag(r.IgnoreCase)+wordTemplate(r.Nonword, strings.Join(alts, "|")), s.alts)
-	if err != nil {
-		return nil, fmt.Errorf("swap: %v", err)
+	if err := s.whole.set(caseFlag(r.IgnoreCase)+wordTemplate(r.Nonword, strings.Join(alts, "|")), s.alts, "swap"); err != nil {
+		return nil, err
 	}
-	s.p = p
+	var err error
 	if s.except, err = exceptions(r.Exceptions, r.IgnoreCase); err != nil {
 		return nil, err
 	}
@@ -400,7 +399,7 @@ func compileSubstitution(r *Rule) (checker, error) {
 }
 
 func (s *substitution) run(text string, st *fileState, emit func(hit)) {
-	s.runLocs(text, s.p.findIn(text, "", st.scanFor(text)), emit)
+	s.runLocs(text, s.whole.pattern().findIn(text, "", st.scanFor(text)), emit)
 }
 
 func (s *substitution) alternatives() []*pattern { return s.alts }
@@ -455,6 +454,66 @@ func (s *substitution) runEntry(text string, e, start, end int, emit func(hit)) 
 		h.msg = []string{expected, observed}
 	}
 	emit(h)
+}
+
+// wholeAlts is the alternation of a rule's tokens. With a backtracking
+// token it is compiled on first use: a rule run token by token (any but a
+// raw scope) never runs it, and its backtracking compile is most of what
+// reading the rule costs. ParseRule compiles it at once (validate), which
+// reports a bad one at its rule; a rule from the style cache compiled
+// when it was cached, by this build.
+type wholeAlts struct {
+	src      string
+	what     string // what the error names: tokens, swap
+	p        *pattern
+	once     sync.Once
+	err      error
+	deferred bool
+}
+
+func (w *wholeAlts) set(expr string, alts []*pattern, what string) error {
+	w.src, w.what = expr, what
+	for _, a := range alts {
+		if a.backtracking() {
+			w.deferred = true
+			return nil
+		}
+	}
+	var err error
+	if w.p, err = wholePattern(expr, alts); err != nil {
+		return fmt.Errorf("%s: %v", what, err)
+	}
+	return nil
+}
+
+// compiled compiles a deferred alternation, once, and returns its error.
+func (w *wholeAlts) compiled() error {
+	if w.deferred {
+		w.once.Do(func() {
+			if w.p, w.err = compilePattern(w.src); w.err != nil {
+				// One that failed finds nothing, as an RE2 pattern
+				// that does not compile.
+				w.p, w.err = &pattern{src: w.src}, fmt.Errorf("%s: %v", w.what, w.err)
+			}
+		})
+	}
+	return w.err
+}
+
+func (w *wholeAlts) pattern() *pattern {
+	w.compiled()
+	return w.p
+}
+
+// validate compiles what a checker defers, and returns the first error.
+func validate(c checker) error {
+	switch c := c.(type) {
+	case *existence:
+		return c.whole.compiled()
+	case *substitution:
+		return c.whole.compiled()
+	}
+	return nil
 }
 
 // wholePattern compiles the alternation of a rule's tokens. A rule whose

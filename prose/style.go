@@ -473,6 +473,9 @@ func ParseRule(name, file string, data []byte) (*Rule, string, error) {
 		}
 	}
 	c, err := compile(r)
+	if err == nil {
+		err = validate(c)
+	}
 	if err != nil {
 		return nil, "", &RuleError{file, keyLine(m, r.Extends), 1, err.Error()}
 	}

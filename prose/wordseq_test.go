@@ -30,10 +30,10 @@ func storedPatternExprs(t *testing.T) []string {
 	for _, r := range rules {
 		switch c := r.check.(type) {
 		case *existence:
-			add(c.p, c.except)
+			add(c.whole.p, c.except)
 			add(c.alts...)
 		case *substitution:
-			add(c.p, c.except)
+			add(c.whole.p, c.except)
 			add(c.alts...)
 		case *occurrence:
 			add(c.p)

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/svrnty/sotvet/checks/internal/bodylines"
 	"github.com/svrnty/sotvet/sotparse"
@@ -60,9 +61,10 @@ func hasStateWord(body []byte) bool {
 // readState reads a body line as a state statement when it holds a state
 // word and no hedge.
 func readState(d *sotparse.Doc, l bodylines.Line) (stateStatement, bool) {
-	words := strings.FieldsFunc(strings.ToLower(l.Text), func(r rune) bool {
-		return !unicode.IsLetter(r) && !unicode.IsDigit(r)
-	})
+	if !mayHoldState(l.Text) {
+		return stateStatement{}, false
+	}
+	words := lineWords(l.Text)
 	state := false
 	for _, w := range words {
 		if hedgeWords[w] || strings.HasSuffix(w, "n't") {
@@ -75,6 +77,37 @@ func readState(d *sotparse.Doc, l bodylines.Line) (stateStatement, bool) {
 	}
 	ln := newLine(d, l)
 	return stateStatement{words: words, stmt: statement{pos: ln.pos, end: ln.end, text: ln.source}}, true
+}
+
+// lineWords returns a line's words, lower-cased.
+func lineWords(text string) []string {
+	return strings.FieldsFunc(strings.ToLower(text), func(r rune) bool {
+		return !unicode.IsLetter(r) && !unicode.IsDigit(r)
+	})
+}
+
+// mayHoldState reports whether a line can hold a state word, without
+// lowering and splitting it: most lines of a body with one do not. The
+// ASCII letters of a lowered line are its ASCII bytes lowered, so a state
+// word among its words is in the line in some case; unless a rune of it
+// lowers to an ASCII letter (U+0130, U+212A), when the line is split.
+func mayHoldState(text string) bool {
+	for i := 0; i < len(text); i++ {
+		if text[i] >= utf8.RuneSelf {
+			for _, r := range text[i:] {
+				if r >= utf8.RuneSelf && unicode.ToLower(r) < utf8.RuneSelf {
+					return true
+				}
+			}
+			break
+		}
+	}
+	for w := range stateWords {
+		if bodylines.ContainsFold(text, w) {
+			return true
+		}
+	}
+	return false
 }
 
 // holds reports whether the statement says that a subject (a record's title

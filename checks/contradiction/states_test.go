@@ -1,0 +1,80 @@
+package contradiction
+
+import (
+	"io/fs"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/svrnty/sotvet/internal/testcorpus"
+)
+
+// TestMayHoldStateNecessary: every line whose words hold a state word is
+// one mayHoldState lets through, on lines of state words in any case,
+// their pieces, markup and runes that lower to ASCII letters.
+func TestMayHoldStateNecessary(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	parts := []string{"Current", "ADMITTED", "resolved", "fResh", "cur", "rent", "admit", "is", "not", "source",
+		"the", "**", "`", ":", "-", "|", " ", " ", "\u212aelvin", "\u0130", "ADM\u0130TTED", "fre", "é", "re-solved", "current_x", "2"}
+	held, checked := 0, 0
+	for range 20000 {
+		var b strings.Builder
+		for range 1 + r.IntN(8) {
+			b.WriteString(parts[r.IntN(len(parts))])
+			if r.IntN(2) == 0 {
+				b.WriteByte(' ')
+			}
+		}
+		text := b.String()
+		state := false
+		for _, w := range lineWords(text) {
+			state = state || stateWords[w]
+		}
+		checked++
+		if state {
+			held++
+			if !mayHoldState(text) {
+				t.Fatalf("%q holds a state word; mayHoldState says no", text)
+			}
+		}
+	}
+	if held < 1000 || held == checked {
+		t.Fatalf("%d of %d lines hold a state word: the test saw too little", held, checked)
+	}
+}
+
+// BenchmarkStateLines reads every line of the corpus's documents as
+// readState does before it makes a statement: the filter, then the words.
+func BenchmarkStateLines(b *testing.B) {
+	dir, ok := testcorpus.Dir()
+	if !ok {
+		b.Skip("no corpus beside the checkout")
+	}
+	var lines []string
+	filepath.WalkDir(dir, func(path string, e fs.DirEntry, err error) error {
+		if err == nil && strings.HasSuffix(path, ".md") {
+			data, _ := os.ReadFile(path)
+			lines = append(lines, strings.Split(string(data), "\n")...)
+		}
+		return nil
+	})
+	held := 0
+	for b.Loop() {
+		held = 0
+		for _, l := range lines {
+			if !mayHoldState(l) {
+				continue
+			}
+			for _, w := range lineWords(l) {
+				if stateWords[w] {
+					held++
+					break
+				}
+			}
+		}
+	}
+	b.ReportMetric(float64(len(lines)), "lines")
+	b.ReportMetric(float64(held), "held")
+}
