@@ -14,18 +14,7 @@ import (
 // with a .vale.ini) once per iteration, and reports the process's CPU
 // per iteration (cpu-ms/op): the machine may be shared.
 func BenchmarkLintTree(b *testing.B) {
-	root := os.Getenv("PROSE_BENCH_TREE")
-	if root == "" {
-		b.Skip("PROSE_BENCH_TREE not set")
-	}
-	ini, err := os.ReadFile(filepath.Join(root, ".vale.ini"))
-	if err != nil {
-		b.Fatal(err)
-	}
-	cfg, err := ParseConfig(filepath.Join(root, ".vale.ini"), ini)
-	if err != nil {
-		b.Fatal(err)
-	}
+	root, cfg := benchTree(b)
 	l := NewLinter(cfg)
 	type doc struct {
 		rel string
@@ -106,18 +95,7 @@ func BenchmarkExpressions(b *testing.B) {
 // PROSE_BENCH_TREE names (cpu-ms/op): what every run pays before a block
 // is linted.
 func BenchmarkLoadStyles(b *testing.B) {
-	root := os.Getenv("PROSE_BENCH_TREE")
-	if root == "" {
-		b.Skip("PROSE_BENCH_TREE not set")
-	}
-	ini, err := os.ReadFile(filepath.Join(root, ".vale.ini"))
-	if err != nil {
-		b.Fatal(err)
-	}
-	cfg, err := ParseConfig(filepath.Join(root, ".vale.ini"), ini)
-	if err != nil {
-		b.Fatal(err)
-	}
+	_, cfg := benchTree(b)
 	styles, _ := cfg.Styles("x.md")
 	b.ResetTimer()
 	cpu := cputime.Process()
@@ -140,6 +118,23 @@ func BenchmarkLoadStylesCached(b *testing.B) {
 // BenchmarkFilter builds the literal filter of the styles the .vale.ini
 // under PROSE_BENCH_TREE names (cpu-ms/op).
 func BenchmarkFilter(b *testing.B) {
+	_, cfg := benchTree(b)
+	rules, _, _, err := NewLinter(cfg).Active("x.md")
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ResetTimer()
+	cpu := cputime.Process()
+	for range b.N {
+		newFilter(rules)
+	}
+	b.ReportMetric(float64((cputime.Process()-cpu).Microseconds())/1e3/float64(b.N), "cpu-ms/op")
+}
+
+// benchTree returns the tree PROSE_BENCH_TREE names and its .vale.ini,
+// read; the benchmark is skipped when it is not set.
+func benchTree(b *testing.B) (string, *Config) {
+	b.Helper()
 	root := os.Getenv("PROSE_BENCH_TREE")
 	if root == "" {
 		b.Skip("PROSE_BENCH_TREE not set")
@@ -152,14 +147,5 @@ func BenchmarkFilter(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	rules, _, _, err := NewLinter(cfg).Active("x.md")
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.ResetTimer()
-	cpu := cputime.Process()
-	for range b.N {
-		newFilter(rules)
-	}
-	b.ReportMetric(float64((cputime.Process()-cpu).Microseconds())/1e3/float64(b.N), "cpu-ms/op")
+	return root, cfg
 }

@@ -122,7 +122,7 @@ read:
 			}
 			name := style + "." + strings.TrimSuffix(strings.TrimSuffix(e.Name(), ".yml"), ".yaml")
 			file := filepath.Join(sdir, e.Name())
-			data, err := readLimited(file)
+			data, err := readLimited(file, maxRuleFile)
 			if err != nil {
 				readErr = err
 				break read
@@ -146,7 +146,7 @@ read:
 				continue
 			}
 			for _, which := range []string{"accept.txt", "reject.txt"} {
-				data, err := readLimited(filepath.Join(base, which))
+				data, err := readLimited(filepath.Join(base, which), maxRuleFile)
 				if errors.Is(err, fs.ErrNotExist) {
 					continue
 				} else if err != nil {
@@ -244,7 +244,8 @@ func knownScopes(scopes []string) bool {
 // maxRuleFile bounds what one style file may hold.
 const maxRuleFile = 1 << 20
 
-func readLimited(name string) ([]byte, error) {
+// readLimited reads the regular file name, of at most max bytes.
+func readLimited(name string, max int) ([]byte, error) {
 	f, err := os.Open(name)
 	if err != nil {
 		return nil, err
@@ -257,8 +258,8 @@ func readLimited(name string) ([]byte, error) {
 	if !st.Mode().IsRegular() {
 		return nil, fmt.Errorf("%s: not a regular file", name)
 	}
-	if st.Size() > maxRuleFile {
-		return nil, fmt.Errorf("%s: larger than %d bytes", name, maxRuleFile)
+	if st.Size() > int64(max) {
+		return nil, fmt.Errorf("%s: larger than %d bytes", name, max)
 	}
 	// Read from the file opened, not opened again: a style set is a
 	// hundred files or more. A file that grew since is cut at the bound.
@@ -272,8 +273,8 @@ func readLimited(name string) ([]byte, error) {
 		if err != nil {
 			return nil, err
 		}
-		if len(data) > maxRuleFile {
-			return nil, fmt.Errorf("%s: larger than %d bytes", name, maxRuleFile)
+		if len(data) > max {
+			return nil, fmt.Errorf("%s: larger than %d bytes", name, max)
 		}
 		if len(data) == cap(data) {
 			data = append(data, 0)[:len(data)]

@@ -83,32 +83,12 @@ func styleCacheName(key string, files []ruleFile) string {
 // false.
 func readStyleCache(c *StyleCache, files []ruleFile) ([]cachedRule, bool) {
 	name := filepath.Join(c.Dir, styleCacheName(c.Key, files))
-	data, err := readCapped(name, maxStyleCache)
+	data, err := readLimited(name, maxStyleCache)
 	if err != nil {
 		return nil, false
 	}
 	rules, err := decodeStyleCache(data, c.Key, files)
 	return rules, err == nil
-}
-
-func readCapped(name string, max int64) ([]byte, error) {
-	f, err := os.Open(name)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	if !st.Mode().IsRegular() || st.Size() > max {
-		return nil, errors.New("not a cache file")
-	}
-	data := make([]byte, st.Size())
-	if _, err := f.ReadAt(data, 0); err != nil {
-		return nil, err
-	}
-	return data, nil
 }
 
 // writeStyleCache keeps rules, read from files, for the next run. Failing
