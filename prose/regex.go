@@ -384,7 +384,25 @@ type blockScan struct {
 	tokened bool
 	low     string // its ASCII letters lowered, once lowered
 	lowered bool
-	valid   bool // a fileState's scan: set for the text it was made for
+	valid   bool   // a fileState's scan: set for the text it was made for
+	runes   []rune // its runes, once decoded, for the backtracking engine
+	offs    []int  // the byte offset of each rune, and the text's length
+	runed   bool
+}
+
+// runesOf returns the block's runes and their byte offsets, decoded once
+// for all its backtracking patterns: regexp2 reads runes, and given the
+// string it decodes it again for every pattern a block runs.
+func (sc *blockScan) runesOf(s string) ([]rune, []int) {
+	if !sc.runed {
+		sc.runes, sc.offs = sc.runes[:0], sc.offs[:0]
+		for i, r := range s {
+			sc.runes = append(sc.runes, r)
+			sc.offs = append(sc.offs, i)
+		}
+		sc.offs, sc.runed = append(sc.offs, len(s)), true
+	}
+	return sc.runes, sc.offs
 }
 
 func (sc *blockScan) lower(s string) string {
@@ -454,12 +472,9 @@ func (p *pattern) findIn(s, lowered string, sc *blockScan) [][]int {
 		return re.FindAllStringSubmatchIndex(s, -1)
 	}
 	var out [][]int
-	m, err := p.back.FindStringMatch(s)
-	var runeToByte []int
+	runes, runeToByte := sc.runesOf(s)
+	m, err := p.back.FindRunesMatch(runes)
 	for err == nil && m != nil {
-		if runeToByte == nil {
-			runeToByte = runeOffsets(s)
-		}
 		groups := m.Groups()
 		loc := make([]int, 2*len(groups))
 		for i, g := range groups {
@@ -487,16 +502,6 @@ func (p *pattern) matches(s string) bool {
 	}
 	ok, err := p.back.MatchString(s)
 	return err == nil && ok
-}
-
-// runeOffsets maps a rune index of s to its byte offset (one past the end
-// included).
-func runeOffsets(s string) []int {
-	out := make([]int, 0, len(s)+1)
-	for i := range s {
-		out = append(out, i)
-	}
-	return append(out, len(s))
 }
 
 // fullMatch reports whether p matches all of s.

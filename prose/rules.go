@@ -44,7 +44,7 @@ func (st *fileState) scanFor(text string) *blockScan {
 		return &blockScan{folds: unknownFolds}
 	}
 	if st.scanOf != text || !st.scan.valid {
-		st.scanOf, st.scan = text, blockScan{folds: unknownFolds, valid: true, toks: st.scan.toks[:0]}
+		st.scanOf, st.scan = text, blockScan{folds: unknownFolds, valid: true, toks: st.scan.toks[:0], runes: st.scan.runes[:0], offs: st.scan.offs[:0]}
 	}
 	return &st.scan
 }
