@@ -70,7 +70,7 @@ func TestLoadReadsSummaryCache(t *testing.T) {
 			t.Fatal(snap.err)
 		}
 		var saved bool
-		found, added, saved, err = w.saveCache()
+		found, added, saved, err = w.writeCache()
 		if err != nil || !saved {
 			t.Fatalf("saving the cache: %v (a cache to save: %v)", err, saved)
 		}

@@ -390,18 +390,11 @@ func (w *workspace) openCache() *cache.Pack {
 	return cache.Open(dir, w.root, key)
 }
 
-// saveCache writes the summaries the last load parsed to the cache it
+// writeCache writes the summaries the last load parsed to the cache it
 // read, once: after the diagnostics are out, as the next start-up is what
-// it speeds up.
-// It returns how many summaries the load found there and how many it
-// added; ok is false when there was none to write.
-func (w *workspace) saveCache() (found, added int, ok bool, err error) {
-	w.saveMu.Lock()
-	defer w.saveMu.Unlock()
-	return w.writeCache()
-}
-
-// writeCache is saveCache for a caller holding saveMu.
+// it speeds up. It returns how many summaries the load found there and
+// how many it added; ok is false when there was none to write. Callers
+// hold saveMu (Server.saveCache).
 func (w *workspace) writeCache() (found, added int, ok bool, err error) {
 	w.mu.Lock()
 	pack := w.unsaved
