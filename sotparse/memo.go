@@ -1,6 +1,9 @@
 package sotparse
 
-import "sync"
+import (
+	"sync"
+	"sync/atomic"
+)
 
 // A MemoKey names one thing a check derives from a document alone (Memo).
 type MemoKey struct{ _ byte }
@@ -21,7 +24,7 @@ func Memo[T any](d *Doc, key *MemoKey, f func(*Doc) T) T {
 	if !d.summary {
 		return f(d)
 	}
-	return memoGet(d.memoTable(), key, func() T { return f(d) })
+	return memoGet(tableOf(&d.memo), key, func() T { return f(d) })
 }
 
 // MemoWorkboard is Memo for the workboard: a session keeps it between runs
@@ -29,10 +32,7 @@ func Memo[T any](d *Doc, key *MemoKey, f func(*Doc) T) T {
 // makes a new one, so what a check derived from it (an index of its ids)
 // is derived once per content.
 func MemoWorkboard[T any](wb *Workboard, key *MemoKey, f func(*Workboard) T) T {
-	if wb.memo.Load() == nil {
-		wb.memo.CompareAndSwap(nil, &memoTable{m: map[*MemoKey]any{}})
-	}
-	return memoGet(wb.memo.Load(), key, func() T { return f(wb) })
+	return memoGet(tableOf(&wb.memo), key, func() T { return f(wb) })
 }
 
 func memoGet[T any](t *memoTable, key *MemoKey, f func() T) T {
@@ -53,10 +53,11 @@ func memoGet[T any](t *memoTable, key *MemoKey, f func() T) T {
 	return r
 }
 
-func (d *Doc) memoTable() *memoTable {
-	if t := d.memo.Load(); t != nil {
+// tableOf returns the memo table p holds, made on first use.
+func tableOf(p *atomic.Pointer[memoTable]) *memoTable {
+	if t := p.Load(); t != nil {
 		return t
 	}
-	d.memo.CompareAndSwap(nil, &memoTable{m: map[*MemoKey]any{}})
-	return d.memo.Load()
+	p.CompareAndSwap(nil, &memoTable{m: map[*MemoKey]any{}})
+	return p.Load()
 }

@@ -93,7 +93,6 @@ func (ms *Models) Prune(ws *Workspace) {
 	cand, ok := ms.added()
 	if !ok {
 		// Not laid out one after another: look at every file.
-		cand = cand[:0]
 		ms.Fset.Iterate(func(tf *token.File) bool {
 			cand = append(cand, tf)
 			return true

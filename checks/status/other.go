@@ -31,7 +31,7 @@ func (c *checker) otherBlocked(di *docInfo) {
 	}
 	var order []string
 	last := map[string]*otherStatement{}
-	rx := c.remainIndex(di)
+	rx := di.rx
 	for k, ln := range di.remain {
 		for j, s := range ln.sents {
 			m := rx.sents[k][j]

@@ -590,7 +590,7 @@ func (c *checker) remainsBlocked(di *docInfo, it *sotparse.WorkItem) {
 	sec := di.section(it)
 	statusEnd := tf.Offset(it.Status.End)
 	validAt, journal := di.stateOffset(it.ID, validated)
-	rx := c.remainIndex(di)
+	rx := di.rx
 	// The sentences that name the item, and those of its own section that
 	// say "this remains blocked": an index, not a reading of every
 	// sentence for each item, which was quadratic in the items.
@@ -673,10 +673,6 @@ func newRemainPatterns() *remainPatterns {
 // noRemains is the index of a document without remain lines; no one
 // writes to it.
 var noRemains remainIdx
-
-// remainIndex returns the remain sentences of di, matched when di was
-// indexed.
-func (c *checker) remainIndex(di *docInfo) *remainIdx { return di.rx }
 
 // match matches the remain sentences of di, whose text is content, once
 // for all its validated items and for otherBlocked: what the rules need
@@ -930,10 +926,12 @@ type docInfo struct {
 	lastNaming   map[string]int
 	blockedLists map[*sotparse.WorkItem]blockedList
 
-	// Built on first use (see remainIndex, section, stateOffset, dateAt,
-	// innermost): indexes that answer a question about one item or one
-	// offset without reading the whole document again.
-	rx       *remainIdx
+	// The remain sentences, matched when the document was indexed.
+	rx *remainIdx
+
+	// Built on first use (see section, stateOffset, dateAt, innermost):
+	// indexes that answer a question about one item or one offset
+	// without reading the whole document again.
 	itemIdx  map[*sotparse.WorkItem]int
 	stateIdx map[string]int // id + "\x00" + status -> first offset
 	dates    []string       // the date in force after each heading
