@@ -350,6 +350,9 @@ func buildDelta[T uint16 | int32](m *matcher, lits []string, states int) []T {
 	return delta
 }
 
+// trieStates returns how many states a trie of the literals has: the root,
+// and for each literal in sorted order the bytes it does not share with
+// the one before.
 func trieStates(lits []string) int {
 	sorted := slices.Clone(lits)
 	slices.Sort(sorted)

@@ -3,7 +3,6 @@ package prose
 import (
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -13,6 +12,8 @@ import (
 	"strings"
 
 	"go.yaml.in/yaml/v4"
+
+	"github.com/svrnty/sotvet/internal/safefs"
 )
 
 // Rule is one rule of a style, as its YAML file defines it.
@@ -122,7 +123,7 @@ read:
 			}
 			name := style + "." + strings.TrimSuffix(strings.TrimSuffix(e.Name(), ".yml"), ".yaml")
 			file := filepath.Join(sdir, e.Name())
-			data, err := readLimited(file, maxRuleFile)
+			data, err := safefs.ReadPath(file, maxRuleFile)
 			if err != nil {
 				readErr = err
 				break read
@@ -146,7 +147,7 @@ read:
 				continue
 			}
 			for _, which := range []string{"accept.txt", "reject.txt"} {
-				data, err := readLimited(filepath.Join(base, which), maxRuleFile)
+				data, err := safefs.ReadPath(filepath.Join(base, which), maxRuleFile)
 				if errors.Is(err, fs.ErrNotExist) {
 					continue
 				} else if err != nil {
@@ -243,44 +244,6 @@ func knownScopes(scopes []string) bool {
 
 // maxRuleFile bounds what one style file may hold.
 const maxRuleFile = 1 << 20
-
-// readLimited reads the regular file name, of at most max bytes.
-func readLimited(name string, max int) ([]byte, error) {
-	f, err := os.Open(name)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	if !st.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s: not a regular file", name)
-	}
-	if st.Size() > int64(max) {
-		return nil, fmt.Errorf("%s: larger than %d bytes", name, max)
-	}
-	// Read from the file opened, not opened again: a style set is a
-	// hundred files or more. A file that grew since is cut at the bound.
-	data := make([]byte, 0, st.Size()+1)
-	for {
-		n, err := f.Read(data[len(data):cap(data)])
-		data = data[:len(data)+n]
-		if err == io.EOF {
-			return data, nil
-		}
-		if err != nil {
-			return nil, err
-		}
-		if len(data) > max {
-			return nil, fmt.Errorf("%s: larger than %d bytes", name, max)
-		}
-		if len(data) == cap(data) {
-			data = append(data, 0)[:len(data)]
-		}
-	}
-}
 
 // RuleError is a rule file that cannot be used, at a line and column.
 type RuleError = ConfigError

@@ -12,6 +12,7 @@ import (
 	"sync/atomic"
 
 	"github.com/svrnty/sotvet/internal/atomicfile"
+	"github.com/svrnty/sotvet/internal/safefs"
 )
 
 // Decoding a style set's YAML is most of what reading it costs (~40 ms of
@@ -83,7 +84,7 @@ func styleCacheName(key string, files []ruleFile) string {
 // false.
 func readStyleCache(c *StyleCache, files []ruleFile) ([]cachedRule, bool) {
 	name := filepath.Join(c.Dir, styleCacheName(c.Key, files))
-	data, err := readLimited(name, maxStyleCache)
+	data, err := safefs.ReadPath(name, maxStyleCache)
 	if err != nil {
 		return nil, false
 	}

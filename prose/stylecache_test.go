@@ -131,6 +131,13 @@ func TestStyleCacheChanged(t *testing.T) {
 	c := &StyleCache{Dir: filepath.Join(dir, "cache"), Key: "k"}
 	styles := writeStyle(t, dir, map[string]string{"R": "extends: existence\nmessage: '%s'\ntokens: [foo]\n"})
 	first := loadWith(t, c, styles)
+	files, err := readRuleFiles(styles)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := readStyleCache(c, files); !ok {
+		t.Fatal("the first load left no cache the second can read")
+	}
 	if got := loadWith(t, c, styles); !sameRules(got, first) {
 		t.Fatal("cached set differs from the set read")
 	}
