@@ -382,8 +382,6 @@ type blockScan struct {
 	folds   int8    // whether the block has a rune that folds to ASCII (foldsToASCII)
 	toks    []int32 // its words (tokens), once tokened
 	tokened bool
-	low     string // its ASCII letters lowered, once lowered
-	lowered bool
 	valid   bool   // a fileState's scan: set for the text it was made for
 	runes   []rune // its runes, once decoded, for the backtracking engine
 	offs    []int  // the byte offset of each rune, and the text's length
@@ -403,13 +401,6 @@ func (sc *blockScan) runesOf(s string) ([]rune, []int) {
 		sc.offs, sc.runed = append(sc.offs, len(s)), true
 	}
 	return sc.runes, sc.offs
-}
-
-func (sc *blockScan) lower(s string) string {
-	if !sc.lowered {
-		sc.low, sc.lowered = asciiLower(s), true
-	}
-	return sc.low
 }
 
 func (sc *blockScan) tokens(s string) []int32 {
@@ -454,10 +445,7 @@ func (p *pattern) findIn(s, lowered string, sc *blockScan) [][]int {
 		// What parses compiles (compilePattern): the shortcuts below agree
 		// with the expression, which is compiled only when they do not apply.
 		if p.seq != nil && !foldsTo() {
-			if lowered == "" {
-				lowered = sc.lower(s)
-			}
-			return p.seq.findAll(s, lowered, sc.tokens(s))
+			return p.seq.findAll(s, lowerOnce(s, lowered), sc.tokens(s))
 		}
 		if p.st != nil && p.st.anchored != nil && !foldsTo() {
 			return p.st.findAll(s, lowerOnce(s, lowered), p.st.anchored)

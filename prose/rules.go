@@ -297,7 +297,7 @@ func compileExistence(r *Rule) (checker, error) {
 }
 
 func (e *existence) run(text string, st *fileState, emit func(hit)) {
-	e.runLocs(text, e.whole.pattern().findIn(text, "", st.scanFor(text)), emit)
+	e.runLocs(text, e.whole.pattern().findIn(text, st.lower(text), st.scanFor(text)), emit)
 }
 
 func (e *existence) alternatives() []*pattern { return e.alts }
@@ -399,7 +399,7 @@ func compileSubstitution(r *Rule) (checker, error) {
 }
 
 func (s *substitution) run(text string, st *fileState, emit func(hit)) {
-	s.runLocs(text, s.whole.pattern().findIn(text, "", st.scanFor(text)), emit)
+	s.runLocs(text, s.whole.pattern().findIn(text, st.lower(text), st.scanFor(text)), emit)
 }
 
 func (s *substitution) alternatives() []*pattern { return s.alts }
@@ -479,8 +479,17 @@ func (w *wholeAlts) set(expr string, alts []*pattern, what string) error {
 			return nil
 		}
 	}
+	if len(alts) > 0 {
+		// Every token is RE2: the rule runs token by token, through the
+		// filter, and its whole expression (an alternation of valid RE2
+		// expressions, so valid too) is only compiled if a block needs it
+		// (a raw scope), not parsed when the style is read. A style set
+		// has hundreds of word lists.
+		w.p = &pattern{src: expr}
+		return nil
+	}
 	var err error
-	if w.p, err = wholePattern(expr, alts); err != nil {
+	if w.p, err = compilePattern(expr); err != nil {
 		return fmt.Errorf("%s: %v", what, err)
 	}
 	return nil
@@ -514,23 +523,6 @@ func validate(c checker) error {
 		return c.whole.compiled()
 	}
 	return nil
-}
-
-// wholePattern compiles the alternation of a rule's tokens. A rule whose
-// tokens are all RE2 is run token by token, through the filter: its whole
-// expression, an alternation of valid RE2 expressions and so valid too,
-// is only compiled if a block needs it (a raw scope), not parsed when the
-// style is read. A style set has hundreds of word lists.
-func wholePattern(expr string, alts []*pattern) (*pattern, error) {
-	if len(alts) == 0 {
-		return compilePattern(expr)
-	}
-	for _, a := range alts {
-		if a.backtracking() {
-			return compilePattern(expr)
-		}
-	}
-	return &pattern{src: expr}, nil
 }
 
 // tokenRule is a rule whose expression is an alternation of tokens, each
