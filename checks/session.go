@@ -34,7 +34,7 @@ type Session struct {
 	overlay map[string][]byte // workspace-relative path -> unsaved content
 	store   *memStore         // document summaries, by path and content id
 	// earlier holds the summaries of earlier processes (opt.Reuse.Store):
-	// a load takes what it finds there and adds what it parses.
+	// the first load takes what it finds there and adds what it parses.
 	earlier sotparse.SummaryStore
 	byFile  map[string][]Finding // the findings of every file, each file's sorted
 	omitted map[string]int       // the findings of each file beyond Options.MaxPerFile
@@ -67,18 +67,11 @@ type Session struct {
 // NewSession loads the workspace opt describes and runs every check once.
 // Of opt.Reuse only ID and Store are used, when set: ID, the content ids of
 // opt.FS's files (it must answer for the content opt.FS holds); Store, the
-// summaries of earlier processes (a cache on disk), which a load (this one,
-// Reload) reads before parsing and adds to. The session keeps its own
-// summaries between runs.
+// summaries of earlier processes (a cache on disk), which the first load
+// reads before parsing and adds to. The session keeps its own summaries
+// between runs.
 func NewSession(opt Options) (*Session, error) {
-	s := &Session{opt: opt, base: opt.FS, overlay: map[string][]byte{}, byFile: map[string][]Finding{}, models: sotparse.NewModels()}
-	if opt.Reuse != nil {
-		s.earlier = opt.Reuse.Store
-	}
-	if _, err := s.Reload(); err != nil {
-		return nil, err
-	}
-	return s, nil
+	return newSession(opt, map[string][]byte{}, false)
 }
 
 // NewOverlaySession is NewSession for an editor, which shows the findings of
@@ -89,9 +82,16 @@ func NewSession(opt Options) (*Session, error) {
 // can touch. Loading it parses every document (for the summaries) and
 // judges those of overlay, the buffers open already.
 func NewOverlaySession(opt Options, overlay map[string][]byte) (*Session, error) {
-	s := &Session{opt: opt, base: opt.FS, overlay: maps.Clone(overlay), byFile: map[string][]Finding{}, models: sotparse.NewModels(), overlaysOnly: true}
+	return newSession(opt, maps.Clone(overlay), true)
+}
+
+func newSession(opt Options, overlay map[string][]byte, overlaysOnly bool) (*Session, error) {
+	s := &Session{opt: opt, base: opt.FS, overlay: overlay, byFile: map[string][]Finding{}, models: sotparse.NewModels(), overlaysOnly: overlaysOnly}
 	if opt.Reuse != nil {
 		s.earlier = opt.Reuse.Store
+		// The session holds the store no longer than its first load:
+		// a cache on disk holds every summary it read.
+		s.opt.Reuse = &sotparse.Reuse{ID: opt.Reuse.ID}
 	}
 	if _, err := s.Reload(); err != nil {
 		return nil, err
@@ -113,6 +113,7 @@ func (s *Session) Reload() (*Result, error) {
 	s.store.mu.Lock()
 	s.store.earlier, s.store.open = nil, nil
 	s.store.mu.Unlock()
+	s.earlier = nil
 	if err != nil {
 		return nil, err
 	}

@@ -388,3 +388,44 @@ func must(res *checks.Result, err error) *checks.Result {
 	}
 	return res
 }
+
+// countingStore is a summary store that counts what it is asked.
+type countingStore struct {
+	m          map[string][]byte
+	asked, put int
+}
+
+func (c *countingStore) Summary(path, id string) []byte {
+	c.asked++
+	return c.m[path+"\x00"+id]
+}
+
+func (c *countingStore) PutSummary(path, id string, summary []byte) {
+	c.put++
+	c.m[path+"\x00"+id] = summary
+}
+
+// TestSessionLetsGoOfStore: the store of earlier processes is read by a
+// session's first load only; the session does not hold it afterwards.
+func TestSessionLetsGoOfStore(t *testing.T) {
+	root, _ := sessionWorkspace(t, 10)
+	store := &countingStore{m: map[string][]byte{}}
+	id := func(path string) (string, bool) {
+		b, err := os.ReadFile(filepath.Join(root, path))
+		return fmt.Sprintf("%x", len(b)) + string(b[:min(len(b), 64)]), err == nil
+	}
+	s, err := checks.NewSession(checks.Options{Root: root, FS: os.DirFS(root), Analyzers: checks.All, Reuse: &sotparse.Reuse{ID: id, Store: store}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if store.put == 0 {
+		t.Fatal("the first load put no summary in the store")
+	}
+	asked, put := store.asked, store.put
+	if _, err := s.Reload(); err != nil {
+		t.Fatal(err)
+	}
+	if store.asked != asked || store.put != put {
+		t.Fatalf("Reload used the store of earlier processes: asked %d -> %d, put %d -> %d", asked, store.asked, put, store.put)
+	}
+}
