@@ -13,6 +13,7 @@ import (
 	"io"
 	"reflect"
 	"strings"
+	"sync"
 	"unicode"
 )
 
@@ -79,11 +80,38 @@ func custom(t reflect.Type) bool {
 	return t.Implements(marshaler) || t.Implements(textMarshaler) || pt.Implements(marshaler) || pt.Implements(textMarshaler)
 }
 
+// typeInfo is what value reads of a type, worked out once per type: a
+// summary's every finding is a value of the same few types.
+type typeInfo struct {
+	custom   bool
+	fields   []field // of a struct, when fieldsOK
+	fieldsOK bool
+}
+
+var typeInfos sync.Map // reflect.Type -> *typeInfo
+
+func infoOf(t reflect.Type) *typeInfo {
+	if ti, ok := typeInfos.Load(t); ok {
+		return ti.(*typeInfo)
+	}
+	ti := &typeInfo{custom: custom(t)}
+	if t.Kind() == reflect.Struct {
+		ti.fields, ti.fieldsOK = fieldsOf(t)
+	}
+	v, _ := typeInfos.LoadOrStore(t, ti)
+	return v.(*typeInfo)
+}
+
 func (e *encoder) value(v reflect.Value, prefix string) {
 	if e.err != nil {
 		return
 	}
-	if !v.IsValid() || custom(v.Type()) {
+	if !v.IsValid() {
+		e.whole(v, prefix)
+		return
+	}
+	ti := infoOf(v.Type())
+	if ti.custom {
 		e.whole(v, prefix)
 		return
 	}
@@ -107,12 +135,11 @@ func (e *encoder) value(v reflect.Value, prefix string) {
 	case reflect.Array:
 		e.list(v, prefix)
 	case reflect.Struct:
-		fields, ok := fieldsOf(v.Type())
-		if !ok {
+		if !ti.fieldsOK {
 			e.whole(v, prefix)
 			return
 		}
-		e.object(v, fields, prefix)
+		e.object(v, ti.fields, prefix)
 	default:
 		e.whole(v, prefix)
 	}

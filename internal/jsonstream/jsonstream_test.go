@@ -3,6 +3,7 @@ package jsonstream
 import (
 	"bytes"
 	"encoding/json"
+	"io"
 	"strings"
 	"testing"
 	"time"
@@ -95,5 +96,20 @@ func TestWriteIndentError(t *testing.T) {
 	err := WriteIndent(&got, []any{1, failing{}})
 	if err == nil || !strings.Contains(err.Error(), "boom") {
 		t.Errorf("err = %v, want the marshaller's", err)
+	}
+}
+
+// BenchmarkWriteIndentList writes a list of many values of one struct
+// type, as summary --json writes its findings.
+func BenchmarkWriteIndentList(b *testing.B) {
+	items := make([]Inner, 10000)
+	for i := range items {
+		items[i] = Inner{A: "finding", B: []int{i}}
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if err := WriteIndent(io.Discard, items); err != nil {
+			b.Fatal(err)
+		}
 	}
 }
