@@ -580,6 +580,12 @@ const regexSetDFAAfter = 256
 
 // match reports whether expression i matches b, asking its filter first.
 func (rs *regexSet) match(i int, b []byte) bool {
+	return rs.mayMatch(i, b) && rs.res[i].get().Match(b)
+}
+
+// mayMatch reports whether expression i's filter lets b through: false
+// only where the expression cannot match.
+func (rs *regexSet) mayMatch(i int, b []byte) bool {
 	f := &rs.filters[i]
 	if useDFA {
 		d := f.dfa.Load()
@@ -595,7 +601,7 @@ func (rs *regexSet) match(i int, b []byte) bool {
 			return false
 		}
 	}
-	return rs.res[i].get().Match(b)
+	return true
 }
 
 // automatonLiterals is how many literals a regexSet needs before one
@@ -725,10 +731,13 @@ func beginsAtTextStart(re *syntax.Regexp) bool {
 // anchoredFirstByte returns the byte every match of re starts with when re
 // is anchored at the start of the text and a literal follows (^\$...), or -1.
 func anchoredFirstByte(re *syntax.Regexp) int {
+	if !beginsAtTextStart(re) {
+		return -1
+	}
 	for re.Op == syntax.OpCapture {
 		re = re.Sub[0]
 	}
-	if re.Op != syntax.OpConcat || len(re.Sub) < 2 || re.Sub[0].Op != syntax.OpBeginText {
+	if len(re.Sub) < 2 {
 		return -1
 	}
 	lit := re.Sub[1]

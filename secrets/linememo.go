@@ -150,14 +150,9 @@ func (sm *setMemo) index(data []byte, s, e int) {
 
 // eachOccurrence calls f with the offset of every occurrence of l in b,
 // overlapping ones included (l lower case and compared ignoring ASCII
-// case when fold, as holdsLiteral does).
+// case when fold, as holdsLiteral does). l is not empty: a set keeps
+// literals of two bytes or more (litsOf).
 func eachOccurrence(b, l []byte, fold bool, f func(int)) {
-	if len(l) == 0 {
-		for k := 0; k <= len(b); k++ {
-			f(k)
-		}
-		return
-	}
 	if !fold {
 		for k := 0; ; {
 			j := bytes.Index(b[k:], l)
@@ -203,15 +198,23 @@ func (sm *setMemo) matches(data []byte, i, s, e int) bool {
 	case x.missLo <= s && e <= x.missHi:
 		return false
 	}
-	v := rs.match(i, data[s:e])
-	x.lastLo, x.lastHi, x.last = s, e, v
+	var v bool
 	if rs.cutFree[i] {
-		if !v {
-			x.missLo, x.missHi = s, e
-		} else if m := rs.res[i].get().FindIndex(data[s:e]); m != nil {
-			x.hitLo, x.hitHi = s+m[0], s+m[1]
+		// Where it is, the match is remembered: one search, not a
+		// match and then a search.
+		var m []int
+		if rs.mayMatch(i, data[s:e]) {
+			m = rs.res[i].get().FindIndex(data[s:e])
 		}
+		if v = m != nil; v {
+			x.hitLo, x.hitHi = s+m[0], s+m[1]
+		} else {
+			x.missLo, x.missHi = s, e
+		}
+	} else {
+		v = rs.match(i, data[s:e])
 	}
+	x.lastLo, x.lastHi, x.last = s, e, v
 	return v
 }
 
