@@ -61,7 +61,7 @@ func hasStateWord(body []byte) bool {
 // readState reads a body line as a state statement when it holds a state
 // word and no hedge.
 func readState(d *sotparse.Doc, l bodylines.Line) (stateStatement, bool) {
-	if !mayHoldState(l.Text) {
+	if !mayHoldState(l.Text) || !statesPlainly(l.Text) {
 		return stateStatement{}, false
 	}
 	words := lineWords(l.Text)
@@ -84,6 +84,59 @@ func lineWords(text string) []string {
 	return strings.FieldsFunc(strings.ToLower(text), func(r rune) bool {
 		return !unicode.IsLetter(r) && !unicode.IsDigit(r)
 	})
+}
+
+// statesPlainly reports whether an ASCII line holds a state word and no
+// hedge, as the loop of readState over lineWords would, without lowering
+// and splitting the line into new strings: most lines with a state word in
+// them are hedged or hold it inside another word. A line with other bytes
+// is left to that loop (true).
+func statesPlainly(text string) bool {
+	var buf [16]byte // longer than every state and hedge word
+	state := false
+	for i := 0; i < len(text); {
+		c := text[i]
+		if c >= utf8.RuneSelf {
+			return true
+		}
+		if !isAlnumASCII(c) {
+			i++
+			continue
+		}
+		j := i
+		for j < len(text) && text[j] < utf8.RuneSelf && isAlnumASCII(text[j]) {
+			j++
+		}
+		if j < len(text) && text[j] >= utf8.RuneSelf {
+			return true // the word may go on in a letter of another script
+		}
+		if n := j - i; n <= len(buf) {
+			for k := range n {
+				buf[k] = text[i+k] | ('a'-'A')&caseBit(text[i+k])
+			}
+			w := buf[:n]
+			if hedgeWords[string(w)] {
+				return false
+			}
+			state = state || stateWords[string(w)]
+		}
+		i = j
+	}
+	return state
+}
+
+// isAlnumASCII reports whether c is an ASCII letter or digit.
+func isAlnumASCII(c byte) bool {
+	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9'
+}
+
+// caseBit is 0xff for an upper-case ASCII letter, which or-ing 0x20
+// lowers, and 0 for any other byte.
+func caseBit(c byte) byte {
+	if 'A' <= c && c <= 'Z' {
+		return 0xff
+	}
+	return 0
 }
 
 // mayHoldState reports whether a line can hold a state word, without

@@ -45,6 +45,49 @@ func TestMayHoldStateNecessary(t *testing.T) {
 	}
 }
 
+// TestStatesPlainlyAgrees: statesPlainly answers as readState's loop over
+// lineWords does (a state word and no hedge), or defers (true) on a line
+// with other runes, on lines of state words, hedges, their pieces in any
+// case, markup, digits and runes.
+func TestStatesPlainlyAgrees(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	parts := []string{"Current", "ADMITTED", "resolved", "fResh", "cur", "rent", "not", "NOT", "Must", "if", "pending",
+		"requires", "whether", "source", "the", "**", "`", ":", "-", "|", " ", " ", "é", "current_x", "2", "current2",
+		"isn't", "AdMiTtEd", "averyveryverylongword", "K", "x"}
+	said, deferred := 0, 0
+	for range 20000 {
+		var b strings.Builder
+		for range 1 + r.IntN(8) {
+			b.WriteString(parts[r.IntN(len(parts))])
+			if r.IntN(2) == 0 {
+				b.WriteByte(' ')
+			}
+		}
+		text := b.String()
+		want, hedged := false, false
+		for _, w := range lineWords(text) {
+			hedged = hedged || hedgeWords[w] || strings.HasSuffix(w, "n't")
+			want = want || stateWords[w]
+		}
+		want = want && !hedged
+		got := statesPlainly(text)
+		ascii := strings.IndexFunc(text, func(r rune) bool { return r >= 0x80 }) < 0
+		switch {
+		case ascii && got != want:
+			t.Fatalf("statesPlainly(%q) = %v, want %v", text, got, want)
+		case !ascii && want && !got:
+			t.Fatalf("statesPlainly(%q) = false on a line that states", text)
+		case !ascii:
+			deferred++
+		case got:
+			said++
+		}
+	}
+	if said < 500 || deferred < 500 {
+		t.Fatalf("%d ASCII lines state, %d lines deferred: the test saw too little", said, deferred)
+	}
+}
+
 // BenchmarkStateLines reads every line of the corpus's documents as
 // readState does before it makes a statement: the filter, then the words.
 func BenchmarkStateLines(b *testing.B) {

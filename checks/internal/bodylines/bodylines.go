@@ -144,23 +144,77 @@ func view(b []byte) string {
 // letter case, without allocating: the cheap test before a
 // case-insensitive regular expression.
 func ContainsFold(s, word string) bool {
-	for i := 0; i+len(word) <= len(s); i++ {
-		j := 0
-		for ; j < len(word); j++ {
-			c := s[i+j]
-			if 'A' <= c && c <= 'Z' {
-				c += 'a' - 'A'
-			}
-			if c != word[j] {
-				break
-			}
+	n := len(word)
+	if n == 0 {
+		return true
+	}
+	if n > len(s) {
+		return false
+	}
+	// Look for the word's rarest byte, in both cases, with IndexByte, and
+	// compare around each: comparing at every offset cost a rule's line
+	// test more than the rest of its reading of the line.
+	k := 0
+	for i := 1; i < n; i++ {
+		if rarity[word[i]] < rarity[word[k]] {
+			k = i
 		}
-		if j == len(word) {
+	}
+	lo := word[k]
+	up := lo
+	if 'a' <= lo && lo <= 'z' {
+		up = lo - ('a' - 'A')
+	}
+	// seg[i] is the anchor of a word starting at s[i].
+	seg := s[k : len(s)-n+k+1]
+	nl, nu := strings.IndexByte(seg, lo), -1
+	if up != lo {
+		nu = strings.IndexByte(seg, up)
+	}
+	for nl >= 0 || nu >= 0 {
+		i := nl
+		if i < 0 || nu >= 0 && nu < i {
+			i = nu
+		}
+		if equalFold(s[i:i+n], word) {
 			return true
+		}
+		// Move on the cursor that was used; the other is still ahead.
+		if i == nl {
+			nl = nextByte(seg, lo, i)
+		} else {
+			nu = nextByte(seg, up, i)
 		}
 	}
 	return false
 }
+
+// nextByte returns the index of the first c in s after i, or -1.
+func nextByte(s string, c byte, i int) int {
+	if j := strings.IndexByte(s[i+1:], c); j >= 0 {
+		return i + 1 + j
+	}
+	return -1
+}
+
+// equalFold reports whether s, of word's length, is word (lower-case
+// ASCII) in some ASCII case.
+func equalFold(s, word string) bool {
+	for j := 0; j < len(word); j++ {
+		if lowerByte(s[j]) != word[j] {
+			return false
+		}
+	}
+	return true
+}
+
+// rarity is letterRank as a table, for ContainsFold's choice of anchor.
+var rarity = func() (r [256]uint8) {
+	for c := range 256 {
+		r[c] = uint8(letterRank(byte(c)))
+	}
+	return r
+}()
 
 // TextContainsFold is ContainsFold over a whole text, at the speed of a
 // byte search: it looks for the word's rarest letter (in English text), in

@@ -56,6 +56,44 @@ func TestTextContainsFold(t *testing.T) {
 	}
 }
 
+// TestContainsFoldAgrees checks ContainsFold against a comparison at every
+// offset, on random texts of a word's pieces in both cases, and of the
+// bytes next to a letter that folding must not confuse ('@' and '[' around
+// 'A'..'Z', '`' and '{' around 'a'..'z').
+func TestContainsFoldAgrees(t *testing.T) {
+	words := []string{"commit", "not ", "approv", "z", "zz", "a-b", "required", " passed"}
+	pieces := []string{"comm", "COMMIT", "iT", "no", "NOT", "t ", " ", "appro", "V", "z", "Z", "zZ", "a", "-", "B", "@", "[", "`", "{", "é", "requir", "ED", "pass", "\n"}
+	rng := rand.New(rand.NewPCG(7, 8))
+	slow := func(s, word string) bool {
+		for i := 0; i+len(word) <= len(s); i++ {
+			if strings.ToLower(s[i:i+len(word)]) == word && strings.EqualFold(s[i:i+len(word)], word) {
+				return true
+			}
+		}
+		return false
+	}
+	found := 0
+	for range 40000 {
+		var b strings.Builder
+		for range rng.IntN(16) {
+			b.WriteString(pieces[rng.IntN(len(pieces))])
+		}
+		s := b.String()
+		for _, w := range words {
+			got, want := ContainsFold(s, w), slow(s, w)
+			if got != want {
+				t.Fatalf("ContainsFold(%q, %q) = %v, want %v", s, w, got, want)
+			}
+			if got {
+				found++
+			}
+		}
+	}
+	if found < 20000 {
+		t.Errorf("only %d texts hold a word", found)
+	}
+}
+
 // TestTextIndex checks TextIndex against bytes.Index on random texts,
 // words whose rare letter is common in the text included.
 func TestTextIndex(t *testing.T) {
