@@ -148,8 +148,9 @@
 //     |"), or such a word just before the phrase ("Still current: the
 //     source admission"), or the phrase's first words with a word of its
 //     last word's stem ("the Case source is admitted"). A line with a word
-//     that negates, conditions or requires ("not", "if", "until",
-//     "require", "must", "confirm", "before" ...) states no fact. The later
+//     that negates, conditions or requires ("not", "cannot", "isn't",
+//     "nobody", "if", "until", "require", "must", "confirm", "before" ...)
+//     states no fact. The later
 //     evidence claims what the record still denies: update the record, or
 //     say why the evidence may claim it.
 //   - provenance (warning): a fact that gives a proof's approval source

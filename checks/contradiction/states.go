@@ -37,6 +37,14 @@ var hedgeWords = map[string]bool{
 	"need": true, "needs": true, "confirm": true, "ensure": true, "verify": true, "check": true,
 	"may": true, "might": true, "could": true, "would": true, "when": true, "once": true, "before": true,
 	"pending": true, "unknown": true, "stale": true, "expired": true, "missing": true, "without": true,
+	"cannot": true, "nobody": true, "neither": true, "nor": true, "none": true,
+}
+
+// negatedContraction reports whether a line holds a negated contraction
+// ("isn't", "hasn’t"): lineWords splits it at the apostrophe, so it is
+// looked for in the line as a whole, as a hedge word would be.
+func negatedContraction(text string) bool {
+	return bodylines.ContainsFold(text, "n't") || bodylines.ContainsFold(text, "n\u2019t")
 }
 
 // auxWords may stand between a subject and the word that says it holds:
@@ -61,13 +69,13 @@ func hasStateWord(body []byte) bool {
 // readState reads a body line as a state statement when it holds a state
 // word and no hedge.
 func readState(d *sotparse.Doc, l bodylines.Line) (stateStatement, bool) {
-	if !mayHoldState(l.Text) || !statesPlainly(l.Text) {
+	if !mayHoldState(l.Text) || !statesPlainly(l.Text) || negatedContraction(l.Text) {
 		return stateStatement{}, false
 	}
 	words := lineWords(l.Text)
 	state := false
 	for _, w := range words {
-		if hedgeWords[w] || strings.HasSuffix(w, "n't") {
+		if hedgeWords[w] {
 			return stateStatement{}, false
 		}
 		state = state || stateWords[w]

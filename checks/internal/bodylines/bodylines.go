@@ -140,9 +140,10 @@ func view(b []byte) string {
 	return unsafe.String(&b[0], len(b))
 }
 
-// ContainsFold reports whether s holds word (lower-case ASCII) in any ASCII
+// ContainsFold reports whether s holds word (in lower case) in any ASCII
 // letter case, without allocating: the cheap test before a
-// case-insensitive regular expression.
+// case-insensitive regular expression. Bytes other than ASCII letters
+// compare as they are.
 func ContainsFold(s, word string) bool {
 	n := len(word)
 	if n == 0 {
