@@ -40,8 +40,9 @@
 //     also restate each other when they state the same fact in other
 //     words: the same content words in any order, each cut to its stem
 //     ("expose", "exposure"), with the same polarity ("No X", "X: none",
-//     "X does not occur" and "Must not X" all deny X); "Require X review"
-//     then "No X review" deny each other and are not a restatement.
+//     "X does not occur", "X doesn't occur" and "Must not X" all deny X);
+//     "Require X review" then "No X review" deny each other and are not a
+//     restatement.
 //
 // Why the default PRD sections are few. The PRDs of the cto-planb corpus
 // follow four conventions:

@@ -281,10 +281,14 @@ func factKey(s string, frame *framing) (key uint64, n int, neg bool) {
 			i++
 		}
 		w := strings.ToLower(strings.Trim(s[start:i], "."))
+		if strings.HasSuffix(w, "n") && strings.HasPrefix(s[i:], "'t") && (i+2 == len(s) || !wordByte[s[i+2]]) {
+			// "doesn't": the apostrophe parts the word; a curly one does not.
+			w, i = w+"'t", i+2
+		}
 		switch {
 		case w == "":
 			continue
-		case negationWords[w]:
+		case negationWords[w] || strings.HasSuffix(w, "n't") || strings.HasSuffix(w, "n\u2019t"):
 			neg = true
 			continue
 		case functionWords[w], frame != nil && frame.has(w):
@@ -302,8 +306,9 @@ func factKey(s string, frame *framing) (key uint64, n int, neg bool) {
 }
 
 // negationWords deny what the item names.
+// Any negated contraction ("doesn't", "isn’t") denies too.
 var negationWords = map[string]bool{"no": true, "not": true, "none": true, "never": true, "without": true, "nothing": true,
-	"don't": true, "doesn't": true, "isn't": true, "aren't": true, "won't": true, "cannot": true}
+	"cannot": true}
 
 // functionWords carry no content of their own.
 var functionWords = map[string]bool{"the": true, "a": true, "an": true, "do": true, "does": true, "did": true,
