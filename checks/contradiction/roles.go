@@ -52,8 +52,7 @@ var (
 	// history places a statement before now: "Before 2026-05-31 the draft
 	// named ...", "previously", "originally". A role held then is no claim
 	// about the role now.
-	history     = lazyRE.New(`(?i)\b(?:before|until) (?:\d{4}-\d{2}-\d{2}|\d{1,2} [A-Z][a-z]{2,8} \d{4}|[A-Z][a-z]{2,8} \d{1,2},? \d{4})|\b(?:previously|formerly|originally|earlier|at first|superseded|used to)\b`)
-	sentenceEnd = lazyRE.New(`[.!?;](?:\s|$)`)
+	history = lazyRE.New(`(?i)\b(?:before|until) (?:\d{4}-\d{2}-\d{2}|\d{1,2} [A-Z][a-z]{2,8} \d{4}|[A-Z][a-z]{2,8} \d{1,2},? \d{4})|\b(?:previously|formerly|originally|earlier|at first|superseded|used to)\b`)
 )
 
 // maxRoleDistance is how many words may separate a pair from its role word.
@@ -75,7 +74,10 @@ func (ln *line) roleClaims() []roleClaim {
 			continue
 		}
 		s := ln.text[start:end]
-		if !hedged.MatchString(s) && !history.MatchString(s) {
+		// A sentence without a pair's joiner holds no claim: the
+		// expressions below then need not read it (a long line may hold
+		// thousands of sentences and one pair).
+		if mayJoinPair(s) && !hedged.MatchString(s) && !history.MatchString(s) {
 			for _, rc := range ln.sentenceClaims(start, end) {
 				if strings.Contains(rc.word, " ") || !hedgedWhen.MatchString(s) {
 					out = append(out, rc)
@@ -87,12 +89,28 @@ func (ln *line) roleClaims() []roleClaim {
 	return out
 }
 
+// sentenceEnds returns the offsets just past each sentence's closing mark
+// in text: a '.', '!', '?' or ';' followed by white space or the end.
 func sentenceEnds(text string) []int {
 	var out []int
-	for _, m := range sentenceEnd.FindAllStringIndex(text, -1) {
-		out = append(out, m[0]+1)
+	for i := 0; i < len(text); i++ {
+		switch text[i] {
+		case '.', '!', '?', ';':
+			if i+1 == len(text) || asciiSpace[text[i+1]] {
+				out = append(out, i+1)
+			}
+		}
 	}
 	return out
+}
+
+// asciiSpace holds the bytes of RE2's \s.
+var asciiSpace = [256]bool{'\t': true, '\n': true, '\f': true, '\r': true, ' ': true}
+
+// mayJoinPair reports whether s holds a joiner of pairPattern, which
+// every pair holds.
+func mayJoinPair(s string) bool {
+	return strings.Contains(s, " / ") || strings.Contains(s, " with model ") || strings.Contains(s, ", model ") || strings.Contains(s, " (model ")
 }
 
 // sentenceClaims reads the pairs of the sentence text[base:stop] and gives
