@@ -32,6 +32,7 @@ func (c *checker) nearDuplicates(d *sotparse.Doc) {
 	content := c.content
 	prevIsItem := false // the line before is a list item
 	var prevItem, prevLast string
+	var prevFact itemFact
 	var prevLine bodylines.Line
 	bodylines.EachIn(content, bodylines.Starts(d.File.Tok, content, d.File.Content), d.File.Tok.Offset(d.BodyStart), len(content), func(l bodylines.Line) {
 		item, ok := listItemText(l.Text)
@@ -42,7 +43,8 @@ func (c *checker) nearDuplicates(d *sotparse.Doc) {
 		// Two items with the same key end in the same word: most pairs of
 		// items do not, and are told apart without hashing either.
 		last := lastWord(item, frame)
-		if prevIsItem && (last != "" && equalASCIIFold(last, prevLast) && restates(item, prevItem, frame) || sameFact(item, prevItem, frame)) {
+		fact := factOf(item, frame)
+		if prevIsItem && (last != "" && equalASCIIFold(last, prevLast) && restates(item, prevItem, frame) || fact.same(prevFact) && !sameWords(item, prevItem)) {
 			start := l.Off + len(l.Text) - len(strings.TrimLeft(l.Text, " \t"))
 			end := l.Off + len(strings.TrimRight(l.Text, " \t\r"))
 			c.pass.Report(analysis.Diagnostic{
@@ -51,7 +53,7 @@ func (c *checker) nearDuplicates(d *sotparse.Doc) {
 				Related: []analysis.RelatedInformation{{Pos: d.File.Pos(prevLine.Off), Message: fmt.Sprintf("the item before: %s", shorten(strings.TrimSpace(prevLine.Text)))}},
 			})
 		}
-		prevIsItem, prevItem, prevLast, prevLine = true, item, last, l
+		prevIsItem, prevItem, prevLast, prevFact, prevLine = true, item, last, fact, l
 	})
 }
 
@@ -254,23 +256,32 @@ func sameWords(a, b string) bool {
 	return ka == kb && na == nb
 }
 
-// sameFact reports whether two items state the same fact in other words:
+// itemFact is what tells whether two items state the same fact in other
+// words (itemFact.same, and their words not all the same):
 // the same content words in any order, each cut to its stem ("expose",
 // "exposure"; "promotion", "promoted"), with the same polarity ("No X",
 // "X: none", "X does not occur", "Must not X" all deny X), once framing
 // words and function words are dropped. Items that differ in one content
 // word, or of which one denies what the other requires, are parallel
 // statements, not restatements. Two identical items are duplicate-line's.
-func sameFact(a, b string, frame *framing) bool {
-	ka, na, nega := factKey(a, frame)
-	kb, nb, negb := factKey(b, frame)
-	return na >= 2 && na == nb && ka == kb && nega == negb && !sameWords(a, b)
+type itemFact struct {
+	key uint64
+	n   int
+	neg bool
 }
 
-// factKey hashes the stems of an item's content words as a multiset (a sum
+// same reports whether two items' facts are one, of two words or more.
+func (f itemFact) same(g itemFact) bool {
+	return f.n >= 2 && f == g
+}
+
+// factOf hashes the stems of an item's content words as a multiset (a sum
 // of word hashes, so that word order does not count), and says whether the
 // item denies them.
-func factKey(s string, frame *framing) (key uint64, n int, neg bool) {
+func factOf(s string, frame *framing) itemFact {
+	var key uint64
+	var n int
+	var neg bool
 	for i := 0; i < len(s); {
 		if !wordByte[s[i]] {
 			i++
@@ -302,7 +313,7 @@ func factKey(s string, frame *framing) (key uint64, n int, neg bool) {
 		key += h
 		n++
 	}
-	return key, n, neg
+	return itemFact{key, n, neg}
 }
 
 // negationWords deny what the item names.
