@@ -159,6 +159,22 @@ func detach(di *docInfo) *docInfo {
 	for i := range di.results {
 		di.results[i].status = own(di.results[i].status)
 	}
+	if rx := di.rx; rx != nil && rx != &noRemains {
+		// The ids the remain sentences name (upper-cased: an id written
+		// in upper case is its own view).
+		for k := range rx.sents {
+			for j := range rx.sents[k] {
+				for i, id := range rx.sents[k][j].ids {
+					rx.sents[k][j].ids[i] = own(id)
+				}
+			}
+		}
+		byID := make(map[string][]remainRef, len(rx.byID))
+		for id, refs := range rx.byID {
+			byID[own(id)] = refs
+		}
+		rx.byID = byID
+	}
 	return di
 }
 
