@@ -89,6 +89,11 @@ type Pack struct {
 	records int   // records read from the file
 	rewrite bool  // the file is missing, foreign, damaged or mostly garbage
 	problem error // why the file was not used in full, for diagnostics
+
+	// The stat index (stamp.go): the stamps read, those this run saw
+	// unchanged or recorded, and whether they differ.
+	stats, statsNow map[string]statEntry
+	statsDirty      bool
 }
 
 // Open loads the pack of the workspace at root from dir, under key. It does
@@ -103,6 +108,7 @@ func Open(dir, root, key string) *Pack {
 		used:    map[entryKey]bool{},
 	}
 	p.load()
+	p.loadStats()
 	return p
 }
 
@@ -241,8 +247,11 @@ func Trim(dir string, maxAge time.Duration) error {
 		return err
 	}
 	for _, e := range entries {
-		// Packs, and the temporary files of rewrites a crash interrupted.
-		if !strings.HasSuffix(e.Name(), ".pack") && !strings.Contains(e.Name(), ".pack"+atomicfile.TempPrefix) {
+		// Packs and stat indexes, and the temporary files of rewrites a
+		// crash interrupted.
+		n := e.Name()
+		if !strings.HasSuffix(n, ".pack") && !strings.Contains(n, ".pack"+atomicfile.TempPrefix) &&
+			!strings.HasSuffix(n, ".stat") && !strings.Contains(n, ".stat"+atomicfile.TempPrefix) {
 			continue
 		}
 		if info, err := e.Info(); err == nil && now.Sub(info.ModTime()) > maxAge {
@@ -258,6 +267,9 @@ func Trim(dir string, maxAge time.Duration) error {
 func (p *Pack) Save() error {
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	if err := p.saveStats(); err != nil {
+		return err
+	}
 	if !p.rewrite && len(p.added) == 0 {
 		// Nothing to write; the pack was used, which Trim goes by.
 		now := time.Now()
@@ -307,6 +319,15 @@ func (p *Pack) compact() error {
 	}
 	p.records, p.added, p.rewrite = len(keys), nil, false
 	return nil
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
 }
 
 func (p *Pack) appendRecord(b []byte, k entryKey) []byte {
