@@ -78,8 +78,9 @@ type entryKey struct{ path, id string }
 // Pack is one workspace's summaries. It implements sotparse.SummaryStore
 // and is safe for concurrent use.
 type Pack struct {
-	file string
-	key  string
+	file  string
+	key   string
+	ready chan struct{} // closed once the pack and the stat index are read
 
 	mu      sync.Mutex
 	entries map[entryKey][]byte
@@ -107,14 +108,22 @@ func Open(dir, root, key string) *Pack {
 		entries: map[entryKey][]byte{},
 		used:    map[entryKey]bool{},
 	}
-	p.load()
-	p.loadStats()
+	// Read while the caller walks the workspace: its first use waits.
+	p.ready = make(chan struct{})
+	go func() {
+		defer close(p.ready)
+		p.load()
+		p.loadStats()
+	}()
 	return p
 }
 
 // Problem returns why the pack on disk was ignored in whole or in part, or
 // nil.
-func (p *Pack) Problem() error { return p.problem }
+func (p *Pack) Problem() error {
+	<-p.ready
+	return p.problem
+}
 
 // File returns the pack's path.
 func (p *Pack) File() string { return p.file }
@@ -198,6 +207,7 @@ func appendField(b, f []byte) []byte {
 
 // Summary returns the summary of path at content id, or nil.
 func (p *Pack) Summary(path, id string) []byte {
+	<-p.ready
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	k := entryKey{path, id}
@@ -211,6 +221,7 @@ func (p *Pack) Summary(path, id string) []byte {
 
 // Stats returns how many summaries were found and how many were added.
 func (p *Pack) Stats() (found, added int) {
+	<-p.ready
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	return p.hits, len(p.added)
@@ -219,6 +230,7 @@ func (p *Pack) Stats() (found, added int) {
 // PutSummary records the summary of path at content id, unless the pack
 // already holds that one.
 func (p *Pack) PutSummary(path, id string, summary []byte) {
+	<-p.ready
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	k := entryKey{path, id}
@@ -265,6 +277,7 @@ func Trim(dir string, maxAge time.Duration) error {
 // must be rewritten or has grown to more than twice what this run used, a
 // new pack holding only the used summaries replaces it atomically.
 func (p *Pack) Save() error {
+	<-p.ready
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if err := p.saveStats(); err != nil {

@@ -142,6 +142,7 @@ func (p *Pack) decodeStats(data []byte) error {
 
 // statID returns the content id recorded for path at stamp st.
 func (p *Pack) statID(path string, st Stamp) (string, bool) {
+	<-p.ready
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	e, ok := p.stats[path]
@@ -154,6 +155,7 @@ func (p *Pack) statID(path string, st Stamp) (string, bool) {
 
 // putStat records that the file at path, at stamp st, has content id.
 func (p *Pack) putStat(path string, st Stamp, id string) {
+	<-p.ready
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	e := statEntry{st, id}
@@ -344,14 +346,18 @@ func (f *Files) Forget(name string) {
 }
 
 func newMemFile(name string, b []byte) *memFile {
-	return &memFile{Reader: bytes.NewReader(b), name: path.Base(name), size: int64(len(b))}
+	return &memFile{Reader: bytes.NewReader(b), data: b, name: path.Base(name), size: int64(len(b))}
 }
 
 type memFile struct {
 	*bytes.Reader
+	data []byte
 	name string
 	size int64
 }
+
+// Bytes is safefs.InMemory: a file read is handed on, not copied again.
+func (f *memFile) Bytes() []byte { return f.data }
 
 func (f *memFile) Stat() (fs.FileInfo, error) { return f, nil }
 func (f *memFile) Close() error               { return nil }
