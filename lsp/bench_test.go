@@ -160,6 +160,10 @@ func runEdits(b *testing.B, w *workspace, rel string, overlay bool) {
 		b.Fatal(snap.err)
 	}
 	i := 0
+	cpu0 := cpuTime()
+	defer func() {
+		b.ReportMetric(float64((cpuTime()-cpu0).Microseconds())/1000/float64(max(i, 1)), "cpu-ms/edit")
+	}()
 	for b.Loop() {
 		i++
 		next := text
