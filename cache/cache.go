@@ -284,10 +284,13 @@ func (p *Pack) Save() error {
 		return err
 	}
 	if !p.rewrite && len(p.added) == 0 {
-		// Nothing to write; the pack was used, which Trim goes by.
+		// Nothing to write; the pack and its stat index were used,
+		// which Trim goes by.
 		now := time.Now()
-		if err := os.Chtimes(p.file, now, now); err != nil && !errors.Is(err, fs.ErrNotExist) {
-			return err
+		for _, f := range []string{p.file, p.statFile()} {
+			if err := os.Chtimes(f, now, now); err != nil && !errors.Is(err, fs.ErrNotExist) {
+				return err
+			}
 		}
 		return nil
 	}

@@ -235,3 +235,46 @@ func TestFilesDetach(t *testing.T) {
 	wantID(t, f, "a.md", "alpha\n")
 	wantNoID(t, f, "b.md")
 }
+
+// TestTrimStatIndex: a stat index lives as long as its pack: a run that
+// uses it keeps it, Trim removes one no run used for long.
+func TestTrimStatIndex(t *testing.T) {
+	later(t)
+	dir, root := t.TempDir(), t.TempDir()
+	writeFile(t, filepath.Join(root, "a.md"), "alpha\n")
+	pack, f := filesRun(t, dir, root)
+	readAll(t, f, "a.md")
+	if err := pack.Save(); err != nil {
+		t.Fatal(err)
+	}
+	long := time.Now().Add(-40 * 24 * time.Hour)
+	if err := os.Chtimes(pack.statFile(), long, long); err != nil {
+		t.Fatal(err)
+	}
+	// A run that changes nothing still marks the index used.
+	pack, f = filesRun(t, dir, root)
+	wantID(t, f, "a.md", "alpha\n")
+	if err := pack.Save(); err != nil {
+		t.Fatal(err)
+	}
+	if err := Trim(dir, 30*24*time.Hour); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(pack.statFile()); err != nil {
+		t.Fatalf("a used stat index was removed: %v", err)
+	}
+	for _, f := range []string{pack.File(), pack.statFile()} {
+		if err := os.Chtimes(f, long, long); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Remove(filepath.Join(dir, "summaries", "trim.txt")); err != nil {
+		t.Fatal(err)
+	}
+	if err := Trim(dir, 30*24*time.Hour); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(pack.statFile()); err == nil {
+		t.Error("a stat index unused for 40 days survived")
+	}
+}
