@@ -78,8 +78,9 @@ type entryKey struct{ path, id string }
 // Pack is one workspace's summaries. It implements sotparse.SummaryStore
 // and is safe for concurrent use.
 type Pack struct {
-	file string
-	key  string
+	file  string
+	key   string
+	ready chan struct{} // closed once the pack and the stat index are read
 
 	mu      sync.Mutex
 	entries map[entryKey][]byte
@@ -89,6 +90,11 @@ type Pack struct {
 	records int   // records read from the file
 	rewrite bool  // the file is missing, foreign, damaged or mostly garbage
 	problem error // why the file was not used in full, for diagnostics
+
+	// The stat index (stamp.go): the stamps read, those this run saw
+	// unchanged or recorded, and whether they differ.
+	stats, statsNow map[string]statEntry
+	statsDirty      bool
 }
 
 // Open loads the pack of the workspace at root from dir, under key. It does
@@ -102,13 +108,22 @@ func Open(dir, root, key string) *Pack {
 		entries: map[entryKey][]byte{},
 		used:    map[entryKey]bool{},
 	}
-	p.load()
+	// Read while the caller walks the workspace: its first use waits.
+	p.ready = make(chan struct{})
+	go func() {
+		defer close(p.ready)
+		p.load()
+		p.loadStats()
+	}()
 	return p
 }
 
 // Problem returns why the pack on disk was ignored in whole or in part, or
 // nil.
-func (p *Pack) Problem() error { return p.problem }
+func (p *Pack) Problem() error {
+	<-p.ready
+	return p.problem
+}
 
 // File returns the pack's path.
 func (p *Pack) File() string { return p.file }
@@ -192,6 +207,7 @@ func appendField(b, f []byte) []byte {
 
 // Summary returns the summary of path at content id, or nil.
 func (p *Pack) Summary(path, id string) []byte {
+	<-p.ready
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	k := entryKey{path, id}
@@ -205,6 +221,7 @@ func (p *Pack) Summary(path, id string) []byte {
 
 // Stats returns how many summaries were found and how many were added.
 func (p *Pack) Stats() (found, added int) {
+	<-p.ready
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	return p.hits, len(p.added)
@@ -213,6 +230,7 @@ func (p *Pack) Stats() (found, added int) {
 // PutSummary records the summary of path at content id, unless the pack
 // already holds that one.
 func (p *Pack) PutSummary(path, id string, summary []byte) {
+	<-p.ready
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	k := entryKey{path, id}
@@ -241,8 +259,11 @@ func Trim(dir string, maxAge time.Duration) error {
 		return err
 	}
 	for _, e := range entries {
-		// Packs, and the temporary files of rewrites a crash interrupted.
-		if !strings.HasSuffix(e.Name(), ".pack") && !strings.Contains(e.Name(), ".pack"+atomicfile.TempPrefix) {
+		// Packs and stat indexes, and the temporary files of rewrites a
+		// crash interrupted.
+		n := e.Name()
+		if !strings.HasSuffix(n, ".pack") && !strings.Contains(n, ".pack"+atomicfile.TempPrefix) &&
+			!strings.HasSuffix(n, ".stat") && !strings.Contains(n, ".stat"+atomicfile.TempPrefix) {
 			continue
 		}
 		if info, err := e.Info(); err == nil && now.Sub(info.ModTime()) > maxAge {
@@ -256,13 +277,20 @@ func Trim(dir string, maxAge time.Duration) error {
 // must be rewritten or has grown to more than twice what this run used, a
 // new pack holding only the used summaries replaces it atomically.
 func (p *Pack) Save() error {
+	<-p.ready
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	if err := p.saveStats(); err != nil {
+		return err
+	}
 	if !p.rewrite && len(p.added) == 0 {
-		// Nothing to write; the pack was used, which Trim goes by.
+		// Nothing to write; the pack and its stat index were used,
+		// which Trim goes by.
 		now := time.Now()
-		if err := os.Chtimes(p.file, now, now); err != nil && !errors.Is(err, fs.ErrNotExist) {
-			return err
+		for _, f := range []string{p.file, p.statFile()} {
+			if err := os.Chtimes(f, now, now); err != nil && !errors.Is(err, fs.ErrNotExist) {
+				return err
+			}
 		}
 		return nil
 	}
@@ -307,6 +335,15 @@ func (p *Pack) compact() error {
 	}
 	p.records, p.added, p.rewrite = len(keys), nil, false
 	return nil
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
 }
 
 func (p *Pack) appendRecord(b []byte, k entryKey) []byte {

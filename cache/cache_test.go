@@ -87,6 +87,7 @@ func TestPackAppendsAndCompacts(t *testing.T) {
 		t.Fatal(err)
 	}
 	s := Open(dir, "/ws", "k")
+	<-s.ready
 	if s.records != 2 || s.Summary("doc1.md", "id1") == nil || string(s.Summary("doc2.md", "id2-changed")) != "changed" {
 		t.Errorf("after compaction: %d records, want the 2 used", s.records)
 	}

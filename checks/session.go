@@ -577,6 +577,9 @@ type memFile struct {
 	off  int
 }
 
+// Bytes is safefs.InMemory: a buffer is handed on, not copied.
+func (f *memFile) Bytes() []byte { return f.data }
+
 func (f *memFile) Stat() (fs.FileInfo, error) { return f.info, nil }
 func (f *memFile) Close() error               { return nil }
 func (f *memFile) Read(b []byte) (int, error) {

@@ -1,6 +1,7 @@
 package lsp
 
 import (
+	"fmt"
 	"maps"
 	"os"
 	"path/filepath"
@@ -70,7 +71,7 @@ func TestLoadReadsSummaryCache(t *testing.T) {
 			t.Fatal(snap.err)
 		}
 		var saved bool
-		found, added, saved, err = w.writeCache()
+		found, added, _, saved, err = w.writeCache()
 		if err != nil || !saved {
 			t.Fatalf("saving the cache: %v (a cache to save: %v)", err, saved)
 		}
@@ -132,5 +133,99 @@ func TestServerWritesSummaryCache(t *testing.T) {
 			}
 			time.Sleep(10 * time.Millisecond)
 		}
+	}
+}
+
+// TestRestartReadsOnlyChangedFiles: a restart finds the unchanged files'
+// summaries by the cache's stat index, without reading them, and reads a
+// file whose content changed on disk while no server ran, even with its
+// size and modification time kept: the open document's cross-file
+// findings are a full run's.
+func TestRestartReadsOnlyChangedFiles(t *testing.T) {
+	t.Setenv(cache.EnvDir, t.TempDir())
+	// The files were written just now: the runs happen an hour later, when
+	// their stamps are old enough to trust.
+	cache.Clock = func() time.Time { return time.Now().Add(time.Hour) }
+	t.Cleanup(func() { cache.Clock = time.Now })
+	root := t.TempDir()
+	doc := func(name, key string) string {
+		return fmt.Sprintf("---\n%s: x-%s\nstatus: draft\n---\n\n# %s\n\nLocal planning SOT only. Not a Core Protocol. Not active Core authority.\n", key, name, name)
+	}
+	// The open PRD says title where most PRDs say name: a finding that
+	// depends on the other PRDs (consistency/schema-drift).
+	const rel = ".sot/X-A-PRD.md"
+	files := map[string]string{rel: doc("A", "title"), ".sot/X-B-PRD.md": doc("B", "name"), ".sot/X-C-PRD.md": doc("C", "name")}
+	for i := range 8 {
+		files[fmt.Sprintf(".sot/X-%d-ISSUES.md", i)] = doc(fmt.Sprint(i), "name")
+	}
+	for p, text := range files {
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(root, p)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(root, p), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	load := func() ([]string, int) {
+		w, err := loadWorkspace(root)
+		if err != nil {
+			t.Fatal(err)
+		}
+		w.cacheKey = "test key"
+		text, _ := w.content(rel)
+		w.setOverlay(rel, text)
+		snap := w.freeze().run(nil)
+		if snap.err != nil {
+			t.Fatal(snap.err)
+		}
+		_, _, read, saved, err := w.writeCache()
+		if err != nil || !saved {
+			t.Fatalf("saving the cache: %v (a cache to save: %v)", err, saved)
+		}
+		return findingLines(snap.findings, rel), read
+	}
+	full := func() []string {
+		w, err := loadWorkspace(root)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return findingLines(fullRun(t, w).Findings, rel)
+	}
+	drift := func(lines []string) bool { return strings.Contains(strings.Join(lines, "\n"), "schema-drift") }
+	cold, coldRead := load()
+	warm, warmRead := load()
+	if !drift(cold) || !slices.Equal(cold, full()) || !slices.Equal(warm, cold) {
+		t.Fatalf("first start:\n%v\nrestart:\n%v\nwant (with a schema-drift finding):\n%v", cold, warm, full())
+	}
+	// The open document is its buffer: never read through the cache.
+	if coldRead != len(files)-1 || warmRead != 0 {
+		t.Errorf("files read: %d at the first start, %d at a restart; want every one but the open one, then none", coldRead, warmRead)
+	}
+
+	// The other PRDs now say title: same sizes, modification times put
+	// back. The change times moved: they are read, and the finding goes.
+	for _, p := range []string{".sot/X-B-PRD.md", ".sot/X-C-PRD.md"} {
+		abs := filepath.Join(root, p)
+		info, err := os.Stat(abs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		text := strings.Replace(files[p], "name: x-", "title: x", 1)
+		if len(text) != len(files[p]) {
+			t.Fatal("the change must keep the size")
+		}
+		if err := os.WriteFile(abs, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Chtimes(abs, info.ModTime(), info.ModTime()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	after, afterRead := load()
+	if want := full(); drift(want) || !slices.Equal(after, want) {
+		t.Fatalf("after two PRDs changed on disk (sizes and modification times kept):\n%v\nwant (no schema-drift):\n%v", after, want)
+	}
+	if afterRead != 2 {
+		t.Errorf("%d files read after two changed; want those two", afterRead)
 	}
 }

@@ -114,10 +114,10 @@ func (s *Server) checker(ctx context.Context) {
 func (s *Server) saveCache(w *workspace) {
 	w.saveMu.Lock()
 	defer w.saveMu.Unlock()
-	if found, added, ok, err := w.writeCache(); err != nil {
+	if found, added, read, ok, err := w.writeCache(); err != nil {
 		s.logf(3, "writing the summary cache of %s: %v", w.root, err)
 	} else if ok {
-		s.logf(4, "loaded %s: %d documents from the summary cache, %d summaries written to it", w.root, found, added)
+		s.logf(4, "loaded %s: %d documents from the summary cache, %d summaries written to it, %d files read", w.root, found, added, read)
 	}
 }
 

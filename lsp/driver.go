@@ -63,7 +63,7 @@ type workspace struct {
 	// The session and the files it reads are the checker's: runs are
 	// serialised by runMu.
 	session *checks.Session
-	disk    *diskCache
+	disk    *cache.Files
 }
 
 // snapshot is the outcome of one run.
@@ -173,7 +173,7 @@ func (w *workspace) fileChanged(rel string) {
 	}
 	w.changed[rel] = true
 	if w.disk != nil {
-		w.disk.forget(rel)
+		w.disk.Forget(rel)
 	}
 }
 
@@ -184,7 +184,7 @@ func (w *workspace) setOverlay(rel string, content []byte) {
 	if content == nil {
 		delete(w.overlay, rel)
 		if w.disk != nil {
-			w.disk.forget(rel) // saved, or changed while open: read it again
+			w.disk.Forget(rel) // saved, or changed while open: read it again
 		}
 	} else {
 		w.overlay[rel] = content
@@ -328,7 +328,14 @@ func (f *frozen) update() (*checks.Session, error) {
 		if err != nil {
 			return nil, err
 		}
-		disk := newDiskCache(root, f.maxSize)
+		// The files are read once, and kept: the server reads one
+		// again only once the client says it changed (a save, a close, a
+		// watched-file event), as an editor's server must not re-read a
+		// workspace per keystroke. The cache's stat index gives the
+		// content ids of the files unchanged since a run before, whose
+		// summaries the load takes without reading them.
+		pack := f.w.openCache()
+		disk := cache.NewFiles(root, f.maxSize, pack, true)
 		f.w.mu.Lock()
 		old := f.w.disk
 		f.w.disk = disk
@@ -338,7 +345,6 @@ func (f *frozen) update() (*checks.Session, error) {
 		}
 		opt := f.options(disk)
 		opt.Reuse = &sotparse.Reuse{ID: disk.ID}
-		pack := f.w.openCache()
 		if pack != nil {
 			opt.Reuse.Store = pack
 		}
@@ -392,19 +398,22 @@ func (w *workspace) openCache() *cache.Pack {
 
 // writeCache writes the summaries the last load parsed to the cache it
 // read, once: after the diagnostics are out, as the next start-up is what
-// it speeds up. It returns how many summaries the load found there and
-// how many it added; ok is false when there was none to write. Callers
-// hold saveMu (Server.saveCache).
-func (w *workspace) writeCache() (found, added int, ok bool, err error) {
+// it speeds up. It returns how many summaries the load found there, how
+// many it added and how many files it read; ok is false when there was
+// none to write. Callers hold saveMu (Server.saveCache).
+func (w *workspace) writeCache() (found, added, read int, ok bool, err error) {
 	w.mu.Lock()
-	pack := w.unsaved
+	pack, disk := w.unsaved, w.disk
 	w.unsaved = nil
 	w.mu.Unlock()
 	if pack == nil {
-		return 0, 0, false, nil
+		return 0, 0, 0, false, nil
 	}
+	// The load is over: the server holds the pack no longer (its
+	// summaries are the whole cache), and the ids it found stay known.
+	defer disk.Detach(pack)
 	found, added = pack.Stats()
-	return found, added, true, pack.Save()
+	return found, added, disk.Reads(), true, pack.Save()
 }
 
 // snapshotFlags records every check flag's value and returns a func that

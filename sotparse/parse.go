@@ -340,11 +340,24 @@ func ParseStreaming(fset *token.FileSet, disc *Discovery, read func(path string)
 				return
 			}
 			readSlot(s)
-			if store == nil || s.id != "" || s.err != nil || !reusable(s.entry, reuse.Focus) {
+			if store == nil || s.err != nil || !reusable(s.entry, reuse.Focus) {
 				return
 			}
-			// No id from git: hash the content, which still saves parsing it.
-			s.id = BlobID(s.content)
+			// The id of what was read: the reader knows it when it hashed
+			// it (or has it from git); else the content is hashed, which
+			// still saves parsing it. An id known before the read is
+			// asked again: the file may have changed since.
+			asked := s.id
+			s.id = ""
+			if reuse.ID != nil {
+				s.id, _ = reuse.ID(s.entry.Path)
+			}
+			if s.id == "" {
+				s.id = BlobID(s.content)
+			}
+			if s.id == asked {
+				return // its summary and model were looked for already
+			}
 			if len(s.content) > 0 && fromModels(s) && s.file.Tok.Size() == len(s.content) {
 				s.content = nil
 				return

@@ -23,6 +23,7 @@ import (
 	"github.com/svrnty/sotvet/config"
 	"github.com/svrnty/sotvet/internal/atomicfile"
 	"github.com/svrnty/sotvet/internal/gitview"
+	"github.com/svrnty/sotvet/internal/safefs"
 	"github.com/svrnty/sotvet/internal/warmup"
 	"github.com/svrnty/sotvet/internal/workspaces"
 	"github.com/svrnty/sotvet/prose"
@@ -329,6 +330,7 @@ type source struct {
 	index    *gitview.Index  // the git index, with --staged
 	scope    map[string]bool // the files to report on; nil for all
 	pack     *cache.Pack     // the summary cache, when the run reuses it
+	files    *cache.Files    // the work tree's files, read through the cache's stat index
 	cacheDir string
 }
 
@@ -373,6 +375,15 @@ func (cf *checkFlags) openSource(root string, opt *checks.Options, stderr io.Wri
 		opt.Reuse = &sotparse.Reuse{Focus: func(p string) bool { return scope[p] }, Store: src.pack}
 		if src.index != nil {
 			opt.Reuse.ID, opt.Reuse.Prefetch = src.index.ID, src.index.Prefetch
+		} else if root, ok := opt.FS.(*safefs.FS); ok {
+			// The work tree: the files unchanged since a run before,
+			// by the cache's stat index, are neither read nor hashed.
+			limit := opt.MaxFileSize
+			if limit <= 0 {
+				limit = sotparse.DefaultMaxFileSize
+			}
+			src.files = cache.NewFiles(root, limit, src.pack, false)
+			opt.FS, opt.Reuse.ID = src.files, src.files.ID
 		}
 	case src.index != nil:
 		// Every staged file is read: in one exchange with git.

@@ -184,7 +184,9 @@ func (cf *checkFlags) vetWorkspace(dir, root string, rootCfg *config.Config, bas
 		} else if err := cache.Trim(src.cacheDir, cacheMaxAge); err != nil {
 			fmt.Fprintf(stderr, "sotvet: warning: trimming the cache: %v\n", err)
 		}
-		if cf.debugCache {
+		if cf.debugCache && src.files != nil {
+			fmt.Fprintf(stderr, "sotvet: cache: %d summaries reused, %d added, %d files read\n", found, added, src.files.Reads())
+		} else if cf.debugCache {
 			fmt.Fprintf(stderr, "sotvet: cache: %d summaries reused, %d added\n", found, added)
 		}
 	}

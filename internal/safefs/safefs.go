@@ -137,7 +137,23 @@ func ReadFile(fsys fs.FS, name string, limit int64) ([]byte, error) {
 	if !info.Mode().IsRegular() {
 		return nil, &fs.PathError{Op: "read", Path: name, Err: ErrNotRegular}
 	}
+	if m, ok := file.(InMemory); ok {
+		// Read already: its bytes are shared, not copied (a workspace's
+		// load reads every file through such a cache).
+		// Clipped: an append to it must not write into the shared array.
+		if b := m.Bytes(); limit <= 0 || int64(len(b)) <= limit {
+			return b[:len(b):len(b)], nil
+		}
+		return nil, &fs.PathError{Op: "read", Path: name, Err: &TooLargeError{Limit: limit}}
+	}
 	return readBounded(file, name, info.Size(), limit)
+}
+
+// InMemory is a file whose content is in memory: ReadFile returns its
+// bytes without a copy. Neither the file system nor the reader may modify
+// them afterwards.
+type InMemory interface {
+	Bytes() []byte
 }
 
 // ReadPath reads the regular file at the operating-system path name, at
