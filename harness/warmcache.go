@@ -103,7 +103,7 @@ func WarmGoCache(ctx context.Context, opt Options, dir string) (Warmup, error) {
 			argv = sandbox.Wrap(opt.SandboxCommand, policy, prog, argv)
 			w.Confined = true
 		}
-		pr := proc.Run(ctx, proc.Spec{Argv: argv, Dir: ws, Env: env, Timeout: c.VerificationTimeout, Contain: true, Isolate: true, NoNetwork: true})
+		pr := proc.Run(ctx, proc.Spec{Argv: argv, Dir: ws, Env: env, Timeout: c.VerificationTimeout, Contain: true, Isolate: true, NoNetwork: true, OwnLoopback: sb.Confine})
 		if pr.Started {
 			w.Commands++
 		}
