@@ -184,6 +184,9 @@ func Run(ctx context.Context, o Options) (*ledger.Comparison, string, error) {
 	// pristine case, and nothing any run wrote.
 	share := &harness.GoCacheShare{Root: dir}
 	defer share.Close()
+	for range mine {
+		share.Plan(o.CaseDir)
+	}
 	results := make([]ledger.RunResult, len(mine))
 	errs := make([]error, len(mine))
 	sem := make(chan struct{}, o.Jobs)

@@ -104,18 +104,23 @@ func (r *Repo) location() []string {
 
 // Init makes the work tree a repository with no template (so no sample
 // hooks) and commits everything as the baseline; with GitDir set, the
-// harness's own repository commits the same tree on its own. It returns
-// the commit.
+// harness's own repository gets that commit too. It returns the commit.
 func (r *Repo) Init() (string, error) {
+	_, err := os.Lstat(filepath.Join(r.Dir, ".git"))
+	fresh := errors.Is(err, fs.ErrNotExist)
 	commit, err := r.Local().initCommit()
 	if err != nil || r.GitDir == "" {
 		return commit, err
 	}
-	// The baseline's author, committer, dates and message are fixed, so
-	// committing the same tree gives the same commit, without a fetch
-	// from the work tree's repository (five git processes) or reading
-	// its .git at all. A different commit means the tree changed
-	// between the two: fail rather than guess.
+	if !fresh {
+		// A clone's baseline has parents: adopted whole.
+		return commit, r.Adopt(commit)
+	}
+	// A new repository's baseline is a root commit whose author,
+	// committer, dates and message are fixed: committing the same tree
+	// gives the same commit, without a fetch from the work tree's
+	// repository (five git processes). A different commit means the tree
+	// changed between the two: fail rather than guess.
 	own, err := r.initCommit()
 	if err != nil {
 		return "", err

@@ -125,3 +125,31 @@ func TestOwnRepository(t *testing.T) {
 		t.Errorf("dirty %v, want [a.txt]", d)
 	}
 }
+
+// TestOwnRepositoryOfClone: a work tree that is already a repository
+// (a disposable clone) gets a baseline with parents, and the harness's
+// repository adopts that same commit.
+func TestOwnRepositoryOfClone(t *testing.T) {
+	r := repo(t)
+	l := r.Local()
+	for _, args := range [][]string{{"init", "-q", "-b", "main"}, {"add", "-A"}, {"commit", "-q", "-m", "history"}} {
+		if _, err := l.Run(args...); err != nil {
+			t.Fatal(err)
+		}
+	}
+	os.WriteFile(filepath.Join(r.Dir, "new.txt"), []byte("n\n"), 0o644)
+	r.GitDir = filepath.Join(r.Tmp, "baseline.git")
+	base, err := r.Init()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if own, err := r.Head(); err != nil || own != base {
+		t.Fatalf("harness's HEAD %s (%v), want %s", own, err, base)
+	}
+	if _, err := r.Run("rev-parse", "--verify", base+"^"); err != nil {
+		t.Errorf("the baseline has no parent: %v", err)
+	}
+	if d, err := r.Dirty(); err != nil || len(d) != 0 {
+		t.Errorf("dirty after init: %v %v", d, err)
+	}
+}
