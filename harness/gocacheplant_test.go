@@ -203,3 +203,27 @@ func TestSharedGoCachePlanned(t *testing.T) {
 		t.Error("a case with two runs was not warmed")
 	}
 }
+
+// TestEngineGateOpen: the lanes a comparison plans to share a build cache
+// with are those whose engine gate is open.
+func TestEngineGateOpen(t *testing.T) {
+	opt := options(t, "r1-string-slugify")
+	for _, tc := range []struct {
+		engine string
+		allow  []string
+		want   bool
+	}{
+		{"", nil, true},
+		{"fake", nil, true},
+		{"codex", nil, false},
+		{"codex", []string{"codex"}, true},
+		{"pi", []string{"codex"}, false},
+		{"nope", []string{"nope"}, false},
+	} {
+		o := opt
+		o.Engine, o.AllowEngines = tc.engine, tc.allow
+		if got := harness.EngineGateOpen(o); got != tc.want {
+			t.Errorf("EngineGateOpen(%q, allow %v) = %v, want %v", tc.engine, tc.allow, got, tc.want)
+		}
+	}
+}

@@ -183,6 +183,22 @@ func (s *GoCacheShare) For(ctx context.Context, opt Options) Options {
 	return opt
 }
 
+// EngineGateOpen reports whether a run with opt passes the preflight's
+// engine gates (enabled or explicitly allowed, and executable): one that
+// does not is blocked before any copy or process, and verifies nothing.
+func EngineGateOpen(opt Options) bool {
+	name := opt.Engine
+	if name == "" {
+		name = DefaultEngine
+	}
+	reg := opt.Registry
+	if reg == nil {
+		reg = DefaultRegistry(opt.FakeCommand)
+	}
+	e, ok := reg.Lookup(name)
+	return ok && (e.Enabled || slices.Contains(opt.AllowEngines, name)) && e.Executable
+}
+
 // Close removes the shared caches.
 func (s *GoCacheShare) Close() error {
 	if s == nil {
