@@ -185,7 +185,7 @@ func (r *run) runBackend(ctx context.Context) {
 	r.tr("backend.start", map[string]any{"argv": r.redactArgv(inv.Argv), "exec_argv": r.redactArgv(argv), "confined": wrapped, "dir": dir, "timeout_ms": timeout.Milliseconds(), "env": envKeys(env)})
 	env = r.laneKey(env, inv.KeyEnv)
 	runCtx, stopWatch := r.watchPhases(ctx, job)
-	pr := proc.Run(runCtx, proc.Spec{Argv: argv, Dir: dir, Env: env, Timeout: timeout, Contain: true, Isolate: !inv.OwnNamespaces, NoNetwork: ownNet})
+	pr := proc.Run(runCtx, proc.Spec{Argv: argv, Dir: dir, Env: env, Timeout: timeout, Contain: true, Isolate: !inv.OwnNamespaces, NoNetwork: ownNet, OwnLoopback: wrapped && ownNet})
 	r.noteReach("backend", pr, wrapped, ownNet)
 	over := stopWatch()
 	// What ended a backend that did not finish: its timeout, or a phase

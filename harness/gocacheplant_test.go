@@ -178,3 +178,52 @@ func TestSharedGoCache(t *testing.T) {
 		t.Errorf("Close left the shared cache: %v", err)
 	}
 }
+
+// TestSharedGoCachePlanned: a case planned for one run gets no warm-up
+// (it would cost that run's verification again, for nothing to share);
+// one planned for two does.
+func TestSharedGoCachePlanned(t *testing.T) {
+	needLandlock(t)
+	opt := plantOptions(t)
+	root := t.TempDir()
+	share := &harness.GoCacheShare{Root: root}
+	defer share.Close()
+	share.Plan(opt.CaseDir)
+	if got := share.For(context.Background(), opt); got.SharedGoCache != "" {
+		t.Errorf("a case with one run was warmed: %q", got.SharedGoCache)
+	}
+	if ents, _ := os.ReadDir(root); len(ents) != 0 {
+		t.Errorf("the lone run's case left %d entries in the root", len(ents))
+	}
+	other := opt
+	other.CaseDir = writeCase(t, "r1-string-slugify", func(s string) string { return s })
+	share.Plan(other.CaseDir)
+	share.Plan(other.CaseDir)
+	if got := share.For(context.Background(), other); got.SharedGoCache == "" {
+		t.Error("a case with two runs was not warmed")
+	}
+}
+
+// TestEngineGateOpen: the lanes a comparison plans to share a build cache
+// with are those whose engine gate is open.
+func TestEngineGateOpen(t *testing.T) {
+	opt := options(t, "r1-string-slugify")
+	for _, tc := range []struct {
+		engine string
+		allow  []string
+		want   bool
+	}{
+		{"", nil, true},
+		{"fake", nil, true},
+		{"codex", nil, false},
+		{"codex", []string{"codex"}, true},
+		{"pi", []string{"codex"}, false},
+		{"nope", []string{"nope"}, false},
+	} {
+		o := opt
+		o.Engine, o.AllowEngines = tc.engine, tc.allow
+		if got := harness.EngineGateOpen(o); got != tc.want {
+			t.Errorf("EngineGateOpen(%q, allow %v) = %v, want %v", tc.engine, tc.allow, got, tc.want)
+		}
+	}
+}

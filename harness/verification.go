@@ -50,7 +50,7 @@ func (r *run) verify(ctx context.Context) {
 		// The tests run code the backend wrote: the same containment as
 		// the backend (a cgroup, its own user, PID and network
 		// namespaces, its whole tree killed at the end), and no network.
-		pr := proc.Run(ctx, proc.Spec{Argv: argv, Dir: r.ws, Env: env, Timeout: c.VerificationTimeout, Contain: true, Isolate: true, NoNetwork: true})
+		pr := proc.Run(ctx, proc.Spec{Argv: argv, Dir: r.ws, Env: env, Timeout: c.VerificationTimeout, Contain: true, Isolate: true, NoNetwork: true, OwnLoopback: wrapped})
 		r.noteReach("verification", pr, wrapped, true)
 		if wrapped && pr.Started {
 			r.confined("verification")

@@ -103,7 +103,7 @@ func WarmGoCache(ctx context.Context, opt Options, dir string) (Warmup, error) {
 			argv = sandbox.Wrap(opt.SandboxCommand, policy, prog, argv)
 			w.Confined = true
 		}
-		pr := proc.Run(ctx, proc.Spec{Argv: argv, Dir: ws, Env: env, Timeout: c.VerificationTimeout, Contain: true, Isolate: true, NoNetwork: true})
+		pr := proc.Run(ctx, proc.Spec{Argv: argv, Dir: ws, Env: env, Timeout: c.VerificationTimeout, Contain: true, Isolate: true, NoNetwork: true, OwnLoopback: sb.Confine})
 		if pr.Started {
 			w.Commands++
 		}
@@ -114,11 +114,33 @@ func WarmGoCache(ctx context.Context, opt Options, dir string) (Warmup, error) {
 // GoCacheShare hands the runs of one comparison (or matrix) a shared
 // build cache per case, each warmed once by WarmGoCache before the first
 // of the case's runs, beneath Root; Close removes them all.
+//
+// Once Plan has been told of the runs, a case with a single run gets no
+// shared cache: the warm-up is a whole verification of the pristine case
+// (a go test, about as dear as the run's own), and with no second run to
+// read it, it would only add that cost. Its one run reads the host's
+// cache, as a lone `harness run` does.
 type GoCacheShare struct {
 	Root string
 
-	mu    sync.Mutex
-	cases map[string]*sharedCache
+	mu      sync.Mutex
+	cases   map[string]*sharedCache
+	planned map[string]int // runs per case, once Plan was called
+}
+
+// Plan tells s of one run of caseDir to come; call it for every run
+// before the first For.
+func (s *GoCacheShare) Plan(caseDir string) {
+	key, err := filepath.Abs(caseDir)
+	if s == nil || err != nil {
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.planned == nil {
+		s.planned = map[string]int{}
+	}
+	s.planned[key]++
 }
 
 type sharedCache struct {
@@ -139,6 +161,10 @@ func (s *GoCacheShare) For(ctx context.Context, opt Options) Options {
 		return opt
 	}
 	s.mu.Lock()
+	if s.planned != nil && s.planned[key] < 2 {
+		s.mu.Unlock()
+		return opt // nothing to share it with
+	}
 	if s.cases == nil {
 		s.cases = map[string]*sharedCache{}
 	}
@@ -155,6 +181,22 @@ func (s *GoCacheShare) For(ctx context.Context, opt Options) Options {
 	})
 	opt.SharedGoCache = sc.dir
 	return opt
+}
+
+// EngineGateOpen reports whether a run with opt passes the preflight's
+// engine gates (enabled or explicitly allowed, and executable): one that
+// does not is blocked before any copy or process, and verifies nothing.
+func EngineGateOpen(opt Options) bool {
+	name := opt.Engine
+	if name == "" {
+		name = DefaultEngine
+	}
+	reg := opt.Registry
+	if reg == nil {
+		reg = DefaultRegistry(opt.FakeCommand)
+	}
+	e, ok := reg.Lookup(name)
+	return ok && (e.Enabled || slices.Contains(opt.AllowEngines, name)) && e.Executable
 }
 
 // Close removes the shared caches.

@@ -154,6 +154,9 @@ func Run(ctx context.Context, opt Options) (*Matrix, error) {
 	// build of that pristine case, and nothing any run wrote.
 	share := &harness.GoCacheShare{Root: m.Dir}
 	defer share.Close()
+	for _, j := range jobs {
+		share.Plan(j.caseDir)
+	}
 	sem := make(chan struct{}, m.Jobs)
 	var wg sync.WaitGroup
 	for i, j := range jobs {

@@ -47,6 +47,10 @@ var configArgs = []string{
 	"-c", "user.email=harness@sotvet.invalid",
 	"-c", "init.defaultBranch=main",
 	"-c", "safe.directory=*",
+	// A commit or fetch would start "git maintenance run --auto" (another
+	// git process, every time) for a repository that lives one run.
+	"-c", "maintenance.auto=false",
+	"-c", "gc.auto=0",
 }
 
 func (r *Repo) env(extra ...string) []string {
@@ -100,13 +104,31 @@ func (r *Repo) location() []string {
 
 // Init makes the work tree a repository with no template (so no sample
 // hooks) and commits everything as the baseline; with GitDir set, the
-// harness's own repository adopts that commit. It returns the commit.
+// harness's own repository gets that commit too. It returns the commit.
 func (r *Repo) Init() (string, error) {
+	_, err := os.Lstat(filepath.Join(r.Dir, ".git"))
+	fresh := errors.Is(err, fs.ErrNotExist)
 	commit, err := r.Local().initCommit()
+	if err != nil || r.GitDir == "" {
+		return commit, err
+	}
+	if !fresh {
+		// A clone's baseline has parents: adopted whole.
+		return commit, r.Adopt(commit)
+	}
+	// A new repository's baseline is a root commit whose author,
+	// committer, dates and message are fixed: committing the same tree
+	// gives the same commit, without a fetch from the work tree's
+	// repository (five git processes). A different commit means the tree
+	// changed between the two: fail rather than guess.
+	own, err := r.initCommit()
 	if err != nil {
 		return "", err
 	}
-	return commit, r.Adopt(commit)
+	if own != commit {
+		return "", fmt.Errorf("the baseline commits differ: %s in the workspace, %s in the harness's repository", commit, own)
+	}
+	return commit, nil
 }
 
 // Local is r working on the work tree's own repository, whatever GitDir

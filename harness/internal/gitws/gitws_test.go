@@ -92,3 +92,64 @@ func TestControlRestore(t *testing.T) {
 		t.Error("hook not removed")
 	}
 }
+
+// TestOwnRepository: with GitDir, the harness's repository holds the same
+// baseline commit as the work tree's, made without reading the work
+// tree's .git, so what a backend writes there changes nothing it sees.
+func TestOwnRepository(t *testing.T) {
+	r := repo(t)
+	r.GitDir = filepath.Join(r.Tmp, "baseline.git")
+	base, err := r.Init()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if local, err := r.Local().Head(); err != nil || local != base {
+		t.Fatalf("work tree's HEAD %s (%v), want %s", local, err, base)
+	}
+	if own, err := r.Head(); err != nil || own != base {
+		t.Fatalf("harness's HEAD %s (%v), want %s", own, err, base)
+	}
+	if d, err := r.Dirty(); err != nil || len(d) != 0 {
+		t.Fatalf("dirty after init: %v %v", d, err)
+	}
+	// The backend commits its change and moves the work tree's HEAD.
+	os.WriteFile(filepath.Join(r.Dir, "a.txt"), []byte("A\n"), 0o644)
+	l := r.Local()
+	if _, err := l.Run("commit", "-q", "-a", "-m", "hide"); err != nil {
+		t.Fatal(err)
+	}
+	if _, ch, err := r.Capture(base); err != nil || len(ch) != 1 || ch[0] != (Change{"M", "a.txt"}) {
+		t.Errorf("changes %v %v, want M a.txt", ch, err)
+	}
+	if d, _ := r.Dirty(); !slices.Equal(d, []string{"a.txt"}) {
+		t.Errorf("dirty %v, want [a.txt]", d)
+	}
+}
+
+// TestOwnRepositoryOfClone: a work tree that is already a repository
+// (a disposable clone) gets a baseline with parents, and the harness's
+// repository adopts that same commit.
+func TestOwnRepositoryOfClone(t *testing.T) {
+	r := repo(t)
+	l := r.Local()
+	for _, args := range [][]string{{"init", "-q", "-b", "main"}, {"add", "-A"}, {"commit", "-q", "-m", "history"}} {
+		if _, err := l.Run(args...); err != nil {
+			t.Fatal(err)
+		}
+	}
+	os.WriteFile(filepath.Join(r.Dir, "new.txt"), []byte("n\n"), 0o644)
+	r.GitDir = filepath.Join(r.Tmp, "baseline.git")
+	base, err := r.Init()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if own, err := r.Head(); err != nil || own != base {
+		t.Fatalf("harness's HEAD %s (%v), want %s", own, err, base)
+	}
+	if _, err := r.Run("rev-parse", "--verify", base+"^"); err != nil {
+		t.Errorf("the baseline has no parent: %v", err)
+	}
+	if d, err := r.Dirty(); err != nil || len(d) != 0 {
+		t.Errorf("dirty after init: %v %v", d, err)
+	}
+}

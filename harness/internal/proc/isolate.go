@@ -50,17 +50,19 @@ const nsInitScript = `"$@" 3>&- 4<&-; rc=$?; echo done >&3; read x <&4; exit $rc
 
 // nsLoopbackUp brings up the loopback of a new network namespace (it
 // starts down), so that a test can listen and connect on 127.0.0.1. The
-// Landlock shim does it too; this is for processes run without it.
+// Landlock shim does it itself (Spec.OwnLoopback); this is for processes
+// run without it.
 const nsLoopbackUp = `for ip in /usr/sbin/ip /sbin/ip /bin/ip /usr/bin/ip; do if [ -x $ip ]; then $ip link set lo up 2>/dev/null; break; fi; done; `
 
 // nsInit returns the argument vector that runs prog (argv[0] resolved)
-// under the namespace's init, or false when there is no shell to be init.
-func nsInit(prog string, argv []string, noNetwork bool) ([]string, bool) {
+// under the namespace's init, bringing the loopback up first when asked,
+// or false when there is no shell to be init.
+func nsInit(prog string, argv []string, loopbackUp bool) ([]string, bool) {
 	if !isExec(nsInitShell) {
 		return nil, false
 	}
 	script := nsInitScript
-	if noNetwork {
+	if loopbackUp {
 		script = nsLoopbackUp + script
 	}
 	return append([]string{nsInitShell, "-c", script, "sotvet-ns-init", prog}, argv[1:]...), true

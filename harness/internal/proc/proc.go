@@ -46,6 +46,10 @@ type Spec struct {
 	// NoNetwork, with Isolate, gives the process a network namespace of
 	// its own (loopback only): for what needs no network at all.
 	NoNetwork bool
+	// OwnLoopback says the command brings that namespace's loopback up
+	// itself (the Landlock shim with Policy.LoopbackUp): the namespace's
+	// init then does not run ip(8) for it, one process fewer.
+	OwnLoopback bool
 	// Grace is how long a contained process without a cgroup is given
 	// between SIGTERM and SIGKILL on timeout (default 2s).
 	Grace time.Duration
@@ -173,7 +177,7 @@ func Run(ctx context.Context, spec Spec) Result {
 		}
 		hs.close()
 		if spec.Isolate && !isolationRefused.Load() {
-			if init, ok := nsInit(prog, spec.Argv, spec.NoNetwork); ok {
+			if init, ok := nsInit(prog, spec.Argv, spec.NoNetwork && !spec.OwnLoopback); ok {
 				if err := hs.open(); err != nil {
 					return nil, err
 				}

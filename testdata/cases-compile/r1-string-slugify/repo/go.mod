@@ -1,0 +1,3 @@
+module example.com/slugify
+
+go 1.26
