@@ -74,18 +74,12 @@ func newFilter(rules []*Rule) *filter {
 			}
 			continue
 		}
-		var set []string
-		if expr := r.prefilterExpr(); expr != "" {
-			set = requiredLiterals(expr)
-		}
-		if set == nil {
-			f.always[i] = true
-			if expr := r.prefilterExpr(); expr != "" {
-				f.req[i] = requiredFactors(expr)
-			}
+		pf := r.prefilter()
+		if pf.lits == nil {
+			f.always[i], f.req[i] = true, pf.req
 			continue
 		}
-		add(set, i, -1)
+		add(pf.lits, i, -1)
 	}
 	f.m = newMatcher(lits)
 	return f
@@ -568,7 +562,7 @@ func addBuiltins(st *Styles) {
 	if len(st.Reject) > 0 {
 		r := &Rule{Name: "Vale.Avoid", Extends: "existence", Level: Error, Scopes: []string{"text"},
 			Message: "Avoid using '%s'.", Tokens: st.Reject}
-		if c, err := compileExistence(r); err == nil {
+		if c, err := compileExistence(r, nil); err == nil {
 			r.check = c
 			st.Rules[r.Name] = r
 		}

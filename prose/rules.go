@@ -114,17 +114,17 @@ type runCtx struct {
 	accept []*regexp.Regexp
 }
 
-func compile(r *Rule) (checker, error) {
+func compile(r *Rule, pc *compiler) (checker, error) {
 	switch r.Extends {
 	case "existence":
-		return compileExistence(r)
+		return compileExistence(r, pc)
 	case "substitution":
-		return compileSubstitution(r)
+		return compileSubstitution(r, pc)
 	case "occurrence":
 		if r.Token == "" {
 			return nil, fmt.Errorf("occurrence needs a token")
 		}
-		p, err := compilePattern(caseFlag(r.IgnoreCase) + r.Token)
+		p, err := pc.pattern(caseFlag(r.IgnoreCase) + r.Token)
 		if err != nil {
 			return nil, fmt.Errorf("token: %v", err)
 		}
@@ -133,26 +133,26 @@ func compile(r *Rule) (checker, error) {
 		if len(r.Tokens) == 0 {
 			return nil, fmt.Errorf("repetition needs tokens")
 		}
-		p, err := compilePattern(caseFlag(r.IgnoreCase) + `(` + strings.Join(r.Tokens, "|") + `)`)
+		p, err := pc.pattern(caseFlag(r.IgnoreCase) + `(` + strings.Join(r.Tokens, "|") + `)`)
 		if err != nil {
 			return nil, fmt.Errorf("tokens: %v", err)
 		}
 		return &repetition{r: r, p: p}, nil
 	case "capitalization":
-		return compileCapitalization(r)
+		return compileCapitalization(r, pc)
 	case "conditional":
 		if r.First == "" || r.Second == "" {
 			return nil, fmt.Errorf("conditional needs first and second")
 		}
-		first, err := compilePattern(caseFlag(r.IgnoreCase) + r.First)
+		first, err := pc.pattern(caseFlag(r.IgnoreCase) + r.First)
 		if err != nil {
 			return nil, fmt.Errorf("first: %v", err)
 		}
-		second, err := compilePattern(caseFlag(r.IgnoreCase) + r.Second)
+		second, err := pc.pattern(caseFlag(r.IgnoreCase) + r.Second)
 		if err != nil {
 			return nil, fmt.Errorf("second: %v", err)
 		}
-		ex, err := exceptions(r.Exceptions, r.IgnoreCase)
+		ex, err := exceptions(r.Exceptions, r.IgnoreCase, pc)
 		if err != nil {
 			return nil, err
 		}
@@ -164,7 +164,7 @@ func compile(r *Rule) (checker, error) {
 		}
 		c := &consistency{r: r}
 		for _, pair := range r.Either {
-			p, err := compilePattern(caseFlag(r.IgnoreCase) + wordTemplate(r.Nonword, `(`+pair[0]+`)|(`+pair[1]+`)`))
+			p, err := pc.pattern(caseFlag(r.IgnoreCase) + wordTemplate(r.Nonword, `(`+pair[0]+`)|(`+pair[1]+`)`))
 			if err != nil {
 				return nil, fmt.Errorf("either: %v", err)
 			}
@@ -230,11 +230,11 @@ func spacesAsRuns(tok string) string {
 
 // exceptions compiles a rule's exceptions as one pattern a whole match must
 // match.
-func exceptions(ex []string, ignore bool) (*pattern, error) {
+func exceptions(ex []string, ignore bool, pc *compiler) (*pattern, error) {
 	if len(ex) == 0 {
 		return nil, nil
 	}
-	p, err := compilePattern(caseFlag(ignore) + `^(?:` + strings.Join(ex, "|") + `)$`)
+	p, err := pc.pattern(caseFlag(ignore) + `^(?:` + strings.Join(ex, "|") + `)$`)
 	if err != nil {
 		return nil, fmt.Errorf("exceptions: %v", err)
 	}
@@ -248,7 +248,7 @@ type existence struct {
 	alts   []*pattern // one per token, when the rule has no raw part
 }
 
-func compileExistence(r *Rule) (checker, error) {
+func compileExistence(r *Rule, pc *compiler) (checker, error) {
 	var toks []string
 	var at []int // the index in r.Tokens of each of toks
 	for k, t := range r.Tokens {
@@ -272,7 +272,7 @@ func compileExistence(r *Rule) (checker, error) {
 	if len(toks) == 0 && raw == "" {
 		return nil, fmt.Errorf("existence needs tokens or raw")
 	}
-	ex, err := exceptions(r.Exceptions, r.IgnoreCase)
+	ex, err := exceptions(r.Exceptions, r.IgnoreCase, pc)
 	if err != nil {
 		return nil, err
 	}
@@ -283,14 +283,14 @@ func compileExistence(r *Rule) (checker, error) {
 			if r.Nonword {
 				tmpl = `(?m)(?:` + t + `)`
 			}
-			ap, err := literalPattern(caseFlag(r.IgnoreCase)+tmpl, plainWords(strings.TrimSpace(r.Tokens[at[i]])), r.IgnoreCase, !r.Nonword, false)
+			ap, err := pc.literalPattern(caseFlag(r.IgnoreCase)+tmpl, plainWords(strings.TrimSpace(r.Tokens[at[i]])), r.IgnoreCase, !r.Nonword, false)
 			if err != nil {
 				return nil, fmt.Errorf("token %q: %v", t, err)
 			}
 			e.alts = append(e.alts, ap)
 		}
 	}
-	if err := e.whole.set(caseFlag(r.IgnoreCase)+body, e.alts, "tokens"); err != nil {
+	if err := e.whole.set(caseFlag(r.IgnoreCase)+body, e.alts, "tokens", pc); err != nil {
 		return nil, err
 	}
 	return e, nil
@@ -364,7 +364,7 @@ func (e *expectation) matches(expected, observed string) bool {
 
 var captureOpen = lazyre.New(`(^|[^\\])\(([^?]|$)`)
 
-func compileSubstitution(r *Rule) (checker, error) {
+func compileSubstitution(r *Rule, pc *compiler) (checker, error) {
 	if len(r.Swap) == 0 {
 		return nil, fmt.Errorf("substitution needs swap")
 	}
@@ -381,18 +381,18 @@ func compileSubstitution(r *Rule) (checker, error) {
 		alts = append(alts, `(`+find+`)`)
 		s.repl = append(s.repl, sw.Replace)
 		s.find = append(s.find, sw.Find)
-		ap, err := literalPattern(caseFlag(r.IgnoreCase)+wordTemplate(r.Nonword, `(`+find+`)`), plainWords(sw.Find), r.IgnoreCase, !r.Nonword, true)
+		ap, err := pc.literalPattern(caseFlag(r.IgnoreCase)+wordTemplate(r.Nonword, `(`+find+`)`), plainWords(sw.Find), r.IgnoreCase, !r.Nonword, true)
 		if err != nil {
 			return nil, fmt.Errorf("swap %q: %v", sw.Find, err)
 		}
 		s.alts = append(s.alts, ap)
 	}
 	s.expect = make([]expectation, len(s.repl))
-	if err := s.whole.set(caseFlag(r.IgnoreCase)+wordTemplate(r.Nonword, strings.Join(alts, "|")), s.alts, "swap"); err != nil {
+	if err := s.whole.set(caseFlag(r.IgnoreCase)+wordTemplate(r.Nonword, strings.Join(alts, "|")), s.alts, "swap", pc); err != nil {
 		return nil, err
 	}
 	var err error
-	if s.except, err = exceptions(r.Exceptions, r.IgnoreCase); err != nil {
+	if s.except, err = exceptions(r.Exceptions, r.IgnoreCase, pc); err != nil {
 		return nil, err
 	}
 	return s, nil
@@ -471,7 +471,7 @@ type wholeAlts struct {
 	deferred bool
 }
 
-func (w *wholeAlts) set(expr string, alts []*pattern, what string) error {
+func (w *wholeAlts) set(expr string, alts []*pattern, what string, pc *compiler) error {
 	w.src, w.what = expr, what
 	for _, a := range alts {
 		if a.backtracking() {
@@ -489,7 +489,7 @@ func (w *wholeAlts) set(expr string, alts []*pattern, what string) error {
 		return nil
 	}
 	var err error
-	if w.p, err = compilePattern(expr); err != nil {
+	if w.p, err = pc.pattern(expr); err != nil {
 		return fmt.Errorf("%s: %v", what, err)
 	}
 	return nil
@@ -781,7 +781,7 @@ type capitalization struct {
 	exceptW map[string]bool
 }
 
-func compileCapitalization(r *Rule) (checker, error) {
+func compileCapitalization(r *Rule, pc *compiler) (checker, error) {
 	c := &capitalization{r: r, exceptW: map[string]bool{}}
 	if r.Threshold == 0 {
 		r.Threshold = 0.8
@@ -790,7 +790,7 @@ func compileCapitalization(r *Rule) (checker, error) {
 		c.exceptW[e] = true
 	}
 	var err error
-	if c.except, err = exceptions(r.Exceptions, false); err != nil {
+	if c.except, err = exceptions(r.Exceptions, false, pc); err != nil {
 		return nil, err
 	}
 	switch r.Match {
@@ -798,7 +798,7 @@ func compileCapitalization(r *Rule) (checker, error) {
 	case "":
 		return nil, fmt.Errorf("capitalization needs match")
 	default:
-		if c.match, err = compilePattern(r.Match); err != nil {
+		if c.match, err = pc.pattern(r.Match); err != nil {
 			return nil, fmt.Errorf("match: %v", err)
 		}
 	}

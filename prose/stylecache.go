@@ -43,7 +43,7 @@ func SetStyleCache(c *StyleCache) {
 	styleCache.Store(c)
 }
 
-const styleCacheMagic = "sotvet prose styles 1\n"
+const styleCacheMagic = "sotvet prose styles 2\n"
 
 // maxStyleCache bounds a cache file read: a set's rule files are bounded
 // (maxRuleFile each), what is kept of them is smaller.
@@ -56,10 +56,13 @@ type ruleFile struct {
 }
 
 // cachedRule is what the cache keeps of one rule file: its rule before
-// compiling, or why it is skipped.
+// compiling, or why it is skipped; what compiling its expressions derived,
+// and what the filter requires of it (nil: worked out when needed).
 type cachedRule struct {
-	rule *Rule
-	skip string
+	rule  *Rule
+	skip  string
+	facts []patternFacts
+	pre   *prefilterFacts
 }
 
 // styleCacheName is the cache file of files under key.
@@ -113,6 +116,20 @@ func encodeStyleCache(key string, files []ruleFile, rules []cachedRule) []byte {
 		e.str(cr.skip)
 		if cr.skip == "" {
 			e.rule(cr.rule)
+			e.uint(uint64(len(cr.facts)))
+			for _, f := range cr.facts {
+				e.str(f.src)
+				e.bool(f.back)
+				e.strs(f.lits)
+				e.req(f.req)
+			}
+			// Worked out now if need be: the filter needs it every run.
+			pf := cr.pre
+			if pf == nil {
+				pf = prefilterOf(cr.rule)
+			}
+			e.strs(pf.lits)
+			e.req(pf.req)
 		}
 	}
 	out := append([]byte(styleCacheMagic), binary.AppendUvarint(nil, uint64(len(key)))...)
@@ -147,6 +164,19 @@ func decodeStyleCache(data []byte, key string, files []ruleFile) ([]cachedRule, 
 		out[i].skip = d.str()
 		if out[i].skip == "" {
 			out[i].rule = d.rule()
+			n := d.uint()
+			if n > uint64(len(d.b)) {
+				return nil, errStyleCache
+			}
+			out[i].facts = make([]patternFacts, n)
+			for k := range out[i].facts {
+				f := &out[i].facts[k]
+				f.src = d.str()
+				f.back = d.bool()
+				f.lits = d.strs()
+				f.req = d.req()
+			}
+			out[i].pre = &prefilterFacts{lits: d.strs(), req: d.req()}
 		}
 		if d.bad {
 			return nil, errStyleCache
@@ -229,6 +259,24 @@ func (e *encoder) rule(r *Rule) {
 	}
 	e.bool(r.Alpha)
 	e.b = binary.LittleEndian.AppendUint64(e.b, math.Float64bits(r.Threshold))
+}
+
+// req writes a requirement: nil, or its factors' byte sets and ascii.
+func (e *encoder) req(r *requirement) {
+	if r == nil {
+		e.uint(0)
+		return
+	}
+	e.uint(uint64(len(r.factors)) + 1)
+	for _, f := range r.factors {
+		e.uint(uint64(len(f)))
+		for _, set := range f {
+			for _, w := range set {
+				e.b = binary.LittleEndian.AppendUint64(e.b, w)
+			}
+		}
+	}
+	e.bool(r.ascii)
 }
 
 // decoder reads what encoder wrote; past a damage it reads zeros and
@@ -349,5 +397,30 @@ func (d *decoder) rule() *Rule {
 	}
 	r.Threshold = math.Float64frombits(binary.LittleEndian.Uint64(d.b))
 	d.b = d.b[8:]
+	return r
+}
+
+func (d *decoder) req() *requirement {
+	n, ok := d.count()
+	if !ok {
+		return nil
+	}
+	r := &requirement{factors: make([]factor, n)}
+	for i := range r.factors {
+		k := d.uint()
+		if k > uint64(len(d.b))/32 {
+			d.bad, d.b = true, nil
+			return nil
+		}
+		f := make(factor, k)
+		for j := range f {
+			for w := range f[j] {
+				f[j][w] = binary.LittleEndian.Uint64(d.b)
+				d.b = d.b[8:]
+			}
+		}
+		r.factors[i] = f
+	}
+	r.ascii = d.bool()
 	return r
 }

@@ -1,0 +1,80 @@
+package prose
+
+// Parsing a style set's ~2,500 expressions to derive their literals and
+// factors was most of what reading a cached set cost (~30 ms a run). The
+// style cache keeps what compiling each rule derived (patternFacts), and a
+// rule compiled from the cache makes its patterns from it: the filter
+// reads their literals and factors, and the rest of a pattern (its syntax
+// tree, its engine) is worked out the first time a block runs it, which
+// for most of a style set is never.
+
+// compiler compiles a rule's expressions: from their source, noting what
+// each derived when record is set, or from what the cache kept of them.
+type compiler struct {
+	kept   map[string]*patternFacts // by source; nil: compile every one
+	record bool
+	made   []patternFacts
+}
+
+// patternFacts is what compilePattern derives from an expression that the
+// filter and wholeAlts read before the pattern runs.
+type patternFacts struct {
+	src  string
+	back bool         // it takes the backtracking engine
+	lits []string     // as pattern.lits
+	req  *requirement // as pattern.req
+}
+
+// pattern is compilePattern(expr), made from the kept facts when there are
+// some for expr.
+func (c *compiler) pattern(expr string) (*pattern, error) {
+	if c != nil && c.kept != nil {
+		if f, ok := c.kept[expr]; ok {
+			return &pattern{src: expr, isBack: f.back, lits: f.lits, req: f.req, lazy: true}, nil
+		}
+	}
+	p, err := compilePattern(expr)
+	if err == nil && c != nil && c.record {
+		c.made = append(c.made, patternFacts{src: expr, back: p.isBack, lits: p.lits, req: p.req})
+	}
+	return p, err
+}
+
+// keptFacts indexes facts by source.
+func keptFacts(facts []patternFacts) map[string]*patternFacts {
+	m := make(map[string]*patternFacts, len(facts))
+	for i := range facts {
+		m[facts[i].src] = &facts[i]
+	}
+	return m
+}
+
+// prefilterFacts is what the filter requires of a rule that is not run
+// token by token (Rule.prefilterExpr's literals, or else its factors).
+type prefilterFacts struct {
+	lits []string
+	req  *requirement
+}
+
+// prefilter returns r's prefilterFacts, worked out once (the style cache
+// keeps them too). Filters are built under their linter's lock, and a set
+// is cached before a linter has it.
+func (r *Rule) prefilter() *prefilterFacts {
+	if r.pre == nil {
+		r.pre = prefilterOf(r)
+	}
+	return r.pre
+}
+
+func prefilterOf(r *Rule) *prefilterFacts {
+	pf := &prefilterFacts{}
+	if tr, ok := r.check.(tokenRule); ok && len(tr.alternatives()) > 0 {
+		return pf // the filter reads its tokens' literals
+	}
+	if expr := r.prefilterExpr(); expr != "" {
+		if pf.lits = requiredLiterals(expr); pf.lits == nil {
+			pf.req = requiredFactors(expr)
+		}
+	}
+	return pf
+}
