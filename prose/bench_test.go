@@ -131,6 +131,14 @@ func BenchmarkFilter(b *testing.B) {
 	b.ReportMetric(float64((cputime.Process()-cpu).Microseconds())/1e3/float64(b.N), "cpu-ms/op")
 }
 
+// BenchmarkFilterCached is BenchmarkFilter with the style cache, which
+// keeps the literal table.
+func BenchmarkFilterCached(b *testing.B) {
+	SetStyleCache(&StyleCache{Dir: b.TempDir(), Key: "bench"})
+	defer SetStyleCache(nil)
+	BenchmarkFilter(b)
+}
+
 // benchTree returns the tree PROSE_BENCH_TREE names and its .vale.ini,
 // read; the benchmark is skipped when it is not set.
 func benchTree(b *testing.B) (string, *Config) {

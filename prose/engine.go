@@ -81,7 +81,7 @@ func newFilter(rules []*Rule) *filter {
 		}
 		add(pf.lits, i, -1)
 	}
-	f.m = newMatcher(lits)
+	f.m = cachedMatcher(lits)
 	return f
 }
 

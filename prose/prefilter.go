@@ -8,6 +8,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 
@@ -875,8 +876,18 @@ type starts struct {
 	word      bool     // the expression begins with \b, and every string with a word byte
 	line      bool     // the expression begins with ^ (multi-line)
 	text      bool     // the expression begins with \A
-	anchored  *regexp.Regexp
 	anchorSrc string
+	// The anchored expression, compiled the first time a block is
+	// searched this way: beside a word sequence, rarely.
+	anchorOnce sync.Once
+	anchored   *regexp.Regexp
+}
+
+// anchoredRe returns the anchored expression, or nil if it does not
+// compile.
+func (st *starts) anchoredRe() *regexp.Regexp {
+	st.anchorOnce.Do(func() { st.anchored, _ = regexp.Compile(st.anchorSrc) })
+	return st.anchored
 }
 
 // startsOf returns the strings every match of the parsed, simplified re

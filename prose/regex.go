@@ -45,6 +45,7 @@ type pattern struct {
 	isBack   bool
 	lazy     bool
 	prepOnce sync.Once
+	parsed   *syntax.Regexp // prepare's parse, until compiled takes it
 
 	once sync.Once
 	// std is the whole expression, compiled only when a block needs it:
@@ -72,11 +73,15 @@ func (p *pattern) compiled() *pattern {
 		if p.back != nil || p.lit != nil || p.run != nil {
 			return
 		}
-		re, err := syntax.Parse(p.src, syntax.Perl)
-		if err != nil {
-			return
+		re := p.parsed
+		if re == nil {
+			parsed, err := syntax.Parse(p.src, syntax.Perl)
+			if err != nil {
+				return
+			}
+			re = parsed.Simplify()
 		}
-		re = re.Simplify()
+		p.parsed = nil
 		// The starts search stays beside a word sequence, for the blocks
 		// with a rune that folds to ASCII.
 		p.seq = wordSeqOf(re)
@@ -86,9 +91,7 @@ func (p *pattern) compiled() *pattern {
 			// first runs.
 			p.req = factorsRequired(re)
 		}
-		if p.st = startsOf(re, p.src); p.st != nil {
-			p.st.anchored, _ = regexp.Compile(p.st.anchorSrc)
-		}
+		p.st = startsOf(re, p.src)
 		if p.seq == nil && p.st == nil {
 			if t := tailOf(re); t != "" {
 				p.tail, _ = regexp.Compile(t)
@@ -117,6 +120,7 @@ func (p *pattern) prepare() {
 		if re, err := syntax.Parse(p.src, syntax.Perl); err == nil {
 			re = re.Simplify()
 			p.run, p.exact = classRunOf(re), exactOf(re)
+			p.parsed = re // for compiled, which most patterns that run reach
 		}
 	})
 }
@@ -486,8 +490,10 @@ func (p *pattern) findIn(s, lowered string, sc *blockScan) [][]int {
 		if p.seq != nil && !foldsTo() {
 			return p.seq.findAll(s, lowerOnce(s, lowered), sc.tokens(s))
 		}
-		if p.st != nil && p.st.anchored != nil && !foldsTo() {
-			return p.st.findAll(s, lowerOnce(s, lowered), p.st.anchored)
+		if p.st != nil && !foldsTo() {
+			if re := p.st.anchoredRe(); re != nil {
+				return p.st.findAll(s, lowerOnce(s, lowered), re)
+			}
 		}
 		if p.tail != nil && !p.tail.MatchString(s) {
 			return nil

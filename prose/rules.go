@@ -375,7 +375,7 @@ func compileSubstitution(r *Rule, pc *compiler) (checker, error) {
 	for _, sw := range swaps {
 		find := spacesAsRuns(sw.Find)
 		// The rule's own groups must not shift the one per entry.
-		for captureOpen.MatchString(find) {
+		for strings.IndexByte(find, '(') >= 0 && captureOpen.MatchString(find) {
 			find = captureOpen.ReplaceAllString(find, `$1(?:$2`)
 		}
 		alts = append(alts, `(`+find+`)`)
