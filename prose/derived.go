@@ -1,5 +1,7 @@
 package prose
 
+import "regexp/syntax"
+
 // Parsing a style set's ~2,500 expressions to derive their literals and
 // factors was most of what reading a cached set cost (~30 ms a run). The
 // style cache keeps what compiling each rule derived (patternFacts), and a
@@ -23,6 +25,10 @@ type patternFacts struct {
 	back bool         // it takes the backtracking engine
 	lits []string     // as pattern.lits
 	req  *requirement // as pattern.req
+	// What else an RE2 pattern with literals requires, which compiled
+	// works out when it first runs (litReqSet: litReq is known).
+	litReq    *requirement
+	litReqSet bool
 }
 
 // pattern is compilePattern(expr), made from the kept facts when there are
@@ -30,12 +36,18 @@ type patternFacts struct {
 func (c *compiler) pattern(expr string) (*pattern, error) {
 	if c != nil && c.kept != nil {
 		if f, ok := c.kept[expr]; ok {
-			return &pattern{src: expr, isBack: f.back, lits: f.lits, req: f.req, lazy: true}, nil
+			return &pattern{src: expr, isBack: f.back, lits: f.lits, req: f.req, lazy: true, litReq: f.litReq, litReqSet: f.litReqSet}, nil
 		}
 	}
 	p, err := compilePattern(expr)
 	if err == nil && c != nil && c.record {
-		c.made = append(c.made, patternFacts{src: expr, back: p.isBack, lits: p.lits, req: p.req})
+		f := patternFacts{src: expr, back: p.isBack, lits: p.lits, req: p.req}
+		if !p.isBack && p.lits != nil && p.run == nil {
+			if re, err := syntax.Parse(expr, syntax.Perl); err == nil {
+				f.litReq, f.litReqSet = factorsRequired(re.Simplify()), true
+			}
+		}
+		c.made = append(c.made, f)
 	}
 	return p, err
 }

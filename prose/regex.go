@@ -46,6 +46,9 @@ type pattern struct {
 	lazy     bool
 	prepOnce sync.Once
 	parsed   *syntax.Regexp // prepare's parse, until compiled takes it
+	// What compiled sets req to when lits is set, known from the cache.
+	litReq    *requirement
+	litReqSet bool
 
 	once sync.Once
 	// std is the whole expression, compiled only when a block needs it:
@@ -88,8 +91,12 @@ func (p *pattern) compiled() *pattern {
 		if p.lits != nil {
 			// A pattern with literals is only searched where the filter
 			// found them; what else a text needs is worked out when it
-			// first runs.
-			p.req = factorsRequired(re)
+			// first runs (or kept in the style cache).
+			if p.litReqSet {
+				p.req = p.litReq
+			} else {
+				p.req = factorsRequired(re)
+			}
 		}
 		p.st = startsOf(re, p.src)
 		if p.seq == nil && p.st == nil {

@@ -43,7 +43,7 @@ func SetStyleCache(c *StyleCache) {
 	styleCache.Store(c)
 }
 
-const styleCacheMagic = "sotvet prose styles 2\n"
+const styleCacheMagic = "sotvet prose styles 3\n"
 
 // maxStyleCache bounds a cache file read: a set's rule files are bounded
 // (maxRuleFile each), what is kept of them is smaller.
@@ -122,6 +122,8 @@ func encodeStyleCache(key string, files []ruleFile, rules []cachedRule) []byte {
 				e.bool(f.back)
 				e.strs(f.lits)
 				e.req(f.req)
+				e.bool(f.litReqSet)
+				e.req(f.litReq)
 			}
 			// Worked out now if need be: the filter needs it every run.
 			pf := cr.pre
@@ -175,6 +177,8 @@ func decodeStyleCache(data []byte, key string, files []ruleFile) ([]cachedRule, 
 				f.back = d.bool()
 				f.lits = d.strs()
 				f.req = d.req()
+				f.litReqSet = d.bool()
+				f.litReq = d.req()
 			}
 			out[i].pre = &prefilterFacts{lits: d.strs(), req: d.req()}
 		}

@@ -94,7 +94,7 @@ func TestStyleCacheRoundTrip(t *testing.T) {
 	for range 200 {
 		want := cachedRule{rule: &Rule{Name: str()}, pre: &prefilterFacts{lits(), req()}}
 		for range r.IntN(4) {
-			want.facts = append(want.facts, patternFacts{src: str(), back: r.IntN(2) == 0, lits: lits(), req: req()})
+			want.facts = append(want.facts, patternFacts{src: str(), back: r.IntN(2) == 0, lits: lits(), req: req(), litReq: req(), litReqSet: r.IntN(2) == 0})
 		}
 		files := []ruleFile{{"S.R", "S/R.yml", nil}}
 		got, err := decodeStyleCache(encodeStyleCache("k", files, []cachedRule{want}), "k", files)
