@@ -5,10 +5,8 @@ import (
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/hex"
-	"math"
 	"os"
 	"path/filepath"
-	"slices"
 	"unsafe"
 
 	"github.com/svrnty/sotvet/internal/atomicfile"
@@ -22,7 +20,7 @@ import (
 // span and literal id against the table's bounds; a file that fails is
 // built again and written over.
 
-const matcherCacheMagic = "sotvet prose filter 1\n"
+const matcherCacheMagic = "sotvet prose filter 2\n"
 
 // maxMatcherCache bounds a table file read.
 const maxMatcherCache = 256 << 20
@@ -188,13 +186,17 @@ func decodeMatcher(m *matcher, data []byte, key string, count int) error {
 	n := int(states)
 	if bits == 16 {
 		m.delta16 = view[uint16](body, int(cells))
-		if n <= math.MaxUint16 && int(slices.Max(m.delta16)) >= n {
-			return errStyleCache
+		// A move's flag (flagMoves) is held by the SHA-256; its state
+		// must be in the table.
+		for _, v := range m.delta16 {
+			if int(v&^flag16) >= n {
+				return errStyleCache
+			}
 		}
 	} else {
 		m.delta = view[int32](body, int(cells))
-		for _, s := range m.delta {
-			if s < 0 || int(s) >= n {
+		for _, v := range m.delta {
+			if v < 0 || int(v&^flag32) >= n {
 				return errStyleCache
 			}
 		}
