@@ -315,3 +315,49 @@ func TestStyleCacheLintsAlike(t *testing.T) {
 		t.Fatalf("cache files %v, want one", names)
 	}
 }
+
+// TestStyleCacheLintsConcurrently has goroutines lint the same fixtures
+// with one linter whose styles came from the cache, as a run's workers
+// do: each pattern is worked out by the first that runs it (run it under
+// -race), and every worker gets the alerts a lone linter gets.
+func TestStyleCacheLintsConcurrently(t *testing.T) {
+	root := "../testdata/prose/other"
+	names, _ := filepath.Glob(filepath.Join(root, "*.md"))
+	// A sample: TestStyleCacheLintsAlike holds every file.
+	names = names[:min(len(names), 16)]
+	if raceEnabled {
+		names = names[:min(len(names), 8)]
+	}
+	srcs := make([][]byte, len(names))
+	for i, n := range names {
+		var err error
+		if srcs[i], err = os.ReadFile(n); err != nil {
+			t.Fatal(err)
+		}
+	}
+	lintAll := func(l *Linter) [][]Alert {
+		out := make([][]Alert, len(names))
+		for i, n := range names {
+			a, err := l.Lint(filepath.Base(n), srcs[i])
+			if err != nil {
+				t.Error(err)
+			}
+			out[i] = a
+		}
+		return out
+	}
+	want := lintAll(storedLinter(t))
+	SetStyleCache(&StyleCache{Dir: t.TempDir(), Key: "k"})
+	defer SetStyleCache(nil)
+	lintAll(storedLinter(t)) // fills the cache
+	l := storedLinter(t)
+	var wg sync.WaitGroup
+	for range 4 {
+		wg.Go(func() {
+			if got := lintAll(l); !reflect.DeepEqual(got, want) {
+				t.Error("a worker's alerts differ from a lone linter's")
+			}
+		})
+	}
+	wg.Wait()
+}
