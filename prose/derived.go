@@ -1,6 +1,9 @@
 package prose
 
-import "regexp/syntax"
+import (
+	"regexp/syntax"
+	"sync/atomic"
+)
 
 // Parsing a style set's ~2,500 expressions to derive their literals and
 // factors was most of what reading a cached set cost (~30 ms a run). The
@@ -16,6 +19,9 @@ type compiler struct {
 	kept   map[string]*patternFacts // by source; nil: compile every one
 	record bool
 	made   []patternFacts
+	// alts is what the filter reads of each token of the rule, kept in
+	// the cache: its token patterns are then made when first needed.
+	alts []altFact
 }
 
 // patternFacts is what compilePattern derives from an expression that the
@@ -52,6 +58,15 @@ func (c *compiler) pattern(expr string) (*pattern, error) {
 	return p, err
 }
 
+// altsFor returns the kept facts of a rule's n tokens, or nil to make
+// every token's pattern now.
+func (c *compiler) altsFor(n int) []altFact {
+	if c == nil || c.alts == nil || len(c.alts) != n {
+		return nil
+	}
+	return c.alts
+}
+
 // keptFacts indexes facts by source.
 func keptFacts(facts []patternFacts) map[string]*patternFacts {
 	m := make(map[string]*patternFacts, len(facts))
@@ -80,7 +95,7 @@ func (r *Rule) prefilter() *prefilterFacts {
 
 func prefilterOf(r *Rule) *prefilterFacts {
 	pf := &prefilterFacts{}
-	if tr, ok := r.check.(tokenRule); ok && len(tr.alternatives()) > 0 {
+	if tr, ok := r.check.(tokenRule); ok && tr.altCount() > 0 {
 		return pf // the filter reads its tokens' literals
 	}
 	if expr := r.prefilterExpr(); expr != "" {
@@ -89,4 +104,66 @@ func prefilterOf(r *Rule) *prefilterFacts {
 		}
 	}
 	return pf
+}
+
+// altFact is what the filter and wholeAlts read of one token's pattern.
+type altFact struct {
+	lits []string
+	req  *requirement
+	back bool
+}
+
+// altFacts returns what the filter reads of a token rule's patterns, or
+// nil for a rule not run token by token.
+func altFacts(c checker) []altFact {
+	tr, ok := c.(tokenRule)
+	if !ok || tr.altCount() == 0 {
+		return nil
+	}
+	out := make([]altFact, tr.altCount())
+	for i, p := range tr.alternatives() {
+		out[i] = altFact{p.lits, p.req, p.isBack}
+	}
+	return out
+}
+
+// altList is a token rule's patterns, one per token, made the first time
+// a block may match each: a rule read from the style cache knows what the
+// filter reads of them (facts), and most of a style set's tokens never
+// occur in a run's text. Files are linted concurrently: a pattern made
+// twice is the same pattern, and the first stored is kept.
+type altList struct {
+	facts []altFact
+	ps    []atomic.Pointer[pattern]
+	make  func(i int) *pattern
+}
+
+func newAltList(facts []altFact, mk func(i int) *pattern) *altList {
+	return &altList{facts: facts, ps: make([]atomic.Pointer[pattern], len(facts)), make: mk}
+}
+
+func (l *altList) at(i int) *pattern {
+	if p := l.ps[i].Load(); p != nil {
+		return p
+	}
+	l.ps[i].CompareAndSwap(nil, l.make(i))
+	return l.ps[i].Load()
+}
+
+// all makes every pattern (for tests and the property checks).
+func (l *altList) all() []*pattern {
+	out := make([]*pattern, len(l.ps))
+	for i := range out {
+		out[i] = l.at(i)
+	}
+	return out
+}
+
+func anyBack(facts []altFact) bool {
+	for _, f := range facts {
+		if f.back {
+			return true
+		}
+	}
+	return false
 }

@@ -62,14 +62,14 @@ func newFilter(rules []*Rule) *filter {
 		}
 	}
 	for i, r := range rules {
-		if tr, ok := r.check.(tokenRule); ok && len(tr.alternatives()) > 0 {
+		if tr, ok := r.check.(tokenRule); ok && tr.altCount() > 0 {
 			f.tokens[i] = true
-			for a, p := range tr.alternatives() {
-				if p.lits != nil {
-					add(p.lits, i, a)
+			for a := range tr.altCount() {
+				if lits, req := tr.altFilter(a); lits != nil {
+					add(lits, i, a)
 				} else {
 					f.alwaysAlts[i] = append(f.alwaysAlts[i], a)
-					f.altReq[i] = append(f.altReq[i], p.req)
+					f.altReq[i] = append(f.altReq[i], req)
 				}
 			}
 			continue

@@ -199,6 +199,7 @@ func parseRuleFiles(c *StyleCache, files []ruleFile) (*Styles, error) {
 			parsed[i] = cachedRule{rule: r, skip: skip, facts: pc.made}
 			if r != nil && c != nil {
 				parsed[i].pre = r.prefilter()
+				parsed[i].alts = altFacts(r.check)
 			}
 		}
 		if c != nil {
@@ -227,7 +228,7 @@ func compileCached(rules []cachedRule) bool {
 		if cr.rule == nil || !supported[cr.rule.Extends] || !knownScopes(cr.rule.Scopes) {
 			return false
 		}
-		c, err := compile(cr.rule, &compiler{kept: keptFacts(cr.facts)})
+		c, err := compile(cr.rule, &compiler{kept: keptFacts(cr.facts), alts: cr.alts})
 		if err != nil {
 			return false
 		}

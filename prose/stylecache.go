@@ -44,7 +44,7 @@ func SetStyleCache(c *StyleCache) {
 	styleCache.Store(c)
 }
 
-const styleCacheMagic = "sotvet prose styles 3\n"
+const styleCacheMagic = "sotvet prose styles 4\n"
 
 // maxStyleCache bounds a cache file read: a set's rule files are bounded
 // (maxRuleFile each), what is kept of them is smaller.
@@ -64,6 +64,7 @@ type cachedRule struct {
 	skip  string
 	facts []patternFacts
 	pre   *prefilterFacts
+	alts  []altFact // what the filter reads of its tokens, if it runs token by token
 }
 
 // styleCacheName is the cache file of files under key.
@@ -133,6 +134,16 @@ func encodeStyleCache(key string, files []ruleFile, rules []cachedRule) []byte {
 			}
 			e.strs(pf.lits)
 			e.req(pf.req)
+			if cr.alts == nil {
+				e.uint(0)
+			} else {
+				e.uint(uint64(len(cr.alts)) + 1)
+				for _, a := range cr.alts {
+					e.strs(a.lits)
+					e.req(a.req)
+					e.bool(a.back)
+				}
+			}
 		}
 	}
 	out := append([]byte(styleCacheMagic), binary.AppendUvarint(nil, uint64(len(key)))...)
@@ -184,6 +195,12 @@ func decodeStyleCache(data []byte, key string, files []ruleFile) ([]cachedRule, 
 				f.litReq = d.req()
 			}
 			out[i].pre = &prefilterFacts{lits: d.strs(), req: d.req()}
+			if n, ok := d.count(); ok {
+				out[i].alts = make([]altFact, n)
+				for k := range out[i].alts {
+					out[i].alts[k] = altFact{lits: d.strs(), req: d.req(), back: d.bool()}
+				}
+			}
 		}
 		if d.bad {
 			return nil, errStyleCache

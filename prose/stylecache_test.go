@@ -93,6 +93,12 @@ func TestStyleCacheRoundTrip(t *testing.T) {
 	}
 	for range 200 {
 		want := cachedRule{rule: &Rule{Name: str()}, pre: &prefilterFacts{lits(), req()}}
+		if r.IntN(2) == 0 {
+			want.alts = []altFact{}
+			for range r.IntN(3) {
+				want.alts = append(want.alts, altFact{lits(), req(), r.IntN(2) == 0})
+			}
+		}
 		for range r.IntN(4) {
 			want.facts = append(want.facts, patternFacts{src: str(), back: r.IntN(2) == 0, lits: lits(), req: req(), litReq: req(), litReqSet: r.IntN(2) == 0})
 		}
