@@ -41,6 +41,44 @@ func BenchmarkLintTree(b *testing.B) {
 	b.ReportMetric(float64((cputime.Process()-cpu).Microseconds())/1e3/float64(b.N), "cpu-ms/op")
 }
 
+// BenchmarkRunCached is what a prose run pays once its documents are
+// read: each iteration reads the styles (from the style cache, as a run
+// after the first does), builds the filter and lints the markdown under
+// PROSE_BENCH_TREE with a new linter (cpu-ms/op).
+func BenchmarkRunCached(b *testing.B) {
+	root, cfg := benchTree(b)
+	SetStyleCache(&StyleCache{Dir: b.TempDir(), Key: "bench"})
+	defer SetStyleCache(nil)
+	type doc struct {
+		rel string
+		src []byte
+	}
+	var docs []doc
+	filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && strings.HasSuffix(p, ".md") {
+			src, _ := os.ReadFile(p)
+			rel, _ := filepath.Rel(root, p)
+			docs = append(docs, doc{filepath.ToSlash(rel), src})
+		}
+		return nil
+	})
+	lint := func() {
+		l := NewLinter(cfg)
+		for _, d := range docs {
+			if _, err := l.Lint(d.rel, d.src); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+	lint() // fills the cache
+	b.ResetTimer()
+	cpu := cputime.Process()
+	for range b.N {
+		lint()
+	}
+	b.ReportMetric(float64((cputime.Process()-cpu).Microseconds())/1e3/float64(b.N), "cpu-ms/op")
+}
+
 // BenchmarkExpressions times a few of the stored styles' costliest
 // expressions on every block of the markdown under PROSE_BENCH_TREE, as
 // the regexp engine runs them and as the engine does (cpu-ms per pass
@@ -129,6 +167,14 @@ func BenchmarkFilter(b *testing.B) {
 		newFilter(rules)
 	}
 	b.ReportMetric(float64((cputime.Process()-cpu).Microseconds())/1e3/float64(b.N), "cpu-ms/op")
+}
+
+// BenchmarkFilterCached is BenchmarkFilter with the style cache, which
+// keeps the literal table.
+func BenchmarkFilterCached(b *testing.B) {
+	SetStyleCache(&StyleCache{Dir: b.TempDir(), Key: "bench"})
+	defer SetStyleCache(nil)
+	BenchmarkFilter(b)
 }
 
 // benchTree returns the tree PROSE_BENCH_TREE names and its .vale.ini,

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 
@@ -275,14 +276,33 @@ func newMatcher(lits []string) *matcher {
 	states := trieStates(lits)
 	if states <= maxStates16 {
 		m.delta16 = buildDelta[uint16](m, lits, states)
+		flagMoves(m, m.delta16, flag16)
 	} else {
 		m.delta = buildDelta[int32](m, lits, states)
+		flagMoves(m, m.delta, flag32)
 	}
 	return m
 }
 
-// maxStates16 is the most states a 16-bit table holds (a test lowers it).
-var maxStates16 = math.MaxUint16 + 1
+// A move to a state at which literals end carries a flag beside the
+// state: the scan reads a state's literals only there, not a span every
+// byte (most states end none).
+const (
+	flag16 uint16 = 1 << 15
+	flag32 int32  = 1 << 30
+)
+
+// maxStates16 is the most states a 16-bit table holds, its flag aside (a
+// test lowers it).
+var maxStates16 = int(flag16)
+
+func flagMoves[T uint16 | int32](m *matcher, delta []T, flag T) {
+	for i, t := range delta {
+		if o := m.out[t]; o.lo < o.hi {
+			delta[i] = t | flag
+		}
+	}
+}
 
 // buildDelta builds m's table of moves, of states cells a class, and the
 // literals each state ends.
@@ -377,16 +397,19 @@ func (m *matcher) found(text string, seen []bool, hits []int32) []int32 {
 		text = lower(text)
 	}
 	if m.delta16 != nil {
-		return scanDelta(m, m.delta16, text, seen, hits)
+		return scanDelta(m, m.delta16, flag16, text, seen, hits)
 	}
-	return scanDelta(m, m.delta, text, seen, hits)
+	return scanDelta(m, m.delta, flag32, text, seen, hits)
 }
 
-func scanDelta[T uint16 | int32](m *matcher, delta []T, text string, seen []bool, hits []int32) []int32 {
+func scanDelta[T uint16 | int32](m *matcher, delta []T, flag T, text string, seen []bool, hits []int32) []int32 {
 	s := T(0)
 	for i := 0; i < len(text); i++ {
-		s = delta[int(s)*m.width+int(m.class[text[i]])]
-		o := m.out[s]
+		s = delta[int(s&^flag)*m.width+int(m.class[text[i]])]
+		if s&flag == 0 {
+			continue
+		}
+		o := m.out[s&^flag]
 		for _, id := range m.ids[o.lo:o.hi] {
 			if !seen[id] {
 				seen[id] = true
@@ -875,8 +898,18 @@ type starts struct {
 	word      bool     // the expression begins with \b, and every string with a word byte
 	line      bool     // the expression begins with ^ (multi-line)
 	text      bool     // the expression begins with \A
-	anchored  *regexp.Regexp
 	anchorSrc string
+	// The anchored expression, compiled the first time a block is
+	// searched this way: beside a word sequence, rarely.
+	anchorOnce sync.Once
+	anchored   *regexp.Regexp
+}
+
+// anchoredRe returns the anchored expression, or nil if it does not
+// compile.
+func (st *starts) anchoredRe() *regexp.Regexp {
+	st.anchorOnce.Do(func() { st.anchored, _ = regexp.Compile(st.anchorSrc) })
+	return st.anchored
 }
 
 // startsOf returns the strings every match of the parsed, simplified re

@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"reflect"
 	"regexp"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -304,6 +306,30 @@ func TestLazyExpressions(t *testing.T) {
 	for _, re := range []interface{ Regexp() *regexp.Regexp }{ruleName, lookaround, captureOpen, firstWord, wordRe} {
 		if re.Regexp() == nil {
 			t.Fatal("nil expression")
+		}
+	}
+}
+
+// TestSortAlertsStable holds sortAlerts to a stable sort by offset and
+// rule.
+func TestSortAlertsStable(t *testing.T) {
+	r := rand.New(rand.NewSource(9))
+	for range 300 {
+		in := make([]Alert, r.Intn(40))
+		for i := range in {
+			in[i] = Alert{Start: r.Intn(8), Rule: string(rune('a' + r.Intn(3))), Message: strconv.Itoa(i)}
+		}
+		want := slices.Clone(in)
+		slices.SortStableFunc(want, func(a, b Alert) int {
+			if a.Start != b.Start {
+				return a.Start - b.Start
+			}
+			return strings.Compare(a.Rule, b.Rule)
+		})
+		got := slices.Clone(in)
+		sortAlerts(got)
+		if !reflect.DeepEqual(got, want) {
+			t.Fatalf("sortAlerts(%v) = %v, want %v", in, got, want)
 		}
 	}
 }

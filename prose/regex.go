@@ -38,6 +38,18 @@ type pattern struct {
 	tail *regexp.Regexp
 	seq  *wordSeq // words and the space between them, matched on a block's tokens
 
+	// A pattern made from what the style cache kept of it (derived.pattern)
+	// knows only its literals and factors, what the filter reads: the rest
+	// is worked out the first time it runs (prepare). isBack says whether
+	// it takes the backtracking engine, known either way.
+	isBack   bool
+	lazy     bool
+	prepOnce sync.Once
+	parsed   *syntax.Regexp // prepare's parse, until compiled takes it
+	// What compiled sets req to when lits is set, known from the cache.
+	litReq    *requirement
+	litReqSet bool
+
 	once sync.Once
 	// std is the whole expression, compiled only when a block needs it:
 	// most blocks a pattern runs on are settled by req, seq, st or tail.
@@ -49,7 +61,7 @@ type pattern struct {
 // backtracking pattern (or one that failed to compile).
 func (p *pattern) whole() *regexp.Regexp {
 	p.stdOnce.Do(func() {
-		if p.back == nil {
+		if !p.isBack {
 			p.std, _ = regexp.Compile(p.src)
 		}
 	})
@@ -59,27 +71,34 @@ func (p *pattern) whole() *regexp.Regexp {
 // compiled compiles an RE2 pattern, once, with the shortcuts that are only
 // worth working out for a pattern that runs.
 func (p *pattern) compiled() *pattern {
+	p.prepare()
 	p.once.Do(func() {
 		if p.back != nil || p.lit != nil || p.run != nil {
 			return
 		}
-		re, err := syntax.Parse(p.src, syntax.Perl)
-		if err != nil {
-			return
+		re := p.parsed
+		if re == nil {
+			parsed, err := syntax.Parse(p.src, syntax.Perl)
+			if err != nil {
+				return
+			}
+			re = parsed.Simplify()
 		}
-		re = re.Simplify()
+		p.parsed = nil
 		// The starts search stays beside a word sequence, for the blocks
 		// with a rune that folds to ASCII.
 		p.seq = wordSeqOf(re)
 		if p.lits != nil {
 			// A pattern with literals is only searched where the filter
 			// found them; what else a text needs is worked out when it
-			// first runs.
-			p.req = factorsRequired(re)
+			// first runs (or kept in the style cache).
+			if p.litReqSet {
+				p.req = p.litReq
+			} else {
+				p.req = factorsRequired(re)
+			}
 		}
-		if p.st = startsOf(re, p.src); p.st != nil {
-			p.st.anchored, _ = regexp.Compile(p.st.anchorSrc)
-		}
+		p.st = startsOf(re, p.src)
 		if p.seq == nil && p.st == nil {
 			if t := tailOf(re); t != "" {
 				p.tail, _ = regexp.Compile(t)
@@ -87,6 +106,30 @@ func (p *pattern) compiled() *pattern {
 		}
 	})
 	return p
+}
+
+// prepare works out, once, what compilePattern sets beyond the literals
+// and factors, for a pattern the style cache made. The expression compiled
+// when the set was cached, by this build (the cache's key): one that does
+// not now is left to find nothing, as an RE2 pattern that fails to compile.
+func (p *pattern) prepare() {
+	if !p.lazy {
+		return
+	}
+	p.prepOnce.Do(func() {
+		if p.isBack {
+			if re, err := regexp2.Compile(p.src, regexp2.RE2); err == nil {
+				re.MatchTimeout = backtrackTimeout
+				p.back = re
+			}
+			return
+		}
+		if re, err := syntax.Parse(p.src, syntax.Perl); err == nil {
+			re = re.Simplify()
+			p.run, p.exact = classRunOf(re), exactOf(re)
+			p.parsed = re // for compiled, which most patterns that run reach
+		}
+	})
 }
 
 // needs fills what every match of the parsed expression re needs: its
@@ -125,6 +168,11 @@ func plainWords(tok string) []string {
 // literalPattern compiles a token as template would, with the literal
 // search beside it.
 func literalPattern(expr string, words []string, fold, bounds, group bool) (*pattern, error) {
+	return (*compiler)(nil).literalPattern(expr, words, fold, bounds, group)
+}
+
+// literalPattern is literalPattern with pc's patterns.
+func (pc *compiler) literalPattern(expr string, words []string, fold, bounds, group bool) (*pattern, error) {
 	if lit := longestWord(words); len(lit) >= minLiteral {
 		// Plain words always make a valid RE2 expression: nothing to parse
 		// now, and a match contains each word, so the longest filters.
@@ -132,7 +180,7 @@ func literalPattern(expr string, words []string, fold, bounds, group bool) (*pat
 		p.lit = newLiteral(words, fold, bounds, group)
 		return p, nil
 	}
-	p, err := compilePattern(expr)
+	p, err := pc.pattern(expr)
 	if err != nil || words == nil {
 		return p, err
 	}
@@ -264,7 +312,7 @@ func compilePattern(expr string) (*pattern, error) {
 		return nil, err
 	}
 	re.MatchTimeout = backtrackTimeout
-	p := &pattern{back: re, src: expr}
+	p := &pattern{back: re, isBack: true, src: expr}
 	// What the rest needs, the whole expression needs too; with the text a
 	// final lookahead asserts, when there is one, it needs more.
 	if text, ok := lookaheadAsText(expr); ok {
@@ -352,7 +400,7 @@ func exactAll(s, lit string) [][]int {
 }
 
 // backtracking reports whether the pattern needs the backtracking engine.
-func (p *pattern) backtracking() bool { return p.back != nil }
+func (p *pattern) backtracking() bool { return p.isBack }
 
 // findAll returns the byte spans of every match and of its groups, as
 // regexp's FindAllStringSubmatchIndex does.
@@ -361,6 +409,7 @@ func (p *pattern) findAll(s string) [][]int { return p.find(s, "") }
 // each calls f with the span of each match, in order: findAll without
 // holding the matches, for the rules that count words.
 func (p *pattern) each(s string, f func(start, end int)) {
+	p.prepare()
 	if p.run != nil && p.lit == nil {
 		p.run.each(s, f)
 		return
@@ -431,6 +480,7 @@ func (p *pattern) findIn(s, lowered string, sc *blockScan) [][]int {
 	if p.lit != nil && (!p.lit.fold || !foldsTo()) {
 		return p.lit.findAll(s, lowered)
 	}
+	p.prepare()
 	if p.run != nil {
 		return p.run.findAll(s)
 	}
@@ -447,8 +497,10 @@ func (p *pattern) findIn(s, lowered string, sc *blockScan) [][]int {
 		if p.seq != nil && !foldsTo() {
 			return p.seq.findAll(s, lowerOnce(s, lowered), sc.tokens(s))
 		}
-		if p.st != nil && p.st.anchored != nil && !foldsTo() {
-			return p.st.findAll(s, lowerOnce(s, lowered), p.st.anchored)
+		if p.st != nil && !foldsTo() {
+			if re := p.st.anchoredRe(); re != nil {
+				return p.st.findAll(s, lowerOnce(s, lowered), re)
+			}
 		}
 		if p.tail != nil && !p.tail.MatchString(s) {
 			return nil

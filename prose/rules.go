@@ -114,17 +114,17 @@ type runCtx struct {
 	accept []*regexp.Regexp
 }
 
-func compile(r *Rule) (checker, error) {
+func compile(r *Rule, pc *compiler) (checker, error) {
 	switch r.Extends {
 	case "existence":
-		return compileExistence(r)
+		return compileExistence(r, pc)
 	case "substitution":
-		return compileSubstitution(r)
+		return compileSubstitution(r, pc)
 	case "occurrence":
 		if r.Token == "" {
 			return nil, fmt.Errorf("occurrence needs a token")
 		}
-		p, err := compilePattern(caseFlag(r.IgnoreCase) + r.Token)
+		p, err := pc.pattern(caseFlag(r.IgnoreCase) + r.Token)
 		if err != nil {
 			return nil, fmt.Errorf("token: %v", err)
 		}
@@ -133,26 +133,26 @@ func compile(r *Rule) (checker, error) {
 		if len(r.Tokens) == 0 {
 			return nil, fmt.Errorf("repetition needs tokens")
 		}
-		p, err := compilePattern(caseFlag(r.IgnoreCase) + `(` + strings.Join(r.Tokens, "|") + `)`)
+		p, err := pc.pattern(caseFlag(r.IgnoreCase) + `(` + strings.Join(r.Tokens, "|") + `)`)
 		if err != nil {
 			return nil, fmt.Errorf("tokens: %v", err)
 		}
 		return &repetition{r: r, p: p}, nil
 	case "capitalization":
-		return compileCapitalization(r)
+		return compileCapitalization(r, pc)
 	case "conditional":
 		if r.First == "" || r.Second == "" {
 			return nil, fmt.Errorf("conditional needs first and second")
 		}
-		first, err := compilePattern(caseFlag(r.IgnoreCase) + r.First)
+		first, err := pc.pattern(caseFlag(r.IgnoreCase) + r.First)
 		if err != nil {
 			return nil, fmt.Errorf("first: %v", err)
 		}
-		second, err := compilePattern(caseFlag(r.IgnoreCase) + r.Second)
+		second, err := pc.pattern(caseFlag(r.IgnoreCase) + r.Second)
 		if err != nil {
 			return nil, fmt.Errorf("second: %v", err)
 		}
-		ex, err := exceptions(r.Exceptions, r.IgnoreCase)
+		ex, err := exceptions(r.Exceptions, r.IgnoreCase, pc)
 		if err != nil {
 			return nil, err
 		}
@@ -164,7 +164,7 @@ func compile(r *Rule) (checker, error) {
 		}
 		c := &consistency{r: r}
 		for _, pair := range r.Either {
-			p, err := compilePattern(caseFlag(r.IgnoreCase) + wordTemplate(r.Nonword, `(`+pair[0]+`)|(`+pair[1]+`)`))
+			p, err := pc.pattern(caseFlag(r.IgnoreCase) + wordTemplate(r.Nonword, `(`+pair[0]+`)|(`+pair[1]+`)`))
 			if err != nil {
 				return nil, fmt.Errorf("either: %v", err)
 			}
@@ -230,11 +230,11 @@ func spacesAsRuns(tok string) string {
 
 // exceptions compiles a rule's exceptions as one pattern a whole match must
 // match.
-func exceptions(ex []string, ignore bool) (*pattern, error) {
+func exceptions(ex []string, ignore bool, pc *compiler) (*pattern, error) {
 	if len(ex) == 0 {
 		return nil, nil
 	}
-	p, err := compilePattern(caseFlag(ignore) + `^(?:` + strings.Join(ex, "|") + `)$`)
+	p, err := pc.pattern(caseFlag(ignore) + `^(?:` + strings.Join(ex, "|") + `)$`)
 	if err != nil {
 		return nil, fmt.Errorf("exceptions: %v", err)
 	}
@@ -246,9 +246,10 @@ type existence struct {
 	whole  wholeAlts
 	except *pattern
 	alts   []*pattern // one per token, when the rule has no raw part
+	lazy   *altList   // or these, made when first needed (from the style cache)
 }
 
-func compileExistence(r *Rule) (checker, error) {
+func compileExistence(r *Rule, pc *compiler) (checker, error) {
 	var toks []string
 	var at []int // the index in r.Tokens of each of toks
 	for k, t := range r.Tokens {
@@ -272,25 +273,41 @@ func compileExistence(r *Rule) (checker, error) {
 	if len(toks) == 0 && raw == "" {
 		return nil, fmt.Errorf("existence needs tokens or raw")
 	}
-	ex, err := exceptions(r.Exceptions, r.IgnoreCase)
+	ex, err := exceptions(r.Exceptions, r.IgnoreCase, pc)
 	if err != nil {
 		return nil, err
 	}
 	e := &existence{r: r, except: ex}
+	tokPattern := func(i int) (*pattern, error) {
+		t := toks[i]
+		tmpl := `(?m)\b(?:` + t + `)\b`
+		if r.Nonword {
+			tmpl = `(?m)(?:` + t + `)`
+		}
+		ap, err := pc.literalPattern(caseFlag(r.IgnoreCase)+tmpl, plainWords(strings.TrimSpace(r.Tokens[at[i]])), r.IgnoreCase, !r.Nonword, false)
+		if err != nil {
+			return nil, fmt.Errorf("token %q: %v", t, err)
+		}
+		return ap, nil
+	}
+	n, back := 0, false
 	if raw == "" {
-		for i, t := range toks {
-			tmpl := `(?m)\b(?:` + t + `)\b`
-			if r.Nonword {
-				tmpl = `(?m)(?:` + t + `)`
+		if facts := pc.altsFor(len(toks)); facts != nil {
+			e.lazy = newAltList(facts, func(i int) *pattern { return orNothing(tokPattern(i)) })
+			n, back = len(facts), anyBack(facts)
+		} else {
+			for i := range toks {
+				ap, err := tokPattern(i)
+				if err != nil {
+					return nil, err
+				}
+				e.alts = append(e.alts, ap)
+				back = back || ap.backtracking()
 			}
-			ap, err := literalPattern(caseFlag(r.IgnoreCase)+tmpl, plainWords(strings.TrimSpace(r.Tokens[at[i]])), r.IgnoreCase, !r.Nonword, false)
-			if err != nil {
-				return nil, fmt.Errorf("token %q: %v", t, err)
-			}
-			e.alts = append(e.alts, ap)
+			n = len(e.alts)
 		}
 	}
-	if err := e.whole.set(caseFlag(r.IgnoreCase)+body, e.alts, "tokens"); err != nil {
+	if err := e.whole.set(caseFlag(r.IgnoreCase)+body, n, back, "tokens", pc); err != nil {
 		return nil, err
 	}
 	return e, nil
@@ -300,10 +317,36 @@ func (e *existence) run(text string, st *fileState, emit func(hit)) {
 	e.runLocs(text, e.whole.pattern().findIn(text, st.lower(text), st.scanFor(text)), emit)
 }
 
-func (e *existence) alternatives() []*pattern { return e.alts }
+func (e *existence) alternatives() []*pattern {
+	if e.lazy != nil {
+		return e.lazy.all()
+	}
+	return e.alts
+}
+
+func (e *existence) altCount() int {
+	if e.lazy != nil {
+		return len(e.lazy.facts)
+	}
+	return len(e.alts)
+}
+
+func (e *existence) altFilter(i int) ([]string, *requirement) {
+	if e.lazy != nil {
+		return e.lazy.facts[i].lits, e.lazy.facts[i].req
+	}
+	return e.alts[i].lits, e.alts[i].req
+}
+
+func (e *existence) alt(i int) *pattern {
+	if e.lazy != nil {
+		return e.lazy.at(i)
+	}
+	return e.alts[i]
+}
 
 func (e *existence) runAlts(text string, alts []int, st *fileState, emit func(hit)) {
-	ms := mergeAltMatches(text, st.lower(text), st.scanFor(text), e.alts, alts, st.altBuf())
+	ms := mergeAltMatches(text, st.lower(text), st.scanFor(text), e, alts, st.altBuf())
 	for _, m := range ms {
 		e.runLoc(text, m.loc, emit)
 	}
@@ -344,6 +387,7 @@ type substitution struct {
 	find   []string
 	except *pattern
 	alts   []*pattern // one per entry, its text in group 1
+	lazy   *altList   // or these, made when first needed (from the style cache)
 	// Per entry, its replacement as an expression: Vale takes a text that
 	// matches the replacement as already replaced. Compiled once, on the
 	// first match that needs it, not on every match.
@@ -364,35 +408,52 @@ func (e *expectation) matches(expected, observed string) bool {
 
 var captureOpen = lazyre.New(`(^|[^\\])\(([^?]|$)`)
 
-func compileSubstitution(r *Rule) (checker, error) {
+func compileSubstitution(r *Rule, pc *compiler) (checker, error) {
 	if len(r.Swap) == 0 {
 		return nil, fmt.Errorf("substitution needs swap")
 	}
 	swaps := append([]Swap(nil), r.Swap...)
 	sort.SliceStable(swaps, func(i, j int) bool { return len(swaps[i].Find) > len(swaps[j].Find) })
-	var alts []string
+	var alts, finds []string
 	s := &substitution{r: r}
 	for _, sw := range swaps {
 		find := spacesAsRuns(sw.Find)
 		// The rule's own groups must not shift the one per entry.
-		for captureOpen.MatchString(find) {
+		for strings.IndexByte(find, '(') >= 0 && captureOpen.MatchString(find) {
 			find = captureOpen.ReplaceAllString(find, `$1(?:$2`)
 		}
 		alts = append(alts, `(`+find+`)`)
+		finds = append(finds, find)
 		s.repl = append(s.repl, sw.Replace)
 		s.find = append(s.find, sw.Find)
-		ap, err := literalPattern(caseFlag(r.IgnoreCase)+wordTemplate(r.Nonword, `(`+find+`)`), plainWords(sw.Find), r.IgnoreCase, !r.Nonword, true)
+	}
+	entryPattern := func(i int) (*pattern, error) {
+		ap, err := pc.literalPattern(caseFlag(r.IgnoreCase)+wordTemplate(r.Nonword, `(`+finds[i]+`)`), plainWords(s.find[i]), r.IgnoreCase, !r.Nonword, true)
 		if err != nil {
-			return nil, fmt.Errorf("swap %q: %v", sw.Find, err)
+			return nil, fmt.Errorf("swap %q: %v", s.find[i], err)
 		}
-		s.alts = append(s.alts, ap)
+		return ap, nil
+	}
+	n, back := len(finds), false
+	if facts := pc.altsFor(len(finds)); facts != nil {
+		s.lazy = newAltList(facts, func(i int) *pattern { return orNothing(entryPattern(i)) })
+		back = anyBack(facts)
+	} else {
+		for i := range finds {
+			ap, err := entryPattern(i)
+			if err != nil {
+				return nil, err
+			}
+			s.alts = append(s.alts, ap)
+			back = back || ap.backtracking()
+		}
 	}
 	s.expect = make([]expectation, len(s.repl))
-	if err := s.whole.set(caseFlag(r.IgnoreCase)+wordTemplate(r.Nonword, strings.Join(alts, "|")), s.alts, "swap"); err != nil {
+	if err := s.whole.set(caseFlag(r.IgnoreCase)+wordTemplate(r.Nonword, strings.Join(alts, "|")), n, back, "swap", pc); err != nil {
 		return nil, err
 	}
 	var err error
-	if s.except, err = exceptions(r.Exceptions, r.IgnoreCase); err != nil {
+	if s.except, err = exceptions(r.Exceptions, r.IgnoreCase, pc); err != nil {
 		return nil, err
 	}
 	return s, nil
@@ -402,12 +463,38 @@ func (s *substitution) run(text string, st *fileState, emit func(hit)) {
 	s.runLocs(text, s.whole.pattern().findIn(text, st.lower(text), st.scanFor(text)), emit)
 }
 
-func (s *substitution) alternatives() []*pattern { return s.alts }
+func (s *substitution) alternatives() []*pattern {
+	if s.lazy != nil {
+		return s.lazy.all()
+	}
+	return s.alts
+}
+
+func (s *substitution) altCount() int {
+	if s.lazy != nil {
+		return len(s.lazy.facts)
+	}
+	return len(s.alts)
+}
+
+func (s *substitution) altFilter(i int) ([]string, *requirement) {
+	if s.lazy != nil {
+		return s.lazy.facts[i].lits, s.lazy.facts[i].req
+	}
+	return s.alts[i].lits, s.alts[i].req
+}
+
+func (s *substitution) alt(i int) *pattern {
+	if s.lazy != nil {
+		return s.lazy.at(i)
+	}
+	return s.alts[i]
+}
 
 // runAlts runs the entries alts on text: each entry's match is placed in
 // the group the combined expression would give it.
 func (s *substitution) runAlts(text string, alts []int, st *fileState, emit func(hit)) {
-	ms := mergeAltMatches(text, st.lower(text), st.scanFor(text), s.alts, alts, st.altBuf())
+	ms := mergeAltMatches(text, st.lower(text), st.scanFor(text), s, alts, st.altBuf())
 	for _, m := range ms {
 		// The entry's text is its group 1: the alternation's group 1+index.
 		if m.loc[2] >= 0 {
@@ -471,15 +558,13 @@ type wholeAlts struct {
 	deferred bool
 }
 
-func (w *wholeAlts) set(expr string, alts []*pattern, what string) error {
+func (w *wholeAlts) set(expr string, alts int, back bool, what string, pc *compiler) error {
 	w.src, w.what = expr, what
-	for _, a := range alts {
-		if a.backtracking() {
-			w.deferred = true
-			return nil
-		}
+	if back {
+		w.deferred = true
+		return nil
 	}
-	if len(alts) > 0 {
+	if alts > 0 {
 		// Every token is RE2: the rule runs token by token, through the
 		// filter, and its whole expression (an alternation of valid RE2
 		// expressions, so valid too) is only compiled if a block needs it
@@ -489,7 +574,7 @@ func (w *wholeAlts) set(expr string, alts []*pattern, what string) error {
 		return nil
 	}
 	var err error
-	if w.p, err = compilePattern(expr); err != nil {
+	if w.p, err = pc.pattern(expr); err != nil {
 		return fmt.Errorf("%s: %v", what, err)
 	}
 	return nil
@@ -529,8 +614,29 @@ func validate(c checker) error {
 // compiled on its own too: a block runs only the tokens whose literals it
 // holds.
 type tokenRule interface {
-	alternatives() []*pattern
+	altSource
+	alternatives() []*pattern // every one, made
+	altCount() int
+	altFilter(i int) ([]string, *requirement) // what the filter reads of token i
 	runAlts(text string, alts []int, st *fileState, emit func(hit))
+}
+
+// altSource gives a token rule's pattern i, made if need be.
+type altSource interface{ alt(i int) *pattern }
+
+// patterns is a list of patterns as an altSource.
+type patterns []*pattern
+
+func (ps patterns) alt(i int) *pattern { return ps[i] }
+
+// orNothing is p, or a pattern that finds nothing when p failed to
+// compile: a token read from the style cache compiled when it was cached,
+// by this build.
+func orNothing(p *pattern, err error) *pattern {
+	if err != nil {
+		return &pattern{src: "(", lazy: true} // does not compile: finds nothing
+	}
+	return p
 }
 
 // altMatch is a match of one of a rule's tokens: the token's own spans
@@ -547,7 +653,7 @@ type altMatch struct {
 // alternative's group 1 as group 1+index.
 func mergeAlts(text, lowered string, all []*pattern, alts []int, groups int) [][]int {
 	var out [][]int
-	for _, c := range mergeAltMatches(text, lowered, &blockScan{folds: unknownFolds}, all, alts, nil) {
+	for _, c := range mergeAltMatches(text, lowered, &blockScan{folds: unknownFolds}, patterns(all), alts, nil) {
 		loc := c.loc
 		if groups > 0 {
 			loc = make([]int, 2*(groups+1))
@@ -565,10 +671,10 @@ func mergeAlts(text, lowered string, all []*pattern, alts []int, groups int) [][
 // mergeAltMatches is mergeAlts with each match's token beside its own
 // spans, in buf's array: a substitution with hundreds of entries need
 // not lay out hundreds of groups per match.
-func mergeAltMatches(text, lowered string, sc *blockScan, all []*pattern, alts []int, buf []altMatch) []altMatch {
+func mergeAltMatches(text, lowered string, sc *blockScan, all altSource, alts []int, buf []altMatch) []altMatch {
 	cands := buf[:0]
 	for _, a := range alts {
-		for _, loc := range all[a].findIn(text, lowered, sc) {
+		for _, loc := range all.alt(a).findIn(text, lowered, sc) {
 			cands = append(cands, altMatch{loc, a})
 		}
 	}
@@ -781,7 +887,7 @@ type capitalization struct {
 	exceptW map[string]bool
 }
 
-func compileCapitalization(r *Rule) (checker, error) {
+func compileCapitalization(r *Rule, pc *compiler) (checker, error) {
 	c := &capitalization{r: r, exceptW: map[string]bool{}}
 	if r.Threshold == 0 {
 		r.Threshold = 0.8
@@ -790,7 +896,7 @@ func compileCapitalization(r *Rule) (checker, error) {
 		c.exceptW[e] = true
 	}
 	var err error
-	if c.except, err = exceptions(r.Exceptions, false); err != nil {
+	if c.except, err = exceptions(r.Exceptions, false, pc); err != nil {
 		return nil, err
 	}
 	switch r.Match {
@@ -798,7 +904,7 @@ func compileCapitalization(r *Rule) (checker, error) {
 	case "":
 		return nil, fmt.Errorf("capitalization needs match")
 	default:
-		if c.match, err = compilePattern(r.Match); err != nil {
+		if c.match, err = pc.pattern(r.Match); err != nil {
 			return nil, fmt.Errorf("match: %v", err)
 		}
 	}

@@ -47,6 +47,7 @@ type Rule struct {
 	Threshold  float64
 
 	check checker
+	pre   *prefilterFacts // what the filter requires of it, once known
 }
 
 // Swap is one entry of a substitution rule: what to find, what to say
@@ -123,7 +124,10 @@ read:
 			}
 			name := style + "." + strings.TrimSuffix(strings.TrimSuffix(e.Name(), ".yml"), ".yaml")
 			file := filepath.Join(sdir, e.Name())
-			data, err := safefs.ReadPath(file, maxRuleFile)
+			// Read in four system calls, not eight: a style set is
+			// hundreds of small files, read every run (their contents
+			// name the style cache's file).
+			data, err := safefs.ReadNoFollow(file, maxRuleFile)
 			if err != nil {
 				readErr = err
 				break read
@@ -187,11 +191,16 @@ func parseRuleFiles(c *StyleCache, files []ruleFile) (*Styles, error) {
 	if parsed == nil {
 		parsed = make([]cachedRule, len(files))
 		for i, f := range files {
-			r, skip, err := ParseRule(f.name, f.file, f.data)
+			pc := &compiler{record: c != nil}
+			r, skip, err := parseRule(f.name, f.file, f.data, pc)
 			if err != nil {
 				return nil, err
 			}
-			parsed[i] = cachedRule{r, skip}
+			parsed[i] = cachedRule{rule: r, skip: skip, facts: pc.made}
+			if r != nil && c != nil {
+				parsed[i].pre = r.prefilter()
+				parsed[i].alts = altFacts(r.check)
+			}
 		}
 		if c != nil {
 			writeStyleCache(c, files, parsed)
@@ -219,11 +228,12 @@ func compileCached(rules []cachedRule) bool {
 		if cr.rule == nil || !supported[cr.rule.Extends] || !knownScopes(cr.rule.Scopes) {
 			return false
 		}
-		c, err := compile(cr.rule)
+		c, err := compile(cr.rule, &compiler{kept: keptFacts(cr.facts), alts: cr.alts})
 		if err != nil {
 			return false
 		}
 		cr.rule.check = c
+		cr.rule.pre = cr.pre
 	}
 	return true
 }
@@ -251,6 +261,11 @@ type RuleError = ConfigError
 // ParseRule reads one rule file. A rule of an extension point sotvet does
 // not run is returned as skipped, with the reason.
 func ParseRule(name, file string, data []byte) (*Rule, string, error) {
+	return parseRule(name, file, data, nil)
+}
+
+// parseRule is ParseRule, its expressions compiled through pc.
+func parseRule(name, file string, data []byte, pc *compiler) (*Rule, string, error) {
 	var root yaml.Node
 	if err := yaml.Unmarshal(data, &root); err != nil {
 		line := 1
@@ -436,7 +451,7 @@ func ParseRule(name, file string, data []byte) (*Rule, string, error) {
 			return nil, "", bad(m, "unknown scope %q", s)
 		}
 	}
-	c, err := compile(r)
+	c, err := compile(r, pc)
 	if err == nil {
 		err = validate(c)
 	}

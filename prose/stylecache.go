@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"sync/atomic"
+	"unsafe"
 
 	"github.com/svrnty/sotvet/internal/atomicfile"
 	"github.com/svrnty/sotvet/internal/safefs"
@@ -43,7 +44,7 @@ func SetStyleCache(c *StyleCache) {
 	styleCache.Store(c)
 }
 
-const styleCacheMagic = "sotvet prose styles 1\n"
+const styleCacheMagic = "sotvet prose styles 4\n"
 
 // maxStyleCache bounds a cache file read: a set's rule files are bounded
 // (maxRuleFile each), what is kept of them is smaller.
@@ -56,10 +57,14 @@ type ruleFile struct {
 }
 
 // cachedRule is what the cache keeps of one rule file: its rule before
-// compiling, or why it is skipped.
+// compiling, or why it is skipped; what compiling its expressions derived,
+// and what the filter requires of it (nil: worked out when needed).
 type cachedRule struct {
-	rule *Rule
-	skip string
+	rule  *Rule
+	skip  string
+	facts []patternFacts
+	pre   *prefilterFacts
+	alts  []altFact // what the filter reads of its tokens, if it runs token by token
 }
 
 // styleCacheName is the cache file of files under key.
@@ -113,6 +118,32 @@ func encodeStyleCache(key string, files []ruleFile, rules []cachedRule) []byte {
 		e.str(cr.skip)
 		if cr.skip == "" {
 			e.rule(cr.rule)
+			e.uint(uint64(len(cr.facts)))
+			for _, f := range cr.facts {
+				e.str(f.src)
+				e.bool(f.back)
+				e.strs(f.lits)
+				e.req(f.req)
+				e.bool(f.litReqSet)
+				e.req(f.litReq)
+			}
+			// Worked out now if need be: the filter needs it every run.
+			pf := cr.pre
+			if pf == nil {
+				pf = prefilterOf(cr.rule)
+			}
+			e.strs(pf.lits)
+			e.req(pf.req)
+			if cr.alts == nil {
+				e.uint(0)
+			} else {
+				e.uint(uint64(len(cr.alts)) + 1)
+				for _, a := range cr.alts {
+					e.strs(a.lits)
+					e.req(a.req)
+					e.bool(a.back)
+				}
+			}
 		}
 	}
 	out := append([]byte(styleCacheMagic), binary.AppendUvarint(nil, uint64(len(key)))...)
@@ -122,6 +153,8 @@ func encodeStyleCache(key string, files []ruleFile, rules []cachedRule) []byte {
 	return append(out, e.b...)
 }
 
+// decodeStyleCache reads what encodeStyleCache wrote. The rules' strings
+// share data's array: data must not be written afterwards.
 func decodeStyleCache(data []byte, key string, files []ruleFile) ([]cachedRule, error) {
 	rest, ok := bytes.CutPrefix(data, []byte(styleCacheMagic))
 	if !ok {
@@ -135,7 +168,7 @@ func decodeStyleCache(data []byte, key string, files []ruleFile) ([]cachedRule, 
 	if got := sha256.Sum256(payload); !bytes.Equal(got[:], sum) {
 		return nil, errStyleCache
 	}
-	d = decoder{b: payload}
+	d = decoder{b: payload, alias: true}
 	if d.uint() != uint64(len(files)) {
 		return nil, errStyleCache
 	}
@@ -147,6 +180,27 @@ func decodeStyleCache(data []byte, key string, files []ruleFile) ([]cachedRule, 
 		out[i].skip = d.str()
 		if out[i].skip == "" {
 			out[i].rule = d.rule()
+			n := d.uint()
+			if n > uint64(len(d.b)) {
+				return nil, errStyleCache
+			}
+			out[i].facts = make([]patternFacts, n)
+			for k := range out[i].facts {
+				f := &out[i].facts[k]
+				f.src = d.str()
+				f.back = d.bool()
+				f.lits = d.strs()
+				f.req = d.req()
+				f.litReqSet = d.bool()
+				f.litReq = d.req()
+			}
+			out[i].pre = &prefilterFacts{lits: d.strs(), req: d.req()}
+			if n, ok := d.count(); ok {
+				out[i].alts = make([]altFact, n)
+				for k := range out[i].alts {
+					out[i].alts[k] = altFact{lits: d.strs(), req: d.req(), back: d.bool()}
+				}
+			}
 		}
 		if d.bad {
 			return nil, errStyleCache
@@ -231,11 +285,33 @@ func (e *encoder) rule(r *Rule) {
 	e.b = binary.LittleEndian.AppendUint64(e.b, math.Float64bits(r.Threshold))
 }
 
+// req writes a requirement: nil, or its factors' byte sets and ascii.
+func (e *encoder) req(r *requirement) {
+	if r == nil {
+		e.uint(0)
+		return
+	}
+	e.uint(uint64(len(r.factors)) + 1)
+	for _, f := range r.factors {
+		e.uint(uint64(len(f)))
+		for _, set := range f {
+			for _, w := range set {
+				e.b = binary.LittleEndian.AppendUint64(e.b, w)
+			}
+		}
+	}
+	e.bool(r.ascii)
+}
+
 // decoder reads what encoder wrote; past a damage it reads zeros and
 // sets bad.
 type decoder struct {
 	b   []byte
 	bad bool
+	// alias: strings share b's array rather than copy it, for a buffer
+	// read for the decoder alone and never written again (a style cache
+	// file: ~30,000 strings, the rules' tokens among them).
+	alias bool
 }
 
 func (d *decoder) uint() uint64 {
@@ -254,7 +330,12 @@ func (d *decoder) str() string {
 		d.bad, d.b = true, nil
 		return ""
 	}
-	s := string(d.b[:n])
+	var s string
+	if d.alias && n > 0 {
+		s = unsafe.String(&d.b[0], int(n))
+	} else {
+		s = string(d.b[:n])
+	}
 	d.b = d.b[n:]
 	return s
 }
@@ -349,5 +430,30 @@ func (d *decoder) rule() *Rule {
 	}
 	r.Threshold = math.Float64frombits(binary.LittleEndian.Uint64(d.b))
 	d.b = d.b[8:]
+	return r
+}
+
+func (d *decoder) req() *requirement {
+	n, ok := d.count()
+	if !ok {
+		return nil
+	}
+	r := &requirement{factors: make([]factor, n)}
+	for i := range r.factors {
+		k := d.uint()
+		if k > uint64(len(d.b))/32 {
+			d.bad, d.b = true, nil
+			return nil
+		}
+		f := make(factor, k)
+		for j := range f {
+			for w := range f[j] {
+				f[j][w] = binary.LittleEndian.Uint64(d.b)
+				d.b = d.b[8:]
+			}
+		}
+		r.factors[i] = f
+	}
+	r.ascii = d.bool()
 	return r
 }

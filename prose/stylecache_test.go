@@ -65,6 +65,52 @@ func TestStyleCacheRoundTrip(t *testing.T) {
 			t.Fatalf("got %+v, want %+v", got[0].rule, want)
 		}
 	}
+	// What compiling derived comes back too.
+	lits := func() []string {
+		if r.IntN(3) == 0 {
+			return nil
+		}
+		out := make([]string, r.IntN(3))
+		for i := range out {
+			out[i] = str()
+		}
+		return out
+	}
+	req := func() *requirement {
+		if r.IntN(3) == 0 {
+			return nil
+		}
+		q := &requirement{factors: make([]factor, r.IntN(4)), ascii: r.IntN(2) == 0}
+		for i := range q.factors {
+			q.factors[i] = make(factor, r.IntN(4))
+			for j := range q.factors[i] {
+				for w := range q.factors[i][j] {
+					q.factors[i][j][w] = r.Uint64()
+				}
+			}
+		}
+		return q
+	}
+	for range 200 {
+		want := cachedRule{rule: &Rule{Name: str()}, pre: &prefilterFacts{lits(), req()}}
+		if r.IntN(2) == 0 {
+			want.alts = []altFact{}
+			for range r.IntN(3) {
+				want.alts = append(want.alts, altFact{lits(), req(), r.IntN(2) == 0})
+			}
+		}
+		for range r.IntN(4) {
+			want.facts = append(want.facts, patternFacts{src: str(), back: r.IntN(2) == 0, lits: lits(), req: req(), litReq: req(), litReqSet: r.IntN(2) == 0})
+		}
+		files := []ruleFile{{"S.R", "S/R.yml", nil}}
+		got, err := decodeStyleCache(encodeStyleCache("k", files, []cachedRule{want}), "k", files)
+		if want.facts == nil {
+			want.facts = []patternFacts{}
+		}
+		if err != nil || !reflect.DeepEqual(got[0], want) {
+			t.Fatalf("got %#v, %v; want %#v", got[0], err, want)
+		}
+	}
 	// nil and empty lists stay apart.
 	files := []ruleFile{{"S.R", "S/R.yml", nil}}
 	for _, want := range []*Rule{{Tokens: []string{}}, {Tokens: nil}} {
@@ -248,10 +294,76 @@ func sameRules(a, b *Styles) bool {
 			return false
 		}
 		x, y := *ra, *rb
-		x.check, y.check = nil, nil
+		x.check, y.check, x.pre, y.pre = nil, nil, nil, nil
 		if !reflect.DeepEqual(x, y) {
 			return false
 		}
 	}
 	return true
+}
+
+// TestStyleCacheLintsAlike lints the stored fixtures with the four
+// packages read from their YAML and from the style cache, whose patterns
+// are made from what compiling derived and worked out as they first run:
+// every alert the same.
+func TestStyleCacheLintsAlike(t *testing.T) {
+	want := lintTree(t, storedLinter(t), "../testdata/prose/other")
+	SetStyleCache(&StyleCache{Dir: t.TempDir(), Key: "k"})
+	defer SetStyleCache(nil)
+	for _, from := range []string{"the YAML, cached", "the cache"} {
+		got := lintTree(t, storedLinter(t), "../testdata/prose/other")
+		if !reflect.DeepEqual(got, want) {
+			t.Fatalf("read from %s: %d alert places, want %d", from, len(got), len(want))
+		}
+	}
+	names, _ := filepath.Glob(filepath.Join(styleCache.Load().Dir, "*.rules"))
+	if len(names) != 1 {
+		t.Fatalf("cache files %v, want one", names)
+	}
+}
+
+// TestStyleCacheLintsConcurrently has goroutines lint the same fixtures
+// with one linter whose styles came from the cache, as a run's workers
+// do: each pattern is worked out by the first that runs it (run it under
+// -race), and every worker gets the alerts a lone linter gets.
+func TestStyleCacheLintsConcurrently(t *testing.T) {
+	root := "../testdata/prose/other"
+	names, _ := filepath.Glob(filepath.Join(root, "*.md"))
+	// A sample: TestStyleCacheLintsAlike holds every file.
+	names = names[:min(len(names), 16)]
+	if raceEnabled {
+		names = names[:min(len(names), 8)]
+	}
+	srcs := make([][]byte, len(names))
+	for i, n := range names {
+		var err error
+		if srcs[i], err = os.ReadFile(n); err != nil {
+			t.Fatal(err)
+		}
+	}
+	lintAll := func(l *Linter) [][]Alert {
+		out := make([][]Alert, len(names))
+		for i, n := range names {
+			a, err := l.Lint(filepath.Base(n), srcs[i])
+			if err != nil {
+				t.Error(err)
+			}
+			out[i] = a
+		}
+		return out
+	}
+	want := lintAll(storedLinter(t))
+	SetStyleCache(&StyleCache{Dir: t.TempDir(), Key: "k"})
+	defer SetStyleCache(nil)
+	lintAll(storedLinter(t)) // fills the cache
+	l := storedLinter(t)
+	var wg sync.WaitGroup
+	for range 4 {
+		wg.Go(func() {
+			if got := lintAll(l); !reflect.DeepEqual(got, want) {
+				t.Error("a worker's alerts differ from a lone linter's")
+			}
+		})
+	}
+	wg.Wait()
 }

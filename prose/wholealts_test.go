@@ -19,7 +19,7 @@ func TestWholeAltsDeferred(t *testing.T) {
 	if !e.whole.deferred || e.whole.p == nil {
 		t.Fatalf("read from YAML: deferred %v, compiled %v; want both", e.whole.deferred, e.whole.p != nil)
 	}
-	c, err := compile(r) // as compileCached does
+	c, err := compile(r, nil) // as compileCached does
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -31,10 +31,10 @@ func storedPatternExprs(t *testing.T) []string {
 		switch c := r.check.(type) {
 		case *existence:
 			add(c.whole.p, c.except)
-			add(c.alts...)
+			add(c.alternatives()...)
 		case *substitution:
 			add(c.whole.p, c.except)
-			add(c.alts...)
+			add(c.alternatives()...)
 		case *occurrence:
 			add(c.p)
 		case *repetition:
