@@ -95,6 +95,7 @@ type Pack struct {
 	// unchanged or recorded, and whether they differ.
 	stats, statsNow map[string]statEntry
 	statsDirty      bool
+	statsUsed       bool // the run asked the index about a file, or recorded one
 }
 
 // Open loads the pack of the workspace at root from dir, under key. It does
@@ -262,8 +263,9 @@ func Trim(dir string, maxAge time.Duration) error {
 		// Packs and stat indexes, and the temporary files of rewrites a
 		// crash interrupted.
 		n := e.Name()
-		if !strings.HasSuffix(n, ".pack") && !strings.Contains(n, ".pack"+atomicfile.TempPrefix) &&
-			!strings.HasSuffix(n, ".stat") && !strings.Contains(n, ".stat"+atomicfile.TempPrefix) {
+		if !slices.ContainsFunc([]string{".pack", ".stat"}, func(ext string) bool {
+			return strings.HasSuffix(n, ext) || strings.Contains(n, ext+atomicfile.TempPrefix)
+		}) {
 			continue
 		}
 		if info, err := e.Info(); err == nil && now.Sub(info.ModTime()) > maxAge {
@@ -280,9 +282,13 @@ func (p *Pack) Save() error {
 	<-p.ready
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if err := p.saveStats(); err != nil {
-		return err
-	}
+	// The pack is written even when its stat index cannot be: only the
+	// index is then lost.
+	statsErr := p.saveStats()
+	return errors.Join(p.savePack(), statsErr)
+}
+
+func (p *Pack) savePack() error {
 	if !p.rewrite && len(p.added) == 0 {
 		// Nothing to write; the pack and its stat index were used,
 		// which Trim goes by.
@@ -335,15 +341,6 @@ func (p *Pack) compact() error {
 	}
 	p.records, p.added, p.rewrite = len(keys), nil, false
 	return nil
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
 }
 
 func (p *Pack) appendRecord(b []byte, k entryKey) []byte {

@@ -7,9 +7,11 @@ import (
 	"fmt"
 	"hash/crc32"
 	"io/fs"
+	"maps"
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"sync"
 	"time"
 
@@ -150,6 +152,7 @@ func (p *Pack) statID(path string, st Stamp) (string, bool) {
 		return "", false
 	}
 	p.statsNow[path] = e
+	p.statsUsed = true
 	return e.id, true
 }
 
@@ -163,20 +166,19 @@ func (p *Pack) putStat(path string, st Stamp, id string) {
 		p.statsDirty = true
 	}
 	p.statsNow[path] = e
+	p.statsUsed = true
 }
 
 // saveStats rewrites the stat index with the stamps this run saw, when they
 // differ from those it read: a file gone, or no longer trusted, drops out.
-// Callers hold p.mu.
+// A run that did not walk through the index (check --staged, whose ids
+// come from git) leaves it as it is. Callers hold p.mu.
 func (p *Pack) saveStats() error {
-	if !p.statsDirty && len(p.statsNow) == len(p.stats) {
-		return nil
-	}
-	if len(p.statsNow) == 0 && len(p.stats) == 0 {
+	if !p.statsUsed || !p.statsDirty && len(p.statsNow) == len(p.stats) {
 		return nil
 	}
 	b := appendField([]byte(statMagic), []byte(p.key))
-	for _, pth := range sortedKeys(p.statsNow) {
+	for _, pth := range slices.Sorted(maps.Keys(p.statsNow)) {
 		e := p.statsNow[pth]
 		b = appendField(b, []byte(pth))
 		b = appendField(b, []byte(e.id))
@@ -191,7 +193,7 @@ func (p *Pack) saveStats() error {
 	if err := atomicfile.Write(p.statFile(), b, 0o600); err != nil {
 		return err
 	}
-	p.stats, p.statsNow, p.statsDirty = p.statsNow, map[string]statEntry{}, false
+	p.stats, p.statsNow, p.statsDirty, p.statsUsed = p.statsNow, map[string]statEntry{}, false, false
 	return nil
 }
 
@@ -346,14 +348,13 @@ func (f *Files) Forget(name string) {
 }
 
 func newMemFile(name string, b []byte) *memFile {
-	return &memFile{Reader: bytes.NewReader(b), data: b, name: path.Base(name), size: int64(len(b))}
+	return &memFile{Reader: bytes.NewReader(b), data: b, name: path.Base(name)}
 }
 
 type memFile struct {
 	*bytes.Reader
 	data []byte
 	name string
-	size int64
 }
 
 // Bytes is safefs.InMemory: a file read is handed on, not copied again.
@@ -362,7 +363,7 @@ func (f *memFile) Bytes() []byte { return f.data }
 func (f *memFile) Stat() (fs.FileInfo, error) { return f, nil }
 func (f *memFile) Close() error               { return nil }
 func (f *memFile) Name() string               { return f.name }
-func (f *memFile) Size() int64                { return f.size }
+func (f *memFile) Size() int64                { return int64(len(f.data)) }
 func (f *memFile) Mode() fs.FileMode          { return 0o644 }
 func (f *memFile) ModTime() time.Time         { return time.Time{} }
 func (f *memFile) IsDir() bool                { return false }

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/svrnty/sotvet/cache"
+	"github.com/svrnty/sotvet/internal/cputime"
 	"github.com/svrnty/sotvet/internal/testcorpus"
 	"github.com/svrnty/sotvet/scripts/gen-corpus/gencorpus"
 )
@@ -27,7 +28,7 @@ func editLoop(b *testing.B, root, rel string) {
 	c.waitDiags(uri, func([]Diagnostic) bool { return true })
 	lat := make([]time.Duration, 0, b.N)
 	b.ResetTimer()
-	cpu0 := cpuTime()
+	cpu0 := cputime.Process()
 	for i := 0; i < b.N; i++ {
 		next := text
 		if i%2 == 0 {
@@ -43,7 +44,7 @@ func editLoop(b *testing.B, root, rel string) {
 		lat = append(lat, time.Since(start))
 	}
 	b.StopTimer()
-	b.ReportMetric(float64((cpuTime()-cpu0).Microseconds())/1000/float64(b.N), "cpu-ms/edit")
+	b.ReportMetric(float64((cputime.Process()-cpu0).Microseconds())/1000/float64(b.N), "cpu-ms/edit")
 	slices.Sort(lat)
 	b.ReportMetric(float64(lat[len(lat)/2].Microseconds())/1000, "p50-ms")
 	b.ReportMetric(float64(lat[len(lat)*95/100].Microseconds())/1000, "p95-ms")
@@ -160,9 +161,9 @@ func runEdits(b *testing.B, w *workspace, rel string, overlay bool) {
 		b.Fatal(snap.err)
 	}
 	i := 0
-	cpu0 := cpuTime()
+	cpu0 := cputime.Process()
 	defer func() {
-		b.ReportMetric(float64((cpuTime()-cpu0).Microseconds())/1000/float64(max(i, 1)), "cpu-ms/edit")
+		b.ReportMetric(float64((cputime.Process()-cpu0).Microseconds())/1000/float64(max(i, 1)), "cpu-ms/edit")
 	}()
 	for b.Loop() {
 		i++
@@ -229,15 +230,15 @@ func BenchmarkOpenShape(b *testing.B) {
 	var cold, coldCPU time.Duration
 	var warm, warmCPU []time.Duration
 	for i := 0; i < b.N; i++ {
-		start, cpu0 := time.Now(), cpuTime()
+		start, cpu0 := time.Now(), cputime.Process()
 		c := newClient(b, root, &InitOptions{DebounceMS: -1})
 		c.timeout = 5 * time.Minute
 		c.open(uri, text)
 		c.waitDiags(uri, func([]Diagnostic) bool { return true })
 		if i == 0 {
-			cold, coldCPU = time.Since(start), cpuTime()-cpu0
+			cold, coldCPU = time.Since(start), cputime.Process()-cpu0
 		} else {
-			warm, warmCPU = append(warm, time.Since(start)), append(warmCPU, cpuTime()-cpu0)
+			warm, warmCPU = append(warm, time.Since(start)), append(warmCPU, cputime.Process()-cpu0)
 		}
 		b.StopTimer()
 		// A request answered after the save: the next start finds the

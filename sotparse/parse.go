@@ -421,6 +421,9 @@ func ParseStreaming(fset *token.FileSet, disc *Discovery, read func(path string)
 			default:
 				return // unreadable: parsed again next time
 			}
+			if s.id == "" && reuse != nil && reuse.ID != nil {
+				s.id, _ = reuse.ID(s.entry.Path) // a file in focus: its reader hashed it
+			}
 			if s.id == "" {
 				s.id = BlobID(s.content)
 			}
