@@ -9,8 +9,12 @@ import (
 	"testing"
 )
 
-// verificationBlock is a case.yaml's verification list, and comment lines.
-var verificationBlock = regexp.MustCompile(`(?m)^verification:\n(?:  - .*\n)+|^#.*\n`)
+// verificationBlock is a case.yaml's verification list; commentLine a
+// comment line.
+var (
+	verificationBlock = regexp.MustCompile(`(?m)^verification:\n(?:  - .*\n)+`)
+	commentLine       = regexp.MustCompile(`(?m)^#.*\n`)
+)
 
 // TestCompileCases keeps each case of testdata/cases-compile (verified by
 // a compile, for the scenarios about records, approvals and summaries)
@@ -21,6 +25,9 @@ func TestCompileCases(t *testing.T) {
 	ents, err := os.ReadDir(twins)
 	if err != nil {
 		t.Fatal(err)
+	}
+	if len(ents) == 0 {
+		t.Fatalf("%s holds no case", twins)
 	}
 	for _, e := range ents {
 		if !e.IsDir() {
@@ -41,8 +48,9 @@ func TestCompileCases(t *testing.T) {
 			}
 			seen++
 			if rel == "case.yaml" {
-				if bytes.Equal(got, want) {
-					t.Errorf("%s/case.yaml: the same as the original: nothing is cheaper", e.Name())
+				got, want = commentLine.ReplaceAll(got, nil), commentLine.ReplaceAll(want, nil)
+				if v := verificationBlock.Find(got); v == nil || bytes.Equal(v, verificationBlock.Find(want)) {
+					t.Errorf("%s/case.yaml: the same verification as the original: nothing is cheaper", e.Name())
 				}
 				got, want = verificationBlock.ReplaceAll(got, nil), verificationBlock.ReplaceAll(want, nil)
 			}
