@@ -202,6 +202,13 @@ func TestSharedGoCachePlanned(t *testing.T) {
 	if got := share.For(context.Background(), other); got.SharedGoCache == "" {
 		t.Error("a case with two runs was not warmed")
 	}
+	// A run its engine gate blocks verifies nothing: it is not handed the
+	// cache (nor would it warm it).
+	gated := other
+	gated.Engine = "codex"
+	if got := share.For(context.Background(), gated); got.SharedGoCache != "" {
+		t.Errorf("a run behind a closed engine gate was given the shared cache %q", got.SharedGoCache)
+	}
 }
 
 // TestEngineGateOpen: the lanes a comparison plans to share a build cache

@@ -81,16 +81,9 @@ func Run(ctx context.Context, opt Options) (*Result, error) {
 		r.red = identity{}
 	}
 	r.red = laneRedactor{r: r, inner: r.red}
-	r.name = opt.Engine
-	if r.name == "" {
-		r.name = DefaultEngine
-	}
-	reg := opt.Registry
-	if reg == nil {
-		reg = DefaultRegistry(opt.FakeCommand)
-	}
+	var reg *engine.Registry
 	var ok bool
-	if r.entry, ok = reg.Lookup(r.name); !ok {
+	if r.name, r.entry, reg, ok = opt.engine(); !ok {
 		return nil, fmt.Errorf("%w: unknown engine %q (registered: %s)", ErrUsage, r.name, strings.Join(reg.Names(), ", "))
 	}
 	if opt.Fixture != "" {
@@ -187,4 +180,19 @@ func nonNil(s []string) []string {
 		return []string{}
 	}
 	return s
+}
+
+// engine resolves the engine a run with opt uses: its name (the default
+// when none is given), its registry entry and the registry it is looked
+// up in.
+func (opt Options) engine() (name string, e engine.Entry, reg *engine.Registry, ok bool) {
+	name, reg = opt.Engine, opt.Registry
+	if name == "" {
+		name = DefaultEngine
+	}
+	if reg == nil {
+		reg = DefaultRegistry(opt.FakeCommand)
+	}
+	e, ok = reg.Lookup(name)
+	return name, e, reg, ok
 }

@@ -153,8 +153,8 @@ type sharedCache struct {
 // shared cache and returns opt with SharedGoCache set; opt unchanged when
 // there is nothing to share (no gocache command, a failed warm-up).
 func (s *GoCacheShare) For(ctx context.Context, opt Options) Options {
-	if s == nil || opt.SharedGoCache != "" || len(opt.SandboxCommand) == 0 {
-		return opt
+	if s == nil || opt.SharedGoCache != "" || len(opt.SandboxCommand) == 0 || !EngineGateOpen(opt) {
+		return opt // a run its engine gate blocks verifies nothing
 	}
 	key, err := filepath.Abs(opt.CaseDir)
 	if err != nil {
@@ -187,15 +187,7 @@ func (s *GoCacheShare) For(ctx context.Context, opt Options) Options {
 // engine gates (enabled or explicitly allowed, and executable): one that
 // does not is blocked before any copy or process, and verifies nothing.
 func EngineGateOpen(opt Options) bool {
-	name := opt.Engine
-	if name == "" {
-		name = DefaultEngine
-	}
-	reg := opt.Registry
-	if reg == nil {
-		reg = DefaultRegistry(opt.FakeCommand)
-	}
-	e, ok := reg.Lookup(name)
+	name, e, _, ok := opt.engine()
 	return ok && (e.Enabled || slices.Contains(opt.AllowEngines, name)) && e.Executable
 }
 
