@@ -113,6 +113,12 @@ func newPrefilterDFA(expr string) *prefilterDFA {
 	if err != nil {
 		return nil
 	}
+	return newPrefilterDFAOf(re)
+}
+
+// newPrefilterDFAOf returns the filter of the expression re is the parse
+// of, which it rewrites.
+func newPrefilterDFAOf(re *syntax.Regexp) *prefilterDFA {
 	prog, err := syntax.Compile(dfaLoosen(re).Simplify())
 	if err != nil {
 		return nil
@@ -297,6 +303,65 @@ func (d *prefilterDFA) reach(text []byte) (may bool, end int, ok bool) {
 	return may || c.accept[mode][st] != 0, len(text), true
 }
 
+// nfaMayMatch is mayMatch(text, false, cut) read on sets of
+// instructions, building no state.
+func (d *prefilterDFA) nfaMayMatch(text []byte, cut bool) bool {
+	var buf [2][maxFollowWords]uint64
+	var cur, next pcSet
+	if d.words <= maxFollowWords {
+		cur, next = buf[0][:d.words], buf[1][:d.words]
+	} else {
+		cur, next = make(pcSet, d.words), make(pcSet, d.words)
+	}
+	for _, b := range text {
+		// cur holds the threads started before b; those starting at it
+		// join them (as the unanchored states do)
+		for k := range cur {
+			cur[k] |= d.start[k]
+		}
+		if cur.meets(d.match) {
+			return true
+		}
+		if b >= 0x80 {
+			return true
+		}
+		clear(next)
+		d.advance(cur, next, b)
+		cur, next = next, cur
+	}
+	for k := range cur {
+		cur[k] |= d.start[k]
+	}
+	return !cut && (cur.meets(d.match) || cur.meets(d.endText))
+}
+
+// nfaReach is reach read on sets of instructions, building no state.
+func (d *prefilterDFA) nfaReach(text []byte) (may bool, end int, ok bool) {
+	var buf [2][maxFollowWords]uint64
+	var cur, next pcSet
+	if d.words <= maxFollowWords {
+		cur, next = buf[0][:d.words], buf[1][:d.words]
+	} else {
+		cur, next = make(pcSet, d.words), make(pcSet, d.words)
+	}
+	copy(cur, d.start)
+	for i, b := range text {
+		if cur.meets(d.match) {
+			may = true
+		}
+		if b >= 0x80 {
+			return true, len(text), false
+		}
+		clear(next)
+		d.advance(cur, next, b)
+		if next.empty() {
+			return may, i + 1, true // no thread left
+		}
+		cur, next = next, cur
+	}
+	return may || cur.meets(d.match) || cur.meets(d.endText), len(text), true
+}
+
 // splitsAfter reports whether a search may start right after the byte b
 // and see what it sees in the whole text: b is not a word byte (\b and
 // \B judge the start of a text as after one), and the expression does not
@@ -382,25 +447,65 @@ func pcKey(s pcSet) string {
 	return string(b)
 }
 
-// dfaFilter returns the rule's filter for expr, to read a text of n
-// bytes, once the rule has searched dfaAfter bytes of such texts in the
-// process (nil before, for a shorter text, or when off).
-func (cr *compiledRule) dfaFilter(n int, expr func() string) *prefilterDFA {
-	if !useDFA || n < dfaMinText {
-		return nil
+// filterFor returns the filter the scanner asks before it runs the rule's
+// expression on a text of n bytes, nil for none, and whether the text is
+// to be read without building states (nfaMayMatch, nfaReach). Until the
+// expression is compiled every text is asked, the filter built on the
+// rule's first one from prepare's parse: building it costs a third of
+// compiling the expression, and most rules a text wakes match nothing in
+// it, so that their expressions are never compiled; a short text is then
+// read by the filter's program without building states, which a few
+// windows of a rule would not pay back. After, a text of dfaMinText bytes
+// or more is asked, once the rule has searched dfaAfter bytes: Go's
+// regexp reads a few lines with its backtracker faster than a filter
+// that is still building its states.
+func (cr *compiledRule) filterFor(n int) (*prefilterDFA, bool) {
+	if !useDFA {
+		return nil, false
+	}
+	if !cr.compiled.Load() {
+		cr.buildFilter()
+		return cr.dfa.Load(), n <= nfaMaxText
+	}
+	if n < dfaMinText {
+		return nil, false
 	}
 	if d := cr.dfa.Load(); d != nil {
-		return d
+		return d, false
 	}
 	if cr.dfaBytes.Add(int64(n)) < dfaAfter {
-		return nil
+		return nil, false
 	}
+	cr.buildFilter()
+	return cr.dfa.Load(), false
+}
+
+// nfaMaxText is the longest text a rule's filter reads without building
+// states before the rule's expression is compiled.
+const nfaMaxText = 4 << 10
+
+func (cr *compiledRule) buildFilter() {
 	cr.dfaOnce.Do(func() {
-		if d := newPrefilterDFA(expr()); d != nil {
+		var d *prefilterDFA
+		if cr.tree != nil {
+			d = newPrefilterDFAOf(cr.tree)
+			cr.tree = nil
+		} else {
+			d = newPrefilterDFA(cr.filterSrc())
+		}
+		if d != nil {
 			cr.dfa.Store(d)
 		}
 	})
-	return cr.dfa.Load()
+}
+
+// filterSrc is the expression the rule's filter loosens: the one its
+// matches are searched with.
+func (cr *compiledRule) filterSrc() string {
+	if cr.atHits {
+		return cr.anchoredSrc
+	}
+	return cr.searchSrc
 }
 
 // dfaState is the part of compiledRule the filter keeps.

@@ -992,27 +992,37 @@ func compileRule(r *Rule) (*compiledRule, error) {
 type compiledRule struct {
 	*Rule
 	once sync.Once
-	// search finds the rule's matches in a window: Regex, or for an
-	// imported rule its expression compiled, without a leading optional
-	// run of name characters (gitleaks' [\w.-]{0,50}?) when stripped is
-	// set, which costs the matcher a thread per character at every
-	// position; see matches.
-	search    *regexp.Regexp
-	stripped  bool
-	prefixMax int
-	prefixSet *[256]bool
-	// anchoredAfter is the expression anchored at its start after one
-	// byte (so that \b and the like see it), for rules whose matches
-	// begin at one of their keywords (gitleaks' "name keyword, operator,
-	// value" rules): the scanner tries it at each keyword hit instead of
-	// searching the keyword's lines, and such a rule compiles nothing
-	// else unless a keyword starts the text (anchoredAtStart).
-	anchoredAfter *regexp.Regexp
-	anchoredSrc   string
-	anchoredOnce  sync.Once
-	anchored      *regexp.Regexp
-	searchAllOnce sync.Once
-	searchAllRE   *regexp.Regexp
+	// atHits: the rule's matches begin at one of its keywords (gitleaks'
+	// "name keyword, operator, value" rules): the scanner tries
+	// anchoredAfter, its expression anchored at its start after one byte,
+	// at each keyword hit instead of searching the keyword's lines, and
+	// such a rule compiles nothing else unless a keyword starts the text
+	// (anchoredAtStart) or its hits run dense (searchAll).
+	atHits bool
+	// search finds the rule's matches in a window: Regex, or the rule's
+	// expression compiled from searchSrc, which for an imported rule is
+	// without a leading optional run of name characters (gitleaks'
+	// [\w.-]{0,50}?) when stripped is set, which costs the matcher a thread
+	// per character at every position; see matches.
+	search     *regexp.Regexp
+	searchSrc  string
+	searchOnce sync.Once
+	stripped   bool
+	prefixMax  int
+	prefixSet  *[256]bool
+	// The expressions are compiled on first use (searchExpr and the
+	// like), once a window passes the rule's filter; compiled is set then.
+	compiled          atomic.Bool
+	anchoredAfter     *regexp.Regexp
+	anchoredAfterOnce sync.Once
+	anchoredSrc       string
+	anchoredOnce      sync.Once
+	anchored          *regexp.Regexp
+	searchAllOnce     sync.Once
+	searchAllRE       *regexp.Regexp
+	// tree is the parse of the rule's source, which prepare hands to the
+	// rule's filter (nil once the filter has it, and for a caller's Regex)
+	tree          *syntax.Regexp
 	lowerKeywords []string
 	// follow runs the expression past a keyword hit; followStart holds,
 	// for each of lowerKeywords, its set after the keyword, nil where it
@@ -1100,51 +1110,99 @@ func compileShared(expr string) *regexp.Regexp {
 	return re.(*regexp.Regexp)
 }
 
-func (cr *compiledRule) setAnchored(expr string) {
-	cr.anchoredSrc = expr
-	cr.anchoredAfter = compileShared(`^(?s:.)(?:` + expr + `)`)
+// searchExpr returns the compiled expression a rule searches its windows
+// with, compiling it on first use.
+func (cr *compiledRule) searchExpr() *regexp.Regexp {
+	cr.searchOnce.Do(func() {
+		if cr.search == nil {
+			if cr.builtinRE != nil && cr.searchSrc == cr.builtinRE.src {
+				cr.search = cr.builtinRE.get() // shared with scanExpr's callers
+			} else if cr.lazy != nil && cr.searchSrc == cr.lazy.src {
+				cr.search = cr.lazy.get()
+			} else {
+				cr.search = compileShared(cr.searchSrc)
+			}
+		}
+		cr.compiled.Store(true)
+	})
+	return cr.search
+}
+
+// anchoredAfterExpr returns the expression of a rule whose matches begin
+// at its keywords anchored at its start after one byte (so that \b and the
+// like see it), compiling it on first use.
+func (cr *compiledRule) anchoredAfterExpr() *regexp.Regexp {
+	cr.anchoredAfterOnce.Do(func() {
+		cr.anchoredAfter = compileShared(`^(?s:.)(?:` + cr.anchoredSrc + `)`)
+		cr.compiled.Store(true)
+	})
+	return cr.anchoredAfter
 }
 
 // searchAll returns the unanchored expression of a rule whose matches
 // begin at its keywords, for a dense run of hits.
 func (cr *compiledRule) searchAll() *regexp.Regexp {
-	cr.searchAllOnce.Do(func() { cr.searchAllRE = compileShared(cr.anchoredSrc) })
+	cr.searchAllOnce.Do(func() {
+		cr.searchAllRE = compileShared(cr.anchoredSrc)
+		cr.compiled.Store(true)
+	})
 	return cr.searchAllRE
 }
 
 // anchoredAtStart returns the expression anchored at the start of the
 // text, for a keyword hit at offset 0.
 func (cr *compiledRule) anchoredAtStart() *regexp.Regexp {
-	cr.anchoredOnce.Do(func() { cr.anchored = compileShared(`^(?:` + cr.anchoredSrc + `)`) })
+	cr.anchoredOnce.Do(func() {
+		cr.anchored = compileShared(`^(?:` + cr.anchoredSrc + `)`)
+		cr.compiled.Store(true)
+	})
 	return cr.anchored
 }
 
-// prepare compiles what the scanner needs of the rule's expression and
-// indexes its groups, on first use: an imported rule that begins at its
-// keywords compiles one expression, another one too.
+// prepare works out, on a rule's first keyword hit, how the scanner runs
+// its expression and indexes its groups, from one parse of the source. It
+// compiles nothing: a woken rule reads its windows through its filter
+// (see filterFor), and its expression is compiled once a window passes
+// it. Of the ~30 rules a tree of planning notes wakes, 4 match anything,
+// and compiling the expressions of the others was a fifth of a check run.
 func (cr *compiledRule) prepare() {
 	cr.once.Do(func() {
-		var re *regexp.Regexp
+		var tree *syntax.Regexp // the source's parse, nil for a caller's Regex
+		var src string
 		switch {
 		case cr.Regex == nil && cr.lazy != nil:
-			head, pmax, pset := stripNamePrefix(cr.lazy.src)
+			src = cr.lazy.src
+			head, pmax, pset, rest := stripNamePrefix(src)
 			if head != "" {
 				cr.stripped, cr.prefixMax, cr.prefixSet = true, pmax, pset
+				src, tree = head, rest
 			} else {
-				head = cr.lazy.src
+				tree = rest
 			}
-			if cr.After <= 256 && beginsWithKeyword(head, cr.Keywords) {
-				cr.setAnchored(head)
-				re = cr.anchoredAfter // the same groups
+			if cr.After <= 256 && tree != nil && beginsWithKeywordRe(tree, cr.Keywords) {
+				cr.anchoredSrc = src
 			} else {
-				cr.search = compileShared(head)
-				re = cr.search
+				cr.searchSrc = src
+			}
+		case cr.Regex != nil:
+			cr.search = cr.Regex // the caller's, as compiled (it may be POSIX)
+			src = cr.Regex.String()
+			cr.searchSrc = src
+			if cr.startsAtKeyword {
+				cr.anchoredSrc = src
+			} else {
+				cr.compiled.Store(true) // nothing to spare: no filter first
 			}
 		default:
-			re = cr.scanExpr()
-			cr.search = re
+			src = cr.builtinRE.src
+			t, err := syntax.Parse(src, syntax.Perl)
+			if err != nil {
+				panic(err) // TestBuiltinExpressions compiles them all
+			}
+			tree = t
+			cr.searchSrc = src
 			if cr.startsAtKeyword {
-				cr.setAnchored(re.String())
+				cr.anchoredSrc = src
 			}
 			if cr.startsAtKeyword && !cr.tokenAtKeyword {
 				// The name around the keyword is widened back over key
@@ -1152,7 +1210,8 @@ func (cr *compiledRule) prepare() {
 				cr.prefixMax, cr.prefixSet = 256, &keyCharSet
 			}
 		}
-		if cr.anchoredAfter != nil {
+		if cr.anchoredSrc != "" {
+			cr.atHits = true
 			for _, k := range cr.Keywords {
 				cr.lowerKeywords = append(cr.lowerKeywords, strings.ToLower(k))
 			}
@@ -1160,7 +1219,14 @@ func (cr *compiledRule) prepare() {
 			// the follow automaton is built once the rule has had
 			// followAfter hits (see mayFollow)
 		}
-		for i, n := range re.SubexpNames() {
+		var names []string
+		if tree != nil {
+			names = tree.CapNames() // as regexp numbers them; the anchored forms add no group
+			cr.tree = tree
+		} else {
+			names = cr.Regex.SubexpNames()
+		}
+		for i, n := range names {
 			switch n {
 			case "secret":
 				cr.secretIdx = append(cr.secretIdx, i)
@@ -1181,7 +1247,7 @@ func (cr *compiledRule) prepare() {
 // characters, as the whole expression's leftmost match would start (the
 // prefix captures nothing, so the groups are the same).
 func (cr *compiledRule) matches(ctx []byte) [][]int {
-	ms := cr.search.FindAllSubmatchIndex(ctx, -1)
+	ms := cr.searchExpr().FindAllSubmatchIndex(ctx, -1)
 	if !cr.stripped {
 		return ms
 	}
@@ -1199,16 +1265,21 @@ func (cr *compiledRule) matches(ctx []byte) [][]int {
 
 // stripNamePrefix returns expr without a leading optional repetition of
 // an ASCII character class (gitleaks' [\w.-]{0,50}?), that repetition's
-// maximum and its characters, when expr has one ("" otherwise). The
-// repetition holds no group, so the rest numbers its groups as expr does.
-func stripNamePrefix(expr string) (string, int, *[256]bool) {
+// maximum and its characters, when expr has one ("" otherwise), and the
+// parse of what it returns (of expr when it strips nothing; nil when expr
+// does not parse). The repetition holds no group, so the rest numbers its
+// groups as expr does.
+func stripNamePrefix(expr string) (string, int, *[256]bool, *syntax.Regexp) {
 	re, err := syntax.Parse(expr, syntax.Perl)
-	if err != nil || re.Op != syntax.OpConcat || len(re.Sub) < 2 {
-		return "", 0, nil
+	if err != nil {
+		return "", 0, nil, nil
+	}
+	if re.Op != syntax.OpConcat || len(re.Sub) < 2 {
+		return "", 0, nil, re
 	}
 	p := re.Sub[0]
 	if p.Op != syntax.OpRepeat || p.Min != 0 || p.Max < 1 || p.Sub[0].Op != syntax.OpCharClass {
-		return "", 0, nil
+		return "", 0, nil, re
 	}
 	var set [256]bool
 	rs := p.Sub[0].Rune
@@ -1222,7 +1293,7 @@ func stripNamePrefix(expr string) (string, int, *[256]bool) {
 	rest := &syntax.Regexp{Op: syntax.OpConcat, Flags: re.Flags, Sub: re.Sub[1:]}
 	var b strings.Builder
 	writeRegexp(&b, rest) // not rest.String(): see writeRegexp
-	return b.String(), p.Max, &set
+	return b.String(), p.Max, &set, rest
 }
 
 // builtinExpr is a built-in rule's expression, compiled on first use.
@@ -1400,7 +1471,15 @@ func isPublicKey(v []byte) bool {
 // then try expr anchored at each keyword hit.
 func beginsWithKeyword(expr string, keywords []string) bool {
 	re, err := syntax.Parse(expr, syntax.Perl)
-	if err != nil || len(keywords) == 0 {
+	if err != nil {
+		return false
+	}
+	return beginsWithKeywordRe(re, keywords)
+}
+
+// beginsWithKeywordRe is beginsWithKeyword of expr's parse.
+func beginsWithKeywordRe(re *syntax.Regexp, keywords []string) bool {
+	if len(keywords) == 0 {
 		return false
 	}
 	var lower []string

@@ -248,7 +248,7 @@ func (s *Scanner) detect(path string, data []byte, scan bool) []cand {
 				if rule.Gate != nil && !rule.Gate(data, i) {
 					continue
 				}
-				if rule.prepare(); rule.anchoredAfter != nil {
+				if rule.prepare(); rule.atHits {
 					for _, ki := range rule.keywordsEndingAt(data, i) {
 						k := rule.lowerKeywords[ki]
 						// In a dense run of hits (a line of keywords) the
@@ -413,7 +413,7 @@ func (s *Scanner) detect(path string, data []byte, scan bool) []cand {
 				continue
 			}
 			cut := w.end < len(data) && data[w.end] != '\n'
-			if d := rule.dfaFilter(len(ctx), rule.search.String); d != nil && !d.mayMatch(ctx, false, cut) {
+			if d, nfa := rule.filterFor(len(ctx)); d != nil && (nfa && !d.nfaMayMatch(ctx, cut) || !nfa && !d.mayMatch(ctx, false, cut)) {
 				continue
 			}
 			countWork(len(ctx))
@@ -452,7 +452,9 @@ func (s *Scanner) detect(path string, data []byte, scan bool) []cand {
 				ctx := data[from:to]
 				cut := to < len(data) && data[to] != '\n'
 				sc.splits = sc.splits[:0]
-				if d := rule.dfaFilter(len(ctx), rule.searchAllSrc); d != nil {
+				if d, _ := rule.filterFor(len(ctx)); d != nil {
+					// (a dense run is read by the states even before the
+					// expression is compiled: it repeats them)
 					may := true
 					if md := rule.minLenFilter(); md != nil {
 						// no match with a secret long enough
@@ -519,8 +521,14 @@ func (s *Scanner) detect(path string, data []byte, scan bool) []cand {
 			// re is where the expression may read: up to where the
 			// filter sees every thread from st dead, and a byte more.
 			re := le
-			if d := rule.dfaFilter(le-st, rule.searchAllSrc); d != nil {
-				may, end, ok := d.reach(data[st:le])
+			if d, nfa := rule.filterFor(le - st); d != nil {
+				var may, ok bool
+				var end int
+				if nfa {
+					may, end, ok = d.nfaReach(data[st:le])
+				} else {
+					may, end, ok = d.reach(data[st:le])
+				}
 				if !may {
 					continue
 				}
@@ -533,7 +541,7 @@ func (s *Scanner) detect(path string, data []byte, scan bool) []cand {
 			countWork(re - st)
 			if st > 0 {
 				from = st - 1
-				if m = rule.anchoredAfter.FindSubmatchIndex(data[from:re]); m != nil {
+				if m = rule.anchoredAfterExpr().FindSubmatchIndex(data[from:re]); m != nil {
 					m[0] = 1
 				}
 			} else if rule.readsTextStart() {
@@ -545,7 +553,7 @@ func (s *Scanner) detect(path string, data []byte, scan bool) []cand {
 				// files many start with a keyword, and a second
 				// expression per rule cost a compile each.
 				sc.head = append(append(sc.head[:0], '\n'), data[:re]...)
-				if m = rule.anchoredAfter.FindSubmatchIndex(sc.head); m != nil {
+				if m = rule.anchoredAfterExpr().FindSubmatchIndex(sc.head); m != nil {
 					for k := range m {
 						if m[k] >= 0 {
 							m[k]--

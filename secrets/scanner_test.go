@@ -380,13 +380,13 @@ func TestScannersShareExpressions(t *testing.T) {
 	shared := 0
 	for i, ra := range a.rules {
 		rb := b.rules[i]
-		if ra.search != nil && rb.search != nil {
-			if ra.search != rb.search {
+		if ra.compiled.Load() && rb.compiled.Load() && !ra.atHits {
+			if ra.searchExpr() != rb.searchExpr() {
 				t.Errorf("rule %s: each scanner compiled its own expression", ra.ID)
 			}
 			shared++
 		}
-		if ra.anchoredAfter != nil && rb.anchoredAfter != nil && ra.anchoredAfter != rb.anchoredAfter {
+		if ra.compiled.Load() && rb.compiled.Load() && ra.atHits && ra.anchoredAfterExpr() != rb.anchoredAfterExpr() {
 			t.Errorf("rule %s: each scanner compiled its own anchored expression", ra.ID)
 		}
 	}
