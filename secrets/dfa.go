@@ -534,7 +534,7 @@ func (cr *compiledRule) minLenFilter() *prefilterDFA {
 }
 
 // searchAllSrc is the expression of a rule whose matches begin at its
-// keywords, as searchAll and anchoredAfter run it.
+// keywords, as searchAll and anchoredAfterExpr run it.
 func (cr *compiledRule) searchAllSrc() string { return cr.anchoredSrc }
 
 // readsTextStart reports whether the expression of a rule whose matches

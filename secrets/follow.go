@@ -6,7 +6,7 @@ import (
 	"unicode"
 )
 
-// A rule anchored at its keywords (compiledRule.anchoredAfter) runs its
+// A rule anchored at its keywords (compiledRule.anchoredAfterExpr) runs its
 // expression at every keyword hit, and most hits in prose are words that
 // merely contain a keyword: "s." ends every sentence whose last word ends
 // in s, "auth" starts "authority". The bytes right after the keyword rule

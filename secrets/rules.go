@@ -994,7 +994,7 @@ type compiledRule struct {
 	once sync.Once
 	// atHits: the rule's matches begin at one of its keywords (gitleaks'
 	// "name keyword, operator, value" rules): the scanner tries
-	// anchoredAfter, its expression anchored at its start after one byte,
+	// anchoredAfterExpr, its expression anchored at its start after one byte,
 	// at each keyword hit instead of searching the keyword's lines, and
 	// such a rule compiles nothing else unless a keyword starts the text
 	// (anchoredAtStart) or its hits run dense (searchAll).
@@ -1004,22 +1004,21 @@ type compiledRule struct {
 	// without a leading optional run of name characters (gitleaks'
 	// [\w.-]{0,50}?) when stripped is set, which costs the matcher a thread
 	// per character at every position; see matches.
-	search     *regexp.Regexp
-	searchSrc  string
-	searchOnce sync.Once
-	stripped   bool
-	prefixMax  int
-	prefixSet  *[256]bool
+	search    *regexp.Regexp
+	searchSrc string
+	stripped  bool
+	prefixMax int
+	prefixSet *[256]bool
 	// The expressions are compiled on first use (searchExpr and the
 	// like), once a window passes the rule's filter; compiled is set then.
-	compiled          atomic.Bool
-	anchoredAfter     *regexp.Regexp
-	anchoredAfterOnce sync.Once
-	anchoredSrc       string
-	anchoredOnce      sync.Once
-	anchored          *regexp.Regexp
-	searchAllOnce     sync.Once
-	searchAllRE       *regexp.Regexp
+	// searched counts the bytes they searched (see foldAfter).
+	compiled       atomic.Bool
+	searched       atomic.Int64
+	searchT        tieredExpr
+	anchoredAfterT tieredExpr
+	anchoredT      tieredExpr
+	searchAllT     tieredExpr
+	anchoredSrc    string
 	// tree is the parse of the rule's source, which prepare hands to the
 	// rule's filter (nil once the filter has it, and for a caller's Regex)
 	tree          *syntax.Regexp
@@ -1099,64 +1098,98 @@ var sharedRegexps sync.Map // string -> *regexp.Regexp
 // compileShared returns expr compiled, once per process. Its callers'
 // expressions are built from checked rules: failing is a defect.
 func compileShared(expr string) *regexp.Regexp {
-	if re, ok := sharedRegexps.Load(expr); ok {
+	return compileSharedIn(&sharedRegexps, expr, compileFolded)
+}
+
+// sharedPlain holds the expressions compiled as written, by source (see
+// foldAfter).
+var sharedPlain sync.Map // string -> *regexp.Regexp
+
+// compilePlain is compileShared without compileFolded's rewrite.
+func compilePlain(expr string) *regexp.Regexp {
+	return compileSharedIn(&sharedPlain, expr, regexp.Compile)
+}
+
+func compileSharedIn(shared *sync.Map, expr string, compile func(string) (*regexp.Regexp, error)) *regexp.Regexp {
+	if re, ok := shared.Load(expr); ok {
 		return re.(*regexp.Regexp)
 	}
-	c, err := compileFolded(expr)
+	c, err := compile(expr)
 	if err != nil {
 		panic(err)
 	}
-	re, _ := sharedRegexps.LoadOrStore(expr, c)
+	re, _ := shared.LoadOrStore(expr, c)
 	return re.(*regexp.Regexp)
 }
 
 // searchExpr returns the compiled expression a rule searches its windows
 // with, compiling it on first use.
 func (cr *compiledRule) searchExpr() *regexp.Regexp {
-	cr.searchOnce.Do(func() {
-		if cr.search == nil {
-			if cr.builtinRE != nil && cr.searchSrc == cr.builtinRE.src {
-				cr.search = cr.builtinRE.get() // shared with scanExpr's callers
-			} else if cr.lazy != nil && cr.searchSrc == cr.lazy.src {
-				cr.search = cr.lazy.get()
-			} else {
-				cr.search = compileShared(cr.searchSrc)
-			}
-		}
-		cr.compiled.Store(true)
-	})
-	return cr.search
+	if cr.search != nil {
+		return cr.search // a caller's Regex
+	}
+	return cr.searchT.get(cr, cr.searchSrc)
 }
 
 // anchoredAfterExpr returns the expression of a rule whose matches begin
 // at its keywords anchored at its start after one byte (so that \b and the
 // like see it), compiling it on first use.
 func (cr *compiledRule) anchoredAfterExpr() *regexp.Regexp {
-	cr.anchoredAfterOnce.Do(func() {
-		cr.anchoredAfter = compileShared(`^(?s:.)(?:` + cr.anchoredSrc + `)`)
-		cr.compiled.Store(true)
-	})
-	return cr.anchoredAfter
+	return cr.anchoredAfterT.get(cr, `^(?s:.)(?:`+cr.anchoredSrc+`)`)
 }
 
 // searchAll returns the unanchored expression of a rule whose matches
 // begin at its keywords, for a dense run of hits.
 func (cr *compiledRule) searchAll() *regexp.Regexp {
-	cr.searchAllOnce.Do(func() {
-		cr.searchAllRE = compileShared(cr.anchoredSrc)
-		cr.compiled.Store(true)
-	})
-	return cr.searchAllRE
+	return cr.searchAllT.get(cr, cr.anchoredSrc)
 }
 
 // anchoredAtStart returns the expression anchored at the start of the
 // text, for a keyword hit at offset 0.
 func (cr *compiledRule) anchoredAtStart() *regexp.Regexp {
-	cr.anchoredOnce.Do(func() {
-		cr.anchored = compileShared(`^(?:` + cr.anchoredSrc + `)`)
+	return cr.anchoredT.get(cr, `^(?:`+cr.anchoredSrc+`)`)
+}
+
+// foldAfter is how many bytes a rule searches with its expressions
+// compiled as written before it compiles them with their folded literals
+// as classes (compileFolded): those run faster on a line dense with
+// keywords, but cost twice as much to compile, and most rules a tree
+// wakes search a few lines.
+var foldAfter int64 = 64 << 10 // a variable: the tests fold at once
+
+// tieredExpr is one of a rule's expressions, compiled on first use as
+// written, and with its folded literals as classes once the rule has
+// searched foldAfter bytes (compiledRule.read). Both find the same
+// matches: the language and the order of preference are the same.
+type tieredExpr struct {
+	plainOnce sync.Once
+	plain     *regexp.Regexp
+	foldOnce  sync.Once
+	folded    atomic.Pointer[regexp.Regexp]
+}
+
+func (t *tieredExpr) get(cr *compiledRule, src string) *regexp.Regexp {
+	if f := t.folded.Load(); f != nil {
+		return f
+	}
+	if cr.searched.Load() >= foldAfter {
+		t.foldOnce.Do(func() {
+			t.folded.Store(compileShared(src))
+			cr.compiled.Store(true)
+		})
+		return t.folded.Load()
+	}
+	t.plainOnce.Do(func() {
+		t.plain = compilePlain(src)
 		cr.compiled.Store(true)
 	})
-	return cr.anchored
+	return t.plain
+}
+
+// read counts n bytes the rule's expression is about to search.
+func (cr *compiledRule) read(n int) {
+	cr.searched.Add(int64(n))
+	countWork(n)
 }
 
 // prepare works out, on a rule's first keyword hit, how the scanner runs

@@ -222,7 +222,7 @@ func (s *Scanner) detect(path string, data []byte, scan bool) []cand {
 	sc.memo.reset(data)
 	defer sc.memo.reset(nil)
 	// wins holds each rule's search windows; starts, for rules whose
-	// matches begin at a keyword (see compiledRule.anchored), where each
+	// matches begin at a keyword (see compiledRule.atHits), where each
 	// keyword hit begins. Both are indexed by rule and reused across
 	// calls: only the rules in touched have entries.
 	wins, starts := sc.wins, sc.starts
@@ -416,7 +416,7 @@ func (s *Scanner) detect(path string, data []byte, scan bool) []cand {
 			if d, nfa := rule.filterFor(len(ctx)); d != nil && (nfa && !d.nfaMayMatch(ctx, cut) || !nfa && !d.mayMatch(ctx, false, cut)) {
 				continue
 			}
-			countWork(len(ctx))
+			rule.read(len(ctx))
 			for _, m := range rule.matches(ctx) {
 				consider(r, rule, ctx, w.start, m, cut)
 			}
@@ -471,7 +471,7 @@ func (s *Scanner) detect(path string, data []byte, scan bool) []cand {
 					}
 					sc.splits = splits
 				}
-				countWork(len(ctx))
+				rule.read(len(ctx))
 				searchSplit(rule.searchAll(), ctx, sc.splits, func(m []int) {
 					if from+m[0] < st {
 						return // begins before the run
@@ -538,7 +538,7 @@ func (s *Scanner) detect(path string, data []byte, scan bool) []cand {
 			}
 			var m []int
 			from := st
-			countWork(re - st)
+			rule.read(re - st)
 			if st > 0 {
 				from = st - 1
 				if m = rule.anchoredAfterExpr().FindSubmatchIndex(data[from:re]); m != nil {

@@ -153,3 +153,54 @@ func TestNFAReadsAsStates(t *testing.T) {
 		t.Fatalf("%d texts compared, %d ruled out", compared, ruledOut)
 	}
 }
+
+// TestFoldedTierSame: a rule's expressions compiled as written (its first
+// foldAfter bytes) and with their folded literals as classes find the same
+// secrets, on the filters' texts.
+func TestFoldedTierSame(t *testing.T) {
+	defer func(f int64) { foldAfter = f }(foldAfter)
+	plain, err := newScanner(DefaultConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	folded, err := newScanner(DefaultConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 100
+	if testing.Short() || raceEnabled {
+		n = 20
+	}
+	for _, text := range dfaTexts(n) {
+		foldAfter = 1 << 62
+		want, wantRed := plain.Scan("notes/x.md", []byte(text)), plain.RedactString(text)
+		foldAfter = 0
+		got, gotRed := folded.Scan("notes/x.md", []byte(text)), folded.RedactString(text)
+		if !reflect.DeepEqual(got, want) || gotRed != wantRed {
+			t.Fatalf("on %q:\nfolded %v\nas written %v", text, got, want)
+		}
+	}
+	tiers := [2]int{}
+	for i := range plain.rules {
+		p, f := plain.rules[i], folded.rules[i]
+		for _, x := range []*tieredExpr{&p.searchT, &p.anchoredAfterT, &p.searchAllT, &p.anchoredT} {
+			if x.folded.Load() != nil {
+				t.Fatalf("%s: folded under a foldAfter never reached", p.ID)
+			}
+			if x.plain != nil {
+				tiers[0]++
+			}
+		}
+		for _, x := range []*tieredExpr{&f.searchT, &f.anchoredAfterT, &f.searchAllT, &f.anchoredT} {
+			if x.plain != nil {
+				t.Fatalf("%s: compiled as written under a foldAfter of 0", f.ID)
+			}
+			if x.folded.Load() != nil {
+				tiers[1]++
+			}
+		}
+	}
+	if tiers[0] < 50 || tiers[1] < 50 {
+		t.Fatalf("expressions compiled: %d as written, %d folded", tiers[0], tiers[1])
+	}
+}
