@@ -125,21 +125,46 @@ func newPrefilterDFAOf(re *syntax.Regexp) *prefilterDFA {
 	}
 	d := &prefilterDFA{progTable: newProgTable(prog, false), held: new(atomic.Int64)}
 	runtime.AddCleanup(d, func(held *atomic.Int64) { dfaHeld.Add(-held.Load()) }, d.held)
-	d.endText = make(pcSet, d.words)
 	for pc := range prog.Inst {
 		if in := &prog.Inst[pc]; in.Op == syntax.InstEmptyWidth {
 			d.beginText = d.beginText || syntax.EmptyOp(in.Arg)&syntax.EmptyBeginText != 0
 			d.beginLine = d.beginLine || syntax.EmptyOp(in.Arg)&syntax.EmptyBeginLine != 0
 		}
 	}
-	for pc := range prog.Inst {
-		// a match reachable from pc once the end of the text holds too
-		if closure(prog, make(pcSet, d.words), uint32(pc), true).meets(d.match) {
-			d.endText.add(uint32(pc))
-		}
-	}
+	d.endText = endTextSet(prog, d.words)
 	d.start = closure(prog, make(pcSet, d.words), uint32(prog.Start), false)
 	return d
+}
+
+// endTextSet returns the instructions from which a match is reachable
+// without consuming input once the end of the text holds too (every
+// assertion holding), worked out backwards to a fixed point: a closure
+// from each instruction cost a set per instruction.
+func endTextSet(prog *syntax.Prog, words int) pcSet {
+	set := make(pcSet, words)
+	for changed := true; changed; {
+		changed = false
+		for pc := len(prog.Inst) - 1; pc >= 0; pc-- {
+			if set.has(uint32(pc)) {
+				continue
+			}
+			in := &prog.Inst[pc]
+			var reaches bool
+			switch in.Op {
+			case syntax.InstMatch:
+				reaches = true
+			case syntax.InstAlt, syntax.InstAltMatch:
+				reaches = set.has(in.Out) || set.has(in.Arg)
+			case syntax.InstCapture, syntax.InstNop, syntax.InstEmptyWidth:
+				reaches = set.has(in.Out)
+			}
+			if reaches {
+				set.add(uint32(pc))
+				changed = true
+			}
+		}
+	}
+	return set
 }
 
 // closure adds to set the instructions reachable from pc without

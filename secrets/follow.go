@@ -65,6 +65,15 @@ func newProgTable(prog *syntax.Prog, atEnd bool) progTable {
 	t := progTable{words: (len(prog.Inst) + 63) / 64}
 	t.masks = make([]asciiMask, len(prog.Inst))
 	t.outs = make([]pcSet, len(prog.Inst))
+	// one array for the closures, sliced as they are needed
+	reads := 0
+	for pc := range prog.Inst {
+		switch prog.Inst[pc].Op {
+		case syntax.InstRune, syntax.InstRune1, syntax.InstRuneAny, syntax.InstRuneAnyNotNL:
+			reads++
+		}
+	}
+	back := make(pcSet, reads*t.words)
 	t.match = make(pcSet, t.words)
 	t.reads = make(pcSet, t.words)
 	for pc := range prog.Inst {
@@ -75,7 +84,8 @@ func newProgTable(prog *syntax.Prog, atEnd bool) progTable {
 		case syntax.InstRune, syntax.InstRune1, syntax.InstRuneAny, syntax.InstRuneAnyNotNL:
 			t.reads.add(uint32(pc))
 			t.masks[pc] = maskOf(in)
-			t.outs[pc] = closure(prog, make(pcSet, t.words), in.Out, atEnd)
+			t.outs[pc] = closure(prog, back[:t.words:t.words], in.Out, atEnd)
+			back = back[t.words:]
 		}
 	}
 	return t

@@ -5,6 +5,7 @@ import (
 	"os"
 	"reflect"
 	"regexp"
+	"regexp/syntax"
 	"strings"
 	"testing"
 )
@@ -202,5 +203,42 @@ func TestFoldedTierSame(t *testing.T) {
 	}
 	if tiers[0] < 50 || tiers[1] < 50 {
 		t.Fatalf("expressions compiled: %d as written, %d folded", tiers[0], tiers[1])
+	}
+}
+
+// TestEndTextSet: the instructions endTextSet finds are those from which
+// a closure with the end of the text holding reaches a match, for every
+// rule's filter program.
+func TestEndTextSet(t *testing.T) {
+	n := 0
+	for _, r := range DefaultRules() {
+		re, err := syntax.Parse(ruleSource(r), syntax.Perl)
+		if err != nil {
+			t.Fatal(err)
+		}
+		prog, err := syntax.Compile(dfaLoosen(re).Simplify())
+		if err != nil {
+			t.Fatal(err)
+		}
+		words := (len(prog.Inst) + 63) / 64
+		match := make(pcSet, words)
+		for pc := range prog.Inst {
+			if prog.Inst[pc].Op == syntax.InstMatch {
+				match.add(uint32(pc))
+			}
+		}
+		got := endTextSet(prog, words)
+		for pc := range prog.Inst {
+			want := closure(prog, make(pcSet, words), uint32(pc), true).meets(match)
+			if got.has(uint32(pc)) != want {
+				t.Fatalf("%s: instruction %d: %v, a closure says %v", r.ID, pc, got.has(uint32(pc)), want)
+			}
+			if want {
+				n++
+			}
+		}
+	}
+	if n < 1000 {
+		t.Fatalf("only %d instructions reach a match", n)
 	}
 }
