@@ -475,53 +475,70 @@ func pcKey(s pcSet) string {
 // filterFor returns the filter the scanner asks before it runs the rule's
 // expression on a text of n bytes, nil for none, and whether the text is
 // to be read without building states (nfaMayMatch, nfaReach). Until the
-// expression is compiled every text is asked, the filter built on the
-// rule's first one from prepare's parse: building it costs a third of
-// compiling the expression, and most rules a text wakes match nothing in
-// it, so that their expressions are never compiled; a short text is then
-// read by the filter's program without building states, which a few
-// windows of a rule would not pay back. After, a text of dfaMinText bytes
-// or more is asked, once the rule has searched dfaAfter bytes: Go's
-// regexp reads a few lines with its backtracker faster than a filter
-// that is still building its states.
+// expression is compiled every text is asked, without building states,
+// the filter built on the rule's first text from prepare's parse:
+// building it costs a third of compiling the expression, and most rules a
+// text wakes match nothing in it, so that their expressions are never
+// compiled. Once the rule has read dfaAfter bytes, and after it is
+// compiled, denseFilter's.
 func (cr *compiledRule) filterFor(n int) (*prefilterDFA, bool) {
 	if !useDFA {
 		return nil, false
 	}
 	if !cr.compiled.Load() {
-		cr.buildFilter()
-		return cr.dfa.Load(), n <= nfaMaxText
+		if d := cr.denseFilter(n); d != nil {
+			return d, false // a rule that read dfaAfter bytes builds states
+		}
+		cr.earlyOnce.Do(func() {
+			var d *prefilterDFA
+			if cr.tree != nil {
+				d = newPrefilterDFAOf(cr.tree)
+			} else {
+				d = newPrefilterDFA(cr.filterSrc())
+			}
+			cr.tree = nil
+			if d != nil && !cr.compiled.Load() {
+				cr.early.Store(d)
+			}
+		})
+		if d := cr.early.Load(); d != nil {
+			return d, true
+		}
 	}
-	if n < dfaMinText {
-		return nil, false
-	}
-	if d := cr.dfa.Load(); d != nil {
-		return d, false
-	}
-	if cr.dfaBytes.Add(int64(n)) < dfaAfter {
-		return nil, false
-	}
-	cr.buildFilter()
-	return cr.dfa.Load(), false
+	return cr.denseFilter(n), false
 }
 
-// nfaMaxText is the longest text a rule's filter reads without building
-// states before the rule's expression is compiled.
-const nfaMaxText = 4 << 10
-
-func (cr *compiledRule) buildFilter() {
+// denseFilter returns the rule's filter, its states built as it reads,
+// for a text of dfaMinText bytes or more once the rule has searched
+// dfaAfter bytes of such texts in the process (nil before, for a shorter
+// text, or when off): Go's regexp reads a few lines with its backtracker
+// faster than a filter that is still building its states. A dense run of
+// hits asks it whether the expression is compiled or not.
+func (cr *compiledRule) denseFilter(n int) *prefilterDFA {
+	if !useDFA || n < dfaMinText {
+		return nil
+	}
+	if d := cr.dfa.Load(); d != nil {
+		return d
+	}
+	if cr.dfaBytes.Add(int64(n)) < dfaAfter {
+		return nil
+	}
 	cr.dfaOnce.Do(func() {
-		var d *prefilterDFA
-		if cr.tree != nil {
-			d = newPrefilterDFAOf(cr.tree)
-			cr.tree = nil
-		} else {
-			d = newPrefilterDFA(cr.filterSrc())
-		}
-		if d != nil {
+		if d := newPrefilterDFA(cr.filterSrc()); d != nil {
 			cr.dfa.Store(d)
+			cr.early.Store(nil) // this one serves now
 		}
 	})
+	return cr.dfa.Load()
+}
+
+// compiledNow records that one of the rule's expressions is compiled: its
+// early filter is let go (a tree that wakes every rule held one for each,
+// ~8 MB), and from now on denseFilter is asked.
+func (cr *compiledRule) compiledNow() {
+	cr.compiled.Store(true)
+	cr.early.Store(nil)
 }
 
 // filterSrc is the expression the rule's filter loosens: the one its
@@ -538,6 +555,10 @@ type dfaState struct {
 	dfa      atomic.Pointer[prefilterDFA]
 	dfaBytes atomic.Int64
 	dfaOnce  sync.Once
+	// the filter of a rule whose expression is not compiled yet (see
+	// filterFor)
+	early     atomic.Pointer[prefilterDFA]
+	earlyOnce sync.Once
 	// the filter of the expression with its secrets at least MinLen
 	// long (withSecretMinLen), nil when there is none
 	minDFA  *prefilterDFA

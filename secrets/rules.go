@@ -1019,6 +1019,7 @@ type compiledRule struct {
 	anchoredT      tieredExpr
 	searchAllT     tieredExpr
 	anchoredSrc    string
+	afterSrc       string // anchoredAfterExpr's source
 	// tree is the parse of the rule's source, which prepare hands to the
 	// rule's filter (nil once the filter has it, and for a caller's Regex)
 	tree          *syntax.Regexp
@@ -1135,7 +1136,7 @@ func (cr *compiledRule) searchExpr() *regexp.Regexp {
 // at its keywords anchored at its start after one byte (so that \b and the
 // like see it), compiling it on first use.
 func (cr *compiledRule) anchoredAfterExpr() *regexp.Regexp {
-	return cr.anchoredAfterT.get(cr, `^(?s:.)(?:`+cr.anchoredSrc+`)`)
+	return cr.anchoredAfterT.get(cr, cr.afterSrc)
 }
 
 // searchAll returns the unanchored expression of a rule whose matches
@@ -1147,7 +1148,7 @@ func (cr *compiledRule) searchAll() *regexp.Regexp {
 // anchoredAtStart returns the expression anchored at the start of the
 // text, for a keyword hit at offset 0.
 func (cr *compiledRule) anchoredAtStart() *regexp.Regexp {
-	return cr.anchoredT.get(cr, `^(?:`+cr.anchoredSrc+`)`)
+	return cr.anchoredT.get(cr, `^(?:`+cr.anchoredSrc+`)`) // once per text that starts with a keyword
 }
 
 // foldAfter is how many bytes a rule searches with its expressions
@@ -1163,7 +1164,7 @@ var foldAfter int64 = 64 << 10 // a variable: the tests fold at once
 // matches: the language and the order of preference are the same.
 type tieredExpr struct {
 	plainOnce sync.Once
-	plain     *regexp.Regexp
+	plain     atomic.Pointer[regexp.Regexp]
 	foldOnce  sync.Once
 	folded    atomic.Pointer[regexp.Regexp]
 }
@@ -1175,15 +1176,15 @@ func (t *tieredExpr) get(cr *compiledRule, src string) *regexp.Regexp {
 	if cr.searched.Load() >= foldAfter {
 		t.foldOnce.Do(func() {
 			t.folded.Store(compileShared(src))
-			cr.compiled.Store(true)
+			cr.compiledNow()
 		})
 		return t.folded.Load()
 	}
 	t.plainOnce.Do(func() {
-		t.plain = compilePlain(src)
-		cr.compiled.Store(true)
+		t.plain.Store(compilePlain(src))
+		cr.compiledNow()
 	})
-	return t.plain
+	return t.plain.Load()
 }
 
 // read counts n bytes the rule's expression is about to search.
@@ -1245,6 +1246,7 @@ func (cr *compiledRule) prepare() {
 		}
 		if cr.anchoredSrc != "" {
 			cr.atHits = true
+			cr.afterSrc = `^(?s:.)(?:` + cr.anchoredSrc + `)`
 			for _, k := range cr.Keywords {
 				cr.lowerKeywords = append(cr.lowerKeywords, strings.ToLower(k))
 			}

@@ -452,9 +452,7 @@ func (s *Scanner) detect(path string, data []byte, scan bool) []cand {
 				ctx := data[from:to]
 				cut := to < len(data) && data[to] != '\n'
 				sc.splits = sc.splits[:0]
-				if d, _ := rule.filterFor(len(ctx)); d != nil {
-					// (a dense run is read by the states even before the
-					// expression is compiled: it repeats them)
+				if d := rule.denseFilter(len(ctx)); d != nil {
 					may := true
 					if md := rule.minLenFilter(); md != nil {
 						// no match with a secret long enough

@@ -382,8 +382,8 @@ func TestScannersShareExpressions(t *testing.T) {
 		rb := b.rules[i]
 		for k, pair := range [][2]*tieredExpr{{&ra.searchT, &rb.searchT}, {&ra.anchoredAfterT, &rb.anchoredAfterT}} {
 			x, y := pair[0], pair[1]
-			if x.plain != nil && y.plain != nil {
-				if x.plain != y.plain {
+			if px, py := x.plain.Load(), y.plain.Load(); px != nil && py != nil {
+				if px != py {
 					t.Errorf("rule %s: each scanner compiled its own expression (%d, as written)", ra.ID, k)
 				}
 				shared++

@@ -188,12 +188,12 @@ func TestFoldedTierSame(t *testing.T) {
 			if x.folded.Load() != nil {
 				t.Fatalf("%s: folded under a foldAfter never reached", p.ID)
 			}
-			if x.plain != nil {
+			if x.plain.Load() != nil {
 				tiers[0]++
 			}
 		}
 		for _, x := range []*tieredExpr{&f.searchT, &f.anchoredAfterT, &f.searchAllT, &f.anchoredT} {
-			if x.plain != nil {
+			if x.plain.Load() != nil {
 				t.Fatalf("%s: compiled as written under a foldAfter of 0", f.ID)
 			}
 			if x.folded.Load() != nil {
