@@ -960,33 +960,33 @@ func validGeneric(c Candidate) bool {
 	return hasDigit(v) || (hasUpper(v) && hasLower(v))
 }
 
-// compileRule checks a rule and precomputes what the scanner needs. An
-// imported rule's expression is compiled on first use (see Rule.Expr).
-func compileRule(r *Rule) (*compiledRule, error) {
+// checkRule checks a rule; the scanner works out the rest on first use
+// (compiledRule.prepare).
+func checkRule(r *Rule) error {
 	if r == nil {
-		return nil, fmt.Errorf("secrets: nil rule")
+		return fmt.Errorf("secrets: nil rule")
 	}
 	if r.ID == "" {
-		return nil, fmt.Errorf("secrets: rule without an ID")
+		return fmt.Errorf("secrets: rule without an ID")
 	}
 	if r.Regex == nil && r.lazy == nil && r.builtinRE == nil {
-		return nil, fmt.Errorf("secrets: rule %s: no regex", r.ID)
+		return fmt.Errorf("secrets: rule %s: no regex", r.ID)
 	}
 	if r.Regex != nil && (r.SecretGroup < 0 || r.SecretGroup > r.Regex.NumSubexp()) {
-		return nil, fmt.Errorf("secrets: rule %s: secret group %d does not exist", r.ID, r.SecretGroup)
+		return fmt.Errorf("secrets: rule %s: secret group %d does not exist", r.ID, r.SecretGroup)
 	}
 	if r.Before < 0 || r.After < 0 {
-		return nil, fmt.Errorf("secrets: rule %s: negative context", r.ID)
+		return fmt.Errorf("secrets: rule %s: negative context", r.ID)
 	}
 	for _, k := range r.Keywords {
 		if k == "" {
-			return nil, fmt.Errorf("secrets: rule %s: empty keyword", r.ID)
+			return fmt.Errorf("secrets: rule %s: empty keyword", r.ID)
 		}
 		if strings.ContainsAny(k, "\n") {
-			return nil, fmt.Errorf("secrets: rule %s: keyword spans lines", r.ID)
+			return fmt.Errorf("secrets: rule %s: keyword spans lines", r.ID)
 		}
 	}
-	return &compiledRule{Rule: r}, nil
+	return nil
 }
 
 type compiledRule struct {
