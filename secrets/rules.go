@@ -1350,20 +1350,6 @@ func (r *Rule) Expr() *regexp.Regexp {
 	return nil
 }
 
-// scanExpr is Expr as the scanner runs it: the same language, its
-// case-insensitive literals written as classes (see compileFolded).
-func (r *Rule) scanExpr() *regexp.Regexp {
-	switch {
-	case r.Regex != nil:
-		return r.Regex // the caller's, as compiled (it may be POSIX)
-	case r.builtinRE != nil:
-		return r.builtinRE.get()
-	case r.lazy != nil:
-		return r.lazy.get()
-	}
-	return nil
-}
-
 // lazyRegex is an expression compiled on first use. Imported expressions
 // are checked by TestGitleaksRulesCompile, so a failure is a build defect.
 type lazyRegex struct {
