@@ -113,27 +113,58 @@ func newPrefilterDFA(expr string) *prefilterDFA {
 	if err != nil {
 		return nil
 	}
+	return newPrefilterDFAOf(re)
+}
+
+// newPrefilterDFAOf returns the filter of the expression re is the parse
+// of, which it rewrites.
+func newPrefilterDFAOf(re *syntax.Regexp) *prefilterDFA {
 	prog, err := syntax.Compile(dfaLoosen(re).Simplify())
 	if err != nil {
 		return nil
 	}
 	d := &prefilterDFA{progTable: newProgTable(prog, false), held: new(atomic.Int64)}
 	runtime.AddCleanup(d, func(held *atomic.Int64) { dfaHeld.Add(-held.Load()) }, d.held)
-	d.endText = make(pcSet, d.words)
 	for pc := range prog.Inst {
 		if in := &prog.Inst[pc]; in.Op == syntax.InstEmptyWidth {
 			d.beginText = d.beginText || syntax.EmptyOp(in.Arg)&syntax.EmptyBeginText != 0
 			d.beginLine = d.beginLine || syntax.EmptyOp(in.Arg)&syntax.EmptyBeginLine != 0
 		}
 	}
-	for pc := range prog.Inst {
-		// a match reachable from pc once the end of the text holds too
-		if closure(prog, make(pcSet, d.words), uint32(pc), true).meets(d.match) {
-			d.endText.add(uint32(pc))
-		}
-	}
+	d.endText = endTextSet(prog, d.words)
 	d.start = closure(prog, make(pcSet, d.words), uint32(prog.Start), false)
 	return d
+}
+
+// endTextSet returns the instructions from which a match is reachable
+// without consuming input once the end of the text holds too (every
+// assertion holding), worked out backwards to a fixed point: a closure
+// from each instruction cost a set per instruction.
+func endTextSet(prog *syntax.Prog, words int) pcSet {
+	set := make(pcSet, words)
+	for changed := true; changed; {
+		changed = false
+		for pc := len(prog.Inst) - 1; pc >= 0; pc-- {
+			if set.has(uint32(pc)) {
+				continue
+			}
+			in := &prog.Inst[pc]
+			var reaches bool
+			switch in.Op {
+			case syntax.InstMatch:
+				reaches = true
+			case syntax.InstAlt, syntax.InstAltMatch:
+				reaches = set.has(in.Out) || set.has(in.Arg)
+			case syntax.InstCapture, syntax.InstNop, syntax.InstEmptyWidth:
+				reaches = set.has(in.Out)
+			}
+			if reaches {
+				set.add(uint32(pc))
+				changed = true
+			}
+		}
+	}
+	return set
 }
 
 // closure adds to set the instructions reachable from pc without
@@ -297,6 +328,65 @@ func (d *prefilterDFA) reach(text []byte) (may bool, end int, ok bool) {
 	return may || c.accept[mode][st] != 0, len(text), true
 }
 
+// nfaMayMatch is mayMatch(text, false, cut) read on sets of
+// instructions, building no state.
+func (d *prefilterDFA) nfaMayMatch(text []byte, cut bool) bool {
+	var buf [2][maxFollowWords]uint64
+	var cur, next pcSet
+	if d.words <= maxFollowWords {
+		cur, next = buf[0][:d.words], buf[1][:d.words]
+	} else {
+		cur, next = make(pcSet, d.words), make(pcSet, d.words)
+	}
+	for _, b := range text {
+		// cur holds the threads started before b; those starting at it
+		// join them (as the unanchored states do)
+		for k := range cur {
+			cur[k] |= d.start[k]
+		}
+		if cur.meets(d.match) {
+			return true
+		}
+		if b >= 0x80 {
+			return true
+		}
+		clear(next)
+		d.advance(cur, next, b)
+		cur, next = next, cur
+	}
+	for k := range cur {
+		cur[k] |= d.start[k]
+	}
+	return !cut && (cur.meets(d.match) || cur.meets(d.endText))
+}
+
+// nfaReach is reach read on sets of instructions, building no state.
+func (d *prefilterDFA) nfaReach(text []byte) (may bool, end int, ok bool) {
+	var buf [2][maxFollowWords]uint64
+	var cur, next pcSet
+	if d.words <= maxFollowWords {
+		cur, next = buf[0][:d.words], buf[1][:d.words]
+	} else {
+		cur, next = make(pcSet, d.words), make(pcSet, d.words)
+	}
+	copy(cur, d.start)
+	for i, b := range text {
+		if cur.meets(d.match) {
+			may = true
+		}
+		if b >= 0x80 {
+			return true, len(text), false
+		}
+		clear(next)
+		d.advance(cur, next, b)
+		if next.empty() {
+			return may, i + 1, true // no thread left
+		}
+		cur, next = next, cur
+	}
+	return may || cur.meets(d.match) || cur.meets(d.endText), len(text), true
+}
+
 // splitsAfter reports whether a search may start right after the byte b
 // and see what it sees in the whole text: b is not a word byte (\b and
 // \B judge the start of a text as after one), and the expression does not
@@ -382,10 +472,49 @@ func pcKey(s pcSet) string {
 	return string(b)
 }
 
-// dfaFilter returns the rule's filter for expr, to read a text of n
-// bytes, once the rule has searched dfaAfter bytes of such texts in the
-// process (nil before, for a shorter text, or when off).
-func (cr *compiledRule) dfaFilter(n int, expr func() string) *prefilterDFA {
+// filterFor returns the filter the scanner asks before it runs the rule's
+// expression on a text of n bytes, nil for none, and whether the text is
+// to be read without building states (nfaMayMatch, nfaReach). Until the
+// expression is compiled every text is asked, without building states,
+// the filter built on the rule's first text from prepare's parse:
+// building it costs a third of compiling the expression, and most rules a
+// text wakes match nothing in it, so that their expressions are never
+// compiled. Once the rule has read dfaAfter bytes, and after it is
+// compiled, denseFilter's.
+func (cr *compiledRule) filterFor(n int) (*prefilterDFA, bool) {
+	if !useDFA {
+		return nil, false
+	}
+	if !cr.compiled.Load() {
+		if d := cr.denseFilter(n); d != nil {
+			return d, false // a rule that read dfaAfter bytes builds states
+		}
+		cr.earlyOnce.Do(func() {
+			var d *prefilterDFA
+			if cr.tree != nil {
+				d = newPrefilterDFAOf(cr.tree)
+			} else {
+				d = newPrefilterDFA(cr.filterSrc())
+			}
+			cr.tree = nil
+			if d != nil && !cr.compiled.Load() {
+				cr.early.Store(d)
+			}
+		})
+		if d := cr.early.Load(); d != nil {
+			return d, true
+		}
+	}
+	return cr.denseFilter(n), false
+}
+
+// denseFilter returns the rule's filter, its states built as it reads,
+// for a text of dfaMinText bytes or more once the rule has searched
+// dfaAfter bytes of such texts in the process (nil before, for a shorter
+// text, or when off): Go's regexp reads a few lines with its backtracker
+// faster than a filter that is still building its states. A dense run of
+// hits asks it whether the expression is compiled or not.
+func (cr *compiledRule) denseFilter(n int) *prefilterDFA {
 	if !useDFA || n < dfaMinText {
 		return nil
 	}
@@ -396,11 +525,29 @@ func (cr *compiledRule) dfaFilter(n int, expr func() string) *prefilterDFA {
 		return nil
 	}
 	cr.dfaOnce.Do(func() {
-		if d := newPrefilterDFA(expr()); d != nil {
+		if d := newPrefilterDFA(cr.filterSrc()); d != nil {
 			cr.dfa.Store(d)
+			cr.early.Store(nil) // this one serves now
 		}
 	})
 	return cr.dfa.Load()
+}
+
+// compiledNow records that one of the rule's expressions is compiled: its
+// early filter is let go (a tree that wakes every rule held one for each,
+// ~8 MB), and from now on denseFilter is asked.
+func (cr *compiledRule) compiledNow() {
+	cr.compiled.Store(true)
+	cr.early.Store(nil)
+}
+
+// filterSrc is the expression the rule's filter loosens: the one its
+// matches are searched with.
+func (cr *compiledRule) filterSrc() string {
+	if cr.atHits {
+		return cr.anchoredSrc
+	}
+	return cr.searchSrc
 }
 
 // dfaState is the part of compiledRule the filter keeps.
@@ -408,6 +555,10 @@ type dfaState struct {
 	dfa      atomic.Pointer[prefilterDFA]
 	dfaBytes atomic.Int64
 	dfaOnce  sync.Once
+	// the filter of a rule whose expression is not compiled yet (see
+	// filterFor)
+	early     atomic.Pointer[prefilterDFA]
+	earlyOnce sync.Once
 	// the filter of the expression with its secrets at least MinLen
 	// long (withSecretMinLen), nil when there is none
 	minDFA  *prefilterDFA
@@ -429,7 +580,7 @@ func (cr *compiledRule) minLenFilter() *prefilterDFA {
 }
 
 // searchAllSrc is the expression of a rule whose matches begin at its
-// keywords, as searchAll and anchoredAfter run it.
+// keywords, as searchAll and anchoredAfterExpr run it.
 func (cr *compiledRule) searchAllSrc() string { return cr.anchoredSrc }
 
 // readsTextStart reports whether the expression of a rule whose matches

@@ -60,10 +60,10 @@ func TestDFAFilterSound(t *testing.T) {
 		var src string
 		var exact *regexp.Regexp
 		switch {
-		case r.anchoredAfter != nil:
+		case r.atHits:
 			src, exact = r.anchoredSrc, r.searchAll()
-		case r.search != nil:
-			src, exact = r.search.String(), r.search
+		case r.searchSrc != "":
+			src, exact = r.searchSrc, r.searchExpr()
 		default:
 			continue
 		}
@@ -88,7 +88,7 @@ func TestDFAFilterSound(t *testing.T) {
 			}
 			// The filter with secrets of MinLen: where it rules a text
 			// out, every match's secret is shorter.
-			if r.anchoredAfter != nil {
+			if r.atHits {
 				if md := r.minLenFilter(); md != nil && !md.mayMatch(b, false, false) {
 					minRuledOut++
 					for _, m := range exact.FindAllSubmatchIndex(b, -1) {
@@ -205,7 +205,7 @@ func TestNewlineStandsForTextStart(t *testing.T) {
 	texts := dfaTexts(0)
 	tried := 0
 	for _, r := range s.rules {
-		if r.anchoredAfter == nil || r.readsTextStart() {
+		if !r.atHits || r.readsTextStart() {
 			continue
 		}
 		for _, text := range texts {
@@ -217,7 +217,7 @@ func TestNewlineStandsForTextStart(t *testing.T) {
 				}
 				b := []byte(text[i:])
 				want := r.anchoredAtStart().FindSubmatchIndex(b)
-				got := r.anchoredAfter.FindSubmatchIndex(append([]byte{'\n'}, b...))
+				got := r.anchoredAfterExpr().FindSubmatchIndex(append([]byte{'\n'}, b...))
 				if got != nil {
 					for k := range got {
 						if got[k] >= 0 {

@@ -4,6 +4,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"reflect"
+	"regexp/syntax"
 	"strings"
 	"testing"
 )
@@ -70,7 +71,7 @@ func TestFollowSetSound(t *testing.T) {
 		perByte = 2
 	}
 	for _, r := range s.rules {
-		if r.anchoredAfter == nil {
+		if !r.atHits {
 			continue
 		}
 		r.buildFollow()
@@ -87,7 +88,7 @@ func TestFollowSetSound(t *testing.T) {
 					in := kc + string([]byte{byte(b)}) + conts[rng.IntN(len(conts))]
 					// As the scanner tries it: from the byte before the
 					// keyword, and at the start of the text.
-					m1 := r.anchoredAfter.FindStringSubmatchIndex(" " + in)
+					m1 := r.anchoredAfterExpr().FindStringSubmatchIndex(" " + in)
 					m2 := r.anchoredAtStart().FindStringSubmatchIndex(in)
 					if m1 == nil && m2 == nil {
 						continue
@@ -187,4 +188,52 @@ func TestFollowSetsScanSame(t *testing.T) {
 			t.Fatalf("on %q:\nwith follow sets %v\nwithout %v", text, got, want)
 		}
 	}
+}
+
+// TestMaskOfMatchesMatchRune: the mask read off an instruction's ranges is
+// the set of ASCII bytes MatchRune takes, for every rune instruction of
+// every rule's program, folded and not.
+func TestMaskOfMatchesMatchRune(t *testing.T) {
+	n := 0
+	for _, r := range DefaultRules() {
+		for _, src := range []string{ruleSource(r), "(?i)" + ruleSource(r)} {
+			re, err := syntax.Parse(src, syntax.Perl)
+			if err != nil {
+				t.Fatal(err)
+			}
+			prog, err := syntax.Compile(re.Simplify())
+			if err != nil {
+				t.Fatal(err)
+			}
+			for pc := range prog.Inst {
+				in := &prog.Inst[pc]
+				switch in.Op {
+				case syntax.InstRune, syntax.InstRune1, syntax.InstRuneAny, syntax.InstRuneAnyNotNL:
+				default:
+					continue
+				}
+				got := maskOf(in)
+				for c := rune(0); c < 128; c++ {
+					if got.has(byte(c)) != in.MatchRune(c) {
+						t.Fatalf("%s: instruction %d (%v) byte %q: mask %v, MatchRune %v", r.ID, pc, in, c, got.has(byte(c)), in.MatchRune(c))
+					}
+				}
+				n++
+			}
+		}
+	}
+	if n < 1000 {
+		t.Fatalf("only %d instructions checked", n)
+	}
+}
+
+// ruleSource is the source of a rule's expression.
+func ruleSource(r *Rule) string {
+	switch {
+	case r.lazy != nil:
+		return r.lazy.src
+	case r.builtinRE != nil:
+		return r.builtinRE.src
+	}
+	return r.Regex.String()
 }

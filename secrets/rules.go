@@ -960,59 +960,69 @@ func validGeneric(c Candidate) bool {
 	return hasDigit(v) || (hasUpper(v) && hasLower(v))
 }
 
-// compileRule checks a rule and precomputes what the scanner needs. An
-// imported rule's expression is compiled on first use (see Rule.Expr).
-func compileRule(r *Rule) (*compiledRule, error) {
+// checkRule checks a rule; the scanner works out the rest on first use
+// (compiledRule.prepare).
+func checkRule(r *Rule) error {
 	if r == nil {
-		return nil, fmt.Errorf("secrets: nil rule")
+		return fmt.Errorf("secrets: nil rule")
 	}
 	if r.ID == "" {
-		return nil, fmt.Errorf("secrets: rule without an ID")
+		return fmt.Errorf("secrets: rule without an ID")
 	}
 	if r.Regex == nil && r.lazy == nil && r.builtinRE == nil {
-		return nil, fmt.Errorf("secrets: rule %s: no regex", r.ID)
+		return fmt.Errorf("secrets: rule %s: no regex", r.ID)
 	}
 	if r.Regex != nil && (r.SecretGroup < 0 || r.SecretGroup > r.Regex.NumSubexp()) {
-		return nil, fmt.Errorf("secrets: rule %s: secret group %d does not exist", r.ID, r.SecretGroup)
+		return fmt.Errorf("secrets: rule %s: secret group %d does not exist", r.ID, r.SecretGroup)
 	}
 	if r.Before < 0 || r.After < 0 {
-		return nil, fmt.Errorf("secrets: rule %s: negative context", r.ID)
+		return fmt.Errorf("secrets: rule %s: negative context", r.ID)
 	}
 	for _, k := range r.Keywords {
 		if k == "" {
-			return nil, fmt.Errorf("secrets: rule %s: empty keyword", r.ID)
+			return fmt.Errorf("secrets: rule %s: empty keyword", r.ID)
 		}
 		if strings.ContainsAny(k, "\n") {
-			return nil, fmt.Errorf("secrets: rule %s: keyword spans lines", r.ID)
+			return fmt.Errorf("secrets: rule %s: keyword spans lines", r.ID)
 		}
 	}
-	return &compiledRule{Rule: r}, nil
+	return nil
 }
 
 type compiledRule struct {
 	*Rule
 	once sync.Once
-	// search finds the rule's matches in a window: Regex, or for an
-	// imported rule its expression compiled, without a leading optional
-	// run of name characters (gitleaks' [\w.-]{0,50}?) when stripped is
-	// set, which costs the matcher a thread per character at every
-	// position; see matches.
+	// atHits: the rule's matches begin at one of its keywords (gitleaks'
+	// "name keyword, operator, value" rules): the scanner tries
+	// anchoredAfterExpr, its expression anchored at its start after one byte,
+	// at each keyword hit instead of searching the keyword's lines, and
+	// such a rule compiles nothing else unless a keyword starts the text
+	// (anchoredAtStart) or its hits run dense (searchAll).
+	atHits bool
+	// search finds the rule's matches in a window: Regex, or the rule's
+	// expression compiled from searchSrc, which for an imported rule is
+	// without a leading optional run of name characters (gitleaks'
+	// [\w.-]{0,50}?) when stripped is set, which costs the matcher a thread
+	// per character at every position; see matches.
 	search    *regexp.Regexp
+	searchSrc string
 	stripped  bool
 	prefixMax int
 	prefixSet *[256]bool
-	// anchoredAfter is the expression anchored at its start after one
-	// byte (so that \b and the like see it), for rules whose matches
-	// begin at one of their keywords (gitleaks' "name keyword, operator,
-	// value" rules): the scanner tries it at each keyword hit instead of
-	// searching the keyword's lines, and such a rule compiles nothing
-	// else unless a keyword starts the text (anchoredAtStart).
-	anchoredAfter *regexp.Regexp
-	anchoredSrc   string
-	anchoredOnce  sync.Once
-	anchored      *regexp.Regexp
-	searchAllOnce sync.Once
-	searchAllRE   *regexp.Regexp
+	// The expressions are compiled on first use (searchExpr and the
+	// like), once a window passes the rule's filter; compiled is set then.
+	// searched counts the bytes they searched (see foldAfter).
+	compiled       atomic.Bool
+	searched       atomic.Int64
+	searchT        tieredExpr
+	anchoredAfterT tieredExpr
+	anchoredT      tieredExpr
+	searchAllT     tieredExpr
+	anchoredSrc    string
+	afterSrc       string // anchoredAfterExpr's source
+	// tree is the parse of the rule's source, which prepare hands to the
+	// rule's filter (nil once the filter has it, and for a caller's Regex)
+	tree          *syntax.Regexp
 	lowerKeywords []string
 	// follow runs the expression past a keyword hit; followStart holds,
 	// for each of lowerKeywords, its set after the keyword, nil where it
@@ -1089,62 +1099,144 @@ var sharedRegexps sync.Map // string -> *regexp.Regexp
 // compileShared returns expr compiled, once per process. Its callers'
 // expressions are built from checked rules: failing is a defect.
 func compileShared(expr string) *regexp.Regexp {
-	if re, ok := sharedRegexps.Load(expr); ok {
+	return compileSharedIn(&sharedRegexps, expr, compileFolded)
+}
+
+// sharedPlain holds the expressions compiled as written, by source (see
+// foldAfter).
+var sharedPlain sync.Map // string -> *regexp.Regexp
+
+// compilePlain is compileShared without compileFolded's rewrite.
+func compilePlain(expr string) *regexp.Regexp {
+	return compileSharedIn(&sharedPlain, expr, regexp.Compile)
+}
+
+func compileSharedIn(shared *sync.Map, expr string, compile func(string) (*regexp.Regexp, error)) *regexp.Regexp {
+	if re, ok := shared.Load(expr); ok {
 		return re.(*regexp.Regexp)
 	}
-	c, err := compileFolded(expr)
+	c, err := compile(expr)
 	if err != nil {
 		panic(err)
 	}
-	re, _ := sharedRegexps.LoadOrStore(expr, c)
+	re, _ := shared.LoadOrStore(expr, c)
 	return re.(*regexp.Regexp)
 }
 
-func (cr *compiledRule) setAnchored(expr string) {
-	cr.anchoredSrc = expr
-	cr.anchoredAfter = compileShared(`^(?s:.)(?:` + expr + `)`)
+// searchExpr returns the compiled expression a rule searches its windows
+// with, compiling it on first use.
+func (cr *compiledRule) searchExpr() *regexp.Regexp {
+	if cr.search != nil {
+		return cr.search // a caller's Regex
+	}
+	return cr.searchT.get(cr, cr.searchSrc)
+}
+
+// anchoredAfterExpr returns the expression of a rule whose matches begin
+// at its keywords anchored at its start after one byte (so that \b and the
+// like see it), compiling it on first use.
+func (cr *compiledRule) anchoredAfterExpr() *regexp.Regexp {
+	return cr.anchoredAfterT.get(cr, cr.afterSrc)
 }
 
 // searchAll returns the unanchored expression of a rule whose matches
 // begin at its keywords, for a dense run of hits.
 func (cr *compiledRule) searchAll() *regexp.Regexp {
-	cr.searchAllOnce.Do(func() { cr.searchAllRE = compileShared(cr.anchoredSrc) })
-	return cr.searchAllRE
+	return cr.searchAllT.get(cr, cr.anchoredSrc)
 }
 
 // anchoredAtStart returns the expression anchored at the start of the
 // text, for a keyword hit at offset 0.
 func (cr *compiledRule) anchoredAtStart() *regexp.Regexp {
-	cr.anchoredOnce.Do(func() { cr.anchored = compileShared(`^(?:` + cr.anchoredSrc + `)`) })
-	return cr.anchored
+	return cr.anchoredT.get(cr, `^(?:`+cr.anchoredSrc+`)`) // once per text that starts with a keyword
 }
 
-// prepare compiles what the scanner needs of the rule's expression and
-// indexes its groups, on first use: an imported rule that begins at its
-// keywords compiles one expression, another one too.
+// foldAfter is how many bytes a rule searches with its expressions
+// compiled as written before it compiles them with their folded literals
+// as classes (compileFolded): those run faster on a line dense with
+// keywords, but cost twice as much to compile, and most rules a tree
+// wakes search a few lines.
+var foldAfter int64 = 64 << 10 // a variable: the tests fold at once
+
+// tieredExpr is one of a rule's expressions, compiled on first use as
+// written, and with its folded literals as classes once the rule has
+// searched foldAfter bytes (compiledRule.read). Both find the same
+// matches: the language and the order of preference are the same.
+type tieredExpr struct {
+	plainOnce sync.Once
+	plain     atomic.Pointer[regexp.Regexp]
+	foldOnce  sync.Once
+	folded    atomic.Pointer[regexp.Regexp]
+}
+
+func (t *tieredExpr) get(cr *compiledRule, src string) *regexp.Regexp {
+	if f := t.folded.Load(); f != nil {
+		return f
+	}
+	if cr.searched.Load() >= foldAfter {
+		t.foldOnce.Do(func() {
+			t.folded.Store(compileShared(src))
+			cr.compiledNow()
+		})
+		return t.folded.Load()
+	}
+	t.plainOnce.Do(func() {
+		t.plain.Store(compilePlain(src))
+		cr.compiledNow()
+	})
+	return t.plain.Load()
+}
+
+// read counts n bytes the rule's expression is about to search.
+func (cr *compiledRule) read(n int) {
+	cr.searched.Add(int64(n))
+	countWork(n)
+}
+
+// prepare works out, on a rule's first keyword hit, how the scanner runs
+// its expression and indexes its groups, from one parse of the source. It
+// compiles nothing: a woken rule reads its windows through its filter
+// (see filterFor), and its expression is compiled once a window passes
+// it. Of the ~30 rules a tree of planning notes wakes, 4 match anything,
+// and compiling the expressions of the others was a fifth of a check run.
 func (cr *compiledRule) prepare() {
 	cr.once.Do(func() {
-		var re *regexp.Regexp
+		var tree *syntax.Regexp // the source's parse, nil for a caller's Regex
+		var src string
 		switch {
 		case cr.Regex == nil && cr.lazy != nil:
-			head, pmax, pset := stripNamePrefix(cr.lazy.src)
+			src = cr.lazy.src
+			head, pmax, pset, rest := stripNamePrefix(src)
 			if head != "" {
 				cr.stripped, cr.prefixMax, cr.prefixSet = true, pmax, pset
+				src, tree = head, rest
 			} else {
-				head = cr.lazy.src
+				tree = rest
 			}
-			if cr.After <= 256 && beginsWithKeyword(head, cr.Keywords) {
-				cr.setAnchored(head)
-				re = cr.anchoredAfter // the same groups
+			if cr.After <= 256 && tree != nil && beginsWithKeywordRe(tree, cr.Keywords) {
+				cr.anchoredSrc = src
 			} else {
-				cr.search = compileShared(head)
-				re = cr.search
+				cr.searchSrc = src
+			}
+		case cr.Regex != nil:
+			cr.search = cr.Regex // the caller's, as compiled (it may be POSIX)
+			src = cr.Regex.String()
+			cr.searchSrc = src
+			if cr.startsAtKeyword {
+				cr.anchoredSrc = src
+			} else {
+				cr.compiled.Store(true) // nothing to spare: no filter first
 			}
 		default:
-			re = cr.scanExpr()
-			cr.search = re
+			src = cr.builtinRE.src
+			t, err := syntax.Parse(src, syntax.Perl)
+			if err != nil {
+				panic(err) // TestBuiltinExpressions compiles them all
+			}
+			tree = t
+			cr.searchSrc = src
 			if cr.startsAtKeyword {
-				cr.setAnchored(re.String())
+				cr.anchoredSrc = src
 			}
 			if cr.startsAtKeyword && !cr.tokenAtKeyword {
 				// The name around the keyword is widened back over key
@@ -1152,7 +1244,9 @@ func (cr *compiledRule) prepare() {
 				cr.prefixMax, cr.prefixSet = 256, &keyCharSet
 			}
 		}
-		if cr.anchoredAfter != nil {
+		if cr.anchoredSrc != "" {
+			cr.atHits = true
+			cr.afterSrc = `^(?s:.)(?:` + cr.anchoredSrc + `)`
 			for _, k := range cr.Keywords {
 				cr.lowerKeywords = append(cr.lowerKeywords, strings.ToLower(k))
 			}
@@ -1160,7 +1254,14 @@ func (cr *compiledRule) prepare() {
 			// the follow automaton is built once the rule has had
 			// followAfter hits (see mayFollow)
 		}
-		for i, n := range re.SubexpNames() {
+		var names []string
+		if tree != nil {
+			names = tree.CapNames() // as regexp numbers them; the anchored forms add no group
+			cr.tree = tree
+		} else {
+			names = cr.Regex.SubexpNames()
+		}
+		for i, n := range names {
 			switch n {
 			case "secret":
 				cr.secretIdx = append(cr.secretIdx, i)
@@ -1181,7 +1282,7 @@ func (cr *compiledRule) prepare() {
 // characters, as the whole expression's leftmost match would start (the
 // prefix captures nothing, so the groups are the same).
 func (cr *compiledRule) matches(ctx []byte) [][]int {
-	ms := cr.search.FindAllSubmatchIndex(ctx, -1)
+	ms := cr.searchExpr().FindAllSubmatchIndex(ctx, -1)
 	if !cr.stripped {
 		return ms
 	}
@@ -1199,16 +1300,21 @@ func (cr *compiledRule) matches(ctx []byte) [][]int {
 
 // stripNamePrefix returns expr without a leading optional repetition of
 // an ASCII character class (gitleaks' [\w.-]{0,50}?), that repetition's
-// maximum and its characters, when expr has one ("" otherwise). The
-// repetition holds no group, so the rest numbers its groups as expr does.
-func stripNamePrefix(expr string) (string, int, *[256]bool) {
+// maximum and its characters, when expr has one ("" otherwise), and the
+// parse of what it returns (of expr when it strips nothing; nil when expr
+// does not parse). The repetition holds no group, so the rest numbers its
+// groups as expr does.
+func stripNamePrefix(expr string) (string, int, *[256]bool, *syntax.Regexp) {
 	re, err := syntax.Parse(expr, syntax.Perl)
-	if err != nil || re.Op != syntax.OpConcat || len(re.Sub) < 2 {
-		return "", 0, nil
+	if err != nil {
+		return "", 0, nil, nil
+	}
+	if re.Op != syntax.OpConcat || len(re.Sub) < 2 {
+		return "", 0, nil, re
 	}
 	p := re.Sub[0]
 	if p.Op != syntax.OpRepeat || p.Min != 0 || p.Max < 1 || p.Sub[0].Op != syntax.OpCharClass {
-		return "", 0, nil
+		return "", 0, nil, re
 	}
 	var set [256]bool
 	rs := p.Sub[0].Rune
@@ -1222,7 +1328,7 @@ func stripNamePrefix(expr string) (string, int, *[256]bool) {
 	rest := &syntax.Regexp{Op: syntax.OpConcat, Flags: re.Flags, Sub: re.Sub[1:]}
 	var b strings.Builder
 	writeRegexp(&b, rest) // not rest.String(): see writeRegexp
-	return b.String(), p.Max, &set
+	return b.String(), p.Max, &set, rest
 }
 
 // builtinExpr is a built-in rule's expression, compiled on first use.
@@ -1240,20 +1346,6 @@ func (r *Rule) Expr() *regexp.Regexp {
 		return r.builtinRE.exact()
 	case r.lazy != nil:
 		return r.lazy.exact()
-	}
-	return nil
-}
-
-// scanExpr is Expr as the scanner runs it: the same language, its
-// case-insensitive literals written as classes (see compileFolded).
-func (r *Rule) scanExpr() *regexp.Regexp {
-	switch {
-	case r.Regex != nil:
-		return r.Regex // the caller's, as compiled (it may be POSIX)
-	case r.builtinRE != nil:
-		return r.builtinRE.get()
-	case r.lazy != nil:
-		return r.lazy.get()
 	}
 	return nil
 }
@@ -1400,7 +1492,15 @@ func isPublicKey(v []byte) bool {
 // then try expr anchored at each keyword hit.
 func beginsWithKeyword(expr string, keywords []string) bool {
 	re, err := syntax.Parse(expr, syntax.Perl)
-	if err != nil || len(keywords) == 0 {
+	if err != nil {
+		return false
+	}
+	return beginsWithKeywordRe(re, keywords)
+}
+
+// beginsWithKeywordRe is beginsWithKeyword of expr's parse.
+func beginsWithKeywordRe(re *syntax.Regexp, keywords []string) bool {
+	if len(keywords) == 0 {
 		return false
 	}
 	var lower []string

@@ -154,14 +154,18 @@ func newScanner(cfg Config) (*Scanner, error) {
 	seen := map[string]bool{}
 	var kws []string
 	var kwRule []int
-	for _, r := range rules {
+	// one allocation for the rules' state: ~840 of them each cost a
+	// fresh object a process
+	crs := make([]compiledRule, len(rules))
+	for i, r := range rules {
 		if r != nil && r.endpoint {
 			r = EndpointRule(cfg.EndpointKeySuffixes, cfg.AllowLocalhost, cfg.EndpointPlaceholders)
 		}
-		cr, err := compileRule(r)
-		if err != nil {
+		if err := checkRule(r); err != nil {
 			return nil, err
 		}
+		cr := &crs[i]
+		cr.Rule = r
 		if seen[r.ID] {
 			return nil, fmt.Errorf("secrets: duplicate rule ID %q", r.ID)
 		}
@@ -222,7 +226,7 @@ func (s *Scanner) detect(path string, data []byte, scan bool) []cand {
 	sc.memo.reset(data)
 	defer sc.memo.reset(nil)
 	// wins holds each rule's search windows; starts, for rules whose
-	// matches begin at a keyword (see compiledRule.anchored), where each
+	// matches begin at a keyword (see compiledRule.atHits), where each
 	// keyword hit begins. Both are indexed by rule and reused across
 	// calls: only the rules in touched have entries.
 	wins, starts := sc.wins, sc.starts
@@ -248,7 +252,7 @@ func (s *Scanner) detect(path string, data []byte, scan bool) []cand {
 				if rule.Gate != nil && !rule.Gate(data, i) {
 					continue
 				}
-				if rule.prepare(); rule.anchoredAfter != nil {
+				if rule.prepare(); rule.atHits {
 					for _, ki := range rule.keywordsEndingAt(data, i) {
 						k := rule.lowerKeywords[ki]
 						// In a dense run of hits (a line of keywords) the
@@ -413,10 +417,10 @@ func (s *Scanner) detect(path string, data []byte, scan bool) []cand {
 				continue
 			}
 			cut := w.end < len(data) && data[w.end] != '\n'
-			if d := rule.dfaFilter(len(ctx), rule.search.String); d != nil && !d.mayMatch(ctx, false, cut) {
+			if d, nfa := rule.filterFor(len(ctx)); d != nil && (nfa && !d.nfaMayMatch(ctx, cut) || !nfa && !d.mayMatch(ctx, false, cut)) {
 				continue
 			}
-			countWork(len(ctx))
+			rule.read(len(ctx))
 			for _, m := range rule.matches(ctx) {
 				consider(r, rule, ctx, w.start, m, cut)
 			}
@@ -452,7 +456,7 @@ func (s *Scanner) detect(path string, data []byte, scan bool) []cand {
 				ctx := data[from:to]
 				cut := to < len(data) && data[to] != '\n'
 				sc.splits = sc.splits[:0]
-				if d := rule.dfaFilter(len(ctx), rule.searchAllSrc); d != nil {
+				if d := rule.denseFilter(len(ctx)); d != nil {
 					may := true
 					if md := rule.minLenFilter(); md != nil {
 						// no match with a secret long enough
@@ -469,7 +473,7 @@ func (s *Scanner) detect(path string, data []byte, scan bool) []cand {
 					}
 					sc.splits = splits
 				}
-				countWork(len(ctx))
+				rule.read(len(ctx))
 				searchSplit(rule.searchAll(), ctx, sc.splits, func(m []int) {
 					if from+m[0] < st {
 						return // begins before the run
@@ -519,8 +523,14 @@ func (s *Scanner) detect(path string, data []byte, scan bool) []cand {
 			// re is where the expression may read: up to where the
 			// filter sees every thread from st dead, and a byte more.
 			re := le
-			if d := rule.dfaFilter(le-st, rule.searchAllSrc); d != nil {
-				may, end, ok := d.reach(data[st:le])
+			if d, nfa := rule.filterFor(le - st); d != nil {
+				var may, ok bool
+				var end int
+				if nfa {
+					may, end, ok = d.nfaReach(data[st:le])
+				} else {
+					may, end, ok = d.reach(data[st:le])
+				}
 				if !may {
 					continue
 				}
@@ -530,10 +540,10 @@ func (s *Scanner) detect(path string, data []byte, scan bool) []cand {
 			}
 			var m []int
 			from := st
-			countWork(re - st)
+			rule.read(re - st)
 			if st > 0 {
 				from = st - 1
-				if m = rule.anchoredAfter.FindSubmatchIndex(data[from:re]); m != nil {
+				if m = rule.anchoredAfterExpr().FindSubmatchIndex(data[from:re]); m != nil {
 					m[0] = 1
 				}
 			} else if rule.readsTextStart() {
@@ -545,7 +555,7 @@ func (s *Scanner) detect(path string, data []byte, scan bool) []cand {
 				// files many start with a keyword, and a second
 				// expression per rule cost a compile each.
 				sc.head = append(append(sc.head[:0], '\n'), data[:re]...)
-				if m = rule.anchoredAfter.FindSubmatchIndex(sc.head); m != nil {
+				if m = rule.anchoredAfterExpr().FindSubmatchIndex(sc.head); m != nil {
 					for k := range m {
 						if m[k] >= 0 {
 							m[k]--
