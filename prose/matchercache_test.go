@@ -60,7 +60,7 @@ func TestMatcherCacheRoundTrip(t *testing.T) {
 }
 
 // TestMatcherCacheFile has cachedMatcher write a table, read it back (in
-// place, mapped) the same as one built, and write a damaged one again.
+// place) the same as one built, and write a damaged one again.
 func TestMatcherCacheFile(t *testing.T) {
 	lits := []string{"passive", "utilize", "in order to", "is", "be"}
 	want := newMatcher(lits)
