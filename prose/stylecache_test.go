@@ -1,10 +1,12 @@
 package prose
 
 import (
+	"crypto/sha256"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"reflect"
+	"runtime"
 	"sync"
 	"testing"
 )
@@ -166,6 +168,64 @@ func TestStyleCacheDamaged(t *testing.T) {
 		}
 		if data, _ := os.ReadFile(names[0]); len(data) <= len(damage) {
 			t.Fatal("damaged cache file not rewritten")
+		}
+	}
+}
+
+// TestStyleCacheHugeCount has a cache file whose hash is right (it is not
+// keyed: anyone who can write the file can make one) ask for just more
+// elements than its bytes could hold, for every count it has, and wants it
+// refused before anything of that size is allocated.
+func TestStyleCacheHugeCount(t *testing.T) {
+	files := []ruleFile{{"S.R", "S/R.yml", nil}}
+	filler := make([]byte, 1<<20) // zeros: empty strings, nils, false
+	zeros := func(e *encoder, n int) {
+		for range n {
+			e.uint(0)
+		}
+	}
+	head := func(e *encoder) {
+		e.uint(1)
+		e.str("S.R")
+		e.str("S/R.yml")
+		e.str("")
+	}
+	over := func(min int) uint64 { return uint64(len(filler)/min + 1) }
+	cases := []struct {
+		name string
+		enc  func(*encoder)
+	}{
+		{"facts", func(e *encoder) { head(e); e.rule(&Rule{}); e.uint(over(minFactSize)) }},
+		{"scopes", func(e *encoder) { head(e); zeros(e, 6); e.uint(over(minStrSize) + 1) }},
+		{"swap", func(e *encoder) { head(e); zeros(e, 16); e.uint(over(minPairSize) + 1) }},
+		{"either", func(e *encoder) { head(e); zeros(e, 24); e.uint(over(minPairSize) + 1) }},
+		{"alts", func(e *encoder) { head(e); e.rule(&Rule{}); zeros(e, 3); e.uint(over(minAltSize) + 1) }},
+		{"factors", func(e *encoder) { head(e); e.rule(&Rule{}); e.uint(1); zeros(e, 3); e.uint(over(minReqSize) + 1) }},
+		{"sets", func(e *encoder) {
+			head(e)
+			e.rule(&Rule{})
+			e.uint(1)
+			zeros(e, 3)
+			e.uint(2)
+			e.uint(over(setSize))
+		}},
+	}
+	for _, tc := range cases {
+		var e encoder
+		tc.enc(&e)
+		payload := append(e.b, filler...)
+		sum := sha256.Sum256(payload)
+		data := append([]byte(styleCacheMagic), 3, 'k', 'e', 'y')
+		data = append(append(data, sum[:]...), payload...)
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		_, err := decodeStyleCache(data, "key", files)
+		runtime.ReadMemStats(&after)
+		if err == nil {
+			t.Errorf("%s: a count past the file's end taken", tc.name)
+		}
+		if got := after.TotalAlloc - before.TotalAlloc; got > 1<<20 {
+			t.Errorf("%s: refusing it allocated %d bytes", tc.name, got)
 		}
 	}
 }
