@@ -366,14 +366,45 @@ func sameRules(a, b *Styles) bool {
 // packages read from their YAML and from the style cache, whose patterns
 // are made from what compiling derived and worked out as they first run:
 // every alert the same.
+// lazyRules counts the rules l has read whose token patterns are made
+// when first needed, as only rules made from the style cache are.
+func lazyRules(l *Linter) int {
+	n := 0
+	for _, st := range l.Styles {
+		for _, r := range st.Rules {
+			switch c := r.check.(type) {
+			case *existence:
+				n += btoi(c.lazy != nil)
+			case *substitution:
+				n += btoi(c.lazy != nil)
+			}
+		}
+	}
+	return n
+}
+
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
 func TestStyleCacheLintsAlike(t *testing.T) {
 	want := lintTree(t, storedLinter(t), "../testdata/prose/other")
 	SetStyleCache(&StyleCache{Dir: t.TempDir(), Key: "k"})
 	defer SetStyleCache(nil)
-	for _, from := range []string{"the YAML, cached", "the cache"} {
-		got := lintTree(t, storedLinter(t), "../testdata/prose/other")
+	for i, from := range []string{"the YAML, cached", "the cache"} {
+		l := storedLinter(t)
+		got := lintTree(t, l, "../testdata/prose/other")
 		if !reflect.DeepEqual(got, want) {
 			t.Fatalf("read from %s: %d alert places, want %d", from, len(got), len(want))
+		}
+		// Rules made from the cache make their token patterns when first
+		// needed: none do from the YAML, some must from the cache (else
+		// the second pass read the YAML again and compared nothing).
+		if lazy := lazyRules(l); (lazy > 0) != (i == 1) {
+			t.Fatalf("read from %s: %d rules with patterns made on demand", from, lazy)
 		}
 	}
 	names, _ := filepath.Glob(filepath.Join(styleCache.Load().Dir, "*.rules"))
