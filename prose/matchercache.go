@@ -11,6 +11,7 @@ import (
 	"unsafe"
 
 	"github.com/svrnty/sotvet/internal/atomicfile"
+	"github.com/svrnty/sotvet/internal/safefs"
 )
 
 // Building the literal table of four style packages (~11,000 states) was
@@ -49,13 +50,16 @@ func cachedMatcher(lits []string) *matcher {
 		return newMatcher(lits)
 	}
 	name := filepath.Join(c.Dir, matcherCacheName(c.Key, lits))
-	m := &matcher{}
-	if data, err := mapFile(name, maxMatcherCache, m); err == nil {
+	// Read into memory, not mapped: a file written in place or cut short
+	// by another process after the check would change findings under the
+	// run, or fault (SIGBUS) where a read merely fails.
+	if data, err := safefs.ReadNoFollow(name, maxMatcherCache); err == nil {
+		m := &matcher{}
 		if decodeMatcher(m, data, c.Key, len(lits)) == nil {
 			return m
 		}
 	}
-	m = newMatcher(lits)
+	m := newMatcher(lits)
 	if err := os.MkdirAll(c.Dir, 0o700); err == nil {
 		_ = atomicfile.Write(name, encodeMatcher(c.Key, m), 0o600)
 	}
@@ -67,7 +71,7 @@ func cachedMatcher(lits []string) *matcher {
 // starting at a multiple of 8: the counts (count, width, cell bits, cells,
 // states, literal ids), the byte classes, the moves, the states' spans,
 // the literal ids. On a little-endian machine the arrays are used where
-// they lie.
+// they lie in the buffer read.
 
 const matcherHeader = 6 * 8
 

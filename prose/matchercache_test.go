@@ -1,6 +1,8 @@
 package prose
 
 import (
+	"encoding/binary"
+	"hash/crc32"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -59,8 +61,78 @@ func TestMatcherCacheRoundTrip(t *testing.T) {
 	}
 }
 
+// TestMatcherCacheBounds damages one field of a table file at a time and
+// recomputes the CRC, so that the check of that field's bounds, not the
+// checksum, must refuse it: a move to a state past the table, a byte
+// class past its width, a span outside the ids, an id past the literals.
+func TestMatcherCacheBounds(t *testing.T) {
+	lits := []string{"passive", "utilize", "in order to", "is", "be"}
+	for _, bits := range []int{16, 32} {
+		saved := maxStates16
+		if bits == 32 {
+			maxStates16 = 0
+		}
+		m := newMatcher(lits)
+		maxStates16 = saved
+		data := encodeMatcher("key", m)
+		sumAt := len(matcherCacheMagic) + 1 + len("key")
+		at := (sumAt + 4 + 7) / 8 * 8
+		le := binary.LittleEndian
+		cells, states, nIDs := le.Uint64(data[at+24:]), le.Uint64(data[at+32:]), le.Uint64(data[at+40:])
+		classAt := at + matcherHeader
+		deltaAt := classAt + 512
+		outAt := deltaAt + int(cells*uint64(bits/8)+7)/8*8
+		idsAt := outAt + 8*int(states)
+		// The span damaged: the first one holding an id.
+		k := slices.IndexFunc(m.out, func(o span32) bool { return o.hi > o.lo })
+		if k < 0 {
+			t.Fatal("the table has no span holding an id")
+		}
+		spanAt := outAt + 8*k
+		put32 := func(b []byte, off int, v int32) { le.PutUint32(b[off:], uint32(v)) }
+		cases := []struct {
+			name   string
+			damage func(b []byte)
+		}{
+			{"none", func([]byte) {}},
+			{"class past the width", func(b []byte) { le.PutUint16(b[classAt:], uint16(m.width)) }},
+			{"move past the states", func(b []byte) {
+				if bits == 16 {
+					le.PutUint16(b[deltaAt:], uint16(states))
+				} else {
+					put32(b, deltaAt, int32(states))
+				}
+			}},
+			{"span starting below 0", func(b []byte) { put32(b, spanAt, -1) }},
+			{"span ending before it starts", func(b []byte) { put32(b, spanAt, m.out[k].hi+1) }},
+			{"span past the ids", func(b []byte) { put32(b, spanAt+4, int32(nIDs)+1) }},
+			{"id below 0", func(b []byte) { put32(b, idsAt, -1) }},
+			{"id past the literals", func(b []byte) { put32(b, idsAt, int32(len(lits))) }},
+		}
+		if bits == 32 {
+			cases = append(cases, struct {
+				name   string
+				damage func(b []byte)
+			}{"negative move", func(b []byte) { put32(b, deltaAt, -1) }})
+		}
+		for _, tc := range cases {
+			bad := slices.Clone(data)
+			tc.damage(bad)
+			le.PutUint32(bad[sumAt:], crc32.Checksum(bad[at:], castagnoli))
+			err := decodeMatcher(&matcher{}, bad, "key", len(lits))
+			if tc.name == "none" {
+				if err != nil {
+					t.Fatalf("%d bits: the undamaged table refused: %v", bits, err)
+				}
+			} else if err == nil {
+				t.Errorf("%d bits: %s taken", bits, tc.name)
+			}
+		}
+	}
+}
+
 // TestMatcherCacheFile has cachedMatcher write a table, read it back (in
-// place, mapped) the same as one built, and write a damaged one again.
+// place) the same as one built, and write a damaged one again.
 func TestMatcherCacheFile(t *testing.T) {
 	lits := []string{"passive", "utilize", "in order to", "is", "be"}
 	want := newMatcher(lits)

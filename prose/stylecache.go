@@ -181,7 +181,7 @@ func decodeStyleCache(data []byte, key string, files []ruleFile) ([]cachedRule, 
 		if out[i].skip == "" {
 			out[i].rule = d.rule()
 			n := d.uint()
-			if n > uint64(len(d.b)) {
+			if !d.fits(n, minFactSize) {
 				return nil, errStyleCache
 			}
 			out[i].facts = make([]patternFacts, n)
@@ -195,7 +195,7 @@ func decodeStyleCache(data []byte, key string, files []ruleFile) ([]cachedRule, 
 				f.litReq = d.req()
 			}
 			out[i].pre = &prefilterFacts{lits: d.strs(), req: d.req()}
-			if n, ok := d.count(); ok {
+			if n, ok := d.count(minAltSize); ok {
 				out[i].alts = make([]altFact, n)
 				for k := range out[i].alts {
 					out[i].alts[k] = altFact{lits: d.strs(), req: d.req(), back: d.bool()}
@@ -340,22 +340,40 @@ func (d *decoder) str() string {
 	return s
 }
 
-// count reads a length written as n+1 (0: nil), bounded by what is left
-// (every element takes a byte at least).
-func (d *decoder) count() (int, bool) {
-	n := d.uint()
-	if n == 0 {
-		return 0, false
-	}
-	if n-1 > uint64(len(d.b)) {
+// The fewest bytes one element takes encoded: a count of more elements
+// than what is left could hold is refused before anything is allocated
+// for it (a hostile file of 64 MB could otherwise ask for gigabytes).
+const (
+	minStrSize  = 1 // its length
+	minPairSize = 2 // two strings (a swap, an either)
+	minFactSize = 6 // src, back, lits, req, litReqSet, litReq
+	minAltSize  = 3 // lits, req, back
+	minReqSize  = 1 // a factor's length
+	setSize     = 32
+)
+
+// fits reports whether n elements of at least minSize bytes each fit in
+// what is left; if not, the decoder is bad.
+func (d *decoder) fits(n uint64, minSize int) bool {
+	if n > uint64(len(d.b)/minSize) {
 		d.bad, d.b = true, nil
+		return false
+	}
+	return true
+}
+
+// count reads a length written as n+1 (0: nil) of elements of at least
+// minSize bytes each, bounded by what is left.
+func (d *decoder) count(minSize int) (int, bool) {
+	n := d.uint()
+	if n == 0 || !d.fits(n-1, minSize) {
 		return 0, false
 	}
 	return int(n - 1), true
 }
 
 func (d *decoder) strs() []string {
-	n, ok := d.count()
+	n, ok := d.count(minStrSize)
 	if !ok {
 		return nil
 	}
@@ -404,7 +422,7 @@ func (d *decoder) rule() *Rule {
 	r.Tokens = d.strs()
 	r.Raw = d.strs()
 	r.Exceptions = d.strs()
-	if n, ok := d.count(); ok {
+	if n, ok := d.count(minPairSize); ok {
 		r.Swap = make([]Swap, n)
 		for i := range r.Swap {
 			r.Swap[i] = Swap{d.str(), d.str()}
@@ -417,7 +435,7 @@ func (d *decoder) rule() *Rule {
 	r.Second = d.str()
 	r.Match = d.str()
 	r.Indicators = d.strs()
-	if n, ok := d.count(); ok {
+	if n, ok := d.count(minPairSize); ok {
 		r.Either = make([][2]string, n)
 		for i := range r.Either {
 			r.Either[i] = [2]string{d.str(), d.str()}
@@ -434,15 +452,14 @@ func (d *decoder) rule() *Rule {
 }
 
 func (d *decoder) req() *requirement {
-	n, ok := d.count()
+	n, ok := d.count(minReqSize)
 	if !ok {
 		return nil
 	}
 	r := &requirement{factors: make([]factor, n)}
 	for i := range r.factors {
 		k := d.uint()
-		if k > uint64(len(d.b))/32 {
-			d.bad, d.b = true, nil
+		if !d.fits(k, setSize) {
 			return nil
 		}
 		f := make(factor, k)

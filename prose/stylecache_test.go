@@ -1,10 +1,12 @@
 package prose
 
 import (
+	"crypto/sha256"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"reflect"
+	"runtime"
 	"sync"
 	"testing"
 )
@@ -170,6 +172,64 @@ func TestStyleCacheDamaged(t *testing.T) {
 	}
 }
 
+// TestStyleCacheHugeCount has a cache file whose hash is right (it is not
+// keyed: anyone who can write the file can make one) ask for just more
+// elements than its bytes could hold, for every count it has, and wants it
+// refused before anything of that size is allocated.
+func TestStyleCacheHugeCount(t *testing.T) {
+	files := []ruleFile{{"S.R", "S/R.yml", nil}}
+	filler := make([]byte, 1<<20) // zeros: empty strings, nils, false
+	zeros := func(e *encoder, n int) {
+		for range n {
+			e.uint(0)
+		}
+	}
+	head := func(e *encoder) {
+		e.uint(1)
+		e.str("S.R")
+		e.str("S/R.yml")
+		e.str("")
+	}
+	over := func(min int) uint64 { return uint64(len(filler)/min + 1) }
+	cases := []struct {
+		name string
+		enc  func(*encoder)
+	}{
+		{"facts", func(e *encoder) { head(e); e.rule(&Rule{}); e.uint(over(minFactSize)) }},
+		{"scopes", func(e *encoder) { head(e); zeros(e, 6); e.uint(over(minStrSize) + 1) }},
+		{"swap", func(e *encoder) { head(e); zeros(e, 16); e.uint(over(minPairSize) + 1) }},
+		{"either", func(e *encoder) { head(e); zeros(e, 24); e.uint(over(minPairSize) + 1) }},
+		{"alts", func(e *encoder) { head(e); e.rule(&Rule{}); zeros(e, 3); e.uint(over(minAltSize) + 1) }},
+		{"factors", func(e *encoder) { head(e); e.rule(&Rule{}); e.uint(1); zeros(e, 3); e.uint(over(minReqSize) + 1) }},
+		{"sets", func(e *encoder) {
+			head(e)
+			e.rule(&Rule{})
+			e.uint(1)
+			zeros(e, 3)
+			e.uint(2)
+			e.uint(over(setSize))
+		}},
+	}
+	for _, tc := range cases {
+		var e encoder
+		tc.enc(&e)
+		payload := append(e.b, filler...)
+		sum := sha256.Sum256(payload)
+		data := append([]byte(styleCacheMagic), 3, 'k', 'e', 'y')
+		data = append(append(data, sum[:]...), payload...)
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		_, err := decodeStyleCache(data, "key", files)
+		runtime.ReadMemStats(&after)
+		if err == nil {
+			t.Errorf("%s: a count past the file's end taken", tc.name)
+		}
+		if got := after.TotalAlloc - before.TotalAlloc; got > 1<<20 {
+			t.Errorf("%s: refusing it allocated %d bytes", tc.name, got)
+		}
+	}
+}
+
 // TestStyleCacheChanged changes a rule file between runs and wants the
 // new rule, not the cached one.
 func TestStyleCacheChanged(t *testing.T) {
@@ -306,14 +366,45 @@ func sameRules(a, b *Styles) bool {
 // packages read from their YAML and from the style cache, whose patterns
 // are made from what compiling derived and worked out as they first run:
 // every alert the same.
+// lazyRules counts the rules l has read whose token patterns are made
+// when first needed, as only rules made from the style cache are.
+func lazyRules(l *Linter) int {
+	n := 0
+	for _, st := range l.Styles {
+		for _, r := range st.Rules {
+			switch c := r.check.(type) {
+			case *existence:
+				n += btoi(c.lazy != nil)
+			case *substitution:
+				n += btoi(c.lazy != nil)
+			}
+		}
+	}
+	return n
+}
+
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
 func TestStyleCacheLintsAlike(t *testing.T) {
 	want := lintTree(t, storedLinter(t), "../testdata/prose/other")
 	SetStyleCache(&StyleCache{Dir: t.TempDir(), Key: "k"})
 	defer SetStyleCache(nil)
-	for _, from := range []string{"the YAML, cached", "the cache"} {
-		got := lintTree(t, storedLinter(t), "../testdata/prose/other")
+	for i, from := range []string{"the YAML, cached", "the cache"} {
+		l := storedLinter(t)
+		got := lintTree(t, l, "../testdata/prose/other")
 		if !reflect.DeepEqual(got, want) {
 			t.Fatalf("read from %s: %d alert places, want %d", from, len(got), len(want))
+		}
+		// Rules made from the cache make their token patterns when first
+		// needed: none do from the YAML, some must from the cache (else
+		// the second pass read the YAML again and compared nothing).
+		if lazy := lazyRules(l); (lazy > 0) != (i == 1) {
+			t.Fatalf("read from %s: %d rules with patterns made on demand", from, lazy)
 		}
 	}
 	names, _ := filepath.Glob(filepath.Join(styleCache.Load().Dir, "*.rules"))
