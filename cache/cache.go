@@ -243,36 +243,57 @@ func (p *Pack) PutSummary(path, id string, summary []byte) {
 	p.added = append(p.added, k)
 }
 
+// StylesDir is the directory under a cache directory that holds the prose
+// check's style sets (prose.StyleCache).
+const StylesDir = "prose-styles"
+
 // Trim removes the packs under dir that no run has used for maxAge (Save
-// and Touch mark a pack used), at most once a day: workspaces come and go,
-// and their packs must not pile up.
+// and Touch mark a pack used), and the style sets no run has read for as
+// long (each build writes its own), at most once a day: workspaces and
+// builds come and go, and their files must not pile up.
 func Trim(dir string, maxAge time.Duration) error {
 	marker := filepath.Join(dir, "summaries", "trim.txt")
 	now := time.Now()
 	if info, err := os.Stat(marker); err == nil && now.Sub(info.ModTime()) < 24*time.Hour {
 		return nil
 	}
-	entries, err := os.ReadDir(filepath.Join(dir, "summaries"))
+	if _, err := os.Stat(dir); errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err := trimDir(filepath.Join(dir, "summaries"), []string{".pack", ".stat"}, now.Add(-maxAge)); err != nil {
+		return err
+	}
+	if err := trimDir(filepath.Join(dir, StylesDir), []string{".rules", ".filter"}, now.Add(-maxAge)); err != nil {
+		return err
+	}
+	if err := os.MkdirAll(filepath.Dir(marker), 0o755); err != nil {
+		return err
+	}
+	return os.WriteFile(marker, []byte(now.UTC().Format(time.RFC3339)+"\n"), 0o644)
+}
+
+// trimDir removes the files of dir with one of exts, and the temporary
+// files of rewrites a crash interrupted, last modified before cut.
+func trimDir(dir string, exts []string, cut time.Time) error {
+	entries, err := os.ReadDir(dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
 	if err != nil {
-		if errors.Is(err, fs.ErrNotExist) {
-			return nil
-		}
 		return err
 	}
 	for _, e := range entries {
-		// Packs and stat indexes, and the temporary files of rewrites a
-		// crash interrupted.
 		n := e.Name()
-		if !slices.ContainsFunc([]string{".pack", ".stat"}, func(ext string) bool {
+		if !slices.ContainsFunc(exts, func(ext string) bool {
 			return strings.HasSuffix(n, ext) || strings.Contains(n, ext+atomicfile.TempPrefix)
 		}) {
 			continue
 		}
-		if info, err := e.Info(); err == nil && now.Sub(info.ModTime()) > maxAge {
-			os.Remove(filepath.Join(dir, "summaries", e.Name()))
+		if info, err := e.Info(); err == nil && info.Mode().IsRegular() && info.ModTime().Before(cut) {
+			os.Remove(filepath.Join(dir, n))
 		}
 	}
-	return os.WriteFile(marker, []byte(now.UTC().Format(time.RFC3339)+"\n"), 0o644)
+	return nil
 }
 
 // Save writes what this run added: appended to the pack, or, when the pack

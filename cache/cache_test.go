@@ -11,6 +11,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/svrnty/sotvet/internal/atomicfile"
 )
 
 func put(p *Pack, n int, tag string) {
@@ -237,5 +239,41 @@ func TestPackNotARegularFile(t *testing.T) {
 	q := Open(dir, "/ws", "k")
 	if q.Problem() == nil || !strings.Contains(q.Problem().Error(), "not a regular file") {
 		t.Errorf("Problem() = %v, want not a regular file", q.Problem())
+	}
+}
+
+// TestTrimStyles: the prose check's style sets (one per build and set of
+// rule files) unread for maxAge go with the packs, and the temporary files
+// a crash left; other files stay.
+func TestTrimStyles(t *testing.T) {
+	dir := t.TempDir()
+	styles := filepath.Join(dir, StylesDir)
+	if err := os.MkdirAll(styles, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	long := time.Now().Add(-40 * 24 * time.Hour)
+	files := map[string]bool{ // name -> kept
+		"old.rules": false, "old.filter": false, ".old.filter" + atomicfile.TempPrefix + "1": false,
+		"fresh.rules": true, "fresh.filter": true, "notes.txt": true,
+	}
+	for n, kept := range files {
+		f := filepath.Join(styles, n)
+		if err := os.WriteFile(f, []byte("x"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		if !kept || n == "notes.txt" {
+			if err := os.Chtimes(f, long, long); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if err := Trim(dir, 30*24*time.Hour); err != nil {
+		t.Fatal(err)
+	}
+	for n, kept := range files {
+		_, err := os.Stat(filepath.Join(styles, n))
+		if kept != (err == nil) {
+			t.Errorf("%s: kept %v, want %v", n, err == nil, kept)
+		}
 	}
 }

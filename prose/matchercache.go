@@ -56,6 +56,7 @@ func cachedMatcher(lits []string) *matcher {
 	if data, err := safefs.ReadNoFollow(name, maxMatcherCache); err == nil {
 		m := &matcher{}
 		if decodeMatcher(m, data, c.Key, len(lits)) == nil {
+			markUsed(name)
 			return m
 		}
 	}

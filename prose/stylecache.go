@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"sync/atomic"
+	"time"
 	"unsafe"
 
 	"github.com/svrnty/sotvet/internal/atomicfile"
@@ -94,7 +95,18 @@ func readStyleCache(c *StyleCache, files []ruleFile) ([]cachedRule, bool) {
 		return nil, false
 	}
 	rules, err := decodeStyleCache(data, c.Key, files)
-	return rules, err == nil
+	if err != nil {
+		return nil, false
+	}
+	markUsed(name)
+	return rules, true
+}
+
+// markUsed marks a cache file read by this run, for cache.Trim, which
+// removes those no run read for a long time (every build writes its own).
+func markUsed(name string) {
+	now := time.Now()
+	_ = os.Chtimes(name, now, now)
 }
 
 // writeStyleCache keeps rules, read from files, for the next run. Failing

@@ -126,7 +126,7 @@ func cmdCheck(args []string, stdout, stderr io.Writer) int {
 	// The prose check's style sets are kept between runs: reading their
 	// YAML is most of what reading them costs (docs/prose.md).
 	if d, err := cache.DefaultDir(); err == nil {
-		prose.SetStyleCache(&prose.StyleCache{Dir: filepath.Join(d, "prose-styles"), Key: cache.BuildKey(version())})
+		prose.SetStyleCache(&prose.StyleCache{Dir: filepath.Join(d, cache.StylesDir), Key: cache.BuildKey(version())})
 	}
 
 	root, err := filepath.Abs(dir)
