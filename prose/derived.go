@@ -167,3 +167,39 @@ func anyBack(facts []altFact) bool {
 	}
 	return false
 }
+
+// tokenAlts are a rule's tokens (entries), each a pattern: compiled with
+// the rule (alts), or made when first needed from what the style cache
+// kept (lazy).
+type tokenAlts struct {
+	alts []*pattern
+	lazy *altList
+}
+
+func (t *tokenAlts) alternatives() []*pattern {
+	if t.lazy != nil {
+		return t.lazy.all()
+	}
+	return t.alts
+}
+
+func (t *tokenAlts) altCount() int {
+	if t.lazy != nil {
+		return len(t.lazy.facts)
+	}
+	return len(t.alts)
+}
+
+func (t *tokenAlts) altFilter(i int) ([]string, *requirement) {
+	if t.lazy != nil {
+		return t.lazy.facts[i].lits, t.lazy.facts[i].req
+	}
+	return t.alts[i].lits, t.alts[i].req
+}
+
+func (t *tokenAlts) alt(i int) *pattern {
+	if t.lazy != nil {
+		return t.lazy.at(i)
+	}
+	return t.alts[i]
+}

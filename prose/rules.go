@@ -242,11 +242,10 @@ func exceptions(ex []string, ignore bool, pc *compiler) (*pattern, error) {
 }
 
 type existence struct {
-	r      *Rule
-	whole  wholeAlts
-	except *pattern
-	alts   []*pattern // one per token, when the rule has no raw part
-	lazy   *altList   // or these, made when first needed (from the style cache)
+	r         *Rule
+	whole     wholeAlts
+	except    *pattern
+	tokenAlts // one per token, when the rule has no raw part
 }
 
 func compileExistence(r *Rule, pc *compiler) (checker, error) {
@@ -317,34 +316,6 @@ func (e *existence) run(text string, st *fileState, emit func(hit)) {
 	e.runLocs(text, e.whole.pattern().findIn(text, st.lower(text), st.scanFor(text)), emit)
 }
 
-func (e *existence) alternatives() []*pattern {
-	if e.lazy != nil {
-		return e.lazy.all()
-	}
-	return e.alts
-}
-
-func (e *existence) altCount() int {
-	if e.lazy != nil {
-		return len(e.lazy.facts)
-	}
-	return len(e.alts)
-}
-
-func (e *existence) altFilter(i int) ([]string, *requirement) {
-	if e.lazy != nil {
-		return e.lazy.facts[i].lits, e.lazy.facts[i].req
-	}
-	return e.alts[i].lits, e.alts[i].req
-}
-
-func (e *existence) alt(i int) *pattern {
-	if e.lazy != nil {
-		return e.lazy.at(i)
-	}
-	return e.alts[i]
-}
-
 func (e *existence) runAlts(text string, alts []int, st *fileState, emit func(hit)) {
 	ms := mergeAltMatches(text, st.lower(text), st.scanFor(text), e, alts, st.altBuf())
 	for _, m := range ms {
@@ -381,13 +352,12 @@ func (e *existence) runLoc(text string, loc []int, emit func(hit)) {
 }
 
 type substitution struct {
-	r      *Rule
-	whole  wholeAlts
-	repl   []string
-	find   []string
-	except *pattern
-	alts   []*pattern // one per entry, its text in group 1
-	lazy   *altList   // or these, made when first needed (from the style cache)
+	r         *Rule
+	whole     wholeAlts
+	repl      []string
+	find      []string
+	except    *pattern
+	tokenAlts // one per entry, its text in group 1
 	// Per entry, its replacement as an expression: Vale takes a text that
 	// matches the replacement as already replaced. Compiled once, on the
 	// first match that needs it, not on every match.
@@ -461,34 +431,6 @@ func compileSubstitution(r *Rule, pc *compiler) (checker, error) {
 
 func (s *substitution) run(text string, st *fileState, emit func(hit)) {
 	s.runLocs(text, s.whole.pattern().findIn(text, st.lower(text), st.scanFor(text)), emit)
-}
-
-func (s *substitution) alternatives() []*pattern {
-	if s.lazy != nil {
-		return s.lazy.all()
-	}
-	return s.alts
-}
-
-func (s *substitution) altCount() int {
-	if s.lazy != nil {
-		return len(s.lazy.facts)
-	}
-	return len(s.alts)
-}
-
-func (s *substitution) altFilter(i int) ([]string, *requirement) {
-	if s.lazy != nil {
-		return s.lazy.facts[i].lits, s.lazy.facts[i].req
-	}
-	return s.alts[i].lits, s.alts[i].req
-}
-
-func (s *substitution) alt(i int) *pattern {
-	if s.lazy != nil {
-		return s.lazy.at(i)
-	}
-	return s.alts[i]
 }
 
 // runAlts runs the entries alts on text: each entry's match is placed in
