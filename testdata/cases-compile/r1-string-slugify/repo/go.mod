@@ -1,3 +1,0 @@
-module example.com/slugify
-
-go 1.26
