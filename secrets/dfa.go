@@ -497,8 +497,11 @@ func (cr *compiledRule) filterFor(n int) (*prefilterDFA, bool) {
 				d = newPrefilterDFA(cr.filterSrc())
 			}
 			cr.tree = nil
-			if d != nil && !cr.compiled.Load() {
+			if d != nil {
 				cr.early.Store(d)
+				if cr.compiled.Load() {
+					cr.early.Store(nil) // compiled meanwhile: its filter serves
+				}
 			}
 		})
 		if d := cr.early.Load(); d != nil {

@@ -1,6 +1,7 @@
 package secrets
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"os"
 	"reflect"
@@ -153,6 +154,46 @@ func TestDFAScanSame(t *testing.T) {
 		if !reflect.DeepEqual(got, want) || gotRed != wantRed {
 			t.Fatalf("on %q:\nwith the filters %v\nwithout %v", text, got, want)
 		}
+	}
+}
+
+// TestEarlyFilterScanSame: a fresh scanner at the default thresholds
+// reads each rule's filter on sets until it compiles the rule (the early
+// filter), and finds what a scanner without filters finds, from several
+// goroutines at once (the early filters are made and published lazily).
+func TestEarlyFilterScanSame(t *testing.T) {
+	texts := dfaTexts(40)
+	useDFA = false
+	plain, err := newScanner(DefaultConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := make([][]Finding, len(texts))
+	for i, text := range texts {
+		want[i] = plain.Scan("notes/x.md", []byte(text))
+	}
+	useDFA = true
+	s, err := newScanner(DefaultConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var wg sync.WaitGroup
+	errs := make(chan string, 4)
+	for g := range 4 {
+		wg.Go(func() {
+			for k := range texts {
+				i := (k + g*len(texts)/4) % len(texts)
+				if got := s.Scan("notes/x.md", []byte(texts[i])); !reflect.DeepEqual(got, want[i]) {
+					errs <- fmt.Sprintf("on %q:\nwith the early filters %v\nwithout filters %v", texts[i], got, want[i])
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	close(errs)
+	for e := range errs {
+		t.Fatal(e)
 	}
 }
 
