@@ -24,9 +24,21 @@ func TestDir(t *testing.T) {
 	if _, ok := Dir(); ok {
 		t.Fatal("a regular file was taken for the corpus")
 	}
+}
+
+// TestDirDefault: without SOTVET_CORPUS the corpus is looked for beside
+// the checkout, ../shared/corpus/cto-planb.
+func TestDirDefault(t *testing.T) {
 	t.Setenv(Env, "")
-	if dir, _ := Dir(); !strings.HasSuffix(filepath.ToSlash(dir), "/shared/corpus/cto-planb") || !filepath.IsAbs(dir) {
+	dir, ok := Dir()
+	if !strings.HasSuffix(filepath.ToSlash(dir), "/shared/corpus/cto-planb") || !filepath.IsAbs(dir) {
 		t.Fatalf("default Dir() = %q, want an absolute .../shared/corpus/cto-planb", dir)
+	}
+	if !ok {
+		t.Skipf("skipped: the corpus is not beside the checkout (looked in %s; set %s to name one)", dir, Env)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "WORKBOARD.yaml")); err != nil {
+		t.Errorf("the corpus beside the checkout holds no WORKBOARD.yaml: %v", err)
 	}
 }
 
