@@ -20,14 +20,7 @@ func TestMayHoldStateNecessary(t *testing.T) {
 		"the", "**", "`", ":", "-", "|", " ", " ", "\u212aelvin", "\u0130", "ADM\u0130TTED", "fre", "é", "re-solved", "current_x", "2"}
 	held, checked := 0, 0
 	for range 20000 {
-		var b strings.Builder
-		for range 1 + r.IntN(8) {
-			b.WriteString(parts[r.IntN(len(parts))])
-			if r.IntN(2) == 0 {
-				b.WriteByte(' ')
-			}
-		}
-		text := b.String()
+		text := randomLine(r, parts)
 		state := false
 		for _, w := range lineWords(text) {
 			state = state || stateWords[w]
@@ -56,14 +49,7 @@ func TestStatesPlainlyAgrees(t *testing.T) {
 		"isn't", "AdMiTtEd", "averyveryverylongword", "K", "x"}
 	said, deferred := 0, 0
 	for range 20000 {
-		var b strings.Builder
-		for range 1 + r.IntN(8) {
-			b.WriteString(parts[r.IntN(len(parts))])
-			if r.IntN(2) == 0 {
-				b.WriteByte(' ')
-			}
-		}
-		text := b.String()
+		text := randomLine(r, parts)
 		want, hedged := false, false
 		for _, w := range lineWords(text) {
 			hedged = hedged || hedgeWords[w]
@@ -86,6 +72,19 @@ func TestStatesPlainlyAgrees(t *testing.T) {
 	if said < 500 || deferred < 500 {
 		t.Fatalf("%d ASCII lines state, %d lines deferred: the test saw too little", said, deferred)
 	}
+}
+
+// randomLine joins one to eight of parts, picked by r, some with a space
+// after them.
+func randomLine(r *rand.Rand, parts []string) string {
+	var b strings.Builder
+	for range 1 + r.IntN(8) {
+		b.WriteString(parts[r.IntN(len(parts))])
+		if r.IntN(2) == 0 {
+			b.WriteByte(' ')
+		}
+	}
+	return b.String()
 }
 
 // BenchmarkStateLines reads every line of the corpus's documents as
