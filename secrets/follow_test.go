@@ -237,3 +237,48 @@ func ruleSource(r *Rule) string {
 	}
 	return r.Regex.String()
 }
+
+// TestProgTableClosures: a table's closures, kept as the span of their
+// words that are not zero, are closure's sets, for every rule's program
+// (as the follow automata and the filters build them), and advance adds
+// exactly them.
+func TestProgTableClosures(t *testing.T) {
+	n, dense, kept := 0, 0, 0
+	for _, r := range DefaultRules() {
+		re, err := syntax.Parse(ruleSource(r), syntax.Perl)
+		if err != nil {
+			t.Fatal(err)
+		}
+		prog, err := syntax.Compile(re.Simplify())
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, atEnd := range []bool{false, true} {
+			tab := newProgTable(prog, atEnd)
+			for pc := range prog.Inst {
+				if !tab.reads.has(uint32(pc)) {
+					continue
+				}
+				want := closure(prog, make(pcSet, tab.words), prog.Inst[pc].Out, atEnd)
+				cur, got := make(pcSet, tab.words), make(pcSet, tab.words)
+				cur.add(uint32(pc))
+				for c := 0; c < 128; c++ {
+					if !tab.masks[pc].has(byte(c)) {
+						continue
+					}
+					if !tab.advance(cur, got, byte(c)) || !reflect.DeepEqual(got, want) {
+						t.Fatalf("%s: instruction %d on %q: %v, closure %v", r.ID, pc, byte(c), got, want)
+					}
+					break
+				}
+				n++
+				dense += tab.words
+			}
+			kept += len(tab.back)
+		}
+	}
+	if n < 1000 {
+		t.Fatalf("only %d instructions checked", n)
+	}
+	t.Logf("%d closures: %d words kept of %d", n, kept, dense)
+}

@@ -1106,8 +1106,13 @@ func compileShared(expr string) *regexp.Regexp {
 // foldAfter).
 var sharedPlain sync.Map // string -> *regexp.Regexp
 
-// compilePlain is compileShared without compileFolded's rewrite.
+// compilePlain is compileShared without compileFolded's rewrite. Where
+// a scanner has compiled expr folded, that serves: it finds the same
+// matches, and its form as written has been let go (tieredExpr.get).
 func compilePlain(expr string) *regexp.Regexp {
+	if re, ok := sharedRegexps.Load(expr); ok {
+		return re.(*regexp.Regexp)
+	}
 	return compileSharedIn(&sharedPlain, expr, regexp.Compile)
 }
 
@@ -1177,6 +1182,12 @@ func (t *tieredExpr) get(cr *compiledRule, src string) *regexp.Regexp {
 		t.foldOnce.Do(func() {
 			t.folded.Store(compileShared(src))
 			cr.compiledNow()
+			// The folded form serves from now on: the one as written
+			// would stay live beside it (on a tree that wakes every
+			// rule on long lines, a third of the compiled programs).
+			if t.plain.Swap(nil) != nil {
+				sharedPlain.Delete(src)
+			}
 		})
 		return t.folded.Load()
 	}
@@ -1184,7 +1195,11 @@ func (t *tieredExpr) get(cr *compiledRule, src string) *regexp.Regexp {
 		t.plain.Store(compilePlain(src))
 		cr.compiledNow()
 	})
-	return t.plain.Load()
+	if p := t.plain.Load(); p != nil {
+		return p
+	}
+	return t.folded.Load() // folded since, and the form as written let go
+
 }
 
 // read counts n bytes the rule's expression is about to search.
@@ -1245,6 +1260,11 @@ func (cr *compiledRule) prepare() {
 			}
 		}
 		if cr.anchoredSrc != "" {
+			if tree != nil {
+				// from this parse, not one more of anchoredSrc (a tenth
+				// of the scan of a tree that wakes every rule)
+				cr.textStartOnce.Do(func() { cr.textStart = readsTextStart(tree) })
+			}
 			cr.atHits = true
 			cr.afterSrc = `^(?s:.)(?:` + cr.anchoredSrc + `)`
 			for _, k := range cr.Keywords {

@@ -383,7 +383,10 @@ func TestScannersShareExpressions(t *testing.T) {
 		for k, pair := range [][2]*tieredExpr{{&ra.searchT, &rb.searchT}, {&ra.anchoredAfterT, &rb.anchoredAfterT}} {
 			x, y := pair[0], pair[1]
 			if px, py := x.plain.Load(), y.plain.Load(); px != nil && py != nil {
-				if px != py {
+				// another scanner may have folded the expression meanwhile:
+				// the one as written is let go, the folded one serves
+				folded, _ := sharedRegexps.Load(px.String())
+				if px != py && folded != py {
 					t.Errorf("rule %s: each scanner compiled its own expression (%d, as written)", ra.ID, k)
 				}
 				shared++

@@ -40,6 +40,13 @@ func TestPrepareAgreesWithCompiled(t *testing.T) {
 		if !reflect.DeepEqual(secret, r.secretIdx) || !reflect.DeepEqual(key, r.keyIdx) {
 			t.Errorf("%s: groups secret %v key %v, the compiled expression has %v %v", r.ID, r.secretIdx, r.keyIdx, secret, key)
 		}
+		if r.atHits {
+			// prepare judges the start of the text from its own parse
+			p, err := syntax.Parse(r.anchoredSrc, syntax.Perl)
+			if want := err != nil || readsTextStart(p); want != r.readsTextStart() {
+				t.Errorf("%s: reads the start of the text %v from the parse, %v from the source", r.ID, r.readsTextStart(), want)
+			}
+		}
 		if r.lazy != nil && r.Regex == nil {
 			src := r.searchSrc
 			if r.atHits {
@@ -244,5 +251,51 @@ func TestEndTextSet(t *testing.T) {
 	}
 	if n < 1000 {
 		t.Fatalf("only %d instructions reach a match", n)
+	}
+}
+
+// TestFoldingLetsPlainGo: once a rule's expression is compiled folded,
+// the form as written is let go, by the rule and by the process (a tree
+// that wakes every rule on long lines held both), and a scanner that asks
+// for it later is handed the folded one.
+func TestFoldingLetsPlainGo(t *testing.T) {
+	defer func(f int64) { foldAfter = f }(foldAfter)
+	s, err := newScanner(DefaultConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	texts := dfaTexts(20)
+	foldAfter = 1 << 62
+	for _, text := range texts {
+		s.Scan("notes/x.md", []byte(text))
+	}
+	foldAfter = 0
+	for _, text := range texts {
+		s.Scan("notes/x.md", []byte(text))
+	}
+	folded := 0
+	for _, r := range s.rules {
+		for _, e := range []struct {
+			x   *tieredExpr
+			src string
+		}{{&r.searchT, r.searchSrc}, {&r.anchoredAfterT, r.afterSrc}, {&r.searchAllT, r.anchoredSrc}, {&r.anchoredT, `^(?:` + r.anchoredSrc + `)`}} {
+			f := e.x.folded.Load()
+			if f == nil {
+				continue
+			}
+			folded++
+			if e.x.plain.Load() != nil {
+				t.Fatalf("%s: keeps its expression as written beside the folded one", r.ID)
+			}
+			if _, ok := sharedPlain.Load(e.src); ok {
+				t.Fatalf("%s: the process keeps its expression as written", r.ID)
+			}
+			if compilePlain(e.src) != f {
+				t.Fatalf("%s: compiled as written again", r.ID)
+			}
+		}
+	}
+	if folded < 20 {
+		t.Fatalf("only %d expressions folded", folded)
 	}
 }
