@@ -225,3 +225,52 @@ func TestRegexSetPrefilter(t *testing.T) {
 		}
 	}
 }
+
+// TestSplitAlternationsSamePrograms: each branch splitAlternations prints
+// compiles to the program of that branch of the parse, for every
+// allowlist expression of the embedded rule sets.
+func TestSplitAlternationsSamePrograms(t *testing.T) {
+	loadGitleaks()
+	var srcs []string
+	add := func(a gitleaksrules.Allowlist) { srcs = append(srcs, a.Regexes...) }
+	add(gitleaks.set.Allowlist)
+	for _, r := range gitleaks.set.Rules {
+		for _, a := range r.Allowlists {
+			add(a)
+		}
+	}
+	progOf := func(re *syntax.Regexp) string {
+		p, err := syntax.Compile(re.Simplify())
+		if err != nil {
+			t.Fatal(err)
+		}
+		return p.String()
+	}
+	split := 0
+	for _, src := range srcs {
+		re, err := syntax.Parse(src, syntax.Perl)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out := splitAlternations([]string{src})
+		if re.Op != syntax.OpAlternate || len(re.Sub) > 64 {
+			continue
+		}
+		if len(out) != len(re.Sub) {
+			t.Fatalf("%q: %d branches, %d printed", src, len(re.Sub), len(out))
+		}
+		for i, sub := range re.Sub {
+			back, err := syntax.Parse(out[i], syntax.Perl)
+			if err != nil {
+				t.Fatalf("%q printed as %q: %v", sub, out[i], err)
+			}
+			if got, want := progOf(back), progOf(sub); got != want {
+				t.Fatalf("branch %q printed as %q: another program", sub, out[i])
+			}
+			split++
+		}
+	}
+	if split < 20 {
+		t.Fatalf("only %d branches checked", split)
+	}
+}
