@@ -1191,6 +1191,13 @@ func (t *tieredExpr) get(cr *compiledRule, src string) *regexp.Regexp {
 		})
 		return t.folded.Load()
 	}
+	return t.asWritten(cr, src)
+}
+
+// asWritten returns the expression as written, compiling it on first use,
+// or the folded one when another goroutine has folded it since get looked
+// (and let the form as written go).
+func (t *tieredExpr) asWritten(cr *compiledRule, src string) *regexp.Regexp {
 	t.plainOnce.Do(func() {
 		t.plain.Store(compilePlain(src))
 		cr.compiledNow()
@@ -1198,8 +1205,7 @@ func (t *tieredExpr) get(cr *compiledRule, src string) *regexp.Regexp {
 	if p := t.plain.Load(); p != nil {
 		return p
 	}
-	return t.folded.Load() // folded since, and the form as written let go
-
+	return t.folded.Load()
 }
 
 // read counts n bytes the rule's expression is about to search.

@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"regexp/syntax"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -293,9 +294,61 @@ func TestFoldingLetsPlainGo(t *testing.T) {
 			if compilePlain(e.src) != f {
 				t.Fatalf("%s: compiled as written again", r.ID)
 			}
+			// a goroutine that looked before the fold is handed the folded one
+			if got := e.x.asWritten(r, e.src); got != f {
+				t.Fatalf("%s: after the fold, as written is %v", r.ID, got)
+			}
 		}
 	}
 	if folded < 20 {
 		t.Fatalf("only %d expressions folded", folded)
+	}
+}
+
+// TestFoldingWhileScanning: goroutines that scan while their rules cross
+// foldAfter (one folds and lets the form as written go while another
+// still holds or asks for it) find what one scan as written finds (run
+// with -race).
+func TestFoldingWhileScanning(t *testing.T) {
+	defer func(f int64) { foldAfter = f }(foldAfter)
+	texts := dfaTexts(20)
+	foldAfter = 1 << 62
+	ref, err := newScanner(DefaultConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := make([][]Finding, len(texts))
+	for i, text := range texts {
+		want[i] = ref.Scan("notes/x.md", []byte(text))
+	}
+	foldAfter = 1 << 10
+	s, err := newScanner(DefaultConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var wg sync.WaitGroup
+	for w := range 6 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for k := range texts {
+				k = (k * 7) % len(texts) // each its own order
+				i := (k + w*len(texts)/6) % len(texts)
+				if got := s.Scan("notes/x.md", []byte(texts[i])); !reflect.DeepEqual(got, want[i]) {
+					t.Errorf("on %q:\ngot %v\nwant %v", texts[i], got, want[i])
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	folded := 0
+	for _, r := range s.rules {
+		if r.anchoredAfterT.folded.Load() != nil || r.searchT.folded.Load() != nil {
+			folded++
+		}
+	}
+	if folded == 0 {
+		t.Fatal("no rule folded")
 	}
 }
