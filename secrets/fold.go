@@ -23,9 +23,7 @@ func compileFolded(expr string) (*regexp.Regexp, error) {
 	if !unfold(re) {
 		return regexp.Compile(expr)
 	}
-	var b strings.Builder
-	writeRegexp(&b, re)
-	return regexp.Compile(b.String())
+	return regexp.Compile(regexpString(re))
 }
 
 // unfoldMarker is a surrogate, never the rune of decoded input.
@@ -69,6 +67,13 @@ func unfold(re *syntax.Regexp) bool {
 		*re = *subs[0]
 	}
 	return true
+}
+
+// regexpString returns re as writeRegexp prints it.
+func regexpString(re *syntax.Regexp) string {
+	var b strings.Builder
+	writeRegexp(&b, re)
+	return b.String()
 }
 
 // writeRegexp prints re in a syntax regexp.Compile reads back to the same

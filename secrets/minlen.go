@@ -2,7 +2,6 @@ package secrets
 
 import (
 	"regexp/syntax"
-	"strings"
 )
 
 // withSecretMinLen returns expr with each "secret" group whose content
@@ -27,9 +26,7 @@ func withSecretMinLen(expr string, n int) string {
 	if !lengthenSecrets(re, n) {
 		return ""
 	}
-	var b strings.Builder
-	writeRegexp(&b, re)
-	return b.String()
+	return regexpString(re)
 }
 
 // secretsOnPath returns the most secret groups one match can pass

@@ -1106,12 +1106,19 @@ func compileShared(expr string) *regexp.Regexp {
 // foldAfter).
 var sharedPlain sync.Map // string -> *regexp.Regexp
 
+// plainTakesFolded lets compilePlain serve a source another scanner has
+// folded; the tests that compare the two forms turn it off, or they would
+// compare the folded form with itself.
+var plainTakesFolded = true
+
 // compilePlain is compileShared without compileFolded's rewrite. Where
 // a scanner has compiled expr folded, that serves: it finds the same
 // matches, and its form as written has been let go (tieredExpr.get).
 func compilePlain(expr string) *regexp.Regexp {
-	if re, ok := sharedRegexps.Load(expr); ok {
-		return re.(*regexp.Regexp)
+	if plainTakesFolded {
+		if re, ok := sharedRegexps.Load(expr); ok {
+			return re.(*regexp.Regexp)
+		}
 	}
 	return compileSharedIn(&sharedPlain, expr, regexp.Compile)
 }
@@ -1182,6 +1189,9 @@ func (t *tieredExpr) get(cr *compiledRule, src string) *regexp.Regexp {
 		t.foldOnce.Do(func() {
 			t.folded.Store(compileShared(src))
 			cr.compiledNow()
+			// A compile as written in flight finishes first, and none
+			// starts after: its result would stay live beside this one.
+			t.plainOnce.Do(func() {})
 			// The folded form serves from now on: the one as written
 			// would stay live beside it (on a tree that wakes every
 			// rule on long lines, a third of the compiled programs).
@@ -1352,9 +1362,7 @@ func stripNamePrefix(expr string) (string, int, *[256]bool, *syntax.Regexp) {
 		}
 	}
 	rest := &syntax.Regexp{Op: syntax.OpConcat, Flags: re.Flags, Sub: re.Sub[1:]}
-	var b strings.Builder
-	writeRegexp(&b, rest) // not rest.String(): see writeRegexp
-	return b.String(), p.Max, &set, rest
+	return regexpString(rest), p.Max, &set, rest // not rest.String(): see writeRegexp
 }
 
 // builtinExpr is a built-in rule's expression, compiled on first use.

@@ -172,6 +172,8 @@ func TestNFAReadsAsStates(t *testing.T) {
 // secrets, on the filters' texts.
 func TestFoldedTierSame(t *testing.T) {
 	defer func(f int64) { foldAfter = f }(foldAfter)
+	defer func(b bool) { plainTakesFolded = b }(plainTakesFolded)
+	plainTakesFolded = false // the form as written, even where an earlier test folded the source
 	plain, err := newScanner(DefaultConfig())
 	if err != nil {
 		t.Fatal(err)
@@ -311,6 +313,8 @@ func TestFoldingLetsPlainGo(t *testing.T) {
 // with -race).
 func TestFoldingWhileScanning(t *testing.T) {
 	defer func(f int64) { foldAfter = f }(foldAfter)
+	defer func(b bool) { plainTakesFolded = b }(plainTakesFolded)
+	plainTakesFolded = false // earlier tests folded these sources: start from the form as written
 	texts := dfaTexts(20)
 	foldAfter = 1 << 62
 	ref, err := newScanner(DefaultConfig())
