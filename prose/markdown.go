@@ -134,21 +134,21 @@ func reusable(src, blanked []byte, base int, tree ast.Node) bool {
 	}
 	for _, s := range linkifyAt {
 		if bytes.Contains(body, s) {
-			return tree != nil && !textHolds(tree, body, linkifyAt)
+			return !textHolds(tree, body)
 		}
 	}
 	return true
 }
 
 // textHolds reports whether a text node of tree (of body) holds one of
-// strs. Linkify is tried only where the inline parse reads plain text; as
+// linkifyAt. Linkify is tried only where the inline parse reads plain text; as
 // long as it finds nothing the parse is that of a parser without it, and
-// it starts a link only at one of strs, none of whose bytes another inline
+// it starts a link only at one of them, none of whose bytes another inline
 // parser takes: a link's first bytes, and an address's '@', would be
 // plain text (a text node, a code span's among them) in that parse's
 // tree. Links in destinations, autolinks, raw HTML and code blocks are
 // not text nodes, and stay reusable.
-func textHolds(tree ast.Node, body []byte, strs [][]byte) bool {
+func textHolds(tree ast.Node, body []byte) bool {
 	found := false
 	_ = ast.Walk(tree, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
 		t, ok := n.(*ast.Text)
@@ -160,7 +160,7 @@ func textHolds(tree ast.Node, body []byte, strs [][]byte) bool {
 			found = true // not of body: do not take the tree
 			return ast.WalkStop, nil
 		}
-		for _, s := range strs {
+		for _, s := range linkifyAt {
 			if bytes.Contains(body[seg.Start:seg.Stop], s) {
 				found = true
 				return ast.WalkStop, nil

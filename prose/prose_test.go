@@ -359,12 +359,21 @@ func TestAppendLintTree(t *testing.T) {
 	}
 	l := NewLinter(cfg)
 	srcs := []string{"We utilize it, very simply.\n", "Nothing here.\n", "Simply utilize. Very utilize.\n", "very\n"}
+	// Written out, not only Lint's: Lint shares the scratch under test.
+	wantRules := [][]string{{"T.S", "T.E", "T.E"}, nil, {"T.E", "T.S", "T.E", "T.S"}, {"T.E"}}
 	var buf []Alert
 	for round := range 3 {
 		for i, src := range srcs {
 			want, err := l.Lint("doc.md", []byte(src))
 			if err != nil {
 				t.Fatal(err)
+			}
+			var rules []string
+			for _, a := range want {
+				rules = append(rules, a.Rule)
+			}
+			if !reflect.DeepEqual(rules, wantRules[i]) {
+				t.Fatalf("round %d file %d: rules %v, want %v", round, i, rules, wantRules[i])
 			}
 			held := []Alert{{Rule: "held", Start: 99}}
 			got, err := l.AppendLintTree(append(buf[:0], held...), "doc.md", []byte(src), nil, 0)

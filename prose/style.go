@@ -156,16 +156,19 @@ list:
 			files[i].data = data
 		}
 		if readErr != nil {
-			if _, err := parseRuleFiles(nil, files); err != nil {
+			if _, _, err := parseRuleFiles(nil, files); err != nil {
 				return nil, err
 			}
 			return nil, readErr
 		}
+		var kept bool
 		var err error
-		if out, err = parseRuleFiles(c, files); err != nil {
+		if out, kept, err = parseRuleFiles(c, files); err != nil {
 			return nil, err
 		}
-		if stamped && len(files) > 0 {
+		if stamped && kept && len(files) > 0 {
+			// Only an index of a cache file that is there: one that is
+			// not would send every run to read the files and index again.
 			writeStyleStamps(c, files, stamps)
 		}
 	}
@@ -206,12 +209,13 @@ list:
 }
 
 // parseRuleFiles returns the rules of files, taken from the style cache c
-// when it has them, or parsed (and then kept in c when c is set).
-func parseRuleFiles(c *StyleCache, files []ruleFile) (*Styles, error) {
+// when it has them, or parsed (and then kept in c when c is set), and
+// whether c holds them now.
+func parseRuleFiles(c *StyleCache, files []ruleFile) (_ *Styles, kept bool, _ error) {
 	var parsed []cachedRule
 	if c != nil {
 		if cached, ok := readStyleCache(c, files); ok && compileCached(cached) {
-			parsed = cached
+			parsed, kept = cached, true
 		}
 	}
 	if parsed == nil {
@@ -220,7 +224,7 @@ func parseRuleFiles(c *StyleCache, files []ruleFile) (*Styles, error) {
 			pc := &compiler{record: c != nil}
 			r, skip, err := parseRule(f.name, f.file, f.data, pc)
 			if err != nil {
-				return nil, err
+				return nil, false, err
 			}
 			parsed[i] = cachedRule{rule: r, skip: skip, facts: pc.made}
 			if r != nil && c != nil {
@@ -229,10 +233,10 @@ func parseRuleFiles(c *StyleCache, files []ruleFile) (*Styles, error) {
 			}
 		}
 		if c != nil {
-			writeStyleCache(c, files, parsed)
+			kept = writeStyleCache(c, files, parsed)
 		}
 	}
-	return stylesOf(files, parsed), nil
+	return stylesOf(files, parsed), kept, nil
 }
 
 // ruleStamp returns the stamp of a rule file listed at at, and whether the

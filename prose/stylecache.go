@@ -6,6 +6,7 @@ import (
 	"encoding/binary"
 	"encoding/hex"
 	"errors"
+	"hash"
 	"math"
 	"os"
 	"path/filepath"
@@ -70,33 +71,50 @@ type cachedRule struct {
 	alts  []altFact // what the filter reads of its tokens, if it runs token by token
 }
 
+// nameHash hashes length-prefixed fields into a cache file's name.
+type nameHash struct {
+	h hash.Hash
+	n [binary.MaxVarintLen64]byte
+}
+
+func newNameHash() *nameHash { return &nameHash{h: sha256.New()} }
+
+func (x *nameHash) num(v uint64) { x.h.Write(x.n[:binary.PutUvarint(x.n[:], v)]) }
+
+func (x *nameHash) field(s []byte) {
+	x.num(uint64(len(s)))
+	x.h.Write(s)
+}
+
+func (x *nameHash) name(ext string) string { return hex.EncodeToString(x.h.Sum(nil)) + ext }
+
 // styleCacheName is the cache file of files under key.
 func styleCacheName(key string, files []ruleFile) string {
-	h := sha256.New()
-	var n [binary.MaxVarintLen64]byte
-	field := func(s []byte) {
-		h.Write(n[:binary.PutUvarint(n[:], uint64(len(s)))])
-		h.Write(s)
-	}
-	field([]byte(styleCacheMagic))
-	field([]byte(key))
+	x := newNameHash()
+	x.field([]byte(styleCacheMagic))
+	x.field([]byte(key))
 	for _, f := range files {
-		field([]byte(f.name))
-		field([]byte(f.file))
-		field(f.data)
+		x.field([]byte(f.name))
+		x.field([]byte(f.file))
+		x.field(f.data)
 	}
-	return hex.EncodeToString(h.Sum(nil)) + ".rules"
+	return x.name(".rules")
 }
 
 // readStyleCache returns the cached rules of files, in their order, or
 // false.
 func readStyleCache(c *StyleCache, files []ruleFile) ([]cachedRule, bool) {
-	name := filepath.Join(c.Dir, styleCacheName(c.Key, files))
+	return readStyleCacheAt(filepath.Join(c.Dir, styleCacheName(c.Key, files)), c.Key, files)
+}
+
+// readStyleCacheAt returns the rules of files the cache file name keeps
+// under key, or false, and marks the file used.
+func readStyleCacheAt(name, key string, files []ruleFile) ([]cachedRule, bool) {
 	data, err := safefs.ReadPath(name, maxStyleCache)
 	if err != nil {
 		return nil, false
 	}
-	rules, err := decodeStyleCache(data, c.Key, files)
+	rules, err := decodeStyleCache(data, key, files)
 	if err != nil {
 		return nil, false
 	}
@@ -111,13 +129,14 @@ func markUsed(name string) {
 	_ = os.Chtimes(name, now, now)
 }
 
-// writeStyleCache keeps rules, read from files, for the next run. Failing
-// to is no error: the next run reads the YAML again.
-func writeStyleCache(c *StyleCache, files []ruleFile, rules []cachedRule) {
+// writeStyleCache keeps rules, read from files, for the next run, and
+// reports whether it did. Failing to is no error: the next run reads the
+// YAML again.
+func writeStyleCache(c *StyleCache, files []ruleFile, rules []cachedRule) bool {
 	if err := os.MkdirAll(c.Dir, 0o700); err != nil {
-		return
+		return false
 	}
-	_ = atomicfile.Write(filepath.Join(c.Dir, styleCacheName(c.Key, files)), encodeStyleCache(c.Key, files, rules), 0o600)
+	return atomicfile.Write(filepath.Join(c.Dir, styleCacheName(c.Key, files)), encodeStyleCache(c.Key, files, rules), 0o600) == nil
 }
 
 var errStyleCache = errors.New("style cache: damaged")
@@ -509,26 +528,20 @@ const maxStyleStamps = 4 << 10
 var ruleReads atomic.Int64
 
 func styleStampsName(key string, files []ruleFile, stamps []cache.Stamp) string {
-	h := sha256.New()
-	var n [binary.MaxVarintLen64]byte
-	num := func(v uint64) { h.Write(n[:binary.PutUvarint(n[:], v)]) }
-	field := func(s string) {
-		num(uint64(len(s)))
-		h.Write([]byte(s))
-	}
-	field(styleStampsMagic)
-	field(key)
-	num(uint64(len(files)))
+	x := newNameHash()
+	x.field([]byte(styleStampsMagic))
+	x.field([]byte(key))
+	x.num(uint64(len(files)))
 	for i, f := range files {
-		field(f.name)
-		field(f.file)
+		x.field([]byte(f.name))
+		x.field([]byte(f.file))
 		st := stamps[i]
-		num(uint64(st.Size))
-		num(uint64(st.Mtime))
-		num(uint64(st.Ctime))
-		num(st.Ino)
+		x.num(uint64(st.Size))
+		x.num(uint64(st.Mtime))
+		x.num(uint64(st.Ctime))
+		x.num(st.Ino)
 	}
-	return hex.EncodeToString(h.Sum(nil)) + ".stamps"
+	return x.name(".stamps")
 }
 
 func encodeStyleStamps(key, rules string) []byte {
@@ -588,17 +601,11 @@ func readStampedCache(c *StyleCache, files []ruleFile, stamps []cache.Stamp) ([]
 	if err != nil {
 		return nil, false
 	}
-	name := filepath.Join(c.Dir, rules)
-	if data, err = safefs.ReadPath(name, maxStyleCache); err != nil {
-		return nil, false
+	out, ok := readStyleCacheAt(filepath.Join(c.Dir, rules), c.Key, files)
+	if ok {
+		markUsed(index)
 	}
-	out, err := decodeStyleCache(data, c.Key, files)
-	if err != nil {
-		return nil, false
-	}
-	markUsed(index)
-	markUsed(name)
-	return out, true
+	return out, ok
 }
 
 // writeStyleStamps indexes files, read at stamps, under their cache file.

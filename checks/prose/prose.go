@@ -77,9 +77,8 @@ func lintDoc(p *sotparse.DocPass) any {
 	// The alerts are made diagnostics before the next document: each
 	// worker lints into one array.
 	bufp := alertPool.Get().(*[]prose.Alert)
-	defer alertPool.Put(bufp)
 	alerts, err := l.linter.AppendLintTree((*bufp)[:0], l.rel(p.Doc.Path), p.Content, tree, base)
-	defer func() { clear(alerts); *bufp = alerts[:0] }()
+	defer func() { clear(alerts); *bufp = alerts[:0]; alertPool.Put(bufp) }()
 	if err != nil {
 		return err
 	}
