@@ -263,7 +263,7 @@ func Trim(dir string, maxAge time.Duration) error {
 	if err := trimDir(filepath.Join(dir, "summaries"), []string{".pack", ".stat"}, now.Add(-maxAge)); err != nil {
 		return err
 	}
-	if err := trimDir(filepath.Join(dir, StylesDir), []string{".rules", ".filter"}, now.Add(-maxAge)); err != nil {
+	if err := trimDir(filepath.Join(dir, StylesDir), []string{".rules", ".filter", ".stamps"}, now.Add(-maxAge)); err != nil {
 		return err
 	}
 	if err := os.MkdirAll(filepath.Dir(marker), 0o755); err != nil {

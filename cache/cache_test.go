@@ -253,8 +253,8 @@ func TestTrimStyles(t *testing.T) {
 	}
 	long := time.Now().Add(-40 * 24 * time.Hour)
 	files := map[string]bool{ // name -> kept
-		"old.rules": false, "old.filter": false, ".old.filter" + atomicfile.TempPrefix + "1": false,
-		"fresh.rules": true, "fresh.filter": true, "notes.txt": true,
+		"old.rules": false, "old.filter": false, "old.stamps": false, ".old.filter" + atomicfile.TempPrefix + "1": false,
+		"fresh.rules": true, "fresh.filter": true, "fresh.stamps": true, "notes.txt": true,
 	}
 	for n, kept := range files {
 		f := filepath.Join(styles, n)

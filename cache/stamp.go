@@ -71,6 +71,15 @@ func (s Stamp) trusted(at int64) bool {
 	return s.Mtime < limit && s.Ctime < limit
 }
 
+// StampOf is what stat (info, from Lstat or a directory entry's Info)
+// says of a regular file, for a cache keyed as the stat index is (the
+// prose style cache); false for anything else.
+func StampOf(info fs.FileInfo) (Stamp, bool) { return statOf(info) }
+
+// Trusted reports whether s, taken at or after at (Unix nanoseconds), is
+// old enough to stand for the file's content: the racy-timestamp rule.
+func (s Stamp) Trusted(at int64) bool { return s.trusted(at) }
+
 type statEntry struct {
 	st Stamp
 	id string

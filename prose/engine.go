@@ -288,6 +288,13 @@ type lintScratch struct {
 	sents  [][][2]int
 	split  []bool
 	blocks []Block
+	order  []int32 // sortAlerts' scratch
+	sorted []Alert
+	// fileState's scratch: its block scan's and merged matches' arrays.
+	toks  []int32
+	runes []rune
+	offs  []int
+	alts  []altMatch
 }
 
 var lintScratchPool = sync.Pool{New: func() any { return new(lintScratch) }}
@@ -336,15 +343,24 @@ func (l *Linter) Lint(rel string, src []byte) ([]Alert, error) { return l.LintTr
 // parser built (sotparse.DocPass.Markdown), or nil: where it is the tree
 // Lint would build, src is not parsed again.
 func (l *Linter) LintTree(rel string, src []byte, tree ast.Node, base int) ([]Alert, error) {
+	return l.AppendLintTree(nil, rel, src, tree, base)
+}
+
+// AppendLintTree is LintTree appending the file's alerts to dst: a caller
+// done with a file's alerts before it lints the next lints them all into
+// one array, not a fresh one a file (a corpus pass makes ten thousand).
+func (l *Linter) AppendLintTree(dst []Alert, rel string, src []byte, tree ast.Node, base int) ([]Alert, error) {
 	rules, levels, st, err := l.Active(rel)
 	if err != nil || len(rules) == 0 {
-		return nil, err
+		return dst, err
 	}
 	sc := lintScratchPool.Get().(*lintScratch)
 	defer lintScratchPool.Put(sc)
 	blocks := appendBlocks(sc.blocks[:0], src, tree, base)
 	defer func() { clear(blocks); sc.blocks = blocks[:0] }()
-	state := &fileState{defined: map[string]bool{}, chosen: map[*Rule]map[int]int{}}
+	// The block scan's arrays and the merged matches' are the last file's.
+	state := &fileState{defined: map[string]bool{}, chosen: map[*Rule]map[int]int{}, alts: sc.alts,
+		scan: blockScan{toks: sc.toks, runes: sc.runes, offs: sc.offs}}
 	flt := l.filterFor(rules)
 	cands := grow(sc.cands, len(blocks))
 	may := grow(sc.may, len(blocks)*len(rules))
@@ -363,7 +379,7 @@ func (l *Linter) LintTree(rel string, src []byte, tree ast.Node, base int) ([]Al
 	sents := grow(sc.sents, len(blocks))
 	split := grow(sc.split, len(blocks))
 	lowered := lowerBlocks(blocks)
-	e := &emitter{accept: st.accept, src: src}
+	e := &emitter{accept: st.accept, src: src, out: dst}
 	emit := e.emit
 	for ri, r := range rules {
 		e.r, e.level = r, levels[r.Name]
@@ -414,8 +430,10 @@ func (l *Linter) LintTree(rel string, src []byte, tree ast.Node, base int) ([]Al
 	clear(cands)
 	sc.cands, sc.may, sc.seen, sc.hits, sc.free, sc.altBuf, sc.split = cands[:0], may[:0], seen[:0], hits[:0], free[:0], altBuf[:0], split[:0]
 	sc.sents = sents[:0]
+	// keepAlts let the matches' spans go.
+	sc.alts, sc.toks, sc.runes, sc.offs = state.alts, state.scan.toks[:0], state.scan.runes[:0], state.scan.offs[:0]
 	out := e.out
-	sortAlerts(out)
+	sc.order, sc.sorted = sortAlerts(out[len(dst):], sc.order, sc.sorted)
 	return out, nil
 }
 
@@ -423,7 +441,9 @@ func (l *Linter) LintTree(rel string, src []byte, tree ast.Node, base int) ([]Al
 // ones: a stable sort, done on their indices. An alert is ~100 bytes and
 // a file's come rule by rule, which a stable sort's merges move over and
 // over.
-func sortAlerts(out []Alert) {
+//
+// order and tmp are scratch space, returned for the next file.
+func sortAlerts(out []Alert, order []int32, tmp []Alert) ([]int32, []Alert) {
 	cmp := func(a, b *Alert) int {
 		if a.Start != b.Start {
 			return a.Start - b.Start
@@ -435,11 +455,14 @@ func sortAlerts(out []Alert) {
 		sorted = cmp(&out[i-1], &out[i]) <= 0
 	}
 	if sorted {
-		return
+		return order, tmp
 	}
-	idx := make([]int32, len(out))
-	for i := range idx {
-		idx[i] = int32(i)
+	if cap(order) < len(out) {
+		order, tmp = make([]int32, 0, len(out)), make([]Alert, 0, len(out))
+	}
+	idx := order[:0]
+	for i := range out {
+		idx = append(idx, int32(i))
 	}
 	slices.SortFunc(idx, func(a, b int32) int {
 		if c := cmp(&out[a], &out[b]); c != 0 {
@@ -447,11 +470,13 @@ func sortAlerts(out []Alert) {
 		}
 		return int(a - b)
 	})
-	tmp := make([]Alert, len(out))
-	for i, k := range idx {
-		tmp[i] = out[k]
+	tmp = tmp[:0]
+	for _, k := range idx {
+		tmp = append(tmp, out[k])
 	}
 	copy(out, tmp)
+	clear(tmp) // holds no file's strings past it
+	return idx[:0], tmp[:0]
 }
 
 // lowerBlocks returns each block's text with its ASCII letters lowered, all

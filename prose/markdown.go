@@ -63,7 +63,7 @@ func appendBlocks(out []Block, src []byte, tree ast.Node, base int) []Block {
 	out = frontMatterBlocks(out, src, body)
 	var doc ast.Node
 	var bt blockText
-	if tree != nil && reusable(src, body, base) {
+	if tree != nil && reusable(src, body, base, tree) {
 		doc, body, bt.base = tree, src[base:], base
 	} else {
 		doc = markdown().Parser().Parse(text.NewReader(body))
@@ -108,18 +108,18 @@ func appendBlocks(out []Block, src []byte, tree ast.Node, base int) []Block {
 	return out
 }
 
-// notInTree are the byte strings without which linkify and footnotes,
-// the two extensions sotparse's parser leaves out, make no node: linkify
-// starts a link at "http:", "https:", "ftp:" or "www." and an e-mail
-// address at an '@'; a footnote, its reference and its definition start
-// with "[^".
-var notInTree = [][]byte{[]byte("@"), []byte("http:"), []byte("https:"), []byte("ftp:"), []byte("www."), []byte("[^")}
+// linkifyAt are the byte strings without which linkify, one of the two
+// extensions sotparse's parser leaves out, makes no node: it starts a link
+// at "http:", "https:", "ftp:" or "www." and an e-mail address at an '@'.
+// The other, footnotes, makes none without "[^" (a footnote, its
+// reference and its definition start with it).
+var linkifyAt = [][]byte{[]byte("@"), []byte("http:"), []byte("https:"), []byte("ftp:"), []byte("www.")}
 
-// reusable reports whether a tree of src[base:] without linkify and
-// footnotes is the tree of blanked (src with its front matter blanked)
-// with them: blanked is blank before base and src from base on, and the
-// body holds nothing either extension reads.
-func reusable(src, blanked []byte, base int) bool {
+// reusable reports whether tree, sotparse's tree of src[base:] (without
+// linkify and footnotes), is the tree of blanked (src with its front
+// matter blanked) with them: blanked is blank before base and src from
+// base on, the body holds no "[^", and linkify finds nothing.
+func reusable(src, blanked []byte, base int, tree ast.Node) bool {
 	if base < 0 || base > len(src) || len(blanked) != len(src) {
 		return false
 	}
@@ -129,15 +129,46 @@ func reusable(src, blanked []byte, base int) bool {
 		}
 	}
 	body := src[base:]
-	if !bytes.Equal(blanked[base:], body) {
+	if !bytes.Equal(blanked[base:], body) || bytes.Contains(body, []byte("[^")) {
 		return false
 	}
-	for _, s := range notInTree {
+	for _, s := range linkifyAt {
 		if bytes.Contains(body, s) {
-			return false
+			return !textHolds(tree, body)
 		}
 	}
 	return true
+}
+
+// textHolds reports whether a text node of tree (of body) holds one of
+// linkifyAt. Linkify is tried only where the inline parse reads plain text; as
+// long as it finds nothing the parse is that of a parser without it, and
+// it starts a link only at one of them, none of whose bytes another inline
+// parser takes: a link's first bytes, and an address's '@', would be
+// plain text (a text node, a code span's among them) in that parse's
+// tree. Links in destinations, autolinks, raw HTML and code blocks are
+// not text nodes, and stay reusable.
+func textHolds(tree ast.Node, body []byte) bool {
+	found := false
+	_ = ast.Walk(tree, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
+		t, ok := n.(*ast.Text)
+		if !entering || !ok {
+			return ast.WalkContinue, nil
+		}
+		seg := t.Segment
+		if seg.Start < 0 || seg.Stop > len(body) || seg.Start > seg.Stop {
+			found = true // not of body: do not take the tree
+			return ast.WalkStop, nil
+		}
+		for _, s := range linkifyAt {
+			if bytes.Contains(body[seg.Start:seg.Stop], s) {
+				found = true
+				return ast.WalkStop, nil
+			}
+		}
+		return ast.WalkContinue, nil
+	})
+	return found
 }
 
 // frontMatterBlocks appends the top-level string values of a YAML front

@@ -148,6 +148,14 @@ func TestTreeBlocksAgree(t *testing.T) {
 		"<!-- comment -->\n", "<div>\nhtml\n</div>\n", "line with trailing  \nbreak\n", "~~strike~~ text\n", "[link](x) and ![img](y)\n",
 		"[ref]: /url\n", "&copy; &#169; entity\n", "text_with_underscores and *stars*\n", "\n", "\n", "***\n", "\ttab text\n",
 		"mail a@b.co\n", "see http://x.y/z\n", "note[^1]\n\n[^1]: foot\n", "www.example.com\n", "é accents ünïcode\n",
+		// Where linkify is not tried, and where it is through other
+		// syntax: one case a piece.
+		"[link](http://x.y/z)\n", "[l2](https://a.b \"t\")\n", "![i](ftp://c.d)\n", "<https://auto.link/x>\n", "<a@b.co>\n",
+		"`http://in.code`\n", "`a@b.co`\n", "x`@y.com`\n", "x`y@z.com`\n", "[http://label.x](y)\n", "[see a@b.co](z)\n",
+		"*http://em.x*\n", "_www.under.com_\n", "~~https://s.x~~\n", "(www.paren.com)\n", "**a@b.co**\n",
+		"<span title=\"http://raw.x\">raw</span>\n", "\\http://esc.x\n", "http\\://no.x\n", "```\nhttp://fenced.x a@b.co\n```\n",
+		"    www.indented.x\n", "[ref2]: http://ref.x/y\n\nuse [ref2]\n", "| http://cell.x | b |\n|---|---|\n| c | d |\n",
+		"| `www.c.x` | [a](http://d.x) |\n|---|---|\n| c | d |\n", "mail_me@x.co\n", "&amp;a@b.co\n",
 	}
 	for i := range 400 {
 		var b strings.Builder
@@ -165,6 +173,10 @@ func TestTreeBlocksAgree(t *testing.T) {
 		}
 		fsys[fmt.Sprintf(".sot/gen/G%d-PRD.md", i)] = &fstest.MapFile{Data: []byte(b.String())}
 	}
+	// And each piece alone, where a case is not hidden by another.
+	for i, p := range pieces {
+		fsys[fmt.Sprintf(".sot/gen/P%d-PRD.md", i)] = &fstest.MapFile{Data: []byte("Before.\n\n" + p + "\nAfter.\n")}
+	}
 	var used, compared atomic.Int32
 	var mu sync.Mutex
 	var failures []string
@@ -175,7 +187,7 @@ func TestTreeBlocksAgree(t *testing.T) {
 		}
 		compared.Add(1)
 		blanked := blankFrontMatter(p.Content, nil)
-		if !reusable(p.Content, blanked, base) {
+		if !reusable(p.Content, blanked, base, tree) {
 			return nil
 		}
 		used.Add(1)

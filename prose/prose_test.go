@@ -314,6 +314,8 @@ func TestLazyExpressions(t *testing.T) {
 // rule.
 func TestSortAlertsStable(t *testing.T) {
 	r := rand.New(rand.NewSource(9))
+	var order []int32
+	var tmp []Alert
 	for range 300 {
 		in := make([]Alert, r.Intn(40))
 		for i := range in {
@@ -327,9 +329,62 @@ func TestSortAlertsStable(t *testing.T) {
 			return strings.Compare(a.Rule, b.Rule)
 		})
 		got := slices.Clone(in)
-		sortAlerts(got)
+		order, tmp = sortAlerts(got, order, tmp) // the scratch of the round before
 		if !reflect.DeepEqual(got, want) {
 			t.Fatalf("sortAlerts(%v) = %v, want %v", in, got, want)
+		}
+	}
+}
+
+// TestAppendLintTree lints files one after another into one array, as the
+// check does: each file's alerts are its own, sorted, after what the
+// array held, whatever the files before left in the scratch space.
+func TestAppendLintTree(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(dir, "styles", "T"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	rules := map[string]string{
+		"E": "extends: existence\nmessage: \"Avoid '%s'.\"\nignorecase: true\ntokens: [simply, very]\n",
+		"S": "extends: substitution\nmessage: \"Use '%s' instead of '%s'.\"\nswap:\n  utilize: use\n",
+	}
+	for name, yml := range rules {
+		if err := os.WriteFile(filepath.Join(dir, "styles", "T", name+".yml"), []byte(yml), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cfg, err := ParseConfig(filepath.Join(dir, ".vale.ini"), []byte("StylesPath = styles\n[*.md]\nBasedOnStyles = T\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	l := NewLinter(cfg)
+	srcs := []string{"We utilize it, very simply.\n", "Nothing here.\n", "Simply utilize. Very utilize.\n", "very\n"}
+	// Written out, not only Lint's: Lint shares the scratch under test.
+	wantRules := [][]string{{"T.S", "T.E", "T.E"}, nil, {"T.E", "T.S", "T.E", "T.S"}, {"T.E"}}
+	var buf []Alert
+	for round := range 3 {
+		for i, src := range srcs {
+			want, err := l.Lint("doc.md", []byte(src))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var rules []string
+			for _, a := range want {
+				rules = append(rules, a.Rule)
+			}
+			if !reflect.DeepEqual(rules, wantRules[i]) {
+				t.Fatalf("round %d file %d: rules %v, want %v", round, i, rules, wantRules[i])
+			}
+			held := []Alert{{Rule: "held", Start: 99}}
+			got, err := l.AppendLintTree(append(buf[:0], held...), "doc.md", []byte(src), nil, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(got) != 1+len(want) || !reflect.DeepEqual(got[0], held[0]) || len(want) > 0 && !reflect.DeepEqual(got[1:], want) {
+				t.Fatalf("round %d file %d: got %+v, want %+v after the held one", round, i, got, want)
+			}
+			clear(got)
+			buf = got[:0]
 		}
 	}
 }

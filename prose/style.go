@@ -13,6 +13,7 @@ import (
 
 	"go.yaml.in/yaml/v4"
 
+	"github.com/svrnty/sotvet/cache"
 	"github.com/svrnty/sotvet/internal/safefs"
 )
 
@@ -95,17 +96,23 @@ var notYet = map[string]string{
 // does not exist, or a rule file that cannot be read, is an error at its
 // file and line. Vocabularies are read from dir/config/vocabularies/NAME.
 func LoadStyles(dir string, styles []string, vocab []string) (*Styles, error) {
-	// The rule files are read first, then parsed (or taken from the style
-	// cache, which their contents name); a file that cannot be read is
-	// reported after the files before it are parsed, as if read in turn.
+	// The rule files are listed first, then read and parsed (or taken from
+	// the style cache, which their contents name, or which their stamps
+	// name in the stamp index); a file that cannot be read is reported
+	// after the files before it are parsed, as if read in turn.
+	c := styleCache.Load()
 	var files []ruleFile
+	// The files' stamps, while each is one the stamp index may hold.
+	var stamps []cache.Stamp
+	stamped := c != nil
 	var readErr error
-read:
+list:
 	for _, style := range styles {
 		if style == "Vale" {
 			continue // the built-in style: see builtinRules
 		}
 		sdir := filepath.Join(dir, style)
+		at := cache.Clock().UnixNano() // before the stats: see Stamp.Trusted
 		entries, err := os.ReadDir(sdir)
 		if err != nil {
 			if errors.Is(err, fs.ErrNotExist) {
@@ -120,30 +127,50 @@ read:
 			}
 			if !e.Type().IsRegular() {
 				readErr = fmt.Errorf("%s: not a regular file", filepath.Join(sdir, e.Name()))
-				break read
+				break list
 			}
 			name := style + "." + strings.TrimSuffix(strings.TrimSuffix(e.Name(), ".yml"), ".yaml")
-			file := filepath.Join(sdir, e.Name())
-			// Read in four system calls, not eight: a style set is
-			// hundreds of small files, read every run (their contents
-			// name the style cache's file).
-			data, err := safefs.ReadNoFollow(file, maxRuleFile)
-			if err != nil {
-				readErr = err
-				break read
+			files = append(files, ruleFile{name, filepath.Join(sdir, e.Name()), nil})
+			if stamped {
+				st, ok := ruleStamp(e, at)
+				stamps, stamped = append(stamps, st), ok
 			}
-			files = append(files, ruleFile{name, file, data})
 		}
 	}
-	if readErr != nil {
-		if _, err := parseRuleFiles(nil, files); err != nil {
+	var out *Styles
+	if readErr == nil && stamped && len(files) > 0 {
+		if cached, ok := readStampedCache(c, files, stamps); ok && compileCached(cached) {
+			out = stylesOf(files, cached)
+		}
+	}
+	if out == nil {
+		for i := range files {
+			// Read in four system calls, not eight: a style set is
+			// hundreds of small files.
+			data, err := safefs.ReadNoFollow(files[i].file, maxRuleFile)
+			if err != nil {
+				files, readErr = files[:i], err
+				break
+			}
+			ruleReads.Add(1)
+			files[i].data = data
+		}
+		if readErr != nil {
+			if _, _, err := parseRuleFiles(nil, files); err != nil {
+				return nil, err
+			}
+			return nil, readErr
+		}
+		var kept bool
+		var err error
+		if out, kept, err = parseRuleFiles(c, files); err != nil {
 			return nil, err
 		}
-		return nil, readErr
-	}
-	out, err := parseRuleFiles(styleCache.Load(), files)
-	if err != nil {
-		return nil, err
+		if stamped && kept && len(files) > 0 {
+			// Only an index of a cache file that is there: one that is
+			// not would send every run to read the files and index again.
+			writeStyleStamps(c, files, stamps)
+		}
 	}
 	for _, v := range vocab {
 		for _, base := range []string{filepath.Join(dir, "config", "vocabularies", v), filepath.Join(dir, "Vocab", v)} {
@@ -173,19 +200,22 @@ read:
 		}
 	}
 	sort.Slice(out.Skipped, func(i, j int) bool { return out.Skipped[i].Name < out.Skipped[j].Name })
-	if out.accept, err = acceptPatterns(out.Accept); err != nil {
+	accept, err := acceptPatterns(out.Accept)
+	if err != nil {
 		return nil, err
 	}
+	out.accept = accept
 	return out, nil
 }
 
 // parseRuleFiles returns the rules of files, taken from the style cache c
-// when it has them, or parsed (and then kept in c when c is set).
-func parseRuleFiles(c *StyleCache, files []ruleFile) (*Styles, error) {
+// when it has them, or parsed (and then kept in c when c is set), and
+// whether c holds them now.
+func parseRuleFiles(c *StyleCache, files []ruleFile) (_ *Styles, kept bool, _ error) {
 	var parsed []cachedRule
 	if c != nil {
 		if cached, ok := readStyleCache(c, files); ok && compileCached(cached) {
-			parsed = cached
+			parsed, kept = cached, true
 		}
 	}
 	if parsed == nil {
@@ -194,7 +224,7 @@ func parseRuleFiles(c *StyleCache, files []ruleFile) (*Styles, error) {
 			pc := &compiler{record: c != nil}
 			r, skip, err := parseRule(f.name, f.file, f.data, pc)
 			if err != nil {
-				return nil, err
+				return nil, false, err
 			}
 			parsed[i] = cachedRule{rule: r, skip: skip, facts: pc.made}
 			if r != nil && c != nil {
@@ -203,9 +233,25 @@ func parseRuleFiles(c *StyleCache, files []ruleFile) (*Styles, error) {
 			}
 		}
 		if c != nil {
-			writeStyleCache(c, files, parsed)
+			kept = writeStyleCache(c, files, parsed)
 		}
 	}
+	return stylesOf(files, parsed), kept, nil
+}
+
+// ruleStamp returns the stamp of a rule file listed at at, and whether the
+// stamp index may hold it.
+func ruleStamp(e fs.DirEntry, at int64) (cache.Stamp, bool) {
+	info, err := e.Info()
+	if err != nil {
+		return cache.Stamp{}, false
+	}
+	st, ok := cache.StampOf(info)
+	return st, ok && st.Trusted(at)
+}
+
+// stylesOf is the set of files' rules, parsed.
+func stylesOf(files []ruleFile, parsed []cachedRule) *Styles {
 	out := &Styles{Rules: map[string]*Rule{}}
 	for i, f := range files {
 		if skip := parsed[i].skip; skip != "" {
@@ -214,7 +260,7 @@ func parseRuleFiles(c *StyleCache, files []ruleFile) (*Styles, error) {
 		}
 		out.Rules[f.name] = parsed[i].rule
 	}
-	return out, nil
+	return out
 }
 
 // compileCached compiles the rules read from the style cache, and reports

@@ -6,13 +6,16 @@ import (
 	"encoding/binary"
 	"encoding/hex"
 	"errors"
+	"hash"
 	"math"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync/atomic"
 	"time"
 	"unsafe"
 
+	"github.com/svrnty/sotvet/cache"
 	"github.com/svrnty/sotvet/internal/atomicfile"
 	"github.com/svrnty/sotvet/internal/safefs"
 )
@@ -68,33 +71,50 @@ type cachedRule struct {
 	alts  []altFact // what the filter reads of its tokens, if it runs token by token
 }
 
+// nameHash hashes length-prefixed fields into a cache file's name.
+type nameHash struct {
+	h hash.Hash
+	n [binary.MaxVarintLen64]byte
+}
+
+func newNameHash() *nameHash { return &nameHash{h: sha256.New()} }
+
+func (x *nameHash) num(v uint64) { x.h.Write(x.n[:binary.PutUvarint(x.n[:], v)]) }
+
+func (x *nameHash) field(s []byte) {
+	x.num(uint64(len(s)))
+	x.h.Write(s)
+}
+
+func (x *nameHash) name(ext string) string { return hex.EncodeToString(x.h.Sum(nil)) + ext }
+
 // styleCacheName is the cache file of files under key.
 func styleCacheName(key string, files []ruleFile) string {
-	h := sha256.New()
-	var n [binary.MaxVarintLen64]byte
-	field := func(s []byte) {
-		h.Write(n[:binary.PutUvarint(n[:], uint64(len(s)))])
-		h.Write(s)
-	}
-	field([]byte(styleCacheMagic))
-	field([]byte(key))
+	x := newNameHash()
+	x.field([]byte(styleCacheMagic))
+	x.field([]byte(key))
 	for _, f := range files {
-		field([]byte(f.name))
-		field([]byte(f.file))
-		field(f.data)
+		x.field([]byte(f.name))
+		x.field([]byte(f.file))
+		x.field(f.data)
 	}
-	return hex.EncodeToString(h.Sum(nil)) + ".rules"
+	return x.name(".rules")
 }
 
 // readStyleCache returns the cached rules of files, in their order, or
 // false.
 func readStyleCache(c *StyleCache, files []ruleFile) ([]cachedRule, bool) {
-	name := filepath.Join(c.Dir, styleCacheName(c.Key, files))
+	return readStyleCacheAt(filepath.Join(c.Dir, styleCacheName(c.Key, files)), c.Key, files)
+}
+
+// readStyleCacheAt returns the rules of files the cache file name keeps
+// under key, or false, and marks the file used.
+func readStyleCacheAt(name, key string, files []ruleFile) ([]cachedRule, bool) {
 	data, err := safefs.ReadPath(name, maxStyleCache)
 	if err != nil {
 		return nil, false
 	}
-	rules, err := decodeStyleCache(data, c.Key, files)
+	rules, err := decodeStyleCache(data, key, files)
 	if err != nil {
 		return nil, false
 	}
@@ -109,13 +129,14 @@ func markUsed(name string) {
 	_ = os.Chtimes(name, now, now)
 }
 
-// writeStyleCache keeps rules, read from files, for the next run. Failing
-// to is no error: the next run reads the YAML again.
-func writeStyleCache(c *StyleCache, files []ruleFile, rules []cachedRule) {
+// writeStyleCache keeps rules, read from files, for the next run, and
+// reports whether it did. Failing to is no error: the next run reads the
+// YAML again.
+func writeStyleCache(c *StyleCache, files []ruleFile, rules []cachedRule) bool {
 	if err := os.MkdirAll(c.Dir, 0o700); err != nil {
-		return
+		return false
 	}
-	_ = atomicfile.Write(filepath.Join(c.Dir, styleCacheName(c.Key, files)), encodeStyleCache(c.Key, files, rules), 0o600)
+	return atomicfile.Write(filepath.Join(c.Dir, styleCacheName(c.Key, files)), encodeStyleCache(c.Key, files, rules), 0o600) == nil
 }
 
 var errStyleCache = errors.New("style cache: damaged")
@@ -485,4 +506,113 @@ func (d *decoder) req() *requirement {
 	}
 	r.ascii = d.bool()
 	return r
+}
+
+// Naming a set's cache file takes reading every rule file. The stamp
+// index names it from what stat says of them instead, as the summary
+// cache's stat index (cache/stamp.go) finds a document's content id: a
+// small file, named by a hash of the build's key and of every rule file's
+// path and stamp (size, times, inode), holds the name of the set's cache
+// file. A rule file changed, added or removed changes a stamp or the list,
+// and so the name; a stamp too recent to stand for its content (the racy
+// rule) is never indexed, and its set is read as before. What is read back
+// is checked (its magic, the key, a SHA-256 of the rest, the cache file's
+// name as one a hash makes) and the cache file it names is checked as any.
+
+const styleStampsMagic = "sotvet prose stamps 1\n"
+
+// maxStyleStamps bounds a stamp index file read: it holds a key and a name.
+const maxStyleStamps = 4 << 10
+
+// ruleReads counts the rule files read from disk, for the tests.
+var ruleReads atomic.Int64
+
+func styleStampsName(key string, files []ruleFile, stamps []cache.Stamp) string {
+	x := newNameHash()
+	x.field([]byte(styleStampsMagic))
+	x.field([]byte(key))
+	x.num(uint64(len(files)))
+	for i, f := range files {
+		x.field([]byte(f.name))
+		x.field([]byte(f.file))
+		st := stamps[i]
+		x.num(uint64(st.Size))
+		x.num(uint64(st.Mtime))
+		x.num(uint64(st.Ctime))
+		x.num(st.Ino)
+	}
+	return x.name(".stamps")
+}
+
+func encodeStyleStamps(key, rules string) []byte {
+	var e encoder
+	e.b = append(e.b, styleStampsMagic...)
+	e.str(key)
+	e.str(rules)
+	sum := sha256.Sum256(e.b)
+	return append(e.b, sum[:]...)
+}
+
+// decodeStyleStamps returns the cache file name an index file holds.
+func decodeStyleStamps(data []byte, key string) (string, error) {
+	if len(data) < len(styleStampsMagic)+sha256.Size {
+		return "", errStyleCache
+	}
+	body, sum := data[:len(data)-sha256.Size], data[len(data)-sha256.Size:]
+	if got := sha256.Sum256(body); !bytes.Equal(got[:], sum) {
+		return "", errStyleCache
+	}
+	rest, ok := bytes.CutPrefix(body, []byte(styleStampsMagic))
+	if !ok {
+		return "", errStyleCache
+	}
+	d := decoder{b: rest}
+	k, name := d.str(), d.str()
+	if d.bad || len(d.b) != 0 || k != key || !isCacheName(name, ".rules") {
+		return "", errStyleCache
+	}
+	return name, nil
+}
+
+// isCacheName reports whether name is one styleCacheName makes: hex of a
+// SHA-256 and ext, nothing that could lead out of the cache directory.
+func isCacheName(name, ext string) bool {
+	h, ok := strings.CutSuffix(name, ext)
+	if !ok || len(h) != 2*sha256.Size {
+		return false
+	}
+	for i := 0; i < len(h); i++ {
+		if c := h[i]; !('0' <= c && c <= '9' || 'a' <= c && c <= 'f') {
+			return false
+		}
+	}
+	return true
+}
+
+// readStampedCache returns the cached rules of files, found through the
+// stamp index without reading the files, or false.
+func readStampedCache(c *StyleCache, files []ruleFile, stamps []cache.Stamp) ([]cachedRule, bool) {
+	index := filepath.Join(c.Dir, styleStampsName(c.Key, files, stamps))
+	data, err := safefs.ReadPath(index, maxStyleStamps)
+	if err != nil {
+		return nil, false
+	}
+	rules, err := decodeStyleStamps(data, c.Key)
+	if err != nil {
+		return nil, false
+	}
+	out, ok := readStyleCacheAt(filepath.Join(c.Dir, rules), c.Key, files)
+	if ok {
+		markUsed(index)
+	}
+	return out, ok
+}
+
+// writeStyleStamps indexes files, read at stamps, under their cache file.
+func writeStyleStamps(c *StyleCache, files []ruleFile, stamps []cache.Stamp) {
+	if err := os.MkdirAll(c.Dir, 0o700); err != nil {
+		return
+	}
+	index := filepath.Join(c.Dir, styleStampsName(c.Key, files, stamps))
+	_ = atomicfile.Write(index, encodeStyleStamps(c.Key, styleCacheName(c.Key, files)), 0o600)
 }

@@ -314,7 +314,8 @@ func loadStyles(c *StyleCache, styles string) (*Styles, error) {
 	if err != nil {
 		return nil, err
 	}
-	return parseRuleFiles(c, files)
+	s, _, err := parseRuleFiles(c, files)
+	return s, err
 }
 
 func loadWith(t *testing.T, c *StyleCache, styles string) *Styles {

@@ -60,6 +60,8 @@ func (p *prepared) get(root string) (*loaded, error) {
 	return p.lint, p.err
 }
 
+var alertPool = sync.Pool{New: func() any { return new([]prose.Alert) }}
+
 func lintDoc(p *sotparse.DocPass) any {
 	if len(p.Content) == 0 || !p.Focused() {
 		return nil
@@ -72,7 +74,11 @@ func lintDoc(p *sotparse.DocPass) any {
 	// The parse's tree of the document, when it is the one the linter
 	// would build, spares parsing the document again.
 	tree, base := p.Markdown()
-	alerts, err := l.linter.LintTree(l.rel(p.Doc.Path), p.Content, tree, base)
+	// The alerts are made diagnostics before the next document: each
+	// worker lints into one array.
+	bufp := alertPool.Get().(*[]prose.Alert)
+	alerts, err := l.linter.AppendLintTree((*bufp)[:0], l.rel(p.Doc.Path), p.Content, tree, base)
+	defer func() { clear(alerts); *bufp = alerts[:0]; alertPool.Put(bufp) }()
 	if err != nil {
 		return err
 	}
