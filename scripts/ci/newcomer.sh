@@ -14,6 +14,7 @@
 #   NEWCOMER_FULL_TESTS=1 scripts/ci/newcomer.sh   # the test command whole (by default
 #                         narrowed to -run Corpus without -race, in the packages whose
 #                         tests read the corpus: .ci/run ran it whole)
+#   NEWCOMER_TRIMPATH=0 scripts/ci/newcomer.sh     # build without -trimpath (see below)
 #
 # The clone is of HEAD: commit what you want walked.
 set -euo pipefail
@@ -28,6 +29,15 @@ command -v pre-commit >/dev/null || fail "pre-commit is not installed (scripts/c
 step "fresh clone of $(git -C "$src" rev-parse --short HEAD)"
 git clone -q "$src" "$tmp/sotvet"
 cd "$tmp/sotvet"
+
+# The clone is in a new directory on every run, and a package's directory
+# is part of its build-cache key unless -trimpath: without it, the install,
+# the test command and pre-commit's build (in a clone of its own) would each
+# compile sotvet cold, on every run. -trimpath leaves only the absolute
+# source paths out of what is built; every command runs as written.
+if [ "${NEWCOMER_TRIMPATH:-1}" = 1 ]; then
+  export GOFLAGS="${GOFLAGS:+$GOFLAGS }-trimpath"
+fi
 
 step "install, as the README says"
 grep -q '^    go install ./cmd/sotvet$' README.md || fail "the README no longer says 'go install ./cmd/sotvet'"
