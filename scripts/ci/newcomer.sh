@@ -34,9 +34,12 @@ cd "$tmp/sotvet"
 # is part of its build-cache key unless -trimpath: without it, the install,
 # the test command and pre-commit's build (in a clone of its own) would each
 # compile sotvet cold, on every run. -trimpath leaves only the absolute
-# source paths out of what is built; every command runs as written.
+# source paths out of what is built; every command runs as written. Added
+# to `go env GOFLAGS`, which the variable would otherwise replace (a
+# `go env -w GOFLAGS=...` of the user's).
 if [ "${NEWCOMER_TRIMPATH:-1}" = 1 ]; then
-  export GOFLAGS="${GOFLAGS:+$GOFLAGS }-trimpath"
+  flags=$(go env GOFLAGS)
+  export GOFLAGS="${flags:+$flags }-trimpath"
 fi
 
 step "install, as the README says"
