@@ -469,32 +469,25 @@ func TestRedaction(t *testing.T) {
 	mustVerify(t, res.RunDir)
 }
 
-// TestTamper: any single-byte change to any artifact, a deleted artifact,
-// reordered events and an added file are all caught.
 // tamperPositions are the bytes TestTamper flips in an artifact of n
 // bytes. The full sweep (every byte of a short file, 64 spread over a long
 // one) verifies the run directory a thousand times; by default the sample
 // keeps the first and last bytes and 14 spread between, every artifact
 // still edited, deleted and caught. SOTVET_SLOW=1 sweeps whole.
 func tamperPositions(n int, full bool) []int {
+	limit, k := 16, 16
+	if full {
+		limit, k = 256, 64
+	}
 	var positions []int
-	switch {
-	case full && n <= 256:
+	if n <= limit {
 		for i := range n {
 			positions = append(positions, i)
 		}
-	case n <= 16:
-		for i := range n {
-			positions = append(positions, i)
-		}
-	default:
-		k := 16
-		if full {
-			k = 64
-		}
-		for i := range k {
-			positions = append(positions, i*(n-1)/(k-1))
-		}
+		return positions
+	}
+	for i := range k {
+		positions = append(positions, i*(n-1)/(k-1))
 	}
 	return positions
 }
@@ -515,6 +508,9 @@ func TestTamperPositions(t *testing.T) {
 	}
 }
 
+// TestTamper: a sample of single-byte changes to every artifact (all of
+// them with SOTVET_SLOW=1), a deleted artifact, reordered events and an
+// added file are all caught.
 func TestTamper(t *testing.T) {
 	_, key, err := ed25519.GenerateKey(rand.Reader)
 	if err != nil {

@@ -38,23 +38,6 @@ func (c cleanupAfter) Run() int {
 	return c.m.Run()
 }
 
-// sotvetDir returns a directory holding a "sotvet" that is this test
-// binary under that name: testscript.Main runs it as the command. Tests
-// that put sotvet on PATH use it rather than each linking a binary (a link
-// costs seconds; under -race, many).
-func sotvetDir(t testing.TB) string {
-	t.Helper()
-	exe, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
-	dir := t.TempDir()
-	if err := os.Symlink(exe, filepath.Join(dir, "sotvet")); err != nil {
-		t.Fatal(err)
-	}
-	return dir
-}
-
 // endToEnd skips t unless CI is set or SOTVET_SLOW=1 asks for it: t runs
 // a user's whole workflow (a CI job building sotvet from its source, a
 // sharded comparison of real runs), tens of seconds of CPU each, and the
@@ -151,7 +134,6 @@ func TestScript(t *testing.T) {
 			if gomodcache != "" {
 				env.Setenv("GOMODCACHE", gomodcache)
 			}
-			laneSetup(env)
 			// Scenarios run the shared plain build of sotvet, not this test
 			// binary: each sotvet process a scenario starts (its commands,
 			// the gocache and fake-lane processes of its harness runs) would
@@ -166,6 +148,8 @@ func TestScript(t *testing.T) {
 				}
 				env.Setenv("PATH", dir+string(os.PathListSeparator)+env.Getenv("PATH"))
 			}
+			// After the PATH above: PATH_WITHOUT_LANES keeps its sotvet.
+			laneSetup(env)
 			return nil
 		},
 		RequireExplicitExec: true,
