@@ -469,8 +469,48 @@ func TestRedaction(t *testing.T) {
 	mustVerify(t, res.RunDir)
 }
 
-// TestTamper: any single-byte change to any artifact, a deleted artifact,
-// reordered events and an added file are all caught.
+// tamperPositions are the bytes TestTamper flips in an artifact of n
+// bytes. The full sweep (every byte of a short file, 64 spread over a long
+// one) verifies the run directory a thousand times; by default the sample
+// keeps the first and last bytes and 14 spread between, every artifact
+// still edited, deleted and caught. SOTVET_SLOW=1 sweeps whole.
+func tamperPositions(n int, full bool) []int {
+	limit, k := 16, 16
+	if full {
+		limit, k = 256, 64
+	}
+	var positions []int
+	if n <= limit {
+		for i := range n {
+			positions = append(positions, i)
+		}
+		return positions
+	}
+	for i := range k {
+		positions = append(positions, i*(n-1)/(k-1))
+	}
+	return positions
+}
+
+func TestTamperPositions(t *testing.T) {
+	for _, tc := range []struct {
+		n     int
+		full  bool
+		count int
+	}{
+		{1, false, 1}, {16, false, 16}, {200, false, 16}, {5000, false, 16},
+		{1, true, 1}, {200, true, 200}, {256, true, 256}, {257, true, 64}, {5000, true, 64},
+	} {
+		ps := tamperPositions(tc.n, tc.full)
+		if len(ps) != tc.count || ps[0] != 0 || ps[len(ps)-1] != tc.n-1 || !slices.IsSorted(ps) || len(slices.Compact(slices.Clone(ps))) != len(ps) {
+			t.Errorf("tamperPositions(%d, %v) = %v: want %d distinct sorted positions from 0 to %d", tc.n, tc.full, ps, tc.count, tc.n-1)
+		}
+	}
+}
+
+// TestTamper: a sample of single-byte changes to every artifact (all of
+// them with SOTVET_SLOW=1), a deleted artifact, reordered events and an
+// added file are all caught.
 func TestTamper(t *testing.T) {
 	_, key, err := ed25519.GenerateKey(rand.Reader)
 	if err != nil {
@@ -507,16 +547,7 @@ func TestTamper(t *testing.T) {
 			t.Fatal(err)
 		}
 		info, _ := os.Stat(p)
-		positions := []int{}
-		if len(orig) <= 256 {
-			for i := range orig {
-				positions = append(positions, i)
-			}
-		} else {
-			for i := 0; i < 64; i++ {
-				positions = append(positions, i*(len(orig)-1)/63)
-			}
-		}
+		positions := tamperPositions(len(orig), os.Getenv("SOTVET_SLOW") != "")
 		for _, i := range positions {
 			b := slices.Clone(orig)
 			b[i] ^= 0x01

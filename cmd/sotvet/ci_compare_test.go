@@ -36,8 +36,7 @@ func TestCIShardedCompare(t *testing.T) {
 	}
 	blocks = blocks[len(blocks)-4:]
 	t.Parallel()
-	// The sotvet the commands run: this test binary, or under -race the
-	// shared plain build (cliDir).
+	// The sotvet the commands run: the shared plain build (cliDir).
 	bin := cliDir(t)
 	for i, b := range blocks[2:] {
 		var v any

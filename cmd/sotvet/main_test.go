@@ -38,23 +38,6 @@ func (c cleanupAfter) Run() int {
 	return c.m.Run()
 }
 
-// sotvetDir returns a directory holding a "sotvet" that is this test
-// binary under that name: testscript.Main runs it as the command. Tests
-// that put sotvet on PATH use it rather than each linking a binary (a link
-// costs seconds; under -race, many).
-func sotvetDir(t testing.TB) string {
-	t.Helper()
-	exe, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
-	dir := t.TempDir()
-	if err := os.Symlink(exe, filepath.Join(dir, "sotvet")); err != nil {
-		t.Fatal(err)
-	}
-	return dir
-}
-
 // endToEnd skips t unless CI is set or SOTVET_SLOW=1 asks for it: t runs
 // a user's whole workflow (a CI job building sotvet from its source, a
 // sharded comparison of real runs), tens of seconds of CPU each, and the
@@ -66,13 +49,18 @@ func endToEnd(t *testing.T, what string) {
 	}
 }
 
-// goCache is `go env GOCACHE`, asked once rather than by every scenario.
-var goCache = sync.OnceValue(func() string {
-	c, err := exec.Command("go", "env", "GOCACHE").Output()
+// goEnv is `go env GOCACHE GOMODCACHE`, asked once rather than by every
+// scenario.
+var goEnv = sync.OnceValues(func() (gocache, gomodcache string) {
+	out, err := exec.Command("go", "env", "GOCACHE", "GOMODCACHE").Output()
 	if err != nil {
-		return ""
+		return "", ""
 	}
-	return strings.TrimSpace(string(c))
+	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
+	if len(lines) != 2 {
+		return "", ""
+	}
+	return strings.TrimSpace(lines[0]), strings.TrimSpace(lines[1])
 })
 
 // compileOnlyCases writes, once for the scenarios, the cases of
@@ -137,24 +125,31 @@ func TestScript(t *testing.T) {
 			env.Setenv("PANELPORT", freePort())
 			// Harness scenarios run go test inside their cases: share the
 			// build cache so each script does not start cold.
-			if c := goCache(); c != "" {
-				env.Setenv("GOCACHE", c)
+			gocache, gomodcache := goEnv()
+			if gocache != "" {
+				env.Setenv("GOCACHE", gocache)
 			}
 			// And the module cache: pre-commit builds sotvet from a clone
 			// (precommit_golang) with a GOPATH of its own.
-			if c, err := exec.Command("go", "env", "GOMODCACHE").Output(); err == nil {
-				env.Setenv("GOMODCACHE", strings.TrimSpace(string(c)))
+			if gomodcache != "" {
+				env.Setenv("GOMODCACHE", gomodcache)
 			}
-			laneSetup(env)
-			// Under -race, the scenarios about what the command prints run
-			// a plain build; raceScenarios keep the race-built one.
-			if raceEnabled && !runsRaceBuilt(strings.TrimPrefix(filepath.Base(env.WorkDir), "script-")) {
+			// Scenarios run the shared plain build of sotvet, not this test
+			// binary: each sotvet process a scenario starts (its commands,
+			// the gocache and fake-lane processes of its harness runs) would
+			// otherwise also initialise the test-only packages (testscript,
+			// jsonschema, whose init alone allocates 1.7 MB), ~30 ms of CPU
+			// each: a quarter of this package's CPU.
+			// Under -race, raceScenarios keep the race-built test binary.
+			if !raceEnabled || !runsRaceBuilt(strings.TrimPrefix(filepath.Base(env.WorkDir), "script-")) {
 				dir, err := buildPlainSotvet()
 				if err != nil {
 					return err
 				}
 				env.Setenv("PATH", dir+string(os.PathListSeparator)+env.Getenv("PATH"))
 			}
+			// After the PATH above: PATH_WITHOUT_LANES keeps its sotvet.
+			laneSetup(env)
 			return nil
 		},
 		RequireExplicitExec: true,

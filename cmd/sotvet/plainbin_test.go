@@ -89,14 +89,11 @@ func withoutRace(flags string) string {
 }
 
 // cliDir returns a directory holding the sotvet that tests about the
-// command's behaviour put on PATH: this test binary (no build) unless it
-// is race-built, then the shared plain build.
+// command's behaviour put on PATH: the shared plain build, which the
+// scenarios run too.
 func cliDir(t testing.TB) string {
 	t.Helper()
-	if raceEnabled {
-		return plainSotvet(t)
-	}
-	return sotvetDir(t)
+	return plainSotvet(t)
 }
 
 // warmBuildCache makes the tests that build sotvet as a user's CI would

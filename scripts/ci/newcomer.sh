@@ -14,6 +14,7 @@
 #   NEWCOMER_FULL_TESTS=1 scripts/ci/newcomer.sh   # the test command whole (by default
 #                         narrowed to -run Corpus without -race, in the packages whose
 #                         tests read the corpus: .ci/run ran it whole)
+#   NEWCOMER_TRIMPATH=0 scripts/ci/newcomer.sh     # build without -trimpath (see below)
 #
 # The clone is of HEAD: commit what you want walked.
 set -euo pipefail
@@ -34,6 +35,20 @@ grep -q '^    go install ./cmd/sotvet$' README.md || fail "the README no longer 
 export GOBIN="$tmp/bin" PATH="$tmp/bin:$PATH"
 go install ./cmd/sotvet
 sotvet version
+
+# The clone is in a new directory on every run, and a package's directory
+# is part of its build-cache key unless -trimpath: without it, the test
+# command and pre-commit's build (in a clone of its own) would each compile
+# sotvet cold, on every run. The install above is the README's, as
+# written: -trimpath would change what it installs (the shipped cases are
+# found by the source path compiled in, which -trimpath leaves out), so
+# it is added only after it, and not to the whole test command
+# (NEWCOMER_FULL_TESTS=1, whose case-lookup scenario needs that path).
+# Added to `go env GOFLAGS`, which the variable would otherwise replace.
+if [ "${NEWCOMER_TRIMPATH:-1}" = 1 ] && [ "${NEWCOMER_FULL_TESTS:-}" != 1 ]; then
+  flags=$(go env GOFLAGS)
+  export GOFLAGS="${flags:+$flags }-trimpath"
+fi
 
 # The README's two commands, as written in its "The two commands" section.
 mapfile -t cmds < <(awk '/^## The two commands/{on=1; next} /^## /{on=0} on && /^    [^ ]/{sub(/^    /, ""); print}' README.md)
