@@ -18,6 +18,15 @@ const (
 	RuleTelegramBot      = "telegram-bot-token"
 	RuleNamedKey         = "named-key-value"
 	RuleK8sBootstrap     = "kubernetes-bootstrap-token"
+
+	// Found missing on an independently written labelled set (issue 33,
+	// "labelled data you did not write").
+	RuleAzureDevOpsPATLegacy = "azure-devops-pat-legacy"
+	RuleDiscordWebhook       = "discord-webhook"
+	RuleGoogleClientSecret   = "google-oauth-client-secret"
+	RuleStripeWebhookSecret  = "stripe-webhook-secret"
+	RuleBitbucketAppPassword = "bitbucket-app-password"
+	RuleMailgunKey           = "mailgun-api-key"
 )
 
 // gapRules are the rules for those formats, each written from the
@@ -102,12 +111,75 @@ func gapRules() []*Rule {
 			Keywords:    []string{"xoxe-", "xoxe."},
 		},
 		{
-			// bot<id>:<35 characters>, the secret part beginning "AA".
+			// bot<id>:<35 characters>, the secret part beginning "AA";
+			// in the Bot API's URLs it follows "bot" directly
+			// (https://api.telegram.org/bot<token>/getMe).
 			ID:          RuleTelegramBot,
 			Description: "Telegram bot token",
-			builtinRE:   builtinExpr(`\b(?P<secret>[0-9]{8,10}:AA[A-Za-z0-9_-]{33})(?:[^A-Za-z0-9_-]|$)`),
+			builtinRE:   builtinExpr(`(?:\b|bot)(?P<secret>[0-9]{8,10}:AA[A-Za-z0-9_-]{33})(?:[^A-Za-z0-9_-]|$)`),
 			Entropy:     3.5,
 			Keywords:    []string{":aa"},
+		},
+		{
+			// Before 2024 a PAT was 52 characters of lower-case base32
+			// (a-z, 2-7) with no signature: reported near a word that
+			// names Azure DevOps.
+			ID:          RuleAzureDevOpsPATLegacy,
+			Description: "Azure DevOps personal access token (52-character format, near a name of Azure DevOps)",
+			builtinRE:   builtinExpr(`(?:^|[^A-Za-z0-9_])(?P<secret>[a-z2-7]{52})(?:[^A-Za-z0-9_]|$)`),
+			Entropy:     4,
+			Keywords:    []string{"devops", "adopat", "ado_pat", "ado-pat", "ado.pat", "azdo", "vsts", "dev.azure.com", "visualstudio.com"},
+			Before:      256,
+			After:       256,
+			Validate:    func(c Candidate) bool { return hasDigit(c.Secret) },
+		},
+		{
+			// https://discord.com/api/webhooks/<id>/<token>: the token
+			// (68 characters today) is the credential.
+			ID:          RuleDiscordWebhook,
+			Description: "Discord webhook URL token",
+			builtinRE:   builtinExpr(`\bhttps?://(?:(?:ptb|canary)\.)?discord(?:app)?\.com/api/(?:v[0-9]{1,2}/)?webhooks/[0-9]{17,20}/(?P<secret>[A-Za-z0-9_-]{60,})`),
+			Entropy:     4,
+			Keywords:    []string{"discord.com/api/", "discordapp.com/api/"},
+		},
+		{
+			// OAuth client secrets of Google Cloud carry "GOCSPX-" and
+			// 28 characters since 2021.
+			ID:          RuleGoogleClientSecret,
+			Description: "Google OAuth client secret",
+			builtinRE:   builtinExpr(`\b(?P<secret>GOCSPX-[A-Za-z0-9_-]{28})(?:[^A-Za-z0-9_-]|$)`),
+			Entropy:     3.5,
+			Keywords:    []string{"gocspx-"},
+		},
+		{
+			// The signing secret of a Stripe webhook endpoint.
+			ID:          RuleStripeWebhookSecret,
+			Description: "Stripe webhook signing secret",
+			builtinRE:   builtinExpr(`\b(?P<secret>whsec_[A-Za-z0-9+/=]{32,})`),
+			Entropy:     3.5,
+			Keywords:    []string{"whsec_"},
+			Validate:    func(c Candidate) bool { return len(c.Secret) <= 120 },
+		},
+		{
+			// Bitbucket app passwords begin "ATBB" (Atlassian API tokens,
+			// "ATATT", have gitleaks' rule).
+			ID:          RuleBitbucketAppPassword,
+			Description: "Bitbucket app password",
+			builtinRE:   builtinExpr(`\b(?P<secret>ATBB[A-Za-z0-9_=-]{24,})`),
+			Entropy:     3.5,
+			Keywords:    []string{"atbb"},
+			Validate:    func(c Candidate) bool { return len(c.Secret) <= 80 && mixedClasses(c.Secret[4:]) },
+		},
+		{
+			// Mailgun's private API keys since 2023: 32, 8 and 8 hex
+			// digits; reported near the word mailgun.
+			ID:          RuleMailgunKey,
+			Description: "Mailgun private API key (32-8-8 hex, near mailgun)",
+			builtinRE:   builtinExpr(`\b(?P<secret>[0-9a-f]{32}-[0-9a-f]{8}-[0-9a-f]{8})\b`),
+			Entropy:     3,
+			Keywords:    []string{"mailgun"},
+			Before:      256,
+			After:       256,
 		},
 		{
 			// <token-id>.<token-secret>: 6 and 16 characters of [a-z0-9]

@@ -318,7 +318,8 @@ var builtin struct {
 
 func builtinRules(ep *Rule) []*Rule {
 	g := gapRules()
-	return []*Rule{
+	named := g[len(g)-1] // named-key-value: a context rule, after the formats
+	return append(append([]*Rule{
 		{
 			ID:          RuleGCPServiceAccount,
 			Description: "GCP service account key (JSON with \"type\": \"service_account\" and a private_key)",
@@ -464,7 +465,7 @@ func builtinRules(ep *Rule) []*Rule {
 		},
 		keyMaterialRule(),
 		k8sSecretRule(),
-		g[0], g[1], g[2], g[3], g[4], g[5], g[6], g[7], g[8], g[9],
+	}, g[:len(g)-1]...), []*Rule{
 		{
 			ID:          RuleBearerToken,
 			Description: "credential in an Authorization header",
@@ -484,7 +485,7 @@ func builtinRules(ep *Rule) []*Rule {
 			Validate:    validURLPassword,
 		},
 		ep,
-		g[10], // named-key-value: a context rule, after the formats
+		named,
 		{
 			ID:          RuleGenericSecret,
 			Description: "high-entropy value assigned to a password, secret, token or API key name",
@@ -500,7 +501,7 @@ func builtinRules(ep *Rule) []*Rule {
 			startsAtKeyword: true,
 		},
 		passwordRule(),
-	}
+	}...)
 }
 
 // EndpointRule builds the endpoint-value rule: a concrete URL or host:port
