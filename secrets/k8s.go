@@ -3,6 +3,7 @@ package secrets
 import (
 	"bytes"
 	"encoding/base64"
+	"strings"
 )
 
 // k8sSecretRule finds the values of a Kubernetes Secret's data map: base64
@@ -32,8 +33,12 @@ func validK8sSecretData(c Candidate) bool {
 	if len(c.Secret)%4 != 0 {
 		return false
 	}
-	if _, err := base64.StdEncoding.DecodeString(string(c.Secret)); err != nil {
-		return false
+	dec, err := base64.StdEncoding.DecodeString(string(c.Secret))
+	if err != nil || placeholderDecoded(dec) {
+		return false // not base64, or base64 of a placeholder (<your-key>, changeme)
+	}
+	if wordListRE.Match(dec) && !secretKeyName(dataKey(c)) {
+		return false // LOG_LEVEL: info, REGION: eu-west-1: settings kept beside the secrets
 	}
 	// The YAML document around the match: between "---" lines.
 	ctx := c.Context
@@ -75,4 +80,33 @@ func indentOf(line []byte) int {
 		n++
 	}
 	return n
+}
+
+// dataKey is the key of the data entry the match is on (the text before
+// its colon, on the match's first line).
+func dataKey(c Candidate) string {
+	line := c.Context[c.MatchOffset:]
+	if i := bytes.IndexByte(line, ':'); i >= 0 {
+		line = line[:i]
+	}
+	return string(bytes.Trim(line, " \t\r\n\"'"))
+}
+
+// secretKeyWords are the words of a key that says its value is a
+// credential.
+var secretKeyWords = map[string]bool{
+	"password": true, "passwd": true, "pass": true, "pwd": true, "secret": true, "token": true,
+	"key": true, "apikey": true, "auth": true, "credential": true, "credentials": true, "cred": true,
+	"creds": true, "private": true, "cert": true, "crt": true, "pem": true, "jwt": true,
+	"passphrase": true, "pin": true, "dsn": true, "url": true, "uri": true, "connection": true,
+	"htpasswd": true, "cookie": true, "session": true, "salt": true, "signing": true,
+}
+
+func secretKeyName(key string) bool {
+	for _, w := range keyWords(key) {
+		if secretKeyWords[w] || strings.HasSuffix(w, "password") || strings.HasSuffix(w, "token") || strings.HasSuffix(w, "secret") {
+			return true
+		}
+	}
+	return false
 }

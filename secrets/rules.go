@@ -493,7 +493,7 @@ func builtinRules(ep *Rule) []*Rule {
 			// there, anchored, and widens the key to the whole name).
 			builtinRE: builtinExpr("(?i)(?P<key>(?:password|passwd|secret|token|api[_.-]?key|access[_.-]?key)[A-Za-z0-9_.-]*)[\x60\"']?[ \\t]*(?:=|:=|:|=>)[ \\t]*" +
 				"(?:\"(?P<secret>[^\"\\r\\n]+)\"|'(?P<secret>[^'\\r\\n]+)'|\x60(?P<secret>[^\x60\\r\\n]+)\x60|(?P<secret>[^\\s\x60\"',;&]*[^\\s\x60\"',;&.:)\\]}>]))"),
-			Entropy:         3.5,
+			Entropy:         3, // 3.5 but for hex: validGeneric
 			MinLen:          12,
 			Gate:            AssignmentGate,
 			Keywords:        []string{"password", "passwd", "secret", "token", "api_key", "apikey", "api-key", "api.key", "access_key", "accesskey", "access-key", "access.key"},
@@ -945,7 +945,7 @@ func validGeneric(c Candidate) bool {
 		return false // a URL, a pair or a time; url-credentials reads URLs
 	case strings.Contains(s, "://"):
 		return false // a URL; url-credentials looks inside it
-	case strings.HasPrefix(s, "/"), strings.HasPrefix(s, "./"), strings.HasPrefix(s, "../"), strings.HasPrefix(s, "~/"):
+	case looksLikePath(s):
 		return false // a path
 	case envNameRE.MatchString(s):
 		return false // the name of a variable that holds the secret
@@ -958,7 +958,43 @@ func validGeneric(c Candidate) bool {
 	case identChainRE.MatchString(s) && !hasDigit(v):
 		return false // code: a field reference such as cfg.db.password
 	}
+	if !isHexLower(v) && Entropy(v) < 3.5 {
+		return false // the rule's floor is hex's (see the rule)
+	}
 	return hasDigit(v) || (hasUpper(v) && hasLower(v))
+}
+
+// looksLikePath: a value starting like a path whose parts are names; a
+// base64 value that starts with "/" (/T6AKByw1b2+Za4…) holds "+" or "="
+// or a long part of mixed case and digits, which no path part has.
+func looksLikePath(s string) bool {
+	if !strings.HasPrefix(s, "/") && !strings.HasPrefix(s, "./") && !strings.HasPrefix(s, "../") && !strings.HasPrefix(s, "~/") {
+		return false
+	}
+	if strings.ContainsAny(s, "+=") {
+		return false
+	}
+	for _, part := range strings.Split(s, "/") {
+		if len(part) >= 16 && mixedClasses([]byte(part)) {
+			return false
+		}
+	}
+	return true
+}
+
+// isHexLower: lower-case hex digits only, sixteen or more. Random hex
+// carries at most 4 bits a character (a 32-digit token typically 3.4 to
+// 3.7), so the generic floor of 3.5 would drop half of them.
+func isHexLower(v []byte) bool {
+	if len(v) < 16 {
+		return false
+	}
+	for _, c := range v {
+		if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f') {
+			return false
+		}
+	}
+	return true
 }
 
 // checkRule checks a rule; the scanner works out the rest on first use

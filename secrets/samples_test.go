@@ -306,6 +306,10 @@ func corpusSamples() []sample {
 		s = append(s, fp("k8s secret then configmap", RuleK8sSecretData,
 			"kind: Secret\nmetadata:\n  name: a\n---\nkind: ConfigMap\ndata:\n  blob: "+base64.StdEncoding.EncodeToString([]byte("not-a-credential-at-all"))+"\n"))
 		s = append(s, fp("k8s secret template", RuleK8sSecretData, "kind: Secret\ndata:\n  token: {{ .Values.token | b64enc }}\n"))
+		b64 := func(v string) string { return base64.StdEncoding.EncodeToString([]byte(v)) }
+		s = append(s, fp("k8s secret settings", RuleK8sSecretData, "kind: Secret\ndata:\n  LOG_LEVEL: "+b64("info")+"\n  REGION: "+b64("eu-west-1")+"\n"))
+		s = append(s, fp("k8s secret placeholder", RuleK8sSecretData, "kind: Secret\ndata:\n  api-token: "+b64("$API_TOKEN")+"\n  password: "+b64("<your-password>")+"\n"))
+		s = append(s, tp("k8s secret weak password", RuleK8sSecretData, b64("open-sesame"), "kind: Secret\ndata:\n  db-password: "+b64("open-sesame")+"\n"))
 	}
 
 	// private key material outside an armored block
@@ -400,6 +404,16 @@ func corpusSamples() []sample {
 		s = append(s, tp("generic camel", RuleGenericSecret, p5, "const apiKey = '"+p5+"';\n"))
 		p6 := g.mixed(base62, 22)
 		s = append(s, tp("generic flag", RuleGenericSecret, p6, "hermes login --password="+p6+" --user jp\n"))
+		// Hex carries at most 4 bits a character: a 32-digit token under
+		// 3.5 bits is still one; base64 may start with "/".
+		hx := g.from(hexLower, 32)
+		for Entropy([]byte(hx)) >= 3.5 {
+			hx = g.from(hexLower, 32)
+		}
+		s = append(s, tp("generic hex token", RuleGenericSecret, hx, "TWILIO_AUTH_TOKEN = '"+hx+"'\n"))
+		sl := "/" + g.mixed(base62, 12) + "+" + g.mixed(base62, 18) + "/o"
+		s = append(s, tp("generic base64 with a leading slash", RuleGenericSecret, sl, "export SESSION_SECRET="+sl+"\n"))
+		s = append(s, fp("generic secret path", RuleGenericSecret, "SECRET_FILE_LOCATION=x\nsession_secret=/run/secrets/session_secret_v2\n"))
 		s = append(s, fp("credential class", RuleGenericSecret, `  "credential_source_class": "pi-models-json-local-provider-no-secret",`+"\n"))
 		s = append(s, fp("secrets never", RuleGenericSecret, "# Copy to .env and customize. Secrets NEVER go here — use credctl.\n"))
 		s = append(s, fp("token budget", RuleGenericSecret, "- token budget: 200000 tokens per run; max_tokens: 32768\n"))

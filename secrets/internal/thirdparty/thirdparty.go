@@ -40,6 +40,7 @@ type Rule struct {
 	Pattern          string   `yaml:"pattern"`
 	MinEntropy       float64  `yaml:"min_entropy"`
 	Visible          *bool    `yaml:"visible"`
+	Categories       []string `yaml:"categories"`
 	Examples         []string `yaml:"examples"`
 	NegativeExamples []string `yaml:"negative_examples"`
 	NonExamples      []string `yaml:"non_examples"` // a misspelling in one Kingfisher file
@@ -47,6 +48,23 @@ type Rule struct {
 	Source Source `yaml:"-"`
 	File   string `yaml:"-"` // relative to the third_party directory
 	Line   int    `yaml:"-"`
+}
+
+// Identifier reports whether a Nosey Parker rule finds a name or an ID
+// rather than a secret: its categories say identifier and not secret (an
+// ARN, a bucket, an OAuth client ID, an age recipient, which is a public
+// key). Kingfisher's categories are not used: it marks tokens identifier
+// too (its GitHub and GitLab token rules).
+func (r *Rule) Identifier() bool {
+	if r.Source.Dir != "noseyparker" {
+		return false
+	}
+	id, secret := false, false
+	for _, c := range r.Categories {
+		id = id || c == "identifier"
+		secret = secret || c == "secret"
+	}
+	return id && !secret
 }
 
 // Negatives are the rule's negative examples, under either spelling.
@@ -129,6 +147,13 @@ func Convert(rules []*Rule) ([]Converted, []NotTaken) {
 		re, notes, err := Translate(r.Pattern)
 		if err != nil {
 			not = append(not, NotTaken{r, "expression: " + err.Error()})
+			continue
+		}
+		if r.Identifier() {
+			if _, dup := seen[re]; !dup {
+				seen[re] = r.ID // a later copy of it is not taken either
+			}
+			not = append(not, NotTaken{r, "an identifier (categories: identifier, not secret): it names a resource or a public value, which is no secret"})
 			continue
 		}
 		if prev, dup := seen[re]; dup {
