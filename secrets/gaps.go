@@ -192,19 +192,40 @@ func gapRules() []*Rule {
 		},
 		{
 			// "AWS secret key wJalr...", "Stripe API key sk_...": a name
-			// and its value with no assignment sign between them. Only a
-			// value that looks random (20 or more characters, upper and
-			// lower case and digits) is one.
+			// and its value with no assignment sign between them, or the
+			// words prose puts there ("the API token is …", "auth token
+			// (…)", "the bind password, enter …"). Only a value that looks
+			// random is one: 20 or more characters of upper and lower
+			// case and digits, or 32 or more of hex.
 			ID:          RuleNamedKey,
 			Description: "credential value written after its name without an assignment sign",
-			builtinRE: builtinExpr(`(?i)\b(?P<key>(?:api|access|secret|private|auth)[ _-]?(?:key|token)|password|passwd)` +
-				`[ \t]+(?-i:(?P<secret>[A-Za-z0-9+/_.~-]{20,200}={0,2}))(?:[^A-Za-z0-9+/_.~=-]|$)`),
-			Entropy:  3.8,
-			Keywords: []string{"key ", "token ", "password ", "passwd "},
+			builtinRE: builtinExpr(`(?i)\b(?P<key>(?:api|access|secret|private|auth|application|app|org|bot|vault|bearer|refresh|session|service)[ _-]?(?:key|token)|(?:client|signing|session|webhook)[ _-]?secret|password|passwd|passphrase)` +
+				`(?:[ \t]+(?:(?:is|was|to|enter)[ \t]+)?|,[ \t]*enter[ \t]+)[\x60"'(]?(?-i:(?P<secret>[A-Za-z0-9+/_.~=-]{20,200}))(?:[^A-Za-z0-9+/_.~=-]|$)` +
+				// a password stated in prose may hold any symbol
+				`|(?i)\b(?P<key>password|passwd|passphrase)(?:[ \t]+(?:is|was|enter)|,[ \t]*enter)[ \t]+[\x60"']?(?P<secret>[^\s\x60"',;]{12,64})(?:[\s\x60"',;]|$)`),
+			Entropy:  3,
+			Keywords: []string{"key ", "token ", "password ", "passwd ", "secret ", "passphrase ", "password,"},
 			Gate:     namedKeyGate,
-			Validate: func(c Candidate) bool { return mixedClasses(c.Secret) && !wordListRE.Match(c.Secret) },
+			Validate: validNamedKey,
 		},
 	}
+}
+
+// validNamedKey: a random-looking value, not words.
+func validNamedKey(c Candidate) bool {
+	v := bytes.TrimRight(c.Secret, ".")
+	if wordListRE.Match(v) || IsPlaceholder(v) {
+		return false
+	}
+	if hasSymbol(v) {
+		// the prose form of a password: generated ones mix all four
+		// classes; a path, a URL or code is none
+		return mixedClasses(v) && Entropy(v) >= 3.5 && !bytes.ContainsAny(v, "/:()[]{}<>$")
+	}
+	if isHexLower(v) {
+		return len(v) >= 32
+	}
+	return mixedClasses(v) && Entropy(v) >= 3.8
 }
 
 // validDockerAuth: the value decodes to user:password with both parts
@@ -226,30 +247,63 @@ func validDockerAuth(c Candidate) bool {
 	return !IsPlaceholder(pass)
 }
 
-// namedKeyGate passes a "key "/"token "/... hit followed, after blanks,
-// by a run of at least 20 value characters holding a digit and both
-// cases: prose after the word ("the key to", "token budget") stops here.
+// hasSymbol: v holds a character that is neither a letter, a digit nor
+// one of base64's and tokens' separators.
+func hasSymbol(v []byte) bool {
+	for _, c := range v {
+		if !('A' <= c && c <= 'Z' || 'a' <= c && c <= 'z' || '0' <= c && c <= '9') && bytes.IndexByte([]byte("+/_.~=-"), c) < 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// namedKeyGate passes a "key "/"token "/... hit followed, after blanks
+// and at most one of the words prose puts between a name and its value
+// (is, was, to, enter) and an opening quote, by a run of at least 20 value
+// characters holding a digit and both cases, or of 32 hex digits: prose
+// after the word ("the key to", "token budget") stops here.
 func namedKeyGate(data []byte, i int) bool {
 	j := i + 1
-	for j < len(data) && (data[j] == ' ' || data[j] == '\t') {
+	skip := func() {
+		for j < len(data) && (data[j] == ' ' || data[j] == '\t') {
+			j++
+		}
+	}
+	skip()
+	for _, w := range []string{"is ", "was ", "to ", "enter "} {
+		if bytes.HasPrefix(data[j:], []byte(w)) {
+			j += len(w)
+			skip()
+			break
+		}
+	}
+	if j < len(data) && (data[j] == '`' || data[j] == '"' || data[j] == '\'' || data[j] == '(') {
 		j++
 	}
 	start := j
-	var up, low, dig bool
+	var up, low, dig, nonHex, sym bool
+	ok := func(n int) bool {
+		return n >= 20 && up && low && dig || n >= 32 && !nonHex || sym && n >= 12 && up && low && dig
+	}
 	for j < len(data) && j-start <= 200 {
 		c := data[j]
 		switch {
 		case 'A' <= c && c <= 'Z':
-			up = true
+			up, nonHex = true, true
 		case 'a' <= c && c <= 'z':
 			low = true
+			nonHex = nonHex || c > 'f'
 		case '0' <= c && c <= '9':
 			dig = true
 		case c == '+' || c == '/' || c == '_' || c == '.' || c == '~' || c == '-' || c == '=':
+			nonHex = true
+		case c > ' ' && c < 0x7f && c != '`' && c != '"' && c != '\'' && c != ',' && c != ';':
+			nonHex, sym = true, true
 		default:
-			return j-start >= 20 && up && low && dig
+			return ok(j - start)
 		}
 		j++
 	}
-	return j-start >= 20 && up && low && dig
+	return ok(j - start)
 }

@@ -466,6 +466,18 @@ func corpusSamples() []sample {
 		nk := g.mixed(base62+"/+", 40)
 		s = append(s, tp("named key without sign", RuleNamedKey, nk, "AWS secret key "+nk+"\n"))
 		s = append(s, fp("named key prose", RuleNamedKey, "The secret key rotation happens every 90 days; the access token budget is 200000.\n"))
+		// The words prose puts between a name and its value.
+		nk2 := g.mixed(base62, 36)
+		s = append(s, tp("named key, is", RuleNamedKey, nk2, "The API token is "+nk2+", please rotate it.\n"))
+		nk3 := g.mixed(base62, 34)
+		s = append(s, tp("named key, in parentheses", RuleNamedKey, nk3, "Heads up: the old org token ("+nk3+") was pasted in the ticket.\n"))
+		nk4 := g.mixed(base62+"+", 24)
+		s = append(s, tp("named key, enter", RuleNamedKey, nk4, "2. When asked for the bind password, enter "+nk4+"\n"))
+		nk5 := g.mixed(base62, 8) + "%" + g.mixed(base62, 6) + "*" + g.mixed(base62, 6)
+		s = append(s, tp("named key, password with symbols", RuleNamedKey, nk5, "The keystore pass"+"word is "+nk5+", please rotate it.\n"))
+		nk6 := g.from(hexLower, 40)
+		s = append(s, tp("named key, application key in backticks", RuleNamedKey, nk6, "Use the application key `"+nk6+"` to call the API.\n"))
+		s = append(s, fp("named key, prose after is", RuleNamedKey, "The password is rotated monthly; the API token is stored in the vault.\nThe password is /etc/app/password.txt and the token is ${API_TOKEN}.\n"))
 
 		tgURL := g.from(alphaDigit[1:], 1) + g.from(alphaDigit, 8) + ":A" + "A" + g.mixed(base62+"_-", 33)
 		s = append(s, tp("telegram bot api url", RuleTelegramBot, tgURL, "curl https://api.telegram.org/bot"+tgURL+"/getMe\n"))
