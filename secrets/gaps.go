@@ -202,9 +202,9 @@ func gapRules() []*Rule {
 			builtinRE: builtinExpr(`(?i)\b(?P<key>(?:api|access|secret|private|auth|application|app|org|bot|vault|bearer|refresh|session|service)[ _-]?(?:key|token)|(?:client|signing|session|webhook)[ _-]?secret|password|passwd|passphrase)` +
 				`(?:[ \t]+(?:(?:is|was|to|enter)[ \t]+)?|,[ \t]*enter[ \t]+)[\x60"'(]?(?-i:(?P<secret>[A-Za-z0-9+/_.~=-]{20,200}))(?:[^A-Za-z0-9+/_.~=-]|$)` +
 				// a password stated in prose may hold any symbol
-				`|(?i)\b(?P<key>password|passwd|passphrase)(?:[ \t]+(?:is|was|enter)|,[ \t]*enter)[ \t]+[\x60"']?(?P<secret>[^\s\x60"',;]{12,64})(?:[\s\x60"',;]|$)`),
+				`|(?i)\b(?P<key>password|passwd|passphrase)(?:[ \t]+(?:is|was|enter)[ \t]+[\x60"']?|,[ \t]*enter[ \t]+[\x60"']?|[ \t]+\()(?P<secret>[^\s\x60"',;()]{12,64})(?:[\s\x60"',;)]|$)`),
 			Entropy:  3,
-			Keywords: []string{"key ", "token ", "password ", "passwd ", "secret ", "passphrase ", "password,"},
+			Keywords: []string{"key ", "token ", "password ", "passwd ", "secret ", "passphrase ", "key,", "token,", "secret,", "password,"},
 			Gate:     namedKeyGate,
 			Validate: validNamedKey,
 		},
@@ -216,6 +216,10 @@ func validNamedKey(c Candidate) bool {
 	v := bytes.TrimRight(c.Secret, ".")
 	if wordListRE.Match(v) || IsPlaceholder(v) {
 		return false
+	}
+	if passwordName(c.Key) && !hasSymbol(v) && len(v) < 20 {
+		// a short password in prose: "the keystore password (…)"
+		return mixedClasses(v) && Entropy(v) >= 3.5
 	}
 	if hasSymbol(v) {
 		// the prose form of a password: generated ones mix all four
@@ -245,6 +249,12 @@ func validDockerAuth(c Candidate) bool {
 		}
 	}
 	return !IsPlaceholder(pass)
+}
+
+// passwordName: the key names a password rather than a key or token.
+func passwordName(key []byte) bool {
+	k := bytes.ToLower(key)
+	return bytes.HasPrefix(k, []byte("pass"))
 }
 
 // hasSymbol: v holds a character that is neither a letter, a digit nor
@@ -283,8 +293,15 @@ func namedKeyGate(data []byte, i int) bool {
 	}
 	start := j
 	var up, low, dig, nonHex, sym bool
+	// a password may be short: 12 characters of every class
+	pw := false
+	for _, w := range []string{"password", "passwd", "passphrase"} {
+		if k := i + 1 - len(w) - 1; k >= 0 && bytes.EqualFold(data[k:k+len(w)], []byte(w)) {
+			pw = true
+		}
+	}
 	ok := func(n int) bool {
-		return n >= 20 && up && low && dig || n >= 32 && !nonHex || sym && n >= 12 && up && low && dig
+		return n >= 20 && up && low && dig || n >= 32 && !nonHex || (sym || pw) && n >= 12 && up && low && dig
 	}
 	for j < len(data) && j-start <= 200 {
 		c := data[j]

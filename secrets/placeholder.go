@@ -85,7 +85,7 @@ var (
 	myNameRE = lazyRE.New(`^my(?:[A-Z][a-z]+){1,4}$`)
 	// A field name: letters (no digits: {ZqL5kVrX1n8tA2} is a value in
 	// braces) or an upper-case variable name.
-	braceRefRE = lazyRE.New(`\{(?:[A-Za-z_][A-Za-z_.-]+|[A-Z][A-Z0-9_]+)\}`)
+	braceRefRE = lazyRE.New(`\{[ \t]*(?:[A-Za-z_][A-Za-z_.-]+|[A-Z][A-Z0-9_]+)[ \t]*\}`)
 	envRefRE   = lazyRE.New(`^[A-Za-z_][A-Za-z0-9_]*$`)
 )
 
@@ -272,7 +272,7 @@ func placeholderInBase64(v []byte) bool {
 // auth), and that value is a placeholder.
 func placeholderDecoded(dec []byte) bool {
 	dec = bytes.TrimSpace(dec)
-	if len(dec) == 0 || len(dec) > 100 {
+	if len(dec) == 0 || len(dec) > 512 {
 		return false
 	}
 	for _, b := range dec {

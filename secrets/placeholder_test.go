@@ -41,7 +41,7 @@ func TestIsPlaceholder(t *testing.T) {
 		// Found flagged on an independently written labelled set:
 		"00000x0x0xx00x000xx0xxx00000x00xx0000xx0", // a mask of two symbols
 		"xx00xx~x0xxxxxxxxxxxx0x.xx0xx",
-		"{password}", "{webhook.token}", "{DB_PASSWORD2}", // format fields
+		"{password}", "{webhook.token}", "{DB_PASSWORD2}", "{ api_key }", // format fields
 		"PASSWORD", "TOKEN", // the name in capitals
 		"JEFQSV9UT0tFTg==",     // base64 of $API_TOKEN
 		"PHlvdXItYXBpLWtleT4=", // base64 of <your-api-key>

@@ -477,6 +477,11 @@ func corpusSamples() []sample {
 		s = append(s, tp("named key, password with symbols", RuleNamedKey, nk5, "The keystore pass"+"word is "+nk5+", please rotate it.\n"))
 		nk6 := g.from(hexLower, 40)
 		s = append(s, tp("named key, application key in backticks", RuleNamedKey, nk6, "Use the application key `"+nk6+"` to call the API.\n"))
+		nk7 := g.mixed(base62, 16)
+		s = append(s, tp("named key, short password in parentheses", RuleNamedKey, nk7, "Heads up: the old keystore pass"+"word ("+nk7+") was pasted.\n"))
+		nk8 := g.from(hexLower, 32)
+		s = append(s, tp("named key, comma enter", RuleNamedKey, nk8, "2. When asked for the secret key, enter "+nk8+"\n"))
+		s = append(s, fp("named key, parenthesised words", RuleNamedKey, "The password (see the vault) is rotated; the password (optional) is unused.\n"))
 		s = append(s, fp("named key, prose after is", RuleNamedKey, "The password is rotated monthly; the API token is stored in the vault.\nThe password is /etc/app/password.txt and the token is ${API_TOKEN}.\n"))
 
 		tgURL := g.from(alphaDigit[1:], 1) + g.from(alphaDigit, 8) + ":A" + "A" + g.mixed(base62+"_-", 33)
