@@ -2,7 +2,13 @@ package secrets
 
 import (
 	"bytes"
+	"crypto/md5"
+	"crypto/sha1"
+	"crypto/sha256"
+	"crypto/sha512"
 	"encoding/base64"
+	"fmt"
+	"strings"
 )
 
 // Rule IDs of the formats issue 33 found both sotvet and gitleaks missing.
@@ -200,9 +206,10 @@ func gapRules() []*Rule {
 			ID:          RuleNamedKey,
 			Description: "credential value written after its name without an assignment sign",
 			builtinRE: builtinExpr(`(?i)\b(?P<key>(?:api|access|secret|private|auth|application|app|org|bot|vault|bearer|refresh|session|service)[ _-]?(?:key|token)|(?:client|signing|session|webhook)[ _-]?secret|password|passwd|passphrase)` +
-				`(?:[ \t]+(?:(?:is|was|to|enter)[ \t]+)?|,[ \t]*enter[ \t]+)[\x60"'(]?(?-i:(?P<secret>[A-Za-z0-9+/_.~=-]{20,200}))(?:[^A-Za-z0-9+/_.~=-]|$)` +
-				// a password stated in prose may hold any symbol
-				`|(?i)\b(?P<key>password|passwd|passphrase)(?:[ \t]+(?:is|was|enter)[ \t]+[\x60"']?|,[ \t]*enter[ \t]+[\x60"']?|[ \t]+\()(?P<secret>[^\s\x60"',;()]{12,64})(?:[\s\x60"',;)]|$)`),
+				`(?:[ \t]+(?:(?:is|was|to|enter)[ \t]+)?|,[ \t]*enter[ \t]+)[\x60"'(]?(?-i:(?P<secret>[A-Za-z0-9+/_.~=-]{19,199}[A-Za-z0-9+/_~=-]))\.*(?:[^A-Za-z0-9+/_.~=-]|$)` +
+				// a password stated in prose may hold any symbol; the
+				// value never ends in the sentence's full stop
+				`|(?i)\b(?P<key>password|passwd|passphrase)(?:[ \t]+(?:is|was|enter)[ \t]+[\x60"']?|,[ \t]*enter[ \t]+[\x60"']?|[ \t]+\()(?P<secret>[^\s\x60"',;()]{11,63}[^\s\x60"',;().])\.*(?:[\s\x60"',;)]|$)`),
 			Entropy:  3,
 			Keywords: []string{"key ", "token ", "password ", "passwd ", "secret ", "passphrase ", "key,", "token,", "secret,", "password,"},
 			Gate:     namedKeyGate,
@@ -213,8 +220,8 @@ func gapRules() []*Rule {
 
 // validNamedKey: a random-looking value, not words.
 func validNamedKey(c Candidate) bool {
-	v := bytes.TrimRight(c.Secret, ".")
-	if wordListRE.Match(v) || IsPlaceholder(v) {
+	v := c.Secret
+	if wordListRE.Match(v) || !hasSymbol(v) && identifierValue(v) {
 		return false
 	}
 	if passwordName(c.Key) && !hasSymbol(v) && len(v) < 20 {
@@ -227,9 +234,102 @@ func validNamedKey(c Candidate) bool {
 		return mixedClasses(v) && Entropy(v) >= 3.5 && !bytes.ContainsAny(v, "/:()[]{}<>$")
 	}
 	if isHexLower(v) {
-		return len(v) >= 32
+		// a commit id, a digest or a UUID written after a name is
+		// still one when the line says so
+		return len(v) >= 32 && !knownDigests[string(v)] && !namesDigest(c.Line())
 	}
 	return mixedClasses(v) && Entropy(v) >= 3.8
+}
+
+// namesDigest: a word of the line says its hex is data about something
+// (a commit, a digest, an id), as the last word of a generic key does.
+func namesDigest(line []byte) bool {
+	found := false
+	valueWords(line, func(w []byte) bool {
+		found = hexMetaWords[string(w)]
+		return !found
+	})
+	return found
+}
+
+// knownDigests are the digests of nothing (the empty input, Git's empty
+// blob and tree), quoted in docs and logs after any name.
+var knownDigests = func() map[string]bool {
+	m := map[string]bool{}
+	for _, in := range []string{"", "blob 0\x00", "tree 0\x00"} {
+		b := []byte(in)
+		m[fmt.Sprintf("%x", md5.Sum(b))] = true
+		m[fmt.Sprintf("%x", sha1.Sum(b))] = true
+		m[fmt.Sprintf("%x", sha256.Sum256(b))] = true
+		m[fmt.Sprintf("%x", sha512.Sum512(b))] = true
+	}
+	return m
+}()
+
+// hexMetaWords: the words of genericMetaWords that name what a hex
+// string is when it is not a secret, and the two it lacks (commit, uuid).
+var hexMetaWords = func() map[string]bool {
+	m := map[string]bool{"commit": true, "uuid": true}
+	for w := range genericMetaWords {
+		if w == "id" || w == "ids" || w == "hash" || w == "digest" || w == "checksum" || w == "fingerprint" || w == "md5" || strings.HasPrefix(w, "sha") {
+			m[w] = true
+		}
+	}
+	return m
+}()
+
+// identifierValue: v reads as a name in code, not a random value: three
+// or more runs of letters, each with a vowel and no more consonants in a
+// row than words hold ("DecryptPayloadV2Handler", "id_ed25519_ProdDeploy"),
+// with at most two numbers (a letter and digits, "V2", is one).
+func identifierValue(v []byte) bool {
+	words, nums, ok := 0, 0, true
+	valueWords(v, func(w []byte) bool {
+		for len(w) > 0 {
+			n := 0
+			digit := '0' <= w[0] && w[0] <= '9'
+			for n < len(w) && ('0' <= w[n] && w[n] <= '9') == digit {
+				n++
+			}
+			run := w[:n]
+			w = w[n:]
+			if !digit && n == 1 && len(w) > 0 && '0' <= w[0] && w[0] <= '9' {
+				digit = true // v2, a version: one number
+				for len(w) > 0 && '0' <= w[0] && w[0] <= '9' {
+					w = w[1:]
+				}
+			}
+			if digit {
+				nums++
+			} else if wordish(run) {
+				words++
+			} else {
+				ok = false
+				return false
+			}
+		}
+		return true
+	})
+	return ok && words >= 3 && nums <= 2
+}
+
+// wordish: a run of lower-case letters that could be a word: two or
+// more letters, a vowel, at most four consonants in a row.
+func wordish(r []byte) bool {
+	if len(r) < 2 {
+		return false
+	}
+	vowel, cons := false, 0
+	for _, c := range r {
+		if bytes.IndexByte([]byte("aeiouy"), c) >= 0 {
+			vowel, cons = true, 0
+			continue
+		}
+		if cons++; cons > 4 {
+			return false
+		}
+	}
+	return vowel
 }
 
 // validDockerAuth: the value decodes to user:password with both parts
@@ -266,6 +366,11 @@ func hasSymbol(v []byte) bool {
 		}
 	}
 	return false
+}
+
+// valueByte: c may be inside a value of named-key-value's first form.
+func valueByte(c byte) bool {
+	return 'A' <= c && c <= 'Z' || 'a' <= c && c <= 'z' || '0' <= c && c <= '9' || bytes.IndexByte([]byte("+/_.~=-"), c) >= 0
 }
 
 // namedKeyGate passes a "key "/"token "/... hit followed, after blanks
@@ -313,6 +418,8 @@ func namedKeyGate(data []byte, i int) bool {
 			nonHex = nonHex || c > 'f'
 		case '0' <= c && c <= '9':
 			dig = true
+		case c == '.' && (j+1 == len(data) || !valueByte(data[j+1])):
+			return ok(j - start) // the sentence's full stop
 		case c == '+' || c == '/' || c == '_' || c == '.' || c == '~' || c == '-' || c == '=':
 			nonHex = true
 		case c > ' ' && c < 0x7f && c != '`' && c != '"' && c != '\'' && c != ',' && c != ';':

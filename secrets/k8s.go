@@ -34,8 +34,8 @@ func validK8sSecretData(c Candidate) bool {
 		return false
 	}
 	dec, err := base64.StdEncoding.DecodeString(string(c.Secret))
-	if err != nil || placeholderDecoded(dec) {
-		return false // not base64, or base64 of a placeholder (<your-key>, changeme)
+	if err != nil {
+		return false // base64 of a placeholder never gets here: IsPlaceholder decodes it
 	}
 	if wordListRE.Match(dec) && !secretKeyName(dataKey(c)) {
 		return false // LOG_LEVEL: info, REGION: eu-west-1: settings kept beside the secrets
@@ -93,14 +93,23 @@ func dataKey(c Candidate) string {
 }
 
 // secretKeyWords are the words of a key that says its value is a
-// credential.
-var secretKeyWords = map[string]bool{
-	"password": true, "passwd": true, "pass": true, "pwd": true, "secret": true, "token": true,
-	"key": true, "apikey": true, "auth": true, "credential": true, "credentials": true, "cred": true,
-	"creds": true, "private": true, "cert": true, "crt": true, "pem": true, "jwt": true,
-	"passphrase": true, "pin": true, "dsn": true, "url": true, "uri": true, "connection": true,
-	"htpasswd": true, "cookie": true, "session": true, "salt": true, "signing": true,
-}
+// credential: the names of a password (passwordWords), the generic
+// rule's key words (genericKeyWords) and what only a Secret's keys say.
+var secretKeyWords = func() map[string]bool {
+	m := map[string]bool{}
+	for w := range passwordWords {
+		m[w] = true
+	}
+	for _, w := range genericKeyWords {
+		m[w] = true
+	}
+	for _, w := range []string{"key", "auth", "credential", "credentials", "cred", "creds", "private",
+		"cert", "crt", "pem", "jwt", "pin", "dsn", "url", "uri", "connection", "htpasswd", "cookie",
+		"session", "salt", "signing"} {
+		m[w] = true
+	}
+	return m
+}()
 
 func secretKeyName(key string) bool {
 	for _, w := range keyWords(key) {

@@ -1,6 +1,7 @@
 package secrets
 
 import (
+	"crypto/sha256"
 	"encoding/base64"
 	"encoding/hex"
 	"hash/fnv"
@@ -128,6 +129,8 @@ type sample struct {
 	text   string
 	fpFor  string
 }
+
+func sha256Of(s string) []byte { d := sha256.Sum256([]byte(s)); return d[:] }
 
 func tp(name, rule, secret, text string) sample {
 	return sample{name: name, rule: rule, secret: secret, text: text}
@@ -310,6 +313,8 @@ func corpusSamples() []sample {
 		s = append(s, fp("k8s secret settings", RuleK8sSecretData, "kind: Secret\ndata:\n  LOG_LEVEL: "+b64("info")+"\n  REGION: "+b64("eu-west-1")+"\n"))
 		s = append(s, fp("k8s secret placeholder", RuleK8sSecretData, "kind: Secret\ndata:\n  api-token: "+b64("$API_TOKEN")+"\n  password: "+b64("<your-password>")+"\n"))
 		s = append(s, tp("k8s secret weak password", RuleK8sSecretData, b64("open-sesame"), "kind: Secret\ndata:\n  db-password: "+b64("open-sesame")+"\n"))
+		s = append(s, tp("k8s secret pw key", RuleK8sSecretData, b64("open-sesame"), "kind: Secret\ndata:\n  MYSQL_ROOT_PW: "+b64("open-sesame")+"\n"))
+		s = append(s, tp("k8s secret passcode key", RuleK8sSecretData, b64("blue-harbor"), "kind: Secret\ndata:\n  door_passcode: "+b64("blue-harbor")+"\n"))
 	}
 
 	// private key material outside an armored block
@@ -483,6 +488,21 @@ func corpusSamples() []sample {
 		s = append(s, tp("named key, comma enter", RuleNamedKey, nk8, "2. When asked for the secret key, enter "+nk8+"\n"))
 		s = append(s, fp("named key, parenthesised words", RuleNamedKey, "The password (see the vault) is rotated; the password (optional) is unused.\n"))
 		s = append(s, fp("named key, prose after is", RuleNamedKey, "The password is rotated monthly; the API token is stored in the vault.\nThe password is /etc/app/password.txt and the token is ${API_TOKEN}.\n"))
+		// Hex that the line says is a commit, a digest or an id; the
+		// digests of nothing; code identifiers after "to"/"is".
+		s = append(s, fp("named key, commit id", RuleNamedKey, "The access token is "+g.from(hexLower, 40)+" in the commit that fixed it.\n"))
+		s = append(s, fp("named key, digest of nothing", RuleNamedKey, "The session token is "+hex.EncodeToString(sha256Of(""))+".\n"))
+		s = append(s, fp("named key, uuid", RuleNamedKey, "Use the app key "+g.from(hexLower, 32)+" for the request id.\n"))
+		s = append(s, fp("named key, identifiers", RuleNamedKey, "The session key to DecryptPayloadV2Handler is derived.\nSet the signing secret to SigningSecretFromVaultV2 in prod.\n"+
+			"Client secret is Base64EncodedStringV2 sent.\nThe private key is id_ed25519_ProdDeploy2024 in ~/.ssh.\n"))
+		nk9 := g.mixed(base62, 30)
+		s = append(s, tp("named key, end of sentence", RuleNamedKey, nk9, "The session token is "+nk9+".\n"))
+		nk11 := g.from(hexLower, 40)
+		s = append(s, tp("named key, hex at the end of a sentence", RuleNamedKey, nk11, "The bot token is "+nk11+".\n"))
+		nk12 := g.mixed(base62, 9) + "!" + g.mixed(base62, 6)
+		s = append(s, tp("named key, password at the end of a sentence", RuleNamedKey, nk12, "The vault pass"+"word is "+nk12+".\n"))
+		nk10 := g.from(hexLower, 40)
+		s = append(s, tp("named key, hex in prose", RuleNamedKey, nk10, "The access token is "+nk10+" in the old config.\n"))
 
 		tgURL := g.from(alphaDigit[1:], 1) + g.from(alphaDigit, 8) + ":A" + "A" + g.mixed(base62+"_-", 33)
 		s = append(s, tp("telegram bot api url", RuleTelegramBot, tgURL, "curl https://api.telegram.org/bot"+tgURL+"/getMe\n"))
