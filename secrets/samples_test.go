@@ -513,6 +513,9 @@ func corpusSamples() []sample {
 		s = append(s, fp("azure devops legacy, onion address", RuleAzureDevOpsPATLegacy, "devops mirror: http://"+g.from(alphaLower+"234567", 56)+".onion/\n"))
 		dw := g.mixed(base62+"_-", 68)
 		s = append(s, tp("discord webhook", RuleDiscordWebhook, dw, "DISCORD_WEBHOOK=https://disc"+"ord.com/api/webhooks/"+g.from(alphaDigit[1:], 1)+g.from(alphaDigit, 18)+"/"+dw+"\n"))
+		// no "_": the imported kingfisher.discord.1 would match it too
+		dw2 := g.mixed(base62+"-", 68)
+		s = append(s, tp("discord webhook, reported once", RuleDiscordWebhook, dw2, "hook: https://disc"+"ord.com/api/webhooks/"+g.from(alphaDigit[1:], 1)+g.from(alphaDigit, 17)+"/"+dw2+"\n"))
 		s = append(s, fp("discord webhook template", RuleDiscordWebhook, "POST https://disc"+"ord.com/api/webhooks/{webhook.id}/{webhook.token}\n"))
 		gc := "GOC" + "SPX-" + g.mixed(base62+"_-", 28)
 		s = append(s, tp("google client secret", RuleGoogleClientSecret, gc, "The client secret ("+gc+") was pasted in the ticket.\n"))

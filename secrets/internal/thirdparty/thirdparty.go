@@ -132,7 +132,8 @@ type Converted struct {
 func Convert(rules []*Rule) ([]Converted, []NotTaken) {
 	var ok []Converted
 	var not []NotTaken
-	seen := map[string]string{}
+	seen := map[string]string{}    // expression -> the ID of the rule taken for it
+	seenNot := map[string]string{} // expression -> why its rule is left out
 	ids := map[string]bool{}
 	for _, r := range rules {
 		if ids[r.ID] {
@@ -149,11 +150,22 @@ func Convert(rules []*Rule) ([]Converted, []NotTaken) {
 			not = append(not, NotTaken{r, "expression: " + err.Error()})
 			continue
 		}
+		if why, dup := seenNot[re]; dup {
+			// a copy of a rule left out is left out for the same reason,
+			// not as a copy of a rule that is not there
+			not = append(not, NotTaken{r, why})
+			continue
+		}
 		if r.Identifier() {
-			if _, dup := seen[re]; !dup {
-				seen[re] = r.ID // a later copy of it is not taken either
-			}
-			not = append(not, NotTaken{r, "an identifier (categories: identifier, not secret): it names a resource or a public value, which is no secret"})
+			why := "an identifier (categories: identifier, not secret): it names a resource or a public value, which is no secret"
+			seenNot[re] = why + " (the expression of " + r.ID + ", also not taken)"
+			not = append(not, NotTaken{r, why})
+			continue
+		}
+		if b, ok := superseded[r.ID]; ok {
+			why := "superseded by the built-in rule " + b + ", which reports the same values"
+			seenNot[re] = why + " (the expression of " + r.ID + ", also not taken)"
+			not = append(not, NotTaken{r, why})
 			continue
 		}
 		if prev, dup := seen[re]; dup {
@@ -471,6 +483,12 @@ func judgedElsewhere(r *Rule, kws []string) string {
 		return "generic <add key=… value=…/> rule: its first group is the key's name; nuget-config-password and password-literal read the value"
 	}
 	return ""
+}
+
+// superseded maps the IDs of third-party rules a built-in rule of sotvet
+// covers to that rule's ID: taking both would report each value twice.
+var superseded = map[string]string{
+	"kingfisher.discord.1": "discord-webhook",
 }
 
 // weakKeyword: s is too short or too common to prefilter on.
