@@ -254,6 +254,23 @@ func families() []family {
 			cmd, u := "cu"+"rl", "-"+"u"
 			return []string{cmd + " " + u + " user:password https://example.com\n", cmd + " " + u + " \"$USER:$TOKEN\" https://api.internal\n"}
 		}},
+		// Appended last: the generator's sequence for the families above is unchanged.
+		{name: "mailgun-2023", key: "MAILGUN_API_KEY", tps: rep(3, func(g *fakeGen) string {
+			return g.from(hexLower, 32) + "-" + g.from(hexLower, 8) + "-" + g.from(hexLower, 8)
+		}), fps: func(g *fakeGen) []string { return placeholders("") }},
+		{name: "azure-devops", key: "AZURE_DEVOPS_PAT", tps: rep(3, func(g *fakeGen) string { return g.from(alphaLower+"234567", 52) }),
+			fps: func(g *fakeGen) []string { return append(placeholders(""), g.from(alphaLower+"234567", 56)) }}, // 56: an onion address
+		{name: "discord", key: "DISCORD_WEBHOOK_URL", tps: rep(3, func(g *fakeGen) string {
+			return p("https://disc", "ord.com/api/webhooks/") + g.from(alphaDigit[1:], 1) + g.from(alphaDigit, 18) + "/" + g.mixed(base62+"_-", 68)
+		}), fps: func(g *fakeGen) []string {
+			return []string{p("https://disc", "ord.com/api/webhooks/{id}/{token}"), p("https://disc", "ord.com/api/webhooks/000000000000000000/") + strings.Repeat("x", 68)}
+		}},
+		{name: "google-client-secret", key: "GOOGLE_CLIENT_SECRET", tps: rep(3, func(g *fakeGen) string { return p("GOC", "SPX-") + g.mixed(base62+"_-", 28) }),
+			fps: func(g *fakeGen) []string { return placeholders(p("GOC", "SPX-")) }},
+		{name: "stripe-webhook", key: "STRIPE_WEBHOOK_SECRET", tps: rep(3, func(g *fakeGen) string { return p("wh", "sec_") + g.mixed(base62, 32) }),
+			fps: func(g *fakeGen) []string { return placeholders(p("wh", "sec_")) }},
+		{name: "bitbucket", key: "BITBUCKET_APP_PASSWORD", tps: rep(3, func(g *fakeGen) string { return p("AT", "BB") + g.mixed(base62, 32) }),
+			fps: func(g *fakeGen) []string { return placeholders(p("AT", "BB")) }},
 	}
 }
 

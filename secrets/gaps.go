@@ -2,7 +2,13 @@ package secrets
 
 import (
 	"bytes"
+	"crypto/md5"
+	"crypto/sha1"
+	"crypto/sha256"
+	"crypto/sha512"
 	"encoding/base64"
+	"fmt"
+	"strings"
 )
 
 // Rule IDs of the formats issue 33 found both sotvet and gitleaks missing.
@@ -18,6 +24,15 @@ const (
 	RuleTelegramBot      = "telegram-bot-token"
 	RuleNamedKey         = "named-key-value"
 	RuleK8sBootstrap     = "kubernetes-bootstrap-token"
+
+	// Found missing on an independently written labelled set (issue 33,
+	// "labelled data you did not write").
+	RuleAzureDevOpsPATLegacy = "azure-devops-pat-legacy"
+	RuleDiscordWebhook       = "discord-webhook"
+	RuleGoogleClientSecret   = "google-oauth-client-secret"
+	RuleStripeWebhookSecret  = "stripe-webhook-secret"
+	RuleBitbucketAppPassword = "bitbucket-app-password"
+	RuleMailgunKey           = "mailgun-api-key"
 )
 
 // gapRules are the rules for those formats, each written from the
@@ -102,12 +117,75 @@ func gapRules() []*Rule {
 			Keywords:    []string{"xoxe-", "xoxe."},
 		},
 		{
-			// bot<id>:<35 characters>, the secret part beginning "AA".
+			// bot<id>:<35 characters>, the secret part beginning "AA";
+			// in the Bot API's URLs it follows "bot" directly
+			// (https://api.telegram.org/bot<token>/getMe).
 			ID:          RuleTelegramBot,
 			Description: "Telegram bot token",
-			builtinRE:   builtinExpr(`\b(?P<secret>[0-9]{8,10}:AA[A-Za-z0-9_-]{33})(?:[^A-Za-z0-9_-]|$)`),
+			builtinRE:   builtinExpr(`(?:\b|bot)(?P<secret>[0-9]{8,10}:AA[A-Za-z0-9_-]{33})(?:[^A-Za-z0-9_-]|$)`),
 			Entropy:     3.5,
 			Keywords:    []string{":aa"},
+		},
+		{
+			// Before 2024 a PAT was 52 characters of lower-case base32
+			// (a-z, 2-7) with no signature: reported near a word that
+			// names Azure DevOps.
+			ID:          RuleAzureDevOpsPATLegacy,
+			Description: "Azure DevOps personal access token (52-character format, near a name of Azure DevOps)",
+			builtinRE:   builtinExpr(`(?:^|[^A-Za-z0-9_])(?P<secret>[a-z2-7]{52})(?:[^A-Za-z0-9_]|$)`),
+			Entropy:     4,
+			Keywords:    []string{"devops", "adopat", "ado_pat", "ado-pat", "ado.pat", "azdo", "vsts", "dev.azure.com", "visualstudio.com"},
+			Before:      256,
+			After:       256,
+			Validate:    func(c Candidate) bool { return hasDigit(c.Secret) },
+		},
+		{
+			// https://discord.com/api/webhooks/<id>/<token>: the token
+			// (68 characters today) is the credential.
+			ID:          RuleDiscordWebhook,
+			Description: "Discord webhook URL token",
+			builtinRE:   builtinExpr(`\bhttps?://(?:(?:ptb|canary)\.)?discord(?:app)?\.com/api/(?:v[0-9]{1,2}/)?webhooks/[0-9]{17,20}/(?P<secret>[A-Za-z0-9_-]{60,})`),
+			Entropy:     4,
+			Keywords:    []string{"discord.com/api/", "discordapp.com/api/"},
+		},
+		{
+			// OAuth client secrets of Google Cloud carry "GOCSPX-" and
+			// 28 characters since 2021.
+			ID:          RuleGoogleClientSecret,
+			Description: "Google OAuth client secret",
+			builtinRE:   builtinExpr(`\b(?P<secret>GOCSPX-[A-Za-z0-9_-]{28})(?:[^A-Za-z0-9_-]|$)`),
+			Entropy:     3.5,
+			Keywords:    []string{"gocspx-"},
+		},
+		{
+			// The signing secret of a Stripe webhook endpoint.
+			ID:          RuleStripeWebhookSecret,
+			Description: "Stripe webhook signing secret",
+			builtinRE:   builtinExpr(`\b(?P<secret>whsec_[A-Za-z0-9+/=]{32,})`),
+			Entropy:     3.5,
+			Keywords:    []string{"whsec_"},
+			Validate:    func(c Candidate) bool { return len(c.Secret) <= 120 },
+		},
+		{
+			// Bitbucket app passwords begin "ATBB" (Atlassian API tokens,
+			// "ATATT", have gitleaks' rule).
+			ID:          RuleBitbucketAppPassword,
+			Description: "Bitbucket app password",
+			builtinRE:   builtinExpr(`\b(?P<secret>ATBB[A-Za-z0-9_=-]{24,})`),
+			Entropy:     3.5,
+			Keywords:    []string{"atbb"},
+			Validate:    func(c Candidate) bool { return len(c.Secret) <= 80 && mixedClasses(c.Secret[4:]) },
+		},
+		{
+			// Mailgun's private API keys since 2023: 32, 8 and 8 hex
+			// digits; reported near the word mailgun.
+			ID:          RuleMailgunKey,
+			Description: "Mailgun private API key (32-8-8 hex, near mailgun)",
+			builtinRE:   builtinExpr(`\b(?P<secret>[0-9a-f]{32}-[0-9a-f]{8}-[0-9a-f]{8})\b`),
+			Entropy:     3,
+			Keywords:    []string{"mailgun"},
+			Before:      256,
+			After:       256,
 		},
 		{
 			// <token-id>.<token-secret>: 6 and 16 characters of [a-z0-9]
@@ -120,19 +198,138 @@ func gapRules() []*Rule {
 		},
 		{
 			// "AWS secret key wJalr...", "Stripe API key sk_...": a name
-			// and its value with no assignment sign between them. Only a
-			// value that looks random (20 or more characters, upper and
-			// lower case and digits) is one.
+			// and its value with no assignment sign between them, or the
+			// words prose puts there ("the API token is …", "auth token
+			// (…)", "the bind password, enter …"). Only a value that looks
+			// random is one: 20 or more characters of upper and lower
+			// case and digits, or 32 or more of hex.
 			ID:          RuleNamedKey,
 			Description: "credential value written after its name without an assignment sign",
-			builtinRE: builtinExpr(`(?i)\b(?P<key>(?:api|access|secret|private|auth)[ _-]?(?:key|token)|password|passwd)` +
-				`[ \t]+(?-i:(?P<secret>[A-Za-z0-9+/_.~-]{20,200}={0,2}))(?:[^A-Za-z0-9+/_.~=-]|$)`),
-			Entropy:  3.8,
-			Keywords: []string{"key ", "token ", "password ", "passwd "},
+			builtinRE: builtinExpr(`(?i)\b(?P<key>(?:api|access|secret|private|auth|application|app|org|bot|vault|bearer|refresh|session|service)[ _-]?(?:key|token)|(?:client|signing|session|webhook)[ _-]?secret|password|passwd|passphrase)` +
+				`(?:[ \t]+(?:(?:is|was|to|enter)[ \t]+)?|,[ \t]*enter[ \t]+)[\x60"'(]?(?-i:(?P<secret>[A-Za-z0-9+/_.~=-]{19,199}[A-Za-z0-9+/_~=-]))\.*(?:[^A-Za-z0-9+/_.~=-]|$)` +
+				// a password stated in prose may hold any symbol; the
+				// value never ends in the sentence's full stop
+				`|(?i)\b(?P<key>password|passwd|passphrase)(?:[ \t]+(?:is|was|enter)[ \t]+[\x60"']?|,[ \t]*enter[ \t]+[\x60"']?|[ \t]+\()(?P<secret>[^\s\x60"',;()]{11,63}[^\s\x60"',;().])\.*(?:[\s\x60"',;)]|$)`),
+			Entropy:  3,
+			Keywords: []string{"key ", "token ", "password ", "passwd ", "secret ", "passphrase ", "key,", "token,", "secret,", "password,"},
 			Gate:     namedKeyGate,
-			Validate: func(c Candidate) bool { return mixedClasses(c.Secret) && !wordListRE.Match(c.Secret) },
+			Validate: validNamedKey,
 		},
 	}
+}
+
+// validNamedKey: a random-looking value, not words.
+func validNamedKey(c Candidate) bool {
+	v := c.Secret
+	if wordListRE.Match(v) || !hasSymbol(v) && identifierValue(v) {
+		return false
+	}
+	if passwordName(c.Key) && !hasSymbol(v) && len(v) < 20 {
+		// a short password in prose: "the keystore password (…)"
+		return mixedClasses(v) && Entropy(v) >= 3.5
+	}
+	if hasSymbol(v) {
+		// the prose form of a password: generated ones mix all four
+		// classes; a path, a URL or code is none
+		return mixedClasses(v) && Entropy(v) >= 3.5 && !bytes.ContainsAny(v, "/:()[]{}<>$")
+	}
+	if isHexLower(v) {
+		// a commit id, a digest or a UUID written after a name is
+		// still one when the line says so
+		return len(v) >= 32 && !knownDigests[string(v)] && !namesDigest(c.Line())
+	}
+	return mixedClasses(v) && Entropy(v) >= 3.8
+}
+
+// namesDigest: a word of the line says its hex is data about something
+// (a commit, a digest, an id), as the last word of a generic key does.
+func namesDigest(line []byte) bool {
+	found := false
+	valueWords(line, func(w []byte) bool {
+		found = hexMetaWords[string(w)]
+		return !found
+	})
+	return found
+}
+
+// knownDigests are the digests of nothing (the empty input, Git's empty
+// blob and tree), quoted in docs and logs after any name.
+var knownDigests = func() map[string]bool {
+	m := map[string]bool{}
+	for _, in := range []string{"", "blob 0\x00", "tree 0\x00"} {
+		b := []byte(in)
+		m[fmt.Sprintf("%x", md5.Sum(b))] = true
+		m[fmt.Sprintf("%x", sha1.Sum(b))] = true
+		m[fmt.Sprintf("%x", sha256.Sum256(b))] = true
+		m[fmt.Sprintf("%x", sha512.Sum512(b))] = true
+	}
+	return m
+}()
+
+// hexMetaWords: the words of genericMetaWords that name what a hex
+// string is when it is not a secret, and the two it lacks (commit, uuid).
+var hexMetaWords = func() map[string]bool {
+	m := map[string]bool{"commit": true, "uuid": true}
+	for w := range genericMetaWords {
+		if w == "id" || w == "ids" || w == "hash" || w == "digest" || w == "checksum" || w == "fingerprint" || w == "md5" || strings.HasPrefix(w, "sha") {
+			m[w] = true
+		}
+	}
+	return m
+}()
+
+// identifierValue: v reads as a name in code, not a random value: three
+// or more runs of letters, each with a vowel and no more consonants in a
+// row than words hold ("DecryptPayloadV2Handler", "id_ed25519_ProdDeploy"),
+// with at most two numbers (a letter and digits, "V2", is one).
+func identifierValue(v []byte) bool {
+	words, nums, ok := 0, 0, true
+	valueWords(v, func(w []byte) bool {
+		for len(w) > 0 {
+			n := 0
+			digit := '0' <= w[0] && w[0] <= '9'
+			for n < len(w) && ('0' <= w[n] && w[n] <= '9') == digit {
+				n++
+			}
+			run := w[:n]
+			w = w[n:]
+			if !digit && n == 1 && len(w) > 0 && '0' <= w[0] && w[0] <= '9' {
+				digit = true // v2, a version: one number
+				for len(w) > 0 && '0' <= w[0] && w[0] <= '9' {
+					w = w[1:]
+				}
+			}
+			if digit {
+				nums++
+			} else if wordish(run) {
+				words++
+			} else {
+				ok = false
+				return false
+			}
+		}
+		return true
+	})
+	return ok && words >= 3 && nums <= 2
+}
+
+// wordish: a run of lower-case letters that could be a word: two or
+// more letters, a vowel, at most four consonants in a row.
+func wordish(r []byte) bool {
+	if len(r) < 2 {
+		return false
+	}
+	vowel, cons := false, 0
+	for _, c := range r {
+		if bytes.IndexByte([]byte("aeiouy"), c) >= 0 {
+			vowel, cons = true, 0
+			continue
+		}
+		if cons++; cons > 4 {
+			return false
+		}
+	}
+	return vowel
 }
 
 // validDockerAuth: the value decodes to user:password with both parts
@@ -154,30 +351,83 @@ func validDockerAuth(c Candidate) bool {
 	return !IsPlaceholder(pass)
 }
 
-// namedKeyGate passes a "key "/"token "/... hit followed, after blanks,
-// by a run of at least 20 value characters holding a digit and both
-// cases: prose after the word ("the key to", "token budget") stops here.
+// passwordName: the key names a password rather than a key or token.
+func passwordName(key []byte) bool {
+	k := bytes.ToLower(key)
+	return bytes.HasPrefix(k, []byte("pass"))
+}
+
+// hasSymbol: v holds a character that is neither a letter, a digit nor
+// one of base64's and tokens' separators.
+func hasSymbol(v []byte) bool {
+	for _, c := range v {
+		if !('A' <= c && c <= 'Z' || 'a' <= c && c <= 'z' || '0' <= c && c <= '9') && bytes.IndexByte([]byte("+/_.~=-"), c) < 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// valueByte: c may be inside a value of named-key-value's first form.
+func valueByte(c byte) bool {
+	return 'A' <= c && c <= 'Z' || 'a' <= c && c <= 'z' || '0' <= c && c <= '9' || bytes.IndexByte([]byte("+/_.~=-"), c) >= 0
+}
+
+// namedKeyGate passes a "key "/"token "/... hit followed, after blanks
+// and at most one of the words prose puts between a name and its value
+// (is, was, to, enter) and an opening quote, by a run of at least 20 value
+// characters holding a digit and both cases, or of 32 hex digits: prose
+// after the word ("the key to", "token budget") stops here.
 func namedKeyGate(data []byte, i int) bool {
 	j := i + 1
-	for j < len(data) && (data[j] == ' ' || data[j] == '\t') {
+	skip := func() {
+		for j < len(data) && (data[j] == ' ' || data[j] == '\t') {
+			j++
+		}
+	}
+	skip()
+	for _, w := range []string{"is ", "was ", "to ", "enter "} {
+		if bytes.HasPrefix(data[j:], []byte(w)) {
+			j += len(w)
+			skip()
+			break
+		}
+	}
+	if j < len(data) && (data[j] == '`' || data[j] == '"' || data[j] == '\'' || data[j] == '(') {
 		j++
 	}
 	start := j
-	var up, low, dig bool
+	var up, low, dig, nonHex, sym bool
+	// a password may be short: 12 characters of every class
+	pw := false
+	for _, w := range []string{"password", "passwd", "passphrase"} {
+		if k := i + 1 - len(w) - 1; k >= 0 && bytes.EqualFold(data[k:k+len(w)], []byte(w)) {
+			pw = true
+		}
+	}
+	ok := func(n int) bool {
+		return n >= 20 && up && low && dig || n >= 32 && !nonHex || (sym || pw) && n >= 12 && up && low && dig
+	}
 	for j < len(data) && j-start <= 200 {
 		c := data[j]
 		switch {
 		case 'A' <= c && c <= 'Z':
-			up = true
+			up, nonHex = true, true
 		case 'a' <= c && c <= 'z':
 			low = true
+			nonHex = nonHex || c > 'f'
 		case '0' <= c && c <= '9':
 			dig = true
+		case c == '.' && (j+1 == len(data) || !valueByte(data[j+1])):
+			return ok(j - start) // the sentence's full stop
 		case c == '+' || c == '/' || c == '_' || c == '.' || c == '~' || c == '-' || c == '=':
+			nonHex = true
+		case c > ' ' && c < 0x7f && c != '`' && c != '"' && c != '\'' && c != ',' && c != ';':
+			nonHex, sym = true, true
 		default:
-			return j-start >= 20 && up && low && dig
+			return ok(j - start)
 		}
 		j++
 	}
-	return j-start >= 20 && up && low && dig
+	return ok(j - start)
 }

@@ -3,6 +3,7 @@ package secrets
 import (
 	"bytes"
 	"encoding/base64"
+	"strings"
 )
 
 // k8sSecretRule finds the values of a Kubernetes Secret's data map: base64
@@ -32,8 +33,12 @@ func validK8sSecretData(c Candidate) bool {
 	if len(c.Secret)%4 != 0 {
 		return false
 	}
-	if _, err := base64.StdEncoding.DecodeString(string(c.Secret)); err != nil {
-		return false
+	dec, err := base64.StdEncoding.DecodeString(string(c.Secret))
+	if err != nil {
+		return false // base64 of a placeholder never gets here: IsPlaceholder decodes it
+	}
+	if wordListRE.Match(dec) && !secretKeyName(dataKey(c)) {
+		return false // LOG_LEVEL: info, REGION: eu-west-1: settings kept beside the secrets
 	}
 	// The YAML document around the match: between "---" lines.
 	ctx := c.Context
@@ -75,4 +80,42 @@ func indentOf(line []byte) int {
 		n++
 	}
 	return n
+}
+
+// dataKey is the key of the data entry the match is on (the text before
+// its colon, on the match's first line).
+func dataKey(c Candidate) string {
+	line := c.Context[c.MatchOffset:]
+	if i := bytes.IndexByte(line, ':'); i >= 0 {
+		line = line[:i]
+	}
+	return string(bytes.Trim(line, " \t\r\n\"'"))
+}
+
+// secretKeyWords are the words of a key that says its value is a
+// credential: the names of a password (passwordWords), the generic
+// rule's key words (genericKeyWords) and what only a Secret's keys say.
+var secretKeyWords = func() map[string]bool {
+	m := map[string]bool{}
+	for w := range passwordWords {
+		m[w] = true
+	}
+	for _, w := range genericKeyWords {
+		m[w] = true
+	}
+	for _, w := range []string{"key", "auth", "credential", "credentials", "cred", "creds", "private",
+		"cert", "crt", "pem", "jwt", "pin", "dsn", "url", "uri", "connection", "htpasswd", "cookie",
+		"session", "salt", "signing"} {
+		m[w] = true
+	}
+	return m
+}()
+
+func secretKeyName(key string) bool {
+	for _, w := range keyWords(key) {
+		if secretKeyWords[w] || strings.HasSuffix(w, "password") || strings.HasSuffix(w, "token") || strings.HasSuffix(w, "secret") {
+			return true
+		}
+	}
+	return false
 }

@@ -17,7 +17,7 @@ const RulePasswordLiteral = "password-literal"
 
 // passwordWords are the last words of a name that holds a password
 // (keyWords splits camelCase, so dbPassword, PASSWORD, db.pwd all count).
-var passwordWords = map[string]bool{"password": true, "passwd": true, "pwd": true, "pass": true, "passphrase": true, "secret": true}
+var passwordWords = map[string]bool{"password": true, "passwd": true, "pwd": true, "pw": true, "pass": true, "passphrase": true, "passcode": true, "secret": true}
 
 // passwordNonValues describe a password rather than being one.
 var passwordNonValues = map[string]bool{

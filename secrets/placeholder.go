@@ -2,6 +2,7 @@ package secrets
 
 import (
 	"bytes"
+	"encoding/base64"
 	"math/bits"
 	"sync"
 )
@@ -14,6 +15,8 @@ import (
 //   - a template or a reference: a <...> part (also as &lt;...&gt;),
 //     ${...}, #{...}, {{...}}, $(...), a $VAR or a %VAR%;
 //   - "my" and capitalised words: myPassword, myServerName;
+//   - a format string's field: {password}, {webhook.token};
+//   - two symbols only, eight or more times: 00x0xx0x, xx00xx00;
 //   - a placeholder word: "example", "placeholder", "redacted", "changeme",
 //     "dummy", "xxxx", "your_key" and the like (placeholderWords), or one of
 //     placeholderWholeWords as a whole word ("TokenHere", "my-fake-key");
@@ -46,6 +49,12 @@ func IsPlaceholder(v []byte) bool {
 	if myNameRE.Match(v) {
 		return true // myPassword, myServerName: the documentation's stand-in
 	}
+	if braceRefRE.Match(v) {
+		return true // {password}, {webhook.token}: a format string's field
+	}
+	if fewSymbols(v) {
+		return true // 0000x0x0xx00, xx00xx00: a mask, not a value
+	}
 	var buf [128]byte
 	l := buf[:0]
 	for _, c := range v {
@@ -57,17 +66,27 @@ func IsPlaceholder(v []byte) bool {
 	if madeUpSequence(l) {
 		return true
 	}
+	if upperNouns[string(v)] {
+		return true // PASSWORD, TOKEN: the name of the value stands in for it
+	}
 	found := false
 	valueWords(v, func(w []byte) bool {
 		found = placeholderWholeWords[string(w)]
 		return !found
 	})
-	return found
+	return found || placeholderInBase64(v)
 }
+
+// upperNouns, written in capitals as the whole value, name what should be
+// there.
+var upperNouns = map[string]bool{"PASSWORD": true, "PASSWD": true, "PASS": true, "PWD": true, "SECRET": true, "TOKEN": true, "APIKEY": true, "API_KEY": true, "KEY": true}
 
 var (
 	myNameRE = lazyRE.New(`^my(?:[A-Z][a-z]+){1,4}$`)
-	envRefRE = lazyRE.New(`^[A-Za-z_][A-Za-z0-9_]*$`)
+	// A field name: letters (no digits: {ZqL5kVrX1n8tA2} is a value in
+	// braces) or an upper-case variable name.
+	braceRefRE = lazyRE.New(`\{[ \t]*(?:[A-Za-z_][A-Za-z_.-]+|[A-Z][A-Z0-9_]+)[ \t]*\}`)
+	envRefRE   = lazyRE.New(`^[A-Za-z_][A-Za-z0-9_]*$`)
 )
 
 // holdsPlaceholderWord reports whether l holds one of placeholderWords,
@@ -187,6 +206,29 @@ func madeUpSequence(l []byte) bool {
 	return 2*n >= len(l)
 }
 
+// fewSymbols reports whether a value of eight or more letters and digits
+// uses at most two of them, case aside: no token is made of two symbols.
+func fewSymbols(v []byte) bool {
+	var a, b byte
+	n := 0
+	for _, c := range v {
+		c = lower(c)
+		if !isAlnumLower(c) {
+			continue
+		}
+		n++
+		switch {
+		case a == 0 || c == a:
+			a = c
+		case b == 0 || c == b:
+			b = c
+		default:
+			return false
+		}
+	}
+	return n >= 8
+}
+
 func isAlnumLower(c byte) bool { return 'a' <= c && c <= 'z' || '0' <= c && c <= '9' }
 
 func isDigitByte(c byte) bool { return '0' <= c && c <= '9' }
@@ -213,4 +255,30 @@ func stepLetters(l []byte) bool {
 		n++
 	}
 	return n >= 12 && beyondHex && 5*steps >= 3*(n-1)
+}
+
+// placeholderInBase64: v is base64 of printable text that is a
+// placeholder (a Secret's data: base64 of "$API_TOKEN" or "changeme").
+func placeholderInBase64(v []byte) bool {
+	if len(v) < 8 || len(v)%4 != 0 {
+		return false
+	}
+	dec, err := base64.StdEncoding.DecodeString(string(v))
+	return err == nil && placeholderDecoded(dec)
+}
+
+// placeholderDecoded: decoded base64 is one printable value, not a
+// document (a .dockercfg's JSON may name example.com beside a real
+// auth), and that value is a placeholder.
+func placeholderDecoded(dec []byte) bool {
+	dec = bytes.TrimSpace(dec)
+	if len(dec) == 0 || len(dec) > 512 {
+		return false
+	}
+	for _, b := range dec {
+		if b < 0x20 || b > 0x7e || b == '"' {
+			return false
+		}
+	}
+	return IsPlaceholder(dec)
 }

@@ -38,6 +38,13 @@ func TestIsPlaceholder(t *testing.T) {
 		"#{datastore['DBPASSWORD']}",
 		"px-api-a1b2c3d4-e5f6-g7h8-i8j0-k0l3m3n4o0p5",
 		"px-dep-d4c3b2a1-f6e5-h8g7-j1i8-p5o0n5m3l2k1",
+		// Found flagged on an independently written labelled set:
+		"00000x0x0xx00x000xx0xxx00000x00xx0000xx0", // a mask of two symbols
+		"xx00xx~x0xxxxxxxxxxxx0x.xx0xx",
+		"{password}", "{webhook.token}", "{DB_PASSWORD2}", "{ api_key }", // format fields
+		"PASSWORD", "TOKEN", // the name in capitals
+		"JEFQSV9UT0tFTg==",     // base64 of $API_TOKEN
+		"PHlvdXItYXBpLWtleT4=", // base64 of <your-api-key>
 	} {
 		if !IsPlaceholder([]byte(v)) {
 			t.Errorf("%q: not a placeholder", v)
@@ -48,6 +55,13 @@ func TestIsPlaceholder(t *testing.T) {
 			if IsPlaceholder([]byte(v)) {
 				t.Errorf("random %q judged a placeholder", v)
 			}
+		}
+	}
+	// A value in braces, a JSON document in base64 that names
+	// example.com beside a real auth, and a random base64 value are values.
+	for _, v := range []string{"{" + g.mixed(base62, 14) + "}", "eyJhdXRocyI6eyJodHRwczovL2V4YW1wbGUvdjEvIjp7ImF1dGgiOiJvcGVuc2VzYW1lIn19fQo=", g.mixed(base64std, 42) + "=="} {
+		if IsPlaceholder([]byte(v)) {
+			t.Errorf("%q judged a placeholder", v)
 		}
 	}
 	// A prefixed hex token whose hex letters happen to walk down is no

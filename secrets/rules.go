@@ -318,7 +318,8 @@ var builtin struct {
 
 func builtinRules(ep *Rule) []*Rule {
 	g := gapRules()
-	return []*Rule{
+	named := g[len(g)-1] // named-key-value: a context rule, after the formats
+	return append(append([]*Rule{
 		{
 			ID:          RuleGCPServiceAccount,
 			Description: "GCP service account key (JSON with \"type\": \"service_account\" and a private_key)",
@@ -464,7 +465,7 @@ func builtinRules(ep *Rule) []*Rule {
 		},
 		keyMaterialRule(),
 		k8sSecretRule(),
-		g[0], g[1], g[2], g[3], g[4], g[5], g[6], g[7], g[8], g[9],
+	}, g[:len(g)-1]...), []*Rule{
 		{
 			ID:          RuleBearerToken,
 			Description: "credential in an Authorization header",
@@ -484,7 +485,7 @@ func builtinRules(ep *Rule) []*Rule {
 			Validate:    validURLPassword,
 		},
 		ep,
-		g[10], // named-key-value: a context rule, after the formats
+		named,
 		{
 			ID:          RuleGenericSecret,
 			Description: "high-entropy value assigned to a password, secret, token or API key name",
@@ -492,7 +493,7 @@ func builtinRules(ep *Rule) []*Rule {
 			// there, anchored, and widens the key to the whole name).
 			builtinRE: builtinExpr("(?i)(?P<key>(?:password|passwd|secret|token|api[_.-]?key|access[_.-]?key)[A-Za-z0-9_.-]*)[\x60\"']?[ \\t]*(?:=|:=|:|=>)[ \\t]*" +
 				"(?:\"(?P<secret>[^\"\\r\\n]+)\"|'(?P<secret>[^'\\r\\n]+)'|\x60(?P<secret>[^\x60\\r\\n]+)\x60|(?P<secret>[^\\s\x60\"',;&]*[^\\s\x60\"',;&.:)\\]}>]))"),
-			Entropy:         3.5,
+			Entropy:         3, // 3.5 but for hex: validGeneric
 			MinLen:          12,
 			Gate:            AssignmentGate,
 			Keywords:        []string{"password", "passwd", "secret", "token", "api_key", "apikey", "api-key", "api.key", "access_key", "accesskey", "access-key", "access.key"},
@@ -500,7 +501,7 @@ func builtinRules(ep *Rule) []*Rule {
 			startsAtKeyword: true,
 		},
 		passwordRule(),
-	}
+	}...)
 }
 
 // EndpointRule builds the endpoint-value rule: a concrete URL or host:port
@@ -944,7 +945,7 @@ func validGeneric(c Candidate) bool {
 		return false // a URL, a pair or a time; url-credentials reads URLs
 	case strings.Contains(s, "://"):
 		return false // a URL; url-credentials looks inside it
-	case strings.HasPrefix(s, "/"), strings.HasPrefix(s, "./"), strings.HasPrefix(s, "../"), strings.HasPrefix(s, "~/"):
+	case looksLikePath(s):
 		return false // a path
 	case envNameRE.MatchString(s):
 		return false // the name of a variable that holds the secret
@@ -957,7 +958,43 @@ func validGeneric(c Candidate) bool {
 	case identChainRE.MatchString(s) && !hasDigit(v):
 		return false // code: a field reference such as cfg.db.password
 	}
+	if !isHexLower(v) && Entropy(v) < 3.5 {
+		return false // the rule's floor is hex's (see the rule)
+	}
 	return hasDigit(v) || (hasUpper(v) && hasLower(v))
+}
+
+// looksLikePath: a value starting like a path whose parts are names; a
+// base64 value that starts with "/" (/T6AKByw1b2+Za4…) holds "+" or "="
+// or a long part of mixed case and digits, which no path part has.
+func looksLikePath(s string) bool {
+	if !strings.HasPrefix(s, "/") && !strings.HasPrefix(s, "./") && !strings.HasPrefix(s, "../") && !strings.HasPrefix(s, "~/") {
+		return false
+	}
+	if strings.ContainsAny(s, "+=") {
+		return false
+	}
+	for _, part := range strings.Split(s, "/") {
+		if len(part) >= 16 && mixedClasses([]byte(part)) {
+			return false
+		}
+	}
+	return true
+}
+
+// isHexLower: lower-case hex digits only, sixteen or more. Random hex
+// carries at most 4 bits a character (a 32-digit token typically 3.4 to
+// 3.7), so the generic floor of 3.5 would drop half of them.
+func isHexLower(v []byte) bool {
+	if len(v) < 16 {
+		return false
+	}
+	for _, c := range v {
+		if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f') {
+			return false
+		}
+	}
+	return true
 }
 
 // checkRule checks a rule; the scanner works out the rest on first use

@@ -1,6 +1,7 @@
 package secrets
 
 import (
+	"crypto/sha256"
 	"encoding/base64"
 	"encoding/hex"
 	"hash/fnv"
@@ -128,6 +129,8 @@ type sample struct {
 	text   string
 	fpFor  string
 }
+
+func sha256Of(s string) []byte { d := sha256.Sum256([]byte(s)); return d[:] }
 
 func tp(name, rule, secret, text string) sample {
 	return sample{name: name, rule: rule, secret: secret, text: text}
@@ -306,6 +309,12 @@ func corpusSamples() []sample {
 		s = append(s, fp("k8s secret then configmap", RuleK8sSecretData,
 			"kind: Secret\nmetadata:\n  name: a\n---\nkind: ConfigMap\ndata:\n  blob: "+base64.StdEncoding.EncodeToString([]byte("not-a-credential-at-all"))+"\n"))
 		s = append(s, fp("k8s secret template", RuleK8sSecretData, "kind: Secret\ndata:\n  token: {{ .Values.token | b64enc }}\n"))
+		b64 := func(v string) string { return base64.StdEncoding.EncodeToString([]byte(v)) }
+		s = append(s, fp("k8s secret settings", RuleK8sSecretData, "kind: Secret\ndata:\n  LOG_LEVEL: "+b64("info")+"\n  REGION: "+b64("eu-west-1")+"\n"))
+		s = append(s, fp("k8s secret placeholder", RuleK8sSecretData, "kind: Secret\ndata:\n  api-token: "+b64("$API_TOKEN")+"\n  password: "+b64("<your-password>")+"\n"))
+		s = append(s, tp("k8s secret weak password", RuleK8sSecretData, b64("open-sesame"), "kind: Secret\ndata:\n  db-password: "+b64("open-sesame")+"\n"))
+		s = append(s, tp("k8s secret pw key", RuleK8sSecretData, b64("open-sesame"), "kind: Secret\ndata:\n  MYSQL_ROOT_PW: "+b64("open-sesame")+"\n"))
+		s = append(s, tp("k8s secret passcode key", RuleK8sSecretData, b64("blue-harbor"), "kind: Secret\ndata:\n  door_passcode: "+b64("blue-harbor")+"\n"))
 	}
 
 	// private key material outside an armored block
@@ -400,6 +409,16 @@ func corpusSamples() []sample {
 		s = append(s, tp("generic camel", RuleGenericSecret, p5, "const apiKey = '"+p5+"';\n"))
 		p6 := g.mixed(base62, 22)
 		s = append(s, tp("generic flag", RuleGenericSecret, p6, "hermes login --password="+p6+" --user jp\n"))
+		// Hex carries at most 4 bits a character: a 32-digit token under
+		// 3.5 bits is still one; base64 may start with "/".
+		hx := g.from(hexLower, 32)
+		for Entropy([]byte(hx)) >= 3.5 {
+			hx = g.from(hexLower, 32)
+		}
+		s = append(s, tp("generic hex token", RuleGenericSecret, hx, "TWILIO_AUTH_TOKEN = '"+hx+"'\n"))
+		sl := "/" + g.mixed(base62, 12) + "+" + g.mixed(base62, 18) + "/o"
+		s = append(s, tp("generic base64 with a leading slash", RuleGenericSecret, sl, "export SESSION_SECRET="+sl+"\n"))
+		s = append(s, fp("generic secret path", RuleGenericSecret, "SECRET_FILE_LOCATION=x\nsession_secret=/run/secrets/session_secret_v2\n"))
 		s = append(s, fp("credential class", RuleGenericSecret, `  "credential_source_class": "pi-models-json-local-provider-no-secret",`+"\n"))
 		s = append(s, fp("secrets never", RuleGenericSecret, "# Copy to .env and customize. Secrets NEVER go here — use credctl.\n"))
 		s = append(s, fp("token budget", RuleGenericSecret, "- token budget: 200000 tokens per run; max_tokens: 32768\n"))
@@ -452,6 +471,64 @@ func corpusSamples() []sample {
 		nk := g.mixed(base62+"/+", 40)
 		s = append(s, tp("named key without sign", RuleNamedKey, nk, "AWS secret key "+nk+"\n"))
 		s = append(s, fp("named key prose", RuleNamedKey, "The secret key rotation happens every 90 days; the access token budget is 200000.\n"))
+		// The words prose puts between a name and its value.
+		nk2 := g.mixed(base62, 36)
+		s = append(s, tp("named key, is", RuleNamedKey, nk2, "The API token is "+nk2+", please rotate it.\n"))
+		nk3 := g.mixed(base62, 34)
+		s = append(s, tp("named key, in parentheses", RuleNamedKey, nk3, "Heads up: the old org token ("+nk3+") was pasted in the ticket.\n"))
+		nk4 := g.mixed(base62+"+", 24)
+		s = append(s, tp("named key, enter", RuleNamedKey, nk4, "2. When asked for the bind password, enter "+nk4+"\n"))
+		nk5 := g.mixed(base62, 8) + "%" + g.mixed(base62, 6) + "*" + g.mixed(base62, 6)
+		s = append(s, tp("named key, password with symbols", RuleNamedKey, nk5, "The keystore pass"+"word is "+nk5+", please rotate it.\n"))
+		nk6 := g.from(hexLower, 40)
+		s = append(s, tp("named key, application key in backticks", RuleNamedKey, nk6, "Use the application key `"+nk6+"` to call the API.\n"))
+		nk7 := g.mixed(base62, 16)
+		s = append(s, tp("named key, short password in parentheses", RuleNamedKey, nk7, "Heads up: the old keystore pass"+"word ("+nk7+") was pasted.\n"))
+		nk8 := g.from(hexLower, 32)
+		s = append(s, tp("named key, comma enter", RuleNamedKey, nk8, "2. When asked for the secret key, enter "+nk8+"\n"))
+		s = append(s, fp("named key, parenthesised words", RuleNamedKey, "The password (see the vault) is rotated; the password (optional) is unused.\n"))
+		s = append(s, fp("named key, prose after is", RuleNamedKey, "The password is rotated monthly; the API token is stored in the vault.\nThe password is /etc/app/password.txt and the token is ${API_TOKEN}.\n"))
+		// Hex that the line says is a commit, a digest or an id; the
+		// digests of nothing; code identifiers after "to"/"is".
+		s = append(s, fp("named key, commit id", RuleNamedKey, "The access token is "+g.from(hexLower, 40)+" in the commit that fixed it.\n"))
+		s = append(s, fp("named key, digest of nothing", RuleNamedKey, "The session token is "+hex.EncodeToString(sha256Of(""))+".\n"))
+		s = append(s, fp("named key, uuid", RuleNamedKey, "Use the app key "+g.from(hexLower, 32)+" for the request id.\n"))
+		s = append(s, fp("named key, identifiers", RuleNamedKey, "The session key to DecryptPayloadV2Handler is derived.\nSet the signing secret to SigningSecretFromVaultV2 in prod.\n"+
+			"Client secret is Base64EncodedStringV2 sent.\nThe private key is id_ed25519_ProdDeploy2024 in ~/.ssh.\n"))
+		nk9 := g.mixed(base62, 30)
+		s = append(s, tp("named key, end of sentence", RuleNamedKey, nk9, "The session token is "+nk9+".\n"))
+		nk11 := g.from(hexLower, 40)
+		s = append(s, tp("named key, hex at the end of a sentence", RuleNamedKey, nk11, "The bot token is "+nk11+".\n"))
+		nk12 := g.mixed(base62, 9) + "!" + g.mixed(base62, 6)
+		s = append(s, tp("named key, password at the end of a sentence", RuleNamedKey, nk12, "The vault pass"+"word is "+nk12+".\n"))
+		nk10 := g.from(hexLower, 40)
+		s = append(s, tp("named key, hex in prose", RuleNamedKey, nk10, "The access token is "+nk10+" in the old config.\n"))
+
+		tgURL := g.from(alphaDigit[1:], 1) + g.from(alphaDigit, 8) + ":A" + "A" + g.mixed(base62+"_-", 33)
+		s = append(s, tp("telegram bot api url", RuleTelegramBot, tgURL, "curl https://api.telegram.org/bot"+tgURL+"/getMe\n"))
+
+		// Formats an independently written labelled set found missing.
+		ado := g.from(alphaLower+"234567", 52)
+		s = append(s, tp("azure devops legacy pat", RuleAzureDevOpsPATLegacy, ado, "export AZURE_DEVOPS_EXT_PAT="+ado+"\n"))
+		s = append(s, fp("azure devops legacy, onion address", RuleAzureDevOpsPATLegacy, "devops mirror: http://"+g.from(alphaLower+"234567", 56)+".onion/\n"))
+		dw := g.mixed(base62+"_-", 68)
+		s = append(s, tp("discord webhook", RuleDiscordWebhook, dw, "DISCORD_WEBHOOK=https://disc"+"ord.com/api/webhooks/"+g.from(alphaDigit[1:], 1)+g.from(alphaDigit, 18)+"/"+dw+"\n"))
+		// no "_": the imported kingfisher.discord.1 would match it too
+		dw2 := g.mixed(base62+"-", 68)
+		s = append(s, tp("discord webhook, reported once", RuleDiscordWebhook, dw2, "hook: https://disc"+"ord.com/api/webhooks/"+g.from(alphaDigit[1:], 1)+g.from(alphaDigit, 17)+"/"+dw2+"\n"))
+		s = append(s, fp("discord webhook template", RuleDiscordWebhook, "POST https://disc"+"ord.com/api/webhooks/{webhook.id}/{webhook.token}\n"))
+		gc := "GOC" + "SPX-" + g.mixed(base62+"_-", 28)
+		s = append(s, tp("google client secret", RuleGoogleClientSecret, gc, "The client secret ("+gc+") was pasted in the ticket.\n"))
+		s = append(s, fp("google client secret prose", RuleGoogleClientSecret, "Client secrets now begin with GOC"+"SPX- and are shown once.\n"))
+		wh := "wh" + "sec_" + g.mixed(base62, 32)
+		s = append(s, tp("stripe webhook secret", RuleStripeWebhookSecret, wh, "  default = \""+wh+"\"\n"))
+		s = append(s, fp("stripe webhook secret placeholder", RuleStripeWebhookSecret, "STRIPE_WEBHOOK_SECRET=wh"+"sec_xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx\n"))
+		bb := "AT" + "BB" + g.mixed(base62, 32)
+		s = append(s, tp("bitbucket app password", RuleBitbucketAppPassword, bb, "When asked for the app password, enter "+bb+"\n"))
+		s = append(s, fp("bitbucket prose", RuleBitbucketAppPassword, "App passwords begin with AT"+"BB and cannot be viewed again.\n"))
+		mg := g.from(hexLower, 32) + "-" + g.from(hexLower, 8) + "-" + g.from(hexLower, 8)
+		s = append(s, tp("mailgun private key", RuleMailgunKey, mg, "Set the Mailgun private key to `"+mg+"` first.\n"))
+		s = append(s, fp("mailgun, not near the name", RuleMailgunKey, "request "+g.from(hexLower, 32)+"-"+g.from(hexLower, 8)+"-"+g.from(hexLower, 8)+" failed\n"))
 
 		bt := g.from(alphaLower+alphaDigit, 6) + "." + g.from(alphaLower+alphaDigit, 16)
 		s = append(s, tp("kubernetes bootstrap token", RuleK8sBootstrap, bt, "kubeadm join 10.0.0.1:6443 --tls-bootstrap-token "+bt+"\n"))

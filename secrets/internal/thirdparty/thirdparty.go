@@ -40,6 +40,7 @@ type Rule struct {
 	Pattern          string   `yaml:"pattern"`
 	MinEntropy       float64  `yaml:"min_entropy"`
 	Visible          *bool    `yaml:"visible"`
+	Categories       []string `yaml:"categories"`
 	Examples         []string `yaml:"examples"`
 	NegativeExamples []string `yaml:"negative_examples"`
 	NonExamples      []string `yaml:"non_examples"` // a misspelling in one Kingfisher file
@@ -47,6 +48,23 @@ type Rule struct {
 	Source Source `yaml:"-"`
 	File   string `yaml:"-"` // relative to the third_party directory
 	Line   int    `yaml:"-"`
+}
+
+// Identifier reports whether a Nosey Parker rule finds a name or an ID
+// rather than a secret: its categories say identifier and not secret (an
+// ARN, a bucket, an OAuth client ID, an age recipient, which is a public
+// key). Kingfisher's categories are not used: it marks tokens identifier
+// too (its GitHub and GitLab token rules).
+func (r *Rule) Identifier() bool {
+	if r.Source.Dir != "noseyparker" {
+		return false
+	}
+	id, secret := false, false
+	for _, c := range r.Categories {
+		id = id || c == "identifier"
+		secret = secret || c == "secret"
+	}
+	return id && !secret
 }
 
 // Negatives are the rule's negative examples, under either spelling.
@@ -114,7 +132,8 @@ type Converted struct {
 func Convert(rules []*Rule) ([]Converted, []NotTaken) {
 	var ok []Converted
 	var not []NotTaken
-	seen := map[string]string{}
+	seen := map[string]string{}    // expression -> the ID of the rule taken for it
+	seenNot := map[string]string{} // expression -> why its rule is left out
 	ids := map[string]bool{}
 	for _, r := range rules {
 		if ids[r.ID] {
@@ -129,6 +148,24 @@ func Convert(rules []*Rule) ([]Converted, []NotTaken) {
 		re, notes, err := Translate(r.Pattern)
 		if err != nil {
 			not = append(not, NotTaken{r, "expression: " + err.Error()})
+			continue
+		}
+		if why, dup := seenNot[re]; dup {
+			// a copy of a rule left out is left out for the same reason,
+			// not as a copy of a rule that is not there
+			not = append(not, NotTaken{r, why})
+			continue
+		}
+		if r.Identifier() {
+			why := "an identifier (categories: identifier, not secret): it names a resource or a public value, which is no secret"
+			seenNot[re] = why + " (the expression of " + r.ID + ", also not taken)"
+			not = append(not, NotTaken{r, why})
+			continue
+		}
+		if b, ok := superseded[r.ID]; ok {
+			why := "superseded by the built-in rule " + b + ", which reports the same values"
+			seenNot[re] = why + " (the expression of " + r.ID + ", also not taken)"
+			not = append(not, NotTaken{r, why})
 			continue
 		}
 		if prev, dup := seen[re]; dup {
@@ -446,6 +483,12 @@ func judgedElsewhere(r *Rule, kws []string) string {
 		return "generic <add key=… value=…/> rule: its first group is the key's name; nuget-config-password and password-literal read the value"
 	}
 	return ""
+}
+
+// superseded maps the IDs of third-party rules a built-in rule of sotvet
+// covers to that rule's ID: taking both would report each value twice.
+var superseded = map[string]string{
+	"kingfisher.discord.1": "discord-webhook",
 }
 
 // weakKeyword: s is too short or too common to prefilter on.

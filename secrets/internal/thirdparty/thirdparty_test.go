@@ -73,3 +73,35 @@ func TestCommentedGroup(t *testing.T) {
 		t.Errorf("commentedGroup = %d, want 2", g)
 	}
 }
+
+// A copy of a rule left out is left out for that rule's reason, never as
+// "same expression as" a rule that is not taken; a rule a built-in one
+// supersedes is left out.
+func TestConvertReasons(t *testing.T) {
+	np, kf := Sources[0], Sources[1]
+	rules := []*Rule{
+		{ID: "np.thing.1", Pattern: `thingid_[a-z0-9]{20}`, Categories: []string{"identifier"}, Source: np},
+		{ID: "kingfisher.thing.1", Pattern: `thingid_[a-z0-9]{20}`, Source: kf},
+		{ID: "kingfisher.discord.1", Pattern: `https://discord\.com/api/webhooks/\d{18}/([0-9a-z-]{68})`, Source: kf},
+		{ID: "np.other.1", Pattern: `othertok_[a-z0-9]{20}`, Source: np},
+		{ID: "kingfisher.other.1", Pattern: `othertok_[a-z0-9]{20}`, Source: kf},
+	}
+	ok, not := Convert(rules)
+	why := map[string]string{}
+	for _, n := range not {
+		why[n.Rule.ID] = n.Reason
+	}
+	if len(ok) != 1 || ok[0].Rule.ID != "np.other.1" {
+		t.Fatalf("taken %v, want np.other.1 only", ok)
+	}
+	for id, want := range map[string]string{
+		"np.thing.1":           "an identifier",
+		"kingfisher.thing.1":   "an identifier",
+		"kingfisher.discord.1": "superseded by the built-in rule discord-webhook",
+		"kingfisher.other.1":   "same expression as np.other.1",
+	} {
+		if !strings.HasPrefix(why[id], want) {
+			t.Errorf("%s: reason %q, want it to begin %q", id, why[id], want)
+		}
+	}
+}
