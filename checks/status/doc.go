@@ -78,6 +78,23 @@
 //     `CTO-WORK-016` continues to be blocked"), follow a label that says
 //     it ("Still blocked: `CTO-WORK-016`"), or fill a table row with the
 //     phrase ("| `CTO-WORK-016` | remains blocked |"); emphasis is ignored.
+//   - stale-blocker: a sentence that names a validated item as what
+//     something remains blocked by: the "remains blocked" family, or the
+//     present "is blocked", followed by "by", "on", "behind" or "pending"
+//     and the id list ("Stage 5 owned repository execution remains blocked
+//     by `CTO-WORK-040`", "is still blocked on the item CTO-WORK-040"), or
+//     by "until" and the id list's completion ("stays blocked until
+//     `CTO-WORK-040` is validated"). A validated item blocks nothing. The
+//     item may be defined in the same document. A past or a modal before
+//     the verb ("was blocked by", "would remain blocked by"), a sentence
+//     that states a condition ("If ..., Stage 5 remains blocked by ..."),
+//     a code span, and a section about a possible outcome ("Branch ...")
+//     are not read; a sentence dated before the item's validation, or
+//     placed before the journal entry of the same document that validates
+//     it and dated no later, is history. Each document is reported once
+//     per item, at its last such sentence, with the places that say the
+//     item is validated; not when stale-other-blocked already reports the
+//     document for that item (the same staleness).
 //
 // The "remains blocked" family is data: "remains blocked", "remain
 // blocked", "stays blocked", "is still blocked", "still remains blocked",

@@ -21,9 +21,9 @@ type otherStatement struct {
 // a document that says an item defined elsewhere remains blocked while the
 // item is validated. It is a warning: the sentence may be history written
 // before the validation, which only a dated section can tell.
-func (c *checker) otherBlocked(di *docInfo) {
+func (c *checker) otherBlocked(di *docInfo) (reported map[string]bool) {
 	if len(di.remain) == 0 {
-		return // most documents say nothing stays blocked
+		return nil // most documents say nothing stays blocked
 	}
 	defines := map[string]bool{}
 	for _, it := range di.d.WorkItems {
@@ -54,8 +54,14 @@ func (c *checker) otherBlocked(di *docInfo) {
 		}
 	}
 	for _, id := range order {
-		c.reportOther(di, id, last[id])
+		if c.reportOther(di, id, last[id]) {
+			if reported == nil {
+				reported = map[string]bool{}
+			}
+			reported[id] = true
+		}
 	}
+	return reported
 }
 
 // otherClaim reads a sentence into the fact "these items remain blocked":
@@ -180,15 +186,15 @@ func hypothetical(d *sotparse.Doc, off int) bool {
 	return false
 }
 
-func (c *checker) reportOther(di *docInfo, id string, st *otherStatement) {
+func (c *checker) reportOther(di *docInfo, id string, st *otherStatement) bool {
 	wb, def, defDoc := c.validatedPlaces(id)
 	if len(wb)+len(def) == 0 {
-		return
+		return false
 	}
 	said := di.dateAt(st.s.off)
 	valid := c.validationDate(id, defDoc)
 	if said != "" && valid != "" && said < valid {
-		return // a dated entry older than the validation is history
+		return false // a dated entry older than the validation is history
 	}
 	var when string
 	switch {
@@ -208,6 +214,7 @@ func (c *checker) reportOther(di *docInfo, id string, st *otherStatement) {
 		Message: fmt.Sprintf("%s is validated but this says it remains blocked%s%s: mark the sentence as history, or update it now that %s is validated",
 			id, when, more, id),
 		Related: related})
+	return true
 }
 
 // validatedPlaces returns where id is validated: its workboard status and

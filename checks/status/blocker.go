@@ -1,0 +1,149 @@
+package status
+
+import (
+	"fmt"
+	"strings"
+
+	"golang.org/x/tools/go/analysis"
+)
+
+// notNow are the words that, just before the verb of a blocker claim, make
+// it something other than the current state: a past ("was blocked by"), a
+// modal ("would remain blocked by") or a negation.
+var notNow = map[string]bool{"was": true, "were": true, "been": true, "had": true, "would": true, "could": true,
+	"might": true, "may": true, "should": true, "not": true, "never": true}
+
+// conditionalStarts start a sentence that states a condition, not the
+// current state: "If `CTO-WORK-040` fails, Stage 5 remains blocked by it."
+var conditionalStarts = map[string]bool{"if": true, "unless": true, "when": true, "whenever": true, "whether": true, "should": true}
+
+// blockerClaim reads a sentence into the fact "something remains blocked
+// by these items": the ids named as what it waits for ("Stage 5
+// execution remains blocked by `CTO-WORK-040`", "is still blocked on the
+// item CTO-WORK-040", "stays blocked until `CTO-WORK-040` is validated"),
+// upper-cased, and the end of the statement in text. Emphasis is not a
+// word; a claim inside a code span (a quoted value) is not read.
+func (rp *remainPatterns) blockerClaim(text string) (blockers []string, end int) {
+	t := strings.ReplaceAll(text, "*", "")
+	if f := strings.Fields(t); len(f) > 0 && conditionalStarts[strings.ToLower(strings.Trim(f[0], "_`,"))] {
+		return nil, 0
+	}
+	for _, m := range rp.blocker.FindAllStringSubmatchIndex(t, -1) {
+		if inCodeSpan(t[:m[0]]) {
+			continue
+		}
+		if f := strings.Fields(t[:m[0]]); len(f) > 0 && notNow[strings.ToLower(strings.Trim(f[len(f)-1], "_`,"))] {
+			continue
+		}
+		g := 2
+		if m[g] < 0 {
+			g = 4
+		}
+		for _, id := range ids(t[m[g]:m[g+1]]) {
+			if !contains(blockers, id) {
+				blockers = append(blockers, id)
+			}
+		}
+		end = m[1]
+	}
+	// Emphasis removed shifts offsets: the end is kept inside text.
+	return blockers, min(end+strings.Count(text, "*"), len(text))
+}
+
+func contains(ss []string, s string) bool {
+	for _, x := range ss {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// blockerStatement is the last sentence of a document that names an item
+// as what something remains blocked by, and how many such sentences it has.
+type blockerStatement struct {
+	s     sentence
+	end   int
+	count int
+}
+
+// staleBlockers reports, once per document and item, the last sentence of
+// a document that names a validated item as what something remains blocked
+// by: "Stage 5 owned repository execution remains blocked by
+// `CTO-WORK-040`" while CTO-WORK-040 is validated. A validated item blocks
+// nothing, so the sentence is stale, or history nothing marks as such. The
+// item may be defined in the same document (its Status line says
+// validated a few lines above). skip holds the ids otherBlocked reported
+// for the document: it already says the document is stale about them.
+func (c *checker) staleBlockers(di *docInfo, skip map[string]bool) {
+	if len(di.remain) == 0 || di.rx == nil {
+		return
+	}
+	var order []string
+	last := map[string]*blockerStatement{}
+	for k, ln := range di.remain {
+		for j, s := range ln.sents {
+			m := di.rx.sents[k][j]
+			if len(m.blockers) == 0 || hypothetical(di.d, s.off) {
+				continue
+			}
+			for _, id := range m.blockers {
+				if skip[id] {
+					continue
+				}
+				st := last[id]
+				if st == nil {
+					st = &blockerStatement{}
+					last[id] = st
+					order = append(order, id)
+				}
+				st.s, st.end = s, m.blockEnd
+				st.count++
+			}
+		}
+	}
+	for _, id := range order {
+		c.reportBlocker(di, id, last[id])
+	}
+}
+
+func (c *checker) reportBlocker(di *docInfo, id string, st *blockerStatement) {
+	wb, def, defDoc := c.validatedPlaces(id)
+	if len(wb)+len(def) == 0 {
+		return
+	}
+	said := di.dateAt(st.s.off)
+	valid := ""
+	if defDoc == di.d {
+		// A journal entry placed before the entry of the same document
+		// that validates the item, and dated no later, is history.
+		if off, ok := di.stateOffset(id, validated); ok {
+			valid = di.dateAt(off)
+			if st.s.off < off && (said == "" || valid == "" || said <= valid) {
+				return
+			}
+		}
+	} else {
+		valid = c.validationDate(id, defDoc)
+	}
+	if said != "" && valid != "" && said < valid {
+		return // a dated entry older than the validation is history
+	}
+	var when string
+	switch {
+	case said != "" && valid != "":
+		when = fmt.Sprintf(" in a section dated %s, on or after its validation (%s)", said, valid)
+	case said != "":
+		when = fmt.Sprintf(" (this may be history: its section is dated %s, but nothing dates the validation)", said)
+	default:
+		when = " (this may be history written before the validation: nothing dates the sentence)"
+	}
+	more := ""
+	if st.count > 1 {
+		more = fmt.Sprintf("; the last of %d such statements in this document", st.count)
+	}
+	c.pass.Report(analysis.Diagnostic{Pos: di.d.File.Pos(st.s.off), End: di.d.File.Pos(st.s.off + st.end), Category: "stale-blocker",
+		Message: fmt.Sprintf("%s is validated but this says something remains blocked by it%s%s: mark the sentence as history, or update it now that %s no longer blocks",
+			id, when, more, id),
+		Related: append(wb, def...)})
+}
