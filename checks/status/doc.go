@@ -29,6 +29,19 @@
 //     refs check's business.
 //   - remains-blocked: a validated work item that its own document says
 //     "remains blocked".
+//   - pending-validation (warning): a result document (EVIDENCE, CLOSEOUT,
+//     RECORD, AUDIT) whose frontmatter status is validated while one of its
+//     facts (a "- key: value" item, a table row, a bold label) records a
+//     validation as not yet run: a key that names a validation (a command,
+//     "python3 tools/validate_cto_child.py", or a label with "validat",
+//     "test", "check", "health", "lint" or "verif") and a value that is a
+//     pending word ("required", "pending", "outstanding", "TBD", "not yet
+//     run", "to be run", ...), alone or before a qualifier ("required
+//     before final claim"). Nothing in the document supports its claim.
+//     A PRD or an issue document that says a validator is required states
+//     a requirement and is not read; a key another fact of the document
+//     gives a result ("...: passed") is not pending. Reported once per
+//     document, at the first such fact.
 //
 // Four more categories report staleness, as warnings: a statement the
 // workspace has since overtaken. The newer status being right does not make
@@ -94,7 +107,10 @@
 //     it and dated no later, is history. Each document is reported once
 //     per item, at its last such sentence, with the places that say the
 //     item is validated; not when stale-other-blocked already reports the
-//     document for that item (the same staleness).
+//     document for that item (the same staleness). A plain "is blocked by"
+//     whose subject is an id ("`CTO-WORK-041` is blocked by
+//     `CTO-WORK-040`") declares a dependency, as a "Blocked by:" line
+//     does, and is not read.
 //
 // The "remains blocked" family is data: "remains blocked", "remain
 // blocked", "stays blocked", "is still blocked", "still remains blocked",

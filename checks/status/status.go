@@ -74,6 +74,7 @@ func run(pass *analysis.Pass) (any, error) {
 	c.index(validatedIn)
 	for _, d := range focused {
 		c.docStatus(d)
+		c.pendingValidation(d)
 		var stale []staleItem
 		for _, it := range d.WorkItems {
 			if s, ok := c.workboard(d, it); ok {
