@@ -31,15 +31,21 @@ func (rp *remainPatterns) blockerClaim(text string) (blockers []string, end int)
 	if f := strings.Fields(t); len(f) > 0 && conditionalStarts[strings.ToLower(strings.Trim(f[0], "_`,"))] {
 		return nil, 0
 	}
+	// The backticks before each match are counted from the last one, so
+	// that a line of many claims costs in proportion to its length.
+	ticks, counted := 0, 0
+	seen := map[string]bool{}
 	for _, m := range rp.blocker.FindAllStringSubmatchIndex(t, -1) {
-		if inCodeSpan(t[:m[0]]) {
+		ticks += strings.Count(t[counted:m[0]], "`")
+		counted = m[0]
+		if ticks%2 == 1 {
+			continue // inside a code span
+		}
+		prev := lastWord(t[:m[0]])
+		if notNow[strings.ToLower(strings.Trim(prev, "_`,"))] {
 			continue
 		}
-		f := strings.Fields(t[:m[0]])
-		if len(f) > 0 && notNow[strings.ToLower(strings.Trim(f[len(f)-1], "_`,"))] {
-			continue
-		}
-		if len(f) > 0 && plainBlocked.MatchString(t[m[0]:]) && idPattern.MatchString(f[len(f)-1]) {
+		if prev != "" && plainBlocked.MatchString(t[m[0]:m[1]]) && idPattern.MatchString(prev) {
 			// "CTO-WORK-050 is blocked by CTO-WORK-049" declares a
 			// dependency, as a "Blocked by:" line does: blocked-by-open
 			// judges those. "remains blocked by" says it is still so.
@@ -50,7 +56,8 @@ func (rp *remainPatterns) blockerClaim(text string) (blockers []string, end int)
 			g = 4
 		}
 		for _, id := range ids(t[m[g]:m[g+1]]) {
-			if !contains(blockers, id) {
+			if !seen[id] {
+				seen[id] = true
 				blockers = append(blockers, id)
 			}
 		}
@@ -58,6 +65,14 @@ func (rp *remainPatterns) blockerClaim(text string) (blockers []string, end int)
 	}
 	// Emphasis removed shifts offsets: the end is kept inside text.
 	return blockers, min(end+strings.Count(text, "*"), len(text))
+}
+
+// lastWord returns the last white-space separated word of s: read from
+// its end, so that a line of many claims costs in proportion to its length.
+func lastWord(s string) string {
+	end := len(strings.TrimRight(s, " \t"))
+	start := strings.LastIndexAny(s[:end], " \t") + 1
+	return s[start:end]
 }
 
 // blockerWords follow "blocked" in a blocker claim.
@@ -86,14 +101,6 @@ func mayNameBlocker(text string) bool {
 // plainBlocked is the plain present "is blocked", without "still".
 var plainBlocked = lazyRE.New(`(?i)^(?:is|are)\s+blocked\b`)
 
-func contains(ss []string, s string) bool {
-	for _, x := range ss {
-		if x == s {
-			return true
-		}
-	}
-	return false
-}
 
 // blockerStatement is the last sentence of a document that names an item
 // as what something remains blocked by, and how many such sentences it has.

@@ -41,3 +41,28 @@ func TestClauseStartsLinear(t *testing.T) {
 		t.Errorf("8x the line took %.1fx the time (%v, %v): not linear", float64(cl)/float64(cs), cs, cl)
 	}
 }
+
+// TestBlockerClaimLinear: a line of thousands of blocker claims costs in
+// proportion to its length (the word before each claim is read from the
+// claim back, not by splitting the line before it).
+func TestBlockerClaimLinear(t *testing.T) {
+	rp := newRemainPatterns()
+	line := func(n int) string { return strings.Repeat("X remains blocked by CTO-WORK-101, ", n) }
+	cost := func(s string) time.Duration {
+		best := time.Duration(1 << 62)
+		for range 3 {
+			start := time.Now()
+			rp.blockerClaim(s)
+			best = min(best, time.Since(start))
+		}
+		return best
+	}
+	small, large := line(250), line(2000)
+	if ids, _ := rp.blockerClaim(small); len(ids) != 1 || ids[0] != "CTO-WORK-101" {
+		t.Fatalf("blockerClaim = %v, want [CTO-WORK-101]", ids)
+	}
+	cs, cl := cost(small), cost(large)
+	if cl > 24*cs+5*time.Millisecond {
+		t.Errorf("8x the line took %.1fx the time (%v, %v): not linear", float64(cl)/float64(cs), cs, cl)
+	}
+}
