@@ -101,7 +101,6 @@ func mayNameBlocker(text string) bool {
 // plainBlocked is the plain present "is blocked", without "still".
 var plainBlocked = lazyRE.New(`(?i)^(?:is|are)\s+blocked\b`)
 
-
 // blockerStatement is the last sentence of a document that names an item
 // as what something remains blocked by, and how many such sentences it has.
 type blockerStatement struct {
