@@ -61,8 +61,10 @@ func TestBlockerClaimLinear(t *testing.T) {
 	if ids, _ := rp.blockerClaim(small); len(ids) != 1 || ids[0] != "CTO-WORK-101" {
 		t.Fatalf("blockerClaim = %v, want [CTO-WORK-101]", ids)
 	}
+	// Linear is 8x, quadratic 64x; the bound between them leaves room for
+	// a loaded machine (the tests' neighbours share its cores).
 	cs, cl := cost(small), cost(large)
-	if cl > 24*cs+5*time.Millisecond {
+	if cl > 40*cs+5*time.Millisecond {
 		t.Errorf("8x the line took %.1fx the time (%v, %v): not linear", float64(cl)/float64(cs), cs, cl)
 	}
 }
