@@ -62,6 +62,7 @@ func checkDoc(p *sotparse.DocPass) any {
 type checker struct {
 	ws     *sotparse.Workspace
 	report func(analysis.Diagnostic)
+	titles map[*sotparse.Record][]string // see recordTitle
 }
 
 func (c *checker) diag(pos, end token.Pos, category, msg string, rel []analysis.RelatedInformation, fix *analysis.SuggestedFix) {

@@ -3,6 +3,7 @@ package consistency
 import (
 	"fmt"
 	"path"
+	"slices"
 	"strings"
 
 	"github.com/svrnty/sotvet/checks/internal/bodylines"
@@ -62,6 +63,14 @@ func recordStatements(d *sotparse.Doc, content []byte, secs []section) []recordS
 		}
 		spans = append(spans, [2]int{start, end})
 	}
+	// A section whose heading names an admission record by its title
+	// ("CTO-WORK-040 - Stage 5 Target Repository Admission Record"):
+	// records tells which record, if any, the title names.
+	for _, sec := range secs {
+		if d.Kind != sotparse.KindTemplate && sec.h.Level >= 2 && recordHeading(sec.h.Text) {
+			spans = append(spans, [2]int{sec.bodyStart, sec.end})
+		}
+	}
 	if len(spans) == 0 || !bodylines.TextContainsFold(content, "admitted") {
 		return nil
 	}
@@ -119,6 +128,17 @@ func (c *checker) records(d *sotparse.Doc, stmts []recordStmt) {
 		i := innermost(secs, tf.Offset(ref.Pos))
 		if !containsRecord(named[i], r) {
 			named[i] = append(named[i], r)
+		}
+	}
+	for i, sec := range secs {
+		if d.Kind == sotparse.KindTemplate || sec.h.Level < 2 || !recordHeading(sec.h.Text) {
+			continue
+		}
+		words := titleWords(sec.h.Text)
+		for _, r := range c.ws.Records {
+			if m, _ := recordStatus(r); m != nil && namesTitle(words, c.recordTitle(r)) && !containsRecord(named[i], r) {
+				named[i] = append(named[i], r)
+			}
 		}
 	}
 	for i, recs := range named {
@@ -180,6 +200,72 @@ func containsRecord(rs []*sotparse.Record, r *sotparse.Record) bool {
 	for _, x := range rs {
 		if x == r {
 			return true
+		}
+	}
+	return false
+}
+
+// recordHeading reports whether a heading ends by naming an admission
+// record: "... Admission Record", "... Admission JSON", "... Admission File".
+func recordHeading(text string) bool {
+	w := titleWords(text)
+	return len(w) >= 2 && w[len(w)-2] == "admission" && recordNouns[w[len(w)-1]]
+}
+
+var recordNouns = map[string]bool{"record": true, "json": true, "file": true}
+
+// titleWords returns the words of a title, lower-cased, a number joined to
+// the word before it ("Stage 5" is "stage5", as in a file name's
+// "STAGE5").
+func titleWords(text string) []string {
+	var out []string
+	for _, f := range strings.FieldsFunc(strings.ToLower(text), func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9')
+	}) {
+		if n := len(out); n > 0 && f[0] >= '0' && f[0] <= '9' && strings.Trim(f, "0123456789") == "" {
+			if p := out[n-1]; p[len(p)-1] < '0' || p[len(p)-1] > '9' {
+				out[n-1] = p + f
+				continue
+			}
+		}
+		out = append(out, f)
+	}
+	return out
+}
+
+// recordTitle returns the words of r's file name up to the first dot (the
+// provider and model of a model admission record follow it):
+// "cto case stage5 target repository admission".
+func (c *checker) recordTitle(r *sotparse.Record) []string {
+	if c.titles == nil {
+		c.titles = map[*sotparse.Record][]string{}
+	}
+	if t, ok := c.titles[r]; ok {
+		return t
+	}
+	stem, _, _ := strings.Cut(path.Base(r.Path), ".")
+	t := titleWords(stem)
+	c.titles[r] = t
+	return t
+}
+
+// minTitleWords is how many of the last words of a record's file name a
+// heading must hold in a row: "Stage 5 Target Repository Admission Record"
+// names CTO-CASE-STAGE5-TARGET-REPOSITORY-ADMISSION.json, a bare
+// "Admission Record" or "Repository Admission Record" none in particular.
+const minTitleWords = 3
+
+// namesTitle reports whether the heading's words hold the last words of
+// the record's file name (at least minTitleWords, the workspace's prefix,
+// "CTO Case", may be left out) in a row, followed by the noun of
+// recordHeading.
+func namesTitle(words, title []string) bool {
+	for n := len(title); n >= minTitleWords; n-- {
+		tail := title[len(title)-n:]
+		for i := 0; i+n < len(words); i++ {
+			if slices.Equal(words[i:i+n], tail) && recordNouns[words[i+n]] {
+				return true
+			}
 		}
 	}
 	return false
