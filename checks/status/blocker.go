@@ -9,9 +9,13 @@ import (
 
 // notNow are the words that, just before the verb of a blocker claim, make
 // it something other than the current state: a past ("was blocked by"), a
-// modal ("would remain blocked by") or a negation.
+// future or a modal ("will remain blocked by", "cannot remain blocked
+// by") or a negation ("no longer remains blocked by", "nothing remains
+// blocked by").
 var notNow = map[string]bool{"was": true, "were": true, "been": true, "had": true, "would": true, "could": true,
-	"might": true, "may": true, "should": true, "not": true, "never": true}
+	"might": true, "may": true, "should": true, "not": true, "never": true,
+	"will": true, "shall": true, "can": true, "cannot": true, "must": true, "won't": true, "won’t": true,
+	"longer": true, "nothing": true, "no": true}
 
 // conditionalStarts start a sentence that states a condition, not the
 // current state: "If `CTO-WORK-040` fails, Stage 5 remains blocked by it."
@@ -22,7 +26,8 @@ var conditionalStarts = map[string]bool{"if": true, "unless": true, "when": true
 // execution remains blocked by `CTO-WORK-040`", "is still blocked on the
 // item CTO-WORK-040", "stays blocked until `CTO-WORK-040` is validated"),
 // upper-cased, and the end of the statement in text. Emphasis is not a
-// word; a claim inside a code span (a quoted value) is not read.
+// word; a claim inside a code span or double quotes (a quoted value, what
+// someone else said) is not read, nor one after "used to".
 func (rp *remainPatterns) blockerClaim(text string) (blockers []string, end int) {
 	if !mayNameBlocker(text) {
 		return nil, 0 // most "blocked" sentences: the pattern is not run
@@ -33,17 +38,24 @@ func (rp *remainPatterns) blockerClaim(text string) (blockers []string, end int)
 	}
 	// The backticks before each match are counted from the last one, so
 	// that a line of many claims costs in proportion to its length.
-	ticks, counted := 0, 0
+	ticks, quotes, counted := 0, 0, 0
 	seen := map[string]bool{}
 	for _, m := range rp.blocker.FindAllStringSubmatchIndex(t, -1) {
-		ticks += strings.Count(t[counted:m[0]], "`")
+		before := t[counted:m[0]]
+		ticks += strings.Count(before, "`")
+		quotes += strings.Count(before, `"`) + strings.Count(before, "“") - strings.Count(before, "”")
 		counted = m[0]
-		if ticks%2 == 1 {
-			continue // inside a code span
+		if ticks%2 == 1 || quotes%2 != 0 {
+			continue // inside a code span or a quotation
 		}
-		prev := lastWord(t[:m[0]])
+		prev, at := lastWord(t[:m[0]])
 		if notNow[strings.ToLower(strings.Trim(prev, "_`,"))] {
 			continue
+		}
+		if strings.EqualFold(prev, "to") {
+			if w, _ := lastWord(t[:at]); strings.EqualFold(strings.Trim(w, "_`,"), "used") {
+				continue // "used to remain blocked by": history
+			}
 		}
 		if prev != "" && plainBlocked.MatchString(t[m[0]:m[1]]) && idPattern.MatchString(prev) {
 			// "CTO-WORK-050 is blocked by CTO-WORK-049" declares a
@@ -63,16 +75,38 @@ func (rp *remainPatterns) blockerClaim(text string) (blockers []string, end int)
 		}
 		end = m[1]
 	}
-	// Emphasis removed shifts offsets: the end is kept inside text.
-	return blockers, min(end+strings.Count(text, "*"), len(text))
+	if len(blockers) == 0 {
+		return nil, 0
+	}
+	return blockers, unstarred(text, end)
 }
 
-// lastWord returns the last white-space separated word of s: read from
-// its end, so that a line of many claims costs in proportion to its length.
-func lastWord(s string) string {
+// unstarred maps off, an offset in text with its '*' removed, back to an
+// offset in text: emphasis removed shifts offsets.
+func unstarred(text string, off int) int {
+	i := 0
+	for ; i < len(text) && off > 0; i++ {
+		if text[i] != '*' {
+			off--
+		}
+	}
+	return i
+}
+
+// lastWord returns the last white-space separated word of s and its
+// offset: read from its end, so that a line of many claims costs in
+// proportion to its length.
+func lastWord(s string) (string, int) {
 	end := len(strings.TrimRight(s, " \t"))
 	start := strings.LastIndexAny(s[:end], " \t") + 1
-	return s[start:end]
+	return s[start:end], start
+}
+
+// asks reports whether sentence s of content ends with a question mark: a
+// question states nothing ("Does Stage 5 still remain blocked by X?").
+func asks(content []byte, s sentence) bool {
+	i := s.off + len(s.text)
+	return i < len(content) && content[i] == '?'
 }
 
 // blockerWords follow "blocked" in a blocker claim.

@@ -145,7 +145,7 @@ var (
 // sentence's start, and after ", but", ", and", ", so", ", while", ", yet",
 // ", although", "; " or ", ".
 func clauseStarts(text string) []int {
-	out := []int{0}
+	out := make([]int, 1, strings.Count(text, ",")+1)
 	for i := 0; i < len(text); i++ {
 		if text[i] != ',' {
 			continue

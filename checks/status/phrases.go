@@ -47,7 +47,7 @@ func stillBlockedPatterns(extra flagutil.Words) (byID, this, blocker *regexp.Reg
 	// pending ID" or "until ID is validated|lands|...". The words before
 	// the verb are judged by blockerClaim (a past or a modal is not a
 	// current state).
-	present := `(?:(?:is|are)\s+(?:still\s+)?blocked|still\s+blocked)\b`
+	present := `(?:(?:is|are)\s+(?:still\s+|currently\s+|now\s+)?blocked|still\s+blocked)\b`
 	item := `(?:the\s+)?(?:(?:work\s+)?item\s+)?`
 	blocker = regexp.MustCompile(`(?i)(?:` + strings.Join(alts, "|") + `|` + present + `)\s+(?:` +
 		`(?:by|on|behind|pending)\s+` + item + `(` + idList + `)` +

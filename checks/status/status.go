@@ -717,7 +717,7 @@ func (rp *remainPatterns) match(di *docInfo, content []byte) *remainIdx {
 		for j, s := range ln.sents {
 			m := &ms[j]
 			m.byEnd, m.thisEnd = -1, -1
-			if blockers, end := rp.blockerClaim(s.text); len(blockers) > 0 {
+			if blockers, end := rp.blockerClaim(s.text); len(blockers) > 0 && !asks(content, s) {
 				m.blockers, m.blockEnd = blockers, end
 			}
 			// The same fact in any of its forms (otherClaim): the id list
