@@ -39,8 +39,11 @@
 //     run", "to be run", ...), alone or before a qualifier ("required
 //     before final claim"). Nothing in the document supports its claim.
 //     A PRD or an issue document that says a validator is required states
-//     a requirement and is not read; a key another fact of the document
-//     gives a result ("...: passed") is not pending. Reported once per
+//     a requirement and is not read, nor is a section whose heading says
+//     it is a template, requirements, a plan or what comes next, or a
+//     possible outcome ("## Template", "## Next Stage", "### Option B"),
+//     nor "required before Stage 6" (a later gate); a key another fact of
+//     the document gives a result ("...: passed") is not pending. Reported once per
 //     document, at the first such fact.
 //
 // Four more categories report staleness, as warnings: a statement the
@@ -93,16 +96,19 @@
 //     phrase ("| `CTO-WORK-016` | remains blocked |"); emphasis is ignored.
 //   - stale-blocker: a sentence that names a validated item as what
 //     something remains blocked by: the "remains blocked" family, or the
-//     present "is blocked", followed by "by", "on", "behind" or "pending"
+//     present "is blocked" ("is currently blocked"), followed by "by",
+//     "on", "behind" or "pending"
 //     and the id list ("Stage 5 owned repository execution remains blocked
 //     by `CTO-WORK-040`", "is still blocked on the item CTO-WORK-040"), or
 //     by "until" and the id list's completion ("stays blocked until
 //     `CTO-WORK-040` is validated"). A validated item blocks nothing. The
-//     item may be defined in the same document. A past or a modal before
-//     the verb ("was blocked by", "would remain blocked by"), a sentence
-//     that states a condition ("If ..., Stage 5 remains blocked by ..."),
-//     a code span, and a section about a possible outcome ("Branch ...")
-//     are not read; a sentence dated before the item's validation, or
+//     item may be defined in the same document. A past, a future, a modal
+//     or a negation before the verb ("was blocked by", "will remain
+//     blocked by", "would remain blocked by", "no longer remains blocked
+//     by", "nothing remains blocked by", "used to remain blocked by"), a
+//     sentence that states a condition ("If ..., Stage 5 remains blocked
+//     by ...") or asks a question, a code span or a quotation, and a
+//     section about a possible outcome ("Branch ...") are not read; a sentence dated before the item's validation, or
 //     placed before the journal entry of the same document that validates
 //     it and dated no later, is history. Each document is reported once
 //     per item, at its last such sentence, with the places that say the

@@ -173,17 +173,22 @@ var hypotheticalHeadings = []string{"branch ", "option ", "alternative ", "scena
 // hypothetical reports whether the innermost heading before off starts a
 // section about a possible outcome.
 func hypothetical(d *sotparse.Doc, off int) bool {
-	text := ""
-	if i := headingAt(d, off); i >= 0 {
-		text = d.Headings[i].Text
-	}
-	text = strings.ToLower(strings.TrimSpace(text))
+	text := strings.ToLower(strings.TrimSpace(sectionHeading(d, off)))
 	for _, p := range hypotheticalHeadings {
 		if strings.HasPrefix(text, p) {
 			return true
 		}
 	}
 	return false
+}
+
+// sectionHeading returns the text of the innermost heading before off, or
+// "".
+func sectionHeading(d *sotparse.Doc, off int) string {
+	if i := headingAt(d, off); i >= 0 {
+		return d.Headings[i].Text
+	}
+	return ""
 }
 
 func (c *checker) reportOther(di *docInfo, id string, st *otherStatement) bool {

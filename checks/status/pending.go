@@ -46,9 +46,38 @@ func validatorKey(key string) bool {
 	return strings.HasSuffix(k, ".py") || strings.HasSuffix(k, ".sh")
 }
 
+// planWords, as a word of a heading, name a section that states what is
+// to be done rather than what was: "## Template", "## Requirements for the
+// next stage", "## Next Steps", "## Validation Plan".
+var planWords = map[string]bool{"template": true, "templates": true, "requirement": true, "requirements": true,
+	"next": true, "plan": true, "plans": true}
+
+// notThisResult reports whether the section holding off states a
+// requirement or a possible outcome (hypothetical), not this document's
+// result: a "required" there is a requirement, not a pending validation.
+func notThisResult(d *sotparse.Doc, off int) bool {
+	if hypothetical(d, off) {
+		return true
+	}
+	for _, w := range strings.FieldsFunc(strings.ToLower(sectionHeading(d, off)), func(r rune) bool {
+		return !('a' <= r && r <= 'z')
+	}) {
+		if planWords[w] {
+			return true
+		}
+	}
+	return false
+}
+
+// laterGates start what follows "before" in a requirement for a later
+// gate, not for this document: "required before Stage 6", "required
+// before the next stage".
+var laterGates = []string{"stage ", "phase ", "the next ", "next "}
+
 // pendingValue returns the pending word a fact's value is, or starts with
 // before a tail that qualifies it ("required before final claim"), or "".
-// "required phrases present" is not pending.
+// "required phrases present" is not pending, nor "required before Stage
+// 6": a requirement for a later gate.
 func pendingValue(value string) string {
 	v := strings.ToLower(strings.TrimSpace(strings.Trim(strings.TrimSpace(value), "`*_.")))
 	for _, w := range pendingWords {
@@ -57,6 +86,13 @@ func pendingValue(value string) string {
 		}
 		if strings.HasPrefix(v, w) {
 			rest := v[len(w):]
+			if gate, ok := strings.CutPrefix(rest, " before "); ok {
+				for _, g := range laterGates {
+					if strings.HasPrefix(gate, g) {
+						return "" // a requirement for a later gate
+					}
+				}
+			}
 			for _, t := range pendingTails {
 				if strings.HasPrefix(rest, t) {
 					return w
@@ -83,7 +119,7 @@ func (c *checker) pendingValidation(d *sotparse.Doc) {
 	done := map[string]bool{}
 	for _, facts := range [][]*sotparse.Fact{d.Facts, d.KeyValues} {
 		for _, f := range facts {
-			if !validatorKey(f.Key) {
+			if !validatorKey(f.Key) || notThisResult(d, d.File.Tok.Offset(f.Pos)) {
 				continue
 			}
 			if w := pendingValue(f.Value); w != "" {
