@@ -67,7 +67,7 @@ func recordStatements(d *sotparse.Doc, content []byte, secs []section) []recordS
 	// ("CTO-WORK-040 - Stage 5 Target Repository Admission Record"):
 	// records tells which record, if any, the title names.
 	for _, sec := range secs {
-		if d.Kind != sotparse.KindTemplate && sec.h.Level >= 2 && recordHeading(sec.h.Text) {
+		if recordHeadingWords(d, sec.h) != nil {
 			spans = append(spans, [2]int{sec.bodyStart, sec.end})
 		}
 	}
@@ -131,12 +131,12 @@ func (c *checker) records(d *sotparse.Doc, stmts []recordStmt) {
 		}
 	}
 	for i, sec := range secs {
-		if d.Kind == sotparse.KindTemplate || sec.h.Level < 2 || !recordHeading(sec.h.Text) {
+		words := recordHeadingWords(d, sec.h)
+		if words == nil {
 			continue
 		}
-		words := titleWords(sec.h.Text)
 		for _, r := range c.ws.Records {
-			if m, _ := recordStatus(r); m != nil && namesTitle(words, c.recordTitle(r)) && !containsRecord(named[i], r) {
+			if m, _ := recordStatus(r); m != nil && c.namesTitle(words, r) && !containsRecord(named[i], r) {
 				named[i] = append(named[i], r)
 			}
 		}
@@ -205,11 +205,26 @@ func containsRecord(rs []*sotparse.Record, r *sotparse.Record) bool {
 	return false
 }
 
-// recordHeading reports whether a heading ends by naming an admission
-// record: "... Admission Record", "... Admission JSON", "... Admission File".
-func recordHeading(text string) bool {
-	w := titleWords(text)
-	return len(w) >= 2 && w[len(w)-2] == "admission" && recordNouns[w[len(w)-1]]
+// recordHeadingWords returns the title words (titleWords) of a section
+// heading that ends by naming an admission record ("... Admission
+// Record", "... Admission JSON", "... Admission File"), without the work
+// item id that starts a work item's heading ("CTO-WORK-040 - Stage 5
+// Target Repository Admission Record" is "stage5 target repository
+// admission record"), or nil: an H1 or a template names no record.
+func recordHeadingWords(d *sotparse.Doc, h *sotparse.Heading) []string {
+	if d.Kind == sotparse.KindTemplate || h.Level < 2 {
+		return nil
+	}
+	w := titleWords(h.Text)
+	if len(w) < 2 || w[len(w)-2] != "admission" || !recordNouns[w[len(w)-1]] {
+		return nil
+	}
+	for _, it := range d.WorkItems {
+		if it.Pos == h.Pos {
+			return titleWords(it.Title)
+		}
+	}
+	return w
 }
 
 var recordNouns = map[string]bool{"record": true, "json": true, "file": true}
@@ -250,23 +265,56 @@ func (c *checker) recordTitle(r *sotparse.Record) []string {
 }
 
 // minTitleWords is how many of the last words of a record's file name a
-// heading must hold in a row: "Stage 5 Target Repository Admission Record"
-// names CTO-CASE-STAGE5-TARGET-REPOSITORY-ADMISSION.json, a bare
-// "Admission Record" or "Repository Admission Record" none in particular.
+// heading must hold at least: a bare "Admission Record" or "Repository
+// Admission Record" names no record in particular.
 const minTitleWords = 3
 
-// namesTitle reports whether the heading's words hold the last words of
-// the record's file name (at least minTitleWords, the workspace's prefix,
-// "CTO Case", may be left out) in a row, followed by the noun of
-// recordHeading.
-func namesTitle(words, title []string) bool {
-	for n := len(title); n >= minTitleWords; n-- {
-		tail := title[len(title)-n:]
-		for i := 0; i+n < len(words); i++ {
-			if slices.Equal(words[i:i+n], tail) && recordNouns[words[i+n]] {
-				return true
+// namesTitle reports whether a record heading's words (recordHeadingWords)
+// are r's title, its file name's words, but for leading words every record
+// file name of the workspace shares (its prefix, "CTO Case"): "Stage 5
+// Target Repository Admission Record" names
+// CTO-CASE-STAGE5-TARGET-REPOSITORY-ADMISSION.json, and "Stage 4 Target
+// Repository Admission Record" or "Other Repo Target Repository Admission
+// Record" does not, though each ends with three of its words. A
+// workspace of one record file has no known prefix: minTitleWords then.
+func (c *checker) namesTitle(words []string, r *sotparse.Record) bool {
+	title := c.recordTitle(r)
+	named := words[:len(words)-1] // the noun of recordHeadingWords ends words
+	n := len(named)
+	need := minTitleWords
+	if p, ok := c.recordPrefix(); ok {
+		need = max(need, len(title)-p)
+	}
+	return n >= need && n <= len(title) &&
+		slices.Equal(named, title[len(title)-n:])
+}
+
+// recordPrefix returns how many leading title words every record file
+// name of the workspace shares; not ok with fewer than two distinct
+// titles, where what is shared is unknown.
+func (c *checker) recordPrefix() (int, bool) {
+	if c.prefix == 0 {
+		c.prefix = -1 // not ok
+		var first []string
+		n := 0
+		for _, r := range c.ws.Records {
+			t := c.recordTitle(r)
+			if first == nil {
+				first, n = t, len(t)
+				continue
 			}
+			if !slices.Equal(t, first) {
+				c.prefix = 1
+			}
+			k := 0
+			for k < n && k < len(t) && t[k] == first[k] {
+				k++
+			}
+			n = k
+		}
+		if c.prefix > 0 {
+			c.prefix = n + 1
 		}
 	}
-	return false
+	return c.prefix - 1, c.prefix > 0
 }
