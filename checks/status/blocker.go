@@ -1,10 +1,7 @@
 package status
 
 import (
-	"fmt"
 	"strings"
-
-	"golang.org/x/tools/go/analysis"
 )
 
 // notNow are the words that, just before the verb of a blocker claim, make
@@ -135,14 +132,6 @@ func mayNameBlocker(text string) bool {
 // plainBlocked is the plain present "is blocked", without "still".
 var plainBlocked = lazyRE.New(`(?i)^(?:is|are)\s+blocked\b`)
 
-// blockerStatement is the last sentence of a document that names an item
-// as what something remains blocked by, and how many such sentences it has.
-type blockerStatement struct {
-	s     sentence
-	end   int
-	count int
-}
-
 // staleBlockers reports, once per document and item, the last sentence of
 // a document that names a validated item as what something remains blocked
 // by: "Stage 5 owned repository execution remains blocked by
@@ -156,7 +145,7 @@ func (c *checker) staleBlockers(di *docInfo, skip map[string]bool) {
 		return
 	}
 	var order []string
-	last := map[string]*blockerStatement{}
+	last := map[string]*staleStatement{}
 	for k, ln := range di.remain {
 		for j, s := range ln.sents {
 			m := di.rx.sents[k][j]
@@ -169,7 +158,7 @@ func (c *checker) staleBlockers(di *docInfo, skip map[string]bool) {
 				}
 				st := last[id]
 				if st == nil {
-					st = &blockerStatement{}
+					st = &staleStatement{}
 					last[id] = st
 					order = append(order, id)
 				}
@@ -179,47 +168,6 @@ func (c *checker) staleBlockers(di *docInfo, skip map[string]bool) {
 		}
 	}
 	for _, id := range order {
-		c.reportBlocker(di, id, last[id])
+		c.reportStale(di, id, last[id], "stale-blocker", "something remains blocked by it", "no longer blocks")
 	}
-}
-
-func (c *checker) reportBlocker(di *docInfo, id string, st *blockerStatement) {
-	wb, def, defDoc := c.validatedPlaces(id)
-	if len(wb)+len(def) == 0 {
-		return
-	}
-	said := di.dateAt(st.s.off)
-	valid := ""
-	if defDoc == di.d {
-		// A journal entry placed before the entry of the same document
-		// that validates the item, and dated no later, is history.
-		if off, ok := di.stateOffset(id, validated); ok {
-			valid = di.dateAt(off)
-			if st.s.off < off && (said == "" || valid == "" || said <= valid) {
-				return
-			}
-		}
-	} else {
-		valid = c.validationDate(id, defDoc)
-	}
-	if said != "" && valid != "" && said < valid {
-		return // a dated entry older than the validation is history
-	}
-	var when string
-	switch {
-	case said != "" && valid != "":
-		when = fmt.Sprintf(" in a section dated %s, on or after its validation (%s)", said, valid)
-	case said != "":
-		when = fmt.Sprintf(" (this may be history: its section is dated %s, but nothing dates the validation)", said)
-	default:
-		when = " (this may be history written before the validation: nothing dates the sentence)"
-	}
-	more := ""
-	if st.count > 1 {
-		more = fmt.Sprintf("; the last of %d such statements in this document", st.count)
-	}
-	c.pass.Report(analysis.Diagnostic{Pos: di.d.File.Pos(st.s.off), End: di.d.File.Pos(st.s.off + st.end), Category: "stale-blocker",
-		Message: fmt.Sprintf("%s is validated but this says something remains blocked by it%s%s: mark the sentence as history, or update it now that %s no longer blocks",
-			id, when, more, id),
-		Related: append(wb, def...)})
 }

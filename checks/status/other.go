@@ -9,11 +9,12 @@ import (
 	"github.com/svrnty/sotvet/sotparse"
 )
 
-// otherStatement is the last sentence of a document that says another
-// document's item remains blocked, and how many such sentences it has.
-type otherStatement struct {
+// staleStatement is the last sentence of a document that says an item
+// remains blocked (stale-other-blocked) or blocks something
+// (stale-blocker), and how many such sentences it has.
+type staleStatement struct {
 	s     sentence
-	end   int // of the matched subject and verb, in s.text
+	end   int // of the statement, in s.text
 	count int
 }
 
@@ -30,7 +31,7 @@ func (c *checker) otherBlocked(di *docInfo) (reported map[string]bool) {
 		defines[strings.ToUpper(it.ID)] = true
 	}
 	var order []string
-	last := map[string]*otherStatement{}
+	last := map[string]*staleStatement{}
 	rx := di.rx
 	for k, ln := range di.remain {
 		for j, s := range ln.sents {
@@ -44,7 +45,7 @@ func (c *checker) otherBlocked(di *docInfo) (reported map[string]bool) {
 				}
 				st := last[id]
 				if st == nil {
-					st = &otherStatement{}
+					st = &staleStatement{}
 					last[id] = st
 					order = append(order, id)
 				}
@@ -54,7 +55,7 @@ func (c *checker) otherBlocked(di *docInfo) (reported map[string]bool) {
 		}
 	}
 	for _, id := range order {
-		if c.reportOther(di, id, last[id]) {
+		if c.reportStale(di, id, last[id], "stale-other-blocked", "it remains blocked", "is validated") {
 			if reported == nil {
 				reported = map[string]bool{}
 			}
@@ -191,13 +192,29 @@ func sectionHeading(d *sotparse.Doc, off int) string {
 	return ""
 }
 
-func (c *checker) reportOther(di *docInfo, id string, st *otherStatement) bool {
+// reportStale reports st, a statement about id of di, when id is validated
+// and the statement is not dated (or placed, in id's own defining
+// document) before the validation: "id is validated but this says
+// <claim>...: update it now that id <now>". It reports whether it did.
+func (c *checker) reportStale(di *docInfo, id string, st *staleStatement, category, claim, now string) bool {
 	wb, def, defDoc := c.validatedPlaces(id)
 	if len(wb)+len(def) == 0 {
 		return false
 	}
 	said := di.dateAt(st.s.off)
-	valid := c.validationDate(id, defDoc)
+	valid := ""
+	if defDoc == di.d {
+		// A journal entry placed before the entry of the same document
+		// that validates the item, and dated no later, is history.
+		if off, ok := di.stateOffset(id, validated); ok {
+			valid = di.dateAt(off)
+			if st.s.off < off && (said == "" || valid == "" || said <= valid) {
+				return false
+			}
+		}
+	} else {
+		valid = c.validationDate(id, defDoc)
+	}
 	if said != "" && valid != "" && said < valid {
 		return false // a dated entry older than the validation is history
 	}
@@ -214,11 +231,10 @@ func (c *checker) reportOther(di *docInfo, id string, st *otherStatement) bool {
 	if st.count > 1 {
 		more = fmt.Sprintf("; the last of %d such statements in this document", st.count)
 	}
-	related := append(wb, def...)
-	c.pass.Report(analysis.Diagnostic{Pos: di.d.File.Pos(st.s.off), End: di.d.File.Pos(st.s.off + st.end), Category: "stale-other-blocked",
-		Message: fmt.Sprintf("%s is validated but this says it remains blocked%s%s: mark the sentence as history, or update it now that %s is validated",
-			id, when, more, id),
-		Related: related})
+	c.pass.Report(analysis.Diagnostic{Pos: di.d.File.Pos(st.s.off), End: di.d.File.Pos(st.s.off + st.end), Category: category,
+		Message: fmt.Sprintf("%s is validated but this says %s%s%s: mark the sentence as history, or update it now that %s %s",
+			id, claim, when, more, id, now),
+		Related: append(wb, def...)})
 	return true
 }
 

@@ -151,20 +151,6 @@ func (c *checker) pendingValidation(d *sotparse.Doc) {
 	}
 	c.pass.Report(analysis.Diagnostic{Pos: first.Pos, End: first.End, Category: "pending-validation",
 		Message: fmt.Sprintf("this %s is validated, but it records the validation %q as %q, not as a result%s: record what the validator gave, or do not call the document validated",
-			kindNoun(d.Kind), strings.TrimSpace(first.Key), word, more),
+			d.Kind.Noun(), strings.TrimSpace(first.Key), word, more),
 		Related: []analysis.RelatedInformation{related(fm.Status.ValuePos, "the frontmatter status is %s", fm.Status.Value)}})
-}
-
-func kindNoun(k sotparse.Kind) string {
-	switch k {
-	case sotparse.KindEvidence:
-		return "evidence document"
-	case sotparse.KindCloseout:
-		return "closeout"
-	case sotparse.KindRecord:
-		return "record"
-	case sotparse.KindAudit:
-		return "audit"
-	}
-	return "document"
 }
