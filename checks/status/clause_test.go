@@ -49,6 +49,7 @@ func allocRatio(f func(string), small, large string) (float64, uint64, uint64) {
 func TestClauseStartsLinear(t *testing.T) {
 	line := func(n int) string { return strings.Repeat("CTO-WORK-101, ", n) }
 	r, bs, bl := allocRatio(func(s string) { clauseStarts(s) }, line(1000), line(8000))
+	t.Logf("8x the line: %.1fx the bytes (%d, %d)", r, bs, bl)
 	if r > 9 {
 		t.Errorf("8x the line allocated %.1fx the bytes (%d, %d): not linear", r, bs, bl)
 	}
@@ -75,6 +76,7 @@ func TestBlockerClaimLinear(t *testing.T) {
 		t.Fatalf("blockerClaim = %v, want [CTO-WORK-101]", ids)
 	}
 	r, bs, bl := allocRatio(func(s string) { rp.blockerClaim(s) }, line(500), line(4000))
+	t.Logf("8x the line: %.1fx the bytes (%d, %d)", r, bs, bl)
 	if r > 9 {
 		t.Errorf("8x the line allocated %.1fx the bytes (%d, %d): not linear", r, bs, bl)
 	}
