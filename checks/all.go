@@ -76,6 +76,9 @@ var DefaultSeverity = map[string]Severity{
 	"status/stale-remains-blocked": SeverityWarning,
 	"status/stale-blocked-by":      SeverityWarning,
 	"status/stale-other-blocked":   SeverityWarning,
+	"status/stale-blocker":         SeverityWarning,
+	// A validated result whose own validation is recorded as not run.
+	"status/pending-validation": SeverityWarning,
 	// Whitespace never changes what a document says.
 	"hygiene": SeverityWarning,
 	// A provider-prefixed token in a format its provider's rule does not

@@ -36,7 +36,7 @@ var categories = map[string][]string{
 		"forbidden-path", "missing-member", "operator-outcome", "path-overlap", "risk-classification", "target-path",
 		"timestamp", "unknown-member", "unknown-status", "wrong-type"},
 	"refs": {"conflicting-definition", "duplicate-definition", "missing-path", "missing-source", "title-mismatch", "unknown-id"},
-	"status": {"blocked-by-open", "doc-status", "remains-blocked", "stale-blocked-by", "stale-issue",
+	"status": {"blocked-by-open", "doc-status", "pending-validation", "remains-blocked", "stale-blocked-by", "stale-blocker", "stale-issue",
 		"stale-other-blocked", "stale-remains-blocked", "unchecked-acceptance", "workboard-mismatch"},
 	"structure": {"duplicate-line", "h1", "heading-level", "item-acceptance", "item-status", "missing-section",
 		"near-duplicate-line"},

@@ -62,6 +62,8 @@ func checkDoc(p *sotparse.DocPass) any {
 type checker struct {
 	ws     *sotparse.Workspace
 	report func(analysis.Diagnostic)
+	titles map[*sotparse.Record][]string // see recordTitle
+	prefix int                           // recordPrefix's answer plus one; 0: not yet known, -1: none
 }
 
 func (c *checker) diag(pos, end token.Pos, category, msg string, rel []analysis.RelatedInformation, fix *analysis.SuggestedFix) {

@@ -48,7 +48,18 @@
 //     that names the record by its path: "- Admission status: `admitted`",
 //     "- `admission_status`: `not_admitted`", "Admission JSON has `status`:
 //     `admitted`", "The record is `not_admitted`". Only the values admitted
-//     and not_admitted are compared.
+//     and not_admitted are compared. A section names a record by its path,
+//     or by its title: a heading (below the H1, outside a TEMPLATE
+//     document) that ends "Admission Record", "Admission JSON" or
+//     "Admission File" and whose words before that noun (after a work
+//     item's id) are the record's file name up to its first dot, a number
+//     joined to the word before it, but for the leading words every record
+//     file name of the workspace shares ("CTO Case"), and at least three
+//     ("CTO-WORK-040 - Stage 5 Target Repository Admission Record" names
+//     CTO-CASE-STAGE5-TARGET-REPOSITORY-ADMISSION.json; "Stage 4 Target
+//     Repository Admission Record" and "Other Repo Target Repository
+//     Admission Record" do not). With one record file, whose prefix is
+//     unknown, the last three or more of its words.
 //   - schema-drift (warning): documents of one kind (by file-name suffix)
 //     that identify themselves with different frontmatter keys: `name` (a
 //     slug) with `tier` and `description`, `title` with `route`, `name` as

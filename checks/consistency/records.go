@@ -3,6 +3,7 @@ package consistency
 import (
 	"fmt"
 	"path"
+	"slices"
 	"strings"
 
 	"github.com/svrnty/sotvet/checks/internal/bodylines"
@@ -62,6 +63,14 @@ func recordStatements(d *sotparse.Doc, content []byte, secs []section) []recordS
 		}
 		spans = append(spans, [2]int{start, end})
 	}
+	// A section whose heading names an admission record by its title
+	// ("CTO-WORK-040 - Stage 5 Target Repository Admission Record"):
+	// records tells which record, if any, the title names.
+	for _, sec := range secs {
+		if recordHeadingWords(d, sec.h) != nil {
+			spans = append(spans, [2]int{sec.bodyStart, sec.end})
+		}
+	}
 	if len(spans) == 0 || !bodylines.TextContainsFold(content, "admitted") {
 		return nil
 	}
@@ -119,6 +128,17 @@ func (c *checker) records(d *sotparse.Doc, stmts []recordStmt) {
 		i := innermost(secs, tf.Offset(ref.Pos))
 		if !containsRecord(named[i], r) {
 			named[i] = append(named[i], r)
+		}
+	}
+	for i, sec := range secs {
+		words := recordHeadingWords(d, sec.h)
+		if words == nil {
+			continue
+		}
+		for _, r := range c.ws.Records {
+			if m, _ := recordStatus(r); m != nil && c.namesTitle(words, r) && !containsRecord(named[i], r) {
+				named[i] = append(named[i], r)
+			}
 		}
 	}
 	for i, recs := range named {
@@ -183,4 +203,118 @@ func containsRecord(rs []*sotparse.Record, r *sotparse.Record) bool {
 		}
 	}
 	return false
+}
+
+// recordHeadingWords returns the title words (titleWords) of a section
+// heading that ends by naming an admission record ("... Admission
+// Record", "... Admission JSON", "... Admission File"), without the work
+// item id that starts a work item's heading ("CTO-WORK-040 - Stage 5
+// Target Repository Admission Record" is "stage5 target repository
+// admission record"), or nil: an H1 or a template names no record.
+func recordHeadingWords(d *sotparse.Doc, h *sotparse.Heading) []string {
+	if d.Kind == sotparse.KindTemplate || h.Level < 2 {
+		return nil
+	}
+	w := titleWords(h.Text)
+	if len(w) < 2 || w[len(w)-2] != "admission" || !recordNouns[w[len(w)-1]] {
+		return nil
+	}
+	for _, it := range d.WorkItems {
+		if it.Pos == h.Pos {
+			return titleWords(it.Title)
+		}
+	}
+	return w
+}
+
+var recordNouns = map[string]bool{"record": true, "json": true, "file": true}
+
+// titleWords returns the words of a title, lower-cased, a number joined to
+// the word before it ("Stage 5" is "stage5", as in a file name's
+// "STAGE5").
+func titleWords(text string) []string {
+	var out []string
+	for _, f := range strings.FieldsFunc(strings.ToLower(text), func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9')
+	}) {
+		if n := len(out); n > 0 && f[0] >= '0' && f[0] <= '9' && strings.Trim(f, "0123456789") == "" {
+			if p := out[n-1]; p[len(p)-1] < '0' || p[len(p)-1] > '9' {
+				out[n-1] = p + f
+				continue
+			}
+		}
+		out = append(out, f)
+	}
+	return out
+}
+
+// recordTitle returns the words of r's file name up to the first dot (the
+// provider and model of a model admission record follow it):
+// "cto case stage5 target repository admission".
+func (c *checker) recordTitle(r *sotparse.Record) []string {
+	if c.titles == nil {
+		c.titles = map[*sotparse.Record][]string{}
+	}
+	if t, ok := c.titles[r]; ok {
+		return t
+	}
+	stem, _, _ := strings.Cut(path.Base(r.Path), ".")
+	t := titleWords(stem)
+	c.titles[r] = t
+	return t
+}
+
+// minTitleWords is how many of the last words of a record's file name a
+// heading must hold at least: a bare "Admission Record" or "Repository
+// Admission Record" names no record in particular.
+const minTitleWords = 3
+
+// namesTitle reports whether a record heading's words (recordHeadingWords)
+// are r's title, its file name's words, but for leading words every record
+// file name of the workspace shares (its prefix, "CTO Case"): "Stage 5
+// Target Repository Admission Record" names
+// CTO-CASE-STAGE5-TARGET-REPOSITORY-ADMISSION.json, and "Stage 4 Target
+// Repository Admission Record" or "Other Repo Target Repository Admission
+// Record" does not, though each ends with three of its words. A
+// workspace of one record file has no known prefix: minTitleWords then.
+func (c *checker) namesTitle(words []string, r *sotparse.Record) bool {
+	title := c.recordTitle(r)
+	named := words[:len(words)-1] // the noun of recordHeadingWords ends words
+	n := len(named)
+	need := minTitleWords
+	if p, ok := c.recordPrefix(); ok {
+		need = max(need, len(title)-p)
+	}
+	return n >= need && n <= len(title) &&
+		slices.Equal(named, title[len(title)-n:])
+}
+
+// recordPrefix returns how many leading title words every record file
+// name of the workspace shares; not ok with fewer than two distinct
+// titles, where what is shared is unknown.
+func (c *checker) recordPrefix() (int, bool) {
+	if c.prefix == 0 {
+		c.prefix = -1 // not ok
+		var first []string
+		n := 0
+		for _, r := range c.ws.Records {
+			t := c.recordTitle(r)
+			if first == nil {
+				first, n = t, len(t)
+				continue
+			}
+			if !slices.Equal(t, first) {
+				c.prefix = 1
+			}
+			k := 0
+			for k < n && k < len(t) && t[k] == first[k] {
+				k++
+			}
+			n = k
+		}
+		if c.prefix > 0 {
+			c.prefix = n + 1
+		}
+	}
+	return c.prefix - 1, c.prefix > 0
 }

@@ -82,19 +82,11 @@ func stemNames(stem string, kind sotparse.Kind) bool {
 // kindName names a kind of document with its article: "a PRD", "an
 // evidence document", "a record".
 func kindName(k sotparse.Kind) string {
-	switch k {
-	case sotparse.KindPRD:
-		return "a PRD"
-	case sotparse.KindOther:
-		return "a document"
-	case sotparse.KindIssues:
-		return "an issues document"
-	case sotparse.KindEvidence:
-		return "an evidence document"
-	case sotparse.KindAudit, sotparse.KindAttempt:
-		return "an " + strings.ToLower(string(k))
+	n := k.Noun()
+	if strings.ContainsRune("aeiou", rune(n[0])) {
+		return "an " + n
 	}
-	return "a " + strings.ToLower(string(k))
+	return "a " + n
 }
 
 // sameGuard compares two guards from "This" on, without their labels.

@@ -1,9 +1,10 @@
 package status
 
 import (
+	"runtime"
+	"strconv"
 	"strings"
 	"testing"
-	"time"
 )
 
 func TestClauseStarts(t *testing.T) {
@@ -20,24 +21,86 @@ func TestClauseStarts(t *testing.T) {
 	}
 }
 
+// allocRatio returns the bytes f allocates on large over those on small:
+// deterministic, unlike the time a loaded machine gives it. The fewest of
+// a few runs is kept, as the count is the process's and a test running in
+// parallel may allocate during one.
+func allocRatio(f func(string), small, large string) (float64, uint64, uint64) {
+	bytes := func(s string) uint64 {
+		least := uint64(1<<64 - 1)
+		for range 5 {
+			var a, b runtime.MemStats
+			runtime.GC()
+			runtime.ReadMemStats(&a)
+			f(s)
+			runtime.ReadMemStats(&b)
+			least = min(least, b.TotalAlloc-a.TotalAlloc)
+		}
+		return least
+	}
+	bs, bl := bytes(small), bytes(large)
+	return float64(bl) / float64(max(bs, 1)), bs, bl
+}
+
 // TestClauseStartsLinear: a line listing thousands of ids, each after a
 // comma, costs in proportion to its length. Lowering the rest of the line at
-// every comma made 8 times the line cost 64 times the time (the manyids
-// shape of scripts/sweep.sh: 50 s for 1,000 documents).
+// every comma made 8 times the line cost 64 times the time and memory (the
+// manyids shape of scripts/sweep.sh: 50 s for 1,000 documents).
 func TestClauseStartsLinear(t *testing.T) {
 	line := func(n int) string { return strings.Repeat("CTO-WORK-101, ", n) }
-	cost := func(s string) time.Duration {
-		best := time.Duration(1 << 62)
-		for range 5 {
-			start := time.Now()
-			clauseStarts(s)
-			best = min(best, time.Since(start))
-		}
-		return best
+	r, bs, bl := allocRatio(func(s string) { clauseStarts(s) }, line(1000), line(8000))
+	t.Logf("8x the line: %.1fx the bytes (%d, %d)", r, bs, bl)
+	if r > 9 {
+		t.Errorf("8x the line allocated %.1fx the bytes (%d, %d): not linear", r, bs, bl)
 	}
-	small, large := line(1000), line(8000)
-	cs, cl := cost(small), cost(large)
-	if cl > 24*cs+time.Millisecond {
-		t.Errorf("8x the line took %.1fx the time (%v, %v): not linear", float64(cl)/float64(cs), cs, cl)
+}
+
+func BenchmarkClauseStarts(b *testing.B) {
+	for _, n := range []int{1000, 8000} {
+		line := strings.Repeat("CTO-WORK-101, ", n)
+		b.Run(strconv.Itoa(n), func(b *testing.B) {
+			for range b.N {
+				clauseStarts(line)
+			}
+		})
+	}
+}
+
+// TestBlockerClaimLinear: a line of thousands of blocker claims costs in
+// proportion to its length (the word before each claim is read from the
+// claim back, not by splitting the line before it).
+func TestBlockerClaimLinear(t *testing.T) {
+	rp := newRemainPatterns()
+	line := func(n int) string { return strings.Repeat("X remains blocked by CTO-WORK-101, ", n) }
+	if ids, _ := rp.blockerClaim(line(500)); len(ids) != 1 || ids[0] != "CTO-WORK-101" {
+		t.Fatalf("blockerClaim = %v, want [CTO-WORK-101]", ids)
+	}
+	r, bs, bl := allocRatio(func(s string) { rp.blockerClaim(s) }, line(500), line(4000))
+	t.Logf("8x the line: %.1fx the bytes (%d, %d)", r, bs, bl)
+	if r > 9 {
+		t.Errorf("8x the line allocated %.1fx the bytes (%d, %d): not linear", r, bs, bl)
+	}
+}
+
+func BenchmarkBlockerClaim(b *testing.B) {
+	rp := newRemainPatterns()
+	for _, n := range []int{500, 4000} {
+		line := strings.Repeat("X remains blocked by CTO-WORK-101, ", n)
+		b.Run(strconv.Itoa(n), func(b *testing.B) {
+			for range b.N {
+				rp.blockerClaim(line)
+			}
+		})
+	}
+}
+
+// TestBlockerClaimEnd: the end of a claim is mapped back past the emphasis
+// before it only, not past every '*' of the sentence.
+func TestBlockerClaimEnd(t *testing.T) {
+	rp := newRemainPatterns()
+	text := "**Stage 5** remains blocked by CTO-WORK-040, while *a* *b* *c* stay open"
+	_, end := rp.blockerClaim(text)
+	if want := strings.Index(text, "CTO-WORK-040") + len("CTO-WORK-040"); end != want {
+		t.Errorf("end = %d (%q), want %d (%q)", end, text[:end], want, text[:want])
 	}
 }

@@ -29,6 +29,22 @@
 //     refs check's business.
 //   - remains-blocked: a validated work item that its own document says
 //     "remains blocked".
+//   - pending-validation (warning): a result document (EVIDENCE, CLOSEOUT,
+//     RECORD, AUDIT) whose frontmatter status is validated while one of its
+//     facts (a "- key: value" item, a table row, a bold label) records a
+//     validation as not yet run: a key that names a validation (a command,
+//     "python3 tools/validate_cto_child.py", or a label with "validat",
+//     "test", "check", "health", "lint" or "verif") and a value that is a
+//     pending word ("required", "pending", "outstanding", "TBD", "not yet
+//     run", "to be run", ...), alone or before a qualifier ("required
+//     before final claim"). Nothing in the document supports its claim.
+//     A PRD or an issue document that says a validator is required states
+//     a requirement and is not read, nor is a section whose heading says
+//     it is a template, requirements, a plan or what comes next, or a
+//     possible outcome ("## Template", "## Next Stage", "### Option B"),
+//     nor "required before Stage 6" (a later gate); a key another fact of
+//     the document gives a result ("...: passed") is not pending. Reported once per
+//     document, at the first such fact.
 //
 // Four more categories report staleness, as warnings: a statement the
 // workspace has since overtaken. The newer status being right does not make
@@ -78,6 +94,29 @@
 //     `CTO-WORK-016` continues to be blocked"), follow a label that says
 //     it ("Still blocked: `CTO-WORK-016`"), or fill a table row with the
 //     phrase ("| `CTO-WORK-016` | remains blocked |"); emphasis is ignored.
+//   - stale-blocker: a sentence that names a validated item as what
+//     something remains blocked by: the "remains blocked" family, or the
+//     present "is blocked" ("is currently blocked"), followed by "by",
+//     "on", "behind" or "pending"
+//     and the id list ("Stage 5 owned repository execution remains blocked
+//     by `CTO-WORK-040`", "is still blocked on the item CTO-WORK-040"), or
+//     by "until" and the id list's completion ("stays blocked until
+//     `CTO-WORK-040` is validated"). A validated item blocks nothing. The
+//     item may be defined in the same document. A past, a future, a modal
+//     or a negation before the verb ("was blocked by", "will remain
+//     blocked by", "would remain blocked by", "no longer remains blocked
+//     by", "nothing remains blocked by", "used to remain blocked by"), a
+//     sentence that states a condition ("If ..., Stage 5 remains blocked
+//     by ...") or asks a question, a code span or a quotation, and a
+//     section about a possible outcome ("Branch ...") are not read; a sentence dated before the item's validation, or
+//     placed before the journal entry of the same document that validates
+//     it and dated no later, is history. Each document is reported once
+//     per item, at its last such sentence, with the places that say the
+//     item is validated; not when stale-other-blocked already reports the
+//     document for that item (the same staleness). A plain "is blocked by"
+//     whose subject is an id ("`CTO-WORK-041` is blocked by
+//     `CTO-WORK-040`") declares a dependency, as a "Blocked by:" line
+//     does, and is not read.
 //
 // The "remains blocked" family is data: "remains blocked", "remain
 // blocked", "stays blocked", "is still blocked", "still remains blocked",

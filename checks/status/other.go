@@ -9,11 +9,12 @@ import (
 	"github.com/svrnty/sotvet/sotparse"
 )
 
-// otherStatement is the last sentence of a document that says another
-// document's item remains blocked, and how many such sentences it has.
-type otherStatement struct {
+// staleStatement is the last sentence of a document that says an item
+// remains blocked (stale-other-blocked) or blocks something
+// (stale-blocker), and how many such sentences it has.
+type staleStatement struct {
 	s     sentence
-	end   int // of the matched subject and verb, in s.text
+	end   int // of the statement, in s.text
 	count int
 }
 
@@ -21,16 +22,16 @@ type otherStatement struct {
 // a document that says an item defined elsewhere remains blocked while the
 // item is validated. It is a warning: the sentence may be history written
 // before the validation, which only a dated section can tell.
-func (c *checker) otherBlocked(di *docInfo) {
+func (c *checker) otherBlocked(di *docInfo) (reported map[string]bool) {
 	if len(di.remain) == 0 {
-		return // most documents say nothing stays blocked
+		return nil // most documents say nothing stays blocked
 	}
 	defines := map[string]bool{}
 	for _, it := range di.d.WorkItems {
 		defines[strings.ToUpper(it.ID)] = true
 	}
 	var order []string
-	last := map[string]*otherStatement{}
+	last := map[string]*staleStatement{}
 	rx := di.rx
 	for k, ln := range di.remain {
 		for j, s := range ln.sents {
@@ -44,7 +45,7 @@ func (c *checker) otherBlocked(di *docInfo) {
 				}
 				st := last[id]
 				if st == nil {
-					st = &otherStatement{}
+					st = &staleStatement{}
 					last[id] = st
 					order = append(order, id)
 				}
@@ -54,8 +55,14 @@ func (c *checker) otherBlocked(di *docInfo) {
 		}
 	}
 	for _, id := range order {
-		c.reportOther(di, id, last[id])
+		if c.reportStale(di, id, last[id], "stale-other-blocked", "it remains blocked", "is validated") {
+			if reported == nil {
+				reported = map[string]bool{}
+			}
+			reported[id] = true
+		}
 	}
+	return reported
 }
 
 // otherClaim reads a sentence into the fact "these items remain blocked":
@@ -139,7 +146,7 @@ var (
 // sentence's start, and after ", but", ", and", ", so", ", while", ", yet",
 // ", although", "; " or ", ".
 func clauseStarts(text string) []int {
-	out := []int{0}
+	out := make([]int, 1, strings.Count(text, ",")+1)
 	for i := 0; i < len(text); i++ {
 		if text[i] != ',' {
 			continue
@@ -167,11 +174,7 @@ var hypotheticalHeadings = []string{"branch ", "option ", "alternative ", "scena
 // hypothetical reports whether the innermost heading before off starts a
 // section about a possible outcome.
 func hypothetical(d *sotparse.Doc, off int) bool {
-	text := ""
-	if i := headingAt(d, off); i >= 0 {
-		text = d.Headings[i].Text
-	}
-	text = strings.ToLower(strings.TrimSpace(text))
+	text := strings.ToLower(strings.TrimSpace(sectionHeading(d, off)))
 	for _, p := range hypotheticalHeadings {
 		if strings.HasPrefix(text, p) {
 			return true
@@ -180,15 +183,40 @@ func hypothetical(d *sotparse.Doc, off int) bool {
 	return false
 }
 
-func (c *checker) reportOther(di *docInfo, id string, st *otherStatement) {
+// sectionHeading returns the text of the innermost heading before off, or
+// "".
+func sectionHeading(d *sotparse.Doc, off int) string {
+	if i := headingAt(d, off); i >= 0 {
+		return d.Headings[i].Text
+	}
+	return ""
+}
+
+// reportStale reports st, a statement about id of di, when id is validated
+// and the statement is not dated (or placed, in id's own defining
+// document) before the validation: "id is validated but this says
+// <claim>...: update it now that id <now>". It reports whether it did.
+func (c *checker) reportStale(di *docInfo, id string, st *staleStatement, category, claim, now string) bool {
 	wb, def, defDoc := c.validatedPlaces(id)
 	if len(wb)+len(def) == 0 {
-		return
+		return false
 	}
 	said := di.dateAt(st.s.off)
-	valid := c.validationDate(id, defDoc)
+	valid := ""
+	if defDoc == di.d {
+		// A journal entry placed before the entry of the same document
+		// that validates the item, and dated no later, is history.
+		if off, ok := di.stateOffset(id, validated); ok {
+			valid = di.dateAt(off)
+			if st.s.off < off && (said == "" || valid == "" || said <= valid) {
+				return false
+			}
+		}
+	} else {
+		valid = c.validationDate(id, defDoc)
+	}
 	if said != "" && valid != "" && said < valid {
-		return // a dated entry older than the validation is history
+		return false // a dated entry older than the validation is history
 	}
 	var when string
 	switch {
@@ -203,11 +231,11 @@ func (c *checker) reportOther(di *docInfo, id string, st *otherStatement) {
 	if st.count > 1 {
 		more = fmt.Sprintf("; the last of %d such statements in this document", st.count)
 	}
-	related := append(wb, def...)
-	c.pass.Report(analysis.Diagnostic{Pos: di.d.File.Pos(st.s.off), End: di.d.File.Pos(st.s.off + st.end), Category: "stale-other-blocked",
-		Message: fmt.Sprintf("%s is validated but this says it remains blocked%s%s: mark the sentence as history, or update it now that %s is validated",
-			id, when, more, id),
-		Related: related})
+	c.pass.Report(analysis.Diagnostic{Pos: di.d.File.Pos(st.s.off), End: di.d.File.Pos(st.s.off + st.end), Category: category,
+		Message: fmt.Sprintf("%s is validated but this says %s%s%s: mark the sentence as history, or update it now that %s %s",
+			id, claim, when, more, id, now),
+		Related: append(wb, def...)})
+	return true
 }
 
 // validatedPlaces returns where id is validated: its workboard status and

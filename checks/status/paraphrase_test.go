@@ -12,7 +12,7 @@ import (
 // near-misses must stay silent. The sets were written from each rule's
 // description, not from its code.
 func TestParaphrases(t *testing.T) {
-	for _, rule := range []string{"stale-other-blocked", "stale-remains-blocked"} {
+	for _, rule := range []string{"stale-other-blocked", "stale-remains-blocked", "stale-blocker", "pending-validation"} {
 		t.Run(rule, func(t *testing.T) {
 			checktest.Paraphrases(t, "testdata/paraphrase/"+rule+".txtar", rule, status.Analyzer)
 		})

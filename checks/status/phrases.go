@@ -25,7 +25,7 @@ var thisSubjects = []string{"this issue", "this item", "this work item", "the it
 
 // stillBlockedPatterns compiles the family, extra phrases included, into the
 // by-id and by-"this issue" sentence patterns.
-func stillBlockedPatterns(extra flagutil.Words) (byID, this *regexp.Regexp) {
+func stillBlockedPatterns(extra flagutil.Words) (byID, this, blocker *regexp.Regexp) {
 	var alts []string
 	for _, p := range append(append([]string{}, stillBlocked...), extra...) {
 		if f := strings.Fields(p); len(f) > 0 {
@@ -42,5 +42,18 @@ func stillBlockedPatterns(extra flagutil.Words) (byID, this *regexp.Regexp) {
 	}
 	byID = regexp.MustCompile(`(?i)^(` + idList + `)\s+` + verb)
 	this = regexp.MustCompile(`(?i)^(?:` + strings.Join(subj, "|") + `)\s+` + verb)
-	return byID, this
+	// The verb, or the present "is blocked" (a current state as much as
+	// "remains blocked"), then the items it waits for: "by|on|behind|
+	// pending ID" or "until ID is validated|lands|...". The words before
+	// the verb are judged by blockerClaim (a past or a modal is not a
+	// current state).
+	present := `(?:(?:is|are)\s+(?:still\s+|currently\s+|now\s+)?blocked|still\s+blocked)\b`
+	item := `(?:the\s+)?(?:(?:work\s+)?item\s+)?`
+	blocker = regexp.MustCompile(`(?i)(?:` + strings.Join(alts, "|") + `|` + present + `)\s+(?:` +
+		`(?:by|on|behind|pending)\s+` + item + `(` + idList + `)` +
+		`|until\s+` + item + `(` + idList + `)\s+(?:(?:is|are|has\s+been|have\s+been|gets?)\s+)?` + doneWords + `)`)
+	return byID, this, blocker
 }
+
+// doneWords end "until ID ...": the blocker's own completion.
+const doneWords = `(?:validated|done|complete|completed|closed|resolved|lands?|pass(?:es)?|closes?)\b`

@@ -74,6 +74,7 @@ func run(pass *analysis.Pass) (any, error) {
 	c.index(validatedIn)
 	for _, d := range focused {
 		c.docStatus(d)
+		c.pendingValidation(d)
 		var stale []staleItem
 		for _, it := range d.WorkItems {
 			if s, ok := c.workboard(d, it); ok {
@@ -99,7 +100,8 @@ func run(pass *analysis.Pass) (any, error) {
 	}
 	c.index(rest)
 	for _, d := range focused {
-		c.otherBlocked(c.info[d])
+		di := c.info[d]
+		c.staleBlockers(di, c.otherBlocked(di))
 	}
 	return nil, nil
 }
@@ -166,6 +168,9 @@ func detach(di *docInfo) *docInfo {
 			for j := range rx.sents[k] {
 				for i, id := range rx.sents[k][j].ids {
 					rx.sents[k][j].ids[i] = own(id)
+				}
+				for i, id := range rx.sents[k][j].blockers {
+					rx.sents[k][j].blockers[i] = own(id)
 				}
 			}
 		}
@@ -661,6 +666,10 @@ type remainMatch struct {
 	ids   []string
 	// thisEnd ends the match of remainsThis or statusRemains, or -1.
 	thisEnd int
+	// blockers are the ids the sentence says something remains blocked
+	// by, upper-cased, and blockEnd ends that statement (0: none).
+	blockers []string
+	blockEnd int
 }
 
 type remainRef struct{ k, j int }
@@ -677,13 +686,14 @@ type remainIdx struct {
 type remainPatterns struct {
 	// byID matches a sentence whose subject is a list of ids and whose
 	// verb is of the "remains blocked" family; this one whose subject is
-	// "this issue" and the like.
-	byID, this *regexp.Regexp
+	// "this issue" and the like; blocker one that names what something
+	// remains blocked by ("remains blocked by `CTO-WORK-040`").
+	byID, this, blocker *regexp.Regexp
 }
 
 func newRemainPatterns() *remainPatterns {
-	byID, this := stillBlockedPatterns(extraBlocked)
-	return &remainPatterns{byID: byID, this: this}
+	byID, this, blocker := stillBlockedPatterns(extraBlocked)
+	return &remainPatterns{byID: byID, this: this, blocker: blocker}
 }
 
 // noRemains is the index of a document without remain lines; no one
@@ -707,6 +717,9 @@ func (rp *remainPatterns) match(di *docInfo, content []byte) *remainIdx {
 		for j, s := range ln.sents {
 			m := &ms[j]
 			m.byEnd, m.thisEnd = -1, -1
+			if blockers, end := rp.blockerClaim(s.text); len(blockers) > 0 && !asks(content, s) {
+				m.blockers, m.blockEnd = blockers, end
+			}
 			// The same fact in any of its forms (otherClaim): the id list
 			// as the subject of the sentence or of a later clause, under a
 			// label, or in a table row.

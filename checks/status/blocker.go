@@ -1,0 +1,173 @@
+package status
+
+import (
+	"strings"
+)
+
+// notNow are the words that, just before the verb of a blocker claim, make
+// it something other than the current state: a past ("was blocked by"), a
+// future or a modal ("will remain blocked by", "cannot remain blocked
+// by") or a negation ("no longer remains blocked by", "nothing remains
+// blocked by").
+var notNow = map[string]bool{"was": true, "were": true, "been": true, "had": true, "would": true, "could": true,
+	"might": true, "may": true, "should": true, "not": true, "never": true,
+	"will": true, "shall": true, "can": true, "cannot": true, "must": true, "won't": true, "won’t": true,
+	"longer": true, "nothing": true, "no": true}
+
+// conditionalStarts start a sentence that states a condition, not the
+// current state: "If `CTO-WORK-040` fails, Stage 5 remains blocked by it."
+var conditionalStarts = map[string]bool{"if": true, "unless": true, "when": true, "whenever": true, "whether": true, "should": true}
+
+// blockerClaim reads a sentence into the fact "something remains blocked
+// by these items": the ids named as what it waits for ("Stage 5
+// execution remains blocked by `CTO-WORK-040`", "is still blocked on the
+// item CTO-WORK-040", "stays blocked until `CTO-WORK-040` is validated"),
+// upper-cased, and the end of the statement in text. Emphasis is not a
+// word; a claim inside a code span or double quotes (a quoted value, what
+// someone else said) is not read, nor one after "used to".
+func (rp *remainPatterns) blockerClaim(text string) (blockers []string, end int) {
+	if !mayNameBlocker(text) {
+		return nil, 0 // most "blocked" sentences: the pattern is not run
+	}
+	t := strings.ReplaceAll(text, "*", "")
+	if f := strings.Fields(t); len(f) > 0 && conditionalStarts[strings.ToLower(strings.Trim(f[0], "_`,"))] {
+		return nil, 0
+	}
+	// The backticks before each match are counted from the last one, so
+	// that a line of many claims costs in proportion to its length.
+	ticks, quotes, counted := 0, 0, 0
+	seen := map[string]bool{}
+	for _, m := range rp.blocker.FindAllStringSubmatchIndex(t, -1) {
+		before := t[counted:m[0]]
+		ticks += strings.Count(before, "`")
+		quotes += strings.Count(before, `"`) + strings.Count(before, "“") - strings.Count(before, "”")
+		counted = m[0]
+		if ticks%2 == 1 || quotes%2 != 0 {
+			continue // inside a code span or a quotation
+		}
+		prev, at := lastWord(t[:m[0]])
+		if notNow[strings.ToLower(strings.Trim(prev, "_`,"))] {
+			continue
+		}
+		if strings.EqualFold(prev, "to") {
+			if w, _ := lastWord(t[:at]); strings.EqualFold(strings.Trim(w, "_`,"), "used") {
+				continue // "used to remain blocked by": history
+			}
+		}
+		if prev != "" && plainBlocked.MatchString(t[m[0]:m[1]]) && idPattern.MatchString(prev) {
+			// "CTO-WORK-050 is blocked by CTO-WORK-049" declares a
+			// dependency, as a "Blocked by:" line does: blocked-by-open
+			// judges those. "remains blocked by" says it is still so.
+			continue
+		}
+		g := 2
+		if m[g] < 0 {
+			g = 4
+		}
+		for _, id := range ids(t[m[g]:m[g+1]]) {
+			if !seen[id] {
+				seen[id] = true
+				blockers = append(blockers, id)
+			}
+		}
+		end = m[1]
+	}
+	if len(blockers) == 0 {
+		return nil, 0
+	}
+	return blockers, unstarred(text, end)
+}
+
+// unstarred maps off, an offset in text with its '*' removed, back to an
+// offset in text: emphasis removed shifts offsets.
+func unstarred(text string, off int) int {
+	i := 0
+	for ; i < len(text) && off > 0; i++ {
+		if text[i] != '*' {
+			off--
+		}
+	}
+	return i
+}
+
+// lastWord returns the last white-space separated word of s and its
+// offset: read from its end, so that a line of many claims costs in
+// proportion to its length.
+func lastWord(s string) (string, int) {
+	end := len(strings.TrimRight(s, " \t"))
+	start := strings.LastIndexAny(s[:end], " \t") + 1
+	return s[start:end], start
+}
+
+// asks reports whether sentence s of content ends with a question mark: a
+// question states nothing ("Does Stage 5 still remain blocked by X?").
+func asks(content []byte, s sentence) bool {
+	i := s.off + len(s.text)
+	return i < len(content) && content[i] == '?'
+}
+
+// blockerWords follow "blocked" in a blocker claim.
+var blockerWords = []string{"by ", "on ", "behind ", "pending ", "until "}
+
+// mayNameBlocker reports whether text has "blocked" followed by one of
+// blockerWords (emphasis between them allowed): the blocker pattern,
+// unanchored, is not cheap, and most lines that say "blocked" ("blocked
+// actions", "Status: blocked.") cannot match it.
+func mayNameBlocker(text string) bool {
+	for i := 0; ; {
+		j := strings.Index(text[i:], "locked")
+		if j < 0 {
+			return false
+		}
+		i += j + len("locked")
+		rest := strings.TrimLeft(text[i:], " \t*_")
+		for _, w := range blockerWords {
+			if len(rest) >= len(w) && strings.EqualFold(rest[:len(w)], w) {
+				return true
+			}
+		}
+	}
+}
+
+// plainBlocked is the plain present "is blocked", without "still".
+var plainBlocked = lazyRE.New(`(?i)^(?:is|are)\s+blocked\b`)
+
+// staleBlockers reports, once per document and item, the last sentence of
+// a document that names a validated item as what something remains blocked
+// by: "Stage 5 owned repository execution remains blocked by
+// `CTO-WORK-040`" while CTO-WORK-040 is validated. A validated item blocks
+// nothing, so the sentence is stale, or history nothing marks as such. The
+// item may be defined in the same document (its Status line says
+// validated a few lines above). skip holds the ids otherBlocked reported
+// for the document: it already says the document is stale about them.
+func (c *checker) staleBlockers(di *docInfo, skip map[string]bool) {
+	if len(di.remain) == 0 || di.rx == nil {
+		return
+	}
+	var order []string
+	last := map[string]*staleStatement{}
+	for k, ln := range di.remain {
+		for j, s := range ln.sents {
+			m := di.rx.sents[k][j]
+			if len(m.blockers) == 0 || hypothetical(di.d, s.off) {
+				continue
+			}
+			for _, id := range m.blockers {
+				if skip[id] {
+					continue
+				}
+				st := last[id]
+				if st == nil {
+					st = &staleStatement{}
+					last[id] = st
+					order = append(order, id)
+				}
+				st.s, st.end = s, m.blockEnd
+				st.count++
+			}
+		}
+	}
+	for _, id := range order {
+		c.reportStale(di, id, last[id], "stale-blocker", "something remains blocked by it", "no longer blocks")
+	}
+}
