@@ -87,12 +87,15 @@ func (s *Server) checker(ctx context.Context) {
 			} else if snap.took > slowRun {
 				s.logf(3, "checking %s took %v", w.root, snap.took.Round(time.Millisecond))
 			}
+			s.pubMu.Lock()
 			s.mu.Lock()
+			s.complete[w] = true
 			pubs := s.diagnosticsToPublish(w, snap)
 			s.mu.Unlock()
 			for _, p := range pubs {
 				_ = s.conn.Notify(ctx, "textDocument/publishDiagnostics", p)
 			}
+			s.pubMu.Unlock()
 			// Requests waiting for this run are answered after its
 			// diagnostics are out.
 			s.mu.Lock()
@@ -177,4 +180,27 @@ func (s *Server) current(w *workspace, snap *snapshot) bool {
 		}
 	}
 	return true
+}
+
+// publishEarly publishes what the buffer of uri, open at version in w,
+// says by itself (workspace.early), unless a complete run of w has
+// published: the load of a large workspace takes seconds, this
+// milliseconds.
+func (s *Server) publishEarly(ctx context.Context, w *workspace, uri, rel string, version int32) {
+	w.askGit() // the checker may not have asked yet; early waits for it
+	snap := w.safeEarly(rel, version)
+	if snap == nil {
+		return
+	}
+	s.pubMu.Lock()
+	defer s.pubMu.Unlock()
+	s.mu.Lock()
+	var pubs []PublishDiagnosticsParams
+	if d := s.docs[uri]; !s.complete[w] && d != nil && d.ws == w && d.version == version {
+		pubs = s.diagnosticsToPublish(w, snap)
+	}
+	s.mu.Unlock()
+	for _, p := range pubs {
+		_ = s.conn.Notify(ctx, "textDocument/publishDiagnostics", p)
+	}
 }

@@ -140,6 +140,11 @@ func (s *Server) didOpen(p DidOpenTextDocumentParams) error {
 	if d.ws != nil {
 		d.ws.setOverlay(d.rel, d.text)
 		s.markDirty(d.ws, true)
+		if !s.complete[d.ws] {
+			// The workspace is loading: what the buffer says by itself
+			// need not wait for it.
+			go s.publishEarly(s.base, d.ws, d.uri, d.rel, d.version)
+		}
 	}
 	return nil
 }

@@ -28,6 +28,7 @@ type client struct {
 	mu    sync.Mutex
 	diags map[string]PublishDiagnosticsParams
 	pubs  map[string]int // publishDiagnostics received, by URI
+	hist  map[string][]PublishDiagnosticsParams
 	logs  []string
 	seen  chan struct{}
 
@@ -59,6 +60,10 @@ func newClient(t testing.TB, root string, opts *InitOptions) *client {
 			c.mu.Lock()
 			c.diags[p.URI] = p
 			c.pubs[p.URI]++
+			if c.hist == nil {
+				c.hist = map[string][]PublishDiagnosticsParams{}
+			}
+			c.hist[p.URI] = append(c.hist[p.URI], p)
 			c.mu.Unlock()
 			c.seen <- struct{}{}
 		case "window/logMessage":

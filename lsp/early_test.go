@@ -1,0 +1,135 @@
+package lsp
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/svrnty/sotvet/checks"
+	"github.com/svrnty/sotvet/internal/testcorpus"
+	"github.com/svrnty/sotvet/scripts/gen-corpus/gencorpus"
+	"github.com/svrnty/sotvet/sotparse"
+)
+
+// TestEarlyIsSubset checks every file of the sample, of generated shapes
+// and of the real corpus by itself, as the server does before a load
+// (early), and compares with a full run over the workspace: each finding
+// the early run reports in the file is one the full run reports there, at
+// the same place with the same message and fingerprint. A check listed in
+// checks.DocumentLocal that reads another file breaks it.
+func TestEarlyIsSubset(t *testing.T) {
+	roots := map[string]string{"sample": sample(t)}
+	for _, shape := range []string{"default", "mesh"} {
+		dir := t.TempDir()
+		if err := gencorpus.WriteShape(dir, shape, 40, 3, gencorpus.Options{Force: true}); err != nil {
+			t.Fatal(err)
+		}
+		roots[shape] = dir
+	}
+	if dir, ok := testcorpus.Dir(); ok {
+		roots["corpus"] = dir
+	}
+	for name, root := range roots {
+		t.Run(name, func(t *testing.T) {
+			w, err := loadWorkspace(root)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := fullRun(t, w)
+			w.askGit()
+			model, err := sotparse.Load(root, sotparse.Options{NoGit: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			found := 0
+			for _, f := range model.Files {
+				b, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(f.Path)))
+				if err != nil {
+					t.Fatal(err)
+				}
+				w.setOverlay(f.Path, b)
+				// As during a load: another run holds runMu, with the
+				// flags of this configuration set (tests run in parallel,
+				// and a run of theirs may hold it).
+				runMu.Lock()
+				if err := w.freeze().applyFlags(); err != nil {
+					t.Fatal(err)
+				}
+				snap := w.early(f.Path, 1)
+				runMu.Unlock()
+				w.setOverlay(f.Path, nil)
+				if snap == nil {
+					t.Fatalf("%s: no early run", f.Path)
+				}
+				got, full := findingLines(snap.findings, f.Path), findingLines(want.Findings, f.Path)
+				for _, g := range got {
+					if !slices.Contains(full, g) {
+						t.Errorf("%s: the early run reports a finding the full run does not:\n%s\nfull run:\n%s", f.Path, g, strings.Join(full, "\n"))
+					}
+				}
+				for _, x := range snap.findings {
+					if x.File != f.Path || !checks.DocumentLocal[x.Check] {
+						t.Errorf("%s: the early run reports %s in %s", f.Path, x.Code(), x.File)
+					}
+				}
+				found += len(got)
+			}
+			if name != "sample" && found == 0 {
+				t.Fatal("no early finding at all: the comparison proves nothing")
+			}
+			t.Logf("%d files, %d early findings", len(model.Files), found)
+		})
+	}
+}
+
+// TestEarlyPublish: a document opened as the server starts gets the
+// findings it has by itself (hygiene) first, then, once the workspace is
+// loaded, the same and those other files give it (an unknown work id),
+// under the same version.
+func TestEarlyPublish(t *testing.T) {
+	root := sample(t)
+	// The load waits for the early publication: a sample loads in less
+	// time than an early run takes to start.
+	published := make(chan struct{})
+	gate := func(r string) {
+		if r == root {
+			select {
+			case <-published:
+			case <-time.After(10 * time.Second):
+			}
+		}
+	}
+	loadGate.Store(&gate)
+	t.Cleanup(func() { loadGate.Store(nil) })
+	c := newClient(t, root, &InitOptions{DebounceMS: -1, NoCache: true})
+	docPath := filepath.Join(root, issuesRel)
+	doc := pathURI(docPath)
+	text := readFile(t, docPath) + "\nBlocked by: CTO-WORK-987\t\n"
+	c.open(doc, text)
+	c.waitDiags(doc, hasCode("hygiene"))
+	close(published)
+	c.waitDiags(doc, hasCode("refs"))
+	c.mu.Lock()
+	hist := slices.Clone(c.hist[doc])
+	c.mu.Unlock()
+	if len(hist) != 2 {
+		t.Fatalf("%d publications, want the early one and the complete one: %+v", len(hist), hist)
+	}
+	first, last := hist[0], hist[1]
+	if !hasCode("hygiene")(first.Diagnostics) || hasCode("refs")(first.Diagnostics) {
+		t.Errorf("early publication: %+v", first.Diagnostics)
+	}
+	if *first.Version != 1 || *last.Version != 1 {
+		t.Errorf("versions %d, %d; want 1", *first.Version, *last.Version)
+	}
+	key := func(d Diagnostic) string { b, _ := json.Marshal(d); return string(b) }
+	for _, d := range first.Diagnostics {
+		if !slices.ContainsFunc(last.Diagnostics, func(e Diagnostic) bool { return key(e) == key(d) }) {
+			t.Errorf("early diagnostic %s is not in the complete set %+v", key(d), last.Diagnostics)
+		}
+	}
+}
