@@ -1,6 +1,7 @@
 package lsp
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -53,8 +54,13 @@ func editLoop(b *testing.B, root, rel string) {
 // waitLoaded waits for the workspace's load: a request is answered once
 // the complete diagnostics are out (the first may be the early ones).
 func (c *client) waitLoaded(uri string) {
+	c.t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), c.timeout)
+	defer cancel()
 	var links []DocumentLink
-	c.call("textDocument/documentLink", DocumentLinkParams{TextDocument: TextDocumentIdentifier{URI: uri}}, &links)
+	if _, err := c.conn.Call(ctx, "textDocument/documentLink", DocumentLinkParams{TextDocument: TextDocumentIdentifier{URI: uri}}, &links); err != nil {
+		c.t.Fatalf("waiting for the load: %v", err)
+	}
 }
 
 // waitVersion waits for the diagnostics of uri at version v.

@@ -44,12 +44,25 @@ type PassOptions struct {
 	// reads the file it names: the parse then reads by the paths it has,
 	// without a map from each to its file's name.
 	Read func(path string) ([]byte, error)
+	// Discovery, when set, lists the pass's files as ParsePassWith would
+	// derive them from OtherFiles and IgnoredFiles (every entry with its
+	// role and size, in path order; no Problems): the parse takes it as
+	// it is. A session's run, re-checking a few of many files, then does
+	// not rebuild the listing of all of them from their names.
+	Discovery *Discovery
 }
 
 // ParsePassWith builds the workspace of pass as Analyzer does, with what
 // opt adds.
 func ParsePassWith(pass *analysis.Pass, opt PassOptions) *Workspace {
 	root := pass.Pkg.Path()
+	if opt.Discovery != nil && opt.Read != nil {
+		disc := *opt.Discovery
+		disc.Root = root
+		ws := ParseStreaming(pass.Fset, &disc, opt.Read, math.MaxInt64, opt.Reuse, opt.Stream)
+		ws.Root = root
+		return ws
+	}
 	n := len(pass.IgnoredFiles) + len(pass.OtherFiles)
 	disc := &Discovery{Known: make(map[string]bool, n), Sized: opt.Size != nil}
 	disc.Known["."] = true
