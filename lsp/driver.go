@@ -505,7 +505,7 @@ func (w *workspace) early(rel string, version int32) *snapshot {
 	<-w.gitReady // an ignored file is no file of the workspace
 	w.mu.Lock()
 	b, ok := w.overlay[rel]
-	cfg, analyzers, ignored, maxSize := w.cfg, w.analyzers, w.ignored, w.maxSize
+	cfg, analyzers, severity, ignored, maxSize := w.cfg, w.analyzers, w.severity, w.ignored, w.maxSize
 	w.mu.Unlock()
 	if !ok || sotparse.RoleOf(rel) == 0 || int64(len(b)) > maxSize {
 		return nil
@@ -520,7 +520,7 @@ func (w *workspace) early(rel string, version int32) *snapshot {
 		return nil
 	}
 	start := time.Now()
-	f := &frozen{w: w, cfg: cfg, analyzers: local, maxSize: maxSize, ignored: ignored}
+	f := &frozen{w: w, cfg: cfg, analyzers: local, severity: severity, maxSize: maxSize, ignored: ignored}
 	if !f.readFlags() {
 		return nil
 	}

@@ -2,6 +2,7 @@ package lsp
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -30,6 +31,16 @@ func TestEarlyIsSubset(t *testing.T) {
 		}
 		roots[shape] = dir
 	}
+	// A configuration that raises one check's findings and silences
+	// another's: the early run judges with it too.
+	conf := t.TempDir()
+	if err := gencorpus.WriteShape(conf, "default", 40, 3, gencorpus.Options{Force: true}); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(conf, "sotvet.yaml"), []byte("severity:\n  hygiene: error\n  structure: off\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	roots["configured"] = conf
 	if dir, ok := testcorpus.Dir(); ok {
 		roots["corpus"] = dir
 	}
@@ -71,9 +82,18 @@ func TestEarlyIsSubset(t *testing.T) {
 						t.Errorf("%s: the early run reports a finding the full run does not:\n%s\nfull run:\n%s", f.Path, g, strings.Join(full, "\n"))
 					}
 				}
+				sev := map[string]checks.Severity{}
+				for _, x := range want.Findings {
+					if x.File == f.Path {
+						sev[fmt.Sprintf("%d:%d %s %s", x.Line, x.Col, x.Code(), x.Message)] = x.Severity
+					}
+				}
 				for _, x := range snap.findings {
 					if x.File != f.Path || !checks.DocumentLocal[x.Check] {
 						t.Errorf("%s: the early run reports %s in %s", f.Path, x.Code(), x.File)
+					}
+					if k := fmt.Sprintf("%d:%d %s %s", x.Line, x.Col, x.Code(), x.Message); sev[k] != x.Severity {
+						t.Errorf("%s: %s is %s early, %q in the full run", f.Path, k, x.Severity, sev[k])
 					}
 				}
 				found += len(got)
