@@ -488,6 +488,7 @@ func TestCancellation(t *testing.T) {
 	doc := pathURI(filepath.Join(root, issuesRel))
 	text := readFile(t, filepath.Join(root, issuesRel))
 	c.open(doc, text)
+	c.waitLoaded(doc) // the first diagnostics may come before the load
 	c.waitDiags(doc, none)
 	c.notify("textDocument/didChange", DidChangeTextDocumentParams{
 		TextDocument:   VersionedTextDocumentIdentifier{URI: doc, Version: 2},
