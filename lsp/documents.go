@@ -176,6 +176,11 @@ func (s *Server) didChange(p DidChangeTextDocumentParams) error {
 	if d.ws != nil {
 		d.ws.setOverlay(d.rel, d.text)
 		s.markDirty(d.ws, false)
+		if !s.complete[d.ws] {
+			// Typed while the workspace loads: the new version's own
+			// findings, as on open.
+			go s.publishEarly(s.base, d.ws, d.uri, d.rel, d.version)
+		}
 	}
 	return nil
 }

@@ -153,3 +153,53 @@ func TestEarlyPublish(t *testing.T) {
 		}
 	}
 }
+
+// TestEarlyPublishOnChange: a buffer changed while its workspace loads
+// gets the new version's own findings before the load is done.
+func TestEarlyPublishOnChange(t *testing.T) {
+	root := sample(t)
+	release := make(chan struct{})
+	gate := func(r string) {
+		if r == root {
+			select {
+			case <-release:
+			case <-time.After(30 * time.Second):
+			}
+		}
+	}
+	loadGate.Store(&gate)
+	t.Cleanup(func() { loadGate.Store(nil) })
+	c := newClient(t, root, &InitOptions{DebounceMS: -1, NoCache: true})
+	docPath := filepath.Join(root, issuesRel)
+	doc := pathURI(docPath)
+	text := readFile(t, docPath)
+	c.open(doc, text)
+	c.waitVersion(doc, 1)
+	c.notify("textDocument/didChange", DidChangeTextDocumentParams{
+		TextDocument:   VersionedTextDocumentIdentifier{URI: doc, Version: 2},
+		ContentChanges: []TextDocumentContentChangeEvent{{Text: text + "trailing \n"}},
+	})
+	// The load is held back until this test lets it go: version 2's
+	// diagnostics now can only be the early ones.
+	var p PublishDiagnosticsParams
+	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(5 * time.Millisecond) {
+		c.mu.Lock()
+		p = c.diags[doc]
+		c.mu.Unlock()
+		if p.Version != nil && *p.Version == 2 {
+			break
+		}
+		if time.Now().After(deadline) {
+			close(release)
+			t.Fatal("no diagnostics for version 2 while the workspace loads")
+		}
+	}
+	if !hasCode("hygiene")(p.Diagnostics) {
+		t.Errorf("version 2, before the load: %+v", p.Diagnostics)
+	}
+	close(release)
+	c.waitLoaded(doc)
+	if ds := c.waitDiags(doc, hasCode("hygiene")); len(ds) == 0 {
+		t.Error("no diagnostics after the load")
+	}
+}
