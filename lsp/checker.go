@@ -182,13 +182,25 @@ func (s *Server) current(w *workspace, snap *snapshot) bool {
 	return true
 }
 
-// publishEarly publishes what the buffer of uri, open at version in w,
-// says by itself (workspace.early), unless a complete run of w has
-// published: the load of a large workspace takes seconds, this
-// milliseconds.
-func (s *Server) publishEarly(ctx context.Context, w *workspace, uri, rel string, version int32) {
+// publishEarly publishes what the buffer of d, open at version in w, says
+// by itself (workspace.early), unless a complete run of w has published:
+// the load of a large workspace takes seconds, this milliseconds. One
+// early run of a workspace at a time, and only for the buffer as it is
+// still: keystrokes during a load start one each, and those a later one
+// overtook are dropped. The document is compared, not only its version:
+// one closed and opened again starts at version 1 again.
+func (s *Server) publishEarly(ctx context.Context, d *document, version int32) {
+	w := d.ws
+	if gate := earlyGate.Load(); gate != nil {
+		(*gate)(version)
+	}
 	w.askGit() // the checker may not have asked yet; early waits for it
-	snap := w.safeEarly(rel, version)
+	w.earlyMu.Lock()
+	defer w.earlyMu.Unlock()
+	if !s.stillEarly(d, version) {
+		return
+	}
+	snap := w.safeEarly(d.rel, version)
 	if snap == nil {
 		return
 	}
@@ -196,11 +208,24 @@ func (s *Server) publishEarly(ctx context.Context, w *workspace, uri, rel string
 	defer s.pubMu.Unlock()
 	s.mu.Lock()
 	var pubs []PublishDiagnosticsParams
-	if d := s.docs[uri]; !s.complete[w] && d != nil && d.ws == w && d.version == version {
+	if s.stillEarlyLocked(d, version) {
 		pubs = s.diagnosticsToPublish(w, snap)
 	}
 	s.mu.Unlock()
 	for _, p := range pubs {
 		_ = s.conn.Notify(ctx, "textDocument/publishDiagnostics", p)
 	}
+}
+
+// stillEarly reports whether d is open at version and its workspace yet
+// to publish a complete run.
+func (s *Server) stillEarly(d *document, version int32) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.stillEarlyLocked(d, version)
+}
+
+// stillEarlyLocked is stillEarly; callers hold s.mu.
+func (s *Server) stillEarlyLocked(d *document, version int32) bool {
+	return !s.complete[d.ws] && s.docs[d.uri] == d && d.version == version
 }

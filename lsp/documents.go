@@ -143,7 +143,7 @@ func (s *Server) didOpen(p DidOpenTextDocumentParams) error {
 		if !s.complete[d.ws] {
 			// The workspace is loading: what the buffer says by itself
 			// need not wait for it.
-			go s.publishEarly(s.base, d.ws, d.uri, d.rel, d.version)
+			go s.publishEarly(s.base, d, d.version)
 		}
 	}
 	return nil
@@ -179,7 +179,7 @@ func (s *Server) didChange(p DidChangeTextDocumentParams) error {
 		if !s.complete[d.ws] {
 			// Typed while the workspace loads: the new version's own
 			// findings, as on open.
-			go s.publishEarly(s.base, d.ws, d.uri, d.rel, d.version)
+			go s.publishEarly(s.base, d, d.version)
 		}
 	}
 	return nil

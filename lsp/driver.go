@@ -29,15 +29,23 @@ import (
 	"github.com/svrnty/sotvet/sotparse"
 )
 
+// loadGate, when a test sets it, is called before a session loads the
+// workspace at root: a test holds a load back to see what precedes it.
+var loadGate atomic.Pointer[func(root string)]
+
+// earlyGate, when a test sets it, is called as an early publication of a
+// buffer's version starts, before it waits its turn; earlyRuns counts the
+// early runs that checked a buffer.
+var (
+	earlyGate atomic.Pointer[func(version int32)]
+	earlyRuns atomic.Int64
+)
+
 // runMu serialises check runs: a sotvet.yaml's per-check settings are the
 // analyzers' flags, which every workspace shares. applied is the
 // configuration whose settings the flags hold (setting some, the claim
 // rules, costs a compilation: it is done when the configuration changes,
 // not on every run); defaults puts back the values they had before.
-// loadGate, when a test sets it, is called before a session loads the
-// workspace at root: a test holds a load back to see what precedes it.
-var loadGate atomic.Pointer[func(root string)]
-
 // flagMu guards the flags against the early runs, which run beside the
 // serialised ones (a load) and read them: a run that sets them holds both.
 var (
@@ -64,11 +72,12 @@ type workspace struct {
 	changed   map[string]bool   // paths whose content the session is yet to be told
 	renew     bool              // the configuration changed: a new session
 	rewalk    bool              // a file changed on disk: the session lists the files again
-	gitAsked  bool              // askGit has run (or is running)
+	gitAsked  bool              // askGit has been called (git may still be answering)
 	gitReady  chan struct{}     // closed once askGit has run: ignored is final
 	cacheKey  string            // the build's key in the summary cache; "": none
 	unsaved   *cache.Pack       // the cache a load read, to write once published
 	saveMu    sync.Mutex        // held while the cache is written (shutdown waits for it)
+	earlyMu   sync.Mutex        // held by the early run of a buffer (publishEarly)
 
 	// The session and the files it reads are the checker's: runs are
 	// serialised by runMu.
@@ -102,21 +111,29 @@ func loadWorkspace(root string) (*workspace, error) {
 	return w, nil
 }
 
-// gitDone reports whether askGit has run.
+// gitDone reports whether askGit has finished: ignored is final. Asked
+// is not done: a run frozen while git still answers would check the
+// ignored files until the configuration changes.
 func (w *workspace) gitDone() bool {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	return w.gitAsked
+	select {
+	case <-w.gitReady:
+		return true
+	default:
+		return false
+	}
 }
 
-// askGit reads git's ignore rules once, for the runs to come. It runs on
-// the checker goroutine, never on the one reading the client's messages.
+// askGit reads git's ignore rules once, for the runs to come, and returns
+// once they are read (by this call or another one). It runs on the
+// checker goroutine or an early run's, never on the one reading the
+// client's messages.
 func (w *workspace) askGit() {
 	w.mu.Lock()
 	asked := w.gitAsked
 	w.gitAsked = true
 	w.mu.Unlock()
 	if asked {
+		<-w.gitReady
 		return
 	}
 	defer close(w.gitReady)
@@ -528,6 +545,7 @@ func (w *workspace) early(rel string, version int32) *snapshot {
 	files := fstest.MapFS{rel: &fstest.MapFile{Data: b, Mode: 0o644}}
 	opt := f.options(files)
 	opt.NoFixes = true // no code action is answered from it
+	earlyRuns.Add(1)
 	res, model, err := checks.Run(opt)
 	if err != nil {
 		return nil

@@ -203,3 +203,83 @@ func TestEarlyPublishOnChange(t *testing.T) {
 		t.Error("no diagnostics after the load")
 	}
 }
+
+// TestEarlyOneRunPerBurst: keystrokes typed while the workspace loads
+// start one early publication each, but only the buffer's latest version
+// is checked: those it overtook while waiting their turn are dropped.
+func TestEarlyOneRunPerBurst(t *testing.T) {
+	root := sample(t)
+	release := make(chan struct{})
+	gate := func(r string) {
+		if r == root {
+			select {
+			case <-release:
+			case <-time.After(30 * time.Second):
+			}
+		}
+	}
+	loadGate.Store(&gate)
+	t.Cleanup(func() { loadGate.Store(nil) })
+	const edits = 10
+	started := make(chan int32, edits+1)
+	hold := make(chan struct{})
+	egate := func(v int32) {
+		started <- v
+		<-hold
+	}
+	earlyGate.Store(&egate)
+	t.Cleanup(func() { earlyGate.Store(nil) })
+	before := earlyRuns.Load()
+	c := newClient(t, root, &InitOptions{DebounceMS: -1, NoCache: true})
+	docPath := filepath.Join(root, issuesRel)
+	doc := pathURI(docPath)
+	text := readFile(t, docPath)
+	c.open(doc, text)
+	for v := int32(2); v <= edits+1; v++ {
+		text += "trailing \n"
+		c.notify("textDocument/didChange", DidChangeTextDocumentParams{
+			TextDocument:   VersionedTextDocumentIdentifier{URI: doc, Version: v},
+			ContentChanges: []TextDocumentContentChangeEvent{{Text: text}},
+		})
+	}
+	// Every version's publication has started (each after its change was
+	// applied): the buffer is at the last one.
+	for range edits + 1 {
+		select {
+		case <-started:
+		case <-time.After(10 * time.Second):
+			close(hold)
+			close(release)
+			t.Fatal("the early publications did not start")
+		}
+	}
+	close(hold)
+	c.waitVersion(doc, edits+1)
+	if n := earlyRuns.Load() - before; n != 1 {
+		t.Errorf("%d early runs for %d versions typed before any ran; want 1, the last", n, edits+1)
+	}
+	close(release)
+	c.waitLoaded(doc)
+}
+
+// TestEarlyGitAskedIsNotDone: a workspace whose git rules are being asked
+// for is not ready to run (the run would freeze no rules), and a second
+// asker waits for the first.
+func TestEarlyGitAskedIsNotDone(t *testing.T) {
+	w := &workspace{gitReady: make(chan struct{}), gitAsked: true}
+	if w.gitDone() {
+		t.Fatal("gitDone while git is still being asked")
+	}
+	done := make(chan struct{})
+	go func() { w.askGit(); close(done) }()
+	select {
+	case <-done:
+		t.Fatal("askGit returned before the rules were read")
+	case <-time.After(50 * time.Millisecond):
+	}
+	close(w.gitReady)
+	<-done
+	if !w.gitDone() {
+		t.Fatal("not done once the rules are read")
+	}
+}

@@ -59,6 +59,11 @@ func ParsePassWith(pass *analysis.Pass, opt PassOptions) *Workspace {
 	if opt.Discovery != nil && opt.Read != nil {
 		disc := *opt.Discovery
 		disc.Root = root
+		// What exists is what the names below make exist: a walk also
+		// knows the directories it saw (empty ones, ones whose files are
+		// all ignored) and the paths it listed nowhere, which the names
+		// of a pass's files never show.
+		disc.Known = knownFrom(disc.Entries, disc.Others)
 		ws := ParseStreaming(pass.Fset, &disc, opt.Read, math.MaxInt64, opt.Reuse, opt.Stream)
 		ws.Root = root
 		return ws
@@ -139,4 +144,23 @@ func RelPath(root, name string) (string, bool) {
 		return "", false
 	}
 	return filepath.ToSlash(rel), true
+}
+
+// knownFrom is Discovery.Known as ParsePassWith derives it from a pass's
+// file names: the files listed, the others, and their directories.
+func knownFrom(entries []Entry, others []string) map[string]bool {
+	known := make(map[string]bool, len(entries)+len(others)+1)
+	known["."] = true
+	add := func(p string) {
+		for d := p; d != "." && !known[d]; d = path.Dir(d) {
+			known[d] = true
+		}
+	}
+	for _, e := range entries {
+		add(e.Path)
+	}
+	for _, p := range others {
+		add(p)
+	}
+	return known
 }
