@@ -12,6 +12,8 @@ import (
 	"fmt"
 	"io/fs"
 	"maps"
+	"os"
+	"path"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -524,7 +526,7 @@ func (w *workspace) early(rel string, version int32) *snapshot {
 	b, ok := w.overlay[rel]
 	cfg, analyzers, severity, ignored, maxSize := w.cfg, w.analyzers, w.severity, w.ignored, w.maxSize
 	w.mu.Unlock()
-	if !ok || sotparse.RoleOf(rel) == 0 || int64(len(b)) > maxSize {
+	if !ok || sotparse.RoleOf(rel) == 0 || int64(len(b)) > maxSize || !w.walked(rel) {
 		return nil
 	}
 	var local []*analysis.Analyzer
@@ -566,6 +568,21 @@ func (w *workspace) early(rel string, version int32) *snapshot {
 	}
 	return &snapshot{findings: out, omitted: omitted, model: model, versions: map[string]int32{rel: version},
 		schema: checks.CurrentSchema(), took: time.Since(start)}
+}
+
+// walked reports whether the walk of the workspace reaches rel: each
+// directory above it is one, not a link (a link to a directory is not
+// walked, wherever it leads; a buffer in it is no file of the workspace,
+// nor one in a directory that does not exist). The buffer itself is
+// listed whatever is on disk at its path.
+func (w *workspace) walked(rel string) bool {
+	for d := path.Dir(rel); d != "."; d = path.Dir(d) {
+		info, err := os.Lstat(filepath.Join(w.root, filepath.FromSlash(d)))
+		if err != nil || !info.IsDir() {
+			return false
+		}
+	}
+	return true
 }
 
 // readFlags read-locks the flags holding f's configuration, setting them

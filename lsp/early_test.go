@@ -283,3 +283,79 @@ func TestEarlyGitAskedIsNotDone(t *testing.T) {
 		t.Fatal("not done once the rules are read")
 	}
 }
+
+// TestEarlyOnlyWalkedFiles: a buffer the workspace's walk does not reach
+// (in a linked directory leading out of the root, in a directory not on
+// disk) gets no early findings, as the complete run finds nothing in it;
+// one at a link to a file out of the root is the buffer's, early and
+// complete alike. Whatever the case, the early findings are in the
+// complete set.
+func TestEarlyOnlyWalkedFiles(t *testing.T) {
+	const text = "# X\n\ntrailing \n"
+	for _, tc := range []struct {
+		name, rel string
+		setup     func(t *testing.T, root, out string)
+		early     bool
+	}{
+		{"linked directory", ".sot/ext/out.md", func(t *testing.T, root, out string) {
+			if err := os.Symlink(out, filepath.Join(root, ".sot", "ext")); err != nil {
+				t.Fatal(err)
+			}
+		}, false},
+		{"directory not on disk", ".sot/new/out.md", func(t *testing.T, root, out string) {}, false},
+		{"linked file", ".sot/out.md", func(t *testing.T, root, out string) {
+			if err := os.Symlink(filepath.Join(out, "out.md"), filepath.Join(root, ".sot", "out.md")); err != nil {
+				t.Fatal(err)
+			}
+		}, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			root, out := sample(t), t.TempDir()
+			if err := os.WriteFile(filepath.Join(out, "out.md"), []byte(text), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			tc.setup(t, root, out)
+			release := make(chan struct{})
+			gate := func(r string) {
+				if r == root {
+					select {
+					case <-release:
+					case <-time.After(30 * time.Second):
+					}
+				}
+			}
+			loadGate.Store(&gate)
+			t.Cleanup(func() { loadGate.Store(nil) })
+			before := earlyRuns.Load()
+			c := newClient(t, root, &InitOptions{DebounceMS: -1, NoCache: true})
+			doc := pathURI(filepath.Join(root, filepath.FromSlash(tc.rel)))
+			c.open(doc, text)
+			if tc.early {
+				c.waitVersion(doc, 1)
+			} else {
+				// No publication to wait for: the early run, had it run,
+				// takes far less.
+				time.Sleep(200 * time.Millisecond)
+			}
+			c.mu.Lock()
+			early := slices.Clone(c.hist[doc])
+			c.mu.Unlock()
+			if ran := earlyRuns.Load() > before; ran != tc.early || (len(early) > 0) != tc.early {
+				t.Errorf("early run: %v, early publications %+v; want an early run: %v", ran, early, tc.early)
+			}
+			close(release)
+			c.waitLoaded(doc)
+			c.mu.Lock()
+			last := c.diags[doc]
+			c.mu.Unlock()
+			key := func(d Diagnostic) string { b, _ := json.Marshal(d); return string(b) }
+			for _, p := range early {
+				for _, d := range p.Diagnostics {
+					if !slices.ContainsFunc(last.Diagnostics, func(e Diagnostic) bool { return key(e) == key(d) }) {
+						t.Errorf("early diagnostic %s is not in the complete set %+v", key(d), last.Diagnostics)
+					}
+				}
+			}
+		})
+	}
+}
