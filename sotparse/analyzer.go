@@ -47,8 +47,10 @@ type PassOptions struct {
 	// Discovery, when set, lists the pass's files as ParsePassWith would
 	// derive them from OtherFiles and IgnoredFiles (every entry with its
 	// role and size, in path order; no Problems): the parse takes it as
-	// it is. A session's run, re-checking a few of many files, then does
-	// not rebuild the listing of all of them from their names.
+	// it is, but for Known, derived from the entries and others as from
+	// the names (1.4 ms on 10,000 files). A session's run, re-checking a
+	// few of many files, then does not rebuild the listing of all of
+	// them from their names.
 	Discovery *Discovery
 }
 
