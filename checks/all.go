@@ -63,6 +63,21 @@ var docChecks = map[*analysis.Analyzer]*sotparse.DocCheck{
 	structure.Analyzer:     structure.DocCheck,
 }
 
+// DocumentLocal names the checks whose findings in a file follow from that
+// file's own text and the configuration alone: a run over the file by
+// itself finds in it what a run over the whole workspace finds there (no
+// other document, workboard, record or glossary is read). An editor shows
+// them before the workspace is loaded; a check that reads any other file
+// must not be listed (lsp's TestEarlyIsSubset checks the list on real
+// documents).
+var DocumentLocal = map[string]bool{
+	frontmatter.Analyzer.Name: true,
+	hygiene.Analyzer.Name:     true,
+	secrets.Analyzer.Name:     true,
+	structure.Analyzer.Name:   true,
+	syntax.Analyzer.Name:      true,
+}
+
 // DefaultSeverity maps "check" or "check/category" to the severity its
 // findings have unless the configuration says otherwise; anything not listed
 // is an error.

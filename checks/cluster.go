@@ -1,5 +1,7 @@
 package checks
 
+import "strings"
+
 // One root cause is one finding: where a defect makes several rules fire
 // at the same place, the most specific finding stays and carries the
 // others as notes, so a line does not show three errors for one stray
@@ -93,3 +95,17 @@ func foldInto(n int, code func(int) string, rank func(int) int) []int {
 
 // stays reports whether finding k of a place is reported (foldInto).
 func stays(into []int, k int) bool { return into[k] < 0 || into[into[k]] >= 0 }
+
+// AbsorbedOutside reports whether a finding of code ("check/category")
+// may be folded, at its place, into a finding of a check outside within:
+// a run of the checks within alone reports it where a run of every check
+// may show it as another finding's note.
+func AbsorbedOutside(code string, within map[string]bool) bool {
+	for a := range absorbs {
+		check, _, _ := strings.Cut(a, "/")
+		if !within[check] && absorbedBy(a, code) {
+			return true
+		}
+	}
+	return false
+}

@@ -184,6 +184,10 @@ func Run(opt Options) (*Result, *sotparse.Workspace, error) {
 			text.scan = func(path string, content []byte) []secretSpan { return secretSpans(sc.Scan(path, content), content) }
 		}
 	}
+	if opt.Discovery != nil && len(disc.Problems) == 0 && disc.Sized && entriesSorted(disc.Entries) {
+		// The parse would derive this very listing from the files' names.
+		parse.Discovery = disc
+	}
 	for _, a := range order {
 		if dc := docChecks[a]; dc != nil {
 			parse.Stream.Checks = append(parse.Stream.Checks, dc)
@@ -993,4 +997,15 @@ func normaliseMessage(m string) string {
 		}
 		return r
 	}, m)
+}
+
+// entriesSorted reports whether es are in the order of their paths, the
+// order of the pass's sorted file names (a walk lists "a/b" before "a-c").
+func entriesSorted(es []sotparse.Entry) bool {
+	for i := 1; i < len(es); i++ {
+		if es[i].Path <= es[i-1].Path {
+			return false
+		}
+	}
+	return true
 }

@@ -87,12 +87,15 @@ func (s *Server) checker(ctx context.Context) {
 			} else if snap.took > slowRun {
 				s.logf(3, "checking %s took %v", w.root, snap.took.Round(time.Millisecond))
 			}
+			s.pubMu.Lock()
 			s.mu.Lock()
+			s.complete[w] = true
 			pubs := s.diagnosticsToPublish(w, snap)
 			s.mu.Unlock()
 			for _, p := range pubs {
 				_ = s.conn.Notify(ctx, "textDocument/publishDiagnostics", p)
 			}
+			s.pubMu.Unlock()
 			// Requests waiting for this run are answered after its
 			// diagnostics are out.
 			s.mu.Lock()
@@ -177,4 +180,52 @@ func (s *Server) current(w *workspace, snap *snapshot) bool {
 		}
 	}
 	return true
+}
+
+// publishEarly publishes what the buffer of d, open at version in w, says
+// by itself (workspace.early), unless a complete run of w has published:
+// the load of a large workspace takes seconds, this milliseconds. One
+// early run of a workspace at a time, and only for the buffer as it is
+// still: keystrokes during a load start one each, and those a later one
+// overtook are dropped. The document is compared, not only its version:
+// one closed and opened again starts at version 1 again.
+func (s *Server) publishEarly(ctx context.Context, d *document, version int32) {
+	w := d.ws
+	if gate := earlyGate.Load(); gate != nil {
+		(*gate)(version)
+	}
+	w.askGit() // the checker may not have asked yet; early waits for it
+	w.earlyMu.Lock()
+	defer w.earlyMu.Unlock()
+	if !s.stillEarly(d, version) {
+		return
+	}
+	snap := w.safeEarly(d.rel, version)
+	if snap == nil {
+		return
+	}
+	s.pubMu.Lock()
+	defer s.pubMu.Unlock()
+	s.mu.Lock()
+	var pubs []PublishDiagnosticsParams
+	if s.stillEarlyLocked(d, version) {
+		pubs = s.diagnosticsToPublish(w, snap)
+	}
+	s.mu.Unlock()
+	for _, p := range pubs {
+		_ = s.conn.Notify(ctx, "textDocument/publishDiagnostics", p)
+	}
+}
+
+// stillEarly reports whether d is open at version and its workspace yet
+// to publish a complete run.
+func (s *Server) stillEarly(d *document, version int32) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.stillEarlyLocked(d, version)
+}
+
+// stillEarlyLocked is stillEarly; callers hold s.mu.
+func (s *Server) stillEarlyLocked(d *document, version int32) bool {
+	return !s.complete[d.ws] && s.docs[d.uri] == d && d.version == version
 }

@@ -140,6 +140,11 @@ func (s *Server) didOpen(p DidOpenTextDocumentParams) error {
 	if d.ws != nil {
 		d.ws.setOverlay(d.rel, d.text)
 		s.markDirty(d.ws, true)
+		if !s.complete[d.ws] {
+			// The workspace is loading: what the buffer says by itself
+			// need not wait for it.
+			go s.publishEarly(s.base, d, d.version)
+		}
 	}
 	return nil
 }
@@ -171,6 +176,11 @@ func (s *Server) didChange(p DidChangeTextDocumentParams) error {
 	if d.ws != nil {
 		d.ws.setOverlay(d.rel, d.text)
 		s.markDirty(d.ws, false)
+		if !s.complete[d.ws] {
+			// Typed while the workspace loads: the new version's own
+			// findings, as on open.
+			go s.publishEarly(s.base, d, d.version)
+		}
 	}
 	return nil
 }

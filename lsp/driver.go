@@ -12,10 +12,14 @@ import (
 	"fmt"
 	"io/fs"
 	"maps"
+	"os"
+	"path"
 	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
+	"testing/fstest"
 	"time"
 
 	"golang.org/x/tools/go/analysis"
@@ -27,13 +31,28 @@ import (
 	"github.com/svrnty/sotvet/sotparse"
 )
 
+// loadGate, when a test sets it, is called before a session loads the
+// workspace at root: a test holds a load back to see what precedes it.
+var loadGate atomic.Pointer[func(root string)]
+
+// earlyGate, when a test sets it, is called as an early publication of a
+// buffer's version starts, before it waits its turn; earlyRuns counts the
+// early runs that checked a buffer.
+var (
+	earlyGate atomic.Pointer[func(version int32)]
+	earlyRuns atomic.Int64
+)
+
 // runMu serialises check runs: a sotvet.yaml's per-check settings are the
 // analyzers' flags, which every workspace shares. applied is the
 // configuration whose settings the flags hold (setting some, the claim
 // rules, costs a compilation: it is done when the configuration changes,
 // not on every run); defaults puts back the values they had before.
+// flagMu guards the flags against the early runs, which run beside the
+// serialised ones (a load) and read them: a run that sets them holds both.
 var (
 	runMu    sync.Mutex
+	flagMu   sync.RWMutex
 	applied  *config.Config
 	defaults func()
 )
@@ -55,10 +74,12 @@ type workspace struct {
 	changed   map[string]bool   // paths whose content the session is yet to be told
 	renew     bool              // the configuration changed: a new session
 	rewalk    bool              // a file changed on disk: the session lists the files again
-	gitAsked  bool              // askGit has run (or is running)
+	gitAsked  bool              // askGit has been called (git may still be answering)
+	gitReady  chan struct{}     // closed once askGit has run: ignored is final
 	cacheKey  string            // the build's key in the summary cache; "": none
 	unsaved   *cache.Pack       // the cache a load read, to write once published
 	saveMu    sync.Mutex        // held while the cache is written (shutdown waits for it)
+	earlyMu   sync.Mutex        // held by the early run of a buffer (publishEarly)
 
 	// The session and the files it reads are the checker's: runs are
 	// serialised by runMu.
@@ -85,30 +106,39 @@ func loadWorkspace(root string) (*workspace, error) {
 		return nil, err
 	}
 	dir.Close()
-	w := &workspace{root: root, overlay: map[string][]byte{}, changed: map[string]bool{}, renew: true}
+	w := &workspace{root: root, overlay: map[string][]byte{}, changed: map[string]bool{}, renew: true, gitReady: make(chan struct{})}
 	w.loadConfig()
 	// git's ignore rules are asked for by the checker, before the first
 	// run: git may wait (a FIFO .gitignore), and this runs on the reader.
 	return w, nil
 }
 
-// gitDone reports whether askGit has run.
+// gitDone reports whether askGit has finished: ignored is final. Asked
+// is not done: a run frozen while git still answers would check the
+// ignored files until the configuration changes.
 func (w *workspace) gitDone() bool {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	return w.gitAsked
+	select {
+	case <-w.gitReady:
+		return true
+	default:
+		return false
+	}
 }
 
-// askGit reads git's ignore rules once, for the runs to come. It runs on
-// the checker goroutine, never on the one reading the client's messages.
+// askGit reads git's ignore rules once, for the runs to come, and returns
+// once they are read (by this call or another one). It runs on the
+// checker goroutine or an early run's, never on the one reading the
+// client's messages.
 func (w *workspace) askGit() {
 	w.mu.Lock()
 	asked := w.gitAsked
 	w.gitAsked = true
 	w.mu.Unlock()
 	if asked {
+		<-w.gitReady
 		return
 	}
+	defer close(w.gitReady)
 	ig, err := sotparse.GitIgnored(w.root)
 	if err != nil {
 		return
@@ -304,6 +334,8 @@ func (f *frozen) applyFlags() error {
 	if applied == f.cfg {
 		return nil
 	}
+	flagMu.Lock()
+	defer flagMu.Unlock()
 	// Another configuration's settings go first: back to the defaults the
 	// flags had before any was applied.
 	if defaults == nil {
@@ -323,6 +355,9 @@ func (f *frozen) applyFlags() error {
 func (f *frozen) update() (*checks.Session, error) {
 	s := f.w.session
 	if s == nil || f.renew {
+		if gate := loadGate.Load(); gate != nil {
+			(*gate)(f.w.root)
+		}
 		// Every file is read anew, under the root.
 		root, err := safefs.Open(f.w.root, f.maxSize)
 		if err != nil {
@@ -476,4 +511,110 @@ func (sn *snapshot) text(w *workspace, rel string) []byte {
 	}
 	b, _ := w.content(rel)
 	return b
+}
+
+// early checks the buffer of rel by itself, with the configured checks
+// whose findings in a file depend on that file alone
+// (checks.DocumentLocal): what the server can publish while the workspace
+// loads. Its findings are a subset of those the full run finds in the
+// buffer, never one that run will not confirm. It runs beside the load,
+// which holds runMu, reading the flags that run set; it returns nil when
+// the flags hold another configuration, or the buffer is not checked.
+func (w *workspace) early(rel string, version int32) *snapshot {
+	<-w.gitReady // an ignored file is no file of the workspace
+	w.mu.Lock()
+	b, ok := w.overlay[rel]
+	cfg, analyzers, severity, ignored, maxSize := w.cfg, w.analyzers, w.severity, w.ignored, w.maxSize
+	w.mu.Unlock()
+	if !ok || sotparse.RoleOf(rel) == 0 || int64(len(b)) > maxSize || !w.walked(rel) {
+		return nil
+	}
+	var local []*analysis.Analyzer
+	for _, a := range analyzers {
+		if checks.DocumentLocal[a.Name] {
+			local = append(local, a)
+		}
+	}
+	if len(local) == 0 {
+		return nil
+	}
+	start := time.Now()
+	f := &frozen{w: w, cfg: cfg, analyzers: local, severity: severity, maxSize: maxSize, ignored: ignored}
+	if !f.readFlags() {
+		return nil
+	}
+	defer flagMu.RUnlock()
+	files := fstest.MapFS{rel: &fstest.MapFile{Data: b, Mode: 0o644}}
+	opt := f.options(files)
+	opt.NoFixes = true // no code action is answered from it
+	earlyRuns.Add(1)
+	res, model, err := checks.Run(opt)
+	if err != nil {
+		return nil
+	}
+	var out []checks.Finding
+	for _, x := range res.Findings {
+		// Suppression findings are the driver's: whether a comment is
+		// used depends on the checks that did not run. A finding a
+		// cross-file one may absorb at its place could be shown, once
+		// loaded, as that finding's note: it waits too.
+		if checks.DocumentLocal[x.Check] && x.File == rel && !checks.AbsorbedOutside(x.Code(), checks.DocumentLocal) {
+			out = append(out, x)
+		}
+	}
+	omitted := map[string]int{}
+	if n := res.Omitted.ByFile[rel]; n > 0 {
+		omitted[rel] = n // of the local checks: at least that many
+	}
+	return &snapshot{findings: out, omitted: omitted, model: model, versions: map[string]int32{rel: version},
+		schema: checks.CurrentSchema(), took: time.Since(start)}
+}
+
+// walked reports whether the walk of the workspace reaches rel: each
+// directory above it is one, not a link (a link to a directory is not
+// walked, wherever it leads; a buffer in it is no file of the workspace,
+// nor one in a directory that does not exist). The buffer itself is
+// listed whatever is on disk at its path.
+func (w *workspace) walked(rel string) bool {
+	for d := path.Dir(rel); d != "."; d = path.Dir(d) {
+		info, err := os.Lstat(filepath.Join(w.root, filepath.FromSlash(d)))
+		if err != nil || !info.IsDir() {
+			return false
+		}
+	}
+	return true
+}
+
+// readFlags read-locks the flags holding f's configuration, setting them
+// when no run is under way, and reports whether it did; the caller then
+// holds flagMu's read lock. A run under way (a load) that has yet to set
+// them is waited for, briefly.
+func (f *frozen) readFlags() bool {
+	for deadline := time.Now().Add(time.Second); time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
+		if runMu.TryLock() {
+			err := f.applyFlags()
+			if err == nil {
+				flagMu.RLock()
+			}
+			runMu.Unlock()
+			return err == nil
+		}
+		flagMu.RLock()
+		if applied == f.cfg {
+			return true
+		}
+		flagMu.RUnlock()
+	}
+	return false
+}
+
+// safeEarly is early, with a panic costing the early publish only: the
+// full run follows.
+func (w *workspace) safeEarly(rel string, version int32) (snap *snapshot) {
+	defer func() {
+		if recover() != nil {
+			snap = nil
+		}
+	}()
+	return w.early(rel, version)
 }

@@ -67,6 +67,8 @@ type Server struct {
 	running    map[*workspace]bool      // a run is under way (or publishing)
 	timer      *time.Timer
 	published  map[string]publication // URI -> the diagnostics last sent
+	complete   map[*workspace]bool    // a run of the whole workspace has published
+	pubMu      sync.Mutex             // held while diagnostics are chosen and sent: they go out in order
 	fresh      chan struct{}          // closed and replaced after every run
 	wake       chan struct{}
 	exited     chan int
@@ -104,6 +106,7 @@ func New(version string) *Server {
 		dirty:      map[*workspace]time.Time{},
 		running:    map[*workspace]bool{},
 		published:  map[string]publication{},
+		complete:   map[*workspace]bool{},
 		fresh:      make(chan struct{}),
 		wake:       make(chan struct{}, 1),
 		exited:     make(chan int, 1),

@@ -28,6 +28,7 @@ type client struct {
 	mu    sync.Mutex
 	diags map[string]PublishDiagnosticsParams
 	pubs  map[string]int // publishDiagnostics received, by URI
+	hist  map[string][]PublishDiagnosticsParams
 	logs  []string
 	seen  chan struct{}
 
@@ -59,6 +60,10 @@ func newClient(t testing.TB, root string, opts *InitOptions) *client {
 			c.mu.Lock()
 			c.diags[p.URI] = p
 			c.pubs[p.URI]++
+			if c.hist == nil {
+				c.hist = map[string][]PublishDiagnosticsParams{}
+			}
+			c.hist[p.URI] = append(c.hist[p.URI], p)
 			c.mu.Unlock()
 			c.seen <- struct{}{}
 		case "window/logMessage":
@@ -483,6 +488,7 @@ func TestCancellation(t *testing.T) {
 	doc := pathURI(filepath.Join(root, issuesRel))
 	text := readFile(t, filepath.Join(root, issuesRel))
 	c.open(doc, text)
+	c.waitLoaded(doc) // the first diagnostics may come before the load
 	c.waitDiags(doc, none)
 	c.notify("textDocument/didChange", DidChangeTextDocumentParams{
 		TextDocument:   VersionedTextDocumentIdentifier{URI: doc, Version: 2},

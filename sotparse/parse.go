@@ -173,9 +173,13 @@ func ParseStreaming(fset *token.FileSet, disc *Discovery, read func(path string)
 		s.kept, s.file, s.doc, s.wb = true, m.file, m.doc, m.wb
 		return true
 	}
+	// One allocation for all: a session's run lists thousands of files
+	// and parses a few.
+	slab := make([]slot, len(disc.Entries))
 	slots := make([]*slot, len(disc.Entries))
 	for i, e := range disc.Entries {
-		slots[i] = &slot{entry: e}
+		slab[i].entry = e
+		slots[i] = &slab[i]
 	}
 	readSlot := func(s *slot) {
 		if s.entry.Size > maxSize {
