@@ -18,6 +18,13 @@ var notNow = map[string]bool{"was": true, "were": true, "been": true, "had": tru
 // current state: "If `CTO-WORK-040` fails, Stage 5 remains blocked by it."
 var conditionalStarts = map[string]bool{"if": true, "unless": true, "when": true, "whenever": true, "whether": true, "should": true}
 
+// conditional reports whether the sentence states a condition: its first
+// word is one of conditionalStarts.
+func conditional(sentence string) bool {
+	first, _, _ := strings.Cut(strings.TrimLeft(sentence, " \t-+>[]"), " ")
+	return conditionalStarts[strings.ToLower(strings.Trim(first, "_`,"))]
+}
+
 // blockerClaim reads a sentence into the fact "something remains blocked
 // by these items": the ids named as what it waits for ("Stage 5
 // execution remains blocked by `CTO-WORK-040`", "is still blocked on the
@@ -30,7 +37,7 @@ func (rp *remainPatterns) blockerClaim(text string) (blockers []string, end int)
 		return nil, 0 // most "blocked" sentences: the pattern is not run
 	}
 	t := strings.ReplaceAll(text, "*", "")
-	if f := strings.Fields(t); len(f) > 0 && conditionalStarts[strings.ToLower(strings.Trim(f[0], "_`,"))] {
+	if conditional(t) {
 		return nil, 0
 	}
 	// The backticks before each match are counted from the last one, so

@@ -87,7 +87,8 @@
 //     the workboard entry and the defining Status line as related places.
 //     A section whose heading starts "Branch", "Option", "Alternative",
 //     "Scenario" or "If" describes a possible outcome: what it says stays
-//     blocked is not read. The sentence is read into the fact "these items
+//     blocked is not read, nor a sentence that states a condition ("If the
+//     record is revoked, `CTO-WORK-016` remains blocked."). The sentence is read into the fact "these items
 //     remain blocked" whatever its form: the id list may also be the
 //     subject of a later clause ("The endpoint answered, but `CTO-WORK-016`
 //     remains blocked"), follow a noun that names it ("The Stage 2 item

@@ -79,6 +79,9 @@ func (c *checker) otherBlocked(di *docInfo) (reported map[string]bool) {
 // latest (labelSpan).
 func (rp *remainPatterns) otherClaim(content []byte, lineOff, labelEnd int, s sentence) (subject string, end int, ok bool) {
 	text := strings.ReplaceAll(s.text, "*", "")
+	if conditional(text) {
+		return "", 0, false // "If the record is revoked, `CTO-WORK-016` remains blocked."
+	}
 	if strings.HasPrefix(strings.TrimSpace(text), "|") {
 		// A table row: its cells read as one sentence.
 		text = strings.Join(strings.Fields(strings.ReplaceAll(text, "|", " ")), " ")
