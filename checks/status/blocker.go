@@ -139,6 +139,38 @@ func mayNameBlocker(text string) bool {
 // plainBlocked is the plain present "is blocked", without "still".
 var plainBlocked = lazyRE.New(`(?i)^(?:is|are)\s+blocked\b`)
 
+// lastStatements returns, in the order first named, the items the
+// document's sentences claim (claim: the ids a match names, and where its
+// statement ends; none when the match claims nothing), each with the last
+// such sentence outside a possible outcome and their count, but those
+// skip leaves out.
+func lastStatements(di *docInfo, claim func(*remainMatch) ([]string, int), skip func(string) bool) ([]string, map[string]*staleStatement) {
+	var order []string
+	last := map[string]*staleStatement{}
+	for k, ln := range di.remain {
+		for j, s := range ln.sents {
+			ids, end := claim(&di.rx.sents[k][j])
+			if len(ids) == 0 || hypothetical(di.d, s.off) {
+				continue
+			}
+			for _, id := range ids {
+				if skip(id) {
+					continue
+				}
+				st := last[id]
+				if st == nil {
+					st = &staleStatement{}
+					last[id] = st
+					order = append(order, id)
+				}
+				st.s, st.end = s, end
+				st.count++
+			}
+		}
+	}
+	return order, last
+}
+
 // staleBlockers reports, once per document and item, the last sentence of
 // a document that names a validated item as what something remains blocked
 // by: "Stage 5 owned repository execution remains blocked by
@@ -151,29 +183,7 @@ func (c *checker) staleBlockers(di *docInfo, skip map[string]bool) {
 	if len(di.remain) == 0 || di.rx == nil {
 		return
 	}
-	var order []string
-	last := map[string]*staleStatement{}
-	for k, ln := range di.remain {
-		for j, s := range ln.sents {
-			m := di.rx.sents[k][j]
-			if len(m.blockers) == 0 || hypothetical(di.d, s.off) {
-				continue
-			}
-			for _, id := range m.blockers {
-				if skip[id] {
-					continue
-				}
-				st := last[id]
-				if st == nil {
-					st = &staleStatement{}
-					last[id] = st
-					order = append(order, id)
-				}
-				st.s, st.end = s, m.blockEnd
-				st.count++
-			}
-		}
-	}
+	order, last := lastStatements(di, func(m *remainMatch) ([]string, int) { return m.blockers, m.blockEnd }, func(id string) bool { return skip[id] })
 	for _, id := range order {
 		c.reportStale(di, id, last[id], "stale-blocker", "something remains blocked by it", "no longer blocks")
 	}

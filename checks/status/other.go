@@ -30,30 +30,14 @@ func (c *checker) otherBlocked(di *docInfo) (reported map[string]bool) {
 	for _, it := range di.d.WorkItems {
 		defines[strings.ToUpper(it.ID)] = true
 	}
-	var order []string
-	last := map[string]*staleStatement{}
-	rx := di.rx
-	for k, ln := range di.remain {
-		for j, s := range ln.sents {
-			m := rx.sents[k][j]
-			if m.byEnd < 0 || hypothetical(di.d, s.off) {
-				continue
-			}
-			for _, id := range m.ids {
-				if defines[id] {
-					continue // the item's own document: remains-blocked and stale-remains-blocked judge it
-				}
-				st := last[id]
-				if st == nil {
-					st = &staleStatement{}
-					last[id] = st
-					order = append(order, id)
-				}
-				st.s, st.end = s, m.byEnd
-				st.count++
-			}
+	order, last := lastStatements(di, func(m *remainMatch) ([]string, int) {
+		if m.byEnd < 0 {
+			return nil, 0
 		}
-	}
+		return m.ids, m.byEnd
+	}, func(id string) bool {
+		return defines[id] // the item's own document: remains-blocked and stale-remains-blocked judge it
+	})
 	for _, id := range order {
 		if c.reportStale(di, id, last[id], "stale-other-blocked", "it remains blocked", "is validated") {
 			if reported == nil {
