@@ -115,16 +115,7 @@ func TestEarlyPublish(t *testing.T) {
 	// The load waits for the early publication: a sample loads in less
 	// time than an early run takes to start.
 	published := make(chan struct{})
-	gate := func(r string) {
-		if r == root {
-			select {
-			case <-published:
-			case <-time.After(10 * time.Second):
-			}
-		}
-	}
-	loadGate.Store(&gate)
-	t.Cleanup(func() { loadGate.Store(nil) })
+	holdLoad(t, root, published, 10*time.Second)
 	c := newClient(t, root, &InitOptions{DebounceMS: -1, NoCache: true})
 	docPath := filepath.Join(root, issuesRel)
 	doc := pathURI(docPath)
@@ -159,16 +150,7 @@ func TestEarlyPublish(t *testing.T) {
 func TestEarlyPublishOnChange(t *testing.T) {
 	root := sample(t)
 	release := make(chan struct{})
-	gate := func(r string) {
-		if r == root {
-			select {
-			case <-release:
-			case <-time.After(30 * time.Second):
-			}
-		}
-	}
-	loadGate.Store(&gate)
-	t.Cleanup(func() { loadGate.Store(nil) })
+	holdLoad(t, root, release, 30*time.Second)
 	c := newClient(t, root, &InitOptions{DebounceMS: -1, NoCache: true})
 	docPath := filepath.Join(root, issuesRel)
 	doc := pathURI(docPath)
@@ -210,16 +192,7 @@ func TestEarlyPublishOnChange(t *testing.T) {
 func TestEarlyOneRunPerBurst(t *testing.T) {
 	root := sample(t)
 	release := make(chan struct{})
-	gate := func(r string) {
-		if r == root {
-			select {
-			case <-release:
-			case <-time.After(30 * time.Second):
-			}
-		}
-	}
-	loadGate.Store(&gate)
-	t.Cleanup(func() { loadGate.Store(nil) })
+	holdLoad(t, root, release, 30*time.Second)
 	const edits = 10
 	started := make(chan int32, edits+1)
 	hold := make(chan struct{})
@@ -316,16 +289,7 @@ func TestEarlyOnlyWalkedFiles(t *testing.T) {
 			}
 			tc.setup(t, root, out)
 			release := make(chan struct{})
-			gate := func(r string) {
-				if r == root {
-					select {
-					case <-release:
-					case <-time.After(30 * time.Second):
-					}
-				}
-			}
-			loadGate.Store(&gate)
-			t.Cleanup(func() { loadGate.Store(nil) })
+			holdLoad(t, root, release, 30*time.Second)
 			before := earlyRuns.Load()
 			c := newClient(t, root, &InitOptions{DebounceMS: -1, NoCache: true})
 			doc := pathURI(filepath.Join(root, filepath.FromSlash(tc.rel)))
@@ -358,4 +322,19 @@ func TestEarlyOnlyWalkedFiles(t *testing.T) {
 			}
 		})
 	}
+}
+
+// holdLoad holds the loading of the workspace at root until release is
+// closed, or for at most max, for the rest of t.
+func holdLoad(t *testing.T, root string, release <-chan struct{}, max time.Duration) {
+	gate := func(r string) {
+		if r == root {
+			select {
+			case <-release:
+			case <-time.After(max):
+			}
+		}
+	}
+	loadGate.Store(&gate)
+	t.Cleanup(func() { loadGate.Store(nil) })
 }
