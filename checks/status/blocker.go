@@ -31,7 +31,8 @@ func conditional(sentence string) bool {
 // item CTO-WORK-040", "stays blocked until `CTO-WORK-040` is validated"),
 // upper-cased, and the end of the statement in text. Emphasis is not a
 // word; a claim inside a code span or double quotes (a quoted value, what
-// someone else said) is not read, nor one after "used to".
+// someone else said) is not read, nor one after "used to" or in a frame
+// that places it in the past (historical).
 func (rp *remainPatterns) blockerClaim(text string) (blockers []string, end int) {
 	if !mayNameBlocker(text) {
 		return nil, 0 // most "blocked" sentences: the pattern is not run
@@ -40,17 +41,29 @@ func (rp *remainPatterns) blockerClaim(text string) (blockers []string, end int)
 	if conditional(t) {
 		return nil, 0
 	}
-	// The backticks before each match are counted from the last one, so
-	// that a line of many claims costs in proportion to its length.
-	ticks, quotes, counted := 0, 0, 0
+	// The marks before each match are counted from the last one, so that
+	// a line of many claims costs in proportion to its length. A quotation
+	// is one a later mark closes: a straight quote never closed is an
+	// inch mark or a typo (`a 27" display`), and hides nothing after it.
+	straightAll, closeAll := strings.Count(t, `"`), strings.Count(t, "”")
+	ticks, straight, opens, closes, counted, framed := 0, 0, 0, 0, 0, 0
+	past := false
 	seen := map[string]bool{}
 	for _, m := range rp.blocker.FindAllStringSubmatchIndex(t, -1) {
 		before := t[counted:m[0]]
 		ticks += strings.Count(before, "`")
-		quotes += strings.Count(before, `"`) + strings.Count(before, "“") - strings.Count(before, "”")
-		counted = m[0]
-		if ticks%2 == 1 || quotes%2 != 0 {
-			continue // inside a code span or a quotation
+		straight += strings.Count(before, `"`)
+		opens += strings.Count(before, "“")
+		closes += strings.Count(before, "”")
+		if !past {
+			// The frame of every claim from here on: "Originally,
+			// Stage 5 remains blocked by A, and B by C" is history.
+			past = historical(t[framed:m[0]])
+		}
+		counted, framed = m[0], m[1]
+		quoted := straight%2 == 1 && straightAll > straight || opens > closes && closeAll > closes
+		if ticks%2 == 1 || quoted || past {
+			continue // inside a code span or a quotation, or history
 		}
 		prev, at := lastWord(t[:m[0]])
 		if notNow[strings.ToLower(strings.Trim(prev, "_`,"))] {
@@ -128,6 +141,11 @@ func mayNameBlocker(text string) bool {
 		}
 		i += j + len("locked")
 		rest := strings.TrimLeft(text[i:], " \t*_")
+		for _, adv := range []string{"only ", "solely "} {
+			if len(rest) >= len(adv) && strings.EqualFold(rest[:len(adv)], adv) {
+				rest = strings.TrimLeft(rest[len(adv):], " \t*_") // "blocked only by"
+			}
+		}
 		for _, w := range blockerWords {
 			if len(rest) >= len(w) && strings.EqualFold(rest[:len(w)], w) {
 				return true

@@ -88,7 +88,12 @@
 //     A section whose heading starts "Branch", "Option", "Alternative",
 //     "Scenario" or "If" describes a possible outcome: what it says stays
 //     blocked is not read, nor a sentence that states a condition ("If the
-//     record is revoked, `CTO-WORK-016` remains blocked."). The sentence is read into the fact "these items
+//     record is revoked, `CTO-WORK-016` remains blocked."), nor one that a
+//     phrase set off before its subject places in the past ("Originally,",
+//     "In the superseded plan,", "Before the record landed,", "On
+//     2026-05-12,", "(at that point)"); a phrase that contrasts the past
+//     with now ("Unlike the old design,", "Since the re-plan,") does not.
+//     The sentence is read into the fact "these items
 //     remain blocked" whatever its form: the id list may also be the
 //     subject of a later clause ("The endpoint answered, but `CTO-WORK-016`
 //     remains blocked"), follow a noun that names it ("The Stage 2 item
@@ -98,7 +103,7 @@
 //   - stale-blocker: a sentence that names a validated item as what
 //     something remains blocked by: the "remains blocked" family, or the
 //     present "is blocked" ("is currently blocked"), followed by "by",
-//     "on", "behind" or "pending"
+//     "on", "behind" or "pending" (with "only" or "solely" before them)
 //     and the id list ("Stage 5 owned repository execution remains blocked
 //     by `CTO-WORK-040`", "is still blocked on the item CTO-WORK-040"), or
 //     by "until" and the id list's completion ("stays blocked until
@@ -108,7 +113,10 @@
 //     blocked by", "would remain blocked by", "no longer remains blocked
 //     by", "nothing remains blocked by", "used to remain blocked by"), a
 //     sentence that states a condition ("If ..., Stage 5 remains blocked
-//     by ...") or asks a question, a code span or a quotation, and a
+//     by ...") or asks a question, a frame that places it in the past (as
+//     for stale-other-blocked: "In the old design, Stage 5 remains blocked
+//     by ..."), a code span or a quotation a later mark closes (an inch
+//     mark hides nothing), and a
 //     section about a possible outcome ("Branch ...") are not read; a sentence dated before the item's validation, or
 //     placed before the journal entry of the same document that validates
 //     it and dated no later, is history. Each document is reported once

@@ -81,6 +81,9 @@ func (rp *remainPatterns) otherClaim(content []byte, lineOff, labelEnd int, s se
 			skip = m[1]
 		}
 		if m := rp.byID.FindStringSubmatchIndex(t[skip:]); m != nil && !inCodeSpan(text[:at+skip+m[1]]) {
+			if historical(text[:at+skip+m[0]]) {
+				return "", 0, false // "Originally, `CTO-WORK-016` remains blocked."
+			}
 			return t[skip+m[2] : skip+m[3]], min(len(s.text), at+skip+m[1]), true
 		}
 	}

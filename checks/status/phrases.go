@@ -43,14 +43,14 @@ func stillBlockedPatterns(extra flagutil.Words) (byID, this, blocker *regexp.Reg
 	byID = regexp.MustCompile(`(?i)^(` + idList + `)\s+` + verb)
 	this = regexp.MustCompile(`(?i)^(?:` + strings.Join(subj, "|") + `)\s+` + verb)
 	// The verb, or the present "is blocked" (a current state as much as
-	// "remains blocked"), then the items it waits for: "by|on|behind|
-	// pending ID" or "until ID is validated|lands|...". The words before
+	// "remains blocked"), then the items it waits for: "(only) by|on|
+	// behind|pending ID" or "until ID is validated|lands|...". The words before
 	// the verb are judged by blockerClaim (a past or a modal is not a
 	// current state).
 	present := `(?:(?:is|are)\s+(?:still\s+|currently\s+|now\s+)?blocked|still\s+blocked)\b`
 	item := `(?:the\s+)?(?:(?:work\s+)?item\s+)?`
 	blocker = regexp.MustCompile(`(?i)(?:` + strings.Join(alts, "|") + `|` + present + `)\s+(?:` +
-		`(?:by|on|behind|pending)\s+` + item + `(` + idList + `)` +
+		`(?:(?:only|solely)\s+)?(?:by|on|behind|pending)\s+` + item + `(` + idList + `)` +
 		`|until\s+` + item + `(` + idList + `)\s+(?:(?:is|are|has\s+been|have\s+been|gets?)\s+)?` + doneWords + `)`)
 	return byID, this, blocker
 }
