@@ -51,13 +51,25 @@ func mergeClusters(fs []Finding) []Finding {
 			continue
 		}
 		group := fs[i:j]
-		into := foldInto(len(group), func(k int) string { return group[k].Code() }, func(k int) int { return group[k].Severity.Rank() })
+		if !anyAbsorbs(group) {
+			// Nothing to fold (many prose alerts at one word, say): the
+			// group stays as it is, without the pairwise comparison of
+			// its codes and a copy of it.
+			out = append(out, group...)
+			i = j
+			continue
+		}
+		codes := make([]string, len(group))
+		for k := range group {
+			codes[k] = group[k].Code()
+		}
+		into := foldInto(len(group), func(k int) string { return codes[k] }, func(k int) int { return group[k].Severity.Rank() })
 		kept := make([]Finding, len(group))
 		copy(kept, group)
 		for k := range group {
 			if m := into[k]; m >= 0 && into[m] < 0 {
 				f := &group[k]
-				kept[m].Related = append(kept[m].Related, Related{File: f.File, Line: f.Line, Col: f.Col, Message: "also [" + f.Code() + "] " + f.Message})
+				kept[m].Related = append(kept[m].Related, Related{File: f.File, Line: f.Line, Col: f.Col, Message: "also [" + codes[k] + "] " + f.Message})
 				kept[m].Related = append(kept[m].Related, f.Related...)
 			}
 		}
@@ -69,6 +81,27 @@ func mergeClusters(fs []Finding) []Finding {
 		i = j
 	}
 	return out
+}
+
+// absorberChecks are the checks with a code in absorbs.
+var absorberChecks = func() map[string]bool {
+	m := map[string]bool{}
+	for a := range absorbs {
+		check, _, _ := strings.Cut(a, "/")
+		m[check] = true
+	}
+	return m
+}()
+
+// anyAbsorbs reports whether a finding of group may absorb another: only
+// a check with a code in absorbs can.
+func anyAbsorbs(group []Finding) bool {
+	for k := range group {
+		if absorberChecks[group[k].Check] {
+			return true
+		}
+	}
+	return false
 }
 
 // foldInto returns, for each of n findings at one place, the index of the

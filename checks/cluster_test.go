@@ -38,3 +38,34 @@ func TestMergeClusters(t *testing.T) {
 		t.Errorf("notes of the empty item: %+v", got[1].Related)
 	}
 }
+
+// TestMergeClustersNoAbsorber: findings at one place of checks that
+// absorb nothing (prose alerts on one word) stay, in order, and merging
+// them allocates nothing.
+func TestMergeClustersNoAbsorber(t *testing.T) {
+	var fs []Finding
+	for off := range 20 {
+		for _, cat := range []string{"Google.Passive", "Microsoft.Adverbs", "write-good.Weasel"} {
+			fs = append(fs, Finding{Check: "prose", Category: cat, Severity: SeverityWarning, File: "a.md", Offset: off / 2, Message: cat})
+		}
+	}
+	// A structure finding at a place of its own is no group.
+	fs = append(fs, Finding{Check: "structure", Category: "item-status", File: "a.md", Offset: 100})
+	want := append([]Finding(nil), fs...)
+	work := make([]Finding, len(fs))
+	allocs := testing.AllocsPerRun(10, func() {
+		copy(work, fs)
+		if got := mergeClusters(work); len(got) != len(want) {
+			t.Fatalf("kept %d findings, want %d", len(got), len(want))
+		}
+	})
+	got := mergeClusters(append([]Finding(nil), fs...))
+	for k := range want {
+		if got[k].Code() != want[k].Code() || got[k].Offset != want[k].Offset || len(got[k].Related) > 0 {
+			t.Fatalf("finding %d: %+v, want %+v", k, got[k], want[k])
+		}
+	}
+	if allocs > 0 {
+		t.Errorf("merging allocated %.0f times, want none", allocs)
+	}
+}

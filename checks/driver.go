@@ -176,12 +176,21 @@ func Run(opt Options) (*Result, *sotparse.Workspace, error) {
 		parse.Stream.AfterDoc = text.afterDoc
 		if !slices.Contains(order, secretscheck.Analyzer) {
 			// No scans of the secrets check to redact with: the documents
-			// with findings are scanned while their text is at hand.
-			sc, err := secretscheck.Scanner()
-			if err != nil {
+			// with findings are scanned while their text is at hand. The
+			// scanner is built for the first of them: a run without
+			// findings does not build the secrets rules. A build that
+			// fails leaves the documents unscanned, and redact reports it.
+			if _, err := secretscheck.Config(); err != nil {
 				return nil, nil, err
 			}
-			text.scan = func(path string, content []byte) []secretSpan { return secretSpans(sc.Scan(path, content), content) }
+			scanner := sync.OnceValues(redactScanner)
+			text.scan = func(path string, content []byte) ([]secretSpan, bool) {
+				sc, err := scanner()
+				if err != nil {
+					return nil, false
+				}
+				return secretSpans(sc.Scan(path, content), content), true
+			}
 		}
 	}
 	if opt.Discovery != nil && len(disc.Problems) == 0 && disc.Sized && entriesSorted(disc.Entries) {

@@ -169,6 +169,10 @@ func secretSpans(found []engine.Finding, content []byte) []secretSpan {
 	return out
 }
 
+// redactScanner builds the scanner a run that does not run the secrets
+// check scans its documents with findings with; tests count its calls.
+var redactScanner = secretscheck.Scanner
+
 // Redactor returns the secrets redactor the secrets check's settings
 // describe, for text sotvet prints that is not a finding (a fix preview).
 func Redactor() (func([]byte) []byte, error) {

@@ -22,7 +22,7 @@ type textIndex struct {
 	fset *token.FileSet
 	// scan, when set, finds the secrets of a document with findings, for
 	// their redaction: the run does not have the secrets check's scans.
-	scan func(path string, content []byte) []secretSpan
+	scan func(path string, content []byte) ([]secretSpan, bool)
 	mu   sync.Mutex
 	docs map[string]*docText
 	// The document flagged looked up last: findings come by document.
@@ -92,7 +92,7 @@ func (x *textIndex) afterDoc(d *sotparse.Doc, content []byte, diags [][]analysis
 		}
 	}
 	if x.scan != nil && len(dt.flagged) > 0 {
-		dt.secrets, dt.scanned = x.scan(d.Path, content), true
+		dt.secrets, dt.scanned = x.scan(d.Path, content)
 	}
 	x.mu.Lock()
 	if x.docs == nil {
