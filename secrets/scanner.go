@@ -115,6 +115,28 @@ func NewScanner(cfg Config) (*Scanner, error) {
 
 var sharedDefaultScanner = sync.OnceValues(func() (*Scanner, error) { return newScanner(DefaultConfig()) })
 
+// Validate reports what in cfg's settings NewScanner would refuse,
+// without building the rules: a run that may never need the scanner still
+// reports a bad setting.
+func (cfg Config) Validate() error {
+	for i, re := range cfg.AllowValues {
+		if re == nil {
+			return fmt.Errorf("secrets: AllowValues[%d] is nil", i)
+		}
+	}
+	for i, re := range cfg.EndpointPlaceholders {
+		if re == nil {
+			return fmt.Errorf("secrets: EndpointPlaceholders[%d] is nil", i)
+		}
+	}
+	for _, p := range cfg.AllowPaths {
+		if _, err := compileGlob(p); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 func newScanner(cfg Config) (*Scanner, error) {
 	rules := cfg.Rules
 	if rules == nil {
@@ -131,21 +153,11 @@ func newScanner(cfg Config) (*Scanner, error) {
 			s.baseline[k] = true
 		}
 	}
-	for i, re := range s.allowValues {
-		if re == nil {
-			return nil, fmt.Errorf("secrets: AllowValues[%d] is nil", i)
-		}
-	}
-	for i, re := range cfg.EndpointPlaceholders {
-		if re == nil {
-			return nil, fmt.Errorf("secrets: EndpointPlaceholders[%d] is nil", i)
-		}
+	if err := cfg.Validate(); err != nil {
+		return nil, err
 	}
 	for _, p := range cfg.AllowPaths {
-		g, err := compileGlob(p)
-		if err != nil {
-			return nil, err
-		}
+		g, _ := compileGlob(p) // Validate compiled it
 		s.allowPaths = append(s.allowPaths, g)
 	}
 	if len(rules) > 1<<15 {

@@ -79,7 +79,7 @@ func Config() (engine.Config, error) {
 		}
 		cfg.AllowValues = append(cfg.AllowValues, re)
 	}
-	return cfg, nil
+	return cfg, cfg.Validate()
 }
 
 // DocCheck scans the documents; run scans the other files.
