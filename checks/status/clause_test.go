@@ -24,7 +24,10 @@ func TestClauseStarts(t *testing.T) {
 // allocRatio returns the bytes f allocates on large over those on small:
 // deterministic, unlike the time a loaded machine gives it. The fewest of
 // a few runs is kept, as the count is the process's and a test running in
-// parallel may allocate during one.
+// parallel may allocate during one. Linear is at most 12x for 8x the
+// input: slices grown by doubling and the regexp package's pooled
+// machines make 8x the input allocate 7-9.1x (9x failed once in twenty
+// runs), where a quadratic path allocates 60-64x.
 func allocRatio(f func(string), small, large string) (float64, uint64, uint64) {
 	bytes := func(s string) uint64 {
 		least := uint64(1<<64 - 1)
@@ -50,7 +53,7 @@ func TestClauseStartsLinear(t *testing.T) {
 	line := func(n int) string { return strings.Repeat("CTO-WORK-101, ", n) }
 	r, bs, bl := allocRatio(func(s string) { clauseStarts(s) }, line(1000), line(8000))
 	t.Logf("8x the line: %.1fx the bytes (%d, %d)", r, bs, bl)
-	if r > 9 {
+	if r > 12 {
 		t.Errorf("8x the line allocated %.1fx the bytes (%d, %d): not linear", r, bs, bl)
 	}
 }
@@ -77,7 +80,7 @@ func TestBlockerClaimLinear(t *testing.T) {
 	}
 	r, bs, bl := allocRatio(func(s string) { rp.blockerClaim(s) }, line(500), line(4000))
 	t.Logf("8x the line: %.1fx the bytes (%d, %d)", r, bs, bl)
-	if r > 9 {
+	if r > 12 {
 		t.Errorf("8x the line allocated %.1fx the bytes (%d, %d): not linear", r, bs, bl)
 	}
 }
