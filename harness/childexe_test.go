@@ -26,8 +26,8 @@ var plainChild = struct {
 // -race it is this test binary. Under -race it is the same test package
 // built plain: each run starts a shim, a backend and a cache program per
 // go command, and race-built they cost a third of the package's CPU while
-// the race detector watches only their own goroutines, which the
-// packages sandbox, gocache and engine/fake test under -race themselves.
+// the race detector watches only their own goroutines, and their code
+// (engine/fake, gocache, sandbox) starts none.
 // The harness's own code (supervising, judging, writing evidence) runs in
 // this process and stays race-built. raceChildren keeps one test's runs
 // on the race-built binary end to end.
