@@ -43,17 +43,16 @@ func TestMain(m *testing.M) {
 			os.Exit(gocache.Main(os.Args[3:], os.Stdin, os.Stdout, os.Stderr))
 		}
 	}
-	os.Exit(m.Run())
+	code := m.Run()
+	cleanupPlainChild()
+	os.Exit(code)
 }
 
 const casesDir = "../testdata/cases"
 
 func options(t testing.TB, caseID string) harness.Options {
 	t.Helper()
-	exe, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
+	exe := childExe(t)
 	return harness.Options{
 		CaseDir:        filepath.Join(casesDir, caseID),
 		RunsRoot:       t.TempDir(),
@@ -164,7 +163,11 @@ func TestPass(t *testing.T) {
 	for _, id := range []string{"r1-string-slugify", "r1-src-string-slugify", "r1-slugify-punctuation"} {
 		t.Run(id, func(t *testing.T) {
 			t.Parallel()
-			res := run(t, options(t, id))
+			opt := options(t, id)
+			// The supervised processes' own races, end to end: the one
+			// test whose runs start the race-built binary under -race.
+			raceChildren(t, &opt)
+			res := run(t, opt)
 			r := res.Report
 			if r.Status != "pass" || res.ExitCode != 0 || len(r.Blockers) != 0 {
 				t.Fatalf("status %s exit %d blockers %+v", r.Status, res.ExitCode, r.Blockers)

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestGoTelemetryOff: in a run's HOME the go command's telemetry is off,
@@ -25,10 +26,10 @@ func TestGoTelemetryOff(t *testing.T) {
 		}
 		return strings.TrimSpace(string(out))
 	}
-	if m := mode(t.TempDir()); m == "off" {
+	if m := mode(fresh(t)); m == "off" {
 		t.Skipf("the go command's telemetry is off in a fresh HOME already (%q)", m)
 	}
-	r := &run{dir: t.TempDir()}
+	r := &run{dir: fresh(t)}
 	if err := r.makeSubdirs(); err != nil {
 		t.Fatal(err)
 	}
@@ -38,4 +39,33 @@ func TestGoTelemetryOff(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(r.home, ".config", "go", "telemetry", "local")); err == nil {
 		t.Error("the go command wrote telemetry counters in the run's HOME")
 	}
+}
+
+// fresh is a directory removed after the test, retrying for a while: with
+// telemetry on, the go command leaves a child behind that may still be
+// writing its counters there when the test ends (t.TempDir's removal then
+// fails the test), or recreate them just after a removal. Removed once it
+// stays gone for half a second, giving up after five.
+func fresh(t *testing.T) string {
+	dir, err := os.MkdirTemp("", "telemetry-home-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		gone := 0
+		for i := 0; i < 50 && gone < 5; i++ {
+			if err := os.RemoveAll(dir); err == nil {
+				if _, err := os.Lstat(dir); os.IsNotExist(err) {
+					gone++
+				} else {
+					gone = 0
+				}
+			}
+			time.Sleep(100 * time.Millisecond)
+		}
+		if gone < 5 {
+			t.Logf("%s: the go command's telemetry child kept writing there", dir)
+		}
+	})
+	return dir
 }

@@ -6,7 +6,9 @@
 # testdata/corpus/cto-planb.notes.md).
 #
 #   scripts/acceptance.sh [-update] [corpus-dir]
+#   SOTVET=path/to/sotvet scripts/acceptance.sh ...   # a sotvet already built (.ci/run's)
 set -euo pipefail
+if [ -n "${SOTVET:-}" ]; then SOTVET=$(realpath "$SOTVET"); fi
 cd "$(dirname "$0")/.."
 update=false
 if [ "${1:-}" = "-update" ]; then update=true; shift; fi
@@ -15,7 +17,11 @@ golden=testdata/corpus/cto-planb.golden
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-go build -o "$tmp/sotvet" ./cmd/sotvet
+if [ -n "${SOTVET:-}" ]; then
+  cp "$SOTVET" "$tmp/sotvet"
+else
+  go build -o "$tmp/sotvet" ./cmd/sotvet
+fi
 
 # Copy the corpus outside any git work tree so that the result does not depend
 # on where the checkout sits; the corpus has no git metadata of its own.

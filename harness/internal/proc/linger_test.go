@@ -12,10 +12,11 @@ import (
 
 // chain starts a chain of n shells, each in a session of its own, each
 // starting the next and then sleeping: a test that leaves processes
-// running behind it (issue 31, finding 3).
-const chain = `CHAIN='n=$1; : > "$LINKS/$n"; if [ "$n" -gt 1 ]; then setsid sh -c "$CHAIN" sotvet-chain-link $((n-1)) </dev/null >/dev/null 2>&1 & fi; sleep 60'
+// running behind it (issue 31, finding 3). Each link's $0 is %[1]s
+// (linkName), its count %[2]d.
+const chain = `CHAIN='n=$1; : > "$LINKS/$n"; if [ "$n" -gt 1 ]; then setsid sh -c "$CHAIN" %[1]s $((n-1)) </dev/null >/dev/null 2>&1 & fi; sleep 60'
 export CHAIN
-setsid sh -c "$CHAIN" sotvet-chain-link %d </dev/null >/dev/null 2>&1 &
+setsid sh -c "$CHAIN" %[1]s %[2]d </dev/null >/dev/null 2>&1 &
 while [ ! -e "$LINKS/1" ]; do sleep 0.05; done
 exit 0`
 
@@ -41,7 +42,7 @@ func TestLingering(t *testing.T) {
 				cgroupRoot = func() string { return "" }
 				defer func() { cgroupRoot = old }()
 			}
-			r := Run(context.Background(), Spec{Argv: []string{"sh", "-c", fmt.Sprintf(chain, tc.wantLinks)}, Env: append(env(), "LINKS="+t.TempDir()), Timeout: 30 * time.Second, Contain: true, Isolate: tc.isolate})
+			r := Run(context.Background(), Spec{Argv: []string{"sh", "-c", fmt.Sprintf(chain, linkName, tc.wantLinks)}, Env: append(env(), "LINKS="+t.TempDir()), Timeout: 30 * time.Second, Contain: true, Isolate: tc.isolate})
 			if tc.isolate && IsolationRefused() {
 				t.Skip("the kernel refused user and PID namespaces here")
 			}
@@ -120,12 +121,19 @@ func TestNoNetwork(t *testing.T) {
 	}
 }
 
+// linkName names this test process's chain links: the contain_survivors
+// scenario (cmd/sotvet), which go test may run at the same time, leaves
+// and then looks for a chain of its own, and neither may count the
+// other's.
+var linkName = fmt.Sprintf("sotvet-linger-%d", os.Getpid())
+
+// chainLinks lists the live links of this process's chains.
 func chainLinks() []string {
 	ents, _ := os.ReadDir("/proc")
 	var out []string
 	for _, e := range ents {
 		cmd, err := os.ReadFile("/proc/" + e.Name() + "/cmdline")
-		if err == nil && strings.Contains(string(cmd), "sotvet-chain-link") && !strings.Contains(string(cmd), "CHAIN=") {
+		if err == nil && strings.Contains(string(cmd), "\x00"+linkName+"\x00") && !strings.Contains(string(cmd), "CHAIN=") {
 			if st, ok := readStatName(e.Name()); ok && st != "Z" {
 				out = append(out, e.Name())
 			}

@@ -1,0 +1,5 @@
+//go:build !race
+
+package harness_test
+
+const raceEnabled = false
