@@ -606,6 +606,14 @@ func (s *Scanner) getScratch() *detectScratch {
 		for _, r := range sc.touched {
 			sc.wins[r] = sc.wins[r][:0]
 			sc.starts[r] = sc.starts[r][:0]
+			// a rule woken at every keyword of a dense file does not
+			// leave its buffers to every later call
+			if cap(sc.wins[r]) > maxScratchHits {
+				sc.wins[r] = nil
+			}
+			if cap(sc.starts[r]) > maxScratchHits {
+				sc.starts[r] = nil
+			}
 		}
 		sc.touched = sc.touched[:0]
 		for k, h := range sc.hits {
@@ -637,7 +645,7 @@ func resolve(cs []cand) []cand {
 		}
 		return cmp.Compare(b.end, a.end)
 	})
-	out := sorted[:0:0]
+	out := sorted[:0] // in place: survivors never pass the candidate read
 	for _, c := range sorted {
 		if n := len(out); n > 0 && c.start < out[n-1].end {
 			if c.rule < out[n-1].rule {
@@ -681,7 +689,51 @@ func (s *Scanner) ScanCapped(path string, content []byte, keep int) ([]Finding, 
 	al := allowLines{data: content, raw: sortedByStart(raw)}
 	for _, c := range cs {
 		rule := s.rules[c.rule]
-		sec := string(content[c.start:c.end])
+		reason, marked := al.lookup(c)
+		// Once both caps are full a finding is only counted: its text,
+		// fingerprint and position are computed only where deciding
+		// whether it is allowed needs them (a file dense with findings
+		// spent a third of its scan on the reports of dropped ones).
+		full := keep > 0 && kept >= keep && keptAllowed >= keep
+		var sec, fp string
+		if !full || len(s.allowValues) > 0 || len(s.baseline) > 0 {
+			sec = string(content[c.start:c.end])
+		}
+		if !full || len(s.baseline) > 0 {
+			fp = Fingerprint(rule.ID, sec)
+		}
+		line, col := 0, 0
+		if !full || len(s.glIgnore) > 0 {
+			line, col = lc.pos(c.start)
+		}
+		allowed, why := false, ""
+		switch {
+		case marked && reason != "":
+			allowed, why = true, "inline: "+reason
+		case pathAllowed:
+			allowed, why = true, "path"
+		case s.valueAllowed(sec):
+			allowed, why = true, "value"
+		case s.baseline[fp]:
+			allowed, why = true, "baseline"
+		case len(s.glIgnore) > 0 && s.glIgnore.match(path, line, s.gitleaksIDs(&al, c)):
+			allowed, why = true, "gitleaksignore"
+		}
+		switch {
+		case keep <= 0:
+		case allowed && keptAllowed >= keep:
+			continue
+		case allowed:
+			keptAllowed++
+		case kept >= keep:
+			if more == nil {
+				more = map[string]int{}
+			}
+			more[rule.ID]++
+			continue
+		default:
+			kept++
+		}
 		f := Finding{
 			RuleID:      rule.ID,
 			Description: rule.Description,
@@ -689,40 +741,14 @@ func (s *Scanner) ScanCapped(path string, content []byte, keep int) ([]Finding, 
 			Start:       c.start,
 			End:         c.end,
 			Redacted:    Mask(sec),
-			Fingerprint: Fingerprint(rule.ID, sec),
+			Fingerprint: fp,
+			Line:        line,
+			Col:         col,
+			Allowed:     allowed,
+			AllowReason: why,
+			Unjustified: marked && reason == "",
 		}
-		f.Line, f.Col = lc.pos(c.start)
 		f.EndLine, f.EndCol = lc.pos(c.end)
-
-		reason, marked := al.lookup(c)
-		switch {
-		case marked && reason != "":
-			f.Allowed, f.AllowReason = true, "inline: "+reason
-		case pathAllowed:
-			f.Allowed, f.AllowReason = true, "path"
-		case s.valueAllowed(sec):
-			f.Allowed, f.AllowReason = true, "value"
-		case s.baseline[f.Fingerprint]:
-			f.Allowed, f.AllowReason = true, "baseline"
-		case len(s.glIgnore) > 0 && s.glIgnore.match(path, f.Line, s.gitleaksIDs(raw, c)):
-			f.Allowed, f.AllowReason = true, "gitleaksignore"
-		}
-		f.Unjustified = marked && reason == ""
-		switch {
-		case keep <= 0:
-		case f.Allowed && keptAllowed >= keep:
-			continue
-		case f.Allowed:
-			keptAllowed++
-		case kept >= keep:
-			if more == nil {
-				more = map[string]int{}
-			}
-			more[f.RuleID]++
-			continue
-		default:
-			kept++
-		}
 		findings = append(findings, f)
 	}
 	return findings, more
@@ -730,16 +756,24 @@ func (s *Scanner) ScanCapped(path string, content []byte, keep int) ([]Finding, 
 
 // gitleaksIDs returns the rule IDs a .gitleaksignore entry may name for
 // the finding c: its rule, the gitleaks rules folded into it, and every
-// rule with a match overlapping it.
-func (s *Scanner) gitleaksIDs(raw []cand, c cand) []string {
+// rule with a match overlapping it. The overlapping matches are found in
+// al's sorted candidates (lookup has set maxLen): a look at every
+// candidate per finding cost the product of the two on a file dense
+// with findings.
+func (s *Scanner) gitleaksIDs(al *allowLines, c cand) []string {
 	ids := []string{s.rules[c.rule].ID}
 	for gl, own := range GitleaksAliases {
 		if own == ids[0] {
 			ids = append(ids, gl)
 		}
 	}
-	for _, o := range raw {
-		if o.rule != c.rule && o.start < c.end && c.start < o.end {
+	raw := al.raw
+	lo := sort.Search(len(raw), func(i int) bool { return raw[i].start > c.start-al.maxLen-1 })
+	for _, o := range raw[lo:] {
+		if o.start >= c.end {
+			break
+		}
+		if o.rule != c.rule && c.start < o.end {
 			ids = append(ids, s.rules[o.rule].ID)
 		}
 	}
