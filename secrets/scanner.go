@@ -629,14 +629,16 @@ func (s *Scanner) getScratch() *detectScratch {
 	return &detectScratch{wins: make([][]span, len(s.rules)), starts: make([][]int, len(s.rules))}
 }
 
-// resolve keeps, among overlapping matches, the one from the rule listed
-// first, and returns the survivors sorted by start.
+// resolve sorts cs in place by start (then rule, then the longer match
+// first) and returns, in a new slice, the matches that survive: among
+// overlapping ones, the one from the rule listed first. cs stays the
+// callers' sorted list of every candidate (allowLines reads it): one copy
+// of a dense file's candidates, not three.
 func resolve(cs []cand) []cand {
 	if len(cs) == 0 {
 		return nil
 	}
-	sorted := append([]cand(nil), cs...)
-	slices.SortFunc(sorted, func(a, b cand) int {
+	slices.SortFunc(cs, func(a, b cand) int {
 		if a.start != b.start {
 			return cmp.Compare(a.start, b.start)
 		}
@@ -645,8 +647,8 @@ func resolve(cs []cand) []cand {
 		}
 		return cmp.Compare(b.end, a.end)
 	})
-	out := sorted[:0] // in place: survivors never pass the candidate read
-	for _, c := range sorted {
+	var out []cand
+	for _, c := range cs {
 		if n := len(out); n > 0 && c.start < out[n-1].end {
 			if c.rule < out[n-1].rule {
 				out[n-1] = c
@@ -655,7 +657,7 @@ func resolve(cs []cand) []cand {
 		}
 		out = append(out, c)
 	}
-	return out
+	return slices.Clip(out)
 }
 
 // Scan returns every secret in content, allowed ones included (callers filter
@@ -673,7 +675,7 @@ func (s *Scanner) Scan(path string, content []byte) []Finding {
 // of keep of them, not of all (issue 33: at most 64 MB on any tree).
 func (s *Scanner) ScanCapped(path string, content []byte, keep int) ([]Finding, map[string]int) {
 	raw := s.detect(path, content, true)
-	cs := resolve(raw)
+	cs := resolve(raw) // and raw sorted by start
 	if len(cs) == 0 {
 		return nil, nil
 	}
@@ -686,7 +688,7 @@ func (s *Scanner) ScanCapped(path string, content []byte, keep int) ([]Finding, 
 	}
 	findings := make([]Finding, 0, n)
 	lc := lineCounter{data: content, line: 1}
-	al := allowLines{data: content, raw: sortedByStart(raw)}
+	al := allowLines{data: content, raw: raw}
 	for _, c := range cs {
 		rule := s.rules[c.rule]
 		reason, marked := al.lookup(c)
@@ -824,19 +826,13 @@ func (s *Scanner) valueAllowed(sec string) bool {
 // that many findings on one long line cost one look at it.
 type allowLines struct {
 	data    []byte
-	raw     []cand // every candidate, sorted by start
+	raw     []cand // every candidate, sorted by start (resolve)
 	maxLen  int    // longest candidate
 	cacheLS int    // line start of the cached answer, -1 when none
 	cacheLE int
 	reason  string
 	marked  bool
 	inited  bool
-}
-
-func sortedByStart(raw []cand) []cand {
-	out := append([]cand(nil), raw...)
-	sort.Slice(out, func(i, j int) bool { return out[i].start < out[j].start })
-	return out
 }
 
 // lookup looks for AllowMarker on the first and the last line of the

