@@ -692,20 +692,21 @@ func (s *Scanner) ScanCapped(path string, content []byte, keep int) ([]Finding, 
 	for _, c := range cs {
 		rule := s.rules[c.rule]
 		reason, marked := al.lookup(c)
-		// Once both caps are full a finding is only counted: its text,
-		// fingerprint and position are computed only where deciding
-		// whether it is allowed needs them (a file dense with findings
-		// spent a third of its scan on the reports of dropped ones).
-		full := keep > 0 && kept >= keep && keptAllowed >= keep
+		// Past the cap a finding that is not allowed is only counted:
+		// its text, fingerprint and position are computed before it is
+		// judged only where judging whether it is allowed needs them (a
+		// file dense with findings spent a third of its scan on the
+		// reports of dropped ones).
+		capped := keep > 0 && kept >= keep
 		var sec, fp string
-		if !full || len(s.allowValues) > 0 || len(s.baseline) > 0 {
+		if !capped || len(s.allowValues) > 0 || len(s.baseline) > 0 {
 			sec = string(content[c.start:c.end])
 		}
-		if !full || len(s.baseline) > 0 {
+		if !capped || len(s.baseline) > 0 {
 			fp = Fingerprint(rule.ID, sec)
 		}
 		line, col := 0, 0
-		if !full || len(s.glIgnore) > 0 {
+		if !capped || len(s.glIgnore) > 0 {
 			line, col = lc.pos(c.start)
 		}
 		allowed, why := false, ""
@@ -735,6 +736,16 @@ func (s *Scanner) ScanCapped(path string, content []byte, keep int) ([]Finding, 
 			continue
 		default:
 			kept++
+		}
+		// kept though past the cap: allowed
+		if sec == "" {
+			sec = string(content[c.start:c.end])
+		}
+		if fp == "" {
+			fp = Fingerprint(rule.ID, sec)
+		}
+		if line == 0 {
+			line, col = lc.pos(c.start)
 		}
 		f := Finding{
 			RuleID:      rule.ID,
