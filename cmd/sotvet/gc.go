@@ -208,34 +208,27 @@ func workspaceCollections() (parsed, forgotten func()) {
 }
 
 // scanLimit is the soft memory limit sotvet scan keeps to while its live
-// heap is under scanHeap. A tree whose files wake every secrets rule
-// compiles all of them (~25 MB live, mostly compiled expressions and
-// filters, plus the files being scanned), and under GOGC alone the
-// process reached 130-135 MB (/tmp/allkwdir: 17 MB of files dense with
-// every rule's keywords); under this limit ~75 MB, for the same CPU. A
-// limit of 40 MiB there had the collector run without end near 28 MB
-// live, then lift (at scanHeap) and reach 120 MB: the limit counts the
-// runtime's own ~10-15 MB besides the heap. Past scanHeap (a huge file)
-// the run goes back to moderateLimit.
+// heap is under scanHeap, and scanSmallLimit while it is under
+// scanSmallHeap. A tree whose files wake every secrets rule compiles all
+// of them (~25 MB live, mostly compiled expressions and filters, plus
+// the files being scanned), and under GOGC alone the process reached
+// 130-135 MB (/tmp/allkwdir: 17 MB of files dense with every rule's
+// keywords); under scanLimit ~75 MB, for the same CPU. Under 40 MiB
+// there the collector ran without end near 28 MB live: the limit counts
+// the runtime's own ~10-15 MB besides the heap. A single dense file
+// keeps a small live heap (~10 MB), and under 56 MiB (at smallHeapGC)
+// grew to ~70 MB where 40 MiB holds it near 55. Past scanHeap (a huge
+// file) the run keeps to moderateLimit, and past moderateHeap to none.
 const (
-	scanLimit = 56 << 20
-	scanHeap  = 44 << 20
+	scanSmallLimit = 40 << 20
+	scanSmallHeap  = 20 << 20
+	scanLimit      = 56 << 20
+	scanHeap       = 44 << 20
 )
 
 func limitScan() {
 	if os.Getenv("GOMEMLIMIT") != "" {
 		return
 	}
-	mine := ownLimit()
-	debug.SetMemoryLimit(scanLimit)
-	afterEachCollection(func(live uint64) bool {
-		if !mine() {
-			return false
-		}
-		if live > scanHeap {
-			debug.SetMemoryLimit(moderateLimit)
-			return false
-		}
-		return true
-	})
+	limitInSteps(limitStep{scanSmallHeap, scanSmallLimit}, limitStep{scanHeap, scanLimit}, limitStep{moderateHeap, moderateLimit})
 }

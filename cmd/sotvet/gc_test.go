@@ -159,7 +159,12 @@ func TestLimitScanOwnsLimit(t *testing.T) {
 	runtime.GC()
 	limitBySize()
 	limitScan()
-	live := liveHeap() // past smallHeap, under scanHeap
+	runtime.GC()
+	time.Sleep(time.Millisecond)
+	if got := debug.SetMemoryLimit(-1); got != scanSmallLimit {
+		t.Fatalf("memory limit %d with a small heap, want scan's %d", got, scanSmallLimit)
+	}
+	live := liveHeap() // past smallHeap and scanSmallHeap, under scanHeap
 	for range 5 {
 		runtime.GC()
 		time.Sleep(time.Millisecond)
