@@ -3,6 +3,7 @@ package secrets
 import (
 	"regexp/syntax"
 	"runtime"
+	"slices"
 	"sync"
 	"sync/atomic"
 )
@@ -31,8 +32,10 @@ const dfaMaxStates = 2048
 // the process to 200 MB; under 8 MB it peaks at 141 MB, and at 149 MB on
 // ten times that tree. Emptying a cache at the budget instead, as RE2
 // resets its DFA, rebuilt states without end there (7 GB allocated on
-// the larger tree, 226 MB peak, 50 % more CPU).
-var dfaBudget int64 = 8 << 20 // a variable: the tests run filters on a small one
+// the larger tree, 226 MB peak, 50 % more CPU). At 4 MB instead of 8 the
+// tree that wakes every rule holds ~5 MB less, for no more CPU: the
+// states past the first few thousand serve few bytes each.
+var dfaBudget int64 = 4 << 20 // a variable: the tests run filters on a small one
 
 // dfaHeld is the bytes of states the filters hold.
 var dfaHeld atomic.Int64
@@ -82,6 +85,9 @@ type dfaCache struct {
 	trans  [2][]int32
 	accept [2][]uint8 // 1: holds a match; 2: holds one at the end of the text
 	quiet  [2][]bool  // holds no instruction that reads a byte
+	// scratch of state and step
+	key        []byte
+	next, with pcSet
 }
 
 // dfaLoosen rewrites re in place into an expression whose language holds
@@ -403,8 +409,8 @@ func (d *prefilterDFA) splitsAfter(b byte) bool {
 // the current byte; the threads starting at it (start) are added when
 // it is stepped and judged.
 func (c *dfaCache) state(d *prefilterDFA, mode int, set pcSet) int32 {
-	key := pcKey(set)
-	if i, ok := c.index[mode][key]; ok {
+	c.key = appendPCKey(c.key[:0], set)
+	if i, ok := c.index[mode][string(c.key)]; ok { // a lookup does not copy the key
 		return i
 	}
 	if len(c.sets[mode]) >= dfaMaxStates {
@@ -418,7 +424,8 @@ func (c *dfaCache) state(d *prefilterDFA, mode int, set pcSet) int32 {
 	}
 	d.held.Add(cost)
 	i := int32(len(c.sets[mode]))
-	c.index[mode][key] = i
+	c.index[mode][string(c.key)] = i
+	set = append(pcSet(nil), set...) // the caller's may be step's scratch
 	c.sets[mode] = append(c.sets[mode], set)
 	for range 128 {
 		c.trans[mode] = append(c.trans[mode], -1)
@@ -447,13 +454,23 @@ func (d *prefilterDFA) withStart(set pcSet) pcSet {
 	return u
 }
 
-// step computes and caches the transition of state st on byte b.
+// step computes and caches the transition of state st on byte b. Its
+// sets are scratch, copied only when they make a new state: past
+// dfaBudget a transition is computed again each time it is taken, and
+// allocating two sets and a key each time made a tree that wakes every
+// rule allocate ~50 MB.
 func (c *dfaCache) step(d *prefilterDFA, mode int, st int32, b byte) int32 {
 	set := c.sets[mode][st]
 	if mode == 1 {
-		set = d.withStart(set)
+		c.with = slices.Grow(c.with[:0], d.words)[:d.words]
+		for k := range c.with {
+			c.with[k] = set[k] | d.start[k]
+		}
+		set = c.with
 	}
-	next := make(pcSet, d.words)
+	c.next = slices.Grow(c.next[:0], d.words)[:d.words]
+	next := c.next
+	clear(next)
 	d.advance(set, next, b)
 	n := c.state(d, mode, next)
 	if n >= 0 {
@@ -462,14 +479,14 @@ func (c *dfaCache) step(d *prefilterDFA, mode int, st int32, b byte) int32 {
 	return n
 }
 
-func pcKey(s pcSet) string {
-	b := make([]byte, 0, 8*len(s))
+// appendPCKey appends s's key in the cache's index to b.
+func appendPCKey(b []byte, s pcSet) []byte {
 	for _, w := range s {
 		for k := 0; k < 64; k += 8 {
 			b = append(b, byte(w>>k))
 		}
 	}
-	return string(b)
+	return b
 }
 
 // filterFor returns the filter the scanner asks before it runs the rule's

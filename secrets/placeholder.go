@@ -151,7 +151,13 @@ func madeUpSequence(l []byte) bool {
 	if len(l) < 8 {
 		return false
 	}
-	covered := make([]bool, len(l))
+	var buf [128]bool // most values: no allocation per candidate
+	covered := buf[:0]
+	if len(l) <= len(buf) {
+		covered = buf[:len(l)]
+	} else {
+		covered = make([]bool, len(l))
+	}
 	mark := func(from, to int) {
 		for k := from; k < to; k++ {
 			covered[k] = true

@@ -955,7 +955,7 @@ func validGeneric(c Candidate) bool {
 		return false // prose, not a credential
 	case strings.ContainsAny(s, "()[]{}"):
 		return false // code: a call, an index, a type
-	case identChainRE.MatchString(s) && !hasDigit(v):
+	case !hasDigit(v) && identChainRE.MatchString(s): // the cheap test first
 		return false // code: a field reference such as cfg.db.password
 	}
 	if !isHexLower(v) && Entropy(v) < 3.5 {

@@ -618,6 +618,14 @@ func (s *Scanner) getScratch() *detectScratch {
 		for _, r := range sc.touched {
 			sc.wins[r] = sc.wins[r][:0]
 			sc.starts[r] = sc.starts[r][:0]
+			// a rule woken at every keyword of a dense file does not
+			// leave its buffers to every later call
+			if cap(sc.wins[r]) > maxScratchHits {
+				sc.wins[r] = nil
+			}
+			if cap(sc.starts[r]) > maxScratchHits {
+				sc.starts[r] = nil
+			}
 		}
 		sc.touched = sc.touched[:0]
 		for k, h := range sc.hits {
@@ -633,14 +641,16 @@ func (s *Scanner) getScratch() *detectScratch {
 	return &detectScratch{wins: make([][]span, len(s.rules)), starts: make([][]int, len(s.rules))}
 }
 
-// resolve keeps, among overlapping matches, the one from the rule listed
-// first, and returns the survivors sorted by start.
+// resolve sorts cs in place by start (then rule, then the longer match
+// first) and returns, in a new slice, the matches that survive: among
+// overlapping ones, the one from the rule listed first. cs stays the
+// callers' sorted list of every candidate (allowLines reads it): one copy
+// of a dense file's candidates, not three.
 func resolve(cs []cand) []cand {
 	if len(cs) == 0 {
 		return nil
 	}
-	sorted := append([]cand(nil), cs...)
-	slices.SortFunc(sorted, func(a, b cand) int {
+	slices.SortFunc(cs, func(a, b cand) int {
 		if a.start != b.start {
 			return cmp.Compare(a.start, b.start)
 		}
@@ -649,8 +659,8 @@ func resolve(cs []cand) []cand {
 		}
 		return cmp.Compare(b.end, a.end)
 	})
-	out := sorted[:0:0]
-	for _, c := range sorted {
+	var out []cand
+	for _, c := range cs {
 		if n := len(out); n > 0 && c.start < out[n-1].end {
 			if c.rule < out[n-1].rule {
 				out[n-1] = c
@@ -659,7 +669,7 @@ func resolve(cs []cand) []cand {
 		}
 		out = append(out, c)
 	}
-	return out
+	return slices.Clip(out)
 }
 
 // Scan returns every secret in content, allowed ones included (callers filter
@@ -677,7 +687,7 @@ func (s *Scanner) Scan(path string, content []byte) []Finding {
 // of keep of them, not of all (issue 33: at most 64 MB on any tree).
 func (s *Scanner) ScanCapped(path string, content []byte, keep int) ([]Finding, map[string]int) {
 	raw := s.detect(path, content, true)
-	cs := resolve(raw)
+	cs := resolve(raw) // and raw sorted by start
 	if len(cs) == 0 {
 		return nil, nil
 	}
@@ -690,10 +700,65 @@ func (s *Scanner) ScanCapped(path string, content []byte, keep int) ([]Finding, 
 	}
 	findings := make([]Finding, 0, n)
 	lc := lineCounter{data: content, line: 1}
-	al := allowLines{data: content, raw: sortedByStart(raw)}
+	al := allowLines{data: content, raw: raw}
 	for _, c := range cs {
 		rule := s.rules[c.rule]
-		sec := string(content[c.start:c.end])
+		reason, marked := al.lookup(c)
+		// Past the cap a finding that is not allowed is only counted:
+		// its text, fingerprint and position are computed before it is
+		// judged only where judging whether it is allowed needs them (a
+		// file dense with findings spent a third of its scan on the
+		// reports of dropped ones).
+		capped := keep > 0 && kept >= keep
+		var sec, fp string
+		if !capped || len(s.allowValues) > 0 || len(s.baseline) > 0 {
+			sec = string(content[c.start:c.end])
+		}
+		if !capped || len(s.baseline) > 0 {
+			fp = Fingerprint(rule.ID, sec)
+		}
+		line, col := 0, 0
+		if !capped || len(s.glIgnore) > 0 {
+			line, col = lc.pos(c.start)
+		}
+		allowed, why := false, ""
+		switch {
+		case marked && reason != "":
+			allowed, why = true, "inline: "+reason
+		case pathAllowed:
+			allowed, why = true, "path"
+		case s.valueAllowed(sec):
+			allowed, why = true, "value"
+		case s.baseline[fp]:
+			allowed, why = true, "baseline"
+		case len(s.glIgnore) > 0 && s.glIgnore.match(path, line, s.gitleaksIDs(&al, c)):
+			allowed, why = true, "gitleaksignore"
+		}
+		switch {
+		case keep <= 0:
+		case allowed && keptAllowed >= keep:
+			continue
+		case allowed:
+			keptAllowed++
+		case kept >= keep:
+			if more == nil {
+				more = map[string]int{}
+			}
+			more[rule.ID]++
+			continue
+		default:
+			kept++
+		}
+		// kept though past the cap: allowed
+		if sec == "" {
+			sec = string(content[c.start:c.end])
+		}
+		if fp == "" {
+			fp = Fingerprint(rule.ID, sec)
+		}
+		if line == 0 {
+			line, col = lc.pos(c.start)
+		}
 		f := Finding{
 			RuleID:      rule.ID,
 			Description: rule.Description,
@@ -701,40 +766,14 @@ func (s *Scanner) ScanCapped(path string, content []byte, keep int) ([]Finding, 
 			Start:       c.start,
 			End:         c.end,
 			Redacted:    Mask(sec),
-			Fingerprint: Fingerprint(rule.ID, sec),
+			Fingerprint: fp,
+			Line:        line,
+			Col:         col,
+			Allowed:     allowed,
+			AllowReason: why,
+			Unjustified: marked && reason == "",
 		}
-		f.Line, f.Col = lc.pos(c.start)
 		f.EndLine, f.EndCol = lc.pos(c.end)
-
-		reason, marked := al.lookup(c)
-		switch {
-		case marked && reason != "":
-			f.Allowed, f.AllowReason = true, "inline: "+reason
-		case pathAllowed:
-			f.Allowed, f.AllowReason = true, "path"
-		case s.valueAllowed(sec):
-			f.Allowed, f.AllowReason = true, "value"
-		case s.baseline[f.Fingerprint]:
-			f.Allowed, f.AllowReason = true, "baseline"
-		case len(s.glIgnore) > 0 && s.glIgnore.match(path, f.Line, s.gitleaksIDs(raw, c)):
-			f.Allowed, f.AllowReason = true, "gitleaksignore"
-		}
-		f.Unjustified = marked && reason == ""
-		switch {
-		case keep <= 0:
-		case f.Allowed && keptAllowed >= keep:
-			continue
-		case f.Allowed:
-			keptAllowed++
-		case kept >= keep:
-			if more == nil {
-				more = map[string]int{}
-			}
-			more[f.RuleID]++
-			continue
-		default:
-			kept++
-		}
 		findings = append(findings, f)
 	}
 	return findings, more
@@ -742,16 +781,24 @@ func (s *Scanner) ScanCapped(path string, content []byte, keep int) ([]Finding, 
 
 // gitleaksIDs returns the rule IDs a .gitleaksignore entry may name for
 // the finding c: its rule, the gitleaks rules folded into it, and every
-// rule with a match overlapping it.
-func (s *Scanner) gitleaksIDs(raw []cand, c cand) []string {
+// rule with a match overlapping it. The overlapping matches are found in
+// al's sorted candidates (lookup has set maxLen): a look at every
+// candidate per finding cost the product of the two on a file dense
+// with findings.
+func (s *Scanner) gitleaksIDs(al *allowLines, c cand) []string {
 	ids := []string{s.rules[c.rule].ID}
 	for gl, own := range GitleaksAliases {
 		if own == ids[0] {
 			ids = append(ids, gl)
 		}
 	}
-	for _, o := range raw {
-		if o.rule != c.rule && o.start < c.end && c.start < o.end {
+	raw := al.raw
+	lo := sort.Search(len(raw), func(i int) bool { return raw[i].start > c.start-al.maxLen-1 })
+	for _, o := range raw[lo:] {
+		if o.start >= c.end {
+			break
+		}
+		if o.rule != c.rule && c.start < o.end {
 			ids = append(ids, s.rules[o.rule].ID)
 		}
 	}
@@ -802,19 +849,13 @@ func (s *Scanner) valueAllowed(sec string) bool {
 // that many findings on one long line cost one look at it.
 type allowLines struct {
 	data    []byte
-	raw     []cand // every candidate, sorted by start
+	raw     []cand // every candidate, sorted by start (resolve)
 	maxLen  int    // longest candidate
 	cacheLS int    // line start of the cached answer, -1 when none
 	cacheLE int
 	reason  string
 	marked  bool
 	inited  bool
-}
-
-func sortedByStart(raw []cand) []cand {
-	out := append([]cand(nil), raw...)
-	sort.Slice(out, func(i, j int) bool { return out[i].start < out[j].start })
-	return out
 }
 
 // lookup looks for AllowMarker on the first and the last line of the

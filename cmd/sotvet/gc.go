@@ -69,6 +69,20 @@ func limitBySize() {
 	limitInSteps(limitStep{smallHeap, smallLimit}, limitStep{moderateHeap, moderateLimit})
 }
 
+// limitPolicy counts the policies that have set the memory limit; the
+// last one set owns it. Every run starts under limitBySize and sotvet
+// scan then sets its own: while both paced the limit, limitBySize's step
+// to moderateLimit at 16 MiB live undid scanLimit, and a scan of files
+// that wake every rule peaked at ~135 MB instead of ~60.
+var limitPolicy atomic.Int64
+
+// ownLimit makes the caller the memory limit's policy; the function it
+// returns reports whether it still is.
+func ownLimit() func() bool {
+	g := limitPolicy.Add(1)
+	return func() bool { return limitPolicy.Load() == g }
+}
+
 // limitStep is a soft memory limit kept while the live heap is at most
 // upTo bytes.
 type limitStep struct {
@@ -81,9 +95,13 @@ type limitStep struct {
 // lifts the limit for the rest of the run. A heap that shrank again does
 // not go back a step: the run has shown its size.
 func limitInSteps(steps ...limitStep) {
+	mine := ownLimit()
 	debug.SetMemoryLimit(steps[0].limit)
 	i := 0 // read and written by the finalizer goroutine only
 	afterEachCollection(func(live uint64) bool {
+		if !mine() {
+			return false
+		}
 		at := i
 		for i < len(steps) && live > steps[i].upTo {
 			i++
@@ -190,26 +208,27 @@ func workspaceCollections() (parsed, forgotten func()) {
 }
 
 // scanLimit is the soft memory limit sotvet scan keeps to while its live
-// heap is under scanHeap. A tree whose files wake every secrets rule
-// compiles all of them (~30 MB live, mostly compiled expressions), and
-// under GOGC alone the process reached 80-88 MB; under the limit 55-59
-// MB, for about the same CPU (issue 33: at most 64 MB on any tree). Past
-// scanHeap (a huge file) the run goes back to moderateLimit.
+// heap is under scanHeap, and scanSmallLimit while it is under
+// scanSmallHeap. A tree whose files wake every secrets rule compiles all
+// of them (~25 MB live, mostly compiled expressions and filters, plus
+// the files being scanned), and under GOGC alone the process reached
+// 130-135 MB (/tmp/allkwdir: 17 MB of files dense with every rule's
+// keywords); under scanLimit ~75 MB, for the same CPU. Under 40 MiB
+// there the collector ran without end near 28 MB live: the limit counts
+// the runtime's own ~10-15 MB besides the heap. A single dense file
+// keeps a small live heap (~10 MB), and under 56 MiB (at smallHeapGC)
+// grew to ~70 MB where 40 MiB holds it near 55. Past scanHeap (a huge
+// file) the run keeps to moderateLimit, and past moderateHeap to none.
 const (
-	scanLimit = 40 << 20
-	scanHeap  = 32 << 20
+	scanSmallLimit = 40 << 20
+	scanSmallHeap  = 20 << 20
+	scanLimit      = 56 << 20
+	scanHeap       = 44 << 20
 )
 
 func limitScan() {
 	if os.Getenv("GOMEMLIMIT") != "" {
 		return
 	}
-	debug.SetMemoryLimit(scanLimit)
-	afterEachCollection(func(live uint64) bool {
-		if live > scanHeap {
-			debug.SetMemoryLimit(moderateLimit)
-			return false
-		}
-		return true
-	})
+	limitInSteps(limitStep{scanSmallHeap, scanSmallLimit}, limitStep{scanHeap, scanLimit}, limitStep{moderateHeap, moderateLimit})
 }

@@ -148,3 +148,29 @@ func collectUntil(t *testing.T, msg string, done func() bool) {
 		}
 	}
 }
+
+// TestLimitScanOwnsLimit: once sotvet scan sets its limit, the steps the
+// run started under no longer change it (their step at 16 MiB live undid
+// scanLimit).
+func TestLimitScanOwnsLimit(t *testing.T) {
+	prev := debug.SetMemoryLimit(-1)
+	defer debug.SetMemoryLimit(prev)
+	t.Setenv("GOMEMLIMIT", "")
+	runtime.GC()
+	limitBySize()
+	limitScan()
+	runtime.GC()
+	time.Sleep(time.Millisecond)
+	if got := debug.SetMemoryLimit(-1); got != scanSmallLimit {
+		t.Fatalf("memory limit %d with a small heap, want scan's %d", got, scanSmallLimit)
+	}
+	live := liveHeap() // past smallHeap and scanSmallHeap, under scanHeap
+	for range 5 {
+		runtime.GC()
+		time.Sleep(time.Millisecond)
+	}
+	if got := debug.SetMemoryLimit(-1); got != scanLimit {
+		t.Fatalf("memory limit %d with 24 MB live, want scan's %d", got, scanLimit)
+	}
+	runtime.KeepAlive(live)
+}
