@@ -44,7 +44,7 @@ func TestMain(m *testing.M) {
 		}
 	}
 	code := m.Run()
-	cleanupPlainChild()
+	plainChild.Remove()
 	os.Exit(code)
 }
 

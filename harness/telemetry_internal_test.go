@@ -29,7 +29,7 @@ func TestGoTelemetryOff(t *testing.T) {
 	if m := mode(fresh(t)); m == "off" {
 		t.Skipf("the go command's telemetry is off in a fresh HOME already (%q)", m)
 	}
-	r := &run{dir: fresh(t)}
+	r := &run{dir: t.TempDir()} // telemetry is off there: no child
 	if err := r.makeSubdirs(); err != nil {
 		t.Fatal(err)
 	}
@@ -54,12 +54,13 @@ func fresh(t *testing.T) string {
 	t.Cleanup(func() {
 		gone := 0
 		for i := 0; i < 50 && gone < 5; i++ {
-			if err := os.RemoveAll(dir); err == nil {
-				if _, err := os.Lstat(dir); os.IsNotExist(err) {
-					gone++
-				} else {
-					gone = 0
-				}
+			// Look before removing: a directory the child recreated
+			// since the last look is not gone.
+			if _, err := os.Lstat(dir); os.IsNotExist(err) {
+				gone++
+			} else {
+				gone = 0
+				os.RemoveAll(dir)
 			}
 			time.Sleep(100 * time.Millisecond)
 		}

@@ -17,17 +17,16 @@ golden=testdata/corpus/cto-planb.golden
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-if [ -n "${SOTVET:-}" ]; then
-  cp "$SOTVET" "$tmp/sotvet"
-else
-  go build -o "$tmp/sotvet" ./cmd/sotvet
+exe=${SOTVET:-$tmp/sotvet}
+if [ -z "${SOTVET:-}" ]; then
+  go build -o "$exe" ./cmd/sotvet
 fi
 
 # Copy the corpus outside any git work tree so that the result does not depend
 # on where the checkout sits; the corpus has no git metadata of its own.
 cp -R "$corpus" "$tmp/cto-planb"
 status=0
-(cd "$tmp/cto-planb" && "$tmp/sotvet" check --no-git --format text .) >"$tmp/got" 2>"$tmp/stderr" || status=$?
+(cd "$tmp/cto-planb" && "$exe" check --no-git --format text .) >"$tmp/got" 2>"$tmp/stderr" || status=$?
 if [ "$status" -ge 2 ]; then
   echo "acceptance: sotvet failed (exit $status):"; cat "$tmp/stderr"; exit 1
 fi

@@ -34,7 +34,7 @@ func TestMain(m *testing.M) {
 type cleanupAfter struct{ m *testing.M }
 
 func (c cleanupAfter) Run() int {
-	defer cleanupPlainBin()
+	defer plainBin.Remove()
 	return c.m.Run()
 }
 

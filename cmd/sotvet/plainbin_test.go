@@ -1,13 +1,11 @@
 package main
 
 import (
-	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"strings"
-	"sync"
 	"testing"
+
+	"github.com/svrnty/sotvet/internal/plainbuild"
 )
 
 // raceScenarios are the scenarios that, under -race, still run this
@@ -38,18 +36,14 @@ func runsRaceBuilt(name string) bool {
 	return ok
 }
 
-// plainBin holds the plain build of sotvet, made at most once per test
-// process and removed when it ends (TestMain).
-var plainBin = struct {
-	once sync.Once
-	dir  string
-	err  error
-}{}
+// plainBin is the plain build of sotvet, made at most once per test
+// process and removed when it ends (TestMain). Built without VCS stamping,
+// so that `sotvet version` says what the test binary says.
+var plainBin = plainbuild.New("sotvet-plain-", "sotvet", "build", "-buildvcs=false")
 
 // plainSotvet returns a directory holding sotvet built without -race,
 // as `go build` would for a user, shared by every test of this process
-// that needs a binary whose own speed is not under test. Built without
-// VCS stamping, so that `sotvet version` says what the test binary says.
+// that needs a binary whose own speed is not under test.
 func plainSotvet(t testing.TB) string {
 	t.Helper()
 	dir, err := buildPlainSotvet()
@@ -60,33 +54,7 @@ func plainSotvet(t testing.TB) string {
 }
 
 // buildPlainSotvet is plainSotvet for callers without a testing.TB.
-func buildPlainSotvet() (string, error) {
-	plainBin.once.Do(func() {
-		dir, err := os.MkdirTemp("", "sotvet-plain-")
-		if err != nil {
-			plainBin.err = err
-			return
-		}
-		plainBin.dir = dir
-		cmd := exec.Command("go", "build", "-buildvcs=false", "-o", filepath.Join(dir, "sotvet"), ".")
-		cmd.Env = append(os.Environ(), "GOFLAGS="+withoutRace(os.Getenv("GOFLAGS")))
-		if out, err := cmd.CombinedOutput(); err != nil {
-			plainBin.err = fmt.Errorf("go build sotvet: %v\n%s", err, out)
-		}
-	})
-	return plainBin.dir, plainBin.err
-}
-
-// withoutRace drops -race from GOFLAGS: the plain build is the point.
-func withoutRace(flags string) string {
-	var keep []string
-	for _, f := range strings.Fields(flags) {
-		if f != "-race" && f != "--race" && f != "-race=true" {
-			keep = append(keep, f)
-		}
-	}
-	return strings.Join(keep, " ")
-}
+func buildPlainSotvet() (string, error) { return plainBin.Dir() }
 
 // cliDir returns a directory holding the sotvet that tests about the
 // command's behaviour put on PATH: the shared plain build, which the
@@ -107,33 +75,12 @@ func warmBuildCache(t testing.TB) {
 	}
 }
 
-// cleanupPlainBin removes the shared plain build after the tests.
-func cleanupPlainBin() {
-	if plainBin.dir != "" {
-		os.RemoveAll(plainBin.dir)
-	}
-}
-
 // TestRaceScenariosExist keeps raceScenarios naming real scenarios: a
 // renamed one would otherwise silently leave the race-built set.
 func TestRaceScenariosExist(t *testing.T) {
 	for name := range raceScenarios {
 		if _, err := os.Stat(filepath.Join("../../testdata/script", name+".txtar")); err != nil {
 			t.Errorf("raceScenarios names %q: %v", name, err)
-		}
-	}
-}
-
-func TestWithoutRace(t *testing.T) {
-	for in, want := range map[string]string{
-		"":                     "",
-		"-race":                "",
-		"-mod=mod -race -v":    "-mod=mod -v",
-		"-tags=devtools":       "-tags=devtools",
-		"--race -race=true -x": "-x",
-	} {
-		if got := withoutRace(in); got != want {
-			t.Errorf("withoutRace(%q) = %q, want %q", in, got, want)
 		}
 	}
 }

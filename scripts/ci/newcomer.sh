@@ -24,14 +24,24 @@ src=$(cd "$(dirname "$0")/../.." && pwd)
 # -trimpath), so in a new directory on every run the README's install
 # compiled all of sotvet cold every time (37 s of CPU), proving nothing
 # the test suite's own build does not. A newcomer's first install is cold;
-# CI's repeated walks need not be. The lock keeps two walks of one
-# checkout from sharing the directory.
-tmp=${TMPDIR:-/tmp}/sotvet-newcomer-$(id -u)-$(printf '%s' "$src" | sha256sum | cut -c1-12)
-exec 9>"$tmp.lock"
-if command -v flock >/dev/null; then flock 9; fi
-chmod -R u+w "$tmp" 2>/dev/null || true
-rm -rf "$tmp"
-mkdir -p "$tmp"
+# CI's repeated walks need not be. The path is under the user's own cache
+# directory (not a shared /tmp, where another user could plant it); the
+# lock keeps two walks of one checkout from sharing it, and without flock
+# each walk takes a new directory, as before. The lock file stays:
+# removing it would let a third walk lock a new file while the second
+# holds the old one.
+base=${XDG_CACHE_HOME:-$HOME/.cache}/sotvet-newcomer
+mkdir -p "$base"
+tmp=$base/$(printf '%s' "$src" | sha256sum | cut -c1-12)
+if command -v flock >/dev/null; then
+  exec 9>"$tmp.lock"
+  flock 9
+  chmod -R u+w "$tmp" 2>/dev/null || true
+  rm -rf "$tmp"
+  mkdir "$tmp"
+else
+  tmp=$(mktemp -d)
+fi
 trap 'chmod -R u+w "$tmp" 2>/dev/null; rm -rf "$tmp"' EXIT
 step() { echo "newcomer: $*"; }
 fail() { echo "newcomer: FAIL: $*" >&2; exit 1; }

@@ -133,7 +133,7 @@ func chainLinks() []string {
 	var out []string
 	for _, e := range ents {
 		cmd, err := os.ReadFile("/proc/" + e.Name() + "/cmdline")
-		if err == nil && strings.Contains(string(cmd), "\x00"+linkName+"\x00") && !strings.Contains(string(cmd), "CHAIN=") {
+		if err == nil && strings.Contains(string(cmd), "\x00"+linkName+"\x00") {
 			if st, ok := readStatName(e.Name()); ok && st != "Z" {
 				out = append(out, e.Name())
 			}
