@@ -57,6 +57,8 @@ type Session struct {
 	// documents decoded from their summaries.
 	disc   *sotparse.Discovery
 	discAt map[string]int
+	list   *listing            // newListing of listOf
+	listOf *sotparse.Discovery // the walk list was derived from
 	models *sotparse.Models
 
 	// overlaysOnly: the session reports on the files with an overlay
@@ -430,6 +432,14 @@ func (s *Session) run(focus func(string) bool) (*Result, *sotparse.Workspace, er
 		return nil, nil, err
 	}
 	opt.Discovery = disc
+	if disc != nil {
+		// The names of the walk's files, derived once per walk: an
+		// overlay changes a size only.
+		if s.list == nil || s.listOf != s.disc {
+			s.list, s.listOf = newListing(s.opt.Root, disc), s.disc
+		}
+		opt.listing = s.list
+	}
 	res, ws, err := Run(opt)
 	if err == nil {
 		s.models.Prune(ws)

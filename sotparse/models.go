@@ -2,6 +2,7 @@ package sotparse
 
 import (
 	"go/token"
+	"reflect"
 	"slices"
 	"sync"
 )
@@ -29,6 +30,13 @@ type Models struct {
 	gen  uint64                 // of the kept documents of the last run (generation)
 	kept []*Doc                 // those documents
 	aggs map[*MemoKey]aggregate // what checks gathered from them (Aggregate)
+
+	// The paths of the last run (knownFrom), and what checks derived
+	// from them (PathsMemo).
+	known       map[string]bool
+	knownPaths  []string
+	knownOthers []string
+	pathMemo    map[*MemoKey]any
 }
 
 type model struct {
@@ -214,4 +222,68 @@ func (ws *Workspace) setModels(ms *Models) {
 		}
 	}
 	ws.keptGen = ms.generation(ws.kept)
+}
+
+// knownFrom is the package's knownFrom, kept for as long as the runs list
+// the same paths: a session's run re-checks a few of many files, and the
+// listing changes only when a file appears or goes. What PathsMemo derived
+// from it is kept with it. ms may be nil.
+func (ms *Models) knownFrom(entries []Entry, others []string) map[string]bool {
+	if ms == nil {
+		return knownFrom(entries, others)
+	}
+	ms.mu.Lock()
+	defer ms.mu.Unlock()
+	same := ms.known != nil && len(ms.knownPaths) == len(entries) && slices.Equal(ms.knownOthers, others)
+	for i := 0; same && i < len(entries); i++ {
+		same = ms.knownPaths[i] == entries[i].Path
+	}
+	if same {
+		return ms.known
+	}
+	ms.known = knownFrom(entries, others)
+	ms.knownPaths = make([]string, len(entries))
+	for i, e := range entries {
+		ms.knownPaths[i] = e.Path
+	}
+	ms.knownOthers = slices.Clone(others)
+	ms.pathMemo = map[*MemoKey]any{}
+	return ms.known
+}
+
+// PathsMemo returns f(), computed once for as long as a session's runs
+// list the same paths (the paths EachPath and Exists answer for): what a
+// check derives from every path of the workspace (an index by base name)
+// then costs one edit nothing. f must read the paths only (ws.EachPath,
+// ws.Exists), and what it returns must not be changed.
+func PathsMemo[T any](ws *Workspace, key *MemoKey, f func() T) T {
+	ms := ws.models
+	if ms == nil {
+		return f()
+	}
+	ms.mu.Lock()
+	v, ok := ms.pathMemo[key]
+	same := ms.known != nil && sameMap(ms.known, ws.known)
+	ms.mu.Unlock()
+	if ok && same {
+		return v.(T)
+	}
+	r := f()
+	if !same {
+		return r
+	}
+	ms.mu.Lock()
+	defer ms.mu.Unlock()
+	if sameMap(ms.known, ws.known) {
+		if v, ok := ms.pathMemo[key]; ok {
+			return v.(T) // computed meanwhile: one value for every check
+		}
+		ms.pathMemo[key] = r
+	}
+	return r
+}
+
+// sameMap reports whether a and b are one map (not two equal ones).
+func sameMap(a, b map[string]bool) bool {
+	return reflect.ValueOf(a).UnsafePointer() == reflect.ValueOf(b).UnsafePointer()
 }

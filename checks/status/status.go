@@ -691,9 +691,27 @@ type remainPatterns struct {
 	byID, this, blocker *regexp.Regexp
 }
 
+// newRemainPatterns returns the patterns of the phrases -still-blocked adds
+// now, compiled once per set of phrases: an editor's session runs the
+// checks on every keystroke, and compiling them cost more than the edit's
+// own document.
 func newRemainPatterns() *remainPatterns {
-	byID, this, blocker := stillBlockedPatterns(extraBlocked)
-	return &remainPatterns{byID: byID, this: this, blocker: blocker}
+	key := strings.Join(extraBlocked, "\x00")
+	remainMemo.Lock()
+	defer remainMemo.Unlock()
+	if remainMemo.p == nil || remainMemo.key != key {
+		byID, this, blocker := stillBlockedPatterns(extraBlocked)
+		remainMemo.key, remainMemo.p = key, &remainPatterns{byID: byID, this: this, blocker: blocker}
+	}
+	return remainMemo.p
+}
+
+// remainMemo is the last set of phrases compiled; the patterns are read
+// only, and shared by the runs.
+var remainMemo struct {
+	sync.Mutex
+	key string
+	p   *remainPatterns
 }
 
 // noRemains is the index of a document without remain lines; no one
