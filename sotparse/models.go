@@ -37,6 +37,19 @@ type Models struct {
 	knownPaths  []string
 	knownOthers []string
 	pathMemo    map[*MemoKey]any
+
+	// The index of a run before (indexWith), which the runs with the
+	// same paths share.
+	index *sharedIndex
+}
+
+// sharedIndex is a run's files and documents, in path order, and its
+// maps of them by path. No run modifies it.
+type sharedIndex struct {
+	files  []*File
+	docs   []*Doc
+	byPath map[string]*File
+	byDoc  map[string]*Doc
 }
 
 type model struct {
@@ -92,7 +105,7 @@ func (ms *Models) Prune(ws *Workspace) {
 		}
 	}
 	for p, m := range ms.m {
-		if ws.byPath[p] == nil {
+		if ws.File(p) == nil {
 			delete(ms.toks, m.file.Tok)
 			ms.evicted = append(ms.evicted, m.file.Tok)
 			delete(ms.m, p)
@@ -286,4 +299,50 @@ func PathsMemo[T any](ws *Workspace, key *MemoKey, f func() T) T {
 // sameMap reports whether a and b are one map (not two equal ones).
 func sameMap(a, b map[string]bool) bool {
 	return reflect.ValueOf(a).UnsafePointer() == reflect.ValueOf(b).UnsafePointer()
+}
+
+// indexWith is index, sharing the maps by path of an earlier run of ms
+// whose files had the same paths in the same order (a session's edit
+// changes the content of a few of many): the files and documents that
+// differ from its are looked up first (File, Doc). Building two maps of
+// every file on every edit cost more than checking the edited document.
+func (ws *Workspace) indexWith(ms *Models) {
+	ms.mu.Lock()
+	b := ms.index
+	ms.mu.Unlock()
+	if b != nil && len(b.files) == len(ws.Files) && len(b.docs) == len(ws.Docs) {
+		newFiles, newDocs := map[string]*File{}, map[string]*Doc{}
+		same := true
+		for i, f := range ws.Files {
+			if g := b.files[i]; f != g {
+				if same = f.Path == g.Path && len(newFiles) < len(ws.Files)/8+8; !same {
+					break
+				}
+				newFiles[f.Path] = f
+			}
+		}
+		for i, d := range ws.Docs {
+			if !same {
+				break
+			}
+			if e := b.docs[i]; d != e {
+				if same = d.Path == e.Path && len(newDocs) < len(ws.Docs)/8+8; !same {
+					break
+				}
+				newDocs[d.Path] = d
+			}
+		}
+		if same {
+			// In path order as the shared run's were: only the records
+			// and problems are sorted here.
+			sortByPath(ws.Records, func(r *Record) string { return r.Path })
+			ws.sortProblems()
+			ws.byPath, ws.docs, ws.newFiles, ws.newDocs = b.byPath, b.byDoc, newFiles, newDocs
+			return
+		}
+	}
+	ws.index()
+	ms.mu.Lock()
+	ms.index = &sharedIndex{files: slices.Clone(ws.Files), docs: slices.Clone(ws.Docs), byPath: ws.byPath, byDoc: ws.docs}
+	ms.mu.Unlock()
 }
