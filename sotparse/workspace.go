@@ -40,7 +40,10 @@ type Workspace struct {
 	// then belong to an earlier run, and these come first.
 	newFiles map[string]*File
 	newDocs  map[string]*Doc
-	known    map[string]bool // every path seen by discovery, files and directories
+	// The indexes in Docs of the documents in focus (focusedAt).
+	focusOnce sync.Once
+	focusAt   []int
+	known     map[string]bool // every path seen by discovery, files and directories
 
 	focus    func(path string) bool // nil: every file
 	read     func(path string) ([]byte, error)
