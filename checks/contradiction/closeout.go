@@ -25,7 +25,10 @@ func (c *checker) closeoutWorkboard() {
 	routes := map[string][]*docInfo{}
 	var stems []string
 	for _, di := range c.docs {
-		if _, ok := routes[di.d.Stem]; closes(di) && !ok {
+		if !closes(di) {
+			continue
+		}
+		if _, ok := routes[di.d.Stem]; !ok {
 			routes[di.d.Stem] = nil
 			stems = append(stems, di.d.Stem)
 		}
