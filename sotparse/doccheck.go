@@ -472,6 +472,22 @@ func (c *DocCheck) Each(pass *analysis.Pass, ws *Workspace) []any {
 	return c.someAt(pass, ws, ws.focusedAt())
 }
 
+// FocusedDocs returns the documents in focus, in path order (every
+// document when the run has no focus): a check that reports on those
+// only visits them instead of asking Focused of every document. The
+// slice may be Docs itself: it must not be modified.
+func (ws *Workspace) FocusedDocs() []*Doc {
+	at := ws.focusedAt()
+	if len(at) == len(ws.Docs) {
+		return ws.Docs
+	}
+	out := make([]*Doc, len(at))
+	for j, i := range at {
+		out[j] = ws.Docs[i]
+	}
+	return out
+}
+
 // focusedAt returns the indexes in Docs of the documents in focus, found
 // once per run: each check's Each visits those, not every document.
 func (ws *Workspace) focusedAt() []int {

@@ -56,12 +56,7 @@ func run(pass *analysis.Pass) (any, error) {
 	ws := pass.ResultOf[sotparse.Analyzer].(*sotparse.Workspace)
 	c := &checker{pass: pass, ws: ws, info: map[*sotparse.Doc]*docInfo{}}
 	c.pats = newRemainPatterns()
-	var focused []*sotparse.Doc
-	for _, d := range ws.Docs {
-		if ws.Focused(d.Path) {
-			focused = append(focused, d)
-		}
-	}
+	focused := ws.FocusedDocs()
 	// A document's text is read (indexed) only where a rule needs it: for
 	// the remains-blocked rule of its validated items, and when it is read
 	// to corroborate a status (mentioning indexes it then).
