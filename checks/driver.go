@@ -188,7 +188,11 @@ func Run(opt Options) (*Result, *sotparse.Workspace, error) {
 	pkg := types.NewPackage(opt.Root, "workspace")
 	// Room for every document: a map that grows while the parse's
 	// workers wait on its lock costs them all.
-	text := &textIndex{fset: fset, docs: make(map[string]*docText, len(disc.Entries))}
+	text := &textIndex{fset: fset}
+	if opt.ReleaseText {
+		// Only then does the parse add to it (afterDoc).
+		text.docs = make(map[string]*docText, len(disc.Entries))
+	}
 	parse := sotparse.PassOptions{
 		Reuse:  opt.Reuse,
 		Stream: &sotparse.Stream{Release: opt.ReleaseText, DropFixes: opt.NoFixes, MaxPerDoc: opt.MaxPerFile},
