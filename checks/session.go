@@ -418,8 +418,22 @@ func (s *Session) run(focus func(string) bool) (*Result, *sotparse.Workspace, er
 		// The caller knows the content ids of the files of s.base: the
 		// files without an overlay are neither read nor hashed again.
 		id, overlay := s.opt.Reuse.ID, opt.FS.(*overlayFS).files
+		isOverlay := func(p string) bool { _, ok := overlay[p]; return ok }
+		if len(overlay) <= 8 {
+			// Asked of every file: a few lengths compared cost less
+			// than hashing the path (as scope does).
+			list := slices.Collect(maps.Keys(overlay))
+			isOverlay = func(p string) bool {
+				for _, q := range list {
+					if len(q) == len(p) && q == p {
+						return true
+					}
+				}
+				return false
+			}
+		}
 		reuse.ID = func(p string) (string, bool) {
-			if _, ok := overlay[p]; ok {
+			if isOverlay(p) {
 				return "", false
 			}
 			return id(p)
