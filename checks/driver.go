@@ -93,6 +93,34 @@ type Options struct {
 	// list them: the run does not walk FS again. A session that knows
 	// which files changed since its last walk passes it.
 	Discovery *sotparse.Discovery
+
+	// listing, when set, is newListing(Root, Discovery), which a session
+	// derives once for as long as it keeps one walk.
+	listing *listing
+}
+
+// listing is what a run derives from the paths a walk listed: the files'
+// names for the passes, in order, and each entry's index.
+type listing struct {
+	files, others []string
+	at            map[string]int
+}
+
+func newListing(root string, disc *sotparse.Discovery) *listing {
+	l := &listing{files: make([]string, 0, len(disc.Problems)+len(disc.Entries)), at: make(map[string]int, len(disc.Entries))}
+	for _, p := range disc.Problems {
+		l.files = append(l.files, filepath.Join(root, filepath.FromSlash(p.Path)))
+	}
+	for i, e := range disc.Entries {
+		l.at[e.Path] = i
+		l.files = append(l.files, filepath.Join(root, filepath.FromSlash(e.Path)))
+	}
+	sort.Strings(l.files)
+	// Files outside the model exist too: references to them must resolve.
+	for _, p := range disc.Others {
+		l.others = append(l.others, filepath.Join(root, filepath.FromSlash(p)))
+	}
+	return l
 }
 
 // Run discovers the workspace, runs the analyzers in Requires order and
@@ -119,28 +147,26 @@ func Run(opt Options) (*Result, *sotparse.Workspace, error) {
 	// entries) become read errors of those files, so they surface as
 	// findings at the file.
 	readErr := map[string]error{}
-	files := make([]string, 0, len(disc.Problems)+len(disc.Entries))
 	for _, p := range disc.Problems {
 		readErr[p.Path] = errors.New(p.Message)
-		files = append(files, filepath.Join(opt.Root, filepath.FromSlash(p.Path)))
 	}
-	sizes := make(map[string]int64, len(disc.Entries))
-	for _, e := range disc.Entries {
-		sizes[e.Path] = e.Size
-		files = append(files, filepath.Join(opt.Root, filepath.FromSlash(e.Path)))
+	ls := opt.listing
+	if ls == nil || opt.Discovery == nil {
+		ls = newListing(opt.Root, disc)
 	}
-	sort.Strings(files)
-	// Files outside the model exist too: references to them must resolve.
-	var others []string
-	for _, p := range disc.Others {
-		others = append(others, filepath.Join(opt.Root, filepath.FromSlash(p)))
+	files, others := ls.files, ls.others
+	sizeOf := func(rel string) (int64, bool) {
+		if i, ok := ls.at[rel]; ok {
+			return disc.Entries[i].Size, true
+		}
+		return 0, false
 	}
 	readRel := func(rel string) ([]byte, error) {
 		if err := readErr[rel]; err != nil {
 			return nil, err
 		}
-		if sizes[rel] > maxSize {
-			return nil, fmt.Errorf("file is %d bytes, over the %d-byte limit; not read", sizes[rel], maxSize)
+		if size, _ := sizeOf(rel); size > maxSize {
+			return nil, fmt.Errorf("file is %d bytes, over the %d-byte limit; not read", size, maxSize)
 		}
 		// Regular files only, never more than the limit: a file that grew
 		// since discovery, or a FIFO put in its place, cannot hang the run.
@@ -162,15 +188,16 @@ func Run(opt Options) (*Result, *sotparse.Workspace, error) {
 	pkg := types.NewPackage(opt.Root, "workspace")
 	// Room for every document: a map that grows while the parse's
 	// workers wait on its lock costs them all.
-	text := &textIndex{fset: fset, docs: make(map[string]*docText, len(disc.Entries))}
+	text := &textIndex{fset: fset}
+	if opt.ReleaseText {
+		// Only then does the parse add to it (afterDoc).
+		text.docs = make(map[string]*docText, len(disc.Entries))
+	}
 	parse := sotparse.PassOptions{
 		Reuse:  opt.Reuse,
 		Stream: &sotparse.Stream{Release: opt.ReleaseText, DropFixes: opt.NoFixes, MaxPerDoc: opt.MaxPerFile},
 		Read:   readRel,
-		Size: func(rel string) (int64, bool) {
-			size, ok := sizes[rel]
-			return size, ok
-		},
+		Size:   sizeOf,
 	}
 	if opt.ReleaseText {
 		parse.Stream.AfterDoc = text.afterDoc

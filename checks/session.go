@@ -57,6 +57,8 @@ type Session struct {
 	// documents decoded from their summaries.
 	disc   *sotparse.Discovery
 	discAt map[string]int
+	list   *listing            // newListing of listOf
+	listOf *sotparse.Discovery // the walk list was derived from
 	models *sotparse.Models
 
 	// overlaysOnly: the session reports on the files with an overlay
@@ -416,8 +418,22 @@ func (s *Session) run(focus func(string) bool) (*Result, *sotparse.Workspace, er
 		// The caller knows the content ids of the files of s.base: the
 		// files without an overlay are neither read nor hashed again.
 		id, overlay := s.opt.Reuse.ID, opt.FS.(*overlayFS).files
+		isOverlay := func(p string) bool { _, ok := overlay[p]; return ok }
+		if len(overlay) <= 8 {
+			// Asked of every file: a few lengths compared cost less
+			// than hashing the path (as scope does).
+			list := slices.Collect(maps.Keys(overlay))
+			isOverlay = func(p string) bool {
+				for _, q := range list {
+					if len(q) == len(p) && q == p {
+						return true
+					}
+				}
+				return false
+			}
+		}
 		reuse.ID = func(p string) (string, bool) {
-			if _, ok := overlay[p]; ok {
+			if isOverlay(p) {
 				return "", false
 			}
 			return id(p)
@@ -430,6 +446,14 @@ func (s *Session) run(focus func(string) bool) (*Result, *sotparse.Workspace, er
 		return nil, nil, err
 	}
 	opt.Discovery = disc
+	if disc != nil {
+		// The names of the walk's files, derived once per walk: an
+		// overlay changes a size only.
+		if s.list == nil || s.listOf != s.disc {
+			s.list, s.listOf = newListing(s.opt.Root, disc), s.disc
+		}
+		opt.listing = s.list
+	}
 	res, ws, err := Run(opt)
 	if err == nil {
 		s.models.Prune(ws)

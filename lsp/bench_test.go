@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"runtime/pprof"
 	"slices"
 	"testing"
 	"time"
@@ -173,6 +174,12 @@ func runEdits(b *testing.B, w *workspace, rel string, overlay bool) {
 	if snap := w.freeze().run(nil); snap.err != nil { // loads the session
 		b.Fatal(snap.err)
 	}
+	// SOTVET_BENCH_PROF names a file prefix: the edits' CPU profile
+	// (.cpu) and their allocations (.alloc, from a profile taken after the
+	// load: use pprof -base PREFIX.alloc0), without the load's.
+	if prefix := os.Getenv("SOTVET_BENCH_PROF"); prefix != "" {
+		defer profileEdits(b, prefix)()
+	}
 	i := 0
 	cpu0 := cputime.Process()
 	defer func() {
@@ -188,6 +195,35 @@ func runEdits(b *testing.B, w *workspace, rel string, overlay bool) {
 		if snap := w.freeze().run(nil); snap.err != nil {
 			b.Fatal(snap.err)
 		}
+	}
+}
+
+// profileEdits starts the CPU profile and writes the allocation profile
+// so far; the func it returns stops the one and writes the other again.
+func profileEdits(b *testing.B, prefix string) func() {
+	write := func(name string) {
+		f, err := os.Create(prefix + name)
+		if err != nil {
+			b.Fatal(err)
+		}
+		defer f.Close()
+		runtime.GC()
+		if err := pprof.Lookup("allocs").WriteTo(f, 0); err != nil {
+			b.Fatal(err)
+		}
+	}
+	write(".alloc0")
+	f, err := os.Create(prefix + ".cpu")
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		b.Fatal(err)
+	}
+	return func() {
+		pprof.StopCPUProfile()
+		f.Close()
+		write(".alloc")
 	}
 }
 

@@ -65,7 +65,11 @@ func ParsePassWith(pass *analysis.Pass, opt PassOptions) *Workspace {
 		// knows the directories it saw (empty ones, ones whose files are
 		// all ignored) and the paths it listed nowhere, which the names
 		// of a pass's files never show.
-		disc.Known = knownFrom(disc.Entries, disc.Others)
+		var ms *Models
+		if opt.Reuse != nil {
+			ms = opt.Reuse.Models
+		}
+		disc.Known = ms.knownFrom(disc.Entries, disc.Others)
 		ws := ParseStreaming(pass.Fset, &disc, opt.Read, math.MaxInt64, opt.Reuse, opt.Stream)
 		ws.Root = root
 		return ws

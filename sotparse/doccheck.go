@@ -469,7 +469,38 @@ func (ws *Workspace) check(d *Doc, stream *Stream, release bool) {
 // parse ran c on are not read again; the others are read (Content) and c
 // runs on them now, in parallel.
 func (c *DocCheck) Each(pass *analysis.Pass, ws *Workspace) []any {
-	return c.Some(pass, ws, func(d *Doc) bool { return ws.Focused(d.Path) })
+	return c.someAt(pass, ws, ws.focusedAt())
+}
+
+// FocusedDocs returns the documents in focus, in path order (every
+// document when the run has no focus): a check that reports on those
+// only visits them instead of asking Focused of every document. The
+// slice may be Docs itself: it must not be modified.
+func (ws *Workspace) FocusedDocs() []*Doc {
+	at := ws.focusedAt()
+	if len(at) == len(ws.Docs) {
+		return ws.Docs
+	}
+	out := make([]*Doc, len(at))
+	for j, i := range at {
+		out[j] = ws.Docs[i]
+	}
+	return out
+}
+
+// focusedAt returns the indexes in Docs of the documents in focus, found
+// once per run: each check's Each visits those, not every document.
+func (ws *Workspace) focusedAt() []int {
+	ws.focusOnce.Do(func() {
+		ws.focusAt = make([]int, 0, len(ws.Docs))
+		for i, d := range ws.Docs {
+			if ws.Focused(d.Path) {
+				ws.focusAt = append(ws.focusAt, i)
+			}
+		}
+		ws.focusAt = slices.Clip(ws.focusAt)
+	})
+	return ws.focusAt
 }
 
 // Some is Each for the documents want selects, in or out of focus: a check
@@ -478,6 +509,17 @@ func (c *DocCheck) Each(pass *analysis.Pass, ws *Workspace) []any {
 // Some returns counts as read (Workspace.TextRead). What c returned for a
 // document is handed over once: ask Some for each document at most once.
 func (c *DocCheck) Some(pass *analysis.Pass, ws *Workspace, want func(*Doc) bool) []any {
+	var at []int
+	for i, d := range ws.Docs {
+		if want(d) {
+			at = append(at, i)
+		}
+	}
+	return c.someAt(pass, ws, at)
+}
+
+// someAt is Some for the documents at those indexes in ws.Docs, in order.
+func (c *DocCheck) someAt(pass *analysis.Pass, ws *Workspace, at []int) []any {
 	k := -1
 	for i, dc := range ws.docChecks {
 		if dc == c {
@@ -491,8 +533,8 @@ func (c *DocCheck) Some(pass *analysis.Pass, ws *Workspace, want func(*Doc) bool
 	// twice (as diagnostics and as the driver's findings).
 	var todo []*Doc
 	var todoAt []int
-	for i, d := range ws.Docs {
-		if want(d) && !d.visited(k) {
+	for _, i := range at {
+		if d := ws.Docs[i]; !d.visited(k) {
 			todo = append(todo, d)
 			todoAt = append(todoAt, i)
 		}
@@ -517,10 +559,8 @@ func (c *DocCheck) Some(pass *analysis.Pass, ws *Workspace, want func(*Doc) bool
 			later[i] = diags[j]
 		}
 	}
-	for i, d := range ws.Docs {
-		if !want(d) {
-			continue
-		}
+	for _, i := range at {
+		d := ws.Docs[i]
 		ds, ok := later[i]
 		if !ok {
 			h, _ := d.handOver(k)

@@ -2,6 +2,7 @@ package sotparse
 
 import (
 	"go/token"
+	"reflect"
 	"slices"
 	"sync"
 )
@@ -29,6 +30,26 @@ type Models struct {
 	gen  uint64                 // of the kept documents of the last run (generation)
 	kept []*Doc                 // those documents
 	aggs map[*MemoKey]aggregate // what checks gathered from them (Aggregate)
+
+	// The paths of the last run (knownFrom), and what checks derived
+	// from them (PathsMemo).
+	known       map[string]bool
+	knownPaths  []string
+	knownOthers []string
+	pathMemo    map[*MemoKey]any
+
+	// The index of a run before (indexWith), which the runs with the
+	// same paths share.
+	index *sharedIndex
+}
+
+// sharedIndex is a run's files and documents, in path order, and its
+// maps of them by path. No run modifies it.
+type sharedIndex struct {
+	files  []*File
+	docs   []*Doc
+	byPath map[string]*File
+	byDoc  map[string]*Doc
 }
 
 type model struct {
@@ -84,7 +105,7 @@ func (ms *Models) Prune(ws *Workspace) {
 		}
 	}
 	for p, m := range ms.m {
-		if ws.byPath[p] == nil {
+		if ws.File(p) == nil {
 			delete(ms.toks, m.file.Tok)
 			ms.evicted = append(ms.evicted, m.file.Tok)
 			delete(ms.m, p)
@@ -214,4 +235,114 @@ func (ws *Workspace) setModels(ms *Models) {
 		}
 	}
 	ws.keptGen = ms.generation(ws.kept)
+}
+
+// knownFrom is the package's knownFrom, kept for as long as the runs list
+// the same paths: a session's run re-checks a few of many files, and the
+// listing changes only when a file appears or goes. What PathsMemo derived
+// from it is kept with it. ms may be nil.
+func (ms *Models) knownFrom(entries []Entry, others []string) map[string]bool {
+	if ms == nil {
+		return knownFrom(entries, others)
+	}
+	ms.mu.Lock()
+	defer ms.mu.Unlock()
+	same := ms.known != nil && len(ms.knownPaths) == len(entries) && slices.Equal(ms.knownOthers, others)
+	for i := 0; same && i < len(entries); i++ {
+		same = ms.knownPaths[i] == entries[i].Path
+	}
+	if same {
+		return ms.known
+	}
+	ms.known = knownFrom(entries, others)
+	ms.knownPaths = make([]string, len(entries))
+	for i, e := range entries {
+		ms.knownPaths[i] = e.Path
+	}
+	ms.knownOthers = slices.Clone(others)
+	ms.pathMemo = map[*MemoKey]any{}
+	return ms.known
+}
+
+// PathsMemo returns f(), computed once for as long as a session's runs
+// list the same paths (the paths EachPath and Exists answer for): what a
+// check derives from every path of the workspace (an index by base name)
+// then costs one edit nothing. f must read the paths only (ws.EachPath,
+// ws.Exists), and what it returns must not be changed.
+func PathsMemo[T any](ws *Workspace, key *MemoKey, f func() T) T {
+	ms := ws.models
+	if ms == nil {
+		return f()
+	}
+	ms.mu.Lock()
+	v, ok := ms.pathMemo[key]
+	same := ms.known != nil && sameMap(ms.known, ws.known)
+	ms.mu.Unlock()
+	if ok && same {
+		return v.(T)
+	}
+	r := f()
+	if !same {
+		return r
+	}
+	ms.mu.Lock()
+	defer ms.mu.Unlock()
+	if sameMap(ms.known, ws.known) {
+		if v, ok := ms.pathMemo[key]; ok {
+			return v.(T) // computed meanwhile: one value for every check
+		}
+		ms.pathMemo[key] = r
+	}
+	return r
+}
+
+// sameMap reports whether a and b are one map (not two equal ones).
+func sameMap(a, b map[string]bool) bool {
+	return reflect.ValueOf(a).UnsafePointer() == reflect.ValueOf(b).UnsafePointer()
+}
+
+// indexWith is index, sharing the maps by path of an earlier run of ms
+// whose files had the same paths in the same order (a session's edit
+// changes the content of a few of many): the files and documents that
+// differ from its are looked up first (File, Doc). Building two maps of
+// every file on every edit cost more than checking the edited document.
+func (ws *Workspace) indexWith(ms *Models) {
+	ms.mu.Lock()
+	b := ms.index
+	ms.mu.Unlock()
+	if b != nil && len(b.files) == len(ws.Files) && len(b.docs) == len(ws.Docs) {
+		newFiles, newDocs := map[string]*File{}, map[string]*Doc{}
+		same := true
+		for i, f := range ws.Files {
+			if g := b.files[i]; f != g {
+				if same = f.Path == g.Path && len(newFiles) < len(ws.Files)/8+8; !same {
+					break
+				}
+				newFiles[f.Path] = f
+			}
+		}
+		for i, d := range ws.Docs {
+			if !same {
+				break
+			}
+			if e := b.docs[i]; d != e {
+				if same = d.Path == e.Path && len(newDocs) < len(ws.Docs)/8+8; !same {
+					break
+				}
+				newDocs[d.Path] = d
+			}
+		}
+		if same {
+			// In path order as the shared run's were: only the records
+			// and problems are sorted here.
+			sortByPath(ws.Records, func(r *Record) string { return r.Path })
+			ws.sortProblems()
+			ws.byPath, ws.docs, ws.newFiles, ws.newDocs = b.byPath, b.byDoc, newFiles, newDocs
+			return
+		}
+	}
+	ws.index()
+	ms.mu.Lock()
+	ms.index = &sharedIndex{files: slices.Clone(ws.Files), docs: slices.Clone(ws.Docs), byPath: ws.byPath, byDoc: ws.docs}
+	ms.mu.Unlock()
 }

@@ -473,9 +473,11 @@ func ParseStreaming(fset *token.FileSet, disc *Discovery, read func(path string)
 			ws.Workboard = s.wb
 		}
 	}
-	ws.index()
 	if models != nil {
+		ws.indexWith(models)
 		ws.setModels(models)
+	} else {
+		ws.index()
 	}
 	return ws
 }

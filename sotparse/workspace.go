@@ -35,7 +35,15 @@ type Workspace struct {
 
 	byPath map[string]*File
 	docs   map[string]*Doc
-	known  map[string]bool // every path seen by discovery, files and directories
+	// The files and documents of the run whose paths are those of the
+	// index it shares (indexWith) but not its files: byPath and docs
+	// then belong to an earlier run, and these come first.
+	newFiles map[string]*File
+	newDocs  map[string]*Doc
+	// The indexes in Docs of the documents in focus (focusedAt).
+	focusOnce sync.Once
+	focusAt   []int
+	known     map[string]bool // every path seen by discovery, files and directories
 
 	focus    func(path string) bool // nil: every file
 	read     func(path string) ([]byte, error)
@@ -167,7 +175,7 @@ func (ws *Workspace) ReadBacks() int {
 // FileContent returns f's content: Content of its document when f is a
 // released document, else the content it was read with.
 func (ws *Workspace) FileContent(f *File) []byte {
-	if d := ws.docs[f.Path]; d != nil && d.File == f && d.released {
+	if d := ws.Doc(f.Path); d != nil && d.File == f && d.released {
 		return ws.readBack(d)
 	}
 	return f.Content
@@ -241,16 +249,26 @@ type Problem struct {
 }
 
 // File returns the file with the given workspace-relative path, or nil.
-func (ws *Workspace) File(path string) *File { return ws.byPath[path] }
+func (ws *Workspace) File(path string) *File {
+	if f, ok := ws.newFiles[path]; ok {
+		return f
+	}
+	return ws.byPath[path]
+}
 
 // Doc returns the document with the given workspace-relative path, or nil.
-func (ws *Workspace) Doc(path string) *Doc { return ws.docs[path] }
+func (ws *Workspace) Doc(path string) *Doc {
+	if d, ok := ws.newDocs[path]; ok {
+		return d
+	}
+	return ws.docs[path]
+}
 
 // Exists reports whether path names a file or directory of the workspace as
 // it was discovered (a directory exists when some discovered file is under it,
 // or when it was seen during discovery).
 func (ws *Workspace) Exists(path string) bool {
-	if _, ok := ws.byPath[path]; ok {
+	if ws.File(path) != nil {
 		return true
 	}
 	return ws.known[strings.TrimSuffix(path, "/")]
@@ -296,13 +314,7 @@ func (ws *Workspace) index() {
 	sortByPath(ws.Files, func(f *File) string { return f.Path })
 	sortByPath(ws.Docs, func(d *Doc) string { return d.Path })
 	sortByPath(ws.Records, func(r *Record) string { return r.Path })
-	sort.SliceStable(ws.Problems, func(i, j int) bool {
-		a, b := ws.Problems[i], ws.Problems[j]
-		if a.Path != b.Path {
-			return a.Path < b.Path
-		}
-		return a.Pos < b.Pos
-	})
+	ws.sortProblems()
 	ws.byPath = make(map[string]*File, len(ws.Files))
 	for _, f := range ws.Files {
 		ws.byPath[f.Path] = f
@@ -311,6 +323,16 @@ func (ws *Workspace) index() {
 	for _, d := range ws.Docs {
 		ws.docs[d.Path] = d
 	}
+}
+
+func (ws *Workspace) sortProblems() {
+	sort.SliceStable(ws.Problems, func(i, j int) bool {
+		a, b := ws.Problems[i], ws.Problems[j]
+		if a.Path != b.Path {
+			return a.Path < b.Path
+		}
+		return a.Pos < b.Pos
+	})
 }
 
 // sortByPath sorts s by the path of each element, unless it is sorted.

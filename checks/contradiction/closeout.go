@@ -19,19 +19,30 @@ func (c *checker) closeoutWorkboard() {
 		wl := di.workboardList
 		return di.d.Kind == sotparse.KindCloseout && wl != nil && len(wl.ids) > 0 && c.ws.Focused(di.d.Path)
 	}
-	// The routes of those closeouts only.
+	// The routes of those closeouts only: an edit's run has one or two,
+	// looked for among every document's stem by comparing strings (no
+	// hash of each).
 	routes := map[string][]*docInfo{}
+	var stems []string
 	for _, di := range c.docs {
-		if closes(di) {
+		if !closes(di) {
+			continue
+		}
+		if _, ok := routes[di.d.Stem]; !ok {
 			routes[di.d.Stem] = nil
+			stems = append(stems, di.d.Stem)
 		}
 	}
-	if len(routes) == 0 {
+	if len(stems) == 0 {
 		return
 	}
+	in := func(stem string) bool { _, ok := routes[stem]; return ok }
+	if len(stems) <= 4 {
+		in = func(stem string) bool { return slices.Contains(stems, stem) }
+	}
 	for _, di := range c.docs {
-		if route, ok := routes[di.d.Stem]; ok {
-			routes[di.d.Stem] = append(route, di)
+		if in(di.d.Stem) {
+			routes[di.d.Stem] = append(routes[di.d.Stem], di)
 		}
 	}
 	for _, di := range c.docs {

@@ -40,13 +40,30 @@ func run(pass *analysis.Pass) (any, error) {
 	// are taken for the documents in focus, and for the others only when a
 	// rule needs their sentences (a summarized document's text is read
 	// back then).
-	infos := make([]*docInfo, len(ws.Docs))
-	parallel.For(len(ws.Docs), func(i int) {
-		// Shared with the runs before and after: text copies a document
-		// before it adds the statements of its text, so that an edit
-		// copies the few it reads, not every document.
-		infos[i] = sotparse.Memo(ws.Docs[i], &extracted, extract)
+	// Shared with the runs before and after: text copies a document
+	// before it adds the statements of its text, so that an edit copies
+	// the few it reads, not every document. The kept documents' are
+	// gathered once for as long as a session keeps the same ones (an
+	// edit then extracts the documents it parsed, and walks the others'
+	// list), each kept document's once for as long as it is kept.
+	kept := ws.Kept()
+	keptInfos := sotparse.Aggregate(ws, &keptExtracted, func(kept []*sotparse.Doc) []*docInfo {
+		out := make([]*docInfo, len(kept))
+		parallel.For(len(kept), func(i int) { out[i] = sotparse.Memo(kept[i], &extracted, extract) })
+		return out
 	})
+	infos := make([]*docInfo, len(ws.Docs))
+	var live []int
+	j := 0
+	for i, d := range ws.Docs {
+		if j < len(kept) && kept[j] == d {
+			infos[i] = keptInfos[j]
+			j++
+		} else {
+			live = append(live, i)
+		}
+	}
+	parallel.For(len(live), func(k int) { infos[live[k]] = extract(ws.Docs[live[k]]) })
 	c := &checker{ws: ws, pass: pass, docs: infos}
 	c.text(func(di *docInfo) bool { return ws.Focused(di.d.Path) })
 	c.roles()
@@ -264,6 +281,9 @@ const code = sotparse.CodePlaceholder
 
 // extracted keeps what extract read of a document a session keeps.
 var extracted sotparse.MemoKey
+
+// keptExtracted keeps extract's results of the kept documents, in order.
+var keptExtracted sotparse.MemoKey
 
 // extract reads what the rules compare of d's typed model.
 func extract(d *sotparse.Doc) *docInfo {

@@ -169,11 +169,9 @@ func run(pass *analysis.Pass) (any, error) {
 	ws := pass.ResultOf[sotparse.Analyzer].(*sotparse.Workspace)
 	c := &checker{pass: pass, mappings: runsRoots.Mappings(), runs: map[string]*checked{}, guardCache: map[string]*guardRecord{}}
 	c.home, _ = os.UserHomeDir()
-	for _, d := range ws.Docs {
-		if ws.Focused(d.Path) {
-			c.doc(d)
-			c.guards(d)
-		}
+	for _, d := range ws.FocusedDocs() {
+		c.doc(d)
+		c.guards(d)
 	}
 	return nil, nil
 }

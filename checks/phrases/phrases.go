@@ -49,18 +49,26 @@ func run(pass *analysis.Pass) (any, error) {
 	ws := pass.ResultOf[sotparse.Analyzer].(*sotparse.Workspace)
 	c := &checker{pass: pass, ws: ws, routes: map[string][]*sotparse.Doc{}, plain: map[*sotparse.Doc]string{}}
 	// The routes of the documents in focus only: those are reported on.
-	for _, d := range ws.Docs {
-		if ws.Focused(d.Path) {
+	// An edit's run has a few, looked for among every document's stem by
+	// comparing strings (no hash of each).
+	var stems []string
+	for _, d := range ws.FocusedDocs() {
+		if _, ok := c.routes[d.Stem]; !ok {
 			c.routes[d.Stem] = nil
+			stems = append(stems, d.Stem)
 		}
 	}
-	for _, d := range ws.Docs {
-		if route, ok := c.routes[d.Stem]; ok {
-			c.routes[d.Stem] = append(route, d)
-		}
+	inRoute := func(stem string) bool { _, ok := c.routes[stem]; return ok }
+	if len(stems) <= 4 {
+		inRoute = func(stem string) bool { return slices.Contains(stems, stem) }
 	}
 	for _, d := range ws.Docs {
-		if !scope.Match(d.Path) || !ws.Focused(d.Path) {
+		if inRoute(d.Stem) {
+			c.routes[d.Stem] = append(c.routes[d.Stem], d)
+		}
+	}
+	for _, d := range ws.FocusedDocs() {
+		if !scope.Match(d.Path) {
 			continue
 		}
 		for _, pl := range d.PhraseLists {
@@ -209,8 +217,8 @@ func paths(ds []*sotparse.Doc) string {
 // rule applies one configured rule.
 func (c *checker) rule(n int, r *Rule) {
 	if r.Docs != "" {
-		for _, d := range c.ws.Docs {
-			if ok, _ := doublestar.Match(r.Docs, d.Path); ok && c.ws.Focused(d.Path) {
+		for _, d := range c.ws.FocusedDocs() {
+			if ok, _ := doublestar.Match(r.Docs, d.Path); ok {
 				pos, end := docPos(d)
 				c.apply(n, r, d, pos, end)
 			}

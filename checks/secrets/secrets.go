@@ -124,7 +124,9 @@ func run(pass *analysis.Pass) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	scans := &Scans{byPath: make(map[string][]engine.Finding, len(ws.Files))}
+	// Sized by the documents in focus, which are all it holds: an edit's
+	// run of a session focuses on a few of many.
+	scans := &Scans{byPath: make(map[string][]engine.Finding, len(ws.FocusedDocs()))}
 	for i, r := range DocCheck.Each(pass, ws) {
 		d := ws.Docs[i]
 		switch r := r.(type) {

@@ -56,12 +56,7 @@ func run(pass *analysis.Pass) (any, error) {
 	ws := pass.ResultOf[sotparse.Analyzer].(*sotparse.Workspace)
 	c := &checker{pass: pass, ws: ws, info: map[*sotparse.Doc]*docInfo{}}
 	c.pats = newRemainPatterns()
-	var focused []*sotparse.Doc
-	for _, d := range ws.Docs {
-		if ws.Focused(d.Path) {
-			focused = append(focused, d)
-		}
-	}
+	focused := ws.FocusedDocs()
 	// A document's text is read (indexed) only where a rule needs it: for
 	// the remains-blocked rule of its validated items, and when it is read
 	// to corroborate a status (mentioning indexes it then).
@@ -691,9 +686,27 @@ type remainPatterns struct {
 	byID, this, blocker *regexp.Regexp
 }
 
+// newRemainPatterns returns the patterns of the phrases -still-blocked adds
+// now, compiled once per set of phrases: an editor's session runs the
+// checks on every keystroke, and compiling them cost more than the edit's
+// own document.
 func newRemainPatterns() *remainPatterns {
-	byID, this, blocker := stillBlockedPatterns(extraBlocked)
-	return &remainPatterns{byID: byID, this: this, blocker: blocker}
+	key := strings.Join(extraBlocked, "\x00")
+	remainMemo.Lock()
+	defer remainMemo.Unlock()
+	if remainMemo.p == nil || remainMemo.key != key {
+		byID, this, blocker := stillBlockedPatterns(extraBlocked)
+		remainMemo.key, remainMemo.p = key, &remainPatterns{byID: byID, this: this, blocker: blocker}
+	}
+	return remainMemo.p
+}
+
+// remainMemo is the last set of phrases compiled; the patterns are read
+// only, and shared by the runs.
+var remainMemo struct {
+	sync.Mutex
+	key string
+	p   *remainPatterns
 }
 
 // noRemains is the index of a document without remain lines; no one

@@ -58,21 +58,27 @@ func NewResolver(ws *sotparse.Workspace) *Resolver {
 // byBase returns the workspace paths whose base name is b.
 func (r *Resolver) byBase(b string) []string {
 	r.once.Do(func() {
-		r.base = map[string][]string{}
-		r.ws.EachPath(func(p string) {
-			b := path.Base(p)
-			r.base[b] = append(r.base[b], p)
-		})
-		// Each name's paths in order, as a walk of the sorted paths
-		// would list them; most names have one.
-		for _, ps := range r.base {
-			if len(ps) > 1 {
-				slices.Sort(ps)
+		// One index for as long as a session's runs list the same paths.
+		r.base = sotparse.PathsMemo(r.ws, &baseKey, func() map[string][]string {
+			base := map[string][]string{}
+			r.ws.EachPath(func(p string) {
+				b := path.Base(p)
+				base[b] = append(base[b], p)
+			})
+			// Each name's paths in order, as a walk of the sorted paths
+			// would list them; most names have one.
+			for _, ps := range base {
+				if len(ps) > 1 {
+					slices.Sort(ps)
+				}
 			}
-		}
+			return base
+		})
 	})
 	return r.base[b]
 }
+
+var baseKey sotparse.MemoKey
 
 // Exists reports whether p names a file or directory of the workspace. A bare
 // file name also resolves when some workspace file has that name.
