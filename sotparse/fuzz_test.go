@@ -294,8 +294,8 @@ func FuzzParseDoc(f *testing.F) {
 			for _, r := range it.Blockers {
 				c.span(it.ID+" blocker "+r.Text, r.Pos, r.End)
 			}
-			for _, cb := range it.Checkboxes {
-				c.span(it.ID+" checkbox "+cb.Text, cb.Pos, cb.End)
+			for i, cb := range it.Checkboxes {
+				c.span(fmt.Sprintf("%s checkbox %d", it.ID, i), cb.Pos, cb.End)
 			}
 		}
 		for _, fa := range append(slices.Clip(d.Facts), d.KeyValues...) {

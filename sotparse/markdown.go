@@ -469,8 +469,7 @@ func (x *extractor) listItem(li *ast.ListItem) {
 	line := bytes.TrimRight(x.src[start:firstLineStop], " \t\r\n")
 	if cb, ok := first.FirstChild().(*east.TaskCheckBox); ok {
 		if x.item != nil {
-			txt := x.slabs.str(bytes.TrimSpace(line))
-			x.item.Checkboxes = append(x.item.Checkboxes, &Checkbox{Checked: cb.IsChecked, Text: txt, Pos: x.pos(lineStart(x.src, start)), End: x.pos(firstLineStop)})
+			x.item.Checkboxes = append(x.item.Checkboxes, &Checkbox{Checked: cb.IsChecked, Pos: x.pos(lineStart(x.src, start)), End: x.pos(firstLineStop)})
 		}
 		return
 	}

@@ -26,7 +26,7 @@ import (
 // never a wrong document.
 
 // summaryVersion changes whenever the encoding or the parser's output does.
-const summaryVersion = 4
+const summaryVersion = 5
 
 // What a summary summarizes.
 const (
@@ -102,7 +102,6 @@ func (d *Doc) AppendSummary(b []byte) []byte {
 		e.uint(uint64(len(it.Checkboxes)))
 		for _, c := range it.Checkboxes {
 			e.bool(c.Checked)
-			e.str(c.Text)
 			e.pos(c.Pos)
 			e.pos(c.End)
 		}
@@ -412,7 +411,7 @@ func decodeSummary(f *File, data []byte) (doc *Doc, err error) {
 		it.Blockers = d.refs()
 		it.Checkboxes = sized[*Checkbox](d.count(len(data)))
 		for j := range it.Checkboxes {
-			it.Checkboxes[j] = &Checkbox{Checked: d.bool(), Text: d.str(), Pos: d.pos(), End: d.pos()}
+			it.Checkboxes[j] = &Checkbox{Checked: d.bool(), Pos: d.pos(), End: d.pos()}
 		}
 	}
 	doc.StatusLines = sized[*Line](d.count(len(data)))

@@ -151,7 +151,7 @@ func TestSummaryCoversModel(t *testing.T) {
 		"Heading":     {"Level", "Text", "Pos", "End"},
 		"WorkItem":    {"ID", "Title", "Style", "Level", "Pos", "End", "Type", "Status", "BlockedBy", "Blockers", "Validator", "Checkboxes"},
 		"Line":        {"Key", "Value", "Pos", "End", "ValuePos", "Item"},
-		"Checkbox":    {"Checked", "Text", "Pos", "End"},
+		"Checkbox":    {"Checked", "Pos", "End"},
 		"Fact":        {"Key", "Value", "Pos", "End", "ValuePos", "Form", "Subject"},
 		"PhraseList":  {"Section", "Pos", "Phrases"},
 		"Phrase":      {"Raw", "Text", "Pos", "End"},

@@ -63,6 +63,7 @@ type Workspace struct {
 	docDiags  atomic.Int64      // diagnostics the DocChecks reported (DocDiagnostics)
 	seed      maphash.Seed      // of the released texts' digests
 	reread    map[string][]byte // released texts Content read back
+	passed    map[string]bool   // released texts TransientContent read back and did not keep
 
 	models  *Models // the session's, when the run was given them (Aggregate)
 	kept    []*Doc  // the documents decoded from summaries, with models
@@ -164,12 +165,52 @@ func (ws *Workspace) readBack(d *Doc) []byte {
 	})
 }
 
+// TransientContent is Content, but a released text it reads back is not
+// kept: a check that reads the texts of many documents once each (or at
+// most once per use) then holds one at a time, not all of them until the
+// run ends.
+func (ws *Workspace) TransientContent(d *Doc) []byte {
+	if !d.released {
+		return ws.Content(d)
+	}
+	ws.noteRead(d)
+	ws.readMu.Lock()
+	b, ok := ws.reread[d.Path]
+	if ws.passed == nil {
+		ws.passed = map[string]bool{}
+	}
+	ws.passed[d.Path] = true
+	ws.readMu.Unlock()
+	if ok {
+		return b
+	}
+	b, err := ws.read(d.Path)
+	if err == nil && (len(b) != d.File.Tok.Size() || maphash.Bytes(ws.seed, b) != d.digest) {
+		err = errors.New("changed while being checked")
+	}
+	if err != nil {
+		ws.readMu.Lock()
+		if ws.readErr == nil {
+			ws.readErr = fmt.Errorf("%s: %w", d.Path, err)
+		}
+		ws.readMu.Unlock()
+		b = bytes.Repeat([]byte{' '}, d.File.Tok.Size())
+	}
+	return b
+}
+
 // ReadBacks returns how many released texts a check read back from their
 // files: a run that keeps at parse time what its findings need reads none.
 func (ws *Workspace) ReadBacks() int {
 	ws.readMu.Lock()
 	defer ws.readMu.Unlock()
-	return len(ws.reread)
+	n := len(ws.reread)
+	for p := range ws.passed {
+		if _, ok := ws.reread[p]; !ok {
+			n++
+		}
+	}
+	return n
 }
 
 // FileContent returns f's content: Content of its document when f is a

@@ -67,15 +67,29 @@ func run(pass *analysis.Pass) (any, error) {
 			c.routes[d.Stem] = append(c.routes[d.Stem], d)
 		}
 	}
+	// The lists of one route are checked together, against the texts of
+	// its targets, which then go: a run holds the texts of one route at a
+	// time, not of every target it read.
+	var order []string
+	listing := map[string][]*sotparse.Doc{}
 	for _, d := range ws.FocusedDocs() {
-		if !scope.Match(d.Path) {
+		if !scope.Match(d.Path) || !slices.ContainsFunc(d.PhraseLists, checked) {
 			continue
 		}
-		for _, pl := range d.PhraseLists {
-			if slices.Contains(sections, pl.Section) {
-				c.list(d, pl)
+		if _, ok := listing[d.Stem]; !ok {
+			order = append(order, d.Stem)
+		}
+		listing[d.Stem] = append(listing[d.Stem], d)
+	}
+	for _, stem := range order {
+		for _, d := range listing[stem] {
+			for _, pl := range d.PhraseLists {
+				if checked(pl) {
+					c.list(d, pl)
+				}
 			}
 		}
+		clear(c.plain)
 	}
 	for i, r := range rules.rules {
 		c.rule(i+1, &r)
@@ -83,11 +97,14 @@ func run(pass *analysis.Pass) (any, error) {
 	return nil, nil
 }
 
+// checked reports whether pl is in a section the run checks.
+func checked(pl *sotparse.PhraseList) bool { return slices.Contains(sections, pl.Section) }
+
 type checker struct {
 	pass   *analysis.Pass
 	ws     *sotparse.Workspace
 	routes map[string][]*sotparse.Doc
-	plain  map[*sotparse.Doc]string // PlainText of each body read
+	plain  map[*sotparse.Doc]string // PlainText of each body read, for one route or rule
 }
 
 func (c *checker) report(pos, end token.Pos, category, format string, args ...any) {
@@ -127,15 +144,14 @@ func (c *checker) text(d *sotparse.Doc) string {
 		return t
 	}
 	// A target out of focus may be a summary: its text is read on demand.
-	t := sotparse.PlainText(string(c.ws.Content(d)[d.File.Tok.Offset(d.BodyStart):]))
+	t := sotparse.PlainText(string(c.ws.TransientContent(d)[d.File.Tok.Offset(d.BodyStart):]))
 	c.plain[d] = t
 	return t
 }
 
-// rangeText returns the plain text of the part of the body of d in the file
-// offsets [from, to).
-func (c *checker) rangeText(d *sotparse.Doc, from, to int) string {
-	content := c.ws.Content(d)
+// rangeText returns the plain text of the part of the body of d, whose
+// text is content, in the file offsets [from, to).
+func rangeText(d *sotparse.Doc, content []byte, from, to int) string {
 	from = max(from, d.File.Tok.Offset(d.BodyStart))
 	to = min(to, len(content))
 	if to <= from {
@@ -176,7 +192,8 @@ func (c *checker) list(d *sotparse.Doc, pl *sotparse.PhraseList) {
 	var before, after string
 	if self {
 		secStart, secEnd := section(d, pl.Pos)
-		before, after = c.rangeText(d, 0, secStart), c.rangeText(d, secEnd, d.File.Tok.Size())
+		content := c.ws.TransientContent(d)
+		before, after = rangeText(d, content, 0, secStart), rangeText(d, content, secEnd, d.File.Tok.Size())
 	}
 	for _, ph := range pl.Phrases {
 		if ph.Text == "" {
@@ -287,4 +304,5 @@ func (c *checker) apply(n int, r *Rule, d *sotparse.Doc, pos, end token.Pos) {
 			c.report(pos, end, "missing-phrase", "required phrase %q not found in %s (phrases rule %d of the configuration)", text, where, n)
 		}
 	}
+	clear(c.plain)
 }

@@ -715,21 +715,26 @@ var noRemains remainIdx
 
 // match matches the remain sentences of di, whose text is content, once
 // for all its validated items and for otherBlocked: what the rules need
-// of them, so that the sentences' text need not be kept.
+// of them, so that the sentences' text need not be kept. A sentence that
+// matches nothing is of no rule: it goes, and a line left with none goes
+// too (most lines that say "blocked" state nothing a rule reads), so
+// that a document keeps what its statements say, not an entry for each
+// of its sentences.
 func (rp *remainPatterns) match(di *docInfo, content []byte) *remainIdx {
 	if len(di.remain) == 0 {
 		return &noRemains // most documents: nothing to hold per document
 	}
-	rx := &remainIdx{sents: make([][]remainMatch, len(di.remain)), byID: map[string][]remainRef{}}
-	for k, ln := range di.remain {
-		ms := make([]remainMatch, len(ln.sents))
+	rx := &remainIdx{byID: map[string][]remainRef{}}
+	kept := di.remain[:0] // compacted in place: line k is read before any write at k
+	for _, ln := range di.remain {
+		var ms []remainMatch
+		sents := ln.sents[:0]
 		labelEnd := -1
 		if ln.off <= len(content) {
 			labelEnd = ln.off + labelSpan(content[ln.off:])
 		}
-		for j, s := range ln.sents {
-			m := &ms[j]
-			m.byEnd, m.thisEnd = -1, -1
+		for _, s := range ln.sents {
+			m := remainMatch{byEnd: -1, thisEnd: -1}
 			if blockers, end := rp.blockerClaim(s.text); len(blockers) > 0 && !asks(content, s) {
 				m.blockers, m.blockEnd = blockers, end
 			}
@@ -744,19 +749,35 @@ func (rp *remainPatterns) match(di *docInfo, content []byte) *remainIdx {
 				}
 				for i, id := range m.ids {
 					if !slices.Contains(m.ids[:i], id) {
-						rx.byID[id] = append(rx.byID[id], remainRef{k, j})
+						rx.byID[id] = append(rx.byID[id], remainRef{len(kept), len(ms)})
 					}
 				}
-				continue
-			}
-			if x := rp.this.FindStringIndex(s.text); x != nil {
+			} else if x := rp.this.FindStringIndex(s.text); x != nil {
 				m.thisEnd = x[1]
 			} else if t := strings.TrimRight(s.text, " *_"); statusRemains.MatchString(t) {
 				m.thisEnd = len(t)
 			}
+			if m.byEnd < 0 && m.thisEnd < 0 && len(m.blockers) == 0 {
+				continue
+			}
+			sents = append(sents, s)
+			ms = append(ms, m)
 		}
-		rx.sents[k] = ms
+		if len(ms) > 0 {
+			// A copy when some went: the whole line's array would stay.
+			if len(sents) < cap(sents) {
+				sents = slices.Clone(sents)
+			}
+			ln.sents = sents
+			kept = append(kept, ln)
+			rx.sents = append(rx.sents, ms)
+		}
 	}
+	if len(kept) == 0 {
+		di.remain = nil
+		return &noRemains
+	}
+	di.remain = slices.Clone(kept)
 	return rx
 }
 

@@ -110,7 +110,7 @@ func TestLimitInSteps(t *testing.T) {
 	prev := debug.SetMemoryLimit(-1)
 	defer debug.SetMemoryLimit(prev)
 	const limit = 1 << 30
-	limitInSteps(limitStep{16 << 20, limit})
+	limitInSteps(nil, limitStep{16 << 20, limit})
 	runtime.GC()
 	time.Sleep(time.Millisecond)
 	if got := debug.SetMemoryLimit(-1); got != limit {
@@ -173,4 +173,39 @@ func TestLimitScanOwnsLimit(t *testing.T) {
 		t.Fatalf("memory limit %d with 24 MB live, want scan's %d", got, scanLimit)
 	}
 	runtime.KeepAlive(live)
+}
+
+// TestLimitFollowsLive: past the last step the memory limit is the live
+// heap plus its headroom, not lifted, and it does not fall when the heap
+// shrinks again.
+func TestLimitFollowsLive(t *testing.T) {
+	prev := debug.SetMemoryLimit(-1)
+	defer debug.SetMemoryLimit(prev)
+	const room = 1 << 30
+	limitInSteps(func(uint64) int64 { return room }, limitStep{16 << 20, 1 << 40})
+	live := liveHeap()
+	var set int64
+	collectUntil(t, "memory limit does not follow 24 MB live", func() bool {
+		set = debug.SetMemoryLimit(-1)
+		return set >= room+24<<20 && set < room+64<<20
+	})
+	runtime.KeepAlive(live)
+	live = nil
+	runtime.GC()
+	runtime.GC()
+	time.Sleep(time.Millisecond)
+	if got := debug.SetMemoryLimit(-1); got != set {
+		t.Fatalf("memory limit %d once the heap shrank, want %d", got, set)
+	}
+}
+
+// TestHeadroomFor: the headroom is the moderate one at least, and half
+// the live heap past it.
+func TestHeadroomFor(t *testing.T) {
+	if got, want := headroomFor(70<<20), int64(moderateLimit-moderateHeap); got != want {
+		t.Errorf("headroomFor(70 MiB) = %d, want %d", got, want)
+	}
+	if got, want := headroomFor(400<<20), int64(200<<20); got != want {
+		t.Errorf("headroomFor(400 MiB) = %d, want %d", got, want)
+	}
 }
