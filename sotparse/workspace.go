@@ -63,7 +63,7 @@ type Workspace struct {
 	docDiags  atomic.Int64      // diagnostics the DocChecks reported (DocDiagnostics)
 	seed      maphash.Seed      // of the released texts' digests
 	reread    map[string][]byte // released texts Content read back
-	passed    map[string]bool   // released texts TransientContent read back and did not keep
+	passing   atomic.Int64      // reads of a file TransientContent made and did not keep
 
 	models  *Models // the session's, when the run was given them (Aggregate)
 	kept    []*Doc  // the documents decoded from summaries, with models
@@ -99,7 +99,13 @@ func (ws *Workspace) Content(d *Doc) []byte {
 		ws.noteRead(d)
 		return d.File.Content
 	}
-	return ws.readAgain(d, ws.content, func(b []byte) error {
+	return ws.readAgain(d, ws.content, true, ws.summaryCheck(d))
+}
+
+// summaryCheck is what a summary's text read again must be: the size
+// summarized, valid UTF-8 text.
+func (ws *Workspace) summaryCheck(d *Doc) func([]byte) error {
+	return func(b []byte) error {
 		switch {
 		case len(b) != d.File.Tok.Size():
 			// Changed since it was summarized (or listed): offsets would lie.
@@ -108,19 +114,22 @@ func (ws *Workspace) Content(d *Doc) []byte {
 			return errors.New("no longer valid UTF-8 text")
 		}
 		return nil
-	})
+	}
 }
 
-// readAgain returns d's text from seen, or reads it into seen once,
-// checking it with check. A text that cannot be read or fails the check is
-// an error in ReadBackErr, and blank text of d's size stands for it, which
-// keeps every offset valid.
-func (ws *Workspace) readAgain(d *Doc, seen map[string][]byte, check func([]byte) error) []byte {
+// readAgain returns d's text from seen, or reads it, checking it with
+// check, into seen when keep (once), or for this caller only. A text that
+// cannot be read or fails the check is an error in ReadBackErr, and blank
+// text of d's size stands for it, which keeps every offset valid.
+func (ws *Workspace) readAgain(d *Doc, seen map[string][]byte, keep bool, check func([]byte) error) []byte {
 	ws.readMu.Lock()
 	b, ok := seen[d.Path]
 	ws.readMu.Unlock()
 	if ok {
 		return b
+	}
+	if !keep {
+		ws.passing.Add(1)
 	}
 	b, err := ws.read(d.Path)
 	if err == nil {
@@ -134,7 +143,9 @@ func (ws *Workspace) readAgain(d *Doc, seen map[string][]byte, check func([]byte
 		}
 		b = bytes.Repeat([]byte{' '}, d.File.Tok.Size())
 	}
-	seen[d.Path] = b
+	if keep {
+		seen[d.Path] = b
+	}
 	return b
 }
 
@@ -157,60 +168,42 @@ func (ws *Workspace) noteRead(d *Doc) {
 // would not match the positions: it is an error in ReadBackErr, and blank
 // text of the parsed size stands for it, as for a summary.
 func (ws *Workspace) readBack(d *Doc) []byte {
-	return ws.readAgain(d, ws.reread, func(b []byte) error {
+	return ws.readAgain(d, ws.reread, true, ws.digestCheck(d))
+}
+
+// digestCheck is what a released text read back must be: the text parsed
+// (its size and digest).
+func (ws *Workspace) digestCheck(d *Doc) func([]byte) error {
+	return func(b []byte) error {
 		if len(b) != d.File.Tok.Size() || maphash.Bytes(ws.seed, b) != d.digest {
 			return errors.New("changed while being checked")
 		}
 		return nil
-	})
+	}
 }
 
-// TransientContent is Content, but a released text it reads back is not
-// kept: a check that reads the texts of many documents once each (or at
-// most once per use) then holds one at a time, not all of them until the
-// run ends.
+// TransientContent is Content, but a text it reads from its file (a
+// released one, or a summary's) is not kept: a check that reads the texts
+// of many documents once each then holds one at a time, not all of them
+// until the run ends. A text already kept is served from memory.
 func (ws *Workspace) TransientContent(d *Doc) []byte {
-	if !d.released {
-		return ws.Content(d)
+	switch {
+	case d.released:
+		ws.noteRead(d)
+		return ws.readAgain(d, ws.reread, false, ws.digestCheck(d))
+	case d.summary:
+		return ws.readAgain(d, ws.content, false, ws.summaryCheck(d))
 	}
-	ws.noteRead(d)
-	ws.readMu.Lock()
-	b, ok := ws.reread[d.Path]
-	if ws.passed == nil {
-		ws.passed = map[string]bool{}
-	}
-	ws.passed[d.Path] = true
-	ws.readMu.Unlock()
-	if ok {
-		return b
-	}
-	b, err := ws.read(d.Path)
-	if err == nil && (len(b) != d.File.Tok.Size() || maphash.Bytes(ws.seed, b) != d.digest) {
-		err = errors.New("changed while being checked")
-	}
-	if err != nil {
-		ws.readMu.Lock()
-		if ws.readErr == nil {
-			ws.readErr = fmt.Errorf("%s: %w", d.Path, err)
-		}
-		ws.readMu.Unlock()
-		b = bytes.Repeat([]byte{' '}, d.File.Tok.Size())
-	}
-	return b
+	return ws.Content(d)
 }
 
-// ReadBacks returns how many released texts a check read back from their
-// files: a run that keeps at parse time what its findings need reads none.
+// ReadBacks returns how many times a check read a text back from its file
+// (a released one, or transiently a summary's): a run that keeps at parse
+// time what its findings need reads none.
 func (ws *Workspace) ReadBacks() int {
 	ws.readMu.Lock()
 	defer ws.readMu.Unlock()
-	n := len(ws.reread)
-	for p := range ws.passed {
-		if _, ok := ws.reread[p]; !ok {
-			n++
-		}
-	}
-	return n
+	return len(ws.reread) + int(ws.passing.Load())
 }
 
 // FileContent returns f's content: Content of its document when f is a

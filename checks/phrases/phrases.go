@@ -233,6 +233,7 @@ func paths(ds []*sotparse.Doc) string {
 
 // rule applies one configured rule.
 func (c *checker) rule(n int, r *Rule) {
+	defer clear(c.plain)
 	if r.Docs != "" {
 		for _, d := range c.ws.FocusedDocs() {
 			if ok, _ := doublestar.Match(r.Docs, d.Path); ok {
@@ -304,5 +305,9 @@ func (c *checker) apply(n int, r *Rule, d *sotparse.Doc, pos, end token.Pos) {
 			c.report(pos, end, "missing-phrase", "required phrase %q not found in %s (phrases rule %d of the configuration)", text, where, n)
 		}
 	}
-	clear(c.plain)
+	if in := r.in(); in == InSelf || in == InRoute {
+		// The next document's targets are others; a path is every
+		// document's target, read once per rule (rule clears it).
+		clear(c.plain)
+	}
 }
