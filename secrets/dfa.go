@@ -241,7 +241,9 @@ func (d *prefilterDFA) scan(text []byte, anchored, cut bool, every int, splits [
 		}
 	}
 	if init == nil {
-		init = make(pcSet, d.words)
+		// the empty set, in step's scratch: state copies the set it keeps
+		init = slices.Grow(c.next[:0], d.words)[:d.words]
+		clear(init)
 	}
 	st := c.state(d, mode, init)
 	if st < 0 {

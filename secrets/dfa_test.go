@@ -220,6 +220,20 @@ func TestDFALoosen(t *testing.T) {
 	}
 }
 
+// TestDFAMayMatchAllocs: once its states are built, an unanchored ask
+// allocates nothing (an allow-list expression is asked once a candidate).
+func TestDFAMayMatchAllocs(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the race detector allocates")
+	}
+	d := newPrefilterDFA(`key=(?P<v>[a-z]{3,5})(?:;|$)`)
+	text := []byte("x key=abcd; y")
+	d.mayMatch(text, false, false)
+	if n := testing.AllocsPerRun(20, func() { d.mayMatch(text, false, false) }); n != 0 {
+		t.Errorf("%v allocations an unanchored ask, want none", n)
+	}
+}
+
 // TestSearchSplit: a search in parts never starts a part after a word
 // byte (\b would hold there), nor inside a match.
 func TestSearchSplit(t *testing.T) {

@@ -152,7 +152,7 @@ func madeUpSequence(l []byte) bool {
 		return false
 	}
 	var buf [128]bool // most values: no allocation per candidate
-	covered := buf[:0]
+	var covered []bool
 	if len(l) <= len(buf) {
 		covered = buf[:len(l)]
 	} else {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"cmp"
 	"fmt"
+	"iter"
 	"reflect"
 	"regexp"
 	"slices"
@@ -669,7 +670,7 @@ func resolve(cs []cand) []cand {
 		}
 		out = append(out, c)
 	}
-	return slices.Clip(out)
+	return out
 }
 
 // Scan returns every secret in content, allowed ones included (callers filter
@@ -700,25 +701,24 @@ func (s *Scanner) ScanCapped(path string, content []byte, keep int) ([]Finding, 
 	}
 	findings := make([]Finding, 0, n)
 	lc := lineCounter{data: content, line: 1}
-	al := allowLines{data: content, raw: raw}
+	al := newAllowLines(content, raw)
 	for _, c := range cs {
 		rule := s.rules[c.rule]
 		reason, marked := al.lookup(c)
-		// Past the cap a finding that is not allowed is only counted:
-		// its text, fingerprint and position are computed before it is
-		// judged only where judging whether it is allowed needs them (a
-		// file dense with findings spent a third of its scan on the
-		// reports of dropped ones).
-		capped := keep > 0 && kept >= keep
+		// A finding's text, fingerprint and position are computed before
+		// it is judged only where judging whether it is allowed needs
+		// them, the rest once it is kept: past either cap it is only
+		// counted or dropped (a file dense with findings spent a third
+		// of its scan on the reports of dropped ones).
 		var sec, fp string
-		if !capped || len(s.allowValues) > 0 || len(s.baseline) > 0 {
+		if len(s.allowValues) > 0 || len(s.baseline) > 0 {
 			sec = string(content[c.start:c.end])
 		}
-		if !capped || len(s.baseline) > 0 {
+		if len(s.baseline) > 0 {
 			fp = Fingerprint(rule.ID, sec)
 		}
 		line, col := 0, 0
-		if !capped || len(s.glIgnore) > 0 {
+		if len(s.glIgnore) > 0 {
 			line, col = lc.pos(c.start)
 		}
 		allowed, why := false, ""
@@ -749,7 +749,6 @@ func (s *Scanner) ScanCapped(path string, content []byte, keep int) ([]Finding, 
 		default:
 			kept++
 		}
-		// kept though past the cap: allowed
 		if sec == "" {
 			sec = string(content[c.start:c.end])
 		}
@@ -781,10 +780,7 @@ func (s *Scanner) ScanCapped(path string, content []byte, keep int) ([]Finding, 
 
 // gitleaksIDs returns the rule IDs a .gitleaksignore entry may name for
 // the finding c: its rule, the gitleaks rules folded into it, and every
-// rule with a match overlapping it. The overlapping matches are found in
-// al's sorted candidates (lookup has set maxLen): a look at every
-// candidate per finding cost the product of the two on a file dense
-// with findings.
+// rule with a match overlapping it.
 func (s *Scanner) gitleaksIDs(al *allowLines, c cand) []string {
 	ids := []string{s.rules[c.rule].ID}
 	for gl, own := range GitleaksAliases {
@@ -792,13 +788,8 @@ func (s *Scanner) gitleaksIDs(al *allowLines, c cand) []string {
 			ids = append(ids, gl)
 		}
 	}
-	raw := al.raw
-	lo := sort.Search(len(raw), func(i int) bool { return raw[i].start > c.start-al.maxLen-1 })
-	for _, o := range raw[lo:] {
-		if o.start >= c.end {
-			break
-		}
-		if o.rule != c.rule && c.start < o.end {
+	for o := range al.overlapping(c.start, c.end) {
+		if o.rule != c.rule {
 			ids = append(ids, s.rules[o.rule].ID)
 		}
 	}
@@ -855,22 +846,37 @@ type allowLines struct {
 	cacheLE int
 	reason  string
 	marked  bool
-	inited  bool
+}
+
+func newAllowLines(data []byte, raw []cand) allowLines {
+	a := allowLines{data: data, raw: raw, cacheLS: -1}
+	for _, r := range raw {
+		a.maxLen = max(a.maxLen, r.end-r.start)
+	}
+	return a
+}
+
+// overlapping yields the candidates overlapping [from,to). They start in
+// [from-maxLen, to) of the sorted candidates: a look at every candidate
+// per finding cost the product of the two on a file dense with findings.
+func (a *allowLines) overlapping(from, to int) iter.Seq[cand] {
+	return func(yield func(cand) bool) {
+		lo := sort.Search(len(a.raw), func(i int) bool { return a.raw[i].start > from-a.maxLen-1 })
+		for _, c := range a.raw[lo:] {
+			if c.start >= to {
+				return
+			}
+			if c.end > from && !yield(c) {
+				return
+			}
+		}
+	}
 }
 
 // lookup looks for AllowMarker on the first and the last line of the
 // candidate's secret. It returns the reason (with any secret in it masked)
 // and whether a marker was found.
 func (a *allowLines) lookup(c cand) (string, bool) {
-	if !a.inited {
-		a.inited = true
-		a.cacheLS = -1
-		for _, r := range a.raw {
-			if r.end-r.start > a.maxLen {
-				a.maxLen = r.end - r.start
-			}
-		}
-	}
 	reason, marked := a.line(c.start)
 	if marked {
 		return reason, true
@@ -958,16 +964,9 @@ func hasWord(b []byte) bool {
 // maskRegion returns data[from:to] with every candidate secret in it masked,
 // cut to at most max bytes.
 func (a *allowLines) maskRegion(from, to, max int) string {
-	// Candidates overlapping [from,to) start in [from-maxLen, to).
-	lo := sort.Search(len(a.raw), func(i int) bool { return a.raw[i].start > from-a.maxLen-1 })
 	var sp []span
-	for _, c := range a.raw[lo:] {
-		if c.start >= to {
-			break
-		}
-		if c.end > from {
-			sp = append(sp, span{c.start, c.end})
-		}
+	for c := range a.overlapping(from, to) {
+		sp = append(sp, span{c.start, c.end})
 	}
 	var b []byte
 	if len(sp) == 0 {

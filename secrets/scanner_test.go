@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"reflect"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -457,8 +458,12 @@ func TestDefaultScannerShared(t *testing.T) {
 
 // TestScanCapped: the findings kept are Scan's first ones, allowed ones
 // kept apart, and the others are counted by rule.
+// TestScanCapped: ScanCapped keeps the first findings of each kind and
+// counts the rest, as a Scan cut the same way, also when findings past
+// the cap are allowed only by a value, a baseline fingerprint or a
+// .gitleaksignore line (judging those needs the text, fingerprint or line
+// a dropped finding otherwise goes without).
 func TestScanCapped(t *testing.T) {
-	s := defaultScanner(t)
 	g := newFakeGen("capped")
 	var b strings.Builder
 	for i := range 40 {
@@ -468,34 +473,82 @@ func TestScanCapped(t *testing.T) {
 		}
 	}
 	data := []byte(b.String())
-	all := s.Scan("a.env", data)
-	kept, more := s.ScanCapped("a.env", data, 5)
-	var want []Finding
-	wantMore := map[string]int{}
-	nAllowed, nOther := 0, 0
-	for _, f := range all {
-		switch {
-		case f.Allowed && nAllowed < 5:
-			nAllowed++
-			want = append(want, f)
-		case f.Allowed:
-		case nOther < 5:
-			nOther++
-			want = append(want, f)
-		default:
-			wantMore[f.RuleID]++
+	var late []Finding // the last three findings not allowed
+	for _, f := range slices.Backward(defaultScanner(t).Scan("a.env", data)) {
+		if !f.Allowed && len(late) < 3 {
+			late = append(late, f)
 		}
 	}
-	if nAllowed != 5 || len(all)-10 < 20 {
-		t.Fatalf("sample too small: %d findings, %d allowed kept", len(all), nAllowed)
+	if len(late) < 3 {
+		t.Fatalf("%d findings not allowed, want 3 at least", len(late))
 	}
-	if !reflect.DeepEqual(kept, want) {
-		t.Errorf("kept %d findings, want the first %d", len(kept), len(want))
+	baseline := DefaultConfig()
+	baseline.Baseline = map[string]bool{}
+	values := DefaultConfig()
+	var ignore strings.Builder
+	for _, f := range late {
+		baseline.Baseline[f.Fingerprint] = true
+		values.AllowValues = append(values.AllowValues, regexp.MustCompile("^"+regexp.QuoteMeta(string(data[f.Start:f.End]))+"$"))
+		fmt.Fprintf(&ignore, "a.env:%s:%d\n", f.RuleID, f.Line)
 	}
-	if !reflect.DeepEqual(more, wantMore) {
-		t.Errorf("counted %v, want %v", more, wantMore)
+	gl := DefaultConfig()
+	var err error
+	if gl.GitleaksIgnore, err = ParseGitleaksIgnore([]byte(ignore.String())); err != nil {
+		t.Fatal(err)
 	}
-	if k, m := s.ScanCapped("a.env", data, 0); !reflect.DeepEqual(k, all) || m != nil {
-		t.Errorf("ScanCapped(0) is not Scan")
+	for _, c := range []struct {
+		name, why string
+		cfg       Config
+	}{{"plain", "", DefaultConfig()}, {"baseline", "baseline", baseline}, {"values", "value", values}, {"gitleaksignore", "gitleaksignore", gl}} {
+		s, err := NewScanner(c.cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		all := s.Scan("a.env", data)
+		if c.why != "" {
+			n := 0
+			for _, f := range all {
+				if f.AllowReason == c.why {
+					n++
+				}
+			}
+			if n != len(late) {
+				t.Fatalf("%s: %d findings allowed by it, want %d", c.name, n, len(late))
+			}
+		}
+		// 10: the late allowed ones are past the cap of findings not
+		// allowed, and the first is kept with the nine allowed inline
+		// while the others are past the cap of allowed ones too.
+		for _, keep := range []int{5, 10} {
+			kept, more := s.ScanCapped("a.env", data, keep)
+			var want []Finding
+			wantMore := map[string]int{}
+			nAllowed, nOther := 0, 0
+			for _, f := range all {
+				switch {
+				case f.Allowed && nAllowed < keep:
+					nAllowed++
+					want = append(want, f)
+				case f.Allowed:
+				case nOther < keep:
+					nOther++
+					want = append(want, f)
+				default:
+					wantMore[f.RuleID]++
+				}
+			}
+			if nOther != keep || len(all)-nAllowed-nOther < 20 {
+				t.Fatalf("%s: sample too small: %d findings, %d allowed kept", c.name, len(all), nAllowed)
+			}
+			if !reflect.DeepEqual(kept, want) {
+				t.Errorf("%s, keep %d: kept %d findings, want the first %d", c.name, keep, len(kept), len(want))
+			}
+			if !reflect.DeepEqual(more, wantMore) {
+				t.Errorf("%s, keep %d: counted %v, want %v", c.name, keep, more, wantMore)
+			}
+		}
+		if k, m := s.ScanCapped("a.env", data, 0); !reflect.DeepEqual(k, all) || m != nil {
+			t.Errorf("%s: ScanCapped(0) is not Scan", c.name)
+		}
 	}
 }

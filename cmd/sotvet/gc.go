@@ -6,6 +6,7 @@ import (
 	"runtime"
 	"runtime/debug"
 	"runtime/metrics"
+	"sync"
 	"sync/atomic"
 )
 
@@ -84,10 +85,16 @@ func headroomFor(live uint64) int64 {
 // scan then sets its own: while both paced the limit, limitBySize's step
 // to moderateLimit at 16 MiB live undid scanLimit, and a scan of files
 // that wake every rule peaked at ~135 MB instead of ~60.
-var limitPolicy atomic.Int64
+// limitMu holds a policy's check that it owns the limit together with
+// its setting of it: else a policy that lost the limit between the two
+// would set it over the new owner's.
+var (
+	limitPolicy atomic.Int64
+	limitMu     sync.Mutex
+)
 
 // ownLimit makes the caller the memory limit's policy; the function it
-// returns reports whether it still is.
+// returns reports whether it still is. Both are called under limitMu.
 func ownLimit() func() bool {
 	g := limitPolicy.Add(1)
 	return func() bool { return limitPolicy.Load() == g }
@@ -106,11 +113,15 @@ type limitStep struct {
 // nil. A heap that shrank again does not go back a step: the run has
 // shown its size.
 func limitInSteps(headroom func(live uint64) int64, steps ...limitStep) {
+	limitMu.Lock()
 	mine := ownLimit()
 	debug.SetMemoryLimit(steps[0].limit)
+	limitMu.Unlock()
 	i := 0          // read and written by the finalizer goroutine only
 	var most uint64 // likewise: the largest live heap past the last step
 	afterEachCollection(func(live uint64) bool {
+		limitMu.Lock()
+		defer limitMu.Unlock()
 		if !mine() {
 			return false
 		}

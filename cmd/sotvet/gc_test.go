@@ -175,6 +175,22 @@ func TestLimitScanOwnsLimit(t *testing.T) {
 	runtime.KeepAlive(live)
 }
 
+// TestLimitLaterPolicyOwns: a policy whose step changes on every
+// collection no longer sets the limit once a later one has taken it. At
+// 24 MB live both of limitScan's and limitBySize's first steps end on the
+// same collection, so TestLimitScanOwnsLimit passes either way.
+func TestLimitLaterPolicyOwns(t *testing.T) {
+	prev := debug.SetMemoryLimit(-1)
+	defer debug.SetMemoryLimit(prev)
+	limitInSteps(nil, limitStep{0, 2 << 40}, limitStep{1 << 50, 1 << 40})
+	limitInSteps(nil, limitStep{1 << 50, 3 << 30})
+	n := 0
+	collectUntil(t, "", func() bool { n++; return n == 4 })
+	if got := debug.SetMemoryLimit(-1); got != 3<<30 {
+		t.Fatalf("memory limit %d, want the later policy's %d", got, int64(3<<30))
+	}
+}
+
 // TestLimitFollowsLive: past the last step the memory limit is the live
 // heap plus its headroom, not lifted, and it does not fall when the heap
 // shrinks again.
