@@ -4,6 +4,7 @@ import (
 	"math"
 	"runtime"
 	"runtime/debug"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -207,9 +208,17 @@ func TestLimitFollowsLive(t *testing.T) {
 	})
 	runtime.KeepAlive(live)
 	live = nil
-	runtime.GC()
-	runtime.GC()
-	time.Sleep(time.Millisecond)
+	// Wait for the pacer's callback to have seen the small heap: two
+	// collections under 16 MB live seen by an observer of its own (the
+	// finalizers of one cycle all run before the next cycle's).
+	var small atomic.Int32
+	afterEachCollection(func(live uint64) bool {
+		if live < 16<<20 {
+			small.Add(1)
+		}
+		return small.Load() < 2
+	})
+	collectUntil(t, "the heap did not shrink under 16 MB", func() bool { return small.Load() >= 2 })
 	if got := debug.SetMemoryLimit(-1); got != set {
 		t.Fatalf("memory limit %d once the heap shrank, want %d", got, set)
 	}
