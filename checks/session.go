@@ -53,12 +53,11 @@ type Session struct {
 	model *sotparse.Workspace // the latest run's
 
 	// What the runs keep between them: the walk of the files on disk
-	// (nil: walk again), with the index of each entry by path, and the
-	// documents decoded from their summaries.
+	// (nil: walk again), the names derived from it (newListing of disc,
+	// with the index of each entry by path), and the documents decoded
+	// from their summaries.
 	disc   *sotparse.Discovery
-	discAt map[string]int
-	list   *listing            // newListing of listOf
-	listOf *sotparse.Discovery // the walk list was derived from
+	list   *listing
 	models *sotparse.Models
 
 	// overlaysOnly: the session reports on the files with an overlay
@@ -447,11 +446,8 @@ func (s *Session) run(focus func(string) bool) (*Result, *sotparse.Workspace, er
 	}
 	opt.Discovery = disc
 	if disc != nil {
-		// The names of the walk's files, derived once per walk: an
-		// overlay changes a size only.
-		if s.list == nil || s.listOf != s.disc {
-			s.list, s.listOf = newListing(s.opt.Root, disc), s.disc
-		}
+		// The names of the walk's files, derived once per walk (in
+		// discovery): an overlay changes a size only.
 		opt.listing = s.list
 	}
 	res, ws, err := Run(opt)
@@ -471,10 +467,7 @@ func (s *Session) discovery(overlay map[string][]byte) (*sotparse.Discovery, err
 		if err != nil {
 			return nil, fmt.Errorf("reading workspace: %w", err)
 		}
-		s.disc, s.discAt = disc, make(map[string]int, len(disc.Entries))
-		for i, e := range disc.Entries {
-			s.discAt[e.Path] = i
-		}
+		s.disc, s.list = disc, newListing(s.opt.Root, disc)
 	}
 	if len(overlay) == 0 {
 		return s.disc, nil
@@ -482,7 +475,7 @@ func (s *Session) discovery(overlay map[string][]byte) (*sotparse.Discovery, err
 	d := *s.disc
 	d.Entries = slices.Clone(d.Entries)
 	for p, b := range overlay {
-		i, ok := s.discAt[p]
+		i, ok := s.list.at[p]
 		if !ok {
 			return nil, nil
 		}
