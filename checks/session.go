@@ -13,6 +13,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/svrnty/sotvet/checks/internal/smallset"
 	"github.com/svrnty/sotvet/sotparse"
 )
 
@@ -287,25 +288,10 @@ func (s *Session) scope(focus func(string) bool) func(string) bool {
 	if !s.overlaysOnly {
 		return focus
 	}
-	// A copy: the model keeps the focus after the run.
-	open := make(map[string]bool, len(s.overlay))
-	for p := range s.overlay {
-		open[p] = true
-	}
-	if len(open) <= 8 {
-		// The checks ask about every document, most of them out of
-		// focus: a few lengths compared cost less than hashing the path.
-		list := slices.Collect(maps.Keys(open))
-		return func(p string) bool {
-			for _, q := range list {
-				if len(q) == len(p) && q == p {
-					return true
-				}
-			}
-			return false
-		}
-	}
-	return func(p string) bool { return open[p] }
+	// A copy (smallset keeps its own): the model keeps the focus after
+	// the run. The checks ask about every document, most of them out of
+	// focus.
+	return smallset.Of(slices.Collect(maps.Keys(s.overlay)))
 }
 
 // recheck runs the checks reporting on the files in focus and keeps their
@@ -417,20 +403,8 @@ func (s *Session) run(focus func(string) bool) (*Result, *sotparse.Workspace, er
 		// The caller knows the content ids of the files of s.base: the
 		// files without an overlay are neither read nor hashed again.
 		id, overlay := s.opt.Reuse.ID, opt.FS.(*overlayFS).files
-		isOverlay := func(p string) bool { _, ok := overlay[p]; return ok }
-		if len(overlay) <= 8 {
-			// Asked of every file: a few lengths compared cost less
-			// than hashing the path (as scope does).
-			list := slices.Collect(maps.Keys(overlay))
-			isOverlay = func(p string) bool {
-				for _, q := range list {
-					if len(q) == len(p) && q == p {
-						return true
-					}
-				}
-				return false
-			}
-		}
+		// Asked of every file, most of them without an overlay.
+		isOverlay := smallset.Of(slices.Collect(maps.Keys(overlay)))
 		reuse.ID = func(p string) (string, bool) {
 			if isOverlay(p) {
 				return "", false
