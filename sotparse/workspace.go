@@ -40,9 +40,11 @@ type Workspace struct {
 	// then belong to an earlier run, and these come first.
 	newFiles map[string]*File
 	newDocs  map[string]*Doc
-	// The indexes in Docs of the documents in focus (focusedAt).
+	// The indexes in Docs of the documents in focus (focusedAt), and
+	// those documents (FocusedDocs), found once per run.
 	focusOnce sync.Once
 	focusAt   []int
+	focusDocs []*Doc
 	known     map[string]bool // every path seen by discovery, files and directories
 
 	focus    func(path string) bool // nil: every file
