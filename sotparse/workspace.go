@@ -356,8 +356,7 @@ func (ws *Workspace) index() {
 	// sorted again, on every run of a session.
 	sortByPath(ws.Files, func(f *File) string { return f.Path })
 	sortByPath(ws.Docs, func(d *Doc) string { return d.Path })
-	sortByPath(ws.Records, func(r *Record) string { return r.Path })
-	ws.sortProblems()
+	ws.sortOthers()
 	ws.byPath = make(map[string]*File, len(ws.Files))
 	for _, f := range ws.Files {
 		ws.byPath[f.Path] = f
@@ -366,6 +365,13 @@ func (ws *Workspace) index() {
 	for _, d := range ws.Docs {
 		ws.docs[d.Path] = d
 	}
+}
+
+// sortOthers sorts what no shared index holds (indexWith): the records and
+// the problems.
+func (ws *Workspace) sortOthers() {
+	sortByPath(ws.Records, func(r *Record) string { return r.Path })
+	ws.sortProblems()
 }
 
 func (ws *Workspace) sortProblems() {
