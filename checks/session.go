@@ -13,6 +13,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/svrnty/sotvet/checks/internal/smallset"
 	"github.com/svrnty/sotvet/sotparse"
 )
 
@@ -53,12 +54,11 @@ type Session struct {
 	model *sotparse.Workspace // the latest run's
 
 	// What the runs keep between them: the walk of the files on disk
-	// (nil: walk again), with the index of each entry by path, and the
-	// documents decoded from their summaries.
+	// (nil: walk again), the names derived from it (newListing of disc,
+	// with the index of each entry by path), and the documents decoded
+	// from their summaries.
 	disc   *sotparse.Discovery
-	discAt map[string]int
-	list   *listing            // newListing of listOf
-	listOf *sotparse.Discovery // the walk list was derived from
+	list   *listing
 	models *sotparse.Models
 
 	// overlaysOnly: the session reports on the files with an overlay
@@ -288,25 +288,10 @@ func (s *Session) scope(focus func(string) bool) func(string) bool {
 	if !s.overlaysOnly {
 		return focus
 	}
-	// A copy: the model keeps the focus after the run.
-	open := make(map[string]bool, len(s.overlay))
-	for p := range s.overlay {
-		open[p] = true
-	}
-	if len(open) <= 8 {
-		// The checks ask about every document, most of them out of
-		// focus: a few lengths compared cost less than hashing the path.
-		list := slices.Collect(maps.Keys(open))
-		return func(p string) bool {
-			for _, q := range list {
-				if len(q) == len(p) && q == p {
-					return true
-				}
-			}
-			return false
-		}
-	}
-	return func(p string) bool { return open[p] }
+	// A copy (smallset keeps its own): the model keeps the focus after
+	// the run. The checks ask about every document, most of them out of
+	// focus.
+	return smallset.Of(slices.Collect(maps.Keys(s.overlay)))
 }
 
 // recheck runs the checks reporting on the files in focus and keeps their
@@ -418,20 +403,8 @@ func (s *Session) run(focus func(string) bool) (*Result, *sotparse.Workspace, er
 		// The caller knows the content ids of the files of s.base: the
 		// files without an overlay are neither read nor hashed again.
 		id, overlay := s.opt.Reuse.ID, opt.FS.(*overlayFS).files
-		isOverlay := func(p string) bool { _, ok := overlay[p]; return ok }
-		if len(overlay) <= 8 {
-			// Asked of every file: a few lengths compared cost less
-			// than hashing the path (as scope does).
-			list := slices.Collect(maps.Keys(overlay))
-			isOverlay = func(p string) bool {
-				for _, q := range list {
-					if len(q) == len(p) && q == p {
-						return true
-					}
-				}
-				return false
-			}
-		}
+		// Asked of every file, most of them without an overlay.
+		isOverlay := smallset.Of(slices.Collect(maps.Keys(overlay)))
 		reuse.ID = func(p string) (string, bool) {
 			if isOverlay(p) {
 				return "", false
@@ -447,11 +420,8 @@ func (s *Session) run(focus func(string) bool) (*Result, *sotparse.Workspace, er
 	}
 	opt.Discovery = disc
 	if disc != nil {
-		// The names of the walk's files, derived once per walk: an
-		// overlay changes a size only.
-		if s.list == nil || s.listOf != s.disc {
-			s.list, s.listOf = newListing(s.opt.Root, disc), s.disc
-		}
+		// The names of the walk's files, derived once per walk (in
+		// discovery): an overlay changes a size only.
 		opt.listing = s.list
 	}
 	res, ws, err := Run(opt)
@@ -471,10 +441,7 @@ func (s *Session) discovery(overlay map[string][]byte) (*sotparse.Discovery, err
 		if err != nil {
 			return nil, fmt.Errorf("reading workspace: %w", err)
 		}
-		s.disc, s.discAt = disc, make(map[string]int, len(disc.Entries))
-		for i, e := range disc.Entries {
-			s.discAt[e.Path] = i
-		}
+		s.disc, s.list = disc, newListing(s.opt.Root, disc)
 	}
 	if len(overlay) == 0 {
 		return s.disc, nil
@@ -482,7 +449,7 @@ func (s *Session) discovery(overlay map[string][]byte) (*sotparse.Discovery, err
 	d := *s.disc
 	d.Entries = slices.Clone(d.Entries)
 	for p, b := range overlay {
-		i, ok := s.discAt[p]
+		i, ok := s.list.at[p]
 		if !ok {
 			return nil, nil
 		}

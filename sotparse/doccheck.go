@@ -475,17 +475,11 @@ func (c *DocCheck) Each(pass *analysis.Pass, ws *Workspace) []any {
 // FocusedDocs returns the documents in focus, in path order (every
 // document when the run has no focus): a check that reports on those
 // only visits them instead of asking Focused of every document. The
-// slice may be Docs itself: it must not be modified.
+// slice is built once per run and shared by every caller (it may be Docs
+// itself): it must not be modified.
 func (ws *Workspace) FocusedDocs() []*Doc {
-	at := ws.focusedAt()
-	if len(at) == len(ws.Docs) {
-		return ws.Docs
-	}
-	out := make([]*Doc, len(at))
-	for j, i := range at {
-		out[j] = ws.Docs[i]
-	}
-	return out
+	ws.focusedAt()
+	return ws.focusDocs
 }
 
 // focusedAt returns the indexes in Docs of the documents in focus, found
@@ -499,6 +493,14 @@ func (ws *Workspace) focusedAt() []int {
 			}
 		}
 		ws.focusAt = slices.Clip(ws.focusAt)
+		if len(ws.focusAt) == len(ws.Docs) {
+			ws.focusDocs = ws.Docs
+			return
+		}
+		ws.focusDocs = make([]*Doc, len(ws.focusAt))
+		for j, i := range ws.focusAt {
+			ws.focusDocs[j] = ws.Docs[i]
+		}
 	})
 	return ws.focusAt
 }

@@ -311,32 +311,15 @@ func (ws *Workspace) indexWith(ms *Models) {
 	b := ms.index
 	ms.mu.Unlock()
 	if b != nil && len(b.files) == len(ws.Files) && len(b.docs) == len(ws.Docs) {
-		newFiles, newDocs := map[string]*File{}, map[string]*Doc{}
-		same := true
-		for i, f := range ws.Files {
-			if g := b.files[i]; f != g {
-				if same = f.Path == g.Path && len(newFiles) < len(ws.Files)/8+8; !same {
-					break
-				}
-				newFiles[f.Path] = f
-			}
-		}
-		for i, d := range ws.Docs {
-			if !same {
-				break
-			}
-			if e := b.docs[i]; d != e {
-				if same = d.Path == e.Path && len(newDocs) < len(ws.Docs)/8+8; !same {
-					break
-				}
-				newDocs[d.Path] = d
-			}
+		newFiles, same := changedAt(ws.Files, b.files, func(f *File) string { return f.Path })
+		var newDocs map[string]*Doc
+		if same {
+			newDocs, same = changedAt(ws.Docs, b.docs, func(d *Doc) string { return d.Path })
 		}
 		if same {
 			// In path order as the shared run's were: only the records
 			// and problems are sorted here.
-			sortByPath(ws.Records, func(r *Record) string { return r.Path })
-			ws.sortProblems()
+			ws.sortOthers()
 			ws.byPath, ws.docs, ws.newFiles, ws.newDocs = b.byPath, b.byDoc, newFiles, newDocs
 			return
 		}
@@ -345,4 +328,20 @@ func (ws *Workspace) indexWith(ms *Models) {
 	ms.mu.Lock()
 	ms.index = &sharedIndex{files: slices.Clone(ws.Files), docs: slices.Clone(ws.Docs), byPath: ws.byPath, byDoc: ws.docs}
 	ms.mu.Unlock()
+}
+
+// changedAt returns, by path, the elements of cur that are not those of prev
+// at the same index, and false when an index holds another path or too many
+// differ for sharing prev's index to pay.
+func changedAt[T comparable](cur, prev []T, path func(T) string) (map[string]T, bool) {
+	changed := map[string]T{}
+	for i, x := range cur {
+		if y := prev[i]; x != y {
+			if path(x) != path(y) || len(changed) >= len(cur)/8+8 {
+				return nil, false
+			}
+			changed[path(x)] = x
+		}
+	}
+	return changed, true
 }

@@ -2,6 +2,7 @@ package sotparse
 
 import (
 	"fmt"
+	"slices"
 	"sync"
 	"testing"
 	"testing/fstest"
@@ -80,5 +81,42 @@ func TestIndexWithSharesOnlyWhatHolds(t *testing.T) {
 	delete(fsys, ".sot/D05-PRD.md")
 	if ws := parse(); ws.Doc(".sot/D05-PRD.md") != nil || ws.Exists(".sot/D05-PRD.md") {
 		t.Fatal("a document removed is still found")
+	}
+}
+
+// TestChangedAt: the elements changed at their index, by path; false when
+// an index holds another path or more than len/8+8 changed.
+func TestChangedAt(t *testing.T) {
+	mk := func(n int) []*Doc {
+		s := make([]*Doc, n)
+		for i := range s {
+			s[i] = &Doc{Path: fmt.Sprintf("d%03d.md", i)}
+		}
+		return s
+	}
+	path := func(d *Doc) string { return d.Path }
+	prev := mk(16)
+	cur := slices.Clone(prev)
+	if got, ok := changedAt(cur, prev, path); !ok || len(got) != 0 {
+		t.Fatalf("unchanged: %v %v", got, ok)
+	}
+	cur[3] = &Doc{Path: prev[3].Path}
+	if got, ok := changedAt(cur, prev, path); !ok || len(got) != 1 || got["d003.md"] != cur[3] {
+		t.Fatalf("one edit: %v %v", got, ok)
+	}
+	cur[5] = &Doc{Path: "other.md"}
+	if _, ok := changedAt(cur, prev, path); ok {
+		t.Fatal("another path at an index shared")
+	}
+	cur = mk(16) // every one new: 16 > 16/8+8
+	if _, ok := changedAt(cur, prev, path); ok {
+		t.Fatal("all changed shared")
+	}
+	cur = slices.Clone(prev)
+	for i := range 10 { // 10 = 16/8+8: the most that share
+		cur[i] = &Doc{Path: prev[i].Path}
+	}
+	if got, ok := changedAt(cur, prev, path); !ok || len(got) != 10 {
+		t.Fatalf("10 changed: %d %v", len(got), ok)
 	}
 }

@@ -40,9 +40,11 @@ type Workspace struct {
 	// then belong to an earlier run, and these come first.
 	newFiles map[string]*File
 	newDocs  map[string]*Doc
-	// The indexes in Docs of the documents in focus (focusedAt).
+	// The indexes in Docs of the documents in focus (focusedAt), and
+	// those documents (FocusedDocs), found once per run.
 	focusOnce sync.Once
 	focusAt   []int
+	focusDocs []*Doc
 	known     map[string]bool // every path seen by discovery, files and directories
 
 	focus    func(path string) bool // nil: every file
@@ -347,8 +349,7 @@ func (ws *Workspace) index() {
 	// sorted again, on every run of a session.
 	sortByPath(ws.Files, func(f *File) string { return f.Path })
 	sortByPath(ws.Docs, func(d *Doc) string { return d.Path })
-	sortByPath(ws.Records, func(r *Record) string { return r.Path })
-	ws.sortProblems()
+	ws.sortOthers()
 	ws.byPath = make(map[string]*File, len(ws.Files))
 	for _, f := range ws.Files {
 		ws.byPath[f.Path] = f
@@ -357,6 +358,13 @@ func (ws *Workspace) index() {
 	for _, d := range ws.Docs {
 		ws.docs[d.Path] = d
 	}
+}
+
+// sortOthers sorts what no shared index holds (indexWith): the records and
+// the problems.
+func (ws *Workspace) sortOthers() {
+	sortByPath(ws.Records, func(r *Record) string { return r.Path })
+	ws.sortProblems()
 }
 
 func (ws *Workspace) sortProblems() {

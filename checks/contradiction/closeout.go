@@ -7,6 +7,7 @@ import (
 
 	"golang.org/x/tools/go/analysis"
 
+	"github.com/svrnty/sotvet/checks/internal/smallset"
 	"github.com/svrnty/sotvet/sotparse"
 )
 
@@ -36,10 +37,7 @@ func (c *checker) closeoutWorkboard() {
 	if len(stems) == 0 {
 		return
 	}
-	in := func(stem string) bool { _, ok := routes[stem]; return ok }
-	if len(stems) <= 4 {
-		in = func(stem string) bool { return slices.Contains(stems, stem) }
-	}
+	in := smallset.Of(stems)
 	for _, di := range c.docs {
 		if in(di.d.Stem) {
 			routes[di.d.Stem] = append(routes[di.d.Stem], di)

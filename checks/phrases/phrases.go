@@ -11,6 +11,7 @@ import (
 
 	"github.com/svrnty/sotvet/checks/internal/docutil"
 	"github.com/svrnty/sotvet/checks/internal/flagutil"
+	"github.com/svrnty/sotvet/checks/internal/smallset"
 	"github.com/svrnty/sotvet/sotparse"
 )
 
@@ -58,10 +59,7 @@ func run(pass *analysis.Pass) (any, error) {
 			stems = append(stems, d.Stem)
 		}
 	}
-	inRoute := func(stem string) bool { _, ok := c.routes[stem]; return ok }
-	if len(stems) <= 4 {
-		inRoute = func(stem string) bool { return slices.Contains(stems, stem) }
-	}
+	inRoute := smallset.Of(stems)
 	for _, d := range ws.Docs {
 		if inRoute(d.Stem) {
 			c.routes[d.Stem] = append(c.routes[d.Stem], d)

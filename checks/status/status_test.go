@@ -128,3 +128,34 @@ func TestOtherBlockedShapes(t *testing.T) {
 		}
 	}
 }
+
+// TestStillBlockedChanges: the remain patterns are kept per set of
+// -still-blocked phrases, so a change of the flag within one process (a
+// session whose configuration changed) is seen by the next run, and so is
+// its restoring.
+func TestStillBlockedChanges(t *testing.T) {
+	dir := t.TempDir()
+	checktest.WriteFiles(t, dir, map[string]string{
+		".sot/03-PROTOCOLS/CTO-HOLD-ISSUES.md": "---\nname: cto-hold-issues\nstatus: draft\nowner: jp\ncreated: 2026-06-01\nlast_reviewed: 2026-06-01\n---\n\n# CTO Hold Issues\n\n" +
+			"## CTO-WORK-040 - On Hold\n\nStatus: validated.\n\nThis issue is on hold until the pass report exists.\n",
+	})
+	count := func(t *testing.T, want int) {
+		t.Helper()
+		fs := checktest.Findings(t, dir, status.Analyzer)
+		if len(fs) != want {
+			checktest.LogFindings(t, fs)
+			t.Fatalf("%d findings, want %d", len(fs), want)
+		}
+		for _, f := range fs {
+			if f.Category != "remains-blocked" {
+				t.Errorf("%s:%d: category %q, want remains-blocked", f.File, f.Line, f.Category)
+			}
+		}
+	}
+	count(t, 0)
+	t.Run("on-hold", func(t *testing.T) {
+		checktest.SetFlag(t, status.Analyzer, "still-blocked", "is on hold")
+		count(t, 1)
+	})
+	count(t, 0) // the flag restored
+}
