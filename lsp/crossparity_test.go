@@ -107,19 +107,8 @@ func crossFileEdits(t *testing.T, shape string) {
 		st.do()
 		for p, text := range open {
 			w.setOverlay(p, []byte(text))
-			if err := os.WriteFile(filepath.Join(mirror, p), []byte(text), 0o644); err != nil {
-				t.Fatal(err)
-			}
 		}
-		snap := w.freeze().run(nil)
-		if snap.err != nil {
-			t.Fatal(snap.err)
-		}
-		wm, err := loadWorkspace(mirror)
-		if err != nil {
-			t.Fatal(err)
-		}
-		want := fullRun(t, wm)
+		snap, want := runBoth(t, w, open, mirror)
 		for q := range open {
 			got, exp := findingLines(snap.findings, q), findingLines(want.Findings, q)
 			if !slices.Equal(got, exp) {

@@ -169,20 +169,7 @@ func randomEdits(t *testing.T, shape string, steps int) {
 			open[p] = e.do(open[p])
 			w.setOverlay(p, []byte(open[p]))
 		}
-		for q, text := range open {
-			if err := os.WriteFile(filepath.Join(mirror, q), []byte(text), 0o644); err != nil {
-				t.Fatal(err)
-			}
-		}
-		snap := w.freeze().run(nil)
-		if snap.err != nil {
-			t.Fatal(snap.err)
-		}
-		wm, err := loadWorkspace(mirror)
-		if err != nil {
-			t.Fatal(err)
-		}
-		want := fullRun(t, wm)
+		snap, want := runBoth(t, w, open, mirror)
 		// Each run places the documents it parses in the session's file
 		// set: those no run uses any longer go (sotparse.Models.Prune).
 		n := 0
@@ -225,4 +212,24 @@ func findingLines(fs []checks.Finding, file string) []string {
 	}
 	slices.Sort(out)
 	return out
+}
+
+// runBoth writes the open buffers to the mirror, then runs the session w
+// and a full run of the mirror: what the parity tests compare.
+func runBoth(t *testing.T, w *workspace, open map[string]string, mirror string) (*snapshot, *checks.Result) {
+	t.Helper()
+	for q, text := range open {
+		if err := os.WriteFile(filepath.Join(mirror, q), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	snap := w.freeze().run(nil)
+	if snap.err != nil {
+		t.Fatal(snap.err)
+	}
+	wm, err := loadWorkspace(mirror)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return snap, fullRun(t, wm)
 }
