@@ -41,15 +41,7 @@ func TestDiscoveryParity(t *testing.T) {
 	ignored := func(p string, dir bool) bool { return p == ".sot/ignored/a.txt" }
 	run := func(disc *sotparse.Discovery) []string {
 		t.Helper()
-		res, _, err := checks.Run(checks.Options{Root: root, FS: os.DirFS(root), Analyzers: checks.All, Ignored: ignored, Discovery: disc})
-		if err != nil {
-			t.Fatal(err)
-		}
-		var out []string
-		for _, f := range res.Findings {
-			out = append(out, show(f))
-		}
-		return out
+		return shown(t, checks.Options{Root: root, FS: os.DirFS(root), Analyzers: checks.All, Ignored: ignored, Discovery: disc})
 	}
 	walked := run(nil)
 	disc, err := sotparse.Discover(os.DirFS(root), sotparse.DiscoverOptions{Ignored: ignored})

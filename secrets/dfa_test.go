@@ -1,7 +1,6 @@
 package secrets
 
 import (
-	"fmt"
 	"math/rand/v2"
 	"os"
 	"reflect"
@@ -164,37 +163,49 @@ func TestDFAScanSame(t *testing.T) {
 func TestEarlyFilterScanSame(t *testing.T) {
 	texts := dfaTexts(40)
 	useDFA = false
-	plain, err := newScanner(DefaultConfig())
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := make([][]Finding, len(texts))
-	for i, text := range texts {
-		want[i] = plain.Scan("notes/x.md", []byte(text))
-	}
+	want := scanEach(t, texts)
 	useDFA = true
 	s, err := newScanner(DefaultConfig())
 	if err != nil {
 		t.Fatal(err)
 	}
+	scanConcurrently(t, s, texts, want, 4)
+}
+
+// scanEach scans each of texts with a fresh scanner of the default
+// configuration: the reference the concurrent tests compare with.
+func scanEach(t *testing.T, texts []string) [][]Finding {
+	t.Helper()
+	ref, err := newScanner(DefaultConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := make([][]Finding, len(texts))
+	for i, text := range texts {
+		want[i] = ref.Scan("notes/x.md", []byte(text))
+	}
+	return want
+}
+
+// scanConcurrently scans texts with s from workers goroutines at once,
+// each in an order of its own, and fails on any scan that differs from
+// want.
+func scanConcurrently(t *testing.T, s *Scanner, texts []string, want [][]Finding, workers int) {
+	t.Helper()
 	var wg sync.WaitGroup
-	errs := make(chan string, 4)
-	for g := range 4 {
+	for w := range workers {
 		wg.Go(func() {
 			for k := range texts {
-				i := (k + g*len(texts)/4) % len(texts)
+				k = (k * 7) % len(texts)
+				i := (k + w*len(texts)/workers) % len(texts)
 				if got := s.Scan("notes/x.md", []byte(texts[i])); !reflect.DeepEqual(got, want[i]) {
-					errs <- fmt.Sprintf("on %q:\nwith the early filters %v\nwithout filters %v", texts[i], got, want[i])
+					t.Errorf("on %q:\ngot %v\nwant %v", texts[i], got, want[i])
 					return
 				}
 			}
 		})
 	}
 	wg.Wait()
-	close(errs)
-	for e := range errs {
-		t.Fatal(e)
-	}
 }
 
 // TestDFALoosen: the filter keeps a repetition's minimum and drops its

@@ -7,7 +7,6 @@ import (
 	"regexp"
 	"regexp/syntax"
 	"strings"
-	"sync"
 	"testing"
 )
 
@@ -317,35 +316,13 @@ func TestFoldingWhileScanning(t *testing.T) {
 	plainTakesFolded = false // earlier tests folded these sources: start from the form as written
 	texts := dfaTexts(20)
 	foldAfter = 1 << 62
-	ref, err := newScanner(DefaultConfig())
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := make([][]Finding, len(texts))
-	for i, text := range texts {
-		want[i] = ref.Scan("notes/x.md", []byte(text))
-	}
+	want := scanEach(t, texts)
 	foldAfter = 1 << 10
 	s, err := newScanner(DefaultConfig())
 	if err != nil {
 		t.Fatal(err)
 	}
-	var wg sync.WaitGroup
-	for w := range 6 {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for k := range texts {
-				k = (k * 7) % len(texts) // each its own order
-				i := (k + w*len(texts)/6) % len(texts)
-				if got := s.Scan("notes/x.md", []byte(texts[i])); !reflect.DeepEqual(got, want[i]) {
-					t.Errorf("on %q:\ngot %v\nwant %v", texts[i], got, want[i])
-					return
-				}
-			}
-		}()
-	}
-	wg.Wait()
+	scanConcurrently(t, s, texts, want, 6)
 	folded := 0
 	for _, r := range s.rules {
 		if r.anchoredAfterT.folded.Load() != nil || r.searchT.folded.Load() != nil {
