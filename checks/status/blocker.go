@@ -32,14 +32,15 @@ func conditional(sentence string) bool {
 // upper-cased, and the end of the statement in text. Emphasis is not a
 // word; a claim inside a code span or double quotes (a quoted value, what
 // someone else said) is not read, nor one after "used to" or in a frame
-// that places it in the past (historical).
-func (rp *remainPatterns) blockerClaim(text string) (blockers []string, end int) {
+// that places it in the past (historical). date is the date the frame
+// gives the claims ("On 2026-05-12, ..."), or "".
+func (rp *remainPatterns) blockerClaim(text string) (blockers []string, end int, date string) {
 	if !mayNameBlocker(text) {
-		return nil, 0 // most "blocked" sentences: the pattern is not run
+		return nil, 0, "" // most "blocked" sentences: the pattern is not run
 	}
 	t := strings.ReplaceAll(text, "*", "")
 	if conditional(t) {
-		return nil, 0
+		return nil, 0, ""
 	}
 	// The marks before each match are counted from the last one, so that
 	// a line of many claims costs in proportion to its length. A quotation
@@ -47,7 +48,7 @@ func (rp *remainPatterns) blockerClaim(text string) (blockers []string, end int)
 	// inch mark or a typo (`a 27" display`), and hides nothing after it.
 	straightAll, closeAll := strings.Count(t, `"`), strings.Count(t, "”")
 	ticks, straight, opens, closes, counted, framed := 0, 0, 0, 0, 0, 0
-	past := false
+	past, framedOnce := false, false
 	seen := map[string]bool{}
 	for _, m := range rp.blocker.FindAllStringSubmatchIndex(t, -1) {
 		before := t[counted:m[0]]
@@ -57,8 +58,14 @@ func (rp *remainPatterns) blockerClaim(text string) (blockers []string, end int)
 		closes += strings.Count(before, "”")
 		if !past {
 			// The frame of every claim from here on: "Originally,
-			// Stage 5 remains blocked by A, and B by C" is history.
-			past = historical(t[framed:m[0]])
+			// Stage 5 remains blocked by A, and B by C" is history,
+			// "On 2026-05-12, A by B, and C by D" an entry of that day.
+			var d string
+			past, d = historical(t[framed:m[0]])
+			if !framedOnce || date == "" {
+				date = d
+			}
+			framedOnce = true
 		}
 		counted, framed = m[0], m[1]
 		quoted := straight%2 == 1 && straightAll > straight || opens > closes && closeAll > closes
@@ -93,9 +100,9 @@ func (rp *remainPatterns) blockerClaim(text string) (blockers []string, end int)
 		end = m[1]
 	}
 	if len(blockers) == 0 {
-		return nil, 0
+		return nil, 0, ""
 	}
-	return blockers, unstarred(text, end)
+	return blockers, unstarred(text, end), date
 }
 
 // unstarred maps off, an offset in text with its '*' removed, back to an
@@ -162,12 +169,12 @@ var plainBlocked = lazyRE.New(`(?i)^(?:is|are)\s+blocked\b`)
 // statement ends; none when the match claims nothing), each with the last
 // such sentence outside a possible outcome and their count, but those
 // skip leaves out.
-func lastStatements(di *docInfo, claim func(*remainMatch) ([]string, int), skip func(string) bool) ([]string, map[string]*staleStatement) {
+func lastStatements(di *docInfo, claim func(*remainMatch) (ids []string, end int, date string), skip func(string) bool) ([]string, map[string]*staleStatement) {
 	var order []string
 	last := map[string]*staleStatement{}
 	for k, ln := range di.remain {
 		for j, s := range ln.sents {
-			ids, end := claim(&di.rx.sents[k][j])
+			ids, end, date := claim(&di.rx.sents[k][j])
 			if len(ids) == 0 || hypothetical(di.d, s.off) {
 				continue
 			}
@@ -181,7 +188,7 @@ func lastStatements(di *docInfo, claim func(*remainMatch) ([]string, int), skip 
 					last[id] = st
 					order = append(order, id)
 				}
-				st.s, st.end = s, end
+				st.s, st.end, st.date = s, end, date
 				st.count++
 			}
 		}
@@ -201,7 +208,7 @@ func (c *checker) staleBlockers(di *docInfo, skip map[string]bool) {
 	if len(di.remain) == 0 || di.rx == nil {
 		return
 	}
-	order, last := lastStatements(di, func(m *remainMatch) ([]string, int) { return m.blockers, m.blockEnd }, func(id string) bool { return skip[id] })
+	order, last := lastStatements(di, func(m *remainMatch) ([]string, int, string) { return m.blockers, m.blockEnd, m.blockDate }, func(id string) bool { return skip[id] })
 	for _, id := range order {
 		c.reportStale(di, id, last[id], "stale-blocker", "something remains blocked by it", "no longer blocks")
 	}

@@ -75,7 +75,7 @@ func BenchmarkClauseStarts(b *testing.B) {
 func TestBlockerClaimLinear(t *testing.T) {
 	rp := newRemainPatterns()
 	line := func(n int) string { return strings.Repeat("X remains blocked by CTO-WORK-101, ", n) }
-	if ids, _ := rp.blockerClaim(line(500)); len(ids) != 1 || ids[0] != "CTO-WORK-101" {
+	if ids, _, _ := rp.blockerClaim(line(500)); len(ids) != 1 || ids[0] != "CTO-WORK-101" {
 		t.Fatalf("blockerClaim = %v, want [CTO-WORK-101]", ids)
 	}
 	r, bs, bl := allocRatio(func(s string) { rp.blockerClaim(s) }, line(500), line(4000))
@@ -102,7 +102,7 @@ func BenchmarkBlockerClaim(b *testing.B) {
 func TestBlockerClaimEnd(t *testing.T) {
 	rp := newRemainPatterns()
 	text := "**Stage 5** remains blocked by CTO-WORK-040, while *a* *b* *c* stay open"
-	_, end := rp.blockerClaim(text)
+	_, end, _ := rp.blockerClaim(text)
 	if want := strings.Index(text, "CTO-WORK-040") + len("CTO-WORK-040"); end != want {
 		t.Errorf("end = %d (%q), want %d (%q)", end, text[:end], want, text[:want])
 	}

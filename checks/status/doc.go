@@ -68,7 +68,10 @@
 //     validated ..."), a statement outside the item's section that the item
 //     remains blocked, placed after the validation, in a section dated after
 //     it, or that is the last line of the file naming the item. An entry
-//     placed before the validation and dated no later is history.
+//     placed before the validation and dated no later is history. A
+//     sentence that dates itself ("On 2026-05-12, `CTO-WORK-016` remains
+//     blocked") is dated by that day, as for stale-other-blocked; so is
+//     one in the item's own section (remains-blocked).
 //   - stale-blocked-by: a validated item whose "Blocked by" list still names
 //     blockers: list items under an empty "Blocked by:" line (prose or ids),
 //     or a "Blocked by:" value with prose besides its ids ("CTO-WORK-039 and
@@ -90,9 +93,14 @@
 //     blocked is not read, nor a sentence that states a condition ("If the
 //     record is revoked, `CTO-WORK-016` remains blocked."), nor one that a
 //     phrase set off before its subject places in the past ("Originally,",
-//     "In the superseded plan,", "Before the record landed,", "On
-//     2026-05-12,", "(at that point)"); a phrase that contrasts the past
-//     with now ("Unlike the old design,", "Since the re-plan,") does not.
+//     "In the superseded plan,", "Before the record landed,", "(at that
+//     point)", "Minutes:"); a phrase that contrasts the past with now
+//     ("Unlike the old design,", "Since the re-plan,") does not. A
+//     sentence that dates itself ("On 2026-05-12,", "As of 2026-06-05,",
+//     "Per the 2026-05-28 standup,", "Status 2026-06-04:") is an entry of
+//     that day, dated by it rather than by its section: history unless the
+//     validation is dated and the sentence's day is on or after it; a date
+//     that opens a span reaching now ("Since 2026-05-12,") dates nothing.
 //     The sentence is read into the fact "these items
 //     remain blocked" whatever its form: the id list may also be the
 //     subject of a later clause ("The endpoint answered, but `CTO-WORK-016`
@@ -116,7 +124,8 @@
 //     by ...") or asks a question, a frame that places it in the past (as
 //     for stale-other-blocked: "In the old design, Stage 5 remains blocked
 //     by ..."), a code span or a quotation a later mark closes (an inch
-//     mark hides nothing), and a
+//     mark hides nothing), a sentence dated before the validation by
+//     itself (as for stale-other-blocked: "On 2026-05-12, ..."), and a
 //     section about a possible outcome ("Branch ...") are not read; a sentence dated before the item's validation, or
 //     placed before the journal entry of the same document that validates
 //     it and dated no later, is history. Each document is reported once

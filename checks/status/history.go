@@ -2,6 +2,7 @@ package status
 
 import (
 	"strings"
+	"unicode/utf8"
 )
 
 // historyWords, in a phrase set off before a claim's verb, place the claim
@@ -18,8 +19,7 @@ var historyWords = map[string]bool{
 var historyPhrases = []string{"at the time", "at that time", "at that point", "at that stage", "back then", "back in", "in the past", "at the start"}
 
 // historyStarts open a phrase about what preceded an event: "Before the
-// admission record landed,", "Prior to the re-plan,". A date after "on"
-// is a dated entry: "On 2026-05-12,".
+// admission record landed,", "Prior to the re-plan,".
 var historyStarts = map[string]bool{"before": true, "prior": true}
 
 // contrastStarts open a phrase that sets the claim against the past, so
@@ -28,30 +28,80 @@ var historyStarts = map[string]bool{"before": true, "prior": true}
 var contrastStarts = map[string]bool{"unlike": true, "despite": true, "since": true, "except": true, "contrary": true,
 	"compared": true, "versus": true, "although": true, "though": true, "even": true, "notwithstanding": true}
 
+// spanStarts open a phrase whose date starts a span that reaches now
+// ("Since 2026-05-12,", "From 2026-05-20 onward,"): the claim still holds
+// at the end of it, so the date does not date the claim.
+var spanStarts = map[string]bool{"since": true, "ever": true, "from": true, "after": true, "starting": true, "beginning": true,
+	"until": true, "till": true, "through": true, "throughout": true}
+
 // historical reports whether prefix, the words of a sentence before a
 // claim's subject or verb, sets the claim in the past: one of its phrases
 // set off by a comma, a semicolon or parentheses (not the last, which
 // holds the subject) places it there. A claim whose verb is present but
 // whose frame is history ("In the old design, Stage 5 remains blocked by
-// `CTO-WORK-040`") does not state the current state.
-func historical(prefix string) bool {
-	segs := strings.FieldsFunc(prefix, func(r rune) bool { return r == ',' || r == ';' || r == '(' || r == ')' })
+// `CTO-WORK-040`") does not state the current state. date is the date
+// such a phrase gives the claim ("On 2026-05-12,", "As of 2026-05-12,",
+// "(2026-05-12)"), or "": a claim so dated is an entry of that day, which
+// the caller compares with the validation it contradicts.
+func historical(prefix string) (past bool, date string) {
+	segs := strings.FieldsFunc(prefix, func(r rune) bool { return strings.ContainsRune(setOff, r) })
 	if len(segs) == 0 {
-		return false
+		return false, ""
 	}
-	if !strings.ContainsAny(strings.TrimRight(prefix, " \t"), ",;()") {
-		return false // no phrase set off: the words are the subject
+	if !strings.ContainsAny(strings.TrimRight(prefix, " \t"), setOff) {
+		// No phrase set off: the words are the subject, or a dated
+		// opening its writer did not end with a comma ("On 2026-05-12
+		// Stage 5 remains blocked by ...").
+		return false, leadDate(prefix)
 	}
 	last := len(segs) - 1
-	if t := strings.TrimRight(prefix, " \t"); t != "" && strings.ContainsRune(",;()", rune(t[len(t)-1])) {
+	if r, _ := utf8.DecodeLastRuneInString(strings.TrimRight(prefix, " \t")); strings.ContainsRune(setOff, r) {
 		last = len(segs) // the prefix ends at a mark: every phrase is set off
 	}
 	for _, seg := range segs[:last] {
 		if historyPhrase(seg) {
-			return true
+			return true, ""
+		}
+		if date == "" {
+			date = phraseDate(seg)
 		}
 	}
-	return false
+	return false, date
+}
+
+// setOff are the marks that end a phrase set off before a claim's subject:
+// "Originally, ...", "Stage 5 (in the old plan) ...", "Snapshot taken
+// 2026-05-16: ...", "Status at the sync — ...".
+const setOff = ",;():—"
+
+// datePreps open a phrase that can date what follows without a comma.
+var datePreps = map[string]bool{"on": true, "in": true, "at": true, "per": true, "during": true, "as": true}
+
+// leadDate returns the date of an opening phrase not set off by a mark
+// ("On 2026-05-12 Stage 5 ...", "In the 2026-05-10 review we noted ..."):
+// a preposition of datePreps or "the" ("The 2026-05-30 triage notes
+// record that ..."), then a date among the next few words.
+func leadDate(prefix string) string {
+	words := strings.Fields(prefix)
+	if len(words) < 2 || !datePreps[strings.ToLower(strings.Trim(words[0], "*_`\"“["))] && !strings.EqualFold(words[0], "the") {
+		return ""
+	}
+	return findDate(strings.Join(words[1:min(len(words), 6)], " "))
+}
+
+// phraseDate returns the date a phrase set off before a claim gives it
+// ("On 2026-05-12", "as of 2026-05-20", "In the 2026-05-10 review"), or
+// "" when it has none or its date starts a span that reaches now.
+func phraseDate(seg string) string {
+	d := findDate(seg)
+	if d == "" {
+		return ""
+	}
+	first, _, _ := strings.Cut(strings.TrimLeft(strings.ToLower(seg), " \t*_`\"“[-"), " ")
+	if spanStarts[first] || contrastStarts[first] {
+		return ""
+	}
+	return d
 }
 
 // historyPhrase reports whether one phrase set off in a sentence places it
@@ -67,7 +117,7 @@ func historyPhrase(seg string) bool {
 	if len(words) == 0 || contrastStarts[words[0]] {
 		return false
 	}
-	if historyStarts[words[0]] || words[0] == "on" && findDate(seg) != "" {
+	if historyStarts[words[0]] {
 		return true
 	}
 	for i, w := range words {

@@ -14,7 +14,8 @@ import (
 // (stale-blocker), and how many such sentences it has.
 type staleStatement struct {
 	s     sentence
-	end   int // of the statement, in s.text
+	end   int    // of the statement, in s.text
+	date  string // the sentence gives itself ("On 2026-05-12, ..."), or ""
 	count int
 }
 
@@ -30,11 +31,11 @@ func (c *checker) otherBlocked(di *docInfo) (reported map[string]bool) {
 	for _, it := range di.d.WorkItems {
 		defines[strings.ToUpper(it.ID)] = true
 	}
-	order, last := lastStatements(di, func(m *remainMatch) ([]string, int) {
+	order, last := lastStatements(di, func(m *remainMatch) ([]string, int, string) {
 		if m.byEnd < 0 {
-			return nil, 0
+			return nil, 0, ""
 		}
-		return m.ids, m.byEnd
+		return m.ids, m.byEnd, m.byDate
 	}, func(id string) bool {
 		return defines[id] // the item's own document: remains-blocked and stale-remains-blocked judge it
 	})
@@ -60,19 +61,20 @@ func (c *checker) otherBlocked(di *docInfo) (reported map[string]bool) {
 // phrase ("| `CTO-WORK-016` | remains blocked |"). Emphasis is not a word.
 //
 // labelEnd is the offset in content where the line's label may end at the
-// latest (labelSpan).
-func (rp *remainPatterns) otherClaim(content []byte, lineOff, labelEnd int, s sentence) (subject string, end int, ok bool) {
+// latest (labelSpan). date is the date a phrase before the subject gives
+// the claim ("On 2026-05-12, `CTO-WORK-016` remains blocked"), or "".
+func (rp *remainPatterns) otherClaim(content []byte, lineOff, labelEnd int, s sentence) (subject string, end int, date string, ok bool) {
 	text := strings.ReplaceAll(s.text, "*", "")
 	if conditional(text) {
-		return "", 0, false // "If the record is revoked, `CTO-WORK-016` remains blocked."
+		return "", 0, "", false // "If the record is revoked, `CTO-WORK-016` remains blocked."
 	}
 	if strings.HasPrefix(strings.TrimSpace(text), "|") {
 		// A table row: its cells read as one sentence.
 		text = strings.Join(strings.Fields(strings.ReplaceAll(text, "|", " ")), " ")
 		if m := rp.byID.FindStringSubmatchIndex(text); m != nil && !inCodeSpan(text[:m[1]]) {
-			return text[m[2]:m[3]], len(s.text), true
+			return text[m[2]:m[3]], len(s.text), "", true
 		}
-		return "", 0, false
+		return "", 0, "", false
 	}
 	for _, at := range clauseStarts(text) {
 		t := text[at:]
@@ -81,10 +83,11 @@ func (rp *remainPatterns) otherClaim(content []byte, lineOff, labelEnd int, s se
 			skip = m[1]
 		}
 		if m := rp.byID.FindStringSubmatchIndex(t[skip:]); m != nil && !inCodeSpan(text[:at+skip+m[1]]) {
-			if historical(text[:at+skip+m[0]]) {
-				return "", 0, false // "Originally, `CTO-WORK-016` remains blocked."
+			past, date := historical(text[:at+skip+m[0]])
+			if past {
+				return "", 0, "", false // "Originally, `CTO-WORK-016` remains blocked."
 			}
-			return t[skip+m[2] : skip+m[3]], min(len(s.text), at+skip+m[1]), true
+			return t[skip+m[2] : skip+m[3]], min(len(s.text), at+skip+m[1]), date, true
 		}
 	}
 	// A label that says it: "Still blocked: `CTO-WORK-016`, until ...".
@@ -96,11 +99,11 @@ func (rp *remainPatterns) otherClaim(content []byte, lineOff, labelEnd int, s se
 		label = strings.TrimSpace(strings.TrimLeft(label, "-+ []x"))
 		if blockedLabels[strings.TrimSuffix(label, ":")] && strings.HasSuffix(label, ":") {
 			if m := leadingIDs.FindStringIndex(text); m != nil {
-				return text[:m[1]], min(len(s.text), m[1]), true
+				return text[:m[1]], min(len(s.text), m[1]), "", true
 			}
 		}
 	}
-	return "", 0, false
+	return "", 0, "", false
 }
 
 // labelSpan returns the length of the start of line that can be part of
@@ -192,6 +195,9 @@ func (c *checker) reportStale(di *docInfo, id string, st *staleStatement, catego
 		return false
 	}
 	said := di.dateAt(st.s.off)
+	if st.date != "" {
+		said = st.date // the sentence dates itself: "On 2026-05-12, ..."
+	}
 	valid := ""
 	if defDoc == di.d {
 		// A journal entry placed before the entry of the same document
@@ -208,8 +214,13 @@ func (c *checker) reportStale(di *docInfo, id string, st *staleStatement, catego
 	if said != "" && valid != "" && said < valid {
 		return false // a dated entry older than the validation is history
 	}
+	if st.date != "" && valid == "" {
+		return false // an entry of its day, which nothing dates the validation against
+	}
 	var when string
 	switch {
+	case st.date != "":
+		when = fmt.Sprintf(" in a sentence dated %s, on or after its validation (%s)", said, valid)
 	case said != "" && valid != "":
 		when = fmt.Sprintf(" in a section dated %s, on or after its validation (%s)", said, valid)
 	case said != "":

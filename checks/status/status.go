@@ -606,6 +606,10 @@ func (c *checker) remainsBlocked(di *docInfo, it *sotparse.WorkItem) {
 	sec := di.section(it)
 	statusEnd := tf.Offset(it.Status.End)
 	validAt, journal := di.stateOffset(it.ID, validated)
+	validDate := ""
+	if journal {
+		validDate = di.dateAt(validAt)
+	}
 	rx := di.rx
 	// The sentences that name the item, and those of its own section that
 	// say "this remains blocked": an index, not a reading of every
@@ -621,11 +625,14 @@ func (c *checker) remainsBlocked(di *docInfo, it *sotparse.WorkItem) {
 		if !inSec && ln.off < statusEnd {
 			continue
 		}
+		m := &rx.sents[r.k][r.j]
+		if m.byDate != "" && (validDate == "" || m.byDate < validDate) {
+			continue // an entry the sentence dates before the validation, or that nothing compares: history
+		}
 		if inSec || !journal {
-			hits = append(hits, hit{r.k, r.j, rx.sents[r.k][r.j].byEnd})
+			hits = append(hits, hit{r.k, r.j, m.byEnd})
 		} else {
-			s := ln.sents[r.j]
-			c.staleRemains(di, it, s, rx.sents[r.k][r.j].byEnd, ln.off, validAt)
+			c.staleRemains(di, it, ln.sents[r.j], m, ln.off, validAt)
 		}
 	}
 	from := sort.Search(len(di.remain), func(k int) bool { return di.remain[k].off >= sec.start })
@@ -659,6 +666,9 @@ type remainMatch struct {
 	// ids are the ids of its subject, upper-cased.
 	byEnd int
 	ids   []string
+	// byDate and blockDate are the dates the sentence gives the two
+	// claims ("On 2026-05-12, ..."), or "".
+	byDate, blockDate string
 	// thisEnd ends the match of remainsThis or statusRemains, or -1.
 	thisEnd int
 	// blockers are the ids the sentence says something remains blocked
@@ -735,14 +745,14 @@ func (rp *remainPatterns) match(di *docInfo, content []byte) *remainIdx {
 		}
 		for _, s := range ln.sents {
 			m := remainMatch{byEnd: -1, thisEnd: -1}
-			if blockers, end := rp.blockerClaim(s.text); len(blockers) > 0 && !asks(content, s) {
-				m.blockers, m.blockEnd = blockers, end
+			if blockers, end, date := rp.blockerClaim(s.text); len(blockers) > 0 && !asks(content, s) {
+				m.blockers, m.blockEnd, m.blockDate = blockers, end, date
 			}
 			// The same fact in any of its forms (otherClaim): the id list
 			// as the subject of the sentence or of a later clause, under a
 			// label, or in a table row.
-			if subject, end, ok := rp.otherClaim(content, ln.off, labelEnd, s); ok {
-				m.byEnd = end
+			if subject, end, date, ok := rp.otherClaim(content, ln.off, labelEnd, s); ok {
+				m.byEnd, m.byDate = end, date
 				m.ids = ids(subject)
 				for i := range m.ids {
 					m.ids[i] = strings.ToUpper(m.ids[i])
@@ -784,11 +794,17 @@ func (rp *remainPatterns) match(di *docInfo, content []byte) *remainIdx {
 // staleRemains judges a "remains blocked" statement about it outside its
 // section, in a document whose journal says at validAt that it is
 // validated: an entry placed before the validation and dated no later is
-// history; one placed after it, dated later, or the last line of the file
-// that names the item reads as the current state.
-func (c *checker) staleRemains(di *docInfo, it *sotparse.WorkItem, s sentence, end, lineOff, validAt int) {
+// history; one placed after it, dated later (by its section, or by itself
+// on or after the validation's day), or the last line of the file that
+// names the item reads as the current state.
+func (c *checker) staleRemains(di *docInfo, it *sotparse.WorkItem, s sentence, m *remainMatch, lineOff, validAt int) {
+	end := m.byEnd
 	after := s.off > validAt
-	later := di.dateAt(s.off) > di.dateAt(validAt) && di.dateAt(validAt) != ""
+	valid := di.dateAt(validAt)
+	later := di.dateAt(s.off) > valid && valid != ""
+	if m.byDate != "" {
+		later = m.byDate >= valid && valid != ""
+	}
 	lastOff, ok := di.lastNaming[it.ID]
 	if !ok {
 		lastOff = lastLineNaming(c.ws.Content(di.d), it.ID)
