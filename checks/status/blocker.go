@@ -61,7 +61,11 @@ func (rp *remainPatterns) blockerClaim(text string) (blockers []string, end int,
 			// Stage 5 remains blocked by A, and B by C" is history,
 			// "On 2026-05-12, A by B, and C by D" an entry of that day.
 			var d string
-			past, d = historical(t[framed:m[0]])
+			prefix := t[framed:m[0]]
+			if framed == 0 {
+				prefix = withoutSubject(prefix)
+			}
+			past, d = historical(prefix)
 			if !framedOnce || date == "" {
 				date = d
 			}

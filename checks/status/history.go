@@ -89,6 +89,37 @@ func leadDate(prefix string) string {
 	return findDate(strings.Join(words[1:min(len(words), 6)], " "))
 }
 
+// frameOpeners open a phrase that frames a claim rather than naming its
+// subject: "In the old design,", "Per the review,", "As of today,".
+var frameOpeners = map[string]bool{"in": true, "at": true, "on": true, "under": true, "during": true, "per": true,
+	"for": true, "as": true, "after": true, "back": true, "then": true, "once": true, "when": true, "by": true,
+	"with": true, "according": true, "following": true, "within": true, "upon": true, "between": true}
+
+// withoutSubject returns prefix, the words of a sentence before a claim's
+// verb, without the claim's subject when the subject comes first and a
+// phrase set off follows it ("The Stage 6 kickoff, as of 2026-06-10,
+// remains blocked by ..."): the words of a subject are not a frame, and
+// "kickoff" or "old" there does not make the claim history. The first
+// phrase is a frame when a word of frameOpeners, an adverb in -ly, a
+// history, contrast or span word opens it, when it is one word
+// ("Originally,") or when it holds a date.
+func withoutSubject(prefix string) string {
+	if r, _ := utf8.DecodeLastRuneInString(strings.TrimRight(prefix, " \t")); !strings.ContainsRune(setOff, r) {
+		return prefix // the subject is the last words, after every phrase set off
+	}
+	i := strings.IndexAny(prefix, setOff)
+	first := prefix[:i]
+	words := strings.Fields(strings.ToLower(first))
+	if len(words) <= 1 || findDate(first) != "" {
+		return prefix
+	}
+	w := strings.Trim(words[0], "*_`\"“[")
+	if frameOpeners[w] || strings.HasSuffix(w, "ly") || historyStarts[w] || contrastStarts[w] || spanStarts[w] || historyWords[w] {
+		return prefix
+	}
+	return prefix[i:]
+}
+
 // phraseDate returns the date a phrase set off before a claim gives it
 // ("On 2026-05-12", "as of 2026-05-20", "In the 2026-05-10 review"), or
 // "" when it has none or its date starts a span that reaches now.
