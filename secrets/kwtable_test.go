@@ -14,12 +14,18 @@ import (
 var updateKWTable = flag.Bool("update-kwtable", false, "rewrite kwtable_gen.go from the default rules")
 
 // scannerKeywords lists s's keywords and their rule indices as newScanner
-// hands them to the automaton.
-func scannerKeywords(s *Scanner) ([]string, []int) {
+// hands them to the automaton. With prefixes, the prefixed-token rule's
+// are those prefixes give it (the generator's: the generated list of
+// prefixes may be out of date).
+func scannerKeywords(s *Scanner, prefixes ...string) ([]string, []int) {
 	var kws []string
 	var rules []int
 	for i, cr := range s.rules {
-		for _, k := range cr.Rule.Keywords {
+		ks := cr.Rule.Keywords
+		if cr.Rule.ID == RulePrefixedToken && prefixes != nil {
+			ks = slices.Sorted(slices.Values(prefixedTokenPrefixes(prefixes)))
+		}
+		for _, k := range ks {
 			kws = append(kws, k)
 			rules = append(rules, i)
 		}
@@ -28,7 +34,7 @@ func scannerKeywords(s *Scanner) ([]string, []int) {
 }
 
 // renderKWTable writes m, the automaton of kws and rules, as kwtable_gen.go.
-func renderKWTable(kws []string, rules []int, m *kwMatcher) ([]byte, error) {
+func renderKWTable(kws []string, rules []int, m *kwMatcher, prefixes []string) ([]byte, error) {
 	if m.t16 == nil {
 		return nil, fmt.Errorf("the default rules' automaton needs the 32-bit table: the generated table holds the 16-bit one")
 	}
@@ -41,6 +47,11 @@ func renderKWTable(kws []string, rules []int, m *kwMatcher) ([]byte, error) {
 	b.WriteString("var kwTableWords = [...]string{\n")
 	for _, k := range kws {
 		fmt.Fprintf(&b, "\t%s,\n", strconv.Quote(k))
+	}
+	b.WriteString("}\n\n")
+	b.WriteString("// The provider prefixes (see providerPrefixes).\nvar kwTablePrefixes = [...]string{\n")
+	for _, p := range prefixes {
+		fmt.Fprintf(&b, "\t%s,\n", strconv.Quote(p))
 	}
 	b.WriteString("}\n\n")
 	writeInts(&b, "kwTableRules", "uint16", rules, 24)
@@ -79,16 +90,17 @@ func writeInts[T uint8 | uint16 | int](b *bytes.Buffer, name, typ string, v []T,
 }
 
 // TestKWTableGenerated: kwtable_gen.go is the automaton the default rules
-// build. It fails when a rule's keywords change without regenerating (go
+// build, and the provider prefixes they have. It fails when a rule's keywords change without regenerating (go
 // generate ./secrets, or this test with -update-kwtable).
 func TestKWTableGenerated(t *testing.T) {
 	s, err := newScanner(DefaultConfig())
 	if err != nil {
 		t.Fatal(err)
 	}
-	kws, rules := scannerKeywords(s)
+	prefixes := computeProviderPrefixes()
+	kws, rules := scannerKeywords(s, prefixes...)
 	m := newKWMatcher(kws, rules)
-	want, err := renderKWTable(kws, rules, m)
+	want, err := renderKWTable(kws, rules, m, prefixes)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -140,4 +152,16 @@ func TestKWTableInUse(t *testing.T) {
 			t.Fatal("builtKWMatcher took the generated 16-bit table under a lowered max16")
 		}
 	})
+}
+
+// TestProviderPrefixesGenerated: the prefixes in use are the generated
+// ones, which are those the rules have.
+func TestProviderPrefixesGenerated(t *testing.T) {
+	got := providerPrefixes()
+	if len(got) == 0 || &got[0] != &kwTablePrefixes[0] {
+		t.Fatal("providerPrefixes does not return the generated list")
+	}
+	if want := computeProviderPrefixes(); !slices.Equal(got, want) {
+		t.Fatalf("generated prefixes differ from the rules' (%d, want %d): run go generate ./secrets", len(got), len(want))
+	}
 }
