@@ -221,15 +221,12 @@ var prefixedTokenSkip = map[string]bool{"bedrock-api-key-": true, "live_": true,
 // prefixes (see providerPrefixes) that end in a separator.
 func prefixedTokenRule() *Rule {
 	prefixedToken.once.Do(func() {
-		var kws, alts []string
-		for _, p := range providerPrefixes() {
-			if len(p) < 4 || prefixedTokenSkip[p] || !strings.ContainsAny(p[len(p)-1:], "_-.") || strings.ContainsAny(p, " =") {
-				continue
-			}
-			kws = append(kws, p)
-			alts = append(alts, regexp.QuoteMeta(p))
+		ps := prefixedTokenPrefixes(providerPrefixes())
+		alts := make([]string, len(ps))
+		for i, p := range ps {
+			alts[i] = regexp.QuoteMeta(p)
 		}
-		slices.Sort(kws)
+		kws := slices.Sorted(slices.Values(ps))
 		slices.SortFunc(alts, func(a, b string) int { return len(b) - len(a) }) // longest first
 		prefixedToken.rule = &Rule{
 			ID:          RulePrefixedToken,
@@ -248,6 +245,19 @@ func prefixedTokenRule() *Rule {
 	})
 	c := *prefixedToken.rule
 	return &c
+}
+
+// prefixedTokenPrefixes are the provider prefixes the prefixed-token rule
+// takes, in their order.
+func prefixedTokenPrefixes(prefixes []string) []string {
+	var out []string
+	for _, p := range prefixes {
+		if len(p) < 4 || prefixedTokenSkip[p] || !strings.ContainsAny(p[len(p)-1:], "_-.") || strings.ContainsAny(p, " =") {
+			continue
+		}
+		out = append(out, p)
+	}
+	return out
 }
 
 var uuidBodyRE = lazyRE.New(`(?i)^[0-9a-f]{8}[-_][0-9a-f]{4}[-_][0-9a-f]{4}[-_][0-9a-f]{4}[-_][0-9a-f]{12}`)
@@ -1496,13 +1506,9 @@ func elidedAfter(rest []byte) bool {
 // starts with one belongs to that provider's rule: when that rule rejected
 // it, the generic rules do not take it up ("xoxp-1234567890").
 func providerPrefixes() []string {
-	prefixes.once.Do(func() { prefixes.list = computeProviderPrefixes() })
-	return prefixes.list
-}
-
-var prefixes struct {
-	once sync.Once
-	list []string
+	// Generated with the keyword automaton (kwtable_gen.go): computing
+	// them reads every rule's expression.
+	return kwTablePrefixes[:]
 }
 
 func computeProviderPrefixes() []string {

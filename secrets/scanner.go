@@ -1311,6 +1311,9 @@ func equalFoldASCII(b []byte, k string) bool {
 var kwCache sync.Map // string -> *kwMatcher
 
 func cachedKWMatcher(kws []string, rules []int) *kwMatcher {
+	if m := builtKWMatcher(kws, rules); m != nil {
+		return m
+	}
 	n := 0
 	for _, k := range kws {
 		n += len(k) + 8
