@@ -12,8 +12,8 @@ package secrets
 // share cache lines. A stored transition t addresses the row starting at
 // t<<shift, so a step is trans[t<<shift+class[b]].
 //
-// The table is 16-bit whenever the row starts fit (the default rules' 1,660
-// states x 46 classes do with shift 1): the ~270 rows planning prose keeps
+// The table is 16-bit whenever the row starts fit (the default rules' 5,293
+// states x 56 classes do with shift 3): the ~270 rows planning prose keeps
 // visiting then take ~25 KB and stay in L1, where with 32-bit entries they
 // took ~50 KB, spilled to L2, and the scan was bound by its latency.
 type kwMatcher struct {

@@ -2,7 +2,7 @@ package secrets
 
 import "sync"
 
-//go:generate go test -run ^TestKWTableGenerated$ -update-kwtable .
+//go:generate go test . -run ^TestKWTableGenerated$ -update-kwtable
 
 // The default scanner's keyword automaton is built when the rules change,
 // not in every process: kwtable_gen.go holds it as arrays of constants,

@@ -23,7 +23,7 @@ func scannerKeywords(s *Scanner, prefixes ...string) ([]string, []int) {
 	for i, cr := range s.rules {
 		ks := cr.Rule.Keywords
 		if cr.Rule.ID == RulePrefixedToken && prefixes != nil {
-			ks = slices.Sorted(slices.Values(prefixedTokenPrefixes(prefixes)))
+			ks = prefixedTokenKeywords(prefixedTokenPrefixes(prefixes))
 		}
 		for _, k := range ks {
 			kws = append(kws, k)
@@ -116,7 +116,7 @@ func TestKWTableGenerated(t *testing.T) {
 		t.Fatal(err)
 	}
 	if !bytes.Equal(got, want) {
-		t.Fatalf("%s is not the default rules' automaton: run go generate ./secrets (go test -run '^TestKWTableGenerated$' -update-kwtable ./secrets)", file)
+		t.Fatalf("%s is not the default rules' automaton: run go generate ./secrets (go test ./secrets -run '^TestKWTableGenerated$' -update-kwtable)", file)
 	}
 }
 

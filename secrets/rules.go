@@ -217,6 +217,10 @@ const RulePrefixedToken = "prefixed-token"
 var prefixedTokenSkip = map[string]bool{"bedrock-api-key-": true, "live_": true, "test_": true, "api-": true, "pat.": true, "sat.": true,
 	"ext_": true, "ico-": true, "pul-": true, "sk-ant-": false}
 
+// prefixedTokenKeywords are the prefixed-token rule's keywords: its
+// prefixes, sorted (the generator of kwtable_gen.go derives them so too).
+func prefixedTokenKeywords(ps []string) []string { return slices.Sorted(slices.Values(ps)) }
+
 // prefixedTokenRule builds the prefixed-token rule from the provider
 // prefixes (see providerPrefixes) that end in a separator.
 func prefixedTokenRule() *Rule {
@@ -226,7 +230,7 @@ func prefixedTokenRule() *Rule {
 		for i, p := range ps {
 			alts[i] = regexp.QuoteMeta(p)
 		}
-		kws := slices.Sorted(slices.Values(ps))
+		kws := prefixedTokenKeywords(ps)
 		slices.SortFunc(alts, func(a, b string) int { return len(b) - len(a) }) // longest first
 		prefixedToken.rule = &Rule{
 			ID:          RulePrefixedToken,

@@ -1305,9 +1305,11 @@ func equalFoldASCII(b []byte, k string) bool {
 	return true
 }
 
-// kwCache keeps the automata built for a keyword list: every sotvet
-// command builds the default scanner more than once (the check, the
-// redactor), and the automaton over some 600 keywords is the costly part.
+// kwCache keeps the automata built for other keyword lists than the
+// default rules' (a team's rules, a gitleaks configuration), which the
+// generated table (kwtable_gen.go) serves: a command builds its scanner
+// more than once (the check, the redactor), and the automaton is the
+// costly part of the build.
 var kwCache sync.Map // string -> *kwMatcher
 
 func cachedKWMatcher(kws []string, rules []int) *kwMatcher {
