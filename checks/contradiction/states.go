@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/svrnty/sotvet/checks/internal/bodylines"
+	"github.com/svrnty/sotvet/checks/internal/keywords"
 	"github.com/svrnty/sotvet/sotparse"
 )
 
@@ -153,19 +154,15 @@ func caseBit(c byte) byte {
 // word among its words is in the line in some case; unless a rune of it
 // lowers to an ASCII letter (U+0130, U+212A), when the line is split.
 func mayHoldState(text string) bool {
-	for i := 0; i < len(text); i++ {
-		if text[i] >= utf8.RuneSelf {
-			for _, r := range text[i:] {
-				if r >= utf8.RuneSelf && unicode.ToLower(r) < utf8.RuneSelf {
-					return true
-				}
-			}
-			break
-		}
+	m := lineKeys.Mask(text)
+	if m&stateKeys != 0 {
+		return true
 	}
-	for w := range stateWords {
-		if bodylines.ContainsFold(text, w) {
-			return true
+	if m&keywords.NonASCII != 0 {
+		for _, r := range text {
+			if r >= utf8.RuneSelf && unicode.ToLower(r) < utf8.RuneSelf {
+				return true
+			}
 		}
 	}
 	return false
