@@ -547,7 +547,7 @@ func readText(d *sotparse.Doc, content []byte) *docText {
 		}
 		if strings.IndexByte(text, '`') < 0 {
 			// An id in plain text ("**Needs first:** CTO-WORK-050").
-			if item != "" && (readiness != "" || m&namePrerequisiteKeys != 0 && prerequisiteWord.MatchString(text)) && !blockedByLine.MatchString(text) {
+			if item != "" && (readiness != "" || m&namePrerequisiteKeys != 0 && mayNamePrerequisite(m) && prerequisiteWord.MatchString(text)) && !blockedByLine.MatchString(text) {
 				di.readPrerequisites(newLine(d, l), item, readiness != "", workIDs)
 			}
 			// A pair named in plain text says "with model" or ", model".
@@ -577,7 +577,7 @@ func readText(d *sotparse.Doc, content []byte) *docText {
 				}
 			}
 		}
-		if prereq && (readiness != "" || prerequisiteWord.MatchString(ln.text)) {
+		if prereq && (readiness != "" || mayNamePrerequisite(m) && prerequisiteWord.MatchString(ln.text)) {
 			di.readPrerequisites(ln, item, readiness != "", workIDs)
 		}
 		if role && strings.Contains(ln.text, code) && roleWord.MatchString(ln.text) {
@@ -603,6 +603,7 @@ var lineKeys = keywords.New(
 	"first", "before", "until", "readiness", "prerequisite", "requires", "depends on", "needed",
 	"must exist before", "must be done before",
 	// a pair of provider and model, and its role
+	"need", "can't",
 	"` / `", " with model ", ", model ", "` (model `",
 	"primary", "fallback", "default", "backup", "secondary", "fall back", "falls back", "fell back", "falling back",
 )
@@ -621,6 +622,9 @@ var (
 	namePrerequisiteKeys                 = lineKeys.Bits("first", "before", "until", "readiness", "prerequisite", "requires", "depends on", "needed")
 	prerequisiteKeys                     = lineKeys.Bits("readiness", "prerequisite", "requires", "depends on", "must exist before", "must be done before", "first", "before", "until")
 	pairKeys                             = lineKeys.Bits("` / `", " with model ", ", model ", "` (model `")
+	prerequisiteOwn                      = lineKeys.Bits("readiness", "prerequisite", "must exist before", "must be done before", "requires", "depends on")
+	kNeed, kFirst                        = lineKeys.Bits("need"), lineKeys.Bits("first")
+	negationKeys, untilKeys              = lineKeys.Bits("not ", "can't"), lineKeys.Bits("before", "until")
 	roleKeys                             = lineKeys.Bits("primary", "fallback", "default", "backup", "secondary", "fall back", "falls back", "fell back", "falling back")
 )
 
@@ -845,6 +849,15 @@ func maySaySkipped(t string) bool {
 func hasID(refs []*sotparse.Ref, pos, end token.Pos) bool {
 	i := sort.Search(len(refs), func(i int) bool { return refs[i].Pos >= pos })
 	return i < len(refs) && refs[i].Pos <= end
+}
+
+// mayNamePrerequisite reports whether a line of mask m (lineKeys) holds
+// what a match of prerequisiteWord must: one of its own words, "need" with
+// "first", or a negation with "before" or "until". A line with other bytes
+// goes to the expression, whose case folding reaches beyond ASCII.
+func mayNamePrerequisite(m uint64) bool {
+	return m&keywords.NonASCII != 0 || m&prerequisiteOwn != 0 || m&kNeed != 0 && m&kFirst != 0 ||
+		m&negationKeys != 0 && m&untilKeys != 0
 }
 
 // spanWithSpace reports whether t holds a code span with a space in it,

@@ -59,13 +59,23 @@ var auxWords = map[string]bool{
 // hasStateWord reports whether a body holds a state word, so that a body
 // without one is not read line by line for states.
 func hasStateWord(body []byte) bool {
-	for w := range stateWords {
-		if bytes.Contains(body, []byte(w)) || bytes.Contains(body, []byte(strings.ToUpper(w[:1])+w[1:])) {
+	for _, w := range stateNeedles {
+		if bytes.Contains(body, w) {
 			return true
 		}
 	}
 	return false
 }
+
+// stateNeedles are the state words as hasStateWord looks for them, in
+// lower case and capitalised, built once.
+var stateNeedles = func() [][]byte {
+	var out [][]byte
+	for w := range stateWords {
+		out = append(out, []byte(w), []byte(strings.ToUpper(w[:1])+w[1:]))
+	}
+	return out
+}()
 
 // readState reads a body line as a state statement when it holds a state
 // word and no hedge.
