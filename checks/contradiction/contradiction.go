@@ -505,7 +505,7 @@ func readText(d *sotparse.Doc, content []byte) *docText {
 			di.deniesApproval = &statement{pos: ln.pos, end: ln.end, text: ln.source}
 		}
 		if states && m&(stateKeys|keywords.NonASCII) != 0 {
-			if st, ok := readState(d, l); ok {
+			if st, ok := readState(d, l, m); ok {
 				di.states = append(di.states, st)
 			}
 		}

@@ -78,9 +78,9 @@ var stateNeedles = func() [][]byte {
 }()
 
 // readState reads a body line as a state statement when it holds a state
-// word and no hedge.
-func readState(d *sotparse.Doc, l bodylines.Line) (stateStatement, bool) {
-	if !mayHoldState(l.Text) || !statesPlainly(l.Text) || negatedContraction(l.Text) {
+// word and no hedge; m is the line's lineKeys mask.
+func readState(d *sotparse.Doc, l bodylines.Line, m uint64) (stateStatement, bool) {
+	if !mayHoldStateIn(l.Text, m) || !statesPlainly(l.Text) || negatedContraction(l.Text) {
 		return stateStatement{}, false
 	}
 	words := lineWords(l.Text)
@@ -164,7 +164,11 @@ func caseBit(c byte) byte {
 // word among its words is in the line in some case; unless a rune of it
 // lowers to an ASCII letter (U+0130, U+212A), when the line is split.
 func mayHoldState(text string) bool {
-	m := lineKeys.Mask(text)
+	return mayHoldStateIn(text, lineKeys.Mask(text))
+}
+
+// mayHoldStateIn is mayHoldState given the line's lineKeys mask.
+func mayHoldStateIn(text string, m uint64) bool {
 	if m&stateKeys != 0 {
 		return true
 	}
