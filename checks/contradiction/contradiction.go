@@ -551,7 +551,9 @@ func readText(d *sotparse.Doc, content []byte) *docText {
 				di.readPrerequisites(newLine(d, l), item, readiness != "", workIDs)
 			}
 			// A pair named in plain text says "with model" or ", model".
-			if m&kModel != 0 && roleWord.MatchString(text) {
+			// roleKeys are roleWord's words: a line without them is not matched
+			// (unless other bytes may fold to them).
+			if m&kModel != 0 && m&(roleKeys|keywords.NonASCII) != 0 && roleWord.MatchString(text) {
 				di.roles = append(di.roles, newLine(d, l).roleClaims()...)
 			}
 			return // every other statement read here quotes an id or a name

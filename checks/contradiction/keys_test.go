@@ -6,12 +6,15 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/svrnty/sotvet/checks/internal/keywords"
 )
 
 // TestPrerequisiteKeysImplied: every line prerequisiteWord matches passes
-// mayNamePrerequisite, so the plain test spares the expression only lines
-// it could not match: the lines of the paraphrase sets and of the corpus,
-// and random sentences over the expression's own words.
+// mayNamePrerequisite, and every line roleWord matches holds roleKeys, so
+// the plain tests spare the expressions only lines they could not match:
+// the lines of the paraphrase sets and of the corpus, and random sentences
+// over the expressions' own words.
 func TestPrerequisiteKeysImplied(t *testing.T) {
 	var lines []string
 	files, _ := filepath.Glob("testdata/paraphrase/*.txtar")
@@ -25,7 +28,7 @@ func TestPrerequisiteKeysImplied(t *testing.T) {
 	}
 	words := []string{"Readiness", "prerequisite", "prerequisites", "must", "exist", "be", "done", "before", "Needed", "first", "needs",
 		"need", "requires", "depends", "on", "cannot", "can't", "can", "not", "may", "start", "begin", "PROCEED", "run", "execute",
-		"until", "the", "item", "CTO-WORK-001", "`x`", ".", ";", "\u017f", "K"}
+		"until", "the", "item", "Primary", "default", "fallback", "fall", "falls", "falling", "fell", "back", "BACKUP", "secondary", "CTO-WORK-001", "`x`", ".", ";", "\u017f", "K"}
 	rng := rand.New(rand.NewPCG(3, 4))
 	for range 20000 {
 		n := 1 + rng.IntN(8)
@@ -35,8 +38,14 @@ func TestPrerequisiteKeysImplied(t *testing.T) {
 		}
 		lines = append(lines, strings.Join(parts, " "))
 	}
-	matched := 0
+	matched, roles := 0, 0
 	for _, l := range lines {
+		if roleWord.MatchString(l) {
+			roles++
+			if lineKeys.Mask(l)&(roleKeys|keywords.NonASCII) == 0 {
+				t.Errorf("roleWord matches %q; roleKeys say no", l)
+			}
+		}
 		if prerequisiteWord.MatchString(l) {
 			matched++
 			if !mayNamePrerequisite(lineKeys.Mask(l)) {
@@ -44,7 +53,7 @@ func TestPrerequisiteKeysImplied(t *testing.T) {
 			}
 		}
 	}
-	if matched < 100 {
-		t.Fatalf("only %d lines match: the test reads too little", matched)
+	if matched < 100 || roles < 100 {
+		t.Fatalf("only %d and %d lines match: the test reads too little", matched, roles)
 	}
 }
