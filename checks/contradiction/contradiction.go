@@ -13,6 +13,7 @@ import (
 
 	"github.com/svrnty/sotvet/checks/internal/bodylines"
 	"github.com/svrnty/sotvet/checks/internal/docutil"
+	"github.com/svrnty/sotvet/checks/internal/keywords"
 	"github.com/svrnty/sotvet/checks/internal/owned"
 	"github.com/svrnty/sotvet/internal/parallel"
 	"github.com/svrnty/sotvet/sotparse"
@@ -472,49 +473,49 @@ func readText(d *sotparse.Doc, content []byte) *docText {
 	// and blockquotes: a document taken from a summary has no blocks.
 	// Each rule's regular expression runs only on the lines that hold its
 	// key word, which a plain search finds far faster: most lines hold none.
-	var low []byte // the line, lower-cased (ASCII), reused from line to line
 	bodylines.Each(content, tf.Offset(d.BodyStart), len(content), func(l bodylines.Line) {
 		if l.Quoted {
 			return
 		}
 		text := l.Text
+		m := lineKeys.Mask(text) // the key words of every test below, found in one pass
 		if len(items.spans) > 0 {
 			readiness = prerequisiteLabel(text, readiness)
 		}
-		if di.stillRequired == nil && approvalDenied && bodylines.ContainsFold(text, "required") && stillRequired.MatchString(text) {
+		if di.stillRequired == nil && approvalDenied && m&kRequired != 0 && stillRequired.MatchString(text) {
 			ln := newLine(d, l)
 			di.stillRequired = &statement{pos: ln.pos, end: ln.end, text: ln.source}
 		}
-		if hasID(workIDs, d.File.Pos(l.Off), d.File.Pos(l.Off+len(text))) && maySaySkipped(text) && skipWord.MatchString(text) {
+		if m&skipKeys != 0 && hasID(workIDs, d.File.Pos(l.Off), d.File.Pos(l.Off+len(text))) && skipWord.MatchString(text) {
 			di.skips = append(di.skips, readSkips(text)...)
 		}
-		if strings.Contains(text, " passed") {
+		if m&kPassed != 0 && strings.Contains(text, " passed") {
 			di.counts = append(di.counts, readCounts(d, l)...)
 		}
-		if bodylines.ContainsFold(text, "commit") {
+		if m&kCommit != 0 {
 			di.textCommits = append(di.textCommits, readCommits(d, l)...)
 		}
-		if spanWithSpace(text) && mayLabelCommand(text) && commandLabel.MatchString(text) {
+		if m&commandKeys != 0 && m&commandObjects != 0 && spanWithSpace(text) && commandLabel.MatchString(text) {
 			if cf, ok := readCommand(d, l, factLines); ok {
 				di.commandSays = append(di.commandSays, cf)
 			}
 		}
-		if di.deniesApproval == nil && bodylines.ContainsFold(text, "approv") && (bodylines.ContainsFold(text, "not ") || bodylines.ContainsFold(text, "pending")) && approvalDenial.MatchString(text) && !approvalCondition.MatchString(text) {
+		if di.deniesApproval == nil && m&kApprov != 0 && m&denialKeys != 0 && approvalDenial.MatchString(text) && !approvalCondition.MatchString(text) {
 			ln := newLine(d, l)
 			di.deniesApproval = &statement{pos: ln.pos, end: ln.end, text: ln.source}
 		}
-		if states {
-			if st, ok := readState(d, l); ok {
+		if states && m&(stateKeys|keywords.NonASCII) != 0 {
+			if st, ok := readState(d, l, m); ok {
 				di.states = append(di.states, st)
 			}
 		}
-		if strings.Contains(text, "This ") || strings.Contains(text, " by this ") {
+		if m&guardKeys != 0 && (strings.Contains(text, "This ") || strings.Contains(text, " by this ")) {
 			if word, ok := readGuard(text); ok {
 				ln := newLine(d, l)
 				di.guards = append(di.guards, guardStatement{word: word, stmt: statement{pos: ln.pos, end: ln.end, text: ln.source}})
 			}
 		}
-		if strings.Contains(text, "approval_source") {
+		if m&kApprovalSource != 0 && strings.Contains(text, "approval_source") {
 			if m := artifactProvenance.FindStringSubmatch(text); m != nil {
 				ln := newLine(d, l)
 				di.artifactSays = append(di.artifactSays, provenanceQuote{value: plain(m[1]), stmt: statement{pos: ln.pos, end: ln.end, text: ln.source}})
@@ -526,13 +527,13 @@ func readText(d *sotparse.Doc, content []byte) *docText {
 		} else {
 			table = roleTable{}
 		}
-		if blocked && (bodylines.ContainsFold(text, "validat") || bodylines.ContainsFold(text, "candidate")) {
+		if blocked && m&validationKeys != 0 {
 			ln := newLine(d, l)
 			for _, id := range deniedValidation(ln.source, idsIn(workIDs, ln.pos, ln.end)) {
 				di.doNotMark = append(di.doNotMark, idStatement{id: id, stmt: statement{pos: ln.pos, end: ln.end, text: ln.source}})
 			}
 		}
-		if strings.Contains(text, ".md") {
+		if m&kMD != 0 && strings.Contains(text, ".md") {
 			for _, m := range docFileName.FindAllString(text, -1) {
 				if di.fileNames == nil {
 					di.fileNames = map[string]bool{}
@@ -546,24 +547,20 @@ func readText(d *sotparse.Doc, content []byte) *docText {
 		}
 		if strings.IndexByte(text, '`') < 0 {
 			// An id in plain text ("**Needs first:** CTO-WORK-050").
-			if item != "" && (readiness != "" || mayNamePrerequisite(text) && prerequisiteWord.MatchString(text)) && !blockedByLine.MatchString(text) {
+			if item != "" && (readiness != "" || m&namePrerequisiteKeys != 0 && mayNamePrerequisite(m) && prerequisiteWord.MatchString(text)) && !blockedByLine.MatchString(text) {
 				di.readPrerequisites(newLine(d, l), item, readiness != "", workIDs)
 			}
 			// A pair named in plain text says "with model" or ", model".
-			if bodylines.ContainsFold(text, " model ") && roleWord.MatchString(text) {
+			// roleKeys are roleWord's words: a line without them is not matched
+			// (unless other bytes may fold to them).
+			if m&kModel != 0 && m&(roleKeys|keywords.NonASCII) != 0 && roleWord.MatchString(text) {
 				di.roles = append(di.roles, newLine(d, l).roleClaims()...)
 			}
 			return // every other statement read here quotes an id or a name
 		}
-		low = append(low[:0], text...)
-		for i, c := range low {
-			if 'A' <= c && c <= 'Z' {
-				low[i] = c + 'a' - 'A'
-			}
-		}
-		validated := bytes.Contains(low, kwValidated)
-		prereq := item != "" && (readiness != "" || hasAny(low, prerequisiteKeys)) && !blockedByLine.MatchString(text)
-		role := hasAny(low, pairKeys) && hasAny(low, roleKeys)
+		validated := m&kValidated != 0
+		prereq := item != "" && (readiness != "" || m&prerequisiteKeys != 0) && !blockedByLine.MatchString(text)
+		role := m&pairKeys != 0 && m&roleKeys != 0
 		if !validated && !prereq && !role {
 			return
 		}
@@ -582,7 +579,7 @@ func readText(d *sotparse.Doc, content []byte) *docText {
 				}
 			}
 		}
-		if prereq && (readiness != "" || prerequisiteWord.MatchString(ln.text)) {
+		if prereq && (readiness != "" || mayNamePrerequisite(m) && prerequisiteWord.MatchString(ln.text)) {
 			di.readPrerequisites(ln, item, readiness != "", workIDs)
 		}
 		if role && strings.Contains(ln.text, code) && roleWord.MatchString(ln.text) {
@@ -592,30 +589,46 @@ func readText(d *sotparse.Doc, content []byte) *docText {
 	return di
 }
 
-var (
-	roleKeys         = keys("primary", "fallback", "default", "backup", "secondary", "fall back", "falls back", "fell back", "falling back")
-	prerequisiteKeys = keys("readiness", "prerequisite", "requires", "depends on", "must exist before", "must be done before", "first", "before", "until")
-	pairKeys         = keys("` / `", " with model ", ", model ", "` (model `")
-	kwValidated      = []byte("validated")
+// lineKeys are the key words readText's tests look for before their
+// regular expressions, in any case; a case-sensitive test checks its word
+// again when the bit is set. Each group below is the words one test needs.
+var lineKeys = keywords.New(
+	"required", " passed", "commit", "approv", "not ", "pending", "this ", " by this ", "approval_source",
+	"validat", "candidate", ".md", " model ", "validated",
+	// skipWord's stems
+	"skip", "unused", "reserv", "withdr", "retir", "intention", "deliberate", "purpose", "used", "assign",
+	// commandLabel's labels and what they run
+	"command", "validator", "self-test", "run", "harness", "target", "test", "validation", "repo",
+	// stateWords
+	"current", "admitted", "resolved", "fresh",
+	// prerequisiteWord's
+	"first", "before", "until", "readiness", "prerequisite", "requires", "depends on", "needed",
+	"must exist before", "must be done before",
+	// a pair of provider and model, and its role
+	"need", "can't",
+	"` / `", " with model ", ", model ", "` (model `",
+	"primary", "fallback", "default", "backup", "secondary", "fall back", "falls back", "fell back", "falling back",
 )
 
-func keys(words ...string) [][]byte {
-	out := make([][]byte, len(words))
-	for i, w := range words {
-		out[i] = []byte(w)
-	}
-	return out
-}
-
-// hasAny reports whether s holds one of the words.
-func hasAny(s []byte, words [][]byte) bool {
-	for _, w := range words {
-		if bytes.Contains(s, w) {
-			return true
-		}
-	}
-	return false
-}
+var (
+	kRequired, kPassed, kCommit, kApprov = lineKeys.Bits("required"), lineKeys.Bits(" passed"), lineKeys.Bits("commit"), lineKeys.Bits("approv")
+	kApprovalSource, kMD, kModel         = lineKeys.Bits("approval_source"), lineKeys.Bits(".md"), lineKeys.Bits(" model ")
+	kValidated                           = lineKeys.Bits("validated")
+	denialKeys                           = lineKeys.Bits("not ", "pending")
+	guardKeys                            = lineKeys.Bits("this ", " by this ")
+	validationKeys                       = lineKeys.Bits("validat", "candidate")
+	skipKeys                             = lineKeys.Bits("skip", "unused", "reserv", "withdr", "retir", "intention", "deliberate", "purpose", "used", "assign")
+	commandKeys                          = lineKeys.Bits("command", "validator", "self-test", "run")
+	commandObjects                       = lineKeys.Bits("harness", "target", "test", "validation", "repo")
+	stateKeys                            = lineKeys.Bits("current", "admitted", "resolved", "fresh")
+	namePrerequisiteKeys                 = lineKeys.Bits("first", "before", "until", "readiness", "prerequisite", "requires", "depends on", "needed")
+	prerequisiteKeys                     = lineKeys.Bits("readiness", "prerequisite", "requires", "depends on", "must exist before", "must be done before", "first", "before", "until")
+	pairKeys                             = lineKeys.Bits("` / `", " with model ", ", model ", "` (model `")
+	prerequisiteOwn                      = lineKeys.Bits("readiness", "prerequisite", "must exist before", "must be done before", "requires", "depends on")
+	kNeed, kFirst                        = lineKeys.Bits("need"), lineKeys.Bits("first")
+	negationKeys, untilKeys              = lineKeys.Bits("not ", "can't"), lineKeys.Bits("before", "until")
+	roleKeys                             = lineKeys.Bits("primary", "fallback", "default", "backup", "secondary", "fall back", "falls back", "fell back", "falling back")
+)
 
 // guardStatement is a sentence in which a document says what it, as a
 // document of some kind, does not do.
@@ -831,12 +844,7 @@ func (ln *line) withCode(i, j int) string {
 
 // maySaySkipped is a plain search for the stems skipWord needs.
 func maySaySkipped(t string) bool {
-	for _, w := range []string{"skip", "unused", "reserv", "withdr", "retir", "intention", "deliberate", "purpose", "used", "assign"} {
-		if bodylines.ContainsFold(t, w) {
-			return true
-		}
-	}
-	return false
+	return lineKeys.Mask(t)&skipKeys != 0
 }
 
 // hasID reports whether refs (sorted by position) hold one in [pos, end].
@@ -845,13 +853,13 @@ func hasID(refs []*sotparse.Ref, pos, end token.Pos) bool {
 	return i < len(refs) && refs[i].Pos <= end
 }
 
-// mayLabelCommand and mayNamePrerequisite are plain searches for the words
-// commandLabel and prerequisiteWord need, which spare most lines the
-// regular expressions.
-func mayLabelCommand(t string) bool {
-	return (bodylines.ContainsFold(t, "command") || bodylines.ContainsFold(t, "validator") || bodylines.ContainsFold(t, "self-test") || bodylines.ContainsFold(t, "run")) &&
-		(bodylines.ContainsFold(t, "harness") || bodylines.ContainsFold(t, "target") || bodylines.ContainsFold(t, "test") ||
-			bodylines.ContainsFold(t, "validation") || bodylines.ContainsFold(t, "repo"))
+// mayNamePrerequisite reports whether a line of mask m (lineKeys) holds
+// what a match of prerequisiteWord must: one of its own words, "need" with
+// "first", or a negation with "before" or "until". A line with other bytes
+// goes to the expression, whose case folding reaches beyond ASCII.
+func mayNamePrerequisite(m uint64) bool {
+	return m&keywords.NonASCII != 0 || m&prerequisiteOwn != 0 || m&kNeed != 0 && m&kFirst != 0 ||
+		m&negationKeys != 0 && m&untilKeys != 0
 }
 
 // spanWithSpace reports whether t holds a code span with a space in it,
@@ -871,15 +879,6 @@ func spanWithSpace(t string) bool {
 		}
 		t = t[i+j+2:]
 	}
-}
-
-func mayNamePrerequisite(t string) bool {
-	for _, w := range []string{"first", "before", "until", "readiness", "prerequisite", "requires", "depends on", "needed"} {
-		if bodylines.ContainsFold(t, w) {
-			return true
-		}
-	}
-	return false
 }
 
 // idsIn returns the distinct work ids of refs (sorted by position) in

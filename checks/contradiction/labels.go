@@ -102,6 +102,9 @@ func readCommand(d *sotparse.Doc, l bodylines.Line, factLines map[int]bool) (com
 func readBlockCommands(d *sotparse.Doc, content []byte) []commandFact {
 	tf := d.File.Tok
 	body := min(tf.Offset(d.BodyStart), len(content))
+	if !bytes.Contains(content[body:], []byte("```")) && !bytes.Contains(content[body:], []byte("~~~")) {
+		return nil // no fence, no block: most bodies are not split at all
+	}
 	var lines [][2]int // start, end of each body line
 	for i := body; i < len(content); {
 		e := bytes.IndexByte(content[i:], '\n')
@@ -113,18 +116,21 @@ func readBlockCommands(d *sotparse.Doc, content []byte) []commandFact {
 		lines = append(lines, [2]int{i, e})
 		i = e + 1
 	}
-	text := func(k int) string { return strings.TrimSpace(string(content[lines[k][0]:lines[k][1]])) }
+	// The tests read the lines in place; only a block's label and command
+	// become strings.
+	raw := func(k int) []byte { return bytes.TrimSpace(content[lines[k][0]:lines[k][1]]) }
+	text := func(k int) string { return string(raw(k)) }
 	fence := func(k int) bool {
-		t := text(k)
-		return strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~")
+		t := raw(k)
+		return bytes.HasPrefix(t, []byte("```")) || bytes.HasPrefix(t, []byte("~~~"))
 	}
 	var out []commandFact
 	for k := 1; k+2 < len(lines); k++ {
-		if !fence(k) || !fence(k+2) || fence(k+1) || strings.Trim(text(k+2), "`~") != "" {
+		if !fence(k) || !fence(k+2) || fence(k+1) || len(bytes.Trim(raw(k+2), "`~")) != 0 {
 			continue
 		}
 		j := k - 1 // the label: the last line before, not blank
-		for j > 0 && text(j) == "" {
+		for j > 0 && len(raw(j)) == 0 {
 			j--
 		}
 		label, cmd := text(j), strings.Join(strings.Fields(text(k+1)), " ")

@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/svrnty/sotvet/checks/internal/bodylines"
+	"github.com/svrnty/sotvet/checks/internal/keywords"
 	"github.com/svrnty/sotvet/sotparse"
 )
 
@@ -58,18 +59,28 @@ var auxWords = map[string]bool{
 // hasStateWord reports whether a body holds a state word, so that a body
 // without one is not read line by line for states.
 func hasStateWord(body []byte) bool {
-	for w := range stateWords {
-		if bytes.Contains(body, []byte(w)) || bytes.Contains(body, []byte(strings.ToUpper(w[:1])+w[1:])) {
+	for _, w := range stateNeedles {
+		if bytes.Contains(body, w) {
 			return true
 		}
 	}
 	return false
 }
 
+// stateNeedles are the state words as hasStateWord looks for them, in
+// lower case and capitalised, built once.
+var stateNeedles = func() [][]byte {
+	var out [][]byte
+	for w := range stateWords {
+		out = append(out, []byte(w), []byte(strings.ToUpper(w[:1])+w[1:]))
+	}
+	return out
+}()
+
 // readState reads a body line as a state statement when it holds a state
-// word and no hedge.
-func readState(d *sotparse.Doc, l bodylines.Line) (stateStatement, bool) {
-	if !mayHoldState(l.Text) || !statesPlainly(l.Text) || negatedContraction(l.Text) {
+// word and no hedge; m is the line's lineKeys mask.
+func readState(d *sotparse.Doc, l bodylines.Line, m uint64) (stateStatement, bool) {
+	if !mayHoldStateIn(l.Text, m) || !statesPlainly(l.Text) || negatedContraction(l.Text) {
 		return stateStatement{}, false
 	}
 	words := lineWords(l.Text)
@@ -153,19 +164,19 @@ func caseBit(c byte) byte {
 // word among its words is in the line in some case; unless a rune of it
 // lowers to an ASCII letter (U+0130, U+212A), when the line is split.
 func mayHoldState(text string) bool {
-	for i := 0; i < len(text); i++ {
-		if text[i] >= utf8.RuneSelf {
-			for _, r := range text[i:] {
-				if r >= utf8.RuneSelf && unicode.ToLower(r) < utf8.RuneSelf {
-					return true
-				}
-			}
-			break
-		}
+	return mayHoldStateIn(text, lineKeys.Mask(text))
+}
+
+// mayHoldStateIn is mayHoldState given the line's lineKeys mask.
+func mayHoldStateIn(text string, m uint64) bool {
+	if m&stateKeys != 0 {
+		return true
 	}
-	for w := range stateWords {
-		if bodylines.ContainsFold(text, w) {
-			return true
+	if m&keywords.NonASCII != 0 {
+		for _, r := range text {
+			if r >= utf8.RuneSelf && unicode.ToLower(r) < utf8.RuneSelf {
+				return true
+			}
 		}
 	}
 	return false

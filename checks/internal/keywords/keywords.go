@@ -1,0 +1,157 @@
+// Package keywords finds, in one pass over a text, which words of a fixed
+// set it holds in any ASCII letter case: the key words a line-reading rule
+// tests before its regular expressions. A rule that searched the line once
+// per key word read each line some sixty times; an Aho-Corasick automaton
+// reads it once.
+package keywords
+
+import (
+	"fmt"
+	"math/bits"
+)
+
+// NonASCII is the bit Mask sets when the text holds a byte >= 0x80, for a
+// rule whose plain search must give way to a Unicode-aware one there.
+const NonASCII = uint64(1) << 63
+
+// MaxWords is how many words a Set holds: one bit each, NonASCII aside.
+const MaxWords = 63
+
+// Set is a compiled word set. It is read-only once built and safe for
+// concurrent use.
+type Set struct {
+	words []string
+	class [256]uint8 // byte -> column; letters fold to one column
+	shift uint       // log2 of the row width
+	next  []uint16   // state<<shift | class -> state
+	out   []uint64   // state -> the words that end there
+}
+
+// New compiles words (compared in ASCII lower case; other bytes as they
+// are). It panics on an empty, duplicate or upper-case word, or more than
+// MaxWords: the sets are package variables, and this is a programming error.
+func New(words ...string) *Set {
+	if len(words) > MaxWords {
+		panic(fmt.Sprintf("keywords: %d words, at most %d", len(words), MaxWords))
+	}
+	s := &Set{words: words}
+	// Columns: 0 for every byte no word holds, then one per distinct byte
+	// (an ASCII letter and its upper case share one).
+	ncls := 1
+	for i, w := range words {
+		if w == "" {
+			panic("keywords: empty word")
+		}
+		for j := range words[:i] {
+			if words[j] == w {
+				panic("keywords: duplicate word " + w)
+			}
+		}
+		for k := 0; k < len(w); k++ {
+			c := w[k]
+			if 'A' <= c && c <= 'Z' {
+				panic("keywords: upper-case word " + w)
+			}
+			if s.class[c] == 0 {
+				s.class[c] = uint8(ncls)
+				if 'a' <= c && c <= 'z' {
+					s.class[c-'a'+'A'] = uint8(ncls)
+				}
+				ncls++
+			}
+		}
+	}
+	s.shift = uint(bits.Len(uint(ncls - 1)))
+	width := 1 << s.shift
+
+	// The trie: goto[state][class], 0 meaning none (the root is never a
+	// target).
+	type node struct {
+		child []uint16
+		out   uint64
+		fail  uint16
+	}
+	nodes := []node{{child: make([]uint16, width)}}
+	for i, w := range words {
+		st := uint16(0)
+		for k := 0; k < len(w); k++ {
+			c := s.class[w[k]]
+			if nodes[st].child[c] == 0 {
+				if len(nodes) >= 1<<16 {
+					panic("keywords: too many states")
+				}
+				nodes = append(nodes, node{child: make([]uint16, width)})
+				nodes[st].child[c] = uint16(len(nodes) - 1)
+			}
+			st = nodes[st].child[c]
+		}
+		nodes[st].out |= 1 << i
+	}
+	// Breadth first: each state's failure is the longest proper suffix that
+	// is a trie state; missing edges become the failure's edges, so the
+	// automaton is a DFA.
+	queue := make([]uint16, 0, len(nodes))
+	for c := range width {
+		if t := nodes[0].child[c]; t != 0 {
+			queue = append(queue, t)
+		}
+	}
+	for len(queue) > 0 {
+		st := queue[0]
+		queue = queue[1:]
+		f := nodes[st].fail
+		nodes[st].out |= nodes[f].out
+		for c := range width {
+			t := nodes[st].child[c]
+			if t == 0 {
+				nodes[st].child[c] = nodes[f].child[c]
+				continue
+			}
+			nodes[t].fail = nodes[f].child[c]
+			queue = append(queue, t)
+		}
+	}
+	s.next = make([]uint16, len(nodes)*width)
+	s.out = make([]uint64, len(nodes))
+	for i, n := range nodes {
+		copy(s.next[i*width:], n.child)
+		s.out[i] = n.out
+	}
+	return s
+}
+
+// Bits returns the bits of words in the set's masks. It panics on a word
+// the set does not hold.
+func (s *Set) Bits(words ...string) uint64 {
+	var m uint64
+	for _, w := range words {
+		i := 0
+		for i < len(s.words) && s.words[i] != w {
+			i++
+		}
+		if i == len(s.words) {
+			panic("keywords: no word " + w)
+		}
+		m |= 1 << i
+	}
+	return m
+}
+
+// Mask returns the bits of the words text holds, and NonASCII when it
+// holds a byte >= 0x80.
+func (s *Set) Mask(text string) uint64 {
+	var m uint64
+	var hi byte
+	next, out, class, shift := s.next, s.out, &s.class, s.shift
+	st := 0
+	for i := 0; i < len(text); i++ {
+		c := text[i]
+		hi |= c
+		st = int(next[st<<shift|int(class[c])])
+		m |= out[st]
+	}
+	if hi >= 0x80 {
+		m |= NonASCII
+	}
+	return m
+}
