@@ -6,6 +6,7 @@ import (
 	"go/token"
 	"sort"
 	"strings"
+	"unsafe"
 
 	"golang.org/x/tools/go/analysis"
 
@@ -102,6 +103,10 @@ func readCommand(d *sotparse.Doc, l bodylines.Line, factLines map[int]bool) (com
 func readBlockCommands(d *sotparse.Doc, content []byte) []commandFact {
 	tf := d.File.Tok
 	body := min(tf.Offset(d.BodyStart), len(content))
+	// Most bodies hold no fence: they are not split into lines.
+	if !bytes.Contains(content[body:], []byte("```")) && !bytes.Contains(content[body:], []byte("~~~")) {
+		return nil
+	}
 	var lines [][2]int // start, end of each body line
 	for i := body; i < len(content); {
 		e := bytes.IndexByte(content[i:], '\n')
@@ -113,7 +118,11 @@ func readBlockCommands(d *sotparse.Doc, content []byte) []commandFact {
 		lines = append(lines, [2]int{i, e})
 		i = e + 1
 	}
-	text := func(k int) string { return strings.TrimSpace(string(content[lines[k][0]:lines[k][1]])) }
+	// Views of content: what is kept of them is copied (docText.detach).
+	text := func(k int) string {
+		b := content[lines[k][0]:lines[k][1]]
+		return strings.TrimSpace(unsafe.String(unsafe.SliceData(b), len(b)))
+	}
 	fence := func(k int) bool {
 		t := text(k)
 		return strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~")
