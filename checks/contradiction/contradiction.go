@@ -107,7 +107,7 @@ func (c *checker) text(want func(*docInfo) bool) {
 	}
 	for i, r := range DocCheck.Some(c.pass, c.ws, func(d *sotparse.Doc) bool { return wanted[d] != nil }) {
 		if t, ok := r.(*docText); ok {
-			c.docs[i].docText = *t
+			c.docs[i].docText = t
 		}
 	}
 }
@@ -240,8 +240,14 @@ type docInfo struct {
 	provenance      []*sotparse.Fact // facts giving an approval source (provenanceKey)
 	factRoles       []roleClaim      // roles its key: value facts give
 	textRead        bool             // docText is taken (checker.text)
-	docText
+	// The statements of its text, shared with the DocCheck's result (not
+	// a copy of it: every document's would be held twice); noText until
+	// taken. Read-only.
+	*docText
 }
+
+// noText is the docText of a document whose text is not taken.
+var noText docText
 
 // docText holds the statements of a document's text the rules compare
 // (readText): positions and the sentences quoted in messages.
@@ -287,7 +293,7 @@ var keptExtracted sotparse.MemoKey
 
 // extract reads what the rules compare of d's typed model.
 func extract(d *sotparse.Doc) *docInfo {
-	di := &docInfo{d: d, links: map[string]bool{}}
+	di := &docInfo{d: d, docText: &noText}
 	di.validated, di.blocked = status(d)
 	for _, f := range d.Facts {
 		if provenanceKey(factKey(f)) {
@@ -316,6 +322,9 @@ func extract(d *sotparse.Doc) *docInfo {
 	for _, r := range d.Refs {
 		switch r.Kind {
 		case sotparse.RefSOTPath:
+			if di.links == nil {
+				di.links = map[string]bool{} // most documents name no .sot path
+			}
 			di.links[strings.TrimSuffix(r.Text, "/")] = true
 		case sotparse.RefAbsPath:
 			// A file a run left (a report, a proof), not a directory
