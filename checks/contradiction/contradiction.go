@@ -140,13 +140,16 @@ func (dt *docText) detach() *docText {
 		dt.doNotMark[i].id = own(dt.doNotMark[i].id)
 		clone(&dt.doNotMark[i].stmt)
 	}
+	// The maps readText fills become sorted slices: a small map costs
+	// hundreds of bytes, held for every document until the rules run.
 	if dt.validatedIDs != nil {
-		ids := make(map[string]statement, len(dt.validatedIDs))
+		dt.validated = make([]idStatement, 0, len(dt.validatedIDs))
 		for id, st := range dt.validatedIDs {
 			clone(&st)
-			ids[own(id)] = st
+			dt.validated = append(dt.validated, idStatement{id: own(id), stmt: st})
 		}
-		dt.validatedIDs = ids
+		slices.SortFunc(dt.validated, func(a, b idStatement) int { return strings.Compare(a.id, b.id) })
+		dt.validatedIDs = nil
 	}
 	if dt.prerequisites != nil {
 		pre := make(map[string][]idStatement, len(dt.prerequisites))
@@ -160,11 +163,12 @@ func (dt *docText) detach() *docText {
 		dt.prerequisites = pre
 	}
 	if dt.fileNames != nil {
-		names := make(map[string]bool, len(dt.fileNames))
+		dt.names = make([]string, 0, len(dt.fileNames))
 		for n := range dt.fileNames {
-			names[own(n)] = true
+			dt.names = append(dt.names, own(n))
 		}
-		dt.fileNames = names
+		slices.Sort(dt.names)
+		dt.fileNames = nil
 	}
 	for i := range dt.runCites {
 		r := &dt.runCites[i]
@@ -255,8 +259,10 @@ type docText struct {
 	roles          []roleClaim
 	stillRequired  *statement               // "approval is still required"
 	doNotMark      []idStatement            // "Do not mark `ID` validated", in a blocked document
-	fileNames      map[string]bool          // document file names it names ("X-EVIDENCE.md")
-	validatedIDs   map[string]statement     // "`ID` is validated ..."
+	fileNames      map[string]bool          // document file names it names ("X-EVIDENCE.md"), while read
+	names          []string                 // fileNames, sorted (detach)
+	validatedIDs   map[string]statement     // "`ID` is validated ...", while read
+	validated      []idStatement            // validatedIDs, sorted by id (detach)
 	prerequisites  map[string][]idStatement // work item -> ids its section names as prerequisites
 	guards         []guardStatement         // "This closeout does not authorize ..."
 	states         []stateStatement         // "source admission status remained current"
@@ -267,6 +273,21 @@ type docText struct {
 	textCommits    []textCommit             // commits its text names
 	skips          []idRange                // ids it says were skipped on purpose
 	deniesApproval *statement               // "JP has not approved this execution."
+}
+
+// validatedStatement returns the statement that says id is validated.
+func (dt *docText) validatedStatement(id string) (statement, bool) {
+	i, ok := slices.BinarySearchFunc(dt.validated, id, func(s idStatement, id string) int { return strings.Compare(s.id, id) })
+	if !ok {
+		return statement{}, false
+	}
+	return dt.validated[i].stmt, true
+}
+
+// namesFile reports whether the text names the document file name.
+func (dt *docText) namesFile(name string) bool {
+	_, ok := slices.BinarySearch(dt.names, name)
+	return ok
 }
 
 type idStatement struct {
