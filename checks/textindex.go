@@ -53,6 +53,10 @@ type flagSpan struct {
 
 const ignoreMark = "sotvet:ignore"
 
+// plainText is the docText of every document with no suppression and
+// nothing flagged. Read-only.
+var plainText docText
+
 // afterDoc indexes d's text for the diagnostics the DocChecks reported on
 // it; the parse calls it for each document, concurrently.
 func (x *textIndex) afterDoc(d *sotparse.Doc, content []byte, diags [][]analysis.Diagnostic) {
@@ -93,6 +97,9 @@ func (x *textIndex) afterDoc(d *sotparse.Doc, content []byte, diags [][]analysis
 	}
 	if x.scan != nil && len(dt.flagged) > 0 {
 		dt.secrets, dt.scanned = x.scan(d.Path, content)
+	}
+	if !dt.ignore && dt.flagged == nil {
+		dt = &plainText // most documents: one shared entry, not one each
 	}
 	x.mu.Lock()
 	if x.docs == nil {

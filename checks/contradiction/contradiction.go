@@ -108,7 +108,7 @@ func (c *checker) text(want func(*docInfo) bool) {
 	}
 	for i, r := range DocCheck.Some(c.pass, c.ws, func(d *sotparse.Doc) bool { return wanted[d] != nil }) {
 		if t, ok := r.(*docText); ok {
-			c.docs[i].docText = *t
+			c.docs[i].docText = t
 		}
 	}
 }
@@ -141,13 +141,16 @@ func (dt *docText) detach() *docText {
 		dt.doNotMark[i].id = own(dt.doNotMark[i].id)
 		clone(&dt.doNotMark[i].stmt)
 	}
+	// The maps readText fills become sorted slices: a small map costs
+	// hundreds of bytes, held for every document until the rules run.
 	if dt.validatedIDs != nil {
-		ids := make(map[string]statement, len(dt.validatedIDs))
+		dt.validated = make([]idStatement, 0, len(dt.validatedIDs))
 		for id, st := range dt.validatedIDs {
 			clone(&st)
-			ids[own(id)] = st
+			dt.validated = append(dt.validated, idStatement{id: own(id), stmt: st})
 		}
-		dt.validatedIDs = ids
+		slices.SortFunc(dt.validated, func(a, b idStatement) int { return strings.Compare(a.id, b.id) })
+		dt.validatedIDs = nil
 	}
 	if dt.prerequisites != nil {
 		pre := make(map[string][]idStatement, len(dt.prerequisites))
@@ -161,11 +164,12 @@ func (dt *docText) detach() *docText {
 		dt.prerequisites = pre
 	}
 	if dt.fileNames != nil {
-		names := make(map[string]bool, len(dt.fileNames))
+		dt.names = make([]string, 0, len(dt.fileNames))
 		for n := range dt.fileNames {
-			names[own(n)] = true
+			dt.names = append(dt.names, own(n))
 		}
-		dt.fileNames = names
+		slices.Sort(dt.names)
+		dt.fileNames = nil
 	}
 	for i := range dt.runCites {
 		r := &dt.runCites[i]
@@ -241,8 +245,14 @@ type docInfo struct {
 	provenance      []*sotparse.Fact // facts giving an approval source (provenanceKey)
 	factRoles       []roleClaim      // roles its key: value facts give
 	textRead        bool             // docText is taken (checker.text)
-	docText
+	// The statements of its text, shared with the DocCheck's result (not
+	// a copy of it: every document's would be held twice); noText until
+	// taken. Read-only.
+	*docText
 }
+
+// noText is the docText of a document whose text is not taken.
+var noText docText
 
 // docText holds the statements of a document's text the rules compare
 // (readText): positions and the sentences quoted in messages.
@@ -250,8 +260,10 @@ type docText struct {
 	roles          []roleClaim
 	stillRequired  *statement               // "approval is still required"
 	doNotMark      []idStatement            // "Do not mark `ID` validated", in a blocked document
-	fileNames      map[string]bool          // document file names it names ("X-EVIDENCE.md")
-	validatedIDs   map[string]statement     // "`ID` is validated ..."
+	fileNames      map[string]bool          // document file names it names ("X-EVIDENCE.md"), while read
+	names          []string                 // fileNames, sorted (detach)
+	validatedIDs   map[string]statement     // "`ID` is validated ...", while read
+	validated      []idStatement            // validatedIDs, sorted by id (detach)
 	prerequisites  map[string][]idStatement // work item -> ids its section names as prerequisites
 	guards         []guardStatement         // "This closeout does not authorize ..."
 	states         []stateStatement         // "source admission status remained current"
@@ -262,6 +274,21 @@ type docText struct {
 	textCommits    []textCommit             // commits its text names
 	skips          []idRange                // ids it says were skipped on purpose
 	deniesApproval *statement               // "JP has not approved this execution."
+}
+
+// validatedStatement returns the statement that says id is validated.
+func (dt *docText) validatedStatement(id string) (statement, bool) {
+	i, ok := slices.BinarySearchFunc(dt.validated, id, func(s idStatement, id string) int { return strings.Compare(s.id, id) })
+	if !ok {
+		return statement{}, false
+	}
+	return dt.validated[i].stmt, true
+}
+
+// namesFile reports whether the text names the document file name.
+func (dt *docText) namesFile(name string) bool {
+	_, ok := slices.BinarySearch(dt.names, name)
+	return ok
 }
 
 type idStatement struct {
@@ -288,7 +315,7 @@ var keptExtracted sotparse.MemoKey
 
 // extract reads what the rules compare of d's typed model.
 func extract(d *sotparse.Doc) *docInfo {
-	di := &docInfo{d: d, links: map[string]bool{}}
+	di := &docInfo{d: d, docText: &noText}
 	di.validated, di.blocked = status(d)
 	for _, f := range d.Facts {
 		if provenanceKey(factKey(f)) {
@@ -317,6 +344,9 @@ func extract(d *sotparse.Doc) *docInfo {
 	for _, r := range d.Refs {
 		switch r.Kind {
 		case sotparse.RefSOTPath:
+			if di.links == nil {
+				di.links = map[string]bool{} // most documents name no .sot path
+			}
 			di.links[strings.TrimSuffix(r.Text, "/")] = true
 		case sotparse.RefAbsPath:
 			// A file a run left (a report, a proof), not a directory

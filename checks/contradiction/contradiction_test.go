@@ -78,6 +78,16 @@ var shapes = []shape{
 				pick(defect, "", "\nThis supersedes the blocked attempt `.sot/03-PROTOCOLS/CTO-S-ATTEMPT.md`.\n")),
 		}
 	}},
+	// The same, the later document naming the attempt by its file name
+	// alone.
+	{"superseded", func(defect bool) map[string]string {
+		return map[string]string{
+			"WORKBOARD.yaml":         "items:\n  - id: CTO-WORK-001\n    title: First\n    status: validated\n    blocked_by: []\n    source: .sot/03-PROTOCOLS/CTO-S-EVIDENCE.md\n",
+			dir + "CTO-S-ATTEMPT.md": doc("blocked", "## Decision\n\nDo not mark `CTO-WORK-001` validated.\n"),
+			dir + "CTO-S-EVIDENCE.md": doc("validated", "## Result\n\n`CTO-WORK-001` is validated as the first run.\n"+
+				pick(defect, "", "\nThis replaces the blocked attempt in `CTO-S-ATTEMPT.md`.\n")),
+		}
+	}},
 	{"missing-id", func(defect bool) map[string]string {
 		var b strings.Builder
 		b.WriteString("items:\n")

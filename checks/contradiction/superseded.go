@@ -25,11 +25,11 @@ func (c *checker) superseded() {
 			var by []string
 			linked := false
 			for _, e := range c.docs {
-				s, ok := e.validatedIDs[dn.id]
+				s, ok := e.validatedStatement(dn.id)
 				if e == di || !ok || !e.validated {
 					continue
 				}
-				if di.links[e.d.Path] || e.links[di.d.Path] || di.fileNames[path.Base(e.d.Path)] || e.fileNames[path.Base(di.d.Path)] {
+				if di.links[e.d.Path] || e.links[di.d.Path] || di.namesFile(path.Base(e.d.Path)) || e.namesFile(path.Base(di.d.Path)) {
 					linked = true
 					break
 				}

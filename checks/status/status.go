@@ -805,8 +805,11 @@ func (c *checker) staleRemains(di *docInfo, it *sotparse.WorkItem, s sentence, m
 	if m.byDate != "" {
 		later = m.byDate >= valid && valid != ""
 	}
-	lastOff, ok := di.lastNaming[it.ID]
-	if !ok {
+	i, ok := slices.BinarySearchFunc(di.lastNaming, it.ID, func(n idOffset, id string) int { return strings.Compare(n.id, id) })
+	lastOff := -1
+	if ok {
+		lastOff = di.lastNaming[i].off
+	} else {
 		lastOff = lastLineNaming(c.ws.Content(di.d), it.ID)
 	}
 	last := lastOff == lineOff
@@ -1002,7 +1005,7 @@ type docInfo struct {
 	remain []remainLine
 	// Read for the document's own validated items: the offset of the
 	// last line naming each, and the list under an empty "Blocked by:".
-	lastNaming   map[string]int
+	lastNaming   []idOffset // sorted by id: a small map costs hundreds of bytes a document
 	blockedLists map[*sotparse.WorkItem]blockedList
 
 	// The remain sentences, matched when the document was indexed.
@@ -1016,6 +1019,22 @@ type docInfo struct {
 	dates    []string       // the date in force after each heading
 	parent   []int          // of each section, the index of the one holding it, or -1
 	ordered  bool           // the sections nest (parent is usable)
+}
+
+// idOffset is the offset of the last line naming an id.
+type idOffset struct {
+	id  string
+	off int
+}
+
+// byID returns the offsets of m sorted by id.
+func byID(m map[string]int) []idOffset {
+	out := make([]idOffset, 0, len(m))
+	for id, off := range m {
+		out = append(out, idOffset{id, off})
+	}
+	slices.SortFunc(out, func(a, b idOffset) int { return strings.Compare(a.id, b.id) })
+	return out
 }
 
 // remainLine is a line that says "remain", split into sentences once for
@@ -1255,7 +1274,7 @@ func index(d *sotparse.Doc, content []byte, pats *remainPatterns) *docInfo {
 		}
 	}
 	if len(validatedIDs) > 0 {
-		di.lastNaming = lastLinesNaming(content, validatedIDs)
+		di.lastNaming = byID(lastLinesNaming(content, validatedIDs))
 	}
 	var workboard []span
 	for _, h := range d.Headings {

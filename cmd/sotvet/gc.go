@@ -68,16 +68,21 @@ func limitBySize() {
 }
 
 // headroomFor is what a run whose live heap has reached live may allocate
-// beyond it before the collector runs: half the live heap, and never less
-// than below moderateHeap. A fixed limit once the model outgrew it had the
-// collector run ever more often, without end (a 100,000-document
-// workspace took twice as long under the 384 MiB limit sotvet once set);
-// no limit at all let the heap reach 2.5 times the live heap (GOGC 150),
-// 220-250 MB on 10,000 documents of 100 MB live. A headroom that grows
-// with the live heap costs each collection's marking the same share of
-// what is allocated at every size: the collector runs as under GOGC 50.
+// beyond it before the collector runs: half the live heap, and never so
+// little that the limit falls below moderateLimit, the step below. A
+// fixed limit once the model outgrew it had the collector run ever more
+// often, without end (a 100,000-document workspace took twice as long
+// under the 384 MiB limit sotvet once set); no limit at all let the heap
+// reach 2.5 times the live heap (GOGC 150), 220-250 MB on 10,000
+// documents of 100 MB live. A headroom that grows with the live heap costs
+// each collection's marking the same share of what is allocated at every
+// size: the collector runs as under GOGC 50. It was once at least 64 MiB
+// (a limit of 154 MiB at 90 MiB live on default at 10,000 documents, a
+// peak of ~180 MB): what the parse allocates per byte of input went down
+// (contradiction's readBlockCommands, ~10% of it), so the collections
+// half the live heap asks for cost about what the larger headroom did.
 func headroomFor(live uint64) int64 {
-	return int64(max(live/2, moderateLimit-moderateHeap))
+	return int64(max(live/2, moderateLimit-min(live, moderateLimit)))
 }
 
 // limitPolicy counts the policies that have set the memory limit; the

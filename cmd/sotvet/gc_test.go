@@ -224,13 +224,17 @@ func TestLimitFollowsLive(t *testing.T) {
 	}
 }
 
-// TestHeadroomFor: the headroom is the moderate one at least, and half
-// the live heap past it.
+// TestHeadroomFor: the limit (live + headroom) is moderateLimit at least,
+// with no step down past moderateHeap, and half the live heap beyond it.
 func TestHeadroomFor(t *testing.T) {
-	if got, want := headroomFor(70<<20), int64(moderateLimit-moderateHeap); got != want {
-		t.Errorf("headroomFor(70 MiB) = %d, want %d", got, want)
-	}
-	if got, want := headroomFor(400<<20), int64(200<<20); got != want {
-		t.Errorf("headroomFor(400 MiB) = %d, want %d", got, want)
+	for _, c := range []struct{ live, want uint64 }{
+		{moderateHeap, moderateLimit},
+		{70 << 20, moderateLimit},
+		{90 << 20, 135 << 20},
+		{400 << 20, 600 << 20},
+	} {
+		if got := uint64(headroomFor(c.live)) + c.live; got != c.want {
+			t.Errorf("limit at %d MiB live = %d MiB, want %d MiB", c.live>>20, got>>20, c.want>>20)
+		}
 	}
 }
