@@ -69,12 +69,18 @@ func IsPlaceholder(v []byte) bool {
 	if upperNouns[string(v)] {
 		return true // PASSWORD, TOKEN: the name of the value stands in for it
 	}
-	found := false
-	valueWords(v, func(w []byte) bool {
-		found = placeholderWholeWords[string(w)]
-		return !found
-	})
-	return found || placeholderInBase64(v)
+	var wb [64]byte
+	for i := 0; ; {
+		w, next := nextValueWord(v, i, wb[:0])
+		if next < 0 {
+			break
+		}
+		if placeholderWholeWords[string(w)] {
+			return true
+		}
+		i = next
+	}
+	return placeholderInBase64(v)
 }
 
 // upperNouns, written in capitals as the whole value, name what should be

@@ -369,14 +369,17 @@ func (s *Scanner) detect(path string, data []byte, scan bool) []cand {
 		if len(sec) < rule.MinLen {
 			return
 		}
-		if rule.Entropy > 0 && Entropy(sec) < rule.Entropy {
-			return
+		var ent float64
+		if rule.Entropy > 0 {
+			if ent = Entropy(sec); ent < rule.Entropy {
+				return
+			}
 		}
 		if !placeholdersKept && IsPlaceholder(sec) || examples[string(sec)] || elidedAfter(ctx[se:]) {
 			return
 		}
 		if rule.Validate != nil {
-			c := Candidate{Secret: sec, Match: ctx[m[0]:m[1]], Context: ctx, Offset: ss, MatchOffset: m[0], memo: &sc.memo, base: base}
+			c := Candidate{Secret: sec, Match: ctx[m[0]:m[1]], Context: ctx, Offset: ss, MatchOffset: m[0], memo: &sc.memo, base: base, entropy: ent}
 			if scan {
 				c.Path = path
 			}
