@@ -389,6 +389,9 @@ func (s *Scanner) detect(path string, data []byte, scan bool) []cand {
 					break
 				}
 			}
+			if validatedCounter != nil {
+				validatedCounter.Add(int64(len(ctx)))
+			}
 			if !rule.Validate(c) {
 				return
 			}
@@ -1198,6 +1201,11 @@ func countWork(n int) {
 		workCounter.Add(int64(n))
 	}
 }
+
+// validatedCounter, set by tests only, adds up the context bytes handed
+// to validators: a candidate must cost O(its window), whatever the length
+// of its line.
+var validatedCounter *atomic.Int64
 
 // denseGap and denseHits define a dense run of anchored hits: at least
 // denseHits hits, each within denseGap bytes of the one before.
