@@ -666,7 +666,20 @@ func resolve(cs []cand) []cand {
 		}
 		return cmp.Compare(b.end, a.end)
 	})
-	var out []cand
+	// Count the survivors first: on a dense text they are 100,000s, and
+	// appending them one by one copied them over and over.
+	n, last := 0, cand{}
+	for _, c := range cs {
+		if n > 0 && c.start < last.end {
+			if c.rule < last.rule {
+				last = c
+			}
+			continue
+		}
+		n++
+		last = c
+	}
+	out := make([]cand, 0, n)
 	for _, c := range cs {
 		if n := len(out); n > 0 && c.start < out[n-1].end {
 			if c.rule < out[n-1].rule {
