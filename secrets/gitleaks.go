@@ -357,7 +357,13 @@ func (al *allowlist) allows(c Candidate) bool {
 	// A path criterion holds only for a named file: Redact, which knows no
 	// path, redacts what a path allowlist would let through.
 	pathHit := func() bool {
-		return c.Path != "" && al.paths.any([]byte(c.Path))
+		if c.Path == "" {
+			return false
+		}
+		if c.memo != nil {
+			return c.memo.pathMatches(al.paths, c.Path)
+		}
+		return al.paths.any([]byte(c.Path))
 	}
 	if al.and {
 		if al.commits {
@@ -393,6 +399,13 @@ func genericKeyIsSecret(c Candidate) bool {
 	if i := bytes.IndexAny(key, "=:>,|?"); i >= 0 {
 		key = key[:i]
 	}
+	if c.memo != nil {
+		return c.memo.keyJudged(keyGitleaksGeneric, key, gitleaksKeyNamesSecret)
+	}
+	return gitleaksKeyNamesSecret(key)
+}
+
+func gitleaksKeyNamesSecret(key []byte) bool {
 	words := keyWords(string(key))
 	if len(words) == 0 {
 		return true

@@ -5,6 +5,7 @@ import (
 	"math"
 	"os"
 	"regexp"
+	"runtime"
 	"sort"
 	"strings"
 	"sync/atomic"
@@ -121,28 +122,63 @@ func scanCPU(s *Scanner, data []byte, runs int) time.Duration {
 	return best
 }
 
-// TestScanTimeLinear compares the CPU time of every adversarial shape at
-// two sizes: four times the input may cost at most about eight times
-// the time (a cost in the product of hits and line length would be
-// sixteen). CPU figures mean nothing under the race detector.
-func TestScanTimeLinear(t *testing.T) {
-	if raceEnabled || testing.Short() {
-		t.Skip("CPU ratios need a build without -race")
+// scanCost is what a scan costs that does not depend on the machine's
+// load: the bytes the expressions read, the context bytes handed to
+// validators, and the heap it allocates (bytes and objects).
+type scanCost struct{ work, validated, bytes, objects int64 }
+
+func measureScan(s *Scanner, data []byte) scanCost {
+	var w, v atomic.Int64
+	workCounter, validatedCounter = &w, &v
+	defer func() { workCounter, validatedCounter = nil, nil }()
+	var m0, m1 runtime.MemStats
+	runtime.ReadMemStats(&m0)
+	s.Scan("adv.txt", data)
+	runtime.ReadMemStats(&m1)
+	return scanCost{w.Load(), v.Load(), int64(m1.TotalAlloc - m0.TotalAlloc), int64(m1.Mallocs - m0.Mallocs)}
+}
+
+// TestScanCostLinear compares what every adversarial shape costs at two
+// sizes, counted rather than timed (a CPU-timed test failed on a loaded
+// machine): four times the input may cost at most about four times the
+// expression bytes, validator context and allocated objects, and six
+// times the bytes allocated (a slice that doubles may have doubled once
+// more at the larger size). A cost in the product of hits and line length
+// (a validator reading its whole line, a buffer copied per hit) grows
+// sixteenfold. The sizes are large enough that what a scan allocates once
+// (buffers past the pooled scratch's bound, a filter's new states) is a
+// small part.
+func TestScanCostLinear(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the counts do not depend on -race; the plain run checks them")
 	}
-	s := defaultScanner(t)
-	const small = 16 << 10
+	// A scanner of its own: the sizes fold most rules' expressions
+	// (foldAfter), which TestScannersShareExpressions needs unfolded in
+	// the default scanner.
+	s, err := NewScanner(Config{AllowLocalhost: true, AllowPaths: []string{"cost-linear/**"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	const small = 64 << 10
 	for _, name := range caseNames(adversarial()) {
 		gen := adversarial()[name]
-		a := scanCPU(s, gen(small), 3)
-		b := scanCPU(s, gen(4*small), 2)
-		// Below a few milliseconds the clock's grain decides: both
-		// sizes get a floor.
-		const floor = 4 * time.Millisecond
-		if b > 8*max(a, floor) {
-			// The machine is shared: measure once more before failing.
-			a, b = scanCPU(s, gen(small), 5), scanCPU(s, gen(4*small), 3)
-			if b > 8*max(a, floor) {
-				t.Errorf("%s: %v on %d bytes, %v on %d: not linear", name, a, small, b, 4*small)
+		a, b := gen(small), gen(4*small)
+		// the first scans compile what the shape wakes, once per process
+		s.Scan("adv.txt", a)
+		s.Scan("adv.txt", b)
+		ca, cb := measureScan(s, a), measureScan(s, b)
+		for _, m := range []struct {
+			what         string
+			a, b         int64
+			times, slack int64 // the bound is times*a+slack
+		}{
+			{"expression bytes", ca.work, cb.work, 5, 64 << 10},
+			{"validator context bytes", ca.validated, cb.validated, 5, 64 << 10},
+			{"objects allocated", ca.objects, cb.objects, 5, 4096},
+			{"bytes allocated", ca.bytes, cb.bytes, 6, 1 << 20},
+		} {
+			if m.b > m.times*m.a+m.slack {
+				t.Errorf("%s: %s %d on %d bytes, %d on %d: not linear", name, m.what, m.a, small, m.b, 4*small)
 			}
 		}
 	}

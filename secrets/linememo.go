@@ -21,12 +21,68 @@ import (
 type textMemo struct {
 	data []byte
 	sets []setMemo // few: one per line allowlist of the rules that ran
+	// paths holds each path allowlist's answer for the text's path, the
+	// same for all its candidates: asked once, not per candidate.
+	paths []pathMemo
+	// keys holds, for each kind of name judgement (keyGeneric and the
+	// like), the last name judged and its verdict: a line dense with
+	// candidates repeats one name ("token=… token=…").
+	keys [keyKinds]keyVerdict
+}
+
+// The kinds of name judgement textMemo.keyJudged remembers.
+const (
+	keyGeneric         = iota // validGeneric's
+	keyGitleaksGeneric        // genericKeyIsSecret's
+	keyKinds
+)
+
+type keyVerdict struct {
+	key       []byte
+	ok, valid bool
+}
+
+// keyJudged returns judge(key), from the memo when the last name of this
+// kind was key.
+func (tm *textMemo) keyJudged(kind int, key []byte, judge func([]byte) bool) bool {
+	kv := &tm.keys[kind]
+	if kv.valid && bytes.Equal(kv.key, key) {
+		return kv.ok
+	}
+	kv.ok = judge(key)
+	kv.key = append(kv.key[:0], key...)
+	kv.valid = true
+	return kv.ok
+}
+
+type pathMemo struct {
+	rs   *regexSet
+	path string
+	hit  bool
 }
 
 func (tm *textMemo) reset(data []byte) {
 	tm.data = data
 	clear(tm.sets)
 	tm.sets = tm.sets[:0]
+	clear(tm.paths)
+	tm.paths = tm.paths[:0]
+	for i := range tm.keys {
+		tm.keys[i].valid = false
+	}
+}
+
+// pathMatches reports whether an expression of rs matches path, as
+// rs.any([]byte(path)) does.
+func (tm *textMemo) pathMatches(rs *regexSet, path string) bool {
+	for _, pm := range tm.paths {
+		if pm.rs == rs && pm.path == path {
+			return pm.hit
+		}
+	}
+	hit := rs.any([]byte(path))
+	tm.paths = append(tm.paths, pathMemo{rs, path, hit})
+	return hit
 }
 
 // setMemo is a regexSet's memo over one text.

@@ -28,29 +28,21 @@ import (
 // a million per position for base62 text (one in a hundred thousand for
 // hex), which is the price of not reporting the samples people type.
 func IsPlaceholder(v []byte) bool {
-	if bytes.Contains(v, []byte("**")) || bytes.Contains(v, []byte("##")) || bytes.Contains(v, []byte("...")) || bytes.Contains(v, []byte("\u2026")) {
+	// The marks the first tests look for, one pass over v first: most
+	// values (random tokens) hold none, and a line dense with candidates
+	// paid a dozen passes each.
+	marked := false
+	for _, c := range v {
+		if placeholderMarks[c] {
+			marked = true
+			break
+		}
+	}
+	if marked && placeholderMarked(v) {
 		return true
 	}
-	if i := bytes.IndexByte(v, '<'); i >= 0 && bytes.IndexByte(v[i:], '>') > 0 {
-		return true
-	}
-	if i := bytes.Index(v, []byte("&lt;")); i >= 0 && bytes.Contains(v[i:], []byte("&gt;")) {
-		return true // <...> escaped for HTML or XML
-	}
-	if bytes.Contains(v, []byte("${")) || bytes.Contains(v, []byte("{{")) || bytes.Contains(v, []byte("$(")) || bytes.Contains(v, []byte("#{")) {
-		return true
-	}
-	if len(v) > 1 && v[0] == '$' && (v[1] == '_' || 'A' <= v[1] && v[1] <= 'Z' || 'a' <= v[1] && v[1] <= 'z') {
-		return true
-	}
-	if len(v) > 2 && v[0] == '%' && v[len(v)-1] == '%' && envRefRE.Match(v[1:len(v)-1]) {
-		return true // %DB_PASSWORD%: a Windows environment variable
-	}
-	if myNameRE.Match(v) {
+	if bytes.HasPrefix(v, []byte("my")) && myNameRE.Match(v) {
 		return true // myPassword, myServerName: the documentation's stand-in
-	}
-	if braceRefRE.Match(v) {
-		return true // {password}, {webhook.token}: a format string's field
 	}
 	if fewSymbols(v) {
 		return true // 0000x0x0xx00, xx00xx00: a mask, not a value
@@ -69,12 +61,51 @@ func IsPlaceholder(v []byte) bool {
 	if upperNouns[string(v)] {
 		return true // PASSWORD, TOKEN: the name of the value stands in for it
 	}
-	found := false
-	valueWords(v, func(w []byte) bool {
-		found = placeholderWholeWords[string(w)]
-		return !found
-	})
-	return found || placeholderInBase64(v)
+	var wb [64]byte
+	for i := 0; ; {
+		w, next := nextValueWord(v, i, wb[:0])
+		if next < 0 {
+			break
+		}
+		if placeholderWholeWords[string(w)] {
+			return true
+		}
+		i = next
+	}
+	return placeholderInBase64(v)
+}
+
+// placeholderMarks are the bytes placeholderMarked's tests need, one of
+// them at least: "*#.<&$%{" and the first byte of "…".
+var placeholderMarks = func() (m [256]bool) {
+	for _, c := range []byte("*#.<&$%{\xe2") {
+		m[c] = true
+	}
+	return m
+}()
+
+// placeholderMarked holds IsPlaceholder's tests of marks: ** ## ... …,
+// <...>, template and variable references, %VAR%, {field}.
+func placeholderMarked(v []byte) bool {
+	if bytes.Contains(v, []byte("**")) || bytes.Contains(v, []byte("##")) || bytes.Contains(v, []byte("...")) || bytes.Contains(v, []byte("\u2026")) {
+		return true
+	}
+	if i := bytes.IndexByte(v, '<'); i >= 0 && bytes.IndexByte(v[i:], '>') > 0 {
+		return true
+	}
+	if i := bytes.Index(v, []byte("&lt;")); i >= 0 && bytes.Contains(v[i:], []byte("&gt;")) {
+		return true // <...> escaped for HTML or XML
+	}
+	if bytes.Contains(v, []byte("${")) || bytes.Contains(v, []byte("{{")) || bytes.Contains(v, []byte("$(")) || bytes.Contains(v, []byte("#{")) {
+		return true
+	}
+	if len(v) > 1 && v[0] == '$' && (v[1] == '_' || 'A' <= v[1] && v[1] <= 'Z' || 'a' <= v[1] && v[1] <= 'z') {
+		return true
+	}
+	if len(v) > 2 && v[0] == '%' && v[len(v)-1] == '%' && envRefRE.Match(v[1:len(v)-1]) {
+		return true // %DB_PASSWORD%: a Windows environment variable
+	}
+	return braceRefRE.Match(v) // {password}, {webhook.token}: a format string's field
 }
 
 // upperNouns, written in capitals as the whole value, name what should be

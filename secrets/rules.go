@@ -103,6 +103,17 @@ type Candidate struct {
 	// allowlist memo, and base the offset of Context in that text.
 	memo *textMemo
 	base int
+	// entropy is Entropy(Secret) when the scanner has worked it out for
+	// the rule's floor (then above 0): validators ask for it again.
+	entropy float64
+}
+
+// secretEntropy returns Entropy(c.Secret).
+func (c *Candidate) secretEntropy() float64 {
+	if c.entropy > 0 {
+		return c.entropy
+	}
+	return Entropy(c.Secret)
 }
 
 // Line returns the whole lines of Context that hold the match.
@@ -932,47 +943,33 @@ var (
 )
 
 func validGeneric(c Candidate) bool {
-	words := keyWords(string(c.Key))
-	if len(words) == 0 || genericMetaFirst[words[0]] || genericMetaWords[words[len(words)-1]] {
-		return false
-	}
-	found := false
-	for i, w := range words {
-		for _, kw := range genericKeyWords {
-			if w == kw || strings.HasSuffix(w, kw) {
-				found = true
-			}
+	if c.memo != nil {
+		if !c.memo.keyJudged(keyGeneric, c.Key, genericKeyNamesSecret) {
+			return false
 		}
-		if i+1 < len(words) && (w == "api" || w == "access") && words[i+1] == "key" {
-			found = true
-		}
-	}
-	if !found {
+	} else if !genericKeyNamesSecret(c.Key) {
 		return false
 	}
 	v := c.Secret
-	s := string(v)
 	switch {
 	case isPublicKey(v):
 		return false
-	case strings.Contains(s, ":"):
+	case bytes.IndexByte(v, ':') >= 0:
 		return false // a URL, a pair or a time; url-credentials reads URLs
-	case strings.Contains(s, "://"):
-		return false // a URL; url-credentials looks inside it
-	case looksLikePath(s):
+	case looksLikePath(v):
 		return false // a path
-	case envNameRE.MatchString(s):
+	case envNameRE.Match(v):
 		return false // the name of a variable that holds the secret
-	case wordListRE.MatchString(s):
+	case wordListRE.Match(v):
 		return false // lower-case words: a class or mode name
-	case strings.ContainsAny(s, " \t"):
+	case bytes.ContainsAny(v, " \t"):
 		return false // prose, not a credential
-	case strings.ContainsAny(s, "()[]{}"):
+	case bytes.ContainsAny(v, "()[]{}"):
 		return false // code: a call, an index, a type
-	case !hasDigit(v) && identChainRE.MatchString(s): // the cheap test first
+	case !hasDigit(v) && identChainRE.Match(v): // the cheap test first
 		return false // code: a field reference such as cfg.db.password
 	}
-	if !isHexLower(v) && Entropy(v) < 3.5 {
+	if !isHexLower(v) && c.secretEntropy() < 3.5 {
 		return false // the rule's floor is hex's (see the rule)
 	}
 	return hasDigit(v) || (hasUpper(v) && hasLower(v))
@@ -981,19 +978,40 @@ func validGeneric(c Candidate) bool {
 // looksLikePath: a value starting like a path whose parts are names; a
 // base64 value that starts with "/" (/T6AKByw1b2+Za4…) holds "+" or "="
 // or a long part of mixed case and digits, which no path part has.
-func looksLikePath(s string) bool {
-	if !strings.HasPrefix(s, "/") && !strings.HasPrefix(s, "./") && !strings.HasPrefix(s, "../") && !strings.HasPrefix(s, "~/") {
+func looksLikePath(s []byte) bool {
+	if !bytes.HasPrefix(s, []byte("/")) && !bytes.HasPrefix(s, []byte("./")) && !bytes.HasPrefix(s, []byte("../")) && !bytes.HasPrefix(s, []byte("~/")) {
 		return false
 	}
-	if strings.ContainsAny(s, "+=") {
+	if bytes.ContainsAny(s, "+=") {
 		return false
 	}
-	for _, part := range strings.Split(s, "/") {
-		if len(part) >= 16 && mixedClasses([]byte(part)) {
+	for part := range bytes.SplitSeq(s, []byte("/")) {
+		if len(part) >= 16 && mixedClasses(part) {
 			return false
 		}
 	}
 	return true
+}
+
+// genericKeyNamesSecret is validGeneric's judgement of the name: one of
+// genericKeyWords (or api key, access key) in it, and no word that says
+// the value describes a secret (its length, its name).
+func genericKeyNamesSecret(key []byte) bool {
+	words := keyWords(string(key))
+	if len(words) == 0 || genericMetaFirst[words[0]] || genericMetaWords[words[len(words)-1]] {
+		return false
+	}
+	for i, w := range words {
+		for _, kw := range genericKeyWords {
+			if w == kw || strings.HasSuffix(w, kw) {
+				return true
+			}
+		}
+		if i+1 < len(words) && (w == "api" || w == "access") && words[i+1] == "key" {
+			return true
+		}
+	}
+	return false
 }
 
 // isHexLower: lower-case hex digits only, sixteen or more. Random hex

@@ -29,15 +29,17 @@ func newStopSet(list []string) *stopSet {
 
 // any reports whether text holds a stop word as one of its words.
 func (s *stopSet) any(text []byte) bool {
-	found := false
-	valueWords(text, func(w []byte) bool {
-		if len(w) > 0 && s.words[string(w)] {
-			found = true
+	var buf [64]byte
+	for i := 0; ; {
+		w, next := nextValueWord(text, i, buf[:0])
+		if next < 0 {
 			return false
 		}
-		return true
-	})
-	return found
+		if s.words[string(w)] {
+			return true
+		}
+		i = next
+	}
 }
 
 // valueWords calls yield with each word of v in lower case, until it
@@ -47,31 +49,39 @@ func (s *stopSet) any(text []byte) bool {
 // ("don't").
 func valueWords(v []byte, yield func([]byte) bool) {
 	var buf [64]byte
-	w := buf[:0]
-	flush := func() bool {
-		if len(w) == 0 {
-			return true
+	for i := 0; ; {
+		w, next := nextValueWord(v, i, buf[:0])
+		if next < 0 || !yield(w) {
+			return
 		}
-		ok := yield(w)
-		w = w[:0]
-		return ok
+		i = next
 	}
-	for i, c := range v {
-		alnum := 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '\''
-		if !alnum {
-			if !flush() {
-				return
-			}
-			continue
-		}
-		if 'A' <= c && c <= 'Z' && i > 0 && 'a' <= v[i-1] && v[i-1] <= 'z' {
-			if !flush() {
-				return
-			}
-		}
-		w = append(w, lower(c))
+}
+
+// nextValueWord returns the first word of v at or after i (as valueWords
+// splits it), lowered into buf, and the offset after it; next is -1 when
+// there is none. Callers on the per-candidate path loop over it with a
+// buffer of their own: valueWords' buffer, handed to its yield, escapes
+// and cost an allocation per candidate on a line dense with them.
+func nextValueWord(v []byte, i int, buf []byte) (w []byte, next int) {
+	for i < len(v) && !isValueWordByte(v[i]) {
+		i++
 	}
-	flush()
+	if i == len(v) {
+		return nil, -1
+	}
+	w = append(buf, lower(v[i]))
+	for i++; i < len(v) && isValueWordByte(v[i]); i++ {
+		if c := v[i]; 'A' <= c && c <= 'Z' && 'a' <= v[i-1] && v[i-1] <= 'z' {
+			break // camelCase: a new word
+		}
+		w = append(w, lower(v[i]))
+	}
+	return w, i
+}
+
+func isValueWordByte(c byte) bool {
+	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '\''
 }
 
 // lowerASCII lowers the ASCII letters of w, as the keyword matching does.
