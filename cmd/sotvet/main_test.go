@@ -103,6 +103,11 @@ func TestScript(t *testing.T) {
 	}
 	corpus, _ := testcorpus.Dir()
 	compileCases := compileOnlyCases(t)
+	runs := newSharedRuns(t.TempDir())
+	cmds := map[string]func(*testscript.TestScript, bool, []string){"sharedrun": runs.cmd}
+	for name, cmd := range laneCmds {
+		cmds[name] = cmd
+	}
 	t.Cleanup(removeStandinCA)
 	testscript.Run(t, testscript.Params{
 		Dir:           "../../testdata/script",
@@ -150,10 +155,11 @@ func TestScript(t *testing.T) {
 			}
 			// After the PATH above: PATH_WITHOUT_LANES keeps its sotvet.
 			laneSetup(env)
+			runs.noteSetup(env.Vars)
 			return nil
 		},
 		RequireExplicitExec: true,
-		Cmds:                laneCmds,
+		Cmds:                cmds,
 		Condition: func(cond string) (bool, error) {
 			switch cond {
 			case "corpus":
