@@ -1,9 +1,12 @@
 package main
 
 import (
+	"flag"
 	"os"
 	"path/filepath"
 	"reflect"
+	"runtime"
+	"strconv"
 	"testing"
 )
 
@@ -89,5 +92,16 @@ func TestCopyTree(t *testing.T) {
 	}
 	if data, err := os.ReadFile(filepath.Join(dst, "report.json")); err != nil || string(data) != "{}" {
 		t.Errorf("report.json: %q %v", data, err)
+	}
+}
+
+// TestParallelWidened: without -parallel, twice as many parallel tests
+// as CPUs run at once (widenParallel).
+func TestParallelWidened(t *testing.T) {
+	if explicitParallel {
+		t.Skip("-parallel given")
+	}
+	if got, want := flag.Lookup("test.parallel").Value.String(), strconv.Itoa(2*runtime.GOMAXPROCS(0)); got != want {
+		t.Errorf("-test.parallel = %s, want %s", got, want)
 	}
 }
