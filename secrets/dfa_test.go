@@ -73,7 +73,13 @@ func TestDFAFilterSound(t *testing.T) {
 			continue
 		}
 		anchored := regexp.MustCompile(`^(?:` + src + `)`)
-		for _, text := range texts {
+		for j, text := range texts {
+			// Under the race detector (ten times dearer, and this test
+			// starts no goroutine) a third of the pairs, every rule and
+			// every text still among them.
+			if raceEnabled && (i+j)%3 != 0 {
+				continue
+			}
 			b := []byte(text)
 			if !d.mayMatch(b, false, false) {
 				ruledOut++
@@ -128,6 +134,7 @@ func TestDFAFilterSound(t *testing.T) {
 			}
 		}
 	}
+	t.Logf("ruled out %d, split %d, cut %d, MinLen ruled out %d, of %d texts", ruledOut, splitRuns, reachCut, minRuledOut, len(texts))
 	// A filter that rules nothing out would pass the checks above.
 	if ruledOut < len(texts) || splitRuns < len(texts) || reachCut < len(texts) || minRuledOut == 0 {
 		t.Errorf("the filters ruled out %d texts of %d rules × %d, split %d, cut %d, and with MinLen ruled out %d", ruledOut, len(s.rules), len(texts), splitRuns, reachCut, minRuledOut)

@@ -83,6 +83,11 @@ func TestFollowSetSound(t *testing.T) {
 			filtered++
 			cases := []string{kw, strings.ToUpper(kw), mixedCase(kw, rng)}
 			for b := 0; b < 256; b++ {
+				// Under the race detector a third of the bytes, a
+				// different third for each keyword.
+				if raceEnabled && (b+ki)%3 != 0 {
+					continue
+				}
 				kc := cases[b%len(cases)]
 				for range perByte {
 					in := kc + string([]byte{byte(b)}) + conts[rng.IntN(len(conts))]

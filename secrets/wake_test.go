@@ -142,7 +142,13 @@ func TestNFAReadsAsStates(t *testing.T) {
 		if d == nil {
 			t.Fatalf("%s: no filter", r.ID)
 		}
-		for _, text := range texts {
+		for j, text := range texts {
+			// Under the race detector a third of the rule-text pairs
+			// (this test starts no goroutine), every rule and text still
+			// among them.
+			if raceEnabled && (i+j)%3 != 0 {
+				continue
+			}
 			b := []byte(text)
 			for _, cut := range []bool{false, true} {
 				want := d.mayMatch(b, false, cut)

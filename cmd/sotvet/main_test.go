@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"sync"
@@ -35,7 +36,25 @@ type cleanupAfter struct{ m *testing.M }
 
 func (c cleanupAfter) Run() int {
 	defer plainBin.Remove()
+	flag.Parse()
+	widenParallel()
 	return c.m.Run()
+}
+
+// explicitParallel: -parallel was given, and stands.
+var explicitParallel bool
+
+// widenParallel runs twice as many parallel tests (the scenarios) as
+// there are CPUs, unless -parallel was given: a scenario spends much of
+// its time waiting, not computing (a backend's timeout, a lane's hang,
+// the provider's probe, a real client starting, a sleep before a file
+// changes: tens of seconds in each lane scenario), and with one scenario
+// per CPU the CPUs idle through those waits.
+func widenParallel() {
+	flag.Visit(func(f *flag.Flag) { explicitParallel = explicitParallel || f.Name == "test.parallel" })
+	if !explicitParallel {
+		flag.Set("test.parallel", strconv.Itoa(2*runtime.GOMAXPROCS(0)))
+	}
 }
 
 // endToEnd skips t unless CI is set or SOTVET_SLOW=1 asks for it: t runs
@@ -103,6 +122,11 @@ func TestScript(t *testing.T) {
 	}
 	corpus, _ := testcorpus.Dir()
 	compileCases := compileOnlyCases(t)
+	runs := newSharedRuns(t.TempDir())
+	cmds := map[string]func(*testscript.TestScript, bool, []string){"sharedrun": runs.cmd}
+	for name, cmd := range laneCmds {
+		cmds[name] = cmd
+	}
 	t.Cleanup(removeStandinCA)
 	testscript.Run(t, testscript.Params{
 		Dir:           "../../testdata/script",
@@ -150,10 +174,11 @@ func TestScript(t *testing.T) {
 			}
 			// After the PATH above: PATH_WITHOUT_LANES keeps its sotvet.
 			laneSetup(env)
+			runs.noteSetup(env.Vars)
 			return nil
 		},
 		RequireExplicitExec: true,
-		Cmds:                laneCmds,
+		Cmds:                cmds,
 		Condition: func(cond string) (bool, error) {
 			switch cond {
 			case "corpus":
