@@ -144,12 +144,12 @@ func (dt *docText) detach() *docText {
 	// The maps readText fills become sorted slices: a small map costs
 	// hundreds of bytes, held for every document until the rules run.
 	if dt.validatedIDs != nil {
-		dt.validated = make([]idStatement, 0, len(dt.validatedIDs))
+		dt.validatedStmts = make([]idStatement, 0, len(dt.validatedIDs))
 		for id, st := range dt.validatedIDs {
 			clone(&st)
-			dt.validated = append(dt.validated, idStatement{id: own(id), stmt: st})
+			dt.validatedStmts = append(dt.validatedStmts, idStatement{id: own(id), stmt: st})
 		}
-		slices.SortFunc(dt.validated, func(a, b idStatement) int { return strings.Compare(a.id, b.id) })
+		slices.SortFunc(dt.validatedStmts, func(a, b idStatement) int { return strings.Compare(a.id, b.id) })
 		dt.validatedIDs = nil
 	}
 	if dt.prerequisites != nil {
@@ -263,7 +263,7 @@ type docText struct {
 	fileNames      map[string]bool          // document file names it names ("X-EVIDENCE.md"), while read
 	names          []string                 // fileNames, sorted (detach)
 	validatedIDs   map[string]statement     // "`ID` is validated ...", while read
-	validated      []idStatement            // validatedIDs, sorted by id (detach)
+	validatedStmts []idStatement            // validatedIDs, sorted by id (detach)
 	prerequisites  map[string][]idStatement // work item -> ids its section names as prerequisites
 	guards         []guardStatement         // "This closeout does not authorize ..."
 	states         []stateStatement         // "source admission status remained current"
@@ -278,11 +278,11 @@ type docText struct {
 
 // validatedStatement returns the statement that says id is validated.
 func (dt *docText) validatedStatement(id string) (statement, bool) {
-	i, ok := slices.BinarySearchFunc(dt.validated, id, func(s idStatement, id string) int { return strings.Compare(s.id, id) })
+	i, ok := slices.BinarySearchFunc(dt.validatedStmts, id, func(s idStatement, id string) int { return strings.Compare(s.id, id) })
 	if !ok {
 		return statement{}, false
 	}
-	return dt.validated[i].stmt, true
+	return dt.validatedStmts[i].stmt, true
 }
 
 // namesFile reports whether the text names the document file name.

@@ -25,8 +25,11 @@ func (c *checker) superseded() {
 			var by []string
 			linked := false
 			for _, e := range c.docs {
+				if e == di || !e.validated {
+					continue
+				}
 				s, ok := e.validatedStatement(dn.id)
-				if e == di || !ok || !e.validated {
+				if !ok {
 					continue
 				}
 				if di.links[e.d.Path] || e.links[di.d.Path] || di.namesFile(path.Base(e.d.Path)) || e.namesFile(path.Base(di.d.Path)) {

@@ -82,9 +82,13 @@ func TestLastLinesNaming(t *testing.T) {
 		content := []byte(b.String())
 		for _, ids := range idSets {
 			got := lastLinesNaming(content, ids)
+			di := &docInfo{lastNaming: sortedByID(got)}
 			for _, id := range ids {
 				if want := lastLineNaming(content, id); got[id] != want {
 					t.Fatalf("lastLinesNaming(%q, %q)[%s] = %d, want %d", content, ids, id, got[id], want)
+				}
+				if off, ok := di.lastLineOf(id); !ok || off != got[id] {
+					t.Fatalf("lastLineOf(%s) = %d, %v; want %d", id, off, ok, got[id])
 				}
 			}
 			if len(got) != len(ids) {

@@ -805,11 +805,8 @@ func (c *checker) staleRemains(di *docInfo, it *sotparse.WorkItem, s sentence, m
 	if m.byDate != "" {
 		later = m.byDate >= valid && valid != ""
 	}
-	i, ok := slices.BinarySearchFunc(di.lastNaming, it.ID, func(n idOffset, id string) int { return strings.Compare(n.id, id) })
-	lastOff := -1
-	if ok {
-		lastOff = di.lastNaming[i].off
-	} else {
+	lastOff, ok := di.lastLineOf(it.ID)
+	if !ok {
 		lastOff = lastLineNaming(c.ws.Content(di.d), it.ID)
 	}
 	last := lastOff == lineOff
@@ -1027,8 +1024,18 @@ type idOffset struct {
 	off int
 }
 
-// byID returns the offsets of m sorted by id.
-func byID(m map[string]int) []idOffset {
+// lastLineOf returns the offset of the last line of di's text that names
+// id, if the index holds it.
+func (di *docInfo) lastLineOf(id string) (int, bool) {
+	i, ok := slices.BinarySearchFunc(di.lastNaming, id, func(n idOffset, id string) int { return strings.Compare(n.id, id) })
+	if !ok {
+		return 0, false
+	}
+	return di.lastNaming[i].off, true
+}
+
+// sortedByID returns the offsets of m sorted by id.
+func sortedByID(m map[string]int) []idOffset {
 	out := make([]idOffset, 0, len(m))
 	for id, off := range m {
 		out = append(out, idOffset{id, off})
@@ -1274,7 +1281,7 @@ func index(d *sotparse.Doc, content []byte, pats *remainPatterns) *docInfo {
 		}
 	}
 	if len(validatedIDs) > 0 {
-		di.lastNaming = byID(lastLinesNaming(content, validatedIDs))
+		di.lastNaming = sortedByID(lastLinesNaming(content, validatedIDs))
 	}
 	var workboard []span
 	for _, h := range d.Headings {

@@ -59,8 +59,9 @@ func main() {
 // (smallLimit, limitBySize). While it is moderate, the run keeps to a soft
 // memory limit of 128 MiB (limitBySize): a 10,000-document run
 // then peaks under 140 MB instead of 125-160 MB, for ~0-3% more CPU. Past
-// 64 MiB live the limit follows the live heap (headroomFor: 128 MiB at
-// least, half the live heap beyond it), rather than being lifted: on 10,000 documents of ~100 MB
+// 64 MiB live the limit follows the live heap (headroomFor: the limit is
+// 1.5 times the live heap, never under 128 MiB), rather than being
+// lifted: on 10,000 documents of ~100 MB
 // live the heap no longer grows to 2.5 times it (GOGC 150), 265 -> 197
 // MB, for about the same CPU (fewer fresh pages faulted in). Once a large
 // workspace is parsed, the run collects (collectAfterParse,
