@@ -534,8 +534,8 @@ func readText(d *sotparse.Doc, content []byte) *docText {
 			ln := newLine(d, l)
 			di.deniesApproval = &statement{pos: ln.pos, end: ln.end, text: ln.source}
 		}
-		if states && m&(stateKeys|keywords.NonASCII) != 0 {
-			if st, ok := readState(d, l, m); ok {
+		if states && mayHoldState(text, m) {
+			if st, ok := readState(d, l); ok {
 				di.states = append(di.states, st)
 			}
 		}
@@ -581,16 +581,14 @@ func readText(d *sotparse.Doc, content []byte) *docText {
 				di.readPrerequisites(newLine(d, l), item, readiness != "", workIDs)
 			}
 			// A pair named in plain text says "with model" or ", model".
-			// roleKeys are roleWord's words: a line without them is not matched
-			// (unless other bytes may fold to them).
-			if m&kModel != 0 && m&(roleKeys|keywords.NonASCII) != 0 && roleWord.MatchString(text) {
+			if m&kModel != 0 && mayNameRole(m) && roleWord.MatchString(text) {
 				di.roles = append(di.roles, newLine(d, l).roleClaims()...)
 			}
 			return // every other statement read here quotes an id or a name
 		}
 		validated := m&kValidated != 0
 		prereq := item != "" && (readiness != "" || m&prerequisiteKeys != 0) && !blockedByLine.MatchString(text)
-		role := m&pairKeys != 0 && m&roleKeys != 0
+		role := m&pairKeys != 0 && mayNameRole(m)
 		if !validated && !prereq && !role {
 			return
 		}
@@ -623,10 +621,10 @@ func readText(d *sotparse.Doc, content []byte) *docText {
 // regular expressions, in any case; a case-sensitive test checks its word
 // again when the bit is set. Each group below is the words one test needs.
 var lineKeys = keywords.New(
-	"required", " passed", "commit", "approv", "not ", "pending", "this ", " by this ", "approval_source",
+	"required", " passed", "commit", "approv", "not ", "pending", "this ", "approval_source",
 	"validat", "candidate", ".md", " model ", "validated",
 	// skipWord's stems
-	"skip", "unused", "reserv", "withdr", "retir", "intention", "deliberate", "purpose", "used", "assign",
+	"skip", "reserv", "withdr", "retir", "intention", "deliberate", "purpose", "used", "assign",
 	// commandLabel's labels and what they run
 	"command", "validator", "self-test", "run", "harness", "target", "test", "validation", "repo",
 	// stateWords
@@ -645,9 +643,9 @@ var (
 	kApprovalSource, kMD, kModel         = lineKeys.Bits("approval_source"), lineKeys.Bits(".md"), lineKeys.Bits(" model ")
 	kValidated                           = lineKeys.Bits("validated")
 	denialKeys                           = lineKeys.Bits("not ", "pending")
-	guardKeys                            = lineKeys.Bits("this ", " by this ")
+	guardKeys                            = lineKeys.Bits("this ")
 	validationKeys                       = lineKeys.Bits("validat", "candidate")
-	skipKeys                             = lineKeys.Bits("skip", "unused", "reserv", "withdr", "retir", "intention", "deliberate", "purpose", "used", "assign")
+	skipKeys                             = lineKeys.Bits("skip", "reserv", "withdr", "retir", "intention", "deliberate", "purpose", "used", "assign")
 	commandKeys                          = lineKeys.Bits("command", "validator", "self-test", "run")
 	commandObjects                       = lineKeys.Bits("harness", "target", "test", "validation", "repo")
 	stateKeys                            = lineKeys.Bits("current", "admitted", "resolved", "fresh")
@@ -885,11 +883,19 @@ func hasID(refs []*sotparse.Ref, pos, end token.Pos) bool {
 
 // mayNamePrerequisite reports whether a line of mask m (lineKeys) holds
 // what a match of prerequisiteWord must: one of its own words, "need" with
-// "first", or a negation with "before" or "until". A line with other bytes
-// goes to the expression, whose case folding reaches beyond ASCII.
+// "first", or a negation with "before" or "until". A line that passed the
+// ASCII key test and holds non-ASCII bytes still goes to the expression,
+// whose case folding reaches beyond ASCII ("ſ", the Kelvin sign).
 func mayNamePrerequisite(m uint64) bool {
 	return m&keywords.NonASCII != 0 || m&prerequisiteOwn != 0 || m&kNeed != 0 && m&kFirst != 0 ||
 		m&negationKeys != 0 && m&untilKeys != 0
+}
+
+// mayNameRole reports whether a line of mask m (lineKeys) may hold a match
+// of roleWord: one of its words (roleKeys), or non-ASCII bytes, which the
+// expression's case folding may read as one ("bac\u212aup").
+func mayNameRole(m uint64) bool {
+	return m&(roleKeys|keywords.NonASCII) != 0
 }
 
 // spanWithSpace reports whether t holds a code span with a space in it,

@@ -78,9 +78,9 @@ var stateNeedles = func() [][]byte {
 }()
 
 // readState reads a body line as a state statement when it holds a state
-// word and no hedge; m is the line's lineKeys mask.
-func readState(d *sotparse.Doc, l bodylines.Line, m uint64) (stateStatement, bool) {
-	if !mayHoldStateIn(l.Text, m) || !statesPlainly(l.Text) || negatedContraction(l.Text) {
+// word and no hedge. readText calls it only on lines mayHoldState passes.
+func readState(d *sotparse.Doc, l bodylines.Line) (stateStatement, bool) {
+	if !statesPlainly(l.Text) || negatedContraction(l.Text) {
 		return stateStatement{}, false
 	}
 	words := lineWords(l.Text)
@@ -162,13 +162,9 @@ func caseBit(c byte) byte {
 // lowering and splitting it: most lines of a body with one do not. The
 // ASCII letters of a lowered line are its ASCII bytes lowered, so a state
 // word among its words is in the line in some case; unless a rune of it
-// lowers to an ASCII letter (U+0130, U+212A), when the line is split.
-func mayHoldState(text string) bool {
-	return mayHoldStateIn(text, lineKeys.Mask(text))
-}
-
-// mayHoldStateIn is mayHoldState given the line's lineKeys mask.
-func mayHoldStateIn(text string, m uint64) bool {
+// lowers to an ASCII letter (U+0130, U+212A), when the line is split. m is
+// the line's lineKeys mask.
+func mayHoldState(text string, m uint64) bool {
 	if m&stateKeys != 0 {
 		return true
 	}

@@ -28,7 +28,7 @@ func TestMayHoldStateNecessary(t *testing.T) {
 		checked++
 		if state {
 			held++
-			if !mayHoldState(text) {
+			if !mayHoldState(text, lineKeys.Mask(text)) {
 				t.Fatalf("%q holds a state word; mayHoldState says no", text)
 			}
 		}
@@ -106,7 +106,7 @@ func BenchmarkStateLines(b *testing.B) {
 	for b.Loop() {
 		held = 0
 		for _, l := range lines {
-			if !mayHoldState(l) {
+			if !mayHoldState(l, lineKeys.Mask(l)) {
 				continue
 			}
 			for _, w := range lineWords(l) {

@@ -3,6 +3,15 @@
 // tests before its regular expressions. A rule that searched the line once
 // per key word read each line some sixty times; an Aho-Corasick automaton
 // reads it once.
+//
+// The project has three other automata, each shaped by its own output:
+// secrets/keywords.go (kwMatcher) reports where each of thousands of
+// keywords ends, checks/authority/prefilter.go (matcher) maps normalised
+// literals to the clauses they satisfy, and prose/prefilter.go (matcher)
+// lists which of a style set's thousands of literals occur. This one is
+// separate because its answer is one uint64, a bit for each of at most 63
+// words, which a per-line pre-test reads with an AND; the others need
+// thousands of literals or the positions of matches, which no mask holds.
 package keywords
 
 import (
