@@ -243,14 +243,7 @@ func validNamedKey(c Candidate) bool {
 
 // namesDigest: a word of the line says its hex is data about something
 // (a commit, a digest, an id), as the last word of a generic key does.
-func namesDigest(line []byte) bool {
-	found := false
-	valueWords(line, func(w []byte) bool {
-		found = hexMetaWords[string(w)]
-		return !found
-	})
-	return found
-}
+func namesDigest(line []byte) bool { return anyValueWord(line, hexMetaWords) }
 
 // knownDigests are the digests of nothing (the empty input, Git's empty
 // blob and tree), quoted in docs and logs after any name.
@@ -283,8 +276,14 @@ var hexMetaWords = func() map[string]bool {
 // row than words hold ("DecryptPayloadV2Handler", "id_ed25519_ProdDeploy"),
 // with at most two numbers (a letter and digits, "V2", is one).
 func identifierValue(v []byte) bool {
-	words, nums, ok := 0, 0, true
-	valueWords(v, func(w []byte) bool {
+	words, nums := 0, 0
+	var buf [64]byte
+	for i := 0; ; {
+		w, next := nextValueWord(v, i, buf[:0])
+		if next < 0 {
+			break
+		}
+		i = next
 		for len(w) > 0 {
 			n := 0
 			digit := '0' <= w[0] && w[0] <= '9'
@@ -304,13 +303,11 @@ func identifierValue(v []byte) bool {
 			} else if wordish(run) {
 				words++
 			} else {
-				ok = false
 				return false
 			}
 		}
-		return true
-	})
-	return ok && words >= 3 && nums <= 2
+	}
+	return words >= 3 && nums <= 2
 }
 
 // wordish: a run of lower-case letters that could be a word: two or

@@ -116,14 +116,8 @@ func validPasswordLiteral(c Candidate) bool {
 	if passwordNonValues[s] || passwordNonValues[strings.Trim(s, "_-.")] {
 		return false
 	}
-	named := false
-	valueWords(v, func(w []byte) bool {
-		if !strings.ContainsAny(s, "-_.") && s != string(v) {
-			return false // myPassword: IsPlaceholder judges camelCase stand-ins
-		}
-		named = passwordWords[strings.ToLower(string(w))]
-		return !named
-	})
+	// myPassword: IsPlaceholder judges camelCase stand-ins.
+	named := (strings.ContainsAny(s, "-_.") || s == string(v)) && anyValueWord(v, passwordWords)
 	if named {
 		return false // "azure-acr-password", "generic-secret": the name of one
 	}

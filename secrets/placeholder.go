@@ -61,16 +61,8 @@ func IsPlaceholder(v []byte) bool {
 	if upperNouns[string(v)] {
 		return true // PASSWORD, TOKEN: the name of the value stands in for it
 	}
-	var wb [64]byte
-	for i := 0; ; {
-		w, next := nextValueWord(v, i, wb[:0])
-		if next < 0 {
-			break
-		}
-		if placeholderWholeWords[string(w)] {
-			return true
-		}
-		i = next
+	if anyValueWord(v, placeholderWholeWords) {
+		return true
 	}
 	return placeholderInBase64(v)
 }

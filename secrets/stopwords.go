@@ -28,41 +28,32 @@ func newStopSet(list []string) *stopSet {
 }
 
 // any reports whether text holds a stop word as one of its words.
-func (s *stopSet) any(text []byte) bool {
+func (s *stopSet) any(text []byte) bool { return anyValueWord(text, s.words) }
+
+// anyValueWord reports whether one of v's words (nextValueWord), in lower
+// case, is in words.
+func anyValueWord(v []byte, words map[string]bool) bool {
 	var buf [64]byte
 	for i := 0; ; {
-		w, next := nextValueWord(text, i, buf[:0])
+		w, next := nextValueWord(v, i, buf[:0])
 		if next < 0 {
 			return false
 		}
-		if s.words[string(w)] {
+		if words[string(w)] {
 			return true
 		}
 		i = next
 	}
 }
 
-// valueWords calls yield with each word of v in lower case, until it
-// returns false. Words are runs of letters and digits, split at every
-// other byte and where a lower-case letter is followed by an upper-case
-// one ("pushToken" is "push", "token"); an apostrophe stays in its word
-// ("don't").
-func valueWords(v []byte, yield func([]byte) bool) {
-	var buf [64]byte
-	for i := 0; ; {
-		w, next := nextValueWord(v, i, buf[:0])
-		if next < 0 || !yield(w) {
-			return
-		}
-		i = next
-	}
-}
-
-// nextValueWord returns the first word of v at or after i (as valueWords
-// splits it), lowered into buf, and the offset after it; next is -1 when
-// there is none. Callers on the per-candidate path loop over it with a
-// buffer of their own: valueWords' buffer, handed to its yield, escapes
-// and cost an allocation per candidate on a line dense with them.
+// nextValueWord returns the first word of v at or after i, lowered into
+// buf, and the offset after it; next is -1 when there is none. Words are
+// runs of letters and digits, split at every other byte and where a
+// lower-case letter is followed by an upper-case one ("pushToken" is
+// "push", "token"); an apostrophe stays in its word ("don't"). Callers
+// loop over it with a buffer of their own on the stack: a buffer handed
+// to a callback escapes, an allocation per candidate on a line dense with
+// them.
 func nextValueWord(v []byte, i int, buf []byte) (w []byte, next int) {
 	for i < len(v) && !isValueWordByte(v[i]) {
 		i++
