@@ -122,11 +122,6 @@ func TestScript(t *testing.T) {
 	}
 	corpus, _ := testcorpus.Dir()
 	compileCases := compileOnlyCases(t)
-	runs := newSharedRuns(t.TempDir())
-	cmds := map[string]func(*testscript.TestScript, bool, []string){"sharedrun": runs.cmd}
-	for name, cmd := range laneCmds {
-		cmds[name] = cmd
-	}
 	t.Cleanup(removeStandinCA)
 	testscript.Run(t, testscript.Params{
 		Dir:           "../../testdata/script",
@@ -174,11 +169,10 @@ func TestScript(t *testing.T) {
 			}
 			// After the PATH above: PATH_WITHOUT_LANES keeps its sotvet.
 			laneSetup(env)
-			runs.noteSetup(env.Vars)
 			return nil
 		},
 		RequireExplicitExec: true,
-		Cmds:                cmds,
+		Cmds:                laneCmds,
 		Condition: func(cond string) (bool, error) {
 			switch cond {
 			case "corpus":
@@ -253,4 +247,13 @@ func uninspectableProcess() bool {
 		}
 	}
 	return false
+}
+
+func TestParallelWidened(t *testing.T) {
+	if explicitParallel {
+		t.Skip("-parallel given")
+	}
+	if got, want := flag.Lookup("test.parallel").Value.String(), strconv.Itoa(2*runtime.GOMAXPROCS(0)); got != want {
+		t.Errorf("-test.parallel = %s, want %s", got, want)
+	}
 }
