@@ -723,7 +723,7 @@ var kwTableWords = [...]string{
 	"ass4now",
 	"assword",
 	"blink",
-	"correcthorsebatterystaple",
+	"correcthorsebatterystaple", // sotvet:allow-secret -- rule keyword, not a credential
 	"letmein",
 	"newpass",
 	"qwer",

@@ -44,14 +44,28 @@ func renderKWTable(kws []string, rules []int, m *kwMatcher, prefixes []string) (
 	fmt.Fprintf(&b, "// The default scanner's keyword automaton: %d keywords, %d states of %d classes.\n\n", len(kws), len(m.t16)/int(m.width), m.width)
 	fmt.Fprintf(&b, "const (\n\tkwTableWidth      = %d\n\tkwTableShift      = %d\n\tkwTableRowStep    = %d\n\tkwTableMatchStart = %d\n\tkwTableMaxLen     = %d\n)\n\n",
 		m.width, m.shift, m.rowStep, m.matchStart, m.maxLen)
+	// A keyword the default rules report as written (a weak password
+	// rule's stock passphrase) is marked as rule data, so that
+	// the repository's own scan stays clean.
+	s, err := NewScanner(DefaultConfig())
+	if err != nil {
+		return nil, err
+	}
+	str := func(v string) string {
+		line := "\t" + strconv.Quote(v) + ","
+		if len(s.Scan("kwtable_gen.go", []byte(line))) > 0 {
+			line += " // sotvet:allow-secret -- rule keyword, not a credential"
+		}
+		return line + "\n"
+	}
 	b.WriteString("var kwTableWords = [...]string{\n")
 	for _, k := range kws {
-		fmt.Fprintf(&b, "\t%s,\n", strconv.Quote(k))
+		b.WriteString(str(k))
 	}
 	b.WriteString("}\n\n")
 	b.WriteString("// The provider prefixes (see providerPrefixes).\nvar kwTablePrefixes = [...]string{\n")
 	for _, p := range prefixes {
-		fmt.Fprintf(&b, "\t%s,\n", strconv.Quote(p))
+		b.WriteString(str(p))
 	}
 	b.WriteString("}\n\n")
 	writeInts(&b, "kwTableRules", "uint16", rules, 24)
