@@ -138,7 +138,8 @@
 //
 // The "remains blocked" family is data: "remains blocked", "remain
 // blocked", "stays blocked", "is still blocked", "still remains blocked",
-// "continues to be blocked" and their plurals, plus -still-blocked.
+// "continues to be blocked", "is blocked pending", "is blocked until" and
+// their plurals, plus -still-blocked.
 //
 // A work item is validated when the first word of its Status line is
 // "validated". An item defined in two documents (the refs check reports

@@ -15,6 +15,11 @@ var stillBlocked = []string{
 	"is still blocked", "are still blocked",
 	"still remains blocked", "still remain blocked",
 	"continues to be blocked", "continue to be blocked",
+	// The plain present with what it waits for: "`CTO-WORK-040` is
+	// blocked pending the review". "is blocked by" stays a dependency
+	// ("`CTO-WORK-041` is blocked by `CTO-WORK-040`", as a "Blocked by:"
+	// line says it).
+	"is blocked pending", "are blocked pending", "is blocked until", "are blocked until",
 }
 
 var extraBlocked flagutil.Words
