@@ -305,8 +305,9 @@ func TestProcessInside(t *testing.T) {
 		t.Skip("needs sleep")
 	}
 	// A process working in the linked worktree, with an argument that
-	// must not reach the record.
-	cwd := exec.Command("sleep", "3600")
+	// must not reach the record: one no PID, time or count of the record
+	// can spell ("3600" failed once: a PID held it).
+	cwd := exec.Command("sleep", "3599.987654")
 	cwd.Dir = wt
 	start(t, cwd)
 	g := run(t, base, core)
@@ -314,7 +315,7 @@ func TestProcessInside(t *testing.T) {
 	if len(g.Processes) != 1 || g.Processes[0].PID != cwd.Process.Pid || g.Processes[0].Command != "sleep" || g.Processes[0].Via != "cwd" || g.Processes[0].Worktree != wt {
 		t.Fatalf("processes %+v", g.Processes)
 	}
-	assertNoContent(t, g, "3600")
+	assertNoContent(t, g, "3599.987654")
 	stop(cwd)
 	// A process holding a file of the repository open, working elsewhere.
 	open := exec.Command("sh", "-c", "exec 3<README.md; cd /; exec sleep 3601")
