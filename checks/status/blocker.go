@@ -48,7 +48,7 @@ func (rp *remainPatterns) blockerClaim(text string) (blockers []string, end int,
 	// inch mark or a typo (`a 27" display`), and hides nothing after it.
 	straightAll, closeAll := strings.Count(t, `"`), strings.Count(t, "”")
 	ticks, straight, opens, closes, counted, framed := 0, 0, 0, 0, 0, 0
-	past, framedOnce := false, false
+	past := false
 	seen := map[string]bool{}
 	for _, m := range rp.blocker.FindAllStringSubmatchIndex(t, -1) {
 		before := t[counted:m[0]]
@@ -66,10 +66,9 @@ func (rp *remainPatterns) blockerClaim(text string) (blockers []string, end int,
 				prefix = withoutSubject(prefix)
 			}
 			past, d = historical(prefix)
-			if !framedOnce || date == "" {
+			if date == "" {
 				date = d
 			}
-			framedOnce = true
 		}
 		counted, framed = m[0], m[1]
 		quoted := straight%2 == 1 && straightAll > straight || opens > closes && closeAll > closes
