@@ -21,6 +21,24 @@ func TestClauseStarts(t *testing.T) {
 	}
 }
 
+// TestClauseStartsThat: a clause starts after "that" when a verb that
+// reports a finding precedes it, not after one that asks for a state.
+func TestClauseStartsThat(t *testing.T) {
+	for text, want := range map[string]int{
+		"On 2026-06-09 we confirmed that X stays blocked":    strings.Index("On 2026-06-09 we confirmed that X stays blocked", "X"),
+		"The log showed that X stays blocked":                strings.Index("The log showed that X stays blocked", "X"),
+		"We must ensure that X stays blocked":                -1,
+		"The route states that X stays blocked":              -1,
+		"A reconfirmed that X":                               -1, // not the word "confirmed"
+		"supercalifragilisticconfirmed that X stays blocked": -1,
+	} {
+		got := clauseStarts(text)
+		if want < 0 && len(got) != 1 || want >= 0 && (len(got) != 2 || got[1] != want) {
+			t.Errorf("clauseStarts(%q) = %v, want [0 %d]", text, got, want)
+		}
+	}
+}
+
 // allocRatio returns the bytes f allocates on large over those on small:
 // deterministic, unlike the time a loaded machine gives it. The fewest of
 // a few runs is kept, as the count is the process's and a test running in

@@ -84,6 +84,15 @@ func (rp *remainPatterns) otherClaim(content []byte, lineOff, labelEnd int, s se
 		}
 		if m := rp.byID.FindStringSubmatchIndex(t[skip:]); m != nil && !inCodeSpan(text[:at+skip+m[1]]) {
 			past, date := historical(text[:at+skip+m[0]])
+			if aside := asideOf(t[skip:], m); aside != "" && !past {
+				// "`CTO-WORK-016` (at the time) remains blocked", "...
+				// (checked 2026-06-03) stays blocked": the aside is a
+				// phrase set off before the verb.
+				past = historyPhrase(aside)
+				if date == "" {
+					date = phraseDate(aside)
+				}
+			}
 			if past {
 				return "", 0, "", false // "Originally, `CTO-WORK-016` remains blocked."
 			}
@@ -104,6 +113,17 @@ func (rp *remainPatterns) otherClaim(content []byte, lineOff, labelEnd int, s se
 		}
 	}
 	return "", 0, "", false
+}
+
+// asideOf returns the aside byID matched between the ids and the verb, or
+// "".
+func asideOf(t string, m []int) string {
+	for g := 2; g <= 3; g++ {
+		if m[2*g] >= 0 {
+			return strings.Trim(t[m[2*g]:m[2*g+1]], "() ")
+		}
+	}
+	return ""
 }
 
 // labelSpan returns the length of the start of line that can be part of
@@ -129,18 +149,23 @@ var blockedLabels = map[string]bool{"still blocked": true, "remains blocked": tr
 
 var (
 	// itemNoun is a noun phrase naming the item before its id: "The Stage
-	// 2 item ", "this work item ".
-	itemNoun = lazyRE.New(`(?i)^(?:the|this|that)\s+(?:[\w-]+\s+){0,3}?(?:item|work\s+item|issue|slice)\s+`)
+	// 2 item ", "this work item ", or "Both " before an id list.
+	itemNoun = lazyRE.New(`(?i)^(?:both\s+|(?:the|this|that)\s+(?:[\w-]+\s+){0,3}?(?:item|work\s+item|issue|slice)\s+)`)
 	// leadingIDs is an id list that starts a sentence.
 	leadingIDs = lazyRE.New(`(?i)^` + idList + `(?:\s|[,.;:]|$)`)
 )
 
 // clauseStarts returns the offsets in text where a clause starts: the
-// sentence's start, and after ", but", ", and", ", so", ", while", ", yet",
-// ", although", "; " or ", ".
+// sentence's start, after ", but", ", and", ", so", ", while", ", yet",
+// ", although", "; " or ", ", and after "that" following a verb that
+// reports a finding ("we confirmed that", "the notes record that").
 func clauseStarts(text string) []int {
 	out := make([]int, 1, strings.Count(text, ",")+1)
 	for i := 0; i < len(text); i++ {
+		if text[i] == ' ' && len(text)-i > len(" that ") && strings.EqualFold(text[i:i+len(" that ")], " that ") && reportsBefore(text[:i]) {
+			out = append(out, spaces(text, i+len(" that ")))
+			continue
+		}
 		if text[i] != ',' {
 			continue
 		}
@@ -156,6 +181,34 @@ func clauseStarts(text string) []int {
 		out = append(out, j)
 	}
 	return out
+}
+
+// reportingVerbs, before "that", report what someone found, so that the
+// clause after it states a fact ("On 2026-06-09 we confirmed that
+// `CTO-WORK-040` continues to be blocked"). A verb that asks for a state
+// ("ensure that", "verify that") does not, nor one that gives what a
+// document says ("The route states that ..."): its content, not a finding.
+var reportingVerbs = map[string]bool{
+	"confirmed": true, "confirms": true, "confirm": true, "noted": true, "notes": true, "note": true,
+	"recorded": true, "records": true, "record": true, "found": true, "finds": true, "observed": true,
+	"reported": true, "reports": true, "shows": true, "showed": true, "show": true, "said": true,
+	"stated": true, "indicates": true, "indicated": true, "verified": true, "checked": true,
+	"learned": true, "saw": true,
+}
+
+// reportsBefore reports whether the last word of text is a reporting
+// verb. Only the last few bytes are read, so that a long line stays
+// linear.
+func reportsBefore(text string) bool {
+	j := len(text)
+	i := j
+	for i > 0 && j-i < 12 && ('a' <= text[i-1] && text[i-1] <= 'z' || 'A' <= text[i-1] && text[i-1] <= 'Z') {
+		i--
+	}
+	if i == j || i > 0 && text[i-1] != ' ' && text[i-1] != ',' {
+		return false
+	}
+	return reportingVerbs[strings.ToLower(text[i:j])]
 }
 
 // hypotheticalHeadings start the headings of sections that describe a
