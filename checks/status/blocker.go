@@ -2,6 +2,7 @@ package status
 
 import (
 	"strings"
+	"unicode/utf8"
 )
 
 // notNow are the words that, just before the verb of a blocker claim, make
@@ -22,7 +23,21 @@ var conditionalStarts = map[string]bool{"if": true, "unless": true, "when": true
 // word is one of conditionalStarts.
 func conditional(sentence string) bool {
 	first, _, _ := strings.Cut(strings.TrimLeft(sentence, " \t-+>[]"), " ")
-	return conditionalStarts[strings.ToLower(strings.Trim(first, "_`,"))]
+	first = strings.Trim(first, "_`,")
+	// Lowered without allocating: this runs on every claim.
+	var buf [len("whenever")]byte
+	for i := 0; i < len(first); i++ {
+		if first[i] >= utf8.RuneSelf {
+			return conditionalStarts[strings.ToLower(first)] // "İF" lowers to "if"
+		}
+	}
+	if len(first) > len(buf) {
+		return false // longer than any of conditionalStarts
+	}
+	for i := 0; i < len(first); i++ {
+		buf[i] = lower(first[i])
+	}
+	return conditionalStarts[string(buf[:len(first)])]
 }
 
 // blockerClaim reads a sentence into the fact "something remains blocked
@@ -39,6 +54,14 @@ func (rp *remainPatterns) blockerClaim(text string) (blockers []string, end int,
 		return nil, 0, "" // most "blocked" sentences: the pattern is not run
 	}
 	t := strings.ReplaceAll(text, "*", "")
+	if rp.saysBlocked {
+		// A match names its id after its verb, which says "bloc": a
+		// sentence with none after its first "bloc" ("`CTO-WORK-041`
+		// remains blocked until the review") is not run either.
+		if at := blocNeedle.index(t); at < 0 || !namesID(t[at:]) {
+			return nil, 0, ""
+		}
+	}
 	if conditional(t) {
 		return nil, 0, ""
 	}
@@ -214,5 +237,38 @@ func (c *checker) staleBlockers(di *docInfo, skip map[string]bool) {
 	order, last := lastStatements(di, func(m *remainMatch) ([]string, int, string) { return m.blockers, m.blockEnd, m.blockDate }, func(id string) bool { return skip[id] })
 	for _, id := range order {
 		c.reportStale(di, id, last[id], "stale-blocker", "something remains blocked by it", "no longer blocks")
+	}
+}
+
+// blocNeedle is what every verb of the built-in "remains blocked" family
+// holds: "bloc" has no letter that a non-ASCII character folds to, so an
+// ASCII search for it misses no sentence the patterns match.
+var blocNeedle = newNeedle("bloc")
+
+// mayBeBlocked reports whether a sentence can hold a verb of the built-in
+// family: it says "bloc" in some case.
+func mayBeBlocked(s string) bool { return blocNeedle.index(s) >= 0 }
+
+// idStartNeedle starts every work id but for its "K" (which the KELVIN
+// SIGN matches too under (?i)).
+var idStartNeedle = newNeedle("CTO-WOR")
+
+// namesID reports whether s holds a work id as the patterns match one
+// case-insensitively: "CTO-WOR", a "K" in either case or the KELVIN SIGN,
+// "-", a digit.
+func namesID(s string) bool {
+	for {
+		i := idStartNeedle.index(s)
+		if i < 0 {
+			return false
+		}
+		s = s[i+len(idStartNeedle.word):]
+		rest, ok := strings.CutPrefix(s, "\u212a")
+		if !ok && s != "" && (s[0] == 'k' || s[0] == 'K') {
+			rest, ok = s[1:], true
+		}
+		if ok && len(rest) >= 2 && rest[0] == '-' && isDigit(rest[1]) {
+			return true
+		}
 	}
 }

@@ -694,6 +694,9 @@ type remainPatterns struct {
 	// "this issue" and the like; blocker one that names what something
 	// remains blocked by ("remains blocked by `CTO-WORK-040`").
 	byID, this, blocker *regexp.Regexp
+	// saysBlocked: no flag added a phrase, so every verb of the family
+	// says "blocked".
+	saysBlocked bool
 }
 
 // newRemainPatterns returns the patterns of the phrases -still-blocked adds
@@ -706,7 +709,7 @@ func newRemainPatterns() *remainPatterns {
 	defer remainMemo.Unlock()
 	if remainMemo.p == nil || remainMemo.key != key {
 		byID, this, blocker := stillBlockedPatterns(extraBlocked)
-		remainMemo.key, remainMemo.p = key, &remainPatterns{byID: byID, this: this, blocker: blocker}
+		remainMemo.key, remainMemo.p = key, &remainPatterns{byID: byID, this: this, blocker: blocker, saysBlocked: len(extraBlocked) == 0}
 	}
 	return remainMemo.p
 }
@@ -1252,7 +1255,18 @@ func index(d *sotparse.Doc, content []byte, pats *remainPatterns) *docInfo {
 		withID = linesWith(lines, content, workIDNeedle)
 	}
 	for _, ln := range remain {
-		di.remain = append(di.remain, remainLine{off: ln.Off, sents: sentences(ln)})
+		var sents []sentence
+		if len(extraBlocked) == 0 {
+			// Only a sentence that says "blocked", or that follows a
+			// label which may ("Still blocked: ..."), can be a claim: on a
+			// line of many sentences most are not, and were each read
+			// by every pattern of match.
+			labelEnd := ln.Off + labelSpan(content[ln.Off:])
+			sents = appendSentences(sents, ln, func(s sentence) bool { return s.off <= labelEnd || mayBeBlocked(s.text) })
+		} else {
+			sents = appendSentences(sents, ln, nil) // an added phrase need not say "blocked"
+		}
+		di.remain = append(di.remain, remainLine{off: ln.Off, sents: sents})
 	}
 	// sectionEnd returns the offset of the first heading after pos with a
 	// level at most level, or the end of the file. The headings are in
@@ -1290,14 +1304,17 @@ func index(d *sotparse.Doc, content []byte, pats *remainPatterns) *docInfo {
 		}
 	}
 	inItem := func(off int) bool { return di.innermostIdx(off) >= 0 }
-	// Only a sentence that starts with a work id states a status.
+	// Only a sentence that starts with a work id states a status: most
+	// sentences that mention an id do not, and are rejected as the line
+	// is split, before the pattern.
+	startsWithID := func(s sentence) bool {
+		t := strings.TrimLeft(s.text, "`*_")
+		return len(t) >= 9 && strings.EqualFold(t[:9], "CTO-WORK-")
+	}
+	var statements []sentence // of one line at a time
 	for _, ln := range withID {
-		for _, s := range sentences(ln) {
-			// A statement starts with its id: most sentences that mention an
-			// id do not, and are rejected before the pattern.
-			if t := strings.TrimLeft(s.text, "`*_"); len(t) < 9 || !strings.EqualFold(t[:9], "CTO-WORK-") {
-				continue
-			}
+		statements = appendSentences(statements[:0], ln, startsWithID)
+		for _, s := range statements {
 			if m := statesStatus.FindStringSubmatchIndex(s.text); m != nil && !inCodeSpan(s.text[:m[1]]) {
 				st := strings.ToLower(s.text[m[4]:m[5]])
 				if statuses.Has(st) {
@@ -1346,12 +1363,57 @@ func index(d *sotparse.Doc, content []byte, pats *remainPatterns) *docInfo {
 	return di
 }
 
+// ids returns the work ids of s that idPattern finds, upper-cased.
 func ids(s string) []string {
 	var out []string
-	for _, m := range idPattern.FindAllString(s, -1) {
-		out = append(out, strings.ToUpper(m))
+	for i := 0; ; {
+		start, end := nextID(s, i)
+		if start < 0 {
+			return out
+		}
+		out = append(out, strings.ToUpper(s[start:end]))
+		i = end
 	}
-	return out
+}
+
+// nextID returns the bounds of the first match of idPattern in s at or
+// after from, or -1: a search for the id's letters and a look at the bytes
+// around them, rather than the case-insensitive pattern, which has no
+// literal prefix to search for and runs byte by byte on every claim.
+func nextID(s string, from int) (start, end int) {
+	for from < len(s) {
+		j := idStartNeedle.index(s[from:])
+		if j < 0 {
+			break
+		}
+		start = from + j
+		from = start + 1
+		if start > 0 && isWordByte(s[start-1]) {
+			continue // \b
+		}
+		i := start + len(idStartNeedle.word)
+		switch {
+		case i < len(s) && (s[i] == 'k' || s[i] == 'K'):
+			i++
+		case strings.HasPrefix(s[i:], "\u212a"): // the KELVIN SIGN matches "k" under (?i)
+			i += len("\u212a")
+		default:
+			continue
+		}
+		if i >= len(s) || s[i] != '-' {
+			continue
+		}
+		i++
+		digits := i
+		for i < len(s) && isDigit(s[i]) {
+			i++
+		}
+		if i == digits || i < len(s) && isWordByte(s[i]) {
+			continue // no digits, or no \b after them (nor after fewer)
+		}
+		return start, i
+	}
+	return -1, -1
 }
 
 // linesScratch holds the slices index reads a document's lines into, one
@@ -1490,7 +1552,7 @@ func linesWithEach(lines []bodylines.Line, content []byte, ns ...needle) [][]bod
 }
 
 // equalFold reports whether b is the ASCII word w in any case.
-func equalFold(b []byte, w string) bool {
+func equalFold[T string | []byte](b T, w string) bool {
 	for i := range len(w) {
 		if lower(b[i]) != lower(w[i]) {
 			return false
@@ -1511,6 +1573,36 @@ func (n needle) in(s string) bool {
 		return false
 	}
 	return containsFold(s, n.word)
+}
+
+// index returns the offset of the first occurrence of the needle in s in
+// any ASCII case, or -1. Unlike in, it is exact: it looks for the rarest
+// letter in either case and compares the word around each.
+func (n needle) index(s string) int {
+	first := -1
+	c := lower(n.word[n.rare])
+	for _, b := range []byte{c, upper(c)} {
+		end := len(s) - len(n.word) + n.rare // the last offset of the letter that leaves room for the word
+		if first >= 0 {
+			end = first + n.rare - 1 // a later hit cannot come first
+		}
+		for off := n.rare; off <= end; {
+			at := strings.IndexByte(s[off:end+1], b)
+			if at < 0 {
+				break
+			}
+			at += off
+			if start := at - n.rare; equalFold(s[start:start+len(n.word)], n.word) {
+				first = start
+				break
+			}
+			off = at + 1
+		}
+		if upper(c) == c {
+			break
+		}
+	}
+	return first
 }
 
 // containsFold reports whether s contains the ASCII word, ignoring case.
@@ -1544,17 +1636,20 @@ func upper(c byte) byte {
 
 // sentences splits a line into sentences at ".", ";", "!" or "?" followed
 // by a space or the end of the line.
-func sentences(ln bodylines.Line) []sentence {
+func sentences(ln bodylines.Line) []sentence { return appendSentences(nil, ln, nil) }
+
+// appendSentences appends to out the sentences of ln (see sentences) that
+// keep admits, or all of them when keep is nil.
+func appendSentences(out []sentence, ln bodylines.Line, keep func(sentence) bool) []sentence {
 	start := markerLen(ln.Text)
 	text := ln.Text
-	var out []sentence
 	add := func(from, to int) {
 		for from < to && (text[from] == ' ' || text[from] == '\t') {
 			from++
 		}
 		from += labelLen(text[from:to])
-		if from < to {
-			out = append(out, sentence{off: ln.Off + from, text: text[from:to]})
+		if s := (sentence{off: ln.Off + from, text: text[from:to]}); from < to && (keep == nil || keep(s)) {
+			out = append(out, s)
 		}
 	}
 	for i := start; i < len(text); i++ {
