@@ -152,3 +152,33 @@ func TestConditional(t *testing.T) {
 		}
 	}
 }
+
+// TestStatesStatusGate checks that saysIsOrAre holds on every sentence
+// statesStatus matches.
+func TestStatesStatusGate(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	words := append([]string{"is", "IS", "iſ", "Are", "aRE", "now", "validated", "are.", "this", "remains"}, gateWords...)
+	matched, gated := 0, 0
+	for range 20000 {
+		var b strings.Builder
+		b.WriteString("CTO-WORK-1 ")
+		for range 1 + rng.IntN(6) {
+			b.WriteString(words[rng.IntN(len(words))])
+			b.WriteByte(' ')
+		}
+		s := b.String()
+		pass := saysIsOrAre(s)
+		if statesStatus.MatchString(s) {
+			matched++
+			if !pass {
+				t.Fatalf("%+q: statesStatus matches, but saysIsOrAre is false", s)
+			}
+		} else if !pass {
+			gated++
+		}
+	}
+	t.Logf("%d matched, %d turned away", matched, gated)
+	if matched == 0 || gated == 0 {
+		t.Fatalf("the random sentences exercise too little: %d matched, %d turned away", matched, gated)
+	}
+}

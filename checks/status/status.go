@@ -1307,13 +1307,15 @@ func index(d *sotparse.Doc, content []byte, pats *remainPatterns) *docInfo {
 	// Only a sentence that starts with a work id states a status: most
 	// sentences that mention an id do not, and are rejected as the line
 	// is split, before the pattern.
-	startsWithID := func(s sentence) bool {
+	// It says "is" or "are" too: most that start with one say it "remains
+	// blocked" or the like.
+	mayStateStatus := func(s sentence) bool {
 		t := strings.TrimLeft(s.text, "`*_")
-		return len(t) >= 9 && strings.EqualFold(t[:9], "CTO-WORK-")
+		return len(t) >= 9 && strings.EqualFold(t[:9], "CTO-WORK-") && saysIsOrAre(t)
 	}
 	var statements []sentence // of one line at a time
 	for _, ln := range withID {
-		statements = appendSentences(statements[:0], ln, startsWithID)
+		statements = appendSentences(statements[:0], ln, mayStateStatus)
 		for _, s := range statements {
 			if m := statesStatus.FindStringSubmatchIndex(s.text); m != nil && !inCodeSpan(s.text[:m[1]]) {
 				st := strings.ToLower(s.text[m[4]:m[5]])
@@ -1361,6 +1363,14 @@ func index(d *sotparse.Doc, content []byte, pats *remainPatterns) *docInfo {
 		}
 	}
 	return di
+}
+
+var isNeedle, areNeedle = newNeedle("is"), newNeedle("are")
+
+// saysIsOrAre reports whether s can hold statesStatus's verb: "is" or
+// "are" in some case, or a LONG S, which (?i) matches as an "s".
+func saysIsOrAre(s string) bool {
+	return isNeedle.index(s) >= 0 || areNeedle.index(s) >= 0 || strings.Contains(s, "\u017f")
 }
 
 // ids returns the work ids of s that idPattern finds, upper-cased.
