@@ -249,6 +249,11 @@ var blocNeedle = newNeedle("bloc")
 // family: it says "bloc" in some case.
 func mayBeBlocked(s string) bool { return blocNeedle.index(s) >= 0 }
 
+// mayClaim reports whether a sentence of a remain line whose label can end
+// at labelEnd (labelSpan) can be read as a claim with no phrase added: it
+// says "bloc", or follows what may be a label ("Still blocked: ...").
+func mayClaim(s sentence, labelEnd int) bool { return s.off <= labelEnd || mayBeBlocked(s.text) }
+
 // idStartNeedle starts every work id but for its "K" (which the KELVIN
 // SIGN matches too under (?i)).
 var idStartNeedle = newNeedle("CTO-WOR")

@@ -1254,19 +1254,61 @@ func index(d *sotparse.Doc, content []byte, pats *remainPatterns) *docInfo {
 	} else {
 		withID = linesWith(lines, content, workIDNeedle)
 	}
-	for _, ln := range remain {
-		var sents []sentence
-		if len(extraBlocked) == 0 {
-			// Only a sentence that says "blocked", or that follows a
-			// label which may ("Still blocked: ..."), can be a claim: on a
-			// line of many sentences most are not, and were each read
-			// by every pattern of match.
-			labelEnd := ln.Off + labelSpan(content[ln.Off:])
-			sents = appendSentences(sents, ln, func(s sentence) bool { return s.off <= labelEnd || mayBeBlocked(s.text) })
-		} else {
-			sents = appendSentences(sents, ln, nil) // an added phrase need not say "blocked"
+	// A line of both lists is split once, for both readings.
+	//
+	// Of a remain line, only a sentence that says "blocked", or that
+	// follows a label which may ("Still blocked: ..."), can be a claim: on
+	// a line of many sentences most are not, and were each read by every
+	// pattern of match. (A phrase -still-blocked adds need not say it.)
+	//
+	// Of a line that names an id, only a sentence that starts with one
+	// states a status, and says "is" or "are": most sentences that
+	// mention an id do not, and most that start with one say it "remains
+	// blocked" or the like. They are dropped before the pattern.
+	mayStateStatus := func(s sentence) bool {
+		t := strings.TrimLeft(s.text, "`*_")
+		return len(t) >= 9 && strings.EqualFold(t[:9], "CTO-WORK-") && saysIsOrAre(t)
+	}
+	var statements []sentence // of one line at a time
+	for ri, wi := 0, 0; ri < len(remain) || wi < len(withID); {
+		var ln bodylines.Line
+		inRemain, named := false, false
+		switch {
+		case wi == len(withID) || ri < len(remain) && remain[ri].Off < withID[wi].Off:
+			ln, inRemain = remain[ri], true
+			ri++
+		case ri == len(remain) || withID[wi].Off < remain[ri].Off:
+			ln, named = withID[wi], true
+			wi++
+		default:
+			ln, inRemain, named = remain[ri], true, true
+			ri, wi = ri+1, wi+1
 		}
-		di.remain = append(di.remain, remainLine{off: ln.Off, sents: sents})
+		var sents []sentence
+		labelEnd := -1
+		if inRemain && len(extraBlocked) == 0 {
+			labelEnd = ln.Off + labelSpan(content[ln.Off:])
+		}
+		statements = statements[:0]
+		eachSentence(ln, func(s sentence) {
+			if inRemain && (len(extraBlocked) > 0 || mayClaim(s, labelEnd)) {
+				sents = append(sents, s)
+			}
+			if named && mayStateStatus(s) {
+				statements = append(statements, s)
+			}
+		})
+		if inRemain {
+			di.remain = append(di.remain, remainLine{off: ln.Off, sents: sents})
+		}
+		for _, s := range statements {
+			if m := statesStatus.FindStringSubmatchIndex(s.text); m != nil && !inCodeSpan(s.text[:m[1]]) {
+				st := strings.ToLower(s.text[m[4]:m[5]])
+				if statuses.Has(st) {
+					di.stated = append(di.stated, stated{ids: ids(s.text[m[2]:m[3]]), status: st, off: s.off})
+				}
+			}
+		}
 	}
 	// sectionEnd returns the offset of the first heading after pos with a
 	// level at most level, or the end of the file. The headings are in
@@ -1304,27 +1346,6 @@ func index(d *sotparse.Doc, content []byte, pats *remainPatterns) *docInfo {
 		}
 	}
 	inItem := func(off int) bool { return di.innermostIdx(off) >= 0 }
-	// Only a sentence that starts with a work id states a status: most
-	// sentences that mention an id do not, and are rejected as the line
-	// is split, before the pattern.
-	// It says "is" or "are" too: most that start with one say it "remains
-	// blocked" or the like.
-	mayStateStatus := func(s sentence) bool {
-		t := strings.TrimLeft(s.text, "`*_")
-		return len(t) >= 9 && strings.EqualFold(t[:9], "CTO-WORK-") && saysIsOrAre(t)
-	}
-	var statements []sentence // of one line at a time
-	for _, ln := range withID {
-		statements = appendSentences(statements[:0], ln, mayStateStatus)
-		for _, s := range statements {
-			if m := statesStatus.FindStringSubmatchIndex(s.text); m != nil && !inCodeSpan(s.text[:m[1]]) {
-				st := strings.ToLower(s.text[m[4]:m[5]])
-				if statuses.Has(st) {
-					di.stated = append(di.stated, stated{ids: ids(s.text[m[2]:m[3]]), status: st, off: s.off})
-				}
-			}
-		}
-	}
 	for _, ln := range lines {
 		if m := workItemLineMatch(ln.Text); m != nil && !inItem(ln.Off) {
 			for _, id := range ids(m[1]) {
@@ -1646,11 +1667,14 @@ func upper(c byte) byte {
 
 // sentences splits a line into sentences at ".", ";", "!" or "?" followed
 // by a space or the end of the line.
-func sentences(ln bodylines.Line) []sentence { return appendSentences(nil, ln, nil) }
+func sentences(ln bodylines.Line) []sentence {
+	var out []sentence
+	eachSentence(ln, func(s sentence) { out = append(out, s) })
+	return out
+}
 
-// appendSentences appends to out the sentences of ln (see sentences) that
-// keep admits, or all of them when keep is nil.
-func appendSentences(out []sentence, ln bodylines.Line, keep func(sentence) bool) []sentence {
+// eachSentence calls f with each sentence of ln (see sentences), in order.
+func eachSentence(ln bodylines.Line, f func(sentence)) {
 	start := markerLen(ln.Text)
 	text := ln.Text
 	add := func(from, to int) {
@@ -1658,8 +1682,8 @@ func appendSentences(out []sentence, ln bodylines.Line, keep func(sentence) bool
 			from++
 		}
 		from += labelLen(text[from:to])
-		if s := (sentence{off: ln.Off + from, text: text[from:to]}); from < to && (keep == nil || keep(s)) {
-			out = append(out, s)
+		if from < to {
+			f(sentence{off: ln.Off + from, text: text[from:to]})
 		}
 	}
 	for i := start; i < len(text); i++ {
@@ -1672,7 +1696,6 @@ func appendSentences(out []sentence, ln bodylines.Line, keep func(sentence) bool
 		}
 	}
 	add(start, len(text))
-	return out
 }
 
 // markerLen returns the length of the line's list marker and task box,
