@@ -73,7 +73,7 @@ func (rp *remainPatterns) blockerClaim(text string) (blockers []string, end int,
 	ticks, straight, opens, closes, counted, framed := 0, 0, 0, 0, 0, 0
 	past := false
 	seen := map[string]bool{}
-	for _, m := range rp.blocker.FindAllStringSubmatchIndex(t, -1) {
+	for _, m := range rp.blockerMatches(t) {
 		before := t[counted:m[0]]
 		ticks += strings.Count(before, "`")
 		straight += strings.Count(before, `"`)
@@ -129,6 +129,50 @@ func (rp *remainPatterns) blockerClaim(text string) (blockers []string, end int,
 		return nil, 0, ""
 	}
 	return blockers, unstarred(text, end), date
+}
+
+// blockerMatches returns the blocker pattern's matches in t, as
+// FindAllStringSubmatchIndex does. With no phrase added, the pattern has
+// more instructions than the backtracker takes, and its unanchored search
+// starts a thread of the automaton at every byte; but a match is a verb of
+// letters and white space ending in "blocked" and what follows it, so it
+// starts in the run of such bytes before a "bloc". Each search starts
+// there, after the last match, rather than at the sentence's start.
+func (rp *remainPatterns) blockerMatches(t string) [][]int {
+	if !rp.saysBlocked {
+		return rp.blocker.FindAllStringSubmatchIndex(t, -1)
+	}
+	var out [][]int
+	for pos := 0; pos < len(t); {
+		b := blocNeedle.index(t[pos:])
+		if b < 0 {
+			break
+		}
+		from := pos + b
+		for from > pos && verbByte(t[from-1]) {
+			from--
+		}
+		m := rp.blocker.FindStringSubmatchIndex(t[from:])
+		if m == nil {
+			break
+		}
+		for i := range m {
+			if m[i] >= 0 {
+				m[i] += from
+			}
+		}
+		out = append(out, m)
+		pos = m[1]
+	}
+	return out
+}
+
+// verbByte reports whether c can be part of a verb of the built-in
+// family before its "bloc": an ASCII letter, white space as \s means it,
+// or a byte of a multi-byte character (a KELVIN SIGN or LONG S folds to a
+// letter under (?i)).
+func verbByte(c byte) bool {
+	return isLetter(c) || c == ' ' || c == '\t' || c == '\n' || c == '\f' || c == '\r' || c >= utf8.RuneSelf
 }
 
 // unstarred maps off, an offset in text with its '*' removed, back to an

@@ -188,3 +188,40 @@ func TestStatesStatusGate(t *testing.T) {
 		t.Fatalf("the random sentences exercise too little: %d matched, %d turned away", matched, gated)
 	}
 }
+
+// TestBlockerMatches checks blockerMatches, which starts each search of
+// the blocker pattern before a "bloc", against FindAllStringSubmatchIndex
+// on random sentences of several claims.
+func TestBlockerMatches(t *testing.T) {
+	rp := newRemainPatterns()
+	rng := rand.New(rand.NewPCG(9, 10))
+	fixed := []string{
+		"X remains blocked by CTO-WORK-1 and Y is blocked by CTO-WORK-2, Z stays blocked until the item CTO-WORK-3 lands",
+		"Premains blocked by CTO-WORK-3; is blocked by the review, stays \t blocked on `CTO-WORK-4`",
+		"X is still blocked pending CTO-WOR\u212a-5, still blocked by CTO-WORK-6",
+		"blocked by CTO-WORK-7 remains blocked remains blocked by CTO-WORK-8",
+	}
+	found := 0
+	for i := range 1500 + len(fixed) {
+		var s string
+		if i < len(fixed) {
+			s = fixed[i]
+		} else {
+			var parts []string
+			for range 1 + rng.IntN(3) {
+				parts = append(parts, randomSentence(rng))
+			}
+			s = strings.Join(parts, ", and ")
+		}
+		want := rp.blocker.FindAllStringSubmatchIndex(s, -1)
+		got := rp.blockerMatches(s)
+		if !slices.EqualFunc(got, want, slices.Equal) {
+			t.Fatalf("blockerMatches(%+q) = %v, the pattern finds %v", s, got, want)
+		}
+		found += len(want)
+	}
+	t.Logf("%d matches", found)
+	if found == 0 {
+		t.Fatal("no sentence matches: the test compares nothing")
+	}
+}
