@@ -6,6 +6,7 @@ import (
 	"crypto/ed25519"
 	"crypto/rand"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -45,6 +46,13 @@ func TestMain(m *testing.M) {
 	}
 	code := m.Run()
 	plainChild.Remove()
+	for _, s := range []*sharedRun{unsignedRun, signedRun} {
+		if err := s.unchanged(); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			code = 1
+		}
+		s.remove()
+	}
 	os.Exit(code)
 }
 
@@ -462,14 +470,13 @@ func (upper) Redact(b []byte) []byte {
 	return bytes.ReplaceAll(b, []byte("fake backend"), []byte("[REDACTED]"))
 }
 
+// TestRedaction reads the shared unsigned run, made with the redactor upper.
 func TestRedaction(t *testing.T) {
-	opt := options(t, "r1-string-slugify")
-	opt.Redactor = upper{}
-	res := run(t, opt)
-	if s := readFile(t, filepath.Join(res.RunDir, "backend", "stderr.log")); strings.Contains(s, "fake backend") || !strings.Contains(s, "[REDACTED]") {
+	dir, _ := unsignedRun.get(t)
+	if s := readFile(t, filepath.Join(dir, "backend", "stderr.log")); strings.Contains(s, "fake backend") || !strings.Contains(s, "[REDACTED]") {
 		t.Errorf("stderr.log not redacted: %s", s)
 	}
-	mustVerify(t, res.RunDir)
+	mustVerify(t, dir)
 }
 
 // tamperPositions are the bytes TestTamper flips in an artifact of n
@@ -514,15 +521,10 @@ func TestTamperPositions(t *testing.T) {
 // TestTamper: a sample of single-byte changes to every artifact (all of
 // them with SOTVET_SLOW=1), a deleted artifact, reordered events and an
 // added file are all caught.
+// It edits a copy of the shared signed run.
 func TestTamper(t *testing.T) {
-	_, key, err := ed25519.GenerateKey(rand.Reader)
-	if err != nil {
-		t.Fatal(err)
-	}
-	opt := options(t, "r1-string-slugify")
-	opt.SignKey = key
-	res := run(t, opt)
-	dir := res.RunDir
+	shared, key := signedRun.get(t)
+	dir := copyRun(t, shared)
 	mustVerify(t, dir)
 	invalid := func(what string) {
 		t.Helper()

@@ -27,12 +27,11 @@ import (
 // TestForgedUnsigned: a forger who rewrites a run and drops its signature
 // produces exactly what an unsigned run is. With a trusted key given, such a
 // run is invalid; without one, verify says the run is unauthenticated.
+// It reads the shared runs, signed and unsigned.
 func TestForgedUnsigned(t *testing.T) {
-	pub, key, err := ed25519.GenerateKey(rand.Reader)
-	if err != nil {
-		t.Fatal(err)
-	}
-	unsigned := run(t, options(t, "r1-string-slugify")).RunDir
+	unsigned, _ := unsignedRun.get(t)
+	signed, key := signedRun.get(t)
+	pub := key.Public().(ed25519.PublicKey)
 	mustVerify(t, unsigned)
 	if got := verify.Authenticity(report(t, unsigned), verify.Options{}); !strings.Contains(got, "unsigned: anyone can rewrite this run") {
 		t.Errorf("unsigned run without a key: %q", got)
@@ -47,9 +46,6 @@ func TestForgedUnsigned(t *testing.T) {
 		}
 	}
 
-	o := options(t, "r1-string-slugify")
-	o.SignKey = key
-	signed := run(t, o).RunDir
 	other, _, _ := ed25519.GenerateKey(rand.Reader)
 	if vs, _, _ := verify.Dir(signed, verify.Options{TrustedKeys: []ed25519.PublicKey{other, pub}}); len(vs) != 0 {
 		t.Errorf("signed by one of the trusted keys: %v", vs)
