@@ -150,8 +150,9 @@ func newBrowser(t *testing.T) (context.Context, func() []string) {
 	ctx, cancelC := chromedp.NewContext(bctx, chromedp.WithNewBrowserContext())
 	// A bound for a hung browser, not a speed test: a loaded two-core CI
 	// machine runs the scenarios beside it (a session took over two
-	// minutes at load 20).
-	ctx, cancelT := context.WithTimeout(ctx, 5*time.Minute)
+	// minutes at load 20), and the two browser tests run at once, each
+	// with half the CPU the other leaves.
+	ctx, cancelT := context.WithTimeout(ctx, 10*time.Minute)
 	t.Cleanup(func() { cancelT(); cancelC() })
 	var mu sync.Mutex
 	var problems []string
