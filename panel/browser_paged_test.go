@@ -20,7 +20,6 @@ import (
 // live poll (answered 304) keeps watching.
 func TestBrowserPaged(t *testing.T) {
 	needChromium(t)
-	t.Parallel()
 	root := sampleCopy(t)
 	wb := filepath.Join(root, "WORKBOARD.yaml")
 	b, _ := os.ReadFile(wb)

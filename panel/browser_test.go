@@ -86,74 +86,29 @@ func (s *screenshots) save(t *testing.T, name string, png []byte) {
 	}
 }
 
-// sharedBrowser is one headless chromium for the package's browser
-// tests, started by the first and closed by TestMain: a start costs a
-// second or two of CPU, and each test still gets a browser of its own
-// (newBrowser: a new browser context, which shares no cookie, storage,
-// cache or permission with another).
-var sharedBrowser struct {
-	once  sync.Once
-	ctx   context.Context
-	close func()
-	err   error
-}
-
-// startBrowser returns the shared chromium's context, starting it once.
-func startBrowser() (context.Context, error) {
-	sharedBrowser.once.Do(func() {
-		profile, err := os.MkdirTemp("", "sotvet-chromium-")
-		if err != nil {
-			sharedBrowser.err = err
-			return
-		}
-		opts := append(chromedp.DefaultExecAllocatorOptions[:],
-			chromedp.ExecPath(chromiumPath),
-			chromedp.NoSandbox,
-			chromedp.DisableGPU,
-			chromedp.Flag("disable-background-networking", true),
-			chromedp.Flag("disable-component-update", true),
-			chromedp.Flag("disable-sync", true),
-			chromedp.NoFirstRun,
-			chromedp.UserDataDir(profile),
-			chromedp.WindowSize(1280, 900),
-		)
-		actx, cancelA := chromedp.NewExecAllocator(context.Background(), opts...)
-		ctx, cancelB := chromedp.NewContext(actx)
-		sharedBrowser.ctx = ctx
-		sharedBrowser.close = func() { cancelB(); cancelA(); os.RemoveAll(profile) }
-		// Do with no action starts the browser, so that the tests'
-		// contexts are new browser contexts of it, not browsers of their own.
-		if err := chromedp.Do(ctx); err != nil {
-			sharedBrowser.err = fmt.Errorf("starting %s: %w", chromiumPath, err)
-		}
-	})
-	return sharedBrowser.ctx, sharedBrowser.err
-}
-
-// closeBrowser ends the shared chromium, if a test started it: call it
-// from TestMain after the tests.
-func closeBrowser() {
-	if sharedBrowser.close != nil {
-		sharedBrowser.close()
-	}
-}
-
-// newBrowser returns a context for one tab of the shared chromium, in a
-// browser context of its own (closed with the test), and the console
-// problems it reports (CSP violations, script errors).
+// newBrowser starts headless chromium with a fresh profile and returns a
+// context for one tab, and the console problems it reports (CSP
+// violations, script errors).
 func newBrowser(t *testing.T) (context.Context, func() []string) {
 	t.Helper()
-	bctx, err := startBrowser()
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancelC := chromedp.NewContext(bctx, chromedp.WithNewBrowserContext())
+	opts := append(chromedp.DefaultExecAllocatorOptions[:],
+		chromedp.ExecPath(chromiumPath),
+		chromedp.NoSandbox,
+		chromedp.DisableGPU,
+		chromedp.Flag("disable-background-networking", true),
+		chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("disable-sync", true),
+		chromedp.NoFirstRun,
+		chromedp.UserDataDir(filepath.Join(t.TempDir(), "profile")),
+		chromedp.WindowSize(1280, 900),
+	)
+	actx, cancelA := chromedp.NewExecAllocator(context.Background(), opts...)
+	ctx, cancelC := chromedp.NewContext(actx)
 	// A bound for a hung browser, not a speed test: a loaded two-core CI
 	// machine runs the scenarios beside it (a session took over two
-	// minutes at load 20), and the two browser tests run at once, each
-	// with half the CPU the other leaves.
-	ctx, cancelT := context.WithTimeout(ctx, 10*time.Minute)
-	t.Cleanup(func() { cancelT(); cancelC() })
+	// minutes at load 20).
+	ctx, cancelT := context.WithTimeout(ctx, 5*time.Minute)
+	t.Cleanup(func() { cancelT(); cancelC(); cancelA() })
 	var mu sync.Mutex
 	var problems []string
 	if err := chromedp.Listen(ctx, func(ev any) {
@@ -217,7 +172,6 @@ func a11y(t *testing.T, ctx context.Context, page string) {
 
 func TestBrowser(t *testing.T) {
 	needChromium(t)
-	t.Parallel()
 	root, corpus := browserWorkspace(t)
 	runs := browserRuns(t, !corpus)
 	ts := serve(t, root, runs)
@@ -399,7 +353,6 @@ func TestBrowser(t *testing.T) {
 		for _, name := range []string{"clipboard-read", "clipboard-write"} {
 			if _, err := chromedp.CallBrowser(ctx, browser.SetPermission, browser.SetPermissionParams{
 				Permission: &browser.PermissionDescriptor{Name: name}, Setting: browser.PermissionSettingGranted, Origin: origin,
-				BrowserContextID: chromedp.FromContext(ctx).BrowserContextID,
 			}); err != nil {
 				t.Fatal(err)
 			}

@@ -35,7 +35,6 @@ func TestMain(m *testing.M) {
 		os.Exit(fake.Main(os.Args[3:], os.Stdout, os.Stderr))
 	}
 	code := m.Run()
-	closeBrowser()
 	for _, d := range []string{matrixRoot, benchRuns, bigRoot} {
 		if d != "" {
 			os.RemoveAll(d)
