@@ -324,6 +324,7 @@ func observed(t *testing.T, name string, res *harness.Result, evs []evidence.Eve
 // TestTimeoutLeavesNoProcess: the hanging backend's late writer is killed
 // with its group and never writes.
 func TestTimeoutLeavesNoProcess(t *testing.T) {
+	t.Parallel()
 	opt := options(t, "r1-string-slugify")
 	opt.Fixture = "timeout"
 	start := time.Now()
@@ -349,6 +350,7 @@ func TestTimeoutLeavesNoProcess(t *testing.T) {
 }
 
 func TestGatedEngines(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		engine string
 		allow  bool
@@ -417,6 +419,7 @@ func writeCase(t *testing.T, from string, edit func(string) string) string {
 }
 
 func TestContractGates(t *testing.T) {
+	t.Parallel()
 	noVerify := writeCase(t, "r1-string-slugify", func(s string) string {
 		return strings.Replace(s, "verification:\n  - go test -count=1 ./...\n", "verification: []\n", 1)
 	})
@@ -443,6 +446,7 @@ func TestContractGates(t *testing.T) {
 }
 
 func TestApprovalGranted(t *testing.T) {
+	t.Parallel()
 	dir := writeCase(t, "r1-string-slugify", func(s string) string {
 		return strings.Replace(s, "approval_required: false", "approval_required: true", 1)
 	})
