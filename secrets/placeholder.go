@@ -89,7 +89,7 @@ var testMarks = map[string]bool{"test": true, "tests": true, "testing": true, "m
 // standInWords, one of them a test's mark, and at most six digits
 // between separators ("test123", "mock-token", "test-api-key"), or one
 // word naming the value alone ("password" in postgres://user:password@,
-// "secret"). A weak password ("password123", "Secret123") has no test's
+// "secret"). A weak password ("Secret123", "Pass123") has no test's
 // mark: it may be a real one.
 func standIn(l []byte) bool {
 	if len(l) > 40 {

@@ -532,6 +532,8 @@ func builtinRules(ep *Rule) []*Rule {
 			startsAtKeyword: true,
 		},
 		passwordRule(),
+		tableSecretRule(),
+		proseSecretRule(),
 	}...)
 }
 
