@@ -9,9 +9,11 @@ import "bytes"
 // workspace of notes states more than it assigns.
 const RuleProseSecret = "prose-secret"
 
-// proseSecretName is a name of a secret in a sentence: one to three words
-// ending in one of them ("the auth token", "the aws secret access key").
-const proseSecretName = `(?:[A-Za-z0-9]+[ \t]+){0,3}?(?:password|passphrase|secret|token|api[ _-]?key|access[ _-]?key|key)`
+// proseSecretName is a name of a secret in a sentence: a word, and one
+// word before it that says which ("the auth token", "the secret access
+// key"). More words before cost every position of a dense line a thread
+// of the expression's machine per word, and add nothing to the judgement.
+const proseSecretName = `(?:[A-Za-z0-9-]+[ \t]+)?(?:password|passphrase|secret|token|api[ _-]?key|access[ _-]?key|key)`
 
 func proseSecretRule() *Rule {
 	// A value quoted, or bare up to the sentence's punctuation
