@@ -20,6 +20,9 @@ import (
 //   - a placeholder word: "example", "placeholder", "redacted", "changeme",
 //     "dummy", "xxxx", "your_key" and the like (placeholderWords), or one of
 //     placeholderWholeWords as a whole word ("TokenHere", "my-fake-key");
+//   - a stand-in: words that name a value, one of them a test's mark,
+//     and a few digits ("test123", "mock-token"), or a name alone
+//     ("password", "secret");
 //   - a made-up sequence: six or more consecutive letters or digits in
 //     order or in reverse ("abcdef", "123456", "zyxwvu"), "1a2b3c" or
 //     "a1b2c3" interleaved, or one character six times in a row.
@@ -64,7 +67,59 @@ func IsPlaceholder(v []byte) bool {
 	if anyValueWord(v, placeholderWholeWords) {
 		return true
 	}
+	if standIn(l) {
+		return true
+	}
 	return placeholderInBase64(v)
+}
+
+// standInWords name a value ("secret", "token"), or say it is one for
+// tests ("test", "mock"; testMarks).
+var standInWords = map[string]bool{
+	"test": true, "tests": true, "testing": true, "mock": true, "mocked": true, "fake": true, "dummy": true,
+	"demo": true, "sample": true, "fixture": true, "stub": true, "only": true,
+	"secret": true, "password": true, "passwd": true, "pass": true, "pwd": true, "token": true,
+	"key": true, "api": true, "apikey": true, "auth": true, "access": true, "credential": true, "credentials": true,
+}
+
+var testMarks = map[string]bool{"test": true, "tests": true, "testing": true, "mock": true, "mocked": true,
+	"fake": true, "dummy": true, "demo": true, "sample": true, "fixture": true, "stub": true}
+
+// standIn reports whether the lower-cased value l stands in for a secret:
+// standInWords, one of them a test's mark, and at most six digits
+// between separators ("test123", "mock-token", "test-api-key"), or one
+// word naming the value alone ("password" in postgres://user:password@,
+// "secret"). A weak password ("Secret123", "Pass123") has no test's
+// mark: it may be a real one.
+func standIn(l []byte) bool {
+	if len(l) > 40 {
+		return false
+	}
+	words, digits, marked := 0, 0, false
+	for i := 0; i < len(l); {
+		switch c := l[i]; {
+		case 'a' <= c && c <= 'z':
+			j := i
+			for j < len(l) && 'a' <= l[j] && l[j] <= 'z' {
+				j++
+			}
+			w := string(l[i:j])
+			if !standInWords[w] {
+				return false
+			}
+			words++
+			marked = marked || testMarks[w]
+			i = j
+		case '0' <= c && c <= '9':
+			digits++
+			i++
+		case c == '-' || c == '_' || c == '.':
+			i++
+		default:
+			return false
+		}
+	}
+	return marked && digits <= 6 || words == 1 && digits == 0 && len(l) > 0 && 'a' <= l[0] && l[0] <= 'z'
 }
 
 // placeholderMarks are the bytes placeholderMarked's tests need, one of

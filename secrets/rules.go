@@ -386,9 +386,15 @@ func builtinRules(ep *Rule) []*Rule {
 		{
 			ID:          RuleAWSAccessKeyID,
 			Description: "AWS access key ID",
-			builtinRE:   builtinExpr(`\b(?:AKIA|ASIA|ABIA|ACCA|AGPA|AIDA|AROA|ANPA|ANVA|AIPA)[A-Z2-7]{16}\b`),
-			Entropy:     3,
-			Keywords:    []string{"akia", "asia", "abia", "acca", "agpa", "aida", "aroa", "anpa", "anva", "aipa"},
+			// The prefixes of credentials (AWS IAM's "unique identifiers":
+			// AKIA access key, ASIA temporary key, ABIA STS bearer token,
+			// ACCA context-specific credential). AIDA, AROA, ANPA, AGPA,
+			// AIPA and ANVA name users, roles, policies, groups, instance
+			// profiles and policy versions: identifiers printed in ARNs and
+			// logs, which grant nothing.
+			builtinRE: builtinExpr(`\b(?:AKIA|ASIA|ABIA|ACCA)[A-Z2-7]{16}\b`),
+			Entropy:   3,
+			Keywords:  []string{"akia", "asia", "abia", "acca"},
 		},
 		{
 			ID:          RuleAWSSecretAccessKey,
@@ -526,6 +532,8 @@ func builtinRules(ep *Rule) []*Rule {
 			startsAtKeyword: true,
 		},
 		passwordRule(),
+		tableSecretRule(),
+		proseSecretRule(),
 	}...)
 }
 
