@@ -38,6 +38,7 @@ func proseSecretRule() *Rule {
 		Keywords: []string{"password", "passphrase", "passwd", "secret", "token", "api key", "api_key", "apikey", "api-key", "access key", "access_key", "key"},
 		Gate:     proseSecretGate,
 		Validate: validProseSecret,
+		Path:     proseFiles,
 	}
 }
 
@@ -79,7 +80,7 @@ func validProseSecret(c Candidate) bool {
 		// both, ten or more ("The password is now VC~eQr^~6Bgqtb";
 		// not "The token is Bearer-formatted").
 		v := c.Secret
-		return len(v) >= 10 && hasDigit(v) && (hasUpper(v) || hasLower(v)) && !identifierValue(v)
+		return len(v) >= 10 && hasDigit(v) && (hasUpper(v) || hasLower(v))
 	}
 	return true
 }

@@ -195,8 +195,15 @@ func defaultRules(thirdParty bool) []*Rule {
 			specific = append(specific, r)
 		}
 	}
-	var out []*Rule
+	var out, late []*Rule
 	for _, r := range own {
+		if r.ID == RuleTableSecret || r.ID == RuleProseSecret {
+			// Read last: where another rule reports a value, its finding
+			// keeps the rule ID (and so the fingerprint) it had before
+			// these rules came.
+			late = append(late, r)
+			continue
+		}
 		switch r.ID {
 		case RuleGenericSecret:
 			withGitleaksAllowlists(r, gitleaksGenericID)
@@ -215,7 +222,8 @@ func defaultRules(thirdParty bool) []*Rule {
 		out = append(out, ThirdPartyRules()...)
 	}
 	out = append(out, generic...)
-	return append(out, prefixedTokenRule())
+	out = append(out, prefixedTokenRule())
+	return append(out, late...)
 }
 
 // RulePrefixedToken reports a token that starts with a provider's prefix

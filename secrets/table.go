@@ -1,6 +1,9 @@
 package secrets
 
-import "bytes"
+import (
+	"bytes"
+	"regexp"
+)
 
 // RuleTableSecret reports a value in a markdown table whose column header
 // names a secret:
@@ -39,8 +42,15 @@ func tableSecretRule() *Rule {
 		Before:    tableReach,
 		After:     tableReach,
 		Validate:  validTableSecret,
+		Path:      proseFiles,
 	}
 }
+
+// proseFiles are the files people write prose and tables in: markdown and
+// other text formats, and files without an extension (README, NOTES).
+// Source code is full of "key:" and "||", and states its secrets as
+// assignments, which the other rules read.
+var proseFiles = regexp.MustCompile(`(?i)(?:\.(?:md|markdown|mdx|mdown|mkd|txt|text|rst|adoc|asciidoc|org|wiki|textile)|(?:^|/)[^./]+)$`)
 
 // tableHeaderGate passes a keyword with a pipe within tableGateReach of
 // it on its line: a table's header (its column names a secret) or row
@@ -86,25 +96,34 @@ func delimiterRow(line []byte) bool {
 	return true
 }
 
+// Column kinds, read from a table's header.
+const (
+	colOther  = iota
+	colSecret // the header names a secret: "mailgun api key"
+	colValue  // the header says its cells are the values the row names: "Value"
+	colToken  // the header is "token" alone: a secret, or a word of a text (NLP)
+)
+
 // tableMemo is what a text's candidates learnt of the table rows around
 // them: the stretch of rows last read, whether it is a table's body (rows
-// below a delimiter row and header) and which of its columns' headers
-// name a secret. A table's candidates come in order, so each row is read
-// once, not once per candidate; rows outside any table are remembered
-// too, so a text of pipe rows without a header costs no more.
+// below a delimiter row and header) and the kinds of its columns. A
+// table's candidates come in order, so each row is read once, not once
+// per candidate; rows outside any table are remembered too, so a text of
+// pipe rows without a header costs no more.
 type tableMemo struct {
-	valid     bool
-	from      int    // first row of the stretch
-	readTo    int    // its rows are known to run unbroken up to here
-	body      bool   // the stretch is a table's body
-	secretCol []bool // by column, from the header; nil when none names a secret
+	valid  bool
+	from   int  // first row of the stretch (a table's first row below its delimiter)
+	readTo int  // its rows are known to run unbroken up to here
+	body   bool // the stretch is a table's body
+	kinds  []byte
 }
 
-// tableAt returns, for the row starting at row in the memo's text, its
-// table's secret columns and whether the row is in a table's body.
-func (tm *textMemo) tableAt(row int) ([]bool, bool) { return tm.table.at(tm.data, row) }
+// tableAt returns, for the row starting at row in the memo's text, the
+// kinds of its table's columns, and whether the row is in a table's body
+// within tableReach of its header.
+func (tm *textMemo) tableAt(row int) ([]byte, bool) { return tm.table.at(tm.data, row) }
 
-func (t *tableMemo) at(data []byte, row int) ([]bool, bool) {
+func (t *tableMemo) at(data []byte, row int) ([]byte, bool) {
 	if t.valid && row >= t.from {
 		// Read on from where the rows were known to run unbroken: a
 		// delimiter row on the way starts another table.
@@ -117,19 +136,22 @@ func (t *tableMemo) at(data []byte, row int) ([]bool, bool) {
 			t.readTo = e + 1
 		}
 		if t.readTo >= row {
-			return t.secretCol, t.body
+			// A row further below its header than tableReach is read as
+			// one that looked up that far and found none: the same
+			// answer, whatever the rows read before it.
+			return t.kinds, t.body && row-t.from < tableReach
 		}
 	}
-	t.secretCol, t.from, t.body = tableAbove(data, row)
+	t.kinds, t.from, t.body = tableAbove(data, row)
 	t.valid, t.readTo = true, row
-	return t.secretCol, t.body
+	return t.kinds, t.body
 }
 
 // tableAbove walks up from the row starting at row in data, over rows, to
-// a delimiter row and the header above it. It returns the header's secret
-// columns, the first row of the stretch walked (the body's first row when
-// a header is found) and whether one is, within tableReach.
-func tableAbove(data []byte, row int) (cols []bool, from int, body bool) {
+// a delimiter row and the header above it. It returns the header's column
+// kinds, the first row of the stretch walked (the body's first row when a
+// header is found) and whether one is, within tableReach.
+func tableAbove(data []byte, row int) (kinds []byte, from int, body bool) {
 	ls := row
 	for row-ls < tableReach && ls > 0 {
 		prev, ok := lineStart(data, ls-1)
@@ -145,7 +167,7 @@ func tableAbove(data []byte, row int) (cols []bool, from int, body bool) {
 			if !ok || !pipeRow(data[hs:prev-1]) {
 				return nil, ls, false
 			}
-			return headerSecretColumns(data[hs : prev-1]), ls, true
+			return headerKinds(data[hs : prev-1]), ls, true
 		}
 		if !pipeRow(line) {
 			break
@@ -172,57 +194,83 @@ func validTableSecret(c Candidate) bool {
 	if j >= len(ctx) || ctx[j] != '|' {
 		return false
 	}
-	if !tableValue(c) || ctx[c.Offset-1] != '`' && identifierValue(c.Secret) {
-		return false // a name in a cell: SigningSecretFromVaultV2
+	if !tableValue(c) {
+		return false
 	}
 	ls, ok := lineStart(ctx, c.MatchOffset)
 	if !ok || !pipeRow(ctx[ls:]) || delimiterRow(ctx[ls:lineEndWithin(ctx, ls)]) {
 		return false
 	}
-	col := bytes.Count(ctx[ls:c.MatchOffset], []byte("|")) - bytes.Count(ctx[ls:c.MatchOffset], []byte("\\|"))
-	var cols []bool
+	cells := splitCells(ctx[ls:c.MatchOffset])
+	col := len(cells) // the value's cell follows those before it
+	var kinds []byte
 	var inBody bool
 	if tm := c.memo; tm != nil {
-		cols, inBody = tm.tableAt(c.base + ls)
+		kinds, inBody = tm.tableAt(c.base + ls)
 	} else {
 		var t tableMemo
-		cols, inBody = t.at(ctx, ls)
+		kinds, inBody = t.at(ctx, ls)
 	}
-	if !inBody {
+	if !inBody || col >= len(kinds) {
 		return false
 	}
-	if col < len(cols) && cols[col] {
+	switch kinds[col] {
+	case colSecret:
 		return true // the column's header names it
+	case colToken:
+		// "token" alone also heads the tokens of a text or a model's
+		// name: only a value as random as a generated one counts.
+		v := c.Secret
+		return isHexLower(v) && len(v) >= 32 || mixedClasses(v) && c.secretEntropy() >= 3.8
+	case colValue:
+		// A row that names its value: "| Bind password | … |" under
+		// "| Field | Value |". A row's other cells (a date, a commit, a
+		// run) are named by their own headers.
+		return col > 0 && namesSecret(bytes.Trim(cells[0], " \t*_`"))
 	}
-	if col == 0 {
-		return false
-	}
-	// A row that names its value: "| Bind password | … |".
-	first := bytes.TrimLeft(ctx[ls:c.MatchOffset], " \t")[1:]
-	if k := bytes.IndexByte(first, '|'); k >= 0 {
-		first = first[:k]
-	}
-	name := bytes.Trim(first, " \t*_`")
-	return len(name) > 0 && namesSecret(name)
+	return false
 }
 
-// tableValue judges the value as generic-secret does, less strictly on
-// its characters (a chosen password holds punctuation): not a URL, a
-// path, a variable's name, words or a field reference; digits or mixed
-// case; random enough.
+// splitCells returns the cells of a row's text up to a cell's opening
+// pipe, without the row's leading pipe: "| a | b " holds "a" and "b".
+// An escaped pipe (\|) is text.
+func splitCells(row []byte) [][]byte {
+	row = bytes.TrimLeft(row, " \t")
+	if len(row) == 0 || row[0] != '|' {
+		return nil
+	}
+	var cells [][]byte
+	start := 1
+	for i := 1; i < len(row); i++ {
+		if row[i] == '|' && row[i-1] != '\\' {
+			cells = append(cells, row[start:i])
+			start = i + 1
+		}
+	}
+	return append(cells, row[start:])
+}
+
+// tableValue judges a value named by a table or a sentence as
+// generic-secret does, less strictly on its characters (a chosen password
+// holds punctuation): not a URL, a path, a variable's name, words, a
+// field reference, an identifier, a flag or a description ("AES-256-GCM",
+// "30d-sliding-window", "v2.14.3-rc1"); digits or mixed case; random
+// enough.
 func tableValue(c Candidate) bool {
 	v := c.Secret
 	switch {
 	case bytes.Contains(v, []byte("://")), bytes.IndexByte(v, ':') >= 0:
 		return false // a URL, a time; url-credentials reads URLs
-	case looksLikePath(v), envNameRE.Match(v), wordListRE.Match(v), isPublicKey(v):
+	case looksLikePath(v), envNameRE.Match(v), wordListRE.Match(v), isPublicKey(v), identChainRE.Match(v):
 		return false
-	case bytes.ContainsAny(v, "()[]{}"), v[0] == '+', v[len(v)-1] == '+':
-		return false // code: a call, an index, a concatenation ("+Mask(p)+")
-	case !hasDigit(v) && identChainRE.Match(v):
-		return false
+	case bytes.ContainsAny(v, "()[]{}"), v[0] == '+', v[len(v)-1] == '+', v[0] == '-':
+		return false // code: a call, an index, a concatenation ("+Mask(p)+"), a flag
 	case !hasDigit(v) && !(hasUpper(v) && hasLower(v)):
 		return false
+	case identifierValue(v), described(v):
+		return false
+	case bytes.HasPrefix(v, []byte("eyJ")) && bytes.IndexByte(v, '.') < 0:
+		return false // base64 of a JSON object alone: a JWT's header, not its signature
 	}
 	if isHexLower(v) {
 		// as for named-key-value: the digests of nothing, and hex the
@@ -230,6 +278,66 @@ func tableValue(c Candidate) bool {
 		return !knownDigests[string(v)] && !namesDigest(c.Line())
 	}
 	return c.secretEntropy() >= 3
+}
+
+// described reports whether v is made of two or more parts between
+// "-", "/", "." and "_" that are each a word, a number, a number with a
+// unit or a word with a number ("32-byte-random", "RS256/JWKS",
+// "kms/alias/prod-2026", "ed25519-2026"): a description or a name, where a
+// random token's parts mix letters and digits many times over.
+func described(v []byte) bool {
+	parts := 0
+	for _, p := range bytes.FieldsFunc(v, func(r rune) bool { return r == '-' || r == '/' || r == '.' || r == '_' }) {
+		parts++
+		if !namePart(p) {
+			return false
+		}
+	}
+	return parts >= 2
+}
+
+// namePart: at most five characters ("gpt4o", "rc1", "v2"), or letters
+// then digits or digits then letters (one change of class, no number
+// over six digits), at most twelve.
+func namePart(p []byte) bool {
+	if len(p) <= 5 {
+		return true
+	}
+	if len(p) > 12 {
+		return false
+	}
+	changes, digits := 0, 0
+	for _, c := range p {
+		if isDigitByte(c) {
+			if digits++; digits > 6 {
+				return false // a long number is an id's or a random token's
+			}
+		} else {
+			digits = 0
+		}
+	}
+	for i := 1; i < len(p); i++ {
+		a, b := p[i-1], p[i]
+		if !isAlnumByte(a) || !isAlnumByte(b) {
+			return false
+		}
+		if isDigitByte(a) != isDigitByte(b) {
+			changes++
+		}
+	}
+	if changes > 1 {
+		return false
+	}
+	// A run of letters is a word when it has a vowel and reads one case
+	// or starts with a capital: "Random", "byte", "GCM"; not "kXLqZ".
+	letters := bytes.TrimFunc(p, func(r rune) bool { return '0' <= r && r <= '9' })
+	return len(letters) <= 4 || bytes.ContainsAny(bytes.ToLower(letters), "aeiouy") &&
+		(bytes.Equal(letters, bytes.ToLower(letters)) || bytes.Equal(letters, bytes.ToUpper(letters)) ||
+			bytes.Equal(letters[1:], bytes.ToLower(letters[1:])))
+}
+
+func isAlnumByte(c byte) bool {
+	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9'
 }
 
 // lineEndWithin returns the end of the line starting at ls, at most
@@ -242,22 +350,24 @@ func lineEndWithin(data []byte, ls int) int {
 	return hi
 }
 
-// headerSecretColumns splits a header row into cells and judges each as
-// validGeneric judges a name.
-func headerSecretColumns(header []byte) []bool {
-	header = bytes.TrimSpace(header)
-	cells := bytes.Split(header, []byte("|"))
-	// The leading pipe opens cell 0: cells[0] is the empty text before it.
-	out := make([]bool, 0, len(cells))
-	any := false
-	for _, cell := range cells[1:] {
+// valueHeaders name a column whose cells are the values their rows name.
+var valueHeaders = map[string]bool{"value": true, "values": true}
+
+// headerKinds splits a header row into cells and judges each: a name of
+// a secret (as validGeneric judges a name), a column of values, or other.
+func headerKinds(header []byte) []byte {
+	cells := splitCells(bytes.TrimRight(header, " \t\r"))
+	kinds := make([]byte, len(cells))
+	for i, cell := range cells {
 		name := bytes.Trim(cell, " \t*_`")
-		ok := len(name) > 0 && namesSecret(name)
-		out = append(out, ok)
-		any = any || ok
+		switch lower := string(bytes.ToLower(name)); {
+		case lower == "token" || lower == "tokens":
+			kinds[i] = colToken
+		case len(name) > 0 && namesSecret(name):
+			kinds[i] = colSecret
+		case len(name) == 0 || valueHeaders[lower]:
+			kinds[i] = colValue
+		}
 	}
-	if !any {
-		return nil
-	}
-	return out
+	return kinds
 }
