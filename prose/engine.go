@@ -290,11 +290,14 @@ type lintScratch struct {
 	blocks []Block
 	order  []int32 // sortAlerts' scratch
 	sorted []Alert
-	// fileState's scratch: its block scan's and merged matches' arrays.
-	toks  []int32
-	runes []rune
-	offs  []int
-	alts  []altMatch
+	// fileState's scratch: its text scans' map and arrays, and the merged
+	// matches' array.
+	scans    map[textID]*blockScan
+	scanList []blockScan
+	toks     []int32
+	runes    []rune
+	offs     []int
+	alts     []altMatch
 }
 
 var lintScratchPool = sync.Pool{New: func() any { return new(lintScratch) }}
@@ -358,9 +361,10 @@ func (l *Linter) AppendLintTree(dst []Alert, rel string, src []byte, tree ast.No
 	defer lintScratchPool.Put(sc)
 	blocks := appendBlocks(sc.blocks[:0], src, tree, base)
 	defer func() { clear(blocks); sc.blocks = blocks[:0] }()
-	// The block scan's arrays and the merged matches' are the last file's.
+	// The text scans' map and arrays, and the merged matches', are the last
+	// file's.
 	state := &fileState{defined: map[string]bool{}, chosen: map[*Rule]map[int]int{}, alts: sc.alts,
-		scan: blockScan{toks: sc.toks, runes: sc.runes, offs: sc.offs}}
+		scans: sc.scans, scanList: sc.scanList, words: sc.toks, runes: runeScan{runes: sc.runes, offs: sc.offs}}
 	flt := l.filterFor(rules)
 	cands := grow(sc.cands, len(blocks))
 	may := grow(sc.may, len(blocks)*len(rules))
@@ -431,7 +435,10 @@ func (l *Linter) AppendLintTree(dst []Alert, rel string, src []byte, tree ast.No
 	sc.cands, sc.may, sc.seen, sc.hits, sc.free, sc.altBuf, sc.split = cands[:0], may[:0], seen[:0], hits[:0], free[:0], altBuf[:0], split[:0]
 	sc.sents = sents[:0]
 	// keepAlts let the matches' spans go.
-	sc.alts, sc.toks, sc.runes, sc.offs = state.alts, state.scan.toks[:0], state.scan.runes[:0], state.scan.offs[:0]
+	clear(state.scans)
+	clear(state.scanList)
+	sc.scanList = state.scanList[:0]
+	sc.alts, sc.scans, sc.toks, sc.runes, sc.offs = state.alts, state.scans, state.words[:0], state.runes.runes[:0], state.runes.offs[:0]
 	out := e.out
 	sc.order, sc.sorted = sortAlerts(out[len(dst):], sc.order, sc.sorted)
 	return out, nil

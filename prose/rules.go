@@ -10,6 +10,7 @@ import (
 	"sync"
 	"unicode"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/svrnty/sotvet/internal/lazyre"
 )
@@ -32,21 +33,44 @@ type fileState struct {
 
 	alts []altMatch // scratch for the merged matches of a rule's tokens
 
-	// The last block scanned, and what its patterns share (its words).
-	scanOf string
-	scan   blockScan
+	// What the patterns that run on each text of the file (a block, a
+	// sentence) share: the rules run one after the other over every text,
+	// so a text comes back once per rule, and is scanned once. The texts'
+	// words are laid out in words; the last text's runes are in runes.
+	scans    map[textID]*blockScan
+	scanList []blockScan // where scans' entries are, a chunk at a time
+	words    []int32
+	runes    runeScan
+}
+
+// textID is a text by where its bytes are: a file's texts are slices of
+// its blocks, which the file holds until it is linted.
+type textID struct {
+	p *byte
+	n int
 }
 
 // scanFor returns what the patterns that run on text share: one scan per
-// block for all the rules, not one per rule.
+// text for all the rules, not one per rule.
 func (st *fileState) scanFor(text string) *blockScan {
 	if st == nil {
 		return &blockScan{folds: unknownFolds}
 	}
-	if st.scanOf != text || !st.scan.valid {
-		st.scanOf, st.scan = text, blockScan{folds: unknownFolds, valid: true, toks: st.scan.toks[:0], runes: st.scan.runes[:0], offs: st.scan.offs[:0]}
+	id := textID{unsafe.StringData(text), len(text)}
+	if sc, ok := st.scans[id]; ok {
+		return sc
 	}
-	return &st.scan
+	if st.scans == nil {
+		st.scans = map[textID]*blockScan{}
+	}
+	if len(st.scanList) == cap(st.scanList) {
+		// A new chunk: the entries handed out stay where they are.
+		st.scanList = make([]blockScan, 0, max(64, 2*cap(st.scanList)))
+	}
+	st.scanList = append(st.scanList, blockScan{folds: unknownFolds, words: &st.words, runes: &st.runes})
+	sc := &st.scanList[len(st.scanList)-1]
+	st.scans[id] = sc
+	return sc
 }
 
 // altBuf returns the array the last block's token matches were merged
