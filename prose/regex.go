@@ -429,6 +429,8 @@ func (p *pattern) find(s, lowered string) [][]int {
 // blockScan is what the patterns that run on one text (a block, or a
 // sentence of one) share, worked out the first time one needs it.
 type blockScan struct {
+	of      string  // the text, for a file's scans
+	valid   bool    // of is set
 	folds   int8    // whether the text has a rune that folds to ASCII (foldsToASCII)
 	toks    []int32 // its words (tokens), once tokened
 	tokened bool

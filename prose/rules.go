@@ -10,7 +10,6 @@ import (
 	"sync"
 	"unicode"
 	"unicode/utf8"
-	"unsafe"
 
 	"github.com/svrnty/sotvet/internal/lazyre"
 )
@@ -34,20 +33,22 @@ type fileState struct {
 	alts []altMatch // scratch for the merged matches of a rule's tokens
 
 	// What the patterns that run on each text of the file (a block, a
-	// sentence) share: the rules run one after the other over every text,
-	// so a text comes back once per rule, and is scanned once. The texts'
-	// words are laid out in words; the last text's runes are in runes.
-	scans    map[textID]*blockScan
-	scanList []blockScan // where scans' entries are, a chunk at a time
-	words    []int32
-	runes    runeScan
+	// sentence of one) share: the rules run one after the other over the
+	// file's texts, so a text comes back once per rule, and is scanned
+	// once. The engine keeps a scan per text (texts) and says which text
+	// the rules run on (cur, an index+1); the texts' words are laid out in
+	// words, the last text's runes are in runes. Another text (a raw
+	// scope's) has the one scan of other.
+	texts []blockScan
+	cur   int
+	words []int32
+	runes runeScan
+	other blockScan
 }
 
-// textID is a text by where its bytes are: a file's texts are slices of
-// its blocks, which the file holds until it is linted.
-type textID struct {
-	p *byte
-	n int
+// newScan returns the scan of a text that nothing has been worked out of.
+func (st *fileState) newScan(text string) blockScan {
+	return blockScan{of: text, valid: true, folds: unknownFolds, words: &st.words, runes: &st.runes}
 }
 
 // scanFor returns what the patterns that run on text share: one scan per
@@ -56,21 +57,13 @@ func (st *fileState) scanFor(text string) *blockScan {
 	if st == nil {
 		return &blockScan{folds: unknownFolds}
 	}
-	id := textID{unsafe.StringData(text), len(text)}
-	if sc, ok := st.scans[id]; ok {
-		return sc
+	if st.cur > 0 && sameText(st.texts[st.cur-1].of, text) {
+		return &st.texts[st.cur-1]
 	}
-	if st.scans == nil {
-		st.scans = map[textID]*blockScan{}
+	if !st.other.valid || !sameText(st.other.of, text) {
+		st.other = st.newScan(text)
 	}
-	if len(st.scanList) == cap(st.scanList) {
-		// A new chunk: the entries handed out stay where they are.
-		st.scanList = make([]blockScan, 0, max(64, 2*cap(st.scanList)))
-	}
-	st.scanList = append(st.scanList, blockScan{folds: unknownFolds, words: &st.words, runes: &st.runes})
-	sc := &st.scanList[len(st.scanList)-1]
-	st.scans[id] = sc
-	return sc
+	return &st.other
 }
 
 // altBuf returns the array the last block's token matches were merged
