@@ -293,7 +293,8 @@ type lintScratch struct {
 	sorted []Alert
 	// fileState's scratch: its text scans' map and arrays, and the merged
 	// matches' array.
-	texts []blockScan
+	texts []*blockScan
+	chunk []blockScan
 	toks  []int32
 	runes []rune
 	offs  []int
@@ -363,7 +364,7 @@ func (l *Linter) AppendLintTree(dst []Alert, rel string, src []byte, tree ast.No
 	defer func() { clear(blocks); sc.blocks = blocks[:0] }()
 	// The text scans' arrays, and the merged matches', are the last file's.
 	state := &fileState{defined: map[string]bool{}, chosen: map[*Rule]map[int]int{}, alts: sc.alts,
-		texts: sc.texts[:0], words: sc.toks, runes: runeScan{runes: sc.runes, offs: sc.offs}}
+		texts: sc.texts[:0], chunk: sc.chunk, words: sc.toks, runes: runeScan{runes: sc.runes, offs: sc.offs}}
 	flt := l.filterFor(rules)
 	cands := grow(sc.cands, len(blocks))
 	may := grow(sc.may, len(blocks)*len(rules))
@@ -382,11 +383,9 @@ func (l *Linter) AppendLintTree(dst []Alert, rel string, src []byte, tree ast.No
 	sents := grow(sc.sents, len(blocks))
 	split := grow(sc.split, len(blocks))
 	lowered := lowerBlocks(blocks)
-	// Each block's scan is texts[i]; a block's sentences' are appended
-	// when it is split, from sentAt[i].
-	for i := range blocks {
-		state.texts = append(state.texts, state.newScan(blocks[i].Text))
-	}
+	// Block i is text i; a block's sentences are numbered when it is
+	// split, from sentAt[i].
+	state.texts = append(state.texts, make([]*blockScan, len(blocks))...)
 	sentAt := grow(sc.sentAt, len(blocks))
 	e := &emitter{accept: st.accept, src: src, out: dst}
 	emit := e.emit
@@ -412,7 +411,8 @@ func (l *Linter) AppendLintTree(dst []Alert, rel string, src []byte, tree ast.No
 				alts = altBuf
 			}
 			run := func(k int, text, low string, o Offsets) {
-				state.lowerOf, state.lowered, e.off, state.cur = text, low, o, k+1
+				state.lowerOf, state.lowered, e.off = text, low, o
+				state.cur, state.curText = k+1, text
 				if tokens {
 					tr.runAlts(text, alts, state, emit)
 				} else {
@@ -422,9 +422,11 @@ func (l *Linter) AppendLintTree(dst []Alert, rel string, src []byte, tree ast.No
 			if sentence && !strings.HasPrefix(b.Scope, "frontmatter.") {
 				if !split[i] {
 					sents[i], split[i] = sentences(b.Text, sents[i][:0]), true
-					sentAt[i] = len(state.texts)
-					for _, s := range sents[i] {
-						state.texts = append(state.texts, state.newScan(b.Text[s[0]:s[1]]))
+					if len(sents[i]) == 1 && sents[i][0] == [2]int{0, len(b.Text)} {
+						sentAt[i] = i // one sentence, the block's text: its scan
+					} else {
+						sentAt[i] = len(state.texts)
+						state.texts = append(state.texts, make([]*blockScan, len(sents[i]))...)
 					}
 				}
 				for j, s := range sents[i] {
@@ -445,7 +447,8 @@ func (l *Linter) AppendLintTree(dst []Alert, rel string, src []byte, tree ast.No
 	sc.sents, sc.sentAt = sents[:0], sentAt[:0]
 	// keepAlts let the matches' spans go.
 	clear(state.texts)
-	sc.texts = state.texts[:0]
+	clear(state.chunk)
+	sc.texts, sc.chunk = state.texts[:0], state.chunk[:0]
 	sc.alts, sc.toks, sc.runes, sc.offs = state.alts, state.words[:0], state.runes.runes[:0], state.runes.offs[:0]
 	out := e.out
 	sc.order, sc.sorted = sortAlerts(out[len(dst):], sc.order, sc.sorted)

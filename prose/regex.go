@@ -438,7 +438,6 @@ type blockScan struct {
 	// the last text's runes (runes); a scan without them keeps its own.
 	words *[]int32
 	runes *runeScan
-	own   runeScan
 }
 
 // runeScan is a text's runes and the byte offset of each, and the text's
@@ -454,10 +453,10 @@ type runeScan struct {
 // for all its backtracking patterns: regexp2 reads runes, and given the
 // string it decodes it again for every pattern a text runs.
 func (sc *blockScan) runesOf(s string) ([]rune, []int) {
-	rs := sc.runes
-	if rs == nil {
-		rs = &sc.own
+	if sc.runes == nil {
+		sc.runes = &runeScan{}
 	}
+	rs := sc.runes
 	if !rs.done || !sameText(rs.of, s) {
 		rs.runes, rs.offs = rs.runes[:0], rs.offs[:0]
 		for i, r := range s {

@@ -35,15 +35,18 @@ type fileState struct {
 	// What the patterns that run on each text of the file (a block, a
 	// sentence of one) share: the rules run one after the other over the
 	// file's texts, so a text comes back once per rule, and is scanned
-	// once. The engine keeps a scan per text (texts) and says which text
-	// the rules run on (cur, an index+1); the texts' words are laid out in
-	// words, the last text's runes are in runes. Another text (a raw
+	// once. The engine numbers the texts and says which one the rules run
+	// on (cur, its number+1, and curText); texts holds the scan of each
+	// that a pattern needed, made in chunks; the texts' words are laid out
+	// in words, the last text's runes are in runes. Another text (a raw
 	// scope's) has the one scan of other.
-	texts []blockScan
-	cur   int
-	words []int32
-	runes runeScan
-	other blockScan
+	texts   []*blockScan
+	cur     int
+	curText string
+	chunk   []blockScan
+	words   []int32
+	runes   runeScan
+	other   blockScan
 }
 
 // newScan returns the scan of a text that nothing has been worked out of.
@@ -57,8 +60,18 @@ func (st *fileState) scanFor(text string) *blockScan {
 	if st == nil {
 		return &blockScan{folds: unknownFolds}
 	}
-	if st.cur > 0 && sameText(st.texts[st.cur-1].of, text) {
-		return &st.texts[st.cur-1]
+	if st.cur > 0 && sameText(st.curText, text) {
+		sc := st.texts[st.cur-1]
+		if sc == nil {
+			if len(st.chunk) == cap(st.chunk) {
+				// A new chunk: the scans made stay where they are.
+				st.chunk = make([]blockScan, 0, 64)
+			}
+			st.chunk = append(st.chunk, st.newScan(text))
+			sc = &st.chunk[len(st.chunk)-1]
+			st.texts[st.cur-1] = sc
+		}
+		return sc
 	}
 	if !st.other.valid || !sameText(st.other.of, text) {
 		st.other = st.newScan(text)
