@@ -19,7 +19,7 @@ func TestResolverSpan(t *testing.T) {
 	sev := map[string]Severity{"hygiene": SeverityError, "structure/item-acceptance": SeverityWarning, "status/": SeverityWarning, "authority": ""}
 	checks := []string{"hygiene", "structure", "status", "authority", "secrets", "x"}
 	categories := []string{"", "item-acceptance", "blank-lines", "forbidden-claim"}
-	rs := resolver{fset: fset, sev: sev}
+	rs := resolver{fset: fset, sevs: &severities{sev: sev}}
 	tf := files[0]
 	for range 100000 {
 		if rng.IntN(8) == 0 {
