@@ -4,15 +4,20 @@ import (
 	"context"
 	"crypto/ed25519"
 	"crypto/rand"
+	"crypto/sha256"
+	"errors"
 	"fmt"
+	"io"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
+	"strings"
 	"sync"
 	"testing"
 
 	"github.com/svrnty/sotvet/harness"
-	"github.com/svrnty/sotvet/harness/verify"
 )
 
 // sharedRun is one pass run of r1-string-slugify made at most once per
@@ -27,6 +32,10 @@ type sharedRun struct {
 	dir    string
 	key    ed25519.PrivateKey
 	err    error
+	// files lists every entry of the run as it was made.
+	files runFiles
+	// changedBy names the first test found to have changed the run.
+	changedBy string
 }
 
 var (
@@ -37,53 +46,78 @@ var (
 	signedRun   = &sharedRun{signed: true}
 )
 
-// get returns the run's directory and, for a signed run, its key.
+// get returns the run's directory and, for a signed run, its key. When
+// the test ends, it fails if the run differs in any file from the run as
+// made: the tests that read a shared run are not parallel, so the test
+// named is the one that changed it.
 func (s *sharedRun) get(t *testing.T) (string, ed25519.PrivateKey) {
 	t.Helper()
-	s.once.Do(func() {
-		s.root, s.err = os.MkdirTemp("", "harness-shared-")
-		if s.err != nil {
-			return
-		}
-		opt := options(t, "r1-string-slugify")
-		opt.RunsRoot = s.root
-		if !s.signed {
-			opt.Redactor = upper{}
-		} else {
-			if _, s.key, s.err = ed25519.GenerateKey(rand.Reader); s.err != nil {
-				return
-			}
-			opt.SignKey = s.key
-		}
-		var res *harness.Result
-		if res, s.err = harness.Run(context.Background(), opt); s.err == nil {
-			s.dir = res.RunDir
-		}
-	})
+	s.once.Do(s.make)
 	if s.err != nil {
 		t.Fatalf("shared run: %v", s.err)
 	}
+	if s.changedBy != "" {
+		t.Fatalf("the shared run %s was changed by %s", s.dir, s.changedBy)
+	}
+	t.Cleanup(func() {
+		if diff := s.changes(); len(diff) > 0 && s.changedBy == "" {
+			s.changedBy = t.Name()
+			t.Errorf("%s changed the shared run %s:\n\t%s", t.Name(), s.dir, strings.Join(diff, "\n\t"))
+		}
+	})
 	return s.dir, s.key
 }
 
-// unchanged reports whether the run, if one was made, still verifies as
-// made (its digests cover every artifact, and an added file shows):
-// TestMain asks it after the tests, so that a test that edited the shared
-// run in place fails the package.
+// make makes the run. No test may fail inside it: t.Fatal ends the
+// goroutine, the once would count as done and every later caller would
+// get no run and no error. So s.err holds an error until the run is made.
+func (s *sharedRun) make() {
+	s.err = errors.New("making it stopped before the run was made (see the first test to ask for it)")
+	exe, err := childExePath()
+	if err != nil {
+		s.err = err
+		return
+	}
+	opt := caseOptions(exe, "r1-string-slugify")
+	if !s.signed {
+		opt.Redactor = upper{}
+	} else {
+		if _, opt.SignKey, err = ed25519.GenerateKey(rand.Reader); err != nil {
+			s.err = err
+			return
+		}
+	}
+	if s.root, err = os.MkdirTemp("", "harness-shared-"); err != nil {
+		s.err = err
+		return
+	}
+	opt.RunsRoot = s.root
+	res, err := harness.Run(context.Background(), opt)
+	if err != nil {
+		s.err = err
+		return
+	}
+	s.dir, s.key, s.files = res.RunDir, opt.SignKey, listRun(res.RunDir)
+	s.err = nil
+}
+
+// changes lists how the run differs from the run as made.
+func (s *sharedRun) changes() []string {
+	return s.files.diff(listRun(s.dir))
+}
+
+// unchanged reports whether the run, if one was made, is still the run
+// as made: TestMain asks it after the tests, as a backstop for a test
+// that changed the run without asking for it.
 func (s *sharedRun) unchanged() error {
-	if s.dir == "" {
+	if s.files == nil {
 		return nil
 	}
-	opt := verify.Options{}
-	if s.signed {
-		opt.PublicKey = s.key.Public().(ed25519.PublicKey)
+	if s.changedBy != "" {
+		return fmt.Errorf("the shared run %s was changed by %s", s.dir, s.changedBy)
 	}
-	vs, _, err := verify.Dir(s.dir, opt)
-	if err == nil && len(vs) > 0 {
-		err = fmt.Errorf("%v", vs)
-	}
-	if err != nil {
-		return fmt.Errorf("the shared run %s was changed by a test: %v", s.dir, err)
+	if diff := s.changes(); len(diff) > 0 {
+		return fmt.Errorf("the shared run %s was changed by a test:\n\t%s", s.dir, strings.Join(diff, "\n\t"))
 	}
 	return nil
 }
@@ -94,6 +128,74 @@ func (s *sharedRun) remove() {
 	if s.root != "" {
 		os.RemoveAll(s.root)
 	}
+}
+
+// runFiles maps the slash path of every entry under a directory to its
+// mode, and for a regular file its size and sha256, for a symlink its
+// target, or why it could not be read.
+type runFiles map[string]string
+
+func listRun(root string) runFiles {
+	files := runFiles{}
+	filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		rel, _ := filepath.Rel(root, p)
+		rel = filepath.ToSlash(rel)
+		if err != nil {
+			// A directory that cannot be listed is reported a second
+			// time, after its own entry.
+			files[rel] += "unreadable: " + err.Error()
+			return nil
+		}
+		files[rel] = describe(p, d)
+		return nil
+	})
+	return files
+}
+
+func describe(p string, d fs.DirEntry) string {
+	info, err := d.Info()
+	if err != nil {
+		return "unreadable: " + err.Error()
+	}
+	switch {
+	case info.Mode().IsRegular():
+		f, err := os.Open(p)
+		if err != nil {
+			return fmt.Sprintf("%v %d unreadable: %v", info.Mode(), info.Size(), err)
+		}
+		defer f.Close()
+		h := sha256.New()
+		if _, err := io.Copy(h, f); err != nil {
+			return fmt.Sprintf("%v %d unreadable: %v", info.Mode(), info.Size(), err)
+		}
+		return fmt.Sprintf("%v %d sha256:%x", info.Mode(), info.Size(), h.Sum(nil))
+	case info.Mode()&fs.ModeSymlink != 0:
+		target, err := os.Readlink(p)
+		if err != nil {
+			return fmt.Sprintf("%v unreadable: %v", info.Mode(), err)
+		}
+		return fmt.Sprintf("%v -> %s", info.Mode(), target)
+	}
+	return info.Mode().String()
+}
+
+// diff lists the entries added, removed or changed in now, sorted.
+func (was runFiles) diff(now runFiles) []string {
+	var out []string
+	for p, w := range was {
+		if n, ok := now[p]; !ok {
+			out = append(out, fmt.Sprintf("%s removed (was %s)", p, w))
+		} else if n != w {
+			out = append(out, fmt.Sprintf("%s: was %s, now %s", p, w, n))
+		}
+	}
+	for p, n := range now {
+		if _, ok := was[p]; !ok {
+			out = append(out, fmt.Sprintf("%s added (%s)", p, n))
+		}
+	}
+	slices.Sort(out)
+	return out
 }
 
 // copyRun copies the run directory dir into the test's own temporary

@@ -212,7 +212,7 @@ func TestSARIFMultitool(t *testing.T) {
 	if !bytes.Contains(msg, []byte(fmt.Sprintf("%d files scanned", len(logs)))) {
 		t.Errorf("the Multitool did not validate the %d logs:\n%s", len(logs), msg)
 	}
-	if regexp.MustCompile(`(error|warning) SARIF\d+`).Match(msg) {
+	if regexp.MustCompile(`(error|warning) [A-Z]+\d+`).Match(msg) {
 		t.Errorf("the Multitool objects:\n%s", msg)
 	}
 }
