@@ -23,6 +23,7 @@ func TestParaphrases(t *testing.T) {
 		// by" does), "reported this morning that" (words between the verb
 		// and "that"), "is blocked again until" (a word inside the phrase).
 		{"stale-other-blocked-forms", "stale-other-blocked", []string{"forms-11", "forms-14", "forms-15"}},
+		{"stale-other-blocked-review", "stale-other-blocked", nil},
 		{"stale-remains-blocked", "stale-remains-blocked", nil},
 		{"stale-blocker", "stale-blocker", nil},
 		{"stale-blocker-dated", "stale-blocker", nil},
