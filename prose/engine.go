@@ -389,7 +389,11 @@ func (l *Linter) AppendLintTree(dst []Alert, rel string, src []byte, tree ast.No
 	sentAt := grow(sc.sentAt, len(blocks))
 	e := &emitter{accept: st.accept, src: src, out: dst}
 	emit := e.emit
+	gaveUp := ""
 	for ri, r := range rules {
+		if state.gaveUp && gaveUp == "" {
+			gaveUp = rules[ri-1].Name
+		}
 		e.r, e.level = r, levels[r.Name]
 		if selects(r.Scopes, "raw") {
 			e.off, state.cur = identity(0, len(src)), 0
@@ -450,8 +454,14 @@ func (l *Linter) AppendLintTree(dst []Alert, rel string, src []byte, tree ast.No
 	clear(state.chunk)
 	sc.texts, sc.chunk = state.texts[:0], state.chunk[:0]
 	sc.alts, sc.toks, sc.runes, sc.offs = state.alts, state.words[:0], state.runes.runes[:0], state.runes.offs[:0]
+	if state.gaveUp && gaveUp == "" {
+		gaveUp = rules[len(rules)-1].Name
+	}
 	out := e.out
 	sc.order, sc.sorted = sortAlerts(out[len(dst):], sc.order, sc.sorted)
+	if gaveUp != "" {
+		return out, &SearchLimitError{Rule: gaveUp, Limit: backtrackTimeout}
+	}
 	return out, nil
 }
 

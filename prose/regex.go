@@ -1,6 +1,7 @@
 package prose
 
 import (
+	"fmt"
 	"regexp"
 	"regexp/syntax"
 	"strings"
@@ -296,8 +297,24 @@ func asciiLower(s string) string {
 	return s
 }
 
-// backtrackTimeout bounds one search of a backtracking pattern.
-const backtrackTimeout = 200 * time.Millisecond
+// backtrackTimeout bounds one search of a backtracking pattern, against
+// catastrophic backtracking on a hostile text. It is wall time (regexp2
+// has no other limit), so it is set far above what a search costs on a
+// loaded machine under the race detector: a search that reaches it is
+// reported (SearchLimitError), never dropped in silence.
+var backtrackTimeout = 2 * time.Second
+
+// SearchLimitError says a backtracking search of Rule gave up at its time
+// limit in a file: the rule's alerts there may be incomplete. The alerts
+// found are returned with it.
+type SearchLimitError struct {
+	Rule  string
+	Limit time.Duration
+}
+
+func (e *SearchLimitError) Error() string {
+	return fmt.Sprintf("a search of %s gave up after %v (a pattern that backtracks on this text): its alerts in this file may be incomplete", e.Rule, e.Limit)
+}
 
 func compilePattern(expr string) (*pattern, error) {
 	// What parses compiles: regexp.Compile adds no error syntax.Parse
@@ -438,6 +455,8 @@ type blockScan struct {
 	// the last text's runes (runes); a scan without them keeps its own.
 	words *[]int32
 	runes *runeScan
+	// gaveUp, when set, is told that a backtracking search gave up.
+	gaveUp *bool
 }
 
 // runeScan is a text's runes and the byte offset of each, and the text's
@@ -555,6 +574,9 @@ func (p *pattern) findIn(s, lowered string, sc *blockScan) [][]int {
 		}
 		out = append(out, loc)
 		m, err = p.back.FindNextMatch(m)
+	}
+	if err != nil && sc.gaveUp != nil {
+		*sc.gaveUp = true
 	}
 	return out
 }

@@ -47,11 +47,15 @@ type fileState struct {
 	words   []int32
 	runes   runeScan
 	other   blockScan
+
+	// gaveUp is set when a backtracking search of the file gave up at
+	// its time limit: its rule's alerts may be incomplete.
+	gaveUp bool
 }
 
 // newScan returns the scan of a text that nothing has been worked out of.
 func (st *fileState) newScan(text string) blockScan {
-	return blockScan{of: text, valid: true, folds: unknownFolds, words: &st.words, runes: &st.runes}
+	return blockScan{of: text, valid: true, folds: unknownFolds, words: &st.words, runes: &st.runes, gaveUp: &st.gaveUp}
 }
 
 // scanFor returns what the patterns that run on text share: one scan per

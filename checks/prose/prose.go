@@ -79,7 +79,12 @@ func lintDoc(p *sotparse.DocPass) any {
 	bufp := alertPool.Get().(*[]prose.Alert)
 	alerts, err := l.linter.AppendLintTree((*bufp)[:0], l.rel(p.Doc.Path), p.Content, tree, base)
 	defer func() { clear(alerts); *bufp = alerts[:0]; alertPool.Put(bufp) }()
-	if err != nil {
+	var limit *prose.SearchLimitError
+	if errors.As(err, &limit) {
+		// The alerts found stand; the document says which rule may have
+		// more.
+		p.Report(analysis.Diagnostic{Pos: p.Doc.File.Pos(0), Category: limit.Rule, Message: limit.Error()})
+	} else if err != nil {
 		return err
 	}
 	for _, a := range alerts {
