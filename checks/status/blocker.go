@@ -295,8 +295,15 @@ func mayBeBlocked(s string) bool { return blocNeedle.index(s) >= 0 }
 
 // mayClaim reports whether a sentence of a remain line whose label can end
 // at labelEnd (labelSpan) can be read as a claim with no phrase added: it
-// says "bloc", or follows what may be a label ("Still blocked: ...").
-func mayClaim(s sentence, labelEnd int) bool { return s.off <= labelEnd || mayBeBlocked(s.text) }
+// says "bloc", emphasis aside as the claims read it ("remains b*lock*ed"),
+// or follows what may be a label ("Still blocked: ...").
+func mayClaim(s sentence, labelEnd int) bool {
+	if s.off <= labelEnd || mayBeBlocked(s.text) {
+		return true
+	}
+	// otherClaim and blockerClaim drop emphasis before they read.
+	return strings.IndexByte(s.text, '*') >= 0 && mayBeBlocked(strings.ReplaceAll(s.text, "*", ""))
+}
 
 // idStartNeedle starts every work id but for its "K" (which the KELVIN
 // SIGN matches too under (?i)).

@@ -21,6 +21,10 @@ var gateWords = []string{
 	// Whole phrases and ids, so that the patterns match often.
 	"remains blocked by", "remain blocked on", "is still blocked until", "stays blocked pending", "blocked by",
 	"CTO-WORK-7", "`CTO-WORK-12`", "cto-work-3", "the item CTO-WORK-5 is validated",
+	// Emphasis inside a word, which the claims drop before they read;
+	// runes that fold to the letters of a verb or an id.
+	"remains b*lock*ed", "stays bl**oc**ked by", "remainſ blocked by", "ſtill blocked on",
+	"CTO-WORK-9", "remains blocked by CTO-WORK-5", "\xe2\x84", "\xc5", "\xff",
 }
 
 func randomSentence(rng *rand.Rand) string {
@@ -78,7 +82,7 @@ func TestBlockerGate(t *testing.T) {
 		} else if !pass {
 			gated++
 		}
-		if (strings.Contains(strings.ToLower(s), "bloc")) != mayBeBlocked(s) && !strings.Contains(s, "\u212a") {
+		if strings.Contains(strings.ToLower(s), "bloc") != mayBeBlocked(s) {
 			t.Fatalf("mayBeBlocked(%+q) = %v", s, mayBeBlocked(s))
 		}
 	}

@@ -1248,7 +1248,7 @@ func index(d *sotparse.Doc, content []byte, pats *remainPatterns) *docInfo {
 	di := &docInfo{d: d}
 	remain := lines // extra phrases need not say "blocked": read every line
 	var withID []bodylines.Line
-	if len(extraBlocked) == 0 {
+	if pats.saysBlocked {
 		found := linesWithEach(lines, content, blockedNeedle, workIDNeedle)
 		remain, withID = found[0], found[1]
 	} else {
@@ -1286,12 +1286,12 @@ func index(d *sotparse.Doc, content []byte, pats *remainPatterns) *docInfo {
 		}
 		var sents []sentence
 		labelEnd := -1
-		if inRemain && len(extraBlocked) == 0 {
+		if inRemain && pats.saysBlocked {
 			labelEnd = ln.Off + labelSpan(content[ln.Off:])
 		}
 		statements = statements[:0]
 		eachSentence(ln, func(s sentence) {
-			if inRemain && (len(extraBlocked) > 0 || mayClaim(s, labelEnd)) {
+			if inRemain && (!pats.saysBlocked || mayClaim(s, labelEnd)) {
 				sents = append(sents, s)
 			}
 			if named && mayStateStatus(s) {
@@ -1386,6 +1386,7 @@ func index(d *sotparse.Doc, content []byte, pats *remainPatterns) *docInfo {
 	return di
 }
 
+// isNeedle and areNeedle find statesStatus's verbs in any case.
 var isNeedle, areNeedle = newNeedle("is"), newNeedle("are")
 
 // saysIsOrAre reports whether s can hold statesStatus's verb: "is" or
