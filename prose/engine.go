@@ -291,7 +291,7 @@ type lintScratch struct {
 	blocks []Block
 	order  []int32 // sortAlerts' scratch
 	sorted []Alert
-	// fileState's scratch: its text scans' map and arrays, and the merged
+	// fileState's scratch: its text scans and their arrays, and the merged
 	// matches' array.
 	texts []*blockScan
 	chunk []blockScan

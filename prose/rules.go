@@ -66,6 +66,11 @@ func (st *fileState) scanFor(text string) *blockScan {
 	}
 	if st.cur > 0 && sameText(st.curText, text) {
 		sc := st.texts[st.cur-1]
+		if sc != nil && !sameText(sc.of, text) {
+			// Another text's scan at this number: a numbering slip must
+			// cost a scan, never hand this text another's words.
+			return st.otherScan(text)
+		}
 		if sc == nil {
 			if len(st.chunk) == cap(st.chunk) {
 				// A new chunk: the scans made stay where they are.
@@ -77,6 +82,11 @@ func (st *fileState) scanFor(text string) *blockScan {
 		}
 		return sc
 	}
+	return st.otherScan(text)
+}
+
+// otherScan returns the scan of a text that has no number of its own.
+func (st *fileState) otherScan(text string) *blockScan {
 	if !st.other.valid || !sameText(st.other.of, text) {
 		st.other = st.newScan(text)
 	}

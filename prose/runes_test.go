@@ -75,6 +75,22 @@ func TestScanPerText(t *testing.T) {
 			}
 		}
 	}
+	// A wrong number (text 2 told it is text 1) costs a scan, and never
+	// hands text 2 text 1's words.
+	for k := 1; k < len(texts); k++ {
+		if sameText(texts[k], texts[0]) {
+			continue
+		}
+		st.cur, st.curText = 1, texts[k]
+		sc := st.scanFor(texts[k])
+		if sc == st.texts[0] {
+			t.Fatalf("text %d is handed text 0's scan", k)
+		}
+		if got, want := sc.tokens(texts[k]), tokens(texts[k], nil); !slices.Equal(got, want) {
+			t.Fatalf("text %d under a wrong number: words %v, want %v", k, got, want)
+		}
+		break
+	}
 	st.cur, st.curText = 1, texts[0]
 	copied := string([]byte(texts[0]))
 	if len(copied) > 0 && st.scanFor(copied) == st.texts[0] {
