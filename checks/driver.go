@@ -404,6 +404,7 @@ func Run(opt Options) (*Result, *sotparse.Workspace, error) {
 		bound.settlePlaces()
 		held = bound.evict(held, boundSev)
 		bound.count(&omitted, func(check uint16, cat string) string {
+			cat = shownCategory(order[check].Name, cat)
 			if cat == "" {
 				return order[check].Name
 			}
@@ -622,7 +623,7 @@ type resolver struct {
 }
 
 func (rs *resolver) resolve(check string, d analysis.Diagnostic) Finding {
-	f := Finding{Check: check, Category: d.Category, Message: d.Message, Severity: rs.severityOf(check, d.Category)}
+	f := Finding{Check: check, Category: shownCategory(check, d.Category), Message: d.Message, Severity: rs.severityOf(check, d.Category)}
 	if d.Pos.IsValid() {
 		f.File, f.Line, f.Col, f.Offset, f.EndLine, f.EndCol = rs.span(d.Pos, d.End)
 	}
@@ -659,7 +660,8 @@ func (rs *resolver) resolve(check string, d analysis.Diagnostic) Finding {
 }
 
 // severityOf returns the severity of a finding of check and category: the
-// configured one, or the default.
+// configured one, or the default. A prose finding's category holds its
+// alert's level, so one rule at two levels is two keys here and in sevs.
 func (rs *resolver) severityOf(check, category string) Severity {
 	if rs.severity != "" && check == rs.check && category == rs.category {
 		return rs.severity
@@ -722,10 +724,11 @@ func dropOff(fs []Finding, sev map[string]Severity) []Finding {
 
 func severityOf(check, category string, sev map[string]Severity) Severity {
 	severity := SeverityError
+	category, ruleSev, perRule := ruleSeverity(check, category)
 	if s, ok := DefaultSeverity[check+"/"+category]; ok && category != "" {
 		severity = s
-	} else if s, ok := ruleSeverity(check, category); ok {
-		severity = s
+	} else if perRule {
+		severity = ruleSev
 	} else if s, ok := DefaultSeverity[check]; ok {
 		severity = s
 	}

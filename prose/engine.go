@@ -269,7 +269,6 @@ func (l *Linter) active1(rel string) ([]*Rule, map[string]Level, *Styles, error)
 		}
 		out = append(out, r)
 		levels[name] = level
-		recordLevel(name, level)
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
 	return out, levels, st, nil
@@ -460,7 +459,7 @@ func (l *Linter) AppendLintTree(dst []Alert, rel string, src []byte, tree ast.No
 	out := e.out
 	sc.order, sc.sorted = sortAlerts(out[len(dst):], sc.order, sc.sorted)
 	if gaveUp != "" {
-		return out, &SearchLimitError{Rule: gaveUp, Limit: backtrackTimeout}
+		return out, &SearchLimitError{Rule: gaveUp, Level: levels[gaveUp], Limit: backtrackTimeout}
 	}
 	return out, nil
 }
@@ -652,23 +651,45 @@ func addBuiltins(st *Styles) {
 	}
 }
 
-// levels are the levels of the rules linted in this process, by name: the
-// level a rule's findings default to (a configuration may set another).
-var levels sync.Map
+// A finding's category is its rule's name and its alert's level: a rule
+// may have one level in one file and another in the next (a
+// configuration's sections set it per glob), so the level travels with
+// each finding, not by the rule's name. The mark sorts before any rune
+// of a name, so categories sort as their rules do.
+const levelMark = "\x1f"
 
-func recordLevel(name string, l Level) {
-	if v, ok := levels.Load(name); !ok || v.(Level) != l {
-		levels.Store(name, l)
-	}
+// leveled are the categories made: a file's findings reuse them rather
+// than build one each.
+var leveled sync.Map // ruleLevel -> string
+
+type ruleLevel struct {
+	rule  string
+	level Level
 }
 
-// LevelOf returns the level of a rule a Linter has loaded.
-func LevelOf(rule string) (Level, bool) {
-	v, ok := levels.Load(rule)
-	if !ok {
-		return 0, false
+// LeveledCategory returns the category of an alert of rule at level l.
+func LeveledCategory(rule string, l Level) string {
+	k := ruleLevel{rule, l}
+	if v, ok := leveled.Load(k); ok {
+		return v.(string)
 	}
-	return v.(Level), true
+	c := rule + levelMark + l.String()
+	leveled.Store(k, c)
+	return c
+}
+
+// SplitCategory returns the rule and level of a category LeveledCategory
+// made, and the category itself, ok false, for any other.
+func SplitCategory(category string) (rule string, l Level, ok bool) {
+	i := strings.Index(category, levelMark)
+	if i < 0 {
+		return category, 0, false
+	}
+	l, ok = ParseLevel(category[i+len(levelMark):])
+	if !ok {
+		return category, 0, false
+	}
+	return category[:i], l, true
 }
 
 var ruleName = lazyre.New(`^[\p{L}\p{N}_-]+\.[\p{L}\p{N}_-]+$`)

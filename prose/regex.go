@@ -309,6 +309,7 @@ var backtrackTimeout = 2 * time.Second
 // found are returned with it.
 type SearchLimitError struct {
 	Rule  string
+	Level Level // the rule's in the file
 	Limit time.Duration
 }
 
