@@ -15,7 +15,7 @@ import (
 func TestMissingIDSessionParity(t *testing.T) {
 	const front = "---\nname: n\nstatus: candidate\n---\n\n# N\n\n"
 	files := map[string]string{
-		"WORKBOARD.yaml": "items:\n  - id: CTO-WORK-1\n    title: Item\n    status: candidate\n    blocked_by: []\n    source: .sot/03-PROTOCOLS/CTO-E-ISSUES.md\n",
+		"WORKBOARD.yaml":                    "items:\n  - id: CTO-WORK-1\n    title: Item\n    status: candidate\n    blocked_by: []\n    source: .sot/03-PROTOCOLS/CTO-E-ISSUES.md\n",
 		".sot/03-PROTOCOLS/CTO-E-ISSUES.md": front + "## CTO-WORK-0004 - Edited\n\nStatus: candidate.\n",
 		".sot/03-PROTOCOLS/CTO-A-NOTES.md":  front + "`CTO-WORK-0002`, `CTO-WORK-2` and `CTO-WORK-0006` come next.\n",
 		".sot/03-PROTOCOLS/CTO-Z-NOTES.md":  front + "`CTO-WORK-0003`, `CTO-WORK-0007` and `CTO-WORK-9223372036854775806` are planned.\n",
