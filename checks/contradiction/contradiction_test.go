@@ -243,16 +243,7 @@ func TestMissingIDMentions(t *testing.T) {
 			"`CTO-WORK-003` and `CTO-WORK-007` are planned; `CTO-WORK-2` is not how the ids are written; `CTO-WORK-009` is after the last.\n",
 		".sot/03-PROTOCOLS/CTO-A-NOTES.md": "---\nname: a\nstatus: candidate\n---\n\n# A\n\n`CTO-WORK-006` and `CTO-WORK-003` come next.\n",
 	})
-	var got []string
-	for _, f := range checktest.Findings(t, dir, contradiction.Analyzer) {
-		if f.Category != "missing-id" {
-			continue
-		}
-		got = append(got, f.Message)
-		for _, r := range f.Related {
-			got = append(got, fmt.Sprintf("  %s:%d: %s", r.File, r.Line, r.Message))
-		}
-	}
+	got := missingIDLines(t, dir)
 	want := []string{
 		"the id sequence skips CTO-WORK-002 to CTO-WORK-003 before CTO-WORK-004: nothing defines them (mentions are listed); define the missing items, or record that the ids were skipped on purpose",
 		"  WORKBOARD.yaml:2: CTO-WORK-001, the id before the gap, is defined here",
@@ -264,6 +255,78 @@ func TestMissingIDMentions(t *testing.T) {
 		"  .sot/03-PROTOCOLS/CTO-M-ISSUES.md:8: CTO-WORK-007 is mentioned here, but defined nowhere",
 	}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("missing-id findings:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// missingIDLines are the missing-id findings of a run on dir, each message
+// followed by its related places.
+func missingIDLines(t *testing.T, dir string) []string {
+	t.Helper()
+	var got []string
+	for _, f := range checktest.Findings(t, dir, contradiction.Analyzer) {
+		if f.Category != "missing-id" {
+			continue
+		}
+		got = append(got, f.Message)
+		for _, r := range f.Related {
+			got = append(got, fmt.Sprintf("  %s:%d: %s", r.File, r.Line, r.Message))
+		}
+	}
+	return got
+}
+
+func workboardOf(ids ...string) string {
+	var wb strings.Builder
+	wb.WriteString("items:\n")
+	for _, id := range ids {
+		fmt.Fprintf(&wb, "  - id: %s\n    title: Item\n    status: candidate\n    blocked_by: []\n    source: .sot/03-PROTOCOLS/CTO-M-ISSUES.md\n", id)
+	}
+	return wb.String()
+}
+
+// TestMissingIDMixedWidths checks that a gap between ids of two widths is
+// spelled in the width of the id after it, and lists the mentions spelled
+// so only: CTO-WORK-2 is not CTO-WORK-0002.
+func TestMissingIDMixedWidths(t *testing.T) {
+	dir := t.TempDir()
+	checktest.WriteFiles(t, dir, map[string]string{
+		"WORKBOARD.yaml": workboardOf("CTO-WORK-1", "CTO-WORK-7"),
+		".sot/03-PROTOCOLS/CTO-M-ISSUES.md": "---\nname: m\nstatus: candidate\n---\n\n# M\n\n" +
+			"`CTO-WORK-0002` and `CTO-WORK-2` are planned; `CTO-WORK-6` and `CTO-WORK-05` too.\n\n## CTO-WORK-0004 - Later\n\nStatus: candidate.\n",
+		".sot/03-PROTOCOLS/CTO-A-NOTES.md": "---\nname: a\nstatus: candidate\n---\n\n# A\n\n`CTO-WORK-5`, `CTO-WORK-00003` and `CTO-WORK-0003` come next.\n",
+	})
+	want := []string{
+		"the id sequence skips CTO-WORK-0002 to CTO-WORK-0003 before CTO-WORK-0004: nothing defines them (mentions are listed); define the missing items, or record that the ids were skipped on purpose",
+		"  WORKBOARD.yaml:2: CTO-WORK-0001, the id before the gap, is defined here",
+		"  .sot/03-PROTOCOLS/CTO-M-ISSUES.md:8: CTO-WORK-0002 is mentioned here, but defined nowhere",
+		"  .sot/03-PROTOCOLS/CTO-A-NOTES.md:8: CTO-WORK-0003 is mentioned here, but defined nowhere",
+		"the id sequence skips CTO-WORK-5 to CTO-WORK-6 before CTO-WORK-7: nothing defines them (mentions are listed); define the missing items, or record that the ids were skipped on purpose",
+		"  .sot/03-PROTOCOLS/CTO-M-ISSUES.md:10: CTO-WORK-4, the id before the gap, is defined here",
+		"  .sot/03-PROTOCOLS/CTO-A-NOTES.md:8: CTO-WORK-5 is mentioned here, but defined nowhere",
+		"  .sot/03-PROTOCOLS/CTO-M-ISSUES.md:8: CTO-WORK-6 is mentioned here, but defined nowhere",
+	}
+	if got := missingIDLines(t, dir); strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("missing-id findings:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// TestMissingIDHugeGap checks that a gap of billions of ids is reported
+// from the mentions made, not by walking its numbers (which never ended).
+func TestMissingIDHugeGap(t *testing.T) {
+	dir := t.TempDir()
+	checktest.WriteFiles(t, dir, map[string]string{
+		"WORKBOARD.yaml": workboardOf("CTO-WORK-1", "CTO-WORK-9223372036854775807"),
+		".sot/03-PROTOCOLS/CTO-M-ISSUES.md": "---\nname: m\nstatus: candidate\n---\n\n# M\n\n" +
+			"`CTO-WORK-9223372036854775806`, `CTO-WORK-0000000000000000005`, `CTO-WORK-5` and `CTO-WORK-99999999999999999999` are planned.\n",
+	})
+	want := []string{
+		"the id sequence skips CTO-WORK-0000000000000000002 to CTO-WORK-9223372036854775806 before CTO-WORK-9223372036854775807: nothing defines them (mentions are listed); define the missing items, or record that the ids were skipped on purpose",
+		"  WORKBOARD.yaml:2: CTO-WORK-0000000000000000001, the id before the gap, is defined here",
+		"  .sot/03-PROTOCOLS/CTO-M-ISSUES.md:8: CTO-WORK-0000000000000000005 is mentioned here, but defined nowhere",
+		"  .sot/03-PROTOCOLS/CTO-M-ISSUES.md:8: CTO-WORK-9223372036854775806 is mentioned here, but defined nowhere",
+	}
+	if got := missingIDLines(t, dir); strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("missing-id findings:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }
