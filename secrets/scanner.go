@@ -490,6 +490,9 @@ func (s *Scanner) detect(path string, data []byte, scan bool) []cand {
 				} else {
 					to = hi
 				}
+				if from >= to {
+					continue // a marked start's hits lie inside the last match
+				}
 				ctx := data[from:to]
 				cut := to < len(data) && data[to] != '\n'
 				sc.splits = sc.splits[:0]
