@@ -240,8 +240,9 @@ func (s *Scanner) detect(path string, data []byte, scan bool) []cand {
 	defer sc.memo.reset(nil)
 	// wins holds each rule's search windows; starts, for rules whose
 	// matches begin at a keyword (see compiledRule.atHits), where each
-	// keyword hit begins. Both are indexed by rule and reused across
-	// calls: only the rules in touched have entries.
+	// keyword hit begins, shifted left by one to hold the leftToPass
+	// mark. Both are indexed by rule and reused across calls: only the
+	// rules in touched have entries.
 	wins, starts := sc.wins, sc.starts
 	touch := func(r int) {
 		if len(wins[r]) == 0 && len(starts[r]) == 0 {
@@ -276,16 +277,22 @@ func (s *Scanner) detect(path string, data []byte, scan bool) []cand {
 							continue
 						}
 						dense := !rule.tokenAtKeyword && inDenseRun(starts[r], st)
-						if dense && st-starts[r][len(starts[r])-1] < denseGap/2 && st >= starts[r][len(starts[r])-1] {
-							// Inside a dense run a hit is kept every
-							// denseGap/2 bytes: the run's one pass reads
-							// the hits between, and a line of keywords
-							// keeps a start per 32 bytes, not per hit.
-							continue
+						if dense {
+							if last := &starts[r][len(starts[r])-1]; st-*last>>1 < denseGap/2 && st >= *last>>1 {
+								// Inside a dense run a hit is kept every
+								// denseGap/2 bytes: the run's one pass reads
+								// the hits between, and a line of keywords
+								// keeps a start per 32 bytes, not per hit.
+								// The start before them is marked: they are
+								// searched with it in one pass whatever run
+								// the search finds it in (see leftToPass).
+								*last |= leftToPass
+								continue
+							}
 						}
 						if dense || rule.mayFollow(ki, data, i+1) {
 							touch(r)
-							starts[r] = append(starts[r], st)
+							starts[r] = append(starts[r], st<<1)
 						}
 					}
 					continue
@@ -451,8 +458,8 @@ func (s *Scanner) detect(path string, data []byte, scan bool) []cand {
 		// so finding every hit's line start costs one pass over data.
 		lineStart, scanned := 0, 0
 		for n := 0; n < len(sts); n++ {
-			st := sts[n]
-			if st < prev {
+			st, passed := sts[n]>>1, sts[n]&leftToPass != 0
+			if st < prev && !passed {
 				continue
 			}
 			// A dense run of hits (a line of keywords) is searched in
@@ -463,14 +470,28 @@ func (s *Scanner) detect(path string, data []byte, scan bool) []cand {
 			if !rule.tokenAtKeyword {
 				k = denseRun(sts, n) // (for a token rule, 0 and a scan of the run per hit)
 			}
+			if k == 0 && passed {
+				// Hits after this start were left to a run's pass when
+				// they were found, and the starts around it do not make
+				// a run here (a gap the average hid, a run entered past
+				// its head): the pass reads them all the same. Which
+				// hits were kept depends on the rule's state (the follow
+				// automaton is built after followAfter hits in the
+				// process), so without it what the text holds depended
+				// on what was scanned before it.
+				k = 1
+			}
 			if k > 0 {
 				from := max(prev, st-1)
-				to := min(len(data), sts[n+k-1]+anchoredReach)
+				to := min(len(data), sts[n+k-1]>>1+anchoredReach)
 				hi := min(len(data), to+anchoredReach)
 				if j := bytes.IndexByte(data[to:hi], '\n'); j >= 0 {
 					to += j
 				} else {
 					to = hi
+				}
+				if from >= to {
+					continue // a marked start's hits lie inside the last match
 				}
 				ctx := data[from:to]
 				cut := to < len(data) && data[to] != '\n'
@@ -606,9 +627,9 @@ func (s *Scanner) detect(path string, data []byte, scan bool) []cand {
 // for each of them cost more than scanning them.
 type detectScratch struct {
 	wins    [][]span
-	starts  [][]int
-	touched []int // rules with a window or a start
-	splits  []int // a dense run's split points (prefilterDFA.scan)
+	starts  [][]int // keyword hits' starts<<1 | leftToPass
+	touched []int   // rules with a window or a start
+	splits  []int   // a dense run's split points (prefilterDFA.scan)
 	head    []byte
 	hits    [4][]hitRec
 	memo    textMemo // the allowlists' (see textMemo)
@@ -1231,11 +1252,15 @@ const (
 // last denseHits starts lie within denseGap bytes of each other and of st.
 func inDenseRun(sts []int, st int) bool {
 	n := len(sts)
-	if n < denseHits || st-sts[n-1] > denseGap {
+	if n < denseHits || st-sts[n-1]>>1 > denseGap {
 		return false
 	}
-	return sts[n-1]-sts[n-denseHits] <= denseGap*(denseHits-1)
+	return sts[n-1]>>1-sts[n-denseHits]>>1 <= denseGap*(denseHits-1)
 }
+
+// leftToPass marks a start (stored shifted left by one) after which hits
+// were not kept, a dense run's pass being left to read them.
+const leftToPass = 1
 
 // maxDenseHits bounds the hits of a run searched in one pass (a longer
 // run is searched in parts, each a pass from the end of the last match):
@@ -1249,7 +1274,7 @@ func denseRun(sts []int, n int) int {
 	k := 1
 	// Kept hits of a dense run lie up to denseGap/2 + denseGap apart
 	// (see detect): they are one run.
-	for n+k < len(sts) && k < maxDenseHits && sts[n+k]-sts[n+k-1] <= 2*denseGap {
+	for n+k < len(sts) && k < maxDenseHits && sts[n+k]>>1-sts[n+k-1]>>1 <= 2*denseGap {
 		k++
 	}
 	if k < denseHits {
