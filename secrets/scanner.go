@@ -548,7 +548,7 @@ func (s *Scanner) detect(path string, data []byte, scan bool) []cand {
 				if nfa {
 					may, end, ok = d.nfaReach(data[st:le])
 				} else {
-					may, end, ok = d.reach(data[st:le])
+					may, end, ok = rule.reach(d, data[st:le])
 				}
 				if !may {
 					continue
