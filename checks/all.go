@@ -126,21 +126,32 @@ var DefaultSeverity = map[string]Severity{
 	"prose/" + prose.SkippedRule: SeverityNote,
 }
 
-// ruleSeverity is the default severity of a category whose check sets it
-// per rule: a Vale rule's level (suggestion is a note).
-func ruleSeverity(check, category string) (Severity, bool) {
+// ruleSeverity is the default severity of a finding whose check sets it
+// per rule and file, and its category as the finding shows it: a prose
+// finding's category carries its alert's level (a suggestion is a note),
+// since a configuration may give a rule one level in one file and
+// another in the next.
+func ruleSeverity(check, category string) (string, Severity, bool) {
 	if check != "prose" {
-		return "", false
+		return category, "", false
 	}
-	switch l, ok := proseengine.LevelOf(category); {
+	rule, l, ok := proseengine.SplitCategory(category)
+	switch {
 	case !ok:
-		return "", false
+		return category, "", false
 	case l == proseengine.Error:
-		return SeverityError, true
+		return rule, SeverityError, true
 	case l == proseengine.Warning:
-		return SeverityWarning, true
+		return rule, SeverityWarning, true
 	}
-	return SeverityNote, true
+	return rule, SeverityNote, true
+}
+
+// shownCategory is category as a finding shows it: a prose finding's
+// without its level.
+func shownCategory(check, category string) string {
+	category, _, _ = ruleSeverity(check, category)
+	return category
 }
 
 // OpenCategory reports whether check's categories are not fixed but named

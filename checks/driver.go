@@ -258,7 +258,8 @@ func Run(opt Options) (*Result, *sotparse.Workspace, error) {
 	if opt.MaxFindings > 0 && opt.Reuse == nil {
 		bound = newFindingBound(opt.MaxFindings, opt.MaxPerFile, fset, text)
 	}
-	boundSev := func(check uint16, cat string) Severity { return severityOf(order[check].Name, cat, opt.Severity) }
+	sevs := &severities{sev: opt.Severity}
+	boundSev := func(check uint16, cat string) Severity { return sevs.severityOf(order[check].Name, cat) }
 	collect := func(ws *sotparse.Workspace, a *analysis.Analyzer, d analysis.Diagnostic) {
 		if opt.NoFixes {
 			d.SuggestedFixes = nil
@@ -270,7 +271,7 @@ func Run(opt Options) (*Result, *sotparse.Workspace, error) {
 				perCheck[k]++
 				over := perCheck[k] > opt.MaxPerFile
 				if over {
-					omitted.Add(tf.Name(), severityOf(a.Name, d.Category, opt.Severity), 1)
+					omitted.Add(tf.Name(), sevs.severityOf(a.Name, d.Category), 1)
 					capped[tf.Name()] = true
 				}
 				mu.Unlock()
@@ -287,7 +288,7 @@ func Run(opt Options) (*Result, *sotparse.Workspace, error) {
 			defer bound.mu.Unlock()
 			bound.ws = ws
 			if p, tf, ok := bound.placeOfLocked(d.Pos, nil); ok {
-				sev := severityOf(a.Name, d.Category, opt.Severity)
+				sev := sevs.severityOf(a.Name, d.Category)
 				if sev == SeverityOff {
 					return // dropped with no suppression to judge it
 				}
@@ -337,7 +338,7 @@ func Run(opt Options) (*Result, *sotparse.Workspace, error) {
 			if !ok {
 				return true
 			}
-			sev := severityOf(a.Name, d.Category, opt.Severity)
+			sev := sevs.severityOf(a.Name, d.Category)
 			if sev == SeverityOff {
 				return true // collect drops it
 			}
@@ -392,7 +393,7 @@ func Run(opt Options) (*Result, *sotparse.Workspace, error) {
 	for _, d := range ws.Dropped() {
 		for _, a := range order {
 			if docChecks[a] == d.Check {
-				omitted.Add(d.Path, severityOf(a.Name, d.Category, opt.Severity), d.N)
+				omitted.Add(d.Path, sevs.severityOf(a.Name, d.Category), d.N)
 				capped[d.Path] = true
 			}
 		}
@@ -403,6 +404,7 @@ func Run(opt Options) (*Result, *sotparse.Workspace, error) {
 		bound.settlePlaces()
 		held = bound.evict(held, boundSev)
 		bound.count(&omitted, func(check uint16, cat string) string {
+			cat = shownCategory(order[check].Name, cat)
 			if cat == "" {
 				return order[check].Name
 			}
@@ -425,7 +427,7 @@ func Run(opt Options) (*Result, *sotparse.Workspace, error) {
 		}
 	}
 	res.Findings = make([]Finding, len(held))
-	rs := resolver{fset: fset, sev: opt.Severity}
+	rs := resolver{fset: fset, sevs: sevs}
 	for i := range held {
 		h := &held[i]
 		res.Findings[i] = rs.resolve(order[h.check].Name, h.diagnostic())
@@ -612,7 +614,7 @@ func (h *heldFinding) diagnostic() analysis.Diagnostic {
 // one file.
 type resolver struct {
 	fset *token.FileSet
-	sev  map[string]Severity
+	sevs *severities
 	// The severity of the last check and category.
 	check, category string
 	severity        Severity
@@ -621,7 +623,7 @@ type resolver struct {
 }
 
 func (rs *resolver) resolve(check string, d analysis.Diagnostic) Finding {
-	f := Finding{Check: check, Category: d.Category, Message: d.Message, Severity: rs.severityOf(check, d.Category)}
+	f := Finding{Check: check, Category: shownCategory(check, d.Category), Message: d.Message, Severity: rs.severityOf(check, d.Category)}
 	if d.Pos.IsValid() {
 		f.File, f.Line, f.Col, f.Offset, f.EndLine, f.EndCol = rs.span(d.Pos, d.End)
 	}
@@ -658,14 +660,40 @@ func (rs *resolver) resolve(check string, d analysis.Diagnostic) Finding {
 }
 
 // severityOf returns the severity of a finding of check and category: the
-// configured one, or the default.
+// configured one, or the default. A prose finding's category holds its
+// alert's level, so one rule at two levels is two keys here and in sevs.
 func (rs *resolver) severityOf(check, category string) Severity {
 	if rs.severity != "" && check == rs.check && category == rs.category {
 		return rs.severity
 	}
-	s := severityOf(check, category, rs.sev)
+	s := rs.sevs.severityOf(check, category)
 	rs.check, rs.category, rs.severity = check, category, s
 	return s
+}
+
+// severities resolves the severity of each check and category once a
+// run: a run's findings come in few of them (a prose run's, one per rule
+// that found something), and resolving one builds two codes and looks
+// each up in three maps.
+type severities struct {
+	sev map[string]Severity // the configured ones
+	mu  sync.Mutex
+	of  map[[2]string]Severity
+}
+
+func (s *severities) severityOf(check, category string) Severity {
+	k := [2]string{check, category}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	v, ok := s.of[k]
+	if !ok {
+		v = severityOf(check, category, s.sev)
+		if s.of == nil {
+			s.of = map[[2]string]Severity{}
+		}
+		s.of[k] = v
+	}
+	return v
 }
 
 // SeverityFor returns the severity of a finding of check and category
@@ -696,10 +724,11 @@ func dropOff(fs []Finding, sev map[string]Severity) []Finding {
 
 func severityOf(check, category string, sev map[string]Severity) Severity {
 	severity := SeverityError
+	category, ruleSev, perRule := ruleSeverity(check, category)
 	if s, ok := DefaultSeverity[check+"/"+category]; ok && category != "" {
 		severity = s
-	} else if s, ok := ruleSeverity(check, category); ok {
-		severity = s
+	} else if perRule {
+		severity = ruleSev
 	} else if s, ok := DefaultSeverity[check]; ok {
 		severity = s
 	}

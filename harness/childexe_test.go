@@ -27,18 +27,24 @@ var plainChild = plainbuild.New("harness-plain-", "harness.test", "test", "-c", 
 // on the race-built binary end to end.
 func childExe(t testing.TB) string {
 	t.Helper()
-	self, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !raceEnabled || os.Getenv("SOTVET_RACE_CHILDREN") == "all" {
-		return self
-	}
-	exe, err := plainChild.Exe()
+	exe, err := childExePath()
 	if err != nil {
 		t.Fatal(err)
 	}
 	return exe
+}
+
+// childExePath is childExe without a test to fail, for code that must
+// not stop its goroutine (the shared runs' sync.Once).
+func childExePath() (string, error) {
+	self, err := os.Executable()
+	if err != nil {
+		return "", err
+	}
+	if !raceEnabled || os.Getenv("SOTVET_RACE_CHILDREN") == "all" {
+		return self, nil
+	}
+	return plainChild.Exe()
 }
 
 // raceChildren makes opt's runs start this (race-built, under -race)

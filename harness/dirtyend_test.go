@@ -19,6 +19,7 @@ func TestDirtyEndOnEveryCase(t *testing.T) {
 			continue
 		}
 		t.Run(e.Name(), func(t *testing.T) {
+			t.Parallel()
 			opt := options(t, e.Name())
 			opt.Fixture = "dirty-end"
 			r := run(t, opt).Report

@@ -83,6 +83,7 @@ func (e plantEngine) Terminal(_, stderr []byte, code int) engine.Signal {
 // verification builds through a cache of its own, which the backend could
 // not write, and passes on the backend's correct solution.
 func TestPlantedGoCacheIgnored(t *testing.T) {
+	t.Parallel()
 	needLandlock(t)
 	res := run(t, plantOptions(t))
 	r := res.Report
@@ -128,6 +129,7 @@ func plantOptions(t *testing.T) harness.Options {
 // the pristine case, and no run writes it: not the backend, which plants
 // what it can, nor the verification.
 func TestSharedGoCache(t *testing.T) {
+	t.Parallel()
 	needLandlock(t)
 	opt := plantOptions(t)
 	share := &harness.GoCacheShare{Root: t.TempDir()}
@@ -183,6 +185,7 @@ func TestSharedGoCache(t *testing.T) {
 // (it would cost that run's verification again, for nothing to share);
 // one planned for two does.
 func TestSharedGoCachePlanned(t *testing.T) {
+	t.Parallel()
 	needLandlock(t)
 	opt := plantOptions(t)
 	root := t.TempDir()

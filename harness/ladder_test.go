@@ -17,6 +17,7 @@ import (
 // TestApprovalConsumedOnce: runs racing for two approvals; each approval is
 // consumed by exactly one run, the others are blocked before anything starts.
 func TestApprovalConsumedOnce(t *testing.T) {
+	t.Parallel()
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Skip("needs git")
 	}

@@ -298,6 +298,7 @@ func TestSandboxModes(t *testing.T) {
 // TestLandlockVerification: under Landlock the verification commands run
 // confined too, and go test works with the writes the policy allows.
 func TestLandlockVerification(t *testing.T) {
+	t.Parallel()
 	needLandlock(t)
 	opt := options(t, "r1-src-string-slugify")
 	opt.Sandbox = sandbox.Landlock

@@ -35,6 +35,7 @@ func caseRequiring(t *testing.T, events string) string {
 // The missing-event fixture withholds an event the case requires: a case
 // that leaves plan.updated out still fails, on patch.applied.
 func TestMissingEventWithholdsARequiredEvent(t *testing.T) {
+	t.Parallel()
 	opt := options(t, "r1-string-slugify")
 	opt.CaseDir = caseRequiring(t, "[run.started, patch.applied, git.diff.checked, verification.completed, run.completed]")
 	opt.Fixture = "missing-event"

@@ -27,12 +27,11 @@ import (
 // TestForgedUnsigned: a forger who rewrites a run and drops its signature
 // produces exactly what an unsigned run is. With a trusted key given, such a
 // run is invalid; without one, verify says the run is unauthenticated.
+// It reads the shared runs, signed and unsigned.
 func TestForgedUnsigned(t *testing.T) {
-	pub, key, err := ed25519.GenerateKey(rand.Reader)
-	if err != nil {
-		t.Fatal(err)
-	}
-	unsigned := run(t, options(t, "r1-string-slugify")).RunDir
+	unsigned, _ := unsignedRun.get(t)
+	signed, key := signedRun.get(t)
+	pub := key.Public().(ed25519.PublicKey)
 	mustVerify(t, unsigned)
 	if got := verify.Authenticity(report(t, unsigned), verify.Options{}); !strings.Contains(got, "unsigned: anyone can rewrite this run") {
 		t.Errorf("unsigned run without a key: %q", got)
@@ -47,9 +46,6 @@ func TestForgedUnsigned(t *testing.T) {
 		}
 	}
 
-	o := options(t, "r1-string-slugify")
-	o.SignKey = key
-	signed := run(t, o).RunDir
 	other, _, _ := ed25519.GenerateKey(rand.Reader)
 	if vs, _, _ := verify.Dir(signed, verify.Options{TrustedKeys: []ed25519.PublicKey{other, pub}}); len(vs) != 0 {
 		t.Errorf("signed by one of the trusted keys: %v", vs)
@@ -131,6 +127,7 @@ func (replaceEngine) Terminal(_, stderr []byte, code int) engine.Signal {
 // TestReplaceRefsCannotHideAChange: git's view of what changed must not be
 // something the backend can rewrite.
 func TestReplaceRefsCannotHideAChange(t *testing.T) {
+	t.Parallel()
 	t.Run("replace-ref", func(t *testing.T) { hiddenChange(t, replaceEngine{}) })
 	t.Run("loose-object", func(t *testing.T) { hiddenChange(t, replaceEngine{objects: true}) })
 }
@@ -166,6 +163,7 @@ func hiddenChange(t *testing.T, e replaceEngine) {
 // is stored nowhere in clear: not in test.log, the report, the events or
 // the trace. The key is assembled at run time, so no file holds it.
 func TestVerificationArgvRedacted(t *testing.T) {
+	t.Parallel()
 	key := "gh" + "p_" + "u8jzPde0IgxLd6GncfBAepfJBd0Kh8oOOL8d"
 	dir := writeCase(t, "r1-string-slugify", func(s string) string {
 		return strings.Replace(s, "verification:\n  - go test -count=1 ./...\n",
@@ -230,6 +228,7 @@ func (keyDumpEngine) Terminal(_, _ []byte, code int) engine.Signal {
 // PEM body without its armor, and a token of a format from the imported
 // rule set are stored nowhere in clear in the run.
 func TestKeyMaterialRedacted(t *testing.T) {
+	t.Parallel()
 	_, priv, err := ed25519.GenerateKey(rand.Reader)
 	if err != nil {
 		t.Fatal(err)
@@ -286,6 +285,7 @@ func TestKeyMaterialRedacted(t *testing.T) {
 // TestHandedOutValuesRedacted: what the harness gave a backend is masked
 // in the backend's logs whatever its shape.
 func TestHandedOutValuesRedacted(t *testing.T) {
+	t.Parallel()
 	opt := options(t, "r1-string-slugify")
 	reg := harness.DefaultRegistry(opt.FakeCommand)
 	if err := reg.Register(engine.Entry{Engine: tokenEngine{}, Enabled: true, Executable: true}); err != nil {
@@ -306,6 +306,7 @@ func TestHandedOutValuesRedacted(t *testing.T) {
 // confined run, the host's build cache included; the run's go commands
 // build through a cache of the run's own that reads the host's.
 func TestPrivateGoCache(t *testing.T) {
+	t.Parallel()
 	needLandlock(t)
 	opt := options(t, "")
 	opt.CaseDir = writeCase(t, "r1-string-slugify", func(s string) string { return s })

@@ -269,7 +269,6 @@ func (l *Linter) active1(rel string) ([]*Rule, map[string]Level, *Styles, error)
 		}
 		out = append(out, r)
 		levels[name] = level
-		recordLevel(name, level)
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
 	return out, levels, st, nil
@@ -286,11 +285,15 @@ type lintScratch struct {
 	free   []int
 	altBuf []int
 	sents  [][][2]int
+	sentAt []int
 	split  []bool
 	blocks []Block
 	order  []int32 // sortAlerts' scratch
 	sorted []Alert
-	// fileState's scratch: its block scan's and merged matches' arrays.
+	// fileState's scratch: its text scans and their arrays, and the merged
+	// matches' array.
+	texts []*blockScan
+	chunk []blockScan
 	toks  []int32
 	runes []rune
 	offs  []int
@@ -358,9 +361,9 @@ func (l *Linter) AppendLintTree(dst []Alert, rel string, src []byte, tree ast.No
 	defer lintScratchPool.Put(sc)
 	blocks := appendBlocks(sc.blocks[:0], src, tree, base)
 	defer func() { clear(blocks); sc.blocks = blocks[:0] }()
-	// The block scan's arrays and the merged matches' are the last file's.
+	// The text scans' arrays, and the merged matches', are the last file's.
 	state := &fileState{defined: map[string]bool{}, chosen: map[*Rule]map[int]int{}, alts: sc.alts,
-		scan: blockScan{toks: sc.toks, runes: sc.runes, offs: sc.offs}}
+		texts: sc.texts[:0], chunk: sc.chunk, words: sc.toks, runes: runeScan{runes: sc.runes, offs: sc.offs}}
 	flt := l.filterFor(rules)
 	cands := grow(sc.cands, len(blocks))
 	may := grow(sc.may, len(blocks)*len(rules))
@@ -379,12 +382,20 @@ func (l *Linter) AppendLintTree(dst []Alert, rel string, src []byte, tree ast.No
 	sents := grow(sc.sents, len(blocks))
 	split := grow(sc.split, len(blocks))
 	lowered := lowerBlocks(blocks)
+	// Block i is text i; a block's sentences are numbered when it is
+	// split, from sentAt[i].
+	state.texts = append(state.texts, make([]*blockScan, len(blocks))...)
+	sentAt := grow(sc.sentAt, len(blocks))
 	e := &emitter{accept: st.accept, src: src, out: dst}
 	emit := e.emit
+	gaveUp := ""
 	for ri, r := range rules {
+		if state.gaveUp && gaveUp == "" {
+			gaveUp = rules[ri-1].Name
+		}
 		e.r, e.level = r, levels[r.Name]
 		if selects(r.Scopes, "raw") {
-			e.off = identity(0, len(src))
+			e.off, state.cur = identity(0, len(src)), 0
 			r.check.run(string(src), state, emit)
 			continue
 		}
@@ -402,8 +413,9 @@ func (l *Linter) AppendLintTree(dst []Alert, rel string, src []byte, tree ast.No
 				altBuf = c.alts(ri, altBuf)
 				alts = altBuf
 			}
-			run := func(text, low string, o Offsets) {
+			run := func(k int, text, low string, o Offsets) {
 				state.lowerOf, state.lowered, e.off = text, low, o
+				state.cur, state.curText = k+1, text
 				if tokens {
 					tr.runAlts(text, alts, state, emit)
 				} else {
@@ -413,27 +425,42 @@ func (l *Linter) AppendLintTree(dst []Alert, rel string, src []byte, tree ast.No
 			if sentence && !strings.HasPrefix(b.Scope, "frontmatter.") {
 				if !split[i] {
 					sents[i], split[i] = sentences(b.Text, sents[i][:0]), true
+					if len(sents[i]) == 1 && sents[i][0] == [2]int{0, len(b.Text)} {
+						sentAt[i] = i // one sentence, the block's text: its scan
+					} else {
+						sentAt[i] = len(state.texts)
+						state.texts = append(state.texts, make([]*blockScan, len(sents[i]))...)
+					}
 				}
-				for _, s := range sents[i] {
-					run(b.Text[s[0]:s[1]], lowered[i][s[0]:s[1]], b.Off.Slice(s[0], s[1]))
+				for j, s := range sents[i] {
+					run(sentAt[i]+j, b.Text[s[0]:s[1]], lowered[i][s[0]:s[1]], b.Off.Slice(s[0], s[1]))
 				}
 				continue
 			}
 			if !selects(r.Scopes, b.Scope) {
 				continue
 			}
-			run(b.Text, lowered[i], b.Off)
+			run(i, b.Text, lowered[i], b.Off)
 		}
 	}
 	// What the next file reuses: the candidates' arrays are may's and
 	// free's, which it lays out again.
 	clear(cands)
 	sc.cands, sc.may, sc.seen, sc.hits, sc.free, sc.altBuf, sc.split = cands[:0], may[:0], seen[:0], hits[:0], free[:0], altBuf[:0], split[:0]
-	sc.sents = sents[:0]
+	sc.sents, sc.sentAt = sents[:0], sentAt[:0]
 	// keepAlts let the matches' spans go.
-	sc.alts, sc.toks, sc.runes, sc.offs = state.alts, state.scan.toks[:0], state.scan.runes[:0], state.scan.offs[:0]
+	clear(state.texts)
+	clear(state.chunk)
+	sc.texts, sc.chunk = state.texts[:0], state.chunk[:0]
+	sc.alts, sc.toks, sc.runes, sc.offs = state.alts, state.words[:0], state.runes.runes[:0], state.runes.offs[:0]
+	if state.gaveUp && gaveUp == "" {
+		gaveUp = rules[len(rules)-1].Name
+	}
 	out := e.out
 	sc.order, sc.sorted = sortAlerts(out[len(dst):], sc.order, sc.sorted)
+	if gaveUp != "" {
+		return out, &SearchLimitError{Rule: gaveUp, Level: levels[gaveUp], Limit: backtrackTimeout}
+	}
 	return out, nil
 }
 
@@ -624,23 +651,45 @@ func addBuiltins(st *Styles) {
 	}
 }
 
-// levels are the levels of the rules linted in this process, by name: the
-// level a rule's findings default to (a configuration may set another).
-var levels sync.Map
+// A finding's category is its rule's name and its alert's level: a rule
+// may have one level in one file and another in the next (a
+// configuration's sections set it per glob), so the level travels with
+// each finding, not by the rule's name. The mark sorts before any rune
+// of a name, so categories sort as their rules do.
+const levelMark = "\x1f"
 
-func recordLevel(name string, l Level) {
-	if v, ok := levels.Load(name); !ok || v.(Level) != l {
-		levels.Store(name, l)
-	}
+// leveled are the categories made: a file's findings reuse them rather
+// than build one each.
+var leveled sync.Map // ruleLevel -> string
+
+type ruleLevel struct {
+	rule  string
+	level Level
 }
 
-// LevelOf returns the level of a rule a Linter has loaded.
-func LevelOf(rule string) (Level, bool) {
-	v, ok := levels.Load(rule)
-	if !ok {
-		return 0, false
+// LeveledCategory returns the category of an alert of rule at level l.
+func LeveledCategory(rule string, l Level) string {
+	k := ruleLevel{rule, l}
+	if v, ok := leveled.Load(k); ok {
+		return v.(string)
 	}
-	return v.(Level), true
+	c := rule + levelMark + l.String()
+	leveled.Store(k, c)
+	return c
+}
+
+// SplitCategory returns the rule and level of a category LeveledCategory
+// made, and the category itself, ok false, for any other.
+func SplitCategory(category string) (rule string, l Level, ok bool) {
+	i := strings.Index(category, levelMark)
+	if i < 0 {
+		return category, 0, false
+	}
+	l, ok = ParseLevel(category[i+len(levelMark):])
+	if !ok {
+		return category, 0, false
+	}
+	return category[:i], l, true
 }
 
 var ruleName = lazyre.New(`^[\p{L}\p{N}_-]+\.[\p{L}\p{N}_-]+$`)

@@ -1,12 +1,14 @@
 package prose
 
 import (
+	"fmt"
 	"regexp"
 	"regexp/syntax"
 	"strings"
 	"sync"
 	"time"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/dlclark/regexp2"
 )
@@ -295,8 +297,25 @@ func asciiLower(s string) string {
 	return s
 }
 
-// backtrackTimeout bounds one search of a backtracking pattern.
-const backtrackTimeout = 200 * time.Millisecond
+// backtrackTimeout bounds one search of a backtracking pattern, against
+// catastrophic backtracking on a hostile text. It is wall time (regexp2
+// has no other limit), so it is set far above what a search costs on a
+// loaded machine under the race detector: a search that reaches it is
+// reported (SearchLimitError), never dropped in silence.
+var backtrackTimeout = 2 * time.Second
+
+// SearchLimitError says a backtracking search of Rule gave up at its time
+// limit in a file: the rule's alerts there may be incomplete. The alerts
+// found are returned with it.
+type SearchLimitError struct {
+	Rule  string
+	Level Level // the rule's in the file
+	Limit time.Duration
+}
+
+func (e *SearchLimitError) Error() string {
+	return fmt.Sprintf("a search of %s gave up after %v (a pattern that backtracks on this text): its alerts in this file may be incomplete", e.Rule, e.Limit)
+}
 
 func compilePattern(expr string) (*pattern, error) {
 	// What parses compiles: regexp.Compile adds no error syntax.Parse
@@ -425,38 +444,68 @@ func (p *pattern) find(s, lowered string) [][]int {
 	return p.findIn(s, lowered, &blockScan{folds: unknownFolds})
 }
 
-// blockScan is what the patterns that run on one block share, worked out
-// the first time one needs it.
+// blockScan is what the patterns that run on one text (a block, or a
+// sentence of one) share, worked out the first time one needs it.
 type blockScan struct {
-	folds   int8    // whether the block has a rune that folds to ASCII (foldsToASCII)
+	of      string  // the text, for a file's scans
+	valid   bool    // of is set
+	folds   int8    // whether the text has a rune that folds to ASCII (foldsToASCII)
 	toks    []int32 // its words (tokens), once tokened
 	tokened bool
-	valid   bool   // a fileState's scan: set for the text it was made for
-	runes   []rune // its runes, once decoded, for the backtracking engine
-	offs    []int  // the byte offset of each rune, and the text's length
-	runed   bool
+	// A file's scans lay out their words in one array (words) and share
+	// the last text's runes (runes); a scan without them keeps its own.
+	words *[]int32
+	runes *runeScan
+	// gaveUp, when set, is told that a backtracking search gave up.
+	gaveUp *bool
 }
 
-// runesOf returns the block's runes and their byte offsets, decoded once
+// runeScan is a text's runes and the byte offset of each, and the text's
+// length, for the backtracking engine.
+type runeScan struct {
+	of    string // the text decoded, when done
+	runes []rune
+	offs  []int
+	done  bool
+}
+
+// runesOf returns the text's runes and their byte offsets, decoded once
 // for all its backtracking patterns: regexp2 reads runes, and given the
-// string it decodes it again for every pattern a block runs.
+// string it decodes it again for every pattern a text runs.
 func (sc *blockScan) runesOf(s string) ([]rune, []int) {
-	if !sc.runed {
-		sc.runes, sc.offs = sc.runes[:0], sc.offs[:0]
-		for i, r := range s {
-			sc.runes = append(sc.runes, r)
-			sc.offs = append(sc.offs, i)
-		}
-		sc.offs, sc.runed = append(sc.offs, len(s)), true
+	if sc.runes == nil {
+		sc.runes = &runeScan{}
 	}
-	return sc.runes, sc.offs
+	rs := sc.runes
+	if !rs.done || !sameText(rs.of, s) {
+		rs.runes, rs.offs = rs.runes[:0], rs.offs[:0]
+		for i, r := range s {
+			rs.runes = append(rs.runes, r)
+			rs.offs = append(rs.offs, i)
+		}
+		rs.offs, rs.of, rs.done = append(rs.offs, len(s)), s, true
+	}
+	return rs.runes, rs.offs
 }
 
 func (sc *blockScan) tokens(s string) []int32 {
 	if !sc.tokened {
-		sc.toks, sc.tokened = tokens(s, sc.toks[:0]), true
+		if sc.words != nil {
+			at := len(*sc.words)
+			*sc.words = tokens(s, *sc.words)
+			sc.toks = (*sc.words)[at:len(*sc.words):len(*sc.words)]
+		} else {
+			sc.toks = tokens(s, sc.toks[:0])
+		}
+		sc.tokened = true
 	}
 	return sc.toks
+}
+
+// sameText reports whether a and b are the same bytes in memory, not only
+// equal ones: the texts a file's rules run on are slices of its blocks.
+func sameText(a, b string) bool {
+	return len(a) == len(b) && unsafe.StringData(a) == unsafe.StringData(b)
 }
 
 // Whether a text has a rune that folds to ASCII (foldsToASCII), worked
@@ -526,6 +575,9 @@ func (p *pattern) findIn(s, lowered string, sc *blockScan) [][]int {
 		}
 		out = append(out, loc)
 		m, err = p.back.FindNextMatch(m)
+	}
+	if err != nil && sc.gaveUp != nil {
+		*sc.gaveUp = true
 	}
 	return out
 }

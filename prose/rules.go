@@ -32,21 +32,65 @@ type fileState struct {
 
 	alts []altMatch // scratch for the merged matches of a rule's tokens
 
-	// The last block scanned, and what its patterns share (its words).
-	scanOf string
-	scan   blockScan
+	// What the patterns that run on each text of the file (a block, a
+	// sentence of one) share: the rules run one after the other over the
+	// file's texts, so a text comes back once per rule, and is scanned
+	// once. The engine numbers the texts and says which one the rules run
+	// on (cur, its number+1, and curText); texts holds the scan of each
+	// that a pattern needed, made in chunks; the texts' words are laid out
+	// in words, the last text's runes are in runes. Another text (a raw
+	// scope's) has the one scan of other.
+	texts   []*blockScan
+	cur     int
+	curText string
+	chunk   []blockScan
+	words   []int32
+	runes   runeScan
+	other   blockScan
+
+	// gaveUp is set when a backtracking search of the file gave up at
+	// its time limit: its rule's alerts may be incomplete.
+	gaveUp bool
+}
+
+// newScan returns the scan of a text that nothing has been worked out of.
+func (st *fileState) newScan(text string) blockScan {
+	return blockScan{of: text, valid: true, folds: unknownFolds, words: &st.words, runes: &st.runes, gaveUp: &st.gaveUp}
 }
 
 // scanFor returns what the patterns that run on text share: one scan per
-// block for all the rules, not one per rule.
+// text for all the rules, not one per rule.
 func (st *fileState) scanFor(text string) *blockScan {
 	if st == nil {
 		return &blockScan{folds: unknownFolds}
 	}
-	if st.scanOf != text || !st.scan.valid {
-		st.scanOf, st.scan = text, blockScan{folds: unknownFolds, valid: true, toks: st.scan.toks[:0], runes: st.scan.runes[:0], offs: st.scan.offs[:0]}
+	if st.cur > 0 && sameText(st.curText, text) {
+		sc := st.texts[st.cur-1]
+		if sc != nil && !sameText(sc.of, text) {
+			// Another text's scan at this number: a numbering slip must
+			// cost a scan, never hand this text another's words.
+			return st.otherScan(text)
+		}
+		if sc == nil {
+			if len(st.chunk) == cap(st.chunk) {
+				// A new chunk: the scans made stay where they are.
+				st.chunk = make([]blockScan, 0, 64)
+			}
+			st.chunk = append(st.chunk, st.newScan(text))
+			sc = &st.chunk[len(st.chunk)-1]
+			st.texts[st.cur-1] = sc
+		}
+		return sc
 	}
-	return &st.scan
+	return st.otherScan(text)
+}
+
+// otherScan returns the scan of a text that has no number of its own.
+func (st *fileState) otherScan(text string) *blockScan {
+	if !st.other.valid || !sameText(st.other.of, text) {
+		st.other = st.newScan(text)
+	}
+	return &st.other
 }
 
 // altBuf returns the array the last block's token matches were merged

@@ -28,6 +28,8 @@ type textMemo struct {
 	// like), the last name judged and its verdict: a line dense with
 	// candidates repeats one name ("token=… token=…").
 	keys [keyKinds]keyVerdict
+	// table is the last markdown table table-secret judged a row of.
+	table tableMemo
 }
 
 // The kinds of name judgement textMemo.keyJudged remembers.
@@ -70,6 +72,7 @@ func (tm *textMemo) reset(data []byte) {
 	for i := range tm.keys {
 		tm.keys[i].valid = false
 	}
+	tm.table.valid = false
 }
 
 // pathMatches reports whether an expression of rs matches path, as

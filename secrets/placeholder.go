@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/base64"
 	"math/bits"
+	"strings"
 	"sync"
 )
 
@@ -20,6 +21,8 @@ import (
 //   - a placeholder word: "example", "placeholder", "redacted", "changeme",
 //     "dummy", "xxxx", "your_key" and the like (placeholderWords), or one of
 //     placeholderWholeWords as a whole word ("TokenHere", "my-fake-key");
+//   - a stand-in: words that name a value, one of them a test's mark
+//     ("mock-token", "test-api-key"), except in base64 (a Secret's data);
 //   - a made-up sequence: six or more consecutive letters or digits in
 //     order or in reverse ("abcdef", "123456", "zyxwvu"), "1a2b3c" or
 //     "a1b2c3" interleaved, or one character six times in a row.
@@ -27,7 +30,12 @@ import (
 // A random token holds such a sequence with a probability of about one in
 // a million per position for base62 text (one in a hundred thousand for
 // hex), which is the price of not reporting the samples people type.
-func IsPlaceholder(v []byte) bool {
+func IsPlaceholder(v []byte) bool { return isPlaceholder(v, true) }
+
+// isPlaceholder is IsPlaceholder; withStandIns is false for a value
+// decoded from base64, which a Secret's data holds whatever it is: there
+// "test123" is the password the manifest sets, not a document's sample.
+func isPlaceholder(v []byte, withStandIns bool) bool {
 	// The marks the first tests look for, one pass over v first: most
 	// values (random tokens) hold none, and a line dense with candidates
 	// paid a dozen passes each.
@@ -64,7 +72,58 @@ func IsPlaceholder(v []byte) bool {
 	if anyValueWord(v, placeholderWholeWords) {
 		return true
 	}
+	if withStandIns && standIn(l) {
+		return true
+	}
 	return placeholderInBase64(v)
+}
+
+// standInWords name a value ("secret", "token"), or say it is one for
+// tests ("test", "mock"; testMarks).
+var standInWords = map[string]bool{
+	"test": true, "tests": true, "testing": true, "mock": true, "mocked": true, "fake": true, "dummy": true,
+	"demo": true, "sample": true, "fixture": true, "stub": true, "only": true,
+	"secret": true, "password": true, "passwd": true, "pass": true, "pwd": true, "token": true,
+	"key": true, "api": true, "apikey": true, "auth": true, "access": true, "credential": true, "credentials": true,
+}
+
+var testMarks = map[string]bool{"test": true, "tests": true, "testing": true, "mock": true, "mocked": true,
+	"fake": true, "dummy": true, "demo": true, "sample": true, "fixture": true, "stub": true}
+
+// standIn reports whether the lower-cased value l stands in for a secret:
+// two or more standInWords, one of them a test's mark, and at most six
+// digits between separators ("mock-token", "test-api-key",
+// "testing-only"). A weak password ("test123", "Secret123") is one mark
+// or one name and digits: it may be a real one.
+func standIn(l []byte) bool {
+	if len(l) > 40 {
+		return false
+	}
+	words, digits, marked := 0, 0, false
+	for i := 0; i < len(l); {
+		switch c := l[i]; {
+		case 'a' <= c && c <= 'z':
+			j := i
+			for j < len(l) && 'a' <= l[j] && l[j] <= 'z' {
+				j++
+			}
+			w := string(l[i:j])
+			if !standInWords[w] {
+				return false
+			}
+			words++
+			marked = marked || testMarks[w]
+			i = j
+		case '0' <= c && c <= '9':
+			digits++
+			i++
+		case c == '-' || c == '_' || c == '.':
+			i++
+		default:
+			return false
+		}
+	}
+	return marked && words >= 2 && digits <= 6
 }
 
 // placeholderMarks are the bytes placeholderMarked's tests need, one of
@@ -309,5 +368,27 @@ func placeholderDecoded(dec []byte) bool {
 			return false
 		}
 	}
-	return IsPlaceholder(dec)
+	return isPlaceholder(dec, false)
+}
+
+// sampleURLPassword reports whether ctx[ss:se] is the password of a URL's
+// userinfo that only names itself ("password", "secret") on a host that
+// stands in for one (localhost, 127.0.0.1, example.com, db.example):
+// postgres://user:password@localhost/mydb is a document's sample.
+func sampleURLPassword(ctx []byte, ss, se int) bool {
+	if ss == 0 || ctx[ss-1] != ':' || se >= len(ctx) || ctx[se] != '@' || se-ss > 16 {
+		return false
+	}
+	if !passwordNonValues[strings.ToLower(string(ctx[ss:se]))] {
+		return false
+	}
+	host := ctx[se+1:]
+	if i := bytes.IndexAny(host, ":/?#\"'` \t\r\n)]>"); i >= 0 {
+		host = host[:i]
+	}
+	h := strings.ToLower(string(host))
+	return h == "localhost" || h == "host" || h == "hostname" || h == "[::1]" || strings.HasPrefix(h, "127.") ||
+		strings.HasSuffix(h, ".localhost") || strings.HasSuffix(h, ".example") || strings.HasSuffix(h, ".test") ||
+		h == "example.com" || h == "example.org" || h == "example.net" || strings.HasSuffix(h, ".example.com") ||
+		strings.HasSuffix(h, ".example.org") || strings.HasSuffix(h, ".example.net")
 }

@@ -195,8 +195,15 @@ func defaultRules(thirdParty bool) []*Rule {
 			specific = append(specific, r)
 		}
 	}
-	var out []*Rule
+	var out, late []*Rule
 	for _, r := range own {
+		if r.ID == RuleTableSecret || r.ID == RuleProseSecret {
+			// Read last: where another rule reports a value, its finding
+			// keeps the rule ID (and so the fingerprint) it had before
+			// these rules came.
+			late = append(late, r)
+			continue
+		}
 		switch r.ID {
 		case RuleGenericSecret:
 			withGitleaksAllowlists(r, gitleaksGenericID)
@@ -215,7 +222,8 @@ func defaultRules(thirdParty bool) []*Rule {
 		out = append(out, ThirdPartyRules()...)
 	}
 	out = append(out, generic...)
-	return append(out, prefixedTokenRule())
+	out = append(out, prefixedTokenRule())
+	return append(out, late...)
 }
 
 // RulePrefixedToken reports a token that starts with a provider's prefix
@@ -386,9 +394,15 @@ func builtinRules(ep *Rule) []*Rule {
 		{
 			ID:          RuleAWSAccessKeyID,
 			Description: "AWS access key ID",
-			builtinRE:   builtinExpr(`\b(?:AKIA|ASIA|ABIA|ACCA|AGPA|AIDA|AROA|ANPA|ANVA|AIPA)[A-Z2-7]{16}\b`),
-			Entropy:     3,
-			Keywords:    []string{"akia", "asia", "abia", "acca", "agpa", "aida", "aroa", "anpa", "anva", "aipa"},
+			// The prefixes of credentials (AWS IAM's "unique identifiers":
+			// AKIA access key, ASIA temporary key, ABIA STS bearer token,
+			// ACCA context-specific credential). AIDA, AROA, ANPA, AGPA,
+			// AIPA and ANVA name users, roles, policies, groups, instance
+			// profiles and policy versions: identifiers printed in ARNs and
+			// logs, which grant nothing.
+			builtinRE: builtinExpr(`\b(?:AKIA|ASIA|ABIA|ACCA)[A-Z2-7]{16}\b`),
+			Entropy:   3,
+			Keywords:  []string{"akia", "asia", "abia", "acca"},
 		},
 		{
 			ID:          RuleAWSSecretAccessKey,
@@ -526,6 +540,8 @@ func builtinRules(ep *Rule) []*Rule {
 			startsAtKeyword: true,
 		},
 		passwordRule(),
+		tableSecretRule(),
+		proseSecretRule(),
 	}...)
 }
 

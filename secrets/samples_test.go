@@ -503,6 +503,21 @@ func corpusSamples() []sample {
 		s = append(s, tp("named key, password at the end of a sentence", RuleNamedKey, nk12, "The vault pass"+"word is "+nk12+".\n"))
 		nk10 := g.from(hexLower, 40)
 		s = append(s, tp("named key, hex in prose", RuleNamedKey, nk10, "The access token is "+nk10+" in the old config.\n"))
+		// A table's column or row names the value; a sentence names it
+		// with the words a reader reads as an assignment.
+		ts1 := g.mixed(base62, 24)
+		s = append(s, tp("table column", RuleTableSecret, ts1, "| env | owner | api token |\n|---|---|---|\n| dev | ops | `"+ts1+"` |\n| prod | ops | see vault |\n"))
+		ts2 := g.from(hexLower, 40)
+		s = append(s, tp("table row", RuleTableSecret, ts2, "| Setting | Value |\n|---|---|\n| Issuer | edge.internal |\n| Signing key | "+ts2+" |\n"))
+		s = append(s, fp("table, references and names", RuleTableSecret, "| service | secret | tokens |\n|---|---|---|\n| api | see 1Password | 128000 |\n| web | `${WEB_SECRET}` | v2.3.1-rc4 |\n| db | SigningSecretFromVaultV2 | 2026-11-30 |\n"))
+		s = append(s, fp("table, commit in a token's row", RuleTableSecret, "| Change | Token |\n|---|---|\n| rotate the token | "+g.from(hexLower, 40)+" commit |\n"))
+		ps1 := g.mixed(base62, 18)
+		s = append(s, tp("prose, set to", RuleProseSecret, ps1, "I set DB_PASS"+"WORD to "+ps1+" on the prod box.\n"))
+		ps2 := g.mixed(base64std, 44)
+		s = append(s, tp("prose, use as", RuleProseSecret, ps2, "Use `"+ps2+"` as the signing key until we move it.\n"))
+		ps3 := g.mixed(base62, 22)
+		s = append(s, tp("prose, for staging", RuleProseSecret, ps3, "The client secret for the staging tenant: "+ps3+"\n"))
+		s = append(s, fp("prose, settings and names", RuleProseSecret, "Set TOKEN_TTL to 3600 and the key rotation period to 30d.\nUse SigningSecretFromVaultV2 as the signing key name.\nThe API key for the relay: see the vault.\n"))
 
 		tgURL := g.from(alphaDigit[1:], 1) + g.from(alphaDigit, 8) + ":A" + "A" + g.mixed(base62+"_-", 33)
 		s = append(s, tp("telegram bot api url", RuleTelegramBot, tgURL, "curl https://api.telegram.org/bot"+tgURL+"/getMe\n"))

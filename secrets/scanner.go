@@ -375,7 +375,7 @@ func (s *Scanner) detect(path string, data []byte, scan bool) []cand {
 				return
 			}
 		}
-		if !placeholdersKept && IsPlaceholder(sec) || examples[string(sec)] || elidedAfter(ctx[se:]) {
+		if !placeholdersKept && (IsPlaceholder(sec) || sampleURLPassword(ctx, ss, se)) || examples[string(sec)] || elidedAfter(ctx[se:]) {
 			return
 		}
 		if rule.Validate != nil {

@@ -564,7 +564,7 @@ func readText(d *sotparse.Doc, content []byte) *docText {
 			}
 		}
 		if m&kMD != 0 && strings.Contains(text, ".md") {
-			for _, m := range docFileName.FindAllString(text, -1) {
+			for _, m := range docFileNames(text) {
 				if di.fileNames == nil {
 					di.fileNames = map[string]bool{}
 				}

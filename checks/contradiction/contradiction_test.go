@@ -225,3 +225,45 @@ func cpuTime() time.Duration {
 	}
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
+
+// TestMissingIDMentions checks that a gap lists the mentions of its own ids
+// only, spelled as the report spells them, from every document in path
+// order, and that two gaps of one prefix each list theirs: the mentions
+// are read once the gaps are known, not indexed beforehand.
+func TestMissingIDMentions(t *testing.T) {
+	var wb strings.Builder
+	wb.WriteString("items:\n")
+	for _, n := range []string{"001", "004", "005", "008"} {
+		fmt.Fprintf(&wb, "  - id: CTO-WORK-%s\n    title: Item %s\n    status: candidate\n    blocked_by: []\n    source: .sot/03-PROTOCOLS/CTO-M-ISSUES.md\n", n, n)
+	}
+	dir := t.TempDir()
+	checktest.WriteFiles(t, dir, map[string]string{
+		"WORKBOARD.yaml": wb.String(),
+		".sot/03-PROTOCOLS/CTO-M-ISSUES.md": "---\nname: m\nstatus: candidate\n---\n\n# M\n\n" +
+			"`CTO-WORK-003` and `CTO-WORK-007` are planned; `CTO-WORK-2` is not how the ids are written; `CTO-WORK-009` is after the last.\n",
+		".sot/03-PROTOCOLS/CTO-A-NOTES.md": "---\nname: a\nstatus: candidate\n---\n\n# A\n\n`CTO-WORK-006` and `CTO-WORK-003` come next.\n",
+	})
+	var got []string
+	for _, f := range checktest.Findings(t, dir, contradiction.Analyzer) {
+		if f.Category != "missing-id" {
+			continue
+		}
+		got = append(got, f.Message)
+		for _, r := range f.Related {
+			got = append(got, fmt.Sprintf("  %s:%d: %s", r.File, r.Line, r.Message))
+		}
+	}
+	want := []string{
+		"the id sequence skips CTO-WORK-002 to CTO-WORK-003 before CTO-WORK-004: nothing defines them (mentions are listed); define the missing items, or record that the ids were skipped on purpose",
+		"  WORKBOARD.yaml:2: CTO-WORK-001, the id before the gap, is defined here",
+		"  .sot/03-PROTOCOLS/CTO-A-NOTES.md:8: CTO-WORK-003 is mentioned here, but defined nowhere",
+		"  .sot/03-PROTOCOLS/CTO-M-ISSUES.md:8: CTO-WORK-003 is mentioned here, but defined nowhere",
+		"the id sequence skips CTO-WORK-006 to CTO-WORK-007 before CTO-WORK-008: nothing defines them (mentions are listed); define the missing items, or record that the ids were skipped on purpose",
+		"  WORKBOARD.yaml:12: CTO-WORK-005, the id before the gap, is defined here",
+		"  .sot/03-PROTOCOLS/CTO-A-NOTES.md:8: CTO-WORK-006 is mentioned here, but defined nowhere",
+		"  .sot/03-PROTOCOLS/CTO-M-ISSUES.md:8: CTO-WORK-007 is mentioned here, but defined nowhere",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("missing-id findings:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}

@@ -54,6 +54,38 @@ func (c *checker) superseded() {
 // `CTO-...-PASS-EVIDENCE.md`"): a link as much as its .sot path.
 var docFileName = lazyRE.New(`\b[A-Z][A-Z0-9]*(?:-[A-Z0-9]+)+\.md\b`)
 
+// docFileNames returns the matches of docFileName in text. A match is a
+// run of [A-Z0-9-] and the ".md" after it, so the pattern runs on each
+// ".md" with the run before it and a byte either side (what its \b
+// reads), not on the whole line: it has no literal prefix to search for,
+// and ran byte by byte on every line that links a document.
+func docFileNames(text string) []string {
+	var out []string
+	for i := 0; ; {
+		j := strings.Index(text[i:], ".md")
+		if j < 0 {
+			return out
+		}
+		at := i + j
+		start := at
+		for start > i && fileNameByte(text[start-1]) {
+			start--
+		}
+		i = at + len(".md")
+		if start == at {
+			continue // nothing before the ".md" can start a name
+		}
+		lo, hi := max(start-1, 0), min(i+1, len(text))
+		if m := docFileName.FindStringIndex(text[lo:hi]); m != nil {
+			out = append(out, text[lo+m[0]:lo+m[1]])
+		}
+	}
+}
+
+// fileNameByte reports whether c is of the run docFileName matches before
+// ".md": [A-Z0-9-].
+func fileNameByte(c byte) bool { return 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '-' }
+
 // A denial is an instruction that an item is not to be validated, read as a
 // fact (the item; its status; not validated) from any of its forms: "Do not
 // mark `ID` validated", "`ID` must not be marked validated", "`ID` must

@@ -79,7 +79,12 @@ func lintDoc(p *sotparse.DocPass) any {
 	bufp := alertPool.Get().(*[]prose.Alert)
 	alerts, err := l.linter.AppendLintTree((*bufp)[:0], l.rel(p.Doc.Path), p.Content, tree, base)
 	defer func() { clear(alerts); *bufp = alerts[:0]; alertPool.Put(bufp) }()
-	if err != nil {
+	var limit *prose.SearchLimitError
+	if errors.As(err, &limit) {
+		// The alerts found stand; the document says which rule may have
+		// more.
+		p.Report(analysis.Diagnostic{Pos: p.Doc.File.Pos(0), Category: prose.LeveledCategory(limit.Rule, limit.Level), Message: limit.Error()})
+	} else if err != nil {
 		return err
 	}
 	for _, a := range alerts {
@@ -88,7 +93,9 @@ func lintDoc(p *sotparse.DocPass) any {
 		}
 		d := analysis.Diagnostic{
 			Pos: p.Doc.File.Pos(a.Start), End: p.Doc.File.Pos(a.End),
-			Category: a.Rule, Message: a.Message, URL: a.Link,
+			// The alert's level, which the file's section of the
+			// configuration set, is its finding's severity.
+			Category: prose.LeveledCategory(a.Rule, a.Level), Message: a.Message, URL: a.Link,
 		}
 		if len(a.Fix) == 1 && p.Fixes() {
 			d.SuggestedFixes = []analysis.SuggestedFix{{

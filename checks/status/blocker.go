@@ -2,6 +2,7 @@ package status
 
 import (
 	"strings"
+	"unicode/utf8"
 )
 
 // notNow are the words that, just before the verb of a blocker claim, make
@@ -22,7 +23,21 @@ var conditionalStarts = map[string]bool{"if": true, "unless": true, "when": true
 // word is one of conditionalStarts.
 func conditional(sentence string) bool {
 	first, _, _ := strings.Cut(strings.TrimLeft(sentence, " \t-+>[]"), " ")
-	return conditionalStarts[strings.ToLower(strings.Trim(first, "_`,"))]
+	first = strings.Trim(first, "_`,")
+	// Lowered without allocating: this runs on every claim.
+	var buf [len("whenever")]byte
+	for i := 0; i < len(first); i++ {
+		if first[i] >= utf8.RuneSelf {
+			return conditionalStarts[strings.ToLower(first)] // "İF" lowers to "if"
+		}
+	}
+	if len(first) > len(buf) {
+		return false // longer than any of conditionalStarts
+	}
+	for i := 0; i < len(first); i++ {
+		buf[i] = lower(first[i])
+	}
+	return conditionalStarts[string(buf[:len(first)])]
 }
 
 // blockerClaim reads a sentence into the fact "something remains blocked
@@ -39,6 +54,14 @@ func (rp *remainPatterns) blockerClaim(text string) (blockers []string, end int,
 		return nil, 0, "" // most "blocked" sentences: the pattern is not run
 	}
 	t := strings.ReplaceAll(text, "*", "")
+	if rp.saysBlocked {
+		// A match names its id after its verb, which says "bloc": a
+		// sentence with none after its first "bloc" ("`CTO-WORK-041`
+		// remains blocked until the review") is not run either.
+		if at := blocNeedle.index(t); at < 0 || !namesID(t[at:]) {
+			return nil, 0, ""
+		}
+	}
 	if conditional(t) {
 		return nil, 0, ""
 	}
@@ -50,7 +73,7 @@ func (rp *remainPatterns) blockerClaim(text string) (blockers []string, end int,
 	ticks, straight, opens, closes, counted, framed := 0, 0, 0, 0, 0, 0
 	past := false
 	seen := map[string]bool{}
-	for _, m := range rp.blocker.FindAllStringSubmatchIndex(t, -1) {
+	for _, m := range rp.blockerMatches(t) {
 		before := t[counted:m[0]]
 		ticks += strings.Count(before, "`")
 		straight += strings.Count(before, `"`)
@@ -106,6 +129,50 @@ func (rp *remainPatterns) blockerClaim(text string) (blockers []string, end int,
 		return nil, 0, ""
 	}
 	return blockers, unstarred(text, end), date
+}
+
+// blockerMatches returns the blocker pattern's matches in t, as
+// FindAllStringSubmatchIndex does. With no phrase added, the pattern has
+// more instructions than the backtracker takes, and its unanchored search
+// starts a thread of the automaton at every byte; but a match is a verb of
+// letters and white space ending in "blocked" and what follows it, so it
+// starts in the run of such bytes before a "bloc". Each search starts
+// there, after the last match, rather than at the sentence's start.
+func (rp *remainPatterns) blockerMatches(t string) [][]int {
+	if !rp.saysBlocked {
+		return rp.blocker.FindAllStringSubmatchIndex(t, -1)
+	}
+	var out [][]int
+	for pos := 0; pos < len(t); {
+		b := blocNeedle.index(t[pos:])
+		if b < 0 {
+			break
+		}
+		from := pos + b
+		for from > pos && verbByte(t[from-1]) {
+			from--
+		}
+		m := rp.blocker.FindStringSubmatchIndex(t[from:])
+		if m == nil {
+			break
+		}
+		for i := range m {
+			if m[i] >= 0 {
+				m[i] += from
+			}
+		}
+		out = append(out, m)
+		pos = m[1]
+	}
+	return out
+}
+
+// verbByte reports whether c can be part of a verb of the built-in
+// family before its "bloc": an ASCII letter, white space as \s means it,
+// or a byte of a multi-byte character (a KELVIN SIGN or LONG S folds to a
+// letter under (?i)).
+func verbByte(c byte) bool {
+	return isLetter(c) || c == ' ' || c == '\t' || c == '\n' || c == '\f' || c == '\r' || c >= utf8.RuneSelf
 }
 
 // unstarred maps off, an offset in text with its '*' removed, back to an
@@ -214,5 +281,50 @@ func (c *checker) staleBlockers(di *docInfo, skip map[string]bool) {
 	order, last := lastStatements(di, func(m *remainMatch) ([]string, int, string) { return m.blockers, m.blockEnd, m.blockDate }, func(id string) bool { return skip[id] })
 	for _, id := range order {
 		c.reportStale(di, id, last[id], "stale-blocker", "something remains blocked by it", "no longer blocks")
+	}
+}
+
+// blocNeedle is what every verb of the built-in "remains blocked" family
+// holds: "bloc" has no letter that a non-ASCII character folds to, so an
+// ASCII search for it misses no sentence the patterns match.
+var blocNeedle = newNeedle("bloc")
+
+// mayBeBlocked reports whether a sentence can hold a verb of the built-in
+// family: it says "bloc" in some case.
+func mayBeBlocked(s string) bool { return blocNeedle.index(s) >= 0 }
+
+// mayClaim reports whether a sentence of a remain line whose label can end
+// at labelEnd (labelSpan) can be read as a claim with no phrase added: it
+// says "bloc", emphasis aside as the claims read it ("remains b*lock*ed"),
+// or follows what may be a label ("Still blocked: ...").
+func mayClaim(s sentence, labelEnd int) bool {
+	if s.off <= labelEnd || mayBeBlocked(s.text) {
+		return true
+	}
+	// otherClaim and blockerClaim drop emphasis before they read.
+	return strings.IndexByte(s.text, '*') >= 0 && mayBeBlocked(strings.ReplaceAll(s.text, "*", ""))
+}
+
+// idStartNeedle starts every work id but for its "K" (which the KELVIN
+// SIGN matches too under (?i)).
+var idStartNeedle = newNeedle("CTO-WOR")
+
+// namesID reports whether s holds a work id as the patterns match one
+// case-insensitively: "CTO-WOR", a "K" in either case or the KELVIN SIGN,
+// "-", a digit.
+func namesID(s string) bool {
+	for {
+		i := idStartNeedle.index(s)
+		if i < 0 {
+			return false
+		}
+		s = s[i+len(idStartNeedle.word):]
+		rest, ok := strings.CutPrefix(s, "\u212a")
+		if !ok && s != "" && (s[0] == 'k' || s[0] == 'K') {
+			rest, ok = s[1:], true
+		}
+		if ok && len(rest) >= 2 && rest[0] == '-' && isDigit(rest[1]) {
+			return true
+		}
 	}
 }

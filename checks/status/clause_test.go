@@ -21,6 +21,24 @@ func TestClauseStarts(t *testing.T) {
 	}
 }
 
+// TestClauseStartsThat: a clause starts after "that" when a verb that
+// reports a finding precedes it, not after one that asks for a state.
+func TestClauseStartsThat(t *testing.T) {
+	for text, want := range map[string]int{
+		"On 2026-06-09 we confirmed that X stays blocked":    strings.Index("On 2026-06-09 we confirmed that X stays blocked", "X"),
+		"The log showed that X stays blocked":                strings.Index("The log showed that X stays blocked", "X"),
+		"We must ensure that X stays blocked":                -1,
+		"The route states that X stays blocked":              -1,
+		"A reconfirmed that X":                               -1, // not the word "confirmed"
+		"supercalifragilisticconfirmed that X stays blocked": -1,
+	} {
+		got := clauseStarts(text)
+		if want < 0 && len(got) != 1 || want >= 0 && (len(got) != 2 || got[1] != want) {
+			t.Errorf("clauseStarts(%q) = %v, want [0 %d]", text, got, want)
+		}
+	}
+}
+
 // allocRatio returns the bytes f allocates on large over those on small:
 // deterministic, unlike the time a loaded machine gives it. The fewest of
 // a few runs is kept, as the count is the process's and a test running in
@@ -50,7 +68,7 @@ func allocRatio(f func(string), small, large string) (float64, uint64, uint64) {
 // every comma made 8 times the line cost 64 times the time and memory (the
 // manyids shape of scripts/sweep.sh: 50 s for 1,000 documents).
 func TestClauseStartsLinear(t *testing.T) {
-	line := func(n int) string { return strings.Repeat("CTO-WORK-101, ", n) }
+	line := func(n int) string { return strings.Repeat("CTO-WORK-101, we confirmed that ", n) }
 	r, bs, bl := allocRatio(func(s string) { clauseStarts(s) }, line(1000), line(8000))
 	t.Logf("8x the line: %.1fx the bytes (%d, %d)", r, bs, bl)
 	if r > 12 {
@@ -105,5 +123,29 @@ func TestBlockerClaimEnd(t *testing.T) {
 	_, end, _ := rp.blockerClaim(text)
 	if want := strings.Index(text, "CTO-WORK-040") + len("CTO-WORK-040"); end != want {
 		t.Errorf("end = %d (%q), want %d (%q)", end, text[:end], want, text[:want])
+	}
+}
+
+// TestOtherClaimLinear: a sentence listing thousands of ids costs in
+// proportion to its length. Each ", " starts a clause, and reading the
+// id list again from each was quadratic (a 64 KB line of ids took 6 s).
+// The work counted is the bytes handed to the claim pattern.
+func TestOtherClaimLinear(t *testing.T) {
+	byID, this, blocker := stillBlockedPatterns(nil)
+	rp := &remainPatterns{byID: byID, this: this, blocker: blocker}
+	work := 0
+	claimWork = func(n int) { work += n }
+	defer func() { claimWork = nil }()
+	bytesFor := func(n int) int {
+		s := strings.Repeat("`CTO-WORK-040`, ", n) + "and we confirmed that x remains blocked."
+		work = 0
+		rp.otherClaim([]byte(s), 0, 0, sentence{text: s})
+		return work
+	}
+	small, large := bytesFor(500), bytesFor(4000)
+	r := float64(large) / float64(max(small, 1))
+	t.Logf("8x the line: %.1fx the work (%d, %d)", r, small, large)
+	if r > 10 {
+		t.Errorf("8x the line cost %.1fx the work (%d, %d): not linear", r, small, large)
 	}
 }

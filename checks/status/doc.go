@@ -104,8 +104,17 @@
 //     The sentence is read into the fact "these items
 //     remain blocked" whatever its form: the id list may also be the
 //     subject of a later clause ("The endpoint answered, but `CTO-WORK-016`
-//     remains blocked"), follow a noun that names it ("The Stage 2 item
-//     `CTO-WORK-016` continues to be blocked"), follow a label that says
+//     remains blocked") or of a clause after a verb that reports a
+//     finding ("we confirmed that `CTO-WORK-016` stays blocked"; not
+//     after a request, a modal, a negation or in a question, and history
+//     when the reporting words are: "The May retro recorded that"),
+//     follow a noun that names it ("The Stage 2 item `CTO-WORK-016`
+//     continues to be blocked", "Both `CTO-WORK-016` and ..."), have an
+//     aside before the verb, which frames the claim as a phrase before it
+//     would ("`CTO-WORK-016` (checked 2026-06-03) stays blocked" is dated;
+//     "(at the time)" makes it history, "(if the audit fails)" a
+//     condition; "(filed 2026-05-10)" dates another event, not the
+//     claim), follow a label that says
 //     it ("Still blocked: `CTO-WORK-016`"), or fill a table row with the
 //     phrase ("| `CTO-WORK-016` | remains blocked |"); emphasis is ignored.
 //   - stale-blocker: a sentence that names a validated item as what
@@ -138,8 +147,9 @@
 //
 // The "remains blocked" family is data: "remains blocked", "remain
 // blocked", "stays blocked", "is still blocked", "still remains blocked",
-// "continues to be blocked", "is blocked pending", "is blocked until" and
-// their plurals, plus -still-blocked.
+// "continues to be blocked", "is blocked pending", "is blocked until",
+// "has stayed blocked", "has remained blocked", "has been kept blocked",
+// "has been blocked since" and their plurals, plus -still-blocked.
 //
 // A work item is validated when the first word of its Status line is
 // "validated". An item defined in two documents (the refs check reports

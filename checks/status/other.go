@@ -55,8 +55,11 @@ func (c *checker) otherBlocked(di *docInfo) (reported map[string]bool) {
 // s.text. The fact is the same whatever the form: the id list as the
 // sentence's subject ("`CTO-WORK-016` remains blocked ..."), as the subject
 // of a later clause ("The endpoint answered, but `CTO-WORK-016` remains
-// blocked"), after a noun it names ("The Stage 2 item `CTO-WORK-016`
-// continues to be blocked"), under a label that says it ("Still blocked:
+// blocked") or of a clause a finding reports ("we confirmed that
+// `CTO-WORK-016` stays blocked"), after a noun it names ("The Stage 2
+// item `CTO-WORK-016` continues to be blocked"), with an aside before
+// the verb that frames it ("`CTO-WORK-016` (checked 2026-06-03) stays
+// blocked"), under a label that says it ("Still blocked:
 // `CTO-WORK-016`"), or in a table row whose cells are the id and the
 // phrase ("| `CTO-WORK-016` | remains blocked |"). Emphasis is not a word.
 //
@@ -76,19 +79,55 @@ func (rp *remainPatterns) otherClaim(content []byte, lineOff, labelEnd int, s se
 		}
 		return "", 0, "", false
 	}
+	listEnd := 0 // the end of the last id list read that no verb followed
 	for _, at := range clauseStarts(text) {
+		if at < listEnd {
+			// Inside an id list already read ("`A`, `B`, `C` ..."): a
+			// later part of it is followed by what followed the whole.
+			// Reading each part again was quadratic in the list.
+			continue
+		}
 		t := text[at:]
 		skip := 0
 		if m := itemNoun.FindStringIndex(t); m != nil {
 			skip = m[1]
 		}
-		if m := rp.byID.FindStringSubmatchIndex(t[skip:]); m != nil && !inCodeSpan(text[:at+skip+m[1]]) {
-			past, date := historical(text[:at+skip+m[0]])
-			if past {
-				return "", 0, "", false // "Originally, `CTO-WORK-016` remains blocked."
-			}
-			return t[skip+m[2] : skip+m[3]], min(len(s.text), at+skip+m[1]), date, true
+		if claimWork != nil {
+			claimWork(len(t) - skip)
 		}
+		m := rp.byID.FindStringSubmatchIndex(t[skip:])
+		if m == nil {
+			if l := leadingIDs.FindStringIndex(t[skip:]); l != nil {
+				listEnd = at + skip + l[1]
+			}
+			continue
+		}
+		if inCodeSpan(text[:at+skip+m[1]]) {
+			continue
+		}
+		past, date := historical(text[:at+skip+m[0]])
+		if !past && at > 0 {
+			// A clause after "that": the words that report it may place
+			// it in the past ("The May retro recorded that ...").
+			past = historyPhrase(reportingClause(text[:at]))
+		}
+		if aside := asideOf(t[skip:], m); aside != "" && !past {
+			// "`CTO-WORK-016` (at the time) remains blocked", "...
+			// (checked 2026-06-03) stays blocked": the aside is a
+			// phrase set off before the verb; one that states a
+			// condition makes the claim one ("(if the audit fails)").
+			if conditional(aside) {
+				return "", 0, "", false
+			}
+			past = historyPhrase(aside)
+			if date == "" {
+				date = asideDate(aside)
+			}
+		}
+		if past {
+			return "", 0, "", false // "Originally, `CTO-WORK-016` remains blocked."
+		}
+		return t[skip+m[2] : skip+m[3]], min(len(s.text), at+skip+m[1]), date, true
 	}
 	// A label that says it: "Still blocked: `CTO-WORK-016`, until ...".
 	// Only what can be a label is read: the words of a later sentence's
@@ -104,6 +143,57 @@ func (rp *remainPatterns) otherClaim(content []byte, lineOff, labelEnd int, s se
 		}
 	}
 	return "", 0, "", false
+}
+
+// claimWork, set by tests only, is told the bytes otherClaim hands byID
+// at each clause start: the measure of its work, which must grow
+// linearly with the sentence.
+var claimWork func(n int)
+
+// reportingClause returns, when before (a sentence up to a clause's
+// start) ends with "that", the words of the clause that reports it: from
+// the last mark that sets a phrase off, or the sentence's start.
+func reportingClause(before string) string {
+	b := strings.TrimRight(before, " \t")
+	if len(b) < 4 || !strings.EqualFold(b[len(b)-4:], "that") {
+		return ""
+	}
+	if i := strings.LastIndexAny(b, setOff); i >= 0 {
+		b = b[i+1:]
+	}
+	return b
+}
+
+// asideDate returns the date an aside gives the claim it sits in: a date
+// alone ("(2026-06-03)") or after a word that dates an observation
+// ("checked 2026-06-03", "as of the 2026-05-15 standup"). A date after a
+// word that names another event ("validated 2026-06-01", "due
+// 2026-06-30", "filed 2026-05-10") dates that event, not the claim.
+func asideDate(aside string) string {
+	d := findDate(aside)
+	if d == "" {
+		return ""
+	}
+	first, _, _ := strings.Cut(strings.ToLower(strings.TrimSpace(aside)), " ")
+	if findDate(first) != "" || asideDatingWords[strings.Trim(first, ",:")] {
+		return phraseDate(aside)
+	}
+	return ""
+}
+
+// asideDatingWords open an aside that dates the claim it sits in.
+var asideDatingWords = map[string]bool{"on": true, "as": true, "per": true, "at": true, "in": true, "during": true,
+	"checked": true, "confirmed": true, "updated": true, "reviewed": true, "seen": true, "observed": true, "status": true, "verified": true}
+
+// asideOf returns the aside byID matched between the ids and the verb, or
+// "".
+func asideOf(t string, m []int) string {
+	for g := 2; g <= 3; g++ {
+		if m[2*g] >= 0 {
+			return strings.Trim(t[m[2*g]:m[2*g+1]], "() ")
+		}
+	}
+	return ""
 }
 
 // labelSpan returns the length of the start of line that can be part of
@@ -129,18 +219,25 @@ var blockedLabels = map[string]bool{"still blocked": true, "remains blocked": tr
 
 var (
 	// itemNoun is a noun phrase naming the item before its id: "The Stage
-	// 2 item ", "this work item ".
-	itemNoun = lazyRE.New(`(?i)^(?:the|this|that)\s+(?:[\w-]+\s+){0,3}?(?:item|work\s+item|issue|slice)\s+`)
+	// 2 item ", "this work item ", or "Both " before an id list.
+	itemNoun = lazyRE.New(`(?i)^(?:both\s+|(?:the|this|that)\s+(?:[\w-]+\s+){0,3}?(?:item|work\s+item|issue|slice)\s+)`)
 	// leadingIDs is an id list that starts a sentence.
 	leadingIDs = lazyRE.New(`(?i)^` + idList + `(?:\s|[,.;:]|$)`)
 )
 
 // clauseStarts returns the offsets in text where a clause starts: the
-// sentence's start, and after ", but", ", and", ", so", ", while", ", yet",
-// ", although", "; " or ", ".
+// sentence's start, after ", but", ", and", ", so", ", while", ", yet",
+// ", although", "; " or ", ", and after "that" following a verb that
+// reports a finding ("we confirmed that", "the notes record that").
 func clauseStarts(text string) []int {
 	out := make([]int, 1, strings.Count(text, ",")+1)
+	// A question asks whether the clause holds ("Who confirmed that ...?").
+	question := strings.HasSuffix(strings.TrimRight(text, " \t*_"), "?")
 	for i := 0; i < len(text); i++ {
+		if !question && text[i] == ' ' && len(text)-i > len(" that ") && strings.EqualFold(text[i:i+len(" that ")], " that ") && reportsBefore(text[:i]) {
+			out = append(out, spaces(text, i+len(" that ")))
+			continue
+		}
 		if text[i] != ',' {
 			continue
 		}
@@ -156,6 +253,60 @@ func clauseStarts(text string) []int {
 		out = append(out, j)
 	}
 	return out
+}
+
+// reportingVerbs, before "that", report what someone found, so that the
+// clause after it states a fact ("On 2026-06-09 we confirmed that
+// `CTO-WORK-040` continues to be blocked", "The log shows that ..."). A
+// verb that gives what someone said or a document says ("said",
+// "stated", "states") quotes it, and one that asks for a state ("ensure",
+// "verify") wants it: neither is one.
+var reportingVerbs = map[string]bool{
+	"confirmed": true, "confirms": true, "noted": true, "notes": true, "recorded": true, "records": true,
+	"found": true, "finds": true, "observed": true, "reported": true, "reports": true, "shows": true, "showed": true,
+	"indicates": true, "indicated": true, "verified": true, "checked": true, "learned": true, "saw": true,
+	// The plain form after a subject ("The standup notes confirm that");
+	// first in its sentence it asks ("Confirm that ...").
+	"confirm": true, "note": true, "record": true, "show": true, "indicate": true,
+}
+
+var plainReporting = map[string]bool{"confirm": true, "note": true, "record": true, "show": true, "indicate": true}
+
+// notReporting, among the two words before a reporting verb, make it no
+// finding: a negation ("Nobody has confirmed that"), a modal or a request
+// ("We need to confirm", "must note"), a question's auxiliary.
+var notReporting = map[string]bool{
+	"not": true, "never": true, "no": true, "nobody": true, "none": true, "neither": true, "nor": true, "to": true,
+	"please": true, "must": true, "should": true, "need": true, "needs": true, "can": true, "could": true,
+	"will": true, "would": true, "may": true, "might": true, "did": true, "does": true, "do": true, "who": true,
+	"whether": true, "if": true, "unless": true, "cannot": true, "can't": true, "hasn't": true, "haven't": true,
+	"didn't": true, "wasn't": true, "isn't": true,
+}
+
+// reportsBefore reports whether the last word of text is a reporting
+// verb that states a finding. Only the last few dozen bytes are read, so
+// that a long line stays linear.
+func reportsBefore(text string) bool {
+	words := strings.Fields(strings.ToLower(text[max(0, len(text)-48):]))
+	if len(text) > 48 && len(words) > 0 {
+		words = words[1:] // the first may be cut
+	}
+	for len(words) > 0 && strings.Trim(words[0], "-+*[]x>") == "" {
+		words = words[1:] // a list marker, a task box, a quote mark
+	}
+	n := len(words)
+	if n == 0 || !reportingVerbs[words[n-1]] {
+		return false
+	}
+	if n == 1 && len(text) <= 48 && plainReporting[words[0]] {
+		return false // first in its sentence: "Confirm that ...", a request
+	}
+	for _, w := range words[max(0, n-3) : n-1] {
+		if notReporting[strings.Trim(w, ",;:()\"'`*_")] {
+			return false
+		}
+	}
+	return true
 }
 
 // hypotheticalHeadings start the headings of sections that describe a

@@ -20,6 +20,10 @@ var stillBlocked = []string{
 	// ("`CTO-WORK-041` is blocked by `CTO-WORK-040`", as a "Blocked by:"
 	// line says it).
 	"is blocked pending", "are blocked pending", "is blocked until", "are blocked until",
+	// The present perfect reaches now ("has stayed blocked since May"); the
+	// simple past ("remained blocked") is history.
+	"has stayed blocked", "have stayed blocked", "has remained blocked", "have remained blocked",
+	"has been kept blocked", "have been kept blocked", "has been blocked since", "have been blocked since",
 }
 
 var extraBlocked flagutil.Words
@@ -45,7 +49,10 @@ func stillBlockedPatterns(extra flagutil.Words) (byID, this, blocker *regexp.Reg
 	for _, s := range thisSubjects {
 		subj = append(subj, strings.ReplaceAll(s, " ", `\s+`))
 	}
-	byID = regexp.MustCompile(`(?i)^(` + idList + `)\s+` + verb)
+	// An aside may stand between the ids and the verb ("`CTO-WORK-040`
+	// (checked 2026-06-03) stays blocked", "`CTO-WORK-040`, as of the
+	// standup, stays blocked"); its words frame the claim (otherClaim).
+	byID = regexp.MustCompile(`(?i)^(` + idList + `)(?:\s*(\([^()]{1,80}\))|\s*,([^,]{1,80}),)?\s+` + verb)
 	this = regexp.MustCompile(`(?i)^(?:` + strings.Join(subj, "|") + `)\s+` + verb)
 	// The verb, or the present "is blocked" (a current state as much as
 	// "remains blocked"), then the items it waits for: "(only) by|on|

@@ -694,6 +694,9 @@ type remainPatterns struct {
 	// "this issue" and the like; blocker one that names what something
 	// remains blocked by ("remains blocked by `CTO-WORK-040`").
 	byID, this, blocker *regexp.Regexp
+	// saysBlocked: no flag added a phrase, so every verb of the family
+	// says "blocked".
+	saysBlocked bool
 }
 
 // newRemainPatterns returns the patterns of the phrases -still-blocked adds
@@ -706,7 +709,7 @@ func newRemainPatterns() *remainPatterns {
 	defer remainMemo.Unlock()
 	if remainMemo.p == nil || remainMemo.key != key {
 		byID, this, blocker := stillBlockedPatterns(extraBlocked)
-		remainMemo.key, remainMemo.p = key, &remainPatterns{byID: byID, this: this, blocker: blocker}
+		remainMemo.key, remainMemo.p = key, &remainPatterns{byID: byID, this: this, blocker: blocker, saysBlocked: len(extraBlocked) == 0}
 	}
 	return remainMemo.p
 }
@@ -1245,14 +1248,67 @@ func index(d *sotparse.Doc, content []byte, pats *remainPatterns) *docInfo {
 	di := &docInfo{d: d}
 	remain := lines // extra phrases need not say "blocked": read every line
 	var withID []bodylines.Line
-	if len(extraBlocked) == 0 {
+	if pats.saysBlocked {
 		found := linesWithEach(lines, content, blockedNeedle, workIDNeedle)
 		remain, withID = found[0], found[1]
 	} else {
 		withID = linesWith(lines, content, workIDNeedle)
 	}
-	for _, ln := range remain {
-		di.remain = append(di.remain, remainLine{off: ln.Off, sents: sentences(ln)})
+	// A line of both lists is split once, for both readings.
+	//
+	// Of a remain line, only a sentence that says "blocked", or that
+	// follows a label which may ("Still blocked: ..."), can be a claim: on
+	// a line of many sentences most are not, and were each read by every
+	// pattern of match. (A phrase -still-blocked adds need not say it.)
+	//
+	// Of a line that names an id, only a sentence that starts with one
+	// states a status, and says "is" or "are": most sentences that
+	// mention an id do not, and most that start with one say it "remains
+	// blocked" or the like. They are dropped before the pattern.
+	mayStateStatus := func(s sentence) bool {
+		t := strings.TrimLeft(s.text, "`*_")
+		return len(t) >= 9 && strings.EqualFold(t[:9], "CTO-WORK-") && saysIsOrAre(t)
+	}
+	var statements []sentence // of one line at a time
+	for ri, wi := 0, 0; ri < len(remain) || wi < len(withID); {
+		var ln bodylines.Line
+		inRemain, named := false, false
+		switch {
+		case wi == len(withID) || ri < len(remain) && remain[ri].Off < withID[wi].Off:
+			ln, inRemain = remain[ri], true
+			ri++
+		case ri == len(remain) || withID[wi].Off < remain[ri].Off:
+			ln, named = withID[wi], true
+			wi++
+		default:
+			ln, inRemain, named = remain[ri], true, true
+			ri, wi = ri+1, wi+1
+		}
+		var sents []sentence
+		labelEnd := -1
+		if inRemain && pats.saysBlocked {
+			labelEnd = ln.Off + labelSpan(content[ln.Off:])
+		}
+		statements = statements[:0]
+		eachSentence(ln, func(s sentence) {
+			if inRemain && (!pats.saysBlocked || mayClaim(s, labelEnd)) {
+				sents = append(sents, s)
+			}
+			if named && mayStateStatus(s) {
+				statements = append(statements, s)
+			}
+		})
+		if inRemain {
+			di.remain = append(di.remain, remainLine{off: ln.Off, sents: sents})
+		}
+		for _, s := range statements {
+			if m := statesStatus.FindStringSubmatchIndex(s.text); m != nil && !inCodeSpan(s.text[:m[1]]) {
+				st := strings.ToLower(s.text[m[4]:m[5]])
+				if statuses.Has(st) {
+					di.stated = append(di.stated, stated{ids: ids(s.text[m[2]:m[3]]), status: st, off: s.off})
+				}
+			}
+		}
 	}
 	// sectionEnd returns the offset of the first heading after pos with a
 	// level at most level, or the end of the file. The headings are in
@@ -1290,22 +1346,6 @@ func index(d *sotparse.Doc, content []byte, pats *remainPatterns) *docInfo {
 		}
 	}
 	inItem := func(off int) bool { return di.innermostIdx(off) >= 0 }
-	// Only a sentence that starts with a work id states a status.
-	for _, ln := range withID {
-		for _, s := range sentences(ln) {
-			// A statement starts with its id: most sentences that mention an
-			// id do not, and are rejected before the pattern.
-			if t := strings.TrimLeft(s.text, "`*_"); len(t) < 9 || !strings.EqualFold(t[:9], "CTO-WORK-") {
-				continue
-			}
-			if m := statesStatus.FindStringSubmatchIndex(s.text); m != nil && !inCodeSpan(s.text[:m[1]]) {
-				st := strings.ToLower(s.text[m[4]:m[5]])
-				if statuses.Has(st) {
-					di.stated = append(di.stated, stated{ids: ids(s.text[m[2]:m[3]]), status: st, off: s.off})
-				}
-			}
-		}
-	}
 	for _, ln := range lines {
 		if m := workItemLineMatch(ln.Text); m != nil && !inItem(ln.Off) {
 			for _, id := range ids(m[1]) {
@@ -1346,12 +1386,66 @@ func index(d *sotparse.Doc, content []byte, pats *remainPatterns) *docInfo {
 	return di
 }
 
+// isNeedle and areNeedle find statesStatus's verbs in any case.
+var isNeedle, areNeedle = newNeedle("is"), newNeedle("are")
+
+// saysIsOrAre reports whether s can hold statesStatus's verb: "is" or
+// "are" in some case, or a LONG S, which (?i) matches as an "s".
+func saysIsOrAre(s string) bool {
+	return isNeedle.index(s) >= 0 || areNeedle.index(s) >= 0 || strings.Contains(s, "\u017f")
+}
+
+// ids returns the work ids of s that idPattern finds, upper-cased.
 func ids(s string) []string {
 	var out []string
-	for _, m := range idPattern.FindAllString(s, -1) {
-		out = append(out, strings.ToUpper(m))
+	for i := 0; ; {
+		start, end := nextID(s, i)
+		if start < 0 {
+			return out
+		}
+		out = append(out, strings.ToUpper(s[start:end]))
+		i = end
 	}
-	return out
+}
+
+// nextID returns the bounds of the first match of idPattern in s at or
+// after from, or -1: a search for the id's letters and a look at the bytes
+// around them, rather than the case-insensitive pattern, which has no
+// literal prefix to search for and runs byte by byte on every claim.
+func nextID(s string, from int) (start, end int) {
+	for from < len(s) {
+		j := idStartNeedle.index(s[from:])
+		if j < 0 {
+			break
+		}
+		start = from + j
+		from = start + 1
+		if start > 0 && isWordByte(s[start-1]) {
+			continue // \b
+		}
+		i := start + len(idStartNeedle.word)
+		switch {
+		case i < len(s) && (s[i] == 'k' || s[i] == 'K'):
+			i++
+		case strings.HasPrefix(s[i:], "\u212a"): // the KELVIN SIGN matches "k" under (?i)
+			i += len("\u212a")
+		default:
+			continue
+		}
+		if i >= len(s) || s[i] != '-' {
+			continue
+		}
+		i++
+		digits := i
+		for i < len(s) && isDigit(s[i]) {
+			i++
+		}
+		if i == digits || i < len(s) && isWordByte(s[i]) {
+			continue // no digits, or no \b after them (nor after fewer)
+		}
+		return start, i
+	}
+	return -1, -1
 }
 
 // linesScratch holds the slices index reads a document's lines into, one
@@ -1490,7 +1584,7 @@ func linesWithEach(lines []bodylines.Line, content []byte, ns ...needle) [][]bod
 }
 
 // equalFold reports whether b is the ASCII word w in any case.
-func equalFold(b []byte, w string) bool {
+func equalFold[T string | []byte](b T, w string) bool {
 	for i := range len(w) {
 		if lower(b[i]) != lower(w[i]) {
 			return false
@@ -1511,6 +1605,36 @@ func (n needle) in(s string) bool {
 		return false
 	}
 	return containsFold(s, n.word)
+}
+
+// index returns the offset of the first occurrence of the needle in s in
+// any ASCII case, or -1. Unlike in, it is exact: it looks for the rarest
+// letter in either case and compares the word around each.
+func (n needle) index(s string) int {
+	first := -1
+	c := lower(n.word[n.rare])
+	for _, b := range []byte{c, upper(c)} {
+		end := len(s) - len(n.word) + n.rare // the last offset of the letter that leaves room for the word
+		if first >= 0 {
+			end = first + n.rare - 1 // a later hit cannot come first
+		}
+		for off := n.rare; off <= end; {
+			at := strings.IndexByte(s[off:end+1], b)
+			if at < 0 {
+				break
+			}
+			at += off
+			if start := at - n.rare; equalFold(s[start:start+len(n.word)], n.word) {
+				first = start
+				break
+			}
+			off = at + 1
+		}
+		if upper(c) == c {
+			break
+		}
+	}
+	return first
 }
 
 // containsFold reports whether s contains the ASCII word, ignoring case.
@@ -1545,16 +1669,22 @@ func upper(c byte) byte {
 // sentences splits a line into sentences at ".", ";", "!" or "?" followed
 // by a space or the end of the line.
 func sentences(ln bodylines.Line) []sentence {
+	var out []sentence
+	eachSentence(ln, func(s sentence) { out = append(out, s) })
+	return out
+}
+
+// eachSentence calls f with each sentence of ln (see sentences), in order.
+func eachSentence(ln bodylines.Line, f func(sentence)) {
 	start := markerLen(ln.Text)
 	text := ln.Text
-	var out []sentence
 	add := func(from, to int) {
 		for from < to && (text[from] == ' ' || text[from] == '\t') {
 			from++
 		}
 		from += labelLen(text[from:to])
 		if from < to {
-			out = append(out, sentence{off: ln.Off + from, text: text[from:to]})
+			f(sentence{off: ln.Off + from, text: text[from:to]})
 		}
 	}
 	for i := start; i < len(text); i++ {
@@ -1567,7 +1697,6 @@ func sentences(ln bodylines.Line) []sentence {
 		}
 	}
 	add(start, len(text))
-	return out
 }
 
 // markerLen returns the length of the line's list marker and task box,

@@ -337,6 +337,7 @@ func TestAction(t *testing.T) {
 // action's (expressions, contexts, step outputs, the pinned actions'
 // inputs; shell scripts too where shellcheck is installed).
 func TestActionActionlint(t *testing.T) {
+	t.Parallel()
 	tool, err := exec.LookPath("actionlint")
 	if err != nil {
 		if os.Getenv("CI") == "" {

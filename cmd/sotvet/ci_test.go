@@ -225,6 +225,7 @@ func fileExists(p string) bool {
 // docs/ci.md (expressions, step conditions, action inputs). scripts/ci/tools.sh
 // installs it; elsewhere the test skips unless CI is set.
 func TestCIExamplesActionlint(t *testing.T) {
+	t.Parallel()
 	tool, err := exec.LookPath("actionlint")
 	if err != nil {
 		if os.Getenv("CI") == "" {

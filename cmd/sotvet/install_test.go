@@ -14,6 +14,7 @@ import (
 // developer tool behind the devtools build tag. The pre-commit scenario that
 // proves this end to end is slow and runs only in CI; this is its fast guard.
 func TestInstallBuildsOnlySotvet(t *testing.T) {
+	t.Parallel()
 	if _, err := exec.LookPath("go"); err != nil {
 		t.Skip("go is not on PATH")
 	}
@@ -36,6 +37,7 @@ func TestInstallBuildsOnlySotvet(t *testing.T) {
 // builds or runs one must pass the tag: without it the build fails, as the
 // sweep's did ("build constraints exclude all Go files").
 func TestDevtoolsBuiltWithTag(t *testing.T) {
+	t.Parallel()
 	if _, err := exec.LookPath("go"); err != nil {
 		t.Skip("go is not on PATH")
 	}

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -174,27 +175,44 @@ func TestSARIFMultitool(t *testing.T) {
 	os.WriteFile(filepath.Join(ws, ".sot", "My PRD.md"), []byte("---\nname: x\nstatus: Validated\ntags: [a]\n---\n# X\n"), 0o644)
 	tok := filepath.Join(root, "notes.txt")
 	os.WriteFile(tok, []byte("token = "+"gl"+"pat-"+"xY7kQ2mR9vB4nL6tW1cZ\n"), 0o644)
+	// The logs are written before t.Parallel: versionString is a global
+	// that the other tests' in-process runs read.
 	// A version that starts with a number, as releases stamp one (SARIF2005).
-	defer func(v string) { versionString = v }(versionString)
+	old := versionString
 	versionString = "0.1.0"
-	for name, args := range map[string][]string{
-		"check": {"check", "--no-git", "--format", "sarif", root},
-		"scan":  {"scan", "--format", "sarif", tok},
+	out := t.TempDir()
+	var logs []string
+	for _, c := range []struct {
+		name string
+		args []string
+	}{
+		{"check", []string{"check", "--no-git", "--format", "sarif", root}},
+		{"scan", []string{"scan", "--format", "sarif", tok}},
 	} {
-		t.Run(name, func(t *testing.T) {
-			var out, errb bytes.Buffer
-			run(args, &out, &errb)
-			in := filepath.Join(t.TempDir(), name+".sarif")
-			os.WriteFile(in, out.Bytes(), 0o644)
-			cmd := exec.Command(tool, "validate", "--output", in+".validation", in)
-			cmd.Env = append(os.Environ(), "DOTNET_CLI_TELEMETRY_OPTOUT=1")
-			msg, err := cmd.CombinedOutput()
-			if err != nil {
-				t.Fatalf("Sarif.Multitool validate: %v\n%s", err, msg)
-			}
-			if regexp.MustCompile(`(error|warning) SARIF\d+`).Match(msg) {
-				t.Errorf("the Multitool objects:\n%s", msg)
-			}
-		})
+		var stdout, stderr bytes.Buffer
+		run(c.args, &stdout, &stderr)
+		if !json.Valid(stdout.Bytes()) {
+			t.Errorf("%s: not JSON: %s\n%s", c.name, stdout.Bytes(), stderr.Bytes())
+		}
+		in := filepath.Join(out, c.name+".sarif")
+		os.WriteFile(in, stdout.Bytes(), 0o644)
+		logs = append(logs, in)
+	}
+	versionString = old
+	// The Multitool is a .NET program: its start costs seconds of wall
+	// time, so one run validates both logs (each problem it prints names
+	// its file), beside the other tests rather than before them.
+	t.Parallel()
+	cmd := exec.Command(tool, append([]string{"validate", "--output", filepath.Join(out, "validation.sarif")}, logs...)...)
+	cmd.Env = append(os.Environ(), "DOTNET_CLI_TELEMETRY_OPTOUT=1")
+	msg, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("Sarif.Multitool validate: %v\n%s", err, msg)
+	}
+	if !bytes.Contains(msg, []byte(fmt.Sprintf("%d files scanned", len(logs)))) {
+		t.Errorf("the Multitool did not validate the %d logs:\n%s", len(logs), msg)
+	}
+	if regexp.MustCompile(`(error|warning) [A-Z]+\d+`).Match(msg) {
+		t.Errorf("the Multitool objects:\n%s", msg)
 	}
 }

@@ -1,0 +1,373 @@
+package secrets
+
+import (
+	"bytes"
+	"regexp"
+)
+
+// RuleTableSecret reports a value in a markdown table whose column header
+// names a secret:
+//
+//	| env | owner | mailgun api key |
+//	|-----|-------|-----------------|
+//	| dev | ops   | `key-235a…`     |
+//
+// A reader takes the header as the name of every value below it, as an
+// assignment's key names its value; the rules that need a name on the
+// value's own line see none there.
+const RuleTableSecret = "table-secret"
+
+const (
+	// tableLineMax bounds a table line: a longer one is not a row, and no
+	// look-back for a line's start reads further.
+	tableLineMax = 1 << 10
+	// tableReach is how far below its header a row is read, and how far
+	// a row looks up for its header.
+	tableReach = 16 << 10
+	// tableGateReach is how near a keyword its cell's pipe is looked for.
+	tableGateReach = 96
+)
+
+func tableSecretRule() *Rule {
+	return &Rule{
+		ID:          RuleTableSecret,
+		Description: "value in a markdown table cell whose column header or row name names a password, secret, token or API key",
+		// A cell's value, from the pipe that opens it. The closing pipe
+		// is not consumed, so that the next cell can match;
+		// validTableSecret reads it.
+		builtinRE: builtinExpr("\\|[ \\t]*[\x60'\"]?(?P<secret>[^\\s|\x60'\"]{8,200})"),
+		MinLen:    8,
+		Keywords:  []string{"password", "passwd", "secret", "token", "api key", "api_key", "apikey", "access key", "credential", "key"},
+		Gate:      tableHeaderGate,
+		Before:    tableReach,
+		After:     tableReach,
+		Validate:  validTableSecret,
+		Path:      proseFiles,
+	}
+}
+
+// proseFiles are the files people write prose and tables in: markdown and
+// other text formats, and files without an extension (README, NOTES).
+// Source code is full of "key:" and "||", and states its secrets as
+// assignments, which the other rules read.
+var proseFiles = regexp.MustCompile(`(?i)(?:\.(?:md|markdown|mdx|mdown|mkd|txt|text|rst|adoc|asciidoc|org|wiki|textile)|(?:^|/)[^./]+)$`)
+
+// tableHeaderGate passes a keyword with a pipe within tableGateReach of
+// it on its line: a table's header (its column names a secret) or row
+// (its first cell does: "| Signing key | `…` |"). validTableSecret
+// judges the table; the gate's look is bounded, so a line dense with
+// keywords costs each hit a few bytes.
+func tableHeaderGate(data []byte, i int) bool {
+	lo, hi := max(0, i-tableGateReach), min(len(data), i+tableGateReach)
+	return bytes.IndexByte(data[lo:hi], '|') >= 0
+}
+
+// lineStart returns the start of the line holding data[i], looking back at
+// most tableLineMax bytes.
+func lineStart(data []byte, i int) (int, bool) {
+	lo := max(0, i-tableLineMax)
+	if j := bytes.LastIndexByte(data[lo:i], '\n'); j >= 0 {
+		return lo + j + 1, true
+	}
+	return 0, lo == 0
+}
+
+// pipeRow reports whether line (from its start) is a table row written
+// with a leading pipe.
+func pipeRow(line []byte) bool {
+	line = bytes.TrimLeft(line, " \t")
+	return len(line) > 0 && line[0] == '|'
+}
+
+// delimiterRow reports whether line is a table's delimiter row: pipes,
+// dashes, colons and blanks, with a dash.
+func delimiterRow(line []byte) bool {
+	line = bytes.TrimRight(bytes.TrimLeft(line, " \t"), " \t\r")
+	if len(line) < 3 || line[0] != '|' || bytes.IndexByte(line, '-') < 0 {
+		return false
+	}
+	for _, c := range line {
+		switch c {
+		case '|', '-', ':', ' ', '\t':
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// Column kinds, read from a table's header.
+const (
+	colOther  = iota
+	colSecret // the header names a secret: "mailgun api key"
+	colValue  // the header says its cells are the values the row names: "Value"
+	colToken  // the header is "token" alone: a secret, or a word of a text (NLP)
+)
+
+// tableMemo is what a text's candidates learnt of the table rows around
+// them: the stretch of rows last read, whether it is a table's body (rows
+// below a delimiter row and header) and the kinds of its columns. A
+// table's candidates come in order, so each row is read once, not once
+// per candidate; rows outside any table are remembered too, so a text of
+// pipe rows without a header costs no more.
+type tableMemo struct {
+	valid  bool
+	from   int  // first row of the stretch (a table's first row below its delimiter)
+	readTo int  // its rows are known to run unbroken up to here
+	body   bool // the stretch is a table's body
+	kinds  []byte
+}
+
+// tableAt returns, for the row starting at row in the memo's text, the
+// kinds of its table's columns, and whether the row is in a table's body
+// within tableReach of its header.
+func (tm *textMemo) tableAt(row int) ([]byte, bool) { return tm.table.at(tm.data, row) }
+
+func (t *tableMemo) at(data []byte, row int) ([]byte, bool) {
+	if t.valid && row >= t.from {
+		// Read on from where the rows were known to run unbroken: a
+		// delimiter row on the way starts another table.
+		for t.readTo < row {
+			e := lineEndWithin(data, t.readTo)
+			line := data[t.readTo:e]
+			if e >= len(data) || e-t.readTo >= tableLineMax || !pipeRow(line) || delimiterRow(line) {
+				break
+			}
+			t.readTo = e + 1
+		}
+		if t.readTo >= row {
+			// A row further below its header than tableReach is read as
+			// one that looked up that far and found none: the same
+			// answer, whatever the rows read before it.
+			return t.kinds, t.body && row-t.from < tableReach
+		}
+	}
+	t.kinds, t.from, t.body = tableAbove(data, row)
+	t.valid, t.readTo = true, row
+	return t.kinds, t.body
+}
+
+// tableAbove walks up from the row starting at row in data, over rows, to
+// a delimiter row and the header above it. It returns the header's column
+// kinds, the first row of the stretch walked (the body's first row when a
+// header is found) and whether one is, within tableReach.
+func tableAbove(data []byte, row int) (kinds []byte, from int, body bool) {
+	ls := row
+	for row-ls < tableReach && ls > 0 {
+		prev, ok := lineStart(data, ls-1)
+		if !ok {
+			break
+		}
+		line := data[prev : ls-1]
+		if delimiterRow(line) {
+			if prev == 0 {
+				return nil, ls, false
+			}
+			hs, ok := lineStart(data, prev-1)
+			if !ok || !pipeRow(data[hs:prev-1]) {
+				return nil, ls, false
+			}
+			return headerKinds(data[hs : prev-1]), ls, true
+		}
+		if !pipeRow(line) {
+			break
+		}
+		ls = prev
+	}
+	return nil, ls, false
+}
+
+func validTableSecret(c Candidate) bool {
+	ctx := c.Context
+	// The value fills its cell: a quote closes what one opened, then
+	// blanks and the next pipe.
+	j := c.Offset + len(c.Secret)
+	if q := ctx[c.Offset-1]; q == '`' || q == '\'' || q == '"' {
+		if j >= len(ctx) || ctx[j] != q {
+			return false
+		}
+		j++
+	}
+	for j < len(ctx) && (ctx[j] == ' ' || ctx[j] == '\t') {
+		j++
+	}
+	if j >= len(ctx) || ctx[j] != '|' {
+		return false
+	}
+	if !tableValue(c) {
+		return false
+	}
+	ls, ok := lineStart(ctx, c.MatchOffset)
+	if !ok || !pipeRow(ctx[ls:]) || delimiterRow(ctx[ls:lineEndWithin(ctx, ls)]) {
+		return false
+	}
+	cells := splitCells(ctx[ls:c.MatchOffset])
+	col := len(cells) // the value's cell follows those before it
+	var kinds []byte
+	var inBody bool
+	if tm := c.memo; tm != nil {
+		kinds, inBody = tm.tableAt(c.base + ls)
+	} else {
+		var t tableMemo
+		kinds, inBody = t.at(ctx, ls)
+	}
+	if !inBody || col >= len(kinds) {
+		return false
+	}
+	switch kinds[col] {
+	case colSecret:
+		return true // the column's header names it
+	case colToken:
+		// "token" alone also heads the tokens of a text or a model's
+		// name: only a value as random as a generated one counts.
+		v := c.Secret
+		return isHexLower(v) && len(v) >= 32 || mixedClasses(v) && c.secretEntropy() >= 3.8
+	case colValue:
+		// A row that names its value: "| Bind password | … |" under
+		// "| Field | Value |". A row's other cells (a date, a commit, a
+		// run) are named by their own headers.
+		return col > 0 && namesSecret(bytes.Trim(cells[0], " \t*_`"))
+	}
+	return false
+}
+
+// splitCells returns the cells of a row's text up to a cell's opening
+// pipe, without the row's leading pipe: "| a | b " holds "a" and "b".
+// An escaped pipe (\|) is text.
+func splitCells(row []byte) [][]byte {
+	row = bytes.TrimLeft(row, " \t")
+	if len(row) == 0 || row[0] != '|' {
+		return nil
+	}
+	var cells [][]byte
+	start := 1
+	for i := 1; i < len(row); i++ {
+		if row[i] == '|' && row[i-1] != '\\' {
+			cells = append(cells, row[start:i])
+			start = i + 1
+		}
+	}
+	return append(cells, row[start:])
+}
+
+// tableValue judges a value named by a table or a sentence as
+// generic-secret does, less strictly on its characters (a chosen password
+// holds punctuation): not a URL, a path, a variable's name, words, a
+// field reference, an identifier, a flag or a description ("AES-256-GCM",
+// "30d-sliding-window", "v2.14.3-rc1"); digits or mixed case; random
+// enough.
+func tableValue(c Candidate) bool {
+	v := c.Secret
+	switch {
+	case bytes.Contains(v, []byte("://")), bytes.IndexByte(v, ':') >= 0:
+		return false // a URL, a time; url-credentials reads URLs
+	case looksLikePath(v), envNameRE.Match(v), wordListRE.Match(v), isPublicKey(v), identChainRE.Match(v):
+		return false
+	case bytes.ContainsAny(v, "()[]{}"), v[0] == '+', v[len(v)-1] == '+', v[0] == '-':
+		return false // code: a call, an index, a concatenation ("+Mask(p)+"), a flag
+	case !hasDigit(v) && !(hasUpper(v) && hasLower(v)):
+		return false
+	case identifierValue(v), described(v):
+		return false
+	case bytes.HasPrefix(v, []byte("eyJ")) && bytes.IndexByte(v, '.') < 0:
+		return false // base64 of a JSON object alone: a JWT's header, not its signature
+	}
+	if isHexLower(v) {
+		// as for named-key-value: the digests of nothing, and hex the
+		// line says is a commit, a digest or an id, are none
+		return !knownDigests[string(v)] && !namesDigest(c.Line())
+	}
+	return c.secretEntropy() >= 3
+}
+
+// described reports whether v is made of two or more parts between
+// "-", "/", "." and "_" that are each a word, a number, a number with a
+// unit or a word with a number ("32-byte-random", "RS256/JWKS",
+// "kms/alias/prod-2026", "ed25519-2026"): a description or a name, where a
+// random token's parts mix letters and digits many times over.
+func described(v []byte) bool {
+	parts := 0
+	for _, p := range bytes.FieldsFunc(v, func(r rune) bool { return r == '-' || r == '/' || r == '.' || r == '_' }) {
+		parts++
+		if !namePart(p) {
+			return false
+		}
+	}
+	return parts >= 2
+}
+
+// namePart: at most five characters ("gpt4o", "rc1", "v2"), or letters
+// then digits or digits then letters (one change of class, no number
+// over six digits), at most twelve.
+func namePart(p []byte) bool {
+	if len(p) <= 5 {
+		return true
+	}
+	if len(p) > 12 {
+		return false
+	}
+	changes, digits := 0, 0
+	for _, c := range p {
+		if isDigitByte(c) {
+			if digits++; digits > 6 {
+				return false // a long number is an id's or a random token's
+			}
+		} else {
+			digits = 0
+		}
+	}
+	for i := 1; i < len(p); i++ {
+		a, b := p[i-1], p[i]
+		if !isAlnumByte(a) || !isAlnumByte(b) {
+			return false
+		}
+		if isDigitByte(a) != isDigitByte(b) {
+			changes++
+		}
+	}
+	if changes > 1 {
+		return false
+	}
+	// A run of letters is a word when it has a vowel and reads one case
+	// or starts with a capital: "Random", "byte", "GCM"; not "kXLqZ".
+	letters := bytes.TrimFunc(p, func(r rune) bool { return '0' <= r && r <= '9' })
+	return len(letters) <= 4 || bytes.ContainsAny(bytes.ToLower(letters), "aeiouy") &&
+		(bytes.Equal(letters, bytes.ToLower(letters)) || bytes.Equal(letters, bytes.ToUpper(letters)) ||
+			bytes.Equal(letters[1:], bytes.ToLower(letters[1:])))
+}
+
+func isAlnumByte(c byte) bool {
+	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9'
+}
+
+// lineEndWithin returns the end of the line starting at ls, at most
+// tableLineMax on.
+func lineEndWithin(data []byte, ls int) int {
+	hi := min(len(data), ls+tableLineMax)
+	if j := bytes.IndexByte(data[ls:hi], '\n'); j >= 0 {
+		return ls + j
+	}
+	return hi
+}
+
+// valueHeaders name a column whose cells are the values their rows name.
+var valueHeaders = map[string]bool{"value": true, "values": true}
+
+// headerKinds splits a header row into cells and judges each: a name of
+// a secret (as validGeneric judges a name), a column of values, or other.
+func headerKinds(header []byte) []byte {
+	cells := splitCells(bytes.TrimRight(header, " \t\r"))
+	kinds := make([]byte, len(cells))
+	for i, cell := range cells {
+		name := bytes.Trim(cell, " \t*_`")
+		switch lower := string(bytes.ToLower(name)); {
+		case lower == "token" || lower == "tokens":
+			kinds[i] = colToken
+		case len(name) > 0 && namesSecret(name):
+			kinds[i] = colSecret
+		case len(name) == 0 || valueHeaders[lower]:
+			kinds[i] = colValue
+		}
+	}
+	return kinds
+}
