@@ -706,7 +706,7 @@ func (cr *compiledRule) reach(d *prefilterDFA, text []byte) (may bool, end int, 
 // reachAfter is how many bytes a rule's hits read with its loose filter
 // before it builds its bounded one: most rules' threads die within a few
 // bytes of a hit, where the loose filter tells as much.
-var reachAfter int64 = 256 << 10 // a variable: the tests build at once
+var reachAfter int64 = 256 << 10 // a variable: tests set it to 0 to build at once
 
 // boundedMaxWords bounds the program of a bounded filter (64
 // instructions a word).

@@ -1126,6 +1126,8 @@ type compiledRule struct {
 	allKeywords []int
 	kwTail      map[uint16][]int
 	kwFirst     asciiMask // the first bytes of lowerKeywords, both cases
+	// a keyword has an s, a k: (?i) takes ſ, K for them (searchAtKeywords)
+	kwFoldsS, kwFoldsK bool
 }
 
 // kwTailMin is how many keywords a rule needs before a keyword hit looks
@@ -1152,6 +1154,8 @@ func (cr *compiledRule) indexKeywordTails() {
 			cr.kwFirst.add(rune(k[0]))
 			cr.kwFirst.add(rune(upperASCII(k[0])))
 		}
+		cr.kwFoldsS = cr.kwFoldsS || strings.ContainsRune(k, 's')
+		cr.kwFoldsK = cr.kwFoldsK || strings.ContainsRune(k, 'k')
 		cr.allKeywords[i] = i
 		short = short || len(k) < 2
 	}
@@ -1179,7 +1183,8 @@ func (cr *compiledRule) keywordsEndingAt(data []byte, i int) []int {
 }
 
 // keywordStartsAt reports whether one of the rule's keywords starts at
-// data[s] (ASCII case-insensitively).
+// data[s] (ASCII case-insensitively: not spelt with ſ or K, which (?i)
+// takes for s and k; searchAtKeywords leaves runs with those).
 func (cr *compiledRule) keywordStartsAt(data []byte, s int) bool {
 	if !cr.kwFirst.has(data[s]) {
 		return false

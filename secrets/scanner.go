@@ -498,7 +498,7 @@ func (s *Scanner) detect(path string, data []byte, scan bool) []cand {
 					consider(r, rule, ctx, from, m, cut)
 					prev = from + m[1]
 				}
-				pos, done := rule.searchAtKeywords(d, ctx, found)
+				pos, done := rule.searchAtKeywords(d, ctx, &sc.head, found)
 				if !done {
 					// the attempts read too much: the rest in parts
 					sc.splits = sc.splits[:0]
@@ -1319,8 +1319,15 @@ func searchSplit(re *regexp.Regexp, ctx []byte, splits []int, f func(m []int)) {
 // returns where the matches it has not found begin, with done false:
 // the caller searches the run in parts for those (attempts that each
 // read far, on a run of keywords whose threads live long, would cost a
-// product of hits and run length).
-func (cr *compiledRule) searchAtKeywords(d *prefilterDFA, ctx []byte, f func(m []int)) (pos int, done bool) {
+// product of hits and run length). It returns 0, false at once on a run
+// where a keyword may be spelt with ſ or K: the keywords are tried
+// ASCII case-insensitively, but (?i) also takes ſ (U+017F) for s and K
+// (U+212A) for k, so a match may begin at a spelling no attempt tries.
+// head is scratch for an attempt at the run's start.
+func (cr *compiledRule) searchAtKeywords(d *prefilterDFA, ctx []byte, head *[]byte, f func(m []int)) (pos int, done bool) {
+	if cr.kwFoldsS && bytes.Contains(ctx, longS) || cr.kwFoldsK && bytes.Contains(ctx, kelvinK) {
+		return 0, false
+	}
 	budget := attemptsRead * len(ctx)
 	for s := 0; s < len(ctx); s++ {
 		if !cr.keywordStartsAt(ctx, s) {
@@ -1345,12 +1352,22 @@ func (cr *compiledRule) searchAtKeywords(d *prefilterDFA, ctx []byte, f func(m [
 		}
 		cr.read(re - s)
 		var m []int
-		if s == 0 {
-			m = cr.anchoredAtStart().FindSubmatchIndex(ctx[:re])
-		} else if m = cr.anchoredAfterExpr().FindSubmatchIndex(ctx[s-1 : re]); m != nil {
+		off := s - 1 // of the text m indexes, in ctx
+		switch {
+		case s > 0:
+			m = cr.anchoredAfterExpr().FindSubmatchIndex(ctx[s-1 : re])
+		case cr.readsTextStart():
+			m, off = cr.anchoredAtStart().FindSubmatchIndex(ctx[:re]), 0
+		default:
+			// a newline stands for the start, as on a sparse hit at
+			// offset 0: no second expression per rule
+			*head = append(append((*head)[:0], '\n'), ctx[:re]...)
+			m = cr.anchoredAfterExpr().FindSubmatchIndex(*head)
+		}
+		if m != nil {
 			for k := range m {
 				if m[k] >= 0 {
-					m[k] += s - 1
+					m[k] += off
 				}
 			}
 			m[0] = s
@@ -1363,6 +1380,9 @@ func (cr *compiledRule) searchAtKeywords(d *prefilterDFA, ctx []byte, f func(m [
 	}
 	return len(ctx), true
 }
+
+// ſ and K in UTF-8: (?i) takes them for s and k.
+var longS, kelvinK = []byte("\u017f"), []byte("\u212a")
 
 // attemptsRead bounds the bytes searchAtKeywords's attempts read, as a
 // multiple of the run's length.
