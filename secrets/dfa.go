@@ -64,6 +64,12 @@ var useDFA = true
 // and the lazily built DFA over them.
 type prefilterDFA struct {
 	progTable
+	// byte class of each ASCII byte: bytes every instruction takes or
+	// refuses alike lead every state to the same state, so a state keeps
+	// a transition per class (often 10-40) instead of one per byte (128,
+	// 512 of its ~600 bytes)
+	class   [128]uint8
+	classes int
 	endText pcSet // instructions that go on to a match at the end of the text
 	start   pcSet // closure of the start
 	// the expression reads the start of the text (^, \A) or of a line
@@ -79,7 +85,7 @@ type prefilterDFA struct {
 type dfaCache struct {
 	mu sync.Mutex
 	// by mode (0 anchored, 1 unanchored): state index by set, states'
-	// sets, transitions (128 a state, -1 unknown), accepting states
+	// sets, transitions (classes a state, -1 unknown), accepting states
 	index  [2]map[string]int32
 	sets   [2][]pcSet
 	trans  [2][]int32
@@ -112,6 +118,18 @@ func dfaLoosen(re *syntax.Regexp) *syntax.Regexp {
 	return re
 }
 
+// dropCaptures rewrites re in place into the same expression without
+// its captures: the language of the reach filter (see reachFilter).
+func dropCaptures(re *syntax.Regexp) *syntax.Regexp {
+	for i, s := range re.Sub {
+		re.Sub[i] = dropCaptures(s)
+	}
+	if re.Op == syntax.OpCapture {
+		return re.Sub[0]
+	}
+	return re
+}
+
 // newPrefilterDFA returns the filter of expr, nil when expr does not
 // parse.
 func newPrefilterDFA(expr string) *prefilterDFA {
@@ -125,11 +143,26 @@ func newPrefilterDFA(expr string) *prefilterDFA {
 // newPrefilterDFAOf returns the filter of the expression re is the parse
 // of, which it rewrites.
 func newPrefilterDFAOf(re *syntax.Regexp) *prefilterDFA {
-	prog, err := syntax.Compile(dfaLoosen(re).Simplify())
+	return newFilterOfLoosened(dfaLoosen(re))
+}
+
+// newBoundedFilter returns the filter of expr with its counted
+// repetitions as written (see reachFilter), nil when expr does not parse.
+func newBoundedFilter(expr string) *prefilterDFA {
+	re, err := syntax.Parse(expr, syntax.Perl)
+	if err != nil {
+		return nil
+	}
+	return newFilterOfLoosened(dropCaptures(re))
+}
+
+func newFilterOfLoosened(re *syntax.Regexp) *prefilterDFA {
+	prog, err := syntax.Compile(re.Simplify())
 	if err != nil {
 		return nil
 	}
 	d := &prefilterDFA{progTable: newProgTable(prog, false), held: new(atomic.Int64)}
+	d.class, d.classes = byteClasses(d.masks)
 	runtime.AddCleanup(d, func(held *atomic.Int64) { dfaHeld.Add(-held.Load()) }, d.held)
 	for pc := range prog.Inst {
 		if in := &prog.Inst[pc]; in.Op == syntax.InstEmptyWidth {
@@ -260,7 +293,7 @@ func (d *prefilterDFA) scan(text []byte, anchored, cut bool, every int, splits [
 		if b >= 0x80 {
 			return true, nil, false
 		}
-		next := c.trans[mode][int(st)*128+int(b)]
+		next := c.trans[mode][int(st)*d.classes+int(d.class[b])]
 		if next < 0 {
 			next = c.step(d, mode, st, b)
 			if next < 0 {
@@ -322,7 +355,7 @@ func (d *prefilterDFA) reach(text []byte) (may bool, end int, ok bool) {
 		if b >= 0x80 {
 			return true, len(text), false
 		}
-		next := c.trans[mode][int(st)*128+int(b)]
+		next := c.trans[mode][int(st)*d.classes+int(d.class[b])]
 		if next < 0 {
 			if next = c.step(d, mode, st, b); next < 0 {
 				return true, len(text), false
@@ -419,7 +452,7 @@ func (c *dfaCache) state(d *prefilterDFA, mode int, set pcSet) int32 {
 		return -1
 	}
 	// the transitions, the set, its key and the index's entry
-	cost := int64(128*4 + 2*8*d.words + 64)
+	cost := int64(d.classes*4 + 2*8*d.words + 64)
 	if dfaHeld.Add(cost) > dfaBudget {
 		dfaHeld.Add(-cost)
 		return -1
@@ -429,7 +462,7 @@ func (c *dfaCache) state(d *prefilterDFA, mode int, set pcSet) int32 {
 	c.index[mode][string(c.key)] = i
 	set = append(pcSet(nil), set...) // the caller's may be step's scratch
 	c.sets[mode] = append(c.sets[mode], set)
-	for range 128 {
+	for range d.classes {
 		c.trans[mode] = append(c.trans[mode], -1)
 	}
 	live := set
@@ -446,6 +479,41 @@ func (c *dfaCache) state(d *prefilterDFA, mode int, set pcSet) int32 {
 	c.accept[mode] = append(c.accept[mode], acc)
 	c.quiet[mode] = append(c.quiet[mode], !set.meets(d.reads))
 	return i
+}
+
+// byteClasses partitions the ASCII bytes into classes no mask tells
+// apart: the class of each byte and how many classes there are. Each
+// mask splits the classes it cuts, its bytes going to a new class.
+func byteClasses(masks []asciiMask) (class [128]uint8, n int) {
+	n = 1
+	seen := map[asciiMask]bool{}
+	for _, m := range masks {
+		if m == (asciiMask{}) || seen[m] {
+			continue
+		}
+		seen[m] = true
+		var in, out [128]bool // by class: has bytes in m, out of it
+		for b, c := range class {
+			if m.has(byte(b)) {
+				in[c] = true
+			} else {
+				out[c] = true
+			}
+		}
+		var to [128]uint8 // by class cut by m: the class its bytes in m go to
+		for c := range n {
+			if in[c] && out[c] {
+				to[c] = uint8(n)
+				n++
+			}
+		}
+		for b, c := range class {
+			if to[c] != 0 && m.has(byte(b)) {
+				class[b] = to[c]
+			}
+		}
+	}
+	return class, n
 }
 
 func (d *prefilterDFA) withStart(set pcSet) pcSet {
@@ -476,7 +544,7 @@ func (c *dfaCache) step(d *prefilterDFA, mode int, st int32, b byte) int32 {
 	d.advance(set, next, b)
 	n := c.state(d, mode, next)
 	if n >= 0 {
-		c.trans[mode][int(st)*128+int(b)] = n
+		c.trans[mode][int(st)*d.classes+int(d.class[b])] = n
 	}
 	return n
 }
@@ -585,6 +653,11 @@ type dfaState struct {
 	// long (withSecretMinLen), nil when there is none
 	minDFA  *prefilterDFA
 	minOnce sync.Once
+	// the filter reach reads a keyword hit's text with, once built, and
+	// the bytes the loose one read before (see compiledRule.reach)
+	reachDFA  atomic.Pointer[prefilterDFA]
+	reachOnce sync.Once
+	reachRead atomic.Int64
 
 	textStartOnce sync.Once
 	textStart     bool
@@ -600,6 +673,44 @@ func (cr *compiledRule) minLenFilter() *prefilterDFA {
 	})
 	return cr.minDFA
 }
+
+// reach is d.reach(text) for an anchored attempt at a keyword hit, read
+// with the rule's bounded filter once the rule's hits have read
+// reachAfter bytes with d: the rule's own expression without captures,
+// its counted repetitions kept. Loosened, a gap of .{0,96}? between a
+// name and what must follow it is .*, whose thread lives to the end of
+// the line, and a value of exactly 40 characters is any word: every hit
+// of such a rule on a long line read 2 KB with Go's NFA (its program is
+// past the backtracker's 500 instructions) to find nothing. Kept, the
+// threads die where the rule's do. From one start a repetition's states
+// are few (one thread per counter, not one per start as in an unanchored
+// search); past dfaMaxStates the filter says it cannot tell, as the
+// loose one would. Its program is kept only up to boundedMaxWords
+// words a set: a bound of 1,000 is 1,000 instructions, each with its
+// closure, and a tree that wakes every rule built one for each.
+func (cr *compiledRule) reach(d *prefilterDFA, text []byte) (may bool, end int, ok bool) {
+	if b := cr.reachDFA.Load(); b != nil {
+		return b.reach(text)
+	}
+	may, end, ok = d.reach(text)
+	if cr.reachRead.Add(int64(end)) >= reachAfter {
+		cr.reachOnce.Do(func() {
+			if b := newBoundedFilter(cr.filterSrc()); b != nil && b.words <= boundedMaxWords {
+				cr.reachDFA.Store(b)
+			}
+		})
+	}
+	return may, end, ok
+}
+
+// reachAfter is how many bytes a rule's hits read with its loose filter
+// before it builds its bounded one: most rules' threads die within a few
+// bytes of a hit, where the loose filter tells as much.
+var reachAfter int64 = 256 << 10 // a variable: tests set it to 0 to build at once
+
+// boundedMaxWords bounds the program of a bounded filter (64
+// instructions a word).
+const boundedMaxWords = 16
 
 // searchAllSrc is the expression of a rule whose matches begin at its
 // keywords, as searchAll and anchoredAfterExpr run it.

@@ -52,7 +52,7 @@ func TestDFAFilterSound(t *testing.T) {
 		n, every = 300, 1
 	}
 	texts := dfaTexts(n)
-	ruledOut, splitRuns, reachCut, minRuledOut := 0, 0, 0, 0
+	ruledOut, splitRuns, reachCut, minRuledOut, boundedCut := 0, 0, 0, 0, 0
 	for i, r := range s.rules {
 		if i%every != 0 && !strings.Contains(r.ID, "generic") && !strings.Contains(r.ID, "password") {
 			continue
@@ -71,6 +71,12 @@ func TestDFAFilterSound(t *testing.T) {
 		if d == nil {
 			t.Errorf("%s: no filter", r.ID)
 			continue
+		}
+		// the reach filter of the expression with its repetitions
+		// bounded (reachFilter)
+		bounded := newBoundedFilter(src)
+		if bounded == nil {
+			t.Fatalf("%s: no bounded filter", r.ID)
 		}
 		anchored := regexp.MustCompile(`^(?:` + src + `)`)
 		for j, text := range texts {
@@ -107,13 +113,20 @@ func TestDFAFilterSound(t *testing.T) {
 			// reach: the anchored match on the text up to where the
 			// filter's threads die (and a byte more) is the whole
 			// text's, groups and all.
-			if may, end, ok := d.reach(b); ok {
+			for _, f := range []*prefilterDFA{d, bounded} {
+				may, end, ok := f.reach(b)
+				if !ok {
+					continue
+				}
 				want := anchored.FindSubmatchIndex(b)
 				if got := anchored.FindSubmatchIndex(b[:min(len(b), end+1)]); !reflect.DeepEqual(got, want) || !may && want != nil {
-					t.Fatalf("%s: on %q cut at %d (may %v) the anchored match is %v, on the whole %v", r.ID, text, end+1, may, got, want)
+					t.Fatalf("%s: on %q cut at %d (may %v, bounded %v) the anchored match is %v, on the whole %v", r.ID, text, end+1, may, f == bounded, got, want)
 				}
-				if end < len(b) {
+				if end < len(b) && f == d {
 					reachCut++
+				}
+				if f == bounded && (end < len(b) || !may) {
+					boundedCut++
 				}
 			}
 			if _, splits, ok := d.scan(b, false, false, 64, nil); ok && len(splits) > 0 {
@@ -134,9 +147,9 @@ func TestDFAFilterSound(t *testing.T) {
 			}
 		}
 	}
-	t.Logf("ruled out %d, split %d, cut %d, MinLen ruled out %d, of %d texts", ruledOut, splitRuns, reachCut, minRuledOut, len(texts))
+	t.Logf("ruled out %d, split %d, cut %d (bounded %d), MinLen ruled out %d, of %d texts", ruledOut, splitRuns, reachCut, boundedCut, minRuledOut, len(texts))
 	// A filter that rules nothing out would pass the checks above.
-	if ruledOut < len(texts) || splitRuns < len(texts) || reachCut < len(texts) || minRuledOut == 0 {
+	if ruledOut < len(texts) || splitRuns < len(texts) || reachCut < len(texts) || boundedCut < reachCut || minRuledOut == 0 {
 		t.Errorf("the filters ruled out %d texts of %d rules × %d, split %d, cut %d, and with MinLen ruled out %d", ruledOut, len(s.rules), len(texts), splitRuns, reachCut, minRuledOut)
 	}
 }
@@ -445,6 +458,38 @@ func TestSecretMinLen(t *testing.T) {
 		w, err2 := syntax.Parse(want, syntax.Perl)
 		if err1 != nil || err2 != nil || !g.Equal(w) {
 			t.Errorf("%s: %q, want %q (%v, %v)", src, got, want, err1, err2)
+		}
+	}
+}
+
+// TestByteClasses checks the partition the filters' transitions are kept
+// by: two bytes share a class exactly when every mask of the program
+// takes both or neither.
+func TestByteClasses(t *testing.T) {
+	g := newFakeGen("byte classes")
+	for round := range 200 {
+		masks := make([]asciiMask, 1+round%12)
+		for i := range masks {
+			for range 1 + g.next()%40 {
+				masks[i].add(rune(g.next() % 128))
+			}
+		}
+		class, n := byteClasses(masks)
+		used := map[uint8]bool{}
+		for a := range 128 {
+			used[class[a]] = true
+			for b := range 128 {
+				alike := true
+				for _, m := range masks {
+					alike = alike && m.has(byte(a)) == m.has(byte(b))
+				}
+				if alike != (class[a] == class[b]) {
+					t.Fatalf("round %d: bytes %d and %d: alike %v, classes %d and %d", round, a, b, alike, class[a], class[b])
+				}
+			}
+		}
+		if len(used) != n {
+			t.Fatalf("round %d: %d classes in use, %d counted", round, len(used), n)
 		}
 	}
 }

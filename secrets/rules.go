@@ -1125,6 +1125,9 @@ type compiledRule struct {
 	// keywordsEndingAt).
 	allKeywords []int
 	kwTail      map[uint16][]int
+	kwFirst     asciiMask // the first bytes of lowerKeywords, both cases
+	// a keyword has an s, a k: (?i) takes ſ, K for them (searchAtKeywords)
+	kwFoldsS, kwFoldsK bool
 }
 
 // kwTailMin is how many keywords a rule needs before a keyword hit looks
@@ -1147,6 +1150,12 @@ func (cr *compiledRule) indexKeywordTails() {
 	cr.allKeywords = make([]int, len(cr.lowerKeywords))
 	short := false
 	for i, k := range cr.lowerKeywords {
+		if k != "" {
+			cr.kwFirst.add(rune(k[0]))
+			cr.kwFirst.add(rune(upperASCII(k[0])))
+		}
+		cr.kwFoldsS = cr.kwFoldsS || strings.ContainsRune(k, 's')
+		cr.kwFoldsK = cr.kwFoldsK || strings.ContainsRune(k, 'k')
 		cr.allKeywords[i] = i
 		short = short || len(k) < 2
 	}
@@ -1171,6 +1180,21 @@ func (cr *compiledRule) keywordsEndingAt(data []byte, i int) []int {
 		return nil // every keyword is two bytes or longer
 	}
 	return cr.kwTail[tailKey(data[i-1], data[i])]
+}
+
+// keywordStartsAt reports whether one of the rule's keywords starts at
+// data[s] (ASCII case-insensitively: not spelt with ſ or K, which (?i)
+// takes for s and k; searchAtKeywords leaves runs with those).
+func (cr *compiledRule) keywordStartsAt(data []byte, s int) bool {
+	if !cr.kwFirst.has(data[s]) {
+		return false
+	}
+	for _, k := range cr.lowerKeywords {
+		if len(data)-s >= len(k) && equalFoldASCII(data[s:s+len(k)], k) {
+			return true
+		}
+	}
+	return false
 }
 
 // sharedRegexps holds the expressions compiled for rules, by source: a

@@ -495,33 +495,44 @@ func (s *Scanner) detect(path string, data []byte, scan bool) []cand {
 				}
 				ctx := data[from:to]
 				cut := to < len(data) && data[to] != '\n'
-				sc.splits = sc.splits[:0]
-				if d := rule.denseFilter(len(ctx)); d != nil {
+				d := rule.denseFilter(len(ctx))
+				if d != nil {
 					may := true
 					if md := rule.minLenFilter(); md != nil {
 						// no match with a secret long enough
 						may = md.mayMatch(ctx, false, cut)
 					}
-					var splits []int
 					if may {
-						may, splits, _ = d.scan(ctx, false, cut, splitEvery, sc.splits)
+						may = d.mayMatch(ctx, false, cut)
 					}
 					if !may {
 						prev = max(prev, to)
 						n += k - 1
 						continue
 					}
-					sc.splits = splits
 				}
-				rule.read(len(ctx))
-				searchSplit(rule.searchAll(), ctx, sc.splits, func(m []int) {
+				found := func(m []int) {
 					if from+m[0] < st {
 						return // begins before the run
 					}
 					rule.widenPrefix(ctx, m)
 					consider(r, rule, ctx, from, m, cut)
 					prev = from + m[1]
-				})
+				}
+				pos, done := rule.searchAtKeywords(d, ctx, &sc.head, found)
+				if !done {
+					// the attempts read too much: the rest in parts
+					sc.splits = sc.splits[:0]
+					if d != nil {
+						_, sc.splits, _ = d.scan(ctx, false, cut, splitEvery, sc.splits)
+					}
+					rule.read(len(ctx))
+					searchSplit(rule.searchAll(), ctx, sc.splits, func(m []int) {
+						if m[0] >= pos {
+							found(m)
+						}
+					})
+				}
 				prev = max(prev, to)
 				n += k - 1
 				continue
@@ -569,7 +580,7 @@ func (s *Scanner) detect(path string, data []byte, scan bool) []cand {
 				if nfa {
 					may, end, ok = d.nfaReach(data[st:le])
 				} else {
-					may, end, ok = d.reach(data[st:le])
+					may, end, ok = rule.reach(d, data[st:le])
 				}
 				if !may {
 					continue
@@ -1317,6 +1328,90 @@ func searchSplit(re *regexp.Regexp, ctx []byte, splits []int, f func(m []int)) {
 		p = q
 	}
 }
+
+// searchAtKeywords calls f with the matches of the rule's expression in
+// ctx (a dense run of its hits) that searchSplit(searchAll(), ctx, ...)
+// finds, in order, by one anchored attempt at each keyword that starts
+// at or after the end of the last match: every match of the rule begins
+// at one of its keywords, and a search's leftmost-first match is the
+// anchored one at the first start that has one. The filter d, when
+// there is one, tells where an attempt's threads die (reach), so that
+// the expression reads the match and not the run: Go's regexp searching
+// a run of a few hundred bytes tried each of its bytes, and cleared its
+// backtracker's bit per instruction and byte at each match, some seven
+// times what the attempts cost on a run with a hit every 20 bytes.
+// When the attempts have read attemptsRead times the run, it stops and
+// returns where the matches it has not found begin, with done false:
+// the caller searches the run in parts for those (attempts that each
+// read far, on a run of keywords whose threads live long, would cost a
+// product of hits and run length). It returns 0, false at once on a run
+// where a keyword may be spelt with ſ or K: the keywords are tried
+// ASCII case-insensitively, but (?i) also takes ſ (U+017F) for s and K
+// (U+212A) for k, so a match may begin at a spelling no attempt tries.
+// head is scratch for an attempt at the run's start.
+func (cr *compiledRule) searchAtKeywords(d *prefilterDFA, ctx []byte, head *[]byte, f func(m []int)) (pos int, done bool) {
+	if cr.kwFoldsS && bytes.Contains(ctx, longS) || cr.kwFoldsK && bytes.Contains(ctx, kelvinK) {
+		return 0, false
+	}
+	budget := attemptsRead * len(ctx)
+	for s := 0; s < len(ctx); s++ {
+		if !cr.keywordStartsAt(ctx, s) {
+			continue
+		}
+		re := len(ctx)
+		if d != nil {
+			may, end, ok := cr.reach(d, ctx[s:])
+			budget -= end
+			if !may {
+				if budget < 0 {
+					return s + 1, false
+				}
+				continue
+			}
+			if ok {
+				re = min(re, s+end+1)
+			}
+		}
+		if budget -= re - s; budget < 0 {
+			return s, false
+		}
+		cr.read(re - s)
+		var m []int
+		off := s - 1 // of the text m indexes, in ctx
+		switch {
+		case s > 0:
+			m = cr.anchoredAfterExpr().FindSubmatchIndex(ctx[s-1 : re])
+		case cr.readsTextStart():
+			m, off = cr.anchoredAtStart().FindSubmatchIndex(ctx[:re]), 0
+		default:
+			// a newline stands for the start, as on a sparse hit at
+			// offset 0: no second expression per rule
+			*head = append(append((*head)[:0], '\n'), ctx[:re]...)
+			m = cr.anchoredAfterExpr().FindSubmatchIndex(*head)
+		}
+		if m != nil {
+			for k := range m {
+				if m[k] >= 0 {
+					m[k] += off
+				}
+			}
+			m[0] = s
+		}
+		if m == nil {
+			continue
+		}
+		f(m)
+		s = m[1] - 1 // the next attempt at the match's end
+	}
+	return len(ctx), true
+}
+
+// ſ and K in UTF-8: (?i) takes them for s and k.
+var longS, kelvinK = []byte("\u017f"), []byte("\u212a")
+
+// attemptsRead bounds the bytes searchAtKeywords's attempts read, as a
+// multiple of the run's length.
+const attemptsRead = 8
 
 // windowMergeGap: a window starting at most this many bytes after the
 // previous one's end extends it. Lines of keywords otherwise made a
