@@ -44,10 +44,14 @@ func proseSecretRule() *Rule {
 
 // proseSecretGate passes a keyword that one of the forms can hold: the
 // name's last word followed (after the rest of a variable's name) by
-// " is", " was", " has", " to", ":", " (" or a preposition that opens what
-// it is for, or preceded by " as" within a few words ("use … as the auth
-// token"). It reads a few dozen bytes either side, so a line dense with
-// keywords costs each hit a bounded look.
+// " is", " was", " has", " to", " (" or a preposition that opens what it
+// is for ("the API key for the relay: …"), or preceded by " as" within a
+// few words ("use … as the auth token"). A name and a colon alone
+// ("api_key: …") is an assignment, which generic-secret and the
+// providers' rules read: the sentence's expression, run over a line dense
+// with them, cost more than the rest of the scan. It reads a few dozen
+// bytes either side, so a line dense with keywords costs each hit a
+// bounded look.
 func proseSecretGate(data []byte, i int) bool {
 	j := i + 1
 	for k := 0; j < len(data) && k < 48 && isKeyChar(data[j]); k++ {
@@ -64,7 +68,7 @@ func proseSecretGate(data []byte, i int) bool {
 }
 
 // proseAfter are what follows a name in the forms proseSecretRule reads.
-var proseAfter = [][]byte{[]byte(" is "), []byte(" was "), []byte(" has "), []byte(" to "), []byte(":"), []byte(" ("),
+var proseAfter = [][]byte{[]byte(" is "), []byte(" was "), []byte(" has "), []byte(" to "), []byte(" ("),
 	[]byte(" for "), []byte(" of "), []byte(" on "), []byte(" in "), []byte(" with ")}
 
 func validProseSecret(c Candidate) bool {
