@@ -131,8 +131,8 @@ func TestBlockerClaimEnd(t *testing.T) {
 // id list again from each was quadratic (a 64 KB line of ids took 6 s).
 // The work counted is the bytes handed to the claim pattern.
 func TestOtherClaimLinear(t *testing.T) {
-	byID, this, blocker := stillBlockedPatterns(nil)
-	rp := &remainPatterns{byID: byID, this: this, blocker: blocker}
+	byID, aside, this, blocker := stillBlockedPatterns(nil)
+	rp := &remainPatterns{byID: byID, aside: aside, this: this, blocker: blocker}
 	work := 0
 	claimWork = func(n int) { work += n }
 	defer func() { claimWork = nil }()

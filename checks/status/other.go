@@ -97,10 +97,18 @@ func (rp *remainPatterns) otherClaim(content []byte, lineOff, labelEnd int, s se
 		}
 		m := rp.byID.FindStringSubmatchIndex(t[skip:])
 		if m == nil {
-			if l := leadingIDs.FindStringIndex(t[skip:]); l != nil {
-				listEnd = at + skip + l[1]
+			l := leadingIDs.FindStringIndex(t[skip:])
+			if l == nil {
+				continue
 			}
-			continue
+			listEnd = at + skip + l[1]
+			rest := strings.TrimLeft(t[skip+l[1]-1:], " \t")
+			if rest == "" || rest[0] != '(' && rest[0] != ',' {
+				continue
+			}
+			if m = rp.aside.FindStringSubmatchIndex(t[skip:]); m == nil {
+				continue
+			}
 		}
 		if inCodeSpan(text[:at+skip+m[1]]) {
 			continue
@@ -185,10 +193,10 @@ func asideDate(aside string) string {
 var asideDatingWords = map[string]bool{"on": true, "as": true, "per": true, "at": true, "in": true, "during": true,
 	"checked": true, "confirmed": true, "updated": true, "reviewed": true, "seen": true, "observed": true, "status": true, "verified": true}
 
-// asideOf returns the aside byID matched between the ids and the verb, or
-// "".
+// asideOf returns the aside the aside pattern matched between the ids and
+// the verb, or "" (byID has no aside group).
 func asideOf(t string, m []int) string {
-	for g := 2; g <= 3; g++ {
+	for g := 2; 2*g+1 < len(m); g++ {
 		if m[2*g] >= 0 {
 			return strings.Trim(t[m[2*g]:m[2*g+1]], "() ")
 		}

@@ -2,6 +2,7 @@ package status
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/svrnty/sotvet/checks/internal/flagutil"
@@ -33,8 +34,9 @@ var extraBlocked flagutil.Words
 var thisSubjects = []string{"this issue", "this item", "this work item", "the item", "the issue"}
 
 // stillBlockedPatterns compiles the family, extra phrases included, into the
-// by-id and by-"this issue" sentence patterns.
-func stillBlockedPatterns(extra flagutil.Words) (byID, this, blocker *regexp.Regexp) {
+// by-id and by-"this issue" sentence patterns, and the by-id pattern with an
+// aside before the verb.
+func stillBlockedPatterns(extra flagutil.Words) (byID, aside, this, blocker *regexp.Regexp) {
 	var alts []string
 	for _, p := range append(append([]string{}, stillBlocked...), extra...) {
 		if f := strings.Fields(p); len(f) > 0 {
@@ -44,15 +46,26 @@ func stillBlockedPatterns(extra flagutil.Words) (byID, this, blocker *regexp.Reg
 			alts = append(alts, strings.Join(f, `\s+`))
 		}
 	}
+	// Sorted, so that the parser factors the phrases' common words
+	// ("has been ...", "is still ..."): the by-id pattern then stays
+	// within the size Go's backtracker takes, where it ran in the NFA
+	// at every clause start. No phrase of the family is a prefix of
+	// another, so the order decides no match.
+	slices.Sort(alts)
+	alts = slices.Compact(alts)
 	verb := `(?:` + strings.Join(alts, "|") + `)\b`
 	var subj []string
 	for _, s := range thisSubjects {
 		subj = append(subj, strings.ReplaceAll(s, " ", `\s+`))
 	}
+	byID = regexp.MustCompile(`(?i)^(` + idList + `)\s+` + verb)
 	// An aside may stand between the ids and the verb ("`CTO-WORK-040`
 	// (checked 2026-06-03) stays blocked", "`CTO-WORK-040`, as of the
 	// standup, stays blocked"); its words frame the claim (otherClaim).
-	byID = regexp.MustCompile(`(?i)^(` + idList + `)(?:\s*(\([^()]{1,80}\))|\s*,([^,]{1,80}),)?\s+` + verb)
+	// A pattern of its own, tried where byID fails at an id list followed
+	// by "(" or ",": with the aside optional in byID, its program was too
+	// large for the backtracker, and every clause start paid the NFA.
+	aside = regexp.MustCompile(`(?i)^(` + idList + `)(?:\s*(\([^()]{1,80}\))|\s*,([^,]{1,80}),)\s+` + verb)
 	this = regexp.MustCompile(`(?i)^(?:` + strings.Join(subj, "|") + `)\s+` + verb)
 	// The verb, or the present "is blocked" (a current state as much as
 	// "remains blocked"), then the items it waits for: "(only) by|on|
@@ -64,7 +77,7 @@ func stillBlockedPatterns(extra flagutil.Words) (byID, this, blocker *regexp.Reg
 	blocker = regexp.MustCompile(`(?i)(?:` + strings.Join(alts, "|") + `|` + present + `)\s+(?:` +
 		`(?:(?:only|solely)\s+)?(?:by|on|behind|pending)\s+` + item + `(` + idList + `)` +
 		`|until\s+` + item + `(` + idList + `)\s+(?:(?:is|are|has\s+been|have\s+been|gets?)\s+)?` + doneWords + `)`)
-	return byID, this, blocker
+	return byID, aside, this, blocker
 }
 
 // doneWords end "until ID ...": the blocker's own completion.

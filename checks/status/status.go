@@ -694,6 +694,8 @@ type remainPatterns struct {
 	// "this issue" and the like; blocker one that names what something
 	// remains blocked by ("remains blocked by `CTO-WORK-040`").
 	byID, this, blocker *regexp.Regexp
+	// aside is byID with an aside between the ids and the verb.
+	aside *regexp.Regexp
 	// saysBlocked: no flag added a phrase, so every verb of the family
 	// says "blocked".
 	saysBlocked bool
@@ -708,8 +710,8 @@ func newRemainPatterns() *remainPatterns {
 	remainMemo.Lock()
 	defer remainMemo.Unlock()
 	if remainMemo.p == nil || remainMemo.key != key {
-		byID, this, blocker := stillBlockedPatterns(extraBlocked)
-		remainMemo.key, remainMemo.p = key, &remainPatterns{byID: byID, this: this, blocker: blocker, saysBlocked: len(extraBlocked) == 0}
+		byID, aside, this, blocker := stillBlockedPatterns(extraBlocked)
+		remainMemo.key, remainMemo.p = key, &remainPatterns{byID: byID, aside: aside, this: this, blocker: blocker, saysBlocked: len(extraBlocked) == 0}
 	}
 	return remainMemo.p
 }
