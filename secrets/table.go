@@ -318,7 +318,7 @@ func namePart(p []byte) bool {
 	}
 	for i := 1; i < len(p); i++ {
 		a, b := p[i-1], p[i]
-		if !isAlnumByte(a) || !isAlnumByte(b) {
+		if !isAlnumLower(lower(a)) || !isAlnumLower(lower(b)) {
 			return false
 		}
 		if isDigitByte(a) != isDigitByte(b) {
@@ -334,10 +334,6 @@ func namePart(p []byte) bool {
 	return len(letters) <= 4 || bytes.ContainsAny(bytes.ToLower(letters), "aeiouy") &&
 		(bytes.Equal(letters, bytes.ToLower(letters)) || bytes.Equal(letters, bytes.ToUpper(letters)) ||
 			bytes.Equal(letters[1:], bytes.ToLower(letters[1:])))
-}
-
-func isAlnumByte(c byte) bool {
-	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9'
 }
 
 // lineEndWithin returns the end of the line starting at ls, at most

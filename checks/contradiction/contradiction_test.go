@@ -306,9 +306,7 @@ func TestMissingIDMixedWidths(t *testing.T) {
 		"  .sot/03-PROTOCOLS/CTO-A-NOTES.md:8: CTO-WORK-5 is mentioned here, but defined nowhere",
 		"  .sot/03-PROTOCOLS/CTO-M-ISSUES.md:8: CTO-WORK-6 is mentioned here, but defined nowhere",
 	}
-	if got := missingIDLines(t, dir); strings.Join(got, "\n") != strings.Join(want, "\n") {
-		t.Errorf("missing-id findings:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
-	}
+	wantMissingIDLines(t, dir, want)
 }
 
 // TestMissingIDHugeGap checks that a gap of billions of ids is reported
@@ -326,6 +324,13 @@ func TestMissingIDHugeGap(t *testing.T) {
 		"  .sot/03-PROTOCOLS/CTO-M-ISSUES.md:8: CTO-WORK-0000000000000000005 is mentioned here, but defined nowhere",
 		"  .sot/03-PROTOCOLS/CTO-M-ISSUES.md:8: CTO-WORK-9223372036854775806 is mentioned here, but defined nowhere",
 	}
+	wantMissingIDLines(t, dir, want)
+}
+
+// wantMissingIDLines checks a workspace's missing-id findings, their
+// related lines included, against want.
+func wantMissingIDLines(t *testing.T, dir string, want []string) {
+	t.Helper()
 	if got := missingIDLines(t, dir); strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("missing-id findings:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
