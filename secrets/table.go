@@ -22,8 +22,10 @@ const (
 	// look-back for a line's start reads further.
 	tableLineMax = 1 << 10
 	// tableReach is how far below its header a row is read, and how far
-	// a row looks up for its header.
-	tableReach = 16 << 10
+	// a row looks up for its header. Rows are read once each (tableMemo),
+	// so the reach costs nothing per row: at 16 KB a table's rows past the
+	// 550th went unread; a table of over a megabyte is past this one.
+	tableReach = 1 << 20
 	// tableGateReach is how near a keyword its cell's pipe is looked for.
 	tableGateReach = 96
 )

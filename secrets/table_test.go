@@ -145,3 +145,20 @@ func TestPublishedExamplesSilent(t *testing.T) {
 		t.Error("a password in a URL on a real host not reported")
 	}
 }
+
+// TestLongTableRead: a secret in a table's 2,000th row is found; at a
+// reach of 16 KB rows past the 550th went unread.
+func TestLongTableRead(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("| env | api token |\n|---|---|\n")
+	for range 2000 {
+		b.WriteString("| dev | see vault |\n")
+	}
+	g := newFakeGen("longtable")
+	v := g.mixed(base62, 24)
+	b.WriteString("| prod | `" + v + "` |\n")
+	fs := defaultScanner(t).Scan("runbook.md", []byte(b.String()))
+	if len(fs) != 1 || fs[0].RuleID != RuleTableSecret {
+		t.Fatalf("findings %v, want one table-secret in the last row", fs)
+	}
+}
