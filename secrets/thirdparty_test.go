@@ -294,3 +294,24 @@ func TestThirdPartyNameStart(t *testing.T) {
 		t.Errorf("an endpoint in a connection string reported: %v", ids)
 	}
 }
+
+// A netrc entry's finding is its password, not its host: the password is
+// what is judged (a placeholder is none), masked and redacted.
+func TestNetrcPasswordIsTheSecret(t *testing.T) {
+	s, err := NewScanner(DefaultConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	pw := "Qm7" + "vT2pXk9LwZr4"
+	text := "machine builds.acme.internal\n  login svc-build\n  password " + pw + "\n"
+	fs := s.Scan(".netrc", []byte(text))
+	if len(fs) != 1 || text[fs[0].Start:fs[0].End] != pw {
+		t.Fatalf("findings %+v, want one on the password", fs)
+	}
+	if red := string(s.Redact([]byte(text))); strings.Contains(red, pw) || !strings.Contains(red, "builds.acme.internal") {
+		t.Errorf("Redact = %q: the password must go and the host stay", red)
+	}
+	if fs := s.Scan(".netrc", []byte("machine builds.acme.internal\n  login svc-build\n  password changeme\n")); len(fs) != 0 {
+		t.Errorf("a placeholder password: %+v", fs)
+	}
+}

@@ -196,6 +196,9 @@ func Convert(rules []*Rule) ([]Converted, []NotTaken) {
 			if sg := commentedGroup(r.Pattern); sg > 0 && sg <= cre.NumSubexp() {
 				g = sg
 				notes = appendOnce(notes, fmt.Sprintf("secret group %d: the group its comment names", sg))
+			} else if sg := wordNamedGroup(r.Pattern); sg > 1 && sg <= cre.NumSubexp() && alwaysTakesPart(re, sg) {
+				g = sg
+				notes = appendOnce(notes, fmt.Sprintf("secret group %d: the group its pattern names a password, secret, token or key", sg))
 			}
 		}
 		desc := r.Name
@@ -404,6 +407,90 @@ func commentedGroup(p string) int {
 }
 
 var secretWord = regexp.MustCompile(`(?i)password|secret|token|\bkey\b`)
+
+// alwaysTakesPart reports whether capture group n of the expression takes
+// part in every match: no alternation, optional or star lies above it. A
+// group in one branch of an alternation is not chosen as the secret, since
+// a match through another branch would then report its whole text.
+func alwaysTakesPart(expr string, n int) bool {
+	t, err := syntax.Parse(expr, syntax.Perl)
+	if err != nil {
+		return false
+	}
+	var walk func(r *syntax.Regexp) bool
+	walk = func(r *syntax.Regexp) bool {
+		if r.Op == syntax.OpCapture && r.Cap == n {
+			return true
+		}
+		switch r.Op {
+		case syntax.OpConcat, syntax.OpCapture, syntax.OpPlus:
+		case syntax.OpRepeat:
+			if r.Min < 1 {
+				return false
+			}
+		default:
+			return false
+		}
+		for _, s := range r.Sub {
+			if walk(s) {
+				return true
+			}
+		}
+		return false
+	}
+	return walk(t)
+}
+
+// wordNamedGroup returns the number of the last capture group that the
+// pattern's own literal text introduces with a password, secret, token or
+// key ("password \s+ (…)", ";Secret=(…)", "client_secret=)(…)"), or 0.
+// Without it a rule of several groups reports its first, which in
+// "machine HOST login USER password PASS" is the host: the password would
+// be neither judged nor redacted.
+func wordNamedGroup(p string) int {
+	n, named := 0, 0
+	var lit strings.Builder // literal text since the last capture group opened or closed
+	for i := 0; i < len(p); i++ {
+		c := p[i]
+		switch {
+		case c == '\\':
+			i++ // an escape (\s, \$, \b) is no letter of a word
+		case c == '#' && (i == 0 || p[i-1] == ' ' || p[i-1] == '\t'):
+			// an extended-mode comment: commentedGroup reads those
+			for i < len(p) && p[i] != '\n' {
+				i++
+			}
+		case c == '[':
+			j := i + 1
+			if j < len(p) && p[j] == '^' {
+				j++
+			}
+			if j < len(p) && p[j] == ']' {
+				j++
+			}
+			for j < len(p) && p[j] != ']' {
+				if p[j] == '\\' {
+					j++
+				}
+				j++
+			}
+			i = j
+		case c == '(' && !strings.HasPrefix(p[i:], "(?"):
+			n++
+			if secretWord.MatchString(lit.String()) {
+				named = n
+			}
+			lit.Reset()
+		case c == ')':
+			// a non-capturing group's close keeps its words ("(?:…client_secret=)(…)")
+		case c == '(' || c == '?' || c == ':' || c == '|':
+			lit.WriteByte(' ')
+		default:
+			lit.WriteByte(c)
+		}
+	}
+	return named
+}
 
 // bigRepeat is a repeat {n,m} with m of four digits or more, over RE2's
 // limit of 1000.

@@ -105,3 +105,32 @@ func TestConvertReasons(t *testing.T) {
 		}
 	}
 }
+
+// The secret group of a rule of several groups is the one its pattern
+// introduces with a secret word, when that group takes part in every
+// match; else the first.
+func TestWordNamedGroup(t *testing.T) {
+	for _, c := range []struct {
+		pattern string
+		want    int
+	}{
+		{"(?x)\n( machine \\s+ [^\\s]+ | default )\n\\s+ login \\s+ ([^\\s]+)\n\\s+ password \\s+ ([^\\s]+)\n", 3},
+		{`(https://[a-z]+\.azconfig\.io);Id=([a-z0-9]{4});Secret=([a-zA-Z0-9+/]{36,50}=)`, 3},
+		{`(oa2-client-id_[a-z]{32})(?::|&client_secret=)([a-z]{40})`, 2},
+		{`(?x) user \s* = \s* '([a-z]+)' # the password follows` + "\n" + `\s* ([a-z]+)`, 0}, // a comment's word names nothing
+		{`\[([a-z]+)\]`, 0},
+		{`([password]+)\s+([a-z]+)`, 0}, // a class's letters are no word
+	} {
+		if g := wordNamedGroup(c.pattern); g != c.want {
+			t.Errorf("wordNamedGroup(%q) = %d, want %d", c.pattern, g, c.want)
+		}
+	}
+	if !alwaysTakesPart(`(a+)\s+password\s+(b+)`, 2) {
+		t.Error("a group in sequence takes part in every match")
+	}
+	for _, re := range []string{`(a{40})|token\s+(b{40})`, `(a+)(?:\s+token\s+(b+))?`, `(a+)(?:token(b+))*`} {
+		if alwaysTakesPart(re, 2) {
+			t.Errorf("%s: group 2 does not take part in every match", re)
+		}
+	}
+}
