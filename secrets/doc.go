@@ -12,7 +12,8 @@
 // token formats there are three context rules: url-credentials (the password
 // of scheme://user:password@host), endpoint-value (a URL or host:port
 // assigned to a *_BASE_URL, *_ENDPOINT or *_API_BASE key — this workspace
-// forbids recording local model endpoints) and generic-secret (a
+// forbids recording local model endpoints; a public service's address, a
+// public DNS name on its default port, is none) and generic-secret (a
 // high-entropy value assigned to a password, secret, token or API-key name).
 //
 // DefaultRules also holds the community rule set of gitleaks (GitleaksRules,

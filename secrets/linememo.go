@@ -30,6 +30,8 @@ type textMemo struct {
 	keys [keyKinds]keyVerdict
 	// table is the last markdown table table-secret judged a row of.
 	table tableMemo
+	// sealed holds the text's SealedSecret ciphertext ranges (sealed.go).
+	sealed sealedMemo
 }
 
 // The kinds of name judgement textMemo.keyJudged remembers.
@@ -73,6 +75,7 @@ func (tm *textMemo) reset(data []byte) {
 		tm.keys[i].valid = false
 	}
 	tm.table.valid = false
+	tm.sealed = sealedMemo{blocks: tm.sealed.blocks[:0]}
 }
 
 // pathMatches reports whether an expression of rs matches path, as

@@ -611,11 +611,11 @@ func EndpointRule(suffixes []string, allowLocalhost bool, placeholders []*regexp
 					return false
 				}
 			}
-			host, ok := endpointHost(v)
+			host, port, ok := endpointHost(v)
 			if !ok {
 				return false
 			}
-			return !placeholderHost(host, allowLocalhost)
+			return !placeholderHost(host, allowLocalhost) && !publicService(v, host, port)
 		},
 	}
 }
@@ -624,37 +624,68 @@ var hostPortRE = lazyRE.New(`^(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9](?:[A-Za-z0-9-]*[A-
 
 var schemeRE = lazyRE.New(`^[A-Za-z][A-Za-z0-9+.-]*$`)
 
-// endpointHost reports whether v is a concrete URL or host:port, and its host.
-func endpointHost(v string) (string, bool) {
+// endpointHost reports whether v is a concrete URL or host:port, and its
+// host and port ("" when a URL names none).
+func endpointHost(v string) (host, port string, ok bool) {
 	if strings.ContainsAny(v, "<>{}$*") {
-		return "", false
+		return "", "", false
 	}
 	if i := strings.Index(v, "://"); i >= 0 {
 		if !schemeRE.MatchString(v[:i]) {
-			return "", false
+			return "", "", false
 		}
 		u, err := url.Parse(v)
 		if err != nil || u.Host == "" {
-			return "", false
+			return "", "", false
 		}
 		h := u.Hostname()
 		if h == "" {
-			return "", false
+			return "", "", false
 		}
-		return h, true
+		return h, u.Port(), true
 	}
 	m := hostPortRE.FindStringSubmatch(v)
 	if m == nil {
-		return "", false
+		return "", "", false
 	}
 	h := strings.Trim(m[1], "[]")
 	// A bare name must look like a host: it has a letter, a dot or a colon
 	// (so "10:30" is a time, not a host).
 	if !strings.ContainsAny(h, ".:") && !strings.ContainsAny(strings.ToLower(h), "abcdefghijklmnopqrstuvwxyz") {
-		return "", false
+		return "", "", false
 	}
-	return h, true
+	return h, m[2], true
 }
+
+// publicService reports whether an address is a public service's: a
+// public DNS name on its scheme's default port ("https://api.stripe.com/v1",
+// a BaseUrl in any app's settings). What the rule guards is a team's own
+// model endpoint, which shows in its address: an IP literal, a one-label
+// name ("spark1:8000"), a private-use domain (.internal, .local, .lan,
+// .corp, .home.arpa, a tailnet's .ts.net) or a port of its own.
+func publicService(v, host, port string) bool {
+	if port != "" && port != "80" && port != "443" {
+		return false
+	}
+	if _, err := netip.ParseAddr(host); err == nil {
+		return false
+	}
+	h := strings.TrimSuffix(strings.ToLower(host), ".")
+	if !strings.Contains(h, ".") || !strings.Contains(v, "://") {
+		return false
+	}
+	for _, suf := range privateDomains {
+		if h == suf || strings.HasSuffix(h, "."+suf) {
+			return false
+		}
+	}
+	return true
+}
+
+// privateDomains are suffixes no public DNS name ends with: RFC 6762's
+// .local, RFC 8375's home.arpa, ICANN's reserved .internal, and the names
+// sites and VPNs use for themselves.
+var privateDomains = []string{"internal", "local", "localdomain", "lan", "intranet", "corp", "private", "home", "home.arpa", "ts.net", "consul", "svc"}
 
 func placeholderHost(h string, allowLocalhost bool) bool {
 	h = strings.TrimSuffix(strings.ToLower(h), ".")
@@ -1613,8 +1644,10 @@ func hasProviderPrefix(v []byte) bool {
 }
 
 // publicKeyPrefixes start public keys, which are often assigned to names
-// ending in "key" and are no secret.
-var publicKeyPrefixes = []string{"age1", "ssh-ed25519", "ssh-rsa", "ecdsa-sha2-", "sk-ssh-ed25519@", "npub1", "-----BEGIN PUBLIC KEY"}
+// ending in "key" and are no secret; and publishable keys (Stripe's, and
+// Clerk's and Paystack's after it), which a web page ships to every visitor
+// by design.
+var publicKeyPrefixes = []string{"age1", "ssh-ed25519", "ssh-rsa", "ecdsa-sha2-", "sk-ssh-ed25519@", "npub1", "-----BEGIN PUBLIC KEY", "pk_live_", "pk_test_"}
 
 func isPublicKey(v []byte) bool {
 	for _, p := range publicKeyPrefixes {

@@ -389,6 +389,10 @@ func corpusSamples() []sample {
 		s = append(s, fp("endpoint example", RuleEndpointValue, "- OPENAI_API_BASE: `https://api.example.com/v1`\n- SPARK_ENDPOINT: `http://spark.example:8000`\n"))
 		s = append(s, fp("endpoint status", RuleEndpointValue, "- CTO_HARNESS_CASE_LOCAL_BASE_URL: missing\n- endpoint: present (value not recorded)\n"))
 		s = append(s, fp("database url", RuleEndpointValue, "DATABASE_URL=postgres://db.svrnty.internal:5432/cto\n"))
+		s = append(s, ep("endpoint own port on a public name", "OPENAI_API_BASE=", "https"+"://gpu.acme-labs.io:8443/v1", "\n"))
+		s = append(s, fp("endpoint public api", RuleEndpointValue, "\"BaseUrl\": \"https://api.ccbl3s.net/\"\nendpoint: https://api.fyoow5.com/v2\n  baseUrl: 'https://api.2l4ffa.com',\nOPENAI_BASE_URL=https://api.openai.com:443/v1\n"))
+		s = append(s, ep("endpoint tailnet", "OLLAMA_BASE_URL=", "https"+"://gpu-box.tail1234.ts.net/", "\n"))
+		s = append(s, ep("endpoint lan", "- model endpoint: `", "http"+"://inference.lan/v1", "`\n"))
 		s = append(s, fp("endpoint prose", RuleEndpointValue, "- Do not store endpoint secrets or credential values in SOT, argv, task file, backend logs, report, trace, generated config, or commit.\n"))
 	}
 
@@ -418,6 +422,13 @@ func corpusSamples() []sample {
 		s = append(s, tp("generic hex token", RuleGenericSecret, hx, "TWILIO_AUTH_TOKEN = '"+hx+"'\n"))
 		sl := "/" + g.mixed(base62, 12) + "+" + g.mixed(base62, 18) + "/o"
 		s = append(s, tp("generic base64 with a leading slash", RuleGenericSecret, sl, "export SESSION_SECRET="+sl+"\n"))
+		sealed := "apiVersion: bitnami.com/v1alpha1\nkind: SealedSecret\nspec:\n  encryptedData:\n    api-key: AgB" + g.mixed(base64std, 380) + "==\n\n" +
+			"    password: AgC" + g.mixed(base64std, 300) + "\n  template:\n    metadata:\n      name: payments\n"
+		s = append(s, fp("sealed secret ciphertext", RuleGenericSecret, sealed))
+		s = append(s, fp("publishable key", RuleGenericSecret, "STRIPE_PUBLISHABLE_KEY=\"pk_live_"+g.mixed(base62, 99)+"\"\nstripe_api_key = \"pk_test_"+g.mixed(base62, 24)+"\"\n"))
+		s = append(s, fp("sealed secret in a how-to", RuleGenericSecret, "We commit SealedSecrets:\n\n```yaml\nencryptedData:\n  password: AgB"+g.mixed(base64std, 200)+"\n```\n"))
+		pw := g.mixed(base62, 24)
+		s = append(s, tp("generic after a sealed map", RuleGenericSecret, pw, sealed+"stringData:\n  password: "+pw+"\n"))
 		s = append(s, fp("generic secret path", RuleGenericSecret, "SECRET_FILE_LOCATION=x\nsession_secret=/run/secrets/session_secret_v2\n"))
 		s = append(s, fp("credential class", RuleGenericSecret, `  "credential_source_class": "pi-models-json-local-provider-no-secret",`+"\n"))
 		s = append(s, fp("secrets never", RuleGenericSecret, "# Copy to .env and customize. Secrets NEVER go here — use credctl.\n"))

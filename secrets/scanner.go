@@ -385,6 +385,9 @@ func (s *Scanner) detect(path string, data []byte, scan bool) []cand {
 		if !placeholdersKept && (IsPlaceholder(sec) || sampleURLPassword(ctx, ss, se)) || examples[string(sec)] || elidedAfter(ctx[se:]) {
 			return
 		}
+		if sc.memo.sealedAt(base + ss) {
+			return // ciphertext a SealedSecret commits by design (sealed.go)
+		}
 		if rule.Validate != nil {
 			c := Candidate{Secret: sec, Match: ctx[m[0]:m[1]], Context: ctx, Offset: ss, MatchOffset: m[0], memo: &sc.memo, base: base, entropy: ent}
 			if scan {

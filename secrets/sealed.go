@@ -1,0 +1,77 @@
+package secrets
+
+import (
+	"bytes"
+	"sort"
+)
+
+// A Bitnami SealedSecret's spec.encryptedData holds ciphertext that only
+// the cluster's controller can open: teams commit it by design, so a value
+// in that map is no leak ("password: AgB…" is the sealed form of one).
+
+// sealedBlocks lists the byte ranges of a text that lie inside an
+// encryptedData: map: the lines after a line that is only
+// "encryptedData:", while they are blank or indented deeper than it.
+// One pass over the lines, made once per text that holds the word.
+func sealedBlocks(data []byte) [][2]int {
+	var blocks [][2]int
+	for i := 0; i < len(data); {
+		j := bytes.Index(data[i:], []byte("encryptedData:"))
+		if j < 0 {
+			break
+		}
+		at := i + j
+		ls := bytes.LastIndexByte(data[:at], '\n') + 1
+		le := lineEnd(data, at)
+		i = le
+		line := data[ls:le]
+		if !bytes.Equal(bytes.TrimSpace(line), []byte("encryptedData:")) {
+			continue
+		}
+		ind := indentOf(line)
+		start, end := le, le
+		for p := le; p < len(data); {
+			q := lineEnd(data, p+1)
+			next := data[p+1 : q]
+			if t := bytes.TrimSpace(next); len(t) > 0 && indentOf(next) <= ind {
+				break
+			}
+			end, p = q, q
+		}
+		if end > start {
+			blocks = append(blocks, [2]int{start, end})
+		}
+		i = max(i, end)
+	}
+	return blocks
+}
+
+// lineEnd returns the offset of the newline ending the line at p, or
+// len(data).
+func lineEnd(data []byte, p int) int {
+	if p >= len(data) {
+		return len(data)
+	}
+	if k := bytes.IndexByte(data[p:], '\n'); k >= 0 {
+		return p + k
+	}
+	return len(data)
+}
+
+// sealedMemo holds a text's sealedBlocks, made on first need.
+type sealedMemo struct {
+	done   bool
+	blocks [][2]int
+}
+
+// sealedAt reports whether offset off of the memo's text lies in a
+// SealedSecret's encryptedData map.
+func (tm *textMemo) sealedAt(off int) bool {
+	m := &tm.sealed
+	if !m.done {
+		m.done = true
+		m.blocks = sealedBlocks(tm.data)
+	}
+	k := sort.Search(len(m.blocks), func(i int) bool { return m.blocks[i][1] > off })
+	return k < len(m.blocks) && m.blocks[k][0] <= off
+}
