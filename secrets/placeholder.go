@@ -156,6 +156,9 @@ func placeholderMarked(v []byte) bool {
 	if len(v) > 2 && v[0] == '%' && v[len(v)-1] == '%' && envRefRE.Match(v[1:len(v)-1]) {
 		return true // %DB_PASSWORD%: a Windows environment variable
 	}
+	if formatVerbRE.Match(v) {
+		return true // %s, %v, {}, {0}: a format string's slot, filled at run time
+	}
 	return braceRefRE.Match(v) // {password}, {webhook.token}: a format string's field
 }
 
@@ -169,6 +172,8 @@ var (
 	// braces) or an upper-case variable name.
 	braceRefRE = lazyRE.New(`\{[ \t]*(?:[A-Za-z_][A-Za-z_.-]+|[A-Z][A-Z0-9_]+)[ \t]*\}`)
 	envRefRE   = lazyRE.New(`^[A-Za-z_][A-Za-z0-9_]*$`)
+	// A printf verb or a positional brace field, alone: the whole value.
+	formatVerbRE = lazyRE.New(`^(?:%[-+# 0]*[0-9]*(?:\.[0-9]+)?[sdvqxXf]|\{[0-9]*\})$`)
 )
 
 // holdsPlaceholderWord reports whether l holds one of placeholderWords,

