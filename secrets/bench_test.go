@@ -120,7 +120,7 @@ var bullets = []string{
 func withSecrets(prose []byte, every int) ([]byte, int) {
 	var tps []sample
 	for _, sm := range corpusSamples() {
-		if sm.rule != "" {
+		if sm.rule != "" && sm.path == "" { // a path rule's sample is no prose's
 			tps = append(tps, sm)
 		}
 	}

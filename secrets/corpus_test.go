@@ -45,7 +45,11 @@ func TestPrecisionRecall(t *testing.T) {
 		if sm.rule == "" && sm.fpFor == "" {
 			continue
 		}
-		fs := s.Scan("sample.md", []byte(sm.text))
+		path := "sample.md"
+		if sm.path != "" {
+			path = sm.path
+		}
+		fs := s.Scan(path, []byte(sm.text))
 		if sm.rule != "" {
 			c := get(sm.rule)
 			c.tpSamples++
@@ -124,7 +128,11 @@ func TestNoSecretInOutput(t *testing.T) {
 			continue
 		}
 		rules[sm.rule] = true
-		fs := s.Scan("dir/"+sm.name+".md", []byte(sm.text))
+		path := "dir/" + sm.name + ".md"
+		if sm.path != "" {
+			path = "dir/" + sm.path
+		}
+		fs := s.Scan(path, []byte(sm.text))
 		if len(fs) == 0 {
 			t.Errorf("%s: no finding", sm.name)
 		}

@@ -128,6 +128,7 @@ type sample struct {
 	secret string
 	text   string
 	fpFor  string
+	path   string // the file's path, for a rule limited to some files; else a markdown file's
 }
 
 func sha256Of(s string) []byte { d := sha256.Sum256([]byte(s)); return d[:] }
@@ -591,6 +592,27 @@ func corpusSamples() []sample {
 		s = append(s, fp("placeholder sequence", RuleGenericSecret, "api_key = \"1a2b3c4d5e6f7g8h9i0j\"\npassword: zyxwvutsrqponmlk\n"))
 		s = append(s, fp("placeholder url password", RuleURLCredentials, "DATABASE_URL=postgres://app:abcdef123456@db.internal:5432/app\n"))
 		s = append(s, fp("prefix in prose", RulePrefixedToken, "Service tokens begin with `"+pHVS+"` and batch tokens with `hv"+"b.`.\n"))
+	}
+	{
+		// Last, so that the values drawn above do not move.
+		g := newFakeGen("pgpass and session cookies")
+		// pgpass-password (a path rule: the sample's file is named .pgpass)
+		pg := g.mixed(base62, 10) + "?" + g.mixed(base62, 6)
+		s = append(s, sample{name: "pgpass line", rule: RulePgpassPassword, secret: pg, path: ".pgpass",
+			text: "# prod replica\ndb-prod.cluster-1.eu-west-1.rds.amazonaws.com:5432:orders:app_rw:" + pg + "\n"})
+		pe := g.mixed(base62, 8) + "\\:" + g.mixed(base62, 8)
+		s = append(s, sample{name: "pgpass escaped colon", rule: RulePgpassPassword, secret: pe, path: "conf/pgpass.conf",
+			text: "*:*:*:report\\:ro:" + pe + "\n"})
+		s = append(s, sample{name: "pgpass placeholder", fpFor: RulePgpassPassword, path: ".pgpass",
+			text: "localhost:5432:*:postgres:<local-password>\n# host:port:database:username:password\nlocalhost:5432:*:app:${PGPASSWORD}\n"})
+		// session-cookie
+		sid := g.mixed(base64url, 43)
+		s = append(s, tp("session cookie in a HAR", RuleSessionCookie, sid, "            {\n              \"name\": \"Cookie\",\n              \"value\": \"_ga=GA1.2.1611588.1073048632; sessionid="+sid+"\"\n            },\n"))
+		js := strings.ToUpper(g.from(hexLower, 32))
+		s = append(s, tp("set-cookie header", RuleSessionCookie, js, "< Set-Cookie: JSESSIONID="+js+"; Path=/; Secure; HttpOnly\n"))
+		cs := "s%3A" + g.mixed(base64url, 32) + "." + g.mixed(base62, 20)
+		s = append(s, tp("curl cookie", RuleSessionCookie, cs, "curl -H 'Cookie: theme=dark; connect.sid="+cs+"' https://app.internal/api/me\n"))
+		s = append(s, fp("session cookie placeholders", RuleSessionCookie, "Cookie: sessionid=<session-id>\nSet-Cookie: sessionid=deleted; expires=Thu, 01 Jan 1970 00:00:00 GMT\ncookie: theme=dark; lang=en-US; tz=Europe/Paris\nThe session cookie (sessionid) is HttpOnly.\nCookie: PHPSESSID=${SESSION}\n"))
 	}
 	return s
 }

@@ -302,7 +302,11 @@ func TestConcurrentScan(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			for _, sm := range samples {
-				fs := s.Scan(sm.name, []byte(sm.text))
+				path := sm.name
+				if sm.path != "" {
+					path = sm.path
+				}
+				fs := s.Scan(path, []byte(sm.text))
 				if sm.rule != "" && len(fs) == 0 {
 					t.Errorf("%s: no finding", sm.name)
 				}

@@ -1,0 +1,23 @@
+package secrets
+
+import "regexp"
+
+// RulePgpassPassword reports the password field of a PostgreSQL password
+// file: each line of ~/.pgpass (pgpass.conf on Windows) is
+// host:port:database:username:password, with "\:" and "\\" escaped, and
+// libpq sends the password to any server the first four fields match.
+const RulePgpassPassword = "pgpass-password"
+
+func pgpassRule() *Rule {
+	field := `(?:\\.|[^:\\\r\n])*`
+	return &Rule{
+		ID:          RulePgpassPassword,
+		Description: "password field of a PostgreSQL password file (.pgpass: host:port:database:username:password)",
+		builtinRE: builtinExpr(`(?m)^(?P<key>[^#:\\\r\n]` + field + `:` + field + `:` + field + `:` + field + `):` +
+			`(?P<secret>(?:\\.|[^\\\r\n])+?)[ \t]*\r?$`),
+		MinLen: 4,
+		Path:   pgpassFiles,
+	}
+}
+
+var pgpassFiles = regexp.MustCompile(`(?:^|[/\\])(?:\.pgpass|pgpass\.conf)$`)
