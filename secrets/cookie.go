@@ -19,12 +19,13 @@ func sessionCookieRule() *Rule {
 		Description: "session cookie value in a Cookie or Set-Cookie header",
 		// The header's name, then (a HAR entry) its value on the next
 		// line, then the pairs before the session's.
-		builtinRE: builtinExpr(`(?i)\b(?:set-)?cookie["']?(?:[ \t]*[:=,][ \t]*|[ \t]+)(?:\r?\n[ \t]*"value"[ \t]*:[ \t]*)?["']?` +
+		// curl's -b and --cookie take the pairs as an argument.
+		builtinRE: builtinExpr(`(?i)(?:\b(?:set-)?cookie["']?(?:[ \t]*[:=,][ \t]*|[ \t]+)(?:\r?\n[ \t]*"value"[ \t]*:[ \t]*)?|[ \t]-b[ \t]+)["']?` +
 			`(?:[A-Za-z0-9_.!#$%&'*+^|~-]+=[^;\r\n"]*;[ \t]*){0,24}` +
 			`(?P<key>` + sessionCookieNames + `)=(?P<secret>[A-Za-z0-9%._~+/-]{16,}={0,2})`),
 		Entropy:  3, // a 32-digit hex session id (Tomcat's JSESSIONID) has 3.3 to 4
 		MinLen:   16,
-		Keywords: []string{"cookie"},
+		Keywords: []string{"cookie", " -b "},
 		After:    256,
 		Validate: validSessionCookie,
 	}

@@ -39,6 +39,9 @@ func isPlaceholder(v []byte, withStandIns bool) bool {
 	// The marks the first tests look for, one pass over v first: most
 	// values (random tokens) hold none, and a line dense with candidates
 	// paid a dozen passes each.
+	if string(v) == `""` || string(v) == "''" {
+		return true // an empty value, quoted
+	}
 	marked := false
 	for _, c := range v {
 		if placeholderMarks[c] {
@@ -173,7 +176,9 @@ var (
 	braceRefRE = lazyRE.New(`\{[ \t]*(?:[A-Za-z_][A-Za-z_.-]+|[A-Z][A-Z0-9_]+)[ \t]*\}`)
 	envRefRE   = lazyRE.New(`^[A-Za-z_][A-Za-z0-9_]*$`)
 	// A printf verb or a positional brace field, alone: the whole value.
-	formatVerbRE = lazyRE.New(`^(?:%[-+# 0]*[0-9]*(?:\.[0-9]+)?[sdvqxXf]|\{[0-9]*\})$`)
+	// The quotes and escapes a format string closes with may follow
+	// ("%s\n'").
+	formatVerbRE = lazyRE.New(`^(?:%[-+# 0]*[0-9]*(?:\.[0-9]+)?[sdvqxXf]|\{[0-9]*\})(?:\\[nrt]|["'])*$`)
 )
 
 // holdsPlaceholderWord reports whether l holds one of placeholderWords,

@@ -23,7 +23,7 @@ func TestIsPlaceholder(t *testing.T) {
 		"EXAMPLEKEY0000000000",
 		"dummy-secret-value-42",
 		"changeme123!",
-		"%s", "%-12v", "{}", "{0}",
+		"%s", "%-12v", "{}", "{0}", `%s\n'`, `""`,
 		"placeholder_token_9",
 		"TokenHere0123",
 		"MyFakeKey9",

@@ -612,6 +612,10 @@ func corpusSamples() []sample {
 		s = append(s, tp("set-cookie header", RuleSessionCookie, js, "< Set-Cookie: JSESSIONID="+js+"; Path=/; Secure; HttpOnly\n"))
 		cs := "s%3A" + g.mixed(base64url, 32) + "." + g.mixed(base62, 20)
 		s = append(s, tp("curl cookie", RuleSessionCookie, cs, "curl -H 'Cookie: theme=dark; connect.sid="+cs+"' https://app.internal/api/me\n"))
+		cb := g.mixed(base62, 32)
+		s = append(s, tp("curl -b", RuleSessionCookie, cb, "curl -sS -b 'sessionid="+cb+"; csrftoken=x1' https://staging.internal/admin/\n"))
+		s = append(s, sample{name: "pgpass format line", fpFor: RulePgpassPassword, path: ".pgpass", text: "hostname:port:database:username:password\n"})
+		s = append(s, fp("sealed secret json", RuleGenericSecret, "{\n  \"kind\": \"SealedSecret\",\n  \"spec\": {\n    \"encryptedData\": {\n      \"tls.key\": \"AgB"+g.mixed(base64std, 300)+"\",\n      \"api_token\": \"AgC"+g.mixed(base64std, 200)+"\"\n    }\n  }\n}\n"))
 		s = append(s, fp("session cookie placeholders", RuleSessionCookie, "Cookie: sessionid=<session-id>\nSet-Cookie: sessionid=deleted; expires=Thu, 01 Jan 1970 00:00:00 GMT\ncookie: theme=dark; lang=en-US; tz=Europe/Paris\nThe session cookie (sessionid) is HttpOnly.\nCookie: PHPSESSID=${SESSION}\n"))
 	}
 	return s

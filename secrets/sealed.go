@@ -10,13 +10,15 @@ import (
 // in that map is no leak ("password: AgB…" is the sealed form of one).
 
 // sealedBlocks lists the byte ranges of a text that lie inside an
-// encryptedData: map: the lines after a line that is only
-// "encryptedData:", while they are blank or indented deeper than it.
+// encryptedData map: in YAML the lines after a line that is only
+// "encryptedData:", while they are blank or indented deeper than it; in
+// JSON ("encryptedData": {…}) the braces.
 // One pass over the lines, made once per text that holds the word.
 func sealedBlocks(data []byte) [][2]int {
+	const name = "encryptedData"
 	var blocks [][2]int
 	for i := 0; i < len(data); {
-		j := bytes.Index(data[i:], []byte("encryptedData:"))
+		j := bytes.Index(data[i:], []byte(name))
 		if j < 0 {
 			break
 		}
@@ -25,7 +27,28 @@ func sealedBlocks(data []byte) [][2]int {
 		le := lineEnd(data, at)
 		i = le
 		line := data[ls:le]
-		if !bytes.Equal(bytes.TrimSpace(line), []byte("encryptedData:")) {
+		t := bytes.TrimSpace(line)
+		if bytes.HasPrefix(t, []byte(`"`+name+`"`)) {
+			// kubeseal -o json: the map's braces bound it (ciphertext
+			// holds none)
+			rest := bytes.TrimLeft(data[at+len(name)+1:], " \t")
+			if len(rest) == 0 || rest[0] != ':' {
+				continue
+			}
+			rest = bytes.TrimLeft(rest[1:], " \t\r\n")
+			if len(rest) == 0 || rest[0] != '{' {
+				continue
+			}
+			open := len(data) - len(rest)
+			e := bytes.IndexByte(data[open:], '}')
+			if e < 0 {
+				break // no later map closes either: each would read to the end
+			}
+			blocks = append(blocks, [2]int{open, open + e})
+			i = max(i, open+e)
+			continue
+		}
+		if !bytes.Equal(t, []byte(name+":")) {
 			continue
 		}
 		ind := indentOf(line)
