@@ -616,6 +616,17 @@ func corpusSamples() []sample {
 		s = append(s, tp("curl -b", RuleSessionCookie, cb, "curl -sS -b 'sessionid="+cb+"; csrftoken=x1' https://staging.internal/admin/\n"))
 		s = append(s, sample{name: "pgpass format line", fpFor: RulePgpassPassword, path: ".pgpass", text: "hostname:port:database:username:password\n"})
 		s = append(s, fp("sealed secret json", RuleGenericSecret, "{\n  \"kind\": \"SealedSecret\",\n  \"spec\": {\n    \"encryptedData\": {\n      \"tls.key\": \"AgB"+g.mixed(base64std, 300)+"\",\n      \"api_token\": \"AgC"+g.mixed(base64std, 200)+"\"\n    }\n  }\n}\n"))
+		// name-value-secret
+		nv1 := g.mixed(base62, 20)
+		s = append(s, tp("k8s env entry", RuleNameValueSecret, nv1, "spec:\n  containers:\n    - name: api\n      env:\n        - name: LOG_LEVEL\n          value: info\n        - name: DB_PASS"+"WORD\n          value: \""+nv1+"\"\n"))
+		nv2 := g.mixed(base62, 32)
+		s = append(s, tp("ecs task json", RuleNameValueSecret, nv2, "\"environment\": [\n  {\n    \"name\": \"STRIPE_API_TOKEN\",\n    \"value\": \""+nv2+"\"\n  }\n]\n"))
+		nv3 := g.mixed(base62, 24)
+		s = append(s, tp("postman variable", RuleNameValueSecret, nv3, "\"variable\": [{\"key\": \"api_key\", \"value\": \""+nv3+"\", \"type\": \"string\"}]\n"))
+		nv4 := g.mixed(base62, 24)
+		s = append(s, tp("terraform variable default", RuleNameValueSecret, nv4, "variable \"vercel_token\" {\n  type      = string\n  sensitive = true\n  default   = \""+nv4+"\"\n}\n"))
+		s = append(s, fp("name-value, another entry's value", RuleNameValueSecret, "        - name: API_TOKEN\n          valueFrom:\n            secretKeyRef: {name: api, key: token}\n        - name: BUILD_ID\n          value: \""+g.mixed(base62, 20)+"\"\n"))
+		s = append(s, fp("name-value placeholders", RuleNameValueSecret, "- name: DB_PASSWORD\n  value: \"${DB_PASSWORD}\"\n{\"key\": \"api_key\", \"value\": \"{{api_key}}\"}\nvariable \"db_password\" {\n  default = null\n}\n- name: SESSION_SECRET\n  value: changeme\n"))
 		s = append(s, fp("session cookie placeholders", RuleSessionCookie, "Cookie: sessionid=<session-id>\nSet-Cookie: sessionid=deleted; expires=Thu, 01 Jan 1970 00:00:00 GMT\ncookie: theme=dark; lang=en-US; tz=Europe/Paris\nThe session cookie (sessionid) is HttpOnly.\nCookie: PHPSESSID=${SESSION}\n"))
 	}
 	return s
