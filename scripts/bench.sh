@@ -26,10 +26,12 @@
 #           (skipped when unset: gitleaks needs minutes of CPU on Go's tree)
 #   SAMPLES gitleaks' labelled samples (scripts/gitleaks-samples.sh): the
 #           secrets-dense tree issue 19 measured on is built from them and
-#           scanned too; skipped when unset
+#           scanned too, and the tree of tiny files of issue 33 (a file of
+#           two lines per one-line sample, a finding in nearly every one:
+#           gen-secrets-tree -tiny); skipped when unset
 #
 # `sotvet scan` and `gitleaks dir` then scan the same trees (the real corpus,
-# the synthetic one, the samples tree) in turns; the target is sotvet at
+# the synthetic one, the samples trees) in turns; the target is sotvet at
 # least 15x faster.
 #
 # With git, the synthetic workspace is then made a repository with one
@@ -221,6 +223,8 @@ if ((have_sotvet)) && [[ -n $gitleaks_bin && -x $gitleaks_bin ]]; then
 	if [[ -n ${SAMPLES:-} && -f ${SAMPLES:-} ]]; then
 		go run -tags devtools ./scripts/gen-secrets-tree -samples "$SAMPLES" -out "$tmp/samples" 2>/dev/null
 		scan_labels+=("gitleaks samples") scan_dirs+=("$tmp/samples")
+		go run -tags devtools ./scripts/gen-secrets-tree -samples "$SAMPLES" -out "$tmp/tinysecrets" -tiny 2>/dev/null
+		scan_labels+=("tiny secret files") scan_dirs+=("$tmp/tinysecrets")
 	else
 		echo "note: SAMPLES unset; the gitleaks-samples tree is not scanned (scripts/gitleaks-samples.sh makes it)" >&2
 	fi

@@ -315,6 +315,69 @@ func (d *prefilterDFA) scan(text []byte, anchored, cut bool, every int, splits [
 	return may || !cut && c.accept[mode][st] != 0, splits, true
 }
 
+// parts reads text as scan does, unanchored with splits at least every
+// bytes apart, and returns the parts between them that may hold the start
+// of a match: those in which, or at whose end, the looser expression
+// accepts. No thread lives across a split, so a match that starts in a
+// part ends in it; a part where no match of the looser expression ends
+// holds none of the rule's (see searchParts). ok is false when the filter
+// could not tell; then the caller searches the whole text.
+func (d *prefilterDFA) parts(text []byte, cut bool, every int, parts []span) (_ []span, ok bool) {
+	var c *dfaCache
+	for i := range d.caches {
+		if d.caches[i].mu.TryLock() {
+			c = &d.caches[i]
+			break
+		}
+	}
+	if c == nil {
+		return parts, false
+	}
+	defer c.mu.Unlock()
+	const mode = 1
+	if c.index[mode] == nil {
+		c.index[mode] = map[string]int32{}
+		if c.state(d, mode, make(pcSet, d.words)) < 0 { // state 0: the empty set
+			return parts, false
+		}
+	}
+	init := slices.Grow(c.next[:0], d.words)[:d.words]
+	clear(init)
+	st := c.state(d, mode, init)
+	if st < 0 {
+		return parts, false
+	}
+	last, may := 0, false
+	for i, b := range text {
+		if c.accept[mode][st]&1 != 0 {
+			may = true
+		}
+		if b >= 0x80 {
+			return parts, false
+		}
+		next := c.trans[mode][int(st)*d.classes+int(d.class[b])]
+		if next < 0 {
+			if next = c.step(d, mode, st, b); next < 0 {
+				return parts, false
+			}
+		}
+		if c.quiet[mode][next] {
+			if q := i + 1; q-last >= every && q < len(text) && d.splitsAfter(b) {
+				// a match ending at q started before it: this part's
+				if may || c.accept[mode][next]&1 != 0 {
+					parts = append(parts, span{last, q})
+				}
+				last, may = q, false
+			}
+		}
+		st = next
+	}
+	if may || c.accept[mode][st]&1 != 0 || !cut && c.accept[mode][st] != 0 {
+		parts = append(parts, span{last, len(text)})
+	}
+	return parts, true
+}
+
 // reach is the anchored mayMatch read on past a match: it also returns
 // the offset at which no thread of the looser expression started at the
 // start of text is alive any more (len(text) when one lives to the end).

@@ -1,6 +1,7 @@
 package secrets
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"os"
 	"reflect"
@@ -52,7 +53,7 @@ func TestDFAFilterSound(t *testing.T) {
 		n, every = 300, 1
 	}
 	texts := dfaTexts(n)
-	ruledOut, splitRuns, reachCut, minRuledOut, boundedCut := 0, 0, 0, 0, 0
+	ruledOut, splitRuns, reachCut, minRuledOut, boundedCut, partsSkipped := 0, 0, 0, 0, 0, 0
 	for i, r := range s.rules {
 		if i%every != 0 && !strings.Contains(r.ID, "generic") && !strings.Contains(r.ID, "password") {
 			continue
@@ -138,6 +139,35 @@ func TestDFAFilterSound(t *testing.T) {
 					t.Fatalf("%s: searched in parts at %v, %q gives %v, whole %v", r.ID, splits, text, got, want)
 				}
 			}
+			if !r.atHits {
+				// a window searched in the parts that may match finds
+				// what the whole window's search finds (short of a cut
+				// end, where the scanner drops a match)
+				for _, cut := range []bool{false, true} {
+					parts, ok := d.parts(b, cut, 64, nil)
+					if !ok {
+						continue
+					}
+					var got [][]int
+					r.searchParts(b, parts, func(m []int) {
+						if !cut || m[1] != len(b) {
+							got = append(got, m)
+						}
+					})
+					var want [][]int
+					for _, m := range r.matches(b) {
+						if !cut || m[1] != len(b) {
+							want = append(want, m)
+						}
+					}
+					if !reflect.DeepEqual(got, want) {
+						t.Fatalf("%s: searched in parts %v (cut %v), %q gives %v, whole %v", r.ID, parts, cut, text, got, want)
+					}
+					if n := partsLen(parts); n < len(b) {
+						partsSkipped++
+					}
+				}
+			}
 			if !d.mayMatch(b, false, true) {
 				for _, m := range exact.FindAllIndex(b, -1) {
 					if m[1] != len(b) {
@@ -147,10 +177,10 @@ func TestDFAFilterSound(t *testing.T) {
 			}
 		}
 	}
-	t.Logf("ruled out %d, split %d, cut %d (bounded %d), MinLen ruled out %d, of %d texts", ruledOut, splitRuns, reachCut, boundedCut, minRuledOut, len(texts))
+	t.Logf("ruled out %d, split %d, cut %d (bounded %d), MinLen ruled out %d, parts skipped in %d, of %d texts", ruledOut, splitRuns, reachCut, boundedCut, minRuledOut, partsSkipped, len(texts))
 	// A filter that rules nothing out would pass the checks above.
-	if ruledOut < len(texts) || splitRuns < len(texts) || reachCut < len(texts) || boundedCut < reachCut || minRuledOut == 0 {
-		t.Errorf("the filters ruled out %d texts of %d rules × %d, split %d, cut %d, and with MinLen ruled out %d", ruledOut, len(s.rules), len(texts), splitRuns, reachCut, minRuledOut)
+	if ruledOut < len(texts) || splitRuns < len(texts) || reachCut < len(texts) || boundedCut < reachCut || minRuledOut == 0 || partsSkipped < len(texts) {
+		t.Errorf("the filters ruled out %d texts of %d rules × %d, split %d, cut %d, with MinLen ruled out %d, and skipped parts in %d", ruledOut, len(s.rules), len(texts), splitRuns, reachCut, minRuledOut, partsSkipped)
 	}
 }
 
@@ -172,6 +202,73 @@ func TestDFAScanSame(t *testing.T) {
 		useDFA = true
 		if !reflect.DeepEqual(got, want) || gotRed != wantRed {
 			t.Fatalf("on %q:\nwith the filters %v\nwithout %v", text, got, want)
+		}
+	}
+}
+
+// partsLen is how many bytes of a window parts cover.
+func partsLen(parts []span) int {
+	n := 0
+	for _, p := range parts {
+		n += p.end - p.start
+	}
+	return n
+}
+
+// TestWindowPartsScanSame: texts whose windows are long (a JSON report of
+// keys, escaped, each of whose BEGIN lines opens a window of 16 KB, and
+// the filter texts joined into documents of ~20 KB) give the same
+// results at the default thresholds, where such a window is searched in
+// the parts that may match, as without the filters; and the parts leave
+// out most of the report.
+func TestWindowPartsScanSame(t *testing.T) {
+	s, err := newScanner(DefaultConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var report strings.Builder
+	report.WriteString("[\n")
+	g := newFakeGen("window-parts")
+	for i := range 40 { // past dfaAfter: the first window builds the filter's states
+		body := g.from(base64std, 64) + "\\n" + g.from(base64std, 64) + "\\n" + g.from(base64std, 20)
+		key := "-----BEGIN RSA PRIVATE KEY-----\\nMIIEowIBAAKCAQEA" + body + "\\n-----END RSA PRIVATE KEY-----"
+		fmt.Fprintf(&report, " {\n  \"RuleID\": \"private-key\",\n  \"Line\": %d,\n  \"Match\": \"%s\",\n  \"File\": \"tree/tp/%04d.json\"\n },\n", i, key, i)
+		for j := range 4 {
+			fmt.Fprintf(&report, " {\n  \"RuleID\": \"generic-api-key\",\n  \"Description\": \"%s\",\n  \"File\": \"tree/fp/%04d.env\"\n },\n", strings.Repeat("Detected a Generic API Key, potentially exposing access. ", 8), 4*i+j)
+		}
+	}
+	report.WriteString("]\n")
+	texts := []string{report.String()}
+	small := dfaTexts(40)
+	rng := rand.New(rand.NewPCG(3, 5))
+	for range 6 {
+		var doc strings.Builder
+		for doc.Len() < 20<<10 {
+			doc.WriteString(small[rng.IntN(len(small))])
+			doc.WriteByte('\n')
+		}
+		texts = append(texts, doc.String())
+	}
+	var km *compiledRule
+	for _, r := range s.rules {
+		if r.ID == RuleKeyMaterial {
+			km = r
+		}
+	}
+	for i, text := range texts {
+		before := km.searched.Load()
+		useDFA = true
+		got, gotRed := s.Scan("notes/x.json", []byte(text)), s.RedactString(text)
+		read := km.searched.Load() - before
+		useDFA = false
+		want, wantRed := s.Scan("notes/x.json", []byte(text)), s.RedactString(text)
+		whole := km.searched.Load() - before - read
+		useDFA = true
+		if !reflect.DeepEqual(got, want) || gotRed != wantRed {
+			t.Fatalf("text %d: with the filters %v\nwithout %v", i, got, want)
+		}
+		if i == 0 && (len(got) == 0 || read*4 > whole) {
+			t.Errorf("the report of keys: %d findings; %s read %d bytes of it, %d without the filters", len(got), km.ID, read, whole)
 		}
 	}
 }

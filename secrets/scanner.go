@@ -446,7 +446,21 @@ func (s *Scanner) detect(path string, data []byte, scan bool) []cand {
 				continue
 			}
 			cut := w.end < len(data) && data[w.end] != '\n'
-			if d, nfa := rule.filterFor(len(ctx)); d != nil && (nfa && !d.nfaMayMatch(ctx, cut) || !nfa && !d.mayMatch(ctx, false, cut)) {
+			d, nfa := rule.filterFor(len(ctx))
+			if d != nil && !nfa && len(ctx) >= partsMinWindow {
+				// A long window (a JSON file of escaped keys, 16 KB after
+				// each BEGIN line) is searched in the parts the filter's
+				// one pass finds may hold a match, not whole: the search
+				// of a large expression reads ~1 µs a byte.
+				var ok bool
+				if sc.parts, ok = d.parts(ctx, cut, splitEvery, sc.parts[:0]); ok {
+					rule.searchParts(ctx, sc.parts, func(m []int) {
+						consider(r, rule, ctx, w.start, m, cut)
+					})
+					continue
+				}
+			}
+			if d != nil && (nfa && !d.nfaMayMatch(ctx, cut) || !nfa && !d.mayMatch(ctx, false, cut)) {
 				continue
 			}
 			rule.read(len(ctx))
@@ -644,6 +658,7 @@ type detectScratch struct {
 	starts  [][]int // keyword hits' starts<<1 | leftToPass
 	touched []int   // rules with a window or a start
 	splits  []int   // a dense run's split points (prefilterDFA.scan)
+	parts   []span  // a long window's parts that may match (prefilterDFA.parts)
 	head    []byte
 	hits    [4][]hitRec
 	memo    textMemo // the allowlists' (see textMemo)
@@ -1329,6 +1344,48 @@ func searchSplit(re *regexp.Regexp, ctx []byte, splits []int, f func(m []int)) {
 			f(m)
 		}
 		p = q
+	}
+}
+
+// partsMinWindow is the shortest window searched in parts: a shorter one
+// is a few lines, which the expression reads in about the time the
+// filter's pass would.
+const partsMinWindow = 4 * splitEvery
+
+// searchParts calls f with every match matches(ctx) returns, in order,
+// searching only parts (prefilterDFA.parts): the part up to its end q,
+// with the byte at q that assertions at q read, gives the matches that
+// start in it, as searchSplit's parts do, and a part the filter passed
+// over holds none. A match is widened over the stripped name prefix in
+// ctx, back to the end of the match before it, as matches widens it.
+func (cr *compiledRule) searchParts(ctx []byte, parts []span, f func(m []int)) {
+	if len(parts) == 0 {
+		return
+	}
+	re := cr.searchExpr()
+	prev := 0
+	for _, p := range parts {
+		end := min(p.end+1, len(ctx))
+		cr.read(end - p.start)
+		for _, m := range re.FindAllSubmatchIndex(ctx[p.start:end], -1) {
+			if p.start+m[0] >= p.end && p.end < len(ctx) {
+				break // the next part's
+			}
+			for k := range m {
+				if m[k] >= 0 {
+					m[k] += p.start
+				}
+			}
+			if cr.stripped {
+				st := m[0]
+				for st > prev && m[0]-st < cr.prefixMax && cr.prefixSet[ctx[st-1]] {
+					st--
+				}
+				m[0] = st
+			}
+			prev = m[1]
+			f(m)
+		}
 	}
 }
 
