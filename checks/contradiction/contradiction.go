@@ -495,8 +495,11 @@ func readText(d *sotparse.Doc, content []byte) *docText {
 	di.runCites = readRunCites(d, content)
 	di.commandSays = append(di.commandSays, readBlockCommands(d, content)...)
 	factLines := map[int]bool{} // the lines of its facts, read as facts
-	for _, f := range d.Facts {
-		factLines[tf.Line(f.Pos)] = true
+	if len(d.Facts) > 0 {
+		lined := d.File.Lines() // read back, a released text's table is packed
+		for _, f := range d.Facts {
+			factLines[lined.Line(f.Pos)] = true
+		}
 	}
 	readiness := "" // the label ("Readiness packet:") the lines that follow are listed under
 	// Sentences are read from the text, line by line outside fenced code
