@@ -119,11 +119,14 @@ func (c *checker) text(want func(*docInfo) bool) {
 var DocCheck = &sotparse.DocCheck{Run: readDocText}
 
 func readDocText(p *sotparse.DocPass) any {
-	dt := readText(p.Doc, p.Content).detach()
+	return sharedIfEmpty(readText(p.Doc, p.Content).detach())
+}
+
+// sharedIfEmpty returns noText for a text that states none of what the
+// rules compare (every document of some workspaces): one shared empty
+// docText, not 350 bytes of nil slices each, held until the rules run.
+func sharedIfEmpty(dt *docText) *docText {
 	if reflect.ValueOf(*dt).IsZero() {
-		// A text that states none of what the rules compare (every
-		// document of some workspaces): one shared empty docText, not
-		// 350 bytes of nil slices each, held until the rules run.
 		return &noText
 	}
 	return dt
