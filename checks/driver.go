@@ -426,6 +426,9 @@ func Run(opt Options) (*Result, *sotparse.Workspace, error) {
 			opt.Forgotten()
 		}
 	}
+	// The findings, their suppressions and the texts they flag are read
+	// by line from here on, and so may be the workspace once Run returns.
+	ws.UnpackLines()
 	res.Findings = make([]Finding, len(held))
 	rs := resolver{fset: fset, sevs: sevs}
 	for i := range held {

@@ -459,6 +459,7 @@ func (ws *Workspace) check(d *Doc, stream *Stream, release bool) {
 		d.digest = maphash.Bytes(ws.seed, content)
 		d.File.Content, d.blockEnc = nil, nil
 		d.released = true
+		d.File.packLines()
 	}
 }
 

@@ -126,12 +126,12 @@ func parseDoc(f *File, report func(check string, pos, end token.Pos, msg string)
 	// regexp over every byte of every document dominated the parse.
 	for _, m := range workIDs(content[start:]) {
 		r := slabs.ref()
-		*r = Ref{Kind: RefWorkID, Text: slabs.str(content[start+m[0] : start+m[1]]), Pos: f.Pos(start + m[0]), End: f.Pos(start + m[1])}
+		*r = Ref{Kind: RefWorkID, Text: slabs.intern(content[start+m[0] : start+m[1]]), Pos: f.Pos(start + m[0]), End: f.Pos(start + m[1])}
 		d.Refs = append(d.Refs, r)
 	}
 	body := content[s.BodyStart:]
 	for _, m := range sotPaths(body) {
-		p := slabs.str(bytes.TrimRight(body[m[0]:m[1]], "."))
+		p := slabs.intern(bytes.TrimRight(body[m[0]:m[1]], "."))
 		r := slabs.ref()
 		*r = Ref{Kind: RefSOTPath, Text: p, Pos: f.Pos(s.BodyStart + m[0]), End: f.Pos(s.BodyStart + m[0] + len(p))}
 		d.Refs = append(d.Refs, r)
@@ -407,7 +407,7 @@ func (x *extractor) paragraph(p *ast.Paragraph) {
 		}
 		key := lineKey(raw[m[2]:m[3]])
 		ln := x.slabs.line()
-		*ln = Line{Key: key, Value: x.slabs.str(raw[m[4]:m[5]]), Pos: x.pos(seg.Start), End: x.pos(seg.Start + len(bytes.TrimRight(raw, " \t\r\n"))), ValuePos: x.pos(seg.Start + m[4]), Item: x.item}
+		*ln = Line{Key: key, Value: x.slabs.intern(raw[m[4]:m[5]]), Pos: x.pos(seg.Start), End: x.pos(seg.Start + len(bytes.TrimRight(raw, " \t\r\n"))), ValuePos: x.pos(seg.Start + m[4]), Item: x.item}
 		if key == "Status" {
 			x.d.StatusLines = append(x.d.StatusLines, ln)
 		}
@@ -436,7 +436,7 @@ func (x *extractor) paragraph(p *ast.Paragraph) {
 			for _, w := range workIDPattern.FindAllIndex(val, -1) {
 				o := seg.Start + m[4] + w[0]
 				r := x.slabs.ref()
-				*r = Ref{Kind: RefWorkID, Text: x.slabs.str(val[w[0]:w[1]]), Pos: x.pos(o), End: x.pos(o + w[1] - w[0])}
+				*r = Ref{Kind: RefWorkID, Text: x.slabs.intern(val[w[0]:w[1]]), Pos: x.pos(o), End: x.pos(o + w[1] - w[0])}
 				it.Blockers = append(it.Blockers, r)
 			}
 		}
@@ -481,8 +481,7 @@ func (x *extractor) listItem(li *ast.ListItem) {
 		return
 	}
 	if m := matchFact(unsafe.String(unsafe.SliceData(line), len(line))); m != nil {
-		kept := x.slabs.str(line[:m[5]])
-		x.d.Facts = append(x.d.Facts, &Fact{Key: kept[m[2]:m[3]], Value: kept[m[4]:m[5]], Pos: x.pos(start), End: x.pos(start + len(line)), ValuePos: x.pos(start + m[4])})
+		x.d.Facts = append(x.d.Facts, &Fact{Key: x.slabs.intern(line[m[2]:m[3]]), Value: x.slabs.intern(line[m[4]:m[5]]), Pos: x.pos(start), End: x.pos(start + len(line)), ValuePos: x.pos(start + m[4])})
 	} else if line[0] == '*' || line[0] == '_' {
 		x.label(line, start)
 	}
@@ -496,8 +495,7 @@ func (x *extractor) label(line []byte, start int) {
 	if m == nil {
 		return
 	}
-	kept := x.slabs.str(line[:m[5]])
-	x.d.KeyValues = append(x.d.KeyValues, &Fact{Key: kept[m[2]:m[3]], Value: kept[m[4]:m[5]],
+	x.d.KeyValues = append(x.d.KeyValues, &Fact{Key: x.slabs.intern(line[m[2]:m[3]]), Value: x.slabs.intern(line[m[4]:m[5]]),
 		Pos: x.pos(start + m[2]), End: x.pos(start + m[5]), ValuePos: x.pos(start + m[4]), Form: FactLabel})
 }
 

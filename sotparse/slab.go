@@ -28,6 +28,13 @@ type modelSlabs struct {
 	lines    slab[Line]
 	text     []byte // the rest of the current block of text
 	textLen  int    // the length of the next block of text
+
+	// The strings intern gave out, by their text: the ids, paths, keys
+	// and short values that documents repeat (a work id is named in ~8
+	// documents on average, a fact's key in thousands) are held once a
+	// slab instead of once a mention. Dropped with the slabs at the end
+	// of the parse.
+	interned map[string]string
 }
 
 // slab is a block of Ts, the rest of which new cuts the next ones from.
@@ -99,6 +106,31 @@ func (m *modelSlabs) str(b []byte) string {
 	t := m.bytes(len(b))
 	copy(t, b)
 	return unsafe.String(&t[0], len(t))
+}
+
+// internMax is the longest text intern shares: ids, paths, keys and
+// enumerated values are shorter; longer text (a title, a sentence) is
+// rarely repeated verbatim and would only grow the table.
+const internMax = 64
+
+// intern returns b as a string, the same one for the same text every
+// time (up to internMax bytes; a longer b is copied, as by str).
+func (m *modelSlabs) intern(b []byte) string {
+	if m == nil {
+		return string(b)
+	}
+	if len(b) == 0 || len(b) > internMax {
+		return m.str(b)
+	}
+	if s, ok := m.interned[string(b)]; ok {
+		return s
+	}
+	s := m.str(b)
+	if m.interned == nil {
+		m.interned = make(map[string]string)
+	}
+	m.interned[s] = s
+	return s
 }
 
 // bytes returns n bytes for text that nothing writes once it is written:

@@ -3,6 +3,7 @@ package sotparse
 import (
 	"bytes"
 	"testing"
+	"unsafe"
 )
 
 // TestModelSlabs: strings cut from the text blocks keep their bytes
@@ -42,5 +43,32 @@ func TestModelSlabs(t *testing.T) {
 	var nilSlabs *modelSlabs
 	if nilSlabs.str([]byte("abc")) != "abc" || nilSlabs.heading() == nil || nilSlabs.frontmatter() == nil {
 		t.Fatal("a nil *modelSlabs does not allocate on its own")
+	}
+}
+
+// TestModelSlabsIntern: the same text up to internMax bytes is one string,
+// a copy of the caller's bytes; longer text and a nil *modelSlabs copy.
+func TestModelSlabsIntern(t *testing.T) {
+	var m modelSlabs
+	id := []byte("CTO-WORK-009")
+	a := m.intern(id)
+	id[0] = '!' // the string is the model's own
+	b := m.intern([]byte("CTO-WORK-009"))
+	if a != "CTO-WORK-009" || unsafe.StringData(a) != unsafe.StringData(b) {
+		t.Fatalf("intern gave %q at %p and %q at %p, want one string", a, unsafe.StringData(a), b, unsafe.StringData(b))
+	}
+	if c := m.intern([]byte("CTO-WORK-010")); c != "CTO-WORK-010" || unsafe.StringData(c) == unsafe.StringData(a) {
+		t.Fatalf("another text gave %q at %p", c, unsafe.StringData(c))
+	}
+	long := bytes.Repeat([]byte("x"), internMax+1)
+	if l1, l2 := m.intern(long), m.intern(long); l1 != string(long) || unsafe.StringData(l1) == unsafe.StringData(l2) {
+		t.Fatalf("text past internMax was shared")
+	}
+	if len(m.interned) != 2 {
+		t.Fatalf("%d strings held for sharing, want 2", len(m.interned))
+	}
+	var nilSlabs *modelSlabs
+	if nilSlabs.intern([]byte("abc")) != "abc" {
+		t.Fatal("a nil *modelSlabs does not copy")
 	}
 }

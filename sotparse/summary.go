@@ -51,7 +51,7 @@ func (e *summaryEncoder) header(kind uint64) {
 
 // AppendSummary appends d's summary encoding to b.
 func (d *Doc) AppendSummary(b []byte) []byte {
-	e := summaryEncoder{b: b, tf: d.File.Tok}
+	e := summaryEncoder{b: b, tf: d.File.Lines()}
 	e.header(summaryDoc)
 	e.bool(d.BOM)
 	e.pos(d.BodyStart)

@@ -76,8 +76,11 @@ type Workspace struct {
 type File struct {
 	Path    string // slash-separated, relative to the workspace root
 	Role    Role
-	Tok     *token.File
+	Tok     *token.File // its line table may be packed away: see Lines
 	Content []byte
+
+	linesMu sync.Mutex
+	packed  []byte // Tok's line table while packed (packLines), else nil
 }
 
 // Focused reports whether the run reports on path: checks may skip the

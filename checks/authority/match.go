@@ -58,7 +58,7 @@ func (c *checker) claims(pass *analysis.Pass, d *sotparse.Doc, r *docFindings) {
 		if !contradicted(k.claim) {
 			continue
 		}
-		kk := key{k.claim.ID, d.File.Tok.Line(k.pos)}
+		kk := key{k.claim.ID, d.File.Lines().Line(k.pos)}
 		if done[kk] {
 			continue
 		}

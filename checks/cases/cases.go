@@ -57,14 +57,15 @@ func run(pass *analysis.Pass) (any, error) {
 // (the file as a whole) is the start of the file. Out-of-range values are
 // clamped to the file and the line.
 func Pos(f *sotparse.File, line, col int) token.Pos {
-	if line < 1 || f.Tok.LineCount() == 0 {
+	tf := f.Lines()
+	if line < 1 || tf.LineCount() == 0 {
 		return f.Pos(0)
 	}
-	line = min(line, f.Tok.LineCount())
-	start := f.Tok.Offset(f.Tok.LineStart(line))
-	end := f.Tok.Size()
-	if line < f.Tok.LineCount() {
-		end = f.Tok.Offset(f.Tok.LineStart(line+1)) - 1
+	line = min(line, tf.LineCount())
+	start := tf.Offset(tf.LineStart(line))
+	end := tf.Size()
+	if line < tf.LineCount() {
+		end = tf.Offset(tf.LineStart(line+1)) - 1
 	}
 	off := start + max(col, 1) - 1
 	return f.Pos(min(off, max(end, start)))

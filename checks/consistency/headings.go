@@ -34,7 +34,7 @@ func (c *checker) headings(d *sotparse.Doc, content []byte, secs []section) {
 		if j, ok := first[k]; ok {
 			if !bytes.Equal(bytes.TrimSpace(content[secs[j].bodyStart:secs[j].end]), bytes.TrimSpace(content[s.bodyStart:s.end])) {
 				c.diag(s.h.Pos, s.h.End, "duplicate-heading",
-					fmt.Sprintf("heading %q repeats the heading on line %d with a different body", s.h.Text, d.File.Tok.Line(secs[j].h.Pos)),
+					fmt.Sprintf("heading %q repeats the heading on line %d with a different body", s.h.Text, d.File.Lines().Line(secs[j].h.Pos)),
 					related(secs[j].h.Pos, "the first %q", s.h.Text), nil)
 			}
 		} else {
@@ -50,7 +50,7 @@ func (c *checker) headings(d *sotparse.Doc, content []byte, secs []section) {
 		prev, ok := latest[sib]
 		if ok && cur.date < prev.date {
 			c.diag(s.h.Pos, s.h.End, "date-order",
-				fmt.Sprintf("section dated %s is placed after a section dated %s (line %d): dated sections are out of chronological order", cur.date, prev.date, d.File.Tok.Line(secs[prev.i].h.Pos)),
+				fmt.Sprintf("section dated %s is placed after a section dated %s (line %d): dated sections are out of chronological order", cur.date, prev.date, d.File.Lines().Line(secs[prev.i].h.Pos)),
 				related(secs[prev.i].h.Pos, "the later-dated section %q", secs[prev.i].h.Text), nil)
 			continue
 		}
@@ -59,7 +59,7 @@ func (c *checker) headings(d *sotparse.Doc, content []byte, secs []section) {
 			rel := related(secs[prev.si].h.Pos, "the section placed above it, %q", secs[prev.si].h.Text)
 			rel = append(rel, related(d.File.Pos(prev.at), "records the run of %s", prev.stamp)...)
 			c.diag(s.h.Pos, s.h.End, "date-order",
-				fmt.Sprintf("section %q records runs up to %s, older than the run of %s that the section on line %d, placed above it, records: it reads as newer evidence than it is; move it up, or mark it as history", s.h.Text, cur.stamp, prev.stamp, d.File.Tok.Line(secs[prev.si].h.Pos)),
+				fmt.Sprintf("section %q records runs up to %s, older than the run of %s that the section on line %d, placed above it, records: it reads as newer evidence than it is; move it up, or mark it as history", s.h.Text, cur.stamp, prev.stamp, d.File.Lines().Line(secs[prev.si].h.Pos)),
 				rel, nil)
 			continue
 		}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"go/token"
 	"path"
+	"reflect"
 	"slices"
 	"sort"
 	"strings"
@@ -118,7 +119,17 @@ func (c *checker) text(want func(*docInfo) bool) {
 var DocCheck = &sotparse.DocCheck{Run: readDocText}
 
 func readDocText(p *sotparse.DocPass) any {
-	return readText(p.Doc, p.Content).detach()
+	return sharedIfEmpty(readText(p.Doc, p.Content).detach())
+}
+
+// sharedIfEmpty returns noText for a text that states none of what the
+// rules compare (every document of some workspaces): one shared empty
+// docText, not 350 bytes of nil slices each, held until the rules run.
+func sharedIfEmpty(dt *docText) *docText {
+	if reflect.ValueOf(*dt).IsZero() {
+		return &noText
+	}
+	return dt
 }
 
 // detach gives dt strings of its own: its statements are read from views
@@ -495,8 +506,11 @@ func readText(d *sotparse.Doc, content []byte) *docText {
 	di.runCites = readRunCites(d, content)
 	di.commandSays = append(di.commandSays, readBlockCommands(d, content)...)
 	factLines := map[int]bool{} // the lines of its facts, read as facts
-	for _, f := range d.Facts {
-		factLines[tf.Line(f.Pos)] = true
+	if len(d.Facts) > 0 {
+		lined := d.File.Lines() // read back, a released text's table is packed
+		for _, f := range d.Facts {
+			factLines[lined.Line(f.Pos)] = true
+		}
 	}
 	readiness := "" // the label ("Readiness packet:") the lines that follow are listed under
 	// Sentences are read from the text, line by line outside fenced code

@@ -76,7 +76,7 @@ func soleCode(v string) (string, bool) {
 // other cells are its label) or a sentence (the words around it). Lines of
 // facts are read as facts; a line with two code spans labels neither.
 func readCommand(d *sotparse.Doc, l bodylines.Line, factLines map[int]bool) (commandFact, bool) {
-	if factLines[d.File.Tok.Line(d.File.Pos(l.Off))] {
+	if factLines[d.File.Lines().Line(d.File.Pos(l.Off))] {
 		return commandFact{}, false
 	}
 	ln := newLine(d, l)

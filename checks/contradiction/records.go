@@ -60,14 +60,14 @@ func (c *checker) staleRecords() {
 				if !namesSubject(f.Key, r.subjects, cites) {
 					continue
 				}
-				said[e.d.File.Tok.Line(f.Pos)] = true
+				said[e.d.File.Lines().Line(f.Pos)] = true
 				c.reportStale(e, r, written, f.Pos, f.End, strings.TrimSpace(f.Key)+": "+strings.TrimSpace(f.Value))
 			}
 			for _, st := range e.states {
-				if said[e.d.File.Tok.Line(st.stmt.pos)] || !st.holds(r.subjects) {
+				if said[e.d.File.Lines().Line(st.stmt.pos)] || !st.holds(r.subjects) {
 					continue
 				}
-				said[e.d.File.Tok.Line(st.stmt.pos)] = true
+				said[e.d.File.Lines().Line(st.stmt.pos)] = true
 				c.reportStale(e, r, written, st.stmt.pos, st.stmt.end, st.stmt.text)
 			}
 		}

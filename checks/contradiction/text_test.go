@@ -169,3 +169,20 @@ func TestDetachSharesNoText(t *testing.T) {
 
 // skipDoc keeps the walk out of the model: it is not the check's to copy.
 func skipDoc(t reflect.Type) bool { return t == reflect.TypeFor[*sotparse.Doc]() }
+
+// TestSharedIfEmpty: a docText that holds nothing is the shared noText;
+// one that holds anything, even an empty list, is kept.
+func TestSharedIfEmpty(t *testing.T) {
+	if got := sharedIfEmpty(&docText{}); got != &noText {
+		t.Errorf("an empty docText was kept")
+	}
+	for name, dt := range map[string]*docText{
+		"a count":      {counts: []statement{{text: "3 passed"}}},
+		"a denial":     {deniesApproval: &statement{}},
+		"no names yet": {names: []string{}},
+	} {
+		if got := sharedIfEmpty(dt); got != dt {
+			t.Errorf("%s: replaced by %p", name, got)
+		}
+	}
+}

@@ -826,7 +826,7 @@ func (c *checker) staleRemains(di *docInfo, it *sotparse.WorkItem, s sentence, m
 		why = "as the last word about it, despite"
 	}
 	c.pass.Report(analysis.Diagnostic{Pos: di.d.File.Pos(s.off), End: di.d.File.Pos(s.off + end), Category: "stale-remains-blocked",
-		Message: fmt.Sprintf("%s is said to remain blocked %s the statement that it is validated (line %d)", it.ID, why, di.d.File.Tok.Line(di.d.File.Pos(validAt))),
+		Message: fmt.Sprintf("%s is said to remain blocked %s the statement that it is validated (line %d)", it.ID, why, di.d.File.Lines().Line(di.d.File.Pos(validAt))),
 		Related: []analysis.RelatedInformation{related(di.d.File.Pos(validAt), "%s is declared validated here", it.ID)}})
 }
 
