@@ -188,13 +188,18 @@ func TestDFAFilterSound(t *testing.T) {
 // the filters.
 func TestDFAScanSame(t *testing.T) {
 	s := followScanner(t)
-	defer func(a int64, m int) { dfaAfter, dfaMinText = a, m }(dfaAfter, dfaMinText)
+	defer func(a int64, m, w int) { dfaAfter, dfaMinText, partsMinWindow = a, m, w }(dfaAfter, dfaMinText, partsMinWindow)
 	dfaAfter, dfaMinText = 0, 0
 	n := 300
 	if testing.Short() || raceEnabled {
 		n = 40
 	}
-	for _, text := range dfaTexts(n) {
+	for i, text := range dfaTexts(n) {
+		// every other text with each window searched in parts
+		partsMinWindow = 4 * splitEvery
+		if i%2 == 1 {
+			partsMinWindow = 0
+		}
 		useDFA = true
 		got, gotRed := s.Scan("notes/x.md", []byte(text)), s.RedactString(text)
 		useDFA = false
@@ -590,3 +595,44 @@ func TestByteClasses(t *testing.T) {
 		}
 	}
 }
+
+// TestLongWindowScanSame: a line of short sentences that each name a
+// token and of assignments (a name before the key), long enough that its windows merge into one
+// past partsMinWindow (searched in parts), gives what the scanner without
+// filters gives, which searches the window whole.
+func TestLongWindowScanSame(t *testing.T) {
+	g := newFakeGen("long window")
+	var b strings.Builder
+	for b.Len() < 96<<10 {
+		switch g.next() % 4 {
+		case 0:
+			fmt.Fprintf(&b, "The token is %s. ", g.from(base62, 14))
+		case 1:
+			// a name before the key: the generic rules' stripped prefix
+			fmt.Fprintf(&b, "svc.%s_api_key=%s ", g.from(alphaLower, 5), g.from(base62, 32))
+		case 2:
+			fmt.Fprintf(&b, "password: %s; ", g.from(base62, 12))
+		default:
+			fmt.Fprintf(&b, "AKIA%s and the rest ", strings.ToUpper(g.from(base62, 16)))
+		}
+	}
+	text := []byte(b.String())
+	s, err := newScanner(DefaultConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := s.Scan("notes/x.md", text)
+	useDFA = false
+	want := s.Scan("notes/x.md", text)
+	useDFA = true
+	if len(want) < 100 {
+		t.Fatalf("only %d findings: the text does not test the long window", len(want))
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("with the window in parts: %d findings, searched whole: %d", len(got), len(want))
+	}
+}
+
+// TestEarlyFilterScanSame: a fresh scanner at the default thresholds
+// reads each rule's filter on sets until it compiles the rule (the early
+// filter), and finds what a scanner without filters finds, from several

@@ -1462,19 +1462,26 @@ func (cr *compiledRule) prepare() {
 // prefix captures nothing, so the groups are the same).
 func (cr *compiledRule) matches(ctx []byte) [][]int {
 	ms := cr.searchExpr().FindAllSubmatchIndex(ctx, -1)
-	if !cr.stripped {
-		return ms
-	}
 	prev := 0
 	for _, m := range ms {
-		st := m[0]
-		for st > prev && m[0]-st < cr.prefixMax && cr.prefixSet[ctx[st-1]] {
-			st--
-		}
-		m[0] = st
+		cr.widenStripped(ctx, m, prev)
 		prev = m[1]
 	}
 	return ms
+}
+
+// widenStripped gives a match m of the search expression in ctx the name
+// prefix the expression was stripped of, back to at most prev, the end of
+// the match before it.
+func (cr *compiledRule) widenStripped(ctx []byte, m []int, prev int) {
+	if !cr.stripped {
+		return
+	}
+	st := m[0]
+	for st > prev && m[0]-st < cr.prefixMax && cr.prefixSet[ctx[st-1]] {
+		st--
+	}
+	m[0] = st
 }
 
 // stripNamePrefix returns expr without a leading optional repetition of

@@ -1350,7 +1350,7 @@ func searchSplit(re *regexp.Regexp, ctx []byte, splits []int, f func(m []int)) {
 // partsMinWindow is the shortest window searched in parts: a shorter one
 // is a few lines, which the expression reads in about the time the
 // filter's pass would.
-const partsMinWindow = 4 * splitEvery
+var partsMinWindow = 4 * splitEvery // a variable: the tests search every window in parts
 
 // searchParts calls f with every match matches(ctx) returns, in order,
 // searching only parts (prefilterDFA.parts): the part up to its end q,
