@@ -51,7 +51,7 @@ var peerCompiled = sync.OnceValue(func() []*Rule {
 		{
 			ID:          RulePasswordPair,
 			Description: "password written unquoted after its name and a colon, or glued to \"=\" (YAML, a document's \"ID:user PW:…\")",
-			builtinRE: builtinExpr(`(?i)(?P<key>[a-z0-9_.-]*(?:p(?:a?s{1,2})?w(?:o?r)?d|pw|pass(?:words?|wd|phrase|code)?))(?:` +
+			builtinRE: builtinExpr(`(?i)(?P<key>p(?:a?s{1,2})?w(?:o?r)?d|pw|pass(?:words?|wd|phrase|code)?)(?:` +
 				// password: String = "…" (a typed declaration, a default argument)
 				`[ \t]*:[ \t]*[A-Za-z][A-Za-z0-9_.]*[ \t]*=[ \t]*(?:"(?P<secret>[^"\s\\]{4,64})"|'(?P<secret>[^'\s\\]{4,64})')|` +
 				// key: value, key:=value, key=>value, key=value (glued)
@@ -61,6 +61,10 @@ var peerCompiled = sync.OnceValue(func() []*Rule {
 			Keywords: []string{"pw", "psw", "pssw", "pasw", "pass"},
 			Gate:     passwordPairGate,
 			Validate: validPasswordPair,
+			// Every match starts at its keyword: the scanner tries it
+			// there (a line of keywords is not searched whole) and widens
+			// the key back over the name (MYSQLPASS, X3_PSWD).
+			startsAtKeyword: true,
 		},
 		{
 			ID:          RuleSecretOption,
@@ -77,13 +81,16 @@ var peerCompiled = sync.OnceValue(func() []*Rule {
 		{
 			ID:          RuleSQLPassword,
 			Description: "password set in a SQL statement (IDENTIFIED BY '…', WITH PASSWORD '…')",
-			builtinRE: builtinExpr(`(?i)(?:\bidentified(?:[ \t]+with[ \t]+\S+)?[ \t]+by|\b(?:with|login|encrypted|unencrypted|(?:role|user)[ \t]+[^\s;]+)[ \t]+password)[ \t]+` +
+			// the gate has read the words before "password" (WITH, LOGIN,
+			// USER u, …): the expression starts at the keyword
+			builtinRE: builtinExpr(`(?i)(?:identified(?:[ \t]+with[ \t]+\S+)?[ \t]+by|password)[ \t]+` +
 				`(?:'(?P<secret>[^'\s]{3,64})'|"(?P<secret>[^"\s]{3,64})"|(?P<secret>[A-Za-z0-9_!#%^*+.~@-]{3,64})(?:$|[\s;\\"')]))` +
 				// SET PASSWORD … = PASSWORD('…'), VALUES(PASSWORD('…'))
-				`|(?i:\bpassword)[ \t]*\([ \t]*(?:'(?P<secret>[^'\s]{3,64})'|"(?P<secret>[^"\s]{3,64})")[ \t]*\)`),
-			Keywords: []string{"identified", "password"},
-			Gate:     sqlPasswordGate,
-			Validate: validSQLPassword,
+				`|(?i:password)[ \t]*\([ \t]*(?:'(?P<secret>[^'\s]{3,64})'|"(?P<secret>[^"\s]{3,64})")[ \t]*\)`),
+			Keywords:        []string{"identified", "password"},
+			Gate:            sqlPasswordGate,
+			Validate:        validSQLPassword,
+			startsAtKeyword: true,
 		},
 	}
 	q := "(?:\"(?P<secret>[^\"\\s\\\\]{4,128})\"|'(?P<secret>[^'\\s\\\\]{4,128})')"
@@ -95,7 +102,10 @@ var peerCompiled = sync.OnceValue(func() []*Rule {
 			`|process\.env\.(?P<key>[A-Za-z_][A-Za-z0-9_]*)[ \t]*(?:\|\||\?\?)[ \t]*` + q +
 			`|\$\{(?P<key>[A-Za-z_][A-Za-z0-9_]*):?-(?P<secret>[^}\s"'$]{4,128})\})`),
 		Keywords: []string{"getenv", "environ.get", "env.fetch", "process.env.", "${"},
+		Gate:     envDefaultGate,
 		Validate: validEnvDefaultSecret,
+		// every form starts with its keyword
+		startsAtKeyword: true,
 	})
 	// the formats first: a token's own rule names it better than the
 	// option or the name it is given to
@@ -293,18 +303,55 @@ func optionTakesSecret(w string) bool {
 // "password" with a blank on either side (the expression reads the words
 // around it).
 func sqlPasswordGate(data []byte, i int) bool {
+	kw := len("password")
+	identified := i+1 >= len("identified") && bytes.EqualFold(data[i+1-len("identified"):i+1], []byte("identified"))
+	if identified {
+		kw = len("identified")
+	}
+	if k := i - kw; k >= 0 && (isAlnumByte(data[k]) || data[k] == '_') {
+		return false // hash_password, unidentified: not the keyword
+	}
 	j := i + 1
 	if j >= len(data) || data[j] != ' ' && data[j] != '\t' && data[j] != '(' {
 		return false
 	}
-	if k := i + 1 - len("identified"); k >= 0 && bytes.EqualFold(data[k:i+1], []byte("identified")) {
+	if identified {
 		return true
 	}
-	if data[j] == '(' {
+	k := j
+	for k < len(data) && (data[k] == ' ' || data[k] == '\t') {
+		k++
+	}
+	if k < len(data) && data[k] == '(' {
 		return true // PASSWORD('…')
 	}
-	k := i - len("password")
-	return k >= 0 && (data[k] == ' ' || data[k] == '\t' || data[k] == '(')
+	// WITH PASSWORD, LOGIN PASSWORD, ENCRYPTED PASSWORD; USER u PASSWORD,
+	// ROLE r PASSWORD: the word before, or the one before that
+	w1, at := wordBefore(data, i+1-len("password"))
+	switch strings.ToLower(string(w1)) {
+	case "with", "login", "encrypted", "unencrypted":
+		return true
+	}
+	w2, _ := wordBefore(data, at)
+	switch strings.ToLower(string(w2)) {
+	case "user", "role":
+		return true
+	}
+	return false
+}
+
+// wordBefore returns the run of non-blank bytes that ends before the
+// blanks before data[end], on the same line, and where it starts.
+func wordBefore(data []byte, end int) ([]byte, int) {
+	e := end
+	for e > 0 && (data[e-1] == ' ' || data[e-1] == '\t') {
+		e--
+	}
+	b := e
+	for b > 0 && b > e-64 && data[b-1] != ' ' && data[b-1] != '\t' && data[b-1] != '\n' {
+		b--
+	}
+	return data[b:e], b
 }
 
 func validSQLPassword(c Candidate) bool {
@@ -313,8 +360,12 @@ func validSQLPassword(c Candidate) bool {
 	case ':', '?', '@', '$', '%', '*', '{':
 		return false // a bind parameter, a variable, a hash (PASSWORD '*…')
 	}
-	if bytes.Equal(bytes.ToUpper(v), v) && isLetters(v) {
-		return false // a keyword: PASSWORD EXPIRE, BY PASSWORD
+	if q := c.Offset - 1; q < 0 || c.Context[q] != '\'' && c.Context[q] != '"' {
+		// unquoted: "identified by tenantId", "PASSWORD EXPIRE" are prose
+		// and keywords; a password there mixes classes of characters
+		if !passwordShaped(v) {
+			return false
+		}
 	}
 	return plausiblePasswordValue(v)
 }
@@ -380,4 +431,23 @@ func validEnvDefaultSecret(c Candidate) bool {
 	v := c.Secret
 	// a chosen password or a random token, not a word ("postgres", "dev")
 	return passwordShaped(v) && plausiblePasswordValue(v)
+}
+
+// envDefaultGate passes "${NAME:-" and "${NAME-", a lookup's "(" and
+// process.env. (the expression reads the fallback after the name).
+func envDefaultGate(data []byte, i int) bool {
+	j := i + 1
+	switch data[i] {
+	case '{':
+		for j < len(data) && (isAlnumByte(data[j]) || data[j] == '_') && j-i < 128 {
+			j++
+		}
+		if j < len(data) && data[j] == ':' {
+			j++
+		}
+		return j < len(data) && data[j] == '-'
+	case '.':
+		return true
+	}
+	return j < len(data) && data[j] == '('
 }

@@ -57,11 +57,13 @@ func TestPeerForms(t *testing.T) {
 		{"db/init.sql", "ALTER USER 'app'@'%' IDENTIFIED BY '" + pw() + "';\n", RuleSQLPassword},
 		{"db/init.sql", "CREATE ROLE etl LOGIN PASSWORD " + g.letters(8) + g.from(alphaDigit, 3) + ";\n", RuleSQLPassword},
 		{"db/init.sql", "ALTER USER app PASSWORD EXPIRE;\n", ""},
+		{"docs/tenancy.md", "Each tenant is identified by tenantId and every user password field is hashed.\n", ""},
 		{"db/init.sql", "CREATE USER app IDENTIFIED BY :new_password;\n", ""},
 		{"db/init.sql", "GRANT ALL ON db.* TO 'x'@'%' IDENTIFIED BY PASSWORD '*" + strings.ToUpper(g.from(hexLower, 40)) + "';\n", ""},
 
 		{"db/init.sql", "UPDATE mysql.user SET authentication_string = PASSWORD('" + pw() + "') WHERE User = 'app';\n", RuleSQLPassword},
 		{"src/auth.py", "    if not check_password('" + pw() + "'):\n", ""},
+		{"src/auth.py", "xpassword ('" + pw() + "')\n", ""},
 
 		// env-default-secret
 		{"app/settings.py", "DB_PASS = os.getenv(\"DB_PASSWORD\", \"" + pw() + "\")\n", RuleEnvDefaultSecret},
