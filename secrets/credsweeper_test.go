@@ -164,17 +164,17 @@ func TestCredSweeperSamples(t *testing.T) {
 
 // The gate's floors and ceiling (see TestCredSweeperSamples), set on the
 // snapshot of 2026-11 (tests/__init__.py: 229 sample files, 577 expected
-// credentials), where the engine found 421 of 537 detections (gitleaks
-// v8.30.1: 144), 427 of 622 in doc mode, and made 20 findings on lines
-// CredSweeper does not list: 12 in archives and binaries it reads only
-// in its deep mode (pem_key.tar, the rpm, xls, elf and sqlite samples),
-// 3 private keys its filters drop (2 encrypted, 1 a bare PEM body), 3
-// passwords it misses ("--passwd …", "user master password …",
-// "mypw: …") and 2 values its tests mark as bait (token.toml,
-// hashicorp).
+// credentials), where the engine found 429 of 537 detections (gitleaks
+// v8.30.1: 144; sotvet before issue 33's peer forms: 204), 435 of 622 in
+// doc mode, and made 20 findings on lines CredSweeper does not list: 12
+// in archives and binaries it reads only in its deep mode (pem_key.tar,
+// the rpm, xls, elf and sqlite samples), 3 private keys its filters drop
+// (2 encrypted, 1 a bare PEM body), 3 passwords it misses ("--passwd …",
+// "user master password …", "mypw: …") and 2 values its tests mark as
+// bait (token.toml, hashicorp).
 const (
-	credSweeperMinRecall      = 0.78
-	credSweeperMinDocRecall   = 0.68
+	credSweeperMinRecall      = 0.79
+	credSweeperMinDocRecall   = 0.69
 	credSweeperMaxUnexplained = 20
 )
 

@@ -387,12 +387,19 @@ func peerProviders() []*Rule {
 		{"postman-collection-token", "Postman collection access token", `PMAT-[0-9A-Z]{26}`},
 		{"bitbucket-http-access-token", "Bitbucket Data Center HTTP access token", `BBDC-[MNO][ADQTgjwz][AEIMQUYcgk][012345wxyz][0-9A-Za-z_-]{40}`},
 		{"akamai-client-token", "Akamai EdgeGrid client token", `akab-[0-9a-z]{16}-[0-9a-z]{16}`},
+		{"figma-pat", "Figma personal access token", `figd_[0-9A-Za-z_-]{40}`},
+		{"supabase-access-token", "Supabase personal access token (sbp_v0_)", `sbp_v0_[0-9a-f]{40}`},
+		{"gitlab-runner-workspace-token", "GitLab runner registration or workspace token (glrtr-, glwt-)", `gl(?:rtr|wt)-[0-9A-Za-z_-]{20,64}`},
+		{"heroku-hrku-key", "Heroku API key (HRKU- and 60 characters, any)", `HRKU-[0-9A-Za-z_-]{60}`},
+		{"defined-networking-key", "Defined Networking API key (dnkey-, base32)", `dnkey-[A-Z2-7]{26}-[A-Z2-7]{52}`},
+		{"instagram-access-token", "Instagram (Basic Display) access token", `IGQVJ[0-9A-Za-z_-]{100,}`},
 	}
 	// keywords where the expression does not start with its prefix
 	peerKeywords := map[string][]string{
-		"cloudflare-api-token":     {"cfat_", "cfut_", "cfk_"},
-		"vercel-token":             {"vcp_", "vci_", "vck_", "vca_", "vcr_"},
-		"posthog-personal-api-key": {"phx_", "phs_"},
+		"cloudflare-api-token":          {"cfat_", "cfut_", "cfk_"},
+		"vercel-token":                  {"vcp_", "vci_", "vck_", "vca_", "vcr_"},
+		"posthog-personal-api-key":      {"phx_", "phs_"},
+		"gitlab-runner-workspace-token": {"glrtr-", "glwt-"},
 	}
 	out := make([]*Rule, len(formats))
 	for i, f := range formats {

@@ -614,6 +614,12 @@ func corpusSamples() []sample {
 			{"postman-collection-token", "PM" + "AT-" + g.from(alphaUpper+alphaDigit, 26), "Collection tokens start with PM" + "AT-.\n"},
 			{"bitbucket-http-access-token", "BB" + "DC-" + "M" + "D" + "I" + "x" + g.mixed(base62, 40), "Data Center tokens start with BB" + "DC-.\n"},
 			{"akamai-client-token", "ak" + "ab-" + g.from(lowerAlnum, 16) + "-" + g.from(lowerAlnum, 16), "host: ak" + "ab-" + g.from(lowerAlnum, 16) + "-" + g.from(lowerAlnum, 16) + ".luna.akamaiapis.net\n"},
+			{"figma-pat", "fi" + "gd_" + g.mixed(base62, 40), "Figma tokens start with fi" + "gd_.\n"},
+			{"supabase-access-token", "sb" + "p_v0_" + g.from(hexLower, 40), "Management tokens start with sb" + "p_v0_.\n"},
+			{"gitlab-runner-workspace-token", "gl" + "rtr-" + g.mixed(base62, 28), "Runner registration tokens start with gl" + "rtr-.\n"},
+			{"heroku-hrku-key", "HR" + "KU-" + g.mixed(base62, 60), "Keys start with HR" + "KU-.\n"},
+			{"defined-networking-key", "dn" + "key-" + g.from(base32up, 26) + "-" + g.from(base32up, 52), "Keys start with dn" + "key-.\n"},
+			{"instagram-access-token", "IG" + "QVJ" + g.mixed(base62, 150), "Tokens start with IG" + "QVJ.\n"},
 		} {
 			s = append(s, tp(c.rule, c.rule, c.token, "- leaked in the build log: `"+c.token+"`\n"))
 			s = append(s, fp(c.rule+", prose", c.rule, c.fpText))
