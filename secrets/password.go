@@ -108,7 +108,13 @@ func validPasswordLiteral(c Candidate) bool {
 	if c.MatchOffset > 0 && c.Context[c.MatchOffset-1] == '/' {
 		return false // a path such as /forgot-password, not a name
 	}
-	v := c.Secret
+	return plausiblePasswordValue(c.Secret)
+}
+
+// plausiblePasswordValue reports whether v, written where a password
+// goes, can be one: not a word that names or describes a password, a
+// reference, a path, a URL, code or a variable.
+func plausiblePasswordValue(v []byte) bool {
 	if len(v) > 100 || bytes.Count(v, []byte(" ")) > 2 {
 		return false // longer than a chosen password, or a sentence
 	}

@@ -223,7 +223,18 @@ func defaultRules(thirdParty bool) []*Rule {
 	}
 	out = append(out, generic...)
 	out = append(out, prefixedTokenRule())
-	return append(out, late...)
+	out = append(out, late...)
+	if thirdParty {
+		// Forms added from a peer's test suite (peerforms.go) rank last,
+		// so that no finding of an older rule changes its rule ID; they
+		// are not among the rules the third-party import is measured
+		// against, so that import stays as it was.
+		for _, r := range peerRules() {
+			withGitleaksAllowlists(r, r.ID)
+			out = append(out, r)
+		}
+	}
+	return out
 }
 
 // RulePrefixedToken reports a token that starts with a provider's prefix
@@ -983,6 +994,11 @@ var genericMetaWords = map[string]bool{
 
 // genericMetaFirst: a key starting with one of these counts tokens, or
 // says its value is not a real one.
+// antiForgeryWords name a form's anti-forgery token (authenticity_token,
+// csrf_token, X-XSRF-TOKEN): a page hands it to every visitor, and it
+// guards a form, not an account.
+var antiForgeryWords = map[string]bool{"csrf": true, "xsrf": true, "authenticity": true, "antiforgery": true}
+
 var genericMetaFirst = map[string]bool{"max": true, "min": true, "num": true, "total": true, "n": true,
 	"non": true, "fake": true, "dummy": true, "mock": true, "bogus": true, "invalid": true}
 
@@ -1049,6 +1065,9 @@ func looksLikePath(s []byte) bool {
 func genericKeyNamesSecret(key []byte) bool {
 	words := keyWords(string(key))
 	if len(words) == 0 || genericMetaFirst[words[0]] || genericMetaWords[words[len(words)-1]] {
+		return false
+	}
+	if slices.ContainsFunc(words, func(w string) bool { return antiForgeryWords[w] }) {
 		return false
 	}
 	for i, w := range words {

@@ -627,7 +627,52 @@ func corpusSamples() []sample {
 		s = append(s, tp("terraform variable default", RuleNameValueSecret, nv4, "variable \"vercel_token\" {\n  type      = string\n  sensitive = true\n  default   = \""+nv4+"\"\n}\n"))
 		s = append(s, fp("name-value, another entry's value", RuleNameValueSecret, "        - name: API_TOKEN\n          valueFrom:\n            secretKeyRef: {name: api, key: token}\n        - name: BUILD_ID\n          value: \""+g.mixed(base62, 20)+"\"\n"))
 		s = append(s, fp("name-value placeholders", RuleNameValueSecret, "- name: DB_PASSWORD\n  value: \"${DB_PASSWORD}\"\n{\"key\": \"api_key\", \"value\": \"{{api_key}}\"}\nvariable \"db_password\" {\n  default = null\n}\n- name: SESSION_SECRET\n  value: changeme\n"))
+		s = append(s, fp("anti-forgery tokens", RuleNameValueSecret, "<input type=\"hidden\" name=\"authenticity_token\" value=\""+g.mixed(base64url, 86)+"\" />\ncsrf_token: "+g.mixed(base62, 40)+"\n"))
 		s = append(s, fp("session cookie placeholders", RuleSessionCookie, "Cookie: sessionid=<session-id>\nSet-Cookie: sessionid=deleted; expires=Thu, 01 Jan 1970 00:00:00 GMT\ncookie: theme=dark; lang=en-US; tz=Europe/Paris\nThe session cookie (sessionid) is HttpOnly.\nCookie: PHPSESSID=${SESSION}\n"))
+	}
+
+	// the forms of peerforms.go (from CredSweeper's samples)
+	{
+		chosen := func() string { // a chosen password: three classes of characters
+			for {
+				v := g.letters(6) + g.from(alphaDigit, 2) + g.from("!#*", 1) + g.letters(2)
+				if !IsPlaceholder([]byte(v)) {
+					return v
+				}
+			}
+		}
+		p1, p2, p3, p4, p5 := chosen(), chosen(), chosen(), chosen(), chosen()
+		s = append(s, tp("password after a colon", RulePasswordPair, p1, "- staging db: ID:deploy PW:"+p1+"\n"))
+		s = append(s, fp("password pair, words and references", RulePasswordPair, "Password: Required\npassword: ${DB_PASSWORD}\npw: see-the-vault\nbypass: Ab12!cdEf\n"))
+		s = append(s, tp("password option", RuleSecretOption, p2, "Run `mysqldump -u root --password "+p2+" app` nightly.\n"))
+		s = append(s, fp("password option, no value", RuleSecretOption, "Use `docker login --password-stdin` or `--password $PASS`, never `--token <token>`.\n"))
+		s = append(s, tp("sql password", RuleSQLPassword, p3, "```sql\nCREATE USER etl WITH PASSWORD '"+p3+"';\n```\n"))
+		s = append(s, fp("sql password, no value", RuleSQLPassword, "```sql\nALTER USER etl PASSWORD EXPIRE;\nCREATE USER app IDENTIFIED BY :pw;\n```\n"))
+		s = append(s, tp("env fallback", RuleEnvDefaultSecret, p4, "    POSTGRES_PASSWORD: ${POSTGRES_PASSWORD:-"+p4+"}\n"))
+		s = append(s, fp("env fallback, a word", RuleEnvDefaultSecret, "    POSTGRES_PASSWORD: ${POSTGRES_PASSWORD:-postgres}\n    DB_HOST: ${DB_HOST:-"+p5+"}\n"))
+		lowerAlnum := alphaLower + alphaDigit
+		for _, c := range []struct{ rule, token, fpText string }{
+			{"cloudflare-api-token", "cf" + "ut_" + g.mixed(base62, 48), "Cloudflare tokens now start with cf" + "ut_ or cf" + "at_.\n"},
+			{"docker-swarm-join-token", "SWM" + "TKN-1-" + g.from(lowerAlnum, 50) + "-" + g.from(lowerAlnum, 25), "Join tokens look like SWM" + "TKN-1-….\n"},
+			{"docker-swarm-unlock-key", "SWM" + "KEY-1-" + g.mixed(base62, 43), "The unlock key (SWM" + "KEY-1-…) is printed once.\n"},
+			{"llamacloud-api-key", "ll" + "x-" + g.mixed(base62, 48), "Keys start with ll" + "x- and are 52 characters long.\n"},
+			{"together-api-key", "tg" + "p_v1_" + g.mixed(base62, 43), "Keys start with tg" + "p_v1_.\n"},
+			{"vercel-token", "vc" + "p_" + g.mixed(base62, 56), "Tokens start with vc" + "p_ or vc" + "i_.\n"},
+			{"netlify-pat", "nf" + "p_" + g.mixed(base62, 36), "Netlify tokens start with nf" + "p_.\n"},
+			{"posthog-personal-api-key", "ph" + "x_" + g.mixed(base62, 43), "posthog.init('ph" + "c_" + g.mixed(base62, 43) + "')\n"},
+			{"postman-collection-token", "PM" + "AT-" + g.from(alphaUpper+alphaDigit, 26), "Collection tokens start with PM" + "AT-.\n"},
+			{"bitbucket-http-access-token", "BB" + "DC-" + "M" + "D" + "I" + "x" + g.mixed(base62, 40), "Data Center tokens start with BB" + "DC-.\n"},
+			{"akamai-client-token", "ak" + "ab-" + g.from(lowerAlnum, 16) + "-" + g.from(lowerAlnum, 16), "host: ak" + "ab-" + g.from(lowerAlnum, 16) + "-" + g.from(lowerAlnum, 16) + ".luna.akamaiapis.net\n"},
+			{"figma-pat", "fi" + "gd_" + g.mixed(base62, 40), "Figma tokens start with fi" + "gd_.\n"},
+			{"supabase-access-token", "sb" + "p_v0_" + g.from(hexLower, 40), "Management tokens start with sb" + "p_v0_.\n"},
+			{"gitlab-runner-workspace-token", "gl" + "rtr-" + g.mixed(base62, 28), "Runner registration tokens start with gl" + "rtr-.\n"},
+			{"heroku-hrku-key", "HR" + "KU-" + g.mixed(base62, 60), "Keys start with HR" + "KU-.\n"},
+			{"defined-networking-key", "dn" + "key-" + g.from(base32up, 26) + "-" + g.from(base32up, 52), "Keys start with dn" + "key-.\n"},
+			{"instagram-access-token", "IG" + "QVJ" + g.mixed(base62, 150), "Tokens start with IG" + "QVJ.\n"},
+		} {
+			s = append(s, tp(c.rule, c.rule, c.token, "- leaked in the build log: `"+c.token+"`\n"))
+			s = append(s, fp(c.rule+", prose", c.rule, c.fpText))
+		}
 	}
 	return s
 }

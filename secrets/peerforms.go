@@ -1,0 +1,460 @@
+package secrets
+
+import (
+	"bytes"
+	"strings"
+	"sync"
+)
+
+// Forms of credentials that CredSweeper's test suite holds and that the
+// rules above did not read (issue 33: measured on a peer's own samples).
+// These rules rank after every other rule: where an older rule reports a
+// value, its finding keeps its rule ID and fingerprint.
+const (
+	// RulePasswordPair reports a password written unquoted after its
+	// name and a colon ("db_password: …" in YAML, "ID:admin PW:…" in
+	// a document) or glued to "=" behind a name the
+	// password-literal rule does not split (ANY_PASS=…, X3_PSWD=…).
+	RulePasswordPair = "password-pair"
+	// RuleSecretOption reports a password, token or secret given to a
+	// command as an option: mysql --password …, -Password '…',
+	// ConvertTo-SecureString "…".
+	RuleSecretOption = "secret-option"
+	// RuleEnvDefaultSecret reports a secret written as the fallback of an
+	// environment lookup: os.getenv("DB_PASSWORD", "…"),
+	// process.env.API_TOKEN || "…", ${DB_PASSWORD:-…}.
+	RuleEnvDefaultSecret = "env-default-secret"
+	// RuleSQLPassword reports the password a SQL statement sets:
+	// IDENTIFIED BY '…', WITH PASSWORD '…', ROLE r PASSWORD '…'.
+	RuleSQLPassword = "sql-password"
+)
+
+// peerRules returns fresh copies of the rules above and of the provider
+// formats in peerProviders.
+func peerRules() []*Rule {
+	rs := peerCompiled()
+	out := make([]*Rule, len(rs))
+	for i, r := range rs {
+		c := *r
+		out[i] = &c
+	}
+	return out
+}
+
+var peerCompiled = sync.OnceValue(func() []*Rule {
+	// a value ends at a blank, a separator of the text around it, or a
+	// quote, or a backslash (an escape in a string: "Password: Required\n"
+	// is a message); the key/value forms take no quotes (password-literal
+	// reads quoted values)
+	const bare = "[^\\s\"'\x60,;&|()<>{}\\[\\]\\\\]"
+	rs := []*Rule{
+		{
+			ID:          RulePasswordPair,
+			Description: "password written unquoted after its name and a colon, or glued to \"=\" (YAML, a document's \"ID:user PW:…\")",
+			builtinRE: builtinExpr(`(?i)(?P<key>p(?:a?s{1,2})?w(?:o?r)?d|pw|pass(?:words?|wd|phrase|code)?)(?:` +
+				// password: String = "…" (a typed declaration, a default argument)
+				`[ \t]*:[ \t]*[A-Za-z][A-Za-z0-9_.]*[ \t]*=[ \t]*(?:"(?P<secret>[^"\s\\]{4,64})"|'(?P<secret>[^'\s\\]{4,64})')|` +
+				// key: value, key:=value, key=>value, key=value (glued)
+				`(?:[ \t]*(?::=|=>|:)[ \t]*|=)(?P<secret>` + bare + `{6,64})(?:$|[\s,;&|)<>\]}"'])|` +
+				// #define PASSWORD "…", %global PASSWORD "…", SET password "…"
+				`(?:\\t|[ \t])+\\?"(?P<secret>[^"\s\\]{4,64})\\?")`),
+			Keywords: []string{"pw", "psw", "pssw", "pasw", "pass"},
+			Gate:     passwordPairGate,
+			Validate: validPasswordPair,
+			// Every match starts at its keyword: the scanner tries it
+			// there (a line of keywords is not searched whole) and widens
+			// the key back over the name (MYSQLPASS, X3_PSWD).
+			startsAtKeyword: true,
+		},
+		{
+			ID:          RuleSecretOption,
+			Description: "password, token or secret given to a command as an option (--password …, ConvertTo-SecureString \"…\")",
+			builtinRE: builtinExpr(`(?i)(?:(?:\B-{1,2}(?P<key>[a-z0-9]+(?:[_-][a-z0-9]+)*)` +
+				`|convertto-securestring(?:[ \t]+-(?:string|force|asplaintext))*)[ \t]+` +
+				`(?:\\?"(?P<secret>[^"\s\\]{6,128})\\?"|'(?P<secret>[^'\s]{6,128})'|(?P<secret>[^\s"'\x60;|&<>(){}\[\]$\\-][^\s"'\x60;|&<>(){}\[\]\\]{5,127}))(?:$|[\s;|&)"'\\])` +
+				// curl_easy_setopt(h, CURLOPT_PASSWORD, "…"), CURLOPT_USERPWD, "user:…"
+				`|CURLOPT_(?P<key>(?:PROXY)?(?:PASSWORD|KEYPASSWD|XOAUTH2_BEARER|TLSAUTH_PASSWORD)|(?:PROXY)?USERPWD)[ \t]*,[ \t]*L?"(?:[^":\s]*:)?(?P<secret>[^"\s]{4,128})")`),
+			Keywords: []string{"password", "passwd", "passphrase", "token", "secret", "bearer", "convertto-securestring", "curlopt_"},
+			Gate:     secretOptionGate,
+			Validate: validSecretOption,
+		},
+		{
+			ID:          RuleSQLPassword,
+			Description: "password set in a SQL statement (IDENTIFIED BY '…', WITH PASSWORD '…')",
+			// the gate has read the words before "password" (WITH, LOGIN,
+			// USER u, …): the expression starts at the keyword
+			builtinRE: builtinExpr(`(?i)(?:identified(?:[ \t]+with[ \t]+\S+)?[ \t]+by|password)[ \t]+` +
+				`(?:'(?P<secret>[^'\s]{3,64})'|"(?P<secret>[^"\s]{3,64})"|(?P<secret>[A-Za-z0-9_!#%^*+.~@-]{3,64})(?:$|[\s;\\"')]))` +
+				// SET PASSWORD … = PASSWORD('…'), VALUES(PASSWORD('…'))
+				`|(?i:password)[ \t]*\([ \t]*(?:'(?P<secret>[^'\s]{3,64})'|"(?P<secret>[^"\s]{3,64})")[ \t]*\)`),
+			Keywords:        []string{"identified", "password"},
+			Gate:            sqlPasswordGate,
+			Validate:        validSQLPassword,
+			startsAtKeyword: true,
+		},
+	}
+	q := "(?:\"(?P<secret>[^\"\\s\\\\]{4,128})\"|'(?P<secret>[^'\\s\\\\]{4,128})')"
+	rs = append(rs, &Rule{
+		ID:          RuleEnvDefaultSecret,
+		Description: "secret written as the fallback of an environment lookup (getenv(\"DB_PASSWORD\", \"…\"), ${DB_PASSWORD:-…})",
+		builtinRE: builtinExpr(`(?:(?i:getenv|environ\.get|env\.fetch)\([ \t]*["']?(?P<key>[A-Za-z_][A-Za-z0-9_.-]*)["']?[ \t]*` +
+			`(?:,[ \t]*b?` + q + `[ \t]*\)|\)[ \t]*(?:or|\|\||\?\?)[ \t]*` + q + `)` +
+			`|process\.env\.(?P<key>[A-Za-z_][A-Za-z0-9_]*)[ \t]*(?:\|\||\?\?)[ \t]*` + q +
+			`|\$\{(?P<key>[A-Za-z_][A-Za-z0-9_]*):?-(?P<secret>[^}\s"'$]{4,128})\})`),
+		Keywords: []string{"getenv", "environ.get", "env.fetch", "process.env.", "${"},
+		Gate:     envDefaultGate,
+		Validate: validEnvDefaultSecret,
+		// every form starts with its keyword
+		startsAtKeyword: true,
+	})
+	// the formats first: a token's own rule names it better than the
+	// option or the name it is given to
+	return append(peerProviders(), rs...)
+})
+
+// passwordVariants are the spellings of "password" in names that
+// password-pair reads (PSWD, PASWRD, …: the expression's key group).
+func passwordVariant(w string) bool {
+	switch w {
+	case "pw", "pwd", "pass", "password", "passwords", "passwd", "passphrase", "passcode":
+		return true
+	}
+	// p, then a?s{1,2}, then w, then (o?r)?, then d
+	if len(w) < 4 || w[0] != 'p' || w[len(w)-1] != 'd' {
+		return false
+	}
+	s := w[1 : len(w)-1]
+	s = strings.TrimPrefix(s, "a")
+	n := len(s)
+	s = strings.TrimLeft(s, "s")
+	if n-len(s) < 1 || n-len(s) > 2 || !strings.HasPrefix(s, "w") {
+		return false
+	}
+	switch s[1:] {
+	case "", "r", "or":
+		return true
+	}
+	return false
+}
+
+// passWords end in "pass" and are no password's name.
+var passWords = map[string]bool{"bypass": true, "compass": true, "surpass": true, "trespass": true,
+	"overpass": true, "underpass": true, "encompass": true, "impass": true, "multipass": true, "onepass": true,
+	"firstpass": true, "secondpass": true, "renderpass": true, "subpass": true}
+
+// definePrefix matches what stands before a name given a quoted value
+// after a blank: a C or RPM macro, a SET statement.
+var definePrefix = lazyRE.New(`(?i)(?:^|[\s"])(?:[#%](?:define|global)|set)(?:\\t|[ \t])+$`)
+
+// passwordPairGate passes a keyword that ends a name followed by ":", ":=",
+// "=>" or a glued "=".
+func passwordPairGate(data []byte, i int) bool {
+	j := i + 1
+	for j < len(data) && (isAlnumByte(data[j])) && j-i < 8 {
+		j++ // the rest of the name: pw|d, pass|word
+	}
+	if j < len(data) && data[j] == '=' {
+		return true
+	}
+	for j < len(data) && (data[j] == ' ' || data[j] == '\t') {
+		j++
+	}
+	if j < len(data) && data[j] == '\\' && j+1 < len(data) && data[j+1] == 't' {
+		j += 2 // "#define\tpassword\t\"…\"" in a string
+	}
+	return j < len(data) && (data[j] == ':' || data[j] == '"' || data[j] == '\\' || data[j] == '=' && j+1 < len(data) && data[j+1] == '>')
+}
+
+func isAlnumByte(c byte) bool {
+	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9'
+}
+
+func validPasswordPair(c Candidate) bool {
+	key := strings.ToLower(string(c.Key))
+	if k := strings.LastIndexAny(key, "_.-"); k >= 0 {
+		key = key[k+1:]
+	}
+	if !passwordVariant(key) {
+		// MYSQLPASS, ANYpassword: a name glued to the word
+		ok := false
+		for _, v := range []string{"password", "passwd", "pswd", "pwd", "pass", "pw"} {
+			if strings.HasSuffix(key, v) && !passWords[key] {
+				ok = true
+				break
+			}
+		}
+		if !ok {
+			return false
+		}
+	}
+	if q := c.Offset - 1; q >= 0 && c.Context[q] == '"' || q >= 0 && c.Context[q] == '\'' {
+		// a quoted value: after a macro or SET, or typed (key: Type = "…")
+		before := c.Context[:c.MatchOffset]
+		after := c.Context[c.MatchOffset+len(c.Key) : c.Offset]
+		if !bytes.ContainsRune(after, ':') && !definePrefix.Match(before) {
+			return false
+		}
+		return plausiblePasswordValue(c.Secret)
+	}
+	// "=" with blanks is password-literal's (which wants a user name
+	// above a bare value); only the glued form is read here
+	if c.Offset > 0 && c.Context[c.Offset-1] == '=' && c.Offset > 1 && (c.Context[c.Offset-2] == ' ' || c.Context[c.Offset-2] == '\t') {
+		return false
+	}
+	if c.MatchOffset > 0 {
+		switch c.Context[c.MatchOffset-1] {
+		case '\\', '$', '%', '{', ']', '^', '@':
+			return false // a path, a variable, a template: not a name
+		}
+	}
+	v := c.Secret
+	if len(v) > 0 && v[0] == '!' && isLetters(v[1:]) {
+		return false // a YAML tag: !vault, !Ref
+	}
+	return passwordShaped(v) && plausiblePasswordValue(v)
+}
+
+func isLetters(b []byte) bool {
+	for _, c := range b {
+		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z') {
+			return false
+		}
+	}
+	return len(b) > 0
+}
+
+// passwordShaped: a value written unquoted after a name counts as a
+// password only when it mixes three of lower case, upper case, digits and
+// symbols, as chosen passwords do; a word, a number, a hex digest, a
+// kebab-case reference ("db-credentials") does not.
+func passwordShaped(v []byte) bool {
+	var lower, upper, digit, other int
+	for _, c := range v {
+		switch {
+		case 'a' <= c && c <= 'z':
+			lower = 1
+		case 'A' <= c && c <= 'Z':
+			upper = 1
+		case '0' <= c && c <= '9':
+			digit = 1
+		default:
+			other = 1
+		}
+	}
+	return lower+upper+digit+other >= 3
+}
+
+// secretOptionGate passes a keyword that ends an option: "-" starts the
+// word it is in and a blank follows it.
+func secretOptionGate(data []byte, i int) bool {
+	switch data[i] {
+	case 'g', 'G', '_':
+		return true // convertto-securestring, curlopt_: the expression reads on
+	}
+	j := i + 1
+	if j < len(data) && data[j] != ' ' && data[j] != '\t' {
+		return false
+	}
+	k := i
+	for k >= 0 && (isAlnumByte(data[k]) || data[k] == '_' || data[k] == '-') {
+		k--
+	}
+	k++
+	return k < len(data) && data[k] == '-'
+}
+
+// optionSecretWords are the last words of an option that takes a secret.
+var optionSecretWords = map[string]bool{"password": true, "passwd": true, "passphrase": true, "pass": true,
+	"pwd": true, "token": true, "secret": true, "bearer": true}
+
+func validSecretOption(c Candidate) bool {
+	if len(c.Key) > 0 {
+		words := keyWords(string(c.Key))
+		if len(words) == 0 || genericMetaFirst[words[0]] || !optionTakesSecret(words[len(words)-1]) {
+			return false
+		}
+	}
+	v := c.Secret
+	if v[0] == '-' || v[0] == '<' {
+		return false // the next option, a <placeholder>
+	}
+	if len(c.Match) > 8 && strings.EqualFold(string(c.Match[:8]), "curlopt_") {
+		// a library's credential slot: the value is one, whatever its shape
+		return plausiblePasswordValue(v)
+	}
+	return passwordShaped(v) && plausiblePasswordValue(v)
+}
+
+// optionTakesSecret: an option's last word (keyWords) names a secret:
+// password, oauth2-bearer, PROXYPASSWORD, KEYPASSWD.
+func optionTakesSecret(w string) bool {
+	if optionSecretWords[w] {
+		return true
+	}
+	for _, s := range []string{"password", "passwd", "userpwd"} {
+		if strings.HasSuffix(w, s) {
+			return true
+		}
+	}
+	return false
+}
+
+// sqlPasswordGate passes "identified" followed by a blank, and a
+// "password" with a blank on either side (the expression reads the words
+// around it).
+func sqlPasswordGate(data []byte, i int) bool {
+	kw := len("password")
+	identified := i+1 >= len("identified") && bytes.EqualFold(data[i+1-len("identified"):i+1], []byte("identified"))
+	if identified {
+		kw = len("identified")
+	}
+	if k := i - kw; k >= 0 && (isAlnumByte(data[k]) || data[k] == '_') {
+		return false // hash_password, unidentified: not the keyword
+	}
+	j := i + 1
+	if j >= len(data) || data[j] != ' ' && data[j] != '\t' && data[j] != '(' {
+		return false
+	}
+	if identified {
+		return true
+	}
+	k := j
+	for k < len(data) && (data[k] == ' ' || data[k] == '\t') {
+		k++
+	}
+	if k < len(data) && data[k] == '(' {
+		return true // PASSWORD('…')
+	}
+	// WITH PASSWORD, LOGIN PASSWORD, ENCRYPTED PASSWORD; USER u PASSWORD,
+	// ROLE r PASSWORD: the word before, or the one before that
+	w1, at := wordBefore(data, i+1-len("password"))
+	switch strings.ToLower(string(w1)) {
+	case "with", "login", "encrypted", "unencrypted":
+		return true
+	}
+	w2, _ := wordBefore(data, at)
+	switch strings.ToLower(string(w2)) {
+	case "user", "role":
+		return true
+	}
+	return false
+}
+
+// wordBefore returns the run of non-blank bytes that ends before the
+// blanks before data[end], on the same line, and where it starts.
+func wordBefore(data []byte, end int) ([]byte, int) {
+	e := end
+	for e > 0 && (data[e-1] == ' ' || data[e-1] == '\t') {
+		e--
+	}
+	b := e
+	for b > 0 && b > e-64 && data[b-1] != ' ' && data[b-1] != '\t' && data[b-1] != '\n' {
+		b--
+	}
+	return data[b:e], b
+}
+
+func validSQLPassword(c Candidate) bool {
+	v := c.Secret
+	switch v[0] {
+	case ':', '?', '@', '$', '%', '*', '{':
+		return false // a bind parameter, a variable, a hash (PASSWORD '*…')
+	}
+	if q := c.Offset - 1; q < 0 || c.Context[q] != '\'' && c.Context[q] != '"' {
+		// unquoted: "identified by tenantId", "PASSWORD EXPIRE" are prose
+		// and keywords; a password there mixes classes of characters
+		if !passwordShaped(v) {
+			return false
+		}
+	}
+	return plausiblePasswordValue(v)
+}
+
+// peerProviders are provider token formats with a prefix of their own
+// that no rule above knows (CredSweeper's config lists them): the prefix
+// makes each a secret wherever it stands, with or without a name.
+func peerProviders() []*Rule {
+	type format struct{ id, desc, expr string }
+	formats := []format{
+		{"cloudflare-api-token", "Cloudflare account or user API token, or API key (cfat_, cfut_, cfk_)", `cf(?:at|ut|k)_[0-9A-Za-z]{48}`},
+		{"docker-swarm-join-token", "Docker Swarm join token", `SWMTKN-1-[0-9a-z]{50}-[0-9a-z]{25}`},
+		{"docker-swarm-unlock-key", "Docker Swarm unlock key", `SWMKEY-1-[0-9A-Za-z+/]{43}`},
+		{"llamacloud-api-key", "LlamaCloud API key", `llx-[0-9A-Za-z_-]{48}`},
+		{"together-api-key", "Together AI API key", `tgp_v1_[0-9A-Za-z_-]{43}`},
+		{"vercel-token", "Vercel access token", `vc[pikar]_[0-9A-Za-z]{56}`},
+		{"netlify-pat", "Netlify personal access token", `nfp_[0-9A-Za-z]{36}`},
+		{"posthog-personal-api-key", "PostHog personal or project secret API key (phx_, phs_)", `ph[xs]_[0-9A-Za-z]{40,60}`},
+		{"postman-collection-token", "Postman collection access token", `PMAT-[0-9A-Z]{26}`},
+		{"bitbucket-http-access-token", "Bitbucket Data Center HTTP access token", `BBDC-[MNO][ADQTgjwz][AEIMQUYcgk][012345wxyz][0-9A-Za-z_-]{40}`},
+		{"akamai-client-token", "Akamai EdgeGrid client token", `akab-[0-9a-z]{16}-[0-9a-z]{16}`},
+		{"figma-pat", "Figma personal access token", `figd_[0-9A-Za-z_-]{40}`},
+		{"supabase-access-token", "Supabase personal access token (sbp_v0_)", `sbp_v0_[0-9a-f]{40}`},
+		{"gitlab-runner-workspace-token", "GitLab runner registration or workspace token (glrtr-, glwt-)", `gl(?:rtr|wt)-[0-9A-Za-z_-]{20,64}`},
+		{"heroku-hrku-key", "Heroku API key (HRKU- and 60 characters, any)", `HRKU-[0-9A-Za-z_-]{60}`},
+		{"defined-networking-key", "Defined Networking API key (dnkey-, base32)", `dnkey-[A-Z2-7]{26}-[A-Z2-7]{52}`},
+		{"instagram-access-token", "Instagram (Basic Display) access token", `IGQVJ[0-9A-Za-z_-]{100,}`},
+	}
+	// keywords where the expression does not start with its prefix
+	peerKeywords := map[string][]string{
+		"cloudflare-api-token":          {"cfat_", "cfut_", "cfk_"},
+		"vercel-token":                  {"vcp_", "vci_", "vck_", "vca_", "vcr_"},
+		"posthog-personal-api-key":      {"phx_", "phs_"},
+		"gitlab-runner-workspace-token": {"glrtr-", "glwt-"},
+	}
+	out := make([]*Rule, len(formats))
+	for i, f := range formats {
+		kws := peerKeywords[f.id]
+		if kws == nil {
+			kws = []string{strings.ToLower(f.expr[:strings.IndexAny(f.expr, "[(")])}
+		}
+		out[i] = &Rule{
+			ID:          f.id,
+			Description: f.desc,
+			// a token ends where a host name would not go on: "akab-….luna.akamaiapis.net" is a host
+			builtinRE: builtinExpr(`\b(?P<secret>` + f.expr + `)(?:$|[^A-Za-z0-9_.-]|\.(?:$|[^A-Za-z0-9]))`),
+			Keywords:  kws,
+			Entropy:   3,
+		}
+	}
+	return out
+}
+
+// envSecretWords are the last words of a variable whose fallback is a
+// secret.
+var envSecretWords = map[string]bool{"password": true, "passwd": true, "pwd": true, "pw": true, "pass": true,
+	"passphrase": true, "passcode": true, "secret": true, "token": true, "apikey": true}
+
+func validEnvDefaultSecret(c Candidate) bool {
+	words := keyWords(string(c.Key))
+	n := len(words)
+	if n == 0 || genericMetaFirst[words[0]] {
+		return false
+	}
+	last := words[n-1]
+	named := envSecretWords[last] || last == "key" && n > 1 && (words[n-2] == "api" || words[n-2] == "secret" || words[n-2] == "private" || words[n-2] == "access")
+	if !named {
+		return false
+	}
+	v := c.Secret
+	// a chosen password or a random token, not a word ("postgres", "dev")
+	return passwordShaped(v) && plausiblePasswordValue(v)
+}
+
+// envDefaultGate passes "${NAME:-" and "${NAME-", a lookup's "(" and
+// process.env. (the expression reads the fallback after the name).
+func envDefaultGate(data []byte, i int) bool {
+	j := i + 1
+	switch data[i] {
+	case '{':
+		for j < len(data) && (isAlnumByte(data[j]) || data[j] == '_') && j-i < 128 {
+			j++
+		}
+		if j < len(data) && data[j] == ':' {
+			j++
+		}
+		return j < len(data) && data[j] == '-'
+	case '.':
+		return true
+	}
+	return j < len(data) && data[j] == '('
+}

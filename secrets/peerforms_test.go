@@ -1,0 +1,123 @@
+package secrets
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestPeerForms: the forms peerforms.go reads, written as people write
+// them (paraphrases of the forms of CredSweeper's samples, not its
+// values), each reported by its rule; and the look-alikes each rule must
+// leave alone. Values come from the fake generator.
+func TestPeerForms(t *testing.T) {
+	g := newFakeGen("peer-forms")
+	// a chosen password: letters of both cases, digits and a symbol
+	pw := func() string {
+		for {
+			s := g.from(base62+"!#%@*", 11)
+			if passwordShaped([]byte(s)) && strings.ContainsAny(s, "!#%@*") && mixedClasses([]byte(s)) && !IsPlaceholder([]byte(s)) && !strings.ContainsAny(s[:1], "@%") {
+				return s
+			}
+		}
+	}
+	lowerAlnum := alphaLower + alphaDigit
+	cases := []struct {
+		path, text, rule string // rule "" for no finding
+	}{
+		// password-pair: unquoted after a colon, glued "=", macros, typed
+		{"deploy/values.yaml", "db:\n  db_password: " + pw() + "\n", RulePasswordPair},
+		{"notes/access.txt", "staging box ID:deploy PW:" + pw() + "\n", RulePasswordPair},
+		{"notes/access.txt", "user:admin,pass:" + pw() + "\n", RulePasswordPair},
+		{"notes/access.txt", "10.1.2.3/pwd:" + pw() + "\n", RulePasswordPair},
+		{"config/app.env", "REPORTING_PSWD=" + pw() + "\n", RulePasswordPair},
+		{"build.sh", "openssl pkcs12 -export -passin pass:" + pw() + " -in a.pem\n", RulePasswordPair},
+		{"src/conf.h", "#define ADMIN_PASSWORD \"" + pw() + "\"\n", RulePasswordPair},
+		{"src/Conn.scala", "  val password: String = \"" + pw() + "\",\n", RulePasswordPair},
+		{"deploy/values.yaml", "password: ${DB_PASSWORD}\n", ""},
+		{"deploy/values.yaml", "password: changeme\n", ""},
+		{"deploy/values.yaml", "password: db-credentials\n", ""},
+		{"deploy/values.yaml", "password: !vault |\n", ""},
+		{"deploy/values.yaml", "bypass: " + pw() + "\n", ""},
+		{"docs/setup.md", "Password: Required\n", ""},
+		{"src/conf.h", "#define PASSWORD_LEN 64\n", ""},
+		{"docs/setup.md", "Type the password \"" + pw() + "\" when asked.\n", ""},
+
+		// secret-option: a command's option, PowerShell, libcurl
+		{"ops/backup.sh", "mysqldump -u root --password " + pw() + " app > app.sql\n", RuleSecretOption},
+		{"ops/backup.sh", "gpg --batch --decrypt --passphrase '" + pw() + "' -o out.tar in.gpg\n", RuleSecretOption},
+		{"ops/setup.ps1", "$p = ConvertTo-SecureString -String \"" + pw() + "\" -AsPlainText -Force\n", RuleSecretOption},
+		{"src/fetch.c", "curl_easy_setopt(h, CURLOPT_PROXYUSERPWD, \"svc:" + g.letters(14) + "\");\n", RuleSecretOption},
+		{"ops/login.sh", "echo $PW | docker login --password-stdin\n", ""},
+		{"ops/login.sh", "mysql --password $DB_PASSWORD\n", ""},
+		{"ops/login.sh", "tool --token <your-token>\n", ""},
+		{"ops/login.sh", "tool --token-file ./token.txt\n", ""},
+
+		// sql-password
+		{"db/init.sql", "CREATE USER reporting WITH ENCRYPTED PASSWORD '" + pw() + "';\n", RuleSQLPassword},
+		{"db/init.sql", "ALTER USER 'app'@'%' IDENTIFIED BY '" + pw() + "';\n", RuleSQLPassword},
+		{"db/init.sql", "CREATE ROLE etl LOGIN PASSWORD " + g.letters(8) + g.from(alphaDigit, 3) + ";\n", RuleSQLPassword},
+		{"db/init.sql", "ALTER USER app PASSWORD EXPIRE;\n", ""},
+		{"docs/tenancy.md", "Each tenant is identified by tenantId and every user password field is hashed.\n", ""},
+		{"db/init.sql", "CREATE USER app IDENTIFIED BY :new_password;\n", ""},
+		{"db/init.sql", "GRANT ALL ON db.* TO 'x'@'%' IDENTIFIED BY PASSWORD '*" + strings.ToUpper(g.from(hexLower, 40)) + "';\n", ""},
+
+		{"db/init.sql", "UPDATE mysql.user SET authentication_string = PASSWORD('" + pw() + "') WHERE User = 'app';\n", RuleSQLPassword},
+		{"src/auth.py", "    if not check_password('" + pw() + "'):\n", ""},
+		{"src/auth.py", "xpassword ('" + pw() + "')\n", ""},
+
+		// env-default-secret
+		{"app/settings.py", "DB_PASS = os.getenv(\"DB_PASSWORD\", \"" + pw() + "\")\n", RuleEnvDefaultSecret},
+		{"app/settings.py", "token = os.environ.get('API_TOKEN') or '" + g.mixed(base62, 24) + "'\n", RuleEnvDefaultSecret},
+		{"web/config.js", "const secret = process.env.SESSION_SECRET || \"" + pw() + "\";\n", RuleEnvDefaultSecret},
+		{"docker-compose.yml", "      POSTGRES_PASSWORD: ${POSTGRES_PASSWORD:-" + pw() + "}\n", RuleEnvDefaultSecret},
+		{"docker-compose.yml", "      POSTGRES_PASSWORD: ${POSTGRES_PASSWORD:-postgres}\n", ""},
+		{"app/settings.py", "HOST = os.getenv(\"DB_HOST\", \"" + pw() + "\")\n", ""},
+		{"app/settings.py", "MAX_TOKENS = os.getenv(\"MAX_TOKEN\", \"4096\")\n", ""},
+
+		// provider formats
+		{"ci/env.txt", "cfut_" + g.mixed(base62, 48) + "\n", "cloudflare-api-token"},
+		{"ci/env.txt", "docker swarm join --token " + "SWMTKN-1-" + g.from(lowerAlnum, 50) + "-" + g.from(lowerAlnum, 25) + " 10.0.0.1:2377\n", "docker-swarm-join-token"},
+		{"ci/env.txt", "SWMKEY-1-" + g.mixed(base62, 43) + "\n", "docker-swarm-unlock-key"},
+		{"ci/env.txt", "llx-" + g.mixed(base62, 48) + "\n", "llamacloud-api-key"},
+		{"ci/env.txt", "tgp_v1_" + g.mixed(base62, 43) + "\n", "together-api-key"},
+		{"ci/env.txt", "vcp_" + g.mixed(base62, 56) + "\n", "vercel-token"},
+		{"ci/env.txt", "nfp_" + g.mixed(base62, 36) + "\n", "netlify-pat"},
+		{"ci/env.txt", "phx_" + g.mixed(base62, 47) + "\n", "posthog-personal-api-key"},
+		{"ci/env.txt", "PMAT-" + g.from(alphaUpper+alphaDigit, 26) + "\n", "postman-collection-token"},
+		{"ci/env.txt", "akab-" + g.from(lowerAlnum, 16) + "-" + g.from(lowerAlnum, 16) + "\n", "akamai-client-token"},
+		// the client token's host name is no secret
+		{"ci/env.txt", "host: akab-" + g.from(lowerAlnum, 16) + "-" + g.from(lowerAlnum, 16) + ".luna.akamaiapis.net\n", ""},
+		// a project key PostHog publishes in every page
+		{"web/index.html", "posthog.init('phc_" + g.mixed(base62, 43) + "')\n", ""},
+	}
+	s := defaultScanner(t)
+	for _, c := range cases {
+		fs := s.Scan(c.path, []byte(c.text))
+		var got []string
+		for _, f := range fs {
+			got = append(got, f.RuleID)
+		}
+		if c.rule == "" {
+			if len(fs) > 0 {
+				t.Errorf("%s %q: want no finding, got %v", c.path, c.text, got)
+			}
+			continue
+		}
+		if len(fs) != 1 || fs[0].RuleID != c.rule {
+			t.Errorf("%s %q: want one %s finding, got %v", c.path, c.text, c.rule, got)
+		}
+	}
+}
+
+func TestPasswordVariant(t *testing.T) {
+	for _, w := range []string{"pw", "pwd", "pswd", "psswd", "pswrd", "psword", "psswrd", "pssword", "paswd", "paswrd", "pasword", "pass", "passwd", "password", "passwords", "passphrase"} {
+		if !passwordVariant(w) {
+			t.Errorf("%s: not a password's name", w)
+		}
+	}
+	for _, w := range []string{"pwdx", "pad", "passed", "pword", "pasword2", "ps", "pssssd"} {
+		if passwordVariant(w) {
+			t.Errorf("%s: taken for a password's name", w)
+		}
+	}
+}
