@@ -25,6 +25,7 @@ func TestMain(m *testing.M) {
 	os.Setenv(cache.EnvDir, dir)
 	code := m.Run()
 	os.RemoveAll(dir)
+	plainSotvet.Remove()
 	os.Exit(code)
 }
 

@@ -9,7 +9,14 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/svrnty/sotvet/internal/plainbuild"
 )
+
+// plainSotvet is the sotvet the editor starts: the build cmd/sotvet's
+// scenarios run too, from the go command's build cache (one link for both
+// test processes, none while sotvet is unchanged).
+var plainSotvet = plainbuild.Command("sotvet-nvim-", "sotvet", "github.com/svrnty/sotvet/cmd/sotvet", "-buildvcs=false")
 
 // nvimSnippet is a Neovim setup of docs/editors.md: the lua block after a
 // `<!-- snippet: nvim X.Y -->` comment, for Neovim X.Y and later.
@@ -82,8 +89,12 @@ func TestNeovim(t *testing.T) {
 
 	// sotvet on PATH is a wrapper that counts the servers the editor starts.
 	bin := t.TempDir()
-	if out, err := exec.Command("go", "build", "-o", filepath.Join(bin, "sotvet.real"), "github.com/svrnty/sotvet/cmd/sotvet").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
+	real, err := plainSotvet.Exe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(real, filepath.Join(bin, "sotvet.real")); err != nil {
+		t.Fatal(err)
 	}
 	wrapper := "#!/bin/sh\necho \"$$\" >>\"$SOTVET_STARTS\"\nexec \"$(dirname \"$0\")/sotvet.real\" \"$@\"\n"
 	if err := os.WriteFile(filepath.Join(bin, "sotvet"), []byte(wrapper), 0o755); err != nil {

@@ -36,10 +36,15 @@ func runsRaceBuilt(name string) bool {
 	return ok
 }
 
-// plainBin is the plain build of sotvet, made at most once per test
-// process and removed when it ends (TestMain). Built without VCS stamping,
-// so that `sotvet version` says what the test binary says.
-var plainBin = plainbuild.New("sotvet-plain-", "sotvet", "build", "-buildvcs=false")
+// plainBin is the plain build of sotvet, taken from the go command's
+// build cache as go run keeps it (linked -s -w: no symbol table or
+// DWARF, which no scenario reads): linked once for this test process and
+// the language server's editor test (lsp/nvim_test.go, the same package
+// and flags), and not at all by a later go test while sotvet is
+// unchanged; where the cache does not keep it, built once per test
+// process and removed when it ends (TestMain). Built without VCS
+// stamping, so that `sotvet version` says what the test binary says.
+var plainBin = plainbuild.Command("sotvet-plain-", "sotvet", "github.com/svrnty/sotvet/cmd/sotvet", "-buildvcs=false")
 
 // plainSotvet returns a directory holding sotvet built without -race,
 // as `go build` would for a user, shared by every test of this process

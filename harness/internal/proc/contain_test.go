@@ -2,8 +2,6 @@ package proc
 
 import (
 	"context"
-	"os"
-	"path/filepath"
 	"testing"
 	"time"
 )
@@ -17,19 +15,19 @@ func TestContainKillsOtherSessions(t *testing.T) {
 		name     string
 		noCgroup bool
 		timeout  time.Duration
-		script   string
+		then     string // what the command does after starting the writer
 	}{
-		{"exit", false, 0, "setsid sh -c 'sleep 1; echo late > \"$0\"' \"$LATE\" & sleep 0.2"},
-		{"timeout", false, 300 * time.Millisecond, "setsid sh -c 'sleep 1; echo late > \"$0\"' \"$LATE\" & sleep 30"},
-		{"exit-no-cgroup", true, 0, "setsid sh -c 'sleep 1; echo late > \"$0\"' \"$LATE\" & sleep 0.2"},
-		{"timeout-no-cgroup", true, 300 * time.Millisecond, "setsid sh -c 'sleep 1; echo late > \"$0\"' \"$LATE\" & sleep 30"},
+		{"exit", false, 0, "sleep 0.2"},
+		{"timeout", false, 300 * time.Millisecond, "sleep 30"},
+		{"exit-no-cgroup", true, 0, "sleep 0.2"},
+		{"timeout-no-cgroup", true, 300 * time.Millisecond, "sleep 30"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if !tc.noCgroup && !CgroupAvailable() {
 				t.Skip("no usable cgroup v2 hierarchy here (not root, or no cgroup2 mount)")
 			}
-			late := filepath.Join(t.TempDir(), "late")
-			spec := Spec{Argv: []string{"sh", "-c", tc.script}, Env: append(env(), "LATE="+late), Timeout: tc.timeout, Contain: true, Grace: 200 * time.Millisecond}
+			w := newLateWriter(t)
+			spec := Spec{Argv: []string{"sh", "-c", "setsid sh -c " + w.Args() + " & " + tc.then}, Env: append(env(), w.Env()...), Timeout: tc.timeout, Contain: true, Grace: 200 * time.Millisecond}
 			if tc.noCgroup {
 				old := cgroupRoot
 				cgroupRoot = func() string { return "" }
@@ -43,10 +41,7 @@ func TestContainKillsOtherSessions(t *testing.T) {
 			if !r.Started || r.Containment != want || len(r.Survivors) > 0 || r.TimedOut != (tc.timeout > 0) {
 				t.Fatalf("%+v", r)
 			}
-			time.Sleep(1500 * time.Millisecond)
-			if _, err := os.Stat(late); err == nil {
-				t.Fatal("a process of the run wrote after Run returned")
-			}
+			w.noLateWrite(t, "a process of the run")
 		})
 	}
 }

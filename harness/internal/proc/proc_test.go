@@ -35,11 +35,11 @@ func TestRunMissing(t *testing.T) {
 // TestTimeoutKillsGroup: a leader and its background child are both gone
 // when Run returns.
 func TestTimeoutKillsGroup(t *testing.T) {
-	marker := t.TempDir() + "/late"
+	w := newLateWriter(t)
 	start := time.Now()
 	r := Run(context.Background(), Spec{
-		Argv:    []string{"sh", "-c", "(sleep 1; echo late > " + marker + ") & echo $!; sleep 30"},
-		Env:     env(),
+		Argv:    []string{"sh", "-c", "sh -c " + w.Args() + " & echo $!; sleep 30"},
+		Env:     append(env(), w.Env()...),
 		Timeout: 300 * time.Millisecond,
 	})
 	if !r.TimedOut || r.Signal == "" || time.Since(start) > 5*time.Second {
@@ -52,10 +52,7 @@ func TestTimeoutKillsGroup(t *testing.T) {
 	if child == 0 {
 		t.Fatalf("no child pid in %q", r.Stdout)
 	}
-	time.Sleep(1500 * time.Millisecond)
-	if _, err := os.Stat(marker); err == nil {
-		t.Error("the background child wrote after the kill")
-	}
+	w.noLateWrite(t, "the background child")
 }
 
 // TestExitKillsStragglers: after a normal exit, children left in the

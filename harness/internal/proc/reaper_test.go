@@ -3,7 +3,6 @@ package proc
 import (
 	"context"
 	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -15,7 +14,9 @@ import (
 // escapee leaves a writer behind that cleared its environment (so it
 // carries no marker) and called setsid (so it is out of the group), then
 // exits: only a cgroup, the subreaper or a PID namespace can find it.
-const escapee = `setsid env -i /bin/sh -c 'sleep 1; echo late > "$0"' "$LATE" & sleep 0.2`
+func escapee(w *lateWriter) string {
+	return `setsid env -i /bin/sh -c ` + w.Args() + ` & sleep 0.2`
+}
 
 func noCgroup(t *testing.T) {
 	old := cgroupRoot
@@ -25,18 +26,15 @@ func noCgroup(t *testing.T) {
 
 func TestSubreaperKillsSetsidEnvClearedChild(t *testing.T) {
 	noCgroup(t)
-	late := filepath.Join(t.TempDir(), "late")
-	r := Run(context.Background(), Spec{Argv: []string{"sh", "-c", escapee}, Env: append(env(), "LATE="+late), Contain: true, Grace: 200 * time.Millisecond})
+	w := newLateWriter(t)
+	r := Run(context.Background(), Spec{Argv: []string{"sh", "-c", escapee(w)}, Env: append(env(), w.Env()...), Contain: true, Grace: 200 * time.Millisecond})
 	if !subreaperOK {
 		t.Skip("the kernel refused PR_SET_CHILD_SUBREAPER")
 	}
 	if !r.Started || r.ExitCode != 0 || len(r.Survivors) > 0 {
 		t.Fatalf("%+v", r)
 	}
-	time.Sleep(1500 * time.Millisecond)
-	if _, err := os.Stat(late); err == nil {
-		t.Fatal("a setsid, environment-clearing child wrote after Run returned")
-	}
+	w.noLateWrite(t, "a setsid, environment-clearing child")
 	// Nothing of the run is left as a zombie child of this process.
 	if left := orphans(0); len(left) > 0 {
 		t.Fatalf("children left: %v", left)
@@ -83,9 +81,9 @@ func testIsolate(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer unix.Prctl(unix.PR_SET_DUMPABLE, 1, 0, 0, 0)
-	late := filepath.Join(t.TempDir(), "late")
-	script := `echo pid=$$; if (exec 3< /proc/$HARNESS/mem) 2>/dev/null; then echo mem=readable; else echo mem=refused; fi; ` + escapee
-	r := Run(context.Background(), Spec{Argv: []string{"sh", "-c", script}, Env: append(env(), "LATE="+late, "HARNESS="+strconv.Itoa(os.Getpid())), Contain: true, Isolate: true})
+	w := newLateWriter(t)
+	script := `echo pid=$$; if (exec 3< /proc/$HARNESS/mem) 2>/dev/null; then echo mem=readable; else echo mem=refused; fi; ` + escapee(w)
+	r := Run(context.Background(), Spec{Argv: []string{"sh", "-c", script}, Env: append(env(), append(w.Env(), "HARNESS="+strconv.Itoa(os.Getpid()))...), Contain: true, Isolate: true})
 	if IsolationRefused() {
 		t.Skipf("the kernel refused user and PID namespaces here: %+v", r)
 	}
@@ -99,8 +97,5 @@ func testIsolate(t *testing.T) {
 	if !strings.Contains(out, "mem=refused") {
 		t.Errorf("the isolated process could open the harness's memory:\n%s%s", out, r.Stderr)
 	}
-	time.Sleep(1500 * time.Millisecond)
-	if _, err := os.Stat(late); err == nil {
-		t.Fatal("a process of the namespace wrote after Run returned")
-	}
+	w.noLateWrite(t, "a process of the namespace")
 }

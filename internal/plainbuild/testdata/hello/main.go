@@ -1,0 +1,6 @@
+// Command hello is the main package TestCommandCached builds.
+package main
+
+import "fmt"
+
+func main() { fmt.Println("hello") }
