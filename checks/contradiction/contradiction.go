@@ -510,7 +510,7 @@ func readText(d *sotparse.Doc, content []byte) *docText {
 		text := l.Text
 		m := lineKeys.Mask(text) // the key words of every test below, found in one pass
 		if len(items.spans) > 0 {
-			readiness = prerequisiteLabel(text, readiness)
+			readiness = prerequisiteLabel(text, readiness, m)
 		}
 		if di.stillRequired == nil && approvalDenied && m&kRequired != 0 && stillRequired.MatchString(text) {
 			ln := newLine(d, l)
@@ -687,11 +687,17 @@ func readGuard(text string) (string, bool) {
 	}
 	for _, cell := range cells {
 		cell = strings.TrimSpace(cell)
-		if m := guardSentence.FindStringSubmatch(cell); m != nil {
-			return strings.ToLower(m[1]), true
+		// Each expression holds its phrase literally, case and all: a cell
+		// without it is not matched against it.
+		if strings.Contains(cell, "This ") {
+			if m := guardSentence.FindStringSubmatch(cell); m != nil {
+				return strings.ToLower(m[1]), true
+			}
 		}
-		if m := passiveGuard.FindStringSubmatch(cell); m != nil {
-			return strings.ToLower(m[1]), true
+		if strings.Contains(cell, " by this ") {
+			if m := passiveGuard.FindStringSubmatch(cell); m != nil {
+				return strings.ToLower(m[1]), true
+			}
 		}
 	}
 	return "", false
@@ -754,7 +760,9 @@ var (
 // a paragraph line that ends with a colon and names a prerequisite
 // ("Readiness packet:") starts one, any other paragraph line ends it; list
 // items keep it.
-func prerequisiteLabel(l, label string) string {
+// m is the line's lineKeys mask: a line without the words
+// prerequisiteWord needs (mayNamePrerequisite) is not matched against it.
+func prerequisiteLabel(l, label string, m uint64) string {
 	t := strings.TrimSpace(l)
 	switch {
 	case t == "":
@@ -764,11 +772,11 @@ func prerequisiteLabel(l, label string) string {
 	case strings.HasPrefix(t, "|"):
 		// A table: a header naming the relation starts a label ("| Needed
 		// first | Item |"), and its rows keep it.
-		if prerequisiteWord.MatchString(t) {
+		if mayNamePrerequisite(m) && prerequisiteWord.MatchString(t) {
 			return t
 		}
 		return label
-	case strings.HasSuffix(t, ":") && prerequisiteWord.MatchString(t) && !blockedByLine.MatchString(t):
+	case strings.HasSuffix(t, ":") && mayNamePrerequisite(m) && prerequisiteWord.MatchString(t) && !blockedByLine.MatchString(t):
 		return t
 	}
 	return ""
