@@ -134,15 +134,32 @@ func statesPlainly(text string) bool {
 				buf[k] = text[i+k] | ('a'-'A')&caseBit(text[i+k])
 			}
 			w := buf[:n]
-			if hedgeWords[string(w)] {
-				return false
+			if c := w[0]; 'a' <= c && c <= 'z' && plainWordLead[n]&(1<<(c-'a')) != 0 {
+				if hedgeWords[string(w)] {
+					return false
+				}
+				state = state || stateWords[string(w)]
 			}
-			state = state || stateWords[string(w)]
 		}
 		i = j
 	}
 	return state
 }
+
+// plainWordLead holds, for each length up to statesPlainly's buffer, the
+// first letters of the state and hedge words of that length: most words
+// of a line are neither, which this tells without a map lookup.
+var plainWordLead = func() (t [17]uint32) {
+	for _, set := range []map[string]bool{stateWords, hedgeWords} {
+		for w := range set {
+			if len(w) >= len(t) || w[0] < 'a' || w[0] > 'z' {
+				panic("contradiction: state or hedge word " + w + " is not a short lower-case word")
+			}
+			t[len(w)] |= 1 << (w[0] - 'a')
+		}
+	}
+	return t
+}()
 
 // isAlnumASCII reports whether c is an ASCII letter or digit.
 func isAlnumASCII(c byte) bool {
