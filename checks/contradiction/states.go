@@ -2,6 +2,8 @@ package contradiction
 
 import (
 	"bytes"
+	"maps"
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -56,23 +58,43 @@ var auxWords = map[string]bool{
 	"freshness": true, "state": true, "fully": true, "confirmed": true, "as": true, "recorded": true,
 }
 
-// hasStateWord reports whether a body holds a state word, so that a body
-// without one is not read line by line for states.
+// hasStateWord reports whether a body holds a state word, in lower case
+// or capitalised, so that a body without one is not read line by line for
+// states. It searches for each word less its first letter and looks at
+// the byte before: one pass a word, not one for each of its two forms.
 func hasStateWord(body []byte) bool {
-	for _, w := range stateNeedles {
-		if bytes.Contains(body, w) {
-			return true
+	for _, w := range stateTails {
+		for i := 0; ; {
+			j := bytes.Index(body[i:], w.tail)
+			if j < 0 {
+				break
+			}
+			at := i + j
+			if at > 0 && (body[at-1] == w.lower || body[at-1] == w.upper) {
+				return true
+			}
+			i = at + 1
 		}
 	}
 	return false
 }
 
-// stateNeedles are the state words as hasStateWord looks for them, in
-// lower case and capitalised, built once.
-var stateNeedles = func() [][]byte {
-	var out [][]byte
-	for w := range stateWords {
-		out = append(out, []byte(w), []byte(strings.ToUpper(w[:1])+w[1:]))
+// stateTails are the state words as hasStateWord looks for them, built
+// once, in a fixed order (a map's would vary the cost from run to run).
+var stateTails = func() []struct {
+	lower, upper byte
+	tail         []byte
+} {
+	words := slices.Sorted(maps.Keys(stateWords))
+	out := make([]struct {
+		lower, upper byte
+		tail         []byte
+	}, len(words))
+	for i, w := range words {
+		if w[0] < 'a' || w[0] > 'z' {
+			panic("contradiction: state word " + w + " does not start with a lower-case ASCII letter")
+		}
+		out[i].lower, out[i].upper, out[i].tail = w[0], w[0]-'a'+'A', []byte(w[1:])
 	}
 	return out
 }()
