@@ -483,12 +483,21 @@ func readText(d *sotparse.Doc, content []byte) *docText {
 	// where approval is denied, "required": a body that holds none of them, as
 	// most do not, is not read line by line.
 	body := content[min(tf.Offset(d.BodyStart), len(content)):]
-	states := hasStateWord(body)
-	if !readEveryLine && !states &&
+	// Whether the body holds a state word is searched for only when it
+	// decides something: when nothing else has the body read, or at the
+	// first line that may state one. Most bodies read have neither.
+	states, statesKnown := false, false
+	holdsState := func() bool {
+		if !statesKnown {
+			states, statesKnown = hasStateWord(body), true
+		}
+		return states
+	}
+	if !readEveryLine &&
 		bytes.IndexByte(body, '`') < 0 && !bytes.Contains(body, []byte("This ")) && !bytes.Contains(body, []byte(" by this ")) &&
 		!bytes.Contains(body, []byte("odel")) && // a provider's "model", in plain text or a table's header
 		!bytes.Contains(body, []byte(" passed")) && // a test count
-		!(approvalDenied && bodylines.ContainsFold(string(body), "required")) {
+		!(approvalDenied && bodylines.ContainsFold(string(body), "required")) && !holdsState() {
 		return di
 	}
 	var table roleTable // the table the line is a row of
@@ -534,7 +543,7 @@ func readText(d *sotparse.Doc, content []byte) *docText {
 			ln := newLine(d, l)
 			di.deniesApproval = &statement{pos: ln.pos, end: ln.end, text: ln.source}
 		}
-		if states && mayHoldState(text, m) {
+		if mayHoldState(text, m) && holdsState() {
 			if st, ok := readState(d, l); ok {
 				di.states = append(di.states, st)
 			}
