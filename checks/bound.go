@@ -199,8 +199,22 @@ func (b *findingBound) evict(held []heldFinding, sevOf func(check uint16, cat st
 // all counted.
 func (b *findingBound) count(o *Omitted, code func(check uint16, cat string) string) {
 	ds := b.dropped
+	// The files are ranked by name once, and the findings sorted by rank:
+	// a run may count millions, each comparison a comparison of names.
+	byName := make([]int32, len(b.files))
+	for i := range byName {
+		byName[i] = int32(i)
+	}
+	slices.SortFunc(byName, func(x, y int32) int { return strings.Compare(b.files[x], b.files[y]) })
+	rank := make([]int32, len(b.files))
+	for r, i := range byName {
+		rank[i] = int32(r)
+		if r > 0 && b.files[i] == b.files[byName[r-1]] {
+			rank[i] = rank[byName[r-1]] // one name, one rank
+		}
+	}
 	slices.SortFunc(ds, func(x, y droppedFinding) int {
-		if c := strings.Compare(b.files[x.file], b.files[y.file]); c != 0 {
+		if c := cmp.Compare(rank[x.file], rank[y.file]); c != 0 {
 			return c
 		}
 		return cmp.Compare(x.offset, y.offset)

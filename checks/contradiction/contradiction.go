@@ -494,12 +494,21 @@ func readText(d *sotparse.Doc, content []byte) *docText {
 	// where approval is denied, "required": a body that holds none of them, as
 	// most do not, is not read line by line.
 	body := content[min(tf.Offset(d.BodyStart), len(content)):]
-	states := hasStateWord(body)
-	if !readEveryLine && !states &&
+	// Whether the body holds a state word is searched for only when it
+	// decides something: when nothing else has the body read, or at the
+	// first line that may state one. Most bodies read have neither.
+	states, statesKnown := false, false
+	holdsState := func() bool {
+		if !statesKnown {
+			states, statesKnown = hasStateWord(body), true
+		}
+		return states
+	}
+	if !readEveryLine &&
 		bytes.IndexByte(body, '`') < 0 && !bytes.Contains(body, []byte("This ")) && !bytes.Contains(body, []byte(" by this ")) &&
 		!bytes.Contains(body, []byte("odel")) && // a provider's "model", in plain text or a table's header
 		!bytes.Contains(body, []byte(" passed")) && // a test count
-		!(approvalDenied && bodylines.ContainsFold(string(body), "required")) {
+		!(approvalDenied && bodylines.ContainsFold(string(body), "required")) && !holdsState() {
 		return di
 	}
 	var table roleTable // the table the line is a row of
@@ -524,7 +533,7 @@ func readText(d *sotparse.Doc, content []byte) *docText {
 		text := l.Text
 		m := lineKeys.Mask(text) // the key words of every test below, found in one pass
 		if len(items.spans) > 0 {
-			readiness = prerequisiteLabel(text, readiness)
+			readiness = prerequisiteLabel(text, readiness, m)
 		}
 		if di.stillRequired == nil && approvalDenied && m&kRequired != 0 && stillRequired.MatchString(text) {
 			ln := newLine(d, l)
@@ -548,7 +557,7 @@ func readText(d *sotparse.Doc, content []byte) *docText {
 			ln := newLine(d, l)
 			di.deniesApproval = &statement{pos: ln.pos, end: ln.end, text: ln.source}
 		}
-		if states && mayHoldState(text, m) {
+		if mayHoldState(text, m) && holdsState() {
 			if st, ok := readState(d, l); ok {
 				di.states = append(di.states, st)
 			}
@@ -701,11 +710,17 @@ func readGuard(text string) (string, bool) {
 	}
 	for _, cell := range cells {
 		cell = strings.TrimSpace(cell)
-		if m := guardSentence.FindStringSubmatch(cell); m != nil {
-			return strings.ToLower(m[1]), true
+		// Each expression holds its phrase literally, case and all: a cell
+		// without it is not matched against it.
+		if strings.Contains(cell, "This ") {
+			if m := guardSentence.FindStringSubmatch(cell); m != nil {
+				return strings.ToLower(m[1]), true
+			}
 		}
-		if m := passiveGuard.FindStringSubmatch(cell); m != nil {
-			return strings.ToLower(m[1]), true
+		if strings.Contains(cell, " by this ") {
+			if m := passiveGuard.FindStringSubmatch(cell); m != nil {
+				return strings.ToLower(m[1]), true
+			}
 		}
 	}
 	return "", false
@@ -768,7 +783,9 @@ var (
 // a paragraph line that ends with a colon and names a prerequisite
 // ("Readiness packet:") starts one, any other paragraph line ends it; list
 // items keep it.
-func prerequisiteLabel(l, label string) string {
+// m is the line's lineKeys mask: a line without the words
+// prerequisiteWord needs (mayNamePrerequisite) is not matched against it.
+func prerequisiteLabel(l, label string, m uint64) string {
 	t := strings.TrimSpace(l)
 	switch {
 	case t == "":
@@ -778,11 +795,11 @@ func prerequisiteLabel(l, label string) string {
 	case strings.HasPrefix(t, "|"):
 		// A table: a header naming the relation starts a label ("| Needed
 		// first | Item |"), and its rows keep it.
-		if prerequisiteWord.MatchString(t) {
+		if mayNamePrerequisite(m) && prerequisiteWord.MatchString(t) {
 			return t
 		}
 		return label
-	case strings.HasSuffix(t, ":") && prerequisiteWord.MatchString(t) && !blockedByLine.MatchString(t):
+	case strings.HasSuffix(t, ":") && mayNamePrerequisite(m) && prerequisiteWord.MatchString(t) && !blockedByLine.MatchString(t):
 		return t
 	}
 	return ""

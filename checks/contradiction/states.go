@@ -2,6 +2,8 @@ package contradiction
 
 import (
 	"bytes"
+	"maps"
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -56,23 +58,43 @@ var auxWords = map[string]bool{
 	"freshness": true, "state": true, "fully": true, "confirmed": true, "as": true, "recorded": true,
 }
 
-// hasStateWord reports whether a body holds a state word, so that a body
-// without one is not read line by line for states.
+// hasStateWord reports whether a body holds a state word, in lower case
+// or capitalised, so that a body without one is not read line by line for
+// states. It searches for each word less its first letter and looks at
+// the byte before: one pass a word, not one for each of its two forms.
 func hasStateWord(body []byte) bool {
-	for _, w := range stateNeedles {
-		if bytes.Contains(body, w) {
-			return true
+	for _, w := range stateTails {
+		for i := 0; ; {
+			j := bytes.Index(body[i:], w.tail)
+			if j < 0 {
+				break
+			}
+			at := i + j
+			if at > 0 && (body[at-1] == w.lower || body[at-1] == w.upper) {
+				return true
+			}
+			i = at + 1
 		}
 	}
 	return false
 }
 
-// stateNeedles are the state words as hasStateWord looks for them, in
-// lower case and capitalised, built once.
-var stateNeedles = func() [][]byte {
-	var out [][]byte
-	for w := range stateWords {
-		out = append(out, []byte(w), []byte(strings.ToUpper(w[:1])+w[1:]))
+// stateTails are the state words as hasStateWord looks for them, built
+// once, in a fixed order (a map's would vary the cost from run to run).
+var stateTails = func() []struct {
+	lower, upper byte
+	tail         []byte
+} {
+	words := slices.Sorted(maps.Keys(stateWords))
+	out := make([]struct {
+		lower, upper byte
+		tail         []byte
+	}, len(words))
+	for i, w := range words {
+		if w[0] < 'a' || w[0] > 'z' {
+			panic("contradiction: state word " + w + " does not start with a lower-case ASCII letter")
+		}
+		out[i].lower, out[i].upper, out[i].tail = w[0], w[0]-'a'+'A', []byte(w[1:])
 	}
 	return out
 }()
@@ -134,15 +156,32 @@ func statesPlainly(text string) bool {
 				buf[k] = text[i+k] | ('a'-'A')&caseBit(text[i+k])
 			}
 			w := buf[:n]
-			if hedgeWords[string(w)] {
-				return false
+			if c := w[0]; 'a' <= c && c <= 'z' && plainWordLead[n]&(1<<(c-'a')) != 0 {
+				if hedgeWords[string(w)] {
+					return false
+				}
+				state = state || stateWords[string(w)]
 			}
-			state = state || stateWords[string(w)]
 		}
 		i = j
 	}
 	return state
 }
+
+// plainWordLead holds, for each length up to statesPlainly's buffer, the
+// first letters of the state and hedge words of that length: most words
+// of a line are neither, which this tells without a map lookup.
+var plainWordLead = func() (t [17]uint32) {
+	for _, set := range []map[string]bool{stateWords, hedgeWords} {
+		for w := range set {
+			if len(w) >= len(t) || w[0] < 'a' || w[0] > 'z' {
+				panic("contradiction: state or hedge word " + w + " is not a short lower-case word")
+			}
+			t[len(w)] |= 1 << (w[0] - 'a')
+		}
+	}
+	return t
+}()
 
 // isAlnumASCII reports whether c is an ASCII letter or digit.
 func isAlnumASCII(c byte) bool {

@@ -120,3 +120,38 @@ func BenchmarkStateLines(b *testing.B) {
 	b.ReportMetric(float64(len(lines)), "lines")
 	b.ReportMetric(float64(held), "held")
 }
+
+// TestHasStateWord: hasStateWord finds a state word, lower-case or
+// capitalised, wherever it stands (at the start of the body, inside
+// another word), as a search for each form would, and nothing else.
+func TestHasStateWord(t *testing.T) {
+	ref := func(body string) bool {
+		for w := range stateWords {
+			if strings.Contains(body, w) || strings.Contains(body, strings.ToUpper(w[:1])+w[1:]) {
+				return true
+			}
+		}
+		return false
+	}
+	parts := []string{"current", "Current", "CURRENT", "urrent", "xurrent", "admitted", "Admitted", "dmitted", "resolved", "Resolved",
+		"esolved", "fresh", "Fresh", "FRESH", "resh", "refresh", "recurrent", " ", "\n", "text", "`x`", "c", "a", "f", "r"}
+	rng := rand.New(rand.NewPCG(5, 6))
+	found := 0
+	for range 20000 {
+		var b strings.Builder
+		for range rng.IntN(6) {
+			b.WriteString(parts[rng.IntN(len(parts))])
+		}
+		body := b.String()
+		want := ref(body)
+		if got := hasStateWord([]byte(body)); got != want {
+			t.Fatalf("hasStateWord(%q) = %v, want %v", body, got, want)
+		}
+		if want {
+			found++
+		}
+	}
+	if found < 1000 || found > 19000 {
+		t.Fatalf("%d of 20000 bodies hold a state word: the test reads too little of one side", found)
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 	"unicode/utf8"
+	"unsafe"
 
 	"golang.org/x/tools/go/analysis"
 
@@ -32,7 +33,10 @@ func (c *checker) nearDuplicates(d *sotparse.Doc) {
 	content := c.content
 	prevIsItem := false // the line before is a list item
 	var prevItem, prevLast string
+	// An item's fact is hashed only when it is compared: an item after a
+	// line that is not one is compared with nothing until the next item.
 	var prevFact itemFact
+	prevHashed := false
 	var prevLine bodylines.Line
 	bodylines.EachIn(content, bodylines.Starts(d.File.Tok, content, d.File.Content), d.File.Tok.Offset(d.BodyStart), len(content), func(l bodylines.Line) {
 		item, ok := listItemText(l.Text)
@@ -43,7 +47,14 @@ func (c *checker) nearDuplicates(d *sotparse.Doc) {
 		// Two items with the same key end in the same word: most pairs of
 		// items do not, and are told apart without hashing either.
 		last := lastWord(item, frame)
-		fact := factOf(item, frame)
+		var fact itemFact
+		hashed := false
+		if prevIsItem {
+			if !prevHashed {
+				prevFact = factOf(prevItem, frame)
+			}
+			fact, hashed = factOf(item, frame), true
+		}
 		if prevIsItem && (last != "" && equalASCIIFold(last, prevLast) && restates(item, prevItem, frame) || fact.same(prevFact) && !sameWords(item, prevItem)) {
 			start := l.Off + len(l.Text) - len(strings.TrimLeft(l.Text, " \t"))
 			end := l.Off + len(strings.TrimRight(l.Text, " \t\r"))
@@ -53,7 +64,7 @@ func (c *checker) nearDuplicates(d *sotparse.Doc) {
 				Related: []analysis.RelatedInformation{{Pos: d.File.Pos(prevLine.Off), Message: fmt.Sprintf("the item before: %s", shorten(strings.TrimSpace(prevLine.Text)))}},
 			})
 		}
-		prevIsItem, prevItem, prevLast, prevFact, prevLine = true, item, last, fact, l
+		prevIsItem, prevItem, prevLast, prevFact, prevHashed, prevLine = true, item, last, fact, hashed, l
 	})
 }
 
@@ -282,6 +293,7 @@ func factOf(s string, frame *framing) itemFact {
 	var key uint64
 	var n int
 	var neg bool
+	var lowered [64]byte // an ASCII word in lower case, read before the next is lowered
 	for i := 0; i < len(s); {
 		if !wordByte[s[i]] {
 			i++
@@ -291,7 +303,7 @@ func factOf(s string, frame *framing) itemFact {
 		for i < len(s) && wordByte[s[i]] {
 			i++
 		}
-		w := strings.ToLower(strings.Trim(s[start:i], "."))
+		w := lowerWord(strings.Trim(s[start:i], "."), &lowered)
 		if strings.HasSuffix(w, "n") && strings.HasPrefix(s[i:], "'t") && (i+2 == len(s) || !wordByte[s[i+2]]) {
 			// "doesn't": the apostrophe parts the word; a curly one does not.
 			w, i = w+"'t", i+2
@@ -299,10 +311,10 @@ func factOf(s string, frame *framing) itemFact {
 		switch {
 		case w == "":
 			continue
-		case negationWords[w] || strings.HasSuffix(w, "n't") || strings.HasSuffix(w, "n\u2019t"):
+		case negationWord(w) || strings.HasSuffix(w, "n't") || strings.HasSuffix(w, "n\u2019t"):
 			neg = true
 			continue
-		case functionWords[w], frame != nil && frame.has(w):
+		case functionWord(w), frame != nil && frame.has(w):
 			continue
 		}
 		w = stem(w)
@@ -316,19 +328,67 @@ func factOf(s string, frame *framing) itemFact {
 	return itemFact{key, n, neg}
 }
 
-// negationWords deny what the item names.
-// Any negated contraction ("doesn't", "isn’t") denies too.
-var negationWords = map[string]bool{"no": true, "not": true, "none": true, "never": true, "without": true, "nothing": true,
-	"cannot": true}
+// lowerWord returns w in lower case: an ASCII word of up to len(buf)
+// bytes is lowered into buf, not allocated (every item has a capitalised
+// word, and factOf reads every item of a list), so the result is good
+// until buf is written again.
+func lowerWord(w string, buf *[64]byte) string {
+	upper := false
+	for i := 0; i < len(w); i++ {
+		c := w[i]
+		if c >= utf8.RuneSelf {
+			return strings.ToLower(w)
+		}
+		upper = upper || 'A' <= c && c <= 'Z'
+	}
+	if !upper {
+		return w
+	}
+	if len(w) > len(buf) {
+		return strings.ToLower(w)
+	}
+	for i := 0; i < len(w); i++ {
+		buf[i] = lowerASCII[w[i]]
+	}
+	return unsafe.String(&buf[0], len(w))
+}
 
-// functionWords carry no content of their own.
-var functionWords = map[string]bool{"the": true, "a": true, "an": true, "do": true, "does": true, "did": true,
-	"any": true, "been": true, "will": true, "to": true, "of": true}
+// negationWord reports whether w, in lower case, denies what the item
+// names. Any negated contraction ("doesn't", "isn’t") denies too.
+func negationWord(w string) bool {
+	switch w {
+	case "no", "not", "none", "never", "without", "nothing", "cannot":
+		return true
+	}
+	return false
+}
+
+// functionWord reports whether w, in lower case, carries no content of
+// its own.
+func functionWord(w string) bool {
+	switch w {
+	case "the", "a", "an", "do", "does", "did", "any", "been", "will", "to", "of":
+		return true
+	}
+	return false
+}
+
+// stemSuffixes are the suffixes stem cuts, the longest of each family
+// first.
+var stemSuffixes = []string{"ations", "ation", "ions", "ion", "ures", "ure", "ments", "ment", "ing", "ed", "es", "s", "e"}
 
 // stem cuts a word's common suffix, so that a noun and its verb compare
 // equal ("exposure", "expose": "expos"); a stem keeps three letters.
 func stem(w string) string {
-	for _, suf := range []string{"ations", "ation", "ions", "ion", "ures", "ure", "ments", "ment", "ing", "ed", "es", "s", "e"} {
+	if len(w) < 4 {
+		return w // no suffix leaves three letters
+	}
+	switch w[len(w)-1] {
+	case 's', 'n', 'e', 't', 'g', 'd': // the suffixes' last letters
+	default:
+		return w
+	}
+	for _, suf := range stemSuffixes {
 		if len(w) >= len(suf)+3 && strings.HasSuffix(w, suf) {
 			return w[:len(w)-len(suf)]
 		}

@@ -182,3 +182,85 @@ func BenchmarkNearDuplicates(b *testing.B) {
 		})
 	}
 }
+
+// TestLowerWord: lowerWord is strings.ToLower, for ASCII words lowered in
+// the buffer, words longer than it and words with other letters.
+func TestLowerWord(t *testing.T) {
+	var buf [64]byte
+	for _, w := range []string{"", "a", "The", "NOT", "already-lower", "Mixed.Case/Path_9", strings.Repeat("Ab", 40), "Ünïcode", "İstanbul", "caf\u00c9"} {
+		if got, want := lowerWord(w, &buf), strings.ToLower(w); got != want {
+			t.Errorf("lowerWord(%q) = %q, want %q", w, got, want)
+		}
+	}
+}
+
+// factOfRef is factOf as first written, with maps of words and a string
+// lowered per word: the reference the allocation-free one must agree with.
+func factOfRef(s string, frame *framing) itemFact {
+	negation := map[string]bool{"no": true, "not": true, "none": true, "never": true, "without": true, "nothing": true, "cannot": true}
+	function := map[string]bool{"the": true, "a": true, "an": true, "do": true, "does": true, "did": true,
+		"any": true, "been": true, "will": true, "to": true, "of": true}
+	stemRef := func(w string) string {
+		for _, suf := range []string{"ations", "ation", "ions", "ion", "ures", "ure", "ments", "ment", "ing", "ed", "es", "s", "e"} {
+			if len(w) >= len(suf)+3 && strings.HasSuffix(w, suf) {
+				return w[:len(w)-len(suf)]
+			}
+		}
+		return w
+	}
+	var key uint64
+	var n int
+	var neg bool
+	for i := 0; i < len(s); {
+		if !wordByte[s[i]] {
+			i++
+			continue
+		}
+		start := i
+		for i < len(s) && wordByte[s[i]] {
+			i++
+		}
+		w := strings.ToLower(strings.Trim(s[start:i], "."))
+		if strings.HasSuffix(w, "n") && strings.HasPrefix(s[i:], "'t") && (i+2 == len(s) || !wordByte[s[i+2]]) {
+			w, i = w+"'t", i+2
+		}
+		switch {
+		case w == "":
+			continue
+		case negation[w] || strings.HasSuffix(w, "n't") || strings.HasSuffix(w, "n\u2019t"):
+			neg = true
+			continue
+		case function[w], frame != nil && frame.has(w):
+			continue
+		}
+		w = stemRef(w)
+		h := uint64(14695981039346656037)
+		for j := 0; j < len(w); j++ {
+			h = (h ^ uint64(w[j])) * 1099511628211
+		}
+		key += h
+		n++
+	}
+	return itemFact{key, n, neg}
+}
+
+// TestFactOfRef: factOf agrees with factOfRef on random items of words in
+// any case, negations, contractions, framing words and suffixed words.
+func TestFactOfRef(t *testing.T) {
+	frame := newFraming(DefaultFramingWords)
+	words := []string{"The", "the", "NOT", "Never", "doesn't", "isn\u2019t", "Cannot", "require", "Requires", "exposure", "Expose",
+		"promotions", "PROMOTED", "Running", "ing", "ures", "es", "s", "e", "a", "An", "Of", "cafÉ", "Ünïcode", "...", "done.",
+		"path/to/file.md", strings.Repeat("Long", 20), "x-y_z", "Statements", "needs", "ok"}
+	rng := rand.New(rand.NewPCG(3, 4))
+	for range 5000 {
+		var b strings.Builder
+		for range 1 + rng.IntN(8) {
+			b.WriteString(words[rng.IntN(len(words))])
+			b.WriteString([]string{" ", ", ", " ", ": "}[rng.IntN(4)])
+		}
+		item := b.String()
+		if got, want := factOf(item, frame), factOfRef(item, frame); got != want {
+			t.Fatalf("factOf(%q) = %+v, want %+v", item, got, want)
+		}
+	}
+}

@@ -29,11 +29,12 @@ const MaxWords = 63
 // Set is a compiled word set. It is read-only once built and safe for
 // concurrent use.
 type Set struct {
-	words []string
-	class [256]uint8 // byte -> column; letters fold to one column
-	shift uint       // log2 of the row width
-	next  []uint16   // state<<shift | class -> state
-	out   []uint64   // state -> the words that end there
+	words   []string
+	class   [256]uint8 // byte -> column; letters fold to one column
+	shift   uint       // log2 of the row width
+	next    []uint16   // state<<shift | class -> state
+	out     []uint64   // state -> the words that end there
+	longest int        // the longest word's length
 }
 
 // New compiles words (compared in ASCII lower case; other bytes as they
@@ -44,6 +45,9 @@ func New(words ...string) *Set {
 		panic(fmt.Sprintf("keywords: %d words, at most %d", len(words), MaxWords))
 	}
 	s := &Set{words: words}
+	for _, w := range words {
+		s.longest = max(s.longest, len(w))
+	}
 	// Columns: 0 for every byte no word holds, then one per distinct byte
 	// (an ASCII letter and its upper case share one).
 	ncls := 1
@@ -149,6 +153,56 @@ func (s *Set) Bits(words ...string) uint64 {
 // Mask returns the bits of the words text holds, and NonASCII when it
 // holds a byte >= 0x80.
 func (s *Set) Mask(text string) uint64 {
+	// Each byte's step waits for the one before (the next state is an
+	// index of the table): two halves read side by side, each its own
+	// chain of steps, take little longer than one. The first half reaches
+	// past the middle by a word's length less one, so that a word that
+	// starts in it ends in it.
+	if over := s.longest - 1; len(text) >= 2*over+minSplit {
+		mid := len(text) / 2
+		return s.mask2(text[:mid+over], text[mid:])
+	}
+	return s.mask1(text)
+}
+
+// minSplit is the length from which Mask reads a text in two halves:
+// below it the halves' overlap and the second loop cost more than they
+// save.
+const minSplit = 64
+
+// mask2 is Mask of a and of b, ORed, reading both at once.
+func (s *Set) mask2(a, b string) uint64 {
+	var m uint64
+	var hi byte
+	next, out, class, shift := s.next, s.out, &s.class, s.shift
+	sa, sb := 0, 0
+	n := min(len(a), len(b))
+	for i := 0; i < n; i++ {
+		ca, cb := a[i], b[i]
+		hi |= ca | cb
+		sa = int(next[sa<<shift|int(class[ca])])
+		sb = int(next[sb<<shift|int(class[cb])])
+		m |= out[sa] | out[sb]
+	}
+	// The longer half's tail, from its state.
+	st, rest := sa, a[n:]
+	if len(b) > n {
+		st, rest = sb, b[n:]
+	}
+	for i := 0; i < len(rest); i++ {
+		c := rest[i]
+		hi |= c
+		st = int(next[st<<shift|int(class[c])])
+		m |= out[st]
+	}
+	if hi >= 0x80 {
+		m |= NonASCII
+	}
+	return m
+}
+
+// mask1 is Mask reading text from start to end.
+func (s *Set) mask1(text string) uint64 {
 	var m uint64
 	var hi byte
 	next, out, class, shift := s.next, s.out, &s.class, s.shift

@@ -34,6 +34,29 @@ func TestMaskIsContainsFold(t *testing.T) {
 	}
 }
 
+// TestMaskLongText: on a text long enough to be read in two halves, a
+// word is found wherever it stands, across the middle and at either end,
+// and so is a non-ASCII byte in either half.
+func TestMaskLongText(t *testing.T) {
+	words := []string{"q", "run", " mod ", "falls back", "n\u2019t"} // none holds another
+	s := New(words...)
+	for _, n := range []int{minSplit + 2*(len("falls back")-1), 101, 160} {
+		filler := strings.Repeat("x", n)
+		for i, w := range words {
+			for at := 0; at+len(w) <= n; at++ {
+				text := filler[:at] + w + filler[at+len(w):]
+				want := uint64(1) << i
+				if w == "n\u2019t" {
+					want |= NonASCII
+				}
+				if got := s.Mask(text); got != want {
+					t.Fatalf("Mask of %d bytes with %q at %d = %b, want %b", n, w, at, got, want)
+				}
+			}
+		}
+	}
+}
+
 func TestBits(t *testing.T) {
 	s := New("a", "b", "c")
 	if got := s.Bits("a", "c"); got != 5 {
