@@ -1,26 +1,48 @@
 package secrets
 
-import "bytes"
+import (
+	"bytes"
+	"math"
+)
 
 // RuleProseSecret reports a secret stated in a sentence rather than
 // assigned: "I set DB_PASSWORD to … on the box", "Use '…' as the auth
-// token", "Here is the client secret for staging: '…'". A reader takes
-// the named value as the secret as surely as after an "=", and a
-// workspace of notes states more than it assigns.
+// token", "Here is the client secret for staging: '…'", "Ops gave us the
+// token … for the sandbox", "login with admin / …", and a value on a
+// "New value:" line below the sentence naming it. A reader takes the
+// named value as the secret as surely as after an "=", and a workspace
+// of notes states more than it assigns.
 const RuleProseSecret = "prose-secret"
+
+// proseSecretNoun is the word that names a secret in a sentence.
+const proseSecretNoun = `(?:password|passphrase|secret|token|api[ _-]?key|access[ _-]?key|key)`
 
 // proseSecretName is a name of a secret in a sentence: a word, and one
 // word before it that says which ("the auth token", "the secret access
-// key"). More words before cost every position of a dense line a thread
-// of the expression's machine per word, and add nothing to the judgement.
-const proseSecretName = `(?:[A-Za-z0-9-]+[ \t]+)?(?:password|passphrase|secret|token|api[ _-]?key|access[ _-]?key|key)`
+// key"), or a word and a slash ("the unlock PIN/secret"). More words
+// before cost every position of a dense line a thread of the
+// expression's machine per word, and add nothing to the judgement.
+const proseSecretName = `(?:[A-Za-z0-9-]+[ \t]+)?(?:[A-Za-z0-9-]+/)?` + proseSecretNoun
+
+// proseDeterminers open a noun phrase: "Ops gave us the token …", "enter
+// your API key …". A name with one directly before its value is read as
+// naming it; without one ("token v3 endpoint", "API key abc in the
+// logs") a word after a name is as often a word of the sentence.
+const proseDeterminers = `(?:the|a|an|our|your|my|their|this|that|its)`
 
 func proseSecretRule() *Rule {
 	// A value quoted, or bare up to the sentence's punctuation
 	// (validProseSecret asks more of a bare one).
 	val := "(?:[\x60'\"](?P<secret>[^\\s\x60'\"]{8,200})[\x60'\"]|(?P<secret>[^\\s\x60'\"<>]{9,199}[^\\s\x60'\".,;:!?)<>]))(?:[\\s.,;:!?)]|$)"
+	// A phrase that says what the secret is for: "for the `helm-charts`
+	// repo", "for the site-to-site tunnel with the Lisbon office": one
+	// or two prepositions, each with a few words.
+	pp1 := "[ \\t]+(?:for|of|on|in|to|with|by|at|from)(?:[ \\t]+[\x60A-Za-z0-9_./-]+){1,6}?"
+	pp := "(?:" + pp1 + "(?:" + pp1 + ")?)"
 	return &Rule{
-		ID:          RuleProseSecret,
+		ID: RuleProseSecret,
+		// The description is the one of the first forms: it is in every
+		// finding's message, which the new forms would change.
 		Description: "password, secret, token or API key stated in a sentence (set NAME to …, use … as the NAME, the NAME is …, the NAME for X: …)",
 		builtinRE: builtinExpr("(?i)(?:" +
 			// set DB_PASSWORD to value: the name is a variable's
@@ -29,30 +51,58 @@ func proseSecretRule() *Rule {
 			"|\\buse[ \\t]+" + val + "[ \\t]*as[ \\t]+(?:(?:the|your|our|a|an|my)[ \\t]+)?(?P<key>" + proseSecretName + ")\\b" +
 			// the client secret (for the staging tenant) is (now) | : value
 			"|\\b(?P<key>" + proseSecretName + ")" +
-			// what it is for: "for the `helm-charts` repo", "(prod)"
-			"(?:[ \\t]+(?:for|of|on|in|to|with)(?:[ \\t]+[\x60A-Za-z0-9_./-]+){1,6}?)?(?:[ \\t]*\\([^()\\n]{1,40}\\))?" +
-			// is (now) | was set to | has been rotated to | :
-			"(?:[ \\t]+(?:is|was)(?:[ \\t]+(?:now|still|currently|(?:set|changed|reset|rotated)[ \\t]+to))?|[ \\t]+has[ \\t]+been[ \\t]+(?:set|changed|reset|rotated)[ \\t]+to|[ \\t]*:)[ \\t]+" + val +
+			pp + "?(?:[ \\t]*\\([^()\\n]{1,40}\\))?" +
+			// is (now) | was set to | has been rotated to | : | , it's (now)
+			"(?:[ \\t]+(?:is|was)(?:[ \\t]+(?:now|still|currently|(?:set|changed|reset|rotated)[ \\t]+to))?|[ \\t]+has[ \\t]+been[ \\t]+(?:set|changed|reset|rotated)[ \\t]+to|[ \\t]*:|[ \\t]*[,;][ \\t]*it(?:'|’|[ \\t]+i)s(?:[ \\t]+now)?)[ \\t]+" + val +
+			// the token value (for the sandbox tenant): a determiner, the
+			// name, and the value after it
+			"|\\b" + proseDeterminers + "[ \\t]+(?P<key>" + proseSecretName + ")[ \\t]+" + val +
+			// log in with admin / value: a user and a password
+			"|\\b(?:log[ \\t]?in|log[ \\t]+on|sign[ \\t]?in|credentials|creds)(?:[ \\t]+(?:with|as|using|are|is)|[ \\t]*:)[ \\t]+[\x60'\"]?[A-Za-z0-9._@-]{1,64}[\x60'\"]?[ \\t]*/[ \\t]*" + val +
+			// New value: value, below the sentence that names the secret
+			// (validProseSecret reads it)
+			"|(?m:^)[ \\t>*+-]*(?:(?:the[ \\t]+)?(?:new|current|updated|rotated)[ \\t]+)?value(?:[ \\t]*:|[ \\t]+is)[ \\t]+" + val +
 			")"),
 		MinLen:   8,
-		Keywords: []string{"password", "passphrase", "passwd", "secret", "token", "api key", "api_key", "apikey", "api-key", "access key", "access_key", "key"},
+		Keywords: append(append([]string{"password", "passphrase", "passwd", "secret", "token", "api key", "api_key", "apikey", "api-key", "access key", "access_key", "key"}, proseLoginWords...), "value"),
 		Gate:     proseSecretGate,
 		Validate: validProseSecret,
 		Path:     proseFiles,
 	}
 }
 
+// proseLoginWords open a user and password pair: "login with admin / …",
+// "credentials are deploy / …".
+var proseLoginWords = []string{"login", "log in", "log on", "signin", "sign in", "credentials", "creds"}
+
 // proseSecretGate passes a keyword that one of the forms can hold: the
 // name's last word followed (after the rest of a variable's name) by
-// " is", " was", " has", " to", " (" or a preposition that opens what it
-// is for ("the API key for the relay: …"), or preceded by " as" within a
-// few words ("use … as the auth token"). A name and a colon alone
-// ("api_key: …") is an assignment, which generic-secret and the
-// providers' rules read: the sentence's expression, run over a line dense
-// with them, cost more than the rest of the scan. It reads a few dozen
-// bytes either side, so a line dense with keywords costs each hit a
-// bounded look.
+// " is", " was", " has", " to", " (", ", it" or a preposition that opens
+// what it is for ("the API key for the relay: …"), or by a run that may
+// be a value ("the token v3Hn…"); preceded by " as" within a few words
+// ("use … as the auth token"); a login word followed by what opens a
+// pair; "value" opening its line. A name and a colon alone ("api_key:
+// …") is an assignment, which generic-secret and the providers' rules
+// read: the sentence's expression, run over a line dense with them, cost
+// more than the rest of the scan. It reads a few dozen bytes either
+// side, so a line dense with keywords costs each hit a bounded look.
 func proseSecretGate(data []byte, i int) bool {
+	switch lower(data[i]) {
+	case 'e':
+		if valueLabelAt(data, i) {
+			return true
+		}
+	case 'n', 's':
+		if loginWordAt(data, i) {
+			after := data[i+1 : min(len(data), i+8)]
+			for _, w := range proseLoginAfter {
+				if hasPrefixFold(after, w) {
+					return true
+				}
+			}
+			return false
+		}
+	}
 	j := i + 1
 	for k := 0; j < len(data) && k < 48 && isKeyChar(data[j]); k++ {
 		j++
@@ -63,20 +113,99 @@ func proseSecretGate(data []byte, i int) bool {
 			return true
 		}
 	}
+	if valueFollows(data, j) {
+		return true
+	}
 	before := data[max(0, i-40):i]
 	return bytes.Contains(before, []byte(" as ")) || bytes.HasPrefix(before, []byte("as "))
 }
 
 // proseAfter are what follows a name in the forms proseSecretRule reads.
 var proseAfter = [][]byte{[]byte(" is "), []byte(" was "), []byte(" has "), []byte(" to "), []byte(" ("),
-	[]byte(" for "), []byte(" of "), []byte(" on "), []byte(" in "), []byte(" with ")}
+	[]byte(" for "), []byte(" of "), []byte(" on "), []byte(" in "), []byte(" with "), []byte(", it"), []byte("; it")}
+
+// proseLoginAfter are what follows a login word before its pair.
+var proseLoginAfter = []string{" with ", " as ", " using ", " are ", " is ", ":"}
+
+// valueFollows reports whether data[j:] is a blank and a run of ten or
+// more non-blank bytes with a digit among the first 32: what a value
+// directly after its name looks like.
+func valueFollows(data []byte, j int) bool {
+	if j >= len(data) || data[j] != ' ' && data[j] != '\t' {
+		return false
+	}
+	j++
+	if j < len(data) && (data[j] == '`' || data[j] == '\'' || data[j] == '"') {
+		j++
+	}
+	n, digit := 0, false
+	for ; j < len(data) && n < 32 && data[j] > ' '; j++ {
+		n++
+		digit = digit || isDigitByte(data[j])
+	}
+	return n >= 10 && digit
+}
+
+// loginWordAt reports whether one of proseLoginWords ends at data[i].
+func loginWordAt(data []byte, i int) bool {
+	for _, w := range proseLoginWords {
+		if st := i + 1 - len(w); st >= 0 && equalFoldASCII(data[st:i+1], w) {
+			return true
+		}
+	}
+	return false
+}
+
+// valueLabelAt reports whether the "value" ending at data[i] labels its
+// line, after at most a list marker, "new" or "the new" and the like,
+// and before a colon or " is ": "New value: …".
+func valueLabelAt(data []byte, i int) bool {
+	st := i + 1 - len("value")
+	if st < 0 || !equalFoldASCII(data[st:i+1], "value") {
+		return false
+	}
+	after := data[i+1 : min(len(data), i+6)]
+	if !bytes.HasPrefix(bytes.TrimLeft(after, " \t"), []byte(":")) && !bytes.HasPrefix(after, []byte(" is ")) {
+		return false
+	}
+	ls := bytes.LastIndexByte(data[max(0, st-24):st], '\n') + 1
+	if st-24 > 0 && ls == 0 {
+		return false // further than a label's words from the line's start
+	}
+	ls += max(0, st-24)
+	label := bytes.Fields(bytes.TrimLeft(data[ls:st], " \t>*+-"))
+	switch len(label) {
+	case 0:
+		return true
+	case 1:
+		return valueLabelWords[string(bytes.ToLower(label[0]))]
+	case 2:
+		return bytes.EqualFold(label[0], []byte("the")) && valueLabelWords[string(bytes.ToLower(label[1]))]
+	}
+	return false
+}
+
+// valueLabelWords say a "value" label gives a new or current value.
+var valueLabelWords = map[string]bool{"new": true, "current": true, "updated": true, "rotated": true}
+
+func hasPrefixFold(b []byte, prefix string) bool {
+	return len(b) >= len(prefix) && equalFoldASCII(b[:len(prefix)], prefix)
+}
 
 func validProseSecret(c Candidate) bool {
-	// The name's words, as validGeneric judges a name ("the API key",
-	// "the client secret"; not "the key id"), or a key that says what it
-	// opens ("the encryption key").
-	k := c.Key
-	if !namesSecret(k) || !tableValue(c) {
+	if c.Key == nil {
+		// A login pair names its password by the pair; a "New value:"
+		// line by the line above.
+		if !loginWordStart(c.Match) && !namedAbove(c) {
+			return false
+		}
+	} else if !namesSecret(c.Key) {
+		// The name's words, as validGeneric judges a name ("the API
+		// key", "the client secret"; not "the key id"), or a key that
+		// says what it opens ("the encryption key").
+		return false
+	}
+	if !proseValue(c) {
 		return false
 	}
 	if q := c.Context[c.Offset-1]; q != '`' && q != '\'' && q != '"' {
@@ -84,15 +213,119 @@ func validProseSecret(c Candidate) bool {
 		// both, ten or more ("The password is now VC~eQr^~6Bgqtb";
 		// not "The token is Bearer-formatted").
 		v := c.Secret
-		return len(v) >= 10 && hasDigit(v) && (hasUpper(v) || hasLower(v))
+		return len(v) >= 10 && hasDigit(v) && (hasUpper(v) || hasLower(v)) && !emailLike(v)
 	}
 	return true
 }
 
+// loginWordStart reports whether m starts with one of proseLoginWords.
+func loginWordStart(m []byte) bool {
+	for _, w := range proseLoginWords {
+		if hasPrefixFold(m, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// proseValue is tableValue with a floor on entropy that a short value
+// can reach: a value of n bytes carries at most log2(n) bits a byte
+// (3.32 at ten), so a random ten-character password with two letters
+// repeated ("yMGuXz&z9z", 2.85) falls under the floor of 3 that tells a
+// longer random value from a repetitive one. A short value that mixes
+// upper and lower case, digits and punctuation is a chosen password; it
+// is held to half a bit under its length's maximum instead.
+func proseValue(c Candidate) bool {
+	v := c.Secret
+	if len(v) < 16 && hasUpper(v) && hasLower(v) && hasDigit(v) && hasPunct(v) {
+		return tableValueAbove(c, math.Min(3, math.Log2(float64(len(v)))-0.5))
+	}
+	return tableValue(c)
+}
+
+func hasPunct(v []byte) bool {
+	for _, b := range v {
+		if b > ' ' && b < 0x7f && !isAlnumLower(lower(b)) {
+			return true
+		}
+	}
+	return false
+}
+
+// emailLike reports whether v reads as an address: a local part, "@" and
+// a dotted domain ending in letters.
+func emailLike(v []byte) bool {
+	at := bytes.LastIndexByte(v, '@')
+	if at <= 0 {
+		return false
+	}
+	dom := v[at+1:]
+	dot := bytes.LastIndexByte(dom, '.')
+	if dot <= 0 || len(dom)-dot-1 < 2 {
+		return false
+	}
+	for _, b := range dom[dot+1:] {
+		if !('a' <= lower(b) && lower(b) <= 'z') {
+			return false
+		}
+	}
+	return true
+}
+
+// namedAbove reports, for a "New value:" line, whether the line above
+// names a secret ("Rotated the webhook secret this morning.") and
+// nothing there says the value is a digest or an id ("Bumped the token
+// service to the new commit.").
+func namedAbove(c Candidate) bool {
+	if c.memo == nil {
+		return false
+	}
+	data := c.memo.data
+	ls, ok := lineStart(data, c.base+c.MatchOffset)
+	if !ok || ls == 0 {
+		return false
+	}
+	ps, ok := lineStart(data, ls-1)
+	if !ok {
+		return false
+	}
+	above := data[ps : ls-1]
+	return !namesDigest(above) && namesSecretInWords(above)
+}
+
+// namesSecretInWords reports whether a sentence names a secret: a noun of
+// proseSecretNoun with the word before it judged as namesSecret judges
+// a name ("the webhook secret", "the signing key"), not followed by a
+// word that says what about it ("the token TTL", "the key rotation").
+func namesSecretInWords(line []byte) bool {
+	words := keyWords(string(line))
+	for j, w := range words {
+		if w != "password" && w != "passphrase" && w != "secret" && w != "token" && w != "key" {
+			continue
+		}
+		if j+1 < len(words) && (genericMetaWords[words[j+1]] && !proseVerbs[words[j+1]] || words[j+1] == "key" || words[j+1] == "token" || words[j+1] == "secret") {
+			continue
+		}
+		name := w
+		if j > 0 {
+			name = words[j-1] + "_" + w
+		}
+		if namesSecret([]byte(name)) {
+			return true
+		}
+	}
+	return false
+}
+
+// proseVerbs are the words of genericMetaWords that after a noun in a
+// sentence are its verb ("the key used by the backup job"), not what about
+// it the sentence names ("the key usage").
+var proseVerbs = map[string]bool{"used": true, "required": true, "enabled": true, "present": true, "expires": true, "at": true}
+
 // namesSecret judges a name written in words or as an identifier ("the
 // API key", "Bind password", "DB_PASSWORD"; not "the key id") as
-// validGeneric does, and a key that says what it opens ("the signing
-// key", "Ingest key").
+// validGeneric does, a passphrase, and a key that says what it opens
+// ("the signing key", "Ingest key").
 func namesSecret(name []byte) bool {
 	k := bytes.ReplaceAll(name, []byte(" "), []byte("_"))
 	if genericKeyNamesSecret(k) {
@@ -100,7 +333,7 @@ func namesSecret(name []byte) bool {
 	}
 	words := keyWords(string(k))
 	n := len(words)
-	return n > 1 && words[n-1] == "key" && keyOpeners[words[n-2]]
+	return n > 0 && words[n-1] == "passphrase" || n > 1 && words[n-1] == "key" && keyOpeners[words[n-2]]
 }
 
 // keyOpeners, before "key", say the key is a secret one.
