@@ -124,7 +124,7 @@ func TestProseSecretForms(t *testing.T) {
 		name: "the name several words before the colon",
 		found: []string{
 			"The shared pre-shared key for the site-to-site tunnel with the Vigo office: {P}\n",
-			"The admin password for the Grafana instance on mon-02 in the basement rack: {P}\n",
+			"The admin password for the Grafana instance on mon-02 in the rack: {P}\n",
 			"Here is the API key for the geocoding service used by the checkout team: `{V}`\n",
 			"The webhook secret for the Stripe forwarder in the payments cluster: {V}\n",
 			"Deploy token for the mirror of the helm charts on the build farm: {V}\n",

@@ -19,49 +19,64 @@ const proseSecretNoun = `(?:password|passphrase|secret|token|api[ _-]?key|access
 
 // proseSecretName is a name of a secret in a sentence: a word, and one
 // word before it that says which ("the auth token", "the secret access
-// key"), or a word and a slash ("the unlock PIN/secret"). More words
-// before cost every position of a dense line a thread of the
-// expression's machine per word, and add nothing to the judgement.
-const proseSecretName = `(?:[A-Za-z0-9-]+[ \t]+)?(?:[A-Za-z0-9-]+/)?` + proseSecretNoun
+// key"). More words before cost every position of a dense line a thread
+// of the expression's machine per word, and add nothing to the judgement.
+const proseSecretName = `(?:[A-Za-z0-9-]+[ \t]+)?` + proseSecretNoun
 
 // proseDeterminers open a noun phrase: "Ops gave us the token …", "enter
-// your API key …". A name with one directly before its value is read as
-// naming it; without one ("token v3 endpoint", "API key abc in the
-// logs") a word after a name is as often a word of the sentence.
-const proseDeterminers = `(?:the|a|an|our|your|my|their|this|that|its)`
+// your API key …". A name with one before it is read as naming the value
+// directly after it; without one ("token v3 endpoint", "API key abc in
+// the logs") a word after a name is as often a word of the sentence.
+var proseDeterminers = map[string]bool{"the": true, "a": true, "an": true, "our": true, "your": true, "my": true,
+	"their": true, "this": true, "that": true, "its": true}
 
 func proseSecretRule() *Rule {
 	// A value quoted, or bare up to the sentence's punctuation
 	// (validProseSecret asks more of a bare one).
 	val := "(?:[\x60'\"](?P<secret>[^\\s\x60'\"]{8,200})[\x60'\"]|(?P<secret>[^\\s\x60'\"<>]{9,199}[^\\s\x60'\".,;:!?)<>]))(?:[\\s.,;:!?)]|$)"
+	// A value directly after its name: quoted, or bare with a digit;
+	// validProseSecret bounds its length.
+	directVal := "(?:[\x60'\"](?P<secret>[^\\s\x60'\"]{8,})[\x60'\"]|(?P<secret>[^\\s\x60'\"<>]*[0-9][^\\s\x60'\"<>]*[^\\s\x60'\".,;:!?)<>]))(?:[\\s.,;:!?)]|$)"
 	// A phrase that says what the secret is for: "for the `helm-charts`
-	// repo", "for the site-to-site tunnel with the Lisbon office": one
-	// or two prepositions, each with a few words.
-	pp1 := "[ \\t]+(?:for|of|on|in|to|with|by|at|from)(?:[ \\t]+[\x60A-Za-z0-9_./-]+){1,6}?"
-	pp := "(?:" + pp1 + "(?:" + pp1 + ")?)"
+	// repo", "for the site-to-site tunnel with the Lisbon office": a
+	// preposition and up to ten words. Two phrases of up to six words
+	// cost a line of "The token for the staging tenant is …" a third
+	// more; one of ten costs about what one of six did.
+	pp := "(?:[ \\t]+(?:for|of|on|in|to|with|by|at|from)(?:[ \\t]+[\x60A-Za-z0-9_./-]+){1,10}?)"
 	return &Rule{
 		ID: RuleProseSecret,
 		// The description is the one of the first forms: it is in every
 		// finding's message, which the new forms would change.
 		Description: "password, secret, token or API key stated in a sentence (set NAME to …, use … as the NAME, the NAME is …, the NAME for X: …)",
+		// The forms that end in their value share one copy of it: each
+		// copy is two capture groups and some 400 instructions more.
 		builtinRE: builtinExpr("(?i)(?:" +
-			// set DB_PASSWORD to value: the name is a variable's
-			"\\bset[ \\t]+(?P<key>[A-Za-z0-9_.-]*(?:password|passwd|secret|token|api[_.-]?key|access[_.-]?key)[A-Za-z0-9_.-]*)[ \\t]+to[ \\t]+" + val +
 			// use value as the auth token
-			"|\\buse[ \\t]+" + val + "[ \\t]*as[ \\t]+(?:(?:the|your|our|a|an|my)[ \\t]+)?(?P<key>" + proseSecretName + ")\\b" +
-			// the client secret (for the staging tenant) is (now) | : value
-			"|\\b(?P<key>" + proseSecretName + ")" +
+			"\\buse[ \\t]+" + val + "[ \\t]*as[ \\t]+(?:(?:the|your|our|a|an|my)[ \\t]+)?(?P<key>" + proseSecretName + ")\\b" +
+			"|(?:" +
+			// set DB_PASSWORD to value: the name is a variable's
+			"\\bset[ \\t]+(?P<key>[A-Za-z0-9_.-]*(?:password|passwd|secret|token|api[_.-]?key|access[_.-]?key)[A-Za-z0-9_.-]*)[ \\t]+to[ \\t]+" +
+			// the client secret (for the staging tenant) is (now) | : value.
+			// The expression matches the noun, and validProseSecret reads the words
+			// before it (proseNameAt): a word before the noun in the
+			// expression started a thread of its machine at every word of
+			// a text, which cost a line of "The token is …" a fifth more.
+			"|\\b(?P<key>" + proseSecretNoun + ")(?:" +
 			pp + "?(?:[ \\t]*\\([^()\\n]{1,40}\\))?" +
 			// is (now) | was set to | has been rotated to | : | , it's (now)
-			"(?:[ \\t]+(?:is|was)(?:[ \\t]+(?:now|still|currently|(?:set|changed|reset|rotated)[ \\t]+to))?|[ \\t]+has[ \\t]+been[ \\t]+(?:set|changed|reset|rotated)[ \\t]+to|[ \\t]*:|[ \\t]*[,;][ \\t]*it(?:'|’|[ \\t]+i)s(?:[ \\t]+now)?)[ \\t]+" + val +
-			// the token value (for the sandbox tenant): a determiner, the
-			// name, and the value after it
-			"|\\b" + proseDeterminers + "[ \\t]+(?P<key>" + proseSecretName + ")[ \\t]+" + val +
+			"(?:[ \\t]+(?:is|was)(?:[ \\t]+(?:now|still|currently|(?:set|changed|reset|rotated)[ \\t]+to))?|[ \\t]+has[ \\t]+been[ \\t]+(?:set|changed|reset|rotated)[ \\t]+to|[ \\t]*:|[ \\t]*[,;][ \\t]*it(?:'|’|[ \\t]+i)s(?:[ \\t]+now)?)" +
+			")[ \\t]+" +
 			// log in with admin / value: a user and a password
-			"|\\b(?:log[ \\t]?in|log[ \\t]+on|sign[ \\t]?in|credentials|creds)(?:[ \\t]+(?:with|as|using|are|is)|[ \\t]*:)[ \\t]+[\x60'\"]?[A-Za-z0-9._@-]{1,64}[\x60'\"]?[ \\t]*/[ \\t]*" + val +
+			"|\\b(?:log[ \\t]?in|log[ \\t]+on|sign[ \\t]?in|credentials|creds)(?:[ \\t]+(?:with|as|using|are|is)|[ \\t]*:)[ \\t]+[\x60'\"]?[A-Za-z0-9._@-]{1,64}[\x60'\"]?[ \\t]*/[ \\t]*" +
 			// New value: value, below the sentence that names the secret
 			// (validProseSecret reads it)
-			"|(?m:^)[ \\t>*+-]*(?:(?:the[ \\t]+)?(?:new|current|updated|rotated)[ \\t]+)?value(?:[ \\t]*:|[ \\t]+is)[ \\t]+" + val +
+			"|(?m:^)[ \\t>*+-]*(?:(?:the[ \\t]+)?(?:new|current|updated|rotated)[ \\t]+)?value(?:[ \\t]*:|[ \\t]+is)[ \\t]+" +
+			")" + val +
+			// the token value (for the sandbox tenant): the value
+			// directly after the name, quoted or with a digit, so that a
+			// word after a name ("the secret passphrase is …") is no
+			// value that would hide the name of the next form's match
+			"|\\b(?P<key>" + proseSecretNoun + ")[ \\t]+" + directVal +
 			")"),
 		MinLen:   8,
 		Keywords: append(append([]string{"password", "passphrase", "passwd", "secret", "token", "api key", "api_key", "apikey", "api-key", "access key", "access_key", "key"}, proseLoginWords...), "value"),
@@ -193,13 +208,25 @@ func hasPrefixFold(b []byte, prefix string) bool {
 }
 
 func validProseSecret(c Candidate) bool {
-	if c.Key == nil {
+	switch key := c.Key; {
+	case key == nil:
 		// A login pair names its password by the pair; a "New value:"
 		// line by the line above.
 		if !loginWordStart(c.Match) && !namedAbove(c) {
 			return false
 		}
-	} else if !namesSecret(c.Key) {
+	case subOffset(c.Context, key) == c.MatchOffset:
+		// The noun of "the client secret is …", "the token …": the
+		// name is the noun and the words before it.
+		name, det := proseNameAt(c.Context, c.MatchOffset, len(key))
+		if !namesSecret(name) {
+			return false
+		}
+		between := bytes.Trim(c.Context[c.MatchOffset+len(key):c.Offset], " \t\x60'\"")
+		if len(between) == 0 && (!det || len(c.Secret) > 200) {
+			return false // the value directly after a name without a determiner
+		}
+	case !namesSecret(key):
 		// The name's words, as validGeneric judges a name ("the API
 		// key", "the client secret"; not "the key id"), or a key that
 		// says what it opens ("the encryption key").
@@ -216,6 +243,74 @@ func validProseSecret(c Candidate) bool {
 		return len(v) >= 10 && hasDigit(v) && (hasUpper(v) || hasLower(v)) && !emailLike(v)
 	}
 	return true
+}
+
+// subOffset returns the offset of sub in s, a slice of s's array that
+// ends with s's (so that their capacities differ by the offset).
+func subOffset(s, sub []byte) int { return cap(s) - cap(sub) }
+
+// proseNameAt returns the name of a secret whose noun is ctx[at:at+n],
+// as the expression once read it with the noun: the noun and the word
+// before it ("client secret"; letters, digits and dashes from a word
+// boundary, then blanks; "min-api key" is "key" after "min-api"). det
+// reports whether a determiner ("the", "our") is the word before the
+// noun, or the one before that, a word and a slash before the noun
+// counting as one ("the unlock PIN/secret").
+func proseNameAt(ctx []byte, at, n int) (name []byte, det bool) {
+	if sp := bytes.IndexByte(ctx[at:at+n], ' '); sp >= 0 && at > 0 && ctx[at-1] == '-' {
+		at, n = at+sp+1, n-sp-1
+	}
+	prev := func(end int) (int, int) {
+		b := end
+		for b > 0 && (ctx[b-1] == ' ' || ctx[b-1] == '\t') {
+			b--
+		}
+		if b == end {
+			return end, end
+		}
+		return wordBefore(ctx, b), b
+	}
+	st := at
+	if ws, we := prev(at); ws < we {
+		st = ws
+	}
+	name = ctx[st : at+n]
+	w := at
+	if w > 0 && ctx[w-1] == '/' {
+		if sw := wordBefore(ctx, w-1); sw < w-1 {
+			w = sw
+		}
+	}
+	for range 2 {
+		ws, we := prev(w)
+		if ws == we {
+			break
+		}
+		if proseDeterminers[string(bytes.ToLower(ctx[ws:we]))] {
+			return name, true
+		}
+		w = ws
+	}
+	return name, false
+}
+
+// wordBefore returns where the word of letters, digits and dashes that
+// ends at ctx[end] starts: its first byte after a word boundary (none:
+// end).
+func wordBefore(ctx []byte, end int) int {
+	b := end
+	for b > 0 && (isAlnumLower(lower(ctx[b-1])) || ctx[b-1] == '-') {
+		b--
+	}
+	for ; b < end; b++ {
+		// \b: a word byte after a non-word one or the start, or a
+		// non-word byte ("-") after a word byte
+		before := b > 0 && isWordByte(ctx[b-1])
+		if before != isWordByte(ctx[b]) {
+			return b
+		}
+	}
+	return end
 }
 
 // loginWordStart reports whether m starts with one of proseLoginWords.
