@@ -31,6 +31,7 @@ func TestProseSecretForms(t *testing.T) {
 			"Reset the service account password for `etl-runner`.\nValue: {P}\n",
 			"Heads up: the API key for Mapbox was regenerated.\n* new value: {V}\n",
 			"The encryption key used by the backup job has changed.\nNew value : {H}\n",
+			"Rotated the Slack signing secret after the leak. New value: `{V}`\n",
 		},
 		silent: []string{
 			"Bumped the token TTL for the gateway.\nNew value: 3600\n",
@@ -44,6 +45,8 @@ func TestProseSecretForms(t *testing.T) {
 			"Updated the API key ID for the Mapbox account.\nNew value: {V}\n",
 			"Rotated the webhook secret this morning.\n\nNew value: {V}\n",
 			"Rotated the signing key.\nThe old value: {V}\n",
+			"Raised the token limit for the job. New value: {V}\n",
+			"Set the retry count in config v1.value: {V}\n",
 		},
 	}, {
 		name: "the name directly followed by the value",

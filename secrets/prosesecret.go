@@ -8,8 +8,8 @@ import (
 // RuleProseSecret reports a secret stated in a sentence rather than
 // assigned: "I set DB_PASSWORD to … on the box", "Use '…' as the auth
 // token", "Here is the client secret for staging: '…'", "Ops gave us the
-// token … for the sandbox", "login with admin / …", and a value on a
-// "New value:" line below the sentence naming it. A reader takes the
+// token … for the sandbox", and a value on a "New value:" line below or
+// after the sentence naming it. A reader takes the
 // named value as the secret as surely as after an "=", and a workspace
 // of notes states more than it assigns.
 const RuleProseSecret = "prose-secret"
@@ -31,12 +31,12 @@ var proseDeterminers = map[string]bool{"the": true, "a": true, "an": true, "our"
 	"their": true, "this": true, "that": true, "its": true}
 
 func proseSecretRule() *Rule {
-	// A value quoted, or bare up to the sentence's punctuation
-	// (validProseSecret asks more of a bare one).
-	val := "(?:[\x60'\"](?P<secret>[^\\s\x60'\"]{8,200})[\x60'\"]|(?P<secret>[^\\s\x60'\"<>]{9,199}[^\\s\x60'\".,;:!?)<>]))(?:[\\s.,;:!?)]|$)"
-	// A value directly after its name: quoted, or bare with a digit;
-	// validProseSecret bounds its length.
-	directVal := "(?:[\x60'\"](?P<secret>[^\\s\x60'\"]{8,})[\x60'\"]|(?P<secret>[^\\s\x60'\"<>]*[0-9][^\\s\x60'\"<>]*[^\\s\x60'\".,;:!?)<>]))(?:[\\s.,;:!?)]|$)"
+	// A value quoted, or bare up to the sentence's punctuation with a
+	// digit (validProseSecret asks more of a bare one, and bounds its
+	// length): a word after a name ("the secret passphrase is …") is no
+	// value whose match would hide the name of the next one, and an
+	// unbounded run is some 400 instructions fewer than one of 9 to 199.
+	val := "(?:[\x60'\"](?P<secret>[^\\s\x60'\"]{8,200})[\x60'\"]|(?P<secret>[^\\s\x60'\"<>]*[0-9](?:[^\\s\x60'\"<>]*[^\\s\x60'\".,;:!?)<>])?))(?:[\\s.,;:!?)]|$)"
 	// A phrase that says what the secret is for: "for the `helm-charts`
 	// repo", "for the site-to-site tunnel with the Lisbon office": a
 	// preposition and up to ten words. Two phrases of up to six words
@@ -61,62 +61,80 @@ func proseSecretRule() *Rule {
 			// before it (proseNameAt): a word before the noun in the
 			// expression started a thread of its machine at every word of
 			// a text, which cost a line of "The token is …" a fifth more.
-			"|\\b(?P<key>" + proseSecretNoun + ")(?:" +
+			// "value" is one of the nouns: "New value: …" below or after
+			// the sentence that names the secret (validProseSecret reads
+			// the label and the sentence). An alternative of its own, from
+			// the start of a line or a sentence, cost every position of a
+			// text the machine's look at it.
+			"|\\b(?P<key>" + proseSecretNoun + "|value)(?:(?:" +
 			pp + "?(?:[ \\t]*\\([^()\\n]{1,40}\\))?" +
 			// is (now) | was set to | has been rotated to | : | , it's (now)
 			"(?:[ \\t]+(?:is|was)(?:[ \\t]+(?:now|still|currently|(?:set|changed|reset|rotated)[ \\t]+to))?|[ \\t]+has[ \\t]+been[ \\t]+(?:set|changed|reset|rotated)[ \\t]+to|[ \\t]*:|[ \\t]*[,;][ \\t]*it(?:'|’|[ \\t]+i)s(?:[ \\t]+now)?)" +
 			")[ \\t]+" +
-			// log in with admin / value: a user and a password
-			"|\\b(?:log[ \\t]?in|log[ \\t]+on|sign[ \\t]?in|credentials|creds)(?:[ \\t]+(?:with|as|using|are|is)|[ \\t]*:)[ \\t]+[\x60'\"]?[A-Za-z0-9._@-]{1,64}[\x60'\"]?[ \\t]*/[ \\t]*" +
-			// New value: value, below the sentence that names the secret
-			// (validProseSecret reads it)
-			"|(?m:^)[ \\t>*+-]*(?:(?:the[ \\t]+)?(?:new|current|updated|rotated)[ \\t]+)?value(?:[ \\t]*:|[ \\t]+is)[ \\t]+" +
+			// or nothing: the token value (for the sandbox tenant)
+			"|[ \\t]+)" +
 			")" + val +
-			// the token value (for the sandbox tenant): the value
-			// directly after the name, quoted or with a digit, so that a
-			// word after a name ("the secret passphrase is …") is no
-			// value that would hide the name of the next form's match
-			"|\\b(?P<key>" + proseSecretNoun + ")[ \\t]+" + directVal +
 			")"),
 		MinLen:   8,
-		Keywords: append(append([]string{"password", "passphrase", "passwd", "secret", "token", "api key", "api_key", "apikey", "api-key", "access key", "access_key", "key"}, proseLoginWords...), "value"),
+		Keywords: []string{"password", "passphrase", "passwd", "secret", "token", "api key", "api_key", "apikey", "api-key", "access key", "access_key", "key", "value"},
 		Gate:     proseSecretGate,
 		Validate: validProseSecret,
 		Path:     proseFiles,
 	}
 }
 
+// RuleProseLogin reports a password stated with its user in a sentence:
+// "You can login with admin / … until SSO is wired up", "Credentials
+// are deploy / …". A rule of its own, read around its words only: as a
+// form of prose-secret's expression it cost every line of "The token is
+// …" a fifth more.
+const RuleProseLogin = "prose-login"
+
+func proseLoginRule() *Rule {
+	return &Rule{
+		ID:          RuleProseLogin,
+		Description: "password stated with its user in a sentence (login with USER / …)",
+		builtinRE: builtinExpr("(?i)\\b(?:" + proseLoginNoun + ")(?:[ \\t]+(?:with|as|using|are|is)|[ \\t]*:)[ \\t]+[\x60'\"]?[A-Za-z0-9._@-]{1,64}[\x60'\"]?[ \\t]*/[ \\t]*" +
+			"(?:[\x60'\"](?P<secret>[^\\s\x60'\"]{8,200})[\x60'\"]|(?P<secret>[^\\s\x60'\"<>]*[0-9](?:[^\\s\x60'\"<>]*[^\\s\x60'\".,;:!?)<>])?))(?:[\\s.,;:!?)]|$)"),
+		MinLen:   8,
+		Keywords: proseLoginWords,
+		Gate:     proseLoginGate,
+		Validate: func(c Candidate) bool { return proseValue(c) && bareProseValue(c) },
+		Path:     proseFiles,
+	}
+}
+
+// proseLoginGate passes a login word followed by what opens a pair.
+func proseLoginGate(data []byte, i int) bool {
+	after := data[i+1 : min(len(data), i+8)]
+	for _, w := range proseLoginAfter {
+		if hasPrefixFold(after, w) {
+			return true
+		}
+	}
+	return false
+}
+
 // proseLoginWords open a user and password pair: "login with admin / …",
 // "credentials are deploy / …".
 var proseLoginWords = []string{"login", "log in", "log on", "signin", "sign in", "credentials", "creds"}
+
+// proseLoginNoun is proseLoginWords in the expression.
+const proseLoginNoun = `log[ \t]?in|log[ \t]+on|sign[ \t]?in|credentials|creds`
 
 // proseSecretGate passes a keyword that one of the forms can hold: the
 // name's last word followed (after the rest of a variable's name) by
 // " is", " was", " has", " to", " (", ", it" or a preposition that opens
 // what it is for ("the API key for the relay: …"), or by a run that may
 // be a value ("the token v3Hn…"); preceded by " as" within a few words
-// ("use … as the auth token"); a login word followed by what opens a
-// pair; "value" opening its line. A name and a colon alone ("api_key:
+// ("use … as the auth token"); "value" labelling its line or sentence. A name and a colon alone ("api_key:
 // …") is an assignment, which generic-secret and the providers' rules
 // read: the sentence's expression, run over a line dense with them, cost
 // more than the rest of the scan. It reads a few dozen bytes either
 // side, so a line dense with keywords costs each hit a bounded look.
 func proseSecretGate(data []byte, i int) bool {
-	switch lower(data[i]) {
-	case 'e':
-		if valueLabelAt(data, i) {
-			return true
-		}
-	case 'n', 's':
-		if loginWordAt(data, i) {
-			after := data[i+1 : min(len(data), i+8)]
-			for _, w := range proseLoginAfter {
-				if hasPrefixFold(after, w) {
-					return true
-				}
-			}
-			return false
-		}
+	if lower(data[i]) == 'e' && valueLabelAt(data, i) {
+		return true
 	}
 	j := i + 1
 	for k := 0; j < len(data) && k < 48 && isKeyChar(data[j]); k++ {
@@ -161,19 +179,9 @@ func valueFollows(data []byte, j int) bool {
 	return n >= 10 && digit
 }
 
-// loginWordAt reports whether one of proseLoginWords ends at data[i].
-func loginWordAt(data []byte, i int) bool {
-	for _, w := range proseLoginWords {
-		if st := i + 1 - len(w); st >= 0 && equalFoldASCII(data[st:i+1], w) {
-			return true
-		}
-	}
-	return false
-}
-
 // valueLabelAt reports whether the "value" ending at data[i] labels its
-// line, after at most a list marker, "new" or "the new" and the like,
-// and before a colon or " is ": "New value: …".
+// line or sentence, after at most a list marker, "new" or "the new" and
+// the like, and before a colon or " is ": "New value: …".
 func valueLabelAt(data []byte, i int) bool {
 	st := i + 1 - len("value")
 	if st < 0 || !equalFoldASCII(data[st:i+1], "value") {
@@ -183,21 +191,38 @@ func valueLabelAt(data []byte, i int) bool {
 	if !bytes.HasPrefix(bytes.TrimLeft(after, " \t"), []byte(":")) && !bytes.HasPrefix(after, []byte(" is ")) {
 		return false
 	}
-	ls := bytes.LastIndexByte(data[max(0, st-24):st], '\n') + 1
-	if st-24 > 0 && ls == 0 {
-		return false // further than a label's words from the line's start
+	_, ok := labelStart(data, st)
+	return ok
+}
+
+// labelStart reports whether the words before the "value" at data[st]
+// are a label's ("New", "- the current") that opens its line or follows
+// a sentence's end on it ("Rotated the webhook secret. New value: …"),
+// and returns where the line or the sentence ends before it: the
+// newline, the "." or ";" or "!", or -1 at the text's start.
+func labelStart(data []byte, st int) (int, bool) {
+	lo := max(0, st-24)
+	cut := bytes.LastIndexAny(data[lo:st], "\n.;!")
+	if cut < 0 && lo > 0 {
+		return 0, false // further than a label's words from the line's start
 	}
-	ls += max(0, st-24)
-	label := bytes.Fields(bytes.TrimLeft(data[ls:st], " \t>*+-"))
+	seg := data[lo+cut+1 : st]
+	if cut >= 0 {
+		cut += lo
+		if data[cut] != '\n' && (len(seg) == 0 || seg[0] != ' ' && seg[0] != '\t') {
+			return 0, false // "v1.value:", not a sentence's end
+		}
+	}
+	label := bytes.Fields(bytes.TrimLeft(seg, " \t>*+-"))
 	switch len(label) {
 	case 0:
-		return true
+		return cut, true
 	case 1:
-		return valueLabelWords[string(bytes.ToLower(label[0]))]
+		return cut, valueLabelWords[string(bytes.ToLower(label[0]))]
 	case 2:
-		return bytes.EqualFold(label[0], []byte("the")) && valueLabelWords[string(bytes.ToLower(label[1]))]
+		return cut, bytes.EqualFold(label[0], []byte("the")) && valueLabelWords[string(bytes.ToLower(label[1]))]
 	}
-	return false
+	return 0, false
 }
 
 // valueLabelWords say a "value" label gives a new or current value.
@@ -208,14 +233,20 @@ func hasPrefixFold(b []byte, prefix string) bool {
 }
 
 func validProseSecret(c Candidate) bool {
-	switch key := c.Key; {
-	case key == nil:
-		// A login pair names its password by the pair; a "New value:"
-		// line by the line above.
-		if !loginWordStart(c.Match) && !namedAbove(c) {
+	key := c.Key
+	atMatch := key != nil && subOffset(c.Context, key) == c.MatchOffset
+	switch {
+	case atMatch && len(key) == len("value") && equalFoldASCII(key, "value"):
+		// "New value: …": a label, and a sentence naming the secret
+		// before it on its line or on the line above.
+		between := bytes.TrimSpace(c.Context[c.MatchOffset+len(key) : c.Offset])
+		if len(between) > 0 && between[len(between)-1] == c.Context[c.Offset-1] {
+			between = bytes.TrimSpace(between[:len(between)-1]) // the value's quote
+		}
+		if !bytes.Equal(between, []byte(":")) && !bytes.EqualFold(between, []byte("is")) || !namedBeforeLabel(c) {
 			return false
 		}
-	case subOffset(c.Context, key) == c.MatchOffset:
+	case atMatch:
 		// The noun of "the client secret is …", "the token …": the
 		// name is the noun and the words before it.
 		name, det := proseNameAt(c.Context, c.MatchOffset, len(key))
@@ -223,7 +254,7 @@ func validProseSecret(c Candidate) bool {
 			return false
 		}
 		between := bytes.Trim(c.Context[c.MatchOffset+len(key):c.Offset], " \t\x60'\"")
-		if len(between) == 0 && (!det || len(c.Secret) > 200) {
+		if len(between) == 0 && !det {
 			return false // the value directly after a name without a determiner
 		}
 	case !namesSecret(key):
@@ -232,17 +263,18 @@ func validProseSecret(c Candidate) bool {
 		// says what it opens ("the encryption key").
 		return false
 	}
-	if !proseValue(c) {
-		return false
+	return proseValue(c) && bareProseValue(c)
+}
+
+// bareProseValue asks more of a value bare in a sentence: only what no
+// word is, letters and digits both, ten or more ("The password is now
+// VC~eQr^~6Bgqtb"; not "The token is Bearer-formatted").
+func bareProseValue(c Candidate) bool {
+	if q := c.Context[c.Offset-1]; q == '`' || q == '\'' || q == '"' {
+		return true
 	}
-	if q := c.Context[c.Offset-1]; q != '`' && q != '\'' && q != '"' {
-		// Bare in a sentence: only what no word is, letters and digits
-		// both, ten or more ("The password is now VC~eQr^~6Bgqtb";
-		// not "The token is Bearer-formatted").
-		v := c.Secret
-		return len(v) >= 10 && hasDigit(v) && (hasUpper(v) || hasLower(v)) && !emailLike(v)
-	}
-	return true
+	v := c.Secret
+	return len(v) >= 10 && len(v) <= 200 && hasDigit(v) && (hasUpper(v) || hasLower(v)) && !emailLike(v)
 }
 
 // subOffset returns the offset of sub in s, a slice of s's array that
@@ -313,16 +345,6 @@ func wordBefore(ctx []byte, end int) int {
 	return end
 }
 
-// loginWordStart reports whether m starts with one of proseLoginWords.
-func loginWordStart(m []byte) bool {
-	for _, w := range proseLoginWords {
-		if hasPrefixFold(m, w) {
-			return true
-		}
-	}
-	return false
-}
-
 // proseValue is tableValue with a floor on entropy that a short value
 // can reach: a value of n bytes carries at most log2(n) bits a byte
 // (3.32 at ten), so a random ten-character password with two letters
@@ -367,25 +389,40 @@ func emailLike(v []byte) bool {
 	return true
 }
 
-// namedAbove reports, for a "New value:" line, whether the line above
-// names a secret ("Rotated the webhook secret this morning.") and
-// nothing there says the value is a digest or an id ("Bumped the token
-// service to the new commit.").
-func namedAbove(c Candidate) bool {
+// namedBeforeLabel reports, for a "New value:" label, whether it opens
+// its line or follows a sentence's end (valueLabelAt), and whether the
+// sentence before it on its line, or else the line above, names a
+// secret ("Rotated the webhook secret this morning.") and nothing there
+// says the value is a digest or an id ("Bumped the token service to the
+// new commit.").
+func namedBeforeLabel(c Candidate) bool {
 	if c.memo == nil {
 		return false
 	}
 	data := c.memo.data
-	ls, ok := lineStart(data, c.base+c.MatchOffset)
-	if !ok || ls == 0 {
-		return false
-	}
-	ps, ok := lineStart(data, ls-1)
+	at := c.base + c.MatchOffset // "value"
+	cut, ok := labelStart(data, at)
 	if !ok {
 		return false
 	}
-	above := data[ps : ls-1]
-	return !namesDigest(above) && namesSecretInWords(above)
+	var before []byte
+	if cut >= 0 && data[cut] != '\n' {
+		ls, ok := lineStart(data, cut)
+		if !ok {
+			return false
+		}
+		before = data[ls : cut+1]
+	} else {
+		if cut < 0 {
+			return false
+		}
+		ps, ok := lineStart(data, cut)
+		if !ok {
+			return false
+		}
+		before = data[ps:cut]
+	}
+	return !namesDigest(before) && namesSecretInWords(before)
 }
 
 // namesSecretInWords reports whether a sentence names a secret: a noun of

@@ -197,7 +197,7 @@ func defaultRules(thirdParty bool) []*Rule {
 	}
 	var out, late []*Rule
 	for _, r := range own {
-		if r.ID == RuleTableSecret || r.ID == RuleProseSecret {
+		if r.ID == RuleTableSecret || r.ID == RuleProseSecret || r.ID == RuleProseLogin {
 			// Read last: where another rule reports a value, its finding
 			// keeps the rule ID (and so the fingerprint) it had before
 			// these rules came.
@@ -542,6 +542,7 @@ func builtinRules(ep *Rule) []*Rule {
 		passwordRule(),
 		tableSecretRule(),
 		proseSecretRule(),
+		proseLoginRule(),
 	}...)
 }
 
