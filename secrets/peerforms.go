@@ -327,12 +327,12 @@ func sqlPasswordGate(data []byte, i int) bool {
 	}
 	// WITH PASSWORD, LOGIN PASSWORD, ENCRYPTED PASSWORD; USER u PASSWORD,
 	// ROLE r PASSWORD: the word before, or the one before that
-	w1, at := wordBefore(data, i+1-len("password"))
+	w1, at := blankWordBefore(data, i+1-len("password"))
 	switch strings.ToLower(string(w1)) {
 	case "with", "login", "encrypted", "unencrypted":
 		return true
 	}
-	w2, _ := wordBefore(data, at)
+	w2, _ := blankWordBefore(data, at)
 	switch strings.ToLower(string(w2)) {
 	case "user", "role":
 		return true
@@ -340,9 +340,9 @@ func sqlPasswordGate(data []byte, i int) bool {
 	return false
 }
 
-// wordBefore returns the run of non-blank bytes that ends before the
+// blankWordBefore returns the run of non-blank bytes that ends before the
 // blanks before data[end], on the same line, and where it starts.
-func wordBefore(data []byte, end int) ([]byte, int) {
+func blankWordBefore(data []byte, end int) ([]byte, int) {
 	e := end
 	for e > 0 && (data[e-1] == ' ' || data[e-1] == '\t') {
 		e--

@@ -197,7 +197,7 @@ func defaultRules(thirdParty bool) []*Rule {
 	}
 	var out, late []*Rule
 	for _, r := range own {
-		if r.ID == RuleTableSecret || r.ID == RuleProseSecret || r.ID == RulePgpassPassword || r.ID == RuleSessionCookie || r.ID == RuleNameValueSecret {
+		if r.ID == RuleTableSecret || r.ID == RuleProseSecret || r.ID == RulePgpassPassword || r.ID == RuleSessionCookie || r.ID == RuleNameValueSecret || r.ID == RuleProseLogin {
 			// Read last: where another rule reports a value, its finding
 			// keeps the rule ID (and so the fingerprint) it had before
 			// these rules came.
@@ -223,6 +223,10 @@ func defaultRules(thirdParty bool) []*Rule {
 	}
 	out = append(out, generic...)
 	out = append(out, prefixedTokenRule())
+	// Among them, a structure's reading (a name/value pair, a .pgpass
+	// line, a cookie) before prose's, which a snippet pasted into a note
+	// would otherwise give to prose-secret.
+	slices.SortStableFunc(late, func(a, b *Rule) int { return lateRank(a.ID) - lateRank(b.ID) })
 	out = append(out, late...)
 	if thirdParty {
 		// Forms added from a peer's test suite (peerforms.go) rank last,
@@ -235,6 +239,18 @@ func defaultRules(thirdParty bool) []*Rule {
 		}
 	}
 	return out
+}
+
+// lateRank orders the rules defaultRules reads last: structured forms
+// first, then tables, then sentences.
+func lateRank(id string) int {
+	switch id {
+	case RuleNameValueSecret, RulePgpassPassword, RuleSessionCookie:
+		return 0
+	case RuleTableSecret:
+		return 1
+	}
+	return 2
 }
 
 // RulePrefixedToken reports a token that starts with a provider's prefix
@@ -556,6 +572,7 @@ func builtinRules(ep *Rule) []*Rule {
 		pgpassRule(),
 		sessionCookieRule(),
 		nameValueRule(),
+		proseLoginRule(),
 	}...)
 }
 

@@ -530,6 +530,9 @@ func corpusSamples() []sample {
 		ps3 := g.mixed(base62, 22)
 		s = append(s, tp("prose, for staging", RuleProseSecret, ps3, "The client secret for the staging tenant: "+ps3+"\n"))
 		s = append(s, fp("prose, settings and names", RuleProseSecret, "Set TOKEN_TTL to 3600 and the key rotation period to 30d.\nUse SigningSecretFromVaultV2 as the signing key name.\nThe API key for the relay: see the vault.\n"))
+		pl := g.mixed(base62+"!#%^&*?", 14) + g.from(base62, 1)
+		s = append(s, tp("prose, login pair", RuleProseLogin, pl, "You can login with admin / "+pl+" until SSO is wired up.\n"))
+		s = append(s, fp("prose, login pair without a password", RuleProseLogin, "You can login with admin / your SSO password.\nSign in with alice / alice.smith@example.com\nLog in as admin / see 1Password.\n"))
 
 		tgURL := g.from(alphaDigit[1:], 1) + g.from(alphaDigit, 8) + ":A" + "A" + g.mixed(base62+"_-", 33)
 		s = append(s, tp("telegram bot api url", RuleTelegramBot, tgURL, "curl https://api.telegram.org/bot"+tgURL+"/getMe\n"))

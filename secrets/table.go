@@ -258,7 +258,10 @@ func splitCells(row []byte) [][]byte {
 // field reference, an identifier, a flag or a description ("AES-256-GCM",
 // "30d-sliding-window", "v2.14.3-rc1"); digits or mixed case; random
 // enough.
-func tableValue(c Candidate) bool {
+func tableValue(c Candidate) bool { return tableValueAbove(c, 3) }
+
+// tableValueAbove is tableValue with minEntropy for its floor.
+func tableValueAbove(c Candidate, minEntropy float64) bool {
 	v := c.Secret
 	switch {
 	case bytes.Contains(v, []byte("://")), bytes.IndexByte(v, ':') >= 0:
@@ -269,7 +272,7 @@ func tableValue(c Candidate) bool {
 		return false // code: a call, an index, a concatenation ("+Mask(p)+"), a flag
 	case !hasDigit(v) && !(hasUpper(v) && hasLower(v)):
 		return false
-	case identifierValue(v), described(v):
+	case identifierValue(v) && !bytes.ContainsAny(v, identifierNever), described(v):
 		return false
 	case bytes.HasPrefix(v, []byte("eyJ")) && bytes.IndexByte(v, '.') < 0:
 		return false // base64 of a JSON object alone: a JWT's header, not its signature
@@ -279,8 +282,13 @@ func tableValue(c Candidate) bool {
 		// line says is a commit, a digest or an id, are none
 		return !knownDigests[string(v)] && !namesDigest(c.Line())
 	}
-	return c.secretEntropy() >= 3
+	return c.secretEntropy() >= minEntropy
 }
+
+// identifierNever are bytes no name in code holds: a value with one is
+// a chosen password, however its letters fall into syllables
+// ("IOb?5YIXeIFruzt" reads as three words and a number).
+const identifierNever = "!?#%^&*~@"
 
 // described reports whether v is made of two or more parts between
 // "-", "/", "." and "_" that are each a word, a number, a number with a
