@@ -89,11 +89,11 @@ func TestNeovim(t *testing.T) {
 
 	// sotvet on PATH is a wrapper that counts the servers the editor starts.
 	bin := t.TempDir()
-	real, err := plainSotvet.Exe()
+	exe, err := plainSotvet.Exe()
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := os.Symlink(real, filepath.Join(bin, "sotvet.real")); err != nil {
+	if err := os.Symlink(exe, filepath.Join(bin, "sotvet.real")); err != nil {
 		t.Fatal(err)
 	}
 	wrapper := "#!/bin/sh\necho \"$$\" >>\"$SOTVET_STARTS\"\nexec \"$(dirname \"$0\")/sotvet.real\" \"$@\"\n"

@@ -36,19 +36,18 @@ func runsRaceBuilt(name string) bool {
 	return ok
 }
 
-// plainBin is the plain build of sotvet, taken from the go command's
-// build cache as go run keeps it (linked -s -w: no symbol table or
-// DWARF, which no scenario reads): linked once for this test process and
-// the language server's editor test (lsp/nvim_test.go, the same package
-// and flags), and not at all by a later go test while sotvet is
-// unchanged; where the cache does not keep it, built once per test
-// process and removed when it ends (TestMain). Built without VCS
+// plainBin is sotvet built without -race, linked by go run into the go
+// command's build cache (-s -w: no symbol table or DWARF, which no
+// scenario reads) once for this test process and the language server's
+// editor test (lsp/nvim_test.go, the same package and flags), and not at
+// all by a later go test while sotvet is unchanged; each process runs a
+// copy of its own, removed when it ends (TestMain). Built without VCS
 // stamping, so that `sotvet version` says what the test binary says.
 var plainBin = plainbuild.Command("sotvet-plain-", "sotvet", "github.com/svrnty/sotvet/cmd/sotvet", "-buildvcs=false")
 
 // plainSotvet returns a directory holding sotvet built without -race,
-// as `go build` would for a user, shared by every test of this process
-// that needs a binary whose own speed is not under test.
+// shared by every test of this process that needs a binary whose own
+// speed is not under test.
 func plainSotvet(t testing.TB) string {
 	t.Helper()
 	dir, err := buildPlainSotvet()

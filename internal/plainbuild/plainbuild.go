@@ -13,16 +13,15 @@ import (
 	"sync"
 )
 
-// Build is one plain build, made on first use in a temporary directory,
-// or taken from the go command's build cache (Command).
+// Build is one plain build, made on first use in a temporary directory.
 type Build struct {
 	once   sync.Once
 	prefix string   // of the temporary directory's name
 	name   string   // of the binary in it
-	args   []string // of the go command, before "-o <binary> ."
+	args   []string // of the go command, before "-o <binary> <target>"
 	pkg    string   // Command's main package
+	flags  []string // Command's build flags
 	dir    string
-	temp   bool // dir is ours to remove
 	err    error
 }
 
@@ -33,32 +32,30 @@ func New(prefix, name string, args ...string) *Build {
 }
 
 // Command describes a plain build of the main package pkg (named name,
-// the last element of its path), built with the go command's flags and
-// kept in its build cache, where go run keeps the executables it links:
-// the test processes that need the command (cmd/sotvet's scenarios, the
-// language server's editor test) share one link, and a later go test
-// with the package unchanged links nothing. Where the cache does not
-// keep it, it is built as New's are.
+// the last element of its path), linked by go run, which keeps the
+// executables it links in the go command's build cache: the test
+// processes that need the command (cmd/sotvet's scenarios, the language
+// server's editor test) share one link, and a later go test with the
+// package unchanged links nothing. Each process runs a copy of its own
+// in a temporary directory, never the cache's file: the cache may sit on
+// a noexec mount, be cleaned while tests run, or be written in place by
+// another process's link.
 func Command(prefix, name, pkg string, flags ...string) *Build {
-	return &Build{prefix: prefix, name: name, pkg: pkg, args: append([]string{"build"}, flags...)}
+	return &Build{prefix: prefix, name: name, pkg: pkg, flags: flags, args: append([]string{"build"}, flags...)}
 }
 
 // Dir makes the build once and returns the directory that holds it.
-// A cached command's directory is the cache's: only run what is in it.
 func (b *Build) Dir() (string, error) {
 	b.once.Do(func() {
-		if b.pkg != "" {
-			if dir, ok := b.cached(); ok {
-				b.dir = dir
-				return
-			}
-		}
 		dir, err := os.MkdirTemp("", b.prefix)
 		if err != nil {
 			b.err = err
 			return
 		}
-		b.dir, b.temp = dir, true
+		b.dir = dir
+		if b.pkg != "" && b.copied() {
+			return
+		}
 		target := "."
 		if b.pkg != "" {
 			target = b.pkg
@@ -73,29 +70,23 @@ func (b *Build) Dir() (string, error) {
 	return b.dir, b.err
 }
 
-// cached asks go run for the command with echo as its -exec program,
-// which prints the executable's path instead of running it. A link made
-// by this very call is printed from go's temporary directory, gone when
-// go exits, and cached: the second call prints the cache's copy.
-func (b *Build) cached() (string, bool) {
-	echo, err := exec.LookPath("echo")
-	if err != nil {
-		return "", false
+// copied asks go run for the command with "cp -t <dir>" as its -exec
+// program, which copies the executable go run would start into the
+// build's directory: from the cache when it holds the link, else from
+// go's scratch build of this very call (and the cache keeps it for the
+// next process).
+func (b *Build) copied() bool {
+	if _, err := exec.LookPath("cp"); err != nil || strings.ContainsAny(b.dir, "'\"") {
+		return false
 	}
-	for range 2 {
-		args := append(append([]string{"run"}, b.args[1:]...), "-exec", echo, b.pkg)
-		cmd := exec.Command("go", args...)
-		cmd.Env = plainEnv()
-		out, err := cmd.Output()
-		if err != nil {
-			return "", false // the build's own error, if any, is New's to report
-		}
-		exe := strings.TrimSuffix(string(out), "\n")
-		if info, err := os.Stat(exe); err == nil && info.Mode().IsRegular() && filepath.Base(exe) == b.name {
-			return filepath.Dir(exe), true
-		}
+	args := append(append([]string{"run"}, b.flags...), "-exec", "cp -t '"+b.dir+"'", b.pkg)
+	cmd := exec.Command("go", args...)
+	cmd.Env = plainEnv()
+	if err := cmd.Run(); err != nil {
+		return false // the build's own error, if any, is go build's to report
 	}
-	return "", false
+	info, err := os.Stat(filepath.Join(b.dir, b.name))
+	return err == nil && info.Mode().IsRegular()
 }
 
 func plainEnv() []string {
@@ -111,10 +102,9 @@ func (b *Build) Exe() (string, error) {
 	return filepath.Join(dir, b.name), nil
 }
 
-// Remove removes the build, if one was made in a temporary directory:
-// call it from TestMain after the tests.
+// Remove removes the build: call it from TestMain after the tests.
 func (b *Build) Remove() {
-	if b.temp {
+	if b.dir != "" {
 		os.RemoveAll(b.dir)
 	}
 }

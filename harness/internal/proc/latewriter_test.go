@@ -58,16 +58,24 @@ func (w *lateWriter) Args() string { return `'` + writerScript + `' "$LATE" "$LA
 // yet; then only the old wait past its second tells the two apart.
 func (w *lateWriter) noLateWrite(t *testing.T, what string) {
 	t.Helper()
-	w.reader.SetReadDeadline(time.Now().Add(30 * time.Second))
-	got, err := io.ReadAll(w.reader)
-	if errors.Is(err, os.ErrDeadlineExceeded) {
-		t.Fatalf("%s: the late writer is still alive 30 s after Run returned", what)
-	} else if err != nil {
-		t.Fatal(err)
+	waitEnd := func() string {
+		if err := w.reader.SetReadDeadline(time.Now().Add(30 * time.Second)); err != nil {
+			t.Fatal(err)
+		}
+		got, err := io.ReadAll(w.reader)
+		if errors.Is(err, os.ErrDeadlineExceeded) {
+			t.Fatalf("%s: the late writer is still alive 30 s after Run returned", what)
+		} else if err != nil {
+			t.Fatal(err)
+		}
+		return string(got)
 	}
-	if string(got) != "up\n" {
+	if got := waitEnd(); got != "up\n" {
 		t.Logf("the late writer never said it was up (%q): waiting past its second", got)
 		time.Sleep(1500 * time.Millisecond)
+		// one that started late has opened the FIFO by now: wait for
+		// its end, and so for its write
+		waitEnd()
 	}
 	if _, err := os.Stat(w.late); err == nil {
 		t.Fatalf("%s wrote after Run returned", what)
