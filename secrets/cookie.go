@@ -21,7 +21,9 @@ func sessionCookieRule() *Rule {
 		// line, then the pairs before the session's.
 		// curl's -b and --cookie take the pairs as an argument.
 		builtinRE: builtinExpr(`(?i)(?:\b(?:set-)?cookie["']?(?:[ \t]*[:=,][ \t]*|[ \t]+)(?:\r?\n[ \t]*"value"[ \t]*:[ \t]*)?|[ \t]-b[ \t]+)["']?` +
-			`(?:[A-Za-z0-9_.!#$%&'*+^|~-]+=[^;\r\n"]*;[ \t]*){0,24}` +
+			// the pairs before the session's, however many (a browser
+			// sends dozens of analytics cookies first)
+			`(?:[^;\r\n]*;[ \t]*)*?` +
 			`(?P<key>` + sessionCookieNames + `)=(?P<secret>[A-Za-z0-9%._~+/-]{16,}={0,2})`),
 		Entropy:  3, // a 32-digit hex session id (Tomcat's JSESSIONID) has 3.3 to 4
 		MinLen:   16,

@@ -18,13 +18,14 @@ func nameValueRule() *Rule {
 	return &Rule{
 		ID:          RuleNameValueSecret,
 		Description: "value of a name/value pair (env list, task definition, API collection, Terraform variable) whose name is a secret's",
-		builtinRE: builtinExpr(`(?i)(?:(?:^|[\s{,-])["']?(?:name|key)["']?[ \t]*[:=][ \t]*["']?(?P<key>[A-Za-z0-9_.-]{2,64})["']?[ \t]*,?` +
+		builtinRE: builtinExpr(`(?i)(?:(?:^|[\s{,-])["']?(?:name|key)["']?[ \t]*[:=][ \t]*["']?(?P<key>[A-Za-z0-9_.-]{2,64})["']?` +
 			`|\bvariable[ \t]+"(?P<key>[A-Za-z0-9_.-]{2,64})"[ \t]*\{)` +
-			// the rest of the entry: the name's line, then up to four
-			// lines that open no other entry (none starts with a name
-			// or a key, so "- name: api" never pairs with the next
-			// entry's value), then the value's line
-			`(?:[^\n]{0,120}?\n(?:[ \t]*(?:-[ \t]+)?["']?(?:[^nNkK\s"'-][^\n]{0,120})?\n){0,4}?)?[^\n]{0,80}?` +
+			// the rest of the entry: on the name's line first (the
+			// compact {"name": …, "value": …}), else the name's line,
+			// up to four lines that open no other entry (none starts
+			// with a name or a key and its sign, so "- name: api" never
+			// pairs with the next entry's value), and the value's line
+			`(?:[^\n]{0,200}?\n(?:[ \t]*(?:-[ \t]+)?["']?(?:` + notEntryStart + `[^\n]{0,200})?\n){0,4}?)??[^\n]{0,80}?` +
 			`(?:^|[\s{,])["']?(?:value|default)["']?[ \t]*[:=][ \t]*(?:"(?P<secret>[^"\r\n]+)"|'(?P<secret>[^'\r\n]+)'|(?P<secret>[^\s"',}\]]+))`),
 		Entropy:  3,
 		MinLen:   12,
@@ -35,6 +36,12 @@ func nameValueRule() *Rule {
 	}
 }
 
+// notEntryStart matches the start of a line's text that is not "name" or
+// "key" followed by a quote, a blank or a sign (RE2 has no lookahead, so
+// it spells the words out): "nullable = false", "kms_key_id = …" and a
+// description pass, "name: BUILD_ID" does not.
+const notEntryStart = `(?:[^nNkK\s"'-]|[nN](?:[^aA\n]|[aA](?:[^mM\n]|[mM](?:[^eE\n]|[eE][^"':= \t\n])))|[kK](?:[^eE\n]|[eE](?:[^yY\n]|[yY][^"':= \t\n])))`
+
 // anotherEntry finds a second name between a pair's name and its value:
 // the value is another entry's ("- name: API_TOKEN / valueFrom: … /
 // - name: BUILD_SHA / value: …").
@@ -43,6 +50,9 @@ var anotherEntry = regexp.MustCompile(`(?i)(?:^|[\s{,-])["']?(?:name|key)["']?[ 
 func validNameValue(c Candidate) bool {
 	if c.Key == nil {
 		return false
+	}
+	if ls := bytes.LastIndexByte(c.Context[:c.MatchOffset], '\n') + 1; bytes.Contains(bytes.ToLower(c.Context[ls:c.Offset]), []byte("<input")) {
+		return false // a form's hidden field: an anti-forgery token (csrfmiddlewaretoken, __RequestVerificationToken, _token)
 	}
 	keyEnd := c.MatchOffset
 	if i := bytes.Index(c.Match, c.Key); i >= 0 {

@@ -12,12 +12,16 @@ import (
 const RulePgpassPassword = "pgpass-password"
 
 func pgpassRule() *Rule {
-	field := `(?:\\.|[^:\\\r\n])*`
+	// A field holds no blank and no unescaped colon; the port is a
+	// number or *. So strict a form is what Redact, which knows no path
+	// and runs the rule on every text, can read without taking a log
+	// line ("main.go:42: listening on :8080") or an IPv6 address for one.
+	field := `(?:\\.|[^:\\\s])+`
 	return &Rule{
 		ID:          RulePgpassPassword,
 		Description: "password field of a PostgreSQL password file (.pgpass: host:port:database:username:password)",
-		builtinRE: builtinExpr(`(?m)^(?P<key>[^#:\\\r\n]` + field + `:` + field + `:` + field + `:` + field + `):` +
-			`(?P<secret>(?:\\.|[^\\\r\n])+?)[ \t]*\r?$`),
+		builtinRE: builtinExpr(`(?m)^(?P<key>[^#:\\\s]` + `(?:\\.|[^:\\\s])*` + `:(?:[0-9]{1,5}|\*):` + field + `:` + field + `):` +
+			`(?P<secret>` + field + `)[ \t]*\r?$`),
 		MinLen:   4,
 		Path:     pgpassFiles,
 		Validate: validPgpass,

@@ -5,6 +5,7 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
+	"golang.org/x/net/publicsuffix"
 	"net/netip"
 	"net/url"
 	"regexp"
@@ -689,34 +690,40 @@ func endpointHost(v string) (host, port string, ok bool) {
 }
 
 // publicService reports whether an address is a public service's: a
-// public DNS name on its scheme's default port ("https://api.stripe.com/v1",
-// a BaseUrl in any app's settings). What the rule guards is a team's own
-// model endpoint, which shows in its address: an IP literal, a one-label
-// name ("spark1:8000"), a private-use domain (.internal, .local, .lan,
-// .corp, .home.arpa, a tailnet's .ts.net) or a port of its own.
+// name under a public (ICANN) suffix, on its scheme's default port
+// ("https://api.stripe.com/v1", a BaseUrl in any app's settings). What
+// the rule guards is a team's own model endpoint, which shows in its
+// address: an IP literal or a name that spells one (10.0.0.5.nip.io), a
+// one-label name ("spark1:8000"), a name under no public suffix
+// (.internal, .lan, a cluster's vllm.inference, a made-up .lab), under a
+// suffix a provider hands its users (a tailnet's .ts.net, a tunnel's
+// .ngrok-free.app, .duckdns.org: the Public Suffix List's private part),
+// or a port other than its scheme's own.
 func publicService(v, host, port string) bool {
-	if port != "" && port != "80" && port != "443" {
+	scheme, _, ok := strings.Cut(v, "://")
+	if !ok {
+		return false
+	}
+	if port != "" && port != defaultPorts[strings.ToLower(scheme)] {
 		return false
 	}
 	if _, err := netip.ParseAddr(host); err == nil {
 		return false
 	}
 	h := strings.TrimSuffix(strings.ToLower(host), ".")
-	if !strings.Contains(h, ".") || !strings.Contains(v, "://") {
+	if !strings.Contains(h, ".") || ipSpelled.MatchString(h) {
 		return false
 	}
-	for _, suf := range privateDomains {
-		if h == suf || strings.HasSuffix(h, "."+suf) {
-			return false
-		}
-	}
-	return true
+	suffix, icann := publicsuffix.PublicSuffix(h)
+	return icann && suffix != h
 }
 
-// privateDomains are suffixes no public DNS name ends with: RFC 6762's
-// .local, RFC 8375's home.arpa, ICANN's reserved .internal, and the names
-// sites and VPNs use for themselves.
-var privateDomains = []string{"internal", "local", "localdomain", "lan", "intranet", "corp", "private", "home", "home.arpa", "ts.net", "consul", "svc"}
+// defaultPorts are the ports a scheme's URL leaves out.
+var defaultPorts = map[string]string{"http": "80", "https": "443", "ws": "80", "wss": "443"}
+
+// ipSpelled: a name that spells an IPv4 address (nip.io, sslip.io and
+// the like resolve 10.0.0.5.nip.io and 10-0-0-5.sslip.io to it).
+var ipSpelled = regexp.MustCompile(`(?:^|[.-])(?:\d{1,3}[.-]){3}\d{1,3}(?:[.-]|$)`)
 
 func placeholderHost(h string, allowLocalhost bool) bool {
 	h = strings.TrimSuffix(strings.ToLower(h), ".")
@@ -1011,13 +1018,16 @@ var genericMetaWords = map[string]bool{
 
 // genericMetaFirst: a key starting with one of these counts tokens, or
 // says its value is not a real one.
-// antiForgeryWords name a form's anti-forgery token (authenticity_token,
-// csrf_token, X-XSRF-TOKEN): a page hands it to every visitor, and it
-// guards a form, not an account.
-var antiForgeryWords = map[string]bool{"csrf": true, "xsrf": true, "authenticity": true, "antiforgery": true}
-
 var genericMetaFirst = map[string]bool{"max": true, "min": true, "num": true, "total": true, "n": true,
 	"non": true, "fake": true, "dummy": true, "mock": true, "bogus": true, "invalid": true}
+
+// antiForgeryWord: a word of a form's anti-forgery token's name
+// (authenticity_token, csrf_token, csrfmiddlewaretoken, X-XSRF-TOKEN): a
+// page hands the token to every visitor, and it guards a form, not an
+// account.
+func antiForgeryWord(w string) bool {
+	return w == "authenticity" || w == "antiforgery" || strings.HasPrefix(w, "csrf") || strings.HasPrefix(w, "xsrf")
+}
 
 var (
 	envNameRE    = lazyRE.New(`^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$`)
@@ -1084,8 +1094,8 @@ func genericKeyNamesSecret(key []byte) bool {
 	if len(words) == 0 || genericMetaFirst[words[0]] || genericMetaWords[words[len(words)-1]] {
 		return false
 	}
-	if slices.ContainsFunc(words, func(w string) bool { return antiForgeryWords[w] }) {
-		return false
+	if last := words[len(words)-1]; (last == "token" || last == "tokens" || strings.HasSuffix(last, "token")) && slices.ContainsFunc(words, antiForgeryWord) {
+		return false // a form's anti-forgery token; CSRF_SECRET, the key that signs them, is one
 	}
 	for i, w := range words {
 		for _, kw := range genericKeyWords {

@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/base64"
 	"encoding/hex"
+	"fmt"
 	"hash/fnv"
 	"strings"
 )
@@ -631,6 +632,20 @@ func corpusSamples() []sample {
 		s = append(s, fp("name-value, another entry's value", RuleNameValueSecret, "        - name: API_TOKEN\n          valueFrom:\n            secretKeyRef: {name: api, key: token}\n        - name: BUILD_ID\n          value: \""+g.mixed(base62, 20)+"\"\n"))
 		s = append(s, fp("name-value placeholders", RuleNameValueSecret, "- name: DB_PASSWORD\n  value: \"${DB_PASSWORD}\"\n{\"key\": \"api_key\", \"value\": \"{{api_key}}\"}\nvariable \"db_password\" {\n  default = null\n}\n- name: SESSION_SECRET\n  value: changeme\n"))
 		s = append(s, fp("anti-forgery tokens", RuleNameValueSecret, "<input type=\"hidden\" name=\"authenticity_token\" value=\""+g.mixed(base64url, 86)+"\" />\ncsrf_token: "+g.mixed(base62, 40)+"\n"))
+		nv5, nv6 := g.mixed(base62, 20), g.mixed(base62, 20)
+		s = append(s, tp("compact json env", RuleNameValueSecret, nv6, "[{\"name\":\"LOG_LEVEL\",\"value\":\""+nv5+"x\"},{\"name\":\"API_TOKEN\",\"value\":\""+nv6+"\"}]\n"))
+		nv7 := g.mixed(base62, 22)
+		s = append(s, tp("terraform variable, lines between", RuleNameValueSecret, nv7, "variable \"db_password\" {\n  nullable    = false\n  description = \"the orders database's password, rotated every ninety days by the platform team and never echoed by any job\"\n  default     = \""+nv7+"\"\n}\n"))
+		s = append(s, fp("html form fields", RuleNameValueSecret, "<input type=\"hidden\" name=\"csrfmiddlewaretoken\" value=\""+g.mixed(base62, 64)+"\">\n<input type=\"hidden\" name=\"_token\" value=\""+g.mixed(base62, 40)+"\">\n"))
+		var many strings.Builder
+		for i := range 30 {
+			fmt.Fprintf(&many, "_ga_%d=GA1.1.%d; ", i, 1000+i)
+		}
+		sc := g.mixed(base62, 32)
+		s = append(s, tp("session cookie after thirty others", RuleSessionCookie, sc, "Cookie: "+many.String()+"laravel_session="+sc+"\n"))
+		s = append(s, fp("rfc 6265 example cookie", RuleSessionCookie, "Set-Cookie: SID=31d4d96e407aad42; Path=/; Secure; HttpOnly\n"))
+		gh := "ghp_" + g.mixed(base62, 36)
+		s = append(s, tp("token under encryptedData of no SealedSecret", RuleGitHubToken, gh, "app:\n  encryptedData:\n    github: "+gh+"\n"))
 		s = append(s, fp("session cookie placeholders", RuleSessionCookie, "Cookie: sessionid=<session-id>\nSet-Cookie: sessionid=deleted; expires=Thu, 01 Jan 1970 00:00:00 GMT\ncookie: theme=dark; lang=en-US; tz=Europe/Paris\nThe session cookie (sessionid) is HttpOnly.\nCookie: PHPSESSID=${SESSION}\n"))
 	}
 

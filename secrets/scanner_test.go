@@ -556,3 +556,36 @@ func TestScanCapped(t *testing.T) {
 		}
 	}
 }
+
+// An endpoint under a name no public suffix holds, or a provider hands
+// its users, or that spells an IP, is a team's own; a public name on its
+// scheme's default port is a public service's.
+func TestEndpointPublicService(t *testing.T) {
+	for _, c := range []struct {
+		v    string
+		want bool
+	}{
+		{"https://api.openai.com/v1", true},
+		{"https://api.stripe.com:443", true},
+		{"http://api.example-llm.co.uk/v1", true},
+		{"https://api.openai.com:80/v1", false}, // 80 is not https's own port
+		{"http://vllm.inference/v1", false},
+		{"http://ollama.ai-models:80/v1", false},
+		{"http://spark.lab/v1", false},
+		{"http://10.0.0.5.nip.io/v1", false},
+		{"http://192-168-1-50.sslip.io/v1", false},
+		{"https://gpu-box.tail1234.ts.net/", false},
+		{"https://abc123.ngrok-free.app/v1", false},
+		{"http://spark1/v1", false},
+		{"http://[fd7a:115c:a1e0::1]:8000/v1", false},
+	} {
+		host, port, ok := endpointHost(c.v)
+		if !ok {
+			t.Errorf("%s: no endpoint", c.v)
+			continue
+		}
+		if got := publicService(c.v, host, port); got != c.want {
+			t.Errorf("publicService(%s) = %v, want %v", c.v, got, c.want)
+		}
+	}
+}

@@ -8,6 +8,9 @@ import (
 // A Bitnami SealedSecret's spec.encryptedData holds ciphertext that only
 // the cluster's controller can open: teams commit it by design, so a value
 // in that map is no leak ("password: AgB…" is the sealed form of one).
+// kubeseal's ciphertext starts with "Ag" (its version byte, 2, in
+// base64), and the text must name a SealedSecret: a token under an
+// encryptedData: key of anything else is still reported.
 
 // sealedBlocks lists the byte ranges of a text that lie inside an
 // encryptedData map: in YAML the lines after a line that is only
@@ -17,6 +20,9 @@ import (
 func sealedBlocks(data []byte) [][2]int {
 	const name = "encryptedData"
 	var blocks [][2]int
+	if !bytes.Contains(data, []byte("SealedSecret")) {
+		return nil
+	}
 	for i := 0; i < len(data); {
 		j := bytes.Index(data[i:], []byte(name))
 		if j < 0 {

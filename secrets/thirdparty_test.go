@@ -315,3 +315,23 @@ func TestNetrcPasswordIsTheSecret(t *testing.T) {
 		t.Errorf("a placeholder password: %+v", fs)
 	}
 }
+
+// Redact, which knows no path, runs the .pgpass rule on every text: a
+// log line of five colon-separated fields, or an IPv6 address, is no
+// .pgpass line and keeps its tail.
+func TestRedactLeavesColonLines(t *testing.T) {
+	s, err := NewScanner(DefaultConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, line := range []string{
+		"2026-11-30 12:31:27 INFO main.go:42: listening on :8080\n",
+		"fe80:0:0:0:1ff:fe23:4567:890a\n",
+		"ERROR:root:db:orders:connection reset by peer\n",
+		"x_test.go:12: got a:b:c:d:e\n",
+	} {
+		if got := s.RedactString(line); got != line {
+			t.Errorf("Redact(%q) = %q", line, got)
+		}
+	}
+}

@@ -475,7 +475,9 @@ func wordNamedGroup(p string) int {
 				j++
 			}
 			i = j
-		case c == '(' && !strings.HasPrefix(p[i:], "(?"):
+		case c == '(' && (!strings.HasPrefix(p[i:], "(?") || strings.HasPrefix(p[i:], "(?P<") ||
+			strings.HasPrefix(p[i:], "(?<") && !strings.HasPrefix(p[i:], "(?<=") && !strings.HasPrefix(p[i:], "(?<!")):
+			// a capture group, named ones too
 			n++
 			if secretWord.MatchString(lit.String()) {
 				named = n

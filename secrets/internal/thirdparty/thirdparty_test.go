@@ -119,7 +119,8 @@ func TestWordNamedGroup(t *testing.T) {
 		{`(oa2-client-id_[a-z]{32})(?::|&client_secret=)([a-z]{40})`, 2},
 		{`(?x) user \s* = \s* '([a-z]+)' # the password follows` + "\n" + `\s* ([a-z]+)`, 0}, // a comment's word names nothing
 		{`\[([a-z]+)\]`, 0},
-		{`([password]+)\s+([a-z]+)`, 0}, // a class's letters are no word
+		{`([password]+)\s+([a-z]+)`, 0},              // a class's letters are no word
+		{`(?P<user>[a-z]+):(?<=x)token=([a-z]+)`, 2}, // a named group counts, a lookbehind does not
 	} {
 		if g := wordNamedGroup(c.pattern); g != c.want {
 			t.Errorf("wordNamedGroup(%q) = %d, want %d", c.pattern, g, c.want)
