@@ -210,7 +210,10 @@ func (b *findingBound) count(o *Omitted, code func(check uint16, cat string) str
 	for r, i := range byName {
 		rank[i] = int32(r)
 		if r > 0 && b.files[i] == b.files[byName[r-1]] {
-			rank[i] = rank[byName[r-1]] // one name, one rank
+			// one name, one rank: the old comparison of names put a
+			// file held under two indices (a path reached twice) in one
+			// group, and so must the ranks
+			rank[i] = rank[byName[r-1]]
 		}
 	}
 	slices.SortFunc(ds, func(x, y droppedFinding) int {

@@ -1,6 +1,7 @@
 package sotparse
 
 import (
+	"hash/maphash"
 	"unsafe"
 )
 
@@ -29,13 +30,19 @@ type modelSlabs struct {
 	text     []byte // the rest of the current block of text
 	textLen  int    // the length of the next block of text
 
-	// The strings intern gave out, by their text: the ids, paths, keys
-	// and short values that documents repeat (a work id is named in ~8
-	// documents on average, a fact's key in thousands) are held once a
-	// slab instead of once a mention. Dropped with the slabs at the end
-	// of the parse.
-	interned map[string]string
+	// The strings intern gave out, by a hash of their text: the ids,
+	// paths, keys and short values that documents repeat (a work id is
+	// named in ~8 documents on average, a fact's key in thousands) are
+	// held once a slab instead of once a mention. A fixed table whose
+	// slot the last text of its hash holds, not a map: a workspace of
+	// millions of distinct short strings would grow a map without bound
+	// (and pay for it), while what repeats stays in its slot. Dropped
+	// with the slabs at the end of the parse.
+	interned *[internSlots]string
 }
+
+// internSlots is the size of intern's table: 64 KB of string headers.
+const internSlots = 4096
 
 // slab is a block of Ts, the rest of which new cuts the next ones from.
 type slab[T any] struct {
@@ -122,16 +129,19 @@ func (m *modelSlabs) intern(b []byte) string {
 	if len(b) == 0 || len(b) > internMax {
 		return m.str(b)
 	}
-	if s, ok := m.interned[string(b)]; ok {
-		return s
+	if m.interned == nil {
+		m.interned = new([internSlots]string)
+	}
+	slot := &m.interned[maphash.Bytes(internSeed, b)%internSlots]
+	if *slot == string(b) {
+		return *slot
 	}
 	s := m.str(b)
-	if m.interned == nil {
-		m.interned = make(map[string]string)
-	}
-	m.interned[s] = s
+	*slot = s
 	return s
 }
+
+var internSeed = maphash.MakeSeed()
 
 // bytes returns n bytes for text that nothing writes once it is written:
 // the text of the model's strings, which share blocks.

@@ -505,7 +505,7 @@ func readText(d *sotparse.Doc, content []byte) *docText {
 		return states
 	}
 	if !readEveryLine &&
-		bytes.IndexByte(body, '`') < 0 && !bytes.Contains(body, []byte("This ")) && !bytes.Contains(body, []byte(" by this ")) &&
+		bytes.IndexByte(body, '`') < 0 && !mayHoldGuard(body) &&
 		!bytes.Contains(body, []byte("odel")) && // a provider's "model", in plain text or a table's header
 		!bytes.Contains(body, []byte(" passed")) && // a test count
 		!(approvalDenied && bodylines.ContainsFold(string(body), "required")) && !holdsState() {
@@ -562,7 +562,7 @@ func readText(d *sotparse.Doc, content []byte) *docText {
 				di.states = append(di.states, st)
 			}
 		}
-		if m&guardKeys != 0 && (strings.Contains(text, "This ") || strings.Contains(text, " by this ")) {
+		if m&guardKeys != 0 && mayHoldGuardText(text) {
 			if word, ok := readGuard(text); ok {
 				ln := newLine(d, l)
 				di.guards = append(di.guards, guardStatement{word: word, stmt: statement{pos: ln.pos, end: ln.end, text: ln.source}})
@@ -644,7 +644,7 @@ func readText(d *sotparse.Doc, content []byte) *docText {
 // regular expressions, in any case; a case-sensitive test checks its word
 // again when the bit is set. Each group below is the words one test needs.
 var lineKeys = keywords.New(
-	"required", " passed", "commit", "approv", "not ", "pending", "this ", "approval_source",
+	"required", " passed", "commit", "approv", "not ", "pending", "this ", "this*", "approval_source",
 	"validat", "candidate", ".md", " model ", "validated",
 	// skipWord's stems
 	"skip", "reserv", "withdr", "retir", "intention", "deliberate", "purpose", "used", "assign",
@@ -666,7 +666,7 @@ var (
 	kApprovalSource, kMD, kModel         = lineKeys.Bits("approval_source"), lineKeys.Bits(".md"), lineKeys.Bits(" model ")
 	kValidated                           = lineKeys.Bits("validated")
 	denialKeys                           = lineKeys.Bits("not ", "pending")
-	guardKeys                            = lineKeys.Bits("this ")
+	guardKeys                            = lineKeys.Bits("this ", "this*")
 	validationKeys                       = lineKeys.Bits("validat", "candidate")
 	skipKeys                             = lineKeys.Bits("skip", "reserv", "withdr", "retir", "intention", "deliberate", "purpose", "used", "assign")
 	commandKeys                          = lineKeys.Bits("command", "validator", "self-test", "run")
@@ -984,4 +984,18 @@ func quote(s string) string {
 
 func rel(pos token.Pos, format string, args ...any) analysis.RelatedInformation {
 	return analysis.RelatedInformation{Pos: pos, Message: fmt.Sprintf(format, args...)}
+}
+
+// mayHoldGuard: the literals a guard sentence's expressions need ("This
+// …", "… by this …"), emphasis or not ("**This** closeout …"), whose
+// marks readGuard removes before it reads.
+func mayHoldGuard(text []byte) bool {
+	return bytes.Contains(text, []byte("This ")) || bytes.Contains(text, []byte("This*")) ||
+		bytes.Contains(text, []byte(" by this ")) || bytes.Contains(text, []byte(" by *"))
+}
+
+// mayHoldGuardText is mayHoldGuard of a line's text.
+func mayHoldGuardText(text string) bool {
+	return strings.Contains(text, "This ") || strings.Contains(text, "This*") ||
+		strings.Contains(text, " by this ") || strings.Contains(text, " by *")
 }

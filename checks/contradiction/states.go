@@ -91,8 +91,8 @@ var stateTails = func() []struct {
 		tail         []byte
 	}, len(words))
 	for i, w := range words {
-		if w[0] < 'a' || w[0] > 'z' {
-			panic("contradiction: state word " + w + " does not start with a lower-case ASCII letter")
+		if len(w) < 2 || w[0] < 'a' || w[0] > 'z' {
+			panic("contradiction: state word " + w + " is not two or more bytes starting with a lower-case ASCII letter")
 		}
 		out[i].lower, out[i].upper, out[i].tail = w[0], w[0]-'a'+'A', []byte(w[1:])
 	}

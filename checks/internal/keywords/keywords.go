@@ -158,7 +158,7 @@ func (s *Set) Mask(text string) uint64 {
 	// chain of steps, take little longer than one. The first half reaches
 	// past the middle by a word's length less one, so that a word that
 	// starts in it ends in it.
-	if over := s.longest - 1; len(text) >= 2*over+minSplit {
+	if over := max(s.longest-1, 0); len(text) >= 2*over+minSplit {
 		mid := len(text) / 2
 		return s.mask2(text[:mid+over], text[mid:])
 	}
