@@ -243,8 +243,9 @@ func passwordPairName(name []byte) bool {
 // testRunnerStatus reports whether the key is the status word of a test
 // runner's report ("--- PASS: TestParse/empty (0.00s)" from go test,
 // "PASS: test-suite-1" from automake), not a password's name: an upper-case
-// PASS at the start of the line or after "--- " (the rule's keys are
-// spellings of "password", so FAIL and SKIP never reach it).
+// PASS at the start of a line, a comment or a quotation, or after "--- "
+// (the rule's keys are spellings of "password": FAIL and SKIP never reach
+// it).
 func testRunnerStatus(c Candidate) bool {
 	if string(c.Key) != "PASS" {
 		return false
@@ -257,7 +258,9 @@ func testRunnerStatus(c Candidate) bool {
 	if bytes.HasSuffix(before, []byte("---")) {
 		return true // go test's line, also inside test2json's "Output" strings
 	}
-	return len(bytes.TrimLeft(before, " \t")) == 0
+	// the line's start, also behind a comment's marks, or the start of a
+	// quotation ("prints \"PASS: suite-1\""): the report quoted
+	return len(bytes.TrimLeft(before, " \t/#*>")) == 0 || bytes.HasSuffix(before, []byte(`"`)) || bytes.HasSuffix(before, []byte("'")) || bytes.HasSuffix(before, []byte("\x60"))
 }
 
 func isLetters(b []byte) bool {

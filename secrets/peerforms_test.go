@@ -44,6 +44,8 @@ func TestPeerForms(t *testing.T) {
 		{"testdata/run.out", "        --- PASS: TestDecode/utf_16 (0.02s)\n", ""},
 		{"testdata/run.json", `{"Action":"output","Output":"    --- PASS: TestSplit/case_3 (0.11s)\\n"}` + "\n", ""},
 		{"tests/suite.log", "PASS: unit-tests-4\n", ""},
+		{"tests/run.sh", "# prints \"PASS: unit-tests-4\" on success\n", ""},
+		{"tests/run.sh", "# \"PASS: unit-tests-4\" when it passes\n", ""},
 		// names that end in "pw" or "pass" without being a password's
 		{"src/arch/tables.s", "\tAXCHGPW:  0x0A3E1 << 11, // xchg.w\n", ""},
 		{"audio/filter.conf", "highpass=f=250Hz,volume=2\n", ""},
