@@ -145,10 +145,6 @@ var passWords = map[string]bool{"bypass": true, "compass": true, "surpass": true
 	"overpass": true, "underpass": true, "encompass": true, "impass": true, "multipass": true, "onepass": true,
 	"firstpass": true, "secondpass": true, "renderpass": true, "subpass": true}
 
-// referencePath matches a path of names (vault/item, Team-Vault/db1): an
-// unquoted value that says where a password is kept.
-var referencePath = lazyRE.New(`^[A-Za-z0-9_-]+(?:/[A-Za-z0-9_-]+)+$`)
-
 // definePrefix matches what stands before a name given a quoted value
 // after a blank: a C or RPM macro, a SET statement.
 var definePrefix = lazyRE.New(`(?i)(?:^|[\s"])(?:[#%](?:define|global)|set)(?:\\t|[ \t])+$`)
@@ -171,6 +167,9 @@ func passwordPairGate(data []byte, i int) bool {
 	}
 	return j < len(data) && (data[j] == ':' || data[j] == '"' || data[j] == '\\' || data[j] == '=' && j+1 < len(data) && data[j+1] == '>')
 }
+
+func isLower(c byte) bool { return 'a' <= c && c <= 'z' }
+func isUpper(c byte) bool { return 'A' <= c && c <= 'Z' }
 
 func isAlnumByte(c byte) bool {
 	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9'
@@ -204,9 +203,6 @@ func validPasswordPair(c Candidate) bool {
 	if len(v) > 0 && v[0] == '!' && isLetters(v[1:]) {
 		return false // a YAML tag: !vault, !Ref
 	}
-	if referencePath.Match(v) {
-		return false // Team-Vault/db1: where the password is kept, not the password
-	}
 	return passwordShaped(v) && plausiblePasswordValue(v)
 }
 
@@ -214,8 +210,8 @@ func validPasswordPair(c Candidate) bool {
 // The long spellings count glued to the name before them (ANYpassword,
 // DBPASSWD); the short ones (pass, pw, pwd) end too many other words
 // (lowpass, bandpass, AAMSWAPW) and count only as a word of their own:
-// after "_", ".", "-", a blank or a change from lower to upper case
-// (DB_PASS, dbPwd).
+// after "_", ".", "-", a blank or a change of case (DB_PASS, dbPwd,
+// ANYpw).
 func passwordPairName(name []byte) bool {
 	k := bytes.LastIndexAny(name, "_.- \t") + 1
 	last := string(name[k:])
@@ -233,8 +229,8 @@ func passwordPairName(name []byte) bool {
 	}
 	for _, v := range []string{"pass", "pwd", "pw"} {
 		if n := len(last) - len(v); n > 0 && strings.HasSuffix(w, v) {
-			// dbPass, userPwd: the word starts at a capital after a small letter
-			return 'a' <= last[n-1] && last[n-1] <= 'z' && 'A' <= last[n] && last[n] <= 'Z'
+			// dbPass, ANYpw: the word starts where the case changes
+			return isLower(last[n-1]) && isUpper(last[n]) || isUpper(last[n-1]) && isLower(last[n])
 		}
 	}
 	return false
@@ -411,6 +407,14 @@ var sqlAccountContext = lazyRE.New(`(?i)\b(?:(?:create|alter)[ \t]+(?:user|login
 // in small letters: an assignment, VALUES(, SET.
 var sqlFunctionLeadIn = lazyRE.New(`(?i)(?:=|\bvalues[ \t]*\(|\bset)[ \t]*$`)
 
+// namedAccountBefore reports whether "USER u" or "ROLE r" stands right
+// before data[at] (the gate's second form: USER u PASSWORD).
+func namedAccountBefore(data []byte, at int) bool {
+	_, b := blankWordBefore(data, at)
+	w, _ := blankWordBefore(data, b)
+	return strings.EqualFold(string(w), "user") || strings.EqualFold(string(w), "role")
+}
+
 // lineBefore returns the text of data's line before data[end].
 func lineBefore(data []byte, end int) []byte {
 	b := bytes.LastIndexByte(data[:end], '\n') + 1
@@ -442,8 +446,11 @@ func validSQLPassword(c Candidate) bool {
 		// unquoted: "identified by tenantId", "PASSWORD EXPIRE" are prose
 		// and keywords; a password there mixes classes of characters, is
 		// no sentence's last word ("with password Reset-Link.") and stands
-		// in a statement on an account
-		if !passwordShaped(v) || v[len(v)-1] == '.' || !sqlAccountContext.Match(lineBefore(c.Context, c.MatchOffset)) {
+		// in a statement on an account, or right after one (USER u PASSWORD)
+		if !passwordShaped(v) || v[len(v)-1] == '.' {
+			return false
+		}
+		if !sqlAccountContext.Match(lineBefore(c.Context, c.MatchOffset)) && !namedAccountBefore(c.Context, c.MatchOffset) {
 			return false
 		}
 	}

@@ -53,6 +53,7 @@ func TestPeerForms(t *testing.T) {
 		// but a password's own short name counts as a word of its name
 		{"config/app.env", "dbPass:" + pw() + "\n", RulePasswordPair},
 		{"config/app.env", "SMTP.pwd: " + pw() + "\n", RulePasswordPair},
+		{"notes/access.txt", "host:gw1 (SVCpw:" + pw() + ")\n", RulePasswordPair},
 		// binary data: bytes past ASCII and control bytes are no symbols
 		{"testdata/blob.bin", "\x00\x93pw=\x7f\xc1Ab9\x8e\x05zQ\xe2\n", ""},
 		// not password-pair's, but a password a sentence gives: prose-secret's
@@ -72,7 +73,6 @@ func TestPeerForms(t *testing.T) {
 		{"ci/build.sh", "docker buildx build --secret id=pip,src=$HOME/.pip.conf .\n", ""},
 		{"ci/build.sh", "fetch --secret vaults/Ops-Main/items/api-key2 > key\n", ""},
 		{"ci/pack.sh", "7z x -ppassword Q3-Report.7z -o out/\n", ""},
-		{"deploy/values.yaml", "pass: Ops-Vault/db2\n", ""},
 
 		// sql-password
 		{"db/init.sql", "CREATE USER reporting WITH ENCRYPTED PASSWORD '" + pw() + "';\n", RuleSQLPassword},
@@ -86,6 +86,8 @@ func TestPeerForms(t *testing.T) {
 		{"docs/api.md", "Each frame is identified by Frame-ID2 in its header.\n", ""},
 		{"docs/api.md", "Requests are identified by X-Trace-Id.\n", ""},
 		{"docs/auth.md", "Log in with password Forgot-Link.\n", ""},
+		{"docs/auth.md", "Log in with password Forgot-Link when the account is locked.\n", ""},
+		{"notes/access.txt", "db01 user ops password " + pw() + "\n", RuleSQLPassword},
 		{"src/client_test.go", "\tauth := []ssh.AuthMethod{ssh.Password(\"secretpw\")}\n", ""},
 		{"db/init.sql", "INSERT INTO users VALUES(PASSWORD('ab1'));\n", ""},
 		{"db/init.sql", "INSERT INTO users VALUES(password('" + pw() + "'));\n", RuleSQLPassword},
