@@ -45,8 +45,10 @@ var peerCompiled = sync.OnceValue(func() []*Rule {
 	// a value ends at a blank, a separator of the text around it, or a
 	// quote, or a backslash (an escape in a string: "Password: Required\n"
 	// is a message); the key/value forms take no quotes (password-literal
-	// reads quoted values)
-	const bare = "[^\\s\"'\x60,;&|()<>{}\\[\\]\\\\]"
+	// reads quoted values). Printable ASCII only: bytes above 0x7F and
+	// control bytes are binary data (an archive in testdata), and would
+	// count as symbols in passwordShaped.
+	const bare = `[!#$%*+\-./0-9:=?@A-Z^_a-z~]`
 	rs := []*Rule{
 		{
 			ID:          RulePasswordPair,
@@ -112,8 +114,9 @@ var peerCompiled = sync.OnceValue(func() []*Rule {
 	return append(peerProviders(), rs...)
 })
 
-// passwordVariants are the spellings of "password" in names that
-// password-pair reads (PSWD, PASWRD, …: the expression's key group).
+// passwordVariant reports whether w is a spelling of "password" that
+// password-pair reads in names (PSWD, PASWRD, …: the expression's key
+// group).
 func passwordVariant(w string) bool {
 	switch w {
 	case "pw", "pwd", "pass", "password", "passwords", "passwd", "passphrase", "passcode":
@@ -165,27 +168,16 @@ func passwordPairGate(data []byte, i int) bool {
 	return j < len(data) && (data[j] == ':' || data[j] == '"' || data[j] == '\\' || data[j] == '=' && j+1 < len(data) && data[j+1] == '>')
 }
 
+func isLower(c byte) bool { return 'a' <= c && c <= 'z' }
+func isUpper(c byte) bool { return 'A' <= c && c <= 'Z' }
+
 func isAlnumByte(c byte) bool {
 	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9'
 }
 
 func validPasswordPair(c Candidate) bool {
-	key := strings.ToLower(string(c.Key))
-	if k := strings.LastIndexAny(key, "_.-"); k >= 0 {
-		key = key[k+1:]
-	}
-	if !passwordVariant(key) {
-		// MYSQLPASS, ANYpassword: a name glued to the word
-		ok := false
-		for _, v := range []string{"password", "passwd", "pswd", "pwd", "pass", "pw"} {
-			if strings.HasSuffix(key, v) && !passWords[key] {
-				ok = true
-				break
-			}
-		}
-		if !ok {
-			return false
-		}
+	if !passwordPairName(c.Key) || testRunnerStatus(c) {
+		return false
 	}
 	if q := c.Offset - 1; q >= 0 && c.Context[q] == '"' || q >= 0 && c.Context[q] == '\'' {
 		// a quoted value: after a macro or SET, or typed (key: Type = "…")
@@ -212,6 +204,59 @@ func validPasswordPair(c Candidate) bool {
 		return false // a YAML tag: !vault, !Ref
 	}
 	return passwordShaped(v) && plausiblePasswordValue(v)
+}
+
+// passwordPairName reports whether a name ends in a word for a password.
+// The long spellings count glued to the name before them (ANYpassword,
+// DBPASSWD); the short ones (pass, pw, pwd) end too many other words
+// (lowpass, bandpass, AAMSWAPW) and count only as a word of their own:
+// after "_", ".", "-", a blank or a change of case (DB_PASS, dbPwd,
+// ANYpw).
+func passwordPairName(name []byte) bool {
+	k := bytes.LastIndexAny(name, "_.- \t") + 1
+	last := string(name[k:])
+	w := strings.ToLower(last)
+	if passwordVariant(w) {
+		return true
+	}
+	if passWords[w] {
+		return false // bypass, compass
+	}
+	for _, v := range []string{"password", "passwd", "pswd"} {
+		if strings.HasSuffix(w, v) {
+			return true
+		}
+	}
+	for _, v := range []string{"pass", "pwd", "pw"} {
+		if n := len(last) - len(v); n > 0 && strings.HasSuffix(w, v) {
+			// dbPass, ANYpw: the word starts where the case changes
+			return isLower(last[n-1]) && isUpper(last[n]) || isUpper(last[n-1]) && isLower(last[n])
+		}
+	}
+	return false
+}
+
+// testRunnerStatus reports whether the key is the status word of a test
+// runner's report ("--- PASS: TestParse/empty (0.00s)" from go test,
+// "PASS: test-suite-1" from automake), not a password's name: an upper-case
+// PASS at the start of a line, a comment or a quotation, or after "--- "
+// (the rule's keys are spellings of "password": FAIL and SKIP never reach
+// it).
+func testRunnerStatus(c Candidate) bool {
+	if string(c.Key) != "PASS" {
+		return false
+	}
+	before := c.Context[:c.MatchOffset]
+	if nl := bytes.LastIndexByte(before, '\n'); nl >= 0 {
+		before = before[nl+1:]
+	}
+	before = bytes.TrimRight(before, " \t")
+	if bytes.HasSuffix(before, []byte("---")) {
+		return true // go test's line, also inside test2json's "Output" strings
+	}
+	// the line's start, also behind a comment's marks, or the start of a
+	// quotation ("prints \"PASS: suite-1\""): the report quoted
+	return len(bytes.TrimLeft(before, " \t/#*>")) == 0 || bytes.HasSuffix(before, []byte(`"`)) || bytes.HasSuffix(before, []byte("'")) || bytes.HasSuffix(before, []byte("\x60"))
 }
 
 func isLetters(b []byte) bool {
@@ -268,9 +313,17 @@ var optionSecretWords = map[string]bool{"password": true, "passwd": true, "passp
 	"pwd": true, "token": true, "secret": true, "bearer": true}
 
 func validSecretOption(c Candidate) bool {
+	curlopt := len(c.Match) > 8 && strings.EqualFold(string(c.Match[:8]), "curlopt_")
 	if len(c.Key) > 0 {
 		words := keyWords(string(c.Key))
-		if len(words) == 0 || genericMetaFirst[words[0]] || !optionTakesSecret(words[len(words)-1]) {
+		if len(words) == 0 || genericMetaFirst[words[0]] {
+			return false
+		}
+		last := words[len(words)-1]
+		// an option's last word is the secret's name as a whole word
+		// (--db-password, -Password); inside a glued option it is an
+		// argument ("7za -ppassword": -p and its value)
+		if !optionSecretWords[last] && !(curlopt && curlSecretSlot(last)) {
 			return false
 		}
 	}
@@ -278,20 +331,22 @@ func validSecretOption(c Candidate) bool {
 	if v[0] == '-' || v[0] == '<' {
 		return false // the next option, a <placeholder>
 	}
-	if len(c.Match) > 8 && strings.EqualFold(string(c.Match[:8]), "curlopt_") {
+	if curlopt {
 		// a library's credential slot: the value is one, whatever its shape
 		return plausiblePasswordValue(v)
+	}
+	if q := c.Offset - 1; q >= 0 && c.Context[q] != '"' && c.Context[q] != '\'' && bytes.ContainsAny(v, "=/") {
+		// unquoted: "--secret id=npm,src=…" (a BuildKit mount), "--secret
+		// projects/p/secrets/db" (a resource path) name where a secret is
+		return false
 	}
 	return passwordShaped(v) && plausiblePasswordValue(v)
 }
 
-// optionTakesSecret: an option's last word (keyWords) names a secret:
-// password, oauth2-bearer, PROXYPASSWORD, KEYPASSWD.
-func optionTakesSecret(w string) bool {
-	if optionSecretWords[w] {
-		return true
-	}
-	for _, s := range []string{"password", "passwd", "userpwd"} {
+// curlSecretSlot: a libcurl option's name (after CURLOPT_) that takes a
+// password: PROXYPASSWORD, KEYPASSWD, PROXYUSERPWD.
+func curlSecretSlot(w string) bool {
+	for _, s := range []string{"password", "passwd", "userpwd", "bearer"} {
 		if strings.HasSuffix(w, s) {
 			return true
 		}
@@ -316,14 +371,18 @@ func sqlPasswordGate(data []byte, i int) bool {
 		return false
 	}
 	if identified {
-		return true
+		// "the type identified by remoteId": prose; SQL names the user first
+		return sqlAccountContext.Match(lineBefore(data, i+1-kw))
 	}
 	k := j
 	for k < len(data) && (data[k] == ' ' || data[k] == '\t') {
 		k++
 	}
 	if k < len(data) && data[k] == '(' {
-		return true // PASSWORD('…')
+		// = PASSWORD('…'), VALUES(PASSWORD('…')); not a method call
+		// (ssh.Password("…")): SQL writes the function in capitals or
+		// after an assignment or VALUES(
+		return string(data[i+1-kw:i+1]) == "PASSWORD" || sqlFunctionLeadIn.Match(lineBefore(data, i+1-kw))
 	}
 	// WITH PASSWORD, LOGIN PASSWORD, ENCRYPTED PASSWORD; USER u PASSWORD,
 	// ROLE r PASSWORD: the word before, or the one before that
@@ -338,6 +397,28 @@ func sqlPasswordGate(data []byte, i int) bool {
 		return true
 	}
 	return false
+}
+
+// sqlAccountContext matches a line's text before IDENTIFIED BY, or before
+// an unquoted PASSWORD value, that makes it a SQL statement on an account.
+var sqlAccountContext = lazyRE.New(`(?i)\b(?:(?:create|alter)[ \t]+(?:user|login|role)|grant|login|role)\b`)
+
+// sqlFunctionLeadIn matches what stands before SQL's PASSWORD(…) written
+// in small letters: an assignment, VALUES(, SET.
+var sqlFunctionLeadIn = lazyRE.New(`(?i)(?:=|\bvalues[ \t]*\(|\bset)[ \t]*$`)
+
+// namedAccountBefore reports whether "USER u" or "ROLE r" stands right
+// before data[at] (the gate's second form: USER u PASSWORD).
+func namedAccountBefore(data []byte, at int) bool {
+	_, b := blankWordBefore(data, at)
+	w, _ := blankWordBefore(data, b)
+	return strings.EqualFold(string(w), "user") || strings.EqualFold(string(w), "role")
+}
+
+// lineBefore returns the text of data's line before data[end].
+func lineBefore(data []byte, end int) []byte {
+	b := bytes.LastIndexByte(data[:end], '\n') + 1
+	return data[b:end]
 }
 
 // blankWordBefore returns the run of non-blank bytes that ends before the
@@ -360,12 +441,21 @@ func validSQLPassword(c Candidate) bool {
 	case ':', '?', '@', '$', '%', '*', '{':
 		return false // a bind parameter, a variable, a hash (PASSWORD '*…')
 	}
-	if q := c.Offset - 1; q < 0 || c.Context[q] != '\'' && c.Context[q] != '"' {
+	quoted := c.Offset > 0 && (c.Context[c.Offset-1] == '\'' || c.Context[c.Offset-1] == '"')
+	if !quoted {
 		// unquoted: "identified by tenantId", "PASSWORD EXPIRE" are prose
-		// and keywords; a password there mixes classes of characters
-		if !passwordShaped(v) {
+		// and keywords; a password there mixes classes of characters, is
+		// no sentence's last word ("with password Reset-Link.") and stands
+		// in a statement on an account, or right after one (USER u PASSWORD)
+		if !passwordShaped(v) || v[len(v)-1] == '.' {
 			return false
 		}
+		if !sqlAccountContext.Match(lineBefore(c.Context, c.MatchOffset)) && !namedAccountBefore(c.Context, c.MatchOffset) {
+			return false
+		}
+	}
+	if m := c.Match; len(m) > 8 && bytes.EqualFold(m[:8], []byte("password")) && bytes.TrimLeft(m[8:], " \t")[0] == '(' && len(v) < 6 {
+		return false // PASSWORD('…') with a short argument: a test's, not a chosen password
 	}
 	return plausiblePasswordValue(v)
 }
@@ -437,7 +527,32 @@ func validEnvDefaultSecret(c Candidate) bool {
 	}
 	v := c.Secret
 	// a chosen password or a random token, not a word ("postgres", "dev")
-	return passwordShaped(v) && plausiblePasswordValue(v)
+	// nor a stand-in: a placeholder, or words that only name the value or
+	// say it is missing ("Bearer-Token1", "Not-Set1")
+	return passwordShaped(v) && plausiblePasswordValue(v) && !IsPlaceholder(v) && !namesMissingValue(v)
+}
+
+// missingValueWords say a value is not there ("not set", "none") or name
+// it ("bearer token"): a fallback of these words alone is a stand-in.
+var missingValueWords = map[string]bool{"not": true, "set": true, "unset": true, "none": true, "missing": true,
+	"required": true, "empty": true, "default": true, "undefined": true, "value": true, "here": true,
+	"your": true, "bearer": true, "change": true, "replace": true, "todo": true, "tbd": true}
+
+// namesMissingValue reports whether v is words of standInWords or
+// missingValueWords, each with digits or not ("Not-Set1", "Bearer-Token1").
+func namesMissingValue(v []byte) bool {
+	named := 0
+	for _, w := range keyWords(string(v)) {
+		w = strings.TrimRight(w, "0123456789")
+		if w == "" {
+			continue
+		}
+		if !standInWords[w] && !missingValueWords[w] {
+			return false
+		}
+		named++
+	}
+	return named > 0
 }
 
 // envDefaultGate passes "${NAME:-" and "${NAME-", a lookup's "(" and

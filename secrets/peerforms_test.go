@@ -40,6 +40,22 @@ func TestPeerForms(t *testing.T) {
 		{"deploy/values.yaml", "bypass: " + pw() + "\n", ""},
 		{"docs/setup.md", "Password: Required\n", ""},
 		{"src/conf.h", "#define PASSWORD_LEN 64\n", ""},
+		// a test runner's report: go test's subtests, automake's suite
+		{"testdata/run.out", "        --- PASS: TestDecode/utf_16 (0.02s)\n", ""},
+		{"testdata/run.json", `{"Action":"output","Output":"    --- PASS: TestSplit/case_3 (0.11s)\\n"}` + "\n", ""},
+		{"tests/suite.log", "PASS: unit-tests-4\n", ""},
+		{"tests/run.sh", "# prints \"PASS: unit-tests-4\" on success\n", ""},
+		{"tests/run.sh", "# \"PASS: unit-tests-4\" when it passes\n", ""},
+		// names that end in "pw" or "pass" without being a password's
+		{"src/arch/tables.s", "\tAXCHGPW:  0x0A3E1 << 11, // xchg.w\n", ""},
+		{"audio/filter.conf", "highpass=f=250Hz,volume=2\n", ""},
+		{"docs/radio.md", "Bandpass: 1.8kHz-4kHz\n", ""},
+		// but a password's own short name counts as a word of its name
+		{"config/app.env", "dbPass:" + pw() + "\n", RulePasswordPair},
+		{"config/app.env", "SMTP.pwd: " + pw() + "\n", RulePasswordPair},
+		{"notes/access.txt", "host:gw1 (SVCpw:" + pw() + ")\n", RulePasswordPair},
+		// binary data: bytes past ASCII and control bytes are no symbols
+		{"testdata/blob.bin", "\x00\x93pw=\x7f\xc1Ab9\x8e\x05zQ\xe2\n", ""},
 		// not password-pair's, but a password a sentence gives: prose-secret's
 		{"docs/setup.md", "Type the password \"" + pw() + "\" when asked.\n", RuleProseSecret},
 
@@ -52,6 +68,11 @@ func TestPeerForms(t *testing.T) {
 		{"ops/login.sh", "mysql --password $DB_PASSWORD\n", ""},
 		{"ops/login.sh", "tool --token <your-token>\n", ""},
 		{"ops/login.sh", "tool --token-file ./token.txt\n", ""},
+		// a BuildKit secret mount, a secret manager's resource path, an
+		// archiver's glued -p and its argument
+		{"ci/build.sh", "docker buildx build --secret id=pip,src=$HOME/.pip.conf .\n", ""},
+		{"ci/build.sh", "fetch --secret vaults/Ops-Main/items/api-key2 > key\n", ""},
+		{"ci/pack.sh", "7z x -ppassword Q3-Report.7z -o out/\n", ""},
 
 		// sql-password
 		{"db/init.sql", "CREATE USER reporting WITH ENCRYPTED PASSWORD '" + pw() + "';\n", RuleSQLPassword},
@@ -61,6 +82,16 @@ func TestPeerForms(t *testing.T) {
 		{"docs/tenancy.md", "Each tenant is identified by tenantId and every user password field is hashed.\n", ""},
 		{"db/init.sql", "CREATE USER app IDENTIFIED BY :new_password;\n", ""},
 		{"db/init.sql", "GRANT ALL ON db.* TO 'x'@'%' IDENTIFIED BY PASSWORD '*" + strings.ToUpper(g.from(hexLower, 40)) + "';\n", ""},
+		// "identified by" and "with password" in prose, PASSWORD( as a method
+		{"docs/api.md", "Each frame is identified by Frame-ID2 in its header.\n", ""},
+		{"docs/api.md", "Requests are identified by X-Trace-Id.\n", ""},
+		{"docs/auth.md", "Log in with password Forgot-Link.\n", ""},
+		{"docs/auth.md", "Log in with password Forgot-Link when the account is locked.\n", ""},
+		{"notes/access.txt", "db01 user ops password " + pw() + "\n", RuleSQLPassword},
+		{"src/client_test.go", "\tauth := []ssh.AuthMethod{ssh.Password(\"secretpw\")}\n", ""},
+		{"db/init.sql", "INSERT INTO users VALUES(PASSWORD('ab1'));\n", ""},
+		{"db/init.sql", "INSERT INTO users VALUES(password('" + pw() + "'));\n", RuleSQLPassword},
+		{"db/init.sql", "CREATE USER ops IDENTIFIED BY Kx" + g.from(alphaDigit, 4) + "q;\n", RuleSQLPassword},
 
 		{"db/init.sql", "UPDATE mysql.user SET authentication_string = PASSWORD('" + pw() + "') WHERE User = 'app';\n", RuleSQLPassword},
 		{"src/auth.py", "    if not check_password('" + pw() + "'):\n", ""},
@@ -74,6 +105,10 @@ func TestPeerForms(t *testing.T) {
 		{"docker-compose.yml", "      POSTGRES_PASSWORD: ${POSTGRES_PASSWORD:-postgres}\n", ""},
 		{"app/settings.py", "HOST = os.getenv(\"DB_HOST\", \"" + pw() + "\")\n", ""},
 		{"app/settings.py", "MAX_TOKENS = os.getenv(\"MAX_TOKEN\", \"4096\")\n", ""},
+		// a fallback that names the value or says it is missing
+		{"app/settings.py", "token = os.getenv(\"GITLAB_TOKEN\", \"Api-Token2\")\n", ""},
+		{"docker-compose.yml", "      DB_PASSWORD: ${DB_PASSWORD:-Unset-Value9}\n", ""},
+		{"docker-compose.yml", "      DB_PASSWORD: ${DB_PASSWORD:-Missing-Secret1}\n", ""},
 
 		// provider formats
 		{"ci/env.txt", "cfut_" + g.mixed(base62, 48) + "\n", "cloudflare-api-token"},
