@@ -451,7 +451,12 @@ func (s *Scanner) detect(path string, data []byte, scan bool) []cand {
 				// A long window (a JSON file of escaped keys, 16 KB after
 				// each BEGIN line) is searched in the parts the filter's
 				// one pass finds may hold a match, not whole: the search
-				// of a large expression reads ~1 µs a byte.
+				// of a large expression reads ~1 µs a byte. Part by part,
+				// too, the matches are held a part at a time, not a
+				// window's (~90 bytes each: 11 MB on a 4 MB line of short
+				// sentences that name a token); a window the filter cannot
+				// read (a non-ASCII byte, its state budget spent) is
+				// searched whole below, and holds them all.
 				var ok bool
 				if sc.parts, ok = d.parts(ctx, cut, splitEvery, sc.parts[:0]); ok {
 					rule.searchParts(ctx, sc.parts, func(m []int) {
@@ -1376,13 +1381,7 @@ func (cr *compiledRule) searchParts(ctx []byte, parts []span, f func(m []int)) {
 					m[k] += p.start
 				}
 			}
-			if cr.stripped {
-				st := m[0]
-				for st > prev && m[0]-st < cr.prefixMax && cr.prefixSet[ctx[st-1]] {
-					st--
-				}
-				m[0] = st
-			}
+			cr.widenStripped(ctx, m, prev)
 			prev = m[1]
 			f(m)
 		}

@@ -1,9 +1,16 @@
 package main
 
 import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/base64"
+	"fmt"
 	"math"
+	"os"
+	"path/filepath"
 	"runtime"
 	"runtime/debug"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -236,5 +243,35 @@ func TestHeadroomFor(t *testing.T) {
 		if got := uint64(headroomFor(c.live)) + c.live; got != c.want {
 			t.Errorf("limit at %d MiB live = %d MiB, want %d MiB", c.live>>20, got>>20, c.want>>20)
 		}
+	}
+}
+
+// TestScanLargeFilesDeferred: with every file large, each one met while
+// another scans is read again at the end; the findings and their order
+// are those of a scan where no file is large.
+func TestScanLargeFilesDeferred(t *testing.T) {
+	dir := t.TempDir()
+	for i := range 24 {
+		sum := sha256.Sum256([]byte{byte(i)})
+		tok := "ghp_" + strings.NewReplacer("+", "", "/", "", "=", "").Replace(base64.StdEncoding.EncodeToString(sum[:]))[:36]
+		if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("f%02d.txt", i)), []byte("token: "+tok+"\nplain text\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	scan := func() string {
+		var out, errOut bytes.Buffer
+		run([]string{"scan", "--format", "json", dir}, &out, &errOut)
+		return out.String()
+	}
+	want := scan()
+	defer func(n int) { largeScan = n }(largeScan)
+	largeScan = 1
+	for range 3 {
+		if got := scan(); got != want {
+			t.Fatalf("with every file large:\n%s\nwant\n%s", got, want)
+		}
+	}
+	if !strings.Contains(want, "f23.txt") {
+		t.Fatalf("the scan found nothing to compare: %s", want)
 	}
 }

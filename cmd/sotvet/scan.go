@@ -452,9 +452,11 @@ func isBinary(b []byte) bool {
 // four 4 MB files that wake every rule: 40-44 MB live at the collections
 // instead of 34-37, beside ~22 MB of compiled rules; the collector ran 107
 // times instead of ~35). Small files, the usual tree, still scan on every
-// CPU, and one large file scans beside them; the CPU time is the same or
-// less, a tree of only large files takes longer.
-const largeScan = 1 << 20
+// CPU, and one large file scans beside them; a large file met while
+// another scans is dropped and read again at the end, so that no worker
+// waits and no waiting content is held. The CPU time is the same or
+// less; a tree of only large files takes longer.
+var largeScan = 1 << 20 // a variable: a test makes every file large
 
 // scanAll reads (when a file has a path) and scans the files on every
 // CPU, reading in the workers so that opening many small files overlaps
@@ -470,6 +472,8 @@ func scanAll(sc *secrets.Scanner, rd scanReader, files []scanFile, keep int) (ou
 	var next atomic.Int64
 	var wg sync.WaitGroup
 	var oneLarge sync.Mutex
+	var deferMu sync.Mutex
+	var deferred []int // large files met while another scanned, in no order: scanned one by one at the end
 	for range min(runtime.GOMAXPROCS(0), max(len(files), 1)) {
 		wg.Add(1)
 		go func() {
@@ -480,7 +484,8 @@ func scanAll(sc *secrets.Scanner, rd scanReader, files []scanFile, keep int) (ou
 					return
 				}
 				f := &files[i]
-				if f.path != "" {
+				path := f.path // read replaces the record
+				if path != "" {
 					if errs[i] = rd.read(f); errs[i] != nil {
 						continue
 					}
@@ -493,8 +498,18 @@ func scanAll(sc *secrets.Scanner, rd scanReader, files []scanFile, keep int) (ou
 					s = f.sc
 				}
 				large := len(f.content) >= largeScan
-				if large {
-					oneLarge.Lock()
+				if large && !oneLarge.TryLock() {
+					if path != "" {
+						// another large scan runs: read this one again
+						// at the end rather than hold it, or a worker,
+						// idle meanwhile
+						f.content, f.path = nil, path
+						deferMu.Lock()
+						deferred = append(deferred, i)
+						deferMu.Unlock()
+						continue
+					}
+					oneLarge.Lock() // content given, not read: nothing to read again
 				}
 				out[i], more[i] = s.ScanCapped(f.name, f.content, keep)
 				if large {
@@ -505,6 +520,18 @@ func scanAll(sc *secrets.Scanner, rd scanReader, files []scanFile, keep int) (ou
 		}()
 	}
 	wg.Wait()
+	for _, i := range deferred {
+		f := &files[i]
+		if errs[i] = rd.read(f); errs[i] != nil || f.unscanned != "" || f.skip {
+			continue
+		}
+		s := sc
+		if f.sc != nil {
+			s = f.sc
+		}
+		out[i], more[i] = s.ScanCapped(f.name, f.content, keep)
+		f.content = nil
+	}
 	for _, err := range errs {
 		if err != nil {
 			return nil, nil, err
