@@ -65,7 +65,16 @@ func newClient(t testing.TB, root string, opts *InitOptions) *client {
 			}
 			c.hist[p.URI] = append(c.hist[p.URI], p)
 			c.mu.Unlock()
-			c.seen <- struct{}{}
+			// A wake-up, not a count: when the buffer is full, waiters
+			// have wake-ups pending and re-read the state. A send that
+			// blocked here would stop the connection's reader, and with
+			// it the server's writes and then the test's own (a pipe
+			// holds nothing): a test that left more than the buffer's
+			// publishes unread hung until go test's timeout.
+			select {
+			case c.seen <- struct{}{}:
+			default:
+			}
 		case "window/logMessage":
 			c.mu.Lock()
 			c.logs = append(c.logs, string(req.Params()))
