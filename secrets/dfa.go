@@ -242,6 +242,27 @@ func (d *prefilterDFA) mayMatch(text []byte, anchored, cut bool) bool {
 	return may
 }
 
+// lock returns one of the filter's caches, locked, with its mode's
+// empty state made; nil when every cache is busy (another goroutine
+// reads one) or the state could not be made.
+func (d *prefilterDFA) lock(mode int) *dfaCache {
+	for i := range d.caches {
+		c := &d.caches[i]
+		if !c.mu.TryLock() {
+			continue
+		}
+		if c.index[mode] == nil {
+			c.index[mode] = map[string]int32{}
+			if c.state(d, mode, make(pcSet, d.words)) < 0 { // state 0: the empty set
+				c.mu.Unlock()
+				return nil
+			}
+		}
+		return c
+	}
+	return nil
+}
+
 // scan is mayMatch which, unanchored and with every > 0, also returns
 // split points: offsets q at least every bytes apart where no thread of
 // the expression started before q is alive and text[q-1] is a byte that
@@ -251,28 +272,16 @@ func (d *prefilterDFA) mayMatch(text []byte, anchored, cut bool) bool {
 // of text[q:] the rest (see searchSplit). ok is false when the filter
 // could not tell; then may is true and there are no splits.
 func (d *prefilterDFA) scan(text []byte, anchored, cut bool, every int, splits []int) (may bool, _ []int, ok bool) {
-	var c *dfaCache
-	for i := range d.caches {
-		if d.caches[i].mu.TryLock() {
-			c = &d.caches[i]
-			break
-		}
-	}
-	if c == nil {
-		return true, nil, false
-	}
-	defer c.mu.Unlock()
 	mode := 1
 	init := pcSet(nil)
 	if anchored {
 		mode, init = 0, d.start
 	}
-	if c.index[mode] == nil {
-		c.index[mode] = map[string]int32{}
-		if c.state(d, mode, make(pcSet, d.words)) < 0 { // state 0: the empty set
-			return true, nil, false
-		}
+	c := d.lock(mode)
+	if c == nil {
+		return true, nil, false
 	}
+	defer c.mu.Unlock()
 	if init == nil {
 		// the empty set, in step's scratch: state copies the set it keeps
 		init = slices.Grow(c.next[:0], d.words)[:d.words]
@@ -320,27 +329,17 @@ func (d *prefilterDFA) scan(text []byte, anchored, cut bool, every int, splits [
 // of a match: those in which, or at whose end, the looser expression
 // accepts. No thread lives across a split, so a match that starts in a
 // part ends in it; a part where no match of the looser expression ends
-// holds none of the rule's (see searchParts). ok is false when the filter
-// could not tell; then the caller searches the whole text.
+// holds none of the rule's (see searchParts). From a byte the filter
+// cannot read (non-ASCII) or past its state budget, the rest of the text
+// is one part. ok is false when no cache of the filter is free; then the
+// caller searches the whole text.
 func (d *prefilterDFA) parts(text []byte, cut bool, every int, parts []span) (_ []span, ok bool) {
-	var c *dfaCache
-	for i := range d.caches {
-		if d.caches[i].mu.TryLock() {
-			c = &d.caches[i]
-			break
-		}
-	}
+	const mode = 1
+	c := d.lock(mode)
 	if c == nil {
 		return parts, false
 	}
 	defer c.mu.Unlock()
-	const mode = 1
-	if c.index[mode] == nil {
-		c.index[mode] = map[string]int32{}
-		if c.state(d, mode, make(pcSet, d.words)) < 0 { // state 0: the empty set
-			return parts, false
-		}
-	}
 	init := slices.Grow(c.next[:0], d.words)[:d.words]
 	clear(init)
 	st := c.state(d, mode, init)
@@ -352,14 +351,17 @@ func (d *prefilterDFA) parts(text []byte, cut bool, every int, parts []span) (_ 
 		if c.accept[mode][st]&1 != 0 {
 			may = true
 		}
-		if b >= 0x80 {
-			return parts, false
-		}
-		next := c.trans[mode][int(st)*d.classes+int(d.class[b])]
-		if next < 0 {
-			if next = c.step(d, mode, st, b); next < 0 {
-				return parts, false
+		next := int32(-1)
+		if b < 0x80 {
+			if next = c.trans[mode][int(st)*d.classes+int(d.class[b])]; next < 0 {
+				next = c.step(d, mode, st, b)
 			}
+		}
+		if next < 0 {
+			// A byte the filter does not read (non-ASCII), or its state
+			// budget spent: the parts found so far stand (no thread
+			// lives across their ends), and the rest is one part.
+			return append(parts, span{last, len(text)}), true
 		}
 		if c.quiet[mode][next] {
 			if q := i + 1; q-last >= every && q < len(text) && d.splitsAfter(b) {
@@ -389,24 +391,12 @@ func (d *prefilterDFA) parts(text []byte, cut bool, every int, parts []span) (_ 
 // bit per instruction and byte of its input first). ok is false when
 // the filter could not tell.
 func (d *prefilterDFA) reach(text []byte) (may bool, end int, ok bool) {
-	var c *dfaCache
-	for i := range d.caches {
-		if d.caches[i].mu.TryLock() {
-			c = &d.caches[i]
-			break
-		}
-	}
+	const mode = 0
+	c := d.lock(mode)
 	if c == nil {
 		return true, len(text), false
 	}
 	defer c.mu.Unlock()
-	const mode = 0
-	if c.index[mode] == nil {
-		c.index[mode] = map[string]int32{}
-		if c.state(d, mode, make(pcSet, d.words)) < 0 { // state 0: the empty set
-			return true, len(text), false
-		}
-	}
 	st := c.state(d, mode, d.start)
 	if st < 0 {
 		return true, len(text), false

@@ -631,6 +631,24 @@ func TestLongWindowScanSame(t *testing.T) {
 	if !reflect.DeepEqual(got, want) {
 		t.Fatalf("with the window in parts: %d findings, searched whole: %d", len(got), len(want))
 	}
+	// A non-ASCII byte halfway through ends the parts the filter reads,
+	// not the ones before it: the first half is still searched a part at
+	// a time (the matches held at once stay bounded).
+	half := len(text) / 2
+	mixed := append(append(append([]byte{}, text[:half]...), " café "...), text[half:]...)
+	for _, r := range s.rules {
+		if r.ID != RuleGenericSecret {
+			continue
+		}
+		d, nfa := r.filterFor(len(mixed))
+		if d == nil || nfa {
+			t.Skip("no set filter for generic-secret at this size")
+		}
+		parts, ok := d.parts(mixed, false, splitEvery, nil)
+		if !ok || len(parts) < 2 || parts[len(parts)-2].end > half+1 {
+			t.Fatalf("parts of a window with a non-ASCII byte at %d: %v, %v", half, ok, parts[max(len(parts)-3, 0):])
+		}
+	}
 }
 
 // TestEarlyFilterScanSame: a fresh scanner at the default thresholds
