@@ -185,28 +185,20 @@ func (s *Set) mask2(a, b string) uint64 {
 		m |= out[sa] | out[sb]
 	}
 	// The longer half's tail, from its state.
-	st, rest := sa, a[n:]
 	if len(b) > n {
-		st, rest = sb, b[n:]
+		return m | s.maskFrom(sb, b[n:], hi)
 	}
-	for i := 0; i < len(rest); i++ {
-		c := rest[i]
-		hi |= c
-		st = int(next[st<<shift|int(class[c])])
-		m |= out[st]
-	}
-	if hi >= 0x80 {
-		m |= NonASCII
-	}
-	return m
+	return m | s.maskFrom(sa, a[n:], hi)
 }
 
 // mask1 is Mask reading text from start to end.
-func (s *Set) mask1(text string) uint64 {
+func (s *Set) mask1(text string) uint64 { return s.maskFrom(0, text, 0) }
+
+// maskFrom is the mask of text read from state st, with NonASCII when a
+// byte of text, or hi (what was read before), is one.
+func (s *Set) maskFrom(st int, text string, hi byte) uint64 {
 	var m uint64
-	var hi byte
 	next, out, class, shift := s.next, s.out, &s.class, s.shift
-	st := 0
 	for i := 0; i < len(text); i++ {
 		c := text[i]
 		hi |= c
