@@ -1,7 +1,5 @@
 package secrets
 
-import "bytes"
-
 // RuleSessionCookie reports a session cookie's value in a Cookie or
 // Set-Cookie header: captured HTTP traffic (a HAR file, a proxy log, a
 // curl command pasted into a ticket) carries it, and whoever holds it is
@@ -43,5 +41,5 @@ func validSessionCookie(c Candidate) bool {
 	if wordListRE.Match(v) {
 		return false
 	}
-	return !bytes.HasPrefix(bytes.ToLower(v), []byte("deleted"))
+	return !hasPrefixFold(v, "deleted")
 }

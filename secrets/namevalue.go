@@ -1,9 +1,6 @@
 package secrets
 
-import (
-	"bytes"
-	"regexp"
-)
+import "bytes"
 
 // RuleNameValueSecret reports the value of a name/value pair whose name
 // is a secret's: the way container definitions, API collections and
@@ -45,21 +42,33 @@ const notEntryStart = `(?:[^nNkK\s"'-]|[nN](?:[^aA\n]|[aA](?:[^mM\n]|[mM](?:[^eE
 // anotherEntry finds a second name between a pair's name and its value:
 // the value is another entry's ("- name: API_TOKEN / valueFrom: … /
 // - name: BUILD_SHA / value: …").
-var anotherEntry = regexp.MustCompile(`(?i)(?:^|[\s{,-])["']?(?:name|key)["']?[ \t]*[:=]|\bvariable[ \t]+"`)
+var anotherEntry = lazyRE.New(`(?i)(?:^|[\s{,-])["']?(?:name|key)["']?[ \t]*[:=]|\bvariable[ \t]+"`)
 
 func validNameValue(c Candidate) bool {
 	if c.Key == nil {
 		return false
 	}
-	if ls := bytes.LastIndexByte(c.Context[:c.MatchOffset], '\n') + 1; bytes.Contains(bytes.ToLower(c.Context[ls:c.Offset]), []byte("<input")) {
+	if ls := bytes.LastIndexByte(c.Context[:c.MatchOffset], '\n') + 1; inInputTag(c.Context[ls:c.Offset]) {
 		return false // a form's hidden field: an anti-forgery token (csrfmiddlewaretoken, __RequestVerificationToken, _token)
 	}
-	keyEnd := c.MatchOffset
-	if i := bytes.Index(c.Match, c.Key); i >= 0 {
-		keyEnd += i + len(c.Key)
-	}
+	keyEnd := subOffset(c.Context, c.Key) + len(c.Key)
 	if keyEnd < c.Offset && anotherEntry.Match(c.Context[keyEnd:c.Offset]) {
 		return false
 	}
 	return validGeneric(c)
+}
+
+// inInputTag: an HTML <input tag opens in b (any case).
+func inInputTag(b []byte) bool {
+	for i := bytes.IndexByte(b, '<'); i >= 0; {
+		if hasPrefixFold(b[i:], "<input") {
+			return true
+		}
+		j := bytes.IndexByte(b[i+1:], '<')
+		if j < 0 {
+			return false
+		}
+		i += 1 + j
+	}
+	return false
 }

@@ -723,7 +723,7 @@ var defaultPorts = map[string]string{"http": "80", "https": "443", "ws": "80", "
 
 // ipSpelled: a name that spells an IPv4 address (nip.io, sslip.io and
 // the like resolve 10.0.0.5.nip.io and 10-0-0-5.sslip.io to it).
-var ipSpelled = regexp.MustCompile(`(?:^|[.-])(?:\d{1,3}[.-]){3}\d{1,3}(?:[.-]|$)`)
+var ipSpelled = lazyRE.New(`(?:^|[.-])(?:\d{1,3}[.-]){3}\d{1,3}(?:[.-]|$)`)
 
 func placeholderHost(h string, allowLocalhost bool) bool {
 	h = strings.TrimSuffix(strings.ToLower(h), ".")
