@@ -65,6 +65,26 @@ func adversarial() map[string]func(n int) []byte {
 		}
 		return []byte(b.String()[:n])
 	}
+	// This round's rules: a name/value pair's entries, one after another
+	// on lines and on one line; one Cookie header of many pairs, and one
+	// of session pairs; lines a .pgpass line's shape fits (Redact runs
+	// that rule on every text).
+	entries := func(format string) func(int) []byte {
+		return func(n int) []byte {
+			g := newFakeGen("entries " + format)
+			var b strings.Builder
+			for b.Len() < n {
+				fmt.Fprintf(&b, format, g.from(base62, 20))
+			}
+			return []byte(b.String()[:n])
+		}
+	}
+	out["entries:name-value"] = entries("- name: DB_PASSWORD\n  value: \"%s\"\n")
+	out["line:name-value"] = entries(`{"name":"API_TOKEN","value":"%s"},`)
+	out["line:name-no-value"] = rep(`{"name":"API_TOKEN","kind":"x"}, `)
+	out["cookie:pairs"] = func(n int) []byte { return append([]byte("Cookie: "), rep("a=b; ")(n)...)[:n] }
+	out["line:cookie"] = entries("Cookie: sessionid=%s; ")
+	out["lines:pgpass"] = entries("db.internal:5432:orders:app:%s\n")
 	return out
 }
 
