@@ -516,7 +516,7 @@ func readText(d *sotparse.Doc, content []byte) *docText {
 	di.commandSays = append(di.commandSays, readBlockCommands(d, content)...)
 	factLines := map[int]bool{} // the lines of its facts, read as facts
 	if len(d.Facts) > 0 {
-		lined := d.File.Lines() // read back, a released text's table is packed
+		lined := d.File.Lines() // during the parse the table is whole; Lines() costs nothing then, and a later reader would find it packed
 		for _, f := range d.Facts {
 			factLines[lined.Line(f.Pos)] = true
 		}
