@@ -197,7 +197,7 @@ func (b *findingBound) evict(held []heldFinding, sevOf func(check uint16, cat st
 // count adds the findings the bound counted to o, each place's merged as
 // mergeClusters merges them: a place's findings are either all held or
 // all counted.
-func (b *findingBound) count(o *Omitted, code func(check uint16, cat string) string) {
+func (b *findingBound) count(o *Omitted, name func(check uint16) string, code func(check uint16, cat string) string) {
 	ds := b.dropped
 	// The files are ranked by name once, and the findings sorted by rank:
 	// a run may count millions, each comparison a comparison of names.
@@ -231,7 +231,7 @@ func (b *findingBound) count(o *Omitted, code func(check uint16, cat string) str
 		into := foldInto(len(group), func(k int) string { return code(group[k].check, b.cats[group[k].cat]) }, func(k int) int { return int(group[k].sev) })
 		for k := range group {
 			if stays(into, k) {
-				o.Add(b.files[group[k].file], severityOfRank(int(group[k].sev)), 1)
+				o.Add(name(group[k].check), b.files[group[k].file], severityOfRank(int(group[k].sev)), 1)
 			}
 		}
 		i = j

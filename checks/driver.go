@@ -271,7 +271,7 @@ func Run(opt Options) (*Result, *sotparse.Workspace, error) {
 				perCheck[k]++
 				over := perCheck[k] > opt.MaxPerFile
 				if over {
-					omitted.Add(tf.Name(), sevs.severityOf(a.Name, d.Category), 1)
+					omitted.Add(a.Name, tf.Name(), sevs.severityOf(a.Name, d.Category), 1)
 					capped[tf.Name()] = true
 				}
 				mu.Unlock()
@@ -355,7 +355,7 @@ func Run(opt Options) (*Result, *sotparse.Workspace, error) {
 				// collect counts it.
 				k := capKey{tf.Base(), checkIndex[a]}
 				if perCheck[k]++; perCheck[k] > opt.MaxPerFile {
-					omitted.Add(tf.Name(), sev, 1)
+					omitted.Add(a.Name, tf.Name(), sev, 1)
 					capped[tf.Name()] = true
 					return false
 				}
@@ -393,7 +393,7 @@ func Run(opt Options) (*Result, *sotparse.Workspace, error) {
 	for _, d := range ws.Dropped() {
 		for _, a := range order {
 			if docChecks[a] == d.Check {
-				omitted.Add(d.Path, sevs.severityOf(a.Name, d.Category), d.N)
+				omitted.Add(a.Name, d.Path, sevs.severityOf(a.Name, d.Category), d.N)
 				capped[d.Path] = true
 			}
 		}
@@ -403,7 +403,7 @@ func Run(opt Options) (*Result, *sotparse.Workspace, error) {
 		bound.mu.Lock()
 		bound.settlePlaces()
 		held = bound.evict(held, boundSev)
-		bound.count(&omitted, func(check uint16, cat string) string {
+		bound.count(&omitted, func(check uint16) string { return order[check].Name }, func(check uint16, cat string) string {
 			cat = shownCategory(order[check].Name, cat)
 			if cat == "" {
 				return order[check].Name

@@ -110,34 +110,55 @@ type Omitted struct {
 	Total      int              `json:"total"`
 	BySeverity map[Severity]int `json:"by_severity,omitempty"`
 	ByFile     map[string]int   `json:"by_file,omitempty"`
+	// ByCheck counts by check and severity, for a report of counts (the
+	// control summary) whose totals must include what it does not list.
+	ByCheck map[CheckSeverity]int `json:"-"`
 }
 
-// Add counts n findings of file at severity sev.
-func (o *Omitted) Add(file string, sev Severity, n int) {
+// CheckSeverity is a check's name and a severity.
+type CheckSeverity struct {
+	Check    string
+	Severity Severity
+}
+
+// Add counts n findings of check in file at severity sev.
+func (o *Omitted) Add(check, file string, sev Severity, n int) {
 	if n <= 0 {
 		return
 	}
-	if o.BySeverity == nil {
-		o.BySeverity, o.ByFile = map[Severity]int{}, map[string]int{}
-	}
+	o.init()
 	o.Total += n
 	o.BySeverity[sev] += n
 	o.ByFile[file] += n
+	o.ByCheck[CheckSeverity{check, sev}] += n
+}
+
+func (o *Omitted) init() {
+	if o.BySeverity == nil {
+		o.BySeverity = map[Severity]int{}
+	}
+	if o.ByFile == nil {
+		o.ByFile = map[string]int{}
+	}
+	if o.ByCheck == nil {
+		o.ByCheck = map[CheckSeverity]int{}
+	}
 }
 
 // Merge adds what other counted.
 func (o *Omitted) Merge(other Omitted) {
+	if other.Total == 0 && len(other.ByFile) == 0 {
+		return
+	}
+	o.init()
 	for f, n := range other.ByFile {
-		if o.ByFile == nil {
-			o.BySeverity, o.ByFile = map[Severity]int{}, map[string]int{}
-		}
 		o.ByFile[f] += n
 	}
 	for s, n := range other.BySeverity {
-		if o.BySeverity == nil {
-			o.BySeverity, o.ByFile = map[Severity]int{}, map[string]int{}
-		}
 		o.BySeverity[s] += n
+	}
+	for k, n := range other.ByCheck {
+		o.ByCheck[k] += n
 	}
 	o.Total += other.Total
 }
@@ -173,7 +194,7 @@ func (r *Result) Cap(perFile, perRun int) {
 		}
 		n++
 		if perFile > 0 && n > perFile || perRun > 0 && len(kept) >= perRun {
-			r.Omitted.Add(f.File, f.Severity, 1)
+			r.Omitted.Add(f.Check, f.File, f.Severity, 1)
 			continue
 		}
 		kept = append(kept, f)

@@ -206,6 +206,9 @@ type FindingsView struct {
 	Checks   []CheckOption    `json:"checks"`
 	Total    int              `json:"total"`
 	Items    []checks.Finding `json:"items"`
+	// Omitted is how many of Total the summary counts but does not list
+	// (over its caps): no filter or page shows them.
+	Omitted int `json:"omitted"`
 
 	// The page's window of the matching findings: Items[From-1:To] of
 	// Matched, page Page of Pages; Prev and Next link the neighbours with
@@ -227,7 +230,7 @@ type CheckOption struct {
 }
 
 func filterFindings(sum *summary.Summary, check, severity string) FindingsView {
-	v := FindingsView{Check: check, Severity: severity, Checks: []CheckOption{}, Total: len(sum.Findings.Items), Items: []checks.Finding{}}
+	v := FindingsView{Check: check, Severity: severity, Checks: []CheckOption{}, Total: sum.Findings.Total(), Omitted: sum.Findings.Omitted, Items: []checks.Finding{}}
 	counts := map[string]int{}
 	for _, c := range sum.Findings.ByCheck {
 		counts[c.Check] = c.Errors + c.Warnings

@@ -2,6 +2,7 @@ package panel
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"html"
@@ -232,5 +233,55 @@ func TestPrerendered(t *testing.T) {
 	}
 	if !strings.Contains(wb, "item-CTO-WORK-108") {
 		t.Error("the prerendered workboard is not of the new summary")
+	}
+}
+
+// A summary over its caps lists what they allow and counts the rest: the
+// findings page says how many it cannot show, and the counts (the
+// navigation's, the filter's) cover every finding.
+func TestFindingsOverCaps(t *testing.T) {
+	root := sampleCopy(t)
+	wb := filepath.Join(root, "WORKBOARD.yaml")
+	b, _ := os.ReadFile(wb)
+	var extra bytes.Buffer
+	for i := range 40 {
+		fmt.Fprintf(&extra, "  - id: CTO-WORK-%d\n    title: Waits on a ghost\n    status: draft\n    blocked_by: [CTO-WORK-99999]\n    source: WORKBOARD.yaml\n", 2000+i)
+	}
+	os.WriteFile(wb, append(b, extra.Bytes()...), 0o644)
+	all, err := summary.Compute(summary.Options{Root: root})
+	if err != nil {
+		t.Fatal(err)
+	}
+	total := all.Findings.Total()
+	if total < 40 || all.Findings.Omitted != 0 || len(all.Findings.Items) != total {
+		t.Fatalf("uncapped: %d findings, %d listed, %d omitted", total, len(all.Findings.Items), all.Findings.Omitted)
+	}
+	ts := httptest.NewUnstartedServer(nil)
+	h, err := New(Options{Summary: summary.Options{Root: root, MaxFindings: 7}, Addr: ts.Listener.Addr().String(), Redactor: scanner(t)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts.Config.Handler = h
+	ts.Start()
+	t.Cleanup(ts.Close)
+	r := get(t, ts, "/findings")
+	if n := len(regexp.MustCompile(`<tr data-check="`).FindAllString(r.body, -1)); n != 7 {
+		t.Errorf("the page shows %d findings, want the 7 listed", n)
+	}
+	if want := fmt.Sprintf("Showing 7 of %d findings.", total); !strings.Contains(r.body, want) {
+		t.Errorf("no %q in %.1500s", want, r.body[strings.Index(r.body, "<h1>"):])
+	}
+	if want := fmt.Sprintf(`<p id="findings-omitted">%d of them are counted but not listed`, total-7); !strings.Contains(r.body, want) {
+		t.Errorf("no %q", want)
+	}
+	if want := fmt.Sprintf(`Findings <span class="count">%d</span>`, total); !strings.Contains(r.body, want) {
+		t.Errorf("the navigation does not count every finding: no %q", want)
+	}
+	var v FindingsView
+	if err := json.Unmarshal([]byte(get(t, ts, "/api/findings").body), &v); err != nil {
+		t.Fatal(err)
+	}
+	if v.Total != total || v.Omitted != total-7 || len(v.Items) != 7 {
+		t.Errorf("/api/findings: total %d, omitted %d, %d items; want %d, %d, 7", v.Total, v.Omitted, len(v.Items), total, total-7)
 	}
 }

@@ -42,6 +42,11 @@ type Options struct {
 	Severity map[string]checks.Severity
 	// MaxFileSize caps one workspace file; 0 means the default.
 	MaxFileSize int64
+	// MaxPerFile and MaxFindings cap the findings the summary lists, as
+	// sotvet check caps those it reports (0: no cap); the counts cover
+	// every finding. A workspace with a finding on every line would
+	// otherwise make a summary of gigabytes.
+	MaxPerFile, MaxFindings int
 	// RunsRoot is the harness runs root; "" means no runs.
 	RunsRoot string
 	// RunsLabel is how RunsRoot is named in the summary (default its base
@@ -153,11 +158,13 @@ func Compute(opt Options) (*Summary, error) {
 	res, ws, err := checks.Run(checks.Options{
 		Root: opt.Root, FS: opt.FS, Ignored: opt.Ignored, Analyzers: opt.Analyzers,
 		Severity: opt.Severity, MaxFileSize: opt.MaxFileSize, ReleaseText: true, NoFixes: true,
+		MaxPerFile: opt.MaxPerFile, MaxFindings: opt.MaxFindings,
 	})
 	ev := <-evc
 	if err != nil {
 		return nil, err
 	}
+	res.Cap(opt.MaxPerFile, opt.MaxFindings)
 	s := &Summary{
 		SchemaVersion: SchemaVersion,
 		Kind:          Kind,

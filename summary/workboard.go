@@ -126,14 +126,20 @@ func workboardOf(ws *sotparse.Workspace) Workboard {
 	return wb
 }
 
-// Findings are the checks' findings, as sotvet check reports them.
+// Findings are the checks' findings, as sotvet check reports them: the
+// counts cover every finding, Items lists those within the caps
+// (Options.MaxPerFile, MaxFindings) and Omitted counts the others.
 type Findings struct {
 	Checked  []string         `json:"checked"`
 	Errors   int              `json:"errors"`
 	Warnings int              `json:"warnings"`
 	ByCheck  []CheckCount     `json:"by_check"`
 	Items    []checks.Finding `json:"items"`
+	Omitted  int              `json:"omitted"`
 }
+
+// Total is the number of findings, listed or not.
+func (f Findings) Total() int { return f.Errors + f.Warnings }
 
 // CheckCount counts one check's findings by severity.
 type CheckCount struct {
@@ -143,7 +149,7 @@ type CheckCount struct {
 }
 
 func findingsOf(res *checks.Result) Findings {
-	f := Findings{Checked: res.Checked, ByCheck: []CheckCount{}, Items: res.Findings}
+	f := Findings{Checked: res.Checked, ByCheck: []CheckCount{}, Items: res.Findings, Omitted: res.Omitted.Total}
 	if f.Items == nil {
 		f.Items = []checks.Finding{}
 	}
@@ -151,20 +157,26 @@ func findingsOf(res *checks.Result) Findings {
 		f.Checked = []string{}
 	}
 	idx := map[string]int{}
-	for _, x := range res.Findings {
-		i, ok := idx[x.Check]
+	count := func(check string, sev checks.Severity, n int) {
+		i, ok := idx[check]
 		if !ok {
 			i = len(f.ByCheck)
-			idx[x.Check] = i
-			f.ByCheck = append(f.ByCheck, CheckCount{Check: x.Check})
+			idx[check] = i
+			f.ByCheck = append(f.ByCheck, CheckCount{Check: check})
 		}
-		if x.Severity == checks.SeverityError {
-			f.Errors++
-			f.ByCheck[i].Errors++
+		if sev == checks.SeverityError {
+			f.Errors += n
+			f.ByCheck[i].Errors += n
 		} else {
-			f.Warnings++
-			f.ByCheck[i].Warnings++
+			f.Warnings += n
+			f.ByCheck[i].Warnings += n
 		}
+	}
+	for _, x := range res.Findings {
+		count(x.Check, x.Severity, 1)
+	}
+	for k, n := range res.Omitted.ByCheck {
+		count(k.Check, k.Severity, n)
 	}
 	sort.Slice(f.ByCheck, func(i, j int) bool { return f.ByCheck[i].Check < f.ByCheck[j].Check })
 	return f

@@ -176,7 +176,7 @@ func cmdScan(args []string, stdout, stderr io.Writer) int {
 			if d, ok := checks.DefaultSeverity["secrets/"+rule]; ok {
 				sev = d
 			}
-			res.Omitted.Add(f.name, sev, n)
+			res.Omitted.Add("secrets", f.name, sev, n)
 		}
 	}
 	checks.SortFindings(res.Findings)

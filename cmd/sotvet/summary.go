@@ -7,9 +7,11 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/svrnty/sotvet/checks"
+	"github.com/svrnty/sotvet/config"
 	"github.com/svrnty/sotvet/harness/trust"
 	"github.com/svrnty/sotvet/internal/jsonstream"
 	"github.com/svrnty/sotvet/internal/workspaces"
@@ -25,14 +27,17 @@ func summarySchema() []byte { return summary.Schema() }
 
 // summaryInputs are the flags sotvet summary and sotvet serve share.
 type summaryInputs struct {
-	runs, config string
-	noGit        bool
+	runs, config            string
+	noGit                   bool
+	maxPerFile, maxFindings int
 }
 
 func (in *summaryInputs) register(flags *flag.FlagSet) {
 	flags.StringVar(&in.runs, "runs", "", "harness runs root to read runs, matrices, comparisons and approvals from (default none)")
 	flags.StringVar(&in.config, "config", "", "configuration file (default DIR/sotvet.yaml if present)")
 	flags.BoolVar(&in.noGit, "no-git", false, "do not ask git for ignore rules")
+	flags.IntVar(&in.maxPerFile, "max-findings-per-file", -1, "list at most this many findings of one file, and count the others (0: no cap; default "+strconv.Itoa(checks.DefaultMaxPerFile)+", or max-findings-per-file in "+config.FileName+")")
+	flags.IntVar(&in.maxFindings, "max-findings", -1, "list at most this many findings in all, and count the others (0: no cap; default "+strconv.Itoa(checks.DefaultMaxFindings)+", or max-findings in "+config.FileName+")")
 }
 
 // options turns the flags and the workspace directory into summary
@@ -86,7 +91,11 @@ func (in *summaryInputs) options(dir string) (summary.Options, error) {
 	if err != nil {
 		return summary.Options{}, err
 	}
-	opt := summary.Options{Root: root, Analyzers: analyzers, Severity: sev, MaxFileSize: cfg.MaxFileSize}
+	opt := summary.Options{
+		Root: root, Analyzers: analyzers, Severity: sev, MaxFileSize: cfg.MaxFileSize,
+		MaxPerFile:  findingsCap(in.maxPerFile, cfg.MaxFindingsPerFile, checks.DefaultMaxPerFile),
+		MaxFindings: findingsCap(in.maxFindings, cfg.MaxFindings, checks.DefaultMaxFindings),
+	}
 	// Runs and records are believed as harness verify --workspace
 	// believes them: signed by one of the workspace's trusted-keys.
 	if opt.Trust, err = trust.FromConfig(cfg); err != nil {
