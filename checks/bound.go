@@ -216,25 +216,61 @@ func (b *findingBound) count(o *Omitted, code func(check uint16, cat string) str
 			rank[i] = rank[byName[r-1]]
 		}
 	}
-	slices.SortFunc(ds, func(x, y droppedFinding) int {
-		if c := cmp.Compare(rank[x.file], rank[y.file]); c != 0 {
-			return c
-		}
-		return cmp.Compare(x.offset, y.offset)
-	})
-	for i := 0; i < len(ds); {
-		j := i + 1
-		for j < len(ds) && ds[j].file == ds[i].file && ds[j].offset == ds[i].offset {
-			j++
-		}
-		group := ds[i:j]
-		into := foldInto(len(group), func(k int) string { return code(group[k].check, b.cats[group[k].cat]) }, func(k int) int { return int(group[k].sev) })
-		for k := range group {
-			if stays(into, k) {
-				o.Add(b.files[group[k].file], severityOfRank(int(group[k].sev)), 1)
+	// Bucketed by file rank, then each file's findings sorted by offset:
+	// a file's findings arrive nearly in order, which the sort of a bucket
+	// finds cheaply, where one sort of all of them compared millions.
+	start := make([]int, len(b.files)+1)
+	for _, d := range ds {
+		start[rank[d.file]+1]++
+	}
+	for r := 1; r < len(start); r++ {
+		start[r] += start[r-1]
+	}
+	// In place (an American flag sort): each swap puts one finding in its
+	// bucket, and a copy of millions would raise the run's peak.
+	next := slices.Clone(start[:len(start)-1])
+	for r := range next {
+		for next[r] < start[r+1] {
+			dr := rank[ds[next[r]].file]
+			if int(dr) == r {
+				next[r]++
+				continue
 			}
+			ds[next[r]], ds[next[dr]] = ds[next[dr]], ds[next[r]]
+			next[dr]++
 		}
-		i = j
+	}
+	for r := range len(start) - 1 {
+		bucket := ds[start[r]:start[r+1]]
+		if len(bucket) == 0 {
+			continue
+		}
+		slices.SortFunc(bucket, func(x, y droppedFinding) int { return cmp.Compare(x.offset, y.offset) })
+		// Counted by file and severity, and added once: a file may hold
+		// hundreds of thousands.
+		var bySev [4]int // by Severity.Rank
+		for i := 0; i < len(bucket); {
+			j := i + 1
+			for j < len(bucket) && bucket[j].file == bucket[i].file && bucket[j].offset == bucket[i].offset {
+				j++
+			}
+			group := bucket[i:j]
+			if len(group) == 1 {
+				bySev[group[0].sev]++ // alone at its place: nothing to fold into
+				i = j
+				continue
+			}
+			into := foldInto(len(group), func(k int) string { return code(group[k].check, b.cats[group[k].cat]) }, func(k int) int { return int(group[k].sev) })
+			for k := range group {
+				if stays(into, k) {
+					bySev[group[k].sev]++
+				}
+			}
+			i = j
+		}
+		for rk := len(bySev) - 1; rk >= 0; rk-- {
+			o.Add(b.files[bucket[0].file], severityOfRank(rk), bySev[rk])
+		}
 	}
 	b.dropped = nil
 }
