@@ -32,21 +32,46 @@ type findingBound struct {
 	text    *textIndex
 
 	mu      sync.Mutex
-	limited bool  // past is set: a place after it is counted, not held
-	past    place // the last place held
-	ignore  map[int]bool
-	files   []string    // dropped findings' files, by index
-	fileAt  map[int]int // by token.File base
-	dropped []droppedFinding
-	nheld   int      // the held findings evict last left; it runs again at twice as many
-	nplaces int      // likewise, the places settlePlaces last left
-	cats    []string // dropped findings' categories, by index
+	limited bool               // past is set: a place after it is counted, not held
+	past    place              // the last place held
+	byBase  map[int]*boundFile // by token.File base
+	last    *boundFile         // the file of the last finding: the next is most often in it too
+	counted []*boundFile       // the files with a finding counted, in the order of their first
+	nheld   int                // the held findings evict last left; it runs again at twice as many
+	nplaces int                // likewise, the places settlePlaces last left
+	cats    []string           // dropped findings' categories, by index
 	catAt   map[string]uint16
 	places  []place // the places of the findings held, noted
 }
 
 func newFindingBound(max, perFile int, fset *token.FileSet, text *textIndex) *findingBound {
-	return &findingBound{max: max, perFile: perFile, fset: fset, text: text, ignore: map[int]bool{}, fileAt: map[int]int{}, catAt: map[string]uint16{}}
+	return &findingBound{max: max, perFile: perFile, fset: fset, text: text, byBase: map[int]*boundFile{}, catAt: map[string]uint16{}}
+}
+
+// boundFile is what the bound knows of a file findings are in.
+type boundFile struct {
+	base        int
+	name        string
+	ignoreKnown bool
+	ignore      bool // it may hold a suppression: its findings are held
+	// dropped are its findings counted, not held: by file, so that count
+	// sorts each file's by offset, which arrive nearly in order, where one
+	// sort of every file's compared millions.
+	dropped []droppedFinding
+}
+
+// fileLocked returns the bound's record of tf; the caller holds b.mu.
+func (b *findingBound) fileLocked(tf *token.File) *boundFile {
+	if b.last != nil && b.last.base == tf.Base() {
+		return b.last
+	}
+	f := b.byBase[tf.Base()]
+	if f == nil {
+		f = &boundFile{base: tf.Base(), name: tf.Name()}
+		b.byBase[tf.Base()] = f
+	}
+	b.last = f
+	return f
 }
 
 type place struct {
@@ -65,7 +90,6 @@ func comparePlaces(a, b place) int {
 // to merge it with the others of its place.
 type droppedFinding struct {
 	offset int32
-	file   int32
 	check  uint16
 	cat    uint16 // in categories
 	sev    uint8  // Severity.Rank
@@ -84,8 +108,9 @@ func (b *findingBound) placeOfLocked(pos token.Pos, content []byte) (place, *tok
 	if tf == nil {
 		return place{}, nil, false
 	}
-	ig, ok := b.ignore[tf.Base()]
-	if !ok {
+	bf := b.fileLocked(tf)
+	if !bf.ignoreKnown {
+		var ig bool
 		switch {
 		case content != nil && pos <= token.Pos(tf.Base()+len(content)):
 			ig = bodylines.TextIndex(content, ignoreMark) >= 0
@@ -98,9 +123,9 @@ func (b *findingBound) placeOfLocked(pos token.Pos, content []byte) (place, *tok
 				ig = bodylines.TextIndex(f.Content, ignoreMark) >= 0
 			}
 		}
-		b.ignore[tf.Base()] = ig
+		bf.ignore, bf.ignoreKnown = ig, true
 	}
-	return place{tf.Name(), int(pos) - tf.Base()}, tf, !ig
+	return place{tf.Name(), int(pos) - tf.Base()}, tf, !bf.ignore
 }
 
 // note records a place a finding held is at; the caller holds b.mu.
@@ -149,13 +174,11 @@ func (b *findingBound) drop(tf *token.File, p place, check uint16, cat uint16, s
 	if sev == SeverityOff {
 		return // dropped by the run too, and counted nowhere
 	}
-	i, ok := b.fileAt[tf.Base()]
-	if !ok {
-		i = len(b.files)
-		b.files = append(b.files, p.file)
-		b.fileAt[tf.Base()] = i
+	bf := b.fileLocked(tf)
+	if bf.dropped == nil {
+		b.counted = append(b.counted, bf)
 	}
-	b.dropped = append(b.dropped, droppedFinding{offset: int32(p.offset), file: int32(i), check: check, cat: cat, sev: uint8(sev.Rank())})
+	bf.dropped = append(bf.dropped, droppedFinding{offset: int32(p.offset), check: check, cat: cat, sev: uint8(sev.Rank())})
 }
 
 // category returns the index of cat among the categories of dropped
@@ -198,81 +221,45 @@ func (b *findingBound) evict(held []heldFinding, sevOf func(check uint16, cat st
 // mergeClusters merges them: a place's findings are either all held or
 // all counted.
 func (b *findingBound) count(o *Omitted, code func(check uint16, cat string) string) {
-	ds := b.dropped
-	// The files are ranked by name once, and the findings sorted by rank:
-	// a run may count millions, each comparison a comparison of names.
-	byName := make([]int32, len(b.files))
-	for i := range byName {
-		byName[i] = int32(i)
-	}
-	slices.SortFunc(byName, func(x, y int32) int { return strings.Compare(b.files[x], b.files[y]) })
-	rank := make([]int32, len(b.files))
-	for r, i := range byName {
-		rank[i] = int32(r)
-		if r > 0 && b.files[i] == b.files[byName[r-1]] {
-			// one name, one rank: the old comparison of names put a
-			// file held under two indices (a path reached twice) in one
-			// group, and so must the ranks
-			rank[i] = rank[byName[r-1]]
+	files := b.counted
+	slices.SortStableFunc(files, func(x, y *boundFile) int { return strings.Compare(x.name, y.name) })
+	for i := 0; i < len(files); {
+		// A path reached twice is two token.Files of one name: one group.
+		j := i + 1
+		ds := files[i].dropped
+		for ; j < len(files) && files[j].name == files[i].name; j++ {
+			ds = append(ds, files[j].dropped...)
 		}
-	}
-	// Bucketed by file rank, then each file's findings sorted by offset:
-	// a file's findings arrive nearly in order, which the sort of a bucket
-	// finds cheaply, where one sort of all of them compared millions.
-	start := make([]int, len(b.files)+1)
-	for _, d := range ds {
-		start[rank[d.file]+1]++
-	}
-	for r := 1; r < len(start); r++ {
-		start[r] += start[r-1]
-	}
-	// In place (an American flag sort): each swap puts one finding in its
-	// bucket, and a copy of millions would raise the run's peak.
-	next := slices.Clone(start[:len(start)-1])
-	for r := range next {
-		for next[r] < start[r+1] {
-			dr := rank[ds[next[r]].file]
-			if int(dr) == r {
-				next[r]++
-				continue
-			}
-			ds[next[r]], ds[next[dr]] = ds[next[dr]], ds[next[r]]
-			next[dr]++
-		}
-	}
-	for r := range len(start) - 1 {
-		bucket := ds[start[r]:start[r+1]]
-		if len(bucket) == 0 {
-			continue
-		}
-		slices.SortFunc(bucket, func(x, y droppedFinding) int { return cmp.Compare(x.offset, y.offset) })
-		// Counted by file and severity, and added once: a file may hold
+		slices.SortFunc(ds, func(x, y droppedFinding) int { return cmp.Compare(x.offset, y.offset) })
+		// Counted by severity, and added once: a file may hold
 		// hundreds of thousands.
 		var bySev [4]int // by Severity.Rank
-		for i := 0; i < len(bucket); {
-			j := i + 1
-			for j < len(bucket) && bucket[j].file == bucket[i].file && bucket[j].offset == bucket[i].offset {
-				j++
+		for k := 0; k < len(ds); {
+			m := k + 1
+			for m < len(ds) && ds[m].offset == ds[k].offset {
+				m++
 			}
-			group := bucket[i:j]
+			group := ds[k:m]
 			if len(group) == 1 {
 				bySev[group[0].sev]++ // alone at its place: nothing to fold into
-				i = j
-				continue
-			}
-			into := foldInto(len(group), func(k int) string { return code(group[k].check, b.cats[group[k].cat]) }, func(k int) int { return int(group[k].sev) })
-			for k := range group {
-				if stays(into, k) {
-					bySev[group[k].sev]++
+			} else {
+				into := foldInto(len(group), func(n int) string { return code(group[n].check, b.cats[group[n].cat]) }, func(n int) int { return int(group[n].sev) })
+				for n := range group {
+					if stays(into, n) {
+						bySev[group[n].sev]++
+					}
 				}
 			}
-			i = j
+			k = m
 		}
 		for rk := len(bySev) - 1; rk >= 0; rk-- {
-			o.Add(b.files[bucket[0].file], severityOfRank(rk), bySev[rk])
+			o.Add(files[i].name, severityOfRank(rk), bySev[rk])
+		}
+		for ; i < j; i++ {
+			files[i].dropped = nil
 		}
 	}
-	b.dropped = nil
+	b.counted = nil
 }
 
 func severityOfRank(r int) Severity {
