@@ -36,7 +36,7 @@ type findingBound struct {
 	past    place              // the last place held
 	byBase  map[int]*boundFile // by token.File base
 	last    *boundFile         // the file of the last finding: the next is most often in it too
-	counted []*boundFile       // the files with a finding counted, in the order of their first
+	counted []*boundFile       // the files with a finding counted
 	nheld   int                // the held findings evict last left; it runs again at twice as many
 	nplaces int                // likewise, the places settlePlaces last left
 	cats    []string           // dropped findings' categories, by index
