@@ -32,21 +32,46 @@ type findingBound struct {
 	text    *textIndex
 
 	mu      sync.Mutex
-	limited bool  // past is set: a place after it is counted, not held
-	past    place // the last place held
-	ignore  map[int]bool
-	files   []string    // dropped findings' files, by index
-	fileAt  map[int]int // by token.File base
-	dropped []droppedFinding
-	nheld   int      // the held findings evict last left; it runs again at twice as many
-	nplaces int      // likewise, the places settlePlaces last left
-	cats    []string // dropped findings' categories, by index
+	limited bool               // past is set: a place after it is counted, not held
+	past    place              // the last place held
+	byBase  map[int]*boundFile // by token.File base
+	last    *boundFile         // the file of the last finding: the next is most often in it too
+	counted []*boundFile       // the files with a finding counted
+	nheld   int                // the held findings evict last left; it runs again at twice as many
+	nplaces int                // likewise, the places settlePlaces last left
+	cats    []string           // dropped findings' categories, by index
 	catAt   map[string]uint16
 	places  []place // the places of the findings held, noted
 }
 
 func newFindingBound(max, perFile int, fset *token.FileSet, text *textIndex) *findingBound {
-	return &findingBound{max: max, perFile: perFile, fset: fset, text: text, ignore: map[int]bool{}, fileAt: map[int]int{}, catAt: map[string]uint16{}}
+	return &findingBound{max: max, perFile: perFile, fset: fset, text: text, byBase: map[int]*boundFile{}, catAt: map[string]uint16{}}
+}
+
+// boundFile is what the bound knows of a file findings are in.
+type boundFile struct {
+	base        int
+	name        string
+	ignoreKnown bool
+	ignore      bool // it may hold a suppression: its findings are held
+	// dropped are its findings counted, not held: by file, so that count
+	// sorts each file's by offset, which arrive nearly in order, where one
+	// sort of every file's compared millions.
+	dropped []droppedFinding
+}
+
+// fileLocked returns the bound's record of tf; the caller holds b.mu.
+func (b *findingBound) fileLocked(tf *token.File) *boundFile {
+	if b.last != nil && b.last.base == tf.Base() {
+		return b.last
+	}
+	f := b.byBase[tf.Base()]
+	if f == nil {
+		f = &boundFile{base: tf.Base(), name: tf.Name()}
+		b.byBase[tf.Base()] = f
+	}
+	b.last = f
+	return f
 }
 
 type place struct {
@@ -65,7 +90,6 @@ func comparePlaces(a, b place) int {
 // to merge it with the others of its place.
 type droppedFinding struct {
 	offset int32
-	file   int32
 	check  uint16
 	cat    uint16 // in categories
 	sev    uint8  // Severity.Rank
@@ -84,8 +108,9 @@ func (b *findingBound) placeOfLocked(pos token.Pos, content []byte) (place, *tok
 	if tf == nil {
 		return place{}, nil, false
 	}
-	ig, ok := b.ignore[tf.Base()]
-	if !ok {
+	bf := b.fileLocked(tf)
+	if !bf.ignoreKnown {
+		var ig bool
 		switch {
 		case content != nil && pos <= token.Pos(tf.Base()+len(content)):
 			ig = bodylines.TextIndex(content, ignoreMark) >= 0
@@ -98,9 +123,9 @@ func (b *findingBound) placeOfLocked(pos token.Pos, content []byte) (place, *tok
 				ig = bodylines.TextIndex(f.Content, ignoreMark) >= 0
 			}
 		}
-		b.ignore[tf.Base()] = ig
+		bf.ignore, bf.ignoreKnown = ig, true
 	}
-	return place{tf.Name(), int(pos) - tf.Base()}, tf, !ig
+	return place{tf.Name(), int(pos) - tf.Base()}, tf, !bf.ignore
 }
 
 // note records a place a finding held is at; the caller holds b.mu.
@@ -149,13 +174,11 @@ func (b *findingBound) drop(tf *token.File, p place, check uint16, cat uint16, s
 	if sev == SeverityOff {
 		return // dropped by the run too, and counted nowhere
 	}
-	i, ok := b.fileAt[tf.Base()]
-	if !ok {
-		i = len(b.files)
-		b.files = append(b.files, p.file)
-		b.fileAt[tf.Base()] = i
+	bf := b.fileLocked(tf)
+	if bf.dropped == nil {
+		b.counted = append(b.counted, bf)
 	}
-	b.dropped = append(b.dropped, droppedFinding{offset: int32(p.offset), file: int32(i), check: check, cat: cat, sev: uint8(sev.Rank())})
+	bf.dropped = append(bf.dropped, droppedFinding{offset: int32(p.offset), check: check, cat: cat, sev: uint8(sev.Rank())})
 }
 
 // category returns the index of cat among the categories of dropped
@@ -198,45 +221,55 @@ func (b *findingBound) evict(held []heldFinding, sevOf func(check uint16, cat st
 // mergeClusters merges them: a place's findings are either all held or
 // all counted.
 func (b *findingBound) count(o *Omitted, name func(check uint16) string, code func(check uint16, cat string) string) {
-	ds := b.dropped
-	// The files are ranked by name once, and the findings sorted by rank:
-	// a run may count millions, each comparison a comparison of names.
-	byName := make([]int32, len(b.files))
-	for i := range byName {
-		byName[i] = int32(i)
-	}
-	slices.SortFunc(byName, func(x, y int32) int { return strings.Compare(b.files[x], b.files[y]) })
-	rank := make([]int32, len(b.files))
-	for r, i := range byName {
-		rank[i] = int32(r)
-		if r > 0 && b.files[i] == b.files[byName[r-1]] {
-			// one name, one rank: the old comparison of names put a
-			// file held under two indices (a path reached twice) in one
-			// group, and so must the ranks
-			rank[i] = rank[byName[r-1]]
+	files := b.counted
+	slices.SortStableFunc(files, func(x, y *boundFile) int { return strings.Compare(x.name, y.name) })
+	// Counted by check and severity (check*4 + Severity.Rank), and added
+	// once per file: a file may hold hundreds of thousands.
+	var counts []int
+	tally := func(check uint16, sev uint8) {
+		k := int(check)*4 + int(sev)
+		if k >= len(counts) {
+			counts = append(counts, make([]int, k+1-len(counts))...)
 		}
+		counts[k]++
 	}
-	slices.SortFunc(ds, func(x, y droppedFinding) int {
-		if c := cmp.Compare(rank[x.file], rank[y.file]); c != 0 {
-			return c
-		}
-		return cmp.Compare(x.offset, y.offset)
-	})
-	for i := 0; i < len(ds); {
+	for i := 0; i < len(files); {
+		// A path reached twice is two token.Files of one name: one group.
 		j := i + 1
-		for j < len(ds) && ds[j].file == ds[i].file && ds[j].offset == ds[i].offset {
-			j++
+		ds := files[i].dropped
+		for ; j < len(files) && files[j].name == files[i].name; j++ {
+			ds = append(ds, files[j].dropped...)
 		}
-		group := ds[i:j]
-		into := foldInto(len(group), func(k int) string { return code(group[k].check, b.cats[group[k].cat]) }, func(k int) int { return int(group[k].sev) })
-		for k := range group {
-			if stays(into, k) {
-				o.Add(name(group[k].check), b.files[group[k].file], severityOfRank(int(group[k].sev)), 1)
+		slices.SortFunc(ds, func(x, y droppedFinding) int { return cmp.Compare(x.offset, y.offset) })
+		for k := 0; k < len(ds); {
+			m := k + 1
+			for m < len(ds) && ds[m].offset == ds[k].offset {
+				m++
+			}
+			group := ds[k:m]
+			if len(group) == 1 {
+				tally(group[0].check, group[0].sev) // alone at its place: nothing to fold into
+			} else {
+				into := foldInto(len(group), func(n int) string { return code(group[n].check, b.cats[group[n].cat]) }, func(n int) int { return int(group[n].sev) })
+				for n := range group {
+					if stays(into, n) {
+						tally(group[n].check, group[n].sev)
+					}
+				}
+			}
+			k = m
+		}
+		for k, n := range counts {
+			if n > 0 {
+				o.Add(name(uint16(k/4)), files[i].name, severityOfRank(k%4), n)
+				counts[k] = 0
 			}
 		}
-		i = j
+		for ; i < j; i++ {
+			files[i].dropped = nil
+		}
 	}
-	b.dropped = nil
+	b.counted = nil
 }
 
 func severityOfRank(r int) Severity {

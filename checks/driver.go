@@ -250,10 +250,21 @@ func Run(opt Options) (*Result, *sotparse.Workspace, error) {
 		check uint16
 	}
 	var (
-		perCheck = map[capKey]int{}
+		perCheck = map[capKey]*int{} // pointers: a finding costs one lookup
 		omitted  Omitted
 		capped   = map[string]bool{}
 	)
+	// countFor counts one more finding of k and returns how many; the
+	// caller holds mu.
+	countFor := func(k capKey) int {
+		n := perCheck[k]
+		if n == nil {
+			n = new(int)
+			perCheck[k] = n
+		}
+		*n++
+		return *n
+	}
 	var bound *findingBound
 	if opt.MaxFindings > 0 && opt.Reuse == nil {
 		bound = newFindingBound(opt.MaxFindings, opt.MaxPerFile, fset, text)
@@ -266,10 +277,8 @@ func Run(opt Options) (*Result, *sotparse.Workspace, error) {
 		}
 		if opt.MaxPerFile > 0 && d.Pos.IsValid() {
 			if tf := fset.File(d.Pos); tf != nil {
-				k := capKey{tf.Base(), checkIndex[a]}
 				mu.Lock()
-				perCheck[k]++
-				over := perCheck[k] > opt.MaxPerFile
+				over := countFor(capKey{tf.Base(), checkIndex[a]}) > opt.MaxPerFile
 				if over {
 					omitted.Add(a.Name, tf.Name(), sevs.severityOf(a.Name, d.Category), 1)
 					capped[tf.Name()] = true
@@ -353,8 +362,7 @@ func Run(opt Options) (*Result, *sotparse.Workspace, error) {
 			if opt.MaxPerFile > 0 {
 				// Counted against the check's cap in the file, as
 				// collect counts it.
-				k := capKey{tf.Base(), checkIndex[a]}
-				if perCheck[k]++; perCheck[k] > opt.MaxPerFile {
+				if countFor(capKey{tf.Base(), checkIndex[a]}) > opt.MaxPerFile {
 					omitted.Add(a.Name, tf.Name(), sev, 1)
 					capped[tf.Name()] = true
 					return false
