@@ -47,3 +47,94 @@ func TestPlaceholderWordsSame(t *testing.T) {
 		}
 	}
 }
+
+// TestMadeUpSequenceSame: the one pass over the three kinds of runs, with
+// its bitset, answers what a pass per kind with a byte per mark did
+// (madeUpSequenceByKind), on values short and long (a PEM block's).
+func TestMadeUpSequenceSame(t *testing.T) {
+	rng := rand.New(rand.NewSource(5))
+	const alpha = "abcdefghijklmnopqrstuvwxyz0123456789-_/+="
+	for range 30000 {
+		b := make([]byte, rng.Intn(40))
+		if rng.Intn(8) == 0 {
+			b = make([]byte, rng.Intn(9000))
+		}
+		for i := range b {
+			switch rng.Intn(6) {
+			case 0: // a step up, down or a repeat of the byte before
+				if i > 0 {
+					b[i] = b[i-1] + byte(rng.Intn(3)) - 1
+					continue
+				}
+			case 1: // interleaved pairs
+				if i > 1 {
+					b[i] = b[i-2] + 1
+					continue
+				}
+			}
+			b[i] = alpha[rng.Intn(len(alpha))]
+		}
+		if got, want := madeUpSequence(b), madeUpSequenceByKind(b); got != want {
+			t.Fatalf("%q: madeUpSequence %v, by kind %v", b, got, want)
+		}
+	}
+}
+
+// madeUpSequenceByKind is madeUpSequence as it was written first: a pass
+// per kind of run, a bool per byte covered.
+func madeUpSequenceByKind(l []byte) bool {
+	if len(l) < 8 {
+		return false
+	}
+	covered := make([]bool, len(l))
+	mark := func(from, to int) {
+		for k := from; k < to; k++ {
+			covered[k] = true
+		}
+	}
+	for _, step := range []int{1, -1, 0} {
+		start := 0
+		for i := 1; i <= len(l); i++ {
+			if i < len(l) {
+				a, b := l[i-1], l[i]
+				ok := isAlnumLower(a) && isAlnumLower(b) && isDigitByte(a) == isDigitByte(b) && int(b)-int(a) == step
+				if step == 0 {
+					ok = a == b
+				}
+				if ok {
+					continue
+				}
+			}
+			if n := i - start; n >= 4 {
+				if n >= 8 && step != 0 {
+					return true
+				}
+				mark(start, i)
+			}
+			start = i
+		}
+	}
+	for i := 0; i+4 <= len(l); i++ {
+		x, y := l[i], l[i+1]
+		if !isAlnumLower(x) || !isAlnumLower(y) || isDigitByte(x) == isDigitByte(y) {
+			continue
+		}
+		j := i + 2
+		for j+1 < len(l) && l[j] == l[j-2]+1 && l[j+1] == l[j-1]+1 {
+			j += 2
+		}
+		if j-i >= 6 {
+			mark(i, j)
+		}
+	}
+	if stepLetters(l) {
+		return true
+	}
+	n := 0
+	for _, c := range covered {
+		if c {
+			n++
+		}
+	}
+	return 2*n >= len(l)
+}

@@ -1,6 +1,7 @@
 package secrets
 
 import (
+	"math"
 	"strings"
 )
 
@@ -33,13 +34,20 @@ func (s *stopSet) any(text []byte) bool { return anyValueWord(text, s.words) }
 // anyValueWord reports whether one of v's words (nextValueWord), in lower
 // case, is in words.
 func anyValueWord(v []byte, words map[string]bool) bool {
+	return anyValueWordOfLen(v, words, 0, math.MaxInt)
+}
+
+// anyValueWordOfLen is anyValueWord for words whose keys are all minLen
+// to maxLen bytes long: a word of another length is not looked up (base64
+// splits into many short words, a PEM block into hundreds).
+func anyValueWordOfLen(v []byte, words map[string]bool, minLen, maxLen int) bool {
 	var buf [64]byte
 	for i := 0; ; {
 		w, next := nextValueWord(v, i, buf[:0])
 		if next < 0 {
 			return false
 		}
-		if words[string(w)] {
+		if minLen <= len(w) && len(w) <= maxLen && words[string(w)] {
 			return true
 		}
 		i = next
