@@ -50,29 +50,43 @@ func TestPlaceholderWordsSame(t *testing.T) {
 
 // TestMadeUpSequenceSame: the one pass over the three kinds of runs, with
 // its bitset, answers what a pass per kind with a byte per mark did
-// (madeUpSequenceByKind), on values short and long (a PEM block's).
+// (madeUpSequenceByKind), on values short and long (a PEM block's, past the stack's 1 KB).
 func TestMadeUpSequenceSame(t *testing.T) {
 	rng := rand.New(rand.NewSource(5))
 	const alpha = "abcdefghijklmnopqrstuvwxyz0123456789-_/+="
-	for range 30000 {
-		b := make([]byte, rng.Intn(40))
-		if rng.Intn(8) == 0 {
-			b = make([]byte, rng.Intn(9000))
+	// run appends n bytes from c on, each step bytes after the one before
+	// (a run up, down or repeated), or n/2 letter and digit pairs each
+	// counting up when pairs is set.
+	run := func(b []byte, c byte, n, step int, pairs bool) []byte {
+		d := byte('0' + rng.Intn(10))
+		for k := range n {
+			if pairs {
+				b = append(b, c+byte(k/2), d+byte(k/2))
+				continue
+			}
+			b = append(b, byte(int(c)+k*step))
 		}
-		for i := range b {
-			switch rng.Intn(6) {
-			case 0: // a step up, down or a repeat of the byte before
-				if i > 0 {
-					b[i] = b[i-1] + byte(rng.Intn(3)) - 1
-					continue
-				}
-			case 1: // interleaved pairs
-				if i > 1 {
-					b[i] = b[i-2] + 1
-					continue
+		return b
+	}
+	for range 20000 {
+		size := rng.Intn(40)
+		if rng.Intn(40) == 0 {
+			size = rng.Intn(3000) // past the stack's 1 KB
+		}
+		var b []byte
+		for len(b) < size {
+			switch rng.Intn(4) {
+			case 0:
+				b = run(b, "abcdefghijklmnop"[rng.Intn(16)], 2+rng.Intn(9), rng.Intn(3)-1, false)
+			case 1:
+				b = run(b, "987654"[rng.Intn(6)], 2+rng.Intn(4), -1, false)
+			case 2:
+				b = run(b, "abcdef"[rng.Intn(6)], 1+rng.Intn(4), 0, true)
+			default:
+				for range 1 + rng.Intn(6) {
+					b = append(b, alpha[rng.Intn(len(alpha))])
 				}
 			}
-			b[i] = alpha[rng.Intn(len(alpha))]
 		}
 		if got, want := madeUpSequence(b), madeUpSequenceByKind(b); got != want {
 			t.Fatalf("%q: madeUpSequence %v, by kind %v", b, got, want)
@@ -137,4 +151,35 @@ func madeUpSequenceByKind(l []byte) bool {
 		}
 	}
 	return 2*n >= len(l)
+}
+
+// TestValueWordShapeSame: looking up only the words of the set's shape
+// finds what looking up every word does.
+func TestValueWordShapeSame(t *testing.T) {
+	rng := rand.New(rand.NewSource(6))
+	const alpha = "aAeEfFhHiIlLmMoOrRsStTuUyY019_-'/+. "
+	for _, words := range []map[string]bool{placeholderWholeWords, passwordWords, hexMetaWords} {
+		shape := shapeOf(words)
+		var keys []string
+		for w := range words {
+			keys = append(keys, w)
+		}
+		for range 20000 {
+			b := make([]byte, rng.Intn(60))
+			for i := range b {
+				b[i] = alpha[rng.Intn(len(alpha))]
+			}
+			if rng.Intn(3) == 0 {
+				w := []byte(keys[rng.Intn(len(keys))])
+				if rng.Intn(2) == 0 {
+					w = bytes.ToUpper(w)
+				}
+				k := rng.Intn(len(b) + 1)
+				b = append(b[:k:k], append(w, b[k:]...)...)
+			}
+			if got, want := anyValueWordIn(b, words, shape), anyValueWord(b, words); got != want {
+				t.Fatalf("%q: by shape %v, every word %v", b, got, want)
+			}
+		}
+	}
 }

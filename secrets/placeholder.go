@@ -3,7 +3,6 @@ package secrets
 import (
 	"bytes"
 	"encoding/base64"
-	"math"
 	"math/bits"
 	"strings"
 	"sync"
@@ -76,7 +75,7 @@ func isPlaceholder(v []byte, withStandIns bool) bool {
 	if upperNouns[string(v)] {
 		return true // PASSWORD, TOKEN: the name of the value stands in for it
 	}
-	if anyValueWordOfLen(v, placeholderWholeWords, placeholderWholeLen.min, placeholderWholeLen.max) {
+	if anyValueWordIn(v, placeholderWholeWords, placeholderWholeShape) {
 		return true
 	}
 	if withStandIns && standIn(l) {
@@ -242,14 +241,7 @@ var placeholderWholeWords = map[string]bool{
 	"sample": true, "test": false,
 }
 
-// placeholderWholeLen bounds the lengths of placeholderWholeWords.
-var placeholderWholeLen = func() (b struct{ min, max int }) {
-	b.min = math.MaxInt
-	for w := range placeholderWholeWords {
-		b.min, b.max = min(b.min, len(w)), max(b.max, len(w))
-	}
-	return b
-}()
+var placeholderWholeShape = shapeOf(placeholderWholeWords)
 
 // madeUpSequence reports whether the lower-cased value is typed rather
 // than random: runs of four or more consecutive letters or digits in
@@ -262,9 +254,9 @@ func madeUpSequence(l []byte) bool {
 	if len(l) < 8 {
 		return false
 	}
-	// covered marks, a bit a byte, what the runs cover: on the stack for
-	// most values, a PEM block's included.
-	var buf [64]uint64
+	// covered marks, a bit a byte, what the runs cover: on the stack up
+	// to 1 KB (cleared at every call: most values are short).
+	var buf [16]uint64
 	var covered []uint64
 	if n := (len(l) + 63) / 64; n <= len(buf) {
 		covered = buf[:n]
