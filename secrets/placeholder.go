@@ -60,6 +60,9 @@ func isPlaceholder(v []byte, withStandIns bool) bool {
 	}
 	var buf [128]byte
 	l := buf[:0]
+	if len(v) > len(buf) {
+		l = make([]byte, 0, len(v)) // once, not doubling up to a PEM block's size
+	}
 	for _, c := range v {
 		l = append(l, lower(c))
 	}
@@ -72,7 +75,7 @@ func isPlaceholder(v []byte, withStandIns bool) bool {
 	if upperNouns[string(v)] {
 		return true // PASSWORD, TOKEN: the name of the value stands in for it
 	}
-	if anyValueWord(v, placeholderWholeWords) {
+	if anyValueWordIn(v, placeholderWholeWords, placeholderWholeShape) {
 		return true
 	}
 	if withStandIns && standIn(l) {
@@ -182,11 +185,13 @@ var (
 )
 
 // holdsPlaceholderWord reports whether l holds one of placeholderWords,
-// trying at each byte only the words that begin with it.
+// trying at each byte only the words that begin with it and go on with
+// the byte after it: in base64 most letters begin a word, and a PEM
+// block tried a word at nearly every byte.
 func holdsPlaceholderWord(l []byte) bool {
-	first := placeholderFirst()
-	for i, c := range l {
-		for m := first[c]; m != 0; m &= m - 1 {
+	first, second := placeholderFirst()
+	for i := 0; i+1 < len(l); i++ { // every word is two bytes or more
+		for m := first[l[i]] & second[l[i+1]]; m != 0; m &= m - 1 {
 			if bytes.HasPrefix(l[i:], placeholderWordBytes[bits.TrailingZeros64(m)]) {
 				return true
 			}
@@ -196,16 +201,20 @@ func holdsPlaceholderWord(l []byte) bool {
 }
 
 // placeholderFirst maps a byte to the set of placeholderWords that begin
-// with it.
-var placeholderFirst = sync.OnceValue(func() *[256]uint64 {
-	var t [256]uint64
+// with it, and to the set whose second byte it is.
+var placeholderFirst = sync.OnceValues(func() (*[256]uint64, *[256]uint64) {
+	var first, second [256]uint64
 	if len(placeholderWords) > 64 {
 		panic("secrets: more than 64 placeholder words")
 	}
 	for i, w := range placeholderWords {
-		t[w[0]] |= 1 << i
+		if len(w) < 2 {
+			panic("secrets: a placeholder word of one byte")
+		}
+		first[w[0]] |= 1 << i
+		second[w[1]] |= 1 << i
 	}
-	return &t
+	return &first, &second
 })
 
 var placeholderWordBytes = func() [][]byte {
@@ -232,6 +241,8 @@ var placeholderWholeWords = map[string]bool{
 	"sample": true, "test": false,
 }
 
+var placeholderWholeShape = shapeOf(placeholderWholeWords)
+
 // madeUpSequence reports whether the lower-cased value is typed rather
 // than random: runs of four or more consecutive letters or digits in
 // order or in reverse ("abcd", "4321"), of one character repeated, or of
@@ -243,45 +254,59 @@ func madeUpSequence(l []byte) bool {
 	if len(l) < 8 {
 		return false
 	}
-	var buf [128]bool // most values: no allocation per candidate
-	var covered []bool
-	if len(l) <= len(buf) {
-		covered = buf[:len(l)]
+	// covered marks, a bit a byte, what the runs cover: on the stack up
+	// to 1 KB (cleared at every call: most values are short).
+	var buf [16]uint64
+	var covered []uint64
+	if n := (len(l) + 63) / 64; n <= len(buf) {
+		covered = buf[:n]
 	} else {
-		covered = make([]bool, len(l))
+		covered = make([]uint64, n)
 	}
 	mark := func(from, to int) {
 		for k := from; k < to; k++ {
-			covered[k] = true
+			covered[k/64] |= 1 << (k % 64)
 		}
 	}
-	// Ordered and repeated runs.
-	for _, step := range []int{1, -1, 0} {
-		start := 0
-		for i := 1; i <= len(l); i++ {
-			if i < len(l) {
-				a, b := l[i-1], l[i]
-				ok := isAlnumLower(a) && isAlnumLower(b) && isDigitByte(a) == isDigitByte(b) && int(b)-int(a) == step
-				if step == 0 {
-					ok = a == b
-				}
-				if ok {
-					continue
-				}
+	// Ordered and repeated runs, of the three kinds in one pass: up, down
+	// and repeated, each run ended where its kind breaks.
+	up, down, same := 0, 0, 0 // where each kind's current run starts
+	for i := 1; i <= len(l); i++ {
+		okUp, okDown, okSame := false, false, false
+		if i < len(l) {
+			a, b := l[i-1], l[i]
+			if k := alnumKind[a]; k != 0 && k == alnumKind[b] {
+				okUp, okDown = b == a+1, a == b+1
 			}
-			if n := i - start; n >= 4 {
-				if n >= 8 && step != 0 {
-					return true
-				}
-				mark(start, i)
+			okSame = a == b
+		}
+		if !okUp {
+			if n := i - up; n >= 8 {
+				return true
+			} else if n >= 4 {
+				mark(up, i)
 			}
-			start = i
+			up = i
+		}
+		if !okDown {
+			if n := i - down; n >= 8 {
+				return true
+			} else if n >= 4 {
+				mark(down, i)
+			}
+			down = i
+		}
+		if !okSame {
+			if i-same >= 4 {
+				mark(same, i)
+			}
+			same = i
 		}
 	}
 	// Interleaved pairs: x0 y0 x1 y1 ... with x and y each counting up.
 	for i := 0; i+4 <= len(l); i++ {
 		x, y := l[i], l[i+1]
-		if !isAlnumLower(x) || !isAlnumLower(y) || isDigitByte(x) == isDigitByte(y) {
+		if kx, ky := alnumKind[x], alnumKind[y]; kx == 0 || ky == 0 || kx == ky {
 			continue
 		}
 		j := i + 2
@@ -296,10 +321,8 @@ func madeUpSequence(l []byte) bool {
 		return true
 	}
 	n := 0
-	for _, c := range covered {
-		if c {
-			n++
-		}
+	for _, w := range covered {
+		n += bits.OnesCount64(w)
 	}
 	return 2*n >= len(l)
 }
@@ -326,6 +349,18 @@ func fewSymbols(v []byte) bool {
 	}
 	return n >= 8
 }
+
+// alnumKind is 1 for a lower-case ASCII letter, 2 for a digit, 0 for
+// any other byte: madeUpSequence's test of two bytes, a load each.
+var alnumKind = func() (k [256]uint8) {
+	for c := 'a'; c <= 'z'; c++ {
+		k[c] = 1
+	}
+	for c := '0'; c <= '9'; c++ {
+		k[c] = 2
+	}
+	return k
+}()
 
 func isAlnumLower(c byte) bool { return 'a' <= c && c <= 'z' || '0' <= c && c <= '9' }
 

@@ -1,6 +1,7 @@
 package secrets
 
 import (
+	"math"
 	"strings"
 )
 
@@ -33,13 +34,38 @@ func (s *stopSet) any(text []byte) bool { return anyValueWord(text, s.words) }
 // anyValueWord reports whether one of v's words (nextValueWord), in lower
 // case, is in words.
 func anyValueWord(v []byte, words map[string]bool) bool {
+	return anyValueWordIn(v, words, nil)
+}
+
+// valueWordShape is what all keys of a word set have in common: their
+// lengths' range and their first bytes. A word of another shape is not
+// looked up (base64 splits into many short words, a PEM block into
+// hundreds).
+type valueWordShape struct {
+	minLen, maxLen int
+	first          [256]bool
+}
+
+func shapeOf(words map[string]bool) *valueWordShape {
+	s := &valueWordShape{minLen: math.MaxInt}
+	for w := range words {
+		s.minLen, s.maxLen = min(s.minLen, len(w)), max(s.maxLen, len(w))
+		if w != "" {
+			s.first[w[0]] = true
+		}
+	}
+	return s
+}
+
+// anyValueWordIn is anyValueWord for words of the given shape (none: any).
+func anyValueWordIn(v []byte, words map[string]bool, shape *valueWordShape) bool {
 	var buf [64]byte
 	for i := 0; ; {
 		w, next := nextValueWord(v, i, buf[:0])
 		if next < 0 {
 			return false
 		}
-		if words[string(w)] {
+		if (shape == nil || shape.minLen <= len(w) && len(w) <= shape.maxLen && shape.first[w[0]]) && words[string(w)] {
 			return true
 		}
 		i = next

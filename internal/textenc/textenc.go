@@ -46,6 +46,11 @@ func Detect(b []byte) (enc Encoding, bomLen int) {
 // units, nearly all of them ASCII (one non-zero byte where the encoding
 // puts it, zeros elsewhere).
 func sniff(b []byte) Encoding {
+	if bytes.IndexByte(b, 0) < 0 {
+		// Wide ASCII is mostly zero bytes: text without one is not wide
+		// (one vector search, not four passes a unit at a time).
+		return UTF8
+	}
 	check := func(unit, at int) bool {
 		n := len(b) / unit
 		if n < 16 {
