@@ -167,7 +167,11 @@ func newFilterOfLoosened(re *syntax.Regexp) *prefilterDFA {
 	if err != nil {
 		return nil
 	}
-	d := &prefilterDFA{progTable: newProgTable(prog, false), held: new(atomic.Int64)}
+	table, ok := newProgTable(prog, false)
+	if !ok {
+		return nil
+	}
+	d := &prefilterDFA{progTable: table, held: new(atomic.Int64)}
 	var ascii [128]uint8
 	ascii, d.classes = byteClasses(d.masks)
 	copy(d.class[:], ascii[:])
