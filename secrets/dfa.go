@@ -260,8 +260,7 @@ func closure(prog *syntax.Prog, set pcSet, pc uint32, atEnd bool) pcSet {
 // its start only (anchored), or anywhere. With cut (the scanner cut the
 // text short of its line's end, and drops a match that ends there) a
 // match ending at the end of text does not count. It says true when it
-// cannot tell (a byte outside ASCII, too many states, every cache in
-// use).
+// cannot tell (too many states, every cache in use).
 func (d *prefilterDFA) mayMatch(text []byte, anchored, cut bool) bool {
 	may, _, _ := d.scan(text, anchored, cut, 0, nil)
 	return may
@@ -323,9 +322,6 @@ func (d *prefilterDFA) scan(text []byte, anchored, cut bool, every int, splits [
 			if every <= 0 {
 				return true, nil, true
 			}
-		}
-		if b >= 0x80 {
-			return true, nil, false
 		}
 		next := c.trans[mode][int(st)*d.classes+int(d.class[b])]
 		if next < 0 {
@@ -427,9 +423,6 @@ func (d *prefilterDFA) reach(text []byte) (may bool, end int, ok bool) {
 		if c.accept[mode][st]&1 != 0 {
 			may = true
 		}
-		if b >= 0x80 {
-			return true, len(text), false
-		}
 		next := c.trans[mode][int(st)*d.classes+int(d.class[b])]
 		if next < 0 {
 			if next = c.step(d, mode, st, b); next < 0 {
@@ -437,7 +430,11 @@ func (d *prefilterDFA) reach(text []byte) (may bool, end int, ok bool) {
 			}
 		}
 		if next == 0 {
-			return may, i + 1, true // no thread left
+			// No thread left. A byte outside ASCII where they died
+			// starts a rune none of them takes (see step): the text up
+			// to it and a byte more, which may cut the rune, ends every
+			// thread of the expression there too.
+			return may, i + 1, true
 		}
 		st = next
 	}

@@ -354,8 +354,42 @@ func TestDFALoosen(t *testing.T) {
 	if d.mayMatch([]byte("x key=abcd;"), true, false) {
 		t.Errorf("anchored: a match not at the start counted")
 	}
-	if !d.mayMatch([]byte("key=abé;"), false, false) {
-		t.Errorf("a byte outside ASCII ruled out")
+	// Bytes outside ASCII are read too: é is no [a-z], but a match may
+	// come before or after it, and (?i) s and k take ſ and the Kelvin
+	// sign. Where the filter says no, the expression has no match; it
+	// may say yes for none (a class that takes runes outside ASCII takes
+	// a rune's every byte as a rune of its own).
+	for _, c := range []struct {
+		expr, text string
+		may        bool
+	}{
+		{`key=(?P<v>[a-z]{3,5})(?:;|$)`, "key=abé;", false},
+		{`key=(?P<v>[a-z]{3,5})(?:;|$)`, "key=abcé;", false},
+		{`key=(?P<v>[a-z]{3,5})(?:;|$)`, "key=a\xffbc;", false},
+		{`key=(?P<v>[a-z]{3,5})(?:;|$)`, "é key=abcd;", true},
+		{`key=(?P<v>[a-z]{3,5})(?:;|$)`, "日本 key=abc;😀", true},
+		{`key=(?P<v>[^;]{3,5})(?:;|$)`, "key=a\xffbc;", true},
+		{`key=(?P<v>[^;]{3,5})(?:;|$)`, "key=日本語;", true},
+		{`key=(?P<v>[^;]{3,5})(?:;|$)`, "key=日本;", true}, // two runes, six bytes
+		{`key=(?P<v>[^;]{3,5})(?:;|$)`, "key=\x80\x80\x80;", true},
+		{`(?i)pass=(?P<v>[a-z]{3})`, "paſſ=abc", true},
+		{`(?i)key=(?P<v>[a-z]{3})`, "\u212aey=abc", true},
+		{`key=(?P<v>[a-z]{3})`, "key=abé", false},
+		{`(?i)key=(?P<v>[a-z]{3})`, "\u212aey=abé", true}, // (?i)[a-z] takes ſ and K
+		{`(?i)key=(?P<v>\w{3})`, "\u212aey=abé", true},
+		{`(?i)key=(?P<v>.{3})`, "\u212aey=abé", true},
+	} {
+		d := newPrefilterDFA(c.expr)
+		for _, anchored := range []bool{false, true} {
+			expr := c.expr
+			if anchored {
+				expr = `^(?:` + expr + `)`
+			}
+			got, match := d.mayMatch([]byte(c.text), anchored, false), regexp.MustCompile(expr).MatchString(c.text)
+			if !got && match || !anchored && got != c.may {
+				t.Errorf("%s (anchored %v) on %q: may match %v, the expression matches %v", c.expr, anchored, c.text, got, match)
+			}
+		}
 	}
 }
 
