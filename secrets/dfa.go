@@ -454,17 +454,17 @@ func (d *prefilterDFA) nfaMayMatch(text []byte, cut bool) bool {
 	for _, b := range text {
 		// cur holds the threads started before b; those starting at it
 		// join them (as the unanchored states do)
+		clear(next)
+		if 0x80 <= b && b < 0xC0 {
+			copy(next, cur) // see step
+		}
 		for k := range cur {
 			cur[k] |= d.start[k]
 		}
 		if cur.meets(d.match) {
 			return true
 		}
-		if b >= 0x80 {
-			return true
-		}
-		clear(next)
-		d.advance(cur, next, b)
+		d.advanceAny(cur, next, b)
 		cur, next = next, cur
 	}
 	for k := range cur {
@@ -487,11 +487,11 @@ func (d *prefilterDFA) nfaReach(text []byte) (may bool, end int, ok bool) {
 		if cur.meets(d.match) {
 			may = true
 		}
-		if b >= 0x80 {
-			return true, len(text), false
-		}
 		clear(next)
-		d.advance(cur, next, b)
+		if 0x80 <= b && b < 0xC0 {
+			copy(next, cur) // see step
+		}
+		d.advanceAny(cur, next, b)
 		if next.empty() {
 			return may, i + 1, true // no thread left
 		}
@@ -614,21 +614,16 @@ func (c *dfaCache) step(d *prefilterDFA, mode int, st int32, b byte) int32 {
 	c.next = slices.Grow(c.next[:0], d.words)[:d.words]
 	next := c.next
 	clear(next)
-	if b < 0x80 {
-		d.advance(set, next, b)
-	} else {
-		d.advanceWide(set, next)
-		if b < 0xC0 {
-			// A byte that may go on with a rune (10xxxxxx): the threads
-			// that took the rune's first byte stay where they are. It
-			// may also be a rune of its own, U+FFFD, where UTF-8 does
-			// not hold: the threads take it as above. Both ways, the set
-			// holds every thread of the expression reading runes.
-			for k, w := range c.sets[mode][st] {
-				next[k] |= w
-			}
-		}
+	if 0x80 <= b && b < 0xC0 {
+		// A byte that may go on with a rune (10xxxxxx): the threads
+		// that took the rune's first byte stay where they are. It may
+		// also be a rune of its own, U+FFFD, where UTF-8 does not hold:
+		// the threads take it as they take a rune's first byte. Both
+		// ways, the set holds every thread of the expression reading
+		// runes.
+		copy(next, c.sets[mode][st])
 	}
+	d.advanceAny(set, next, b)
 	n := c.state(d, mode, next)
 	if n >= 0 {
 		c.trans[mode][int(st)*d.classes+int(d.class[b])] = n
@@ -651,6 +646,16 @@ func (d *prefilterDFA) advanceWide(cur, next pcSet) {
 				dst[k] |= w
 			}
 		}
+	}
+}
+
+// advanceAny is advance for any byte: one outside ASCII is read as a
+// rune's first byte (see step).
+func (d *prefilterDFA) advanceAny(cur, next pcSet, b byte) {
+	if b < 0x80 {
+		d.advance(cur, next, b)
+	} else {
+		d.advanceWide(cur, next)
 	}
 }
 
