@@ -1,11 +1,13 @@
 package secrets
 
 import (
+	"math/bits"
 	"regexp/syntax"
 	"runtime"
 	"slices"
 	"sync"
 	"sync/atomic"
+	"unicode"
 )
 
 // Go's regexp has no DFA: its matcher steps every live thread of the
@@ -64,12 +66,16 @@ var useDFA = true
 // and the lazily built DFA over them.
 type prefilterDFA struct {
 	progTable
-	// byte class of each ASCII byte: bytes every instruction takes or
-	// refuses alike lead every state to the same state, so a state keeps
-	// a transition per class (often 10-40) instead of one per byte (128,
-	// 512 of its ~600 bytes)
-	class   [128]uint8
+	// byte class of each byte: bytes every instruction takes or refuses
+	// alike lead every state to the same state, so a state keeps a
+	// transition per class (often 10-40) instead of one per byte (256).
+	// The bytes outside ASCII are two classes, those that start a rune
+	// and those that may go on with one (see step).
+	class   [256]uint8
 	classes int
+	// the instructions that may take a rune outside ASCII (é, ſ for a
+	// folded s, U+FFFD for a byte that is not UTF-8)
+	wide    pcSet
 	endText pcSet // instructions that go on to a match at the end of the text
 	start   pcSet // closure of the start
 	// the expression reads the start of the text (^, \A) or of a line
@@ -161,8 +167,27 @@ func newFilterOfLoosened(re *syntax.Regexp) *prefilterDFA {
 	if err != nil {
 		return nil
 	}
-	d := &prefilterDFA{progTable: newProgTable(prog, false), held: new(atomic.Int64)}
-	d.class, d.classes = byteClasses(d.masks)
+	table, ok := newProgTable(prog, false)
+	if !ok {
+		return nil
+	}
+	d := &prefilterDFA{progTable: table, held: new(atomic.Int64)}
+	var ascii [128]uint8
+	ascii, d.classes = byteClasses(d.masks)
+	copy(d.class[:], ascii[:])
+	for b := 0x80; b < 0x100; b++ {
+		d.class[b] = uint8(d.classes)
+		if b >= 0xC0 {
+			d.class[b] = uint8(d.classes + 1)
+		}
+	}
+	d.classes += 2
+	d.wide = make(pcSet, d.words)
+	for pc := range prog.Inst {
+		if takesWide(&prog.Inst[pc]) {
+			d.wide.add(uint32(pc))
+		}
+	}
 	runtime.AddCleanup(d, func(held *atomic.Int64) { dfaHeld.Add(-held.Load()) }, d.held)
 	for pc := range prog.Inst {
 		if in := &prog.Inst[pc]; in.Op == syntax.InstEmptyWidth {
@@ -235,8 +260,7 @@ func closure(prog *syntax.Prog, set pcSet, pc uint32, atEnd bool) pcSet {
 // its start only (anchored), or anywhere. With cut (the scanner cut the
 // text short of its line's end, and drops a match that ends there) a
 // match ending at the end of text does not count. It says true when it
-// cannot tell (a byte outside ASCII, too many states, every cache in
-// use).
+// cannot tell (too many states, every cache in use).
 func (d *prefilterDFA) mayMatch(text []byte, anchored, cut bool) bool {
 	may, _, _ := d.scan(text, anchored, cut, 0, nil)
 	return may
@@ -299,9 +323,6 @@ func (d *prefilterDFA) scan(text []byte, anchored, cut bool, every int, splits [
 				return true, nil, true
 			}
 		}
-		if b >= 0x80 {
-			return true, nil, false
-		}
 		next := c.trans[mode][int(st)*d.classes+int(d.class[b])]
 		if next < 0 {
 			next = c.step(d, mode, st, b)
@@ -329,9 +350,9 @@ func (d *prefilterDFA) scan(text []byte, anchored, cut bool, every int, splits [
 // of a match: those in which, or at whose end, the looser expression
 // accepts. No thread lives across a split, so a match that starts in a
 // part ends in it; a part where no match of the looser expression ends
-// holds none of the rule's (see searchParts). From a byte the filter
-// cannot read (non-ASCII) or past its state budget, the rest of the text
-// is one part. ok is false when no cache of the filter is free; then the
+// holds none of the rule's (see searchParts). It reads every byte, in
+// ASCII or not (see step); past its state budget, the rest of the text is
+// one part. ok is false when no cache of the filter is free; then the
 // caller searches the whole text.
 func (d *prefilterDFA) parts(text []byte, cut bool, every int, parts []span) (_ []span, ok bool) {
 	const mode = 1
@@ -351,17 +372,14 @@ func (d *prefilterDFA) parts(text []byte, cut bool, every int, parts []span) (_ 
 		if c.accept[mode][st]&1 != 0 {
 			may = true
 		}
-		next := int32(-1)
-		if b < 0x80 {
-			if next = c.trans[mode][int(st)*d.classes+int(d.class[b])]; next < 0 {
-				next = c.step(d, mode, st, b)
-			}
-		}
+		next := c.trans[mode][int(st)*d.classes+int(d.class[b])]
 		if next < 0 {
-			// A byte the filter does not read (non-ASCII), or its state
-			// budget spent: the parts found so far stand (no thread
-			// lives across their ends), and the rest is one part.
-			return append(parts, span{last, len(text)}), true
+			if next = c.step(d, mode, st, b); next < 0 {
+				// Its state budget spent: the parts found so far stand
+				// (no thread lives across their ends), and the rest is
+				// one part.
+				return append(parts, span{last, len(text)}), true
+			}
 		}
 		if c.quiet[mode][next] {
 			if q := i + 1; q-last >= every && q < len(text) && d.splitsAfter(b) {
@@ -405,9 +423,6 @@ func (d *prefilterDFA) reach(text []byte) (may bool, end int, ok bool) {
 		if c.accept[mode][st]&1 != 0 {
 			may = true
 		}
-		if b >= 0x80 {
-			return true, len(text), false
-		}
 		next := c.trans[mode][int(st)*d.classes+int(d.class[b])]
 		if next < 0 {
 			if next = c.step(d, mode, st, b); next < 0 {
@@ -415,7 +430,11 @@ func (d *prefilterDFA) reach(text []byte) (may bool, end int, ok bool) {
 			}
 		}
 		if next == 0 {
-			return may, i + 1, true // no thread left
+			// No thread left. A byte outside ASCII where they died
+			// starts a rune none of them takes (see step): the text up
+			// to it and a byte more, which may cut the rune, ends every
+			// thread of the expression there too.
+			return may, i + 1, true
 		}
 		st = next
 	}
@@ -435,17 +454,17 @@ func (d *prefilterDFA) nfaMayMatch(text []byte, cut bool) bool {
 	for _, b := range text {
 		// cur holds the threads started before b; those starting at it
 		// join them (as the unanchored states do)
+		clear(next)
+		if 0x80 <= b && b < 0xC0 {
+			copy(next, cur) // see step
+		}
 		for k := range cur {
 			cur[k] |= d.start[k]
 		}
 		if cur.meets(d.match) {
 			return true
 		}
-		if b >= 0x80 {
-			return true
-		}
-		clear(next)
-		d.advance(cur, next, b)
+		d.advanceAny(cur, next, b)
 		cur, next = next, cur
 	}
 	for k := range cur {
@@ -468,11 +487,11 @@ func (d *prefilterDFA) nfaReach(text []byte) (may bool, end int, ok bool) {
 		if cur.meets(d.match) {
 			may = true
 		}
-		if b >= 0x80 {
-			return true, len(text), false
-		}
 		clear(next)
-		d.advance(cur, next, b)
+		if 0x80 <= b && b < 0xC0 {
+			copy(next, cur) // see step
+		}
+		d.advanceAny(cur, next, b)
 		if next.empty() {
 			return may, i + 1, true // no thread left
 		}
@@ -486,7 +505,8 @@ func (d *prefilterDFA) nfaReach(text []byte) (may bool, end int, ok bool) {
 // \B judge the start of a text as after one), and the expression does not
 // read the start of the text, nor the start of a line unless b ends one.
 func (d *prefilterDFA) splitsAfter(b byte) bool {
-	if isWordByte(b) || d.beginText {
+	// after a byte outside ASCII a search may start inside a rune
+	if b >= 0x80 || isWordByte(b) || d.beginText {
 		return false
 	}
 	return !d.beginLine || b == '\n'
@@ -594,12 +614,83 @@ func (c *dfaCache) step(d *prefilterDFA, mode int, st int32, b byte) int32 {
 	c.next = slices.Grow(c.next[:0], d.words)[:d.words]
 	next := c.next
 	clear(next)
-	d.advance(set, next, b)
+	if 0x80 <= b && b < 0xC0 {
+		// A byte that may go on with a rune (10xxxxxx): the threads
+		// that took the rune's first byte stay where they are. It may
+		// also be a rune of its own, U+FFFD, where UTF-8 does not hold:
+		// the threads take it as they take a rune's first byte. Both
+		// ways, the set holds every thread of the expression reading
+		// runes.
+		copy(next, c.sets[mode][st])
+	}
+	d.advanceAny(set, next, b)
 	n := c.state(d, mode, next)
 	if n >= 0 {
 		c.trans[mode][int(st)*d.classes+int(d.class[b])] = n
 	}
 	return n
+}
+
+// advanceWide adds to next what the instructions of cur lead to on a
+// byte that starts a rune outside ASCII, or that is one (U+FFFD): the
+// closures after those of them that may take such a rune.
+func (d *prefilterDFA) advanceWide(cur, next pcSet) {
+	for w, word := range cur {
+		word &= d.wide[w]
+		for word != 0 {
+			pc := w*64 + bits.TrailingZeros64(word)
+			word &= word - 1
+			ws := d.back[d.outAt[pc]:d.outAt[pc+1]]
+			dst := next[d.outLo[pc]:]
+			for k, w := range ws {
+				dst[k] |= w
+			}
+		}
+	}
+}
+
+// advanceAny is advance for any byte: one outside ASCII is read as a
+// rune's first byte (see step).
+func (d *prefilterDFA) advanceAny(cur, next pcSet, b byte) {
+	if b < 0x80 {
+		d.advance(cur, next, b)
+	} else {
+		d.advanceWide(cur, next)
+	}
+}
+
+// takesWide reports whether the instruction may take a rune outside
+// ASCII, as in.MatchRune may.
+func takesWide(in *syntax.Inst) bool {
+	switch in.Op {
+	case syntax.InstRuneAny, syntax.InstRuneAnyNotNL:
+		return true
+	case syntax.InstRune1:
+		return in.Rune[0] >= 0x80
+	case syntax.InstRune:
+		rs := in.Rune
+		if len(rs) == 1 {
+			// a literal, and its fold orbit when folded: s takes ſ
+			// (U+017F), k the Kelvin sign (U+212A)
+			if rs[0] >= 0x80 {
+				return true
+			}
+			if syntax.Flags(in.Arg)&syntax.FoldCase != 0 {
+				for r := unicode.SimpleFold(rs[0]); r != rs[0]; r = unicode.SimpleFold(r) {
+					if r >= 0x80 {
+						return true
+					}
+				}
+			}
+			return false
+		}
+		for i := 1; i < len(rs); i += 2 {
+			if rs[i] >= 0x80 {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // appendPCKey appends s's key in the cache's index to b.

@@ -1,6 +1,7 @@
 package secrets
 
 import (
+	"bytes"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -30,7 +31,12 @@ func dfaTexts(n int) []string {
 		"Sync stage repeatability queue remote budget fixture queue fixtures. Not active Core authority.\n",
 		// split so that the source holds no password-shaped line
 		"password = \"a\" pass"+"word='Zx9!kq' api_key: \"q1w2e3r4"+"t5y6u7i8o9p0\" token=\n",
-		"db_pass"+"word=hunter2 # café\nsecret: \"ünïcödé-välüé-123\"\n")
+		"db_pass"+"word=hunter2 # café\nsecret: \"ünïcödé-välüé-123\"\n",
+		// bytes outside ASCII inside and around values: ſ and K, which
+		// (?i) s and k take, an emoji, CJK, a BOM, bytes that are not
+		// UTF-8 (a lone lead byte, lone continuations)
+		"\uFEFFpaſſword = \"Zx9!kq-été\" api_\u212aey: \"q1w2e3r4"+"t5y6😀u7i8o9p0\" tok\u212aen=日本語abc123XYZ\n",
+		"secret=\xc3abc\x80\x80def123456789 token: \"\xffq1w2e3r4"+"t5y6u7i8\xe2\x82\" 鍵=AKIA"+"QWERTYUIOP\xc3ASDFGH\n")
 	m := len(texts)
 	for range n {
 		a, b := texts[rng.IntN(m)], texts[rng.IntN(m)]
@@ -348,8 +354,42 @@ func TestDFALoosen(t *testing.T) {
 	if d.mayMatch([]byte("x key=abcd;"), true, false) {
 		t.Errorf("anchored: a match not at the start counted")
 	}
-	if !d.mayMatch([]byte("key=abé;"), false, false) {
-		t.Errorf("a byte outside ASCII ruled out")
+	// Bytes outside ASCII are read too: é is no [a-z], but a match may
+	// come before or after it, and (?i) s and k take ſ and the Kelvin
+	// sign. Where the filter says no, the expression has no match; it
+	// may say yes for none (a class that takes runes outside ASCII takes
+	// a rune's every byte as a rune of its own).
+	for _, c := range []struct {
+		expr, text string
+		may        bool
+	}{
+		{`key=(?P<v>[a-z]{3,5})(?:;|$)`, "key=abé;", false},
+		{`key=(?P<v>[a-z]{3,5})(?:;|$)`, "key=abcé;", false},
+		{`key=(?P<v>[a-z]{3,5})(?:;|$)`, "key=a\xffbc;", false},
+		{`key=(?P<v>[a-z]{3,5})(?:;|$)`, "é key=abcd;", true},
+		{`key=(?P<v>[a-z]{3,5})(?:;|$)`, "日本 key=abc;😀", true},
+		{`key=(?P<v>[^;]{3,5})(?:;|$)`, "key=a\xffbc;", true},
+		{`key=(?P<v>[^;]{3,5})(?:;|$)`, "key=日本語;", true},
+		{`key=(?P<v>[^;]{3,5})(?:;|$)`, "key=日本;", true}, // two runes, six bytes
+		{`key=(?P<v>[^;]{3,5})(?:;|$)`, "key=\x80\x80\x80;", true},
+		{`(?i)pass=(?P<v>[a-z]{3})`, "paſſ=abc", true},
+		{`(?i)key=(?P<v>[a-z]{3})`, "\u212aey=abc", true},
+		{`key=(?P<v>[a-z]{3})`, "key=abé", false},
+		{`(?i)key=(?P<v>[a-z]{3})`, "\u212aey=abé", true}, // (?i)[a-z] takes ſ and K
+		{`(?i)key=(?P<v>\w{3})`, "\u212aey=abé", true},
+		{`(?i)key=(?P<v>.{3})`, "\u212aey=abé", true},
+	} {
+		d := newPrefilterDFA(c.expr)
+		for _, anchored := range []bool{false, true} {
+			expr := c.expr
+			if anchored {
+				expr = `^(?:` + expr + `)`
+			}
+			got, match := d.mayMatch([]byte(c.text), anchored, false), regexp.MustCompile(expr).MatchString(c.text)
+			if !got && match || !anchored && got != c.may {
+				t.Errorf("%s (anchored %v) on %q: may match %v, the expression matches %v", c.expr, anchored, c.text, got, match)
+			}
+		}
 	}
 }
 
@@ -631,11 +671,30 @@ func TestLongWindowScanSame(t *testing.T) {
 	if !reflect.DeepEqual(got, want) {
 		t.Fatalf("with the window in parts: %d findings, searched whole: %d", len(got), len(want))
 	}
-	// A non-ASCII byte halfway through ends the parts the filter reads,
-	// not the ones before it: the first half is still searched a part at
-	// a time (the matches held at once stay bounded).
-	half := len(text) / 2
-	mixed := append(append(append([]byte{}, text[:half]...), " café "...), text[half:]...)
+	// Bytes outside ASCII (accents, CJK, an emoji, a BOM, bytes that are
+	// not UTF-8, ſ and K that (?i) s and k take) spread over the window,
+	// and one at its start: the filter reads on over them, so the window
+	// is still searched a part at a time (the matches held at once stay
+	// bounded), and finds what the search of the whole window finds.
+	wide := []string{"é", "日本語", "😀", "\uFEFF", "\xff", "\xc3", "\x80\x80", "ſ", "\u212a"}
+	mixed := []byte("Café ")
+	for i, k := 0, 0; i < len(text); k++ {
+		j := min(len(text), i+1500)
+		if sp := bytes.IndexByte(text[j:], ' '); sp >= 0 {
+			j += sp + 1
+		} else {
+			j = len(text)
+		}
+		mixed = append(append(append(mixed, text[i:j]...), wide[k%len(wide)]...), ' ')
+		i = j
+	}
+	got = s.Scan("notes/x.md", mixed)
+	useDFA = false
+	want = s.Scan("notes/x.md", mixed)
+	useDFA = true
+	if len(want) < 100 || !reflect.DeepEqual(got, want) {
+		t.Fatalf("with bytes outside ASCII, with the window in parts: %d findings, searched whole: %d", len(got), len(want))
+	}
 	for _, r := range s.rules {
 		if r.ID != RuleGenericSecret {
 			continue
@@ -645,8 +704,13 @@ func TestLongWindowScanSame(t *testing.T) {
 			t.Skip("no set filter for generic-secret at this size")
 		}
 		parts, ok := d.parts(mixed, false, splitEvery, nil)
-		if !ok || len(parts) < 2 || parts[len(parts)-2].end > half+1 {
-			t.Fatalf("parts of a window with a non-ASCII byte at %d: %v, %v", half, ok, parts[max(len(parts)-3, 0):])
+		if !ok || len(parts) < 2 {
+			t.Fatalf("parts of a window with bytes outside ASCII: %v, %v", ok, parts)
+		}
+		for _, p := range parts {
+			if p.end-p.start > len(mixed)/8 {
+				t.Fatalf("a part of %d bytes of %d in a window with bytes outside ASCII: %v", p.end-p.start, len(mixed), p)
+			}
 		}
 	}
 }

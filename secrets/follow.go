@@ -1,8 +1,10 @@
 package secrets
 
 import (
+	"math"
 	"math/bits"
 	"regexp/syntax"
+	"slices"
 	"unicode"
 )
 
@@ -36,7 +38,13 @@ type followNFA struct{ progTable }
 // automata and the DFA filters both step through.
 type progTable struct {
 	words int
-	masks []asciiMask // by consuming instruction: the ASCII bytes it takes
+	// by instruction: the index in masks of the ASCII bytes it takes (0,
+	// the empty mask, for one that reads no byte). A program has few
+	// distinct masks, a literal or a class copied by every repetition
+	// of it: a mask an instruction took 16 bytes, ~2.5 MB on a tree that
+	// wakes every rule.
+	maskAt []uint16
+	masks  []asciiMask
 	// by consuming instruction: the closure after it, as its words from
 	// word outLo[pc] on, back[outAt[pc]:outAt[pc+1]] (the first to the
 	// last that is not zero). A closure lies near its instruction: whole
@@ -57,7 +65,7 @@ func (t *progTable) advance(cur, next pcSet, b byte) (took bool) {
 		for word != 0 {
 			pc := w*64 + bits.TrailingZeros64(word)
 			word &= word - 1
-			if t.masks[pc].has(b) {
+			if t.masks[t.maskAt[pc]].has(b) {
 				ws := t.back[t.outAt[pc]:t.outAt[pc+1]]
 				dst := next[t.outLo[pc]:]
 				for k, w := range ws {
@@ -70,10 +78,13 @@ func (t *progTable) advance(cur, next pcSet, b byte) (took bool) {
 	return took
 }
 
-// newProgTable builds prog's table; atEnd is closure's.
-func newProgTable(prog *syntax.Prog, atEnd bool) progTable {
+// newProgTable builds prog's table; atEnd is closure's. ok is false
+// when prog has more distinct masks than maskAt can tell apart.
+func newProgTable(prog *syntax.Prog, atEnd bool) (_ progTable, ok bool) {
 	t := progTable{words: (len(prog.Inst) + 63) / 64}
-	t.masks = make([]asciiMask, len(prog.Inst))
+	t.maskAt = make([]uint16, len(prog.Inst))
+	t.masks = []asciiMask{{}}
+	maskIndex := map[asciiMask]uint16{{}: 0}
 	t.outLo = make([]uint16, len(prog.Inst))
 	t.outAt = make([]uint32, len(prog.Inst)+1)
 	t.match = make(pcSet, t.words)
@@ -87,7 +98,17 @@ func newProgTable(prog *syntax.Prog, atEnd bool) progTable {
 			t.match.add(uint32(pc))
 		case syntax.InstRune, syntax.InstRune1, syntax.InstRuneAny, syntax.InstRuneAnyNotNL:
 			t.reads.add(uint32(pc))
-			t.masks[pc] = maskOf(in)
+			m := maskOf(in)
+			k, seen := maskIndex[m]
+			if !seen {
+				if len(t.masks) > math.MaxUint16 {
+					return progTable{}, false
+				}
+				k = uint16(len(t.masks))
+				maskIndex[m] = k
+				t.masks = append(t.masks, m)
+			}
+			t.maskAt[pc] = k
 			clear(set)
 			closure(prog, set, in.Out, atEnd)
 			lo, hi := 0, len(set)
@@ -104,7 +125,8 @@ func newProgTable(prog *syntax.Prog, atEnd bool) progTable {
 	}
 	t.back = make([]uint64, len(spans))
 	copy(t.back, spans)
-	return t
+	t.masks = slices.Clip(t.masks)
+	return t, true
 }
 
 // mayMatch reports whether a match may start at a hit whose keyword ends
@@ -145,7 +167,12 @@ func newFollowNFA(expr string, keywords []string) (*followNFA, []pcSet) {
 	if err != nil {
 		return nil, starts
 	}
-	prog, err := syntax.Compile(re.Simplify())
+	// the automaton reads the keyword and followDepth bytes after it
+	most := followDepth
+	for _, kw := range keywords {
+		most = max(most, followDepth+len(kw))
+	}
+	prog, err := syntax.Compile(followLoosen(re, most+1).Simplify())
 	if err != nil {
 		return nil, starts
 	}
@@ -153,7 +180,11 @@ func newFollowNFA(expr string, keywords []string) (*followNFA, []pcSet) {
 		return nil, starts
 	}
 	// Every assertion taken to hold: a superset of the matches.
-	a := &followNFA{newProgTable(prog, true)}
+	table, ok := newProgTable(prog, true)
+	if !ok {
+		return nil, starts
+	}
+	a := &followNFA{table}
 	for ki, kw := range keywords {
 		set := closure(prog, make(pcSet, a.words), uint32(prog.Start), true)
 		for i := 0; i < len(kw) && !set.empty(); i++ {
@@ -172,6 +203,24 @@ func newFollowNFA(expr string, keywords []string) (*followNFA, []pcSet) {
 		starts[ki] = set
 	}
 	return a, starts
+}
+
+// followLoosen rewrites re in place into an expression whose language
+// holds re's and that reads as re does on texts shorter than most: a
+// counted repetition whose bounds lie past most repetitions (a gap of
+// .{0,40}, a value of [a-z0-9]{32,}) as at least most of them,
+// unbounded. The automaton reads no further than a keyword and
+// followDepth bytes, and each repetition of the bounds is a copy of x in
+// the program: the automata of a tree that wakes every rule held
+// ~122,000 instructions, ~92,000 loosened.
+func followLoosen(re *syntax.Regexp, most int) *syntax.Regexp {
+	for i, s := range re.Sub {
+		re.Sub[i] = followLoosen(s, most)
+	}
+	if re.Op == syntax.OpRepeat && (re.Max == -1 || re.Max > most) && (re.Min > most || re.Max != -1) {
+		return &syntax.Regexp{Op: syntax.OpRepeat, Flags: re.Flags, Min: min(re.Min, most), Max: -1, Sub: re.Sub[:1]}
+	}
+	return re
 }
 
 // step returns the set after consuming c or its other case c2 from set.

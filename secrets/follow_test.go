@@ -260,7 +260,10 @@ func TestProgTableClosures(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, atEnd := range []bool{false, true} {
-			tab := newProgTable(prog, atEnd)
+			tab, ok := newProgTable(prog, atEnd)
+			if !ok {
+				t.Fatalf("%s: no table", r.ID)
+			}
 			for pc := range prog.Inst {
 				if !tab.reads.has(uint32(pc)) {
 					continue
@@ -269,7 +272,7 @@ func TestProgTableClosures(t *testing.T) {
 				cur, got := make(pcSet, tab.words), make(pcSet, tab.words)
 				cur.add(uint32(pc))
 				for c := 0; c < 128; c++ {
-					if !tab.masks[pc].has(byte(c)) {
+					if !tab.masks[tab.maskAt[pc]].has(byte(c)) {
 						continue
 					}
 					if !tab.advance(cur, got, byte(c)) || !reflect.DeepEqual(got, want) {
