@@ -95,8 +95,6 @@ type droppedFinding struct {
 	sev    uint8  // Severity.Rank
 }
 
-// placeOf returns where pos is, and whether the bound may count a finding
-// there rather than hold it.
 // placeOfLocked returns where pos is, and whether the bound may count a
 // finding there rather than hold it; content, when set, is the text of
 // the document pos is in. The caller holds b.mu.
@@ -222,7 +220,8 @@ func (b *findingBound) evict(held []heldFinding, sevOf func(check uint16, cat st
 // all counted.
 func (b *findingBound) count(o *Omitted, name func(check uint16) string, code func(check uint16, cat string) string) {
 	files := b.counted
-	slices.SortStableFunc(files, func(x, y *boundFile) int { return strings.Compare(x.name, y.name) })
+	// Files of one name are merged, then sorted by offset: no stable sort.
+	slices.SortFunc(files, func(x, y *boundFile) int { return strings.Compare(x.name, y.name) })
 	// Counted by check and severity (check*4 + Severity.Rank), and added
 	// once per file: a file may hold hundreds of thousands.
 	var counts []int
@@ -247,8 +246,12 @@ func (b *findingBound) count(o *Omitted, name func(check uint16) string, code fu
 				m++
 			}
 			group := ds[k:m]
-			if len(group) == 1 {
-				tally(group[0].check, group[0].sev) // alone at its place: nothing to fold into
+			if len(group) == 1 || !droppedAbsorbs(group, name) {
+				// nothing to fold into: each stays (foldInto compares
+				// every pair, and a place may hold thousands)
+				for _, d := range group {
+					tally(d.check, d.sev)
+				}
 			} else {
 				into := foldInto(len(group), func(n int) string { return code(group[n].check, b.cats[group[n].cat]) }, func(n int) int { return int(group[n].sev) })
 				for n := range group {
@@ -270,6 +273,16 @@ func (b *findingBound) count(o *Omitted, name func(check uint16) string, code fu
 		}
 	}
 	b.counted = nil
+}
+
+// droppedAbsorbs is anyAbsorbs for counted findings.
+func droppedAbsorbs(group []droppedFinding, name func(check uint16) string) bool {
+	for _, d := range group {
+		if absorberChecks[name(d.check)] {
+			return true
+		}
+	}
+	return false
 }
 
 func severityOfRank(r int) Severity {

@@ -14,9 +14,19 @@ import (
 // two that merge at one place (refs absorbs structure), one that does not.
 var boundCodes = []string{"refs/conflicting-definition", "structure/item-status", "hygiene/trailing-spaces"}
 
+// droppedAt is one finding dropMany counted: its file's name, its place
+// and what it carries.
+type droppedAt struct {
+	name string
+	d    droppedFinding
+}
+
 // dropMany counts n findings at random places of files (two files share a
-// name, as a path reached twice does), interleaved as two workers report.
-func dropMany(b *findingBound, files []*token.File, n int, rng *rand.Rand) {
+// name, as a path reached twice does), in the order two workers would
+// interleave them, and returns what it counted: the reference the bound's
+// own records are not.
+func dropMany(b *findingBound, files []*token.File, n int, rng *rand.Rand) []droppedAt {
+	var out []droppedAt
 	for i := range n {
 		tf := files[(i/3+rng.IntN(2))%len(files)]
 		off := rng.IntN(tf.Size())
@@ -24,7 +34,9 @@ func dropMany(b *findingBound, files []*token.File, n int, rng *rand.Rand) {
 		cat, _ := b.category(boundCodes[code])
 		sev := []Severity{SeverityError, SeverityWarning, SeverityNote}[rng.IntN(3)]
 		b.drop(tf, place{tf.Name(), off}, uint16(code), cat, sev)
+		out = append(out, droppedAt{tf.Name(), droppedFinding{offset: int32(off), check: uint16(code), cat: cat, sev: uint8(sev.Rank())}})
 	}
+	return out
 }
 
 // TestBoundCountMatchesOneSort holds count to what a sort of every counted
@@ -45,25 +57,14 @@ func TestBoundCountMatchesOneSort(t *testing.T) {
 	name := func(check uint16) string { c, _, _ := strings.Cut(boundCodes[check], "/"); return c }
 	for seed := range uint64(20) {
 		b := newFindingBound(10, 0, fset, nil)
-		dropMany(b, files, 3000, rand.New(rand.NewPCG(seed, 1)))
-		type ref struct {
-			name   string
-			offset int32
-			d      droppedFinding
-		}
-		var all []ref
-		for _, f := range b.counted {
-			for _, d := range f.dropped {
-				all = append(all, ref{f.name, d.offset, d})
-			}
-		}
-		slices.SortStableFunc(all, func(x, y ref) int {
-			return cmp.Or(cmp.Compare(x.name, y.name), cmp.Compare(x.offset, y.offset))
+		all := dropMany(b, files, 3000, rand.New(rand.NewPCG(seed, 1)))
+		slices.SortStableFunc(all, func(x, y droppedAt) int {
+			return cmp.Or(cmp.Compare(x.name, y.name), cmp.Compare(x.d.offset, y.d.offset))
 		})
 		var want Omitted
 		for i := 0; i < len(all); {
 			j := i + 1
-			for j < len(all) && all[j].name == all[i].name && all[j].offset == all[i].offset {
+			for j < len(all) && all[j].name == all[i].name && all[j].d.offset == all[i].d.offset {
 				j++
 			}
 			g := all[i:j]
