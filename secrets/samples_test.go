@@ -712,7 +712,7 @@ func corpusSamples() []sample {
 		t2 := "ke" + "y-" + g.from(alphaLower+alphaDigit, 31) + "7"
 		s = append(s, tp("atlassian token one short", RuleVendorToken, t1, "pasted "+t1+" into the runbook\n"))
 		s = append(s, sample{name: "mailgun key as a terraform default", rule: RuleVendorToken, secret: t2, path: "infra/vars.tf",
-			text: "variable \"relay\" {\n  default = \""+t2+"\"\n}\n"})
+			text: "variable \"relay\" {\n  default = \"" + t2 + "\"\n}\n"})
 		s = append(s, fp("key- words", RuleVendorToken, "default = \"key-value-store-primary-region\"\nsee the ATA"+"TT3xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx docs\n"))
 	}
 	return s
