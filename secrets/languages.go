@@ -138,32 +138,55 @@ func proseSecretIntlGate(data []byte, i int) bool {
 		}
 	}
 	if !english {
-		return bytes.IndexByte(seg, ':') >= 0 || bytes.IndexByte(seg, ' ') >= 0
+		return true
 	}
-	for _, c := range intlGateCopulas {
-		if bytes.Contains(seg, c) {
-			return true
+	// One pass over the words after an English noun, up to the
+	// sentence's end: a copula of the other languages passes, and so does
+	// one of their prepositions before a colon.
+	prep := false
+	var buf [12]byte
+	for k := 0; k < len(seg); {
+		for k < len(seg) && (seg[k] == ' ' || seg[k] == '\t') {
+			k++
 		}
-	}
-	if bytes.IndexByte(seg, ':') < 0 {
-		return false
-	}
-	for _, p := range intlGatePrepositions {
-		if bytes.Contains(seg, p) {
-			return true // "password del wifi: …"
+		st := k
+		for k < len(seg) && seg[k] != ' ' && seg[k] != '\t' && seg[k] != ':' {
+			k++
+		}
+		if w := seg[st:k]; len(w) > 0 && len(w) <= len(buf) {
+			for x, c := range w {
+				buf[x] = lower(c)
+			}
+			switch intlGateWords[string(buf[:len(w)])] {
+			case gateCopula:
+				return true
+			case gatePreposition:
+				prep = true
+			}
+		}
+		if k < len(seg) && seg[k] == ':' {
+			return prep
+		}
+		if st > 0 && bytes.IndexByte([]byte(".;!?"), seg[max(st, k-1)]) >= 0 {
+			return false // the sentence ends
 		}
 	}
 	return false
 }
 
-// intlGatePrepositions open what an English noun is for in the other
-// languages ("password del wifi:", "Token für das CI:").
-var intlGatePrepositions = [][]byte{[]byte(" del "), []byte(" della "), []byte(" di "), []byte(" de "), []byte(" du "),
-	[]byte(" des "), []byte(" do "), []byte(" da "), []byte(" für "), []byte(" van "), []byte(" voor "), []byte(" per "), []byte(" para "), []byte(" pour ")}
+const (
+	gateCopula = iota + 1
+	gatePreposition
+)
 
-// intlGateCopulas are the copulas an English noun needs after it.
-var intlGateCopulas = [][]byte{[]byte(" ist "), []byte(" lautet"), []byte(" es "), []byte(" est "), []byte(" é "),
-	[]byte(" è "), []byte(" e' "), []byte(" luidt "), []byte(" era "), []byte(" war ")}
+// intlGateWords are the copulas an English noun needs after it in the
+// other languages ("La password è …", "Der Token lautet …"), and the
+// prepositions that open what it is for ("password del wifi: …").
+var intlGateWords = map[string]int{"ist": gateCopula, "lautet": gateCopula, "lautete": gateCopula, "es": gateCopula,
+	"est": gateCopula, "é": gateCopula, "è": gateCopula, "e'": gateCopula, "luidt": gateCopula, "era": gateCopula,
+	"war": gateCopula, "del": gatePreposition, "della": gatePreposition, "di": gatePreposition, "de": gatePreposition,
+	"du": gatePreposition, "des": gatePreposition, "do": gatePreposition, "da": gatePreposition, "für": gatePreposition,
+	"van": gatePreposition, "voor": gatePreposition, "per": gatePreposition, "para": gatePreposition, "pour": gatePreposition}
 
 func isLetterByte(b byte) bool { return 'a' <= lower(b) && lower(b) <= 'z' || b >= 0x80 }
 
@@ -300,8 +323,7 @@ func prosePasswordShortGate(data []byte, i int) bool {
 		for st > 0 && isAlnumByte(data[st-1]) {
 			st--
 		}
-		w := strings.ToLower(string(data[st : i+1]))
-		if w != "pw" && w != "passwd" {
+		if w := data[st : i+1]; !equalFoldASCII(w, "pw") && !equalFoldASCII(w, "passwd") {
 			return false
 		}
 		if j < len(data) && lower(data[j]) == 'd' {
