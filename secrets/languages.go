@@ -167,7 +167,7 @@ func proseSecretIntlGate(data []byte, i int) bool {
 		if k < len(seg) && seg[k] == ':' {
 			return prep
 		}
-		if st > 0 && bytes.IndexByte([]byte(".;!?"), seg[max(st, k-1)]) >= 0 {
+		if k > st && strings.IndexByte(".;!?", seg[k-1]) >= 0 {
 			return false // the sentence ends
 		}
 	}
