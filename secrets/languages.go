@@ -418,3 +418,35 @@ func validVendorToken(c Candidate) bool {
 	}
 	return false
 }
+
+// localizedSecretHeader reports whether a table's header (or a row's
+// name under a "Wert"/"valor"/"valeur"/"valore"/"waarde" column) names a
+// password or an API key in one of the languages prose-secret-intl reads:
+// "Passwort", "Contraseña", "Mot de passe", "Senha", "Wachtwoord",
+// "API-Schlüssel", "Clave de API". A key word alone ("Schlüssel",
+// "clave") heads the names of a settings table as often as its secrets.
+func localizedSecretHeader(name []byte) bool {
+	n := strings.ToLower(string(name))
+	for _, w := range localizedPasswordNames {
+		if strings.Contains(n, w) {
+			return true
+		}
+	}
+	if !strings.Contains(n, "api") {
+		return false
+	}
+	for _, w := range []string{"schlüssel", "schluessel", "clave", "clé", "chave", "chiave", "sleutel"} {
+		if strings.Contains(n, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// localizedPasswordNames are the password words of localizedSecretHeader.
+var localizedPasswordNames = []string{"passwort", "kennwort", "contraseña", "contrasena", "mot de passe", "senha",
+	"palavra-passe", "palavra passe", "wachtwoord"}
+
+// localizedHeaderKeywords find the tables localizedSecretHeader reads.
+var localizedHeaderKeywords = []string{"passwort", "kennwort", "contraseña", "contrasena", "mot de passe", "senha",
+	"palavra-passe", "palavra passe", "wachtwoord", "schlüssel", "schluessel", "clave", "clé", "chave", "chiave", "sleutel"}

@@ -252,3 +252,46 @@ func TestLanguageGatesAtTextEnd(t *testing.T) {
 		}
 	}
 }
+
+// TestLocalizedTableHeaders: table-secret reads a column headed by another
+// language's name of a password or an API key, and a row so named under
+// a "Wert"/"valor"/… column; a key word alone heads names, not secrets.
+func TestLocalizedTableHeaders(t *testing.T) {
+	s := defaultScanner(t)
+	g := newFakeGen("localized tables")
+	v := func() string { return g.mixed(base62, 24) }
+	found := []string{
+		"| Umgebung | Passwort |\n|---|---|\n| dev | `" + v() + "` |\n",
+		"| Feld | Wert |\n|---|---|\n| Contraseña | " + v() + " |\n",
+		"| env | clave de API |\n|---|---|\n| prod | " + v() + " |\n",
+		"| hôte | mot de passe |\n|---|---|\n| db1 | " + v() + " |\n",
+		"| omgeving | wachtwoord |\n|---|---|\n| test | " + v() + " |\n",
+		"| ambiente | senha |\n|---|---|\n| prod | " + v() + " |\n",
+		"| campo | valore |\n|---|---|\n| chiave API | " + v() + " |\n",
+		"| Dienst | API-Schlüssel |\n|---|---|\n| Mailer | " + v() + " |\n",
+	}
+	silent := []string{
+		"| Schlüssel | Wert |\n|---|---|\n| log_level | " + v() + " |\n",
+		"| clave | valor |\n|---|---|\n| region | " + v() + " |\n",
+		"| Umgebung | Passwort |\n|---|---|\n| dev | im Tresor |\n",
+		"| Feld | Wert |\n|---|---|\n| Contraseña | ******** |\n",
+		"| env | senha |\n|---|---|\n| prod | `${DB_PASSWORD}` |\n",
+		"| hôte | mot de passe |\n|---|---|\n| db1 | voir le coffre |\n",
+		"| omgeving | wachtwoord |\n|---|---|\n| test | 12 tekens |\n",
+		"| chiave | valore |\n|---|---|\n| timeout | " + v() + " |\n",
+	}
+	for _, text := range found {
+		ok := false
+		for _, fd := range s.Scan("notes.md", []byte(text)) {
+			ok = ok || fd.RuleID == RuleTableSecret
+		}
+		if !ok {
+			t.Errorf("not found by %s: %q", RuleTableSecret, text)
+		}
+	}
+	for _, text := range silent {
+		if fs := s.Scan("notes.md", []byte(text)); len(fs) > 0 {
+			t.Errorf("near-miss reported by %s: %q", fs[0].RuleID, text)
+		}
+	}
+}
