@@ -235,7 +235,36 @@ func validProseSecretIntl(c Candidate) bool {
 	if spellsPasswordName(c.Secret) {
 		return false
 	}
-	return proseValue(c) && bareProseValue(c)
+	return (proseValue(c) || passwordNounIntl(noun) && chosenPassword(c)) && bareProseValue(c)
+}
+
+// passwordNounIntl: the noun names a password, which people choose, not a
+// key or a token, which are generated.
+func passwordNounIntl(n string) bool {
+	switch n {
+	case "passwort", "kennwort", "contraseña", "contrasena", "mdp", "senha", "password", "wachtwoord", "passphrase":
+		return true
+	}
+	return strings.HasSuffix(n, "passwort") || strings.HasSuffix(n, "kennwort") || strings.HasSuffix(n, "wachtwoord") ||
+		strings.HasPrefix(n, "mot") || strings.HasPrefix(n, "palavra")
+}
+
+// chosenPassword accepts, after a password's name, what tableValue reads
+// as a description or a field reference but which mixes upper and lower
+// case, digits and a symbol or separator, as the passwords people choose
+// do ("Kazige.14276wu", "Linuno.39437SZ", "7Ru_wVQfwsW033+"); a
+// description mixes at most two of the classes ("AES-256-GCM",
+// "v2.14.3-rc1", "ed25519-2026"). Not a URL, a path, an address or a
+// variable's name.
+func chosenPassword(c Candidate) bool {
+	v := c.Secret
+	if len(v) < 10 || len(v) > 64 || !hasUpper(v) || !hasLower(v) || !hasDigit(v) || !hasPunct(v) {
+		return false
+	}
+	if bytes.Contains(v, []byte("://")) || looksLikePath(v) || envNameRE.Match(v) || emailLike(v) || bytes.ContainsAny(v, "()[]{}") {
+		return false
+	}
+	return c.secretEntropy() >= 3
 }
 
 // keyNoun: a language's word for "key", which also means "crucial" and,
@@ -286,8 +315,8 @@ func spellsPasswordName(v []byte) bool {
 
 // The grammar prose-password-short accepts:
 //
-//	(pw|pwd|passwd) [for|of|on WORDS] (is|was|:) VALUE     admin pw: …
-//	(u/p|user/pass|login/pw|creds|credentials) (:|=|is|are) USER / VALUE
+//	(pw|pwd|passwd) [for|of|on WORDS] (is|was|:|=) VALUE   admin pw: …
+//	(u/p|user/pass|login/pw|creds|credentials) (:|=|is|are) USER (/|:) VALUE
 //
 // It rejects "pass" on its own (a boarding pass, tests that pass), an
 // abbreviation with no value ("pw reset link", "creds: ask ops"), a pair
@@ -300,13 +329,13 @@ func prosePasswordShortRule() *Rule {
 		ID:          RuleProsePasswordShort,
 		Description: "password stated after an abbreviation (pw: …) or with its user in an informal pair (u/p: USER / …)",
 		builtinRE: builtinExpr("(?i)(?:" +
-			"\\b(?P<key>pw|pwd|passwd)(?:[ \\t]+(?:for|of|on)(?:[ \\t]+[A-Za-z0-9_./\x60-]+){1,6}?)?(?:[ \\t]+(?:is|was)(?:[ \\t]+now)?|[ \\t]*:)[ \\t]+" + val +
+			"\\b(?P<key>pw|pwd|passwd)(?:[ \\t]+(?:for|of|on)(?:[ \\t]+[A-Za-z0-9_./\x60-]+){1,6}?)?(?:[ \\t]+(?:is|was)(?:[ \\t]+now)?|[ \\t]*[:=])[ \\t]+" + val +
 			"|\\b(?P<key>u/p|user(?:name)?[ \\t]*/[ \\t]*(?:pass(?:word)?|pwd?)|login[ \\t]*/[ \\t]*(?:pass(?:word)?|pwd?)|creds|credentials)" +
-			"(?:[ \\t]*[:=]|[ \\t]+(?:are|is))[ \\t]+" + user + "[ \\t]*/[ \\t]*" + val + ")"),
+			"(?:[ \\t]*[:=]|[ \\t]+(?:are|is))[ \\t]+" + user + "[ \\t]*[/:][ \\t]*" + val + ")"),
 		MinLen:   8,
 		Keywords: []string{"pw", "passwd", "u/p", "creds", "credentials", "/pass", "/ pass", "/password", "/ password"},
 		Gate:     prosePasswordShortGate,
-		Validate: func(c Candidate) bool { return proseValue(c) && bareProseValue(c) },
+		Validate: func(c Candidate) bool { return (proseValue(c) || chosenPassword(c)) && bareProseValue(c) },
 		Path:     proseFiles,
 	}
 }

@@ -27,6 +27,7 @@ func TestLanguageForms(t *testing.T) {
 			"Der geheime Schlüssel für S3 ist {V}\n",
 			"Das Kennwort lautet: `{P}`\n",
 			"Der Token für das CI lautet {V}.\n",
+			"Das Passwort für den Drucker ist {W}\n",
 		},
 		silent: []string{
 			"Das neue Passwort liegt im Tresor unter `infra/db`.\n",
@@ -38,6 +39,8 @@ func TestLanguageForms(t *testing.T) {
 			"Das Passwort lautet `${DB_PASSWORD}` in der Vorlage.\n",
 			"Das Passwort lautet `IhrPasswort2024` in der Anleitung.\n",
 			"Der Schlüssel heißt `prod-signing-2025` und rotiert jährlich.\n",
+			"Das Passwort ist AES-256-GCM verschlüsselt.\n",
+			"Das Passwort ist v2.14.3-rc1 kompatibel.\n",
 		},
 	}, {
 		name: "Spanish", rule: RuleProseSecretIntl,
@@ -160,6 +163,9 @@ func TestLanguageForms(t *testing.T) {
 			"creds = `svc-ci` / \"{P}\"\n",
 			"login/pw: admin / {P}\n",
 			"PW is now {P}\n",
+			"staging db pw is {W}\n",
+			"current pw = {W}\n",
+			"smtp relay creds: relay-bot : {P}\n",
 		},
 		silent: []string{
 			"pw reset link expires after 24h (ticket OPS-4411).\n",
@@ -170,6 +176,8 @@ func TestLanguageForms(t *testing.T) {
 			"admin pw: <redacted>\n",
 			"user / pass: admin / ********\n",
 			"boarding pass: ABX4K2Q9LM, gate B42\n",
+			"pw = ed25519-2026 (the key type)\n",
+			"creds: see ops : INC-20461\n",
 		},
 	}}
 	for _, f := range forms {
@@ -178,6 +186,10 @@ func TestLanguageForms(t *testing.T) {
 		}
 		for _, tmpl := range f.found {
 			text, want := fillProse(g, tmpl)
+			if strings.Contains(tmpl, "{W}") {
+				want = chosenLike(g)
+				text = strings.Replace(tmpl, "{W}", want, 1)
+			}
 			ok := false
 			for _, fd := range s.Scan("notes.md", []byte(text)) {
 				ok = ok || fd.RuleID == f.rule && text[fd.Start:fd.End] == want
@@ -193,6 +205,18 @@ func TestLanguageForms(t *testing.T) {
 			}
 		}
 	}
+}
+
+// chosenLike returns a password as people choose them: a capitalised
+// made-up word, a separator, digits and two letters ("Kazige.14276wu"),
+// which tableValue reads as a description.
+func chosenLike(g *fakeGen) string {
+	const cons, vow = "bdfgklmnprstvz", "aeiou"
+	w := []byte{alphaUpper[g.next()%26]}
+	for range 3 {
+		w = append(w, vow[g.next()%5], cons[g.next()%14])
+	}
+	return string(w) + "." + g.from(alphaDigit, 5) + g.from(alphaUpper, 1) + g.from(alphaLower, 1)
 }
 
 // TestVendorTokenForms: a vendor prefix with a body of the vendor's
