@@ -157,7 +157,7 @@ func proseSecretIntlGate(data []byte, i int) bool {
 			for x, c := range w {
 				buf[x] = lower(c)
 			}
-			switch intlGateWords[string(buf[:len(w)])] {
+			switch intlGateWord(buf[:len(w)]) {
 			case gateCopula:
 				return true
 			case gatePreposition:
@@ -179,14 +179,19 @@ const (
 	gatePreposition
 )
 
-// intlGateWords are the copulas an English noun needs after it in the
-// other languages ("La password è …", "Der Token lautet …"), and the
-// prepositions that open what it is for ("password del wifi: …").
-var intlGateWords = map[string]int{"ist": gateCopula, "lautet": gateCopula, "lautete": gateCopula, "es": gateCopula,
-	"est": gateCopula, "é": gateCopula, "è": gateCopula, "e'": gateCopula, "luidt": gateCopula, "era": gateCopula,
-	"war": gateCopula, "del": gatePreposition, "della": gatePreposition, "di": gatePreposition, "de": gatePreposition,
-	"du": gatePreposition, "des": gatePreposition, "do": gatePreposition, "da": gatePreposition, "für": gatePreposition,
-	"van": gatePreposition, "voor": gatePreposition, "per": gatePreposition, "para": gatePreposition, "pour": gatePreposition}
+// intlGateWord tells the copulas an English noun needs after it in the
+// other languages ("La password è …", "Der Token lautet …") and the
+// prepositions that open what it is for ("password del wifi: …"). A
+// switch, not a map: it runs at every word after every "token".
+func intlGateWord(w []byte) int {
+	switch string(w) {
+	case "ist", "lautet", "lautete", "es", "est", "é", "è", "e'", "luidt", "era", "war":
+		return gateCopula
+	case "del", "della", "di", "de", "du", "des", "do", "da", "für", "van", "voor", "per", "para", "pour":
+		return gatePreposition
+	}
+	return 0
+}
 
 func isLetterByte(b byte) bool { return 'a' <= lower(b) && lower(b) <= 'z' || b >= 0x80 }
 
