@@ -99,6 +99,9 @@ var DefaultSeverity = map[string]Severity{
 	// A provider-prefixed token in a format its provider's rule does not
 	// expect: likely a secret, possibly a mangled or made-up one.
 	"secrets/prefixed-token": SeverityWarning,
+	// A vendor's prefix alone, with no provider name on the line or at a
+	// length the provider's rule does not take: as likely, no surer.
+	"secrets/vendor-token": SeverityWarning,
 	// Contradictions between statements of one document, or with its kind's
 	// schema, that leave the reader a way to the truth; a repeated heading
 	// and a contradicted record are errors.

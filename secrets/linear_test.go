@@ -85,6 +85,17 @@ func adversarial() map[string]func(n int) []byte {
 	out["cookie:pairs"] = func(n int) []byte { return append([]byte("Cookie: "), rep("a=b; ")(n)...)[:n] }
 	out["line:cookie"] = entries("Cookie: sessionid=%s; ")
 	out["lines:pgpass"] = entries("db.internal:5432:orders:app:%s\n")
+	// languages.go: sentences in other languages on one line and on
+	// lines, an English noun before many words, abbreviations and pairs,
+	// a vendor prefix repeated and followed by a run that never ends.
+	out["line:intl"] = entries("Das Passwort für den Server lautet %s, ")
+	out["lines:intl"] = entries("La contraseña de la base de datos es %s\n")
+	out["line:intl-words"] = rep("La password del server nuovo e vecchio ")
+	out["line:token-words"] = rep("the token for the staging tenant ")
+	out["line:pw"] = entries("pw: %s pwd is ")
+	out["line:pairs"] = entries("u/p: deploy / %s creds = ")
+	out["line:vendor"] = rep("ATATT3 key- ")
+	out["value:ATATT3"] = func(n int) []byte { return append([]byte("ATATT3"), random(base62)(n)...)[:n] }
 	return out
 }
 

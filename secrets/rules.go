@@ -238,6 +238,9 @@ func defaultRules(thirdParty bool) []*Rule {
 			withGitleaksAllowlists(r, r.ID)
 			out = append(out, r)
 		}
+		// Other languages, abbreviations and vendor prefixes no provider
+		// rule reports (languages.go): after those, for the same reason.
+		out = append(out, proseSecretIntlRule(), prosePasswordShortRule(), vendorTokenRule())
 	}
 	return out
 }

@@ -692,5 +692,28 @@ func corpusSamples() []sample {
 			s = append(s, fp(c.rule+", prose", c.rule, c.fpText))
 		}
 	}
+	{
+		// Last, so that the values drawn above do not move: other
+		// languages, abbreviations, vendor prefixes (languages.go).
+		g := newFakeGen("other languages, abbreviations, vendor prefixes")
+		p1, p2, p3 := g.mixed(base62, 14), g.mixed(base62, 12), g.mixed(base62, 13)
+		s = append(s, tp("german password", RuleProseSecretIntl, p1, "Das neue Pass"+"wort lautet "+p1+" für den Build-Server.\n"))
+		s = append(s, tp("spanish password", RuleProseSecretIntl, p2, "La contra"+"seña de la base de datos es `"+p2+"`.\n"))
+		s = append(s, tp("italian password", RuleProseSecretIntl, p3, "La pass"+"word è "+p3+" fino a venerdì.\n"))
+		s = append(s, fp("german password in a vault", RuleProseSecretIntl, "Das neue Passwort liegt im Tresor unter `infra/db`; es muss 12 Zeichen lang sein.\n"))
+		s = append(s, fp("spanish keyword", RuleProseSecretIntl, "La palabra clave es OAuth2Flow2024 en el índice.\n"))
+		s = append(s, fp("french stand-in", RuleProseSecretIntl, "Le mot de passe est `VotreMotDePasse1` dans le modèle.\n"))
+		p4, p5 := g.mixed(base62, 12), g.mixed(base62, 14)
+		s = append(s, tp("pw abbreviation", RuleProsePasswordShort, p4, "the pw for the kiosk account is "+p4+"\n"))
+		s = append(s, tp("user/pass pair", RuleProsePasswordShort, p5, "user / pass: ops / "+p5+"\n"))
+		s = append(s, fp("pw reset", RuleProsePasswordShort, "pw reset link expires after 24h (ticket OPS-4411); creds: ask ops\n"))
+		s = append(s, fp("boarding pass", RuleProsePasswordShort, "boarding pass: ABX4K2Q9LM, gate B42\nuser / pass: admin / ********\n"))
+		t1 := "ATA" + "TT3" + g.mixed(base62+"-_", 185)
+		t2 := "ke" + "y-" + g.from(alphaLower+alphaDigit, 31) + "7"
+		s = append(s, tp("atlassian token one short", RuleVendorToken, t1, "pasted "+t1+" into the runbook\n"))
+		s = append(s, sample{name: "mailgun key as a terraform default", rule: RuleVendorToken, secret: t2, path: "infra/vars.tf",
+			text: "variable \"relay\" {\n  default = \"" + t2 + "\"\n}\n"})
+		s = append(s, fp("key- words", RuleVendorToken, "default = \"key-value-store-primary-region\"\nsee the ATA"+"TT3xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx docs\n"))
+	}
 	return s
 }

@@ -39,12 +39,14 @@ func tableSecretRule() *Rule {
 		// validTableSecret reads it.
 		builtinRE: builtinExpr("\\|[ \\t]*[\x60'\"]?(?P<secret>[^\\s|\x60'\"]{8,200})"),
 		MinLen:    8,
-		Keywords:  []string{"password", "passwd", "secret", "token", "api key", "api_key", "apikey", "access key", "credential", "key"},
-		Gate:      tableHeaderGate,
-		Before:    tableReach,
-		After:     tableReach,
-		Validate:  validTableSecret,
-		Path:      proseFiles,
+		Keywords: append([]string{"password", "passwd", "secret", "token", "api key", "api_key", "apikey", "access key", "credential", "key"},
+			// other languages' headers (localizedSecretHeader)
+			localizedHeaderKeywords...),
+		Gate:     tableHeaderGate,
+		Before:   tableReach,
+		After:    tableReach,
+		Validate: validTableSecret,
+		Path:     proseFiles,
 	}
 }
 
@@ -228,7 +230,8 @@ func validTableSecret(c Candidate) bool {
 		// A row that names its value: "| Bind password | … |" under
 		// "| Field | Value |". A row's other cells (a date, a commit, a
 		// run) are named by their own headers.
-		return col > 0 && namesSecret(bytes.Trim(cells[0], " \t*_`"))
+		name := bytes.Trim(cells[0], " \t*_`")
+		return col > 0 && (namesSecret(name) || localizedSecretHeader(name))
 	}
 	return false
 }
@@ -357,7 +360,9 @@ func lineEndWithin(data []byte, ls int) int {
 }
 
 // valueHeaders name a column whose cells are the values their rows name.
-var valueHeaders = map[string]bool{"value": true, "values": true}
+var valueHeaders = map[string]bool{"value": true, "values": true,
+	// Wert, valor, valeur, valore, waarde
+	"wert": true, "valor": true, "valeur": true, "valore": true, "waarde": true}
 
 // headerKinds splits a header row into cells and judges each: a name of
 // a secret (as validGeneric judges a name), a column of values, or other.
@@ -369,7 +374,7 @@ func headerKinds(header []byte) []byte {
 		switch lower := string(bytes.ToLower(name)); {
 		case lower == "token" || lower == "tokens":
 			kinds[i] = colToken
-		case len(name) > 0 && namesSecret(name):
+		case len(name) > 0 && (namesSecret(name) || localizedSecretHeader(name)):
 			kinds[i] = colSecret
 		case len(name) == 0 || valueHeaders[lower]:
 			kinds[i] = colValue
