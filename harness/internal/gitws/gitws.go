@@ -16,6 +16,8 @@ import (
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/svrnty/sotvet/harness/internal/tree"
 )
 
 // Repo is a workspace under git.
@@ -116,17 +118,24 @@ func (r *Repo) Init() (string, error) {
 		// A clone's baseline has parents: adopted whole.
 		return commit, r.Adopt(commit)
 	}
-	// A new repository's baseline is a root commit whose author,
-	// committer, dates and message are fixed: committing the same tree
-	// gives the same commit, without a fetch from the work tree's
-	// repository (five git processes). A different commit means the tree
-	// changed between the two: fail rather than guess.
-	own, err := r.initCommit()
-	if err != nil {
-		return "", err
+	// A new repository's git directory was made by the harness a moment
+	// ago, before any backend ran: the harness's own repository is a copy
+	// of it (its objects, index, HEAD and refs), with no git process.
+	// Committing the same tree again there took four (init, add, commit,
+	// rev-parse), a fetch from the work tree's repository five.
+	if err := tree.Copy(filepath.Join(r.Dir, ".git"), r.GitDir); err != nil {
+		return "", fmt.Errorf("copying the baseline repository: %w", err)
 	}
-	if own != commit {
-		return "", fmt.Errorf("the baseline commits differ: %s in the workspace, %s in the harness's repository", commit, own)
+	// The branch's loose ref, or git's word where refs are stored otherwise.
+	own, err := os.ReadFile(filepath.Join(r.GitDir, "refs", "heads", "main"))
+	g := strings.TrimSpace(string(own))
+	if err != nil {
+		if g, err = r.Head(); err != nil {
+			return "", err
+		}
+	}
+	if g != commit {
+		return "", fmt.Errorf("the baseline commits differ: %s in the workspace, %s in the harness's repository", commit, g)
 	}
 	return commit, nil
 }

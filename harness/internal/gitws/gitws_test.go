@@ -94,8 +94,9 @@ func TestControlRestore(t *testing.T) {
 }
 
 // TestOwnRepository: with GitDir, the harness's repository holds the same
-// baseline commit as the work tree's, made without reading the work
-// tree's .git, so what a backend writes there changes nothing it sees.
+// baseline commit as the work tree's, copied from the work tree's .git
+// before any backend ran, so what a backend writes there later changes
+// nothing it sees.
 func TestOwnRepository(t *testing.T) {
 	r := repo(t)
 	r.GitDir = filepath.Join(r.Tmp, "baseline.git")
@@ -123,6 +124,16 @@ func TestOwnRepository(t *testing.T) {
 	}
 	if d, _ := r.Dirty(); !slices.Equal(d, []string{"a.txt"}) {
 		t.Errorf("dirty %v, want [a.txt]", d)
+	}
+	// Nothing of the harness's repository lives in the work tree's .git.
+	if err := os.RemoveAll(filepath.Join(r.Dir, ".git")); err != nil {
+		t.Fatal(err)
+	}
+	if own, err := r.Head(); err != nil || own != base {
+		t.Errorf("without the work tree's .git: HEAD %s (%v), want %s", own, err, base)
+	}
+	if _, ch, err := r.Capture(base); err != nil || len(ch) != 1 || ch[0] != (Change{"M", "a.txt"}) {
+		t.Errorf("without the work tree's .git: changes %v %v, want M a.txt", ch, err)
 	}
 }
 
