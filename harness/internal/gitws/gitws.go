@@ -126,13 +126,9 @@ func (r *Repo) Init() (string, error) {
 	if err := tree.Copy(filepath.Join(r.Dir, ".git"), r.GitDir); err != nil {
 		return "", fmt.Errorf("copying the baseline repository: %w", err)
 	}
-	// The branch's loose ref, or git's word where refs are stored otherwise.
-	own, err := os.ReadFile(filepath.Join(r.GitDir, "refs", "heads", "main"))
-	g := strings.TrimSpace(string(own))
+	g, err := r.mainHead()
 	if err != nil {
-		if g, err = r.Head(); err != nil {
-			return "", err
-		}
+		return "", err
 	}
 	if g != commit {
 		return "", fmt.Errorf("the baseline commits differ: %s in the workspace, %s in the harness's repository", commit, g)
@@ -188,6 +184,21 @@ func (r *Repo) initCommit() (string, error) {
 	}
 	if _, err := r.Run("commit", "-q", "--no-verify", "--allow-empty", "-m", "sotvet harness baseline"); err != nil {
 		return "", err
+	}
+	return r.mainHead()
+}
+
+// mainHead returns the commit of the branch main of the repository git
+// has just made and committed to, nothing else having run: its loose ref
+// when it is one, else git's word (refs stored otherwise).
+func (r *Repo) mainHead() (string, error) {
+	gitDir := r.GitDir
+	if gitDir == "" {
+		gitDir = filepath.Join(r.Dir, ".git")
+	}
+	ref, err := os.ReadFile(filepath.Join(gitDir, "refs", "heads", "main"))
+	if id := strings.TrimSpace(string(ref)); err == nil && len(id) >= 40 && strings.Trim(id, "0123456789abcdef") == "" {
+		return id, nil
 	}
 	return r.Head()
 }
