@@ -220,11 +220,14 @@ func TestPass(t *testing.T) {
 	}
 }
 
+// fixturesCase is the case TestFixtures runs every fixture on.
+const fixturesCase = "r1-string-slugify"
+
 func TestFixtures(t *testing.T) {
 	for _, fx := range harness.Fixtures {
 		t.Run(fx.Name, func(t *testing.T) {
 			t.Parallel()
-			opt := options(t, "r1-string-slugify")
+			opt := options(t, fixturesCase)
 			opt.Fixture = fx.Name
 			res := run(t, opt)
 			r := res.Report
