@@ -188,13 +188,17 @@ func (r *Repo) initCommit() (string, error) {
 	return r.mainHead()
 }
 
-// mainHead returns the commit of the branch main of the repository git
-// has just made and committed to, nothing else having run: its loose ref
-// when it is one, else git's word (refs stored otherwise).
+// mainHead returns HEAD's commit in the repository git has just made and
+// committed to, nothing else having run: the loose ref of main when HEAD
+// is main (a clone's HEAD may be another branch, and its main another
+// commit), else git's word (refs stored otherwise).
 func (r *Repo) mainHead() (string, error) {
 	gitDir := r.GitDir
 	if gitDir == "" {
 		gitDir = filepath.Join(r.Dir, ".git")
+	}
+	if head, err := os.ReadFile(filepath.Join(gitDir, "HEAD")); err != nil || string(head) != "ref: refs/heads/main\n" {
+		return r.Head()
 	}
 	ref, err := os.ReadFile(filepath.Join(gitDir, "refs", "heads", "main"))
 	if id := strings.TrimSpace(string(ref)); err == nil && len(id) >= 40 && strings.Trim(id, "0123456789abcdef") == "" {

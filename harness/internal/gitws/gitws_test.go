@@ -164,3 +164,32 @@ func TestOwnRepositoryOfClone(t *testing.T) {
 		t.Errorf("dirty after init: %v %v", d, err)
 	}
 }
+
+// A clone whose HEAD is another branch, with a main at another commit:
+// the baseline is the commit made on HEAD, not main's (the loose ref of
+// main is read only when HEAD is main).
+func TestOwnRepositoryOfCloneOnAnotherBranch(t *testing.T) {
+	r := repo(t)
+	l := r.Local()
+	for _, args := range [][]string{{"init", "-q", "-b", "main"}, {"add", "-A"}, {"commit", "-q", "-m", "history"}, {"checkout", "-q", "-b", "feature"}} {
+		if _, err := l.Run(args...); err != nil {
+			t.Fatal(err)
+		}
+	}
+	main, err := l.Run("rev-parse", "main")
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(r.Dir, "new.txt"), []byte("n\n"), 0o644)
+	r.GitDir = filepath.Join(r.Tmp, "baseline.git")
+	base, err := r.Init()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if base == strings.TrimSpace(string(main)) {
+		t.Fatalf("the baseline is main's commit %s, not the one made on HEAD", base)
+	}
+	if local, err := l.Head(); err != nil || local != base {
+		t.Fatalf("work tree's HEAD %s (%v), want %s", local, err, base)
+	}
+}
