@@ -189,7 +189,7 @@ var (
 // the byte after it: in base64 most letters begin a word, and a PEM
 // block tried a word at nearly every byte.
 func holdsPlaceholderWord(l []byte) bool {
-	first, second := placeholderFirst()
+	first, second := placeholderWordIndex()
 	for i := 0; i+1 < len(l); i++ { // every word is two bytes or more
 		for m := first[l[i]] & second[l[i+1]]; m != 0; m &= m - 1 {
 			if bytes.HasPrefix(l[i:], placeholderWordBytes[bits.TrailingZeros64(m)]) {
@@ -200,9 +200,10 @@ func holdsPlaceholderWord(l []byte) bool {
 	return false
 }
 
-// placeholderFirst maps a byte to the set of placeholderWords that begin
-// with it, and to the set whose second byte it is.
-var placeholderFirst = sync.OnceValues(func() (*[256]uint64, *[256]uint64) {
+// placeholderWordIndex maps a byte to the set of placeholderWords that begin
+// with it, and to the set whose second byte it is. Its panics are for
+// whoever edits placeholderWords: TestPlaceholderWordsSame trips them.
+var placeholderWordIndex = sync.OnceValues(func() (*[256]uint64, *[256]uint64) {
 	var first, second [256]uint64
 	if len(placeholderWords) > 64 {
 		panic("secrets: more than 64 placeholder words")
