@@ -62,6 +62,19 @@ func TestMaxFindingsMatchesCap(t *testing.T) {
 			if fmt.Sprint(wantOmit) != fmt.Sprint(gotOmit) {
 				t.Errorf("max %d, per file %d: omitted %v, want %v", n, perFile, gotOmit, wantOmit)
 			}
+			// What is shown and what is counted are every finding, once
+			// (the per-file cap counts no finding turned off, suppressed
+			// or folded into another), and each check's counts add up.
+			if len(got)+gotOmit.Total != len(all) {
+				t.Errorf("max %d, per file %d: %d shown and %d counted, want %d in all", n, perFile, len(got), gotOmit.Total, len(all))
+			}
+			byCheck := 0
+			for _, k := range gotOmit.ByCheck {
+				byCheck += k
+			}
+			if byCheck != gotOmit.Total {
+				t.Errorf("max %d, per file %d: omitted by check %d, in all %d", n, perFile, byCheck, gotOmit.Total)
+			}
 		}
 	}
 }

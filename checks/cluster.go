@@ -22,6 +22,30 @@ var absorbs = map[string][]string{
 	"consistency/duplicate-heading": {"consistency/date-order"},
 }
 
+// clusterCodes are the codes in absorbs, on either side, by check and
+// category.
+var clusterCodes = func() map[string]map[string]bool {
+	m := map[string]map[string]bool{}
+	add := func(code string) {
+		check, cat, _ := strings.Cut(code, "/")
+		if m[check] == nil {
+			m[check] = map[string]bool{}
+		}
+		m[check][cat] = true
+	}
+	for a, bs := range absorbs {
+		add(a)
+		for _, b := range bs {
+			add(b)
+		}
+	}
+	return m
+}()
+
+// inClusters reports whether a finding of check and category may fold
+// into another at its place, or another into it (mergeClusters).
+func inClusters(check, category string) bool { return clusterCodes[check][category] }
+
 // absorbed reports whether a finding of code a carries one of code b at the
 // same position, directly or through another code.
 func absorbedBy(a, b string) bool {

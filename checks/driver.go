@@ -28,6 +28,7 @@ import (
 
 	"golang.org/x/tools/go/analysis"
 
+	"github.com/svrnty/sotvet/checks/internal/bodylines"
 	"github.com/svrnty/sotvet/checks/internal/fixsafety"
 	secretscheck "github.com/svrnty/sotvet/checks/secrets"
 	"github.com/svrnty/sotvet/internal/safefs"
@@ -224,9 +225,43 @@ func Run(opt Options) (*Result, *sotparse.Workspace, error) {
 		// The parse would derive this very listing from the files' names.
 		parse.Discovery = disc
 	}
+	analyzerOf := map[*sotparse.DocCheck]*analysis.Analyzer{}
 	for _, a := range order {
 		if dc := docChecks[a]; dc != nil {
 			parse.Stream.Checks = append(parse.Stream.Checks, dc)
+			analyzerOf[dc] = a
+		}
+	}
+	sevs := &severities{sev: opt.Severity}
+	if opt.MaxPerFile > 0 {
+		// The parse's cap counts what the report would count there: a
+		// finding turned off is no finding, and one a suppression may
+		// silence or that may fold into another at its place is held,
+		// for Result.Cap to count after suppress and mergeClusters.
+		var ignMu sync.Mutex
+		ignores := map[*sotparse.Doc]bool{}
+		parse.Stream.Capping = func(c *sotparse.DocCheck, doc *sotparse.Doc, content []byte, d analysis.Diagnostic) sotparse.CapAction {
+			a := analyzerOf[c]
+			if a == nil {
+				return sotparse.CapCounted
+			}
+			if sevs.severityOf(a.Name, d.Category) == SeverityOff {
+				return sotparse.CapIgnored
+			}
+			if inClusters(a.Name, d.Category) {
+				return sotparse.CapHeld
+			}
+			ignMu.Lock()
+			ig, ok := ignores[doc]
+			if !ok {
+				ig = bodylines.TextIndex(content, ignoreMark) >= 0
+				ignores[doc] = ig
+			}
+			ignMu.Unlock()
+			if ig {
+				return sotparse.CapHeld
+			}
+			return sotparse.CapCounted
 		}
 	}
 	// A diagnostic is held as reported, in one list for every check, and
@@ -269,18 +304,38 @@ func Run(opt Options) (*Result, *sotparse.Workspace, error) {
 	if opt.MaxFindings > 0 && opt.Reuse == nil {
 		bound = newFindingBound(opt.MaxFindings, opt.MaxPerFile, fset, text)
 	}
-	sevs := &severities{sev: opt.Severity}
 	boundSev := func(check uint16, cat string) Severity { return sevs.severityOf(order[check].Name, cat) }
+	// mayIgnore notes, per file, whether its text may hold a suppression
+	// (the text index's word, or the text at hand); the caller holds mu.
+	ignores := map[string]bool{}
+	mayIgnore := func(ws *sotparse.Workspace, name string) bool {
+		ig, ok := ignores[name]
+		if !ok {
+			ig = text.mayIgnore(name)
+			if f := ws.File(name); ig && f != nil && f.Content != nil {
+				ig = bodylines.TextIndex(f.Content, ignoreMark) >= 0
+			}
+			ignores[name] = ig
+		}
+		return ig
+	}
 	collect := func(ws *sotparse.Workspace, a *analysis.Analyzer, d analysis.Diagnostic) {
 		if opt.NoFixes {
 			d.SuggestedFixes = nil
 		}
 		if opt.MaxPerFile > 0 && d.Pos.IsValid() {
+			// Past its check's cap in the file a finding is counted, not
+			// held, unless the report would not count it so: one that is
+			// off, one a suppression may silence, one that may fold into
+			// another at its place. Those are held, and Result.Cap counts
+			// them after suppress and mergeClusters.
 			if tf := fset.File(d.Pos); tf != nil {
+				sev := sevs.severityOf(a.Name, d.Category)
 				mu.Lock()
-				over := countFor(capKey{tf.Base(), checkIndex[a]}) > opt.MaxPerFile
+				over := sev != SeverityOff && !inClusters(a.Name, d.Category) && !mayIgnore(ws, tf.Name()) &&
+					countFor(capKey{tf.Base(), checkIndex[a]}) > opt.MaxPerFile
 				if over {
-					omitted.Add(a.Name, tf.Name(), sevs.severityOf(a.Name, d.Category), 1)
+					omitted.Add(a.Name, tf.Name(), sev, 1)
 					capped[tf.Name()] = true
 				}
 				mu.Unlock()
@@ -327,10 +382,6 @@ func Run(opt Options) (*Result, *sotparse.Workspace, error) {
 		}
 	}
 	if bound != nil {
-		analyzerOf := map[*sotparse.DocCheck]*analysis.Analyzer{}
-		for a, dc := range docChecks {
-			analyzerOf[dc] = a
-		}
 		// What the per-document checks report during the parse is
 		// counted there, past the places the report can show: the parse
 		// does not hold it until their checks run.
@@ -359,9 +410,10 @@ func Run(opt Options) (*Result, *sotparse.Workspace, error) {
 			if !ok {
 				return true
 			}
-			if opt.MaxPerFile > 0 {
+			if opt.MaxPerFile > 0 && !inClusters(a.Name, d.Category) {
 				// Counted against the check's cap in the file, as
-				// collect counts it.
+				// collect counts it (a file that may hold a suppression
+				// has no place here: placeOfLocked holds its findings).
 				if countFor(capKey{tf.Base(), checkIndex[a]}) > opt.MaxPerFile {
 					omitted.Add(a.Name, tf.Name(), sev, 1)
 					capped[tf.Name()] = true

@@ -112,6 +112,8 @@ type Omitted struct {
 	ByFile     map[string]int   `json:"by_file,omitempty"`
 	// ByCheck counts by check and severity, for a report of counts (the
 	// control summary) whose totals must include what it does not list.
+	// The driver and Cap fill it; check's scoped runs rebuild Omitted
+	// without it (their report does not read it).
 	ByCheck map[CheckSeverity]int `json:"-"`
 }
 

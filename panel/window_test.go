@@ -271,7 +271,7 @@ func TestFindingsOverCaps(t *testing.T) {
 	if want := fmt.Sprintf("Showing 7 of %d findings.", total); !strings.Contains(r.body, want) {
 		t.Errorf("no %q in %.1500s", want, r.body[strings.Index(r.body, "<h1>"):])
 	}
-	if want := fmt.Sprintf(`<p id="findings-omitted">%d of them are counted but not listed`, total-7); !strings.Contains(r.body, want) {
+	if want := fmt.Sprintf(`<p id="findings-omitted">%d findings of the workspace are counted but not listed`, total-7); !strings.Contains(r.body, want) {
 		t.Errorf("no %q", want)
 	}
 	if want := fmt.Sprintf(`Findings <span class="count">%d</span>`, total); !strings.Contains(r.body, want) {

@@ -64,11 +64,22 @@ func (c *DocCheck) prepare() any {
 // Beyond Stream.MaxPerDoc diagnostics of the check on the document, one is
 // counted (Workspace.Dropped), not kept.
 func (p *DocPass) Report(d analysis.Diagnostic) {
-	if m := p.ws.maxPerDoc; m > 0 && p.n >= m {
-		p.ws.drop(p.Doc.Path, p.check, d.Category)
-		return
+	if m := p.ws.maxPerDoc; m > 0 {
+		act := CapCounted
+		if p.ws.capping != nil {
+			act = p.ws.capping(p.check, p.Doc, p.Content, d)
+		}
+		switch act {
+		case CapIgnored:
+			return
+		case CapCounted:
+			if p.n >= m {
+				p.ws.drop(p.Doc.Path, p.check, d.Category)
+				return
+			}
+			p.n++
+		}
 	}
-	p.n++
 	if p.parse && p.ws.keep != nil && !p.ws.keep(p.check, p.Doc, p.Content, d) {
 		return // the driver counted it
 	}
@@ -77,6 +88,20 @@ func (p *DocPass) Report(d analysis.Diagnostic) {
 	}
 	p.diags = append(p.diags, d)
 }
+
+// CapAction is what Stream.MaxPerDoc does with a diagnostic.
+type CapAction uint8
+
+const (
+	// CapCounted counts toward the cap; past it, the diagnostic is
+	// counted (Workspace.Dropped), not kept.
+	CapCounted CapAction = iota
+	// CapHeld is kept, whatever the count: the driver counts it as the
+	// report does.
+	CapHeld
+	// CapIgnored is neither kept nor counted: no report shows it.
+	CapIgnored
+)
 
 // Dropped is a count of diagnostics a DocCheck reported on a document
 // beyond Stream.MaxPerDoc.
@@ -627,6 +652,11 @@ type Stream struct {
 	// one DocCheck on one document; the others are counted
 	// (Workspace.Dropped): memory stays bounded whatever a document holds.
 	MaxPerDoc int
+	// Capping, when set, says what MaxPerDoc does with each diagnostic
+	// (nil: each counts): one the report never shows is ignored, one the
+	// report may count otherwise (suppressed, folded into another) is
+	// kept outside the cap. It is called concurrently.
+	Capping func(c *DocCheck, doc *Doc, content []byte, d analysis.Diagnostic) CapAction
 	// Release lets each document's text go once AfterDoc has run: the run
 	// keeps the typed model, and Content reads a text back from its file
 	// when a check asks for it, checking that it did not change.

@@ -140,7 +140,7 @@ func ParseStreaming(fset *token.FileSet, disc *Discovery, read func(path string)
 		// A document records the checks run on it in 64 bits: any more
 		// run in their check's Run (DocCheck.Each).
 		ws.docChecks = stream.Checks[:min(len(stream.Checks), 64)]
-		ws.dropFixes, ws.maxPerDoc, ws.keep = stream.DropFixes, stream.MaxPerDoc, stream.Keep
+		ws.dropFixes, ws.maxPerDoc, ws.keep, ws.capping = stream.DropFixes, stream.MaxPerDoc, stream.Keep, stream.Capping
 		ws.prepared = make([]any, len(ws.docChecks))
 		for k, c := range ws.docChecks {
 			ws.prepared[k] = c.prepare()

@@ -55,11 +55,12 @@ type Workspace struct {
 	outRead  map[string]bool   // documents out of focus, parsed, whose Content was asked for
 	readErr  error             // the first summarized document that could not be read back
 
-	docChecks []*DocCheck                                             // run by the parse on each document (Stream.Checks)
-	prepared  []any                                                   // what each of docChecks prepared for the run
-	dropFixes bool                                                    // Stream.DropFixes
-	maxPerDoc int                                                     // Stream.MaxPerDoc
-	keep      func(*DocCheck, *Doc, []byte, analysis.Diagnostic) bool // Stream.Keep
+	docChecks []*DocCheck                                                  // run by the parse on each document (Stream.Checks)
+	prepared  []any                                                        // what each of docChecks prepared for the run
+	dropFixes bool                                                         // Stream.DropFixes
+	maxPerDoc int                                                          // Stream.MaxPerDoc
+	capping   func(*DocCheck, *Doc, []byte, analysis.Diagnostic) CapAction // Stream.Capping
+	keep      func(*DocCheck, *Doc, []byte, analysis.Diagnostic) bool      // Stream.Keep
 	dropMu    sync.Mutex
 	dropped   map[dropKey]int   // diagnostics counted beyond maxPerDoc
 	docDiags  atomic.Int64      // diagnostics the DocChecks reported (DocDiagnostics)

@@ -128,14 +128,15 @@ func workboardOf(ws *sotparse.Workspace) Workboard {
 
 // Findings are the checks' findings, as sotvet check reports them: the
 // counts cover every finding, Items lists those within the caps
-// (Options.MaxPerFile, MaxFindings) and Omitted counts the others.
+// (Options.MaxPerFile, MaxFindings) and Omitted counts the others (absent
+// when none is: a summary within its caps reads as schema 1 always did).
 type Findings struct {
 	Checked  []string         `json:"checked"`
 	Errors   int              `json:"errors"`
 	Warnings int              `json:"warnings"`
 	ByCheck  []CheckCount     `json:"by_check"`
 	Items    []checks.Finding `json:"items"`
-	Omitted  int              `json:"omitted"`
+	Omitted  int              `json:"omitted,omitempty"`
 }
 
 // Total is the number of findings, listed or not.
