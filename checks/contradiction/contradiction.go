@@ -258,7 +258,6 @@ type docInfo struct {
 	workboardList   *listSection     // the ids of a "Workboard" section
 	phraseIDs       []idStatement    // ids its required phrases name
 	commands        []commandFact    // "- Harness command: `...`"
-	workIDs         []sotparse.Ref   // its work id references, by position
 	cited           []sotparse.Ref   // absolute paths it cites
 	provenance      []*sotparse.Fact // facts giving an approval source (provenanceKey)
 	factRoles       []roleClaim      // roles its key: value facts give
@@ -371,7 +370,6 @@ func extract(d *sotparse.Doc) *docInfo {
 	}
 	di.factRoles = factRoles(d)
 	workIDs := workIDRefs(d)
-	di.workIDs = workIDs
 	for i, h := range d.Headings {
 		if workboardHeading(h.Text) && di.workboardList == nil {
 			di.workboardList = &listSection{heading: h, ids: idsIn(workIDs, h.End, secEnd(d, i))}
