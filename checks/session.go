@@ -364,7 +364,7 @@ func workIDs(d *sotparse.Doc) []string {
 			ids = append(ids, strings.ToUpper(r.Text))
 		}
 	}
-	for _, r := range d.Refs {
+	for _, r := range d.Refs.All() {
 		if r.Kind == sotparse.RefWorkID {
 			ids = append(ids, strings.ToUpper(r.Text))
 		}

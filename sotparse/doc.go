@@ -71,7 +71,7 @@ type Doc struct {
 	// whose rules read list items only.
 	KeyValues   []*Fact
 	PhraseLists []*PhraseList
-	Refs        []*Ref
+	Refs        Refs
 
 	blockEnc []byte   // the blocks of the body, encoded (see Blocks)
 	summary  bool     // decoded from a summary: no content, no blocks (see Workspace.Content)

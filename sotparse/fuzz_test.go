@@ -308,7 +308,7 @@ func FuzzParseDoc(f *testing.F) {
 				c.span("phrase "+ph.Raw, ph.Pos, ph.End)
 			}
 		}
-		for _, r := range d.Refs {
+		for _, r := range d.Refs.All() {
 			c.span(r.Kind.String()+" ref "+r.Text, r.Pos, r.End)
 		}
 		for i, b := range d.Blocks() {

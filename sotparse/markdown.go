@@ -109,6 +109,7 @@ func parseDoc(f *File, report func(check string, pos, end token.Pos, msg string)
 		d.Frontmatter = typedFrontmatter(f, s, fmReport, slabs)
 	}
 	d.BodyStart = f.Pos(s.BodyStart)
+	refs := slabs.refsBuilder()
 	if d.Frontmatter != nil && d.Frontmatter.Source != nil && d.Frontmatter.Source.Scalar {
 		src := d.Frontmatter.Source
 		target, _, _ := strings.Cut(strings.TrimSpace(src.Value), " ")
@@ -116,25 +117,19 @@ func parseDoc(f *File, report func(check string, pos, end token.Pos, msg string)
 			// The value is decoded YAML (escapes, aliases): its length in the
 			// source may differ, so the span never passes the value's line.
 			end := min(src.ValuePos+token.Pos(len(target)), src.ValueEnd)
-			r := slabs.ref()
-			*r = Ref{Kind: RefSource, Text: target, Pos: src.ValuePos, End: max(end, src.ValuePos)}
-			d.Refs = append(d.Refs, r)
+			refs.add(RefSource, target, src.ValuePos, max(end, src.ValuePos))
 		}
 	}
 	// Work ids anywhere in the file, frontmatter included; .sot/ paths in
 	// the body. Both are found with a literal search first: running a
 	// regexp over every byte of every document dominated the parse.
 	for _, m := range workIDs(content[start:]) {
-		r := slabs.ref()
-		*r = Ref{Kind: RefWorkID, Text: slabs.intern(content[start+m[0] : start+m[1]]), Pos: f.Pos(start + m[0]), End: f.Pos(start + m[1])}
-		d.Refs = append(d.Refs, r)
+		refs.addBytes(RefWorkID, content[start+m[0]:start+m[1]], f.Pos(start+m[0]), f.Pos(start+m[1]))
 	}
 	body := content[s.BodyStart:]
 	for _, m := range sotPaths(body) {
-		p := slabs.intern(bytes.TrimRight(body[m[0]:m[1]], "."))
-		r := slabs.ref()
-		*r = Ref{Kind: RefSOTPath, Text: p, Pos: f.Pos(s.BodyStart + m[0]), End: f.Pos(s.BodyStart + m[0] + len(p))}
-		d.Refs = append(d.Refs, r)
+		p := bytes.TrimRight(body[m[0]:m[1]], ".")
+		refs.addBytes(RefSOTPath, p, f.Pos(s.BodyStart+m[0]), f.Pos(s.BodyStart+m[0]+len(p)))
 	}
 	// Nesting is bounded before the parser sees the text: its cost grows
 	// with the depth of open containers on every line.
@@ -143,9 +138,11 @@ func parseDoc(f *File, report func(check string, pos, end token.Pos, msg string)
 		p := f.Pos(s.BodyStart + deep[0])
 		report("syntax", p, p, nestingMessage(len(deep)))
 	}
-	x := &extractor{d: d, f: f, src: body, base: s.BodyStart, bb: bb, section: -1, slabs: slabs}
+	x := &extractor{d: d, f: f, src: body, base: s.BodyStart, bb: bb, section: -1, slabs: slabs, refs: refs}
 	root := mdParser().Parse(text.NewReader(body), parser.WithContext(parser.NewContext()))
 	x.walk(root, 0)
+	d.Refs = refs.refs(slabs)
+	slabs.keepRefsBuilder(refs)
 	d.blockEnc = bb.finish()
 	if len(deep) == 0 {
 		d.tree, d.treeBase = root, s.BodyStart
@@ -226,6 +223,7 @@ type extractor struct {
 	inBlockquote int
 
 	bb      *blockBuilder
+	refs    *refsBuilder
 	section int // index in d.Headings of the section we are in, or -1
 	end     int // the furthest body offset a block seen so far reaches
 
@@ -435,8 +433,7 @@ func (x *extractor) paragraph(p *ast.Paragraph) {
 			val := raw[m[4]:m[5]]
 			for _, w := range workIDPattern.FindAllIndex(val, -1) {
 				o := seg.Start + m[4] + w[0]
-				r := x.slabs.ref()
-				*r = Ref{Kind: RefWorkID, Text: x.slabs.intern(val[w[0]:w[1]]), Pos: x.pos(o), End: x.pos(o + w[1] - w[0])}
+				r := &Ref{Kind: RefWorkID, Text: x.slabs.intern(val[w[0]:w[1]]), Pos: x.pos(o), End: x.pos(o + w[1] - w[0])}
 				it.Blockers = append(it.Blockers, r)
 			}
 		}
@@ -578,9 +575,9 @@ func (x *extractor) codeSpan(c *ast.CodeSpan) {
 	switch {
 	case strings.HasPrefix(s, "/") || strings.HasPrefix(s, "~/"):
 		p, _, _ := strings.Cut(s, " ")
-		x.d.Refs = append(x.d.Refs, &Ref{Kind: RefAbsPath, Text: p, Pos: x.pos(start), End: x.pos(start + len(p))})
+		x.refs.add(RefAbsPath, p, x.pos(start), x.pos(start+len(p)))
 	case hexPattern.MatchString(s) && strings.ContainsAny(s, "abcdef") && strings.ContainsAny(s, "0123456789"):
-		x.d.Refs = append(x.d.Refs, &Ref{Kind: RefCommit, Text: s, Pos: x.pos(start), End: x.pos(start + len(s))})
+		x.refs.add(RefCommit, s, x.pos(start), x.pos(start+len(s)))
 	}
 }
 

@@ -203,6 +203,7 @@ func ParseStreaming(fset *token.FileSet, disc *Discovery, read func(path string)
 	// The documents' models are cut from slabs, each parsing goroutine
 	// cutting from its own at a time; a run's slabs are its own.
 	var slabPool sync.Pool // of *modelSlabs
+	texts := newRefTexts() // the references' texts, shared by the run's documents
 	parseSlot := func(s *slot) {
 		f := s.file
 		setLines(f.Tok, s.content) // a token.File is safe for concurrent use
@@ -233,7 +234,7 @@ func ParseStreaming(fset *token.FileSet, disc *Discovery, read func(path string)
 		case RoleDoc:
 			slabs, _ := slabPool.Get().(*modelSlabs)
 			if slabs == nil {
-				slabs = new(modelSlabs)
+				slabs = &modelSlabs{refTexts: texts}
 			}
 			s.doc = parseDoc(f, report, slabs)
 			slabPool.Put(slabs)
@@ -391,7 +392,7 @@ func ParseStreaming(fset *token.FileSet, disc *Discovery, read func(path string)
 			if s.entry.Role == RoleWorkboard {
 				s.wb, err = decodeWorkboardSummary(s.file, s.summary)
 			} else {
-				s.doc, err = decodeSummary(s.file, s.summary)
+				s.doc, err = decodeSummary(s.file, s.summary, texts)
 			}
 			if err != nil {
 				damaged[i] = true
@@ -443,7 +444,7 @@ func ParseStreaming(fset *token.FileSet, disc *Discovery, read func(path string)
 				if s.wb != nil {
 					wb, err = decodeWorkboardSummary(f, sum)
 				} else {
-					doc, err = decodeSummary(f, sum)
+					doc, err = decodeSummary(f, sum, texts)
 				}
 				if err == nil {
 					s.file, s.doc, s.wb, s.kept = f, doc, wb, true

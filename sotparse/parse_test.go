@@ -137,7 +137,7 @@ func TestDocModel(t *testing.T) {
 		t.Errorf("facts = %v", facts)
 	}
 	kinds := map[RefKind][]string{}
-	for _, r := range d.Refs {
+	for _, r := range d.Refs.All() {
 		kinds[r.Kind] = append(kinds[r.Kind], r.Text)
 	}
 	if strings.Join(kinds[RefSOTPath], ",") != ".sot/03-PROTOCOLS/Y-ISSUES.md" {

@@ -25,7 +25,6 @@ type modelSlabs struct {
 	fms      slab[Frontmatter]
 	items    slab[WorkItem]
 	headings slab[Heading]
-	refs     slab[Ref]
 	lines    slab[Line]
 	text     []byte // the rest of the current block of text
 	textLen  int    // the length of the next block of text
@@ -39,6 +38,11 @@ type modelSlabs struct {
 	// (and pay for it), while what repeats stays in its slot. Dropped
 	// with the slabs at the end of the parse.
 	interned *[internSlots]string
+
+	// The table of reference texts the run's documents share (see Refs),
+	// and a builder whose buffer the next document reuses.
+	refTexts *refTexts
+	builder  *refsBuilder
 }
 
 // internSlots is the size of intern's table: 64 KB of string headers.
@@ -91,11 +95,30 @@ func (m *modelSlabs) heading() *Heading {
 	return m.headings.new()
 }
 
-func (m *modelSlabs) ref() *Ref {
+// refsBuilder returns a builder of a document's references, their texts
+// in the run's table (a table of its own for a nil m).
+func (m *modelSlabs) refsBuilder() *refsBuilder {
 	if m == nil {
-		return new(Ref)
+		return &refsBuilder{texts: newRefTexts()}
 	}
-	return m.refs.new()
+	if m.refTexts == nil {
+		m.refTexts = newRefTexts()
+	}
+	b := m.builder
+	if b == nil {
+		b = new(refsBuilder)
+	}
+	m.builder = nil
+	*b = refsBuilder{texts: m.refTexts, packed: b.packed[:0]}
+	return b
+}
+
+// keepRefsBuilder keeps b for the next document's references, once its
+// own are packed (refsBuilder.refs copies them).
+func (m *modelSlabs) keepRefsBuilder(b *refsBuilder) {
+	if m != nil {
+		m.builder = b
+	}
 }
 
 func (m *modelSlabs) line() *Line {

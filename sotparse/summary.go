@@ -140,7 +140,10 @@ func (d *Doc) AppendSummary(b []byte) []byte {
 			e.pos(p.End)
 		}
 	}
-	e.refs(d.Refs)
+	e.uint(uint64(d.Refs.Len()))
+	for _, r := range d.Refs.All() {
+		e.ref(r)
+	}
 	mentions := d.mentions
 	if !d.summary {
 		mentions = foldedWorkIDs(d.File.Content)
@@ -265,11 +268,15 @@ func (e *summaryEncoder) line(l *Line, items map[*WorkItem]int) {
 func (e *summaryEncoder) refs(rs []*Ref) {
 	e.uint(uint64(len(rs)))
 	for _, r := range rs {
-		e.uint(uint64(r.Kind))
-		e.str(r.Text)
-		e.pos(r.Pos)
-		e.pos(r.End)
+		e.ref(*r)
 	}
+}
+
+func (e *summaryEncoder) ref(r Ref) {
+	e.uint(uint64(r.Kind))
+	e.str(r.Text)
+	e.pos(r.Pos)
+	e.pos(r.End)
 }
 
 // errSummary is returned for any summary that does not decode.
@@ -366,7 +373,7 @@ func decodeWorkboardSummary(f *File, data []byte) (*Workboard, error) {
 
 // decodeSummary rebuilds the document summarized in data for f (see
 // newSummaryDecoder).
-func decodeSummary(f *File, data []byte) (doc *Doc, err error) {
+func decodeSummary(f *File, data []byte, texts *refTexts) (doc *Doc, err error) {
 	d, err := newSummaryDecoder(f, data, summaryDoc)
 	if err != nil {
 		return nil, err
@@ -448,7 +455,7 @@ func decodeSummary(f *File, data []byte) (doc *Doc, err error) {
 		}
 		doc.PhraseLists[i] = pl
 	}
-	doc.Refs = d.refs()
+	doc.Refs = d.packedRefs(texts)
 	doc.mentions = sized[string](d.count(len(data)))
 	for i := range doc.mentions {
 		doc.mentions[i] = d.str()
@@ -577,6 +584,24 @@ func (d *summaryDecoder) refs() []*Ref {
 		rs[i] = &Ref{Kind: RefKind(d.count(int(RefCommit))), Text: d.str(), Pos: d.pos(), End: d.pos()}
 	}
 	return rs
+}
+
+// packedRefs decodes a document's references into Refs, their texts in
+// texts (a table of their own if nil).
+func (d *summaryDecoder) packedRefs(texts *refTexts) Refs {
+	n := d.count(len(d.b)) // each ref takes at least one byte
+	if texts == nil {
+		texts = newRefTexts()
+	}
+	b := refsBuilder{texts: texts}
+	for range n {
+		kind, text, pos, end := RefKind(d.count(int(RefCommit))), d.str(), d.pos(), d.pos()
+		if d.err != nil {
+			return Refs{}
+		}
+		b.add(kind, text, pos, end)
+	}
+	return b.refs(nil)
 }
 
 // sized returns a slice of length n, nil for 0 as the parser leaves it.

@@ -52,7 +52,7 @@ func TestSummaryRoundTrip(t *testing.T) {
 				if !got.summary || got.File.Content != nil {
 					t.Errorf("%s: decoded document is not marked as a summary", d.Path)
 				}
-				for _, r := range d.Refs {
+				for _, r := range d.Refs.All() {
 					if r.Kind == RefWorkID && !got.MayMention(r.Text) {
 						t.Errorf("%s: the summary says %s is not mentioned", d.Path, r.Text)
 					}
@@ -129,7 +129,7 @@ func decodeInto(t *testing.T, path string, data []byte) *Doc {
 	}
 	fset := token.NewFileSet()
 	f := &File{Path: path, Role: RoleDoc, Tok: fset.AddFile(path, -1, size)}
-	doc, err := decodeSummary(f, data)
+	doc, err := decodeSummary(f, data, nil)
 	if err != nil {
 		t.Errorf("%s: decodeSummary: %v", path, err)
 		return nil
@@ -210,6 +210,20 @@ func (c *docComparer) value(path string, a, b reflect.Value) {
 		if pa.IsValid() != pb.IsValid() || (pa.IsValid() && c.ta.Offset(pa) != c.tb.Offset(pb)) {
 			c.diff = fmt.Sprintf("%s: position %v vs %v", path, pa, pb)
 		}
+		return
+	case a.Type() == reflect.TypeFor[Refs]():
+		// Packed: positions are deltas and texts ids in a table of the
+		// run's, compared as the references they unpack to.
+		unpack := func(rs Refs) []Ref {
+			return slices.Collect(func(yield func(Ref) bool) {
+				for _, r := range rs.All() {
+					if !yield(r) {
+						return
+					}
+				}
+			})
+		}
+		c.value(path, reflect.ValueOf(unpack(a.Interface().(Refs))), reflect.ValueOf(unpack(b.Interface().(Refs))))
 		return
 	}
 	switch a.Kind() {
@@ -295,7 +309,7 @@ func decodeDamaged(data []byte) {
 	}
 	fset := token.NewFileSet()
 	f := &File{Path: "X-PRD.md", Role: RoleDoc, Tok: fset.AddFile("X-PRD.md", -1, size)}
-	decodeSummary(f, data)
+	decodeSummary(f, data, nil)
 	wf := &File{Path: "WORKBOARD.yaml", Role: RoleWorkboard, Tok: fset.AddFile("WORKBOARD.yaml", -1, size)}
 	decodeWorkboardSummary(wf, data)
 }

@@ -70,7 +70,7 @@ func readRunCites(d *sotparse.Doc, content []byte) []runCite {
 		out = append(out, runCite{path: p, dir: runDir(p), isDir: !strings.Contains(path.Base(p), "."), pos: tf.Pos(off), end: tf.Pos(off + len(p)),
 			failed: failedLabel.MatchString(label), context: contextLabel.MatchString(label)})
 	}
-	for _, r := range d.Refs {
+	for _, r := range d.Refs.All() {
 		if r.Kind != sotparse.RefAbsPath {
 			continue
 		}

@@ -174,6 +174,13 @@ func (dt *docText) detach() *docText {
 		}
 		dt.prerequisites = pre
 	}
+	// The file names it names are read by superseded only, for a
+	// document that forbids marking an id validated or says one is: a
+	// document that names every other (hundreds of names) and does
+	// neither would hold them for nothing until the rules run.
+	if len(dt.doNotMark) == 0 && len(dt.validatedStmts) == 0 {
+		dt.fileNames = nil
+	}
 	if dt.fileNames != nil {
 		dt.names = make([]string, 0, len(dt.fileNames))
 		for n := range dt.fileNames {
@@ -247,12 +254,11 @@ type docInfo struct {
 	approvalFalse   []*sotparse.Fact
 	approvalGranted bool             // a fact records approval granted
 	passed          bool             // a "... passed: true" fact or a test count
-	links           map[string]bool  // .sot paths it names
+	links           sotparse.TextSet // .sot paths it names
 	workboardList   *listSection     // the ids of a "Workboard" section
 	phraseIDs       []idStatement    // ids its required phrases name
 	commands        []commandFact    // "- Harness command: `...`"
-	workIDs         []*sotparse.Ref  // its work id references, by position
-	cited           []*sotparse.Ref  // absolute paths it cites
+	cited           []sotparse.Ref   // absolute paths it cites
 	provenance      []*sotparse.Fact // facts giving an approval source (provenanceKey)
 	factRoles       []roleClaim      // roles its key: value facts give
 	textRead        bool             // docText is taken (checker.text)
@@ -352,24 +358,18 @@ func extract(d *sotparse.Doc) *docInfo {
 			}
 		}
 	}
-	for _, r := range d.Refs {
-		switch r.Kind {
-		case sotparse.RefSOTPath:
-			if di.links == nil {
-				di.links = map[string]bool{} // most documents name no .sot path
-			}
-			di.links[strings.TrimSuffix(r.Text, "/")] = true
-		case sotparse.RefAbsPath:
-			// A file a run left (a report, a proof), not a directory
-			// such as a repository that many runs share.
-			if strings.Contains(path.Base(r.Text), ".") {
-				di.cited = append(di.cited, r)
-			}
+	// Held for every document until the rules run: as ids, not a map
+	// of strings (a document that names hundreds held ~5 KB).
+	di.links = d.Refs.TextSet(sotparse.RefSOTPath, func(p string) string { return strings.TrimSuffix(p, "/") })
+	for _, r := range d.Refs.All() {
+		// A file a run left (a report, a proof), not a directory such as
+		// a repository that many runs share.
+		if r.Kind == sotparse.RefAbsPath && strings.Contains(path.Base(r.Text), ".") {
+			di.cited = append(di.cited, r)
 		}
 	}
 	di.factRoles = factRoles(d)
 	workIDs := workIDRefs(d)
-	di.workIDs = workIDs
 	for i, h := range d.Headings {
 		if workboardHeading(h.Text) && di.workboardList == nil {
 			di.workboardList = &listSection{heading: h, ids: idsIn(workIDs, h.End, secEnd(d, i))}
@@ -451,9 +451,9 @@ func approvalGranted(key, value string) bool {
 }
 
 // workIDRefs returns d's work id references, by position.
-func workIDRefs(d *sotparse.Doc) []*sotparse.Ref {
-	var out []*sotparse.Ref
-	for _, r := range d.Refs {
+func workIDRefs(d *sotparse.Doc) []sotparse.Ref {
+	var out []sotparse.Ref
+	for _, r := range d.Refs.All() {
 		if r.Kind == sotparse.RefWorkID {
 			out = append(out, r)
 		}
@@ -731,7 +731,7 @@ func readGuard(text string) (string, bool) {
 // relation; a sentence that denies it ("is not a prerequisite") names none,
 // nor one whose verb has another item as its subject ("`CTO-WORK-051`
 // requires ...").
-func (di *docText) readPrerequisites(ln *line, item string, labeled bool, workIDs []*sotparse.Ref) {
+func (di *docText) readPrerequisites(ln *line, item string, labeled bool, workIDs []sotparse.Ref) {
 	if ln.text == "" || deniedPrerequisite.MatchString(ln.text) {
 		return
 	}
@@ -907,7 +907,7 @@ func maySaySkipped(t string) bool {
 }
 
 // hasID reports whether refs (sorted by position) hold one in [pos, end].
-func hasID(refs []*sotparse.Ref, pos, end token.Pos) bool {
+func hasID(refs []sotparse.Ref, pos, end token.Pos) bool {
 	i := sort.Search(len(refs), func(i int) bool { return refs[i].Pos >= pos })
 	return i < len(refs) && refs[i].Pos <= end
 }
@@ -950,7 +950,7 @@ func spanWithSpace(t string) bool {
 
 // idsIn returns the distinct work ids of refs (sorted by position) in
 // [pos, end].
-func idsIn(refs []*sotparse.Ref, pos, end token.Pos) []string {
+func idsIn(refs []sotparse.Ref, pos, end token.Pos) []string {
 	i := sort.Search(len(refs), func(i int) bool { return refs[i].Pos >= pos })
 	var out []string
 	for ; i < len(refs) && refs[i].Pos <= end; i++ {

@@ -45,7 +45,7 @@ type idIndex struct {
 
 type mention struct {
 	path string
-	ref  *sotparse.Ref
+	ref  sotparse.Ref
 }
 
 // definer collects definitions by prefix, in the order they are made;
@@ -107,7 +107,7 @@ func definedIDs(docs []*sotparse.Doc) *idIndex {
 func mentionsOf(docs []*sotparse.Doc, want func(id string) bool) map[string][]mention {
 	mentions := map[string][]mention{}
 	for _, d := range docs {
-		for _, r := range d.Refs {
+		for _, r := range d.Refs.All() {
 			if r.Kind == sotparse.RefWorkID && (want == nil || want(r.Text)) {
 				mentions[r.Text] = append(mentions[r.Text], mention{d.Path, r})
 			}

@@ -55,7 +55,7 @@ func (c *checker) provenance() {
 		return
 	}
 	citesOne := func(di *docInfo) bool {
-		return slices.ContainsFunc(di.cited, func(r *sotparse.Ref) bool { return cites[r.Text] })
+		return slices.ContainsFunc(di.cited, func(r sotparse.Ref) bool { return cites[r.Text] })
 	}
 	c.text(citesOne)
 	quotes := map[string][]quote{}
@@ -89,7 +89,7 @@ func (c *checker) provenance() {
 			// The proof itself first: a run's report and its proof are
 			// cited together.
 			cited := slices.Clone(di.cited)
-			slices.SortStableFunc(cited, func(a, b *sotparse.Ref) int {
+			slices.SortStableFunc(cited, func(a, b sotparse.Ref) int {
 				return cmpBool(!strings.Contains(path.Base(a.Text), "proof"), !strings.Contains(path.Base(b.Text), "proof"))
 			})
 			for _, r := range cited {
@@ -105,7 +105,7 @@ func (c *checker) provenance() {
 				}
 			}
 			for path, v := range records {
-				if reported || !di.links[path] || !provenanceDiffers(said, v) {
+				if reported || !di.links.Has(path) || !provenanceDiffers(said, v) {
 					continue
 				}
 				reported = true

@@ -49,7 +49,7 @@ func (c *checker) staleRecords() {
 			if r.di == e || written == "" || written <= r.reviewed {
 				continue // not later than the record's last review: not later evidence
 			}
-			cites := e.links[r.di.d.Path]
+			cites := e.links.Has(r.di.d.Path)
 			said := map[int]bool{} // lines reported, so a fact read again as prose is reported once
 			for _, f := range e.d.Facts {
 				v := strings.ToLower(strings.Trim(strings.TrimSpace(f.Value), "`*_"))

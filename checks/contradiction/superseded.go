@@ -32,7 +32,7 @@ func (c *checker) superseded() {
 				if !ok {
 					continue
 				}
-				if di.links[e.d.Path] || e.links[di.d.Path] || di.namesFile(path.Base(e.d.Path)) || e.namesFile(path.Base(di.d.Path)) {
+				if di.links.Has(e.d.Path) || e.links.Has(di.d.Path) || di.namesFile(path.Base(e.d.Path)) || e.namesFile(path.Base(di.d.Path)) {
 					linked = true
 					break
 				}

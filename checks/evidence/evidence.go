@@ -178,7 +178,7 @@ func run(pass *analysis.Pass) (any, error) {
 
 // citation is a document's citation of a run.
 type citation struct {
-	ref     *sotparse.Ref
+	ref     sotparse.Ref
 	dir     string // the run directory on this machine
 	local   string // the cited path on this machine
 	missing bool
@@ -186,7 +186,7 @@ type citation struct {
 
 func (c *checker) doc(d *sotparse.Doc) {
 	var cites []*citation
-	for _, r := range d.Refs {
+	for _, r := range d.Refs.All() {
 		if r.Kind != sotparse.RefAbsPath {
 			continue
 		}
@@ -284,7 +284,7 @@ func (c *checker) local(p string) (local, root string) {
 }
 
 // classify says whether the cited path names a run, and where the run is.
-func (c *checker) classify(r *sotparse.Ref) *citation {
+func (c *checker) classify(r sotparse.Ref) *citation {
 	p := r.Text
 	if p != "/" {
 		p = strings.TrimSuffix(path.Clean(p), "/")

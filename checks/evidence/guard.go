@@ -38,7 +38,7 @@ func (r *guardRecord) ok() bool { return r.err == nil && len(r.violations) == 0 
 // guardCitation is a document's citation of guard records: one record
 // file, or a guards directory (every record in it).
 type guardCitation struct {
-	ref     *sotparse.Ref
+	ref     sotparse.Ref
 	local   string
 	records []*guardRecord
 	missing bool
@@ -57,7 +57,7 @@ func isGuardPath(p string) bool {
 // verified guard record it cites.
 func (c *checker) guards(d *sotparse.Doc) {
 	var cites []*guardCitation
-	for _, r := range d.Refs {
+	for _, r := range d.Refs.All() {
 		if r.Kind != sotparse.RefAbsPath {
 			continue
 		}
@@ -73,7 +73,7 @@ func (c *checker) guards(d *sotparse.Doc) {
 	}
 	// The latest verified record cited, and where.
 	var latest *guardRecord
-	var latestRef *sotparse.Ref
+	var latestRef sotparse.Ref
 	seen := map[string]bool{}
 	for _, ct := range cites {
 		if ct.missing {
@@ -137,7 +137,7 @@ func (c *checker) guards(d *sotparse.Doc) {
 }
 
 // guardCitation loads what a citation names.
-func (c *checker) guardCitation(r *sotparse.Ref, local string) *guardCitation {
+func (c *checker) guardCitation(r sotparse.Ref, local string) *guardCitation {
 	ct := &guardCitation{ref: r, local: local}
 	info, err := os.Stat(local)
 	if err != nil {

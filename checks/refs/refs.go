@@ -101,13 +101,13 @@ var DocCheck = &sotparse.DocCheck{Run: func(p *sotparse.DocPass) any {
 		return nil
 	}
 	var open []bool // by index in Refs
-	for i, r := range p.Doc.Refs {
+	for i, r := range p.Doc.Refs.All() {
 		if r.Kind == sotparse.RefSource {
 			p.Flag(r.Pos, r.End) // source may report it missing
 		}
 		if r.Kind == sotparse.RefSOTPath && strings.ContainsAny(continuation(p.Doc, p.Content, r.End), placeholder) {
 			if open == nil {
-				open = make([]bool, len(p.Doc.Refs))
+				open = make([]bool, p.Doc.Refs.Len())
 			}
 			open[i] = true
 		}
@@ -122,7 +122,7 @@ var DocCheck = &sotparse.DocCheck{Run: func(p *sotparse.DocPass) any {
 // which of them the text continues with a placeholder (DocCheck).
 func (c *checker) paths(d *sotparse.Doc, open []bool) {
 	seen := map[string]bool{}
-	for i, r := range d.Refs {
+	for i, r := range d.Refs.All() {
 		if r.Kind != sotparse.RefSOTPath || seen[r.Text] {
 			continue
 		}
@@ -154,7 +154,7 @@ func (c *checker) paths(d *sotparse.Doc, open []bool) {
 
 // source checks the frontmatter source (rule b).
 func (c *checker) source(d *sotparse.Doc) {
-	for _, r := range d.Refs {
+	for _, r := range d.Refs.All() {
 		if r.Kind != sotparse.RefSource {
 			continue
 		}
@@ -177,7 +177,7 @@ func (c *checker) ids(d *sotparse.Doc) {
 		return
 	}
 	seen := map[string]bool{}
-	for _, r := range d.Refs {
+	for _, r := range d.Refs.All() {
 		if r.Kind != sotparse.RefWorkID || seen[r.Text] {
 			continue
 		}

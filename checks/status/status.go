@@ -139,12 +139,12 @@ func detach(di *docInfo) *docInfo {
 	// held once, as its view was.
 	var copies owned.Copies
 	own := copies.Own
+	if cap(di.stated) > len(di.stated) {
+		di.stated = slices.Clone(di.stated) // held to its length, not what append grew
+	}
 	for i := range di.stated {
 		st := &di.stated[i]
-		st.status = own(st.status)
-		for j := range st.ids {
-			st.ids[j] = own(st.ids[j])
-		}
+		st.status, st.id = own(st.status), own(st.id)
 	}
 	if di.about != nil {
 		about := make(map[string]bool, len(di.about))
@@ -258,9 +258,7 @@ func (c *checker) corroborations(id, status string, docs []*docInfo) []*docInfo 
 			}
 		}
 		for _, s := range di.stated {
-			for _, x := range s.ids {
-				add(x, s.status)
-			}
+			add(s.id, s.status)
 		}
 		for x := range di.about {
 			for _, r := range di.results {
@@ -999,7 +997,7 @@ func inCodeSpan(s string) bool { return strings.Count(s, "`")%2 == 1 }
 type docInfo struct {
 	d        *sotparse.Doc
 	sections []span          // of d.WorkItems, by index
-	stated   []stated        // "ID is STATUS" sentences
+	stated   []stated        // the ids of its "ID is STATUS" sentences
 	about    map[string]bool // ids the document is about
 	results  []result        // document-level bare statuses
 	// remain holds the lines that say "blocked" in any case: the only
@@ -1087,8 +1085,12 @@ func (di *docInfo) mark(id string) {
 	di.about[id] = true
 }
 
+// stated is an id an "ID is STATUS" sentence gives the status of: a
+// sentence of several ids is one stated each, in order. Held for every
+// document until the check runs: a slice of ids each was ~24 bytes more
+// a claim, ~40 MB on nesting at 10,000 documents.
 type stated struct {
-	ids    []string
+	id     string
 	status string
 	off    int // of the sentence
 }
@@ -1104,10 +1106,8 @@ func (di *docInfo) stateOffset(id, status string) (int, bool) {
 	if di.stateIdx == nil {
 		di.stateIdx = map[string]int{}
 		for _, s := range di.stated {
-			for _, x := range s.ids {
-				if _, ok := di.stateIdx[x+"\x00"+s.status]; !ok {
-					di.stateIdx[x+"\x00"+s.status] = s.off
-				}
+			if _, ok := di.stateIdx[s.id+"\x00"+s.status]; !ok {
+				di.stateIdx[s.id+"\x00"+s.status] = s.off
 			}
 		}
 	}
@@ -1307,7 +1307,9 @@ func index(d *sotparse.Doc, content []byte, pats *remainPatterns) *docInfo {
 			if m := statesStatus.FindStringSubmatchIndex(s.text); m != nil && !inCodeSpan(s.text[:m[1]]) {
 				st := strings.ToLower(s.text[m[4]:m[5]])
 				if statuses.Has(st) {
-					di.stated = append(di.stated, stated{ids: ids(s.text[m[2]:m[3]]), status: st, off: s.off})
+					for _, id := range ids(s.text[m[2]:m[3]]) {
+						di.stated = append(di.stated, stated{id: id, status: st, off: s.off})
+					}
 				}
 			}
 		}

@@ -80,7 +80,7 @@ func TestClean(t *testing.T) {
 		if !strings.Contains(string(d.File.Content), gencorpus.Disclaimer) {
 			t.Errorf("%s: no disclaimer", d.Path)
 		}
-		for _, ref := range d.Refs {
+		for _, ref := range d.Refs.All() {
 			switch ref.Kind {
 			case sotparse.RefSource, sotparse.RefSOTPath:
 				if !ws.Exists(ref.Text) {
