@@ -238,6 +238,11 @@ func defaultRules(thirdParty bool) []*Rule {
 			withGitleaksAllowlists(r, r.ID)
 			out = append(out, r)
 		}
+		// and the forms of secrets in code (codeforms.go) after them
+		for _, r := range codeRules() {
+			withGitleaksAllowlists(r, r.ID)
+			out = append(out, r)
+		}
 	}
 	return out
 }
@@ -541,6 +546,7 @@ func builtinRules(ep *Rule) []*Rule {
 			MinLen:      12,
 			Keywords:    []string{"authorization"},
 			Gate:        AssignmentGate,
+			Validate:    validBearer,
 		},
 		{
 			ID:          RuleURLCredentials,
@@ -940,7 +946,10 @@ func validJWT(c Candidate) bool {
 	raw, err := base64.RawURLEncoding.DecodeString(string(bytes.TrimRight(h, "=")))
 	var hdr map[string]any
 	if err == nil && json.Unmarshal(raw, &hdr) == nil {
-		_, ok := hdr["alg"]
+		alg, ok := hdr["alg"]
+		if s, _ := alg.(string); strings.EqualFold(s, "none") && bytes.Count(c.Secret, []byte(".")) == 2 && bytes.HasSuffix(c.Secret, []byte(".")) {
+			return false // unsigned (alg none, no signature): it signs nothing
+		}
 		return ok
 	}
 	return len(h) >= 17 && len(p) >= 17
