@@ -85,6 +85,16 @@ func adversarial() map[string]func(n int) []byte {
 	out["cookie:pairs"] = func(n int) []byte { return append([]byte("Cookie: "), rep("a=b; ")(n)...)[:n] }
 	out["line:cookie"] = entries("Cookie: sessionid=%s; ")
 	out["lines:pgpass"] = entries("db.internal:5432:orders:app:%s\n")
+	// Secrets in code (codeforms.go): setters, constructors' arguments, a
+	// DSN, signers' keys and Basic headers, one after another on one line
+	out["line:setter"] = entries(`ds.setPassword("%s"); `)
+	out["line:setter-open"] = rep(`.password("`)
+	out["line:constructor"] = rep(`new PDO($dsn, 'app', `)
+	out["line:dsn"] = entries("u:%s@tcp(")
+	out["line:jwt-sign"] = rep(`jwt.sign({ a: b, `)
+	out["line:byte-hmac"] = entries(`hmac []byte("%s") `)
+	out["line:secret-key"] = entries(`SECRET_KEY = "%s!" `)
+	out["line:basic"] = entries(`Authorization "Basic %s" `)
 	return out
 }
 
