@@ -75,8 +75,9 @@ var codeCompiled = sync.OnceValue(func() []*Rule {
 					`|\b(?P<key>NetworkCredential|UsernamePasswordCredentials|PasswordAuthentication|credentials)[ \t]*\([ \t]*` + codeArg + codeQuoted(3) + `[ \t]*[,)]` +
 					// the third: new PDO(dsn, user, "…"), getConnection(url, user, "…"), mysqli_connect(host, user, "…")
 					`|\b(?P<key>PDO|getConnection|PlainAuth|mysqli_connect|mysqli|ftp_login)[ \t]*\([ \t]*` + codeArg + codeArg + codeQuoted(3) + `[ \t]*[,)]` +
-					// Go's MySQL DSN: user:password@tcp(host:port)/db
-					`|(?P<key>[A-Za-z0-9_.-]{1,64}):(?P<secret>[^\s"'\x60@:/%]{3,128})@(?:tcp6?|unix|udp)\(`),
+					// Go's MySQL DSN: user:password@tcp(host:port)/db, a whole
+					// value (it starts a string, or follows "=" or a blank)
+					`|(?:^|[\s"'\x60=])(?P<key>[A-Za-z0-9_.-]{1,64}):(?P<secret>[^\s"'\x60@:/%]{3,128})@(?:tcp6?|unix|udp)\(`),
 			MinLen:   5,
 			Keywords: []string{"password", "passwd", "passphrase", "networkcredential", "usernamepasswordcredentials", "passwordauthentication", "credentials", "pdo", "getconnection", "plainauth", "mysqli", "ftp_login", "@tcp(", "@tcp6(", "@unix(", "@udp("},
 			Gate:     callGate,
