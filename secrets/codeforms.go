@@ -47,12 +47,14 @@ func codeRules() []*Rule {
 }
 
 // An argument before the one that holds the password: a string literal or
-// a name (a variable, a field, a PHP $var), nothing that nests.
-const codeArg = `(?:"[^"\n]{0,200}"|'[^'\n]{0,200}'|[$A-Za-z_][\w.$>-]{0,80})[ \t]*,[ \t]*`
+// a name (a variable, a field, a PHP $var), nothing that nests. No counted
+// repetition in these expressions: a bound such as {0,200} multiplies the
+// states of the filter automaton the scanner runs before an expression.
+const codeArg = `(?:"[^"\n]*"|'[^'\n]*'|[$A-Za-z_][\w.$>-]*)[ \t]*,[ \t]*`
 
 // a quoted literal that holds no blank and no escape
 func codeQuoted(min int) string {
-	n := "{" + itoa(min) + ",128}"
+	n := "{" + itoa(min) + ",}"
 	return `(?:"(?P<secret>[^"\s\\]` + n + `)"|'(?P<secret>[^'\s\\]` + n + `)')`
 }
 
@@ -77,7 +79,7 @@ var codeCompiled = sync.OnceValue(func() []*Rule {
 					`|\b(?P<key>PDO|getConnection|PlainAuth|mysqli_connect|mysqli|ftp_login)[ \t]*\([ \t]*` + codeArg + codeArg + codeQuoted(3) + `[ \t]*[,)]` +
 					// Go's MySQL DSN: user:password@tcp(host:port)/db, a whole
 					// value (it starts a string, or follows "=" or a blank)
-					`|(?:^|[\s"'\x60=])(?P<key>[A-Za-z0-9_.-]{1,64}):(?P<secret>[^\s"'\x60@:/%]{3,128})@(?:tcp6?|unix|udp)\(`),
+					`|(?:^|[\s"'\x60=])(?P<key>[A-Za-z0-9_.-]+):(?P<secret>[^\s"'\x60@:/%]{3,})@(?:tcp6?|unix|udp)\(`),
 			MinLen:   5,
 			Keywords: []string{"password", "passwd", "passphrase", "networkcredential", "usernamepasswordcredentials", "passwordauthentication", "credentials", "pdo", "getconnection", "plainauth", "mysqli", "ftp_login", "@tcp(", "@tcp6(", "@unix(", "@udp("},
 			Gate:     callGate,
@@ -89,14 +91,14 @@ var codeCompiled = sync.OnceValue(func() []*Rule {
 			builtinRE: builtinExpr(
 				// jwt.sign(payload, "…"), JWT.encode(payload, "…", "HS256"): the
 				// payload is a name or one object literal
-				`(?i:\bjwt|\bjsonwebtoken)\.(?:sign|encode)[ \t]*\([ \t]*(?:\{[^{}\n]{0,300}\}|[$A-Za-z_][\w.$\[\]]{0,80})[ \t]*,[ \t]*` +
-					`(?:"(?P<secret>[^"\s\\]{8,256})"|'(?P<secret>[^'\s\\]{8,256})'|\x60(?P<secret>[^\x60\s\\$]{8,256})\x60)[ \t]*[,)]` +
+				`(?i:\bjwt|\bjsonwebtoken)\.(?:sign|encode)[ \t]*\([ \t]*(?:\{[^{}\n]*\}|[$A-Za-z_][\w.$\[\]]*)[ \t]*,[ \t]*` +
+					`(?:"(?P<secret>[^"\s\\]{8,})"|'(?P<secret>[^'\s\\]{8,})'|\x60(?P<secret>[^\x60\s\\$]{8,})\x60)[ \t]*[,)]` +
 					// Algorithm.HMAC256("…") (java-jwt)
-					`|\bAlgorithm\.HMAC(?:256|384|512)\([ \t]*"(?P<secret>[^"\s\\]{8,256})"[ \t]*\)` +
+					`|\bAlgorithm\.HMAC(?:256|384|512)\([ \t]*"(?P<secret>[^"\s\\]{8,})"[ \t]*\)` +
 					// Go: []byte("…"), read with the line's words (validSigningSecret)
-					`|\[\]byte\([ \t]*(?:"(?P<secret>[^"\s\\]{16,256})"|\x60(?P<secret>[^\x60\s]{16,256})\x60)[ \t]*\)` +
+					`|\[\]byte\([ \t]*(?:"(?P<secret>[^"\s\\]{16,})"|\x60(?P<secret>[^\x60\s]{16,})\x60)[ \t]*\)` +
 					// SECRET_KEY = "…", secret_key_base: "…", app.config["SECRET_KEY"] = "…"
-					`|\b(?P<key>(?i:secret_key(?:_base)?))[\x60"'\]]*[ \t]*(?:=|:|=>)[ \t]*(?:"(?P<secret>[^"\s\\]{16,256})"|'(?P<secret>[^'\s\\]{16,256})')` +
+					`|\b(?P<key>(?i:secret_key(?:_base)?))[\x60"'\]]*[ \t]*(?:=|:|=>)[ \t]*(?:"(?P<secret>[^"\s\\]{16,})"|'(?P<secret>[^'\s\\]{16,})')` +
 					// Laravel: APP_KEY=base64:…
 					`|\b(?P<key>APP_KEY)[\x60"']?[ \t]*(?:=|:|=>)[ \t]*["']?(?P<secret>base64:[A-Za-z0-9+/]{20,}={0,2})`),
 			MinLen:   8,
