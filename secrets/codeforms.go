@@ -173,6 +173,9 @@ var passwordFixtures = map[string]bool{
 // names an HMAC, a JWT, a signature or a secret.
 func validSigningSecret(c Candidate) bool {
 	v := c.Secret
+	if len(v) > 512 {
+		return false // data, not a key
+	}
 	if bytes.HasPrefix(v, []byte("base64:")) {
 		dec, err := base64.StdEncoding.DecodeString(string(v[len("base64:"):]))
 		return err == nil && len(dec) >= 16 && !allSame(dec)
