@@ -141,6 +141,13 @@ var pathFree = map[string]bool{
 // sotvet the keyword's line and this much around it).
 const gitleaksContext = 512
 
+// The end of a token in gitleaks' expressions, and the same end that also
+// takes an escaped quote.
+const (
+	gitleaksTokenEnd        = `(?:[\x60'"\s;]|\\[nr]|$)`
+	gitleaksTokenEndEscaped = `(?:[\x60'"\s;]|\\[nr"'\x60]|$)`
+)
+
 func compileGitleaks(set *gitleaksrules.Set) ([]*Rule, error) {
 	// The global path allowlist is applied once per file by the Scanner
 	// (see gitleaksPathAllowed); the rules apply the rest.
@@ -161,6 +168,10 @@ func compileGitleaks(set *gitleaksrules.Set) ([]*Rule, error) {
 			src = strings.Replace(src, rw.from, rw.to, 1)
 			longOK = rw.valid
 		}
+		// gitleaks ends a token at a quote, a blank or an escaped \n; a
+		// token in a string that is itself inside a string (a notebook's
+		// source line "x = \"SG.…\"\n") ends at an escaped quote
+		src = strings.ReplaceAll(src, gitleaksTokenEnd, gitleaksTokenEndEscaped)
 		r := &Rule{
 			ID:          gr.ID,
 			Description: gr.Description,

@@ -96,6 +96,26 @@ func adversarial() map[string]func(n int) []byte {
 	out["line:pairs"] = entries("u/p: deploy / %s creds = ")
 	out["line:vendor"] = rep("ATATT3 key- ")
 	out["value:ATATT3"] = func(n int) []byte { return append([]byte("ATATT3"), random(base62)(n)...)[:n] }
+	// Secrets in code (codeforms.go): setters, constructors' arguments, a
+	// DSN, signers' keys and Basic headers, one after another on one line
+	out["line:setter"] = entries(`ds.setPassword("%s"); `)
+	out["line:setter-open"] = rep(`.password("`)
+	out["line:constructor"] = rep(`new PDO($dsn, 'app', `)
+	// (lower-case values: a random base62 run holds other rules' tokens
+	// by chance, an AKIA or a telegram bot id, whose one hit on the 128
+	// KB line reads a window the 32 KB line has none of)
+	out["line:dsn"] = func(n int) []byte {
+		g := newFakeGen("entries dsn")
+		var b strings.Builder
+		for b.Len() < n {
+			fmt.Fprintf(&b, "u:%s@tcp(", g.from(alphaLower, 20))
+		}
+		return []byte(b.String()[:n])
+	}
+	out["line:jwt-sign"] = rep(`jwt.sign({ a: b, `)
+	out["line:byte-hmac"] = entries(`hmac []byte("%s") `)
+	out["line:secret-key"] = entries(`SECRET_KEY = "%s!" `)
+	out["line:basic"] = entries(`Authorization "Basic %s" `)
 	return out
 }
 

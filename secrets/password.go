@@ -99,6 +99,11 @@ func validPasswordLiteral(c Candidate) bool {
 	if concatenated(c) {
 		return false // "prefix" + rest: code building a value, not a literal
 	}
+	if bareAfterBlank(c) && commandOutput(c) {
+		// $pass = Read-Host -Prompt 'SQL password': the value is what a
+		// command returns (here, what the user types), not a literal
+		return false
+	}
 	if bareAfterBlank(c) && !userAbove(c) {
 		// password = word: in .ini and .env files keys and values are
 		// glued (KEY=value); with blanks around the sign and no quotes,
@@ -234,4 +239,14 @@ func userAbove(c Candidate) bool {
 		}
 	}
 	return userAssignRE.Match(c.Context[start:c.MatchOffset])
+}
+
+// cmdletRE is a PowerShell command's name: Verb-Noun.
+var cmdletRE = lazyRE.New(`^[A-Z][a-z]+-[A-Z][A-Za-z]+$`)
+
+// commandOutput: an unquoted value that is a command's name followed on
+// its line by the command's arguments.
+func commandOutput(c Candidate) bool {
+	j := c.Offset + len(c.Secret)
+	return cmdletRE.MatchString(string(c.Secret)) && j+1 < len(c.Context) && c.Context[j] == ' ' && c.Context[j+1] != '#' && c.Context[j+1] != '\n'
 }

@@ -417,9 +417,15 @@ func namedAccountBefore(data []byte, at int) bool {
 
 // lineBefore returns the text of data's line before data[end].
 func lineBefore(data []byte, end int) []byte {
-	b := bytes.LastIndexByte(data[:end], '\n') + 1
+	// at most lineBeforeReach bytes: the gates read the words just before
+	// a keyword, and a line of many keywords must not cost each hit the
+	// whole line (.password(" repeated was quadratic)
+	lo := max(0, end-lineBeforeReach)
+	b := lo + bytes.LastIndexByte(data[lo:end], '\n') + 1
 	return data[b:end]
 }
+
+const lineBeforeReach = 256
 
 // blankWordBefore returns the run of non-blank bytes that ends before the
 // blanks before data[end], on the same line, and where it starts.

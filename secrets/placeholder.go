@@ -425,6 +425,9 @@ func sampleURLPassword(ctx []byte, ss, se int) bool {
 	if ss == 0 || ctx[ss-1] != ':' || se >= len(ctx) || ctx[se] != '@' || se-ss > 16 {
 		return false
 	}
+	if urlUserRepeated(ctx, ss, se) {
+		return true // postgres://postgres:postgres@…: a default, as url-credentials reads it
+	}
 	if !passwordNonValues[strings.ToLower(string(ctx[ss:se]))] {
 		return false
 	}
@@ -437,4 +440,20 @@ func sampleURLPassword(ctx []byte, ss, se int) bool {
 		strings.HasSuffix(h, ".localhost") || strings.HasSuffix(h, ".example") || strings.HasSuffix(h, ".test") ||
 		h == "example.com" || h == "example.org" || h == "example.net" || strings.HasSuffix(h, ".example.com") ||
 		strings.HasSuffix(h, ".example.org") || strings.HasSuffix(h, ".example.net")
+}
+
+// urlUserRepeated reports whether ctx[ss:se], the password of a URL's
+// userinfo, repeats the user name before it (scheme://user:user@host):
+// an image's default account, which url-credentials does not report
+// either, whichever rule reads the URL.
+func urlUserRepeated(ctx []byte, ss, se int) bool {
+	u := ss - 1 // the ':'
+	for u > 0 && ctx[u-1] != '/' && ctx[u-1] != ':' && ctx[u-1] != '@' && !isSpaceOrQuote(ctx[u-1]) {
+		u--
+	}
+	return u >= 2 && ctx[u-1] == '/' && ctx[u-2] == '/' && bytes.EqualFold(ctx[u:ss-1], ctx[ss:se])
+}
+
+func isSpaceOrQuote(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '"' || c == '\'' || c == '`'
 }

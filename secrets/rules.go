@@ -241,6 +241,11 @@ func defaultRules(thirdParty bool) []*Rule {
 		// Other languages, abbreviations and vendor prefixes no provider
 		// rule reports (languages.go): after those, for the same reason.
 		out = append(out, proseSecretIntlRule(), prosePasswordShortRule(), vendorTokenRule())
+		// and the forms of secrets in code (codeforms.go) after them
+		for _, r := range codeRules() {
+			withGitleaksAllowlists(r, r.ID)
+			out = append(out, r)
+		}
 	}
 	return out
 }
@@ -544,6 +549,7 @@ func builtinRules(ep *Rule) []*Rule {
 			MinLen:      12,
 			Keywords:    []string{"authorization"},
 			Gate:        AssignmentGate,
+			Validate:    validBearer,
 		},
 		{
 			ID:          RuleURLCredentials,
@@ -943,7 +949,10 @@ func validJWT(c Candidate) bool {
 	raw, err := base64.RawURLEncoding.DecodeString(string(bytes.TrimRight(h, "=")))
 	var hdr map[string]any
 	if err == nil && json.Unmarshal(raw, &hdr) == nil {
-		_, ok := hdr["alg"]
+		alg, ok := hdr["alg"]
+		if s, _ := alg.(string); strings.EqualFold(s, "none") && bytes.Count(c.Secret, []byte(".")) == 2 && bytes.HasSuffix(c.Secret, []byte(".")) {
+			return false // unsigned (alg none, no signature): it signs nothing
+		}
 		return ok
 	}
 	return len(h) >= 17 && len(p) >= 17

@@ -715,5 +715,18 @@ func corpusSamples() []sample {
 			text: "variable \"relay\" {\n  default = \"" + t2 + "\"\n}\n"})
 		s = append(s, fp("key- words", RuleVendorToken, "default = \"key-value-store-primary-region\"\nsee the ATA"+"TT3xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx docs\n"))
 	}
+
+	// the forms of codeforms.go (secrets written in code)
+	{
+		pw := g.letters(7) + g.from(alphaDigit, 3) + g.letters(5)
+		s = append(s, tp("password passed to a setter", RulePasswordArgument, pw, "```java\nds.setPassword(\""+pw+"\");\n```\n"))
+		s = append(s, fp("password setter, a lookup", RulePasswordArgument, "```java\nds.setPassword(System.getenv(\"DB_PASSWORD\"));\nds.setPassword(\"${DB_PASS}\");\n```\n"))
+		key := g.mixed(base62, 44)
+		s = append(s, tp("jwt signing key literal", RuleSigningSecret, key, "```js\nreturn jwt.sign(claims, '"+key+"', { expiresIn: '1h' });\n```\n"))
+		s = append(s, fp("jwt signing key, a lookup", RuleSigningSecret, "```js\nreturn jwt.sign(claims, process.env.JWT_SECRET);\n```\n```go\nsum := sha256.Sum256([]byte(\"hello world\"))\n```\n"))
+		basic := base64.StdEncoding.EncodeToString([]byte("ops:" + pw))
+		s = append(s, tp("basic credential an nginx proxy sets", RuleBasicAuthHeader, basic, "```nginx\nproxy_set_header Authorization \"Basic "+basic+"\";\n```\n"))
+		s = append(s, fp("basic credential placeholder pair", RuleBasicAuthHeader, "```nginx\nproxy_set_header Authorization \"Basic "+base64.StdEncoding.EncodeToString([]byte("username:password"))+"\";\n```\n"))
+	}
 	return s
 }

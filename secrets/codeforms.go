@@ -1,0 +1,307 @@
+package secrets
+
+import (
+	"bytes"
+	"crypto/x509/pkix"
+	"encoding/asn1"
+	"encoding/base64"
+	"strings"
+	"sync"
+)
+
+// Secrets written in code rather than assigned to a name (issue 33): a
+// password handed to a setter or a constructor, a signing key handed to
+// the signer, a Basic credential in a proxy's header. These rules rank
+// after every other rule: where an older rule reports a value, its finding
+// keeps its rule ID and fingerprint.
+const (
+	// RulePasswordArgument reports a password literal passed as an
+	// argument whose parameter is a password: a setter or builder
+	// (setPassword("…"), .password("…"), withPassword("…")), the password
+	// position of a constructor or a connect call (new PDO(dsn, user, "…"),
+	// DriverManager.getConnection(url, user, "…"), new
+	// NetworkCredential(user, "…"), smtp.PlainAuth("", user, "…", host)),
+	// and the password of a Go MySQL DSN (user:…@tcp(host)/db).
+	RulePasswordArgument = "password-argument"
+	// RuleSigningSecret reports a signing key written as a literal: the
+	// key argument of jwt.sign/jwt.encode, Algorithm.HMAC256("…"), a Go
+	// []byte("…") given to an HMAC or a JWT signer, and a framework's
+	// application key (Django's SECRET_KEY, Rails' secret_key_base,
+	// Laravel's APP_KEY=base64:…).
+	RuleSigningSecret = "signing-secret"
+	// RuleBasicAuthHeader reports a Basic credential a proxy or a client
+	// sets in an Authorization header (nginx proxy_set_header, Apache
+	// RequestHeader, req.Header.Set) when it decodes to user:password.
+	RuleBasicAuthHeader = "basic-auth-header"
+)
+
+// codeRules returns fresh copies of the rules above.
+func codeRules() []*Rule {
+	rs := codeCompiled()
+	out := make([]*Rule, len(rs))
+	for i, r := range rs {
+		c := *r
+		out[i] = &c
+	}
+	return out
+}
+
+// An argument before the one that holds the password: a string literal or
+// a name (a variable, a field, a PHP $var), nothing that nests. No counted
+// repetition in these expressions: a bound such as {0,200} multiplies the
+// states of the filter automaton the scanner runs before an expression.
+const codeArg = `(?:"[^"\n]*"|'[^'\n]*'|[$A-Za-z_][\w.$>-]*)[ \t]*,[ \t]*`
+
+// a quoted literal that holds no blank and no escape
+func codeQuoted(min int) string {
+	n := "{" + itoa(min) + ",}"
+	return `(?:"(?P<secret>[^"\s\\]` + n + `)"|'(?P<secret>[^'\s\\]` + n + `)')`
+}
+
+func itoa(n int) string {
+	if n < 10 {
+		return string(rune('0' + n))
+	}
+	return itoa(n/10) + string(rune('0'+n%10))
+}
+
+var codeCompiled = sync.OnceValue(func() []*Rule {
+	return []*Rule{
+		{
+			ID:          RulePasswordArgument,
+			Description: "password passed as an argument (setPassword(\"…\"), new PDO(dsn, user, \"…\"), user:…@tcp(host)/db)",
+			builtinRE: builtinExpr(
+				// setPassword("…"), withPassword("…"), set_password("…"), .password("…")
+				`(?:\b(?P<key>(?:set|with)_?(?i:password|passwd|passphrase))|\.(?P<key>password|passwd|passphrase))[ \t]*\([ \t]*` + codeQuoted(3) + `[ \t]*[,)]` +
+					// the second argument: new NetworkCredential(user, "…"), .credentials(user, "…")
+					`|\b(?P<key>NetworkCredential|UsernamePasswordCredentials|PasswordAuthentication|credentials)[ \t]*\([ \t]*` + codeArg + codeQuoted(3) + `[ \t]*[,)]` +
+					// the third: new PDO(dsn, user, "…"), getConnection(url, user, "…"), mysqli_connect(host, user, "…")
+					`|\b(?P<key>PDO|getConnection|PlainAuth|mysqli_connect|mysqli|ftp_login)[ \t]*\([ \t]*` + codeArg + codeArg + codeQuoted(3) + `[ \t]*[,)]` +
+					// Go's MySQL DSN: user:password@tcp(host:port)/db, a whole
+					// value (it starts a string, or follows "=" or a blank)
+					`|(?:^|[\s"'\x60=])(?P<key>[A-Za-z0-9_.-]+):(?P<secret>[^\s"'\x60@:/%]{3,})@(?:tcp6?|unix|udp)\(`),
+			MinLen:   5,
+			Keywords: []string{"password", "passwd", "passphrase", "networkcredential", "usernamepasswordcredentials", "passwordauthentication", "credentials", "pdo", "getconnection", "plainauth", "mysqli", "ftp_login", "@tcp(", "@tcp6(", "@unix(", "@udp("},
+			Gate:     callGate,
+			Validate: validPasswordArgument,
+		},
+		{
+			ID:          RuleSigningSecret,
+			Description: "signing key written as a literal (jwt.sign(p, \"…\"), []byte(\"…\") given to HMAC, SECRET_KEY = \"…\", APP_KEY=base64:…)",
+			builtinRE: builtinExpr(
+				// jwt.sign(payload, "…"), JWT.encode(payload, "…", "HS256"): the
+				// payload is a name or one object literal
+				`(?i:\bjwt|\bjsonwebtoken)\.(?:sign|encode)[ \t]*\([ \t]*(?:\{[^{}\n]*\}|[$A-Za-z_][\w.$\[\]]*)[ \t]*,[ \t]*` +
+					`(?:"(?P<secret>[^"\s\\]{8,})"|'(?P<secret>[^'\s\\]{8,})'|\x60(?P<secret>[^\x60\s\\$]{8,})\x60)[ \t]*[,)]` +
+					// Algorithm.HMAC256("…") (java-jwt)
+					`|\bAlgorithm\.HMAC(?:256|384|512)\([ \t]*"(?P<secret>[^"\s\\]{8,})"[ \t]*\)` +
+					// Go: []byte("…"), read with the line's words (validSigningSecret)
+					`|\[\]byte\([ \t]*(?:"(?P<secret>[^"\s\\]{16,})"|\x60(?P<secret>[^\x60\s]{16,})\x60)[ \t]*\)` +
+					// SECRET_KEY = "…", secret_key_base: "…", app.config["SECRET_KEY"] = "…"
+					`|\b(?P<key>(?i:secret_key(?:_base)?))[\x60"'\]]*[ \t]*(?:=|:|=>)[ \t]*(?:"(?P<secret>[^"\s\\]{16,})"|'(?P<secret>[^'\s\\]{16,})')` +
+					// Laravel: APP_KEY=base64:…
+					`|\b(?P<key>APP_KEY)[\x60"']?[ \t]*(?:=|:|=>)[ \t]*["']?(?P<secret>base64:[A-Za-z0-9+/]{20,}={0,2})`),
+			MinLen:   8,
+			Keywords: []string{"jwt.", "jsonwebtoken.", "algorithm.hmac", "[]byte(", "secret_key", "app_key"},
+			Validate: validSigningSecret,
+		},
+		{
+			ID:          RuleBasicAuthHeader,
+			Description: "Basic credential (user:password) set in an Authorization header",
+			// proxy_set_header Authorization "Basic …"; RequestHeader set
+			// Authorization "Basic …"; Header.Set("Authorization", "Basic …")
+			builtinRE: builtinExpr(`(?i)\b(?:proxy-)?authorization\b[\x60"']?(?:[ \t]*[:=,][ \t]*|[ \t]+)[\x60"']?basic[ \t]+(?P<secret>[A-Za-z0-9+/]{8,}={0,2})(?:$|[^A-Za-z0-9+/=])`),
+			MinLen:    8,
+			Keywords:  []string{"authorization"},
+			Gate:      basicSchemeGate,
+			Validate:  func(c Candidate) bool { return basicPairVerdict(c.Secret) == basicSecret },
+		},
+	}
+})
+
+// callGate passes a name followed by "(" (a call), or a DSN's "@tcp(".
+func callGate(data []byte, i int) bool {
+	if data[i] == '(' {
+		return true
+	}
+	j := i + 1
+	for j < len(data) && (data[j] == ' ' || data[j] == '\t') {
+		j++
+	}
+	return j < len(data) && data[j] == '('
+}
+
+// basicSchemeGate passes an Authorization followed closely by "Basic".
+func basicSchemeGate(data []byte, i int) bool {
+	for j := i + 1; j < len(data) && j <= i+24; j++ {
+		if hasPrefixFold(data[j:], "basic") {
+			return true
+		}
+	}
+	return false
+}
+
+// validPasswordArgument: the literal can be a chosen password (not a
+// reference, a placeholder or a fixture), and a DSN's password does not
+// repeat its user name.
+func validPasswordArgument(c Candidate) bool {
+	v := c.Secret
+	if !plausiblePasswordValue(v) || allSame(v) {
+		return false
+	}
+	s := strings.ToLower(string(v))
+	if urlPasswordPlaceholders[s] || passwordFixtures[s] {
+		return false
+	}
+	if bytes.HasSuffix(c.Match, []byte("(")) {
+		// a DSN: the password repeats the user name, or is a format verb
+		return !bytes.EqualFold(c.Key, v)
+	}
+	return true
+}
+
+// passwordFixtures are the passwords tests and samples write: nobody's
+// secret.
+var passwordFixtures = map[string]bool{
+	"changeme": true, "changeit": true, "letmein": true, "hunter2": true, "testing": true,
+	"testpass": true, "testpassword": true, "test123": true, "secret123": true, "password1": true,
+	"password123": true, "admin123": true, "qwerty": true, "123456": true, "12345678": true,
+}
+
+// validSigningSecret: the value is random enough to be a key (not a word
+// or a sentence), and a Go []byte literal counts only on a line that
+// names an HMAC, a JWT, a signature or a secret.
+func validSigningSecret(c Candidate) bool {
+	v := c.Secret
+	if len(v) > 512 {
+		return false // data, not a key
+	}
+	if bytes.HasPrefix(v, []byte("base64:")) {
+		dec, err := base64.StdEncoding.DecodeString(string(v[len("base64:"):]))
+		return err == nil && len(dec) >= 16 && !allSame(dec)
+	}
+	if bytes.HasPrefix(v, []byte("django-insecure-")) {
+		// startproject's development key: Django marks it, and
+		// check --deploy refuses it
+		return false
+	}
+	if bytes.IndexByte(v, ':') >= 0 {
+		return false // a reference (vault:secret/data/app#key): no key's alphabet has ':'
+	}
+	if referenceInValue(v) || Entropy(v) < 3.2 || !hasDigit(v) && !hasSymbol(v) {
+		return false
+	}
+	if bytes.HasPrefix(c.Match, []byte("[]byte(")) {
+		line := strings.ToLower(string(c.Line()))
+		if i := strings.Index(line, "[]byte("); i >= 0 {
+			line = line[:i]
+		}
+		if !strings.Contains(line, "hmac") && !strings.Contains(line, "jwt") && !strings.Contains(line, "sign") && !strings.Contains(line, "secret") {
+			return false
+		}
+	}
+	return true
+}
+
+// basicVerdict is what a Basic credential decodes to.
+type basicVerdict int
+
+const (
+	basicOpaque      basicVerdict = iota // not base64 of printable text
+	basicSecret                          // user:password with a real password
+	basicPlaceholder                     // no pair, or a pair that stands in for one
+)
+
+// basicPairVerdict decodes a Basic credential: user:password with a
+// password that is not a placeholder, that does not name itself
+// ("username:password", "user:pass") and that does not repeat the user
+// name ("admin:admin", a default) is a secret; base64 of other printable
+// text is no credential.
+func basicPairVerdict(v []byte) basicVerdict {
+	dec, err := base64.StdEncoding.DecodeString(string(v))
+	if err != nil {
+		if dec, err = base64.RawStdEncoding.DecodeString(string(bytes.TrimRight(v, "="))); err != nil {
+			return basicOpaque
+		}
+	}
+	for _, b := range dec {
+		if b < 0x20 || b > 0x7e {
+			return basicOpaque
+		}
+	}
+	user, pw, ok := bytes.Cut(dec, []byte(":"))
+	if !ok || len(pw) < 3 {
+		return basicPlaceholder
+	}
+	p := strings.ToLower(string(pw))
+	if urlPasswordPlaceholders[p] || passwordNonValues[p] || passwordFixtures[p] || bytes.EqualFold(user, pw) || IsPlaceholder(pw) || allSame(pw) {
+		return basicPlaceholder
+	}
+	return basicSecret
+}
+
+// validBearer: a Basic credential in an Authorization header is reported
+// unless it decodes to text that is no user:password pair or to a
+// placeholder pair (base64 of "username:password" in a how-to).
+func validBearer(c Candidate) bool {
+	scheme := c.Context[c.MatchOffset:c.Offset]
+	if !bytes.Contains(bytes.ToLower(scheme), []byte("basic")) {
+		return true
+	}
+	return basicPairVerdict(c.Secret) != basicPlaceholder
+}
+
+// publicKeyBase64 reports whether v is the base64 of a DER public key,
+// a SubjectPublicKeyInfo (a browser extension's manifest "key", a key a
+// config pins): it is published by design. The header decides (an outer
+// SEQUENCE, the key's algorithm, then the key's BIT STRING), so that a
+// key cut short or wrapped is still known for one; a PKCS #8 private key
+// starts with a version INTEGER instead.
+func publicKeyBase64(v []byte) bool {
+	// DER's SEQUENCE tag 0x30 encodes as 'M'; a key is longer than 40
+	if len(v) < 40 || v[0] != 'M' {
+		return false
+	}
+	head := v[:min(len(v), 64)&^3] // the header is in the first 48 bytes
+	der, err := base64.StdEncoding.DecodeString(string(head))
+	if err != nil || len(der) < 2 || der[0] != 0x30 {
+		return false
+	}
+	i := 2
+	if der[1] >= 0x80 {
+		i += int(der[1] & 0x7f)
+	}
+	if i >= len(der) {
+		return false
+	}
+	var alg pkix.AlgorithmIdentifier
+	rest, err := asn1.Unmarshal(der[i:], &alg)
+	if err != nil || len(rest) == 0 || rest[0] != 0x03 {
+		return false
+	}
+	for _, o := range publicKeyAlgorithms {
+		if alg.Algorithm.Equal(o) {
+			return true
+		}
+	}
+	return false
+}
+
+// publicKeyAlgorithms are the algorithms of SubjectPublicKeyInfo: RSA,
+// DSA, EC, X25519, X448, Ed25519, Ed448.
+var publicKeyAlgorithms = []asn1.ObjectIdentifier{
+	{1, 2, 840, 113549, 1, 1, 1}, {1, 2, 840, 10040, 4, 1}, {1, 2, 840, 10045, 2, 1},
+	{1, 3, 101, 110}, {1, 3, 101, 111}, {1, 3, 101, 112}, {1, 3, 101, 113},
+}
+
+// referenceInValue: the value names another (an interpolation, a
+// template, a format verb, a <placeholder>), Django's key alphabet's
+// symbols ($, %, &, (, …) aside.
+func referenceInValue(v []byte) bool {
+	for _, r := range []string{"${", "{{", "%s", "%(", "%v", "<", ">"} {
+		if bytes.Contains(v, []byte(r)) {
+			return true
+		}
+	}
+	return false
+}

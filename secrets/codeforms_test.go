@@ -1,0 +1,177 @@
+package secrets
+
+import (
+	"crypto/ecdsa"
+	"crypto/ed25519"
+	"crypto/elliptic"
+	"crypto/rand"
+	"crypto/rsa"
+	"crypto/x509"
+	"encoding/base64"
+	"strings"
+	"testing"
+)
+
+// TestCodeForms: secrets written in code rather than assigned (issue 33,
+// five categories), each written in several languages' idioms with fresh
+// values, and the near-misses of each form. Values come from the fake
+// generator; provider prefixes are split so no committed file holds one.
+func TestCodeForms(t *testing.T) {
+	g := newFakeGen("code-forms")
+	pw := func() string {
+		for {
+			s := g.from(base62+"-_!", 18)
+			if mixedClasses([]byte(s)) && !IsPlaceholder([]byte(s)) && !strings.ContainsAny(s[:1], "-_!") {
+				return s
+			}
+		}
+	}
+	key := func(n int) string { return g.mixed(base62, n) }
+	b64 := base64.StdEncoding.EncodeToString
+	jwtPart := func(s string) string { return base64.RawURLEncoding.EncodeToString([]byte(s)) }
+	spki := func(pub any) string {
+		der, err := x509.MarshalPKIXPublicKey(pub)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b64(der)
+	}
+	ec, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	edPub, _, _ := ed25519.GenerateKey(rand.Reader)
+	rsaKey, err := rsa.GenerateKey(rand.Reader, 1024)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pkcs8, _ := x509.MarshalPKCS8PrivateKey(ec)
+	sg, pul := "S"+"G.", "pu"+"l-"
+
+	cases := []struct {
+		path, text, rule string // rule "" for no finding; "a|b" for either
+	}{
+		// 1. a password passed to a setter, a builder, a constructor
+		{"src/main/java/DataSourceConfig.java", "        ds.setPassword(\"" + pw() + "\");\n", RulePasswordArgument},
+		{"src/db.rs", "        .user(\"deploy\")\n        .password(\"" + pw() + "\")\n", RulePasswordArgument},
+		{"src/test/kotlin/Db.kt", "    .withPassword(\"" + pw() + "\")\n", RulePasswordArgument},
+		{"app/db.py", "engine.set_password('" + pw() + "')\n", RulePasswordArgument},
+		{"src/Mail.java", "    .credentials(\"mailer\", \"" + pw() + "\")\n", RulePasswordArgument},
+		{"lib/Database.php", "return new PDO('mysql:host=db;dbname=app', 'app', '" + pw() + "', []);\n", RulePasswordArgument},
+		{"src/Conn.java", "Connection c = DriverManager.getConnection(url, \"report\", \"" + pw() + "\");\n", RulePasswordArgument},
+		// (Nosey Parker's generic password rule reads this one first)
+		{"src/Client.cs", "var cred = new NetworkCredential(\"svc-sync\", \"" + pw() + "\");\n", "np.generic.7"},
+		{"src/Client.cs", "client.Credentials = new NetworkCredential(user, \"" + pw() + "\");\n", RulePasswordArgument},
+		{"src/Http.java", "new UsernamePasswordCredentials(\"bot\", \"" + pw() + "\")\n", RulePasswordArgument},
+		{"mail/send.go", "auth := smtp.PlainAuth(\"\", \"alerts@acme.example\", \"" + pw() + "\", host)\n", RulePasswordArgument},
+		{"internal/store/store.go", "const dsn = \"deploy:" + pw() + "@tcp(db-prod:3306)/orders?parseTime=true\"\n", RulePasswordArgument},
+		{"cmd/mig/main.go", "db, err := sql.Open(\"mysql\", \"root:" + pw() + "@unix(/var/run/mysqld.sock)/app\")\n", RulePasswordArgument},
+		// near-misses: a variable, a lookup, empty, interpolated, a fixture word
+		{"src/Cfg.java", "ds.setPassword(password);\n", ""},
+		{"src/Cfg.java", "ds.setPassword(System.getenv(\"DB_PASSWORD\"));\n", ""},
+		{"src/Cfg.java", "ds.setPassword(\"\");\n", ""},
+		{"src/Cfg.java", "ds.setPassword(\"${DB_PASS}\");\n", ""},
+		{"src/test/Cfg.java", "ds.setPassword(\"test\");\n", ""},
+		{"src/test/Cfg.java", "ds.setPassword(\"changeme\");\n", ""},
+		{"src/test/Cfg.java", "ds.setPassword(\"password\");\n", ""},
+		{"src/db.rs", ".password(&cfg.password)\n", ""},
+		{"src/test/UserTest.java", "assertFalse(validator.isValidPassword(\"" + pw() + "\"));\n", ""},
+		{"src/test/UserTest.java", "String h = encoder.hashPassword(\"" + pw() + "\");\n", ""},
+		{"lib/Database.php", "return new PDO($dsn, $user, $pass);\n", ""},
+		{"src/Conn.java", "DriverManager.getConnection(url, user, password);\n", ""},
+		{"src/Client.cs", "new NetworkCredential(\"svc\", secret.Value);\n", ""},
+		{"internal/store/store.go", "dsn := fmt.Sprintf(\"%s:%s@tcp(%s)/%s\", u, p, h, db)\n", ""},
+		{"internal/store/store_test.go", "const dsn = \"root:@tcp(127.0.0.1:3306)/test\"\n", ""},
+		{"internal/store/store.go", "// dsn: user:password@tcp(localhost:3306)/dbname\n", ""},
+
+		// 2. a signing secret written as a literal
+		{"src/auth/token.js", "return jwt.sign({ sub: u.id, role: u.role }, '" + g.from(hexLower, 64) + "', { expiresIn: '12h' });\n", RuleSigningSecret},
+		{"src/auth/token.ts", "const t = jwt.sign(claims, \"" + key(48) + "\");\n", RuleSigningSecret},
+		{"app/auth.py", "token = jwt.encode(payload, \"" + key(40) + "\", algorithm=\"HS256\")\n", RuleSigningSecret},
+		{"app/auth.rb", "JWT.encode(payload, '" + g.from(hexLower, 64) + "', 'HS256')\n", RuleSigningSecret},
+		{"internal/auth/jwt.go", "var hmacKey = []byte(\"" + key(48) + "\")\n", RuleSigningSecret},
+		{"internal/auth/mac.go", "\tmac := hmac.New(sha256.New, []byte(\"" + key(40) + "\"))\n", RuleSigningSecret},
+		{"internal/auth/jwt.go", "\ts, err := tok.SignedString([]byte(\"" + key(40) + "\"))\n", RuleSigningSecret},
+		{"src/Auth.java", "Algorithm alg = Algorithm.HMAC256(\"" + key(40) + "\");\n", RuleSigningSecret},
+		// generic-secret reads some of these first (its entropy floor)
+		{"site/settings/prod.py", "SECRET_KEY = \"" + g.from(alphaLower+alphaDigit+"!@#%^&*(-_=+)", 50) + "\"\n", RuleGenericSecret + "|" + RuleSigningSecret},
+		{"patches/app-key.diff", "+APP_KEY=base64:" + b64(g.bytes(32)) + "\n", RuleSigningSecret},
+		{"web/app.py", "app.config[\"SECRET_KEY\"] = '" + key(32) + "'\n", RuleSigningSecret},
+		// an older rule reads this one
+		{"web/app.py", "app.secret_key = '" + key(32) + "'\n", RuleGenericSecret},
+		// near-misses
+		{"src/auth/token.js", "return jwt.sign(claims, process.env.JWT_SECRET, { expiresIn: '12h' });\n", ""},
+		{"src/auth/token.js", "return jwt.sign(claims, secret, { algorithm: 'HS256' });\n", ""},
+		{"src/auth/token.test.js", "const t = jwt.sign(claims, 'secret');\n", ""},
+		{"src/auth/token.test.js", "const t = jwt.sign(claims, 'your-256-bit-secret');\n", ""},
+		{"site/settings/base.py", "SECRET_KEY = os.environ[\"DJANGO_SECRET_KEY\"]\n", ""},
+		{"site/settings/dev.py", "SECRET_KEY = 'django-insecure-" + g.from(alphaLower+alphaDigit+"!@#%^&*(-_=+)", 50) + "'\n", ""},
+		{"hash/sum_test.go", "\tsum := sha256.Sum256([]byte(\"hello world\"))\n", ""},
+		{"hash/mac_test.go", "\tmac := hmac.New(sha256.New, []byte(\"key\"))\n", ""},
+		{"hash/mac_test.go", "\tmsg := []byte(\"The quick brown fox jumps over the lazy dog\")\n", ""},
+		{"web/app.py", "app.secret_key = os.urandom(24)\n", ""},
+		{"deploy/values.yaml", "  secret_key: \"vault:secret/data/app#secret_key\"\n", ""},
+		{".env.example", "APP_KEY=\n", ""},
+
+		// 3. a Basic credential in a header: reported when it decodes to user:password
+		{"nginx/sites-enabled/proxy", "        proxy_set_header Authorization \"Basic " + b64([]byte("admin:"+pw())) + "\";\n", RuleBasicAuthHeader},
+		{"apache/conf.d/proxy.conf", "    RequestHeader set Authorization \"Basic " + b64([]byte("metabase:"+pw())) + "\"\n", RuleBasicAuthHeader},
+		{"haproxy/haproxy.cfg", "    http-request set-header Authorization \"Basic " + b64([]byte("svc:"+pw())) + "\"\n", RuleBasicAuthHeader},
+		{"Caddyfile", "\t\theader_up Authorization \"Basic " + b64([]byte("ops:"+pw())) + "\"\n", RuleBasicAuthHeader},
+		{"ops/call.sh", "curl -H \"Authorization: Basic " + b64([]byte("deploy:"+pw())) + "\" https://ci.acme.example/api\n", RuleBearerToken},
+		{"logs/access.log", "Authorization: Basic " + b64([]byte("etl:"+pw())) + "\n", RuleBearerToken},
+		{"client/fetch.go", "\treq.Header.Set(\"Authorization\", \"Basic " + b64([]byte("sync:"+pw())) + "\")\n", RuleBasicAuthHeader},
+		{"client/api.py", "headers = {\"Authorization\": \"Basic " + b64([]byte("bot:"+pw())) + "\"}\n", RuleBearerToken},
+		// near-misses: a placeholder pair, no pair, a variable
+		{"docs/basic-auth.md", "Authorization: Basic " + b64([]byte("username:password")) + "\n", ""},
+		{"nginx/sites-enabled/proxy", "proxy_set_header Authorization \"Basic " + b64([]byte("user:pass")) + "\";\n", ""},
+		{"nginx/sites-enabled/proxy", "proxy_set_header Authorization \"Basic " + b64([]byte("admin:admin")) + "\";\n", ""},
+		{"nginx/sites-enabled/proxy", "proxy_set_header Authorization \"Basic " + b64([]byte("just-some-text-here")) + "\";\n", ""},
+		{"nginx/sites-enabled/proxy", "proxy_set_header Authorization \"Basic $http_creds\";\n", ""},
+		{"client/fetch.go", "\treq.Header.Set(\"Authorization\", \"Basic \"+basic(u, p))\n", ""},
+		{"apache/conf.d/proxy.conf", "RequestHeader set Authorization \"Basic " + b64([]byte("user:<password>")) + "\"\n", ""},
+		{"apache/conf.d/proxy.conf", "RequestHeader unset Authorization\n", ""},
+
+		// 4. a token inside an escaped-quote string (a notebook's source line)
+		{"nb/explore.ipynb", "    \"os.environ[\\\"SENDGRID_API_KEY\\\"] = \\\"" + sg + key(22) + "." + key(43) + "\\\"\\n\",\n", "sendgrid-api-token"},
+		{"nb/explore.ipynb", "    \"pulumi_token = \\\"" + pul + g.from(hexLower, 40) + "\\\"\\n\",\n", "pulumi-api-token"},
+		{"nb/explore.ipynb", "    \"os.environ[\\\"SENDGRID_API_KEY\\\"] = \\\"" + sg + "xxxxxxxxxxxxxxxxxxxxxx.xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx\\\"\\n\",\n", ""},
+
+		// 5. false alarms: a prompt's text, a default URL pair, an unsigned
+		// JWT, a public key, a placeholder Basic pair
+		{"ops/Connect-Sql.ps1", "$user = \"admin\"\n$pass = Read-Host -Prompt 'SQL password' -AsSecureString\n", ""},
+		{"ops/Connect.ps1", "$secret = Read-Host -Prompt \"Enter the vault secret\"\n", ""},
+		{"tools/login.py", "password = input(\"Password: \")\n", ""},
+		{"tools/login.py", "password = getpass.getpass('Vault password for deploy: ')\n", ""},
+		{"tools/login.js", "const { password } = await inquirer.prompt({ type: 'password', name: 'password', message: 'Admin password' });\n", ""},
+		{"test/setup.js", "process.env.DATABASE_URL = 'postgres://postgres:postgres@localhost:5432/app_test';\n", ""},
+		{"test/setup.js", "process.env.BROKER_URL = 'amqp://guest:guest@localhost:5672/';\n", ""},
+		{"test/auth.test.js", "const unsigned = '" + jwtPart(`{"alg":"none","typ":"JWT"}`) + "." + jwtPart(`{"sub":"u-`+g.letters(6)+`","role":"admin"}`) + ".';\n", ""},
+		{"extension/manifest.json", "  \"key\": \"" + spki(&rsaKey.PublicKey) + "\",\n", ""},
+		{"config/keys.json", "  \"api_key\": \"" + spki(&ec.PublicKey) + "\",\n", ""},
+		{"config/keys.json", "  \"secret\": \"" + spki(edPub) + "\",\n", ""},
+		// a key pasted cut short is still a public key
+		{"extension/manifest.json", "  \"key\": \"" + spki(&rsaKey.PublicKey)[:120] + "\",\n", ""},
+		// and what stays reported beside them
+		{"test/setup.js", "process.env.DATABASE_URL = 'postgres://postgres:" + pw() + "@localhost:5432/app';\n", RuleURLCredentials},
+		{"test/auth.test.js", "const signed = '" + jwtPart(`{"alg":"HS256","typ":"JWT"}`) + "." + jwtPart(`{"sub":"u-`+g.letters(6)+`"}`) + "." + g.from(base62+"-_", 43) + "';\n", RuleJWT},
+		{"config/keys.json", "  \"api_key\": \"" + b64(pkcs8) + "\",\n", RuleGenericSecret},
+	}
+	s := defaultScanner(t)
+	for _, c := range cases {
+		fs := s.Scan(c.path, []byte(c.text))
+		var got []string
+		for _, f := range fs {
+			got = append(got, f.RuleID)
+		}
+		if c.rule == "" {
+			if len(fs) > 0 {
+				t.Errorf("%s %q: want no finding, got %v", c.path, c.text, got)
+			}
+			continue
+		}
+		if len(fs) != 1 || !strings.Contains("|"+c.rule+"|", "|"+fs[0].RuleID+"|") {
+			t.Errorf("%s %q: want one %s finding, got %v", c.path, c.text, c.rule, got)
+		}
+	}
+}
