@@ -104,7 +104,7 @@ var intlDeterminers = map[string]bool{"het": true, "der": true, "die": true, "da
 
 // intlGlue are the words of the other languages that bind a noun to its
 // value: copulas, adverbs and the prepositions of "which one" phrases.
-var intlGlue = map[string]bool{"ist": true, "lautet": true, "lautete": true, "es": true, "era": true, "est": true,
+var intlGlue = map[string]bool{"ist": true, "war": true, "lautet": true, "lautete": true, "es": true, "era": true, "est": true,
 	"était": true, "é": true, "è": true, "e'": true, "luidt": true, "jetzt": true, "nun": true, "ahora": true,
 	"désormais": true, "maintenant": true, "agora": true, "ora": true, "adesso": true, "nu": true, "voortaan": true,
 	"für": true, "des": true, "der": true, "du": true, "de": true, "del": true, "della": true, "dello": true,
@@ -187,7 +187,8 @@ func intlGateWord(w []byte) int {
 	switch string(w) {
 	case "ist", "lautet", "lautete", "es", "est", "é", "è", "e'", "luidt", "era", "war":
 		return gateCopula
-	case "del", "della", "di", "de", "du", "des", "do", "da", "für", "van", "voor", "per", "para", "pour":
+	case "del", "della", "di", "de", "du", "des", "da", "für", "van", "voor", "para", "pour":
+		// not "per" and "do": English words too ("password per policy")
 		return gatePreposition
 	}
 	return 0
@@ -197,7 +198,7 @@ func isLetterByte(b byte) bool { return 'a' <= lower(b) && lower(b) <= 'z' || b 
 
 func validProseSecretIntl(c Candidate) bool {
 	key := c.Key
-	if key == nil {
+	if key == nil || describesEncoding(c.Secret) {
 		return false
 	}
 	at := subOffset(c.Context, key)
@@ -269,7 +270,55 @@ func chosenPassword(c Candidate) bool {
 	if bytes.Contains(v, []byte("://")) || looksLikePath(v) || envNameRE.Match(v) || emailLike(v) || bytes.ContainsAny(v, "()[]{}") {
 		return false
 	}
+	if describesEncoding(v) {
+		return false
+	}
 	return c.secretEntropy() >= 3
+}
+
+// afterWord reports whether the candidate follows a word and blanks on
+// its line ("cache key-…"), not an assignment, a quote or the line's start.
+func afterWord(c Candidate) bool {
+	i := c.Offset
+	for i > 0 && (c.Context[i-1] == ' ' || c.Context[i-1] == '\t') {
+		i--
+	}
+	return i < c.Offset && i > 0 && isAlnumByte(c.Context[i-1])
+}
+
+// describesEncoding reports a value that says how a password is kept or
+// what it must be rather than being one: an encoding or an algorithm's
+// name ("Base64-kodiert", "UTF-8-encodé", "PBKDF2-gehasht"), a participle
+// after a hyphen ("…-codificada", "…-gecodeerd"), or a policy's list
+// ("Min.12Zeichen,").
+func describesEncoding(v []byte) bool {
+	l := bytes.ToLower(v)
+	for _, w := range []string{"base64", "base32", "utf-8", "utf8", "utf-16", "iso-8859", "ascii", "sha1", "sha2", "sha256", "sha512", "md5", "pbkdf2", "argon2", "bcrypt", "scrypt", "aes", "hmac", "min.", "max.", "mín.", "máx."} {
+		if bytes.Contains(l, []byte(w)) {
+			return true
+		}
+	}
+	if bytes.HasSuffix(v, []byte(",")) {
+		return true
+	}
+	// a hyphen, then four or more lower-case letters to the end
+	if k := bytes.LastIndexByte(v, '-'); k >= 0 && len(v)-k-1 >= 4 {
+		tail := v[k+1:]
+		for len(tail) > 0 && (tail[len(tail)-1] == '.' || tail[len(tail)-1] == '!') {
+			tail = tail[:len(tail)-1]
+		}
+		lowerWord := len(tail) >= 4
+		for _, r := range string(tail) {
+			if !unicode.IsLower(r) {
+				lowerWord = false
+				break
+			}
+		}
+		if lowerWord {
+			return true
+		}
+	}
+	return false
 }
 
 // keyNoun: a language's word for "key", which also means "crucial" and,
@@ -340,8 +389,10 @@ func prosePasswordShortRule() *Rule {
 		MinLen:   8,
 		Keywords: []string{"pw", "passwd", "u/p", "creds", "credentials", "/pass", "/ pass", "/password", "/ password"},
 		Gate:     prosePasswordShortGate,
-		Validate: func(c Candidate) bool { return (proseValue(c) || chosenPassword(c)) && bareProseValue(c) },
-		Path:     proseFiles,
+		Validate: func(c Candidate) bool {
+			return (proseValue(c) || chosenPassword(c)) && bareProseValue(c) && !describesEncoding(c.Secret)
+		},
+		Path: proseFiles,
 	}
 }
 
@@ -352,12 +403,14 @@ func prosePasswordShortRule() *Rule {
 func prosePasswordShortGate(data []byte, i int) bool {
 	j := i + 1
 	if lower(data[i]) == 'w' || lower(data[i]) == 'd' && i > 0 && lower(data[i-1]) == 'w' {
-		// pw, pwd, passwd: a word of its own
-		st := i
-		for st > 0 && isAlnumByte(data[st-1]) {
-			st--
+		// pw, pwd, passwd: a word of its own, judged on the bytes before
+		// it alone (a walk back over a run of letters cost the run at
+		// every hit: a line of "xpw" repeated was quadratic)
+		word := func(w string) bool {
+			st := i + 1 - len(w)
+			return st >= 0 && equalFoldASCII(data[st:i+1], w) && (st == 0 || !isAlnumByte(data[st-1]))
 		}
-		if w := data[st : i+1]; !equalFoldASCII(w, "pw") && !equalFoldASCII(w, "passwd") {
+		if !word("pw") && !word("passwd") {
 			return false
 		}
 		if j < len(data) && lower(data[j]) == 'd' {
@@ -448,6 +501,12 @@ func validVendorToken(c Candidate) bool {
 		if wordListRE.Match(body) || namesDigest(c.Line()) {
 			return false
 		}
+		if p.prefix == "key-" && afterWord(c) {
+			// "key" is a word too: "cache key-<md5>", "stored under
+			// key-…" is a phrase naming a digest, where a token stands
+			// as a value (after "=", ":", a quote, or alone)
+			return false
+		}
 		return Entropy(body) >= 3.3
 	}
 	return false
@@ -462,7 +521,7 @@ func validVendorToken(c Candidate) bool {
 func localizedSecretHeader(name []byte) bool {
 	n := strings.ToLower(string(name))
 	for _, w := range localizedPasswordNames {
-		if strings.Contains(n, w) {
+		if i := strings.LastIndex(n, w); i >= 0 && namesOnly(n[i+len(w):]) {
 			return true
 		}
 	}
@@ -470,9 +529,22 @@ func localizedSecretHeader(name []byte) bool {
 		return false
 	}
 	for _, w := range []string{"schlüssel", "schluessel", "clave", "clé", "chave", "chiave", "sleutel"} {
-		if strings.Contains(n, w) {
+		if i := strings.LastIndex(n, w); i >= 0 && namesOnly(n[i+len(w):]) {
 			return true
 		}
+	}
+	return false
+}
+
+// namesOnly reports whether what follows a password's word in a header
+// qualifies nothing but the API ("API-Schlüssel", "clave de API"): a word
+// after it names something else ("Passwort-Hash", "Passwortspeicher",
+// "Contraseña (hash)", "Kennwortrichtlinie").
+func namesOnly(tail string) bool {
+	t := strings.TrimFunc(tail, func(r rune) bool { return !unicode.IsLetter(r) })
+	switch t {
+	case "", "api", "de api", "da api", "di api", "d'api", "de l'api", "der api":
+		return true
 	}
 	return false
 }

@@ -319,3 +319,51 @@ func TestLocalizedTableHeaders(t *testing.T) {
 		}
 	}
 }
+
+// TestLanguageDescriptionsSilent: what says how a password is kept or
+// what it must be, in each language, is no password (from a review: the
+// value test for chosen passwords took these), nor is a digest named
+// "key-…".
+func TestLanguageDescriptionsSilent(t *testing.T) {
+	s := defaultScanner(t)
+	for _, text := range []string{
+		"Das Passwort ist Base64-kodiert.\n",
+		"Das Passwort ist SHA256-gehasht.\n",
+		"Das Kennwort ist Argon2id-gehasht.\n",
+		"Das Passwort ist UTF-8-kodiert.\n",
+		"Das Passwort ist ISO-8859-1-kodiert.\n",
+		"La contraseña es UTF-8-codificada.\n",
+		"Le mot de passe est UTF-8-encodé.\n",
+		"A senha é Base64-codificada.\n",
+		"La password è Base64-codificata.\n",
+		"Het wachtwoord is Base64-gecodeerd.\n",
+		"Passwort: Min.12Zeichen, Groß/Klein, Ziffer\n",
+		"Contraseña: Mín.12Caracteres, mayúsculas y dígitos\n",
+		"the pwd is UTF-8-encoded\n",
+		"cache key-d41d8cd98f00b204e9800998ecf8427e\n",
+		"Idempotency key-9f86d081884c7d659a2feaa0c55ad015 for the retry\n",
+	} {
+		if fs := s.Scan("notes.md", []byte(text)); len(fs) > 0 {
+			t.Errorf("reported by %s: %q", fs[0].RuleID, text)
+		}
+	}
+}
+
+// TestLanguageHeadersNameThePassword: a header whose password word is
+// qualified by another (a hash, a store, a policy) heads no password.
+func TestLanguageHeadersNameThePassword(t *testing.T) {
+	s := defaultScanner(t)
+	for _, text := range []string{
+		"| Benutzer | Passwort-Hash |\n|---|---|\n| deploy | 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08 |\n",
+		"| Usuario | Contraseña (hash) |\n|---|---|\n| deploy | 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08 |\n",
+		"| Name | Wert |\n|---|---|\n| Passwort-Hash | Argon2id-v19 |\n| Passwortspeicher | KeePassXC-2.7.9 |\n",
+	} {
+		if fs := s.Scan("notes.md", []byte(text)); len(fs) > 0 {
+			t.Errorf("reported by %s: %q", fs[0].RuleID, text)
+		}
+	}
+	text := "| Benutzer | Passwort |\n|---|---|\n| deploy | Xq7#mP2vL9wR |\n"
+	if fs := s.Scan("notes.md", []byte(text)); len(fs) == 0 {
+		t.Errorf("a Passwort column not read: %q", text)
+	}
+}

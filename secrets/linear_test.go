@@ -96,6 +96,10 @@ func adversarial() map[string]func(n int) []byte {
 	out["line:pairs"] = entries("u/p: deploy / %s creds = ")
 	out["line:vendor"] = rep("ATATT3 key- ")
 	out["value:ATATT3"] = func(n int) []byte { return append([]byte("ATATT3"), random(base62)(n)...)[:n] }
+	// the abbreviations' gate judges the bytes before a hit, not the run
+	// of letters it ends (a walk back made these quadratic)
+	out["line:xpw"] = rep("xpw")
+	out["line:xpasswd"] = rep("xpasswd")
 	// Secrets in code (codeforms.go): setters, constructors' arguments, a
 	// DSN, signers' keys and Basic headers, one after another on one line
 	out["line:setter"] = entries(`ds.setPassword("%s"); `)
