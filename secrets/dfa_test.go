@@ -718,3 +718,32 @@ func TestLongWindowScanSame(t *testing.T) {
 // TestEarlyFilterScanSame: a fresh scanner at the default thresholds
 // reads each rule's filter on sets until it compiles the rule (the early
 // filter), and finds what a scanner without filters finds, from several
+
+// TestSplitsNotInsideRunes: a window is never split after a byte of a
+// multi-byte rune. A part that began with a rune's continuation byte would
+// read it as a rune of its own (U+FFFD), which \S or [^ ] match: searched
+// in parts, a text would have matches it does not have whole.
+func TestSplitsNotInsideRunes(t *testing.T) {
+	text := []byte("a é b 日本 c ſK 🙂 d")
+	for _, expr := range []string{`\S`, `[^ ]{1,2}`, `[^a-z ]+`} {
+		d := newPrefilterDFA(expr)
+		if d == nil {
+			t.Fatalf("%s: no filter", expr)
+		}
+		_, splits, ok := d.scan(text, false, false, 1, nil)
+		if !ok {
+			t.Fatalf("%s: the filter did not read the text", expr)
+		}
+		for _, q := range splits {
+			if q > 0 && text[q-1] >= 0x80 {
+				t.Errorf("%s: split at %d, after the byte %#x of a rune", expr, q, text[q-1])
+			}
+		}
+		re := regexp.MustCompile(expr)
+		var got [][]int
+		searchSplit(re, text, splits, func(m []int) { got = append(got, append([]int(nil), m...)) })
+		if want := re.FindAllSubmatchIndex(text, -1); !reflect.DeepEqual(got, want) {
+			t.Errorf("%s: in parts %v, whole %v", expr, got, want)
+		}
+	}
+}

@@ -455,7 +455,7 @@ func (s *Scanner) detect(path string, data []byte, scan bool) []cand {
 				// too, the matches are held a part at a time, not a
 				// window's (~90 bytes each: 11 MB on a 4 MB line of short
 				// sentences that name a token); a window the filter cannot
-				// read (a non-ASCII byte, its state budget spent) is
+				// read (its state budget spent) is
 				// searched whole below, and holds them all.
 				var ok bool
 				if sc.parts, ok = d.parts(ctx, cut, splitEvery, sc.parts[:0]); ok {
