@@ -45,7 +45,7 @@ type idIndex struct {
 
 type mention struct {
 	path string
-	ref  sotparse.Ref
+	pos  token.Pos // where the reference is: all a finding reads of it
 }
 
 // definer collects definitions by prefix, in the order they are made;
@@ -109,7 +109,7 @@ func mentionsOf(docs []*sotparse.Doc, want func(id string) bool) map[string][]me
 	for _, d := range docs {
 		for _, r := range d.Refs.All() {
 			if r.Kind == sotparse.RefWorkID && (want == nil || want(r.Text)) {
-				mentions[r.Text] = append(mentions[r.Text], mention{d.Path, r})
+				mentions[r.Text] = append(mentions[r.Text], mention{d.Path, r.Pos})
 			}
 		}
 	}
@@ -295,7 +295,7 @@ func (c *checker) missingIDs() {
 		for _, mid := range ids {
 			for _, m := range mergeByPath(kept.mentions[mid.id], liveMentions[mid.id], func(m mention) string { return m.path }) {
 				mentioned++
-				related = append(related, rel(m.ref.Pos, "%s is mentioned here, but defined nowhere", mid.id))
+				related = append(related, rel(m.pos, "%s is mentioned here, but defined nowhere", mid.id))
 			}
 		}
 		what := "nothing defines or mentions them"
