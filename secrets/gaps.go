@@ -33,7 +33,24 @@ const (
 	RuleStripeWebhookSecret  = "stripe-webhook-secret"
 	RuleBitbucketAppPassword = "bitbucket-app-password"
 	RuleMailgunKey           = "mailgun-api-key"
+
+	// Found missing on a second such set, round eighteen; ranked last.
+	RuleFCMServerKey = "fcm-server-key"
 )
+
+// fcmServerKeyRule is Firebase Cloud Messaging's legacy server key: an
+// "AAAA" project prefix of 11 characters, a colon, and a token that
+// begins "APA91b" (152 characters in all, as Firebase's console shows
+// them). Its shape names it: no provider name is needed on its line.
+func fcmServerKeyRule() *Rule {
+	return &Rule{
+		ID:          RuleFCMServerKey,
+		Description: "Firebase Cloud Messaging legacy server key",
+		builtinRE:   builtinExpr(`(?:^|[^A-Za-z0-9_-])(?P<secret>AAAA[A-Za-z0-9_-]{7}:APA91b[A-Za-z0-9_-]{100,200})(?:[^A-Za-z0-9_-]|$)`),
+		Entropy:     4,
+		Keywords:    []string{":apa91b"},
+	}
+}
 
 // gapRules are the rules for those formats, each written from the
 // provider's documentation of the format (see docs/secrets.md).

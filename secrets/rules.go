@@ -246,6 +246,7 @@ func defaultRules(thirdParty bool) []*Rule {
 			withGitleaksAllowlists(r, r.ID)
 			out = append(out, r)
 		}
+		out = append(out, fcmServerKeyRule())
 	}
 	return out
 }

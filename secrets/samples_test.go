@@ -727,6 +727,9 @@ func corpusSamples() []sample {
 		basic := base64.StdEncoding.EncodeToString([]byte("ops:" + pw))
 		s = append(s, tp("basic credential an nginx proxy sets", RuleBasicAuthHeader, basic, "```nginx\nproxy_set_header Authorization \"Basic "+basic+"\";\n```\n"))
 		s = append(s, fp("basic credential placeholder pair", RuleBasicAuthHeader, "```nginx\nproxy_set_header Authorization \"Basic "+base64.StdEncoding.EncodeToString([]byte("username:password"))+"\";\n```\n"))
+		fcm := "AAAA" + g.from(base62, 7) + ":APA91b" + g.from(base62+"-_", 134)
+		s = append(s, tp("fcm server key", RuleFCMServerKey, fcm, "{\n  \"server_key\": \""+fcm+"\"\n}\n"))
+		s = append(s, fp("fcm key named, not given", RuleFCMServerKey, "The FCM server key (AAAA…:APA91b…) lives in the vault under push/fcm.\n"))
 	}
 	return s
 }
