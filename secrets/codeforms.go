@@ -150,14 +150,80 @@ func validPasswordArgument(c Candidate) bool {
 		return false
 	}
 	s := strings.ToLower(string(v))
-	if urlPasswordPlaceholders[s] || passwordFixtures[s] {
+	if urlPasswordPlaceholders[s] || passwordFixtures[s] || namesFixture(s) || shortWord(v) {
 		return false
 	}
 	if bytes.HasSuffix(c.Match, []byte("(")) {
-		// a DSN: the password repeats the user name, or is a format verb
+		// a DSN: the password repeats the user name
 		return !bytes.EqualFold(c.Key, v)
 	}
+	// a constructor's password that repeats the user before it
+	// (getConnection(url, "postgres", "postgres")): a default
+	if u := literalBefore(c.Context, c.Offset); u != nil && bytes.EqualFold(u, v) {
+		return false
+	}
 	return true
+}
+
+// fixtureWords name what a value stands in for: a value that holds one
+// ("newpassword", "wrongpassword", "dev-secret-key-2024",
+// "insecure-key-for-testing-only") is a test's or a sample's, as a
+// chosen or generated secret never does.
+var fixtureWords = []string{"password", "passwd", "secret", "wrong", "test", "insecure", "dummy", "sample", "example", "fake", "mock"}
+
+func namesFixture(lower string) bool {
+	for _, w := range fixtureWords {
+		if strings.Contains(lower, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// shortWord: eight or fewer lower-case letters and digits ("admin",
+// "mysql", "bar123", "s3cr3t"): what a test passes, not a secret anyone
+// keeps.
+func shortWord(v []byte) bool {
+	if len(v) > 8 {
+		return false
+	}
+	for _, b := range v {
+		if !('a' <= b && b <= 'z' || '0' <= b && b <= '9') {
+			return false
+		}
+	}
+	return true
+}
+
+// literalBefore returns the quoted literal that is the argument before
+// the one at off (its opening quote just before off): nil if the
+// argument before is no literal.
+func literalBefore(ctx []byte, off int) []byte {
+	i := off - 1 // the opening quote
+	if i < 1 {
+		return nil
+	}
+	j := i - 1
+	for j >= 0 && (ctx[j] == ' ' || ctx[j] == '\t') {
+		j--
+	}
+	if j < 0 || ctx[j] != ',' {
+		return nil
+	}
+	j--
+	for j >= 0 && (ctx[j] == ' ' || ctx[j] == '\t') {
+		j--
+	}
+	if j < 1 || ctx[j] != '"' && ctx[j] != '\'' {
+		return nil
+	}
+	q, end := ctx[j], j
+	for j--; j >= 0 && ctx[j] != q && ctx[j] != '\n'; j-- {
+	}
+	if j < 0 || ctx[j] != q {
+		return nil
+	}
+	return ctx[j+1 : end]
 }
 
 // passwordFixtures are the passwords tests and samples write: nobody's
@@ -180,6 +246,11 @@ func validSigningSecret(c Candidate) bool {
 		dec, err := base64.StdEncoding.DecodeString(string(v[len("base64:"):]))
 		return err == nil && len(dec) >= 16 && !allSame(dec)
 	}
+	if namesFixture(strings.ToLower(string(v))) {
+		// "dev-secret-key-2024", jwt.io's
+		// "a-string-secret-at-least-256-bits-long"
+		return false
+	}
 	if bytes.HasPrefix(v, []byte("django-insecure-")) {
 		// startproject's development key: Django marks it, and
 		// check --deploy refuses it
@@ -196,7 +267,39 @@ func validSigningSecret(c Candidate) bool {
 		if i := strings.Index(line, "[]byte("); i >= 0 {
 			line = line[:i]
 		}
-		if !strings.Contains(line, "hmac") && !strings.Contains(line, "jwt") && !strings.Contains(line, "sign") && !strings.Contains(line, "secret") {
+		if !strings.Contains(line, "hmac.new(") && !strings.Contains(line, "signedstring(") && !keyNamed(line) {
+			// a key is what an HMAC or a signer is handed, or what a
+			// name of a key holds; not a signature, a message, a
+			// signing input ("HexSignature: []byte(…)", "Sign(priv,
+			// []byte(…))")
+			return false
+		}
+	}
+	return true
+}
+
+// keyNamed reports whether line (lower case, up to a []byte literal)
+// assigns it to a name of a key or a secret: the last word before ":=",
+// "=" or ":" holds "key" or "secret" and no "sig", "hex", "input" or
+// "message".
+func keyNamed(line string) bool {
+	line = strings.TrimRight(line, " \t")
+	for _, op := range []string{":=", "=", ":"} {
+		if strings.HasSuffix(line, op) {
+			line = strings.TrimRight(line[:len(line)-len(op)], " \t")
+			break
+		}
+	}
+	i := len(line)
+	for i > 0 && (isAlnumByte(line[i-1]) || line[i-1] == '_' || line[i-1] == '.') {
+		i--
+	}
+	name := line[i:]
+	if !strings.Contains(name, "key") && !strings.Contains(name, "secret") {
+		return false
+	}
+	for _, w := range []string{"sig", "hex", "input", "message", "msg", "public", "pub"} {
+		if strings.Contains(name, w) {
 			return false
 		}
 	}
@@ -234,10 +337,22 @@ func basicPairVerdict(v []byte) basicVerdict {
 		return basicPlaceholder
 	}
 	p := strings.ToLower(string(pw))
-	if urlPasswordPlaceholders[p] || passwordNonValues[p] || passwordFixtures[p] || bytes.EqualFold(user, pw) || IsPlaceholder(pw) || allSame(pw) {
+	if urlPasswordPlaceholders[p] || passwordNonValues[p] || passwordFixtures[p] || namesFixture(p) || bytes.EqualFold(user, pw) || IsPlaceholder(pw) || allSame(pw) ||
+		bytes.Equal(dec, []byte("Aladdin:open sesame")) { // RFC 2617's and RFC 7617's example
 		return basicPlaceholder
 	}
 	return basicSecret
+}
+
+// basicPlaceholderAt reports a Basic credential (sec, after "Basic ")
+// that decodes to a placeholder pair: whichever rule reads the header
+// (bearer-token, basic-auth-header, gitleaks' curl-auth-header), it is
+// none.
+func basicPlaceholderAt(ctx []byte, ss int, sec []byte) bool {
+	if ss < 6 || !equalFoldASCII(ctx[ss-6:ss], "basic ") {
+		return false
+	}
+	return basicPairVerdict(sec) == basicPlaceholder
 }
 
 // validBearer: a Basic credential in an Authorization header is reported
@@ -267,11 +382,24 @@ func publicKeyBase64(v []byte) bool {
 	if err != nil || len(der) < 2 || der[0] != 0x30 {
 		return false
 	}
-	i := 2
+	i, outer := 2, int(der[1])
 	if der[1] >= 0x80 {
-		i += int(der[1] & 0x7f)
+		n := int(der[1] & 0x7f)
+		if n == 0 || n > 3 || 2+n > len(der) {
+			return false
+		}
+		outer = 0
+		for _, b := range der[2 : 2+n] {
+			outer = outer<<8 | int(b)
+		}
+		i += n
 	}
 	if i >= len(der) {
+		return false
+	}
+	// A key cut short is still a public key; one followed by more DER
+	// (another structure, a private key) is not this key alone.
+	if total := i + outer; base64.StdEncoding.DecodedLen(len(bytes.TrimRight(v, "="))) > total+2 {
 		return false
 	}
 	var alg pkix.AlgorithmIdentifier

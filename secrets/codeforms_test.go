@@ -1,6 +1,7 @@
 package secrets
 
 import (
+	"bytes"
 	"crypto/ecdsa"
 	"crypto/ed25519"
 	"crypto/elliptic"
@@ -112,6 +113,26 @@ func TestCodeForms(t *testing.T) {
 		{"web/app.py", "app.secret_key = os.urandom(24)\n", ""},
 		{"deploy/values.yaml", "  secret_key: \"vault:secret/data/app#secret_key\"\n", ""},
 		{".env.example", "APP_KEY=\n", ""},
+		// fixtures tests and samples write
+		{"accounts/tests.py", "        user.set_password('newpassword')\n", ""},
+		{"accounts/tests.py", "        user.set_password('bar123')\n", ""},
+		{"src/test/java/UserTest.java", "        u.setPassword(\"wrongpassword\");\n", ""},
+		{"src/test/java/UserTest.java", "        u.setPassword(\"admin\");\n", ""},
+		{"src/main/java/Db.java", "        Connection c = DriverManager.getConnection(url, \"postgres\", \"postgres\");\n", ""},
+		{"internal/db/db_test.go", "\tdsn := \"root:rootpassword@tcp(127.0.0.1:3306)/app\"\n", ""},
+		{"site/settings/dev.py", "SECRET_KEY = \"dev-secret-key-2024\"\n", ""},
+		{"src/auth/token.test.js", "const t = jwt.sign(claims, 'a-string-secret-at-least-256-bits-long');\n", ""},
+		{"nginx/sites-enabled/docs", "        proxy_set_header Authorization \"Basic " + b64([]byte("Aladdin:open sesame")) + "\";\n", ""},
+		{"nginx/sites-enabled/docs", "        proxy_set_header Authorization \"Basic " + b64([]byte("client_id:client_secret")) + "\";\n", ""},
+		// a []byte literal that is no key: a signature, a message, data
+		{"ssh/testdata/keys.go", "\t\tHexSignature: []byte(\"" + g.from("0123456789abcdef", 64) + "\"),\n", ""},
+		{"sign/sign_test.go", "\tsig := ed25519.Sign(priv, []byte(\"" + key(32) + "\"))\n", ""},
+		{"jwt/jwt_test.go", "\tsigningInput := []byte(\"" + key(40) + "\")\n", ""},
+		{"codec/codec_test.go", "\tdata := []byte(\"" + key(20) + "\")\n", ""},
+		// and ones that are
+		{"auth/hmac.go", "\tmac := hmac.New(sha256.New, []byte(\"" + key(32) + "\"))\n", RuleSigningSecret},
+		{"auth/jwt.go", "\tvar jwtKey = []byte(\"" + key(32) + "\")\n", RuleSigningSecret},
+		{"auth/jwt.go", "\ts, err := tok.SignedString([]byte(\"" + key(32) + "\"))\n", RuleSigningSecret},
 
 		// 3. a Basic credential in a header: reported when it decodes to user:password
 		{"nginx/sites-enabled/proxy", "        proxy_set_header Authorization \"Basic " + b64([]byte("admin:"+pw())) + "\";\n", RuleBasicAuthHeader},
@@ -154,8 +175,15 @@ func TestCodeForms(t *testing.T) {
 		{"extension/manifest.json", "  \"key\": \"" + spki(&rsaKey.PublicKey)[:120] + "\",\n", ""},
 		// and what stays reported beside them
 		{"test/setup.js", "process.env.DATABASE_URL = 'postgres://postgres:" + pw() + "@localhost:5432/app';\n", RuleURLCredentials},
+		// a password repeating its user is a default on a stand-in host
+		// only: on a real one it opens that host
+		{"test/setup.js", "process.env.DATABASE_URL = 'postgres://postgres:postgres@localhost:5432/app';\n", ""},
+		{"deploy/prod.env", "DATABASE_URL=postgres://admin:admin@prod-db.corp.internal/app\n", "*"},
+		{"deploy/prod.env", "MONGO_URL=mongodb://root:root@mongo-prod.example.io/app\n", "*"},
 		{"test/auth.test.js", "const signed = '" + jwtPart(`{"alg":"HS256","typ":"JWT"}`) + "." + jwtPart(`{"sub":"u-`+g.letters(6)+`"}`) + "." + g.from(base62+"-_", 43) + "';\n", RuleJWT},
 		{"config/keys.json", "  \"api_key\": \"" + b64(pkcs8) + "\",\n", RuleGenericSecret},
+		// a public key followed by more DER is not that key alone
+		{"config/keys.json", "  \"api_key\": \"" + b64(append(unb64(spki(&ec.PublicKey)), pkcs8...)) + "\",\n", "*"},
 	}
 	s := defaultScanner(t)
 	for _, c := range cases {
@@ -170,8 +198,54 @@ func TestCodeForms(t *testing.T) {
 			}
 			continue
 		}
+		if c.rule == "*" {
+			// any rule's finding, as long as there is one
+			if len(fs) == 0 {
+				t.Errorf("%s %q: want a finding, got none", c.path, c.text)
+			}
+			continue
+		}
 		if len(fs) != 1 || !strings.Contains("|"+c.rule+"|", "|"+fs[0].RuleID+"|") {
 			t.Errorf("%s %q: want one %s finding, got %v", c.path, c.text, c.rule, got)
+		}
+	}
+}
+
+// TestLineBeforeBounded: the gates' look back reads at most
+// lineBeforeReach bytes of a line, however long (the linear tests count
+// regexp work, not what gates read: a whole line at every hit was
+// quadratic and passed them).
+func TestLineBeforeBounded(t *testing.T) {
+	line := bytes.Repeat([]byte(`.password("`), 10000)
+	for _, end := range []int{0, 5, lineBeforeReach, len(line) / 2, len(line)} {
+		if got := lineBefore(line, end); len(got) > lineBeforeReach {
+			t.Errorf("at %d: %d bytes read back", end, len(got))
+		}
+	}
+	if got := lineBefore([]byte("a\nbc"), 4); string(got) != "bc" {
+		t.Errorf("a line's start: %q", got)
+	}
+}
+
+func unb64(s string) []byte {
+	b, err := base64.StdEncoding.DecodeString(s)
+	if err != nil {
+		panic(err)
+	}
+	return b
+}
+
+// TestBasicPlaceholderAnyRule: a Basic credential that decodes to a
+// placeholder pair is no finding, whichever rule reads its header (curl's
+// -H is gitleaks' curl-auth-header's).
+func TestBasicPlaceholderAnyRule(t *testing.T) {
+	s := defaultScanner(t)
+	for _, text := range []string{
+		"curl -H \"Authorization: Basic " + base64.StdEncoding.EncodeToString([]byte("username:password")) + "\" https://api.example.test/v1\n",
+		"Authorization: Basic " + base64.StdEncoding.EncodeToString([]byte("user:pass")) + "\n",
+	} {
+		if fs := s.Scan("docs/howto.md", []byte(text)); len(fs) > 0 {
+			t.Errorf("reported by %s: %q", fs[0].RuleID, text)
 		}
 	}
 }

@@ -425,10 +425,10 @@ func sampleURLPassword(ctx []byte, ss, se int) bool {
 	if ss == 0 || ctx[ss-1] != ':' || se >= len(ctx) || ctx[se] != '@' || se-ss > 16 {
 		return false
 	}
-	if urlUserRepeated(ctx, ss, se) {
-		return true // postgres://postgres:postgres@…: a default, as url-credentials reads it
-	}
-	if !passwordNonValues[strings.ToLower(string(ctx[ss:se]))] {
+	// postgres://postgres:postgres@localhost: an image's default on a
+	// stand-in host; on a real one (prod-db.corp.internal, 10.2.3.4) the
+	// same pair is a credential that opens it
+	if !urlUserRepeated(ctx, ss, se) && !passwordNonValues[strings.ToLower(string(ctx[ss:se]))] {
 		return false
 	}
 	host := ctx[se+1:]
@@ -444,14 +444,14 @@ func sampleURLPassword(ctx []byte, ss, se int) bool {
 
 // urlUserRepeated reports whether ctx[ss:se], the password of a URL's
 // userinfo, repeats the user name before it (scheme://user:user@host):
-// an image's default account, which url-credentials does not report
-// either, whichever rule reads the URL.
+// an image's default account on a stand-in host (sampleURLPassword), which
+// url-credentials does not report either, whichever rule reads the URL.
 func urlUserRepeated(ctx []byte, ss, se int) bool {
 	u := ss - 1 // the ':'
 	for u > 0 && ctx[u-1] != '/' && ctx[u-1] != ':' && ctx[u-1] != '@' && !isSpaceOrQuote(ctx[u-1]) {
 		u--
 	}
-	return u >= 2 && ctx[u-1] == '/' && ctx[u-2] == '/' && bytes.EqualFold(ctx[u:ss-1], ctx[ss:se])
+	return u >= 2 && ctx[u-1] == '/' && ctx[u-2] == '/' && bytes.Equal(ctx[u:ss-1], ctx[ss:se])
 }
 
 func isSpaceOrQuote(c byte) bool {
