@@ -286,6 +286,15 @@ func afterWord(c Candidate) bool {
 	return i < c.Offset && i > 0 && isAlnumByte(c.Context[i-1])
 }
 
+func allHex(b []byte) bool {
+	for _, c := range b {
+		if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F') {
+			return false
+		}
+	}
+	return true
+}
+
 // describesEncoding reports a value that says how a password is kept or
 // what it must be rather than being one: an encoding or an algorithm's
 // name ("Base64-kodiert", "UTF-8-encodé", "PBKDF2-gehasht"), a participle
@@ -501,10 +510,11 @@ func validVendorToken(c Candidate) bool {
 		if wordListRE.Match(body) || namesDigest(c.Line()) {
 			return false
 		}
-		if p.prefix == "key-" && afterWord(c) {
+		if p.prefix == "key-" && afterWord(c) && allHex(body) {
 			// "key" is a word too: "cache key-<md5>", "stored under
-			// key-…" is a phrase naming a digest, where a token stands
-			// as a value (after "=", ":", a quote, or alone)
+			// key-<sha>" name a digest in a phrase; Mailgun's keys are
+			// hex too, but stand as a value (after "=", ":", a quote,
+			// or alone)
 			return false
 		}
 		return Entropy(body) >= 3.3
