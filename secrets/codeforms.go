@@ -337,22 +337,10 @@ func basicPairVerdict(v []byte) basicVerdict {
 		return basicPlaceholder
 	}
 	p := strings.ToLower(string(pw))
-	if urlPasswordPlaceholders[p] || passwordNonValues[p] || passwordFixtures[p] || namesFixture(p) || bytes.EqualFold(user, pw) || IsPlaceholder(pw) || allSame(pw) ||
-		bytes.Equal(dec, []byte("Aladdin:open sesame")) { // RFC 2617's and RFC 7617's example
+	if urlPasswordPlaceholders[p] || passwordNonValues[p] || passwordFixtures[p] || namesFixture(p) || bytes.EqualFold(user, pw) || IsPlaceholder(pw) || allSame(pw) {
 		return basicPlaceholder
 	}
 	return basicSecret
-}
-
-// basicPlaceholderAt reports a Basic credential (sec, after "Basic ")
-// that decodes to a placeholder pair: whichever rule reads the header
-// (bearer-token, basic-auth-header, gitleaks' curl-auth-header), it is
-// none.
-func basicPlaceholderAt(ctx []byte, ss int, sec []byte) bool {
-	if ss < 6 || !equalFoldASCII(ctx[ss-6:ss], "basic ") {
-		return false
-	}
-	return basicPairVerdict(sec) == basicPlaceholder
 }
 
 // validBearer: a Basic credential in an Authorization header is reported
