@@ -360,6 +360,23 @@ func validBearer(c Candidate) bool {
 // SEQUENCE, the key's algorithm, then the key's BIT STRING), so that a
 // key cut short or wrapped is still known for one; a PKCS #8 private key
 // starts with a version INTEGER instead.
+// base64Run returns ctx[ss:se] grown to the end of the base64 run it
+// starts: a rule whose value stops at "/" or "+" must not make a public
+// key followed by more DER look like a key cut short.
+func base64Run(ctx []byte, ss, se int) []byte {
+	if se-ss < 40 || ctx[ss] != 'M' {
+		return ctx[ss:se] // no public key's start: nothing to grow
+	}
+	// at most 4 KB: longer than any public key's base64 (RSA-4096: 736
+	// characters), so a longer run is judged "more than a key" all the
+	// same, and a blob of base64 costs each candidate in it no more
+	end := min(len(ctx), ss+4096)
+	for se < end && (isAlnumByte(ctx[se]) || ctx[se] == '+' || ctx[se] == '/' || ctx[se] == '=') {
+		se++
+	}
+	return ctx[ss:se]
+}
+
 func publicKeyBase64(v []byte) bool {
 	// DER's SEQUENCE tag 0x30 encodes as 'M'; a key is longer than 40
 	if len(v) < 40 || v[0] != 'M' {
