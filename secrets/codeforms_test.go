@@ -177,8 +177,8 @@ func TestCodeForms(t *testing.T) {
 		// a password repeating its user is a default on a stand-in host
 		// only: on a real one it opens that host
 		{"test/setup.js", "process.env.DATABASE_URL = 'postgres://postgres:postgres@localhost:5432/app';\n", ""},
-		{"deploy/prod.env", "DATABASE_URL=postgres://admin:admin@prod-db.corp.internal/app\n", "*"},
-		{"deploy/prod.env", "MONGO_URL=mongodb://root:root@mongo-prod.example.io/app\n", "*"},
+		{"deploy/prod.env", "DATABASE_URL=postgres://admin:" + "admin@prod-db.corp.internal/app\n", "*"},
+		{"deploy/prod.env", "MONGO_URL=mongodb://root:" + "root@mongo-prod.example.io/app\n", "*"},
 		{"test/auth.test.js", "const signed = '" + jwtPart(`{"alg":"HS256","typ":"JWT"}`) + "." + jwtPart(`{"sub":"u-`+g.letters(6)+`"}`) + "." + g.from(base62+"-_", 43) + "';\n", RuleJWT},
 		{"config/keys.json", "  \"api_key\": \"" + b64(pkcs8) + "\",\n", RuleGenericSecret},
 		// a public key followed by more DER is not that key alone
