@@ -7,7 +7,6 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/svrnty/sotvet/checks/internal/bodylines"
 	"github.com/svrnty/sotvet/sotparse"
 )
 
@@ -111,15 +110,11 @@ func (b *findingBound) placeOfLocked(pos token.Pos, content []byte) (place, *tok
 		var ig bool
 		switch {
 		case content != nil && pos <= token.Pos(tf.Base()+len(content)):
-			ig = bodylines.TextIndex(content, ignoreMark) >= 0
+			ig = holdsIgnore(content)
 		case b.ws == nil:
 			return place{}, nil, false // not known yet: held
 		default:
-			ig = b.text.mayIgnore(tf.Name())
-			if f := b.ws.File(tf.Name()); ig && f != nil && f.Content != nil {
-				// A text still at hand (the workboard, a record) says.
-				ig = bodylines.TextIndex(f.Content, ignoreMark) >= 0
-			}
+			ig = b.text.mayIgnoreIn(b.ws, tf.Name())
 		}
 		bf.ignore, bf.ignoreKnown = ig, true
 	}

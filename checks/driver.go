@@ -28,7 +28,6 @@ import (
 
 	"golang.org/x/tools/go/analysis"
 
-	"github.com/svrnty/sotvet/checks/internal/bodylines"
 	"github.com/svrnty/sotvet/checks/internal/fixsafety"
 	secretscheck "github.com/svrnty/sotvet/checks/secrets"
 	"github.com/svrnty/sotvet/internal/safefs"
@@ -254,7 +253,7 @@ func Run(opt Options) (*Result, *sotparse.Workspace, error) {
 			ignMu.Lock()
 			ig, ok := ignores[doc]
 			if !ok {
-				ig = bodylines.TextIndex(content, ignoreMark) >= 0
+				ig = holdsIgnore(content)
 				ignores[doc] = ig
 			}
 			ignMu.Unlock()
@@ -311,10 +310,7 @@ func Run(opt Options) (*Result, *sotparse.Workspace, error) {
 	mayIgnore := func(ws *sotparse.Workspace, name string) bool {
 		ig, ok := ignores[name]
 		if !ok {
-			ig = text.mayIgnore(name)
-			if f := ws.File(name); ig && f != nil && f.Content != nil {
-				ig = bodylines.TextIndex(f.Content, ignoreMark) >= 0
-			}
+			ig = text.mayIgnoreIn(ws, name)
 			ignores[name] = ig
 		}
 		return ig

@@ -7,7 +7,6 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/svrnty/sotvet/checks/internal/bodylines"
 	"github.com/svrnty/sotvet/sotparse"
 )
 
@@ -62,7 +61,7 @@ func suppress(ws *sotparse.Workspace, text *textIndex, fs []Finding, checked []s
 			defer wg.Done()
 			for i := w; i < len(ws.Files); i += workers {
 				f := ws.Files[i]
-				has[i] = ws.Focused(f.Path) && text.mayIgnore(f.Path) && bodylines.TextIndex(ws.FileContent(f), ignoreMark) >= 0
+				has[i] = ws.Focused(f.Path) && text.mayIgnore(f.Path) && holdsIgnore(ws.FileContent(f))
 			}
 		}()
 	}

@@ -60,7 +60,7 @@ var plainText docText
 // afterDoc indexes d's text for the diagnostics the DocChecks reported on
 // it; the parse calls it for each document, concurrently.
 func (x *textIndex) afterDoc(d *sotparse.Doc, content []byte, diags [][]analysis.Diagnostic) {
-	dt := &docText{ignore: bodylines.TextIndex(content, ignoreMark) >= 0}
+	dt := &docText{ignore: holdsIgnore(content)}
 	// The spans first, sorted and without repeats: the findings of a
 	// document often flag one span many times (its opening line, its
 	// title), and its text is kept once.
@@ -164,6 +164,19 @@ func (x *textIndex) mayIgnore(path string) bool {
 	dt := x.docs[path]
 	return dt == nil || dt.ignore
 }
+
+// mayIgnoreIn is mayIgnore where ws may still hold path's text (the
+// workboard, a record): that text says.
+func (x *textIndex) mayIgnoreIn(ws *sotparse.Workspace, path string) bool {
+	ig := x.mayIgnore(path)
+	if f := ws.File(path); ig && f != nil && f.Content != nil {
+		ig = holdsIgnore(f.Content)
+	}
+	return ig
+}
+
+// holdsIgnore reports whether content holds a suppression's mark.
+func holdsIgnore(content []byte) bool { return bodylines.TextIndex(content, ignoreMark) >= 0 }
 
 // secrets returns the secrets of path's text, if the index scanned it.
 func (x *textIndex) secrets(path string) ([]secretSpan, bool) {
