@@ -279,11 +279,8 @@ func chosenPassword(c Candidate) bool {
 // afterWord reports whether the candidate follows a word and blanks on
 // its line ("cache key-…"), not an assignment, a quote or the line's start.
 func afterWord(c Candidate) bool {
-	i := c.Offset
-	for i > 0 && (c.Context[i-1] == ' ' || c.Context[i-1] == '\t') {
-		i--
-	}
-	return i < c.Offset && i > 0 && isAlnumByte(c.Context[i-1])
+	w, b := blankWordBefore(c.Context, c.Offset)
+	return len(w) > 0 && b+len(w) < c.Offset && isAlnumByte(w[len(w)-1])
 }
 
 func allHex(b []byte) bool {
