@@ -51,6 +51,7 @@ func dfaTexts(n int) []string {
 // and a search in parts cut at the filter's split points finds what a
 // search of the whole text finds, for every rule.
 func TestDFAFilterSound(t *testing.T) {
+	t.Parallel() // see "Parallel tests" in follow_test.go
 	s := followScanner(t)
 	// A sample of the rules (the generic ones, which the dense shapes
 	// wake, and every eighth) and of spliced texts; all with SOTVET_SLOW.
@@ -429,6 +430,7 @@ func TestSearchSplit(t *testing.T) {
 // finds, for every rule that does not read the start of the text, on
 // the samples cut at each of the rule's keywords.
 func TestNewlineStandsForTextStart(t *testing.T) {
+	t.Parallel() // see "Parallel tests" in follow_test.go
 	s := followScanner(t)
 	texts := dfaTexts(0)
 	tried := 0
