@@ -539,7 +539,7 @@ func readText(d *sotparse.Doc, content []byte) *docText {
 			ln := newLine(d, l)
 			di.stillRequired = &statement{pos: ln.pos, end: ln.end, text: ln.source}
 		}
-		if m&skipKeys != 0 && hasID(workIDs, d.File.Pos(l.Off), d.File.Pos(l.Off+len(text))) && skipWord.MatchString(text) {
+		if maySaySkippedIn(text, m) && hasID(workIDs, d.File.Pos(l.Off), d.File.Pos(l.Off+len(text))) && skipWord.MatchString(text) {
 			di.skips = append(di.skips, readSkips(text)...)
 		}
 		if m&kPassed != 0 && strings.Contains(text, " passed") {
@@ -669,6 +669,7 @@ var (
 	guardKeys                            = lineKeys.Bits("this ", "this*")
 	validationKeys                       = lineKeys.Bits("validat", "candidate")
 	skipKeys                             = lineKeys.Bits("skip", "reserv", "withdr", "retir", "intention", "deliberate", "purpose", "used", "assign")
+	skipStems, skipUses, kNot            = lineKeys.Bits("skip", "reserv", "withdr", "retir", "intention", "deliberate", "purpose"), lineKeys.Bits("used", "assign"), lineKeys.Bits("not ")
 	commandKeys                          = lineKeys.Bits("command", "validator", "self-test", "run")
 	commandObjects                       = lineKeys.Bits("harness", "target", "test", "validation", "repo")
 	stateKeys                            = lineKeys.Bits("current", "admitted", "resolved", "fresh")
@@ -903,7 +904,23 @@ func (ln *line) withCode(i, j int) string {
 
 // maySaySkipped is a plain search for the stems skipWord needs.
 func maySaySkipped(t string) bool {
-	return lineKeys.Mask(t)&skipKeys != 0
+	return maySaySkippedIn(t, lineKeys.Mask(t))
+}
+
+// maySaySkippedIn reports whether t, of mask m (lineKeys), holds what a
+// match of skipWord must: one of its stems, or "used" or "assign" with
+// the word that makes them one ("unused", "not ", "never"). Most lines
+// with "used" in them say "focused" or "caused". A line with non-ASCII
+// bytes passes on any of the stems: the expression's case folding may
+// read one of its words there ("ſkipped").
+func maySaySkippedIn(t string, m uint64) bool {
+	switch {
+	case m&skipStems != 0:
+		return true
+	case m&skipUses == 0:
+		return false
+	}
+	return m&(kNot|keywords.NonASCII) != 0 || bodylines.ContainsFold(t, "never") || bodylines.ContainsFold(t, "unused")
 }
 
 // hasID reports whether refs (sorted by position) hold one in [pos, end].
