@@ -504,6 +504,15 @@ func readText(d *sotparse.Doc, content []byte) *docText {
 		}
 		return states
 	}
+	// The body holds one if a line of it does: the line that may state
+	// one is searched first, and the whole body only when it is not
+	// found there (most lines that may hold one do).
+	lineHoldsState := func(l bodylines.Line) bool {
+		if !statesKnown && hasStateWord(content[l.Off:l.Off+len(l.Text)]) {
+			states, statesKnown = true, true
+		}
+		return holdsState()
+	}
 	if !readEveryLine &&
 		bytes.IndexByte(body, '`') < 0 && !mayHoldGuard(body) &&
 		!bytes.Contains(body, []byte("odel")) && // a provider's "model", in plain text or a table's header
@@ -557,7 +566,7 @@ func readText(d *sotparse.Doc, content []byte) *docText {
 			ln := newLine(d, l)
 			di.deniesApproval = &statement{pos: ln.pos, end: ln.end, text: ln.source}
 		}
-		if mayHoldState(text, m) && holdsState() {
+		if mayHoldState(text, m) && lineHoldsState(l) {
 			if st, ok := readState(d, l); ok {
 				di.states = append(di.states, st)
 			}
