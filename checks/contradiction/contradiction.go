@@ -677,8 +677,8 @@ var (
 	denialKeys                           = lineKeys.Bits("not ", "pending")
 	guardKeys                            = lineKeys.Bits("this ", "this*")
 	validationKeys                       = lineKeys.Bits("validat", "candidate")
-	skipKeys                             = lineKeys.Bits("skip", "reserv", "withdr", "retir", "intention", "deliberate", "purpose", "used", "assign")
 	skipStems, skipUses, kNot            = lineKeys.Bits("skip", "reserv", "withdr", "retir", "intention", "deliberate", "purpose"), lineKeys.Bits("used", "assign"), lineKeys.Bits("not ")
+	skipKeys                             = skipStems | skipUses
 	commandKeys                          = lineKeys.Bits("command", "validator", "self-test", "run")
 	commandObjects                       = lineKeys.Bits("harness", "target", "test", "validation", "repo")
 	stateKeys                            = lineKeys.Bits("current", "admitted", "resolved", "fresh")
@@ -920,8 +920,8 @@ func maySaySkipped(t string) bool {
 // match of skipWord must: one of its stems, or "used" or "assign" with
 // the word that makes them one ("unused", "not ", "never"). Most lines
 // with "used" in them say "focused" or "caused". A line with non-ASCII
-// bytes passes on any of the stems: the expression's case folding may
-// read one of its words there ("ſkipped").
+// bytes passes on "used" or "assign" alone: the expression's case
+// folding may read "unuſed" there.
 func maySaySkippedIn(t string, m uint64) bool {
 	switch {
 	case m&skipStems != 0:

@@ -82,8 +82,8 @@ func docFileNames(text string) []string {
 // nameStart returns where the leftmost match of \b[A-Z][A-Z0-9]*(?:-[A-Z0-9]+)+
 // that ends at end starts in text[start:end], a run of [A-Z0-9-], or -1.
 // A match holds a '-', and none next to another or at its end; it starts
-// at a letter after the run's start (if a word boundary is there) or
-// after one of its '-'.
+// at the run's start (if a word boundary is there) or after one of its
+// '-'.
 func nameStart(text string, start, end int) int {
 	if start == end || text[end-1] == '-' {
 		return -1

@@ -44,8 +44,10 @@ type Set struct {
 }
 
 // New compiles words (compared in ASCII lower case; other bytes as they
-// are). It panics on an empty, duplicate or upper-case word, or more than
-// MaxWords: the sets are package variables, and this is a programming error.
+// are). It panics on an empty, duplicate or upper-case word, more than
+// MaxWords, or a table over 65,536 entries (states times the distinct
+// bytes the words use: about 63 words of 30 bytes over 35 bytes): the sets
+// are package variables, and this is a programming error.
 func New(words ...string) *Set {
 	if len(words) > MaxWords {
 		panic(fmt.Sprintf("keywords: %d words, at most %d", len(words), MaxWords))

@@ -1,6 +1,7 @@
 package keywords
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -62,7 +63,18 @@ func TestBits(t *testing.T) {
 	if got := s.Bits("a", "c"); got != 5 {
 		t.Fatalf("Bits = %b", got)
 	}
-	for _, f := range []func(){func() { s.Bits("d") }, func() { New("A") }, func() { New("a", "a") }, func() { New("") }} {
+	// A table over 65,536 entries: MaxWords words of 60 bytes over 38
+	// distinct bytes share no state past their first two bytes.
+	const alphabet = "abcdefghijklmnopqrstuvwxyz0123456789-."
+	var big []string
+	for i := range MaxWords {
+		w := fmt.Sprintf("%02d", i)
+		for j := 0; len(w) < 60; j++ {
+			w += string(alphabet[(i+j*7)%len(alphabet)])
+		}
+		big = append(big, w)
+	}
+	for _, f := range []func(){func() { s.Bits("d") }, func() { New("A") }, func() { New("a", "a") }, func() { New("") }, func() { New(big...) }} {
 		func() {
 			defer func() {
 				if recover() == nil {
