@@ -1380,18 +1380,30 @@ func (cr *compiledRule) searchExprIn(window []byte) *regexp.Regexp {
 }
 
 // formsExpr is the alternation of forms with those not in in (bit i:
-// forms[i]) made unmatchable: an empty class before them, which keeps
-// their groups, and the groups' numbers, in the expression.
+// forms[i]) made unmatchable: each is an empty class followed by its
+// groups, empty, so that the expression numbers and names its groups as
+// the whole one does and compiles none of its instructions.
 func formsExpr(forms []string, in uint32) string {
 	var b strings.Builder
 	for i, f := range forms {
 		if i > 0 {
 			b.WriteByte('|')
 		}
-		if in&(1<<i) == 0 {
-			b.WriteString(`[^\x00-\x{10FFFF}](?:` + f + `)`)
-		} else {
+		if in&(1<<i) != 0 {
 			b.WriteString(f)
+			continue
+		}
+		b.WriteString(`[^\x00-\x{10FFFF}]`)
+		re, err := syntax.Parse(f, syntax.Perl)
+		if err != nil {
+			panic(err) // TestKeyMaterialMayMatch compiles every combination
+		}
+		for _, name := range re.CapNames()[1:] {
+			if name == "" {
+				b.WriteString("()")
+			} else {
+				b.WriteString("(?P<" + name + ">)")
+			}
 		}
 	}
 	return b.String()
