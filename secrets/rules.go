@@ -1204,7 +1204,7 @@ type compiledRule struct {
 	anchoredAfterT tieredExpr
 	anchoredT      tieredExpr
 	searchAllT     tieredExpr
-	formExprs      sync.Map // formsIn's mask -> *regexp.Regexp (searchExprIn)
+	formExprs      sync.Map // formsIn's mask -> *formVariant (searchExprIn)
 	anchoredSrc    string
 	afterSrc       string // anchoredAfterExpr's source
 	// tree is the parse of the rule's source, which prepare hands to the
@@ -1370,13 +1370,18 @@ func (cr *compiledRule) searchExprIn(window []byte) *regexp.Regexp {
 	case 0:
 		return nil
 	}
-	if re, ok := cr.formExprs.Load(in); ok {
-		return re.(*regexp.Regexp)
+	v, ok := cr.formExprs.Load(in)
+	if !ok {
+		v, _ = cr.formExprs.LoadOrStore(in, &formVariant{src: formsExpr(cr.forms, in)})
 	}
-	re := compilePlain(formsExpr(cr.forms, in))
-	cr.formExprs.Store(in, re)
-	cr.compiledNow()
-	return re
+	fv := v.(*formVariant)
+	return fv.expr.get(cr, fv.src) // folded as searchExpr is, past foldAfter
+}
+
+// formVariant is the expression of some of a rule's forms (searchExprIn).
+type formVariant struct {
+	src  string
+	expr tieredExpr
 }
 
 // formsExpr is the alternation of forms with those not in in (bit i:
