@@ -64,15 +64,17 @@ func keyMaterialForms() []string {
 	}
 }
 
-// keyMaterialLiterals are the strings one of which every match of the
-// PEM, base64 DER and base64 PEM forms of keyMaterialRule holds, case
-// and all.
-var keyMaterialLiterals = [][]byte{
-	[]byte("PRIVATE KEY-----"),
-	[]byte("MC4CAQAwBQYDK2Vw"), []byte("AgEAMBMGByqGSM49"), []byte("IBADANBgkqhkiG9w0BAQEFAAS"),
-	[]byte("IBAAKC"), []byte("MHcCAQEEI"), []byte("MIGkAgEBBDA"), []byte("b3BlbnNzaC1rZXktdjEA"),
-	[]byte("LS0tLS1CRUdJTi"),
-}
+// keyMaterialPEM, keyMaterialDER and keyMaterialPEMBase64 are the
+// strings one of which every match of the PEM, base64 DER and base64 PEM
+// forms of keyMaterialRule holds, case and all.
+var (
+	keyMaterialPEM = []byte("PRIVATE KEY-----")
+	keyMaterialDER = [][]byte{
+		[]byte("MC4CAQAwBQYDK2Vw"), []byte("AgEAMBMGByqGSM49"), []byte("IBADANBgkqhkiG9w0BAQEFAAS"),
+		[]byte("IBAAKC"), []byte("MHcCAQEEI"), []byte("MIGkAgEBBDA"), []byte("b3BlbnNzaC1rZXktdjEA"),
+	}
+	keyMaterialPEMBase64 = []byte("LS0tLS1CRUdJTi")
+)
 
 // keyMaterialMinHex is the shortest run of hex digits a match of the hex
 // forms holds: 22 of the PEM header and 40 more, or a 64-digit key.
@@ -86,7 +88,32 @@ const keyMaterialMinHex = 62
 // search, over an expression too large for the backtracker, costs ~0.1
 // µs a byte.
 func keyMaterialMayMatch(window []byte) bool {
-	return keyMaterialFormsIn(window) != 0
+	// The first literal found answers: the forms are counted (formsIn) only
+	// for a window that is searched.
+	if bytes.Contains(window, keyMaterialPEM) || bytes.Contains(window, keyMaterialPEMBase64) {
+		return true
+	}
+	for _, lit := range keyMaterialDER {
+		if bytes.Contains(window, lit) {
+			return true
+		}
+	}
+	return hasHexRun(window, keyMaterialMinHex)
+}
+
+// hasHexRun reports whether b holds a run of n hex digits.
+func hasHexRun(b []byte, n int) bool {
+	run := 0
+	for _, c := range b {
+		if '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F' {
+			if run++; run >= n {
+				return true
+			}
+		} else {
+			run = 0
+		}
+	}
+	return false
 }
 
 // keyMaterialFormsIn returns the forms of keyMaterialRule (bit i: form i)
@@ -98,27 +125,20 @@ func keyMaterialMayMatch(window []byte) bool {
 // base64 body, the search cost twice as much.
 func keyMaterialFormsIn(window []byte) uint32 {
 	var in uint32
-	if bytes.Contains(window, keyMaterialLiterals[0]) {
+	if bytes.Contains(window, keyMaterialPEM) {
 		in |= 1 << kmPEMBody
 	}
-	for _, lit := range keyMaterialLiterals[1:8] {
+	for _, lit := range keyMaterialDER {
 		if bytes.Contains(window, lit) {
 			in |= 1 << kmDER
 			break
 		}
 	}
-	if bytes.Contains(window, keyMaterialLiterals[8]) {
+	if bytes.Contains(window, keyMaterialPEMBase64) {
 		in |= 1 << kmPEMBase64
 	}
-	run := 0
-	for _, c := range window {
-		if '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F' {
-			if run++; run >= keyMaterialMinHex {
-				return in | 1<<kmPEMHex | 1<<kmDERHex | 1<<kmNamedHex
-			}
-		} else {
-			run = 0
-		}
+	if hasHexRun(window, keyMaterialMinHex) {
+		in |= 1<<kmPEMHex | 1<<kmDERHex | 1<<kmNamedHex
 	}
 	return in
 }

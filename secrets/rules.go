@@ -1359,7 +1359,7 @@ func (cr *compiledRule) searchExpr() *regexp.Regexp {
 // window: searchExpr, or for a rule of forms the alternation of those
 // that may match in it (nil when none may), compiled on first use.
 func (cr *compiledRule) searchExprIn(window []byte) *regexp.Regexp {
-	if cr.formsIn == nil {
+	if cr.formsIn == nil || cr.search != nil { // a caller's Regex has no forms
 		return cr.searchExpr()
 	}
 	in := cr.formsIn(window)

@@ -442,7 +442,7 @@ func (s *Scanner) detect(path string, data []byte, scan bool) []cand {
 		rule.prepare()
 		for _, w := range ws {
 			ctx := data[w.start:w.end]
-			if rule.mayMatch != nil && !rule.mayMatch(ctx) {
+			if rule.mayMatch != nil && rule.search == nil && !rule.mayMatch(ctx) { // the gate is the built-in expression's
 				continue
 			}
 			cut := w.end < len(data) && data[w.end] != '\n'

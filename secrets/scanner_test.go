@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"reflect"
 	"regexp"
+	"regexp/syntax"
 	"slices"
 	"strings"
 	"sync"
@@ -416,6 +417,55 @@ func TestScannersShareExpressions(t *testing.T) {
 // prefixes, hex headers, names, hex runs just under and over the bound).
 func TestKeyMaterialMayMatch(t *testing.T) {
 	re := keyMaterialRule().Expr()
+	defer func(f int64) { foldAfter = f }(foldAfter)
+	// As written, then with the folded literals (compileFolded): the
+	// variants are searched in both tiers.
+	for _, fold := range []int64{1 << 62, 0} {
+		foldAfter = fold
+		keyMaterialWindows(t, re, fold == 0)
+	}
+	cr := &compiledRule{Rule: keyMaterialRule()}
+	cr.prepare()
+	if got := formsExpr(cr.forms, 1<<len(cr.forms)-1); got != cr.builtinRE.src {
+		t.Errorf("the forms joined are not the rule's expression:\n%s\n%s", got, cr.builtinRE.src)
+	}
+	for in := uint32(1); in < 1<<len(cr.forms); in++ {
+		fre := regexp.MustCompile(formsExpr(cr.forms, in))
+		if !slices.Equal(fre.SubexpNames(), re.SubexpNames()) {
+			t.Fatalf("forms %06b: groups %q, the whole expression's %q", in, fre.SubexpNames(), re.SubexpNames())
+		}
+	}
+	// A form ruled out compiles none of its instructions: the PEM form
+	// alone is a fraction of the whole program.
+	insts := func(src string) int {
+		tree, err := syntax.Parse(src, syntax.Perl)
+		if err != nil {
+			t.Fatal(err)
+		}
+		prog, err := syntax.Compile(tree.Simplify())
+		if err != nil {
+			t.Fatal(err)
+		}
+		return len(prog.Inst)
+	}
+	if pem, whole := insts(formsExpr(cr.forms, 1<<kmPEMBody)), insts(cr.builtinRE.src); pem*2 > whole {
+		t.Errorf("the PEM form alone compiles %d instructions, the whole expression %d", pem, whole)
+	}
+	// A caller's own expression for the rule is searched as given, the
+	// built-in forms and their gate aside.
+	own := keyMaterialRule()
+	own.Regex = regexp.MustCompile(`PRIVATE KEY-----\n[A-Z]{4}(?P<secret>[A-Z]{40,})`)
+	co := &compiledRule{Rule: own}
+	co.prepare()
+	if got := co.searchExprIn([]byte("-----BEGIN RSA PRIVATE KEY-----\nMIIE")); got != own.Regex {
+		t.Errorf("a caller's expression is replaced by %v", got)
+	}
+}
+
+// keyMaterialWindows: the search of random windows by the forms that
+// may match in each finds the whole expression's matches, groups and
+// all, and a window the gate rules out holds none.
+func keyMaterialWindows(t *testing.T, re *regexp.Regexp, folded bool) {
 	cr := &compiledRule{Rule: keyMaterialRule()}
 	cr.prepare()
 	narrowed := 0
@@ -429,25 +479,27 @@ func TestKeyMaterialMayMatch(t *testing.T) {
 		hexRun(40), hexRun(61), hexRun(62), hexRun(64), hexRun(128), "AAAAB3NzaC1yc2EAAAADAQABAAABAQ", "==", "\n", "\r\n  ", " ", "private: true\n",
 	}
 	rng := rand.New(rand.NewPCG(3, 4))
-	ruledOut, matched := 0, 0
-	for n := 0; n < sampled(20000); n++ {
+	ruledOut, matched, foldedSeen := 0, 0, 0
+	for n := 0; n < sampled(10000); n++ {
 		var b strings.Builder
 		for range 1 + rng.IntN(8) {
 			b.WriteString(pieces[rng.IntN(len(pieces))])
 		}
 		w := []byte(b.String())
 		ms := re.FindAllSubmatchIndex(w, -1)
-		// The window's search by the forms that may match in it finds
-		// the whole expression's matches, groups and all.
 		var fs [][]int
+		cr.read(len(w)) // past foldAfter, the variants are folded
 		if fre := cr.searchExprIn(w); fre != nil {
 			fs = fre.FindAllSubmatchIndex(w, -1)
 			if fre != cr.searchExpr() {
 				narrowed++
 			}
+			if fre.String() != formsExpr(cr.forms, keyMaterialFormsIn(w)) {
+				foldedSeen++
+			}
 		}
 		if !reflect.DeepEqual(fs, ms) {
-			t.Fatalf("forms %06b of %q: matches %v, the whole expression's %v", keyMaterialFormsIn(w), w, fs, ms)
+			t.Fatalf("folded %v, forms %06b of %q: matches %v, the whole expression's %v", folded, keyMaterialFormsIn(w), w, fs, ms)
 		}
 		if !keyMaterialMayMatch(w) {
 			ruledOut++
@@ -457,18 +509,15 @@ func TestKeyMaterialMayMatch(t *testing.T) {
 		} else if len(ms) > 0 {
 			matched++
 		}
+		if (keyMaterialFormsIn(w) != 0) != keyMaterialMayMatch(w) {
+			t.Fatalf("%q: the gate and the forms disagree", w)
+		}
 	}
-	if ruledOut < sampled(1000) || matched < sampled(1000) || narrowed < sampled(1000) {
+	if ruledOut < sampled(500) || matched < sampled(500) || narrowed < sampled(500) {
 		t.Errorf("weak test: %d windows ruled out, %d with a match, %d searched by fewer forms", ruledOut, matched, narrowed)
 	}
-	if got := formsExpr(cr.forms, 1<<len(cr.forms)-1); got != cr.builtinRE.src {
-		t.Errorf("the forms joined are not the rule's expression:\n%s\n%s", got, cr.builtinRE.src)
-	}
-	for in := uint32(1); in < 1<<len(cr.forms); in++ {
-		fre := regexp.MustCompile(formsExpr(cr.forms, in))
-		if !slices.Equal(fre.SubexpNames(), re.SubexpNames()) {
-			t.Fatalf("forms %06b: groups %q, the whole expression's %q", in, fre.SubexpNames(), re.SubexpNames())
-		}
+	if folded != (foldedSeen > 0) {
+		t.Errorf("folded %v, but %d searches used a folded expression", folded, foldedSeen)
 	}
 }
 
