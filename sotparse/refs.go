@@ -3,6 +3,7 @@ package sotparse
 import (
 	"encoding/binary"
 	"go/token"
+	"hash/maphash"
 	"iter"
 	"math/bits"
 	"slices"
@@ -19,7 +20,7 @@ import (
 // them, ~110 MB on manyids at 10,000 documents); packed, a reference
 // takes ~7 bytes, and a text named by many documents is held once.
 type Refs struct {
-	texts  *refTexts
+	texts  *Texts
 	packed []byte // per ref: kind, text id, Pos - previous Pos (zigzag), End - Pos (zigzag)
 	n      int
 }
@@ -41,7 +42,7 @@ func (rs Refs) All() iter.Seq2[int, Ref] {
 			b = b[k:]
 			de, k := binary.Varint(b)
 			b = b[k:]
-			r.Text = rs.texts.text(uint32(id))
+			r.Text = rs.texts.Text(TextID(id))
 			r.Pos = prev + token.Pos(dp)
 			r.End = r.Pos + token.Pos(de)
 			prev = r.Pos
@@ -54,21 +55,21 @@ func (rs Refs) All() iter.Seq2[int, Ref] {
 
 // refsBuilder packs a document's references as the parse finds them.
 type refsBuilder struct {
-	texts  *refTexts
+	texts  *Texts
 	packed []byte
 	n      int
 	prev   token.Pos
 }
 
 func (b *refsBuilder) add(kind RefKind, text string, pos, end token.Pos) {
-	b.addID(kind, b.texts.id(text), pos, end)
+	b.addID(kind, b.texts.ID(text), pos, end)
 }
 
 func (b *refsBuilder) addBytes(kind RefKind, text []byte, pos, end token.Pos) {
-	b.addID(kind, b.texts.idBytes(text), pos, end)
+	b.addID(kind, b.texts.IDBytes(text), pos, end)
 }
 
-func (b *refsBuilder) addID(kind RefKind, id uint32, pos, end token.Pos) {
+func (b *refsBuilder) addID(kind RefKind, id TextID, pos, end token.Pos) {
 	b.packed = append(b.packed, byte(kind))
 	b.packed = binary.AppendUvarint(b.packed, uint64(id))
 	b.packed = binary.AppendVarint(b.packed, int64(pos-b.prev))
@@ -87,66 +88,113 @@ func (b *refsBuilder) refs(slabs *modelSlabs) Refs {
 	return Refs{texts: b.texts, packed: packed, n: b.n}
 }
 
-// refTexts is the table of reference texts a run's documents share, each
-// text by an id. It is written under mu as documents are parsed, by
-// several goroutines, and read without a lock: a text never moves once
-// its id is given out (its block is never reallocated), and a reader has
-// the id from a document whose parse happened before it read it.
-type refTexts struct {
+// Texts is a table of texts, each held once and named by a TextID: a
+// run's documents share one for their references' texts, and a check
+// names in it what it keeps of a document once its text is gone (the ids
+// a sentence names) rather than keeping a copy of each. It is written
+// under mu, by several goroutines, and read without a lock: a text never
+// moves once its id is given out (its block is never reallocated), and a
+// reader has the id from a document whose parse happened before it read
+// it.
+//
+// The texts are copied into blocks of bytes they share and found again by
+// an open-addressing index of their ids, 4 bytes a slot: a map of the
+// strings held ~60 bytes a text more, which a workspace naming millions
+// of distinct ids (each reference a text of its own) paid in full.
+type Texts struct {
 	mu     sync.Mutex
-	ids    map[string]uint32
+	index  []TextID // slot -> id+1, 0 when free; a power of two, at most 3/4 full
+	seed   maphash.Seed
 	n      uint32
-	blocks [refTextBlocks]atomic.Pointer[[]string]
+	blocks [textBlocks]atomic.Pointer[[]string]
 	text1  []byte // the rest of the current block of text (under mu)
 	text1n int    // the size of the next block of text
 }
 
-// Block b holds ids [refTextFirst<<(b-1), refTextFirst<<b) (block 0 the
-// first refTextFirst): a table of a few texts is small, and a large one
-// grows by doubling without moving a text.
+// TextID names a text in its Texts.
+type TextID uint32
+
+// Block b holds ids [textFirst<<(b-1), textFirst<<b) (block 0 the first
+// textFirst): a table of a few texts is small, and a large one grows by
+// doubling without moving a text.
 const (
-	refTextFirst  = 64
-	refTextBlocks = 27 // 64<<26 ids: more than a uint32 counts
+	textFirstIDs = 64
+	textBlocks   = 27 // 64<<26 ids: more than a uint32 counts
 )
 
-func newRefTexts() *refTexts {
-	return &refTexts{ids: make(map[string]uint32)}
+// NewTexts returns an empty table.
+func NewTexts() *Texts {
+	return &Texts{seed: maphash.MakeSeed()}
 }
 
-func refTextPlace(id uint32) (block, off int) {
-	if id < refTextFirst {
+func textPlace(id TextID) (block, off int) {
+	if id < textFirstIDs {
 		return 0, int(id)
 	}
-	b := bits.Len32(id / refTextFirst)
-	return b, int(id) - refTextFirst<<(b-1)
+	b := bits.Len32(uint32(id / textFirstIDs))
+	return b, int(id) - textFirstIDs<<(b-1)
 }
 
-func (t *refTexts) text(id uint32) string {
-	b, off := refTextPlace(id)
+// Text returns the text of id, which t gave out.
+func (t *Texts) Text(id TextID) string {
+	b, off := textPlace(id)
 	return (*t.blocks[b].Load())[off]
 }
 
-func (t *refTexts) id(s string) uint32 {
+// ID returns the id of s, adding it if t does not hold it.
+func (t *Texts) ID(s string) TextID {
+	h := maphash.String(t.seed, s)
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	if id, ok := t.ids[s]; ok {
+	slot, id, ok := t.findLocked(h, s)
+	if ok {
 		return id
 	}
-	return t.addLocked(t.copyLocked([]byte(s)))
+	return t.addLocked(slot, t.copyLocked(unsafe.Slice(unsafe.StringData(s), len(s))))
 }
 
-func (t *refTexts) idBytes(s []byte) uint32 {
+// IDBytes is ID of a text given as bytes, which t copies if it adds it.
+func (t *Texts) IDBytes(s []byte) TextID {
+	h := maphash.Bytes(t.seed, s)
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	if id, ok := t.ids[string(s)]; ok {
+	slot, id, ok := t.findLocked(h, unsafe.String(unsafe.SliceData(s), len(s)))
+	if ok {
 		return id
 	}
-	return t.addLocked(t.copyLocked(s))
+	return t.addLocked(slot, t.copyLocked(s))
+}
+
+// Lookup returns the id of s, if t holds it.
+func (t *Texts) Lookup(s string) (TextID, bool) {
+	h := maphash.String(t.seed, s)
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	_, id, ok := t.findLocked(h, s)
+	return id, ok
+}
+
+// findLocked returns the id of s (of hash h), or the free slot it would
+// take.
+func (t *Texts) findLocked(h uint64, s string) (slot int, id TextID, ok bool) {
+	if len(t.index) == 0 {
+		return -1, 0, false
+	}
+	mask := len(t.index) - 1
+	for i := int(h) & mask; ; i = (i + 1) & mask {
+		e := t.index[i]
+		if e == 0 {
+			return i, 0, false
+		}
+		if t.Text(e-1) == s {
+			return i, e - 1, true
+		}
+	}
 }
 
 // copyLocked copies a new text into blocks of text the table's texts
 // share.
-func (t *refTexts) copyLocked(b []byte) string {
+func (t *Texts) copyLocked(b []byte) string {
 	if len(b) == 0 {
 		return ""
 	}
@@ -165,36 +213,57 @@ func (t *refTexts) copyLocked(b []byte) string {
 	return unsafe.String(&s[0], len(s))
 }
 
-func (t *refTexts) addLocked(s string) uint32 {
-	id := t.n
-	b, off := refTextPlace(id)
+// addLocked gives s the next id and files it in slot of the index (-1:
+// the index must grow first).
+func (t *Texts) addLocked(slot int, s string) TextID {
+	id := TextID(t.n)
+	b, off := textPlace(id)
 	blk := t.blocks[b].Load()
 	if blk == nil {
-		size := refTextFirst
+		size := textFirstIDs
 		if b > 0 {
-			size = refTextFirst << (b - 1)
+			size = textFirstIDs << (b - 1)
 		}
 		s := make([]string, size)
 		blk = &s
 		t.blocks[b].Store(blk)
 	}
 	(*blk)[off] = s
-	t.ids[s] = id
 	t.n++
+	if slot < 0 || 4*int(t.n) > 3*len(t.index) {
+		t.growLocked()
+		return id
+	}
+	t.index[slot] = id + 1
 	return id
+}
+
+// growLocked doubles the index (from 64 slots) and files every id in it
+// again, the last one given out included.
+func (t *Texts) growLocked() {
+	index := make([]TextID, max(2*len(t.index), 64))
+	mask := len(index) - 1
+	for id := range TextID(t.n) {
+		i := int(maphash.String(t.seed, t.Text(id))) & mask
+		for index[i] != 0 {
+			i = (i + 1) & mask
+		}
+		index[i] = id + 1
+	}
+	t.index = index
 }
 
 // TextSet is a set of reference texts, held as ids in their run's table:
 // 4 bytes a text where a map of them took ~25 and its strings.
 type TextSet struct {
-	texts *refTexts
-	ids   []uint32 // sorted
+	texts *Texts
+	ids   []TextID // sorted
 }
 
 // TextSet returns the texts of the references of kind k, each as fix
 // returns it (nil: as it is).
 func (rs Refs) TextSet(k RefKind, fix func(string) string) TextSet {
-	var ids []uint32
+	var ids []TextID
 	for _, r := range rs.All() {
 		if r.Kind != k {
 			continue
@@ -203,7 +272,7 @@ func (rs Refs) TextSet(k RefKind, fix func(string) string) TextSet {
 		if fix != nil {
 			t = fix(t)
 		}
-		ids = append(ids, rs.texts.id(t))
+		ids = append(ids, rs.texts.ID(t))
 	}
 	if len(ids) == 0 {
 		return TextSet{}
@@ -217,17 +286,10 @@ func (s TextSet) Has(text string) bool {
 	if len(s.ids) == 0 {
 		return false
 	}
-	id, ok := s.texts.lookup(text)
+	id, ok := s.texts.Lookup(text)
 	if !ok {
 		return false
 	}
 	_, ok = slices.BinarySearch(s.ids, id)
 	return ok
-}
-
-func (t *refTexts) lookup(s string) (uint32, bool) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	id, ok := t.ids[s]
-	return id, ok
 }

@@ -45,16 +45,16 @@ func TestRefsPacked(t *testing.T) {
 // parse does, past the first blocks: every text keeps its id and reads
 // back as itself. Run under -race it also holds that reads need no lock.
 func TestRefTextsConcurrent(t *testing.T) {
-	texts := newRefTexts()
+	texts := NewTexts()
 	const n = 5000
-	ids := make([][n]uint32, 4)
+	ids := make([][n]TextID, 4)
 	var wg sync.WaitGroup
 	for g := range ids {
 		wg.Go(func() {
 			for i := range n {
 				s := fmt.Sprintf("text-%d", (i*7+g)%n)
-				id := texts.id(s)
-				if got := texts.text(id); got != s {
+				id := texts.ID(s)
+				if got := texts.Text(id); got != s {
 					t.Errorf("text(%d) = %q, want %q", id, got, s)
 					return
 				}

@@ -115,7 +115,8 @@ func (c *checker) index(docs []*sotparse.Doc) {
 	}
 	c.ws.Prefetch(todo)
 	out := make([]*docInfo, len(todo))
-	parallel.For(len(todo), func(i int) { out[i] = index(todo[i], c.ws.Content(todo[i]), c.pats) })
+	texts := c.ws.Texts()
+	parallel.For(len(todo), func(i int) { out[i] = index(todo[i], c.ws.Content(todo[i]), c.pats, texts) })
 	for i, d := range todo {
 		c.info[d] = out[i]
 	}
@@ -129,7 +130,7 @@ var DocCheck = &sotparse.DocCheck{Prepare: func() any { return newRemainPatterns
 			p.Flag(l.ValuePos, l.End) // docStatus may report it
 		}
 	}
-	return detach(index(p.Doc, p.Content, p.Prepared.(*remainPatterns)))
+	return detach(index(p.Doc, p.Content, p.Prepared.(*remainPatterns), p.Texts()))
 }}
 
 // detach gives di strings of its own: the index of a document outlives its
@@ -141,10 +142,6 @@ func detach(di *docInfo) *docInfo {
 	own := copies.Own
 	if cap(di.stated) > len(di.stated) {
 		di.stated = slices.Clone(di.stated) // held to its length, not what append grew
-	}
-	for i := range di.stated {
-		st := &di.stated[i]
-		st.status, st.id = own(st.status), own(st.id)
 	}
 	if di.about != nil {
 		about := make(map[string]bool, len(di.about))
@@ -258,7 +255,7 @@ func (c *checker) corroborations(id, status string, docs []*docInfo) []*docInfo 
 			}
 		}
 		for _, s := range di.stated {
-			add(s.id, s.status)
+			add(di.texts.Text(s.id), di.texts.Text(s.status))
 		}
 		for x := range di.about {
 			for _, r := range di.results {
@@ -998,6 +995,7 @@ type docInfo struct {
 	d        *sotparse.Doc
 	sections []span          // of d.WorkItems, by index
 	stated   []stated        // the ids of its "ID is STATUS" sentences
+	texts    *sotparse.Texts // names stated's ids and statuses
 	about    map[string]bool // ids the document is about
 	results  []result        // document-level bare statuses
 	// remain holds the lines that say "blocked" in any case: the only
@@ -1087,12 +1085,13 @@ func (di *docInfo) mark(id string) {
 
 // stated is an id an "ID is STATUS" sentence gives the status of: a
 // sentence of several ids is one stated each, in order. Held for every
-// document until the check runs: a slice of ids each was ~24 bytes more
-// a claim, ~40 MB on nesting at 10,000 documents.
+// document until the check runs, so the id and the status are named in
+// the run's table of texts (docInfo.texts), 12 bytes a claim: as strings
+// of their own a claim took ~72 bytes, ~70 MB on nesting at 10,000
+// documents (a million claims of a hundred ids).
 type stated struct {
-	id     string
-	status string
-	off    int // of the sentence
+	id, status sotparse.TextID
+	off        uint32 // of the sentence
 }
 
 type result struct {
@@ -1106,8 +1105,9 @@ func (di *docInfo) stateOffset(id, status string) (int, bool) {
 	if di.stateIdx == nil {
 		di.stateIdx = map[string]int{}
 		for _, s := range di.stated {
-			if _, ok := di.stateIdx[s.id+"\x00"+s.status]; !ok {
-				di.stateIdx[s.id+"\x00"+s.status] = s.off
+			k := di.texts.Text(s.id) + "\x00" + di.texts.Text(s.status)
+			if _, ok := di.stateIdx[k]; !ok {
+				di.stateIdx[k] = int(s.off)
 			}
 		}
 	}
@@ -1233,7 +1233,7 @@ func (di *docInfo) innermostOf(k int) *sotparse.WorkItem {
 }
 
 // index reads d, whose content is given: d may be a summary.
-func index(d *sotparse.Doc, content []byte, pats *remainPatterns) *docInfo {
+func index(d *sotparse.Doc, content []byte, pats *remainPatterns, texts *sotparse.Texts) *docInfo {
 	tf := d.File.Tok
 	size := len(content)
 	scratch := linesScratch.Get().(*[]bodylines.Line)
@@ -1247,7 +1247,7 @@ func index(d *sotparse.Doc, content []byte, pats *remainPatterns) *docInfo {
 			linesScratch.Put(scratch)
 		}
 	}()
-	di := &docInfo{d: d}
+	di := &docInfo{d: d, texts: texts}
 	remain := lines // extra phrases need not say "blocked": read every line
 	var withID []bodylines.Line
 	if pats.saysBlocked {
@@ -1307,8 +1307,9 @@ func index(d *sotparse.Doc, content []byte, pats *remainPatterns) *docInfo {
 			if m := statesStatus.FindStringSubmatchIndex(s.text); m != nil && !inCodeSpan(s.text[:m[1]]) {
 				st := strings.ToLower(s.text[m[4]:m[5]])
 				if statuses.Has(st) {
+					status := texts.ID(st)
 					for _, id := range ids(s.text[m[2]:m[3]]) {
-						di.stated = append(di.stated, stated{id: id, status: st, off: s.off})
+						di.stated = append(di.stated, stated{id: texts.ID(id), status: status, off: uint32(s.off)})
 					}
 				}
 			}
