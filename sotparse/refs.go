@@ -1,11 +1,11 @@
 package sotparse
 
 import (
+	"bytes"
 	"encoding/binary"
 	"go/token"
 	"hash/maphash"
 	"iter"
-	"math/bits"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -93,33 +93,54 @@ func (b *refsBuilder) refs(slabs *modelSlabs) Refs {
 // names in it what it keeps of a document once its text is gone (the ids
 // a sentence names) rather than keeping a copy of each. It is written
 // under mu, by several goroutines, and read without a lock: a text never
-// moves once its id is given out (its block is never reallocated), and a
-// reader has the id from a document whose parse happened before it read
-// it.
+// moves once its id is given out, nor changes its span (a block of spans
+// that grows is copied, and the old one still holds it), and a reader has
+// the id from a document whose parse happened before it read it.
 //
-// The texts are copied into blocks of bytes they share and found again by
-// an open-addressing index of their ids, 4 bytes a slot: a map of the
-// strings held ~60 bytes a text more, which a workspace naming millions
-// of distinct ids (each reference a text of its own) paid in full.
+// The texts are copied into chunks of bytes they share, each id holding
+// its text's span in them (8 bytes), and found again by an
+// open-addressing index of their ids (4 bytes a slot): a map of strings
+// and a string header an id held ~80 bytes a text more, which a workspace
+// naming millions of distinct ids (each reference a text of its own)
+// paid in full.
 type Texts struct {
 	mu     sync.Mutex
 	index  []TextID // slot -> id+1, 0 when free; a power of two, at most 3/4 full
 	seed   maphash.Seed
 	n      uint32
-	blocks [textBlocks]atomic.Pointer[[]string]
-	text1  []byte // the rest of the current block of text (under mu)
-	text1n int    // the size of the next block of text
+	spans  atomic.Pointer[[][]textSpan] // by id, in blocks (see addLocked); copied to change
+	chunks atomic.Pointer[[][]byte]     // copied to grow: a reader's copy stays valid
+	// The shared chunk texts are copied into (under mu): its rest, where
+	// that starts, its number.
+	free      []byte
+	freeAt    int
+	freeChunk textSpan
+	nextN     int // the size of the next shared chunk
 }
 
 // TextID names a text in its Texts.
 type TextID uint32
 
-// Block b holds ids [textFirst<<(b-1), textFirst<<b) (block 0 the first
-// textFirst): a table of a few texts is small, and a large one grows by
-// doubling without moving a text.
+// textSpan is where a text is: chunk<<32 | offset<<16 | length. A text
+// longer than a shared chunk takes a chunk of its own, whole: offset 1,
+// length 0. The empty text is 0.
+type textSpan uint64
+
+// Texts up to textShared bytes share chunks of up to textChunk bytes
+// (offsets fit 16 bits), from a few texts' worth, for a parse of one
+// document, to chunks the runtime gives pages of their own.
 const (
-	textFirstIDs = 64
-	textBlocks   = 27 // 64<<26 ids: more than a uint32 counts
+	textShared = 1 << 10
+	textChunk  = 64 << 10
+)
+
+// The spans are in blocks of textSpanBlock ids (512 KB), the first of
+// which grows from textFirstIDs by doubling: a table of a few texts is
+// small, and a large one wastes at most a block (doubling blocks wasted up
+// to half the spans: 16 MB at two million texts).
+const (
+	textFirstIDs  = 64
+	textSpanBlock = 1 << 16
 )
 
 // NewTexts returns an empty table.
@@ -127,18 +148,18 @@ func NewTexts() *Texts {
 	return &Texts{seed: maphash.MakeSeed()}
 }
 
-func textPlace(id TextID) (block, off int) {
-	if id < textFirstIDs {
-		return 0, int(id)
-	}
-	b := bits.Len32(uint32(id / textFirstIDs))
-	return b, int(id) - textFirstIDs<<(b-1)
-}
-
 // Text returns the text of id, which t gave out.
 func (t *Texts) Text(id TextID) string {
-	b, off := textPlace(id)
-	return (*t.blocks[b].Load())[off]
+	sp := (*t.spans.Load())[id/textSpanBlock][id%textSpanBlock]
+	if sp == 0 {
+		return ""
+	}
+	c := (*t.chunks.Load())[sp>>32]
+	off, n := int(sp>>16&0xffff), int(sp&0xffff)
+	if n == 0 {
+		return unsafe.String(unsafe.SliceData(c), len(c))
+	}
+	return unsafe.String(&c[off], n)
 }
 
 // ID returns the id of s, adding it if t does not hold it.
@@ -150,7 +171,7 @@ func (t *Texts) ID(s string) TextID {
 	if ok {
 		return id
 	}
-	return t.addLocked(slot, t.copyLocked(unsafe.Slice(unsafe.StringData(s), len(s))))
+	return t.addLocked(slot, unsafe.Slice(unsafe.StringData(s), len(s)))
 }
 
 // IDBytes is ID of a text given as bytes, which t copies if it adds it.
@@ -162,7 +183,7 @@ func (t *Texts) IDBytes(s []byte) TextID {
 	if ok {
 		return id
 	}
-	return t.addLocked(slot, t.copyLocked(s))
+	return t.addLocked(slot, s)
 }
 
 // Lookup returns the id of s, if t holds it.
@@ -192,43 +213,69 @@ func (t *Texts) findLocked(h uint64, s string) (slot int, id TextID, ok bool) {
 	}
 }
 
-// copyLocked copies a new text into blocks of text the table's texts
-// share.
-func (t *Texts) copyLocked(b []byte) string {
+// copyLocked copies a new text into the chunks and returns its span.
+func (t *Texts) copyLocked(b []byte) textSpan {
 	if len(b) == 0 {
-		return ""
+		return 0
 	}
-	if len(b) > 1<<10 {
-		return string(b)
+	if len(b) > textShared {
+		return t.chunkLocked(bytes.Clone(b))<<32 | 1<<16
 	}
-	if len(t.text1) < len(b) {
-		// From a few texts' worth, for a parse of one document, to
-		// blocks the runtime gives pages of their own.
-		t.text1n = min(max(2*t.text1n, 256), 64<<10)
-		t.text1 = make([]byte, max(t.text1n, len(b)))
+	if len(t.free) < len(b) {
+		t.nextN = min(max(2*t.nextN, 256), textChunk)
+		t.free = make([]byte, max(t.nextN, len(b)))
+		t.freeAt, t.freeChunk = 0, t.chunkLocked(t.free)
 	}
-	s := t.text1[:len(b):len(b)]
-	copy(s, b)
-	t.text1 = t.text1[len(b):]
-	return unsafe.String(&s[0], len(s))
+	copy(t.free, b)
+	t.free = t.free[len(b):]
+	sp := t.freeChunk<<32 | textSpan(t.freeAt)<<16 | textSpan(len(b))
+	t.freeAt += len(b)
+	return sp
+}
+
+// chunkLocked appends c to the chunks and returns its number.
+func (t *Texts) chunkLocked(c []byte) textSpan {
+	var cs [][]byte
+	if p := t.chunks.Load(); p != nil {
+		cs = *p
+	}
+	if len(cs) < cap(cs) {
+		// A reader's copy is shorter: the slot past its length is not
+		// one it reads.
+		cs = append(cs, c)
+	} else {
+		cs = append(make([][]byte, 0, max(2*len(cs), 8)), cs...)
+		cs = append(cs, c)
+	}
+	t.chunks.Store(&cs)
+	return textSpan(len(cs) - 1)
 }
 
 // addLocked gives s the next id and files it in slot of the index (-1:
 // the index must grow first).
-func (t *Texts) addLocked(slot int, s string) TextID {
+func (t *Texts) addLocked(slot int, s []byte) TextID {
 	id := TextID(t.n)
-	b, off := textPlace(id)
-	blk := t.blocks[b].Load()
-	if blk == nil {
-		size := textFirstIDs
-		if b > 0 {
-			size = textFirstIDs << (b - 1)
-		}
-		s := make([]string, size)
-		blk = &s
-		t.blocks[b].Store(blk)
+	var dir [][]textSpan
+	if p := t.spans.Load(); p != nil {
+		dir = *p
 	}
-	(*blk)[off] = s
+	b, i := int(id/textSpanBlock), int(id%textSpanBlock)
+	switch {
+	case b == len(dir):
+		size := textSpanBlock
+		if b == 0 {
+			size = textFirstIDs
+		}
+		dir = append(slices.Clip(dir), make([]textSpan, size))
+		t.spans.Store(&dir)
+	case i == len(dir[b]):
+		blk := make([]textSpan, min(2*len(dir[b]), textSpanBlock))
+		copy(blk, dir[b])
+		dir = slices.Clone(dir)
+		dir[b] = blk
+		t.spans.Store(&dir)
+	}
+	dir[b][i] = t.copyLocked(s)
 	t.n++
 	if slot < 0 || 4*int(t.n) > 3*len(t.index) {
 		t.growLocked()

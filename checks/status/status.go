@@ -2,6 +2,7 @@ package status
 
 import (
 	"bytes"
+	"encoding/binary"
 	"fmt"
 	"go/token"
 	"regexp"
@@ -254,7 +255,7 @@ func (c *checker) corroborations(id, status string, docs []*docInfo) []*docInfo 
 				c.corrob[k] = append(c.corrob[k], di)
 			}
 		}
-		for _, s := range di.stated {
+		for s := range di.stated.all {
 			add(di.texts.Text(s.id), di.texts.Text(s.status))
 		}
 		for x := range di.about {
@@ -994,7 +995,7 @@ func inCodeSpan(s string) bool { return strings.Count(s, "`")%2 == 1 }
 type docInfo struct {
 	d        *sotparse.Doc
 	sections []span          // of d.WorkItems, by index
-	stated   []stated        // the ids of its "ID is STATUS" sentences
+	stated   claims          // the ids of its "ID is STATUS" sentences
 	texts    *sotparse.Texts // names stated's ids and statuses
 	about    map[string]bool // ids the document is about
 	results  []result        // document-level bare statuses
@@ -1084,14 +1085,40 @@ func (di *docInfo) mark(id string) {
 }
 
 // stated is an id an "ID is STATUS" sentence gives the status of: a
-// sentence of several ids is one stated each, in order. Held for every
-// document until the check runs, so the id and the status are named in
-// the run's table of texts (docInfo.texts), 12 bytes a claim: as strings
-// of their own a claim took ~72 bytes, ~70 MB on nesting at 10,000
-// documents (a million claims of a hundred ids).
+// sentence of several ids is one stated each, in order.
 type stated struct {
-	id, status sotparse.TextID
-	off        uint32 // of the sentence
+	id, status sotparse.TextID // in the run's table of texts (docInfo.texts)
+	off        int             // of the sentence
+}
+
+// claims are a document's stated, packed: per claim its id, its status
+// and its offset less the one before (in order, 0 or more), as varints,
+// ~5 bytes. Held for
+// every document until the check runs: as strings of their own a claim
+// took ~72 bytes, ~70 MB on nesting at 10,000 documents (a million claims
+// of a hundred ids), and as a struct of ids 12.
+type claims []byte
+
+// add appends s; last is the offset of the claim before it.
+func (c *claims) add(s stated, last int) {
+	*c = binary.AppendUvarint(*c, uint64(s.id))
+	*c = binary.AppendUvarint(*c, uint64(s.status))
+	*c = binary.AppendVarint(*c, int64(s.off-last))
+}
+
+// all yields the claims in the order they were added.
+func (c claims) all(yield func(stated) bool) {
+	off := 0
+	for len(c) > 0 {
+		id, n := binary.Uvarint(c)
+		st, m := binary.Uvarint(c[n:])
+		d, k := binary.Varint(c[n+m:])
+		c = c[n+m+k:]
+		off += int(d)
+		if !yield(stated{id: sotparse.TextID(id), status: sotparse.TextID(st), off: off}) {
+			return
+		}
+	}
 }
 
 type result struct {
@@ -1104,10 +1131,10 @@ type result struct {
 func (di *docInfo) stateOffset(id, status string) (int, bool) {
 	if di.stateIdx == nil {
 		di.stateIdx = map[string]int{}
-		for _, s := range di.stated {
+		for s := range di.stated.all {
 			k := di.texts.Text(s.id) + "\x00" + di.texts.Text(s.status)
 			if _, ok := di.stateIdx[k]; !ok {
-				di.stateIdx[k] = int(s.off)
+				di.stateIdx[k] = s.off
 			}
 		}
 	}
@@ -1248,6 +1275,7 @@ func index(d *sotparse.Doc, content []byte, pats *remainPatterns, texts *sotpars
 		}
 	}()
 	di := &docInfo{d: d, texts: texts}
+	lastClaim := 0  // the offset of the last of di.stated
 	remain := lines // extra phrases need not say "blocked": read every line
 	var withID []bodylines.Line
 	if pats.saysBlocked {
@@ -1309,7 +1337,8 @@ func index(d *sotparse.Doc, content []byte, pats *remainPatterns, texts *sotpars
 				if statuses.Has(st) {
 					status := texts.ID(st)
 					for _, id := range ids(s.text[m[2]:m[3]]) {
-						di.stated = append(di.stated, stated{id: texts.ID(id), status: status, off: uint32(s.off)})
+						di.stated.add(stated{id: texts.ID(id), status: status, off: s.off}, lastClaim)
+						lastClaim = s.off
 					}
 				}
 			}
