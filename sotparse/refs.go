@@ -260,20 +260,8 @@ func (t *Texts) addLocked(slot int, s []byte) TextID {
 		dir = *p
 	}
 	b, i := int(id/textSpanBlock), int(id%textSpanBlock)
-	switch {
-	case b == len(dir):
-		size := textSpanBlock
-		if b == 0 {
-			size = textFirstIDs
-		}
-		dir = append(slices.Clip(dir), make([]textSpan, size))
-		t.spans.Store(&dir)
-	case i == len(dir[b]):
-		blk := make([]textSpan, min(2*len(dir[b]), textSpanBlock))
-		copy(blk, dir[b])
-		dir = slices.Clone(dir)
-		dir[b] = blk
-		t.spans.Store(&dir)
+	if b == len(dir) || i == len(dir[b]) {
+		dir = t.growSpansLocked(dir, b)
 	}
 	dir[b][i] = t.copyLocked(s)
 	t.n++
@@ -283,6 +271,25 @@ func (t *Texts) addLocked(slot int, s []byte) TextID {
 	}
 	t.index[slot] = id + 1
 	return id
+}
+
+// growSpansLocked makes room in the spans for block b: a new block, or
+// the first one twice as large (a copy: a reader may hold the old one).
+func (t *Texts) growSpansLocked(dir [][]textSpan, b int) [][]textSpan {
+	if b == len(dir) {
+		size := textSpanBlock
+		if b == 0 {
+			size = textFirstIDs
+		}
+		dir = append(slices.Clip(dir), make([]textSpan, size))
+	} else {
+		blk := make([]textSpan, min(2*len(dir[b]), textSpanBlock))
+		copy(blk, dir[b])
+		dir = slices.Clone(dir)
+		dir[b] = blk
+	}
+	t.spans.Store(&dir)
+	return dir
 }
 
 // growLocked doubles the index (from 64 slots) and files every id in it

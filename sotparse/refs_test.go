@@ -116,3 +116,22 @@ func TestTextsSpans(t *testing.T) {
 		t.Error("Lookup found a text never given")
 	}
 }
+
+// BenchmarkTextsDistinct gives ids to texts no other names (a workspace
+// whose every reference is a text of its own), then to each again.
+func BenchmarkTextsDistinct(b *testing.B) {
+	names := make([]string, 200000)
+	for i := range names {
+		names[i] = fmt.Sprintf("CTO-WORK-%07d", i)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		texts := NewTexts()
+		for _, s := range names {
+			texts.ID(s)
+		}
+		for _, s := range names {
+			texts.ID(s)
+		}
+	}
+}
