@@ -88,7 +88,8 @@ func (b *refsBuilder) refs(slabs *modelSlabs) Refs {
 	return Refs{texts: b.texts, packed: packed, n: b.n}
 }
 
-// Texts is a table of texts, each held once and named by a TextID: a
+// Texts is a table of texts, each held once and named by a TextID (only
+// NewTexts makes a usable one: a zero Texts has no hash seed): a
 // run's documents share one for their references' texts, and a check
 // names in it what it keeps of a document once its text is gone (the ids
 // a sentence names) rather than keeping a copy of each. It is written
@@ -122,8 +123,8 @@ type Texts struct {
 type TextID uint32
 
 // textSpan is where a text is: chunk<<32 | offset<<16 | length. A text
-// longer than a shared chunk takes a chunk of its own, whole: offset 1,
-// length 0. The empty text is 0.
+// longer than textShared takes a chunk of its own, whole: offset 1 (only
+// so that its span is never 0), length 0. The empty text is 0.
 type textSpan uint64
 
 // Texts up to textShared bytes share chunks of up to textChunk bytes

@@ -43,11 +43,13 @@ func TestRefsPacked(t *testing.T) {
 }
 
 // TestRefTextsConcurrent gives out ids from several goroutines, as the
-// parse does, past the first blocks: every text keeps its id and reads
-// back as itself. Run under -race it also holds that reads need no lock.
+// parse does, past the first blocks and the first full block of spans
+// (textSpanBlock ids), where a block is added while others read: every
+// text keeps its id and reads back as itself. Run under -race it also
+// holds that reads need no lock.
 func TestRefTextsConcurrent(t *testing.T) {
 	texts := NewTexts()
-	const n = 5000
+	const n = 70001 // prime to 7: (i*7+g)%n visits every text
 	ids := make([][n]TextID, 4)
 	var wg sync.WaitGroup
 	for g := range ids {

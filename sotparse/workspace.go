@@ -90,11 +90,7 @@ type File struct {
 // Texts returns the table of texts the run's documents share: their
 // references' texts, and what checks name in it.
 func (ws *Workspace) Texts() *Texts {
-	ws.textsOnce.Do(func() {
-		if ws.texts == nil {
-			ws.texts = NewTexts()
-		}
-	})
+	ws.textsOnce.Do(func() { ws.texts = NewTexts() })
 	return ws.texts
 }
 

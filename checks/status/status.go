@@ -1111,8 +1111,17 @@ func (c claims) all(yield func(stated) bool) {
 	off := 0
 	for len(c) > 0 {
 		id, n := binary.Uvarint(c)
+		if n <= 0 {
+			panic("status: claims cut short") // only add writes them
+		}
 		st, m := binary.Uvarint(c[n:])
+		if m <= 0 {
+			panic("status: claims cut short")
+		}
 		d, k := binary.Varint(c[n+m:])
+		if k <= 0 {
+			panic("status: claims cut short")
+		}
 		c = c[n+m+k:]
 		off += int(d)
 		if !yield(stated{id: sotparse.TextID(id), status: sotparse.TextID(st), off: off}) {

@@ -97,7 +97,7 @@ func TestShapes(t *testing.T) {
 			}
 			seen := map[string]bool{}
 			for p, body := range files {
-				for _, id := range regexp.MustCompile(`CTO-WORK-[0-9]+|OLD-[0-9]+`).FindAllString(body, -1) {
+				for _, id := range distinctIDs.FindAllString(body, -1) {
 					if seen[id] {
 						return p + " names " + id + ", which another line names"
 					}
@@ -177,3 +177,6 @@ func readTree(t *testing.T, dir string) map[string]string {
 	}
 	return out
 }
+
+// distinctIDs are the ids the distinct shape must not repeat.
+var distinctIDs = regexp.MustCompile(`CTO-WORK-[0-9]+|OLD-[0-9]+`)
