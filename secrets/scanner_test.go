@@ -516,8 +516,10 @@ func keyMaterialWindows(t *testing.T, re *regexp.Regexp, folded bool) {
 	if ruledOut < sampled(500) || matched < sampled(500) || narrowed < sampled(500) {
 		t.Errorf("weak test: %d windows ruled out, %d with a match, %d searched by fewer forms", ruledOut, matched, narrowed)
 	}
-	if folded != (foldedSeen > 0) {
-		t.Errorf("folded %v, but %d searches used a folded expression", folded, foldedSeen)
+	// (As written, a search may still get a program another scanner of
+	// the process folded: the shared tables are keyed by source.)
+	if folded && foldedSeen == 0 {
+		t.Error("no search used a folded expression")
 	}
 }
 
