@@ -1,13 +1,14 @@
 package authority
 
 import (
-	"bytes"
 	"go/token"
 	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
+	"unsafe"
 
+	"github.com/svrnty/sotvet/checks/internal/keywords"
 	"github.com/svrnty/sotvet/sotparse"
 )
 
@@ -251,13 +252,15 @@ var negatingWords = []string{
 	"negative gate", "negative gates",
 }
 
-// negatingNeedles are negatingWords as negating looks for them.
-var negatingNeedles = func() [][]byte {
-	var out [][]byte
+// negatingNeedles are negatingWords as negating looks for them, whole
+// words between spaces, in one automaton: a heading is read once, not once
+// per phrase.
+var negatingNeedles = func() *keywords.Set {
+	var out []string
 	for _, w := range negatingWords {
-		out = append(out, []byte(" "+w+" "))
+		out = append(out, " "+w+" ")
 	}
-	return out
+	return keywords.New(out...)
 }()
 
 // negating reports whether a section heading names things not to do or
@@ -267,7 +270,23 @@ var negatingNeedles = func() [][]byte {
 func negating(heading string) bool {
 	var buf [128]byte
 	h := append(buf[:0], ' ')
-	for _, r := range heading {
+	for i := 0; i < len(heading); {
+		// An ASCII byte is lowered and classed by table, as unicode's
+		// functions would; only other runes are decoded.
+		if c := heading[i]; c < utf8.RuneSelf {
+			i++
+			switch {
+			case 'a' <= c && c <= 'z' || '0' <= c && c <= '9':
+				h = append(h, c)
+			case 'A' <= c && c <= 'Z':
+				h = append(h, c+'a'-'A')
+			case h[len(h)-1] != ' ':
+				h = append(h, ' ')
+			}
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(heading[i:])
+		i += size
 		r = unicode.ToLower(r)
 		switch {
 		case unicode.IsLetter(r) || unicode.IsDigit(r):
@@ -279,10 +298,6 @@ func negating(heading string) bool {
 	if h[len(h)-1] != ' ' {
 		h = append(h, ' ')
 	}
-	for _, w := range negatingNeedles {
-		if bytes.Contains(h, w) {
-			return true
-		}
-	}
-	return false
+	// h is not kept past the call: viewed as a string, not copied.
+	return negatingNeedles.Mask(unsafe.String(unsafe.SliceData(h), len(h)))&^keywords.NonASCII != 0
 }

@@ -1,10 +1,13 @@
 package authority
 
 import (
+	"math/rand/v2"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
+	"unicode"
 )
 
 func TestSentences(t *testing.T) {
@@ -217,6 +220,33 @@ func TestNegatingHeadings(t *testing.T) {
 	} {
 		if got := negating(h); got != want {
 			t.Errorf("negating(%q) = %v, want %v", h, got, want)
+		}
+	}
+}
+
+// TestNegatingIsWholeWords: negating agrees with its definition, a
+// negating phrase as whole words of the heading lower-cased with every run
+// of other runes made one space, on random headings over the phrases'
+// words, upper case, non-ASCII letters and separators.
+func TestNegatingIsWholeWords(t *testing.T) {
+	norm := func(h string) string {
+		words := strings.FieldsFunc(strings.ToLower(h), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
+		return " " + strings.Join(words, " ") + " "
+	}
+	parts := []string{"non", "Goal", "goals", "OUT", "of", "scope", "risk", "Risks", "don", "t", "do", "not", "é", "Ü", "K", "\u017f", "-", " ", "'", "\t", "\xff", "2", "x"}
+	rng := rand.New(rand.NewPCG(3, 4))
+	for range 20000 {
+		var b strings.Builder
+		for range rng.IntN(8) {
+			b.WriteString(parts[rng.IntN(len(parts))])
+			if rng.IntN(2) == 0 {
+				b.WriteByte(' ')
+			}
+		}
+		h := b.String()
+		want := slices.ContainsFunc(negatingWords, func(w string) bool { return strings.Contains(norm(h), " "+w+" ") })
+		if got := negating(h); got != want {
+			t.Fatalf("negating(%q) = %v, want %v", h, got, want)
 		}
 	}
 }

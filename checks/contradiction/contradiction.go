@@ -504,6 +504,15 @@ func readText(d *sotparse.Doc, content []byte) *docText {
 		}
 		return states
 	}
+	// The body holds one if a line of it does: the line that may state
+	// one is searched first, and the whole body only when it is not
+	// found there (most lines that may hold one do).
+	lineHoldsState := func(l bodylines.Line) bool {
+		if !statesKnown && hasStateWord(content[l.Off:l.Off+len(l.Text)]) {
+			states, statesKnown = true, true
+		}
+		return holdsState()
+	}
 	if !readEveryLine &&
 		bytes.IndexByte(body, '`') < 0 && !mayHoldGuard(body) &&
 		!bytes.Contains(body, []byte("odel")) && // a provider's "model", in plain text or a table's header
@@ -539,7 +548,7 @@ func readText(d *sotparse.Doc, content []byte) *docText {
 			ln := newLine(d, l)
 			di.stillRequired = &statement{pos: ln.pos, end: ln.end, text: ln.source}
 		}
-		if m&skipKeys != 0 && hasID(workIDs, d.File.Pos(l.Off), d.File.Pos(l.Off+len(text))) && skipWord.MatchString(text) {
+		if maySaySkippedIn(text, m) && hasID(workIDs, d.File.Pos(l.Off), d.File.Pos(l.Off+len(text))) && skipWord.MatchString(text) {
 			di.skips = append(di.skips, readSkips(text)...)
 		}
 		if m&kPassed != 0 && strings.Contains(text, " passed") {
@@ -557,7 +566,7 @@ func readText(d *sotparse.Doc, content []byte) *docText {
 			ln := newLine(d, l)
 			di.deniesApproval = &statement{pos: ln.pos, end: ln.end, text: ln.source}
 		}
-		if mayHoldState(text, m) && holdsState() {
+		if mayHoldState(text, m) && lineHoldsState(l) {
 			if st, ok := readState(d, l); ok {
 				di.states = append(di.states, st)
 			}
@@ -669,6 +678,7 @@ var (
 	guardKeys                            = lineKeys.Bits("this ", "this*")
 	validationKeys                       = lineKeys.Bits("validat", "candidate")
 	skipKeys                             = lineKeys.Bits("skip", "reserv", "withdr", "retir", "intention", "deliberate", "purpose", "used", "assign")
+	skipStems, skipUses, kNot            = lineKeys.Bits("skip", "reserv", "withdr", "retir", "intention", "deliberate", "purpose"), lineKeys.Bits("used", "assign"), lineKeys.Bits("not ")
 	commandKeys                          = lineKeys.Bits("command", "validator", "self-test", "run")
 	commandObjects                       = lineKeys.Bits("harness", "target", "test", "validation", "repo")
 	stateKeys                            = lineKeys.Bits("current", "admitted", "resolved", "fresh")
@@ -903,7 +913,23 @@ func (ln *line) withCode(i, j int) string {
 
 // maySaySkipped is a plain search for the stems skipWord needs.
 func maySaySkipped(t string) bool {
-	return lineKeys.Mask(t)&skipKeys != 0
+	return maySaySkippedIn(t, lineKeys.Mask(t))
+}
+
+// maySaySkippedIn reports whether t, of mask m (lineKeys), holds what a
+// match of skipWord must: one of its stems, or "used" or "assign" with
+// the word that makes them one ("unused", "not ", "never"). Most lines
+// with "used" in them say "focused" or "caused". A line with non-ASCII
+// bytes passes on any of the stems: the expression's case folding may
+// read one of its words there ("ſkipped").
+func maySaySkippedIn(t string, m uint64) bool {
+	switch {
+	case m&skipStems != 0:
+		return true
+	case m&skipUses == 0:
+		return false
+	}
+	return m&(kNot|keywords.NonASCII) != 0 || bodylines.ContainsFold(t, "never") || bodylines.ContainsFold(t, "unused")
 }
 
 // hasID reports whether refs (sorted by position) hold one in [pos, end].

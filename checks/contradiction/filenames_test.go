@@ -2,13 +2,17 @@ package contradiction
 
 import (
 	"math/rand/v2"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
 )
 
-// TestDocFileNames checks that docFileNames, which runs docFileName around
-// each ".md", finds what the pattern finds on the whole text: random text
+// docFileName is the pattern docFileNames reads without it.
+var docFileName = regexp.MustCompile(`\b[A-Z][A-Z0-9]*(?:-[A-Z0-9]+)+\.md\b`)
+
+// TestDocFileNames checks that docFileNames, which reads the run before
+// each ".md", finds what docFileName finds on the whole text: random text
 // of file-name pieces, with word characters, non-ASCII characters and
 // repeated ".md" around them.
 func TestDocFileNames(t *testing.T) {

@@ -4,8 +4,11 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/svrnty/sotvet/internal/testcorpus"
 )
@@ -93,5 +96,77 @@ func TestPrerequisiteKeysImplied(t *testing.T) {
 	}
 	if matched < 100 || roles < 100 || folded < 100 {
 		t.Fatalf("only %d, %d and %d (folded) lines match: the test reads too little", matched, roles, folded)
+	}
+}
+
+// TestSkipGateImplied: maySaySkippedIn refuses no line that skipWord
+// matches and that the stems alone (skipKeys) would have let through, on
+// random sentences over the expression's words and their look-alikes
+// ("focused", "caused", "cannot"), some with letters that fold to ASCII
+// ones; and it refuses lines that say "used" in another word only.
+func TestSkipGateImplied(t *testing.T) {
+	words := []string{"skipped", "unused", "Reserved", "withdrawn", "retired", "intentionally", "deliberately", "on", "purpose",
+		"never", "NOT", "not", "be", "used", "assigned", "focused", "caused", "cannot", "reassigned", "the", "CTO-WORK-001", "`x`", "."}
+	fold := strings.NewReplacer("s", "\u017f", "k", "\u212a")
+	rng := rand.New(rand.NewPCG(7, 8))
+	matched := 0
+	for range 20000 {
+		parts := make([]string, 1+rng.IntN(6))
+		for i := range parts {
+			parts[i] = words[rng.IntN(len(words))]
+			if rng.IntN(10) == 0 {
+				parts[i] = fold.Replace(parts[i])
+			}
+		}
+		l := strings.Join(parts, " ")
+		m := lineKeys.Mask(l)
+		if m&skipKeys != 0 && skipWord.MatchString(l) {
+			matched++
+			if !maySaySkippedIn(l, m) {
+				t.Fatalf("skipWord matches %q; maySaySkippedIn says no", l)
+			}
+		}
+	}
+	if matched < 1000 {
+		t.Fatalf("only %d random lines matched skipWord", matched)
+	}
+	for _, l := range []string{"The focused test suite records it.", "The change caused CTO-WORK-001 to be reassigned."} {
+		if maySaySkippedIn(l, lineKeys.Mask(l)) {
+			t.Errorf("maySaySkippedIn(%q) = true, want false", l)
+		}
+	}
+}
+
+// TestCommitMatchesIsFindAll: commitMatches, which tries commitAt only
+// where the word "commit" starts, finds what commitInText's FindAll does,
+// on random lines over its words, hashes, marks and non-ASCII letters; and
+// no letter of "commit" has a case fold beyond ASCII, which its search
+// relies on.
+func TestCommitMatchesIsFindAll(t *testing.T) {
+	for _, c := range "commit" {
+		for f := unicode.SimpleFold(c); f != c; f = unicode.SimpleFold(f) {
+			if f >= utf8.RuneSelf {
+				t.Fatalf("%q folds to %q", c, f)
+			}
+		}
+	}
+	parts := []string{"commit", "Commit", "COMMIT", "commits", "recommit", "_commit", "commit:", "commit`", "`", " ", ", ", "(",
+		"154d835", "A109448", "abcdef0123", "abc", "xyz", "\u212a", "é", "commitment", "1234567890abcdef1234567890abcdef12345678901"}
+	rng := rand.New(rand.NewPCG(9, 10))
+	found := 0
+	for range 20000 {
+		var b strings.Builder
+		for range rng.IntN(10) {
+			b.WriteString(parts[rng.IntN(len(parts))])
+		}
+		text := b.String()
+		want := commitInText.FindAllStringSubmatchIndex(text, -1)
+		if got := commitMatches(text); !reflect.DeepEqual(got, want) {
+			t.Fatalf("commitMatches(%q) = %v, want %v", text, got, want)
+		}
+		found += len(want)
+	}
+	if found < 200 {
+		t.Fatalf("only %d matches in the random lines", found)
 	}
 }

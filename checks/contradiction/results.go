@@ -22,8 +22,14 @@ var (
 	testCount = lazyRE.New(`\b\d+ passed(?:,? \d+ (?:skipped|failed|xfailed|xpassed|deselected|errors?|warnings?))*`)
 	// textCommit is a commit named in text: "commit: `154d835 ...`",
 	// "Commit 154d835 (...)", "commit `a109448`".
-	commitInText = lazyRE.New("(?i)\\bcommit\\b[^0-9a-f`]{0,4}`?([0-9a-f]{7,40})\\b")
+	commitInText = lazyRE.New("(?i)\\b" + commitNamed)
+	// commitAt is commitInText at the start of the text: readCommits tries
+	// it only where the word "commit" stands, not at every byte of a line.
+	commitAt = lazyRE.New("(?i)^" + commitNamed)
 )
+
+// commitNamed is the word "commit" and the hash it names.
+const commitNamed = "commit\\b[^0-9a-f`]{0,4}`?([0-9a-f]{7,40})\\b"
 
 // textCommit is a commit a document's text names.
 type textCommit struct {
@@ -51,11 +57,52 @@ func readCounts(d *sotparse.Doc, l bodylines.Line) []statement {
 // readCommits reads the commits a line names.
 func readCommits(d *sotparse.Doc, l bodylines.Line) []textCommit {
 	var out []textCommit
-	for _, m := range commitInText.FindAllStringSubmatchIndex(l.Text, -1) {
+	for _, m := range commitMatches(l.Text) {
 		ln := newLine(d, l)
 		out = append(out, textCommit{sha: l.Text[m[2]:m[3]], stmt: statement{pos: ln.pos, end: ln.end, text: ln.source}})
 	}
 	return out
+}
+
+// commitMatches returns what commitInText.FindAllStringSubmatchIndex(text,
+// -1) does. A match starts at the word "commit", in any case (no letter of
+// it has a non-ASCII case fold), so the expression is tried only there,
+// anchored, not at every byte of the line.
+func commitMatches(text string) [][]int {
+	var out [][]int
+	for at := 0; ; {
+		i := commitWordAt(text, at)
+		if i < 0 {
+			return out
+		}
+		m := commitAt.FindStringSubmatchIndex(text[i:])
+		if m == nil {
+			at = i + 1
+			continue
+		}
+		for k := range m {
+			if m[k] >= 0 {
+				m[k] += i
+			}
+		}
+		out = append(out, m)
+		at = m[1]
+	}
+}
+
+// commitWordAt returns the first offset from at where "commit", in any
+// ASCII case, starts a word (\b: no ASCII word byte before it), or -1.
+func commitWordAt(text string, at int) int {
+	const word = "commit"
+	for i := at; i+len(word) <= len(text); i++ {
+		if text[i]|0x20 != 'c' || !strings.EqualFold(text[i:i+len(word)], word) {
+			continue
+		}
+		if i == 0 || !(isAlnumASCII(text[i-1]) || text[i-1] == '_') {
+			return i
+		}
+	}
+	return -1
 }
 
 // copiedResults reports documents that report the same test counts, in

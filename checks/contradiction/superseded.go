@@ -50,15 +50,13 @@ func (c *checker) superseded() {
 	}
 }
 
-// docFileName is a document named by its file name ("Superseded by:
-// `CTO-...-PASS-EVIDENCE.md`"): a link as much as its .sot path.
-var docFileName = lazyRE.New(`\b[A-Z][A-Z0-9]*(?:-[A-Z0-9]+)+\.md\b`)
-
-// docFileNames returns the matches of docFileName in text. A match is a
-// run of [A-Z0-9-] and the ".md" after it, so the pattern runs on each
-// ".md" with the run before it and a byte either side (what its \b
-// reads), not on the whole line: it has no literal prefix to search for,
-// and ran byte by byte on every line that links a document.
+// docFileNames returns the document file names text holds ("Superseded
+// by: `CTO-...-PASS-EVIDENCE.md`": a link as much as its .sot path), as
+// the pattern \b[A-Z][A-Z0-9]*(?:-[A-Z0-9]+)+\.md\b finds them
+// (docFileName, in the tests). A match is a run of [A-Z0-9-] and the
+// ".md" after it, so each ".md" is read with the run before it; the run
+// is read here, not by the pattern: on a workspace whose documents link
+// each other, running it on each cost more than the line's other tests.
 func docFileNames(text string) []string {
 	var out []string
 	for i := 0; ; {
@@ -72,15 +70,48 @@ func docFileNames(text string) []string {
 			start--
 		}
 		i = at + len(".md")
-		if start == at {
-			continue // nothing before the ".md" can start a name
+		if i < len(text) && wordByte(text[i]) {
+			continue // no \b after ".md"
 		}
-		lo, hi := max(start-1, 0), min(i+1, len(text))
-		if m := docFileName.FindStringIndex(text[lo:hi]); m != nil {
-			out = append(out, text[lo+m[0]:lo+m[1]])
+		if p := nameStart(text, start, at); p >= 0 {
+			out = append(out, text[p:i])
 		}
 	}
 }
+
+// nameStart returns where the leftmost match of \b[A-Z][A-Z0-9]*(?:-[A-Z0-9]+)+
+// that ends at end starts in text[start:end], a run of [A-Z0-9-], or -1.
+// A match holds a '-', and none next to another or at its end; it starts
+// at a letter after the run's start (if a word boundary is there) or
+// after one of its '-'.
+func nameStart(text string, start, end int) int {
+	if start == end || text[end-1] == '-' {
+		return -1
+	}
+	from, lastDash := start, -1 // the first start after every "--"; the last '-'
+	for k := start; k < end; k++ {
+		if text[k] == '-' {
+			if k > start && text[k-1] == '-' {
+				from = k + 1
+			}
+			lastDash = k
+		}
+	}
+	for p := from; p < lastDash; p++ {
+		c := text[p]
+		if c < 'A' || c > 'Z' {
+			continue
+		}
+		if p == start && (p == 0 || !wordByte(text[p-1])) || p > start && text[p-1] == '-' {
+			return p
+		}
+	}
+	return -1
+}
+
+// wordByte reports whether c is a byte of a word, as \b reads it:
+// [0-9A-Za-z_].
+func wordByte(c byte) bool { return isAlnumASCII(c) || c == '_' }
 
 // fileNameByte reports whether c is of the run docFileName matches before
 // ".md": [A-Z0-9-].

@@ -377,18 +377,24 @@ func functionWord(w string) bool {
 // first.
 var stemSuffixes = []string{"ations", "ation", "ions", "ion", "ures", "ure", "ments", "ment", "ing", "ed", "es", "s", "e"}
 
+// stemsByLast holds stemSuffixes by their last byte, in their order: a
+// word is compared only with the suffixes it may end in, most words with
+// none.
+var stemsByLast = func() (by [256][]string) {
+	for _, suf := range stemSuffixes {
+		c := suf[len(suf)-1]
+		by[c] = append(by[c], suf)
+	}
+	return by
+}()
+
 // stem cuts a word's common suffix, so that a noun and its verb compare
 // equal ("exposure", "expose": "expos"); a stem keeps three letters.
 func stem(w string) string {
 	if len(w) < 4 {
 		return w // no suffix leaves three letters
 	}
-	switch w[len(w)-1] {
-	case 's', 'n', 'e', 't', 'g', 'd': // the suffixes' last letters
-	default:
-		return w
-	}
-	for _, suf := range stemSuffixes {
+	for _, suf := range stemsByLast[w[len(w)-1]] {
 		if len(w) >= len(suf)+3 && strings.HasSuffix(w, suf) {
 			return w[:len(w)-len(suf)]
 		}

@@ -264,3 +264,28 @@ func TestFactOfRef(t *testing.T) {
 		}
 	}
 }
+
+// TestStemCutsFirstSuffix: stem cuts the first of stemSuffixes, in their
+// order, that the word ends in and leaves three letters of, on random
+// words built of the suffixes' letters.
+func TestStemCutsFirstSuffix(t *testing.T) {
+	ref := func(w string) string {
+		for _, suf := range stemSuffixes {
+			if len(w) >= len(suf)+3 && strings.HasSuffix(w, suf) {
+				return w[:len(w)-len(suf)]
+			}
+		}
+		return w
+	}
+	letters := "ationsuremgdx"
+	rng := rand.New(rand.NewPCG(5, 6))
+	for range 20000 {
+		b := make([]byte, rng.IntN(10))
+		for i := range b {
+			b[i] = letters[rng.IntN(len(letters))]
+		}
+		if w := string(b); stem(w) != ref(w) {
+			t.Fatalf("stem(%q) = %q, want %q", w, stem(w), ref(w))
+		}
+	}
+}

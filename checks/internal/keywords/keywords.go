@@ -16,7 +16,6 @@ package keywords
 
 import (
 	"fmt"
-	"math/bits"
 )
 
 // NonASCII is the bit Mask sets when the text holds a byte >= 0x80, for a
@@ -29,12 +28,19 @@ const MaxWords = 63
 // Set is a compiled word set. It is read-only once built and safe for
 // concurrent use.
 type Set struct {
-	words   []string
-	class   [256]uint8 // byte -> column; letters fold to one column
-	shift   uint       // log2 of the row width
-	next    []uint16   // state<<shift | class -> state
-	out     []uint64   // state -> the words that end there
-	longest int        // the longest word's length
+	words []string
+	class [256]uint8 // byte -> column; letters fold to one column
+	// next is the automaton's table, a row of width columns per state,
+	// and a state is its row's offset: a step is one load, with no
+	// multiplication, and rows as wide as the columns the words use (not
+	// rounded up to a power of two) keep the table small enough for the
+	// first-level cache. The states where a word ends come last, from
+	// row outFrom: a step tests the state, and reads out only there.
+	next    []uint16
+	width   int
+	outFrom int
+	out     []uint64 // (state-outFrom)/width -> the words that end there
+	longest int      // the longest word's length
 }
 
 // New compiles words (compared in ASCII lower case; other bytes as they
@@ -74,8 +80,8 @@ func New(words ...string) *Set {
 			}
 		}
 	}
-	s.shift = uint(bits.Len(uint(ncls - 1)))
-	width := 1 << s.shift
+	width := ncls
+	s.width = width
 
 	// The trie: goto[state][class], 0 meaning none (the root is never a
 	// target).
@@ -124,13 +130,45 @@ func New(words ...string) *Set {
 			queue = append(queue, t)
 		}
 	}
+	// Numbered anew: the states where no word ends first (the root, which
+	// is one, stays 0), then the others; each as its row's offset.
+	if len(nodes)*width > 1<<16 {
+		panic("keywords: too many states")
+	}
+	order := make([]int, 0, len(nodes))
+	for pass := range 2 {
+		for i, n := range nodes {
+			if (n.out != 0) == (pass == 1) {
+				order = append(order, i)
+			}
+		}
+	}
+	row := make([]int, len(nodes))
+	for k, i := range order {
+		row[i] = k * width
+		if nodes[i].out != 0 && s.outFrom == 0 {
+			s.outFrom = k * width
+		}
+	}
+	if s.outFrom == 0 { // no output state: a set always has one
+		panic("keywords: no word ends")
+	}
 	s.next = make([]uint16, len(nodes)*width)
-	s.out = make([]uint64, len(nodes))
-	for i, n := range nodes {
-		copy(s.next[i*width:], n.child)
-		s.out[i] = n.out
+	for k, i := range order {
+		for c, t := range nodes[i].child {
+			s.next[k*width+c] = uint16(row[t])
+		}
+		if nodes[i].out != 0 {
+			s.out = append(s.out, nodes[i].out)
+		}
 	}
 	return s
+}
+
+// outOf returns the words that end at st, an offset of row outFrom or
+// after.
+func (s *Set) outOf(st int) uint64 {
+	return s.out[uint32(st-s.outFrom)/uint32(s.width)]
 }
 
 // Bits returns the bits of words in the set's masks. It panics on a word
@@ -174,15 +212,20 @@ const minSplit = 64
 func (s *Set) mask2(a, b string) uint64 {
 	var m uint64
 	var hi byte
-	next, out, class, shift := s.next, s.out, &s.class, s.shift
+	next, class, outFrom := s.next, &s.class, s.outFrom
 	sa, sb := 0, 0
 	n := min(len(a), len(b))
 	for i := 0; i < n; i++ {
 		ca, cb := a[i], b[i]
 		hi |= ca | cb
-		sa = int(next[sa<<shift|int(class[ca])])
-		sb = int(next[sb<<shift|int(class[cb])])
-		m |= out[sa] | out[sb]
+		sa = int(next[sa+int(class[ca])])
+		sb = int(next[sb+int(class[cb])])
+		if sa >= outFrom {
+			m |= s.outOf(sa)
+		}
+		if sb >= outFrom {
+			m |= s.outOf(sb)
+		}
 	}
 	// The longer half's tail, from its state.
 	if len(b) > n {
@@ -198,12 +241,14 @@ func (s *Set) mask1(text string) uint64 { return s.maskFrom(0, text, 0) }
 // byte of text, or hi (what was read before), is one.
 func (s *Set) maskFrom(st int, text string, hi byte) uint64 {
 	var m uint64
-	next, out, class, shift := s.next, s.out, &s.class, s.shift
+	next, class, outFrom := s.next, &s.class, s.outFrom
 	for i := 0; i < len(text); i++ {
 		c := text[i]
 		hi |= c
-		st = int(next[st<<shift|int(class[c])])
-		m |= out[st]
+		st = int(next[st+int(class[c])])
+		if st >= outFrom {
+			m |= s.outOf(st)
+		}
 	}
 	if hi >= 0x80 {
 		m |= NonASCII

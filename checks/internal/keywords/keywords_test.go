@@ -82,3 +82,56 @@ func BenchmarkMask(b *testing.B) {
 		s.Mask(line)
 	}
 }
+
+// BenchmarkMaskParagraph is Mask of a set of sixty words, as a line
+// reader's is (contradiction's lineKeys), on a long line of prose.
+func BenchmarkMaskParagraph(b *testing.B) {
+	s := New("required", " passed", "commit", "approv", "not ", "pending", "this ", "this*", "approval_source",
+		"validat", "candidate", ".md", " model ", "validated",
+		"skip", "reserv", "withdr", "retir", "intention", "deliberate", "purpose", "used", "assign",
+		"command", "validator", "self-test", "run", "harness", "target", "test", "validation", "repo",
+		"current", "admitted", "resolved", "fresh",
+		"first", "before", "until", "readiness", "prerequisite", "requires", "depends on", "needed",
+		"must exist before", "must be done before", "need", "can't",
+		"` / `", " with model ", ", model ", "` (model `",
+		"primary", "fallback", "default", "backup", "secondary", "fall back", "falls back", "fell back", "falling back")
+	line := strings.Repeat("The focused test suite records the run directory and keeps the upstream sources untouched, and Cortex Core verifies `report.json`. ", 8)
+	b.SetBytes(int64(len(line)))
+	for b.Loop() {
+		s.Mask(line)
+	}
+}
+
+// TestMaskFullSet: with MaxWords random words over a few bytes (many
+// states, words inside words, states where words end at every depth),
+// a word's bit is set exactly when the text holds it, in short texts and
+// in long ones read in two halves.
+func TestMaskFullSet(t *testing.T) {
+	rng := rand.New(rand.NewPCG(11, 12))
+	const alphabet = "abcd e-"
+	var words []string
+	for seen := map[string]bool{}; len(words) < MaxWords; {
+		b := make([]byte, 1+rng.IntN(9))
+		for i := range b {
+			b[i] = alphabet[rng.IntN(len(alphabet))]
+		}
+		if w := string(b); !seen[w] {
+			seen[w] = true
+			words = append(words, w)
+		}
+	}
+	s := New(words...)
+	for range 5000 {
+		b := make([]byte, rng.IntN(200))
+		for i := range b {
+			b[i] = (alphabet + "ABCDx")[rng.IntN(len(alphabet)+5)]
+		}
+		text := string(b)
+		m := s.Mask(text)
+		for i, w := range words {
+			if want := bodylines.ContainsFold(text, w); (m&(1<<i) != 0) != want {
+				t.Fatalf("Mask(%q) bit %q = %v, ContainsFold %v", text, w, !want, want)
+			}
+		}
+	}
+}
