@@ -41,7 +41,7 @@ declare -A sizes=(
 	[tiny]="1000 10000" [deeprefs]="1000 10000" [manyids]="100 1000"
 	[nesting]="1000 10000" [mesh]="1000 10000" [longlines]="4 16"
 	[bigdoc]="1 10" [items]="1000 10000" [remains]="1000 10000"
-	[workboard]="5000 50000" [chains]="5000 50000"
+	[workboard]="5000 50000" [chains]="5000 50000" [distinct]="1000 10000"
 )
 if ((BIG)); then
 	for s in default adoption tiny deeprefs mesh nesting; do sizes[$s]+=" 100000"; done
@@ -50,7 +50,7 @@ if ((BIG)); then
 	sizes[remains]+=" 100000"
 fi
 shapes=("$@")
-((${#shapes[@]})) || shapes=(default adoption findings tiny deeprefs manyids nesting mesh longlines bigdoc items remains workboard chains)
+((${#shapes[@]})) || shapes=(default adoption findings tiny deeprefs manyids nesting mesh longlines bigdoc items remains workboard chains distinct)
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/sotvet-sweep.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT

@@ -53,6 +53,10 @@ type DocPass struct {
 	parse    bool                  // the parse runs the check (Stream.Keep applies)
 }
 
+// Texts returns the run's table of texts (Workspace.Texts): what a check
+// keeps of the document past its text, it may name there.
+func (p *DocPass) Texts() *Texts { return p.ws.Texts() }
+
 func (c *DocCheck) prepare() any {
 	if c.Prepare == nil {
 		return nil

@@ -203,7 +203,7 @@ func ParseStreaming(fset *token.FileSet, disc *Discovery, read func(path string)
 	// The documents' models are cut from slabs, each parsing goroutine
 	// cutting from its own at a time; a run's slabs are its own.
 	var slabPool sync.Pool // of *modelSlabs
-	texts := newRefTexts() // the references' texts, shared by the run's documents
+	texts := ws.Texts()    // the references' texts, shared by the run's documents
 	parseSlot := func(s *slot) {
 		f := s.file
 		setLines(f.Tok, s.content) // a token.File is safe for concurrent use

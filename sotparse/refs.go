@@ -1,10 +1,11 @@
 package sotparse
 
 import (
+	"bytes"
 	"encoding/binary"
 	"go/token"
+	"hash/maphash"
 	"iter"
-	"math/bits"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -19,7 +20,7 @@ import (
 // them, ~110 MB on manyids at 10,000 documents); packed, a reference
 // takes ~7 bytes, and a text named by many documents is held once.
 type Refs struct {
-	texts  *refTexts
+	texts  *Texts
 	packed []byte // per ref: kind, text id, Pos - previous Pos (zigzag), End - Pos (zigzag)
 	n      int
 }
@@ -41,7 +42,7 @@ func (rs Refs) All() iter.Seq2[int, Ref] {
 			b = b[k:]
 			de, k := binary.Varint(b)
 			b = b[k:]
-			r.Text = rs.texts.text(uint32(id))
+			r.Text = rs.texts.Text(TextID(id))
 			r.Pos = prev + token.Pos(dp)
 			r.End = r.Pos + token.Pos(de)
 			prev = r.Pos
@@ -54,21 +55,21 @@ func (rs Refs) All() iter.Seq2[int, Ref] {
 
 // refsBuilder packs a document's references as the parse finds them.
 type refsBuilder struct {
-	texts  *refTexts
+	texts  *Texts
 	packed []byte
 	n      int
 	prev   token.Pos
 }
 
 func (b *refsBuilder) add(kind RefKind, text string, pos, end token.Pos) {
-	b.addID(kind, b.texts.id(text), pos, end)
+	b.addID(kind, b.texts.ID(text), pos, end)
 }
 
 func (b *refsBuilder) addBytes(kind RefKind, text []byte, pos, end token.Pos) {
-	b.addID(kind, b.texts.idBytes(text), pos, end)
+	b.addID(kind, b.texts.IDBytes(text), pos, end)
 }
 
-func (b *refsBuilder) addID(kind RefKind, id uint32, pos, end token.Pos) {
+func (b *refsBuilder) addID(kind RefKind, id TextID, pos, end token.Pos) {
 	b.packed = append(b.packed, byte(kind))
 	b.packed = binary.AppendUvarint(b.packed, uint64(id))
 	b.packed = binary.AppendVarint(b.packed, int64(pos-b.prev))
@@ -87,114 +88,236 @@ func (b *refsBuilder) refs(slabs *modelSlabs) Refs {
 	return Refs{texts: b.texts, packed: packed, n: b.n}
 }
 
-// refTexts is the table of reference texts a run's documents share, each
-// text by an id. It is written under mu as documents are parsed, by
-// several goroutines, and read without a lock: a text never moves once
-// its id is given out (its block is never reallocated), and a reader has
+// Texts is a table of texts, each held once and named by a TextID: a
+// run's documents share one for their references' texts, and a check
+// names in it what it keeps of a document once its text is gone (the ids
+// a sentence names) rather than keeping a copy of each. It is written
+// under mu, by several goroutines, and read without a lock: a text never
+// moves once its id is given out, nor changes its span (a block of spans
+// that grows is copied, and the old one still holds it), and a reader has
 // the id from a document whose parse happened before it read it.
-type refTexts struct {
+//
+// The texts are copied into chunks of bytes they share, each id holding
+// its text's span in them (8 bytes), and found again by an
+// open-addressing index of their ids (4 bytes a slot): a map of strings
+// and a string header an id held ~80 bytes a text more, which a workspace
+// naming millions of distinct ids (each reference a text of its own)
+// paid in full.
+type Texts struct {
 	mu     sync.Mutex
-	ids    map[string]uint32
+	index  []TextID // slot -> id+1, 0 when free; a power of two, at most 3/4 full
+	seed   maphash.Seed
 	n      uint32
-	blocks [refTextBlocks]atomic.Pointer[[]string]
-	text1  []byte // the rest of the current block of text (under mu)
-	text1n int    // the size of the next block of text
+	spans  atomic.Pointer[[][]textSpan] // by id, in blocks (see addLocked); copied to change
+	chunks atomic.Pointer[[][]byte]     // copied to grow: a reader's copy stays valid
+	// The shared chunk texts are copied into (under mu): its rest, where
+	// that starts, its number.
+	free      []byte
+	freeAt    int
+	freeChunk textSpan
+	nextN     int // the size of the next shared chunk
 }
 
-// Block b holds ids [refTextFirst<<(b-1), refTextFirst<<b) (block 0 the
-// first refTextFirst): a table of a few texts is small, and a large one
-// grows by doubling without moving a text.
+// TextID names a text in its Texts.
+type TextID uint32
+
+// textSpan is where a text is: chunk<<32 | offset<<16 | length. A text
+// longer than a shared chunk takes a chunk of its own, whole: offset 1,
+// length 0. The empty text is 0.
+type textSpan uint64
+
+// Texts up to textShared bytes share chunks of up to textChunk bytes
+// (offsets fit 16 bits), from a few texts' worth, for a parse of one
+// document, to chunks the runtime gives pages of their own.
 const (
-	refTextFirst  = 64
-	refTextBlocks = 27 // 64<<26 ids: more than a uint32 counts
+	textShared = 1 << 10
+	textChunk  = 64 << 10
 )
 
-func newRefTexts() *refTexts {
-	return &refTexts{ids: make(map[string]uint32)}
+// The spans are in blocks of textSpanBlock ids (512 KB), the first of
+// which grows from textFirstIDs by doubling: a table of a few texts is
+// small, and a large one wastes at most a block (doubling blocks wasted up
+// to half the spans: 16 MB at two million texts).
+const (
+	textFirstIDs  = 64
+	textSpanBlock = 1 << 16
+)
+
+// NewTexts returns an empty table.
+func NewTexts() *Texts {
+	return &Texts{seed: maphash.MakeSeed()}
 }
 
-func refTextPlace(id uint32) (block, off int) {
-	if id < refTextFirst {
-		return 0, int(id)
-	}
-	b := bits.Len32(id / refTextFirst)
-	return b, int(id) - refTextFirst<<(b-1)
-}
-
-func (t *refTexts) text(id uint32) string {
-	b, off := refTextPlace(id)
-	return (*t.blocks[b].Load())[off]
-}
-
-func (t *refTexts) id(s string) uint32 {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	if id, ok := t.ids[s]; ok {
-		return id
-	}
-	return t.addLocked(t.copyLocked([]byte(s)))
-}
-
-func (t *refTexts) idBytes(s []byte) uint32 {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	if id, ok := t.ids[string(s)]; ok {
-		return id
-	}
-	return t.addLocked(t.copyLocked(s))
-}
-
-// copyLocked copies a new text into blocks of text the table's texts
-// share.
-func (t *refTexts) copyLocked(b []byte) string {
-	if len(b) == 0 {
+// Text returns the text of id, which t gave out.
+func (t *Texts) Text(id TextID) string {
+	sp := (*t.spans.Load())[id/textSpanBlock][id%textSpanBlock]
+	if sp == 0 {
 		return ""
 	}
-	if len(b) > 1<<10 {
-		return string(b)
+	c := (*t.chunks.Load())[sp>>32]
+	off, n := int(sp>>16&0xffff), int(sp&0xffff)
+	if n == 0 {
+		return unsafe.String(unsafe.SliceData(c), len(c))
 	}
-	if len(t.text1) < len(b) {
-		// From a few texts' worth, for a parse of one document, to
-		// blocks the runtime gives pages of their own.
-		t.text1n = min(max(2*t.text1n, 256), 64<<10)
-		t.text1 = make([]byte, max(t.text1n, len(b)))
-	}
-	s := t.text1[:len(b):len(b)]
-	copy(s, b)
-	t.text1 = t.text1[len(b):]
-	return unsafe.String(&s[0], len(s))
+	return unsafe.String(&c[off], n)
 }
 
-func (t *refTexts) addLocked(s string) uint32 {
-	id := t.n
-	b, off := refTextPlace(id)
-	blk := t.blocks[b].Load()
-	if blk == nil {
-		size := refTextFirst
-		if b > 0 {
-			size = refTextFirst << (b - 1)
-		}
-		s := make([]string, size)
-		blk = &s
-		t.blocks[b].Store(blk)
+// ID returns the id of s, adding it if t does not hold it.
+func (t *Texts) ID(s string) TextID {
+	h := maphash.String(t.seed, s)
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	slot, id, ok := t.findLocked(h, s)
+	if ok {
+		return id
 	}
-	(*blk)[off] = s
-	t.ids[s] = id
+	return t.addLocked(slot, unsafe.Slice(unsafe.StringData(s), len(s)))
+}
+
+// IDBytes is ID of a text given as bytes, which t copies if it adds it.
+func (t *Texts) IDBytes(s []byte) TextID {
+	h := maphash.Bytes(t.seed, s)
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	slot, id, ok := t.findLocked(h, unsafe.String(unsafe.SliceData(s), len(s)))
+	if ok {
+		return id
+	}
+	return t.addLocked(slot, s)
+}
+
+// Lookup returns the id of s, if t holds it.
+func (t *Texts) Lookup(s string) (TextID, bool) {
+	h := maphash.String(t.seed, s)
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	_, id, ok := t.findLocked(h, s)
+	return id, ok
+}
+
+// findLocked returns the id of s (of hash h), or the free slot it would
+// take.
+func (t *Texts) findLocked(h uint64, s string) (slot int, id TextID, ok bool) {
+	if len(t.index) == 0 {
+		return -1, 0, false
+	}
+	mask := len(t.index) - 1
+	for i := int(h) & mask; ; i = (i + 1) & mask {
+		e := t.index[i]
+		if e == 0 {
+			return i, 0, false
+		}
+		if t.Text(e-1) == s {
+			return i, e - 1, true
+		}
+	}
+}
+
+// copyLocked copies a new text into the chunks and returns its span.
+func (t *Texts) copyLocked(b []byte) textSpan {
+	if len(b) == 0 {
+		return 0
+	}
+	if len(b) > textShared {
+		return t.chunkLocked(bytes.Clone(b))<<32 | 1<<16
+	}
+	if len(t.free) < len(b) {
+		t.nextN = min(max(2*t.nextN, 256), textChunk)
+		t.free = make([]byte, max(t.nextN, len(b)))
+		t.freeAt, t.freeChunk = 0, t.chunkLocked(t.free)
+	}
+	copy(t.free, b)
+	t.free = t.free[len(b):]
+	sp := t.freeChunk<<32 | textSpan(t.freeAt)<<16 | textSpan(len(b))
+	t.freeAt += len(b)
+	return sp
+}
+
+// chunkLocked appends c to the chunks and returns its number.
+func (t *Texts) chunkLocked(c []byte) textSpan {
+	var cs [][]byte
+	if p := t.chunks.Load(); p != nil {
+		cs = *p
+	}
+	if len(cs) < cap(cs) {
+		// A reader's copy is shorter: the slot past its length is not
+		// one it reads.
+		cs = append(cs, c)
+	} else {
+		cs = append(make([][]byte, 0, max(2*len(cs), 8)), cs...)
+		cs = append(cs, c)
+	}
+	t.chunks.Store(&cs)
+	return textSpan(len(cs) - 1)
+}
+
+// addLocked gives s the next id and files it in slot of the index (-1:
+// the index must grow first).
+func (t *Texts) addLocked(slot int, s []byte) TextID {
+	id := TextID(t.n)
+	var dir [][]textSpan
+	if p := t.spans.Load(); p != nil {
+		dir = *p
+	}
+	b, i := int(id/textSpanBlock), int(id%textSpanBlock)
+	if b == len(dir) || i == len(dir[b]) {
+		dir = t.growSpansLocked(dir, b)
+	}
+	dir[b][i] = t.copyLocked(s)
 	t.n++
+	if slot < 0 || 4*int(t.n) > 3*len(t.index) {
+		t.growLocked()
+		return id
+	}
+	t.index[slot] = id + 1
 	return id
+}
+
+// growSpansLocked makes room in the spans for block b: a new block, or
+// the first one twice as large (a copy: a reader may hold the old one).
+func (t *Texts) growSpansLocked(dir [][]textSpan, b int) [][]textSpan {
+	if b == len(dir) {
+		size := textSpanBlock
+		if b == 0 {
+			size = textFirstIDs
+		}
+		dir = append(slices.Clip(dir), make([]textSpan, size))
+	} else {
+		blk := make([]textSpan, min(2*len(dir[b]), textSpanBlock))
+		copy(blk, dir[b])
+		dir = slices.Clone(dir)
+		dir[b] = blk
+	}
+	t.spans.Store(&dir)
+	return dir
+}
+
+// growLocked doubles the index (from 64 slots) and files every id in it
+// again, the last one given out included.
+func (t *Texts) growLocked() {
+	index := make([]TextID, max(2*len(t.index), 64))
+	mask := len(index) - 1
+	for id := range TextID(t.n) {
+		i := int(maphash.String(t.seed, t.Text(id))) & mask
+		for index[i] != 0 {
+			i = (i + 1) & mask
+		}
+		index[i] = id + 1
+	}
+	t.index = index
 }
 
 // TextSet is a set of reference texts, held as ids in their run's table:
 // 4 bytes a text where a map of them took ~25 and its strings.
 type TextSet struct {
-	texts *refTexts
-	ids   []uint32 // sorted
+	texts *Texts
+	ids   []TextID // sorted
 }
 
 // TextSet returns the texts of the references of kind k, each as fix
 // returns it (nil: as it is).
 func (rs Refs) TextSet(k RefKind, fix func(string) string) TextSet {
-	var ids []uint32
+	var ids []TextID
 	for _, r := range rs.All() {
 		if r.Kind != k {
 			continue
@@ -203,7 +326,7 @@ func (rs Refs) TextSet(k RefKind, fix func(string) string) TextSet {
 		if fix != nil {
 			t = fix(t)
 		}
-		ids = append(ids, rs.texts.id(t))
+		ids = append(ids, rs.texts.ID(t))
 	}
 	if len(ids) == 0 {
 		return TextSet{}
@@ -217,17 +340,10 @@ func (s TextSet) Has(text string) bool {
 	if len(s.ids) == 0 {
 		return false
 	}
-	id, ok := s.texts.lookup(text)
+	id, ok := s.texts.Lookup(text)
 	if !ok {
 		return false
 	}
 	_, ok = slices.BinarySearch(s.ids, id)
 	return ok
-}
-
-func (t *refTexts) lookup(s string) (uint32, bool) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	id, ok := t.ids[s]
-	return id, ok
 }

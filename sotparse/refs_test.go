@@ -3,6 +3,7 @@ package sotparse
 import (
 	"fmt"
 	"go/token"
+	"strings"
 	"sync"
 	"testing"
 )
@@ -45,16 +46,16 @@ func TestRefsPacked(t *testing.T) {
 // parse does, past the first blocks: every text keeps its id and reads
 // back as itself. Run under -race it also holds that reads need no lock.
 func TestRefTextsConcurrent(t *testing.T) {
-	texts := newRefTexts()
+	texts := NewTexts()
 	const n = 5000
-	ids := make([][n]uint32, 4)
+	ids := make([][n]TextID, 4)
 	var wg sync.WaitGroup
 	for g := range ids {
 		wg.Go(func() {
 			for i := range n {
 				s := fmt.Sprintf("text-%d", (i*7+g)%n)
-				id := texts.id(s)
-				if got := texts.text(id); got != s {
+				id := texts.ID(s)
+				if got := texts.Text(id); got != s {
 					t.Errorf("text(%d) = %q, want %q", id, got, s)
 					return
 				}
@@ -70,5 +71,67 @@ func TestRefTextsConcurrent(t *testing.T) {
 	}
 	if texts.n != n {
 		t.Errorf("%d ids for %d texts", texts.n, n)
+	}
+}
+
+// TestTextsSpans gives out ids for texts of every size a span encodes
+// (empty, short, filling shared chunks past their boundaries, longer than
+// a shared chunk takes) and reads each back, by id and by Lookup.
+func TestTextsSpans(t *testing.T) {
+	texts := NewTexts()
+	var want []string
+	for i := range textSpanBlock + 5000 { // past the first block of spans
+		var s string
+		switch i % 7 {
+		case 0:
+			s = strings.Repeat(fmt.Sprintf("long-%d-", i), 1+textShared/6) // own chunk
+		case 1:
+			s = strings.Repeat("x", textShared) // the longest shared
+		default:
+			s = fmt.Sprintf("CTO-WORK-%07d", i)
+		}
+		want = append(want, s)
+	}
+	want = append(want, "")
+	ids := make([]TextID, len(want))
+	for i, s := range want {
+		if i%7 == 1 && i > 1 && s != "" {
+			if id := texts.ID(s); id != ids[1] {
+				t.Fatalf("at %d: a text given again got a new id %d, want %d; Text(%d) = %.60q", i, id, ids[1], ids[1], texts.Text(ids[1]))
+			}
+			ids[i] = ids[1]
+			continue
+		}
+		ids[i] = texts.IDBytes([]byte(s))
+	}
+	for i, s := range want {
+		if got := texts.Text(ids[i]); got != s {
+			t.Fatalf("Text(%d) = %.40q, want %.40q", ids[i], got, s)
+		}
+		if id, ok := texts.Lookup(s); !ok || id != ids[i] {
+			t.Fatalf("Lookup(%.40q) = %d, %v, want %d", s, id, ok, ids[i])
+		}
+	}
+	if _, ok := texts.Lookup("CTO-WORK-absent"); ok {
+		t.Error("Lookup found a text never given")
+	}
+}
+
+// BenchmarkTextsDistinct gives ids to texts no other names (a workspace
+// whose every reference is a text of its own), then to each again.
+func BenchmarkTextsDistinct(b *testing.B) {
+	names := make([]string, 200000)
+	for i := range names {
+		names[i] = fmt.Sprintf("CTO-WORK-%07d", i)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		texts := NewTexts()
+		for _, s := range names {
+			texts.ID(s)
+		}
+		for _, s := range names {
+			texts.ID(s)
+		}
 	}
 }

@@ -41,7 +41,7 @@ type modelSlabs struct {
 
 	// The table of reference texts the run's documents share (see Refs),
 	// and a builder whose buffer the next document reuses.
-	refTexts *refTexts
+	refTexts *Texts
 	builder  *refsBuilder
 }
 
@@ -99,10 +99,10 @@ func (m *modelSlabs) heading() *Heading {
 // in the run's table (a table of its own for a nil m).
 func (m *modelSlabs) refsBuilder() *refsBuilder {
 	if m == nil {
-		return &refsBuilder{texts: newRefTexts()}
+		return &refsBuilder{texts: NewTexts()}
 	}
 	if m.refTexts == nil {
-		m.refTexts = newRefTexts()
+		m.refTexts = NewTexts()
 	}
 	b := m.builder
 	if b == nil {

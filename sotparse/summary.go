@@ -373,7 +373,7 @@ func decodeWorkboardSummary(f *File, data []byte) (*Workboard, error) {
 
 // decodeSummary rebuilds the document summarized in data for f (see
 // newSummaryDecoder).
-func decodeSummary(f *File, data []byte, texts *refTexts) (doc *Doc, err error) {
+func decodeSummary(f *File, data []byte, texts *Texts) (doc *Doc, err error) {
 	d, err := newSummaryDecoder(f, data, summaryDoc)
 	if err != nil {
 		return nil, err
@@ -588,10 +588,10 @@ func (d *summaryDecoder) refs() []*Ref {
 
 // packedRefs decodes a document's references into Refs, their texts in
 // texts (a table of their own if nil).
-func (d *summaryDecoder) packedRefs(texts *refTexts) Refs {
+func (d *summaryDecoder) packedRefs(texts *Texts) Refs {
 	n := d.count(len(d.b)) // each ref takes at least one byte
 	if texts == nil {
-		texts = newRefTexts()
+		texts = NewTexts()
 	}
 	b := refsBuilder{texts: texts}
 	for range n {

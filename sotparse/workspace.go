@@ -68,6 +68,9 @@ type Workspace struct {
 	reread    map[string][]byte // released texts Content read back
 	passing   atomic.Int64      // reads of a file TransientContent made and did not keep
 
+	textsOnce sync.Once
+	texts     *Texts // the run's table of texts (Texts)
+
 	models  *Models // the session's, when the run was given them (Aggregate)
 	kept    []*Doc  // the documents decoded from summaries, with models
 	keptGen uint64  // their generation in models
@@ -82,6 +85,17 @@ type File struct {
 
 	linesMu sync.Mutex
 	packed  []byte // Tok's line table while packed (packLines), else nil
+}
+
+// Texts returns the table of texts the run's documents share: their
+// references' texts, and what checks name in it.
+func (ws *Workspace) Texts() *Texts {
+	ws.textsOnce.Do(func() {
+		if ws.texts == nil {
+			ws.texts = NewTexts()
+		}
+	})
+	return ws.texts
 }
 
 // Focused reports whether the run reports on path: checks may skip the

@@ -2,6 +2,7 @@ package status
 
 import (
 	"bytes"
+	"encoding/binary"
 	"fmt"
 	"go/token"
 	"regexp"
@@ -115,7 +116,8 @@ func (c *checker) index(docs []*sotparse.Doc) {
 	}
 	c.ws.Prefetch(todo)
 	out := make([]*docInfo, len(todo))
-	parallel.For(len(todo), func(i int) { out[i] = index(todo[i], c.ws.Content(todo[i]), c.pats) })
+	texts := c.ws.Texts()
+	parallel.For(len(todo), func(i int) { out[i] = index(todo[i], c.ws.Content(todo[i]), c.pats, texts) })
 	for i, d := range todo {
 		c.info[d] = out[i]
 	}
@@ -129,7 +131,7 @@ var DocCheck = &sotparse.DocCheck{Prepare: func() any { return newRemainPatterns
 			p.Flag(l.ValuePos, l.End) // docStatus may report it
 		}
 	}
-	return detach(index(p.Doc, p.Content, p.Prepared.(*remainPatterns)))
+	return detach(index(p.Doc, p.Content, p.Prepared.(*remainPatterns), p.Texts()))
 }}
 
 // detach gives di strings of its own: the index of a document outlives its
@@ -141,10 +143,6 @@ func detach(di *docInfo) *docInfo {
 	own := copies.Own
 	if cap(di.stated) > len(di.stated) {
 		di.stated = slices.Clone(di.stated) // held to its length, not what append grew
-	}
-	for i := range di.stated {
-		st := &di.stated[i]
-		st.status, st.id = own(st.status), own(st.id)
 	}
 	if di.about != nil {
 		about := make(map[string]bool, len(di.about))
@@ -257,8 +255,8 @@ func (c *checker) corroborations(id, status string, docs []*docInfo) []*docInfo 
 				c.corrob[k] = append(c.corrob[k], di)
 			}
 		}
-		for _, s := range di.stated {
-			add(s.id, s.status)
+		for s := range di.stated.all {
+			add(di.texts.Text(s.id), di.texts.Text(s.status))
 		}
 		for x := range di.about {
 			for _, r := range di.results {
@@ -997,7 +995,8 @@ func inCodeSpan(s string) bool { return strings.Count(s, "`")%2 == 1 }
 type docInfo struct {
 	d        *sotparse.Doc
 	sections []span          // of d.WorkItems, by index
-	stated   []stated        // the ids of its "ID is STATUS" sentences
+	stated   claims          // the ids of its "ID is STATUS" sentences
+	texts    *sotparse.Texts // names stated's ids and statuses
 	about    map[string]bool // ids the document is about
 	results  []result        // document-level bare statuses
 	// remain holds the lines that say "blocked" in any case: the only
@@ -1086,13 +1085,40 @@ func (di *docInfo) mark(id string) {
 }
 
 // stated is an id an "ID is STATUS" sentence gives the status of: a
-// sentence of several ids is one stated each, in order. Held for every
-// document until the check runs: a slice of ids each was ~24 bytes more
-// a claim, ~40 MB on nesting at 10,000 documents.
+// sentence of several ids is one stated each, in order.
 type stated struct {
-	id     string
-	status string
-	off    int // of the sentence
+	id, status sotparse.TextID // in the run's table of texts (docInfo.texts)
+	off        int             // of the sentence
+}
+
+// claims are a document's stated, packed: per claim its id, its status
+// and its offset less the one before (in order, 0 or more), as varints,
+// ~5 bytes. Held for
+// every document until the check runs: as strings of their own a claim
+// took ~72 bytes, ~70 MB on nesting at 10,000 documents (a million claims
+// of a hundred ids), and as a struct of ids 12.
+type claims []byte
+
+// add appends s; last is the offset of the claim before it.
+func (c *claims) add(s stated, last int) {
+	*c = binary.AppendUvarint(*c, uint64(s.id))
+	*c = binary.AppendUvarint(*c, uint64(s.status))
+	*c = binary.AppendVarint(*c, int64(s.off-last))
+}
+
+// all yields the claims in the order they were added.
+func (c claims) all(yield func(stated) bool) {
+	off := 0
+	for len(c) > 0 {
+		id, n := binary.Uvarint(c)
+		st, m := binary.Uvarint(c[n:])
+		d, k := binary.Varint(c[n+m:])
+		c = c[n+m+k:]
+		off += int(d)
+		if !yield(stated{id: sotparse.TextID(id), status: sotparse.TextID(st), off: off}) {
+			return
+		}
+	}
 }
 
 type result struct {
@@ -1105,9 +1131,10 @@ type result struct {
 func (di *docInfo) stateOffset(id, status string) (int, bool) {
 	if di.stateIdx == nil {
 		di.stateIdx = map[string]int{}
-		for _, s := range di.stated {
-			if _, ok := di.stateIdx[s.id+"\x00"+s.status]; !ok {
-				di.stateIdx[s.id+"\x00"+s.status] = s.off
+		for s := range di.stated.all {
+			k := di.texts.Text(s.id) + "\x00" + di.texts.Text(s.status)
+			if _, ok := di.stateIdx[k]; !ok {
+				di.stateIdx[k] = s.off
 			}
 		}
 	}
@@ -1233,7 +1260,7 @@ func (di *docInfo) innermostOf(k int) *sotparse.WorkItem {
 }
 
 // index reads d, whose content is given: d may be a summary.
-func index(d *sotparse.Doc, content []byte, pats *remainPatterns) *docInfo {
+func index(d *sotparse.Doc, content []byte, pats *remainPatterns, texts *sotparse.Texts) *docInfo {
 	tf := d.File.Tok
 	size := len(content)
 	scratch := linesScratch.Get().(*[]bodylines.Line)
@@ -1247,7 +1274,8 @@ func index(d *sotparse.Doc, content []byte, pats *remainPatterns) *docInfo {
 			linesScratch.Put(scratch)
 		}
 	}()
-	di := &docInfo{d: d}
+	di := &docInfo{d: d, texts: texts}
+	lastClaim := 0  // the offset of the last of di.stated
 	remain := lines // extra phrases need not say "blocked": read every line
 	var withID []bodylines.Line
 	if pats.saysBlocked {
@@ -1307,8 +1335,10 @@ func index(d *sotparse.Doc, content []byte, pats *remainPatterns) *docInfo {
 			if m := statesStatus.FindStringSubmatchIndex(s.text); m != nil && !inCodeSpan(s.text[:m[1]]) {
 				st := strings.ToLower(s.text[m[4]:m[5]])
 				if statuses.Has(st) {
+					status := texts.ID(st)
 					for _, id := range ids(s.text[m[2]:m[3]]) {
-						di.stated = append(di.stated, stated{id: id, status: st, off: s.off})
+						di.stated.add(stated{id: texts.ID(id), status: status, off: s.off}, lastClaim)
+						lastClaim = s.off
 					}
 				}
 			}

@@ -35,7 +35,10 @@ import (
 //   - nesting: n documents of lists and block quotes 100 deep.
 //   - mesh: n documents, each linking to ten others across the workspace.
 //   - chains: a workboard of n items in blocked_by chains of 1,000.
-var Shapes = []string{"adoption", "findings", "bigdoc", "workboard", "tiny", "deeprefs", "remains", "items", "manyids", "longlines", "nesting", "mesh", "chains"}
+//   - distinct: n documents naming 200 work item ids and 20 paths each, in
+//     prose and in lists, every one named by no other document, and the
+//     next document by path: a table of reference texts that shares nothing.
+var Shapes = []string{"adoption", "findings", "bigdoc", "workboard", "tiny", "deeprefs", "remains", "items", "manyids", "longlines", "nesting", "mesh", "chains", "distinct"}
 
 // WriteShape writes the named shape of size n into dir (which must be absent
 // or empty unless opt.Force), deterministically from seed. The shape
@@ -76,6 +79,8 @@ func WriteShape(dir, shape string, n int, seed int64, opt Options) error {
 		files = func(emit func(string, string)) { mesh(emit, n) }
 	case "chains":
 		files = func(emit func(string, string)) { chains(emit, n) }
+	case "distinct":
+		files = func(emit func(string, string)) { distinct(emit, n) }
 	default:
 		return fmt.Errorf("gencorpus: unknown shape %q (have default, %s)", shape, strings.Join(Shapes, ", "))
 	}
@@ -472,4 +477,32 @@ func chains(emit func(string, string), n int) {
 	}
 	emit("WORKBOARD.yaml", wb.String())
 	emit("sotvet.yaml", "max-file-size: 67108864\n")
+}
+
+// distinct: n documents, each naming 200 work item ids and 20 document
+// paths that no other document names, ten ids and a path a line, in list
+// items and in sentences that state the ids' status, and the next document
+// by path: every reference a text of its own, where the other shapes name
+// the same few texts again and again.
+func distinct(emit func(string, string), n int) {
+	path := func(i int) string { return fmt.Sprintf(".sot/dst/DST-%05d-ISSUES.md", i) }
+	for i := range n {
+		var b strings.Builder
+		legacyFrontmatter(&b, fmt.Sprintf("dst-%05d", i), "draft")
+		fmt.Fprintf(&b, "# Distinct %d\n\n%s\n\n## Issue: CTO-WORK-%07d - Node\n\nStatus: candidate.\n\n", i, Disclaimer, i)
+		for line := range 20 {
+			if line%2 == 0 {
+				b.WriteString("- ")
+			}
+			for k := range 10 {
+				if k > 0 {
+					b.WriteString(", ")
+				}
+				fmt.Fprintf(&b, "CTO-WORK-%07d", n+i*200+line*10+k)
+			}
+			fmt.Fprintf(&b, " are validated, see `.sot/old/OLD-%07d-PRD.md`.\n\n", i*20+line)
+		}
+		fmt.Fprintf(&b, "Next: `%s`.\n", path((i+1)%n))
+		emit(path(i), b.String())
+	}
 }

@@ -5,6 +5,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -14,7 +15,7 @@ import (
 // unknown shape.
 func TestShapes(t *testing.T) {
 	sizes := map[string]int{"adoption": 20, "findings": 5, "bigdoc": 1, "workboard": 250, "tiny": 30, "deeprefs": 12,
-		"remains": 10, "items": 10, "manyids": 3, "longlines": 1, "nesting": 2, "mesh": 20, "chains": 1500}
+		"remains": 10, "items": 10, "manyids": 3, "longlines": 1, "nesting": 2, "mesh": 20, "chains": 1500, "distinct": 3}
 	want := map[string]func(files map[string]string) string{
 		"adoption": func(files map[string]string) string {
 			if n := countMD(files); n != 20 {
@@ -87,6 +88,24 @@ func TestShapes(t *testing.T) {
 			}
 			if strings.Count(files[".sot/mesh/MESH-00000-PRD.md"], "Depends on") != 10 {
 				return "want ten links per document"
+			}
+			return ""
+		},
+		"distinct": func(files map[string]string) string {
+			if msg := wantMD(files, 3); msg != "" {
+				return msg
+			}
+			seen := map[string]bool{}
+			for p, body := range files {
+				for _, id := range regexp.MustCompile(`CTO-WORK-[0-9]+|OLD-[0-9]+`).FindAllString(body, -1) {
+					if seen[id] {
+						return p + " names " + id + ", which another line names"
+					}
+					seen[id] = true
+				}
+			}
+			if len(seen) != 3*(1+200+20) {
+				return fmt.Sprintf("want 663 distinct ids and paths, got %d", len(seen))
 			}
 			return ""
 		},
