@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/base64"
 	"encoding/hex"
+	"strings"
 )
 
 // keyMaterialRule finds private key material outside an armored PEM block,
@@ -14,24 +15,13 @@ import (
 // private, seed or signing name. A bare 64-digit hex string is a SHA-256
 // digest, which sotvet's evidence is full of, and is never reported.
 func keyMaterialRule() *Rule {
-	b64 := `[A-Za-z0-9+/]{16,}={0,2}(?:\r?\n[ \t]*[A-Za-z0-9+/]{4,}={0,2})*`
+	forms := keyMaterialForms()
 	return &Rule{
 		ID:          RuleKeyMaterial,
 		Description: "private key material (PEM body, base64 or hex DER, hex key with a private-key name)",
-		builtinRE: builtinExpr(
-			// A PEM body after its BEGIN line, with no END line in sight.
-			`-----BEGIN[ A-Z0-9]{0,32}PRIVATE KEY-----[ \t]*\r?\n(?:[A-Za-z-]+:[^\n]*\r?\n)*\r?\n?[ \t]*(?P<secret>` + b64 + `)` +
-				// Base64 DER of a private key (a PEM body without armor).
-				`|(?P<secret>(?:MC4CAQAwBQYDK2Vw|MIG[HI]AgEAMBMGByqGSM49|MI[A-Za-z0-9+/]{2}[A-Za-z0-9+/]{2}IBADANBgkqhkiG9w0BAQEFAAS|MI[A-Za-z0-9+/]{4}IBAAKC[AQ][QgIQ]EA|MHcCAQEEI|MIGkAgEBBDA|b3BlbnNzaC1rZXktdjEA)` + `[A-Za-z0-9+/]*={0,2}(?:\r?\n[ \t]*[A-Za-z0-9+/]{4,}={0,2})*)` +
-				// A PEM file in base64 or in hex.
-				`|(?P<secret>LS0tLS1CRUdJTi[A-Za-z0-9+/]{20,}={0,2})` +
-				`|(?P<secret>(?i:2d2d2d2d2d424547494e20)[0-9A-Fa-f]{40,})` +
-				// Hex DER of a PKCS#8 Ed25519 or RSA key.
-				`|(?P<secret>(?i:302e020100300506032b657004220420)[0-9A-Fa-f]{64}|(?i:3082[0-9a-f]{4}020100300d06092a864886f70d0101010500)[0-9A-Fa-f]{64,})` +
-				// A hex key assigned to a private, seed or signing name.
-				"|(?i:(?P<key>[A-Za-z0-9_.-]*(?:private|priv|seed|signing)[A-Za-z0-9_.-]*)[\x60\"']?[ \\t]*(?:=|:=|:|=>)[ \\t]*[\x60\"']?)(?P<secret>[0-9A-Fa-f]{128}|[0-9A-Fa-f]{64})(?:[^0-9A-Za-z]|$)"),
-		MinLen: 40,
-		After:  16 << 10, // a PEM body follows its BEGIN line
+		builtinRE:   builtinExpr(strings.Join(forms, "|")),
+		MinLen:      40,
+		After:       16 << 10, // a PEM body follows its BEGIN line
 		Keywords: []string{"private key-----", "mc4caqawbqydk2vw", "agemabmgbyqgsm49", "ibadanbgkqhkig9w0baqefaas",
 			"ibaakcaqea", "ibaakcagea", "ibaakcabaq", "mhccaqeei", "migkagebbda", "b3blbnnzac1rzxktdjea", "ls0tls1crudjti",
 			"2d2d2d2d2d424547494e20", "302e020100300506032b6570", "300d06092a864886f70d0101010500",
@@ -39,6 +29,38 @@ func keyMaterialRule() *Rule {
 		Gate:     keyMaterialGate,
 		Validate: validKeyMaterial,
 		mayMatch: keyMaterialMayMatch,
+		forms:    forms,
+		formsIn:  keyMaterialFormsIn,
+	}
+}
+
+// The forms of keyMaterialRule, in the order of its alternation (see
+// keyMaterialFormsIn).
+const (
+	kmPEMBody = iota
+	kmDER
+	kmPEMBase64
+	kmPEMHex
+	kmDERHex
+	kmNamedHex
+)
+
+// keyMaterialForms returns the forms keyMaterialRule's expression is the
+// alternation of, indexed by the km constants.
+func keyMaterialForms() []string {
+	b64 := `[A-Za-z0-9+/]{16,}={0,2}(?:\r?\n[ \t]*[A-Za-z0-9+/]{4,}={0,2})*`
+	return []string{
+		// A PEM body after its BEGIN line, with no END line in sight.
+		kmPEMBody: `-----BEGIN[ A-Z0-9]{0,32}PRIVATE KEY-----[ \t]*\r?\n(?:[A-Za-z-]+:[^\n]*\r?\n)*\r?\n?[ \t]*(?P<secret>` + b64 + `)`,
+		// Base64 DER of a private key (a PEM body without armor).
+		kmDER: `(?P<secret>(?:MC4CAQAwBQYDK2Vw|MIG[HI]AgEAMBMGByqGSM49|MI[A-Za-z0-9+/]{2}[A-Za-z0-9+/]{2}IBADANBgkqhkiG9w0BAQEFAAS|MI[A-Za-z0-9+/]{4}IBAAKC[AQ][QgIQ]EA|MHcCAQEEI|MIGkAgEBBDA|b3BlbnNzaC1rZXktdjEA)` + `[A-Za-z0-9+/]*={0,2}(?:\r?\n[ \t]*[A-Za-z0-9+/]{4,}={0,2})*)`,
+		// A PEM file in base64 or in hex.
+		kmPEMBase64: `(?P<secret>LS0tLS1CRUdJTi[A-Za-z0-9+/]{20,}={0,2})`,
+		kmPEMHex:    `(?P<secret>(?i:2d2d2d2d2d424547494e20)[0-9A-Fa-f]{40,})`,
+		// Hex DER of a PKCS#8 Ed25519 or RSA key.
+		kmDERHex: `(?P<secret>(?i:302e020100300506032b657004220420)[0-9A-Fa-f]{64}|(?i:3082[0-9a-f]{4}020100300d06092a864886f70d0101010500)[0-9A-Fa-f]{64,})`,
+		// A hex key assigned to a private, seed or signing name.
+		kmNamedHex: "(?i:(?P<key>[A-Za-z0-9_.-]*(?:private|priv|seed|signing)[A-Za-z0-9_.-]*)[\x60\"']?[ \\t]*(?:=|:=|:|=>)[ \\t]*[\x60\"']?)(?P<secret>[0-9A-Fa-f]{128}|[0-9A-Fa-f]{64})(?:[^0-9A-Za-z]|$)",
 	}
 }
 
@@ -64,22 +86,41 @@ const keyMaterialMinHex = 62
 // search, over an expression too large for the backtracker, costs ~0.1
 // µs a byte.
 func keyMaterialMayMatch(window []byte) bool {
-	for _, lit := range keyMaterialLiterals {
+	return keyMaterialFormsIn(window) != 0
+}
+
+// keyMaterialFormsIn returns the forms of keyMaterialRule (bit i: form i)
+// that may match in window: the PEM body holds "PRIVATE KEY-----", the
+// base64 DER one of its prefixes' literals, the base64 PEM its head, and
+// the hex forms a run of keyMaterialMinHex hex digits. A PEM file is
+// searched for the armored forms only: with the name-and-hex form beside
+// them, whose leading name run keeps a thread alive at every letter of a
+// base64 body, the search cost twice as much.
+func keyMaterialFormsIn(window []byte) uint32 {
+	var in uint32
+	if bytes.Contains(window, keyMaterialLiterals[0]) {
+		in |= 1 << kmPEMBody
+	}
+	for _, lit := range keyMaterialLiterals[1:8] {
 		if bytes.Contains(window, lit) {
-			return true
+			in |= 1 << kmDER
+			break
 		}
+	}
+	if bytes.Contains(window, keyMaterialLiterals[8]) {
+		in |= 1 << kmPEMBase64
 	}
 	run := 0
 	for _, c := range window {
 		if '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F' {
 			if run++; run >= keyMaterialMinHex {
-				return true
+				return in | 1<<kmPEMHex | 1<<kmDERHex | 1<<kmNamedHex
 			}
 		} else {
 			run = 0
 		}
 	}
-	return false
+	return in
 }
 
 // keyMaterialGate passes the name keywords only when a name is being

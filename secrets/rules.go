@@ -85,6 +85,14 @@ type Rule struct {
 	// mayMatch, when set, is false for a window no match of Regex can lie
 	// in, which the scanner then does not search.
 	mayMatch func(window []byte) bool
+	// forms, when set, are the alternatives builtinRE is the alternation
+	// of, in order, and formsIn tells which of them (bit i: forms[i]) may
+	// match in a window. The window is searched by the expression with
+	// the others made unmatchable (searchExprIn): an alternative that
+	// matches nowhere in a text takes part in no leftmost-first match of
+	// the alternation there, and its groups keep their numbers.
+	forms   []string
+	formsIn func(window []byte) uint32
 }
 
 // Candidate is a match offered to Rule.Validate. It holds the raw secret:
@@ -1196,6 +1204,7 @@ type compiledRule struct {
 	anchoredAfterT tieredExpr
 	anchoredT      tieredExpr
 	searchAllT     tieredExpr
+	formExprs      sync.Map // formsIn's mask -> *formVariant (searchExprIn)
 	anchoredSrc    string
 	afterSrc       string // anchoredAfterExpr's source
 	// tree is the parse of the rule's source, which prepare hands to the
@@ -1344,6 +1353,65 @@ func (cr *compiledRule) searchExpr() *regexp.Regexp {
 		return cr.search // a caller's Regex
 	}
 	return cr.searchT.get(cr, cr.searchSrc)
+}
+
+// searchExprIn returns the expression that finds the rule's matches in
+// window: searchExpr, or for a rule of forms the alternation of those
+// that may match in it (nil when none may), compiled on first use.
+func (cr *compiledRule) searchExprIn(window []byte) *regexp.Regexp {
+	if cr.formsIn == nil {
+		return cr.searchExpr()
+	}
+	in := cr.formsIn(window)
+	all := uint32(1)<<len(cr.forms) - 1
+	switch in &= all; in {
+	case all:
+		return cr.searchExpr()
+	case 0:
+		return nil
+	}
+	v, ok := cr.formExprs.Load(in)
+	if !ok {
+		v, _ = cr.formExprs.LoadOrStore(in, &formVariant{src: formsExpr(cr.forms, in)})
+	}
+	fv := v.(*formVariant)
+	return fv.expr.get(cr, fv.src) // folded as searchExpr is, past foldAfter
+}
+
+// formVariant is the expression of some of a rule's forms (searchExprIn).
+type formVariant struct {
+	src  string
+	expr tieredExpr
+}
+
+// formsExpr is the alternation of forms with those not in in (bit i:
+// forms[i]) made unmatchable: each is an empty class followed by its
+// groups, empty, so that the expression numbers and names its groups as
+// the whole one does and compiles none of its instructions.
+func formsExpr(forms []string, in uint32) string {
+	var b strings.Builder
+	for i, f := range forms {
+		if i > 0 {
+			b.WriteByte('|')
+		}
+		if in&(1<<i) != 0 {
+			b.WriteString(f)
+			continue
+		}
+		b.WriteString(`[^\x00-\x{10FFFF}]`)
+		re, err := syntax.Parse(f, syntax.Perl)
+		if err != nil {
+			panic(err) // TestKeyMaterialMayMatch compiles every combination
+		}
+		for _, name := range re.CapNames()[1:] {
+			if name == "" {
+				b.WriteString("()")
+			} else {
+				b.WriteString("(?P<" + name + ">)")
+			}
+		}
+	}
+	return b.String()
 }
 
 // anchoredAfterExpr returns the expression of a rule whose matches begin
@@ -1520,7 +1588,11 @@ func (cr *compiledRule) prepare() {
 // characters, as the whole expression's leftmost match would start (the
 // prefix captures nothing, so the groups are the same).
 func (cr *compiledRule) matches(ctx []byte) [][]int {
-	ms := cr.searchExpr().FindAllSubmatchIndex(ctx, -1)
+	re := cr.searchExprIn(ctx)
+	if re == nil {
+		return nil
+	}
+	ms := re.FindAllSubmatchIndex(ctx, -1)
 	prev := 0
 	for _, m := range ms {
 		cr.widenStripped(ctx, m, prev)

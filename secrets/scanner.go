@@ -1367,7 +1367,10 @@ func (cr *compiledRule) searchParts(ctx []byte, parts []span, f func(m []int)) {
 	if len(parts) == 0 {
 		return
 	}
-	re := cr.searchExpr()
+	re := cr.searchExprIn(ctx)
+	if re == nil {
+		return
+	}
 	prev := 0
 	for _, p := range parts {
 		end := min(p.end+1, len(ctx))

@@ -410,11 +410,15 @@ func TestScannersShareExpressions(t *testing.T) {
 }
 
 // TestKeyMaterialMayMatch: a window keyMaterialMayMatch rules out holds no
-// match of the rule's expression, on windows built from the pieces of
-// every form (armor, base64 DER prefixes, hex headers, names, hex runs
-// just under and over the bound).
+// match of the rule's expression, and a window searched by the forms
+// keyMaterialFormsIn finds in it has the whole expression's matches, on
+// windows built from the pieces of every form (armor, base64 DER
+// prefixes, hex headers, names, hex runs just under and over the bound).
 func TestKeyMaterialMayMatch(t *testing.T) {
 	re := keyMaterialRule().Expr()
+	cr := &compiledRule{Rule: keyMaterialRule()}
+	cr.prepare()
+	narrowed := 0
 	hexRun := func(n int) string { return strings.Repeat("0123456789abcdefABCDEF", n/22+1)[:n] }
 	pieces := []string{
 		"-----BEGIN RSA PRIVATE KEY-----\n", "-----BEGIN PRIVATE KEY-----", "PRIVATE KEY", "Proc-Type: 4,ENCRYPTED\n",
@@ -433,6 +437,18 @@ func TestKeyMaterialMayMatch(t *testing.T) {
 		}
 		w := []byte(b.String())
 		ms := re.FindAllSubmatchIndex(w, -1)
+		// The window's search by the forms that may match in it finds
+		// the whole expression's matches, groups and all.
+		var fs [][]int
+		if fre := cr.searchExprIn(w); fre != nil {
+			fs = fre.FindAllSubmatchIndex(w, -1)
+			if fre != cr.searchExpr() {
+				narrowed++
+			}
+		}
+		if !reflect.DeepEqual(fs, ms) {
+			t.Fatalf("forms %06b of %q: matches %v, the whole expression's %v", keyMaterialFormsIn(w), w, fs, ms)
+		}
 		if !keyMaterialMayMatch(w) {
 			ruledOut++
 			if len(ms) > 0 {
@@ -442,8 +458,17 @@ func TestKeyMaterialMayMatch(t *testing.T) {
 			matched++
 		}
 	}
-	if ruledOut < sampled(1000) || matched < sampled(1000) {
-		t.Errorf("weak test: %d windows ruled out, %d with a match", ruledOut, matched)
+	if ruledOut < sampled(1000) || matched < sampled(1000) || narrowed < sampled(1000) {
+		t.Errorf("weak test: %d windows ruled out, %d with a match, %d searched by fewer forms", ruledOut, matched, narrowed)
+	}
+	if got := formsExpr(cr.forms, 1<<len(cr.forms)-1); got != cr.builtinRE.src {
+		t.Errorf("the forms joined are not the rule's expression:\n%s\n%s", got, cr.builtinRE.src)
+	}
+	for in := uint32(1); in < 1<<len(cr.forms); in++ {
+		fre := regexp.MustCompile(formsExpr(cr.forms, in))
+		if !slices.Equal(fre.SubexpNames(), re.SubexpNames()) {
+			t.Fatalf("forms %06b: groups %q, the whole expression's %q", in, fre.SubexpNames(), re.SubexpNames())
+		}
 	}
 }
 
