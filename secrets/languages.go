@@ -60,7 +60,8 @@ func proseSecretIntlRule() *Rule {
 	copula := `(?:ist|lautet|lautete|war|es|era|est|était|é|è|e'|is|luidt|was)`
 	adverb := `(?:jetzt|nun|ahora|désormais|maintenant|agora|ora|adesso|nu|voortaan)`
 	// a word may hold an apostrophe: "d'accès", "dell'admin"
-	words := `(?:[ \t]+[^\s:;,.!?<>\x60"]+){0,6}?`
+	// or a code span: "Kennwort für den Benutzer `mig_user` lautet …"
+	words := `(?:[ \t]+(?:\x60[^\s\x60]+\x60|[^\s:;,.!?<>\x60"]+)){0,6}?`
 	return &Rule{
 		ID:          RuleProseSecretIntl,
 		Description: "password, key or token stated in a sentence in German, Spanish, French, Portuguese, Italian or Dutch",

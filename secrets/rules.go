@@ -247,6 +247,11 @@ func defaultRules(thirdParty bool) []*Rule {
 			out = append(out, r)
 		}
 		out = append(out, fcmServerKeyRule())
+		// and the forms of passwords in notes (notesforms.go) last
+		for _, r := range notesRules() {
+			withGitleaksAllowlists(r, r.ID)
+			out = append(out, r)
+		}
 	}
 	return out
 }

@@ -1,0 +1,319 @@
+package secrets
+
+import (
+	"bytes"
+	"strings"
+	"sync"
+)
+
+// Forms of passwords in notes that the sentence rules do not read (issue
+// 33, blind notes of round 19): a password named by a noun the value
+// follows with no copula ("passphrase …", "la contraseña `…`", "parola
+// d'ordine …", "パスワード: …"), a value set with a verb ("update the
+// pre-shared key to …"), a user and password pair after words that say
+// whose they are ("creds for staging rabbit -> `u` / `…`", "default creds
+// … are admin:…"), and a value alone on the line below its label or
+// below a question about it ("Wachtwoord:" then the value, a definition
+// list's "**Password**" then ": …", "what's the pw for …?" then "ops /
+// …"). They rank after every older rule, so no finding changes its ID.
+const (
+	// RuleProsePasswordPhrase reports a password a noun names and the
+	// value follows, directly, after "to" with a verb before the noun, or
+	// after a colon in a script the other rules do not read.
+	RuleProsePasswordPhrase = "prose-password-phrase"
+	// RuleProseLoginPair reports a user and password pair after a word
+	// that names credentials and a few words saying whose they are.
+	RuleProseLoginPair = "prose-login-pair"
+	// RuleProsePasswordBelow reports a password alone on the line below
+	// its label, or below a question that asks for it.
+	RuleProsePasswordBelow = "prose-password-below"
+)
+
+// notesRules returns fresh copies of the rules above.
+func notesRules() []*Rule {
+	rs := notesCompiled()
+	out := make([]*Rule, len(rs))
+	for i, r := range rs {
+		c := *r
+		out[i] = &c
+	}
+	return out
+}
+
+// notesPasswordNouns name a password (not a key or a token, which are
+// generated and which the vendor and generic rules read): English, the
+// languages prose-secret-intl reads, and scripts no other rule reads. The
+// expression's alternation is built from the same list.
+var notesPasswordNouns = []string{
+	"password", "passphrase", "passcode", "pre-shared key", "preshared key", "psk", "shared secret",
+	"passwort", "kennwort", "wachtwoord", "contraseña", "contrasena", "senha", "mot de passe",
+	"parola d'ordine", "hasło", "haslo", "heslo", "lösenord", "losenord", "salasana", "adgangskode", "passord",
+	"パスワード", "暗証番号", "密码", "密碼", "口令", "비밀번호", "패스워드", "пароль",
+}
+
+// notesVal is a value: quoted (a code span, quotes), or bare up to a blank
+// or a sentence's punctuation. No counted repetition: lengths are the
+// validator's.
+const notesVal = "(?:[\x60'\"](?P<secret>[^\\s\x60'\"]+)[\x60'\"]|(?P<secret>[^\\s\x60'\"<>]*?[^\\s\x60'\".,;:!?)<>]))(?:[.,;:!?)]*(?:[\\s]|$))"
+
+func notesNounAlt() string {
+	alts := make([]string, len(notesPasswordNouns))
+	for i, n := range notesPasswordNouns {
+		alts[i] = strings.NewReplacer(" ", "[ \\t-]", "-", "[ \\t-]", "'", "['’]").Replace(n)
+	}
+	return strings.Join(alts, "|")
+}
+
+var notesCompiled = sync.OnceValue(func() []*Rule {
+	nouns := notesNounAlt()
+	return []*Rule{
+		{
+			ID:          RuleProsePasswordPhrase,
+			Description: "password named by a noun and followed by its value in a note (passphrase …, update the pre-shared key to …, パスワード: …)",
+			builtinRE: builtinExpr("(?i)(?P<key>" + nouns + ")" +
+				// "to" (validProsePasswordPhrase wants a verb before the
+				// noun), a colon or は in the scripts only this rule reads,
+				// or nothing
+				"(?:[ \\t]+(?:to|is|è|é|es|est|ist|lautet|luidt|är|er|jest)[ \\t]+|[ \\t]*[:：][ \\t]*|は[ \\t]*|[ \\t]+)" + notesVal),
+			MinLen:   8,
+			Keywords: notesNounKeywords(),
+			Gate:     notesPhraseGate,
+			Validate: validProsePasswordPhrase,
+			Path:     proseFiles,
+		},
+		{
+			ID:          RuleProseLoginPair,
+			Description: "user and password pair after words naming credentials in a note (creds for X -> user / …, default creds are admin:…)",
+			builtinRE: builtinExpr("(?i)\\b(?:creds|credentials|logins?)\\b(?:[ \\t]+[^\\s:/\x60'\"]+){0,8}?" +
+				"(?:[ \\t]*(?:->|→|=>|:)|[ \\t]+(?:are|is|were|was))[ \\t]+" +
+				"[\x60'\"]?(?P<key>[A-Za-z0-9._@-]+)[\x60'\"]?(?:[ \\t]*/[ \\t]*|:)" + notesVal),
+			MinLen:   8,
+			Keywords: []string{"creds", "credentials", "login"},
+			Validate: validProseLoginPair,
+			Path:     proseFiles,
+		},
+		{
+			ID:          RuleProsePasswordBelow,
+			Description: "password alone on the line below its label or below a question asking for it",
+			builtinRE: builtinExpr("(?i)(?P<key>" + nouns + "|pw|pwd)(?:" +
+				// a label ending its line ("Wachtwoord:", "Password (do not
+				// change):"), a blank line, the value indented or not
+				"[^\\n:：?]*[:：][ \\t*_]*\\n(?:[ \\t]*\\n)?[ \\t>]*" + notesVal +
+				// a definition list: "**Password**" then ": value"
+				"|[*_]*[ \\t]*\\n[ \\t]*:[ \\t]+" + notesVal +
+				// a question, then its answer: "ops / value", "A: It's value"
+				"|[^\\n?]*\\?[^\\n]*\\n[ \\t>]*(?:\\*\\*[^\\n*]*\\*\\*[ \\t]*|A[ \\t]*:[ \\t]*)?" +
+				"(?:(?:it(?:'|’)s|it[ \\t]+is|that(?:'|’)s)[ \\t]+|[\x60'\"]?[A-Za-z0-9._@-]+[\x60'\"]?[ \\t]*/[ \\t]*)" + notesVal + ")"),
+			MinLen:   8,
+			Keywords: append(notesNounKeywords(), "pw", "pwd"),
+			// the next two lines: a blank one and the value's
+			After:    256,
+			Gate:     notesBelowGate,
+			Validate: validProsePasswordBelow,
+			Path:     proseFiles,
+		},
+	}
+})
+
+// notesNounKeywords are the nouns as the keyword filter finds them (the
+// ASCII ones lower-case; a blank or a dash inside may be either, so the
+// keyword is the word before it).
+func notesNounKeywords() []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, n := range notesPasswordNouns {
+		// the longest word of the noun: "passe" of "mot de passe",
+		// "shared" of "pre-shared key"
+		k := ""
+		for _, w := range strings.FieldsFunc(strings.ToLower(n), func(r rune) bool { return r == ' ' || r == '-' || r == '\'' || r == '’' }) {
+			if len(w) > len(k) {
+				k = w
+			}
+		}
+		if !seen[k] {
+			seen[k] = true
+			out = append(out, k)
+		}
+	}
+	return out
+}
+
+// notesPhraseGate passes a noun that ends its word and is followed by a
+// blank, a colon or は and then what may start a value. It reads a few
+// bytes after the hit.
+func notesPhraseGate(data []byte, i int) bool {
+	j := i + 1
+	if j < len(data) && isWordByte(data[j]) {
+		return false
+	}
+	if rest := data[j:min(len(data), j+3)]; string(rest) == "は" || string(rest) == "：" {
+		return true
+	}
+	end := min(len(data), j+24)
+	for j < end && (data[j] == ' ' || data[j] == '\t' || data[j] == ':') {
+		j++
+	}
+	return j > i+1 && j < end && data[j] != '\n' && data[j] != '\r'
+}
+
+// notesBelowGate passes a noun whose line, within notesBelowReach bytes,
+// ends in a colon (a label), or holds a question mark that ends it, or
+// which a definition list's ": " line follows. A line of nouns thus costs
+// each hit a bounded look, and the expression then reads at most the
+// next two lines.
+func notesBelowGate(data []byte, i int) bool {
+	j := i + 1
+	if j < len(data) && isWordByte(data[j]) {
+		return false
+	}
+	end := min(len(data), j+notesBelowReach)
+	for k := j; k < end; k++ {
+		switch data[k] {
+		case '\n':
+			// the line ended without a colon or a question: a
+			// definition list's ": " must open the next one
+			r := data[k+1 : min(len(data), k+4)]
+			return bytes.HasPrefix(bytes.TrimLeft(r, " \t"), []byte(":"))
+		case '?':
+			// a question, which may go on after its mark ("the pw for
+			// the jump host? bastion-legacy"), ending within reach
+			return bytes.IndexByte(data[k:end], '\n') >= 0
+		case ':':
+			rest := k + 1
+			for rest < end && (data[rest] == ' ' || data[rest] == '\t' || data[rest] == '*' || data[rest] == '_') {
+				rest++
+			}
+			if rest == len(data) || data[rest] == '\n' || data[rest] == '\r' {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+const notesBelowReach = 96
+
+// passwordVerbs set a value: "update the pre-shared key to …".
+var passwordVerbs = []string{"set", "change", "changed", "reset", "update", "updated", "rotate", "rotated", "switch", "switched"}
+
+func validProsePasswordPhrase(c Candidate) bool {
+	key := c.Key
+	if key == nil {
+		return false
+	}
+	at := subOffset(c.Context, key)
+	if at > 0 && isWordByte(c.Context[at-1]) && c.Context[at-1] < 0x80 {
+		return false // "mypassword …": part of a name
+	}
+	glue := strings.TrimSpace(string(c.Context[at+len(key) : c.Offset]))
+	glue = strings.Trim(glue, "\x60'\"")
+	switch strings.ToLower(strings.TrimSpace(glue)) {
+	case "to":
+		// "update the pre-shared key to …": a verb within the few words
+		// before the noun; "the password to the vault" is no value
+		if !verbBefore(c.Context, at) {
+			return false
+		}
+	case ":", "：", "は":
+		// a colon after an ASCII noun is an assignment the name/value
+		// rules read; after the others, nothing else reads it
+		if key[0] < 0x80 {
+			return false
+		}
+	case "", "is", "è", "é", "es", "est", "ist", "lautet", "luidt", "är", "er", "jest":
+	default:
+		return false
+	}
+	return notesPasswordValue(c)
+}
+
+// verbBefore reports whether one of passwordVerbs is among the four words
+// before ctx[at] on its line (bounded: the line's last 64 bytes).
+func verbBefore(ctx []byte, at int) bool {
+	lo := max(0, at-64)
+	if nl := bytes.LastIndexByte(ctx[lo:at], '\n'); nl >= 0 {
+		lo += nl + 1
+	}
+	ws := strings.Fields(strings.ToLower(string(ctx[lo:at])))
+	for k := len(ws) - 1; k >= 0 && k >= len(ws)-4; k-- {
+		for _, v := range passwordVerbs {
+			if ws[k] == v {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func validProseLoginPair(c Candidate) bool {
+	if bytes.EqualFold(c.Key, c.Secret) {
+		return false
+	}
+	// "admin:…" glued: not a time, a port or a URL's scheme
+	if c.Offset > 0 && c.Context[c.Offset-1] == ':' && (bytes.HasPrefix(c.Secret, []byte("//")) || isDigits(c.Key)) {
+		return false
+	}
+	return notesPasswordValue(c)
+}
+
+func validProsePasswordBelow(c Candidate) bool {
+	key := c.Key
+	if key == nil {
+		return false
+	}
+	at := subOffset(c.Context, key)
+	if at > 0 && isWordByte(c.Context[at-1]) && c.Context[at-1] < 0x80 {
+		return false
+	}
+	// the value must end its line: a sentence below a label is no value
+	e := c.Offset + len(c.Secret)
+	rest := c.Context[e:]
+	if nl := bytes.IndexByte(rest, '\n'); nl >= 0 {
+		rest = rest[:nl]
+	}
+	q := c.Context[c.Offset-1]
+	rest = bytes.TrimLeft(rest, "\x60'\"")
+	if q != '`' && q != '\'' && q != '"' {
+		if len(bytes.TrimSpace(bytes.TrimRight(rest, ".,;:!?) \t"))) > 0 && !answerRest(rest) {
+			return false
+		}
+	} else if len(bytes.TrimSpace(rest)) > 0 && !answerRest(rest) {
+		return false
+	}
+	return notesPasswordValue(c)
+}
+
+// answerRest accepts what may follow an answer's value on its line: a
+// comma and a clause ("It's …, same as last year").
+func answerRest(rest []byte) bool {
+	r := bytes.TrimLeft(rest, " \t")
+	return len(r) > 0 && (r[0] == ',' || r[0] == '(' || r[0] == ';')
+}
+
+// notesPasswordValue judges a value these rules read: a password as
+// people choose them, letters and digits with a symbol or mixed case
+// ("emberlantern66*", "Saffron&2014Pioneer"), or a generated one; not a
+// word, a placeholder, a mask, a variable, a path, an address or a URL.
+func notesPasswordValue(c Candidate) bool {
+	v := c.Secret
+	if len(v) < 8 || len(v) > 128 {
+		return false
+	}
+	if !hasDigit(v) || !(hasUpper(v) || hasLower(v)) {
+		return false
+	}
+	if !hasPunct(v) && !(hasUpper(v) && hasLower(v)) {
+		return false
+	}
+	if bytes.Contains(v, []byte("://")) || looksLikePath(v) || envNameRE.Match(v) || emailLike(v) || identChainRE.Match(v) ||
+		bytes.ContainsAny(v, "()[]{}<>") || v[0] == '$' || v[0] == '%' || v[0] == '-' {
+		return false
+	}
+	if isPlaceholder(v, true) || spellsPasswordName(v) || describesEncoding(v) {
+		return false
+	}
+	if identifierValue(v) && !bytes.ContainsAny(v, "!#$%&*+=?@^~") {
+		return false // "ssh_key_2024", "build-42-release": a name, not a password
+	}
+	return c.secretEntropy() >= 2.8
+}
