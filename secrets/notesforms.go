@@ -2,6 +2,7 @@ package secrets
 
 import (
 	"bytes"
+	"slices"
 	"strings"
 	"sync"
 )
@@ -31,7 +32,7 @@ const (
 
 // notesRules returns fresh copies of the rules above.
 func notesRules() []*Rule {
-	rs := notesCompiled()
+	rs := append(slices.Clip(notesCompiled()), notesCodeCompiled()...)
 	out := make([]*Rule, len(rs))
 	for i, r := range rs {
 		c := *r
@@ -215,9 +216,10 @@ func validProsePasswordPhrase(c Candidate) bool {
 			return false
 		}
 	case ":", "：", "は":
-		// a colon after an ASCII noun is an assignment the name/value
-		// rules read; after the others, nothing else reads it
-		if key[0] < 0x80 {
+		// "password: …" is an assignment the name/value rules read, and
+		// "Passwort: …" prose-secret-intl; "hasło: …", "パスワード: …"
+		// no other rule reads
+		if nounReadWithColon(string(bytes.ToLower(key))) {
 			return false
 		}
 	case "", "is", "è", "é", "es", "est", "ist", "lautet", "luidt", "är", "er", "jest":
@@ -225,6 +227,16 @@ func validProsePasswordPhrase(c Candidate) bool {
 		return false
 	}
 	return notesPasswordValue(c)
+}
+
+// nounReadWithColon: the nouns whose "NOUN: value" an older rule reads.
+func nounReadWithColon(noun string) bool {
+	for _, n := range []string{"password", "passphrase", "passcode", "psk", "secret", "key", "passwort", "kennwort", "wachtwoord", "contraseña", "contrasena", "senha", "passe"} {
+		if strings.HasSuffix(noun, n) {
+			return true
+		}
+	}
+	return false
 }
 
 // verbBefore reports whether one of passwordVerbs is among the four words
@@ -312,8 +324,135 @@ func notesPasswordValue(c Candidate) bool {
 	if isPlaceholder(v, true) || spellsPasswordName(v) || describesEncoding(v) {
 		return false
 	}
-	if identifierValue(v) && !bytes.ContainsAny(v, "!#$%&*+=?@^~") {
-		return false // "ssh_key_2024", "build-42-release": a name, not a password
+	if (identifierValue(v) || described(v)) && !bytes.ContainsAny(v, "!#$%&*+=?@^~") {
+		return false // "ssh_key_2024", "v2.14.3-rc1", "WPA2-PSK-2024": a name or a version
 	}
 	return c.secretEntropy() >= 2.8
+}
+
+// Forms in code and commands the round-19 blind set held and no rule
+// read: a password given to a command's password flag, a key literal
+// turned into bytes for a signing key, and a URL whose password holds a
+// raw "#".
+const (
+	// RulePasswordFlag reports a password given on a command line to a
+	// flag that takes the password itself: sshpass -p '…' (OpenSSL's
+	// -passin pass:… is password-pair's).
+	RulePasswordFlag = "password-flag"
+	// RuleSigningKeyBytes reports a string literal turned into bytes for
+	// a signing key: new SymmetricSecurityKey(Encoding.UTF8.GetBytes("…"))
+	// (the type may be on the line before), Keys.hmacShaKeyFor("…".getBytes()),
+	// new SecretKeySpec("…".getBytes(), "HmacSHA256").
+	RuleSigningKeyBytes = "signing-key-bytes"
+	// RuleURLPasswordHash reports a URL whose userinfo password holds a
+	// raw "#" (postgres://app:pa#ss@db:5432/app): a strict parser reads a
+	// fragment there, so url-credentials, which parses, passes it.
+	RuleURLPasswordHash = "url-password-hash"
+)
+
+var notesCodeCompiled = sync.OnceValue(func() []*Rule {
+	return []*Rule{
+		{
+			ID:          RulePasswordFlag,
+			Description: "password given on a command line to a flag that takes it (sshpass -p '…')",
+			builtinRE:   builtinExpr(`\bsshpass[ \t]+(?:-[A-Za-oq-z][^\s]*[ \t]+)*-p[ \t]*(?:'(?P<secret>[^'\n]+)'|"(?P<secret>[^"\n]+)"|(?P<secret>[^\s'"]+))`),
+			MinLen:      6,
+			Keywords:    []string{"sshpass"},
+			Validate:    validPasswordFlag,
+		},
+		{
+			ID:          RuleSigningKeyBytes,
+			Description: "string literal turned into bytes for a signing key (SymmetricSecurityKey(Encoding.UTF8.GetBytes(\"…\")), Keys.hmacShaKeyFor(\"…\".getBytes()))",
+			builtinRE: builtinExpr(`\bEncoding\.(?:UTF8|ASCII|Unicode|Default)\.GetBytes\([ \t]*"(?P<secret>[^"\s\\]+)"[ \t]*\)` +
+				`|\b(?:hmacShaKeyFor|SecretKeySpec)\([ \t]*"(?P<secret>[^"\s\\]+)"[ \t]*\.getBytes\(`),
+			MinLen:   16,
+			Keywords: []string{"getbytes("},
+			// the line before, which may name the key's type
+			Before:   256,
+			Validate: validSigningKeyBytes,
+		},
+		{
+			ID:          RuleURLPasswordHash,
+			Description: "URL whose password holds a raw '#' (scheme://user:pa#ss@host)",
+			builtinRE:   builtinExpr(`\b[A-Za-z][A-Za-z0-9+.-]*://(?P<key>[^\s/:@#'"\x60]+):(?P<secret>[^\s/@'"\x60]*#[^\s/@'"\x60]*)@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*(?:[:/]|[\s'"\x60]|$)`),
+			MinLen:      6,
+			Keywords:    []string{"://"},
+			Gate:        urlHashGate,
+			Validate:    validURLPasswordHash,
+		},
+	}
+})
+
+func validPasswordFlag(c Candidate) bool {
+	v := c.Secret
+	// a quote inside is code assembling the command ('" + pw + "')
+	if v[0] == '$' || v[0] == '%' || bytes.ContainsAny(v, "{}<>`\"") || isPlaceholder(v, true) || spellsPasswordName(v) {
+		return false
+	}
+	return len(v) >= 6 && c.secretEntropy() >= 2.5
+}
+
+// signingKeyWords name what the bytes become, on the literal's line or
+// the line before ("SymmetricSecurityKey Key =" then "new(Encoding…").
+var signingKeyWords = []string{"symmetricsecuritykey", "signingkey", "signing_key", "hmacsha", "hmacshakeyfor", "secretkeyspec", "jwtsecret", "jwt_secret", "secretkey", "secret_key"}
+
+func validSigningKeyBytes(c Candidate) bool {
+	v := c.Secret
+	if len(v) > 512 || isPlaceholder(v, true) || namesFixture(strings.ToLower(string(v))) || Entropy(v) < 3.2 || !hasDigit(v) && !hasSymbol(v) {
+		return false
+	}
+	if bytes.HasPrefix(c.Match, []byte("hmacShaKeyFor")) || bytes.HasPrefix(c.Match, []byte("SecretKeySpec")) {
+		return true
+	}
+	ls := bytes.LastIndexByte(c.Context[:c.MatchOffset], '\n') + 1
+	around := strings.ToLower(string(c.Context[ls:c.MatchOffset]))
+	if ls > 0 {
+		around = strings.ToLower(string(lineBefore(c.Context, ls-1))) + " " + around
+	}
+	around = strings.ReplaceAll(around, ".", "")
+	for _, w := range signingKeyWords {
+		if strings.Contains(around, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// urlHashGate passes a "://" whose userinfo, within urlHashReach bytes,
+// holds a "#" before its "@".
+func urlHashGate(data []byte, i int) bool {
+	end := min(len(data), i+1+urlHashReach)
+	hash := false
+	for k := i + 1; k < end; k++ {
+		switch data[k] {
+		case '#':
+			hash = true
+		case '@':
+			return hash
+		case '/', ' ', '\t', '\n', '\r', '"', '\'', '`':
+			return false
+		}
+	}
+	return false
+}
+
+const urlHashReach = 128
+
+func validURLPasswordHash(c Candidate) bool {
+	v := c.Secret
+	ss := c.Offset
+	if bytes.EqualFold(c.Key, v) || sampleURLPassword(c.Context, ss, ss+len(v)) || urlUserRepeated(c.Context, ss, ss+len(v)) {
+		return false
+	}
+	if v[0] == '$' || bytes.ContainsAny(v, "{}<>") || isPlaceholder(v, true) {
+		return false
+	}
+	return hasDigit(v) || hasUpper(v) && hasLower(v)
+}
+
+// namesPasswordKey: a name/value pair's name is a password's ("password",
+// "DB_PASSWORD", "smtpPasswd"), not a token's or a key's.
+func namesPasswordKey(k []byte) bool {
+	l := strings.ToLower(string(k))
+	return strings.HasSuffix(l, "password") || strings.HasSuffix(l, "passwd") || strings.HasSuffix(l, "passphrase") || l == "pwd" || strings.HasSuffix(l, "_pwd")
 }
