@@ -456,3 +456,57 @@ func namesPasswordKey(k []byte) bool {
 	l := strings.ToLower(string(k))
 	return strings.HasSuffix(l, "password") || strings.HasSuffix(l, "passwd") || strings.HasSuffix(l, "passphrase") || l == "pwd" || strings.HasSuffix(l, "_pwd")
 }
+
+// fakeBody reports a token whose body after its vendor's prefix is made
+// of nothing but the words that stand in for a value, one a test's mark,
+// run together three or more times ("sk_live_" then "FAKEFAKEFAKE…",
+// "npm_" then "TESTTOKENTESTTOKEN…", a webhook's "fakefakefakefake"):
+// what a fixture writes so that no scanner takes it for a key. A random
+// body is no run of these words. l is the value in lower case.
+func fakeBody(l []byte) bool {
+	if len(l) < 12 {
+		return false
+	}
+	body := l
+	if i := bytes.LastIndexAny(l[:min(len(l), 16)], "_-"); i >= 0 {
+		body = l[i+1:]
+	}
+	if len(body) < 12 {
+		return false
+	}
+	words, marked := 0, false
+	for i := 0; i < len(body); {
+		n := 0
+		for w := range standInWords {
+			if len(w) > n && bytes.HasPrefix(body[i:], []byte(w)) {
+				n = len(w)
+			}
+		}
+		if n == 0 {
+			return false
+		}
+		marked = marked || testMarks[string(body[i:i+n])]
+		words++
+		i += n
+	}
+	return marked && words >= 3
+}
+
+// cutShort reports a value that is a provider's prefix and fewer than
+// twelve letters and digits after it ("sk_live_" and six, "xoxb-" and
+// nine): no format of those providers is that short, so it is a token cut
+// down or made up for a sample, not one that opens anything (the
+// prefixed-token rule still warns of a value of sixteen and more).
+func cutShort(v []byte) bool {
+	for _, p := range providerPrefixes() {
+		if len(v) > len(p) && len(v)-len(p) < 12 && strings.EqualFold(string(v[:len(p)]), p) {
+			for _, c := range v[len(p):] {
+				if !isAlnumLower(lower(c)) {
+					return false
+				}
+			}
+			return true
+		}
+	}
+	return false
+}

@@ -150,3 +150,37 @@ func TestNotesCodeForms(t *testing.T) {
 		}
 	}
 }
+
+// TestFakeBodyAndCutShort: a fixture's token made of stand-in words, and
+// a provider's prefix with a tail no format of it has, are no secrets; a
+// random body of the same prefix and length is, and so is a weak password
+// that holds one stand-in word.
+func TestFakeBodyAndCutShort(t *testing.T) {
+	g := newFakeGen("fake-body")
+	sk, npm := "sk_"+"live_", "np"+"m_"
+	for _, v := range []string{sk + "FAKEFAKEFAKEFAKEFAKEFAKE", npm + "TESTTOKENTESTTOKENTESTTOKEN", "pypi-" + strings.Repeat("Dummy", 8), "mocksecretmockkeymock"} {
+		if !IsPlaceholder([]byte(v)) {
+			t.Errorf("%q: want a placeholder", v)
+		}
+	}
+	for _, v := range []string{sk + g.mixed(base62, 24), npm + g.mixed(base62, 36), "pypi-" + g.mixed(base62, 40), "testtesttest" + g.from(alphaDigit, 6) + g.letters(8), "fakefake"} {
+		if fakeBody([]byte(strings.ToLower(v))) {
+			t.Errorf("%q: want no fake body", v)
+		}
+	}
+	xb := "xo" + "xb-"
+	for _, v := range []string{sk + g.mixed(base62, 6), xb + g.mixed(base62, 9)} {
+		if !cutShort([]byte(v)) {
+			t.Errorf("%q: want cut short", v)
+		}
+	}
+	for _, v := range []string{sk + g.mixed(base62, 24), xb + g.from(alphaDigit, 12) + "-" + g.mixed(base62, 24), "lowercase-but-not-a-prefix"} {
+		if cutShort([]byte(v)) {
+			t.Errorf("%q: want not cut short", v)
+		}
+	}
+	s := defaultScanner(t)
+	if fs := s.Scan("config/app.env", []byte("STRIPE_SECRET_KEY="+sk+g.mixed(base62, 6)+"\n")); len(fs) > 0 {
+		t.Errorf("a prefix and six characters: reported by %s", fs[0].RuleID)
+	}
+}

@@ -1063,7 +1063,7 @@ func validGeneric(c Candidate) bool {
 	}
 	v := c.Secret
 	switch {
-	case isPublicKey(v):
+	case isPublicKey(v), cutShort(v):
 		return false
 	case bytes.IndexByte(v, ':') >= 0:
 		return false // a URL, a pair or a time; url-credentials reads URLs
