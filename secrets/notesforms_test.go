@@ -27,7 +27,10 @@ func TestNotesForms(t *testing.T) {
 		{"- Printer VLAN: SSID `print-3f`, passphrase " + pw() + ", 5 GHz only\n", RuleProsePasswordPhrase},
 		{"Guest AP uses PSK " + pw() + " until the new controller is in.\n", RuleProsePasswordPhrase},
 		{"Use o login `ana.silva` e a senha `" + pw() + "` no portal de testes.\n", RuleProsePasswordPhrase},
-		{"Login `kassa`, parola d’ordine " + pw() + " (vale fino a lunedì)\n", RuleProsePasswordPhrase},
+		{"Login `kassa`, parola d’ordine " + pw() + " (vale fino a lunedì)\n", RuleProsePasswordPhrase + "|" + RuleProseSecretIntl},
+		// a language's noun with words and a copula (prose-secret-intl's)
+		{"La parola d'ordine del wifi ospiti è " + pw() + " fino a giugno.\n", RuleProseSecretIntl},
+		{"La parola d'ordine è segreta, chiedila a Marco.\n", ""},
 		// other scripts, with a colon or は
 		{"3) пароль: " + pw() + "\n", RuleProsePasswordPhrase},
 		{"- hasło: " + pw() + "\n", RuleProsePasswordPhrase},
