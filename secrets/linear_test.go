@@ -120,6 +120,21 @@ func adversarial() map[string]func(n int) []byte {
 	out["line:byte-hmac"] = entries(`hmac []byte("%s") `)
 	out["line:secret-key"] = entries(`SECRET_KEY = "%s!" `)
 	out["line:basic"] = entries(`Authorization "Basic %s" `)
+	// Passwords in notes (notesforms.go): a noun and its value, a pair
+	// after words, a label or a question with the value below, on one
+	// line and on lines; a noun repeated with no value
+	out["line:notes-phrase"] = entries("passphrase %s! psk ")
+	out["line:notes-noun"] = rep("parola d'ordine salasana パスワードは ")
+	out["line:notes-pair"] = entries("creds for the qa box -> u / %s ")
+	out["line:notes-pair-words"] = rep("creds for a b c d e f g h i ")
+	out["line:notes-question"] = rep("what's the pw? password: ")
+	out["lines:notes-question"] = entries("does anyone have the pw?\nops / %s!\n")
+	out["lines:notes-label"] = entries("Password (rotated yearly):\n\n    %s!\n")
+	out["lines:notes-deflist"] = rep("**Password**\n: ")
+	out["line:sshpass"] = rep("sshpass -o x -p ")
+	out["line:getbytes"] = entries(`SymmetricSecurityKey(Encoding.UTF8.GetBytes("%s")) `)
+	out["line:url-hash"] = rep("https://u:p#")
+	out["line:url-hash-at"] = entries("db://u:%s#@h/ ")
 	return out
 }
 

@@ -78,7 +78,7 @@ func isPlaceholder(v []byte, withStandIns bool) bool {
 	if anyValueWordIn(v, placeholderWholeWords, placeholderWholeShape) {
 		return true
 	}
-	if withStandIns && standIn(l) {
+	if withStandIns && (standIn(l) || fakeBody(l)) {
 		return true
 	}
 	return placeholderInBase64(v)

@@ -255,6 +255,11 @@ func defaultRules(thirdParty bool) []*Rule {
 			out = append(out, r)
 		}
 		out = append(out, fcmServerKeyRule())
+		// and the forms of passwords in notes (notesforms.go) last
+		for _, r := range notesRules() {
+			withGitleaksAllowlists(r, r.ID)
+			out = append(out, r)
+		}
 	}
 	return out
 }
@@ -1066,7 +1071,7 @@ func validGeneric(c Candidate) bool {
 	}
 	v := c.Secret
 	switch {
-	case isPublicKey(v):
+	case isPublicKey(v), cutShort(v):
 		return false
 	case bytes.IndexByte(v, ':') >= 0:
 		return false // a URL, a pair or a time; url-credentials reads URLs

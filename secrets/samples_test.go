@@ -731,5 +731,25 @@ func corpusSamples() []sample {
 		s = append(s, tp("fcm server key", RuleFCMServerKey, fcm, "{\n  \"server_key\": \""+fcm+"\"\n}\n"))
 		s = append(s, fp("fcm key named, not given", RuleFCMServerKey, "The FCM server key (AAAA…:APA91b…) lives in the vault under push/fcm.\n"))
 	}
+
+	// the forms of notesforms.go (passwords in notes)
+	{
+		p1 := g.letters(6) + g.from(alphaDigit, 2) + "*" + g.letters(5)
+		p2 := g.letters(5) + g.from(alphaDigit, 3) + "#" + g.letters(4)
+		p3 := g.letters(7) + g.from(alphaDigit, 2) + "!" + g.letters(3)
+		s = append(s, tp("wi-fi passphrase with no copula", RuleProsePasswordPhrase, p1, "- Lab Wi-Fi: SSID `lab-2g`, pass"+"phrase "+p1+"\n"))
+		s = append(s, fp("passphrase rule, no value", RuleProsePasswordPhrase, "The pass"+"phrase must be at least 14 characters; set the pass"+"word to something only you know.\n"))
+		s = append(s, tp("creds pair after words", RuleProseLoginPair, p2, "creds for the qa broker -> `qa-mq` / `"+p2+"`\n"))
+		s = append(s, fp("creds pair, a placeholder", RuleProseLoginPair, "creds for the qa broker -> `qa-mq` / `<redacted>`; the login window is 10:30 to 11:45\n"))
+		s = append(s, tp("password below its label", RuleProsePasswordBelow, p3, "Benutzer: svc_print\nPass"+"wort:\n"+p3+"\n"))
+		s = append(s, fp("password label, a pointer below", RuleProsePasswordBelow, "Pass"+"word:\n(ask the on-call, it rotates weekly)\n\nWhat's the pass"+"word policy?\nIt's 12 characters minimum.\n"))
+		k1 := g.mixed(base62, 40)
+		s = append(s, tp("sshpass password flag", RulePasswordFlag, p1, "```sh\nsshpass -p '"+p1+"' ssh ops@10.0.3.9 uptime\n```\n"))
+		s = append(s, fp("sshpass from the environment", RulePasswordFlag, "```sh\nsshpass -p \"$SSHPASS\" ssh ops@10.0.3.9 uptime\nsshpass -f ~/.pw ssh ops@10.0.3.9\n```\n"))
+		s = append(s, tp("signing key bytes", RuleSigningKeyBytes, k1, "```csharp\nvar key = new SymmetricSecurityKey(Encoding.UTF8.GetBytes(\""+k1+"\"));\n```\n"))
+		s = append(s, fp("bytes of a payload", RuleSigningKeyBytes, "```csharp\nvar body = Encoding.UTF8.GetBytes(\"{\\\"hello\\\": 1}\");\nvar key = new SymmetricSecurityKey(Encoding.UTF8.GetBytes(config[\"Jwt:Key\"]));\n```\n"))
+		s = append(s, tp("url password with a raw hash", RuleURLPasswordHash, p2, "    postgres://app:"+p2+"@db-3.internal:5432/app\n"))
+		s = append(s, fp("url with a fragment", RuleURLPasswordHash, "See https://wiki.acme.example/page#intro and postgres://app:${PG_PASS}#@db:5432/app\n"))
+	}
 	return s
 }
