@@ -450,6 +450,11 @@ type vendorPrefix struct {
 var vendorPrefixes = []vendorPrefix{
 	{"ATATT3", base64URLAlphabet + "=", 150, 220},
 	{"key-", "0123456789abcdefghijklmnopqrstuvwxyz", 32, 32},
+	// Sentry's organization auth token: base64 of a JSON header
+	// ({"iat":…), "_" and the secret (docs.sentry.io, "Token and
+	// Credential Formats"); gitleaks' rule wants the header's fields
+	// in a fixed order
+	{"sntrys_eyJ", base64URLAlphabet + "=", 40, 400},
 }
 
 const base64URLAlphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"

@@ -120,6 +120,16 @@ func adversarial() map[string]func(n int) []byte {
 	out["line:byte-hmac"] = entries(`hmac []byte("%s") `)
 	out["line:secret-key"] = entries(`SECRET_KEY = "%s!" `)
 	out["line:basic"] = entries(`Authorization "Basic %s" `)
+	// vendorcontext.go and the public halves (publichalf.go): Bearer
+	// literals, a vendor's word with its shapes around it, and values a
+	// public half's test reads a window around
+	out["line:bearer"] = entries(`"Bearer %s", `)
+	out["line:bearer-open"] = rep(`"Bearer `)
+	out["line:okta"] = entries("okta 00%s ")
+	out["line:heroku"] = entries("heroku api_key: %s ")
+	out["line:mg"] = entries("mg.a %s-0a1b2c3d-0a1b2c3d ")
+	out["line:firebase"] = entries(`apiKey: "AIza%s", authDomain `)
+	out["line:sitekey"] = entries(`data-sitekey="6Lc%s" `)
 	return out
 }
 

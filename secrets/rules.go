@@ -247,6 +247,11 @@ func defaultRules(thirdParty bool) []*Rule {
 			out = append(out, r)
 		}
 		out = append(out, fcmServerKeyRule())
+		// and the vendor forms of round nineteen (vendorcontext.go) last
+		for _, r := range vendorContextRules() {
+			withGitleaksAllowlists(r, r.ID)
+			out = append(out, r)
+		}
 	}
 	return out
 }

@@ -731,5 +731,21 @@ func corpusSamples() []sample {
 		s = append(s, tp("fcm server key", RuleFCMServerKey, fcm, "{\n  \"server_key\": \""+fcm+"\"\n}\n"))
 		s = append(s, fp("fcm key named, not given", RuleFCMServerKey, "The FCM server key (AAAA…:APA91b…) lives in the vault under push/fcm.\n"))
 	}
+
+	// the vendor forms of vendorcontext.go
+	{
+		tok := g.mixed(base62+"_-", 40)
+		s = append(s, tp("bearer token in a header literal", RuleBearerLiteral, tok, "```go\nreq.Header.Set(\"Authorization\", \"Bearer "+tok+"\")\n```\n"))
+		s = append(s, fp("bearer header built from a variable", RuleBearerLiteral, "```go\nreq.Header.Set(\"Authorization\", \"Bearer \"+token)\nreq.Header.Set(\"Authorization\", \"Bearer ${API_TOKEN}\")\n```\n"))
+		okta := "00" + g.mixed(base62+"_-", 40)
+		s = append(s, tp("okta token in a note", RuleOktaToken, okta, "The Okta sync job stopped when the admin who made its credential left.\nA new one for the service account, "+okta+", is in use now.\n"))
+		s = append(s, fp("okta, no token", RuleOktaToken, "The Okta sync job stopped on Saturday; the ops team reran it from the console.\nBatch 00"+g.from("0123456789", 40)+" shipped.\n"))
+		heroku := g.uuid()
+		s = append(s, tp("heroku key under a heroku block", RuleHerokuKeyNear, heroku, "```php\n$config['heroku_api_key'] = '"+heroku+"';\n```\n"))
+		s = append(s, fp("heroku app id", RuleHerokuKeyNear, "heroku:\n  app_id: "+g.uuid()+"\n"))
+		mg := g.from("0123456789abcdef", 32) + "-" + g.from("0123456789abcdef", 8) + "-" + g.from("0123456789abcdef", 8)
+		s = append(s, tp("mailgun key by its sending domain", RuleMailgunDomainKey, mg, "Sending domain mg.shop.example uses key "+mg+" for now.\n"))
+		s = append(s, fp("mailgun-shaped hex by an image", RuleMailgunDomainKey, "Thumbnail img.cdn.example/"+mg+".png\n"))
+	}
 	return s
 }

@@ -382,7 +382,7 @@ func (s *Scanner) detect(path string, data []byte, scan bool) []cand {
 				return
 			}
 		}
-		if !placeholdersKept && (IsPlaceholder(sec) || sampleURLPassword(ctx, ss, se)) || examples[string(sec)] || elidedAfter(ctx[se:]) || publicKeyBase64(base64Run(ctx, ss, se)) {
+		if !placeholdersKept && (IsPlaceholder(sec) || sampleURLPassword(ctx, ss, se)) || examples[string(sec)] || elidedAfter(ctx[se:]) || publicKeyBase64(base64Run(ctx, ss, se)) || publicHalf(data, base+ss, base+se) {
 			return
 		}
 		if bytes.HasPrefix(sec, []byte("Ag")) && sc.memo.sealedAt(base+ss) {
