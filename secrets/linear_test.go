@@ -130,6 +130,12 @@ func adversarial() map[string]func(n int) []byte {
 	out["line:mg"] = entries("mg.a %s-0a1b2c3d-0a1b2c3d ")
 	out["line:firebase"] = entries(`apiKey: "AIza%s", authDomain `)
 	out["line:sitekey"] = entries(`data-sitekey="6Lc%s" `)
+	out["line:xml-password"] = entries(`<password>%s</password>`)
+	out["line:mysql"] = entries(`mysql -u root -p'%s' `)
+	out["line:mysql-words"] = rep("mysql a b c d e f g h ")
+	out["line:password-plain"] = entries("with password %s and the password on that box was ")
+	out["line:cjk"] = entries("パスワードは「%s」")
+	out["line:bold"] = entries("senha do Redis: **%s** ")
 	return out
 }
 

@@ -252,6 +252,10 @@ func defaultRules(thirdParty bool) []*Rule {
 			withGitleaksAllowlists(r, r.ID)
 			out = append(out, r)
 		}
+		for _, r := range proseFormRules() {
+			withGitleaksAllowlists(r, r.ID)
+			out = append(out, r)
+		}
 	}
 	return out
 }
@@ -1666,6 +1670,14 @@ func elidedAfter(rest []byte) bool {
 		}
 	}
 	return false
+}
+
+// boldValue: ctx[ss:se] is set in markdown bold ("**…**", neither mark
+// part of a longer run of asterisks): the "**" after it closes the bold,
+// it does not stand for characters left out.
+func boldValue(ctx []byte, ss, se int) bool {
+	return ss >= 2 && ctx[ss-1] == '*' && ctx[ss-2] == '*' && (ss == 2 || ctx[ss-3] != '*') &&
+		se+2 <= len(ctx) && ctx[se] == '*' && ctx[se+1] == '*' && (se+2 == len(ctx) || ctx[se+2] != '*')
 }
 
 // providerPrefixes are the prefixes of the provider token formats (the

@@ -746,6 +746,18 @@ func corpusSamples() []sample {
 		mg := g.from("0123456789abcdef", 32) + "-" + g.from("0123456789abcdef", 8) + "-" + g.from("0123456789abcdef", 8)
 		s = append(s, tp("mailgun key by its sending domain", RuleMailgunDomainKey, mg, "Sending domain mg.shop.example uses key "+mg+" for now.\n"))
 		s = append(s, fp("mailgun-shaped hex by an image", RuleMailgunDomainKey, "Thumbnail img.cdn.example/"+mg+".png\n"))
+		xpw := g.letters(6) + "-" + g.letters(5) + g.from(alphaDigit, 3)
+		s = append(s, tp("password as an XML element's text", RuleXMLPasswordElement, xpw, "```xml\n<server>\n  <password>"+xpw+"</password>\n</server>\n```\n"))
+		s = append(s, fp("XML password element from a property", RuleXMLPasswordElement, "```xml\n<password>${env.REPO_PASSWORD}</password>\n```\n"))
+		mpw := g.mixed(base62, 14)
+		s = append(s, tp("password glued to mysql -p", RuleMySQLGluedPassword, mpw, "```sh\nmysqldump -u backup -p'"+mpw+"' shop > shop.sql\n```\n"))
+		s = append(s, fp("mysql -p that prompts", RuleMySQLGluedPassword, "```sh\nmysql -u root -p shop\nmysql -u root -p\"$MYSQL_PWD\" shop\n```\n"))
+		ppw := "Tq" + g.mixed(base62, 14)
+		s = append(s, tp("password after its name in a runbook", RuleProsePasswordPlain, ppw, "The exporter logs in as monitor with password "+ppw+" and polls every minute.\n"))
+		s = append(s, fp("password policy sentence", RuleProsePasswordPlain, "The password of the kiosk is rotated every month by the on-call engineer.\n"))
+		cpw := "Harbor" + g.from(alphaDigit, 4) + "lantern"
+		s = append(s, tp("password in a Japanese handover", RuleProseSecretCJK, cpw, "- 本番DBのパスワードは「"+cpw+"」です。\n"))
+		s = append(s, fp("password rule in Japanese", RuleProseSecretCJK, "- パスワードは12文字以上にしてください。\n"))
 	}
 	return s
 }

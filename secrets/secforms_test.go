@@ -165,3 +165,91 @@ func TestVendorContextForms(t *testing.T) {
 	}
 	checkFormCases(t, cases)
 }
+
+// TestConfigAndCommandForms: a password as an XML element's text and glued
+// to a MySQL client's -p, in several file kinds, and their near-misses.
+func TestConfigAndCommandForms(t *testing.T) {
+	g := newFakeGen("config-command")
+	pw := func() string {
+		for {
+			s := g.mixed(base62, 10) + g.from("!#%_-", 1) + g.mixed(base62, 5)
+			if !IsPlaceholder([]byte(s)) {
+				return s
+			}
+		}
+	}
+	words := func() string { return g.letters(6) + "-" + g.letters(5) + "-" + g.letters(5) + g.from("0123456789", 2) }
+	cases := []formCase{
+		// Maven's settings.xml, Ivy's credentials, an Android signing config, a passphrase
+		{".mvn/settings.xml", "<settings>\n  <servers>\n    <server>\n      <id>corp-releases</id>\n      <username>ci</username>\n      <password>" + words() + "</password>\n    </server>\n  </servers>\n</settings>\n", RuleXMLPasswordElement},
+		{"ivysettings.xml", "<credentials host=\"repo.corp\" realm=\"Nexus\">\n  <password>" + pw() + "</password>\n</credentials>\n", RuleXMLPasswordElement},
+		{"signing/keystore.xml", "<signing><keyPassword>" + pw() + "</keyPassword></signing>\n", RuleXMLPasswordElement},
+		{"gpg/settings.xml", "<gpg.passphrase>" + words() + "</gpg.passphrase>\n", RuleXMLPasswordElement},
+		// near-misses: a property, Maven's encrypted form, empty, a fixture,
+		// the element described in prose
+		{".mvn/settings.xml", "<password>${env.NEXUS_PASSWORD}</password>\n", ""},
+		{".mvn/settings.xml", "<password>{COQLCE6DU6GtcS5P=}</password>\n", ""},
+		{".mvn/settings.xml", "<password></password>\n<password> </password>\n", ""},
+		{"src/test/resources/users.xml", "<password>changeit</password>\n<password>secret</password>\n<password>admin</password>\n", ""},
+		{"docs/maven.md", "Put your token in `<password>` and keep `</password>` on the same line.\n", ""},
+
+		// a MySQL or MariaDB client with the password glued to -p
+		{"ops/backup.cron", "30 2 * * * mysqldump -h db-1 -u backup -p'" + pw() + "' --all-databases | gzip > /srv/db.sql.gz\n", RuleMySQLGluedPassword},
+		{"scripts/seed.sh", "mysql --host=db -uroot -p" + g.mixed(base62, 14) + " shop < seed.sql\n", RuleMySQLGluedPassword},
+		{"docker-compose.yml", "    healthcheck:\n      test: [\"CMD\", \"mariadb-admin\", \"ping\", \"-uroot\", \"-p" + g.mixed(base62, 14) + "\"]\n", RuleMySQLGluedPassword},
+		{"notes/access.md", "to get in: `mysql -h 10.1.2.3 -u app -p\"" + pw() + "\" app`\n", RuleMySQLGluedPassword},
+		// near-misses: -p alone prompts, -P is the port, a variable, a
+		// placeholder, a -p of another command
+		{"scripts/seed.sh", "mysql -u root -p shop < seed.sql\nmysql -h db -P3306 -u root -p\n", ""},
+		{"docker-compose.yml", "      test: [\"CMD\", \"mysqladmin\", \"ping\", \"-uroot\", \"-p$MYSQL_ROOT_PASSWORD\"]\n", ""},
+		{"docs/db.md", "mysql -u root -p<password> app\nmysql -u root -p'your-password' app\n", ""},
+		{"scripts/build.sh", "mkdir -p" + g.mixed(base62, 14) + "\nssh -p2222 host\n", ""},
+	}
+	checkFormCases(t, cases)
+}
+
+// TestProsePasswordForms: a password after its name in notes in English
+// and in Japanese, Chinese and Korean, a value in markdown bold, and a
+// German sentence with a user in backquotes and an adverb; with
+// near-misses of each.
+func TestProsePasswordForms(t *testing.T) {
+	g := newFakeGen("prose-password")
+	pw := func() string {
+		for {
+			s := g.mixed(base62, 16)
+			if !IsPlaceholder([]byte(s)) && Entropy([]byte(s)) >= 3.6 && !identifierValue([]byte(s)) {
+				return s
+			}
+		}
+	}
+	chosen := func() string { return "Harbor" + g.from("0123456789", 4) + "lantern" }
+	cases := []formCase{
+		{"runbooks/exporter.md", "If auth fails, the exporter logs in as `monitor` with password " + pw() + " - re-enter it and restart.\n", RuleProsePasswordPlain},
+		{"postmortems/db.md", "It connected as root; the root password on that host was\nliterally " + pw() + " and was hard-coded in the script.\n", RuleProsePasswordPlain},
+		{"handover.txt", "Kiosk: the passphrase for the disk is currently " + pw() + ".\n", RuleProseSecret + "|" + RuleProsePasswordPlain},
+		// near-misses: no value, a policy, words, a name in code, code files
+		{"runbooks/exporter.md", "The exporter connects with password authentication disabled since 2024.\n", ""},
+		{"policy.md", "A password of at least 12 characters with upper and lower case is required.\n", ""},
+		{"notes/login.md", "Reset the password for PasswordResetFlowV2 in the admin UI.\n", ""},
+		{"notes/login.md", "The password on the staging box was rotated by the on-call engineer.\n", ""},
+		{"src/login.go", "// password " + pw() + " is what the fixture server accepts\n", ""},
+
+		// Japanese, Chinese, Korean
+		{"notes/引き継ぎ.md", "- 本番DBのパスワードは「" + chosen() + "」です。ユーザーは batch。\n", RuleProseSecretCJK},
+		{"notes/交接.md", "数据库密码是 " + chosen() + "，请勿外传。\n", RuleProseSecretCJK},
+		{"notes/인수인계.md", "관리자 비밀번호는 " + chosen() + "입니다.\n", RuleProseSecretCJK},
+		{"notes/api.md", "APIキー：" + g.mixed(base62, 32) + "\n", RuleProseSecretCJK},
+		// near-misses: a rule about it, a number alone, a reference
+		{"notes/ポリシー.md", "パスワードは12文字以上にしてください。\n", ""},
+		{"notes/交接.md", "密码是 12345678，这是示例。\n密码是 ${DB_PASSWORD}\n", ""},
+		{"notes/인수인계.md", "비밀번호는 금고에 있습니다.\n", ""},
+
+		// bold values and a German sentence that names its user in code
+		{"notes/pt-redis.md", "- O cache é o Redis; senha do Redis: **" + pw() + "!x**\n", RuleProseSecretIntl},
+		{"notes/de-vorfall.md", "Das Passwort für den Benutzer `orders_admin` lautet übrigens " + chosen() + " – bitte nicht weitergeben.\n", RuleProseSecretIntl},
+		// near-misses: a value cut short in bold is still elided, bold words
+		{"notes/pt-redis.md", "- senha do Redis: **" + pw()[:6] + "****\n", ""},
+		{"notes/de-vorfall.md", "Das Passwort für den Benutzer `orders_admin` lautet übrigens **nicht** mehr so.\n", ""},
+	}
+	checkFormCases(t, cases)
+}

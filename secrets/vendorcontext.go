@@ -2,6 +2,7 @@ package secrets
 
 import (
 	"bytes"
+	"strings"
 	"sync"
 )
 
@@ -27,6 +28,14 @@ const (
 	// near a Mailgun sending domain ("mg." and a domain, as Mailgun's
 	// setup recommends) where the word mailgun is not.
 	RuleMailgunDomainKey = "mailgun-api-key-domain"
+	// RuleXMLPasswordElement reports a password written as the text of
+	// an XML element named for it on one line: Maven's settings.xml
+	// <server><password>, Ant's and Ivy's <password>, <keyPassword>.
+	RuleXMLPasswordElement = "xml-password-element"
+	// RuleMySQLGluedPassword reports the password given to a MySQL or
+	// MariaDB client glued to -p (mysql -u root -p'…', mysqldump -p…), the
+	// only way those clients take one on the command line.
+	RuleMySQLGluedPassword = "mysql-glued-password"
 )
 
 // vendorContextRules returns fresh copies of the rules above, in rank
@@ -67,6 +76,7 @@ var vendorContextCompiled = sync.OnceValue(func() []*Rule {
 			builtinRE:   builtinExpr(`(?:^|[^A-Za-z0-9_-])(?P<secret>00[A-Za-z0-9_-]{40})(?:[^A-Za-z0-9_-]|$)`),
 			Entropy:     3.5,
 			Keywords:    []string{"okta"},
+			Gate:        oktaWordGate,
 			Before:      256,
 			After:       256,
 			Validate:    func(c Candidate) bool { return mixedClasses(c.Secret[2:]) },
@@ -91,8 +101,51 @@ var vendorContextCompiled = sync.OnceValue(func() []*Rule {
 			Before:      256,
 			After:       256,
 		},
+		{
+			ID:          RuleXMLPasswordElement,
+			Description: "password written as the text of an XML element named for it (<password>…</password>)",
+			builtinRE:   builtinExpr(`<(?P<key>[A-Za-z0-9_.:-]*(?i:password|passwd|passphrase))>[ \t]*(?P<secret>[^<>\s]{4,128})[ \t]*</`),
+			MinLen:      4,
+			Keywords:    []string{"password>", "passwd>", "passphrase>"},
+			Validate:    validPlainPassword,
+		},
+		{
+			// dev.mysql.com, "Specifying Passwords on the Command Line":
+			// -p takes its value with no space ("-pSECRET"); -p alone
+			// prompts, -P is the port.
+			ID:          RuleMySQLGluedPassword,
+			Description: "password glued to -p of a MySQL or MariaDB client (mysql -u root -p'…')",
+			builtinRE: builtinExpr(`(?i)\b(?:mysql(?:dump|admin|import|check|pump|slap|sh)?|mariadb(?:-?(?:dump|admin|import|check))?)(?:[ \t]|\.exe[ \t]|["'],)[^\n|;&]{0,160}?[ \t"'](?-i:-p)` +
+				`(?:'(?P<secret>[^'\n]{4,128})'|"(?P<secret>[^"\n]{4,128})"|(?P<secret>[^\s'"\x60$-][^\s'"\x60;|&]{3,127}))`),
+			MinLen:   4,
+			Keywords: []string{"mysql", "mariadb"},
+			Validate: validPlainPassword,
+		},
 	}
 })
+
+// validPlainPassword: a literal a person could have chosen as a password,
+// not a reference, a placeholder, a fixture word or a short word
+// (Maven's "{…}" is a password encrypted with the master password).
+func validPlainPassword(c Candidate) bool {
+	v := c.Secret
+	if referenceInValue(v) || v[0] == '$' || v[0] == '%' || v[0] == '{' || !plausiblePasswordValue(v) || allSame(v) {
+		return false
+	}
+	s := strings.ToLower(string(v))
+	return !urlPasswordPlaceholders[s] && !passwordFixtures[s] && !namesFixture(s) && !shortWord(v)
+}
+
+// oktaWordGate passes "okta" that starts a word and is not the start of
+// a longer lower-case one ("Okta", "okta_token", "oktaKey", "acme.okta.com";
+// not "rookTable").
+func oktaWordGate(data []byte, i int) bool {
+	st := i + 1 - len("okta")
+	if st > 0 && isLetterByte(data[st-1]) {
+		return false
+	}
+	return i+1 >= len(data) || !('a' <= data[i+1] && data[i+1] <= 'z')
+}
 
 // bearerLiteralGate passes a "bearer" that opens a string literal (a
 // quote just before it) and is followed by a blank, or, in C#'s
