@@ -753,7 +753,7 @@ func corpusSamples() []sample {
 		s = append(s, tp("password glued to mysql -p", RuleMySQLGluedPassword, mpw, "```sh\nmysqldump -u backup -p'"+mpw+"' shop > shop.sql\n```\n"))
 		s = append(s, fp("mysql -p that prompts", RuleMySQLGluedPassword, "```sh\nmysql -u root -p shop\nmysql -u root -p\"$MYSQL_PWD\" shop\n```\n"))
 		ppw := "Tq" + g.mixed(base62, 14)
-		s = append(s, tp("password after its name in a runbook", RuleProsePasswordPlain, ppw, "The exporter logs in as monitor with password "+ppw+" and polls every minute.\n"))
+		s = append(s, tp("password after its name in a runbook", RuleProsePasswordPlain, ppw, "Log in as monitor / password "+ppw+" from the bastion.\n"))
 		s = append(s, fp("password policy sentence", RuleProsePasswordPlain, "The password of the kiosk is rotated every month by the on-call engineer.\n"))
 		cpw := "Harbor" + g.from(alphaDigit, 4) + "lantern"
 		s = append(s, tp("password in a Japanese handover", RuleProseSecretCJK, cpw, "- 本番DBのパスワードは「"+cpw+"」です。\n"))
