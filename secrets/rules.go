@@ -1406,9 +1406,11 @@ func (t *tieredExpr) get(cr *compiledRule, src string) *regexp.Regexp {
 			// The folded form serves from now on: the one as written
 			// would stay live beside it (on a tree that wakes every
 			// rule on long lines, a third of the compiled programs).
-			if t.plain.Swap(nil) != nil {
-				sharedPlain.Delete(src)
-			}
+			// The process lets it go too when this tier never compiled
+			// it and another scanner did (compilePlain serves the folded
+			// one from now on).
+			t.plain.Store(nil)
+			sharedPlain.Delete(src)
 		})
 		return t.folded.Load()
 	}
