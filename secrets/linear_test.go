@@ -135,6 +135,22 @@ func adversarial() map[string]func(n int) []byte {
 	out["line:getbytes"] = entries(`SymmetricSecurityKey(Encoding.UTF8.GetBytes("%s")) `)
 	out["line:url-hash"] = rep("https://u:p#")
 	out["line:url-hash-at"] = entries("db://u:%s#@h/ ")
+	// vendorcontext.go and the public halves (publichalf.go): Bearer
+	// literals, a vendor's word with its shapes around it, and values a
+	// public half's test reads a window around
+	out["line:bearer"] = entries(`"Bearer %s", `)
+	out["line:bearer-open"] = rep(`"Bearer `)
+	out["line:okta"] = entries("okta 00%s ")
+	out["line:heroku"] = entries("heroku api_key: %s ")
+	out["line:mg"] = entries("mg.a %s-0a1b2c3d-0a1b2c3d ")
+	out["line:firebase"] = entries(`apiKey: "AIza%s", authDomain `)
+	out["line:sitekey"] = entries(`data-sitekey="6Lc%s" `)
+	out["line:xml-password"] = entries(`<password>%s</password>`)
+	out["line:mysql"] = entries(`mysql -u root -p'%s' `)
+	out["line:mysql-words"] = rep("mysql a b c d e f g h ")
+	out["line:password-plain"] = entries("with password %s and the password on that box was ")
+	out["line:cjk"] = entries("パスワードは「%s」")
+	out["line:bold"] = entries("senha do Redis: **%s** ")
 	return out
 }
 
