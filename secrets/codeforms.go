@@ -89,9 +89,10 @@ var codeCompiled = sync.OnceValue(func() []*Rule {
 			ID:          RuleSigningSecret,
 			Description: "signing key written as a literal (jwt.sign(p, \"…\"), []byte(\"…\") given to HMAC, SECRET_KEY = \"…\", APP_KEY=base64:…)",
 			builtinRE: builtinExpr(
-				// jwt.sign(payload, "…"), JWT.encode(payload, "…", "HS256"): the
+				// jwt.sign(payload, "…"), JWT.encode(payload, "…", "HS256"),
+				// PHP's JWT::encode($payload, '…', 'HS256'): the
 				// payload is a name or one object literal
-				`(?i:\bjwt|\bjsonwebtoken)\.(?:sign|encode)[ \t]*\([ \t]*(?:\{[^{}\n]*\}|[$A-Za-z_][\w.$\[\]]*)[ \t]*,[ \t]*` +
+				`(?i:\bjwt|\bjsonwebtoken)(?:\.|::)(?:sign|encode)[ \t]*\([ \t]*(?:\{[^{}\n]*\}|[$A-Za-z_][\w.$\[\]]*)[ \t]*,[ \t]*` +
 					`(?:"(?P<secret>[^"\s\\]{8,})"|'(?P<secret>[^'\s\\]{8,})'|\x60(?P<secret>[^\x60\s\\$]{8,})\x60)[ \t]*[,)]` +
 					// Algorithm.HMAC256("…") (java-jwt)
 					`|\bAlgorithm\.HMAC(?:256|384|512)\([ \t]*"(?P<secret>[^"\s\\]{8,})"[ \t]*\)` +
@@ -102,7 +103,7 @@ var codeCompiled = sync.OnceValue(func() []*Rule {
 					// Laravel: APP_KEY=base64:…
 					`|\b(?P<key>APP_KEY)[\x60"']?[ \t]*(?:=|:|=>)[ \t]*["']?(?P<secret>base64:[A-Za-z0-9+/]{20,}={0,2})`),
 			MinLen:   8,
-			Keywords: []string{"jwt.", "jsonwebtoken.", "algorithm.hmac", "[]byte(", "secret_key", "app_key"},
+			Keywords: []string{"jwt.", "jwt::", "jsonwebtoken.", "algorithm.hmac", "[]byte(", "secret_key", "app_key"},
 			Validate: validSigningSecret,
 		},
 		{

@@ -218,8 +218,9 @@ func compileGitleaks(set *gitleaksrules.Set) ([]*Rule, error) {
 			// A value with a provider's prefix is not skipped: when the
 			// provider's rule reports it, that rule wins the overlap (it
 			// ranks first); when it does not, the generic rule still
-			// reports the value, as gitleaks does.
-			if generic && (!genericKeyIsSecret(c) || isPublicKey(c.Secret) || isHostname(c.Secret) || proseComma(c.Match)) {
+			// reports the value, as gitleaks does, unless its tail is
+			// shorter than any format of that provider (cutShort).
+			if generic && (!genericKeyIsSecret(c) || isPublicKey(c.Secret) || cutShort(c.Secret) || isHostname(c.Secret) || proseComma(c.Match)) {
 				return false
 			}
 			once.Do(func() {

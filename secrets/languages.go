@@ -52,15 +52,17 @@ const (
 // holds the noun itself ("IhrPasswort1"), and a "key" word that means a
 // keyword ("palabra clave", "parola chiave", "mot-clé", "palavra-chave").
 func proseSecretIntlRule() *Rule {
-	val := "(?:[\x60'\"](?P<secret>[^\\s\x60'\"]{8,200})[\x60'\"]|(?P<secret>[^\\s\x60'\"<>]*[0-9](?:[^\\s\x60'\"<>]*[^\\s\x60'\".,;:!?)<>])?))(?:[\\s.,;:!?)]|$)"
+	// quoted, in bold ("senha do Redis: **…**") or bare
+	val := "(?:[\x60'\"](?P<secret>[^\\s\x60'\"]{8,200})[\x60'\"]|\\*\\*(?P<secret>[^\\s*]{8,200})\\*\\*|(?P<secret>[^\\s\x60'\"<>]*[0-9](?:[^\\s\x60'\"<>]*[^\\s\x60'\".,;:!?)<>])?))(?:[\\s.,;:!?)]|$)"
 	// Germanic nouns are the last part of a compound ("Datenbankpasswort",
 	// "toegangstoken"); the others are whole words.
 	germanic := `(?:[\p{L}0-9]+-)?[\p{L}]*(?:passwort|kennwort|wachtwoord|schl(?:ü|ue)ssel|sleutel|token)`
-	romance := `\b(?:contrase(?:ñ|n)a|clave|mot[ \t]+de[ \t]+passe|mdp|jeton|cl(?:é|e)|senha|palavra[ \t-]passe|chave|chiave|password|secreto|segredo|segreto|secret|geheim|passphrase)`
+	romance := `\b(?:contrase(?:ñ|n)a|clave|mot[ \t]+de[ \t]+passe|mdp|jeton|cl(?:é|e)|senha|palavra[ \t-]passe|chave|chiave|password|parola[ \t]+d['’]ordine|secreto|segredo|segreto|secret|geheim|passphrase)`
 	copula := `(?:ist|lautet|lautete|war|es|era|est|était|é|è|e'|is|luidt|was)`
-	adverb := `(?:jetzt|nun|ahora|désormais|maintenant|agora|ora|adesso|nu|voortaan)`
-	// a word may hold an apostrophe: "d'accès", "dell'admin"
-	words := `(?:[ \t]+[^\s:;,.!?<>\x60"]+){0,6}?`
+	adverb := `(?:jetzt|nun|ahora|désormais|maintenant|agora|ora|adesso|nu|voortaan|übrigens|uebrigens|aktuell|derzeit|actualmente|atualmente|actuellement|attualmente|momenteel)`
+	// a word may hold an apostrophe: "d'accès", "dell'admin", or be code
+	// in backquotes: "für den Benutzer `orders_admin`"
+	words := `(?:[ \t]+(?:[^\s:;,.!?<>\x60"]+|\x60[^\s\x60]+\x60)){0,6}?`
 	return &Rule{
 		ID:          RuleProseSecretIntl,
 		Description: "password, key or token stated in a sentence in German, Spanish, French, Portuguese, Italian or Dutch",
@@ -80,7 +82,7 @@ func proseSecretIntlRule() *Rule {
 // filter finds them (ASCII-folded; "clé" and "schlüssel" in UTF-8).
 var intlNounKeywords = []string{"passwort", "kennwort", "wachtwoord", "schlüssel", "schluessel", "sleutel", "token",
 	"contraseña", "contrasena", "clave", "mot de passe", "mdp", "jeton", "clé", "senha", "palavra-passe", "palavra passe",
-	"chave", "chiave", "password", "secreto", "segredo", "segreto", "secret", "geheim", "passphrase"}
+	"chave", "chiave", "password", "secreto", "segredo", "segreto", "secret", "geheim", "passphrase", "ordine"}
 
 // englishNoun reports whether a noun ends in one that prose-secret reads
 // in English sentences ("password", "Client-Secret", "accesstoken").
@@ -248,7 +250,7 @@ func validProseSecretIntl(c Candidate) bool {
 // key or a token, which are generated.
 func passwordNounIntl(n string) bool {
 	switch n {
-	case "passwort", "kennwort", "contraseña", "contrasena", "mdp", "senha", "password", "wachtwoord", "passphrase":
+	case "passwort", "kennwort", "contraseña", "contrasena", "mdp", "senha", "password", "wachtwoord", "passphrase", "d'ordine", "d’ordine":
 		return true
 	}
 	return strings.HasSuffix(n, "passwort") || strings.HasSuffix(n, "kennwort") || strings.HasSuffix(n, "wachtwoord") ||
@@ -450,6 +452,11 @@ type vendorPrefix struct {
 var vendorPrefixes = []vendorPrefix{
 	{"ATATT3", base64URLAlphabet + "=", 150, 220},
 	{"key-", "0123456789abcdefghijklmnopqrstuvwxyz", 32, 32},
+	// Sentry's organization auth token: base64 of a JSON header
+	// ({"iat":…), "_" and the secret (docs.sentry.io, "Token and
+	// Credential Formats"); gitleaks' rule wants the header's fields
+	// in a fixed order
+	{"sntrys_eyJ", base64URLAlphabet + "=", 40, 400},
 }
 
 const base64URLAlphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"

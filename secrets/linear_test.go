@@ -120,6 +120,37 @@ func adversarial() map[string]func(n int) []byte {
 	out["line:byte-hmac"] = entries(`hmac []byte("%s") `)
 	out["line:secret-key"] = entries(`SECRET_KEY = "%s!" `)
 	out["line:basic"] = entries(`Authorization "Basic %s" `)
+	// Passwords in notes (notesforms.go): a noun and its value, a pair
+	// after words, a label or a question with the value below, on one
+	// line and on lines; a noun repeated with no value
+	out["line:notes-phrase"] = entries("passphrase %s! psk ")
+	out["line:notes-noun"] = rep("parola d'ordine salasana パスワードは ")
+	out["line:notes-pair"] = entries("creds for the qa box -> u / %s ")
+	out["line:notes-pair-words"] = rep("creds for a b c d e f g h i ")
+	out["line:notes-question"] = rep("what's the pw? password: ")
+	out["lines:notes-question"] = entries("does anyone have the pw?\nops / %s!\n")
+	out["lines:notes-label"] = entries("Password (rotated yearly):\n\n    %s!\n")
+	out["lines:notes-deflist"] = rep("**Password**\n: ")
+	out["line:sshpass"] = rep("sshpass -o x -p ")
+	out["line:getbytes"] = entries(`SymmetricSecurityKey(Encoding.UTF8.GetBytes("%s")) `)
+	out["line:url-hash"] = rep("https://u:p#")
+	out["line:url-hash-at"] = entries("db://u:%s#@h/ ")
+	// vendorcontext.go and the public halves (publichalf.go): Bearer
+	// literals, a vendor's word with its shapes around it, and values a
+	// public half's test reads a window around
+	out["line:bearer"] = entries(`"Bearer %s", `)
+	out["line:bearer-open"] = rep(`"Bearer `)
+	out["line:okta"] = entries("okta 00%s ")
+	out["line:heroku"] = entries("heroku api_key: %s ")
+	out["line:mg"] = entries("mg.a %s-0a1b2c3d-0a1b2c3d ")
+	out["line:firebase"] = entries(`apiKey: "AIza%s", authDomain `)
+	out["line:sitekey"] = entries(`data-sitekey="6Lc%s" `)
+	out["line:xml-password"] = entries(`<password>%s</password>`)
+	out["line:mysql"] = entries(`mysql -u root -p'%s' `)
+	out["line:mysql-words"] = rep("mysql a b c d e f g h ")
+	out["line:password-plain"] = entries("with password %s and the password on that box was ")
+	out["line:cjk"] = entries("パスワードは「%s」")
+	out["line:bold"] = entries("senha do Redis: **%s** ")
 	return out
 }
 

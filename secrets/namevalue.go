@@ -55,7 +55,10 @@ func validNameValue(c Candidate) bool {
 	if keyEnd < c.Offset && anotherEntry.Match(c.Context[keyEnd:c.Offset]) {
 		return false
 	}
-	return validGeneric(c)
+	// a password's name: a password as people choose them, lower-case
+	// words, digits and a symbol ("quiltwalnut52!"), which the generic
+	// judge reads as a word
+	return validGeneric(c) || namesPasswordKey(c.Key) && notesPasswordValue(c)
 }
 
 // inInputTag: an HTML <input tag opens in b (any case).

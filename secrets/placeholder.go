@@ -75,10 +75,13 @@ func isPlaceholder(v []byte, withStandIns bool) bool {
 	if upperNouns[string(v)] {
 		return true // PASSWORD, TOKEN: the name of the value stands in for it
 	}
+	if instructionCaps(v) {
+		return true // REPLACE_IN_CLUSTER, SET_BY_VAULT: what to do, not a value
+	}
 	if anyValueWordIn(v, placeholderWholeWords, placeholderWholeShape) {
 		return true
 	}
-	if withStandIns && standIn(l) {
+	if withStandIns && (standIn(l) || fakeBody(l)) {
 		return true
 	}
 	return placeholderInBase64(v)
@@ -171,6 +174,36 @@ func placeholderMarked(v []byte) bool {
 // upperNouns, written in capitals as the whole value, name what should be
 // there.
 var upperNouns = map[string]bool{"PASSWORD": true, "PASSWD": true, "PASS": true, "PWD": true, "SECRET": true, "TOKEN": true, "APIKEY": true, "API_KEY": true, "KEY": true}
+
+// instructionVerbs open a value written in capitals that says what to
+// put there ("REPLACE_IN_CLUSTER", "SET-FROM-VAULT", "FILL_ME_IN").
+var instructionVerbs = map[string]bool{"REPLACE": true, "CHANGE": true, "SET": true, "FILL": true, "INSERT": true,
+	"PROVIDE": true, "ENTER": true, "UPDATE": true, "SUPPLY": true, "INJECT": true, "INJECTED": true, "ADD": true, "PUT": true}
+
+// instructionCaps: v is two or more words of capital letters joined by
+// "_" or "-", no digits, the first an instruction verb. A password in
+// capitals has digits or symbols, or does not start with an order.
+func instructionCaps(v []byte) bool {
+	if len(v) < 6 || len(v) > 64 || v[0] < 'A' || v[0] > 'Z' {
+		return false
+	}
+	first := -1
+	for i, c := range v {
+		switch {
+		case 'A' <= c && c <= 'Z':
+		case c == '_' || c == '-':
+			if first < 0 {
+				first = i
+			}
+			if i+1 == len(v) || v[i+1] == '_' || v[i+1] == '-' {
+				return false
+			}
+		default:
+			return false
+		}
+	}
+	return first > 0 && instructionVerbs[string(v[:first])]
+}
 
 var (
 	myNameRE = lazyRE.New(`^my(?:[A-Z][a-z]+){1,4}$`)

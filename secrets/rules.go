@@ -255,6 +255,20 @@ func defaultRules(thirdParty bool) []*Rule {
 			out = append(out, r)
 		}
 		out = append(out, fcmServerKeyRule())
+		// and the forms of passwords in notes (notesforms.go) last
+		for _, r := range notesRules() {
+			withGitleaksAllowlists(r, r.ID)
+			out = append(out, r)
+		}
+		// and the vendor forms of round nineteen (vendorcontext.go) last
+		for _, r := range vendorContextRules() {
+			withGitleaksAllowlists(r, r.ID)
+			out = append(out, r)
+		}
+		for _, r := range proseFormRules() {
+			withGitleaksAllowlists(r, r.ID)
+			out = append(out, r)
+		}
 	}
 	return out
 }
@@ -1066,7 +1080,7 @@ func validGeneric(c Candidate) bool {
 	}
 	v := c.Secret
 	switch {
-	case isPublicKey(v):
+	case isPublicKey(v), cutShort(v):
 		return false
 	case bytes.IndexByte(v, ':') >= 0:
 		return false // a URL, a pair or a time; url-credentials reads URLs
@@ -1465,9 +1479,11 @@ func (t *tieredExpr) get(cr *compiledRule, src string) *regexp.Regexp {
 			// The folded form serves from now on: the one as written
 			// would stay live beside it (on a tree that wakes every
 			// rule on long lines, a third of the compiled programs).
-			if t.plain.Swap(nil) != nil {
-				sharedPlain.Delete(src)
-			}
+			// The process lets it go too when this tier never compiled
+			// it and another scanner did (compilePlain serves the folded
+			// one from now on).
+			t.plain.Store(nil)
+			sharedPlain.Delete(src)
 		})
 		return t.folded.Load()
 	}
@@ -1733,6 +1749,14 @@ func elidedAfter(rest []byte) bool {
 		}
 	}
 	return false
+}
+
+// boldValue: ctx[ss:se] is set in markdown bold ("**…**", neither mark
+// part of a longer run of asterisks): the "**" after it closes the bold,
+// it does not stand for characters left out.
+func boldValue(ctx []byte, ss, se int) bool {
+	return ss >= 2 && ctx[ss-1] == '*' && ctx[ss-2] == '*' && (ss == 2 || ctx[ss-3] != '*') &&
+		se+2 <= len(ctx) && ctx[se] == '*' && ctx[se+1] == '*' && (se+2 == len(ctx) || ctx[se+2] != '*')
 }
 
 // providerPrefixes are the prefixes of the provider token formats (the

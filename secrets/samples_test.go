@@ -731,5 +731,53 @@ func corpusSamples() []sample {
 		s = append(s, tp("fcm server key", RuleFCMServerKey, fcm, "{\n  \"server_key\": \""+fcm+"\"\n}\n"))
 		s = append(s, fp("fcm key named, not given", RuleFCMServerKey, "The FCM server key (AAAA…:APA91b…) lives in the vault under push/fcm.\n"))
 	}
+
+	// the forms of notesforms.go (passwords in notes)
+	{
+		p1 := g.letters(6) + g.from(alphaDigit, 2) + "*" + g.letters(5)
+		p2 := g.letters(5) + g.from(alphaDigit, 3) + "#" + g.letters(4)
+		p3 := g.letters(7) + g.from(alphaDigit, 2) + "!" + g.letters(3)
+		s = append(s, tp("wi-fi passphrase with no copula", RuleProsePasswordPhrase, p1, "- Lab Wi-Fi: SSID `lab-2g`, pass"+"phrase "+p1+"\n"))
+		s = append(s, fp("passphrase rule, no value", RuleProsePasswordPhrase, "The pass"+"phrase must be at least 14 characters; set the pass"+"word to something only you know.\n"))
+		s = append(s, tp("creds pair after words", RuleProseLoginPair, p2, "creds for the qa broker -> `qa-mq` / `"+p2+"`\n"))
+		s = append(s, fp("creds pair, a placeholder", RuleProseLoginPair, "creds for the qa broker -> `qa-mq` / `<redacted>`; the login window is 10:30 to 11:45\n"))
+		s = append(s, tp("password below its label", RuleProsePasswordBelow, p3, "Benutzer: svc_print\nPass"+"wort:\n"+p3+"\n"))
+		s = append(s, fp("password label, a pointer below", RuleProsePasswordBelow, "Pass"+"word:\n(ask the on-call, it rotates weekly)\n\nWhat's the pass"+"word policy?\nIt's 12 characters minimum.\n"))
+		k1 := g.mixed(base62, 40)
+		s = append(s, tp("sshpass password flag", RulePasswordFlag, p1, "```sh\nsshpass -p '"+p1+"' ssh ops@10.0.3.9 uptime\n```\n"))
+		s = append(s, fp("sshpass from the environment", RulePasswordFlag, "```sh\nsshpass -p \"$SSHPASS\" ssh ops@10.0.3.9 uptime\nsshpass -f ~/.pw ssh ops@10.0.3.9\n```\n"))
+		s = append(s, tp("signing key bytes", RuleSigningKeyBytes, k1, "```csharp\nvar key = new SymmetricSecurityKey(Encoding.UTF8.GetBytes(\""+k1+"\"));\n```\n"))
+		s = append(s, fp("bytes of a payload", RuleSigningKeyBytes, "```csharp\nvar body = Encoding.UTF8.GetBytes(\"{\\\"hello\\\": 1}\");\nvar key = new SymmetricSecurityKey(Encoding.UTF8.GetBytes(config[\"Jwt:Key\"]));\n```\n"))
+		s = append(s, tp("url password with a raw hash", RuleURLPasswordHash, p2, "    postgres://app:"+p2+"@db-3.internal:5432/app\n"))
+		s = append(s, fp("url with a fragment", RuleURLPasswordHash, "See https://wiki.acme.example/page#intro and postgres://app:${PG_PASS}#@db:5432/app\n"))
+	}
+
+	// the vendor forms of vendorcontext.go
+	{
+		tok := g.mixed(base62+"_-", 40)
+		s = append(s, tp("bearer token in a header literal", RuleBearerLiteral, tok, "```go\nreq.Header.Set(\"Authorization\", \"Bearer "+tok+"\")\n```\n"))
+		s = append(s, fp("bearer header built from a variable", RuleBearerLiteral, "```go\nreq.Header.Set(\"Authorization\", \"Bearer \"+token)\nreq.Header.Set(\"Authorization\", \"Bearer ${API_TOKEN}\")\n```\n"))
+		okta := "00" + g.mixed(base62+"_-", 40)
+		s = append(s, tp("okta token in a note", RuleOktaToken, okta, "The Okta sync job stopped when the admin who made its credential left.\nA new one for the service account, "+okta+", is in use now.\n"))
+		s = append(s, fp("okta, no token", RuleOktaToken, "The Okta sync job stopped on Saturday; the ops team reran it from the console.\nBatch 00"+g.from("0123456789", 40)+" shipped.\n"))
+		heroku := g.uuid()
+		s = append(s, tp("heroku key under a heroku block", RuleHerokuKeyNear, heroku, "```php\n$config['heroku_api_key'] = '"+heroku+"';\n```\n"))
+		s = append(s, fp("heroku app id", RuleHerokuKeyNear, "heroku:\n  app_id: "+g.uuid()+"\n"))
+		mg := g.from("0123456789abcdef", 32) + "-" + g.from("0123456789abcdef", 8) + "-" + g.from("0123456789abcdef", 8)
+		s = append(s, tp("mailgun key by its sending domain", RuleMailgunDomainKey, mg, "Sending domain mg.shop.example uses key "+mg+" for now.\n"))
+		s = append(s, fp("mailgun-shaped hex by an image", RuleMailgunDomainKey, "Thumbnail img.cdn.example/"+mg+".png\n"))
+		xpw := g.letters(6) + "-" + g.letters(5) + g.from(alphaDigit, 3)
+		s = append(s, tp("password as an XML element's text", RuleXMLPasswordElement, xpw, "```xml\n<server>\n  <password>"+xpw+"</password>\n</server>\n```\n"))
+		s = append(s, fp("XML password element from a property", RuleXMLPasswordElement, "```xml\n<password>${env.REPO_PASSWORD}</password>\n```\n"))
+		mpw := g.mixed(base62, 14)
+		s = append(s, tp("password glued to mysql -p", RuleMySQLGluedPassword, mpw, "```sh\nmysqldump -u backup -p'"+mpw+"' shop > shop.sql\n```\n"))
+		s = append(s, fp("mysql -p that prompts", RuleMySQLGluedPassword, "```sh\nmysql -u root -p shop\nmysql -u root -p\"$MYSQL_PWD\" shop\n```\n"))
+		ppw := "Tq" + g.mixed(base62, 14)
+		s = append(s, tp("password after its name in a runbook", RuleProsePasswordPlain, ppw, "Log in as monitor / password "+ppw+" from the bastion.\n"))
+		s = append(s, fp("password policy sentence", RuleProsePasswordPlain, "The password of the kiosk is rotated every month by the on-call engineer.\n"))
+		cpw := "Harbor" + g.from(alphaDigit, 4) + "lantern"
+		s = append(s, tp("password in a Japanese handover", RuleProseSecretCJK, cpw, "- 本番DBのパスワードは「"+cpw+"」です。\n"))
+		s = append(s, fp("password rule in Japanese", RuleProseSecretCJK, "- パスワードは12文字以上にしてください。\n"))
+	}
 	return s
 }

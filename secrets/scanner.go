@@ -382,7 +382,7 @@ func (s *Scanner) detect(path string, data []byte, scan bool) []cand {
 				return
 			}
 		}
-		if !placeholdersKept && (IsPlaceholder(sec) || sampleURLPassword(ctx, ss, se)) || examples[string(sec)] || elidedAfter(ctx[se:]) || publicKeyBase64(base64Run(ctx, ss, se)) {
+		if !placeholdersKept && (IsPlaceholder(sec) || sampleURLPassword(ctx, ss, se)) || examples[string(sec)] || elidedAfter(ctx[se:]) && !boldValue(ctx, ss, se) || publicKeyBase64(base64Run(ctx, ss, se)) || publicHalf(data, base+ss, base+se) {
 			return
 		}
 		if bytes.HasPrefix(sec, []byte("Ag")) && sc.memo.sealedAt(base+ss) {
@@ -475,6 +475,7 @@ func (s *Scanner) detect(path string, data []byte, scan bool) []cand {
 		}
 		sort.Ints(sts)
 		prev := 0
+		var wm []int // a dense run's match, widened
 		// lineStart is the start of the line of the last st looked at,
 		// found by scanning forward from scanned: the hits are sorted,
 		// so finding every hit's line start costs one pass over data.
@@ -537,9 +538,22 @@ func (s *Scanner) detect(path string, data []byte, scan bool) []cand {
 					if from+m[0] < st {
 						return // begins before the run
 					}
-					rule.widenPrefix(ctx, m)
-					consider(r, rule, ctx, from, m, cut)
-					prev = from + m[1]
+					// The run's text starts one byte before its first
+					// hit: widen over the name before it in the text
+					// (back to the match before), as a hit searched
+					// alone is ("CSRF_TOKEN", not "_TOKEN").
+					// (a copy of m: the search reads it after this call)
+					lo := max(prev, from-rule.prefixMax)
+					wm = append(wm[:0], m...)
+					for k := range wm {
+						if wm[k] >= 0 {
+							wm[k] += from - lo
+						}
+					}
+					wctx := data[lo:to]
+					rule.widenPrefix(wctx, wm)
+					consider(r, rule, wctx, lo, wm, cut)
+					prev = lo + wm[1]
 				}
 				pos, done := rule.searchAtKeywords(d, ctx, &sc.head, found)
 				if !done {

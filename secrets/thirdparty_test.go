@@ -129,7 +129,7 @@ func TestThirdPartyExamples(t *testing.T) {
 		}
 		return n > 0
 	}
-	var tp, tpFound, tpTyped, tpLow, tpSrcMiss, tpHelper, fp, fpFlagged, fpOther int
+	var tp, tpFound, tpTyped, tpLow, tpSrcMiss, tpHelper, tpPublic, fp, fpFlagged, fpOther int
 	imported := map[string]bool{}
 	for _, r := range ThirdPartyRules() {
 		imported[r.ID] = true
@@ -160,6 +160,12 @@ func TestThirdPartyExamples(t *testing.T) {
 			tp++
 			if len(found(ex)) > 0 {
 				tpFound++
+				continue
+			}
+			if holdsPublicHalf([]byte(ex)) {
+				// a value the vendor publishes (Nosey Parker's Mapbox
+				// public token rule says so itself): no secret
+				tpPublic++
 				continue
 			}
 			// Left out by the source's own entropy floor: its rule would
@@ -221,10 +227,10 @@ func TestThirdPartyExamples(t *testing.T) {
 			}
 		}
 	}
-	recall := float64(tpFound) / float64(tp-tpTyped-tpLow-tpSrcMiss)
+	recall := float64(tpFound) / float64(tp-tpTyped-tpLow-tpSrcMiss-tpPublic)
 	negRate := float64(fpFlagged) / float64(fp-fpOther-fpSource)
-	t.Logf("third-party examples: recall %.3f (%d/%d; left out: %d typed placeholders, %d below their rule's own entropy floor, %d its own rule does not match, %d of helper rules; %.3f of all %d), negatives flagged %.3f (%d/%d; left out: %d reported by another imported rule, %d listed as another rule's positive, %d reported by another rule of the sources)",
-		recall, tpFound, tp-tpTyped-tpLow-tpSrcMiss, tpTyped, tpLow, tpSrcMiss, tpHelper, float64(tpFound)/float64(tp), tp, negRate, fpFlagged, fp-fpOther-fpSource, fpOther, fpSibling, fpSource)
+	t.Logf("third-party examples: recall %.3f (%d/%d; left out: %d typed placeholders, %d below their rule's own entropy floor, %d its own rule does not match, %d public values, %d of helper rules; %.3f of all %d), negatives flagged %.3f (%d/%d; left out: %d reported by another imported rule, %d listed as another rule's positive, %d reported by another rule of the sources)",
+		recall, tpFound, tp-tpTyped-tpLow-tpSrcMiss-tpPublic, tpTyped, tpLow, tpSrcMiss, tpPublic, tpHelper, float64(tpFound)/float64(tp), tp, negRate, fpFlagged, fp-fpOther-fpSource, fpOther, fpSibling, fpSource)
 	// Floors at what this build reaches (0.982, 0.019): issue 33's targets.
 	if recall < thirdPartyRecallFloor || negRate > thirdPartyNegCeiling {
 		t.Errorf("recall %.3f (floor %.3f), negatives flagged %.3f (ceiling %.3f)", recall, thirdPartyRecallFloor, negRate, thirdPartyNegCeiling)
@@ -333,5 +339,13 @@ func TestRedactLeavesColonLines(t *testing.T) {
 		if got := s.RedactString(line); got != line {
 			t.Errorf("Redact(%q) = %q", line, got)
 		}
+	}
+}
+
+// TestPublicValueName: the generator knows the name CoveredBy gives a
+// public value by its own copy (it cannot import this package).
+func TestPublicValueName(t *testing.T) {
+	if PublicValue != thirdparty.PublicValue {
+		t.Fatalf("secrets.PublicValue %q, thirdparty.PublicValue %q", PublicValue, thirdparty.PublicValue)
 	}
 }

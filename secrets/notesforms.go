@@ -1,0 +1,512 @@
+package secrets
+
+import (
+	"bytes"
+	"slices"
+	"strings"
+	"sync"
+)
+
+// Forms of passwords in notes that the sentence rules do not read (issue
+// 33, blind notes of round 19): a password named by a noun the value
+// follows with no copula ("passphrase …", "la contraseña `…`", "parola
+// d'ordine …", "パスワード: …"), a value set with a verb ("update the
+// pre-shared key to …"), a user and password pair after words that say
+// whose they are ("creds for staging rabbit -> `u` / `…`", "default creds
+// … are admin:…"), and a value alone on the line below its label or
+// below a question about it ("Wachtwoord:" then the value, a definition
+// list's "**Password**" then ": …", "what's the pw for …?" then "ops /
+// …"). They rank after every older rule, so no finding changes its ID.
+const (
+	// RuleProsePasswordPhrase reports a password a noun names and the
+	// value follows, directly, after "to" with a verb before the noun, or
+	// after a colon in a script the other rules do not read.
+	RuleProsePasswordPhrase = "prose-password-phrase"
+	// RuleProseLoginPair reports a user and password pair after a word
+	// that names credentials and a few words saying whose they are.
+	RuleProseLoginPair = "prose-login-pair"
+	// RuleProsePasswordBelow reports a password alone on the line below
+	// its label, or below a question that asks for it.
+	RuleProsePasswordBelow = "prose-password-below"
+)
+
+// notesRules returns fresh copies of the rules above.
+func notesRules() []*Rule {
+	rs := append(slices.Clip(notesCompiled()), notesCodeCompiled()...)
+	out := make([]*Rule, len(rs))
+	for i, r := range rs {
+		c := *r
+		out[i] = &c
+	}
+	return out
+}
+
+// notesPasswordNouns name a password (not a key or a token, which are
+// generated and which the vendor and generic rules read): English, the
+// languages prose-secret-intl reads, and scripts no other rule reads. The
+// expression's alternation is built from the same list.
+var notesPasswordNouns = []string{
+	"password", "passphrase", "passcode", "pre-shared key", "preshared key", "psk", "shared secret",
+	"passwort", "kennwort", "wachtwoord", "contraseña", "contrasena", "senha", "mot de passe",
+	"parola d'ordine", "hasło", "haslo", "heslo", "lösenord", "losenord", "salasana", "adgangskode", "passord",
+	"パスワード", "暗証番号", "密码", "密碼", "口令", "비밀번호", "패스워드", "пароль",
+}
+
+// notesVal is a value: quoted (a code span, quotes), or bare up to a blank
+// or a sentence's punctuation. No counted repetition: lengths are the
+// validator's.
+const notesVal = "(?:[\x60'\"](?P<secret>[^\\s\x60'\"]+)[\x60'\"]|(?P<secret>[^\\s\x60'\"<>]*?[^\\s\x60'\".,;:!?)<>]))(?:[.,;:!?)]*(?:[\\s]|$))"
+
+func notesNounAlt() string {
+	alts := make([]string, len(notesPasswordNouns))
+	for i, n := range notesPasswordNouns {
+		alts[i] = strings.NewReplacer(" ", "[ \\t-]", "-", "[ \\t-]", "'", "['’]").Replace(n)
+	}
+	return strings.Join(alts, "|")
+}
+
+var notesCompiled = sync.OnceValue(func() []*Rule {
+	nouns := notesNounAlt()
+	return []*Rule{
+		{
+			ID:          RuleProsePasswordPhrase,
+			Description: "password named by a noun and followed by its value in a note (passphrase …, update the pre-shared key to …, パスワード: …)",
+			builtinRE: builtinExpr("(?i)(?P<key>" + nouns + ")" +
+				// "to" (validProsePasswordPhrase wants a verb before the
+				// noun), a colon or は in the scripts only this rule reads,
+				// or nothing
+				"(?:[ \\t]+(?:to|is|è|é|es|est|ist|lautet|luidt|är|er|jest)[ \\t]+|[ \\t]*[:：][ \\t]*|は[ \\t]*|[ \\t]+)" + notesVal),
+			MinLen:   8,
+			Keywords: notesNounKeywords(),
+			Gate:     notesPhraseGate,
+			Validate: validProsePasswordPhrase,
+			Path:     proseFiles,
+		},
+		{
+			ID:          RuleProseLoginPair,
+			Description: "user and password pair after words naming credentials in a note (creds for X -> user / …, default creds are admin:…)",
+			builtinRE: builtinExpr("(?i)\\b(?:creds|credentials|logins?)\\b(?:[ \\t]+[^\\s:/\x60'\"]+){0,8}?" +
+				"(?:[ \\t]*(?:->|→|=>|:)|[ \\t]+(?:are|is|were|was))[ \\t]+" +
+				"[\x60'\"]?(?P<key>[A-Za-z0-9._@-]+)[\x60'\"]?(?:[ \\t]*/[ \\t]*|:)" + notesVal),
+			MinLen:   8,
+			Keywords: []string{"creds", "credentials", "login"},
+			Validate: validProseLoginPair,
+			Path:     proseFiles,
+		},
+		{
+			ID:          RuleProsePasswordBelow,
+			Description: "password alone on the line below its label or below a question asking for it",
+			builtinRE: builtinExpr("(?i)(?P<key>" + nouns + "|pw|pwd)(?:" +
+				// a label ending its line ("Wachtwoord:", "Password (do not
+				// change):"), a blank line, the value indented or not
+				"[^\\n:：?]*[:：][ \\t*_]*\\n(?:[ \\t]*\\n)?[ \\t>]*" + notesVal +
+				// a definition list: "**Password**" then ": value"
+				"|[*_]*[ \\t]*\\n[ \\t]*:[ \\t]+" + notesVal +
+				// a question, then its answer: "ops / value", "A: It's value"
+				"|[^\\n?]*\\?[^\\n]*\\n[ \\t>]*(?:\\*\\*[^\\n*]*\\*\\*[ \\t]*|A[ \\t]*:[ \\t]*)?" +
+				"(?:(?:it(?:'|’)s|it[ \\t]+is|that(?:'|’)s)[ \\t]+|[\x60'\"]?[A-Za-z0-9._@-]+[\x60'\"]?[ \\t]*/[ \\t]*)" + notesVal + ")"),
+			MinLen:   8,
+			Keywords: append(notesNounKeywords(), "pw", "pwd"),
+			// the next two lines: a blank one and the value's
+			After:    256,
+			Gate:     notesBelowGate,
+			Validate: validProsePasswordBelow,
+			Path:     proseFiles,
+		},
+	}
+})
+
+// notesNounKeywords are the nouns as the keyword filter finds them (the
+// ASCII ones lower-case; a blank or a dash inside may be either, so the
+// keyword is the word before it).
+func notesNounKeywords() []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, n := range notesPasswordNouns {
+		// the longest word of the noun: "passe" of "mot de passe",
+		// "shared" of "pre-shared key"
+		k := ""
+		for _, w := range strings.FieldsFunc(strings.ToLower(n), func(r rune) bool { return r == ' ' || r == '-' || r == '\'' || r == '’' }) {
+			if len(w) > len(k) {
+				k = w
+			}
+		}
+		if !seen[k] {
+			seen[k] = true
+			out = append(out, k)
+		}
+	}
+	return out
+}
+
+// notesPhraseGate passes a noun that ends its word and is followed by a
+// blank, a colon or は and then what may start a value. It reads a few
+// bytes after the hit.
+func notesPhraseGate(data []byte, i int) bool {
+	j := i + 1
+	if j < len(data) && isWordByte(data[j]) {
+		return false
+	}
+	if rest := data[j:min(len(data), j+3)]; string(rest) == "は" || string(rest) == "：" {
+		return true
+	}
+	end := min(len(data), j+24)
+	for j < end && (data[j] == ' ' || data[j] == '\t' || data[j] == ':') {
+		j++
+	}
+	return j > i+1 && j < end && data[j] != '\n' && data[j] != '\r'
+}
+
+// notesBelowGate passes a noun whose line, within notesBelowReach bytes,
+// ends in a colon (a label), or holds a question mark that ends it, or
+// which a definition list's ": " line follows. A line of nouns thus costs
+// each hit a bounded look, and the expression then reads at most the
+// next two lines.
+func notesBelowGate(data []byte, i int) bool {
+	j := i + 1
+	if j < len(data) && isWordByte(data[j]) {
+		return false
+	}
+	end := min(len(data), j+notesBelowReach)
+	for k := j; k < end; k++ {
+		switch data[k] {
+		case '\n':
+			// the line ended without a colon or a question: a
+			// definition list's ": " must open the next one
+			r := data[k+1 : min(len(data), k+4)]
+			return bytes.HasPrefix(bytes.TrimLeft(r, " \t"), []byte(":"))
+		case '?':
+			// a question, which may go on after its mark ("the pw for
+			// the jump host? bastion-legacy"), ending within reach
+			return bytes.IndexByte(data[k:end], '\n') >= 0
+		case ':':
+			rest := k + 1
+			for rest < end && (data[rest] == ' ' || data[rest] == '\t' || data[rest] == '*' || data[rest] == '_') {
+				rest++
+			}
+			if rest == len(data) || data[rest] == '\n' || data[rest] == '\r' {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+const notesBelowReach = 96
+
+// passwordVerbs set a value: "update the pre-shared key to …".
+var passwordVerbs = []string{"set", "change", "changed", "reset", "update", "updated", "rotate", "rotated", "switch", "switched"}
+
+func validProsePasswordPhrase(c Candidate) bool {
+	key := c.Key
+	if key == nil {
+		return false
+	}
+	at := subOffset(c.Context, key)
+	if at > 0 && isWordByte(c.Context[at-1]) && c.Context[at-1] < 0x80 {
+		return false // "mypassword …": part of a name
+	}
+	glue := strings.TrimSpace(string(c.Context[at+len(key) : c.Offset]))
+	glue = strings.Trim(glue, "\x60'\"")
+	switch strings.ToLower(strings.TrimSpace(glue)) {
+	case "to":
+		// "update the pre-shared key to …": a verb within the few words
+		// before the noun; "the password to the vault" is no value
+		if !verbBefore(c.Context, at) {
+			return false
+		}
+	case ":", "：", "は":
+		// "password: …" is an assignment the name/value rules read, and
+		// "Passwort: …" prose-secret-intl; "hasło: …", "パスワード: …"
+		// no other rule reads
+		if nounReadWithColon(string(bytes.ToLower(key))) {
+			return false
+		}
+	case "", "is", "è", "é", "es", "est", "ist", "lautet", "luidt", "är", "er", "jest":
+	default:
+		return false
+	}
+	return notesPasswordValue(c)
+}
+
+// nounReadWithColon: the nouns whose "NOUN: value" an older rule reads.
+func nounReadWithColon(noun string) bool {
+	for _, n := range []string{"password", "passphrase", "passcode", "psk", "secret", "key", "passwort", "kennwort", "wachtwoord", "contraseña", "contrasena", "senha", "passe"} {
+		if strings.HasSuffix(noun, n) {
+			return true
+		}
+	}
+	return false
+}
+
+// verbBefore reports whether one of passwordVerbs is among the four words
+// before ctx[at] on its line (bounded: the line's last 64 bytes).
+func verbBefore(ctx []byte, at int) bool {
+	lo := max(0, at-64)
+	if nl := bytes.LastIndexByte(ctx[lo:at], '\n'); nl >= 0 {
+		lo += nl + 1
+	}
+	ws := strings.Fields(strings.ToLower(string(ctx[lo:at])))
+	for k := len(ws) - 1; k >= 0 && k >= len(ws)-4; k-- {
+		for _, v := range passwordVerbs {
+			if ws[k] == v {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func validProseLoginPair(c Candidate) bool {
+	if bytes.EqualFold(c.Key, c.Secret) {
+		return false
+	}
+	// "admin:…" glued: not a time, a port or a URL's scheme
+	if c.Offset > 0 && c.Context[c.Offset-1] == ':' && (bytes.HasPrefix(c.Secret, []byte("//")) || isDigits(c.Key)) {
+		return false
+	}
+	return notesPasswordValue(c)
+}
+
+func validProsePasswordBelow(c Candidate) bool {
+	key := c.Key
+	if key == nil {
+		return false
+	}
+	at := subOffset(c.Context, key)
+	if at > 0 && isWordByte(c.Context[at-1]) && c.Context[at-1] < 0x80 {
+		return false
+	}
+	// the value must end its line: a sentence below a label is no value
+	e := c.Offset + len(c.Secret)
+	rest := c.Context[e:]
+	if nl := bytes.IndexByte(rest, '\n'); nl >= 0 {
+		rest = rest[:nl]
+	}
+	q := c.Context[c.Offset-1]
+	rest = bytes.TrimLeft(rest, "\x60'\"")
+	if q != '`' && q != '\'' && q != '"' {
+		if len(bytes.TrimSpace(bytes.TrimRight(rest, ".,;:!?) \t"))) > 0 && !answerRest(rest) {
+			return false
+		}
+	} else if len(bytes.TrimSpace(rest)) > 0 && !answerRest(rest) {
+		return false
+	}
+	return notesPasswordValue(c)
+}
+
+// answerRest accepts what may follow an answer's value on its line: a
+// comma and a clause ("It's …, same as last year").
+func answerRest(rest []byte) bool {
+	r := bytes.TrimLeft(rest, " \t")
+	return len(r) > 0 && (r[0] == ',' || r[0] == '(' || r[0] == ';')
+}
+
+// notesPasswordValue judges a value these rules read: a password as
+// people choose them, letters and digits with a symbol or mixed case
+// ("emberlantern66*", "Saffron&2014Pioneer"), or a generated one; not a
+// word, a placeholder, a mask, a variable, a path, an address or a URL.
+func notesPasswordValue(c Candidate) bool {
+	v := c.Secret
+	if len(v) < 8 || len(v) > 128 {
+		return false
+	}
+	if !hasDigit(v) || !(hasUpper(v) || hasLower(v)) {
+		return false
+	}
+	if !hasPunct(v) && !(hasUpper(v) && hasLower(v)) {
+		return false
+	}
+	if bytes.Contains(v, []byte("://")) || looksLikePath(v) || envNameRE.Match(v) || emailLike(v) || identChainRE.Match(v) ||
+		bytes.ContainsAny(v, "()[]{}<>") || v[0] == '$' || v[0] == '%' || v[0] == '-' {
+		return false
+	}
+	if isPlaceholder(v, true) || spellsPasswordName(v) || describesEncoding(v) {
+		return false
+	}
+	if (identifierValue(v) || described(v)) && !bytes.ContainsAny(v, "!#$%&*+=?@^~") {
+		return false // "ssh_key_2024", "v2.14.3-rc1", "WPA2-PSK-2024": a name or a version
+	}
+	return c.secretEntropy() >= 2.8
+}
+
+// Forms in code and commands the round-19 blind set held and no rule
+// read: a password given to a command's password flag, a key literal
+// turned into bytes for a signing key, and a URL whose password holds a
+// raw "#".
+const (
+	// RulePasswordFlag reports a password given on a command line to a
+	// flag that takes the password itself: sshpass -p '…' (OpenSSL's
+	// -passin pass:… is password-pair's).
+	RulePasswordFlag = "password-flag"
+	// RuleSigningKeyBytes reports a string literal turned into bytes for
+	// a signing key: new SymmetricSecurityKey(Encoding.UTF8.GetBytes("…"))
+	// (the type may be on the line before), Keys.hmacShaKeyFor("…".getBytes()),
+	// new SecretKeySpec("…".getBytes(), "HmacSHA256").
+	RuleSigningKeyBytes = "signing-key-bytes"
+	// RuleURLPasswordHash reports a URL whose userinfo password holds a
+	// raw "#" (postgres://app:pa#ss@db:5432/app): a strict parser reads a
+	// fragment there, so url-credentials, which parses, passes it.
+	RuleURLPasswordHash = "url-password-hash"
+)
+
+var notesCodeCompiled = sync.OnceValue(func() []*Rule {
+	return []*Rule{
+		{
+			ID:          RulePasswordFlag,
+			Description: "password given on a command line to a flag that takes it (sshpass -p '…')",
+			builtinRE:   builtinExpr(`\bsshpass[ \t]+(?:-[A-Za-oq-z][^\s]*[ \t]+)*-p[ \t]*(?:'(?P<secret>[^'\n]+)'|"(?P<secret>[^"\n]+)"|(?P<secret>[^\s'"]+))`),
+			MinLen:      6,
+			Keywords:    []string{"sshpass"},
+			Validate:    validPasswordFlag,
+		},
+		{
+			ID:          RuleSigningKeyBytes,
+			Description: "string literal turned into bytes for a signing key (SymmetricSecurityKey(Encoding.UTF8.GetBytes(\"…\")), Keys.hmacShaKeyFor(\"…\".getBytes()))",
+			builtinRE: builtinExpr(`\bEncoding\.(?:UTF8|ASCII|Unicode|Default)\.GetBytes\([ \t]*"(?P<secret>[^"\s\\]+)"[ \t]*\)` +
+				`|\b(?:hmacShaKeyFor|SecretKeySpec)\([ \t]*"(?P<secret>[^"\s\\]+)"[ \t]*\.getBytes\(`),
+			MinLen:   16,
+			Keywords: []string{"getbytes("},
+			// the line before, which may name the key's type
+			Before:   256,
+			Validate: validSigningKeyBytes,
+		},
+		{
+			ID:          RuleURLPasswordHash,
+			Description: "URL whose password holds a raw '#' (scheme://user:pa#ss@host)",
+			builtinRE:   builtinExpr(`\b[A-Za-z][A-Za-z0-9+.-]*://(?P<key>[^\s/:@#'"\x60]+):(?P<secret>[^\s/@'"\x60]*#[^\s/@'"\x60]*)@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*(?:[:/]|[\s'"\x60]|$)`),
+			MinLen:      6,
+			Keywords:    []string{"://"},
+			Gate:        urlHashGate,
+			Validate:    validURLPasswordHash,
+		},
+	}
+})
+
+func validPasswordFlag(c Candidate) bool {
+	v := c.Secret
+	// a quote inside is code assembling the command ('" + pw + "')
+	if v[0] == '$' || v[0] == '%' || bytes.ContainsAny(v, "{}<>`\"") || isPlaceholder(v, true) || spellsPasswordName(v) {
+		return false
+	}
+	return len(v) >= 6 && c.secretEntropy() >= 2.5
+}
+
+// signingKeyWords name what the bytes become, on the literal's line or
+// the line before ("SymmetricSecurityKey Key =" then "new(Encoding…").
+var signingKeyWords = []string{"symmetricsecuritykey", "signingkey", "signing_key", "hmacsha", "hmacshakeyfor", "secretkeyspec", "jwtsecret", "jwt_secret", "secretkey", "secret_key"}
+
+func validSigningKeyBytes(c Candidate) bool {
+	v := c.Secret
+	if len(v) > 512 || isPlaceholder(v, true) || namesFixture(strings.ToLower(string(v))) || Entropy(v) < 3.2 || !hasDigit(v) && !hasSymbol(v) {
+		return false
+	}
+	if bytes.HasPrefix(c.Match, []byte("hmacShaKeyFor")) || bytes.HasPrefix(c.Match, []byte("SecretKeySpec")) {
+		return true
+	}
+	ls := bytes.LastIndexByte(c.Context[:c.MatchOffset], '\n') + 1
+	around := strings.ToLower(string(c.Context[ls:c.MatchOffset]))
+	if ls > 0 {
+		around = strings.ToLower(string(lineBefore(c.Context, ls-1))) + " " + around
+	}
+	around = strings.ReplaceAll(around, ".", "")
+	for _, w := range signingKeyWords {
+		if strings.Contains(around, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// urlHashGate passes a "://" whose userinfo, within urlHashReach bytes,
+// holds a "#" before its "@".
+func urlHashGate(data []byte, i int) bool {
+	end := min(len(data), i+1+urlHashReach)
+	hash := false
+	for k := i + 1; k < end; k++ {
+		switch data[k] {
+		case '#':
+			hash = true
+		case '@':
+			return hash
+		case '/', ' ', '\t', '\n', '\r', '"', '\'', '`':
+			return false
+		}
+	}
+	return false
+}
+
+const urlHashReach = 128
+
+func validURLPasswordHash(c Candidate) bool {
+	v := c.Secret
+	ss := c.Offset
+	if bytes.EqualFold(c.Key, v) || sampleURLPassword(c.Context, ss, ss+len(v)) || urlUserRepeated(c.Context, ss, ss+len(v)) {
+		return false
+	}
+	if v[0] == '$' || bytes.ContainsAny(v, "{}<>") || isPlaceholder(v, true) {
+		return false
+	}
+	return hasDigit(v) || hasUpper(v) && hasLower(v)
+}
+
+// namesPasswordKey: a name/value pair's name is a password's ("password",
+// "DB_PASSWORD", "smtpPasswd"), not a token's or a key's.
+func namesPasswordKey(k []byte) bool {
+	l := strings.ToLower(string(k))
+	return strings.HasSuffix(l, "password") || strings.HasSuffix(l, "passwd") || strings.HasSuffix(l, "passphrase") || l == "pwd" || strings.HasSuffix(l, "_pwd")
+}
+
+// fakeBody reports a token whose body after its vendor's prefix is made
+// of nothing but the words that stand in for a value, one a test's mark,
+// run together three or more times ("sk_live_" then "FAKEFAKEFAKE…",
+// "npm_" then "TESTTOKENTESTTOKEN…", a webhook's "fakefakefakefake"):
+// what a fixture writes so that no scanner takes it for a key. A random
+// body is no run of these words. l is the value in lower case.
+func fakeBody(l []byte) bool {
+	if len(l) < 12 {
+		return false
+	}
+	body := l
+	if i := bytes.LastIndexAny(l[:min(len(l), 16)], "_-"); i >= 0 {
+		body = l[i+1:]
+	}
+	if len(body) < 12 {
+		return false
+	}
+	words, marked := 0, false
+	for i := 0; i < len(body); {
+		n := 0
+		for w := range standInWords {
+			if len(w) > n && bytes.HasPrefix(body[i:], []byte(w)) {
+				n = len(w)
+			}
+		}
+		if n == 0 {
+			return false
+		}
+		marked = marked || testMarks[string(body[i:i+n])]
+		words++
+		i += n
+	}
+	return marked && words >= 3
+}
+
+// cutShort reports a value that is a provider's prefix and fewer than
+// twelve letters and digits after it ("sk_live_" and six, "xoxb-" and
+// nine): no format of those providers is that short, so it is a token cut
+// down or made up for a sample, not one that opens anything (the
+// prefixed-token rule still warns of a value of sixteen and more).
+func cutShort(v []byte) bool {
+	for _, p := range providerPrefixes() {
+		if len(v) > len(p) && len(v)-len(p) < 12 && strings.EqualFold(string(v[:len(p)]), p) {
+			for _, c := range v[len(p):] {
+				if !isAlnumLower(lower(c)) {
+					return false
+				}
+			}
+			return true
+		}
+	}
+	return false
+}

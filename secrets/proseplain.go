@@ -1,0 +1,90 @@
+package secrets
+
+import (
+	"bytes"
+	"sync"
+)
+
+// Passwords stated in notes in forms the sentence rules did not read
+// (issue 33, round 18's blind notes: runbooks, postmortems, handovers).
+// They rank after every older rule.
+const (
+	// RuleProsePasswordPlain reports a password written straight after
+	// its name in an English sentence, or after a phrase that says which
+	// one and a copula: "connects as monitor with password …", "the root
+	// password on that box was literally …".
+	RuleProsePasswordPlain = "prose-password-plain"
+	// RuleProseSecretCJK reports a password or token stated in Japanese,
+	// Chinese or Korean: "パスワードは「…」です", "数据库密码是 …",
+	// "비밀번호는 …입니다".
+	RuleProseSecretCJK = "prose-secret-cjk"
+)
+
+func proseFormRules() []*Rule {
+	rs := proseFormCompiled()
+	out := make([]*Rule, len(rs))
+	for i, r := range rs {
+		c := *r
+		out[i] = &c
+	}
+	return out
+}
+
+var proseFormCompiled = sync.OnceValue(func() []*Rule {
+	// a value in a sentence: no blank, quote or bracket, not ending in
+	// the sentence's punctuation
+	// blanks, or a line's end inside the sentence
+	sep := `(?:[ \t]+|[ \t]*\r?\n[ \t]*)`
+	val := `[\x60"'*]{0,2}(?P<secret>[^\s\x60"'*,;()<>\[\]]{11,63}[^\s\x60"'*,;()<>\[\].:!?])[\x60"'*]{0,2}(?:[\s.,;:!?)]|$)`
+	return []*Rule{
+		{
+			ID:          RuleProsePasswordPlain,
+			Description: "password written after its name in a sentence (\"with password …\", \"the root password on that box was …\")",
+			builtinRE: builtinExpr(`(?i)\b(?P<key>password|passphrase|passwd)` +
+				// which one: "on that box", "for the admin UI" (a few words)
+				`(?:[ \t]+(?:on|for|of|at|in)(?:[ \t]+[^\s\x60"'.,;:!?]+){1,4}?)?` +
+				`[ \t]+(?:(?:is|was)` + sep + `(?:(?:literally|simply|just|still|now|currently|actually|set[ \t]+to)` + sep + `)?)?` + val),
+			MinLen: 12,
+			// a sentence wrapped after its copula
+			After:    128,
+			Keywords: []string{"password ", "passphrase ", "passwd "},
+			Validate: validProsePasswordPlain,
+			Path:     proseFiles,
+		},
+		{
+			ID:          RuleProseSecretCJK,
+			Description: "password or token stated in Japanese, Chinese or Korean (パスワードは「…」, 密码是 …, 비밀번호는 …)",
+			builtinRE: builtinExpr(`(?P<key>パスワード|暗証番号|パスフレーズ|トークン|APIキー|密码|口令|密碼|令牌|비밀번호|패스워드|암호|토큰)` +
+				`[ \t]*(?:は|が|：|:|是|为|為|는|은|=)[ \t]*(?:「|『|"|'|\x60|\*\*)?` +
+				`(?P<secret>[A-Za-z0-9!#$%&+\-./=?@^_~]{7,63}[A-Za-z0-9!#$%&+\-/=?@^_~])`),
+			MinLen:   8,
+			Keywords: []string{"パスワード", "暗証番号", "パスフレーズ", "トークン", "apiキー", "密码", "口令", "密碼", "令牌", "비밀번호", "패스워드", "암호", "토큰"},
+			Validate: validProseSecretCJK,
+			Path:     proseFiles,
+		},
+	}
+})
+
+// validProsePasswordPlain: what a person chose or a generator made: upper
+// and lower case and digits, random enough; not words run together
+// ("PasswordResetFlow2"), a reference or a fixture.
+func validProsePasswordPlain(c Candidate) bool {
+	v := c.Secret
+	if !mixedClasses(v) || c.secretEntropy() < 3.5 || !validPlainPassword(c) {
+		return false
+	}
+	if bytes.Contains(v, []byte("://")) || looksLikePath(v) || envNameRE.Match(v) || emailLike(v) || describesEncoding(v) {
+		return false
+	}
+	return !spellsPasswordName(v)
+}
+
+// validProseSecretCJK: letters and digits (a word or a number alone is
+// a name or an amount), not a placeholder, a reference or a path.
+func validProseSecretCJK(c Candidate) bool {
+	v := c.Secret
+	if !hasDigit(v) || !(hasUpper(v) || hasLower(v)) || c.secretEntropy() < 3 || !validPlainPassword(c) {
+		return false
+	}
+	return !bytes.Contains(v, []byte("://")) && !looksLikePath(v) && !emailLike(v) && !describesEncoding(v)
+}

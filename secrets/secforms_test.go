@@ -1,0 +1,255 @@
+package secrets
+
+import (
+	"encoding/base64"
+	"fmt"
+	"strings"
+	"testing"
+)
+
+// uuid returns a random version-4 UUID.
+func (g *fakeGen) uuid() string {
+	h := g.from(hexLower, 32)
+	return h[:8] + "-" + h[8:12] + "-4" + h[13:16] + "-a" + h[17:20] + "-" + h[20:]
+}
+
+// formCase is a document and the rule that must report it ("" for no
+// finding, "*" for any rule, "a|b" for either).
+type formCase struct{ path, text, rule string }
+
+func checkFormCases(t *testing.T, cases []formCase) {
+	t.Helper()
+	s := defaultScanner(t)
+	for _, c := range cases {
+		fs := s.Scan(c.path, []byte(c.text))
+		var got []string
+		for _, f := range fs {
+			got = append(got, f.RuleID)
+		}
+		switch {
+		case c.rule == "":
+			if len(fs) > 0 {
+				t.Errorf("%s %q: want no finding, got %v", c.path, c.text, got)
+			}
+		case c.rule == "*":
+			if len(fs) == 0 {
+				t.Errorf("%s %q: want a finding, got none", c.path, c.text)
+			}
+		case len(fs) != 1 || !strings.Contains("|"+c.rule+"|", "|"+fs[0].RuleID+"|"):
+			t.Errorf("%s %q: want one %s finding, got %v", c.path, c.text, c.rule, got)
+		}
+	}
+}
+
+// TestPublicHalves: keys their vendors publish by design are not reported
+// where their context says they are the public half (a Firebase app's
+// config, a reCAPTCHA site key, a Mapbox pk. token); the same values
+// elsewhere, and the secret halves beside them, are.
+func TestPublicHalves(t *testing.T) {
+	g := newFakeGen("public-halves")
+	aiza := func() string { return "AI" + "za" + g.mixed(base62+"_-", 35) }
+	site := func() string { return "6L" + "c" + g.from(base62+"_-", 37) }
+	jwtPart := func(s string) string { return base64.RawURLEncoding.EncodeToString([]byte(s)) }
+	mapbox := func(p string) string {
+		return p + "." + jwtPart(`{"u":"acme-maps","a":"`+g.from(alphaLower+"0123456789", 25)+`"}`) + "." + g.from(base62+"_-", 22)
+	}
+	cases := []formCase{
+		// a Firebase web config, in an ES module and in a framework's environment file
+		{"web/src/firebase.ts", "export const firebaseConfig = {\n  apiKey: '" + aiza() + "',\n  authDomain: 'shop-7.firebaseapp.com',\n  projectId: 'shop-7',\n};\n", ""},
+		{"src/environments/environment.prod.ts", "export const environment = {\n  production: true,\n  firebase: {\n    projectId: 'crm-prod',\n    messagingSenderId: '81724455',\n    apiKey: \"" + aiza() + "\",\n  },\n};\n", ""},
+		// Android's google-services.json and iOS's GoogleService-Info.plist
+		{"app/google-services.json", "{\n  \"client\": [{\n    \"client_info\": {\"mobilesdk_app_id\": \"1:5512:android:9f\"},\n    \"api_key\": [{\"current_key\": \"" + aiza() + "\"}]\n  }]\n}\n", ""},
+		{"ios/GoogleService-Info.plist", "<dict>\n\t<key>API_KEY</key>\n\t<string>" + aiza() + "</string>\n\t<key>GOOGLE_APP_ID</key>\n\t<string>1:5512:ios:ab</string>\n</dict>\n", ""},
+		// near-misses: a Google key on a server, a Gemini client's, a
+		// Firebase project's key under another name
+		{"deploy/.env", "GOOGLE_MAPS_API_KEY=" + aiza() + "\n", RuleGCPAPIKey},
+		{"svc/llm.py", "genai.configure(api_key=\"" + aiza() + "\")\n", RuleGCPAPIKey},
+		{"web/src/admin.js", "const admin = {\n  authDomain: 'shop-7.firebaseapp.com',\n  serviceKey: '" + aiza() + "',\n};\n", RuleGCPAPIKey},
+		{"web/src/maps.js", "const maps = { apiKey: '" + aiza() + "', region: 'eu' };\n", RuleGCPAPIKey},
+
+		// reCAPTCHA: the site key in a page, a React prop and a settings file
+		{"templates/signup.html", "<form>\n  <div class=\"g-recaptcha\" data-sitekey=\"" + site() + "\"></div>\n</form>\n", ""},
+		{"web/Signup.jsx", "<ReCAPTCHA siteKey=\"" + site() + "\" onChange={onCaptcha} />\n", ""},
+		{"config/settings.py", "RECAPTCHA_SITE_KEY = '" + site() + "'\n", ""},
+		// near-misses: the secret key, named as such, beside it or alone
+		{"config/settings.py", "RECAPTCHA_SITE_KEY = 'x'\nRECAPTCHA_SECRET_KEY = '" + site() + "'\n", "*"},
+		{"deploy/captcha.env", "RECAPTCHA_PRIVATE_KEY=" + site() + "\n", "*"},
+
+		// Mapbox: public tokens in Swift, JavaScript and an Android resource
+		{"App/Map/Tiles.swift", "let token = \"" + mapbox("pk") + "\"\n", ""},
+		{"web/map.js", "mapboxgl.accessToken = '" + mapbox("pk") + "';\n", ""},
+		{"android/res/values/mapbox.xml", "<string name=\"mapbox_access_token\">" + mapbox("pk") + "</string>\n", ""},
+		// near-miss: a secret token
+		{"scripts/upload.sh", "export MAPBOX_ACCESS_TOKEN=" + mapbox("sk") + "\n", "*"},
+	}
+	checkFormCases(t, cases)
+}
+
+// TestInstructionPlaceholders: a value in capitals that says what to put
+// there is a placeholder, plain or in a Secret's base64; a password in
+// capitals with digits, or a word that only starts like a verb, is not.
+func TestInstructionPlaceholders(t *testing.T) {
+	for v, want := range map[string]bool{
+		"REPLACE_IN_CLUSTER": true, "SET-FROM-VAULT": true, "FILL_ME_IN": true, "INJECTED_BY_CI": true,
+		"REPLACE": false, "REPLACE_ME_2": false, "SETTINGS_FILE": false, "REPLACE__ME": false,
+		"Replace_In_Cluster": false, "REPLACE_": false, "_REPLACE_ME": false,
+	} {
+		if got := instructionCaps([]byte(v)); got != want {
+			t.Errorf("instructionCaps(%q) = %v, want %v", v, got, want)
+		}
+	}
+	g := newFakeGen("instruction")
+	b64 := base64.StdEncoding.EncodeToString
+	secret := func(v string) string {
+		return "apiVersion: v1\nkind: Secret\nmetadata:\n  name: partner\ntype: Opaque\ndata:\n  partner_token: " + b64([]byte(v)) + "\n"
+	}
+	checkFormCases(t, []formCase{
+		{"k8s/partner.yaml", secret("SET_BY_EXTERNAL_SECRETS"), ""},
+		{"k8s/partner.yaml", secret("PROVIDE-AT-DEPLOY"), ""},
+		{"k8s/partner.yaml", secret(g.mixed(base62, 24)), RuleK8sSecretData},
+	})
+}
+
+// TestVendorContextForms: the forms of vendorcontext.go in several
+// languages and file kinds, and their near-misses.
+func TestVendorContextForms(t *testing.T) {
+	g := newFakeGen("vendor-context")
+	tok := func() string { return g.mixed(base62+"_-", 40) }
+	hex := func(n int) string { return g.from(hexLower, n) }
+	mg := func() string { return hex(32) + "-" + hex(8) + "-" + hex(8) }
+	sntrys := "sntr" + "ys_" + base64.RawStdEncoding.EncodeToString([]byte(fmt.Sprintf(`{"iat":%d,"org":"acme"}`, 1712000000+g.next()%1000))) + "_" + g.from(base62, 43)
+	okta := func() string { return "00" + g.mixed(base62+"_-", 40) }
+	cases := []formCase{
+		// a Bearer credential written whole in a literal, as header setters take it
+		{"App/Net/Client.swift", "request.setValue(\"Bearer " + tok() + "\", forHTTPHeaderField: \"Authorization\")\n", RuleBearerLiteral},
+		{"src/main/java/Api.java", "conn.setRequestProperty(\"Authorization\", \"Bearer " + tok() + "\");\n", RuleBearerLiteral},
+		{"lib/api.rb", "req[\"Authorization\"] = 'Bearer " + tok() + "'\n", RuleBearerLiteral},
+		{"src/api.ts", "const headers = new Headers({ Authorization: `Bearer " + tok() + "` });\n", "bearer-token|" + RuleBearerLiteral},
+		{"Api/Client.cs", "http.DefaultRequestHeaders.Authorization = new AuthenticationHeaderValue(\"Bearer\", \"" + tok() + "\");\n", RuleBearerLiteral},
+		{"internal/mail/send.go", "req.Header.Set(\"Authorization\", \"Bearer " + mg() + "\")\n", RuleBearerLiteral},
+		// near-misses: built from a variable, a template, a placeholder, words
+		{"internal/api/client.go", "req.Header.Set(\"Authorization\", \"Bearer \"+cfg.Token)\n", ""},
+		{"src/api.ts", "headers.set('Authorization', `Bearer ${process.env.API_TOKEN}`);\n", ""},
+		{"docs/api.md", "Send `Authorization: Bearer <your-api-token>` with every call.\n", ""},
+		{"App/Net/Client.swift", "request.setValue(\"Bearer YOUR_ACCESS_TOKEN_HERE\", forHTTPHeaderField: \"Authorization\")\n", ""},
+		{"tests/test_auth.py", "assert parse('Bearer missing-scope-for-tenant') is None\n", ""},
+		{"internal/cache/key.go", "k := \"bearer " + hex(40) + "\" // sha1 digest of the request\n", ""},
+
+		// Sentry's organization token, in code and in a CI file
+		{"internal/sync/client.go", "const sentryAuth = \"" + sntrys + "\"\n", "*"},
+		{".github/workflows/release.yml", "    env:\n      SOURCEMAP_UPLOAD: " + sntrys + "\n", "*"},
+
+		// Okta: the token in a paragraph that names Okta lines before it, and in YAML
+		{"notes/incident.md", "The SCIM job stopped when its Okta admin left the company.\nWe minted a fresh credential for the service account (" + okta() + ") and reran the sync.\n", RuleOktaToken},
+		{"deploy/okta.yaml", "okta:\n  org: https://acme.okta.com\n  ssws: " + okta() + "\n", "np.okta.1|kingfisher.okta.1|" + RuleOktaToken},
+		// near-misses: no Okta near, a number, a value cut short
+		{"notes/order.md", "Shipment id 00" + g.mixed(base62, 40) + " left the depot.\n", ""},
+		{"notes/okta.md", "Okta: the provisioning job was rerun by hand from the admin console;\nticket 00" + g.from("0123456789", 40) + " is closed.\n", ""},
+		{"notes/okta.md", "Okta: the provisioning job was rerun by hand from the admin console;\nrun 00" + g.mixed(base62, 30) + " is closed.\n", ""},
+
+		// Heroku: a UUID under a key that names it, in PHP, Ruby, YAML and .env
+		{"app/Config/Integrations.php", "$config['heroku_api_key'] = '" + g.uuid() + "';\n", RuleHerokuKeyNear},
+		{"config/initializers/heroku.rb", "HEROKU_CONFIG[\"api_token\"] = \"" + g.uuid() + "\"\n", RuleHerokuKeyNear},
+		{"deploy/platforms.yml", "heroku:\n  team: acme\n  api_key: " + g.uuid() + "\n", "*"},
+		// near-misses: an app's id, a release's, no Heroku near
+		{"deploy/platforms.yml", "heroku:\n  app_id: " + g.uuid() + "\n  release: " + g.uuid() + "\n", ""},
+		{"config/app.php", "$config['tenant_token'] = '" + g.uuid() + "';\n", ""},
+
+		// Mailgun by its sending domain: an email, a runbook, a config comment
+		{"notes/email.md", "Sure, it's " + mg() + " for the mg.shop.example domain.\n", RuleMailgunDomainKey},
+		{"runbooks/newsletter.md", "Domain: mg.news.acme.example\n\nKey: " + mg() + "\n", "*"},
+		// near-misses: an image host, an svg path, no domain near
+		{"notes/assets.md", "Thumbnail: img.cdn.example/" + mg() + ".png\n", ""},
+		{"notes/assets.md", "Icon at icons/svg.sprite " + mg() + "\n", ""},
+		{"notes/build.md", "Build " + mg() + " passed.\n", ""},
+	}
+	checkFormCases(t, cases)
+}
+
+// TestConfigAndCommandForms: a password as an XML element's text and glued
+// to a MySQL client's -p, in several file kinds, and their near-misses.
+func TestConfigAndCommandForms(t *testing.T) {
+	g := newFakeGen("config-command")
+	pw := func() string {
+		for {
+			s := g.mixed(base62, 10) + g.from("!#%_-", 1) + g.mixed(base62, 5)
+			if !IsPlaceholder([]byte(s)) {
+				return s
+			}
+		}
+	}
+	words := func() string { return g.letters(6) + "-" + g.letters(5) + "-" + g.letters(5) + g.from("0123456789", 2) }
+	cases := []formCase{
+		// Maven's settings.xml, Ivy's credentials, an Android signing config, a passphrase
+		{".mvn/settings.xml", "<settings>\n  <servers>\n    <server>\n      <id>corp-releases</id>\n      <username>ci</username>\n      <password>" + words() + "</password>\n    </server>\n  </servers>\n</settings>\n", RuleXMLPasswordElement},
+		{"ivysettings.xml", "<credentials host=\"repo.corp\" realm=\"Nexus\">\n  <password>" + pw() + "</password>\n</credentials>\n", RuleXMLPasswordElement},
+		{"signing/keystore.xml", "<signing><keyPassword>" + pw() + "</keyPassword></signing>\n", RuleXMLPasswordElement},
+		{"gpg/settings.xml", "<gpg.passphrase>" + words() + "</gpg.passphrase>\n", RuleXMLPasswordElement},
+		// near-misses: a property, Maven's encrypted form, empty, a fixture,
+		// the element described in prose
+		{".mvn/settings.xml", "<password>${env.NEXUS_PASSWORD}</password>\n", ""},
+		{".mvn/settings.xml", "<password>{COQLCE6DU6GtcS5P=}</password>\n", ""},
+		{".mvn/settings.xml", "<password></password>\n<password> </password>\n", ""},
+		{"src/test/resources/users.xml", "<password>changeit</password>\n<password>secret</password>\n<password>admin</password>\n", ""},
+		{"docs/maven.md", "Put your token in `<password>` and keep `</password>` on the same line.\n", ""},
+
+		// a MySQL or MariaDB client with the password glued to -p
+		{"ops/backup.cron", "30 2 * * * mysqldump -h db-1 -u backup -p'" + pw() + "' --all-databases | gzip > /srv/db.sql.gz\n", RuleMySQLGluedPassword},
+		{"scripts/seed.sh", "mysql --host=db -uroot -p" + g.mixed(base62, 14) + " shop < seed.sql\n", RuleMySQLGluedPassword},
+		{"docker-compose.yml", "    healthcheck:\n      test: [\"CMD\", \"mariadb-admin\", \"ping\", \"-uroot\", \"-p" + g.mixed(base62, 14) + "\"]\n", RuleMySQLGluedPassword},
+		{"notes/access.md", "to get in: `mysql -h 10.1.2.3 -u app -p\"" + pw() + "\" app`\n", RuleMySQLGluedPassword},
+		// near-misses: -p alone prompts, -P is the port, a variable, a
+		// placeholder, a -p of another command
+		{"scripts/seed.sh", "mysql -u root -p shop < seed.sql\nmysql -h db -P3306 -u root -p\n", ""},
+		{"docker-compose.yml", "      test: [\"CMD\", \"mysqladmin\", \"ping\", \"-uroot\", \"-p$MYSQL_ROOT_PASSWORD\"]\n", ""},
+		{"docs/db.md", "mysql -u root -p<password> app\nmysql -u root -p'your-password' app\n", ""},
+		{"scripts/build.sh", "mkdir -p" + g.mixed(base62, 14) + "\nssh -p2222 host\n", ""},
+	}
+	checkFormCases(t, cases)
+}
+
+// TestProsePasswordForms: a password after its name in notes in English
+// and in Japanese, Chinese and Korean, a value in markdown bold, and a
+// German sentence with a user in backquotes and an adverb; with
+// near-misses of each.
+func TestProsePasswordForms(t *testing.T) {
+	g := newFakeGen("prose-password")
+	pw := func() string {
+		for {
+			s := g.mixed(base62, 16)
+			if !IsPlaceholder([]byte(s)) && Entropy([]byte(s)) >= 3.6 && !identifierValue([]byte(s)) {
+				return s
+			}
+		}
+	}
+	chosen := func() string { return "Harbor" + g.from("0123456789", 4) + "lantern" }
+	cases := []formCase{
+		{"runbooks/exporter.md", "If auth fails, the exporter logs in as `monitor` with password " + pw() + " - re-enter it and restart.\n", RuleProsePasswordPlain},
+		{"postmortems/db.md", "It connected as root; the root password on that host was\nliterally " + pw() + " and was hard-coded in the script.\n", RuleProsePasswordPlain},
+		{"handover.txt", "Kiosk: the passphrase for the disk is currently " + pw() + ".\n", RuleProseSecret + "|" + RuleProsePasswordPlain},
+		// near-misses: no value, a policy, words, a name in code, code files
+		{"runbooks/exporter.md", "The exporter connects with password authentication disabled since 2024.\n", ""},
+		{"policy.md", "A password of at least 12 characters with upper and lower case is required.\n", ""},
+		{"notes/login.md", "Reset the password for PasswordResetFlowV2 in the admin UI.\n", ""},
+		{"notes/login.md", "The password on the staging box was rotated by the on-call engineer.\n", ""},
+		{"src/login.go", "// password " + pw() + " is what the fixture server accepts\n", ""},
+
+		// Japanese, Chinese, Korean
+		{"notes/引き継ぎ.md", "- 本番DBのパスワードは「" + chosen() + "」です。ユーザーは batch。\n", RuleProseSecretCJK},
+		{"notes/交接.md", "数据库密码是 " + chosen() + "，请勿外传。\n", RuleProseSecretCJK},
+		{"notes/인수인계.md", "관리자 비밀번호는 " + chosen() + "입니다.\n", RuleProseSecretCJK},
+		{"notes/api.md", "APIキー：" + g.mixed(base62, 32) + "\n", RuleProseSecretCJK},
+		// near-misses: a rule about it, a number alone, a reference
+		{"notes/ポリシー.md", "パスワードは12文字以上にしてください。\n", ""},
+		{"notes/交接.md", "密码是 12345678，这是示例。\n密码是 ${DB_PASSWORD}\n", ""},
+		{"notes/인수인계.md", "비밀번호는 금고에 있습니다.\n", ""},
+
+		// bold values and a German sentence that names its user in code
+		{"notes/pt-redis.md", "- O cache é o Redis; senha do Redis: **" + pw() + "!x**\n", RuleProseSecretIntl},
+		{"notes/de-vorfall.md", "Das Passwort für den Benutzer `orders_admin` lautet übrigens " + chosen() + " – bitte nicht weitergeben.\n", RuleProseSecretIntl},
+		// near-misses: a value cut short in bold is still elided, bold words
+		{"notes/pt-redis.md", "- senha do Redis: **" + pw()[:6] + "****\n", ""},
+		{"notes/de-vorfall.md", "Das Passwort für den Benutzer `orders_admin` lautet übrigens **nicht** mehr so.\n", ""},
+	}
+	checkFormCases(t, cases)
+}

@@ -1,0 +1,199 @@
+package secrets
+
+import (
+	"bytes"
+	"strings"
+	"sync"
+)
+
+// Vendor credentials and code forms found missing on the round-18 blind
+// set (issue 33, "every major family >= 0.90"). They rank after every
+// older rule (defaultRules), so no older finding changes its rule ID.
+const (
+	// RuleBearerLiteral reports a token hard-coded as a whole Bearer
+	// credential in a string literal: the value code hands to a header
+	// setter ("Bearer …" in req.Header.Set, setValue(_:forHTTPHeaderField:),
+	// setRequestProperty, new AuthenticationHeaderValue("Bearer", "…")),
+	// whatever vendor issued it.
+	RuleBearerLiteral = "bearer-literal"
+	// RuleOktaToken reports an Okta API (SSWS) token, "00" and 40
+	// characters, near a word naming Okta.
+	RuleOktaToken = "okta-api-token"
+	// RuleHerokuKeyNear reports a UUID assigned to an API key, token or
+	// password name near a word naming Heroku (a YAML block, a PHP
+	// array's index, a Ruby hash), which the imported rule, wanting the
+	// name and the sign together, reads past.
+	RuleHerokuKeyNear = "heroku-api-key-near"
+	// RuleMailgunDomainKey reports a Mailgun private API key (32-8-8 hex)
+	// near a Mailgun sending domain ("mg." and a domain, as Mailgun's
+	// setup recommends) where the word mailgun is not.
+	RuleMailgunDomainKey = "mailgun-api-key-domain"
+	// RuleXMLPasswordElement reports a password written as the text of
+	// an XML element named for it on one line: Maven's settings.xml
+	// <server><password>, Ant's and Ivy's <password>, <keyPassword>.
+	RuleXMLPasswordElement = "xml-password-element"
+	// RuleMySQLGluedPassword reports the password given to a MySQL or
+	// MariaDB client glued to -p (mysql -u root -p'…', mysqldump -p…), the
+	// only way those clients take one on the command line.
+	RuleMySQLGluedPassword = "mysql-glued-password"
+)
+
+// vendorContextRules returns fresh copies of the rules above, in rank
+// order.
+func vendorContextRules() []*Rule {
+	rs := vendorContextCompiled()
+	out := make([]*Rule, len(rs))
+	for i, r := range rs {
+		c := *r
+		out[i] = &c
+	}
+	return out
+}
+
+const uuidExpr = `[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}`
+
+var vendorContextCompiled = sync.OnceValue(func() []*Rule {
+	// a Bearer token: base64url, base64 or a JWT's alphabet
+	tok := `[A-Za-z0-9._~+/-]{16,}=*`
+	return []*Rule{
+		{
+			ID:          RuleBearerLiteral,
+			Description: "token hard-coded as a whole Bearer credential in a string literal (\"Bearer …\")",
+			builtinRE: builtinExpr(`"(?i:bearer)[ \t]+(?P<secret>` + tok + `)"|'(?i:bearer)[ \t]+(?P<secret>` + tok + `)'|\x60(?i:bearer)[ \t]+(?P<secret>` + tok + `)\x60` +
+				// C#: new AuthenticationHeaderValue("Bearer", "…")
+				`|"(?i:bearer)"[ \t]*,[ \t]*"(?P<secret>` + tok + `)"`),
+			MinLen:   16,
+			Keywords: []string{"bearer"},
+			Gate:     bearerLiteralGate,
+			Validate: validBearerLiteral,
+		},
+		{
+			// developer.okta.com, "Create an API token": SSWS tokens are
+			// 42 characters starting "00"; the shape alone is common, so
+			// the word okta must be near (the paragraph, the block).
+			ID:          RuleOktaToken,
+			Description: "Okta API token (00 and 40 characters, near okta)",
+			builtinRE:   builtinExpr(`(?:^|[^A-Za-z0-9_-])(?P<secret>00[A-Za-z0-9_-]{40})(?:[^A-Za-z0-9_-]|$)`),
+			Entropy:     3.5,
+			Keywords:    []string{"okta"},
+			Gate:        oktaWordGate,
+			Before:      256,
+			After:       256,
+			Validate:    func(c Candidate) bool { return mixedClasses(c.Secret[2:]) },
+		},
+		{
+			ID:          RuleHerokuKeyNear,
+			Description: "Heroku API key (a UUID assigned to a key, token or password name near heroku)",
+			builtinRE: builtinExpr(`(?i)(?P<key>[A-Za-z0-9_.-]*(?:api[_.-]?key|token|password|secret))[\x60"'\]]{0,3}[ \t]*(?:=|:|=>)[ \t]*[\x60"']?` +
+				`(?P<secret>` + uuidExpr + `)\b`),
+			Keywords: []string{"heroku"},
+			Before:   256,
+			After:    256,
+			Validate: func(c Candidate) bool { return Entropy(c.Secret) >= 3 && !namesDigest(c.Line()) },
+		},
+		{
+			ID:          RuleMailgunDomainKey,
+			Description: "Mailgun private API key (32-8-8 hex) near a Mailgun sending domain (mg.…)",
+			builtinRE:   builtinExpr(`\b(?P<secret>[0-9a-f]{32}-[0-9a-f]{8}-[0-9a-f]{8})\b`),
+			Entropy:     3,
+			Keywords:    []string{"mg."},
+			Gate:        mgDomainGate,
+			Before:      256,
+			After:       256,
+		},
+		{
+			ID:          RuleXMLPasswordElement,
+			Description: "password written as the text of an XML element named for it (<password>…</password>)",
+			builtinRE:   builtinExpr(`<(?P<key>[A-Za-z0-9_.:-]*(?i:password|passwd|passphrase))>[ \t]*(?P<secret>[^<>\s]{4,128})[ \t]*</`),
+			MinLen:      4,
+			Keywords:    []string{"password>", "passwd>", "passphrase>"},
+			Validate:    validPlainPassword,
+		},
+		{
+			// dev.mysql.com, "Specifying Passwords on the Command Line":
+			// -p takes its value with no space ("-pSECRET"); -p alone
+			// prompts, -P is the port.
+			ID:          RuleMySQLGluedPassword,
+			Description: "password glued to -p of a MySQL or MariaDB client (mysql -u root -p'…')",
+			builtinRE: builtinExpr(`(?i)\b(?:mysql(?:dump|admin|import|check|pump|slap|sh)?|mariadb(?:-?(?:dump|admin|import|check))?)(?:[ \t]|\.exe[ \t]|["'],)[^\n|;&]{0,160}?[ \t"'](?-i:-p)` +
+				`(?:'(?P<secret>[^'\n]{4,128})'|"(?P<secret>[^"\n]{4,128})"|(?P<secret>[^\s'"\x60$-][^\s'"\x60;|&]{3,127}))`),
+			MinLen:   4,
+			Keywords: []string{"mysql", "mariadb"},
+			Validate: validPlainPassword,
+		},
+	}
+})
+
+// validPlainPassword: a literal a person could have chosen as a password,
+// not a reference, a placeholder, a fixture word or a short word
+// (Maven's "{…}" is a password encrypted with the master password).
+func validPlainPassword(c Candidate) bool {
+	v := c.Secret
+	if referenceInValue(v) || v[0] == '$' || v[0] == '%' || v[0] == '{' || !plausiblePasswordValue(v) || allSame(v) {
+		return false
+	}
+	s := strings.ToLower(string(v))
+	return !urlPasswordPlaceholders[s] && !passwordFixtures[s] && !namesFixture(s) && !shortWord(v)
+}
+
+// oktaWordGate passes "okta" that starts a word and is not the start of
+// a longer lower-case one ("Okta", "okta_token", "oktaKey", "acme.okta.com";
+// not "rookTable").
+func oktaWordGate(data []byte, i int) bool {
+	st := i + 1 - len("okta")
+	if st > 0 && isLetterByte(data[st-1]) {
+		return false
+	}
+	return i+1 >= len(data) || !('a' <= data[i+1] && data[i+1] <= 'z')
+}
+
+// bearerLiteralGate passes a "bearer" that opens a string literal (a
+// quote just before it) and is followed by a blank, or, in C#'s
+// AuthenticationHeaderValue("Bearer", …), by the closing quote.
+func bearerLiteralGate(data []byte, i int) bool {
+	st := i + 1 - len("bearer")
+	if st < 1 || i+1 >= len(data) {
+		return false
+	}
+	q := data[st-1]
+	if q != '"' && q != '\'' && q != '`' {
+		return false
+	}
+	n := data[i+1]
+	return n == ' ' || n == '\t' || n == '"' && q == '"'
+}
+
+// validBearerLiteral: a random token, not a reference, a name or words: a
+// mix of upper and lower case and digits, or 32 or more hex digits (a
+// Mailgun key's groups joined by "-").
+func validBearerLiteral(c Candidate) bool {
+	v := c.Secret
+	if referenceInValue(v) || wordListRE.Match(v) || identifierValue(v) || allSame(v) {
+		return false
+	}
+	hex := 0
+	for _, b := range v {
+		switch {
+		case '0' <= b && b <= '9' || 'a' <= b && b <= 'f':
+			hex++
+		case b == '-':
+		default:
+			hex = -1 << 30
+		}
+	}
+	if hex >= 32 {
+		return hasDigit(v) && !namesDigest(c.Line())
+	}
+	return mixedClasses(v) && Entropy(v) >= 3.5
+}
+
+// mgDomainGate passes "mg." that begins a host name's label ("mg.acme.io",
+// "https://api.mailgun.net/v3/mg.shop.example"): not "img.", "svg.".
+func mgDomainGate(data []byte, i int) bool {
+	st := i + 1 - len("mg.")
+	if st > 0 && (isAlnumByte(data[st-1]) || data[st-1] == '_' || data[st-1] == '-') {
+		return false
+	}
+	return i+1 < len(data) && 'a' <= lower(data[i+1]) && lower(data[i+1]) <= 'z' &&
+		bytes.IndexByte(data[i+1:min(len(data), i+64)], '.') > 0
+}
