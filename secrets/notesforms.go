@@ -241,10 +241,26 @@ func validProsePasswordPhrase(c Candidate) bool {
 			return false
 		}
 	case "", "is", "è", "é", "es", "est", "ist", "lautet", "luidt", "är", "er", "jest":
+		noun := strings.ToLower(string(key))
+		if noun == "clave" && bytes.HasSuffix(bytes.ToLower(bytes.TrimRight(c.Context[:at], " \t")), []byte("palabra")) {
+			return false // "palabra clave": a keyword
+		}
+		// "with password …", "the password is …": prose-password-plain's,
+		// which ranks later and reads this sentence (no finding changes
+		// its rule)
+		if noun == "password" && plainReads(c.Secret) && validProsePasswordPlain(c) {
+			return false
+		}
 	default:
 		return false
 	}
 	return notesPasswordValue(c)
+}
+
+// plainReads: v is a value prose-password-plain's expression takes whole
+// (12 to 64 bytes, none of its stops).
+func plainReads(v []byte) bool {
+	return len(v) >= 12 && len(v) <= 64 && !bytes.ContainsAny(v, "*,;()<>[]\"'\x60") && !bytes.ContainsAny(v[len(v)-1:], ".:!?")
 }
 
 // nounReadWithColon: the nouns whose "NOUN: value" an older rule reads.
@@ -328,6 +344,11 @@ func notesPasswordValue(c Candidate) bool {
 	v := c.Secret
 	if len(v) < 8 || len(v) > 128 {
 		return false
+	}
+	for _, b := range v {
+		if b >= 0x80 {
+			return false // the sentence runs on in its script ("「…」です。"): prose-secret-cjk reads it
+		}
 	}
 	if !hasDigit(v) || !(hasUpper(v) || hasLower(v)) {
 		return false
