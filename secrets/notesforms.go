@@ -115,7 +115,9 @@ var notesCompiled = sync.OnceValue(func() []*Rule {
 				"|(?:\\*\\*|__)[ \\t]*\\n(?:[ \\t]*\\n)?[ \\t>]*" + notesVal +
 				// a question, then its answer: "ops / value", "A: It's value"
 				"|[^\\n?]*\\?[^\\n]*\\n[ \\t>]*(?:\\*\\*[^\\n*]*\\*\\*[ \\t]*|A[ \\t]*:[ \\t]*)?" +
-				"(?:(?:it(?:'|’)s|it[ \\t]+is|that(?:'|’)s)[ \\t]+|[\x60'\"]?[A-Za-z0-9._@-]+[\x60'\"]?[ \\t]*/[ \\t]*)" + notesVal + ")" +
+				"(?:(?:it(?:'|’)s|it[ \\t]+is|that(?:'|’)s)[ \\t]+|[\x60'\"]?[A-Za-z0-9._@-]+[\x60'\"]?[ \\t]*/[ \\t]*" +
+				// "here you go, it's" ending its line, the value below
+				"|[^\\n]{0,48}?\\b(?:it(?:'|’)s|it[ \\t]+is|that(?:'|’)s|here[ \\t]+it[ \\t]+is)[ \\t]*:?[ \\t]*\\n[ \\t>]*)" + notesVal + ")" +
 				// a question for a login, answered by a user and its password
 				"|(?P<key>\\blogin|\\bcreds|\\bcredentials)[^\\n?]*\\?[^\\n]*\\n[ \\t>]*(?:\\*\\*[^\\n*]*\\*\\*[ \\t]*|A[ \\t]*:[ \\t]*)?" +
 				"[\x60'\"]?[A-Za-z0-9._@-]+[\x60'\"]?[ \\t]*/[ \\t]*" + notesVal),
@@ -257,6 +259,16 @@ func validProsePasswordPhrase(c Candidate) bool {
 	return notesPasswordValue(c)
 }
 
+// wordsPassword: upper and lower case and digits, random enough, words
+// joined by '.', '-' or '_' ("Copper.ember890", "Mosaic-copper737"): a
+// password as people choose them where a sentence or a column names one,
+// not a member chain or a name, which are in one case or hold no digit.
+// No URL, time, path or variable.
+func wordsPassword(v []byte) bool {
+	return mixedClasses(v) && bytes.ContainsAny(v, ".-_") && len(v) >= 10 && len(v) <= 64 && Entropy(v) >= 3 &&
+		!bytes.ContainsAny(v, ":/\\") && !envNameRE.Match(v) && !looksLikePath(v)
+}
+
 // plainReads: v is a value prose-password-plain's expression takes whole
 // (12 to 64 bytes, none of its stops).
 func plainReads(v []byte) bool {
@@ -356,11 +368,7 @@ func notesPasswordValue(c Candidate) bool {
 	if !hasPunct(v) && !(hasUpper(v) && hasLower(v)) {
 		return false
 	}
-	// upper and lower case and digits, random enough: a chosen password
-	// of words joined by '.', '-' or '_' ("Copper.ember890",
-	// "Mosaic-copper737"), not a member chain or a name, which are in one
-	// case or hold no digit
-	chosen := mixedClasses(v) && bytes.ContainsAny(v, ".-_") && len(v) >= 10 && Entropy(v) >= 3
+	chosen := wordsPassword(v)
 	if bytes.Contains(v, []byte("://")) || looksLikePath(v) || envNameRE.Match(v) || emailLike(v) || identChainRE.Match(v) && !chosen ||
 		bytes.ContainsAny(v, "()[]{}<>") || v[0] == '$' || v[0] == '%' || v[0] == '-' {
 		return false

@@ -9,7 +9,8 @@ import (
 // door codes, passphrases of words, a Bearer token in a sentence, a
 // recovery key, recovery codes) and the forms notesforms.go now reads (a
 // Wi-Fi key, a pair in parentheses or with its host, "username …, pw …",
-// a bold label, a login question, redis-cli -a, mysql -p glued to words
+// a bold label, a login question, a value below "it's", a chosen password
+// in a table's password column, redis-cli -a, mysql -p glued to words
 // and dots), in sentences of our own with fresh values, each with its
 // near-misses. "a|b" accepts either rule; "" no finding.
 func TestNoteKinds(t *testing.T) {
@@ -87,6 +88,11 @@ func TestNoteKinds(t *testing.T) {
 		{"your login details are: username ops, pw " + chosen("#") + " - change it today.\n", RuleProseLoginPair},
 		{"legacy creds: backup:" + chosen("!") + "@files.corp.example\n", RuleProseLoginPair},
 		{"**[09:12] ana:** who has the printer login? it logged me out\n**[09:13] li:** printadm / " + chosen("-") + "\n", RuleProsePasswordBelow},
+		{"**Ana:** what's the pw for the build bot?\n**Li:** sure, it's\n`" + chosen("#") + "`\n", RuleProsePasswordBelow},
+		{"| Host | User | Password |\n|------|------|----------|\n| nas-2 | backup | " + chosen("_") + " |\n", RuleTableSecret},
+		{"**Ana:** what's the pw for the build bot?\n**Li:** no idea, it's\nprobably in the vault\n", ""},
+		{"| Host | User | Password |\n|------|------|----------|\n| nas-2 | backup | see_vault_entry |\n", ""},
+		{"| Host | Key | Token |\n|------|------|----------|\n| nas-2 | backup | Release-v2.3_final |\n", ""},
 		{"rotate the NAS creds (currently in the vault) this sprint\n", ""},
 		{"**[09:12] ana:** who has the printer login? it logged me out\n**[09:13] li:** ask IT / helpdesk\n", ""},
 		// 5. commands and a Bearer token in prose
