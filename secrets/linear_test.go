@@ -151,6 +151,27 @@ func adversarial() map[string]func(n int) []byte {
 	out["line:password-plain"] = entries("with password %s and the password on that box was ")
 	out["line:cjk"] = entries("パスワードは「%s」")
 	out["line:bold"] = entries("senha do Redis: **%s** ")
+	// noteskinds.go and the forms notesforms.go gained: PINs and codes with
+	// their filler words, passphrases of words, Bearer in prose, recovery
+	// keys and codes, pairs in parentheses or with a host, a bold label, a
+	// login question, redis-cli -a
+	out["line:pin"] = rep("the door code for a b c d e f is now ")
+	out["line:pin-words"] = rep("pin pincode alarm code keypad code ")
+	out["lines:pin"] = rep("PIN:\n")
+	out["line:passphrase"] = rep("passphrase a b c d is \"word word word ")
+	out["line:passphrase-dashed"] = rep("passphrase abc-def-ghi-")
+	out["lines:passphrase"] = rep("passphrase:\nword word word word word ")
+	out["line:auth-bearer"] = rep("authorization bearer ")
+	out["line:recovery-key"] = rep("recovery key for a b c d is ")
+	out["lines:recovery-codes"] = rep("backup codes:\n```\n")
+	out["line:creds-currently"] = entries("creds (currently `u:%s")
+	out["line:creds-host"] = entries("creds: u:%s@a.b.c.d.e.f.g.h ")
+	out["line:creds-username"] = rep("credentials are: username u, pw ")
+	out["lines:bold-label"] = rep("**password**\n")
+	out["lines:login-question"] = entries("the grafana login?\n**[10:03] a:** u / %s!\n")
+	out["line:redis-cli"] = rep("redis-cli -h a -p 1 ")
+	out["lines:notes-question-its"] = rep("the pw? sure, it's\n")
+	out["line:notes-question-its"] = rep("the pw? a b c d e f g h i j k l m n o p q r s t u v it's ")
 	return out
 }
 

@@ -47,7 +47,9 @@ func notesRules() []*Rule {
 // expression's alternation is built from the same list.
 var notesPasswordNouns = []string{
 	"password", "passphrase", "passcode", "pre-shared key", "preshared key", "psk", "shared secret",
-	"passwort", "kennwort", "wachtwoord", "contraseña", "contrasena", "senha", "mot de passe",
+	// a Wi-Fi network's key, which its sentence names by the protocol
+	"wpa key", "wpa2 key", "wpa3 key",
+	"passwort", "kennwort", "wachtwoord", "contraseña", "contrasena", "clave", "senha", "mot de passe",
 	"parola d'ordine", "hasło", "haslo", "heslo", "lösenord", "losenord", "salasana", "adgangskode", "passord",
 	"パスワード", "暗証番号", "密码", "密碼", "口令", "비밀번호", "패스워드", "пароль",
 }
@@ -86,8 +88,14 @@ var notesCompiled = sync.OnceValue(func() []*Rule {
 			ID:          RuleProseLoginPair,
 			Description: "user and password pair after words naming credentials in a note (creds for X -> user / …, default creds are admin:…)",
 			builtinRE: builtinExpr("(?i)\\b(?:creds|credentials|logins?)\\b(?:[ \\t]+[^\\s:/\x60'\"]+){0,8}?" +
-				"(?:[ \\t]*(?:->|→|=>|:)|[ \\t]+(?:are|is|were|was))[ \\t]+" +
-				"[\x60'\"]?(?P<key>[A-Za-z0-9._@-]+)[\x60'\"]?(?:[ \\t]*/[ \\t]*|:)" + notesVal),
+				"(?:[ \\t]*(?:->|→|=>|:)|[ \\t]+(?:are|is|were|was)|[ \\t]+\\(?(?:currently|now))[ \\t]*:?[ \\t]+" +
+				"(?:" +
+				// a pair with the host it opens: "ops:…@db.corp.local"
+				"(?P<key>[A-Za-z0-9._-]+):(?P<secret>[^\\s@/\x60'\"]+)@[A-Za-z0-9-]+(?:\\.[A-Za-z0-9-]+)+(?:[\\s.,;:!?)]|$)" +
+				// a pair: "admin:…", "u / …", the value closed by its quote
+				"|[\x60'\"]?(?P<key>[A-Za-z0-9._@-]+)[\x60'\"]?(?:[ \\t]*/[ \\t]*|:)(?:" + notesVal + "|(?P<secret>[^\\s\x60'\"<>]+)[\x60'\"])" +
+				// named: "username root, pw …"
+				"|(?:user(?:name)?|login)[ \\t:]+[\x60'\"]?(?P<key>[A-Za-z0-9._@-]+)[\x60'\"]?[ \\t]*[,;/][ \\t]*(?:and[ \\t]+)?(?:pw|pwd|pass|password)[ \\t]*[:=]?[ \\t]+" + notesVal + ")"),
 			MinLen:   8,
 			Keywords: []string{"creds", "credentials", "login"},
 			Validate: validProseLoginPair,
@@ -102,11 +110,19 @@ var notesCompiled = sync.OnceValue(func() []*Rule {
 				"[^\\n:：?]*[:：][ \\t*_]*\\n(?:[ \\t]*\\n)?[ \\t>]*" + notesVal +
 				// a definition list: "**Password**" then ": value"
 				"|[*_]*[ \\t]*\\n[ \\t]*:[ \\t]+" + notesVal +
+				// a bold label alone on its line: "**Keystore password**"
+				// then the value alone on a line
+				"|(?:\\*\\*|__)[ \\t]*\\n(?:[ \\t]*\\n)?[ \\t>]*" + notesVal +
 				// a question, then its answer: "ops / value", "A: It's value"
 				"|[^\\n?]*\\?[^\\n]*\\n[ \\t>]*(?:\\*\\*[^\\n*]*\\*\\*[ \\t]*|A[ \\t]*:[ \\t]*)?" +
-				"(?:(?:it(?:'|’)s|it[ \\t]+is|that(?:'|’)s)[ \\t]+|[\x60'\"]?[A-Za-z0-9._@-]+[\x60'\"]?[ \\t]*/[ \\t]*)" + notesVal + ")"),
+				"(?:(?:it(?:'|’)s|it[ \\t]+is|that(?:'|’)s)[ \\t]+|[\x60'\"]?[A-Za-z0-9._@-]+[\x60'\"]?[ \\t]*/[ \\t]*" +
+				// "here you go, it's" ending its line, the value below
+				"|[^\\n]{0,48}?\\b(?:it(?:'|’)s|it[ \\t]+is|that(?:'|’)s|here[ \\t]+it[ \\t]+is)[ \\t]*:?[ \\t]*\\n[ \\t>]*)" + notesVal + ")" +
+				// a question for a login, answered by a user and its password
+				"|(?P<key>\\blogin|\\bcreds|\\bcredentials)[^\\n?]*\\?[^\\n]*\\n[ \\t>]*(?:\\*\\*[^\\n*]*\\*\\*[ \\t]*|A[ \\t]*:[ \\t]*)?" +
+				"[\x60'\"]?[A-Za-z0-9._@-]+[\x60'\"]?[ \\t]*/[ \\t]*" + notesVal),
 			MinLen:   8,
-			Keywords: append(notesNounKeywords(), "pw", "pwd"),
+			Keywords: append(notesNounKeywords(), "pw", "pwd", "login", "creds", "credentials"),
 			// the next two lines: a blank one and the value's
 			After:    256,
 			Gate:     notesBelowGate,
@@ -171,8 +187,12 @@ func notesBelowGate(data []byte, i int) bool {
 	for k := j; k < end; k++ {
 		switch data[k] {
 		case '\n':
-			// the line ended without a colon or a question: a
-			// definition list's ": " must open the next one
+			// the line ended without a colon or a question: a bold
+			// label ("**Keystore password**"), or a definition list's
+			// ": " must open the next one
+			if l := bytes.TrimRight(data[j:k], " \t\r"); bytes.HasSuffix(l, []byte("**")) || bytes.HasSuffix(l, []byte("__")) {
+				return true
+			}
 			r := data[k+1 : min(len(data), k+4)]
 			return bytes.HasPrefix(bytes.TrimLeft(r, " \t"), []byte(":"))
 		case '?':
@@ -223,10 +243,36 @@ func validProsePasswordPhrase(c Candidate) bool {
 			return false
 		}
 	case "", "is", "è", "é", "es", "est", "ist", "lautet", "luidt", "är", "er", "jest":
+		noun := strings.ToLower(string(key))
+		if noun == "clave" && bytes.HasSuffix(bytes.ToLower(bytes.TrimRight(c.Context[:at], " \t")), []byte("palabra")) {
+			return false // "palabra clave": a keyword
+		}
+		// "with password …", "the password is …": prose-password-plain's,
+		// which ranks later and reads this sentence (no finding changes
+		// its rule)
+		if noun == "password" && plainReads(c.Secret) && validProsePasswordPlain(c) {
+			return false
+		}
 	default:
 		return false
 	}
 	return notesPasswordValue(c)
+}
+
+// wordsPassword: upper and lower case and digits, random enough, words
+// joined by '.', '-' or '_' ("Copper.ember890", "Mosaic-copper737"): a
+// password as people choose them where a sentence or a column names one,
+// not a member chain or a name, which are in one case or hold no digit.
+// No URL, time, path or variable.
+func wordsPassword(v []byte) bool {
+	return mixedClasses(v) && bytes.ContainsAny(v, ".-_") && len(v) >= 10 && len(v) <= 64 && Entropy(v) >= 3 &&
+		!bytes.ContainsAny(v, ":/\\") && !envNameRE.Match(v) && !looksLikePath(v)
+}
+
+// plainReads: v is a value prose-password-plain's expression takes whole
+// (12 to 64 bytes, none of its stops).
+func plainReads(v []byte) bool {
+	return len(v) >= 12 && len(v) <= 64 && !bytes.ContainsAny(v, "*,;()<>[]\"'\x60") && !bytes.ContainsAny(v[len(v)-1:], ".:!?")
 }
 
 // nounReadWithColon: the nouns whose "NOUN: value" an older rule reads.
@@ -311,20 +357,26 @@ func notesPasswordValue(c Candidate) bool {
 	if len(v) < 8 || len(v) > 128 {
 		return false
 	}
+	for _, b := range v {
+		if b >= 0x80 {
+			return false // the sentence runs on in its script ("「…」です。"): prose-secret-cjk reads it
+		}
+	}
 	if !hasDigit(v) || !(hasUpper(v) || hasLower(v)) {
 		return false
 	}
 	if !hasPunct(v) && !(hasUpper(v) && hasLower(v)) {
 		return false
 	}
-	if bytes.Contains(v, []byte("://")) || looksLikePath(v) || envNameRE.Match(v) || emailLike(v) || identChainRE.Match(v) ||
+	chosen := wordsPassword(v)
+	if bytes.Contains(v, []byte("://")) || looksLikePath(v) || envNameRE.Match(v) || emailLike(v) || identChainRE.Match(v) && !chosen ||
 		bytes.ContainsAny(v, "()[]{}<>") || v[0] == '$' || v[0] == '%' || v[0] == '-' {
 		return false
 	}
 	if isPlaceholder(v, true) || spellsPasswordName(v) || describesEncoding(v) {
 		return false
 	}
-	if (identifierValue(v) || described(v)) && !bytes.ContainsAny(v, "!#$%&*+=?@^~") {
+	if (identifierValue(v) || described(v)) && !chosen && !bytes.ContainsAny(v, "!#$%&*+=?@^~") {
 		return false // "ssh_key_2024", "v2.14.3-rc1", "WPA2-PSK-2024": a name or a version
 	}
 	return c.secretEntropy() >= 2.8
@@ -336,7 +388,8 @@ func notesPasswordValue(c Candidate) bool {
 // raw "#".
 const (
 	// RulePasswordFlag reports a password given on a command line to a
-	// flag that takes the password itself: sshpass -p '…' (OpenSSL's
+	// flag that takes the password itself: sshpass -p '…', redis-cli -a
+	// '…' (OpenSSL's
 	// -passin pass:… is password-pair's).
 	RulePasswordFlag = "password-flag"
 	// RuleSigningKeyBytes reports a string literal turned into bytes for
@@ -354,11 +407,13 @@ var notesCodeCompiled = sync.OnceValue(func() []*Rule {
 	return []*Rule{
 		{
 			ID:          RulePasswordFlag,
-			Description: "password given on a command line to a flag that takes it (sshpass -p '…')",
-			builtinRE:   builtinExpr(`\bsshpass[ \t]+(?:-[A-Za-oq-z][^\s]*[ \t]+)*-p[ \t]*(?:'(?P<secret>[^'\n]+)'|"(?P<secret>[^"\n]+)"|(?P<secret>[^\s'"]+))`),
-			MinLen:      6,
-			Keywords:    []string{"sshpass"},
-			Validate:    validPasswordFlag,
+			Description: "password given on a command line to a flag that takes it (sshpass -p '…', redis-cli -a '…')",
+			builtinRE: builtinExpr(`\bsshpass[ \t]+(?:-[A-Za-oq-z][^\s]*[ \t]+)*-p[ \t]*(?:'(?P<secret>[^'\n]+)'|"(?P<secret>[^"\n]+)"|(?P<secret>[^\s'"]+))` +
+				// redis-cli's -a takes the password (--pass too)
+				`|\bredis-cli(?:[ \t][^\n|;&]{0,160}?)?[ \t](?:-a|--pass)[ \t]+(?:'(?P<secret>[^'\n]+)'|"(?P<secret>[^"\n]+)"|(?P<secret>[^\s'"|;&]+))`),
+			MinLen:   6,
+			Keywords: []string{"sshpass", "redis-cli"},
+			Validate: validPasswordFlag,
 		},
 		{
 			ID:          RuleSigningKeyBytes,

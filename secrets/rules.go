@@ -269,6 +269,12 @@ func defaultRules(thirdParty bool) []*Rule {
 			withGitleaksAllowlists(r, r.ID)
 			out = append(out, r)
 		}
+		// and the kinds of secret in notes no password rule judges
+		// (noteskinds.go) after them
+		for _, r := range noteKindRules() {
+			withGitleaksAllowlists(r, r.ID)
+			out = append(out, r)
+		}
 	}
 	return out
 }

@@ -779,5 +779,23 @@ func corpusSamples() []sample {
 		s = append(s, tp("password in a Japanese handover", RuleProseSecretCJK, cpw, "- 本番DBのパスワードは「"+cpw+"」です。\n"))
 		s = append(s, fp("password rule in Japanese", RuleProseSecretCJK, "- パスワードは12文字以上にしてください。\n"))
 	}
+	// the kinds of secret in notes of noteskinds.go
+	{
+		pin := "7" + g.from("0123456789", 2) + "3" + g.from("0123456789", 2)
+		s = append(s, tp("door code in an announcement", RuleProsePIN, pin, "> The door code for the print room is now **"+pin+"**.\n"))
+		s = append(s, fp("PIN length in a policy", RuleProsePIN, "PIN length: 6 digits; the default PIN is 0000 until you set one.\n"))
+		words := "quarry pewter wicket juniper"
+		s = append(s, tp("passphrase of words in a runbook", RuleProsePassphraseWords, words, "The backup disk's passphrase is \""+words+"\".\n"))
+		s = append(s, fp("passphrase rule", RuleProsePassphraseWords, "The passphrase must be four words or more, not \"correct horse battery staple\".\n"))
+		tok := "Rk" + g.mixed(base62, 30)
+		s = append(s, tp("bearer token in a sentence", RuleProseBearer, tok, "Authorization header: Bearer "+tok+"\n"))
+		s = append(s, fp("bearer in a sentence, no token", RuleProseBearer, "The Authorization header takes Bearer tokens from the identity service.\n"))
+		rk := g.from("0123456789abcdef", 40)
+		s = append(s, tp("recovery key in an email", RuleProseRecoveryKey, rk, "The recovery key for the backup vault is "+rk+" - keep it offline.\n"))
+		s = append(s, fp("recovery key's fingerprint", RuleProseRecoveryKey, "The recovery key fingerprint is "+g.from("0123456789abcdef", 40)+".\n"))
+		code := g.from("abcdefghjkmnpqrstuvwxyz", 2) + g.from("23456789", 2) + "-" + g.from("abcdefghjkmnpqrstuvwxyz", 2) + g.from("23456789", 2)
+		s = append(s, tp("recovery codes under their label", RuleRecoveryCodes, code, "Backup codes for the shared 2FA:\n\n```\n"+code+"\n```\n"))
+		s = append(s, fp("recovery codes placeholder", RuleRecoveryCodes, "Backup codes for the shared 2FA:\n\n```\nxxxx-xxxx\n```\n"))
+	}
 	return s
 }

@@ -198,7 +198,10 @@ func validTableSecret(c Candidate) bool {
 	if j >= len(ctx) || ctx[j] != '|' {
 		return false
 	}
-	if !tableValue(c) {
+	// a chosen password of words joined by '.', '-' or '_'
+	// ("Pebble_bramble538") counts under a header that names a secret
+	tv := tableValue(c)
+	if !tv && !wordsPassword(c.Secret) {
 		return false
 	}
 	ls, ok := lineStart(ctx, c.MatchOffset)
@@ -225,13 +228,13 @@ func validTableSecret(c Candidate) bool {
 		// "token" alone also heads the tokens of a text or a model's
 		// name: only a value as random as a generated one counts.
 		v := c.Secret
-		return isHexLower(v) && len(v) >= 32 || mixedClasses(v) && c.secretEntropy() >= 3.8
+		return tv && isHexLower(v) && len(v) >= 32 || mixedClasses(v) && c.secretEntropy() >= 3.8
 	case colValue:
 		// A row that names its value: "| Bind password | … |" under
 		// "| Field | Value |". A row's other cells (a date, a commit, a
 		// run) are named by their own headers.
 		name := bytes.Trim(cells[0], " \t*_`")
-		return col > 0 && (namesSecret(name) || localizedSecretHeader(name))
+		return tv && col > 0 && (namesSecret(name) || localizedSecretHeader(name))
 	}
 	return false
 }

@@ -129,7 +129,7 @@ func TestThirdPartyExamples(t *testing.T) {
 		}
 		return n > 0
 	}
-	var tp, tpFound, tpTyped, tpLow, tpSrcMiss, tpHelper, tpPublic, fp, fpFlagged, fpOther int
+	var tp, tpFound, tpTyped, tpLow, tpSrcMiss, tpHelper, tpPublic, tpNotSecret, fp, fpFlagged, fpOther int
 	imported := map[string]bool{}
 	for _, r := range ThirdPartyRules() {
 		imported[r.ID] = true
@@ -140,7 +140,7 @@ func TestThirdPartyExamples(t *testing.T) {
 	// a secret by the sources' own word: it is no negative of the engine.
 	positive := map[string]bool{}
 	for _, r := range rules {
-		if (r.Visible == nil || *r.Visible) && !r.Identifier() {
+		if (r.Visible == nil || *r.Visible) && !r.Identifier() && thirdparty.NotSecret(r.ID) == "" {
 			for _, ex := range r.Examples {
 				positive[ex] = true
 			}
@@ -155,6 +155,10 @@ func TestThirdPartyExamples(t *testing.T) {
 			seenTP[ex] = true
 			if r.Visible != nil && !*r.Visible || r.Identifier() {
 				tpHelper++ // a host, name or ID (another rule's validation uses): no secret
+				continue
+			}
+			if thirdparty.NotSecret(r.ID) != "" {
+				tpNotSecret++ // a password's hash, a list of common passwords: not taken, no secret
 				continue
 			}
 			tp++
@@ -229,8 +233,8 @@ func TestThirdPartyExamples(t *testing.T) {
 	}
 	recall := float64(tpFound) / float64(tp-tpTyped-tpLow-tpSrcMiss-tpPublic)
 	negRate := float64(fpFlagged) / float64(fp-fpOther-fpSource)
-	t.Logf("third-party examples: recall %.3f (%d/%d; left out: %d typed placeholders, %d below their rule's own entropy floor, %d its own rule does not match, %d public values, %d of helper rules; %.3f of all %d), negatives flagged %.3f (%d/%d; left out: %d reported by another imported rule, %d listed as another rule's positive, %d reported by another rule of the sources)",
-		recall, tpFound, tp-tpTyped-tpLow-tpSrcMiss-tpPublic, tpTyped, tpLow, tpSrcMiss, tpPublic, tpHelper, float64(tpFound)/float64(tp), tp, negRate, fpFlagged, fp-fpOther-fpSource, fpOther, fpSibling, fpSource)
+	t.Logf("third-party examples: recall %.3f (%d/%d; left out: %d typed placeholders, %d below their rule's own entropy floor, %d its own rule does not match, %d public values, %d of rules whose matches are no secret, %d of helper rules; %.3f of all %d), negatives flagged %.3f (%d/%d; left out: %d reported by another imported rule, %d listed as another rule's positive, %d reported by another rule of the sources)",
+		recall, tpFound, tp-tpTyped-tpLow-tpSrcMiss-tpPublic, tpTyped, tpLow, tpSrcMiss, tpPublic, tpNotSecret, tpHelper, float64(tpFound)/float64(tp), tp, negRate, fpFlagged, fp-fpOther-fpSource, fpOther, fpSibling, fpSource)
 	// Floors at what this build reaches (0.982, 0.019): issue 33's targets.
 	if recall < thirdPartyRecallFloor || negRate > thirdPartyNegCeiling {
 		t.Errorf("recall %.3f (floor %.3f), negatives flagged %.3f (ceiling %.3f)", recall, thirdPartyRecallFloor, negRate, thirdPartyNegCeiling)

@@ -119,10 +119,22 @@ var vendorContextCompiled = sync.OnceValue(func() []*Rule {
 				`(?:'(?P<secret>[^'\n]{4,128})'|"(?P<secret>[^"\n]{4,128})"|(?P<secret>[^\s'"\x60$-][^\s'"\x60;|&]{3,127}))`),
 			MinLen:   4,
 			Keywords: []string{"mysql", "mariadb"},
-			Validate: validPlainPassword,
+			Validate: validMySQLGluedPassword,
 		},
 	}
 })
+
+// validMySQLGluedPassword: a plain password, or words joined by dots with
+// upper and lower case and digits ("Copper.ember890"), which glued to -p
+// is no member chain.
+func validMySQLGluedPassword(c Candidate) bool {
+	v := c.Secret
+	if identChainRE.Match(v) && mixedClasses(v) {
+		s := strings.ToLower(string(v))
+		return !referenceInValue(v) && !isPlaceholder(v, true) && !passwordFixtures[s] && !namesFixture(s) && Entropy(v) >= 3
+	}
+	return validPlainPassword(c)
+}
 
 // validPlainPassword: a literal a person could have chosen as a password,
 // not a reference, a placeholder, a fixture word or a short word

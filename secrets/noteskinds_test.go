@@ -1,0 +1,152 @@
+package secrets
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestNoteKinds: the kinds of secret in notes of noteskinds.go (PINs and
+// door codes, passphrases of words, a Bearer token in a sentence, a
+// recovery key, recovery codes) and the forms notesforms.go now reads (a
+// Wi-Fi key, a pair in parentheses or with its host, "username …, pw …",
+// a bold label, a login question, a value below "it's", a chosen password
+// in a table's password column, redis-cli -a, mysql -p glued to words
+// and dots), in sentences of our own with fresh values, each with its
+// near-misses. "a|b" accepts either rule; "" no finding.
+func TestNoteKinds(t *testing.T) {
+	g := newFakeGen("note-kinds")
+	// digits no placeholder test takes for a stand-in
+	pin := func(n int) string {
+		for {
+			if v := g.from("0123456789", n); !placeholderDigits([]byte(v)) {
+				return v
+			}
+		}
+	}
+	words := []string{"juniper", "quarry", "ember", "falcon", "marble", "tundra", "orchid", "pewter", "saffron", "wicket", "bramble", "cobalt"}
+	phrase := func(n int, sep string) string {
+		var ws []string
+		for len(ws) < n {
+			w := words[g.next()%uint64(len(words))]
+			if !strings.Contains(strings.Join(ws, " "), w) {
+				ws = append(ws, w)
+			}
+		}
+		return strings.Join(ws, sep)
+	}
+	// a password as people choose them: a capitalised word, a separator, a
+	// word and digits
+	chosen := func(sep string) string {
+		w1, w2 := words[g.next()%uint64(len(words))], words[g.next()%uint64(len(words))]
+		return strings.ToUpper(w1[:1]) + w1[1:] + sep + w2 + g.from("0123456789", 3)
+	}
+	hex := func(n int) string { return g.from("0123456789abcdef", n) }
+	cases := []struct {
+		text, rule string
+	}{
+		// 1. PINs and door, alarm and keypad codes
+		{"Heads up: the keypad code for the lab entrance is now " + pin(6) + ".\n", RuleProsePIN},
+		{"- SIM PIN of the on-call phone: `" + pin(4) + "`\n", RuleProsePIN},
+		{"The alarm code of the Leeds office was changed to **" + pin(5) + "** yesterday.\n", RuleProsePIN},
+		{"Gate code for the car park = " + pin(4) + "\n", RuleProsePIN},
+		{"La PIN della SIM aziendale è " + pin(4) + ", cambiala subito.\n", RuleProsePIN},
+		{"De pincode van de kluis is " + pin(6) + ".\n", RuleProsePIN},
+		{"Der PIN-Code für den Tresor lautet " + pin(6) + ".\n", RuleProsePIN},
+		{"O PIN do cartão da frota é " + pin(4) + ".\n", RuleProsePIN},
+		// near-misses: a placeholder, a length, a ticket, a version, a
+		// word that makes the number something else
+		{"The default PIN is 0000 until you set one.\n", ""},
+		{"Example: the door code is 1234 (not the real one).\n", ""},
+		{"Your PIN: 123456\n", ""},
+		{"Choose a 6-digit PIN when the phone asks.\n", ""},
+		{"PIN length: 6 digits minimum.\n", ""},
+		{"PIN reset tracked in ticket " + pin(4) + ".\n", ""},
+		{"PIN reset ticket: " + pin(5) + "\n", ""},
+		{"The PIN lockout is 3600 seconds after five tries.\n", ""},
+		{"Pin the base image to 2024.11 before the release.\n", ""},
+		{"Door code policy since 2019: rotate every quarter.\n", ""},
+		{"The spin rate is 7200 rpm and the pinned version is 3120.\n", ""},
+		{"The barcode is 40123456 on the label.\n", ""},
+		// 2. passphrases of words
+		{"The restic repo's passphrase is \"" + phrase(5, " ") + "\", written on the envelope in the safe.\n", RuleProsePassphraseWords},
+		{"- #4 (backup disk): passphrase " + phrase(4, "-") + "\n", RuleProsePassphraseWords},
+		{"Seed phrase: `" + phrase(6, " ") + "`\n", RuleProsePassphraseWords},
+		{"Passphrase of the age key:\n\n    " + phrase(5, " ") + "\n\nKeep it offline.\n", RuleProsePassphraseWords},
+		{"Frase secreta:\n" + phrase(4, " ") + "\n", RuleProsePassphraseWords},
+		// near-misses
+		{"The passphrase is long and hard to type.\n", ""},
+		{"A passphrase must be four words or more.\n", ""},
+		{"Use a passphrase like \"correct horse battery staple\" but your own.\n", ""},
+		{"The passphrase rotation happens every quarter now.\n", ""},
+		{"Passphrase:\nask the security team for it\n", ""},
+		{"passphrase-protected-key-file-format is described below.\n", ""},
+		// 3. a Wi-Fi network's key
+		{"The WPA2 key is " + g.mixed(base62, 20) + " (guests use the other SSID).\n", RuleProsePasswordPhrase},
+		{"Our WPA key is stored in the vault.\n", ""},
+		// 4. pairs without a keyword on the line
+		{"- rotate the NAS creds (currently `" + "svc" + ":" + chosen(".") + "`) this sprint\n", RuleProseLoginPair},
+		{"your login details are: username ops, pw " + chosen("#") + " - change it today.\n", RuleProseLoginPair},
+		{"legacy creds: backup:" + chosen("!") + "@files.corp.example\n", RuleProseLoginPair},
+		{"**[09:12] ana:** who has the printer login? it logged me out\n**[09:13] li:** printadm / " + chosen("-") + "\n", RuleProsePasswordBelow},
+		{"**Ana:** what's the pw for the build bot?\n**Li:** sure, it's\n`" + chosen("#") + "`\n", RuleProsePasswordBelow},
+		{"| Host | User | Password |\n|------|------|----------|\n| nas-2 | backup | " + chosen("_") + " |\n", RuleTableSecret},
+		{"**Ana:** what's the pw for the build bot?\n**Li:** no idea, it's\nprobably in the vault\n", ""},
+		{"| Host | User | Password |\n|------|------|----------|\n| nas-2 | backup | see_vault_entry |\n", ""},
+		{"| Host | Key | Token |\n|------|------|----------|\n| nas-2 | backup | Release-v2.3_final |\n", ""},
+		{"rotate the NAS creds (currently in the vault) this sprint\n", ""},
+		{"**[09:12] ana:** who has the printer login? it logged me out\n**[09:13] li:** ask IT / helpdesk\n", ""},
+		// 5. commands and a Bearer token in prose
+		{"    redis-cli -h cache-2.lan -p 6380 -a '" + chosen("*") + "' info\n", RulePasswordFlag},
+		{"    mysql -h 10.0.0.9 -u report -p" + chosen(".") + " shop\n", RuleMySQLGluedPassword},
+		{"Set the Authorization header to Bearer " + g.mixed(base62, 32) + " for the smoke test.\n", RuleProseBearer},
+		{"    redis-cli -h cache-2.lan -a \"$REDIS_PASSWORD\" info\n", ""},
+		{"The Authorization header takes Bearer tokens from the identity service.\n", ""},
+		// 6. a recovery key a sentence gives, and its digest
+		{"The recovery key for the laptop's disk is " + hex(40) + ", print it.\n", RuleProseRecoveryKey},
+		{"The recovery key fingerprint is " + hex(40) + ".\n", ""},
+		{"The recovery key is stored in Intune.\n", ""},
+		// 7. below a bold label; recovery codes under their label
+		{"**Signing key password**\n\n" + chosen("_") + "\n\n**Alias**: release\n", RuleProsePasswordBelow},
+		{"Recovery codes for the admin account:\n\n```\n" + g.from("abcdefghjkmnpqrstuvwxyz23456789", 4) + "-" + g.from("abcdefghjkmnpqrstuvwxyz23456789", 4) + "\n" + g.from("abcdefghjkmnpqrstuvwxyz23456789", 4) + "-" + g.from("abcdefghjkmnpqrstuvwxyz23456789", 4) + "\n```\n", RuleRecoveryCodes},
+		{"**Signing key password**\n\nsee the release vault\n", ""},
+		{"Recovery codes for the admin account:\n\n```\nxxxx-xxxx\n```\n", ""},
+		// 8. a password's hash and a list of common passwords are no
+		// secret (the imported rules that reported them are not taken)
+		{"The stored hash is `$2b$12$" + g.mixed(base62+"./", 53) + "` - bcrypt, cost 12.\n", ""},
+		{"The worst offenders this year: 123456, password1, qwerty123 and admin. Change yours.\n", ""},
+	}
+	s := defaultScanner(t)
+	for _, c := range cases {
+		fs := s.Scan("notes/howto.md", []byte(c.text))
+		var got []string
+		for _, f := range fs {
+			got = append(got, f.RuleID)
+		}
+		switch {
+		case c.rule == "":
+			if len(fs) > 0 {
+				t.Errorf("%q: want no finding, got %v", c.text, got)
+			}
+		case len(fs) != 1 || !strings.Contains("|"+c.rule+"|", "|"+fs[0].RuleID+"|"):
+			t.Errorf("%q: want one %s finding, got %v", c.text, c.rule, got)
+		}
+	}
+	// the prose kinds read notes, not code
+	if fs := s.Scan("src/door.go", []byte("// door code is "+pin(6)+"\n")); len(fs) > 0 {
+		t.Errorf("a Go file: %v", fs[0].RuleID)
+	}
+}
+
+// TestPlaceholderDigits: the digits that stand in for a PIN.
+func TestPlaceholderDigits(t *testing.T) {
+	for _, v := range []string{"0000", "1234", "123456", "4321", "987654", "7890", "1212", "121212", "112233", "9999"} {
+		if !placeholderDigits([]byte(v)) {
+			t.Errorf("%s: want a placeholder", v)
+		}
+	}
+	for _, v := range []string{"1592", "999590", "4587", "910324", "394405", "866048", "1213", "12345670"} {
+		if placeholderDigits([]byte(v)) {
+			t.Errorf("%s: want no placeholder", v)
+		}
+	}
+}
