@@ -51,21 +51,18 @@ func publicHalf(data []byte, ss, se int) bool {
 // Mapbox's user field ({"u":…); another value that merely starts
 // "pk.eyJ" is judged as any other.
 func mapboxPublicToken(v []byte) bool {
+	// the first 8 characters are the header's first 6 bytes, {"u":"
 	body := v[len("pk."):]
-	if i := bytes.IndexByte(body, '.'); i >= 0 {
-		body = body[:i]
-	}
-	body = body[:len(body)/4*4] // whole quanta: the header is at the start
-	var buf [96]byte
-	if len(body) > len(buf)/3*4 {
-		body = body[:len(buf)/3*4]
-	}
-	n, err := base64.RawURLEncoding.Decode(buf[:], body)
-	if err != nil {
+	if len(body) < 8 {
 		return false
 	}
-	h := bytes.TrimLeft(buf[:n], " \t\r\n{")
-	return n > 0 && buf[0] == '{' && bytes.HasPrefix(h, []byte(`"u"`))
+	var buf [6]byte
+	n, err := base64.RawURLEncoding.Decode(buf[:], body[:8])
+	if err != nil || n != 6 {
+		return false
+	}
+	h := bytes.TrimLeft(buf[1:], " \t\r\n")
+	return buf[0] == '{' && bytes.HasPrefix(h, []byte(`"u"`))
 }
 
 // keyBefore returns, lower-cased into buf, the up to publicHalfBefore
