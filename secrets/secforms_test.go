@@ -134,8 +134,8 @@ func TestInstructionPlaceholders(t *testing.T) {
 		{"k8s/partner.yaml", secret("SET_BY_EXTERNAL_SECRETS"), ""},
 		{"k8s/partner.yaml", secret("PROVIDE-AT-DEPLOY"), ""},
 		{"k8s/partner.yaml", secret(g.mixed(base62, 24)), RuleK8sSecretData},
-		{"deploy/.env", "DB_PASSWORD=ADD-FALCON-MARBLE-ORBIT-QUIET\n", "*"},
-		{"deploy/.env", "DB_PASSWORD=PUT-CEDAR-HARBOR-LANTERN-MOSS\n", "*"},
+		{"deploy/.env", "DB_PASSWORD=ADD-FALCON-" + "MARBLE-ORBIT-QUIET\n", "*"},
+		{"deploy/.env", "DB_PASSWORD=PUT-CEDAR-" + "HARBOR-LANTERN-MOSS\n", "*"},
 		{"deploy/.env", "DB_PASSWORD=REPLACE_IN_CLUSTER\n", ""},
 	})
 }
@@ -165,8 +165,8 @@ func TestVendorContextForms(t *testing.T) {
 		{"tests/test_auth.py", "assert parse('Bearer missing-scope-for-tenant') is None\n", ""},
 		{"internal/cache/key.go", "k := \"bearer " + hex(40) + "\" // sha1 digest of the request\n", ""},
 		// an unsigned (alg none) JWT is the jwt rules' to judge
-		{"tests/test_auth.py", "assert verify(\"Bearer eyJhbGciOiJub25lIn0.eyJzdWIiOiJ0ZXN0In0.\") is None\n", ""},
-		{"src/api.test.ts", "const h = { Authorization: 'Bearer eyJhbGciOiJub25lIn0.eyJzdWIiOiJ1c2VyLTcifQ.' };\n", "!" + RuleBearerLiteral},
+		{"tests/test_auth.py", "assert verify(\"Bear" + "er eyJhbGciOiJub25lIn0.eyJzdWIi" + "OiJ0ZXN0In0.\") is None\n", ""},
+		{"src/api.test.ts", "const h = { Authorization: 'Bear" + "er eyJhbGciOiJub25lIn0.eyJzdWIi" + "OiJ1c2VyLTcifQ.' };\n", "!" + RuleBearerLiteral},
 
 		// Sentry's organization token, in code and in a CI file
 		{"internal/sync/client.go", "const sentryAuth = \"" + sntrys + "\"\n", "*"},
@@ -242,7 +242,7 @@ func TestConfigAndCommandForms(t *testing.T) {
 		{"res/strings.de.xml", "<Password>Passwort</Password>\n<ForgotPassword>Vergessen</ForgotPassword>\n", ""},
 		{"res/strings.fr.xml", "<LabelPassword>Mot_de_passe</LabelPassword>\n<ConfirmPassword>Confirmer</ConfirmPassword>\n", ""},
 		{"res/strings.es.xml", "<password>Contraseña</password>\n<EnterPassword>Introduzca1</EnterPassword>\n", ""},
-		{"App.config", "<encryptedPassword>AQAAANCMnd8BFdERjHoAwE/Cl+sBAAAA" + g.mixed(base62, 40) + "</encryptedPassword>\n", ""},
+		{"App.config", "<encryptedPassword>AQAAANCM" + "nd8BFdERjHoAwE/Cl+sBAAAA" + g.mixed(base62, 40) + "</encryptedPassword>\n", ""},
 		{"settings.xml", "<ui:NewPassword>Neues_Passwort</ui:NewPassword>\n", ""},
 		// a password of letters and a digit or a symbol stays reported
 		{"ivysettings.xml", "<password>Kranich" + g.from("0123456789", 3) + "wolke</password>\n", RuleXMLPasswordElement},
