@@ -455,7 +455,7 @@ var vendorPrefixes = []vendorPrefix{
 	// Sentry's organization auth token: base64 of a JSON header
 	// ({"iat":…), "_" and the secret (docs.sentry.io, "Token and
 	// Credential Formats"); gitleaks' rule wants the header's fields
-	// in a fixed order
+	// in a fixed order. validVendorToken wants the 43 after the "_".
 	{"sntrys_eyJ", base64URLAlphabet + "=", 40, 400},
 }
 
@@ -513,6 +513,9 @@ func validVendorToken(c Candidate) bool {
 		}
 		if wordListRE.Match(body) || namesDigest(c.Line()) {
 			return false
+		}
+		if p.prefix == "sntrys_eyJ" && (len(body) < 45 || body[len(body)-44] != '_') {
+			return false // the header, "_" and a secret of exactly 43
 		}
 		if p.prefix == "key-" && afterWord(c) && allHex(body) {
 			// "key" is a word too: "cache key-<md5>", "stored under

@@ -180,21 +180,31 @@ var upperNouns = map[string]bool{"PASSWORD": true, "PASSWD": true, "PASS": true,
 var instructionVerbs = map[string]bool{"REPLACE": true, "CHANGE": true, "SET": true, "FILL": true, "INSERT": true,
 	"PROVIDE": true, "ENTER": true, "UPDATE": true, "SUPPLY": true, "INJECT": true, "INJECTED": true, "ADD": true, "PUT": true}
 
+// instructionObjects, second after the verb, say where the value comes
+// from or who puts it ("FILL_ME_IN", "SET_BY_EXTERNAL_SECRETS").
+var instructionObjects = map[string]bool{"ME": true, "IN": true, "HERE": true, "BY": true, "FROM": true, "AT": true,
+	"YOUR": true, "THE": true, "VIA": true, "ON": true, "TO": true, "WITH": true, "LATER": true, "REAL": true}
+
 // instructionCaps: v is two or more words of capital letters joined by
-// "_" or "-", no digits, the first an instruction verb. A password in
-// capitals has digits or symbols, or does not start with an order.
+// "_" or "-", no digits, the first an instruction verb and the second
+// saying where from, or at most two words after the verb. A password in
+// capitals has digits or symbols, does not start with an order, or is a
+// passphrase of several words that happens to (ADD-FALCON-MARBLE-ORBIT).
 func instructionCaps(v []byte) bool {
 	if len(v) < 6 || len(v) > 64 || v[0] < 'A' || v[0] > 'Z' {
 		return false
 	}
-	first := -1
+	first, second, words := -1, -1, 1
 	for i, c := range v {
 		switch {
 		case 'A' <= c && c <= 'Z':
 		case c == '_' || c == '-':
 			if first < 0 {
 				first = i
+			} else if second < 0 {
+				second = i
 			}
+			words++
 			if i+1 == len(v) || v[i+1] == '_' || v[i+1] == '-' {
 				return false
 			}
@@ -202,7 +212,13 @@ func instructionCaps(v []byte) bool {
 			return false
 		}
 	}
-	return first > 0 && instructionVerbs[string(v[:first])]
+	if first <= 0 || !instructionVerbs[string(v[:first])] {
+		return false
+	}
+	if second < 0 {
+		second = len(v)
+	}
+	return words <= 3 || instructionObjects[string(v[first+1:second])]
 }
 
 var (

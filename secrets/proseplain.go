@@ -35,15 +35,19 @@ var proseFormCompiled = sync.OnceValue(func() []*Rule {
 	// the sentence's punctuation
 	// blanks, or a line's end inside the sentence
 	sep := `(?:[ \t]+|[ \t]*\r?\n[ \t]*)`
+	adverb := `(?:(?:literally|simply|just|still|now|currently|actually|set[ \t]+to)` + sep + `)?`
 	val := `[\x60"'*]{0,2}(?P<secret>[^\s\x60"'*,;()<>\[\]]{11,63}[^\s\x60"'*,;()<>\[\].:!?])[\x60"'*]{0,2}(?:[\s.,;:!?)]|$)`
 	return []*Rule{
 		{
 			ID:          RuleProsePasswordPlain,
 			Description: "password written after its name in a sentence (\"with password …\", \"the root password on that box was …\")",
 			builtinRE: builtinExpr(`(?i)\b(?P<key>password|passphrase|passwd)` +
-				// which one: "on that box", "for the admin UI" (a few words)
-				`(?:[ \t]+(?:on|for|of|at|in)(?:[ \t]+[^\s\x60"'.,;:!?]+){1,4}?)?` +
-				`[ \t]+(?:(?:is|was)` + sep + `(?:(?:literally|simply|just|still|now|currently|actually|set[ \t]+to)` + sep + `)?)?` + val),
+				// which one: "on that box", "for the admin UI" (a few
+				// words), then a copula: without one the words after
+				// the phrase name the thing ("the password for the
+				// PostgreSQL13 database")
+				`(?:[ \t]+(?:on|for|of|at|in)(?:[ \t]+[^\s\x60"'.,;:!?]+){1,4}?[ \t]+(?:is|was)` + sep + adverb +
+				`|[ \t]+(?:(?:is|was)` + sep + adverb + `)?)` + val),
 			MinLen: 12,
 			// a sentence wrapped after its copula
 			After:    128,
@@ -80,10 +84,13 @@ func validProsePasswordPlain(c Candidate) bool {
 }
 
 // validProseSecretCJK: letters and digits (a word or a number alone is
-// a name or an amount), not a placeholder, a reference or a path.
+// a name or an amount), not a placeholder, a reference, a path or words
+// and a version ("OAuth2.0", "X-Api-Key-V2").
 func validProseSecretCJK(c Candidate) bool {
 	v := c.Secret
-	if !hasDigit(v) || !(hasUpper(v) || hasLower(v)) || c.secretEntropy() < 3 || !validPlainPassword(c) {
+	// 3.3: a format's or a field's name measures up to 3.37 ("JWT-RS256",
+	// "access_token_v2"), a chosen password 3.5 and over
+	if !hasDigit(v) || !(hasUpper(v) || hasLower(v)) || c.secretEntropy() < 3.3 || !validPlainPassword(c) || wordListRE.Match(v) {
 		return false
 	}
 	return !bytes.Contains(v, []byte("://")) && !looksLikePath(v) && !emailLike(v) && !describesEncoding(v)

@@ -14,7 +14,8 @@ func (g *fakeGen) uuid() string {
 }
 
 // formCase is a document and the rule that must report it ("" for no
-// finding, "*" for any rule, "a|b" for either).
+// finding, "*" for any rule, "a|b" for either, "!a|b" for no finding by
+// those rules whatever others report).
 type formCase struct{ path, text, rule string }
 
 func checkFormCases(t *testing.T, cases []formCase) {
@@ -30,6 +31,12 @@ func checkFormCases(t *testing.T, cases []formCase) {
 		case c.rule == "":
 			if len(fs) > 0 {
 				t.Errorf("%s %q: want no finding, got %v", c.path, c.text, got)
+			}
+		case strings.HasPrefix(c.rule, "!"):
+			for _, id := range got {
+				if strings.Contains("|"+c.rule[1:]+"|", "|"+id+"|") {
+					t.Errorf("%s %q: want no %s finding, got %v", c.path, c.text, c.rule[1:], got)
+				}
 			}
 		case c.rule == "*":
 			if len(fs) == 0 {
@@ -66,6 +73,17 @@ func TestPublicHalves(t *testing.T) {
 		{"svc/llm.py", "genai.configure(api_key=\"" + aiza() + "\")\n", RuleGCPAPIKey},
 		{"web/src/admin.js", "const admin = {\n  authDomain: 'shop-7.firebaseapp.com',\n  serviceKey: '" + aiza() + "',\n};\n", RuleGCPAPIKey},
 		{"web/src/maps.js", "const maps = { apiKey: '" + aiza() + "', region: 'eu' };\n", RuleGCPAPIKey},
+		// a server's Google key beside a Firebase config: only the key
+		// named as the config's, in its block, is the public one
+		{"web/.env", "NEXT_PUBLIC_FIREBASE_API_KEY=" + aiza() + "\nNEXT_PUBLIC_FIREBASE_AUTH_DOMAIN=shop-7.firebaseapp.com\nGEMINI_API_KEY=" + aiza() + "\n", RuleGCPAPIKey},
+		{"deploy/.env", "GOOGLE_API_KEY=" + aiza() + "\nFIREBASE_AUTH_DOMAIN=shop-7.firebaseapp.com\n", RuleGCPAPIKey},
+		{"web/src/init.js", "const firebaseConfig = {\n  apiKey: 'x',\n  authDomain: 'shop-7.firebaseapp.com',\n};\nconst maps = { apiKey: '" + aiza() + "' };\n", RuleGCPAPIKey},
+		{"config/keys.py", "# authDomain and projectId live in firebase.json\nYOUTUBE_API_KEY = '" + aiza() + "'\n", RuleGCPAPIKey},
+		{"deploy/.env", "MAPS_API_KEY=" + aiza() + "\nFIREBASE_URL=https://shop-7.firebaseio.com\n", RuleGCPAPIKey},
+		{"web/.env", "FIREBASE_URL=https://shop-7.firebaseio.com\nPLACES_API_KEY=" + aiza() + "\n", RuleGCPAPIKey},
+		// the Firebase key itself, in a .env and in Flutter's options
+		{"web/.env", "NEXT_PUBLIC_FIREBASE_API_KEY=" + aiza() + "\nNEXT_PUBLIC_FIREBASE_AUTH_DOMAIN=shop-7.firebaseapp.com\n", ""},
+		{"lib/firebase_options.dart", "  static const FirebaseOptions web = FirebaseOptions(\n    apiKey: '" + aiza() + "',\n    appId: '1:5512:web:9f',\n    messagingSenderId: '5512',\n    authDomain: 'shop-7.firebaseapp.com',\n  );\n", ""},
 
 		// reCAPTCHA: the site key in a page, a React prop and a settings file
 		{"templates/signup.html", "<form>\n  <div class=\"g-recaptcha\" data-sitekey=\"" + site() + "\"></div>\n</form>\n", ""},
@@ -74,6 +92,9 @@ func TestPublicHalves(t *testing.T) {
 		// near-misses: the secret key, named as such, beside it or alone
 		{"config/settings.py", "RECAPTCHA_SITE_KEY = 'x'\nRECAPTCHA_SECRET_KEY = '" + site() + "'\n", "*"},
 		{"deploy/captcha.env", "RECAPTCHA_PRIVATE_KEY=" + site() + "\n", "*"},
+		// a name that only contains site_key, and a site key named on the line above
+		{"config/settings.py", "WEBSITE_KEY = '" + site() + "'\n", "*"},
+		{"deploy/captcha.env", "# recaptcha site_key below\nCAPTCHA_TOKEN=" + site() + "\n", "*"},
 
 		// Mapbox: public tokens in Swift, JavaScript and an Android resource
 		{"App/Map/Tiles.swift", "let token = \"" + mapbox("pk") + "\"\n", ""},
@@ -81,6 +102,9 @@ func TestPublicHalves(t *testing.T) {
 		{"android/res/values/mapbox.xml", "<string name=\"mapbox_access_token\">" + mapbox("pk") + "</string>\n", ""},
 		// near-miss: a secret token
 		{"scripts/upload.sh", "export MAPBOX_ACCESS_TOKEN=" + mapbox("sk") + "\n", "*"},
+		// near-misses: a password or a JWT that starts pk.eyJ without Mapbox's header
+		{"config/db.py", "password = \"pk." + jwtPart(`{"alg":"HS256"}`) + "." + g.mixed(base62, 24) + "\"\n", "*"},
+		{"config/db.py", "db_password = \"pk.eyJ" + g.mixed(base62, 20) + "\"\n", "*"},
 	}
 	checkFormCases(t, cases)
 }
@@ -93,6 +117,9 @@ func TestInstructionPlaceholders(t *testing.T) {
 		"REPLACE_IN_CLUSTER": true, "SET-FROM-VAULT": true, "FILL_ME_IN": true, "INJECTED_BY_CI": true,
 		"REPLACE": false, "REPLACE_ME_2": false, "SETTINGS_FILE": false, "REPLACE__ME": false,
 		"Replace_In_Cluster": false, "REPLACE_": false, "_REPLACE_ME": false,
+		"SET_BY_EXTERNAL_SECRETS": true, "ADD_YOUR_KEY_HERE_NOW": true, "CHANGE-ME": true,
+		// a passphrase of capital words that starts with a verb
+		"ADD-FALCON-MARBLE-ORBIT-QUIET": false, "SET_TIGER_CANDLE_RIVER": false,
 	} {
 		if got := instructionCaps([]byte(v)); got != want {
 			t.Errorf("instructionCaps(%q) = %v, want %v", v, got, want)
@@ -107,6 +134,9 @@ func TestInstructionPlaceholders(t *testing.T) {
 		{"k8s/partner.yaml", secret("SET_BY_EXTERNAL_SECRETS"), ""},
 		{"k8s/partner.yaml", secret("PROVIDE-AT-DEPLOY"), ""},
 		{"k8s/partner.yaml", secret(g.mixed(base62, 24)), RuleK8sSecretData},
+		{"deploy/.env", "DB_PASSWORD=ADD-FALCON-" + "MARBLE-ORBIT-QUIET\n", "*"},
+		{"deploy/.env", "DB_PASSWORD=PUT-CEDAR-" + "HARBOR-LANTERN-MOSS\n", "*"},
+		{"deploy/.env", "DB_PASSWORD=REPLACE_IN_CLUSTER\n", ""},
 	})
 }
 
@@ -134,10 +164,17 @@ func TestVendorContextForms(t *testing.T) {
 		{"App/Net/Client.swift", "request.setValue(\"Bearer YOUR_ACCESS_TOKEN_HERE\", forHTTPHeaderField: \"Authorization\")\n", ""},
 		{"tests/test_auth.py", "assert parse('Bearer missing-scope-for-tenant') is None\n", ""},
 		{"internal/cache/key.go", "k := \"bearer " + hex(40) + "\" // sha1 digest of the request\n", ""},
+		// an unsigned (alg none) JWT is the jwt rules' to judge
+		{"tests/test_auth.py", "assert verify(\"Bear" + "er eyJhbGciOiJub25lIn0.eyJzdWIi" + "OiJ0ZXN0In0.\") is None\n", ""},
+		{"src/api.test.ts", "const h = { Authorization: 'Bear" + "er eyJhbGciOiJub25lIn0.eyJzdWIi" + "OiJ1c2VyLTcifQ.' };\n", "!" + RuleBearerLiteral},
 
 		// Sentry's organization token, in code and in a CI file
 		{"internal/sync/client.go", "const sentryAuth = \"" + sntrys + "\"\n", "*"},
 		{".github/workflows/release.yml", "    env:\n      SOURCEMAP_UPLOAD: " + sntrys + "\n", "*"},
+		// near-misses: a secret part one short or one long of Sentry's 43
+		{"notes/release.md", "See " + sntrys + " in the upload log.\n", RuleVendorToken},
+		{"notes/release.md", "See " + sntrys[:len(sntrys)-1] + " in the upload log.\n", ""},
+		{"notes/release.md", sntrys + "Q\n", ""},
 
 		// Okta: the token in a paragraph that names Okta lines before it, and in YAML
 		{"notes/incident.md", "The SCIM job stopped when its Okta admin left the company.\nWe minted a fresh credential for the service account (" + okta() + ") and reran the sync.\n", RuleOktaToken},
@@ -154,6 +191,12 @@ func TestVendorContextForms(t *testing.T) {
 		// near-misses: an app's id, a release's, no Heroku near
 		{"deploy/platforms.yml", "heroku:\n  app_id: " + g.uuid() + "\n  release: " + g.uuid() + "\n", ""},
 		{"config/app.php", "$config['tenant_token'] = '" + g.uuid() + "';\n", ""},
+		// near-misses: a form's token, a lock's, beside Heroku settings
+		{"config/app.yml", "heroku:\n  app: shop\n  csrf_token: " + g.uuid() + "\n", ""},
+		{"infra/main.tf", "resource \"heroku_app\" \"shop\" {\n  name = \"shop\"\n}\n# state\nlock_token = \"" + g.uuid() + "\"\n", "!" + RuleHerokuKeyNear},
+		{"config/heroku.yml", "heroku:\n  session_secret: " + g.uuid() + "\n  idempotency_token: " + g.uuid() + "\n  page_token: " + g.uuid() + "\n", "!" + RuleHerokuKeyNear},
+		// the key under a name with api/auth beside them stays reported
+		{"config/heroku.yml", "heroku:\n  app: shop\n  oauth_token: " + g.uuid() + "\n", "*"},
 
 		// Mailgun by its sending domain: an email, a runbook, a config comment
 		{"notes/email.md", "Sure, it's " + mg() + " for the mg.shop.example domain.\n", RuleMailgunDomainKey},
@@ -162,6 +205,9 @@ func TestVendorContextForms(t *testing.T) {
 		{"notes/assets.md", "Thumbnail: img.cdn.example/" + mg() + ".png\n", ""},
 		{"notes/assets.md", "Icon at icons/svg.sprite " + mg() + "\n", ""},
 		{"notes/build.md", "Build " + mg() + " passed.\n", ""},
+		// "mg." and one label is no host name
+		{"notes/build.md", "Build " + mg() + " passed on mg.ci; see svg.sprite\n", ""},
+		{"notes/build.md", "Job " + mg() + " ran at 20mg. dose.\nmg.x is unrelated\n", ""},
 	}
 	checkFormCases(t, cases)
 }
@@ -192,6 +238,15 @@ func TestConfigAndCommandForms(t *testing.T) {
 		{".mvn/settings.xml", "<password></password>\n<password> </password>\n", ""},
 		{"src/test/resources/users.xml", "<password>changeit</password>\n<password>secret</password>\n<password>admin</password>\n", ""},
 		{"docs/maven.md", "Put your token in `<password>` and keep `</password>` on the same line.\n", ""},
+		// a form's strings in other languages, an encrypted blob
+		{"res/strings.de.xml", "<Password>Passwort</Password>\n<ForgotPassword>Vergessen</ForgotPassword>\n", ""},
+		{"res/strings.fr.xml", "<LabelPassword>Mot_de_passe</LabelPassword>\n<ConfirmPassword>Confirmer</ConfirmPassword>\n", ""},
+		{"res/strings.es.xml", "<password>Contraseña</password>\n<EnterPassword>Introduzca1</EnterPassword>\n", ""},
+		{"App.config", "<encryptedPassword>AQAAANCM" + "nd8BFdERjHoAwE/Cl+sBAAAA" + g.mixed(base62, 40) + "</encryptedPassword>\n", ""},
+		{"settings.xml", "<ui:NewPassword>Neues_Passwort</ui:NewPassword>\n", ""},
+		// a password of letters and a digit or a symbol stays reported
+		{"ivysettings.xml", "<password>Kranich" + g.from("0123456789", 3) + "wolke</password>\n", RuleXMLPasswordElement},
+		{"ivysettings.xml", "<server:password>" + pw() + "</server:password>\n", RuleXMLPasswordElement},
 
 		// a MySQL or MariaDB client with the password glued to -p
 		{"ops/backup.cron", "30 2 * * * mysqldump -h db-1 -u backup -p'" + pw() + "' --all-databases | gzip > /srv/db.sql.gz\n", RuleMySQLGluedPassword},
@@ -224,7 +279,7 @@ func TestProsePasswordForms(t *testing.T) {
 	}
 	chosen := func() string { return "Harbor" + g.from("0123456789", 4) + "lantern" }
 	cases := []formCase{
-		{"runbooks/exporter.md", "If auth fails, the exporter logs in as `monitor` with password " + pw() + " - re-enter it and restart.\n", RuleProsePasswordPlain},
+		{"runbooks/exporter.md", "If auth fails, the exporter logs in as `monitor` with password " + pw() + " - re-enter it and restart.\n", RuleProsePasswordPlain + "|" + RuleProsePasswordPhrase},
 		{"postmortems/db.md", "It connected as root; the root password on that host was\nliterally " + pw() + " and was hard-coded in the script.\n", RuleProsePasswordPlain},
 		{"handover.txt", "Kiosk: the passphrase for the disk is currently " + pw() + ".\n", RuleProseSecret + "|" + RuleProsePasswordPlain},
 		// near-misses: no value, a policy, words, a name in code, code files
@@ -233,9 +288,18 @@ func TestProsePasswordForms(t *testing.T) {
 		{"notes/login.md", "Reset the password for PasswordResetFlowV2 in the admin UI.\n", ""},
 		{"notes/login.md", "The password on the staging box was rotated by the on-call engineer.\n", ""},
 		{"src/login.go", "// password " + pw() + " is what the fixture server accepts\n", ""},
+		// a product's or an account's name after "for/of/on/at/in …"
+		{"notes/db.md", "Reset the password for the PostgreSQL13 database before the upgrade.\n", ""},
+		{"notes/accounts.md", "The password for the service account SvcDeploy2024Prod is rotated monthly.\n", ""},
+		{"notes/ci.md", "Update the password of the GitLab16Runner service.\n", ""},
+		{"notes/azure.md", "The password on the AzureSQL2019 instance expires in May.\n", ""},
+		{"notes/vpn.md", "Change the password at the Fortigate60F appliance today.\n", ""},
+		// the value after such a phrase and a copula is still read
+		{"notes/vpn.md", "The password for the VPN appliance is " + pw() + " until Friday.\n", RuleProsePasswordPlain + "|" + RuleProseSecret},
+		{"notes/db.md", "password on the PostgreSQL13 box was literally " + pw() + ".\n", RuleProsePasswordPlain + "|" + RuleProseSecret},
 
 		// Japanese, Chinese, Korean
-		{"notes/引き継ぎ.md", "- 本番DBのパスワードは「" + chosen() + "」です。ユーザーは batch。\n", RuleProseSecretCJK},
+		{"notes/引き継ぎ.md", "- 本番DBのパスワードは「" + chosen() + "」です。ユーザーは batch。\n", RuleProseSecretCJK + "|" + RuleProsePasswordPhrase},
 		{"notes/交接.md", "数据库密码是 " + chosen() + "，请勿外传。\n", RuleProseSecretCJK},
 		{"notes/인수인계.md", "관리자 비밀번호는 " + chosen() + "입니다.\n", RuleProseSecretCJK},
 		{"notes/api.md", "APIキー：" + g.mixed(base62, 32) + "\n", RuleProseSecretCJK},
@@ -243,6 +307,12 @@ func TestProsePasswordForms(t *testing.T) {
 		{"notes/ポリシー.md", "パスワードは12文字以上にしてください。\n", ""},
 		{"notes/交接.md", "密码是 12345678，这是示例。\n密码是 ${DB_PASSWORD}\n", ""},
 		{"notes/인수인계.md", "비밀번호는 금고에 있습니다.\n", ""},
+		// a format's, a field's or a header's name
+		{"notes/인수인계.md", "토큰은 JWT-RS256 형식입니다.\n", ""},
+		{"notes/api.md", "トークンは access_token_v2 フィールドに入ります。\n", ""},
+		{"notes/交接.md", "令牌为 OAuth2.0 访问令牌。\n", ""},
+		{"notes/api.md", "トークンはX-Api-Key-V2ヘッダーで送ります。\n", ""},
+		{"notes/api.md", "APIキーは refresh_token_v3 です。\n", ""},
 
 		// bold values and a German sentence that names its user in code
 		{"notes/pt-redis.md", "- O cache é o Redis; senha do Redis: **" + pw() + "!x**\n", RuleProseSecretIntl},
@@ -252,4 +322,46 @@ func TestProsePasswordForms(t *testing.T) {
 		{"notes/de-vorfall.md", "Das Passwort für den Benutzer `orders_admin` lautet übrigens **nicht** mehr so.\n", ""},
 	}
 	checkFormCases(t, cases)
+}
+
+// TestDenseCSRFTokenRun: a line dense with CSRF_TOKEN= entries gives the
+// findings the same entries give on lines of their own: a dense run's
+// match is widened over the name before it (CSRF_TOKEN, not _TOKEN, is
+// what the rules judge), whichever entry the run begins inside.
+func TestDenseCSRFTokenRun(t *testing.T) {
+	g := newFakeGen("dense-csrf")
+	s := defaultScanner(t)
+	for _, sep := range []string{" ", ";", "&"} {
+		var entries []string
+		for i := range 400 {
+			name := "CSRF_TOKEN="
+			if i%25 == 24 {
+				name = "DEPLOY_TOKEN=" // a secret among them: the two must agree on something
+			}
+			entries = append(entries, name+g.mixed(base62, 32))
+		}
+		dense := strings.Join(entries, sep) + "\n"
+		apart := strings.Join(entries, "\n") + "\n"
+		kinds := func(fs []Finding) map[string]int {
+			m := map[string]int{}
+			for _, f := range fs {
+				m[f.RuleID+" "+f.Fingerprint]++
+			}
+			return m
+		}
+		d, a := kinds(s.Scan("app/.env", []byte(dense))), kinds(s.Scan("app/.env", []byte(apart)))
+		if len(a) == 0 || len(a) > 16 {
+			t.Fatalf("sep %q: the entries on lines of their own give %d findings, want the 16 DEPLOY_TOKEN ones", sep, len(a))
+		}
+		for k, n := range a {
+			if d[k] != n {
+				t.Errorf("sep %q: %s: %d on the dense line, %d apart", sep, k, d[k], n)
+			}
+		}
+		for k, n := range d {
+			if a[k] == 0 {
+				t.Errorf("sep %q: %s: %d on the dense line only", sep, k, n)
+			}
+		}
+	}
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"strings"
 	"sync"
+	"unicode"
 )
 
 // Vendor credentials and code forms found missing on the round-18 blind
@@ -89,7 +90,7 @@ var vendorContextCompiled = sync.OnceValue(func() []*Rule {
 			Keywords: []string{"heroku"},
 			Before:   256,
 			After:    256,
-			Validate: func(c Candidate) bool { return Entropy(c.Secret) >= 3 && !namesDigest(c.Line()) },
+			Validate: validHerokuKeyNear,
 		},
 		{
 			ID:          RuleMailgunDomainKey,
@@ -107,7 +108,7 @@ var vendorContextCompiled = sync.OnceValue(func() []*Rule {
 			builtinRE:   builtinExpr(`<(?P<key>[A-Za-z0-9_.:-]*(?i:password|passwd|passphrase))>[ \t]*(?P<secret>[^<>\s]{4,128})[ \t]*</`),
 			MinLen:      4,
 			Keywords:    []string{"password>", "passwd>", "passphrase>"},
-			Validate:    validPlainPassword,
+			Validate:    validXMLPasswordElement,
 		},
 		{
 			// dev.mysql.com, "Specifying Passwords on the Command Line":
@@ -148,6 +149,54 @@ func validPlainPassword(c Candidate) bool {
 	return !urlPasswordPlaceholders[s] && !passwordFixtures[s] && !namesFixture(s) && !shortWord(v)
 }
 
+// herokuOtherTokens name tokens an app keeps beside its Heroku
+// settings that are not an API key (a form's, a lock's, a page's).
+var herokuOtherTokens = []string{"csrf", "xsrf", "lock", "page", "idempotency", "request", "session"}
+
+// validHerokuKeyNear: a random UUID, not a digest, under a name that is
+// not another kind of token.
+func validHerokuKeyNear(c Candidate) bool {
+	if Entropy(c.Secret) < 3 || namesDigest(c.Line()) {
+		return false
+	}
+	k := strings.ToLower(string(c.Key))
+	for _, w := range herokuOtherTokens {
+		if strings.Contains(k, w) {
+			return false
+		}
+	}
+	return true
+}
+
+// xmlPasswordLabels begin the names of elements that hold a form's text
+// about a password, or a password already protected, not the password
+// (<LabelPassword>, <ForgotPassword>, <EncryptedPassword>).
+var xmlPasswordLabels = []string{"label", "confirm", "forgot", "enter", "new", "remember", "save", "require", "prompt", "encrypted", "hashed"}
+
+// validXMLPasswordElement: a plain password (validPlainPassword) in an
+// element that holds one; a single word of letters is a label's text
+// in some language (<Password>Passwort</Password>) unless it has a
+// digit or a symbol.
+func validXMLPasswordElement(c Candidate) bool {
+	k := strings.ToLower(string(c.Key))
+	if i := strings.LastIndexByte(k, ':'); i >= 0 {
+		k = k[i+1:] // a namespace's prefix
+	}
+	for _, l := range xmlPasswordLabels {
+		if strings.HasPrefix(k, l) {
+			return false
+		}
+	}
+	letters := true
+	for _, r := range string(c.Secret) {
+		if !unicode.IsLetter(r) {
+			letters = false
+			break
+		}
+	}
+	return !letters && validPlainPassword(c)
+}
+
 // oktaWordGate passes "okta" that starts a word and is not the start of
 // a longer lower-case one ("Okta", "okta_token", "oktaKey", "acme.okta.com";
 // not "rookTable").
@@ -183,6 +232,9 @@ func validBearerLiteral(c Candidate) bool {
 	if referenceInValue(v) || wordListRE.Match(v) || identifierValue(v) || allSame(v) {
 		return false
 	}
+	if bytes.HasPrefix(v, []byte("eyJ")) && bytes.Count(v, []byte(".")) == 2 {
+		return false // a JWT: the jwt rules judge it (an unsigned one is no credential)
+	}
 	hex := 0
 	for _, b := range v {
 		switch {
@@ -199,13 +251,26 @@ func validBearerLiteral(c Candidate) bool {
 	return mixedClasses(v) && Entropy(v) >= 3.5
 }
 
-// mgDomainGate passes "mg." that begins a host name's label ("mg.acme.io",
-// "https://api.mailgun.net/v3/mg.shop.example"): not "img.", "svg.".
+// mgDomainGate passes "mg." that begins a host name's label and is
+// followed by two more labels ("mg.acme.io",
+// "https://api.mailgun.net/v3/mg.shop.example"): not "img.", "svg.",
+// nor "mg.ci;" ending a sentence.
 func mgDomainGate(data []byte, i int) bool {
 	st := i + 1 - len("mg.")
 	if st > 0 && (isAlnumByte(data[st-1]) || data[st-1] == '_' || data[st-1] == '-') {
 		return false
 	}
-	return i+1 < len(data) && 'a' <= lower(data[i+1]) && lower(data[i+1]) <= 'z' &&
-		bytes.IndexByte(data[i+1:min(len(data), i+64)], '.') > 0
+	// a label starting with a letter, ".", and a label
+	label := func(j int) int {
+		n := j
+		for n < len(data) && n-j < 63 && (isAlnumByte(data[n]) || data[n] == '-') {
+			n++
+		}
+		return n
+	}
+	if i+1 >= len(data) || !('a' <= lower(data[i+1]) && lower(data[i+1]) <= 'z') {
+		return false
+	}
+	j := label(i + 1)
+	return j+1 < len(data) && data[j] == '.' && isAlnumByte(data[j+1])
 }
