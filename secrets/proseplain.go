@@ -83,8 +83,8 @@ func validProsePasswordPlain(c Candidate) bool {
 // a name or an amount), not a placeholder, a reference or a path.
 func validProseSecretCJK(c Candidate) bool {
 	v := c.Secret
-	if !hasDigit(v) || !(hasUpper(v) || hasLower(v)) || c.secretEntropy() < 3 || !validPlainPassword(c) {
-		return false
+	if !hasDigit(v) || !(hasUpper(v) || hasLower(v)) || c.secretEntropy() < 3 || !validPlainPassword(c) || productName(c) {
+		return false // productName: "パスワード：Windows10のログオンと同じ"
 	}
 	return !bytes.Contains(v, []byte("://")) && !looksLikePath(v) && !emailLike(v) && !describesEncoding(v)
 }
