@@ -73,10 +73,14 @@ func TestNotesForms(t *testing.T) {
 		{"Tunnel shared secret: " + pw() + "\n", RuleProsePasswordPhrase},
 		// "to" wants a verb before the noun, and a noun inside a name is none
 		{"Send the password to Ops-Team2!\n", ""},
+		{"Send the password to Ops#Team2!\n", ""},
+		{"Give the passcode to Kim#Lee42 only.\n", ""},
 		{"Forward the passphrase to Infra-Desk7 on Monday.\n", ""},
 		{"Field userpassphrase " + pw() + " in the form.\n", ""},
 		// too few kinds of character to be chosen or generated
 		{"passphrase Aa1!Aa1!Aa1!\n", ""},
+		{"passphrase Ab1!Ab1!Cd\n", ""},
+		{"Wi-Fi passphrase AAbb11!!cc for the lab\n", ""},
 		// 2. a pair after words saying whose credentials they are
 		{"creds for the build box => `ci-agent` / `" + pw() + "`\n", RuleProseLoginPair},
 		{"The camera login after a factory reset is root:" + pw() + " (set by facilities).\n", RuleProseLoginPair},
@@ -86,6 +90,7 @@ func TestNotesForms(t *testing.T) {
 		{"Last login was 2024-03-01 / 2024-03-15T10:00Z\n", ""},
 		{"Credentials were issued 2023-11-02 / 2024-11-02T00:00Z by IT.\n", ""},
 		{"The login page is 8443:Tomcat-Mgr9 on the old box.\n", ""},
+		{"The login page is 8443:Tomcat#Mgr9 on the old box.\n", ""},
 		{"The login window is 10:30 to 11:45 tomorrow.\n", ""},
 		{"Credentials for prod are in the vault at kv/ops:prod-2024.\n", ""},
 		{"creds for the broker -> `mq-user` / `<redacted>`\n", ""},
@@ -103,6 +108,7 @@ func TestNotesForms(t *testing.T) {
 		{"What's the password policy?\nIt's 12 characters minimum, see the wiki.\n", ""},
 		{"Password:\nThe one from the welcome mail, Gate2024 plus your initials.\n", ""},
 		{"Password:\nFoo-Bar2024 is the KeePass entry\n", ""},
+		{"Password:\nKeePass#Vault7 is where it lives\n", ""},
 		// a label of something about the password, and a date below
 		{"Password manager:\nKeePassXC-2.7\n", ""},
 		{"Password input selector:\n#loginPwd2\n", ""},
@@ -134,6 +140,15 @@ func TestNotesForms(t *testing.T) {
 			}
 		case len(fs) != 1 || !strings.Contains("|"+c.rule+"|", "|"+fs[0].RuleID+"|"):
 			t.Errorf("%q: want one %s finding, got %v", c.text, c.rule, got)
+		}
+	}
+	// "NOUN: value" of the nouns an older rule reads is theirs; of psk,
+	// a pre-shared key, a shared secret and the other languages' nouns,
+	// this rule's (review of round 19: nothing read "PSK: …")
+	for noun, theirs := range map[string]bool{"password": true, "passphrase": true, "admin passcode": true, "passwort": true, "senha": true,
+		"psk": false, "pre-shared key": false, "shared secret": false, "hasło": false, "пароль": false} {
+		if nounReadWithColon(noun) != theirs {
+			t.Errorf("%q: read by an older rule with a colon: want %v", noun, theirs)
 		}
 	}
 	// in code, these forms are not read (the rules read notes)
