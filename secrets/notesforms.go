@@ -114,9 +114,9 @@ var notesCompiled = sync.OnceValue(func() []*Rule {
 			builtinRE: builtinExpr("(?i)(?P<key>" + nouns + "|pw|pwd)(?:" +
 				// a label ending its line ("Wachtwoord:", "Password (do not
 				// change):"), a blank line, the value indented or not
-				// only a parenthesis or a word saying whose may come
-				// between: "Password manager:" labels something else
-				"[*_]*(?:[ \\t]*\\([^\\n()]*\\)|[ \\t]+(?:for|of|on|to|für|fürs|zum|zur|voor|van|de|del|do|da|du|des|pour|per|dla|för|til|на|от|для|к)[ \\t][^\\n:：?()]*(?:\\([^\\n()]*\\))?)?[*_]*[ \\t]*[:：][ \\t*_]*\\n(?:[ \\t]*\\n)?[ \\t>]*" + notesVal +
+				// only a parenthesis, a word saying whose or a copula may
+				// come between: "Password manager:" labels something else
+				"[*_]*(?:[ \\t]*\\([^\\n()]*\\)|[ \\t]+(?:(?:for|of|on|to|für|fürs|zum|zur|voor|van|de|del|della|di|do|da|du|des|der|pour|per|dla|för|til|на|от|для|к|is|was|è|é|es|est|ist|lautet|luidt|är|er|jest)(?:[ \\t][^\\n:：?()]*)?|dell['’][^\\n:：?()]*)(?:\\([^\\n()]*\\))?)?[*_]*[ \\t]*[:：][ \\t*_]*\\n(?:[ \\t]*\\n)?[ \\t>]*" + notesVal +
 				// a definition list: "**Password**" then ": value"
 				"|[*_]*[ \\t]*\\n[ \\t]*:[ \\t]+" + notesVal +
 				// a question, then its answer: "ops / value", "A: It's value"
