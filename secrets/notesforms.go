@@ -10,17 +10,19 @@ import (
 // Forms of passwords in notes that the sentence rules do not read (issue
 // 33, blind notes of round 19): a password named by a noun the value
 // follows with no copula ("passphrase …", "la contraseña `…`", "parola
-// d'ordine …", "パスワード: …"), a value set with a verb ("update the
+// d'ordine …", "пароль: …"; the Japanese, Chinese and Korean forms are
+// prose-secret-cjk's), a value set with a verb ("update the
 // pre-shared key to …"), a user and password pair after words that say
 // whose they are ("creds for staging rabbit -> `u` / `…`", "default creds
 // … are admin:…"), and a value alone on the line below its label or
 // below a question about it ("Wachtwoord:" then the value, a definition
 // list's "**Password**" then ": …", "what's the pw for …?" then "ops /
-// …"). They rank after every older rule, so no finding changes its ID.
+// …"). They rank after every older rule, so no finding changes its ID, and
+// after the sentence forms of proseplain.go.
 const (
 	// RuleProsePasswordPhrase reports a password a noun names and the
 	// value follows, directly, after "to" with a verb before the noun, or
-	// after a colon in a script the other rules do not read.
+	// after a colon following a noun the older rules do not read.
 	RuleProsePasswordPhrase = "prose-password-phrase"
 	// RuleProseLoginPair reports a user and password pair after a word
 	// that names credentials and a few words saying whose they are.
@@ -85,7 +87,7 @@ var notesCompiled = sync.OnceValue(func() []*Rule {
 	return []*Rule{
 		{
 			ID:          RuleProsePasswordPhrase,
-			Description: "password named by a noun and followed by its value in a note (passphrase …, update the pre-shared key to …, パスワード: …)",
+			Description: "password named by a noun and followed by its value in a note (passphrase …, update the pre-shared key to …, пароль: …)",
 			builtinRE: builtinExpr("(?i)(?P<key>" + notesNounAlt(notesPhraseNouns()) + ")" +
 				// "to" (validProsePasswordPhrase wants a verb before the
 				// noun), a colon or は in the scripts only this rule reads,
