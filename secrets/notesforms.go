@@ -10,17 +10,19 @@ import (
 // Forms of passwords in notes that the sentence rules do not read (issue
 // 33, blind notes of round 19): a password named by a noun the value
 // follows with no copula ("passphrase …", "la contraseña `…`", "parola
-// d'ordine …", "パスワード: …"), a value set with a verb ("update the
+// d'ordine …", "пароль: …"; the Japanese, Chinese and Korean forms are
+// prose-secret-cjk's), a value set with a verb ("update the
 // pre-shared key to …"), a user and password pair after words that say
 // whose they are ("creds for staging rabbit -> `u` / `…`", "default creds
 // … are admin:…"), and a value alone on the line below its label or
 // below a question about it ("Wachtwoord:" then the value, a definition
 // list's "**Password**" then ": …", "what's the pw for …?" then "ops /
-// …"). They rank after every older rule, so no finding changes its ID.
+// …"). They rank after every older rule, so no finding changes its ID, and
+// after the sentence forms of proseplain.go.
 const (
 	// RuleProsePasswordPhrase reports a password a noun names and the
 	// value follows, directly, after "to" with a verb before the noun, or
-	// after a colon in a script the other rules do not read.
+	// after a colon following a noun the older rules do not read.
 	RuleProsePasswordPhrase = "prose-password-phrase"
 	// RuleProseLoginPair reports a user and password pair after a word
 	// that names credentials and a few words saying whose they are.
@@ -55,31 +57,46 @@ var notesPasswordNouns = []string{
 }
 
 // notesVal is a value: quoted (a code span, quotes), or bare up to a blank
-// or a sentence's punctuation. No counted repetition: lengths are the
-// validator's.
-const notesVal = "(?:[\x60'\"](?P<secret>[^\\s\x60'\"]+)[\x60'\"]|(?P<secret>[^\\s\x60'\"<>]*?[^\\s\x60'\".,;:!?)<>]))(?:[.,;:!?)]*(?:[\\s]|$))"
+// or a sentence's punctuation. A bare value is printable ASCII: in a
+// script written without blanks it would run on into the sentence
+// ("Windows10のログオンと同じです"), and a CJK bracket is no part of it.
+// No counted repetition: lengths are the validator's.
+const notesVal = "(?:[\x60'\"](?P<secret>[^\\s\x60'\"「」『』]+)[\x60'\"]|(?P<secret>[!#-&(-;=?-_a-~]*?[#-&(*+\\-/-9=@-_a-~]))(?:[.,;:!?)]*(?:[\\s]|$))"
 
-func notesNounAlt() string {
-	alts := make([]string, len(notesPasswordNouns))
-	for i, n := range notesPasswordNouns {
+// notesPhraseNouns are the nouns of the phrase rule: not the Japanese,
+// Chinese and Korean ones, whose forms with は, が, 是, 는 or a colon
+// prose-secret-cjk reads (one rule owns them).
+func notesPhraseNouns() []string {
+	var out []string
+	for _, n := range notesPasswordNouns {
+		if !strings.ContainsFunc(n, func(r rune) bool { return r >= 0x3000 }) {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+func notesNounAlt(nouns []string) string {
+	alts := make([]string, len(nouns))
+	for i, n := range nouns {
 		alts[i] = strings.NewReplacer(" ", "[ \\t-]", "-", "[ \\t-]", "'", "['’]").Replace(n)
 	}
 	return strings.Join(alts, "|")
 }
 
 var notesCompiled = sync.OnceValue(func() []*Rule {
-	nouns := notesNounAlt()
+	nouns := notesNounAlt(notesPasswordNouns)
 	return []*Rule{
 		{
 			ID:          RuleProsePasswordPhrase,
-			Description: "password named by a noun and followed by its value in a note (passphrase …, update the pre-shared key to …, パスワード: …)",
-			builtinRE: builtinExpr("(?i)(?P<key>" + nouns + ")" +
+			Description: "password named by a noun and followed by its value in a note (passphrase …, update the pre-shared key to …, пароль: …)",
+			builtinRE: builtinExpr("(?i)(?P<key>" + notesNounAlt(notesPhraseNouns()) + ")" +
 				// "to" (validProsePasswordPhrase wants a verb before the
 				// noun), a colon or は in the scripts only this rule reads,
 				// or nothing
 				"(?:[ \\t]+(?:to|is|è|é|es|est|ist|lautet|luidt|är|er|jest)[ \\t]+|[ \\t]*[:：][ \\t]*|は[ \\t]*|[ \\t]+)" + notesVal),
 			MinLen:   8,
-			Keywords: notesNounKeywords(),
+			Keywords: notesNounKeywords(notesPhraseNouns()),
 			Gate:     notesPhraseGate,
 			Validate: validProsePasswordPhrase,
 			Path:     proseFiles,
@@ -107,7 +124,9 @@ var notesCompiled = sync.OnceValue(func() []*Rule {
 			builtinRE: builtinExpr("(?i)(?P<key>" + nouns + "|pw|pwd)(?:" +
 				// a label ending its line ("Wachtwoord:", "Password (do not
 				// change):"), a blank line, the value indented or not
-				"[^\\n:：?]*[:：][ \\t*_]*\\n(?:[ \\t]*\\n)?[ \\t>]*" + notesVal +
+				// only a parenthesis, a word saying whose or a copula may
+				// come between: "Password manager:" labels something else
+				"[*_]*(?:[ \\t]*\\([^\\n()]*\\)|[ \\t]+(?:(?:for|of|on|to|für|fürs|zum|zur|voor|van|de|del|della|di|do|da|du|des|der|pour|per|dla|för|til|на|от|для|к|is|was|è|é|es|est|ist|lautet|luidt|är|er|jest)(?:[ \\t][^\\n:：?()]*)?|dell['’][^\\n:：?()]*)(?:\\([^\\n()]*\\))?)?[*_]*[ \\t]*[:：][ \\t*_]*\\n(?:[ \\t]*\\n)?[ \\t>]*" + notesVal +
 				// a definition list: "**Password**" then ": value"
 				"|[*_]*[ \\t]*\\n[ \\t]*:[ \\t]+" + notesVal +
 				// a bold label alone on its line: "**Keystore password**"
@@ -122,7 +141,7 @@ var notesCompiled = sync.OnceValue(func() []*Rule {
 				"|(?P<key>\\blogin|\\bcreds|\\bcredentials)[^\\n?]*\\?[^\\n]*\\n[ \\t>]*(?:\\*\\*[^\\n*]*\\*\\*[ \\t]*|A[ \\t]*:[ \\t]*)?" +
 				"[\x60'\"]?[A-Za-z0-9._@-]+[\x60'\"]?[ \\t]*/[ \\t]*" + notesVal),
 			MinLen:   8,
-			Keywords: append(notesNounKeywords(), "pw", "pwd", "login", "creds", "credentials"),
+			Keywords: append(notesNounKeywords(notesPasswordNouns), "pw", "pwd", "login", "creds", "credentials"),
 			// the next two lines: a blank one and the value's
 			After:    256,
 			Gate:     notesBelowGate,
@@ -135,10 +154,10 @@ var notesCompiled = sync.OnceValue(func() []*Rule {
 // notesNounKeywords are the nouns as the keyword filter finds them (the
 // ASCII ones lower-case; a blank or a dash inside may be either, so the
 // keyword is the word before it).
-func notesNounKeywords() []string {
+func notesNounKeywords(nouns []string) []string {
 	seen := map[string]bool{}
 	var out []string
-	for _, n := range notesPasswordNouns {
+	for _, n := range nouns {
 		// the longest word of the noun: "passe" of "mot de passe",
 		// "shared" of "pre-shared key"
 		k := ""
@@ -156,22 +175,69 @@ func notesNounKeywords() []string {
 }
 
 // notesPhraseGate passes a noun that ends its word and is followed by a
-// blank, a colon or は and then what may start a value. It reads a few
-// bytes after the hit.
+// blank, a colon or は and then what may start a value, with a digit
+// within the next words (notesPasswordValue wants one). It reads a few
+// bytes after the hit, so a line of nouns costs no run of the expression.
 func notesPhraseGate(data []byte, i int) bool {
 	j := i + 1
 	if j < len(data) && isWordByte(data[j]) {
 		return false
 	}
 	if rest := data[j:min(len(data), j+3)]; string(rest) == "は" || string(rest) == "：" {
-		return true
+		return digitInWords(data, j+3)
 	}
 	end := min(len(data), j+24)
 	for j < end && (data[j] == ' ' || data[j] == '\t' || data[j] == ':') {
 		j++
 	}
-	return j > i+1 && j < end && data[j] != '\n' && data[j] != '\r'
+	return j > i+1 && j < end && data[j] != '\n' && data[j] != '\r' && digitInWords(data, j)
 }
+
+// digitInWords reports a digit in the three words from data[j] on its
+// line ("key to Xk9…" after "pre-shared", "ist `…`"), within
+// notesValueReach bytes.
+func digitInWords(data []byte, j int) bool {
+	end := min(len(data), j+notesValueReach)
+	words := 0
+	for k := j; k < end; k++ {
+		switch c := data[k]; {
+		case c >= '0' && c <= '9':
+			return true
+		case c == '\n':
+			return false
+		case c == ' ' || c == '\t':
+			if k > j && data[k-1] != ' ' && data[k-1] != '\t' {
+				if words++; words == 3 {
+					return false
+				}
+			}
+		}
+	}
+	return false
+}
+
+// digitOnNextLine reports a digit on the line after the one that ends at
+// or after data[k] (past one blank line), within notesValueReach bytes of
+// that line's start: the value of a label, a definition or a question.
+func digitOnNextLine(data []byte, k int) bool {
+	nl := bytes.IndexByte(data[k:min(len(data), k+notesValueReach)], '\n')
+	if nl < 0 {
+		return false
+	}
+	start := k + nl + 1
+	line := data[start:min(len(data), start+notesValueReach)]
+	if e := bytes.IndexByte(line, '\n'); e >= 0 && len(bytes.TrimSpace(line[:e])) == 0 {
+		start += e + 1
+		line = data[start:min(len(data), start+notesValueReach)]
+	}
+	if e := bytes.IndexByte(line, '\n'); e >= 0 {
+		line = line[:e]
+	}
+	return bytes.ContainsAny(line, "0123456789")
+}
+
+// notesValueReach bounds the gates' look for a value's digit.
+const notesValueReach = 64
 
 // notesBelowGate passes a noun whose line, within notesBelowReach bytes,
 // ends in a colon (a label), or holds a question mark that ends it, or
@@ -191,21 +257,22 @@ func notesBelowGate(data []byte, i int) bool {
 			// label ("**Keystore password**"), or a definition list's
 			// ": " must open the next one
 			if l := bytes.TrimRight(data[j:k], " \t\r"); bytes.HasSuffix(l, []byte("**")) || bytes.HasSuffix(l, []byte("__")) {
-				return true
+				return digitOnNextLine(data, k)
 			}
 			r := data[k+1 : min(len(data), k+4)]
-			return bytes.HasPrefix(bytes.TrimLeft(r, " \t"), []byte(":"))
+			return bytes.HasPrefix(bytes.TrimLeft(r, " \t"), []byte(":")) && digitOnNextLine(data, k)
 		case '?':
 			// a question, which may go on after its mark ("the pw for
 			// the jump host? bastion-legacy"), ending within reach
-			return bytes.IndexByte(data[k:end], '\n') >= 0
+			nl := bytes.IndexByte(data[k:end], '\n')
+			return nl >= 0 && digitOnNextLine(data, k+nl)
 		case ':':
 			rest := k + 1
 			for rest < end && (data[rest] == ' ' || data[rest] == '\t' || data[rest] == '*' || data[rest] == '_') {
 				rest++
 			}
-			if rest == len(data) || data[rest] == '\n' || data[rest] == '\r' {
-				return true
+			if rest < len(data) && (data[rest] == '\n' || data[rest] == '\r') {
+				return digitOnNextLine(data, rest)
 			}
 		}
 	}
@@ -242,14 +309,22 @@ func validProsePasswordPhrase(c Candidate) bool {
 		if nounReadWithColon(string(bytes.ToLower(key))) {
 			return false
 		}
+		if productName(c) {
+			return false
+		}
 	case "", "is", "è", "é", "es", "est", "ist", "lautet", "luidt", "är", "er", "jest":
 		noun := strings.ToLower(string(key))
 		if noun == "clave" && bytes.HasSuffix(bytes.ToLower(bytes.TrimRight(c.Context[:at], " \t")), []byte("palabra")) {
 			return false // "palabra clave": a keyword
 		}
+		// "Zmień hasło Windows10 …": with no word between, a capital
+		// word and digits is what the noun is for, not its value
+		if glue == "" && productName(c) {
+			return false
+		}
 		// "with password …", "the password is …": prose-password-plain's,
-		// which ranks later and reads this sentence (no finding changes
-		// its rule)
+		// which ranks before and reads this sentence (the stricter rule
+		// names the finding)
 		if noun == "password" && plainReads(c.Secret) && validProsePasswordPlain(c) {
 			return false
 		}
@@ -275,9 +350,21 @@ func plainReads(v []byte) bool {
 	return len(v) >= 12 && len(v) <= 64 && !bytes.ContainsAny(v, "*,;()<>[]\"'\x60") && !bytes.ContainsAny(v[len(v)-1:], ".:!?")
 }
 
+// productName: an unquoted value of capitalised words and then digits,
+// with no symbol ("Windows10", "ActiveDirectory2019").
+func productName(c Candidate) bool {
+	before := c.Context[:c.Offset]
+	if q := before[len(before)-1]; q == '`' || q == '\'' || q == '"' || bytes.HasSuffix(before, []byte("「")) || bytes.HasSuffix(before, []byte("『")) {
+		return false
+	}
+	return productNameRE.Match(c.Secret)
+}
+
+var productNameRE = lazyRE.New(`^(?:[A-Z][a-z]+)+[0-9]+$`)
+
 // nounReadWithColon: the nouns whose "NOUN: value" an older rule reads.
 func nounReadWithColon(noun string) bool {
-	for _, n := range []string{"password", "passphrase", "passcode", "psk", "secret", "key", "passwort", "kennwort", "wachtwoord", "contraseña", "contrasena", "senha", "passe"} {
+	for _, n := range []string{"password", "passphrase", "passcode", "passwort", "kennwort", "wachtwoord", "contraseña", "contrasena", "senha", "passe"} {
 		if strings.HasSuffix(noun, n) {
 			return true
 		}
@@ -368,6 +455,9 @@ func notesPasswordValue(c Candidate) bool {
 	if !hasPunct(v) && !(hasUpper(v) && hasLower(v)) {
 		return false
 	}
+	if isoDateRE.Match(v) {
+		return false // "2025-01-31T00:00Z": when, not what
+	}
 	chosen := wordsPassword(v)
 	if bytes.Contains(v, []byte("://")) || looksLikePath(v) || envNameRE.Match(v) || emailLike(v) || identChainRE.Match(v) && !chosen ||
 		bytes.ContainsAny(v, "()[]{}<>") || v[0] == '$' || v[0] == '%' || v[0] == '-' {
@@ -381,6 +471,8 @@ func notesPasswordValue(c Candidate) bool {
 	}
 	return c.secretEntropy() >= 2.8
 }
+
+var isoDateRE = lazyRE.New(`^[0-9]{4}-[0-9]{2}-[0-9]{2}(?:[T ][0-9:.]+(?:Z|[+-][0-9:]+)?)?$`)
 
 // Forms in code and commands the round-19 blind set held and no rule
 // read: a password given to a command's password flag, a key literal
@@ -440,12 +532,18 @@ var notesCodeCompiled = sync.OnceValue(func() []*Rule {
 
 func validPasswordFlag(c Candidate) bool {
 	v := c.Secret
-	// a quote inside is code assembling the command ('" + pw + "')
-	if v[0] == '$' || v[0] == '%' || bytes.ContainsAny(v, "{}<>`\"") || isPlaceholder(v, true) || spellsPasswordName(v) {
+	// a quote inside, a blank at an end or a "+" between blanks is
+	// code assembling the command ('" + pw + "', ' + opts.secret + ')
+	if v[0] == '$' || v[0] == '%' || bytes.ContainsAny(v, "{}<>`\"'") || isPlaceholder(v, true) || spellsPasswordName(v) {
 		return false
 	}
-	return len(v) >= 6 && c.secretEntropy() >= 2.5
+	if v[0] == ' ' || v[0] == '\t' || v[len(v)-1] == ' ' || v[len(v)-1] == '\t' || plusBetweenBlanksRE.Match(v) {
+		return false
+	}
+	return c.secretEntropy() >= 2.5
 }
+
+var plusBetweenBlanksRE = lazyRE.New(`[ \t]\+[ \t]`)
 
 // signingKeyWords name what the bytes become, on the literal's line or
 // the line before ("SymmetricSecurityKey Key =" then "new(Encoding…").
@@ -461,12 +559,28 @@ func validSigningKeyBytes(c Candidate) bool {
 	}
 	ls := bytes.LastIndexByte(c.Context[:c.MatchOffset], '\n') + 1
 	around := strings.ToLower(string(c.Context[ls:c.MatchOffset]))
-	if ls > 0 {
-		around = strings.ToLower(string(lineBefore(c.Context, ls-1))) + " " + around
+	// the bytes go into another call first: hmac.ComputeHash(Encoding…)
+	if p := strings.LastIndexByte(around, '('); p >= 0 {
+		callee := around[:p]
+		callee = callee[strings.LastIndexFunc(callee, func(r rune) bool { return !isWordByte(byte(r)) && r != '.' })+1:]
+		if callee != "" && callee != "new" && !containsAny(strings.ReplaceAll(callee, ".", ""), signingKeyWords) {
+			return false
+		}
 	}
-	around = strings.ReplaceAll(around, ".", "")
-	for _, w := range signingKeyWords {
-		if strings.Contains(around, w) {
+	// the line before, only when its statement goes on onto this one
+	// ("SymmetricSecurityKey Signing =" then "new(Encoding…")
+	if ls > 0 {
+		prev := bytes.TrimRight(lineBefore(c.Context, ls-1), " \t\r")
+		if n := len(prev); n > 0 && (prev[n-1] == '=' || prev[n-1] == '(' || prev[n-1] == ',') && bytes.IndexByte(prev, ';') < 0 {
+			around = strings.ToLower(string(prev)) + " " + around
+		}
+	}
+	return containsAny(strings.ReplaceAll(around, ".", ""), signingKeyWords)
+}
+
+func containsAny(s string, words []string) bool {
+	for _, w := range words {
+		if strings.Contains(s, w) {
 			return true
 		}
 	}
@@ -500,6 +614,10 @@ func validURLPasswordHash(c Candidate) bool {
 		return false
 	}
 	if v[0] == '$' || bytes.ContainsAny(v, "{}<>") || isPlaceholder(v, true) {
+		return false
+	}
+	// "localhost:3000#email=jane@…": a host, its port and a fragment
+	if h := bytes.IndexByte(v, '#'); h <= 5 && isDigits(v[:h]) {
 		return false
 	}
 	return hasDigit(v) || hasUpper(v) && hasLower(v)
@@ -547,14 +665,23 @@ func fakeBody(l []byte) bool {
 	return marked && words >= 3
 }
 
+// cutShortPrefixes are vendors' token prefixes that end in a separator,
+// as the vendors write them: a word such as "curl", "api-" or "test_"
+// opens random values too, which stay the generic rules' findings.
+var cutShortPrefixes = []string{
+	"ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_", "glpat-", "sk-ant-", "sk-proj-",
+	"xoxb-", "xoxa-", "xoxp-", "xoxr-", "xoxs-", "xoxe-", "sk_live_", "rk_live_", "sk_test_", "rk_test_",
+	"npm_", "pypi-", "shpat_", "shpss_", "dop_v1_", "hvs.", "glsa_", "SG.",
+}
+
 // cutShort reports a value that is a provider's prefix and fewer than
 // twelve letters and digits after it ("sk_live_" and six, "xoxb-" and
 // nine): no format of those providers is that short, so it is a token cut
 // down or made up for a sample, not one that opens anything (the
 // prefixed-token rule still warns of a value of sixteen and more).
 func cutShort(v []byte) bool {
-	for _, p := range providerPrefixes() {
-		if len(v) > len(p) && len(v)-len(p) < 12 && strings.EqualFold(string(v[:len(p)]), p) {
+	for _, p := range cutShortPrefixes {
+		if len(v) > len(p) && len(v)-len(p) < 12 && string(v[:len(p)]) == p {
 			for _, c := range v[len(p):] {
 				if !isAlnumLower(lower(c)) {
 					return false

@@ -89,8 +89,9 @@ func validProsePasswordPlain(c Candidate) bool {
 func validProseSecretCJK(c Candidate) bool {
 	v := c.Secret
 	// 3.3: a format's or a field's name measures up to 3.37 ("JWT-RS256",
-	// "access_token_v2"), a chosen password 3.5 and over
-	if !hasDigit(v) || !(hasUpper(v) || hasLower(v)) || c.secretEntropy() < 3.3 || !validPlainPassword(c) || wordListRE.Match(v) {
+	// "access_token_v2"), a chosen password 3.5 and over; productName:
+	// "パスワード：Windows10のログオンと同じ"
+	if !hasDigit(v) || !(hasUpper(v) || hasLower(v)) || c.secretEntropy() < 3.3 || !validPlainPassword(c) || wordListRE.Match(v) || productName(c) {
 		return false
 	}
 	return !bytes.Contains(v, []byte("://")) && !looksLikePath(v) && !emailLike(v) && !describesEncoding(v)

@@ -255,6 +255,13 @@ func defaultRules(thirdParty bool) []*Rule {
 			out = append(out, r)
 		}
 		out = append(out, fcmServerKeyRule())
+		// the sentence forms (proseplain.go) before the notes forms,
+		// which read the same "with password …" and "パスワードは …" less
+		// strictly: the stricter rule names the finding
+		for _, r := range proseFormRules() {
+			withGitleaksAllowlists(r, r.ID)
+			out = append(out, r)
+		}
 		// and the forms of passwords in notes (notesforms.go) last
 		for _, r := range notesRules() {
 			withGitleaksAllowlists(r, r.ID)
@@ -262,10 +269,6 @@ func defaultRules(thirdParty bool) []*Rule {
 		}
 		// and the vendor forms of round nineteen (vendorcontext.go) last
 		for _, r := range vendorContextRules() {
-			withGitleaksAllowlists(r, r.ID)
-			out = append(out, r)
-		}
-		for _, r := range proseFormRules() {
 			withGitleaksAllowlists(r, r.ID)
 			out = append(out, r)
 		}
