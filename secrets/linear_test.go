@@ -234,6 +234,11 @@ func scanCPU(s *Scanner, data []byte, runs int) time.Duration {
 // validators, and the heap it allocates (bytes and objects).
 type scanCost struct{ work, validated, bytes, objects int64 }
 
+// least is the least of each count of c and d.
+func (c scanCost) least(d scanCost) scanCost {
+	return scanCost{min(c.work, d.work), min(c.validated, d.validated), min(c.bytes, d.bytes), min(c.objects, d.objects)}
+}
+
 func measureScan(s *Scanner, data []byte) scanCost {
 	var w, v atomic.Int64
 	workCounter, validatedCounter = &w, &v
@@ -274,6 +279,18 @@ func TestScanCostLinear(t *testing.T) {
 		s.Scan("adv.txt", a)
 		s.Scan("adv.txt", b)
 		ca, cb := measureScan(s, a), measureScan(s, b)
+		// In a full run of the package the counts of one measure have
+		// come out several times higher on a shape that measures linear
+		// alone (a different shape each time, under load): the least of
+		// three measures is compared, which a path that is quadratic
+		// exceeds every time.
+		for range 2 {
+			if cb.work <= 5*ca.work+64<<10 && cb.validated <= 5*ca.validated+64<<10 {
+				break
+			}
+			ra, rb := measureScan(s, a), measureScan(s, b)
+			ca, cb = ca.least(ra), cb.least(rb)
+		}
 		for _, m := range []struct {
 			what         string
 			a, b         int64
