@@ -265,7 +265,16 @@ func notesBelowGate(data []byte, i int) bool {
 			// a question, which may go on after its mark ("the pw for
 			// the jump host? bastion-legacy"), ending within reach
 			nl := bytes.IndexByte(data[k:end], '\n')
-			return nl >= 0 && digitOnNextLine(data, k+nl)
+			if nl < 0 {
+				return false
+			}
+			if digitOnNextLine(data, k+nl) {
+				return true
+			}
+			// or the answer's "sure, it's" ends its line, the value below
+			a := k + nl + 1
+			e := bytes.IndexByte(data[a:min(len(data), a+notesValueReach)], '\n')
+			return e >= 0 && digitOnNextLine(data, a+e)
 		case ':':
 			rest := k + 1
 			for rest < end && (data[rest] == ' ' || data[rest] == '\t' || data[rest] == '*' || data[rest] == '_') {
@@ -334,14 +343,35 @@ func validProsePasswordPhrase(c Candidate) bool {
 	return notesPasswordValue(c)
 }
 
-// wordsPassword: upper and lower case and digits, random enough, words
-// joined by '.', '-' or '_' ("Copper.ember890", "Mosaic-copper737"): a
-// password as people choose them where a sentence or a column names one,
-// not a member chain or a name, which are in one case or hold no digit.
-// No URL, time, path or variable.
+// wordsPassword: the shape people choose a password in, a capitalised
+// word, lower-case words joined by '.', '-' or '_' and two or more digits
+// glued to the last ("Copper.ember890", "Mosaic-copper737"), where a
+// sentence or a column names one. Mixed case, digits and a dot alone are
+// also a release, a product or a note ("Release-v2.3x", "Stored-in-Vault2",
+// "Azure.KeyVault.Ref1"): the shape is strict and its words are none a
+// note is written in.
 func wordsPassword(v []byte) bool {
-	return mixedClasses(v) && bytes.ContainsAny(v, ".-_") && len(v) >= 10 && len(v) <= 64 && Entropy(v) >= 3 &&
-		!bytes.ContainsAny(v, ":/\\") && !envNameRE.Match(v) && !looksLikePath(v)
+	if len(v) < 10 || len(v) > 64 || !chosenWordsRE.Match(v) || Entropy(v) < 3 {
+		return false
+	}
+	for _, w := range bytes.FieldsFunc(bytes.ToLower(v), func(r rune) bool { return r < 'a' || r > 'z' }) {
+		if noteWords[string(w)] {
+			return false
+		}
+	}
+	return true
+}
+
+var chosenWordsRE = lazyRE.New(`^[A-Z][a-z]{2,}(?:[._-][a-z]{2,})+[0-9]{2,}$`)
+
+// noteWords: words that say where a password is or what a value is, not
+// words one is made of ("Same-as-prod12", "See-confluence42").
+var noteWords = map[string]bool{
+	"see": true, "same": true, "as": true, "in": true, "on": true, "at": true, "stored": true, "store": true, "reset": true,
+	"changed": true, "change": true, "release": true, "vault": true, "keyvault": true, "page": true, "server": true,
+	"version": true, "prod": true, "production": true, "staging": true, "login": true, "password": true, "secret": true,
+	"ref": true, "entry": true, "confluence": true, "wiki": true, "ticket": true, "windows": true, "kubernetes": true,
+	"schema": true, "spring": true, "datasource": true, "azure": true, "build": true, "test": true, "example": true,
 }
 
 // plainReads: v is a value prose-password-plain's expression takes whole

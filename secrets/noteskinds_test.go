@@ -94,6 +94,23 @@ func TestNoteKinds(t *testing.T) {
 		{"| Host | User | Password |\n|------|------|----------|\n| nas-2 | backup | see_vault_entry |\n", ""},
 		{"| Host | Key | Token |\n|------|------|----------|\n| nas-2 | backup | Release-v2.3_final |\n", ""},
 		{"rotate the NAS creds (currently in the vault) this sprint\n", ""},
+		// mixed case, digits and a dot or a dash are also a release, a
+		// product, a reference or a note: only the chosen shape counts
+		{"| Host | User | Password |\n|------|------|----------|\n| nas-2 | backup | Release-v2.3x |\n", ""},
+		{"| Host | User | Password |\n|------|------|----------|\n| nas-2 | backup | Stored-in-Vault2 |\n", ""},
+		{"| Host | User | Password |\n|------|------|----------|\n| nas-2 | backup | Reset-On-Login-1 |\n", ""},
+		{"| Host | User | Password |\n|------|------|----------|\n| nas-2 | backup | Changed-In-2024 |\n", ""},
+		{"| Host | User | Password |\n|------|------|----------|\n| nas-2 | backup | Same-as-prod42 |\n", ""},
+		{"| Name | Secret |\n|------|--------|\n| kv | Azure.KeyVault.Ref1 |\n", ""},
+		{"| Name | Secret |\n|------|--------|\n| db | Spring.datasource.password1 |\n", ""},
+		{"The WPA2 key is Stored-In-Vault-2024\n", ""},
+		{"The WPA2 key for the lab is Kept-In-Keepass-2023\n", ""},
+		{"Hasło: Windows-Server-2019\n", ""},
+		{"**Keystore password**\n\nSee-Confluence-Page-42\n", ""},
+		{"**Wiki password**\n\nAsk-Ops-Team-2025\n", ""},
+		{"- rotate the NAS creds (currently `svc:See-Vault-Entry2`) this sprint\n", ""},
+		{"    mysql -h db -u report -pSchema.Version.V2 shop\n", ""},
+		{"    mysql -h db -u report -pConfig.Release.R7 shop\n", ""},
 		{"**[09:12] ana:** who has the printer login? it logged me out\n**[09:13] li:** ask IT / helpdesk\n", ""},
 		// 5. commands and a Bearer token in prose
 		{"    redis-cli -h cache-2.lan -p 6380 -a '" + chosen("*") + "' info\n", RulePasswordFlag},
