@@ -293,7 +293,40 @@ func validPassphraseWords(c Candidate) bool {
 		}
 		seen[w] = true
 	}
-	return true
+	return !passphraseExample(c)
+}
+
+// passphraseExampleWords, before the noun or between it and the words,
+// make them an example of a passphrase: "Example passphrase: …", "e.g.
+// passphrase: …", "should be something like …", "Bad passphrase examples:".
+var passphraseExampleWords = map[string]bool{
+	"example": true, "examples": true, "eg": true, "like": true, "such": true, "sample": true,
+	"samples": true, "bad": true, "format": true, "generator": true, "instance": true, "demo": true, "dummy": true,
+	"pattern": true, "template": true, "illustration": true, "ejemplo": true, "beispiel": true, "exemple": true,
+	"voorbeeld": true, "esempio": true, "exemplo": true,
+}
+
+// passphraseExample reads the words from the start of the noun's line
+// (at most 48 bytes before it) to the passphrase's words.
+func passphraseExample(c Candidate) bool {
+	if c.Key == nil {
+		return false
+	}
+	at := subOffset(c.Context, c.Key)
+	lo := max(0, at-48)
+	if nl := bytes.LastIndexByte(c.Context[lo:at], '\n'); nl >= 0 {
+		lo += nl + 1
+	}
+	text := strings.ToLower(string(c.Context[lo:c.Offset]))
+	if strings.Contains(text, "e.g.") || strings.Contains(text, "i.e.") {
+		return true
+	}
+	for _, w := range strings.FieldsFunc(text, func(r rune) bool { return r < 'a' || r > 'z' }) {
+		if passphraseExampleWords[w] {
+			return true
+		}
+	}
+	return false
 }
 
 func validProseBearer(c Candidate) bool {

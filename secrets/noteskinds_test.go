@@ -103,6 +103,16 @@ func TestNoteKinds(t *testing.T) {
 		{"The passphrase rotation happens every quarter now.\n", ""},
 		{"Passphrase:\nask the security team for it\n", ""},
 		{"passphrase-protected-key-file-format is described below.\n", ""},
+		// examples of a passphrase, not one
+		{"Example passphrase: \"blue fish green tree\"\n", ""},
+		{"e.g. passphrase: lamp-river-cloud-stone\n", ""},
+		{"The passphrase should be something like purple-monkey-dishwasher-tree.\n", ""},
+		{"The passphrase generator output looks like: tidy-lamp-oval-fern\n", ""},
+		{"Bad passphrase examples: \"winter summer autumn spring\"\n", ""},
+		{"A sample passphrase: \"copper kettle violet meadow\"\n", ""},
+		{"Pick a passphrase such as ruby-otter-plain-cedar, not a word.\n", ""},
+		{"Passphrase format:\n\n    noun verb adjective noun\n", ""},
+		{"Ejemplo de frase secreta: \"gato mesa verde nube\"\n", ""},
 		// 3. a Wi-Fi network's key
 		{"The WPA2 key is " + g.mixed(base62, 20) + " (guests use the other SSID).\n", RuleProsePasswordPhrase},
 		{"Our WPA key is stored in the vault.\n", ""},
