@@ -115,6 +115,7 @@ var notesCompiled = sync.OnceValue(func() []*Rule {
 				"|(?:user(?:name)?|login)[ \\t:]+[\x60'\"]?(?P<key>[A-Za-z0-9._@-]+)[\x60'\"]?[ \\t]*[,;/][ \\t]*(?:and[ \\t]+)?(?:pw|pwd|pass|password)[ \\t]*[:=]?[ \\t]+" + notesVal + ")"),
 			MinLen:   8,
 			Keywords: []string{"creds", "credentials", "login"},
+			Gate:     digitOnLineGate,
 			Validate: validProseLoginPair,
 			Path:     proseFiles,
 		},
@@ -193,28 +194,61 @@ func notesPhraseGate(data []byte, i int) bool {
 	return j > i+1 && j < end && data[j] != '\n' && data[j] != '\r' && digitInWords(data, j)
 }
 
-// digitInWords reports a digit in the three words from data[j] on its
-// line ("key to Xk9…" after "pre-shared", "ist `…`"), within
-// notesValueReach bytes.
+// digitInWords reports, among the three words from data[j] on its line
+// ("key to Xk9…" after "pre-shared", "ist `…`"), within notesValueReach
+// bytes, one a value could be: a digit in it and at least
+// notesValueMinLen bytes long ("wpa2 key wpa2 key …" passes no hit).
 func digitInWords(data []byte, j int) bool {
 	end := min(len(data), j+notesValueReach)
-	words := 0
-	for k := j; k < end; k++ {
+	words, start, digit := 0, j, false
+	for k := j; k <= end; k++ {
+		c := byte('\n')
+		if k < end {
+			c = data[k]
+		}
+		switch {
+		case c >= '0' && c <= '9':
+			digit = true
+		case c == '\n' || c == ' ' || c == '\t':
+			if k > start {
+				if digit && k-start >= notesValueMinLen || k == end && digit {
+					return true
+				}
+				if words++; words == 3 {
+					return false
+				}
+			}
+			if c == '\n' {
+				return false
+			}
+			start, digit = k+1, false
+		}
+	}
+	return false
+}
+
+// digitOnLineGate passes a hit whose line holds a digit within
+// loginPairReach bytes: the pair's password has one (notesPasswordValue),
+// so a line of "creds (currently `u:" costs no expression run.
+func digitOnLineGate(data []byte, i int) bool {
+	end := min(len(data), i+1+loginPairReach)
+	for k := i + 1; k < end; k++ {
 		switch c := data[k]; {
 		case c >= '0' && c <= '9':
 			return true
 		case c == '\n':
 			return false
-		case c == ' ' || c == '\t':
-			if k > j && data[k-1] != ' ' && data[k-1] != '\t' {
-				if words++; words == 3 {
-					return false
-				}
-			}
 		}
 	}
 	return false
 }
+
+// loginPairReach bounds the look for a digit after creds, credentials or
+// login: eight words of filler, a user and a password.
+const loginPairReach = 256
+
+// notesValueMinLen is the shortest value the notes rules take.
+const notesValueMinLen = 8
 
 // digitOnNextLine reports a digit on the line after the one that ends at
 // or after data[k] (past one blank line), within notesValueReach bytes of
@@ -532,7 +566,7 @@ var notesCodeCompiled = sync.OnceValue(func() []*Rule {
 			Description: "password given on a command line to a flag that takes it (sshpass -p '…', redis-cli -a '…')",
 			builtinRE: builtinExpr(`\bsshpass[ \t]+(?:-[A-Za-oq-z][^\s]*[ \t]+)*-p[ \t]*(?:'(?P<secret>[^'\n]+)'|"(?P<secret>[^"\n]+)"|(?P<secret>[^\s'"]+))` +
 				// redis-cli's -a takes the password (--pass too)
-				`|\bredis-cli(?:[ \t][^\n|;&]{0,160}?)?[ \t](?:-a|--pass)[ \t]+(?:'(?P<secret>[^'\n]+)'|"(?P<secret>[^"\n]+)"|(?P<secret>[^\s'"|;&]+))`),
+				`|\bredis-cli(?:[ \t]+-{1,2}[A-Za-z][A-Za-z-]*(?:[ \t]+[^\s'"|;&,-][^\s'"|;&,]*)?){0,8}?[ \t]+(?:-a|--pass)[ \t]+(?:'(?P<secret>[^'\n]+)'|"(?P<secret>[^"\n]+)"|(?P<secret>[^\s'"|;&]+))`),
 			MinLen:   6,
 			Keywords: []string{"sshpass", "redis-cli"},
 			Validate: validPasswordFlag,
@@ -564,7 +598,8 @@ func validPasswordFlag(c Candidate) bool {
 	v := c.Secret
 	// a quote inside, a blank at an end or a "+" between blanks is
 	// code assembling the command ('" + pw + "', ' + opts.secret + ')
-	if v[0] == '$' || v[0] == '%' || bytes.ContainsAny(v, "{}<>`\"'") || isPlaceholder(v, true) || spellsPasswordName(v) {
+	if v[0] == '$' || v[0] == '%' || bytes.ContainsAny(v, "{}<>`\"'") || isPlaceholder(v, true) || spellsPasswordName(v) ||
+		bytes.EqualFold(v, []byte("redis-cli")) || bytes.EqualFold(v, []byte("sshpass")) {
 		return false
 	}
 	if v[0] == ' ' || v[0] == '\t' || v[len(v)-1] == ' ' || v[len(v)-1] == '\t' || plusBetweenBlanksRE.Match(v) {

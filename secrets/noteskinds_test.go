@@ -150,6 +150,10 @@ func TestNoteKinds(t *testing.T) {
 		{"    mysql -h 10.0.0.9 -u report -p" + chosen(".") + " shop\n", RuleMySQLGluedPassword},
 		{"Set the Authorization header to Bearer " + g.mixed(base62, 32) + " for the smoke test.\n", RuleProseBearer},
 		{"    redis-cli -h cache-2.lan -a \"$REDIS_PASSWORD\" info\n", ""},
+		{"Run redis-cli against the replica, then check with ls -a Backups_2024 for the dump.\n", ""},
+		{"Open redis-cli on the cache host. Then tar -a Snapshot_77x9q.tgz the folder.\n", ""},
+		{"    redis-cli -a redis-cli\n", ""},
+		{"    redis-cli --tls -h cache-3.lan -p 6390 --pass '" + "Wicket*" + "tundra593" + "' ping\n", RulePasswordFlag},
 		{"The Authorization header takes Bearer tokens from the identity service.\n", ""},
 		// 6. a recovery key a sentence gives, and its digest
 		{"The recovery key for the laptop's disk is " + hex(40) + ", print it.\n", RuleProseRecoveryKey},
