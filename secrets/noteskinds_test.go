@@ -204,3 +204,27 @@ func TestPlaceholderDigits(t *testing.T) {
 		}
 	}
 }
+
+// TestNotInProse: the imported rules whose matches in notes are no secret
+// (a password's hash, a list of common passwords) still report in files
+// of configuration and in the password stores.
+func TestNotInProse(t *testing.T) {
+	g := newFakeGen("not-in-prose")
+	hash := "$" + "6$" + g.mixed(base62, 8) + "$" + g.mixed(base62+"./", 86)
+	weak := "pass" + "word" + "123"
+	s := defaultScanner(t)
+	for _, c := range []struct{ path, text, rule string }{
+		{"docker-compose.yml", "    environment:\n      MYSQL_ROOT_PASSWORD: " + weak + "\n", "kingfisher.weak_password.1"},
+		{"etc/shadow", "root:" + hash + ":19000:0:99999:7:::\n", "np.pwhash.4"},
+		{"notes/hashes.md", "The stored hash is `" + hash + "`: sha512crypt.\n", ""},
+		{"notes/blog.txt", "Passwords not to choose: 123456, " + weak + " and admin.\n", ""},
+	} {
+		var got []string
+		for _, f := range s.Scan(c.path, []byte(c.text)) {
+			got = append(got, f.RuleID)
+		}
+		if c.rule == "" && len(got) > 0 || c.rule != "" && !strings.Contains(strings.Join(got, " "), c.rule) {
+			t.Errorf("%s %q: want %q, got %v", c.path, c.text, c.rule, got)
+		}
+	}
+}
