@@ -228,3 +228,30 @@ func TestNotInProse(t *testing.T) {
 		}
 	}
 }
+
+// TestNotesRuleIDs: sentences older rules read keep their rule's ID
+// (the review of r19-notes2: the chosen-password shape and the named
+// pair must not move them to the newer rules).
+func TestNotesRuleIDs(t *testing.T) {
+	chosen := "Copper" + "-ember" + "689"
+	sym := "Falcon#" + "saffron" + "251"
+	s := defaultScanner(t)
+	for _, c := range []struct{ text, rule string }{
+		{"パスワード: " + chosen + "\n", RuleProseSecretCJK},
+		{"The credentials are: username admin, password " + sym + "\n", RuleProsePasswordPlain},
+		{"Login: username admin, password " + sym + "\n", RuleProsePasswordPlain},
+		{"The login is: user ops / password " + sym + "\n", RuleProsePasswordPlain},
+		{"credentials now: username svc_ci; password " + sym + "\n", RuleProsePasswordPlain},
+		{"your login details are: username ops, pw " + sym + " - change it.\n", RuleProseLoginPair},
+		{"creds for the NAS: user ops, pass " + sym + "\n", RuleProseLoginPair},
+	} {
+		fs := s.Scan("notes/ids.md", []byte(c.text))
+		if len(fs) != 1 || fs[0].RuleID != c.rule {
+			var got []string
+			for _, f := range fs {
+				got = append(got, f.RuleID)
+			}
+			t.Errorf("%q: want %s, got %v", c.text, c.rule, got)
+		}
+	}
+}
