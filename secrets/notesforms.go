@@ -336,6 +336,11 @@ func validProsePasswordPhrase(c Candidate) bool {
 	if at > 0 && isWordByte(c.Context[at-1]) && c.Context[at-1] < 0x80 {
 		return false // "mypassword …": part of a name
 	}
+	// "palabra clave" is a keyword, with a colon too ("Palabra clave:
+	// …"); "clave:" alone labels a password in Spanish notes
+	if bytes.EqualFold(key, []byte("clave")) && bytes.HasSuffix(bytes.ToLower(bytes.TrimRight(c.Context[:at], " \t")), []byte("palabra")) {
+		return false
+	}
 	glue := strings.TrimSpace(string(c.Context[at+len(key) : c.Offset]))
 	glue = strings.Trim(glue, "\x60'\"")
 	switch strings.ToLower(strings.TrimSpace(glue)) {
@@ -357,9 +362,6 @@ func validProsePasswordPhrase(c Candidate) bool {
 		}
 	case "", "is", "è", "é", "es", "est", "ist", "lautet", "luidt", "är", "er", "jest":
 		noun := strings.ToLower(string(key))
-		if noun == "clave" && bytes.HasSuffix(bytes.ToLower(bytes.TrimRight(c.Context[:at], " \t")), []byte("palabra")) {
-			return false // "palabra clave": a keyword
-		}
 		// "Zmień hasło Windows10 …": with no word between, a capital
 		// word and digits is what the noun is for, not its value
 		if glue == "" && productName(c) {
