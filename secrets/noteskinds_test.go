@@ -220,11 +220,16 @@ func TestNotInProse(t *testing.T) {
 	g := newFakeGen("not-in-prose")
 	hash := "$" + "6$" + g.mixed(base62, 8) + "$" + g.mixed(base62+"./", 86)
 	weak := "pass" + "word" + "123"
+	bcrypt := "$" + "2y$10$" + g.mixed(base62+"./", 53)
 	s := defaultScanner(t)
 	for _, c := range []struct{ path, text, rule string }{
 		{"docker-compose.yml", "    environment:\n      MYSQL_ROOT_PASSWORD: " + weak + "\n", "kingfisher.weak_password.1"},
 		{"etc/shadow", "root:" + hash + ":19000:0:99999:7:::\n", "np.pwhash.4"},
 		{"notes/hashes.md", "The stored hash is `" + hash + "`: sha512crypt.\n", ""},
+		{"deploy/.htpasswd", "admin:" + bcrypt + "\n", "np.pwhash.2"},
+		// a hash the line calls one: what an application stores
+		{"config.js", "  passwordHash: '" + bcrypt + "',\n", ""},
+		{"db/seed.sql", "INSERT INTO users (email, password_hash) VALUES ('a@b.example', '" + bcrypt + "');\n", ""},
 		{"notes/blog.txt", "Passwords not to choose: 123456, " + weak + " and admin.\n", ""},
 	} {
 		var got []string
