@@ -67,6 +67,10 @@ func TestNoteKinds(t *testing.T) {
 		{"Door code policy since 2019: rotate every quarter.\n", ""},
 		{"The spin rate is 7200 rpm and the pinned version is 3120.\n", ""},
 		{"The barcode is 40123456 on the label.\n", ""},
+		// a version, a ratio or a time after the digits
+		{"Door code is 5821.3 in the spec table.\n", ""},
+		{"Alarm code: 7392:15 is the siren timeout.\n", ""},
+		{"The keypad code is 4719/2 on the wiring sheet.\n", ""},
 		// years, models, sizes and status codes after a PIN's noun
 		{"The PIN pad firmware is 2023 era.\n", ""},
 		{"The door code is 2024 compliant.\n", ""},
@@ -103,6 +107,9 @@ func TestNoteKinds(t *testing.T) {
 		{"The passphrase rotation happens every quarter now.\n", ""},
 		{"Passphrase:\nask the security team for it\n", ""},
 		{"passphrase-protected-key-file-format is described below.\n", ""},
+		// one word repeated is a stand-in
+		{"Its passphrase is \"marble marble marble marble\".\n", ""},
+		{"LUKS passphrase tundra-tundra-tundra-tundra-tundra\n", ""},
 		// examples of a passphrase, not one
 		{"Example passphrase: \"blue fish green tree\"\n", ""},
 		{"e.g. passphrase: lamp-river-cloud-stone\n", ""},
@@ -163,15 +170,27 @@ func TestNoteKinds(t *testing.T) {
 		{"    redis-cli -a redis-cli\n", ""},
 		{"    redis-cli --tls -h cache-3.lan -p 6390 --pass '" + "Wicket*" + "tundra593" + "' ping\n", RulePasswordFlag},
 		{"The Authorization header takes Bearer tokens from the identity service.\n", ""},
+		{"Authorization: Bearer YOUR_API_TOKEN_HERE_123\n", ""},
+		{"Set the Authorization header to Bearer your_access_token_goes_here in Postman.\n", ""},
+		{"Authorization: Bearer aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\n", ""},
+		{"    mysql -h db -u app -pChangeme.later42 shop\n", ""},
 		// 6. a recovery key a sentence gives, and its digest
 		{"The recovery key for the laptop's disk is " + hex(40) + ", print it.\n", RuleProseRecoveryKey},
 		{"The recovery key fingerprint is " + hex(40) + ".\n", ""},
 		{"The recovery key is stored in Intune.\n", ""},
+		{"The recovery key is 00000000000000000000000000000000.\n", ""},
+		{"The recovery key is 12121212121212121212121212121212ab.\n", ""},
+		{"The unlock key is XXXXXX-XXXXXX-XXXXXX-XXXXXX for the demo.\n", ""},
+		{"The escrow key is deadbeefdeadbeefdeadbeefdeadbeef.\n", ""},
 		// 7. below a bold label; recovery codes under their label
 		{"**Signing key password**\n\n" + chosen("_") + "\n\n**Alias**: release\n", RuleProsePasswordBelow},
 		{"Recovery codes for the admin account:\n\n```\n" + g.from("abcdefghjkmnpqrstuvwxyz23456789", 4) + "-" + g.from("abcdefghjkmnpqrstuvwxyz23456789", 4) + "\n" + g.from("abcdefghjkmnpqrstuvwxyz23456789", 4) + "-" + g.from("abcdefghjkmnpqrstuvwxyz23456789", 4) + "\n```\n", RuleRecoveryCodes},
 		{"**Signing key password**\n\nsee the release vault\n", ""},
 		{"Recovery codes for the admin account:\n\n```\nxxxx-xxxx\n```\n", ""},
+		{"Backup codes for the 2FA:\n12345678\n87654321\n", ""},
+		{"Backup codes:\n\n- 00000000\n- 11111111\n", ""},
+		{"Backup codes for the 2FA:\n11223344\n", ""},
+		{"Recovery codes:\nabcd-efgh\n", ""},
 		// 8. a password's hash and a list of common passwords are no
 		// secret (the imported rules that reported them are not taken)
 		{"The stored hash is `$2b$12$" + g.mixed(base62+"./", 53) + "` - bcrypt, cost 12.\n", ""},
