@@ -993,7 +993,8 @@ func andGate(a, b func([]byte, int) bool) func([]byte, int) bool {
 // hash quoted to say which scheme and cost a system uses, a blog's list
 // of the most common passwords. In a file of code or configuration they
 // stay: /etc/shadow's $6$, .htpasswd's $2y$, a seed's bcrypt are crackable
-// offline, and MYSQL_ROOT_PASSWORD: password123 is someone's password.
+// offline, and a compose file's root password of a common word and
+// digits is someone's password.
 var notInProse = map[string]bool{
 	"np.pwhash.1": true, "np.pwhash.2": true, "np.pwhash.3": true, "np.pwhash.4": true, "np.pwhash.5": true,
 	"kingfisher.weak_password.1": true,
