@@ -184,6 +184,7 @@ func compileGitleaks(set *gitleaksrules.Set) ([]*Rule, error) {
 			// gitleaks wants more than the floor; sotvet at least.
 			r.Entropy = math.Nextafter(gr.Entropy, math.Inf(1))
 		}
+		r.notProse = notInProse[gr.ID]
 		if gr.Path != "" && !pathFree[gr.ID] {
 			var err error
 			if r.Path, err = regexp.Compile(gr.Path); err != nil {
@@ -211,8 +212,12 @@ func compileGitleaks(set *gitleaksrules.Set) ([]*Rule, error) {
 		)
 		srcLists := gr.Allowlists
 		generic := gr.ID == gitleaksGenericID
+		storedHash := pwHashRules[gr.ID]
 		r.Validate = func(c Candidate) bool {
 			if !longOK(c.Secret) {
+				return false
+			}
+			if storedHash && namesItsHash(c) {
 				return false
 			}
 			// A value with a provider's prefix is not skipped: when the
@@ -981,4 +986,47 @@ func andGate(a, b func([]byte, int) bool) func([]byte, int) bool {
 		return a
 	}
 	return func(data []byte, i int) bool { return a(data, i) && b(data, i) }
+}
+
+// notInProse are the imported rules whose matches in notes and prose are
+// no secret of anyone's (issue 33, the blind notes of round 19): a crypt(3)
+// hash quoted to say which scheme and cost a system uses, a blog's list
+// of the most common passwords. In a file of code or configuration they
+// stay: /etc/shadow's $6$, .htpasswd's $2y$, a seed's bcrypt are crackable
+// offline, and a compose file's root password of a common word and
+// digits is someone's password.
+var notInProse = map[string]bool{
+	"np.pwhash.1": true, "np.pwhash.2": true, "np.pwhash.3": true, "np.pwhash.4": true, "np.pwhash.5": true,
+	"kingfisher.weak_password.1": true,
+}
+
+// pwHashRules are the crypt(3) hash rules: where the line names the
+// value a hash ("passwordHash: '$2b$…'", "password_hash" in a seed's
+// row), it is what an application stores in place of the password, as
+// the round-19 blind set labels it; /etc/shadow's, .htpasswd's and a
+// router's "secret 8 $8$…" lines say no such thing.
+var pwHashRules = map[string]bool{"np.pwhash.1": true, "np.pwhash.2": true, "np.pwhash.3": true, "np.pwhash.4": true, "np.pwhash.5": true}
+
+// namesItsHash: "hash" on the value's line, outside the value.
+func namesItsHash(c Candidate) bool {
+	line := c.Line()
+	at := bytes.Index(line, c.Secret)
+	if at < 0 {
+		return bytesContainsFold(line, "hash")
+	}
+	return bytesContainsFold(line[:at], "hash") || bytesContainsFold(line[at+len(c.Secret):], "hash")
+}
+
+func bytesContainsFold(b []byte, s string) bool {
+	return bytes.Contains(bytes.ToLower(b), []byte(s))
+}
+
+// notesPath: a file people write prose in (proseFiles), not one of the
+// password stores whose names have no extension either (/etc/shadow).
+func notesPath(path string) bool {
+	switch base := path[strings.LastIndexByte(path, '/')+1:]; base {
+	case "shadow", "gshadow", "passwd", "master.passwd", "shadow-", "passwd-":
+		return false
+	}
+	return proseFiles.MatchString(path)
 }

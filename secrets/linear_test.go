@@ -170,6 +170,11 @@ func adversarial() map[string]func(n int) []byte {
 	out["lines:bold-label"] = rep("**password**\n")
 	out["lines:login-question"] = entries("the grafana login?\n**[10:03] a:** u / %s!\n")
 	out["line:redis-cli"] = rep("redis-cli -h a -p 1 ")
+	// the review of r19-notes2: a digit in a short word, the bare trigger
+	out["line:wpa2-key"] = rep("wpa2 key ")
+	out["line:clave"] = rep("clave ")
+	out["line:redis-cli-a"] = rep("redis-cli -a ")
+	out["line:redis-cli-opts"] = rep("redis-cli -h a -p 1 -a ")
 	out["lines:notes-question-its"] = rep("the pw? sure, it's\n")
 	out["line:notes-question-its"] = rep("the pw? a b c d e f g h i j k l m n o p q r s t u v it's ")
 	return out

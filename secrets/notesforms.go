@@ -115,6 +115,7 @@ var notesCompiled = sync.OnceValue(func() []*Rule {
 				"|(?:user(?:name)?|login)[ \\t:]+[\x60'\"]?(?P<key>[A-Za-z0-9._@-]+)[\x60'\"]?[ \\t]*[,;/][ \\t]*(?:and[ \\t]+)?(?:pw|pwd|pass|password)[ \\t]*[:=]?[ \\t]+" + notesVal + ")"),
 			MinLen:   8,
 			Keywords: []string{"creds", "credentials", "login"},
+			Gate:     digitOnLineGate,
 			Validate: validProseLoginPair,
 			Path:     proseFiles,
 		},
@@ -193,28 +194,61 @@ func notesPhraseGate(data []byte, i int) bool {
 	return j > i+1 && j < end && data[j] != '\n' && data[j] != '\r' && digitInWords(data, j)
 }
 
-// digitInWords reports a digit in the three words from data[j] on its
-// line ("key to Xk9…" after "pre-shared", "ist `…`"), within
-// notesValueReach bytes.
+// digitInWords reports, among the three words from data[j] on its line
+// ("key to Xk9…" after "pre-shared", "ist `…`"), within notesValueReach
+// bytes, one a value could be: a digit in it and at least
+// notesValueMinLen bytes long ("wpa2 key wpa2 key …" passes no hit).
 func digitInWords(data []byte, j int) bool {
 	end := min(len(data), j+notesValueReach)
-	words := 0
-	for k := j; k < end; k++ {
+	words, start, digit := 0, j, false
+	for k := j; k <= end; k++ {
+		c := byte('\n')
+		if k < end {
+			c = data[k]
+		}
+		switch {
+		case c >= '0' && c <= '9':
+			digit = true
+		case c == '\n' || c == ' ' || c == '\t':
+			if k > start {
+				if digit && k-start >= notesValueMinLen || k == end && digit {
+					return true
+				}
+				if words++; words == 3 {
+					return false
+				}
+			}
+			if c == '\n' {
+				return false
+			}
+			start, digit = k+1, false
+		}
+	}
+	return false
+}
+
+// digitOnLineGate passes a hit whose line holds a digit within
+// loginPairReach bytes: the pair's password has one (notesPasswordValue),
+// so a line of "creds (currently `u:" costs no expression run.
+func digitOnLineGate(data []byte, i int) bool {
+	end := min(len(data), i+1+loginPairReach)
+	for k := i + 1; k < end; k++ {
 		switch c := data[k]; {
 		case c >= '0' && c <= '9':
 			return true
 		case c == '\n':
 			return false
-		case c == ' ' || c == '\t':
-			if k > j && data[k-1] != ' ' && data[k-1] != '\t' {
-				if words++; words == 3 {
-					return false
-				}
-			}
 		}
 	}
 	return false
 }
+
+// loginPairReach bounds the look for a digit after creds, credentials or
+// login: eight words of filler, a user and a password.
+const loginPairReach = 256
+
+// notesValueMinLen is the shortest value the notes rules take.
+const notesValueMinLen = 8
 
 // digitOnNextLine reports a digit on the line after the one that ends at
 // or after data[k] (past one blank line), within notesValueReach bytes of
@@ -265,7 +299,16 @@ func notesBelowGate(data []byte, i int) bool {
 			// a question, which may go on after its mark ("the pw for
 			// the jump host? bastion-legacy"), ending within reach
 			nl := bytes.IndexByte(data[k:end], '\n')
-			return nl >= 0 && digitOnNextLine(data, k+nl)
+			if nl < 0 {
+				return false
+			}
+			if digitOnNextLine(data, k+nl) {
+				return true
+			}
+			// or the answer's "sure, it's" ends its line, the value below
+			a := k + nl + 1
+			e := bytes.IndexByte(data[a:min(len(data), a+notesValueReach)], '\n')
+			return e >= 0 && digitOnNextLine(data, a+e)
 		case ':':
 			rest := k + 1
 			for rest < end && (data[rest] == ' ' || data[rest] == '\t' || data[rest] == '*' || data[rest] == '_') {
@@ -293,6 +336,11 @@ func validProsePasswordPhrase(c Candidate) bool {
 	if at > 0 && isWordByte(c.Context[at-1]) && c.Context[at-1] < 0x80 {
 		return false // "mypassword …": part of a name
 	}
+	// "palabra clave" is a keyword, with a colon too ("Palabra clave:
+	// …"); "clave:" alone labels a password in Spanish notes
+	if bytes.EqualFold(key, []byte("clave")) && bytes.HasSuffix(bytes.ToLower(bytes.TrimRight(c.Context[:at], " \t")), []byte("palabra")) {
+		return false
+	}
 	glue := strings.TrimSpace(string(c.Context[at+len(key) : c.Offset]))
 	glue = strings.Trim(glue, "\x60'\"")
 	switch strings.ToLower(strings.TrimSpace(glue)) {
@@ -314,9 +362,6 @@ func validProsePasswordPhrase(c Candidate) bool {
 		}
 	case "", "is", "è", "é", "es", "est", "ist", "lautet", "luidt", "är", "er", "jest":
 		noun := strings.ToLower(string(key))
-		if noun == "clave" && bytes.HasSuffix(bytes.ToLower(bytes.TrimRight(c.Context[:at], " \t")), []byte("palabra")) {
-			return false // "palabra clave": a keyword
-		}
 		// "Zmień hasło Windows10 …": with no word between, a capital
 		// word and digits is what the noun is for, not its value
 		if glue == "" && productName(c) {
@@ -334,14 +379,35 @@ func validProsePasswordPhrase(c Candidate) bool {
 	return notesPasswordValue(c)
 }
 
-// wordsPassword: upper and lower case and digits, random enough, words
-// joined by '.', '-' or '_' ("Copper.ember890", "Mosaic-copper737"): a
-// password as people choose them where a sentence or a column names one,
-// not a member chain or a name, which are in one case or hold no digit.
-// No URL, time, path or variable.
+// wordsPassword: the shape people choose a password in, a capitalised
+// word, lower-case words joined by '.', '-' or '_' and two or more digits
+// glued to the last ("Copper.ember890", "Mosaic-copper737"), where a
+// sentence or a column names one. Mixed case, digits and a dot alone are
+// also a release, a product or a note ("Release-v2.3x", "Stored-in-Vault2",
+// "Azure.KeyVault.Ref1"): the shape is strict and its words are none a
+// note is written in.
 func wordsPassword(v []byte) bool {
-	return mixedClasses(v) && bytes.ContainsAny(v, ".-_") && len(v) >= 10 && len(v) <= 64 && Entropy(v) >= 3 &&
-		!bytes.ContainsAny(v, ":/\\") && !envNameRE.Match(v) && !looksLikePath(v)
+	if len(v) < 10 || len(v) > 64 || !chosenWordsRE.Match(v) || Entropy(v) < 3 {
+		return false
+	}
+	for _, w := range bytes.FieldsFunc(bytes.ToLower(v), func(r rune) bool { return r < 'a' || r > 'z' }) {
+		if noteWords[string(w)] {
+			return false
+		}
+	}
+	return true
+}
+
+var chosenWordsRE = lazyRE.New(`^[A-Z][a-z]{2,}(?:[._-][a-z]{2,})+[0-9]{2,}$`)
+
+// noteWords: words that say where a password is or what a value is, not
+// words one is made of ("Same-as-prod12", "See-confluence42").
+var noteWords = map[string]bool{
+	"see": true, "same": true, "as": true, "in": true, "on": true, "at": true, "stored": true, "store": true, "reset": true,
+	"changed": true, "change": true, "release": true, "vault": true, "keyvault": true, "page": true, "server": true,
+	"version": true, "prod": true, "production": true, "staging": true, "login": true, "password": true, "secret": true,
+	"ref": true, "entry": true, "confluence": true, "wiki": true, "ticket": true, "windows": true, "kubernetes": true,
+	"schema": true, "spring": true, "datasource": true, "azure": true, "build": true, "test": true, "example": true,
 }
 
 // plainReads: v is a value prose-password-plain's expression takes whole
@@ -502,7 +568,7 @@ var notesCodeCompiled = sync.OnceValue(func() []*Rule {
 			Description: "password given on a command line to a flag that takes it (sshpass -p '…', redis-cli -a '…')",
 			builtinRE: builtinExpr(`\bsshpass[ \t]+(?:-[A-Za-oq-z][^\s]*[ \t]+)*-p[ \t]*(?:'(?P<secret>[^'\n]+)'|"(?P<secret>[^"\n]+)"|(?P<secret>[^\s'"]+))` +
 				// redis-cli's -a takes the password (--pass too)
-				`|\bredis-cli(?:[ \t][^\n|;&]{0,160}?)?[ \t](?:-a|--pass)[ \t]+(?:'(?P<secret>[^'\n]+)'|"(?P<secret>[^"\n]+)"|(?P<secret>[^\s'"|;&]+))`),
+				`|\bredis-cli(?:[ \t]+-{1,2}[A-Za-z][A-Za-z-]*(?:[ \t]+[^\s'"|;&,-][^\s'"|;&,]*)?){0,8}?[ \t]+(?:-a|--pass)[ \t]+(?:'(?P<secret>[^'\n]+)'|"(?P<secret>[^"\n]+)"|(?P<secret>[^\s'"|;&]+))`),
 			MinLen:   6,
 			Keywords: []string{"sshpass", "redis-cli"},
 			Validate: validPasswordFlag,
@@ -534,7 +600,8 @@ func validPasswordFlag(c Candidate) bool {
 	v := c.Secret
 	// a quote inside, a blank at an end or a "+" between blanks is
 	// code assembling the command ('" + pw + "', ' + opts.secret + ')
-	if v[0] == '$' || v[0] == '%' || bytes.ContainsAny(v, "{}<>`\"'") || isPlaceholder(v, true) || spellsPasswordName(v) {
+	if v[0] == '$' || v[0] == '%' || bytes.ContainsAny(v, "{}<>`\"'") || isPlaceholder(v, true) || spellsPasswordName(v) ||
+		bytes.EqualFold(v, []byte("redis-cli")) || bytes.EqualFold(v, []byte("sshpass")) {
 		return false
 	}
 	if v[0] == ' ' || v[0] == '\t' || v[len(v)-1] == ' ' || v[len(v)-1] == '\t' || plusBetweenBlanksRE.Match(v) {

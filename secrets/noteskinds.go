@@ -152,7 +152,25 @@ var pinOtherWords = map[string]bool{
 
 // pinUnitWords after the digits make them an amount: "1000 ms", "4096
 // attempts".
-var pinUnitWords = []string{"digits", "digit", "characters", "chars", "attempts", "tries", "times", "seconds", "minutes", "hours", "days", "ms", "mb", "kb", "bytes", "euros", "usd", "eur", "%"}
+var pinUnitWords = []string{"digits", "digit", "characters", "chars", "attempts", "tries", "times", "seconds", "minutes", "hours", "days", "ms", "mb", "kb", "bytes", "euros", "usd", "eur", "%",
+	"series", "era", "model", "mm", "cm", "microns", "µm", "compliant", "rules", "firmware", "hardware", "edition", "rpm", "hz", "mhz", "dpi", "px"}
+
+// pinWhoseWords open the words between the noun and its digits that say
+// whose PIN it is ("for the server room", "de la tarjeta", "'s").
+var pinWhoseWords = map[string]bool{
+	"for": true, "of": true, "on": true, "to": true, "de": true, "del": true, "della": true, "dello": true, "des": true, "du": true,
+	"da": true, "do": true, "di": true, "für": true, "fürs": true, "vom": true, "van": true, "voor": true, "pour": true, "per": true,
+	"para": true, "dla": true,
+}
+
+// pinDeviceWords make the noun the name of a thing: "the PIN pad
+// firmware is 2023 era", "the alarm code panel is 1200 mm …".
+var pinDeviceWords = map[string]bool{
+	"pad": true, "panel": true, "device": true, "model": true, "firmware": true, "system": true, "lock": true, "entry": true,
+	"reader": true, "terminal": true, "hardware": true, "keypad": true, "module": true, "unit": true, "sensor": true,
+	"type": true, "format": true, "field": true, "chip": true, "button": true, "screen": true, "prompt": true, "scheme": true,
+	"generator": true, "mechanism": true, "layout": true, "series": true, "spacing": true, "pitch": true,
+}
 
 func validProsePIN(c Candidate) bool {
 	v := c.Secret
@@ -162,10 +180,15 @@ func validProsePIN(c Candidate) bool {
 	key := c.Key
 	at := subOffset(c.Context, key)
 	between := strings.ToLower(string(c.Context[at+len(key) : c.Offset]))
-	for _, w := range strings.FieldsFunc(between, func(r rune) bool {
+	ws := strings.FieldsFunc(between, func(r rune) bool {
 		return r == ' ' || r == '\t' || r == ':' || r == '=' || r == '*' || r == '(' || r == ')' || r == ','
-	}) {
-		if pinOtherWords[w] {
+	})
+	// words that say whose PIN it is may name a thing ("for the door
+	// panel"); without them, a thing named right after the noun makes the
+	// noun its name ("PIN pad model: 8006")
+	whose := len(ws) > 0 && (pinWhoseWords[ws[0]] || strings.HasPrefix(between, "'s") || strings.HasPrefix(between, "’s"))
+	for _, w := range ws {
+		if pinOtherWords[w] || !whose && pinDeviceWords[w] {
 			return false
 		}
 	}
@@ -178,12 +201,35 @@ func validProsePIN(c Candidate) bool {
 	}
 	r := strings.ToLower(string(rest[:min(len(rest), 16)]))
 	r = strings.TrimLeft(r, " \t")
+	// a year a word goes on from ("2024 compliant", "2019 and is now a
+	// fingerprint"), a size ("1024 in the chart"), or a status code a dash
+	// describes ("4587 - low battery")
+	if len(r) > 0 && isLetterByte(r[0]) && (yearDigits(v) || powerOfTwo(v)) {
+		return false
+	}
+	if len(r) > 2 && (strings.HasPrefix(r, "- ") || strings.HasPrefix(r, "– ") || strings.HasPrefix(r, "— ")) {
+		return false
+	}
 	for _, u := range pinUnitWords {
 		if strings.HasPrefix(r, u) && (len(r) == len(u) || !isLetterByte(r[len(u)])) {
 			return false
 		}
 	}
 	return true
+}
+
+// yearDigits: 1900 to 2099.
+func yearDigits(v []byte) bool {
+	return len(v) == 4 && (v[0] == '1' && v[1] == '9' || v[0] == '2' && v[1] == '0')
+}
+
+// powerOfTwo: 1024 to 65536, a size or a count.
+func powerOfTwo(v []byte) bool {
+	switch string(v) {
+	case "1024", "2048", "4096", "8192", "16384", "32768", "65536":
+		return true
+	}
+	return false
 }
 
 // placeholderDigits: digits that stand in for a PIN (0000, 1234, 123456,
@@ -247,7 +293,40 @@ func validPassphraseWords(c Candidate) bool {
 		}
 		seen[w] = true
 	}
-	return true
+	return !passphraseExample(c)
+}
+
+// passphraseExampleWords, before the noun or between it and the words,
+// make them an example of a passphrase: "Example passphrase: …", "e.g.
+// passphrase: …", "should be something like …", "Bad passphrase examples:".
+var passphraseExampleWords = map[string]bool{
+	"example": true, "examples": true, "eg": true, "like": true, "such": true, "sample": true,
+	"samples": true, "bad": true, "format": true, "generator": true, "instance": true, "demo": true, "dummy": true,
+	"pattern": true, "template": true, "illustration": true, "ejemplo": true, "beispiel": true, "exemple": true,
+	"voorbeeld": true, "esempio": true, "exemplo": true,
+}
+
+// passphraseExample reads the words from the start of the noun's line
+// (at most 48 bytes before it) to the passphrase's words.
+func passphraseExample(c Candidate) bool {
+	if c.Key == nil {
+		return false
+	}
+	at := subOffset(c.Context, c.Key)
+	lo := max(0, at-48)
+	if nl := bytes.LastIndexByte(c.Context[lo:at], '\n'); nl >= 0 {
+		lo += nl + 1
+	}
+	text := strings.ToLower(string(c.Context[lo:c.Offset]))
+	if strings.Contains(text, "e.g.") || strings.Contains(text, "i.e.") {
+		return true
+	}
+	for _, w := range strings.FieldsFunc(text, func(r rune) bool { return r < 'a' || r > 'z' }) {
+		if passphraseExampleWords[w] {
+			return true
+		}
+	}
+	return false
 }
 
 func validProseBearer(c Candidate) bool {

@@ -63,6 +63,7 @@ type Rule struct {
 	Source string
 
 	endpoint bool       // the built-in endpoint-value rule: NewScanner rebuilds it from Config
+	notProse bool       // an imported rule whose matches in notes are no secret (notInProse)
 	lazy     *lazyRegex // an imported rule's expression, when Regex is nil
 	// builtinRE is a built-in rule's expression, when Regex is nil: it
 	// is compiled when a scan first needs it, which for most rules is

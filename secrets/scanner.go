@@ -425,7 +425,8 @@ func (s *Scanner) detect(path string, data []byte, scan bool) []cand {
 		timeRule(r)
 		rule := s.rules[r]
 		ws, sts := wins[r], starts[r]
-		if len(ws) == 0 && len(sts) == 0 || scan && rule.Path != nil && !rule.Path.MatchString(path) {
+		if len(ws) == 0 && len(sts) == 0 || scan && rule.Path != nil && !rule.Path.MatchString(path) ||
+			scan && rule.notProse && notesPath(path) {
 			continue
 		}
 		if scan && rule.Source != "" {

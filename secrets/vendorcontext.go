@@ -131,8 +131,10 @@ var vendorContextCompiled = sync.OnceValue(func() []*Rule {
 func validMySQLGluedPassword(c Candidate) bool {
 	v := c.Secret
 	if identChainRE.Match(v) && mixedClasses(v) {
+		// dotted words read as a member chain ("Schema.Version.V2") unless
+		// in the shape a password is chosen in
 		s := strings.ToLower(string(v))
-		return !referenceInValue(v) && !isPlaceholder(v, true) && !passwordFixtures[s] && !namesFixture(s) && Entropy(v) >= 3
+		return wordsPassword(v) && !referenceInValue(v) && !isPlaceholder(v, true) && !passwordFixtures[s] && !namesFixture(s) && Entropy(v) >= 3
 	}
 	return validPlainPassword(c)
 }

@@ -588,23 +588,7 @@ var superseded = map[string]string{
 // notSecret maps the IDs of third-party rules whose every match is no
 // secret of anyone's to the reason (issue 33: an independently written
 // set of notes labelled both as false alarms).
-var notSecret = map[string]string{
-	// crypt(3) hashes of a password (md5crypt, bcrypt, sha256crypt,
-	// sha512crypt, Cisco type 8): what a password store keeps instead of
-	// the password, and what notes quote to say which scheme and cost a
-	// system uses; the password in clear is what opens the account, and
-	// the password rules report that
-	"np.pwhash.1": "a password hash (categories: hashed), not the password in clear: what a password store keeps instead of the secret",
-	"np.pwhash.2": "a password hash (categories: hashed), not the password in clear: what a password store keeps instead of the secret",
-	"np.pwhash.3": "a password hash (categories: hashed), not the password in clear: what a password store keeps instead of the secret",
-	"np.pwhash.4": "a password hash (categories: hashed), not the password in clear: what a password store keeps instead of the secret",
-	"np.pwhash.5": "a password hash (categories: hashed), not the password in clear: what a password store keeps instead of the secret",
-	// a word of the most common passwords with digits after it, wherever
-	// it stands: a list of the passwords people should not choose, a
-	// test's fixture or a sample; a password is reported by its name or
-	// its context (the name/value and prose rules), not by being common
-	"kingfisher.weak_password.1": "the most common passwords by themselves (password123, qwerty456), with nothing that says they are anyone's: a blog's list of weak passwords is no secret; a password is reported by what names it",
-}
+var notSecret = map[string]string{}
 
 // NotSecret reports why the rule of this ID is not taken when its every
 // match is no secret of anyone's ("" for any other rule): the examples
