@@ -51,9 +51,7 @@ func TestCodeForms(t *testing.T) {
 	pkcs8, _ := x509.MarshalPKCS8PrivateKey(ec)
 	sg, pul := "S"+"G.", "pu"+"l-"
 
-	cases := []struct {
-		path, text, rule string // rule "" for no finding; "a|b" for either
-	}{
+	cases := []formCase{
 		// 1. a password passed to a setter, a builder, a constructor
 		{"src/main/java/DataSourceConfig.java", "        ds.setPassword(\"" + pw() + "\");\n", RulePasswordArgument},
 		{"src/db.rs", "        .user(\"deploy\")\n        .password(\"" + pw() + "\")\n", RulePasswordArgument},
@@ -186,30 +184,7 @@ func TestCodeForms(t *testing.T) {
 		// a public key followed by more DER is not that key alone
 		{"config/keys.json", "  \"api_key\": \"" + b64(append(unb64(spki(&ec.PublicKey)), pkcs8...)) + "\",\n", "*"},
 	}
-	s := defaultScanner(t)
-	for _, c := range cases {
-		fs := s.Scan(c.path, []byte(c.text))
-		var got []string
-		for _, f := range fs {
-			got = append(got, f.RuleID)
-		}
-		if c.rule == "" {
-			if len(fs) > 0 {
-				t.Errorf("%s %q: want no finding, got %v", c.path, c.text, got)
-			}
-			continue
-		}
-		if c.rule == "*" {
-			// any rule's finding, as long as there is one
-			if len(fs) == 0 {
-				t.Errorf("%s %q: want a finding, got none", c.path, c.text)
-			}
-			continue
-		}
-		if len(fs) != 1 || !strings.Contains("|"+c.rule+"|", "|"+fs[0].RuleID+"|") {
-			t.Errorf("%s %q: want one %s finding, got %v", c.path, c.text, c.rule, got)
-		}
-	}
+	checkFormCases(t, cases)
 }
 
 // TestLineBeforeBounded: the gates' look back reads at most

@@ -20,9 +20,7 @@ func TestNotesForms(t *testing.T) {
 		return w1 + g.from(alphaDigit, 2) + string(sym) + strings.ToUpper(w2[:1]) + w2[1:]
 	}
 	gen := func() string { return g.mixed(base62, 16) }
-	cases := []struct {
-		text, rule string
-	}{
+	cases := []noteCase{
 		// 1. a noun and its value, no copula
 		{"- Printer VLAN: SSID `print-3f`, passphrase " + pw() + ", 5 GHz only\n", RuleProsePasswordPhrase + "|" + RuleProsePasswordPlain},
 		{"Guest AP uses PSK " + pw() + " until the new controller is in.\n", RuleProsePasswordPhrase},
@@ -124,26 +122,7 @@ func TestNotesForms(t *testing.T) {
 		{"The new wiki password is:\n" + pw() + "\n", RuleProsePasswordBelow},
 		{"Where is the password reset page?\nIt's https://id.acme.example/reset2, linked from the portal.\n", ""},
 	}
-	s := defaultScanner(t)
-	for _, c := range cases {
-		fs := s.Scan("notes/howto.md", []byte(c.text))
-		var got []string
-		for _, f := range fs {
-			got = append(got, f.RuleID)
-		}
-		switch {
-		case c.rule == "":
-			if len(fs) > 0 {
-				t.Errorf("%q: want no finding, got %v", c.text, got)
-			}
-		case c.rule == "*":
-			if len(fs) == 0 {
-				t.Errorf("%q: want a finding, got none", c.text)
-			}
-		case len(fs) != 1 || !strings.Contains("|"+c.rule+"|", "|"+fs[0].RuleID+"|"):
-			t.Errorf("%q: want one %s finding, got %v", c.text, c.rule, got)
-		}
-	}
+	checkNoteCases(t, cases)
 	// "NOUN: value" of the nouns an older rule reads is theirs; of psk,
 	// a pre-shared key, a shared secret and the other languages' nouns,
 	// this rule's (review of round 19: nothing read "PSK: …")
@@ -154,7 +133,7 @@ func TestNotesForms(t *testing.T) {
 		}
 	}
 	// in code, these forms are not read (the rules read notes)
-	if fs := s.Scan("src/app.go", []byte("// passphrase "+pw()+"\n")); len(fs) > 0 && fs[0].RuleID == RuleProsePasswordPhrase {
+	if fs := defaultScanner(t).Scan("src/app.go", []byte("// passphrase "+pw()+"\n")); len(fs) > 0 && fs[0].RuleID == RuleProsePasswordPhrase {
 		t.Errorf("a Go file: %v", fs[0].RuleID)
 	}
 }
@@ -168,9 +147,7 @@ func TestNotesCodeForms(t *testing.T) {
 	pw := func() string { return g.letters(6) + g.from(alphaDigit, 2) + "#" + g.letters(4) }
 	key := func() string { return g.mixed(base62+"+/", 40) }
 	lower := func() string { return strings.ToLower(g.letters(9)) + g.from(alphaDigit, 2) + "!" }
-	cases := []struct {
-		path, text, rule string
-	}{
+	cases := []formCase{
 		{"ops/.zsh_history", ": 1717000000:0;sshpass -p '" + pw() + "' scp backup.tgz ops@10.1.2.3:/srv\n", RulePasswordFlag},
 		{"deploy/sync.sh", "sshpass -v -p \"" + pw() + "\" rsync -a ./dist web@10.0.0.7:/var/www\n", RulePasswordFlag},
 		{"certs/make.sh", "openssl pkcs12 -export -in c.pem -inkey k.pem -out c.p12 -passout pass:" + pw() + "\n", RulePasswordPair},
@@ -207,23 +184,7 @@ func TestNotesCodeForms(t *testing.T) {
 		{"src/Auth/Keys.cs", "var creds = new SigningCredentials(\n    new SymmetricSecurityKey(Encoding.UTF8.GetBytes(\"" + key() + "\")), alg);\n", RuleSigningKeyBytes},
 		{"capture/login.har", "{\"params\": [\n  {\n    \"name\": \"password\",\n    \"value\": \"${LOGIN_PW}\"\n  }\n]}\n", ""},
 	}
-	s := defaultScanner(t)
-	for _, c := range cases {
-		fs := s.Scan(c.path, []byte(c.text))
-		var got []string
-		for _, f := range fs {
-			got = append(got, f.RuleID)
-		}
-		if c.rule == "" {
-			if len(fs) > 0 {
-				t.Errorf("%s %q: want no finding, got %v", c.path, c.text, got)
-			}
-			continue
-		}
-		if len(fs) != 1 || fs[0].RuleID != c.rule {
-			t.Errorf("%s %q: want one %s finding, got %v", c.path, c.text, c.rule, got)
-		}
-	}
+	checkFormCases(t, cases)
 }
 
 // TestFakeBodyAndCutShort: a fixture's token made of stand-in words, and

@@ -21,9 +21,7 @@ func TestPeerForms(t *testing.T) {
 		}
 	}
 	lowerAlnum := alphaLower + alphaDigit
-	cases := []struct {
-		path, text, rule string // rule "" for no finding
-	}{
+	cases := []formCase{ // rule "" for no finding
 		// password-pair: unquoted after a colon, glued "=", macros, typed
 		{"deploy/values.yaml", "db:\n  db_password: " + pw() + "\n", RulePasswordPair},
 		{"notes/access.txt", "staging box ID:deploy PW:" + pw() + "\n", RulePasswordPair},
@@ -126,23 +124,7 @@ func TestPeerForms(t *testing.T) {
 		// a project key PostHog publishes in every page
 		{"web/index.html", "posthog.init('phc_" + g.mixed(base62, 43) + "')\n", ""},
 	}
-	s := defaultScanner(t)
-	for _, c := range cases {
-		fs := s.Scan(c.path, []byte(c.text))
-		var got []string
-		for _, f := range fs {
-			got = append(got, f.RuleID)
-		}
-		if c.rule == "" {
-			if len(fs) > 0 {
-				t.Errorf("%s %q: want no finding, got %v", c.path, c.text, got)
-			}
-			continue
-		}
-		if len(fs) != 1 || fs[0].RuleID != c.rule {
-			t.Errorf("%s %q: want one %s finding, got %v", c.path, c.text, c.rule, got)
-		}
-	}
+	checkFormCases(t, cases)
 }
 
 func TestPasswordVariant(t *testing.T) {

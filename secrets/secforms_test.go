@@ -13,41 +13,6 @@ func (g *fakeGen) uuid() string {
 	return h[:8] + "-" + h[8:12] + "-4" + h[13:16] + "-a" + h[17:20] + "-" + h[20:]
 }
 
-// formCase is a document and the rule that must report it ("" for no
-// finding, "*" for any rule, "a|b" for either, "!a|b" for no finding by
-// those rules whatever others report).
-type formCase struct{ path, text, rule string }
-
-func checkFormCases(t *testing.T, cases []formCase) {
-	t.Helper()
-	s := defaultScanner(t)
-	for _, c := range cases {
-		fs := s.Scan(c.path, []byte(c.text))
-		var got []string
-		for _, f := range fs {
-			got = append(got, f.RuleID)
-		}
-		switch {
-		case c.rule == "":
-			if len(fs) > 0 {
-				t.Errorf("%s %q: want no finding, got %v", c.path, c.text, got)
-			}
-		case strings.HasPrefix(c.rule, "!"):
-			for _, id := range got {
-				if strings.Contains("|"+c.rule[1:]+"|", "|"+id+"|") {
-					t.Errorf("%s %q: want no %s finding, got %v", c.path, c.text, c.rule[1:], got)
-				}
-			}
-		case c.rule == "*":
-			if len(fs) == 0 {
-				t.Errorf("%s %q: want a finding, got none", c.path, c.text)
-			}
-		case len(fs) != 1 || !strings.Contains("|"+c.rule+"|", "|"+fs[0].RuleID+"|"):
-			t.Errorf("%s %q: want one %s finding, got %v", c.path, c.text, c.rule, got)
-		}
-	}
-}
-
 // TestPublicHalves: keys their vendors publish by design are not reported
 // where their context says they are the public half (a Firebase app's
 // config, a reCAPTCHA site key, a Mapbox pk. token); the same values
