@@ -33,7 +33,62 @@ const (
 	// sets in an Authorization header (nginx proxy_set_header, Apache
 	// RequestHeader, req.Header.Set) when it decodes to user:password.
 	RuleBasicAuthHeader = "basic-auth-header"
+	// RulePasswordNameArgument reports a password passed with its quoted
+	// name as the argument before it, or in a tuple: PHP's
+	// define('DB_PASSWORD', '…'), Java's setProperty("mail.smtp.password",
+	// "…"), ("password", "…").
+	RulePasswordNameArgument = "password-name-argument"
 )
+
+// passwordNameArgumentRule builds password-name-argument. It ranks after
+// every rule of round 19: where gitleaks' generic rule reports such a
+// value (one without a symbol it stops at) it still does. Every match
+// starts at its keyword and the name is widened back over the text before
+// it, so a line of quoted names costs one anchored attempt per name.
+func passwordNameArgumentRule() *Rule {
+	return &Rule{
+		ID:              RulePasswordNameArgument,
+		Description:     "password passed with its quoted name (define('DB_PASSWORD', '…'), setProperty(\"mail.smtp.password\", \"…\"))",
+		builtinRE:       builtinExpr(`(?P<key>(?i:password|passwd|passphrase))["'][ \t]*,[ \t]*` + codeQuoted(3) + `[ \t]*[,)]`),
+		MinLen:          5,
+		Keywords:        []string{"password", "passwd", "passphrase"},
+		Gate:            quotedNameGate,
+		Validate:        validPasswordNameArgument,
+		startsAtKeyword: true,
+	}
+}
+
+// quotedNameGate passes a keyword that ends a quoted name followed by a
+// comma.
+func quotedNameGate(data []byte, i int) bool {
+	j := i + 1
+	if j >= len(data) || data[j] != '"' && data[j] != '\'' {
+		return false
+	}
+	for j++; j < len(data) && (data[j] == ' ' || data[j] == '\t'); j++ {
+	}
+	return j < len(data) && data[j] == ','
+}
+
+// validPasswordNameArgument: the name is quoted like a string (the same
+// quote opens it) and the value can be a chosen password that mixes
+// letters with digits or symbols, as validPasswordArgument judges it; a
+// field name and an error code or a label ('password', 'too_short';
+// "password", "invalid") are not, nor is an environment lookup's
+// fallback (env-default-secret reads those).
+func validPasswordNameArgument(c Candidate) bool {
+	end := c.MatchOffset + len(c.Key)
+	if c.MatchOffset == 0 || end >= len(c.Context) || c.Context[c.MatchOffset-1] != c.Context[end] {
+		return false
+	}
+	call := bytes.ToLower(bytes.TrimRight(c.Context[:c.MatchOffset-1], " \t"))
+	for _, lookup := range []string{"getenv(", "environ.get(", "env.fetch("} {
+		if bytes.HasSuffix(call, []byte(lookup)) {
+			return false
+		}
+	}
+	return passwordShaped(c.Secret) && hasLetter(c.Secret) && validPasswordArgument(c)
+}
 
 // codeRules returns fresh copies of the rules above.
 func codeRules() []*Rule {
@@ -281,8 +336,8 @@ func validSigningSecret(c Candidate) bool {
 
 // keyNamed reports whether line (lower case, up to a []byte literal)
 // assigns it to a name of a key or a secret: the last word before ":=",
-// "=" or ":" holds "key" or "secret" and no "sig", "hex", "input" or
-// "message".
+// "=" or ":" holds "key" or "secret" and no "sig" (but "signing"), "hex",
+// "input" or "message".
 func keyNamed(line string) bool {
 	line = strings.TrimRight(line, " \t")
 	for _, op := range []string{":=", "=", ":"} {
@@ -299,6 +354,8 @@ func keyNamed(line string) bool {
 	if !strings.Contains(name, "key") && !strings.Contains(name, "secret") {
 		return false
 	}
+	// a signing key is a key; "sig" below means a signature
+	name = strings.ReplaceAll(name, "signing", "")
 	for _, w := range []string{"sig", "hex", "input", "message", "msg", "public", "pub"} {
 		if strings.Contains(name, w) {
 			return false

@@ -225,7 +225,7 @@ func compileGitleaks(set *gitleaksrules.Set) ([]*Rule, error) {
 			// ranks first); when it does not, the generic rule still
 			// reports the value, as gitleaks does, unless its tail is
 			// shorter than any format of that provider (cutShort).
-			if generic && (!genericKeyIsSecret(c) || isPublicKey(c.Secret) || cutShort(c.Secret) || isHostname(c.Secret) || proseComma(c.Match)) {
+			if generic && (!genericKeyIsSecret(c) || isPublicKey(c.Secret) || cutShort(c.Secret) || isHostname(c.Secret) || proseComma(c.Match) || nextEnvName(c.Secret)) {
 				return false
 			}
 			once.Do(func() {
@@ -271,6 +271,19 @@ func proseComma(match []byte) bool {
 		break
 	}
 	return i < len(match) && match[i] == ',' && !quoted
+}
+
+// nextEnvName reports whether a generic value is the name of the next
+// line's variable: in an env file, a key whose value is left blank or is
+// a <placeholder> runs on to "SENDGRID_API_KEY=" on the line below, which
+// gitleaks' value class (it takes "=") reads as the value. gitleaks drops
+// it by a stop word inside the name ("send"); whole-word stop words do not.
+func nextEnvName(v []byte) bool {
+	n := len(v)
+	for n > 0 && v[n-1] == '=' {
+		n--
+	}
+	return n < len(v) && envNameRE.Match(v[:n])
 }
 
 // gitleaksRewrite replaces part of an imported expression by one that
@@ -1001,20 +1014,22 @@ var notInProse = map[string]bool{
 }
 
 // pwHashRules are the crypt(3) hash rules: where the line names the
-// value a hash ("passwordHash: '$2b$…'", "password_hash" in a seed's
-// row), it is what an application stores in place of the password, as
-// the round-19 blind set labels it; /etc/shadow's, .htpasswd's and a
-// router's "secret 8 $8$…" lines say no such thing.
+// value a hash ("passwordHash: '$2b$…'", "password_hash" or Rails'
+// "password_digest" in a seed's row), it is what an application stores
+// in place of the password, as the round-19 and round-20 blind sets label
+// it; /etc/shadow's, .htpasswd's and a router's "secret 8 $8$…" lines
+// say no such thing.
 var pwHashRules = map[string]bool{"np.pwhash.1": true, "np.pwhash.2": true, "np.pwhash.3": true, "np.pwhash.4": true, "np.pwhash.5": true}
 
-// namesItsHash: "hash" on the value's line, outside the value.
+// namesItsHash: "hash" or "digest" on the value's line, outside the value.
 func namesItsHash(c Candidate) bool {
 	line := c.Line()
 	at := bytes.Index(line, c.Secret)
+	names := func(b []byte) bool { return bytesContainsFold(b, "hash") || bytesContainsFold(b, "digest") }
 	if at < 0 {
-		return bytesContainsFold(line, "hash")
+		return names(line)
 	}
-	return bytesContainsFold(line[:at], "hash") || bytesContainsFold(line[at+len(c.Secret):], "hash")
+	return names(line[:at]) || names(line[at+len(c.Secret):])
 }
 
 func bytesContainsFold(b []byte, s string) bool {

@@ -149,6 +149,11 @@ func adversarial() map[string]func(n int) []byte {
 	out["line:mysql"] = entries(`mysql -u root -p'%s' `)
 	out["line:mysql-words"] = rep("mysql a b c d e f g h ")
 	out["line:password-plain"] = entries("with password %s and the password on that box was ")
+	// round twenty's forms: a quoted password name before its value, a
+	// typed declaration
+	out["line:quoted-name"] = rep("'password', ")
+	out["line:quoted-name-value"] = entries("define('DB_PASSWORD', '%s'); ")
+	out["line:typed-declaration"] = rep("const API_TOKEN: &str = ")
 	out["line:cjk"] = entries("パスワードは「%s」")
 	out["line:bold"] = entries("senha do Redis: **%s** ")
 	// noteskinds.go and the forms notesforms.go gained: PINs and codes with

@@ -30,6 +30,19 @@ var passwordNonValues = map[string]bool{
 	"value": true, "values": true, "text": true, "word": true, "words": true,
 }
 
+// passwordTranslations are the word "password" in other languages: the
+// value of a password key in a locale file ("password": "Passwort") is
+// the label of a form field, not a password.
+var passwordTranslations = map[string]bool{
+	"passwort": true, "kennwort": true, "contraseña": true, "contrasena": true, "clave": true,
+	"mot de passe": true, "senha": true, "palavra-passe": true, "wachtwoord": true, "hasło": true,
+	"haslo": true, "lösenord": true, "losenord": true, "passord": true, "adgangskode": true,
+	"salasana": true, "şifre": true, "sifre": true, "parola": true, "heslo": true, "jelszó": true,
+	"parolă": true, "geslo": true, "lozinka": true, "пароль": true, "κωδικός": true, "סיסמה": true,
+	"كلمة المرور": true, "密码": true, "密碼": true, "パスワード": true, "비밀번호": true, "mật khẩu": true,
+	"kata sandi": true, "รหัสผ่าน": true, "पासवर्ड": true,
+}
+
 func passwordRule() *Rule {
 	// quoted, also with escaped quotes inside a string literal (\"x\")
 	q := "(?:\\\\?\"(?P<secret>[^\"\\s\\\\]{3,})\\\\?\"|\\\\?'(?P<secret>[^'\\s\\\\]{3,})\\\\?')"
@@ -124,7 +137,7 @@ func plausiblePasswordValue(v []byte) bool {
 		return false // longer than a chosen password, or a sentence
 	}
 	s := strings.ToLower(string(v))
-	if passwordNonValues[s] || passwordNonValues[strings.Trim(s, "_-.")] {
+	if passwordNonValues[s] || passwordNonValues[strings.Trim(s, "_-.")] || passwordTranslations[s] {
 		return false
 	}
 	// myPassword: IsPlaceholder judges camelCase stand-ins.
@@ -249,4 +262,13 @@ var cmdletRE = lazyRE.New(`^[A-Z][a-z]+-[A-Z][A-Za-z]+$`)
 func commandOutput(c Candidate) bool {
 	j := c.Offset + len(c.Secret)
 	return cmdletRE.MatchString(string(c.Secret)) && j+1 < len(c.Context) && c.Context[j] == ' ' && c.Context[j+1] != '#' && c.Context[j+1] != '\n'
+}
+
+func hasLetter(b []byte) bool {
+	for _, c := range b {
+		if 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' {
+			return true
+		}
+	}
+	return false
 }

@@ -279,6 +279,10 @@ func defaultRules(thirdParty bool) []*Rule {
 			withGitleaksAllowlists(r, r.ID)
 			out = append(out, r)
 		}
+		// and the forms of round twenty (codeforms.go) after them
+		r := passwordNameArgumentRule()
+		withGitleaksAllowlists(r, r.ID)
+		out = append(out, r)
 	}
 	return out
 }
@@ -600,7 +604,10 @@ func builtinRules(ep *Rule) []*Rule {
 			Description: "high-entropy value assigned to a password, secret, token or API key name",
 			// The match starts at the keyword (the scanner tries it
 			// there, anchored, and widens the key to the whole name).
-			builtinRE: builtinExpr("(?i)(?P<key>(?:password|passwd|secret|token|api[_.-]?key|access[_.-]?key)[A-Za-z0-9_.-]*)[\x60\"']?[ \\t]*(?:=|:=|:|=>)[ \\t]*" +
+			// A typed declaration names its type between the name and
+			// "=": const API_TOKEN: &str = "…" (Rust), val apiKey: String
+			// = "…" (Kotlin, Swift, TypeScript).
+			builtinRE: builtinExpr("(?i)(?P<key>(?:password|passwd|secret|token|api[_.-]?key|access[_.-]?key)[A-Za-z0-9_.-]*)[\x60\"']?[ \\t]*(?:=|:=|:[ \\t]*&?(?:'static[ \\t]+)?[A-Za-z][A-Za-z0-9_.]*\\??[ \\t]*=|:|=>)[ \\t]*" +
 				"(?:\"(?P<secret>[^\"\\r\\n]+)\"|'(?P<secret>[^'\\r\\n]+)'|\x60(?P<secret>[^\x60\\r\\n]+)\x60|(?P<secret>[^\\s\x60\"',;&]*[^\\s\x60\"',;&.:)\\]}>]))"),
 			Entropy:         3, // 3.5 but for hex: validGeneric
 			MinLen:          12,

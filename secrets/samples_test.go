@@ -730,6 +730,9 @@ func corpusSamples() []sample {
 		fcm := "AAAA" + g.from(base62, 7) + ":APA91b" + g.from(base62+"-_", 134)
 		s = append(s, tp("fcm server key", RuleFCMServerKey, fcm, "{\n  \"server_key\": \""+fcm+"\"\n}\n"))
 		s = append(s, fp("fcm key named, not given", RuleFCMServerKey, "The FCM server key (AAAA…:APA91b…) lives in the vault under push/fcm.\n"))
+		dbpw := g.letters(6) + g.from(alphaDigit, 4) + "#" + g.letters(2)
+		s = append(s, tp("password passed with its quoted name", RulePasswordNameArgument, dbpw, "```php\ndefine( 'DB_PASSWORD', '"+dbpw+"' );\n```\n"))
+		s = append(s, fp("a field name and an error code", RulePasswordNameArgument, "```php\n$form->addError('password', 'too_short');\ndefine('DB_PASSWORD', getenv('DB_PASSWORD'));\n```\n"))
 	}
 
 	// the forms of notesforms.go (passwords in notes)
