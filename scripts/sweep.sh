@@ -20,7 +20,7 @@
 #   SOTVET_BIN a sotvet binary to measure instead of building ./cmd/sotvet
 #
 # Each shape's size is its unit: documents for most, megabytes for bigdoc,
-# items for items, remains, workboard and chains. Times under 150 ms are
+# items for items, remains, workboard, chains and fanin. Times under 150 ms are
 # dominated by start-up; their exponents are printed but not flagged.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -42,6 +42,7 @@ declare -A sizes=(
 	[nesting]="1000 10000" [mesh]="1000 10000" [longlines]="4 16"
 	[bigdoc]="1 10" [items]="1000 10000" [remains]="1000 10000"
 	[workboard]="5000 50000" [chains]="5000 50000" [distinct]="1000 10000"
+	[fanin]="5000 50000"
 )
 if ((BIG)); then
 	for s in default adoption tiny deeprefs mesh nesting; do sizes[$s]+=" 100000"; done
@@ -50,7 +51,7 @@ if ((BIG)); then
 	sizes[remains]+=" 100000"
 fi
 shapes=("$@")
-((${#shapes[@]})) || shapes=(default adoption findings tiny deeprefs manyids nesting mesh longlines bigdoc items remains workboard chains distinct)
+((${#shapes[@]})) || shapes=(default adoption findings tiny deeprefs manyids nesting mesh longlines bigdoc items remains workboard chains distinct fanin)
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/sotvet-sweep.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT

@@ -253,13 +253,26 @@ type lineIndex struct {
 	text   []byte
 	base   int
 	starts []int
+	// wide holds the lines with a byte outside ASCII, whose columns are
+	// counted by decoding; on the others a column is a byte.
+	wide map[int]bool
+	// the last mark offset resolved on a wide line: the items of a flow
+	// sequence come in order along one line, and counting each from the
+	// line's start cost the square of the line's length.
+	curLine, curCol, curOff int
 }
 
 func newLineIndex(text []byte, base int) *lineIndex {
 	li := &lineIndex{text: text, base: base, starts: []int{0}}
 	for i, c := range text {
-		if c == '\n' {
+		switch {
+		case c == '\n':
 			li.starts = append(li.starts, i+1)
+		case c >= utf8.RuneSelf:
+			if li.wide == nil {
+				li.wide = map[int]bool{}
+			}
+			li.wide[len(li.starts)] = true
 		}
 	}
 	return li
@@ -273,11 +286,22 @@ func (li *lineIndex) offset(line, col int) int {
 	if line > len(li.starts) {
 		return li.base + len(li.text)
 	}
-	off := li.starts[line-1]
-	for c := 1; c < col && off < len(li.text) && li.text[off] != '\n'; c++ {
+	off, c := li.starts[line-1], 1
+	if !li.wide[line] {
+		end := len(li.text)
+		if line < len(li.starts) {
+			end = li.starts[line] - 1
+		}
+		return li.base + min(off+max(col-1, 0), end)
+	}
+	if li.curLine == line && li.curCol <= col {
+		off, c = li.curOff, li.curCol
+	}
+	for ; c < col && off < len(li.text) && li.text[off] != '\n'; c++ {
 		_, size := utf8.DecodeRune(li.text[off:])
 		off += size
 	}
+	li.curLine, li.curCol, li.curOff = line, c, off
 	return li.base + off
 }
 

@@ -38,7 +38,11 @@ import (
 //   - distinct: n documents naming 200 work item ids and 20 paths each, in
 //     prose and in lists, every one named by no other document, and the
 //     next document by path: a table of reference texts that shares nothing.
-var Shapes = []string{"adoption", "findings", "bigdoc", "workboard", "tiny", "deeprefs", "remains", "items", "manyids", "longlines", "nesting", "mesh", "chains", "distinct"}
+//   - fanin: a workboard of n items and one more blocked by all of them,
+//     in a flow sequence on one line, with one ISSUES document per 1,000
+//     items (a probe of round twenty's blind shapes: every item's column
+//     counted from the line's start cost the square of the line).
+var Shapes = []string{"adoption", "findings", "bigdoc", "workboard", "tiny", "deeprefs", "remains", "items", "manyids", "longlines", "nesting", "mesh", "chains", "distinct", "fanin"}
 
 // WriteShape writes the named shape of size n into dir (which must be absent
 // or empty unless opt.Force), deterministically from seed. The shape
@@ -81,6 +85,8 @@ func WriteShape(dir, shape string, n int, seed int64, opt Options) error {
 		files = func(emit func(string, string)) { chains(emit, n) }
 	case "distinct":
 		files = func(emit func(string, string)) { distinct(emit, n) }
+	case "fanin":
+		files = func(emit func(string, string)) { fanIn(emit, n) }
 	default:
 		return fmt.Errorf("gencorpus: unknown shape %q (have default, %s)", shape, strings.Join(Shapes, ", "))
 	}
@@ -475,6 +481,33 @@ func chains(emit func(string, string), n int) {
 		}
 		emit(p, b.String())
 	}
+	emit("WORKBOARD.yaml", wb.String())
+	emit("sotvet.yaml", "max-file-size: 67108864\n")
+}
+
+// fanIn: n work items, each defined in an ISSUES document of 1,000, and a
+// roll-up item blocked by every one of them, its blocked_by one flow
+// sequence on one line of the workboard.
+func fanIn(emit func(string, string), n int) {
+	var wb strings.Builder
+	wb.WriteString("items:\n")
+	ids := make([]string, n)
+	for doc := 0; doc*1000 < n; doc++ {
+		p := fmt.Sprintf(".sot/fanin/FAN-%03d-ISSUES.md", doc)
+		var b strings.Builder
+		legacyFrontmatter(&b, fmt.Sprintf("fan-%03d", doc), "draft")
+		b.WriteString("# Fan-in\n\n" + Disclaimer + "\n\n")
+		for i := doc * 1000; i < min(n, doc*1000+1000); i++ {
+			ids[i] = fmt.Sprintf("FAN-WORK-%06d", i)
+			fmt.Fprintf(&b, "## Issue: %s - Part %d\n\nOne part of the roll-up.\n\n", ids[i], i)
+			fmt.Fprintf(&wb, "  - id: %s\n    title: Part %d\n    status: candidate\n    source: %s\n", ids[i], i, p)
+		}
+		if doc == 0 {
+			b.WriteString("## Issue: FAN-WORK-ROLLUP - Roll-up\n\nEvery part, gathered.\n\n")
+		}
+		emit(p, b.String())
+	}
+	fmt.Fprintf(&wb, "  - id: FAN-WORK-ROLLUP\n    title: Roll-up\n    status: blocked\n    blocked_by: [%s]\n    source: .sot/fanin/FAN-000-ISSUES.md\n", strings.Join(ids, ", "))
 	emit("WORKBOARD.yaml", wb.String())
 	emit("sotvet.yaml", "max-file-size: 67108864\n")
 }

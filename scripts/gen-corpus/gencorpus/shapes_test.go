@@ -15,7 +15,7 @@ import (
 // unknown shape.
 func TestShapes(t *testing.T) {
 	sizes := map[string]int{"adoption": 20, "findings": 5, "bigdoc": 1, "workboard": 250, "tiny": 30, "deeprefs": 12,
-		"remains": 10, "items": 10, "manyids": 3, "longlines": 1, "nesting": 2, "mesh": 20, "chains": 1500, "distinct": 3}
+		"remains": 10, "items": 10, "manyids": 3, "longlines": 1, "nesting": 2, "mesh": 20, "chains": 1500, "distinct": 3, "fanin": 1500}
 	want := map[string]func(files map[string]string) string{
 		"adoption": func(files map[string]string) string {
 			if n := countMD(files); n != 20 {
@@ -88,6 +88,16 @@ func TestShapes(t *testing.T) {
 			}
 			if strings.Count(files[".sot/mesh/MESH-00000-PRD.md"], "Depends on") != 10 {
 				return "want ten links per document"
+			}
+			return ""
+		},
+		"fanin": func(files map[string]string) string {
+			if msg := wantMD(files, 2); msg != "" {
+				return msg
+			}
+			wb := files["WORKBOARD.yaml"]
+			if strings.Count(wb, "- id: ") != 1501 || !strings.Contains(wb, "blocked_by: [FAN-WORK-000000, FAN-WORK-000001, ") {
+				return "want 1,500 items and a roll-up blocked by all of them on one line"
 			}
 			return ""
 		},
