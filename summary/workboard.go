@@ -10,6 +10,10 @@ import (
 // Workboard is WORKBOARD.yaml by status.
 type Workboard struct {
 	Present bool `json:"present"`
+	// NotRead says why a WORKBOARD.yaml that is there was not read (over
+	// the size limit, not YAML): an empty workboard is not the same as
+	// one sotvet could not read.
+	NotRead string `json:"not_read,omitempty"`
 	// Columns are the statuses in a fixed order (finished first, then
 	// alphabetical), each with its items in workboard order.
 	Columns []Column `json:"columns"`
@@ -64,6 +68,12 @@ func fieldValue(f *sotparse.Field) string {
 func workboardOf(ws *sotparse.Workspace) Workboard {
 	wb := Workboard{Columns: []Column{}, Edges: []Edge{}, Blocked: []BlockedItem{}}
 	if ws.Workboard == nil {
+		for _, p := range ws.Problems {
+			if p.Path == "WORKBOARD.yaml" {
+				wb.NotRead = p.Message
+				break
+			}
+		}
 		return wb
 	}
 	wb.Present = true

@@ -217,7 +217,14 @@ func writeDashboard(w io.Writer, s *summary.Summary) {
 		cols = append(cols, fmt.Sprintf("%s %d", c.Status, len(c.Items)))
 		total += len(c.Items)
 	}
-	fmt.Fprintf(w, "\nWORKBOARD  %d items (%s), %d blocked\n", total, strings.Join(cols, ", "), len(s.Workboard.Blocked))
+	switch {
+	case s.Workboard.NotRead != "":
+		fmt.Fprintf(w, "\nWORKBOARD  not read: %s\n", strings.TrimSuffix(s.Workboard.NotRead, "; not read"))
+	case !s.Workboard.Present:
+		fmt.Fprintf(w, "\nWORKBOARD  none (no WORKBOARD.yaml)\n")
+	default:
+		fmt.Fprintf(w, "\nWORKBOARD  %d items (%s), %d blocked\n", total, strings.Join(cols, ", "), len(s.Workboard.Blocked))
+	}
 	for _, b := range s.Workboard.Blocked {
 		var by []string
 		for _, x := range b.By {
