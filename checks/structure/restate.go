@@ -322,10 +322,25 @@ func factOf(s string, frame *framing) itemFact {
 		for j := 0; j < len(w); j++ {
 			h = (h ^ uint64(w[j])) * 1099511628211
 		}
-		key += h
+		key += mix64(h)
 		n++
 	}
 	return itemFact{key, n, neg}
+}
+
+// mix64 scrambles a word's FNV hash before factOf adds it to the others:
+// FNV-1a's last step is linear in the last byte, so words that differ in
+// a last digit ("150", "151") changed a sum of raw hashes by +p and -p,
+// and two list rows naming consecutive numbers twice summed the same (21
+// rows of a 1,000-row index read as restatements, round twenty's blind
+// shapes). murmur3's finaliser spreads every bit over the whole word.
+func mix64(h uint64) uint64 {
+	h ^= h >> 33
+	h *= 0xff51afd7ed558ccd
+	h ^= h >> 33
+	h *= 0xc4ceb9fe1a85ec53
+	h ^= h >> 33
+	return h
 }
 
 // lowerWord returns w in lower case: an ASCII word of up to len(buf)

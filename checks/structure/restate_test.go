@@ -238,7 +238,7 @@ func factOfRef(s string, frame *framing) itemFact {
 		for j := 0; j < len(w); j++ {
 			h = (h ^ uint64(w[j])) * 1099511628211
 		}
-		key += h
+		key += mix64(h)
 		n++
 	}
 	return itemFact{key, n, neg}
