@@ -44,7 +44,7 @@ func TestRefsPacked(t *testing.T) {
 
 // TestRefTextsConcurrent gives out ids from several goroutines, as the
 // parse does, past the first blocks and the first full block of spans
-// (textSpanBlock ids), where a block is added while others read: every
+// (textPlaceBlock ids), where a block is added while others read: every
 // text keeps its id and reads back as itself. Run under -race it also
 // holds that reads need no lock.
 func TestRefTextsConcurrent(t *testing.T) {
@@ -82,11 +82,11 @@ func TestRefTextsConcurrent(t *testing.T) {
 func TestTextsSpans(t *testing.T) {
 	texts := NewTexts()
 	var want []string
-	for i := range textSpanBlock + 5000 { // past the first block of spans
+	for i := range textPlaceBlock + 5000 { // past the first block of spans
 		var s string
 		switch i % 7 {
 		case 0:
-			s = strings.Repeat(fmt.Sprintf("long-%d-", i), 1+textShared/6) // own chunk
+			s = strings.Repeat(fmt.Sprintf("long-%d-", i), 1+textShared/6) // over textShared
 		case 1:
 			s = strings.Repeat("x", textShared) // the longest shared
 		default:
