@@ -8,6 +8,7 @@ import (
 	"iter"
 	"math/bits"
 	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"unsafe"
@@ -30,7 +31,8 @@ type Refs struct {
 func (rs Refs) Len() int { return rs.n }
 
 // All yields the references in the order the parse found them, with
-// their index.
+// their index. It decodes as decode does, inline: it is what every check
+// that reads references runs.
 func (rs Refs) All() iter.Seq2[int, Ref] {
 	return func(yield func(int, Ref) bool) {
 		b, prev := rs.packed, token.Pos(0)
@@ -50,6 +52,26 @@ func (rs Refs) All() iter.Seq2[int, Ref] {
 			if !yield(i, r) {
 				return
 			}
+		}
+	}
+}
+
+// decode yields each reference's kind, the id of its text and its place,
+// in order.
+func (rs Refs) decode(yield func(kind RefKind, id TextID, pos, end token.Pos) bool) {
+	b, prev := rs.packed, token.Pos(0)
+	for range rs.n {
+		kind := RefKind(b[0])
+		id, k := binary.Uvarint(b[1:])
+		b = b[1+k:]
+		dp, k := binary.Varint(b)
+		b = b[k:]
+		de, k := binary.Varint(b)
+		b = b[k:]
+		pos := prev + token.Pos(dp)
+		prev = pos
+		if !yield(kind, TextID(id), pos, pos+token.Pos(de)) {
+			return
 		}
 	}
 }
@@ -224,7 +246,10 @@ func tag(h uint64, idBits uint) uint32 {
 // take.
 func (t *Texts) findLocked(h uint64, s string) (slot int, id TextID, ok bool) {
 	if len(t.index) == 0 {
-		return -1, 0, false
+		if t.n == 0 {
+			return -1, 0, false
+		}
+		t.indexLocked(indexSize(int(t.n))) // let go by DropIndex
 	}
 	mask := uint32(len(t.index) - 1)
 	tg := tag(h, t.idBits)
@@ -331,12 +356,28 @@ func (t *Texts) growPlacesLocked(dir [][]textPlace, b int) [][]textPlace {
 }
 
 // growLocked doubles the index (from 64 slots) and files every id in it
-// again, the last one given out included. A slot holds id+1, at most
-// 3/4 of the slots, in idBits: the bits above are the hash's tag.
+// again, the last one given out included.
 func (t *Texts) growLocked() {
-	index := make([]uint32, max(2*len(t.index), 64))
-	idBits := uint(bits.TrailingZeros(uint(len(index))))
-	mask := uint32(len(index) - 1)
+	t.indexLocked(max(2*len(t.index), indexSize(int(t.n))))
+}
+
+// indexSize is the size of an index of n ids: a power of two, at least
+// 64, at most 3/4 full.
+func indexSize(n int) int {
+	size := 64
+	for 4*n > 3*size {
+		size *= 2
+	}
+	return size
+}
+
+// indexLocked makes an index of size slots (a power of two) and files
+// every id in it. A slot holds id+1, at most 3/4 of the slots, in idBits:
+// the bits above are the hash's tag.
+func (t *Texts) indexLocked(size int) {
+	index := make([]uint32, size)
+	idBits := uint(bits.TrailingZeros(uint(size)))
+	mask := uint32(size - 1)
 	for id := range TextID(t.n) {
 		h := maphash.String(t.seed, t.Text(id))
 		i := uint32(h) & mask
@@ -348,43 +389,52 @@ func (t *Texts) growLocked() {
 	t.index, t.idBits = index, idBits
 }
 
-// TextSet is a set of reference texts, held as ids in their run's table:
-// 4 bytes a text where a map of them took ~25 and its strings.
-type TextSet struct {
-	texts *Texts
-	ids   []TextID // sorted
+// DropIndex lets the index of the texts go (4 bytes a slot, 16 MB at two
+// million texts) once no more are expected: the parse of a run that only
+// reports has named every text its documents hold, and its checks read
+// texts by id and compare sets by text (TextSet). ID and Lookup still
+// work after it: the first to come makes the index again.
+func (t *Texts) DropIndex() {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.index, t.idBits = nil, 0
 }
 
-// TextSet returns the texts of the references of kind k, each as fix
-// returns it (nil: as it is).
-func (rs Refs) TextSet(k RefKind, fix func(string) string) TextSet {
+// TextSet is a set of reference texts, held as ids in their run's table
+// sorted by their texts: 4 bytes a text where a map of them took ~25 and
+// its strings, and Has reads no index of the table, which a run that only
+// reports lets go before its checks run (Texts.DropIndex).
+type TextSet struct {
+	texts *Texts
+	ids   []TextID // sorted by their texts less trim, one id a text
+	trim  string
+}
+
+// TextSet returns the texts of the references of kind k, each less the
+// suffix trim.
+func (rs Refs) TextSet(k RefKind, trim string) TextSet {
 	var ids []TextID
-	for _, r := range rs.All() {
-		if r.Kind != k {
-			continue
+	rs.decode(func(kind RefKind, id TextID, _, _ token.Pos) bool {
+		if kind == k {
+			ids = append(ids, id)
 		}
-		t := r.Text
-		if fix != nil {
-			t = fix(t)
-		}
-		ids = append(ids, rs.texts.ID(t))
-	}
+		return true
+	})
 	if len(ids) == 0 {
 		return TextSet{}
 	}
-	slices.Sort(ids)
-	return TextSet{texts: rs.texts, ids: slices.Clip(slices.Compact(ids))}
+	s := TextSet{texts: rs.texts, trim: trim}
+	slices.SortFunc(ids, func(a, b TextID) int { return strings.Compare(s.text(a), s.text(b)) })
+	s.ids = slices.Clip(slices.CompactFunc(ids, func(a, b TextID) bool { return s.text(a) == s.text(b) }))
+	return s
+}
+
+func (s TextSet) text(id TextID) string {
+	return strings.TrimSuffix(s.texts.Text(id), s.trim)
 }
 
 // Has reports whether text is in s.
 func (s TextSet) Has(text string) bool {
-	if len(s.ids) == 0 {
-		return false
-	}
-	id, ok := s.texts.Lookup(text)
-	if !ok {
-		return false
-	}
-	_, ok = slices.BinarySearch(s.ids, id)
+	_, ok := slices.BinarySearchFunc(s.ids, text, func(id TextID, text string) int { return strings.Compare(s.text(id), text) })
 	return ok
 }

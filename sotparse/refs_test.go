@@ -33,11 +33,11 @@ func TestRefsPacked(t *testing.T) {
 			t.Errorf("ref %d = %+v, want %+v", i, r, want[i])
 		}
 	}
-	set := rs.TextSet(RefWorkID, nil)
+	set := rs.TextSet(RefWorkID, "")
 	if !set.Has("CTO-WORK-1") || set.Has(".sot/a.md") || set.Has("CTO-WORK-2") || len(set.ids) != 1 {
 		t.Errorf("TextSet(RefWorkID) = %v", set.ids)
 	}
-	if (Refs{}).TextSet(RefWorkID, nil).Has("CTO-WORK-1") {
+	if (Refs{}).TextSet(RefWorkID, "").Has("CTO-WORK-1") {
 		t.Error("empty Refs has a text")
 	}
 }
