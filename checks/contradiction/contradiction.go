@@ -865,6 +865,7 @@ func newLine(d *sotparse.Doc, l bodylines.Line) *line {
 	body := strings.TrimRight(raw[start:], " \t")
 	ln := &line{d: d, source: quote(body), pos: d.File.Pos(l.Off + start), end: d.File.Pos(l.Off + start + len(body))}
 	var b strings.Builder
+	b.Grow(len(body)) // the text's size unless it holds code spans shorter than the placeholder
 	i := 0
 	ln.anchors = append(ln.anchors, anchor{0, l.Off + start})
 	for i < len(body) {

@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"go/token"
+	"iter"
 	"regexp"
 	"slices"
 	"sort"
@@ -754,7 +755,7 @@ func (rp *remainPatterns) match(di *docInfo, content []byte) *remainIdx {
 			// label, or in a table row.
 			if subject, end, date, ok := rp.otherClaim(content, ln.off, labelEnd, s); ok {
 				m.byEnd, m.byDate = end, date
-				m.ids = ids(subject)
+				m.ids = slices.Collect(ids(subject))
 				for i := range m.ids {
 					m.ids[i] = strings.ToUpper(m.ids[i])
 				}
@@ -1345,7 +1346,7 @@ func index(d *sotparse.Doc, content []byte, pats *remainPatterns, texts *sotpars
 				st := strings.ToLower(s.text[m[4]:m[5]])
 				if statuses.Has(st) {
 					status := texts.ID(st)
-					for _, id := range ids(s.text[m[2]:m[3]]) {
+					for id := range ids(s.text[m[2]:m[3]]) {
 						di.stated.add(stated{id: texts.ID(id), status: status, off: s.off}, lastClaim)
 						lastClaim = s.off
 					}
@@ -1391,13 +1392,13 @@ func index(d *sotparse.Doc, content []byte, pats *remainPatterns, texts *sotpars
 	inItem := func(off int) bool { return di.innermostIdx(off) >= 0 }
 	for _, ln := range lines {
 		if m := workItemLineMatch(ln.Text); m != nil && !inItem(ln.Off) {
-			for _, id := range ids(m[1]) {
+			for id := range ids(m[1]) {
 				di.mark(id)
 			}
 		}
 		for _, s := range workboard {
 			if s.start <= ln.Off && ln.Off < s.end && listItemPattern.MatchString(ln.Text) {
-				for _, id := range ids(ln.Text) {
+				for id := range ids(ln.Text) {
 					di.mark(id)
 				}
 			}
@@ -1438,16 +1439,17 @@ func saysIsOrAre(s string) bool {
 	return isNeedle.index(s) >= 0 || areNeedle.index(s) >= 0 || strings.Contains(s, "\u017f")
 }
 
-// ids returns the work ids of s that idPattern finds, upper-cased.
-func ids(s string) []string {
-	var out []string
-	for i := 0; ; {
-		start, end := nextID(s, i)
-		if start < 0 {
-			return out
+// ids yields the work ids of s that idPattern finds, upper-cased: a
+// sentence of claims names a hundred, once a slice of them each.
+func ids(s string) iter.Seq[string] {
+	return func(yield func(string) bool) {
+		for i := 0; ; {
+			start, end := nextID(s, i)
+			if start < 0 || !yield(strings.ToUpper(s[start:end])) {
+				return
+			}
+			i = end
 		}
-		out = append(out, strings.ToUpper(s[start:end]))
-		i = end
 	}
 }
 
@@ -1606,7 +1608,9 @@ func linesWithEach(lines []bodylines.Line, content []byte, ns ...needle) [][]bod
 					// needle lies in it.
 					i := sort.Search(len(lines), func(i int) bool { return lines[i].Off > start }) - 1
 					if i >= 0 && start+len(m.word) <= lines[i].Off+len(lines[i].Text) {
-						hits[h] = append(hits[h], i)
+						if n := len(hits[h]); n == 0 || hits[h][n-1] != i {
+							hits[h] = append(hits[h], i) // once a line, not once a word: a line may name a hundred ids
+						}
 					}
 				}
 			}
