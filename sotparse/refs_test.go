@@ -10,7 +10,8 @@ import (
 
 // TestRefsPacked holds what Refs unpack to: the references as added, in
 // order, positions going back as well as forward (the parse adds a
-// document's work ids before its paths), NoPos included.
+// document's work ids before its paths), NoPos included, spans as long as
+// their texts (End not packed) and not.
 func TestRefsPacked(t *testing.T) {
 	want := []Ref{
 		{RefSource, "x.md", 900, 904},
@@ -19,6 +20,9 @@ func TestRefsPacked(t *testing.T) {
 		{RefWorkID, "CTO-WORK-1", 30, 40},
 		{RefCommit, "", token.NoPos, token.NoPos},
 		{RefAbsPath, "/tmp/r", 41, 47},
+		{RefSource, "y.md", 950, 952},        // a span shorter than its text
+		{RefSOTPath, ".sot/b.md", 960, 1000}, // and longer
+		{RefCommit, "abc1234", 1001, 1008},   // after one whose End was packed
 	}
 	b := (*modelSlabs)(nil).refsBuilder()
 	for _, r := range want {
