@@ -36,8 +36,7 @@ const refSpansText = 0x80
 func (rs Refs) Len() int { return rs.n }
 
 // All yields the references in the order the parse found them, with
-// their index. It decodes as decode does, inline: it is what every check
-// that reads references runs.
+// their index.
 func (rs Refs) All() iter.Seq2[int, Ref] {
 	return func(yield func(int, Ref) bool) {
 		b, prev := rs.packed, token.Pos(0)
@@ -66,7 +65,8 @@ func (rs Refs) All() iter.Seq2[int, Ref] {
 	}
 }
 
-// ids yields each reference's kind and the id of its text, in order.
+// ids yields each reference's kind and the id of its text, in order,
+// reading no text.
 func (rs Refs) ids(yield func(kind RefKind, id TextID) bool) {
 	b := rs.packed
 	for range rs.n {
