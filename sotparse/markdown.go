@@ -3,6 +3,7 @@ package sotparse
 import (
 	"bytes"
 	"go/token"
+	"iter"
 	"strings"
 	"sync"
 	"unicode/utf8"
@@ -123,11 +124,11 @@ func parseDoc(f *File, report func(check string, pos, end token.Pos, msg string)
 	// Work ids anywhere in the file, frontmatter included; .sot/ paths in
 	// the body. Both are found with a literal search first: running a
 	// regexp over every byte of every document dominated the parse.
-	for _, m := range workIDs(content[start:]) {
+	for m := range workIDs(content[start:]) {
 		refs.addBytes(RefWorkID, content[start+m[0]:start+m[1]], f.Pos(start+m[0]), f.Pos(start+m[1]))
 	}
 	body := content[s.BodyStart:]
-	for _, m := range sotPaths(body) {
+	for m := range sotPaths(body) {
 		p := bytes.TrimRight(body[m[0]:m[1]], ".")
 		refs.addBytes(RefSOTPath, p, f.Pos(s.BodyStart+m[0]), f.Pos(s.BodyStart+m[0]+len(p)))
 	}
@@ -152,54 +153,62 @@ func parseDoc(f *File, report func(check string, pos, end token.Pos, msg string)
 
 var bom = []byte{0xEF, 0xBB, 0xBF}
 
-// workIDs returns the [start, end) offsets of every CTO-WORK-<digits> id
-// that stands as a word of its own.
-func workIDs(b []byte) [][2]int {
-	const prefix = "CTO-WORK-"
-	var out [][2]int
-	for i := 0; ; {
-		j := bytes.Index(b[i:], []byte(prefix))
-		if j < 0 {
-			return out
+// workIDs yields the [start, end) offsets of every CTO-WORK-<digits> id
+// that stands as a word of its own. It yields rather than returns them: a
+// document may name hundreds, each added to its references at once.
+func workIDs(b []byte) iter.Seq[[2]int] {
+	return func(yield func([2]int) bool) {
+		const prefix = "CTO-WORK-"
+		for i := 0; ; {
+			j := bytes.Index(b[i:], []byte(prefix))
+			if j < 0 {
+				return
+			}
+			start := i + j
+			end := start + len(prefix)
+			for end < len(b) && b[end] >= '0' && b[end] <= '9' {
+				end++
+			}
+			i = start + len(prefix)
+			if end == start+len(prefix) || (start > 0 && isWordByte(b[start-1])) || (end < len(b) && isWordByte(b[end])) {
+				continue
+			}
+			if !yield([2]int{start, end}) {
+				return
+			}
 		}
-		start := i + j
-		end := start + len(prefix)
-		for end < len(b) && b[end] >= '0' && b[end] <= '9' {
-			end++
-		}
-		i = start + len(prefix)
-		if end == start+len(prefix) || (start > 0 && isWordByte(b[start-1])) || (end < len(b) && isWordByte(b[end])) {
-			continue
-		}
-		out = append(out, [2]int{start, end})
 	}
 }
 
-// sotPaths returns the [start, end) offsets of every .sot/ path that starts
-// a word (after white space, a quote, a backtick or an opening bracket).
-func sotPaths(b []byte) [][2]int {
-	const prefix = ".sot/"
-	var out [][2]int
-	for i := 0; ; {
-		j := bytes.Index(b[i:], []byte(prefix))
-		if j < 0 {
-			return out
+// sotPaths yields the [start, end) offsets of every .sot/ path that
+// starts a word (after white space, a quote, a backtick or an opening
+// bracket).
+func sotPaths(b []byte) iter.Seq[[2]int] {
+	return func(yield func([2]int) bool) {
+		const prefix = ".sot/"
+		for i := 0; ; {
+			j := bytes.Index(b[i:], []byte(prefix))
+			if j < 0 {
+				return
+			}
+			start := i + j
+			i = start + len(prefix)
+			if start > 0 && !bytes.ContainsRune([]byte(" \t\r\n`'\"([<"), rune(b[start-1])) {
+				continue
+			}
+			end := i
+			for end < len(b) && isPathByte(b[end]) {
+				end++
+			}
+			// A path ends on a name character or a slash, not on punctuation.
+			for end > i && !isWordByte(b[end-1]) && b[end-1] != '/' {
+				end--
+			}
+			if !yield([2]int{start, end}) {
+				return
+			}
+			i = end
 		}
-		start := i + j
-		i = start + len(prefix)
-		if start > 0 && !bytes.ContainsRune([]byte(" \t\r\n`'\"([<"), rune(b[start-1])) {
-			continue
-		}
-		end := i
-		for end < len(b) && isPathByte(b[end]) {
-			end++
-		}
-		// A path ends on a name character or a slash, not on punctuation.
-		for end > i && !isWordByte(b[end-1]) && b[end-1] != '/' {
-			end--
-		}
-		out = append(out, [2]int{start, end})
-		i = end
 	}
 }
 

@@ -480,6 +480,11 @@ func ParseStreaming(fset *token.FileSet, disc *Discovery, read func(path string)
 	} else {
 		ws.index()
 	}
+	if release {
+		// Every text the documents name is in the table: the checks of a
+		// run that only reports read them by id.
+		texts.DropIndex()
+	}
 	return ws
 }
 

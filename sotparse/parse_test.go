@@ -382,7 +382,7 @@ func TestScannersMatchRegexps(t *testing.T) {
 		for _, m := range sotRe.FindAllStringSubmatchIndex(in, -1) {
 			want = append(want, in[m[2]:m[3]])
 		}
-		for _, m := range sotPaths([]byte(in)) {
+		for m := range sotPaths([]byte(in)) {
 			got = append(got, in[m[0]:m[1]])
 		}
 		if strings.Join(got, "|") != strings.Join(want, "|") {
@@ -390,7 +390,7 @@ func TestScannersMatchRegexps(t *testing.T) {
 		}
 		want, got = nil, nil
 		want = append(want, workIDPattern.FindAllString(in, -1)...)
-		for _, m := range workIDs([]byte(in)) {
+		for m := range workIDs([]byte(in)) {
 			got = append(got, in[m[0]:m[1]])
 		}
 		if strings.Join(got, "|") != strings.Join(want, "|") {
@@ -398,7 +398,7 @@ func TestScannersMatchRegexps(t *testing.T) {
 		}
 	}
 	// Unlike the old pattern, a bare ".sot/" is a reference to the directory.
-	if got := sotPaths([]byte("under .sot/ only")); len(got) != 1 || got[0] != [2]int{6, 11} {
+	if got := slices.Collect(sotPaths([]byte("under .sot/ only"))); len(got) != 1 || got[0] != [2]int{6, 11} {
 		t.Errorf("bare .sot/ = %v", got)
 	}
 }

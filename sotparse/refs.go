@@ -6,7 +6,9 @@ import (
 	"go/token"
 	"hash/maphash"
 	"iter"
+	"math/bits"
 	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"unsafe"
@@ -18,12 +20,17 @@ import (
 // hundreds of references; as a *Ref each (a string, two positions, a kind
 // and a pointer: ~52 bytes) they were most of the model (2.7 million of
 // them, ~110 MB on manyids at 10,000 documents); packed, a reference
-// takes ~7 bytes, and a text named by many documents is held once.
+// takes ~6 bytes, and a text named by many documents is held once.
 type Refs struct {
 	texts  *Texts
-	packed []byte // per ref: kind, text id, Pos - previous Pos (zigzag), End - Pos (zigzag)
+	packed []byte // per ref: kind (| refSpansText), text id, Pos - previous Pos (zigzag), End - Pos (zigzag) unless refSpansText
 	n      int
 }
+
+// refSpansText marks, in a packed reference's kind, one whose End is Pos
+// plus the length of its text, as the parse finds most of them: its End
+// is not packed (2.2 MB less on distinct-10000).
+const refSpansText = 0x80
 
 // Len returns the number of references.
 func (rs Refs) Len() int { return rs.n }
@@ -35,20 +42,45 @@ func (rs Refs) All() iter.Seq2[int, Ref] {
 		b, prev := rs.packed, token.Pos(0)
 		for i := range rs.n {
 			var r Ref
-			r.Kind = RefKind(b[0])
+			kind := b[0]
+			r.Kind = RefKind(kind &^ refSpansText)
 			id, k := binary.Uvarint(b[1:])
 			b = b[1+k:]
 			dp, k := binary.Varint(b)
 			b = b[k:]
-			de, k := binary.Varint(b)
-			b = b[k:]
 			r.Text = rs.texts.Text(TextID(id))
 			r.Pos = prev + token.Pos(dp)
-			r.End = r.Pos + token.Pos(de)
+			if kind&refSpansText != 0 {
+				r.End = r.Pos + token.Pos(len(r.Text))
+			} else {
+				de, k := binary.Varint(b)
+				b = b[k:]
+				r.End = r.Pos + token.Pos(de)
+			}
 			prev = r.Pos
 			if !yield(i, r) {
 				return
 			}
+		}
+	}
+}
+
+// ids yields each reference's kind and the id of its text, in order,
+// reading no text.
+func (rs Refs) ids(yield func(kind RefKind, id TextID) bool) {
+	b := rs.packed
+	for range rs.n {
+		kind := b[0]
+		id, k := binary.Uvarint(b[1:])
+		b = b[1+k:]
+		_, k = binary.Varint(b)
+		b = b[k:]
+		if kind&refSpansText == 0 {
+			_, k = binary.Varint(b)
+			b = b[k:]
+		}
+		if !yield(RefKind(kind&^refSpansText), TextID(id)) {
+			return
 		}
 	}
 }
@@ -62,18 +94,26 @@ type refsBuilder struct {
 }
 
 func (b *refsBuilder) add(kind RefKind, text string, pos, end token.Pos) {
-	b.addID(kind, b.texts.ID(text), pos, end)
+	b.addID(kind, b.texts.ID(text), len(text), pos, end)
 }
 
 func (b *refsBuilder) addBytes(kind RefKind, text []byte, pos, end token.Pos) {
-	b.addID(kind, b.texts.IDBytes(text), pos, end)
+	b.addID(kind, b.texts.IDBytes(text), len(text), pos, end)
 }
 
-func (b *refsBuilder) addID(kind RefKind, id TextID, pos, end token.Pos) {
-	b.packed = append(b.packed, byte(kind))
+// addID adds a reference to the text id, of size bytes.
+func (b *refsBuilder) addID(kind RefKind, id TextID, size int, pos, end token.Pos) {
+	spans := end == pos+token.Pos(size)
+	if spans {
+		b.packed = append(b.packed, byte(kind)|refSpansText)
+	} else {
+		b.packed = append(b.packed, byte(kind))
+	}
 	b.packed = binary.AppendUvarint(b.packed, uint64(id))
 	b.packed = binary.AppendVarint(b.packed, int64(pos-b.prev))
-	b.packed = binary.AppendVarint(b.packed, int64(end-pos))
+	if !spans {
+		b.packed = binary.AppendVarint(b.packed, int64(end-pos))
+	}
 	b.prev = pos
 	b.n++
 }
@@ -94,54 +134,63 @@ func (b *refsBuilder) refs(slabs *modelSlabs) Refs {
 // names in it what it keeps of a document once its text is gone (the ids
 // a sentence names) rather than keeping a copy of each. It is written
 // under mu, by several goroutines, and read without a lock: a text never
-// moves once its id is given out, nor changes its span (a block of spans
-// that grows is copied, and the old one still holds it), and a reader has
-// the id from a document whose parse happened before it read it.
+// moves once its id is given out, nor changes its place (a block of
+// places that grows is copied, and the old one still holds it), and a
+// reader has the id from a document whose parse happened before it read
+// it.
 //
-// The texts are copied into chunks of bytes they share, each id holding
-// its text's span in them (8 bytes), and found again by an
-// open-addressing index of their ids (4 bytes a slot): a map of strings
-// and a string header an id held ~80 bytes a text more, which a workspace
-// naming millions of distinct ids (each reference a text of its own)
-// paid in full.
+// The texts are copied into chunks of bytes they share, each behind its
+// length, each id holding where its text is (4 bytes), and found again by
+// an open-addressing index of their ids (4 bytes a slot, some bits of the
+// text's hash among them): a map of strings and a string header an id
+// held ~80 bytes a text more, which a workspace naming millions of
+// distinct ids (each reference a text of its own) paid in full.
 type Texts struct {
 	mu     sync.Mutex
-	index  []TextID // slot -> id+1, 0 when free; a power of two, at most 3/4 full
+	index  []uint32 // slot -> 0 when free, else id+1 | hash tag<<idBits (see slotLocked)
+	idBits uint     // log2(len(index)): the bits of id+1 in a slot
 	seed   maphash.Seed
 	n      uint32
-	spans  atomic.Pointer[[][]textSpan] // by id, in blocks (see addLocked); copied to change
-	chunks atomic.Pointer[[][]byte]     // copied to grow: a reader's copy stays valid
+	places atomic.Pointer[[][]textPlace] // by id, in blocks (see addLocked); copied to change
+	chunks atomic.Pointer[[][]byte]      // shared chunks; copied to grow: a reader's copy stays valid
+	longs  atomic.Pointer[[][]byte]      // texts over textShared, each whole; copied to grow
 	// The shared chunk texts are copied into (under mu): its rest, where
 	// that starts, its number.
 	free      []byte
 	freeAt    int
-	freeChunk textSpan
+	freeChunk textPlace
 	nextN     int // the size of the next shared chunk
 }
 
 // TextID names a text in its Texts.
 type TextID uint32
 
-// textSpan is where a text is: chunk<<32 | offset<<16 | length. A text
-// longer than textShared takes a chunk of its own, whole: offset 1 (only
-// so that its span is never 0), length 0. The empty text is 0.
-type textSpan uint64
+// textPlace is where a text is: chunk<<16 | offset of its length (a
+// uvarint, the text after it) in a shared chunk, or textLong | its number
+// among the texts longer than textShared. The empty text is 0, a place no
+// text takes (the first chunk starts at 1). Where a place was 8 bytes, a
+// span of chunk, offset and length, a text's length now costs a byte
+// beside it: 2.2 million distinct texts held 6.6 MB less.
+type textPlace uint32
+
+const textLong textPlace = 1 << 31
 
 // Texts up to textShared bytes share chunks of up to textChunk bytes
 // (offsets fit 16 bits), from a few texts' worth, for a parse of one
-// document, to chunks the runtime gives pages of their own.
+// document, to chunks the runtime gives pages of their own. The shared
+// chunks are at most textLong>>16: 2 GB of texts.
 const (
 	textShared = 1 << 10
 	textChunk  = 64 << 10
 )
 
-// The spans are in blocks of textSpanBlock ids (512 KB), the first of
+// The places are in blocks of textPlaceBlock ids (256 KB), the first of
 // which grows from textFirstIDs by doubling: a table of a few texts is
 // small, and a large one wastes at most a block (doubling blocks wasted up
-// to half the spans: 16 MB at two million texts).
+// to half of them).
 const (
-	textFirstIDs  = 64
-	textSpanBlock = 1 << 16
+	textFirstIDs   = 64
+	textPlaceBlock = 1 << 16
 )
 
 // NewTexts returns an empty table.
@@ -151,16 +200,21 @@ func NewTexts() *Texts {
 
 // Text returns the text of id, which t gave out.
 func (t *Texts) Text(id TextID) string {
-	sp := (*t.spans.Load())[id/textSpanBlock][id%textSpanBlock]
-	if sp == 0 {
+	p := (*t.places.Load())[id/textPlaceBlock][id%textPlaceBlock]
+	switch {
+	case p == 0:
 		return ""
-	}
-	c := (*t.chunks.Load())[sp>>32]
-	off, n := int(sp>>16&0xffff), int(sp&0xffff)
-	if n == 0 {
+	case p&textLong != 0:
+		c := (*t.longs.Load())[p&^textLong]
 		return unsafe.String(unsafe.SliceData(c), len(c))
 	}
-	return unsafe.String(&c[off], n)
+	c := (*t.chunks.Load())[p>>16]
+	off := int(p & 0xffff)
+	n, k := uint64(c[off]), 1
+	if n >= 0x80 {
+		n, k = binary.Uvarint(c[off:])
+	}
+	return unsafe.String(&c[off+k], int(n))
 }
 
 // ID returns the id of s, adding it if t does not hold it.
@@ -172,7 +226,7 @@ func (t *Texts) ID(s string) TextID {
 	if ok {
 		return id
 	}
-	return t.addLocked(slot, unsafe.Slice(unsafe.StringData(s), len(s)))
+	return t.addLocked(slot, h, unsafe.Slice(unsafe.StringData(s), len(s)))
 }
 
 // IDBytes is ID of a text given as bytes, which t copies if it adds it.
@@ -184,7 +238,7 @@ func (t *Texts) IDBytes(s []byte) TextID {
 	if ok {
 		return id
 	}
-	return t.addLocked(slot, s)
+	return t.addLocked(slot, h, s)
 }
 
 // Lookup returns the id of s, if t holds it.
@@ -196,50 +250,75 @@ func (t *Texts) Lookup(s string) (TextID, bool) {
 	return id, ok
 }
 
+// tag returns the bits of hash h a slot holds beside an id, for an index
+// of idBits: the top ones, where the low ones choose the slot. A slot of
+// another tag is passed over without reading its text, which most of the
+// probes for a text the table does not hold did (a third of the CPU of a
+// workspace whose references are all distinct).
+func tag(h uint64, idBits uint) uint32 {
+	return uint32(h>>(32+idBits)) << idBits
+}
+
 // findLocked returns the id of s (of hash h), or the free slot it would
 // take.
 func (t *Texts) findLocked(h uint64, s string) (slot int, id TextID, ok bool) {
 	if len(t.index) == 0 {
-		return -1, 0, false
+		if t.n == 0 {
+			return -1, 0, false
+		}
+		t.indexLocked(indexSize(int(t.n))) // let go by DropIndex
 	}
-	mask := len(t.index) - 1
-	for i := int(h) & mask; ; i = (i + 1) & mask {
+	mask := uint32(len(t.index) - 1)
+	tg := tag(h, t.idBits)
+	for i := uint32(h) & mask; ; i = (i + 1) & mask {
 		e := t.index[i]
 		if e == 0 {
-			return i, 0, false
+			return int(i), 0, false
 		}
-		if t.Text(e-1) == s {
-			return i, e - 1, true
+		if e&^mask == tg && t.Text(TextID(e&mask-1)) == s {
+			return int(i), TextID(e&mask - 1), true
 		}
 	}
 }
 
-// copyLocked copies a new text into the chunks and returns its span.
-func (t *Texts) copyLocked(b []byte) textSpan {
+// copyLocked copies a new text into the chunks and returns its place.
+func (t *Texts) copyLocked(b []byte) textPlace {
 	if len(b) == 0 {
 		return 0
 	}
 	if len(b) > textShared {
-		return t.chunkLocked(bytes.Clone(b))<<32 | 1<<16
+		var cs [][]byte
+		if p := t.longs.Load(); p != nil {
+			cs = *p
+		}
+		return textLong | appendChunk(&t.longs, cs, bytes.Clone(b))
 	}
-	if len(t.free) < len(b) {
+	need := (bits.Len(uint(len(b))|1)+6)/7 + len(b) // the length's uvarint and the text
+	if len(t.free) < need {
+		var cs [][]byte
+		if p := t.chunks.Load(); p != nil {
+			cs = *p
+		}
+		if len(cs) >= int(textLong>>16) {
+			panic("sotparse: the table of texts is full (2 GB)")
+		}
 		t.nextN = min(max(2*t.nextN, 256), textChunk)
-		t.free = make([]byte, max(t.nextN, len(b)))
-		t.freeAt, t.freeChunk = 0, t.chunkLocked(t.free)
+		t.free = make([]byte, max(t.nextN, need+1))
+		t.freeAt, t.freeChunk = 0, appendChunk(&t.chunks, cs, t.free)
+		if t.freeChunk == 0 {
+			t.free, t.freeAt = t.free[1:], 1 // place 0 is the empty text's
+		}
 	}
-	copy(t.free, b)
-	t.free = t.free[len(b):]
-	sp := t.freeChunk<<32 | textSpan(t.freeAt)<<16 | textSpan(len(b))
-	t.freeAt += len(b)
-	return sp
+	p := t.freeChunk<<16 | textPlace(t.freeAt)
+	k := binary.PutUvarint(t.free, uint64(len(b)))
+	copy(t.free[k:], b)
+	t.free = t.free[need:]
+	t.freeAt += need
+	return p
 }
 
-// chunkLocked appends c to the chunks and returns its number.
-func (t *Texts) chunkLocked(c []byte) textSpan {
-	var cs [][]byte
-	if p := t.chunks.Load(); p != nil {
-		cs = *p
-	}
+// appendChunk stores cs with c appended in list and returns c's number.
+func appendChunk(list *atomic.Pointer[[][]byte], cs [][]byte, c []byte) textPlace {
 	if len(cs) < cap(cs) {
 		// A reader's copy is shorter: the slot past its length is not
 		// one it reads.
@@ -248,21 +327,21 @@ func (t *Texts) chunkLocked(c []byte) textSpan {
 		cs = append(make([][]byte, 0, max(2*len(cs), 8)), cs...)
 		cs = append(cs, c)
 	}
-	t.chunks.Store(&cs)
-	return textSpan(len(cs) - 1)
+	list.Store(&cs)
+	return textPlace(len(cs) - 1)
 }
 
-// addLocked gives s the next id and files it in slot of the index (-1:
-// the index must grow first).
-func (t *Texts) addLocked(slot int, s []byte) TextID {
+// addLocked gives s (of hash h) the next id and files it in slot of the
+// index (-1: the index must grow first).
+func (t *Texts) addLocked(slot int, h uint64, s []byte) TextID {
 	id := TextID(t.n)
-	var dir [][]textSpan
-	if p := t.spans.Load(); p != nil {
+	var dir [][]textPlace
+	if p := t.places.Load(); p != nil {
 		dir = *p
 	}
-	b, i := int(id/textSpanBlock), int(id%textSpanBlock)
+	b, i := int(id/textPlaceBlock), int(id%textPlaceBlock)
 	if b == len(dir) || i == len(dir[b]) {
-		dir = t.growSpansLocked(dir, b)
+		dir = t.growPlacesLocked(dir, b)
 	}
 	dir[b][i] = t.copyLocked(s)
 	t.n++
@@ -270,81 +349,109 @@ func (t *Texts) addLocked(slot int, s []byte) TextID {
 		t.growLocked()
 		return id
 	}
-	t.index[slot] = id + 1
+	t.index[slot] = uint32(id+1) | tag(h, t.idBits)
 	return id
 }
 
-// growSpansLocked makes room in the spans for block b: a new block, or
+// growPlacesLocked makes room in the places for block b: a new block, or
 // the first one twice as large (a copy: a reader may hold the old one).
-func (t *Texts) growSpansLocked(dir [][]textSpan, b int) [][]textSpan {
+func (t *Texts) growPlacesLocked(dir [][]textPlace, b int) [][]textPlace {
 	if b == len(dir) {
-		size := textSpanBlock
+		size := textPlaceBlock
 		if b == 0 {
 			size = textFirstIDs
 		}
-		dir = append(slices.Clip(dir), make([]textSpan, size))
+		dir = append(slices.Clip(dir), make([]textPlace, size))
 	} else {
-		blk := make([]textSpan, min(2*len(dir[b]), textSpanBlock))
+		blk := make([]textPlace, min(2*len(dir[b]), textPlaceBlock))
 		copy(blk, dir[b])
 		dir = slices.Clone(dir)
 		dir[b] = blk
 	}
-	t.spans.Store(&dir)
+	t.places.Store(&dir)
 	return dir
 }
 
 // growLocked doubles the index (from 64 slots) and files every id in it
 // again, the last one given out included.
 func (t *Texts) growLocked() {
-	index := make([]TextID, max(2*len(t.index), 64))
-	mask := len(index) - 1
+	t.indexLocked(max(2*len(t.index), indexSize(int(t.n))))
+}
+
+// indexSize is the size of an index of n ids: a power of two, at least
+// 64, at most 3/4 full.
+func indexSize(n int) int {
+	size := 64
+	for 4*n > 3*size {
+		size *= 2
+	}
+	return size
+}
+
+// indexLocked makes an index of size slots (a power of two) and files
+// every id in it. A slot holds id+1, at most 3/4 of the slots, in idBits:
+// the bits above are the hash's tag.
+func (t *Texts) indexLocked(size int) {
+	index := make([]uint32, size)
+	idBits := uint(bits.TrailingZeros(uint(size)))
+	mask := uint32(size - 1)
 	for id := range TextID(t.n) {
-		i := int(maphash.String(t.seed, t.Text(id))) & mask
+		h := maphash.String(t.seed, t.Text(id))
+		i := uint32(h) & mask
 		for index[i] != 0 {
 			i = (i + 1) & mask
 		}
-		index[i] = id + 1
+		index[i] = uint32(id+1) | tag(h, idBits)
 	}
-	t.index = index
+	t.index, t.idBits = index, idBits
 }
 
-// TextSet is a set of reference texts, held as ids in their run's table:
-// 4 bytes a text where a map of them took ~25 and its strings.
+// DropIndex lets the index of the texts go (4 bytes a slot, 16 MB at two
+// million texts) once no more are expected: the parse of a run that only
+// reports has named every text its documents hold, and its checks read
+// texts by id and compare sets by text (TextSet). ID and Lookup still
+// work after it: the first to come makes the index again.
+func (t *Texts) DropIndex() {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.index, t.idBits = nil, 0
+}
+
+// TextSet is a set of reference texts, held as ids in their run's table
+// sorted by their texts: 4 bytes a text where a map of them took ~25 and
+// its strings, and Has reads no index of the table, which a run that only
+// reports lets go before its checks run (Texts.DropIndex).
 type TextSet struct {
 	texts *Texts
-	ids   []TextID // sorted
+	ids   []TextID // sorted by their texts less trim, one id a text
+	trim  string
 }
 
-// TextSet returns the texts of the references of kind k, each as fix
-// returns it (nil: as it is).
-func (rs Refs) TextSet(k RefKind, fix func(string) string) TextSet {
+// TextSet returns the texts of the references of kind k, each less the
+// suffix trim.
+func (rs Refs) TextSet(k RefKind, trim string) TextSet {
 	var ids []TextID
-	for _, r := range rs.All() {
-		if r.Kind != k {
-			continue
+	rs.ids(func(kind RefKind, id TextID) bool {
+		if kind == k {
+			ids = append(ids, id)
 		}
-		t := r.Text
-		if fix != nil {
-			t = fix(t)
-		}
-		ids = append(ids, rs.texts.ID(t))
-	}
+		return true
+	})
 	if len(ids) == 0 {
 		return TextSet{}
 	}
-	slices.Sort(ids)
-	return TextSet{texts: rs.texts, ids: slices.Clip(slices.Compact(ids))}
+	s := TextSet{texts: rs.texts, trim: trim}
+	slices.SortFunc(ids, func(a, b TextID) int { return strings.Compare(s.text(a), s.text(b)) })
+	s.ids = slices.Clip(slices.CompactFunc(ids, func(a, b TextID) bool { return s.text(a) == s.text(b) }))
+	return s
+}
+
+func (s TextSet) text(id TextID) string {
+	return strings.TrimSuffix(s.texts.Text(id), s.trim)
 }
 
 // Has reports whether text is in s.
 func (s TextSet) Has(text string) bool {
-	if len(s.ids) == 0 {
-		return false
-	}
-	id, ok := s.texts.Lookup(text)
-	if !ok {
-		return false
-	}
-	_, ok = slices.BinarySearch(s.ids, id)
+	_, ok := slices.BinarySearchFunc(s.ids, text, func(id TextID, text string) int { return strings.Compare(s.text(id), text) })
 	return ok
 }

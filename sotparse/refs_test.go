@@ -10,7 +10,8 @@ import (
 
 // TestRefsPacked holds what Refs unpack to: the references as added, in
 // order, positions going back as well as forward (the parse adds a
-// document's work ids before its paths), NoPos included.
+// document's work ids before its paths), NoPos included, spans as long as
+// their texts (End not packed) and not.
 func TestRefsPacked(t *testing.T) {
 	want := []Ref{
 		{RefSource, "x.md", 900, 904},
@@ -19,6 +20,9 @@ func TestRefsPacked(t *testing.T) {
 		{RefWorkID, "CTO-WORK-1", 30, 40},
 		{RefCommit, "", token.NoPos, token.NoPos},
 		{RefAbsPath, "/tmp/r", 41, 47},
+		{RefSource, "y.md", 950, 952},        // a span shorter than its text
+		{RefSOTPath, ".sot/b.md", 960, 1000}, // and longer
+		{RefCommit, "abc1234", 1001, 1008},   // after one whose End was packed
 	}
 	b := (*modelSlabs)(nil).refsBuilder()
 	for _, r := range want {
@@ -33,18 +37,18 @@ func TestRefsPacked(t *testing.T) {
 			t.Errorf("ref %d = %+v, want %+v", i, r, want[i])
 		}
 	}
-	set := rs.TextSet(RefWorkID, nil)
+	set := rs.TextSet(RefWorkID, "")
 	if !set.Has("CTO-WORK-1") || set.Has(".sot/a.md") || set.Has("CTO-WORK-2") || len(set.ids) != 1 {
 		t.Errorf("TextSet(RefWorkID) = %v", set.ids)
 	}
-	if (Refs{}).TextSet(RefWorkID, nil).Has("CTO-WORK-1") {
+	if (Refs{}).TextSet(RefWorkID, "").Has("CTO-WORK-1") {
 		t.Error("empty Refs has a text")
 	}
 }
 
 // TestRefTextsConcurrent gives out ids from several goroutines, as the
 // parse does, past the first blocks and the first full block of spans
-// (textSpanBlock ids), where a block is added while others read: every
+// (textPlaceBlock ids), where a block is added while others read: every
 // text keeps its id and reads back as itself. Run under -race it also
 // holds that reads need no lock.
 func TestRefTextsConcurrent(t *testing.T) {
@@ -82,11 +86,11 @@ func TestRefTextsConcurrent(t *testing.T) {
 func TestTextsSpans(t *testing.T) {
 	texts := NewTexts()
 	var want []string
-	for i := range textSpanBlock + 5000 { // past the first block of spans
+	for i := range textPlaceBlock + 5000 { // past the first block of spans
 		var s string
 		switch i % 7 {
 		case 0:
-			s = strings.Repeat(fmt.Sprintf("long-%d-", i), 1+textShared/6) // own chunk
+			s = strings.Repeat(fmt.Sprintf("long-%d-", i), 1+textShared/6) // over textShared
 		case 1:
 			s = strings.Repeat("x", textShared) // the longest shared
 		default:

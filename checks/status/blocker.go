@@ -117,7 +117,7 @@ func (rp *remainPatterns) blockerClaim(text string) (blockers []string, end int,
 		if m[g] < 0 {
 			g = 4
 		}
-		for _, id := range ids(t[m[g]:m[g+1]]) {
+		for id := range ids(t[m[g]:m[g+1]]) {
 			if !seen[id] {
 				seen[id] = true
 				blockers = append(blockers, id)

@@ -49,7 +49,7 @@ func TestIDsAgainstPattern(t *testing.T) {
 		for _, m := range idPattern.FindAllString(s, -1) {
 			want = append(want, strings.ToUpper(m))
 		}
-		if got := ids(s); !slices.Equal(got, want) {
+		if got := slices.Collect(ids(s)); !slices.Equal(got, want) {
 			t.Fatalf("ids(%+q) = %+q, idPattern finds %+q", s, got, want)
 		}
 	}
