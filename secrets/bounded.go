@@ -41,7 +41,7 @@ type ruleRegexp struct {
 	most []int // by loosened group, in order: the bound; nil: re is as written
 	// groups of re by group as written (0: the match), and those loosenBounds added
 	groups, added []int
-	src            string // as written
+	src           string // as written
 	// compile compiles src as re was (compileFolded or regexp.Compile)
 	compile   func(string) (*regexp.Regexp, error)
 	exactOnce sync.Once
