@@ -66,15 +66,16 @@ func TestDFAFilterSound(t *testing.T) {
 			continue
 		}
 		var src string
-		var exact *regexp.Regexp
+		var compiled *ruleRegexp
 		switch {
 		case r.atHits:
-			src, exact = r.anchoredSrc, r.searchAll()
+			src, compiled = r.anchoredSrc, r.searchAll()
 		case r.searchSrc != "":
-			src, exact = r.searchSrc, r.searchExpr()
+			src, compiled = r.searchSrc, r.searchExpr()
 		default:
 			continue
 		}
+		exact := regexp.MustCompile(src) // as written, nothing loosened
 		d := newPrefilterDFA(src)
 		if d == nil {
 			t.Errorf("%s: no filter", r.ID)
@@ -141,7 +142,7 @@ func TestDFAFilterSound(t *testing.T) {
 				splitRuns++
 				want := exact.FindAllSubmatchIndex(b, -1)
 				var got [][]int
-				searchSplit(exact, b, splits, func(m []int) { got = append(got, m) })
+				searchSplit(compiled, b, splits, func(m []int) { got = append(got, m) })
 				if !reflect.DeepEqual(got, want) {
 					t.Fatalf("%s: searched in parts at %v, %q gives %v, whole %v", r.ID, splits, text, got, want)
 				}
@@ -419,7 +420,7 @@ func TestSearchSplit(t *testing.T) {
 		t.Fatalf("splits %v (ok %v)", splits, ok)
 	}
 	var got [][]int
-	searchSplit(re, text, splits, func(m []int) { got = append(got, m) })
+	searchSplit(wrapRegexp(re), text, splits, func(m []int) { got = append(got, m) })
 	if want := re.FindAllSubmatchIndex(text, -1); !reflect.DeepEqual(got, want) {
 		t.Errorf("in parts at %v: %v, whole: %v", splits, got, want)
 	}
@@ -743,7 +744,7 @@ func TestSplitsNotInsideRunes(t *testing.T) {
 		}
 		re := regexp.MustCompile(expr)
 		var got [][]int
-		searchSplit(re, text, splits, func(m []int) { got = append(got, append([]int(nil), m...)) })
+		searchSplit(wrapRegexp(re), text, splits, func(m []int) { got = append(got, append([]int(nil), m...)) })
 		if want := re.FindAllSubmatchIndex(text, -1); !reflect.DeepEqual(got, want) {
 			t.Errorf("%s: in parts %v, whole %v", expr, got, want)
 		}

@@ -95,8 +95,8 @@ func TestFollowSetSound(t *testing.T) {
 					in := kc + string([]byte{byte(b)}) + conts[rng.IntN(len(conts))]
 					// As the scanner tries it: from the byte before the
 					// keyword, and at the start of the text.
-					m1 := r.anchoredAfterExpr().FindStringSubmatchIndex(" " + in)
-					m2 := r.anchoredAtStart().FindStringSubmatchIndex(in)
+					m1 := r.anchoredAfterExpr().FindSubmatchIndex([]byte(" " + in))
+					m2 := r.anchoredAtStart().FindSubmatchIndex([]byte(in))
 					if m1 == nil && m2 == nil {
 						continue
 					}

@@ -661,7 +661,7 @@ func EndpointRule(suffixes []string, allowLocalhost bool, placeholders []*regexp
 			kws = append(kws, strings.Join(w, sep))
 		}
 	}
-	re := compileShared("(?i)(?P<key>[A-Za-z0-9_.-]*(?:" + strings.Join(alts, "|") + "))[\x60\"']?[ \\t]*(?:=|:)[ \\t]*" +
+	re := compileExact("(?i)(?P<key>[A-Za-z0-9_.-]*(?:" + strings.Join(alts, "|") + "))[\x60\"']?[ \\t]*(?:=|:)[ \\t]*" +
 		"(?:\"(?P<secret>[^\"\\s]+)\"|'(?P<secret>[^'\\s]+)'|\x60(?P<secret>[^\x60\\s]+)\x60|(?P<secret>[^\\s\x60\"',;]*[^\\s\x60\"',;.:)\\]}>]))")
 	return &Rule{
 		ID:          RuleEndpointValue,
@@ -1221,7 +1221,7 @@ type compiledRule struct {
 	// without a leading optional run of name characters (gitleaks'
 	// [\w.-]{0,50}?) when stripped is set, which costs the matcher a thread
 	// per character at every position; see matches.
-	search    *regexp.Regexp
+	search    *ruleRegexp // a caller's Regex, as is
 	searchSrc string
 	stripped  bool
 	prefixMax int
@@ -1336,17 +1336,18 @@ func (cr *compiledRule) keywordStartsAt(data []byte, s int) bool {
 // on first use, and a *regexp.Regexp is safe for concurrent use. It grows
 // by the distinct expressions a process compiles, which configuration
 // bounds.
-var sharedRegexps sync.Map // string -> *regexp.Regexp
+var sharedRegexps sync.Map // string -> *ruleRegexp
 
-// compileShared returns expr compiled, once per process. Its callers'
-// expressions are built from checked rules: failing is a defect.
-func compileShared(expr string) *regexp.Regexp {
+// compileShared returns expr compiled, once per process, folded and
+// loosened (compileLoosened). Its callers' expressions are built from
+// checked rules: failing is a defect.
+func compileShared(expr string) *ruleRegexp {
 	return compileSharedIn(&sharedRegexps, expr, compileFolded)
 }
 
 // sharedPlain holds the expressions compiled as written, by source (see
 // foldAfter).
-var sharedPlain sync.Map // string -> *regexp.Regexp
+var sharedPlain sync.Map // string -> *ruleRegexp
 
 // plainTakesFolded lets compilePlain serve a source another scanner has
 // folded; the tests that compare the two forms turn it off, or they would
@@ -1356,30 +1357,47 @@ var plainTakesFolded = true
 // compilePlain is compileShared without compileFolded's rewrite. Where
 // a scanner has compiled expr folded, that serves: it finds the same
 // matches, and its form as written has been let go (tieredExpr.get).
-func compilePlain(expr string) *regexp.Regexp {
+func compilePlain(expr string) *ruleRegexp {
 	if plainTakesFolded {
 		if re, ok := sharedRegexps.Load(expr); ok {
-			return re.(*regexp.Regexp)
+			return re.(*ruleRegexp)
 		}
 	}
 	return compileSharedIn(&sharedPlain, expr, regexp.Compile)
 }
 
-func compileSharedIn(shared *sync.Map, expr string, compile func(string) (*regexp.Regexp, error)) *regexp.Regexp {
+func compileSharedIn(shared *sync.Map, expr string, compile func(string) (*regexp.Regexp, error)) *ruleRegexp {
 	if re, ok := shared.Load(expr); ok {
-		return re.(*regexp.Regexp)
+		return re.(*ruleRegexp)
 	}
-	c, err := compile(expr)
+	c, err := compileLoosened(expr, compile)
 	if err != nil {
 		panic(err)
 	}
 	re, _ := shared.LoadOrStore(expr, c)
+	return re.(*ruleRegexp)
+}
+
+// sharedExact holds the expressions compileExact compiled, by source.
+var sharedExact sync.Map // string -> *regexp.Regexp
+
+// compileExact returns expr compiled as written, once per process: an
+// expression a rule holds as its Regex, which any caller may run.
+func compileExact(expr string) *regexp.Regexp {
+	if re, ok := sharedExact.Load(expr); ok {
+		return re.(*regexp.Regexp)
+	}
+	c, err := compileFolded(expr)
+	if err != nil {
+		panic(err)
+	}
+	re, _ := sharedExact.LoadOrStore(expr, c)
 	return re.(*regexp.Regexp)
 }
 
 // searchExpr returns the compiled expression a rule searches its windows
 // with, compiling it on first use.
-func (cr *compiledRule) searchExpr() *regexp.Regexp {
+func (cr *compiledRule) searchExpr() *ruleRegexp {
 	if cr.search != nil {
 		return cr.search // a caller's Regex
 	}
@@ -1389,7 +1407,7 @@ func (cr *compiledRule) searchExpr() *regexp.Regexp {
 // searchExprIn returns the expression that finds the rule's matches in
 // window: searchExpr, or for a rule of forms the alternation of those
 // that may match in it (nil when none may), compiled on first use.
-func (cr *compiledRule) searchExprIn(window []byte) *regexp.Regexp {
+func (cr *compiledRule) searchExprIn(window []byte) *ruleRegexp {
 	if cr.formsIn == nil || cr.search != nil { // a caller's Regex has no forms
 		return cr.searchExpr()
 	}
@@ -1448,19 +1466,19 @@ func formsExpr(forms []string, in uint32) string {
 // anchoredAfterExpr returns the expression of a rule whose matches begin
 // at its keywords anchored at its start after one byte (so that \b and the
 // like see it), compiling it on first use.
-func (cr *compiledRule) anchoredAfterExpr() *regexp.Regexp {
+func (cr *compiledRule) anchoredAfterExpr() *ruleRegexp {
 	return cr.anchoredAfterT.get(cr, cr.afterSrc)
 }
 
 // searchAll returns the unanchored expression of a rule whose matches
 // begin at its keywords, for a dense run of hits.
-func (cr *compiledRule) searchAll() *regexp.Regexp {
+func (cr *compiledRule) searchAll() *ruleRegexp {
 	return cr.searchAllT.get(cr, cr.anchoredSrc)
 }
 
 // anchoredAtStart returns the expression anchored at the start of the
 // text, for a keyword hit at offset 0.
-func (cr *compiledRule) anchoredAtStart() *regexp.Regexp {
+func (cr *compiledRule) anchoredAtStart() *ruleRegexp {
 	return cr.anchoredT.get(cr, `^(?:`+cr.anchoredSrc+`)`) // once per text that starts with a keyword
 }
 
@@ -1477,12 +1495,12 @@ var foldAfter int64 = 64 << 10 // a variable: the tests fold at once
 // matches: the language and the order of preference are the same.
 type tieredExpr struct {
 	plainOnce sync.Once
-	plain     atomic.Pointer[regexp.Regexp]
+	plain     atomic.Pointer[ruleRegexp]
 	foldOnce  sync.Once
-	folded    atomic.Pointer[regexp.Regexp]
+	folded    atomic.Pointer[ruleRegexp]
 }
 
-func (t *tieredExpr) get(cr *compiledRule, src string) *regexp.Regexp {
+func (t *tieredExpr) get(cr *compiledRule, src string) *ruleRegexp {
 	if f := t.folded.Load(); f != nil {
 		return f
 	}
@@ -1510,7 +1528,7 @@ func (t *tieredExpr) get(cr *compiledRule, src string) *regexp.Regexp {
 // asWritten returns the expression as written, compiling it on first use,
 // or the folded one when another goroutine has folded it since get looked
 // (and let the form as written go).
-func (t *tieredExpr) asWritten(cr *compiledRule, src string) *regexp.Regexp {
+func (t *tieredExpr) asWritten(cr *compiledRule, src string) *ruleRegexp {
 	t.plainOnce.Do(func() {
 		t.plain.Store(compilePlain(src))
 		cr.compiledNow()
@@ -1553,7 +1571,7 @@ func (cr *compiledRule) prepare() {
 				cr.searchSrc = src
 			}
 		case cr.Regex != nil:
-			cr.search = cr.Regex // the caller's, as compiled (it may be POSIX)
+			cr.search = wrapRegexp(cr.Regex) // the caller's, as compiled (it may be POSIX)
 			src = cr.Regex.String()
 			cr.searchSrc = src
 			if cr.startsAtKeyword {

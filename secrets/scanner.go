@@ -1344,7 +1344,7 @@ const splitEvery = 512
 // the byte at q that assertions at q read, gives the matches that start
 // before q (no thread started before q lives past it, so none ends after
 // it), and the rest starts at q.
-func searchSplit(re *regexp.Regexp, ctx []byte, splits []int, f func(m []int)) {
+func searchSplit(re *ruleRegexp, ctx []byte, splits []int, f func(m []int)) {
 	p := 0
 	for i := 0; i <= len(splits); i++ {
 		q, end := len(ctx), len(ctx)

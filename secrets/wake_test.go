@@ -4,7 +4,6 @@ import (
 	"math/rand/v2"
 	"os"
 	"reflect"
-	"regexp"
 	"regexp/syntax"
 	"strings"
 	"testing"
@@ -21,7 +20,7 @@ func TestPrepareAgreesWithCompiled(t *testing.T) {
 	atHits := 0
 	for _, r := range s.rules {
 		r.prepare()
-		var re *regexp.Regexp
+		var re *ruleRegexp
 		if r.atHits {
 			atHits++
 			re = r.anchoredAfterExpr()
