@@ -626,6 +626,9 @@ func (s *Scanner) detect(path string, data []byte, scan bool) []cand {
 					re = min(le, st+end+1)
 				}
 			}
+			if rule.matchMax >= 0 {
+				re = min(re, st+rule.matchMax+1) // the match's reach and the byte after it
+			}
 			var m []int
 			from := st
 			rule.read(re - st)
