@@ -1458,9 +1458,6 @@ func (cr *compiledRule) searchAtKeywords(d *prefilterDFA, ctx []byte, head *[]by
 				re = min(re, s+end+1)
 			}
 		}
-		if cr.matchMax >= 0 {
-			re = min(re, s+cr.matchMax+1) // as for a sparse hit (see maxMatchBytes)
-		}
 		if budget -= re - s; budget < 0 {
 			return s, false
 		}
