@@ -717,9 +717,10 @@ func fakeBody(l []byte) bool {
 	words, marked := 0, false
 	for i := 0; i < len(body); {
 		n := 0
-		for w := range standInWords {
-			if len(w) > n && bytes.HasPrefix(body[i:], []byte(w)) {
+		for _, w := range standInWordsAt[body[i]] { // the longest first
+			if len(body)-i >= len(w) && string(body[i:i+len(w)]) == w {
 				n = len(w)
+				break
 			}
 		}
 		if n == 0 {

@@ -1226,6 +1226,9 @@ type compiledRule struct {
 	stripped  bool
 	prefixMax int
 	prefixSet *[256]bool
+	// matchMax bounds the bytes a match of anchoredSrc consumes, -1 when
+	// nothing does (see maxMatchBytes)
+	matchMax int
 	// The expressions are compiled on first use (searchExpr and the
 	// like), once a window passes the rule's filter; compiled is set then.
 	// searched counts the bytes they searched (see foldAfter).
@@ -1596,8 +1599,10 @@ func (cr *compiledRule) prepare() {
 				cr.prefixMax, cr.prefixSet = 256, &keyCharSet
 			}
 		}
+		cr.matchMax = -1
 		if cr.anchoredSrc != "" {
 			if tree != nil {
+				cr.matchMax = maxMatchBytes(tree)
 				// from this parse, not one more of anchoredSrc (a tenth
 				// of the scan of a tree that wakes every rule)
 				cr.textStartOnce.Do(func() { cr.textStart = readsTextStart(tree) })

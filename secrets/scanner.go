@@ -409,12 +409,12 @@ func (s *Scanner) detect(path string, data []byte, scan bool) []cand {
 		out = append(out, cand{r, base + ss, base + se})
 		taken.add(base+ss, base+se)
 	}
-	timedRule, t0 := -1, time.Time{}
+	timedRule, t0 := -1, time.Duration(0)
 	timeRule := func(r int) {
 		if ruleNanos != nil {
-			now := time.Now()
+			now := ruleClock()
 			if timedRule >= 0 {
-				ruleNanos[timedRule].Add(int64(now.Sub(t0)))
+				ruleNanos[timedRule].Add(int64(now - t0))
 			}
 			timedRule, t0 = r, now
 		}
@@ -625,6 +625,9 @@ func (s *Scanner) detect(path string, data []byte, scan bool) []cand {
 				if ok {
 					re = min(le, st+end+1)
 				}
+			}
+			if rule.matchMax >= 0 {
+				re = min(re, st+rule.matchMax+1) // the match's reach and the byte after it
 			}
 			var m []int
 			from := st
@@ -1276,8 +1279,14 @@ var placeholdersKept bool
 // its input whatever the input's shape.
 var workCounter *atomic.Int64
 
-// ruleNanos, set by tests only, adds up the time of each rule's searches.
-var ruleNanos []atomic.Int64
+// ruleNanos, set by tests only, adds up the time of each rule's searches,
+// read from ruleClock: wall time unless a test reads its thread's CPU.
+var (
+	ruleNanos []atomic.Int64
+	ruleClock = func() time.Duration { return time.Since(processStart) }
+)
+
+var processStart = time.Now()
 
 func countWork(n int) {
 	if workCounter != nil {
