@@ -112,20 +112,12 @@ var notesCompiled = sync.OnceValue(func() []*Rule {
 		{
 			ID:          RuleProseLoginPair,
 			Description: "user and password pair after words naming credentials in a note (creds for X -> user / …, default creds are admin:…)",
-			builtinRE: builtinExpr("(?i)\\b(?:creds|credentials|logins?)\\b(?:[ \\t]+[^\\s:/\x60'\"]+){0,8}?" +
-				"(?:[ \\t]*(?:->|→|=>|:)|[ \\t]+(?:are|is|were|was)|[ \\t]+\\(?(?:currently|now))[ \\t]*:?[ \\t]+" +
-				"(?:" +
-				// a pair with the host it opens: "ops:…@db.corp.local"
-				"(?P<key>[A-Za-z0-9._-]+):(?P<secret>[^\\s@/\x60'\"]+)@[A-Za-z0-9-]+(?:\\.[A-Za-z0-9-]+)+(?:[\\s.,;:!?)]|$)" +
-				// a pair: "admin:…", "u / …", the value closed by its quote
-				"|[\x60'\"]?(?P<key>[A-Za-z0-9._@-]+)[\x60'\"]?(?:[ \\t]*/[ \\t]*|:)(?:" + notesVal + "|(?P<secret>[^\\s\x60'\"<>]+)[\x60'\"])" +
-				// named: "username root, pw …"
-				"|(?:user(?:name)?|login)[ \\t:]+[\x60'\"]?(?P<key>[A-Za-z0-9._@-]+)[\x60'\"]?[ \\t]*[,;/][ \\t]*(?:and[ \\t]+)?(?:pw|pwd|pass|password)[ \\t]*[:=]?[ \\t]+" + notesVal + ")"),
-			MinLen:   8,
-			Keywords: []string{"creds", "credentials", "login"},
-			Gate:     digitOnLineGate,
-			Validate: validProseLoginPair,
-			Path:     proseFiles,
+			builtinRE:   loginPairExpr,
+			MinLen:      8,
+			Keywords:    []string{"creds", "credentials", "login"},
+			Gate:        digitOnLineGate,
+			Validate:    validProseLoginPair,
+			Path:        proseFiles,
 		},
 		{
 			ID:          RuleProsePasswordBelow,
@@ -377,6 +369,14 @@ func validProsePasswordPhrase(c Candidate) bool {
 	}
 	noun := strings.ToLower(string(key))
 	switch noun {
+	case "pw", "pwd", "pass":
+		// a pair prose-login-pair reads ("username ops, pw …", "creds
+		// for the NAS: user ops, pass …") stays its finding
+		if loginPairReads(c) {
+			return false
+		}
+	}
+	switch noun {
 	case "pw", "pwd":
 		// "pw: …" and "pw is …" are prose-password-short's; the value
 		// right after the abbreviation is this rule's ("… pw Lisbon#…")
@@ -391,10 +391,11 @@ func validProsePasswordPhrase(c Candidate) bool {
 			return false
 		}
 	case "pass":
-		// a verb and a noun of many senses: only "the pass is …" after
-		// the user it goes with on its line ("the login … is ops and
-		// the pass is …") and a value with a symbol
-		if !strings.EqualFold(glue, "is") || !userBefore(c.Context, at) || !bytes.ContainsAny(c.Secret, "!#$%&*+=?@^~") {
+		// a verb and a noun of many senses: only "the pass is …" or
+		// "pass …" after the user it goes with on its line ("the login
+		// … is ops and the pass is …", "user ops pass …") and a value
+		// with a symbol
+		if glue != "" && !strings.EqualFold(glue, "is") || !userBefore(c.Context, at) || !bytes.ContainsAny(c.Secret, "!#$%&*+=?@^~") {
 			return false
 		}
 	}
@@ -498,6 +499,52 @@ var productNameRE = lazyRE.New(`^(?:[A-Z][a-z]+)+[0-9]+$`)
 func nounReadWithColon(noun string) bool {
 	for _, n := range []string{"password", "passphrase", "passcode", "passwort", "kennwort", "wachtwoord", "contraseña", "contrasena", "senha", "passe"} {
 		if strings.HasSuffix(noun, n) {
+			return true
+		}
+	}
+	return false
+}
+
+// loginPairExpr is prose-login-pair's expression, which
+// validProsePasswordPhrase asks too (loginPairReads).
+var loginPairExpr = builtinExpr("(?i)\\b(?:creds|credentials|logins?)\\b(?:[ \\t]+[^\\s:/\x60'\"]+){0,8}?" +
+	"(?:[ \\t]*(?:->|→|=>|:)|[ \\t]+(?:are|is|were|was)|[ \\t]+\\(?(?:currently|now))[ \\t]*:?[ \\t]+" +
+	"(?:" +
+	// a pair with the host it opens: "ops:…@db.corp.local"
+	"(?P<key>[A-Za-z0-9._-]+):(?P<secret>[^\\s@/\x60'\"]+)@[A-Za-z0-9-]+(?:\\.[A-Za-z0-9-]+)+(?:[\\s.,;:!?)]|$)" +
+	// a pair: "admin:…", "u / …", the value closed by its quote
+	"|[\x60'\"]?(?P<key>[A-Za-z0-9._@-]+)[\x60'\"]?(?:[ \\t]*/[ \\t]*|:)(?:" + notesVal + "|(?P<secret>[^\\s\x60'\"<>]+)[\x60'\"])" +
+	// named: "username root, pw …"
+	"|(?:user(?:name)?|login)[ \\t:]+[\x60'\"]?(?P<key>[A-Za-z0-9._@-]+)[\x60'\"]?[ \\t]*[,;/][ \\t]*(?:and[ \\t]+)?(?:pw|pwd|pass|password)[ \\t]*[:=]?[ \\t]+" + notesVal + ")")
+
+// loginPairReads reports whether prose-login-pair, which ranks after
+// this rule, takes c's value on its line.
+func loginPairReads(c Candidate) bool {
+	ls := bytes.LastIndexByte(c.Context[:c.Offset], '\n') + 1
+	le := c.Offset + len(c.Secret)
+	if nl := bytes.IndexByte(c.Context[le:], '\n'); nl >= 0 {
+		le += nl
+	} else {
+		le = len(c.Context)
+	}
+	line := c.Context[ls:le]
+	re := loginPairExpr.get()
+	names := re.SubexpNames()
+	for _, m := range re.FindAllSubmatchIndex(line, -1) {
+		var pc Candidate
+		pc.Context, pc.Match, pc.MatchOffset = line, line[m[0]:m[1]], m[0]
+		for i, n := range names {
+			if m[2*i] < 0 {
+				continue
+			}
+			switch n {
+			case "secret":
+				pc.Secret, pc.Offset = line[m[2*i]:m[2*i+1]], m[2*i]
+			case "key":
+				pc.Key = line[m[2*i]:m[2*i+1]]
+			}
+		}
+		if pc.Secret != nil && ls+pc.Offset == c.Offset && validProseLoginPair(pc) {
 			return true
 		}
 	}

@@ -56,10 +56,10 @@ var noteKindCompiled = sync.OnceValue(func() []*Rule {
 				// round 20: the code of a door in other languages, a bare
 				// "code" after a keypad named before it on the line ("new
 				// keypad on the door, code …"), and arming an alarm with it
-				"|\\b(?:tür|tor|zugangs|eingangs|tresor)code|\\bdigicode" +
+				"|\\b(?:tür|tor|zugangs|eingangs|tresor)code|\\bdigicode|\\bpasscode|\\bpuk" +
 				"|\\bc[oó]digo[ \\t]+(?:de[ \\t]+la|del|da|do|de)[ \\t]+(?:puerta|porta|portão|portao|port[oó]n|alarma|alarme|acceso|acesso|entrada|cofre)" +
 				"|\\bcode[ \\t]+(?:de[ \\t]+la[ \\t]+porte|de[ \\t]+l['’]alarme|d['’](?:accès|acces|entrée|entree))" +
-				"|\\bcodice[ \\t]+(?:della[ \\t]+porta|dell['’]allarme|del[ \\t]+cancello|d['’]accesso)" +
+				"|\\bcodice[ \\t]+(?:della[ \\t]+porta|dell['’]allarme|del[ \\t]+cancello|d['’]accesso|allarme|porta|cancello)" +
 				"|\\bsenha[ \\t]+d[oa][ \\t]+(?:alarme|porta|portão|portao|cofre)" +
 				"|\\bkod[ \\t]+(?:do[ \\t]+drzwi|do[ \\t]+alarmu|alarmu|do[ \\t]+sejfu|dostępu)" +
 				"|\\bcode|\\b(?:dis)?arm[ \\t]+(?:it|the[ \\t]+(?:alarm|system|panel|building))[ \\t]+(?:with|using))\\b" +
@@ -76,7 +76,7 @@ var noteKindCompiled = sync.OnceValue(func() []*Rule {
 				"|[^\\n?]{0,64}\\?[^\\n]{0,32}\\n(?:[ \\t]*\\n)?(?:[ \\t>]*\\*\\*[^\\n*]{1,40}\\*\\*[^\\n]{0,24}\\n)?" +
 				"[ \\t>]*(?:(?:it(?:'|’)s|it[ \\t]+is|es|est|ist|é|è|is|jest|to)[ \\t]+)?(?:\\*\\*|[\x60'\"])?(?P<secret>\\d{4,8})(?:\\*\\*|[\x60'\"])?[ \\t.!]*(?:\\n|$))"),
 			MinLen:   4,
-			Keywords: []string{"pin", "code", "geheimzahl", "código", "codigo", "codice", "senha", "kod", "arm"},
+			Keywords: []string{"pin", "code", "geheimzahl", "código", "codigo", "codice", "senha", "kod", "arm", "puk"},
 			// the next message of a chat export: a blank line, the
 			// speaker's line and the answer's
 			After:    160,
@@ -168,12 +168,16 @@ func pinGate(data []byte, i int) bool {
 		}
 		return st == 0 || !isLetterByte(data[st-1])
 	}
+	if bytes.HasSuffix(bytes.ToLower(data[max(0, i-2):i+1]), []byte("puk")) {
+		st := i - 2
+		return st == 0 || !isLetterByte(data[st-1])
+	}
 	if !bytes.HasSuffix(bytes.ToLower(data[max(0, i-3):i+1]), []byte("code")) {
 		return true // geheimzahl, código, codice, senha, kod
 	}
 	w := bytes.ToLower(data[max(0, i-16) : i-3])
 	w = bytes.TrimRight(w, " \t-")
-	for _, p := range []string{"pin", "door", "alarm", "disarm", "keypad", "gate", "entry", "safe", "lock", "alarmanlage", "tür", "tor", "zugangs", "eingangs", "tresor", "digi"} {
+	for _, p := range []string{"pin", "door", "alarm", "disarm", "keypad", "gate", "entry", "safe", "lock", "alarmanlage", "tür", "tor", "zugangs", "eingangs", "tresor", "digi", "pass"} {
 		if bytes.HasSuffix(w, []byte(p)) {
 			return true
 		}
@@ -233,7 +237,9 @@ func codeOpensLine(ctx []byte, at int) bool {
 		return true
 	}
 	switch w {
-	case "the", "its", "new", "a", "and", "with", "same", "current", "their", "our", "your", "his", "her", "le", "el", "o", "der", "die", "il", "de":
+	case "the", "its", "new", "a", "and", "with", "same", "current", "their", "our", "your", "his", "her", "le", "el", "o", "der", "die", "il", "de",
+		// what opens the door: "garage door opener code"
+		"opener", "remote":
 		return true
 	}
 	return false
