@@ -73,7 +73,10 @@ var noteKindCompiled = sync.OnceValue(func() []*Rule {
 				// a question that names it, answered by the digits alone on
 				// the next line or the next message of a chat export (past
 				// a blank line and the speaker's bold name and time)
-				"|[^\\n?]{0,64}\\?[^\\n]{0,32}\\n(?:[ \\t]*\\n)?(?:[ \\t>]*\\*\\*[^\\n*]{1,40}\\*\\*[^\\n]{0,24}\\n)?" +
+				// (no counted repetition before the question mark: on a
+				// long line of nouns it kept one state per byte of it
+				// alive; questionNear bounds the question instead)
+				"|[^\\n?]*\\?[^\\n]*\\n" + chatSpeakerLine +
 				"[ \\t>]*(?:(?:it(?:'|’)s|it[ \\t]+is|es|est|ist|é|è|is|jest|to)[ \\t]+)?(?:\\*\\*|[\x60'\"])?(?P<secret>\\d{4,8})(?:\\*\\*|[\x60'\"])?[ \\t.!]*(?:\\n|$))"),
 			MinLen:   4,
 			Keywords: []string{"pin", "code", "geheimzahl", "código", "codigo", "codice", "senha", "kod", "arm", "puk"},
@@ -106,7 +109,7 @@ var noteKindCompiled = sync.OnceValue(func() []*Rule {
 				"|(?:[ \\t]+(?:is|are|was|es|est|ist|lautet|è|é))?[ \\t]*[:：][ \\t*_]*\\n(?:[ \\t]*\\n)?[ \\t>]*[\x60'\"]?(?P<secret>[a-z]{3,12}(?:[ -][a-z]{3,12}){3,11})[\x60'\"]?[ \\t]*(?:\\n|$)" +
 				// or below a question that names it, in the next message
 				// of a chat export (round 20)
-				"|[^\\n?]{0,64}\\?[^\\n]{0,32}\\n" + chatSpeakerLine + "[ \\t>]*[\x60'\"]?(?P<secret>[a-z]{3,12}(?:[ -][a-z]{3,12}){3,11})[\x60'\"]?[ \\t]*(?:\\n|$))"),
+				"|[^\\n?]*\\?[^\\n]*\\n" + chatSpeakerLine + "[ \\t>]*[\x60'\"]?(?P<secret>[a-z]{3,12}(?:[ -][a-z]{3,12}){3,11})[\x60'\"]?[ \\t]*(?:\\n|$))"),
 			MinLen:   15,
 			Keywords: append([]string{"phrase", "frase", "mnemonic", "kennsatz", "wachtzin"}, notesNounKeywords(passphrasePasswordNouns())...),
 			After:    160,
@@ -184,6 +187,21 @@ func pinGate(data []byte, i int) bool {
 	}
 	return keypadOnLine(data, i-3, i+1)
 }
+
+// questionNear: the question mark at between[q], after a noun, is
+// within questionReach bytes of it and ends its line within
+// questionReach bytes (the expressions read "…?" with no bound, which
+// costs a long line nothing).
+func questionNear(between string, q int) bool {
+	if q > questionReach {
+		return false
+	}
+	nl := strings.IndexByte(between[q:], '\n')
+	return nl >= 0 && nl <= questionReach
+}
+
+// questionReach bounds a question's words around its noun.
+const questionReach = 96
 
 // pinLineReach bounds the look for a keypad's word around a bare "code".
 const pinLineReach = 64
@@ -289,6 +307,9 @@ func validProsePIN(c Candidate) bool {
 	// a question's words are read, not its answer's speaker and time
 	question := false
 	if q := strings.IndexByte(between, '?'); q >= 0 {
+		if !questionNear(between, q) {
+			return false
+		}
 		question, between = true, between[:q]
 	}
 	ws := strings.FieldsFunc(between, func(r rune) bool {
@@ -436,6 +457,9 @@ func validPassphraseWords(c Candidate) bool {
 	// a password's noun, not a passphrase's: the words right after it
 	// or after a colon, a copula or a question, not after other words
 	// ("Password reset self-service-…" names a page)
+	if between := string(c.Context[subOffset(c.Context, c.Key)+len(c.Key) : c.Offset]); strings.IndexByte(between, '?') >= 0 && !questionNear(between, strings.IndexByte(between, '?')) {
+		return false
+	}
 	if passwordNoun {
 		between := strings.ToLower(string(c.Context[subOffset(c.Context, c.Key)+len(c.Key) : c.Offset]))
 		ws := strings.Fields(strings.Trim(between, " \t\n`'\"*>"))
@@ -489,7 +513,9 @@ func passphraseGate(data []byte, i int) bool {
 			joins = 0
 		case b == '-' || b == '.':
 			if k > j && isLetterByte(data[k-1]) && k+1 < end && isLetterByte(data[k+1]) {
-				if joins++; joins == 2 {
+				// three joins, two on a line that names a Wi-Fi network
+				// (validPassphraseWords' three words)
+				if joins++; joins == 3 || joins == 2 && wifiBefore(data, i) {
 					return true
 				}
 			}
