@@ -151,13 +151,19 @@ var noteKindCompiled = sync.OnceValue(func() []*Rule {
 	}
 })
 
-// pinGate passes "pin" that is a word of its own or "pincode" (not
+// pinGate passes, with four digits in a row ahead, "pin" that is a word of its own or "pincode" (not
 // "spin", "pinned", "pipeline"), "code" after a word that names a door
 // or an alarm or with one of keypadWords on its line within pinLineReach
 // bytes before or after it, "arm" and "disarm" as words, and the other
 // languages' nouns; it reads a bounded few bytes around the hit.
 func pinGate(data []byte, i int) bool {
 	if i+1 < len(data) && isWordByte(data[i+1]) {
+		return false
+	}
+	// the digits the rule wants, four in a row, within the reach of its
+	// forms (the filler words, a question and the next chat message):
+	// most nouns in prose have none ("the backend exit code before …")
+	if !digitRunAhead(data, i+1, pinDigitsReach) {
 		return false
 	}
 	if bytes.HasSuffix(bytes.ToLower(data[max(0, i-2):i+1]), []byte("pin")) {
@@ -203,13 +209,38 @@ func questionNear(between string, q int) bool {
 // questionReach bounds a question's words around its noun.
 const questionReach = 96
 
+// digitRunAhead reports four digits in a row among data[j:j+reach].
+func digitRunAhead(data []byte, j, reach int) bool {
+	run := 0
+	for k := j; k < min(len(data), j+reach); k++ {
+		if c := data[k]; c >= '0' && c <= '9' {
+			if run++; run == 4 {
+				return true
+			}
+		} else {
+			run = 0
+		}
+	}
+	return false
+}
+
+// pinDigitsReach bounds the look for a PIN's digits after its noun: six
+// filler words, a copula, or a question, a blank line, the speaker's
+// line and the answer's.
+const pinDigitsReach = 320
+
 // pinLineReach bounds the look for a keypad's word around a bare "code".
 const pinLineReach = 64
 
 // keypadWords name what a code opens or arms, in the languages of the
 // PIN rule: a bare "code" near one is the keypad's ("New keypad on the
-// server room door, code …", "code de la porte").
-var keypadWords = []string{"door", "keypad", "gate", "alarm", "safe", "entrance", "lock", "porte", "puerta", "porta", "portão", "tür", "tor ", "alarme", "allarme", "accès", "acceso", "accesso", "acesso", "drzwi", "cancello", "deur", "poort", "garage", "locker"}
+// server room door, code …", "code de la porte"). Each is read as a word
+// of its own or the head of a compound ("lockbox", "doors"), not inside
+// another word ("important", "monitor", "block").
+var keypadWords = []string{"door", "keypad", "gate", "alarm", "safe", "entrance", "lock", "porte", "puerta", "porta", "portão", "tür", "tor", "alarme", "allarme", "accès", "acceso", "accesso", "acesso", "drzwi", "cancello", "deur", "poort", "garage", "locker"}
+
+// keypadTails may follow a keypad's word in its compound.
+var keypadTails = []string{"", "s", "box", "'s", "’s"}
 
 // keypadOnLine reports one of keypadWords on the line of data[st:end]
 // within pinLineReach bytes before st or after end.
@@ -222,10 +253,37 @@ func keypadOnLine(data []byte, st, end int) bool {
 	if nl := bytes.IndexByte(data[end:hi], '\n'); nl >= 0 {
 		hi = end + nl
 	}
-	l := bytes.ToLower(data[lo:hi])
-	for _, w := range keypadWords {
-		if bytes.Contains(l, []byte(w)) {
+	l := data[lo:hi]
+	for k := 0; k < len(l); k++ {
+		if k > 0 && isLetterByte(l[k-1]) || !isLetterByte(l[k]) {
+			continue
+		}
+		w := k
+		for w < len(l) && (isLetterByte(l[w]) || l[w] == '\'' || l[w] == 0xe2 && w+2 < len(l) && l[w+1] == 0x80 && l[w+2] == 0x99) {
+			if l[w] == 0xe2 {
+				w += 2
+			}
+			w++
+		}
+		if keypadWord(l[k:w]) {
 			return true
+		}
+		k = w
+	}
+	return false
+}
+
+// keypadWord: word is one of keypadWords, alone or with one of
+// keypadTails, in any case.
+func keypadWord(word []byte) bool {
+	for _, kw := range keypadWords {
+		if len(word) < len(kw) || !bytes.EqualFold(word[:len(kw)], []byte(kw)) {
+			continue
+		}
+		for _, t := range keypadTails {
+			if string(word[len(kw):]) == t {
+				return true
+			}
 		}
 	}
 	return false
@@ -484,14 +542,14 @@ func passphrasePasswordNouns() []string {
 
 // passphraseGate passes the older nouns as before, and a password's noun
 // that ends its word with, within passphraseReach bytes, a run of
-// letters with two dashes or dots between them ("mango-seventeen-
-// bicycle") or a line of letters and blanks or dashes alone (the words
-// below a label or a question): a line of nouns costs each hit a bounded
-// look.
+// letters with three dashes or dots between them on its line (two on a
+// line that names a Wi-Fi network: "mango-seventeen-bicycle"), or a
+// colon or a question on its line and then a line of letters and blanks
+// or dashes alone (the words below a label or a question): a line of
+// nouns costs each hit a bounded look, most of them the rest of a line.
 func passphraseGate(data []byte, i int) bool {
-	lw := bytes.ToLower(data[max(0, i-8) : i+1])
 	for _, k := range []string{"phrase", "frase", "mnemonic", "kennsatz", "wachtzin"} {
-		if bytes.HasSuffix(lw, []byte(k)) {
+		if i+1 >= len(k) && bytes.EqualFold(data[i+1-len(k):i+1], []byte(k)) {
 			return true
 		}
 	}
@@ -499,16 +557,13 @@ func passphraseGate(data []byte, i int) bool {
 	if j < len(data) && isWordByte(data[j]) {
 		return false
 	}
+	// the rest of the noun's line: joined words on it, or a colon or a
+	// question that puts them below
 	end := min(len(data), j+passphraseReach)
-	joins, lineStart, letters, other := 0, -1, 0, false
-	for k := j; k < end; k++ {
-		b := data[k]
-		switch {
-		case b == '\n':
-			if lineStart >= 0 && letters >= 12 && !other {
-				return true
-			}
-			lineStart, letters, other, joins = k+1, 0, false, 0
+	joins, below := 0, false
+	k := j
+	for ; k < end && data[k] != '\n'; k++ {
+		switch b := data[k]; {
 		case b == ' ' || b == '\t':
 			joins = 0
 		case b == '-' || b == '.':
@@ -519,9 +574,25 @@ func passphraseGate(data []byte, i int) bool {
 					return true
 				}
 			}
+		case b == ':' || b == '?' || b == 0xef: // "：" opens with 0xef
+			below = true
+		}
+	}
+	if !below || k >= end {
+		return false
+	}
+	// a line of letters and blanks or dashes alone below it
+	lineStart, letters, other := -1, 0, false
+	for ; k < end; k++ {
+		switch b := data[k]; {
+		case b == '\n':
+			if lineStart >= 0 && letters >= 12 && !other {
+				return true
+			}
+			lineStart, letters, other = k+1, 0, false
 		case isLetterByte(b):
 			letters++
-		case b != '`' && b != '\'' && b != '"' && b != '>' && b != '*':
+		case b != ' ' && b != '\t' && b != '-' && b != '`' && b != '\'' && b != '"' && b != '>' && b != '*':
 			other = true
 		}
 	}
