@@ -182,6 +182,23 @@ func adversarial() map[string]func(n int) []byte {
 	out["line:redis-cli-opts"] = rep("redis-cli -h a -p 1 -a ")
 	out["lines:notes-question-its"] = rep("the pw? sure, it's\n")
 	out["line:notes-question-its"] = rep("the pw? a b c d e f g h i j k l m n o p q r s t u v it's ")
+	// round 20: PINs with no copula and after a question in a chat,
+	// a bare code near a keypad, arming; a value in parentheses, after an
+	// adjective, bold, after pw, pass and a Wi-Fi network's key; words
+	// after a password's noun and below a question in a chat
+	out["line:pin-direct"] = rep("PIN 48213, ")
+	out["line:pin-question"] = rep("the PIN for a b? ")
+	out["lines:pin-question"] = rep("the PIN?\n\n**a** 1:2\nes ")
+	out["line:code-keypad"] = rep("door keypad, code ")
+	out["line:arm"] = rep("arm it with disarm the alarm using ")
+	out["line:kod-senha"] = rep("kod do drzwi senha do alarme mudou pra ")
+	out["line:notes-paren-open"] = rep("password (`")
+	out["line:notes-adjective"] = rep("mot de passe provisoire **")
+	out["line:pw-pass-key"] = rep("user pw pass is network key is ")
+	out["line:passphrase-password"] = rep("password abc-def-")
+	out["lines:passphrase-password"] = rep("password:\nabc def ghi jkl ")
+	out["lines:passphrase-question"] = rep("wifi password?\n\n**a** 1:2\nabc-def-ghi-")
+	out["lines:chat-login"] = rep("creds?\n\n**a** 1:2\nit's u / ")
 	return out
 }
 

@@ -51,17 +51,19 @@ var notesPasswordNouns = []string{
 	"password", "passphrase", "passcode", "pre-shared key", "preshared key", "psk", "shared secret",
 	// a Wi-Fi network's key, which its sentence names by the protocol
 	"wpa key", "wpa2 key", "wpa3 key",
+	// round 20: the pre-shared key in the languages of the other nouns
+	"chave pré-partilhada", "chave pré-compartilhada", "clé pré-partagée", "clave precompartida", "chiave precondivisa",
 	"passwort", "kennwort", "wachtwoord", "contraseña", "contrasena", "clave", "senha", "mot de passe",
 	"parola d'ordine", "hasło", "haslo", "heslo", "lösenord", "losenord", "salasana", "adgangskode", "passord",
 	"パスワード", "暗証番号", "密码", "密碼", "口令", "비밀번호", "패스워드", "пароль",
 }
 
-// notesVal is a value: quoted (a code span, quotes), or bare up to a blank
+// notesVal is a value: bold, quoted (a code span, quotes), or bare up to a blank
 // or a sentence's punctuation. A bare value is printable ASCII: in a
 // script written without blanks it would run on into the sentence
 // ("Windows10のログオンと同じです"), and a CJK bracket is no part of it.
 // No counted repetition: lengths are the validator's.
-const notesVal = "(?:[\x60'\"](?P<secret>[^\\s\x60'\"「」『』]+)[\x60'\"]|(?P<secret>[!#-&(-;=?-_a-~]*?[#-&(*+\\-/-9=@-_a-~]))(?:[.,;:!?)]*(?:[\\s]|$))"
+const notesVal = "(?:\\*\\*(?P<secret>[^\\s*\x60'\"]+)\\*\\*|[\x60'\"](?P<secret>[^\\s\x60'\"「」『』]+)[\x60'\"]|(?P<secret>[!#-&(-;=?-_a-~]*?[#-&(*+\\-/-9=@-_a-~]))(?:[.,;:!?)]*(?:[\\s]|$))"
 
 // notesPhraseNouns are the nouns of the phrase rule: not the Japanese,
 // Chinese and Korean ones, whose forms with は, が, 是, 는 or a colon
@@ -90,13 +92,19 @@ var notesCompiled = sync.OnceValue(func() []*Rule {
 		{
 			ID:          RuleProsePasswordPhrase,
 			Description: "password named by a noun and followed by its value in a note (passphrase …, update the pre-shared key to …, пароль: …)",
-			builtinRE: builtinExpr("(?i)(?P<key>" + notesNounAlt(notesPhraseNouns()) + ")" +
+			builtinRE: builtinExpr("(?i)(?P<key>" + notesNounAlt(notesPhraseNouns()) + "|\\bpwd?|\\bpass|\\bkey)" +
+				// round 20: an adjective the Romance languages put after
+				// the noun ("mot de passe provisoire **…**")
+				"(?:[ \\t]+(?:" + strings.Join(passwordAdjectives, "|") + "))?" +
 				// "to" (validProsePasswordPhrase wants a verb before the
 				// noun), a colon or は in the scripts only this rule reads,
 				// or nothing
-				"(?:[ \\t]+(?:to|is|è|é|es|est|ist|lautet|luidt|är|er|jest)[ \\t]+|[ \\t]*[:：][ \\t]*|は[ \\t]*|[ \\t]+)" + notesVal),
+				"(?:(?:[ \\t]+(?:to|is|è|é|es|est|ist|lautet|luidt|är|er|jest)[ \\t]+|[ \\t]*[:：][ \\t]*|は[ \\t]*|[ \\t]+)" + notesVal +
+				// round 20: a quoted value in parentheses after the noun
+				// ("the admin password (`…`) from a file")
+				"|[ \\t]*\\([ \\t]*[\x60'\"](?P<secret>[^\\s\x60'\"()]+)[\x60'\"][ \\t]*\\))"),
 			MinLen:   8,
-			Keywords: notesNounKeywords(notesPhraseNouns()),
+			Keywords: append(notesNounKeywords(notesPhraseNouns()), "pw", "pwd", "pass", "key"),
 			Gate:     notesPhraseGate,
 			Validate: validProsePasswordPhrase,
 			Path:     proseFiles,
@@ -104,20 +112,12 @@ var notesCompiled = sync.OnceValue(func() []*Rule {
 		{
 			ID:          RuleProseLoginPair,
 			Description: "user and password pair after words naming credentials in a note (creds for X -> user / …, default creds are admin:…)",
-			builtinRE: builtinExpr("(?i)\\b(?:creds|credentials|logins?)\\b(?:[ \\t]+[^\\s:/\x60'\"]+){0,8}?" +
-				"(?:[ \\t]*(?:->|→|=>|:)|[ \\t]+(?:are|is|were|was)|[ \\t]+\\(?(?:currently|now))[ \\t]*:?[ \\t]+" +
-				"(?:" +
-				// a pair with the host it opens: "ops:…@db.corp.local"
-				"(?P<key>[A-Za-z0-9._-]+):(?P<secret>[^\\s@/\x60'\"]+)@[A-Za-z0-9-]+(?:\\.[A-Za-z0-9-]+)+(?:[\\s.,;:!?)]|$)" +
-				// a pair: "admin:…", "u / …", the value closed by its quote
-				"|[\x60'\"]?(?P<key>[A-Za-z0-9._@-]+)[\x60'\"]?(?:[ \\t]*/[ \\t]*|:)(?:" + notesVal + "|(?P<secret>[^\\s\x60'\"<>]+)[\x60'\"])" +
-				// named: "username root, pw …"
-				"|(?:user(?:name)?|login)[ \\t:]+[\x60'\"]?(?P<key>[A-Za-z0-9._@-]+)[\x60'\"]?[ \\t]*[,;/][ \\t]*(?:and[ \\t]+)?(?:pw|pwd|pass|password)[ \\t]*[:=]?[ \\t]+" + notesVal + ")"),
-			MinLen:   8,
-			Keywords: []string{"creds", "credentials", "login"},
-			Gate:     digitOnLineGate,
-			Validate: validProseLoginPair,
-			Path:     proseFiles,
+			builtinRE:   loginPairExpr,
+			MinLen:      8,
+			Keywords:    []string{"creds", "credentials", "login"},
+			Gate:        digitOnLineGate,
+			Validate:    validProseLoginPair,
+			Path:        proseFiles,
 		},
 		{
 			ID:          RuleProsePasswordBelow,
@@ -134,13 +134,13 @@ var notesCompiled = sync.OnceValue(func() []*Rule {
 				// then the value alone on a line
 				"|(?:\\*\\*|__)[ \\t]*\\n(?:[ \\t]*\\n)?[ \\t>]*" + notesVal +
 				// a question, then its answer: "ops / value", "A: It's value"
-				"|[^\\n?]*\\?[^\\n]*\\n[ \\t>]*(?:\\*\\*[^\\n*]*\\*\\*[ \\t]*|A[ \\t]*:[ \\t]*)?" +
+				"|[^\\n?]*\\?[^\\n]*\\n" + chatSpeakerLine + "[ \\t>]*(?:\\*\\*[^\\n*]*\\*\\*[ \\t]*|A[ \\t]*:[ \\t]*)?" +
 				"(?:(?:it(?:'|’)s|it[ \\t]+is|that(?:'|’)s)[ \\t]+|[\x60'\"]?[A-Za-z0-9._@-]+[\x60'\"]?[ \\t]*/[ \\t]*" +
 				// "here you go, it's" ending its line, the value below
 				"|[^\\n]{0,48}?\\b(?:it(?:'|’)s|it[ \\t]+is|that(?:'|’)s|here[ \\t]+it[ \\t]+is)[ \\t]*:?[ \\t]*\\n[ \\t>]*)" + notesVal + ")" +
 				// a question for a login, answered by a user and its password
-				"|(?P<key>\\blogin|\\bcreds|\\bcredentials)[^\\n?]*\\?[^\\n]*\\n[ \\t>]*(?:\\*\\*[^\\n*]*\\*\\*[ \\t]*|A[ \\t]*:[ \\t]*)?" +
-				"[\x60'\"]?[A-Za-z0-9._@-]+[\x60'\"]?[ \\t]*/[ \\t]*" + notesVal),
+				"|(?P<key>\\blogin|\\bcreds|\\bcredentials)[^\\n?]*\\?[^\\n]*\\n" + chatSpeakerLine + "[ \\t>]*(?:\\*\\*[^\\n*]*\\*\\*[ \\t]*|A[ \\t]*:[ \\t]*)?" +
+				"(?:(?:it(?:'|’)s|it[ \\t]+is|that(?:'|’)s)[ \\t]+)?[\x60'\"]?[A-Za-z0-9._@-]+[\x60'\"]?[ \\t]*/[ \\t]*" + notesVal),
 			MinLen:   8,
 			Keywords: append(notesNounKeywords(notesPasswordNouns), "pw", "pwd", "login", "creds", "credentials"),
 			// the next two lines: a blank one and the value's
@@ -151,6 +151,12 @@ var notesCompiled = sync.OnceValue(func() []*Rule {
 		},
 	}
 })
+
+// chatSpeakerLine is what a chat export writes between a question and
+// its answer when the answer is another message (round 20): a blank
+// line, the speaker's bold name and the time on a line of their own
+// ("**marek** 08:41"), each optional.
+const chatSpeakerLine = "(?:[ \\t]*\\n)?(?:[ \\t>]*\\*\\*[^\\n*]{1,40}\\*\\*[^\\n]{0,24}\\n)?"
 
 // notesNounKeywords are the nouns as the keyword filter finds them (the
 // ASCII ones lower-case; a blank or a dash inside may be either, so the
@@ -182,6 +188,10 @@ func notesNounKeywords(nouns []string) []string {
 func notesPhraseGate(data []byte, i int) bool {
 	j := i + 1
 	if j < len(data) && isWordByte(data[j]) {
+		return false
+	}
+	// a bare "key": a Wi-Fi network's, named before it on its line
+	if i >= 2 && bytes.EqualFold(data[i-2:i+1], []byte("key")) && !wifiBefore(data, i-2) {
 		return false
 	}
 	if rest := data[j:min(len(data), j+3)]; string(rest) == "は" || string(rest) == "：" {
@@ -324,6 +334,15 @@ func notesBelowGate(data []byte, i int) bool {
 
 const notesBelowReach = 96
 
+// passwordAdjectives follow a password's noun in the Romance languages
+// (and a few Germanic ones, in parentheses or not): temporary, initial,
+// new, default.
+var passwordAdjectives = []string{
+	"provisoire", "temporaire", "initial", "initiale", "nouveau", "temporal", "provisional", "inicial", "nueva", "nuevo",
+	"provisória", "provisoria", "temporária", "temporaria", "nova", "temporanea", "provvisoria", "iniziale", "nuova",
+	"tymczasowe", "początkowe", "nowe", "tijdelijk", "tijdelijke", "nieuwe", "vorläufiges", "neues", "temporário", "temporario",
+}
+
 // passwordVerbs set a value: "update the pre-shared key to …".
 var passwordVerbs = []string{"set", "change", "changed", "reset", "update", "updated", "rotate", "rotated", "switch", "switched"}
 
@@ -342,8 +361,52 @@ func validProsePasswordPhrase(c Candidate) bool {
 		return false
 	}
 	glue := strings.TrimSpace(string(c.Context[at+len(key) : c.Offset]))
-	glue = strings.Trim(glue, "\x60'\"")
+	glue = strings.Trim(glue, "\x60'\"*")
+	if adj, rest, ok := strings.Cut(glue, " "); ok && slices.Contains(passwordAdjectives, strings.ToLower(adj)) {
+		glue = strings.TrimSpace(rest)
+	} else if slices.Contains(passwordAdjectives, strings.ToLower(glue)) {
+		glue = ""
+	}
+	noun := strings.ToLower(string(key))
+	switch noun {
+	case "pw", "pwd", "pass":
+		// a pair prose-login-pair reads ("username ops, pw …", "creds
+		// for the NAS: user ops, pass …") stays its finding
+		if loginPairReads(c) {
+			return false
+		}
+	}
+	switch noun {
+	case "pw", "pwd":
+		// "pw: …" and "pw is …" are prose-password-short's; the value
+		// right after the abbreviation is this rule's ("… pw Lisbon#…")
+		if glue != "" {
+			return false
+		}
+	case "key":
+		// "the guest network is **…** and the key is …": a Wi-Fi
+		// network's key, named on its line before it, given by a copula
+		// or a colon
+		if g := strings.ToLower(glue); g != "is" && g != ":" || !wifiBefore(c.Context, at) {
+			return false
+		}
+	case "pass":
+		// a verb and a noun of many senses: only "the pass is …" or
+		// "pass …" after the user it goes with on its line ("the login
+		// … is ops and the pass is …", "user ops pass …") and a value
+		// with a symbol
+		if glue != "" && !strings.EqualFold(glue, "is") || !userBefore(c.Context, at) || !bytes.ContainsAny(c.Secret, "!#$%&*+=?@^~") {
+			return false
+		}
+	}
 	switch strings.ToLower(strings.TrimSpace(glue)) {
+	case "(":
+		// a quoted value in parentheses right after the noun gives it:
+		// a word and digits in mixed case ("Bananarama_88") is the
+		// password there, a name would be in one case; and the form
+		// names it so plainly that a word's repeated letters do not make
+		// it a word ("Bananarama_88" is of 2.5 bits a byte)
+		return notesPasswordValueOf(c, true)
 	case "to":
 		// "update the pre-shared key to …": a verb within the few words
 		// before the noun; "the password to the vault" is no value
@@ -361,7 +424,6 @@ func validProsePasswordPhrase(c Candidate) bool {
 			return false
 		}
 	case "", "is", "è", "é", "es", "est", "ist", "lautet", "luidt", "är", "er", "jest":
-		noun := strings.ToLower(string(key))
 		// "Zmień hasło Windows10 …": with no word between, a capital
 		// word and digits is what the noun is for, not its value
 		if glue == "" && productName(c) {
@@ -423,6 +485,11 @@ func productName(c Candidate) bool {
 	if q := before[len(before)-1]; q == '`' || q == '\'' || q == '"' || bytes.HasSuffix(before, []byte("「")) || bytes.HasSuffix(before, []byte("『")) {
 		return false
 	}
+	// "Pierogi2024!": the mark glued to the digits is the password's, as
+	// people choose them; a product's name is not written so
+	if e := c.Offset + len(c.Secret); e < len(c.Context) && c.Context[e] == '!' {
+		return false
+	}
 	return productNameRE.Match(c.Secret)
 }
 
@@ -432,6 +499,87 @@ var productNameRE = lazyRE.New(`^(?:[A-Z][a-z]+)+[0-9]+$`)
 func nounReadWithColon(noun string) bool {
 	for _, n := range []string{"password", "passphrase", "passcode", "passwort", "kennwort", "wachtwoord", "contraseña", "contrasena", "senha", "passe"} {
 		if strings.HasSuffix(noun, n) {
+			return true
+		}
+	}
+	return false
+}
+
+// loginPairExpr is prose-login-pair's expression, which
+// validProsePasswordPhrase asks too (loginPairReads).
+var loginPairExpr = builtinExpr("(?i)\\b(?:creds|credentials|logins?)\\b(?:[ \\t]+[^\\s:/\x60'\"]+){0,8}?" +
+	"(?:[ \\t]*(?:->|→|=>|:)|[ \\t]+(?:are|is|were|was)|[ \\t]+\\(?(?:currently|now))[ \\t]*:?[ \\t]+" +
+	"(?:" +
+	// a pair with the host it opens: "ops:…@db.corp.local"
+	"(?P<key>[A-Za-z0-9._-]+):(?P<secret>[^\\s@/\x60'\"]+)@[A-Za-z0-9-]+(?:\\.[A-Za-z0-9-]+)+(?:[\\s.,;:!?)]|$)" +
+	// a pair: "admin:…", "u / …", the value closed by its quote
+	"|[\x60'\"]?(?P<key>[A-Za-z0-9._@-]+)[\x60'\"]?(?:[ \\t]*/[ \\t]*|:)(?:" + notesVal + "|(?P<secret>[^\\s\x60'\"<>]+)[\x60'\"])" +
+	// named: "username root, pw …"
+	"|(?:user(?:name)?|login)[ \\t:]+[\x60'\"]?(?P<key>[A-Za-z0-9._@-]+)[\x60'\"]?[ \\t]*[,;/][ \\t]*(?:and[ \\t]+)?(?:pw|pwd|pass|password)[ \\t]*[:=]?[ \\t]+" + notesVal + ")")
+
+// loginPairReads reports whether prose-login-pair, which ranks after
+// this rule, takes c's value on its line.
+func loginPairReads(c Candidate) bool {
+	ls := bytes.LastIndexByte(c.Context[:c.Offset], '\n') + 1
+	le := c.Offset + len(c.Secret)
+	if nl := bytes.IndexByte(c.Context[le:], '\n'); nl >= 0 {
+		le += nl
+	} else {
+		le = len(c.Context)
+	}
+	line := c.Context[ls:le]
+	re := loginPairExpr.get()
+	names := re.SubexpNames()
+	for _, m := range re.FindAllSubmatchIndex(line, -1) {
+		var pc Candidate
+		pc.Context, pc.Match, pc.MatchOffset = line, line[m[0]:m[1]], m[0]
+		for i, n := range names {
+			if m[2*i] < 0 {
+				continue
+			}
+			switch n {
+			case "secret":
+				pc.Secret, pc.Offset = line[m[2*i]:m[2*i+1]], m[2*i]
+			case "key":
+				pc.Key = line[m[2*i]:m[2*i+1]]
+			}
+		}
+		if pc.Secret != nil && ls+pc.Offset == c.Offset && validProseLoginPair(pc) {
+			return true
+		}
+	}
+	return false
+}
+
+// wifiWords name a wireless network: a bare "key" after one is its key.
+var wifiWords = []string{"wi-fi", "wifi", "wlan", "wireless", "ssid", "network", "réseau", "netzwerk", "netz", "red ", "rede ", "rete "}
+
+// wifiBefore reports one of wifiWords among the line's 96 bytes before
+// data[at].
+func wifiBefore(data []byte, at int) bool {
+	lo := max(0, at-96)
+	if nl := bytes.LastIndexByte(data[lo:at], '\n'); nl >= 0 {
+		lo += nl + 1
+	}
+	l := bytes.ToLower(data[lo:at])
+	for _, w := range wifiWords {
+		if bytes.Contains(l, []byte(w)) {
+			return true
+		}
+	}
+	return false
+}
+
+// userBefore reports a word naming the user or the login among the
+// line's 96 bytes before ctx[at].
+func userBefore(ctx []byte, at int) bool {
+	lo := max(0, at-96)
+	if nl := bytes.LastIndexByte(ctx[lo:at], '\n'); nl >= 0 {
+		lo += nl + 1
+	}
+	for _, w := range strings.FieldsFunc(strings.ToLower(string(ctx[lo:at])), func(r rune) bool { return r < 'a' || r > 'z' }) {
+		switch w {
+		case "user", "username", "login", "account", "usr", "userid":
 			return true
 		}
 	}
@@ -495,9 +643,17 @@ func validProsePasswordBelow(c Candidate) bool {
 }
 
 // answerRest accepts what may follow an answer's value on its line: a
-// comma and a clause ("It's …, same as last year").
+// comma and a clause ("It's …, same as last year"), or a dash between
+// blanks and one ("… — we changed it after the audit").
 func answerRest(rest []byte) bool {
 	r := bytes.TrimLeft(rest, " \t")
+	if len(r) > 0 && len(r) < len(rest) {
+		for _, d := range []string{"— ", "– ", "- "} {
+			if bytes.HasPrefix(r, []byte(d)) {
+				return true
+			}
+		}
+	}
 	return len(r) > 0 && (r[0] == ',' || r[0] == '(' || r[0] == ';')
 }
 
@@ -505,7 +661,12 @@ func answerRest(rest []byte) bool {
 // people choose them, letters and digits with a symbol or mixed case
 // ("emberlantern66*", "Saffron&2014Pioneer"), or a generated one; not a
 // word, a placeholder, a mask, a variable, a path, an address or a URL.
-func notesPasswordValue(c Candidate) bool {
+func notesPasswordValue(c Candidate) bool { return notesPasswordValueOf(c, false) }
+
+// notesPasswordValueOf is notesPasswordValue; given, the form gives the
+// value plainly (quoted in parentheses after the noun), which takes a
+// name's shape in mixed case and a lower entropy floor.
+func notesPasswordValueOf(c Candidate, given bool) bool {
 	v := c.Secret
 	if len(v) < 8 || len(v) > 128 {
 		return false
@@ -532,8 +693,12 @@ func notesPasswordValue(c Candidate) bool {
 	if isPlaceholder(v, true) || spellsPasswordName(v) || describesEncoding(v) {
 		return false
 	}
-	if (identifierValue(v) || described(v)) && !chosen && !bytes.ContainsAny(v, "!#$%&*+=?@^~") {
+	mixed := given && hasUpper(v) && hasLower(v)
+	if (identifierValue(v) || described(v)) && !chosen && !mixed && !bytes.ContainsAny(v, "!#$%&*+=?@^~") {
 		return false // "ssh_key_2024", "v2.14.3-rc1", "WPA2-PSK-2024": a name or a version
+	}
+	if mixed {
+		return c.secretEntropy() >= 2.3
 	}
 	return c.secretEntropy() >= 2.8
 }

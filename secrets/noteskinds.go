@@ -52,12 +52,37 @@ var noteKindCompiled = sync.OnceValue(func() []*Rule {
 		{
 			ID:          RuleProsePIN,
 			Description: "PIN or door, alarm or keypad code given in a note (the door code … changed to 1592, Voicemail PIN … is 999590)",
-			builtinRE: builtinExpr("(?i)(?P<key>\\bpin(?:[ \\t-]?code)?|\\b(?:door|alarm|disarm|keypad|gate|entry|safe|lock|alarmanlage)[ \\t-]*code|\\bgeheimzahl|\\bc[oó]digo[ \\t]+pin|\\bcodice[ \\t]+pin)\\b" +
-				noteKindFiller +
-				"(?:[ \\t]*[:：=][ \\t]*|[ \\t]+(?:is(?:[ \\t]+now)?|was|now|(?:is[ \\t]+|was[ \\t]+|has[ \\t]+been[ \\t]+)?(?:changed|set|reset|updated)[ \\t]+to|es|est|ist|lautet|è|é|é[ \\t]+agora|nu|wordt)[ \\t]+)" +
-				"(?:\\*\\*|[\x60'\"*])?(?P<secret>\\d{4,8})(?:\\*\\*|[\x60'\"*])?(?:[\\s.,;:!?)]|$)"),
+			builtinRE: builtinExpr("(?i)(?P<key>\\bpin(?:[ \\t-]?code)?|\\b(?:door|alarm|disarm|keypad|gate|entry|safe|lock|alarmanlage)[ \\t-]*code|\\bgeheimzahl|\\bc[oó]digo[ \\t]+pin|\\bcodice[ \\t]+pin" +
+				// round 20: the code of a door in other languages, a bare
+				// "code" after a keypad named before it on the line ("new
+				// keypad on the door, code …"), and arming an alarm with it
+				"|\\b(?:tür|tor|zugangs|eingangs|tresor)code|\\bdigicode|\\bpasscode|\\bpuk" +
+				"|\\bc[oó]digo[ \\t]+(?:de[ \\t]+la|del|da|do|de)[ \\t]+(?:puerta|porta|portão|portao|port[oó]n|alarma|alarme|acceso|acesso|entrada|cofre)" +
+				"|\\bcode[ \\t]+(?:de[ \\t]+la[ \\t]+porte|de[ \\t]+l['’]alarme|d['’](?:accès|acces|entrée|entree))" +
+				"|\\bcodice[ \\t]+(?:della[ \\t]+porta|dell['’]allarme|del[ \\t]+cancello|d['’]accesso|allarme|porta|cancello)" +
+				"|\\bsenha[ \\t]+d[oa][ \\t]+(?:alarme|porta|portão|portao|cofre)" +
+				"|\\bkod[ \\t]+(?:do[ \\t]+drzwi|do[ \\t]+alarmu|alarmu|do[ \\t]+sejfu|dostępu)" +
+				"|\\bcode|\\b(?:dis)?arm[ \\t]+(?:it|the[ \\t]+(?:alarm|system|panel|building))[ \\t]+(?:with|using))\\b" +
+				"(?:" + noteKindFiller +
+				"(?:[ \\t]*[:：=][ \\t]*|[ \\t]+(?:is(?:[ \\t]+now)?|was|now|(?:is[ \\t]+|was[ \\t]+|has[ \\t]+been[ \\t]+)?(?:changed|set|reset|updated)[ \\t]+to|es|est|ist|lautet|è|é|é[ \\t]+agora|nu|wordt" +
+				// round 20: "ist jetzt", "mudou pra", "jest", "wynosi"; or
+				// the digits right after the noun ("PIN 8824, kept by …"),
+				// which validProsePIN takes only with no word between
+				"|ist[ \\t]+jetzt|est[ \\t]+maintenant|mudou[ \\t]+(?:pra|para)|cambi[oó][ \\t]+a|jest|wynosi)[ \\t]+|[ \\t]+)" +
+				"(?:\\*\\*|[\x60'\"*])?(?P<secret>\\d{4,8})(?:\\*\\*|[\x60'\"*])?(?:[\\s.,;:!?)]|$)" +
+				// a question that names it, answered by the digits alone on
+				// the next line or the next message of a chat export (past
+				// a blank line and the speaker's bold name and time)
+				// (no counted repetition before the question mark: on a
+				// long line of nouns it kept one state per byte of it
+				// alive; questionNear bounds the question instead)
+				"|[^\\n?]*\\?[^\\n]*\\n" + chatSpeakerLine +
+				"[ \\t>]*(?:(?:it(?:'|’)s|it[ \\t]+is|es|est|ist|é|è|is|jest|to)[ \\t]+)?(?:\\*\\*|[\x60'\"])?(?P<secret>\\d{4,8})(?:\\*\\*|[\x60'\"])?[ \\t.!]*(?:\\n|$))"),
 			MinLen:   4,
-			Keywords: []string{"pin", "code", "geheimzahl", "código", "codigo", "codice"},
+			Keywords: []string{"pin", "code", "geheimzahl", "código", "codigo", "codice", "senha", "kod", "arm", "puk"},
+			// the next message of a chat export: a blank line, the
+			// speaker's line and the answer's
+			After:    160,
 			Gate:     pinGate,
 			Validate: validProsePIN,
 			Path:     proseFiles,
@@ -65,19 +90,30 @@ var noteKindCompiled = sync.OnceValue(func() []*Rule {
 		{
 			ID:          RuleProsePassphraseWords,
 			Description: "passphrase of words in a note (its passphrase is \"lantern cobalt …\", LUKS passphrase orchid-falcon-…)",
-			builtinRE: builtinExpr("(?i)(?P<key>\\bpass[ \\t-]?phrase|\\bphrase[ \\t]+secr[eè]te|\\bfrase[ \\t]+(?:secreta|de[ \\t]+(?:contraseña|paso))|\\bseed[ \\t]+phrase|\\bmnemonic|\\bkennsatz|\\bwachtzin)\\b" +
+			builtinRE: builtinExpr("(?i)(?P<key>\\bpass[ \\t-]?phrase|\\bphrase[ \\t]+secr[eè]te|\\bfrase[ \\t]+(?:secreta|de[ \\t]+(?:contraseña|paso))|\\bseed[ \\t]+phrase|\\bmnemonic|\\bkennsatz|\\bwachtzin" +
+				// round 20: a password's nouns, whose value may be words too
+				// ("password mango-seventeen-…", "WLAN-Passwort …?" then
+				// the words below)
+				"|\\b(?:" + notesNounAlt(passphrasePasswordNouns()) + "))\\b" +
 				"(?:[ \\t]+[^\\s\\d:：=*\x60'\"“]{1,24}){0,4}?" +
 				"(?:" +
 				// quoted words after a copula, a colon or nothing
 				"(?:[ \\t]*[:：][ \\t]*|[ \\t]+(?:is|was|es|est|ist|lautet|è|é)[ \\t]+|[ \\t]+)" +
 				"(?:[\"“'\x60](?P<secret>[a-z]{3,12}(?:[ ][a-z]{3,12}){3,11})[\"”'\x60]" +
 				// words joined by dashes or dots
-				"|(?P<secret>[a-z]{3,12}(?:[-.][a-z]{3,12}){3,11})(?:[\\s,;:!?)]|\\.(?:\\s|$)|$))" +
+				// (round 20: a short word among them, "…-sleeps-at-noon";
+				// three of them for a Wi-Fi network's password)
+				"|(?P<secret>[a-z]{3,12}(?:[-.][a-z]{2,12}){2,11})(?:[\\s,;:!?)]|\\.(?:\\s|$)|$))" +
 				// or alone on the line below the label
-				"|[ \\t]*[:：][ \\t*_]*\\n(?:[ \\t]*\\n)?[ \\t>]*[\x60'\"]?(?P<secret>[a-z]{3,12}(?:[ -][a-z]{3,12}){3,11})[\x60'\"]?[ \\t]*(?:\\n|$))"),
+				// (round 20: "… is:" too)
+				"|(?:[ \\t]+(?:is|are|was|es|est|ist|lautet|è|é))?[ \\t]*[:：][ \\t*_]*\\n(?:[ \\t]*\\n)?[ \\t>]*[\x60'\"]?(?P<secret>[a-z]{3,12}(?:[ -][a-z]{3,12}){3,11})[\x60'\"]?[ \\t]*(?:\\n|$)" +
+				// or below a question that names it, in the next message
+				// of a chat export (round 20)
+				"|[^\\n?]*\\?[^\\n]*\\n" + chatSpeakerLine + "[ \\t>]*[\x60'\"]?(?P<secret>[a-z]{3,12}(?:[ -][a-z]{3,12}){3,11})[\x60'\"]?[ \\t]*(?:\\n|$))"),
 			MinLen:   15,
-			Keywords: []string{"phrase", "frase", "mnemonic", "kennsatz", "wachtzin"},
+			Keywords: append([]string{"phrase", "frase", "mnemonic", "kennsatz", "wachtzin"}, notesNounKeywords(passphrasePasswordNouns())...),
 			After:    160,
+			Gate:     passphraseGate,
 			Validate: validPassphraseWords,
 			Path:     proseFiles,
 		},
@@ -115,26 +151,172 @@ var noteKindCompiled = sync.OnceValue(func() []*Rule {
 	}
 })
 
-// pinGate passes "pin" that is a word of its own or "pincode" (not
-// "spin", "pinned", "pipeline"), and "code" after a word that names a
-// door or an alarm; it reads a few bytes around the hit.
+// pinGate passes, with four digits in a row ahead, "pin" that is a word of its own or "pincode" (not
+// "spin", "pinned", "pipeline"), "code" after a word that names a door
+// or an alarm or with one of keypadWords on its line within pinLineReach
+// bytes before or after it, "arm" and "disarm" as words, and the other
+// languages' nouns; it reads a bounded few bytes around the hit.
 func pinGate(data []byte, i int) bool {
 	if i+1 < len(data) && isWordByte(data[i+1]) {
+		return false
+	}
+	// the digits the rule wants, four in a row, within the reach of its
+	// forms (the filler words, a question and the next chat message):
+	// most nouns in prose have none ("the backend exit code before …")
+	if !digitRunAhead(data, i+1, pinDigitsReach) {
 		return false
 	}
 	if bytes.HasSuffix(bytes.ToLower(data[max(0, i-2):i+1]), []byte("pin")) {
 		st := i - 2
 		return st == 0 || !isLetterByte(data[st-1])
 	}
+	if bytes.HasSuffix(bytes.ToLower(data[max(0, i-2):i+1]), []byte("arm")) {
+		st := i - 2
+		if st > 2 && bytes.EqualFold(data[st-3:st], []byte("dis")) {
+			st -= 3
+		}
+		return st == 0 || !isLetterByte(data[st-1])
+	}
+	if bytes.HasSuffix(bytes.ToLower(data[max(0, i-2):i+1]), []byte("puk")) {
+		st := i - 2
+		return st == 0 || !isLetterByte(data[st-1])
+	}
 	if !bytes.HasSuffix(bytes.ToLower(data[max(0, i-3):i+1]), []byte("code")) {
-		return true // geheimzahl, código, codice
+		return true // geheimzahl, código, codice, senha, kod
 	}
 	w := bytes.ToLower(data[max(0, i-16) : i-3])
 	w = bytes.TrimRight(w, " \t-")
-	for _, p := range []string{"pin", "door", "alarm", "disarm", "keypad", "gate", "entry", "safe", "lock", "alarmanlage"} {
+	for _, p := range []string{"pin", "door", "alarm", "disarm", "keypad", "gate", "entry", "safe", "lock", "alarmanlage", "tür", "tor", "zugangs", "eingangs", "tresor", "digi", "pass"} {
 		if bytes.HasSuffix(w, []byte(p)) {
 			return true
 		}
+	}
+	return keypadOnLine(data, i-3, i+1)
+}
+
+// questionNear: the question mark at between[q], after a noun, is
+// within questionReach bytes of it and ends its line within
+// questionReach bytes (the expressions read "…?" with no bound, which
+// costs a long line nothing).
+func questionNear(between string, q int) bool {
+	if q > questionReach {
+		return false
+	}
+	nl := strings.IndexByte(between[q:], '\n')
+	return nl >= 0 && nl <= questionReach
+}
+
+// questionReach bounds a question's words around its noun.
+const questionReach = 96
+
+// digitRunAhead reports four digits in a row among data[j:j+reach].
+func digitRunAhead(data []byte, j, reach int) bool {
+	run := 0
+	for k := j; k < min(len(data), j+reach); k++ {
+		if c := data[k]; c >= '0' && c <= '9' {
+			if run++; run == 4 {
+				return true
+			}
+		} else {
+			run = 0
+		}
+	}
+	return false
+}
+
+// pinDigitsReach bounds the look for a PIN's digits after its noun: six
+// filler words, a copula, or a question, a blank line, the speaker's
+// line and the answer's.
+const pinDigitsReach = 320
+
+// pinLineReach bounds the look for a keypad's word around a bare "code".
+const pinLineReach = 64
+
+// keypadWords name what a code opens or arms, in the languages of the
+// PIN rule: a bare "code" near one is the keypad's ("New keypad on the
+// server room door, code …", "code de la porte"). Each is read as a word
+// of its own or the head of a compound ("lockbox", "doors"), not inside
+// another word ("important", "monitor", "block").
+var keypadWords = []string{"door", "keypad", "gate", "alarm", "safe", "entrance", "lock", "porte", "puerta", "porta", "portão", "tür", "tor", "alarme", "allarme", "accès", "acceso", "accesso", "acesso", "drzwi", "cancello", "deur", "poort", "garage", "locker"}
+
+// keypadTails may follow a keypad's word in its compound.
+var keypadTails = []string{"", "s", "box", "'s", "’s"}
+
+// keypadOnLine reports one of keypadWords on the line of data[st:end]
+// within pinLineReach bytes before st or after end.
+func keypadOnLine(data []byte, st, end int) bool {
+	lo := max(0, st-pinLineReach)
+	if nl := bytes.LastIndexByte(data[lo:st], '\n'); nl >= 0 {
+		lo += nl + 1
+	}
+	hi := min(len(data), end+pinLineReach)
+	if nl := bytes.IndexByte(data[end:hi], '\n'); nl >= 0 {
+		hi = end + nl
+	}
+	l := data[lo:hi]
+	for k := 0; k < len(l); k++ {
+		if k > 0 && isLetterByte(l[k-1]) || !isLetterByte(l[k]) {
+			continue
+		}
+		w := k
+		for w < len(l) && (isLetterByte(l[w]) || l[w] == '\'' || l[w] == 0xe2 && w+2 < len(l) && l[w+1] == 0x80 && l[w+2] == 0x99) {
+			if l[w] == 0xe2 {
+				w += 2
+			}
+			w++
+		}
+		if keypadWord(l[k:w]) {
+			return true
+		}
+		k = w
+	}
+	return false
+}
+
+// keypadWord: word is one of keypadWords, alone or with one of
+// keypadTails, in any case.
+func keypadWord(word []byte) bool {
+	for _, kw := range keypadWords {
+		if len(word) < len(kw) || !bytes.EqualFold(word[:len(kw)], []byte(kw)) {
+			continue
+		}
+		for _, t := range keypadTails {
+			if string(word[len(kw):]) == t {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// pinGlueWords end the words between a PIN's noun and its digits when a
+// copula or a verb gives them (the expression's list, a word each).
+var pinGlueWords = map[string]bool{
+	"is": true, "now": true, "was": true, "to": true, "es": true, "est": true, "ist": true, "lautet": true, "è": true, "é": true,
+	"agora": true, "nu": true, "wordt": true, "jetzt": true, "maintenant": true, "pra": true, "para": true, "a": true, "jest": true,
+	"wynosi": true,
+}
+
+// codeOpensLine: the word before a bare "code" at ctx[at] is none (a
+// clause starts: "door, code 4471"), an article or a possessive ("the
+// code is", "its new code"), not a word that makes it another code
+// ("error code", "promo code", "zip code").
+func codeOpensLine(ctx []byte, at int) bool {
+	lo := max(0, at-24)
+	ws := strings.Fields(string(bytes.ToLower(ctx[lo:at])))
+	before := bytes.TrimRight(ctx[lo:at], " \t")
+	if len(ws) == 0 || len(before) == 0 || !isLetterByte(before[len(before)-1]) {
+		return true
+	}
+	w := ws[len(ws)-1]
+	if strings.HasSuffix(w, "'s") || strings.HasSuffix(w, "’s") {
+		return true
+	}
+	switch w {
+	case "the", "its", "new", "a", "and", "with", "same", "current", "their", "our", "your", "his", "her", "le", "el", "o", "der", "die", "il", "de",
+		// what opens the door: "garage door opener code"
+		"opener", "remote":
+		return true
 	}
 	return false
 }
@@ -180,9 +362,31 @@ func validProsePIN(c Candidate) bool {
 	key := c.Key
 	at := subOffset(c.Context, key)
 	between := strings.ToLower(string(c.Context[at+len(key) : c.Offset]))
+	// a question's words are read, not its answer's speaker and time
+	question := false
+	if q := strings.IndexByte(between, '?'); q >= 0 {
+		if !questionNear(between, q) {
+			return false
+		}
+		question, between = true, between[:q]
+	}
 	ws := strings.FieldsFunc(between, func(r rune) bool {
-		return r == ' ' || r == '\t' || r == ':' || r == '=' || r == '*' || r == '(' || r == ')' || r == ','
+		return r == ' ' || r == '\t' || r == ':' || r == '=' || r == '*' || r == '(' || r == ')' || r == ',' || r == '?'
 	})
+	lkey := strings.ToLower(string(key))
+	// the digits right after the noun, no copula or colon between: only
+	// with no word between ("PIN 8824", not "PIN for the safe 8824") and
+	// the noun written as one ("PIN", not the verb "pin 4096")
+	if !question && !strings.ContainsAny(between, ":=：") && (len(ws) == 0 || !pinGlueWords[ws[len(ws)-1]]) {
+		if len(ws) > 0 || string(key) == "pin" || string(key) == "Pin" {
+			return false
+		}
+	}
+	// a bare "code": a keypad's, named on its line, not an error's or a
+	// product's ("error code 4471 on the door panel")
+	if lkey == "code" && (!codeOpensLine(c.Context, at) || !keypadOnLine(c.Context, at, at+len(key))) {
+		return false
+	}
 	// words that say whose PIN it is may name a thing ("for the door
 	// panel"); without them, a thing named right after the noun makes the
 	// noun its name ("PIN pad model: 8006")
@@ -277,24 +481,127 @@ var passphraseNonWords = map[string]bool{
 	"die": true, "das": true, "und": true, "mit": true, "los": true, "las": true, "una": true, "con": true, "het": true,
 	"een": true, "voor": true, "met": true, "lorem": true, "ipsum": true, "dolor": true, "amet": true, "foo": true, "bar": true,
 	"baz": true, "qux": true, "file": true, "key": true, "prompt": true, "protected": true, "format": true, "length": true,
+	// round 20: the words of a page or a feature a password's noun
+	// names ("password self-service-portal-link")
+	"self": true, "service": true, "portal": true, "link": true, "reset": true, "based": true, "free": true,
+	"manager": true, "policy": true, "expired": true, "expiry": true, "login": true, "page": true,
+	// and of where a password is written ("written-behind-reception")
+	"written": true, "printed": true, "posted": true, "behind": true, "near": true, "ask": true, "reception": true,
+	"router": true, "sticker": true, "label": true, "whiteboard": true, "desk": true, "wall": true, "same": true,
 }
 
-// validPassphraseWords: four or more words, none of them a word of a
-// sentence about passphrases, not one word repeated.
+// validPassphraseWords: four or more distinct words of three letters or
+// more (a diceware draw may repeat one: "walnut tundra almond glacier
+// tundra"; a word of two may sit among them: "…-sleeps-at-noon"), none
+// of them a word of a sentence about passphrases.
 func validPassphraseWords(c Candidate) bool {
 	ws := strings.FieldsFunc(strings.ToLower(string(c.Secret)), func(r rune) bool { return r == ' ' || r == '-' || r == '.' })
-	if len(ws) < 4 {
-		return false
-	}
 	seen := map[string]bool{}
 	for _, w := range ws {
-		if passphraseNonWords[w] || seen[w] {
+		if passphraseNonWords[w] {
 			return false
 		}
-		seen[w] = true
+		if len(w) >= 3 {
+			seen[w] = true
+		}
+	}
+	k := strings.ToLower(string(c.Key))
+	passwordNoun := !strings.Contains(k, "phrase") && !strings.Contains(k, "mnemonic") && !strings.Contains(k, "kennsatz") && !strings.Contains(k, "wachtzin") && !strings.Contains(k, "frase")
+	// three words joined are a Wi-Fi network's password when its line
+	// names the network ("Wi-Fi: network …, password mango-…")
+	if len(seen) < 4 && !(len(seen) == 3 && len(ws) == 3 && passwordNoun && wifiBefore(c.Context, subOffset(c.Context, c.Key))) {
+		return false
+	}
+	// a password's noun, not a passphrase's: the words right after it
+	// or after a colon, a copula or a question, not after other words
+	// ("Password reset self-service-…" names a page)
+	if between := string(c.Context[subOffset(c.Context, c.Key)+len(c.Key) : c.Offset]); strings.IndexByte(between, '?') >= 0 && !questionNear(between, strings.IndexByte(between, '?')) {
+		return false
+	}
+	if passwordNoun {
+		between := strings.ToLower(string(c.Context[subOffset(c.Context, c.Key)+len(c.Key) : c.Offset]))
+		ws := strings.Fields(strings.Trim(between, " \t\n`'\"*>"))
+		if !strings.ContainsAny(between, ":：?") && len(ws) > 0 && !pinGlueWords[ws[len(ws)-1]] {
+			return false
+		}
 	}
 	return !passphraseExample(c)
 }
+
+// passphrasePasswordNouns are the password nouns of notesPasswordNouns
+// written in the Latin script (the expression's \b is ASCII's).
+func passphrasePasswordNouns() []string {
+	var out []string
+	for _, n := range notesPasswordNouns {
+		if c := n[0]; 'a' <= c && c <= 'z' {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// passphraseGate passes the older nouns as before, and a password's noun
+// that ends its word with, within passphraseReach bytes, a run of
+// letters with three dashes or dots between them on its line (two on a
+// line that names a Wi-Fi network: "mango-seventeen-bicycle"), or a
+// colon or a question on its line and then a line of letters and blanks
+// or dashes alone (the words below a label or a question): a line of
+// nouns costs each hit a bounded look, most of them the rest of a line.
+func passphraseGate(data []byte, i int) bool {
+	for _, k := range []string{"phrase", "frase", "mnemonic", "kennsatz", "wachtzin"} {
+		if i+1 >= len(k) && bytes.EqualFold(data[i+1-len(k):i+1], []byte(k)) {
+			return true
+		}
+	}
+	j := i + 1
+	if j < len(data) && isWordByte(data[j]) {
+		return false
+	}
+	// the rest of the noun's line: joined words on it, or a colon or a
+	// question that puts them below
+	end := min(len(data), j+passphraseReach)
+	joins, below := 0, false
+	k := j
+	for ; k < end && data[k] != '\n'; k++ {
+		switch b := data[k]; {
+		case b == ' ' || b == '\t':
+			joins = 0
+		case b == '-' || b == '.':
+			if k > j && isLetterByte(data[k-1]) && k+1 < end && isLetterByte(data[k+1]) {
+				// three joins, two on a line that names a Wi-Fi network
+				// (validPassphraseWords' three words)
+				if joins++; joins == 3 || joins == 2 && wifiBefore(data, i) {
+					return true
+				}
+			}
+		case b == ':' || b == '?' || b == 0xef: // "：" opens with 0xef
+			below = true
+		}
+	}
+	if !below || k >= end {
+		return false
+	}
+	// a line of letters and blanks or dashes alone below it
+	lineStart, letters, other := -1, 0, false
+	for ; k < end; k++ {
+		switch b := data[k]; {
+		case b == '\n':
+			if lineStart >= 0 && letters >= 12 && !other {
+				return true
+			}
+			lineStart, letters, other = k+1, 0, false
+		case isLetterByte(b):
+			letters++
+		case b != ' ' && b != '\t' && b != '-' && b != '`' && b != '\'' && b != '"' && b != '>' && b != '*':
+			other = true
+		}
+	}
+	return lineStart >= 0 && end == len(data) && letters >= 12 && !other
+}
+
+// passphraseReach bounds passphraseGate's look: the noun's line and the
+// two after it.
+const passphraseReach = 160
 
 // passphraseExampleWords, before the noun or between it and the words,
 // make them an example of a passphrase: "Example passphrase: …", "e.g.

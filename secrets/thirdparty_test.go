@@ -368,3 +368,19 @@ func TestPublicValueName(t *testing.T) {
 		t.Fatalf("secrets.PublicValue %q, thirdparty.PublicValue %q", PublicValue, thirdparty.PublicValue)
 	}
 }
+
+// TestNotInProseListed: the import report lists the imported rules the
+// engine does not run on notes and prose (thirdparty.NotInProse), and no
+// other: the two lists are one.
+func TestNotInProseListed(t *testing.T) {
+	for id := range notInProse {
+		if thirdparty.NotInProse[id] == "" {
+			t.Errorf("%s skips prose but thirdparty.NotInProse does not say why", id)
+		}
+	}
+	for id := range thirdparty.NotInProse {
+		if !notInProse[id] {
+			t.Errorf("thirdparty.NotInProse lists %s, which runs on prose", id)
+		}
+	}
+}

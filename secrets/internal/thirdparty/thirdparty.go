@@ -9,10 +9,12 @@ package thirdparty
 import (
 	"fmt"
 	"go/format"
+	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
 	"regexp/syntax"
+	"slices"
 	"sort"
 	"strings"
 
@@ -846,6 +848,18 @@ type Covered func(examples []string) string
 // package secrets holds the two equal).
 const PublicValue = "public-value"
 
+// NotInProse are rules taken whose matches in notes and prose the engine
+// drops, and why (secrets.notInProse; a test of package secrets holds the
+// two equal): the import report says so beside the rules not taken.
+var NotInProse = map[string]string{
+	"np.pwhash.1":                "a crypt(3) hash quoted in a note says which scheme and cost a system uses; /etc/shadow, .htpasswd and configuration stay reported",
+	"np.pwhash.2":                "a crypt(3) hash quoted in a note says which scheme and cost a system uses; /etc/shadow, .htpasswd and configuration stay reported",
+	"np.pwhash.3":                "a crypt(3) hash quoted in a note says which scheme and cost a system uses; /etc/shadow, .htpasswd and configuration stay reported",
+	"np.pwhash.4":                "a crypt(3) hash quoted in a note says which scheme and cost a system uses; /etc/shadow, .htpasswd and configuration stay reported",
+	"np.pwhash.5":                "a crypt(3) hash quoted in a note says which scheme and cost a system uses; /etc/shadow, .htpasswd and configuration stay reported",
+	"kingfisher.weak_password.1": "a note's list of the most common passwords is nobody's secret; a compose file's root password of a common word stays reported",
+}
+
 // Generate loads and converts the rules under root and renders the Go
 // data file (package secrets) and the import report (markdown: every rule
 // not taken and why, every translation made). covered may be nil.
@@ -896,6 +910,10 @@ func Generate(root string, covered Covered) (goSrc, report []byte, err error) {
 	sort.SliceStable(not, func(i, j int) bool { return not[i].Rule.ID < not[j].Rule.ID })
 	for _, n := range not {
 		fmt.Fprintf(&r, "| %s | %s:%d | %s |\n", n.Rule.ID, n.Rule.File, n.Rule.Line, mdCell(n.Reason))
+	}
+	r.WriteString("\n## Taken, not run on notes and prose\n\n| rule | why |\n|---|---|\n")
+	for _, id := range slices.Sorted(maps.Keys(NotInProse)) {
+		fmt.Fprintf(&r, "| %s | %s |\n", id, mdCell(NotInProse[id]))
 	}
 	r.WriteString("\n## Translated to RE2\n\n| rule | translation |\n|---|---|\n")
 	for _, c := range conv {
