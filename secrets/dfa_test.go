@@ -96,9 +96,21 @@ func TestDFAFilterSound(t *testing.T) {
 				continue
 			}
 			b := []byte(text)
+			// Every match of the expression in the whole text, searched
+			// for once: the checks below each compare with it (a third
+			// of the test's CPU went to searching the same text again).
+			var all [][]int
+			allDone := false
+			wholeMatches := func() [][]int {
+				if !allDone {
+					all, allDone = exact.FindAllSubmatchIndex(b, -1), true
+				}
+				return all
+			}
 			if !d.mayMatch(b, false, false) {
 				ruledOut++
-				if m := exact.FindIndex(b); m != nil {
+				if ms := wholeMatches(); ms != nil {
+					m := ms[0]
 					t.Fatalf("%s: filter rules out %q, the rule matches %q", r.ID, text, text[m[0]:m[1]])
 				}
 			}
@@ -112,7 +124,7 @@ func TestDFAFilterSound(t *testing.T) {
 			if r.atHits {
 				if md := r.minLenFilter(); md != nil && !md.mayMatch(b, false, false) {
 					minRuledOut++
-					for _, m := range exact.FindAllSubmatchIndex(b, -1) {
+					for _, m := range wholeMatches() {
 						if ss, se := r.secretSpan(m); se-ss >= r.MinLen {
 							t.Fatalf("%s: the MinLen filter rules out %q, the rule's secret %q is %d long", r.ID, text, text[ss:se], se-ss)
 						}
@@ -122,12 +134,16 @@ func TestDFAFilterSound(t *testing.T) {
 			// reach: the anchored match on the text up to where the
 			// filter's threads die (and a byte more) is the whole
 			// text's, groups and all.
+			var want []int
+			wantDone := false
 			for _, f := range []*prefilterDFA{d, bounded} {
 				may, end, ok := f.reach(b)
 				if !ok {
 					continue
 				}
-				want := anchored.FindSubmatchIndex(b)
+				if !wantDone {
+					want, wantDone = anchored.FindSubmatchIndex(b), true
+				}
 				if got := anchored.FindSubmatchIndex(b[:min(len(b), end+1)]); !reflect.DeepEqual(got, want) || !may && want != nil {
 					t.Fatalf("%s: on %q cut at %d (may %v, bounded %v) the anchored match is %v, on the whole %v", r.ID, text, end+1, may, f == bounded, got, want)
 				}
@@ -140,7 +156,7 @@ func TestDFAFilterSound(t *testing.T) {
 			}
 			if _, splits, ok := d.scan(b, false, false, 64, nil); ok && len(splits) > 0 {
 				splitRuns++
-				want := exact.FindAllSubmatchIndex(b, -1)
+				want := wholeMatches()
 				var got [][]int
 				searchSplit(compiled, b, splits, func(m []int) { got = append(got, m) })
 				if !reflect.DeepEqual(got, want) {
@@ -151,6 +167,7 @@ func TestDFAFilterSound(t *testing.T) {
 				// a window searched in the parts that may match finds
 				// what the whole window's search finds (short of a cut
 				// end, where the scanner drops a match)
+				ruleMatches := r.matches(b)
 				for _, cut := range []bool{false, true} {
 					parts, ok := d.parts(b, cut, 64, nil)
 					if !ok {
@@ -163,7 +180,7 @@ func TestDFAFilterSound(t *testing.T) {
 						}
 					})
 					var want [][]int
-					for _, m := range r.matches(b) {
+					for _, m := range ruleMatches {
 						if !cut || m[1] != len(b) {
 							want = append(want, m)
 						}
@@ -177,7 +194,7 @@ func TestDFAFilterSound(t *testing.T) {
 				}
 			}
 			if !d.mayMatch(b, false, true) {
-				for _, m := range exact.FindAllIndex(b, -1) {
+				for _, m := range wholeMatches() {
 					if m[1] != len(b) {
 						t.Fatalf("%s: filter (cut) rules out %q, the rule matches %q", r.ID, text, text[m[0]:m[1]])
 					}
