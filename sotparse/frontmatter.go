@@ -253,12 +253,14 @@ type lineIndex struct {
 	text   []byte
 	base   int
 	starts []int
-	// wide holds the lines with a byte outside ASCII, whose columns are
-	// counted by decoding; on the others a column is a byte.
-	wide map[int]bool
-	// the last mark offset resolved on a wide line: the items of a flow
+	// wide has a bit for each line with a byte outside ASCII, whose
+	// columns are counted by decoding; on the others a column is a byte.
+	wide []uint64
+	// the furthest mark resolved on a wide line: the items of a flow
 	// sequence come in order along one line, and counting each from the
-	// line's start cost the square of the line's length.
+	// line's start cost the square of the line's length. A mark before it
+	// (the key of an entry, read again) is counted from the line's start
+	// and leaves it where it was.
 	curLine, curCol, curOff int
 }
 
@@ -269,13 +271,18 @@ func newLineIndex(text []byte, base int) *lineIndex {
 		case c == '\n':
 			li.starts = append(li.starts, i+1)
 		case c >= utf8.RuneSelf:
-			if li.wide == nil {
-				li.wide = map[int]bool{}
+			line := len(li.starts)
+			for len(li.wide) <= line/64 {
+				li.wide = append(li.wide, 0)
 			}
-			li.wide[len(li.starts)] = true
+			li.wide[line/64] |= 1 << (line % 64)
 		}
 	}
 	return li
+}
+
+func (li *lineIndex) isWide(line int) bool {
+	return line/64 < len(li.wide) && li.wide[line/64]&(1<<(line%64)) != 0
 }
 
 // offset returns the file offset of a 1-based YAML line and code-point column.
@@ -287,14 +294,22 @@ func (li *lineIndex) offset(line, col int) int {
 		return li.base + len(li.text)
 	}
 	off, c := li.starts[line-1], 1
-	if !li.wide[line] {
+	if !li.isWide(line) {
 		end := len(li.text)
 		if line < len(li.starts) {
 			end = li.starts[line] - 1
 		}
 		return li.base + min(off+max(col-1, 0), end)
 	}
-	if li.curLine == line && li.curCol <= col {
+	forward := li.curLine != line || li.curCol <= col
+	if !forward {
+		for ; c < col && off < len(li.text) && li.text[off] != '\n'; c++ {
+			_, size := utf8.DecodeRune(li.text[off:])
+			off += size
+		}
+		return li.base + off
+	}
+	if li.curLine == line {
 		off, c = li.curOff, li.curCol
 	}
 	for ; c < col && off < len(li.text) && li.text[off] != '\n'; c++ {

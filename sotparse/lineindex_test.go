@@ -33,7 +33,7 @@ func TestLineIndexOffset(t *testing.T) {
 	}
 	const base = 100
 	li := newLineIndex(text, base)
-	marks := [][2]int{{1, 1}, {2, 9}, {2, 10}, {2, 15}, {2, 20}, {2, 99}, {3, 1}, {3, 12}, {3, 20}, {3, 14}, {3, 30}, {3, 35}, {3, 200}, {3, 5}, {4, 3}, {4, 9}, {0, 4}, {9, 1}}
+	marks := [][2]int{{1, 1}, {2, 9}, {2, 10}, {2, 15}, {2, 20}, {2, 99}, {3, 1}, {3, 12}, {3, 20}, {3, 14}, {3, 30}, {3, 3}, {3, 35}, {3, 200}, {3, 5}, {3, 36}, {4, 3}, {4, 9}, {0, 4}, {9, 1}}
 	for _, m := range marks {
 		if got, want := li.offset(m[0], m[1]), base+naive(m[0], m[1]); got != want {
 			t.Errorf("offset(%d, %d) = %d, want %d", m[0], m[1], got, want)

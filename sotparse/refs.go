@@ -32,6 +32,9 @@ type Refs struct {
 // is not packed (2.2 MB less on distinct-10000).
 const refSpansText = 0x80
 
+// every RefKind is below refSpansText (a compile error otherwise)
+var _ [refSpansText - 1 - RefCommit]struct{}
+
 // Len returns the number of references.
 func (rs Refs) Len() int { return rs.n }
 
@@ -266,7 +269,7 @@ func (t *Texts) findLocked(h uint64, s string) (slot int, id TextID, ok bool) {
 		if t.n == 0 {
 			return -1, 0, false
 		}
-		t.indexLocked(indexSize(int(t.n))) // let go by DropIndex
+		t.indexLocked(indexSize(int(t.n) + 1)) // let go by DropIndex; room for the text being added
 	}
 	mask := uint32(len(t.index) - 1)
 	tg := tag(h, t.idBits)
@@ -300,7 +303,13 @@ func (t *Texts) copyLocked(b []byte) textPlace {
 			cs = *p
 		}
 		if len(cs) >= int(textLong>>16) {
-			panic("sotparse: the table of texts is full (2 GB)")
+			// the shared chunks are full (2 GB of short texts): the
+			// list of long texts has no such bound
+			var ls [][]byte
+			if p := t.longs.Load(); p != nil {
+				ls = *p
+			}
+			return textLong | appendChunk(&t.longs, ls, bytes.Clone(b))
 		}
 		t.nextN = min(max(2*t.nextN, 256), textChunk)
 		t.free = make([]byte, max(t.nextN, need+1))

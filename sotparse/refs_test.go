@@ -46,6 +46,58 @@ func TestRefsPacked(t *testing.T) {
 	}
 }
 
+// TestTextSetTrim: TextSet compares its texts less the suffix it trims,
+// so a directory named with and without its slash is one text.
+func TestTextSetTrim(t *testing.T) {
+	b := (*modelSlabs)(nil).refsBuilder()
+	b.add(RefSOTPath, ".sot/a/", 10, 17)
+	b.add(RefSOTPath, ".sot/a", 20, 26)
+	b.add(RefSOTPath, ".sot/b/", 30, 37)
+	set := b.refs(nil).TextSet(RefSOTPath, "/")
+	if !set.Has(".sot/a") || !set.Has(".sot/b") || set.Has(".sot/a/") || len(set.ids) != 2 {
+		t.Errorf("TextSet(RefSOTPath, \"/\") holds %d ids; Has(.sot/a) %v, Has(.sot/b) %v, Has(.sot/a/) %v",
+			len(set.ids), set.Has(".sot/a"), set.Has(".sot/b"), set.Has(".sot/a/"))
+	}
+}
+
+// TestTextsAfterDropIndex: once a releasing parse lets the index go, a
+// text given again gets its id back, a lookup finds it, and a new text
+// gets the next id, also while other goroutines drop the index again.
+func TestTextsAfterDropIndex(t *testing.T) {
+	texts := NewTexts()
+	lengths := []int{0, 1, 126, 127, 128, 129, 1022, 1023, 1024, 1025, 4096}
+	var want []string
+	for i := range 3000 {
+		want = append(want, fmt.Sprintf("%d-", i)+strings.Repeat("é", lengths[i%len(lengths)]/2))
+	}
+	ids := make([]TextID, len(want))
+	for i, s := range want {
+		ids[i] = texts.ID(s)
+	}
+	n := texts.n
+	var wg sync.WaitGroup
+	for g := range 4 {
+		wg.Go(func() {
+			for i := g; i < len(want); i += 4 {
+				if i%50 == 0 {
+					texts.DropIndex()
+				}
+				if id, ok := texts.Lookup(want[i]); !ok || id != ids[i] {
+					t.Errorf("after DropIndex, Lookup(%.20q) = %d, %v, want %d", want[i], id, ok, ids[i])
+				}
+				if id := texts.ID(want[i]); id != ids[i] {
+					t.Errorf("after DropIndex, ID(%.20q) = %d, want %d", want[i], id, ids[i])
+				}
+			}
+		})
+	}
+	wg.Wait()
+	texts.DropIndex()
+	if id := texts.ID("a text never given"); id != TextID(n) {
+		t.Errorf("a new text after DropIndex got id %d, want %d", id, n)
+	}
+}
+
 // TestRefTextsConcurrent gives out ids from several goroutines, as the
 // parse does, past the first blocks and the first full block of spans
 // (textPlaceBlock ids), where a block is added while others read: every
@@ -80,13 +132,13 @@ func TestRefTextsConcurrent(t *testing.T) {
 	}
 }
 
-// TestTextsSpans gives out ids for texts of every size a span encodes
+// TestTextsPlaces gives out ids for texts of every size a place encodes
 // (empty, short, filling shared chunks past their boundaries, longer than
 // a shared chunk takes) and reads each back, by id and by Lookup.
-func TestTextsSpans(t *testing.T) {
+func TestTextsPlaces(t *testing.T) {
 	texts := NewTexts()
 	var want []string
-	for i := range textPlaceBlock + 5000 { // past the first block of spans
+	for i := range textPlaceBlock + 5000 { // past the first block of places
 		var s string
 		switch i % 7 {
 		case 0:

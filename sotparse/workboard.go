@@ -279,6 +279,7 @@ func (r *workboardReader) item(n *yaml.Node) bool {
 		case "blocked_by":
 			switch v.Kind {
 			case yaml.SequenceNode:
+				keyPos := r.at(k)
 				for _, e := range v.Content {
 					if r.budget--; r.exhausted(e) {
 						break
@@ -290,7 +291,7 @@ func (r *workboardReader) item(n *yaml.Node) bool {
 					}
 					off := r.li.offset(e.Line, e.Column)
 					b := r.newField()
-					b.Key, b.Value, b.Scalar, b.KeyPos, b.ValuePos, b.ValueEnd = "blocked_by", e.Value, true, r.at(k), f.Pos(off), f.Pos(off+len(e.Value))
+					b.Key, b.Value, b.Scalar, b.KeyPos, b.ValuePos, b.ValueEnd = "blocked_by", e.Value, true, keyPos, f.Pos(off), f.Pos(off+len(e.Value))
 					it.BlockedBy = append(it.BlockedBy, b)
 				}
 			case yaml.ScalarNode:
