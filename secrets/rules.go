@@ -605,10 +605,14 @@ func builtinRules(ep *Rule) []*Rule {
 			// The match starts at the keyword (the scanner tries it
 			// there, anchored, and widens the key to the whole name).
 			// A typed declaration names its type between the name and
-			// "=": const API_TOKEN: &str = "…" (Rust), val apiKey: String
-			// = "…" (Kotlin, Swift, TypeScript).
-			builtinRE: builtinExpr("(?i)(?P<key>(?:password|passwd|secret|token|api[_.-]?key|access[_.-]?key)[A-Za-z0-9_.-]*)[\x60\"']?[ \\t]*(?:=|:=|:[ \\t]*&?(?:'static[ \\t]+)?[A-Za-z][A-Za-z0-9_.]*\\??[ \\t]*=|:|=>)[ \\t]*" +
-				"(?:\"(?P<secret>[^\"\\r\\n]+)\"|'(?P<secret>[^'\\r\\n]+)'|\x60(?P<secret>[^\x60\\r\\n]+)\x60|(?P<secret>[^\\s\x60\"',;&]*[^\\s\x60\"',;&.:)\\]}>]))"),
+			// "=" and quotes its value: const API_TOKEN: &str = "…"
+			// (Rust), val apiKey: String = "…" (Kotlin, Swift,
+			// TypeScript). Tried first, and only quoted: the other form's
+			// bare value would otherwise read "key: <base64>==" as a type.
+			builtinRE: builtinExpr("(?i)(?P<key>(?:password|passwd|secret|token|api[_.-]?key|access[_.-]?key)[A-Za-z0-9_.-]*)[\x60\"']?[ \\t]*(?:" +
+				":[ \\t]*&?(?:'static[ \\t]+)?[A-Za-z][A-Za-z0-9_.]*\\??[ \\t]*=[ \\t]*(?:\"(?P<secret>[^\"\\r\\n]+)\"|'(?P<secret>[^'\\r\\n]+)'|\x60(?P<secret>[^\x60\\r\\n]+)\x60)|" +
+				"(?:=|:=|:|=>)[ \\t]*" +
+				"(?:\"(?P<secret>[^\"\\r\\n]+)\"|'(?P<secret>[^'\\r\\n]+)'|\x60(?P<secret>[^\x60\\r\\n]+)\x60|(?P<secret>[^\\s\x60\"',;&]*[^\\s\x60\"',;&.:)\\]}>])))"),
 			Entropy:         3, // 3.5 but for hex: validGeneric
 			MinLen:          12,
 			Gate:            AssignmentGate,
@@ -1087,7 +1091,33 @@ var (
 	identChainRE = lazyRE.New(`^[A-Za-z_$][A-Za-z0-9_$]*(?:\.[A-Za-z_$][A-Za-z0-9_$]*)+$`)
 )
 
+// typedDeclaration reports whether a generic-secret match names a type
+// between its key and "=" (its first form: "key: Type = …"; not "key :=").
+func typedDeclaration(c Candidate) bool {
+	between := c.Context[c.MatchOffset+len(c.Key) : c.Offset]
+	i := bytes.IndexByte(between, ':')
+	if i < 0 {
+		return false
+	}
+	j := i + 1
+	for j < len(between) && (between[j] == ' ' || between[j] == '\t' || between[j] == '&') {
+		j++
+	}
+	return j < len(between) && ('a' <= between[j]|0x20 && between[j]|0x20 <= 'z' || between[j] == '\'') && bytes.IndexByte(between[j:], '=') >= 0
+}
+
+func lastKeyWord(key []byte) string {
+	ws := keyWords(string(key))
+	if len(ws) == 0 {
+		return ""
+	}
+	return ws[len(ws)-1]
+}
+
 func validGeneric(c Candidate) bool {
+	if typedDeclaration(c) && passwordWords[lastKeyWord(c.Key)] {
+		return false // val password: String = "…" is password-pair's, as before typed declarations were read here
+	}
 	if c.memo != nil {
 		if !c.memo.keyJudged(keyGeneric, c.Key, genericKeyNamesSecret) {
 			return false
