@@ -187,6 +187,8 @@ func adversarial() map[string]func(n int) []byte {
 	// adjective, bold, after pw, pass and a Wi-Fi network's key; words
 	// after a password's noun and below a question in a chat
 	out["line:pin-direct"] = rep("PIN 48213, ")
+	out["line:pin-direct-four"] = rep("PIN 1234, ")
+	out["line:pin-colon"] = rep("PIN: 48213, ")
 	out["line:pin-question"] = rep("the PIN for a b? ")
 	out["lines:pin-question"] = rep("the PIN?\n\n**a** 1:2\nes ")
 	out["line:code-keypad"] = rep("door keypad, code ")
@@ -196,6 +198,7 @@ func adversarial() map[string]func(n int) []byte {
 	out["line:notes-adjective"] = rep("mot de passe provisoire **")
 	out["line:pw-pass-key"] = rep("user pw pass is network key is ")
 	out["line:passphrase-password"] = rep("password abc-def-")
+	out["line:passphrase-password-words"] = rep("password abc-def-ghi ")
 	out["lines:passphrase-password"] = rep("password:\nabc def ghi jkl ")
 	out["lines:passphrase-question"] = rep("wifi password?\n\n**a** 1:2\nabc-def-ghi-")
 	out["lines:chat-login"] = rep("creds?\n\n**a** 1:2\nit's u / ")

@@ -561,9 +561,32 @@ func wifiBefore(data []byte, at int) bool {
 	if nl := bytes.LastIndexByte(data[lo:at], '\n'); nl >= 0 {
 		lo += nl + 1
 	}
-	l := bytes.ToLower(data[lo:at])
-	for _, w := range wifiWords {
-		if bytes.Contains(l, []byte(w)) {
+	l := data[lo:at]
+	for _, b := range l {
+		if b >= 0x80 {
+			return wordsIn(bytes.ToLower(l), wifiWords) // réseau; Unicode's case
+		}
+	}
+	// ASCII: the words' first letters, each a look at the words it starts
+	// (no copy: the passphrase gate asks at each hit of a line of them)
+	for p, b := range l {
+		c := lower(b)
+		if c != 'w' && c != 's' && c != 'n' && c != 'r' {
+			continue
+		}
+		for _, w := range wifiWords {
+			if w[0] == c && len(l)-p >= len(w) && equalFoldASCII(l[p:p+len(w)], w) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// wordsIn reports whether lowered holds one of words.
+func wordsIn(lowered []byte, words []string) bool {
+	for _, w := range words {
+		if bytes.Contains(lowered, []byte(w)) {
 			return true
 		}
 	}

@@ -561,6 +561,7 @@ func passphraseGate(data []byte, i int) bool {
 	// question that puts them below
 	end := min(len(data), j+passphraseReach)
 	joins, below := 0, false
+	wifi := 0 // wifiBefore(data, i): 0 not asked, 1 no, 2 yes
 	k := j
 	for ; k < end && data[k] != '\n'; k++ {
 		switch b := data[k]; {
@@ -570,8 +571,19 @@ func passphraseGate(data []byte, i int) bool {
 			if k > j && isLetterByte(data[k-1]) && k+1 < end && isLetterByte(data[k+1]) {
 				// three joins, two on a line that names a Wi-Fi network
 				// (validPassphraseWords' three words)
-				if joins++; joins == 3 || joins == 2 && wifiBefore(data, i) {
+				if joins++; joins == 3 {
 					return true
+				}
+				if joins == 2 {
+					if wifi == 0 { // asked once a call: blanks reset joins
+						wifi = 1
+						if wifiBefore(data, i) {
+							wifi = 2
+						}
+					}
+					if wifi == 2 {
+						return true
+					}
 				}
 			}
 		case b == ':' || b == '?' || b == 0xef: // "：" opens with 0xef
