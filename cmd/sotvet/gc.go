@@ -254,17 +254,11 @@ func workspaceCollections() (parsed, forgotten func()) {
 // keeps a small live heap (~10 MB), and under 56 MiB (at smallHeapGC)
 // grew to ~70 MB where 40 MiB holds it near 55. Past scanHeap (a huge
 // file) the run keeps to moderateLimit, and past moderateHeap to none.
-// Since the rules' expressions compile loosened (secrets' ruleRegexp) the
-// tree that wakes every rule holds ~3 MB less and allocates a third less
-// while it compiles: under 48 MiB it peaks at ~65 MB instead of ~71 MB
-// under 56, for ~6% less CPU than before; 46 MiB reached 64 MB for 4%
-// more. scanHeap keeps the 8 MiB between it and scanLimit that the
-// collector needs not to run without end.
 const (
 	scanSmallLimit = 40 << 20
 	scanSmallHeap  = 20 << 20
-	scanLimit      = 48 << 20
-	scanHeap       = 40 << 20
+	scanLimit      = 56 << 20
+	scanHeap       = 44 << 20
 )
 
 func limitScan() {
