@@ -74,8 +74,10 @@ func quotedNameGate(data []byte, i int) bool {
 // quote opens it) and the value can be a chosen password that mixes
 // letters with digits or symbols, as validPasswordArgument judges it; a
 // field name and an error code or a label ('password', 'too_short';
-// "password", "invalid") are not, nor is an environment lookup's
-// fallback (env-default-secret reads those).
+// "password", "invalid") are not. The fallback of getenv, environ.get
+// and ENV.fetch is env-default-secret's (it reports those); Laravel's
+// env('DB_PASSWORD', '…') fallback, which no older rule reads, is
+// reported here.
 func validPasswordNameArgument(c Candidate) bool {
 	end := c.MatchOffset + len(c.Key)
 	if c.MatchOffset == 0 || end >= len(c.Context) || c.Context[c.MatchOffset-1] != c.Context[end] {

@@ -1021,15 +1021,49 @@ var notInProse = map[string]bool{
 // say no such thing.
 var pwHashRules = map[string]bool{"np.pwhash.1": true, "np.pwhash.2": true, "np.pwhash.3": true, "np.pwhash.4": true, "np.pwhash.5": true}
 
-// namesItsHash: "hash" or "digest" on the value's line, outside the value.
+// namesItsHash: "hash" on the value's line, outside the value, or a key
+// just before the value that ends in "digest" (password_digest:,
+// "passwordDigest": …); "digest" elsewhere on a line (a user named
+// digest in /etc/shadow) names nothing.
 func namesItsHash(c Candidate) bool {
 	line := c.Line()
 	at := bytes.Index(line, c.Secret)
-	names := func(b []byte) bool { return bytesContainsFold(b, "hash") || bytesContainsFold(b, "digest") }
 	if at < 0 {
-		return names(line)
+		return bytesContainsFold(line, "hash")
 	}
-	return names(line[:at]) || names(line[at+len(c.Secret):])
+	return bytesContainsFold(line[:at], "hash") || bytesContainsFold(line[at+len(c.Secret):], "hash") || digestKeyBefore(line[:at])
+}
+
+// digestKeyBefore reports whether before (the value's line up to it)
+// ends with a key that ends in "digest" and an operator, as a seed or a
+// config writes it (`password_digest: "`, `"digest" => '`), not a
+// passwd-style line, whose first field is a user's name and whose colon
+// the value follows at once (`digest:$6$…`).
+func digestKeyBefore(before []byte) bool {
+	i := len(before)
+	for i > 0 && (before[i-1] == ' ' || before[i-1] == '\t' || before[i-1] == '"' || before[i-1] == '\'') {
+		i--
+	}
+	op := i
+	for i > 0 && (before[i-1] == ':' || before[i-1] == '=' || before[i-1] == '>') {
+		i--
+	}
+	if i == op {
+		return false
+	}
+	k := i
+	for k > 0 && (before[k-1] == '"' || before[k-1] == '\'') {
+		k--
+	}
+	j := k
+	for j > 0 && (isWordByte(before[j-1]) || before[j-1] == '.' || before[j-1] == '-') {
+		j--
+	}
+	if !bytes.HasSuffix(bytes.ToLower(before[j:k]), []byte("digest")) {
+		return false
+	}
+	passwdLine := j == 0 && op == len(before) && before[op-1] == ':'
+	return !passwdLine
 }
 
 func bytesContainsFold(b []byte, s string) bool {

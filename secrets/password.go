@@ -31,8 +31,9 @@ var passwordNonValues = map[string]bool{
 }
 
 // passwordTranslations are the word "password" in other languages: the
-// value of a password key in a locale file ("password": "Passwort") is
-// the label of a form field, not a password.
+// value of a password key in a translation file ("password": "Passwort")
+// is the label of a form field, not a password. Elsewhere such a value
+// is someone's weak password (DB_PASSWORD=Kennwort), as before.
 var passwordTranslations = map[string]bool{
 	"passwort": true, "kennwort": true, "contraseña": true, "contrasena": true, "clave": true,
 	"mot de passe": true, "senha": true, "palavra-passe": true, "wachtwoord": true, "hasło": true,
@@ -126,7 +127,33 @@ func validPasswordLiteral(c Candidate) bool {
 	if c.MatchOffset > 0 && c.Context[c.MatchOffset-1] == '/' {
 		return false // a path such as /forgot-password, not a name
 	}
+	if localePath(c.Path) && passwordTranslations[strings.ToLower(string(c.Secret))] {
+		return false // a form field's label in a translation file
+	}
 	return plausiblePasswordValue(c.Secret)
+}
+
+// localeDirs and localeExts name the files that hold an application's
+// translations.
+var (
+	localeDirs = []string{"locales", "locale", "i18n", "l10n", "lang", "langs", "languages", "translations", "messages"}
+	localeExts = []string{".po", ".pot", ".xlf", ".xliff", ".strings", ".arb", ".resx"}
+)
+
+// localePath reports whether path is a translation file: under a
+// directory of translations, or of a translation format.
+func localePath(path string) bool {
+	for _, e := range localeExts {
+		if strings.HasSuffix(path, e) {
+			return true
+		}
+	}
+	for _, d := range localeDirs {
+		if strings.HasPrefix(path, d+"/") || strings.Contains(path, "/"+d+"/") {
+			return true
+		}
+	}
+	return false
 }
 
 // plausiblePasswordValue reports whether v, written where a password
@@ -137,7 +164,7 @@ func plausiblePasswordValue(v []byte) bool {
 		return false // longer than a chosen password, or a sentence
 	}
 	s := strings.ToLower(string(v))
-	if passwordNonValues[s] || passwordNonValues[strings.Trim(s, "_-.")] || passwordTranslations[s] {
+	if passwordNonValues[s] || passwordNonValues[strings.Trim(s, "_-.")] {
 		return false
 	}
 	// myPassword: IsPlaceholder judges camelCase stand-ins.

@@ -2,6 +2,7 @@ package summary
 
 import (
 	"sort"
+	"strings"
 
 	"github.com/svrnty/sotvet/checks"
 	"github.com/svrnty/sotvet/sotparse"
@@ -11,8 +12,9 @@ import (
 type Workboard struct {
 	Present bool `json:"present"`
 	// NotRead says why a WORKBOARD.yaml that is there was not read (over
-	// the size limit, not YAML): an empty workboard is not the same as
-	// one sotvet could not read.
+	// the size limit, not UTF-8, unreadable): an empty workboard is not
+	// the same as one sotvet could not read. A workboard read with YAML
+	// errors is present; its errors are findings of the workboard check.
 	NotRead string `json:"not_read,omitempty"`
 	// Columns are the statuses in a fixed order (finished first, then
 	// alphabetical), each with its items in workboard order.
@@ -70,7 +72,7 @@ func workboardOf(ws *sotparse.Workspace) Workboard {
 	if ws.Workboard == nil {
 		for _, p := range ws.Problems {
 			if p.Path == "WORKBOARD.yaml" {
-				wb.NotRead = p.Message
+				wb.NotRead = strings.TrimSuffix(p.Message, "; not read")
 				break
 			}
 		}

@@ -219,7 +219,7 @@ func writeDashboard(w io.Writer, s *summary.Summary) {
 	}
 	switch {
 	case s.Workboard.NotRead != "":
-		fmt.Fprintf(w, "\nWORKBOARD  not read: %s\n", strings.TrimSuffix(s.Workboard.NotRead, "; not read"))
+		fmt.Fprintf(w, "\nWORKBOARD  not read: %s\n", s.Workboard.NotRead)
 	case !s.Workboard.Present:
 		fmt.Fprintf(w, "\nWORKBOARD  none (no WORKBOARD.yaml)\n")
 	default:
