@@ -38,6 +38,14 @@ type DocCheck struct {
 	// called concurrently for different documents. The DocPass is Run's
 	// only until it returns: the parse reuses it for the next check.
 	Run func(*DocPass) any
+	// KeepsKeyValue, when set, says which of a document's KeyValues the
+	// check's analyzer reads once the parse is done (prepared: what
+	// Prepare returned). A parse that lets each text go (Stream.Release)
+	// keeps of KeyValues only the facts some DocCheck of the run keeps:
+	// a table is a fact per cell, which the DocChecks read while the
+	// document is parsed and few rules read after. Nil: the analyzer
+	// reads no KeyValues after the parse.
+	KeepsKeyValue func(prepared any, d *Doc, f *Fact) bool
 }
 
 // A DocPass is one document as a DocCheck sees it.
@@ -665,6 +673,22 @@ type Stream struct {
 	// keeps the typed model, and Content reads a text back from its file
 	// when a check asks for it, checking that it did not change.
 	Release bool
+}
+
+// keepKeyValues drops the KeyValues of d that no DocCheck of the run
+// reads after the parse (DocCheck.KeepsKeyValue), and gives the kept ones
+// a slice of their own.
+func (ws *Workspace) keepKeyValues(d *Doc) {
+	var kept []*Fact
+	for _, f := range d.KeyValues {
+		for k, c := range ws.docChecks {
+			if c.KeepsKeyValue != nil && c.KeepsKeyValue(ws.prepared[k], d, f) {
+				kept = append(kept, f)
+				break
+			}
+		}
+	}
+	d.KeyValues = slices.Clip(kept)
 }
 
 // ForgetModel lets the typed model of ws go: each document's frontmatter,

@@ -262,3 +262,46 @@ func TestDocCheckScratch(t *testing.T) {
 		}
 	}
 }
+
+// TestKeepsKeyValue: a parse that lets the texts go keeps of a document's
+// KeyValues only those a DocCheck keeps, after every DocCheck read all of
+// them; one that keeps the texts keeps all.
+func TestKeepsKeyValue(t *testing.T) {
+	fsys := fstest.MapFS{
+		"A-PRD.md": {Data: []byte("# A\n\n| Lane | Owner | Validator |\n|---|---|---|\n| one | jp | passed |\n| two | mk | pending |\n\n**Owner:** jp\n")},
+	}
+	var seen atomic.Int32
+	reads := &DocCheck{Run: func(p *DocPass) any {
+		seen.Add(int32(len(p.Doc.KeyValues)))
+		return nil
+	}}
+	keeps := &DocCheck{Run: func(*DocPass) any { return nil }, KeepsKeyValue: func(prepared any, d *Doc, f *Fact) bool {
+		return f.Key == "Validator"
+	}}
+	show := func(fs []*Fact) string {
+		var out []string
+		for _, f := range fs {
+			out = append(out, f.Subject+"."+f.Key+"="+f.Value)
+		}
+		return strings.Join(out, " ")
+	}
+	const all = "one.Owner=jp one.Validator=passed two.Owner=mk two.Validator=pending .Owner=jp"
+	for _, release := range []bool{false, true} {
+		seen.Store(0)
+		disc, err := Discover(fsys, DiscoverOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ws := ParseStreaming(token.NewFileSet(), disc, func(p string) ([]byte, error) { return fs.ReadFile(fsys, p) }, 0, nil, &Stream{Checks: []*DocCheck{reads, keeps}, Release: release})
+		want := all
+		if release {
+			want = "one.Validator=passed two.Validator=pending"
+		}
+		if got := show(ws.Docs[0].KeyValues); got != want {
+			t.Errorf("release %v: KeyValues %q, want %q", release, got, want)
+		}
+		if seen.Load() != 5 {
+			t.Errorf("release %v: the DocCheck saw %d KeyValues, want all 5", release, seen.Load())
+		}
+	}
+}

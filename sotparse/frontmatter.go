@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"go/token"
-	"strings"
 	"sync"
 	"time"
 	"unicode/utf8"
@@ -380,7 +379,7 @@ func typedFrontmatter(f *File, s split, report func(pos, end token.Pos, msg stri
 		k, v := root.Content[i], root.Content[i+1]
 		kOff := li.offset(k.Line, k.Column)
 		vOff := li.offset(v.Line, v.Column)
-		fields = append(fields, Field{Key: knownKey(k.Value), KeyPos: f.Pos(kOff), ValuePos: f.Pos(vOff), ValueEnd: f.Pos(li.lineEnd(vOff))})
+		fields = append(fields, Field{Key: knownKey(k.Value, slabs), KeyPos: f.Pos(kOff), ValuePos: f.Pos(vOff), ValueEnd: f.Pos(li.lineEnd(vOff))})
 		fld := &fields[len(fields)-1]
 		if k.Kind != yaml.ScalarNode {
 			report(fld.KeyPos, fld.KeyPos, "frontmatter key is not a scalar")
@@ -435,7 +434,7 @@ func typedFlatFrontmatter(f *File, s split, report func(pos, end token.Pos, msg 
 		kOff := s.YAMLStart + e.keyStart // column 1
 		vOff := kOff + e.valCol - 1
 		key := text[e.keyStart:e.keyEnd]
-		fields = append(fields, Field{Key: knownKey(key), Value: text[e.valStart:e.valEnd], Scalar: true,
+		fields = append(fields, Field{Key: knownKey(key, slabs), Value: text[e.valStart:e.valEnd], Scalar: true,
 			KeyPos: f.Pos(kOff), ValuePos: f.Pos(vOff), ValueEnd: f.Pos(li.lineEnd(vOff))})
 		fld := &fields[len(fields)-1]
 		if e.style != 0 {
@@ -494,14 +493,15 @@ func copyValues(fields []Field, slabs *modelSlabs) {
 	}
 }
 
-// knownKey returns key, as the string of KnownKeys when it is one.
-func knownKey(key string) string {
+// knownKey returns key, as the string of KnownKeys when it is one, else
+// interned: the documents of a workspace repeat their other keys too.
+func knownKey(key string, slabs *modelSlabs) string {
 	for _, k := range KnownKeys {
 		if k == key {
 			return k
 		}
 	}
-	return strings.Clone(key)
+	return slabs.intern(unsafe.Slice(unsafe.StringData(key), len(key)))
 }
 
 func trimEOL(b []byte, end int) int {

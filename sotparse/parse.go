@@ -249,6 +249,9 @@ func ParseStreaming(fset *token.FileSet, disc *Discovery, read func(path string)
 			if stream != nil && (release || ws.Focused(f.Path)) {
 				ws.check(s.doc, stream, release && f.Path != GlossaryPath)
 			}
+			if release {
+				ws.keepKeyValues(s.doc)
+			}
 		case RoleWorkboard:
 			s.wb = parseWorkboard(f, func(pos, end token.Pos, msg string) { report("workboard", pos, end, msg) })
 		case RoleRecord:

@@ -83,7 +83,18 @@ func judged(d *sotparse.Doc, focused bool) bool {
 // disclaimer, and finds the claims its text makes. run judges the claims of
 // the rules that contradict a record against the records of the document's
 // route, which are other documents, and reports them.
-var DocCheck = &sotparse.DocCheck{Prepare: prepare, Run: checkDoc}
+var DocCheck = &sotparse.DocCheck{Prepare: prepare, Run: checkDoc, KeepsKeyValue: recordsKey}
+
+// recordsKey reports whether f states the key of a rule that contradicts a
+// record: run reads those of every document of a route (routeState).
+func recordsKey(p any, _ *sotparse.Doc, f *sotparse.Fact) bool {
+	for _, cc := range p.(*prepared).set.compiled {
+		if cc.Contradicts != "" && keyIs(f.Key, cc.key) {
+			return true
+		}
+	}
+	return false
+}
 
 // prepared is what DocCheck reads of the flags, once per run.
 type prepared struct {

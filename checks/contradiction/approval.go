@@ -48,7 +48,9 @@ func runDir(p string) string {
 }
 
 // readRunCites reads the runs d cites, each with its label: the line of a
-// code span, or the line before a block that holds only the path.
+// code span, or the line before a block that holds only the path. The
+// paths outlive content: a reference's is the run's table of texts', a
+// block's a copy; a cite's dir is its path's, or path.Dir's.
 func readRunCites(d *sotparse.Doc, content []byte) []runCite {
 	tf := d.File.Tok
 	lineAt := func(off int) (int, int) {

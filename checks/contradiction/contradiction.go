@@ -190,9 +190,10 @@ func (dt *docText) detach() *docText {
 		slices.Sort(dt.names)
 		dt.fileNames = nil
 	}
-	for i := range dt.runCites {
-		r := &dt.runCites[i]
-		r.path, r.dir = own(r.path), own(r.dir)
+	// The cites' paths are no views of the text (readRunCites): only
+	// the slice, held to its length, not what append grew.
+	if cap(dt.runCites) > len(dt.runCites) {
+		dt.runCites = slices.Clone(dt.runCites)
 	}
 	for i := range dt.commandSays {
 		c := &dt.commandSays[i]

@@ -133,6 +133,8 @@ var DocCheck = &sotparse.DocCheck{Prepare: func() any { return newRemainPatterns
 		}
 	}
 	return detach(index(p.Doc, p.Content, p.Prepared.(*remainPatterns), p.Texts()))
+}, KeepsKeyValue: func(_ any, d *sotparse.Doc, f *sotparse.Fact) bool {
+	return resultKinds[d.Kind] && validatorKey(f.Key) // what pendingValidation reads
 }}
 
 // detach gives di strings of its own: the index of a document outlives its
