@@ -15,6 +15,7 @@ import (
 
 	"github.com/svrnty/sotvet/checks"
 	"github.com/svrnty/sotvet/checks/checktest"
+	"github.com/svrnty/sotvet/internal/safefs"
 	"github.com/svrnty/sotvet/internal/testcorpus"
 	"github.com/svrnty/sotvet/scripts/gen-corpus/gencorpus"
 	"github.com/svrnty/sotvet/sotparse"
@@ -200,7 +201,49 @@ func testWorkspaces(t *testing.T) map[string]string {
 	}
 	_, scenarios := testcorpus.Scenarios(t)
 	for name, dir := range scenarios {
-		dirs["script/"+name] = dir
+		// most scenarios keep their workspaces in directories of their own
+		// (ws/, big/, clean/): a run on the archive's root finds no
+		// document, so each directory holding one is a workspace here
+		for _, ws := range scenarioWorkspaces(dir) {
+			if !runs(ws) {
+				continue // a scenario's broken configuration (check_prose's badini): an error, not findings
+			}
+			rel, _ := filepath.Rel(dir, ws)
+			dirs["script/"+name+"/"+filepath.ToSlash(rel)] = ws
+		}
 	}
 	return dirs
+}
+
+// runs reports whether a run of every check on dir returns findings
+// rather than an error.
+func runs(dir string) bool {
+	fsys, err := safefs.Open(dir, 0)
+	if err != nil {
+		return false
+	}
+	defer fsys.Close()
+	_, _, err = checks.Run(checks.Options{Root: dir, FS: fsys, Analyzers: checks.All})
+	return err == nil
+}
+
+// scenarioWorkspaces returns the directories under root (root included)
+// that hold a .sot directory or a WORKBOARD.yaml.
+func scenarioWorkspaces(root string) []string {
+	var out []string
+	filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || !d.IsDir() {
+			return nil
+		}
+		if d.Name() == ".sot" {
+			return filepath.SkipDir
+		}
+		if _, err := os.Stat(filepath.Join(p, ".sot")); err == nil {
+			out = append(out, p)
+		} else if _, err := os.Stat(filepath.Join(p, "WORKBOARD.yaml")); err == nil {
+			out = append(out, p)
+		}
+		return nil
+	})
+	return out
 }
