@@ -31,7 +31,7 @@ var passwordNonValues = map[string]bool{
 }
 
 // passwordTranslations are the word "password" in other languages: the
-// value of a password key in a translation file ("password": "Passwort")
+// value of a password key in a translation file (German's Passwort)
 // is the label of a form field, not a password. Elsewhere such a value
 // is someone's weak password (DB_PASSWORD=Kennwort), as before.
 var passwordTranslations = map[string]bool{
