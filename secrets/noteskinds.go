@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"strings"
 	"sync"
+	"unicode"
 )
 
 // Kinds of secret in notes that are no password as the password rules
@@ -237,7 +238,10 @@ const pinLineReach = 64
 // server room door, code …", "code de la porte"). Each is read as a word
 // of its own or the head of a compound ("lockbox", "doors"), not inside
 // another word ("important", "monitor", "block").
-var keypadWords = []string{"door", "keypad", "gate", "alarm", "safe", "entrance", "lock", "porte", "puerta", "porta", "portão", "tür", "tor", "alarme", "allarme", "accès", "acceso", "accesso", "acesso", "drzwi", "cancello", "deur", "poort", "garage", "locker"}
+// Left out for being other words too: "safe" (to ignore), "lock"
+// (contention), "tor" (exit node), "porte" (a French verb), "accès",
+// "acceso" (access denied); "porte" counts after "la".
+var keypadWords = []string{"door", "keypad", "gate", "alarm", "entrance", "puerta", "porta", "portão", "tür", "alarme", "allarme", "drzwi", "cancello", "deur", "poort", "garage", "locker", "lockbox"}
 
 // keypadTails may follow a keypad's word in its compound.
 var keypadTails = []string{"", "s", "box", "'s", "’s"}
@@ -245,15 +249,7 @@ var keypadTails = []string{"", "s", "box", "'s", "’s"}
 // keypadOnLine reports one of keypadWords on the line of data[st:end]
 // within pinLineReach bytes before st or after end.
 func keypadOnLine(data []byte, st, end int) bool {
-	lo := max(0, st-pinLineReach)
-	if nl := bytes.LastIndexByte(data[lo:st], '\n'); nl >= 0 {
-		lo += nl + 1
-	}
-	hi := min(len(data), end+pinLineReach)
-	if nl := bytes.IndexByte(data[end:hi], '\n'); nl >= 0 {
-		hi = end + nl
-	}
-	l := data[lo:hi]
+	l := lineAround(data, st, end)
 	for k := 0; k < len(l); k++ {
 		if k > 0 && isLetterByte(l[k-1]) || !isLetterByte(l[k]) {
 			continue
@@ -265,12 +261,62 @@ func keypadOnLine(data []byte, st, end int) bool {
 			}
 			w++
 		}
-		if keypadWord(l[k:w]) {
+		if keypadWord(l[k:w]) || bytes.EqualFold(l[k:w], []byte("porte")) && k >= 3 && bytes.EqualFold(l[k-3:k], []byte("la ")) {
 			return true
 		}
 		k = w
 	}
 	return false
+}
+
+// lineAround is the line of data[st:end] within pinLineReach bytes
+// before st and after end.
+func lineAround(data []byte, st, end int) []byte {
+	lo := max(0, st-pinLineReach)
+	if nl := bytes.LastIndexByte(data[lo:st], '\n'); nl >= 0 {
+		lo += nl + 1
+	}
+	hi := min(len(data), end+pinLineReach)
+	if nl := bytes.IndexByte(data[end:hi], '\n'); nl >= 0 {
+		hi = end + nl
+	}
+	return data[lo:hi]
+}
+
+// codeStatusWords on a bare "code"'s line make it an error's, a status's
+// or a log's code: "Garage door error, code 4471", "acceso denegado,
+// code 4471", "alarm fired, code 5003".
+var codeStatusWords = map[string]bool{
+	"error": true, "errors": true, "err": true, "fault": true, "fehler": true, "erreur": true, "errore": true, "błąd": true,
+	"denied": true, "refusé": true, "denegado": true, "negado": true, "negato": true, "status": true, "exit": true, "log": true,
+	"logs": true, "means": true, "returned": true, "returns": true, "deadlock": true, "fired": true, "failed": true, "failure": true,
+}
+
+// codeOfStatus: the line around a bare "code" at data[st:end] holds one
+// of codeStatusWords.
+func codeOfStatus(data []byte, st, end int) bool {
+	for _, w := range strings.FieldsFunc(strings.ToLower(string(lineAround(data, st, end))), func(r rune) bool { return !unicode.IsLetter(r) }) {
+		if codeStatusWords[w] {
+			return true
+		}
+	}
+	return false
+}
+
+// codeDigitsEndClause: after a bare "code"'s digits at data[at:] the
+// clause ends or goes on to the keypad's next key ("then #"), not to
+// what the code means ("= battery low", ": low battery", "as the
+// ticket", "du bâtiment").
+func codeDigitsEndClause(data []byte, at int) bool {
+	rest := data[at:]
+	if nl := bytes.IndexByte(rest, '\n'); nl >= 0 {
+		rest = rest[:nl]
+	}
+	rest = bytes.TrimLeft(rest, " \t*`'\"")
+	if len(rest) == 0 || bytes.IndexByte([]byte(".,;!)#"), rest[0]) >= 0 {
+		return true
+	}
+	return bytes.HasPrefix(bytes.ToLower(rest), []byte("then")) || bytes.HasPrefix(bytes.ToLower(rest), []byte("and press"))
 }
 
 // keypadWord: word is one of keypadWords, alone or with one of
@@ -334,7 +380,7 @@ var pinOtherWords = map[string]bool{
 
 // pinUnitWords after the digits make them an amount: "1000 ms", "4096
 // attempts".
-var pinUnitWords = []string{"digits", "digit", "characters", "chars", "attempts", "tries", "times", "seconds", "minutes", "hours", "days", "ms", "mb", "kb", "bytes", "euros", "usd", "eur", "%",
+var pinUnitWords = []string{"digits", "digit", "characters", "chars", "attempts", "tries", "times", "seconds", "minutes", "hours", "days", "ms", "mb", "kb", "bytes", "euros", "usd", "eur", "%", "złotych", "zł", "pln", "dollars",
 	"series", "era", "model", "mm", "cm", "microns", "µm", "compliant", "rules", "firmware", "hardware", "edition", "rpm", "hz", "mhz", "dpi", "px"}
 
 // pinWhoseWords open the words between the noun and its digits that say
@@ -384,7 +430,8 @@ func validProsePIN(c Candidate) bool {
 	}
 	// a bare "code": a keypad's, named on its line, not an error's or a
 	// product's ("error code 4471 on the door panel")
-	if lkey == "code" && (!codeOpensLine(c.Context, at) || !keypadOnLine(c.Context, at, at+len(key))) {
+	if lkey == "code" && (!codeOpensLine(c.Context, at) || !keypadOnLine(c.Context, at, at+len(key)) ||
+		codeOfStatus(c.Context, at, at+len(key)) || yearDigits(v) || len(ws) == 0 && !codeDigitsEndClause(c.Context, c.Offset+len(v))) {
 		return false
 	}
 	// words that say whose PIN it is may name a thing ("for the door

@@ -153,3 +153,26 @@ func TestNoteFormsRound20(t *testing.T) {
 	}
 	checkNoteCases(t, cases)
 }
+
+// TestNoteNearMissesRound20Review: the review's near-misses of round
+// 20's forms, and paraphrases of our own: none is a leak.
+func TestNoteNearMissesRound20Review(t *testing.T) {
+	cases := []noteCase{
+		// 1. error and status codes read as a keypad's
+		{"Garage door error, code 4471 means the sensor is blocked.\n", ""},
+		{"lock contention, code 1205 deadlock\n", ""},
+		{"Accès refusé : code 4471\n", ""},
+		{"acceso denegado, code 4471\n", ""},
+		{"CloudWatch alarm fired, code 5003\n", ""},
+		{"It is safe to ignore; the code 4471 is harmless.\n", ""},
+		{"Tor exit node, code 4471\n", ""},
+		{"Il porte une veste; code 4471\n", ""},
+		{"The entrance exam, code 2024\n", ""},
+		{"door sensor, code 4471 = battery low\n", ""},
+		{"Door 12: same code 2231 as the ticket\n", ""},
+		{"the gate controller failed, code 3817 again\n", ""},
+		{"Front door reader: code 6093 in the audit log\n", ""},
+		// 2-7 follow
+	}
+	checkNoteCases(t, cases)
+}
