@@ -400,6 +400,32 @@ var pinDeviceWords = map[string]bool{
 	"generator": true, "mechanism": true, "layout": true, "series": true, "spacing": true, "pitch": true,
 }
 
+// pinQuestionOpeners start a question that a date, a place, a count or
+// a year answers, not a PIN: "Where do I reset my PIN?", "How many times
+// can you enter a wrong PIN?".
+var pinQuestionOpeners = []string{"when ", "where ", "how many ", "how long ", "how often ", "which year ", "what year "}
+
+// pinQuestionAsksIt: the question on the line of data[at:q] (its noun at
+// data[at], its mark at data[q]) asks for the PIN itself: it opens with
+// none of pinQuestionOpeners and holds none of pinOtherWords ("What's the
+// ticket number for the PIN reset?").
+func pinQuestionAsksIt(data []byte, at, q int) bool {
+	st := bytes.LastIndexByte(data[max(0, at-questionReach):at], '\n') + 1 + max(0, at-questionReach)
+	line := strings.ToLower(string(data[st:q]))
+	line = strings.TrimLeft(line, " \t*>-")
+	for _, o := range pinQuestionOpeners {
+		if strings.HasPrefix(line, o) {
+			return false
+		}
+	}
+	for _, w := range strings.FieldsFunc(line, func(r rune) bool { return !unicode.IsLetter(r) }) {
+		if pinOtherWords[w] {
+			return false
+		}
+	}
+	return true
+}
+
 func validProsePIN(c Candidate) bool {
 	v := c.Secret
 	if placeholderDigits(v) {
@@ -415,6 +441,9 @@ func validProsePIN(c Candidate) bool {
 			return false
 		}
 		question, between = true, between[:q]
+		if !pinQuestionAsksIt(c.Context, at, at+len(key)+q) || yearDigits(v) {
+			return false
+		}
 	}
 	ws := strings.FieldsFunc(between, func(r rune) bool {
 		return r == ' ' || r == '\t' || r == ':' || r == '=' || r == '*' || r == '(' || r == ')' || r == ',' || r == '?'

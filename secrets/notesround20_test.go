@@ -172,6 +172,16 @@ func TestNoteNearMissesRound20Review(t *testing.T) {
 		{"Door 12: same code 2231 as the ticket\n", ""},
 		{"the gate controller failed, code 3817 again\n", ""},
 		{"Front door reader: code 6093 in the audit log\n", ""},
+		// 2. questions a year, a count or a place answers
+		{"Where do I reset my PIN?\n2024\n", ""},
+		{"When was the PIN changed?\n2023\n", ""},
+		{"Which year was the door code introduced?\n2018\n", ""},
+		{"What's the ticket number for the PIN reset?\n44812\n", ""},
+		{"How many times can you enter a wrong PIN?\n3000\n", ""},
+		{"How long until the PIN expires, in days?\n1000\n", ""},
+		{"What's the PIN?\n2023\n", ""},
+		{"How often do we rotate the alarm code?\n9041\n", ""},
+		{"Anyone have the incident ref for the PIN lockout?\n58213\n", ""},
 		// 2-7 follow
 	}
 	checkNoteCases(t, cases)
