@@ -426,6 +426,40 @@ func pinQuestionAsksIt(data []byte, at, q int) bool {
 	return true
 }
 
+// pinWiringWords name a board's pins and signals: "Connect PIN 1024
+// (GPIO) to the LED", "PIN 1011 is TX".
+var pinWiringWords = map[string]bool{
+	"gpio": true, "header": true, "headers": true, "pinout": true, "tx": true, "rx": true, "led": true, "gnd": true, "vcc": true,
+	"pwm": true, "uart": true, "sda": true, "scl": true, "miso": true, "mosi": true, "resistor": true, "breadboard": true,
+	"board": true, "port": true, "volts": true, "ohm": true,
+}
+
+// pinWiringVerbs before the noun make it a board's pin: "connect PIN
+// 1024", "solder pin 7".
+var pinWiringVerbs = map[string]bool{"connect": true, "solder": true, "route": true, "wire": true, "jumper": true, "plug": true, "short": true}
+
+// pinOfWiring: the noun at data[at] is a board's pin, a wiring verb
+// right before it, or a word of pinWiringWords among the few after its
+// digits (rest), in parentheses too. Not all of pinOtherWords: "the PIN
+// is 4821 until Friday" is a PIN.
+func pinOfWiring(data []byte, at int, rest []byte) bool {
+	before := strings.Fields(strings.ToLower(string(data[max(0, at-16):at])))
+	if len(before) > 0 && at > 0 && data[at-1] == ' ' && pinWiringVerbs[before[len(before)-1]] {
+		return true
+	}
+	rest = rest[:min(len(rest), 32)]
+	if nl := bytes.IndexByte(rest, '\n'); nl >= 0 {
+		rest = rest[:nl]
+	}
+	ws := strings.FieldsFunc(strings.ToLower(string(rest)), func(r rune) bool { return !unicode.IsLetter(r) })
+	for _, w := range ws[:min(len(ws), 3)] {
+		if pinWiringWords[w] {
+			return true
+		}
+	}
+	return false
+}
+
 func validProsePIN(c Candidate) bool {
 	v := c.Secret
 	if placeholderDigits(v) {
@@ -475,6 +509,9 @@ func validProsePIN(c Candidate) bool {
 	// a PIN of a pin header or a GPIO: "pin 13", not digits a copula gives,
 	// but "the pin count is 2048" is a word's
 	rest := c.Context[c.Offset+len(v):]
+	if pinOfWiring(c.Context, at, rest) {
+		return false
+	}
 	rest = bytes.TrimLeft(rest, "*`'\"")
 	if len(rest) >= 2 && bytes.IndexByte([]byte(".,:/-"), rest[0]) >= 0 && isDigitByte(rest[1]) {
 		return false // a version, a date, a time, a range: 2024.11, 4-8

@@ -182,7 +182,12 @@ func TestNoteNearMissesRound20Review(t *testing.T) {
 		{"What's the PIN?\n2023\n", ""},
 		{"How often do we rotate the alarm code?\n9041\n", ""},
 		{"Anyone have the incident ref for the PIN lockout?\n58213\n", ""},
-		// 2-7 follow
+		// 3. a board's pins
+		{"Connect PIN 1024 (GPIO) to the LED.\n", ""},
+		{"The PIN 5v0 header; PIN 1011 is TX.\n", ""},
+		{"Solder PIN 4417 to the ground rail\n", ""},
+		{"wire PIN 2317 (UART RX) to the sensor\n", ""},
+		// 4-7 follow
 	}
 	checkNoteCases(t, cases)
 }
