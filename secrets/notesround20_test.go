@@ -187,7 +187,19 @@ func TestNoteNearMissesRound20Review(t *testing.T) {
 		{"The PIN 5v0 header; PIN 1011 is TX.\n", ""},
 		{"Solder PIN 4417 to the ground rail\n", ""},
 		{"wire PIN 2317 (UART RX) to the sensor\n", ""},
-		// 4-7 follow
+		// 4. a bare "key" that is no Wi-Fi network's
+		{"the shared key is Zx9#qLm2w\n", ""},
+		{"the required key: Zx9#qLm2w\n", ""},
+		{"a concrete key is Kx9!pQ2mz\n", ""},
+		{"the stored key: Kx9!pQ2mz for the JWT\n", ""},
+		{"In the network graph the key is NodeID#12\n", ""},
+		{"network table, primary key is user_id#2024\n", ""},
+		{"Netzwerk: the sort key is Customer#ID2\n", ""},
+		{"network policy, key: ProdVpc-2024!\n", ""},
+		{"The red team key is Shift+F12+Enter\n", ""},
+		{"the ignored key is Qw7#zLp3x\n", ""},
+		{"network diagram: partition key is Tenant#07\n", ""},
+		// 5-7 follow
 	}
 	checkNoteCases(t, cases)
 }
