@@ -398,6 +398,11 @@ func validProsePasswordPhrase(c Candidate) bool {
 		if glue != "" && !strings.EqualFold(glue, "is") || !userBefore(c.Context, at) || !bytes.ContainsAny(c.Secret, "!#$%&*+=?@^~") {
 			return false
 		}
+		// with no copula, only "user NAME pass VALUE": "each user must
+		// pass …" and "user accounts pass …" are the verb's
+		if glue == "" && !userNameBefore(c.Context, at) {
+			return false
+		}
 	}
 	switch strings.ToLower(strings.TrimSpace(glue)) {
 	case "(":
@@ -659,6 +664,33 @@ func userBefore(ctx []byte, at int) bool {
 		case "user", "username", "login", "account", "usr", "userid":
 			return true
 		}
+	}
+	return false
+}
+
+// passNotNames follow a user's word and are no user's name: a verb
+// ("the user must pass …") or a group ("user accounts pass …").
+var passNotNames = map[string]bool{
+	"must": true, "will": true, "can": true, "to": true, "should": true, "may": true, "shall": true, "need": true, "needs": true,
+	"cannot": true, "could": true, "would": true, "might": true, "does": true, "did": true, "who": true, "that": true,
+	"then": true, "accounts": true, "account": true, "group": true, "groups": true, "users": true, "members": true, "roles": true,
+	"role": true, "tests": true, "checks": true, "records": true, "data": true,
+}
+
+// userNameBefore: the two words before ctx[at] are a user's word and
+// a name ("user ops pass …", "login: jdoe pass …").
+func userNameBefore(ctx []byte, at int) bool {
+	lo := max(0, at-64)
+	if nl := bytes.LastIndexByte(ctx[lo:at], '\n'); nl >= 0 {
+		lo += nl + 1
+	}
+	ws := strings.FieldsFunc(string(ctx[lo:at]), func(r rune) bool { return r == ' ' || r == '\t' || r == ':' || r == '=' || r == ',' })
+	if len(ws) < 2 || passNotNames[strings.ToLower(ws[len(ws)-1])] {
+		return false
+	}
+	switch strings.ToLower(ws[len(ws)-2]) {
+	case "user", "username", "login", "account", "usr", "userid":
+		return true
 	}
 	return false
 }

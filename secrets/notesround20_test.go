@@ -199,7 +199,14 @@ func TestNoteNearMissesRound20Review(t *testing.T) {
 		{"The red team key is Shift+F12+Enter\n", ""},
 		{"the ignored key is Qw7#zLp3x\n", ""},
 		{"network diagram: partition key is Tenant#07\n", ""},
-		// 5-7 follow
+		// 5. "pass" the verb after a user
+		{"user group pass Level3#Access\n", ""},
+		{"Each user must pass Level-2#training\n", ""},
+		{"the user must pass Kx9!pQ2m#\n", ""},
+		{"user accounts pass ISO-27001+SOC2\n", ""},
+		{"any user can pass Qm4#vTz9k@ once\n", ""},
+		{"user roles pass Audit+Review#3\n", ""},
+		// 6-7 follow
 	}
 	checkNoteCases(t, cases)
 }
