@@ -802,6 +802,11 @@ func notesPasswordValueOf(c Candidate, given bool) bool {
 	if isPlaceholder(v, true) || spellsPasswordName(v) || describesEncoding(v) {
 		return false
 	}
+	// in parentheses, a lower-to-upper step with no symbol is a setting's
+	// name ("MinLength8", "SaltRounds12"); "Bananarama_88" is a value
+	if given && camelStep(v) && !hasPunct(v) {
+		return false
+	}
 	mixed := given && hasUpper(v) && hasLower(v)
 	if (identifierValue(v) || described(v)) && !chosen && !mixed && !bytes.ContainsAny(v, "!#$%&*+=?@^~") {
 		return false // "ssh_key_2024", "v2.14.3-rc1", "WPA2-PSK-2024": a name or a version
@@ -810,6 +815,16 @@ func notesPasswordValueOf(c Candidate, given bool) bool {
 		return c.secretEntropy() >= 2.3
 	}
 	return c.secretEntropy() >= 2.8
+}
+
+// camelStep: a lower-case letter followed by an upper-case one in v.
+func camelStep(v []byte) bool {
+	for i := 1; i < len(v); i++ {
+		if v[i-1] >= 'a' && v[i-1] <= 'z' && v[i] >= 'A' && v[i] <= 'Z' {
+			return true
+		}
+	}
+	return false
 }
 
 var isoDateRE = lazyRE.New(`^[0-9]{4}-[0-9]{2}-[0-9]{2}(?:[T ][0-9:.]+(?:Z|[+-][0-9:]+)?)?$`)

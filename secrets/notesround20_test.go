@@ -206,7 +206,14 @@ func TestNoteNearMissesRound20Review(t *testing.T) {
 		{"user accounts pass ISO-27001+SOC2\n", ""},
 		{"any user can pass Qm4#vTz9k@ once\n", ""},
 		{"user roles pass Audit+Review#3\n", ""},
-		// 6-7 follow
+		// 6. a setting's camelCase name in parentheses
+		{"password (`MinLength8`) rule\n", ""},
+		{"password (`MaxRetries3`)\n", ""},
+		{"password (`HashAlgo256`)\n", ""},
+		{"the password (`SaltRounds12`) setting\n", ""},
+		{"the password (`LockoutMinutes15`) knob\n", ""},
+		{"password (`HistoryDepth24`) in the policy\n", ""},
+		// 7 follows
 	}
 	checkNoteCases(t, cases)
 }
