@@ -607,6 +607,29 @@ var passphraseNonWords = map[string]bool{
 // more (a diceware draw may repeat one: "walnut tundra almond glacier
 // tundra"; a word of two may sit among them: "…-sleeps-at-noon"), none
 // of them a word of a sentence about passphrases.
+// chatReplyWords are the words of a chat's reply, not of a passphrase:
+// "nope sorry check confluence", "nobody knows anymore honestly".
+var chatReplyWords = map[string]bool{
+	"yes": true, "yeah": true, "yep": true, "nope": true, "sorry": true, "thanks": true, "thank": true, "please": true, "check": true,
+	"ask": true, "know": true, "knows": true, "knew": true, "idea": true, "nobody": true, "anyone": true, "someone": true, "sure": true,
+	"think": true, "maybe": true, "dunno": true, "honestly": true, "anymore": true, "still": true, "just": true, "not": true,
+	"don't": true, "dont": true, "lol": true, "same": true, "again": true, "later": true, "there": true, "here": true, "it's": true,
+	"its": true, "you": true, "your": true, "our": true, "we": true, "they": true, "him": true, "her": true, "them": true,
+	"what": true, "why": true, "who": true, "where": true, "when": true, "how": true, "was": true, "were": true, "been": true,
+	"changed": true, "wiki": true, "confluence": true, "slack": true, "email": true, "team": true, "lead": true, "admin": true,
+}
+
+// describingWords: one of ws ends in "ed" or "ly", a word that says how
+// a password is made ("auto-generated-daily"), not one of it.
+func describingWords(ws []string) bool {
+	for _, w := range ws {
+		if len(w) > 4 && (strings.HasSuffix(w, "ed") || strings.HasSuffix(w, "ly")) {
+			return true
+		}
+	}
+	return false
+}
+
 func validPassphraseWords(c Candidate) bool {
 	ws := strings.FieldsFunc(strings.ToLower(string(c.Secret)), func(r rune) bool { return r == ' ' || r == '-' || r == '.' })
 	seen := map[string]bool{}
@@ -622,8 +645,19 @@ func validPassphraseWords(c Candidate) bool {
 	passwordNoun := !strings.Contains(k, "phrase") && !strings.Contains(k, "mnemonic") && !strings.Contains(k, "kennsatz") && !strings.Contains(k, "wachtzin") && !strings.Contains(k, "frase")
 	// three words joined are a Wi-Fi network's password when its line
 	// names the network ("Wi-Fi: network …, password mango-…")
-	if len(seen) < 4 && !(len(seen) == 3 && len(ws) == 3 && passwordNoun && wifiBefore(c.Context, subOffset(c.Context, c.Key))) {
+	if len(seen) < 4 && !(len(seen) == 3 && len(ws) == 3 && passwordNoun && !describingWords(ws) && wifiBefore(c.Context, subOffset(c.Context, c.Key))) {
 		return false
+	}
+	// an answer below a question, in blanks and unquoted, is a reply in
+	// words ("nope sorry check confluence") unless none of them is a
+	// reply's
+	if between := c.Context[subOffset(c.Context, c.Key)+len(c.Key) : c.Offset]; bytes.IndexByte(between, '?') >= 0 && bytes.IndexByte(c.Secret, ' ') >= 0 &&
+		!bytes.ContainsAny(between[len(between)-1:], "`'\"") {
+		for _, w := range ws {
+			if chatReplyWords[w] {
+				return false
+			}
+		}
 	}
 	// a password's noun, not a passphrase's: the words right after it
 	// or after a colon, a copula or a question, not after other words

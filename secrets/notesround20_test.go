@@ -213,7 +213,12 @@ func TestNoteNearMissesRound20Review(t *testing.T) {
 		{"the password (`SaltRounds12`) setting\n", ""},
 		{"the password (`LockoutMinutes15`) knob\n", ""},
 		{"password (`HistoryDepth24`) in the policy\n", ""},
-		// 7 follows
+		// 7. a chat's reply in words, a password described
+		{"**ana** 09:12\nAnyone know the wifi password?\n\n**li** 09:14\nnope sorry check confluence\n", ""},
+		{"**ana** 09:12\nWi-Fi network Guest password?\n\n**li** 09:14\nnobody knows anymore honestly\n", ""},
+		{"Wi-Fi network Guest, password is auto-generated-daily\n", ""},
+		{"**ana** 09:12\nwhat's the guest wifi password?\n\n**li** 09:14\nsorry cannot remember anymore\n", ""},
+		{"WLAN guest, password is randomised-nightly-centrally\n", ""},
 	}
 	checkNoteCases(t, cases)
 }
