@@ -191,7 +191,7 @@ func notesPhraseGate(data []byte, i int) bool {
 		return false
 	}
 	// a bare "key": a Wi-Fi network's, named before it on its line
-	if i >= 2 && bytes.EqualFold(data[i-2:i+1], []byte("key")) && !wifiBefore(data, i-2) {
+	if i >= 2 && bytes.EqualFold(data[i-2:i+1], []byte("key")) && (!wifiBefore(data, i-2) || keyKindBefore(data, i-2)) {
 		return false
 	}
 	if rest := data[j:min(len(data), j+3)]; string(rest) == "は" || string(rest) == "：" {
@@ -387,7 +387,7 @@ func validProsePasswordPhrase(c Candidate) bool {
 		// "the guest network is **…** and the key is …": a Wi-Fi
 		// network's key, named on its line before it, given by a copula
 		// or a colon
-		if g := strings.ToLower(glue); g != "is" && g != ":" || !wifiBefore(c.Context, at) {
+		if g := strings.ToLower(glue); g != "is" && g != ":" || !wifiBefore(c.Context, at) || keyKindBefore(c.Context, at) {
 			return false
 		}
 	case "pass":
@@ -396,6 +396,11 @@ func validProsePasswordPhrase(c Candidate) bool {
 		// … is ops and the pass is …", "user ops pass …") and a value
 		// with a symbol
 		if glue != "" && !strings.EqualFold(glue, "is") || !userBefore(c.Context, at) || !bytes.ContainsAny(c.Secret, "!#$%&*+=?@^~") {
+			return false
+		}
+		// with no copula, only "user NAME pass VALUE": "each user must
+		// pass …" and "user accounts pass …" are the verb's
+		if glue == "" && !userNameBefore(c.Context, at) {
 			return false
 		}
 	}
@@ -552,7 +557,15 @@ func loginPairReads(c Candidate) bool {
 }
 
 // wifiWords name a wireless network: a bare "key" after one is its key.
-var wifiWords = []string{"wi-fi", "wifi", "wlan", "wireless", "ssid", "network", "réseau", "netzwerk", "netz", "red ", "rede ", "rete "}
+// Each is read as a word (or its plural), not inside another ("shared",
+// "concrete"); "red", "rede" and "rete" are colours and verbs too, so
+// only in a network's name ("red inalámbrica").
+var wifiWords = []string{"wi-fi", "wifi", "wlan", "wireless", "ssid", "network", "réseau", "netzwerk", "netz",
+	"red inalámbrica", "red de invitados", "rede sem fio", "rede de convidados", "rete senza fili", "rete ospiti", "rete degli ospiti"}
+
+// wifiNotNetWords after a network's word make it another network: "the
+// network graph", "network table".
+var wifiNotNetWords = []string{"graph", "table", "diagram", "topology", "model", "layer", "map", "effect", "analysis", "flow", "policy", "policies"}
 
 // wifiBefore reports one of wifiWords among the line's 96 bytes before
 // data[at].
@@ -571,11 +584,11 @@ func wifiBefore(data []byte, at int) bool {
 	// (no copy: the passphrase gate asks at each hit of a line of them)
 	for p, b := range l {
 		c := lower(b)
-		if c != 'w' && c != 's' && c != 'n' && c != 'r' {
+		if c != 'w' && c != 's' && c != 'n' && c != 'r' || p > 0 && wordLetter(l[p-1]) {
 			continue
 		}
 		for _, w := range wifiWords {
-			if w[0] == c && len(l)-p >= len(w) && equalFoldASCII(l[p:p+len(w)], w) {
+			if w[0] == c && len(l)-p >= len(w) && equalFoldASCII(l[p:p+len(w)], w) && wifiWordEnds(l, p+len(w)) {
 				return true
 			}
 		}
@@ -583,14 +596,60 @@ func wifiBefore(data []byte, at int) bool {
 	return false
 }
 
-// wordsIn reports whether lowered holds one of words.
+// wordLetter: b is a letter's byte, a UTF-8 one's too.
+func wordLetter(b byte) bool {
+	return isLetterByte(b) || b >= 0x80
+}
+
+// wifiWordEnds: a network's word ends at l[e], alone or plural, and no
+// word of wifiNotNetWords follows it.
+func wifiWordEnds(l []byte, e int) bool {
+	if e < len(l) && lower(l[e]) == 's' {
+		e++
+	}
+	if e < len(l) && wordLetter(l[e]) {
+		return false
+	}
+	next := bytes.TrimLeft(l[e:], " \t")
+	for _, w := range wifiNotNetWords {
+		if len(next) >= len(w) && equalFoldASCII(next[:len(w)], w) && (len(next) == len(w) || !wordLetter(next[len(w)])) {
+			return false
+		}
+	}
+	return true
+}
+
+// wordsIn reports whether lowered holds one of words as a word
+// (wifiWordEnds).
 func wordsIn(lowered []byte, words []string) bool {
 	for _, w := range words {
-		if bytes.Contains(lowered, []byte(w)) {
-			return true
+		for k := 0; ; {
+			i := bytes.Index(lowered[k:], []byte(w))
+			if i < 0 {
+				break
+			}
+			i += k
+			if (i == 0 || !wordLetter(lowered[i-1])) && wifiWordEnds(lowered, i+len(w)) {
+				return true
+			}
+			k = i + 1
 		}
 	}
 	return false
+}
+
+// bareKeyKinds before a bare "key" make it a table's, a signer's or a
+// licence's, not a Wi-Fi network's: "network table, primary key is
+// user_id#2024", "Netzwerk: the sort key is …".
+var bareKeyKinds = map[string]bool{
+	"primary": true, "sort": true, "foreign": true, "partition": true, "hash": true, "api": true, "signing": true, "ssh": true,
+	"public": true, "private": true, "license": true, "licence": true, "composite": true, "unique": true, "index": true,
+}
+
+// keyKindBefore: the word right before data[at] is one of bareKeyKinds.
+func keyKindBefore(data []byte, at int) bool {
+	ws := strings.Fields(strings.ToLower(string(data[max(0, at-24):at])))
+	return len(ws) > 0 && at > 0 && (data[at-1] == ' ' || data[at-1] == '\t') && bareKeyKinds[ws[len(ws)-1]]
 }
 
 // userBefore reports a word naming the user or the login among the
@@ -605,6 +664,33 @@ func userBefore(ctx []byte, at int) bool {
 		case "user", "username", "login", "account", "usr", "userid":
 			return true
 		}
+	}
+	return false
+}
+
+// passNotNames follow a user's word and are no user's name: a verb
+// ("the user must pass …") or a group ("user accounts pass …").
+var passNotNames = map[string]bool{
+	"must": true, "will": true, "can": true, "to": true, "should": true, "may": true, "shall": true, "need": true, "needs": true,
+	"cannot": true, "could": true, "would": true, "might": true, "does": true, "did": true, "who": true, "that": true,
+	"then": true, "accounts": true, "account": true, "group": true, "groups": true, "users": true, "members": true, "roles": true,
+	"role": true, "tests": true, "checks": true, "records": true, "data": true,
+}
+
+// userNameBefore: the two words before ctx[at] are a user's word and
+// a name ("user ops pass …", "login: jdoe pass …").
+func userNameBefore(ctx []byte, at int) bool {
+	lo := max(0, at-64)
+	if nl := bytes.LastIndexByte(ctx[lo:at], '\n'); nl >= 0 {
+		lo += nl + 1
+	}
+	ws := strings.FieldsFunc(string(ctx[lo:at]), func(r rune) bool { return r == ' ' || r == '\t' || r == ':' || r == '=' || r == ',' })
+	if len(ws) < 2 || passNotNames[strings.ToLower(ws[len(ws)-1])] {
+		return false
+	}
+	switch strings.ToLower(ws[len(ws)-2]) {
+	case "user", "username", "login", "account", "usr", "userid":
+		return true
 	}
 	return false
 }
@@ -716,6 +802,11 @@ func notesPasswordValueOf(c Candidate, given bool) bool {
 	if isPlaceholder(v, true) || spellsPasswordName(v) || describesEncoding(v) {
 		return false
 	}
+	// in parentheses, a lower-to-upper step with no symbol is a setting's
+	// name ("MinLength8", "SaltRounds12"); "Bananarama_88" is a value
+	if given && camelStep(v) && !hasPunct(v) {
+		return false
+	}
 	mixed := given && hasUpper(v) && hasLower(v)
 	if (identifierValue(v) || described(v)) && !chosen && !mixed && !bytes.ContainsAny(v, "!#$%&*+=?@^~") {
 		return false // "ssh_key_2024", "v2.14.3-rc1", "WPA2-PSK-2024": a name or a version
@@ -724,6 +815,16 @@ func notesPasswordValueOf(c Candidate, given bool) bool {
 		return c.secretEntropy() >= 2.3
 	}
 	return c.secretEntropy() >= 2.8
+}
+
+// camelStep: a lower-case letter followed by an upper-case one in v.
+func camelStep(v []byte) bool {
+	for i := 1; i < len(v); i++ {
+		if v[i-1] >= 'a' && v[i-1] <= 'z' && v[i] >= 'A' && v[i] <= 'Z' {
+			return true
+		}
+	}
+	return false
 }
 
 var isoDateRE = lazyRE.New(`^[0-9]{4}-[0-9]{2}-[0-9]{2}(?:[T ][0-9:.]+(?:Z|[+-][0-9:]+)?)?$`)

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"strings"
 	"sync"
+	"unicode"
 )
 
 // Kinds of secret in notes that are no password as the password rules
@@ -237,7 +238,10 @@ const pinLineReach = 64
 // server room door, code …", "code de la porte"). Each is read as a word
 // of its own or the head of a compound ("lockbox", "doors"), not inside
 // another word ("important", "monitor", "block").
-var keypadWords = []string{"door", "keypad", "gate", "alarm", "safe", "entrance", "lock", "porte", "puerta", "porta", "portão", "tür", "tor", "alarme", "allarme", "accès", "acceso", "accesso", "acesso", "drzwi", "cancello", "deur", "poort", "garage", "locker"}
+// Left out for being other words too: "safe" (to ignore), "lock"
+// (contention), "tor" (exit node), "porte" (a French verb), "accès",
+// "acceso" (access denied); "porte" counts after "la".
+var keypadWords = []string{"door", "keypad", "gate", "alarm", "entrance", "puerta", "porta", "portão", "tür", "alarme", "allarme", "drzwi", "cancello", "deur", "poort", "garage", "locker", "lockbox"}
 
 // keypadTails may follow a keypad's word in its compound.
 var keypadTails = []string{"", "s", "box", "'s", "’s"}
@@ -245,15 +249,7 @@ var keypadTails = []string{"", "s", "box", "'s", "’s"}
 // keypadOnLine reports one of keypadWords on the line of data[st:end]
 // within pinLineReach bytes before st or after end.
 func keypadOnLine(data []byte, st, end int) bool {
-	lo := max(0, st-pinLineReach)
-	if nl := bytes.LastIndexByte(data[lo:st], '\n'); nl >= 0 {
-		lo += nl + 1
-	}
-	hi := min(len(data), end+pinLineReach)
-	if nl := bytes.IndexByte(data[end:hi], '\n'); nl >= 0 {
-		hi = end + nl
-	}
-	l := data[lo:hi]
+	l := lineAround(data, st, end)
 	for k := 0; k < len(l); k++ {
 		if k > 0 && isLetterByte(l[k-1]) || !isLetterByte(l[k]) {
 			continue
@@ -265,12 +261,62 @@ func keypadOnLine(data []byte, st, end int) bool {
 			}
 			w++
 		}
-		if keypadWord(l[k:w]) {
+		if keypadWord(l[k:w]) || bytes.EqualFold(l[k:w], []byte("porte")) && k >= 3 && bytes.EqualFold(l[k-3:k], []byte("la ")) {
 			return true
 		}
 		k = w
 	}
 	return false
+}
+
+// lineAround is the line of data[st:end] within pinLineReach bytes
+// before st and after end.
+func lineAround(data []byte, st, end int) []byte {
+	lo := max(0, st-pinLineReach)
+	if nl := bytes.LastIndexByte(data[lo:st], '\n'); nl >= 0 {
+		lo += nl + 1
+	}
+	hi := min(len(data), end+pinLineReach)
+	if nl := bytes.IndexByte(data[end:hi], '\n'); nl >= 0 {
+		hi = end + nl
+	}
+	return data[lo:hi]
+}
+
+// codeStatusWords on a bare "code"'s line make it an error's, a status's
+// or a log's code: "Garage door error, code 4471", "acceso denegado,
+// code 4471", "alarm fired, code 5003".
+var codeStatusWords = map[string]bool{
+	"error": true, "errors": true, "err": true, "fault": true, "fehler": true, "erreur": true, "errore": true, "błąd": true,
+	"denied": true, "refusé": true, "denegado": true, "negado": true, "negato": true, "status": true, "exit": true, "log": true,
+	"logs": true, "means": true, "returned": true, "returns": true, "deadlock": true, "fired": true, "failed": true, "failure": true,
+}
+
+// codeOfStatus: the line around a bare "code" at data[st:end] holds one
+// of codeStatusWords.
+func codeOfStatus(data []byte, st, end int) bool {
+	for _, w := range strings.FieldsFunc(strings.ToLower(string(lineAround(data, st, end))), func(r rune) bool { return !unicode.IsLetter(r) }) {
+		if codeStatusWords[w] {
+			return true
+		}
+	}
+	return false
+}
+
+// codeDigitsEndClause: after a bare "code"'s digits at data[at:] the
+// clause ends or goes on to the keypad's next key ("then #"), not to
+// what the code means ("= battery low", ": low battery", "as the
+// ticket", "du bâtiment").
+func codeDigitsEndClause(data []byte, at int) bool {
+	rest := data[at:]
+	if nl := bytes.IndexByte(rest, '\n'); nl >= 0 {
+		rest = rest[:nl]
+	}
+	rest = bytes.TrimLeft(rest, " \t*`'\"")
+	if len(rest) == 0 || bytes.IndexByte([]byte(".,;!)#"), rest[0]) >= 0 {
+		return true
+	}
+	return bytes.HasPrefix(bytes.ToLower(rest), []byte("then")) || bytes.HasPrefix(bytes.ToLower(rest), []byte("and press"))
 }
 
 // keypadWord: word is one of keypadWords, alone or with one of
@@ -334,7 +380,7 @@ var pinOtherWords = map[string]bool{
 
 // pinUnitWords after the digits make them an amount: "1000 ms", "4096
 // attempts".
-var pinUnitWords = []string{"digits", "digit", "characters", "chars", "attempts", "tries", "times", "seconds", "minutes", "hours", "days", "ms", "mb", "kb", "bytes", "euros", "usd", "eur", "%",
+var pinUnitWords = []string{"digits", "digit", "characters", "chars", "attempts", "tries", "times", "seconds", "minutes", "hours", "days", "ms", "mb", "kb", "bytes", "euros", "usd", "eur", "%", "złotych", "zł", "pln", "dollars",
 	"series", "era", "model", "mm", "cm", "microns", "µm", "compliant", "rules", "firmware", "hardware", "edition", "rpm", "hz", "mhz", "dpi", "px"}
 
 // pinWhoseWords open the words between the noun and its digits that say
@@ -354,6 +400,66 @@ var pinDeviceWords = map[string]bool{
 	"generator": true, "mechanism": true, "layout": true, "series": true, "spacing": true, "pitch": true,
 }
 
+// pinQuestionOpeners start a question that a date, a place, a count or
+// a year answers, not a PIN: "Where do I reset my PIN?", "How many times
+// can you enter a wrong PIN?".
+var pinQuestionOpeners = []string{"when ", "where ", "how many ", "how long ", "how often ", "which year ", "what year "}
+
+// pinQuestionAsksIt: the question on the line of data[at:q] (its noun at
+// data[at], its mark at data[q]) asks for the PIN itself: it opens with
+// none of pinQuestionOpeners and holds none of pinOtherWords ("What's the
+// ticket number for the PIN reset?").
+func pinQuestionAsksIt(data []byte, at, q int) bool {
+	st := bytes.LastIndexByte(data[max(0, at-questionReach):at], '\n') + 1 + max(0, at-questionReach)
+	line := strings.ToLower(string(data[st:q]))
+	line = strings.TrimLeft(line, " \t*>-")
+	for _, o := range pinQuestionOpeners {
+		if strings.HasPrefix(line, o) {
+			return false
+		}
+	}
+	for _, w := range strings.FieldsFunc(line, func(r rune) bool { return !unicode.IsLetter(r) }) {
+		if pinOtherWords[w] {
+			return false
+		}
+	}
+	return true
+}
+
+// pinWiringWords name a board's pins and signals: "Connect PIN 1024
+// (GPIO) to the LED", "PIN 1011 is TX".
+var pinWiringWords = map[string]bool{
+	"gpio": true, "header": true, "headers": true, "pinout": true, "tx": true, "rx": true, "led": true, "gnd": true, "vcc": true,
+	"pwm": true, "uart": true, "sda": true, "scl": true, "miso": true, "mosi": true, "resistor": true, "breadboard": true,
+	"board": true, "port": true, "volts": true, "ohm": true,
+}
+
+// pinWiringVerbs before the noun make it a board's pin: "connect PIN
+// 1024", "solder pin 7".
+var pinWiringVerbs = map[string]bool{"connect": true, "solder": true, "route": true, "wire": true, "jumper": true, "plug": true, "short": true}
+
+// pinOfWiring: the noun at data[at] is a board's pin, a wiring verb
+// right before it, or a word of pinWiringWords among the few after its
+// digits (rest), in parentheses too. Not all of pinOtherWords: "the PIN
+// is 4821 until Friday" is a PIN.
+func pinOfWiring(data []byte, at int, rest []byte) bool {
+	before := strings.Fields(strings.ToLower(string(data[max(0, at-16):at])))
+	if len(before) > 0 && at > 0 && data[at-1] == ' ' && pinWiringVerbs[before[len(before)-1]] {
+		return true
+	}
+	rest = rest[:min(len(rest), 32)]
+	if nl := bytes.IndexByte(rest, '\n'); nl >= 0 {
+		rest = rest[:nl]
+	}
+	ws := strings.FieldsFunc(strings.ToLower(string(rest)), func(r rune) bool { return !unicode.IsLetter(r) })
+	for _, w := range ws[:min(len(ws), 3)] {
+		if pinWiringWords[w] {
+			return true
+		}
+	}
+	return false
+}
+
 func validProsePIN(c Candidate) bool {
 	v := c.Secret
 	if placeholderDigits(v) {
@@ -369,6 +475,9 @@ func validProsePIN(c Candidate) bool {
 			return false
 		}
 		question, between = true, between[:q]
+		if !pinQuestionAsksIt(c.Context, at, at+len(key)+q) || yearDigits(v) {
+			return false
+		}
 	}
 	ws := strings.FieldsFunc(between, func(r rune) bool {
 		return r == ' ' || r == '\t' || r == ':' || r == '=' || r == '*' || r == '(' || r == ')' || r == ',' || r == '?'
@@ -384,7 +493,8 @@ func validProsePIN(c Candidate) bool {
 	}
 	// a bare "code": a keypad's, named on its line, not an error's or a
 	// product's ("error code 4471 on the door panel")
-	if lkey == "code" && (!codeOpensLine(c.Context, at) || !keypadOnLine(c.Context, at, at+len(key))) {
+	if lkey == "code" && (!codeOpensLine(c.Context, at) || !keypadOnLine(c.Context, at, at+len(key)) ||
+		codeOfStatus(c.Context, at, at+len(key)) || yearDigits(v) || len(ws) == 0 && !codeDigitsEndClause(c.Context, c.Offset+len(v))) {
 		return false
 	}
 	// words that say whose PIN it is may name a thing ("for the door
@@ -399,6 +509,9 @@ func validProsePIN(c Candidate) bool {
 	// a PIN of a pin header or a GPIO: "pin 13", not digits a copula gives,
 	// but "the pin count is 2048" is a word's
 	rest := c.Context[c.Offset+len(v):]
+	if pinOfWiring(c.Context, at, rest) {
+		return false
+	}
 	rest = bytes.TrimLeft(rest, "*`'\"")
 	if len(rest) >= 2 && bytes.IndexByte([]byte(".,:/-"), rest[0]) >= 0 && isDigitByte(rest[1]) {
 		return false // a version, a date, a time, a range: 2024.11, 4-8
@@ -494,6 +607,29 @@ var passphraseNonWords = map[string]bool{
 // more (a diceware draw may repeat one: "walnut tundra almond glacier
 // tundra"; a word of two may sit among them: "…-sleeps-at-noon"), none
 // of them a word of a sentence about passphrases.
+// chatReplyWords are the words of a chat's reply, not of a passphrase:
+// "nope sorry check confluence", "nobody knows anymore honestly".
+var chatReplyWords = map[string]bool{
+	"yes": true, "yeah": true, "yep": true, "nope": true, "sorry": true, "thanks": true, "thank": true, "please": true, "check": true,
+	"ask": true, "know": true, "knows": true, "knew": true, "idea": true, "nobody": true, "anyone": true, "someone": true, "sure": true,
+	"think": true, "maybe": true, "dunno": true, "honestly": true, "anymore": true, "still": true, "just": true, "not": true,
+	"don't": true, "dont": true, "lol": true, "same": true, "again": true, "later": true, "there": true, "here": true, "it's": true,
+	"its": true, "you": true, "your": true, "our": true, "we": true, "they": true, "him": true, "her": true, "them": true,
+	"what": true, "why": true, "who": true, "where": true, "when": true, "how": true, "was": true, "were": true, "been": true,
+	"changed": true, "wiki": true, "confluence": true, "slack": true, "email": true, "team": true, "lead": true, "admin": true,
+}
+
+// describingWords: one of ws ends in "ed" or "ly", a word that says how
+// a password is made ("auto-generated-daily"), not one of it.
+func describingWords(ws []string) bool {
+	for _, w := range ws {
+		if len(w) > 4 && (strings.HasSuffix(w, "ed") || strings.HasSuffix(w, "ly")) {
+			return true
+		}
+	}
+	return false
+}
+
 func validPassphraseWords(c Candidate) bool {
 	ws := strings.FieldsFunc(strings.ToLower(string(c.Secret)), func(r rune) bool { return r == ' ' || r == '-' || r == '.' })
 	seen := map[string]bool{}
@@ -509,8 +645,19 @@ func validPassphraseWords(c Candidate) bool {
 	passwordNoun := !strings.Contains(k, "phrase") && !strings.Contains(k, "mnemonic") && !strings.Contains(k, "kennsatz") && !strings.Contains(k, "wachtzin") && !strings.Contains(k, "frase")
 	// three words joined are a Wi-Fi network's password when its line
 	// names the network ("Wi-Fi: network …, password mango-…")
-	if len(seen) < 4 && !(len(seen) == 3 && len(ws) == 3 && passwordNoun && wifiBefore(c.Context, subOffset(c.Context, c.Key))) {
+	if len(seen) < 4 && !(len(seen) == 3 && len(ws) == 3 && passwordNoun && !describingWords(ws) && wifiBefore(c.Context, subOffset(c.Context, c.Key))) {
 		return false
+	}
+	// an answer below a question, in blanks and unquoted, is a reply in
+	// words ("nope sorry check confluence") unless none of them is a
+	// reply's
+	if between := c.Context[subOffset(c.Context, c.Key)+len(c.Key) : c.Offset]; bytes.IndexByte(between, '?') >= 0 && bytes.IndexByte(c.Secret, ' ') >= 0 &&
+		!bytes.ContainsAny(between[len(between)-1:], "`'\"") {
+		for _, w := range ws {
+			if chatReplyWords[w] {
+				return false
+			}
+		}
 	}
 	// a password's noun, not a passphrase's: the words right after it
 	// or after a colon, a copula or a question, not after other words

@@ -153,3 +153,72 @@ func TestNoteFormsRound20(t *testing.T) {
 	}
 	checkNoteCases(t, cases)
 }
+
+// TestNoteNearMissesRound20Review: the review's near-misses of round
+// 20's forms, and paraphrases of our own: none is a leak.
+func TestNoteNearMissesRound20Review(t *testing.T) {
+	cases := []noteCase{
+		// 1. error and status codes read as a keypad's
+		{"Garage door error, code 4471 means the sensor is blocked.\n", ""},
+		{"lock contention, code 1205 deadlock\n", ""},
+		{"Accès refusé : code 4471\n", ""},
+		{"acceso denegado, code 4471\n", ""},
+		{"CloudWatch alarm fired, code 5003\n", ""},
+		{"It is safe to ignore; the code 4471 is harmless.\n", ""},
+		{"Tor exit node, code 4471\n", ""},
+		{"Il porte une veste; code 4471\n", ""},
+		{"The entrance exam, code 2024\n", ""},
+		{"door sensor, code 4471 = battery low\n", ""},
+		{"Door 12: same code 2231 as the ticket\n", ""},
+		{"the gate controller failed, code 3817 again\n", ""},
+		{"Front door reader: code 6093 in the audit log\n", ""},
+		// 2. questions a year, a count or a place answers
+		{"Where do I reset my PIN?\n2024\n", ""},
+		{"When was the PIN changed?\n2023\n", ""},
+		{"Which year was the door code introduced?\n2018\n", ""},
+		{"What's the ticket number for the PIN reset?\n44812\n", ""},
+		{"How many times can you enter a wrong PIN?\n3000\n", ""},
+		{"How long until the PIN expires, in days?\n1000\n", ""},
+		{"What's the PIN?\n2023\n", ""},
+		{"How often do we rotate the alarm code?\n9041\n", ""},
+		{"Anyone have the incident ref for the PIN lockout?\n58213\n", ""},
+		// 3. a board's pins
+		{"Connect PIN 1024 (GPIO) to the LED.\n", ""},
+		{"The PIN 5v0 header; PIN 1011 is TX.\n", ""},
+		{"Solder PIN 4417 to the ground rail\n", ""},
+		{"wire PIN 2317 (UART RX) to the sensor\n", ""},
+		// 4. a bare "key" that is no Wi-Fi network's
+		{"the shared key is Zx9#qLm2w\n", ""},
+		{"the required key: Zx9#qLm2w\n", ""},
+		{"a concrete key is Kx9!pQ2mz\n", ""},
+		{"the stored key: Kx9!pQ2mz for the JWT\n", ""},
+		{"In the network graph the key is NodeID#12\n", ""},
+		{"network table, primary key is user_id#2024\n", ""},
+		{"Netzwerk: the sort key is Customer#ID2\n", ""},
+		{"network policy, key: ProdVpc-2024!\n", ""},
+		{"The red team key is Shift+F12+Enter\n", ""},
+		{"the ignored key is Qw7#zLp3x\n", ""},
+		{"network diagram: partition key is Tenant#07\n", ""},
+		// 5. "pass" the verb after a user
+		{"user group pass Level3#Access\n", ""},
+		{"Each user must pass Level-2#training\n", ""},
+		{"the user must pass Kx9!pQ2m#\n", ""},
+		{"user accounts pass ISO-27001+SOC2\n", ""},
+		{"any user can pass Qm4#vTz9k@ once\n", ""},
+		{"user roles pass Audit+Review#3\n", ""},
+		// 6. a setting's camelCase name in parentheses
+		{"password (`MinLength8`) rule\n", ""},
+		{"password (`MaxRetries3`)\n", ""},
+		{"password (`HashAlgo256`)\n", ""},
+		{"the password (`SaltRounds12`) setting\n", ""},
+		{"the password (`LockoutMinutes15`) knob\n", ""},
+		{"password (`HistoryDepth24`) in the policy\n", ""},
+		// 7. a chat's reply in words, a password described
+		{"**ana** 09:12\nAnyone know the wifi password?\n\n**li** 09:14\nnope sorry check confluence\n", ""},
+		{"**ana** 09:12\nWi-Fi network Guest password?\n\n**li** 09:14\nnobody knows anymore honestly\n", ""},
+		{"Wi-Fi network Guest, password is auto-generated-daily\n", ""},
+		{"**ana** 09:12\nwhat's the guest wifi password?\n\n**li** 09:14\nsorry cannot remember anymore\n", ""},
+		{"WLAN guest, password is randomised-nightly-centrally\n", ""},
+	}
+	checkNoteCases(t, cases)
+}
