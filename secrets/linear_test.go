@@ -194,6 +194,7 @@ func adversarial() map[string]func(n int) []byte {
 	out["line:code-keypad"] = rep("door keypad, code ")
 	out["line:arm"] = rep("arm it with disarm the alarm using ")
 	out["line:kod-senha"] = rep("kod do drzwi senha do alarme mudou pra ")
+	out["line:notes-paren"] = entries("password (`%s`) ")
 	out["line:notes-paren-open"] = rep("password (`")
 	out["line:notes-adjective"] = rep("mot de passe provisoire **")
 	out["line:pw-pass-key"] = rep("user pw pass is network key is ")
