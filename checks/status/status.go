@@ -750,16 +750,20 @@ func (rp *remainPatterns) match(di *docInfo, content []byte) *remainIdx {
 		for _, s := range ln.sents {
 			m := remainMatch{byEnd: -1, thisEnd: -1}
 			if blockers, end, date := rp.blockerClaim(s.text); len(blockers) > 0 && !asks(content, s) {
-				m.blockers, m.blockEnd, m.blockDate = blockers, end, date
+				// copies: what the run keeps holds no view of the text
+				for i := range blockers {
+					blockers[i] = strings.Clone(blockers[i])
+				}
+				m.blockers, m.blockEnd, m.blockDate = blockers, end, strings.Clone(date)
 			}
 			// The same fact in any of its forms (otherClaim): the id list
 			// as the subject of the sentence or of a later clause, under a
 			// label, or in a table row.
 			if subject, end, date, ok := rp.otherClaim(content, ln.off, labelEnd, s); ok {
-				m.byEnd, m.byDate = end, date
+				m.byEnd, m.byDate = end, strings.Clone(date)
 				m.ids = slices.Collect(ids(subject))
 				for i := range m.ids {
-					m.ids[i] = strings.ToUpper(m.ids[i])
+					m.ids[i] = strings.Clone(strings.ToUpper(m.ids[i]))
 				}
 				for i, id := range m.ids {
 					if !slices.Contains(m.ids[:i], id) {
