@@ -301,21 +301,16 @@ func (li *lineIndex) offset(line, col int) int {
 		return li.base + min(off+max(col-1, 0), end)
 	}
 	forward := li.curLine != line || li.curCol <= col
-	if !forward {
-		for ; c < col && off < len(li.text) && li.text[off] != '\n'; c++ {
-			_, size := utf8.DecodeRune(li.text[off:])
-			off += size
-		}
-		return li.base + off
-	}
-	if li.curLine == line {
+	if forward && li.curLine == line {
 		off, c = li.curOff, li.curCol
 	}
 	for ; c < col && off < len(li.text) && li.text[off] != '\n'; c++ {
 		_, size := utf8.DecodeRune(li.text[off:])
 		off += size
 	}
-	li.curLine, li.curCol, li.curOff = line, c, off
+	if forward {
+		li.curLine, li.curCol, li.curOff = line, c, off
+	}
 	return li.base + off
 }
 
