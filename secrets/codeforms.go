@@ -74,8 +74,8 @@ func quotedNameGate(data []byte, i int) bool {
 // quote opens it) and the value can be a chosen password that mixes
 // letters with digits or symbols, as validPasswordArgument judges it; a
 // field name and an error code or a label ('password', 'too_short';
-// "password", "invalid") are not. The fallback of getenv, environ.get
-// and ENV.fetch is env-default-secret's (it reports those); Laravel's
+// "password", "invalid") are not. The fallback of an envLookups call is
+// env-default-secret's (it reports those); Laravel's
 // env('DB_PASSWORD', '…') fallback, which no older rule reads, is
 // reported here.
 func validPasswordNameArgument(c Candidate) bool {
@@ -84,8 +84,8 @@ func validPasswordNameArgument(c Candidate) bool {
 		return false
 	}
 	call := bytes.ToLower(bytes.TrimRight(c.Context[:c.MatchOffset-1], " \t"))
-	for _, lookup := range []string{"getenv(", "environ.get(", "env.fetch("} {
-		if bytes.HasSuffix(call, []byte(lookup)) {
+	for _, lookup := range envLookups {
+		if bytes.HasSuffix(call, []byte(lookup+"(")) {
 			return false
 		}
 	}

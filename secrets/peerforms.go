@@ -2,6 +2,7 @@ package secrets
 
 import (
 	"bytes"
+	"regexp"
 	"strings"
 	"sync"
 )
@@ -99,11 +100,11 @@ var peerCompiled = sync.OnceValue(func() []*Rule {
 	rs = append(rs, &Rule{
 		ID:          RuleEnvDefaultSecret,
 		Description: "secret written as the fallback of an environment lookup (getenv(\"DB_PASSWORD\", \"…\"), ${DB_PASSWORD:-…})",
-		builtinRE: builtinExpr(`(?:(?i:getenv|environ\.get|env\.fetch)\([ \t]*["']?(?P<key>[A-Za-z_][A-Za-z0-9_.-]*)["']?[ \t]*` +
+		builtinRE: builtinExpr(`(?:(?i:` + envLookupAlternatives() + `)\([ \t]*["']?(?P<key>[A-Za-z_][A-Za-z0-9_.-]*)["']?[ \t]*` +
 			`(?:,[ \t]*b?` + q + `[ \t]*\)|\)[ \t]*(?:or|\|\||\?\?)[ \t]*` + q + `)` +
 			`|process\.env\.(?P<key>[A-Za-z_][A-Za-z0-9_]*)[ \t]*(?:\|\||\?\?)[ \t]*` + q +
 			`|\$\{(?P<key>[A-Za-z_][A-Za-z0-9_]*):?-(?P<secret>[^}\s"'$]{4,128})\})`),
-		Keywords: []string{"getenv", "environ.get", "env.fetch", "process.env.", "${"},
+		Keywords: append(append([]string(nil), envLookups...), "process.env.", "${"),
 		Gate:     envDefaultGate,
 		Validate: validEnvDefaultSecret,
 		// every form starts with its keyword
@@ -113,6 +114,19 @@ var peerCompiled = sync.OnceValue(func() []*Rule {
 	// option or the name it is given to
 	return append(peerProviders(), rs...)
 })
+
+// envLookups are the calls whose second argument or fallback is a default
+// value for an environment variable: env-default-secret reports that value,
+// and password-name-argument leaves it to it.
+var envLookups = []string{"getenv", "environ.get", "env.fetch"}
+
+func envLookupAlternatives() string {
+	alts := make([]string, len(envLookups))
+	for i, l := range envLookups {
+		alts[i] = regexp.QuoteMeta(l)
+	}
+	return strings.Join(alts, "|")
+}
 
 // passwordVariant reports whether w is a spelling of "password" that
 // password-pair reads in names (PSWD, PASWRD, …: the expression's key
