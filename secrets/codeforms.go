@@ -132,6 +132,9 @@ var codeCompiled = sync.OnceValue(func() []*Rule {
 				`(?:\b(?P<key>(?:set|with)_?(?i:password|passwd|passphrase))|\.(?P<key>password|passwd|passphrase))[ \t]*\([ \t]*` + codeQuoted(3) + `[ \t]*[,)]` +
 					// the second argument: new NetworkCredential(user, "…"), .credentials(user, "…")
 					`|\b(?P<key>NetworkCredential|UsernamePasswordCredentials|PasswordAuthentication|credentials)[ \t]*\([ \t]*` + codeArg + codeQuoted(3) + `[ \t]*[,)]` +
+					// Rust: Credentials::new(user, "…".to_owned()) (lettre), String::from("…")
+					`|\b(?P<key>Credentials)::new[ \t]*\([ \t]*(?:"[^"\n]*"` + rustConversion + `|[A-Za-z_][\w.]*(?:\(\))?)[ \t]*,[ \t]*` +
+					`(?:String::from\([ \t]*)?"(?P<secret>[^"\s\\]{3,})"` + rustConversion + `(?:[ \t]*\))?[ \t]*[,)]` +
 					// the third: new PDO(dsn, user, "…"), getConnection(url, user, "…"), mysqli_connect(host, user, "…")
 					`|\b(?P<key>PDO|getConnection|PlainAuth|mysqli_connect|mysqli|ftp_login)[ \t]*\([ \t]*` + codeArg + codeArg + codeQuoted(3) + `[ \t]*[,)]` +
 					// Go's MySQL DSN: user:password@tcp(host:port)/db, a whole
@@ -177,12 +180,16 @@ var codeCompiled = sync.OnceValue(func() []*Rule {
 	}
 })
 
-// callGate passes a name followed by "(" (a call), or a DSN's "@tcp(".
+// callGate passes a name followed by "(" (a call) or "::new(" (Rust), or a
+// DSN's "@tcp(".
 func callGate(data []byte, i int) bool {
 	if data[i] == '(' {
 		return true
 	}
 	j := i + 1
+	if bytes.HasPrefix(data[j:], []byte("::new")) {
+		j += len("::new")
+	}
 	for j < len(data) && (data[j] == ' ' || data[j] == '\t') {
 		j++
 	}

@@ -283,6 +283,11 @@ func defaultRules(thirdParty bool) []*Rule {
 		r := passwordNameArgumentRule()
 		withGitleaksAllowlists(r, r.ID)
 		out = append(out, r)
+		// and the forms of round twenty-one (typedforms.go) after them
+		for _, r := range typedRules() {
+			withGitleaksAllowlists(r, r.ID)
+			out = append(out, r)
+		}
 	}
 	return out
 }

@@ -800,5 +800,18 @@ func corpusSamples() []sample {
 		s = append(s, tp("recovery codes under their label", RuleRecoveryCodes, code, "Backup codes for the shared 2FA:\n\n```\n"+code+"\n```\n"))
 		s = append(s, fp("recovery codes placeholder", RuleRecoveryCodes, "Backup codes for the shared 2FA:\n\n```\nxxxx-xxxx\n```\n"))
 	}
+	// the formats and code forms of typedforms.go
+	{
+		h := "0123456789abcdef"
+		uuid := g.from(h, 8) + "-" + g.from(h, 4) + "-4" + g.from(h, 3) + "-a" + g.from(h, 3) + "-" + g.from(h, 12)
+		s = append(s, tp("launchdarkly sdk key", RuleLaunchDarklySDKKey, "sdk-"+uuid, "```go\nclient, _ := ld.MakeClient(\"sdk-"+uuid+"\", 5*time.Second)\n```\n"))
+		s = append(s, fp("launchdarkly mobile key", RuleLaunchDarklySDKKey, "```kotlin\nLDConfig.Builder(AutoEnvAttributes.Enabled).mobileKey(\"mob-"+uuid+"\").build()\n```\n"))
+		bt := "access_token$production$" + g.from(alphaLower+alphaDigit, 16) + "$" + g.from(h, 32)
+		s = append(s, tp("braintree access token", RuleBraintreeAccessToken, bt, "BRAINTREE_ACCESS_TOKEN="+bt+"\n"))
+		s = append(s, fp("braintree token format in docs", RuleBraintreeAccessToken, "The token looks like `access_token$production$<merchant_id>$<hash>`.\n"))
+		ak := g.from(h, 32)
+		s = append(s, tp("algolia key handed to APIKey", RuleSecretTypeLiteral, ak, "```kotlin\nval client = ClientSearch(ApplicationID(\"LATENCY\"), APIKey(\""+ak+"\"))\n```\n"))
+		s = append(s, fp("a cloud Secret resource", RuleSecretTypeLiteral, "```ts\nconst s = new aws.secretsmanager.Secret(\"dbPassword2024Prod\");\nval key = APIKey(BuildConfig.ALGOLIA_KEY)\n```\n"))
+	}
 	return s
 }

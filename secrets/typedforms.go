@@ -1,0 +1,105 @@
+package secrets
+
+import (
+	"bytes"
+	"sync"
+)
+
+// Vendor formats and a code form found missing on the round-21 blind set
+// (issue 33, "every major family >= 0.90"). They rank after every older
+// rule (defaultRules), so no older finding changes its rule ID: an
+// imported rule that reads "launchdarkly … key … sdk-…" keeps its ID.
+const (
+	// RuleLaunchDarklySDKKey reports a LaunchDarkly server-side SDK key:
+	// "sdk-" and a UUID (docs.launchdarkly.com, "Keys": SDK keys begin
+	// with sdk-; mobile keys, mob-, ship in apps and are not secret).
+	RuleLaunchDarklySDKKey = "launchdarkly-sdk-key"
+	// RuleBraintreeAccessToken reports a Braintree (PayPal) access token:
+	// access_token$production$<merchant id>$<32 hex>, or $sandbox$.
+	RuleBraintreeAccessToken = "braintree-access-token"
+	// RuleSecretTypeLiteral reports a literal handed to a type whose only
+	// job is to hold a secret: Algolia's APIKey("…") (Kotlin, Scala),
+	// pydantic's SecretStr("…"), Rust secrecy's SecretString::new(…) and
+	// Secret::new(…). The type names what the value is, so no name on the
+	// left of an assignment is needed.
+	RuleSecretTypeLiteral = "secret-type-literal"
+)
+
+// typedRules returns fresh copies of the rules above, in rank order.
+func typedRules() []*Rule {
+	rs := typedCompiled()
+	out := make([]*Rule, len(rs))
+	for i, r := range rs {
+		c := *r
+		out[i] = &c
+	}
+	return out
+}
+
+// a Rust string conversion after a literal: "…".to_owned(), .into()
+const rustConversion = `(?:\.(?:to_owned|to_string|into)\(\))?`
+
+var typedCompiled = sync.OnceValue(func() []*Rule {
+	return []*Rule{
+		{
+			ID:          RuleLaunchDarklySDKKey,
+			Description: "LaunchDarkly server-side SDK key (sdk- and a UUID)",
+			builtinRE:   builtinExpr(`(?:^|[^A-Za-z0-9_-])(?P<secret>sdk-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})(?:[^A-Za-z0-9_-]|$)`),
+			Entropy:     3,
+			Keywords:    []string{"sdk-"},
+		},
+		{
+			ID:          RuleBraintreeAccessToken,
+			Description: "Braintree access token (access_token$production$…$…)",
+			builtinRE:   builtinExpr(`(?P<secret>access_token\$(?:production|sandbox)\$[0-9a-z]{16}\$[0-9a-f]{32})(?:[^0-9a-f]|$)`),
+			Keywords:    []string{"access_token$"},
+		},
+		{
+			ID:          RuleSecretTypeLiteral,
+			Description: "literal handed to a type that holds a secret (APIKey(\"…\"), SecretStr(\"…\"), SecretString::new(\"…\".into()))",
+			builtinRE: builtinExpr(`\b(?P<key>(?i:apikey)|SecretStr|SecretString|SecretBox|Secret)(?:::(?:new|from))?[ \t]*\([ \t]*(?:String::from\([ \t]*)?` +
+				`(?:"(?P<secret>[^"\s\\]{12,})"|'(?P<secret>[^'\s\\]{12,})')` + rustConversion + `[ \t]*\)?[ \t]*\)`),
+			MinLen:          12,
+			Keywords:        []string{"apikey", "secretstr", "secretbox", "secret::"},
+			Gate:            typeCallGate,
+			Validate:        validSecretTypeLiteral,
+			startsAtKeyword: true,
+		},
+	}
+})
+
+// typeCallGate passes a type name called directly or through ::new or
+// ::from; "secret::" is its own way in (Secret::new, SecretString::from
+// reach it through "secretstr").
+func typeCallGate(data []byte, i int) bool {
+	if data[i] == ':' {
+		return true
+	}
+	rest := data[i+1:]
+	for _, via := range []string{"ing::new", "ing::from", "::new", "::from", "ing"} {
+		if len(rest) >= len(via) && string(rest[:len(via)]) == via {
+			rest = rest[len(via):]
+			break
+		}
+	}
+	rest = bytes.TrimLeft(rest, " \t")
+	return len(rest) > 0 && rest[0] == '('
+}
+
+// validSecretTypeLiteral: Secret alone is a common class name (a
+// Kubernetes or a cloud provider's Secret resource, whose argument is its
+// name), so it counts only through ::new or ::from; the value must read
+// like a generated key, not a name or a sentence.
+func validSecretTypeLiteral(c Candidate) bool {
+	if string(c.Key) == "Secret" && !bytes.HasPrefix(c.Match[len(c.Key):], []byte("::")) {
+		return false
+	}
+	v := c.Secret
+	switch {
+	case looksLikePath(v), envNameRE.Match(v), wordListRE.Match(v), bytes.IndexByte(v, ':') >= 0:
+		return false
+	case c.secretEntropy() < 3.5:
+		return false
+	}
+	return hasDigit(v) && (hasLower(v) || hasUpper(v))
+}

@@ -1,0 +1,44 @@
+package secrets
+
+import "testing"
+
+// TestTypedForms: the vendor formats and the code forms of round 21
+// (typedforms.go, and Rust's Credentials::new in password-argument), and
+// what looks like them but holds no secret. The values are split so that
+// a scan of this repository finds none of them.
+func TestTypedForms(t *testing.T) {
+	uuid := "86cee912-ada6-" + "423e-92e7-f56f9d0ce4ff"
+	checkFormCases(t, []formCase{
+		// LaunchDarkly: sdk- and a UUID, whatever the name or the call
+		{"flags.go", `client, _ := ld.MakeClient("sdk-` + uuid + `", 5*time.Second)`, RuleLaunchDarklySDKKey},
+		{".env", "LD_KEY=sdk-" + uuid + "\n", "*"},
+		{"ld.yaml", "featureFlags:\n  serverKey: sdk-" + uuid + "\n", "*"},
+		{"mobile.kt", `LDConfig.Builder(AutoEnvAttributes.Enabled).mobileKey("mob-` + uuid + `").build()`, ""},
+		{"ld2.go", `ld.MakeClient("sdk-00000000-0000-0000-0000-000000000000", 5*time.Second)`, ""},
+		{"id.go", `const build = "my-sdk-` + uuid + `"`, ""},
+		// Braintree: access_token$production|sandbox$merchant$hash
+		{"braintree.env", "BT_TOKEN=access_token$production$l0n9ksbb" + "omype7cq$feb7ddc7cb40a840c9279e1c6c1714bd\n", "*"},
+		{"pay.rb", `gateway = Braintree::Gateway.new(access_token: "access_token$sandbox$q7w2mdk4" + "x9zv3rtp$0c1e5a7d9b3f2e4c6a8b0d1f3e5c7a9b")`, ""},
+		{"pay2.rb", `gateway = Braintree::Gateway.new(access_token: "access_token$sandbox$q7w2mdk4` + `x9zv3rtp$0c1e5a7d9b3f2e4c6a8b0d1f3e5c7a9b")`, RuleBraintreeAccessToken},
+		{"docs.md", "The token looks like `access_token$production$<merchant_id>$<hash>`.\n", ""},
+		// a literal handed to a type that holds a secret
+		{"Search.kt", `val client = ClientSearch(ApplicationID("LATENCY"), APIKey("541b0536` + `12bd968ed5b97a5ed5df2a2c"))`, RuleSecretTypeLiteral},
+		{"Index.scala", `val key = ApiKey("f3Ab9kQz` + `L2mX8pWv4nR7tY1c")`, RuleSecretTypeLiteral},
+		{"settings.py", `api_token = SecretStr("Zq8vN3kLp` + `W6tR1yH4mB9cX2d")`, RuleSecretTypeLiteral},
+		{"main.rs", `let key = SecretString::new("Zq8vN3kLp` + `W6tR1yH4mB9cX2d".to_string());`, RuleSecretTypeLiteral},
+		{"main2.rs", `let key = Secret::new(String::from("Zq8vN3kLp` + `W6tR1yH4mB9cX2d"));`, RuleSecretTypeLiteral},
+		{"Search2.kt", `val client = ClientSearch(ApplicationID("LATENCY"), APIKey("YOUR_ADMIN_API_KEY"))`, ""},
+		{"Search3.kt", `val key = APIKey(BuildConfig.ALGOLIA_KEY)`, ""},
+		{"Search4.kt", `val key = APIKey("search-only-public")`, ""},
+		{"settings2.py", `password = SecretStr("changeme")`, ""},
+		{"main3.rs", `let key = SecretString::new(env::var("API_KEY")?);`, ""},
+		{"k8s.ts", `const s = new k8s.core.v1.Secret("app-secret-2024x", { data: {} });`, ""},
+		{"infra.ts", `const s = new aws.secretsmanager.Secret("dbPassword2024Prod");`, ""},
+		// Rust: lettre's Credentials::new(user, password)
+		{"smtp.rs", `let creds = Credentials::new("relay@acme.io".to_owned(), "Smtp-Rel` + `ay-99!".to_owned());`, RulePasswordArgument},
+		{"smtp2.rs", `let creds = Credentials::new(user, String::from("Smtp-Rel` + `ay-99!"));`, RulePasswordArgument},
+		{"smtp3.rs", `let creds = Credentials::new("relay@acme.io".to_owned(), env::var("SMTP_PASS")?);`, ""},
+		{"smtp4.rs", `let creds = Credentials::new(user, pass);`, ""},
+		{"smtp5.rs", `let creds = Credentials::new("relay".to_owned(), "password".to_owned());`, ""},
+	})
+}
