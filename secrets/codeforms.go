@@ -133,7 +133,7 @@ var codeCompiled = sync.OnceValue(func() []*Rule {
 					// the second argument: new NetworkCredential(user, "…"), .credentials(user, "…")
 					`|\b(?P<key>NetworkCredential|UsernamePasswordCredentials|PasswordAuthentication|credentials)[ \t]*\([ \t]*` + codeArg + codeQuoted(3) + `[ \t]*[,)]` +
 					// Rust: Credentials::new(user, "…".to_owned()) (lettre), String::from("…")
-					`|\b(?P<key>Credentials)::new[ \t]*\([ \t]*(?:"[^"\n]*"` + rustConversion + `|[A-Za-z_][\w.]*(?:\(\))?)[ \t]*,[ \t]*` +
+					`|\b(?P<key>Credentials)::new[ \t]*\([ \t]*(?:"[^"\n]*"` + rustConversion + `|String::from\([ \t]*"[^"\n]*"[ \t]*\)|[A-Za-z_][\w.]*(?:\(\))?(?:\.[a-z_]+\(\))*)[ \t]*,[ \t]*` +
 					`(?:String::from\([ \t]*)?"(?P<secret>[^"\s\\]{3,})"` + rustConversion + `(?:[ \t]*\))?[ \t]*[,)]` +
 					// the third: new PDO(dsn, user, "…"), getConnection(url, user, "…"), mysqli_connect(host, user, "…")
 					`|\b(?P<key>PDO|getConnection|PlainAuth|mysqli_connect|mysqli|ftp_login)[ \t]*\([ \t]*` + codeArg + codeArg + codeQuoted(3) + `[ \t]*[,)]` +

@@ -2,6 +2,7 @@ package secrets
 
 import (
 	"bytes"
+	"strings"
 	"sync"
 )
 
@@ -44,9 +45,11 @@ var typedCompiled = sync.OnceValue(func() []*Rule {
 		{
 			ID:          RuleLaunchDarklySDKKey,
 			Description: "LaunchDarkly server-side SDK key (sdk- and a UUID)",
-			builtinRE:   builtinExpr(`(?:^|[^A-Za-z0-9_-])(?P<secret>sdk-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})(?:[^A-Za-z0-9_-]|$)`),
-			Entropy:     3,
-			Keywords:    []string{"sdk-"},
+			// not after "/": a path segment (…/sdks/sdk-<uuid>/…) names
+			// an object; the key travels in a header
+			builtinRE: builtinExpr(`(?:^|[^A-Za-z0-9_/-])(?P<secret>sdk-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})(?:[^A-Za-z0-9_-]|$)`),
+			Entropy:   3,
+			Keywords:  []string{"sdk-"},
 		},
 		{
 			ID:          RuleBraintreeAccessToken,
@@ -57,9 +60,12 @@ var typedCompiled = sync.OnceValue(func() []*Rule {
 		{
 			ID:          RuleSecretTypeLiteral,
 			Description: "literal handed to a type that holds a secret (APIKey(\"…\"), SecretStr(\"…\"), SecretString::new(\"…\".into()))",
-			builtinRE: builtinExpr(`\b(?P<key>(?i:apikey)|SecretStr|SecretString|SecretBox|Secret)(?:::(?:new|from))?[ \t]*\([ \t]*(?:String::from\([ \t]*)?` +
-				`(?:"(?P<secret>[^"\s\\]{12,})"|'(?P<secret>[^'\s\\]{12,})')` + rustConversion + `[ \t]*\)?[ \t]*\)`),
-			MinLen:          12,
+			// rustfmt breaks a long call after "(": blanks and line
+			// breaks, bounded, between the parts
+			builtinRE: builtinExpr(`\b(?P<key>(?i:apikey)|SecretStr|SecretString|SecretBox|Secret)(?:::(?:new|from))?[ \t]*\(\s{0,32}(?:Box::new\([ \t]*)?(?:String::from\([ \t]*)?` +
+				`(?:"(?P<secret>[^"\s\\]{8,})"|'(?P<secret>[^'\s\\]{8,})')` + rustConversion + `[ \t]*\)?[ \t]*\)?,?\s{0,32}\)`),
+			MinLen:          8,
+			After:           256,
 			Keywords:        []string{"apikey", "secretstr", "secretbox", "secret::"},
 			Gate:            typeCallGate,
 			Validate:        validSecretTypeLiteral,
@@ -88,18 +94,30 @@ func typeCallGate(data []byte, i int) bool {
 
 // validSecretTypeLiteral: Secret alone is a common class name (a
 // Kubernetes or a cloud provider's Secret resource, whose argument is its
-// name), so it counts only through ::new or ::from; the value must read
-// like a generated key, not a name or a sentence.
+// name), so it counts only through ::new or ::from; a namespaced ApiKey
+// (new aws.apigateway.ApiKey("…")) is such a resource too. An API key
+// must read like a generated key; what a SecretStr or a SecretString holds
+// is often a chosen password, judged as password-argument judges one. A
+// value with "/" or ":" is a resource path or a URL.
 func validSecretTypeLiteral(c Candidate) bool {
-	if string(c.Key) == "Secret" && !bytes.HasPrefix(c.Match[len(c.Key):], []byte("::")) {
+	// the scanner widens the key back over the name before it:
+	// aws.apigateway.ApiKey, secrecy::SecretString
+	if bytes.IndexByte(c.Key, '.') >= 0 {
 		return false
 	}
 	v := c.Secret
-	switch {
-	case looksLikePath(v), envNameRE.Match(v), wordListRE.Match(v), bytes.IndexByte(v, ':') >= 0:
-		return false
-	case c.secretEntropy() < 3.5:
+	if bytes.ContainsAny(v, "/:") || envNameRE.Match(v) || wordListRE.Match(v) {
 		return false
 	}
-	return hasDigit(v) && (hasLower(v) || hasUpper(v))
+	key := string(c.Key)
+	if i := strings.LastIndex(key, "::"); i >= 0 {
+		key = key[i+2:]
+	}
+	switch {
+	case key == "Secret" && !bytes.HasPrefix(c.Match[len(c.Key):], []byte("::")):
+		return false
+	case strings.EqualFold(key, "apikey"):
+		return len(v) >= 12 && c.secretEntropy() >= 3.5 && hasDigit(v) && (hasLower(v) || hasUpper(v))
+	}
+	return passwordShaped(v) && hasLetter(v) && validPasswordArgument(c)
 }

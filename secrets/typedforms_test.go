@@ -18,7 +18,7 @@ func TestTypedForms(t *testing.T) {
 		{"id.go", `const build = "my-sdk-` + uuid + `"`, ""},
 		// Braintree: access_token$production|sandbox$merchant$hash
 		{"braintree.env", "BT_TOKEN=access_token$production$l0n9ksbb" + "omype7cq$feb7ddc7cb40a840c9279e1c6c1714bd\n", "*"},
-		{"pay.rb", `gateway = Braintree::Gateway.new(access_token: "access_token$sandbox$q7w2mdk4" + "x9zv3rtp$0c1e5a7d9b3f2e4c6a8b0d1f3e5c7a9b")`, ""},
+		{"pay.rb", `gateway = Braintree::Gateway.new(access_token: "access_token$sandbox$q7w2mdk4` + `x9zv3rt$0c1e5a7d9b3f2e4c6a8b0d1f3e5c7a9b")`, ""},
 		{"pay2.rb", `gateway = Braintree::Gateway.new(access_token: "access_token$sandbox$q7w2mdk4` + `x9zv3rtp$0c1e5a7d9b3f2e4c6a8b0d1f3e5c7a9b")`, RuleBraintreeAccessToken},
 		{"docs.md", "The token looks like `access_token$production$<merchant_id>$<hash>`.\n", ""},
 		// a literal handed to a type that holds a secret
@@ -34,7 +34,16 @@ func TestTypedForms(t *testing.T) {
 		{"main3.rs", `let key = SecretString::new(env::var("API_KEY")?);`, ""},
 		{"k8s.ts", `const s = new k8s.core.v1.Secret("app-secret-2024x", { data: {} });`, ""},
 		{"infra.ts", `const s = new aws.secretsmanager.Secret("dbPassword2024Prod");`, ""},
+		{"api.md", "GET https://api.example.com/v1/sdks/sdk-" + uuid + "/versions\n", ""},
+		// chosen passwords in a secret-holding type; rustfmt's broken calls
+		{"settings3.py", `db_password = SecretStr("Tr0ub4dor&3x")`, RuleSecretTypeLiteral},
+		{"main4.rs", "let key = SecretString::from(\"Pg_Prod_" + "2024!\");", RuleSecretTypeLiteral},
+		{"main5.rs", "let key = secrecy::SecretString::new(\n    \"Gy4Nq8Wz" + "2Kx7Mv3L\".to_string(),\n);", RuleSecretTypeLiteral},
+		{"main6.rs", "let key = SecretBox::new(Box::new(\"Jx7Qm2Lp" + "9Vw4Kz8N\".to_owned()));", RuleSecretTypeLiteral},
+		{"infra2.ts", `const k = new aws.apigateway.ApiKey("ordersApiKey2024");`, ""},
+		{"main7.rs", `let s = Secret::new("projects/my-proj-123/secrets/db-pass/versions/latest".to_string());`, ""},
 		// Rust: lettre's Credentials::new(user, password)
+		{"smtp6.rs", `let creds = Credentials::new(String::from("bot"), String::from("Cx9Kq4Zw` + `7Mv2Lp5T"));`, RulePasswordArgument},
 		{"smtp.rs", `let creds = Credentials::new("relay@acme.io".to_owned(), "Smtp-Rel` + `ay-99!".to_owned());`, RulePasswordArgument},
 		{"smtp2.rs", `let creds = Credentials::new(user, String::from("Smtp-Rel` + `ay-99!"));`, RulePasswordArgument},
 		{"smtp3.rs", `let creds = Credentials::new("relay@acme.io".to_owned(), env::var("SMTP_PASS")?);`, ""},
