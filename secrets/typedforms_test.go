@@ -36,7 +36,7 @@ func TestTypedForms(t *testing.T) {
 		{"infra.ts", `const s = new aws.secretsmanager.Secret("dbPassword2024Prod");`, ""},
 		{"api.md", "GET https://api.example.com/v1/sdks/sdk-" + uuid + "/versions\n", ""},
 		// chosen passwords in a secret-holding type; rustfmt's broken calls
-		{"settings3.py", `db_password = SecretStr("Tr0ub4dor&3x")`, RuleSecretTypeLiteral},
+		{"settings3.py", `db_password = SecretStr("Tr0ub4` + `dor&3x")`, RuleSecretTypeLiteral},
 		{"main4.rs", "let key = SecretString::from(\"Pg_Prod_" + "2024!\");", RuleSecretTypeLiteral},
 		{"main5.rs", "let key = secrecy::SecretString::new(\n    \"Gy4Nq8Wz" + "2Kx7Mv3L\".to_string(),\n);", RuleSecretTypeLiteral},
 		{"main6.rs", "let key = SecretBox::new(Box::new(\"Jx7Qm2Lp" + "9Vw4Kz8N\".to_owned()));", RuleSecretTypeLiteral},
