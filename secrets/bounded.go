@@ -93,6 +93,14 @@ func loosenBounds(expr string) (string, []int) {
 	if strings.Contains(expr, boundGroupName) {
 		return expr, nil // a caller's expression that names our group: kept as written
 	}
+	if !wideBoundWritten(expr) {
+		return expr, nil // nothing to loosen: no parse (compile parses it again)
+	}
+	return loosenParsed(expr)
+}
+
+// loosenParsed is loosenBounds past its look at the text.
+func loosenParsed(expr string) (string, []int) {
 	re, err := syntax.Parse(expr, syntax.Perl)
 	if err != nil {
 		return expr, nil
@@ -120,6 +128,38 @@ func loosenBounds(expr string) (string, []int) {
 		return expr, nil
 	}
 	return regexpString(re), most
+}
+
+// wideBoundWritten reports whether expr holds the text of a counted
+// repetition x{n,m} with m-n >= loosenMinSpan. The parser makes every
+// OpRepeat from such text with the same n and m, so an expression without
+// one has nothing loosenBounds loosens; text that only looks like one (in
+// a class, escaped, in \Q...\E) answers true and is parsed, as before.
+func wideBoundWritten(expr string) bool {
+	for i := 0; i < len(expr); i++ {
+		if expr[i] != '{' {
+			continue
+		}
+		n, j := leadingInt(expr, i+1)
+		if j == i+1 || j >= len(expr) || expr[j] != ',' {
+			continue
+		}
+		m, k := leadingInt(expr, j+1)
+		if k > j+1 && k < len(expr) && expr[k] == '}' && m-n >= loosenMinSpan {
+			return true
+		}
+	}
+	return false
+}
+
+// leadingInt reads the decimal digits of s from i: their value (capped
+// well above any repetition count the parser takes) and where they end.
+func leadingInt(s string, i int) (int, int) {
+	v := 0
+	for ; i < len(s) && '0' <= s[i] && s[i] <= '9'; i++ {
+		v = min(v*10+int(s[i]-'0'), 1<<20)
+	}
+	return v, i
 }
 
 // oneChar reports whether re matches exactly one character.
