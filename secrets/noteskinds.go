@@ -77,7 +77,7 @@ var noteKindCompiled = sync.OnceValue(func() []*Rule {
 				// (no counted repetition before the question mark: on a
 				// long line of nouns it kept one state per byte of it
 				// alive; questionNear bounds the question instead)
-				"|[^\\n?]*\\?[^\\n]*\\n" + chatSpeakerLine +
+				"|[^\\n?]{0,96}\\?[^\\n]{0,95}\\n" + chatSpeakerLine +
 				"[ \\t>]*(?:(?:it(?:'|’)s|it[ \\t]+is|es|est|ist|é|è|is|jest|to)[ \\t]+)?(?:\\*\\*|[\x60'\"])?(?P<secret>\\d{4,8})(?:\\*\\*|[\x60'\"])?[ \\t.!]*(?:\\n|$))"),
 			MinLen:   4,
 			Keywords: []string{"pin", "code", "geheimzahl", "código", "codigo", "codice", "senha", "kod", "arm", "puk"},
