@@ -110,3 +110,29 @@ func TestLoginNounBefore(t *testing.T) {
 		}
 	}
 }
+
+// TestPinOfWiringWords: the words around a PIN's noun and its digits
+// that make it a board's pin, read in place as the fields of the
+// lower-cased text were.
+func TestPinOfWiringWords(t *testing.T) {
+	for _, c := range []struct {
+		before, rest string
+		want         bool
+	}{
+		{"then CONNECT ", " to the LED", true},
+		{"please connect\u00a0", " now", false}, // NBSP ends no field before the blank
+		{"solder ", ".", true},
+		{"the ", " (GPIO) to the LED", true},
+		{"the ", " is TX", true},
+		{"the ", " is the one for the tx", false}, // past three words
+		{"the ", ", G\u0130PIO", false},
+		{"my ", " until Friday", false},
+		{"Connect", ".", false}, // no blank before the noun
+	} {
+		data := []byte(c.before + "PIN 1234" + c.rest)
+		at := len(c.before)
+		if got := pinOfWiring(data, at, data[at+8:]); got != c.want {
+			t.Errorf("pinOfWiring(%q) = %v, want %v", data, got, c.want)
+		}
+	}
+}
