@@ -75,9 +75,11 @@ var noteKindCompiled = sync.OnceValue(func() []*Rule {
 				// a question that names it, answered by the digits alone on
 				// the next line or the next message of a chat export (past
 				// a blank line and the speaker's bold name and time)
-				// (no counted repetition before the question mark: on a
-				// long line of nouns it kept one state per byte of it
-				// alive; questionNear bounds the question instead)
+				// (bounded as questionNear bounds it, in characters, which
+				// are no more than its bytes: an anchored attempt stops
+				// there, where unbounded it read on to the end of a long
+				// line; a window's search loosens the bound, bounded.go,
+				// as one NFA state per count and byte was too many)
 				"|[^\\n?]{0,96}\\?[^\\n]{0,95}\\n" + chatSpeakerLine +
 				"[ \\t>]*(?:(?:it(?:'|’)s|it[ \\t]+is|es|est|ist|é|è|is|jest|to)[ \\t]+)?(?:\\*\\*|[\x60'\"])?(?P<secret>\\d{4,8})(?:\\*\\*|[\x60'\"])?[ \\t.!]*(?:\\n|$))"),
 			MinLen:   4,
