@@ -203,6 +203,16 @@ func adversarial() map[string]func(n int) []byte {
 	out["lines:passphrase-password"] = rep("password:\nabc def ghi jkl ")
 	out["lines:passphrase-question"] = rep("wifi password?\n\n**a** 1:2\nabc-def-ghi-")
 	out["lines:chat-login"] = rep("creds?\n\n**a** 1:2\nit's u / ")
+	// round 21: every repeat a finding of a rule whose matches begin
+	// before its keyword (searched by attempts at its start table), a PIN
+	// after nouns and a keypad, and a value after pw on a line that names
+	// no login (the login pair's reading of it)
+	out["line:passcode"] = rep("passcode 1234 ")
+	out["line:alarm-code-colon"] = rep("alarm code: 4471 ")
+	out["line:door-code-is"] = rep("the door code for the lab is 4471, ")
+	out["line:pin-nouns-digits"] = rep("pin pin pin pin 1234 ")
+	out["line:door-keypad-code"] = rep("door keypad, code 4471 ")
+	out["line:pw-value"] = rep("pw Lisbon#2023 ")
 	return out
 }
 

@@ -522,6 +522,26 @@ var loginPairExpr = builtinExpr("(?i)\\b(?:creds|credentials|logins?)\\b(?:[ \\t
 	// named: "username root, pw …"
 	"|(?:user(?:name)?|login)[ \\t:]+[\x60'\"]?(?P<key>[A-Za-z0-9._@-]+)[\x60'\"]?[ \\t]*[,;/][ \\t]*(?:and[ \\t]+)?(?:pw|pwd|pass|password)[ \\t]*[:=]?[ \\t]+" + notesVal + ")")
 
+// loginNounBefore reports whether b holds "cred" or "login" in any
+// ASCII case: the start of each noun loginPairExpr opens with (creds,
+// credentials, login, logins; (?i) folds none of their letters outside
+// ASCII).
+func loginNounBefore(b []byte) bool {
+	for i := 0; i+4 <= len(b); i++ {
+		switch b[i] | 0x20 {
+		case 'c':
+			if equalFoldASCII(b[i:i+4], "cred") {
+				return true
+			}
+		case 'l':
+			if i+5 <= len(b) && equalFoldASCII(b[i:i+5], "login") {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // loginPairReads reports whether prose-login-pair, which ranks after
 // this rule, takes c's value on its line.
 func loginPairReads(c Candidate) bool {
@@ -533,6 +553,12 @@ func loginPairReads(c Candidate) bool {
 		le = len(c.Context)
 	}
 	line := c.Context[ls:le]
+	// Each of its matches begins with one of its nouns, before c's value:
+	// without one there, the expression has no match to run (per value on
+	// a long line of pairs, a search of the value's whole context).
+	if !loginNounBefore(line[:c.Offset-ls]) {
+		return false
+	}
 	re := loginPairExpr.get()
 	names := re.SubexpNames()
 	for _, m := range re.FindAllSubmatchIndex(line, -1) {

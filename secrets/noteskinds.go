@@ -5,6 +5,7 @@ import (
 	"strings"
 	"sync"
 	"unicode"
+	"unicode/utf8"
 )
 
 // Kinds of secret in notes that are no password as the password rules
@@ -74,10 +75,12 @@ var noteKindCompiled = sync.OnceValue(func() []*Rule {
 				// a question that names it, answered by the digits alone on
 				// the next line or the next message of a chat export (past
 				// a blank line and the speaker's bold name and time)
-				// (no counted repetition before the question mark: on a
-				// long line of nouns it kept one state per byte of it
-				// alive; questionNear bounds the question instead)
-				"|[^\\n?]*\\?[^\\n]*\\n" + chatSpeakerLine +
+				// (bounded as questionNear bounds it, in characters, which
+				// are no more than its bytes: an anchored attempt stops
+				// there, where unbounded it read on to the end of a long
+				// line; a window's search loosens the bound, bounded.go,
+				// as one NFA state per count and byte was too many)
+				"|[^\\n?]{0,96}\\?[^\\n]{0,95}\\n" + chatSpeakerLine +
 				"[ \\t>]*(?:(?:it(?:'|’)s|it[ \\t]+is|es|est|ist|é|è|is|jest|to)[ \\t]+)?(?:\\*\\*|[\x60'\"])?(?P<secret>\\d{4,8})(?:\\*\\*|[\x60'\"])?[ \\t.!]*(?:\\n|$))"),
 			MinLen:   4,
 			Keywords: []string{"pin", "code", "geheimzahl", "código", "codigo", "codice", "senha", "kod", "arm", "puk"},
@@ -443,21 +446,78 @@ var pinWiringVerbs = map[string]bool{"connect": true, "solder": true, "route": t
 // digits (rest), in parentheses too. Not all of pinOtherWords: "the PIN
 // is 4821 until Friday" is a PIN.
 func pinOfWiring(data []byte, at int, rest []byte) bool {
-	before := strings.Fields(strings.ToLower(string(data[max(0, at-16):at])))
-	if len(before) > 0 && at > 0 && data[at-1] == ' ' && pinWiringVerbs[before[len(before)-1]] {
+	// (word by word in place: a line of PINs has a finding every few
+	// bytes, and lower-cased copies split into fields cost each a few
+	// allocations)
+	if at > 0 && data[at-1] == ' ' && inASCIIWords(pinWiringVerbs, lastField(data[max(0, at-16):at])) {
 		return true
 	}
 	rest = rest[:min(len(rest), 32)]
 	if nl := bytes.IndexByte(rest, '\n'); nl >= 0 {
 		rest = rest[:nl]
 	}
-	ws := strings.FieldsFunc(strings.ToLower(string(rest)), func(r rune) bool { return !unicode.IsLetter(r) })
-	for _, w := range ws[:min(len(ws), 3)] {
-		if pinWiringWords[w] {
+	for k, words := 0, 0; k < len(rest) && words < 3; {
+		r, n := utf8.DecodeRune(rest[k:])
+		if !unicode.IsLetter(r) {
+			k += n
+			continue
+		}
+		e := k + n
+		for e < len(rest) {
+			r, n := utf8.DecodeRune(rest[e:])
+			if !unicode.IsLetter(r) {
+				break
+			}
+			e += n
+		}
+		if inASCIIWords(pinWiringWords, rest[k:e]) {
 			return true
 		}
+		k, words = e, words+1
 	}
 	return false
+}
+
+// lastField is the last run of b between white space (as strings.Fields
+// splits), empty when b holds none.
+func lastField(b []byte) []byte {
+	e := len(b)
+	for e > 0 {
+		r, n := utf8.DecodeLastRune(b[:e])
+		if !unicode.IsSpace(r) {
+			break
+		}
+		e -= n
+	}
+	st := e
+	for st > 0 {
+		r, n := utf8.DecodeLastRune(b[:st])
+		if unicode.IsSpace(r) {
+			break
+		}
+		st -= n
+	}
+	return b[st:e]
+}
+
+// inASCIIWords reports whether w, lower-cased, is one of words, which
+// are ASCII: no letter outside ASCII lower-cases into one of theirs but
+// the Kelvin sign, for k, which none of the lists it reads holds.
+func inASCIIWords(words map[string]bool, w []byte) bool {
+	var buf [16]byte
+	if len(w) > len(buf) {
+		return false
+	}
+	for i, c := range w {
+		if c >= 0x80 {
+			return false
+		}
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		buf[i] = c
+	}
+	return words[string(buf[:len(w)])]
 }
 
 func validProsePIN(c Candidate) bool {

@@ -1299,6 +1299,11 @@ type compiledRule struct {
 	kwFirst     asciiMask // the first bytes of lowerKeywords, both cases
 	// a keyword has an s, a k: (?i) takes ſ, K for them (searchAtKeywords)
 	kwFoldsS, kwFoldsK bool
+	// starts, for a rule whose matches do not all begin at a keyword,
+	// tells where they may begin (see startTable); nil when that would
+	// not bound the attempts at them
+	starts        *startTable
+	startsAfterRE atomic.Pointer[regexp.Regexp] // see startsAfter
 }
 
 // kwTailMin is how many keywords a rule needs before a keyword hit looks
@@ -1632,6 +1637,11 @@ func (cr *compiledRule) prepare() {
 				// The name around the keyword is widened back over key
 				// characters, as the stripped prefix of an imported rule is.
 				cr.prefixMax, cr.prefixSet = 256, &keyCharSet
+			}
+			if !cr.startsAtKeyword && cr.formsIn == nil {
+				if cr.starts = newStartTable(tree); cr.starts != nil {
+					cr.textStartOnce.Do(func() { cr.textStart = readsTextStart(tree) })
+				}
 			}
 		}
 		cr.matchMax = -1

@@ -460,9 +460,12 @@ func (s *Scanner) detect(path string, data []byte, scan bool) []cand {
 				// searched whole below, and holds them all.
 				var ok bool
 				if sc.parts, ok = d.parts(ctx, cut, splitEvery, sc.parts[:0]); ok {
-					rule.searchParts(ctx, sc.parts, func(m []int) {
-						consider(r, rule, ctx, w.start, m, cut)
-					})
+					consider := func(m []int) { consider(r, rule, ctx, w.start, m, cut) }
+					if rule.starts != nil {
+						rule.searchAtStarts(ctx, sc.parts, &sc.head, consider)
+					} else {
+						rule.searchParts(ctx, sc.parts, consider)
+					}
 					continue
 				}
 			}
