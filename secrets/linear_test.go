@@ -203,6 +203,15 @@ func adversarial() map[string]func(n int) []byte {
 	out["lines:passphrase-password"] = rep("password:\nabc def ghi jkl ")
 	out["lines:passphrase-question"] = rep("wifi password?\n\n**a** 1:2\nabc-def-ghi-")
 	out["lines:chat-login"] = rep("creds?\n\n**a** 1:2\nit's u / ")
+	// round 21: the password nouns of more languages (passwordnouns.go),
+	// a value after each, a noun before many words, the full-width colon
+	// with no blank, a capitalised noun, Thai
+	out["line:table-noun"] = entries("şifre: %s! ")
+	out["line:table-noun-words"] = rep("Hasło do VPN a b c d e f g ")
+	out["line:table-noun-copula"] = entries("lösenordet till wifi är %s ")
+	out["line:table-noun-dash"] = rep("Пароль от роутера — ")
+	out["line:cjk-fullwidth"] = rep("密码：")
+	out["line:cjk-thai"] = rep("รหัสผ่านคือ ")
 	return out
 }
 
