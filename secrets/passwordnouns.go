@@ -223,17 +223,26 @@ func capitalised(w string) string {
 func tablePasswordNoun(ctx []byte, at int, key []byte) (noun, ok bool) {
 	k := strings.ToLower(string(key))
 	k = strings.Join(strings.Fields(k), " ")
+	// the scanner widens a key back over the ASCII name glued before it
+	// ("WLAN-salasana", "wifilösenordet"): the noun is the key's end
 	var compounds, found bool
+	best := ""
 	for _, l := range passwordNounLanguages {
 		for _, n := range l.nouns {
-			if n == k {
-				found = true
+			if strings.HasSuffix(k, n) && len(n) >= len(best) {
+				if len(n) > len(best) {
+					compounds = false
+				}
+				best, found = n, true
 				compounds = compounds || l.compounds
 			}
 		}
 	}
 	if !found {
 		return false, false
+	}
+	if len(k) == len(string(key)) {
+		at += len(k) - len(best)
 	}
 	if at == 0 {
 		return true, true
