@@ -55,6 +55,9 @@ func TestPasswordNounsInLanguages(t *testing.T) {
 		{"Heslo k wifi je " + chosen() + "\n", intl},
 		{"Hasło to " + chosen() + "\n", intl},
 		{"Langattoman verkon salasana on " + chosen() + "\n", intl},
+		{"WLAN-salasana on " + chosen() + "\n", intl},
+		{"Wi-Fi-passordet til gjestenettet er " + chosen() + "\n", intl},
+		{"wifilösenordet är " + chosen() + "\n", intl},
 		{"Passordet til gjestenettet er " + chosen() + "\n", intl},
 		{"Kata sandi wifi kantor adalah " + chosen() + "\n", intl},
 		{"Mật khẩu wifi là " + chosen() + "\n", intl},
@@ -83,6 +86,7 @@ func TestPasswordNounsInLanguages(t *testing.T) {
 		{"Hasło: Pokój 204\n", ""},
 		{"Wersja hasła: 2.4.1\n", ""},
 		{"Hasło do VPN to Hasło#" + g.from("0123456789", 4) + "\n", ""}, // a stand-in that spells the noun
+		{"Kod zahasło to " + chosen() + "\n", ""},                       // a glued word: Polish glues no compounds
 		{"Lösenordet till wifi är Lösenord_" + g.from("0123456789", 4) + "!\n", ""},
 		{"lösenordet finns i valvet\n", ""},
 		{"lösenordet är 12 tecken långt\n", ""},
