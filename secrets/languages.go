@@ -253,6 +253,9 @@ func passwordNounIntl(n string) bool {
 	case "passwort", "kennwort", "contraseña", "contrasena", "mdp", "senha", "password", "wachtwoord", "passphrase", "d'ordine", "d’ordine":
 		return true
 	}
+	if n == "passe" {
+		return true // "mot de passe", "palavra-passe": the noun's last word
+	}
 	return strings.HasSuffix(n, "passwort") || strings.HasSuffix(n, "kennwort") || strings.HasSuffix(n, "wachtwoord") ||
 		strings.HasPrefix(n, "mot") || strings.HasPrefix(n, "palavra")
 }

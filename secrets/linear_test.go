@@ -213,6 +213,15 @@ func adversarial() map[string]func(n int) []byte {
 	out["line:pin-nouns-digits"] = rep("pin pin pin pin 1234 ")
 	out["line:door-keypad-code"] = rep("door keypad, code 4471 ")
 	out["line:pw-value"] = rep("pw Lisbon#2023 ")
+	// round 21: the password nouns of more languages (passwordnouns.go),
+	// a value after each, a noun before many words, the full-width colon
+	// with no blank, a capitalised noun, Thai
+	out["line:table-noun"] = entries("şifre: %s! ")
+	out["line:table-noun-words"] = rep("Hasło do VPN a b c d e f g ")
+	out["line:table-noun-copula"] = entries("lösenordet till wifi är %s ")
+	out["line:table-noun-dash"] = rep("Пароль от роутера — ")
+	out["line:cjk-fullwidth"] = rep("密码：")
+	out["line:cjk-thai"] = rep("รหัสผ่านคือ ")
 	return out
 }
 

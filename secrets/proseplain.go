@@ -58,11 +58,12 @@ var proseFormCompiled = sync.OnceValue(func() []*Rule {
 		{
 			ID:          RuleProseSecretCJK,
 			Description: "password or token stated in Japanese, Chinese or Korean (パスワードは「…」, 密码是 …, 비밀번호는 …)",
-			builtinRE: builtinExpr(`(?P<key>パスワード|暗証番号|パスフレーズ|トークン|APIキー|密码|口令|密碼|令牌|비밀번호|패스워드|암호|토큰)` +
-				`[ \t]*(?:は|が|：|:|是|为|為|는|은|=)[ \t]*(?:「|『|"|'|\x60|\*\*)?` +
+			builtinRE: builtinExpr(`(?P<key>パスワード|暗証番号|パスフレーズ|トークン|APIキー|密码|口令|密碼|令牌|비밀번호|패스워드|암호|토큰|รหัสผ่าน)` +
+				// Thai writes no blank between words either: "รหัสผ่านคือ …"
+				`[ \t]*(?:は|が|：|:|是|为|為|는|은|=|คือ)[ \t]*(?:「|『|"|'|\x60|\*\*)?` +
 				`(?P<secret>[A-Za-z0-9!#$%&+\-./=?@^_~]{7,63}[A-Za-z0-9!#$%&+\-/=?@^_~])`),
 			MinLen:   8,
-			Keywords: []string{"パスワード", "暗証番号", "パスフレーズ", "トークン", "apiキー", "密码", "口令", "密碼", "令牌", "비밀번호", "패스워드", "암호", "토큰"},
+			Keywords: []string{"パスワード", "暗証番号", "パスフレーズ", "トークン", "apiキー", "密码", "口令", "密碼", "令牌", "비밀번호", "패스워드", "암호", "토큰", "รหัสผ่าน"},
 			Validate: validProseSecretCJK,
 			Path:     proseFiles,
 		},
@@ -88,6 +89,12 @@ func validProsePasswordPlain(c Candidate) bool {
 // and a version ("OAuth2.0", "X-Api-Key-V2").
 func validProseSecretCJK(c Candidate) bool {
 	v := c.Secret
+	if cjkPasswordNoun(string(c.Key)) && chosenShape(v) && !productName(c) {
+		// a password, which a person chose: all four classes make it one
+		// however short its alphabet ("Panda@8888", "Kimchi#2020" measure
+		// under 3.3), as password-pair takes it after "password:"
+		return !describesEncoding(v) && !spellsPasswordName(v)
+	}
 	// 3.3: a format's or a field's name measures up to 3.37 ("JWT-RS256",
 	// "access_token_v2"), a chosen password 3.5 and over; productName:
 	// "パスワード：Windows10のログオンと同じ"
@@ -95,4 +102,14 @@ func validProseSecretCJK(c Candidate) bool {
 		return false
 	}
 	return !bytes.Contains(v, []byte("://")) && !looksLikePath(v) && !emailLike(v) && !describesEncoding(v)
+}
+
+// cjkPasswordNoun: the noun names a password (not a token or a key,
+// which are generated).
+func cjkPasswordNoun(n string) bool {
+	switch n {
+	case "パスワード", "パスフレーズ", "密码", "口令", "密碼", "비밀번호", "패스워드", "암호", "รหัสผ่าน":
+		return true
+	}
+	return false
 }

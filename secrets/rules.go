@@ -288,6 +288,11 @@ func defaultRules(thirdParty bool) []*Rule {
 			withGitleaksAllowlists(r, r.ID)
 			out = append(out, r)
 		}
+		// and the password nouns of more languages (passwordnouns.go),
+		// round twenty-one, after every older rule
+		r = prosePasswordIntlRule()
+		withGitleaksAllowlists(r, r.ID)
+		out = append(out, r)
 	}
 	return out
 }
@@ -1655,7 +1660,10 @@ func (cr *compiledRule) prepare() {
 			cr.atHits = true
 			cr.afterSrc = `^(?s:.)(?:` + cr.anchoredSrc + `)`
 			for _, k := range cr.Keywords {
-				cr.lowerKeywords = append(cr.lowerKeywords, strings.ToLower(k))
+				// ASCII folded, as the keyword automaton and
+				// equalFoldASCII fold: a keyword given capitalised in
+				// another script ("Пароль") stays the one the text holds
+				cr.lowerKeywords = append(cr.lowerKeywords, string(bytes.Map(asciiLowerRune, []byte(k))))
 			}
 			cr.indexKeywordTails()
 			// the follow automaton is built once the rule has had
@@ -2028,4 +2036,12 @@ func firsts(re *syntax.Regexp) ([]string, bool, bool) {
 		return out, true, true
 	}
 	return nil, false, false
+}
+
+// asciiLowerRune lowers an ASCII letter and keeps any other rune.
+func asciiLowerRune(r rune) rune {
+	if 'A' <= r && r <= 'Z' {
+		return r + 'a' - 'A'
+	}
+	return r
 }

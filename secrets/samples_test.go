@@ -781,6 +781,10 @@ func corpusSamples() []sample {
 		cpw := "Harbor" + g.from(alphaDigit, 4) + "lantern"
 		s = append(s, tp("password in a Japanese handover", RuleProseSecretCJK, cpw, "- 本番DBのパスワードは「"+cpw+"」です。\n"))
 		s = append(s, fp("password rule in Japanese", RuleProseSecretCJK, "- パスワードは12文字以上にしてください。\n"))
+		// (no draw from g: the samples after keep their values)
+		tpw := "Bosporus" + "#" + "4417kq"
+		s = append(s, tp("password after its noun in a Turkish handover", RuleProsePasswordIntl, tpw, "- Ofis wifi şifresi ise "+tpw+"\n"))
+		s = append(s, fp("password policy in Polish", RuleProsePasswordIntl, "Hasło do VPN: minimum 12 znaków, zmiana co 90 dni.\n"))
 	}
 	// the kinds of secret in notes of noteskinds.go
 	{

@@ -1,0 +1,266 @@
+package secrets
+
+import (
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"unicode"
+	"unicode/utf8"
+)
+
+// RuleProsePasswordIntl reports a password stated after its noun in a
+// language the older rules do not read (passwordNounLanguages): "şifre:
+// …", "Hasło do VPN: …", "lösenordet till wifi är …", "Пароль от роутера
+// — …", "Heslo je …".
+const RuleProsePasswordIntl = "prose-password-intl"
+
+// The grammar prose-password-intl accepts, one sentence:
+//
+//	NOUN [WORDS] COPULA [:] VALUE     lösenordet till wifi är …
+//	NOUN [WORDS] (:|：) VALUE          Hasło do VPN (klucz współdzielony): …
+//	NOUN [WORDS] — VALUE              Пароль от роутера — …
+//
+// NOUN is one of the table's nouns in any of its forms, a word of its own
+// (a letter before it only in a language that glues compounds:
+// "wifilösenordet"); WORDS and VALUE are prose-secret-intl's; COPULA is
+// one of the table's. The value is judged as prose-password-phrase
+// judges one after a noun (notesPasswordValue). Its nouns are sorted so
+// that the alternation of some two hundred shares their prefixes: a line
+// searched whole starts fewer threads at each byte. (Tried at the hits
+// alone, startsAtKeyword, a noun among a run of other keywords was
+// missed; tokenAtKeyword wants an ASCII letter first.)
+func prosePasswordIntlRule() *Rule {
+	prosePasswordIntlOnce.Do(func() {
+		nouns, copulas := passwordNounForms()
+		val := "(?:[\x60'\"](?P<secret>[^\\s\x60'\"]{8,200})[\x60'\"]|\\*\\*(?P<secret>[^\\s*]{8,200})\\*\\*|(?P<secret>[^\\s\x60'\"<>]*[0-9](?:[^\\s\x60'\"<>]*[^\\s\x60'\".,;:!?)<>])?))(?:[\\s.,;:!?)]|$)"
+		words := `(?:[ \t]+(?:[^\s:;,.!?<>\x60"：]+|\x60[^\s\x60]+\x60)){0,6}?`
+		// a copula, a colon (full-width too: the value may follow it
+		// with no blank) or a dash between blanks ("пароль — …")
+		sep := `(?:[ \t]+(?:` + strings.Join(copulas, "|") + `)(?:[ \t]*[:：])?[ \t]+|[ \t]*[:：][ \t]*|[ \t]+[—–-][ \t]+)`
+		prosePasswordIntlCompiled = &Rule{
+			ID:          RuleProsePasswordIntl,
+			Description: "password stated after its noun in one of " + strconv.Itoa(len(passwordNounLanguages)) + " more languages (şifre: …, Hasło do VPN: …, lösenordet är …, пароль — …)",
+			// the ASCII name glued before the noun ("WLAN-salasana",
+			// "wifilösenordet") is read with it: validProsePasswordIntl
+			// judges what stands before the noun
+			builtinRE: builtinExpr("(?i)[A-Za-z0-9_.-]*(?P<key>" + passwordNounExpr(nouns) + ")" + words + sep + val),
+			MinLen:    8,
+			Keywords:  passwordNounKeywords(),
+			Gate:      prosePasswordIntlGate,
+			Validate:  validProsePasswordIntl,
+			Path:      proseFiles,
+		}
+	})
+	c := *prosePasswordIntlCompiled
+	return &c
+}
+
+var (
+	prosePasswordIntlOnce     sync.Once
+	prosePasswordIntlCompiled *Rule
+)
+
+// prosePasswordIntlGate passes a noun that ends its word: a blank, a
+// colon or a full-width colon (0xEF, its first byte) after it.
+func prosePasswordIntlGate(data []byte, i int) bool {
+	j := i + 1
+	return j < len(data) && (data[j] == ' ' || data[j] == '\t' || data[j] == ':' || data[j] == 0xEF)
+}
+
+func validProsePasswordIntl(c Candidate) bool {
+	if c.Key == nil {
+		return false
+	}
+	table, word := tablePasswordNoun(c.Context, subOffset(c.Context, c.Key), c.Key)
+	return table && word && notesPasswordValue(c)
+}
+
+// passwordNounLanguage is one language's words for a password (or a
+// passphrase, a passcode) in every form a note writes them before the
+// value, and the words that say "is" between the two.
+type passwordNounLanguage struct {
+	lang string
+	// nouns with their inflections: definite forms (lösenordet,
+	// passordet), cases (hasła, hasłem, пароля), possessives (şifresi,
+	// salasanasi), and the phrases a single word does not make
+	// (kata sandi, mật khẩu, κωδικός πρόσβασης)
+	nouns []string
+	// copulas between the noun and its value ("är", "er", "jest", "to",
+	// "это"); a colon and a dash need none
+	copulas []string
+	// compounds: the language glues a noun to what it is for
+	// ("wifilösenordet", "wlansalasana"), so a letter may stand before it
+	compounds bool
+}
+
+// passwordNounLanguages are the languages, other than English (prose-secret)
+// and those prose-secret-intl's first alternatives read (German, Spanish,
+// French, Portuguese, Italian, Dutch), whose password nouns
+// prose-secret-intl reads in "NOUN [WORDS] COPULA|: VALUE". Chinese,
+// Japanese, Korean and Thai write no blank between words:
+// prose-secret-cjk reads those.
+var passwordNounLanguages = []passwordNounLanguage{
+	{lang: "sv", nouns: []string{"lösenord", "lösenordet", "lösenorden", "lösenordets", "lösen", "lösenfras", "lösenfrasen", "losenord", "losenordet"},
+		copulas: []string{"är", "var", "blir", "blev"}, compounds: true},
+	{lang: "da", nouns: []string{"adgangskode", "adgangskoden", "adgangskoder", "kodeord", "kodeordet", "løsen", "løsenet"},
+		copulas: []string{"er", "var", "bliver"}, compounds: true},
+	{lang: "nb", nouns: []string{"passord", "passordet", "passordene", "adgangskode", "adgangskoden", "passordfrase", "passfrasen"},
+		copulas: []string{"er", "var", "blir", "ble"}, compounds: true},
+	{lang: "is", nouns: []string{"lykilorð", "lykilorðið", "lykilorðsins"}, copulas: []string{"er", "var"}, compounds: true},
+	{lang: "fi", nouns: []string{"salasana", "salasanan", "salasanaa", "salasanat", "salasanasi", "salasanani", "salasanamme", "salasanalla", "tunnuslause", "tunnuslauseen"},
+		copulas: []string{"on", "oli", "onkin"}, compounds: true},
+	{lang: "et", nouns: []string{"parool", "parooli", "salasõna", "salasõnaks"}, copulas: []string{"on", "oli"}, compounds: true},
+	{lang: "hu", nouns: []string{"jelszó", "jelszót", "jelszava", "jelszavát", "jelszavam", "jelszavad", "jelszavunk", "jelszo"},
+		copulas: []string{"pedig"}, compounds: true},
+	{lang: "pl", nouns: []string{"hasło", "hasła", "hasłem", "haśle", "hasłu", "haslo", "hasla"},
+		copulas: []string{"to", "jest", "brzmi", "było", "teraz"}},
+	{lang: "cs", nouns: []string{"heslo", "hesla", "heslem", "hesle", "heslu"}, copulas: []string{"je", "zní", "bylo", "jest"}},
+	{lang: "sk", nouns: []string{"heslo", "hesla", "heslom", "hesle"}, copulas: []string{"je", "znie", "bolo"}},
+	{lang: "sl", nouns: []string{"geslo", "gesla", "geslom", "geslu"}, copulas: []string{"je", "bo"}},
+	// not "šifra": a code of any kind ("šifra greške")
+	{lang: "hr", nouns: []string{"lozinka", "lozinke", "lozinku", "lozinkom", "zaporka", "zaporku"},
+		copulas: []string{"je", "glasi", "bila"}},
+	{lang: "sr", nouns: []string{"лозинка", "лозинку", "лозинке", "лозинком"}, copulas: []string{"је", "гласи"}},
+	{lang: "mk", nouns: []string{"лозинка", "лозинката"}, copulas: []string{"е"}},
+	{lang: "bg", nouns: []string{"парола", "паролата"}, copulas: []string{"е", "беше"}},
+	// not "parola" without its diacritic: Italian's "word" ("parola chiave")
+	{lang: "ro", nouns: []string{"parolă", "parolei", "parolele"}, copulas: []string{"este", "e", "era"}},
+	{lang: "tr", nouns: []string{"şifre", "şifresi", "şifreniz", "şifrem", "şifren", "şifremiz", "parolası", "parolanız", "parolam", "sifre", "sifresi"},
+		copulas: []string{"ise", "şu"}},
+	{lang: "ru", nouns: []string{"пароль", "пароля", "паролем", "паролю", "пароли"}, copulas: []string{"это", "такой", "теперь"}},
+	{lang: "uk", nouns: []string{"пароль", "пароля", "паролем", "паролі", "гасло"}, copulas: []string{"це", "такий", "тепер"}},
+	{lang: "be", nouns: []string{"пароль", "пароля"}, copulas: []string{"гэта"}},
+	{lang: "el", nouns: []string{"κωδικός πρόσβασης", "κωδικό πρόσβασης", "κωδικού πρόσβασης", "συνθηματικό", "συνθηματικού"},
+		copulas: []string{"είναι", "ήταν"}},
+	{lang: "lt", nouns: []string{"slaptažodis", "slaptažodžio", "slaptažodį", "slaptazodis"}, copulas: []string{"yra", "buvo"}},
+	{lang: "lv", nouns: []string{"parole", "paroli", "paroles"}, copulas: []string{"ir", "bija"}},
+	{lang: "ca", nouns: []string{"contrasenya", "contrasenyes"}, copulas: []string{"és", "era", "ara"}},
+	{lang: "gl", nouns: []string{"contrasinal"}, copulas: []string{"é", "era"}},
+	{lang: "eu", nouns: []string{"pasahitza", "pasahitz"}, copulas: []string{"da"}},
+	{lang: "vi", nouns: []string{"mật khẩu", "mat khau"}, copulas: []string{"là", "la", "mới là"}},
+	// not "sandi" alone: a given name, in a chat's "Sandi:"
+	{lang: "id", nouns: []string{"kata sandi", "kata sandinya", "kata laluan"}, copulas: []string{"adalah", "ialah", "yaitu", "yakni"}},
+	{lang: "sw", nouns: []string{"nenosiri", "neno siri"}, copulas: []string{"ni"}},
+	{lang: "ar", nouns: []string{"كلمة المرور", "كلمة السر", "كلمه المرور", "الرقم السري"}, copulas: []string{"هي", "هو"}},
+	{lang: "fa", nouns: []string{"رمز عبور", "گذرواژه", "کلمه عبور"}, copulas: []string{"است"}},
+	{lang: "he", nouns: []string{"סיסמה", "סיסמא", "הסיסמה", "הסיסמא"}, copulas: []string{"היא", "הוא", "זה"}},
+	{lang: "hi", nouns: []string{"पासवर्ड", "कूटशब्द"}, copulas: []string{"है"}},
+	{lang: "bn", nouns: []string{"পাসওয়ার্ড"}, copulas: []string{"হল", "হলো"}},
+}
+
+// passwordNounForms returns the nouns of every language in the table and
+// their copulas.
+func passwordNounForms() (nouns, copulas []string) {
+	seenN, seenC := map[string]bool{}, map[string]bool{}
+	for _, l := range passwordNounLanguages {
+		for _, n := range l.nouns {
+			if !seenN[n] {
+				seenN[n] = true
+				nouns = append(nouns, n)
+			}
+		}
+		for _, c := range l.copulas {
+			if !seenC[c] {
+				seenC[c] = true
+				copulas = append(copulas, c)
+			}
+		}
+	}
+	// in order, so that the expression's alternation shares the nouns'
+	// common prefixes ("lösen", "lösenord", "lösenordet" are one branch):
+	// fewer threads start at each byte of a line searched whole
+	sort.Strings(nouns)
+	sort.Strings(copulas)
+	return nouns, copulas
+}
+
+// passwordNounExpr is the alternation of the table's nouns; a blank in a
+// phrase matches any run of blanks.
+func passwordNounExpr(nouns []string) string {
+	alts := make([]string, len(nouns))
+	for i, n := range nouns {
+		alts[i] = strings.ReplaceAll(regexp.QuoteMeta(n), " ", `[ \t]+`)
+	}
+	return "(?:" + strings.Join(alts, "|") + ")"
+}
+
+// passwordNounKeywords are the table's nouns as the keyword filter finds
+// them: it folds ASCII only, so a noun whose first letter is not ASCII
+// is also given capitalised ("Şifre", "Пароль", "Hasło" needs nothing).
+// A phrase is found by its first word's letters up to its blank.
+func passwordNounKeywords() []string {
+	nouns, _ := passwordNounForms()
+	seen := map[string]bool{}
+	var out []string
+	add := func(k string) {
+		if !seen[k] {
+			seen[k] = true
+			out = append(out, k)
+		}
+	}
+	for _, n := range nouns {
+		add(n)
+		add(capitalised(n))
+	}
+	return out
+}
+
+// capitalised returns w with its first letter upper case when that letter
+// is not ASCII (the keyword filter folds ASCII itself), else w.
+func capitalised(w string) string {
+	r, size := utf8.DecodeRuneInString(w)
+	if r < utf8.RuneSelf || unicode.ToUpper(r) == r {
+		return w
+	}
+	return string(unicode.ToUpper(r)) + w[size:]
+}
+
+// tablePasswordNoun reports whether key is one of the table's nouns and
+// whether it stands as a word of its own: what ctx holds before it at
+// at is not a letter, unless its language glues compounds.
+func tablePasswordNoun(ctx []byte, at int, key []byte) (noun, ok bool) {
+	k := strings.ToLower(string(key))
+	k = strings.Join(strings.Fields(k), " ")
+	// the scanner widens a key back over the ASCII name glued before it
+	// ("WLAN-salasana", "wifilösenordet"): the noun is the key's end
+	var compounds, found bool
+	best := ""
+	for _, l := range passwordNounLanguages {
+		for _, n := range l.nouns {
+			if strings.HasSuffix(k, n) && len(n) >= len(best) {
+				if len(n) > len(best) {
+					compounds = false
+				}
+				best, found = n, true
+				compounds = compounds || l.compounds
+			}
+		}
+	}
+	if !found {
+		return false, false
+	}
+	if len(k) == len(string(key)) {
+		at += len(k) - len(best)
+	}
+	if at == 0 {
+		return true, true
+	}
+	r, _ := utf8.DecodeLastRune(ctx[:at])
+	if unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.Is(unicode.Mn, r) {
+		return true, compounds && unicode.IsLetter(r)
+	}
+	return true, true
+}
+
+// chosenShape reports a value shaped as a chosen password: eight bytes or
+// more mixing upper and lower case, digits and a symbol, which
+// password-pair takes after "password:" in English, and no address, path,
+// variable or code.
+func chosenShape(v []byte) bool {
+	if len(v) < 8 || len(v) > 64 || !hasUpper(v) || !hasLower(v) || !hasDigit(v) || !hasPunct(v) {
+		return false
+	}
+	return plausiblePasswordValue(v) && !emailLike(v) && !looksLikePath(v) && !wordListRE.Match(v)
+}

@@ -1,0 +1,149 @@
+package secrets
+
+import (
+	"strings"
+	"testing"
+	"unicode"
+)
+
+// TestPasswordNounsInLanguages: a password stated after its noun in the
+// languages of passwordNounLanguages (issue 33, round 21), in the forms a
+// note writes it: a colon (full-width too), the language's copula, a
+// dash, words that say which one, an inflected noun; and beside each the
+// near-misses that look alike: a policy, a length, a vault, a manager, a
+// placeholder, a mask, a version, an error code, a room, a year, a stand-in
+// that spells the noun, a noun inside another word.
+func TestPasswordNounsInLanguages(t *testing.T) {
+	g := newFakeGen("password-nouns-round-21")
+	words := []string{"Galata", "Fjord", "Tatra", "Vltava", "Sahara", "Medved", "Bosporus", "Kanel", "Sauna", "Jadran", "Danube", "Baltic"}
+	syms := "!#@%&*+"
+	// a password as people choose them: a word, a symbol, digits and
+	// letters
+	chosen := func() string {
+		w := words[g.next()%uint64(len(words))]
+		return w + string(syms[g.next()%uint64(len(syms))]) + g.from("0123456789", 4) + g.from(alphaLower, 2)
+	}
+	// a chosen password of a word and digits only
+	plain := func() string { return words[g.next()%uint64(len(words))] + "bulle" + g.from("0123456789", 4) }
+	intl, phrase, cjk := RuleProsePasswordIntl, RuleProsePasswordPhrase, RuleProseSecretCJK
+	checkNoteCases(t, []noteCase{
+		// the noun, then a colon: prose-password-phrase's form for the
+		// nouns it read before (hasło, lösenord, salasana, adgangskode),
+		// prose-password-intl's for the others
+		{"şifre: " + chosen() + "\n", intl},
+		{"- Şifre: " + chosen() + "\n", intl},
+		{"Пароль: " + chosen() + "\n", intl},
+		{"* hasło: " + chosen() + "\n", phrase},
+		{"Lösenord: " + chosen() + "\n", phrase},
+		{"Salasana: " + chosen() + "\n", phrase},
+		{"Jelszó: " + chosen() + "\n", intl},
+		{"Parolă: " + chosen() + "\n", intl},
+		{"Lozinka: " + chosen() + "\n", intl},
+		{"Κωδικός πρόσβασης: " + chosen() + "\n", intl},
+		{"كلمة المرور: " + chosen() + "\n", intl},
+		{"הסיסמה: " + chosen() + "\n", intl},
+		{"पासवर्ड: " + chosen() + "\n", intl},
+		{"Mật khẩu: " + chosen() + "\n", intl},
+		{"Kata sandi: " + chosen() + "\n", intl},
+		{"Adgangskode: " + chosen() + "\n", phrase},
+		{"Passordet er " + chosen() + "\n", intl},
+		// words that say which one, a copula, a dash: prose-secret-intl's
+		{"- Hasło do VPN (klucz współdzielony): " + chosen() + "\n", intl},
+		{"**Johan** 08:57 lösenordet till wifi är " + plain() + "\n", intl},
+		{"Пароль от роутера — " + chosen() + "\n", intl},
+		{"пароль для гостевой сети: " + chosen() + "\n", intl},
+		{"Heslo k wifi je " + chosen() + "\n", intl},
+		{"Hasło to " + chosen() + "\n", intl},
+		{"Langattoman verkon salasana on " + chosen() + "\n", intl},
+		{"WLAN-salasana on " + chosen() + "\n", intl},
+		{"Wi-Fi-passordet til gjestenettet er " + chosen() + "\n", intl},
+		{"Passordet til gjestenettet er " + chosen() + "\n", intl},
+		{"Kata sandi wifi kantor adalah " + chosen() + "\n", intl},
+		{"Mật khẩu wifi là " + chosen() + "\n", intl},
+		{"Parola routerului este " + chosen() + "\n", ""}, // no diacritic: Italian's "word" too
+		{"Parolă routerului este " + chosen() + "\n", intl},
+		{"Şifresi ise " + chosen() + "\n", intl},
+		{"Geslo za brezžično omrežje je " + chosen() + "\n", intl},
+		{"Το συνθηματικό είναι " + chosen() + "\n", intl},
+		{"Slaptažodis yra " + chosen() + "\n", intl},
+		{"La contrasenya del wifi és " + chosen() + "\n", intl},
+		{"- Palavra-passe do wi-fi: " + chosen() + "\n", RuleProseSecretIntl},
+		// Chinese, Japanese, Korean, Thai: a password of all four
+		// classes, however few its letters
+		{"用户名：admin，密码是 Panda@" + g.from("0123456789", 1) + "888\n", cjk},
+		{"- パスワード: Sakura" + g.from("0123456789", 4) + "!\n", cjk},
+		{"- 비밀번호: Kimchi#" + g.from("0123456789", 4) + "\n", cjk},
+		{"รหัสผ่านคือ Siam#" + g.from("0123456789", 4) + "bkk\n", cjk},
+		// near-misses
+		{"şifre politikası: en az 12 karakter\n", ""},
+		{"Şifre: ********\n", ""},
+		{"Şifre sıfırlama kodu: 482913\n", ""},
+		{"Şifre: v2.3.1-beta\n", ""},
+		{"Toplantının deşifre metni: " + chosen() + "\n", ""}, // a transcript: "şifre" inside a word
+		{"Hasło: <hasło>\n", ""},
+		{"Hasło do VPN: zobacz 1Password\n", ""},
+		{"Hasło: Pokój 204\n", ""},
+		{"Wersja hasła: 2.4.1\n", ""},
+		{"Hasło do VPN to Hasło#" + g.from("0123456789", 4) + "\n", ""}, // a stand-in that spells the noun
+		{"Kod zahasło to " + chosen() + "\n", ""},                       // a glued word: Polish glues no compounds
+		{"Lösenordet till wifi är Lösenord_" + g.from("0123456789", 4) + "!\n", ""},
+		{"lösenordet finns i valvet\n", ""},
+		{"lösenordet är 12 tecken långt\n", ""},
+		{"Lösenord: se https://vault.example.com/item/42\n", ""},
+		{"Пароль — не менее 12 символов\n", ""},
+		{"Пароль: ${DB_PASSWORD}\n", ""},
+		{"Пароль от Wi-Fi: см. 1Password, запись Office-2024\n", ""},
+		{"Salasana: vähintään 12 merkkiä, esim. 2024\n", ""},
+		{"Salasana vaihdettu 2024-03-01\n", ""},
+		{"Heslo: viz trezor\n", ""},
+		{"Heslo: ERR_AUTH_4012\n", ""},
+		{"A jelszó: lásd a széfben\n", ""},
+		{"Kata sandi: lihat di brankas\n", ""},
+		{"Sandi: deploy v2.14.3 is out, see CHANGELOG-2024\n", ""}, // a name, not the noun
+		{"Parolă: minim 12 caractere\n", ""},
+		{"Mật khẩu: xem trong kho\n", ""},
+		{"كلمة المرور: انظر الخزنة\n", ""},
+		{"Κωδικός σφάλματος: E" + g.from("0123456789", 4) + "\n", ""},
+		{"パスワード: 1Passwordを参照\n", ""},
+		{"パスワード：Windows10のログオンと同じ\n", ""},
+		{"密码：见保险库\n", ""},
+		{"密码：JWT-RS256\n", ""},
+		{"비밀번호: ********\n", ""},
+		{"รหัสผ่าน: ดูในตู้เซฟ\n", ""},
+	})
+}
+
+// TestPasswordNounTable: the table's words are lower case, a language
+// holds each once, and the keyword filter, which folds ASCII only, finds
+// each noun capitalised.
+func TestPasswordNounTable(t *testing.T) {
+	if len(passwordNounLanguages) < 30 {
+		t.Errorf("%d languages, want at least 30", len(passwordNounLanguages))
+	}
+	kws := map[string]bool{}
+	for _, k := range passwordNounKeywords() {
+		kws[k] = true
+	}
+	for _, l := range passwordNounLanguages {
+		if len(l.nouns) == 0 {
+			t.Errorf("%s: no nouns", l.lang)
+		}
+		seen := map[string]bool{}
+		for _, n := range append(append([]string(nil), l.nouns...), l.copulas...) {
+			if n != strings.ToLower(n) || strings.TrimSpace(n) != n {
+				t.Errorf("%s: %q is not a lower-case word", l.lang, n)
+			}
+			if seen[n] {
+				t.Errorf("%s: %q twice", l.lang, n)
+			}
+			seen[n] = true
+		}
+		for _, n := range l.nouns {
+			up := []rune(n)
+			up[0] = unicode.ToUpper(up[0])
+			if !kws[n] || up[0] >= 0x80 && !kws[string(up)] {
+				t.Errorf("%s: %q is no keyword in both cases", l.lang, n)
+			}
+		}
+	}
+}
