@@ -46,6 +46,13 @@ type DocCheck struct {
 	// document is parsed and few rules read after. Nil: the analyzer
 	// reads no KeyValues after the parse.
 	KeepsKeyValue func(prepared any, d *Doc, f *Fact) bool
+	// KeepsField, when set, says which of a document's frontmatter
+	// fields of an unknown key (Frontmatter.Unknown) the check's analyzer
+	// reads once the parse is done. A parse that lets each text go keeps
+	// of those only the fields some DocCheck of the run keeps; the fields
+	// of KnownKeys it keeps all. Nil: the analyzer reads no unknown key's
+	// field after the parse.
+	KeepsField func(prepared any, d *Doc, f *Field) bool
 }
 
 // A DocPass is one document as a DocCheck sees it.
@@ -496,6 +503,7 @@ func (ws *Workspace) check(d *Doc, stream *Stream, release bool) {
 		d.digest = maphash.Bytes(ws.seed, content)
 		d.File.Content, d.blockEnc = nil, nil
 		d.released = true
+		ws.keepFields(d)
 		d.File.packLines()
 	}
 }
@@ -689,6 +697,65 @@ func (ws *Workspace) keepKeyValues(d *Doc) {
 		}
 	}
 	d.KeyValues = slices.Clip(kept)
+}
+
+// keepFields drops the frontmatter fields of unknown keys of d that no
+// DocCheck of the run reads after the parse (DocCheck.KeepsField), once
+// every DocCheck has read them all, and gives the fields kept an array
+// of their own: a workspace whose documents carry tens of keys of their
+// own (an extra key per team habit, lists, nested maps) held them all,
+// value and field, until the run's end. The kept unknown values are
+// copied off the parse's loose text (modelSlabs.internLoose), whose
+// blocks then go with the rest.
+func (ws *Workspace) keepFields(d *Doc) {
+	fm := d.Frontmatter
+	if fm == nil || len(fm.Unknown) == 0 {
+		return
+	}
+	kept := func(f *Field) bool {
+		if fm.slot(f.Key) != nil {
+			return true
+		}
+		for k, c := range ws.docChecks {
+			if c.KeepsField != nil && c.KeepsField(ws.prepared[k], d, f) {
+				return true
+			}
+		}
+		return false
+	}
+	n := 0
+	at := make([]int, len(fm.Fields)) // each field's place among the kept, or -1
+	for i, f := range fm.Fields {
+		at[i] = -1
+		if kept(f) {
+			at[i] = n
+			n++
+		}
+	}
+	fields := make([]Field, 0, n)
+	all := make([]*Field, 0, n)
+	var unknown []*Field
+	for i, f := range fm.Fields {
+		if at[i] < 0 {
+			continue
+		}
+		fields = append(fields, *f)
+		nf := &fields[len(fields)-1]
+		all = append(all, nf)
+		if fm.slot(f.Key) == nil {
+			nf.Value = strings.Clone(nf.Value)
+			unknown = append(unknown, nf)
+		}
+	}
+	for _, k := range KnownKeys {
+		slot := fm.slot(k)
+		if *slot == nil {
+			continue
+		}
+		i := slices.Index(fm.Fields, *slot)
+		*slot = all[at[i]]
+	}
+	fm.Fields, fm.Unknown = all, unknown
 }
 
 // ForgetModel lets the typed model of ws go: each document's frontmatter,

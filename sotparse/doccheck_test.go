@@ -305,3 +305,54 @@ func TestKeepsKeyValue(t *testing.T) {
 		}
 	}
 }
+
+// TestKeepsField: a parse that lets the texts go keeps of a document's
+// frontmatter fields those of KnownKeys (duplicates and all, their slots
+// pointing at them) and the unknown ones a DocCheck keeps, after every
+// DocCheck read all of them; one that keeps the texts keeps all.
+func TestKeepsField(t *testing.T) {
+	fsys := fstest.MapFS{
+		"A-PRD.md": {Data: []byte("---\nname: a\nextra: one\nstatus: draft\nkept_key: two\nstatus: done\nlist:\n  - x\nlate: three\n---\n# A\n")},
+	}
+	var seen atomic.Int32
+	reads := &DocCheck{Run: func(p *DocPass) any {
+		seen.Add(int32(len(p.Doc.Frontmatter.Unknown)))
+		return nil
+	}}
+	keeps := &DocCheck{Run: func(*DocPass) any { return nil }, KeepsField: func(prepared any, d *Doc, f *Field) bool {
+		return f.Key == "kept_key"
+	}}
+	show := func(fs []*Field) string {
+		var out []string
+		for _, f := range fs {
+			out = append(out, f.Key+"="+f.Value)
+		}
+		return strings.Join(out, " ")
+	}
+	const all = "name=a extra=one status=draft kept_key=two status=done list= late=three"
+	for _, release := range []bool{false, true} {
+		seen.Store(0)
+		disc, err := Discover(fsys, DiscoverOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ws := ParseStreaming(token.NewFileSet(), disc, func(p string) ([]byte, error) { return fs.ReadFile(fsys, p) }, 0, nil, &Stream{Checks: []*DocCheck{reads, keeps}, Release: release})
+		fm := ws.Docs[0].Frontmatter
+		want, wantUnknown := all, "extra=one kept_key=two list= late=three"
+		if release {
+			want, wantUnknown = "name=a status=draft kept_key=two status=done", "kept_key=two"
+		}
+		if got := show(fm.Fields); got != want {
+			t.Errorf("release %v: Fields %q, want %q", release, got, want)
+		}
+		if got := show(fm.Unknown); got != wantUnknown {
+			t.Errorf("release %v: Unknown %q, want %q", release, got, wantUnknown)
+		}
+		if fm.Name != fm.Fields[0] || fm.Status != fm.Get("status") || fm.Status.Value != "draft" {
+			t.Errorf("release %v: the slots do not point at the fields kept", release)
+		}
+		if seen.Load() != 4 {
+			t.Errorf("release %v: the DocCheck saw %d unknown fields, want all 4", release, seen.Load())
+		}
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"go/token"
+	"slices"
 	"sync"
 	"time"
 	"unicode/utf8"
@@ -479,11 +480,18 @@ func seenKey(fields []*Field, seen *map[string]bool, key string) bool {
 
 // copyValues gives the values of fields strings of their own, which
 // documents share where they say the same (intern): a tier, a status, an
-// owner, a date, a source are said alike by many.
+// owner, a date, a source are said alike by many. The values of unknown
+// keys, which few checks read once the parse is done, are copied apart
+// (internLoose), to go with their fields (Workspace.keepFields).
 func copyValues(fields []Field, slabs *modelSlabs) {
 	for i := range fields {
-		if v := fields[i].Value; v != "" {
-			fields[i].Value = slabs.intern(unsafe.Slice(unsafe.StringData(v), len(v)))
+		v := fields[i].Value
+		switch b := unsafe.Slice(unsafe.StringData(v), len(v)); {
+		case v == "":
+		case slices.Contains(KnownKeys, fields[i].Key):
+			fields[i].Value = slabs.intern(b)
+		default:
+			fields[i].Value = slabs.internLoose(b)
 		}
 	}
 }

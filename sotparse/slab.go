@@ -29,6 +29,14 @@ type modelSlabs struct {
 	text     []byte // the rest of the current block of text
 	textLen  int    // the length of the next block of text
 
+	// The rest of the current block of text a parse that lets each
+	// document's text go drops once the document's DocChecks have read
+	// it (the values of unknown frontmatter keys, Workspace.keepFields),
+	// and the length of its next block: apart from the model's other
+	// text, so that its blocks go with what is dropped.
+	loose    []byte
+	looseLen int
+
 	// The strings intern gave out, by a hash of their text: the ids,
 	// paths, keys and short values that documents repeat (a work id is
 	// named in ~8 documents on average, a fact's key in thousands) are
@@ -166,17 +174,46 @@ func (m *modelSlabs) intern(b []byte) string {
 
 var internSeed = maphash.MakeSeed()
 
+// internLoose is intern for a text the model may drop (see loose): the
+// string intern holds for it if there is one, else a copy in the loose
+// blocks, which intern's table never gives out.
+func (m *modelSlabs) internLoose(b []byte) string {
+	if m == nil {
+		return string(b)
+	}
+	if len(b) > 0 && len(b) <= internMax && m.interned != nil {
+		if s := m.interned[maphash.Bytes(internSeed, b)%internSlots]; s == string(b) {
+			return s
+		}
+	}
+	if len(b) == 0 {
+		return ""
+	}
+	t := cut(&m.loose, &m.looseLen, len(b))
+	copy(t, b)
+	return unsafe.String(&t[0], len(t))
+}
+
 // bytes returns n bytes for text that nothing writes once it is written:
 // the text of the model's strings, which share blocks.
 func (m *modelSlabs) bytes(n int) []byte {
-	if m == nil || n > textMax/8 {
+	if m == nil {
 		return make([]byte, n)
 	}
-	if len(m.text) < n {
-		m.textLen = min(max(2*m.textLen, textFirst), textMax)
-		m.text = make([]byte, max(m.textLen, n))
+	return cut(&m.text, &m.textLen, n)
+}
+
+// cut returns n bytes from the rest of a block of text (free), taking a
+// new block, of the next length (*next), when they do not fit.
+func cut(free *[]byte, next *int, n int) []byte {
+	if n > textMax/8 {
+		return make([]byte, n)
 	}
-	t := m.text[:n:n]
-	m.text = m.text[n:]
+	if len(*free) < n {
+		*next = min(max(2**next, textFirst), textMax)
+		*free = make([]byte, max(*next, n))
+	}
+	t := (*free)[:n:n]
+	*free = (*free)[n:]
 	return t
 }

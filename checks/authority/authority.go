@@ -83,13 +83,21 @@ func judged(d *sotparse.Doc, focused bool) bool {
 // disclaimer, and finds the claims its text makes. run judges the claims of
 // the rules that contradict a record against the records of the document's
 // route, which are other documents, and reports them.
-var DocCheck = &sotparse.DocCheck{Prepare: prepare, Run: checkDoc, KeepsKeyValue: recordsKey}
+var DocCheck = &sotparse.DocCheck{Prepare: prepare, Run: checkDoc, KeepsKeyValue: recordsKey,
+	KeepsField: func(p any, _ *sotparse.Doc, f *sotparse.Field) bool { return contradictedKey(p, f.Key) }}
 
 // recordsKey reports whether f states the key of a rule that contradicts a
 // record: run reads those of every document of a route (routeState).
 func recordsKey(p any, _ *sotparse.Doc, f *sotparse.Fact) bool {
+	return contradictedKey(p, f.Key)
+}
+
+// contradictedKey reports whether key is the key of a rule that
+// contradicts a record (prepared p): run reads the facts and frontmatter
+// fields stating it of every document of a route (routeState, factValues).
+func contradictedKey(p any, key string) bool {
 	for _, cc := range p.(*prepared).set.compiled {
-		if cc.Contradicts != "" && keyIs(f.Key, cc.key) {
+		if cc.Contradicts != "" && keyIs(key, cc.key) {
 			return true
 		}
 	}

@@ -14,14 +14,20 @@ import (
 
 // runCite is a run a document cites: an absolute path in a code span, or
 // alone on a line (a fenced block), and the words that label it.
+// Every document holds its cites until the rules run: what follows from
+// the path (its run, whether it names a directory) is not held.
 type runCite struct {
-	path     string
-	dir      string // the run: the path's directory when the path names a file
-	pos, end token.Pos
-	isDir    bool // the path names a directory, not a file of the run
-	failed   bool // its label says the run failed or was blocked
-	context  bool // its label says it is context, not evidence
+	path    string
+	pos     token.Pos
+	failed  bool // its label says the run failed or was blocked
+	context bool // its label says it is context, not evidence
 }
+
+// dir returns the run: the path's directory when the path names a file.
+func (rc runCite) dir() string { return runDir(rc.path) }
+
+// isDir reports whether the path names a directory, not a file of the run.
+func (rc runCite) isDir() bool { return !strings.Contains(path.Base(rc.path), ".") }
 
 var (
 	// pathLine is an absolute path alone on a line, as in a fenced block.
@@ -50,7 +56,7 @@ func runDir(p string) string {
 // readRunCites reads the runs d cites, each with its label: the line of a
 // code span, or the line before a block that holds only the path. The
 // paths outlive content: a reference's is the run's table of texts', a
-// block's a copy; a cite's dir is its path's, or path.Dir's.
+// block's a copy.
 func readRunCites(d *sotparse.Doc, content []byte) []runCite {
 	tf := d.File.Tok
 	lineAt := func(off int) (int, int) {
@@ -69,7 +75,7 @@ func readRunCites(d *sotparse.Doc, content []byte) []runCite {
 		if !strings.Contains(path.Base(p), ".") && strings.Count(p, "/") < 3 {
 			return
 		}
-		out = append(out, runCite{path: p, dir: runDir(p), isDir: !strings.Contains(path.Base(p), "."), pos: tf.Pos(off), end: tf.Pos(off + len(p)),
+		out = append(out, runCite{path: p, pos: tf.Pos(off),
 			failed: failedLabel.MatchString(label), context: contextLabel.MatchString(label)})
 	}
 	for _, r := range d.Refs.All() {
@@ -142,12 +148,12 @@ func (c *checker) approvalTimeline() {
 	runs := map[string]bool{}
 	for _, di := range c.docs {
 		for _, rc := range di.runCites {
-			if !rc.isDir {
-				runs[rc.dir] = true
+			if !rc.isDir() {
+				runs[rc.dir()] = true
 			}
 		}
 	}
-	evidence := func(rc runCite) bool { return !rc.failed && !rc.context && runs[rc.dir] }
+	evidence := func(rc runCite) bool { return !rc.failed && !rc.context && runs[rc.dir()] }
 	passed := map[string][]passRun{}
 	for _, di := range c.docs {
 		if !di.validated || !di.passed {
@@ -155,9 +161,9 @@ func (c *checker) approvalTimeline() {
 		}
 		seen := map[string]bool{}
 		for _, rc := range di.runCites {
-			if evidence(rc) && !seen[rc.dir] {
-				seen[rc.dir] = true
-				passed[rc.dir] = append(passed[rc.dir], passRun{di, rc})
+			if dir := rc.dir(); evidence(rc) && !seen[dir] {
+				seen[dir] = true
+				passed[dir] = append(passed[dir], passRun{di, rc})
 			}
 		}
 	}
@@ -183,7 +189,7 @@ func (c *checker) approvalTimeline() {
 			if !evidence(rc) {
 				continue
 			}
-			for _, p := range passed[rc.dir] {
+			for _, p := range passed[rc.dir()] {
 				if p.di == di || reported[p.di] {
 					continue
 				}

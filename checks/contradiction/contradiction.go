@@ -5,6 +5,7 @@ import (
 	"cmp"
 	"fmt"
 	"go/token"
+	"iter"
 	"path"
 	"reflect"
 	"slices"
@@ -260,7 +261,6 @@ type docInfo struct {
 	workboardList   *listSection     // the ids of a "Workboard" section
 	phraseIDs       []idStatement    // ids its required phrases name
 	commands        []commandFact    // "- Harness command: `...`"
-	cited           []sotparse.Ref   // absolute paths it cites
 	provenance      []*sotparse.Fact // facts giving an approval source (provenanceKey)
 	factRoles       []roleClaim      // roles its key: value facts give
 	textRead        bool             // docText is taken (checker.text)
@@ -268,6 +268,21 @@ type docInfo struct {
 	// a copy of it: every document's would be held twice); noText until
 	// taken. Read-only.
 	*docText
+}
+
+// cited returns the absolute paths di's document cites that name a file
+// a run left (a report, a proof), not a directory such as a repository
+// that many runs share. Read from the document's references when asked:
+// held for every document until the rules run, a copy of them was the
+// larger part of what the check kept of a document citing its runs.
+func (di *docInfo) cited() iter.Seq[sotparse.Ref] {
+	return func(yield func(sotparse.Ref) bool) {
+		for _, r := range di.d.Refs.All() {
+			if r.Kind == sotparse.RefAbsPath && strings.Contains(path.Base(r.Text), ".") && !yield(r) {
+				return
+			}
+		}
+	}
 }
 
 // noText is the docText of a document whose text is not taken.
@@ -363,13 +378,6 @@ func extract(d *sotparse.Doc) *docInfo {
 	// Held for every document until the rules run: as ids, not a map
 	// of strings (a document that names hundreds held ~5 KB).
 	di.links = d.Refs.TextSet(sotparse.RefSOTPath, "/")
-	for _, r := range d.Refs.All() {
-		// A file a run left (a report, a proof), not a directory such as
-		// a repository that many runs share.
-		if r.Kind == sotparse.RefAbsPath && strings.Contains(path.Base(r.Text), ".") {
-			di.cited = append(di.cited, r)
-		}
-	}
 	di.factRoles = factRoles(d)
 	workIDs := idRefs{d: d}
 	for i, h := range d.Headings {

@@ -46,7 +46,7 @@ func (c *checker) provenance() {
 	for _, di := range c.docs {
 		if len(di.provenance) > 0 && c.ws.Focused(di.d.Path) {
 			givers = append(givers, di)
-			for _, r := range di.cited {
+			for r := range di.cited() {
 				cites[r.Text] = true
 			}
 		}
@@ -55,7 +55,12 @@ func (c *checker) provenance() {
 		return
 	}
 	citesOne := func(di *docInfo) bool {
-		return slices.ContainsFunc(di.cited, func(r sotparse.Ref) bool { return cites[r.Text] })
+		for r := range di.cited() {
+			if cites[r.Text] {
+				return true
+			}
+		}
+		return false
 	}
 	c.text(citesOne)
 	quotes := map[string][]quote{}
@@ -64,7 +69,7 @@ func (c *checker) provenance() {
 			continue
 		}
 		for _, q := range di.artifactSays {
-			for _, r := range di.cited {
+			for r := range di.cited() {
 				quotes[r.Text] = append(quotes[r.Text], quote{di, q})
 			}
 		}
@@ -88,7 +93,7 @@ func (c *checker) provenance() {
 			reported := false
 			// The proof itself first: a run's report and its proof are
 			// cited together.
-			cited := slices.Clone(di.cited)
+			cited := slices.Collect(di.cited())
 			slices.SortStableFunc(cited, func(a, b sotparse.Ref) int {
 				return cmpBool(!strings.Contains(path.Base(a.Text), "proof"), !strings.Contains(path.Base(b.Text), "proof"))
 			})
