@@ -44,7 +44,10 @@ func (f *Field) Date() (time.Time, error) {
 
 // Frontmatter is a document's YAML header, typed. Known keys have their own
 // members (nil when absent); every key, known or not, is also in Fields, in
-// file order, and unknown keys are in Unknown.
+// file order, and unknown keys are in Unknown. A run that lets each
+// document's text go once its DocChecks have read it keeps, after that,
+// only the unknown fields some DocCheck.KeepsField keeps: a check that
+// reads an unknown key after the parse must say so there.
 type Frontmatter struct {
 	Pos, End token.Pos // from the opening --- to the end of the closing ---
 	Close    token.Pos // start of the closing --- line

@@ -236,6 +236,7 @@ func ParseStreaming(fset *token.FileSet, disc *Discovery, read func(path string)
 			if slabs == nil {
 				slabs = &modelSlabs{refTexts: texts}
 			}
+			slabs.releasing = release && f.Path != GlossaryPath
 			s.doc = parseDoc(f, report, slabs)
 			slabPool.Put(slabs)
 			defer func(d *Doc) { d.tree = nil }(s.doc) // the DocChecks below are the tree's last readers

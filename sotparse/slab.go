@@ -36,6 +36,11 @@ type modelSlabs struct {
 	// text, so that its blocks go with what is dropped.
 	loose    []byte
 	looseLen int
+	// releasing says whether the document being parsed will have its
+	// text let go: only then are unknown keys' values apart (loose);
+	// a parse that keeps every model (--fix, a session, a cached
+	// summary) shares them through intern as before.
+	releasing bool
 
 	// The strings intern gave out, by a hash of their text: the ids,
 	// paths, keys and short values that documents repeat (a work id is
@@ -180,6 +185,9 @@ var internSeed = maphash.MakeSeed()
 func (m *modelSlabs) internLoose(b []byte) string {
 	if m == nil {
 		return string(b)
+	}
+	if !m.releasing {
+		return m.intern(b)
 	}
 	if len(b) > 0 && len(b) <= internMax && m.interned != nil {
 		if s := m.interned[maphash.Bytes(internSeed, b)%internSlots]; s == string(b) {
