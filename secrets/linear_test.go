@@ -1,6 +1,7 @@
 package secrets
 
 import (
+	"bytes"
 	"fmt"
 	"math"
 	"os"
@@ -347,8 +348,13 @@ func TestScanCostLinear(t *testing.T) {
 	for _, name := range caseNames(adversarial()) {
 		gen := adversarial()[name]
 		a, b := gen(small), gen(4*small)
-		// the first scans compile what the shape wakes, once per process
-		s.Scan("adv.txt", a)
+		// The first scan compiles what the shape wakes, once per process:
+		// every shape's smaller input is the start of its larger one, so
+		// the larger one's scan wakes all the smaller one does (a tenth
+		// of the test's CPU went to scanning the smaller one first).
+		if !bytes.HasPrefix(b, a) {
+			s.Scan("adv.txt", a)
+		}
 		s.Scan("adv.txt", b)
 		ca, cb := measureScan(s, a), measureScan(s, b)
 		for _, m := range []struct {
