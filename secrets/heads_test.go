@@ -5,6 +5,7 @@ import (
 	"reflect"
 	"regexp"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -67,13 +68,13 @@ func TestHeadsNarrowSame(t *testing.T) {
 // TestHeadsScanSame: a scan with prefixed-token's attempts narrowed finds
 // what one with the whole expression at every hit finds.
 func TestHeadsScanSame(t *testing.T) {
-	narrowed := prefixedTokenRule()
 	whole := prefixedTokenRule()
+	alts := whole.heads.alts
 	whole.heads = nil
 	var b strings.Builder
 	rng := rand.New(rand.NewSource(2))
 	body := "x7Qk2Lp9Vw3Rt8Ym4Nb6Hc5Jd"
-	for _, a := range narrowed.heads.alts {
+	for _, a := range alts {
 		p := unquoteMeta(a)
 		if rng.Intn(2) == 0 {
 			p = strings.ToUpper(p)
@@ -89,12 +90,30 @@ func TestHeadsScanSame(t *testing.T) {
 		}
 		return s.Scan("x.env", text)
 	}
-	got, want := scan(narrowed), scan(whole)
+	want := scan(whole)
 	if len(want) == 0 {
 		t.Fatal("no finding: the test tests nothing")
 	}
-	if !reflect.DeepEqual(got, want) {
-		t.Fatalf("narrowed: %d findings, whole: %d", len(got), len(want))
+	// from goroutines at once on a fresh scanner: the narrowed expressions
+	// are compiled on first hit, under the race detector too
+	s, err := NewScanner(Config{Rules: []*Rule{prefixedTokenRule()}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := make([][]Finding, 4)
+	var wg sync.WaitGroup
+	for g := range got {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			got[g] = s.Scan("x.env", text)
+		}()
+	}
+	wg.Wait()
+	for _, g := range got {
+		if !reflect.DeepEqual(g, want) {
+			t.Fatalf("narrowed: %d findings, whole: %d", len(g), len(want))
+		}
 	}
 }
 
