@@ -83,6 +83,11 @@ type Rule struct {
 	// prefixes cost a thread per prefix at every byte), and the match
 	// is not widened back over a name.
 	tokenAtKeyword bool
+	// heads, when set, are the literal alternatives a tokenAtKeyword
+	// rule's expression opens with (heads.expr builds the expression):
+	// an attempt at a keyword hit runs the alternation of those that can
+	// begin where its keyword does (anchoredAfterAt), not every one.
+	heads *keywordHeads
 	// mayMatch, when set, is false for a window no match of Regex can lie
 	// in, which the scanner then does not search.
 	mayMatch func(window []byte) bool
@@ -334,10 +339,12 @@ func prefixedTokenRule() *Rule {
 		}
 		kws := prefixedTokenKeywords(ps)
 		slices.SortFunc(alts, func(a, b string) int { return len(b) - len(a) }) // longest first
+		heads := &keywordHeads{lead: `(?i)\b(?P<secret>`, alts: alts, tail: `[A-Za-z0-9_.~+/=-]*[A-Za-z0-9=])`}
 		prefixedToken.rule = &Rule{
 			ID:          RulePrefixedToken,
 			Description: "token with a provider's prefix in a format its rule does not expect",
-			builtinRE:   builtinExpr(`(?i)\b(?P<secret>(?:` + strings.Join(alts, "|") + `)[A-Za-z0-9_.~+/=-]*[A-Za-z0-9=])`),
+			builtinRE:   builtinExpr(heads.expr(heads.alts)),
+			heads:       heads,
 			// Unbounded: {0,510} unrolled into 510 states, which every
 			// byte of a line of prefixes paid (a longer run is reported
 			// whole, not cut at 512 bytes).
@@ -1285,6 +1292,11 @@ type compiledRule struct {
 	// rule's filter (nil once the filter has it, and for a caller's Regex)
 	tree          *syntax.Regexp
 	lowerKeywords []string
+	// for a rule with heads: lowerKeywords' indexes by first byte,
+	// longest first, and the anchored expression narrowed to each
+	// keyword's alternatives (anchoredAfterAt)
+	headFirst [][]uint16
+	headExprs []headExpr
 	// follow runs the expression past a keyword hit; followStart holds,
 	// for each of lowerKeywords, its set after the keyword, nil where it
 	// rules nothing out (see followNFA).
@@ -1666,6 +1678,7 @@ func (cr *compiledRule) prepare() {
 				cr.lowerKeywords = append(cr.lowerKeywords, string(bytes.Map(asciiLowerRune, []byte(k))))
 			}
 			cr.indexKeywordTails()
+			cr.indexHeads()
 			// the follow automaton is built once the rule has had
 			// followAfter hits (see mayFollow)
 		}

@@ -637,7 +637,7 @@ func (s *Scanner) detect(path string, data []byte, scan bool) []cand {
 			rule.read(re - st)
 			if st > 0 {
 				from = st - 1
-				if m = rule.anchoredAfterExpr().FindSubmatchIndex(data[from:re]); m != nil {
+				if m = rule.anchoredAfterAt(data, st).FindSubmatchIndex(data[from:re]); m != nil {
 					m[0] = 1
 				}
 			} else if rule.readsTextStart() {
@@ -649,7 +649,7 @@ func (s *Scanner) detect(path string, data []byte, scan bool) []cand {
 				// files many start with a keyword, and a second
 				// expression per rule cost a compile each.
 				sc.head = append(append(sc.head[:0], '\n'), data[:re]...)
-				if m = rule.anchoredAfterExpr().FindSubmatchIndex(sc.head); m != nil {
+				if m = rule.anchoredAfterAt(data, st).FindSubmatchIndex(sc.head); m != nil {
 					for k := range m {
 						if m[k] >= 0 {
 							m[k]--
