@@ -501,16 +501,16 @@ func lastField(b []byte) []byte {
 }
 
 // inASCIIWords reports whether w, lower-cased, is one of words, which
-// are ASCII: no letter outside ASCII lower-cases into one of theirs but
-// the Kelvin sign, for k, which none of the lists it reads holds.
+// are ASCII. A word with a byte outside ASCII is lowered by strings.ToLower
+// as before: İ lowers to i and the Kelvin sign to k ("GPİO" is "gpio").
 func inASCIIWords(words map[string]bool, w []byte) bool {
 	var buf [16]byte
 	if len(w) > len(buf) {
-		return false
+		return words[strings.ToLower(string(w))]
 	}
 	for i, c := range w {
 		if c >= 0x80 {
-			return false
+			return words[strings.ToLower(string(w))]
 		}
 		if 'A' <= c && c <= 'Z' {
 			c += 'a' - 'A'

@@ -193,6 +193,11 @@ func TestNoteKinds(t *testing.T) {
 		// secret in a note (the imported rules that report them skip prose)
 		{"The stored hash is `$2b$12$" + g.mixed(base62+"./", 53) + "` - bcrypt, cost 12.\n", ""},
 		{"The worst offenders this year: 123456, " + "pass" + "word1, " + "qwer" + "ty123 and admin. Change yours.\n", ""},
+		// 9. a question about a PIN that runs past the 96 characters a
+		// question may span no longer hides the one after it (round 21:
+		// the expression is bounded as its validator is)
+		{"Hey, about the pin for the lab, " + strings.Repeat("word ", 22) + "what is the door code?\n" + pin(4) + "\n", RuleProsePIN},
+		{"Hey, about the pin for the lab, " + strings.Repeat("word ", 22) + "what is the door code?\n\n**bob** 10:03\n" + pin(4) + "\n", RuleProsePIN},
 	}
 	checkNoteCases(t, cases)
 	// the prose kinds read notes, not code

@@ -114,16 +114,31 @@ func firstBytes(re *syntax.Regexp, set *[256]bool) (nullable bool) {
 	return true
 }
 
-// addRuneFirst adds the first byte of r's UTF-8 form.
+// addRuneFirst adds the first byte of r's UTF-8 form. Go's regexp reads
+// an invalid byte as U+FFFD, so that rune may begin at any byte from 0x80.
 func addRuneFirst(set *[256]bool, r rune) {
+	if r == utf8.RuneError {
+		addInvalidFirst(set)
+	}
 	var buf [utf8.UTFMax]byte
 	utf8.EncodeRune(buf[:], r)
 	set[buf[0]] = true
 }
 
+// addInvalidFirst adds the bytes Go's regexp reads as U+FFFD when they
+// begin no valid UTF-8 sequence: every byte from 0x80 (a superset).
+func addInvalidFirst(set *[256]bool) {
+	for c := 0x80; c < 256; c++ {
+		set[c] = true
+	}
+}
+
 // addRangeFirst adds the first bytes of the UTF-8 forms of lo..hi: each
 // byte from lo's first to hi's (the first byte grows with the rune).
 func addRangeFirst(set *[256]bool, lo, hi rune) {
+	if lo <= utf8.RuneError && utf8.RuneError <= hi {
+		addInvalidFirst(set)
+	}
 	var a, b [utf8.UTFMax]byte
 	utf8.EncodeRune(a[:], lo)
 	utf8.EncodeRune(b[:], min(hi, unicode.MaxRune))

@@ -2,6 +2,7 @@ package secrets
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"regexp/syntax"
 	"slices"
 	"strings"
@@ -48,6 +49,15 @@ func TestStartTable(t *testing.T) {
 			t.Errorf("%s: table %q, want %q", c.expr, got, string(w))
 		}
 	}
+	// Go's regexp reads an invalid byte as U+FFFD: a class that holds it
+	// may begin at any byte from 0x80
+	re, err := syntax.Parse(`\b[^\n?]{2}x`, syntax.Perl)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tab := newStartTable(re); tab == nil || !tab.first[0xff] || !tab.first[0x80] {
+		t.Errorf(`\b[^\n?]{2}x: the table leaves out the bytes read as U+FFFD`)
+	}
 }
 
 // TestSearchAtStartsSound: on texts dense with the nouns of every rule
@@ -62,6 +72,40 @@ func TestSearchAtStartsSound(t *testing.T) {
 		"Kelvin \u212aod do drzwi: 4821, code\u017f 1234 digicode 7777 tür code 1234",
 		"recovery key for the disk is 0123456789abcdef0123456789abcdef, Authorization: Bearer abcdefghijklmnopqrstuvwxyz012345 ",
 		"backup codes:\n1234-5678\n",
+		// upper case and capitalised nouns, a noun glued to a word before
+		// it, a Kelvin sign and a long s after a word byte, invalid bytes
+		"DOOR CODE 4471 PASSCODE 1234 DISARM CODE: 8888 ALARM CODE IS 1234 Door code 5555 Code: 1234 Keypad code 4821",
+		"xKeypad code: 4821 xKod do drzwi: 4821 a\u212aod do drzwi: 4821 \xff\xfePIN 4821 \xc4\xb0PIN 1234",
+	}
+	// texts of each rule's own keywords in mixed case, digits and the
+	// marks its forms read, seeded
+	rnd := rand.New(rand.NewPCG(21, 21))
+	marks := []string{" ", " ", ": ", "? ", "\n", "\n\n**bob** 10:03\n", "-", ", ", ". ", "\u212a", "\u017f", "\xff", "x"}
+	for _, r := range s.rules {
+		r.prepare()
+		if r.starts == nil || len(r.Keywords) == 0 {
+			continue
+		}
+		for range 20 {
+			var b strings.Builder
+			for range 60 {
+				switch k := rnd.IntN(4); {
+				case k == 0:
+					w := []byte(r.Keywords[rnd.IntN(len(r.Keywords))])
+					for i := range w {
+						if rnd.IntN(2) == 0 && 'a' <= w[i] && w[i] <= 'z' {
+							w[i] -= 'a' - 'A'
+						}
+					}
+					b.Write(w)
+				case k == 1:
+					fmt.Fprintf(&b, "%d", rnd.IntN(100000))
+				default:
+					b.WriteString(marks[rnd.IntN(len(marks))])
+				}
+			}
+			texts = append(texts, b.String())
+		}
 	}
 	var big strings.Builder
 	for i := 0; big.Len() < 64<<10; i++ {
@@ -126,6 +170,7 @@ func TestPinOfWiringWords(t *testing.T) {
 		{"the ", " is TX", true},
 		{"the ", " is the one for the tx", false}, // past three words
 		{"the ", ", G\u0130PIO", false},
+		{"the ", " (GP\u0130O)", true}, // İ lowers to i, as strings.ToLower reads it
 		{"my ", " until Friday", false},
 		{"Connect", ".", false}, // no blank before the noun
 	} {
