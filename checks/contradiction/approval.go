@@ -9,6 +9,7 @@ import (
 
 	"golang.org/x/tools/go/analysis"
 
+	"github.com/svrnty/sotvet/checks/internal/keywords"
 	"github.com/svrnty/sotvet/sotparse"
 )
 
@@ -37,6 +38,11 @@ var (
 	// for this request:".
 	failedLabel  = lazyRE.New(`(?i)\b(?:fail(?:s|ed)?|fail-closed|blocked|aborted|rejected)\b`)
 	contextLabel = lazyRE.New(`(?i)\bcontext\b|\bnot (?:the )?evidence\b`)
+	// labelKeys are the words the label expressions need, in any case:
+	// most labels ("- report 3: ") hold none, and each expression cost a
+	// microsecond a citation where the mask costs a pass over the label.
+	labelKeys               = keywords.New("fail", "blocked", "aborted", "rejected", "context", "evidence")
+	failedKeys, contextKeys = labelKeys.Bits("fail", "blocked", "aborted", "rejected"), labelKeys.Bits("context", "evidence")
 	// approvalDenial says in prose that approval was not given: "JP has
 	// not approved this execution", "Approval: not granted.", "`pending`
 	// - JP approval has not been given."
@@ -51,6 +57,18 @@ func runDir(p string) string {
 		return path.Dir(p)
 	}
 	return p
+}
+
+// readLabel reports whether a citation's label says the run failed, and
+// whether it says the run is context: failedLabel and contextLabel, each
+// run only on a label holding one of its words. A non-ASCII rune may fold
+// to a letter of a word (U+212A to k, U+017F to s): the expressions read
+// such a label.
+func readLabel(label string) (failed, context bool) {
+	m := labelKeys.Mask(label)
+	failed = m&(failedKeys|keywords.NonASCII) != 0 && failedLabel.MatchString(label)
+	context = m&(contextKeys|keywords.NonASCII) != 0 && contextLabel.MatchString(label)
+	return failed, context
 }
 
 // readRunCites reads the runs d cites, each with its label: the line of a
@@ -75,8 +93,8 @@ func readRunCites(d *sotparse.Doc, content []byte) []runCite {
 		if !strings.Contains(path.Base(p), ".") && strings.Count(p, "/") < 3 {
 			return
 		}
-		out = append(out, runCite{path: p, pos: tf.Pos(off),
-			failed: failedLabel.MatchString(label), context: contextLabel.MatchString(label)})
+		failed, context := readLabel(label)
+		out = append(out, runCite{path: p, pos: tf.Pos(off), failed: failed, context: context})
 	}
 	for _, r := range d.Refs.All() {
 		if r.Kind != sotparse.RefAbsPath {

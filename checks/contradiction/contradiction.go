@@ -367,7 +367,7 @@ func extract(d *sotparse.Doc) *docInfo {
 			di.approvalGranted = true
 		case strings.HasSuffix(key, "status") && (strings.EqualFold(v, "pass") || strings.EqualFold(v, "passed")):
 			di.passed = true // "Report status: `pass`"
-		case commandLabel.MatchString(key):
+		case commandKey(key):
 			if cmd, ok := soleCode(f.Value); ok {
 				if owner := ownerOf(key); owner != "" {
 					di.commands = append(di.commands, commandFact{owner: owner, value: cmd, label: strings.Trim(f.Key, "`* "), pos: f.Pos, end: f.End, text: quote(f.Key + ": " + f.Value)})
@@ -454,10 +454,20 @@ func approvalFalse(key, value string) bool {
 	return false
 }
 
+// commandKey reports whether a fact's key labels a command (commandLabel),
+// run only on a key holding one of its words; a non-ASCII rune may fold to
+// one of their letters (U+017F to s), so such a key is read.
+func commandKey(key string) bool {
+	return lineKeys.Mask(key)&(commandKeys|keywords.NonASCII) != 0 && commandLabel.MatchString(key)
+}
+
 // approvalGranted reports whether a fact records approval granted.
 func approvalGranted(key, value string) bool {
+	if !approvalKey(key) {
+		return false // most facts: the value is not lowered
+	}
 	w, _, _ := strings.Cut(strings.ToLower(value), " ")
-	return approvalKey(key) && (w == "true" || w == "yes" || w == "granted")
+	return w == "true" || w == "yes" || w == "granted"
 }
 
 // idRefs are a document's work id references, by position, collected at

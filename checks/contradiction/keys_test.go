@@ -170,3 +170,52 @@ func TestCommitMatchesIsFindAll(t *testing.T) {
 		t.Fatalf("only %d matches in the random lines", found)
 	}
 }
+
+// TestLabelGatesImplied: readLabel and commandKey, which run their
+// expressions only on text holding one of their words, answer as the
+// expressions do on random labels over the expressions' words and their
+// look-alikes ("failure", "contextual", "commander"), some with letters
+// that fold to ASCII ones (ſ, the Kelvin sign), which the gates must let
+// through.
+func TestLabelGatesImplied(t *testing.T) {
+	words := []string{"fail", "Fails", "FAILED", "fail-closed", "failure", "blocked", "Blocker", "aborted", "rejected", "context", "contextual",
+		"not", "the", "evidence", "command", "commands", "Commander", "validator", "validators", "self-test", "run", "by", "runs", "running",
+		"report", "0:", "-", "only,", "for", "this", "request:", "`x`", "."}
+	fold := strings.NewReplacer("s", "\u017f", "k", "\u212a", "K", "\u212a")
+	rng := rand.New(rand.NewPCG(9, 10))
+	var failed, context, command, folded int
+	for range 20000 {
+		parts := make([]string, 1+rng.IntN(6))
+		for i := range parts {
+			parts[i] = words[rng.IntN(len(words))]
+			if rng.IntN(10) == 0 {
+				parts[i] = fold.Replace(parts[i])
+			}
+		}
+		l := strings.Join(parts, " ")
+		f, c := readLabel(l)
+		wf, wc, wk := failedLabel.MatchString(l), contextLabel.MatchString(l), commandLabel.MatchString(l)
+		if f != wf || c != wc {
+			t.Fatalf("readLabel(%q) = %v, %v; the expressions say %v, %v", l, f, c, wf, wc)
+		}
+		if k := commandKey(l); k != wk {
+			t.Fatalf("commandKey(%q) = %v; commandLabel says %v", l, k, wk)
+		}
+		if wf || wc || wk {
+			failed, context, command = failed+b2i(wf), context+b2i(wc), command+b2i(wk)
+			if strings.ContainsAny(l, "\u017f\u212a") {
+				folded++
+			}
+		}
+	}
+	if failed < 1000 || context < 1000 || command < 1000 || folded < 100 {
+		t.Fatalf("only %d, %d, %d and %d (folded) labels matched: the test reads too little", failed, context, command, folded)
+	}
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}

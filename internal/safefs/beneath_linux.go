@@ -1,7 +1,10 @@
 package safefs
 
 import (
+	"io/fs"
 	"os"
+	"slices"
+	"strings"
 	"sync/atomic"
 	"syscall"
 
@@ -44,4 +47,47 @@ func readBeneath(dir *os.File, name string, limit int64) (data []byte, ok bool) 
 		return nil, false
 	}
 	return data, true
+}
+
+// readDirBeneath lists the directory name under dir, sorted by name as
+// fs.ReadDir sorts, with one openat2 kept beneath dir (as readBeneath) where
+// os.Root opens every directory of the path in turn: a walk of a tree d
+// levels deep made d opens per directory. ok is false when it did not list
+// the directory (unsupported, or any error): the caller takes os.Root's
+// way, which then reports the error as it always has.
+func readDirBeneath(dir *os.File, name string) (entries []fs.DirEntry, ok bool) {
+	if dir == nil || noOpenat2.Load() {
+		return nil, false
+	}
+	how := unix.OpenHow{
+		Flags:   unix.O_RDONLY | unix.O_DIRECTORY | unix.O_NONBLOCK | unix.O_NOCTTY | unix.O_CLOEXEC,
+		Resolve: unix.RESOLVE_BENEATH | unix.RESOLVE_NO_MAGICLINKS,
+	}
+	var fd int
+	err := ignoringEINTR(func() (err error) {
+		fd, err = unix.Openat2(int(dir.Fd()), name, &how)
+		return err
+	})
+	if err == syscall.ENOSYS || err == syscall.EPERM {
+		noOpenat2.Store(true)
+		return nil, false
+	}
+	if err != nil {
+		return nil, false
+	}
+	d := os.NewFile(uintptr(fd), name)
+	defer d.Close()
+	// Readdir, not ReadDir: an entry's Info must come from an fstatat on
+	// this descriptor, as os.Root's does, not from an lstat of a path
+	// relative to the working directory later.
+	infos, err := d.Readdir(-1)
+	if err != nil {
+		return nil, false
+	}
+	entries = make([]fs.DirEntry, len(infos))
+	for i, info := range infos {
+		entries[i] = fs.FileInfoToDirEntry(info)
+	}
+	slices.SortFunc(entries, func(a, b fs.DirEntry) int { return strings.Compare(a.Name(), b.Name()) })
+	return entries, true
 }

@@ -76,6 +76,11 @@ func (f *FS) Open(name string) (fs.File, error) {
 
 // ReadDir lists the directory name.
 func (f *FS) ReadDir(name string) ([]fs.DirEntry, error) {
+	if fs.ValidPath(name) {
+		if entries, ok := readDirBeneath(f.dir, name); ok {
+			return entries, nil
+		}
+	}
 	return fs.ReadDir(f.root.FS(), name)
 }
 

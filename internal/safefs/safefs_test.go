@@ -2,9 +2,11 @@ package safefs
 
 import (
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"syscall"
 	"testing"
 )
@@ -101,6 +103,61 @@ func TestReadBeneath(t *testing.T) {
 		}
 		if c.want != "" && (err != nil || string(b) != c.want) {
 			t.Errorf("ReadFile(%s) = %q, %v; want %q", c.name, b, err, c.want)
+		}
+	}
+}
+
+// TestReadDirBeneath: the one-open listing lists under the root or not at
+// all, and what it lists (names, order, types) is what os.Root's way lists.
+func TestReadDirBeneath(t *testing.T) {
+	parent := t.TempDir()
+	dir := filepath.Join(parent, "root")
+	must(t, os.MkdirAll(filepath.Join(dir, "a", "b"), 0o755))
+	must(t, os.WriteFile(filepath.Join(parent, "secret.md"), []byte("outside"), 0o644))
+	for _, n := range []string{"z.md", "b.md", "A.md", "m.yaml"} {
+		must(t, os.WriteFile(filepath.Join(dir, "a", n), nil, 0o644))
+	}
+	must(t, os.Symlink("b", filepath.Join(dir, "a", "link")))
+	must(t, os.Symlink("..", filepath.Join(dir, "a", "b", "up")))
+	must(t, os.Symlink("../..", filepath.Join(dir, "a", "out")))
+	must(t, os.Symlink(parent, filepath.Join(dir, "abs")))
+	must(t, os.Symlink("/proc/self/root/"+parent, filepath.Join(dir, "magic")))
+	f, err := Open(dir, 1<<20)
+	must(t, err)
+	defer f.Close()
+	if noOpenat2.Load() {
+		t.Skip("openat2 is not available here")
+	}
+	listing := func(es []fs.DirEntry) (s []string) {
+		for _, e := range es {
+			info, err := e.Info()
+			if err != nil {
+				return append(s, e.Name()+": "+err.Error())
+			}
+			s = append(s, fmt.Sprint(e.Name(), ":", e.Type(), ":", info.Name(), info.Mode(), info.Size(), info.ModTime().UnixNano()))
+		}
+		return s
+	}
+	for _, c := range []struct {
+		name string
+		in   bool // whether the directory is under the root
+	}{
+		{".", true}, {"a", true}, {"a/b", true}, {"a/link", true}, {"a/b/up", true},
+		{"a/out", false}, {"abs", false}, {"magic", false}, {"a/z.md", false}, {"nope", false},
+	} {
+		got, ok := readDirBeneath(f.dir, c.name)
+		if ok != c.in {
+			t.Errorf("readDirBeneath(%s): ok = %v, want %v (%v)", c.name, ok, c.in, listing(got))
+			continue
+		}
+		want, err := fs.ReadDir(f.root.FS(), c.name)
+		if c.in && (err != nil || !slices.Equal(listing(got), listing(want))) {
+			t.Errorf("readDirBeneath(%s) = %v, os.Root lists %v, %v", c.name, listing(got), listing(want), err)
+		}
+		// ReadDir says the same, by whichever way.
+		via, err := f.ReadDir(c.name)
+		if c.in != (err == nil) || !slices.Equal(listing(via), listing(want)) {
+			t.Errorf("ReadDir(%s) = %v, %v; os.Root lists %v", c.name, listing(via), err, listing(want))
 		}
 	}
 }
