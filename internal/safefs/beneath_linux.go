@@ -60,7 +60,9 @@ func readDirBeneath(dir *os.File, name string) (entries []fs.DirEntry, ok bool) 
 		return nil, false
 	}
 	how := unix.OpenHow{
-		Flags:   unix.O_RDONLY | unix.O_DIRECTORY | unix.O_NONBLOCK | unix.O_NOCTTY | unix.O_CLOEXEC,
+		// no O_NONBLOCK: O_DIRECTORY refuses a FIFO before any open,
+		// and a non-blocking descriptor would be put in the poller
+		Flags:   unix.O_RDONLY | unix.O_DIRECTORY | unix.O_NOCTTY | unix.O_CLOEXEC,
 		Resolve: unix.RESOLVE_BENEATH | unix.RESOLVE_NO_MAGICLINKS,
 	}
 	var fd int
@@ -79,7 +81,8 @@ func readDirBeneath(dir *os.File, name string) (entries []fs.DirEntry, ok bool) 
 	defer d.Close()
 	// Readdir, not ReadDir: an entry's Info must come from an fstatat on
 	// this descriptor, as os.Root's does, not from an lstat of a path
-	// relative to the working directory later.
+	// relative to the working directory later (Go 1.26's File.Readdir
+	// stats by fstatat on the descriptor; go.mod requires it).
 	infos, err := d.Readdir(-1)
 	if err != nil {
 		return nil, false

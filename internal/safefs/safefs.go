@@ -11,6 +11,8 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"slices"
+	"strings"
 	"syscall"
 )
 
@@ -74,14 +76,31 @@ func (f *FS) Open(name string) (fs.File, error) {
 	}, name, true)
 }
 
-// ReadDir lists the directory name.
+// ReadDir lists the directory name, sorted by name. The open does not
+// block on a FIFO put where a directory was (fs.ReadDir's plain open of
+// os.Root would wait on it for a writer).
 func (f *FS) ReadDir(name string) ([]fs.DirEntry, error) {
-	if fs.ValidPath(name) {
-		if entries, ok := readDirBeneath(f.dir, name); ok {
-			return entries, nil
-		}
+	if !fs.ValidPath(name) {
+		return nil, &fs.PathError{Op: "readdir", Path: name, Err: fs.ErrInvalid}
 	}
-	return fs.ReadDir(f.root.FS(), name)
+	if entries, ok := readDirBeneath(f.dir, name); ok {
+		return entries, nil
+	}
+	d, err := openChecked(func() (*os.File, error) {
+		return f.root.OpenFile(name, os.O_RDONLY|syscall.O_NONBLOCK|syscall.O_NOCTTY, 0)
+	}, name, true)
+	if err != nil {
+		return nil, err
+	}
+	defer d.Close()
+	// Readdir, as readDirBeneath: each Info from an fstatat on d
+	infos, err := d.Readdir(-1)
+	entries := make([]fs.DirEntry, len(infos))
+	for i, info := range infos {
+		entries[i] = fs.FileInfoToDirEntry(info)
+	}
+	slices.SortFunc(entries, func(a, b fs.DirEntry) int { return strings.Compare(a.Name(), b.Name()) })
+	return entries, err
 }
 
 // ReadFile reads the regular file name, at most the FS's limit.

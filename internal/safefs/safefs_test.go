@@ -1,3 +1,5 @@
+//go:build linux
+
 package safefs
 
 import (
@@ -75,6 +77,7 @@ func TestReadBeneath(t *testing.T) {
 	f, err := Open(dir, 1<<20)
 	must(t, err)
 	defer f.Close()
+	readDirBeneath(f.dir, ".") // a probe: noOpenat2 is known after it
 	if noOpenat2.Load() {
 		t.Skip("openat2 is not available here")
 	}
@@ -125,6 +128,7 @@ func TestReadDirBeneath(t *testing.T) {
 	f, err := Open(dir, 1<<20)
 	must(t, err)
 	defer f.Close()
+	readDirBeneath(f.dir, ".") // a probe: noOpenat2 is known after it
 	if noOpenat2.Load() {
 		t.Skip("openat2 is not available here")
 	}
@@ -159,5 +163,39 @@ func TestReadDirBeneath(t *testing.T) {
 		if c.in != (err == nil) || !slices.Equal(listing(via), listing(want)) {
 			t.Errorf("ReadDir(%s) = %v, %v; os.Root lists %v", c.name, listing(via), err, listing(want))
 		}
+	}
+}
+
+// TestReadDirWithoutOpenat2: the fallback lists what the fast path lists,
+// sorted, and a FIFO where a directory was fails at once rather than
+// waiting for a writer.
+func TestReadDirWithoutOpenat2(t *testing.T) {
+	dir := t.TempDir()
+	must(t, os.MkdirAll(filepath.Join(dir, "a", "b"), 0o755))
+	for _, n := range []string{"z.md", "m.md", "a.md"} {
+		must(t, os.WriteFile(filepath.Join(dir, "a", n), nil, 0o644))
+	}
+	must(t, os.Symlink("b", filepath.Join(dir, "a", "link")))
+	must(t, syscall.Mkfifo(filepath.Join(dir, "fifo"), 0o644))
+	f, err := Open(dir, 1<<20)
+	must(t, err)
+	defer f.Close()
+	fast, err := f.ReadDir("a")
+	must(t, err)
+	was := noOpenat2.Load()
+	noOpenat2.Store(true)
+	defer noOpenat2.Store(was)
+	slow, err := f.ReadDir("a")
+	must(t, err)
+	if len(slow) != len(fast) {
+		t.Fatalf("fallback lists %d entries, the fast path %d", len(slow), len(fast))
+	}
+	for i := range slow {
+		if slow[i].Name() != fast[i].Name() || slow[i].Type() != fast[i].Type() {
+			t.Errorf("entry %d: fallback %s %v, fast path %s %v", i, slow[i].Name(), slow[i].Type(), fast[i].Name(), fast[i].Type())
+		}
+	}
+	if _, err := f.ReadDir("fifo"); err == nil {
+		t.Error("ReadDir of a FIFO: no error")
 	}
 }
