@@ -28,6 +28,7 @@ import (
 
 	"golang.org/x/tools/go/analysis"
 
+	"github.com/svrnty/sotvet/checks/internal/doccheck"
 	"github.com/svrnty/sotvet/checks/internal/fixsafety"
 	secretscheck "github.com/svrnty/sotvet/checks/secrets"
 	"github.com/svrnty/sotvet/internal/safefs"
@@ -226,7 +227,7 @@ func Run(opt Options) (*Result, *sotparse.Workspace, error) {
 	}
 	analyzerOf := map[*sotparse.DocCheck]*analysis.Analyzer{}
 	for _, a := range order {
-		if dc := docChecks[a]; dc != nil {
+		if dc := doccheck.Of(a); dc != nil {
 			parse.Stream.Checks = append(parse.Stream.Checks, dc)
 			analyzerOf[dc] = a
 		}
@@ -448,7 +449,7 @@ func Run(opt Options) (*Result, *sotparse.Workspace, error) {
 	// the parse.
 	for _, d := range ws.Dropped() {
 		for _, a := range order {
-			if docChecks[a] == d.Check {
+			if doccheck.Of(a) == d.Check {
 				omitted.Add(a.Name, d.Path, sevs.severityOf(a.Name, d.Category), d.N)
 				capped[d.Path] = true
 			}
