@@ -1,6 +1,7 @@
 package checks
 
 import (
+	"slices"
 	"sort"
 
 	proseengine "github.com/svrnty/sotvet/prose"
@@ -26,7 +27,7 @@ func Register(as ...*analysis.Analyzer) {
 }
 
 // Registered returns the registered checks, in name order.
-func Registered() []*analysis.Analyzer { return registered }
+func Registered() []*analysis.Analyzer { return slices.Clone(registered) }
 
 // DefaultSeverity maps "check" or "check/category" to the severity its
 // findings have unless the configuration says otherwise; anything not listed
