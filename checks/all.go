@@ -1,82 +1,33 @@
 package checks
 
 import (
+	"slices"
+	"sort"
+
 	proseengine "github.com/svrnty/sotvet/prose"
 	"golang.org/x/tools/go/analysis"
-
-	"github.com/svrnty/sotvet/checks/authority"
-	"github.com/svrnty/sotvet/checks/cases"
-	"github.com/svrnty/sotvet/checks/consistency"
-	"github.com/svrnty/sotvet/checks/contradiction"
-	"github.com/svrnty/sotvet/checks/evidence"
-	"github.com/svrnty/sotvet/checks/frontmatter"
-	"github.com/svrnty/sotvet/checks/glossary"
-	"github.com/svrnty/sotvet/checks/hygiene"
-	"github.com/svrnty/sotvet/checks/phrases"
-	"github.com/svrnty/sotvet/checks/prose"
-	"github.com/svrnty/sotvet/checks/records"
-	"github.com/svrnty/sotvet/checks/refs"
-	"github.com/svrnty/sotvet/checks/secrets"
-	"github.com/svrnty/sotvet/checks/status"
-	"github.com/svrnty/sotvet/checks/structure"
-	"github.com/svrnty/sotvet/checks/syntax"
-	"github.com/svrnty/sotvet/checks/workboard"
-	"github.com/svrnty/sotvet/sotparse"
 )
 
-// All is the registry: every check sotvet has, in name order.
-var All = []*analysis.Analyzer{
-	authority.Analyzer,
-	cases.Analyzer,
-	consistency.Analyzer,
-	contradiction.Analyzer,
-	evidence.Analyzer,
-	frontmatter.Analyzer,
-	glossary.Analyzer,
-	hygiene.Analyzer,
-	phrases.Analyzer,
-	prose.Analyzer,
-	records.Analyzer,
-	refs.Analyzer,
-	secrets.Analyzer,
-	status.Analyzer,
-	structure.Analyzer,
-	syntax.Analyzer,
-	workboard.Analyzer,
+// registered are the checks the process knows by name, in name order:
+// those the registry package registers (checks/registry), every check
+// sotvet has once it is imported. The driver does not import the checks
+// itself, so that a binary linking it, such as one check's tests, links
+// only the checks it uses.
+var registered []*analysis.Analyzer
+
+// Register adds checks to those Lookup, Select and the code lists know.
+// It is for package initialization (the registry's init), before any run.
+func Register(as ...*analysis.Analyzer) {
+	for _, a := range as {
+		if Lookup(a.Name) == nil {
+			registered = append(registered, a)
+		}
+	}
+	sort.Slice(registered, func(i, j int) bool { return registered[i].Name < registered[j].Name })
 }
 
-// docChecks are the parts of the checks that read one document at a time:
-// the driver has the parse run them as it parses each document
-// (sotparse.Stream), so that a run can let each text go once they have
-// read it. A check missing here finds the same, reading texts back.
-var docChecks = map[*analysis.Analyzer]*sotparse.DocCheck{
-	authority.Analyzer:     authority.DocCheck,
-	consistency.Analyzer:   consistency.DocCheck,
-	contradiction.Analyzer: contradiction.DocCheck,
-	frontmatter.Analyzer:   frontmatter.DocCheck,
-	glossary.Analyzer:      glossary.DocCheck,
-	hygiene.Analyzer:       hygiene.DocCheck,
-	prose.Analyzer:         prose.DocCheck,
-	refs.Analyzer:          refs.DocCheck,
-	secrets.Analyzer:       secrets.DocCheck,
-	status.Analyzer:        status.DocCheck,
-	structure.Analyzer:     structure.DocCheck,
-}
-
-// DocumentLocal names the checks whose findings in a file follow from that
-// file's own text and the configuration alone: a run over the file by
-// itself finds in it what a run over the whole workspace finds there (no
-// other document, workboard, record or glossary is read). An editor shows
-// them before the workspace is loaded; a check that reads any other file
-// must not be listed (lsp's TestEarlyIsSubset checks the list on real
-// documents).
-var DocumentLocal = map[string]bool{
-	frontmatter.Analyzer.Name: true,
-	hygiene.Analyzer.Name:     true,
-	secrets.Analyzer.Name:     true,
-	structure.Analyzer.Name:   true,
-	syntax.Analyzer.Name:      true,
-}
+// Registered returns the registered checks, in name order.
+func Registered() []*analysis.Analyzer { return slices.Clone(registered) }
 
 // DefaultSeverity maps "check" or "check/category" to the severity its
 // findings have unless the configuration says otherwise; anything not listed
@@ -126,7 +77,8 @@ var DefaultSeverity = map[string]Severity{
 	// Saying one thing twice in other words is a smell, not a contradiction.
 	"structure/near-duplicate-line": SeverityWarning,
 	// A rule the prose check cannot run is said once, and fails nothing.
-	"prose/" + prose.SkippedRule: SeverityNote,
+	// (checks/prose's SkippedRule; the registry's tests keep them equal.)
+	"prose/skipped-rule": SeverityNote,
 }
 
 // ruleSeverity is the default severity of a finding whose check sets it
@@ -166,7 +118,7 @@ func OpenCategory(check, category string) bool {
 
 // Lookup returns the registered check with the given name, or nil.
 func Lookup(name string) *analysis.Analyzer {
-	for _, a := range All {
+	for _, a := range registered {
 		if a.Name == name {
 			return a
 		}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/svrnty/sotvet/checks"
 	"github.com/svrnty/sotvet/checks/checktest"
+	"github.com/svrnty/sotvet/checks/registry"
 )
 
 // TestMaxFindingsMatchesCap is the guarantee of a run that holds only the
@@ -37,7 +38,7 @@ func TestMaxFindingsMatchesCap(t *testing.T) {
 	sev := map[string]checks.Severity{"frontmatter": checks.SeverityOff}
 	run := func(maxFindings, perFile, cap int) ([]string, checks.Omitted) {
 		t.Helper()
-		res, _, err := checks.Run(checks.Options{Root: dir, FS: os.DirFS(dir), Analyzers: checks.All, Severity: sev, ReleaseText: true, NoFixes: true, ForgetModel: true, MaxPerFile: perFile, MaxFindings: maxFindings})
+		res, _, err := checks.Run(checks.Options{Root: dir, FS: os.DirFS(dir), Analyzers: registry.All, Severity: sev, ReleaseText: true, NoFixes: true, ForgetModel: true, MaxPerFile: perFile, MaxFindings: maxFindings})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -10,7 +10,6 @@ import (
 
 	"golang.org/x/tools/go/analysis"
 
-	"github.com/svrnty/sotvet/checks/authority"
 	"github.com/svrnty/sotvet/internal/didyoumean"
 	"github.com/svrnty/sotvet/secrets"
 )
@@ -67,10 +66,8 @@ func Categories(check string) []string {
 		// The ids of the claims setting's rules.
 		if a := Lookup("authority"); a != nil {
 			if f := a.Flags.Lookup("claims"); f != nil {
-				if cs, ok := f.Value.(*authority.ClaimSet); ok {
-					for _, c := range cs.Claims() {
-						out = append(out, c.ID)
-					}
+				if cs, ok := f.Value.(interface{ IDs() []string }); ok {
+					out = append(out, cs.IDs()...)
 				}
 			}
 		}
@@ -92,7 +89,7 @@ func KnownCode(name string) bool {
 // Codes returns every check name and every check/category code, sorted.
 func Codes() []string {
 	var out []string
-	for _, a := range All {
+	for _, a := range registered {
 		out = append(out, a.Name)
 		for _, c := range Categories(a.Name) {
 			out = append(out, a.Name+"/"+c)
@@ -152,7 +149,7 @@ func Select(enable, disable []string, sev map[string]Severity) ([]*analysis.Anal
 		out[check] = SeverityOff
 	}
 	var analyzers []*analysis.Analyzer
-	for _, a := range All {
+	for _, a := range registered {
 		if len(enable) > 0 && !enabled[a.Name] && onlyCats[a.Name] == nil {
 			continue
 		}

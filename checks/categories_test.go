@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/svrnty/sotvet/checks"
+	"github.com/svrnty/sotvet/checks/registry"
 )
 
 // TestCategoriesDeclared runs every check over every check's test
@@ -27,7 +28,7 @@ func TestCategoriesDeclared(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		res, _, err := checks.Run(checks.Options{Root: abs, FS: os.DirFS(abs), Analyzers: checks.All})
+		res, _, err := checks.Run(checks.Options{Root: abs, FS: os.DirFS(abs), Analyzers: registry.All})
 		if err != nil {
 			t.Errorf("%s: %v", d, err)
 			continue

@@ -4,8 +4,8 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/svrnty/sotvet/checks"
 	"github.com/svrnty/sotvet/checks/checktest"
+	"github.com/svrnty/sotvet/checks/registry"
 )
 
 // TestCleanCorpus runs every check over testdata/clean-corpus, a workspace
@@ -15,7 +15,7 @@ import (
 // every statement agrees with every other: any finding is a false alarm.
 func TestCleanCorpus(t *testing.T) {
 	dir := filepath.Join("..", "testdata", "clean-corpus")
-	res, _ := checktest.Result(t, dir, checks.All...)
+	res, _ := checktest.Result(t, dir, registry.All...)
 	for _, f := range res.Findings {
 		t.Errorf("false alarm: %s:%d:%d: [%s/%s] %s", f.File, f.Line, f.Col, f.Check, f.Category, f.Message)
 	}

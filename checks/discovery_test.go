@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/svrnty/sotvet/checks"
+	"github.com/svrnty/sotvet/checks/registry"
 	"github.com/svrnty/sotvet/sotparse"
 )
 
@@ -41,7 +42,7 @@ func TestDiscoveryParity(t *testing.T) {
 	ignored := func(p string, dir bool) bool { return p == ".sot/ignored/a.txt" }
 	run := func(disc *sotparse.Discovery) []string {
 		t.Helper()
-		return shown(t, checks.Options{Root: root, FS: os.DirFS(root), Analyzers: checks.All, Ignored: ignored, Discovery: disc})
+		return shown(t, checks.Options{Root: root, FS: os.DirFS(root), Analyzers: registry.All, Ignored: ignored, Discovery: disc})
 	}
 	walked := run(nil)
 	disc, err := sotparse.Discover(os.DirFS(root), sotparse.DiscoverOptions{Ignored: ignored})

@@ -28,6 +28,7 @@ import (
 
 	"golang.org/x/tools/go/analysis"
 
+	"github.com/svrnty/sotvet/checks/internal/doccheck"
 	"github.com/svrnty/sotvet/checks/internal/fixsafety"
 	secretscheck "github.com/svrnty/sotvet/checks/secrets"
 	"github.com/svrnty/sotvet/internal/safefs"
@@ -226,7 +227,7 @@ func Run(opt Options) (*Result, *sotparse.Workspace, error) {
 	}
 	analyzerOf := map[*sotparse.DocCheck]*analysis.Analyzer{}
 	for _, a := range order {
-		if dc := docChecks[a]; dc != nil {
+		if dc := doccheck.Of(a); dc != nil {
 			parse.Stream.Checks = append(parse.Stream.Checks, dc)
 			analyzerOf[dc] = a
 		}
@@ -448,7 +449,7 @@ func Run(opt Options) (*Result, *sotparse.Workspace, error) {
 	// the parse.
 	for _, d := range ws.Dropped() {
 		for _, a := range order {
-			if docChecks[a] == d.Check {
+			if doccheck.Of(a) == d.Check {
 				omitted.Add(a.Name, d.Path, sevs.severityOf(a.Name, d.Category), d.N)
 				capped[d.Path] = true
 			}
@@ -492,7 +493,7 @@ func Run(opt Options) (*Result, *sotparse.Workspace, error) {
 		res.Findings[i] = rs.resolve(order[h.check].Name, h.diagnostic())
 	}
 	held = nil
-	res.Findings = suppress(ws, text, res.Findings, res.Checked, KnownCode, capped)
+	res.Findings = suppress(ws, text, res.Findings, res.Checked, knownRunning(order), capped)
 	res.Findings = dropOff(res.Findings, opt.Severity)
 	if opt.Reuse != nil {
 		// Out of focus, a document may have been judged on its summary.
@@ -1132,4 +1133,20 @@ func entriesSorted(es []sotparse.Entry) bool {
 		}
 	}
 	return true
+}
+
+// knownRunning is KnownCode with the checks of the run known too, whether
+// registered or not: a binary that links only some checks (one check's
+// tests) does not take a suppression of one it runs for a misspelling.
+func knownRunning(order []*analysis.Analyzer) func(string) bool {
+	return func(name string) bool {
+		if KnownCode(name) {
+			return true
+		}
+		check, cat, hasCat := strings.Cut(name, "/")
+		if !slices.ContainsFunc(order, func(a *analysis.Analyzer) bool { return a.Name == check }) {
+			return false
+		}
+		return !hasCat || slices.Contains(Categories(check), cat) || OpenCategory(check, cat)
+	}
 }

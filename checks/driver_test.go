@@ -11,6 +11,7 @@ import (
 
 	"github.com/svrnty/sotvet/checks"
 	"github.com/svrnty/sotvet/checks/checktest"
+	"github.com/svrnty/sotvet/checks/registry"
 )
 
 // TestAllChecksConcurrently runs every registered check over the sample
@@ -19,8 +20,8 @@ import (
 // must give the same findings in the same order.
 func TestAllChecksConcurrently(t *testing.T) {
 	same := func(t *testing.T, dir string) {
-		first := checktest.Findings(t, dir, checks.All...)
-		again := checktest.Findings(t, dir, checks.All...)
+		first := checktest.Findings(t, dir, registry.All...)
+		again := checktest.Findings(t, dir, registry.All...)
 		if !reflect.DeepEqual(first, again) {
 			t.Errorf("%s: two runs differ", dir)
 		}

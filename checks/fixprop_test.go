@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/svrnty/sotvet/checks"
+	"github.com/svrnty/sotvet/checks/registry"
 	"github.com/svrnty/sotvet/internal/testcorpus"
 	"github.com/svrnty/sotvet/internal/workspaces"
 	"github.com/svrnty/sotvet/scripts/gen-corpus/gencorpus"
@@ -159,7 +160,7 @@ func errorsIn(t *testing.T, dir string) (int, *checks.Result, *sotparse.Workspac
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, ws, err := checks.Run(checks.Options{Root: abs, FS: os.DirFS(abs), Analyzers: checks.All})
+	res, ws, err := checks.Run(checks.Options{Root: abs, FS: os.DirFS(abs), Analyzers: registry.All})
 	if err != nil {
 		t.Logf("%s: %v", dir, err)
 		return 0, nil, nil, false

@@ -9,7 +9,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/svrnty/sotvet/checks"
+	"github.com/svrnty/sotvet/checks/internal/doccheck"
 	"github.com/svrnty/sotvet/internal/views"
 	"github.com/svrnty/sotvet/sotparse"
 )
@@ -31,7 +31,7 @@ func TestDocChecksKeepNoText(t *testing.T) {
 		dc   *sotparse.DocCheck
 	}
 	var all []named
-	for a, dc := range checks.DocChecks {
+	for a, dc := range doccheck.All() {
 		all = append(all, named{a.Name, dc})
 	}
 	sort.Slice(all, func(i, j int) bool { return all[i].name < all[j].name })

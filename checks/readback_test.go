@@ -12,6 +12,7 @@ import (
 
 	"github.com/svrnty/sotvet/checks"
 	"github.com/svrnty/sotvet/checks/checktest"
+	"github.com/svrnty/sotvet/checks/registry"
 	"github.com/svrnty/sotvet/internal/testcorpus"
 	"github.com/svrnty/sotvet/scripts/gen-corpus/gencorpus"
 	"github.com/svrnty/sotvet/sotparse"
@@ -137,7 +138,7 @@ func TestFocusedRunReadsWhatRulesNeed(t *testing.T) {
 				return sotparse.BlobID([]byte(c)), ok
 			}
 			run := func(reuse *sotparse.Reuse) ([]string, *sotparse.Workspace) {
-				res, ws, err := checks.Run(checks.Options{Root: dir, FS: os.DirFS(dir), Analyzers: checks.All, Reuse: reuse})
+				res, ws, err := checks.Run(checks.Options{Root: dir, FS: os.DirFS(dir), Analyzers: registry.All, Reuse: reuse})
 				if err != nil {
 					t.Fatal(err)
 				}

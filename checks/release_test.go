@@ -12,6 +12,7 @@ import (
 
 	"github.com/svrnty/sotvet/checks"
 	"github.com/svrnty/sotvet/checks/checktest"
+	"github.com/svrnty/sotvet/checks/registry"
 	"github.com/svrnty/sotvet/internal/safefs"
 )
 
@@ -36,7 +37,7 @@ func TestReleaseMatchesFullRun(t *testing.T) {
 			run := func(release bool) []string {
 				t.Helper()
 				var parsed, forgotten atomic.Int32
-				res, ws, err := checks.Run(checks.Options{Root: root, FS: fsys, Analyzers: checks.All, ReleaseText: release, NoFixes: release, ForgetModel: release,
+				res, ws, err := checks.Run(checks.Options{Root: root, FS: fsys, Analyzers: registry.All, ReleaseText: release, NoFixes: release, ForgetModel: release,
 					Parsed: func() { parsed.Add(1) }, Forgotten: func() { forgotten.Add(1) }})
 				if err != nil {
 					t.Fatal(err)
@@ -157,7 +158,7 @@ func TestReleaseEdgeCases(t *testing.T) {
 	dir, files := phrasesRoute(t, "\n\n\nTrailing  \n")
 	run := func(fsys fs.FS, release bool) []string {
 		t.Helper()
-		return shown(t, checks.Options{Root: dir, FS: fsys, Analyzers: checks.All, ReleaseText: release, NoFixes: release})
+		return shown(t, checks.Options{Root: dir, FS: fsys, Analyzers: registry.All, ReleaseText: release, NoFixes: release})
 	}
 	want := run(os.DirFS(dir), false)
 	if !strings.Contains(fmt.Sprint(want), "Second phrase.") {
@@ -200,7 +201,7 @@ func TestReleaseAtAnySize(t *testing.T) {
 	defer fsys.Close()
 	run := func(release bool) (released, docs int, out []string) {
 		t.Helper()
-		res, ws, err := checks.Run(checks.Options{Root: root, FS: fsys, Analyzers: checks.All, ReleaseText: release, NoFixes: true})
+		res, ws, err := checks.Run(checks.Options{Root: root, FS: fsys, Analyzers: registry.All, ReleaseText: release, NoFixes: true})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -233,7 +234,7 @@ func TestReleaseFlagsCrossFileSpans(t *testing.T) {
 	dir := t.TempDir()
 	doc := "---\nname: x\nowner: jp\nstatus: draft\nsource: .sot/GONE.md\ncreated: 2026-06-01\nlast_reviewed: 2026-06-01\nlifecycle_classification: planning\ncore_promotion_status: not-promoted\n---\n\n# X\n\nStatus: validated.\n"
 	checktest.WriteFiles(t, dir, map[string]string{"WORKBOARD.yaml": "items: []\n", ".sot/A-PRD.md": doc, ".sot/B-PRD.md": doc})
-	res, ws, err := checks.Run(checks.Options{Root: dir, FS: os.DirFS(dir), Analyzers: checks.All, ReleaseText: true, NoFixes: true})
+	res, ws, err := checks.Run(checks.Options{Root: dir, FS: os.DirFS(dir), Analyzers: registry.All, ReleaseText: true, NoFixes: true})
 	if err != nil {
 		t.Fatal(err)
 	}

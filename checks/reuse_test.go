@@ -15,6 +15,7 @@ import (
 
 	"github.com/svrnty/sotvet/checks"
 	"github.com/svrnty/sotvet/checks/checktest"
+	"github.com/svrnty/sotvet/checks/registry"
 	"github.com/svrnty/sotvet/internal/safefs"
 	"github.com/svrnty/sotvet/internal/testcorpus"
 	"github.com/svrnty/sotvet/scripts/gen-corpus/gencorpus"
@@ -56,7 +57,7 @@ func TestReuseMatchesFullRun(t *testing.T) {
 			}
 			run := func(reuse *sotparse.Reuse) *checks.Result {
 				t.Helper()
-				res, _, err := checks.Run(checks.Options{Root: root, FS: os.DirFS(root), Analyzers: checks.All, Reuse: reuse})
+				res, _, err := checks.Run(checks.Options{Root: root, FS: os.DirFS(root), Analyzers: registry.All, Reuse: reuse})
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -223,7 +224,7 @@ func runs(dir string) bool {
 		return false
 	}
 	defer fsys.Close()
-	_, _, err = checks.Run(checks.Options{Root: dir, FS: fsys, Analyzers: checks.All})
+	_, _, err = checks.Run(checks.Options{Root: dir, FS: fsys, Analyzers: registry.All})
 	return err == nil
 }
 

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/svrnty/sotvet/checks"
+	"github.com/svrnty/sotvet/checks/registry"
 	"github.com/svrnty/sotvet/internal/cputime"
 	"github.com/svrnty/sotvet/internal/testcorpus"
 	"github.com/svrnty/sotvet/scripts/gen-corpus/gencorpus"
@@ -37,7 +38,7 @@ func sessionWorkspace(t testing.TB, n int) (string, string) {
 
 func fullRun(t *testing.T, root string) []string {
 	t.Helper()
-	res, _, err := checks.Run(checks.Options{Root: root, FS: os.DirFS(root), Analyzers: checks.All})
+	res, _, err := checks.Run(checks.Options{Root: root, FS: os.DirFS(root), Analyzers: registry.All})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -62,7 +63,7 @@ func sessionFindings(res *checks.Result) []string {
 // ones (a work item's status against the workboard).
 func TestSessionMatchesFullRun(t *testing.T) {
 	root, doc := sessionWorkspace(t, 100)
-	s, err := checks.NewSession(checks.Options{Root: root, FS: os.DirFS(root), Analyzers: checks.All})
+	s, err := checks.NewSession(checks.Options{Root: root, FS: os.DirFS(root), Analyzers: registry.All})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -118,7 +119,7 @@ func TestSessionMatchesFullRun(t *testing.T) {
 // checked as part of the workspace; dropping the overlay forgets it.
 func TestSessionOverlayNewFile(t *testing.T) {
 	root, _ := sessionWorkspace(t, 20)
-	s, err := checks.NewSession(checks.Options{Root: root, FS: os.DirFS(root), Analyzers: checks.All})
+	s, err := checks.NewSession(checks.Options{Root: root, FS: os.DirFS(root), Analyzers: registry.All})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -151,7 +152,7 @@ func TestSessionOverlayNewFile(t *testing.T) {
 // rules included (target <= 20 ms).
 func BenchmarkSessionUpdate(b *testing.B) {
 	root, doc := sessionWorkspace(b, 100)
-	s, err := checks.NewSession(checks.Options{Root: root, FS: os.DirFS(root), Analyzers: checks.All})
+	s, err := checks.NewSession(checks.Options{Root: root, FS: os.DirFS(root), Analyzers: registry.All})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -174,7 +175,7 @@ func BenchmarkSessionUpdate(b *testing.B) {
 // Reload picks up changes on disk the session was not told of.
 func TestSessionWorkboardAndReload(t *testing.T) {
 	root, _ := sessionWorkspace(t, 30)
-	s, err := checks.NewSession(checks.Options{Root: root, FS: os.DirFS(root), Analyzers: checks.All})
+	s, err := checks.NewSession(checks.Options{Root: root, FS: os.DirFS(root), Analyzers: registry.All})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -225,7 +226,7 @@ func TestSessionCrossDocumentContradiction(t *testing.T) {
 	if err := os.CopyFS(root, os.DirFS(src)); err != nil {
 		t.Fatal(err)
 	}
-	s, err := checks.NewSession(checks.Options{Root: root, FS: os.DirFS(root), Analyzers: checks.All})
+	s, err := checks.NewSession(checks.Options{Root: root, FS: os.DirFS(root), Analyzers: registry.All})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -253,7 +254,7 @@ func TestSessionCrossDocumentContradiction(t *testing.T) {
 		}
 		want := fullRun(t, root)
 		elsewhere := false
-		full, _, err := checks.Run(checks.Options{Root: root, FS: os.DirFS(root), Analyzers: checks.All})
+		full, _, err := checks.Run(checks.Options{Root: root, FS: os.DirFS(root), Analyzers: registry.All})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -309,7 +310,7 @@ func TestOverlaySessionSchemaDrift(t *testing.T) {
 	if drift == string(orig) {
 		t.Fatalf("%s has no name: key", doc)
 	}
-	s, err := checks.NewOverlaySession(checks.Options{Root: root, FS: os.DirFS(root), Analyzers: checks.All}, map[string][]byte{doc: orig})
+	s, err := checks.NewOverlaySession(checks.Options{Root: root, FS: os.DirFS(root), Analyzers: registry.All}, map[string][]byte{doc: orig})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -370,7 +371,7 @@ func TestOverlaySessionProvenance(t *testing.T) {
 	if !strings.Contains(fmt.Sprint(want), "contradiction/provenance") {
 		t.Fatalf("a full run finds no provenance contradiction in %s: the test shows nothing\n%s", doc, strings.Join(want, "\n"))
 	}
-	s, err := checks.NewOverlaySession(checks.Options{Root: root, FS: os.DirFS(root), Analyzers: checks.All}, map[string][]byte{doc: []byte(files[doc])})
+	s, err := checks.NewOverlaySession(checks.Options{Root: root, FS: os.DirFS(root), Analyzers: registry.All}, map[string][]byte{doc: []byte(files[doc])})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -414,7 +415,7 @@ func TestSessionLetsGoOfStore(t *testing.T) {
 		b, err := os.ReadFile(filepath.Join(root, path))
 		return fmt.Sprintf("%x", len(b)) + string(b[:min(len(b), 64)]), err == nil
 	}
-	s, err := checks.NewSession(checks.Options{Root: root, FS: os.DirFS(root), Analyzers: checks.All, Reuse: &sotparse.Reuse{ID: id, Store: store}})
+	s, err := checks.NewSession(checks.Options{Root: root, FS: os.DirFS(root), Analyzers: registry.All, Reuse: &sotparse.Reuse{ID: id, Store: store}})
 	if err != nil {
 		t.Fatal(err)
 	}

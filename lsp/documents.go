@@ -7,7 +7,7 @@ import (
 	"slices"
 	"time"
 
-	"github.com/svrnty/sotvet/checks"
+	"github.com/svrnty/sotvet/checks/registry"
 	"github.com/svrnty/sotvet/config"
 	"github.com/svrnty/sotvet/internal/workspaces"
 )
@@ -49,7 +49,7 @@ func (s *Server) initialized() {
 // those its sotvet.yaml names, else the folder when it is one, else every
 // workspace below it.
 func findRoots(folder string) []string {
-	if cfg, err := config.LoadIn(folder, checks.All); err == nil && len(cfg.Workspaces) > 0 {
+	if cfg, err := config.LoadIn(folder, registry.All); err == nil && len(cfg.Workspaces) > 0 {
 		var out []string
 		for _, p := range cfg.Workspaces {
 			d := filepath.Join(folder, filepath.FromSlash(p.Value))

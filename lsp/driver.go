@@ -26,6 +26,7 @@ import (
 
 	"github.com/svrnty/sotvet/cache"
 	"github.com/svrnty/sotvet/checks"
+	"github.com/svrnty/sotvet/checks/registry"
 	"github.com/svrnty/sotvet/config"
 	"github.com/svrnty/sotvet/internal/safefs"
 	"github.com/svrnty/sotvet/sotparse"
@@ -93,7 +94,7 @@ type snapshot struct {
 	omitted  map[string]int // findings beyond the cap, by file
 	model    *sotparse.Workspace
 	versions map[string]int32 // the buffer versions the run saw
-	schema   checks.Schema    // what the configured checks accept
+	schema   registry.Schema  // what the configured checks accept
 	err      error            // the run failed (a check's internal error)
 	took     time.Duration
 }
@@ -151,7 +152,7 @@ func (w *workspace) askGit() {
 // loadConfig reads sotvet.yaml; a broken one is reported and the defaults
 // apply, so a half-typed configuration never stops the server.
 func (w *workspace) loadConfig() {
-	cfg, err := config.LoadIn(w.root, checks.All)
+	cfg, err := config.LoadIn(w.root, registry.All)
 	if errors.Is(err, fs.ErrNotExist) {
 		cfg, err = &config.Config{Severity: map[string]string{}}, nil
 	}
@@ -318,7 +319,7 @@ func (f *frozen) run(versions map[string]int32) *snapshot {
 		f.failed()
 		return &snapshot{err: err, versions: versions}
 	}
-	schema := checks.CurrentSchema()
+	schema := registry.CurrentSchema()
 	s, err := f.update()
 	if err != nil {
 		f.failed()
@@ -343,7 +344,7 @@ func (f *frozen) applyFlags() error {
 	}
 	defaults()
 	applied = nil
-	if err := f.cfg.Apply(checks.All, nil); err != nil {
+	if err := f.cfg.Apply(registry.All, nil); err != nil {
 		defaults()
 		return err
 	}
@@ -460,7 +461,7 @@ func snapshotFlags() func() {
 		v    string
 	}
 	var all []saved
-	for _, a := range checks.All {
+	for _, a := range registry.All {
 		a.Flags.VisitAll(func(f *flag.Flag) { all = append(all, saved{a, f.Name, f.Value.String()}) })
 	}
 	return func() {
@@ -515,7 +516,7 @@ func (sn *snapshot) text(w *workspace, rel string) []byte {
 
 // early checks the buffer of rel by itself, with the configured checks
 // whose findings in a file depend on that file alone
-// (checks.DocumentLocal): what the server can publish while the workspace
+// (registry.DocumentLocal): what the server can publish while the workspace
 // loads. Its findings are a subset of those the full run finds in the
 // buffer, never one that run will not confirm. It runs beside the load,
 // which holds runMu, reading the flags that run set; it returns nil when
@@ -531,7 +532,7 @@ func (w *workspace) early(rel string, version int32) *snapshot {
 	}
 	var local []*analysis.Analyzer
 	for _, a := range analyzers {
-		if checks.DocumentLocal[a.Name] {
+		if registry.DocumentLocal[a.Name] {
 			local = append(local, a)
 		}
 	}
@@ -558,7 +559,7 @@ func (w *workspace) early(rel string, version int32) *snapshot {
 		// used depends on the checks that did not run. A finding a
 		// cross-file one may absorb at its place could be shown, once
 		// loaded, as that finding's note: it waits too.
-		if checks.DocumentLocal[x.Check] && x.File == rel && !checks.AbsorbedOutside(x.Code(), checks.DocumentLocal) {
+		if registry.DocumentLocal[x.Check] && x.File == rel && !checks.AbsorbedOutside(x.Code(), registry.DocumentLocal) {
 			out = append(out, x)
 		}
 	}
@@ -567,7 +568,7 @@ func (w *workspace) early(rel string, version int32) *snapshot {
 		omitted[rel] = n // of the local checks: at least that many
 	}
 	return &snapshot{findings: out, omitted: omitted, model: model, versions: map[string]int32{rel: version},
-		schema: checks.CurrentSchema(), took: time.Since(start)}
+		schema: registry.CurrentSchema(), took: time.Since(start)}
 }
 
 // walked reports whether the walk of the workspace reaches rel: each

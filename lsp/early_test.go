@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/svrnty/sotvet/checks"
+	"github.com/svrnty/sotvet/checks/registry"
 	"github.com/svrnty/sotvet/internal/testcorpus"
 	"github.com/svrnty/sotvet/scripts/gen-corpus/gencorpus"
 	"github.com/svrnty/sotvet/sotparse"
@@ -21,7 +22,7 @@ import (
 // (early), and compares with a full run over the workspace: each finding
 // the early run reports in the file is one the full run reports there, at
 // the same place with the same message and fingerprint. A check listed in
-// checks.DocumentLocal that reads another file breaks it.
+// registry.DocumentLocal that reads another file breaks it.
 func TestEarlyIsSubset(t *testing.T) {
 	roots := map[string]string{"sample": sample(t)}
 	for _, shape := range []string{"default", "mesh"} {
@@ -89,7 +90,7 @@ func TestEarlyIsSubset(t *testing.T) {
 					}
 				}
 				for _, x := range snap.findings {
-					if x.File != f.Path || !checks.DocumentLocal[x.Check] {
+					if x.File != f.Path || !registry.DocumentLocal[x.Check] {
 						t.Errorf("%s: the early run reports %s in %s", f.Path, x.Code(), x.File)
 					}
 					if k := fmt.Sprintf("%d:%d %s %s", x.Line, x.Col, x.Code(), x.Message); sev[k] != x.Severity {

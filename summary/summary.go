@@ -18,6 +18,7 @@ import (
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/svrnty/sotvet/checks"
+	"github.com/svrnty/sotvet/checks/registry"
 	"github.com/svrnty/sotvet/harness/verify"
 )
 
@@ -36,7 +37,7 @@ type Options struct {
 	// Ignored reports workspace paths to skip (git ignore rules); may be nil.
 	Ignored func(path string, dir bool) bool
 	// Analyzers are the checks to run (the same engine as sotvet check);
-	// default checks.All.
+	// default registry.All.
 	Analyzers []*analysis.Analyzer
 	// Severity overrides by "check" or "check/category".
 	Severity map[string]checks.Severity
@@ -136,7 +137,7 @@ func Compute(opt Options) (*Summary, error) {
 		opt.FS = os.DirFS(opt.Root)
 	}
 	if opt.Analyzers == nil {
-		opt.Analyzers = checks.All
+		opt.Analyzers = registry.All
 	}
 	if opt.Now == nil {
 		opt.Now = time.Now

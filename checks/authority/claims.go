@@ -536,6 +536,17 @@ func (s *ClaimSet) Clone() flag.Value {
 // Claims returns the rules of the set.
 func (s *ClaimSet) Claims() []Claim { return slices.Clone(s.claims) }
 
+// IDs returns the ids of the set's rules: categories of the authority
+// check's findings (checks.Categories reads them without importing this
+// package).
+func (s *ClaimSet) IDs() []string {
+	ids := make([]string, len(s.claims))
+	for i, c := range s.claims {
+		ids[i] = c.ID
+	}
+	return ids
+}
+
 func parseClaims(v string) ([]Claim, error) {
 	if strings.TrimSpace(v) == "" {
 		return nil, nil

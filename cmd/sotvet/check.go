@@ -19,6 +19,7 @@ import (
 	"github.com/svrnty/sotvet/baseline"
 	"github.com/svrnty/sotvet/cache"
 	"github.com/svrnty/sotvet/checks"
+	"github.com/svrnty/sotvet/checks/registry"
 	"github.com/svrnty/sotvet/checks/report"
 	"github.com/svrnty/sotvet/config"
 	"github.com/svrnty/sotvet/internal/atomicfile"
@@ -83,7 +84,7 @@ func cmdCheck(args []string, stdout, stderr io.Writer) int {
 	flags.StringVar(&cf.memProfile, "debug.memprofile", "", "write a heap profile to `file` at the end")
 	flags.BoolVar(&cf.debugCache, "debug.cache", false, "report on stderr what the run took from the summary cache")
 	// Per-check flags, as multichecker does: -<check>.<flag>.
-	for _, a := range checks.All {
+	for _, a := range registry.All {
 		a.Flags.VisitAll(func(f *flag.Flag) {
 			flags.Var(f.Value, a.Name+"."+f.Name, f.Usage)
 		})
@@ -527,9 +528,9 @@ func loadConfig(root, explicit string) (*config.Config, error) {
 	var cfg *config.Config
 	var err error
 	if explicit != "" {
-		cfg, err = config.Load(explicit, checks.All)
+		cfg, err = config.Load(explicit, registry.All)
 	} else {
-		cfg, err = config.LoadIn(root, checks.All)
+		cfg, err = config.LoadIn(root, registry.All)
 	}
 	if err != nil {
 		if explicit == "" && errors.Is(err, fs.ErrNotExist) {
@@ -671,7 +672,7 @@ func checkUsage(w io.Writer, flags *flag.FlagSet) {
 		fmt.Fprintf(w, "  %-24s %s\n", name, usage)
 	})
 	fmt.Fprintln(w, "\nCheck flags, -<check>.<flag>, also settable in sotvet.yaml; 'sotvet explain <check>'\ngives each one's meaning and default, 'sotvet init' writes them all out:")
-	for _, a := range checks.All {
+	for _, a := range registry.All {
 		if names := perCheck[a.Name]; len(names) > 0 {
 			fmt.Fprintf(w, "  %-12s %s\n", a.Name, strings.Join(names, " "))
 		}

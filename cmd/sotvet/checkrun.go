@@ -18,6 +18,7 @@ import (
 	"github.com/svrnty/sotvet/baseline"
 	"github.com/svrnty/sotvet/cache"
 	"github.com/svrnty/sotvet/checks"
+	"github.com/svrnty/sotvet/checks/registry"
 	"github.com/svrnty/sotvet/config"
 	"github.com/svrnty/sotvet/internal/atomicfile"
 	"github.com/svrnty/sotvet/internal/gitview"
@@ -112,7 +113,7 @@ func (r *wsRun) close() { r.fs.Close() }
 func (cf *checkFlags) workspaceOptions(dir, root string, rootCfg *config.Config, explicit map[string]bool) (checks.Options, *config.Config, *safefs.FS, error) {
 	cfg := rootCfg
 	if cf.config == "" && dir != root {
-		own, err := config.Load(filepath.Join(dir, config.FileName), checks.All)
+		own, err := config.Load(filepath.Join(dir, config.FileName), registry.All)
 		switch {
 		case err == nil:
 			cfg = own
@@ -120,7 +121,7 @@ func (cf *checkFlags) workspaceOptions(dir, root string, rootCfg *config.Config,
 			return checks.Options{}, nil, nil, err
 		}
 	}
-	if err := cfg.Apply(checks.All, explicit); err != nil {
+	if err := cfg.Apply(registry.All, explicit); err != nil {
 		return checks.Options{}, nil, nil, err
 	}
 	for _, k := range append(slices.Clone(cfg.SeverityKeys), cfg.CodeKeys...) {
@@ -264,7 +265,7 @@ func snapshotFlags() func() {
 		v string
 	}
 	var all []saved
-	for _, a := range checks.All {
+	for _, a := range registry.All {
 		a.Flags.VisitAll(func(f *flag.Flag) { all = append(all, saved{f, f.Value.String()}) })
 	}
 	return func() {

@@ -4,7 +4,7 @@ import (
 	"flag"
 	"testing"
 
-	"github.com/svrnty/sotvet/checks"
+	"github.com/svrnty/sotvet/checks/registry"
 )
 
 // TestSnapshotFlags: every check flag comes back to its value after another
@@ -16,7 +16,7 @@ func TestSnapshotFlags(t *testing.T) {
 		was  string
 	}
 	var all []val
-	for _, a := range checks.All {
+	for _, a := range registry.All {
 		a.Flags.VisitAll(func(f *flag.Flag) { all = append(all, val{f, a.Name + "." + f.Name, f.Value.String()}) })
 	}
 	restore := snapshotFlags()

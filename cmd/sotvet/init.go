@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 
 	"github.com/svrnty/sotvet/checks"
+	"github.com/svrnty/sotvet/checks/registry"
 	"github.com/svrnty/sotvet/config"
 	"github.com/svrnty/sotvet/sotparse"
 )
@@ -31,7 +32,7 @@ func cmdInit(args []string, stdout, stderr io.Writer) int {
 	for k, v := range checks.DefaultSeverity {
 		sev[k] = string(v)
 	}
-	data := config.Starter(checks.All, sev, sotparse.DefaultMaxFileSize)
+	data := config.Starter(registry.All, sev, sotparse.DefaultMaxFileSize)
 	if *print {
 		stdout.Write(data)
 		return exitClean

@@ -9,6 +9,7 @@ import (
 
 	"github.com/svrnty/sotvet/checks"
 	"github.com/svrnty/sotvet/checks/records"
+	"github.com/svrnty/sotvet/checks/registry"
 	"github.com/svrnty/sotvet/checks/report"
 	"github.com/svrnty/sotvet/config"
 	"github.com/svrnty/sotvet/harness/ledger"
@@ -137,7 +138,7 @@ func wrap(s string, width int) string {
 // findings, for listing and for formats that carry rule metadata.
 func rules() []report.Rule {
 	var out []report.Rule
-	for _, a := range checks.All {
+	for _, a := range registry.All {
 		short, _, _ := strings.Cut(a.Doc, "\n\n")
 		short = strings.TrimSuffix(strings.TrimPrefix(strings.Join(strings.Fields(short), " "), a.Name+": "), ".")
 		out = append(out, report.Rule{Name: a.Name, Short: short, Doc: a.Doc, URL: a.URL, Categories: checks.Categories(a.Name), Warning: defaultWarnings(a.Name)})

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/svrnty/sotvet/checks"
+	"github.com/svrnty/sotvet/checks/registry"
 	"github.com/svrnty/sotvet/config"
 	"github.com/svrnty/sotvet/harness/trust"
 	"github.com/svrnty/sotvet/internal/jsonstream"
@@ -84,7 +85,7 @@ func (in *summaryInputs) options(dir string) (summary.Options, error) {
 	if err != nil {
 		return summary.Options{}, err
 	}
-	if err := cfg.Apply(checks.All, nil); err != nil {
+	if err := cfg.Apply(registry.All, nil); err != nil {
 		return summary.Options{}, err
 	}
 	analyzers, sev, err := selectChecks(cfg, checkFlags{})
