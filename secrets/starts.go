@@ -365,7 +365,8 @@ func oneCharAvoids(re *syntax.Regexp, starts *[256]bool) bool {
 // With a far table, d (the filter) cuts each attempt's text where its
 // threads die, a start that a failed one before it rules out (skips) is
 // not tried, and a part whose attempts read more than attemptsRead times
-// its length is searched whole by searchParts instead: its matches are
+// its length, or one of them past farReach, is searched whole by
+// searchParts instead: its matches are
 // held until its attempts are done, and the part's search finds the
 // same ones. ms is scratch for them.
 func (cr *compiledRule) searchAtStarts(d *prefilterDFA, ctx []byte, parts []span, head *[]byte, ms *[][]int, f func(m []int)) {
@@ -392,11 +393,17 @@ func (cr *compiledRule) searchAtStarts(d *prefilterDFA, ctx []byte, parts []span
 			}
 			end := len(ctx)
 			if t.far {
-				may, n, ok := cr.reach(d, ctx[s:])
+				// read no further than farReach: threads alive there
+				// (a loosened run of words to the end of the line) say
+				// the attempts would read far, and the part's search
+				// costs less
+				cut := min(len(ctx), s+farReach)
+				may, n, ok := cr.reach(d, ctx[s:cut])
 				budget -= n
-				if may && ok {
-					end = min(end, s+n+1)
+				if !ok || n == cut-s && cut < len(ctx) {
+					break
 				}
+				end = min(end, s+n+1)
 				if budget -= end - s; budget < 0 {
 					break
 				}
@@ -454,6 +461,10 @@ func (cr *compiledRule) searchAtStarts(d *prefilterDFA, ctx []byte, parts []span
 		}
 	}
 }
+
+// farReach is the furthest a far table's attempt may read: past it the
+// part is searched whole.
+const farReach = 4096
 
 // farSlack is added to a part's length in a far table's budget: a short
 // part's few attempts may each read a line's worth past it.

@@ -151,7 +151,7 @@ func TestPinOfWiringWords(t *testing.T) {
 // exactly the matches the search of the same parts finds, on texts dense
 // with the rules' nouns in the forms of the adversarial lines, in words
 // glued to names, after commas, and in a long run of nouns with no value
-// (whose attempts read far and spend the budget).
+// (whose attempts read far: past farReach, or past the budget).
 func TestSearchAtFarStartsSound(t *testing.T) {
 	s := defaultScanner(t)
 	texts := []string{
@@ -162,7 +162,7 @@ func TestSearchAtFarStartsSound(t *testing.T) {
 		"\x80password: Sommer2024! \xffşifre: Galata!1453 pass Hunter2! pwd: Hunter2! key: abc123xyz ",
 	}
 	for _, k := range []string{"password ", "şifre:x", "Passwort", "clave:", "a"} {
-		texts = append(texts, strings.Repeat(k, 4096/len(k)))
+		texts = append(texts, strings.Repeat(k, (16<<10)/len(k)))
 	}
 	var big strings.Builder
 	for i := 0; big.Len() < 64<<10; i++ {
