@@ -154,6 +154,10 @@ func TestPinOfWiringWords(t *testing.T) {
 // (whose attempts read far: past farReach, or past the budget).
 func TestSearchAtFarStartsSound(t *testing.T) {
 	s := defaultScanner(t)
+	// the filters built here hold states: a budget of their own, given
+	// back (collected) before the parallel tests build theirs
+	restore := ownFilterBudget()
+	defer func() { restore(); ownFilterBudget()() }()
 	texts := []string{
 		"clave: Sommer2024! mot de passe: Sommer2024! senha 48213, Passwort: Sommer2024! wachtwoord: Sommer2024! contraseña: Sommer2024! ",
 		"password: Sommer2024! Hasło do VPN: Zubrowka#1410 passphrase \"lantern cobalt mango river\" 密码：Panda@8888，pw Lisbon#2023 ",
