@@ -223,6 +223,16 @@ func adversarial() map[string]func(n int) []byte {
 	out["line:table-noun-dash"] = rep("Пароль от роутера — ")
 	out["line:cjk-fullwidth"] = rep("密码：")
 	out["line:cjk-thai"] = rep("รหัสผ่านคือ ")
+	// round 21, second pass: the forms of the three rules searched by
+	// attempts at a far start table (a value after a noun and a colon,
+	// digits after a noun, a quoted passphrase), a noun glued to what
+	// follows it, whose attempts read the rest of the line
+	out["line:intl-colon"] = entries("clave: %s! ")
+	out["line:intl-phrase-colon"] = entries("mot de passe: %s! ")
+	out["line:password-colon"] = entries("password: %s! ")
+	out["line:intl-digits"] = rep("senha 48213, ")
+	out["line:passphrase-quoted"] = rep("passphrase \"lantern cobalt mango river\" ")
+	out["line:table-noun-glued"] = rep("şifre:x")
 	return out
 }
 

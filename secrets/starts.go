@@ -24,6 +24,25 @@ type startTable struct {
 	// atWord: every match begins at \b, so a start is also a word
 	// boundary (ASCII word bytes, as the expression's \b judges).
 	atWord bool
+	// far: a run with no upper bound may cover a start, or a match need
+	// not begin at a word boundary, so that a failing attempt may read
+	// far (the rest of a long line): each attempt is then cut where the
+	// filter's threads die (reach) and a part's attempts read a bounded
+	// multiple of it, past which the part is searched whole.
+	far bool
+	// skip, of a far table, holds bit prev of word cur when a match at
+	// a start s with text[s-1] == prev and text[s] == cur implies one at
+	// s-1 (see leadsOf): where none begins at s-1, none begins at s, so
+	// that a word's letters do not each cost an attempt. nil when the
+	// expression's ways in were too many to list.
+	skip *[256][4]uint64
+}
+
+// skips reports whether no match begins at text[s] given that none
+// begins at text[s-1].
+func (t *startTable) skips(text []byte, s int) bool {
+	prev, cur := text[s-1], text[s]
+	return t.skip != nil && t.skip[cur][prev>>6]&(1<<(prev&63)) != 0
 }
 
 // at reports whether a match may begin at text[s].
@@ -41,14 +60,146 @@ func (t *startTable) at(text []byte, s int) bool {
 // most.
 func newStartTable(re *syntax.Regexp) *startTable {
 	t := &startTable{}
-	if nullable := firstBytes(re, &t.first); nullable || !beginsAtWordBoundary(re) {
+	if nullable := firstBytes(re, &t.first); nullable {
 		return nil
 	}
-	t.atWord = true
-	if !unboundedAvoids(re, &t.first) {
+	t.atWord = beginsAtWordBoundary(re)
+	if t.atWord && unboundedAvoids(re, &t.first) {
+		return t
+	}
+	// A far table: the attempts are bounded by reach and a budget. It
+	// spares nothing where a match may begin at nearly every byte.
+	n := 0
+	for _, in := range t.first {
+		if in {
+			n++
+		}
+	}
+	if n > farMaxStarts {
 		return nil
+	}
+	t.far = true
+	if leads, ok := leadsOf([]*syntax.Regexp{re}, nil); ok {
+		t.skip = skipTable(leads)
 	}
 	return t
+}
+
+// farMaxStarts is the most bytes a far table's matches may begin with:
+// past it (a match may begin at any letter or mark of any script) the
+// attempts would be tried nearly everywhere.
+const farMaxStarts = 160
+
+// A lead is one way a match begins, as leadsOf lists them.
+type lead struct {
+	first [256]bool // the bytes it begins with
+	// atWord: it begins with \b
+	atWord bool
+	// absorb: the ASCII bytes c such that a match by this way at s with
+	// text[s-1] == c is, read from s-1, a match by it too: the way
+	// begins with a run (x*, x+) of a class that holds c.
+	absorb [128]bool
+}
+
+// leadsMax bounds the ways leadsOf lists.
+const leadsMax = 512
+
+// leadsOf lists the ways a match of the concatenation seq begins, each
+// with the rest of the expression after it (so that absorb holds of the
+// whole match, not of a part of it), appending to leads; ok is false
+// when there are more than leadsMax or one may match the empty string.
+func leadsOf(seq []*syntax.Regexp, leads []lead) (_ []lead, ok bool) {
+	if len(leads) > leadsMax || len(seq) == 0 {
+		return leads, false
+	}
+	head, rest := seq[0], seq[1:]
+	with := func(subs ...*syntax.Regexp) []*syntax.Regexp {
+		return append(append([]*syntax.Regexp(nil), subs...), rest...)
+	}
+	switch head.Op {
+	case syntax.OpCapture:
+		return leadsOf(with(head.Sub[0]), leads)
+	case syntax.OpConcat:
+		return leadsOf(with(head.Sub...), leads)
+	case syntax.OpEmptyMatch:
+		return leadsOf(rest, leads)
+	case syntax.OpAlternate:
+		for _, a := range head.Sub {
+			if leads, ok = leadsOf(with(a), leads); !ok {
+				return leads, false
+			}
+		}
+		return leads, true
+	case syntax.OpQuest:
+		// taken (its own way in) or passed over (the rest's)
+		if leads, ok = leadsOf(with(head.Sub[0]), leads); !ok {
+			return leads, false
+		}
+		return leadsOf(rest, leads)
+	}
+	var l lead
+	if firstBytes(&syntax.Regexp{Op: syntax.OpConcat, Sub: seq}, &l.first) {
+		return leads, false
+	}
+	switch head.Op {
+	case syntax.OpWordBoundary:
+		l.atWord = true
+	case syntax.OpStar, syntax.OpPlus:
+		// x* or x+ over one character: read from s-1 it takes text[s-1]
+		// too, and the rest of the match is the same
+		if sub := head.Sub[0]; sub.Op == syntax.OpCharClass || sub.Op == syntax.OpLiteral && len(sub.Rune) == 1 {
+			re, err := syntax.Compile(&syntax.Regexp{Op: syntax.OpConcat, Sub: []*syntax.Regexp{sub, {Op: syntax.OpEndText}}, Flags: sub.Flags})
+			if err == nil {
+				for c := range l.absorb {
+					l.absorb[c] = matchesByte(re, byte(c))
+				}
+			}
+		}
+	}
+	return append(leads, l), true
+}
+
+// matchesByte reports whether the one-character program prog takes c.
+func matchesByte(prog *syntax.Prog, c byte) bool {
+	for pc := uint32(prog.Start); ; {
+		in := &prog.Inst[pc]
+		switch in.Op {
+		case syntax.InstNop, syntax.InstCapture:
+			pc = in.Out
+		case syntax.InstRune, syntax.InstRune1, syntax.InstRuneAny, syntax.InstRuneAnyNotNL:
+			return in.MatchRune(rune(c))
+		default:
+			return false
+		}
+	}
+}
+
+// skipTable builds a far table's skip from its leads: a match at s
+// implies one at s-1 when every way that may begin at s cannot (a way
+// after \b where both bytes are alike word or not word) or takes
+// text[s-1] into its run.
+func skipTable(leads []lead) *[256][4]uint64 {
+	skip := new([256][4]uint64)
+	for cur := range 256 {
+		for prev := range 256 {
+			ok := true
+			for i := range leads {
+				l := &leads[i]
+				if !l.first[cur] {
+					continue
+				}
+				if l.atWord && isWordByte(byte(prev)) == isWordByte(byte(cur)) || prev < 128 && l.absorb[prev] {
+					continue
+				}
+				ok = false
+				break
+			}
+			if ok {
+				skip[cur][prev>>6] |= 1 << (prev & 63)
+			}
+		}
+	}
+	return skip
 }
 
 // firstBytes adds to set every byte a non-empty match of re may begin
@@ -145,6 +296,12 @@ func addRangeFirst(set *[256]bool, lo, hi rune) {
 	for c := int(a[0]); c <= int(b[0]); c++ {
 		set[c] = true
 	}
+	if lo <= utf8.RuneError && utf8.RuneError <= hi {
+		// Go's regexp reads a byte that is not UTF-8 as U+FFFD
+		for c := 0x80; c < 256; c++ {
+			set[c] = true
+		}
+	}
 }
 
 // beginsAtWordBoundary reports whether every match of re begins with \b.
@@ -219,17 +376,61 @@ func oneCharAvoids(re *syntax.Regexp, starts *[256]bool) bool {
 // PIN question's 96 characters) read on to the end of a long line from
 // each start, where as written it stops at its bound. head is scratch
 // for an attempt at the start of ctx.
-func (cr *compiledRule) searchAtStarts(ctx []byte, parts []span, head *[]byte, f func(m []int)) {
+//
+// With a far table, d (the filter) cuts each attempt's text where its
+// threads die, a start that a failed one before it rules out (skips) is
+// not tried, and a part whose attempts read more than attemptsRead times
+// its length, or one of them past farReach, is searched whole by
+// searchParts instead: its matches are
+// held until its attempts are done, and the part's search finds the
+// same ones. ms is scratch for them.
+func (cr *compiledRule) searchAtStarts(d *prefilterDFA, ctx []byte, parts []span, head *[]byte, ms *[][]int, f func(m []int)) {
+	t := cr.starts
+	if t.far && d == nil {
+		cr.searchParts(ctx, parts, f)
+		return
+	}
 	after := cr.startsAfter()
-	for _, p := range parts {
-		for s := p.start; s < p.end; s++ {
-			if !cr.starts.at(ctx, s) {
+	for i, p := range parts {
+		emit := f
+		budget := 0
+		if t.far {
+			*ms = (*ms)[:0]
+			emit = func(m []int) { *ms = append(*ms, m) }
+			budget = attemptsRead * (p.end - p.start + farSlack)
+		}
+		none := false // no match begins at s-1
+		s := p.start
+		for ; s < p.end; s++ {
+			if !t.at(ctx, s) || t.far && none && s > 0 && t.skips(ctx, s) {
+				none = true
 				continue
+			}
+			end := len(ctx)
+			if t.far {
+				// read no further than farReach: threads alive there
+				// (a loosened run of words to the end of the line) say
+				// the attempts would read far, and the part's search
+				// costs less
+				cut := min(len(ctx), s+farReach)
+				may, n, ok := cr.reach(d, ctx[s:cut])
+				budget -= n
+				if !ok || n == cut-s && cut < len(ctx) {
+					break
+				}
+				end = min(end, s+n+1)
+				if budget -= end - s; budget < 0 {
+					break
+				}
+				if !may {
+					none = true
+					continue
+				}
 			}
 			var m []int
 			switch {
 			case s > 0:
-				if m = after.FindSubmatchIndex(ctx[s-1:]); m != nil {
+				if m = after.FindSubmatchIndex(ctx[s-1 : end]); m != nil {
 					for k := range m {
 						if m[k] >= 0 {
 							m[k] += s - 1
@@ -237,11 +438,11 @@ func (cr *compiledRule) searchAtStarts(ctx []byte, parts []span, head *[]byte, f
 					}
 				}
 			case cr.readsTextStart():
-				m = compileExact(`^(?:` + cr.searchSrc + `)`).FindSubmatchIndex(ctx)
+				m = compileExact(`^(?:` + cr.searchSrc + `)`).FindSubmatchIndex(ctx[:end])
 			default:
 				// a newline stands for the start (\b, \B and (?m:^)
 				// judge both alike), as on a keyword hit at offset 0
-				*head = append(append((*head)[:0], '\n'), ctx...)
+				*head = append(append((*head)[:0], '\n'), ctx[:end]...)
 				if m = after.FindSubmatchIndex(*head); m != nil {
 					for k := range m {
 						if m[k] >= 0 {
@@ -252,17 +453,37 @@ func (cr *compiledRule) searchAtStarts(ctx []byte, parts []span, head *[]byte, f
 			}
 			if m == nil {
 				cr.read(1)
+				none = true
 				continue
 			}
 			m[0] = s
 			cr.read(m[1] - s)
-			f(m)
+			emit(m)
+			none = false
 			if m[1] > s {
 				s = m[1] - 1 // the next attempt at the match's end
 			}
 		}
+		if !t.far {
+			continue
+		}
+		if s < p.end {
+			cr.searchParts(ctx, parts[i:i+1], f) // the budget spent
+			continue
+		}
+		for _, m := range *ms {
+			f(m)
+		}
 	}
 }
+
+// farReach is the furthest a far table's attempt may read: past it the
+// part is searched whole.
+const farReach = 4096
+
+// farSlack is added to a part's length in a far table's budget: a short
+// part's few attempts may each read a line's worth past it.
+const farSlack = 256
 
 // startsAfter returns the rule's expression anchored at its start after
 // one byte, as written (see searchAtStarts).
