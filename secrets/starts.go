@@ -296,12 +296,6 @@ func addRangeFirst(set *[256]bool, lo, hi rune) {
 	for c := int(a[0]); c <= int(b[0]); c++ {
 		set[c] = true
 	}
-	if lo <= utf8.RuneError && utf8.RuneError <= hi {
-		// Go's regexp reads a byte that is not UTF-8 as U+FFFD
-		for c := 0x80; c < 256; c++ {
-			set[c] = true
-		}
-	}
 }
 
 // beginsAtWordBoundary reports whether every match of re begins with \b.
