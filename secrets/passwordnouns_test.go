@@ -129,7 +129,7 @@ func TestPasswordNounTable(t *testing.T) {
 			t.Errorf("%s: no nouns", l.lang)
 		}
 		seen := map[string]bool{}
-		for _, n := range append(append([]string(nil), l.nouns...), l.copulas...) {
+		for _, n := range append(append(append([]string(nil), l.nouns...), l.copulas...), l.labels...) {
 			if n != strings.ToLower(n) || strings.TrimSpace(n) != n {
 				t.Errorf("%s: %q is not a lower-case word", l.lang, n)
 			}
@@ -138,7 +138,7 @@ func TestPasswordNounTable(t *testing.T) {
 			}
 			seen[n] = true
 		}
-		for _, n := range l.nouns {
+		for _, n := range append(append([]string(nil), l.nouns...), l.labels...) {
 			up := []rune(n)
 			up[0] = unicode.ToUpper(up[0])
 			if !kws[n] || up[0] >= 0x80 && !kws[string(up)] {
@@ -146,4 +146,42 @@ func TestPasswordNounTable(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestPasswordFieldLabels: a password after its noun as a field's label
+// (a card of credentials, a form copied into a ticket, a chat message
+// that is one field), round 21's second pass. The label gives the value
+// plainly: a word and digits in mixed case, letters of the language's
+// alphabet. Beside them the near-misses each filter stands for: the same
+// value mid-sentence (a ticket about a password), a label-only noun that
+// labels nothing (a booking code), a value running on in a script
+// written without blanks, a mask, a placeholder, a policy.
+func TestPasswordFieldLabels(t *testing.T) {
+	g := newFakeGen("password-field-labels-round-21")
+	digits := func(n int) string { return g.from("0123456789", n) }
+	word := func(ws ...string) string { return ws[g.next()%uint64(len(ws))] }
+	intl := RuleProsePasswordIntl
+	checkNoteCases(t, []noteCase{
+		{"uživatel: reporty\nheslo: " + word("Knedlik", "Vltava", "Tatra") + "_" + digits(4) + "\n", intl},
+		{"tunnus: testi\nsalasana: " + word("Sauna", "Sisu") + "-" + word("Makkara", "Pulla") + digits(1) + "\n", intl},
+		{"Brugernavn: lape\nAdgangskode: " + word("Smørrebrød", "Rødgrød") + digits(2) + "\n", intl},
+		{"> Felhasználónév: kovacs\n> Jelszó: " + word("Pogácsa", "Túrórudi") + "." + digits(4) + "\n", intl},
+		{"**Wi-Fi:** Ofis\n**Şifre:** " + word("Simit", "Börek") + "." + word("Cay", "Ayran") + "." + digits(4) + "\n", intl},
+		{"[15/03 11:07] Μαρία: κωδικός: " + word("Souvlaki", "Gyros") + "!" + digits(2) + "\n", intl},
+		{"3. Parolă: " + word("Mamaliga", "Sarmale") + "_" + digits(2) + "\n", intl},
+		{"- Пароль: " + word("Matryoshka", "Pelmeni") + "_" + digits(4) + "\n", intl},
+		{"heslo: " + word("Knedlik", "Vltava") + "_" + digits(4) + " (jen test)\n", intl},
+		// mid-sentence, a value shaped as a name is not given plainly
+		{"Požadavek na heslo: " + word("Ticket", "Incident") + "-" + digits(4) + " uzavřen\n", ""},
+		// "κωδικός" labels nothing here: a booking code
+		{"Ο κωδικός κράτησης είναι " + word("Athens", "Corfu") + "#" + digits(4) + "xy\n", ""},
+		{"κωδικός σφάλματος: " + word("Timeout", "Refused") + "!" + digits(3) + "\n", ""},
+		// the value runs on in a script written without blanks
+		{"Şifre: " + word("Yonetici", "Misafir") + digits(4) + "のまま\n", ""},
+		{"heslo: " + word("Knedlik", "Vltava") + "_****\n", ""},
+		{"Jelszó: <" + word("Jelszo", "Titok") + "_" + digits(4) + ">\n", ""},
+		{"salasana: vähintään " + digits(2) + " merkkiä\n", ""},
+		{"Adgangskode: se " + word("KeePass", "Bitwarden") + "\n", ""},
+		{"**Şifre:** " + digits(4) + "\n", ""},
+	})
 }
