@@ -184,4 +184,20 @@ func TestPasswordFieldLabels(t *testing.T) {
 		{"Adgangskode: se " + word("KeePass", "Bitwarden") + "\n", ""},
 		{"**Şifre:** " + digits(4) + "\n", ""},
 	})
+	// a table's row named by a password noun or by "PSK" under a column
+	// of values, in the languages of the nouns
+	tbl := RuleTableSecret
+	checkNoteCases(t, []noteCase{
+		{"| Câmp | Valoare |\n|---|---|\n| user | facturare |\n| parolă | " + word("Mamaliga", "Sarmale") + "_" + digits(2) + " |\n", tbl},
+		{"| Параметр | Значение |\n|---|---|\n| Тип | IKEv2 / PSK |\n| Общий ключ (PSK) | " + word("Khachapuri", "Borscht") + "!" + word("Sochi", "Tver") + "#" + digits(4) + " |\n", tbl},
+		{"| Parámetro | Valor |\n|---|---|\n| PSK | " + word("Pampero", "Zonda") + ".Sur." + word("Viento", "Nube") + "." + digits(2) + " |\n", tbl},
+		{"| Pole | Hodnota |\n|---|---|\n| Heslo | " + word("Knedlik", "Vltava") + "_" + digits(4) + " |\n", tbl},
+		// a word after the noun names something else; a product's name;
+		// a mask
+		{"| Parámetro | Valor |\n|---|---|\n| PSK rotation | " + word("Quarterly", "Yearly") + "-" + digits(4) + " |\n", ""},
+		{"| Câmp | Valoare |\n|---|---|\n| parolă | Windows-Server-" + digits(4) + " |\n", ""},
+		{"| Pole | Hodnota |\n|---|---|\n| Heslo | ******** |\n", ""},
+		// a column named by a key is judged as before: a name is no value
+		{"| Owner | API key |\n|---|---|\n| ops | " + word("Sauna", "Sisu") + "-" + word("Makkara", "Pulla") + digits(1) + " |\n", ""},
+	})
 }
