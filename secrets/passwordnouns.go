@@ -35,7 +35,8 @@ const RuleProsePasswordIntl = "prose-password-intl"
 func prosePasswordIntlRule() *Rule {
 	prosePasswordIntlOnce.Do(func() {
 		nouns, copulas := passwordNounForms()
-		val := "(?:[\x60'\"](?P<secret>[^\\s\x60'\"]{8,200})[\x60'\"]|\\*\\*(?P<secret>[^\\s*]{8,200})\\*\\*|(?P<secret>[^\\s\x60'\"<>]*[0-9](?:[^\\s\x60'\"<>]*[^\\s\x60'\".,;:!?)<>])?))(?:[\\s.,;:!?)]|$)"
+		value := "(?:[\x60'\"](?P<secret>[^\\s\x60'\"]{8,200})[\x60'\"]|\\*\\*(?P<secret>[^\\s*]{8,200})\\*\\*|(?P<secret>[^\\s\x60'\"<>]*[0-9](?:[^\\s\x60'\"<>]*[^\\s\x60'\".,;:!?)<>])?))"
+		val := value + "(?:[\\s.,;:!?)]|$)"
 		words := `(?:[ \t]+(?:[^\s:;,.!?<>\x60"：]+|\x60[^\s\x60]+\x60)){0,6}?`
 		// a copula, a colon (full-width too: the value may follow it
 		// with no blank) or
@@ -48,7 +49,12 @@ func prosePasswordIntlRule() *Rule {
 			// the ASCII name glued before the noun ("WLAN-salasana",
 			// "wifilösenordet") is read with it: validProsePasswordIntl
 			// judges what stands before the noun
-			builtinRE: builtinExpr("(?i)[A-Za-z0-9_.-]*(?P<key>" + passwordNounExpr(nouns) + ")" + words + sep + val),
+			builtinRE: builtinExpr("(?i)(?:[A-Za-z0-9_.-]*(?P<key>" + passwordNounExpr(nouns) + ")" + words + sep + val +
+				// or a pair's second half: the noun after a comma, a
+				// blank and the value ending the line ("логин admin,
+				// пароль …"); a branch of its own, so that a blank never
+				// ends a noun's words before a colon or a copula does
+				"|,[ \t]+(?P<key>" + passwordNounExpr(nouns) + ")[ \t]+" + value + "[ \t.!]*(?:\r?\n|$))"),
 			MinLen:    8,
 			Keywords:  passwordNounKeywords(),
 			Gate:      prosePasswordIntlGate,
@@ -81,8 +87,12 @@ func validProsePasswordIntl(c Candidate) bool {
 	if !table || !word {
 		return false
 	}
-	if fieldLabel(c.Context, at, c.Key, c.Offset) && endsField(c.Context, c.Offset+len(c.Secret)) {
+	label, paired := fieldLabel(c.Context, at, c.Key, c.Offset)
+	if (label || paired) && endsField(c.Context, c.Offset+len(c.Secret)) {
 		return labelledPasswordValue(c)
+	}
+	if strings.TrimLeft(string(c.Context[at+len(c.Key):c.Offset]), " \t") == "" {
+		return false // a blank alone says nothing outside a pair
 	}
 	return !labelOnlyNoun(c.Key) && notesPasswordValue(c)
 }
@@ -91,18 +101,27 @@ func validProsePasswordIntl(c Candidate) bool {
 // it, and before it on its line only a list's or a quote's marks or a
 // chat message's sender ("Jelszó: …", "> Jelszó: …", "**Şifre:** …",
 // "[11:07] Μαρία: κωδικός: …"), as a form or a card of credentials
-// writes it.
-func fieldLabel(ctx []byte, at int, key []byte, value int) bool {
+// writes it; or paired, the second half of a pair after its comma, the
+// value after a blank ("логин admin, пароль …", "Zasedacka-5G, heslo
+// …").
+func fieldLabel(ctx []byte, at int, key []byte, value int) (label, paired bool) {
 	end := at + len(key)
-	if end > value || strings.Trim(string(ctx[end:value]), " \t*") != ":" && strings.Trim(string(ctx[end:value]), " \t*") != "：" {
-		return false
+	if end > value {
+		return false, false
 	}
+	between := strings.Trim(string(ctx[end:value]), " \t*")
 	ls := bytes.LastIndexByte(ctx[:at], '\n') + 1
 	before := strings.TrimRight(string(ctx[ls:at]), " \t*_")
-	if strings.HasSuffix(before, ":") {
-		return true // a sender's name and its colon
+	if between == "" && end < value && !labelOnlyNoun(key) {
+		return false, strings.HasSuffix(before, ",") && strings.Count(before, " ") > 0
 	}
-	return strings.Trim(before, " \t*_>#|-0123456789.)") == ""
+	if between != ":" && between != "：" {
+		return false, false
+	}
+	if strings.HasSuffix(before, ":") {
+		return true, false // a sender's name and its colon
+	}
+	return strings.Trim(before, " \t*_>#|-0123456789.)") == "", false
 }
 
 // endsField reports a value that ends its field: nothing after it on its

@@ -183,6 +183,15 @@ func TestPasswordFieldLabels(t *testing.T) {
 		{"salasana: vähintään " + digits(2) + " merkkiä\n", ""},
 		{"Adgangskode: se " + word("KeePass", "Bitwarden") + "\n", ""},
 		{"**Şifre:** " + digits(4) + "\n", ""},
+		// a pair's second half after its comma, the value ending the line
+		{"[05.09.23 9:13:10] Jana: Zasedacka-5G, heslo " + word("Trdelnik", "Vltava") + digits(4) + "\n", intl},
+		{"логин admin, пароль " + word("Matryoshka", "Pelmeni") + "_" + digits(4) + "\n", intl},
+		{"kullanıcı: admin, şifre " + word("Simit", "Börek") + "." + digits(4) + "\n", intl},
+		// the sentence runs on, a rule, a number, a mask
+		{"ahoj, heslo " + word("Windows", "Ubuntu") + digits(2) + " nejde\n", ""},
+		{"na wiki, heslo musí mít " + digits(2) + " znaků\n", ""},
+		{"логин admin, пароль " + digits(8) + "\n", ""},
+		{"логин admin, пароль ********\n", ""},
 	})
 	// a table's row named by a password noun or by "PSK" under a column
 	// of values, in the languages of the nouns
