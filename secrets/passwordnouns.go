@@ -55,11 +55,11 @@ func prosePasswordIntlRule() *Rule {
 				// пароль …"); a branch of its own, so that a blank never
 				// ends a noun's words before a colon or a copula does
 				"|,[ \t]+(?P<key>" + passwordNounExpr(nouns) + ")[ \t]+" + value + "[ \t.!]*(?:\r?\n|$))"),
-			MinLen:    8,
-			Keywords:  passwordNounKeywords(),
-			Gate:      prosePasswordIntlGate,
-			Validate:  validProsePasswordIntl,
-			Path:      proseFiles,
+			MinLen:   8,
+			Keywords: passwordNounKeywords(),
+			Gate:     prosePasswordIntlGate,
+			Validate: validProsePasswordIntl,
+			Path:     proseFiles,
 		}
 	})
 	c := *prosePasswordIntlCompiled
