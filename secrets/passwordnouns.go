@@ -99,9 +99,9 @@ func validProsePasswordIntl(c Candidate) bool {
 
 // fieldLabel reports a noun that labels a field: a colon straight after
 // it, and before it on its line only a list's or a quote's marks or a
-// chat message's sender ("Jelszó: …", "> Jelszó: …", "**Şifre:** …",
-// "[11:07] Μαρία: κωδικός: …"), as a form or a card of credentials
-// writes it; or paired, the second half of a pair after its comma, the
+// chat message's sender, and a word at most ("Jelszó: …", "> Jelszó:
+// …", "**Şifre:** …", "[11:07] Μαρία: κωδικός: …"), as a form or a card
+// of credentials writes it; or paired, the second half of a pair after its comma, the
 // value after a blank ("логин admin, пароль …", "Zasedacka-5G, heslo
 // …").
 func fieldLabel(ctx []byte, at int, key []byte, value int) (label, paired bool) {
@@ -118,10 +118,16 @@ func fieldLabel(ctx []byte, at int, key []byte, value int) (label, paired bool) 
 	if between != ":" && between != "：" {
 		return false, false
 	}
-	if strings.HasSuffix(before, ":") {
-		return true, false // a sender's name and its colon
+	// after a chat message's sender and its colon, or a list's or a
+	// quote's marks, one word may say which ("WLAN password:", "वाईफाई
+	// पासवर्ड:"); more make a sentence ("Požadavek na heslo: …")
+	if i := strings.LastIndex(before, ": "); i >= 0 {
+		before = before[i+2:]
+	} else if strings.HasSuffix(before, ":") {
+		return true, false
 	}
-	return strings.Trim(before, " \t*_>#|-0123456789.)") == "", false
+	before = strings.Trim(before, " \t*_>#|-0123456789.)[]")
+	return !strings.ContainsAny(before, " \t"), false
 }
 
 // endsField reports a value that ends its field: nothing after it on its
@@ -161,7 +167,26 @@ func labelledPasswordValue(c Candidate) bool {
 	}
 	folded := c
 	folded.Secret, folded.entropy = ascii, Entropy(c.Secret)
+	if wordDigitsWord(ascii) {
+		// "chai1234samosa": words a number joins, all in lower case, as
+		// people choose them; a name ends in its number ("room101")
+		return !isPlaceholder(ascii, true) && folded.secretEntropy() >= 2.8
+	}
 	return notesPasswordValueOf(folded, true)
+}
+
+// wordDigitsWord reports lower-case letters, digits and lower-case
+// letters again, three or more of each letter and ten bytes in all.
+func wordDigitsWord(v []byte) bool {
+	i := 0
+	for i < len(v) && v[i] >= 'a' && v[i] <= 'z' {
+		i++
+	}
+	j := i
+	for j < len(v) && v[j] >= '0' && v[j] <= '9' {
+		j++
+	}
+	return len(v) >= 10 && i >= 3 && j > i && len(v)-j >= 3 && isLowerASCII(v[j:])
 }
 
 // titledName reports words in title case joined by hyphens and then a

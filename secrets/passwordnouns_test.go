@@ -173,6 +173,8 @@ func TestPasswordFieldLabels(t *testing.T) {
 		{"heslo: " + word("Knedlik", "Vltava") + "_" + digits(4) + " (jen test)\n", intl},
 		// mid-sentence, a value shaped as a name is not given plainly
 		{"Požadavek na heslo: " + word("Ticket", "Incident") + "-" + digits(4) + " uzavřen\n", ""},
+		// a form's error about the field, more than a word before it
+		{"Chyba v poli heslo: " + word("Invalid", "Missing") + "-" + word("Length", "Symbol") + digits(1) + "\n", ""},
 		// "κωδικός" labels nothing here: a booking code
 		{"Ο κωδικός κράτησης είναι " + word("Athens", "Corfu") + "#" + digits(4) + "xy\n", ""},
 		{"κωδικός σφάλματος: " + word("Timeout", "Refused") + "!" + digits(3) + "\n", ""},
@@ -183,6 +185,11 @@ func TestPasswordFieldLabels(t *testing.T) {
 		{"salasana: vähintään " + digits(2) + " merkkiä\n", ""},
 		{"Adgangskode: se " + word("KeePass", "Bitwarden") + "\n", ""},
 		{"**Şifre:** " + digits(4) + "\n", ""},
+		// lower-case words a number joins
+		{"[02/07/24, 10:16] Priya: वाईफाई पासवर्ड: " + word("chai", "lassi") + digits(4) + word("samosa", "pakora") + "\n", intl},
+		{"Hasło: " + word("zubr", "tatry") + digits(3) + word("kielbasa", "pierogi") + "\n", intl},
+		{"Hasło: " + word("zubr", "tatry") + word("kielbasa", "pierogi") + digits(3) + "\n", ""},
+		{"पासवर्ड: x" + digits(2) + word("linuxbox", "serverpc") + "\n", ""},
 		// a pair's second half after its comma, the value ending the line
 		{"[05.09.23 9:13:10] Jana: Zasedacka-5G, heslo " + word("Trdelnik", "Vltava") + digits(4) + "\n", intl},
 		{"логин admin, пароль " + word("Matryoshka", "Pelmeni") + "_" + digits(4) + "\n", intl},
