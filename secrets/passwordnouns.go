@@ -310,6 +310,9 @@ var passwordNounLanguages = []passwordNounLanguage{
 	{lang: "he", nouns: []string{"סיסמה", "סיסמא", "הסיסמה", "הסיסמא"}, copulas: []string{"היא", "הוא", "זה"}},
 	{lang: "hi", nouns: []string{"पासवर्ड", "कूटशब्द"}, copulas: []string{"है"}},
 	{lang: "bn", nouns: []string{"পাসওয়ার্ড"}, copulas: []string{"হল", "হলো"}},
+	// Dutch's nouns are prose-secret-intl's; its abbreviation of
+	// "wachtwoord" labels a field only ("gebr: …, ww: …")
+	{lang: "nl", labels: []string{"ww"}},
 }
 
 // passwordNounForms returns the nouns of every language in the table and
