@@ -223,13 +223,10 @@ func adversarial() map[string]func(n int) []byte {
 	out["line:cjk-fullwidth"] = rep("密码：")
 	out["line:cjk-thai"] = rep("รหัสผ่านคือ ")
 	// round 21's second pass: a field's label (bold, after a sender), a
-	// pair's comma, a table's password row, BitLocker lines above a key
+	// pair's comma, BitLocker lines above a key
 	out["line:label-bold"] = entries("**Şifre:** %s ")
 	out["line:label-sender"] = rep("a: κωδικός: a: κωδικός: ")
-	out["line:pair-comma"] = rep("a, heslo Ab1_x, пароль ")
 	out["lines:pair-comma"] = entries("login a, пароль %s\n")
-	out["lines:table-psk-row"] = entries("| PSK | %s |\n")
-	out["lines:table-noun-row"] = rep("| Параметр | Значение |\n|---|---|\n| parolă | Ab1_x |\n")
 	out["lines:bitlocker-above"] = rep("BitLocker\n123456-123456-123456-123456-123456-123456-123456-\n")
 	return out
 }
