@@ -545,12 +545,36 @@ func localizedSecretHeader(name []byte) bool {
 			return true
 		}
 	}
+	if tableNounCell(n) {
+		return true
+	}
 	if !strings.Contains(n, "api") {
 		return false
 	}
 	for _, w := range []string{"schlüssel", "schluessel", "clave", "clé", "chave", "chiave", "sleutel"} {
 		if i := strings.LastIndex(n, w); i >= 0 && namesOnly(n[i+len(w):]) {
 			return true
+		}
+	}
+	return false
+}
+
+// tableNounCell reports a cell (lower case) that ends in one of
+// prose-password-intl's nouns, as a word of its own ("parolă", "Hasło
+// roota", "κωδικός πρόσβασης"), or in "psk", the pre-shared key's
+// abbreviation ("PSK", "Общий ключ (PSK)"); a word after it names
+// something else ("PSK rotation", "Hasło – polityka").
+func tableNounCell(n string) bool {
+	n = strings.TrimRightFunc(n, func(r rune) bool { return !unicode.IsLetter(r) })
+	last := n[strings.LastIndexAny(n, " \t(")+1:]
+	if last == "psk" {
+		return true
+	}
+	for _, l := range passwordNounLanguages {
+		for _, w := range l.nouns {
+			if strings.HasSuffix(n, w) && (len(n) == len(w) || n[len(n)-len(w)-1] == ' ') {
+				return true
+			}
 		}
 	}
 	return false
@@ -574,5 +598,9 @@ var localizedPasswordNames = []string{"passwort", "kennwort", "contraseña", "co
 	"palavra-passe", "palavra passe", "wachtwoord"}
 
 // localizedHeaderKeywords find the tables localizedSecretHeader reads.
+// Not prose-password-intl's nouns nor "psk" (tableNounCell): as keywords
+// they made table-secret's validator read its megabyte of context at
+// every cell of a file of such rows (TestScanCostLinear); a table they
+// name is read when another keyword finds it.
 var localizedHeaderKeywords = []string{"passwort", "kennwort", "contraseña", "contrasena", "mot de passe", "senha",
 	"palavra-passe", "palavra passe", "wachtwoord", "schlüssel", "schluessel", "clave", "clé", "chave", "chiave", "sleutel"}

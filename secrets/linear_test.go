@@ -233,6 +233,12 @@ func adversarial() map[string]func(n int) []byte {
 	out["line:intl-digits"] = rep("senha 48213, ")
 	out["line:passphrase-quoted"] = rep("passphrase \"lantern cobalt mango river\" ")
 	out["line:table-noun-glued"] = rep("şifre:x")
+	// round 21's second pass: a field's label (bold, after a sender), a
+	// pair's comma, BitLocker lines above a key
+	out["line:label-bold"] = entries("**Şifre:** %s ")
+	out["line:label-sender"] = rep("a: κωδικός: a: κωδικός: ")
+	out["lines:pair-comma"] = entries("login a, пароль %s\n")
+	out["lines:bitlocker-above"] = rep("BitLocker\n123456-123456-123456-123456-123456-123456-123456-\n")
 	return out
 }
 

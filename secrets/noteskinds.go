@@ -2,6 +2,7 @@ package secrets
 
 import (
 	"bytes"
+	"strconv"
 	"strings"
 	"sync"
 	"unicode"
@@ -135,9 +136,16 @@ var noteKindCompiled = sync.OnceValue(func() []*Rule {
 			Description: "recovery, unlock or escrow key a sentence gives (the recovery key for the vault is …)",
 			builtinRE: builtinExpr("(?i)(?P<key>\\b(?:recovery|unlock|escrow|bitlocker|filevault)[ \\t]+key)\\b" + noteKindFiller +
 				"(?:[ \\t]*[:：=][ \\t]*|[ \\t]+(?:is|was|es|est|ist|lautet|è|é)[ \\t]+)" +
-				"(?:\\*\\*|[\x60'\"])?(?P<secret>[0-9a-f]{32,128}|[A-Z2-7]{4,8}(?:-[A-Z2-7]{4,8}){3,11}|\\d{6}(?:-\\d{6}){7})(?:\\*\\*|[\x60'\"])?(?:[\\s.,;:!?)]|$)"),
+				"(?:\\*\\*|[\x60'\"])?(?P<secret>[0-9a-f]{32,128}|[A-Z2-7]{4,8}(?:-[A-Z2-7]{4,8}){3,11}|\\d{6}(?:-\\d{6}){7})(?:\\*\\*|[\x60'\"])?(?:[\\s.,;:!?)]|$)" +
+				// round 21: a BitLocker key alone on the line below a line
+				// naming BitLocker, in whatever language ("Ключ відновлення
+				// BitLocker:", "BitLocker herstelsleutel:"); its checksum
+				// (bitLockerKey) stands for the label's noun
+				"|(?P<key>\\bbitlocker)\\b[^\\n]{0,120}\\n(?:[ \\t]*\\n)?[ \\t>*-]*(?:\\*\\*|[\x60'\"])?(?P<secret>\\d{6}(?:-\\d{6}){7})(?:\\*\\*|[\x60'\"])?(?:[\\s.,;:!?)]|$)"),
 			MinLen:   24,
-			Keywords: []string{"recovery key", "unlock key", "escrow key", "bitlocker key", "filevault key"},
+			Keywords: []string{"recovery key", "unlock key", "escrow key", "bitlocker key", "filevault key", "bitlocker"},
+			// the key on the line below a blank one: 2 + 57 bytes
+			After:    64,
 			Validate: validProseRecoveryKey,
 			Path:     proseFiles,
 		},
@@ -874,6 +882,10 @@ func validProseRecoveryKey(c Candidate) bool {
 	v := c.Secret
 	key := c.Key
 	at := subOffset(c.Context, key)
+	if bytes.IndexByte(c.Context[at:c.Offset], '\n') >= 0 {
+		// the key below its label: only a BitLocker key, by its checksum
+		return bitLockerKey(v)
+	}
 	for _, w := range strings.Fields(strings.ToLower(string(c.Context[at+len(key) : c.Offset]))) {
 		if recoveryKeyOtherWords[strings.Trim(w, ":=*`'\"")] {
 			return false
@@ -883,6 +895,27 @@ func validProseRecoveryKey(c Candidate) bool {
 		return false
 	}
 	return Entropy(v) >= 3
+}
+
+// bitLockerKey reports a BitLocker recovery password: eight groups of six
+// digits, each a multiple of eleven (Microsoft documents the check); a
+// random 48 digits in that shape passes one time in 11^8, a key typed
+// out as an example ("123456-…") does not. Not the narrower bound (each
+// group under 720896, eleven times a 16-bit number): a key copied by
+// hand into a note keeps its multiples of eleven and the label above it
+// names it already.
+func bitLockerKey(v []byte) bool {
+	groups := bytes.Split(v, []byte("-"))
+	if len(groups) != 8 {
+		return false
+	}
+	for _, g := range groups {
+		n, err := strconv.Atoi(string(g))
+		if err != nil || len(g) != 6 || n%11 != 0 {
+			return false
+		}
+	}
+	return !allSame(bytes.ReplaceAll(v, []byte("-"), nil))
 }
 
 // validRecoveryCode: letters and digits both, or digits that are no

@@ -1,6 +1,7 @@
 package secrets
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -22,6 +23,19 @@ func TestNoteKinds(t *testing.T) {
 				return v
 			}
 		}
+	}
+	// a BitLocker recovery password: eight groups of six digits, each
+	// a multiple of eleven (valid) or one of them not
+	bitLocker := func(valid bool) string {
+		var gs []string
+		for i := 0; i < 8; i++ {
+			n := int(g.next()%65536) * 11
+			if !valid && i == 3 {
+				n++
+			}
+			gs = append(gs, fmt.Sprintf("%06d", n))
+		}
+		return strings.Join(gs, "-")
 	}
 	words := []string{"juniper", "quarry", "ember", "falcon", "marble", "tundra", "orchid", "pewter", "saffron", "wicket", "bramble", "cobalt"}
 	phrase := func(n int, sep string) string {
@@ -180,6 +194,15 @@ func TestNoteKinds(t *testing.T) {
 		{"The recovery key is 12121212121212121212121212121212ab.\n", ""},
 		{"The unlock key is XXXXXX-XXXXXX-XXXXXX-XXXXXX for the demo.\n", ""},
 		{"The escrow key is deadbeefdeadbeefdeadbeefdeadbeef.\n", ""},
+		// a BitLocker key on the line below a label naming BitLocker, in
+		// any language; its checksum tells it from a typed-out example
+		{"- Ключ відновлення BitLocker:\n  " + bitLocker(true) + "\n- Зарядка в коробці.\n", RuleProseRecoveryKey},
+		{"BitLocker herstelsleutel (voor als TPM zeurt):\n" + bitLocker(true) + "\n", RuleProseRecoveryKey},
+		{"Clave de recuperación de BitLocker:\n\n> " + bitLocker(true) + "\n", RuleProseRecoveryKey},
+		{"BitLocker herstelsleutel:\n" + bitLocker(false) + "\n", ""},
+		{"BitLocker recovery key format:\n123456-123456-123456-123456-123456-123456-123456-123456\n", ""},
+		{"BitLocker recovery key format:\n000000-000000-000000-000000-000000-000000-000000-000000\n", ""},
+		{"Asset tags of the laptops:\n" + bitLocker(true) + "\n", ""},
 		// 7. below a bold label; recovery codes under their label
 		{"**Signing key password**\n\n" + chosen("_") + "\n\n**Alias**: release\n", RuleProsePasswordBelow},
 		{"Recovery codes for the admin account:\n\n```\n" + g.from("abcdefghjkmnpqrstuvwxyz23456789", 4) + "-" + g.from("abcdefghjkmnpqrstuvwxyz23456789", 4) + "\n" + g.from("abcdefghjkmnpqrstuvwxyz23456789", 4) + "-" + g.from("abcdefghjkmnpqrstuvwxyz23456789", 4) + "\n```\n", RuleRecoveryCodes},

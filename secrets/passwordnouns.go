@@ -1,6 +1,7 @@
 package secrets
 
 import (
+	"bytes"
 	"regexp"
 	"sort"
 	"strconv"
@@ -34,23 +35,31 @@ const RuleProsePasswordIntl = "prose-password-intl"
 func prosePasswordIntlRule() *Rule {
 	prosePasswordIntlOnce.Do(func() {
 		nouns, copulas := passwordNounForms()
-		val := "(?:[\x60'\"](?P<secret>[^\\s\x60'\"]{8,200})[\x60'\"]|\\*\\*(?P<secret>[^\\s*]{8,200})\\*\\*|(?P<secret>[^\\s\x60'\"<>]*[0-9](?:[^\\s\x60'\"<>]*[^\\s\x60'\".,;:!?)<>])?))(?:[\\s.,;:!?)]|$)"
+		value := "(?:[\x60'\"](?P<secret>[^\\s\x60'\"]{8,200})[\x60'\"]|\\*\\*(?P<secret>[^\\s*]{8,200})\\*\\*|(?P<secret>[^\\s\x60'\"<>]*[0-9](?:[^\\s\x60'\"<>]*[^\\s\x60'\".,;:!?)<>])?))"
+		val := value + "(?:[\\s.,;:!?)]|$)"
 		words := `(?:[ \t]+(?:[^\s:;,.!?<>\x60"：]+|\x60[^\s\x60]+\x60)){0,6}?`
 		// a copula, a colon (full-width too: the value may follow it
-		// with no blank) or a dash between blanks ("пароль — …")
-		sep := `(?:[ \t]+(?:` + strings.Join(copulas, "|") + `)(?:[ \t]*[:：])?[ \t]+|[ \t]*[:：][ \t]*|[ \t]+[—–-][ \t]+)`
+		// with no blank) or
+		// a dash between blanks ("пароль — …"); a bold label closes after
+		// its colon ("**Şifre:** …")
+		sep := `(?:[ \t]+(?:` + strings.Join(copulas, "|") + `)(?:[ \t]*[:：])?[ \t]+|[ \t]*[:：](?:\*\*)?[ \t]*|[ \t]+[—–-][ \t]+)`
 		prosePasswordIntlCompiled = &Rule{
 			ID:          RuleProsePasswordIntl,
 			Description: "password stated after its noun in one of " + strconv.Itoa(len(passwordNounLanguages)) + " more languages (şifre: …, Hasło do VPN: …, lösenordet är …, пароль — …)",
 			// the ASCII name glued before the noun ("WLAN-salasana",
 			// "wifilösenordet") is read with it: validProsePasswordIntl
 			// judges what stands before the noun
-			builtinRE: builtinExpr("(?i)[A-Za-z0-9_.-]*(?P<key>" + passwordNounExpr(nouns) + ")" + words + sep + val),
-			MinLen:    8,
-			Keywords:  passwordNounKeywords(),
-			Gate:      prosePasswordIntlGate,
-			Validate:  validProsePasswordIntl,
-			Path:      proseFiles,
+			builtinRE: builtinExpr("(?i)(?:[A-Za-z0-9_.-]*(?P<key>" + passwordNounExpr(nouns) + ")" + words + sep + val +
+				// or a pair's second half: the noun after a comma, a
+				// blank and the value ending the line ("логин admin,
+				// пароль …"); a branch of its own, so that a blank never
+				// ends a noun's words before a colon or a copula does
+				"|,[ \t]+(?P<key>" + passwordNounExpr(nouns) + ")[ \t]+" + value + "[ \t.!]*(?:\r?\n|$))"),
+			MinLen:   8,
+			Keywords: passwordNounKeywords(),
+			Gate:     prosePasswordIntlGate,
+			Validate: validProsePasswordIntl,
+			Path:     proseFiles,
 		}
 	})
 	c := *prosePasswordIntlCompiled
@@ -73,8 +82,157 @@ func validProsePasswordIntl(c Candidate) bool {
 	if c.Key == nil {
 		return false
 	}
-	table, word := tablePasswordNoun(c.Context, subOffset(c.Context, c.Key), c.Key)
-	return table && word && notesPasswordValue(c)
+	at := subOffset(c.Context, c.Key)
+	table, word := tablePasswordNoun(c.Context, at, c.Key)
+	if !table || !word {
+		return false
+	}
+	label, paired := fieldLabel(c.Context, at, c.Key, c.Offset)
+	if (label || paired) && endsField(c.Context, c.Offset+len(c.Secret)) {
+		return labelledPasswordValue(c)
+	}
+	if strings.TrimLeft(string(c.Context[at+len(c.Key):c.Offset]), " \t") == "" {
+		return false // a blank alone says nothing outside a pair
+	}
+	return !labelOnlyNoun(c.Key) && notesPasswordValue(c)
+}
+
+// fieldLabel reports a noun that labels a field: a colon straight after
+// it, and before it on its line only a list's or a quote's marks or a
+// chat message's sender, and a word at most ("Jelszó: …", "> Jelszó:
+// …", "**Şifre:** …", "[11:07] Μαρία: κωδικός: …"), as a form or a card
+// of credentials writes it; or paired, the second half of a pair after its comma, the
+// value after a blank ("логин admin, пароль …", "Zasedacka-5G, heslo
+// …").
+func fieldLabel(ctx []byte, at int, key []byte, value int) (label, paired bool) {
+	end := at + len(key)
+	if end > value {
+		return false, false
+	}
+	between := strings.Trim(string(ctx[end:value]), " \t*")
+	ls := bytes.LastIndexByte(ctx[:at], '\n') + 1
+	before := strings.TrimRight(string(ctx[ls:at]), " \t*_")
+	if between == "" && end < value && !labelOnlyNoun(key) {
+		return false, strings.HasSuffix(before, ",") && strings.Count(before, " ") > 0
+	}
+	if between != ":" && between != "：" {
+		return false, false
+	}
+	// after a chat message's sender and its colon, or a list's or a
+	// quote's marks, one word may say which ("WLAN password:", "वाईफाई
+	// पासवर्ड:"); more make a sentence ("Požadavek na heslo: …")
+	if i := strings.LastIndex(before, ": "); i >= 0 {
+		before = before[i+2:]
+	} else if strings.HasSuffix(before, ":") {
+		return true, false
+	}
+	before = strings.Trim(before, " \t*_>#|-0123456789.)[]")
+	return !strings.ContainsAny(before, " \t"), false
+}
+
+// endsField reports a value that ends its field: nothing after it on its
+// line but a closing mark or a remark in parentheses or after a dash; a
+// sentence that runs on ("Hasło: Ubuntu22 na wszystkich maszynach") says
+// what the password is like, not what it is.
+func endsField(ctx []byte, end int) bool {
+	le := bytes.IndexByte(ctx[end:], '\n')
+	if le < 0 {
+		le = len(ctx) - end
+	}
+	rest := strings.TrimLeft(string(ctx[end:end+le]), " \t*_|`'\"\r")
+	return rest == "" || strings.HasPrefix(rest, "(") || strings.HasPrefix(rest, "—") || strings.HasPrefix(rest, "–") || strings.HasPrefix(rest, "- ")
+}
+
+// labelledPasswordValue judges the value a field label gives: as plainly
+// given as a quoted one (mixed case alone makes it a value, not a name:
+// "Sauna-Makkara7", "Simit.Cay.2019"), and its letters may be of any
+// alphabet ("Smørrebrød77", "Pogácsa.1956"); a script written without
+// blanks runs on into the sentence.
+func labelledPasswordValue(c Candidate) bool {
+	ascii := make([]byte, 0, len(c.Secret))
+	for _, r := range string(c.Secret) {
+		switch {
+		case r < utf8.RuneSelf:
+			ascii = append(ascii, byte(r))
+		case !unicode.In(r, unicode.Latin, unicode.Greek, unicode.Cyrillic) || !unicode.IsLetter(r):
+			return false
+		case unicode.IsUpper(r):
+			ascii = append(ascii, 'X')
+		default:
+			ascii = append(ascii, 'x')
+		}
+	}
+	if titledName(ascii) {
+		return false
+	}
+	folded := c
+	folded.Secret, folded.entropy = ascii, Entropy(c.Secret)
+	if wordDigitsWord(ascii) {
+		// "chai1234samosa": words a number joins, all in lower case, as
+		// people choose them; a name ends in its number ("room101")
+		return !isPlaceholder(ascii, true) && folded.secretEntropy() >= 2.8
+	}
+	return notesPasswordValueOf(folded, true)
+}
+
+// wordDigitsWord reports lower-case letters, digits and lower-case
+// letters again, three or more of each letter and ten bytes in all.
+func wordDigitsWord(v []byte) bool {
+	i := 0
+	for i < len(v) && v[i] >= 'a' && v[i] <= 'z' {
+		i++
+	}
+	j := i
+	for j < len(v) && v[j] >= '0' && v[j] <= '9' {
+		j++
+	}
+	return len(v) >= 10 && i >= 3 && j > i && len(v)-j >= 3 && isLowerASCII(v[j:])
+}
+
+// titledName reports words in title case joined by hyphens and then a
+// number of its own: a product and its version or a phrase spelled as a
+// slug ("Windows-Server-2019", "Ask-Ops-Team-2025"), which a label may
+// name instead of giving a password; a chosen one glues its digits or
+// joins fewer words ("Sauna-Makkara7", "Knedlik_2022").
+func titledName(v []byte) bool {
+	parts := bytes.Split(v, []byte("-"))
+	if len(parts) < 3 {
+		return false
+	}
+	for i, p := range parts {
+		if len(p) == 0 {
+			return false
+		}
+		if i == len(parts)-1 {
+			return isDigits(p)
+		}
+		if p[0] < 'A' || p[0] > 'Z' || len(p) < 2 || !isLowerASCII(p[1:]) {
+			return false
+		}
+	}
+	return false
+}
+
+func isLowerASCII(b []byte) bool {
+	for _, c := range b {
+		if c < 'a' || c > 'z' {
+			return false
+		}
+	}
+	return true
+}
+
+// labelOnlyNoun reports a noun the table takes only as a field's label.
+func labelOnlyNoun(key []byte) bool {
+	k := strings.ToLower(string(key))
+	for _, l := range passwordNounLanguages {
+		for _, n := range l.labels {
+			if strings.HasSuffix(k, n) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // passwordNounLanguage is one language's words for a password (or a
@@ -90,6 +248,10 @@ type passwordNounLanguage struct {
 	// copulas between the noun and its value ("är", "er", "jest", "to",
 	// "это"); a colon and a dash need none
 	copulas []string
+	// labels: words that name a password only as a field's label
+	// ("κωδικός:" in a card of credentials), elsewhere a code of any
+	// kind ("κωδικός σφάλματος")
+	labels []string
 	// compounds: the language glues a noun to what it is for
 	// ("wifilösenordet", "wlansalasana"), so a letter may stand before it
 	compounds bool
@@ -133,7 +295,7 @@ var passwordNounLanguages = []passwordNounLanguage{
 	{lang: "uk", nouns: []string{"пароль", "пароля", "паролем", "паролі", "гасло"}, copulas: []string{"це", "такий", "тепер"}},
 	{lang: "be", nouns: []string{"пароль", "пароля"}, copulas: []string{"гэта"}},
 	{lang: "el", nouns: []string{"κωδικός πρόσβασης", "κωδικό πρόσβασης", "κωδικού πρόσβασης", "συνθηματικό", "συνθηματικού"},
-		copulas: []string{"είναι", "ήταν"}},
+		copulas: []string{"είναι", "ήταν"}, labels: []string{"κωδικός", "κωδικό"}},
 	{lang: "lt", nouns: []string{"slaptažodis", "slaptažodžio", "slaptažodį", "slaptazodis"}, copulas: []string{"yra", "buvo"}},
 	{lang: "lv", nouns: []string{"parole", "paroli", "paroles"}, copulas: []string{"ir", "bija"}},
 	{lang: "ca", nouns: []string{"contrasenya", "contrasenyes"}, copulas: []string{"és", "era", "ara"}},
@@ -148,6 +310,9 @@ var passwordNounLanguages = []passwordNounLanguage{
 	{lang: "he", nouns: []string{"סיסמה", "סיסמא", "הסיסמה", "הסיסמא"}, copulas: []string{"היא", "הוא", "זה"}},
 	{lang: "hi", nouns: []string{"पासवर्ड", "कूटशब्द"}, copulas: []string{"है"}},
 	{lang: "bn", nouns: []string{"পাসওয়ার্ড"}, copulas: []string{"হল", "হলো"}},
+	// Dutch's nouns are prose-secret-intl's; its abbreviation of
+	// "wachtwoord" labels a field only ("gebr: …, ww: …")
+	{lang: "nl", labels: []string{"ww"}},
 }
 
 // passwordNounForms returns the nouns of every language in the table and
@@ -155,7 +320,7 @@ var passwordNounLanguages = []passwordNounLanguage{
 func passwordNounForms() (nouns, copulas []string) {
 	seenN, seenC := map[string]bool{}, map[string]bool{}
 	for _, l := range passwordNounLanguages {
-		for _, n := range l.nouns {
+		for _, n := range append(append([]string(nil), l.nouns...), l.labels...) {
 			if !seenN[n] {
 				seenN[n] = true
 				nouns = append(nouns, n)
@@ -170,8 +335,10 @@ func passwordNounForms() (nouns, copulas []string) {
 	}
 	// in order, so that the expression's alternation shares the nouns'
 	// common prefixes ("lösen", "lösenord", "lösenordet" are one branch):
-	// fewer threads start at each byte of a line searched whole
-	sort.Strings(nouns)
+	// fewer threads start at each byte of a line searched whole; the
+	// longer first, which the leftmost-first alternation prefers
+	// ("κωδικός πρόσβασης" over the label "κωδικός")
+	sort.Sort(sort.Reverse(sort.StringSlice(nouns)))
 	sort.Strings(copulas)
 	return nouns, copulas
 }
@@ -228,7 +395,7 @@ func tablePasswordNoun(ctx []byte, at int, key []byte) (noun, ok bool) {
 	var compounds, found bool
 	best := ""
 	for _, l := range passwordNounLanguages {
-		for _, n := range l.nouns {
+		for _, n := range append(append([]string(nil), l.nouns...), l.labels...) {
 			if strings.HasSuffix(k, n) && len(n) >= len(best) {
 				if len(n) > len(best) {
 					compounds = false

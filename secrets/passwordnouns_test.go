@@ -125,11 +125,11 @@ func TestPasswordNounTable(t *testing.T) {
 		kws[k] = true
 	}
 	for _, l := range passwordNounLanguages {
-		if len(l.nouns) == 0 {
+		if len(l.nouns) == 0 && len(l.labels) == 0 {
 			t.Errorf("%s: no nouns", l.lang)
 		}
 		seen := map[string]bool{}
-		for _, n := range append(append([]string(nil), l.nouns...), l.copulas...) {
+		for _, n := range append(append(append([]string(nil), l.nouns...), l.copulas...), l.labels...) {
 			if n != strings.ToLower(n) || strings.TrimSpace(n) != n {
 				t.Errorf("%s: %q is not a lower-case word", l.lang, n)
 			}
@@ -138,7 +138,7 @@ func TestPasswordNounTable(t *testing.T) {
 			}
 			seen[n] = true
 		}
-		for _, n := range l.nouns {
+		for _, n := range append(append([]string(nil), l.nouns...), l.labels...) {
 			up := []rune(n)
 			up[0] = unicode.ToUpper(up[0])
 			if !kws[n] || up[0] >= 0x80 && !kws[string(up)] {
@@ -146,4 +146,78 @@ func TestPasswordNounTable(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestPasswordFieldLabels: a password after its noun as a field's label
+// (a card of credentials, a form copied into a ticket, a chat message
+// that is one field), round 21's second pass. The label gives the value
+// plainly: a word and digits in mixed case, letters of the language's
+// alphabet. Beside them the near-misses each filter stands for: the same
+// value mid-sentence (a ticket about a password), a label-only noun that
+// labels nothing (a booking code), a value running on in a script
+// written without blanks, a mask, a placeholder, a policy.
+func TestPasswordFieldLabels(t *testing.T) {
+	g := newFakeGen("password-field-labels-round-21")
+	digits := func(n int) string { return g.from("0123456789", n) }
+	word := func(ws ...string) string { return ws[g.next()%uint64(len(ws))] }
+	intl := RuleProsePasswordIntl
+	checkNoteCases(t, []noteCase{
+		{"uživatel: reporty\nheslo: " + word("Knedlik", "Vltava", "Tatra") + "_" + digits(4) + "\n", intl},
+		{"tunnus: testi\nsalasana: " + word("Sauna", "Sisu") + "-" + word("Makkara", "Pulla") + digits(1) + "\n", intl},
+		{"Brugernavn: lape\nAdgangskode: " + word("Smørrebrød", "Rødgrød") + digits(2) + "\n", intl},
+		{"> Felhasználónév: kovacs\n> Jelszó: " + word("Pogácsa", "Túrórudi") + "." + digits(4) + "\n", intl},
+		{"**Wi-Fi:** Ofis\n**Şifre:** " + word("Simit", "Börek") + "." + word("Cay", "Ayran") + "." + digits(4) + "\n", intl},
+		{"[15/03 11:07] Μαρία: κωδικός: " + word("Souvlaki", "Gyros") + "!" + digits(2) + "\n", intl},
+		{"3. Parolă: " + word("Mamaliga", "Sarmale") + "_" + digits(2) + "\n", intl},
+		{"- Пароль: " + word("Matryoshka", "Pelmeni") + "_" + digits(4) + "\n", intl},
+		{"heslo: " + word("Knedlik", "Vltava") + "_" + digits(4) + " (jen test)\n", intl},
+		// mid-sentence, a value shaped as a name is not given plainly
+		{"Požadavek na heslo: " + word("Ticket", "Incident") + "-" + digits(4) + " uzavřen\n", ""},
+		{"[10:03] Bram Jansen\ngebr: kassa01\nww: " + word("Stroopwafel", "Hagelslag") + "!" + digits(2) + "\n", intl},
+		{"Zie www: " + word("Stroopwafel", "Hagelslag") + "!" + digits(2) + "\n", ""},
+		{"De ww is " + word("Stroopwafel", "Hagelslag") + "!" + digits(2) + "\n", ""},
+		// a form's error about the field, more than a word before it
+		{"Chyba v poli heslo: " + word("Invalid", "Missing") + "-" + word("Length", "Symbol") + digits(1) + "\n", ""},
+		// "κωδικός" labels nothing here: a booking code
+		{"Ο κωδικός κράτησης είναι " + word("Athens", "Corfu") + "#" + digits(4) + "xy\n", ""},
+		{"κωδικός σφάλματος: " + word("Timeout", "Refused") + "!" + digits(3) + "\n", ""},
+		// the value runs on in a script written without blanks
+		{"Şifre: " + word("Yonetici", "Misafir") + digits(4) + "のまま\n", ""},
+		{"heslo: " + word("Knedlik", "Vltava") + "_****\n", ""},
+		{"Jelszó: <" + word("Jelszo", "Titok") + "_" + digits(4) + ">\n", ""},
+		{"salasana: vähintään " + digits(2) + " merkkiä\n", ""},
+		{"Adgangskode: se " + word("KeePass", "Bitwarden") + "\n", ""},
+		{"**Şifre:** " + digits(4) + "\n", ""},
+		// lower-case words a number joins
+		{"[02/07/24, 10:16] Priya: वाईफाई पासवर्ड: " + word("chai", "lassi") + digits(4) + word("samosa", "pakora") + "\n", intl},
+		{"Hasło: " + word("zubr", "tatry") + digits(3) + word("kielbasa", "pierogi") + "\n", intl},
+		{"Hasło: " + word("zubr", "tatry") + word("kielbasa", "pierogi") + digits(3) + "\n", ""},
+		{"पासवर्ड: x" + digits(2) + word("linuxbox", "serverpc") + "\n", ""},
+		// a pair's second half after its comma, the value ending the line
+		{"[05.09.23 9:13:10] Jana: Zasedacka-5G, heslo " + word("Trdelnik", "Vltava") + digits(4) + "\n", intl},
+		{"логин admin, пароль " + word("Matryoshka", "Pelmeni") + "_" + digits(4) + "\n", intl},
+		{"kullanıcı: admin, şifre " + word("Simit", "Börek") + "." + digits(4) + "\n", intl},
+		// the sentence runs on, a rule, a number, a mask
+		{"ahoj, heslo " + word("Windows", "Ubuntu") + digits(2) + " nejde\n", ""},
+		{"na wiki, heslo musí mít " + digits(2) + " znaků\n", ""},
+		{"логин admin, пароль " + digits(8) + "\n", ""},
+		{"логин admin, пароль ********\n", ""},
+	})
+	// a table's row named by a password's noun or by "PSK" under a
+	// column of values: the row gives its value as plainly as a label
+	// (a table whose only name is one of prose-password-intl's nouns is
+	// not found: no keyword of table-secret's is in it)
+	tbl := RuleTableSecret
+	checkNoteCases(t, []noteCase{
+		{"| Feld | Wert |\n|---|---|\n| user | fakturierung |\n| Passwort | " + word("Mamaliga", "Sarmale") + "_" + digits(2) + " |\n", tbl},
+		{"| Parámetro | Valor |\n|---|---|\n| Pre-shared key (PSK) | " + word("Pampero", "Zonda") + ".Sur." + word("Viento", "Nube") + "." + digits(2) + " |\n", tbl},
+		{"| Field | Value |\n|---|---|\n| password | " + word("Knedlik", "Vltava") + "_" + digits(4) + " |\n", tbl},
+		// a word after the noun names something else; a product's name;
+		// a mask
+		{"| Parámetro | Valor |\n|---|---|\n| Pre-shared key (PSK) rotation | " + word("Quarterly", "Yearly") + "-" + digits(4) + " |\n", ""},
+		{"| Feld | Wert |\n|---|---|\n| Passwort | Windows-Server-" + digits(4) + " |\n", ""},
+		{"| Feld | Wert |\n|---|---|\n| Passwort | ******** |\n", ""},
+		// a column named by a key is judged as before: a name is no value
+		{"| Owner | API key |\n|---|---|\n| ops | " + word("Sauna", "Sisu") + "-" + word("Makkara", "Pulla") + digits(1) + " |\n", ""},
+	})
 }

@@ -201,8 +201,8 @@ func validTableSecret(c Candidate) bool {
 	// a chosen password of words joined by '.', '-' or '_'
 	// ("Pebble_bramble538") counts under a header that names a secret
 	tv := tableValue(c)
-	if !tv && !wordsPassword(c.Secret) {
-		return false
+	if !tv && !wordsPassword(c.Secret) && !labelledPasswordValue(c) {
+		return false // no value under any name (the last: a password's row)
 	}
 	ls, ok := lineStart(ctx, c.MatchOffset)
 	if !ok || !pipeRow(ctx[ls:]) || delimiterRow(ctx[ls:lineEndWithin(ctx, ls)]) {
@@ -223,7 +223,7 @@ func validTableSecret(c Candidate) bool {
 	}
 	switch kinds[col] {
 	case colSecret:
-		return true // the column's header names it
+		return tv || wordsPassword(c.Secret) // the column's header names it
 	case colToken:
 		// "token" alone also heads the tokens of a text or a model's
 		// name: only a value as random as a generated one counts.
@@ -234,9 +234,23 @@ func validTableSecret(c Candidate) bool {
 		// "| Field | Value |". A row's other cells (a date, a commit, a
 		// run) are named by their own headers.
 		name := bytes.Trim(cells[0], " \t*_`")
+		if col > 0 && !tv && passwordRowName(name) {
+			// a password's row gives its value as plainly as a field's
+			// label does ("| parolă | Mamaliga_88 |", "| PSK |
+			// Pampero.Sur.Viento.77 |")
+			return labelledPasswordValue(c)
+		}
 		return tv && col > 0 && (namesSecret(name) || localizedSecretHeader(name))
 	}
 	return false
+}
+
+// passwordRowName reports a row's name that names a password, not any
+// secret: a value under it is judged as a password's field
+// (labelledPasswordValue), a token's by its randomness.
+func passwordRowName(name []byte) bool {
+	n := bytes.ToLower(name)
+	return bytes.Contains(n, []byte("password")) || bytes.Contains(n, []byte("passphrase")) || localizedSecretHeader(name)
 }
 
 // splitCells returns the cells of a row's text up to a cell's opening
@@ -365,7 +379,10 @@ func lineEndWithin(data []byte, ls int) int {
 // valueHeaders name a column whose cells are the values their rows name.
 var valueHeaders = map[string]bool{"value": true, "values": true,
 	// Wert, valor, valeur, valore, waarde
-	"wert": true, "valor": true, "valeur": true, "valore": true, "waarde": true}
+	"wert": true, "valor": true, "valeur": true, "valore": true, "waarde": true,
+	// and in the languages of prose-password-intl's nouns
+	"valoare": true, "значение": true, "значення": true, "wartość": true, "hodnota": true, "érték": true, "değer": true,
+	"arvo": true, "värde": true, "værdi": true, "verdi": true, "τιμή": true, "vrijednost": true, "вредност": true, "стойност": true}
 
 // headerKinds splits a header row into cells and judges each: a name of
 // a secret (as validGeneric judges a name), a column of values, or other.
