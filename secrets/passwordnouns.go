@@ -87,6 +87,9 @@ func validProsePasswordIntl(c Candidate) bool {
 	if !table || !word {
 		return false
 	}
+	if notIntlPasswordValue(c, at) {
+		return false
+	}
 	label, paired := fieldLabel(c.Context, at, c.Key, c.Offset)
 	if (label || paired) && endsField(c.Context, c.Offset+len(c.Secret)) {
 		return labelledPasswordValue(c)
@@ -95,6 +98,36 @@ func validProsePasswordIntl(c Candidate) bool {
 		return false // a blank alone says nothing outside a pair
 	}
 	return !labelOnlyNoun(c.Key) && notesPasswordValue(c)
+}
+
+// notIntlPasswordValue: what a noun of the table stands before but no
+// password is: a product and its version after a colon or a dash, as
+// prose-password-phrase reads it (productName: "Lösenord: Windows10"), a library and its version
+// ("Библиотека проверки пароля: zxcvbn-4.4.2"), a reference (env:X, a
+// Windows path, a @handle), or a slogan's value after hasło, heslo,
+// geslo, lozinka, which name a motto too ("Hasło konferencji: …").
+func notIntlPasswordValue(c Candidate, at int) bool {
+	v := c.Secret
+	sep := strings.TrimRight(string(c.Context[:c.Offset]), " \t*")
+	colon := strings.HasSuffix(sep, ":") || strings.HasSuffix(sep, "：") || strings.HasSuffix(sep, "—") || strings.HasSuffix(sep, "–") || strings.HasSuffix(sep, "-")
+	if colon && productName(c) || nameVersionRE.Match(v) || v[0] == '@' || bytes.HasPrefix(bytes.ToLower(v), []byte("env:")) ||
+		len(v) > 2 && v[1] == ':' && v[2] == '\\' {
+		return true
+	}
+	rest := c.Context[at+len(c.Key) : c.Offset]
+	next, _, _ := strings.Cut(strings.TrimLeft(string(rest), " \t"), " ")
+	return sloganWords[strings.ToLower(strings.TrimRight(next, ":：,"))]
+}
+
+// nameVersionRE: a name, a hyphen and a dotted version (zxcvbn-4.4.2)
+var nameVersionRE = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9]*-[0-9]+(?:[./][0-9]+)+$`)
+
+// sloganWords follow hasło, heslo, geslo, lozinka where they name a
+// motto: of a conference, a campaign, a congress, an event, a year.
+var sloganWords = map[string]bool{
+	"konferencji": true, "kampanii": true, "przewodnie": true, "wyborcze": true, "reklamowe": true, "akcji": true, "festiwalu": true, "roku": true, "hackathonu": true,
+	"konference": true, "kampaně": true, "kampane": true, "akce": true, "festivalu": true,
+	"kongresa": true, "kampanje": true, "konferencije": true, "leta": true, "godine": true, "dogodka": true, "akcije": true,
 }
 
 // fieldLabel reports a noun that labels a field: a colon straight after
@@ -264,7 +297,7 @@ type passwordNounLanguage struct {
 // Japanese, Korean and Thai write no blank between words:
 // prose-secret-cjk reads those.
 var passwordNounLanguages = []passwordNounLanguage{
-	{lang: "sv", nouns: []string{"lösenord", "lösenordet", "lösenorden", "lösenordets", "lösen", "lösenfras", "lösenfrasen", "losenord", "losenordet"},
+	{lang: "sv", nouns: []string{"lösenord", "lösenordet", "lösenorden", "lösenordets", "lösenfras", "lösenfrasen", "losenord", "losenordet"},
 		copulas: []string{"är", "var", "blir", "blev"}, compounds: true},
 	{lang: "da", nouns: []string{"adgangskode", "adgangskoden", "adgangskoder", "kodeord", "kodeordet", "løsen", "løsenet"},
 		copulas: []string{"er", "var", "bliver"}, compounds: true},
@@ -292,7 +325,7 @@ var passwordNounLanguages = []passwordNounLanguage{
 	{lang: "tr", nouns: []string{"şifre", "şifresi", "şifreniz", "şifrem", "şifren", "şifremiz", "parolası", "parolanız", "parolam", "sifre", "sifresi"},
 		copulas: []string{"ise", "şu"}},
 	{lang: "ru", nouns: []string{"пароль", "пароля", "паролем", "паролю", "пароли"}, copulas: []string{"это", "такой", "теперь"}},
-	{lang: "uk", nouns: []string{"пароль", "пароля", "паролем", "паролі", "гасло"}, copulas: []string{"це", "такий", "тепер"}},
+	{lang: "uk", nouns: []string{"пароль", "пароля", "паролем", "паролі"}, copulas: []string{"це", "такий", "тепер"}},
 	{lang: "be", nouns: []string{"пароль", "пароля"}, copulas: []string{"гэта"}},
 	{lang: "el", nouns: []string{"κωδικός πρόσβασης", "κωδικό πρόσβασης", "κωδικού πρόσβασης", "συνθηματικό", "συνθηματικού"},
 		copulas: []string{"είναι", "ήταν"}, labels: []string{"κωδικός", "κωδικό"}},

@@ -110,6 +110,20 @@ func TestPasswordNounsInLanguages(t *testing.T) {
 		{"密码：JWT-RS256\n", ""},
 		{"비밀번호: ********\n", ""},
 		{"รหัสผ่าน: ดูในตู้เซฟ\n", ""},
+		// the review's near-misses of round 21: products and libraries
+		// with versions, references, slogans, German "lösen"
+		{"Lösenord: Windows10\n", ""},
+		{"Пароль: Office365\n", ""},
+		{"Библиотека проверки пароля: zxcvbn-4.4.2\n", ""},
+		{"Şifre doğrulama kütüphanesi: zxcvbn-4.4.2\n", ""},
+		{"Пароль: env:DB_PASS2\n", ""},
+		{"Пароль: C:\\Secrets\\db2024.txt\n", ""},
+		{"Пароль от бота: @deploy_bot2\n", ""},
+		{"Hasło konferencji: Code4Life!\n", ""},
+		{"Geslo kongresa: Skupaj2024!\n", ""},
+		{"Гасло хакатону: Hack4Ukraine!\n", ""},
+		{"Ticket lösen: OPS#4711a\n", ""},
+		{"Konflikt auflösen — Merge#42a\n", ""},
 	})
 }
 

@@ -204,11 +204,11 @@ func TestSearchAtFarStartsSound(t *testing.T) {
 	restore := ownFilterBudget()
 	defer func() { restore(); ownFilterBudget()() }()
 	texts := []string{
-		"clave: Sommer2024! mot de passe: Sommer2024! senha 48213, Passwort: Sommer2024! wachtwoord: Sommer2024! contraseña: Sommer2024! ",
-		"password: Sommer2024! Hasło do VPN: Zubrowka#1410 passphrase \"lantern cobalt mango river\" 密码：Panda@8888，pw Lisbon#2023 ",
-		"şifre: Galata!1453 lösenordet till wifi är Kanelbulle2019 WLAN-salasana: Tonttu#2021 wifilösenordet är Kanelbulle2019 ",
-		"x,clave Sommer2024; Datenbankpasswort ist Sommer2024! Admin-Kennwort: Sommer2024 die_passwort: Sommer2024 ",
-		"\x80password: Sommer2024! \xffşifre: Galata!1453 pass Hunter2! pwd: Hunter2! key: abc123xyz ",
+		"clave: Somme" + "r2024! mot de passe: Somme" + "r2024! senha 48213, Passwort: Somme" + "r2024! wachtwoord: Somme" + "r2024! contraseña: Somme" + "r2024! ",
+		"password: Somme" + "r2024! Hasło do VPN: Zubrow" + "ka#1410 passphrase \"lantern cobalt mango river\" 密码：Panda" + "@8888，pw Lisbo" + "n#2023 ",
+		"şifre: Galat" + "a!1453 lösenordet till wifi är Kanelbu" + "lle2019 WLAN-salasana: Tontt" + "u#2021 wifilösenordet är Kanelbu" + "lle2019 ",
+		"x,clave Somme" + "r2024; Datenbankpasswort ist Somme" + "r2024! Admin-Kennwort: Somme" + "r2024 die_passwort: Somme" + "r2024 ",
+		"\x80password: Somme" + "r2024! \xffşifre: Galat" + "a!1453 pass Hunt" + "er2! pwd: Hunt" + "er2! key: abc1" + "23xyz ",
 	}
 	for _, k := range []string{"password ", "şifre:x", "Passwort", "clave:", "a"} {
 		texts = append(texts, strings.Repeat(k, (16<<10)/len(k)))
