@@ -22,27 +22,12 @@ var noOpenat2 atomic.Bool
 // it did not read the file (unsupported, or any error): the caller takes
 // os.Root's way, which then reports the error as it always has.
 func readBeneath(dir *os.File, name string, limit int64) (data []byte, ok bool) {
-	if dir == nil || noOpenat2.Load() {
-		return nil, false
-	}
-	how := unix.OpenHow{
-		Flags:   unix.O_RDONLY | unix.O_NONBLOCK | unix.O_NOCTTY | unix.O_CLOEXEC,
-		Resolve: unix.RESOLVE_BENEATH | unix.RESOLVE_NO_MAGICLINKS,
-	}
-	var fd int
-	err := ignoringEINTR(func() (err error) {
-		fd, err = unix.Openat2(int(dir.Fd()), name, &how)
-		return err
-	})
-	if err == syscall.ENOSYS || err == syscall.EPERM {
-		noOpenat2.Store(true)
-		return nil, false
-	}
-	if err != nil {
+	fd, ok := openBeneath(dir, name, unix.O_NONBLOCK)
+	if !ok {
 		return nil, false
 	}
 	defer syscall.Close(fd)
-	data, err = readFD(fd, name, limit)
+	data, err := readFD(fd, name, limit)
 	if err != nil {
 		return nil, false
 	}
@@ -56,25 +41,10 @@ func readBeneath(dir *os.File, name string, limit int64) (data []byte, ok bool) 
 // the directory (unsupported, or any error): the caller takes os.Root's
 // way, which then reports the error as it always has.
 func readDirBeneath(dir *os.File, name string) (entries []fs.DirEntry, ok bool) {
-	if dir == nil || noOpenat2.Load() {
-		return nil, false
-	}
-	how := unix.OpenHow{
-		// no O_NONBLOCK: O_DIRECTORY refuses a FIFO before any open,
-		// and a non-blocking descriptor would be put in the poller
-		Flags:   unix.O_RDONLY | unix.O_DIRECTORY | unix.O_NOCTTY | unix.O_CLOEXEC,
-		Resolve: unix.RESOLVE_BENEATH | unix.RESOLVE_NO_MAGICLINKS,
-	}
-	var fd int
-	err := ignoringEINTR(func() (err error) {
-		fd, err = unix.Openat2(int(dir.Fd()), name, &how)
-		return err
-	})
-	if err == syscall.ENOSYS || err == syscall.EPERM {
-		noOpenat2.Store(true)
-		return nil, false
-	}
-	if err != nil {
+	// no O_NONBLOCK: O_DIRECTORY refuses a FIFO before any open, and a
+	// non-blocking descriptor would be put in the poller
+	fd, ok := openBeneath(dir, name, unix.O_DIRECTORY)
+	if !ok {
 		return nil, false
 	}
 	d := os.NewFile(uintptr(fd), name)
@@ -93,4 +63,26 @@ func readDirBeneath(dir *os.File, name string) (entries []fs.DirEntry, ok bool) 
 	}
 	slices.SortFunc(entries, func(a, b fs.DirEntry) int { return strings.Compare(a.Name(), b.Name()) })
 	return entries, true
+}
+
+// openBeneath opens name under dir read-only with flags added, by one
+// openat2 the kernel keeps beneath dir; ok is false when it did not (openat2
+// unsupported: noOpenat2 is set; or any error).
+func openBeneath(dir *os.File, name string, flags uint64) (fd int, ok bool) {
+	if dir == nil || noOpenat2.Load() {
+		return -1, false
+	}
+	how := unix.OpenHow{
+		Flags:   unix.O_RDONLY | unix.O_NOCTTY | unix.O_CLOEXEC | flags,
+		Resolve: unix.RESOLVE_BENEATH | unix.RESOLVE_NO_MAGICLINKS,
+	}
+	err := ignoringEINTR(func() (err error) {
+		fd, err = unix.Openat2(int(dir.Fd()), name, &how)
+		return err
+	})
+	if err == syscall.ENOSYS || err == syscall.EPERM {
+		noOpenat2.Store(true)
+		return -1, false
+	}
+	return fd, err == nil
 }
