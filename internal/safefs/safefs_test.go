@@ -74,13 +74,7 @@ func TestReadBeneath(t *testing.T) {
 	must(t, os.Symlink("../../secret.md", filepath.Join(dir, "a", "out.md")))
 	must(t, os.Symlink(filepath.Join(parent, "secret.md"), filepath.Join(dir, "abs.md")))
 	must(t, os.Symlink("/proc/self/root/"+parent+"/secret.md", filepath.Join(dir, "magic.md")))
-	f, err := Open(dir, 1<<20)
-	must(t, err)
-	defer f.Close()
-	readDirBeneath(f.dir, ".") // a probe: noOpenat2 is known after it
-	if noOpenat2.Load() {
-		t.Skip("openat2 is not available here")
-	}
+	f := openWithOpenat2(t, dir)
 	for _, c := range []struct {
 		name string
 		want string // "" when nothing may be read
@@ -125,13 +119,7 @@ func TestReadDirBeneath(t *testing.T) {
 	must(t, os.Symlink("../..", filepath.Join(dir, "a", "out")))
 	must(t, os.Symlink(parent, filepath.Join(dir, "abs")))
 	must(t, os.Symlink("/proc/self/root/"+parent, filepath.Join(dir, "magic")))
-	f, err := Open(dir, 1<<20)
-	must(t, err)
-	defer f.Close()
-	readDirBeneath(f.dir, ".") // a probe: noOpenat2 is known after it
-	if noOpenat2.Load() {
-		t.Skip("openat2 is not available here")
-	}
+	f := openWithOpenat2(t, dir)
 	listing := func(es []fs.DirEntry) (s []string) {
 		for _, e := range es {
 			info, err := e.Info()
@@ -198,4 +186,18 @@ func TestReadDirWithoutOpenat2(t *testing.T) {
 	if _, err := f.ReadDir("fifo"); err == nil {
 		t.Error("ReadDir of a FIFO: no error")
 	}
+}
+
+// openWithOpenat2 opens dir as an FS for a test of the openat2 paths, and
+// skips the test, saying why, where the kernel refuses openat2.
+func openWithOpenat2(t *testing.T, dir string) *FS {
+	t.Helper()
+	f, err := Open(dir, 1<<20)
+	must(t, err)
+	t.Cleanup(func() { f.Close() })
+	readDirBeneath(f.dir, ".") // a probe: noOpenat2 is known after it
+	if noOpenat2.Load() {
+		t.Skip("openat2 is not available here")
+	}
+	return f
 }
