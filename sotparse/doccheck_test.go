@@ -288,11 +288,7 @@ func TestKeepsKeyValue(t *testing.T) {
 	const all = "one.Owner=jp one.Validator=passed two.Owner=mk two.Validator=pending .Owner=jp"
 	for _, release := range []bool{false, true} {
 		seen.Store(0)
-		disc, err := Discover(fsys, DiscoverOptions{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		ws := ParseStreaming(token.NewFileSet(), disc, func(p string) ([]byte, error) { return fs.ReadFile(fsys, p) }, 0, nil, &Stream{Checks: []*DocCheck{reads, keeps}, Release: release})
+		ws := parseStreamOf(t, fsys, release, reads, keeps)
 		want := all
 		if release {
 			want = "one.Validator=passed two.Validator=pending"
@@ -332,11 +328,7 @@ func TestKeepsField(t *testing.T) {
 	const all = "name=a extra=one status=draft kept_key=two status=done list= late=three"
 	for _, release := range []bool{false, true} {
 		seen.Store(0)
-		disc, err := Discover(fsys, DiscoverOptions{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		ws := ParseStreaming(token.NewFileSet(), disc, func(p string) ([]byte, error) { return fs.ReadFile(fsys, p) }, 0, nil, &Stream{Checks: []*DocCheck{reads, keeps}, Release: release})
+		ws := parseStreamOf(t, fsys, release, reads, keeps)
 		fm := ws.Docs[0].Frontmatter
 		want, wantUnknown := all, "extra=one kept_key=two list= late=three"
 		if release {
@@ -355,4 +347,15 @@ func TestKeepsField(t *testing.T) {
 			t.Errorf("release %v: the DocCheck saw %d unknown fields, want all 4", release, seen.Load())
 		}
 	}
+}
+
+// parseStreamOf parses fsys with checks run as each document is parsed,
+// letting the texts go with release.
+func parseStreamOf(t *testing.T, fsys fs.FS, release bool, checks ...*DocCheck) *Workspace {
+	t.Helper()
+	disc, err := Discover(fsys, DiscoverOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ParseStreaming(token.NewFileSet(), disc, func(p string) ([]byte, error) { return fs.ReadFile(fsys, p) }, 0, nil, &Stream{Checks: checks, Release: release})
 }
