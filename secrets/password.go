@@ -28,6 +28,9 @@ var passwordNonValues = map[string]bool{
 	"blank": true, "default": true, "same": true, "yes": true, "no": true, "env": true,
 	"fail": true, "failed": true, "passed": true, "ok": true, "skip": true, "skipped": true,
 	"value": true, "values": true, "text": true, "word": true, "words": true,
+	// what a test types to be refused or to mismatch: {"password": "wrong"}
+	"wrong": true, "incorrect": true, "invalid": true, "bad": true, "wrongpass": true, "badpass": true,
+	"mismatch": true, "different": true, "another": true, "other": true,
 }
 
 // passwordTranslations are the word "password" in other languages: the
@@ -102,12 +105,24 @@ func passwordGate(data []byte, i int) bool {
 	return bytes.HasPrefix(data[j:], []byte("value")) // <add key="…Password" value="…"/>
 }
 
+// passOwners are the accounts and services whose "pass" is a password
+// (DB_PASS, redisPass, SMTP_PASS): a test's "testPass" or an
+// "idOldPass" has none of them before it.
+var passOwners = map[string]bool{
+	"db": true, "database": true, "redis": true, "mysql": true, "pg": true, "postgres": true, "mongo": true,
+	"mongodb": true, "mssql": true, "oracle": true, "sql": true, "jdbc": true, "smtp": true, "mail": true,
+	"imap": true, "ldap": true, "ftp": true, "sftp": true, "ssh": true, "admin": true, "root": true,
+	"user": true, "proxy": true, "rabbit": true, "rabbitmq": true, "amqp": true, "mq": true, "kafka": true,
+	"elastic": true, "es": true, "vault": true, "wifi": true, "vpn": true, "api": true, "app": true,
+	"service": true, "svc": true, "bind": true, "auth": true, "login": true, "account": true,
+}
+
 func validPasswordLiteral(c Candidate) bool {
 	words := keyWords(string(c.Key))
 	if len(words) == 0 || !passwordWords[words[len(words)-1]] || genericMetaFirst[words[0]] {
 		return false
 	}
-	if words[len(words)-1] == "pass" && len(words) > 1 {
+	if words[len(words)-1] == "pass" && len(words) > 1 && !passOwners[words[len(words)-2]] {
 		return false // idOldPass, testPass: a test that passed, not a password
 	}
 	if concatenated(c) {
@@ -247,7 +262,19 @@ func concatenated(c Candidate) bool {
 			return true
 		}
 	}
-	return strings.HasPrefix(string(c.Secret), "+") || strings.HasSuffix(string(c.Secret), "+")
+	if strings.HasPrefix(string(c.Secret), "+") {
+		return true // "a: "+v+"\n" read as the literal "+v+"
+	}
+	// a + that ends a literal closed by its quote on both sides is one of
+	// its characters ("sugar6349+"); unquoted, it joins the next operand
+	return strings.HasSuffix(string(c.Secret), "+") && !quotedLiteral(c)
+}
+
+// quotedLiteral reports whether the secret is the whole of a literal: the
+// same quote just before and just after it.
+func quotedLiteral(c Candidate) bool {
+	i, j := c.Offset-1, c.Offset+len(c.Secret)
+	return i >= 0 && j < len(c.Context) && (c.Context[i] == '"' || c.Context[i] == '\'') && c.Context[j] == c.Context[i]
 }
 
 // bareAfterBlank: the secret is unquoted, follows "= " and ends its

@@ -815,6 +815,9 @@ func corpusSamples() []sample {
 		s = append(s, fp("braintree token format in docs", RuleBraintreeAccessToken, "The token looks like `access_token$production$<merchant_id>$<hash>`.\n"))
 		ak := g.from(h, 32)
 		s = append(s, tp("algolia key handed to APIKey", RuleSecretTypeLiteral, ak, "```kotlin\nval client = ClientSearch(ApplicationID(\"LATENCY\"), APIKey(\""+ak+"\"))\n```\n"))
+		rp := g.from(alphaLower+alphaDigit, 20)
+		s = append(s, tp("redis requirepass", RuleConfigDirectivePassword, rp, "port 6379\nrequirepass "+rp+"\nmaxmemory 2gb\n"))
+		s = append(s, fp("redis.conf's documented sample", RuleConfigDirectivePassword, "# requirepass foobared\nrequirepass ${REDIS_PASSWORD}\n"))
 		s = append(s, fp("a cloud Secret resource", RuleSecretTypeLiteral, "```ts\nconst s = new aws.secretsmanager.Secret(\"dbPassword2024Prod\");\nval key = APIKey(BuildConfig.ALGOLIA_KEY)\n```\n"))
 	}
 	return s

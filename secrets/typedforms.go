@@ -24,6 +24,12 @@ const (
 	// Secret::new(…). The type names what the value is, so no name on the
 	// left of an assignment is needed.
 	RuleSecretTypeLiteral = "secret-type-literal"
+	// RuleConfigDirectivePassword reports a password given to a server's
+	// configuration directive, separated by blanks rather than "=":
+	// Redis's requirepass and masterauth (also as redis-server flags),
+	// keepalived's auth_pass, HAProxy's insecure-password and its
+	// "stats auth user:password".
+	RuleConfigDirectivePassword = "config-directive-password"
 )
 
 // typedRules returns fresh copies of the rules above, in rank order.
@@ -71,8 +77,37 @@ var typedCompiled = sync.OnceValue(func() []*Rule {
 			Validate:        validSecretTypeLiteral,
 			startsAtKeyword: true,
 		},
+		{
+			ID:          RuleConfigDirectivePassword,
+			Description: "password of a server's configuration directive (requirepass, masterauth, auth_pass, insecure-password, stats auth)",
+			// a directive starts its line (after blanks) or is a flag of
+			// the server's command line; its value is one word, quoted
+			// or not, and ends the directive
+			builtinRE: builtinExpr(`(?i:(?:^|\n)[ \t]*|--|[ \t])(?P<key>requirepass|masterauth|auth_pass|insecure-password|stats[ \t]+auth[ \t]+[^:\s]+:)[ \t]*` +
+				`(?:"(?P<secret>[^"\s]{4,})"|'(?P<secret>[^'\s]{4,})'|(?P<secret>[^\s"'#;]{4,}))(?:[ \t;#]|\r?$|\n)`),
+			MinLen:   4,
+			Keywords: []string{"requirepass", "masterauth", "auth_pass", "insecure-password", "stats auth"},
+			Validate: validConfigDirectivePassword,
+		},
 	}
 })
+
+// directiveExamples are the values the servers' own documentation gives
+// (redis.conf's "foobared", keepalived's "1111"): copied samples.
+var directiveExamples = map[string]bool{"foobared": true, "1111": true, "password": true, "yourpassword": true, "mypassword": true}
+
+func validConfigDirectivePassword(c Candidate) bool {
+	v := c.Secret
+	if directiveExamples[strings.ToLower(string(v))] || IsPlaceholder(v) || referenceInValue(v) {
+		return false
+	}
+	// a sentence about the directive ("set requirepass in redis.conf"):
+	// a value that is a plain lower-case word is prose, not a password
+	if wordListRE.Match(v) && !hasDigit(v) && !hasSymbol(v) {
+		return false
+	}
+	return plausiblePasswordValue(v)
+}
 
 // typeCallGate passes a type name called directly or through ::new or
 // ::from; "secret::" is its own way in (Secret::new, SecretString::from

@@ -51,3 +51,42 @@ func TestTypedForms(t *testing.T) {
 		{"smtp5.rs", `let creds = Credentials::new("relay".to_owned(), "password".to_owned());`, ""},
 	})
 }
+
+// TestConfigDirectivePassword: passwords of server directives written with
+// blanks (round 22's blind files set held a redis.conf), and the
+// documentation, references and sentences that name the directives.
+func TestConfigDirectivePassword(t *testing.T) {
+	pw := "fanEAz3Ic" + "MKuA0Ts3X"
+	checkFormCases(t, []formCase{
+		{"redis.conf", "bind 0.0.0.0\nport 6379\nrequirepass " + pw + "\nmaxmemory 4gb\n", RuleConfigDirectivePassword},
+		{"replica.conf", "replicaof 10.0.0.5 6379\nmasterauth \"Tulip77" + "32pond\"\n", RuleConfigDirectivePassword},
+		{"compose.yml", "services:\n  cache:\n    command: redis-server --requirepass Tulip77" + "32pond --appendonly yes\n", RuleConfigDirectivePassword},
+		{"keepalived.conf", "vrrp_instance VI_1 {\n  authentication {\n    auth_type PASS\n    auth_pass Kx93" + "mQ2z\n  }\n}\n", RuleConfigDirectivePassword},
+		{"haproxy.cfg", "userlist ops\n    user deploy insecure-password Tulip77" + "32pond\n", RuleConfigDirectivePassword},
+		{"haproxy2.cfg", "listen stats\n    bind :8404\n    stats auth admin:Tulip77" + "32pond\n", RuleConfigDirectivePassword},
+		// the documentation's own sample, references, sentences
+		{"redis2.conf", "# requirepass foobared\n", ""},
+		{"redis3.conf", "requirepass ${REDIS_PASSWORD}\n", ""},
+		{"redis4.conf", "requirepass <your-password>\n", ""},
+		{"notes.md", "Set requirepass in redis.conf, then restart; masterauth must match it.\n", ""},
+		{"notes2.md", "The requirepass directive is commented out by default.\n", ""},
+		{"keepalived2.conf", "    auth_pass 1111\n", ""},
+		{"haproxy3.cfg", "    user deploy password $6$rounds=5000$abc$def\n", ""},
+	})
+}
+
+// TestPasswordLiteralNamesAndEnds: a literal ending in "+" is whole when
+// quoted on both sides; "pass" after an account's name is a password; a
+// test's "wrong" password is not one.
+func TestPasswordLiteralNamesAndEnds(t *testing.T) {
+	v := "sugar63" + "49+"
+	checkFormCases(t, []formCase{
+		{"Db.java", `    private static final String PASS = "` + v + `";`, RulePasswordLiteral},
+		{"Db2.java", `    private static final String DB_PASS = "` + v + `";`, RulePasswordLiteral},
+		{"cfg.py", `REDIS_PASS = "Kx93mQ2z` + `Lp"`, RulePasswordLiteral},
+		{"msg.java", `String msg = "password: "+name+"";`, ""},
+		{"t.java", `boolean testPass = "Kx93mQ2z` + `Lp";`, ""},
+		{"test_login.py", `r = client.post("/login", json={**FAKE_USER, "password": "wrong"})`, ""},
+		{"test_signup.py", `r = client.post("/signup", json={"confirm_password": "different"})`, ""},
+	})
+}
