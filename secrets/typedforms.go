@@ -68,7 +68,7 @@ var typedCompiled = sync.OnceValue(func() []*Rule {
 			Description: "literal handed to a type that holds a secret (APIKey(\"…\"), SecretStr(\"…\"), SecretString::new(\"…\".into()))",
 			// rustfmt breaks a long call after "(": blanks and line
 			// breaks, bounded, between the parts
-			builtinRE: builtinExpr(`\b(?P<key>(?i:apikey)|SecretStr|SecretString|SecretBox|Secret)(?:::(?:new|from))?[ \t]*\(\s{0,32}(?:Box::new\([ \t]*)?(?:String::from\([ \t]*)?` +
+			builtinRE: builtinExpr(`\b(?:(?P<key>(?i:apikey)|SecretStr|SecretString|SecretBox)(?:::(?:new|from))?|(?P<key>Secret)::(?:new|from))[ \t]*\(\s{0,32}(?:Box::new\([ \t]*)?(?:String::from\([ \t]*)?` +
 				`(?:"(?P<secret>[^"\s\\]{8,})"|'(?P<secret>[^'\s\\]{8,})')` + rustConversion + `[ \t]*\)?[ \t]*\)?,?\s{0,32}\)`),
 			MinLen:          8,
 			After:           256,
@@ -149,8 +149,6 @@ func validSecretTypeLiteral(c Candidate) bool {
 		key = key[i+2:]
 	}
 	switch {
-	case key == "Secret" && !bytes.HasPrefix(c.Match[len(c.Key):], []byte("::")):
-		return false
 	case strings.EqualFold(key, "apikey"):
 		return len(v) >= 12 && c.secretEntropy() >= 3.5 && hasDigit(v) && (hasLower(v) || hasUpper(v))
 	}
