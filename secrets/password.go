@@ -107,12 +107,12 @@ func passwordGate(data []byte, i int) bool {
 
 // passOwners are the accounts and services whose "pass" is a password
 // (DB_PASS, redisPass, SMTP_PASS): a test's "testPass" or an
-// "idOldPass" has none of them before it.
+// "idOldPass" has none of them before it, nor nginx's proxy_pass.
 var passOwners = map[string]bool{
 	"db": true, "database": true, "redis": true, "mysql": true, "pg": true, "postgres": true, "mongo": true,
 	"mongodb": true, "mssql": true, "oracle": true, "sql": true, "jdbc": true, "smtp": true, "mail": true,
 	"imap": true, "ldap": true, "ftp": true, "sftp": true, "ssh": true, "admin": true, "root": true,
-	"user": true, "proxy": true, "rabbit": true, "rabbitmq": true, "amqp": true, "mq": true, "kafka": true,
+	"user": true, "keystore": true, "truststore": true, "rabbit": true, "rabbitmq": true, "amqp": true, "mq": true, "kafka": true,
 	"elastic": true, "es": true, "vault": true, "wifi": true, "vpn": true, "api": true, "app": true,
 	"service": true, "svc": true, "bind": true, "auth": true, "login": true, "account": true,
 }

@@ -80,13 +80,19 @@ var typedCompiled = sync.OnceValue(func() []*Rule {
 		{
 			ID:          RuleConfigDirectivePassword,
 			Description: "password of a server's configuration directive (requirepass, masterauth, auth_pass, insecure-password, stats auth)",
-			// a directive starts its line (after blanks) or is a flag of
-			// the server's command line; its value is one word, quoted
-			// or not, and ends the directive
-			builtinRE: builtinExpr(`(?i:(?:^|\n)[ \t]*|--|[ \t])(?P<key>requirepass|masterauth|auth_pass|insecure-password|stats[ \t]+auth[ \t]+[^:\s]+:)[ \t]*` +
-				`(?:"(?P<secret>[^"\s]{4,})"|'(?P<secret>[^'\s]{4,})'|(?P<secret>[^\s"'#;]{4,}))(?:[ \t;#]|\r?$|\n)`),
+			// A directive starts its line and its value ends it (a
+			// comment may follow after a blank: keepalived's # and !);
+			// HAProxy's insecure-password follows a user's name; a
+			// redis-server flag takes its value after a blank, "=", or
+			// as the next item of an exec array. A sentence that names a
+			// directive has more words after the one that follows it.
+			builtinRE: builtinExpr(`(?m)(?:` +
+				`(?:^[ \t]*(?P<key>(?i:requirepass|masterauth|auth_pass))[ \t]+|[ \t](?P<key>(?i:insecure-password))[ \t]+|^[ \t]*(?P<key>(?i:stats[ \t]+auth)[ \t]+[^:\s]+:))` +
+				`(?:"(?P<secret>[^"\r\n]{4,})"|'(?P<secret>[^'\r\n]{4,})'|(?P<secret>[^\s"']{4,}))[ \t]*(?:[ \t][#!][^\r\n]*)?\r?$` +
+				`|--(?P<key>(?i:requirepass|masterauth))(?:[ \t]+|=|["'],[ \t]*)` +
+				`(?:"(?P<secret>[^"\r\n]{4,})"|'(?P<secret>[^'\r\n]{4,})'|(?P<secret>[^\s"',\]]{4,}))(?:[ \t"',\]]|\r?$))`),
 			MinLen:   4,
-			Keywords: []string{"requirepass", "masterauth", "auth_pass", "insecure-password", "stats auth"},
+			Keywords: []string{"requirepass", "masterauth", "auth_pass", "insecure-password", "stats auth", "stats\tauth"},
 			Validate: validConfigDirectivePassword,
 		},
 	}
@@ -98,12 +104,13 @@ var directiveExamples = map[string]bool{"foobared": true, "1111": true, "passwor
 
 func validConfigDirectivePassword(c Candidate) bool {
 	v := c.Secret
-	if directiveExamples[strings.ToLower(string(v))] || IsPlaceholder(v) || referenceInValue(v) {
+	l := strings.ToLower(string(v))
+	if directiveExamples[l] || passwordFixtures[l] || IsPlaceholder(v) || referenceInValue(v) {
 		return false
 	}
-	// a sentence about the directive ("set requirepass in redis.conf"):
-	// a value that is a plain lower-case word is prose, not a password
-	if wordListRE.Match(v) && !hasDigit(v) && !hasSymbol(v) {
+	// a line that is a sentence ("requirepass changes." in a list): a
+	// plain word closed by a sentence's punctuation
+	if w := bytes.TrimRight(v, ".,;:!?)"); len(w) < len(v) && wordListRE.Match(w) {
 		return false
 	}
 	return plausiblePasswordValue(v)

@@ -1,6 +1,9 @@
 package secrets
 
-import "testing"
+import (
+	"slices"
+	"testing"
+)
 
 // TestTypedForms: the vendor formats and the code forms of round 21
 // (typedforms.go, and Rust's Credentials::new in password-argument), and
@@ -72,7 +75,34 @@ func TestConfigDirectivePassword(t *testing.T) {
 		{"notes2.md", "The requirepass directive is commented out by default.\n", ""},
 		{"keepalived2.conf", "    auth_pass 1111\n", ""},
 		{"haproxy3.cfg", "    user deploy password $6$rounds=5000$abc$def\n", ""},
+		// round 22's review: two directives in a row, CRLF, case, a "#"
+		// inside the value, an exec array, a flag's "=", a comment after
+		{"upper.conf", "REQUIREPASS Pa55#wo" + "rd2024\n", RuleConfigDirectivePassword},
+		{"exec.yml", `command: ["redis-server", "--requirepass", "Zx9kq2Lm` + `Rt7vW"]` + "\n", RuleConfigDirectivePassword},
+		{"flag.yml", "command: redis-server --requirepass=Zx9kq2Lm" + "Rt7vW\n", RuleConfigDirectivePassword},
+		{"tab.cfg", "listen s\n    stats\tauth admin:Pr0dSt4" + "tsQ9\n", RuleConfigDirectivePassword},
+		{"k2.conf", "vrrp {\n  auth_pass Kx93m" + "Q2z   # shared\n}\n", RuleConfigDirectivePassword},
+		// sentences that name a directive, code, nginx's proxy_pass
+		{"notes3.md", "Set requirepass first, then restart the replicas.\nWhen requirepass changes, update masterauth too.\nrequirepass changes.\n", ""},
+		{"vrrp.py", "        auth_pass=None\n        auth_pass=settings.VRRP_AUTH\n", ""},
+		{"haproxy4.cfg", "    stats auth admin1:AdMiN123\n", ""},
+		{"nginx.yml", `proxy_pass: "backend_pool"` + "\n", ""},
 	})
+	// directives on consecutive lines, LF and CRLF: one finding a line
+	s := defaultScanner(t)
+	for _, nl := range []string{"\n", "\r\n"} {
+		text := "requirepass Zx9kq2Lm" + "Rt7vW" + nl + "masterauth Ms7tQ2vL" + "p9Xc" + nl +
+			"userlist ops" + nl + "    user a insecure-password Xk29f" + "Lq7Zp" + nl + "    user b insecure-password Yk29f" + "Lq7Zq" + nl
+		var lines []int
+		for _, f := range s.Scan("two.conf", []byte(text)) {
+			if f.RuleID == RuleConfigDirectivePassword {
+				lines = append(lines, f.Line)
+			}
+		}
+		if want := []int{1, 2, 4, 5}; !slices.Equal(lines, want) {
+			t.Errorf("line ends %q: findings on lines %v, want %v", nl, lines, want)
+		}
+	}
 }
 
 // TestPasswordLiteralNamesAndEnds: a literal ending in "+" is whole when
