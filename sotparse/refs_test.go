@@ -46,6 +46,59 @@ func TestRefsPacked(t *testing.T) {
 	}
 }
 
+// TestRefsPackedIDDeltas: ids are packed as differences from the one
+// before, so references to texts far into a large table, going back to an
+// early text and forward again, read back as added; and a run of texts new
+// to the table (a line of ids no other document names) packs in three
+// bytes a reference (kind, difference, position), not the 5 of an id of
+// over 2^14 packed whole (the first, a difference from 0, takes 3).
+func TestRefsPackedIDDeltas(t *testing.T) {
+	texts := NewTexts()
+	for i := range 1<<14 + 10 {
+		texts.ID(fmt.Sprintf("T-%d", i))
+	}
+	b := &refsBuilder{texts: texts}
+	var want []Ref
+	pos := token.Pos(1)
+	add := func(text string) {
+		r := Ref{RefWorkID, text, pos, pos + token.Pos(len(text))}
+		want = append(want, r)
+		b.add(r.Kind, r.Text, r.Pos, r.End)
+		pos = r.End + 2
+	}
+	for i := range 100 {
+		add(fmt.Sprintf("NEW-%07d", i))
+	}
+	if len(b.packed) > 3*100+2 {
+		t.Errorf("100 references to new texts packed in %d bytes, want at most 302", len(b.packed))
+	}
+	add("T-0") // back to the first id
+	add("NEW-0000050")
+	add(fmt.Sprintf("T-%d", 1<<14+9))
+	add("T-0")
+	add("LAST")
+	rs := b.refs(nil)
+	if rs.Len() != len(want) {
+		t.Fatalf("Len = %d, want %d", rs.Len(), len(want))
+	}
+	for i, r := range rs.All() {
+		if r != want[i] {
+			t.Errorf("ref %d = %+v, want %+v", i, r, want[i])
+		}
+	}
+	i := 0
+	rs.ids(func(kind RefKind, id TextID) bool {
+		if got := texts.Text(id); kind != RefWorkID || got != want[i].Text {
+			t.Errorf("ids: ref %d is %v %q, want %q", i, kind, got, want[i].Text)
+		}
+		i++
+		return true
+	})
+	if i != len(want) {
+		t.Errorf("ids yielded %d references, want %d", i, len(want))
+	}
+}
+
 // TestTextSetTrim: TextSet compares its texts less the suffix it trims,
 // so a directory named with and without its slash is one text.
 func TestTextSetTrim(t *testing.T) {

@@ -1108,16 +1108,27 @@ type claims []byte
 // add appends s; prev is the claim before it (the zero stated before
 // the first). A claim of the sentence and status of the one before (a
 // sentence of a hundred ids is a hundred claims) is its id alone, flagged
-// in its lowest bit: ~3.5 bytes a claim where each was ~5.
+// in its lowest bit: ~3.5 bytes a claim where each was ~5. The id is
+// packed as its difference from prev's (zigzag): a sentence's ids are
+// given ids in the run's table in the order it names them, so the ids of
+// a list no other document names differ by one, a byte each where an id
+// took 3-4 (distinct at 10,000 documents: 2 million claims, 7.8 -> 3.3 MB).
 func (c *claims) add(s, prev stated) {
+	d := zigzag(int64(s.id) - int64(prev.id))
 	if len(*c) > 0 && s.status == prev.status && s.off == prev.off {
-		*c = binary.AppendUvarint(*c, uint64(s.id)<<1|1)
+		*c = binary.AppendUvarint(*c, d<<1|1)
 		return
 	}
-	*c = binary.AppendUvarint(*c, uint64(s.id)<<1)
+	*c = binary.AppendUvarint(*c, d<<1)
 	*c = binary.AppendUvarint(*c, uint64(s.status))
 	*c = binary.AppendVarint(*c, int64(s.off-prev.off))
 }
+
+// zigzag maps a signed difference to an unsigned one, small for small
+// magnitudes of either sign (as binary.AppendVarint does); unzigzag
+// undoes it.
+func zigzag(d int64) uint64   { return uint64(d<<1) ^ uint64(d>>63) }
+func unzigzag(u uint64) int64 { return int64(u>>1) ^ -int64(u&1) }
 
 // all yields the claims in the order they were added.
 func (c claims) all(yield func(stated) bool) {
@@ -1128,7 +1139,7 @@ func (c claims) all(yield func(stated) bool) {
 			panic("status: claims cut short") // only add writes them
 		}
 		c = c[n:]
-		s := stated{id: sotparse.TextID(v >> 1), status: prev.status, off: prev.off}
+		s := stated{id: sotparse.TextID(int64(prev.id) + unzigzag(v>>1)), status: prev.status, off: prev.off}
 		if v&1 == 0 {
 			st, m := binary.Uvarint(c)
 			if m <= 0 {
