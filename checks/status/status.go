@@ -1370,7 +1370,7 @@ func index(d *sotparse.Doc, content []byte, pats *remainPatterns, texts *sotpars
 			di.remain = append(di.remain, remainLine{off: ln.Off, sents: sents})
 		}
 		for _, s := range statements {
-			if m := statesStatus.FindStringSubmatchIndex(s.text); m != nil && !inCodeSpan(s.text[:m[1]]) {
+			if m := matchStatesStatus(s.text); m != nil && !inCodeSpan(s.text[:m[1]]) {
 				st := strings.ToLower(s.text[m[4]:m[5]])
 				if statuses.Has(st) {
 					status := texts.ID(st)
