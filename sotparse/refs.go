@@ -151,38 +151,46 @@ func (b *refsBuilder) refs(slabs *modelSlabs) Refs {
 // reader has the id from a document whose parse happened before it read
 // it.
 //
-// The texts are copied into chunks of bytes they share, each behind its
-// length, each id holding where its text is (4 bytes), and found again by
-// an open-addressing index of their ids (4 bytes a slot, some bits of the
-// text's hash among them): a map of strings and a string header an id
-// held ~80 bytes a text more, which a workspace naming millions of
-// distinct ids (each reference a text of its own) paid in full.
+// The texts are copied into chunks of bytes they share, each as a record:
+// its length, then the text. The records of textGroup ids in a row are
+// written one after the other in one chunk, and only the first one's
+// place is kept (4 bytes a group): Text reads past the records before its
+// id's. A text that does not go in its group's chunk (longer than
+// textShared, or past the chunk's room) is held whole on its own and its
+// record says which (a forward record). The ids are found again by an
+// open-addressing index (4 bytes a slot, some bits of the text's hash
+// among them): a map of strings and a string header an id held ~80 bytes
+// a text more, which a workspace naming millions of distinct ids (each
+// reference a text of its own) paid in full; a place for each id, 4 bytes
+// more (8.5 MB on distinct at 10,000 documents, 2.2 million texts).
 type Texts struct {
 	mu     sync.Mutex
 	index  []uint32 // slot -> 0 when free, else id+1 | hash tag<<idBits (see slotLocked)
 	idBits uint     // log2(len(index)): the bits of id+1 in a slot
 	seed   maphash.Seed
 	n      uint32
-	places atomic.Pointer[[][]textPlace] // by id, in blocks (see addLocked); copied to change
+	places atomic.Pointer[[][]textPlace] // by group of ids, in blocks (see addLocked); copied to change
 	chunks atomic.Pointer[[][]byte]      // shared chunks; copied to grow: a reader's copy stays valid
-	longs  atomic.Pointer[[][]byte]      // texts over textShared, each whole; copied to grow
-	// The shared chunk texts are copied into (under mu): its rest, where
-	// that starts, its number.
+	longs  atomic.Pointer[[][]byte]      // texts held whole; copied to grow
+	// The shared chunk records are written into (under mu): its rest,
+	// where that starts, its number.
 	free      []byte
 	freeAt    int
 	freeChunk textPlace
-	nextN     int // the size of the next shared chunk
+	nextN     int  // the size of the next shared chunk
+	groupLong bool // the group being written is held whole, text by text (see groupPlaceLocked)
 }
 
 // TextID names a text in its Texts.
 type TextID uint32
 
-// textPlace is where a text is: chunk<<16 | offset of its length (a
-// uvarint, the text after it) in a shared chunk, or textLong | its number
-// among the texts longer than textShared. The empty text is 0, a place no
-// text takes (the first chunk starts at 1). Where a place was 8 bytes, a
-// span of chunk, offset and length, a text's length now costs a byte
-// beside it: 2.2 million distinct texts held 6.6 MB less.
+// textPlace is where a group's records start: chunk<<16 | offset in a
+// shared chunk; or, once the shared chunks are full (2 GB of texts),
+// textLong | the number of the group's first text among those held whole,
+// the others after it.
+//
+// A record is a uvarint h, then for h&1 == 0 a text of h>>1 bytes; for
+// h&1 == 1 the text is the one held whole numbered h>>1.
 type textPlace uint32
 
 const textLong textPlace = 1 << 31
@@ -190,19 +198,31 @@ const textLong textPlace = 1 << 31
 // Texts up to textShared bytes share chunks of up to textChunk bytes
 // (offsets fit 16 bits), from a few texts' worth, for a parse of one
 // document, to chunks the runtime gives pages of their own. The shared
-// chunks are at most textLong>>16: 2 GB of texts.
+// chunks are at most maxTextChunks (textLong>>16: 2 GB of texts; a
+// variable for the test of what comes after).
 const (
 	textShared = 1 << 10
 	textChunk  = 64 << 10
 )
 
-// The places are in blocks of textPlaceBlock ids (256 KB), the first of
-// which grows from textFirstIDs by doubling: a table of a few texts is
-// small, and a large one wastes at most a block (doubling blocks wasted up
-// to half of them).
+var maxTextChunks = int(textLong >> 16)
+
+// textGroup ids share a place: Text reads past at most textGroup-1
+// records (1.5 on average, a byte each for a text of under 64 bytes) for
+// 3 bytes less a text. A forward record takes at most textForward bytes;
+// a group's chunk keeps room for one for each of its records to come.
 const (
-	textFirstIDs   = 64
-	textPlaceBlock = 1 << 16
+	textGroup   = 4
+	textForward = binary.MaxVarintLen32
+)
+
+// The places are in blocks of textPlaceBlock groups (256 KB), the first
+// of which grows from textFirstGroups by doubling: a table of a few texts
+// is small, and a large one wastes at most a block (doubling blocks
+// wasted up to half of them).
+const (
+	textFirstGroups = 16
+	textPlaceBlock  = 1 << 16
 )
 
 // NewTexts returns an empty table.
@@ -212,21 +232,36 @@ func NewTexts() *Texts {
 
 // Text returns the text of id, which t gave out.
 func (t *Texts) Text(id TextID) string {
-	p := (*t.places.Load())[id/textPlaceBlock][id%textPlaceBlock]
-	switch {
-	case p == 0:
-		return ""
-	case p&textLong != 0:
-		c := (*t.longs.Load())[p&^textLong]
+	g := id / textGroup
+	p := (*t.places.Load())[g/textPlaceBlock][g%textPlaceBlock]
+	if p&textLong != 0 {
+		c := (*t.longs.Load())[int(p&^textLong)+int(id%textGroup)]
 		return unsafe.String(unsafe.SliceData(c), len(c))
 	}
 	c := (*t.chunks.Load())[p>>16]
 	off := int(p & 0xffff)
-	n, k := uint64(c[off]), 1
-	if n >= 0x80 {
-		n, k = binary.Uvarint(c[off:])
+	for k := id % textGroup; k > 0; k-- {
+		h, n := uint64(c[off]), 1
+		if h >= 0x80 {
+			h, n = binary.Uvarint(c[off:])
+		}
+		off += n
+		if h&1 == 0 {
+			off += int(h >> 1)
+		}
 	}
-	return unsafe.String(&c[off+k], int(n))
+	h, n := uint64(c[off]), 1
+	if h >= 0x80 {
+		h, n = binary.Uvarint(c[off:])
+	}
+	switch {
+	case h&1 != 0:
+		l := (*t.longs.Load())[h>>1]
+		return unsafe.String(unsafe.SliceData(l), len(l))
+	case h == 0:
+		return ""
+	}
+	return unsafe.String(&c[off+n], int(h>>1))
 }
 
 // ID returns the id of s, adding it if t does not hold it.
@@ -293,46 +328,69 @@ func (t *Texts) findLocked(h uint64, s string) (slot int, id TextID, ok bool) {
 	}
 }
 
-// copyLocked copies a new text into the chunks and returns its place.
-func (t *Texts) copyLocked(b []byte) textPlace {
-	if len(b) == 0 {
-		return 0
+// recordSize is the size of the record of a text of n bytes in a chunk.
+func recordSize(n int) int {
+	return (bits.Len(uint(n)<<1|1)+6)/7 + n
+}
+
+// groupPlaceLocked starts a group whose first text is first: in the
+// chunk being written if it has room for first's record and a forward
+// record for each of the group's others, else in a new chunk, or, once
+// the shared chunks are full, among the texts held whole.
+func (t *Texts) groupPlaceLocked(first []byte) textPlace {
+	t.groupLong = false
+	need := textForward
+	if len(first) <= textShared {
+		need = max(need, recordSize(len(first)))
 	}
-	if len(b) > textShared {
-		var cs [][]byte
-		if p := t.longs.Load(); p != nil {
-			cs = *p
-		}
-		return textLong | appendChunk(&t.longs, cs, bytes.Clone(b))
-	}
-	need := (bits.Len(uint(len(b))|1)+6)/7 + len(b) // the length's uvarint and the text
+	need += (textGroup - 1) * textForward
 	if len(t.free) < need {
 		var cs [][]byte
 		if p := t.chunks.Load(); p != nil {
 			cs = *p
 		}
-		if len(cs) >= int(textLong>>16) {
-			// the shared chunks are full (2 GB of short texts): the
-			// list of long texts has no such bound
+		if len(cs) >= maxTextChunks {
 			var ls [][]byte
 			if p := t.longs.Load(); p != nil {
 				ls = *p
 			}
-			return textLong | appendChunk(&t.longs, ls, bytes.Clone(b))
+			t.groupLong = true
+			return textLong | textPlace(len(ls))
 		}
 		t.nextN = min(max(2*t.nextN, 256), textChunk)
-		t.free = make([]byte, max(t.nextN, need+1))
+		t.free = make([]byte, max(t.nextN, need))
 		t.freeAt, t.freeChunk = 0, appendChunk(&t.chunks, cs, t.free)
-		if t.freeChunk == 0 {
-			t.free, t.freeAt = t.free[1:], 1 // place 0 is the empty text's
+	}
+	return t.freeChunk<<16 | textPlace(t.freeAt)
+}
+
+// recordLocked writes the record of text b, the k-th of its group, in the
+// group's chunk (groupPlaceLocked left room for a forward record for each
+// of the group's texts): the text itself if it fits with that room for
+// the group's texts after it, else a forward to a copy held whole.
+func (t *Texts) recordLocked(b []byte, k TextID) {
+	var ls [][]byte
+	if p := t.longs.Load(); p != nil {
+		ls = *p
+	}
+	if t.groupLong {
+		appendChunk(&t.longs, ls, bytes.Clone(b))
+		return
+	}
+	rest := int(textGroup-1-k) * textForward
+	if len(b) <= textShared {
+		if need := recordSize(len(b)); len(t.free)-need >= rest {
+			n := binary.PutUvarint(t.free, uint64(len(b))<<1)
+			copy(t.free[n:], b)
+			t.free = t.free[need:]
+			t.freeAt += need
+			return
 		}
 	}
-	p := t.freeChunk<<16 | textPlace(t.freeAt)
-	k := binary.PutUvarint(t.free, uint64(len(b)))
-	copy(t.free[k:], b)
-	t.free = t.free[need:]
-	t.freeAt += need
-	return p
+	l := appendChunk(&t.longs, ls, bytes.Clone(b))
+	n := binary.PutUvarint(t.free, uint64(l)<<1|1)
+	t.free = t.free[n:]
+	t.freeAt += n
 }
 
 // appendChunk stores cs with c appended in list and returns c's number.
@@ -353,15 +411,19 @@ func appendChunk(list *atomic.Pointer[[][]byte], cs [][]byte, c []byte) textPlac
 // index (-1: the index must grow first).
 func (t *Texts) addLocked(slot int, h uint64, s []byte) TextID {
 	id := TextID(t.n)
-	var dir [][]textPlace
-	if p := t.places.Load(); p != nil {
-		dir = *p
+	if id%textGroup == 0 {
+		var dir [][]textPlace
+		if p := t.places.Load(); p != nil {
+			dir = *p
+		}
+		g := id / textGroup
+		b, i := int(g/textPlaceBlock), int(g%textPlaceBlock)
+		if b == len(dir) || i == len(dir[b]) {
+			dir = t.growPlacesLocked(dir, b)
+		}
+		dir[b][i] = t.groupPlaceLocked(s)
 	}
-	b, i := int(id/textPlaceBlock), int(id%textPlaceBlock)
-	if b == len(dir) || i == len(dir[b]) {
-		dir = t.growPlacesLocked(dir, b)
-	}
-	dir[b][i] = t.copyLocked(s)
+	t.recordLocked(s, id%textGroup)
 	t.n++
 	if slot < 0 || 4*int(t.n) > 3*len(t.index) {
 		t.growLocked()
@@ -377,7 +439,7 @@ func (t *Texts) growPlacesLocked(dir [][]textPlace, b int) [][]textPlace {
 	if b == len(dir) {
 		size := textPlaceBlock
 		if b == 0 {
-			size = textFirstIDs
+			size = textFirstGroups
 		}
 		dir = append(slices.Clip(dir), make([]textPlace, size))
 	} else {

@@ -228,6 +228,59 @@ func TestTextsPlaces(t *testing.T) {
 	}
 }
 
+// TestTextsPastFullChunks: once the shared chunks are full, a group's
+// texts are held whole one after the other, and every text given before
+// and after reads back, by id and by Lookup, the empty text and forward
+// records among them.
+func TestTextsPastFullChunks(t *testing.T) {
+	defer func(n int) { maxTextChunks = n }(maxTextChunks)
+	maxTextChunks = 3
+	texts := NewTexts()
+	var want []string
+	for i := range 5000 {
+		switch i % 5 {
+		case 0:
+			want = append(want, "")
+		case 1:
+			want = append(want, strings.Repeat("y", textShared+1+i%3))
+		default:
+			want = append(want, fmt.Sprintf("CTO-WORK-%07d", i))
+		}
+	}
+	ids := make([]TextID, len(want))
+	for i, s := range want {
+		ids[i] = texts.ID(s)
+	}
+	if n := len(*texts.chunks.Load()); n != maxTextChunks {
+		t.Fatalf("%d shared chunks, want the %d allowed", n, maxTextChunks)
+	}
+	for i, s := range want {
+		if got := texts.Text(ids[i]); got != s {
+			t.Fatalf("Text(%d) = %.40q, want %.40q", ids[i], got, s)
+		}
+		if id, ok := texts.Lookup(s); !ok || texts.Text(id) != s {
+			t.Fatalf("Lookup(%.40q) = %d, %v", s, id, ok)
+		}
+	}
+}
+
+// TestTextsPlaceAGroup: a table of many short distinct texts keeps a place
+// (4 bytes) for each group of textGroup of them, not for each.
+func TestTextsPlaceAGroup(t *testing.T) {
+	texts := NewTexts()
+	const n = 3 * textPlaceBlock
+	for i := range n {
+		texts.ID(fmt.Sprintf("CTO-WORK-%07d", i))
+	}
+	places := 0
+	for _, blk := range *texts.places.Load() {
+		places += len(blk)
+	}
+	if places > n/textGroup+textPlaceBlock {
+		t.Errorf("%d places for %d texts, want at most %d", places, n, n/textGroup+textPlaceBlock)
+	}
+}
+
 // BenchmarkTextsDistinct gives ids to texts no other names (a workspace
 // whose every reference is a text of its own), then to each again.
 func BenchmarkTextsDistinct(b *testing.B) {
