@@ -99,6 +99,49 @@ func TestRefsPackedIDDeltas(t *testing.T) {
 	}
 }
 
+// TestRefCursor: At finds the id of a reference of its kind at a place
+// with the text asked, asked in order; not one of another kind, another
+// text, another table, nor a place it has passed.
+func TestRefCursor(t *testing.T) {
+	b := (*modelSlabs)(nil).refsBuilder()
+	b.add(RefSource, "x.md", 5, 9)
+	b.add(RefWorkID, "CTO-WORK-1", 10, 20)
+	b.add(RefWorkID, "cto-work-2", 30, 40)
+	b.add(RefWorkID, "CTO-WORK-3", 50, 60)
+	b.add(RefSOTPath, ".sot/a.md", 70, 79)
+	b.add(RefWorkID, "CTO-WORK-4", 80, 90)
+	rs := b.refs(nil)
+	texts := b.texts
+	c := rs.Cursor(RefWorkID)
+	if _, ok := c.At(texts, 5, "x.md"); ok {
+		t.Error("found a source where it reads work ids")
+	}
+	if id, ok := c.At(texts, 10, "CTO-WORK-1"); !ok || texts.Text(id) != "CTO-WORK-1" {
+		t.Errorf("At(10) = %d, %v", id, ok)
+	}
+	if _, ok := c.At(texts, 30, "CTO-WORK-2"); ok {
+		t.Error("found CTO-WORK-2 where the text says cto-work-2")
+	}
+	if _, ok := c.At(NewTexts(), 50, "CTO-WORK-3"); ok {
+		t.Error("found an id of another table")
+	}
+	if _, ok := c.At(texts, 45, "CTO-WORK-3"); ok {
+		t.Error("found a reference at a place with none")
+	}
+	if id, ok := c.At(texts, 50, "CTO-WORK-3"); !ok || texts.Text(id) != "CTO-WORK-3" {
+		t.Errorf("At(50) = %d, %v", id, ok)
+	}
+	if _, ok := c.At(texts, 10, "CTO-WORK-1"); ok {
+		t.Error("found a reference the cursor has passed")
+	}
+	if id, ok := c.At(texts, 80, "CTO-WORK-4"); !ok || texts.Text(id) != "CTO-WORK-4" {
+		t.Errorf("At(80) = %d, %v", id, ok)
+	}
+	if _, ok := c.At(texts, 95, "CTO-WORK-5"); ok {
+		t.Error("found a reference past the last")
+	}
+}
+
 // TestTextSetTrim: TextSet compares its texts less the suffix it trims,
 // so a directory named with and without its slash is one text.
 func TestTextSetTrim(t *testing.T) {

@@ -1314,7 +1314,8 @@ func index(d *sotparse.Doc, content []byte, pats *remainPatterns, texts *sotpars
 	}()
 	di := &docInfo{d: d, texts: texts}
 	var lastClaim stated // the last of di.stated
-	remain := lines      // extra phrases need not say "blocked": read every line
+	cur := d.Refs.Cursor(sotparse.RefWorkID)
+	remain := lines // extra phrases need not say "blocked": read every line
 	var withID []bodylines.Line
 	if pats.saysBlocked {
 		found := linesWithEach(lines, content, blockedNeedle, workIDNeedle)
@@ -1374,8 +1375,21 @@ func index(d *sotparse.Doc, content []byte, pats *remainPatterns, texts *sotpars
 				st := strings.ToLower(s.text[m[4]:m[5]])
 				if statuses.Has(st) {
 					status := texts.ID(st)
-					for id := range ids(s.text[m[2]:m[3]]) {
-						claim := stated{id: texts.ID(id), status: status, off: s.off}
+					list := s.text[m[2]:m[3]]
+					for i := 0; ; {
+						start, end := nextID(list, i)
+						if start < 0 {
+							break
+						}
+						i = end
+						// The parse named the id in the table where the
+						// text has it in upper case (as the claim does).
+						id := strings.ToUpper(list[start:end])
+						tid, ok := cur.At(texts, tf.Pos(s.off+m[2]+start), id)
+						if !ok {
+							tid = texts.ID(id)
+						}
+						claim := stated{id: tid, status: status, off: s.off}
 						di.stated.add(claim, lastClaim)
 						lastClaim = claim
 					}
