@@ -267,13 +267,13 @@ const (
 	textForward = binary.MaxVarintLen32
 )
 
-// The places are in blocks of textPlaceBlock groups (256 KB), the first
+// The places are in blocks of textPlaceBlock groups (64 KB), the first
 // of which grows from textFirstGroups by doubling: a table of a few texts
 // is small, and a large one wastes at most a block (doubling blocks
 // wasted up to half of them).
 const (
 	textFirstGroups = 16
-	textPlaceBlock  = 1 << 16
+	textPlaceBlock  = 1 << 14
 )
 
 // NewTexts returns an empty table.

@@ -196,12 +196,12 @@ func TestTextsAfterDropIndex(t *testing.T) {
 
 // TestRefTextsConcurrent gives out ids from several goroutines, as the
 // parse does, past the first blocks and the first full block of spans
-// (textPlaceBlock ids), where a block is added while others read: every
+// (textPlaceBlock groups of ids), where a block is added while others read: every
 // text keeps its id and reads back as itself. Run under -race it also
 // holds that reads need no lock.
 func TestRefTextsConcurrent(t *testing.T) {
 	texts := NewTexts()
-	const n = 70001 // prime to 7: (i*7+g)%n visits every text
+	const n = textGroup*textPlaceBlock + 1001 // prime to 7: (i*7+g)%n visits every text
 	ids := make([][n]TextID, 4)
 	var wg sync.WaitGroup
 	for g := range ids {
@@ -234,12 +234,12 @@ func TestRefTextsConcurrent(t *testing.T) {
 func TestTextsPlaces(t *testing.T) {
 	texts := NewTexts()
 	var want []string
-	for i := range textPlaceBlock + 5000 { // past the first block of places
+	for i := range textGroup*textPlaceBlock + 5000 { // past the first block of places
 		var s string
-		switch i % 7 {
-		case 0:
+		switch {
+		case i%7 == 0 && (i < 20000 || i > textGroup*textPlaceBlock):
 			s = strings.Repeat(fmt.Sprintf("long-%d-", i), 1+textShared/6) // over textShared
-		case 1:
+		case i%7 == 1:
 			s = strings.Repeat("x", textShared) // the longest shared
 		default:
 			s = fmt.Sprintf("CTO-WORK-%07d", i)
