@@ -21,9 +21,15 @@ import (
 // and a pointer: ~52 bytes) they were most of the model (2.7 million of
 // them, ~110 MB on manyids at 10,000 documents); packed, a reference
 // takes ~6 bytes, and a text named by many documents is held once.
+//
+// A text's id is packed as the difference from the id of the reference
+// before it: the texts a document names first are given ids in the order
+// the parse finds them, so a run of new texts (a line of ids no other
+// document names) is a run of small differences, a byte each where the
+// id itself took 3-4 (2.2 million ids on distinct at 10,000 documents).
 type Refs struct {
 	texts  *Texts
-	packed []byte // per ref: kind (| refSpansText), text id, Pos - previous Pos (zigzag), End - Pos (zigzag) unless refSpansText
+	packed []byte // per ref: kind (| refSpansText), text id - previous text id (zigzag), Pos - previous Pos (zigzag), End - Pos (zigzag) unless refSpansText
 	n      int
 }
 
@@ -42,13 +48,14 @@ func (rs Refs) Len() int { return rs.n }
 // their index.
 func (rs Refs) All() iter.Seq2[int, Ref] {
 	return func(yield func(int, Ref) bool) {
-		b, prev := rs.packed, token.Pos(0)
+		b, prev, id := rs.packed, token.Pos(0), int64(0)
 		for i := range rs.n {
 			var r Ref
 			kind := b[0]
 			r.Kind = RefKind(kind &^ refSpansText)
-			id, k := binary.Uvarint(b[1:])
+			did, k := binary.Varint(b[1:])
 			b = b[1+k:]
+			id += did
 			dp, k := binary.Varint(b)
 			b = b[k:]
 			r.Text = rs.texts.Text(TextID(id))
@@ -71,11 +78,12 @@ func (rs Refs) All() iter.Seq2[int, Ref] {
 // ids yields each reference's kind and the id of its text, in order,
 // reading no text.
 func (rs Refs) ids(yield func(kind RefKind, id TextID) bool) {
-	b := rs.packed
+	b, id := rs.packed, int64(0)
 	for range rs.n {
 		kind := b[0]
-		id, k := binary.Uvarint(b[1:])
+		did, k := binary.Varint(b[1:])
 		b = b[1+k:]
+		id += did
 		_, k = binary.Varint(b)
 		b = b[k:]
 		if kind&refSpansText == 0 {
@@ -88,12 +96,64 @@ func (rs Refs) ids(yield func(kind RefKind, id TextID) bool) {
 	}
 }
 
+// RefCursor reads a document's references of one kind in the order the
+// parse found them (for work ids, the order of the text), to find the id
+// the run's table of texts gave the text at a place without hashing it
+// and looking it up under the table's lock again (a check that names in
+// the table each id a sentence names, 2 million on distinct at 10,000
+// documents, did so for each).
+type RefCursor struct {
+	rs   Refs
+	kind RefKind
+	b    []byte // the references not read yet
+	left int
+	prev token.Pos
+	id   int64
+}
+
+// Cursor returns a cursor at the first of rs's references of kind k.
+func (rs Refs) Cursor(k RefKind) RefCursor {
+	return RefCursor{rs: rs, kind: k, b: rs.packed, left: rs.n}
+}
+
+// At returns the id in texts of text, the text of a reference of the
+// cursor's kind at pos, if rs has one there and texts is its table,
+// moving past the references before pos; else false (a caller asks
+// texts.ID). Asked for places in order, it reads each reference once.
+func (c *RefCursor) At(texts *Texts, pos token.Pos, text string) (TextID, bool) {
+	if texts == nil || c.rs.texts != texts {
+		return 0, false
+	}
+	for c.left > 0 {
+		kind := c.b[0]
+		did, k := binary.Varint(c.b[1:])
+		dp, k2 := binary.Varint(c.b[1+k:])
+		n := 1 + k + k2
+		if kind&refSpansText == 0 {
+			_, k3 := binary.Varint(c.b[n:])
+			n += k3
+		}
+		rpos, rid := c.prev+token.Pos(dp), c.id+did
+		if RefKind(kind&^refSpansText) == c.kind && rpos >= pos {
+			if rpos == pos && texts.Text(TextID(rid)) == text {
+				return TextID(rid), true
+			}
+			if rpos > pos {
+				return 0, false // read again for a later place
+			}
+		}
+		c.b, c.left, c.prev, c.id = c.b[n:], c.left-1, rpos, rid
+	}
+	return 0, false
+}
+
 // refsBuilder packs a document's references as the parse finds them.
 type refsBuilder struct {
 	texts  *Texts
 	packed []byte
 	n      int
 	prev   token.Pos
+	prevID TextID
 }
 
 func (b *refsBuilder) add(kind RefKind, text string, pos, end token.Pos) {
@@ -112,12 +172,12 @@ func (b *refsBuilder) addID(kind RefKind, id TextID, size int, pos, end token.Po
 	} else {
 		b.packed = append(b.packed, byte(kind))
 	}
-	b.packed = binary.AppendUvarint(b.packed, uint64(id))
+	b.packed = binary.AppendVarint(b.packed, int64(id)-int64(b.prevID))
 	b.packed = binary.AppendVarint(b.packed, int64(pos-b.prev))
 	if !spans {
 		b.packed = binary.AppendVarint(b.packed, int64(end-pos))
 	}
-	b.prev = pos
+	b.prev, b.prevID = pos, id
 	b.n++
 }
 
@@ -142,38 +202,46 @@ func (b *refsBuilder) refs(slabs *modelSlabs) Refs {
 // reader has the id from a document whose parse happened before it read
 // it.
 //
-// The texts are copied into chunks of bytes they share, each behind its
-// length, each id holding where its text is (4 bytes), and found again by
-// an open-addressing index of their ids (4 bytes a slot, some bits of the
-// text's hash among them): a map of strings and a string header an id
-// held ~80 bytes a text more, which a workspace naming millions of
-// distinct ids (each reference a text of its own) paid in full.
+// The texts are copied into chunks of bytes they share, each as a record:
+// its length, then the text. The records of textGroup ids in a row are
+// written one after the other in one chunk, and only the first one's
+// place is kept (4 bytes a group): Text reads past the records before its
+// id's. A text that does not go in its group's chunk (longer than
+// textShared, or past the chunk's room) is held whole on its own and its
+// record says which (a forward record). The ids are found again by an
+// open-addressing index (4 bytes a slot, some bits of the text's hash
+// among them): a map of strings and a string header an id held ~80 bytes
+// a text more, which a workspace naming millions of distinct ids (each
+// reference a text of its own) paid in full; a place for each id, 4 bytes
+// more (8.5 MB on distinct at 10,000 documents, 2.2 million texts).
 type Texts struct {
 	mu     sync.Mutex
 	index  []uint32 // slot -> 0 when free, else id+1 | hash tag<<idBits (see slotLocked)
 	idBits uint     // log2(len(index)): the bits of id+1 in a slot
 	seed   maphash.Seed
 	n      uint32
-	places atomic.Pointer[[][]textPlace] // by id, in blocks (see addLocked); copied to change
+	places atomic.Pointer[[][]textPlace] // by group of ids, in blocks (see addLocked); copied to change
 	chunks atomic.Pointer[[][]byte]      // shared chunks; copied to grow: a reader's copy stays valid
-	longs  atomic.Pointer[[][]byte]      // texts over textShared, each whole; copied to grow
-	// The shared chunk texts are copied into (under mu): its rest, where
-	// that starts, its number.
+	longs  atomic.Pointer[[][]byte]      // texts held whole; copied to grow
+	// The shared chunk records are written into (under mu): its rest,
+	// where that starts, its number.
 	free      []byte
 	freeAt    int
 	freeChunk textPlace
-	nextN     int // the size of the next shared chunk
+	nextN     int  // the size of the next shared chunk
+	groupLong bool // the group being written is held whole, text by text (see groupPlaceLocked)
 }
 
 // TextID names a text in its Texts.
 type TextID uint32
 
-// textPlace is where a text is: chunk<<16 | offset of its length (a
-// uvarint, the text after it) in a shared chunk, or textLong | its number
-// among the texts longer than textShared. The empty text is 0, a place no
-// text takes (the first chunk starts at 1). Where a place was 8 bytes, a
-// span of chunk, offset and length, a text's length now costs a byte
-// beside it: 2.2 million distinct texts held 6.6 MB less.
+// textPlace is where a group's records start: chunk<<16 | offset in a
+// shared chunk; or, once the shared chunks are full (2 GB of texts),
+// textLong | the number of the group's first text among those held whole,
+// the others after it.
+//
+// A record is a uvarint h, then for h&1 == 0 a text of h>>1 bytes; for
+// h&1 == 1 the text is the one held whole numbered h>>1.
 type textPlace uint32
 
 const textLong textPlace = 1 << 31
@@ -181,19 +249,31 @@ const textLong textPlace = 1 << 31
 // Texts up to textShared bytes share chunks of up to textChunk bytes
 // (offsets fit 16 bits), from a few texts' worth, for a parse of one
 // document, to chunks the runtime gives pages of their own. The shared
-// chunks are at most textLong>>16: 2 GB of texts.
+// chunks are at most maxTextChunks (textLong>>16: 2 GB of texts; a
+// variable for the test of what comes after).
 const (
 	textShared = 1 << 10
 	textChunk  = 64 << 10
 )
 
-// The places are in blocks of textPlaceBlock ids (256 KB), the first of
-// which grows from textFirstIDs by doubling: a table of a few texts is
-// small, and a large one wastes at most a block (doubling blocks wasted up
-// to half of them).
+var maxTextChunks = int(textLong >> 16)
+
+// textGroup ids share a place: Text reads past at most textGroup-1
+// records (1.5 on average, a byte each for a text of under 64 bytes) for
+// 3 bytes less a text. A forward record takes at most textForward bytes;
+// a group's chunk keeps room for one for each of its records to come.
 const (
-	textFirstIDs   = 64
-	textPlaceBlock = 1 << 16
+	textGroup   = 4
+	textForward = binary.MaxVarintLen32
+)
+
+// The places are in blocks of textPlaceBlock groups (64 KB), the first
+// of which grows from textFirstGroups by doubling: a table of a few texts
+// is small, and a large one wastes at most a block (doubling blocks
+// wasted up to half of them).
+const (
+	textFirstGroups = 16
+	textPlaceBlock  = 1 << 14
 )
 
 // NewTexts returns an empty table.
@@ -203,21 +283,36 @@ func NewTexts() *Texts {
 
 // Text returns the text of id, which t gave out.
 func (t *Texts) Text(id TextID) string {
-	p := (*t.places.Load())[id/textPlaceBlock][id%textPlaceBlock]
-	switch {
-	case p == 0:
-		return ""
-	case p&textLong != 0:
-		c := (*t.longs.Load())[p&^textLong]
+	g := id / textGroup
+	p := (*t.places.Load())[g/textPlaceBlock][g%textPlaceBlock]
+	if p&textLong != 0 {
+		c := (*t.longs.Load())[int(p&^textLong)+int(id%textGroup)]
 		return unsafe.String(unsafe.SliceData(c), len(c))
 	}
 	c := (*t.chunks.Load())[p>>16]
 	off := int(p & 0xffff)
-	n, k := uint64(c[off]), 1
-	if n >= 0x80 {
-		n, k = binary.Uvarint(c[off:])
+	for k := id % textGroup; k > 0; k-- {
+		h, n := uint64(c[off]), 1
+		if h >= 0x80 {
+			h, n = binary.Uvarint(c[off:])
+		}
+		off += n
+		if h&1 == 0 {
+			off += int(h >> 1)
+		}
 	}
-	return unsafe.String(&c[off+k], int(n))
+	h, n := uint64(c[off]), 1
+	if h >= 0x80 {
+		h, n = binary.Uvarint(c[off:])
+	}
+	switch {
+	case h&1 != 0:
+		l := (*t.longs.Load())[h>>1]
+		return unsafe.String(unsafe.SliceData(l), len(l))
+	case h == 0:
+		return ""
+	}
+	return unsafe.String(&c[off+n], int(h>>1))
 }
 
 // ID returns the id of s, adding it if t does not hold it.
@@ -284,46 +379,69 @@ func (t *Texts) findLocked(h uint64, s string) (slot int, id TextID, ok bool) {
 	}
 }
 
-// copyLocked copies a new text into the chunks and returns its place.
-func (t *Texts) copyLocked(b []byte) textPlace {
-	if len(b) == 0 {
-		return 0
+// recordSize is the size of the record of a text of n bytes in a chunk.
+func recordSize(n int) int {
+	return (bits.Len(uint(n)<<1|1)+6)/7 + n
+}
+
+// groupPlaceLocked starts a group whose first text is first: in the
+// chunk being written if it has room for first's record and a forward
+// record for each of the group's others, else in a new chunk, or, once
+// the shared chunks are full, among the texts held whole.
+func (t *Texts) groupPlaceLocked(first []byte) textPlace {
+	t.groupLong = false
+	need := textForward
+	if len(first) <= textShared {
+		need = max(need, recordSize(len(first)))
 	}
-	if len(b) > textShared {
-		var cs [][]byte
-		if p := t.longs.Load(); p != nil {
-			cs = *p
-		}
-		return textLong | appendChunk(&t.longs, cs, bytes.Clone(b))
-	}
-	need := (bits.Len(uint(len(b))|1)+6)/7 + len(b) // the length's uvarint and the text
+	need += (textGroup - 1) * textForward
 	if len(t.free) < need {
 		var cs [][]byte
 		if p := t.chunks.Load(); p != nil {
 			cs = *p
 		}
-		if len(cs) >= int(textLong>>16) {
-			// the shared chunks are full (2 GB of short texts): the
-			// list of long texts has no such bound
+		if len(cs) >= maxTextChunks {
 			var ls [][]byte
 			if p := t.longs.Load(); p != nil {
 				ls = *p
 			}
-			return textLong | appendChunk(&t.longs, ls, bytes.Clone(b))
+			t.groupLong = true
+			return textLong | textPlace(len(ls))
 		}
 		t.nextN = min(max(2*t.nextN, 256), textChunk)
-		t.free = make([]byte, max(t.nextN, need+1))
+		t.free = make([]byte, max(t.nextN, need))
 		t.freeAt, t.freeChunk = 0, appendChunk(&t.chunks, cs, t.free)
-		if t.freeChunk == 0 {
-			t.free, t.freeAt = t.free[1:], 1 // place 0 is the empty text's
+	}
+	return t.freeChunk<<16 | textPlace(t.freeAt)
+}
+
+// recordLocked writes the record of text b, the k-th of its group, in the
+// group's chunk (groupPlaceLocked left room for a forward record for each
+// of the group's texts): the text itself if it fits with that room for
+// the group's texts after it, else a forward to a copy held whole.
+func (t *Texts) recordLocked(b []byte, k TextID) {
+	var ls [][]byte
+	if p := t.longs.Load(); p != nil {
+		ls = *p
+	}
+	if t.groupLong {
+		appendChunk(&t.longs, ls, bytes.Clone(b))
+		return
+	}
+	rest := int(textGroup-1-k) * textForward
+	if len(b) <= textShared {
+		if need := recordSize(len(b)); len(t.free)-need >= rest {
+			n := binary.PutUvarint(t.free, uint64(len(b))<<1)
+			copy(t.free[n:], b)
+			t.free = t.free[need:]
+			t.freeAt += need
+			return
 		}
 	}
-	p := t.freeChunk<<16 | textPlace(t.freeAt)
-	k := binary.PutUvarint(t.free, uint64(len(b)))
-	copy(t.free[k:], b)
-	t.free = t.free[need:]
-	t.freeAt += need
-	return p
+	l := appendChunk(&t.longs, ls, bytes.Clone(b))
+	n := binary.PutUvarint(t.free, uint64(l)<<1|1)
+	t.free = t.free[n:]
+	t.freeAt += n
 }
 
 // appendChunk stores cs with c appended in list and returns c's number.
@@ -344,15 +462,19 @@ func appendChunk(list *atomic.Pointer[[][]byte], cs [][]byte, c []byte) textPlac
 // index (-1: the index must grow first).
 func (t *Texts) addLocked(slot int, h uint64, s []byte) TextID {
 	id := TextID(t.n)
-	var dir [][]textPlace
-	if p := t.places.Load(); p != nil {
-		dir = *p
+	if id%textGroup == 0 {
+		var dir [][]textPlace
+		if p := t.places.Load(); p != nil {
+			dir = *p
+		}
+		g := id / textGroup
+		b, i := int(g/textPlaceBlock), int(g%textPlaceBlock)
+		if b == len(dir) || i == len(dir[b]) {
+			dir = t.growPlacesLocked(dir, b)
+		}
+		dir[b][i] = t.groupPlaceLocked(s)
 	}
-	b, i := int(id/textPlaceBlock), int(id%textPlaceBlock)
-	if b == len(dir) || i == len(dir[b]) {
-		dir = t.growPlacesLocked(dir, b)
-	}
-	dir[b][i] = t.copyLocked(s)
+	t.recordLocked(s, id%textGroup)
 	t.n++
 	if slot < 0 || 4*int(t.n) > 3*len(t.index) {
 		t.growLocked()
@@ -368,7 +490,7 @@ func (t *Texts) growPlacesLocked(dir [][]textPlace, b int) [][]textPlace {
 	if b == len(dir) {
 		size := textPlaceBlock
 		if b == 0 {
-			size = textFirstIDs
+			size = textFirstGroups
 		}
 		dir = append(slices.Clip(dir), make([]textPlace, size))
 	} else {

@@ -46,6 +46,102 @@ func TestRefsPacked(t *testing.T) {
 	}
 }
 
+// TestRefsPackedIDDeltas: ids are packed as differences from the one
+// before, so references to texts far into a large table, going back to an
+// early text and forward again, read back as added; and a run of texts new
+// to the table (a line of ids no other document names) packs in three
+// bytes a reference (kind, difference, position), not the 5 of an id of
+// over 2^14 packed whole (the first, a difference from 0, takes 3).
+func TestRefsPackedIDDeltas(t *testing.T) {
+	texts := NewTexts()
+	for i := range 1<<14 + 10 {
+		texts.ID(fmt.Sprintf("T-%d", i))
+	}
+	b := &refsBuilder{texts: texts}
+	var want []Ref
+	pos := token.Pos(1)
+	add := func(text string) {
+		r := Ref{RefWorkID, text, pos, pos + token.Pos(len(text))}
+		want = append(want, r)
+		b.add(r.Kind, r.Text, r.Pos, r.End)
+		pos = r.End + 2
+	}
+	for i := range 100 {
+		add(fmt.Sprintf("NEW-%07d", i))
+	}
+	if len(b.packed) > 3*100+2 {
+		t.Errorf("100 references to new texts packed in %d bytes, want at most 302", len(b.packed))
+	}
+	add("T-0") // back to the first id
+	add("NEW-0000050")
+	add(fmt.Sprintf("T-%d", 1<<14+9))
+	add("T-0")
+	add("LAST")
+	rs := b.refs(nil)
+	if rs.Len() != len(want) {
+		t.Fatalf("Len = %d, want %d", rs.Len(), len(want))
+	}
+	for i, r := range rs.All() {
+		if r != want[i] {
+			t.Errorf("ref %d = %+v, want %+v", i, r, want[i])
+		}
+	}
+	i := 0
+	rs.ids(func(kind RefKind, id TextID) bool {
+		if got := texts.Text(id); kind != RefWorkID || got != want[i].Text {
+			t.Errorf("ids: ref %d is %v %q, want %q", i, kind, got, want[i].Text)
+		}
+		i++
+		return true
+	})
+	if i != len(want) {
+		t.Errorf("ids yielded %d references, want %d", i, len(want))
+	}
+}
+
+// TestRefCursor: At finds the id of a reference of its kind at a place
+// with the text asked, asked in order; not one of another kind, another
+// text, another table, nor a place it has passed.
+func TestRefCursor(t *testing.T) {
+	b := (*modelSlabs)(nil).refsBuilder()
+	b.add(RefSource, "x.md", 5, 9)
+	b.add(RefWorkID, "CTO-WORK-1", 10, 20)
+	b.add(RefWorkID, "cto-work-2", 30, 40)
+	b.add(RefWorkID, "CTO-WORK-3", 50, 60)
+	b.add(RefSOTPath, ".sot/a.md", 70, 79)
+	b.add(RefWorkID, "CTO-WORK-4", 80, 90)
+	rs := b.refs(nil)
+	texts := b.texts
+	c := rs.Cursor(RefWorkID)
+	if _, ok := c.At(texts, 5, "x.md"); ok {
+		t.Error("found a source where it reads work ids")
+	}
+	if id, ok := c.At(texts, 10, "CTO-WORK-1"); !ok || texts.Text(id) != "CTO-WORK-1" {
+		t.Errorf("At(10) = %d, %v", id, ok)
+	}
+	if _, ok := c.At(texts, 30, "CTO-WORK-2"); ok {
+		t.Error("found CTO-WORK-2 where the text says cto-work-2")
+	}
+	if _, ok := c.At(NewTexts(), 50, "CTO-WORK-3"); ok {
+		t.Error("found an id of another table")
+	}
+	if _, ok := c.At(texts, 45, "CTO-WORK-3"); ok {
+		t.Error("found a reference at a place with none")
+	}
+	if id, ok := c.At(texts, 50, "CTO-WORK-3"); !ok || texts.Text(id) != "CTO-WORK-3" {
+		t.Errorf("At(50) = %d, %v", id, ok)
+	}
+	if _, ok := c.At(texts, 10, "CTO-WORK-1"); ok {
+		t.Error("found a reference the cursor has passed")
+	}
+	if id, ok := c.At(texts, 80, "CTO-WORK-4"); !ok || texts.Text(id) != "CTO-WORK-4" {
+		t.Errorf("At(80) = %d, %v", id, ok)
+	}
+	if _, ok := c.At(texts, 95, "CTO-WORK-5"); ok {
+		t.Error("found a reference past the last")
+	}
+}
+
 // TestTextSetTrim: TextSet compares its texts less the suffix it trims,
 // so a directory named with and without its slash is one text.
 func TestTextSetTrim(t *testing.T) {
@@ -100,12 +196,12 @@ func TestTextsAfterDropIndex(t *testing.T) {
 
 // TestRefTextsConcurrent gives out ids from several goroutines, as the
 // parse does, past the first blocks and the first full block of spans
-// (textPlaceBlock ids), where a block is added while others read: every
+// (textPlaceBlock groups of ids), where a block is added while others read: every
 // text keeps its id and reads back as itself. Run under -race it also
 // holds that reads need no lock.
 func TestRefTextsConcurrent(t *testing.T) {
 	texts := NewTexts()
-	const n = 70001 // prime to 7: (i*7+g)%n visits every text
+	const n = textGroup*textPlaceBlock + 1001 // prime to 7: (i*7+g)%n visits every text
 	ids := make([][n]TextID, 4)
 	var wg sync.WaitGroup
 	for g := range ids {
@@ -138,12 +234,12 @@ func TestRefTextsConcurrent(t *testing.T) {
 func TestTextsPlaces(t *testing.T) {
 	texts := NewTexts()
 	var want []string
-	for i := range textPlaceBlock + 5000 { // past the first block of places
+	for i := range textGroup*textPlaceBlock + 5000 { // past the first block of places
 		var s string
-		switch i % 7 {
-		case 0:
+		switch {
+		case i%7 == 0 && (i < 20000 || i > textGroup*textPlaceBlock):
 			s = strings.Repeat(fmt.Sprintf("long-%d-", i), 1+textShared/6) // over textShared
-		case 1:
+		case i%7 == 1:
 			s = strings.Repeat("x", textShared) // the longest shared
 		default:
 			s = fmt.Sprintf("CTO-WORK-%07d", i)
@@ -172,6 +268,59 @@ func TestTextsPlaces(t *testing.T) {
 	}
 	if _, ok := texts.Lookup("CTO-WORK-absent"); ok {
 		t.Error("Lookup found a text never given")
+	}
+}
+
+// TestTextsPastFullChunks: once the shared chunks are full, a group's
+// texts are held whole one after the other, and every text given before
+// and after reads back, by id and by Lookup, the empty text and forward
+// records among them.
+func TestTextsPastFullChunks(t *testing.T) {
+	defer func(n int) { maxTextChunks = n }(maxTextChunks)
+	maxTextChunks = 3
+	texts := NewTexts()
+	var want []string
+	for i := range 5000 {
+		switch i % 5 {
+		case 0:
+			want = append(want, "")
+		case 1:
+			want = append(want, strings.Repeat("y", textShared+1+i%3))
+		default:
+			want = append(want, fmt.Sprintf("CTO-WORK-%07d", i))
+		}
+	}
+	ids := make([]TextID, len(want))
+	for i, s := range want {
+		ids[i] = texts.ID(s)
+	}
+	if n := len(*texts.chunks.Load()); n != maxTextChunks {
+		t.Fatalf("%d shared chunks, want the %d allowed", n, maxTextChunks)
+	}
+	for i, s := range want {
+		if got := texts.Text(ids[i]); got != s {
+			t.Fatalf("Text(%d) = %.40q, want %.40q", ids[i], got, s)
+		}
+		if id, ok := texts.Lookup(s); !ok || texts.Text(id) != s {
+			t.Fatalf("Lookup(%.40q) = %d, %v", s, id, ok)
+		}
+	}
+}
+
+// TestTextsPlaceAGroup: a table of many short distinct texts keeps a place
+// (4 bytes) for each group of textGroup of them, not for each.
+func TestTextsPlaceAGroup(t *testing.T) {
+	texts := NewTexts()
+	const n = 3 * textPlaceBlock
+	for i := range n {
+		texts.ID(fmt.Sprintf("CTO-WORK-%07d", i))
+	}
+	places := 0
+	for _, blk := range *texts.places.Load() {
+		places += len(blk)
+	}
+	if places > n/textGroup+textPlaceBlock {
+		t.Errorf("%d places for %d texts, want at most %d", places, n, n/textGroup+textPlaceBlock)
 	}
 }
 

@@ -3,6 +3,8 @@ package status
 import (
 	"slices"
 	"testing"
+
+	"github.com/svrnty/sotvet/sotparse"
 )
 
 // TestClaimsRoundTrip packs claims of large and small ids and offsets
@@ -27,5 +29,31 @@ func TestClaimsRoundTrip(t *testing.T) {
 	}
 	for range claims(nil).all {
 		t.Error("no claims yielded one")
+	}
+}
+
+// TestClaimsConsecutiveIDs: a sentence naming ids the run's table gave
+// out one after another (a list no other document names), far into the
+// table, packs in a byte a claim after its first, where an id packed whole
+// took 4.
+func TestClaimsConsecutiveIDs(t *testing.T) {
+	var c claims
+	var last stated
+	var want []stated
+	for i := range 200 {
+		s := stated{id: 3<<20 + sotparse.TextID(i), status: 7, off: 4000}
+		c.add(s, last)
+		want = append(want, s)
+		last = s
+	}
+	if len(c) > 200+8 {
+		t.Errorf("200 consecutive ids packed in %d bytes, want at most 208", len(c))
+	}
+	var got []stated
+	for s := range c.all {
+		got = append(got, s)
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("claims read back %v, want %v", got, want)
 	}
 }
