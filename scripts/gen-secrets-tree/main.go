@@ -12,8 +12,8 @@
 // a finding and the cost per file and per finding is what is measured.
 //
 // With -allkw it writes the tree dense with every rule's keywords (issue 33
-// point 5, the memory of a scan that wakes every rule): files of ~64 KB,
-// -size bytes in all (17 MB by default), of lines that put each keyword of
+// point 5, the memory of a scan that wakes every rule): files of ~64 KB
+// (-filesize), -size bytes in all (17 MB by default), of lines that put each keyword of
 // each of the default rules (secrets.DefaultRules) in an assignment, a
 // prose sentence and a token-like value, the values pseudo-random from a
 // fixed seed: every rule is woken, compiled and searched, and the tree is
@@ -42,9 +42,10 @@ func main() {
 	tiny := flag.Bool("tiny", false, "write one two-line file per one-line true positive instead")
 	allkw := flag.Bool("allkw", false, "write files dense with every rule's keywords instead (no samples)")
 	size := flag.Int("size", 17<<20, "with -allkw, the tree's size in bytes")
+	fileSize := flag.Int("filesize", 64<<10, "with -allkw, each file's size in bytes")
 	flag.Parse()
 	if *allkw && *out != "" {
-		if err := runAllKW(*out, *size); err != nil {
+		if err := runAllKW(*out, *size, *fileSize); err != nil {
 			fmt.Fprintln(os.Stderr, "gen-secrets-tree:", err)
 			os.Exit(1)
 		}
@@ -155,11 +156,11 @@ func runTiny(samples, out string) error {
 	return nil
 }
 
-// runAllKW writes DIR/NNNN.txt, ~64 KB each, size bytes in all, cycling
+// runAllKW writes DIR/NNNN.txt, ~fileSize bytes each, size bytes in all, cycling
 // through every keyword of every default rule: per keyword an assignment
 // of a token-like value to a name holding it, the keyword glued to a
 // token, and a sentence naming it beside a value.
-func runAllKW(out string, size int) error {
+func runAllKW(out string, size, fileSize int) error {
 	if err := os.MkdirAll(out, 0o755); err != nil {
 		return err
 	}
@@ -179,7 +180,6 @@ func runAllKW(out string, size int) error {
 		}
 		return string(b)
 	}
-	const fileSize = 64 << 10
 	var b strings.Builder
 	written, files, k := 0, 0, 0
 	for written < size {
