@@ -12,6 +12,12 @@ import (
 type globMatcher struct {
 	pattern string
 	segs    []string
+	// literal holds the pattern's segments without a metacharacter: a
+	// path the pattern matches has each as a whole segment, which is
+	// looked for before the path is split and matched segment by segment
+	// (scan matches every file's path against the vendored rule data's
+	// "**/secrets/rules/third_party/*/rules/*.y*ml").
+	literal []string
 }
 
 func compileGlob(pattern string) (*globMatcher, error) {
@@ -34,7 +40,30 @@ func compileGlob(pattern string) (*globMatcher, error) {
 			return nil, fmt.Errorf("secrets: allow path pattern %q: %w", pattern, err)
 		}
 	}
-	return &globMatcher{pattern: pattern, segs: segs}, nil
+	g := &globMatcher{pattern: pattern, segs: segs}
+	for _, s := range segs {
+		if s != "" && !strings.ContainsAny(s, `*?[\`) {
+			g.literal = append(g.literal, s)
+		}
+	}
+	return g, nil
+}
+
+// hasSegment reports whether seg is one of the slash-separated segments
+// of p.
+func hasSegment(p, seg string) bool {
+	for i := 0; i+len(seg) <= len(p); {
+		j := strings.Index(p[i:], seg)
+		if j < 0 {
+			return false
+		}
+		j += i
+		if (j == 0 || p[j-1] == '/') && (j+len(seg) == len(p) || p[j+len(seg)] == '/') {
+			return true
+		}
+		i = j + 1
+	}
+	return false
 }
 
 // cleanPath turns a file path into the form patterns are matched against:
@@ -49,6 +78,11 @@ func cleanPath(p string) (string, bool) {
 }
 
 func (g *globMatcher) match(cleaned string) bool {
+	for _, s := range g.literal {
+		if !hasSegment(cleaned, s) {
+			return false
+		}
+	}
 	return matchSegs(g.segs, strings.Split(cleaned, "/"))
 }
 

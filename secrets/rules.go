@@ -1256,6 +1256,9 @@ func checkRule(r *Rule) error {
 type compiledRule struct {
 	*Rule
 	once sync.Once
+	// pathTails: the tails one of which every path Path matches ends with
+	// (pathtails.go), nil when none is known.
+	pathTails []string
 	// atHits: the rule's matches begin at one of its keywords (gitleaks'
 	// "name keyword, operator, value" rules): the scanner tries
 	// anchoredAfterExpr, its expression anchored at its start after one byte,

@@ -179,6 +179,7 @@ func newScanner(cfg Config) (*Scanner, error) {
 		}
 		cr := &crs[i]
 		cr.Rule = r
+		cr.pathTails = pathTails(r.Path)
 		if seen[r.ID] {
 			return nil, fmt.Errorf("secrets: duplicate rule ID %q", r.ID)
 		}
@@ -425,7 +426,7 @@ func (s *Scanner) detect(path string, data []byte, scan bool) []cand {
 		timeRule(r)
 		rule := s.rules[r]
 		ws, sts := wins[r], starts[r]
-		if len(ws) == 0 && len(sts) == 0 || scan && rule.Path != nil && !rule.Path.MatchString(path) ||
+		if len(ws) == 0 && len(sts) == 0 || scan && !rule.pathMatches(path) ||
 			scan && rule.notProse && notesPath(path) {
 			continue
 		}

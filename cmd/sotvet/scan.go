@@ -122,7 +122,12 @@ func cmdScan(args []string, stdout, stderr io.Writer) int {
 	if *baseFile == "" && *writeBase == "" && *maxPerFile > 0 {
 		keep = *maxPerFile
 	}
-	found, more, err := scanAll(sc, rd, files, keep)
+	// Nor is a file kept whose findings --max-findings omits (runBudget).
+	var budget *runBudget
+	if *baseFile == "" && *writeBase == "" && useRunBudget {
+		budget = newRunBudget(files, *maxFindings, *maxPerFile)
+	}
+	found, omitted, more, err := scanAll(sc, rd, files, keep, budget)
 	if err != nil {
 		fmt.Fprintf(stderr, "sotvet scan: %v\n", err)
 		return exitError
@@ -138,7 +143,7 @@ func cmdScan(args []string, stdout, stderr io.Writer) int {
 	if n > 0 {
 		res.Findings = make([]checks.Finding, 0, n)
 	}
-	seen := map[string]int{}
+	seen := map[[16]byte]int{}
 	for i, f := range files {
 		if f.skip {
 			continue
@@ -146,6 +151,15 @@ func cmdScan(args []string, stdout, stderr io.Writer) int {
 		res.Files++
 		if f.unscanned != "" {
 			res.Findings = append(res.Findings, unscannedFinding(f, *allowUnscanned))
+			continue
+		}
+		if o := omitted[i]; o != nil {
+			for _, k := range o.keys {
+				seen[k]++
+			}
+			for rule, n := range o.byRule {
+				res.Omitted.Add("secrets", f.name, ruleSeverity(rule), n)
+			}
 			continue
 		}
 		for _, s := range found[i] {
@@ -157,26 +171,18 @@ func cmdScan(args []string, stdout, stderr io.Writer) int {
 				msg += "; sotvet:allow-secret on this line gives no reason, so it allows nothing"
 			}
 			// Keyed on (rule, secret) only: a baseline survives moves.
-			key := s.Fingerprint[:16]
+			key := fingerprintKey(s.Fingerprint)
 			seen[key]++
-			sev := checks.SeverityError
-			if d, ok := checks.DefaultSeverity["secrets/"+s.RuleID]; ok {
-				sev = d // prefixed-token: a warning
-			}
 			res.Findings = append(res.Findings, checks.Finding{
-				Check: "secrets", Category: s.RuleID, Severity: sev,
+				Check: "secrets", Category: s.RuleID, Severity: ruleSeverity(s.RuleID),
 				File: f.name, Line: s.Line, Col: s.Col, EndLine: s.EndLine, EndCol: s.EndCol, Offset: s.Start,
-				Message: msg, Fingerprint: fmt.Sprintf("%s:%d", key, seen[key]),
+				Message: msg, Fingerprint: fmt.Sprintf("%s:%d", key[:], seen[key]),
 			})
 		}
 	}
 	for i, f := range files {
 		for rule, n := range more[i] {
-			sev := checks.SeverityError
-			if d, ok := checks.DefaultSeverity["secrets/"+rule]; ok {
-				sev = d
-			}
-			res.Omitted.Add("secrets", f.name, sev, n)
+			res.Omitted.Add("secrets", f.name, ruleSeverity(rule), n)
 		}
 	}
 	checks.SortFindings(res.Findings)
@@ -465,8 +471,18 @@ var largeScan = 1 << 20 // a variable: a test makes every file large
 //
 // With keep > 0 each file keeps its first keep findings that are not
 // allowed (secrets.Scanner.ScanCapped); more counts the others by rule.
-func scanAll(sc *secrets.Scanner, rd scanReader, files []scanFile, keep int) (out [][]secrets.Finding, more []map[string]int, err error) {
+// With a budget, a file whose findings the run's cap omits keeps only
+// what counts them (omitted[i], out[i] nil).
+func scanAll(sc *secrets.Scanner, rd scanReader, files []scanFile, keep int, budget *runBudget) (out [][]secrets.Finding, omitted []*omittedFile, more []map[string]int, err error) {
 	out = make([][]secrets.Finding, len(files))
+	omitted = make([]*omittedFile, len(files))
+	// done keeps what the report reads of file i's findings: all of
+	// them, or what counts them once the run's cap omits them.
+	done := func(i int) {
+		if budget != nil && budget.record(i, out[i]) {
+			omitted[i], out[i] = omit(out[i]), nil
+		}
+	}
 	more = make([]map[string]int, len(files))
 	errs := make([]error, len(files))
 	var next atomic.Int64
@@ -512,6 +528,7 @@ func scanAll(sc *secrets.Scanner, rd scanReader, files []scanFile, keep int) (ou
 					oneLarge.Lock() // content given, not read: nothing to read again
 				}
 				out[i], more[i] = s.ScanCapped(f.name, f.content, keep)
+				done(i)
 				if large {
 					oneLarge.Unlock()
 				}
@@ -530,12 +547,22 @@ func scanAll(sc *secrets.Scanner, rd scanReader, files []scanFile, keep int) (ou
 			s = f.sc
 		}
 		out[i], more[i] = s.ScanCapped(f.name, f.content, keep)
+		done(i)
 		f.content = nil
 	}
 	for _, err := range errs {
 		if err != nil {
-			return nil, nil, err
+			return nil, nil, nil, err
 		}
 	}
-	return out, more, nil
+	return out, omitted, more, nil
+}
+
+// ruleSeverity is the severity of rule's findings: an error, or the
+// rule's default (prefixed-token: a warning).
+func ruleSeverity(rule string) checks.Severity {
+	if d, ok := checks.DefaultSeverity["secrets/"+rule]; ok {
+		return d
+	}
+	return checks.SeverityError
 }

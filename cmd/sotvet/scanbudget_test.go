@@ -1,0 +1,128 @@
+package main
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/base64"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/svrnty/sotvet/checks"
+	"github.com/svrnty/sotvet/secrets"
+)
+
+// TestRunBudgetExact: whenever record says a file's findings are all
+// omitted, checks.Result.Cap omits every one of them, whatever the order
+// the files finish in; names shared by several files (Cap counts them
+// together against the per-file cap) and names whose sorted order is not
+// the walk's ("a/x" after "a-b") included. And the budget does omit
+// files: the test would pass on a budget that never answers.
+func TestRunBudgetExact(t *testing.T) {
+	names := []string{"a/x", "a-b", "a", "a/x", "b", "b/c/d", "b.c", "c", "c", "d/e", "A", "z", "a/y", "a.b", "ab"}
+	rng := rand.New(rand.NewPCG(1, 2))
+	answered := 0
+	for round := range 400 {
+		files := make([]scanFile, 3+rng.IntN(20))
+		found := make([][]secrets.Finding, len(files))
+		for i := range files {
+			files[i].name = names[rng.IntN(len(names))]
+			for range rng.IntN(6) {
+				found[i] = append(found[i], secrets.Finding{RuleID: "r", Fingerprint: strings.Repeat("0", 16), Allowed: rng.IntN(4) == 0})
+			}
+		}
+		perRun, perFile := 1+rng.IntN(12), rng.IntN(4)
+		// What Cap omits: the findings of the run in its order.
+		res := &checks.Result{}
+		for i, f := range files {
+			for k, s := range found[i] {
+				if !s.Allowed {
+					res.Findings = append(res.Findings, checks.Finding{Check: "secrets", File: f.name, Offset: 10*i + k, Severity: checks.SeverityError})
+				}
+			}
+		}
+		checks.SortFindings(res.Findings)
+		res.Cap(perFile, perRun)
+		keptIn := map[string]bool{}
+		for _, f := range res.Findings {
+			keptIn[f.File] = true
+		}
+		b := newRunBudget(files, perRun, perFile)
+		for _, i := range rng.Perm(len(files)) {
+			if b.record(i, found[i]) {
+				answered++
+				if keptIn[files[i].name] {
+					t.Fatalf("round %d: file %d (%q) omitted by the budget, but Cap (per file %d, per run %d) keeps some of its name's findings", round, i, files[i].name, perFile, perRun)
+				}
+			}
+		}
+	}
+	if answered == 0 {
+		t.Fatal("the budget never omitted a file")
+	}
+}
+
+// TestScanRunBudgetSameReport: scan's report (findings, fingerprints
+// numbered across files, omitted counts by file and severity, exit code)
+// is the same with the run budget as without it, under caps that omit
+// whole files, on a tree whose files share secrets, hold allowed ones and
+// sort by name otherwise than the walk visits them.
+func TestScanRunBudgetSameReport(t *testing.T) {
+	dir := t.TempDir()
+	tok := func(i int) string {
+		sum := sha256.Sum256([]byte{byte(i)})
+		return "gh" + "p_" + strings.NewReplacer("+", "", "/", "", "=", "").Replace(base64.StdEncoding.EncodeToString(sum[:]))[:36]
+	}
+	write := func(name string, toks ...int) {
+		var b strings.Builder
+		for k, i := range toks {
+			if k%5 == 4 {
+				fmt.Fprintf(&b, "token_%d: %s # sotvet:allow-secret -- a fixture\n", k, tok(i))
+				continue
+			}
+			fmt.Fprintf(&b, "token_%d: %s\nplain text\n", k, tok(i))
+		}
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(b.String()), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for i, name := range []string{"a/x.txt", "a-b.txt", "a.txt", "b/c/d.txt", "b.c.txt", "c.txt", "d/e.txt", "z.txt", "a/y.txt", "ab.txt"} {
+		// each file shares secrets with the others (the fingerprints'
+		// ":N"), and holds some of its own
+		write(name, i%3, (i+1)%3, 10+i, 20+i, 3, 30+i, 40+i)
+	}
+	scan := func(args ...string) (string, int) {
+		var out, errOut bytes.Buffer
+		code := run(append(append([]string{"scan"}, args...), dir), &out, &errOut)
+		return out.String() + errOut.String(), code
+	}
+	defer func() { useRunBudget = true }()
+	for _, caps := range [][]string{
+		{"--max-findings", "1"},
+		{"--max-findings", "7", "--max-findings-per-file", "2"},
+		{"--max-findings", "12", "--max-findings-per-file", "0"},
+		{"--max-findings", "30"},
+		{"--max-findings", "0", "--max-findings-per-file", "3"},
+	} {
+		for _, format := range []string{"json", "text"} {
+			args := append([]string{"--format", format}, caps...)
+			useRunBudget = false
+			want, wantCode := scan(args...)
+			useRunBudget = true
+			got, code := scan(args...)
+			if got != want || code != wantCode {
+				t.Fatalf("scan %v with the run budget (exit %d):\n%s\nwithout it (exit %d):\n%s", args, code, got, wantCode, want)
+			}
+			if caps[1] != "0" && caps[1] != "30" && !strings.Contains(want, "more findings") {
+				t.Fatalf("scan %v omitted nothing: %s", args, want)
+			}
+		}
+	}
+}
