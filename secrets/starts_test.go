@@ -3,6 +3,7 @@ package secrets
 import (
 	"fmt"
 	"math/rand/v2"
+	"os"
 	"regexp/syntax"
 	"slices"
 	"strings"
@@ -85,9 +86,15 @@ func TestSearchAtStartsSound(t *testing.T) {
 		"xKeypad code: 4821 xKod do drzwi: 4821 a\u212aod do drzwi: 4821 \xff\xfePIN 4821 \xc4\xb0PIN 1234",
 	}
 	// texts of each rule's own keywords in mixed case, digits and the
-	// marks its forms read, seeded
+	// marks its forms read, seeded: 10 a rule (each rule reads all 83
+	// rules' texts), 20 with SOTVET_SLOW=1. Start tables that leave out
+	// a letter's case folds (all of them, or the non-ASCII ones) fail
+	// with 10 as with 20 (11 and 13 mismatches, 2 and 2).
 	rnd := rand.New(rand.NewPCG(21, 21))
-	perRule, bigSize := 20, 64<<10
+	perRule, bigSize := 10, 64<<10
+	if os.Getenv("SOTVET_SLOW") != "" {
+		perRule = 20
+	}
 	if raceEnabled {
 		// the race detector's regexp is ~50x slower; the plain run
 		// reads them all
