@@ -339,6 +339,9 @@ var notesContextCompiled = sync.OnceValue(func() []*Rule {
 // accessCodeGate passes a hit with four digits within reach ahead (a
 // combination's are apart: "…-…-…").
 func accessCodeGate(data []byte, i int) bool {
+	if !kwEndsWord(data, i) {
+		return false
+	}
 	n := 0
 	for k := i + 1; k < min(len(data), i+65); k++ {
 		if c := data[k]; c >= '0' && c <= '9' {
@@ -353,6 +356,15 @@ func accessCodeGate(data []byte, i int) bool {
 // chosenGate passes a hit with a digit within reach ahead (a chosen value
 // holds one), or a CJK noun.
 func chosenGate(data []byte, i int) bool {
+	if !kwEndsWord(data, i) {
+		return false
+	}
+	// "key", "psk": a Wi-Fi network's key only where its line names the
+	// network (code is full of api_key, private_key)
+	if i >= 2 && (equalFoldASCII(data[i-2:i+1], "key") || equalFoldASCII(data[i-2:i+1], "psk")) && !wifiBefore(data, i-2) &&
+		!bytes.Contains(bytes.ToLower(data[max(0, i-64):i]), []byte("ssid")) {
+		return false
+	}
 	for k := i + 1; k < min(len(data), i+200); k++ {
 		if c := data[k]; c >= '0' && c <= '9' {
 			return true
@@ -1185,4 +1197,27 @@ func exactInSets(w string, sets []map[string]bool) bool {
 		}
 	}
 	return false
+}
+
+// kwEndsWord: an ASCII keyword hit ending at data[i] ends a word (no
+// ASCII letter or digit after it), and a short one ("pw", "sim", "pin")
+// begins one too: random text holds them every few kilobytes. A keyword
+// ending in another script passes (Korean and Chinese glue particles to
+// the noun).
+func kwEndsWord(data []byte, i int) bool {
+	asciiAlnum := func(b byte) bool { return 'a' <= lower(b) && lower(b) <= 'z' || '0' <= b && b <= '9' }
+	if data[i] >= 0x80 {
+		return true
+	}
+	if i+1 < len(data) && asciiAlnum(data[i+1]) {
+		return false
+	}
+	k := i
+	for k >= 0 && 'a' <= lower(data[k]) && lower(data[k]) <= 'z' {
+		k--
+	}
+	if n := i - k; n <= 3 && k >= 0 && asciiAlnum(data[k]) {
+		return false
+	}
+	return true
 }
