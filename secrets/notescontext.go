@@ -310,7 +310,7 @@ var notesContextCompiled = sync.OnceValue(func() []*Rule {
 			// keyed at the question's mark: the noun it names is judged
 			// by the validator on the question's line (an alternation of
 			// every noun before the mark cost a thread per noun and byte)
-			builtinRE: builtinExpr("(?i)(?P<key>[?？])[^\\n]{0,48}\\n(?:[^\\n]{0,64}\\n){0,2}?" +
+			builtinRE: builtinExpr("(?i)(?P<key>[?？])[^\\n]{0,48}\\n(?:[^\\n]{0,64}\\n)??" +
 				"[ \\t>*-]*(?:[^\\n]{0,32}?(?:[:：]|[0-9][ \\t]*[ap]m|[0-9]{1,2}[:.][0-9]{2}\\]?)[ \\t]+)?" +
 				"(?:(?:it(?:'|’)s|it[ \\t]+is|es|ist|c(?:'|’)est|это|to)[ \\t]+)?(?:\\*\\*|[\x60'\"])?" +
 				"(?P<secret>[^\\s\x60'\"*]+?)(?:\\*\\*|[\x60'\"])?" +
