@@ -298,12 +298,6 @@ func defaultRules(thirdParty bool) []*Rule {
 		r = prosePasswordIntlRule()
 		withGitleaksAllowlists(r, r.ID)
 		out = append(out, r)
-		// and the forms of round twenty-two (notescontext.go), read by
-		// their context, after every older rule
-		for _, r := range notesContextRules() {
-			withGitleaksAllowlists(r, r.ID)
-			out = append(out, r)
-		}
 	}
 	return out
 }

@@ -820,20 +820,5 @@ func corpusSamples() []sample {
 		s = append(s, fp("redis.conf's documented sample", RuleConfigDirectivePassword, "# requirepass foobared\nrequirepass ${REDIS_PASSWORD}\n"))
 		s = append(s, fp("a cloud Secret resource", RuleSecretTypeLiteral, "```ts\nconst s = new aws.secretsmanager.Secret(\"dbPassword2024Prod\");\nval key = APIKey(BuildConfig.ALGOLIA_KEY)\n```\n"))
 	}
-	// the forms of notes read by their context (notescontext.go)
-	{
-		combo := "3" + g.from("0123456789", 1) + "-1" + g.from("0123456789", 1) + "-0" + g.from("0123456789", 1)
-		s = append(s, tp("combination a note gives by its lock", RuleProseAccessCode, combo, "The combination to the filing cabinet lock is "+combo+".\n"))
-		s = append(s, fp("alarm panel's model number", RuleProseAccessCode, "Alarm panel model 2580 needs a new battery; the gate opens at 0630.\n"))
-		tr := "Lale" + g.from("0123456789", 4)
-		s = append(s, tp("chosen password after a Turkish label in capitals", RuleProsePasswordChosen, tr, "ŞİFRE: "+tr+"\n"))
-		s = append(s, fp("password policy in Turkish", RuleProsePasswordChosen, "Parola politikası: en az 12 karakter, 90 günde bir değişir.\n"))
-		ans := "Kestrel!" + "Moon" + g.from("0123456789", 2)
-		s = append(s, tp("password answering a chat question", RuleProseChatAnswer, ans, "[10:02] anna: what's the vpn password?\n[10:03] bob: "+ans+"\n"))
-		s = append(s, fp("chat question about the policy", RuleProseChatAnswer, "[10:02] anna: how long must the vpn password be?\n[10:03] bob: 16\n[10:04] anna: what's the password policy now?\n[10:05] bob: MinLength16\n"))
-		words := "copper kettle morning rain"
-		s = append(s, tp("passphrase of words after its noun", RuleProsePassphrasePlain, words, "SSH key passphrase: "+words+"\n"))
-		s = append(s, fp("where the passphrase is", RuleProsePassphrasePlain, "Passphrase: see the sealed envelope in the safe\n"))
-	}
 	return s
 }
