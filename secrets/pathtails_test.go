@@ -131,3 +131,20 @@ func TestGlobLiteralSame(t *testing.T) {
 		}
 	}
 }
+
+// TestPathTailsPOSIX: a caller's Path compiled POSIX, where $ ends a line,
+// still applies to a path whose line ends with the tail (review of round
+// 22: a name "main.tf\nold" lost its finding to the tails).
+func TestPathTailsPOSIX(t *testing.T) {
+	r := &Rule{ID: "tf-tok", Description: "x", Regex: regexp.MustCompile(`tok_[a-z0-9]{12}`), Keywords: []string{"tok_"},
+		Path: regexp.MustCompilePOSIX(`\.tf$`)}
+	s, err := NewScanner(Config{Rules: []*Rule{r}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{"main.tf", "main.tf\nold"} {
+		if n := len(s.Scan(p, []byte("x = tok_"+"a8f3k2m9q7z1\n"))); n != 1 || !r.Path.MatchString(p) {
+			t.Errorf("%q: %d findings, want 1 (Path matches: %v)", p, n, r.Path.MatchString(p))
+		}
+	}
+}
