@@ -1,6 +1,7 @@
 package secrets
 
 import (
+	"io/fs"
 	"os"
 	"path/filepath"
 	"testing"
@@ -9,13 +10,22 @@ import (
 // TestNearMissCorpus: the near-misses reviewers wrote against earlier
 // branches (testdata/nearmiss: sentences about Redis, keepalived and
 // HAProxy directives, code that joins strings with +, names ending in
-// "pass", test values, notes naming Terraform and PKCS#12 files) stay
-// silent. A reviewer's file joins it once its branch lands, so a later
+// "pass", test values, notes naming Terraform and PKCS#12 files; in
+// notes/, 337 notes and chats in 15 languages written against the
+// context forms of r22-notes, which did not land: numbers near door,
+// gate, alarm and SIM, chat answers that are no value, mottos after
+// "phrase", headings before a colon) stay silent. A reviewer's file joins it once its branch lands, so a later
 // rule cannot bring an answered false alarm back.
 func TestNearMissCorpus(t *testing.T) {
-	files, err := filepath.Glob(filepath.Join("testdata", "nearmiss", "*"))
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no near-miss files: %v", err)
+	var files []string
+	err := filepath.WalkDir(filepath.Join("testdata", "nearmiss"), func(p string, d fs.DirEntry, err error) error {
+		if err == nil && d.Type().IsRegular() {
+			files = append(files, p)
+		}
+		return err
+	})
+	if err != nil || len(files) < 300 {
+		t.Fatalf("near-miss files: %d, %v", len(files), err)
 	}
 	s := defaultScanner(t)
 	for _, f := range files {
