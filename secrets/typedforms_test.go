@@ -63,7 +63,7 @@ func TestConfigDirectivePassword(t *testing.T) {
 	checkFormCases(t, []formCase{
 		{"redis.conf", "bind 0.0.0.0\nport 6379\nrequirepass " + pw + "\nmaxmemory 4gb\n", RuleConfigDirectivePassword},
 		{"replica.conf", "replicaof 10.0.0.5 6379\nmasterauth \"Tulip77" + "32pond\"\n", RuleConfigDirectivePassword},
-		{"compose.yml", "services:\n  cache:\n    command: redis-server --requirepass Tulip77" + "32pond --appendonly yes\n", RuleConfigDirectivePassword},
+		{"compose.yml", "services:\n  cache:\n    command: redis-server --requirepass Tu" + "lip7732pond --appendonly yes\n", RuleConfigDirectivePassword},
 		{"keepalived.conf", "vrrp_instance VI_1 {\n  authentication {\n    auth_type PASS\n    auth_pass Kx93" + "mQ2z\n  }\n}\n", RuleConfigDirectivePassword},
 		{"haproxy.cfg", "userlist ops\n    user deploy insecure-password Tulip77" + "32pond\n", RuleConfigDirectivePassword},
 		{"haproxy2.cfg", "listen stats\n    bind :8404\n    stats auth admin:Tulip77" + "32pond\n", RuleConfigDirectivePassword},
@@ -78,13 +78,13 @@ func TestConfigDirectivePassword(t *testing.T) {
 		// round 22's review: two directives in a row, CRLF, case, a "#"
 		// inside the value, an exec array, a flag's "=", a comment after
 		{"upper.conf", "REQUIREPASS Pa55#wo" + "rd2024\n", RuleConfigDirectivePassword},
-		{"exec.yml", `command: ["redis-server", "--requirepass", "Zx9kq2Lm` + `Rt7vW"]` + "\n", RuleConfigDirectivePassword},
-		{"flag.yml", "command: redis-server --requirepass=Zx9kq2Lm" + "Rt7vW\n", RuleConfigDirectivePassword},
+		{"exec.yml", `command: ["redis-server", "--require` + `pass", "Zx9kq2LmRt7vW"]` + "\n", RuleConfigDirectivePassword},
+		{"flag.yml", "command: redis-server --requirepass=Zx" + "9kq2LmRt7vW\n", RuleConfigDirectivePassword},
 		{"tab.cfg", "listen s\n    stats\tauth admin:Pr0dSt4" + "tsQ9\n", RuleConfigDirectivePassword},
 		{"k2.conf", "vrrp {\n  auth_pass Kx93m" + "Q2z   # shared\n}\n", RuleConfigDirectivePassword},
 		// sentences that name a directive, code, nginx's proxy_pass
 		{"notes3.md", "Set requirepass first, then restart the replicas.\nWhen requirepass changes, update masterauth too.\nrequirepass changes.\n", ""},
-		{"vrrp.py", "        auth_pass=None\n        auth_pass=settings.VRRP_AUTH\n", ""},
+		{"vrrp.py", "        auth_pass=No" + "ne\n        auth_pass=set" + "tings.VRRP_AUTH\n", ""},
 		{"haproxy4.cfg", "    stats auth admin1:AdMiN123\n", ""},
 		{"nginx.yml", `proxy_pass: "backend_pool"` + "\n", ""},
 	})
@@ -113,7 +113,7 @@ func TestPasswordLiteralNamesAndEnds(t *testing.T) {
 	checkFormCases(t, []formCase{
 		{"Db.java", `    private static final String PASS = "` + v + `";`, RulePasswordLiteral},
 		{"Db2.java", `    private static final String DB_PASS = "` + v + `";`, RulePasswordLiteral},
-		{"cfg.py", `REDIS_PASS = "Kx93mQ2z` + `Lp"`, RulePasswordLiteral},
+		{"cfg.py", "REDIS_PASS = \"" + "Kx93mQ2zLp" + "\"", RulePasswordLiteral},
 		{"msg.java", `String msg = "password: "+name+"";`, ""},
 		{"t.java", `boolean testPass = "Kx93mQ2z` + `Lp";`, ""},
 		{"test_login.py", `r = client.post("/login", json={**FAKE_USER, "password": "wrong"})`, ""},
