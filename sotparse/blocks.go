@@ -11,6 +11,8 @@ import (
 
 	"github.com/yuin/goldmark/ast"
 	east "github.com/yuin/goldmark/extension/ast"
+
+	"github.com/svrnty/sotvet/sotparse/internal/gfm"
 )
 
 // CodePlaceholder stands for a code span in the Text of a block: what a
@@ -677,7 +679,7 @@ func blockKindOf(n ast.Node) (BlockKind, bool) {
 		return BlockTable, true
 	case *ast.LinkReferenceDefinition:
 		return BlockLinkDef, false
-	case *ast.ListItem, *east.TableHeader, *east.TableRow:
+	case *ast.ListItem, *east.TableHeader, *east.TableRow, *gfm.LeanRow:
 		return 0, true // structure only
 	}
 	return BlockOther, true

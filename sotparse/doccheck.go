@@ -185,7 +185,8 @@ func (ws *Workspace) Fixes() bool { return !ws.dropFixes }
 // offsets in Content[base:]. The body is parsed with MarkdownExtensions
 // and without the frontmatter. The tree is there while the parse runs its
 // DocChecks on the document, not when a check's Run runs one itself (Each,
-// Some), nor for a body whose nesting the parse bounded: then root is
+// Some), nor for a body whose nesting the parse bounded or that holds a
+// table whose rows the parse read lean (leanTableBytes): then root is
 // nil. A DocCheck reads the tree and keeps nothing of it.
 func (p *DocPass) Markdown() (root ast.Node, base int) {
 	if p.Doc == nil {

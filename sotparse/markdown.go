@@ -32,14 +32,25 @@ var MarkdownExtensions = gfm.Extensions
 // It is goldmark's default parser with the extensions, except that link
 // reference definitions are looked for only in paragraphs that may hold
 // one (linkRefs).
-var mdParser = sync.OnceValue(func() parser.Parser {
+var mdParser = sync.OnceValue(func() parser.Parser { return newMDParser(leanTableBytes) })
+
+// newMDParser returns the parser mdParser is, its tables of lean bytes or
+// more parsed lean (gfm.LeanTable; 0: none).
+func newMDParser(lean int) parser.Parser {
 	p := parser.NewParser(
 		parser.WithBlockParsers(parser.DefaultBlockParsers()...),
 		parser.WithInlineParsers(parser.DefaultInlineParsers()...),
 		parser.WithParagraphTransformers(util.Prioritized(linkRefs{}, 100)),
 	)
-	return goldmark.New(goldmark.WithParser(p), goldmark.WithExtensions(MarkdownExtensions...)).Parser()
-})
+	return goldmark.New(goldmark.WithParser(p), goldmark.WithExtensions(gfm.LeanTable(lean), gfm.Strikethrough, gfm.TaskList)).Parser()
+}
+
+// leanTableBytes is the size of a table from which its body rows are
+// parsed lean (gfm.LeanRow): the plain cells of a row are read from its
+// line, not kept as goldmark's nodes (~80 bytes of heap per byte of
+// table). A document with a lean table has no tree for its DocChecks
+// (DocPass.Markdown): a check that wants one parses the document itself.
+var leanTableBytes = 16 << 10
 
 // linkRefs is goldmark's LinkReferenceParagraphTransformer, at its
 // priority, for the paragraphs that hold a '['. A link reference
@@ -67,6 +78,11 @@ var (
 // parseDoc extracts the document model from a markdown file, its small
 // objects cut from slabs (nil: each on its own).
 func parseDoc(f *File, report func(check string, pos, end token.Pos, msg string), slabs *modelSlabs) *Doc {
+	return parseDocWith(mdParser(), f, report, slabs)
+}
+
+// parseDocWith is parseDoc with the markdown parser p.
+func parseDocWith(p parser.Parser, f *File, report func(check string, pos, end token.Pos, msg string), slabs *modelSlabs) *Doc {
 	kind, stem := KindOf(f.Path)
 	d := &Doc{Path: f.Path, File: f, Kind: kind, Stem: stem}
 	content := f.Content
@@ -140,12 +156,12 @@ func parseDoc(f *File, report func(check string, pos, end token.Pos, msg string)
 		report("syntax", p, p, nestingMessage(len(deep)))
 	}
 	x := &extractor{d: d, f: f, src: body, base: s.BodyStart, bb: bb, section: -1, slabs: slabs, refs: refs}
-	root := mdParser().Parse(text.NewReader(body), parser.WithContext(parser.NewContext()))
+	root := p.Parse(text.NewReader(body), parser.WithContext(parser.NewContext()))
 	x.walk(root, 0)
 	d.Refs = refs.refs(slabs)
 	slabs.keepRefsBuilder(refs)
 	d.blockEnc = bb.finish()
-	if len(deep) == 0 {
+	if len(deep) == 0 && !x.lean {
 		d.tree, d.treeBase = root, s.BodyStart
 	}
 	return d
@@ -237,6 +253,11 @@ type extractor struct {
 	end     int // the furthest body offset a block seen so far reaches
 
 	slabs *modelSlabs // what the model's headings, work items, lines and references are cut from
+
+	lean      bool            // the tree has a lean row (gfm.LeanRow)
+	plainCell *east.TableCell // the node a lean row's plain cell is read as
+	plainText *ast.Text       // its text
+	rowBuf    []tableCell     // a row's cells (table)
 }
 
 func (x *extractor) pos(off int) token.Pos { return x.f.Pos(x.base + off) }
@@ -314,7 +335,11 @@ func (x *extractor) block(n ast.Node, depth int) {
 	if container {
 		outer := x.end
 		x.end = start
-		x.walk(n, depth+1)
+		if r, ok := n.(*gfm.LeanRow); ok {
+			x.leanRow(r, depth+1)
+		} else {
+			x.walk(n, depth+1)
+		}
 		end = x.end
 		if kind == BlockTable {
 			end = lineEnd(x.src, end) // the last row's closing pipe
@@ -505,6 +530,41 @@ func (x *extractor) label(line []byte, start int) {
 		Pos: x.pos(start + m[2]), End: x.pos(start + m[5]), ValuePos: x.pos(start + m[4]), Form: FactLabel})
 }
 
+// leanRow visits the cells of a lean row, at depth depth, as walk visits
+// those of a TableRow: a plain cell as a TableCell holding a Text of its
+// span, which is what goldmark's would be, but for Text nodes that split
+// the span (the blocks' text runs join them again).
+func (x *extractor) leanRow(r *gfm.LeanRow, depth int) {
+	x.lean = true
+	r.Cells(x.src, func(node *east.TableCell, pos int, seg text.Segment) {
+		if node == nil {
+			node = x.plainNode(pos, seg)
+		}
+		x.block(node, depth)
+	})
+}
+
+// plainNode returns x.plainCell made the TableCell of a plain cell at pos
+// spanning seg.
+func (x *extractor) plainNode(pos int, seg text.Segment) *east.TableCell {
+	if x.plainCell == nil {
+		x.plainCell, x.plainText = east.NewTableCell(), ast.NewText()
+		x.plainCell.Lines().Append(seg)
+	}
+	c := x.plainCell
+	c.SetPos(pos)
+	c.Lines().Set(0, seg)
+	x.plainText.Segment = seg
+	if seg.Len() == 0 {
+		if c.HasChildren() {
+			c.RemoveChildren(c)
+		}
+	} else if !c.HasChildren() {
+		c.AppendChild(c, x.plainText)
+	}
+	return c
+}
+
 // tableCell is a cell's text as written, trimmed, and where it starts
 // and ends.
 type tableCell struct {
@@ -512,48 +572,80 @@ type tableCell struct {
 	start, end int
 }
 
-// cells returns the cells of a table row or header.
-func (x *extractor) cells(row ast.Node) []tableCell {
-	var out []tableCell
+// cells appends the cells of a table row or header to out.
+func (x *extractor) cells(out []tableCell, row ast.Node) []tableCell {
+	if r, ok := row.(*gfm.LeanRow); ok {
+		r.Cells(x.src, func(node *east.TableCell, _ int, seg text.Segment) {
+			if node != nil {
+				out = append(out, x.cellOf(node))
+			} else {
+				out = append(out, x.segCell(seg))
+			}
+		})
+		return out
+	}
 	for c := row.FirstChild(); c != nil; c = c.NextSibling() {
-		tc := tableCell{start: -1}
-		if l := c.Lines(); l != nil && l.Len() > 0 {
-			seg := l.At(0)
-			raw := x.src[seg.Start:seg.Stop]
-			lead := len(raw) - len(bytes.TrimLeft(raw, " \t"))
-			raw = bytes.TrimSpace(raw)
-			tc = tableCell{text: string(raw), start: seg.Start + lead, end: seg.Start + lead + len(raw)}
-		}
-		out = append(out, tc)
+		out = append(out, x.cellOf(c))
 	}
 	return out
+}
+
+// cellOf returns the cell c: its text a view of the source (see table).
+func (x *extractor) cellOf(c ast.Node) tableCell {
+	if l := c.Lines(); l != nil && l.Len() > 0 {
+		return x.segCell(l.At(0))
+	}
+	return tableCell{start: -1}
+}
+
+// segCell returns the cell whose line segment is seg.
+func (x *extractor) segCell(seg text.Segment) tableCell {
+	raw := x.src[seg.Start:seg.Stop]
+	lead := len(raw) - len(bytes.TrimLeft(raw, " \t"))
+	raw = bytes.TrimSpace(raw)
+	return tableCell{text: unsafe.String(unsafe.SliceData(raw), len(raw)), start: seg.Start + lead, end: seg.Start + lead + len(raw)}
 }
 
 // table reads the facts a table states into KeyValues: each row of a
 // two-column table is a key and its value, and each cell is the value of
 // the key its header names, said of the row's first cell. A table whose
 // header names a definition ("| Field | Meaning |") states none.
+//
+// A cell's text is a view of the source while the table is read: what a
+// fact keeps of it is copied.
 func (x *extractor) table(t *east.Table) {
 	var header []tableCell
 	for r := t.FirstChild(); r != nil; r = r.NextSibling() {
 		if _, ok := r.(*east.TableHeader); ok {
-			header = x.cells(r)
+			header = x.cells(nil, r)
+			for i := range header {
+				header[i].text = strings.Clone(header[i].text)
+			}
 			continue
 		}
-		if _, ok := r.(*east.TableRow); !ok || len(header) < 2 {
+		if r.Kind() != east.KindTableRow && r.Kind() != gfm.KindLeanRow || len(header) < 2 {
 			continue
 		}
-		row := x.cells(r)
+		row := x.cells(x.rowBuf[:0], r)
+		x.rowBuf = row
 		if len(row) != len(header) || row[0].text == "" || row[0].start < 0 {
 			continue
 		}
-		add := func(key string, v tableCell, pos, end int, form FactForm, subject string) {
-			x.d.KeyValues = append(x.d.KeyValues, &Fact{Key: key, Value: v.text,
-				Pos: x.pos(pos), End: x.pos(end), ValuePos: x.pos(v.start), Form: form, Subject: subject})
+		subject := "" // row[0].text, copied once for the row's facts
+		add := func(key string, v tableCell, pos, end int, form FactForm, subj bool) {
+			s := ""
+			if subj {
+				if subject == "" {
+					subject = strings.Clone(row[0].text)
+				}
+				s = subject
+			}
+			x.d.KeyValues = append(x.d.KeyValues, &Fact{Key: key, Value: strings.Clone(v.text),
+				Pos: x.pos(pos), End: x.pos(end), ValuePos: x.pos(v.start), Form: form, Subject: s})
 		}
 		if len(header) == 2 && !definitional(header[1].text) {
 			if k := factKey(row[0].text); k != "" && row[1].text != "" {
-				add(k, row[1], row[0].start, row[1].end, FactTableRow, "")
+				add(strings.Clone(k), row[1], row[0].start, row[1].end, FactTableRow, false)
 			}
 		}
 		for j := 1; j < len(header); j++ {
@@ -561,7 +653,7 @@ func (x *extractor) table(t *east.Table) {
 			if k == "" || definitional(k) || row[j].text == "" || row[j].start < 0 {
 				continue
 			}
-			add(k, row[j], row[j].start, row[j].end, FactHeaderCell, row[0].text)
+			add(k, row[j], row[j].start, row[j].end, FactHeaderCell, true)
 		}
 	}
 }

@@ -34,6 +34,19 @@ var Table goldmark.Extender = extender{
 	parser.WithASTTransformers(util.Prioritized(tableASTTransformer{}, 0)),
 }
 
+// LeanTable parses GFM tables as Table does, except that the body rows of
+// a table of minBytes bytes of source or more (0: none) are LeanRows: a
+// plain cell (see Plain) has no node, and a row costs what its cells with
+// markup do. goldmark's table costs ~80 bytes of heap per byte of source
+// (a TableCell and Text nodes, with their segments, for a cell of a few
+// bytes).
+func LeanTable(minBytes int) goldmark.Extender {
+	return extender{
+		parser.WithParagraphTransformers(util.Prioritized(tableParagraphTransformer{lean: minBytes}, 200)),
+		parser.WithASTTransformers(util.Prioritized(tableASTTransformer{}, 0)),
+	}
+}
+
 // Strikethrough parses ~~text~~.
 var Strikethrough goldmark.Extender = extender{
 	parser.WithInlineParsers(util.Prioritized(strikethroughParser{}, 500)),
@@ -120,7 +133,9 @@ func delimAlignment(col []byte) (a ast.Alignment, ok bool) {
 	return ast.AlignNone, true
 }
 
-type tableParagraphTransformer struct{}
+type tableParagraphTransformer struct {
+	lean int // tables of this many bytes or more have lean rows; 0: none
+}
 
 func (b tableParagraphTransformer) Transform(node *gast.Paragraph, reader text.Reader, pc parser.Context) {
 	ppos := node.Pos()
@@ -141,7 +156,12 @@ func (b tableParagraphTransformer) Transform(node *gast.Paragraph, reader text.R
 		table.Alignments = alignments
 		table.SetPos(ppos)
 		table.AppendChild(table, ast.NewTableHeader(header))
+		lean := b.lean > 0 && lines.At(lines.Len()-1).Stop-lines.At(i-1).Start >= b.lean
 		for j := i + 1; j < lines.Len(); j++ {
+			if lean {
+				table.AppendChild(table, b.parseLeanRow(lines.At(j), alignments, reader, pc))
+				continue
+			}
 			table.AppendChild(table, b.parseRow(lines.At(j), alignments, false, reader, pc))
 		}
 		node.Lines().SetSliced(0, i-1)
@@ -222,6 +242,142 @@ func (b tableParagraphTransformer) parseRow(segment text.Segment,
 		row.AppendChild(row, ast.NewTableCell())
 	}
 	return row
+}
+
+// KindLeanRow is the kind of a LeanRow.
+var KindLeanRow = gast.NewNodeKind("LeanRow")
+
+// A LeanRow is a table's body row (an ast.TableRow in goldmark's tree)
+// whose plain cells have no node: its children are the TableCells of its
+// other cells, and of the empty cells a row shorter than the header is
+// padded with, in order. Cells gives all of them.
+type LeanRow struct {
+	gast.BaseBlock
+	seg   text.Segment // the row's line, as the paragraph held it
+	ncols int          // the header's width
+}
+
+// Kind implements gast.Node.
+func (r *LeanRow) Kind() gast.NodeKind { return KindLeanRow }
+
+// IsRaw implements gast.Node: the row has no text of its own to parse
+// (its cells do).
+func (r *LeanRow) IsRaw() bool { return true }
+
+// Dump implements gast.Node.
+func (r *LeanRow) Dump(source []byte, level int) { gast.DumpHelper(r, source, level, nil, nil) }
+
+// Plain reports whether a cell's text makes nothing but text in goldmark's
+// inline parse: it holds none of the bytes an inline parser of the
+// document's (code spans, links and images, autolinks and raw HTML,
+// emphasis, strikethrough, task boxes) or an escape or entity starts at.
+// Its TableCell would hold Text nodes covering the text, one after the
+// other, and nothing else.
+func Plain(b []byte) bool {
+	for _, c := range b {
+		switch c {
+		case '\\', '`', '*', '_', '[', ']', '!', '<', '&', '~', '\n', '\r':
+			return false
+		}
+	}
+	return true
+}
+
+// rowCells calls cell with each cell of the row line segment (as a
+// paragraph holds it) that parseRow makes a node of, in order: its
+// position (TableCell.Pos), its text's segment, trimmed, and where the
+// escaped pipes after a backtick in it are (escapedPipeCell.Pos; nil for
+// none). It returns how many. A row of ncols cells or more has ncols.
+func rowCells(segment text.Segment, ncols int, source []byte, cell func(pos int, seg text.Segment, escaped []int)) int {
+	npos := segment
+	segment = segment.TrimLeftSpace(source)
+	segment = segment.TrimRightSpace(source)
+	line := segment.Value(source)
+	pos := 0
+	limit := len(line)
+	if len(line) > 0 && line[pos] == '|' {
+		pos++
+	}
+	if len(line) > 0 && line[limit-1] == '|' {
+		limit--
+	}
+	i := 0
+	for ; pos < limit && i < ncols; i++ {
+		hasBacktick := false
+		var escaped []int
+		closure := pos
+		for ; closure < limit; closure++ {
+			if line[closure] == '`' {
+				hasBacktick = true
+			}
+			if line[closure] == '|' {
+				if closure == 0 || line[closure-1] != '\\' {
+					break
+				} else if hasBacktick {
+					escaped = append(escaped, segment.Start+closure-1)
+				}
+			}
+		}
+		seg := text.NewSegment(segment.Start+pos, segment.Start+closure)
+		seg = seg.TrimLeftSpace(source)
+		seg = seg.TrimRightSpace(source)
+		cell(npos.Start+pos-npos.Padding, seg, escaped)
+		pos = closure + 1
+	}
+	return i
+}
+
+// parseLeanRow is parseRow for a body row, made a LeanRow.
+func (b tableParagraphTransformer) parseLeanRow(segment text.Segment,
+	alignments []ast.Alignment, reader text.Reader, pc parser.Context) *LeanRow {
+	source := reader.Source()
+	row := &LeanRow{seg: segment, ncols: len(alignments)}
+	row.SetPos(segment.Start)
+	i := 0
+	n := rowCells(segment, len(alignments), source, func(pos int, seg text.Segment, escaped []int) {
+		defer func() { i++ }()
+		if escaped == nil && Plain(seg.Value(source)) {
+			return
+		}
+		node := ast.NewTableCell()
+		node.SetPos(pos)
+		node.Alignment = alignments[i]
+		node.Lines().Append(seg)
+		if escaped != nil {
+			// parseRow's record of the cell's escaped pipes, for
+			// tableASTTransformer.
+			escapedList := pc.ComputeIfAbsent(escapedPipeCellListKey,
+				func() any {
+					return []*escapedPipeCell{}
+				}).([]*escapedPipeCell)
+			pc.Set(escapedPipeCellListKey, append(escapedList, &escapedPipeCell{node, escaped, false}))
+		}
+		row.AppendChild(row, node)
+	})
+	for ; n < len(alignments); n++ {
+		row.AppendChild(row, ast.NewTableCell())
+	}
+	return row
+}
+
+// Cells calls cell with each of the row's cells, in order, as goldmark's
+// TableRow holds them: node is the cell's TableCell, or nil for a plain
+// cell, whose TableCell would be at pos, span seg, and hold Text nodes
+// covering seg.
+func (r *LeanRow) Cells(source []byte, cell func(node *ast.TableCell, pos int, seg text.Segment)) {
+	c := r.FirstChild()
+	rowCells(r.seg, r.ncols, source, func(pos int, seg text.Segment, escaped []int) {
+		if escaped == nil && Plain(seg.Value(source)) {
+			cell(nil, pos, seg)
+			return
+		}
+		node := c.(*ast.TableCell)
+		c = c.NextSibling()
+		cell(node, node.Pos(), seg)
+	})
+	for ; c != nil; c = c.NextSibling() {
+		cell(c.(*ast.TableCell), c.Pos(), text.Segment{})
+	}
 }
 
 func (b tableParagraphTransformer) parseDelimiter(segment text.Segment, reader text.Reader) []ast.Alignment {
