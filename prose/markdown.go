@@ -92,6 +92,15 @@ func appendBlocks(out []Block, src []byte, tree ast.Node, base int) []Block {
 					if _, ok := row.(*east.TableHeader); ok {
 						cell = "table.header"
 					}
+					if sotparse.LeanRowCells(row, body, func(td ast.Node, seg text.Segment) {
+						if td != nil {
+							out = appendBlock(out, &bt, cell, td, body)
+						} else {
+							out = appendPlainBlock(out, &bt, cell, seg, body)
+						}
+					}) {
+						continue
+					}
 					for td := row.FirstChild(); td != nil; td = td.NextSibling() {
 						out = appendBlock(out, &bt, cell, td, body)
 					}
@@ -148,23 +157,37 @@ func reusable(src, blanked []byte, base int, tree ast.Node) bool {
 // plain text (a text node, a code span's among them) in that parse's
 // tree. Links in destinations, autolinks, raw HTML and code blocks are
 // not text nodes, and stay reusable.
+//
+// A table row's plain cells, which have no node (sotparse.LeanRowCells),
+// are plain text too: their text is looked at as a text node's.
 func textHolds(tree ast.Node, body []byte) bool {
 	found := false
-	_ = ast.Walk(tree, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
-		t, ok := n.(*ast.Text)
-		if !entering || !ok {
-			return ast.WalkContinue, nil
-		}
-		seg := t.Segment
+	holds := func(seg text.Segment) bool {
 		if seg.Start < 0 || seg.Stop > len(body) || seg.Start > seg.Stop {
-			found = true // not of body: do not take the tree
-			return ast.WalkStop, nil
+			return true // not of body: do not take the tree
 		}
 		for _, s := range linkifyAt {
 			if bytes.Contains(body[seg.Start:seg.Stop], s) {
-				found = true
-				return ast.WalkStop, nil
+				return true
 			}
+		}
+		return false
+	}
+	_ = ast.Walk(tree, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
+		if !entering {
+			return ast.WalkContinue, nil
+		}
+		if t, ok := n.(*ast.Text); ok {
+			found = holds(t.Segment)
+		} else {
+			sotparse.LeanRowCells(n, body, func(td ast.Node, seg text.Segment) {
+				if td == nil && !found {
+					found = holds(seg)
+				}
+			})
+		}
+		if found {
+			return ast.WalkStop, nil
 		}
 		return ast.WalkContinue, nil
 	})
@@ -321,9 +344,24 @@ func (bt *blockText) inline(n ast.Node, src []byte) {
 
 var newline = []byte{'\n'}
 
+// appendPlainBlock is appendBlock for a node of plain text covering seg:
+// a table's plain cell, which sotparse's tree holds no node of.
+func appendPlainBlock(out []Block, bt *blockText, scope string, seg text.Segment, src []byte) []Block {
+	bt.buf, bt.off = bt.buf[:0], offsetsBuilder{runs: bt.off.runs[:0]}
+	if seg.Len() > 0 {
+		bt.add(seg.Value(src), bt.base+seg.Start)
+	}
+	return finishBlock(out, bt, scope)
+}
+
 func appendBlock(out []Block, bt *blockText, scope string, n ast.Node, src []byte) []Block {
 	bt.buf, bt.off = bt.buf[:0], offsetsBuilder{runs: bt.off.runs[:0]}
 	bt.inline(n, src)
+	return finishBlock(out, bt, scope)
+}
+
+// finishBlock appends the block of bt's text, trimmed, to out.
+func finishBlock(out []Block, bt *blockText, scope string) []Block {
 	buf := bt.buf
 	// Trim the block as an HTML renderer's text would be trimmed.
 	start, end := 0, len(buf)

@@ -156,6 +156,15 @@ func TestTreeBlocksAgree(t *testing.T) {
 		"<span title=\"http://raw.x\">raw</span>\n", "\\http://esc.x\n", "http\\://no.x\n", "```\nhttp://fenced.x a@b.co\n```\n",
 		"    www.indented.x\n", "[ref2]: http://ref.x/y\n\nuse [ref2]\n", "| http://cell.x | b |\n|---|---|\n| c | d |\n",
 		"| `www.c.x` | [a](http://d.x) |\n|---|---|\n| c | d |\n", "mail_me@x.co\n", "&amp;a@b.co\n",
+		// Tables' body rows, whose plain cells sotparse's tree holds no
+		// node of (sotparse.LeanRowCells): linkify in them, cells with
+		// markup among plain ones, rows shorter and longer than the
+		// header, in a quote and a list.
+		"| a | b |\n|---|---|\n| see http://body.x | d |\n", "| a | b |\n|---|---|\n| c | mail a@b.co |\n",
+		"| a | b |\n|---|---|\n| c | *www.em.x* |\n", "| a | b |\n|---|---|\n| `x@y.z` | plain |\n",
+		"| a | b | c |\n|:--|--:|:-:|\n| `x \\| y` | *e* and plain | ~~s~~ |\n| short |\n| 1 | 2 | 3 | 4 |\n| &amp; | [l](u) | \\| esc |\n",
+		"> | q | r |\n> |---|---|\n> | in quote | www.q.x |\n", "- | l | m |\n  |---|---|\n  | in list | x |\n  | é ü | <b>h</b> |\n",
+		"Status | Owner\n--- | ---\nopen | rl\n  |  \n|\n",
 	}
 	for i := range 400 {
 		var b strings.Builder

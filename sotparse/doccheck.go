@@ -11,9 +11,12 @@ import (
 	"sync/atomic"
 
 	"github.com/yuin/goldmark/ast"
+	east "github.com/yuin/goldmark/extension/ast"
+	"github.com/yuin/goldmark/text"
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/svrnty/sotvet/internal/parallel"
+	"github.com/svrnty/sotvet/sotparse/internal/gfm"
 )
 
 // A DocCheck is the part of a check that reads one document at a time, on
@@ -185,14 +188,38 @@ func (ws *Workspace) Fixes() bool { return !ws.dropFixes }
 // offsets in Content[base:]. The body is parsed with MarkdownExtensions
 // and without the frontmatter. The tree is there while the parse runs its
 // DocChecks on the document, not when a check's Run runs one itself (Each,
-// Some), nor for a body whose nesting the parse bounded or that holds a
-// table whose rows the parse read lean (leanTableBytes): then root is
+// Some), nor for a body whose nesting the parse bounded: then root is
 // nil. A DocCheck reads the tree and keeps nothing of it.
+//
+// A table's body rows are not goldmark's TableRows: each is a row whose
+// plain cells have no node (gfm.LeanRow), which LeanRowCells reads.
 func (p *DocPass) Markdown() (root ast.Node, base int) {
 	if p.Doc == nil {
 		return nil, 0
 	}
 	return p.Doc.tree, p.Doc.treeBase
+}
+
+// LeanRowCells reports whether row, a node of a tree Markdown returns, is
+// a table body row whose plain cells have no node; if it is, it calls
+// cell with each of the row's cells, in order, as goldmark's TableRow
+// would hold them: node is the cell's TableCell, or nil for a plain cell,
+// whose TableCell would hold only Text nodes, covering seg (of body, the
+// source the tree was parsed from) without gaps. An empty plain cell has
+// an empty seg.
+func LeanRowCells(row ast.Node, body []byte, cell func(node ast.Node, seg text.Segment)) bool {
+	r, ok := row.(*gfm.LeanRow)
+	if !ok {
+		return false
+	}
+	r.Cells(body, func(node *east.TableCell, _ int, seg text.Segment) {
+		if node != nil {
+			cell(node, seg)
+			return
+		}
+		cell(nil, seg)
+	})
+	return true
 }
 
 // Focused reports whether the run reports on the document (Workspace.Focused).

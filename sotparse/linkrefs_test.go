@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/yuin/goldmark"
@@ -12,20 +13,26 @@ import (
 	east "github.com/yuin/goldmark/extension/ast"
 	"github.com/yuin/goldmark/parser"
 	"github.com/yuin/goldmark/text"
+
+	"github.com/svrnty/sotvet/sotparse/internal/gfm"
 )
 
 // sameAsDefaultParser checks that mdParser builds the tree, and collects
 // the link references, that goldmark's default parser with the same
-// extensions does.
+// extensions does: mdParser with goldmark's table rows (gfm.Table), whose
+// lean ones TestLeanTables and TestLeanRowCells compare with goldmark's.
 func sameAsDefaultParser(t *testing.T, reference parser.Parser, name string, src []byte) {
 	t.Helper()
 	gotCtx, wantCtx := parser.NewContext(), parser.NewContext()
-	got := dumpMarkdown(mdParser().Parse(text.NewReader(src), parser.WithContext(gotCtx)), src, gotCtx)
+	got := dumpMarkdown(fullTableParser().Parse(text.NewReader(src), parser.WithContext(gotCtx)), src, gotCtx)
 	want := dumpMarkdown(reference.Parse(text.NewReader(src), parser.WithContext(wantCtx)), src, wantCtx)
 	if got != want {
 		t.Fatalf("%s: %q\nmdParser:\n%s\ngoldmark's default parser:\n%s", name, src, got, want)
 	}
 }
+
+// fullTableParser is mdParser with goldmark's table rows.
+var fullTableParser = sync.OnceValue(func() parser.Parser { return newMDParser(gfm.Table) })
 
 // dumpMarkdown writes the tree as one line per node, its kind, position,
 // lines or segment and the fields links and the extensions set, and then

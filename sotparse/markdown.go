@@ -32,25 +32,20 @@ var MarkdownExtensions = gfm.Extensions
 // It is goldmark's default parser with the extensions, except that link
 // reference definitions are looked for only in paragraphs that may hold
 // one (linkRefs).
-var mdParser = sync.OnceValue(func() parser.Parser { return newMDParser(leanTableBytes) })
+var mdParser = sync.OnceValue(func() parser.Parser { return newMDParser(gfm.LeanTable) })
 
-// newMDParser returns the parser mdParser is, its tables of lean bytes or
-// more parsed lean (gfm.LeanTable; 0: none).
-func newMDParser(lean int) parser.Parser {
+// newMDParser returns the parser mdParser is, its tables parsed by table:
+// gfm.LeanTable, whose body rows are gfm.LeanRows (the plain cells of a
+// row are read from its line, not kept as goldmark's nodes, which cost
+// ~80 bytes of heap per byte of table), or, for the tests, gfm.Table.
+func newMDParser(table goldmark.Extender) parser.Parser {
 	p := parser.NewParser(
 		parser.WithBlockParsers(parser.DefaultBlockParsers()...),
 		parser.WithInlineParsers(parser.DefaultInlineParsers()...),
 		parser.WithParagraphTransformers(util.Prioritized(linkRefs{}, 100)),
 	)
-	return goldmark.New(goldmark.WithParser(p), goldmark.WithExtensions(gfm.LeanTable(lean), gfm.Strikethrough, gfm.TaskList)).Parser()
+	return goldmark.New(goldmark.WithParser(p), goldmark.WithExtensions(table, gfm.Strikethrough, gfm.TaskList)).Parser()
 }
-
-// leanTableBytes is the size of a table from which its body rows are
-// parsed lean (gfm.LeanRow): the plain cells of a row are read from its
-// line, not kept as goldmark's nodes (~80 bytes of heap per byte of
-// table). A document with a lean table has no tree for its DocChecks
-// (DocPass.Markdown): a check that wants one parses the document itself.
-var leanTableBytes = 16 << 10
 
 // linkRefs is goldmark's LinkReferenceParagraphTransformer, at its
 // priority, for the paragraphs that hold a '['. A link reference
@@ -161,7 +156,7 @@ func parseDocWith(p parser.Parser, f *File, report func(check string, pos, end t
 	d.Refs = refs.refs(slabs)
 	slabs.keepRefsBuilder(refs)
 	d.blockEnc = bb.finish()
-	if len(deep) == 0 && !x.lean {
+	if len(deep) == 0 {
 		d.tree, d.treeBase = root, s.BodyStart
 	}
 	return d
@@ -254,7 +249,6 @@ type extractor struct {
 
 	slabs *modelSlabs // what the model's headings, work items, lines and references are cut from
 
-	lean      bool            // the tree has a lean row (gfm.LeanRow)
 	plainCell *east.TableCell // the node a lean row's plain cell is read as
 	plainText *ast.Text       // its text
 	rowBuf    []tableCell     // a row's cells (table)
@@ -535,7 +529,6 @@ func (x *extractor) label(line []byte, start int) {
 // span, which is what goldmark's would be, but for Text nodes that split
 // the span (the blocks' text runs join them again).
 func (x *extractor) leanRow(r *gfm.LeanRow, depth int) {
-	x.lean = true
 	r.Cells(x.src, func(node *east.TableCell, pos int, seg text.Segment) {
 		if node == nil {
 			node = x.plainNode(pos, seg)

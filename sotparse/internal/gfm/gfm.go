@@ -34,17 +34,14 @@ var Table goldmark.Extender = extender{
 	parser.WithASTTransformers(util.Prioritized(tableASTTransformer{}, 0)),
 }
 
-// LeanTable parses GFM tables as Table does, except that the body rows of
-// a table of minBytes bytes of source or more (0: none) are LeanRows: a
-// plain cell (see Plain) has no node, and a row costs what its cells with
-// markup do. goldmark's table costs ~80 bytes of heap per byte of source
-// (a TableCell and Text nodes, with their segments, for a cell of a few
-// bytes).
-func LeanTable(minBytes int) goldmark.Extender {
-	return extender{
-		parser.WithParagraphTransformers(util.Prioritized(tableParagraphTransformer{lean: minBytes}, 200)),
-		parser.WithASTTransformers(util.Prioritized(tableASTTransformer{}, 0)),
-	}
+// LeanTable parses GFM tables as Table does, except that every body row
+// is a LeanRow: a plain cell (see Plain) has no node, and a row costs what
+// its cells with markup do. goldmark's table costs ~80 bytes of heap per
+// byte of source (a TableCell and Text nodes, with their segments, for a
+// cell of a few bytes). The header row is goldmark's TableHeader.
+var LeanTable goldmark.Extender = extender{
+	parser.WithParagraphTransformers(util.Prioritized(tableParagraphTransformer{lean: true}, 200)),
+	parser.WithASTTransformers(util.Prioritized(tableASTTransformer{}, 0)),
 }
 
 // Strikethrough parses ~~text~~.
@@ -134,7 +131,7 @@ func delimAlignment(col []byte) (a ast.Alignment, ok bool) {
 }
 
 type tableParagraphTransformer struct {
-	lean int // tables of this many bytes or more have lean rows; 0: none
+	lean bool // body rows are LeanRows
 }
 
 func (b tableParagraphTransformer) Transform(node *gast.Paragraph, reader text.Reader, pc parser.Context) {
@@ -156,9 +153,8 @@ func (b tableParagraphTransformer) Transform(node *gast.Paragraph, reader text.R
 		table.Alignments = alignments
 		table.SetPos(ppos)
 		table.AppendChild(table, ast.NewTableHeader(header))
-		lean := b.lean > 0 && lines.At(lines.Len()-1).Stop-lines.At(i-1).Start >= b.lean
 		for j := i + 1; j < lines.Len(); j++ {
-			if lean {
+			if b.lean {
 				table.AppendChild(table, b.parseLeanRow(lines.At(j), alignments, reader, pc))
 				continue
 			}
