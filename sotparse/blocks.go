@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"go/token"
 	"iter"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -75,8 +76,11 @@ func (k BlockKind) Prose() bool {
 // whole quote, and nothing inside it is a block of its own.
 type Block struct {
 	Kind    BlockKind
-	Level   int  // BlockHeading: the heading level, 1 to 6
 	Comment bool // BlockHTML: an HTML comment (<!-- ... -->)
+	// plain: Text is the source from Pos on, byte for byte, and runs is
+	// empty (most table cells: a block costs no run for them)
+	plain bool
+	Level int // BlockHeading: the heading level, 1 to 6
 	// Depth is the nesting depth in the markdown tree: 0 for a direct
 	// child of the document, 1 for the items of a top-level list or the
 	// rows of a top-level table, 2 for an item's paragraph or a cell, ...
@@ -116,6 +120,9 @@ type posRun struct {
 // its code span's text, the space of a line break at the line ending. Past
 // the end of Text it continues the last stretch.
 func (b *Block) TextPos(i int) token.Pos {
+	if b.plain {
+		return b.Pos + token.Pos(i)
+	}
 	k := sort.Search(len(b.runs), func(k int) bool { return b.runs[k].at > i }) - 1
 	if k < 0 {
 		return b.Pos
@@ -225,6 +232,13 @@ func (bd *BlockDecoder) BlocksIn(d *Doc, content []byte) []*Block {
 					// it, not a copy, which would fill a large
 					// document's buffer page by page.
 					b.Text = unsafe.String(&src[r.off], r.n)
+					if r.off == h.pos {
+						// And from the block's start on (a table
+						// cell): TextPos needs no run.
+						b.plain = true
+						at += r.n
+						continue
+					}
 				} else {
 					text = append(text, src[r.off:r.off+r.n]...)
 				}
@@ -352,9 +366,6 @@ type blockHeader struct {
 	section int
 	// body offsets; the length of the text
 	pos, end, textLen int
-	// runs is where the block's runs end in blockBuilder.runEnc (the
-	// builder's only)
-	runs int
 }
 
 const commentFlag = 0x80
@@ -473,22 +484,40 @@ func decodeRun(enc []byte, cursor int) (textRun, []byte) {
 }
 
 // blockBuilder collects the blocks of one document during the extractor's
-// walk, then encodes them. A block's runs are encoded as its text is read
-// (a run in memory is six words, encoded a few bytes: a large document has
-// hundreds of thousands); its header waits for the block's end. Its
-// buffers are reused from document to document.
+// walk, encoding each as it closes: a leaf block's header and runs go to
+// the end of enc, where the next block starts; a container's header,
+// which waits for its end after the blocks it holds are encoded, goes to
+// headers, and finish splices it in where the container began. A block
+// costs what its encoding does (a table cell a few bytes): a large
+// table's hundreds of thousands of cells hold no header in memory each.
+// Its buffers are reused from document to document.
 type blockBuilder struct {
-	// blocks holds the headers in chunks of headerChunk, the first grown
-	// as a slice: a large document's grow without copying them again and
-	// again (a slice past a few hundred entries grows by a quarter).
-	blocks [][]blockHeader
-	n      int    // the number of blocks
-	runEnc []byte // the runs of every block, encoded, in block order
-	nruns  int
-	flat   []flatEntry // scratch for the frontmatter's entries
+	enc     []byte      // the closed blocks, but for containers' headers
+	open    []openBlock // the blocks added and not closed, outermost first
+	runs    []byte      // the runs of the prose block being read, encoded
+	headers []byte      // the closed containers' headers, encoded
+	spliced []splice    // where each of them goes in enc
+	n       int         // the number of blocks
+	nruns   int
+	textLen int         // the length of the texts BlocksIn copies
+	prev    int         // the start of the last block added
+	flat    []flatEntry // scratch for the frontmatter's entries
 }
 
-const headerChunk = 1 << 12
+// openBlock is a block added and not closed.
+type openBlock struct {
+	h    blockHeader
+	i    int // its index
+	at   int // len(enc) when it was added: where its encoding goes
+	prev int // the start of the block before it, which its own is counted from
+}
+
+// splice is a container's header: headers[start:end], to go at enc[at]
+// (after the headers spliced there before it, which are of the blocks
+// that hold it).
+type splice struct {
+	i, at, start, end int
+}
 
 // maxPooledBuilder is the most a builder's buffers may hold, in bytes,
 // to go back to the pool: a huge document's are let go with it.
@@ -497,93 +526,102 @@ const maxPooledBuilder = 4 << 20
 var builderPool = sync.Pool{New: func() any { return new(blockBuilder) }}
 
 func (bb *blockBuilder) reset() {
-	for i := range bb.blocks {
-		bb.blocks[i] = bb.blocks[i][:0]
-	}
-	bb.n = 0
-	bb.runEnc = bb.runEnc[:0]
-	bb.nruns = 0
+	bb.enc, bb.open, bb.runs, bb.headers, bb.spliced = bb.enc[:0], bb.open[:0], bb.runs[:0], bb.headers[:0], bb.spliced[:0]
+	bb.n, bb.nruns, bb.textLen, bb.prev = 0, 0, 0, 0
 }
 
 // pooled reports whether bb is small enough to go back to the pool.
 func (bb *blockBuilder) pooled() bool {
-	n := 0
-	for _, c := range bb.blocks {
-		n += cap(c)
-	}
-	return n*int(unsafe.Sizeof(blockHeader{}))+cap(bb.runEnc) <= maxPooledBuilder
+	n := cap(bb.enc) + cap(bb.runs) + cap(bb.headers) +
+		cap(bb.open)*int(unsafe.Sizeof(openBlock{})) + cap(bb.spliced)*int(unsafe.Sizeof(splice{}))
+	return n <= maxPooledBuilder
 }
 
-// add appends a block and returns its index.
+// add opens a block and returns its index. Blocks close (close) in the
+// reverse of the order they open: a block added while another is open is
+// inside it.
 func (bb *blockBuilder) add(h blockHeader) int {
-	h.runs = len(bb.runEnc)
-	c := bb.n / headerChunk
-	switch {
-	case c < len(bb.blocks):
-	case c == 0:
-		bb.blocks = append(bb.blocks, nil)
-	default:
-		bb.blocks = append(bb.blocks, make([]blockHeader, 0, headerChunk))
-	}
-	bb.blocks[c] = append(bb.blocks[c], h)
+	bb.open = append(bb.open, openBlock{h: h, i: bb.n, at: len(bb.enc), prev: bb.prev})
+	bb.prev = h.pos
+	bb.runs = bb.runs[:0]
 	bb.n++
 	return bb.n - 1
 }
 
-// at returns block i.
-func (bb *blockBuilder) at(i int) *blockHeader {
-	return &bb.blocks[i/headerChunk][i%headerChunk]
+// top returns block i, which must be the innermost open one.
+func (bb *blockBuilder) top(i int) *openBlock {
+	o := &bb.open[len(bb.open)-1]
+	if o.i != i {
+		panic("sotparse: block closed out of order")
+	}
+	return o
 }
 
-// finish returns the encoding of the blocks.
+// close closes block i, the innermost open one, which ends at end, and
+// encodes it.
+func (bb *blockBuilder) close(i, end int) {
+	o := bb.top(i)
+	bb.open = bb.open[:len(bb.open)-1]
+	o.h.end = end
+	if !o.h.view {
+		bb.textLen += o.h.textLen
+	}
+	if o.i == bb.n-1 {
+		// No block was added after it: its encoding is the last.
+		bb.enc = appendHeader(bb.enc, o.h, o.prev)
+		if o.h.kind.Prose() {
+			bb.enc = append(bb.enc, bb.runs...)
+		}
+		bb.runs = bb.runs[:0]
+		return
+	}
+	// A container (its kind has no text, so no runs): its header goes
+	// before the blocks it holds.
+	start := len(bb.headers)
+	bb.headers = appendHeader(bb.headers, o.h, o.prev)
+	bb.spliced = append(bb.spliced, splice{i: o.i, at: o.at, start: start, end: len(bb.headers)})
+}
+
+// finish returns the encoding of the blocks, every one closed.
 func (bb *blockBuilder) finish() []byte {
 	if bb.n == 0 {
 		return nil
 	}
-	// A first pass sizes the encoding, which is then written in place:
-	// not grown through a large document, nor copied out of a buffer.
-	textLen, size := 0, len(bb.runEnc) // the texts BlocksIn copies; the encoding
-	var scratch [4 + 6*binary.MaxVarintLen64]byte
-	prev := 0
-	for _, c := range bb.blocks {
-		for _, h := range c {
-			if !h.view {
-				textLen += h.textLen
-			}
-			size += len(appendHeader(scratch[:0], h, prev))
-			prev = h.pos
-		}
+	if len(bb.open) > 0 {
+		panic("sotparse: blocks left open")
 	}
+	var scratch [3 * binary.MaxVarintLen64]byte
 	counts := binary.AppendUvarint(scratch[:0], uint64(bb.n))
-	counts = binary.AppendUvarint(counts, uint64(textLen))
+	counts = binary.AppendUvarint(counts, uint64(bb.textLen))
 	counts = binary.AppendUvarint(counts, uint64(bb.nruns))
-	enc := make([]byte, 0, len(counts)+size)
+	enc := make([]byte, 0, len(counts)+len(bb.enc)+len(bb.headers))
 	enc = append(enc, counts...)
-	prev, runs := 0, 0
-	for _, c := range bb.blocks {
-		for _, h := range c {
-			enc = appendHeader(enc, h, prev)
-			prev = h.pos
-			enc = append(enc, bb.runEnc[runs:h.runs]...)
-			runs = h.runs
-		}
+	// Containers close inner first; in block order, the headers spliced
+	// at one offset go outer first.
+	slices.SortFunc(bb.spliced, func(a, b splice) int { return a.i - b.i })
+	at := 0
+	for _, s := range bb.spliced {
+		enc = append(enc, bb.enc[at:s.at]...)
+		enc = append(enc, bb.headers[s.start:s.end]...)
+		at = s.at
 	}
-	return enc
+	return append(enc, bb.enc[at:]...)
 }
 
 // inline reads the inline text of n as the text of block i (the last one
-// added): code spans replaced by CodePlaceholder, struck-through text, raw
-// HTML, images and checkboxes left out, line breaks as spaces. src is the
-// body.
+// added, open): code spans replaced by CodePlaceholder, struck-through
+// text, raw HTML, images and checkboxes left out, line breaks as spaces.
+// src is the body.
 func (bb *blockBuilder) inline(i int, src []byte, n ast.Node) {
+	o := bb.top(i)
 	at, last := 0, 0
-	cursor := bb.at(i).pos // where the previous run's source ends
-	var pending textRun    // the last run, not yet encoded
+	cursor := o.h.pos   // where the previous run's source ends
+	var pending textRun // the last run, not yet encoded
 	have := false
 	runs := 0
 	flush := func() {
 		if have {
-			bb.runEnc = appendRun(bb.runEnc, pending, cursor)
+			bb.runs = appendRun(bb.runs, pending, cursor)
 			bb.nruns++
 			runs++
 			cursor = pending.end()
@@ -646,10 +684,8 @@ func (bb *blockBuilder) inline(i int, src []byte, n ast.Node) {
 	}
 	rec(n)
 	flush()
-	b := bb.at(i)
-	b.textLen = at
-	b.runs = len(bb.runEnc)
-	b.view = runs == 1 && pending.kind == runCopy
+	o.h.textLen = at
+	o.h.view = runs == 1 && pending.kind == runCopy
 }
 
 // blockKindOf returns the kind of the block node n, and whether it is a

@@ -289,3 +289,43 @@ func TestLeanRowCells(t *testing.T) {
 		}
 	}
 }
+
+// TestPlainBlockTextPos checks the blocks whose text is the source from
+// their start on, which keep no run (most table cells): each byte of the
+// text is the source's at TextPos, on generated tables and the sample and
+// corpus documents.
+func TestPlainBlockTextPos(t *testing.T) {
+	var docs []*Doc
+	for _, d := range sampleAndCorpusDocs(t) {
+		docs = append(docs, d)
+	}
+	rng := rand.New(rand.NewPCG(9, 10))
+	for i := range 200 {
+		file, _ := fuzzFile(fmt.Sprintf(".sot/03-PROTOCOLS/P-%d-MATRIX.md", i), []byte("# Doc\n\n"+leanTable(rng)+"\npara `c` text\n"))
+		docs = append(docs, parseDoc(file, func(string, token.Pos, token.Pos, string) {}, nil))
+	}
+	plain, cells := 0, 0
+	for _, d := range docs {
+		for _, b := range d.Blocks() {
+			if b.Kind == BlockTableCell && b.Text != "" {
+				cells++
+			}
+			if !b.plain {
+				continue
+			}
+			plain++
+			if len(b.runs) != 0 {
+				t.Fatalf("%s: a plain block keeps %d runs", d.Path, len(b.runs))
+			}
+			for i := 0; i < len(b.Text); i++ {
+				if off := d.File.Tok.Offset(b.TextPos(i)); d.File.Content[off] != b.Text[i] {
+					t.Fatalf("%s: %q[%d] is at %d, which holds %q", d.Path, b.Text, i, off, d.File.Content[off])
+				}
+			}
+		}
+	}
+	if plain < 1000 || plain < cells/2 {
+		t.Fatalf("%d plain blocks of %d table cells with text: the test does not exercise them", plain, cells)
+	}
+	t.Logf("%d plain blocks, %d table cells with text", plain, cells)
+}

@@ -290,7 +290,9 @@ func (x *extractor) block(n ast.Node, depth int) {
 				b.section = x.section
 				b.pos, b.end = int(hd.Pos-x.pos(0)), int(hd.End-x.pos(0))
 			}
-			x.bb.inline(x.bb.add(b), x.src, h)
+			i := x.bb.add(b)
+			x.bb.inline(i, x.src, h)
+			x.bb.close(i, b.end)
 		}
 		x.end = max(x.end, end)
 		return
@@ -350,7 +352,7 @@ func (x *extractor) block(n ast.Node, depth int) {
 		x.inBlockquote--
 	}
 	if i >= 0 {
-		x.bb.at(i).end = end
+		x.bb.close(i, end)
 	}
 }
 
