@@ -297,7 +297,7 @@ type docInfo struct {
 // larger part of what the check kept of a document citing its runs.
 func (di *docInfo) cited() iter.Seq[sotparse.Ref] {
 	return func(yield func(sotparse.Ref) bool) {
-		for _, r := range di.d.Refs.All() {
+		for _, r := range di.d.Refs.Of(sotparse.RefAbsPath) {
 			if r.Kind == sotparse.RefAbsPath && strings.Contains(path.Base(r.Text), ".") && !yield(r) {
 				return
 			}
