@@ -3,6 +3,7 @@ package sotparse
 import (
 	"fmt"
 	"go/token"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -43,6 +44,46 @@ func TestRefsPacked(t *testing.T) {
 	}
 	if (Refs{}).TextSet(RefWorkID, "").Has("CTO-WORK-1") {
 		t.Error("empty Refs has a text")
+	}
+}
+
+// TestRefsOf: Of yields the references of the kinds given, each with its
+// index among all of them, as All does, and no other; with no kind, none.
+func TestRefsOf(t *testing.T) {
+	b := (*modelSlabs)(nil).refsBuilder()
+	in := []Ref{
+		{RefWorkID, "CTO-WORK-1", 10, 20},
+		{RefSOTPath, ".sot/a.md", 30, 39},
+		{RefSource, "y.md", 950, 952}, // a span shorter than its text
+		{RefWorkID, "CTO-WORK-2", 960, 970},
+		{RefSOTPath, ".sot/b.md", 980, 1000}, // and longer
+		{RefAbsPath, "/tmp/r", 1001, 1007},
+	}
+	for _, r := range in {
+		b.add(r.Kind, r.Text, r.Pos, r.End)
+	}
+	rs := b.refs(nil)
+	for _, kinds := range [][]RefKind{{RefSOTPath}, {RefSource, RefSOTPath}, {RefWorkID}, {RefAbsPath}, {RefCommit}, nil} {
+		var want, got []string
+		for i, r := range rs.All() {
+			if slices.Contains(kinds, r.Kind) {
+				want = append(want, fmt.Sprint(i, r))
+			}
+		}
+		for i, r := range rs.Of(kinds...) {
+			got = append(got, fmt.Sprint(i, r))
+		}
+		if !slices.Equal(got, want) {
+			t.Errorf("Of(%v) = %v, want %v", kinds, got, want)
+		}
+	}
+	n := 0
+	for range rs.Of(RefWorkID, RefSOTPath) {
+		n++
+		break
+	}
+	if n != 1 {
+		t.Errorf("Of went on after its loop broke")
 	}
 }
 

@@ -53,7 +53,7 @@ var recordPatterns = []*lazyre.Regexp{recordField, recordIs}
 func recordStatements(d *sotparse.Doc, content []byte, secs []section) []recordStmt {
 	tf := d.File.Tok
 	var spans [][2]int // of the sections naming a record
-	for _, ref := range d.Refs.All() {
+	for _, ref := range d.Refs.Of(sotparse.RefSOTPath) {
 		if ref.Kind != sotparse.RefSOTPath || sotparse.RoleOf(path.Clean(strings.TrimSuffix(ref.Text, "/"))) != sotparse.RoleRecord {
 			continue
 		}
@@ -114,7 +114,7 @@ func (c *checker) records(d *sotparse.Doc, stmts []recordStmt) {
 	secs := sections(d, tf.Size())
 	// The records each section names, by section index (-1: no heading).
 	named := map[int][]*sotparse.Record{}
-	for _, ref := range d.Refs.All() {
+	for _, ref := range d.Refs.Of(sotparse.RefSOTPath) {
 		if ref.Kind != sotparse.RefSOTPath {
 			continue
 		}

@@ -96,7 +96,7 @@ func readRunCites(d *sotparse.Doc, content []byte) []runCite {
 		failed, context := readLabel(label)
 		out = append(out, runCite{path: p, pos: tf.Pos(off), failed: failed, context: context})
 	}
-	for _, r := range d.Refs.All() {
+	for _, r := range d.Refs.Of(sotparse.RefAbsPath) {
 		if r.Kind != sotparse.RefAbsPath {
 			continue
 		}

@@ -200,12 +200,32 @@ func (dt *docText) detach() *docText {
 		c := &dt.commandSays[i]
 		c.owner, c.value, c.label, c.text = own(c.owner), own(c.value), own(c.label), own(c.text)
 	}
-	for i := range dt.counts {
-		clone(&dt.counts[i])
+	// The counts and the commits are read by copiedResults only, of a
+	// document with minCopiedResults counts or more and a commit: the
+	// rest is let go here, and of the commits after the first only the
+	// hash is kept (an evidence record names a commit and lists a count
+	// for each command it ran: ten statements each, held until the rules
+	// run, were ~5 MB on 10,000 such records).
+	switch {
+	case dt.counts.n < minCopiedResults:
+		dt.counts, dt.textCommits = testCounts{}, nil
+	case len(dt.textCommits) == 0:
+		dt.counts.texts = nil // its number still says copiedResults has work
+	}
+	if dt.counts.texts != nil {
+		dt.counts.sig = string(dt.counts.texts)
+		dt.counts.texts = nil
+	}
+	if cap(dt.textCommits) > len(dt.textCommits) {
+		dt.textCommits = slices.Clone(dt.textCommits)
 	}
 	for i := range dt.textCommits {
 		dt.textCommits[i].sha = own(dt.textCommits[i].sha)
-		clone(&dt.textCommits[i].stmt)
+		if i == 0 {
+			clone(&dt.textCommits[i].stmt)
+		} else {
+			dt.textCommits[i].stmt = statement{}
+		}
 	}
 	for i := range dt.skips {
 		dt.skips[i].prefix = own(dt.skips[i].prefix)
@@ -277,7 +297,7 @@ type docInfo struct {
 // larger part of what the check kept of a document citing its runs.
 func (di *docInfo) cited() iter.Seq[sotparse.Ref] {
 	return func(yield func(sotparse.Ref) bool) {
-		for _, r := range di.d.Refs.All() {
+		for _, r := range di.d.Refs.Of(sotparse.RefAbsPath) {
 			if r.Kind == sotparse.RefAbsPath && strings.Contains(path.Base(r.Text), ".") && !yield(r) {
 				return
 			}
@@ -304,8 +324,8 @@ type docText struct {
 	artifactSays   []provenanceQuote        // "the proof artifacts record approval_source as `...`"
 	runCites       []runCite                // the runs it cites, and how
 	commandSays    []commandFact            // commands its sentences, tables and blocks label
-	counts         []statement              // test counts ("103 passed, 4 skipped"), in order, text normalized
-	textCommits    []textCommit             // commits its text names
+	counts         testCounts               // test counts ("103 passed, 4 skipped"), in order, text normalized
+	textCommits    []textCommit             // commits its text names (detach keeps the first one's statement only)
 	skips          []idRange                // ids it says were skipped on purpose
 	deniesApproval *statement               // "JP has not approved this execution."
 }
@@ -591,7 +611,9 @@ func readText(d *sotparse.Doc, content []byte) *docText {
 			di.skips = append(di.skips, readSkips(text)...)
 		}
 		if m&kPassed != 0 && strings.Contains(text, " passed") {
-			di.counts = append(di.counts, readCounts(d, l)...)
+			for _, st := range readCounts(d, l) {
+				di.counts.add(st)
+			}
 		}
 		if m&kCommit != 0 {
 			di.textCommits = append(di.textCommits, readCommits(d, l)...)

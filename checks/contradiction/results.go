@@ -31,6 +31,32 @@ var (
 // commitNamed is the word "commit" and the hash it names.
 const commitNamed = "commit\\b[^0-9a-f`]{0,4}`?([0-9a-f]{7,40})\\b"
 
+// testCounts are the test counts a document states, in order, as
+// copiedResults compares them: how many, where the first starts and the
+// last ends, and their texts, each followed by a 0 byte (a document's
+// signature: the labels may be reworded, the counts are what was
+// copied). A document's texts are one string, not a statement each.
+type testCounts struct {
+	n        int
+	pos, end token.Pos // the first count's statement's start, the last count's end
+	texts    []byte    // while the document is read
+	sig      string    // texts, once read (detach); "" when no rule reads them
+}
+
+func (tc *testCounts) add(st statement) {
+	if tc.n == 0 {
+		tc.pos = st.pos
+	}
+	tc.n++
+	tc.end = st.end
+	tc.texts = append(append(tc.texts, st.text...), 0)
+}
+
+// list returns the counts' texts.
+func (tc *testCounts) list() []string {
+	return strings.Split(strings.TrimSuffix(tc.sig, "\x00"), "\x00")
+}
+
 // textCommit is a commit a document's text names.
 type textCommit struct {
 	sha  string
@@ -108,16 +134,16 @@ func commitWordAt(text string, at int) int {
 // copiedResults reports documents that report the same test counts, in
 // the same order, for different commits.
 func (c *checker) copiedResults() {
-	if !anyDoc(c.docs, func(di *docInfo) bool { return len(di.counts) >= minCopiedResults }) {
+	if !anyDoc(c.docs, func(di *docInfo) bool { return di.counts.n >= minCopiedResults }) {
 		return
 	}
 	c.text(func(*docInfo) bool { return true })
 	first := map[string]*docInfo{} // results signature -> first document
 	for _, di := range c.docs {
-		if len(di.counts) < minCopiedResults || len(di.textCommits) == 0 {
+		if di.counts.n < minCopiedResults || len(di.textCommits) == 0 {
 			continue
 		}
-		sig := resultSignature(di)
+		sig := di.counts.sig
 		prev, ok := first[sig]
 		if !ok {
 			first[sig] = di
@@ -126,31 +152,17 @@ func (c *checker) copiedResults() {
 		if sharesCommit(prev, di) {
 			continue
 		}
-		var counts []string
-		for _, st := range di.counts {
-			counts = append(counts, st.text)
-		}
+		counts := di.counts.list()
 		pc, dc := prev.textCommits[0], di.textCommits[0]
 		related := []analysis.RelatedInformation{
-			rel(prev.counts[0].pos, "%s reports the same %d results from here on, for commit %s", prev.d.Path, len(prev.counts), pc.sha),
+			rel(prev.counts.pos, "%s reports the same %d results from here on, for commit %s", prev.d.Path, prev.counts.n, pc.sha),
 			rel(pc.stmt.pos, "%s: %q", prev.d.Path, pc.stmt.text),
 			rel(dc.stmt.pos, "this document's commit: %q", dc.stmt.text),
 		}
-		c.report(di.d.Path, di.counts[0].pos, di.counts[len(di.counts)-1].end, "copied-results",
+		c.report(di.d.Path, di.counts.pos, di.counts.end, "copied-results",
 			fmt.Sprintf("reports the same test results as %s line for line (%s), but for commit %s where that document reports commit %s: different code rarely passes the same counts at every step; rerun the tests for this commit and record its own results",
 				prev.d.Path, strings.Join(counts, "; "), dc.sha, pc.sha), related)
 	}
-}
-
-// resultSignature is the test counts of a document, in order: the labels
-// may be reworded, the counts are what was copied.
-func resultSignature(di *docInfo) string {
-	var b strings.Builder
-	for _, st := range di.counts {
-		b.WriteString(st.text)
-		b.WriteByte(0)
-	}
-	return b.String()
 }
 
 func sharesCommit(a, b *docInfo) bool {

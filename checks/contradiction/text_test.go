@@ -177,7 +177,7 @@ func TestSharedIfEmpty(t *testing.T) {
 		t.Errorf("an empty docText was kept")
 	}
 	for name, dt := range map[string]*docText{
-		"a count":      {counts: []statement{{text: "3 passed"}}},
+		"two counts":   {counts: testCounts{n: 2, sig: "3 passed\x004 passed\x00"}},
 		"a denial":     {deniesApproval: &statement{}},
 		"no names yet": {names: []string{}},
 	} {

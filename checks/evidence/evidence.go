@@ -186,7 +186,7 @@ type citation struct {
 
 func (c *checker) doc(d *sotparse.Doc) {
 	var cites []*citation
-	for _, r := range d.Refs.All() {
+	for _, r := range d.Refs.Of(sotparse.RefAbsPath) {
 		if r.Kind != sotparse.RefAbsPath {
 			continue
 		}

@@ -57,7 +57,7 @@ func isGuardPath(p string) bool {
 // verified guard record it cites.
 func (c *checker) guards(d *sotparse.Doc) {
 	var cites []*guardCitation
-	for _, r := range d.Refs.All() {
+	for _, r := range d.Refs.Of(sotparse.RefAbsPath) {
 		if r.Kind != sotparse.RefAbsPath {
 			continue
 		}

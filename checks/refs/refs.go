@@ -101,7 +101,7 @@ var DocCheck = &sotparse.DocCheck{Run: func(p *sotparse.DocPass) any {
 		return nil
 	}
 	var open []bool // by index in Refs
-	for i, r := range p.Doc.Refs.All() {
+	for i, r := range p.Doc.Refs.Of(sotparse.RefSource, sotparse.RefSOTPath) {
 		if r.Kind == sotparse.RefSource {
 			p.Flag(r.Pos, r.End) // source may report it missing
 		}
@@ -122,7 +122,7 @@ var DocCheck = &sotparse.DocCheck{Run: func(p *sotparse.DocPass) any {
 // which of them the text continues with a placeholder (DocCheck).
 func (c *checker) paths(d *sotparse.Doc, open []bool) {
 	seen := map[string]bool{}
-	for i, r := range d.Refs.All() {
+	for i, r := range d.Refs.Of(sotparse.RefSOTPath) {
 		if r.Kind != sotparse.RefSOTPath || seen[r.Text] {
 			continue
 		}
@@ -154,7 +154,7 @@ func (c *checker) paths(d *sotparse.Doc, open []bool) {
 
 // source checks the frontmatter source (rule b).
 func (c *checker) source(d *sotparse.Doc) {
-	for _, r := range d.Refs.All() {
+	for _, r := range d.Refs.Of(sotparse.RefSource) {
 		if r.Kind != sotparse.RefSource {
 			continue
 		}
