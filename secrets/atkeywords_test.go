@@ -64,7 +64,7 @@ func TestSearchAtKeywords(t *testing.T) {
 			}
 			var d *prefilterDFA
 			if mode > 0 {
-				if d = newPrefilterDFA(r.filterSrc()); d == nil {
+				if d = newPrefilterDFA(r.filterSrc(), nil); d == nil {
 					t.Fatalf("%s: no filter", r.ID)
 				}
 			}
@@ -178,7 +178,7 @@ func TestBoundedReachAtBounds(t *testing.T) {
 		if r.anchoredSrc == "" || len(r.lowerKeywords) == 0 {
 			continue
 		}
-		bf := newBoundedFilter(r.filterSrc())
+		bf := newBoundedFilter(r.filterSrc(), nil)
 		if bf == nil {
 			t.Fatalf("%s: no bounded filter", r.ID)
 		}

@@ -26,21 +26,51 @@ import (
 // says "may match" and the rule's regexp decides, as without the filter.
 const dfaMaxStates = 2048
 
-// dfaBudget is the bytes of states all the filters of a process may hold
-// together. Past it a filter adds no state: a text that needs one goes to
-// the regexp, as it would without the filter, and the states built keep
-// serving. Without it a tree that wakes every rule on long lines (16 MB
-// of lines of random keywords and values) grew the filters to ~90 MB and
-// the process to 200 MB; under 8 MB it peaks at 141 MB, and at 149 MB on
-// ten times that tree. Emptying a cache at the budget instead, as RE2
-// resets its DFA, rebuilt states without end there (7 GB allocated on
-// the larger tree, 226 MB peak, 50 % more CPU). At 4 MB instead of 8 the
-// tree that wakes every rule holds ~5 MB less, for no more CPU: the
-// states past the first few thousand serve few bytes each.
+// dfaBudget is the bytes of states the filters of one scanner may hold
+// together (see filterBudget). Past it a filter adds no state: a text that
+// needs one goes to the regexp, as it would without the filter, and the
+// states built keep serving. Without it a tree that wakes every rule on
+// long lines (16 MB of lines of random keywords and values) grew the
+// filters to ~90 MB and the process to 200 MB; under 8 MB it peaks at
+// 141 MB, and at 149 MB on ten times that tree. Emptying a cache at the
+// budget instead, as RE2 resets its DFA, rebuilt states without end there
+// (7 GB allocated on the larger tree, 226 MB peak, 50 % more CPU). At 4 MB
+// instead of 8 the tree that wakes every rule holds ~5 MB less, for no
+// more CPU: the states past the first few thousand serve few bytes each.
+// The bytes are those the caches' slices hold by their capacity (see
+// dfaCache.state): a count of the states alone, leaving out the room
+// their slices had grown into and the index's keys and entries, let the
+// filters hold twice the budget.
 var dfaBudget int64 = 4 << 20 // a variable: the tests run filters on a small one
 
-// dfaHeld is the bytes of states the filters hold.
-var dfaHeld atomic.Int64
+// filterBudget is the room a set of filters shares for their states: a
+// scanner's rules' filters share the scanner's, so that neither the
+// filters of another scanner (the tests', a language server's before a
+// reload, a caller's with other settings) nor those it dropped take
+// their room; the allowlists' filters, which every scanner of the process
+// shares, share allowlistFilters.
+type filterBudget struct {
+	limit int64        // set before the filters run
+	held  atomic.Int64 // bytes the filters' caches hold
+}
+
+// newFilterBudget returns a budget of dfaBudget bytes.
+func newFilterBudget() *filterBudget { return &filterBudget{limit: dfaBudget} }
+
+// take reserves n bytes, false when they would pass the limit.
+func (b *filterBudget) take(n int64) bool {
+	if b.held.Add(n) > b.limit {
+		b.held.Add(-n)
+		return false
+	}
+	return true
+}
+
+// allowlistFilters is the budget of the filters of the gitleaks
+// allowlists' expressions, built once per process and shared by every
+// scanner. On the tree that wakes every rule (gen-secrets-tree -allkw) they
+// hold 24 KB.
+var allowlistFilters = &filterBudget{limit: 1 << 20}
 
 // dfaAfter is how many bytes of a rule's searches pass before its filter
 // is built: building costs about what compiling the expression does, and
@@ -81,24 +111,34 @@ type prefilterDFA struct {
 	// the expression reads the start of the text (^, \A) or of a line
 	beginText, beginLine bool
 	caches               [dfaCaches]dfaCache
-	// bytes of its states, counted in dfaHeld until the filter is
-	// collected (a scanner of another configuration, the language
-	// server's after a reload): its own allocation, which the cleanup
-	// that gives them back may hold without holding the filter
+	// budget is the room its caches take their bytes from
+	budget *filterBudget
+	// bytes its caches hold, taken from budget and given back when the
+	// filter is collected (an early filter let go, a scanner's filters
+	// when the budget outlives them): its own allocation, which the
+	// cleanup that gives them back may hold without holding the filter
 	held *atomic.Int64
+}
+
+// filterHeld is what the cleanup of a collected filter gives back.
+type filterHeld struct {
+	budget *filterBudget
+	held   *atomic.Int64
 }
 
 type dfaCache struct {
 	mu sync.Mutex
-	// by mode (0 anchored, 1 unanchored): state index by set, states'
-	// sets, transitions (classes a state, -1 unknown), accepting states
-	index  [2]map[string]int32
-	sets   [2][]pcSet
+	// by mode (0 anchored, 1 unanchored): the states' sets (words a
+	// state, one after the other), an index of them (an open-addressing
+	// table of state+1 by the set's hash, 0 empty), transitions (classes
+	// a state, -1 unknown), accepting states. The per-state slices have
+	// room for the same number of states (see state).
+	sets   [2][]uint64
+	index  [2][]int32
 	trans  [2][]int32
 	accept [2][]uint8 // 1: holds a match; 2: holds one at the end of the text
 	quiet  [2][]bool  // holds no instruction that reads a byte
 	// scratch of state and step
-	key        []byte
 	next, with pcSet
 }
 
@@ -138,31 +178,32 @@ func dropCaptures(re *syntax.Regexp) *syntax.Regexp {
 
 // newPrefilterDFA returns the filter of expr, nil when expr does not
 // parse.
-func newPrefilterDFA(expr string) *prefilterDFA {
+// Its states take their bytes from b (nil: a budget of its own).
+func newPrefilterDFA(expr string, b *filterBudget) *prefilterDFA {
 	re, err := syntax.Parse(expr, syntax.Perl)
 	if err != nil {
 		return nil
 	}
-	return newPrefilterDFAOf(re)
+	return newPrefilterDFAOf(re, b)
 }
 
 // newPrefilterDFAOf returns the filter of the expression re is the parse
 // of, which it rewrites.
-func newPrefilterDFAOf(re *syntax.Regexp) *prefilterDFA {
-	return newFilterOfLoosened(dfaLoosen(re))
+func newPrefilterDFAOf(re *syntax.Regexp, b *filterBudget) *prefilterDFA {
+	return newFilterOfLoosened(dfaLoosen(re), b)
 }
 
 // newBoundedFilter returns the filter of expr with its counted
 // repetitions as written (see reachFilter), nil when expr does not parse.
-func newBoundedFilter(expr string) *prefilterDFA {
+func newBoundedFilter(expr string, b *filterBudget) *prefilterDFA {
 	re, err := syntax.Parse(expr, syntax.Perl)
 	if err != nil {
 		return nil
 	}
-	return newFilterOfLoosened(dropCaptures(re))
+	return newFilterOfLoosened(dropCaptures(re), b)
 }
 
-func newFilterOfLoosened(re *syntax.Regexp) *prefilterDFA {
+func newFilterOfLoosened(re *syntax.Regexp, b *filterBudget) *prefilterDFA {
 	prog, err := syntax.Compile(re.Simplify())
 	if err != nil {
 		return nil
@@ -171,7 +212,10 @@ func newFilterOfLoosened(re *syntax.Regexp) *prefilterDFA {
 	if !ok {
 		return nil
 	}
-	d := &prefilterDFA{progTable: table, held: new(atomic.Int64)}
+	if b == nil {
+		b = newFilterBudget()
+	}
+	d := &prefilterDFA{progTable: table, budget: b, held: new(atomic.Int64)}
 	var ascii [128]uint8
 	ascii, d.classes = byteClasses(d.masks)
 	copy(d.class[:], ascii[:])
@@ -188,7 +232,7 @@ func newFilterOfLoosened(re *syntax.Regexp) *prefilterDFA {
 			d.wide.add(uint32(pc))
 		}
 	}
-	runtime.AddCleanup(d, func(held *atomic.Int64) { dfaHeld.Add(-held.Load()) }, d.held)
+	runtime.AddCleanup(d, func(h filterHeld) { h.budget.held.Add(-h.held.Load()) }, filterHeld{b, d.held})
 	for pc := range prog.Inst {
 		if in := &prog.Inst[pc]; in.Op == syntax.InstEmptyWidth {
 			d.beginText = d.beginText || syntax.EmptyOp(in.Arg)&syntax.EmptyBeginText != 0
@@ -275,8 +319,7 @@ func (d *prefilterDFA) lock(mode int) *dfaCache {
 		if !c.mu.TryLock() {
 			continue
 		}
-		if c.index[mode] == nil {
-			c.index[mode] = map[string]int32{}
+		if len(c.accept[mode]) == 0 {
 			if c.state(d, mode, make(pcSet, d.words)) < 0 { // state 0: the empty set
 				c.mu.Unlock()
 				return nil
@@ -513,28 +556,55 @@ func (d *prefilterDFA) splitsAfter(b byte) bool {
 }
 
 // state returns the index of set in mode, adding it; -1 past
-// dfaMaxStates, or when the process's states would pass dfaBudget. An unanchored state holds the threads started before
+// dfaMaxStates, or when the bytes the new state needs would pass the
+// filter's budget. An unanchored state holds the threads started before
 // the current byte; the threads starting at it (start) are added when
 // it is stepped and judged.
+//
+// The bytes counted are those of the cache's slices by capacity: a state
+// needs room in each (its transitions, its set, two bytes), and the
+// index an entry at most half full. The slices grow by doubling, the
+// growth taken from the budget before it is made: a state that needs
+// the slices to double where the budget has no room for it is not
+// added.
 func (c *dfaCache) state(d *prefilterDFA, mode int, set pcSet) int32 {
-	c.key = appendPCKey(c.key[:0], set)
-	if i, ok := c.index[mode][string(c.key)]; ok { // a lookup does not copy the key
+	h := hashPCSet(set)
+	slot, i := c.find(d, mode, set, h)
+	if i >= 0 {
 		return i
 	}
-	if len(c.sets[mode]) >= dfaMaxStates {
+	n := len(c.accept[mode])
+	if n >= dfaMaxStates {
 		return -1
 	}
-	// the transitions, the set, its key and the index's entry
-	cost := int64(d.classes*4 + 2*8*d.words + 64)
-	if dfaHeld.Add(cost) > dfaBudget {
-		dfaHeld.Add(-cost)
-		return -1
+	room, tab := cap(c.accept[mode]), len(c.index[mode])
+	newRoom, newTab := room, tab
+	if n == room {
+		newRoom = min(max(2*room, 8), dfaMaxStates)
 	}
-	d.held.Add(cost)
-	i := int32(len(c.sets[mode]))
-	c.index[mode][string(c.key)] = i
-	set = append(pcSet(nil), set...) // the caller's may be step's scratch
-	c.sets[mode] = append(c.sets[mode], set)
+	if 2*(n+1) > tab {
+		newTab = max(2*tab, 16)
+	}
+	perState := int64(d.classes*4 + d.words*8 + 2)
+	if cost := int64(newRoom-room)*perState + int64(newTab-tab)*4; cost > 0 {
+		if !d.budget.take(cost) {
+			return -1
+		}
+		d.held.Add(cost)
+	}
+	if newRoom != room {
+		c.trans[mode] = withRoom(c.trans[mode], newRoom*d.classes)
+		c.sets[mode] = withRoom(c.sets[mode], newRoom*d.words)
+		c.accept[mode] = withRoom(c.accept[mode], newRoom)
+		c.quiet[mode] = withRoom(c.quiet[mode], newRoom)
+	}
+	if newTab != tab {
+		c.rehash(d, mode, newTab)
+		slot, _ = c.find(d, mode, set, h)
+	}
+	i = int32(n)
+	c.index[mode][slot] = i + 1
+	c.sets[mode] = append(c.sets[mode], set...) // the caller's may be step's scratch
 	for range d.classes {
 		c.trans[mode] = append(c.trans[mode], -1)
 	}
@@ -552,6 +622,65 @@ func (c *dfaCache) state(d *prefilterDFA, mode int, set pcSet) int32 {
 	c.accept[mode] = append(c.accept[mode], acc)
 	c.quiet[mode] = append(c.quiet[mode], !set.meets(d.reads))
 	return i
+}
+
+// withRoom returns s copied into a slice of capacity n: exactly n, where
+// append's growth (and slices.Grow's) would give a large slice up to a
+// third more than asked for, which the budget would not see.
+func withRoom[E any](s []E, n int) []E {
+	t := make([]E, len(s), n)
+	copy(t, s)
+	return t
+}
+
+// setOf returns state st's set in mode.
+func (c *dfaCache) setOf(d *prefilterDFA, mode int, st int32) pcSet {
+	at := int(st) * d.words
+	return c.sets[mode][at : at+d.words : at+d.words]
+}
+
+// find returns the slot of set in mode's index (h its hash) and its
+// state, or the empty slot where it would go and -1.
+func (c *dfaCache) find(d *prefilterDFA, mode int, set pcSet, h uint64) (int, int32) {
+	index := c.index[mode]
+	if len(index) == 0 {
+		return -1, -1
+	}
+	mask := uint64(len(index) - 1)
+	for k := h & mask; ; k = (k + 1) & mask {
+		v := index[k]
+		if v == 0 {
+			return int(k), -1
+		}
+		if slices.Equal(c.setOf(d, mode, v-1), set) {
+			return int(k), v - 1
+		}
+	}
+}
+
+// rehash makes mode's index size slots (a power of two) and enters every
+// state in it.
+func (c *dfaCache) rehash(d *prefilterDFA, mode, size int) {
+	index := make([]int32, size)
+	mask := uint64(size - 1)
+	for st := range int32(len(c.accept[mode])) {
+		k := hashPCSet(c.setOf(d, mode, st)) & mask
+		for index[k] != 0 {
+			k = (k + 1) & mask
+		}
+		index[k] = st + 1
+	}
+	c.index[mode] = index
+}
+
+// hashPCSet mixes the words of s into a hash of the set.
+func hashPCSet(s pcSet) uint64 {
+	h := uint64(len(s)) * 0x9E3779B97F4A7C15
+	for _, w := range s {
+		h = (h ^ w) * 0xBF58476D1CE4E5B9
+		h ^= h >> 31
+	}
+	return h
 }
 
 // byteClasses partitions the ASCII bytes into classes no mask tells
@@ -603,7 +732,7 @@ func (d *prefilterDFA) withStart(set pcSet) pcSet {
 // allocating two sets and a key each time made a tree that wakes every
 // rule allocate ~50 MB.
 func (c *dfaCache) step(d *prefilterDFA, mode int, st int32, b byte) int32 {
-	set := c.sets[mode][st]
+	set := c.setOf(d, mode, st)
 	if mode == 1 {
 		c.with = slices.Grow(c.with[:0], d.words)[:d.words]
 		for k := range c.with {
@@ -621,7 +750,7 @@ func (c *dfaCache) step(d *prefilterDFA, mode int, st int32, b byte) int32 {
 		// the threads take it as they take a rune's first byte. Both
 		// ways, the set holds every thread of the expression reading
 		// runes.
-		copy(next, c.sets[mode][st])
+		copy(next, c.setOf(d, mode, st))
 	}
 	d.advanceAny(set, next, b)
 	n := c.state(d, mode, next)
@@ -693,16 +822,6 @@ func takesWide(in *syntax.Inst) bool {
 	return false
 }
 
-// appendPCKey appends s's key in the cache's index to b.
-func appendPCKey(b []byte, s pcSet) []byte {
-	for _, w := range s {
-		for k := 0; k < 64; k += 8 {
-			b = append(b, byte(w>>k))
-		}
-	}
-	return b
-}
-
 // filterFor returns the filter the scanner asks before it runs the rule's
 // expression on a text of n bytes, nil for none, and whether the text is
 // to be read without building states (nfaMayMatch, nfaReach). Until the
@@ -723,9 +842,9 @@ func (cr *compiledRule) filterFor(n int) (*prefilterDFA, bool) {
 		cr.earlyOnce.Do(func() {
 			var d *prefilterDFA
 			if cr.tree != nil {
-				d = newPrefilterDFAOf(cr.tree)
+				d = newPrefilterDFAOf(cr.tree, cr.budget)
 			} else {
-				d = newPrefilterDFA(cr.filterSrc())
+				d = newPrefilterDFA(cr.filterSrc(), cr.budget)
 			}
 			cr.tree = nil
 			if d != nil {
@@ -759,7 +878,7 @@ func (cr *compiledRule) denseFilter(n int) *prefilterDFA {
 		return nil
 	}
 	cr.dfaOnce.Do(func() {
-		if d := newPrefilterDFA(cr.filterSrc()); d != nil {
+		if d := newPrefilterDFA(cr.filterSrc(), cr.budget); d != nil {
 			cr.dfa.Store(d)
 			cr.early.Store(nil) // this one serves now
 		}
@@ -786,6 +905,9 @@ func (cr *compiledRule) filterSrc() string {
 
 // dfaState is the part of compiledRule the filter keeps.
 type dfaState struct {
+	// budget is the room of the filters' states: the scanner's (nil, in
+	// a test's rule of its own: each filter has a budget of its own)
+	budget   *filterBudget
 	dfa      atomic.Pointer[prefilterDFA]
 	dfaBytes atomic.Int64
 	dfaOnce  sync.Once
@@ -812,7 +934,7 @@ type dfaState struct {
 func (cr *compiledRule) minLenFilter() *prefilterDFA {
 	cr.minOnce.Do(func() {
 		if src := withSecretMinLen(cr.searchAllSrc(), cr.MinLen); src != "" {
-			cr.minDFA = newPrefilterDFA(src)
+			cr.minDFA = newPrefilterDFA(src, cr.budget)
 		}
 	})
 	return cr.minDFA
@@ -839,7 +961,7 @@ func (cr *compiledRule) reach(d *prefilterDFA, text []byte) (may bool, end int, 
 	may, end, ok = d.reach(text)
 	if cr.reachRead.Add(int64(end)) >= reachAfter {
 		cr.reachOnce.Do(func() {
-			if b := newBoundedFilter(cr.filterSrc()); b != nil && b.words <= boundedMaxWords {
+			if b := newBoundedFilter(cr.filterSrc(), cr.budget); b != nil && b.words <= boundedMaxWords {
 				cr.reachDFA.Store(b)
 			}
 		})

@@ -639,7 +639,7 @@ func (rs *regexSet) mayMatch(i int, b []byte) bool {
 		d := f.dfa.Load()
 		if d == nil && f.runs.Add(1) >= regexSetDFAAfter {
 			f.once.Do(func() {
-				if d := newPrefilterDFA(rs.res[i].src); d != nil {
+				if d := newPrefilterDFA(rs.res[i].src, allowlistFilters); d != nil {
 					f.dfa.Store(d)
 				}
 			})

@@ -254,8 +254,14 @@ func TestScanWorkLinear(t *testing.T) {
 		// scan starts no goroutine: the plain run holds it.
 		t.Skip("the work count does not depend on -race; the plain run checks it")
 	}
-	s := defaultScanner(t)
-	defer ownFilterBudget()()
+	// A scanner of its own: its filters' budget is not the one other
+	// tests' scans filled (a shape whose filter ran out of states
+	// between its two sizes cost six to eight times the work at four
+	// times the input).
+	s, err := newScanner(DefaultConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
 	var w atomic.Int64
 	workCounter = &w
 	defer func() { workCounter = nil }()
@@ -317,30 +323,6 @@ func measureScan(s *Scanner, data []byte) scanCost {
 	return scanCost{w.Load(), v.Load(), int64(m1.TotalAlloc - m0.TotalAlloc), int64(m1.Mallocs - m0.Mallocs)}
 }
 
-// ownFilterBudget gives the calling test the filters' budget of states a
-// process starts with, and returns what restores the package's. The
-// budget is the process's (dfaHeld): the filters of scanners that earlier
-// tests dropped count against it until the garbage collector runs their
-// cleanups, so a count measured mid-run depended on when it last ran (in
-// full runs under load, a shape whose filter ran out of states between its
-// two sizes cost six to eight times the work at four times the input:
-// reproduced by filling dfaHeld to just under the budget). Collected
-// first, what remains held is the shared scanners', the same in every run.
-func ownFilterBudget() (restore func()) {
-	for last, n := int64(-1), 0; n < 50; n++ {
-		runtime.GC()
-		time.Sleep(2 * time.Millisecond) // the cleanups run on their own goroutine
-		h := dfaHeld.Load()
-		if h == last {
-			break
-		}
-		last = h
-	}
-	old := dfaBudget
-	dfaBudget = dfaHeld.Load() + old
-	return func() { dfaBudget = old }
-}
-
 // TestScanCostLinear compares what every adversarial shape costs at two
 // sizes, counted rather than timed (a CPU-timed test failed on a loaded
 // machine): four times the input may cost at most about four times the
@@ -364,7 +346,6 @@ func TestScanCostLinear(t *testing.T) {
 		t.Fatal(err)
 	}
 	const small = 64 << 10
-	defer ownFilterBudget()()
 	rescanned := 0
 	for _, name := range caseNames(adversarial()) {
 		gen := adversarial()[name]

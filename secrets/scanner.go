@@ -101,6 +101,8 @@ type Scanner struct {
 	baseline    map[string]bool
 	glIgnore    GitleaksIgnore
 	scratch     sync.Pool // *detectScratch
+	// filters is the room its rules' filters share for their states
+	filters *filterBudget
 }
 
 // NewScanner validates cfg and builds a Scanner. The scanner of
@@ -148,6 +150,7 @@ func newScanner(cfg Config) (*Scanner, error) {
 		allowValues: append([]*regexp.Regexp(nil), cfg.AllowValues...),
 		baseline:    make(map[string]bool, len(cfg.Baseline)),
 		glIgnore:    cfg.GitleaksIgnore,
+		filters:     newFilterBudget(),
 	}
 	for k, v := range cfg.Baseline {
 		if v {
@@ -179,6 +182,7 @@ func newScanner(cfg Config) (*Scanner, error) {
 		}
 		cr := &crs[i]
 		cr.Rule = r
+		cr.budget = s.filters
 		cr.pathTails = pathTails(r.Path)
 		if seen[r.ID] {
 			return nil, fmt.Errorf("secrets: duplicate rule ID %q", r.ID)

@@ -212,10 +212,6 @@ func TestPinOfWiringWords(t *testing.T) {
 // (whose attempts read far: past farReach, or past the budget).
 func TestSearchAtFarStartsSound(t *testing.T) {
 	s := defaultScanner(t)
-	// the filters built here hold states: a budget of their own, given
-	// back (collected) before the parallel tests build theirs
-	restore := ownFilterBudget()
-	defer func() { restore(); ownFilterBudget()() }()
 	texts := []string{
 		"clave: Somme" + "r2024! mot de passe: Somme" + "r2024! senha 48213, Passwort: Somme" + "r2024! wachtwoord: Somme" + "r2024! contraseña: Somme" + "r2024! ",
 		"password: Somme" + "r2024! Hasło do VPN: Zubrow" + "ka#1410 passphrase \"lantern cobalt mango river\" 密码：Panda" + "@8888，pw Lisbo" + "n#2023 ",
@@ -239,7 +235,7 @@ func TestSearchAtFarStartsSound(t *testing.T) {
 		}
 		n++
 		r.startsAfter()
-		d := newPrefilterDFA(r.filterSrc())
+		d := newPrefilterDFA(r.filterSrc(), nil)
 		if d == nil {
 			t.Fatalf("%s: no filter", r.ID)
 		}

@@ -71,14 +71,13 @@ func TestWakingCompilesOnlyWhatMayMatch(t *testing.T) {
 	if !useDFA {
 		t.Skip("filters off")
 	}
-	// filters past the budget add no state and let everything through:
-	// room for these
-	defer func(b int64) { dfaBudget = b }(dfaBudget)
-	dfaBudget = dfaHeld.Load() + 8<<20
 	s, err := newScanner(DefaultConfig())
 	if err != nil {
 		t.Fatal(err)
 	}
+	// filters past the budget add no state and let everything through:
+	// room for these
+	s.filters.limit = 8 << 20
 	prose := strings.Repeat("The api key rotation policy says a token, a secret or a password is never written down; "+
 		"the AWS credentials, the GitHub app, the Slack webhook, the Stripe account and the Twilio auth flow are described in the runbook. "+
 		"Our Kubernetes secrets, the Vault tokens, the Heroku and Azure storage accounts, the npm and Docker registries, the OpenAI "+
@@ -116,10 +115,6 @@ func TestWakingCompilesOnlyWhatMayMatch(t *testing.T) {
 // rule's is before its expression is compiled, answers what its states
 // answer, on every rule and the filters' texts (cut at random points too).
 func TestNFAReadsAsStates(t *testing.T) {
-	// States past the budget answer "may match" whatever the text: room
-	// for these, whatever the tests before left held.
-	defer func(b int64) { dfaBudget = b }(dfaBudget)
-	dfaBudget = dfaHeld.Load() + 64<<20
 	s := followScanner(t)
 	texts := dfaTexts(10)
 	rng := rand.New(rand.NewPCG(3, 5))
@@ -137,7 +132,9 @@ func TestNFAReadsAsStates(t *testing.T) {
 		if i%every != 0 && !strings.Contains(r.ID, "generic") {
 			continue
 		}
-		d := newPrefilterDFA(r.filterSrc())
+		// States past the budget answer "may match" whatever the text:
+		// room for these.
+		d := newPrefilterDFA(r.filterSrc(), &filterBudget{limit: 64 << 20})
 		if d == nil {
 			t.Fatalf("%s: no filter", r.ID)
 		}
