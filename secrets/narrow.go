@@ -77,11 +77,17 @@ type byteNarrowing struct {
 // newByteNarrowing returns the narrowing of expr (whose compiled form is
 // whole), nil when its program is small or no branch needs a byte.
 func newByteNarrowing(expr string, whole *regexp.Regexp) *byteNarrowing {
+	return newByteNarrowingMin(expr, whole, narrowMinInsts)
+}
+
+// newByteNarrowingMin is newByteNarrowing for programs of more than
+// minInsts instructions.
+func newByteNarrowingMin(expr string, whole *regexp.Regexp, minInsts int) *byteNarrowing {
 	tree, err := syntax.Parse(expr, syntax.Perl)
 	if err != nil {
 		return nil
 	}
-	if prog, err := syntax.Compile(tree.Simplify()); err != nil || len(prog.Inst) <= narrowMinInsts {
+	if prog, err := syntax.Compile(tree.Simplify()); err != nil || len(prog.Inst) <= minInsts {
 		return nil
 	}
 	n := &byteNarrowing{whole: whole, tree: tree, max: maxMatchBytes(tree), bySet: map[byteSet]*regexp.Regexp{}, byLive: map[string]*regexp.Regexp{}}
