@@ -1324,6 +1324,11 @@ type compiledRule struct {
 	// not bound the attempts at them
 	starts        *startTable
 	startsAfterRE atomic.Pointer[regexp.Regexp] // see startsAfter
+	// startsAttempts counts the attempts at starts; past narrowAfter
+	// they run startsAfter narrowed to their text's bytes (narrow.go)
+	startsAttempts   atomic.Int64
+	startsNarrowOnce sync.Once
+	startsNarrow     *byteNarrowing
 }
 
 // kwTailMin is how many keywords a rule needs before a keyword hit looks

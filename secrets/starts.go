@@ -424,7 +424,8 @@ func (cr *compiledRule) searchAtStarts(d *prefilterDFA, ctx []byte, parts []span
 			var m []int
 			switch {
 			case s > 0:
-				if m = after.FindSubmatchIndex(ctx[s-1 : end]); m != nil {
+				re, text := cr.startsAttempt(after, ctx[s-1:end])
+				if m = re.FindSubmatchIndex(text); m != nil {
 					for k := range m {
 						if m[k] >= 0 {
 							m[k] += s - 1
@@ -489,4 +490,21 @@ func (cr *compiledRule) startsAfter() *regexp.Regexp {
 	cr.startsAfterRE.Store(re)
 	cr.compiledNow()
 	return re
+}
+
+// startsAttempt returns the expression an attempt at a start runs and
+// the text it runs it on: after and text, or, once the rule has made
+// narrowAfter attempts, after narrowed to the bytes of text a match may
+// read, and those (see narrow.go).
+func (cr *compiledRule) startsAttempt(after *regexp.Regexp, text []byte) (*regexp.Regexp, []byte) {
+	if cr.startsAttempts.Add(1) <= narrowAfter {
+		return after, text
+	}
+	cr.startsNarrowOnce.Do(func() {
+		cr.startsNarrow = newByteNarrowing(`^(?s:.)(?:`+cr.searchSrc+`)`, after)
+	})
+	if cr.startsNarrow == nil {
+		return after, text
+	}
+	return cr.startsNarrow.forText(text)
 }
