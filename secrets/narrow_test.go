@@ -1,7 +1,9 @@
 package secrets
 
 import (
+	"math"
 	"math/rand/v2"
+	"reflect"
 	"regexp/syntax"
 	"slices"
 	"strings"
@@ -210,4 +212,232 @@ func TestTablePasswordNounLookup(t *testing.T) {
 			}
 		}
 	}
+}
+
+// narrowPieces are what TestNarrowDifferential's random attempts are
+// made of: every rule keyword, the password nouns of every language,
+// values, separators, blanks and line breaks, runes whose case folds
+// are wider (the Kelvin sign, the long s), an invalid byte and U+FFFD.
+func narrowPieces(s *Scanner) []string {
+	pieces := []string{" ", "  ", "\t", "\n", "\r\n", ":", ": ", "=", " = ", "\"", "'", "`", ",", ".", "#", "!", "-", "--", "_", "/", "(", ")",
+		"Xq7!mPa9z", "48213", "Lisbon#2023", "hunter2", "aB3$xY9!kL", "Xq7mPa9zK2vB8nR4tW6yL3hJ5cD0fG1s", "0123456789abcdef",
+		"\u212A", "\u017F", "\xff", "\uFFFD", "é", "İ", "ß", "the", "is", "do", "for", "my", "our", "wifi", "VPN", "user", "a",
+		"\u00a0", "is:", "was", "are", "är", "ist", "est", "to", "till"}
+	for _, r := range s.Rules() {
+		for _, k := range r.Keywords {
+			pieces = append(pieces, k, strings.ToUpper(k))
+		}
+	}
+	for _, l := range passwordNounLanguages {
+		for _, n := range l.nouns {
+			pieces = append(pieces, n, strings.ToUpper(n))
+		}
+		pieces = append(pieces, l.labels...)
+	}
+	return pieces
+}
+
+// TestNarrowDifferential compares, for every rule with a start table,
+// the expression narrowed to an attempt's bytes with the whole one on
+// random attempts (pieces of rules' keywords, nouns, values and
+// separators strung together, and cuts of the sweep's one-line
+// shapes), match span and every submatch. Every rule is narrowed here,
+// whatever the size of its program (newByteNarrowingMin with 0), so that
+// the narrowing is tried on every form of expression the rules use, not
+// only on the large programs it runs on in a scan.
+func TestNarrowDifferential(t *testing.T) {
+	s := defaultScanner(t)
+	pieces := narrowPieces(s)
+	var shapes []string
+	for _, r := range s.Rules() {
+		for _, k := range r.Keywords {
+			for _, p := range keywordLineShapes(k) {
+				shapes = append(shapes, strings.Repeat(p, 600/len(p)+1))
+			}
+		}
+	}
+	for _, p := range sweepPhrases {
+		shapes = append(shapes, strings.Repeat(p, 600/len(p)+1))
+	}
+	attempts := 600
+	if testing.Short() || raceEnabled {
+		attempts = 100
+	}
+	rng := rand.New(rand.NewPCG(23, 7))
+	var tree *syntax.Regexp
+	text := func() []byte {
+		switch rng.IntN(4) {
+		case 0, 1:
+			// a string of the rule's own expression, then mutated: a
+			// piece put in, a byte dropped or the text cut
+			b := append([]byte{" \n:x"[rng.IntN(4)]}, genMatch(rng, tree, nil)...)
+			for m := rng.IntN(3); m > 0 && len(b) > 1; m-- {
+				at := 1 + rng.IntN(len(b)-1)
+				switch rng.IntN(3) {
+				case 0:
+					b = append(b[:at], append([]byte(pieces[rng.IntN(len(pieces))]), b[at:]...)...)
+				case 1:
+					b = append(b[:at], b[at+1:]...)
+				default:
+					b = b[:at]
+				}
+			}
+			return append(b, pieces[rng.IntN(len(pieces))]...)
+		case 2:
+			sh := shapes[rng.IntN(len(shapes))]
+			at := rng.IntN(len(sh) - 300)
+			return []byte(sh[at : at+1+rng.IntN(299)])
+		}
+		var b []byte
+		for n := 1 + rng.IntN(24); n > 0; n-- {
+			b = append(b, pieces[rng.IntN(len(pieces))]...)
+		}
+		return b
+	}
+	rules, narrowed, matched := 0, 0, 0
+	for _, cr := range s.rules {
+		cr.prepare()
+		if cr.starts == nil {
+			continue
+		}
+		src := `^(?s:.)(?:` + cr.searchSrc + `)`
+		whole := compileExact(src)
+		if newByteNarrowingMin(src, whole, 0) == nil {
+			continue
+		}
+		rules++
+		tree, _ = syntax.Parse(cr.searchSrc, syntax.Perl)
+		var n *byteNarrowing
+		for i := range attempts {
+			if i%narrowVariants == 0 {
+				n = newByteNarrowingMin(src, whole, 0) // past its variants it runs the whole
+			}
+			ctx := text()
+			want := whole.FindSubmatchIndex(ctx)
+			re, cut := n.forText(ctx)
+			if re != whole {
+				narrowed++
+				if want != nil {
+					matched++
+				}
+			}
+			if got := re.FindSubmatchIndex(cut); !slices.Equal(got, want) {
+				t.Fatalf("%s on %q: narrowed %v, whole %v\nnarrowed expression %s", cr.ID, ctx, got, want, re)
+			}
+		}
+	}
+	if rules < 20 || narrowed < rules*attempts/4 || matched < rules*attempts/100 {
+		t.Errorf("%d rules, %d of %d attempts narrowed, %d of them matched: the test reads the whole expressions or matches too seldom", rules, narrowed, rules*attempts, matched)
+	}
+	t.Logf("%d rules, %d of %d attempts narrowed, %d of them matched", rules, narrowed, rules*attempts, matched)
+}
+
+// genMatch appends a string re may match: a branch, a count and a rune
+// of a class chosen at random (assertions are left to chance).
+func genMatch(rng *rand.Rand, re *syntax.Regexp, b []byte) []byte {
+	switch re.Op {
+	case syntax.OpLiteral:
+		for _, r := range re.Rune {
+			if re.Flags&syntax.FoldCase != 0 && rng.IntN(3) == 0 {
+				r = unicode.SimpleFold(r)
+			}
+			b = utf8.AppendRune(b, r)
+		}
+	case syntax.OpCharClass:
+		if len(re.Rune) == 0 {
+			return b
+		}
+		i := 2 * rng.IntN(len(re.Rune)/2)
+		if rng.IntN(4) != 0 { // mostly ASCII, where the values are
+			for j := 0; j+1 < len(re.Rune); j += 2 {
+				if re.Rune[j] < 0x80 && rng.IntN(2) == 0 {
+					i = j
+				}
+			}
+		}
+		lo, hi := re.Rune[i], min(re.Rune[i+1], re.Rune[i]+200)
+		b = utf8.AppendRune(b, lo+rune(rng.IntN(int(hi-lo)+1)))
+	case syntax.OpAnyChar, syntax.OpAnyCharNotNL:
+		b = append(b, "a Z9-_.:\""[rng.IntN(10)])
+	case syntax.OpCapture:
+		b = genMatch(rng, re.Sub[0], b)
+	case syntax.OpStar, syntax.OpPlus, syntax.OpQuest, syntax.OpRepeat:
+		lo, hi := 0, 12
+		switch re.Op {
+		case syntax.OpPlus:
+			lo = 1
+		case syntax.OpQuest:
+			hi = 1
+		case syntax.OpRepeat:
+			lo, hi = re.Min, re.Max
+			if hi < 0 || hi > lo+12 {
+				hi = lo + 12
+			}
+		}
+		for n := lo + rng.IntN(hi-lo+1); n > 0; n-- {
+			b = genMatch(rng, re.Sub[0], b)
+		}
+	case syntax.OpConcat:
+		for _, sub := range re.Sub {
+			b = genMatch(rng, sub, b)
+		}
+	case syntax.OpAlternate:
+		b = genMatch(rng, re.Sub[rng.IntN(len(re.Sub))], b)
+	}
+	return b
+}
+
+// TestNarrowScanSame scans texts dense with the rules' matches and near
+// misses (a third of the sweep's one-line shapes at 2 KB, its phrases at
+// 8 KB, the filters' texts, the adversarial shapes) with every rule's attempts narrowed from the first
+// (whatever its program's size) and with none narrowed: the findings
+// and the redacted texts are the same.
+func TestNarrowScanSame(t *testing.T) {
+	s := defaultScanner(t)
+	var texts []string
+	seen := map[string]bool{}
+	for _, r := range s.Rules() {
+		for _, k := range r.Keywords {
+			shapes := keywordLineShapes(k)
+			for _, kind := range []string{"value", "alone", "sep", "lines"} {
+				if p := shapes[kind]; !seen[p] {
+					seen[p] = true
+					if len(seen)%3 == 0 {
+						texts = append(texts, strings.Repeat(p, 2<<10/len(p)+1))
+					}
+				}
+			}
+		}
+	}
+	for _, p := range sweepPhrases {
+		texts = append(texts, strings.Repeat(p, 8<<10/len(p)+1))
+	}
+	texts = append(texts, narrowTexts()...)
+	texts = append(texts, dfaTexts(40)...)
+	if testing.Short() || raceEnabled {
+		texts = texts[:len(texts)/4]
+	}
+	scan := func(after int64, minInsts int) (out [][]Finding, red []string) {
+		defer func(a int64, m int) { narrowAfter, narrowMinInsts = a, m }(narrowAfter, narrowMinInsts)
+		narrowAfter, narrowMinInsts = after, minInsts
+		sc := defaultScanner(t) // fresh: its rules narrow (or not) from their first attempt
+		for _, text := range texts {
+			out = append(out, sc.Scan("notes/x.txt", []byte(text)))
+			red = append(red, sc.RedactString(text))
+		}
+		return out, red
+	}
+	got, gotRed := scan(0, 0)
+	want, wantRed := scan(math.MaxInt64, math.MaxInt)
+	n := 0
+	for i := range texts {
+		n += len(want[i])
+		if !reflect.DeepEqual(got[i], want[i]) || gotRed[i] != wantRed[i] {
+			t.Fatalf("text %d %.80q: narrowed %v\nwhole %v", i, texts[i], got[i], want[i])
+		}
+	}
+	if n < len(texts) {
+		t.Errorf("%d findings in %d texts: the texts hold too few matches to compare", n, len(texts))
+	}
+	t.Logf("%d texts, %d findings", len(texts), n)
 }
