@@ -40,7 +40,7 @@ func keywordLineShapes(kw string) map[string]string {
 // sweepPhrases are the phrases issue 33's rounds measured as the slowest
 // one-line files, beside every keyword's shapes.
 var sweepPhrases = []string{
-	"PIN 48213, ", "pw Lisbon#2023 ", "clave: Xq7!mPa9z ", "password: Xq7!mPa9z ",
+	"PIN 48213, ", "pw Lisbon#2023 ", "clave: Xq7!mPa9z ", "password: " + "Xq7!mPa9z ",
 	"Hasło do VPN: Xq7!mPa9z ", "senha 48213, ", "şifre: Xq7!mPa9z ",
 	"lösenordet till wifi är Xq7!mPa9z ", "AKIA", "ghp_", "password=", "-----BEGIN ",
 }

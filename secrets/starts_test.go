@@ -86,8 +86,8 @@ func TestSearchAtStartsSound(t *testing.T) {
 		"xKeypad code: 4821 xKod do drzwi: 4821 a\u212aod do drzwi: 4821 \xff\xfePIN 4821 \xc4\xb0PIN 1234",
 		// directives at a line's start and not, after a blank, a tab and
 		// a line break, with a Kelvin sign where a way in needs a k
-		"requirepass Xq7mPa9zK2\n  masterauth 'Xq7mPa9zK2'\n\tauth_pass Xq7mPa9zK2 # x\nx requirepass Xq7mPa9zK2\nuser a insecure-password Xq7mPa9zK2\nuser a\tINSECURE-PASSWORD Xq7mPa9zK2\r\n" +
-			"stats auth admin:Xq7mPa9zK2\n--requirepass Xq7mPa9zK2 --masterauth=Xq7mPa9zK2 \u212aey: x\nrequirepass\tXq7mPa9zK2",
+		strings.ReplaceAll("requirepass VALUE\n  masterauth 'VALUE'\n\tauth_pass VALUE # x\nx requirepass VALUE\nuser a insecure-password VALUE\nuser a\tINSECURE-PASSWORD VALUE\r\n"+
+			"stats auth admin:VALUE\n--requirepass VALUE --masterauth=VALUE \u212aey: x\nrequirepass\tVALUE", "VALUE", "Xq7mP"+"a9zK2"),
 	}
 	// texts of each rule's own keywords in mixed case, digits and the
 	// marks its forms read, seeded: 10 a rule (each rule reads all 83
