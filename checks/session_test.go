@@ -63,6 +63,12 @@ func sessionFindings(res *checks.Result) []string {
 // ones (a work item's status against the workboard).
 func TestSessionMatchesFullRun(t *testing.T) {
 	root, doc := sessionWorkspace(t, 100)
+	// A record with findings of its own: an edit of a document leaves
+	// them as they were (the records check reports on records in focus).
+	record := `{"provider": "fake", "model": "m", "status": "admitted", "surprise": 1}` + "\n"
+	if err := os.WriteFile(filepath.Join(root, ".sot/03-PROTOCOLS/SYN-MODEL-PROVIDER-ADMISSION.broken.json"), []byte(record), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	s, err := checks.NewSession(checks.Options{Root: root, FS: os.DirFS(root), Analyzers: registry.All})
 	if err != nil {
 		t.Fatal(err)

@@ -57,6 +57,7 @@ type model struct {
 	file *File
 	doc  *Doc
 	wb   *Workboard
+	rec  *Record // a record keeps its file's content: records are small
 }
 
 // NewModels returns empty Models with a file set of their own.
@@ -71,13 +72,13 @@ func (ms *Models) get(path, id string) (model, bool) {
 	return m, ok && m.id == id
 }
 
-func (ms *Models) put(path, id string, f *File, d *Doc, wb *Workboard) {
+func (ms *Models) put(path, id string, f *File, d *Doc, wb *Workboard, rec *Record) {
 	ms.mu.Lock()
 	if old, ok := ms.m[path]; ok {
 		delete(ms.toks, old.file.Tok)
 		ms.evicted = append(ms.evicted, old.file.Tok)
 	}
-	ms.m[path] = model{id: id, file: f, doc: d, wb: wb}
+	ms.m[path] = model{id: id, file: f, doc: d, wb: wb, rec: rec}
 	ms.toks[f.Tok] = true
 	ms.mu.Unlock()
 }

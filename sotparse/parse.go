@@ -170,7 +170,7 @@ func ParseStreaming(fset *token.FileSet, disc *Discovery, read func(path string)
 		if !ok {
 			return false
 		}
-		s.kept, s.file, s.doc, s.wb = true, m.file, m.doc, m.wb
+		s.kept, s.file, s.doc, s.wb, s.record = true, m.file, m.doc, m.wb, m.rec
 		return true
 	}
 	// One allocation for all: a session's run lists thousands of files
@@ -371,7 +371,7 @@ func ParseStreaming(fset *token.FileSet, disc *Discovery, read func(path string)
 				s.content = nil
 				return
 			}
-			s.kept, s.file, s.doc, s.wb = false, nil, nil, nil
+			s.kept, s.file, s.doc, s.wb, s.record = false, nil, nil, nil, nil
 			if sum := store.Summary(s.entry.Path, s.id); sum != nil {
 				if size, err := SummarySize(sum); err == nil && size == len(s.content) {
 					s.summary, s.size, s.content = sum, size, nil
@@ -401,7 +401,7 @@ func ParseStreaming(fset *token.FileSet, disc *Discovery, read func(path string)
 			if err != nil {
 				damaged[i] = true
 			} else if models != nil {
-				models.put(s.entry.Path, s.id, s.file, s.doc, s.wb)
+				models.put(s.entry.Path, s.id, s.file, s.doc, s.wb, nil)
 			}
 		})
 		// A summary that does not decode is read and parsed after all, in a
@@ -423,6 +423,17 @@ func ParseStreaming(fset *token.FileSet, disc *Discovery, read func(path string)
 			}
 			var sum []byte
 			switch {
+			case s.record != nil:
+				// No summary: the next runs take the record as decoded,
+				// its file and content with it.
+				if models != nil && reusable(s.entry, reuse.Focus) && len(s.problems) == 0 {
+					if s.id == "" {
+						s.id = BlobID(s.content)
+					}
+					s.kept = true
+					models.put(s.entry.Path, s.id, s.file, nil, nil, s.record)
+				}
+				return
 			case s.doc != nil:
 				sum = s.doc.AppendSummary(nil)
 			case s.wb != nil:
@@ -452,7 +463,7 @@ func ParseStreaming(fset *token.FileSet, disc *Discovery, read func(path string)
 				}
 				if err == nil {
 					s.file, s.doc, s.wb, s.kept = f, doc, wb, true
-					models.put(s.entry.Path, s.id, f, doc, wb)
+					models.put(s.entry.Path, s.id, f, doc, wb, nil)
 				}
 			}
 		})
@@ -513,11 +524,11 @@ func setLines(tf *token.File, content []byte) {
 	tf.SetLines(lines)
 }
 
-// reusable reports whether entry may come from a summary: a document or
-// the workboard outside the focus; not the glossary, which is read from the
-// body.
+// reusable reports whether entry may come from a summary or a run before:
+// a document, the workboard or a record outside the focus; not the
+// glossary, which is read from the body.
 func reusable(e Entry, focus func(string) bool) bool {
-	return (e.Role == RoleDoc && e.Path != GlossaryPath || e.Role == RoleWorkboard) && (focus == nil || !focus(e.Path))
+	return (e.Role == RoleDoc && e.Path != GlossaryPath || e.Role == RoleWorkboard || e.Role == RoleRecord) && (focus == nil || !focus(e.Path))
 }
 
 // BlobID returns the git blob id of content: summaries are keyed by it, so

@@ -140,6 +140,11 @@ func run(pass *analysis.Pass) (any, error) {
 	ws := pass.ResultOf[sotparse.Analyzer].(*sotparse.Workspace)
 	syntax := ws.ProblemsFor("syntax")
 	for _, r := range ws.Records {
+		if !ws.Focused(r.Path) {
+			// A record's findings depend on its own text only; out of
+			// focus the driver would drop them.
+			continue
+		}
 		var problems []sotparse.Problem
 		for _, p := range syntax {
 			if p.Path == r.Path {
