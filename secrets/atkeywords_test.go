@@ -314,3 +314,42 @@ func b2i(b bool) int {
 	}
 	return 0
 }
+
+// TestSearchAtKeywordsInWord: a rule whose matches begin at \b tries no
+// attempt at a keyword inside a word, so that a run of its keyword glued
+// to itself (AKIAAKIA…, whose filter's threads after each hit read on
+// for kingfisher.aws.2's .{0,96}?; a keyword of word bytes) is read by
+// its attempts, not searched
+// whole, and they find what the whole run's search finds.
+func TestSearchAtKeywordsInWord(t *testing.T) {
+	s := defaultScanner(t)
+	rules := 0
+	for _, r := range s.rules {
+		r.prepare()
+		if r.anchoredSrc == "" || r.tokenAtKeyword || len(r.lowerKeywords) == 0 || !r.kwAtWord {
+			continue
+		}
+		d := newPrefilterDFA(r.filterSrc())
+		for _, k := range r.lowerKeywords[:1] {
+			if strings.IndexFunc(k, func(c rune) bool { return c > 0x7f || !isWordByte(byte(c)) }) >= 0 {
+				continue // glued, it begins a word again (sq0atp-sq0atp-)
+			}
+			ctx := []byte(strings.Repeat(strings.ToUpper(k), 4<<10/len(k)) + " " + strings.Repeat(k, 64))
+			var got [][]int
+			var head []byte
+			_, done := r.searchAtKeywords(d, ctx, &head, func(m []int) { got = append(got, append([]int(nil), m...)) })
+			if !done {
+				t.Errorf("%s: a run of %q glued spent the attempts' budget", r.ID, k)
+				continue
+			}
+			if want := r.searchAll().FindAllSubmatchIndex(ctx, -1); !reflect.DeepEqual(got, want) && len(got)+len(want) > 0 {
+				t.Errorf("%s on a run of %q: attempts %v, search %v", r.ID, k, got, want)
+			}
+			rules++
+		}
+	}
+	if rules < 10 {
+		t.Errorf("%d rules begin at \\b: the test reads too few", rules)
+	}
+	t.Logf("%d rules", rules)
+}

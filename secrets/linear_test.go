@@ -238,6 +238,9 @@ func adversarial() map[string]func(n int) []byte {
 	out["line:label-bold"] = entries("**Şifre:** %s ")
 	out["line:label-sender"] = rep("a: κωδικός: a: κωδικός: ")
 	out["lines:pair-comma"] = entries("login a, пароль %s\n")
+	// round 22: a noun of the table, words and a colon before each value
+	// (attempts at starts narrowed to the text's nouns, narrow.go)
+	out["line:table-noun-colon"] = entries("Hasło do VPN: %s! ")
 	out["lines:bitlocker-above"] = rep("BitLocker\n123456-123456-123456-123456-123456-123456-123456-\n")
 	return out
 }

@@ -32,6 +32,8 @@ type textMemo struct {
 	table tableMemo
 	// sealed holds the text's SealedSecret ciphertext ranges (sealed.go).
 	sealed sealedMemo
+	// login holds where the text says "cred" and "login" (loginNounIn).
+	login loginMemo
 }
 
 // The kinds of name judgement textMemo.keyJudged remembers.
@@ -76,6 +78,7 @@ func (tm *textMemo) reset(data []byte) {
 	}
 	tm.table.valid = false
 	tm.sealed = sealedMemo{blocks: tm.sealed.blocks[:0]}
+	tm.login = loginMemo{cred: tm.login.cred[:0], login: tm.login.login[:0]}
 }
 
 // pathMatches reports whether an expression of rs matches path, as

@@ -357,7 +357,9 @@ func validProsePasswordPhrase(c Candidate) bool {
 	}
 	// "palabra clave" is a keyword, with a colon too ("Palabra clave:
 	// …"); "clave:" alone labels a password in Spanish notes
-	if bytes.EqualFold(key, []byte("clave")) && bytes.HasSuffix(bytes.ToLower(bytes.TrimRight(c.Context[:at], " \t")), []byte("palabra")) {
+	// (the last seven bytes, not the kilobyte before the key lowered per
+	// candidate: no rune outside ASCII lowers to a letter of "palabra")
+	if before := bytes.TrimRight(c.Context[:at], " \t"); bytes.EqualFold(key, []byte("clave")) && len(before) >= 7 && equalFoldASCII(before[len(before)-7:], "palabra") {
 		return false
 	}
 	glue := strings.TrimSpace(string(c.Context[at+len(key) : c.Offset]))
@@ -542,6 +544,56 @@ func loginNounBefore(b []byte) bool {
 	return false
 }
 
+// loginMemo indexes where a text says "cred" and "login", ASCII case
+// aside, once loginNounBetween has been asked loginMemoAfter times of
+// it: on a line of 280,000 values after pw each asked of the kilobyte of
+// line before it ("pw Lisbon#2023 " repeated, a fifth of its scan).
+type loginMemo struct {
+	asked       int
+	cred, login []int // offsets in the text, ascending
+}
+
+const loginMemoAfter = 64
+
+// loginNounBetween reports whether c.Context[from:to] holds "cred" or
+// "login", as loginNounBefore does.
+func (c Candidate) loginNounBetween(from, to int) bool {
+	tm := c.memo
+	if tm == nil || c.base+len(c.Context) > len(tm.data) {
+		return loginNounBefore(c.Context[from:to])
+	}
+	m := &tm.login
+	if m.asked++; m.asked < loginMemoAfter {
+		return loginNounBefore(c.Context[from:to])
+	}
+	if m.asked == loginMemoAfter {
+		d := tm.data
+		for i := 0; i+4 <= len(d); i++ {
+			switch d[i] | 0x20 {
+			case 'c':
+				if equalFoldASCII(d[i:i+4], "cred") {
+					m.cred = append(m.cred, i)
+				}
+			case 'l':
+				if i+5 <= len(d) && equalFoldASCII(d[i:i+5], "login") {
+					m.login = append(m.login, i)
+				}
+			}
+		}
+	}
+	lo, hi := c.base+from, c.base+to
+	for _, l := range []struct {
+		at []int
+		n  int
+	}{{m.cred, 4}, {m.login, 5}} {
+		k, _ := slices.BinarySearch(l.at, lo)
+		if k < len(l.at) && l.at[k]+l.n <= hi {
+			return true
+		}
+	}
+	return false
+}
+
 // loginPairReads reports whether prose-login-pair, which ranks after
 // this rule, takes c's value on its line.
 func loginPairReads(c Candidate) bool {
@@ -556,7 +608,7 @@ func loginPairReads(c Candidate) bool {
 	// Each of its matches begins with one of its nouns, before c's value:
 	// without one there, the expression has no match to run (per value on
 	// a long line of pairs, a search of the value's whole context).
-	if !loginNounBefore(line[:c.Offset-ls]) {
+	if !c.loginNounBetween(c.Offset-len(line[:c.Offset-ls]), c.Offset) {
 		return false
 	}
 	re := loginPairExpr.get()

@@ -83,6 +83,10 @@ type Rule struct {
 	// prefixes cost a thread per prefix at every byte), and the match
 	// is not widened back over a name.
 	tokenAtKeyword bool
+	// kwAtWord: every match of the anchored expression begins at \b, so
+	// an attempt at a keyword hit inside a word fails (searchAtKeywords
+	// tries none there)
+	kwAtWord bool
 	// heads, when set, are the literal alternatives a tokenAtKeyword
 	// rule's expression opens with (heads.expr builds the expression):
 	// an attempt at a keyword hit runs the alternation of those that can
@@ -1324,6 +1328,11 @@ type compiledRule struct {
 	// not bound the attempts at them
 	starts        *startTable
 	startsAfterRE atomic.Pointer[regexp.Regexp] // see startsAfter
+	// startsAttempts counts the attempts at starts; past narrowAfter
+	// they run startsAfter narrowed to their text's bytes (narrow.go)
+	startsAttempts   atomic.Int64
+	startsNarrowOnce sync.Once
+	startsNarrow     *byteNarrowing
 }
 
 // kwTailMin is how many keywords a rule needs before a keyword hit looks
@@ -1667,6 +1676,7 @@ func (cr *compiledRule) prepare() {
 		cr.matchMax = -1
 		if cr.anchoredSrc != "" {
 			if tree != nil {
+				cr.kwAtWord = beginsAtWordBoundary(tree)
 				cr.matchMax = maxMatchBytes(tree)
 				// from this parse, not one more of anchoredSrc (a tenth
 				// of the scan of a tree that wakes every rule)

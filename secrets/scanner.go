@@ -1455,6 +1455,14 @@ func (cr *compiledRule) searchAtKeywords(d *prefilterDFA, ctx []byte, head *[]by
 		if !cr.keywordStartsAt(ctx, s) {
 			continue
 		}
+		if cr.kwAtWord && !wordBoundaryAt(ctx, s) {
+			// the attempt's \b judges ctx[s-1] and ctx[s] (a newline
+			// before ctx[0]) as this does: it would fail, and its
+			// filter's threads (kingfisher.aws.2's .{0,96}? after
+			// AKIA) read on, so that a line of AKIAAKIA… spent the
+			// budget and was searched whole, a thread at every byte
+			continue
+		}
 		re := len(ctx)
 		if d != nil {
 			may, end, ok := cr.reach(d, ctx[s:])

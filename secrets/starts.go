@@ -36,6 +36,18 @@ type startTable struct {
 	// that a word's letters do not each cost an attempt. nil when the
 	// expression's ways in were too many to list.
 	skip *[256][4]uint64
+	// next, when not nil, narrows the starts by the byte after them
+	// (nextOf): a match may begin at s only where next.free holds
+	// (text[s], text[s+1]), or next.line does and s begins a line.
+	next *startNext
+}
+
+// startNext holds, for each byte a match may begin with, the bytes that
+// may follow it: free by the ways in that may begin anywhere, line by
+// those that begin with ^ (a line's start). A way in whose first
+// character is not ASCII, or is not one character, lets any byte follow.
+type startNext struct {
+	free, line [256][4]uint64
 }
 
 // skips reports whether no match begins at text[s] given that none
@@ -47,7 +59,15 @@ func (t *startTable) skips(text []byte, s int) bool {
 
 // at reports whether a match may begin at text[s].
 func (t *startTable) at(text []byte, s int) bool {
-	return t.first[text[s]] && (!t.atWord || wordBoundaryAt(text, s))
+	if !t.first[text[s]] || t.atWord && !wordBoundaryAt(text, s) {
+		return false
+	}
+	if t.next == nil || s+1 >= len(text) {
+		return true
+	}
+	c, n := text[s], text[s+1]
+	bit := uint64(1) << (n & 63)
+	return t.next.free[c][n>>6]&bit != 0 || (s == 0 || text[s-1] == '\n') && t.next.line[c][n>>6]&bit != 0
 }
 
 // newStartTable returns the start table of re, nil when it would not
@@ -64,6 +84,10 @@ func newStartTable(re *syntax.Regexp) *startTable {
 		return nil
 	}
 	t.atWord = beginsAtWordBoundary(re)
+	leads, ok := leadsOf([]*syntax.Regexp{re}, nil)
+	if ok {
+		t.next = nextOf(leads)
+	}
 	if t.atWord && unboundedAvoids(re, &t.first) {
 		return t
 	}
@@ -79,10 +103,46 @@ func newStartTable(re *syntax.Regexp) *startTable {
 		return nil
 	}
 	t.far = true
-	if leads, ok := leadsOf([]*syntax.Regexp{re}, nil); ok {
+	if ok {
 		t.skip = skipTable(leads)
 	}
 	return t
+}
+
+// nextOf builds a table's next from its ways in, nil when it would rule
+// out no start (a byte a match may begin with and any byte after it).
+func nextOf(leads []lead) *startNext {
+	var nx startNext
+	for i := range leads {
+		l := &leads[i]
+		to := &nx.free
+		if l.line {
+			to = &nx.line
+		}
+		for c, in := range l.first {
+			if !in {
+				continue
+			}
+			for n := range 256 {
+				if l.nextAll || l.next[n] {
+					to[c][n>>6] |= 1 << (n & 63)
+				}
+			}
+		}
+	}
+	for c := range 256 {
+		for w := range 4 {
+			if nx.free[c][w] != ^uint64(0) {
+				for i := range leads {
+					if leads[i].first[c] {
+						return &nx
+					}
+				}
+				break
+			}
+		}
+	}
+	return nil
 }
 
 // farMaxStarts is the most bytes a far table's matches may begin with:
@@ -99,6 +159,12 @@ type lead struct {
 	// text[s-1] == c is, read from s-1, a match by it too: the way
 	// begins with a run (x*, x+) of a class that holds c.
 	absorb [128]bool
+	// line: it begins with ^, at a line's start (or \A)
+	line bool
+	// next: the bytes that may follow its first byte, any of them when
+	// nextAll (its first character is not one ASCII byte)
+	next    [256]bool
+	nextAll bool
 }
 
 // leadsMax bounds the ways leadsOf lists.
@@ -141,6 +207,8 @@ func leadsOf(seq []*syntax.Regexp, leads []lead) (_ []lead, ok bool) {
 	if firstBytes(&syntax.Regexp{Op: syntax.OpConcat, Sub: seq}, &l.first) {
 		return leads, false
 	}
+	l.line = head.Op == syntax.OpBeginLine || head.Op == syntax.OpBeginText
+	l.nextAll = !nextAfterFirst(head, rest, &l.next)
 	switch head.Op {
 	case syntax.OpWordBoundary:
 		l.atWord = true
@@ -157,6 +225,48 @@ func leadsOf(seq []*syntax.Regexp, leads []lead) (_ []lead, ok bool) {
 		}
 	}
 	return append(leads, l), true
+}
+
+// nextAfterFirst adds to next the bytes that may follow the first byte of
+// a match of head then rest, when head is one character every form of
+// which is one ASCII byte (a class of ASCII, a literal whose first rune
+// and its folds are ASCII), and reports whether it could: the byte after
+// it begins what follows that character (any byte, where that may be
+// empty).
+func nextAfterFirst(head *syntax.Regexp, rest []*syntax.Regexp, next *[256]bool) bool {
+	var after []*syntax.Regexp
+	switch head.Op {
+	case syntax.OpCharClass:
+		if len(head.Rune) == 0 || head.Rune[len(head.Rune)-1] >= utf8.RuneSelf {
+			return false
+		}
+		after = rest
+	case syntax.OpLiteral:
+		if len(head.Rune) == 0 {
+			return false
+		}
+		r := head.Rune[0]
+		if r >= utf8.RuneSelf {
+			return false
+		}
+		if head.Flags&syntax.FoldCase != 0 {
+			for f := unicode.SimpleFold(r); f != r; f = unicode.SimpleFold(f) {
+				if f >= utf8.RuneSelf {
+					return false
+				}
+			}
+		}
+		if len(head.Rune) > 1 {
+			after = append(after, &syntax.Regexp{Op: syntax.OpLiteral, Flags: head.Flags, Rune: head.Rune[1:]})
+		}
+		after = append(after, rest...)
+	default:
+		return false
+	}
+	if firstBytes(&syntax.Regexp{Op: syntax.OpConcat, Sub: after}, next) {
+		return false // what follows may be empty: any byte, or none
+	}
+	return true
 }
 
 // matchesByte reports whether the one-character program prog takes c.
@@ -424,7 +534,8 @@ func (cr *compiledRule) searchAtStarts(d *prefilterDFA, ctx []byte, parts []span
 			var m []int
 			switch {
 			case s > 0:
-				if m = after.FindSubmatchIndex(ctx[s-1 : end]); m != nil {
+				re, text := cr.startsAttempt(after, ctx[s-1:end])
+				if m = re.FindSubmatchIndex(text); m != nil {
 					for k := range m {
 						if m[k] >= 0 {
 							m[k] += s - 1
@@ -489,4 +600,21 @@ func (cr *compiledRule) startsAfter() *regexp.Regexp {
 	cr.startsAfterRE.Store(re)
 	cr.compiledNow()
 	return re
+}
+
+// startsAttempt returns the expression an attempt at a start runs and
+// the text it runs it on: after and text, or, once the rule has made
+// narrowAfter attempts, after narrowed to the bytes of text a match may
+// read, and those (see narrow.go).
+func (cr *compiledRule) startsAttempt(after *regexp.Regexp, text []byte) (*regexp.Regexp, []byte) {
+	if cr.startsAttempts.Add(1) <= narrowAfter {
+		return after, text
+	}
+	cr.startsNarrowOnce.Do(func() {
+		cr.startsNarrow = newByteNarrowing(`^(?s:.)(?:`+cr.searchSrc+`)`, after)
+	})
+	if cr.startsNarrow == nil {
+		return after, text
+	}
+	return cr.startsNarrow.forText(text)
 }

@@ -84,6 +84,10 @@ func TestSearchAtStartsSound(t *testing.T) {
 		// it, a Kelvin sign and a long s after a word byte, invalid bytes
 		"DOOR CODE 4471 PASSCODE 1234 DISARM CODE: 8888 ALARM CODE IS 1234 Door code 5555 Code: 1234 Keypad code 4821",
 		"xKeypad code: 4821 xKod do drzwi: 4821 a\u212aod do drzwi: 4821 \xff\xfePIN 4821 \xc4\xb0PIN 1234",
+		// directives at a line's start and not, after a blank, a tab and
+		// a line break, with a Kelvin sign where a way in needs a k
+		strings.ReplaceAll("requirepass VALUE\n  masterauth 'VALUE'\n\tauth_pass VALUE # x\nx requirepass VALUE\nuser a insecure-password VALUE\nuser a\tINSECURE-PASSWORD VALUE\r\n"+
+			"stats auth admin:VALUE\n--requirepass VALUE --masterauth=VALUE \u212aey: x\nrequirepass\tVALUE", "VALUE", "Xq7mP"+"a9zK2"),
 	}
 	// texts of each rule's own keywords in mixed case, digits and the
 	// marks its forms read, seeded: 10 a rule (each rule reads all 83
@@ -289,6 +293,45 @@ func TestSkipTable(t *testing.T) {
 		}
 		if got := tab.skips([]byte(c.text), 1); got != c.want {
 			t.Errorf("%s: skips at %q = %v, want %v", c.expr, c.text, got, c.want)
+		}
+	}
+}
+
+// TestStartNext: a table's next rules out a start by the byte after it:
+// a way in that begins with ^ only at a line's start, one that begins
+// with a blank before a word only where the word's first letter follows
+// (its case folds too), any byte after a character that is not ASCII.
+func TestStartNext(t *testing.T) {
+	re, err := syntax.Parse(`(?m)(?:^[ \t]*(?i:requirepass)[ \t]+|[ \t](?i:insecure-password)[ \t]+|[ \t](?i:key)=)\w+$|--(?i:masterauth)=\w+`, syntax.Perl)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tab := newStartTable(re)
+	if tab == nil || tab.next == nil {
+		t.Fatal("no table, or no next")
+	}
+	for _, c := range []struct {
+		text string
+		at   int
+		want bool
+	}{
+		{"requirepass x", 0, true},
+		{"a\nrequirepass x", 2, true},
+		{"a requirepass x", 2, false}, // not at a line's start
+		{"a\n requirepass x", 2, true},
+		{"a  requirepass x", 1, false},
+		{"user a insecure-password x", 4, false}, // a blank before a
+		{"user a insecure-password x", 6, true},
+		{"user a INSECURE-PASSWORD x", 6, true},
+		{"a \u212aey=x", 1, true}, // the Kelvin sign begins with E2
+		{"a kEy=x", 1, true},
+		{"a-password", 1, false},
+		{"a --masterauth=x", 2, true},
+		{"a -x", 2, false},
+		{"a ", 1, true}, // the text's last byte: nothing after it to judge by
+	} {
+		if got := tab.at([]byte(c.text), c.at); got != c.want {
+			t.Errorf("%q at %d: %v, want %v", c.text, c.at, got, c.want)
 		}
 	}
 }
