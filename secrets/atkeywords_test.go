@@ -329,7 +329,7 @@ func TestSearchAtKeywordsInWord(t *testing.T) {
 		if r.anchoredSrc == "" || r.tokenAtKeyword || len(r.lowerKeywords) == 0 || !r.kwAtWord {
 			continue
 		}
-		d := newPrefilterDFA(r.filterSrc())
+		d := newPrefilterDFA(r.filterSrc(), nil)
 		for _, k := range r.lowerKeywords[:1] {
 			if strings.IndexFunc(k, func(c rune) bool { return c > 0x7f || !isWordByte(byte(c)) }) >= 0 {
 				continue // glued, it begins a word again (sq0atp-sq0atp-)

@@ -3,7 +3,6 @@ package secrets
 import (
 	"os"
 	"regexp"
-	"runtime"
 	"sort"
 	"strconv"
 	"strings"
@@ -54,24 +53,10 @@ var sweepPhrases = []string{
 //
 //	go test ./secrets -run XXX -bench KeywordLines -benchtime 1x -v
 func BenchmarkKeywordLines(b *testing.B) {
-	// The filters' states are the process's to share (dfaBudget): after
-	// a few hundred shapes a scanner's filters had none left and every
-	// shape read its line with Go's regexp ("ww " 7.5 s at 4 MB in the
-	// sweep, 0.04 s alone). Each shape gets a fresh scanner, the
-	// dropped ones' states collected first.
-	defer ownFilterBudget()()
-	fresh := func() *Scanner {
-		for last, n := int64(-1), 0; n < 50; n++ {
-			runtime.GC()
-			time.Sleep(2 * time.Millisecond) // the cleanups run on their own goroutine
-			if h := dfaHeld.Load(); h != last {
-				last = h
-				continue
-			}
-			break
-		}
-		return defaultScanner(b)
-	}
+	// Each shape gets a fresh scanner, with a filter budget of its own
+	// (a scanner's filters ran out of states after a few hundred shapes:
+	// "ww " 7.5 s at 4 MB in the sweep, 0.04 s alone).
+	fresh := func() *Scanner { return defaultScanner(b) }
 	s := fresh()
 	kb, top := 64, 30
 	if v, err := strconv.Atoi(os.Getenv("SOTVET_SWEEP_KB")); err == nil {

@@ -7,11 +7,13 @@ import (
 	"testing"
 )
 
-// (In a file of its own, named to sort after scanner_test.go: its
-// default scanners' ~5,000 scans leave the process's shared expressions
-// in a state where TestScannersShareExpressions, run after it, finds no
-// rule's tiered expression loaded in both its scanners, with narrowing
-// or without; the order of the files is the order of the tests.)
+// (In a file named to sort after scanner_test.go: after this test's
+// ~5,000 scans, scanners built next compile their own copies of some
+// rules' expressions as written instead of sharing the process's
+// (TestScannersShareExpressions, run after it, reports gitlab-pat,
+// private-key and others): a memory defect found in round 23 and not
+// fixed yet. The order keeps that test's fresh-process check meaningful
+// until it is.)
 
 // TestNarrowScanSame scans texts dense with the rules' matches and near
 // misses (a third of the sweep's one-line shapes at 2 KB, its phrases at
@@ -19,13 +21,6 @@ import (
 // (whatever its program's size) and with none narrowed: the findings
 // and the redacted texts are the same.
 func TestNarrowScanSame(t *testing.T) {
-	// The filters' states are the process's (dfaBudget): this test's
-	// scanners get a budget of their own, and their states are collected
-	// before the tests after it run (TestScannersShareExpressions found
-	// no rule's expression compiled in both its scanners when they had
-	// none left).
-	defer ownFilterBudget()()
-	t.Cleanup(func() { ownFilterBudget()() })
 	s := defaultScanner(t)
 	var texts []string
 	seen := map[string]bool{}
