@@ -388,9 +388,11 @@ func TestScannersShareExpressions(t *testing.T) {
 	// that the way): the first rules of each scanner are asked for their
 	// expression, which either compiles it or finds it compiled.
 	for i, ra := range a.rules[:min(len(a.rules), 20)] {
-		if ra.search == nil {
+		if rb := b.rules[i]; ra.search == nil {
+			ra.prepare()
+			rb.prepare()
 			ra.searchExpr()
-			b.rules[i].searchExpr()
+			rb.searchExpr()
 		}
 	}
 	shared := 0
