@@ -7,14 +7,6 @@ import (
 	"testing"
 )
 
-// (In a file named to sort after scanner_test.go: after this test's
-// ~5,000 scans, scanners built next compile their own copies of some
-// rules' expressions as written instead of sharing the process's
-// (TestScannersShareExpressions, run after it, reports gitlab-pat,
-// private-key and others): a memory defect found in round 23 and not
-// fixed yet. The order keeps that test's fresh-process check meaningful
-// until it is.)
-
 // TestNarrowScanSame scans texts dense with the rules' matches and near
 // misses (a third of the sweep's one-line shapes at 2 KB, its phrases at
 // 8 KB, the filters' texts, the adversarial shapes) with every rule's attempts narrowed from the first
