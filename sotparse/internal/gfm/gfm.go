@@ -245,12 +245,15 @@ var KindLeanRow = gast.NewNodeKind("LeanRow")
 
 // A LeanRow is a table's body row (an ast.TableRow in goldmark's tree)
 // whose plain cells have no node: its children are the TableCells of its
-// other cells, and of the empty cells a row shorter than the header is
-// padded with, in order. Cells gives all of them.
+// other cells, in order. The empty cells a row shorter than the header is
+// padded with have no node either: a one-cell row under a header of
+// thousands of columns would otherwise hold thousands of nodes. Cells
+// gives all of them.
 type LeanRow struct {
 	gast.BaseBlock
 	seg   text.Segment // the row's line, as the paragraph held it
 	ncols int          // the header's width
+	npad  int          // the empty cells after the line's
 }
 
 // Kind implements gast.Node.
@@ -350,16 +353,15 @@ func (b tableParagraphTransformer) parseLeanRow(segment text.Segment,
 		}
 		row.AppendChild(row, node)
 	})
-	for ; n < len(alignments); n++ {
-		row.AppendChild(row, ast.NewTableCell())
-	}
+	row.npad = len(alignments) - n
 	return row
 }
 
 // Cells calls cell with each of the row's cells, in order, as goldmark's
 // TableRow holds them: node is the cell's TableCell, or nil for a plain
 // cell, whose TableCell would be at pos, span seg, and hold Text nodes
-// covering seg.
+// covering seg. A padding cell is handed as a new empty TableCell, as
+// goldmark's row holds it, made for the call and not kept in the tree.
 func (r *LeanRow) Cells(source []byte, cell func(node *ast.TableCell, pos int, seg text.Segment)) {
 	c := r.FirstChild()
 	rowCells(r.seg, r.ncols, source, func(pos int, seg text.Segment, escaped []int) {
@@ -371,8 +373,9 @@ func (r *LeanRow) Cells(source []byte, cell func(node *ast.TableCell, pos int, s
 		c = c.NextSibling()
 		cell(node, node.Pos(), seg)
 	})
-	for ; c != nil; c = c.NextSibling() {
-		cell(c.(*ast.TableCell), c.Pos(), text.Segment{})
+	for i := 0; i < r.npad; i++ {
+		pad := ast.NewTableCell()
+		cell(pad, pad.Pos(), text.Segment{})
 	}
 }
 
