@@ -38,8 +38,13 @@ type Refs struct {
 // is not packed (2.2 MB less on distinct-10000).
 const refSpansText = 0x80
 
-// every RefKind is below refSpansText (a compile error otherwise)
-var _ [refSpansText - 1 - RefCommit]struct{}
+// every RefKind is below refSpansText, and has a bit in the uint32 mask
+// Of selects kinds with (a compile error otherwise: a kind of 32 or more
+// would be skipped by every Of)
+var (
+	_ [refSpansText - 1 - RefCommit]struct{}
+	_ [31 - RefCommit]struct{}
+)
 
 // Len returns the number of references.
 func (rs Refs) Len() int { return rs.n }
