@@ -8,12 +8,14 @@ import (
 )
 
 // SOTVET_PEAKPROF names a file to which a devtools build writes a heap
-// profile after each collection that leaves more live than any before:
-// the file ends holding the live heap at the run's largest, what
+// profile after each collection that leaves more live than any before,
+// so the file ends near the run's largest live heap, which
 // --debug.memprofile (written at the end, once the model is gone) does
-// not show. A heap profile's in-use figures are those of the last
-// completed collection, so the one written from afterEachCollection is
-// that collection's live heap. Build with -tags devtools, and run with
+// not show. Near, not at: the profile is sampled (one record per
+// memprofilerate bytes), and the runtime publishes a collection's
+// in-use figures only once that cycle's sweep is done, so a profile
+// written from afterEachCollection may show the collection before the
+// largest. Build with -tags devtools, and run with
 // GODEBUG=memprofilerate=65536 (or any rate): without it main turns the
 // sampling off.
 func init() {
