@@ -335,3 +335,39 @@ func wantMissingIDLines(t *testing.T, dir string, want []string) {
 		t.Errorf("missing-id findings:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }
+
+// TestCopiedResultsPositions pins where a copied-results finding and its
+// related places point: the finding spans the copying document's counts,
+// from the statement of the first to the end of the last (the counts are
+// kept as one summary per document, not a statement each); the related
+// places are the first document's first count and each document's commit.
+func TestCopiedResultsPositions(t *testing.T) {
+	evidence := func(sha, intro string) string {
+		return doc("validated", intro+"## Implementation Evidence\n\n- Plugin commit: `"+sha+" Add a surface`\n\n## Validation Evidence\n\n"+
+			"- Focused result: `5 passed in 0.41s`\n- Notes: nothing ran twice.\n- Aggregate result before commit: `103 passed, 4 skipped`\n")
+	}
+	dir := t.TempDir()
+	checktest.WriteFiles(t, dir, map[string]string{
+		".sot/03-PROTOCOLS/CTO-A-EVIDENCE.md": evidence("a109448", ""),
+		".sot/03-PROTOCOLS/CTO-B-EVIDENCE.md": evidence("154d835", "A rerun of A.\n\n"),
+	})
+	var got []string
+	for _, f := range checktest.Findings(t, dir, contradiction.Analyzer) {
+		if f.Category != "copied-results" {
+			continue
+		}
+		got = append(got, fmt.Sprintf("%s:%d:%d-%d:%d", f.File, f.Line, f.Col, f.EndLine, f.EndCol))
+		for _, r := range f.Related {
+			got = append(got, fmt.Sprintf("  %s:%d:%d %s", r.File, r.Line, r.Col, r.Message))
+		}
+	}
+	want := []string{
+		".sot/03-PROTOCOLS/CTO-B-EVIDENCE.md:19:3-21:57",
+		"  .sot/03-PROTOCOLS/CTO-A-EVIDENCE.md:17:3 .sot/03-PROTOCOLS/CTO-A-EVIDENCE.md reports the same 2 results from here on, for commit a109448",
+		"  .sot/03-PROTOCOLS/CTO-A-EVIDENCE.md:13:3 .sot/03-PROTOCOLS/CTO-A-EVIDENCE.md: \"Plugin commit: `a109448 Add a surface`\"",
+		"  .sot/03-PROTOCOLS/CTO-B-EVIDENCE.md:15:3 this document's commit: \"Plugin commit: `154d835 Add a surface`\"",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("copied-results places:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
