@@ -38,13 +38,10 @@ type Refs struct {
 // is not packed (2.2 MB less on distinct-10000).
 const refSpansText = 0x80
 
-// every RefKind is below refSpansText, and has a bit in the uint32 mask
-// Of selects kinds with (a compile error otherwise: a kind of 32 or more
-// would be skipped by every Of)
-var (
-	_ [refSpansText - 1 - RefCommit]struct{}
-	_ [31 - RefCommit]struct{}
-)
+// every RefKind has a bit in the uint32 mask Of selects kinds with (a
+// compile error otherwise: a kind of 32 or more would be skipped by every
+// Of), which also keeps it below refSpansText
+var _ [31 - RefCommit]struct{}
 
 // Len returns the number of references.
 func (rs Refs) Len() int { return rs.n }
