@@ -80,6 +80,12 @@ var dfaAfter int64 = 64 << 10 // a variable: the tests build every filter at onc
 // dfaKeepMin is the largest minimum of a repetition the filter keeps.
 const dfaKeepMin = 32
 
+// dfaKeepRunMin is the largest minimum kept for a run of one character
+// class, which costs one state per count: a provider's 40-character
+// value loosened to x+ let every line of its bare prefix through (a 4 MB
+// line of "AKIA " went whole to the expression).
+const dfaKeepRunMin = 64
+
 // dfaMinText is the shortest text a filter reads: Go's regexp reads a
 // few lines (the files of a tree of small files) with its backtracker
 // faster than a filter that is still building its states.
@@ -153,7 +159,7 @@ func dfaLoosen(re *syntax.Regexp) *syntax.Regexp {
 	case syntax.OpCapture:
 		return re.Sub[0]
 	case syntax.OpRepeat:
-		if re.Min <= dfaKeepMin {
+		if re.Min <= dfaKeepMin || re.Min <= dfaKeepRunMin && oneChar(re.Sub[0]) {
 			// x{m,}: the minimum (a value of at least 3, 10, 20
 			// characters) keeps rejecting what the rule rejects, at m
 			// states

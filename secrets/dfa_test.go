@@ -417,6 +417,35 @@ func TestDFALoosen(t *testing.T) {
 	}
 }
 
+// TestDFAKeepsValueRun: a counted run of one character class keeps its
+// minimum up to dfaKeepRunMin, so a line of a provider's bare prefix,
+// with no value of the run's length after it, is refused by the filter
+// rather than read by the expression; longer runs are loosened, and the
+// filter stays sound either way.
+func TestDFAKeepsValueRun(t *testing.T) {
+	prefixes := strings.Repeat("AKIA ", 200)
+	value := "AKIA " + strings.Repeat("Q7", 20) + " "
+	for _, c := range []struct {
+		expr, text string
+		may        bool
+	}{
+		{`(?i)\bAKIA.{0,32}?\b([A-Za-z0-9/+=]{40})\b`, prefixes, false},
+		{`(?i)\bAKIA.{0,32}?\b([A-Za-z0-9/+=]{40})\b`, prefixes + value, true},
+		{`key=(?P<v>[a-z]{64})`, "key=" + strings.Repeat("a", 63), false},
+		{`key=(?P<v>[a-z]{64})`, "key=" + strings.Repeat("a", 64), true},
+		{`key=(?P<v>x{64})`, "key=" + strings.Repeat("x", 63), false},
+		// over the bound, or not one character: loosened to a word
+		{`key=(?P<v>[a-z]{65})`, "key=" + strings.Repeat("a", 63), true},
+		{`key=(?P<v>(?:ab){40})`, "key=ab", true},
+	} {
+		d := newPrefilterDFA(c.expr, nil)
+		got, match := d.mayMatch([]byte(c.text), false, false), regexp.MustCompile(c.expr).MatchString(c.text)
+		if got != c.may || !got && match {
+			t.Errorf("%s on %.40q…: may match %v, want %v (the expression matches: %v)", c.expr, c.text, got, c.may, match)
+		}
+	}
+}
+
 // TestDFAMayMatchAllocs: once its states are built, an unanchored ask
 // allocates nothing (an allow-list expression is asked once a candidate).
 func TestDFAMayMatchAllocs(t *testing.T) {
