@@ -183,9 +183,10 @@ func ratio(a, b int) float64 {
 }
 
 // TestRegression holds the engine to its regression corpus
-// (testdata/regression-heldout.txt): every gitleaks sample an earlier
-// build found is still found, except the typed placeholders dropped on
-// purpose, which must be dropped for that reason only.
+// (testdata/regression-heldout.txt, rebuilt by
+// scripts/regression-heldout.sh): every gitleaks sample an earlier build
+// found is still found, except the typed placeholders dropped on purpose,
+// which must be dropped for that reason only.
 func TestRegression(t *testing.T) {
 	path := os.Getenv("SOTVET_HELDOUT")
 	if path == "" {
