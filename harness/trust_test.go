@@ -277,7 +277,9 @@ func TestKeyMaterialRedacted(t *testing.T) {
 			}
 		}
 	}
-	if s := readFile(t, filepath.Join(res.RunDir, "backend/stderr.log")); !strings.Contains(s, "found: 2d2d****") {
+	// The mask shows the hex of "-----BEGIN ", the rule's literal, and
+	// nothing of the key.
+	if s := readFile(t, filepath.Join(res.RunDir, "backend/stderr.log")); !strings.Contains(s, "found: 2d2d2d2d2d424547494e20****") {
 		t.Errorf("backend/stderr.log does not show the masked key: %.400s", s)
 	}
 }

@@ -149,7 +149,7 @@ func (l literalPrefix) prefixOf(secret string) (int, bool) {
 // a class of at most smallClass runes between two literals (gh[pousr]_)
 // counts as its alternatives.
 const (
-	maxPublicLits = 64
+	maxPublicLits = 1024
 	smallClass    = 5
 )
 
@@ -330,20 +330,27 @@ func prefixLits(re *syntax.Regexp) []prefixLit {
 			return []prefixLit{commonLit(out)}
 		}
 		return out
-	case syntax.OpQuest:
-		return append(prefixLits(re.Sub[0]), prefixLit{open: true})
-	case syntax.OpStar:
-		return append(closed(prefixLits(re.Sub[0])), prefixLit{open: true})
-	case syntax.OpPlus:
-		return closed(prefixLits(re.Sub[0]))
-	case syntax.OpRepeat:
-		if re.Max == 0 {
+	case syntax.OpQuest, syntax.OpStar, syntax.OpPlus, syntax.OpRepeat:
+		if re.Op == syntax.OpRepeat && re.Max == 0 {
 			return []prefixLit{{open: true}}
 		}
-		if re.Min == 0 {
-			return append(closed(prefixLits(re.Sub[0])), prefixLit{open: true})
+		sub := prefixLits(re.Sub[0])
+		if re.Op == syntax.OpPlus || re.Op == syntax.OpRepeat && re.Min > 0 {
+			return closed(sub)
 		}
-		return closed(prefixLits(re.Sub[0]))
+		// An optional part: a literal ((?:sk-)?) may begin the match or
+		// not; an optional class or run ([ A-Z0-9]{0,32}) ends the
+		// literal, though what follows it is written out too.
+		if !slices.ContainsFunc(sub, func(l prefixLit) bool { return len(l.s) > l.tail }) {
+			if slices.ContainsFunc(sub, func(l prefixLit) bool { return !l.open }) {
+				return []prefixLit{{}}
+			}
+			return []prefixLit{{open: true}} // zero-width only
+		}
+		if re.Op == syntax.OpQuest {
+			return append(sub, prefixLit{open: true})
+		}
+		return append(closed(sub), prefixLit{open: true})
 	}
 	return []prefixLit{{}}
 }

@@ -42,6 +42,7 @@ func TestRuleMask(t *testing.T) {
 		{"aws temporary key id", byID[RuleAWSAccessKeyID], pASIA + g.from(base32up, 16), pASIA + MaskSuffix},
 		{"slack bot token", byID[RuleSlackToken], pXOXB + "1234567890-1234567890-" + g.mixed(base62, 24), pXOXB + MaskSuffix},
 		{"anthropic key", byID[RuleAnthropicAPIKey], pSKANT + "api03-" + g.mixed(base62, 93) + "AA", pSKANT + "api03-" + MaskSuffix},
+		{"prefixed token, one of many written prefixes", byID[RulePrefixedToken], pHVS + g.mixed(base62, 12), pHVS + MaskSuffix},
 		{"private key", byID[RulePrivateKey], g.pemBlock("RSA PRIVATE KEY", 256, "\n"), "-----BEGIN" + MaskSuffix},
 		// a password, a PIN, a passphrase: nothing of them
 		{"password", custom(`(?i)password\s*[:=]\s*(?P<secret>\S+)`), "Linden" + "baum!19", MaskSuffix},
