@@ -51,6 +51,22 @@ func (r *Rule) PublicLen(secret string) int {
 	return publicPrefixesOf(src, r.SecretGroup).shown(secret)
 }
 
+// mask is Rule.Mask, with the rule's public prefixes looked up once.
+func (cr *compiledRule) mask(secret string) string {
+	return secret[:cr.publicLen(secret)] + MaskSuffix
+}
+
+// publicLen is Rule.PublicLen, with the rule's public prefixes looked up
+// once.
+func (cr *compiledRule) publicLen(secret string) int {
+	cr.publicOnce.Do(func() {
+		if src, ok := cr.exprSource(); ok {
+			cr.public = publicPrefixesOf(src, cr.SecretGroup)
+		}
+	})
+	return cr.public.shown(secret)
+}
+
 // exprSource returns the rule's expression as written.
 func (r *Rule) exprSource() (string, bool) {
 	switch {

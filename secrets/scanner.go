@@ -869,7 +869,7 @@ func (s *Scanner) ScanCapped(path string, content []byte, keep int) ([]Finding, 
 			Path:        path,
 			Start:       c.start,
 			End:         c.end,
-			Redacted:    rule.Mask(sec),
+			Redacted:    rule.mask(sec),
 			Fingerprint: fp,
 			Line:        line,
 			Col:         col,
@@ -1149,7 +1149,7 @@ func (s *Scanner) Redact(content []byte) []byte {
 		if s.valueAllowed(sec) {
 			continue
 		}
-		pub := s.rules[c.rule].PublicLen(sec)
+		pub := s.rules[c.rule].publicLen(sec)
 		if p, ok := public[sec]; ok {
 			pub = min(pub, p)
 		}
