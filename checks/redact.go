@@ -76,6 +76,7 @@ type fileSecrets struct {
 type secretSpan struct {
 	start, end int
 	text       string
+	mask       string // the finding's Redacted: its rule's public prefix and "****"
 }
 
 // clean returns msg redacted, with the pieces of the secrets on lines
@@ -99,14 +100,14 @@ func (r *redactor) clean(msg, file string, first, last int) string {
 	}
 	r.lastMsg.msg, r.lastMsg.out, r.lastMsg.ok = msg, out, true
 	for _, s := range r.secretsOnLines(file, first, last) {
-		out = maskPieces(out, s)
+		out = maskPieces(out, s.text, s.mask)
 	}
 	return out
 }
 
 // secretsOnLines returns the secrets on lines first..last of file: the
 // text a check quotes, and may shorten, comes from there.
-func (r *redactor) secretsOnLines(path string, first, last int) []string {
+func (r *redactor) secretsOnLines(path string, first, last int) []secretSpan {
 	fsec := r.lastFile.fsec
 	ok := fsec != nil && path == r.lastFile.path
 	if !ok {
@@ -148,10 +149,10 @@ func (r *redactor) secretsOnLines(path string, first, last int) []string {
 	if last < n {
 		end = file.Tok.Offset(file.Tok.LineStart(last + 1))
 	}
-	var out []string
+	var out []secretSpan
 	for _, s := range fsec.spans {
 		if s.start < end && s.end > start {
-			out = append(out, s.text)
+			out = append(out, s)
 		}
 	}
 	return out
@@ -163,7 +164,7 @@ func secretSpans(found []engine.Finding, content []byte) []secretSpan {
 	var out []secretSpan
 	for _, x := range found {
 		if x.AllowReason != "value" && x.End <= len(content) {
-			out = append(out, secretSpan{x.Start, x.End, string(content[x.Start:x.End])})
+			out = append(out, secretSpan{x.Start, x.End, string(content[x.Start:x.End]), x.Redacted})
 		}
 	}
 	return out
@@ -184,13 +185,18 @@ func Redactor() (func([]byte) []byte, error) {
 }
 
 // maskPieces replaces in msg the longest prefix, then the longest suffix, of
-// secret that msg holds (at least minQuoted bytes) by the secret's mask.
-func maskPieces(msg, secret string) string {
-	if len(secret) < minQuoted {
-		return strings.ReplaceAll(msg, secret, engine.Mask(secret))
+// secret that msg holds (at least minQuoted bytes) by mask, the secret's
+// finding's Redacted: a piece shows no more of the secret than its finding.
+func maskPieces(msg, secret, mask string) string {
+	if !strings.HasSuffix(mask, engine.MaskSuffix) || !strings.HasPrefix(secret, strings.TrimSuffix(mask, engine.MaskSuffix)) {
+		mask = engine.MaskSuffix // not the secret's mask: show nothing
 	}
-	mask := engine.Mask(secret)
-	for n := len(secret); n >= minQuoted; n-- {
+	if len(secret) < minQuoted {
+		return strings.ReplaceAll(msg, secret, mask)
+	}
+	// The public prefix the mask shows is no quote: a piece must hold
+	// more (else the mask's own prefix would be masked again).
+	for n := len(secret); n >= max(minQuoted, len(mask)-len(engine.MaskSuffix)+1); n-- {
 		if strings.Contains(msg, secret[:n]) {
 			msg = strings.ReplaceAll(msg, secret[:n], mask)
 			break

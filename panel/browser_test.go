@@ -375,7 +375,7 @@ func TestBrowser(t *testing.T) {
 
 	t.Run("live", func(t *testing.T) {
 		open("/workboard", ".columns")
-		before := eval[string](t, ctx, `document.body.dataset.token`)
+		before := eval[string](t, ctx, `document.body.dataset.change`)
 		wb := filepath.Join(root, "WORKBOARD.yaml")
 		b, _ := os.ReadFile(wb)
 		start := time.Now()
@@ -386,7 +386,7 @@ func TestBrowser(t *testing.T) {
 		}
 		took := time.Since(start)
 		t.Logf("a change on disk showed in the browser after %v", took.Round(time.Millisecond))
-		if after := eval[string](t, ctx, `document.body.dataset.token`); after == before {
+		if after := eval[string](t, ctx, `document.body.dataset.change`); after == before {
 			t.Error("the token did not change")
 		}
 		// The page polls twice a second and the token is walked at most

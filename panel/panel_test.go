@@ -204,7 +204,7 @@ func TestRoutes(t *testing.T) {
 		{"/api/cto/control-summary", 200, "application/json", []string{`"schema_version": 1`, `"runtime_default_activation": false`, `"execution_allowed": false`}},
 		{"/api/findings", 200, "application/json", []string{`"items": []`, `"total": 0`}},
 		{"/api/runs/" + pass, 200, "application/json", []string{`"status": "pass"`, `"verified": true`, `"type": "run.completed"`, `"artifact": "patch.diff"`}},
-		{"/api/token", 200, "application/json", []string{`"token"`}},
+		{"/api/token", 200, "application/json", []string{`"change"`}},
 		{"/static/panel.css", 200, "text/css", []string{".ladder"}},
 		{"/static/panel.js", 200, "text/javascript", []string{"/api/token"}},
 		{"/static/nope.js", 404, "text/plain", nil},
@@ -476,15 +476,18 @@ func TestLive(t *testing.T) {
 	root := sampleCopy(t)
 	ts := serve(t, root, "")
 	tok := func() string {
-		var j struct{ Token string }
+		var j struct{ Change string }
 		json.Unmarshal([]byte(get(t, ts, "/api/token").body), &j)
-		return j.Token
+		return j.Change
 	}
 	before := tok()
 	if before == "" || tok() != before {
 		t.Fatal("the token is empty or unstable")
 	}
-	if r := get(t, ts, "/"); !strings.Contains(r.body, `data-token="`+before+`"`) {
+	if strings.Contains(before, secrets.MaskSuffix) {
+		t.Fatalf("the token %q is redacted: no change would show", before)
+	}
+	if r := get(t, ts, "/"); !strings.Contains(r.body, `data-change="`+before+`"`) {
 		t.Fatal("the page does not carry the token")
 	}
 	wb := filepath.Join(root, "WORKBOARD.yaml")

@@ -50,13 +50,18 @@
 //
 // # Redaction
 //
-// No Finding field holds a secret: Redacted is Mask(secret), a prefix of at
-// most 4 characters and at most a quarter of the secret followed by "****",
-// and Fingerprint is the SHA-256 of the rule ID and the secret, so a
+// No Finding field holds a secret, nor any character of one: Redacted is
+// the rule's Mask of the secret, the literal text the rule's expression
+// fixes at the start of its secret (a provider's public prefix: "ghp_",
+// "AKIA", "xoxb-", "sk-ant-api03-", "-----BEGIN") followed by "****", or
+// "****" alone when the expression fixes none (a password, a PIN, a
+// passphrase, a generic secret, a connection string's password). Mask
+// without a rule is "****". The finding's rule ID, position and
+// Fingerprint still identify the value; Fingerprint is the SHA-256 of the rule ID and the secret, so a
 // baseline never stores a secret and survives line moves. Redact masks every
 // detected secret, allowed or not (only value-allowlisted secrets stay), and
-// every other occurrence of the same text, so its output contains none of the
-// secrets Scan reports.
+// every other occurrence of the same text, with the same masks, so its
+// output contains none of the secrets Scan reports.
 //
 // A Scanner is safe for concurrent use.
 package secrets

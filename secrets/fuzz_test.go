@@ -31,7 +31,7 @@ func FuzzScan(f *testing.F) {
 				t.Fatalf("position %d:%d-%d:%d, want %d:%d-%d:%d", fd.Line, fd.Col, fd.EndLine, fd.EndCol, line, col, endLine, endCol)
 			}
 			sec := string(data[fd.Start:fd.End])
-			if fd.Redacted != Mask(sec) || fd.Fingerprint != Fingerprint(fd.RuleID, sec) {
+			if fd.Redacted != ruleOf(s, fd.RuleID).Mask(sec) || fd.Fingerprint != Fingerprint(fd.RuleID, sec) {
 				t.Fatalf("redacted form or fingerprint does not match the span")
 			}
 		}

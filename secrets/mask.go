@@ -3,35 +3,411 @@ package secrets
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"fmt"
 	"math"
 	"math/bits"
+	"regexp/syntax"
+	"slices"
 	"sync"
+	"unicode"
 	"unicode/utf8"
 )
 
 // MaskSuffix ends every redacted value.
 const MaskSuffix = "****"
 
-// Mask returns the redacted form of secret: a short prefix followed by
-// "****". The prefix is at most 4 characters and never more than a quarter of
-// the secret's characters (runes), so a secret of 16 characters or more shows
-// 4, one of 12 to 15 shows 3, one of 8 to 11 shows 2, one of 4 to 7 shows 1,
-// and a shorter one shows none. Control and space characters end the prefix
-// early, so a mask never spans lines.
-func Mask(secret string) string {
-	n := utf8.RuneCountInString(secret) / 4
-	if n > 4 {
-		n = 4
+// Mask returns the redacted form of a secret whose rule is not known:
+// MaskSuffix alone. No character of a value is public unless its rule's
+// expression fixes it (see Rule.Mask): a password, a PIN or a passphrase
+// shows nothing, not even its length.
+func Mask(secret string) string { return MaskSuffix }
+
+// Mask returns the redacted form of secret, a value r matched: the text
+// r's expression fixes at the start of its secret, a provider's public
+// prefix such as "ghp_", "AKIA", "xoxb-", "sk-ant-api03-" or "-----BEGIN",
+// followed by MaskSuffix; MaskSuffix alone when the expression fixes no
+// such text (a password, a generic secret, a connection string's
+// password) or when the secret does not begin with it.
+//
+// The prefix is a literal of the expression, worked out once per
+// expression from the secret's group (see publicPrefixes): a literal under
+// (?i) counts only where the secret spells it in the literal's own
+// letters, all lower case or all upper case; a small class between two
+// literals (gh[pousr]_) counts as its alternatives; nothing past the
+// first class, repetition or control character counts, and the prefix is
+// always shorter than the secret. So no character a random or chosen part
+// of the value holds is ever shown.
+func (r *Rule) Mask(secret string) string {
+	return secret[:r.PublicLen(secret)] + MaskSuffix
+}
+
+// PublicLen returns the length in bytes of the prefix of secret that
+// r.Mask shows: 0 when there is none.
+func (r *Rule) PublicLen(secret string) int {
+	src, ok := r.exprSource()
+	if !ok {
+		return 0
 	}
-	end := 0
-	for i := 0; i < n && end < len(secret); i++ {
-		r, size := utf8.DecodeRuneInString(secret[end:])
-		if r == utf8.RuneError || r <= ' ' || r == 0x7f {
-			break
+	return publicPrefixesOf(src, r.SecretGroup).shown(secret)
+}
+
+// mask is Rule.Mask, with the rule's public prefixes looked up once.
+func (cr *compiledRule) mask(secret string) string {
+	return secret[:cr.publicLen(secret)] + MaskSuffix
+}
+
+// publicLen is Rule.PublicLen, with the rule's public prefixes looked up
+// once.
+func (cr *compiledRule) publicLen(secret string) int {
+	cr.publicOnce.Do(func() {
+		if src, ok := cr.exprSource(); ok {
+			cr.public = publicPrefixesOf(src, cr.SecretGroup)
 		}
-		end += size
+	})
+	return cr.public.shown(secret)
+}
+
+// exprSource returns the rule's expression as written.
+func (r *Rule) exprSource() (string, bool) {
+	switch {
+	case r.Regex != nil:
+		return r.Regex.String(), true
+	case r.builtinRE != nil:
+		return r.builtinRE.src, true
+	case r.lazy != nil:
+		return r.lazy.src, true
 	}
-	return secret[:end] + MaskSuffix
+	return "", false
+}
+
+// publicKey identifies the secret of an expression: its source and the
+// rule's SecretGroup.
+type publicKey struct {
+	src   string
+	group int
+}
+
+// publicCache holds the public prefixes of each expression masked so far:
+// they are worked out once per expression, not per finding.
+var publicCache sync.Map // publicKey -> publicPrefixes
+
+func publicPrefixesOf(src string, group int) publicPrefixes {
+	k := publicKey{src, group}
+	if v, ok := publicCache.Load(k); ok {
+		return v.(publicPrefixes)
+	}
+	p := computePublicPrefixes(src, group)
+	publicCache.Store(k, p)
+	return p
+}
+
+// publicPrefixes are the literal texts a secret of an expression may begin
+// with, longest first; none when its secret begins with no literal.
+type publicPrefixes []literalPrefix
+
+// literalPrefix is one literal: its runes, and for each whether it was
+// written under (?i) (a rune with other cases; as regexp/syntax keeps it,
+// the smallest of its cases).
+type literalPrefix struct {
+	runes []rune
+	fold  []bool
+}
+
+// shown returns the byte length of the longest prefix of p that secret
+// begins with and is longer than, 0 when none.
+func (p publicPrefixes) shown(secret string) int {
+	for _, l := range p {
+		if n, ok := l.prefixOf(secret); ok && n < len(secret) {
+			return n
+		}
+	}
+	return 0
+}
+
+// prefixOf returns the byte length of l in secret when secret begins with
+// l: its runes as written, and its folded letters all in lower case or all
+// in upper case (the text's own case of a literal matched under (?i) is
+// then the literal's).
+func (l literalPrefix) prefixOf(secret string) (int, bool) {
+	n := 0
+	lower, upper := true, true
+	for i, want := range l.runes {
+		r, size := utf8.DecodeRuneInString(secret[n:])
+		if size == 0 || r == utf8.RuneError {
+			return 0, false
+		}
+		switch {
+		case !l.fold[i]:
+			if r != want {
+				return 0, false
+			}
+		default:
+			lo, up := unicode.ToLower(want), unicode.ToUpper(want)
+			if lo == up {
+				if r != want {
+					return 0, false
+				}
+				break
+			}
+			lower = lower && r == lo
+			upper = upper && r == up
+			if !lower && !upper {
+				return 0, false
+			}
+		}
+		n += size
+	}
+	return n, true
+}
+
+// Bounds of the prefix analysis: the literals an expression's secret may
+// begin with are kept while there are at most maxPublicLits of them, and
+// a class of at most smallClass runes between two literals (gh[pousr]_)
+// counts as its alternatives.
+const (
+	maxPublicLits = 1024
+	smallClass    = 5
+)
+
+// computePublicPrefixes works out the literals a secret of the expression
+// src begins with: those of each group that may hold the secret (the
+// groups named "secret"; else group SecretGroup; else the unnamed
+// groups), and of the whole match when it may be the secret (no such
+// group, or one a match may pass by).
+func computePublicPrefixes(src string, group int) publicPrefixes {
+	re, err := syntax.Parse(src, syntax.Perl)
+	if err != nil {
+		return nil
+	}
+	var named, numbered, unnamed []*syntax.Regexp
+	var walk func(*syntax.Regexp)
+	walk = func(n *syntax.Regexp) {
+		if n.Op == syntax.OpCapture {
+			switch {
+			case n.Name == "secret":
+				named = append(named, n)
+			case group > 0 && n.Cap == group:
+				numbered = append(numbered, n)
+			case n.Name == "":
+				unnamed = append(unnamed, n)
+			}
+		}
+		for _, s := range n.Sub {
+			walk(s)
+		}
+	}
+	walk(re)
+	cands := unnamed
+	switch {
+	case len(named) > 0:
+		cands = named
+	case group > 0:
+		cands = numbered
+	}
+	var lits []prefixLit
+	for _, c := range cands {
+		lits = append(lits, prefixLits(c)...)
+	}
+	if len(cands) == 0 || !alwaysThrough(re, cands) {
+		lits = append(lits, prefixLits(re)...)
+	}
+	var out publicPrefixes
+	seen := map[string]bool{}
+	for _, l := range lits {
+		runes, fold := l.s[:len(l.s)-l.tail], l.fold[:len(l.s)-l.tail]
+		for i, r := range runes {
+			if r < ' ' || r == 0x7f {
+				runes, fold = runes[:i], fold[:i] // a mask never spans lines
+				break
+			}
+		}
+		k := string(runes) + "\x00" + fmt.Sprint(fold)
+		if len(runes) == 0 || seen[k] {
+			continue
+		}
+		seen[k] = true
+		out = append(out, literalPrefix{runes, fold})
+	}
+	slices.SortStableFunc(out, func(a, b literalPrefix) int { return len(b.runes) - len(a.runes) })
+	return out
+}
+
+// alwaysThrough reports whether every match of re passes through one of
+// the groups caps.
+func alwaysThrough(re *syntax.Regexp, caps []*syntax.Regexp) bool {
+	switch re.Op {
+	case syntax.OpCapture:
+		return slices.Contains(caps, re) || alwaysThrough(re.Sub[0], caps)
+	case syntax.OpConcat:
+		for _, s := range re.Sub {
+			if alwaysThrough(s, caps) {
+				return true
+			}
+		}
+		return false
+	case syntax.OpAlternate:
+		for _, s := range re.Sub {
+			if !alwaysThrough(s, caps) {
+				return false
+			}
+		}
+		return len(re.Sub) > 0
+	case syntax.OpPlus:
+		return alwaysThrough(re.Sub[0], caps)
+	case syntax.OpRepeat:
+		return re.Min > 0 && alwaysThrough(re.Sub[0], caps)
+	}
+	return false
+}
+
+// prefixLit is a literal a match of an expression may begin with.
+type prefixLit struct {
+	s    []rune
+	fold []bool
+	// open: the match may be the literal and then whatever follows the
+	// expression (so a concatenation extends it).
+	open bool
+	// tail: the last tail runes come from a small class; they count only
+	// once a literal follows.
+	tail int
+}
+
+// prefixLits returns the literals a match of re begins with, at most
+// maxPublicLits of them; a match may begin with no more than the empty one.
+func prefixLits(re *syntax.Regexp) []prefixLit {
+	closed := func(ls []prefixLit) []prefixLit {
+		out := make([]prefixLit, len(ls))
+		for i, l := range ls {
+			l.open = false
+			out[i] = l
+		}
+		return out
+	}
+	switch re.Op {
+	case syntax.OpLiteral:
+		s := slices.Clone(re.Rune)
+		fold := make([]bool, len(s))
+		for i, r := range s {
+			fold[i] = re.Flags&syntax.FoldCase != 0 && unicode.SimpleFold(r) != r
+		}
+		return []prefixLit{{s: s, fold: fold, open: true}}
+	case syntax.OpEmptyMatch, syntax.OpBeginLine, syntax.OpEndLine, syntax.OpBeginText,
+		syntax.OpEndText, syntax.OpWordBoundary, syntax.OpNoWordBoundary:
+		return []prefixLit{{open: true}}
+	case syntax.OpCapture:
+		return prefixLits(re.Sub[0])
+	case syntax.OpCharClass:
+		var runes []rune
+		for i := 0; i+1 < len(re.Rune); i += 2 {
+			for r := re.Rune[i]; r <= re.Rune[i+1]; r++ {
+				if len(runes) == smallClass {
+					return []prefixLit{{}}
+				}
+				runes = append(runes, r)
+			}
+		}
+		var out []prefixLit
+		for _, r := range runes {
+			out = append(out, prefixLit{s: []rune{r}, fold: []bool{false}, open: true, tail: 1})
+		}
+		if len(out) == 0 {
+			return []prefixLit{{}}
+		}
+		return out
+	case syntax.OpConcat:
+		cur := []prefixLit{{open: true}}
+		for _, sub := range re.Sub {
+			if !slices.ContainsFunc(cur, func(l prefixLit) bool { return l.open }) {
+				break
+			}
+			next := prefixLits(sub)
+			var out []prefixLit
+			for _, c := range cur {
+				if !c.open {
+					out = append(out, c)
+					continue
+				}
+				for _, n := range next {
+					out = append(out, joinLits(c, n))
+				}
+			}
+			if len(out) > maxPublicLits {
+				return []prefixLit{commonLit(out)}
+			}
+			cur = out
+		}
+		return cur
+	case syntax.OpAlternate:
+		var out []prefixLit
+		for _, sub := range re.Sub {
+			out = append(out, prefixLits(sub)...)
+		}
+		if len(out) > maxPublicLits {
+			return []prefixLit{commonLit(out)}
+		}
+		return out
+	case syntax.OpQuest, syntax.OpStar, syntax.OpPlus, syntax.OpRepeat:
+		if re.Op == syntax.OpRepeat && re.Max == 0 {
+			return []prefixLit{{open: true}}
+		}
+		sub := prefixLits(re.Sub[0])
+		if re.Op == syntax.OpPlus || re.Op == syntax.OpRepeat && re.Min > 0 {
+			return closed(sub)
+		}
+		// An optional part: a literal ((?:sk-)?) may begin the match or
+		// not; an optional class or run ([ A-Z0-9]{0,32}) ends the
+		// literal, though what follows it is written out too.
+		if !slices.ContainsFunc(sub, func(l prefixLit) bool { return len(l.s) > l.tail }) {
+			if slices.ContainsFunc(sub, func(l prefixLit) bool { return !l.open }) {
+				return []prefixLit{{}}
+			}
+			return []prefixLit{{open: true}} // zero-width only
+		}
+		if re.Op == syntax.OpQuest {
+			return append(sub, prefixLit{open: true})
+		}
+		return append(closed(sub), prefixLit{open: true})
+	}
+	return []prefixLit{{}}
+}
+
+// joinLits returns the literal c then n. A class's rune counts only after
+// a literal: a class the match begins with (or follows a class with) ends
+// the literal.
+func joinLits(c, n prefixLit) prefixLit {
+	if n.tail > 0 && len(c.s)-c.tail == 0 {
+		c.open = false
+		return c
+	}
+	j := prefixLit{
+		s:    append(slices.Clip(c.s), n.s...),
+		fold: append(slices.Clip(c.fold), n.fold...),
+		open: n.open,
+		tail: n.tail,
+	}
+	if n.tail == len(n.s) {
+		j.tail = c.tail + n.tail
+	}
+	return j
+}
+
+// commonLit returns the longest literal every one of ls begins with
+// (without the class runes not yet followed by a literal), closed.
+func commonLit(ls []prefixLit) prefixLit {
+	if len(ls) == 0 {
+		return prefixLit{}
+	}
+	n := len(ls[0].s) - ls[0].tail
+	for _, l := range ls[1:] {
+		n = min(n, len(l.s)-l.tail)
+		for i := 0; i < n; i++ {
+			if l.s[i] != ls[0].s[i] || l.fold[i] != ls[0].fold[i] {
+				n = i
+				break
+			}
+		}
+	}
+	return prefixLit{s: ls[0].s[:n], fold: ls[0].fold[:n]}
 }
 
 // Fingerprint identifies a finding without storing its secret: the hex

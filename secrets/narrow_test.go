@@ -356,7 +356,7 @@ func genMatch(rng *rand.Rand, re *syntax.Regexp, b []byte) []byte {
 		lo, hi := re.Rune[i], min(re.Rune[i+1], re.Rune[i]+200)
 		b = utf8.AppendRune(b, lo+rune(rng.IntN(int(hi-lo)+1)))
 	case syntax.OpAnyChar, syntax.OpAnyCharNotNL:
-		b = append(b, "a Z9-_.:\""[rng.IntN(10)])
+		b = append(b, "a Z9-_.:\""[rng.IntN(9)])
 	case syntax.OpCapture:
 		b = genMatch(rng, re.Sub[0], b)
 	case syntax.OpStar, syntax.OpPlus, syntax.OpQuest, syntax.OpRepeat:

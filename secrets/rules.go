@@ -1260,6 +1260,10 @@ func checkRule(r *Rule) error {
 type compiledRule struct {
 	*Rule
 	once sync.Once
+	// public are the literals the rule's secret may begin with (Rule.Mask),
+	// looked up on the rule's first finding.
+	publicOnce sync.Once
+	public     publicPrefixes
 	// pathTails: the tails one of which every path Path matches ends with
 	// (pathtails.go), nil when none is known.
 	pathTails []string

@@ -70,7 +70,9 @@ type Finding struct {
 	Line, Col, EndLine, EndCol int
 	Start, End                 int // byte offsets of the secret: content[Start:End]
 
-	Redacted    string // Mask(secret), e.g. "ghp_****"
+	// Redacted is the rule's Mask of the secret: its public prefix and
+	// "****" ("ghp_****", "AKIA****"), or "****" alone (a password).
+	Redacted    string
 	Fingerprint string // Fingerprint(RuleID, secret)
 
 	Allowed     bool   // inline allow with a reason, path or value allowlist, or baseline
@@ -867,7 +869,7 @@ func (s *Scanner) ScanCapped(path string, content []byte, keep int) ([]Finding, 
 			Path:        path,
 			Start:       c.start,
 			End:         c.end,
-			Redacted:    Mask(sec),
+			Redacted:    rule.mask(sec),
 			Fingerprint: fp,
 			Line:        line,
 			Col:         col,
@@ -1067,9 +1069,9 @@ func hasWord(b []byte) bool {
 // maskRegion returns data[from:to] with every candidate secret in it masked,
 // cut to at most max bytes.
 func (a *allowLines) maskRegion(from, to, max int) string {
-	var sp []span
+	var sp []maskSpan
 	for c := range a.overlapping(from, to) {
-		sp = append(sp, span{c.start, c.end})
+		sp = append(sp, maskSpan{c.start, c.end, 0}) // an allow reason quoting a secret shows none of it
 	}
 	var b []byte
 	if len(sp) == 0 {
@@ -1087,14 +1089,25 @@ func (a *allowLines) maskRegion(from, to, max int) string {
 	return string(b)
 }
 
+// maskSpan is a secret's offsets and the length of its public prefix
+// (Rule.PublicLen), the bytes at start its mask shows.
+type maskSpan struct{ start, end, public int }
+
 // redactSpans returns data[from:to] with the union of spans (clipped to the
-// region) replaced by the Mask of each merged span.
-func redactSpans(data []byte, sp []span, from, to int) []byte {
-	sort.Slice(sp, func(i, j int) bool { return sp[i].start < sp[j].start })
+// region) replaced by the mask of each merged span: the public prefix of
+// the span it begins with (the shortest, when several begin there; none
+// when the region cuts it) and MaskSuffix.
+func redactSpans(data []byte, sp []maskSpan, from, to int) []byte {
+	sort.Slice(sp, func(i, j int) bool {
+		if sp[i].start != sp[j].start {
+			return sp[i].start < sp[j].start
+		}
+		return sp[i].public < sp[j].public
+	})
 	out := make([]byte, 0, to-from)
 	pos := from
 	for i := 0; i < len(sp); {
-		st, en := sp[i].start, sp[i].end
+		st, en, pub := sp[i].start, sp[i].end, sp[i].public
 		i++
 		for i < len(sp) && sp[i].start < en {
 			if sp[i].end > en {
@@ -1103,7 +1116,7 @@ func redactSpans(data []byte, sp []span, from, to int) []byte {
 			i++
 		}
 		if st < pos {
-			st = pos
+			st, pub = pos, 0
 		}
 		if en > to {
 			en = to
@@ -1111,8 +1124,11 @@ func redactSpans(data []byte, sp []span, from, to int) []byte {
 		if st >= en {
 			continue
 		}
-		out = append(out, data[pos:st]...)
-		out = append(out, Mask(string(data[st:en]))...)
+		if pub >= en-st {
+			pub = 0
+		}
+		out = append(out, data[pos:st+pub]...)
+		out = append(out, MaskSuffix...)
 		pos = en
 	}
 	return append(out, data[pos:to]...)
@@ -1126,25 +1142,31 @@ func redactSpans(data []byte, sp []span, from, to int) []byte {
 // redact, content itself is returned.
 func (s *Scanner) Redact(content []byte) []byte {
 	raw := s.detect("", content, false)
-	var sp []span
-	secrets := map[string]bool{} // distinct secret texts
+	var sp []maskSpan
+	public := map[string]int{} // distinct secret texts -> their public prefix's length
 	for _, c := range raw {
 		sec := string(content[c.start:c.end])
 		if s.valueAllowed(sec) {
 			continue
 		}
-		sp = append(sp, span{c.start, c.end})
-		secrets[sec] = true
+		pub := s.rules[c.rule].publicLen(sec)
+		if p, ok := public[sec]; ok {
+			pub = min(pub, p)
+		}
+		public[sec] = pub
+		sp = append(sp, maskSpan{c.start, c.end, pub})
 	}
 	if len(sp) == 0 {
 		return content
 	}
-	list := make([][]byte, 0, len(secrets))
-	for sec := range secrets {
+	list := make([][]byte, 0, len(public))
+	for sec := range public {
 		list = append(list, []byte(sec))
 	}
 	finder := newOccurrenceFinder(list)
-	sp = append(sp, finder.find(content)...)
+	for _, o := range finder.find(content) {
+		sp = append(sp, maskSpan{o.start, o.end, public[string(content[o.start:o.end])]})
+	}
 	out := redactSpans(content, sp, 0, len(content))
 	// The masks are prefixes plus "****" and no secret holds "**", so the
 	// result cannot contain a secret; make sure anyway. Each round replaces

@@ -14,29 +14,6 @@ import (
 	"testing"
 )
 
-func TestMask(t *testing.T) {
-	for _, c := range []struct{ in, want string }{
-		{"", "****"},
-		{"abc", "****"},
-		{"abcd", "a****"},
-		{"abcdefg", "a****"},
-		{"abcdefgh", "ab****"},
-		{"abcdefghijkl", "abc****"},
-		{"abcdefghijklmnop", "abcd****"},
-		{strings.Repeat("z", 200), "zzzz****"},
-		{"ab\ncdefghijklmnop", "ab****"},
-		{"日本語のひみつの鍵です", "日本****"},
-	} {
-		if got := Mask(c.in); got != c.want {
-			t.Errorf("Mask(%q) = %q, want %q", c.in, got, c.want)
-		}
-		// Never more than a quarter of the characters.
-		if p := []rune(strings.TrimSuffix(Mask(c.in), MaskSuffix)); len(p)*4 > len([]rune(c.in)) || len(p) > 4 {
-			t.Errorf("Mask(%q) shows too much", c.in)
-		}
-	}
-}
-
 func TestFingerprint(t *testing.T) {
 	sum := sha256.Sum256([]byte("generic-secret\x00s3cr3t-value"))
 	if got, want := Fingerprint("generic-secret", "s3cr3t-value"), hex.EncodeToString(sum[:]); got != want {

@@ -23,8 +23,10 @@
 // docs/secrets.md for the rule families and how to add a rule.
 //
 // Each finding is reported at the exact position of the secret, its category
-// is the engine's rule id, and its message names the rule and a masked prefix
-// ("sk-p****"): no output format, baseline or log ever holds the secret.
+// is the engine's rule id, and its message names the rule and the masked
+// value: the provider's public prefix its rule fixes ("ghp_****"), or
+// "****" alone for a password or a generic secret. No output format,
+// baseline or log ever holds the secret or a character of it.
 //
 // To accept a value, write "sotvet:allow-secret -- reason" on its line (a
 // marker without a reason allows nothing and says so), list path globs in

@@ -7,7 +7,7 @@
 
   // Live: poll the change token twice a second; a change on disk reloads the page
   // (filters live in the URL, so they survive).
-  var token = body.dataset.token;
+  var token = body.dataset.change;
   var live = document.getElementById("live");
   function poll() {
     // no-cache: the browser asks with If-None-Match and the panel answers
@@ -15,7 +15,7 @@
     fetch("/api/token", { cache: "no-cache" })
       .then(function (r) { return r.json(); })
       .then(function (j) {
-        if (token && j.token !== token) {
+        if (token && j.change !== token) {
           live.textContent = "Live: change on disk, reloading";
           location.reload();
           return;
