@@ -243,10 +243,7 @@ func (dt *docText) detach() *docText {
 	}
 	for i := range dt.states {
 		clone(&dt.states[i].stmt)
-		dt.states[i].words = slices.Clone(dt.states[i].words)
-		for k, w := range dt.states[i].words {
-			dt.states[i].words[k] = own(w)
-		}
+		dt.states[i].words = own(dt.states[i].words)
 	}
 	return dt
 }
