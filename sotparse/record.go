@@ -1,6 +1,7 @@
 package sotparse
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"go/token"
@@ -63,8 +64,8 @@ type Record struct {
 // Member is a top-level JSON object member.
 type Member struct {
 	Name     string
-	Pos, End token.Pos // the name, quotes included
-	Value    jsontext.Value
+	Pos, End token.Pos      // the name, quotes included
+	Value    jsontext.Value // a slice of the record's text (File.Content): read-only
 	ValuePos token.Pos
 }
 
@@ -87,7 +88,7 @@ const maxJSONDepth = 64
 func DecodeRecord(f *File, report func(pos, end token.Pos, msg string)) *Record {
 	r := &Record{Path: f.Path, File: f, Kind: RecordUnknown}
 	content := f.Content
-	dec := jsontext.NewDecoder(strings.NewReader(string(content)))
+	dec := jsontext.NewDecoder(bytes.NewReader(content))
 	fail := func(err error) *Record {
 		off := int(dec.InputOffset())
 		var se *jsontext.SyntacticError
@@ -122,6 +123,7 @@ func DecodeRecord(f *File, report func(pos, end token.Pos, msg string)) *Record 
 		if err != nil {
 			return fail(err)
 		}
+		valEnd := int(dec.InputOffset())
 		for valOff < len(content) && (content[valOff] == ' ' || content[valOff] == '\n' || content[valOff] == '\r' || content[valOff] == '\t' || content[valOff] == ':') {
 			valOff++
 		}
@@ -129,7 +131,11 @@ func DecodeRecord(f *File, report func(pos, end token.Pos, msg string)) *Record 
 			report(f.Pos(valOff), f.Pos(valOff), "JSON value nested too deeply")
 			return r
 		}
-		r.Members = append(r.Members, &Member{Name: name, Pos: f.Pos(nameOff), End: f.Pos(int(dec.InputOffset())), Value: val.Clone(), ValuePos: f.Pos(valOff)})
+		// The value is a slice of the record's text, which the record
+		// keeps (File.Content), not a copy: the decoder's view of it is
+		// voided by the next read, and a copy held each record's text
+		// twice until the rules ran.
+		r.Members = append(r.Members, &Member{Name: name, Pos: f.Pos(nameOff), End: f.Pos(valEnd), Value: jsontext.Value(content[valOff:valEnd:valEnd]), ValuePos: f.Pos(valOff)})
 	}
 	if _, err := dec.ReadToken(); err != nil {
 		return fail(err)

@@ -7,8 +7,6 @@ import (
 	"path"
 	"strings"
 
-	"golang.org/x/tools/go/analysis"
-
 	"github.com/svrnty/sotvet/checks/internal/keywords"
 	"github.com/svrnty/sotvet/sotparse"
 )
@@ -200,7 +198,7 @@ func (c *checker) approvalTimeline() {
 		default:
 			continue
 		}
-		var related []analysis.RelatedInformation
+		var related relList
 		var run string
 		reported := map[*docInfo]bool{}
 		for _, rc := range di.runCites {
@@ -215,14 +213,14 @@ func (c *checker) approvalTimeline() {
 				if run == "" {
 					run = rc.path
 				}
-				related = append(related, rel(p.rc.pos, "%s, validated, cites the same run as the evidence of a run that passed", p.di.d.Path))
+				related.add(p.rc.pos, "%s, validated, cites the same run as the evidence of a run that passed", p.di.d.Path)
 			}
 		}
 		if run == "" {
 			continue
 		}
 		if di.stillRequired != nil {
-			related = append([]analysis.RelatedInformation{rel(di.stillRequired.pos, "and says: %q", di.stillRequired.text)}, related...)
+			related = append(relList{rel(di.stillRequired.pos, "and says: %q", di.stillRequired.text)}, related...)
 		}
 		c.report(di.d.Path, denial.pos, denial.end, "approval-timeline",
 			fmt.Sprintf("says %s, but cites %s, a run that %d validated document(s) record as passed: record the approval that run had (approval_granted: true and where it was granted), or stop citing the later run as this record's evidence",

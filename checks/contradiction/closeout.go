@@ -5,8 +5,6 @@ import (
 	"slices"
 	"strings"
 
-	"golang.org/x/tools/go/analysis"
-
 	"github.com/svrnty/sotvet/checks/internal/smallset"
 	"github.com/svrnty/sotvet/sotparse"
 )
@@ -56,14 +54,14 @@ func (c *checker) closeoutWorkboard() {
 			}
 		}
 		var missing []string
-		var related []analysis.RelatedInformation
+		var related relList
 		for _, r := range route {
 			for _, p := range r.phraseIDs {
 				if !defined[p.id] || slices.Contains(wl.ids, p.id) || slices.Contains(missing, p.id) || open(c.ws.Workboard, p.id) {
 					continue
 				}
 				missing = append(missing, p.id)
-				related = append(related, rel(p.stmt.pos, "%s requires the phrase %q", r.d.Path, p.stmt.text))
+				related.add(p.stmt.pos, "%s requires the phrase %q", r.d.Path, p.stmt.text)
 			}
 		}
 		if len(missing) == 0 {

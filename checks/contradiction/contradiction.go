@@ -243,10 +243,7 @@ func (dt *docText) detach() *docText {
 	}
 	for i := range dt.states {
 		clone(&dt.states[i].stmt)
-		dt.states[i].words = slices.Clone(dt.states[i].words)
-		for k, w := range dt.states[i].words {
-			dt.states[i].words[k] = own(w)
-		}
+		dt.states[i].words = own(dt.states[i].words)
 	}
 	return dt
 }
@@ -257,7 +254,7 @@ func (c *checker) report(path string, pos, end token.Pos, category, msg string, 
 		return
 	}
 	if len(rel) > maxRelated {
-		rel = rel[:maxRelated]
+		rel = slices.Clone(rel[:maxRelated]) // not the array of the places dropped
 	}
 	c.pass.Report(analysis.Diagnostic{Pos: pos, End: end, Category: category, Message: msg, Related: rel})
 }
@@ -1072,6 +1069,23 @@ func quote(s string) string {
 
 func rel(pos token.Pos, format string, args ...any) analysis.RelatedInformation {
 	return analysis.RelatedInformation{Pos: pos, Message: fmt.Sprintf(format, args...)}
+}
+
+// relList collects a finding's related places, the first maxRelated of
+// them: report keeps no more, and a finding about what many documents
+// say (a pair a thousand sentences give a role) formatted a place for
+// each of them, for every finding, and held them all through the
+// slice's array (3.4 GB on a 1,000-document workspace).
+type relList []analysis.RelatedInformation
+
+// full reports whether l holds as many places as a finding keeps.
+func (l relList) full() bool { return len(l) >= maxRelated }
+
+// add appends a place, formatted, unless l is full.
+func (l *relList) add(pos token.Pos, format string, args ...any) {
+	if !l.full() {
+		*l = append(*l, rel(pos, format, args...))
+	}
 }
 
 // mayHoldGuard: the literals a guard sentence's expressions need ("This

@@ -371,3 +371,36 @@ func TestCopiedResultsPositions(t *testing.T) {
 		t.Errorf("copied-results places:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }
+
+// TestProvenanceFirstRecord: a fact whose approval source differs from
+// that of several JSON records the document links is reported against
+// the first of them by path, in every run (a map's order chose one at
+// random).
+func TestProvenanceFirstRecord(t *testing.T) {
+	files := map[string]string{}
+	var links strings.Builder
+	for _, n := range []string{"7", "3", "9", "1", "5", "8", "2", "6", "4"} {
+		name := dir + "CTO-CASE-MODEL-PROVIDER-ADMISSION.m" + n + ".json"
+		files[name] = `{"status": "admitted", "provider": "p", "model": "m` + n + `", "approval_source": "JP chat approval on 2026-05-0` + n + `"}` + "\n"
+		links.WriteString("- record: `" + name + "`\n")
+	}
+	files[dir+"CTO-P-EVIDENCE.md"] = doc("validated", "## Evidence\n\n"+links.String()+"- approval_source: JP chat instruction on 2026-06-02\n")
+	d := t.TempDir()
+	checktest.WriteFiles(t, d, files)
+	want := dir + "CTO-CASE-MODEL-PROVIDER-ADMISSION.m1.json, which this document cites"
+	for range 8 {
+		n := 0
+		for _, f := range checktest.Findings(t, d, contradiction.Analyzer) {
+			if f.Category != "provenance" {
+				continue
+			}
+			n++
+			if !strings.Contains(f.Message, want) {
+				t.Fatalf("provenance finding %q: want it against the first record by path (%s)", f.Message, want)
+			}
+		}
+		if n != 1 {
+			t.Fatalf("%d provenance findings, want 1", n)
+		}
+	}
+}

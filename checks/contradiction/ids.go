@@ -9,8 +9,6 @@ import (
 	"strconv"
 	"strings"
 
-	"golang.org/x/tools/go/analysis"
-
 	"github.com/svrnty/sotvet/sotparse"
 )
 
@@ -285,7 +283,7 @@ func (c *checker) missingIDs() {
 		if hi.n-lo.n > 2 {
 			gap += " to " + id(hi.n-1)
 		}
-		related := []analysis.RelatedInformation{rel(lo.pos, "%s, the id before the gap, is defined here", id(lo.n))}
+		related := relList{rel(lo.pos, "%s, the id before the gap, is defined here", id(lo.n))}
 		mentioned := 0
 		// A number has one spelling in a gap: an id both the kept and
 		// the live documents mention is listed once.
@@ -295,7 +293,7 @@ func (c *checker) missingIDs() {
 		for _, mid := range ids {
 			for _, m := range mergeByPath(kept.mentions[mid.id], liveMentions[mid.id], func(m mention) string { return m.path }) {
 				mentioned++
-				related = append(related, rel(m.pos, "%s is mentioned here, but defined nowhere", mid.id))
+				related.add(m.pos, "%s is mentioned here, but defined nowhere", mid.id)
 			}
 		}
 		what := "nothing defines or mentions them"

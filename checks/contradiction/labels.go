@@ -7,8 +7,6 @@ import (
 	"sort"
 	"strings"
 
-	"golang.org/x/tools/go/analysis"
-
 	"github.com/svrnty/sotvet/checks/internal/bodylines"
 	"github.com/svrnty/sotvet/sotparse"
 )
@@ -180,14 +178,17 @@ func (c *checker) mislabeledCommands() {
 			odd, other, oddName, otherName = t, h, otherName, oddName
 		}
 		for _, l := range odd {
-			var related []analysis.RelatedInformation
+			var related relList
 			seen := map[*docInfo]bool{}
 			for _, o := range other {
+				if related.full() {
+					break
+				}
 				if seen[o.di] {
 					continue // one place per document
 				}
 				seen[o.di] = true
-				related = append(related, rel(o.cf.pos, "%s: %q", o.di.d.Path, o.cf.text))
+				related.add(o.cf.pos, "%s: %q", o.di.d.Path, o.cf.text)
 			}
 			c.report(l.di.d.Path, l.cf.pos, l.cf.end, "mislabeled-command",
 				fmt.Sprintf("labels `%s` %s (%q), but %d other place(s) record it as %s: name the command for what it runs",

@@ -74,16 +74,25 @@ func (c *checker) provenance() {
 			}
 		}
 	}
-	records := map[string]string{} // JSON record path -> its approval_source
+	// The JSON records' approval sources, by path: a document linking
+	// several that differ from what it says is reported against the
+	// first (a map's order chose one at random from run to run).
+	type recordSource struct{ path, source string }
+	var records []recordSource
 	for _, r := range c.ws.Records {
+		v := ""
 		for _, m := range r.Members {
 			if m.Name == "approval_source" {
-				if v := strings.Trim(strings.TrimSpace(string(m.Value)), `"`); v != "" {
-					records[r.Path] = v
+				if s := strings.Trim(strings.TrimSpace(string(m.Value)), `"`); s != "" {
+					v = s // the last, as a map filled in member order kept
 				}
 			}
 		}
+		if v != "" {
+			records = append(records, recordSource{r.Path, v})
+		}
 	}
+	slices.SortStableFunc(records, func(a, b recordSource) int { return strings.Compare(a.path, b.path) })
 	for _, di := range givers {
 		for _, f := range di.provenance {
 			said := plain(f.Value)
@@ -109,13 +118,13 @@ func (c *checker) provenance() {
 						[]analysis.RelatedInformation{rel(q.q.stmt.pos, "%s: %q", q.di.d.Path, q.q.stmt.text)})
 				}
 			}
-			for path, v := range records {
-				if reported || !di.links.Has(path) || !provenanceDiffers(said, v) {
+			for _, rs := range records {
+				if reported || !di.links.Has(rs.path) || !provenanceDiffers(said, rs.source) {
 					continue
 				}
 				reported = true
 				c.report(di.d.Path, f.Pos, f.End, "provenance",
-					fmt.Sprintf("gives the approval source as %q, but %s, which this document cites, records approval_source %q: cite the approval the record holds, or say why they differ", said, path, v), nil)
+					fmt.Sprintf("gives the approval source as %q, but %s, which this document cites, records approval_source %q: cite the approval the record holds, or say why they differ", said, rs.path, rs.source), nil)
 			}
 		}
 	}

@@ -45,6 +45,7 @@ func (c *checker) staleRecords() {
 			continue
 		}
 		written := fmDate(e.d, false)
+		words := make([][]string, len(e.states)) // each state's words, split when first matched
 		for _, r := range recs {
 			if r.di == e || written == "" || written <= r.reviewed {
 				continue // not later than the record's last review: not later evidence
@@ -63,8 +64,14 @@ func (c *checker) staleRecords() {
 				said[e.d.File.Lines().Line(f.Pos)] = true
 				c.reportStale(e, r, written, f.Pos, f.End, strings.TrimSpace(f.Key)+": "+strings.TrimSpace(f.Value))
 			}
-			for _, st := range e.states {
-				if said[e.d.File.Lines().Line(st.stmt.pos)] || !st.holds(r.subjects) {
+			for i, st := range e.states {
+				if said[e.d.File.Lines().Line(st.stmt.pos)] {
+					continue
+				}
+				if words[i] == nil {
+					words[i] = st.wordList()
+				}
+				if !st.holds(words[i], r.subjects) {
 					continue
 				}
 				said[e.d.File.Lines().Line(st.stmt.pos)] = true

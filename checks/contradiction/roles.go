@@ -7,8 +7,6 @@ import (
 	"sort"
 	"strings"
 
-	"golang.org/x/tools/go/analysis"
-
 	"github.com/svrnty/sotvet/sotparse"
 )
 
@@ -392,9 +390,12 @@ func (c *checker) roles() {
 			odd, other = primary, fallback
 		}
 		for _, rc := range odd {
-			var related []analysis.RelatedInformation
+			var related relList
 			for _, o := range other {
-				related = append(related, rel(o.pos, "%s calls it the %s path: %q", o.di.d.Path, o.word, o.sentence))
+				if related.full() {
+					break
+				}
+				related.add(o.pos, "%s calls it the %s path: %q", o.di.d.Path, o.word, o.sentence)
 			}
 			c.report(rc.di.d.Path, rc.pos, rc.end, "role",
 				fmt.Sprintf("%s is the %s path here, but %d other sentence(s) make it the %s path: state one role for the pair, or say which statement supersedes the other",

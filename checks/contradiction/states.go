@@ -21,8 +21,13 @@ import (
 // (stateStatement.holds), so that a bullet, a sentence, a table row and a
 // "key: value" fact that state the same thing are one fact, whatever their
 // wording.
+//
+// Its words are kept as one string, a space between each, and split when
+// a record's subjects are matched against them (holds): held until the
+// rules run, a list of them (a string header each, and a copy of each
+// word once detached) cost three to four times the words themselves.
 type stateStatement struct {
-	words []string
+	words string
 	stmt  statement
 }
 
@@ -117,7 +122,7 @@ func readState(d *sotparse.Doc, l bodylines.Line) (stateStatement, bool) {
 		return stateStatement{}, false
 	}
 	ln := newLine(d, l)
-	return stateStatement{words: words, stmt: statement{pos: ln.pos, end: ln.end, text: ln.source}}, true
+	return stateStatement{words: strings.Join(words, " "), stmt: statement{pos: ln.pos, end: ln.end, text: ln.source}}, true
 }
 
 // lineWords returns a line's words, lower-cased.
@@ -223,9 +228,8 @@ func mayHoldState(text string, m uint64) bool {
 // word then a colon-less reference to it within four words ("Still current:
 // the Case source admission"); or the phrase without its last word followed
 // by a word of that word's stem ("source is admitted" for "source
-// admission").
-func (st stateStatement) holds(subjects []string) bool {
-	w := st.words
+// admission"). w is st's words, split (st.wordList).
+func (st stateStatement) holds(w, subjects []string) bool {
 	for _, s := range subjects {
 		phrase := strings.Fields(s)
 		for i := 0; i+len(phrase) <= len(w); i++ {
@@ -269,6 +273,9 @@ func (st stateStatement) holds(subjects []string) bool {
 	}
 	return false
 }
+
+// wordList returns the statement's words, split.
+func (st stateStatement) wordList() []string { return strings.Fields(st.words) }
 
 func equalWords(a, b []string) bool {
 	for i := range a {

@@ -8,7 +8,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/svrnty/sotvet/checks/internal/bodylines"
 	"github.com/svrnty/sotvet/internal/testcorpus"
+	"github.com/svrnty/sotvet/sotparse"
 )
 
 // TestMayHoldStateNecessary: every line whose words hold a state word is
@@ -153,5 +155,49 @@ func TestHasStateWord(t *testing.T) {
 	}
 	if found < 1000 || found > 19000 {
 		t.Fatalf("%d of 20000 bodies hold a state word: the test reads too little of one side", found)
+	}
+}
+
+// TestDetachStateWordsOneString: what detach keeps of a state statement's
+// words is one string, whatever their number: not a list of them and a
+// copy of each word (held for every document until the rules run, that
+// was three to four times the words themselves). A statement of 15
+// words is detached in as many allocations as one of 5.
+func TestDetachStateWordsOneString(t *testing.T) {
+	dir := t.TempDir()
+	body := "---\nname: r\nstatus: validated\n---\n\n# R\n\n" +
+		"- Source Admission status remained current\n\n" +
+		"- The Case source admission status remained current after the second rerun of the harness today\n"
+	p := filepath.Join(dir, ".sot", "CTO-R-EVIDENCE.md")
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ws, err := sotparse.Load(dir, sotparse.Options{NoGit: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := ws.Docs[0]
+	var states []stateStatement
+	for _, l := range bodylines.Lines(d.File.Content, 0, len(d.File.Content)) {
+		if st, ok := readState(d, l); ok {
+			states = append(states, st)
+		}
+	}
+	if len(states) != 2 {
+		t.Fatalf("read %d state statements, want 2", len(states))
+	}
+	// The allocations of detaching a docText holding st, less those of
+	// making one to detach.
+	allocs := func(st stateStatement) float64 {
+		newText := func() *docText { return &docText{states: []stateStatement{st}} }
+		base := testing.AllocsPerRun(50, func() { _ = newText() })
+		return testing.AllocsPerRun(50, func() { newText().detach() }) - base
+	}
+	short, long := allocs(states[0]), allocs(states[1])
+	if long > short {
+		t.Errorf("detaching a state of 15 words costs %v allocations, one of 5 words %v: its words are not one string", long, short)
 	}
 }

@@ -5,8 +5,6 @@ import (
 	"path"
 	"slices"
 	"strings"
-
-	"golang.org/x/tools/go/analysis"
 )
 
 // superseded reports a blocked document that forbids marking an item
@@ -21,7 +19,7 @@ func (c *checker) superseded() {
 			if it == nil || it.Status == nil || !strings.EqualFold(strings.TrimSpace(it.Status.Value), "validated") {
 				continue
 			}
-			var related []analysis.RelatedInformation
+			var related relList
 			var by []string
 			linked := false
 			for _, e := range c.docs {
@@ -37,12 +35,12 @@ func (c *checker) superseded() {
 					break
 				}
 				by = append(by, e.d.Path)
-				related = append(related, rel(s.pos, "%s says: %q", e.d.Path, s.text))
+				related.add(s.pos, "%s says: %q", e.d.Path, s.text)
 			}
 			if linked || len(by) == 0 {
 				continue
 			}
-			related = append(related, rel(it.Status.ValuePos, "WORKBOARD.yaml says %s is validated", dn.id))
+			related.add(it.Status.ValuePos, "WORKBOARD.yaml says %s is validated", dn.id)
 			c.report(di.d.Path, dn.stmt.pos, dn.stmt.end, "superseded",
 				fmt.Sprintf("this blocked document still says %q, but %s is validated by %s, and nothing links the two: mark this document superseded and link it to what superseded it",
 					dn.stmt.text, dn.id, strings.Join(by, ", ")), related)
