@@ -1260,6 +1260,8 @@ func checkRule(r *Rule) error {
 type compiledRule struct {
 	*Rule
 	once sync.Once
+	// tune is its scanner's thresholds (nil: the defaults; see tuned)
+	tune *tuning
 	// pathTails: the tails one of which every path Path matches ends with
 	// (pathtails.go), nil when none is known.
 	pathTails []string
