@@ -177,6 +177,7 @@ func wantBlocked(t *testing.T, g *ledger.Guard, name, status, reason string) {
 }
 
 func TestIdle(t *testing.T) {
+	t.Parallel() // see parallel_test.go
 	base, core := newRepo(t)
 	// A linked worktree whose work is merged is idle.
 	gitT(t, core, "worktree", "add", "-q", filepath.Join(core, "worktrees", "done"), "-b", "done")
@@ -205,6 +206,7 @@ func TestIdle(t *testing.T) {
 }
 
 func TestDirtyWorktree(t *testing.T) {
+	t.Parallel() // see parallel_test.go
 	base, core := newRepo(t)
 	wt := filepath.Join(base, "wt")
 	gitT(t, core, "worktree", "add", "-q", wt, "-b", "feature")
@@ -240,6 +242,7 @@ func assertNoContent(t *testing.T, g *ledger.Guard, texts ...string) {
 }
 
 func TestConflictingWorktree(t *testing.T) {
+	t.Parallel() // see parallel_test.go
 	base, core := newRepo(t)
 	wt := filepath.Join(core, "worktrees", "core-keyvault-authmd-promotion-135")
 	gitT(t, core, "worktree", "add", "-q", wt, "-b", "core-work-172-keyvault")
@@ -272,6 +275,7 @@ func TestConflictingWorktree(t *testing.T) {
 }
 
 func TestLocks(t *testing.T) {
+	t.Parallel() // see parallel_test.go
 	base, core := newRepo(t)
 	wt := filepath.Join(base, "wt")
 	gitT(t, core, "worktree", "add", "-q", wt, "-b", "feature")
@@ -298,6 +302,7 @@ func TestLocks(t *testing.T) {
 }
 
 func TestProcessInside(t *testing.T) {
+	t.Parallel() // see parallel_test.go
 	base, core := newRepo(t)
 	wt := filepath.Join(base, "wt")
 	gitT(t, core, "worktree", "add", "-q", wt, "-b", "feature")
@@ -355,6 +360,7 @@ func stop(cmd *exec.Cmd) {
 // cannot deny a read here, so the unreadable repositories are a path that
 // is not a repository, a file where .git should be, and no path at all.
 func TestUnreadable(t *testing.T) {
+	t.Parallel() // see parallel_test.go
 	needGit(t)
 	base := t.TempDir()
 	plain := filepath.Join(base, "plain")
@@ -385,6 +391,7 @@ func TestUnreadable(t *testing.T) {
 // signature program never run, even with a file whose stat data changed
 // (which makes git status compare its content).
 func TestNothingRuns(t *testing.T) {
+	t.Parallel() // see parallel_test.go
 	base, core := newRepo(t)
 	marker := filepath.Join(base, "ran")
 	hook := filepath.Join(base, "hook.sh")
@@ -416,6 +423,7 @@ func TestNothingRuns(t *testing.T) {
 // links, as another user's processes cannot: the repository owner's make
 // the check unknown, other users' are counted and do not block.
 func TestUncertainProcesses(t *testing.T) {
+	t.Parallel() // see parallel_test.go
 	base, core := newRepo(t)
 	proc := t.TempDir()
 	writeFile(t, filepath.Join(proc, "4000000", "cwd"), "not a link")
@@ -447,6 +455,7 @@ func TestUncertainProcesses(t *testing.T) {
 }
 
 func TestParseConflict(t *testing.T) {
+	t.Parallel() // see parallel_test.go
 	for _, bad := range []string{"", " ", "/", "..", "../x", "a b", "id;rm"} {
 		if _, err := ParseConflict(bad); err == nil {
 			t.Errorf("ParseConflict(%q) accepted", bad)
@@ -481,6 +490,7 @@ func TestParseConflict(t *testing.T) {
 // TestChangedDuringGuard: a change made by someone else while the guard
 // runs shows in the digests, and blocks.
 func TestChangedDuringGuard(t *testing.T) {
+	t.Parallel() // see parallel_test.go
 	base, core := newRepo(t)
 	own(t, base)
 	for name, change := range map[string]func(){
@@ -506,6 +516,7 @@ func TestChangedDuringGuard(t *testing.T) {
 // TestRecordNotInRepo: the record is never written inside the repository
 // it vouches for.
 func TestRecordNotInRepo(t *testing.T) {
+	t.Parallel() // see parallel_test.go
 	base, core := newRepo(t)
 	g, err := Run(Options{Repo: core})
 	if err != nil {
@@ -529,6 +540,7 @@ func TestRecordNotInRepo(t *testing.T) {
 // TestBare: a bare repository has no main worktree to be dirty; its
 // linked worktrees are checked as any.
 func TestBare(t *testing.T) {
+	t.Parallel() // see parallel_test.go
 	base, core := newRepo(t)
 	bare := filepath.Join(base, "core.git")
 	gitT(t, base, "clone", "-q", "--bare", core, bare)
@@ -546,6 +558,7 @@ func TestBare(t *testing.T) {
 // TestFilterAddedDuringGuard: a filter configured between the two
 // snapshots is switched off for the second one too.
 func TestFilterAddedDuringGuard(t *testing.T) {
+	t.Parallel() // see parallel_test.go
 	base, core := newRepo(t)
 	marker := filepath.Join(base, "ran")
 	hook := filepath.Join(base, "hook.sh")

@@ -20,6 +20,7 @@ import (
 // runs. As root, the repository belongs to another user, as in the
 // finding (safe.directory=* once let it run `id` as root).
 func TestHostileRepositoryRunsNothing(t *testing.T) {
+	t.Parallel() // see parallel_test.go
 	h := safegittest.New(t)
 	if os.Geteuid() == 0 {
 		filepath.Walk(filepath.Dir(h.Dir), func(p string, _ os.FileInfo, _ error) error { return os.Lchown(p, otherUID, otherUID) })
@@ -58,6 +59,7 @@ func TestHostileRepositoryRunsNothing(t *testing.T) {
 // blocks; --assume-outside with its PID is the operator's decision, which
 // lets the check pass and is carried by the record.
 func TestAssumeOutside(t *testing.T) {
+	t.Parallel() // see parallel_test.go
 	_, core := newRepo(t)
 	proc := t.TempDir()
 	writeFile(t, filepath.Join(proc, "4000000", "cwd"), "not a link")

@@ -16,6 +16,7 @@ import (
 // TestRecordsMatchSchema: the records the guard writes — passing,
 // blocked with a process, unreadable, signed — match sotvet schema guard.
 func TestRecordsMatchSchema(t *testing.T) {
+	t.Parallel() // see parallel_test.go
 	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(ledger.GuardSchema()))
 	if err != nil {
 		t.Fatal(err)

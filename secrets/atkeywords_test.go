@@ -16,7 +16,7 @@ import (
 // of keywords (some spelt with ſ or K, which (?i) takes for s and k),
 // values, separators, corpus text and non-ASCII bytes.
 func TestSearchAtKeywords(t *testing.T) {
-	defer func(r int64) { reachAfter = r }(reachAfter)
+	t.Parallel() // see "Parallel tests" in follow_test.go
 	g := newFakeGen("search at keywords")
 	samples := corpusSamples()
 	odd := []string{"é", "€", "\u00a0", "𝔸", "İ", "ſ", "\u212a"} // the last two only where spelt
@@ -28,13 +28,14 @@ func TestSearchAtKeywords(t *testing.T) {
 	var runs, matched, byAttempts, budgetFallbacks, foldFallbacks, foldFound int
 	for mode, name := range []string{"no filter", "loose filter", "bounded filter"} {
 		// a scanner of its own: a rule keeps the bounded filter it built
-		s, err := newScanner(DefaultConfig())
+		tune := defaultTuning
+		tune.reachAfter = 1 << 62
+		if mode == 2 {
+			tune.reachAfter = 0
+		}
+		s, err := newScannerTuned(DefaultConfig(), tune)
 		if err != nil {
 			t.Fatal(err)
-		}
-		reachAfter = 1 << 62
-		if mode == 2 {
-			reachAfter = 0
 		}
 		for i, r := range s.rules {
 			r.prepare()
@@ -164,6 +165,7 @@ func TestSearchAtKeywords(t *testing.T) {
 // less and one more, cuts the text no shorter than the anchored match
 // needs, and rules out no text the rule matches.
 func TestBoundedReachAtBounds(t *testing.T) {
+	t.Parallel() // see "Parallel tests" in follow_test.go
 	s := defaultScanner(t)
 	g := newFakeGen("bounded reach at bounds")
 	seps := []string{"=", ": ", " = ", "=\"", "='", ":\"", " ", "_", "-", ".", "\"", "'", "\t", ",", "\n", "/", "@", "://", "", "\":\"", "\\\""}
@@ -254,12 +256,15 @@ func repeatBounds(re *syntax.Regexp, out map[int]bool) {
 // the bounded filters from the first hit find the same secrets, on the
 // filters' texts and on dense lines of keywords.
 func TestReachTierSame(t *testing.T) {
-	defer func(r int64) { reachAfter = r }(reachAfter)
-	loose, err := newScanner(DefaultConfig())
+	t.Parallel() // see "Parallel tests" in follow_test.go
+	tune := defaultTuning
+	tune.reachAfter = 1 << 62
+	loose, err := newScannerTuned(DefaultConfig(), tune)
 	if err != nil {
 		t.Fatal(err)
 	}
-	bounded, err := newScanner(DefaultConfig())
+	tune.reachAfter = 0
+	bounded, err := newScannerTuned(DefaultConfig(), tune)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -283,9 +288,7 @@ func TestReachTierSame(t *testing.T) {
 	// the reviewer's run: a match at clojarſ_ inside a dense run of clojars_
 	texts = append(texts, strings.Repeat("clojars_ ", 2)+"clojarſ_"+g.from(base62, 60)+" "+strings.Repeat("clojars_ ", 40))
 	for _, text := range texts {
-		reachAfter = 1 << 62
 		want := loose.Scan("notes/x.md", []byte(text))
-		reachAfter = 0
 		got := bounded.Scan("notes/x.md", []byte(text))
 		if !reflect.DeepEqual(got, want) {
 			t.Fatalf("on %q:\nbounded %v\nloose   %v", text, got, want)
@@ -322,6 +325,7 @@ func b2i(b bool) int {
 // its attempts, not searched
 // whole, and they find what the whole run's search finds.
 func TestSearchAtKeywordsInWord(t *testing.T) {
+	t.Parallel() // see "Parallel tests" in follow_test.go
 	s := defaultScanner(t)
 	rules := 0
 	for _, r := range s.rules {

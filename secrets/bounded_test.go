@@ -65,6 +65,7 @@ func TestLoosenedFindsWhatWrittenFinds(t *testing.T) {
 // what they find as written on texts of their keywords, separators and
 // value runs of lengths around the rules' bounds.
 func TestLoosenedRules(t *testing.T) {
+	t.Parallel() // see "Parallel tests" in follow_test.go
 	s, err := newScanner(DefaultConfig())
 	if err != nil {
 		t.Fatal(err)

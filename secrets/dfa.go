@@ -965,7 +965,7 @@ func (cr *compiledRule) reach(d *prefilterDFA, text []byte) (may bool, end int, 
 		return b.reach(text)
 	}
 	may, end, ok = d.reach(text)
-	if cr.reachRead.Add(int64(end)) >= reachAfter {
+	if cr.reachRead.Add(int64(end)) >= cr.tuned().reachAfter {
 		cr.reachOnce.Do(func() {
 			if b := newBoundedFilter(cr.filterSrc(), cr.budget); b != nil && b.words <= boundedMaxWords {
 				cr.reachDFA.Store(b)
@@ -977,8 +977,9 @@ func (cr *compiledRule) reach(d *prefilterDFA, text []byte) (may bool, end int, 
 
 // reachAfter is how many bytes a rule's hits read with its loose filter
 // before it builds its bounded one: most rules' threads die within a few
-// bytes of a hit, where the loose filter tells as much.
-var reachAfter int64 = 256 << 10 // a variable: tests set it to 0 to build at once
+// bytes of a hit, where the loose filter tells as much. (A scanner's
+// tuning: tests build scanners that build at once.)
+const reachAfter int64 = 256 << 10
 
 // boundedMaxWords bounds the program of a bounded filter (64
 // instructions a word).

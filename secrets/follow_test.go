@@ -307,11 +307,15 @@ func TestProgTableClosures(t *testing.T) {
 	t.Logf("%d closures: %d words kept of %d", n, kept, dense)
 }
 
-// Parallel tests: the slowest tests of this package that read no package
-// variable a test sets (workCounter, useDFA, foldAfter, withMax16's table
-// bound...) run in parallel with each other, each with a scanner of its
-// own. Go starts parallel tests only once every sequential test has
-// returned, so the tests that set those variables, or count the work of
-// every scan in the process (TestScanWorkLinear, TestScanCostLinear),
-// still run alone. On two cores the package otherwise ends a
-// `go test ./...` on one core for half a minute.
+// Parallel tests: the slowest tests of this package that set no package
+// variable (workCounter, useDFA, foldAfter, dfaAfter...) run in parallel
+// with each other. Go starts parallel tests only once every sequential
+// test has returned, so the tests that set those variables, or count the
+// work of every scan in the process (TestScanWorkLinear,
+// TestScanCostLinear), still run alone, and a parallel test may read
+// them. A threshold a test wants of its own is an argument or a
+// scanner's tuning instead (the keyword table's 16-bit bound,
+// newKWMatcherMax; reachAfter, narrowAfter and narrowMinInsts,
+// newScannerTuned): the tests that set those run in parallel too. On
+// two cores the package otherwise ends a `go test ./...` on one core for
+// half a minute, and took 442 s under -race.

@@ -33,13 +33,19 @@ type kwMatcher struct {
 // transition is the type of a stored DFA state.
 type transition interface{ ~uint16 | ~uint32 }
 
-// max16 is the largest stored state the 16-bit table holds; tests lower it
-// to exercise the wider shifts and the 32-bit table.
-var max16 = uint32(0xffff)
+// max16 is the largest stored state the 16-bit table holds.
+const max16 = uint32(0xffff)
 
 // newKWMatcher builds the automaton. kws[i] is a keyword, rules[i] the rule
 // index it belongs to. Keywords are matched case-insensitively (ASCII).
 func newKWMatcher(kws []string, rules []int) *kwMatcher {
+	return newKWMatcherMax(kws, rules, max16)
+}
+
+// newKWMatcherMax is newKWMatcher with the 16-bit table bounded by limit
+// (at most max16): tests lower it to exercise the wider shifts and the
+// 32-bit table, each with a bound of its own, in parallel.
+func newKWMatcherMax(kws []string, rules []int, limit uint32) *kwMatcher {
 	m := &kwMatcher{maxLen: 1}
 	for _, kw := range kws {
 		if len(kw) > m.maxLen {
@@ -129,7 +135,7 @@ func newKWMatcher(kws []string, rules []int) *kwMatcher {
 			order = append(order, int(i))
 		}
 	}
-	m.layout(states, nc)
+	m.layout(states, nc, limit)
 	newID := make([]uint32, states)
 	rowOf := make([]int, states) // by old state: the index of its row
 	for ni, oi := range order {
@@ -157,11 +163,11 @@ func newKWMatcher(kws []string, rules []int) *kwMatcher {
 }
 
 // layout picks the table: 16-bit with the least padding that makes every
-// stored state fit, else 32-bit, unpadded.
-func (m *kwMatcher) layout(states, nc int) {
+// stored state fit under limit, else 32-bit, unpadded.
+func (m *kwMatcher) layout(states, nc int, limit uint32) {
 	for sh := uint32(0); sh <= 8; sh++ {
 		w := (uint32(nc) + 1<<sh - 1) &^ (1<<sh - 1)
-		if uint64(states-1)*uint64(w)>>sh <= uint64(max16) {
+		if uint64(states-1)*uint64(w)>>sh <= uint64(limit) {
 			m.width, m.shift, m.rowStep = w, sh, w>>sh
 			m.t16 = make([]uint16, states*int(w))
 			return

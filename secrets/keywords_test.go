@@ -152,8 +152,15 @@ func serialScan(m *kwMatcher) func([]byte, func(int, []uint16)) {
 // and hitMask agree with the hits.
 func diffKW(t testing.TB, kws []string, rules []int, data []byte) {
 	t.Helper()
+	diffKWMax(t, kws, rules, data, max16)
+}
+
+// diffKWMax is diffKW with the 16-bit table limited to limit, so that
+// small automata take the shifted, padded and 32-bit layouts too.
+func diffKWMax(t testing.TB, kws []string, rules []int, data []byte, limit uint32) {
+	t.Helper()
 	shown := fmt.Sprintf("%q", kws[:min(len(kws), 6)]) // the first few, in a message
-	m := newKWMatcher(kws, rules)
+	m := newKWMatcherMax(kws, rules, limit)
 	got, serial := kwHits(m.scan, data), kwHits(serialScan(m), data)
 	if !slices.Equal(got, serial) {
 		t.Fatalf("%d keywords (%s…) in %d bytes: four streams found %d hit entries, one stream %d", len(kws), shown, len(data), len(got), len(serial))
@@ -179,15 +186,6 @@ func diffKW(t testing.TB, kws []string, rules []int, data []byte) {
 	if g := m.hitMask(data); g != mask {
 		t.Fatalf("%d keywords (%s…): hitMask = %x, want %x", len(kws), shown, g, mask)
 	}
-}
-
-// withMax16 runs f with the 16-bit table limited to limit, so that small
-// automata take the shifted, padded and 32-bit layouts too.
-func withMax16(limit uint32, f func()) {
-	saved := max16
-	max16 = limit
-	defer func() { max16 = saved }()
-	f()
 }
 
 // randKW returns random keywords over alphabet and a random text of n
@@ -219,22 +217,21 @@ func randKW(rng *rand.Rand, alphabet string, n int) ([]string, []int, []byte) {
 // every table layout, the matcher reports exactly what a plain search
 // finds.
 func TestKeywordMatcherMatchesReference(t *testing.T) {
+	t.Parallel() // see "Parallel tests" in follow_test.go
 	rng := rand.New(rand.NewSource(2))
 	const alphabet = "abcdeABZ-_:/\x00\xff"
 	for _, limit := range []uint32{0xffff, 255, 40, 3, 0} {
-		withMax16(limit, func() {
-			for n := 0; n < sampled(300); n++ {
-				size := rng.Intn(64)
-				switch n % 20 {
-				case 0:
-					size = rng.Intn(140 << 10)
-				case 1, 2, 3:
-					size = rng.Intn(8 << 10)
-				}
-				kws, rules, text := randKW(rng, alphabet, size)
-				diffKW(t, kws, rules, text)
+		for n := 0; n < sampled(300); n++ {
+			size := rng.Intn(64)
+			switch n % 20 {
+			case 0:
+				size = rng.Intn(140 << 10)
+			case 1, 2, 3:
+				size = rng.Intn(8 << 10)
 			}
-		})
+			kws, rules, text := randKW(rng, alphabet, size)
+			diffKWMax(t, kws, rules, text, limit)
+		}
 	}
 }
 
@@ -268,6 +265,7 @@ func TestKeywordMatcherLongKeywords(t *testing.T) {
 // table, and forcing the wider shifts and the 32-bit table changes no hit
 // on planning prose with secrets in it.
 func TestKeywordMatcherLayouts(t *testing.T) {
+	t.Parallel() // see "Parallel tests" in follow_test.go
 	s := defaultScanner(t)
 	kws, rules := defaultKeywords()
 	if s.kw.t16 == nil {
@@ -282,15 +280,13 @@ func TestKeywordMatcherLayouts(t *testing.T) {
 	diffKW(t, kws, rules, data[:256<<10])
 	want := kwHits(s.kw.scan, data)
 	for _, limit := range []uint32{40000, 20000, 5000, 0} {
-		withMax16(limit, func() {
-			m := newKWMatcher(kws, rules)
-			if got := kwHits(m.scan, data); !slices.Equal(got, want) {
-				t.Fatalf("max16 %d: %d hit entries, want %d as with the 16-bit table", limit, len(got), len(want))
-			}
-			if m.hitMask(data) != s.kw.hitMask(data) || m.any(data) != s.kw.any(data) {
-				t.Fatalf("max16 %d: hitMask/any differ from the 16-bit table's", limit)
-			}
-		})
+		m := newKWMatcherMax(kws, rules, limit)
+		if got := kwHits(m.scan, data); !slices.Equal(got, want) {
+			t.Fatalf("max16 %d: %d hit entries, want %d as with the 16-bit table", limit, len(got), len(want))
+		}
+		if m.hitMask(data) != s.kw.hitMask(data) || m.any(data) != s.kw.any(data) {
+			t.Fatalf("max16 %d: hitMask/any differ from the 16-bit table's", limit)
+		}
 	}
 }
 

@@ -19,7 +19,7 @@ import "sync"
 // builtKWMatcher returns the generated automaton when kws and rules are
 // the list it was generated from, else nil.
 func builtKWMatcher(kws []string, rules []int) *kwMatcher {
-	if len(kws) != len(kwTableWords) || len(rules) != len(kws) || max16 != 0xffff {
+	if len(kws) != len(kwTableWords) || len(rules) != len(kws) {
 		return nil
 	}
 	for i, k := range kws {

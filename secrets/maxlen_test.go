@@ -45,6 +45,7 @@ func TestMaxMatchBytes(t *testing.T) {
 // the match in the text cut one byte past the bound (see maxMatchBytes),
 // and no match longer than the bound.
 func TestAnchoredCutAtMaxMatch(t *testing.T) {
+	t.Parallel() // see "Parallel tests" in follow_test.go
 	trs, err := thirdparty.Load("rules/third_party")
 	if err != nil {
 		t.Fatal(err)

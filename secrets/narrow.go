@@ -28,13 +28,14 @@ import (
 
 // narrowMinInsts is the size of program above which an attempt's
 // expression is narrowed: at most 500 instructions Go already runs its
-// backtracker. (A variable for TestNarrowScanSame.)
-var narrowMinInsts = 500
+// backtracker. (A scanner's tuning; TestNarrowScanSame sets its own.)
+const narrowMinInsts = 500
 
 // narrowAfter is how many attempts a rule makes before its attempts are
 // narrowed: a tree of small files, whose rules attempt a few times each,
-// compiles no variant. (A variable for TestNarrowScanSame.)
-var narrowAfter int64 = 1024
+// compiles no variant. (A scanner's tuning; TestNarrowScanSame sets its
+// own.)
+const narrowAfter int64 = 1024
 
 // narrowVariants bounds the narrowed expressions a rule compiles, and
 // narrowSets the byte sets it remembers the variant of; past them an

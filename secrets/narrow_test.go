@@ -244,6 +244,7 @@ func narrowPieces(s *Scanner) []string {
 // the narrowing is tried on every form of expression the rules use, not
 // only on the large programs it runs on in a scan.
 func TestNarrowDifferential(t *testing.T) {
+	t.Parallel() // see "Parallel tests" in follow_test.go
 	s := defaultScanner(t)
 	pieces := narrowPieces(s)
 	var shapes []string

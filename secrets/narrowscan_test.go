@@ -13,6 +13,7 @@ import (
 // (whatever its program's size) and with none narrowed: the findings
 // and the redacted texts are the same.
 func TestNarrowScanSame(t *testing.T) {
+	t.Parallel() // see "Parallel tests" in follow_test.go
 	s := defaultScanner(t)
 	var texts []string
 	seen := map[string]bool{}
@@ -38,12 +39,12 @@ func TestNarrowScanSame(t *testing.T) {
 		texts = texts[:len(texts)/4]
 	}
 	scan := func(after int64, minInsts int) (out [][]Finding, red []string) {
-		defer func(a int64, m int) { narrowAfter, narrowMinInsts = a, m }(narrowAfter, narrowMinInsts)
-		narrowAfter, narrowMinInsts = after, minInsts
+		tune := defaultTuning
+		tune.narrowAfter, tune.narrowMinInsts = after, minInsts
 		// Fresh, not the process's default scanner (defaultScanner): its
 		// rules decide once whether they narrow, and earlier tests' scans
 		// may have decided it under other thresholds.
-		sc, err := newScanner(DefaultConfig())
+		sc, err := newScannerTuned(DefaultConfig(), tune)
 		if err != nil {
 			t.Fatal(err)
 		}

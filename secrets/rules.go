@@ -1264,6 +1264,8 @@ type compiledRule struct {
 	// looked up on the rule's first finding.
 	publicOnce sync.Once
 	public     publicPrefixes
+	// tune is its scanner's thresholds (nil: the defaults; see tuned)
+	tune *tuning
 	// pathTails: the tails one of which every path Path matches ends with
 	// (pathtails.go), nil when none is known.
 	pathTails []string

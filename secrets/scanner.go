@@ -105,6 +105,31 @@ type Scanner struct {
 	scratch     sync.Pool // *detectScratch
 	// filters is the room its rules' filters share for their states
 	filters *filterBudget
+	// tune is the thresholds its rules switch at (its rules point at it)
+	tune tuning
+}
+
+// tuning holds the thresholds at which a scanner's rules switch to a
+// form that pays off only on much text: every scanner but a test's has
+// the defaults. A test that wants a switch made at once, or never,
+// builds a scanner with its own (newScannerTuned) instead of setting a
+// package variable that every other test's scanner reads, so that such
+// tests run in parallel.
+type tuning struct {
+	reachAfter     int64 // see reachAfter
+	narrowAfter    int64 // see narrowAfter
+	narrowMinInsts int   // see narrowMinInsts
+}
+
+var defaultTuning = tuning{reachAfter: reachAfter, narrowAfter: narrowAfter, narrowMinInsts: narrowMinInsts}
+
+// tuned returns the tuning of the rule's scanner, the defaults for a rule
+// built outside one.
+func (cr *compiledRule) tuned() *tuning {
+	if cr.tune == nil {
+		return &defaultTuning
+	}
+	return cr.tune
 }
 
 // NewScanner validates cfg and builds a Scanner. The scanner of
@@ -143,6 +168,11 @@ func (cfg Config) Validate() error {
 }
 
 func newScanner(cfg Config) (*Scanner, error) {
+	return newScannerTuned(cfg, defaultTuning)
+}
+
+// newScannerTuned is newScanner with the thresholds of tune.
+func newScannerTuned(cfg Config, tune tuning) (*Scanner, error) {
 	rules := cfg.Rules
 	if rules == nil {
 		rules = DefaultRules()
@@ -153,6 +183,7 @@ func newScanner(cfg Config) (*Scanner, error) {
 		baseline:    make(map[string]bool, len(cfg.Baseline)),
 		glIgnore:    cfg.GitleaksIgnore,
 		filters:     newFilterBudget(),
+		tune:        tune,
 	}
 	for k, v := range cfg.Baseline {
 		if v {
@@ -185,6 +216,7 @@ func newScanner(cfg Config) (*Scanner, error) {
 		cr := &crs[i]
 		cr.Rule = r
 		cr.budget = s.filters
+		cr.tune = &s.tune
 		cr.pathTails = pathTails(r.Path)
 		if seen[r.ID] {
 			return nil, fmt.Errorf("secrets: duplicate rule ID %q", r.ID)

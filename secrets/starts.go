@@ -607,11 +607,11 @@ func (cr *compiledRule) startsAfter() *regexp.Regexp {
 // narrowAfter attempts, after narrowed to the bytes of text a match may
 // read, and those (see narrow.go).
 func (cr *compiledRule) startsAttempt(after *regexp.Regexp, text []byte) (*regexp.Regexp, []byte) {
-	if cr.startsAttempts.Add(1) <= narrowAfter {
+	if cr.startsAttempts.Add(1) <= cr.tuned().narrowAfter {
 		return after, text
 	}
 	cr.startsNarrowOnce.Do(func() {
-		cr.startsNarrow = newByteNarrowing(`^(?s:.)(?:`+cr.searchSrc+`)`, after)
+		cr.startsNarrow = newByteNarrowingMin(`^(?s:.)(?:`+cr.searchSrc+`)`, after, cr.tuned().narrowMinInsts)
 	})
 	if cr.startsNarrow == nil {
 		return after, text
