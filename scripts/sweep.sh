@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# sweep.sh - the cliff finder: every gen-corpus shape at growing sizes, each
-# command timed (CPU: user + system, the steadier figure on a shared
+# sweep.sh - the cliff finder: every gen-corpus shape, and the shapes of
+# scripts/shapes/ (hub, graph: written by someone who had not read the
+# code; python3), at growing sizes, each command timed (CPU: user + system, the steadier figure on a shared
 # machine) and its growth exponent printed between consecutive sizes,
 # log(t2/t1) / log(n2/n1). An exponent over LIMIT (1.15) is flagged: the
 # cost grows faster than the input.
@@ -43,6 +44,8 @@ declare -A sizes=(
 	[bigdoc]="1 10" [items]="1000 10000" [remains]="1000 10000"
 	[workboard]="5000 50000" [chains]="5000 50000" [distinct]="1000 10000"
 	[fanin]="5000 50000"
+	# written by someone who had not read the code (scripts/shapes/*.py)
+	[hub]="1000 10000" [graph]="1000 10000"
 )
 if ((BIG)); then
 	for s in default adoption tiny deeprefs mesh nesting; do sizes[$s]+=" 100000"; done
@@ -51,7 +54,7 @@ if ((BIG)); then
 	sizes[remains]+=" 100000"
 fi
 shapes=("$@")
-((${#shapes[@]})) || shapes=(default adoption findings tiny deeprefs manyids nesting mesh longlines bigdoc items remains workboard chains distinct fanin)
+((${#shapes[@]})) || shapes=(default adoption findings tiny deeprefs manyids nesting mesh longlines bigdoc items remains workboard chains distinct fanin hub graph)
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/sotvet-sweep.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
@@ -102,7 +105,10 @@ for shape in "${shapes[@]}"; do
 	prev=
 	for n in ${sizes[$shape]}; do
 		dir=$tmp/$shape-$n
-		"$tmp/gen" -shape "$shape" -n "$n" -out "$dir" -q
+		case $shape in
+		hub | graph) python3 scripts/shapes/$shape.py "$n" "$dir" 2>/dev/null ;;
+		*) "$tmp/gen" -shape "$shape" -n "$n" -out "$dir" -q ;;
+		esac
 		echo "== $shape $n" >&2
 		for c in $COMMANDS; do
 			case $c in
