@@ -1,6 +1,7 @@
 package contradiction
 
 import (
+	"go/token"
 	"math/rand/v2"
 	"regexp"
 	"slices"
@@ -41,5 +42,28 @@ func TestSentenceEndsAgrees(t *testing.T) {
 	}
 	if ends < 10000 || pairs < 300 {
 		t.Fatalf("%d ends, %d texts with a pair: the test saw too little", ends, pairs)
+	}
+}
+
+// countedArg counts how often a related place's message is formatted.
+type countedArg struct{ n *int }
+
+func (c countedArg) String() string { *c.n++; return "x" }
+
+// TestRelListFormatsKept: a finding's related places are formatted only
+// up to what report keeps. Formatting one per compared statement made
+// the roles rule quadratic in the statements about one pair (3.4 GB on
+// a 1,000-document workspace where every document names it).
+func TestRelListFormatsKept(t *testing.T) {
+	n := 0
+	var l relList
+	for i := range 1000 {
+		l.add(token.Pos(i+1), "%s", countedArg{&n})
+	}
+	if len(l) != maxRelated || n != maxRelated {
+		t.Fatalf("1000 places added: %d kept, %d formatted; want %d of each", len(l), n, maxRelated)
+	}
+	if !l.full() {
+		t.Fatal("a list of maxRelated places is not full")
 	}
 }
