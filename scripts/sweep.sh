@@ -106,7 +106,13 @@ for shape in "${shapes[@]}"; do
 	for n in ${sizes[$shape]}; do
 		dir=$tmp/$shape-$n
 		case $shape in
-		hub | graph) python3 scripts/shapes/$shape.py "$n" "$dir" 2>/dev/null ;;
+		hub | graph)
+			python3 scripts/shapes/$shape.py "$n" "$dir" 2>"$tmp/gen.err" || {
+				echo "sweep: scripts/shapes/$shape.py $n failed:" >&2
+				cat "$tmp/gen.err" >&2
+				exit 2
+			}
+			;;
 		*) "$tmp/gen" -shape "$shape" -n "$n" -out "$dir" -q ;;
 		esac
 		echo "== $shape $n" >&2

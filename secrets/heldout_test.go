@@ -232,9 +232,9 @@ func TestRegression(t *testing.T) {
 			placeholdersKept = false
 			switch {
 			case verdict == "found" && !found:
-				t.Errorf("lost %s sample %q", rec.Rule, Mask(tp))
+				t.Errorf("lost %s sample %x", rec.Rule, h)
 			case verdict == "typed-placeholder" && !typed:
-				t.Errorf("%s sample %q: listed as a typed placeholder, found=%v", rec.Rule, Mask(tp), found)
+				t.Errorf("%s sample %x: listed as a typed placeholder, found=%v", rec.Rule, h, found)
 			}
 		}
 	}
