@@ -2,6 +2,7 @@ package secrets
 
 import (
 	"math/rand/v2"
+	"reflect"
 	"regexp"
 	"regexp/syntax"
 	"strings"
@@ -259,4 +260,28 @@ func ruleOf(s *Scanner, id string) *Rule {
 		}
 	}
 	panic("no rule " + id)
+}
+
+// TestPreparedPublicPrefixes: the public prefixes a rule works out from
+// the parse prepare makes (preparePublic) are those of its source as
+// written, for every rule of the engine: a stripped name prefix, or a
+// tree the filter changes later, would show more or less of a secret.
+func TestPreparedPublicPrefixes(t *testing.T) {
+	s := defaultScanner(t)
+	prepared := 0
+	for _, cr := range s.rules {
+		src, ok := cr.exprSource()
+		if !ok || cr.Regex != nil {
+			continue
+		}
+		cr.prepare()
+		want := computePublicPrefixes(src, cr.SecretGroup)
+		if !reflect.DeepEqual(cr.public, want) {
+			t.Errorf("%s: prepared public prefixes %v, its source's %v", cr.ID, cr.public, want)
+		}
+		prepared++
+	}
+	if prepared < 800 {
+		t.Fatalf("only %d rules prepared", prepared)
+	}
 }

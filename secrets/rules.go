@@ -1636,7 +1636,15 @@ func (cr *compiledRule) prepare() {
 		switch {
 		case cr.Regex == nil && cr.lazy != nil:
 			src = cr.lazy.src
-			head, pmax, pset, rest := stripNamePrefix(src)
+			full, err := syntax.Parse(src, syntax.Perl)
+			var head string
+			var pmax int
+			var pset *[256]bool
+			var rest *syntax.Regexp
+			if err == nil { // else compiling it reports the error
+				cr.preparePublic(full)
+				head, pmax, pset, rest = stripNamePrefix(full)
+			}
 			if head != "" {
 				cr.stripped, cr.prefixMax, cr.prefixSet = true, pmax, pset
 				src, tree = head, rest
@@ -1664,6 +1672,7 @@ func (cr *compiledRule) prepare() {
 				panic(err) // TestBuiltinExpressions compiles them all
 			}
 			tree = t
+			cr.preparePublic(t)
 			cr.searchSrc = src
 			if cr.startsAtKeyword {
 				cr.anchoredSrc = src
@@ -1762,11 +1771,7 @@ func (cr *compiledRule) widenStripped(ctx []byte, m []int, prev int) {
 // parse of what it returns (of expr when it strips nothing; nil when expr
 // does not parse). The repetition holds no group, so the rest numbers its
 // groups as expr does.
-func stripNamePrefix(expr string) (string, int, *[256]bool, *syntax.Regexp) {
-	re, err := syntax.Parse(expr, syntax.Perl)
-	if err != nil {
-		return "", 0, nil, nil
-	}
+func stripNamePrefix(re *syntax.Regexp) (string, int, *[256]bool, *syntax.Regexp) {
 	if re.Op != syntax.OpConcat || len(re.Sub) < 2 {
 		return "", 0, nil, re
 	}
