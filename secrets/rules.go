@@ -103,6 +103,11 @@ type Rule struct {
 	// the alternation there, and its groups keep their numbers.
 	forms   []string
 	formsIn func(window []byte) uint32
+	// find, when set, finds the rule's secrets itself and calls emit
+	// with each one's span: what no keyword announces and an expression
+	// cannot read (a run of words of a list). builtinRE then only
+	// describes their shape.
+	find func(data []byte, emit func(start, end int))
 }
 
 // Candidate is a match offered to Rule.Validate. It holds the raw secret:
@@ -302,6 +307,8 @@ func defaultRules(thirdParty bool) []*Rule {
 		r = prosePasswordIntlRule()
 		withGitleaksAllowlists(r, r.ID)
 		out = append(out, r)
+		// and seed phrases (seedphrase.go), round twenty-seven
+		out = append(out, seedPhraseRule())
 	}
 	return out
 }

@@ -820,5 +820,34 @@ func corpusSamples() []sample {
 		s = append(s, fp("redis.conf's documented sample", RuleConfigDirectivePassword, "# requirepass foobared\nrequirepass ${REDIS_PASSWORD}\n"))
 		s = append(s, fp("a cloud Secret resource", RuleSecretTypeLiteral, "```ts\nconst s = new aws.secretsmanager.Secret(\"dbPassword2024Prod\");\nval key = APIKey(BuildConfig.ALGOLIA_KEY)\n```\n"))
 	}
+	// seed phrases (seedphrase.go): words drawn from the list here, so
+	// that no phrase is written in the source
+	{
+		words := strings.Fields(bip39English)
+		phrase := func(n int, sep string) string {
+			ws := make([]string, n)
+			for i := range ws {
+				ws[i] = words[g.next()%uint64(len(words))]
+			}
+			return strings.Join(ws, sep)
+		}
+		p12 := phrase(12, " ")
+		s = append(s, tp("seed phrase below its label", RuleSeedPhrase, p12, "# wallet\n\nRecovery phrase (write it down):\n"+p12+"\n\nDevice PIN is with Sam.\n"))
+		p24 := phrase(24, "\n")
+		s = append(s, tp("seed phrase one word a line", RuleSeedPhrase, p24, "words:\n"+p24+"\n"))
+		pe := phrase(12, " ")
+		s = append(s, sample{name: "seed phrase in an env file", rule: RuleSeedPhrase, secret: pe, path: ".env", text: "MNEMONIC=\"" + pe + "\"\n"})
+		var numbered strings.Builder
+		for i, w := range strings.Fields(phrase(12, " ")) {
+			fmt.Fprintf(&numbered, "%d. %s ", i+1, w)
+		}
+		pn := strings.TrimSuffix(strings.TrimPrefix(numbered.String(), "1. "), " ")
+		s = append(s, tp("seed phrase numbered", RuleSeedPhrase, pn, "Frase de recuperación:\n\n1. "+pn+"\n"))
+		s = append(s, fp("seed phrase eleven words", RuleSeedPhrase, "Recovery phrase: "+phrase(11, " ")+"\n"))
+		s = append(s, fp("seed phrase test vector", RuleSeedPhrase, "```js\nconst mnemonic = '"+strings.Split(strings.TrimSpace(bip39Vectors), "\n")[3]+"';\n```\n"))
+		s = append(s, fp("seed phrase development default", RuleSeedPhrase, "mnemonic: \"test test test test test test test test test test test junk\"\n"))
+		s = append(s, fp("seed phrase word list excerpt", RuleSeedPhrase, "The list begins: "+strings.Join(words[100:114], ", ")+".\n"))
+		s = append(s, fp("seed phrase prose", RuleSeedPhrase, "Keep the recovery phrase offline: write the twelve words on paper, store them in the safe, and never type them into a website or a chat.\n"))
+	}
 	return s
 }

@@ -96,6 +96,7 @@ func (f Finding) String() string {
 type Scanner struct {
 	rules       []*compiledRule
 	always      []int // rules without keywords
+	finders     []int // rules that find their secrets themselves (Rule.find)
 	kw          *kwMatcher
 	allowPaths  []*globMatcher
 	allowPath   func(string) bool
@@ -224,7 +225,10 @@ func newScannerTuned(cfg Config, tune tuning) (*Scanner, error) {
 		seen[r.ID] = true
 		idx := len(s.rules)
 		s.rules = append(s.rules, cr)
-		if len(r.Keywords) == 0 {
+		switch {
+		case r.find != nil:
+			s.finders = append(s.finders, idx)
+		case len(r.Keywords) == 0:
 			s.always = append(s.always, idx)
 		}
 		for _, k := range r.Keywords {
@@ -710,6 +714,11 @@ func (s *Scanner) detect(path string, data []byte, scan bool) []cand {
 			rule.widenPrefix(data[ls:le], m)
 			consider(r, rule, data[ls:le], ls, m, le < len(data) && data[le] != '\n')
 			prev = ls + m[1]
+		}
+	}
+	for _, r := range s.finders {
+		if rule := s.rules[r]; !scan || rule.pathMatches(path) {
+			rule.find(data, func(start, end int) { out = append(out, cand{r, start, end}) })
 		}
 	}
 	return out
