@@ -53,6 +53,8 @@ var DefaultSeverity = map[string]Severity{
 	// A vendor's prefix alone, with no provider name on the line or at a
 	// length the provider's rule does not take: as likely, no surer.
 	"secrets/vendor-token": SeverityWarning,
+	// A Sentry DSN can only send events; Sentry ships it in browser code.
+	"secrets/sentry-dsn": SeverityWarning,
 	// Contradictions between statements of one document, or with its kind's
 	// schema, that leave the reader a way to the truth; a repeated heading
 	// and a contradicted record are errors.

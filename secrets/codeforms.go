@@ -132,6 +132,14 @@ var codeCompiled = sync.OnceValue(func() []*Rule {
 				`(?:\b(?P<key>(?:set|with)_?(?i:password|passwd|passphrase))|\.(?P<key>password|passwd|passphrase))[ \t]*\([ \t]*` + codeQuoted(3) + `[ \t]*[,)]` +
 					// the second argument: new NetworkCredential(user, "…"), .credentials(user, "…")
 					`|\b(?P<key>NetworkCredential|UsernamePasswordCredentials|PasswordAuthentication|credentials)[ \t]*\([ \t]*` + codeArg + codeQuoted(3) + `[ \t]*[,)]` +
+					// round 27: an HTTP client's basic or digest credentials,
+					// the password second (requests' HTTPBasicAuth(user, "…"),
+					// Go's req.SetBasicAuth(user, "…"), aiohttp's
+					// BasicAuth(user, "…"), Spring's
+					// UsernamePasswordAuthenticationToken(user, "…")), and
+					// requests' auth=(user, "…") tuple
+					`|(?P<key>(?i:\b|[a-z])(?i:basic_?auth|digest_?auth|proxy_?auth)|\bUsernamePasswordAuthenticationToken|\bPasswordCredential)[ \t]*\([ \t]*` + codeArg + codeQuoted(3) + `[ \t]*[,)]` +
+					`|\b(?P<key>auth)[ \t]*=[ \t]*\([ \t]*` + codeArg + codeQuoted(3) + `[ \t]*\)` +
 					// Rust: Credentials::new(user, "…".to_owned()) (lettre), String::from("…")
 					`|\b(?P<key>Credentials)::new[ \t]*\([ \t]*(?:"[^"\n]*"` + rustConversion + `|String::from\([ \t]*"[^"\n]*"[ \t]*\)|[A-Za-z_][\w.]*(?:\(\))?(?:\.[a-z_]+\(\))*)[ \t]*,[ \t]*` +
 					`(?:String::from\([ \t]*)?"(?P<secret>[^"\s\\]{3,})"` + rustConversion + `(?:[ \t]*\))?[ \t]*[,)]` +
@@ -140,8 +148,9 @@ var codeCompiled = sync.OnceValue(func() []*Rule {
 					// Go's MySQL DSN: user:password@tcp(host:port)/db, a whole
 					// value (it starts a string, or follows "=" or a blank)
 					`|(?:^|[\s"'\x60=])(?P<key>[A-Za-z0-9_.-]+):(?P<secret>[^\s"'\x60@:/%]{3,})@(?:tcp6?|unix|udp)\(`),
-			MinLen:   5,
-			Keywords: []string{"password", "passwd", "passphrase", "networkcredential", "usernamepasswordcredentials", "passwordauthentication", "credentials", "pdo", "getconnection", "plainauth", "mysqli", "ftp_login", "@tcp(", "@tcp6(", "@unix(", "@udp("},
+			MinLen: 5,
+			Keywords: []string{"password", "passwd", "passphrase", "networkcredential", "usernamepasswordcredentials", "passwordauthentication", "credentials", "pdo", "getconnection", "plainauth", "mysqli", "ftp_login", "@tcp(", "@tcp6(", "@unix(", "@udp(",
+				"basicauth", "basic_auth", "digestauth", "digest_auth", "proxyauth", "proxy_auth", "usernamepasswordauthenticationtoken", "passwordcredential", "auth=(", "auth =("},
 			Gate:     callGate,
 			Validate: validPasswordArgument,
 		},
@@ -161,9 +170,11 @@ var codeCompiled = sync.OnceValue(func() []*Rule {
 					// SECRET_KEY = "…", secret_key_base: "…", app.config["SECRET_KEY"] = "…"
 					`|\b(?P<key>(?i:secret_key(?:_base)?))[\x60"'\]]*[ \t]*(?:=|:|=>)[ \t]*(?:"(?P<secret>[^"\s\\]{16,})"|'(?P<secret>[^'\s\\]{16,})')` +
 					// Laravel: APP_KEY=base64:…
-					`|\b(?P<key>APP_KEY)[\x60"']?[ \t]*(?:=|:|=>)[ \t]*["']?(?P<secret>base64:[A-Za-z0-9+/]{20,}={0,2})`),
+					`|\b(?P<key>APP_KEY)[\x60"']?[ \t]*(?:=|:|=>|,)[ \t]*["']?(?P<secret>base64:[A-Za-z0-9+/]{20,}={0,2})` +
+					// round 27: its config/app.php, 'key' => 'base64:…'
+					`|(?P<key>['"]key['"])[ \t]*=>[ \t]*['"](?P<secret>base64:[A-Za-z0-9+/]{20,}={0,2})['"]`),
 			MinLen:   8,
-			Keywords: []string{"jwt.", "jwt::", "jsonwebtoken.", "algorithm.hmac", "[]byte(", "secret_key", "app_key"},
+			Keywords: []string{"jwt.", "jwt::", "jsonwebtoken.", "algorithm.hmac", "[]byte(", "secret_key", "app_key", "'key'", "\"key\""},
 			Validate: validSigningSecret,
 		},
 		{

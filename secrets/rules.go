@@ -106,8 +106,10 @@ type Rule struct {
 	// find, when set, finds the rule's secrets itself and calls emit
 	// with each one's span: what no keyword announces and an expression
 	// cannot read (a run of words of a list). builtinRE then only
-	// describes their shape.
-	find func(data []byte, emit func(start, end int))
+	// describes their shape. taken tells whether an earlier rule's
+	// candidate overlaps a span (a list whose first code another rule
+	// reports is reported from its second).
+	find func(data []byte, taken func(start, end int) bool, emit func(start, end int))
 }
 
 // Candidate is a match offered to Rule.Validate. It holds the raw secret:
@@ -307,8 +309,14 @@ func defaultRules(thirdParty bool) []*Rule {
 		r = prosePasswordIntlRule()
 		withGitleaksAllowlists(r, r.ID)
 		out = append(out, r)
-		// and seed phrases (seedphrase.go), round twenty-seven
-		out = append(out, seedPhraseRule())
+		// and the code forms of round twenty-seven (clientforms.go)
+		for _, r := range clientRules() {
+			withGitleaksAllowlists(r, r.ID)
+			out = append(out, r)
+		}
+		// and seed phrases (seedphrase.go) and lists of one-time codes
+		// (codelist.go), round twenty-seven
+		out = append(out, seedPhraseRule(), oneTimeCodesRule())
 	}
 	return out
 }

@@ -849,5 +849,29 @@ func corpusSamples() []sample {
 		s = append(s, fp("seed phrase word list excerpt", RuleSeedPhrase, "The list begins: "+strings.Join(words[100:114], ", ")+".\n"))
 		s = append(s, fp("seed phrase prose", RuleSeedPhrase, "Keep the recovery phrase offline: write the twelve words on paper, store them in the safe, and never type them into a website or a chat.\n"))
 	}
+	// the code forms of clientforms.go
+	{
+		ck := g.mixed(alphaUpper+alphaLower+alphaDigit, 40)
+		s = append(s, tp("key handed to a client", RuleClientKeyLiteral, ck, "```python\nimport cohere\n\nco = cohere.Client(\""+ck+"\")\n```\n"))
+		s = append(s, fp("client given an address", RuleClientKeyLiteral, "```python\nclient = weaviate.Client(\"http://localhost:8080\")\nc = queue.Client(\"orders-service-consumer-group-eu-west-1\")\n```\n"))
+		id := "1" + g.from(alphaDigit, 17)
+		b64 := alphaUpper + alphaLower + alphaDigit + "-_"
+		dt := base64.RawURLEncoding.EncodeToString([]byte(id)) + "." + g.from(b64, 6) + "." + g.from(b64, 38)
+		s = append(s, tp("discord bot token", RuleDiscordBotToken, dt, "```js\nimport { Client } from 'discord.js';\n\nconst client = new Client({ intents: [] });\nclient.login('"+dt+"');\n```\n"))
+		s = append(s, fp("discord three-part value of no ID", RuleDiscordBotToken, "```js\n// discord\nconst build = 'NmFiY2RlZmdoaWprbG1ub3Bx.aB3dEf.notAnHmacJustThirtyCharsLongXyZ';\n```\n"))
+		sk := g.from(hexLower, 32)
+		s = append(s, tp("sentry dsn", RuleSentryDSN, sk, "```js\nSentry.init({ dsn: 'https://"+sk+"@o4504.ingest.us.sentry.io/4507' });\n```\n"))
+		s = append(s, fp("sentry dsn placeholder", RuleSentryDSN, "SENTRY_DSN=https://<key>@o0.ingest.sentry.io/0\n"))
+		rk := "re_" + g.mixed(alphaUpper+alphaLower+alphaDigit, 8) + "_" + g.mixed(alphaUpper+alphaLower+alphaDigit, 24)
+		s = append(s, tp("resend api key", RuleResendAPIKey, rk, "```ts\nconst resend = new Resend('"+rk+"');\n```\n"))
+		s = append(s, fp("resend key placeholder", RuleResendAPIKey, "```ts\nconst resend = new Resend('re_123456789');\nconst store_settings_value = score_abcdefgh_ijklmnopqrstuvwxyzabcdef;\n```\n"))
+		var codes []string
+		for range 8 {
+			codes = append(codes, g.from(hexLower, 5)+"-"+g.from(hexLower, 5))
+		}
+		list := strings.Join(codes, "\n")
+		s = append(s, tp("one-time codes listed", RuleOneTimeCodes, list, "Printed 3 May, keep offline:\n\n"+list+"\n\nEach works once.\n"))
+		s = append(s, fp("a list of part numbers", RuleOneTimeCodes, "Spare parts:\n\n- KX-4411-A\n- KX-4412-B\n- KX-5120-A\n- KX-5121-C\n"))
+	}
 	return s
 }

@@ -716,9 +716,22 @@ func (s *Scanner) detect(path string, data []byte, scan bool) []cand {
 			prev = ls + m[1]
 		}
 	}
-	for _, r := range s.finders {
-		if rule := s.rules[r]; !scan || rule.pathMatches(path) {
-			rule.find(data, func(start, end int) { out = append(out, cand{r, start, end}) })
+	if len(s.finders) > 0 {
+		// what the rules above found: few spans are asked about (a
+		// finder's secrets are rare), so a pass over them each
+		earlier := len(out)
+		taken := func(start, end int) bool {
+			for _, c := range out[:earlier] {
+				if c.start < end && start < c.end {
+					return true
+				}
+			}
+			return false
+		}
+		for _, r := range s.finders {
+			if rule := s.rules[r]; !scan || rule.pathMatches(path) {
+				rule.find(data, taken, func(start, end int) { out = append(out, cand{r, start, end}) })
+			}
 		}
 	}
 	return out

@@ -137,7 +137,7 @@ func caseOf(w []byte) wordCase {
 // (the first may be capitalised), each a whole word (no digit or
 // underscore glued to it), with at most seedMaxGap bytes between two,
 // none of them a letter of any script.
-func findSeedPhrases(data []byte, emit func(start, end int)) {
+func findSeedPhrases(data []byte, _ func(start, end int) bool, emit func(start, end int)) {
 	list := bip39Words()
 	var run []seedWord
 	var key []byte

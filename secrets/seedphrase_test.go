@@ -148,7 +148,7 @@ func TestSeedPhraseNone(t *testing.T) {
 	}
 	for name, text := range cases {
 		var got []string
-		findSeedPhrases([]byte(text), func(s, e int) { got = append(got, Mask(text[s:e])) })
+		findSeedPhrases([]byte(text), nil, func(s, e int) { got = append(got, Mask(text[s:e])) })
 		if len(got) > 0 {
 			t.Errorf("%s: found %d phrases", name, len(got))
 		}
@@ -165,7 +165,7 @@ func TestSeedPhraseLongInput(t *testing.T) {
 	}
 	n := 0
 	allocs := testing.AllocsPerRun(2, func() {
-		findSeedPhrases([]byte(b.String()), func(int, int) { n++ })
+		findSeedPhrases([]byte(b.String()), nil, func(int, int) { n++ })
 	})
 	if n != 0 {
 		t.Errorf("a megabyte of listed words gave %d phrases", n)
@@ -187,7 +187,7 @@ func TestSeedPhraseLines(t *testing.T) {
 	}
 	text := strings.Join(lines, "\n") + "\n"
 	var got []string
-	findSeedPhrases([]byte(text), func(s, e int) { got = append(got, text[s:e]) })
+	findSeedPhrases([]byte(text), nil, func(s, e int) { got = append(got, text[s:e]) })
 	if len(got) != len(lines) {
 		t.Fatalf("found %d phrases in %d lines", len(got), len(lines))
 	}
@@ -202,6 +202,6 @@ func BenchmarkSeedPhrases(b *testing.B) {
 	data := benchCorpus()
 	b.SetBytes(int64(len(data)))
 	for b.Loop() {
-		findSeedPhrases(data, func(int, int) { b.Fatal("a phrase in prose") })
+		findSeedPhrases(data, nil, func(int, int) { b.Fatal("a phrase in prose") })
 	}
 }

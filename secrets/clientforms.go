@@ -1,0 +1,139 @@
+package secrets
+
+import (
+	"bytes"
+	"encoding/base64"
+	"sync"
+)
+
+// Forms found missing on round 27's blind set of source files (issue 33,
+// "every major family >= 0.90"): a key handed to an API client's
+// constructor, a Discord bot's token wherever the file says it is one, a
+// Sentry DSN's key. They rank after every older rule (defaultRules), so
+// no older finding changes its rule ID.
+const (
+	// RuleClientKeyLiteral reports a random literal handed to an API
+	// client's constructor as its first argument: cohere.Client("…"),
+	// anthropic.Anthropic("…") is not one (no Client), new
+	// OpenAIClient("…"), replicate.Client(api_token="…"). The
+	// constructor says what the value is, so no name is needed.
+	RuleClientKeyLiteral = "client-key-literal"
+	// RuleDiscordBotToken reports a Discord bot token: the bot's ID in
+	// base64, a timestamp and an HMAC, three parts joined by dots, in a
+	// file that names Discord or hands it to login(). The first part
+	// must decode to the digits of an ID.
+	RuleDiscordBotToken = "discord-bot-token"
+	// RuleSentryDSN reports the key of a Sentry DSN
+	// (https://<key>@o1.ingest.sentry.io/<project>). Sentry calls the
+	// DSN safe to ship in a browser's code: it can only send events, so
+	// this is a warning.
+	RuleSentryDSN = "sentry-dsn"
+	// RuleResendAPIKey reports a Resend API key: re_, 8 characters, _
+	// and 24 more.
+	RuleResendAPIKey = "resend-api-key"
+)
+
+// clientRules returns fresh copies of the rules above, in rank order.
+func clientRules() []*Rule {
+	rs := clientCompiled()
+	out := make([]*Rule, len(rs))
+	for i, r := range rs {
+		c := *r
+		out[i] = &c
+	}
+	return out
+}
+
+var clientCompiled = sync.OnceValue(func() []*Rule {
+	return []*Rule{
+		{
+			ID:          RuleClientKeyLiteral,
+			Description: "API key handed to a client's constructor (cohere.Client(\"…\"), new OpenAIClient(\"…\"))",
+			builtinRE: builtinExpr(`(?:\b[a-z_][\w]*\.(?:Async|Rest)?Client(?:V\d)?|\bnew[ \t]+[A-Z][\w]*Client|\b(?:[A-Z][\w]*)?Client(?:\.new|::new)?|\binitClient|\b(?i:twilio))` +
+				`[ \t]*\([ \t]*(?:` +
+				// an account's ID, then its secret: Twilio's Client(sid,
+				// token), Plivo's RestClient(auth_id, token)
+				`(?:"[A-Za-z0-9_.@-]{6,64}"|'[A-Za-z0-9_.@-]{6,64}')[ \t]*,[ \t]*` + clientKeyName +
+				`(?:"(?P<secret>[A-Za-z0-9_-]{30,100})"|'(?P<secret>[A-Za-z0-9_-]{30,100})')[ \t]*[,)]` +
+				// or the key alone
+				`|` + clientKeyName + `(?:"(?P<secret>[A-Za-z0-9_-]{25,100})"|'(?P<secret>[A-Za-z0-9_-]{25,100})')[ \t]*[,)])`),
+			Keywords: []string{"client(", "clientv2(", "client (", "clientv2 (", "client.new(", "client::new(", "twilio("},
+			Validate: validClientKey,
+		},
+		{
+			ID:          RuleDiscordBotToken,
+			Description: "Discord bot token (the bot's ID in base64, a timestamp and an HMAC)",
+			builtinRE:   builtinExpr(`(?:^|[^A-Za-z0-9_.-])(?P<secret>[MNO][A-Za-z0-9_-]{22,26}\.[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{27,38})(?:[^A-Za-z0-9_.-]|$)`),
+			// the file names Discord (an import, a package, a variable)
+			// before the token, or hands it to login()
+			Keywords: []string{"discord", "login("},
+			Before:   4 << 10,
+			After:    16 << 10,
+			Validate: validDiscordBotToken,
+		},
+		{
+			ID:          RuleSentryDSN,
+			Description: "Sentry DSN's key (https://<key>@o1.ingest.sentry.io/1); a warning: Sentry ships DSNs in browser code",
+			builtinRE:   builtinExpr(`\bhttps?://(?P<secret>[0-9a-f]{32})(?::[0-9a-f]{32})?@(?:[a-z0-9-]+\.)*(?:sentry\.io|sentry[a-z0-9-]*\.[a-z0-9.-]+)(?::\d+)?/(?:[a-z0-9_-]+/)?\d+\b`),
+			Keywords:    []string{"sentry"},
+			Before:      256,
+			Entropy:     3,
+		},
+		{
+			ID:              RuleResendAPIKey,
+			Description:     "Resend API key (re_…_…)",
+			builtinRE:       builtinExpr(`\b(?P<secret>re_[A-Za-z0-9]{8}_[A-Za-z0-9]{24})\b`),
+			Keywords:        []string{"re_"},
+			Entropy:         3.5,
+			Validate:        func(c Candidate) bool { return mixedClasses(c.Secret[3:]) },
+			startsAtKeyword: true,
+			tokenAtKeyword:  true,
+		},
+	}
+})
+
+// an argument's name before the key, where the language names it
+const clientKeyName = `(?:(?i:api_?key|api_?token|auth_?token|token|key|secret)[ \t]*=[ \t]*)?`
+
+// validClientKey: the literal is a key, not a name or an ID: letters of
+// both cases and digits at 3.5 bits a byte, or 32 or more hex digits
+// with letters among them; not a UUID.
+func validClientKey(c Candidate) bool {
+	v := c.Secret
+	if IsPlaceholder(v) || allSame(v) {
+		return false
+	}
+	if len(v) == 36 && bytes.Count(v, []byte("-")) == 4 {
+		return false // a UUID: an ID
+	}
+	if mixedClasses(v) {
+		return c.secretEntropy() >= 3.5
+	}
+	hex := len(v) >= 32 && hasDigit(v)
+	for _, b := range v {
+		if !(b >= '0' && b <= '9' || b >= 'a' && b <= 'f') {
+			hex = false
+			break
+		}
+	}
+	return hex && bytes.ContainsAny(v, "abcdef")
+}
+
+// validDiscordBotToken: the first part is the bot's ID, a snowflake of
+// 17 to 20 digits, in base64.
+func validDiscordBotToken(c Candidate) bool {
+	id, _, _ := bytes.Cut(c.Secret, []byte("."))
+	raw, err := base64.RawURLEncoding.DecodeString(string(bytes.TrimRight(id, "=")))
+	if err != nil {
+		return false
+	}
+	if len(raw) < 17 || len(raw) > 20 {
+		return false
+	}
+	for _, b := range raw {
+		if b < '0' || b > '9' {
+			return false
+		}
+	}
+	return raw[0] != '0'
+}
