@@ -65,7 +65,7 @@ type Doc struct {
 	Headings    []*Heading
 	WorkItems   []*WorkItem
 	StatusLines []*Line // every body "Status: ..." line, in order
-	Facts       []*Fact
+	Facts       Facts   // "- key: value" list items
 	// KeyValues are the facts stated in the other forms of a key and its
 	// value: table rows and bold labels (see FactForm). Apart from Facts,
 	// whose rules read list items only.

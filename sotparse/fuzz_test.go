@@ -298,7 +298,13 @@ func FuzzParseDoc(f *testing.F) {
 				c.span(fmt.Sprintf("%s checkbox %d", it.ID, i), cb.Pos, cb.End)
 			}
 		}
-		for _, fa := range append(slices.Clip(d.Facts), d.KeyValues...) {
+		for _, fa := range append(slices.Collect(func(yield func(*Fact) bool) {
+			for _, f := range d.Facts.All() {
+				if !yield(f) {
+					return
+				}
+			}
+		}), d.KeyValues...) {
 			c.span("fact "+fa.Key, fa.Pos, fa.End)
 			c.in("fact "+fa.Key+" value", fa.ValuePos)
 		}

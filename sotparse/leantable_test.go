@@ -181,7 +181,7 @@ func TestLeanTables(t *testing.T) {
 		}{
 			{"blocks", got.blockEnc, want.blockEnc},
 			{"key values", got.KeyValues, want.KeyValues},
-			{"facts", got.Facts, want.Facts},
+			{"facts", allFacts(got.Facts), allFacts(want.Facts)},
 			{"references", allRefs(got.Refs), allRefs(want.Refs)},
 			{"headings", got.Headings, want.Headings},
 			{"work items", got.WorkItems, want.WorkItems},
@@ -206,6 +206,14 @@ func allRefs(rs Refs) []Ref {
 	var out []Ref
 	for _, r := range rs.All() {
 		out = append(out, r)
+	}
+	return out
+}
+
+func allFacts(fs Facts) []*Fact {
+	var out []*Fact
+	for _, f := range fs.All() {
+		out = append(out, f)
 	}
 	return out
 }

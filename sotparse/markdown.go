@@ -150,9 +150,10 @@ func parseDocWith(p parser.Parser, f *File, report func(check string, pos, end t
 		p := f.Pos(s.BodyStart + deep[0])
 		report("syntax", p, p, nestingMessage(len(deep)))
 	}
-	x := &extractor{d: d, f: f, src: body, base: s.BodyStart, bb: bb, section: -1, slabs: slabs, refs: refs}
+	x := &extractor{d: d, f: f, src: body, base: s.BodyStart, bb: bb, section: -1, slabs: slabs, refs: refs, facts: factsBuilder{texts: refs.texts}}
 	root := p.Parse(text.NewReader(body), parser.WithContext(parser.NewContext()))
 	x.walk(root, 0)
+	d.Facts = x.facts.facts(slabs)
 	d.Refs = refs.refs(slabs)
 	slabs.keepRefsBuilder(refs)
 	d.blockEnc = bb.finish()
@@ -244,6 +245,7 @@ type extractor struct {
 
 	bb      *blockBuilder
 	refs    *refsBuilder
+	facts   factsBuilder
 	section int // index in d.Headings of the section we are in, or -1
 	end     int // the furthest body offset a block seen so far reaches
 
@@ -508,7 +510,7 @@ func (x *extractor) listItem(li *ast.ListItem) {
 		return
 	}
 	if m := matchFact(unsafe.String(unsafe.SliceData(line), len(line))); m != nil {
-		x.d.Facts = append(x.d.Facts, &Fact{Key: x.slabs.intern(line[m[2]:m[3]]), Value: x.slabs.intern(line[m[4]:m[5]]), Pos: x.pos(start), End: x.pos(start + len(line)), ValuePos: x.pos(start + m[4])})
+		x.facts.add(line[m[2]:m[3]], line[m[4]:m[5]], x.pos(start), x.pos(start+len(line)), x.pos(start+m[4]))
 	} else if line[0] == '*' || line[0] == '_' {
 		x.label(line, start)
 	}

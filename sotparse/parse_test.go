@@ -130,7 +130,7 @@ func TestDocModel(t *testing.T) {
 		t.Errorf("phrases = %+v", d.PhraseLists)
 	}
 	facts := map[string]string{}
-	for _, f := range d.Facts {
+	for _, f := range d.Facts.All() {
 		facts[f.Key] = f.Value
 	}
 	if facts["repeatability_count"] != "2" || facts["commit"] != "`05ab2ff`" {

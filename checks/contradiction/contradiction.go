@@ -364,7 +364,7 @@ var keptExtracted sotparse.MemoKey
 func extract(d *sotparse.Doc) *docInfo {
 	di := &docInfo{d: d, docText: &noText}
 	di.validated, di.blocked = status(d)
-	for _, f := range d.Facts {
+	for _, f := range d.Facts.All() {
 		if provenanceKey(factKey(f)) {
 			di.provenance = append(di.provenance, f)
 		}
@@ -536,10 +536,14 @@ func readText(d *sotparse.Doc, content []byte) *docText {
 	_, blocked := status(d)
 	// "Approval is still required" contradicts only a record of approval
 	// not granted.
-	approvalDenied := slices.ContainsFunc(d.Facts, func(f *sotparse.Fact) bool {
+	approvalDenied := false
+	for _, f := range d.Facts.All() {
 		// The key first: most facts are not approval's.
-		return approvalKey(factKey(f)) && approvalFalse(fact(f))
-	})
+		if approvalKey(factKey(f)) && approvalFalse(fact(f)) {
+			approvalDenied = true
+			break
+		}
+	}
 	// The section of each work item, for the prerequisites it names.
 	items := itemSections(d)
 	itemAt := items.at
@@ -577,9 +581,9 @@ func readText(d *sotparse.Doc, content []byte) *docText {
 	di.runCites = readRunCites(d, content)
 	di.commandSays = append(di.commandSays, readBlockCommands(d, content)...)
 	factLines := map[int]bool{} // the lines of its facts, read as facts
-	if len(d.Facts) > 0 {
+	if d.Facts.Len() > 0 {
 		lined := d.File.Lines() // during the parse the table is whole; Lines() costs nothing then, and a later reader would find it packed
-		for _, f := range d.Facts {
+		for _, f := range d.Facts.All() {
 			factLines[lined.Line(f.Pos)] = true
 		}
 	}

@@ -415,7 +415,7 @@ func factRoles(d *sotparse.Doc) []roleClaim {
 	}
 	sec := map[string]*half{}
 	hi := 0
-	for _, f := range d.Facts {
+	for _, f := range d.Facts.All() {
 		if hi < len(d.Headings) && d.Headings[hi].Pos < f.Pos {
 			for hi < len(d.Headings) && d.Headings[hi].Pos < f.Pos {
 				hi++

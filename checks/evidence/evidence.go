@@ -228,7 +228,7 @@ func (c *checker) doc(d *sotparse.Doc) {
 		}
 	}
 	sections := newSections(d.Headings)
-	for _, f := range d.Facts {
+	for _, f := range d.Facts.All() {
 		spec, ok := factSpecs[normKey(f.Key)]
 		if !ok {
 			continue

@@ -1455,7 +1455,7 @@ func index(d *sotparse.Doc, content []byte, pats *remainPatterns, texts *sotpars
 			di.results = append(di.results, result{w, l.ValuePos})
 		}
 	}
-	for _, f := range d.Facts {
+	for _, f := range d.Facts.All() {
 		if !strings.EqualFold(f.Key, "status") {
 			continue
 		}
