@@ -157,10 +157,11 @@ type WorkItem struct {
 	Level    int
 	Pos, End token.Pos // the heading
 
-	Type       *Line
-	Status     *Line // the first Status line of the section
-	BlockedBy  *Line
-	Blockers   []*Ref // CTO-WORK ids on the Blocked by line(s)
+	Type      *Line
+	Status    *Line // the first Status line of the section
+	BlockedBy *Line
+	Blockers  Refs // CTO-WORK ids on the Blocked by line(s), packed
+
 	Validator  *Line
 	Checkboxes []*Checkbox
 }

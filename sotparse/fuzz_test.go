@@ -291,7 +291,7 @@ func FuzzParseDoc(f *testing.F) {
 			line(it.ID+" Status", it.Status)
 			line(it.ID+" Blocked by", it.BlockedBy)
 			line(it.ID+" Validator", it.Validator)
-			for _, r := range it.Blockers {
+			for _, r := range it.Blockers.All() {
 				c.span(it.ID+" blocker "+r.Text, r.Pos, r.End)
 			}
 			for i, cb := range it.Checkboxes {

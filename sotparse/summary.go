@@ -265,10 +265,10 @@ func (e *summaryEncoder) line(l *Line, items map[*WorkItem]int) {
 	}
 }
 
-func (e *summaryEncoder) refs(rs []*Ref) {
-	e.uint(uint64(len(rs)))
-	for _, r := range rs {
-		e.ref(*r)
+func (e *summaryEncoder) refs(rs Refs) {
+	e.uint(uint64(rs.Len()))
+	for _, r := range rs.All() {
+		e.ref(r)
 	}
 }
 
@@ -415,7 +415,7 @@ func decodeSummary(f *File, data []byte, texts *Texts) (doc *Doc, err error) {
 		statusIdx[i] = d.count(len(data))
 		it.BlockedBy = d.line(&pending)
 		it.Validator = d.line(&pending)
-		it.Blockers = d.refs()
+		it.Blockers = d.packedRefs(texts)
 		it.Checkboxes = sized[*Checkbox](d.count(len(data)))
 		for j := range it.Checkboxes {
 			it.Checkboxes[j] = &Checkbox{Checked: d.bool(), Pos: d.pos(), End: d.pos()}

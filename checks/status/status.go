@@ -563,7 +563,7 @@ func (c *checker) acceptance(it *sotparse.WorkItem) {
 // validated.
 func (c *checker) blockers(it *sotparse.WorkItem) {
 	seen := map[string]bool{}
-	for _, b := range it.Blockers {
+	for _, b := range it.Blockers.All() {
 		id := strings.ToUpper(b.Text)
 		if id == it.ID || seen[id] {
 			continue
