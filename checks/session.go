@@ -360,7 +360,7 @@ func workIDs(d *sotparse.Doc) []string {
 	var ids []string
 	for _, it := range d.WorkItems {
 		ids = append(ids, strings.ToUpper(it.ID))
-		for _, r := range it.Blockers {
+		for _, r := range it.Blockers.All() {
 			ids = append(ids, strings.ToUpper(r.Text))
 		}
 	}

@@ -284,7 +284,7 @@ func hoverID(b *strings.Builder, model *sotparse.Workspace, id string) {
 			if it.Status != nil {
 				statuses = append(statuses, status{doc.Path, firstWord(it.Status.Value)})
 			}
-			for _, r := range it.Blockers {
+			for _, r := range it.Blockers.All() {
 				blockers = append(blockers, r.Text)
 			}
 		}

@@ -65,7 +65,7 @@ type Doc struct {
 	Headings    []*Heading
 	WorkItems   []*WorkItem
 	StatusLines []*Line // every body "Status: ..." line, in order
-	Facts       []*Fact
+	Facts       Facts   // "- key: value" list items
 	// KeyValues are the facts stated in the other forms of a key and its
 	// value: table rows and bold labels (see FactForm). Apart from Facts,
 	// whose rules read list items only.
@@ -157,10 +157,11 @@ type WorkItem struct {
 	Level    int
 	Pos, End token.Pos // the heading
 
-	Type       *Line
-	Status     *Line // the first Status line of the section
-	BlockedBy  *Line
-	Blockers   []*Ref // CTO-WORK ids on the Blocked by line(s)
+	Type      *Line
+	Status    *Line // the first Status line of the section
+	BlockedBy *Line
+	Blockers  Refs // CTO-WORK ids on the Blocked by line(s), packed
+
 	Validator  *Line
 	Checkboxes []*Checkbox
 }

@@ -795,7 +795,7 @@ func (ws *Workspace) keepFields(d *Doc) {
 func (ws *Workspace) ForgetModel() {
 	for _, d := range ws.Docs {
 		d.Frontmatter, d.Headings, d.WorkItems, d.StatusLines = nil, nil, nil, nil
-		d.Facts, d.KeyValues, d.PhraseLists, d.Refs, d.visits = nil, nil, nil, Refs{}, nil
+		d.Facts, d.KeyValues, d.PhraseLists, d.Refs, d.visits = Facts{}, nil, nil, Refs{}, nil
 	}
 	ws.Workboard, ws.Records, ws.Glossary = nil, nil, nil
 	ws.prepared = nil

@@ -291,14 +291,20 @@ func FuzzParseDoc(f *testing.F) {
 			line(it.ID+" Status", it.Status)
 			line(it.ID+" Blocked by", it.BlockedBy)
 			line(it.ID+" Validator", it.Validator)
-			for _, r := range it.Blockers {
+			for _, r := range it.Blockers.All() {
 				c.span(it.ID+" blocker "+r.Text, r.Pos, r.End)
 			}
 			for i, cb := range it.Checkboxes {
 				c.span(fmt.Sprintf("%s checkbox %d", it.ID, i), cb.Pos, cb.End)
 			}
 		}
-		for _, fa := range append(slices.Clip(d.Facts), d.KeyValues...) {
+		for _, fa := range append(slices.Collect(func(yield func(*Fact) bool) {
+			for _, f := range d.Facts.All() {
+				if !yield(f) {
+					return
+				}
+			}
+		}), d.KeyValues...) {
 			c.span("fact "+fa.Key, fa.Pos, fa.End)
 			c.in("fact "+fa.Key+" value", fa.ValuePos)
 		}

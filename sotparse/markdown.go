@@ -150,9 +150,11 @@ func parseDocWith(p parser.Parser, f *File, report func(check string, pos, end t
 		p := f.Pos(s.BodyStart + deep[0])
 		report("syntax", p, p, nestingMessage(len(deep)))
 	}
-	x := &extractor{d: d, f: f, src: body, base: s.BodyStart, bb: bb, section: -1, slabs: slabs, refs: refs}
+	x := &extractor{d: d, f: f, src: body, base: s.BodyStart, bb: bb, section: -1, slabs: slabs, refs: refs, facts: factsBuilder{texts: refs.texts}}
 	root := p.Parse(text.NewReader(body), parser.WithContext(parser.NewContext()))
 	x.walk(root, 0)
+	x.flushBlockers()
+	d.Facts = x.facts.facts(slabs)
 	d.Refs = refs.refs(slabs)
 	slabs.keepRefsBuilder(refs)
 	d.blockEnc = bb.finish()
@@ -242,10 +244,14 @@ type extractor struct {
 	phraseLevel  int
 	inBlockquote int
 
-	bb      *blockBuilder
-	refs    *refsBuilder
-	section int // index in d.Headings of the section we are in, or -1
-	end     int // the furthest body offset a block seen so far reaches
+	bb    *blockBuilder
+	refs  *refsBuilder
+	facts factsBuilder
+
+	blockersOf *WorkItem   // the item blockers holds the blockers of
+	blockers   refsBuilder // its blockers, packed once the parse leaves its section
+	section    int         // index in d.Headings of the section we are in, or -1
+	end        int         // the furthest body offset a block seen so far reaches
 
 	slabs *modelSlabs // what the model's headings, work items, lines and references are cut from
 
@@ -463,10 +469,31 @@ func (x *extractor) paragraph(p *ast.Paragraph) {
 			val := raw[m[4]:m[5]]
 			for _, w := range workIDPattern.FindAllIndex(val, -1) {
 				o := seg.Start + m[4] + w[0]
-				r := &Ref{Kind: RefWorkID, Text: x.slabs.intern(val[w[0]:w[1]]), Pos: x.pos(o), End: x.pos(o + w[1] - w[0])}
-				it.Blockers = append(it.Blockers, r)
+				x.blocker(it, val[w[0]:w[1]], x.pos(o), x.pos(o+w[1]-w[0]))
 			}
 		}
+	}
+}
+
+// blocker adds a blocker of it, which it packs once the parse has left
+// its section (flushBlockers): as a *Ref each (48 bytes and a pointer)
+// they were 12 MB of the live heap on a workspace of long dependency
+// chains (graph at 10,000 documents, 45,000 items, 0-12 blockers each).
+func (x *extractor) blocker(it *WorkItem, id []byte, pos, end token.Pos) {
+	if x.blockersOf != it {
+		x.flushBlockers()
+		x.blockersOf = it
+		x.blockers = refsBuilder{texts: x.refs.texts, packed: x.blockers.packed[:0]}
+	}
+	x.blockers.addBytes(RefWorkID, id, pos, end)
+}
+
+// flushBlockers packs the blockers added since the last flush into their
+// item's.
+func (x *extractor) flushBlockers() {
+	if x.blockersOf != nil {
+		x.blockersOf.Blockers = x.blockers.refs(x.slabs)
+		x.blockersOf = nil
 	}
 }
 
@@ -508,7 +535,7 @@ func (x *extractor) listItem(li *ast.ListItem) {
 		return
 	}
 	if m := matchFact(unsafe.String(unsafe.SliceData(line), len(line))); m != nil {
-		x.d.Facts = append(x.d.Facts, &Fact{Key: x.slabs.intern(line[m[2]:m[3]]), Value: x.slabs.intern(line[m[4]:m[5]]), Pos: x.pos(start), End: x.pos(start + len(line)), ValuePos: x.pos(start + m[4])})
+		x.facts.add(line[m[2]:m[3]], line[m[4]:m[5]], x.pos(start), x.pos(start+len(line)), x.pos(start+m[4]))
 	} else if line[0] == '*' || line[0] == '_' {
 		x.label(line, start)
 	}

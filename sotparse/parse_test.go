@@ -111,8 +111,8 @@ func TestDocModel(t *testing.T) {
 	if w.Type == nil || w.Type.Value != "AFK" || w.Status.Word() != "validated" || w.Validator == nil {
 		t.Errorf("item lines: type=%v status=%v validator=%v", w.Type, w.Status, w.Validator)
 	}
-	if len(w.Blockers) != 2 || w.Blockers[0].Text != "CTO-WORK-008" || w.Blockers[1].Text != "CTO-WORK-007" {
-		t.Errorf("blockers = %+v", w.Blockers)
+	if bl := allRefs(w.Blockers); len(bl) != 2 || bl[0].Text != "CTO-WORK-008" || bl[1].Text != "CTO-WORK-007" || bl[0].Kind != RefWorkID {
+		t.Errorf("blockers = %+v", bl)
 	}
 	if len(w.Checkboxes) != 2 || !w.Checkboxes[0].Checked || w.Checkboxes[1].Checked {
 		t.Errorf("checkboxes = %+v", w.Checkboxes)
@@ -130,7 +130,7 @@ func TestDocModel(t *testing.T) {
 		t.Errorf("phrases = %+v", d.PhraseLists)
 	}
 	facts := map[string]string{}
-	for _, f := range d.Facts {
+	for _, f := range d.Facts.All() {
 		facts[f.Key] = f.Value
 	}
 	if facts["repeatability_count"] != "2" || facts["commit"] != "`05ab2ff`" {

@@ -110,8 +110,8 @@ func (d *Doc) AppendSummary(b []byte) []byte {
 	for _, l := range d.StatusLines {
 		e.line(l, items)
 	}
-	e.uint(uint64(len(d.Facts)))
-	for _, f := range d.Facts {
+	e.uint(uint64(d.Facts.Len()))
+	for _, f := range d.Facts.All() {
 		e.str(f.Key)
 		e.str(f.Value)
 		e.pos(f.Pos)
@@ -265,10 +265,10 @@ func (e *summaryEncoder) line(l *Line, items map[*WorkItem]int) {
 	}
 }
 
-func (e *summaryEncoder) refs(rs []*Ref) {
-	e.uint(uint64(len(rs)))
-	for _, r := range rs {
-		e.ref(*r)
+func (e *summaryEncoder) refs(rs Refs) {
+	e.uint(uint64(rs.Len()))
+	for _, r := range rs.All() {
+		e.ref(r)
 	}
 }
 
@@ -415,7 +415,7 @@ func decodeSummary(f *File, data []byte, texts *Texts) (doc *Doc, err error) {
 		statusIdx[i] = d.count(len(data))
 		it.BlockedBy = d.line(&pending)
 		it.Validator = d.line(&pending)
-		it.Blockers = d.refs()
+		it.Blockers = d.packedRefs(texts)
 		it.Checkboxes = sized[*Checkbox](d.count(len(data)))
 		for j := range it.Checkboxes {
 			it.Checkboxes[j] = &Checkbox{Checked: d.bool(), Pos: d.pos(), End: d.pos()}
@@ -437,10 +437,7 @@ func decodeSummary(f *File, data []byte, texts *Texts) (doc *Doc, err error) {
 			doc.WorkItems[i].Status = doc.StatusLines[si-1]
 		}
 	}
-	doc.Facts = sized[*Fact](d.count(len(data)))
-	for i := range doc.Facts {
-		doc.Facts[i] = &Fact{Key: d.str(), Value: d.str(), Pos: d.pos(), End: d.pos(), ValuePos: d.pos()}
-	}
+	doc.Facts = d.packedFacts(d.count(len(data)), texts)
 	doc.KeyValues = sized[*Fact](d.count(len(data)))
 	for i := range doc.KeyValues {
 		doc.KeyValues[i] = &Fact{Key: d.str(), Value: d.str(), Pos: d.pos(), End: d.pos(), ValuePos: d.pos(), Form: FactForm(d.uint())}
@@ -584,6 +581,24 @@ func (d *summaryDecoder) refs() []*Ref {
 		rs[i] = &Ref{Kind: RefKind(d.count(int(RefCommit))), Text: d.str(), Pos: d.pos(), End: d.pos()}
 	}
 	return rs
+}
+
+// packedFacts decodes a document's facts into Facts, their texts in
+// texts (a table of their own if nil).
+func (d *summaryDecoder) packedFacts(n int, texts *Texts) Facts {
+	if texts == nil {
+		texts = NewTexts()
+	}
+	b := factsBuilder{texts: texts}
+	for range n {
+		key, value := d.str(), d.str()
+		pos, end, valuePos := d.pos(), d.pos(), d.pos()
+		if d.err != nil {
+			return Facts{}
+		}
+		b.addID(texts.ID(key), texts.ID(value), pos, end, valuePos)
+	}
+	return b.facts(nil)
 }
 
 // packedRefs decodes a document's references into Refs, their texts in

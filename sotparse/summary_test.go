@@ -225,6 +225,10 @@ func (c *docComparer) value(path string, a, b reflect.Value) {
 		}
 		c.value(path, reflect.ValueOf(unpack(a.Interface().(Refs))), reflect.ValueOf(unpack(b.Interface().(Refs))))
 		return
+	case a.Type() == reflect.TypeFor[Facts]():
+		// Packed as Refs are.
+		c.value(path, reflect.ValueOf(allFacts(a.Interface().(Facts))), reflect.ValueOf(allFacts(b.Interface().(Facts))))
+		return
 	}
 	switch a.Kind() {
 	case reflect.Pointer:

@@ -213,7 +213,7 @@ func (c *docCheck) claims(b *body) {
 // bold labels.
 func facts(d *sotparse.Doc) iter.Seq[*sotparse.Fact] {
 	return func(yield func(*sotparse.Fact) bool) {
-		for _, f := range d.Facts {
+		for _, f := range d.Facts.All() {
 			if !yield(f) {
 				return
 			}

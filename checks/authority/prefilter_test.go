@@ -212,7 +212,7 @@ func TestPrefilterSound(t *testing.T) {
 					check(d.Path, bl.Text[s[0]:s[1]])
 				}
 			}
-			for _, f := range d.Facts {
+			for _, f := range d.Facts.All() {
 				check(d.Path, strings.Trim(f.Key, "`")+": "+plain(f.Value))
 			}
 			if d.Frontmatter != nil {

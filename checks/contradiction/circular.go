@@ -24,7 +24,7 @@ func indexBlockers(docs []*sotparse.Doc) map[string][]blocker {
 	blockedBy := map[string][]blocker{}
 	for _, d := range docs {
 		for _, it := range d.WorkItems {
-			for _, r := range it.Blockers {
+			for _, r := range it.Blockers.All() {
 				blockedBy[it.ID] = append(blockedBy[it.ID], blocker{r.Text, r.Pos, d.Path})
 			}
 		}
@@ -49,7 +49,7 @@ func (c *checker) circularReadiness() {
 		}
 		// An item's Blocked by line names what it needs first too.
 		for _, it := range di.d.WorkItems {
-			for _, r := range it.Blockers {
+			for _, r := range it.Blockers.All() {
 				needed[r.Text] = true
 			}
 		}
@@ -122,7 +122,7 @@ func (c *checker) circularReadiness() {
 			continue
 		}
 		for _, it := range di.d.WorkItems {
-			for _, r := range it.Blockers {
+			for _, r := range it.Blockers.All() {
 				if r.Text == it.ID || cycles[pair(it.ID, r.Text)] {
 					continue
 				}

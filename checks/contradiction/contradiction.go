@@ -142,11 +142,7 @@ func (dt *docText) detach() *docText {
 	var copies owned.Copies
 	own := copies.Own
 	clone := func(st *statement) { st.text = own(st.text) }
-	for i := range dt.roles {
-		r := &dt.roles[i]
-		r.pair, r.key, r.role, r.word = own(r.pair), own(r.key), own(r.role), own(r.word)
-		r.sentence = own(r.sentence)
-	}
+	dt.roles.detach(own)
 	if dt.stillRequired != nil {
 		clone(dt.stillRequired)
 	}
@@ -279,7 +275,7 @@ type docInfo struct {
 	phraseIDs       []idStatement    // ids its required phrases name
 	commands        []commandFact    // "- Harness command: `...`"
 	provenance      []*sotparse.Fact // facts giving an approval source (provenanceKey)
-	factRoles       []roleClaim      // roles its key: value facts give
+	factRoles       roleSet          // roles its key: value facts give
 	textRead        bool             // docText is taken (checker.text)
 	// The statements of its text, shared with the DocCheck's result (not
 	// a copy of it: every document's would be held twice); noText until
@@ -308,7 +304,7 @@ var noText docText
 // docText holds the statements of a document's text the rules compare
 // (readText): positions and the sentences quoted in messages.
 type docText struct {
-	roles          []roleClaim
+	roles          roleSet
 	stillRequired  *statement               // "approval is still required"
 	doNotMark      []idStatement            // "Do not mark `ID` validated", in a blocked document
 	fileNames      map[string]bool          // document file names it names ("X-EVIDENCE.md"), while read
@@ -368,7 +364,7 @@ var keptExtracted sotparse.MemoKey
 func extract(d *sotparse.Doc) *docInfo {
 	di := &docInfo{d: d, docText: &noText}
 	di.validated, di.blocked = status(d)
-	for _, f := range d.Facts {
+	for _, f := range d.Facts.All() {
 		if provenanceKey(factKey(f)) {
 			di.provenance = append(di.provenance, f)
 		}
@@ -395,7 +391,8 @@ func extract(d *sotparse.Doc) *docInfo {
 	// Held for every document until the rules run: as ids, not a map
 	// of strings (a document that names hundreds held ~5 KB).
 	di.links = d.Refs.TextSet(sotparse.RefSOTPath, "/")
-	di.factRoles = factRoles(d)
+	di.factRoles.add(nil, nil, factRoles(d)...)
+	di.factRoles.index = nil
 	workIDs := idRefs{d: d}
 	for i, h := range d.Headings {
 		if workboardHeading(h.Text) && di.workboardList == nil {
@@ -539,10 +536,14 @@ func readText(d *sotparse.Doc, content []byte) *docText {
 	_, blocked := status(d)
 	// "Approval is still required" contradicts only a record of approval
 	// not granted.
-	approvalDenied := slices.ContainsFunc(d.Facts, func(f *sotparse.Fact) bool {
+	approvalDenied := false
+	for _, f := range d.Facts.All() {
 		// The key first: most facts are not approval's.
-		return approvalKey(factKey(f)) && approvalFalse(fact(f))
-	})
+		if approvalKey(factKey(f)) && approvalFalse(fact(f)) {
+			approvalDenied = true
+			break
+		}
+	}
 	// The section of each work item, for the prerequisites it names.
 	items := itemSections(d)
 	itemAt := items.at
@@ -580,9 +581,9 @@ func readText(d *sotparse.Doc, content []byte) *docText {
 	di.runCites = readRunCites(d, content)
 	di.commandSays = append(di.commandSays, readBlockCommands(d, content)...)
 	factLines := map[int]bool{} // the lines of its facts, read as facts
-	if len(d.Facts) > 0 {
+	if d.Facts.Len() > 0 {
 		lined := d.File.Lines() // during the parse the table is whole; Lines() costs nothing then, and a later reader would find it packed
-		for _, f := range d.Facts {
+		for _, f := range d.Facts.All() {
 			factLines[lined.Line(f.Pos)] = true
 		}
 	}
@@ -643,7 +644,7 @@ func readText(d *sotparse.Doc, content []byte) *docText {
 		}
 		if t := strings.TrimSpace(text); strings.HasPrefix(t, "|") {
 			ln := newLine(d, l)
-			di.roles = append(di.roles, table.row(d, ln.pos, ln.end, t)...)
+			di.roles.add(content, tf, table.row(d, ln.pos, ln.end, t)...)
 		} else {
 			table = roleTable{}
 		}
@@ -672,7 +673,7 @@ func readText(d *sotparse.Doc, content []byte) *docText {
 			}
 			// A pair named in plain text says "with model" or ", model".
 			if m&kModel != 0 && mayNameRole(m) && roleWord.MatchString(text) {
-				di.roles = append(di.roles, newLine(d, l).roleClaims()...)
+				di.roles.add(content, tf, newLine(d, l).roleClaims()...)
 			}
 			return // every other statement read here quotes an id or a name
 		}
@@ -701,7 +702,7 @@ func readText(d *sotparse.Doc, content []byte) *docText {
 			di.readPrerequisites(ln, item, readiness != "", workIDs.get())
 		}
 		if role && strings.Contains(ln.text, code) && roleWord.MatchString(ln.text) {
-			di.roles = append(di.roles, ln.roleClaims()...)
+			di.roles.add(content, tf, ln.roleClaims()...)
 		}
 	})
 	return di

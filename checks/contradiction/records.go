@@ -41,7 +41,7 @@ func (c *checker) staleRecords() {
 		return
 	}
 	for _, e := range c.docs {
-		if !e.validated || e.d.Kind == sotparse.KindRecord || len(e.d.Facts) == 0 && len(e.states) == 0 {
+		if !e.validated || e.d.Kind == sotparse.KindRecord || e.d.Facts.Len() == 0 && len(e.states) == 0 {
 			continue
 		}
 		written := fmDate(e.d, false)
@@ -52,7 +52,7 @@ func (c *checker) staleRecords() {
 			}
 			cites := e.links.Has(r.di.d.Path)
 			said := map[int]bool{} // lines reported, so a fact read again as prose is reported once
-			for _, f := range e.d.Facts {
+			for _, f := range e.d.Facts.All() {
 				v := strings.ToLower(strings.Trim(strings.TrimSpace(f.Value), "`*_"))
 				w, _, _ := strings.Cut(v, " ")
 				if !currentWords[strings.TrimRight(w, ".,;")] {

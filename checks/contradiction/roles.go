@@ -6,6 +6,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"unsafe"
 
 	"github.com/svrnty/sotvet/sotparse"
 )
@@ -13,16 +14,126 @@ import (
 // roleClaim is a statement giving a provider/model pair a role: a fact
 // (subject: the pair; property: its role on the route's provider path;
 // value: primary or fallback) read from a sentence, a table row or a group
-// of key: value facts.
+// of key: value facts. It is the form a line is read into; a document
+// keeps its claims in a roleSet.
 type roleClaim struct {
-	di       *docInfo
 	pair     string // "`provider` / `model`", as written
 	key      string // the pair, lower-cased
 	role     string // "primary" or "fallback"
 	word     string // the role word, lower-cased ("default")
 	bare     bool   // the pair is named in plain text, not code spans
 	pos, end token.Pos
-	sentence string
+	said     string // the sentence, unquoted: what a message quotes of it
+}
+
+// roleSet holds the role claims of one document: each distinct pair once,
+// and per claim its place, its role word and an index into the pairs. A
+// sentence that is the document's own text between the claim's positions
+// (a table row, most sentences) is not held: it is read back when a
+// finding quotes it, which few do (the first maxRelated claims of a role
+// per pair). Held for every document until the rules run: on a workspace
+// whose matrices give a dozen pairs roles in thousands of rows, each claim
+// held its pair, key and sentence as strings of its own (~300 bytes).
+type roleSet struct {
+	pairs  []rolePair
+	claims []heldRole
+	index  map[rolePair]int32 // while read (detach lets it go)
+}
+
+type rolePair struct{ pair, key string }
+
+// heldRole is a role claim as a document holds it.
+type heldRole struct {
+	pos, end token.Pos
+	word     string // the role word, lower-cased (a constant for the usual ones)
+	sentence string // the sentence, quoted; "" when fromSource
+	pair     int32  // index in roleSet.pairs
+	bare     bool
+	fallback bool // the role: fallback, else primary
+	// fromSource: the sentence is the text between pos and end (quoted).
+	fromSource bool
+}
+
+// role returns the role hr gives: "primary" or "fallback".
+func (hr *heldRole) role() string {
+	if hr.fallback {
+		return "fallback"
+	}
+	return "primary"
+}
+
+// canonicalWords are the usual role words: a claim holds these constants,
+// not a string of its own.
+var canonicalWords = func() map[string]string {
+	m := map[string]string{}
+	for w := range roleWords {
+		m[w] = w
+	}
+	return m
+}()
+
+// add adds claims; src, when not nil, is the document's text, from which
+// a claim's sentence is read back when it is the text between its
+// positions (tf: the document's file).
+func (rs *roleSet) add(src []byte, tf *token.File, claims ...roleClaim) {
+	for _, rc := range claims {
+		p := rolePair{rc.pair, rc.key}
+		i, ok := rs.index[p]
+		if !ok {
+			i = int32(len(rs.pairs))
+			rs.pairs = append(rs.pairs, p)
+			if rs.index == nil {
+				rs.index = map[rolePair]int32{}
+			}
+			rs.index[p] = i
+		}
+		hr := heldRole{pos: rc.pos, end: rc.end, word: rc.word, pair: i, bare: rc.bare, fallback: rc.role == "fallback"}
+		if w, ok := canonicalWords[rc.word]; ok {
+			hr.word = w
+		}
+		if t, ok := sourceText(src, tf, rc.pos, rc.end); ok && t == rc.said {
+			hr.fromSource = true
+		} else {
+			hr.sentence = quote(rc.said)
+		}
+		rs.claims = append(rs.claims, hr)
+	}
+}
+
+// sourceText returns the text between pos and end in src, the content
+// of tf's document (a view of src), and whether they are in it.
+func sourceText(src []byte, tf *token.File, pos, end token.Pos) (string, bool) {
+	if src == nil || tf == nil {
+		return "", false
+	}
+	base := token.Pos(tf.Base())
+	if pos < base || end < pos || int(end-base) > len(src) {
+		return "", false
+	}
+	b := src[pos-base : end-base]
+	return unsafe.String(unsafe.SliceData(b), len(b)), true
+}
+
+// detach gives rs strings of its own (own copies a view once) and lets
+// what reading needed go.
+func (rs *roleSet) detach(own func(string) string) {
+	for i := range rs.pairs {
+		rs.pairs[i].pair, rs.pairs[i].key = own(rs.pairs[i].pair), own(rs.pairs[i].key)
+	}
+	for i := range rs.claims {
+		hr := &rs.claims[i]
+		if _, ok := canonicalWords[hr.word]; !ok {
+			hr.word = own(hr.word)
+		}
+		hr.sentence = own(hr.sentence)
+	}
+	rs.index = nil
+	if cap(rs.claims) > len(rs.claims) {
+		rs.claims = slices.Clone(rs.claims)
+	}
+	if cap(rs.pairs) > len(rs.pairs) {
+		rs.pairs = slices.Clone(rs.pairs)
+	}
 }
 
 // roleWords give a role: "default" and "primary" the primary path,
@@ -175,9 +286,9 @@ func (ln *line) sentenceClaims(base, stop int) []roleClaim {
 			pair: fmt.Sprintf("`%s` / `%s`", provider, model),
 			key:  strings.ToLower(provider + "\x00" + model),
 			role: roleOf(word), word: word, bare: bareP || bareM,
-			pos:      ln.d.File.Pos(ln.off(base + lead)),
-			end:      ln.d.File.Pos(ln.off(stop-1) + 1),
-			sentence: quote(strings.TrimSpace(ln.withCode(base, stop))),
+			pos:  ln.d.File.Pos(ln.off(base + lead)),
+			end:  ln.d.File.Pos(ln.off(stop-1) + 1),
+			said: strings.TrimSpace(ln.withCode(base, stop)),
 		})
 	}
 	return out
@@ -265,7 +376,7 @@ func (tb *roleTable) row(d *sotparse.Doc, pos, end token.Pos, raw string) []role
 		pair: fmt.Sprintf("`%s` / `%s`", cells[pc], cells[mc]),
 		key:  strings.ToLower(cells[pc] + "\x00" + cells[mc]),
 		role: role, word: word, pos: pos, end: end,
-		sentence: quote(strings.TrimSpace(raw)),
+		said: strings.TrimSpace(raw),
 	}}
 }
 
@@ -298,13 +409,13 @@ func factRoles(d *sotparse.Doc) []roleClaim {
 			out = append(out, roleClaim{
 				pair: fmt.Sprintf("`%s` / `%s`", p, m), key: strings.ToLower(p + "\x00" + m),
 				role: r, word: r, pos: h.provider.Pos, end: h.model.End,
-				sentence: quote(strings.Trim(h.provider.Key, "`") + ": `" + p + "`, " + strings.Trim(h.model.Key, "`") + ": `" + m + "`"),
+				said: strings.Trim(h.provider.Key, "`") + ": `" + p + "`, " + strings.Trim(h.model.Key, "`") + ": `" + m + "`",
 			})
 		}
 	}
 	sec := map[string]*half{}
 	hi := 0
-	for _, f := range d.Facts {
+	for _, f := range d.Facts.All() {
 		if hi < len(d.Headings) && d.Headings[hi].Pos < f.Pos {
 			for hi < len(d.Headings) && d.Headings[hi].Pos < f.Pos {
 				hi++
@@ -340,26 +451,52 @@ func factRoles(d *sotparse.Doc) []roleClaim {
 
 // roles reports pairs that are primary in one statement and fallback in
 // another.
+//
+// The claims stay where the documents hold them: a pair's group is a list
+// of references to them, and the related places of its findings (the
+// first maxRelated claims of the other role, the same for every claim of
+// the odd role) are formatted once per pair and shared by its findings.
 func (c *checker) roles() {
 	// A finding lands on a claim of a document read so far (one in
 	// focus): without one there is nothing to report, and the other
 	// documents' text is not read.
-	if !slices.ContainsFunc(c.docs, func(di *docInfo) bool { return len(di.roles) > 0 || len(di.factRoles) > 0 }) {
+	if !slices.ContainsFunc(c.docs, func(di *docInfo) bool { return len(di.roles.claims) > 0 || len(di.factRoles.claims) > 0 }) {
 		return
 	}
 	c.text(func(*docInfo) bool { return true })
-	byPair := map[string][]roleClaim{}
-	named := map[string]bool{} // pairs named in code spans or facts
+	// claimRef names a claim: its document's index in c.docs, and its
+	// index in the document's fact claims followed by its text claims.
+	type claimRef struct{ doc, i int32 }
+	type group struct {
+		claims []claimRef
+		named  bool // named in code spans or facts
+	}
+	at := func(r claimRef) (*roleSet, *heldRole) {
+		di := c.docs[r.doc]
+		if n := int32(len(di.factRoles.claims)); r.i >= n {
+			return &di.docText.roles, &di.docText.roles.claims[r.i-n]
+		}
+		return &di.factRoles, &di.factRoles.claims[r.i]
+	}
+	byPair := map[string]*group{}
 	var keys []string
-	for _, di := range c.docs {
-		for _, rc := range append(slices.Clone(di.factRoles), di.roles...) {
-			rc.di = di
-			if byPair[rc.key] == nil {
-				keys = append(keys, rc.key)
-			}
-			byPair[rc.key] = append(byPair[rc.key], rc)
-			if !rc.bare {
-				named[rc.key] = true
+	for k, di := range c.docs {
+		n := int32(0)
+		for _, rs := range []*roleSet{&di.factRoles, &di.docText.roles} {
+			for j := range rs.claims {
+				hr := &rs.claims[j]
+				key := rs.pairs[hr.pair].key
+				g := byPair[key]
+				if g == nil {
+					g = &group{}
+					byPair[key] = g
+					keys = append(keys, key)
+				}
+				g.claims = append(g.claims, claimRef{int32(k), n})
+				if !hr.bare {
+					g.named = true
+				}
+				n++
 			}
 		}
 	}
@@ -368,16 +505,16 @@ func (c *checker) roles() {
 		// A pair named only in plain text may be any two words: it is
 		// read as a provider and a model where the workspace names them so
 		// elsewhere.
-		if !named[k] {
+		g := byPair[k]
+		if !g.named {
 			continue
 		}
-		claims := byPair[k]
-		var primary, fallback []roleClaim
-		for _, rc := range claims {
-			if rc.role == "primary" {
-				primary = append(primary, rc)
+		var primary, fallback []claimRef
+		for _, r := range g.claims {
+			if _, hr := at(r); hr.fallback {
+				fallback = append(fallback, r)
 			} else {
-				fallback = append(fallback, rc)
+				primary = append(primary, r)
 			}
 		}
 		if len(primary) == 0 || len(fallback) == 0 {
@@ -385,21 +522,42 @@ func (c *checker) roles() {
 		}
 		// The role fewer statements give is the odd one out; on a tie,
 		// the role the first statement gives is taken as established.
+		_, first := at(g.claims[0])
 		odd, other := fallback, primary
-		if len(primary) < len(fallback) || len(primary) == len(fallback) && claims[0].role == "fallback" {
+		if len(primary) < len(fallback) || len(primary) == len(fallback) && first.fallback {
 			odd, other = primary, fallback
 		}
-		for _, rc := range odd {
-			var related relList
-			for _, o := range other {
-				if related.full() {
-					break
-				}
-				related.add(o.pos, "%s calls it the %s path: %q", o.di.d.Path, o.word, o.sentence)
+		_, o0 := at(other[0])
+		var related relList // formatted at the first finding reported
+		for _, r := range odd {
+			rs, hr := at(r)
+			path := c.docs[r.doc].d.Path
+			if !c.ws.Focused(path) {
+				continue
 			}
-			c.report(rc.di.d.Path, rc.pos, rc.end, "role",
+			if related == nil {
+				for _, o := range other {
+					if related.full() {
+						break
+					}
+					_, oh := at(o)
+					od := c.docs[o.doc].d
+					related.add(oh.pos, "%s calls it the %s path: %q", od.Path, oh.word, c.roleSentence(od, oh))
+				}
+			}
+			c.report(path, hr.pos, hr.end, "role",
 				fmt.Sprintf("%s is the %s path here, but %d other sentence(s) make it the %s path: state one role for the pair, or say which statement supersedes the other",
-					rc.pair, rc.role, len(other), other[0].role), related)
+					rs.pairs[hr.pair].pair, hr.role(), len(other), o0.role()), related)
 		}
 	}
+}
+
+// roleSentence returns the sentence of hr, a claim of d, quoted: read
+// back from d's text when the claim holds none.
+func (c *checker) roleSentence(d *sotparse.Doc, hr *heldRole) string {
+	if !hr.fromSource {
+		return hr.sentence
+	}
+	t, _ := sourceText(c.ws.TransientContent(d), d.File.Tok, hr.pos, hr.end)
+	return quote(t)
 }

@@ -1,12 +1,22 @@
 package contradiction
 
 import (
+	"fmt"
 	"go/token"
 	"math/rand/v2"
+	"os"
+	"reflect"
 	"regexp"
 	"slices"
 	"strings"
 	"testing"
+	"unsafe"
+
+	"golang.org/x/tools/go/analysis"
+
+	"github.com/svrnty/sotvet/checks"
+	"github.com/svrnty/sotvet/checks/checktest"
+	"github.com/svrnty/sotvet/sotparse"
 )
 
 // TestSentenceEndsAgrees checks sentenceEnds against the expression it
@@ -65,5 +75,105 @@ func TestRelListFormatsKept(t *testing.T) {
 	}
 	if !l.full() {
 		t.Fatal("a list of maxRelated places is not full")
+	}
+}
+
+// roleWorkspace writes a workspace where one matrix gives npairs pairs
+// the primary role in rows rows each and another gives them the fallback
+// role in odd rows each.
+func roleWorkspace(t *testing.T, npairs, rows, odd int) string {
+	t.Helper()
+	dir := t.TempDir()
+	table := func(role string, n int) string {
+		var b strings.Builder
+		b.WriteString("# M\n\n| provider | model | role | note |\n| --- | --- | --- | --- |\n")
+		for i := range n {
+			for p := range npairs {
+				fmt.Fprintf(&b, "| `prov%d` | `model-%d` | %s | row %d |\n", p, p, role, i)
+			}
+		}
+		return b.String()
+	}
+	checktest.WriteFiles(t, dir, map[string]string{
+		"WORKBOARD.yaml":     "items: []\n",
+		".sot/A-MATRIX.md":   table("primary", rows),
+		".sot/B-MATRIX.md":   table("Fallback", odd),
+		".sot/C-EVIDENCE.md": "# C\n\n- `prov0` / `model-0` is the default path for this run.\n",
+		".sot/D-EVIDENCE.md": "# D\n\n- ` prov0 ` / `model-0` is the fallback path here.\n",
+	})
+	return dir
+}
+
+// TestRoleSetHoldsPairsOnce: a document keeps each pair it gives a role
+// once, and no sentence of a claim that is its own text between the
+// claim's positions (read back when a finding quotes it). Each claim held
+// its pair, key and sentence as strings of its own: ~300 bytes a row on
+// a workspace of matrices naming a dozen pairs in thousands of rows.
+func TestRoleSetHoldsPairsOnce(t *testing.T) {
+	dir := roleWorkspace(t, 3, 100, 1)
+	ws, err := sotparse.Load(dir, sotparse.Options{NoGit: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := ws.Doc(".sot/A-MATRIX.md")
+	dt := readText(d, d.File.Content).detach()
+	rs := dt.roles
+	if len(rs.pairs) != 3 || len(rs.claims) != 300 {
+		t.Fatalf("%d pairs, %d claims held; want 3 and 300", len(rs.pairs), len(rs.claims))
+	}
+	for _, hr := range rs.claims {
+		if !hr.fromSource || hr.sentence != "" {
+			t.Fatalf("claim at %d holds its sentence %q; it is the document's text", hr.pos, hr.sentence)
+		}
+		if unsafe.StringData(hr.word) != unsafe.StringData(canonicalWords["primary"]) {
+			t.Fatalf("claim at %d holds its role word %q as a string of its own", hr.pos, hr.word)
+		}
+	}
+	if rs.index != nil {
+		t.Error("the index of pairs is held after detach")
+	}
+	// A sentence that is not the text between its positions (code spans
+	// written back without their spaces) is held.
+	e := ws.Doc(".sot/D-EVIDENCE.md")
+	de := readText(e, e.File.Content).detach()
+	if len(de.roles.claims) != 1 || de.roles.claims[0].fromSource || de.roles.claims[0].sentence == "" {
+		t.Fatalf("D's claim: %+v, want its sentence held", de.roles.claims)
+	}
+}
+
+// TestRoleRelatedOncePerPair: the related places of the roles rule's
+// findings, the first maxRelated claims of the other role (the same for
+// every finding about the pair), are formatted once per pair, whatever
+// the number of findings: with the texts let go, each quoted sentence is
+// one read back, at most maxRelated a pair (formatted for each finding,
+// they were 6 reads a finding here). The findings are those of a run that
+// keeps the texts.
+func TestRoleRelatedOncePerPair(t *testing.T) {
+	dir := roleWorkspace(t, 2, 40, 30)
+	run := func(release bool) ([]checks.Finding, int) {
+		res, ws, err := checks.Run(checks.Options{Root: dir, FS: os.DirFS(dir), Analyzers: []*analysis.Analyzer{Analyzer}, ReleaseText: release, NoFixes: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res.Findings, ws.ReadBacks()
+	}
+	want, _ := run(false)
+	got, reads := run(true)
+	if len(got) < 60 {
+		t.Fatalf("%d findings, want the 60 fallback rows and more", len(got))
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("findings with the texts let go differ:\n%v\nwant\n%v", got, want)
+	}
+	for _, f := range got {
+		if len(f.Related) != maxRelated {
+			t.Fatalf("%s:%d: %d related places, want %d", f.File, f.Line, len(f.Related), maxRelated)
+		}
+	}
+	t.Logf("%d findings, %d texts read back", len(got), reads)
+	// At most maxRelated sentences a pair, and a read of each document
+	// for what else the run reads of it (the findings' fingerprints).
+	if limit := 2*maxRelated + 4; reads > limit {
+		t.Errorf("%d texts read back for %d findings about 2 pairs; want at most %d", reads, len(got), limit)
 	}
 }

@@ -163,11 +163,16 @@ type checker struct {
 	runs     map[string]*checked
 	// guardCache holds the guard records read, by path (guard.go).
 	guardCache map[string]*guardRecord
+	// classified holds what classify found of each path cited, by the
+	// path as written: a workspace cites a few runs from thousands of
+	// places, and each citation looked at the file system again (three
+	// stats of the same run directory for each).
+	classified map[string]*citation
 }
 
 func run(pass *analysis.Pass) (any, error) {
 	ws := pass.ResultOf[sotparse.Analyzer].(*sotparse.Workspace)
-	c := &checker{pass: pass, mappings: runsRoots.Mappings(), runs: map[string]*checked{}, guardCache: map[string]*guardRecord{}}
+	c := &checker{pass: pass, mappings: runsRoots.Mappings(), runs: map[string]*checked{}, guardCache: map[string]*guardRecord{}, classified: map[string]*citation{}}
 	c.home, _ = os.UserHomeDir()
 	for _, d := range ws.FocusedDocs() {
 		c.doc(d)
@@ -223,7 +228,7 @@ func (c *checker) doc(d *sotparse.Doc) {
 		}
 	}
 	sections := newSections(d.Headings)
-	for _, f := range d.Facts {
+	for _, f := range d.Facts.All() {
 		spec, ok := factSpecs[normKey(f.Key)]
 		if !ok {
 			continue
@@ -283,23 +288,38 @@ func (c *checker) local(p string) (local, root string) {
 	return filepath.FromSlash(p), ""
 }
 
-// classify says whether the cited path names a run, and where the run is.
+// classify says whether the cited path names a run, and where the run is:
+// found once per path a run (classifyPath), for each citation of it.
 func (c *checker) classify(r sotparse.Ref) *citation {
-	p := r.Text
+	t, ok := c.classified[r.Text]
+	if !ok {
+		t = c.classifyPath(r.Text)
+		c.classified[r.Text] = t
+	}
+	if t == nil {
+		return nil
+	}
+	ct := *t
+	ct.ref = r
+	return &ct
+}
+
+// classifyPath is classify of a citation of p, without its reference.
+func (c *checker) classifyPath(p string) *citation {
 	if p != "/" {
 		p = strings.TrimSuffix(path.Clean(p), "/")
 	}
 	local, root := c.local(p)
 	switch {
 	case path.Base(p) == hevidence.ReportJSON:
-		return &citation{ref: r, local: local, dir: filepath.Dir(local), missing: !isFile(local)}
+		return &citation{local: local, dir: filepath.Dir(local), missing: !isFile(local)}
 	case isDir(local) && isFile(filepath.Join(local, hevidence.ReportJSON)):
-		return &citation{ref: r, local: local, dir: local}
+		return &citation{local: local, dir: local}
 	case isGuardPath(p):
 		return nil // a guard record or the guards directory (guard.go)
 	case c.underRunsRoot(p, root):
-		_, err := os.Stat(local)
-		return &citation{ref: r, local: local, dir: local, missing: err != nil}
+		_, err := stat(local)
+		return &citation{local: local, dir: local, missing: err != nil}
 	}
 	return nil
 }
@@ -317,13 +337,16 @@ func (c *checker) underRunsRoot(p, root string) bool {
 	return false
 }
 
+// stat is os.Stat (a test counts its calls).
+var stat = os.Stat
+
 func isFile(p string) bool {
-	info, err := os.Stat(p)
+	info, err := stat(p)
 	return err == nil && info.Mode().IsRegular()
 }
 
 func isDir(p string) bool {
-	info, err := os.Stat(p)
+	info, err := stat(p)
 	return err == nil && info.IsDir()
 }
 

@@ -2,6 +2,8 @@ package status
 
 import (
 	"fmt"
+	"iter"
+	"slices"
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
@@ -117,7 +119,7 @@ func (c *checker) pendingValidation(d *sotparse.Doc) {
 	var pending []*sotparse.Fact
 	var words []string
 	done := map[string]bool{}
-	for _, facts := range [][]*sotparse.Fact{d.Facts, d.KeyValues} {
+	for _, facts := range []iter.Seq2[int, *sotparse.Fact]{d.Facts.All(), slices.All(d.KeyValues)} {
 		for _, f := range facts {
 			if !validatorKey(f.Key) || notThisResult(d, d.File.Tok.Offset(f.Pos)) {
 				continue

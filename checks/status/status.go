@@ -563,7 +563,7 @@ func (c *checker) acceptance(it *sotparse.WorkItem) {
 // validated.
 func (c *checker) blockers(it *sotparse.WorkItem) {
 	seen := map[string]bool{}
-	for _, b := range it.Blockers {
+	for _, b := range it.Blockers.All() {
 		id := strings.ToUpper(b.Text)
 		if id == it.ID || seen[id] {
 			continue
@@ -1455,7 +1455,7 @@ func index(d *sotparse.Doc, content []byte, pats *remainPatterns, texts *sotpars
 			di.results = append(di.results, result{w, l.ValuePos})
 		}
 	}
-	for _, f := range d.Facts {
+	for _, f := range d.Facts.All() {
 		if !strings.EqualFold(f.Key, "status") {
 			continue
 		}

@@ -117,7 +117,7 @@ func TestClean(t *testing.T) {
 				t.Errorf("%s: missing Type, Validator or acceptance boxes", it.ID)
 			}
 			var blockers, wbBlockers []string
-			for _, b := range it.Blockers {
+			for _, b := range it.Blockers.All() {
 				blockers = append(blockers, b.Text)
 			}
 			for _, b := range w.BlockedBy {
