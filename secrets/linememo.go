@@ -34,6 +34,9 @@ type textMemo struct {
 	sealed sealedMemo
 	// login holds where the text says "cred" and "login" (loginNounIn).
 	login loginMemo
+	// testCode is whether the text is test code (testFixture): 0 not
+	// yet asked, 1 yes, 2 no.
+	testCode int8
 }
 
 // The kinds of name judgement textMemo.keyJudged remembers.
@@ -79,6 +82,7 @@ func (tm *textMemo) reset(data []byte) {
 	tm.table.valid = false
 	tm.sealed = sealedMemo{blocks: tm.sealed.blocks[:0]}
 	tm.login = loginMemo{cred: tm.login.cred[:0], login: tm.login.login[:0]}
+	tm.testCode = 0
 }
 
 // pathMatches reports whether an expression of rs matches path, as

@@ -1259,7 +1259,10 @@ func checkRule(r *Rule) error {
 
 type compiledRule struct {
 	*Rule
-	once sync.Once
+	// password: the rule reports a chosen password (chosenPasswordRules),
+	// which in test code may be a fixture (textMemo.testFixture)
+	password bool
+	once     sync.Once
 	// public are the literals the rule's secret may begin with (Rule.Mask),
 	// looked up on the rule's first finding.
 	publicOnce sync.Once
