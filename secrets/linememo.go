@@ -37,6 +37,9 @@ type textMemo struct {
 	// testCode is whether the text is test code (testFixture): 0 not
 	// yet asked, 1 yes, 2 no.
 	testCode int8
+	// hashCols remembers the last statement or list a hash's column
+	// was looked up in (hashcolumn.go).
+	hashCols hashColMemo
 }
 
 // The kinds of name judgement textMemo.keyJudged remembers.
@@ -83,6 +86,7 @@ func (tm *textMemo) reset(data []byte) {
 	tm.sealed = sealedMemo{blocks: tm.sealed.blocks[:0]}
 	tm.login = loginMemo{cred: tm.login.cred[:0], login: tm.login.login[:0]}
 	tm.testCode = 0
+	tm.hashCols = hashColMemo{}
 }
 
 // pathMatches reports whether an expression of rs matches path, as

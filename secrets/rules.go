@@ -1162,6 +1162,8 @@ func validGeneric(c Candidate) bool {
 		return false // prose, not a credential
 	case bytes.ContainsAny(v, "()[]{}"):
 		return false // code: a call, an index, a type
+	case v[0] == '$' && cryptHashRE.Match(v) && hashColumnName(string(c.Key)):
+		return false // a crypt(3) hash its key names one (Devise's encrypted_password): hashcolumn.go
 	case !hasDigit(v) && identChainRE.Match(v): // the cheap test first
 		return false // code: a field reference such as cfg.db.password
 	}
