@@ -37,6 +37,9 @@ type textMemo struct {
 	// testCode is whether the text is test code (testFixture): 0 not
 	// yet asked, 1 yes, 2 no.
 	testCode int8
+	// bundle is whether the text is a translation bundle
+	// (messageBundle), as testCode.
+	bundle int8
 	// hashCols remembers the last statement or list a hash's column
 	// was looked up in (hashcolumn.go).
 	hashCols hashColMemo
@@ -85,7 +88,7 @@ func (tm *textMemo) reset(data []byte) {
 	tm.table.valid = false
 	tm.sealed = sealedMemo{blocks: tm.sealed.blocks[:0]}
 	tm.login = loginMemo{cred: tm.login.cred[:0], login: tm.login.login[:0]}
-	tm.testCode = 0
+	tm.testCode, tm.bundle = 0, 0
 	tm.hashCols = hashColMemo{}
 }
 

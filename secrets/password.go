@@ -142,8 +142,8 @@ func validPasswordLiteral(c Candidate) bool {
 	if c.MatchOffset > 0 && c.Context[c.MatchOffset-1] == '/' {
 		return false // a path such as /forgot-password, not a name
 	}
-	if localePath(c.Path) && passwordTranslations[strings.ToLower(string(c.Secret))] {
-		return false // a form field's label in a translation file
+	if translationFile(c) && bundleLabel(c) {
+		return false // a form field's label in a translation file (bundle.go)
 	}
 	return plausiblePasswordValue(c.Secret)
 }
