@@ -114,10 +114,12 @@ func sentenceValue(v []byte) bool {
 
 // bundleLabel reports whether a password key's value in a translation
 // bundle is its label: the word password in a language
-// (passwordTranslations), or the first word of a message the line goes
-// on with ("Mot de passe", "Das Kennwort ist falsch.").
+// (passwordTranslations), a word of a language (secret.label=Geheimnis,
+// a language passwordTranslations does not hold), or the first word of
+// a message the line goes on with ("Mot de passe", "Das Kennwort ist
+// falsch.").
 func bundleLabel(c Candidate) bool {
-	if passwordTranslations[strings.ToLower(string(c.Secret))] {
+	if passwordTranslations[strings.ToLower(string(c.Secret))] || labelWord(c.Secret) {
 		return true
 	}
 	rest := c.Context[c.Offset+len(c.Secret):]
@@ -131,4 +133,22 @@ func bundleLabel(c Candidate) bool {
 	whole := append(append([]byte(nil), c.Secret...), rest...)
 	whole = bytes.TrimRight(bytes.TrimSpace(whole), ",;\"'")
 	return passwordTranslations[strings.ToLower(string(whole))] || sentenceValue(whole)
+}
+
+// labelWord: a word of letters (any script's), of which the ASCII ones
+// after the first are lower case: a language's word, which a label is,
+// not a chosen password's mix of cases, digits and symbols.
+func labelWord(v []byte) bool {
+	if len(v) < 3 || len(v) > 32 {
+		return false
+	}
+	for i, b := range v {
+		switch {
+		case b >= 0x80, 'a' <= b && b <= 'z':
+		case 'A' <= b && b <= 'Z' && i == 0:
+		default:
+			return false
+		}
+	}
+	return true
 }

@@ -18,6 +18,10 @@ func TestMessageBundle(t *testing.T) {
 		{"signin.properties", "signin.password=Mot de passe\nsignin.password.forgot=Mot de passe oublié ?\nsignin.error=Identifiant ou mot de passe incorrect.\n", ""},
 		{"ui.json", "{\n  \"login\": {\n    \"password\": \"Passwort\",\n    \"invalid\": \"Das Passwort ist falsch.\",\n    \"expired\": \"Ihre Sitzung ist abgelaufen.\"\n  }\n}\n", ""},
 		{"Base.strings", "\"password\" = \"Senha\";\n\"password.invalid\" = \"A senha está incorreta.\";\n", ""},
+		// a language passwordTranslations does not hold, another secret's word
+		{"compte.properties", "compte.password=Contrasenya\ncompte.password.error=La contrasenya no és correcta.\ncompte.saved=S'han desat els canvis.\n", ""},
+		{"vault.properties", "vault.secret=" + "Geheimnis\nvault.secret.rotate=Geheimnis rotieren\nvault.secret.rotated=Das Geheimnis wurde erneuert.\n", ""},
+		{"konto.properties", "konto.password=Salasõna\nkonto.password.vale=Salasõna on vale.\nkonto.salvestatud=Muudatused on salvestatud.\n", ""},
 		// by name: a bundle's file
 		{"src/main/resources/messages_de.properties", "password=Kennwort\n", ""},
 		{"app/strings_fr.json", "{\"password\": \"Mot de passe\"}\n", ""},
@@ -26,8 +30,10 @@ func TestMessageBundle(t *testing.T) {
 		{".env", "APP_NAME=Shop\nDB_HOST=localhost\nDB_PASSWORD=Kennwort\n", RulePasswordLiteral},
 		{"application.properties", "spring.datasource.url=jdbc:mysql://db:3306/app\nspring.datasource.username=app\nspring.datasource.password=Kennwort\n", RulePasswordLiteral},
 		{"settings.properties", "app.title=Inventory Manager\nmail.smtp.password=Wachtwoord\nmail.smtp.host=smtp.example.org\nmail.smtp.port=587\nmail.from=noreply@example.org\n", RulePasswordLiteral},
+		{".env", "DB_USER=shop\nDB_PASSWORD=Geheimnis\n", RulePasswordLiteral},
 		// a random value in a bundle is still a password
 		{"auth.properties", "auth.pass=Zq7" + "Lw2Xv9Rk\nauth.pass.wrong=Das Kennwort stimmt nicht.\nauth.pass.expired=Ihr Kennwort ist abgelaufen.\n", RulePasswordLiteral},
+		{"auth.properties", "auth.pass=kRmWq" + "TzbLp\nauth.pass.wrong=Das Kennwort stimmt nicht.\nauth.pass.expired=Ihr Kennwort ist abgelaufen.\n", RulePasswordLiteral},
 	} {
 		wantRules(t, s, c.path, c.text, c.rule)
 	}

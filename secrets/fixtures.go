@@ -260,7 +260,7 @@ var testMarkers = []string{
 	"require \"rails_helper\"", "require 'spec_helper'", "require \"spec_helper\"", "require 'test_helper'",
 	"require \"test_helper\"", "activesupport::testcase", "minitest::test", "actiondispatch::integrationtest",
 	// Java, Kotlin, Scala, Groovy
-	"import org.junit", "import static org.junit", "import org.testng", "import io.kotest", "import spock.",
+	"import org.junit", "import static org.junit", "import org.testng", "import io.kotest", "import kotlin.test", "import spock.",
 	"@springboottest", "@webmvctest", "@datajpatest", "org.scalatest",
 	// Go
 	"*testing.t)", "*testing.b)",
@@ -292,13 +292,35 @@ func testCodeText(data []byte) bool {
 			return true
 		}
 	}
-	if lineStartsWith(l, "def test_") || lineStartsWith(l, "async def test_") {
+	if lineStartsWith(l, "def test_") || lineStartsWith(l, "async def test_") || annotationAlone(l, "@test") {
 		return true
 	}
 	spec := lineStartsWith(l, "describe(") || lineStartsWith(l, "describe ") || lineStartsWith(l, "context(") ||
 		lineStartsWith(l, "it(") || lineStartsWith(l, "it \"") || lineStartsWith(l, "it '") || lineStartsWith(l, "test(")
 	expect := bytes.Contains(l, []byte("expect(")) || bytes.Contains(l, []byte("assert")) || bytes.Contains(l, []byte(".should"))
 	return spec && expect
+}
+
+// annotationAlone reports whether a line of l begins with the annotation
+// a (after its indentation) followed by no more of a name: JUnit's
+// "@Test" above a method, not an address at test.example.
+func annotationAlone(l []byte, a string) bool {
+	for i := 0; ; {
+		k := bytes.Index(l[i:], []byte(a))
+		if k < 0 {
+			return false
+		}
+		k += i
+		j := k
+		for j > 0 && (l[j-1] == ' ' || l[j-1] == '\t') {
+			j--
+		}
+		e := k + len(a)
+		if (j == 0 || l[j-1] == '\n') && (e == len(l) || l[e] == '\n' || l[e] == '\r' || l[e] == ' ' || l[e] == '(') {
+			return true
+		}
+		i = k + 1
+	}
 }
 
 // lineStartsWith reports whether a line of l begins with s after its

@@ -60,6 +60,8 @@ func TestTestFixtureWeakPasswords(t *testing.T) {
 		{"UserService.java", "import org.junit.jupiter.api.Test;\n\nclass UserService {\n    @Test\n    void creates() {\n        String password = \"" + w1 + "\";\n    }\n}\n", ""},
 		{"Accounts.cs", "using Xunit;\n\npublic class Accounts {\n    [Fact]\n    public void SignsIn() {\n        var password = \"" + w5 + "\";\n    }\n}\n", ""},
 		{"Login.php", "<?php\nuse PHPUnit\\Framework\\TestCase;\nclass Login extends TestCase {\n    public function testIt() { $password = '" + w2 + "'; }\n}\n", ""},
+		{"Accounts.kt", "class Accounts {\n    @Test\n    fun signsIn() {\n        val password = \"" + w2 + "\"\n    }\n}\n", ""},
+		{"db.py", "import pytest\n\nDB_URL = \"postgres://app:" + w1 + "@localhost:5432/test\"\n", ""},
 		{"lib.rs", "#[cfg(test)]\nmod tests {\n    #[test]\n    fn login() {\n        let password = \"" + w4 + "\";\n    }\n}\n", ""},
 		// the path says test, the content does not
 		{"spec/support/users.rb", "DEFAULTS = { password: \"" + w2 + "\" }\n", ""},
@@ -80,6 +82,8 @@ func TestTestFixtureWeakPasswords(t *testing.T) {
 		{"app.go", "package app\n\nvar cfg = Config{Password: \"" + w6 + "\"}\n", RulePasswordLiteral},
 		// a word that only looks like a test's is no cue
 		{"deploy.py", "# it is tested in CI\nDB_PASSWORD = \"" + w1 + "\"\n", RulePasswordLiteral},
+		{"mailer.py", "ADMIN = \"ops@test.example\"  # @test\nSMTP_PASSWORD = \"" + w3 + "\"\n", RulePasswordLiteral},
+		{"db.py", "DB_URL = \"postgres://app:" + w1 + "@db.internal:5432/shop\"\n", "*"},
 	} {
 		wantRules(t, s, c.path, c.text, c.rule)
 	}
@@ -129,7 +133,7 @@ func TestTestCodeCues(t *testing.T) {
 		"import pytest\n", "from unittest import mock\n", "    def test_x(self):\n", "RSpec.describe X do\n",
 		"FactoryBot.define do\n", "@Test\nvoid x() {}\nimport org.junit.Test;\n", "func TestX(t *testing.T) {}\n",
 		"describe('a', () => {\n  it('b', () => expect(1).toBe(1))\n})\n", "[Fact]\npublic void X() {}\n",
-		"#[test]\nfn x() {}\n", "defmodule XTest do\n  use ExUnit.Case\nend\n",
+		"#[test]\nfn x() {}\n", "defmodule XTest do\n  use ExUnit.Case\nend\n", "    @Test\n    fun x() {}\n",
 	} {
 		if !testCodeText([]byte(s)) {
 			t.Errorf("%q: want test code", s)
@@ -137,7 +141,7 @@ func TestTestCodeCues(t *testing.T) {
 	}
 	for _, s := range []string{
 		"const it = items[0];\nexpect(it)\n", "# tested by the test suite\nDB_PASSWORD=x\n", "def tests_helper():\n  pass\n",
-		"describe the setup here\n", "services:\n  test:\n    image: x\n",
+		"describe the setup here\n", "services:\n  test:\n    image: x\n", "to: ops@test.example\n", "@TestimonialCard\n",
 	} {
 		if testCodeText([]byte(s)) {
 			t.Errorf("%q: want no test code", s)
