@@ -346,8 +346,8 @@ func lineStartsWith(l []byte, s string) bool {
 // testFixture reports whether a chosen password's value sec in the
 // memo's text is a test's fixture: weak, in test code.
 func (tm *textMemo) testFixture(path string, sec []byte) bool {
-	if !weakPassword(sec) {
-		return false
+	if tm.testCode == 2 || !weakPassword(sec) {
+		return false // (known to be no test code: the value is not looked at)
 	}
 	if tm.testCode == 0 {
 		tm.testCode = 2

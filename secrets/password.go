@@ -147,7 +147,7 @@ func validPasswordLiteral(c Candidate) bool {
 	if c.MatchOffset > 0 && c.Context[c.MatchOffset-1] == '/' {
 		return false // a path such as /forgot-password, not a name
 	}
-	if translationFile(c) && bundleLabel(c) {
+	if bundleLabel(c) && translationFile(c) {
 		return false // a form field's label in a translation file (bundle.go)
 	}
 	return plausiblePasswordValue(c.Secret)
