@@ -3,7 +3,9 @@ package secrets
 import (
 	"bytes"
 	"regexp"
+	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // Translation bundles known by their content (issue 33, round 27's
@@ -82,7 +84,7 @@ func bundleText(data []byte) bool {
 			continue // a nested object's key
 		}
 		pairs++
-		if sentenceValue(v) {
+		if sentenceValue(unescapeProperties(v)) {
 			sentences++
 		}
 	}
@@ -119,7 +121,8 @@ func sentenceValue(v []byte) bool {
 // a message the line goes on with ("Mot de passe", "Das Kennwort ist
 // falsch.").
 func bundleLabel(c Candidate) bool {
-	if passwordTranslations[strings.ToLower(string(c.Secret))] || labelWord(c.Secret) {
+	v := unescapeProperties(c.Secret)
+	if passwordTranslations[strings.ToLower(string(v))] || labelWord(v) {
 		return true
 	}
 	rest := c.Context[c.Offset+len(c.Secret):]
@@ -130,7 +133,7 @@ func bundleLabel(c Candidate) bool {
 	if len(rest) == 0 || rest[0] != ' ' {
 		return false
 	}
-	whole := append(append([]byte(nil), c.Secret...), rest...)
+	whole := append(append([]byte(nil), v...), unescapeProperties(rest)...)
 	whole = bytes.TrimRight(bytes.TrimSpace(whole), ",;\"'")
 	return passwordTranslations[strings.ToLower(string(whole))] || sentenceValue(whole)
 }
@@ -151,4 +154,25 @@ func labelWord(v []byte) bool {
 		}
 	}
 	return true
+}
+
+// unescapeProperties decodes the \uXXXX escapes a Java .properties file
+// writes its non-ASCII letters in (Contrase\u00f1a, as native2ascii and
+// Java before 9 wrote bundles); v is returned as is when it holds none.
+func unescapeProperties(v []byte) []byte {
+	if !bytes.Contains(v, []byte(`\u`)) {
+		return v
+	}
+	out := make([]byte, 0, len(v))
+	for i := 0; i < len(v); i++ {
+		if v[i] == '\\' && i+6 <= len(v) && v[i+1] == 'u' {
+			if r, err := strconv.ParseUint(string(v[i+2:i+6]), 16, 32); err == nil {
+				out = utf8.AppendRune(out, rune(r))
+				i += 5
+				continue
+			}
+		}
+		out = append(out, v[i])
+	}
+	return out
 }

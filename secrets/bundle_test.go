@@ -22,6 +22,9 @@ func TestMessageBundle(t *testing.T) {
 		{"compte.properties", "compte.password=Contrasenya\ncompte.password.error=La contrasenya no és correcta.\ncompte.saved=S'han desat els canvis.\n", ""},
 		{"vault.properties", "vault.secret=" + "Geheimnis\nvault.secret.rotate=Geheimnis rotieren\nvault.secret.rotated=Das Geheimnis wurde erneuert.\n", ""},
 		{"konto.properties", "konto.password=Salasõna\nkonto.password.vale=Salasõna on vale.\nkonto.salvestatud=Muudatused on salvestatud.\n", ""},
+		// Java's \uXXXX escapes of a bundle's letters
+		{"form.properties", "form.password=Contrase\\u00f1a\nform.password.help=La contrase\\u00f1a debe tener al menos ocho caracteres.\nform.password.mismatch=Las contrase\\u00f1as no coinciden.\n", ""},
+		{"auth.properties", "auth.pass=Das Kennw\\u00f6rtchen\nauth.pass.wrong=Das Kennwort stimmt nicht.\nauth.pass.expired=Ihr Kennwort ist abgelaufen.\n", ""},
 		// by name: a bundle's file
 		{"src/main/resources/messages_de.properties", "password=Kennwort\n", ""},
 		{"app/strings_fr.json", "{\"password\": \"Mot de passe\"}\n", ""},

@@ -17,7 +17,8 @@ var cryptHashRE = regexp.MustCompile(`^\$(?:1|2[abxy]?|apr1|5|6)\$`)
 //	INSERT INTO accounts (id, login, pwd_hash) VALUES
 //	  (7, 'ops', '$2y$10$…'),
 //
-// as a CSV's header does for its rows and a YAML or JSON key for the
+// (or pg_dump's COPY accounts (id, login, pwd_hash) FROM stdin; and
+// tab-separated rows), as a CSV's header does for its rows and a YAML or JSON key for the
 // list under it (`password_hashes:` then `- '$2b$…'`). What the column
 // names is what namesItsHash reads on the value's line: a hash stored in
 // place of the password. /etc/shadow, .htpasswd and a column that names
@@ -43,9 +44,10 @@ const hashColBack = 64 << 10
 // rule whose candidates come in text order.
 type hashColMemo struct {
 	valid bool
-	upto  int // lines before upto were read
-	hdr   int // the last INSERT header's start before upto, -1 when none
-	ended bool
+	upto  int  // lines before upto were read
+	hdr   int  // the last INSERT or COPY header's start before upto, -1 when none
+	ended bool // the header's statement ended before upto
+	copy  bool // the header is a COPY's: tab-separated rows up to \.
 	// the CSV header's verdict: 0 not asked, 1 a header, 2 none
 	csv     int8
 	csvCols []string
@@ -76,14 +78,10 @@ func (tm *textMemo) hashColumn(pos int, val []byte) bool {
 // INSERT whose column list, on the header line above, names the field's
 // column a hash.
 func (tm *textMemo) sqlColumn(ls int, line []byte, at int) bool {
-	idx, ok := tupleField(line, at)
-	if !ok {
-		return false
-	}
 	data := tm.data
 	m := &tm.hashCols
 	if !m.valid || m.upto > ls || ls-m.upto > hashColBack {
-		m.valid, m.hdr, m.ended = true, -1, false
+		m.valid, m.hdr, m.ended, m.copy = true, -1, false, false
 		m.upto = max(0, ls-hashColBack)
 		if m.upto > 0 {
 			if j := bytes.IndexByte(data[m.upto:ls], '\n'); j >= 0 {
@@ -99,20 +97,34 @@ func (tm *textMemo) sqlColumn(ls int, line []byte, at int) bool {
 			e = m.upto + j
 		}
 		l := bytes.TrimSpace(data[m.upto:e])
-		if insertHeader(l) {
-			m.hdr, m.ended = m.upto, false
-		}
-		if bytes.HasSuffix(l, []byte(";")) {
-			m.ended = true
+		switch {
+		case insertHeader(l):
+			m.hdr, m.ended, m.copy = m.upto, bytes.HasSuffix(l, []byte(";")), false
+		case copyHeader(l):
+			m.hdr, m.ended, m.copy = m.upto, false, true
+		case m.copy:
+			m.ended = m.ended || string(l) == "\\."
+		default:
+			m.ended = m.ended || bytes.HasSuffix(l, []byte(";"))
 		}
 		m.upto = e + 1
 	}
 	m.upto = ls
 	hdr := m.hdr
+	var idx int
 	if t := bytes.TrimSpace(line); insertHeader(t) {
 		hdr = ls // the header's own line
 	} else if hdr < 0 || m.ended {
 		return false
+	}
+	if m.copy && hdr != ls {
+		// a row of COPY … FROM stdin: fields parted by tabs
+		idx = bytes.Count(line[:at], []byte("\t"))
+	} else {
+		var ok bool
+		if idx, ok = tupleField(line, at); !ok {
+			return false
+		}
 	}
 	he := len(data)
 	if j := bytes.IndexByte(data[hdr:], '\n'); j >= 0 {
@@ -120,6 +132,13 @@ func (tm *textMemo) sqlColumn(ls int, line []byte, at int) bool {
 	}
 	cols := insertColumns(data[hdr:he])
 	return idx < len(cols) && hashColumnName(cols[idx])
+}
+
+// copyHeader: PostgreSQL's COPY of rows that follow it, as pg_dump
+// writes a table: COPY public.users (id, password_hash) FROM stdin;
+func copyHeader(l []byte) bool {
+	return len(l) > 12 && bytes.EqualFold(l[:5], []byte("copy ")) && bytes.IndexByte(l, '(') > 0 &&
+		bytes.Contains(bytes.ToLower(l), []byte("from stdin"))
 }
 
 // insertHeader: an INSERT statement's first line that lists its columns.

@@ -20,6 +20,10 @@ func TestHashColumn(t *testing.T) {
 		{"seed.sql", "insert into members (id, nick, encrypted_password)\nvalues\n  (1, 'x', '" + b3 + "');\n", ""},
 		{"fixtures.sql", "INSERT INTO `staff` (`id`, `mail`, `pwd_hash`) VALUES (1, 'a@b.test', '" + b1 + "'),\n(2, 'c@d.test', '" + b2 + "');\n", ""},
 		{"seed.sql", "INSERT INTO people (id, lower_mail, password_digest) VALUES\n  (3, lower('A@B.TEST'), '" + b1 + "');\n", ""},
+		// pg_dump's COPY and its tab-separated rows
+		{"dump.sql", "COPY public.accounts (id, login, password_hash) FROM stdin;\n1\tops\t" + b1 + "\n2\tqa\t" + b2 + "\n\\.\n", ""},
+		{"dump.sql", "COPY public.accounts (id, login, note) FROM stdin;\n1\tops\t" + b1 + "\n\\.\n", "np.pwhash.2"},
+		{"dump.sql", "COPY public.accounts (id, password_hash) FROM stdin;\n1\tx\n\\.\n\nSELECT 1;\n-- " + b3 + "\n", "np.pwhash.2"},
 		// the column names no hash, or the hash is in another column
 		{"seed.sql", "INSERT INTO users (id, email, password) VALUES\n  (1, 'a@example.test', '" + b1 + "');\n", "np.pwhash.2"},
 		{"seed.sql", "INSERT INTO users (id, note, password_hash) VALUES\n  (1, '" + b2 + "', 'x');\n", "np.pwhash.2"},

@@ -1170,6 +1170,9 @@ func validGeneric(c Candidate) bool {
 	if !isHexLower(v) && c.secretEntropy() < 3.5 {
 		return false // the rule's floor is hex's (see the rule)
 	}
+	if bundleLabel(c) && translationFile(c) {
+		return false // a label in a translation bundle (Contrase\u00f1a): bundle.go
+	}
 	return hasDigit(v) || (hasUpper(v) && hasLower(v))
 }
 
