@@ -217,7 +217,7 @@ func compileGitleaks(set *gitleaksrules.Set) ([]*Rule, error) {
 			if !longOK(c.Secret) {
 				return false
 			}
-			if storedHash && namesItsHash(c) {
+			if storedHash && (namesItsHash(c) || c.memo != nil && c.memo.hashColumn(c.base+c.Offset, c.Secret)) {
 				return false
 			}
 			// A value with a provider's prefix is not skipped: when the
@@ -1022,9 +1022,11 @@ var notInProse = map[string]bool{
 var pwHashRules = map[string]bool{"np.pwhash.1": true, "np.pwhash.2": true, "np.pwhash.3": true, "np.pwhash.4": true, "np.pwhash.5": true}
 
 // namesItsHash: "hash" on the value's line, outside the value, or a key
-// just before the value that ends in "digest" (password_digest:,
-// "passwordDigest": …); "digest" elsewhere on a line (a user named
-// digest in /etc/shadow) names nothing.
+// just before the value that names a hash (hashColumnName: one that ends
+// in "digest", password_digest:, "passwordDigest": …, Devise's
+// encrypted_password:); "digest" elsewhere on a line (a user named
+// digest in /etc/shadow) names nothing. hashColumn reads the names on
+// the lines above (an INSERT's column list, a CSV's header).
 func namesItsHash(c Candidate) bool {
 	line := c.Line()
 	at := bytes.Index(line, c.Secret)
@@ -1035,7 +1037,7 @@ func namesItsHash(c Candidate) bool {
 }
 
 // digestKeyBefore reports whether before (the value's line up to it)
-// ends with a key that ends in "digest" and an operator, as a seed or a
+// ends with a key that names a hash and an operator, as a seed or a
 // config writes it (`password_digest: "`, `"digest" => '`), not a
 // passwd-style line, whose first field is a user's name and whose colon
 // the value follows at once (`digest:$6$…`).
@@ -1059,7 +1061,7 @@ func digestKeyBefore(before []byte) bool {
 	for j > 0 && (isWordByte(before[j-1]) || before[j-1] == '.' || before[j-1] == '-') {
 		j--
 	}
-	if !bytes.HasSuffix(bytes.ToLower(before[j:k]), []byte("digest")) {
+	if !hashColumnName(string(before[j:k])) {
 		return false
 	}
 	passwdLine := j == 0 && op == len(before) && before[op-1] == ':'

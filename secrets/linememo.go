@@ -34,6 +34,15 @@ type textMemo struct {
 	sealed sealedMemo
 	// login holds where the text says "cred" and "login" (loginNounIn).
 	login loginMemo
+	// testCode is whether the text is test code (testFixture): 0 not
+	// yet asked, 1 yes, 2 no.
+	testCode int8
+	// bundle is whether the text is a translation bundle
+	// (messageBundle), as testCode.
+	bundle int8
+	// hashCols remembers the last statement or list a hash's column
+	// was looked up in (hashcolumn.go).
+	hashCols hashColMemo
 }
 
 // The kinds of name judgement textMemo.keyJudged remembers.
@@ -79,6 +88,8 @@ func (tm *textMemo) reset(data []byte) {
 	tm.table.valid = false
 	tm.sealed = sealedMemo{blocks: tm.sealed.blocks[:0]}
 	tm.login = loginMemo{cred: tm.login.cred[:0], login: tm.login.login[:0]}
+	tm.testCode, tm.bundle = 0, 0
+	tm.hashCols = hashColMemo{}
 }
 
 // pathMatches reports whether an expression of rs matches path, as

@@ -45,6 +45,11 @@ var passwordTranslations = map[string]bool{
 	"parolă": true, "geslo": true, "lozinka": true, "пароль": true, "κωδικός": true, "סיסמה": true,
 	"كلمة المرور": true, "密码": true, "密碼": true, "パスワード": true, "비밀번호": true, "mật khẩu": true,
 	"kata sandi": true, "รหัสผ่าน": true, "पासवर्ड": true,
+	"contrasenya": true, "contrasinal": true, "pasahitza": true, "parool": true, "parole": true,
+	"slaptažodis": true, "lykilorð": true, "wagwoord": true, "cyfrinair": true, "pasfhocal": true,
+	"fjalëkalimi": true, "лозинка": true, "парола": true, "kata laluan": true, "nenosiri": true,
+	"رمز عبور": true, "گذرواژه": true, "পাসওয়ার্ড": true, "κωδικός πρόσβασης": true,
+	"jelszo": true,
 }
 
 func passwordRule() *Rule {
@@ -142,8 +147,8 @@ func validPasswordLiteral(c Candidate) bool {
 	if c.MatchOffset > 0 && c.Context[c.MatchOffset-1] == '/' {
 		return false // a path such as /forgot-password, not a name
 	}
-	if localePath(c.Path) && passwordTranslations[strings.ToLower(string(c.Secret))] {
-		return false // a form field's label in a translation file
+	if bundleLabel(c) && translationFile(c) {
+		return false // a form field's label in a translation file (bundle.go)
 	}
 	return plausiblePasswordValue(c.Secret)
 }

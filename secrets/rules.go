@@ -1177,11 +1177,16 @@ func validGeneric(c Candidate) bool {
 		return false // prose, not a credential
 	case bytes.ContainsAny(v, "()[]{}"):
 		return false // code: a call, an index, a type
+	case v[0] == '$' && cryptHashRE.Match(v) && hashColumnName(string(c.Key)):
+		return false // a crypt(3) hash its key names one (Devise's encrypted_password): hashcolumn.go
 	case !hasDigit(v) && identChainRE.Match(v): // the cheap test first
 		return false // code: a field reference such as cfg.db.password
 	}
 	if !isHexLower(v) && c.secretEntropy() < 3.5 {
 		return false // the rule's floor is hex's (see the rule)
+	}
+	if bundleLabel(c) && translationFile(c) {
+		return false // a label in a translation bundle (Contrase\u00f1a): bundle.go
 	}
 	return hasDigit(v) || (hasUpper(v) && hasLower(v))
 }
@@ -1274,7 +1279,10 @@ func checkRule(r *Rule) error {
 
 type compiledRule struct {
 	*Rule
-	once sync.Once
+	// password: the rule reports a chosen password (chosenPasswordRules),
+	// which in test code may be a fixture (textMemo.testFixture)
+	password bool
+	once     sync.Once
 	// public are the literals the rule's secret may begin with (Rule.Mask),
 	// looked up on the rule's first finding.
 	publicOnce sync.Once

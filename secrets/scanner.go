@@ -219,6 +219,7 @@ func newScannerTuned(cfg Config, tune tuning) (*Scanner, error) {
 		cr.budget = s.filters
 		cr.tune = &s.tune
 		cr.pathTails = pathTails(r.Path)
+		cr.password = chosenPasswordRules[r.ID]
 		if seen[r.ID] {
 			return nil, fmt.Errorf("secrets: duplicate rule ID %q", r.ID)
 		}
@@ -427,6 +428,9 @@ func (s *Scanner) detect(path string, data []byte, scan bool) []cand {
 		}
 		if !placeholdersKept && (IsPlaceholder(sec) || sampleURLPassword(ctx, ss, se)) || examples[string(sec)] || elidedAfter(ctx[se:]) && !boldValue(ctx, ss, se) || publicKeyBase64(base64Run(ctx, ss, se)) || publicHalf(data, base+ss, base+se) {
 			return
+		}
+		if scan && rule.password && !placeholdersKept && sc.memo.testFixture(path, sec) {
+			return // a weak password in test code: a fixture (fixtures.go)
 		}
 		if bytes.HasPrefix(sec, []byte("Ag")) && sc.memo.sealedAt(base+ss) {
 			return // ciphertext a SealedSecret commits by design (sealed.go)
