@@ -145,11 +145,40 @@ func labelWord(v []byte) bool {
 	if len(v) < 3 || len(v) > 32 {
 		return false
 	}
+	// a compound with an acronym or another word (SMTP-Passwort,
+	// API-Schlüssel, WLAN-Kennwort): each part an acronym or a word, one
+	// a word
+	if parts := bytes.Split(v, []byte("-")); len(parts) > 1 {
+		word := false
+		for _, p := range parts {
+			switch {
+			case acronym(p):
+			case labelWord(p):
+				word = true
+			default:
+				return false
+			}
+		}
+		return word
+	}
 	for i, b := range v {
 		switch {
 		case b >= 0x80, 'a' <= b && b <= 'z':
 		case 'A' <= b && b <= 'Z' && i == 0:
 		default:
+			return false
+		}
+	}
+	return true
+}
+
+// acronym: two to six capital letters (API, SMTP, WLAN).
+func acronym(p []byte) bool {
+	if len(p) < 2 || len(p) > 6 {
+		return false
+	}
+	for _, b := range p {
+		if b < 'A' || b > 'Z' {
 			return false
 		}
 	}

@@ -31,6 +31,11 @@ const (
 	// RuleResendAPIKey reports a Resend API key: re_, 8 characters, _
 	// and 24 more.
 	RuleResendAPIKey = "resend-api-key"
+	// RuleCLIUserPassword reports a password a command line gives after
+	// its user: cypher-shell -u neo4j -p '…', mongosh -u admin -p …,
+	// curl -u elastic:…. Not mysql's -p with a blank (it prompts, and
+	// the word after is a database), nor docker's -p (a port).
+	RuleCLIUserPassword = "cli-user-password"
 )
 
 // clientRules returns fresh copies of the rules above, in rank order.
@@ -80,6 +85,15 @@ var clientCompiled = sync.OnceValue(func() []*Rule {
 			Entropy:     3,
 		},
 		{
+			ID:          RuleCLIUserPassword,
+			Description: "password given on a command line after its user (-u neo4j -p '…', curl -u elastic:…)",
+			builtinRE: builtinExpr(`(?:^|[\s;|&(])(?P<cmd>[A-Za-z0-9_.-]+)[^\n;|&]*?[ \t]-(?:u|U|-user|-username)[ \t=]+["']?(?P<key>[A-Za-z0-9_.@-]+)["']?[ \t]+-(?:p|-password)[ \t=]+` +
+				`(?:'(?P<secret>[^'\s]{4,128})'|"(?P<secret>[^"\s]{4,128})"|(?P<secret>[^\s'"$\x60-][^\s'"\x60]{3,127}))(?:$|[\s;|&)])` +
+				`|\bcurl\b[^\n]*?[ \t](?:-u|--user)[ \t=]+["']?(?P<key>[A-Za-z0-9_.@-]+):(?P<secret>[^\s"'@$\x60]{4,128})["']?(?:$|[\s;|&)])`),
+			Keywords: []string{" -u ", " -u=", "--user", " -u\t"},
+			Validate: validCLIUserPassword,
+		},
+		{
 			ID:              RuleResendAPIKey,
 			Description:     "Resend API key (re_…_…)",
 			builtinRE:       builtinExpr(`\b(?P<secret>re_[A-Za-z0-9]{8}_[A-Za-z0-9]{24})\b`),
@@ -117,6 +131,39 @@ func validClientKey(c Candidate) bool {
 		}
 	}
 	return hex && bytes.ContainsAny(v, "abcdef")
+}
+
+// cliNoPassword are the commands whose -p after -u is no password: a
+// prompt (mysql, mariadb: the word after is a database), a port
+// (docker, podman, ssh), a path or a profile.
+var cliNoPassword = map[string]bool{"mysql": true, "mysqldump": true, "mysqladmin": true, "mariadb": true, "mariadb-dump": true,
+	"docker": true, "podman": true, "nerdctl": true, "ssh": true, "scp": true, "sftp": true, "kubectl": true, "mkdir": true,
+	"aws": true, "rsync": true, "nc": true, "ncat": true, "iperf": true, "iperf3": true}
+
+// validCLIUserPassword: a chosen password (not a variable, a port, a
+// placeholder, the user's name again), not on a command for which -p is
+// something else.
+func validCLIUserPassword(c Candidate) bool {
+	v := c.Secret
+	line := c.Context[:c.Offset]
+	if j := bytes.LastIndexByte(line, '\n'); j >= 0 {
+		line = line[j+1:]
+	}
+	for _, f := range bytes.Fields(line) {
+		if cliNoPassword[string(bytes.TrimLeft(f, "$(`"))] {
+			return false
+		}
+	}
+	if bytes.EqualFold(v, c.Key) || IsPlaceholder(v) || referenceInValue(v) || !plausiblePasswordValue(v) {
+		return false
+	}
+	numeric := true
+	for _, b := range v {
+		if (b < '0' || b > '9') && b != ':' && b != '/' {
+			numeric = false
+		}
+	}
+	return !numeric && (hasDigit(v) || hasUpper(v) || bytes.ContainsAny(v, "!#%&*+?@^~"))
 }
 
 // validDiscordBotToken: the first part is the bot's ID, a snowflake of

@@ -80,6 +80,14 @@ func TestCodeFormsRound27(t *testing.T) {
 	add(RuleSentryDSN, "sentry.src", "Sentry.init({ dsn: \"https://SECRET@o1234.ingest.de.sentry.io/567\" })\n", from("0123456789abcdef", 32))
 	add(RuleSentryDSN, "settings.py", "SENTRY_DSN = 'https://SECRET@sentry.acme.internal/12'\n", from("0123456789abcdef", 32))
 	add(RuleSigningSecret, "config/app.php", "    'key' => 'SECRET',\n", laravel)
+	// round 27's second set: a bytes literal, a C# auto-property, a
+	// Sequelize constructor, Hibernate's property element, a command's -p
+	add(RuleGenericSecret, "hooks.py", "webhook_signing_secret = b\"SECRET\"\n", from("0123456789abcdef", 64))
+	add(RuleGenericSecret, "Settings.cs", "    public string ApiSecret { get; init; } = \"SECRET\";\n", key())
+	add(RulePasswordArgument, "db.js", "const sequelize = new Sequelize(\"inventory\", \"writer\", \"SECRET\", {\n", pw())
+	add(RuleXMLPasswordElement, "hibernate.cfg.xml", "    <property name=\"hibernate.connection.password\">SECRET</property>\n", pw())
+	add(RuleCLIUserPassword, "backup.sh", "mongosh \"mongodb://db:27017\" -u admin -p SECRET --authenticationDatabase admin\n", pw()[:10]+"9")
+	add(RuleCLIUserPassword, "snap.sh", "curl -s -u elastic:SECRET -X PUT \"https://es01:9200/_snapshot\"\n", pw()[:10]+"~9")
 	add(RuleSigningSecret, "config/app.php", "    'key' => env('APP_KEY', 'SECRET'),\n", laravel)
 	for _, c := range cases {
 		want := strings.Index(c.text, c.secret)
@@ -107,6 +115,11 @@ func TestCodeFormsRound27(t *testing.T) {
 		"// discord\nconst v = 'NmFiY2RlZmdoaWprbG1ub3Bx.aB3dEf.notAnHmacJustThirtyCharsLongXyZ';\n",
 		"dsn = \"https://<key>@o0.ingest.sentry.io/0\"\n",
 		"    'key' => env('APP_KEY'),\n",
+		"mysql -u root -p shopdb\n",
+		"docker run -u 1000 -p 8080:80 nginx\n",
+		"mongosh -u admin -p \"$MONGO_PASSWORD\"\n",
+		"    public string ApiSecret { get; init; } = Environment.GetEnvironmentVariable(\"API_SECRET\");\n",
+		"user admin insecure-password admin\n",
 	} {
 		if fs := s.Scan("neg.src", []byte(text)); len(fs) > 0 {
 			t.Errorf("%q: %d findings, first %s", text, len(fs), fs[0].RuleID)

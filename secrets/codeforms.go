@@ -144,13 +144,13 @@ var codeCompiled = sync.OnceValue(func() []*Rule {
 					`|\b(?P<key>Credentials)::new[ \t]*\([ \t]*(?:"[^"\n]*"` + rustConversion + `|String::from\([ \t]*"[^"\n]*"[ \t]*\)|[A-Za-z_][\w.]*(?:\(\))?(?:\.[a-z_]+\(\))*)[ \t]*,[ \t]*` +
 					`(?:String::from\([ \t]*)?"(?P<secret>[^"\s\\]{3,})"` + rustConversion + `(?:[ \t]*\))?[ \t]*[,)]` +
 					// the third: new PDO(dsn, user, "…"), getConnection(url, user, "…"), mysqli_connect(host, user, "…")
-					`|\b(?P<key>PDO|getConnection|PlainAuth|mysqli_connect|mysqli|ftp_login)[ \t]*\([ \t]*` + codeArg + codeArg + codeQuoted(3) + `[ \t]*[,)]` +
+					`|\b(?P<key>PDO|getConnection|PlainAuth|mysqli_connect|mysqli|ftp_login|Sequelize)[ \t]*\([ \t]*` + codeArg + codeArg + codeQuoted(3) + `[ \t]*[,)]` +
 					// Go's MySQL DSN: user:password@tcp(host:port)/db, a whole
 					// value (it starts a string, or follows "=" or a blank)
 					`|(?:^|[\s"'\x60=])(?P<key>[A-Za-z0-9_.-]+):(?P<secret>[^\s"'\x60@:/%]{3,})@(?:tcp6?|unix|udp)\(`),
 			MinLen: 5,
 			Keywords: []string{"password", "passwd", "passphrase", "networkcredential", "usernamepasswordcredentials", "passwordauthentication", "credentials", "pdo", "getconnection", "plainauth", "mysqli", "ftp_login", "@tcp(", "@tcp6(", "@unix(", "@udp(",
-				"basicauth", "basic_auth", "digestauth", "digest_auth", "proxyauth", "proxy_auth", "usernamepasswordauthenticationtoken", "passwordcredential", "auth=(", "auth =("},
+				"sequelize", "basicauth", "basic_auth", "digestauth", "digest_auth", "proxyauth", "proxy_auth", "usernamepasswordauthenticationtoken", "passwordcredential", "auth=(", "auth =("},
 			Gate:     callGate,
 			Validate: validPasswordArgument,
 		},

@@ -647,8 +647,11 @@ func builtinRules(ep *Rule) []*Rule {
 			// bare value would otherwise read "key: <base64>==" as a type.
 			builtinRE: builtinExpr("(?i)(?P<key>(?:password|passwd|secret|token|api[_.-]?key|access[_.-]?key)[A-Za-z0-9_.-]*)[\x60\"']?[ \\t]*(?:" +
 				":[ \\t]*&?(?:'static[ \\t]+)?[A-Za-z][A-Za-z0-9_.]*\\??[ \\t]*=[ \\t]*(?:\"(?P<secret>[^\"\\r\\n]+)\"|'(?P<secret>[^'\\r\\n]+)'|\x60(?P<secret>[^\x60\\r\\n]+)\x60)|" +
+				// round 27: C#'s auto-property, ApiSecret { get; init; } = "…"
+				"(?:[ \\t]*\\{[ \\t]*get;[ \\t]*(?:(?:private[ \\t]+)?(?:set|init);[ \\t]*)?\\}[ \\t]*=[ \\t]*(?:\"(?P<secret>[^\"\\r\\n]+)\"))|" +
 				"(?:=|:=|:|=>)[ \\t]*" +
-				"(?:\"(?P<secret>[^\"\\r\\n]+)\"|'(?P<secret>[^'\\r\\n]+)'|\x60(?P<secret>[^\x60\\r\\n]+)\x60|(?P<secret>[^\\s\x60\"',;&]*[^\\s\x60\"',;&.:)\\]}>])))"),
+				// round 27: a Python bytes literal, b"…"
+				"(?:b?\"(?P<secret>[^\"\\r\\n]+)\"|b?'(?P<secret>[^'\\r\\n]+)'|\x60(?P<secret>[^\x60\\r\\n]+)\x60|(?P<secret>[^\\s\x60\"',;&]*[^\\s\x60\"',;&.:)\\]}>])))"),
 			Entropy:         3, // 3.5 but for hex: validGeneric
 			MinLen:          12,
 			Gate:            AssignmentGate,
@@ -897,6 +900,14 @@ func AssignmentGate(data []byte, i int) bool {
 	}
 	for j < len(data) && (data[j] == ' ' || data[j] == '\t') {
 		j++
+	}
+	if j < len(data) && data[j] == '{' {
+		// C#'s auto-property: Secret { get; set; } = "…"
+		k := j + 1
+		for k < len(data) && data[k] == ' ' {
+			k++
+		}
+		return bytes.HasPrefix(data[k:], []byte("get;"))
 	}
 	return j < len(data) && (data[j] == '=' || data[j] == ':')
 }

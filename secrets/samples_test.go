@@ -870,6 +870,9 @@ func corpusSamples() []sample {
 			codes = append(codes, g.from(hexLower, 5)+"-"+g.from(hexLower, 5))
 		}
 		list := strings.Join(codes, "\n")
+		cpw := g.mixed(alphaUpper+alphaLower+alphaDigit, 14)
+		s = append(s, tp("password after its user on a command line", RuleCLIUserPassword, cpw, "```sh\ncypher-shell -a neo4j://graph:7687 -u neo4j -p '"+cpw+"' \"RETURN 1\"\n```\n"))
+		s = append(s, fp("-p that is no password", RuleCLIUserPassword, "```sh\nmysql -u root -p shopdb\ndocker run -u 1000 -p 8080:80 nginx\nmongosh -u admin -p \"$MONGO_PASSWORD\"\n```\n"))
 		s = append(s, tp("one-time codes listed", RuleOneTimeCodes, list, "Printed 3 May, keep offline:\n\n"+list+"\n\nEach works once.\n"))
 		s = append(s, fp("a list of part numbers", RuleOneTimeCodes, "Spare parts:\n\n- KX-4411-A\n- KX-4412-B\n- KX-5120-A\n- KX-5121-C\n"))
 	}

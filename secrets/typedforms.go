@@ -108,12 +108,33 @@ func validConfigDirectivePassword(c Candidate) bool {
 	if directiveExamples[l] || passwordFixtures[l] || IsPlaceholder(v) || referenceInValue(v) {
 		return false
 	}
+	// HAProxy's "user admin insecure-password admin": the password is the
+	// user's name, a default (as getConnection(url, "postgres",
+	// "postgres") is to password-argument)
+	if u := directiveUser(c.Context, c.MatchOffset); u != nil && bytes.EqualFold(u, v) {
+		return false
+	}
 	// a line that is a sentence ("requirepass changes." in a list): a
 	// plain word closed by a sentence's punctuation
 	if w := bytes.TrimRight(v, ".,;:!?)"); len(w) < len(v) && wordListRE.Match(w) {
 		return false
 	}
 	return plausiblePasswordValue(v)
+}
+
+// directiveUser returns the word before the blank before offset in ctx on
+// its line (the user a directive names before its password), nil when
+// there is none.
+func directiveUser(ctx []byte, offset int) []byte {
+	line := ctx[:offset]
+	if j := bytes.LastIndexByte(line, '\n'); j >= 0 {
+		line = line[j+1:]
+	}
+	f := bytes.Fields(line)
+	if len(f) < 2 {
+		return nil
+	}
+	return f[len(f)-1]
 }
 
 // typeCallGate passes a type name called directly or through ::new or

@@ -105,10 +105,14 @@ var vendorContextCompiled = sync.OnceValue(func() []*Rule {
 		{
 			ID:          RuleXMLPasswordElement,
 			Description: "password written as the text of an XML element named for it (<password>…</password>)",
-			builtinRE:   builtinExpr(`<(?P<key>[A-Za-z0-9_.:-]*(?i:password|passwd|passphrase))>[ \t]*(?P<secret>[^<>\s]{4,128})[ \t]*</`),
-			MinLen:      4,
-			Keywords:    []string{"password>", "passwd>", "passphrase>"},
-			Validate:    validXMLPasswordElement,
+			builtinRE: builtinExpr(`<(?P<key>[A-Za-z0-9_.:-]*(?i:password|passwd|passphrase))>[ \t]*(?P<secret>[^<>\s]{4,128})[ \t]*</` +
+				// round 27: an element named by its attribute, Hibernate's
+				// <property name="hibernate.connection.password">…</property>,
+				// Java properties' <entry key="db.password">…</entry>
+				`|<(?:property|entry|setting|param|parameter|value|item)[ \t]+(?:name|key)[ \t]*=[ \t]*["'](?P<key>[A-Za-z0-9_.:-]*(?i:password|passwd|passphrase))["'][ \t]*>[ \t]*(?P<secret>[^<>\s]{4,128})[ \t]*</`),
+			MinLen:   4,
+			Keywords: []string{"password>", "passwd>", "passphrase>", "password\">", "passwd\">", "passphrase\">", "password'>", "password\" >"},
+			Validate: validXMLPasswordElement,
 		},
 		{
 			// dev.mysql.com, "Specifying Passwords on the Command Line":
