@@ -146,8 +146,13 @@ func codeItems(data []byte, s, e int, out []codeLine) ([]codeLine, bool) {
 	n := len(out)
 	for s < e {
 		// the end of this item: a comma, a semicolon, a bar, a tab, two blanks
+		// (a byte no code holds, or an item longer than a code, ends the
+		// look: most lines are prose, and fail in their first words)
 		j := s
 		for j < e && data[j] != ',' && data[j] != ';' && data[j] != '|' && data[j] != '\t' && !(data[j] == ' ' && j+1 < e && data[j+1] == ' ') {
+			if c := data[j]; !isAlnum(c) && c != '-' && c != ' ' && c != '`' && c != '*' || j-s > codeMaxChars+codeMaxGroups+4 {
+				return out[:n], false
+			}
 			j++
 		}
 		a, b := s, j
