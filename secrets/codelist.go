@@ -19,7 +19,8 @@ const RuleOneTimeCodes = "one-time-codes"
 
 // Bounds of a list of codes.
 const (
-	codeListMin    = 4  // lines: a list, not a reference and its neighbour
+	codeListMin    = 4  // codes: a list, not a reference and its neighbour
+	codeListMax    = 64 // a site gives 8 to 16; more is a table of numbers
 	codeMinChars   = 6  // letters and digits in a code
 	codeMaxChars   = 32 //
 	codeMaxGroups  = 5
@@ -56,8 +57,9 @@ type codeLine struct {
 // findCodeLists calls emit with the span of each list of codes in data.
 func findCodeLists(data []byte, taken func(start, end int) bool, emit func(start, end int)) {
 	var list, line []codeLine
+	long := false // past codeListMax: not kept, not reported
 	flush := func() {
-		if len(list) >= codeListMin && randomCodes(data, list) {
+		if len(list) >= codeListMin && !long && randomCodes(data, list) {
 			// one finding for the list's codes in a row that no earlier
 			// rule reports (recovery-codes reports the first under its
 			// label): they are one secret, kept and redacted together
@@ -75,7 +77,7 @@ func findCodeLists(data []byte, taken func(start, end int) bool, emit func(start
 				emit(list[from].start, list[len(list)-1].end)
 			}
 		}
-		list = list[:0]
+		list, long = list[:0], false
 	}
 	for ls := 0; ls < len(data); {
 		le := bytes.IndexByte(data[ls:], '\n')
@@ -92,6 +94,10 @@ func findCodeLists(data []byte, taken func(start, end int) bool, emit func(start
 		for _, c := range line {
 			if len(list) > 0 && (c.shape != list[0].shape || c.groups != list[0].groups) {
 				flush()
+			}
+			if len(list) == codeListMax {
+				long = true
+				continue
 			}
 			list = append(list, c)
 		}

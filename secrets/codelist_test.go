@@ -1,6 +1,8 @@
 package secrets
 
 import (
+	"bytes"
+	"fmt"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -91,5 +93,26 @@ func TestOneTimeCodesNone(t *testing.T) {
 				t.Errorf("%s: %s at line %d", name, f.RuleID, f.Line)
 			}
 		}
+	}
+}
+
+// TestOneTimeCodesLongInput: a file of a million lines of one shape is
+// read once and holds no more than codeListMax codes.
+func TestOneTimeCodesLongInput(t *testing.T) {
+	rng := rand.New(rand.NewPCG(27, 7))
+	var b strings.Builder
+	for b.Len() < 4<<20 {
+		fmt.Fprintf(&b, "%04d-%04d\n", rng.IntN(10000), rng.IntN(10000))
+	}
+	data := []byte(b.String())
+	n := 0
+	allocs := testing.AllocsPerRun(2, func() {
+		findCodeLists(data, func(int, int) bool { return false }, func(int, int) { n++ })
+	})
+	if n != 0 {
+		t.Errorf("a table of %d numbers gave %d lists", bytes.Count(data, []byte("\n")), n)
+	}
+	if allocs > 12 {
+		t.Errorf("%.0f allocations: the list grew past its cap", allocs)
 	}
 }
