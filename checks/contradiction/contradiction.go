@@ -383,7 +383,7 @@ func extract(d *sotparse.Doc) *docInfo {
 		case commandKey(key):
 			if cmd, ok := soleCode(f.Value); ok {
 				if owner := ownerOf(key); owner != "" {
-					di.commands = append(di.commands, commandFact{owner: owner, value: cmd, label: strings.Trim(f.Key, "`* "), pos: f.Pos, end: f.End, text: quote(f.Key + ": " + f.Value)})
+					di.commands = append(di.commands, commandFact{owner: owner, value: cmd, label: strings.Trim(f.Key, "`* "), pos: f.Pos, end: f.End, factKey: f.Key, factV: f.Value})
 				}
 			}
 		}

@@ -22,7 +22,20 @@ type commandFact struct {
 	value    string // the command
 	label    string // the words that label it ("Harness command")
 	pos, end token.Pos
-	text     string // the statement, for messages
+	// The statement, for messages; for a fact, "" and the fact's key and
+	// value (texts of the run's table), which statement joins when a
+	// finding quotes it: most commands are quoted by none, and a quoted
+	// statement per command fact held 7 MB on hub at 10,000 documents.
+	text           string
+	factKey, factV string
+}
+
+// statement returns the statement cf was read from, for a message.
+func (cf commandFact) statement() string {
+	if cf.text == "" {
+		return quote(cf.factKey + ": " + cf.factV)
+	}
+	return cf.text
 }
 
 var (
@@ -67,7 +80,24 @@ func soleCode(v string) (string, bool) {
 	if len(v) < 3 || v[0] != '`' || v[len(v)-1] != '`' || strings.Count(v, "`") != 2 {
 		return "", false
 	}
-	return strings.Join(strings.Fields(v[1:len(v)-1]), " "), true
+	return spaced(v[1 : len(v)-1]), true
+}
+
+// spaced returns s's words joined by single spaces: s itself when it is
+// written so (most commands are), with no copy.
+func spaced(s string) string {
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c == ' ':
+			if i == 0 || i == len(s)-1 || s[i+1] == ' ' {
+				return strings.Join(strings.Fields(s), " ")
+			}
+		case c < ' ' || c == 0x7f || c >= 0x80:
+			// other spaces, ASCII or not: as strings.Fields reads them
+			return strings.Join(strings.Fields(s), " ")
+		}
+	}
+	return s
 }
 
 // readCommand reads a line that labels one code span: a table row (the
@@ -188,7 +218,7 @@ func (c *checker) mislabeledCommands() {
 					continue // one place per document
 				}
 				seen[o.di] = true
-				related.add(o.cf.pos, "%s: %q", o.di.d.Path, o.cf.text)
+				related.add(o.cf.pos, "%s: %q", o.di.d.Path, o.cf.statement())
 			}
 			c.report(l.di.d.Path, l.cf.pos, l.cf.end, "mislabeled-command",
 				fmt.Sprintf("labels `%s` %s (%q), but %d other place(s) record it as %s: name the command for what it runs",
