@@ -38,69 +38,79 @@ func indexBlockers(docs []*sotparse.Doc) map[string][]blocker {
 }
 
 // blockEdge is a place in a document that says item is blocked by by:
-// the two as ids in the run's table of texts, the document as its index
-// among those indexed. A map of every item's blockers as strings, each
-// with its document's path (40 bytes a blocker, and a slice and a map
-// entry an item), held ~15 MB on graph at 10,000 documents (190,000
+// the two as numbers liveBlockers gives the ids, the document as its
+// index among those indexed. A map of every item's blockers as strings,
+// each with its document's path (40 bytes a blocker, and a slice and a
+// map entry an item), held ~15 MB on graph at 10,000 documents (190,000
 // blockers) while the rule ran; an edge takes 16 bytes.
 type blockEdge struct {
-	item, by sotparse.TextID
+	item, by int32
 	doc      int32
 	pos      token.Pos
 }
 
 // liveBlockers are the edges of the run's documents, sorted by item and
 // blocker, each pair's in path order and, within a document, in the
-// order of its items and their blockers.
+// order of its items and their blockers. The ids are numbered by a map
+// of the model's own strings (one entry an id, not a blocker): the run's
+// table of texts would do, but its index is let go once the parse is
+// done, and a lookup makes it again for every text.
 type liveBlockers struct {
-	texts *sotparse.Texts
+	ids   map[string]int32
 	docs  []*sotparse.Doc
 	edges []blockEdge
 }
 
 // indexLiveBlockers indexes the blockers docs (in path order) give their
-// items, naming both in texts (the run's table, which holds the
-// blockers' texts already).
-func indexLiveBlockers(texts *sotparse.Texts, docs []*sotparse.Doc) liveBlockers {
+// items.
+func indexLiveBlockers(docs []*sotparse.Doc) liveBlockers {
 	n := 0
 	for _, d := range docs {
 		for _, it := range d.WorkItems {
 			n += it.Blockers.Len()
 		}
 	}
-	edges := make([]blockEdge, 0, n)
+	lb := liveBlockers{ids: map[string]int32{}, docs: docs, edges: make([]blockEdge, 0, n)}
+	id := func(s string) int32 {
+		i, ok := lb.ids[s]
+		if !ok {
+			i = int32(len(lb.ids))
+			lb.ids[s] = i
+		}
+		return i
+	}
 	for i, d := range docs {
 		for _, it := range d.WorkItems {
 			if it.Blockers.Len() == 0 {
 				continue
 			}
-			item := texts.ID(it.ID)
+			item := id(it.ID)
 			for _, r := range it.Blockers.All() {
-				edges = append(edges, blockEdge{item, texts.ID(r.Text), int32(i), r.Pos})
+				lb.edges = append(lb.edges, blockEdge{item, id(r.Text), int32(i), r.Pos})
 			}
 		}
 	}
 	// Stable: the edges of a pair keep the order they were found in.
-	slices.SortStableFunc(edges, func(a, b blockEdge) int {
+	slices.SortStableFunc(lb.edges, func(a, b blockEdge) int {
 		if c := cmp.Compare(a.item, b.item); c != 0 {
 			return c
 		}
 		return cmp.Compare(a.by, b.by)
 	})
-	return liveBlockers{texts, docs, edges}
+	return lb
 }
 
 // places returns the places that say item is blocked by by.
 func (lb liveBlockers) places(item, by string) []blocker {
-	i, ok := lb.texts.Lookup(item)
+	i, ok := lb.ids[item]
 	if !ok {
 		return nil
 	}
-	b, ok := lb.texts.Lookup(by)
+	b, ok := lb.ids[by]
 	if !ok {
 		return nil
 	}
-	lo, _ := slices.BinarySearchFunc(lb.edges, [2]sotparse.TextID{i, b}, func(e blockEdge, k [2]sotparse.TextID) int {
+	lo, _ := slices.BinarySearchFunc(lb.edges, [2]int32{i, b}, func(e blockEdge, k [2]int32) int {
 		if c := cmp.Compare(e.item, k[0]); c != 0 {
 			return c
 		}
@@ -157,7 +167,7 @@ func (c *checker) circularReadiness() {
 	// The kept documents' blockers are indexed once a session; the run's
 	// own are looked up by pair, merged with them in path order.
 	kept := sotparse.Aggregate(c.ws, &blockersKey, indexBlockers)
-	live := indexLiveBlockers(c.ws.Texts(), c.ws.Live())
+	live := indexLiveBlockers(c.ws.Live())
 	// blockedPlaces returns the places that say item is blocked by by.
 	blockedPlaces := func(item, by string) []analysis.RelatedInformation {
 		var out []analysis.RelatedInformation
