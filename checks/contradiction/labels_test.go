@@ -12,10 +12,11 @@ import (
 )
 
 // TestCommandFactsQuotedOnDemand: a command read from a fact holds no
-// statement of its own: its key and value are the fact's texts (the
-// run's table's), joined only when a mislabeled-command finding quotes
-// it; and a command written with single spaces is the fact's text, not a
-// copy. A quoted statement per command fact held 7 MB on hub at 10,000
+// statement, label or command of its own: the fact's key and value (the
+// run's table's texts), from which its label, its command and, when a
+// mislabeled-command finding quotes it, its statement are read; a
+// command written with single spaces is the fact's text, not a copy. A
+// quoted statement per command fact held 7 MB on hub at 10,000
 // documents, and most are quoted by no finding.
 func TestCommandFactsQuotedOnDemand(t *testing.T) {
 	dir := t.TempDir()
@@ -35,28 +36,33 @@ func TestCommandFactsQuotedOnDemand(t *testing.T) {
 	if len(di.commands) != 21 {
 		t.Fatalf("%d commands read, want 21", len(di.commands))
 	}
-	facts := map[token.Pos]string{}
+	facts := map[token.Pos]*sotparse.Fact{}
 	for _, f := range d.Facts.All() {
-		facts[f.Pos] = f.Value
+		facts[f.Pos] = f
 	}
-	for i, cf := range di.commands {
-		if cf.text != "" {
-			t.Fatalf("command %d holds its statement %q", i, cf.text)
+	for i := range di.commands {
+		cf := &di.commands[i]
+		f := facts[cf.pos]
+		if unsafe.StringData(cf.said) != unsafe.StringData(f.Value) || unsafe.StringData(cf.label) != unsafe.StringData(f.Key) || cf.value != "" {
+			t.Fatalf("command %d holds %q, %q, %q: strings of its own", i, cf.label, cf.said, cf.value)
 		}
-		want := quote(cf.factKey + ": " + cf.factV)
-		if got := cf.statement(); got != want || !strings.HasPrefix(got, "Harness command") && i < 20 {
+		if got, want := cf.statement(), quote(f.Key+": "+f.Value); got != want {
 			t.Fatalf("command %d's statement %q, want %q", i, got, want)
 		}
-		v := facts[cf.pos]
-		if unsafe.StringData(cf.factV) != unsafe.StringData(v) {
-			t.Fatalf("command %d holds a copy of its fact's value", i)
+		if got, want := cf.labelText(), strings.Trim(f.Key, "`* "); got != want {
+			t.Fatalf("command %d's label %q, want %q", i, got, want)
 		}
-		if i < 20 && unsafe.StringData(cf.value) != unsafe.StringData(v[1:]) {
-			t.Fatalf("command %d (%q) is a copy of the fact's text", i, cf.value)
+		if i < 20 && unsafe.StringData(cf.command()) != unsafe.StringData(f.Value[1:]) {
+			t.Fatalf("command %d (%q) is a copy of the fact's text", i, cf.command())
 		}
 	}
-	if got := di.commands[20].value; got != "go test ./..." {
-		t.Errorf("a command's words: %q", got)
+	if got := di.commands[20].command(); got != "go test ./..." || di.commands[20].owner() != "test" || di.commands[0].owner() != "harness" {
+		t.Errorf("a command's words: %q, %s", got, di.commands[20].owner())
+	}
+	// Its owner is a flag, not a string: 72 bytes a command, 112 with
+	// the fact's texts beside the owner, command, label and statement.
+	if size := unsafe.Sizeof(commandFact{}); size > 72 {
+		t.Errorf("a command takes %d bytes, want at most 72", size)
 	}
 }
 
