@@ -194,7 +194,7 @@ func (dt *docText) detach() *docText {
 	}
 	for i := range dt.commandSays {
 		c := &dt.commandSays[i]
-		c.owner, c.value, c.label, c.text = own(c.owner), own(c.value), own(c.label), own(c.text)
+		c.value, c.label, c.said = own(c.value), own(c.label), own(c.said)
 	}
 	// The counts and the commits are read by copiedResults only, of a
 	// document with minCopiedResults counts or more and a commit: the
@@ -381,9 +381,11 @@ func extract(d *sotparse.Doc) *docInfo {
 		case strings.HasSuffix(key, "status") && (strings.EqualFold(v, "pass") || strings.EqualFold(v, "passed")):
 			di.passed = true // "Report status: `pass`"
 		case commandKey(key):
-			if cmd, ok := soleCode(f.Value); ok {
+			if _, ok := soleCode(f.Value); ok {
 				if owner := ownerOf(key); owner != "" {
-					di.commands = append(di.commands, commandFact{owner: owner, value: cmd, label: strings.Trim(f.Key, "`* "), pos: f.Pos, end: f.End, text: quote(f.Key + ": " + f.Value)})
+					cf := newCommand(owner, "", f.Key, f.Value, f.Pos, f.End)
+					cf.fact = true
+					di.commands = append(di.commands, cf)
 				}
 			}
 		}

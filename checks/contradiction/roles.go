@@ -3,6 +3,7 @@ package contradiction
 import (
 	"fmt"
 	"go/token"
+	"maps"
 	"slices"
 	"sort"
 	"strings"
@@ -37,21 +38,30 @@ type roleClaim struct {
 type roleSet struct {
 	pairs  []rolePair
 	claims []heldRole
+	base   token.Pos          // the place the claims' offsets are from (the first claim's)
+	words  []string           // the role words of its claims that are not the usual ones
+	said   []string           // the sentences it holds (quoted): of claims not fromSource
 	index  map[rolePair]int32 // while read (detach lets it go)
 }
 
 type rolePair struct{ pair, key string }
 
-// heldRole is a role claim as a document holds it.
+// heldRole is a role claim as a document holds it, in 24 bytes: its
+// place as an offset from its set's base and a length, and its pair, role
+// word and sentence as indexes (a word and a sentence as strings and two
+// positions made it 56 bytes, 12 MB on hub at 10,000 documents).
 type heldRole struct {
-	pos, end token.Pos
-	word     string // the role word, lower-cased (a constant for the usual ones)
-	sentence string // the sentence, quoted; "" when fromSource
-	pair     int32  // index in roleSet.pairs
+	off  int32  // pos - roleSet.base
+	span uint32 // end - pos
+	pair int32  // index in roleSet.pairs
+	// word: the role word, lower-cased: an index in usualWords, or for
+	// -i-1 in roleSet.words.
+	word int32
+	// said: the index of the sentence in roleSet.said, or -1 when the
+	// sentence is the text between pos and end (fromSource).
+	said     int32
 	bare     bool
 	fallback bool // the role: fallback, else primary
-	// fromSource: the sentence is the text between pos and end (quoted).
-	fromSource bool
 }
 
 // role returns the role hr gives: "primary" or "fallback".
@@ -62,15 +72,45 @@ func (hr *heldRole) role() string {
 	return "primary"
 }
 
-// canonicalWords are the usual role words: a claim holds these constants,
-// not a string of its own.
-var canonicalWords = func() map[string]string {
-	m := map[string]string{}
-	for w := range roleWords {
-		m[w] = w
+// fromSource reports whether hr's sentence is the text between its
+// positions (read back when quoted), not held.
+func (hr *heldRole) fromSource() bool { return hr.said < 0 }
+
+func (rs *roleSet) pos(hr *heldRole) token.Pos { return rs.base + token.Pos(hr.off) }
+func (rs *roleSet) end(hr *heldRole) token.Pos { return rs.pos(hr) + token.Pos(hr.span) }
+
+// word returns hr's role word.
+func (rs *roleSet) word(hr *heldRole) string {
+	if hr.word >= 0 {
+		return usualWords[hr.word]
 	}
-	return m
-}()
+	return rs.words[-hr.word-1]
+}
+
+// sentence returns hr's sentence as held, quoted ("" when fromSource).
+func (rs *roleSet) sentence(hr *heldRole) string {
+	if hr.said < 0 {
+		return ""
+	}
+	return rs.said[hr.said]
+}
+
+// usualWords are the usual role words (roleWords' keys, sorted), which a
+// claim names by index: the words of roleWord's matches, lower-cased, but
+// for letters that fold to others (U+017F to s).
+var usualWords = slices.Sorted(maps.Keys(roleWords))
+
+// wordIndex returns the index heldRole.word takes for w.
+func (rs *roleSet) wordIndex(w string) int32 {
+	if i, ok := slices.BinarySearch(usualWords, w); ok {
+		return int32(i)
+	}
+	if i := slices.Index(rs.words, w); i >= 0 {
+		return int32(-i - 1)
+	}
+	rs.words = append(rs.words, w)
+	return int32(-len(rs.words))
+}
 
 // add adds claims; src, when not nil, is the document's text, from which
 // a claim's sentence is read back when it is the text between its
@@ -87,14 +127,13 @@ func (rs *roleSet) add(src []byte, tf *token.File, claims ...roleClaim) {
 			}
 			rs.index[p] = i
 		}
-		hr := heldRole{pos: rc.pos, end: rc.end, word: rc.word, pair: i, bare: rc.bare, fallback: rc.role == "fallback"}
-		if w, ok := canonicalWords[rc.word]; ok {
-			hr.word = w
+		if len(rs.claims) == 0 {
+			rs.base = rc.pos
 		}
-		if t, ok := sourceText(src, tf, rc.pos, rc.end); ok && t == rc.said {
-			hr.fromSource = true
-		} else {
-			hr.sentence = quote(rc.said)
+		hr := heldRole{off: int32(rc.pos - rs.base), span: uint32(rc.end - rc.pos), word: rs.wordIndex(rc.word), pair: i, said: -1, bare: rc.bare, fallback: rc.role == "fallback"}
+		if t, ok := sourceText(src, tf, rc.pos, rc.end); !ok || t != rc.said {
+			hr.said = int32(len(rs.said))
+			rs.said = append(rs.said, quote(rc.said))
 		}
 		rs.claims = append(rs.claims, hr)
 	}
@@ -120,14 +159,16 @@ func (rs *roleSet) detach(own func(string) string) {
 	for i := range rs.pairs {
 		rs.pairs[i].pair, rs.pairs[i].key = own(rs.pairs[i].pair), own(rs.pairs[i].key)
 	}
-	for i := range rs.claims {
-		hr := &rs.claims[i]
-		if _, ok := canonicalWords[hr.word]; !ok {
-			hr.word = own(hr.word)
-		}
-		hr.sentence = own(hr.sentence)
+	for i := range rs.words {
+		rs.words[i] = own(rs.words[i])
+	}
+	for i := range rs.said {
+		rs.said[i] = own(rs.said[i])
 	}
 	rs.index = nil
+	if cap(rs.said) > len(rs.said) {
+		rs.said = slices.Clone(rs.said)
+	}
 	if cap(rs.claims) > len(rs.claims) {
 		rs.claims = slices.Clone(rs.claims)
 	}
@@ -540,12 +581,12 @@ func (c *checker) roles() {
 					if related.full() {
 						break
 					}
-					_, oh := at(o)
+					ors, oh := at(o)
 					od := c.docs[o.doc].d
-					related.add(oh.pos, "%s calls it the %s path: %q", od.Path, oh.word, c.roleSentence(od, oh))
+					related.add(ors.pos(oh), "%s calls it the %s path: %q", od.Path, ors.word(oh), c.roleSentence(od, ors, oh))
 				}
 			}
-			c.report(path, hr.pos, hr.end, "role",
+			c.report(path, rs.pos(hr), rs.end(hr), "role",
 				fmt.Sprintf("%s is the %s path here, but %d other sentence(s) make it the %s path: state one role for the pair, or say which statement supersedes the other",
 					rs.pairs[hr.pair].pair, hr.role(), len(other), o0.role()), related)
 		}
@@ -554,10 +595,10 @@ func (c *checker) roles() {
 
 // roleSentence returns the sentence of hr, a claim of d, quoted: read
 // back from d's text when the claim holds none.
-func (c *checker) roleSentence(d *sotparse.Doc, hr *heldRole) string {
-	if !hr.fromSource {
-		return hr.sentence
+func (c *checker) roleSentence(d *sotparse.Doc, rs *roleSet, hr *heldRole) string {
+	if !hr.fromSource() {
+		return rs.sentence(hr)
 	}
-	t, _ := sourceText(c.ws.TransientContent(d), d.File.Tok, hr.pos, hr.end)
+	t, _ := sourceText(c.ws.TransientContent(d), d.File.Tok, rs.pos(hr), rs.end(hr))
 	return quote(t)
 }
