@@ -258,7 +258,7 @@ func randomCodes(data []byte, list []codeLine) bool {
 			if !bytes.Equal(a, b) {
 				same = false
 			}
-			if digitsGroup(a) && digitsGroup(b) {
+			if isDigits(a) && isDigits(b) {
 				x, _ := strconv.Atoi(string(a))
 				y, _ := strconv.Atoi(string(b))
 				up = up && y > x
@@ -315,15 +315,6 @@ func digitsIn(data []byte, list []codeLine) bool {
 		}
 	}
 	return false
-}
-
-func digitsGroup(b []byte) bool {
-	for _, c := range b {
-		if c < '0' || c > '9' {
-			return false
-		}
-	}
-	return len(b) > 0
 }
 
 // splitCodes returns each code's groups.

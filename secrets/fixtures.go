@@ -311,16 +311,21 @@ func annotationAlone(l []byte, a string) bool {
 			return false
 		}
 		k += i
-		j := k
-		for j > 0 && (l[j-1] == ' ' || l[j-1] == '\t') {
-			j--
-		}
 		e := k + len(a)
-		if (j == 0 || l[j-1] == '\n') && (e == len(l) || l[e] == '\n' || l[e] == '\r' || l[e] == ' ' || l[e] == '(') {
+		if atLineStart(l, k) && (e == len(l) || l[e] == '\n' || l[e] == '\r' || l[e] == ' ' || l[e] == '(') {
 			return true
 		}
 		i = k + 1
 	}
+}
+
+// atLineStart reports whether l[k] begins a line after its indentation.
+func atLineStart(l []byte, k int) bool {
+	j := k
+	for j > 0 && (l[j-1] == ' ' || l[j-1] == '\t') {
+		j--
+	}
+	return j == 0 || l[j-1] == '\n'
 }
 
 // lineStartsWith reports whether a line of l begins with s after its
@@ -332,11 +337,7 @@ func lineStartsWith(l []byte, s string) bool {
 			return false
 		}
 		k += i
-		j := k
-		for j > 0 && (l[j-1] == ' ' || l[j-1] == '\t') {
-			j--
-		}
-		if j == 0 || l[j-1] == '\n' {
+		if atLineStart(l, k) {
 			return true
 		}
 		i = k + 1
