@@ -13,10 +13,10 @@ import (
 // no older finding changes its rule ID.
 const (
 	// RuleClientKeyLiteral reports a random literal handed to an API
-	// client's constructor as its first argument: cohere.Client("…"),
-	// anthropic.Anthropic("…") is not one (no Client), new
-	// OpenAIClient("…"), replicate.Client(api_token="…"). The
-	// constructor says what the value is, so no name is needed.
+	// client's constructor: cohere.Client("…"), new OpenAIClient("…"),
+	// Twilio's Client(sid, "…"); or to a setter or a builder's step that
+	// names a key or a token: sgMail.setApiKey("…"), .apiKey("…"). The
+	// call says what the value is, so no name is needed.
 	RuleClientKeyLiteral = "client-key-literal"
 	// RuleDiscordBotToken reports a Discord bot token: the bot's ID in
 	// base64, a timestamp and an HMAC, three parts joined by dots, in a
@@ -61,8 +61,13 @@ var clientCompiled = sync.OnceValue(func() []*Rule {
 				`(?:"[A-Za-z0-9_.@-]{6,64}"|'[A-Za-z0-9_.@-]{6,64}')[ \t]*,[ \t]*` + clientKeyName +
 				`(?:"(?P<secret>[A-Za-z0-9_-]{30,100})"|'(?P<secret>[A-Za-z0-9_-]{30,100})')[ \t]*[,)]` +
 				// or the key alone
-				`|` + clientKeyName + `(?:"(?P<secret>[A-Za-z0-9_-]{25,100})"|'(?P<secret>[A-Za-z0-9_-]{25,100})')[ \t]*[,)])`),
-			Keywords: []string{"client(", "clientv2(", "client (", "clientv2 (", "client.new(", "client::new(", "twilio("},
+				`|` + clientKeyName + `(?:"(?P<secret>[A-Za-z0-9_-]{25,100})"|'(?P<secret>[A-Za-z0-9_-]{25,100})')[ \t]*[,)])` +
+				// or a setter or a builder's step that names it:
+				// sgMail.setApiKey("…"), withAccessToken("…"), .apiKey("…")
+				`|(?:\b(?:set|with|use)_?(?P<key>(?i:api_?key|api_?token|access_?token|auth_?token|bearer_?token|client_?secret|secret_?key|token|secret))|\.(?P<key>apiKey|api_key|accessToken|authToken|apiToken))` +
+				`[ \t]*\([ \t]*(?:"(?P<secret>[A-Za-z0-9_-]{25,100})"|'(?P<secret>[A-Za-z0-9_-]{25,100})')[ \t]*\)`),
+			Keywords: []string{"client(", "clientv2(", "client (", "clientv2 (", "client.new(", "client::new(", "twilio(",
+				"apikey(", "api_key(", "token(", "secret("},
 			Validate: validClientKey,
 		},
 		{

@@ -45,6 +45,10 @@ func TestCodeFormsRound27(t *testing.T) {
 		"co = cohere.ClientV2('SECRET')\n",
 		"var client = new OpenAIClient(\"SECRET\");\n",
 		"val client = MistralClient(\"SECRET\")\n",
+		"sgMail.setApiKey(\"SECRET\");\n",
+		"client.setToken('SECRET')\n",
+		"api = Api.builder().withAccessToken(\"SECRET\").build()\n",
+		"OkHttp.builder().apiKey(\"SECRET\")\n",
 	} {
 		add(RuleClientKeyLiteral, "app.src", f, key())
 	}
@@ -116,6 +120,9 @@ func TestCodeFormsRound27(t *testing.T) {
 		"dsn = \"https://<key>@o0.ingest.sentry.io/0\"\n",
 		"    'key' => env('APP_KEY'),\n",
 		"mysql -u root -p shopdb\n",
+		"client.setToken(nextToken)\n",
+		"parser.token(\"identifier-of-the-next-section\")\n",
+		"sgMail.setApiKey(process.env.SENDGRID_API_KEY);\n",
 		"docker run -u 1000 -p 8080:80 nginx\n",
 		"mongosh -u admin -p \"$MONGO_PASSWORD\"\n",
 		"    public string ApiSecret { get; init; } = Environment.GetEnvironmentVariable(\"API_SECRET\");\n",
