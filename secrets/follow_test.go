@@ -313,7 +313,8 @@ func TestProgTableClosures(t *testing.T) {
 // test has returned, so the tests that set those variables, or count the
 // work of every scan in the process (TestScanWorkLinear,
 // TestScanCostLinear), still run alone, and a parallel test may read
-// them. A threshold a test wants of its own is an argument or a
+// them; the slowest of those run alone in a process of their own
+// (ownProcess), which waits in parallel with the others. A threshold a test wants of its own is an argument or a
 // scanner's tuning instead (the keyword table's 16-bit bound,
 // newKWMatcherMax; reachAfter, narrowAfter and narrowMinInsts,
 // newScannerTuned): the tests that set those run in parallel too. On

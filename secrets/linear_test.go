@@ -257,6 +257,9 @@ func TestScanWorkLinear(t *testing.T) {
 		// scan starts no goroutine: the plain run holds it.
 		t.Skip("the work count does not depend on -race; the plain run checks it")
 	}
+	if !ownProcess(t) { // alone, in a process of its own: see ownProcess
+		return
+	}
 	// A scanner of its own: its filters' budget is not the one other
 	// tests' scans filled (a shape whose filter ran out of states
 	// between its two sizes cost six to eight times the work at four
@@ -340,6 +343,9 @@ func measureScan(s *Scanner, data []byte) scanCost {
 func TestScanCostLinear(t *testing.T) {
 	if raceEnabled {
 		t.Skip("the counts do not depend on -race; the plain run checks them")
+	}
+	if !ownProcess(t) { // alone, in a process of its own: see ownProcess
+		return
 	}
 	// A scanner of its own: the sizes fold most rules' expressions
 	// (foldAfter), which TestScannersShareExpressions needs unfolded in

@@ -405,6 +405,9 @@ func TestScannersShareExpressions(t *testing.T) {
 // windows built from the pieces of every form (armor, base64 DER
 // prefixes, hex headers, names, hex runs just under and over the bound).
 func TestKeyMaterialMayMatch(t *testing.T) {
+	if !ownProcess(t) { // alone, in a process of its own: see ownProcess
+		return
+	}
 	re := keyMaterialRule().Expr()
 	defer func(f int64) { foldAfter = f }(foldAfter)
 	// As written, then with the folded literals (compileFolded): the

@@ -115,6 +115,9 @@ func TestWakingCompilesOnlyWhatMayMatch(t *testing.T) {
 // rule's is before its expression is compiled, answers what its states
 // answer, on every rule and the filters' texts (cut at random points too).
 func TestNFAReadsAsStates(t *testing.T) {
+	if !ownProcess(t) { // alone, in a process of its own: see ownProcess
+		return
+	}
 	s := followScanner(t)
 	texts := dfaTexts(10)
 	rng := rand.New(rand.NewPCG(3, 5))
@@ -172,6 +175,9 @@ func TestNFAReadsAsStates(t *testing.T) {
 // foldAfter bytes) and with their folded literals as classes find the same
 // secrets, on the filters' texts.
 func TestFoldedTierSame(t *testing.T) {
+	if !ownProcess(t) { // alone, in a process of its own: see ownProcess
+		return
+	}
 	defer func(f int64) { foldAfter = f }(foldAfter)
 	defer func(b bool) { plainTakesFolded = b }(plainTakesFolded)
 	plainTakesFolded = false // the form as written, even where an earlier test folded the source
@@ -313,6 +319,9 @@ func TestFoldingLetsPlainGo(t *testing.T) {
 // still holds or asks for it) find what one scan as written finds (run
 // with -race).
 func TestFoldingWhileScanning(t *testing.T) {
+	if !ownProcess(t) { // alone, in a process of its own: see ownProcess
+		return
+	}
 	defer func(f int64) { foldAfter = f }(foldAfter)
 	defer func(b bool) { plainTakesFolded = b }(plainTakesFolded)
 	plainTakesFolded = false // earlier tests folded these sources: start from the form as written

@@ -1,0 +1,56 @@
+package secrets
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"regexp"
+	"testing"
+	"time"
+)
+
+// ownProcessEnv names, in a child process of ownProcess, the test it runs.
+const ownProcessEnv = "SOTVET_SECRETS_OWN_PROCESS"
+
+// ownProcess runs the calling test in a new process of this test binary,
+// while the calling test waits as a parallel test. It is for the tests
+// that set package variables (useDFA, foldAfter, dfaAfter...) or count
+// what every scan of the process does (workCounter, runtime.MemStats):
+// run in this process they must run sequentially, one core for a minute
+// of a two-core `go test ./...` (the sequential tests were 72 s of the
+// package's 105 s). In its own process such a test is alone by
+// construction, and also starts from the package's defaults rather than
+// from what earlier tests left.
+//
+// In the child, ownProcess returns true and the test goes on. In the
+// parent it returns false once the child passed, skips t where the child
+// skipped, and fails t with the child's output where it failed.
+func ownProcess(t *testing.T) bool {
+	t.Helper()
+	if os.Getenv(ownProcessEnv) == t.Name() {
+		return true
+	}
+	t.Parallel()
+	args := []string{"-test.run=^" + regexp.QuoteMeta(t.Name()) + "$", "-test.count=1", "-test.v"}
+	if testing.Short() {
+		args = append(args, "-test.short")
+	}
+	if d, ok := t.Deadline(); ok {
+		args = append(args, "-test.timeout="+time.Until(d).Round(time.Second).String())
+	}
+	cmd := exec.Command(os.Args[0], args...)
+	cmd.Env = append(os.Environ(), ownProcessEnv+"="+t.Name())
+	out, err := cmd.CombinedOutput()
+	switch {
+	case err != nil:
+		t.Fatalf("%s in its own process: %v\n%s", t.Name(), err, out)
+	case bytes.Contains(out, []byte("--- SKIP: "+t.Name()+" ")):
+		t.Skipf("skipped in its own process:\n%s", out)
+	case !bytes.Contains(out, []byte("--- PASS: "+t.Name()+" ")):
+		t.Fatalf("%s in its own process did not pass:\n%s", t.Name(), out)
+	}
+	if testing.Verbose() {
+		t.Logf("in its own process:\n%s", out)
+	}
+	return false
+}
