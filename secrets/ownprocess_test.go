@@ -22,12 +22,16 @@ const ownProcessEnv = "SOTVET_SECRETS_OWN_PROCESS"
 // construction, and also starts from the package's defaults rather than
 // from what earlier tests left.
 //
-// In the child, ownProcess returns true and the test goes on. In the
-// parent it returns false once the child passed, skips t where the child
-// skipped, and fails t with the child's output where it failed.
+// In the child, and under -race, ownProcess returns true and the test
+// goes on in this process, sequentially. In the parent it returns false
+// once the child passed, skips t where the child skipped, and fails t
+// with the child's output where it failed.
 func ownProcess(t *testing.T) bool {
 	t.Helper()
-	if os.Getenv(ownProcessEnv) == t.Name() {
+	// Under the race detector every package's tests run at once and keep
+	// the CPUs busy (.ci/run): a child would only add its own start and
+	// its own scanners, built in race-instrumented code.
+	if raceEnabled || os.Getenv(ownProcessEnv) == t.Name() {
 		return true
 	}
 	t.Parallel()
