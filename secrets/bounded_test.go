@@ -33,6 +33,7 @@ var loosenCases = []string{
 // check finds what the expression as written finds, groups and all, on
 // texts made of its own characters with runs around every bound.
 func TestLoosenedFindsWhatWrittenFinds(t *testing.T) {
+	sequentialSweep(t)
 	rng := rand.New(rand.NewPCG(1, 2))
 	pieces := []string{"a", "b", "c", "d", "e", "k", "K", "\u212a", "x", "z", "-", "_", "\"", " ", "\n", "é", "à", "ü", "ß", "\xff", "\xc3", "0", "5", "9", "=", "ab"}
 	for _, expr := range loosenCases {

@@ -260,6 +260,7 @@ func partsLen(parts []span) int {
 // the parts that may match, as without the filters; and the parts leave
 // out most of the report.
 func TestWindowPartsScanSame(t *testing.T) {
+	sequentialSweep(t)
 	s, err := newScanner(DefaultConfig())
 	if err != nil {
 		t.Fatal(err)
@@ -794,6 +795,7 @@ func TestByteClasses(t *testing.T) {
 // past partsMinWindow (searched in parts), gives what the scanner without
 // filters gives, which searches the window whole.
 func TestLongWindowScanSame(t *testing.T) {
+	sequentialSweep(t)
 	g := newFakeGen("long window")
 	var b strings.Builder
 	for b.Len() < 96<<10 {

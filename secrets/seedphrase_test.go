@@ -158,6 +158,7 @@ func TestSeedPhraseNone(t *testing.T) {
 // TestSeedPhraseLongInput: a file of listed words (a word list, a dump)
 // is read once and keeps no run past seedRunCap.
 func TestSeedPhraseLongInput(t *testing.T) {
+	sequentialSweep(t)
 	rng := rand.New(rand.NewPCG(27, 3))
 	var b strings.Builder
 	for b.Len() < 1<<20 {

@@ -218,6 +218,7 @@ func TestPinOfWiringWords(t *testing.T) {
 // glued to names, after commas, and in a long run of nouns with no value
 // (whose attempts read far: past farReach, or past the budget).
 func TestSearchAtFarStartsSound(t *testing.T) {
+	sequentialSweep(t)
 	s := defaultScanner(t)
 	texts := []string{
 		"clave: Somme" + "r2024! mot de passe: Somme" + "r2024! senha 48213, Passwort: Somme" + "r2024! wachtwoord: Somme" + "r2024! contraseña: Somme" + "r2024! ",

@@ -269,6 +269,7 @@ func TestEndTextSet(t *testing.T) {
 // that wakes every rule on long lines held both), and a scanner that asks
 // for it later is handed the folded one.
 func TestFoldingLetsPlainGo(t *testing.T) {
+	sequentialSweep(t)
 	defer func(f int64) { foldAfter = f }(foldAfter)
 	s, err := newScanner(DefaultConfig())
 	if err != nil {
