@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -57,7 +58,7 @@ func TestCIRunsRaceSkipped(t *testing.T) {
 			name := regexp.MustCompile(`\b` + fn.Name.Name + `\b`)
 			ok = false
 			for _, l := range plain {
-				ok = ok || (name.MatchString(l) || !strings.Contains(l, " -run")) && slicesContain(strings.Fields(l), pkg)
+				ok = ok || (name.MatchString(l) || !strings.Contains(l, " -run")) && slices.Contains(strings.Fields(l), pkg)
 			}
 			if !ok {
 				t.Errorf("%s: %s skips under -race, and .ci/run's step without -race does not run it in %s", path, fn.Name.Name, pkg)
@@ -105,15 +106,6 @@ func skipsUnderRace(body *ast.BlockStmt) bool {
 			return !skips
 		})
 		if skips {
-			return true
-		}
-	}
-	return false
-}
-
-func slicesContain(s []string, v string) bool {
-	for _, x := range s {
-		if x == v {
 			return true
 		}
 	}
