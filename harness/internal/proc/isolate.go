@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"sync/atomic"
 	"syscall"
+	"time"
 )
 
 // Namespaces names the isolation Spec.Isolate gives, as recorded in
@@ -87,6 +88,27 @@ func IsolationRefused() bool { return isolationRefused.Load() }
 
 // nsMembers lists the live processes, other than init itself, in the PID
 // namespace whose init is pid, from the host's /proc.
+// settledMembers is nsMembers once those already exiting have gone: a
+// process whose parent has just let it go (the go command's GOCACHEPROG
+// child, closed but not waited for) is still in the namespace for a
+// moment, longer on a loaded machine (CI saw one "left running" in two
+// runs of the verification at once). It waits at most memberSettle, and
+// not at all when the namespace is empty; what is still there then was
+// left running.
+func settledMembers(init int) []int {
+	deadline := time.Now().Add(memberSettle)
+	for {
+		m := nsMembers(init)
+		if len(m) == 0 || time.Now().After(deadline) {
+			return m
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// memberSettle bounds settledMembers' wait.
+const memberSettle = 500 * time.Millisecond
+
 func nsMembers(init int) []int {
 	want, err := os.Readlink("/proc/" + strconv.Itoa(init) + "/ns/pid")
 	if err != nil {

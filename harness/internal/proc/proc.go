@@ -286,7 +286,7 @@ func Run(ctx context.Context, spec Spec) Result {
 	ended := hs.started()
 	select {
 	case <-ended:
-		res.Lingering = nsMembers(pgid)
+		res.Lingering = settledMembers(pgid)
 		hs.release()
 		select {
 		case <-exited:
