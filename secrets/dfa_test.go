@@ -217,6 +217,7 @@ func TestDFAFilterSound(t *testing.T) {
 // TestDFAScanSame: Scan and Redact give the same results with and without
 // the filters.
 func TestDFAScanSame(t *testing.T) {
+	sequentialSweep(t)
 	if !ownProcess(t) { // alone, in a process of its own: see ownProcess
 		return
 	}
@@ -596,6 +597,7 @@ func TestKeywordsEndingAt(t *testing.T) {
 // filters add no more, never hold more than the budget, and the scans
 // find what they find without filters.
 func TestDFABudget(t *testing.T) {
+	sequentialSweep(t)
 	if !ownProcess(t) { // alone, in a process of its own: see ownProcess
 		return
 	}

@@ -257,6 +257,7 @@ func TestScanWorkLinear(t *testing.T) {
 		// scan starts no goroutine: the plain run holds it.
 		t.Skip("the work count does not depend on -race; the plain run checks it")
 	}
+	sequentialSweep(t)
 	if !ownProcess(t) { // alone, in a process of its own: see ownProcess
 		return
 	}
@@ -344,6 +345,7 @@ func TestScanCostLinear(t *testing.T) {
 	if raceEnabled {
 		t.Skip("the counts do not depend on -race; the plain run checks them")
 	}
+	sequentialSweep(t)
 	if !ownProcess(t) { // alone, in a process of its own: see ownProcess
 		return
 	}

@@ -109,6 +109,7 @@ func TestScanMasksPassword(t *testing.T) {
 // other case, or another letter of a small class such as gh[pousr]_,
 // may keep it; five or more do not).
 func TestMaskRevealsOnlyLiterals(t *testing.T) {
+	sequentialSweep(t)
 	if !ownProcess(t) { // alone, in a process of its own: see ownProcess
 		return
 	}

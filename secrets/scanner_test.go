@@ -405,6 +405,7 @@ func TestScannersShareExpressions(t *testing.T) {
 // windows built from the pieces of every form (armor, base64 DER
 // prefixes, hex headers, names, hex runs just under and over the bound).
 func TestKeyMaterialMayMatch(t *testing.T) {
+	sequentialSweep(t)
 	if !ownProcess(t) { // alone, in a process of its own: see ownProcess
 		return
 	}

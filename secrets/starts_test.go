@@ -72,6 +72,7 @@ func TestStartTable(t *testing.T) {
 // that has a start table, one anchored attempt at each start finds
 // exactly the matches of the rule's unanchored search of the whole text.
 func TestSearchAtStartsSound(t *testing.T) {
+	sequentialSweep(t)
 	if !ownProcess(t) { // alone, in a process of its own: see ownProcess
 		return
 	}

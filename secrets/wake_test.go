@@ -115,6 +115,7 @@ func TestWakingCompilesOnlyWhatMayMatch(t *testing.T) {
 // rule's is before its expression is compiled, answers what its states
 // answer, on every rule and the filters' texts (cut at random points too).
 func TestNFAReadsAsStates(t *testing.T) {
+	sequentialSweep(t)
 	if !ownProcess(t) { // alone, in a process of its own: see ownProcess
 		return
 	}
@@ -175,6 +176,7 @@ func TestNFAReadsAsStates(t *testing.T) {
 // foldAfter bytes) and with their folded literals as classes find the same
 // secrets, on the filters' texts.
 func TestFoldedTierSame(t *testing.T) {
+	sequentialSweep(t)
 	if !ownProcess(t) { // alone, in a process of its own: see ownProcess
 		return
 	}

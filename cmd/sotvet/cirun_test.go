@@ -75,14 +75,14 @@ func TestCIRunsRaceSkipped(t *testing.T) {
 }
 
 // skipsUnderRace reports whether body has a statement `if raceEnabled
-// { ... t.Skip... }`, or calls one of secrets' helpers that skip under
-// -race (sequentialSweep, ownProcess).
+// { ... t.Skip... }`, or calls secrets' sequentialSweep, which skips
+// under -race.
 func skipsUnderRace(body *ast.BlockStmt) bool {
 	for _, st := range body.List {
 		called := false
 		ast.Inspect(st, func(n ast.Node) bool {
 			if c, ok := n.(*ast.CallExpr); ok {
-				if id, ok := c.Fun.(*ast.Ident); ok && (id.Name == "sequentialSweep" || id.Name == "ownProcess") {
+				if id, ok := c.Fun.(*ast.Ident); ok && id.Name == "sequentialSweep" {
 					called = true
 				}
 			}

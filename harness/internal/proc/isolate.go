@@ -86,8 +86,6 @@ func isolate(attr *syscall.SysProcAttr, noNetwork bool) {
 // to this process.
 func IsolationRefused() bool { return isolationRefused.Load() }
 
-// nsMembers lists the live processes, other than init itself, in the PID
-// namespace whose init is pid, from the host's /proc.
 // settledMembers is nsMembers once those already exiting have gone: a
 // process whose parent has just let it go (the go command's GOCACHEPROG
 // child, closed but not waited for) is still in the namespace for a
@@ -109,6 +107,8 @@ func settledMembers(init int) []int {
 // memberSettle bounds settledMembers' wait.
 const memberSettle = 500 * time.Millisecond
 
+// nsMembers lists the live processes, other than init itself, in the PID
+// namespace whose init is pid, from the host's /proc.
 func nsMembers(init int) []int {
 	want, err := os.Readlink("/proc/" + strconv.Itoa(init) + "/ns/pid")
 	if err != nil {
