@@ -90,6 +90,10 @@ type Doc struct {
 	treeBase int
 }
 
+// Summarized reports whether d was decoded from a summary (a session
+// keeps it between runs): its text is read back when a check asks for it.
+func (d *Doc) Summarized() bool { return d.summary }
+
 // Released reports whether d's text went after the parse's DocChecks
 // (Stream.Release): Workspace.Content reads it back from its file.
 func (d *Doc) Released() bool { return d.released }

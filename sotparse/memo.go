@@ -27,6 +27,33 @@ func Memo[T any](d *Doc, key *MemoKey, f func(*Doc) T) T {
 	return memoGet(tableOf(&d.memo), key, func() T { return f(d) })
 }
 
+// MemoText is Memo for what a check derives from d's text: f(d, text),
+// computed once per document decoded from a summary, whose text is read
+// back for it and not kept (TransientContent); a document parsed in the
+// run gets f of its content each time. A text that could not be read back
+// (ReadBackErr: blank text stood for it) is not remembered, so that a
+// later run reads it again. Either way d counts as read (TextRead): its
+// text was compared, whether now or before.
+func MemoText[T any](ws *Workspace, d *Doc, key *MemoKey, f func(*Doc, []byte) T) T {
+	if !d.summary {
+		return f(d, ws.Content(d))
+	}
+	ws.noteCompared(d)
+	t := tableOf(&d.memo)
+	t.mu.Lock()
+	v, ok := t.m[key]
+	t.mu.Unlock()
+	if ok {
+		return v.(T)
+	}
+	b, read := ws.readAgainOK(d, ws.content, false, ws.summaryCheck(d))
+	r := f(d, b)
+	if !read {
+		return r
+	}
+	return memoGet(t, key, func() T { return r })
+}
+
 // MemoWorkboard is Memo for the workboard: a session keeps it between runs
 // while its content stays the same (Models), and a run that parses it anew
 // makes a new one, so what a check derived from it (an index of its ids)

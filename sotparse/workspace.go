@@ -54,6 +54,7 @@ type Workspace struct {
 	content  map[string][]byte // summarized documents' content Content read
 	outRead  map[string]bool   // documents out of focus, parsed, whose Content was asked for
 	readErr  error             // the first summarized document that could not be read back
+	unread   map[string]bool   // the documents that could not be read back, blank text in their stead
 
 	docChecks []*DocCheck                                                  // run by the parse on each document (Stream.Checks)
 	prepared  []any                                                        // what each of docChecks prepared for the run
@@ -138,11 +139,19 @@ func (ws *Workspace) summaryCheck(d *Doc) func([]byte) error {
 // cannot be read or fails the check is an error in ReadBackErr, and blank
 // text of d's size stands for it, which keeps every offset valid.
 func (ws *Workspace) readAgain(d *Doc, seen map[string][]byte, keep bool, check func([]byte) error) []byte {
+	b, _ := ws.readAgainOK(d, seen, keep, check)
+	return b
+}
+
+// readAgainOK is readAgain, and whether the text is d's (false: blank
+// text stands for a text that could not be read or failed check).
+func (ws *Workspace) readAgainOK(d *Doc, seen map[string][]byte, keep bool, check func([]byte) error) ([]byte, bool) {
 	ws.readMu.Lock()
 	b, ok := seen[d.Path]
+	failed := ws.unread[d.Path]
 	ws.readMu.Unlock()
 	if ok {
-		return b
+		return b, !failed
 	}
 	if !keep {
 		ws.passing.Add(1)
@@ -157,18 +166,37 @@ func (ws *Workspace) readAgain(d *Doc, seen map[string][]byte, keep bool, check 
 		if ws.readErr == nil {
 			ws.readErr = fmt.Errorf("%s: %w", d.Path, err)
 		}
+		if ws.unread == nil {
+			ws.unread = map[string]bool{}
+		}
+		ws.unread[d.Path] = true
 		b = bytes.Repeat([]byte{' '}, d.File.Tok.Size())
 	}
 	if keep {
 		seen[d.Path] = b
 	}
-	return b
+	return b, err == nil
 }
 
 // noteRead records that a check read the text of d, parsed, when it is out
 // of focus (TextRead).
 func (ws *Workspace) noteRead(d *Doc) {
 	if d.summary || ws.focus == nil || ws.focus(d.Path) {
+		return
+	}
+	ws.readMu.Lock()
+	if ws.outRead == nil {
+		ws.outRead = map[string]bool{}
+	}
+	ws.outRead[d.Path] = true
+	ws.readMu.Unlock()
+}
+
+// noteCompared records that a check compared what d's text says, out of
+// focus, whether it read the text now or took what it derived from it
+// before (MemoText): TextRead lists d.
+func (ws *Workspace) noteCompared(d *Doc) {
+	if ws.focus == nil || ws.focus(d.Path) {
 		return
 	}
 	ws.readMu.Lock()

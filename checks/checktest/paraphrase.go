@@ -35,6 +35,81 @@ func Paraphrases(t *testing.T, archive, category string, as ...*analysis.Analyze
 // and says exactly what the rule lacks.
 func ParaphrasesMissing(t *testing.T, archive, category string, missing []string, as ...*analysis.Analyzer) (found, total int) {
 	t.Helper()
+	vars := ParaphraseVariants(t, archive)
+	var pos, neg, negs, reported int
+	for _, v := range vars[1:] {
+		if strings.HasPrefix(v.Name, "pos/") {
+			pos++
+		} else {
+			neg++
+		}
+	}
+	if pos < 5 || neg < 5 {
+		t.Errorf("%s: %d paraphrases and %d near-misses; a set needs at least five of each", archive, pos, neg)
+	}
+	for _, v := range vars {
+		key := v.Name
+		t.Run(key, func(t *testing.T) {
+			dir := v.Write(t)
+			var hits []string
+			for _, f := range Findings(t, dir, as...) {
+				if !slices.Contains(strings.Split(category, "|"), f.Category) {
+					continue
+				}
+				hits = append(hits, "["+f.Category+"] "+f.File+": "+f.Message)
+			}
+			if strings.HasPrefix(key, "pos/") {
+				total++
+				known := slices.Contains(missing, strings.TrimPrefix(key, "pos/"))
+				switch {
+				case len(hits) == 0 && !known:
+					t.Errorf("paraphrase not found: no %s finding in the variant's files", category)
+				case len(hits) > 0 && known:
+					t.Errorf("paraphrase found, but listed as missing: take it off the list")
+				}
+				if len(hits) > 0 {
+					found++
+				}
+				return
+			}
+			if key != "neg/base-alone" {
+				negs++
+				if len(hits) > 0 {
+					reported++
+				}
+			}
+			for _, h := range hits {
+				t.Errorf("near-miss reported: %s", h)
+			}
+		})
+	}
+	t.Logf("%s: %s found %d of %d paraphrases, reported %d of %d near-misses", filepath.Base(archive), category, found, total, reported, negs)
+	return found, total
+}
+
+// A Variant is a workspace of a paraphrase set: the base, or the base
+// with a variant's files added, replaced or removed.
+type Variant struct {
+	Name  string            // "neg/base-alone", "pos/NAME" or "neg/NAME"
+	Files map[string]string // path -> content
+}
+
+// Write writes v's files to a new temporary directory (with a .sot
+// directory, as a workspace has) and returns it.
+func (v Variant) Write(t testing.TB) string {
+	t.Helper()
+	dir := t.TempDir()
+	WriteFiles(t, dir, v.Files)
+	if err := os.MkdirAll(filepath.Join(dir, ".sot"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+// ParaphraseVariants reads a paraphrase set (see Paraphrases): the base
+// alone ("neg/base-alone") first, then each variant in the archive's order.
+func ParaphraseVariants(t testing.TB, archive string) []Variant {
+	t.Helper()
 	ar, err := txtar.ParseFile(archive)
 	if err != nil {
 		t.Fatal(err)
@@ -73,68 +148,19 @@ func ParaphrasesMissing(t *testing.T, archive, category string, missing []string
 		}
 		v.files[path] = string(f.Data)
 	}
-	var pos, neg, negs, reported int
-	for _, key := range order {
-		if strings.HasPrefix(key, "pos/") {
-			pos++
-		} else {
-			neg++
-		}
-	}
-	if pos < 5 || neg < 5 {
-		t.Errorf("%s: %d paraphrases and %d near-misses; a set needs at least five of each", archive, pos, neg)
-	}
-	order = append([]string{"neg/base-alone"}, order...)
-	vars["neg/base-alone"] = &variant{files: map[string]string{}}
+	out := []Variant{{Name: "neg/base-alone", Files: base}}
 	for _, key := range order {
 		v := vars[key]
-		t.Run(key, func(t *testing.T) {
-			dir := t.TempDir()
-			files := map[string]string{}
-			for p, c := range base {
-				if !slices.Contains(v.del, p) {
-					files[p] = c
-				}
-			}
-			for p, c := range v.files {
+		files := map[string]string{}
+		for p, c := range base {
+			if !slices.Contains(v.del, p) {
 				files[p] = c
 			}
-			WriteFiles(t, dir, files)
-			if err := os.MkdirAll(filepath.Join(dir, ".sot"), 0o755); err != nil {
-				t.Fatal(err)
-			}
-			var hits []string
-			for _, f := range Findings(t, dir, as...) {
-				if !slices.Contains(strings.Split(category, "|"), f.Category) {
-					continue
-				}
-				hits = append(hits, "["+f.Category+"] "+f.File+": "+f.Message)
-			}
-			if strings.HasPrefix(key, "pos/") {
-				total++
-				known := slices.Contains(missing, strings.TrimPrefix(key, "pos/"))
-				switch {
-				case len(hits) == 0 && !known:
-					t.Errorf("paraphrase not found: no %s finding in the variant's files", category)
-				case len(hits) > 0 && known:
-					t.Errorf("paraphrase found, but listed as missing: take it off the list")
-				}
-				if len(hits) > 0 {
-					found++
-				}
-				return
-			}
-			if key != "neg/base-alone" {
-				negs++
-				if len(hits) > 0 {
-					reported++
-				}
-			}
-			for _, h := range hits {
-				t.Errorf("near-miss reported: %s", h)
-			}
-		})
+		}
+		for p, c := range v.files {
+			files[p] = c
+		}
+		out = append(out, Variant{Name: key, Files: files})
 	}
-	t.Logf("%s: %s found %d of %d paraphrases, reported %d of %d near-misses", filepath.Base(archive), category, found, total, reported, negs)
-	return found, total
+	return out
 }

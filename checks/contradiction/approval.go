@@ -52,6 +52,11 @@ var (
 func runDir(p string) string {
 	p = strings.TrimSuffix(p, "/")
 	if strings.Contains(path.Base(p), ".") {
+		// path.Dir's Clean of the directory and its slash copies every
+		// path; Clean of a clean one without the slash copies none.
+		if i := strings.LastIndexByte(p, '/'); i > 0 {
+			return path.Clean(p[:i])
+		}
 		return path.Dir(p)
 	}
 	return p
@@ -148,9 +153,9 @@ func readRunCites(d *sotparse.Doc, content []byte) []runCite {
 // while citing, as its evidence, a run that a validated document records
 // as passed.
 func (c *checker) approvalTimeline() {
-	// A finding lands on a denial of a document read so far (one in
-	// focus): without one, the other documents' text is not read.
-	if !anyDoc(c.docs, func(di *docInfo) bool { return len(di.approvalFalse) > 0 || di.deniesApproval != nil }) {
+	// A finding lands on a denial of a document in focus: without one,
+	// the other documents' text is not read.
+	if !c.anyFocused(func(di *docInfo) bool { return len(di.approvalFalse) > 0 || di.deniesApproval != nil }) {
 		return
 	}
 	c.text(func(*docInfo) bool { return true })
@@ -158,33 +163,47 @@ func (c *checker) approvalTimeline() {
 		di *docInfo
 		rc runCite
 	}
+	// Only the runs the denials in focus cite are looked up: every
+	// document's citations are read once, and only a citation of one of
+	// those runs is held.
+	cited := map[string]bool{}
+	for _, di := range c.docs {
+		if !di.approvalGranted && (len(di.approvalFalse) > 0 || di.deniesApproval != nil) && c.ws.Focused(di.d.Path) {
+			for _, rc := range di.runCites {
+				if !rc.failed && !rc.context {
+					cited[rc.dir()] = false
+				}
+			}
+		}
+	}
+	if len(cited) == 0 {
+		return
+	}
 	// A directory is a run's when a file of it is cited somewhere (a
 	// report.json, a proof): other directories are repositories and
-	// workspaces, which many runs share.
-	runs := map[string]bool{}
-	for _, di := range c.docs {
-		for _, rc := range di.runCites {
-			if !rc.isDir() {
-				runs[rc.dir()] = true
-			}
-		}
-	}
-	evidence := func(rc runCite) bool { return !rc.failed && !rc.context && runs[rc.dir()] }
+	// workspaces, which many runs share. cited says which are.
 	passed := map[string][]passRun{}
 	for _, di := range c.docs {
-		if !di.validated || !di.passed {
-			continue
-		}
-		seen := map[string]bool{}
 		for _, rc := range di.runCites {
-			if dir := rc.dir(); evidence(rc) && !seen[dir] {
-				seen[dir] = true
-				passed[dir] = append(passed[dir], passRun{di, rc})
+			dir := rc.dir()
+			isRun, ok := cited[dir]
+			if !ok {
+				continue
+			}
+			if !isRun && !rc.isDir() {
+				cited[dir] = true
+			}
+			// A validated document that passed is listed once a run.
+			if di.validated && di.passed && !rc.failed && !rc.context {
+				if ps := passed[dir]; len(ps) == 0 || ps[len(ps)-1].di != di {
+					passed[dir] = append(ps, passRun{di, rc})
+				}
 			}
 		}
 	}
+	evidence := func(rc runCite) bool { return !rc.failed && !rc.context && cited[rc.dir()] }
 	for _, di := range c.docs {
-		if di.approvalGranted {
+		if di.approvalGranted || !c.ws.Focused(di.d.Path) {
 			continue
 		}
 		var denial statement
@@ -228,9 +247,13 @@ func (c *checker) approvalTimeline() {
 	}
 }
 
-func anyDoc(docs []*docInfo, f func(*docInfo) bool) bool {
-	for _, di := range docs {
-		if f(di) {
+// anyFocused reports whether f holds for a document in focus. A rule
+// whose findings land on the document that says what f asks asks it
+// before it reads every document's text: a document out of focus that
+// says it (every kept one may) gets no finding from the run.
+func (c *checker) anyFocused(f func(*docInfo) bool) bool {
+	for _, di := range c.docs {
+		if f(di) && c.ws.Focused(di.d.Path) {
 			return true
 		}
 	}

@@ -98,14 +98,26 @@ type checker struct {
 // shared between runs): a rule re-reads c.docs after calling text.
 func (c *checker) text(want func(*docInfo) bool) {
 	wanted := make(map[*sotparse.Doc]*docInfo)
+	var summarized []*docInfo
 	for i, di := range c.docs {
 		if !di.textRead && want(di) {
 			cp := *di
 			cp.textRead = true
 			c.docs[i] = &cp
-			wanted[di.d] = &cp
+			if di.d.Summarized() {
+				summarized = append(summarized, &cp)
+			} else {
+				wanted[di.d] = &cp
+			}
 		}
 	}
+	// A document a session keeps is read once for as long as it is kept:
+	// an edit whose rules compare every document's text (a hot pair, run,
+	// command) then reads none of theirs again.
+	parallel.For(len(summarized), func(i int) {
+		di := summarized[i]
+		di.docText = sotparse.MemoText(c.ws, di.d, &textKey, readKeptText)
+	})
 	if len(wanted) == 0 {
 		return
 	}
@@ -114,6 +126,13 @@ func (c *checker) text(want func(*docInfo) bool) {
 			c.docs[i].docText = t
 		}
 	}
+}
+
+// textKey keeps the statements of the text of a document a session keeps.
+var textKey sotparse.MemoKey
+
+func readKeptText(d *sotparse.Doc, content []byte) *docText {
+	return sharedIfEmpty(readText(d, content).detach())
 }
 
 // DocCheck reads the statements of a document's text the rules compare;

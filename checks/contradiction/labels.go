@@ -207,29 +207,56 @@ func readBlockCommands(d *sotparse.Doc, content []byte) []commandFact {
 // and as the target's test command in others: the label fewer places give
 // is reported, with the places that give the other.
 func (c *checker) mislabeledCommands() {
-	if !anyDoc(c.docs, func(di *docInfo) bool { return len(di.commands)+len(di.commandSays) > 0 }) {
+	if !c.anyFocused(func(di *docInfo) bool { return len(di.commands)+len(di.commandSays) > 0 }) {
 		return
 	}
 	c.text(func(*docInfo) bool { return true })
+	// Only the commands the documents in focus name are grouped; each
+	// group's related places (the other label's first places, one a
+	// document) are the same for every finding of the group: formatted
+	// once.
+	focused := map[string]bool{}
+	for _, di := range c.docs {
+		if len(di.commands)+len(di.commandSays) > 0 && c.ws.Focused(di.d.Path) {
+			for _, cfs := range [][]commandFact{di.commands, di.commandSays} {
+				for i := range cfs {
+					focused[cfs[i].command()] = true
+				}
+			}
+		}
+	}
 	type labeled struct {
 		di *docInfo
-		cf commandFact
+		cf *commandFact
 	}
-	byCommand := map[string]map[string][]labeled{}
+	type group struct{ harness, test []labeled }
+	byCommand := map[string]*group{}
 	var commands []string
 	for _, di := range c.docs {
-		for _, cf := range append(append([]commandFact(nil), di.commands...), di.commandSays...) {
-			cmd := cf.command()
-			if byCommand[cmd] == nil {
-				byCommand[cmd] = map[string][]labeled{}
-				commands = append(commands, cmd)
+		for _, cfs := range [][]commandFact{di.commands, di.commandSays} {
+			for i := range cfs {
+				cf := &cfs[i]
+				cmd := cf.command()
+				if !focused[cmd] {
+					continue
+				}
+				g := byCommand[cmd]
+				if g == nil {
+					g = &group{}
+					byCommand[cmd] = g
+					commands = append(commands, cmd)
+				}
+				if cf.harness {
+					g.harness = append(g.harness, labeled{di, cf})
+				} else {
+					g.test = append(g.test, labeled{di, cf})
+				}
 			}
-			byCommand[cmd][cf.owner()] = append(byCommand[cmd][cf.owner()], labeled{di, cf})
 		}
 	}
 	sort.Strings(commands)
 	for _, cmd := range commands {
-		h, t := byCommand[cmd]["harness"], byCommand[cmd]["test"]
+		h, t := byCommand[cmd].harness, byCommand[cmd].test
 		if len(h) == 0 || len(t) == 0 || len(h) == len(t) {
 			continue // one label, or no majority to judge by
 		}
@@ -237,18 +264,21 @@ func (c *checker) mislabeledCommands() {
 		if len(t) < len(h) {
 			odd, other, oddName, otherName = t, h, otherName, oddName
 		}
+		var related relList
 		for _, l := range odd {
-			var related relList
-			seen := map[*docInfo]bool{}
-			for _, o := range other {
-				if related.full() {
-					break
+			if !c.ws.Focused(l.di.d.Path) {
+				continue
+			}
+			if related == nil {
+				for j, o := range other {
+					if related.full() {
+						break
+					}
+					if j > 0 && other[j-1].di == o.di {
+						continue // one place per document (a document's are together)
+					}
+					related.add(o.cf.pos, "%s: %q", o.di.d.Path, o.cf.statement())
 				}
-				if seen[o.di] {
-					continue // one place per document
-				}
-				seen[o.di] = true
-				related.add(o.cf.pos, "%s: %q", o.di.d.Path, o.cf.statement())
 			}
 			c.report(l.di.d.Path, l.cf.pos, l.cf.end, "mislabeled-command",
 				fmt.Sprintf("labels `%s` %s (%q), but %d other place(s) record it as %s: name the command for what it runs",

@@ -134,11 +134,17 @@ func commitWordAt(text string, at int) int {
 // copiedResults reports documents that report the same test counts, in
 // the same order, for different commits.
 func (c *checker) copiedResults() {
-	if !anyDoc(c.docs, func(di *docInfo) bool { return di.counts.n >= minCopiedResults }) {
+	if !c.anyFocused(func(di *docInfo) bool { return di.counts.n >= minCopiedResults }) {
 		return
 	}
 	c.text(func(*docInfo) bool { return true })
+	// Only the results the documents in focus report are compared.
 	first := map[string]*docInfo{} // results signature -> first document
+	for _, di := range c.docs {
+		if di.counts.n >= minCopiedResults && len(di.textCommits) > 0 && c.ws.Focused(di.d.Path) {
+			first[di.counts.sig] = nil
+		}
+	}
 	for _, di := range c.docs {
 		if di.counts.n < minCopiedResults || len(di.textCommits) == 0 {
 			continue
@@ -146,10 +152,13 @@ func (c *checker) copiedResults() {
 		sig := di.counts.sig
 		prev, ok := first[sig]
 		if !ok {
+			continue
+		}
+		if prev == nil {
 			first[sig] = di
 			continue
 		}
-		if sharesCommit(prev, di) {
+		if !c.ws.Focused(di.d.Path) || sharesCommit(prev, di) {
 			continue
 		}
 		counts := di.counts.list()

@@ -498,10 +498,10 @@ func factRoles(d *sotparse.Doc) []roleClaim {
 // first maxRelated claims of the other role, the same for every claim of
 // the odd role) are formatted once per pair and shared by its findings.
 func (c *checker) roles() {
-	// A finding lands on a claim of a document read so far (one in
-	// focus): without one there is nothing to report, and the other
-	// documents' text is not read.
-	if !slices.ContainsFunc(c.docs, func(di *docInfo) bool { return len(di.roles.claims) > 0 || len(di.factRoles.claims) > 0 }) {
+	// A finding lands on a claim of a document in focus: without one
+	// there is nothing to report, and the other documents' text is not
+	// read.
+	if !c.anyFocused(func(di *docInfo) bool { return len(di.roles.claims) > 0 || len(di.factRoles.claims) > 0 }) {
 		return
 	}
 	c.text(func(*docInfo) bool { return true })
@@ -519,19 +519,39 @@ func (c *checker) roles() {
 		}
 		return &di.factRoles, &di.factRoles.claims[r.i]
 	}
+	// Only the pairs the documents in focus name are grouped, and a
+	// document's pair is looked up once, not once a claim.
 	byPair := map[string]*group{}
+	for _, di := range c.docs {
+		if len(di.roles.claims)+len(di.factRoles.claims) > 0 && c.ws.Focused(di.d.Path) {
+			for _, rs := range []*roleSet{&di.factRoles, &di.docText.roles} {
+				for _, hr := range rs.claims {
+					byPair[rs.pairs[hr.pair].key] = nil
+				}
+			}
+		}
+	}
 	var keys []string
+	var groups []*group // of a set's pairs
 	for k, di := range c.docs {
 		n := int32(0)
 		for _, rs := range []*roleSet{&di.factRoles, &di.docText.roles} {
+			groups = groups[:0]
+			for _, p := range rs.pairs {
+				g, ok := byPair[p.key]
+				if ok && g == nil {
+					g = &group{}
+					byPair[p.key] = g
+					keys = append(keys, p.key)
+				}
+				groups = append(groups, g)
+			}
 			for j := range rs.claims {
 				hr := &rs.claims[j]
-				key := rs.pairs[hr.pair].key
-				g := byPair[key]
+				g := groups[hr.pair]
 				if g == nil {
-					g = &group{}
-					byPair[key] = g
-					keys = append(keys, key)
+					n++
+					continue // a pair no document in focus names
 				}
 				g.claims = append(g.claims, claimRef{int32(k), n})
 				if !hr.bare {

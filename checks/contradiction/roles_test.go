@@ -201,3 +201,58 @@ func TestRoleWordIndex(t *testing.T) {
 		t.Fatalf("words held: %q, want only the unusual one, once", rs.words)
 	}
 }
+
+// TestSessionReadsKeptTextsOnce: an editor's session reads the text of a
+// document it keeps once, not at every edit of another document whose
+// rules compare every document's sentences. On a workspace where 40
+// matrices give a pair one role and the open one the other (the roles
+// rule then compares every document), each edit read the 40 texts back
+// again: 4 s of CPU an edit on 10,000 such documents.
+func TestSessionReadsKeptTextsOnce(t *testing.T) {
+	const kept = 40
+	dir := roleWorkspace(t, 2, 3, 2)
+	files := map[string]string{}
+	for i := range kept {
+		files[fmt.Sprintf(".sot/A%02d-MATRIX.md", i)] = fmt.Sprintf("# M%d\n\n| provider | model | role |\n| --- | --- | --- |\n| `prov0` | `model-0` | primary |\n| `prov1` | `model-1` | primary |\n", i)
+	}
+	checktest.WriteFiles(t, dir, files)
+	doc := ".sot/B-MATRIX.md"
+	text, err := os.ReadFile(dir + "/" + doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := checks.NewOverlaySession(checks.Options{Root: dir, FS: os.DirFS(dir), Analyzers: []*analysis.Analyzer{Analyzer}}, map[string][]byte{doc: text})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := 0
+	for _, f := range s.Result().Findings {
+		if f.Category == "role" {
+			want++
+		}
+	}
+	if want == 0 {
+		t.Fatal("the open matrix has no role finding: the rule compares nothing")
+	}
+	for edit := range 3 {
+		res, err := s.Update(doc, append(slices.Clip(text), strings.Repeat("\n", edit+1)...))
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := 0
+		for _, f := range res.Findings {
+			if f.Category == "role" {
+				got++
+			}
+		}
+		reads := s.Workspace().ReadBacks()
+		t.Logf("edit %d: %d role findings, %d texts read back", edit, got, reads)
+		if got != want {
+			t.Fatalf("edit %d: %d role findings, want %d as at the load", edit, got, want)
+		}
+		// The related places quote at most maxRelated sentences a pair.
+		if limit := 2 * maxRelated; reads > limit {
+			t.Errorf("edit %d read %d texts back; want at most %d (the related places' sentences), not the %d kept documents'", edit, reads, limit, kept)
+		}
+	}
+}

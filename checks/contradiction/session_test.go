@@ -1,0 +1,91 @@
+package contradiction_test
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"golang.org/x/tools/go/analysis"
+
+	"github.com/svrnty/sotvet/checks"
+	"github.com/svrnty/sotvet/checks/checktest"
+	"github.com/svrnty/sotvet/checks/contradiction"
+)
+
+var rules = []string{"stale-record", "misplaced-guard", "provenance", "role", "circular-readiness", "superseded",
+	"approval-timeline", "mislabeled-command", "copied-results", "closeout-workboard", "missing-id"}
+
+// TestSessionParaphrases: an editor's session, with one document (or the
+// workboard) open and
+// every other kept from its summary, reports in that document what a full
+// run reports there, on every workspace of the paraphrase sets (each
+// rule's findings and near-misses in other words), at the load and at an
+// edit after it (which takes the kept documents' texts as the load read
+// them). A rule that looks at the documents in focus only, or keeps what
+// it read of the others, must not lose or invent a finding by it.
+func TestSessionParaphrases(t *testing.T) {
+	t.Parallel()
+	as := []*analysis.Analyzer{contradiction.Analyzer}
+	for _, rule := range rules {
+		for _, v := range checktest.ParaphraseVariants(t, "testdata/paraphrase/"+rule+".txtar") {
+			t.Run(rule+"/"+v.Name, func(t *testing.T) {
+				t.Parallel()
+				dir := v.Write(t)
+				full := checktest.Findings(t, dir, as...)
+				var docs []string
+				for p := range v.Files {
+					if strings.HasPrefix(p, ".sot/") && strings.HasSuffix(p, ".md") || p == "WORKBOARD.yaml" {
+						docs = append(docs, p)
+					}
+				}
+				slices.Sort(docs)
+				compared := 0
+				for _, doc := range docs {
+					var want []string
+					for _, f := range full {
+						if f.File == doc {
+							want = append(want, findingLine(f))
+						}
+					}
+					compared += len(want)
+					text := []byte(v.Files[doc])
+					s, err := checks.NewOverlaySession(checks.Options{Root: dir, FS: os.DirFS(dir), Analyzers: as}, map[string][]byte{doc: text})
+					if err != nil {
+						t.Fatal(err)
+					}
+					res := s.Result()
+					for step := range 2 {
+						if step == 1 {
+							if res, err = s.Update(doc, text); err != nil {
+								t.Fatal(err)
+							}
+						}
+						var got []string
+						for _, f := range res.Findings {
+							if f.File == doc {
+								got = append(got, findingLine(f))
+							}
+						}
+						if fmt.Sprint(got) != fmt.Sprint(want) {
+							t.Errorf("%s open (%s): session reports\n%s\nwant (a full run)\n%s", doc, []string{"load", "edit"}[step], strings.Join(got, "\n"), strings.Join(want, "\n"))
+						}
+					}
+				}
+				if strings.HasPrefix(v.Name, "pos/") && compared == 0 {
+					t.Errorf("a full run finds nothing in the variant's documents: the test compares nothing")
+				}
+			})
+		}
+	}
+}
+
+func findingLine(f checks.Finding) string {
+	var rel []string
+	for _, r := range f.Related {
+		rel = append(rel, fmt.Sprintf("%s:%d %s", filepath.ToSlash(r.File), r.Line, r.Message))
+	}
+	return fmt.Sprintf("%s:%d:%d [%s] %s %v", f.File, f.Line, f.Col, f.Category, f.Message, rel)
+}
