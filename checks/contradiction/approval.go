@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"go/token"
+	"math"
 	"path"
 	"strings"
 
@@ -18,12 +19,29 @@ import (
 type runCite struct {
 	path    string
 	pos     token.Pos
-	failed  bool // its label says the run failed or was blocked
-	context bool // its label says it is context, not evidence
+	dirLen  int32 // the run's directory is path[:dirLen]; -1: runDir of path
+	failed  bool  // its label says the run failed or was blocked
+	context bool  // its label says it is context, not evidence
+}
+
+// newRunCite returns the citation of p at pos, its run found once: the
+// rules look every document's citations up by run at every edit of a
+// session.
+func newRunCite(p string, pos token.Pos, failed, context bool) runCite {
+	rc := runCite{path: p, pos: pos, dirLen: -1, failed: failed, context: context}
+	if d := runDir(p); strings.HasPrefix(p, d) && len(d) <= math.MaxInt32 {
+		rc.dirLen = int32(len(d))
+	}
+	return rc
 }
 
 // dir returns the run: the path's directory when the path names a file.
-func (rc runCite) dir() string { return runDir(rc.path) }
+func (rc runCite) dir() string {
+	if rc.dirLen >= 0 {
+		return rc.path[:rc.dirLen]
+	}
+	return runDir(rc.path)
+}
 
 // isDir reports whether the path names a directory, not a file of the run.
 func (rc runCite) isDir() bool { return !strings.Contains(path.Base(rc.path), ".") }
@@ -97,7 +115,7 @@ func readRunCites(d *sotparse.Doc, content []byte) []runCite {
 			return
 		}
 		failed, context := readLabel(label)
-		out = append(out, runCite{path: p, pos: tf.Pos(off), failed: failed, context: context})
+		out = append(out, newRunCite(p, tf.Pos(off), failed, context))
 	}
 	for _, r := range d.Refs.Of(sotparse.RefAbsPath) {
 		if r.Kind != sotparse.RefAbsPath {

@@ -57,18 +57,19 @@ func run(pass *analysis.Pass) (any, error) {
 		return out
 	})
 	infos := make([]*docInfo, len(ws.Docs))
-	var live []int
+	var live, keptAt []int32
 	j := 0
 	for i, d := range ws.Docs {
 		if j < len(kept) && kept[j] == d {
 			infos[i] = keptInfos[j]
+			keptAt = append(keptAt, int32(i))
 			j++
 		} else {
-			live = append(live, i)
+			live = append(live, int32(i))
 		}
 	}
 	parallel.For(len(live), func(k int) { infos[live[k]] = extract(ws.Docs[live[k]]) })
-	c := &checker{ws: ws, pass: pass, docs: infos}
+	c := &checker{ws: ws, pass: pass, docs: infos, live: live, keptAt: keptAt}
 	c.text(func(di *docInfo) bool { return ws.Focused(di.d.Path) })
 	c.roles()
 	c.copiedResults()
@@ -85,10 +86,12 @@ func run(pass *analysis.Pass) (any, error) {
 }
 
 type checker struct {
-	ws    *sotparse.Workspace
-	pass  *analysis.Pass
-	docs  []*docInfo
-	skips map[string][]idRange // ids recorded as skipped, by prefix (read at the first gap)
+	ws     *sotparse.Workspace
+	pass   *analysis.Pass
+	docs   []*docInfo
+	live   []int32              // the indexes in docs of the documents parsed in the run
+	keptAt []int32              // and of those a session keeps (ws.Kept), in its order
+	skips  map[string][]idRange // ids recorded as skipped, by prefix (read at the first gap)
 }
 
 // text takes the statements of the text of the documents want selects,

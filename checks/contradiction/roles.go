@@ -497,6 +497,13 @@ func factRoles(d *sotparse.Doc) []roleClaim {
 // of references to them, and the related places of its findings (the
 // first maxRelated claims of the other role, the same for every claim of
 // the odd role) are formatted once per pair and shared by its findings.
+//
+// In a session, the groups of the documents it keeps are gathered once
+// for as long as it keeps them (keptRolesKey: each pair's counts by role,
+// its first claim and the first maxRelated claims of each role); a run
+// groups the other documents' claims (those in focus, those parsed) and
+// adds them, so that an edit reads the claims of the documents it
+// parsed, not every claim of the workspace.
 func (c *checker) roles() {
 	// A finding lands on a claim of a document in focus: without one
 	// there is nothing to report, and the other documents' text is not
@@ -505,13 +512,6 @@ func (c *checker) roles() {
 		return
 	}
 	c.text(func(*docInfo) bool { return true })
-	// claimRef names a claim: its document's index in c.docs, and its
-	// index in the document's fact claims followed by its text claims.
-	type claimRef struct{ doc, i int32 }
-	type group struct {
-		claims []claimRef
-		named  bool // named in code spans or facts
-	}
 	at := func(r claimRef) (*roleSet, *heldRole) {
 		di := c.docs[r.doc]
 		if n := int32(len(di.factRoles.claims)); r.i >= n {
@@ -519,88 +519,79 @@ func (c *checker) roles() {
 		}
 		return &di.factRoles, &di.factRoles.claims[r.i]
 	}
-	// Only the pairs the documents in focus name are grouped, and a
-	// document's pair is looked up once, not once a claim.
-	byPair := map[string]*group{}
+	// The pairs the documents in focus name: only theirs are grouped.
+	focused := map[string]bool{}
 	for _, di := range c.docs {
 		if len(di.roles.claims)+len(di.factRoles.claims) > 0 && c.ws.Focused(di.d.Path) {
 			for _, rs := range []*roleSet{&di.factRoles, &di.docText.roles} {
 				for _, hr := range rs.claims {
-					byPair[rs.pairs[hr.pair].key] = nil
+					focused[rs.pairs[hr.pair].key] = true
 				}
 			}
 		}
 	}
-	var keys []string
-	var groups []*group // of a set's pairs
-	for k, di := range c.docs {
-		n := int32(0)
-		for _, rs := range []*roleSet{&di.factRoles, &di.docText.roles} {
-			groups = groups[:0]
-			for _, p := range rs.pairs {
-				g, ok := byPair[p.key]
-				if ok && g == nil {
-					g = &group{}
-					byPair[p.key] = g
-					keys = append(keys, p.key)
-				}
-				groups = append(groups, g)
-			}
-			for j := range rs.claims {
-				hr := &rs.claims[j]
-				g := groups[hr.pair]
-				if g == nil {
-					n++
-					continue // a pair no document in focus names
-				}
-				g.claims = append(g.claims, claimRef{int32(k), n})
-				if !hr.bare {
-					g.named = true
-				}
-				n++
+	// The kept documents' groups, unless one of them is in focus (its odd
+	// claims are reported from the run's own group) or a kept text could
+	// not be read back (the run starts over; what it read is not kept).
+	var kept map[string]*roleGroup
+	live := c.live
+	if len(c.keptAt) > 0 {
+		if c.ws.ReadBackErr() == nil && !slices.ContainsFunc(c.keptAt, func(i int32) bool { return c.ws.Focused(c.docs[i].d.Path) }) {
+			kept = sotparse.Aggregate(c.ws, &keptRolesKey, func([]*sotparse.Doc) map[string]*roleGroup {
+				return groupRoles(c.docs, c.keptAt, nil)
+			})
+		} else {
+			live = make([]int32, len(c.docs)) // every document
+			for i := range live {
+				live[i] = int32(i)
 			}
 		}
+	}
+	runs := groupRoles(c.docs, live, focused)
+	keys := make([]string, 0, len(focused))
+	for k := range focused {
+		keys = append(keys, k)
 	}
 	sort.Strings(keys)
 	for _, k := range keys {
+		kg, g := kept[k], runs[k]
+		if g == nil {
+			g = &roleGroup{first: claimRef{-1, 0}}
+		}
+		if kg == nil {
+			kg = &roleGroup{first: claimRef{-1, 0}}
+		}
 		// A pair named only in plain text may be any two words: it is
 		// read as a provider and a model where the workspace names them so
 		// elsewhere.
-		g := byPair[k]
-		if !g.named {
+		if !kg.named && !g.named {
 			continue
 		}
-		var primary, fallback []claimRef
-		for _, r := range g.claims {
-			if _, hr := at(r); hr.fallback {
-				fallback = append(fallback, r)
-			} else {
-				primary = append(primary, r)
-			}
-		}
-		if len(primary) == 0 || len(fallback) == 0 {
+		n := [2]int{len(g.claims[0]) + kg.n[0], len(g.claims[1]) + kg.n[1]}
+		if n[0] == 0 || n[1] == 0 {
 			continue
 		}
 		// The role fewer statements give is the odd one out; on a tie,
 		// the role the first statement gives is taken as established.
-		_, first := at(g.claims[0])
-		odd, other := fallback, primary
-		if len(primary) < len(fallback) || len(primary) == len(fallback) && first.fallback {
-			odd, other = primary, fallback
+		first := g.first
+		if kf := c.mapKept(kg.first); first.doc < 0 || kf.doc >= 0 && kf.doc < first.doc {
+			first = kf
 		}
-		_, o0 := at(other[0])
+		_, f := at(first)
+		odd := 1 // fallback
+		if n[0] < n[1] || n[0] == n[1] && f.fallback {
+			odd = 0
+		}
+		other := 1 - odd
 		var related relList // formatted at the first finding reported
-		for _, r := range odd {
+		for _, r := range g.claims[odd] {
 			rs, hr := at(r)
 			path := c.docs[r.doc].d.Path
 			if !c.ws.Focused(path) {
 				continue
 			}
 			if related == nil {
-				for _, o := range other {
-					if related.full() {
-						break
-					}
+				for _, o := range c.mergeClaims(kg.head[other], g.claims[other]) {
 					ors, oh := at(o)
 					od := c.docs[o.doc].d
 					related.add(ors.pos(oh), "%s calls it the %s path: %q", od.Path, ors.word(oh), c.roleSentence(od, ors, oh))
@@ -608,9 +599,105 @@ func (c *checker) roles() {
 			}
 			c.report(path, rs.pos(hr), rs.end(hr), "role",
 				fmt.Sprintf("%s is the %s path here, but %d other sentence(s) make it the %s path: state one role for the pair, or say which statement supersedes the other",
-					rs.pairs[hr.pair].pair, hr.role(), len(other), o0.role()), related)
+					rs.pairs[hr.pair].pair, hr.role(), n[other], []string{"primary", "fallback"}[other]), related)
 		}
 	}
+}
+
+// claimRef names a claim: its document's index (in c.docs, or in a
+// session's kept documents in a roleGroup of keptRoles), and its index in
+// the document's fact claims followed by its text claims.
+type claimRef struct{ doc, i int32 }
+
+// roleGroup is the claims of a pair: a run's, each claim by role (0
+// primary, 1 fallback); the kept documents', counted by role, with the
+// first maxRelated claims of each role (head) and the first claim.
+type roleGroup struct {
+	claims [2][]claimRef
+	n      [2]int
+	head   [2][]claimRef
+	first  claimRef // doc -1: none
+	named  bool     // named in code spans or facts
+}
+
+// keptRolesKey keeps the role groups of a session's kept documents.
+var keptRolesKey sotparse.MemoKey
+
+// groupRoles groups the claims of docs[at...] by pair, of the pairs
+// focused names (every pair when focused is nil: then the claims are
+// counted, and only each role's first maxRelated held).
+func groupRoles(docs []*docInfo, at []int32, focused map[string]bool) map[string]*roleGroup {
+	byPair := map[string]*roleGroup{}
+	var groups []*roleGroup // of a set's pairs
+	for j, k := range at {
+		di := docs[k]
+		ref := k // the run's claims name the document in docs
+		if focused == nil {
+			ref = int32(j) // the kept claims name it among the kept
+		}
+		n := int32(0)
+		for _, rs := range []*roleSet{&di.factRoles, &di.docText.roles} {
+			// A document's pair is looked up once, not once a claim.
+			groups = groups[:0]
+			for _, p := range rs.pairs {
+				g := byPair[p.key]
+				if g == nil && (focused == nil || focused[p.key]) {
+					g = &roleGroup{first: claimRef{-1, 0}}
+					byPair[p.key] = g
+				}
+				groups = append(groups, g)
+			}
+			for j := range rs.claims {
+				hr := &rs.claims[j]
+				if g := groups[hr.pair]; g != nil {
+					r := claimRef{ref, n}
+					if g.first.doc < 0 {
+						g.first = r
+					}
+					role := 0
+					if hr.fallback {
+						role = 1
+					}
+					if focused == nil {
+						if g.n[role]++; len(g.head[role]) < maxRelated {
+							g.head[role] = append(g.head[role], r)
+						}
+					} else {
+						g.claims[role] = append(g.claims[role], r)
+					}
+					if !hr.bare {
+						g.named = true
+					}
+				}
+				n++
+			}
+		}
+	}
+	return byPair
+}
+
+// mapKept returns r, a claim of a kept document, as a claim of c.docs.
+func (c *checker) mapKept(r claimRef) claimRef {
+	if r.doc >= 0 {
+		r.doc = c.keptAt[r.doc]
+	}
+	return r
+}
+
+// mergeClaims returns the first maxRelated claims of kept (of the kept
+// documents) and run (of the run's), in the order of c.docs.
+func (c *checker) mergeClaims(kept, run []claimRef) []claimRef {
+	out := make([]claimRef, 0, maxRelated)
+	for len(out) < maxRelated && (len(kept) > 0 || len(run) > 0) {
+		if len(kept) > 0 && (len(run) == 0 || c.keptAt[kept[0].doc] < run[0].doc) {
+			out = append(out, c.mapKept(kept[0]))
+			kept = kept[1:]
+		} else {
+			out = append(out, run[0])
+			run = run[1:]
+		}
+	}
+	return out
 }
 
 // roleSentence returns the sentence of hr, a claim of d, quoted: read

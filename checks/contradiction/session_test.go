@@ -82,6 +82,71 @@ func TestSessionParaphrases(t *testing.T) {
 	}
 }
 
+// TestSessionRoleOrder: the roles rule's choices that depend on the
+// order of the documents hold when the documents before and after the open
+// one are kept from their summaries: on a tie the first statement's role
+// is established (here a kept document's), and the related places are the
+// other role's first statements in path order (kept ones before and after
+// the open document).
+func TestSessionRoleOrder(t *testing.T) {
+	t.Parallel()
+	claim := func(role string) string {
+		return "# M\n\n| provider | model | role |\n| --- | --- | --- |\n| `prov0` | `model-0` | " + role + " |\n"
+	}
+	for name, files := range map[string]map[string]string{
+		"tie, first kept": {".sot/A-MATRIX.md": claim("fallback"), ".sot/B-MATRIX.md": claim("primary")},
+		"tie, first open": {".sot/B-MATRIX.md": claim("fallback"), ".sot/C-MATRIX.md": claim("primary")},
+		"related around": {
+			".sot/A-MATRIX.md": claim("primary"), ".sot/B-MATRIX.md": claim("primary"), ".sot/C-MATRIX.md": claim("fallback"),
+			".sot/D-MATRIX.md": claim("primary"), ".sot/E-MATRIX.md": claim("primary"), ".sot/F-MATRIX.md": claim("primary"),
+			".sot/G-MATRIX.md": claim("primary"), ".sot/H-MATRIX.md": claim("primary"), ".sot/I-MATRIX.md": claim("primary"),
+		},
+	} {
+		t.Run(name, func(t *testing.T) {
+			files["WORKBOARD.yaml"] = "items: []\n"
+			v := checktest.Variant{Name: name, Files: files}
+			dir := v.Write(t)
+			as := []*analysis.Analyzer{contradiction.Analyzer}
+			full := checktest.Findings(t, dir, as...)
+			compared := 0
+			for doc, text := range files {
+				var want []string
+				for _, f := range full {
+					if f.File == doc {
+						want = append(want, findingLine(f))
+					}
+				}
+				compared += len(want)
+				s, err := checks.NewOverlaySession(checks.Options{Root: dir, FS: os.DirFS(dir), Analyzers: as}, map[string][]byte{doc: []byte(text)})
+				if err != nil {
+					t.Fatal(err)
+				}
+				for step, res := range []*checks.Result{s.Result(), must(s.Update(doc, []byte(text)))} {
+					var got []string
+					for _, f := range res.Findings {
+						if f.File == doc {
+							got = append(got, findingLine(f))
+						}
+					}
+					if fmt.Sprint(got) != fmt.Sprint(want) {
+						t.Errorf("%s open (step %d): session reports\n%s\nwant (a full run)\n%s", doc, step, strings.Join(got, "\n"), strings.Join(want, "\n"))
+					}
+				}
+			}
+			if compared == 0 {
+				t.Fatal("a full run reports no role: the test compares nothing")
+			}
+		})
+	}
+}
+
+func must(res *checks.Result, err error) *checks.Result {
+	if err != nil {
+		panic(err)
+	}
+	return res
+}
+
 func findingLine(f checks.Finding) string {
 	var rel []string
 	for _, r := range f.Related {
