@@ -3,6 +3,7 @@
 # of a document opened at once, and to the answer of a request (the
 # complete run): wall-clock and the process CPU (user + system) then.
 # usage: lsp-first-publish.py SOTVET ROOT REL CACHE_DIR (empty dir: a first start)
+# LSP_LOG=1 prints the server's log messages on stderr, timed.
 import json, os, subprocess, sys, time
 binary, root, rel = sys.argv[1], sys.argv[2], sys.argv[3]
 env = dict(os.environ, SOTVET_CACHE=sys.argv[4])
@@ -28,6 +29,8 @@ while True:
         continue
     n = int(line.split(b":")[1]); p.stdout.readline()
     msg = json.loads(p.stdout.read(n))
+    if msg.get("method") == "window/logMessage" and os.environ.get("LSP_LOG"):
+        print("%.3f s: %s" % (time.time() - t0, msg["params"]["message"]), file=sys.stderr)
     if msg.get("method") == "textDocument/publishDiagnostics" and first is None:
         first = (time.time() - t0, cpu(), len(msg["params"]["diagnostics"]))
     if msg.get("id") == 2:
