@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 # Times a real `sotvet lsp` from its start to the first publishDiagnostics
 # of a document opened at once, and to the answer of a request (the
-# complete run): wall-clock and the process CPU (user + system) then.
+# complete run): wall-clock and the process CPU (user + system) then, and
+# the process's peak RSS.
 # usage: lsp-first-publish.py SOTVET ROOT REL CACHE_DIR (empty dir: a first start)
 # LSP_LOG=1 prints the server's log messages on stderr, timed.
 import json, os, subprocess, sys, time
@@ -36,5 +37,6 @@ while True:
     if msg.get("id") == 2:
         full = (time.time() - t0, cpu())
         break
+hwm = [l.split()[1] for l in open("/proc/%d/status" % p.pid) if l.startswith("VmHWM:")][0]
 p.kill()
-print("first publish %.3f s wall %.2f s cpu (%d diags); complete %.3f s wall %.2f s cpu" % (first[0], first[1], first[2], full[0], full[1]))
+print("first publish %.3f s wall %.2f s cpu (%d diags); complete %.3f s wall %.2f s cpu, peak RSS %d MB" % (first[0], first[1], first[2], full[0], full[1], int(hwm) // 1024))
