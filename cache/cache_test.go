@@ -277,3 +277,20 @@ func TestTrimStyles(t *testing.T) {
 		}
 	}
 }
+
+// TestPackWrittenInOneBuffer: the sizes Save computes for the pack's
+// buffer are the sizes written, so the buffer is allocated once, at its
+// size (grown by append, it took up to twice the pack).
+func TestPackWrittenInOneBuffer(t *testing.T) {
+	p := &Pack{key: "k", entries: map[entryKey][]byte{}}
+	for i, n := range []int{0, 1, 127, 128, 300, 16383, 16384, 70000} {
+		k := entryKey{path: strings.Repeat("p", i*40), id: "id"}
+		p.entries[k] = make([]byte, n)
+		if got, want := len(p.appendRecord(nil, k)), p.recordSize(k); got != want {
+			t.Errorf("a record of a %d-byte summary is %d bytes, recordSize says %d", n, got, want)
+		}
+	}
+	if got, want := len(appendField(nil, make([]byte, 200))), fieldSize(200); got != want {
+		t.Errorf("a 200-byte field is %d bytes, fieldSize says %d", got, want)
+	}
+}

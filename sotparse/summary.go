@@ -26,7 +26,7 @@ import (
 // never a wrong document.
 
 // summaryVersion changes whenever the encoding or the parser's output does.
-const summaryVersion = 5
+const summaryVersion = 6
 
 // What a summary summarizes.
 const (
@@ -210,7 +210,18 @@ func (wb *Workboard) AppendSummary(b []byte) []byte {
 type summaryEncoder struct {
 	b  []byte
 	tf *token.File
+	// held numbers the strings of at least minHeld bytes written so far,
+	// in order: a string written again is its number. A document names
+	// the same paths and values in its facts, its key-value lines and its
+	// references (on hub at 10,000 documents, 115 MB of strings of which
+	// 65 MB distinct within their document).
+	held map[string]uint64
+	next uint64
 }
+
+// minHeld is the length from which a string written twice in a summary
+// is written once: a shorter one costs about what its number does.
+const minHeld = 4
 
 func (e *summaryEncoder) uint(v uint64) { e.b = binary.AppendUvarint(e.b, v) }
 
@@ -222,8 +233,24 @@ func (e *summaryEncoder) bool(v bool) {
 	}
 }
 
+// str writes s: its length and bytes (length<<1), or the number of the
+// same string written before (number<<1 | 1).
 func (e *summaryEncoder) str(s string) {
-	e.uint(uint64(len(s)))
+	if len(s) < minHeld {
+		e.uint(uint64(len(s)) << 1)
+		e.b = append(e.b, s...)
+		return
+	}
+	if i, ok := e.held[s]; ok {
+		e.uint(i<<1 | 1)
+		return
+	}
+	if e.held == nil {
+		e.held = map[string]uint64{}
+	}
+	e.held[s] = e.next
+	e.next++
+	e.uint(uint64(len(s)) << 1)
 	e.b = append(e.b, s...)
 }
 
@@ -480,10 +507,11 @@ func decodeSummary(f *File, data []byte, texts *Texts) (doc *Doc, err error) {
 }
 
 type summaryDecoder struct {
-	b   []byte // what is left to decode
-	s   string // all of it, as a string: b is its suffix
-	tf  *token.File
-	err error
+	b    []byte // what is left to decode
+	s    string // all of it, as a string: b is its suffix
+	tf   *token.File
+	err  error
+	held []string // the strings of at least minHeld bytes read, by number
 }
 
 func (d *summaryDecoder) fail() {
@@ -531,6 +559,14 @@ func (d *summaryDecoder) bool() bool {
 
 func (d *summaryDecoder) str() string {
 	v := d.uint()
+	if v&1 == 1 { // a string read before, by its number
+		if i := v >> 1; i < uint64(len(d.held)) && d.err == nil {
+			return d.held[i]
+		}
+		d.fail()
+		return ""
+	}
+	v >>= 1
 	if v > uint64(len(d.b)) { // checked after the length is consumed
 		d.fail()
 	}
@@ -540,7 +576,11 @@ func (d *summaryDecoder) str() string {
 	n := int(v)
 	off := len(d.s) - len(d.b)
 	d.b = d.b[n:]
-	return d.s[off : off+n]
+	s := d.s[off : off+n]
+	if n >= minHeld {
+		d.held = append(d.held, s)
+	}
+	return s
 }
 
 func (d *summaryDecoder) field() *Field {

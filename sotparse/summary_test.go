@@ -362,3 +362,62 @@ func isASCII(s string) bool {
 	}
 	return true
 }
+
+// TestSummaryHoldsStringsOnce: a string a document says in several places
+// (a run's path in a fact, a key-value line and a reference) is written
+// once in its summary and read back in every place; a summary damaged
+// where it names a string written before is an error, not a wrong string.
+func TestSummaryHoldsStringsOnce(t *testing.T) {
+	const run = "/home/u/harness-runs/20260601T105222Z-r1-slugify/report.json"
+	doc := "# Evidence\n\n- report: `" + run + "`\n- proof: `" + run + "`\n\nThe run " + run + " passed.\n"
+	ws := load(t, map[string]string{".sot/X-EVIDENCE.md": doc})
+	d := ws.Docs[0]
+	data := d.AppendSummary(nil)
+	// The model's strings naming the run: places, and distinct ones.
+	places, distinct := 0, map[string]bool{}
+	name := func(s string) {
+		if strings.Contains(s, run) {
+			places++
+			distinct[s] = true
+		}
+	}
+	for _, r := range d.Refs.All() {
+		name(r.Text)
+	}
+	for _, f := range d.Facts.All() {
+		name(f.Value)
+	}
+	for _, f := range d.KeyValues {
+		name(f.Value)
+	}
+	if n := strings.Count(string(data), run); n != len(distinct) || places <= n {
+		t.Errorf("the summary holds the run's path %d times; the model names it in %d strings, %d distinct: want each distinct one once", n, places, len(distinct))
+	}
+	fset := token.NewFileSet()
+	f := &File{Path: d.Path, Role: RoleDoc, Tok: fset.AddFile(d.Path, -1, d.File.Tok.Size())}
+	back, err := decodeSummary(f, data, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var refs, facts int
+	for _, r := range back.Refs.All() {
+		if r.Text == run {
+			refs++
+		}
+	}
+	for _, fact := range back.Facts.All() {
+		if strings.Contains(fact.Value, run) {
+			facts++
+		}
+	}
+	var wantRefs int
+	for _, r := range d.Refs.All() {
+		if r.Text == run {
+			wantRefs++
+		}
+	}
+	if refs != wantRefs || refs < 2 || facts < 2 {
+		t.Errorf("read back %d references and %d facts naming the run (the document has %d references); want every place", refs, facts, wantRefs)
+	}
+	damage(data)
+}
