@@ -181,15 +181,9 @@ func (ws *Workspace) readAgainOK(d *Doc, seen map[string][]byte, keep bool, chec
 // noteRead records that a check read the text of d, parsed, when it is out
 // of focus (TextRead).
 func (ws *Workspace) noteRead(d *Doc) {
-	if d.summary || ws.focus == nil || ws.focus(d.Path) {
-		return
+	if !d.summary { // a summary's text read is in ws.content
+		ws.noteCompared(d)
 	}
-	ws.readMu.Lock()
-	if ws.outRead == nil {
-		ws.outRead = map[string]bool{}
-	}
-	ws.outRead[d.Path] = true
-	ws.readMu.Unlock()
 }
 
 // noteCompared records that a check compared what d's text says, out of

@@ -15,66 +15,21 @@ import (
 	"github.com/svrnty/sotvet/checks/contradiction"
 )
 
-var rules = []string{"stale-record", "misplaced-guard", "provenance", "role", "circular-readiness", "superseded",
-	"approval-timeline", "mislabeled-command", "copied-results", "closeout-workboard", "missing-id"}
-
 // TestSessionParaphrases: an editor's session, with one document (or the
-// workboard) open and
-// every other kept from its summary, reports in that document what a full
-// run reports there, on every workspace of the paraphrase sets (each
-// rule's findings and near-misses in other words), at the load and at an
-// edit after it (which takes the kept documents' texts as the load read
-// them). A rule that looks at the documents in focus only, or keeps what
-// it read of the others, must not lose or invent a finding by it.
+// workboard) open and every other kept from its summary, reports in that
+// document what a full run reports there, on every workspace of the
+// paraphrase sets (each rule's findings and near-misses in other words),
+// at the load and at an edit after it (which takes the kept documents'
+// texts as the load read them). A rule that looks at the documents in
+// focus only, or keeps what it read of the others, must not lose or
+// invent a finding by it.
 func TestSessionParaphrases(t *testing.T) {
 	t.Parallel()
-	as := []*analysis.Analyzer{contradiction.Analyzer}
 	for _, rule := range rules {
 		for _, v := range checktest.ParaphraseVariants(t, "testdata/paraphrase/"+rule+".txtar") {
 			t.Run(rule+"/"+v.Name, func(t *testing.T) {
 				t.Parallel()
-				dir := v.Write(t)
-				full := checktest.Findings(t, dir, as...)
-				var docs []string
-				for p := range v.Files {
-					if strings.HasPrefix(p, ".sot/") && strings.HasSuffix(p, ".md") || p == "WORKBOARD.yaml" {
-						docs = append(docs, p)
-					}
-				}
-				slices.Sort(docs)
-				compared := 0
-				for _, doc := range docs {
-					var want []string
-					for _, f := range full {
-						if f.File == doc {
-							want = append(want, findingLine(f))
-						}
-					}
-					compared += len(want)
-					text := []byte(v.Files[doc])
-					s, err := checks.NewOverlaySession(checks.Options{Root: dir, FS: os.DirFS(dir), Analyzers: as}, map[string][]byte{doc: text})
-					if err != nil {
-						t.Fatal(err)
-					}
-					res := s.Result()
-					for step := range 2 {
-						if step == 1 {
-							if res, err = s.Update(doc, text); err != nil {
-								t.Fatal(err)
-							}
-						}
-						var got []string
-						for _, f := range res.Findings {
-							if f.File == doc {
-								got = append(got, findingLine(f))
-							}
-						}
-						if fmt.Sprint(got) != fmt.Sprint(want) {
-							t.Errorf("%s open (%s): session reports\n%s\nwant (a full run)\n%s", doc, []string{"load", "edit"}[step], strings.Join(got, "\n"), strings.Join(want, "\n"))
-						}
-					}
-				}
-				if strings.HasPrefix(v.Name, "pos/") && compared == 0 {
+				if compared := sessionMatchesFullRun(t, v); strings.HasPrefix(v.Name, "pos/") && compared == 0 {
 					t.Errorf("a full run finds nothing in the variant's documents: the test compares nothing")
 				}
 			})
@@ -104,47 +59,59 @@ func TestSessionRoleOrder(t *testing.T) {
 	} {
 		t.Run(name, func(t *testing.T) {
 			files["WORKBOARD.yaml"] = "items: []\n"
-			v := checktest.Variant{Name: name, Files: files}
-			dir := v.Write(t)
-			as := []*analysis.Analyzer{contradiction.Analyzer}
-			full := checktest.Findings(t, dir, as...)
-			compared := 0
-			for doc, text := range files {
-				var want []string
-				for _, f := range full {
-					if f.File == doc {
-						want = append(want, findingLine(f))
-					}
-				}
-				compared += len(want)
-				s, err := checks.NewOverlaySession(checks.Options{Root: dir, FS: os.DirFS(dir), Analyzers: as}, map[string][]byte{doc: []byte(text)})
-				if err != nil {
-					t.Fatal(err)
-				}
-				for step, res := range []*checks.Result{s.Result(), must(s.Update(doc, []byte(text)))} {
-					var got []string
-					for _, f := range res.Findings {
-						if f.File == doc {
-							got = append(got, findingLine(f))
-						}
-					}
-					if fmt.Sprint(got) != fmt.Sprint(want) {
-						t.Errorf("%s open (step %d): session reports\n%s\nwant (a full run)\n%s", doc, step, strings.Join(got, "\n"), strings.Join(want, "\n"))
-					}
-				}
-			}
-			if compared == 0 {
+			if sessionMatchesFullRun(t, checktest.Variant{Name: name, Files: files}) == 0 {
 				t.Fatal("a full run reports no role: the test compares nothing")
 			}
 		})
 	}
 }
 
-func must(res *checks.Result, err error) *checks.Result {
-	if err != nil {
-		panic(err)
+// sessionMatchesFullRun opens each document of v (and its workboard) in a
+// session of its own, and fails where the session's findings in it, at
+// the load or at an edit that keeps its text, differ from a full run's.
+// It returns how many findings of the full run it compared.
+func sessionMatchesFullRun(t *testing.T, v checktest.Variant) (compared int) {
+	t.Helper()
+	as := []*analysis.Analyzer{contradiction.Analyzer}
+	dir := v.Write(t)
+	full := checktest.Findings(t, dir, as...)
+	var docs []string
+	for p := range v.Files {
+		if strings.HasPrefix(p, ".sot/") && strings.HasSuffix(p, ".md") || p == "WORKBOARD.yaml" {
+			docs = append(docs, p)
+		}
 	}
-	return res
+	slices.Sort(docs)
+	in := func(fs []checks.Finding, doc string) []string {
+		var out []string
+		for _, f := range fs {
+			if f.File == doc {
+				out = append(out, findingLine(f))
+			}
+		}
+		return out
+	}
+	for _, doc := range docs {
+		want := in(full, doc)
+		compared += len(want)
+		text := []byte(v.Files[doc])
+		s, err := checks.NewOverlaySession(checks.Options{Root: dir, FS: os.DirFS(dir), Analyzers: as}, map[string][]byte{doc: text})
+		if err != nil {
+			t.Fatal(err)
+		}
+		res := s.Result()
+		for step := range 2 {
+			if step == 1 {
+				if res, err = s.Update(doc, text); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if got := in(res.Findings, doc); fmt.Sprint(got) != fmt.Sprint(want) {
+				t.Errorf("%s open (%s): session reports\n%s\nwant (a full run)\n%s", doc, []string{"load", "edit"}[step], strings.Join(got, "\n"), strings.Join(want, "\n"))
+			}
+		}
+	}
+	return compared
 }
 
 func findingLine(f checks.Finding) string {
