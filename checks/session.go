@@ -398,7 +398,9 @@ func (s *Session) run(focus func(string) bool) (*Result, *sotparse.Workspace, er
 	// A copy of the overlays: the model outlives the run, and reads a
 	// summarized document back through this file system.
 	opt.FS = &overlayFS{base: s.base, files: maps.Clone(s.overlay)}
-	reuse := &sotparse.Reuse{Focus: focus, Store: s.store}
+	// A session of overlays reports on them only; another checks again
+	// the documents the checks compared with those in focus (Update).
+	reuse := &sotparse.Reuse{Focus: focus, Store: s.store, FollowCompared: !s.overlaysOnly}
 	if s.opt.Reuse != nil && s.opt.Reuse.ID != nil {
 		// The caller knows the content ids of the files of s.base: the
 		// files without an overlay are neither read nor hashed again.

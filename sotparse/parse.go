@@ -95,6 +95,12 @@ type Reuse struct {
 	// Models, if set, keeps the documents decoded from Store's summaries
 	// for the next runs, which must place their files in Models.Fset.
 	Models *Models
+	// FollowCompared says the caller checks again, in focus, the
+	// documents a check compared with those in focus (TextRead), so that
+	// their findings follow an edit of one of them (checks.Session.Update):
+	// a check that compares what documents say then reads them even when
+	// no document in focus says it any more (Workspace.FollowsCompared).
+	FollowCompared bool
 }
 
 // SummaryStore keeps document summaries between runs.
@@ -131,6 +137,7 @@ func ParseStreaming(fset *token.FileSet, disc *Discovery, read func(path string)
 	var models *Models
 	if reuse != nil {
 		ws.focus, ws.prefetch, store = reuse.Focus, reuse.Prefetch, reuse.Store
+		ws.followCompared = reuse.FollowCompared
 		if store != nil {
 			models = reuse.Models
 		}

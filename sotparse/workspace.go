@@ -56,6 +56,8 @@ type Workspace struct {
 	readErr  error             // the first summarized document that could not be read back
 	unread   map[string]bool   // the documents that could not be read back, blank text in their stead
 
+	followCompared bool // Reuse.FollowCompared
+
 	docChecks []*DocCheck                                                  // run by the parse on each document (Stream.Checks)
 	prepared  []any                                                        // what each of docChecks prepared for the run
 	dropFixes bool                                                         // Stream.DropFixes
@@ -185,6 +187,14 @@ func (ws *Workspace) noteRead(d *Doc) {
 		ws.noteCompared(d)
 	}
 }
+
+// FollowsCompared reports whether the run's caller checks again the
+// documents a check compared with those in focus (Reuse.FollowCompared):
+// a rule whose findings land on the documents that say what it compares
+// then compares them even when no document in focus says it, so that an
+// edit that took it out of the documents in focus still names the
+// documents whose findings it may change.
+func (ws *Workspace) FollowsCompared() bool { return ws.followCompared }
 
 // noteCompared records that a check compared what d's text says, out of
 // focus, whether it read the text now or took what it derived from it

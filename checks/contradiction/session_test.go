@@ -121,3 +121,54 @@ func findingLine(f checks.Finding) string {
 	}
 	return fmt.Sprintf("%s:%d:%d [%s] %s %v", f.File, f.Line, f.Col, f.Category, f.Message, rel)
 }
+
+// TestSessionFollowsRoleMajority: a session that reports on every file
+// (checks.NewSession) checks again the documents whose findings an edit
+// changes when the edit takes every role claim out of the edited
+// document: the majority moves, and documents no finding related to the
+// edited one become the odd ones. (Reading the others only when a
+// document in focus makes a claim, the session kept the old findings.)
+func TestSessionFollowsRoleMajority(t *testing.T) {
+	t.Parallel()
+	row := "| `prov0` | `model-0` | %s |\n"
+	table := func(role string, n int) string {
+		return "# M\n\n| provider | model | role |\n| --- | --- | --- |\n" + strings.Repeat(fmt.Sprintf(row, role), n)
+	}
+	files := map[string]string{"WORKBOARD.yaml": "items: []\n", ".sot/A8-MATRIX.md": table("primary", 2)}
+	for i := 1; i <= 7; i++ {
+		files[fmt.Sprintf(".sot/A%d-MATRIX.md", i)] = table("primary", 1)
+	}
+	for i := 1; i <= 8; i++ {
+		files[fmt.Sprintf(".sot/F%d-MATRIX.md", i)] = table("fallback", 1)
+	}
+	dir := checktest.Variant{Files: files}.Write(t)
+	as := []*analysis.Analyzer{contradiction.Analyzer}
+	s, err := checks.NewSession(checks.Options{Root: dir, FS: os.DirFS(dir), Analyzers: as})
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := func(fs []checks.Finding) []string {
+		var out []string
+		for _, f := range fs {
+			out = append(out, findingLine(f))
+		}
+		slices.Sort(out)
+		return out
+	}
+	if got, want := lines(s.Result().Findings), lines(checktest.Findings(t, dir, as...)); fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Fatalf("the load differs from a full run:\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	edited := "# M\n\nNo role here any more.\n"
+	res, err := s.Update(".sot/A8-MATRIX.md", []byte(edited))
+	if err != nil {
+		t.Fatal(err)
+	}
+	checktest.WriteFiles(t, dir, map[string]string{".sot/A8-MATRIX.md": edited})
+	want := lines(checktest.Findings(t, dir, as...))
+	if !strings.Contains(fmt.Sprint(want), "A1-MATRIX.md") {
+		t.Fatalf("after the edit a full run finds no odd primary claim: the test shows nothing\n%s", strings.Join(want, "\n"))
+	}
+	if got := lines(res.Findings); fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("after the edit the session reports\n%s\nwant (a full run)\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
