@@ -36,14 +36,6 @@ func newCommand(owner, value, label, said string, pos, end token.Pos) commandFac
 	return commandFact{value: value, label: label, said: said, pos: pos, end: end, harness: owner == "harness"}
 }
 
-// owner returns whose the command is: "harness" or "test".
-func (cf *commandFact) owner() string {
-	if cf.harness {
-		return "harness"
-	}
-	return "test"
-}
-
 // command returns the command.
 func (cf *commandFact) command() string {
 	if cf.fact {

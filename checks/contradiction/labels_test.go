@@ -56,8 +56,8 @@ func TestCommandFactsQuotedOnDemand(t *testing.T) {
 			t.Fatalf("command %d (%q) is a copy of the fact's text", i, cf.command())
 		}
 	}
-	if got := di.commands[20].command(); got != "go test ./..." || di.commands[20].owner() != "test" || di.commands[0].owner() != "harness" {
-		t.Errorf("a command's words: %q, %s", got, di.commands[20].owner())
+	if got := di.commands[20].command(); got != "go test ./..." || di.commands[20].harness || !di.commands[0].harness {
+		t.Errorf("a command's words: %q, the harness's: %v (want the target's), the first's: %v (want the harness's)", got, di.commands[20].harness, di.commands[0].harness)
 	}
 	// Its owner is a flag, not a string: 72 bytes a command, 112 with
 	// the fact's texts beside the owner, command, label and statement.
