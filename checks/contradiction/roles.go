@@ -530,13 +530,13 @@ func (c *checker) roles() {
 			}
 		}
 	}
-	// The kept documents' groups, unless one of them is in focus (its odd
-	// claims are reported from the run's own group) or a kept text could
-	// not be read back (the run starts over; what it read is not kept).
+	// The kept documents' groups (none is in focus: a document in focus
+	// is parsed, sotparse.Reuse), unless a kept text could not be read
+	// back (the run starts over; what it read is not kept).
 	var kept map[string]*roleGroup
 	live := c.live
 	if len(c.keptAt) > 0 {
-		if c.ws.ReadBackErr() == nil && !slices.ContainsFunc(c.keptAt, func(i int32) bool { return c.ws.Focused(c.docs[i].d.Path) }) {
+		if c.ws.ReadBackErr() == nil {
 			kept = sotparse.Aggregate(c.ws, &keptRolesKey, func([]*sotparse.Doc) map[string]*roleGroup {
 				return groupRoles(c.docs, c.keptAt, nil)
 			})
