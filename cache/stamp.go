@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/svrnty/sotvet/internal/atomicfile"
@@ -47,12 +48,36 @@ const (
 	racyMarginCoarse = 3 * time.Second
 )
 
-// Clock is the time stamps are judged by, and statOf reads them; tests
-// move the one on and fake the other.
-var (
-	Clock  = time.Now
-	statOf = stampOf
-)
+// statOf reads stamps; tests fake it.
+var statOf = stampOf
+
+// clock is the time stamps are judged by (Clock); nil: time.Now. An
+// atomic, not a variable: a test moves it on while a language server an
+// earlier test started may still be walking a workspace (go test -race
+// caught one).
+var clock atomic.Pointer[func() time.Time]
+
+// Clock returns the time stamps are judged by: now, unless a test set
+// another (SetClock).
+func Clock() time.Time {
+	if f := clock.Load(); f != nil {
+		return (*f)()
+	}
+	return time.Now()
+}
+
+// SetClock makes f the time stamps are judged by (nil: time.Now) and
+// returns the one before, for a test to put back.
+func SetClock(f func() time.Time) (old func() time.Time) {
+	var p *func() time.Time
+	if f != nil {
+		p = &f
+	}
+	if q := clock.Swap(p); q != nil {
+		return *q
+	}
+	return nil
+}
 
 // Stamp is what stat says of a regular file.
 type Stamp struct {

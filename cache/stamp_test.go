@@ -49,8 +49,8 @@ func writeFile(t *testing.T, name, text string) {
 // later makes the runs of the test happen an hour after its files were
 // written: their stamps are old enough to trust.
 func later(t *testing.T) {
-	Clock = func() time.Time { return time.Now().Add(time.Hour) }
-	t.Cleanup(func() { Clock = time.Now })
+	old := SetClock(func() time.Time { return time.Now().Add(time.Hour) })
+	t.Cleanup(func() { SetClock(old) })
 }
 
 func wantID(t *testing.T, f *Files, name, text string) {
@@ -165,8 +165,8 @@ func TestStatIndexRacy(t *testing.T) {
 
 	// The same, a whole second coarse (FAT, HFS+): 1.5 s is still racy.
 	sec := now - now%int64(time.Second)
-	Clock = func() time.Time { return time.Unix(0, sec+int64(1500*time.Millisecond)) }
-	t.Cleanup(func() { Clock = time.Now })
+	old := SetClock(func() time.Time { return time.Unix(0, sec+int64(1500*time.Millisecond)) })
+	t.Cleanup(func() { SetClock(old) })
 	stamp = Stamp{Mtime: sec, Ctime: sec, Ino: 8}
 	run("gamma\n")
 	if id, ok := run("GAMMA\n"); ok {
@@ -175,7 +175,7 @@ func TestStatIndexRacy(t *testing.T) {
 
 	// The control: an old stamp is recorded, and the next run trusts it
 	// (which is why the kernel's change time must move on every write).
-	Clock = time.Now
+	SetClock(nil)
 	stamp = Stamp{Mtime: now - int64(time.Hour), Ctime: now - int64(time.Hour), Ino: 9}
 	run("delta\n")
 	if id, ok := run("delta\n"); !ok || id != sotparse.BlobID([]byte("delta\n")) {

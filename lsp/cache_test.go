@@ -150,8 +150,8 @@ func TestRestartReadsOnlyChangedFiles(t *testing.T) {
 	t.Setenv(cache.EnvDir, t.TempDir())
 	// The files were written just now: the runs happen an hour later, when
 	// their stamps are old enough to trust.
-	cache.Clock = func() time.Time { return time.Now().Add(time.Hour) }
-	t.Cleanup(func() { cache.Clock = time.Now })
+	old := cache.SetClock(func() time.Time { return time.Now().Add(time.Hour) })
+	t.Cleanup(func() { cache.SetClock(old) })
 	root := t.TempDir()
 	doc := func(name, key string) string {
 		return fmt.Sprintf("---\n%s: x-%s\nstatus: draft\n---\n\n# %s\n\nLocal planning SOT only. Not a Core Protocol. Not active Core authority.\n", key, name, name)

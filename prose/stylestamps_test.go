@@ -13,9 +13,8 @@ import (
 // test has just written are old enough for the stamp index.
 func laterClock(t *testing.T) {
 	t.Helper()
-	old := cache.Clock
-	cache.Clock = func() time.Time { return time.Now().Add(time.Hour) }
-	t.Cleanup(func() { cache.Clock = old })
+	old := cache.SetClock(func() time.Time { return time.Now().Add(time.Hour) })
+	t.Cleanup(func() { cache.SetClock(old) })
 }
 
 // loadCounting loads style S under styles with the style cache c, and
@@ -101,13 +100,13 @@ func TestStyleStampsRacy(t *testing.T) {
 	dir := t.TempDir()
 	c := &StyleCache{Dir: filepath.Join(dir, "cache"), Key: "k"}
 	styles := writeStyle(t, dir, map[string]string{"R": "extends: existence\nmessage: '%s'\ntokens: [foo]\n"})
-	old := cache.Clock
-	defer func() { cache.Clock = old }()
+	old := cache.SetClock(nil)
+	defer cache.SetClock(old)
 	info, err := os.Stat(filepath.Join(styles, "S", "R.yml"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	cache.Clock = func() time.Time { return info.ModTime() } // listed in the tick it was written
+	cache.SetClock(func() time.Time { return info.ModTime() }) // listed in the tick it was written
 	for range 2 {
 		if _, n := loadCounting(t, c, styles); n != 1 {
 			t.Fatalf("read %d files, want 1", n)
