@@ -4,7 +4,8 @@
 # complete run): wall-clock and the process CPU (user + system) then, and
 # the process's peak RSS.
 # usage: lsp-first-publish.py SOTVET ROOT REL CACHE_DIR (empty dir: a first start)
-# LSP_LOG=1 prints the server's log messages on stderr, timed.
+# LSP_LOG=1 prints the server's log messages on stderr, timed; LSP_WAIT=S
+# waits S seconds before killing the server (let it save its cache).
 import json, os, subprocess, sys, time
 binary, root, rel = sys.argv[1], sys.argv[2], sys.argv[3]
 env = dict(os.environ, SOTVET_CACHE=sys.argv[4])
@@ -37,6 +38,10 @@ while True:
     if msg.get("id") == 2:
         full = (time.time() - t0, cpu())
         break
+# The server saves its summary cache after its first complete run: a
+# first start killed at once may leave none for the restart to measure.
+# LSP_WAIT=S waits S seconds first (the peak RSS is read after it).
+time.sleep(float(os.environ.get("LSP_WAIT", "0")))
 hwm = [l.split()[1] for l in open("/proc/%d/status" % p.pid) if l.startswith("VmHWM:")][0]
 p.kill()
 print("first publish %.3f s wall %.2f s cpu (%d diags); complete %.3f s wall %.2f s cpu, peak RSS %d MB" % (first[0], first[1], first[2], full[0], full[1], int(hwm) // 1024))
