@@ -115,9 +115,11 @@ func gapRules() []*Rule {
 			// user:password}}.
 			ID:          RuleDockerAuth,
 			Description: "Docker registry credential (config.json auth, base64 of user:password)",
-			builtinRE:   builtinExpr(`"auth"\s*:\s*"(?P<secret>[A-Za-z0-9+/]{8,}={0,2})"`),
-			Keywords:    []string{`"auth"`},
-			Validate:    validDockerAuth,
+			// also escaped once or more inside a string: GitLab runner's
+			// DOCKER_AUTH_CONFIG="{\"auths\":…}", a config.json in YAML
+			builtinRE: builtinExpr(`\\*"auth\\*"\s*:\s*\\*"(?P<secret>[A-Za-z0-9+/]{8,}={0,2})\\*"`),
+			Keywords:  []string{`"auth"`, `auth\`},
+			Validate:  validDockerAuth,
 		},
 		{
 			ID:          RuleGoogleOAuth,
@@ -358,11 +360,11 @@ func validDockerAuth(c Candidate) bool {
 		return false
 	}
 	for _, b := range dec {
-		if b < 0x20 || b > 0x7e {
-			return false
+		if (b < 0x20 || b > 0x7e) && b != '\n' && b != '\r' && b != '\t' {
+			return false // not text; a JSON key's password (GCR's _json_key) has line breaks
 		}
 	}
-	return !IsPlaceholder(pass)
+	return !IsPlaceholder(pass) && !passwordNonValues[strings.ToLower(string(pass))] // "user:pass" is a sample
 }
 
 // passwordName: the key names a password rather than a key or token.

@@ -225,7 +225,7 @@ func compileGitleaks(set *gitleaksrules.Set) ([]*Rule, error) {
 			// ranks first); when it does not, the generic rule still
 			// reports the value, as gitleaks does, unless its tail is
 			// shorter than any format of that provider (cutShort).
-			if generic && (!genericKeyIsSecret(c) || isPublicKey(c.Secret) || cutShort(c.Secret) || isHostname(c.Secret) || proseComma(c.Match) || nextEnvName(c.Secret)) {
+			if generic && (!genericKeyIsSecret(c) || nameOnLineBefore(c.Match) || isPublicKey(c.Secret) || cutShort(c.Secret) || isHostname(c.Secret) || proseComma(c.Match) || nextEnvName(c.Secret)) {
 				return false
 			}
 			once.Do(func() {
@@ -433,6 +433,16 @@ func genericKeyIsSecret(c Candidate) bool {
 		return c.memo.keyJudged(keyGitleaksGeneric, key, gitleaksKeyNamesSecret)
 	}
 	return gitleaksKeyNamesSecret(key)
+}
+
+// nameOnLineBefore reports whether a match of the generic rule has a
+// line break between its name and its operator: gitleaks lets up to three
+// spaces or quotes stand there, and "\s" takes a newline, so a line of
+// prose ending "…the key in the data" reads as the name of a "= '…'" on
+// the next line. No language or config format writes an assignment so.
+func nameOnLineBefore(match []byte) bool {
+	op := bytes.IndexAny(match, "=:>,|?")
+	return op > 0 && bytes.IndexByte(match[:op], '\n') >= 0
 }
 
 func gitleaksKeyNamesSecret(key []byte) bool {

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"golang.org/x/net/publicsuffix"
+	"math"
 	"net/netip"
 	"net/url"
 	"regexp"
@@ -317,6 +318,12 @@ func defaultRules(thirdParty bool) []*Rule {
 		// and seed phrases (seedphrase.go) and lists of one-time codes
 		// (codelist.go), round twenty-seven
 		out = append(out, seedPhraseRule(), oneTimeCodesRule())
+		// and the forms and vendor formats of round thirty
+		// (roundthirty.go)
+		for _, r := range roundThirtyRules() {
+			withGitleaksAllowlists(r, r.ID)
+			out = append(out, r)
+		}
 	}
 	return out
 }
@@ -649,9 +656,12 @@ func builtinRules(ep *Rule) []*Rule {
 				":[ \\t]*&?(?:'static[ \\t]+)?[A-Za-z][A-Za-z0-9_.]*\\??[ \\t]*=[ \\t]*(?:\"(?P<secret>[^\"\\r\\n]+)\"|'(?P<secret>[^'\\r\\n]+)'|\x60(?P<secret>[^\x60\\r\\n]+)\x60)|" +
 				// round 27: C#'s auto-property, ApiSecret { get; init; } = "…"
 				"(?:[ \\t]*\\{[ \\t]*get;[ \\t]*(?:(?:private[ \\t]+)?(?:set|init);[ \\t]*)?\\}[ \\t]*=[ \\t]*(?:\"(?P<secret>[^\"\\r\\n]+)\"))|" +
+				// a label, a dash and a quoted value, as a list or a log
+				// line writes it: sendgrid token - 'SG.…'
+				"(?:[ \\t]+-[ \\t]+(?:\"(?P<secret>[^\"\\r\\n]+)\"|'(?P<secret>[^'\\r\\n]+)'|\x60(?P<secret>[^\x60\\r\\n]+)\x60))|" +
 				"(?:=|:=|:|=>)[ \\t]*" +
 				// round 27: a Python bytes literal, b"…"
-				"(?:b?\"(?P<secret>[^\"\\r\\n]+)\"|b?'(?P<secret>[^'\\r\\n]+)'|\x60(?P<secret>[^\x60\\r\\n]+)\x60|(?P<secret>[^\\s\x60\"',;&]*[^\\s\x60\"',;&.:)\\]}>])))"),
+				"(?:b?\"(?P<secret>[^\"\\r\\n]+)\"|b?'(?P<secret>[^'\\r\\n]+)'|\x60(?P<secret>[^\x60\\r\\n]+)\x60|(?P<secret>(?:(?:bearer|token|basic)[ \\t]+)?[^\\s\x60\"',;&]*[^\\s\x60\"',;&.:)\\]}>])))"),
 			Entropy:         3, // 3.5 but for hex: validGeneric
 			MinLen:          12,
 			Gate:            AssignmentGate,
@@ -908,6 +918,14 @@ func AssignmentGate(data []byte, i int) bool {
 			k++
 		}
 		return bytes.HasPrefix(data[k:], []byte("get;"))
+	}
+	if j+1 < len(data) && data[j] == '-' && (data[j+1] == ' ' || data[j+1] == '\t') {
+		// a label, a dash and a quoted value (generic-secret)
+		k := j + 1
+		for k < len(data) && (data[k] == ' ' || data[k] == '\t') {
+			k++
+		}
+		return k < len(data) && (data[k] == '"' || data[k] == '\'' || data[k] == '`')
 	}
 	return j < len(data) && (data[j] == '=' || data[j] == ':')
 }
@@ -1172,6 +1190,11 @@ func validGeneric(c Candidate) bool {
 	} else if !genericKeyNamesSecret(c.Key) {
 		return false
 	}
+	if rest, ok := cutAuthScheme(c.Secret); ok {
+		// a whole header value: auth_token: "Bearer …" is judged by
+		// its credential
+		c.Secret, c.entropy = rest, 0
+	}
 	v := c.Secret
 	switch {
 	case isPublicKey(v), cutShort(v):
@@ -1193,13 +1216,71 @@ func validGeneric(c Candidate) bool {
 	case !hasDigit(v) && identChainRE.Match(v): // the cheap test first
 		return false // code: a field reference such as cfg.db.password
 	}
-	if !isHexLower(v) && c.secretEntropy() < 3.5 {
+	if !isHexLower(v) && c.secretEntropy() < genericEntropyFloor(len(v)) {
 		return false // the rule's floor is hex's (see the rule)
+	}
+	if tokenNamed(c.Key) && !tokenAlphabet(v) {
+		return false // a provider issues keys and tokens in a token's alphabet; "?", "^" or "&" in one is a password's, a template's or a broken paste
 	}
 	if bundleLabel(c) && translationFile(c) {
 		return false // a label in a translation bundle (Contrase\u00f1a): bundle.go
 	}
 	return hasDigit(v) || (hasUpper(v) && hasLower(v))
+}
+
+// genericEntropyFloor is generic-secret's floor for a value of n bytes:
+// 3.5 bits a byte, and for the 12 and 13 bytes the rule's shortest values
+// have, a quarter bit under the most they can carry (log2 n: twelve
+// distinct bytes are 3.58 bits), which a random value reaches.
+func genericEntropyFloor(n int) float64 {
+	if n < 16 {
+		return min(3.5, math.Log2(float64(n))-0.25)
+	}
+	return 3.5
+}
+
+// cutAuthScheme returns what follows an HTTP authentication scheme
+// (Bearer, Token, Basic) and a space at the start of v.
+func cutAuthScheme(v []byte) ([]byte, bool) {
+	for _, s := range []string{"bearer", "token", "basic"} {
+		if len(v) > len(s)+1 && strings.EqualFold(string(v[:len(s)]), s) && v[len(s)] == ' ' {
+			rest := bytes.TrimLeft(v[len(s):], " ")
+			return rest, len(rest) > 0
+		}
+	}
+	return v, false
+}
+
+// tokenNamed: the key names a token or an API key and no password or
+// secret, which a person may choose with any symbol in it.
+func tokenNamed(key []byte) bool {
+	words := keyWords(string(key))
+	if len(words) == 0 {
+		return false
+	}
+	for _, w := range words {
+		if passwordWords[w] || strings.HasSuffix(w, "password") || strings.HasSuffix(w, "secret") {
+			return false
+		}
+	}
+	last := words[len(words)-1]
+	return strings.HasSuffix(last, "token") || strings.HasSuffix(last, "key")
+}
+
+// tokenAlphabet: letters, digits and the symbols of base64, base64url,
+// JWTs and dotted or dashed token formats, and "%" of a URL escape.
+func tokenAlphabet(v []byte) bool {
+	for i := 0; i < len(v); i++ {
+		switch c := v[i]; {
+		case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', '0' <= c && c <= '9':
+		case c == '.' || c == '_' || c == '~' || c == '+' || c == '/' || c == '=' || c == '-':
+		case c == '%': // URL-encoded base64 (Twitter's bearer tokens: %2B, %3D)
+		case c == '!' && i > 0 && i < len(v)-1: // Salesforce's session tokens: the org's ID, "!", the secret
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 // looksLikePath: a value starting like a path whose parts are names; a

@@ -784,6 +784,24 @@ func corpusSamples() []sample {
 		// (no draw from g: the samples after keep their values)
 		tpw := "Bosporus" + "#" + "4417kq"
 		s = append(s, tp("password after its noun in a Turkish handover", RuleProsePasswordIntl, tpw, "- Ofis wifi şifresi ise "+tpw+"\n"))
+		jks := "AQAAABAAAAAg" + "k7Rz2Qv9XcLmN4pW8sTbYe1HuJ5fGdA3"
+		s = append(s, tp("token in Jenkins' credentials.xml", RuleXMLSecretElement, jks, "```xml\n<org.jenkinsci.plugins.plaincredentials.impl.StringCredentialsImpl>\n  <id>deploy-token</id>\n  <secret>{"+jks+"}</secret>\n</org.jenkinsci.plugins.plaincredentials.impl.StringCredentialsImpl>\n```\n"))
+		s = append(s, fp("a list's cursor in an XML response", RuleXMLSecretElement, "```xml\n<ListSecretsResult>\n  <NextToken>"+"AAQAAxM2Nzk0OTEy"+"ZDQ1ZTk4MjQ3YjU2</NextToken>\n</ListSecretsResult>\n```\n"))
+		lsk := "lsv2_pt_" + "7c0e1f9a4b2d48e3a5f6c9d8b1e2a3f4" + "_" + "9e8d7c6b5a"
+		s = append(s, tp("LangSmith key in a list of keys", RuleLangSmithAPIKey, lsk, "Tracing keys by project:\n- evals: "+lsk+"\n"))
+		s = append(s, fp("LangSmith key's prefix in a sentence", RuleLangSmithAPIKey, "LangSmith personal tokens start with lsv2_pt_ and service keys with lsv2_sk_.\n"))
+		pck := "pcsk_" + "3Hq7Zx" + "_" + "Vt8Kp2Lm9Wx4Rb6Nc1Hd5Jf0Gs3TyQa7Ue2Io8Pk4Mn6Bv9Cx1Zl5Dr3Fw7Gy0Hj"
+		s = append(s, tp("Pinecone key passed to the client", RulePineconeAPIKey, pck, "```python\npc = Pinecone(\""+pck+"\")\n```\n"))
+		s = append(s, fp("Pinecone key placeholder", RulePineconeAPIKey, "Set PINECONE_API_KEY to your key (it starts with pcsk_).\n"))
+		rtk := "rootly_" + "4f9a2c7e1b8d3f6a0c5e9b2d7f4a1c8e" + "3b6d9f2a5c8e1b4d7f0a3c6e9b2d5f8a"
+		s = append(s, tp("Rootly key in a list of keys", RuleRootlyAPIKey, rtk, "Incident bot keys:\n- staging: "+rtk+"\n"))
+		s = append(s, fp("Rootly key's shape described", RuleRootlyAPIKey, "A Rootly API key is rootly_ followed by 64 hex digits.\n"))
+		dka := "ZGVwbG95OlR4N3FMMm1WOXdLNHBS" // deploy:Tx7qL2mV9wK4pR
+		s = append(s, tp("registry credential escaped in a runner's config", RuleDockerAuth, dka, "```toml\nenvironment = [\"DOCKER_AUTH_CONFIG={\\\"auths\\\":{\\\"registry.acme.io\\\":{\\\"auth\\\":\\\""+dka+"\\\"}}}\"]\n```\n"))
+		s = append(s, fp("registry credential of the docs' sample", RuleDockerAuth, "```json\n{\"auths\":{\"\":{\"auth\":\"dXNlcjpwYXNz\"}}}\n```\n"))
+		ixk := "Zq8Lm2Vt9Wx4" + "Kp7Rb3Nc6Hd1Jf5Gs0Ty"
+		s = append(s, tp("secret assigned to an environment index", RuleIndexedSecret, ixk, "```python\nos.environ[\"OPENAI_API_KEY\"] = \""+ixk+"\"\n```\n"))
+		s = append(s, fp("secret index read from the environment", RuleIndexedSecret, "```python\nos.environ[\"OPENAI_API_KEY\"] = os.getenv(\"VAULT_OPENAI_KEY\")\nsettings['api_token'] = '${API_TOKEN}'\n```\n"))
 		s = append(s, fp("password policy in Polish", RuleProsePasswordIntl, "Hasło do VPN: minimum 12 znaków, zmiana co 90 dni.\n"))
 	}
 	// the kinds of secret in notes of noteskinds.go

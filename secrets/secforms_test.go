@@ -155,7 +155,7 @@ func TestVendorContextForms(t *testing.T) {
 		{"deploy/platforms.yml", "heroku:\n  team: acme\n  api_key: " + g.uuid() + "\n", "*"},
 		// near-misses: an app's id, a release's, no Heroku near
 		{"deploy/platforms.yml", "heroku:\n  app_id: " + g.uuid() + "\n  release: " + g.uuid() + "\n", ""},
-		{"config/app.php", "$config['tenant_token'] = '" + g.uuid() + "';\n", ""},
+		{"config/app.php", "$config['tenant_token'] = '" + g.uuid() + "';\n", "!" + RuleHerokuKeyNear},
 		// near-misses: a form's token, a lock's, beside Heroku settings
 		{"config/app.yml", "heroku:\n  app: shop\n  csrf_token: " + g.uuid() + "\n", ""},
 		{"infra/main.tf", "resource \"heroku_app\" \"shop\" {\n  name = \"shop\"\n}\n# state\nlock_token = \"" + g.uuid() + "\"\n", "!" + RuleHerokuKeyNear},

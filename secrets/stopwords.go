@@ -28,8 +28,47 @@ func newStopSet(list []string) *stopSet {
 	return s
 }
 
-// any reports whether text holds a stop word as one of its words.
-func (s *stopSet) any(text []byte) bool { return anyValueWord(text, s.words) }
+// any reports whether text holds a stop word as one of its words, and
+// is made of words: a value with a random run in it is a token whose
+// prefix or cut happens to read as a word ("salad_cloud_org_zYLY…",
+// "sk-service-account-…", "…Gw9AeANtXr…", whose "ANt" is "ant"). A stop
+// word that is itself such a run (gitleaks lists known public values
+// among them) still holds; the run is looked for beside the word.
+func (s *stopSet) any(text []byte) bool {
+	var buf [64]byte
+	for i := 0; ; {
+		w, next := nextValueWord(text, i, buf[:0])
+		if next < 0 {
+			return false
+		}
+		if s.words[string(w)] {
+			start := next - len(w)
+			if len(w) >= 16 || !holdsRandomRun(text[:start]) && !holdsRandomRun(text[next:]) {
+				return true
+			}
+		}
+		i = next
+	}
+}
+
+// holdsRandomRun reports whether v has a run of 16 or more letters and
+// digits that mixes both at 3.5 bits a byte or more: what no word or
+// name is.
+func holdsRandomRun(v []byte) bool {
+	for i := 0; i < len(v); {
+		j := i
+		for j < len(v) && (isDigitByte(v[j]) || isLetterASCII(v[j])) {
+			j++
+		}
+		if run := v[i:j]; len(run) >= 16 && hasDigit(run) && hasLetter(run) && Entropy(run) >= 3.5 {
+			return true
+		}
+		i = j + 1
+	}
+	return false
+}
+
+func isLetterASCII(c byte) bool { return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' }
 
 // anyValueWord reports whether one of v's words (nextValueWord), in lower
 // case, is in words.
