@@ -364,7 +364,9 @@ func validDockerAuth(c Candidate) bool {
 			return false // not text; a JSON key's password (GCR's _json_key) has line breaks
 		}
 	}
-	return !IsPlaceholder(pass) && !passwordNonValues[strings.ToLower(string(pass))] // "user:pass" is a sample
+	// "user:pass", "my_username:my_password" are samples
+	lp := strings.ToLower(string(pass))
+	return !IsPlaceholder(pass) && !passwordNonValues[lp] && !(wordListRE.MatchString(lp) && strings.Contains(lp, "passw"))
 }
 
 // passwordName: the key names a password rather than a key or token.

@@ -46,3 +46,28 @@ func gitleaksRuleIndex(id string) int {
 	}
 	return -1
 }
+
+// TestStopSetBesideRandomRun: a stop word is a token's prefix or a chance
+// cut of it when a random run of letters and digits stands beside it; it
+// holds for a value made of words, and a listed value that is itself
+// such a run (gitleaks lists known public keys among its stop words).
+func TestStopSetBesideRandomRun(t *testing.T) {
+	s := newStopSet([]string{"cloud", "account", "ant", "salt", "6fe4476ee5a1832882e326b506d14126"})
+	for _, c := range []struct {
+		v    string
+		stop bool
+	}{
+		{"my_salt_value", true},
+		{"cloud_account_token", true},
+		{"pushCloudAccount", true},
+		{"acme_cloud_org_Xq7LmZ2vR9pK4wT8nB3cF6hJ1dG5", false},
+		{"sk-service-account-Ofbtr05CFsJqs4TAeKlCT3Blbk", false},
+		{"rU0K6hwGw9AeANtXrZ8FQJT9jn4sRdlj", false}, // "ANt" is a cut, not a word
+		{"zr-Q4YAam5d6xCloud", true},                // ten random bytes: too few to call it a token
+		{"6fe4476ee5a1832882e326b506d14126", true},
+	} {
+		if got := s.any([]byte(c.v)); got != c.stop {
+			t.Errorf("any(%q) = %v, want %v", c.v, got, c.stop)
+		}
+	}
+}
