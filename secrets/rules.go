@@ -1251,8 +1251,8 @@ func cutAuthScheme(v []byte) ([]byte, bool) {
 	return v, false
 }
 
-// tokenNamed: the key names a token or an API key and no password or
-// secret, which a person may choose with any symbol in it.
+// tokenNamed: the key names a token, an API key or an access key and no
+// password or secret, which a person may choose with any symbol in it.
 func tokenNamed(key []byte) bool {
 	words := keyWords(string(key))
 	if len(words) == 0 {
@@ -1264,7 +1264,12 @@ func tokenNamed(key []byte) bool {
 		}
 	}
 	last := words[len(words)-1]
-	return strings.HasSuffix(last, "token") || strings.HasSuffix(last, "key")
+	if strings.HasSuffix(last, "token") || strings.HasSuffix(last, "apikey") || strings.HasSuffix(last, "accesskey") {
+		return true
+	}
+	// an API or access key; a signing, encryption or master key may be
+	// a phrase someone chose
+	return last == "key" && len(words) > 1 && (words[len(words)-2] == "api" || words[len(words)-2] == "access")
 }
 
 // tokenAlphabet: letters, digits and the symbols of base64, base64url,
