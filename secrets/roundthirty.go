@@ -100,8 +100,10 @@ var roundThirtyCompiled = sync.OnceValue(func() []*Rule {
 // xmlTokenNotCredential are the starts of element names whose token is
 // no credential: a page's or a list's cursor (AWS's <NextToken>,
 // <ContinuationToken>), a form's anti-forgery token, a lock's or a
-// request's identifier.
-var xmlTokenNotCredential = []string{"next", "continuation", "page", "pagination", "csrf", "xsrf", "sync", "resum", "idempot", "request", "lock", "cancel", "upload", "marker", "session", "public", "encrypted", "hashed"}
+// request's identifier, a claim a token carries.
+var xmlTokenNotCredential = []string{"next", "continuation", "page", "pagination", "csrf", "xsrf", "sync", "resum", "idempot", "request", "lock", "cancel", "upload", "marker", "session", "public", "encrypted", "hashed",
+	// a claim read from a token (AWS STS's <SubjectFromWebIdentityToken>)
+	"subject", "issuer", "audience"}
 
 // validXMLSecretElement: a token (letters and digits, 3 bits a byte, or
 // 32+ hex digits) in an element that holds a credential.

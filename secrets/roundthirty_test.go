@@ -42,6 +42,7 @@ func TestRoundThirtyForms(t *testing.T) {
 		{"src/Web/app.config", "<appSettings>\n  <clientSecret>" + tok() + "</clientSecret>\n</appSettings>\n", RuleXMLSecretElement},
 		{"tests/fixtures/list-objects.xml", "<ListObjectsV2Result>\n  <NextContinuationToken>" + tok() + "==</NextContinuationToken>\n</ListObjectsV2Result>\n", ""},
 		{"templates/form.xhtml", "<form>\n  <csrfToken>" + tok() + "</csrfToken>\n</form>\n", ""},
+		{"aws/sts_test.xml", "<AssumeRoleWithWebIdentityResult>\n  <SubjectFromWebIdentityToken>amzn1.account." + g.from(alphaUpper+alphaDigit, 28) + "</SubjectFromWebIdentityToken>\n</AssumeRoleWithWebIdentityResult>\n", ""},
 		{"conf/settings.xml", "<server>\n  <secret>${env.NEXUS_SECRET}</secret>\n</server>\n", ""},
 		{"src/main/resources/payments.xml", "<gateway name=\"adyen\">\n  <apiKey>YOUR_API_KEY</apiKey>\n</gateway>\n", ""},
 		// a registry login escaped inside a string
@@ -54,6 +55,10 @@ func TestRoundThirtyForms(t *testing.T) {
 		// a token whose prefix reads as words
 		{"config/notify.env", "NOTIFY_API_KEY=acme_cloud_org_" + g.mixed(base62, 40) + "\n", "*"},
 		{"config/notify.env", "NOTIFY_TOKEN_NAME=push_notification_token_name\n", ""},
+		// a name in code beside a stop word is no random run; a variable
+		// joined between two strings is no value
+		{"service/s3/endpoints.go", "\tparams.DisableS3ExpressSessionAuth = options.DisableS3ExpressSessionAuth\n", ""},
+		{"detectors/guru.go", "req, _ := http.NewRequest(\"GET\", \"https://customer.guru/export?api_secret=\"+resIdMatch+\"&api_token=\"+resMatch, nil)\n", ""},
 	}
 	checkFormCases(t, cases)
 }

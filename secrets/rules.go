@@ -1154,6 +1154,9 @@ var (
 	envNameRE    = lazyRE.New(`^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$`)
 	wordListRE   = lazyRE.New(`^[a-z]+(?:[-_. ][a-z0-9]+)*$`)
 	identChainRE = lazyRE.New(`^[A-Za-z_$][A-Za-z0-9_$]*(?:\.[A-Za-z_$][A-Za-z0-9_$]*)+$`)
+	// concatRE: what lies between the quotes of two strings a variable
+	// joins ("…?secret=" + token + "&…"), read as a quoted value
+	concatRE = lazyRE.New(`^[ \t]*\+[ \t]*[A-Za-z_$][A-Za-z0-9_$.]*(?:\(\))?[ \t]*\+?[ \t]*$`)
 )
 
 // typedDeclaration reports whether a generic-secret match names a type
@@ -1215,6 +1218,8 @@ func validGeneric(c Candidate) bool {
 		return false // a crypt(3) hash its key names one (Devise's encrypted_password): hashcolumn.go
 	case !hasDigit(v) && identChainRE.Match(v): // the cheap test first
 		return false // code: a field reference such as cfg.db.password
+	case v[0] == '+' && concatRE.Match(v):
+		return false // code: a variable joined between two strings
 	}
 	if !isHexLower(v) && c.secretEntropy() < genericEntropyFloor(len(v)) {
 		return false // the rule's floor is hex's (see the rule)

@@ -52,15 +52,15 @@ func (s *stopSet) any(text []byte) bool {
 }
 
 // holdsRandomRun reports whether v has a run of 16 or more letters and
-// digits that mixes both at 3.5 bits a byte or more: what no word or
-// name is.
+// digits that mixes both at 3.5 bits a byte or more and does not read as
+// a name in code (identifierValue: "DisableS3ExpressSessionAuth").
 func holdsRandomRun(v []byte) bool {
 	for i := 0; i < len(v); {
 		j := i
 		for j < len(v) && (isDigitByte(v[j]) || isLetterASCII(v[j])) {
 			j++
 		}
-		if run := v[i:j]; len(run) >= 16 && hasDigit(run) && hasLetter(run) && Entropy(run) >= 3.5 {
+		if run := v[i:j]; len(run) >= 16 && hasDigit(run) && hasLetter(run) && Entropy(run) >= 3.5 && !identifierValue(run) {
 			return true
 		}
 		i = j + 1
