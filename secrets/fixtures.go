@@ -25,7 +25,7 @@ var chosenPasswordRules = map[string]bool{
 	RulePasswordNameArgument: true, RuleSecretOption: true, RuleEnvDefaultSecret: true,
 	RuleSQLPassword: true, RuleConfigDirectivePassword: true, RuleXMLPasswordElement: true,
 	RuleMySQLGluedPassword: true, RulePasswordFlag: true, RuleNameValueSecret: true,
-	RuleURLCredentials: true, RuleBasicAuthHeader: true, RuleGenericSecret: true,
+	RuleURLCredentials: true, RuleBasicAuthHeader: true, RuleGenericSecret: true, RuleIndexedSecret: true,
 	// gitleaks'
 	"generic-api-key": true, "hashicorp-tf-password": true, "nuget-config-password": true,
 	// Nosey Parker's and Kingfisher's

@@ -62,3 +62,13 @@ func TestRoundThirtyForms(t *testing.T) {
 	}
 	checkFormCases(t, cases)
 }
+
+// TestIndexedSecretFixture: a weak password in test code is a fixture
+// for indexed-secret as for generic-secret, whose judgement it shares.
+func TestIndexedSecretFixture(t *testing.T) {
+	checkFormCases(t, []formCase{
+		{"app/settings_test.py", "cfg = {}\ncfg[\"db_password\"] = \"Marigold2024!\"\n", ""},
+		{"app/settings.py", "cfg = {}\ncfg[\"db_password\"] = \"Marigold2024!\"\n", RuleIndexedSecret},
+		{"app/settings_test.py", "cfg = {}\ncfg[\"db_password\"] = \"" + newFakeGen("indexed-fixture").mixed(base62, 28) + "\"\n", RuleIndexedSecret},
+	})
+}
