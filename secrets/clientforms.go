@@ -40,13 +40,7 @@ const (
 
 // clientRules returns fresh copies of the rules above, in rank order.
 func clientRules() []*Rule {
-	rs := clientCompiled()
-	out := make([]*Rule, len(rs))
-	for i, r := range rs {
-		c := *r
-		out[i] = &c
-	}
-	return out
+	return freshCopies(clientCompiled())
 }
 
 var clientCompiled = sync.OnceValue(func() []*Rule {

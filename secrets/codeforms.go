@@ -94,13 +94,7 @@ func validPasswordNameArgument(c Candidate) bool {
 
 // codeRules returns fresh copies of the rules above.
 func codeRules() []*Rule {
-	rs := codeCompiled()
-	out := make([]*Rule, len(rs))
-	for i, r := range rs {
-		c := *r
-		out[i] = &c
-	}
-	return out
+	return freshCopies(codeCompiled())
 }
 
 // An argument before the one that holds the password: a string literal or

@@ -364,9 +364,8 @@ func validDockerAuth(c Candidate) bool {
 			return false // not text; a JSON key's password (GCR's _json_key) has line breaks
 		}
 	}
-	// "user:pass", "my_username:my_password" are samples
-	lp := strings.ToLower(string(pass))
-	return !IsPlaceholder(pass) && !passwordNonValues[lp] && !(wordListRE.MatchString(lp) && strings.Contains(lp, "passw"))
+	// "user:pass" is a sample, as "my_username:my_password" (IsPlaceholder)
+	return !IsPlaceholder(pass) && !passwordNonValues[strings.ToLower(string(pass))]
 }
 
 // passwordName: the key names a password rather than a key or token.

@@ -34,13 +34,7 @@ const (
 
 // notesRules returns fresh copies of the rules above.
 func notesRules() []*Rule {
-	rs := append(slices.Clip(notesCompiled()), notesCodeCompiled()...)
-	out := make([]*Rule, len(rs))
-	for i, r := range rs {
-		c := *r
-		out[i] = &c
-	}
-	return out
+	return freshCopies(append(slices.Clip(notesCompiled()), notesCodeCompiled()...))
 }
 
 // notesPasswordNouns name a password (not a key or a token, which are

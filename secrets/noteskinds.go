@@ -36,13 +36,7 @@ const (
 
 // noteKindRules returns fresh copies of the rules above.
 func noteKindRules() []*Rule {
-	rs := noteKindCompiled()
-	out := make([]*Rule, len(rs))
-	for i, r := range rs {
-		c := *r
-		out[i] = &c
-	}
-	return out
+	return freshCopies(noteKindCompiled())
 }
 
 // a few words saying which one ("for the server room", "de la tarjeta

@@ -33,13 +33,7 @@ const (
 // peerRules returns fresh copies of the rules above and of the provider
 // formats in peerProviders.
 func peerRules() []*Rule {
-	rs := peerCompiled()
-	out := make([]*Rule, len(rs))
-	for i, r := range rs {
-		c := *r
-		out[i] = &c
-	}
-	return out
+	return freshCopies(peerCompiled())
 }
 
 var peerCompiled = sync.OnceValue(func() []*Rule {

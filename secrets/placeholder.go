@@ -17,7 +17,8 @@ import (
 //   - masked or elided: it holds "**", "##", "..." or "\u2026";
 //   - a template or a reference: a <...> part (also as &lt;...&gt;),
 //     ${...}, #{...}, {{...}}, $(...), a $VAR or a %VAR%;
-//   - "my" and capitalised words: myPassword, myServerName;
+//   - "my" and capitalised words, or words joined by "_" or "-":
+//     myPassword, myServerName, my_password, my-api-key;
 //   - a format string's field: {password}, {webhook.token};
 //   - two symbols only, eight or more times: 00x0xx0x, xx00xx00;
 //   - a placeholder word: "example", "placeholder", "redacted", "changeme",
@@ -240,7 +241,7 @@ func instructionCaps(v []byte) bool {
 }
 
 var (
-	myNameRE = lazyRE.New(`^my(?:[A-Z][a-z]+){1,4}$`)
+	myNameRE = lazyRE.New(`^my(?:(?:[A-Z][a-z]+){1,4}|(?:[_-][a-z]+){1,4})$`)
 	// A field name: letters (no digits: {ZqL5kVrX1n8tA2} is a value in
 	// braces) or an upper-case variable name.
 	braceRefRE = lazyRE.New(`\{[ \t]*(?:[A-Za-z_][A-Za-z_.-]+|[A-Z][A-Z0-9_]+)[ \t]*\}`)

@@ -34,13 +34,7 @@ const (
 // roundThirtyRules returns fresh copies of the rules above, in rank
 // order.
 func roundThirtyRules() []*Rule {
-	rs := roundThirtyCompiled()
-	out := make([]*Rule, len(rs))
-	for i, r := range rs {
-		c := *r
-		out[i] = &c
-	}
-	return out
+	return freshCopies(roundThirtyCompiled())
 }
 
 var roundThirtyCompiled = sync.OnceValue(func() []*Rule {

@@ -446,6 +446,18 @@ var prefixedTokenKeys struct {
 	list []string
 }
 
+// freshCopies returns a copy of each rule, in order: a caller may set a
+// copy's fields (withGitleaksAllowlists, a team's config) without touching
+// the compiled rules the process shares.
+func freshCopies(rs []*Rule) []*Rule {
+	out := make([]*Rule, len(rs))
+	for i, r := range rs {
+		c := *r
+		out[i] = &c
+	}
+	return out
+}
+
 // gitleaksGenericID is gitleaks' catch-all rule, ranked after every other.
 const gitleaksGenericID = "generic-api-key"
 

@@ -57,7 +57,7 @@ func (s *stopSet) any(text []byte) bool {
 func holdsRandomRun(v []byte) bool {
 	for i := 0; i < len(v); {
 		j := i
-		for j < len(v) && (isDigitByte(v[j]) || isLetterASCII(v[j])) {
+		for j < len(v) && isAlnum(v[j]) {
 			j++
 		}
 		if run := v[i:j]; len(run) >= 16 && hasDigit(run) && hasLetter(run) && Entropy(run) >= 3.5 && !identifierValue(run) {
@@ -67,8 +67,6 @@ func holdsRandomRun(v []byte) bool {
 	}
 	return false
 }
-
-func isLetterASCII(c byte) bool { return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' }
 
 // anyValueWord reports whether one of v's words (nextValueWord), in lower
 // case, is in words.

@@ -34,13 +34,7 @@ const (
 
 // typedRules returns fresh copies of the rules above, in rank order.
 func typedRules() []*Rule {
-	rs := typedCompiled()
-	out := make([]*Rule, len(rs))
-	for i, r := range rs {
-		c := *r
-		out[i] = &c
-	}
-	return out
+	return freshCopies(typedCompiled())
 }
 
 // a Rust string conversion after a literal: "…".to_owned(), .into()

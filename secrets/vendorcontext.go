@@ -42,13 +42,7 @@ const (
 // vendorContextRules returns fresh copies of the rules above, in rank
 // order.
 func vendorContextRules() []*Rule {
-	rs := vendorContextCompiled()
-	out := make([]*Rule, len(rs))
-	for i, r := range rs {
-		c := *r
-		out[i] = &c
-	}
-	return out
+	return freshCopies(vendorContextCompiled())
 }
 
 const uuidExpr = `[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}`
