@@ -636,12 +636,17 @@ func builtinRules(ep *Rule) []*Rule {
 		{
 			ID:          RuleBearerToken,
 			Description: "credential in an Authorization header",
-			builtinRE:   builtinExpr(`(?i)\b(?:proxy-)?authorization\b[\x60"']?[ \t]*[:=][ \t]*[\x60"']?(?:bearer|token|basic)[ \t]+(?P<secret>[A-Za-z0-9._~+/=-]+)`),
-			Entropy:     3,
-			MinLen:      12,
-			Keywords:    []string{"authorization"},
-			Gate:        AssignmentGate,
-			Validate:    validBearer,
+			builtinRE: builtinExpr(`(?i)\b(?:proxy-)?authorization\b[\x60"']?[ \t]*[:=][ \t]*[\x60"']?(?:bearer|token|basic)[ \t]+(?P<secret>[A-Za-z0-9._~+/=-]+)` +
+				// a header value under a token's name, unquoted: a
+				// properties file's api.auth-token=Bearer … (quoted, it is
+				// generic-secret's, which judges the credential after the
+				// scheme)
+				`|(?i)\b[A-Za-z0-9_.-]*(?:token|secret|api[_.-]?key)[ \t]*[:=][ \t]*bearer[ \t]+(?P<secret>[A-Za-z0-9._~+/=-]+)`),
+			Entropy:  3,
+			MinLen:   12,
+			Keywords: []string{"authorization", "bearer"},
+			Gate:     bearerTokenGate,
+			Validate: validBearer,
 		},
 		{
 			ID:          RuleURLCredentials,
@@ -673,7 +678,7 @@ func builtinRules(ep *Rule) []*Rule {
 				"(?:[ \\t]+-[ \\t]+(?:\"(?P<secret>[^\"\\r\\n]+)\"|'(?P<secret>[^'\\r\\n]+)'|\x60(?P<secret>[^\x60\\r\\n]+)\x60))|" +
 				"(?:=|:=|:|=>)[ \\t]*" +
 				// round 27: a Python bytes literal, b"…"
-				"(?:b?\"(?P<secret>[^\"\\r\\n]+)\"|b?'(?P<secret>[^'\\r\\n]+)'|\x60(?P<secret>[^\x60\\r\\n]+)\x60|(?P<secret>(?:(?:bearer|token|basic)[ \\t]+)?[^\\s\x60\"',;&]*[^\\s\x60\"',;&.:)\\]}>])))"),
+				"(?:b?\"(?P<secret>[^\"\\r\\n]+)\"|b?'(?P<secret>[^'\\r\\n]+)'|\x60(?P<secret>[^\x60\\r\\n]+)\x60|(?P<secret>[^\\s\x60\"',;&]*[^\\s\x60\"',;&.:)\\]}>])))"),
 			Entropy:         3, // 3.5 but for hex: validGeneric
 			MinLen:          12,
 			Gate:            AssignmentGate,
@@ -940,6 +945,20 @@ func AssignmentGate(data []byte, i int) bool {
 		return k < len(data) && (data[k] == '"' || data[k] == '\'' || data[k] == '`')
 	}
 	return j < len(data) && (data[j] == '=' || data[j] == ':')
+}
+
+// bearerTokenGate passes "authorization" as AssignmentGate does, and
+// "bearer" right after an assignment's sign ("token=Bearer …"), which
+// ordinary prose and code about bearer tokens do not write.
+func bearerTokenGate(data []byte, i int) bool {
+	if i >= len("authorization")-1 && bytes.EqualFold(data[i+1-len("authorization"):i+1], []byte("authorization")) {
+		return AssignmentGate(data, i)
+	}
+	j := i + 1 - len("bearer")
+	for j > 0 && (data[j-1] == ' ' || data[j-1] == '\t') {
+		j--
+	}
+	return j > 0 && (data[j-1] == '=' || data[j-1] == ':')
 }
 
 // URLUserinfoGate passes a "://" hit followed by userinfo with a password:
