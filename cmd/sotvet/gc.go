@@ -88,7 +88,7 @@ func headroomFor(live uint64) int64 {
 // limitPolicy counts the policies that have set the memory limit; the
 // last one set owns it. Every run starts under limitBySize and sotvet
 // scan then sets its own: while both paced the limit, limitBySize's step
-// to moderateLimit at 16 MiB live undid scanLimit, and a scan of files
+// to moderateLimit at 16 MiB live undid scan's limit, and a scan of files
 // that wake every rule peaked at ~135 MB instead of ~60.
 // limitMu holds a policy's check that it owns the limit together with
 // its setting of it: else a policy that lost the limit between the two
@@ -242,28 +242,46 @@ func workspaceCollections() (parsed, forgotten func()) {
 	return func() { collectAfterParse(base) }, func() { collectAfterModel(base) }
 }
 
-// scanLimit is the soft memory limit sotvet scan keeps to while its live
-// heap is under scanHeap, and scanSmallLimit while it is under
-// scanSmallHeap. A tree whose files wake every secrets rule compiles all
-// of them (~25 MB live, mostly compiled expressions and filters, plus
-// the files being scanned), and under GOGC alone the process reached
-// 130-135 MB (/tmp/allkwdir: 17 MB of files dense with every rule's
-// keywords); under scanLimit ~75 MB, for the same CPU. Under 40 MiB
-// there the collector ran without end near 28 MB live: the limit counts
-// the runtime's own ~10-15 MB besides the heap. A single dense file
-// keeps a small live heap (~10 MB), and under 56 MiB (at smallHeapGC)
-// grew to ~70 MB where 40 MiB holds it near 55. Past scanHeap (a huge
-// file) the run keeps to moderateLimit, and past moderateHeap to none.
+// scanSmallLimit is the soft memory limit sotvet scan keeps to while its
+// live heap is under scanSmallHeap: a single dense file keeps a small
+// live heap (~10 MB), and under 56 MiB (at smallHeapGC) grew to ~70 MB
+// where 40 MiB holds it near 55.
+//
+// Past it the limit follows the live heap (scanHeadroom): the live heap of
+// a scan is what it compiled (every rule, on a tree that wakes them all:
+// ~27 MB, mostly compiled expressions and filters), the files in flight
+// and the findings the report keeps, each bounded, so the limit is too.
+// A fixed step of 56 MiB there let such a tree (gen-secrets-tree -allkw,
+// 19 MB of files dense with every rule's keywords) reach 72 MiB of RSS,
+// over issue 33's 64 MB; under GOGC alone it reached 130-135 MB. The
+// limit counts the runtime's own memory besides the heap (scanOverhead),
+// which is why a fixed 40 MiB there had the collector run without end
+// near 28 MB live, and a fixed limit past the step is a cliff a larger
+// live heap falls off.
 const (
 	scanSmallLimit = 40 << 20
 	scanSmallHeap  = 20 << 20
-	scanLimit      = 56 << 20
-	scanHeap       = 44 << 20
+	scanOverhead   = 12 << 20
 )
+
+// scanHeadroom is what a scan whose live heap has reached live may hold
+// beyond it: the runtime's own memory (scanOverhead) and a quarter of the
+// live heap to allocate between collections, never so little that the
+// limit falls below scanSmallLimit, the step below. On the allkw tree
+// (~27 MiB live) that is a limit of ~46 MiB and a peak of ~62.5 MiB RSS
+// (the binary's mapped pages are ~19 MB of it) where the fixed step gave
+// 72 MiB, for ~10% more CPU (5.6 -> 6.2 s, five interleaved runs); with
+// 10 MiB for the runtime it was 62 MiB for ~25% more. A 40 MB file
+// (--max-file-size raised) peaks at 95-110 MB where the steps let it
+// reach 115-187 MB, for the same CPU. A tree that wakes few rules stays
+// under scanSmallHeap and is not affected.
+func scanHeadroom(live uint64) int64 {
+	return max(int64(live/4)+scanOverhead, scanSmallLimit-int64(min(live, scanSmallLimit)))
+}
 
 func limitScan() {
 	if os.Getenv("GOMEMLIMIT") != "" {
 		return
 	}
-	limitInSteps(nil, limitStep{scanSmallHeap, scanSmallLimit}, limitStep{scanHeap, scanLimit}, limitStep{moderateHeap, moderateLimit})
+	limitInSteps(scanHeadroom, limitStep{scanSmallHeap, scanSmallLimit})
 }

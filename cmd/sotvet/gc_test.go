@@ -159,7 +159,8 @@ func collectUntil(t *testing.T, msg string, done func() bool) {
 
 // TestLimitScanOwnsLimit: once sotvet scan sets its limit, the steps the
 // run started under no longer change it (their step at 16 MiB live undid
-// scanLimit).
+// scan's), and past scanSmallHeap it follows the live heap
+// (scanHeadroom): neither lifted nor a fixed step.
 func TestLimitScanOwnsLimit(t *testing.T) {
 	prev := debug.SetMemoryLimit(-1)
 	defer debug.SetMemoryLimit(prev)
@@ -172,15 +173,43 @@ func TestLimitScanOwnsLimit(t *testing.T) {
 	if got := debug.SetMemoryLimit(-1); got != scanSmallLimit {
 		t.Fatalf("memory limit %d with a small heap, want scan's %d", got, scanSmallLimit)
 	}
-	live := liveHeap() // past smallHeap and scanSmallHeap, under scanHeap
-	for range 5 {
-		runtime.GC()
-		time.Sleep(time.Millisecond)
-	}
-	if got := debug.SetMemoryLimit(-1); got != scanLimit {
-		t.Fatalf("memory limit %d with 24 MB live, want scan's %d", got, scanLimit)
+	live := append(liveHeap(), liveHeap()...) // 48 MB: past scanSmallHeap
+	const held = 48 << 20
+	var got int64
+	collectUntil(t, "scan's memory limit does not follow 48 MB live", func() bool {
+		got = debug.SetMemoryLimit(-1)
+		return got >= held+scanHeadroom(held)
+	})
+	// Not limitBySize's moderateLimit, nor lifted: the live heap (the
+	// test binary's own included) plus a quarter and scanOverhead.
+	if most := int64(held+16<<20) + scanHeadroom(held+16<<20); got > most || got == moderateLimit {
+		t.Fatalf("memory limit %d with 48 MB live, want at most %d (scan's headroom)", got, most)
 	}
 	runtime.KeepAlive(live)
+}
+
+// TestScanHeadroom: the limit past scanSmallHeap starts where the step
+// below ends (no cliff) and grows with the live heap.
+func TestScanHeadroom(t *testing.T) {
+	if got := scanSmallHeap + scanHeadroom(scanSmallHeap); got < scanSmallLimit {
+		t.Errorf("limit %d just past the small step, under its %d", got, scanSmallLimit)
+	}
+	prev := int64(0)
+	for live := uint64(scanSmallHeap); live <= 1<<30; live += 4 << 20 {
+		limit := int64(live) + scanHeadroom(live)
+		if limit < prev {
+			t.Fatalf("limit %d at %d live, below %d at less", limit, live, prev)
+		}
+		if limit < int64(live)+scanOverhead {
+			t.Fatalf("limit %d at %d live leaves no room for the runtime's own memory", limit, live)
+		}
+		prev = limit
+	}
+	// The tree that wakes every rule: ~27 MiB live, a limit under 46 MiB
+	// (a peak of ~62.5 MiB RSS with the binary's pages).
+	if got := 27<<20 + scanHeadroom(27<<20); got > 46<<20 {
+		t.Errorf("limit %d at 27 MiB live, want at most 46 MiB", got)
+	}
 }
 
 // TestLimitLaterPolicyOwns: a policy whose step changes on every
