@@ -64,6 +64,10 @@ type Options struct {
 	// Trust is whom runs and ledger records must be signed by: the
 	// workspace's trusted-keys (package trust), as harness verify uses.
 	Trust verify.Options
+	// Parsed is called once the workspace is parsed, before its checks
+	// run (checks.Options.Parsed): sotvet summary collects there, as
+	// sotvet check does.
+	Parsed func()
 }
 
 // Summary is the control summary.
@@ -159,7 +163,7 @@ func Compute(opt Options) (*Summary, error) {
 	res, ws, err := checks.Run(checks.Options{
 		Root: opt.Root, FS: opt.FS, Ignored: opt.Ignored, Analyzers: opt.Analyzers,
 		Severity: opt.Severity, MaxFileSize: opt.MaxFileSize, ReleaseText: true, NoFixes: true,
-		MaxPerFile: opt.MaxPerFile, MaxFindings: opt.MaxFindings,
+		MaxPerFile: opt.MaxPerFile, MaxFindings: opt.MaxFindings, Parsed: opt.Parsed,
 	})
 	ev := <-evc
 	if err != nil {

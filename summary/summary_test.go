@@ -407,3 +407,27 @@ func TestApprovalCannotSkipStages(t *testing.T) {
 		t.Errorf("granted %t, allowed %t, proof ready %t: %s", s.ApprovalGranted, s.ExecutionAllowed, s.ApprovalPacket.ProofReady, s.ApprovalReason)
 	}
 }
+
+// TestParsedHook: Compute calls Options.Parsed once, after the parse
+// (sotvet summary collects there, as sotvet check does), and the summary
+// is the same as without it.
+func TestParsedHook(t *testing.T) {
+	now := func() time.Time { return time.Date(2026, 12, 3, 0, 0, 0, 0, time.UTC) }
+	calls := 0
+	with, err := Compute(Options{Root: sample(t), Now: now, Parsed: func() { calls++ }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if calls != 1 {
+		t.Fatalf("Parsed called %d times, want 1", calls)
+	}
+	without, err := Compute(Options{Root: sample(t), Now: now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, _ := json.Marshal(with)
+	b, _ := json.Marshal(without)
+	if !bytes.Equal(a, b) {
+		t.Fatalf("summary with Parsed differs:\n%s\n%s", a, b)
+	}
+}

@@ -97,6 +97,7 @@ func (in *summaryInputs) options(dir string) (summary.Options, error) {
 		MaxPerFile:  findingsCap(in.maxPerFile, cfg.MaxFindingsPerFile, checks.DefaultMaxPerFile),
 		MaxFindings: findingsCap(in.maxFindings, cfg.MaxFindings, checks.DefaultMaxFindings),
 	}
+	opt.Parsed, _ = workspaceCollections() // the model is kept for the summary: nothing is forgotten
 	// Runs and records are believed as harness verify --workspace
 	// believes them: signed by one of the workspace's trusted-keys.
 	if opt.Trust, err = trust.FromConfig(cfg); err != nil {
