@@ -82,7 +82,13 @@ func limitBySize() {
 // (contradiction's readBlockCommands, ~10% of it), so the collections
 // half the live heap asks for cost about what the larger headroom did.
 func headroomFor(live uint64) int64 {
-	return int64(max(live/2, moderateLimit-min(live, moderateLimit)))
+	return roomAbove(moderateLimit, live, int64(live/2))
+}
+
+// roomAbove is room, or more where live+room would fall below floor: a
+// limit that follows the live heap starts where the step below it ends.
+func roomAbove(floor int64, live uint64, room int64) int64 {
+	return max(room, floor-int64(min(live, uint64(floor))))
 }
 
 // limitPolicy counts the policies that have set the memory limit; the
@@ -276,7 +282,7 @@ const (
 // reach 115-187 MB, for the same CPU. A tree that wakes few rules stays
 // under scanSmallHeap and is not affected.
 func scanHeadroom(live uint64) int64 {
-	return max(int64(live/4)+scanOverhead, scanSmallLimit-int64(min(live, scanSmallLimit)))
+	return roomAbove(scanSmallLimit, live, int64(live/4)+scanOverhead)
 }
 
 func limitScan() {
