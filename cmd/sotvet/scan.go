@@ -143,7 +143,7 @@ func cmdScan(args []string, stdout, stderr io.Writer) int {
 	if n > 0 {
 		res.Findings = make([]checks.Finding, 0, n)
 	}
-	seen := map[[16]byte]int{}
+	seen := reportedKeys(found, omitted)
 	for i, f := range files {
 		if f.skip {
 			continue
@@ -155,7 +155,9 @@ func cmdScan(args []string, stdout, stderr io.Writer) int {
 		}
 		if o := omitted[i]; o != nil {
 			for _, k := range o.keys {
-				seen[k]++
+				if n, ok := seen[k]; ok { // else no reported finding's number depends on it
+					seen[k] = n + 1
+				}
 			}
 			for rule, n := range o.byRule {
 				res.Omitted.Add("secrets", f.name, ruleSeverity(rule), n)

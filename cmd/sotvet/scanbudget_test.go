@@ -126,3 +126,25 @@ func TestScanRunBudgetSameReport(t *testing.T) {
 		}
 	}
 }
+
+// TestReportedKeys: the keys an omitted file's findings are counted
+// under are those of the findings of files not omitted, allowed ones
+// left out (they are not reported, so nothing numbers them).
+func TestReportedKeys(t *testing.T) {
+	fp := func(c byte) string { return strings.Repeat(string(c), 16) + ":1" }
+	found := [][]secrets.Finding{
+		{{Fingerprint: fp('a')}, {Fingerprint: fp('b'), Allowed: true}},
+		nil, // omitted
+		{{Fingerprint: fp('c')}},
+	}
+	omitted := []*omittedFile{nil, omit([]secrets.Finding{{Fingerprint: fp('a')}, {Fingerprint: fp('d')}}), nil}
+	got := reportedKeys(found, omitted)
+	if len(got) != 2 {
+		t.Fatalf("reportedKeys = %v, want the keys of a and c", got)
+	}
+	for _, c := range []byte("ac") {
+		if n, ok := got[fingerprintKey(fp(c))]; !ok || n != 0 {
+			t.Errorf("key %c: %d, %v; want counted 0", c, n, ok)
+		}
+	}
+}
