@@ -4,10 +4,13 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/base64"
+	"encoding/json"
 	"fmt"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"runtime"
+	"slices"
 	"strings"
 	"testing"
 
@@ -146,5 +149,55 @@ func TestReportedKeys(t *testing.T) {
 		if n, ok := got[fingerprintKey(fp(c))]; !ok || n != 0 {
 			t.Errorf("key %c: %d, %v; want counted 0", c, n, ok)
 		}
+	}
+}
+
+// TestScanRunBudgetNumbersAcrossOmitted: a file the run's cap omits that
+// the walk visits before a reported file still numbers that file's
+// fingerprints. With one worker the files finish in walk order, so the
+// budget's answer is fixed: the walk visits a/f.txt, a/x.txt, a-r.txt;
+// the report sorts a-r.txt, a/f.txt, a/x.txt. a/f.txt's findings fill
+// the cap before a/x.txt is recorded, so a/x.txt is omitted, and a-r.txt
+// (reported, first in the report) shares a/x.txt's secret: its
+// fingerprint is ":2", counted past the omitted finding.
+// (TestScanRunBudgetSameReport's tree meets this case only in some
+// orders the workers may finish in.)
+func TestScanRunBudgetNumbersAcrossOmitted(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
+	dir := t.TempDir()
+	tok := func(i int) string {
+		sum := sha256.Sum256([]byte{byte(i), 'n'})
+		return "gh" + "p_" + strings.NewReplacer("+", "", "/", "", "=", "").Replace(base64.StdEncoding.EncodeToString(sum[:]))[:36]
+	}
+	for name, toks := range map[string][]int{"a/f.txt": {1, 2, 3}, "a/x.txt": {9}, "a-r.txt": {9}} {
+		var b strings.Builder
+		for k, i := range toks {
+			fmt.Fprintf(&b, "token_%d: %s\n", k, tok(i))
+		}
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(b.String()), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var out, errOut bytes.Buffer
+	if code := run([]string{"scan", "--format", "json", "--max-findings", "3", dir}, &out, &errOut); code != exitFindings {
+		t.Fatalf("scan: exit %d\n%s%s", code, out.String(), errOut.String())
+	}
+	var rep struct {
+		Errors []struct{ File, Fingerprint string }
+	}
+	if err := json.Unmarshal(out.Bytes(), &rep); err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, f := range rep.Errors {
+		got = append(got, filepath.Base(f.File)+" "+f.Fingerprint[strings.LastIndexByte(f.Fingerprint, ':'):])
+	}
+	want := []string{"a-r.txt :2", "f.txt :1", "f.txt :1"}
+	if !slices.Equal(got, want) {
+		t.Fatalf("findings %v, want %v\n%s", got, want, out.String())
 	}
 }
