@@ -22,7 +22,7 @@ func TestSearchAtKeywords(t *testing.T) {
 	odd := []string{"é", "€", "\u00a0", "𝔸", "İ", "ſ", "\u212a"} // the last two only where spelt
 	seps := []string{"=", ": ", " = ", "=\"", "='", ":\"", " ", "_", "-", ".", "\"", "'", "\t", ",", "\n", "/", "@", "://"}
 	every, texts := 7, 8
-	if testing.Short() || raceEnabled {
+	if sampledSweeps() {
 		every, texts = 23, 6
 	}
 	var runs, matched, byAttempts, budgetFallbacks, foldFallbacks, foldFound int
@@ -171,7 +171,7 @@ func TestBoundedReachAtBounds(t *testing.T) {
 	seps := []string{"=", ": ", " = ", "=\"", "='", ":\"", " ", "_", "-", ".", "\"", "'", "\t", ",", "\n", "/", "@", "://", "", "\":\"", "\\\""}
 	alphabets := []string{base62, hexLower, "0123456789", base62 + "+/=", base62 + "-_", alphaLower, "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567"}
 	tries := 40
-	if testing.Short() || raceEnabled {
+	if sampledSweeps() {
 		tries = 8
 	}
 	rules, checked, cut, matched := 0, 0, 0, 0
@@ -269,7 +269,7 @@ func TestReachTierSame(t *testing.T) {
 		t.Fatal(err)
 	}
 	n := 60
-	if testing.Short() || raceEnabled {
+	if sampledSweeps() {
 		n = 15
 	}
 	texts := dfaTexts(n)

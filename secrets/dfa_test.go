@@ -61,8 +61,18 @@ func TestDFAFilterSound(t *testing.T) {
 	// A sample of the rules (the generic ones, which the dense shapes
 	// wake, and every eighth) and of spliced texts; all with SOTVET_SLOW.
 	n, every := 10, 8
-	if os.Getenv("SOTVET_SLOW") != "" {
+	switch {
+	case os.Getenv("SOTVET_SLOW") != "":
 		n, every = 300, 1
+	case sampledSweeps():
+		n = 4
+	}
+	pairStride := 1
+	switch {
+	case raceEnabled:
+		pairStride = 3
+	case sampledSweeps():
+		pairStride = 2
 	}
 	texts := dfaTexts(n)
 	ruledOut, splitRuns, reachCut, minRuledOut, boundedCut, partsSkipped := 0, 0, 0, 0, 0, 0
@@ -96,8 +106,8 @@ func TestDFAFilterSound(t *testing.T) {
 		for j, text := range texts {
 			// Under the race detector (ten times dearer, and this test
 			// starts no goroutine) a third of the pairs, every rule and
-			// every text still among them.
-			if raceEnabled && (i+j)%3 != 0 {
+			// every text still among them; half where otherwise sampled.
+			if (i+j)%pairStride != 0 {
 				continue
 			}
 			b := []byte(text)
@@ -225,7 +235,7 @@ func TestDFAScanSame(t *testing.T) {
 	defer func(a int64, m, w int) { dfaAfter, dfaMinText, partsMinWindow = a, m, w }(dfaAfter, dfaMinText, partsMinWindow)
 	dfaAfter, dfaMinText = 0, 0
 	n := 300
-	if testing.Short() || raceEnabled {
+	if sampledSweeps() {
 		n = 40
 	}
 	for i, text := range dfaTexts(n) {
@@ -606,7 +616,7 @@ func TestDFABudget(t *testing.T) {
 	dfaAfter, dfaMinText = 0, 0
 	s.filters.limit = 64 << 10 // about a hundred states
 	n := 60
-	if testing.Short() || raceEnabled {
+	if sampledSweeps() {
 		n = 15
 	}
 	for _, text := range dfaTexts(n) {

@@ -27,7 +27,7 @@ func TestLineMemoSame(t *testing.T) {
 	}
 	rng := rand.New(rand.NewSource(1))
 	n := 60
-	if testing.Short() || raceEnabled { // it starts no goroutine
+	if sampledSweeps() { // it starts no goroutine
 		n = 15
 	}
 	type trial struct{ srcs, frags []string }

@@ -58,7 +58,7 @@ func TestNarrowSame(t *testing.T) {
 		n := newByteNarrowing(src, whole)
 		rng := rand.New(rand.NewPCG(1, uint64(len(cr.ID))))
 		attempts := 200
-		if testing.Short() || raceEnabled {
+		if sampledSweeps() {
 			attempts = 60
 		}
 		for range attempts {
@@ -259,7 +259,7 @@ func TestNarrowDifferential(t *testing.T) {
 		shapes = append(shapes, strings.Repeat(p, 600/len(p)+1))
 	}
 	attempts := 600
-	if testing.Short() || raceEnabled {
+	if sampledSweeps() {
 		attempts = 100
 	}
 	rng := rand.New(rand.NewPCG(23, 7))

@@ -35,7 +35,7 @@ func TestNarrowScanSame(t *testing.T) {
 	}
 	texts = append(texts, narrowTexts()...)
 	texts = append(texts, dfaTexts(40)...)
-	if testing.Short() || raceEnabled {
+	if sampledSweeps() {
 		texts = texts[:len(texts)/4]
 	}
 	scan := func(after int64, minInsts int) (out [][]Finding, red []string) {

@@ -60,6 +60,17 @@ func ownProcess(t *testing.T) bool {
 	return false
 }
 
+// sampledSweeps reports whether the sweeps (random texts, every rule,
+// every adversarial shape) run a fixed sample of their cases, each test
+// saying which: under -short, under -race (five to ten times dearer), and
+// in a contributor's plain `go test ./...`, where the whole sweeps were
+// 17 of the package's 57 CPU seconds (issue 34: the suite in minutes).
+// They run whole under CI (.ci/run's plain step for this package) and
+// with SOTVET_SLOW, which widens some further.
+func sampledSweeps() bool {
+	return testing.Short() || raceEnabled || os.Getenv("CI") == "" && os.Getenv("SOTVET_SLOW") == ""
+}
+
 // sequentialSweep skips t under the race detector: t is a sweep that runs
 // alone and starts no goroutine, nor does anything it calls (the package
 // starts none), so no memory is touched by two goroutines and the

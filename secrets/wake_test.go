@@ -192,7 +192,7 @@ func TestFoldedTierSame(t *testing.T) {
 		t.Fatal(err)
 	}
 	n := 100
-	if testing.Short() || raceEnabled {
+	if sampledSweeps() {
 		n = 20
 	}
 	for _, text := range dfaTexts(n) {

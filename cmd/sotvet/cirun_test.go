@@ -26,10 +26,18 @@ func TestCIRunsRaceSkipped(t *testing.T) {
 	}
 	// The lines of the step that runs without -race.
 	var plain []string
+	wholeSweeps := false
 	for _, l := range strings.Split(string(ci), "\n") {
+		env := envPrefix.FindString(l) // CI="${CI:-true}" go test ...
+		l = l[len(env):]
 		if strings.HasPrefix(l, "go test ") && !strings.Contains(l, "-race") {
 			plain = append(plain, l)
+			// secrets' sweeps run whole only where CI is set (sampledSweeps)
+			wholeSweeps = wholeSweeps || strings.Contains(env, "CI=") && slices.Contains(strings.Fields(l), "./secrets")
 		}
+	}
+	if !wholeSweeps {
+		t.Error(".ci/run's step without -race does not run ./secrets with CI set: its sweeps would run sampled in CI too")
 	}
 	found := 0
 	err = filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
@@ -73,6 +81,10 @@ func TestCIRunsRaceSkipped(t *testing.T) {
 		t.Fatal("no test skips under -race: the search is stale")
 	}
 }
+
+// envPrefix is the environment assignments a command line of .ci/run
+// may start with.
+var envPrefix = regexp.MustCompile(`^(?:[A-Z_]+=(?:"[^"]*"|\S*) )+`)
 
 // skipsUnderRace reports whether body has a statement `if raceEnabled
 // { ... t.Skip... }`, or calls secrets' sequentialSweep, which skips
