@@ -2,6 +2,8 @@ package secrets
 
 import (
 	"math"
+	"math/rand/v2"
+	"strings"
 	"testing"
 )
 
@@ -39,5 +41,44 @@ func TestEntropyTable(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestEntropyFloorHex: random hex values pass a rule's 3.5-bit floor
+// all but about one time in a thousand from 20 digits (a fixed 3.5 lost
+// one 32-digit value in five), a value of another alphabet keeps the
+// floor, and a hex value that repeats a few digits is still below it.
+func TestEntropyFloorHex(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 5))
+	const runs = 4000
+	for _, n := range []int{20, 32, 40, 64} {
+		for _, digits := range []string{"0123456789abcdef", "0123456789ABCDEF"} {
+			below := 0
+			for range runs {
+				b := make([]byte, n)
+				for i := range b {
+					b[i] = digits[rng.IntN(16)]
+				}
+				if Entropy(b) < entropyFloor(3.5, b) {
+					below++
+				}
+			}
+			if below > runs/200 {
+				t.Errorf("%d random hex digits (%s...): %d of %d under the floor", n, digits[10:12], below, runs)
+			}
+		}
+	}
+	for _, v := range []string{
+		"bJdWL5uSLdrqauDu" + "Xy",               // base62
+		"eb1ee50eb8290b34" + "4881E91F2FB8C3EB", // hex of two cases: not one alphabet
+		"abc0123",                               // too short
+	} {
+		if got := entropyFloor(3.5, []byte(v)); got != 3.5 {
+			t.Errorf("entropyFloor(3.5, %q) = %.3f, want the rule's 3.5", v, got)
+		}
+	}
+	low := []byte(strings.Repeat("ab12", 8))
+	if Entropy(low) >= entropyFloor(3.5, low) {
+		t.Errorf("%s: %.2f bits passes the floor %.2f", low, Entropy(low), entropyFloor(3.5, low))
 	}
 }

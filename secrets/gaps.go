@@ -68,10 +68,15 @@ func gapRules() []*Rule {
 		{
 			// A shared access signature URL: sig= is the HMAC-SHA256 of
 			// the other parameters, base64 (44 characters, "=" often
-			// written %3D); sv= (the version) names it a SAS.
+			// written %3D); sv= (the version) names it a SAS. The
+			// trigger URLs of Logic Apps and Power Automate flows (Teams'
+			// Workflows webhooks among them) sign the same way in base64url
+			// without padding: 43 characters of "-" and "_" too
+			// (".../workflows/<id>/triggers/manual/paths/invoke?api-version=
+			// 2016-10-01&sp=...&sv=1.0&sig=...").
 			ID:          RuleAzureSAS,
 			Description: "Azure shared access signature (sig= of a SAS URL or token)",
-			builtinRE:   builtinExpr(`[?&;]sig=(?P<secret>[A-Za-z0-9%+/]{40,120}(?:%3[Dd]|=){0,2})`),
+			builtinRE:   builtinExpr(`[?&;]sig=(?P<secret>[A-Za-z0-9%+/_-]{40,120}(?:%3[Dd]|=){0,2})`),
 			Entropy:     3.5,
 			Keywords:    []string{"sig="},
 			Validate: func(c Candidate) bool {

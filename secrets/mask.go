@@ -435,6 +435,39 @@ func Fingerprint(ruleID, secret string) string {
 	return hex.EncodeToString(h.Sum(nil))
 }
 
+// entropyFloor is the floor a rule's entropy floor sets for sec. Floors
+// are written for values of a token's alphabet (62 or 64 symbols); a
+// value of hex digits of one case draws from 16, and a random one of 32
+// digits falls under 3.5 bits one time in five (a Datadog or Algolia key
+// missed as often). From 16 digits the floor of such a value is at most
+// 4 - 28/n bits, under which a random value of n hex digits falls about
+// one time in a thousand (measured on 40,000 random values a length:
+// 2.48 at 16 digits, 3.12 at 32, 3.27 at 40, 3.55 at 64). A shorter hex
+// value keeps the floor: too little to tell a key from an id.
+func entropyFloor(floor float64, sec []byte) float64 {
+	if n := len(sec); n >= 16 && oneCaseHex(sec) {
+		return min(floor, 4-28/float64(n))
+	}
+	return floor
+}
+
+// oneCaseHex reports whether s is hex digits of one case.
+func oneCaseHex(s []byte) bool {
+	lower, upper := false, false
+	for _, c := range s {
+		switch {
+		case '0' <= c && c <= '9':
+		case 'a' <= c && c <= 'f':
+			lower = true
+		case 'A' <= c && c <= 'F':
+			upper = true
+		default:
+			return false
+		}
+	}
+	return !(lower && upper)
+}
+
 // Entropy is the Shannon entropy of s in bits per byte.
 func Entropy(s []byte) float64 {
 	if len(s) == 0 {

@@ -893,6 +893,17 @@ func corpusSamples() []sample {
 		s = append(s, fp("-p that is no password", RuleCLIUserPassword, "```sh\nmysql -u root -p shopdb\ndocker run -u 1000 -p 8080:80 nginx\nmongosh -u admin -p \"$MONGO_PASSWORD\"\n```\n"))
 		s = append(s, tp("one-time codes listed", RuleOneTimeCodes, list, "Printed 3 May, keep offline:\n\n"+list+"\n\nEach works once.\n"))
 		s = append(s, fp("a list of part numbers", RuleOneTimeCodes, "Spare parts:\n\n- KX-4411-A\n- KX-4412-B\n- KX-5120-A\n- KX-5121-C\n"))
+		// a Logic Apps (Power Automate, Teams Workflows) trigger URL as
+		// Microsoft's "Call, trigger, or nest logic apps" documents it:
+		// base64url, 43 characters
+		lsig := g.mixed(base62+"_-", 43)
+		s = append(s, tp("logic apps trigger url", RuleAzureSAS, lsig, "FLOW_URL=https://prod-27.westus.logic.azure.com:443/workflows/"+g.from(hexLower, 32)+"/triggers/manual/paths/invoke?api-version=2016-10-01&sp=%2Ftriggers%2Fmanual%2Frun&sv=1.0&sig="+lsig+"\n"))
+		s = append(s, fp("logic apps trigger url template", RuleAzureSAS, "POST https://prod-27.westus.logic.azure.com:443/workflows/{id}/triggers/manual/paths/invoke?api-version=2016-10-01&sv=1.0&sig={signature}\n"))
+		// a 32-digit hex key whose digits repeat more than most: 3.38
+		// bits, under the rules' 3.5, as one random hex key in five is
+		// (entropyFloor)
+		lowHex := "eb1ee50eb8290b34" + "4881e91f2fb8c3eb"
+		s = append(s, tp("algolia key of few distinct digits", RuleSecretTypeLiteral, lowHex, "```kotlin\nval client = ClientSearch(ApplicationID(\"LATENCY\"), APIKey(\""+lowHex+"\"))\n```\n"))
 	}
 	return s
 }

@@ -422,7 +422,7 @@ func (s *Scanner) detect(path string, data []byte, scan bool) []cand {
 		}
 		var ent float64
 		if rule.Entropy > 0 {
-			if ent = Entropy(sec); ent < rule.Entropy {
+			if ent = Entropy(sec); ent < entropyFloor(rule.Entropy, sec) {
 				return
 			}
 		}

@@ -172,7 +172,7 @@ func validSecretTypeLiteral(c Candidate) bool {
 	}
 	switch {
 	case strings.EqualFold(key, "apikey"):
-		return len(v) >= 12 && c.secretEntropy() >= 3.5 && hasDigit(v) && (hasLower(v) || hasUpper(v))
+		return len(v) >= 12 && c.secretEntropy() >= entropyFloor(3.5, v) && hasDigit(v) && (hasLower(v) || hasUpper(v))
 	}
 	return passwordShaped(v) && hasLetter(v) && validPasswordArgument(c)
 }
