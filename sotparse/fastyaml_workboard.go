@@ -1,6 +1,7 @@
 package sotparse
 
 import (
+	"bytes"
 	"strings"
 	"unsafe"
 
@@ -10,9 +11,13 @@ import (
 // A large WORKBOARD.yaml is one long list of small flat mappings, and
 // yaml.Load spends most of a run on it composing the tree. loadWorkboardYAML
 // builds the node yaml.Load would build for the files of a subset of YAML
-// and declines every other file, which then goes to yaml.Load. The
-// differential tests and FuzzWorkboardFastPath hold it to yaml.Load's
-// result, node for node.
+// and declines every other file, which then goes to yaml.Load. An item of
+// the top-level list outside the subset does not decline the file: it is
+// read by yaml.Load with the items after it, a run of about aloneRun bytes
+// (readItemsAlone), so that one comment after a value or one block scalar
+// does not send a whole 50,000-item file to yaml.Load (72 MB of nodes held
+// at once). The differential tests and FuzzWorkboardFastPath hold it to
+// yaml.Load's result, node for node.
 //
 // The subset extends scanFlatYAML's (its lines, keys, scalars, resolver and
 // refusals; whitespace-only lines decline):
@@ -56,6 +61,7 @@ type workboardLoader struct {
 	ptrs  []*yaml.Node
 	// Scratch children of the open collections, by depth.
 	top, items, item, elems []*yaml.Node
+	run                     []*yaml.Node // the items handed on together (one, or readItemsAlone's)
 	// onItem, when set, is handed each item of the top-level `items`
 	// block sequence of mappings as soon as it is read; that item's nodes
 	// are then reused for the next, and the sequence is left empty. It
@@ -365,26 +371,49 @@ func (l *workboardLoader) mappings(col int, stream bool) (*yaml.Node, bool) {
 		}
 		nodes, ptrs := len(l.nodes), len(l.ptrs)
 		nodeSlab, ptrSlab := unsafe.SliceData(l.nodes), unsafe.SliceData(l.ptrs)
+		itemStart, itemLine := l.ls, l.num
 		m := l.node()
 		m.Kind, m.Tag, m.Line, m.Column, m.HeadComment = yaml.MappingNode, mapTag, l.num, keys+1, head
 		l.item = l.item[:0]
+		var run []*yaml.Node
 		for first := true; first || !l.eof && l.indent() == keys; first = false {
 			if !first && l.data[l.ls+keys] == '-' {
-				return nil, false
+				ok = false
+			} else {
+				var k, v *yaml.Node
+				if k, v, ok = l.entry(keys, true); ok {
+					l.item = append(l.item, k, v)
+				}
 			}
-			k, v, ok := l.entry(keys, true)
 			if !ok {
+				// An item outside the subset (a comment after a value, a
+				// block scalar, a quoted value over lines) is read by
+				// yaml.Load, with the items after it up to aloneRun bytes;
+				// the items after those are tried on the fast path again.
+				if !itemsAlone {
+					return nil, false
+				}
+				if run = l.readItemsAlone(col, itemStart, itemLine); run == nil {
+					return nil, false
+				}
+				run[0].HeadComment = head
+				break
+			}
+		}
+		if ok {
+			m.Content = l.content(l.item)
+			run = append(l.run[:0], m)
+			l.run = run
+		}
+		for _, m := range run {
+			if !stream {
+				l.items = append(l.items, m)
+			} else if !l.onItem(m) {
 				return nil, false
 			}
-			l.item = append(l.item, k, v)
 		}
-		m.Content = l.content(l.item)
 		if !stream {
-			l.items = append(l.items, m)
 			continue
-		}
-		if !l.onItem(m) {
-			return nil, false
 		}
 		// The item's nodes are free for the next one, unless a slab
 		// filled up under it: then the next takes the new slab's rest.
@@ -399,4 +428,102 @@ func (l *workboardLoader) mappings(col int, stream bool) (*yaml.Node, bool) {
 	}
 	seq.Content = l.content(l.items)
 	return seq, true
+}
+
+// itemsAlone lets an item outside the subset be read by yaml.Load
+// (readItemsAlone) rather than decline the file. A variable: the subset's
+// own table of cases turns it off.
+var itemsAlone = true
+
+// aloneRun is about how many bytes of items readItemsAlone hands yaml.Load
+// at once: one call an item cost a third more CPU than yaml.Load of the
+// whole file (a 50,000-item workboard with a comment on every item), and
+// the nodes of a run are what is held at once.
+const aloneRun = 16 << 10
+
+// readItemsAlone reads with yaml.Load the items of the block sequence at
+// column col+1 from the one whose `- ` line starts at data[start] and is
+// line number line, adding the items after it while the run is under
+// aloneRun bytes, and moves past them. The run ends before the first line
+// that is not indented past col, other than the `- ` of a next item or a
+// comment at col before one; its trailing empty and comment lines are left
+// out. No line of an item's mapping, whose keys are further right, can be
+// indented less, and a comment after a run's last value may belong to
+// what follows it in the whole file (the loader reads it, or declines).
+// Read so, the items' nodes are those yaml.Load makes of them in the whole
+// file, lines shifted; the differential tests hold that. nil (decline the
+// file) when yaml.Load rejects the run (an alias of an anchor outside it,
+// or YAML it rejects in the file too) or reads other than one mapping an
+// item.
+func (l *workboardLoader) readItemsAlone(col, start, line int) []*yaml.Node {
+	d := l.data
+	end, lines, i, dashes, runDashes := start, 0, start, 0, 0
+	for n := 0; i < len(d); n++ {
+		j := i
+		for j < len(d) && d[j] == ' ' {
+			j++
+		}
+		eol := j
+		for eol < len(d) && d[eol] != '\n' {
+			eol++
+		}
+		blank := j == eol || j+1 == eol && d[j] == '\r'
+		if !blank && j-i <= col {
+			dash := j-i == col && j+1 < eol && d[j] == '-' && d[j+1] == ' '
+			switch {
+			case n == 0:
+			case j-i < col || !dash && d[j] != '#':
+				eol = -1 // past the sequence
+			case dash && end-start >= aloneRun:
+				eol = -1 // the run is long enough
+			}
+			if eol < 0 {
+				break
+			}
+			if dash {
+				dashes++
+			}
+		}
+		next := min(eol+1, len(d))
+		if !blank && d[j] != '#' {
+			end, lines, runDashes = next, n+1, dashes
+		}
+		i = next
+	}
+	run := d[start:end]
+	for k := bytes.IndexByte(run, '\r'); k >= 0; k = bytes.IndexByte(run, '\r') {
+		if k+1 == len(run) || run[k+1] != '\n' {
+			return nil // a lone \r breaks a line for yaml, not for the count above
+		}
+		run = run[k+1:]
+	}
+	var doc yaml.Node
+	if err := yaml.Load(d[start:end], &doc); err != nil || len(doc.Content) != 1 {
+		return nil
+	}
+	seq := doc.Content[0]
+	if seq.Kind != yaml.SequenceNode || len(seq.Content) != runDashes {
+		return nil
+	}
+	if doc.HeadComment+doc.LineComment+doc.FootComment+seq.HeadComment+seq.LineComment+seq.FootComment != "" {
+		return nil // a comment the run's items do not hold: in the whole file it may go elsewhere
+	}
+	for _, m := range seq.Content {
+		if m.Kind != yaml.MappingNode {
+			return nil
+		}
+		shiftLines(m, line-1)
+	}
+	// Past the run: advance reads the line after its last.
+	l.next, l.num, l.eof = end, line+lines-1, false
+	l.advance()
+	return seq.Content
+}
+
+// shiftLines adds by to the line of n and of every node under it.
+func shiftLines(n *yaml.Node, by int) {
+	n.Line += by
+	for _, c := range n.Content {
+		shiftLines(c, by)
+	}
 }

@@ -209,12 +209,26 @@ var workboardCases = []struct {
 }
 
 func TestWorkboardYAMLCases(t *testing.T) {
+	// The subset itself: each item read line by line or the file declined.
+	itemsAlone = false
 	for _, c := range workboardCases {
 		if got := sameWorkboardAsLoad(t, []byte(c.yaml)); got != c.fast {
 			var n yaml.Node
 			err := yaml.Load([]byte(c.yaml), &n)
 			t.Errorf("fast path took %q: %v, want %v (yaml.Load error: %v)", c.yaml, got, c.fast, err)
 		}
+	}
+	itemsAlone = true
+	// With an item outside it read alone, the same tree; and a file the
+	// subset declines only for its items is taken.
+	alone := 0
+	for _, c := range workboardCases {
+		if sameWorkboardAsLoad(t, []byte(c.yaml)) && !c.fast {
+			alone++
+		}
+	}
+	if alone < 20 {
+		t.Errorf("%d files taken with items read alone: the cases no longer reach readItemsAlone", alone)
 	}
 	// The frontmatter path's blocks are workboards too, as the top-level
 	// mapping of this subset.
@@ -265,6 +279,9 @@ func FuzzWorkboardFastPath(f *testing.F) {
 	for _, c := range workboardCases {
 		f.Add([]byte(c.yaml))
 	}
+	for _, c := range itemAloneCases {
+		f.Add([]byte(c.yaml))
+	}
 	if dir, ok := testcorpus.Dir(); ok {
 		if b, err := os.ReadFile(filepath.Join(dir, "WORKBOARD.yaml")); err == nil {
 			f.Add(b)
@@ -278,6 +295,8 @@ func FuzzWorkboardFastPath(f *testing.F) {
 		sameWorkboardAsLoad(t, append(append([]byte("items:\n  - id: A\n    "), data...), ": x\n  - id: B\n"...))
 		sameWorkboardAsLoad(t, append([]byte("# c\nitems:\n  - blocked_by: "), data...))
 		sameWorkboardAsLoad(t, bytes.ReplaceAll(data, []byte("\n"), []byte("\r\n")))
+		// and as an item between two the subset reads (readItemsAlone)
+		sameWorkboardAsLoad(t, append(append([]byte("items:\n  - id: A\n  - "), data...), "\n  - id: B\n    status: open\n"...))
 	})
 }
 
@@ -367,5 +386,51 @@ func TestWorkboardRandom(t *testing.T) {
 	}
 	if taken < sampled(100) {
 		t.Fatalf("the fast path took only %d workboards: the test saw too little", taken)
+	}
+}
+
+// itemAloneCases are items outside the subset among items inside it:
+// each is read by yaml.Load (readItemsAlone) and the file taken, or,
+// where a run of items read alone cannot give what yaml.Load gives in the
+// whole file, the file is declined (took false).
+var itemAloneCases = []struct {
+	yaml string
+	took bool
+}{
+	{"items:\n  - id: A\n    status: open  # waiting on B\n  - id: B\n", true},
+	{"items:\n  - id: A\n    notes: |\n      first\n\n      third\n    status: open\n  - id: B\n", true},
+	{"items:\n  - id: A\n    notes: >-\n      folded\n      text\n  - id: B\n    status: done\n", true},
+	{"items:\n  - id: A\n    title: \"a title\n      over two lines\"\n  - id: B\n", true},
+	{"items:\n  - id: A\n    blocked_by: [\n      B, C]\n  - id: B\n", true},
+	{"items:\n  - &a\n    id: A\n  - id: B\n", true},
+	{"items:\n  - id: A\n    tags: &t [x, y]\n    also: *t\n  - id: B\n", true},
+	{"items:\n  - id: A\n    tags: &t [x, y]\n  - id: B\n    tags: *t\n", true},
+	// the alias past the run the anchor was read in: declined
+	{"items:\n  - id: A\n    tags: &t [x, y]\n" + strings.Repeat("  - id: B # a comment that sends the item to yaml.Load\n", aloneRun/50) + "  - id: C\n    tags: *t\n", false},
+	// a run cut at aloneRun, the next read the same way
+	{"items:\n" + strings.Repeat("  - id: B # a comment that sends the item to yaml.Load\n    notes: |\n      text\n", aloneRun/40), true},
+	{"items:\n  - id: A\n    # a comment inside\n    status: open\n  - id: B\n", true},
+	{"items:\n  - id: A\n    status: open # c\n# at the left margin\n  - id: B\n", false},
+	{"items:\n  - id: A # c\nother: x\n", true},
+	{"items:\n  - id: A # c\n  - id: B # d\n  - id: C\n", true},
+	{"items:\n  - id: A # c", true},
+	{"items:\n  - id: A # c\r\n  - id: B\r\n", true},
+	{"items:\n  - id: A # c\r  - id: B\n", false},
+	{"items:\n  - id: A\n    notes: |\n\t x\n  - id: B\n", false},
+	{"items:\n  - id: A\n    status: [open # c\n  - id: B\n", false},
+	{"items:\n  - id: A\n    bad: : x # c\n  - id: B\n", false},
+	{"items:\n  - id: A # c\n    id: B\n", true},
+	{"items:\n  - id: A\n    status: open  # c\n\n\n  - id: B\n\n", true},
+	{"items:\n- id: A # c\n- id: B\n", true},
+	{"items:\n    - id: A # c\n      status: x\n    - id: B\n", true},
+}
+
+func TestWorkboardItemsAlone(t *testing.T) {
+	for _, c := range itemAloneCases {
+		if got := sameWorkboardAsLoad(t, []byte(c.yaml)); got != c.took {
+			var n yaml.Node
+			err := yaml.Load([]byte(c.yaml), &n)
+			t.Errorf("took %q: %v, want %v (yaml.Load error: %v)", c.yaml, got, c.took, err)
+		}
 	}
 }
