@@ -42,7 +42,7 @@ import (
 //     in a flow sequence on one line, with one ISSUES document per 1,000
 //     items (a probe of round twenty's blind shapes: every item's column
 //     counted from the line's start cost the square of the line).
-var Shapes = []string{"adoption", "findings", "bigdoc", "workboard", "tiny", "deeprefs", "remains", "items", "manyids", "longlines", "nesting", "mesh", "chains", "distinct", "fanin"}
+var Shapes = []string{"adoption", "findings", "bigdoc", "workboard", "tiny", "deeprefs", "remains", "items", "manyids", "longlines", "nesting", "mesh", "chains", "distinct", "fanin", "annotated"}
 
 // WriteShape writes the named shape of size n into dir (which must be absent
 // or empty unless opt.Force), deterministically from seed. The shape
@@ -64,7 +64,9 @@ func WriteShape(dir, shape string, n int, seed int64, opt Options) error {
 	case "bigdoc":
 		files = func(emit func(string, string)) { bigDoc(emit, n, rng) }
 	case "workboard":
-		files = func(emit func(string, string)) { bigWorkboard(emit, n, rng) }
+		files = func(emit func(string, string)) { bigWorkboard(emit, n, rng, false) }
+	case "annotated":
+		files = func(emit func(string, string)) { bigWorkboard(emit, n, rng, true) }
 	case "tiny":
 		files = func(emit func(string, string)) { tiny(emit, n) }
 	case "deeprefs":
@@ -256,7 +258,10 @@ func bigDoc(emit func(string, string), mb int, rng func(int) *rand.Rand) {
 	}
 }
 
-func bigWorkboard(emit func(string, string), n int, rng func(int) *rand.Rand) {
+// bigWorkboard writes a workboard of n items and their issue documents;
+// annotated, as a team keeps one by hand: a comment after every third
+// item's status, a block scalar of notes in every fifth.
+func bigWorkboard(emit func(string, string), n int, rng func(int) *rand.Rand, annotated bool) {
 	var wb strings.Builder
 	wb.WriteString("items:\n")
 	for doc := 0; doc*100 < n; doc++ {
@@ -277,11 +282,25 @@ func bigWorkboard(emit func(string, string), n int, rng func(int) *rand.Rand) {
 				fmt.Fprintf(&b, "Blocked by: %s\n", blocked)
 			}
 			b.WriteString("\n")
-			fmt.Fprintf(&wb, "  - id: %s\n    title: Item %d\n    status: %s\n    blocked_by: [%s]\n    source: %s\n", id, i, status, blocked, p)
+			if !annotated {
+				fmt.Fprintf(&wb, "  - id: %s\n    title: Item %d\n    status: %s\n    blocked_by: [%s]\n    source: %s\n", id, i, status, blocked, p)
+				continue
+			}
+			fmt.Fprintf(&wb, "  - id: %s\n    title: Item %d\n    status: %s", id, i, status)
+			if i%3 == 0 {
+				wb.WriteString("  # as of the last review")
+			}
+			fmt.Fprintf(&wb, "\n    blocked_by: [%s]\n    source: %s\n", blocked, p)
+			if i%5 == 0 {
+				fmt.Fprintf(&wb, "    notes: |\n      Raised in review %d.\n      Owner to confirm the scope.\n", i)
+			}
 		}
 		emit(p, b.String())
 	}
 	emit("WORKBOARD.yaml", wb.String())
+	// past 4 MB (about 25,000 items) the default limit would skip the
+	// workboard unread, and a sweep measure nothing of it
+	emit("sotvet.yaml", fmt.Sprintf("max-file-size: %d\n", wb.Len()+1<<20))
 }
 
 func tiny(emit func(string, string), n int) {

@@ -15,7 +15,7 @@ import (
 // unknown shape.
 func TestShapes(t *testing.T) {
 	sizes := map[string]int{"adoption": 20, "findings": 5, "bigdoc": 1, "workboard": 250, "tiny": 30, "deeprefs": 12,
-		"remains": 10, "items": 10, "manyids": 3, "longlines": 1, "nesting": 2, "mesh": 20, "chains": 1500, "distinct": 3, "fanin": 1500}
+		"remains": 10, "items": 10, "manyids": 3, "longlines": 1, "nesting": 2, "mesh": 20, "chains": 1500, "distinct": 3, "fanin": 1500, "annotated": 250}
 	want := map[string]func(files map[string]string) string{
 		"adoption": func(files map[string]string) string {
 			if n := countMD(files); n != 20 {
@@ -50,8 +50,21 @@ func TestShapes(t *testing.T) {
 			if strings.Count(files["WORKBOARD.yaml"], "- id: ") != 250 {
 				return "want a 250-item workboard"
 			}
+			if !strings.HasPrefix(files["sotvet.yaml"], "max-file-size: ") {
+				return "no sotvet.yaml raising max-file-size: a large workboard would go unread"
+			}
 			if countMD(files) != 3 {
 				return "want one ISSUES document per 100 items"
+			}
+			return ""
+		},
+		"annotated": func(files map[string]string) string {
+			wb := files["WORKBOARD.yaml"]
+			if strings.Count(wb, "- id: ") != 250 || countMD(files) != 3 {
+				return "want a 250-item workboard and one ISSUES document per 100 items"
+			}
+			if strings.Count(wb, "  # as of the last review\n") != 84 || strings.Count(wb, "    notes: |\n") != 50 {
+				return "want a comment after every third item's status and notes in every fifth"
 			}
 			return ""
 		},
