@@ -396,7 +396,12 @@ func (l *workboardLoader) mappings(col int, stream bool) (*yaml.Node, bool) {
 				if run = l.readItemsAlone(col, itemStart, itemLine); run == nil {
 					return nil, false
 				}
-				run[0].HeadComment = head
+				if head != "" {
+					if run[0].HeadComment != "" {
+						return nil, false // two head comments, which the whole file would join
+					}
+					run[0].HeadComment = head
+				}
 				break
 			}
 		}
@@ -446,10 +451,11 @@ const aloneRun = 16 << 10
 // line number line, adding the items after it while the run is under
 // aloneRun bytes, and moves past them. The run ends before the first line
 // that is not indented past col, other than the `- ` of a next item or a
-// comment at col before one; its trailing empty and comment lines are left
-// out. No line of an item's mapping, whose keys are further right, can be
-// indented less, and a comment after a run's last value may belong to
-// what follows it in the whole file (the loader reads it, or declines).
+// comment at col before one; its trailing comment lines, and the empty
+// lines after them, are left out. No line of an item's mapping, whose
+// keys are further right, can be indented less, and a comment after a
+// run's last value may belong to what follows it in the whole file (the
+// loader reads it, or declines).
 // Read so, the items' nodes are those yaml.Load makes of them in the whole
 // file, lines shifted; the differential tests hold that. nil (decline the
 // file) when yaml.Load rejects the run (an alias of an anchor outside it,
@@ -458,6 +464,7 @@ const aloneRun = 16 << 10
 func (l *workboardLoader) readItemsAlone(col, start, line int) []*yaml.Node {
 	d := l.data
 	end, lines, i, dashes, runDashes := start, 0, start, 0, 0
+	comment := false // a comment line since the last line of a value
 	for n := 0; i < len(d); n++ {
 		j := i
 		for j < len(d) && d[j] == ' ' {
@@ -485,8 +492,16 @@ func (l *workboardLoader) readItemsAlone(col, start, line int) []*yaml.Node {
 			}
 		}
 		next := min(eol+1, len(d))
-		if !blank && d[j] != '#' {
-			end, lines, runDashes = next, n+1, dashes
+		switch {
+		case blank && !comment, !blank && d[j] != '#':
+			// empty lines after a value stay with it: a block scalar
+			// kept with "|+" holds them
+			end, lines = next, n+1
+			if !blank {
+				runDashes, comment = dashes, false
+			}
+		case !blank:
+			comment = true
 		}
 		i = next
 	}

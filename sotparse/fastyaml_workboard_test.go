@@ -421,6 +421,10 @@ var itemAloneCases = []struct {
 	{"items:\n  - id: A\n    bad: : x # c\n  - id: B\n", false},
 	{"items:\n  - id: A # c\n    id: B\n", true},
 	{"items:\n  - id: A\n    status: open  # c\n\n\n  - id: B\n\n", true},
+	// a block scalar kept with |+ holds the empty lines after it
+	{"items:\n  - id: A\n    notes: |+\n      x\n\n\n  - id: B\n", true},
+	{"items:\n  - id: A\n    notes: >+\n      x\n\n  # on B\n  - id: B\n", true},
+	{"items:\n  # on A\n  - id: A # c\n  - id: B\n", true},
 	{"items:\n- id: A # c\n- id: B\n", true},
 	{"items:\n    - id: A # c\n      status: x\n    - id: B\n", true},
 }
