@@ -7,7 +7,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
-	"os"
 	"path/filepath"
 	"runtime"
 	"slices"
@@ -15,6 +14,7 @@ import (
 	"testing"
 
 	"github.com/svrnty/sotvet/checks"
+	"github.com/svrnty/sotvet/checks/checktest"
 	"github.com/svrnty/sotvet/secrets"
 )
 
@@ -75,10 +75,7 @@ func TestRunBudgetExact(t *testing.T) {
 // sort by name otherwise than the walk visits them.
 func TestScanRunBudgetSameReport(t *testing.T) {
 	dir := t.TempDir()
-	tok := func(i int) string {
-		sum := sha256.Sum256([]byte{byte(i)})
-		return "gh" + "p_" + strings.NewReplacer("+", "", "/", "", "=", "").Replace(base64.StdEncoding.EncodeToString(sum[:]))[:36]
-	}
+	tok := func(i int) string { return fixtureToken(byte(i)) }
 	write := func(name string, toks ...int) {
 		var b strings.Builder
 		for k, i := range toks {
@@ -88,13 +85,7 @@ func TestScanRunBudgetSameReport(t *testing.T) {
 			}
 			fmt.Fprintf(&b, "token_%d: %s\nplain text\n", k, tok(i))
 		}
-		p := filepath.Join(dir, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(b.String()), 0o644); err != nil {
-			t.Fatal(err)
-		}
+		checktest.WriteFiles(t, dir, map[string]string{name: b.String()})
 	}
 	for i, name := range []string{"a/x.txt", "a-b.txt", "a.txt", "b/c/d.txt", "b.c.txt", "c.txt", "d/e.txt", "z.txt", "a/y.txt", "ab.txt"} {
 		// each file shares secrets with the others (the fingerprints'
@@ -165,23 +156,15 @@ func TestReportedKeys(t *testing.T) {
 func TestScanRunBudgetNumbersAcrossOmitted(t *testing.T) {
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
 	dir := t.TempDir()
-	tok := func(i int) string {
-		sum := sha256.Sum256([]byte{byte(i), 'n'})
-		return "gh" + "p_" + strings.NewReplacer("+", "", "/", "", "=", "").Replace(base64.StdEncoding.EncodeToString(sum[:]))[:36]
-	}
+	files := map[string]string{}
 	for name, toks := range map[string][]int{"a/f.txt": {1, 2, 3}, "a/x.txt": {9}, "a-r.txt": {9}} {
 		var b strings.Builder
 		for k, i := range toks {
-			fmt.Fprintf(&b, "token_%d: %s\n", k, tok(i))
+			fmt.Fprintf(&b, "token_%d: %s\n", k, fixtureToken(byte(i), 'n'))
 		}
-		p := filepath.Join(dir, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(b.String()), 0o644); err != nil {
-			t.Fatal(err)
-		}
+		files[name] = b.String()
 	}
+	checktest.WriteFiles(t, dir, files)
 	var out, errOut bytes.Buffer
 	if code := run([]string{"scan", "--format", "json", "--max-findings", "3", dir}, &out, &errOut); code != exitFindings {
 		t.Fatalf("scan: exit %d\n%s%s", code, out.String(), errOut.String())
@@ -200,4 +183,11 @@ func TestScanRunBudgetNumbersAcrossOmitted(t *testing.T) {
 	if !slices.Equal(got, want) {
 		t.Fatalf("findings %v, want %v\n%s", got, want, out.String())
 	}
+}
+
+// fixtureToken is a GitHub token made from seed, distinct for each seed,
+// which the repository's source does not hold whole.
+func fixtureToken(seed ...byte) string {
+	sum := sha256.Sum256(seed)
+	return "gh" + "p_" + strings.NewReplacer("+", "", "/", "", "=", "").Replace(base64.StdEncoding.EncodeToString(sum[:]))[:36]
 }
