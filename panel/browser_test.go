@@ -100,6 +100,10 @@ func newBrowser(t *testing.T) (context.Context, func() []string) {
 		chromedp.Flag("disable-sync", true),
 		chromedp.NoFirstRun,
 		chromedp.UserDataDir(filepath.Join(t.TempDir(), "profile")),
+		// chromium keeps its singleton socket in a directory of TMPDIR
+		// that a killed browser leaves behind: one a run, outside the
+		// test's own directory, without this
+		chromedp.Env("TMPDIR="+t.TempDir()),
 		chromedp.WindowSize(1280, 900),
 	)
 	actx, cancelA := chromedp.NewExecAllocator(context.Background(), opts...)
