@@ -153,7 +153,7 @@ func validCLIUserPassword(c Candidate) bool {
 			return false
 		}
 	}
-	if bytes.EqualFold(v, c.Key) || IsPlaceholder(v) || referenceInValue(v) || !plausiblePasswordValue(v) {
+	if bytes.EqualFold(v, c.Key) || IsPlaceholder(v) || referenceInValue(v) || !plausiblePassword(v, wholeLiteral(c)) {
 		return false
 	}
 	numeric := true

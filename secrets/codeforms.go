@@ -216,7 +216,7 @@ func basicSchemeGate(data []byte, i int) bool {
 // repeat its user name.
 func validPasswordArgument(c Candidate) bool {
 	v := c.Secret
-	if !plausiblePasswordValue(v) || allSame(v) {
+	if !plausiblePassword(v, wholeLiteral(c)) || allSame(v) {
 		return false
 	}
 	s := strings.ToLower(string(v))

@@ -117,7 +117,7 @@ var passOwners = map[string]bool{
 	"db": true, "database": true, "redis": true, "mysql": true, "pg": true, "postgres": true, "mongo": true,
 	"mongodb": true, "mssql": true, "oracle": true, "sql": true, "jdbc": true, "smtp": true, "mail": true,
 	"imap": true, "ldap": true, "ftp": true, "sftp": true, "ssh": true, "admin": true, "root": true,
-	"user": true, "keystore": true, "truststore": true, "rabbit": true, "rabbitmq": true, "amqp": true, "mq": true, "kafka": true,
+	"user": true, "become": true, "keystore": true, "truststore": true, "rabbit": true, "rabbitmq": true, "amqp": true, "mq": true, "kafka": true,
 	"elastic": true, "es": true, "vault": true, "wifi": true, "vpn": true, "api": true, "app": true,
 	"service": true, "svc": true, "bind": true, "auth": true, "login": true, "account": true,
 }
@@ -132,6 +132,9 @@ func validPasswordLiteral(c Candidate) bool {
 	}
 	if concatenated(c) {
 		return false // "prefix" + rest: code building a value, not a literal
+	}
+	if words[len(words)-1] == "secret" && optionName(c) && wordListRE.Match(c.Secret) {
+		return false // gcloud … --secret=api-key: an option naming the secret
 	}
 	if bareAfterBlank(c) && commandOutput(c) {
 		// $pass = Read-Host -Prompt 'SQL password': the value is what a
@@ -150,7 +153,7 @@ func validPasswordLiteral(c Candidate) bool {
 	if bundleLabel(c) && translationFile(c) {
 		return false // a form field's label in a translation file (bundle.go)
 	}
-	return plausiblePasswordValue(c.Secret)
+	return plausiblePassword(c.Secret, wholeLiteral(c))
 }
 
 // localeDirs and localeExts name the files that hold an application's
@@ -179,7 +182,12 @@ func localePath(path string) bool {
 // plausiblePasswordValue reports whether v, written where a password
 // goes, can be one: not a word that names or describes a password, a
 // reference, a path, a URL, code or a variable.
-func plausiblePasswordValue(v []byte) bool {
+func plausiblePasswordValue(v []byte) bool { return plausiblePassword(v, false) }
+
+// plausiblePassword is plausiblePasswordValue for a value that is, when
+// whole is set, the whole of a literal (wholeLiteral): its brackets are
+// code's only when they pair up (codeBrackets).
+func plausiblePassword(v []byte, whole bool) bool {
 	if len(v) > 100 || bytes.Count(v, []byte(" ")) > 2 {
 		return false // longer than a chosen password, or a sentence
 	}
@@ -203,7 +211,7 @@ func plausiblePasswordValue(v []byte) bool {
 		return false
 	case strings.Contains(s, "://"), strings.HasPrefix(s, "/"), strings.HasPrefix(s, "./"), strings.HasPrefix(s, "~/"):
 		return false // a URL or a path
-	case strings.ContainsAny(s, "(){}[]"):
+	case whole && codeBrackets(v), !whole && strings.ContainsAny(s, "(){}[]"):
 		return false // code: a call, an index, a format
 	case s[0] == '$' || s[0] == '%' || s[0] == '@' || s[0] == '&':
 		return false // a variable, a format verb, a file reference, an entity
@@ -280,6 +288,41 @@ func concatenated(c Candidate) bool {
 func quotedLiteral(c Candidate) bool {
 	i, j := c.Offset-1, c.Offset+len(c.Secret)
 	return i >= 0 && j < len(c.Context) && (c.Context[i] == '"' || c.Context[i] == '\'') && c.Context[j] == c.Context[i]
+}
+
+// optionName reports whether the key is a command's long option (--secret).
+func optionName(c Candidate) bool {
+	return bytes.HasPrefix(c.Key, []byte("--")) || c.MatchOffset > 1 && c.Context[c.MatchOffset-1] == '-' && c.Context[c.MatchOffset-2] == '-'
+}
+
+// wholeLiteral reports whether the secret is the whole of a value that
+// its delimiters bound, so that no blank inside can have cut it in two:
+// a quoted literal (quotedLiteral), or the text of an XML element, blanks
+// aside (<password>…</password>). What holds a blank, or starts or ends
+// with an operator, between two quotes is as often code between two
+// literals ("-p" + pw(x) + "…", "a"+f("b"), "x")||g("y").
+func wholeLiteral(c Candidate) bool {
+	v := c.Secret
+	const ops = "+,.&|"
+	switch {
+	case len(v) == 0, bytes.ContainsAny(v, " \t"):
+		return false
+	case strings.IndexByte(ops, v[0]) >= 0, strings.IndexByte(ops, v[len(v)-1]) >= 0:
+		return false
+	case len(v) > 1 && strings.IndexByte(")]}", v[0]) >= 0 && strings.IndexByte(ops, v[1]) >= 0:
+		return false
+	}
+	if quotedLiteral(c) {
+		return true
+	}
+	i, j := c.Offset-1, c.Offset+len(c.Secret)
+	for i >= 0 && (c.Context[i] == ' ' || c.Context[i] == '\t') {
+		i--
+	}
+	for j < len(c.Context) && (c.Context[j] == ' ' || c.Context[j] == '\t') {
+		j++
+	}
+	return i >= 0 && c.Context[i] == '>' && j+1 < len(c.Context) && c.Context[j] == '<' && c.Context[j+1] == '/'
 }
 
 // bareAfterBlank: the secret is unquoted, follows "= " and ends its

@@ -49,8 +49,9 @@ var peerCompiled = sync.OnceValue(func() []*Rule {
 			ID:          RulePasswordPair,
 			Description: "password written unquoted after its name and a colon, or glued to \"=\" (YAML, a document's \"ID:user PW:…\")",
 			builtinRE: builtinExpr(`(?i)(?P<key>p(?:a?s{1,2})?w(?:o?r)?d|pw|pass(?:words?|wd|phrase|code)?)(?:` +
-				// password: String = "…" (a typed declaration, a default argument)
-				`[ \t]*:[ \t]*[A-Za-z][A-Za-z0-9_.]*[ \t]*=[ \t]*(?:"(?P<secret>[^"\s\\]{4,64})"|'(?P<secret>[^'\s\\]{4,64})')|` +
+				// password: String = "…" (a typed declaration, a default
+				// argument), Rust's PASSWORD: &str = "…"
+				`[ \t]*:[ \t]*&?(?:'static[ \t]+)?[A-Za-z][A-Za-z0-9_.]*[ \t]*=[ \t]*(?:"(?P<secret>[^"\s\\]{4,64})"|'(?P<secret>[^'\s\\]{4,64})')|` +
 				// key: value, key:=value, key=>value, key=value (glued)
 				`(?:[ \t]*(?::=|=>|:)[ \t]*|=)(?P<secret>` + bare + `{6,64})(?:$|[\s,;&|)<>\]}"'])|` +
 				// #define PASSWORD "…", %global PASSWORD "…", SET password "…"
@@ -194,7 +195,7 @@ func validPasswordPair(c Candidate) bool {
 		if !bytes.ContainsRune(after, ':') && !definePrefix.Match(before) {
 			return false
 		}
-		return plausiblePasswordValue(c.Secret)
+		return plausiblePassword(c.Secret, wholeLiteral(c))
 	}
 	// "=" with blanks is password-literal's (which wants a user name
 	// above a bare value); only the glued form is read here
@@ -211,7 +212,10 @@ func validPasswordPair(c Candidate) bool {
 	if len(v) > 0 && v[0] == '!' && isLetters(v[1:]) {
 		return false // a YAML tag: !vault, !Ref
 	}
-	return passwordShaped(v) && plausiblePasswordValue(v)
+	if graphQLType(v) {
+		return false // a GraphQL argument's type: login(email: String!, password: String!)
+	}
+	return passwordShaped(v) && plausiblePassword(v, wholeLiteral(c))
 }
 
 // passwordPairName reports whether a name ends in a word for a password.
@@ -341,14 +345,14 @@ func validSecretOption(c Candidate) bool {
 	}
 	if curlopt {
 		// a library's credential slot: the value is one, whatever its shape
-		return plausiblePasswordValue(v)
+		return plausiblePassword(v, wholeLiteral(c))
 	}
 	if q := c.Offset - 1; q >= 0 && c.Context[q] != '"' && c.Context[q] != '\'' && bytes.ContainsAny(v, "=/") {
 		// unquoted: "--secret id=npm,src=…" (a BuildKit mount), "--secret
 		// projects/p/secrets/db" (a resource path) name where a secret is
 		return false
 	}
-	return passwordShaped(v) && plausiblePasswordValue(v)
+	return passwordShaped(v) && plausiblePassword(v, wholeLiteral(c))
 }
 
 // curlSecretSlot: a libcurl option's name (after CURLOPT_) that takes a
@@ -504,7 +508,7 @@ func validSQLPassword(c Candidate) bool {
 	if m := c.Match; len(m) > 8 && bytes.EqualFold(m[:8], []byte("password")) && bytes.TrimLeft(m[8:], " \t")[0] == '(' && len(v) < 6 {
 		return false // PASSWORD('…') with a short argument: a test's, not a chosen password
 	}
-	return plausiblePasswordValue(v)
+	return plausiblePassword(v, wholeLiteral(c))
 }
 
 // peerProviders are provider token formats with a prefix of their own
@@ -576,7 +580,7 @@ func validEnvDefaultSecret(c Candidate) bool {
 	// a chosen password or a random token, not a word ("postgres", "dev")
 	// nor a stand-in: a placeholder, or words that only name the value or
 	// say it is missing ("Bearer-Token1", "Not-Set1")
-	return passwordShaped(v) && plausiblePasswordValue(v) && !IsPlaceholder(v) && !namesMissingValue(v)
+	return passwordShaped(v) && plausiblePassword(v, wholeLiteral(c)) && !IsPlaceholder(v) && !namesMissingValue(v)
 }
 
 // missingValueWords say a value is not there ("not set", "none") or name
@@ -619,4 +623,20 @@ func envDefaultGate(data []byte, i int) bool {
 		return true
 	}
 	return j < len(data) && data[j] == '('
+}
+
+// graphQLType reports whether v is a non-null GraphQL type of a built-in
+// scalar (String!, [ID!]!): chosen passwords end in "!" too
+// ("Summer2024!"), so only the scalars' names count.
+func graphQLType(v []byte) bool {
+	s := strings.TrimPrefix(strings.TrimSuffix(string(v), "!"), "[")
+	if len(s) == len(v) {
+		return false // no "!": not a non-null type
+	}
+	s = strings.TrimSuffix(strings.TrimSuffix(s, "]"), "!")
+	switch s {
+	case "String", "ID", "Int", "Float", "Boolean":
+		return true
+	}
+	return false
 }

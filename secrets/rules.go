@@ -1214,8 +1214,11 @@ func lastKeyWord(key []byte) string {
 }
 
 func validGeneric(c Candidate) bool {
-	if typedDeclaration(c) && passwordWords[lastKeyWord(c.Key)] {
-		return false // val password: String = "…" is password-pair's, as before typed declarations were read here
+	if w := lastKeyWord(c.Key); typedDeclaration(c) && passwordWords[w] && w != "secret" {
+		// val password: String = "…" is password-pair's, as before
+		// typed declarations were read here; a secret's name is not
+		// among the names it reads
+		return false
 	}
 	if c.memo != nil {
 		if !c.memo.keyJudged(keyGeneric, c.Key, genericKeyNamesSecret) {
@@ -1243,7 +1246,7 @@ func validGeneric(c Candidate) bool {
 		return false // lower-case words: a class or mode name
 	case bytes.ContainsAny(v, " \t"):
 		return false // prose, not a credential
-	case bytes.ContainsAny(v, "()[]{}"):
+	case codeValue(c):
 		return false // code: a call, an index, a type
 	case v[0] == '$' && cryptHashRE.Match(v) && hashColumnName(string(c.Key)):
 		return false // a crypt(3) hash its key names one (Devise's encrypted_password): hashcolumn.go
@@ -1262,6 +1265,50 @@ func validGeneric(c Candidate) bool {
 		return false // a label in a translation bundle (Contrase\u00f1a): bundle.go
 	}
 	return hasDigit(v) || (hasUpper(v) && hasLower(v))
+}
+
+// codeValue reports whether the value holds code's brackets: any bracket
+// in a bare value, which ends at a blank and may cut a call in two
+// ("pwd = (char *) …"); in a whole literal (wholeLiteral), brackets that
+// pair up (codeBrackets).
+func codeValue(c Candidate) bool {
+	if wholeLiteral(c) {
+		return codeBrackets(c.Secret)
+	}
+	return bytes.ContainsAny(c.Secret, "()[]{}")
+}
+
+// codeBrackets reports whether v's brackets pair up as code's do: a call,
+// an index, a type, a template ("f(x)", "a[0]", "{{ .pw }}", "%(pw)s").
+// A bracket that opens or closes nothing is no code's: generated
+// passwords draw them ("N{w44mqa2si(zY8", "Qe]9x-vT2").
+func codeBrackets(v []byte) bool {
+	var open []byte
+	paired := false
+	for _, c := range v {
+		switch c {
+		case '(', '[', '{':
+			open = append(open, c)
+		case ')', ']', '}':
+			if len(open) == 0 || open[len(open)-1] != bracketPartner(c) {
+				return false
+			}
+			open = open[:len(open)-1]
+			paired = true
+		}
+	}
+	return paired && len(open) == 0
+}
+
+// bracketPartner returns the bracket that the closing bracket c closes.
+func bracketPartner(c byte) byte {
+	switch c {
+	case ')':
+		return '('
+	case ']':
+		return '['
+	}
+	return '{'
 }
 
 // genericEntropyFloor is generic-secret's floor for a value of n bytes:

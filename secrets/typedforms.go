@@ -113,7 +113,7 @@ func validConfigDirectivePassword(c Candidate) bool {
 	if w := bytes.TrimRight(v, ".,;:!?)"); len(w) < len(v) && wordListRE.Match(w) {
 		return false
 	}
-	return plausiblePasswordValue(v)
+	return plausiblePassword(v, wholeLiteral(c))
 }
 
 // directiveUser returns the word before the blank before offset in ctx on

@@ -142,7 +142,7 @@ func validMySQLGluedPassword(c Candidate) bool {
 // (Maven's "{…}" is a password encrypted with the master password).
 func validPlainPassword(c Candidate) bool {
 	v := c.Secret
-	if referenceInValue(v) || v[0] == '$' || v[0] == '%' || v[0] == '{' || !plausiblePasswordValue(v) || allSame(v) {
+	if referenceInValue(v) || v[0] == '$' || v[0] == '%' || v[0] == '{' || !plausiblePassword(v, wholeLiteral(c)) || allSame(v) {
 		return false
 	}
 	s := strings.ToLower(string(v))
