@@ -52,6 +52,10 @@ func TestQuotedBracketsForms(t *testing.T) {
 		{"report.py", "conn = psycopg2.connect(host=\"db\", user=\"report\", password=\"" + pw("[", ")") + "\")\n", "*"},
 		{"settings.py", "DB_PASSWORD = os.environ.get(\"DB_PASSWORD\", \"" + pw("(", "]") + "\")\n", "*"},
 		{"settings.xml", "<server>\n  <id>nexus</id>\n  <password>" + pw("]", "{") + "</password>\n</server>\n", "*"},
+		// a bare value glued to "=" that runs to the end of its line
+		{"src/main/resources/application.properties", "spring.datasource.username=app\nspring.datasource.password=" + pw("(", "]") + "\n", "*"},
+		{"odbc.ini", "[ReportingDB]\nUsername=report\nPassword=" + pw("{", "]") + "\n", "*"},
+		{"docker-compose.yml", "    environment:\n      - MYSQL_ROOT_PASSWORD=" + pw("(", "") + "\n", "*"},
 		// brackets that pair up, and bare values
 		{"values.yaml", "db:\n  password: \"{{ .Values.db.password }}\"\n", ""},
 		{"group_vars/prod.yml", "db_password: \"{{ vault_db_password }}\"\n", ""},
@@ -61,6 +65,8 @@ func TestQuotedBracketsForms(t *testing.T) {
 		{"config.yaml", "smtp:\n  password: \"(see vault)\"\n", ""},
 		{"auth.c", "char *pwd;\npwd = (char *) malloc(n);\n", ""},
 		{"Auth.java", "String password = getPassword(user);\n", ""},
+		{"login.py", "password=getpass.getpass(\n    prompt=\"Password: \")\n", ""},
+		{"conf.py", "secret={\n    \"k\": 1}\n", ""},
 		{"app.py", "secret = cfg[\"secret\"]\n", ""},
 		{"validate.py", "PASSWORD_RE = \"^(?=.*[A-Z])(?=.*\\d).{8,}$\"\n", ""},
 		// a GraphQL argument's type, and an option naming a secret

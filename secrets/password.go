@@ -290,6 +290,22 @@ func quotedLiteral(c Candidate) bool {
 	return i >= 0 && j < len(c.Context) && (c.Context[i] == '"' || c.Context[i] == '\'') && c.Context[j] == c.Context[i]
 }
 
+// gluedToLineEnd reports whether the secret is a bare value glued to "="
+// that runs to the end of its line, as a .properties, .ini or .env file
+// writes one (spring.datasource.password=…), and does not end as a call
+// or a literal that goes on to the next line does ("password=getpass(",
+// "secret={").
+func gluedToLineEnd(c Candidate) bool {
+	i, j := c.Offset-1, c.Offset+len(c.Secret)
+	if i < 1 || c.Context[i] != '=' || c.Context[i-1] == ' ' || c.Context[i-1] == '\t' {
+		return false
+	}
+	if j < len(c.Context) && c.Context[j] != '\n' && c.Context[j] != '\r' {
+		return false
+	}
+	return strings.IndexByte("([{,", c.Secret[len(c.Secret)-1]) < 0
+}
+
 // optionName reports whether the key is a command's long option (--secret).
 func optionName(c Candidate) bool {
 	return bytes.HasPrefix(c.Key, []byte("--")) || c.MatchOffset > 1 && c.Context[c.MatchOffset-1] == '-' && c.Context[c.MatchOffset-2] == '-'
@@ -312,7 +328,7 @@ func wholeLiteral(c Candidate) bool {
 	case len(v) > 1 && strings.IndexByte(")]}", v[0]) >= 0 && strings.IndexByte(ops, v[1]) >= 0:
 		return false
 	}
-	if quotedLiteral(c) {
+	if quotedLiteral(c) || gluedToLineEnd(c) {
 		return true
 	}
 	i, j := c.Offset-1, c.Offset+len(c.Secret)
