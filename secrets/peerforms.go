@@ -625,15 +625,14 @@ func envDefaultGate(data []byte, i int) bool {
 	return j < len(data) && data[j] == '('
 }
 
-// graphQLType reports whether v is a non-null GraphQL type of a built-in
-// scalar (String!, [ID!]!): chosen passwords end in "!" too
+// graphQLType reports whether v is a GraphQL type of a built-in scalar,
+// non-null or a list (String!, [ID!]!): chosen passwords end in "!" too
 // ("Summer2024!"), so only the scalars' names count.
 func graphQLType(v []byte) bool {
-	s := strings.TrimPrefix(strings.TrimSuffix(string(v), "!"), "[")
+	s := strings.Trim(string(v), "[]!")
 	if len(s) == len(v) {
-		return false // no "!": not a non-null type
+		return false // a bare name: password-pair's passwordShaped judges it
 	}
-	s = strings.TrimSuffix(strings.TrimSuffix(s, "]"), "!")
 	switch s {
 	case "String", "ID", "Int", "Float", "Boolean":
 		return true
