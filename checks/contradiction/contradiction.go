@@ -626,8 +626,8 @@ func readText(d *sotparse.Doc, content []byte) *docText {
 			readiness = prerequisiteLabel(text, readiness, m)
 		}
 		if di.stillRequired == nil && approvalDenied && m&kRequired != 0 && stillRequired.MatchString(text) {
-			ln := newLine(d, l)
-			di.stillRequired = &statement{pos: ln.pos, end: ln.end, text: ln.source}
+			st := lineStatement(d, l)
+			di.stillRequired = &st
 		}
 		if maySaySkippedIn(text, m) && hasID(workIDs.get(), d.File.Pos(l.Off), d.File.Pos(l.Off+len(text))) && skipWord.MatchString(text) {
 			di.skips = append(di.skips, readSkips(text)...)
@@ -646,8 +646,8 @@ func readText(d *sotparse.Doc, content []byte) *docText {
 			}
 		}
 		if di.deniesApproval == nil && m&kApprov != 0 && m&denialKeys != 0 && approvalDenial.MatchString(text) && !approvalCondition.MatchString(text) {
-			ln := newLine(d, l)
-			di.deniesApproval = &statement{pos: ln.pos, end: ln.end, text: ln.source}
+			st := lineStatement(d, l)
+			di.deniesApproval = &st
 		}
 		if mayHoldState(text, m) && lineHoldsState(l) {
 			if st, ok := readState(d, l); ok {
@@ -656,26 +656,24 @@ func readText(d *sotparse.Doc, content []byte) *docText {
 		}
 		if m&guardKeys != 0 && mayHoldGuardText(text) {
 			if word, ok := readGuard(text); ok {
-				ln := newLine(d, l)
-				di.guards = append(di.guards, guardStatement{word: word, stmt: statement{pos: ln.pos, end: ln.end, text: ln.source}})
+				di.guards = append(di.guards, guardStatement{word: word, stmt: lineStatement(d, l)})
 			}
 		}
 		if m&kApprovalSource != 0 && strings.Contains(text, "approval_source") {
 			if m := artifactProvenance.FindStringSubmatch(text); m != nil {
-				ln := newLine(d, l)
-				di.artifactSays = append(di.artifactSays, provenanceQuote{value: plain(m[1]), stmt: statement{pos: ln.pos, end: ln.end, text: ln.source}})
+				di.artifactSays = append(di.artifactSays, provenanceQuote{value: plain(m[1]), stmt: lineStatement(d, l)})
 			}
 		}
 		if t := strings.TrimSpace(text); strings.HasPrefix(t, "|") {
-			ln := newLine(d, l)
-			di.roles.add(content, tf, table.row(d, ln.pos, ln.end, t)...)
+			st := lineStatement(d, l)
+			di.roles.add(content, tf, table.row(d, st.pos, st.end, t)...)
 		} else {
 			table = roleTable{}
 		}
 		if blocked && m&validationKeys != 0 {
-			ln := newLine(d, l)
-			for _, id := range deniedValidation(ln.source, idsIn(workIDs.get(), ln.pos, ln.end)) {
-				di.doNotMark = append(di.doNotMark, idStatement{id: id, stmt: statement{pos: ln.pos, end: ln.end, text: ln.source}})
+			st := lineStatement(d, l)
+			for _, id := range deniedValidation(st.text, idsIn(workIDs.get(), st.pos, st.end)) {
+				di.doNotMark = append(di.doNotMark, idStatement{id: id, stmt: st})
 			}
 		}
 		if m&kMD != 0 && strings.Contains(text, ".md") {
@@ -915,9 +913,12 @@ type line struct {
 // next anchor).
 type anchor struct{ at, off int }
 
-func newLine(d *sotparse.Doc, l bodylines.Line) *line {
+// statementBody returns the statement l holds and its offset in l.Text:
+// the line without its indentation, a list marker or a task box, and
+// trailing blanks.
+func statementBody(l bodylines.Line) (body string, start int) {
 	raw := l.Text
-	start := len(raw) - len(strings.TrimLeft(raw, " \t"))
+	start = len(raw) - len(strings.TrimLeft(raw, " \t"))
 	// A list marker or a task box is not part of the statement.
 	for _, m := range []string{"- [ ] ", "- [x] ", "- [X] ", "- ", "* ", "+ "} {
 		if strings.HasPrefix(raw[start:], m) {
@@ -925,7 +926,19 @@ func newLine(d *sotparse.Doc, l bodylines.Line) *line {
 			break
 		}
 	}
-	body := strings.TrimRight(raw[start:], " \t")
+	return strings.TrimRight(raw[start:], " \t"), start
+}
+
+// lineStatement is the statement of newLine(d, l), its place and its
+// quote, without the line's reading (its code spans, its placeholders):
+// what most rules keep of a line.
+func lineStatement(d *sotparse.Doc, l bodylines.Line) statement {
+	body, start := statementBody(l)
+	return statement{pos: d.File.Pos(l.Off + start), end: d.File.Pos(l.Off + start + len(body)), text: quote(body)}
+}
+
+func newLine(d *sotparse.Doc, l bodylines.Line) *line {
+	body, start := statementBody(l)
 	ln := &line{d: d, source: quote(body), pos: d.File.Pos(l.Off + start), end: d.File.Pos(l.Off + start + len(body))}
 	var b strings.Builder
 	b.Grow(len(body)) // the text's size unless it holds code spans shorter than the placeholder

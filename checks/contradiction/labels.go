@@ -130,6 +130,9 @@ func readCommand(d *sotparse.Doc, l bodylines.Line, factLines map[int]bool) (com
 	if factLines[d.File.Lines().Line(d.File.Pos(l.Off))] {
 		return commandFact{}, false
 	}
+	if n := strings.Count(l.Text, "`"); n < 2 || n > 3 {
+		return commandFact{}, false // not one code span (newLine reads a last lone backtick as text)
+	}
 	ln := newLine(d, l)
 	if len(ln.codes) != 1 {
 		return commandFact{}, false

@@ -70,7 +70,7 @@ func readCounts(d *sotparse.Doc, l bodylines.Line) []statement {
 	var start token.Pos // the statement's start: a finding spans the lines
 	for _, m := range testCount.FindAllStringIndex(l.Text, -1) {
 		if start == token.NoPos {
-			start = newLine(d, l).pos
+			start = lineStatement(d, l).pos
 		}
 		v := strings.ReplaceAll(l.Text[m[0]:m[1]], ",", "")
 		v = strings.Join(strings.Fields(v), " ")
@@ -84,8 +84,7 @@ func readCounts(d *sotparse.Doc, l bodylines.Line) []statement {
 func readCommits(d *sotparse.Doc, l bodylines.Line) []textCommit {
 	var out []textCommit
 	for _, m := range commitMatches(l.Text) {
-		ln := newLine(d, l)
-		out = append(out, textCommit{sha: l.Text[m[2]:m[3]], stmt: statement{pos: ln.pos, end: ln.end, text: ln.source}})
+		out = append(out, textCommit{sha: l.Text[m[2]:m[3]], stmt: lineStatement(d, l)})
 	}
 	return out
 }

@@ -121,8 +121,7 @@ func readState(d *sotparse.Doc, l bodylines.Line) (stateStatement, bool) {
 	if !state {
 		return stateStatement{}, false
 	}
-	ln := newLine(d, l)
-	return stateStatement{words: strings.Join(words, " "), stmt: statement{pos: ln.pos, end: ln.end, text: ln.source}}, true
+	return stateStatement{words: strings.Join(words, " "), stmt: lineStatement(d, l)}, true
 }
 
 // lineWords returns a line's words, lower-cased.
