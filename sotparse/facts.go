@@ -28,6 +28,19 @@ func (fs Facts) Len() int { return fs.n }
 // index; each *Fact is the caller's own (a copy made for it).
 func (fs Facts) All() iter.Seq2[int, *Fact] {
 	return func(yield func(int, *Fact) bool) {
+		for i, f := range fs.Each() {
+			if !yield(i, &f) {
+				return
+			}
+		}
+	}
+}
+
+// Each yields the facts as All does, by value: a reader that keeps none
+// of them makes no copy on the heap (on the hub shape at 10,000
+// documents, a loop over every fact of every document made 2.5 million).
+func (fs Facts) Each() iter.Seq2[int, Fact] {
+	return func(yield func(int, Fact) bool) {
 		b, prev := fs.packed, token.Pos(0)
 		var key, value int64
 		for i := range fs.n {
@@ -44,7 +57,7 @@ func (fs Facts) All() iter.Seq2[int, *Fact] {
 			key, value = key+dk, value+dv
 			pos := prev + token.Pos(dp)
 			prev = pos
-			f := &Fact{Key: fs.texts.Text(TextID(key)), Value: fs.texts.Text(TextID(value)), Pos: pos, End: pos + token.Pos(de), ValuePos: pos + token.Pos(dvp)}
+			f := Fact{Key: fs.texts.Text(TextID(key)), Value: fs.texts.Text(TextID(value)), Pos: pos, End: pos + token.Pos(de), ValuePos: pos + token.Pos(dvp)}
 			if !yield(i, f) {
 				return
 			}

@@ -111,7 +111,7 @@ func (d *Doc) AppendSummary(b []byte) []byte {
 		e.line(l, items)
 	}
 	e.uint(uint64(d.Facts.Len()))
-	for _, f := range d.Facts.All() {
+	for _, f := range d.Facts.Each() {
 		e.str(f.Key)
 		e.str(f.Value)
 		e.pos(f.Pos)

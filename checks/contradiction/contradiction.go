@@ -386,18 +386,20 @@ var keptExtracted sotparse.MemoKey
 func extract(d *sotparse.Doc) *docInfo {
 	di := &docInfo{d: d, docText: &noText}
 	di.validated, di.blocked = status(d)
-	for _, f := range d.Facts.All() {
-		if provenanceKey(factKey(f)) {
-			di.provenance = append(di.provenance, f)
+	for _, f := range d.Facts.Each() {
+		if provenanceKey(factKey(&f)) {
+			kept := f // a copy of its own: f stays off the heap for the facts not kept
+			di.provenance = append(di.provenance, &kept)
 		}
-		key, v := fact(f)
+		key, v := fact(&f)
 		switch {
 		case resultValue.MatchString(v):
 			di.passed = true
 		case strings.HasSuffix(key, "passed") && strings.EqualFold(v, "true"):
 			di.passed = true
 		case approvalFalse(key, v):
-			di.approvalFalse = append(di.approvalFalse, f)
+			kept := f
+			di.approvalFalse = append(di.approvalFalse, &kept)
 		case approvalGranted(key, v):
 			di.approvalGranted = true
 		case strings.HasSuffix(key, "status") && (strings.EqualFold(v, "pass") || strings.EqualFold(v, "passed")):
@@ -561,9 +563,9 @@ func readText(d *sotparse.Doc, content []byte) *docText {
 	// "Approval is still required" contradicts only a record of approval
 	// not granted.
 	approvalDenied := false
-	for _, f := range d.Facts.All() {
+	for _, f := range d.Facts.Each() {
 		// The key first: most facts are not approval's.
-		if approvalKey(factKey(f)) && approvalFalse(fact(f)) {
+		if approvalKey(factKey(&f)) && approvalFalse(fact(&f)) {
 			approvalDenied = true
 			break
 		}
@@ -607,7 +609,7 @@ func readText(d *sotparse.Doc, content []byte) *docText {
 	factLines := map[int]bool{} // the lines of its facts, read as facts
 	if d.Facts.Len() > 0 {
 		lined := d.File.Lines() // during the parse the table is whole; Lines() costs nothing then, and a later reader would find it packed
-		for _, f := range d.Facts.All() {
+		for _, f := range d.Facts.Each() {
 			factLines[lined.Line(f.Pos)] = true
 		}
 	}

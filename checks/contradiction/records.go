@@ -52,7 +52,7 @@ func (c *checker) staleRecords() {
 			}
 			cites := e.links.Has(r.di.d.Path)
 			said := map[int]bool{} // lines reported, so a fact read again as prose is reported once
-			for _, f := range e.d.Facts.All() {
+			for _, f := range e.d.Facts.Each() {
 				v := strings.ToLower(strings.Trim(strings.TrimSpace(f.Value), "`*_"))
 				w, _, _ := strings.Cut(v, " ")
 				if !currentWords[strings.TrimRight(w, ".,;")] {

@@ -456,7 +456,7 @@ func factRoles(d *sotparse.Doc) []roleClaim {
 	}
 	sec := map[string]*half{}
 	hi := 0
-	for _, f := range d.Facts.All() {
+	for _, f := range d.Facts.Each() {
 		if hi < len(d.Headings) && d.Headings[hi].Pos < f.Pos {
 			for hi < len(d.Headings) && d.Headings[hi].Pos < f.Pos {
 				hi++
@@ -464,7 +464,7 @@ func factRoles(d *sotparse.Doc) []roleClaim {
 			flush(sec)
 			sec = map[string]*half{}
 		}
-		k := strings.ReplaceAll(factKey(f), " ", "_")
+		k := strings.ReplaceAll(factKey(&f), " ", "_")
 		prefix, what := "plain", k
 		if p, w, ok := strings.Cut(k, "_"); ok {
 			prefix, what = p, w
@@ -480,10 +480,11 @@ func factRoles(d *sotparse.Doc) []roleClaim {
 			h = &half{}
 			sec[prefix] = h
 		}
+		kept := f // only a pair's facts are kept
 		if what == "provider" {
-			h.provider = f
+			h.provider = &kept
 		} else {
-			h.model = f
+			h.model = &kept
 		}
 	}
 	flush(sec)

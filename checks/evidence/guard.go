@@ -99,7 +99,7 @@ func (c *checker) guards(d *sotparse.Doc) {
 		}
 	}
 	reviewed, hasDate := docDate(d)
-	for _, f := range d.Facts.All() {
+	for _, f := range d.Facts.Each() {
 		key := normKey(f.Key)
 		get, ok := guardFacts[key]
 		if !ok {

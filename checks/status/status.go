@@ -1455,7 +1455,7 @@ func index(d *sotparse.Doc, content []byte, pats *remainPatterns, texts *sotpars
 			di.results = append(di.results, result{w, l.ValuePos})
 		}
 	}
-	for _, f := range d.Facts.All() {
+	for _, f := range d.Facts.Each() {
 		if !strings.EqualFold(f.Key, "status") {
 			continue
 		}
