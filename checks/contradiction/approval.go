@@ -250,7 +250,9 @@ func (c *checker) approvalTimeline() {
 				if run == "" {
 					run = rc.path
 				}
-				related.add(p.rc.pos, "%s, validated, cites the same run as the evidence of a run that passed", p.di.d.Path)
+				if !related.full() {
+					related.add(p.rc.pos, "%s, validated, cites the same run as the evidence of a run that passed", p.di.d.Path)
+				}
 			}
 		}
 		if run == "" {

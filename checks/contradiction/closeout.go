@@ -61,7 +61,9 @@ func (c *checker) closeoutWorkboard() {
 					continue
 				}
 				missing = append(missing, p.id)
-				related.add(p.stmt.pos, "%s requires the phrase %q", r.d.Path, p.stmt.text)
+				if !related.full() {
+					related.add(p.stmt.pos, "%s requires the phrase %q", r.d.Path, p.stmt.text)
+				}
 			}
 		}
 		if len(missing) == 0 {

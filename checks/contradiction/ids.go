@@ -293,7 +293,9 @@ func (c *checker) missingIDs() {
 		for _, mid := range ids {
 			for _, m := range mergeByPath(kept.mentions[mid.id], liveMentions[mid.id], func(m mention) string { return m.path }) {
 				mentioned++
-				related.add(m.pos, "%s is mentioned here, but defined nowhere", mid.id)
+				if !related.full() {
+					related.add(m.pos, "%s is mentioned here, but defined nowhere", mid.id)
+				}
 			}
 		}
 		what := "nothing defines or mentions them"

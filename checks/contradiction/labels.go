@@ -272,7 +272,9 @@ func (c *checker) mislabeledCommands() {
 					if j > 0 && other[j-1].di == o.di {
 						continue // one place per document (a document's are together)
 					}
-					related.add(o.cf.pos, "%s: %q", o.di.d.Path, o.cf.statement())
+					if !related.full() {
+						related.add(o.cf.pos, "%s: %q", o.di.d.Path, o.cf.statement())
+					}
 				}
 			}
 			c.report(l.di.d.Path, l.cf.pos, l.cf.end, "mislabeled-command",

@@ -595,7 +595,9 @@ func (c *checker) roles() {
 				for _, o := range c.mergeClaims(kg.head[other], g.claims[other]) {
 					ors, oh := at(o)
 					od := c.docs[o.doc].d
-					related.add(ors.pos(oh), "%s calls it the %s path: %q", od.Path, ors.word(oh), c.roleSentence(od, ors, oh))
+					if !related.full() { // its arguments cost a boxing each, and roleSentence a reading
+						related.add(ors.pos(oh), "%s calls it the %s path: %q", od.Path, ors.word(oh), c.roleSentence(od, ors, oh))
+					}
 				}
 			}
 			c.report(path, rs.pos(hr), rs.end(hr), "role",

@@ -35,7 +35,9 @@ func (c *checker) superseded() {
 					break
 				}
 				by = append(by, e.d.Path)
-				related.add(s.pos, "%s says: %q", e.d.Path, s.text)
+				if !related.full() {
+					related.add(s.pos, "%s says: %q", e.d.Path, s.text)
+				}
 			}
 			if linked || len(by) == 0 {
 				continue
