@@ -387,11 +387,11 @@ func extract(d *sotparse.Doc) *docInfo {
 	di := &docInfo{d: d, docText: &noText}
 	di.validated, di.blocked = status(d)
 	for _, f := range d.Facts.Each() {
-		if provenanceKey(factKey(&f)) {
+		key, v := fact(&f)
+		if provenanceKey(key) {
 			kept := f // a copy of its own: f stays off the heap for the facts not kept
 			di.provenance = append(di.provenance, &kept)
 		}
-		key, v := fact(&f)
 		switch {
 		case resultValue.MatchString(v):
 			di.passed = true

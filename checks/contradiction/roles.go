@@ -7,6 +7,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"unicode"
 	"unsafe"
 
 	"github.com/svrnty/sotvet/sotparse"
@@ -464,6 +465,11 @@ func factRoles(d *sotparse.Doc) []roleClaim {
 			flush(sec)
 			sec = map[string]*half{}
 		}
+		// factKey's key ends with what it names: a key whose end is neither
+		// is passed over without a lower-cased copy of it
+		if t := strings.TrimRightFunc(strings.TrimRight(f.Key, "`"), unicode.IsSpace); !hasSuffixFold(t, "provider") && !hasSuffixFold(t, "model") {
+			continue
+		}
 		k := strings.ReplaceAll(factKey(&f), " ", "_")
 		prefix, what := "plain", k
 		if p, w, ok := strings.Cut(k, "_"); ok {
@@ -711,4 +717,9 @@ func (c *checker) roleSentence(d *sotparse.Doc, rs *roleSet, hr *heldRole) strin
 	}
 	t, _ := sourceText(c.ws.TransientContent(d), d.File.Tok, rs.pos(hr), rs.end(hr))
 	return quote(t)
+}
+
+// hasSuffixFold is strings.HasSuffix under ASCII case folding.
+func hasSuffixFold(s, suffix string) bool {
+	return len(s) >= len(suffix) && strings.EqualFold(s[len(s)-len(suffix):], suffix)
 }
