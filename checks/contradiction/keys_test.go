@@ -171,6 +171,31 @@ func TestCommitMatchesIsFindAll(t *testing.T) {
 	}
 }
 
+// TestCountMatchesIsFindAll: countMatches, which tries testCountAt only
+// at the digits before " passed", finds what testCount's FindAll does, on
+// random lines over its words, digits, separators and look-alikes.
+func TestCountMatchesIsFindAll(t *testing.T) {
+	parts := []string{"passed", " passed", "xpassed", " xpassed", "1", "23", "0", " ", ",", ", ", "skipped", "failed", "errors",
+		"error", "warnings", "deselected", "x", "_", "v2", "é", "`", "|", " in 0.41s", "passed,"}
+	rng := rand.New(rand.NewPCG(11, 12))
+	found := 0
+	for range 20000 {
+		var b strings.Builder
+		for range rng.IntN(12) {
+			b.WriteString(parts[rng.IntN(len(parts))])
+		}
+		text := b.String()
+		want := testCount.FindAllStringIndex(text, -1)
+		if got := countMatches(text); !reflect.DeepEqual(got, want) {
+			t.Fatalf("countMatches(%q) = %v, want %v", text, got, want)
+		}
+		found += len(want)
+	}
+	if found < 200 {
+		t.Fatalf("only %d matches in the random lines", found)
+	}
+}
+
 // TestLabelGatesImplied: readLabel and commandKey, which run their
 // expressions only on text holding one of their words, answer as the
 // expressions do on random labels over the expressions' words and their
