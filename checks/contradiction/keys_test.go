@@ -10,6 +10,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/svrnty/sotvet/checks/internal/keywords"
 	"github.com/svrnty/sotvet/internal/testcorpus"
 )
 
@@ -193,6 +194,48 @@ func TestCountMatchesIsFindAll(t *testing.T) {
 	}
 	if found < 200 {
 		t.Fatalf("only %d matches in the random lines", found)
+	}
+}
+
+// TestRoleHedgeGatesImplied: a line that hedged, history or hedgedWhen
+// matches holds one of its words in roleHedgeKeys' mask, or a byte beyond
+// ASCII (ſ folds to s, the Kelvin sign to k), which roleClaims relies on
+// to skip the expressions; on random lines over the words, their
+// look-alikes and folded letters.
+func TestRoleHedgeGatesImplied(t *testing.T) {
+	words := []string{"may", "May", "mayor", "might", "could", "would", "Should", "if", "IF", "unless", "?", "before", "Before", "until",
+		"2026-05-31", "31", "May", "2026", "June", "previously", "formerly", "Originally", "earlier", "at", "first", "superseded",
+		"used", "to", "when", "When", "whenever", "the", "primary", "path", "`code`", ",", "."}
+	fold := strings.NewReplacer("s", "\u017f", "k", "\u212a")
+	rng := rand.New(rand.NewPCG(13, 14))
+	var hedges, histories, whens int
+	for range 20000 {
+		parts := make([]string, 1+rng.IntN(8))
+		for i := range parts {
+			parts[i] = words[rng.IntN(len(words))]
+			if rng.IntN(20) == 0 {
+				parts[i] = fold.Replace(parts[i])
+			}
+		}
+		l := strings.Join(parts, " ")
+		m := roleHedgeKeys.Mask(l)
+		for _, c := range []struct {
+			match bool
+			bits  uint64
+			n     *int
+			name  string
+		}{{hedged.MatchString(l), hedgeBits, &hedges, "hedged"}, {history.MatchString(l), historyBits, &histories, "history"}, {hedgedWhen.MatchString(l), whenBits, &whens, "hedgedWhen"}} {
+			if !c.match {
+				continue
+			}
+			*c.n++
+			if m&(c.bits|keywords.NonASCII) == 0 {
+				t.Fatalf("%s matches %q, whose mask holds none of its words", c.name, l)
+			}
+		}
+	}
+	if hedges < 1000 || histories < 500 || whens < 500 {
+		t.Fatalf("only %d, %d and %d lines matched: the test reads too little", hedges, histories, whens)
 	}
 }
 

@@ -10,6 +10,7 @@ import (
 	"unicode"
 	"unsafe"
 
+	"github.com/svrnty/sotvet/checks/internal/keywords"
 	"github.com/svrnty/sotvet/sotparse"
 )
 
@@ -206,6 +207,18 @@ var (
 	history = lazyRE.New(`(?i)\b(?:before|until) (?:\d{4}-\d{2}-\d{2}|\d{1,2} [A-Z][a-z]{2,8} \d{4}|[A-Z][a-z]{2,8} \d{1,2},? \d{4})|\b(?:previously|formerly|originally|earlier|at first|superseded|used to)\b`)
 )
 
+// roleHedgeKeys are the words hedged, history and hedgedWhen need, one
+// of which a sentence holds for its expression to match it.
+var roleHedgeKeys = keywords.New("may", "might", "could", "would", "should", "if", "unless", "?",
+	"before ", "until ", "previously", "formerly", "originally", "earlier", "at first", "superseded", "used to",
+	"when")
+
+var (
+	hedgeBits   = roleHedgeKeys.Bits("may", "might", "could", "would", "should", "if", "unless", "?")
+	historyBits = roleHedgeKeys.Bits("before ", "until ", "previously", "formerly", "originally", "earlier", "at first", "superseded", "used to")
+	whenBits    = roleHedgeKeys.Bits("when")
+)
+
 // maxRoleDistance is how many words may separate a pair from its role word.
 const maxRoleDistance = 5
 
@@ -220,6 +233,11 @@ func roleOf(word string) string {
 func (ln *line) roleClaims() []roleClaim {
 	var out []roleClaim
 	start := 0
+	// A line holding none of a hedge's or a history's words (in ASCII;
+	// any other byte may fold to one) has no sentence the expressions
+	// match: they are not run on its sentences.
+	mask := roleHedgeKeys.Mask(ln.text)
+	mayHedge, mayHistory, mayWhen := mask&(hedgeBits|keywords.NonASCII) != 0, mask&(historyBits|keywords.NonASCII) != 0, mask&(whenBits|keywords.NonASCII) != 0
 	for _, end := range append(sentenceEnds(ln.text), len(ln.text)) {
 		if end <= start {
 			continue
@@ -228,9 +246,9 @@ func (ln *line) roleClaims() []roleClaim {
 		// A sentence without a pair's joiner holds no claim: the
 		// expressions below then need not read it (a long line may hold
 		// thousands of sentences and one pair).
-		if mayJoinPair(s) && !hedged.MatchString(s) && !history.MatchString(s) {
+		if mayJoinPair(s) && !(mayHedge && hedged.MatchString(s)) && !(mayHistory && history.MatchString(s)) {
 			for _, rc := range ln.sentenceClaims(start, end) {
-				if strings.Contains(rc.word, " ") || !hedgedWhen.MatchString(s) {
+				if strings.Contains(rc.word, " ") || !(mayWhen && hedgedWhen.MatchString(s)) {
 					out = append(out, rc)
 				}
 			}
