@@ -8,9 +8,9 @@ import (
 	"sort"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 	"unsafe"
 
-	"github.com/svrnty/sotvet/checks/internal/keywords"
 	"github.com/svrnty/sotvet/sotparse"
 )
 
@@ -207,17 +207,49 @@ var (
 	history = lazyRE.New(`(?i)\b(?:before|until) (?:\d{4}-\d{2}-\d{2}|\d{1,2} [A-Z][a-z]{2,8} \d{4}|[A-Z][a-z]{2,8} \d{1,2},? \d{4})|\b(?:previously|formerly|originally|earlier|at first|superseded|used to)\b`)
 )
 
-// roleHedgeKeys are the words hedged, history and hedgedWhen need, one
-// of which a sentence holds for its expression to match it.
-var roleHedgeKeys = keywords.New("may", "might", "could", "would", "should", "if", "unless", "?",
-	"before ", "until ", "previously", "formerly", "originally", "earlier", "at first", "superseded", "used to",
-	"when")
-
-var (
-	hedgeBits   = roleHedgeKeys.Bits("may", "might", "could", "would", "should", "if", "unless", "?")
-	historyBits = roleHedgeKeys.Bits("before ", "until ", "previously", "formerly", "originally", "earlier", "at first", "superseded", "used to")
-	whenBits    = roleHedgeKeys.Bits("when")
-)
+// hedgeWordsIn reports whether s holds, as a word (a run of RE2's \w,
+// the bytes \b reads), one that hedged, history or hedgedWhen needs to
+// match it, or a "?" (hedged's). A byte beyond ASCII may fold to a letter
+// of one ("ſhould"): then each may, but for a code span's placeholder. The expressions were the larger cost
+// of a sentence's role claims, run on every sentence joining a pair.
+func hedgeWordsIn(s string) (hedge, history, when bool) {
+	for i := 0; i < len(s); {
+		c := s[i]
+		switch {
+		case c >= utf8.RuneSelf && strings.HasPrefix(s[i:], code):
+			i += len(code) // a code span's placeholder: no word of these, and no letter that folds
+			continue
+		case c >= utf8.RuneSelf:
+			return true, true, true
+		case c == '?':
+			hedge = true
+		}
+		if !isAlnumASCII(c) && c != '_' {
+			i++
+			continue
+		}
+		j := i
+		for j < len(s) && (isAlnumASCII(s[j]) || s[j] == '_') {
+			j++
+		}
+		if j-i <= len("previously") {
+			var low [len("previously")]byte
+			for k := i; k < j; k++ {
+				low[k-i] = s[k] | 0x20 // only letters compare equal below
+			}
+			switch string(low[:j-i]) {
+			case "may", "might", "could", "would", "should", "if", "unless":
+				hedge = true
+			case "before", "until", "previously", "formerly", "originally", "earlier", "first", "superseded", "used":
+				history = true
+			case "when":
+				when = true
+			}
+		}
+		i = j
+	}
+	return hedge, history, when
+}
 
 // maxRoleDistance is how many words may separate a pair from its role word.
 const maxRoleDistance = 5
@@ -233,11 +265,6 @@ func roleOf(word string) string {
 func (ln *line) roleClaims() []roleClaim {
 	var out []roleClaim
 	start := 0
-	// A line holding none of a hedge's or a history's words (in ASCII;
-	// any other byte may fold to one) has no sentence the expressions
-	// match: they are not run on its sentences.
-	mask := roleHedgeKeys.Mask(ln.text)
-	mayHedge, mayHistory, mayWhen := mask&(hedgeBits|keywords.NonASCII) != 0, mask&(historyBits|keywords.NonASCII) != 0, mask&(whenBits|keywords.NonASCII) != 0
 	for _, end := range append(sentenceEnds(ln.text), len(ln.text)) {
 		if end <= start {
 			continue
@@ -245,8 +272,14 @@ func (ln *line) roleClaims() []roleClaim {
 		s := ln.text[start:end]
 		// A sentence without a pair's joiner holds no claim: the
 		// expressions below then need not read it (a long line may hold
-		// thousands of sentences and one pair).
-		if mayJoinPair(s) && !(mayHedge && hedged.MatchString(s)) && !(mayHistory && history.MatchString(s)) {
+		// thousands of sentences and one pair). Nor are the hedge and
+		// history expressions run on a sentence without their words.
+		if !mayJoinPair(s) {
+			start = end
+			continue
+		}
+		mayHedge, mayHistory, mayWhen := hedgeWordsIn(s)
+		if !(mayHedge && hedged.MatchString(s)) && !(mayHistory && history.MatchString(s)) {
 			for _, rc := range ln.sentenceClaims(start, end) {
 				if strings.Contains(rc.word, " ") || !(mayWhen && hedgedWhen.MatchString(s)) {
 					out = append(out, rc)
