@@ -152,19 +152,29 @@ func TestCommitMatchesIsFindAll(t *testing.T) {
 	}
 	parts := []string{"commit", "Commit", "COMMIT", "commits", "recommit", "_commit", "commit:", "commit`", "`", " ", ", ", "(",
 		"154d835", "A109448", "abcdef0123", "abc", "xyz", "\u212a", "é", "commitment", "1234567890abcdef1234567890abcdef12345678901"}
-	rng := rand.New(rand.NewPCG(9, 10))
+	randomLinesAgree(t, 9, 10, parts, "commitMatches", commitMatches, func(text string) [][]int {
+		return commitInText.FindAllStringSubmatchIndex(text, -1)
+	})
+}
+
+// randomLinesAgree checks got against want, which FindAll answers, on
+// 20,000 random lines of up to eleven parts, and that want finds at least
+// 200 matches in them.
+func randomLinesAgree(t *testing.T, seed1, seed2 uint64, parts []string, name string, got, want func(string) [][]int) {
+	t.Helper()
+	rng := rand.New(rand.NewPCG(seed1, seed2))
 	found := 0
 	for range 20000 {
 		var b strings.Builder
-		for range rng.IntN(10) {
+		for range rng.IntN(12) {
 			b.WriteString(parts[rng.IntN(len(parts))])
 		}
 		text := b.String()
-		want := commitInText.FindAllStringSubmatchIndex(text, -1)
-		if got := commitMatches(text); !reflect.DeepEqual(got, want) {
-			t.Fatalf("commitMatches(%q) = %v, want %v", text, got, want)
+		w := want(text)
+		if g := got(text); !reflect.DeepEqual(g, w) {
+			t.Fatalf("%s(%q) = %v, want %v", name, text, g, w)
 		}
-		found += len(want)
+		found += len(w)
 	}
 	if found < 200 {
 		t.Fatalf("only %d matches in the random lines", found)
@@ -177,23 +187,9 @@ func TestCommitMatchesIsFindAll(t *testing.T) {
 func TestCountMatchesIsFindAll(t *testing.T) {
 	parts := []string{"passed", " passed", "xpassed", " xpassed", "1", "23", "0", " ", ",", ", ", "skipped", "failed", "errors",
 		"error", "warnings", "deselected", "x", "_", "v2", "é", "`", "|", " in 0.41s", "passed,"}
-	rng := rand.New(rand.NewPCG(11, 12))
-	found := 0
-	for range 20000 {
-		var b strings.Builder
-		for range rng.IntN(12) {
-			b.WriteString(parts[rng.IntN(len(parts))])
-		}
-		text := b.String()
-		want := testCount.FindAllStringIndex(text, -1)
-		if got := countMatches(text); !reflect.DeepEqual(got, want) {
-			t.Fatalf("countMatches(%q) = %v, want %v", text, got, want)
-		}
-		found += len(want)
-	}
-	if found < 200 {
-		t.Fatalf("only %d matches in the random lines", found)
-	}
+	randomLinesAgree(t, 11, 12, parts, "countMatches", countMatches, func(text string) [][]int {
+		return testCount.FindAllStringIndex(text, -1)
+	})
 }
 
 // TestRoleHedgeGatesImplied: a sentence that hedged, history or
