@@ -210,8 +210,9 @@ var (
 // hedgeWordsIn reports whether s holds, as a word (a run of RE2's \w,
 // the bytes \b reads), one that hedged, history or hedgedWhen needs to
 // match it, or a "?" (hedged's). A byte beyond ASCII may fold to a letter
-// of one ("ſhould"): then each may, but for a code span's placeholder. The expressions were the larger cost
-// of a sentence's role claims, run on every sentence joining a pair.
+// of one ("ſhould"): then each may, but for a code span's placeholder.
+// The expressions were the larger cost of a sentence's role claims, run
+// on every sentence joining a pair.
 func hedgeWordsIn(s string) (hedge, history, when bool) {
 	for i := 0; i < len(s); {
 		c := s[i]
