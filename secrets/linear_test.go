@@ -2,6 +2,8 @@ package secrets
 
 import (
 	"bytes"
+	"encoding/base64"
+	"encoding/hex"
 	"fmt"
 	"math"
 	"os"
@@ -242,6 +244,33 @@ func adversarial() map[string]func(n int) []byte {
 	// (attempts at starts narrowed to the text's nouns, narrow.go)
 	out["line:table-noun-colon"] = entries("Hasło do VPN: %s! ")
 	out["lines:bitlocker-above"] = rep("BitLocker\n123456-123456-123456-123456-123456-123456-123456-\n")
+	// decode.go: encoded text that decodes to keywords, five layers of
+	// base64 on one line, hex and base64 a line, a percent-encoded
+	// token of many escapes, and tokens of a few escapes one after
+	// another (each a window of its own)
+	out["encoded:base64-nested"] = func(n int) []byte {
+		inner := entries("password=%s ")(n * 243 / 1024)
+		for range maxDecodeDepth {
+			inner = []byte(base64.StdEncoding.EncodeToString(inner))
+		}
+		return append(inner, rep(" ")(n)...)[:n]
+	}
+	out["encoded:hex-lines"] = func(n int) []byte {
+		var b strings.Builder
+		for _, l := range strings.SplitAfter(string(entries("token=%s\n")(n/2)), "\n") {
+			b.WriteString(hex.EncodeToString([]byte(l)) + "\n")
+		}
+		return append([]byte(b.String()), rep(" ")(n)...)[:n]
+	}
+	out["encoded:base64-lines"] = func(n int) []byte {
+		var b strings.Builder
+		for _, l := range strings.SplitAfter(string(entries("api_key: %s\n")(n*3/4)), "\n") {
+			b.WriteString(base64.StdEncoding.EncodeToString([]byte(l)) + "\n")
+		}
+		return append([]byte(b.String()), rep(" ")(n)...)[:n]
+	}
+	out["encoded:percent-token"] = entries("token%%3D%s%%26")
+	out["encoded:percent-tokens"] = entries("password%%3D%s%%20 ")
 	return out
 }
 

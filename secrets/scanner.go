@@ -10,6 +10,7 @@ import (
 	"slices"
 	"sort"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -78,11 +79,27 @@ type Finding struct {
 	Allowed     bool   // inline allow with a reason, path or value allowlist, or baseline
 	AllowReason string // "inline: <reason>", "path", "value" or "baseline"
 	Unjustified bool   // an inline allow marker without a reason is on the line
+
+	// Encoding names the encodings the secret was written under,
+	// outermost first ("base64", "percent+base64"), when it was found
+	// by decoding content[Start:End]; empty when it is written plainly.
+	// Redacted and Fingerprint are then the decoded secret's.
+	Encoding string
+}
+
+// Shown is what a report shows of the secret: Redacted, and the
+// encodings it was decoded from ("ghp_****, decoded from percent then
+// base64").
+func (f Finding) Shown() string {
+	if f.Encoding == "" {
+		return f.Redacted
+	}
+	return f.Redacted + ", decoded from " + strings.ReplaceAll(f.Encoding, "+", " then ")
 }
 
 // String formats a finding without its secret.
 func (f Finding) String() string {
-	s := fmt.Sprintf("%s:%d:%d: %s: %s (%s)", f.Path, f.Line, f.Col, f.RuleID, f.Description, f.Redacted)
+	s := fmt.Sprintf("%s:%d:%d: %s: %s (%s)", f.Path, f.Line, f.Col, f.RuleID, f.Description, f.Shown())
 	switch {
 	case f.Allowed:
 		s += " [allowed: " + f.AllowReason + "]"
@@ -852,20 +869,24 @@ func (s *Scanner) Scan(path string, content []byte) []Finding {
 func (s *Scanner) ScanCapped(path string, content []byte, keep int) ([]Finding, map[string]int) {
 	raw := s.detect(path, content, true)
 	cs := resolve(raw) // and raw sorted by start
-	if len(cs) == 0 {
+	al := newAllowLines(content, raw)
+	dec := s.decodedCands(path, content, true)
+	dec.cands = newDecoded(dec.cands, &al)
+	if len(cs) == 0 && len(dec.cands) == 0 {
 		return nil, nil
 	}
 	var more map[string]int
 	kept, keptAllowed := 0, 0
 	pathAllowed := s.pathAllowed(path)
-	n := len(cs)
+	n := len(cs) + len(dec.cands)
 	if keep > 0 {
 		n = min(n, 2*keep)
 	}
 	findings := make([]Finding, 0, n)
 	lc := lineCounter{data: content, line: 1}
-	al := newAllowLines(content, raw)
-	for _, c := range cs {
+	// consider judges the match c, whose secret is decoded when it was
+	// found in encoded text, and keeps its finding within the caps.
+	consider := func(c cand, decoded *decodedCand) {
 		rule := s.rules[c.rule]
 		reason, marked := al.lookup(c)
 		// A finding's text, fingerprint and position are computed before
@@ -873,8 +894,11 @@ func (s *Scanner) ScanCapped(path string, content []byte, keep int) ([]Finding, 
 		// them, the rest once it is kept: past either cap it is only
 		// counted or dropped (a file dense with findings spent a third
 		// of its scan on the reports of dropped ones).
-		var sec, fp string
-		if len(s.allowValues) > 0 || len(s.baseline) > 0 {
+		var sec, fp, enc string
+		if decoded != nil {
+			sec, enc = dec.secret(*decoded), dec.encoding(*decoded)
+		}
+		if sec == "" && (len(s.allowValues) > 0 || len(s.baseline) > 0) {
 			sec = string(content[c.start:c.end])
 		}
 		if len(s.baseline) > 0 {
@@ -900,7 +924,7 @@ func (s *Scanner) ScanCapped(path string, content []byte, keep int) ([]Finding, 
 		switch {
 		case keep <= 0:
 		case allowed && keptAllowed >= keep:
-			continue
+			return
 		case allowed:
 			keptAllowed++
 		case kept >= keep:
@@ -908,7 +932,7 @@ func (s *Scanner) ScanCapped(path string, content []byte, keep int) ([]Finding, 
 				more = map[string]int{}
 			}
 			more[rule.ID]++
-			continue
+			return
 		default:
 			kept++
 		}
@@ -934,11 +958,53 @@ func (s *Scanner) ScanCapped(path string, content []byte, keep int) ([]Finding, 
 			Allowed:     allowed,
 			AllowReason: why,
 			Unjustified: marked && reason == "",
+			Encoding:    enc,
 		}
 		f.EndLine, f.EndCol = lc.pos(c.end)
 		findings = append(findings, f)
 	}
+	for _, c := range cs {
+		consider(c, nil)
+	}
+	for i := range dec.cands {
+		consider(dec.cands[i].cand, &dec.cands[i])
+	}
+	if len(dec.cands) > 0 {
+		slices.SortStableFunc(findings, func(a, b Finding) int { return cmp.Compare(a.Start, b.Start) })
+	}
 	return findings, more
+}
+
+// newDecoded returns the matches found in encoded text whose spans no
+// match of the text as written overlaps (that one is reported), and of
+// those that overlap each other the one whose rule is listed first.
+func newDecoded(dec []decodedCand, al *allowLines) []decodedCand {
+	if len(dec) == 0 {
+		return nil
+	}
+	out := dec[:0]
+	for _, d := range dec {
+		if !al.overlaps(d.cand) {
+			out = append(out, d)
+		}
+	}
+	slices.SortFunc(out, func(a, b decodedCand) int {
+		if a.start != b.start {
+			return cmp.Compare(a.start, b.start)
+		}
+		return cmp.Compare(a.rule, b.rule)
+	})
+	kept := out[:0]
+	for _, d := range out {
+		if n := len(kept); n > 0 && d.start < kept[n-1].end {
+			if d.rule < kept[n-1].rule {
+				kept[n-1] = d
+			}
+			continue
+		}
+		kept = append(kept, d)
+	}
+	return kept
 }
 
 // gitleaksIDs returns the rule IDs a .gitleaksignore entry may name for
@@ -1034,6 +1100,14 @@ func (a *allowLines) overlapping(from, to int) iter.Seq[cand] {
 			}
 		}
 	}
+}
+
+// overlaps reports whether a candidate overlaps c.
+func (a *allowLines) overlaps(c cand) bool {
+	for range a.overlapping(c.start, c.end) {
+		return true
+	}
+	return false
 }
 
 // lookup looks for AllowMarker on the first and the last line of the
@@ -1202,6 +1276,21 @@ func (s *Scanner) Redact(content []byte) []byte {
 	raw := s.detect("", content, false)
 	var sp []maskSpan
 	public := map[string]int{} // distinct secret texts -> their public prefix's length
+	// A secret found in encoded text masks the text it was encoded in,
+	// all of it, wherever that text occurs, unless a secret as written
+	// there is masked already (and shows its public prefix).
+	var al allowLines
+	dec := s.decodedCands("", content, false)
+	if len(dec.cands) > 0 {
+		slices.SortFunc(raw, func(a, b cand) int { return cmp.Compare(a.start, b.start) })
+		al = newAllowLines(content, raw)
+	}
+	for _, d := range dec.cands {
+		if !al.overlaps(d.cand) && !s.valueAllowed(dec.secret(d)) {
+			public[string(content[d.start:d.end])] = 0
+			sp = append(sp, maskSpan{d.start, d.end, 0})
+		}
+	}
 	for _, c := range raw {
 		sec := string(content[c.start:c.end])
 		if s.valueAllowed(sec) {

@@ -19,8 +19,11 @@
 // credential names — and the value of a *_BASE_URL, *_ENDPOINT or
 // *_API_BASE key that is a concrete URL or host:port (the name alone, and
 // placeholders such as <admitted-ca>, ${VAR} or example.com, are fine).
-// Values providers publish as examples are never findings. See
-// docs/secrets.md for the rule families and how to add a rule.
+// Values providers publish as examples are never findings. Text written
+// base64-, hex- or percent-encoded is decoded, up to five layers as
+// gitleaks decodes it, and a secret found in it is reported on the encoded
+// text, its message saying what it was decoded from. See docs/secrets.md
+// for the rule families and how to add a rule.
 //
 // Each finding is reported at the exact position of the secret, its category
 // is the engine's rule id, and its message names the rule and the masked

@@ -173,7 +173,7 @@ func report(rep func(analysis.Diagnostic), file *sotparse.File, found []engine.F
 		if s.Allowed && s.AllowReason != gitleaksInline {
 			continue
 		}
-		msg := fmt.Sprintf("%s: %s (%s)", s.RuleID, s.Description, s.Redacted)
+		msg := fmt.Sprintf("%s: %s (%s)", s.RuleID, s.Description, s.Shown())
 		switch {
 		case s.AllowReason == gitleaksInline:
 			msg += "; gitleaks:allow gives no reason, so check does not accept it: write sotvet:allow-secret -- <reason>"

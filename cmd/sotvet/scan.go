@@ -168,7 +168,7 @@ func cmdScan(args []string, stdout, stderr io.Writer) int {
 			if s.Allowed {
 				continue
 			}
-			msg := fmt.Sprintf("%s: %s (%s)", s.RuleID, s.Description, s.Redacted)
+			msg := fmt.Sprintf("%s: %s (%s)", s.RuleID, s.Description, s.Shown())
 			if s.Unjustified {
 				msg += "; sotvet:allow-secret on this line gives no reason, so it allows nothing"
 			}

@@ -1,0 +1,214 @@
+package secrets
+
+import (
+	"bytes"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/hex"
+	"fmt"
+	"net/url"
+	"strings"
+	"testing"
+)
+
+// drawnToken returns a token of prefix and n characters of base62 drawn
+// now: no file of the repository holds one.
+func drawnToken(t *testing.T, prefix string, n int) string {
+	t.Helper()
+	b := make([]byte, n)
+	if _, err := rand.Read(b); err != nil {
+		t.Fatal(err)
+	}
+	for i := range b {
+		b[i] = base62[int(b[i])%len(base62)]
+	}
+	return prefix + string(b)
+}
+
+func b64(s string) string   { return base64.StdEncoding.EncodeToString([]byte(s)) }
+func hexOf(s string) string { return hex.EncodeToString([]byte(s)) }
+
+// percentAll escapes every byte that is not a letter or a digit, as a
+// URL's query value holds text it carries.
+func percentAll(s string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' {
+			b.WriteByte(c)
+		} else {
+			fmt.Fprintf(&b, "%%%02X", c)
+		}
+	}
+	return b.String()
+}
+
+// TestDecodedSecrets holds the scanner to what gitleaks finds with its
+// default --max-decode-depth: a token written base64-, hex- or
+// percent-encoded, in the forms configuration, environments and URLs
+// hold it, and layers of them. Each is found on the encoded text, says
+// how it was encoded, and Redact leaves neither the encoded text nor the
+// token. A scanner that reads text only as written finds none of them.
+func TestDecodedSecrets(t *testing.T) {
+	s := defaultScanner(t)
+	gh := drawnToken(t, "ghp_", 36)
+	awsSecret := drawnToken(t, "", 40)
+	slack := "xoxb-" + drawnToken(t, "1", 10) + "-" + drawnToken(t, "2", 10) + "-" + drawnToken(t, "", 24)
+	nested := func(s string, n int) string {
+		for range n {
+			s = b64(s)
+		}
+		return s
+	}
+	cases := []struct {
+		name, encoded, line, enc string
+	}{
+		{"base64 in a ConfigMap", b64("GITHUB_TOKEN=" + gh), "  blob: %s\n", "base64"},
+		{"base64url unpadded", b64url("token: " + gh), "cfg=%s\n", "base64"},
+		{"base64 of JSON in JSON", b64(`{"aws_access_key_id": "AKIA` + drawnToken(t, "", 16) + `", "aws_secret_access_key": "` + awsSecret + `"}`), `{"payload": "%s"}` + "\n", "base64"},
+		{"base64 piped to a decoder", b64(gh), "echo %s | base64 -d\n", "base64"},
+		{"base64 in markdown", b64(slack), "The value is `%s`.\n", "base64"},
+		{"hex in an environment file", hexOf("token=" + gh), "CONFIG_HEX=%s\n", "hex"},
+		{"percent in a query", percentAll("aws_secret_access_key=" + awsSecret), "curl 'https://hooks.example.com/x?cfg=%s'\n", "percent"},
+		{"percent of base64", percentAll(b64("GITHUB_TOKEN=" + gh)), "https://ci.example.com/hook?env=%s\n", "percent+base64"},
+		{"base64 of base64", nested(gh, 2), "data: %s\n", "base64+base64"},
+		{"five layers", nested(gh, maxDecodeDepth), "data: %s\n", strings.Repeat("base64+", maxDecodeDepth-1) + "base64"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			content := []byte("# config\n" + fmt.Sprintf(c.line, c.encoded))
+			at := bytes.Index(content, []byte(c.encoded))
+			var hit *Finding
+			found := s.Scan("x.txt", content)
+			for i, f := range found {
+				if f.Start < at+len(c.encoded) && f.End > at {
+					hit = &found[i]
+				}
+			}
+			if hit == nil {
+				t.Fatalf("not found in %q: %v", content, found)
+			}
+			if hit.Encoding != c.enc {
+				t.Errorf("encoding %q, want %q", hit.Encoding, c.enc)
+			}
+			if hit.Line != 2 || hit.Start < at || hit.End > at+len(c.encoded) {
+				t.Errorf("finding at line %d, %d:%d; the encoded text is at line 2, %d:%d", hit.Line, hit.Start, hit.End, at, at+len(c.encoded))
+			}
+			if !strings.Contains(hit.Shown(), "decoded from "+strings.ReplaceAll(c.enc, "+", " then ")) {
+				t.Errorf("shown as %q", hit.Shown())
+			}
+			red := s.Redact(content)
+			if bytes.Contains(red, content[hit.Start:hit.End]) || bytes.Contains(red, []byte(gh)) {
+				t.Errorf("Redact left the secret: %q", red)
+			}
+		})
+	}
+	t.Run("six layers", func(t *testing.T) {
+		// past gitleaks' depth, and this scanner's
+		if found := s.Scan("x.txt", []byte("data: "+nested(gh, maxDecodeDepth+1)+"\n")); len(found) != 0 {
+			t.Errorf("found %v", found)
+		}
+	})
+}
+
+// TestDecodedSecretsAllowed: a decoded secret is allowed as one written
+// plainly is, by a marker on its line, a value allowlist or a baseline of
+// its fingerprint, which is the decoded secret's.
+func TestDecodedSecretsAllowed(t *testing.T) {
+	gh := drawnToken(t, "ghp_", 36)
+	line := "blob: " + b64("GITHUB_TOKEN="+gh)
+	s := defaultScanner(t)
+	found := s.Scan("x.txt", []byte(line+" # sotvet:allow-secret -- revoked fixture\n"))
+	if len(found) != 1 || !found[0].Allowed || found[0].AllowReason != "inline: revoked fixture" {
+		t.Fatalf("marked: %+v", found)
+	}
+	found = s.Scan("x.txt", []byte(line+"\n"))
+	if len(found) != 1 || found[0].Allowed {
+		t.Fatalf("unmarked: %+v", found)
+	}
+	if want := Fingerprint(found[0].RuleID, gh); found[0].Fingerprint != want {
+		t.Errorf("fingerprint %s, want the decoded token's %s", found[0].Fingerprint, want)
+	}
+	cfg := DefaultConfig()
+	cfg.Baseline = map[string]bool{found[0].Fingerprint: true}
+	based, err := NewScanner(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f := based.Scan("x.txt", []byte(line+"\n")); len(f) != 1 || f[0].AllowReason != "baseline" {
+		t.Errorf("baseline: %+v", f)
+	}
+}
+
+// TestDecodedNothing: encoded text that holds no secret, or a secret's
+// stand-in, is no finding: digests, binary, data URIs, text, a query of
+// words, placeholders in base64 and in hex.
+func TestDecodedNothing(t *testing.T) {
+	s := defaultScanner(t)
+	bin := make([]byte, 300)
+	if _, err := rand.Read(bin); err != nil {
+		t.Fatal(err)
+	}
+	sum := sha256.Sum256(bin)
+	texts := []string{
+		"sha256: " + hex.EncodeToString(sum[:]),
+		"github.com/yuin/goldmark v1.8.7 h1:" + base64.StdEncoding.EncodeToString(sum[:]),
+		`"integrity": "sha512-` + base64.StdEncoding.EncodeToString(append(sum[:], sum[:]...)) + `"`,
+		"blob: " + base64.StdEncoding.EncodeToString(bin),
+		`<img src="data:image/png;base64,` + base64.StdEncoding.EncodeToString(append([]byte("\x89PNG\r\n\x1a\n"), bin...)) + `">`,
+		"note: " + b64("The quick brown fox jumps over the lazy dog, twice."),
+		"config: " + b64(`{"name": "web", "replicas": 3, "image": "nginx:1.27"}`),
+		"https://example.com/search?q=" + url.QueryEscape("password reset instructions & token expiry"),
+		"https://example.com/a%20b%2Fc%3Fd",
+		"blob: " + b64("GITHUB_TOKEN=ghp_xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"),
+		"CONFIG_HEX=" + hexOf("password=changeme"),
+		"CONFIG_HEX=" + hexOf("api_key=<your-api-key-here>"),
+		"id: " + b64(`{"alg":"HS256","typ":"JWT"}`),
+		"snake_case_identifier_2024_name and some/long/path/to/a/file_v2.go",
+		// a Basic credential that decodes to no user:password pair, as
+		// Go's own tests of header parsing hold one
+		" Authorization: Basic " + b64("thisisalongstring"),
+	}
+	for _, text := range texts {
+		if found := s.Scan("x.txt", []byte(text+"\n")); len(found) != 0 {
+			t.Errorf("%q: %v", text, found)
+		}
+	}
+}
+
+// TestViewMapsBack: a match in a view of percent-encoded text maps to
+// the bytes it was written in, escapes included; one in base64 to the
+// whole run.
+func TestViewMapsBack(t *testing.T) {
+	data := []byte("x q=a%3Dsecretvalue%26b y " + b64("k=some text here") + " z")
+	v := &view{text: data, pieces: []piece{{at: 0, from: 0, to: int32(len(data)), copied: true}}, tokens: []token{{0, int32(len(data)), 0}}}
+	var nv *view
+	d := &decoding{chains: []string{""}}
+	d.pass(1).views(v, func(v *view) {
+		if nv != nil {
+			t.Fatal("a short text in two views")
+		}
+		nv = v
+	})
+	if nv == nil {
+		t.Fatal("nothing decoded")
+	}
+	for _, c := range []struct{ in, want string }{
+		{"secretvalue", "secretvalue"},
+		{"=secretvalue&", "%3Dsecretvalue%26"},
+		{"some text", b64("k=some text here")},
+	} {
+		i := bytes.Index(nv.text, []byte(c.in))
+		if i < 0 {
+			t.Fatalf("%q not in the view %q", c.in, nv.text)
+		}
+		from, to := nv.orig(i, i+len(c.in))
+		if got := string(data[from:to]); got != c.want {
+			t.Errorf("%q maps to %q, want %q", c.in, got, c.want)
+		}
+		if _, ok := nv.tokenAt(i, i+len(c.in)); !ok {
+			t.Errorf("%q is not in a decoded token", c.in)
+		}
+	}
+}
