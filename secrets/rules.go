@@ -1233,11 +1233,12 @@ func validGeneric(c Candidate) bool {
 		c.Secret, c.entropy = rest, 0
 	}
 	v := c.Secret
+	colonJoined := bytes.IndexByte(v, ':') >= 0 && colonJoinedToken(v)
 	switch {
 	case isPublicKey(v), cutShort(v):
 		return false
-	case bytes.IndexByte(v, ':') >= 0:
-		return false // a URL, a pair or a time; url-credentials reads URLs
+	case bytes.IndexByte(v, ':') >= 0 && !colonJoined:
+		return false // a URL, a time, a reference; url-credentials reads URLs
 	case looksLikePath(v):
 		return false // a path
 	case envNameRE.Match(v):
@@ -1258,7 +1259,7 @@ func validGeneric(c Candidate) bool {
 	if !isHexLower(v) && c.secretEntropy() < genericEntropyFloor(len(v)) {
 		return false // the rule's floor is hex's (see the rule)
 	}
-	if tokenNamed(c.Key) && !tokenAlphabet(v) {
+	if tokenNamed(c.Key) && !tokenAlphabet(v) && !colonJoined {
 		return false // a provider issues keys and tokens in a token's alphabet; "?", "^" or "&" in one is a password's, a template's or a broken paste
 	}
 	if bundleLabel(c) && translationFile(c) {
@@ -1266,6 +1267,47 @@ func validGeneric(c Candidate) bool {
 	}
 	return hasDigit(v) || (hasUpper(v) && hasLower(v))
 }
+
+// colonJoinedToken reports a value that is a token joined by colons to
+// its other parts, as credentials are written: Tableau's token secrets
+// ("<key>==:<secret>"), an account's ID or a user and its key. At most
+// three parts, none empty, each in a token's alphabet, none a URL's, the
+// first no hash's name ("sha256:…" is a digest), none all digits, and
+// one of them a token
+// on its own: 16 bytes or more at the generic floor, with a digit or
+// both cases. A time, an IPv6 address, "host:port" and "ns:name" hold no
+// such part.
+func colonJoinedToken(v []byte) bool {
+	if bytes.Contains(v, []byte("//")) {
+		return false
+	}
+	parts := bytes.Split(v, []byte{':'})
+	if len(parts) > 3 || digestAlgorithmRE.Match(parts[0]) {
+		return false
+	}
+	token := false
+	for _, p := range parts {
+		if len(p) == 0 || !tokenAlphabet(p) || allDigits(p) {
+			return false // an ID of digits before a key is a provider's (Telegram's bots), left to its rule
+		}
+		if len(p) >= 16 && (hasDigit(p) || hasUpper(p) && hasLower(p)) && Entropy(p) >= genericEntropyFloor(len(p)) {
+			token = true
+		}
+	}
+	return token
+}
+
+func allDigits(b []byte) bool {
+	for _, c := range b {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// digestAlgorithmRE matches the name of a hash a digest is prefixed with.
+var digestAlgorithmRE = regexp.MustCompile(`^(?i:sha[0-9]*|sha3-[0-9]+|md[45]|blake2[bs]?|blake3|xxh[0-9]*|crc32c?|sum)$`)
 
 // codeValue reports whether the value holds code's brackets: any bracket
 // in a bare value, which ends at a blank and may cut a call in two
