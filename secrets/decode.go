@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/base64"
 	"math"
+	"regexp"
 	"slices"
 	"sort"
 )
@@ -321,7 +322,13 @@ func (p *pass) build(v *view, segs []segment, wins []viewWindow) *view {
 		}
 		pos := w.start
 		for _, sg := range segs[i:w.segs] {
-			nv.addCopied(v, pos, int(sg.start))
+			if call, quote, ok := decoderCall(v.text[pos:sg.start]); ok {
+				// the literal stands where the call did
+				nv.addCopied(v, pos, pos+call)
+				nv.addCopied(v, pos+quote, int(sg.start))
+			} else {
+				nv.addCopied(v, pos, int(sg.start))
+			}
 			p.addSegment(nv, v, sg)
 			pos = int(sg.end)
 		}
@@ -329,6 +336,30 @@ func (p *pass) build(v *view, segs []segment, wins []viewWindow) *view {
 		i = w.segs
 	}
 	return nv
+}
+
+// decoderCallRE matches, at the end of the text before an encoded run,
+// a call of a decoder its literal opens, in a call that makes text of
+// what it decodes or not (Java's new String(…), .NET's
+// Encoding.UTF8.GetString(…), Python's str(…)): Python's b64decode, unhexlify,
+// bytes.fromhex and unquote, JavaScript's atob, Buffer.from and
+// decodeURIComponent, Ruby's decode64, PHP's base64_decode, hex2bin and
+// rawurldecode, Java's getDecoder().decode and decodeBase64, .NET's
+// FromBase64String, Go's DecodeString, SQL's UNHEX and FROM_BASE64,
+// Terraform's base64decode.
+var decoderCallRE = regexp.MustCompile(`(?i)(?:(?:new\s+)?(?:[\w$]+\.)*(?:GetString|String|str|bytes)\(\s*)?(?:[\w$]+(?:\(\))?\.)*(?:(?:urlsafe_|standard_)?b64decode|decodebytes|decodestring|unhexlify|a2b_hex|a2b_base64|fromhex|unquote(?:_plus|_to_bytes)?|atob|Buffer\.from|decodeURI(?:Component)?|unescape|(?:strict_|urlsafe_)?decode64|base64_?decode|hex2bin|rawurldecode|urldecode|(?:get(?:Url|Mime)?Decoder\(\)\.)decode|decodeBase64|parseBase64Binary|decodeHex|From(?:Base64|Hex)String|UrlDecode|DecodeString|unhex|from_base64)\(\s*\[?\s*[bu]?["'` + "`" + `]$`)
+
+// decoderCall reports whether before ends with a decoder's call and the
+// quote its literal opens with, and where the call and the quote begin:
+// a view of the literal decoded then reads as it was assigned, "key =
+// '…'", where "key = b64decode('…')" is code.
+func decoderCall(before []byte) (call, quote int, ok bool) {
+	from := max(0, len(before)-96)
+	m := decoderCallRE.FindIndex(before[from:])
+	if m == nil {
+		return 0, 0, false
+	}
+	return from + m[0], len(before) - 1, true
 }
 
 // window returns the span of s:e's line in v's text within decodeContext

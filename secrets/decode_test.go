@@ -54,6 +54,8 @@ func TestDecodedSecrets(t *testing.T) {
 	s := defaultScanner(t)
 	gh := drawnToken(t, "ghp_", 36)
 	awsSecret := drawnToken(t, "", 40)
+	apiKey := drawnToken(t, "", 32)
+	password := drawnToken(t, "", 12) + "$^!&" + drawnToken(t, "", 4)
 	slack := "xoxb-" + drawnToken(t, "1", 10) + "-" + drawnToken(t, "2", 10) + "-" + drawnToken(t, "", 24)
 	nested := func(s string, n int) string {
 		for range n {
@@ -74,6 +76,15 @@ func TestDecodedSecrets(t *testing.T) {
 		{"percent of base64", percentAll(b64("GITHUB_TOKEN=" + gh)), "https://ci.example.com/hook?env=%s\n", "percent+base64"},
 		{"base64 of base64", nested(gh, 2), "data: %s\n", "base64+base64"},
 		{"five layers", nested(gh, maxDecodeDepth), "data: %s\n", strings.Repeat("base64+", maxDecodeDepth-1) + "base64"},
+		// a bare key or password handed to a decoder in code: the view
+		// reads the literal where the call stood
+		{"Python b64decode", b64(apiKey), `API_KEY = base64.b64decode("%s").decode()` + "\n", "base64"},
+		{"PHP rawurldecode", percentAll(password), `    'password' => rawurldecode('%s'),` + "\n", "percent"},
+		{"Ruby decode64 of hex", hexOf(b64(apiKey)), `  API_KEY = Base64.decode64(['%s'].pack('H*')).freeze` + "\n", "hex"},
+		{"JavaScript atob", b64(apiKey), `const apiSecret = atob("%s");` + "\n", "base64"},
+		{"Java new String", b64(apiKey), `    private static final String API_SECRET = new String(Base64.getDecoder().decode("%s"));` + "\n", "base64"},
+		{"Python str", b64(apiKey), `api_token = str(base64.urlsafe_b64decode("%s"), "utf-8")` + "\n", "base64"},
+		{"C# FromBase64String", b64(apiKey), `var apiKey = Encoding.UTF8.GetString(Convert.FromBase64String("%s"));` + "\n", "base64"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -99,7 +110,7 @@ func TestDecodedSecrets(t *testing.T) {
 				t.Errorf("shown as %q", hit.Shown())
 			}
 			red := s.Redact(content)
-			if bytes.Contains(red, content[hit.Start:hit.End]) || bytes.Contains(red, []byte(gh)) {
+			if bytes.Contains(red, content[hit.Start:hit.End]) || bytes.Contains(red, []byte(gh)) || bytes.Contains(red, []byte(apiKey)) {
 				t.Errorf("Redact left the secret: %q", red)
 			}
 		})
@@ -169,6 +180,9 @@ func TestDecodedNothing(t *testing.T) {
 		// a Basic credential that decodes to no user:password pair, as
 		// Go's own tests of header parsing hold one
 		" Authorization: Basic " + b64("thisisalongstring"),
+		// decoders' calls of text that is no secret
+		`logo = base64.b64decode("` + base64.StdEncoding.EncodeToString(bin) + `")`,
+		`greeting = b64decode("` + b64("hello world from the docs") + `").decode()`,
 	}
 	for _, text := range texts {
 		if found := s.Scan("x.txt", []byte(text+"\n")); len(found) != 0 {
