@@ -566,6 +566,11 @@ func (p *pass) findRuns(text []byte, lo, hi int, emit func(segment)) {
 			continue
 		}
 		at := len(p.buf)
+		if end, kind, ok := p.wrappedRun(text, s, e, i, hi); ok {
+			emit(segment{start: int32(s), end: int32(end), dec: int32(at), decEnd: int32(len(p.buf)), kind: kind})
+			i = end
+			continue
+		}
 		var ok bool
 		kind, end := "base64", i
 		if allHex(text[s:e]) && e-s >= minHexRun {
@@ -593,6 +598,87 @@ func afterBasic(before []byte) bool {
 		return false
 	}
 	return bytes.EqualFold(b[len(b)-5:], []byte("basic")) && (len(b) == 5 || !isAlnumByte(b[len(b)-6]))
+}
+
+// minWrapped is the shortest line of a run wrapped over lines: the base64
+// command wraps at 76, PEM and OpenSSL at 64, xxd -p at 60.
+const minWrapped = 40
+
+// wrappedRun decodes, into the pass's buffer, the run text[s:e] (pads
+// to pe) continued on the lines below it, as base64 and hex dumps wrap:
+// each line blanks and a run of the first's length, the last no longer
+// and it alone padded. Lines decode one by one (a wrapped line is whole
+// groups of four, or two), and the block ends before the first that
+// does not decode to printable ASCII, so no line is read twice. It
+// returns where the block ends and its encoding; not ok when fewer than
+// two lines decode.
+func (p *pass) wrappedRun(text []byte, s, e, pe, hi int) (end int, kind string, ok bool) {
+	w := e - s
+	hex := allHex(text[s:e])
+	if w < minWrapped || pe != e || hex && w%2 != 0 || !hex && w%4 != 0 || !lineEndAt(text, e, hi) {
+		return 0, "", false
+	}
+	kind = "base64"
+	if hex {
+		kind = "hex"
+	}
+	decode := func(run []byte, pads int) bool {
+		var ok bool
+		if hex {
+			p.buf, ok = appendHexRun(p.buf, run)
+		} else {
+			p.buf, ok = appendBase64Run(p.buf, run, pads)
+		}
+		return ok
+	}
+	at := len(p.buf)
+	if !decode(text[s:e], 0) {
+		p.buf = p.buf[:at]
+		return 0, "", false
+	}
+	lines, end := 1, e
+	for {
+		// the next line: blanks, a run, its pads, its end
+		k := end
+		if k < hi && text[k] == '\r' {
+			k++
+		}
+		k++ // the newline lineEndAt saw
+		for k < hi && (text[k] == ' ' || text[k] == '\t') {
+			k++
+		}
+		rs := k
+		for k < hi && base64Byte(text[k]) && (!hex || isHexDigit(text[k])) && k-rs <= w {
+			k++
+		}
+		re := k
+		for k < hi && k-re < 3 && text[k] == '=' {
+			k++
+		}
+		n := re - rs
+		if n == 0 || n > w || !lineEndAt(text, k, hi) || k > re && hex {
+			break
+		}
+		mark := len(p.buf)
+		if !decode(text[rs:re], k-re) {
+			p.buf = p.buf[:mark]
+			break
+		}
+		lines, end = lines+1, k
+		if n < w || k > re {
+			break // the last line
+		}
+	}
+	if lines < 2 {
+		p.buf = p.buf[:at]
+		return 0, "", false
+	}
+	return end, kind, true
+}
+
+// lineEndAt reports whether text[k:] starts a line's end, or the text's.
+func lineEndAt(text []byte, k, hi int) bool {
+	return k >= hi || text[k] == '\n' || text[k] == '\r' && k+1 < hi && text[k+1] == '\n'
 }
 
 func base64Byte(c byte) bool { return base64Bytes[c] }
@@ -652,12 +738,13 @@ func appendHexRun(dst, run []byte) ([]byte, bool) {
 
 // appendBase64Run appends to dst a run of base64 followed by pads '='
 // decoded, if it decodes to printable ASCII: standard or URL alphabet,
-// not both, padded right or not at all, holding a digit or a symbol (a
-// run of letters is a word).
+// not both, padded right or not at all, holding a digit, a symbol or a
+// pad (a run of letters alone is a word; base64 of text holds no digit
+// more often than a random run does).
 func appendBase64Run(dst, run []byte, pads int) ([]byte, bool) {
 	std := bytes.IndexAny(run, "+/") >= 0
 	url := bytes.IndexAny(run, "-_") >= 0
-	if std && url || !std && !url && bytes.IndexAny(run, "0123456789") < 0 {
+	if std && url || !std && !url && pads == 0 && bytes.IndexAny(run, "0123456789") < 0 {
 		return dst, false
 	}
 	if len(run)%4 == 1 || pads > 0 && (len(run)+pads)%4 != 0 {

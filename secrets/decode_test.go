@@ -26,6 +26,19 @@ func drawnToken(t *testing.T, prefix string, n int) string {
 	return prefix + string(b)
 }
 
+// drawnDigitsOr returns n characters of alphabet drawn now.
+func drawnDigitsOr(t *testing.T, alphabet string, n int) string {
+	t.Helper()
+	b := make([]byte, n)
+	if _, err := rand.Read(b); err != nil {
+		t.Fatal(err)
+	}
+	for i := range b {
+		b[i] = alphabet[int(b[i])%len(alphabet)]
+	}
+	return string(b)
+}
+
 func b64(s string) string   { return base64.StdEncoding.EncodeToString([]byte(s)) }
 func hexOf(s string) string { return hex.EncodeToString([]byte(s)) }
 
@@ -52,11 +65,28 @@ func percentAll(s string) string {
 // token. A scanner that reads text only as written finds none of them.
 func TestDecodedSecrets(t *testing.T) {
 	s := defaultScanner(t)
-	gh := drawnToken(t, "ghp_", 36)
-	awsSecret := drawnToken(t, "", 40)
-	apiKey := drawnToken(t, "", 32)
+	// Each token drawn is one the scanner reports written plainly: what
+	// is under test is that decoding gives the plain form's verdict (a
+	// value or two in a hundred the rules judge otherwise as written: a
+	// 40-character key with no digit, a "foo" in it).
+	draw := func(plain func(string) string, token func() string) string {
+		v := token()
+		for range 50 {
+			if len(s.Scan("x.txt", []byte(plain(v)+"\n"))) > 0 {
+				break
+			}
+			v = token()
+		}
+		return v
+	}
+	gh := draw(func(v string) string { return "GITHUB_TOKEN=" + v }, func() string { return drawnToken(t, "ghp_", 36) })
+	awsSecret := draw(func(v string) string { return `aws_secret_access_key = "` + v + `"` }, func() string { return drawnToken(t, "", 40) })
+	awsID := "AKIA" + drawnDigitsOr(t, "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567", 16)
+	apiKey := draw(func(v string) string { return `API_KEY = "` + v + `"` }, func() string { return drawnToken(t, "", 32) })
 	password := drawnToken(t, "", 12) + "$^!&" + drawnToken(t, "", 4)
-	slack := "xoxb-" + drawnToken(t, "1", 10) + "-" + drawnToken(t, "2", 10) + "-" + drawnToken(t, "", 24)
+	slack := draw(func(v string) string { return v }, func() string {
+		return "xoxb-" + drawnDigitsOr(t, "0123456789", 11) + "-" + drawnDigitsOr(t, "0123456789", 12) + "-" + drawnToken(t, "", 24)
+	})
 	nested := func(s string, n int) string {
 		for range n {
 			s = b64(s)
@@ -68,7 +98,7 @@ func TestDecodedSecrets(t *testing.T) {
 	}{
 		{"base64 in a ConfigMap", b64("GITHUB_TOKEN=" + gh), "  blob: %s\n", "base64"},
 		{"base64url unpadded", b64url("token: " + gh), "cfg=%s\n", "base64"},
-		{"base64 of JSON in JSON", b64(`{"aws_access_key_id": "AKIA` + drawnToken(t, "", 16) + `", "aws_secret_access_key": "` + awsSecret + `"}`), `{"payload": "%s"}` + "\n", "base64"},
+		{"base64 of JSON in JSON", b64(`{"aws_access_key_id": "` + awsID + `", "aws_secret_access_key": "` + awsSecret + `"}`), `{"payload": "%s"}` + "\n", "base64"},
 		{"base64 piped to a decoder", b64(gh), "echo %s | base64 -d\n", "base64"},
 		{"base64 in markdown", b64(slack), "The value is `%s`.\n", "base64"},
 		{"hex in an environment file", hexOf("token=" + gh), "CONFIG_HEX=%s\n", "hex"},
@@ -76,6 +106,10 @@ func TestDecodedSecrets(t *testing.T) {
 		{"percent of base64", percentAll(b64("GITHUB_TOKEN=" + gh)), "https://ci.example.com/hook?env=%s\n", "percent+base64"},
 		{"base64 of base64", nested(gh, 2), "data: %s\n", "base64+base64"},
 		{"five layers", nested(gh, maxDecodeDepth), "data: %s\n", strings.Repeat("base64+", maxDecodeDepth-1) + "base64"},
+		// wrapped over lines, as the base64 command (76) and xxd -p (60)
+		// write a blob
+		{"base64 wrapped at 76", wrap(b64("[default]\naws_access_key_id = "+awsID+"\naws_secret_access_key = "+awsSecret+"\n"), 76, ""), "Content-Transfer-Encoding: base64\n%s\n", "base64"},
+		{"hex wrapped at 60", wrap(hexOf("OPENAI_API_KEY="+gh+"\nLOG_LEVEL=debug\n"), 60, "  "), "  %s\n", "hex"},
 		// a bare key or password handed to a decoder in code: the view
 		// reads the literal where the call stood
 		{"Python b64decode", b64(apiKey), `API_KEY = base64.b64decode("%s").decode()` + "\n", "base64"},
@@ -103,8 +137,8 @@ func TestDecodedSecrets(t *testing.T) {
 			if hit.Encoding != c.enc {
 				t.Errorf("encoding %q, want %q", hit.Encoding, c.enc)
 			}
-			if hit.Line != 2 || hit.Start < at || hit.End > at+len(c.encoded) {
-				t.Errorf("finding at line %d, %d:%d; the encoded text is at line 2, %d:%d", hit.Line, hit.Start, hit.End, at, at+len(c.encoded))
+			if line := bytes.Count(content[:at], []byte("\n")) + 1; hit.Line != line || hit.Start < at || hit.End > at+len(c.encoded) {
+				t.Errorf("finding at line %d, %d:%d; the encoded text is at line %d, %d:%d", hit.Line, hit.Start, hit.End, line, at, at+len(c.encoded))
 			}
 			if !strings.Contains(hit.Shown(), "decoded from "+strings.ReplaceAll(c.enc, "+", " then ")) {
 				t.Errorf("shown as %q", hit.Shown())
@@ -121,6 +155,54 @@ func TestDecodedSecrets(t *testing.T) {
 			t.Errorf("found %v", found)
 		}
 	})
+}
+
+// TestWrappedRun: a run continued on lines of its width, the last no
+// longer, is one block; a line longer than the first, a line that does
+// not decode, or a first line alone is none.
+func TestWrappedRun(t *testing.T) {
+	text := b64(strings.Repeat("password=correct horse battery staple\n", 6))
+	p := &pass{d: &decoding{chains: []string{""}}}
+	try := func(s string) (string, bool) {
+		p.buf = p.buf[:0]
+		b := []byte(s)
+		e := strings.IndexByte(s, '\n')
+		if e < 0 {
+			e = len(s)
+		}
+		end, _, ok := p.wrappedRun(b, 0, e, e, len(b))
+		if !ok {
+			return "", false
+		}
+		return s[:end], true
+	}
+	for _, c := range []struct {
+		in, block string
+		ok        bool
+	}{
+		{wrap(text, 76, "") + "\nnext: line\n", wrap(text, 76, ""), true},
+		{wrap(text, 64, "    ") + "\n", wrap(text, 64, "    "), true},
+		{text[:76] + "\n" + text[76:76+80] + "\n", "", false},                    // longer
+		{text[:76] + "\n" + b64("\x00\x01\x02binary bytes!!") + "\n", "", false}, // does not decode
+		{text[:76] + "\n", "", false},                                            // one line
+		{text[:76] + " and more\n" + text[76:152] + "\n", "", false},             // not at the line's end
+	} {
+		block, ok := try(c.in)
+		if ok != c.ok || block != c.block {
+			t.Errorf("%q: block %q %v, want %q %v", c.in, block, ok, c.block, c.ok)
+		}
+	}
+}
+
+// wrap cuts s into lines of n bytes, each after indent but the first.
+func wrap(s string, n int, indent string) string {
+	var b strings.Builder
+	for len(s) > n {
+		b.WriteString(s[:n] + "\n" + indent)
+		s = s[n:]
+	}
+	b.WriteString(s)
+	return b.String()
 }
 
 // TestDecodedSecretsAllowed: a decoded secret is allowed as one written

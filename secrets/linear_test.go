@@ -269,9 +269,28 @@ func adversarial() map[string]func(n int) []byte {
 		}
 		return append([]byte(b.String()), rep(" ")(n)...)[:n]
 	}
+	// base64 wrapped at 76, of random bytes (each line's first bytes
+	// say no) and of text (one block the length of the file)
+	out["encoded:wrapped-binary"] = func(n int) []byte {
+		return []byte(wrapLines(base64.StdEncoding.EncodeToString(random(base62+"\x00\x01\x02\x80\xff")(n)), 76)[:n])
+	}
+	out["encoded:wrapped-text"] = func(n int) []byte {
+		return []byte(wrapLines(base64.StdEncoding.EncodeToString(entries("secret: %s\n")(n)), 76)[:n])
+	}
 	out["encoded:percent-token"] = entries("token%%3D%s%%26")
 	out["encoded:percent-tokens"] = entries("password%%3D%s%%20 ")
 	return out
+}
+
+// wrapLines cuts s into lines of n bytes.
+func wrapLines(s string, n int) string {
+	var b strings.Builder
+	for len(s) > n {
+		b.WriteString(s[:n] + "\n")
+		s = s[n:]
+	}
+	b.WriteString(s)
+	return b.String()
 }
 
 // TestScanWorkLinear counts the bytes the rules' expressions read when
