@@ -577,7 +577,7 @@ func (p *pass) findRuns(text []byte, lo, hi int, emit func(segment)) {
 			p.buf, ok = appendHexRun(p.buf, text[s:e])
 			kind, end = "hex", e
 		} else {
-			p.buf, ok = appendBase64Run(p.buf, text[s:e], i-e)
+			p.buf, ok = appendBase64Run(p.buf, text[s:e], i-e, true)
 		}
 		if ok {
 			emit(segment{start: int32(s), end: int32(end), dec: int32(at), decEnd: int32(len(p.buf)), kind: kind})
@@ -627,7 +627,7 @@ func (p *pass) wrappedRun(text []byte, s, e, pe, hi int) (end int, kind string, 
 		if hex {
 			p.buf, ok = appendHexRun(p.buf, run)
 		} else {
-			p.buf, ok = appendBase64Run(p.buf, run, pads)
+			p.buf, ok = appendBase64Run(p.buf, run, pads, false) // a line may cut a character in two
 		}
 		return ok
 	}
@@ -737,11 +737,12 @@ func appendHexRun(dst, run []byte) ([]byte, bool) {
 }
 
 // appendBase64Run appends to dst a run of base64 followed by pads '='
-// decoded, if it decodes to printable ASCII: standard or URL alphabet,
+// decoded, if it decodes to printable ASCII (or, with utf16, to printable
+// ASCII in UTF-16LE, appended as ASCII): standard or URL alphabet,
 // not both, padded right or not at all, holding a digit, a symbol or a
 // pad (a run of letters alone is a word; base64 of text holds no digit
 // more often than a random run does).
-func appendBase64Run(dst, run []byte, pads int) ([]byte, bool) {
+func appendBase64Run(dst, run []byte, pads int, utf16 bool) ([]byte, bool) {
 	std := bytes.IndexAny(run, "+/") >= 0
 	url := bytes.IndexAny(run, "-_") >= 0
 	if std && url || !std && !url && pads == 0 && bytes.IndexAny(run, "0123456789") < 0 {
@@ -757,14 +758,39 @@ func appendBase64Run(dst, run []byte, pads int) ([]byte, bool) {
 	// Most runs are not encoded text: their first bytes say so before
 	// the rest is decoded.
 	var head [3]byte
-	if n, err := enc.Decode(head[:], run[:4]); err != nil || !allPrintable(head[:n]) {
+	n, err := enc.Decode(head[:], run[:4])
+	if err != nil || !allPrintable(head[:n]) && !(utf16 && n == 3 && utf16Text(head[:2]) && printableASCII(head[2])) {
 		return dst, false
 	}
 	at := len(dst)
 	dst = slices.Grow(dst, enc.DecodedLen(len(run)))
-	n, err := enc.Decode(dst[at:at+enc.DecodedLen(len(run))], run)
-	if err != nil || !allPrintable(dst[at:at+n]) {
-		return dst[:at], false
+	n, err = enc.Decode(dst[at:at+enc.DecodedLen(len(run))], run)
+	dec := dst[at : at+n]
+	switch {
+	case err != nil:
+	case allPrintable(dec):
+		return dst[:at+n], true
+	case utf16 && utf16Text(dec):
+		// UTF-16LE, as PowerShell's -EncodedCommand and .NET's
+		// Encoding.Unicode write text: its ASCII, one byte a character
+		for i := 0; i < n/2; i++ {
+			dec[i] = dec[2*i]
+		}
+		return dst[:at+n/2], true
 	}
-	return dst[:at+n], true
+	return dst[:at], false
+}
+
+// utf16Text reports whether b is printable ASCII written as UTF-16LE:
+// pairs of a printable byte and a zero.
+func utf16Text(b []byte) bool {
+	if len(b)%2 != 0 {
+		return false
+	}
+	for i := 0; i < len(b); i += 2 {
+		if !printableASCII(b[i]) || b[i+1] != 0 {
+			return false
+		}
+	}
+	return true
 }

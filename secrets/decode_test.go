@@ -26,6 +26,15 @@ func drawnToken(t *testing.T, prefix string, n int) string {
 	return prefix + string(b)
 }
 
+// utf16le is s, ASCII, in UTF-16LE.
+func utf16le(s string) string {
+	b := make([]byte, 0, 2*len(s))
+	for i := 0; i < len(s); i++ {
+		b = append(b, s[i], 0)
+	}
+	return string(b)
+}
+
 // drawnDigitsOr returns n characters of alphabet drawn now.
 func drawnDigitsOr(t *testing.T, alphabet string, n int) string {
 	t.Helper()
@@ -110,6 +119,8 @@ func TestDecodedSecrets(t *testing.T) {
 		// write a blob
 		{"base64 wrapped at 76", wrap(b64("[default]\naws_access_key_id = "+awsID+"\naws_secret_access_key = "+awsSecret+"\n"), 76, ""), "Content-Transfer-Encoding: base64\n%s\n", "base64"},
 		{"hex wrapped at 60", wrap(hexOf("OPENAI_API_KEY="+gh+"\nLOG_LEVEL=debug\n"), 60, "  "), "  %s\n", "hex"},
+		// PowerShell's -EncodedCommand: base64 of UTF-16LE
+		{"PowerShell -EncodedCommand", b64(utf16le(`$env:API_KEY = '` + apiKey + `'; ./sync.ps1`)), "powershell.exe -NoProfile -EncodedCommand %s\n", "base64"},
 		// a bare key or password handed to a decoder in code: the view
 		// reads the literal where the call stood
 		{"Python b64decode", b64(apiKey), `API_KEY = base64.b64decode("%s").decode()` + "\n", "base64"},
