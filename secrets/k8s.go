@@ -37,8 +37,11 @@ func validK8sSecretData(c Candidate) bool {
 	if err != nil {
 		return false // base64 of a placeholder never gets here: IsPlaceholder decodes it
 	}
-	if wordListRE.Match(dec) && !secretKeyName(dataKey(c)) {
-		return false // LOG_LEVEL: info, REGION: eu-west-1: settings kept beside the secrets
+	if (wordListRE.Match(dec) || allDigits(dec)) && !secretKeyName(dataKey(c)) {
+		return false // LOG_LEVEL: info, REGION: eu-west-1, APP_ID: 123456: settings kept beside the secrets
+	}
+	if k8sNoSecret(dec) {
+		return false
 	}
 	// The YAML document around the match: between "---" lines.
 	ctx := c.Context
@@ -71,6 +74,71 @@ func validK8sSecretData(c Candidate) bool {
 		}
 	}
 	return false
+}
+
+// k8sNoSecret reports a Secret's value that decodes to what is not a
+// secret itself: the name of the variable or the reference that holds one
+// (POSTGRES_PASSWORD, vault:secret/data/app#password, an ARN, ${VAR}), a
+// path, a certificate or a public key; or a document (lines of a config
+// file, a JSON object), which the scanner reads decoded, line by line,
+// where its rules judge what each line assigns (decode.go) and a config
+// of placeholders or of settings is no finding.
+func k8sNoSecret(dec []byte) bool {
+	v := bytes.TrimSpace(dec)
+	if bytes.Contains(v, []byte(`"auths"`)) {
+		return !registryCredential(v) // a registry's config: its auth entries say
+	}
+	return len(v) == 0 || standsForSecret(v) || k8sDocument(v)
+}
+
+// registryAuthRE matches an entry of a registry config (.dockercfg,
+// .dockerconfigjson) that holds a credential: an auth or a password.
+var registryAuthRE = lazyRE.New(`"(?:auth|password|identitytoken)"\s*:\s*"([^"]+)"`)
+
+// registryCredential reports a registry config with a credential in it:
+// an auth that is no user alone ("ci-pull:" in base64), or a password.
+// A config of a credentials store or of users alone holds none.
+func registryCredential(v []byte) bool {
+	for _, m := range registryAuthRE.FindAllSubmatchIndex(v, -1) {
+		dec, err := base64.StdEncoding.DecodeString(string(v[m[2]:m[3]]))
+		if err != nil || !standsForSecret(bytes.TrimSpace(dec)) {
+			return true
+		}
+	}
+	return false
+}
+
+// standsForSecret reports decoded text that names a secret, or what is
+// public, rather than being one: the variable or the reference that holds
+// it, a path, a certificate or a public key, a user and a colon with no
+// password after it (a registry's "auth" of "ci-pull:").
+func standsForSecret(v []byte) bool {
+	switch {
+	case envNameRE.Match(v), looksLikePath(v), isPublicKey(v):
+		return true
+	case bytes.HasPrefix(v, []byte("-----BEGIN CERTIFICATE")), bytes.HasPrefix(v, []byte("-----BEGIN PUBLIC KEY")):
+		return true
+	case secretReferenceRE.Match(v):
+		return true
+	case bytes.IndexByte(v, ':') == len(v)-1 && len(v) > 1 && bytes.IndexAny(v, " \t\n") < 0:
+		return true
+	}
+	return false
+}
+
+// secretReferenceRE matches a value that names where a secret is kept.
+var secretReferenceRE = lazyRE.New(`^(?:(?i:vault|arn|ref\+[a-z]+|secretsmanager|awssm|azurekv|gcpsm|op|doppler|env|file)://?|vault:|arn:aws|\$\{|\{\{|\$\(|projects/[^/]+/secrets/)`)
+
+// k8sDocument reports decoded text that is a document, printable: two
+// lines or more that are not one PEM block, or a JSON object.
+func k8sDocument(v []byte) bool {
+	if !allPrintable(v) || bytes.HasPrefix(v, []byte("-----BEGIN")) {
+		return false
+	}
+	if v[0] == '{' && v[len(v)-1] == '}' {
+		return true
+	}
+	return bytes.Count(v, []byte("\n")) >= 1
 }
 
 // indentOf counts the leading blanks of a line.

@@ -486,7 +486,7 @@ func placeholderDecoded(dec []byte) bool {
 			return false
 		}
 	}
-	return isPlaceholder(dec, false)
+	return isPlaceholder(dec, false) || standsForSecret(dec)
 }
 
 // sampleURLPassword reports whether ctx[ss:se] is the password of a URL's
