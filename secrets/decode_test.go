@@ -16,14 +16,7 @@ import (
 // now: no file of the repository holds one.
 func drawnToken(t *testing.T, prefix string, n int) string {
 	t.Helper()
-	b := make([]byte, n)
-	if _, err := rand.Read(b); err != nil {
-		t.Fatal(err)
-	}
-	for i := range b {
-		b[i] = base62[int(b[i])%len(base62)]
-	}
-	return prefix + string(b)
+	return prefix + drawnDigitsOr(t, base62, n)
 }
 
 // utf16le is s, ASCII, in UTF-16LE.

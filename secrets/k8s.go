@@ -37,7 +37,7 @@ func validK8sSecretData(c Candidate) bool {
 	if err != nil {
 		return false // base64 of a placeholder never gets here: IsPlaceholder decodes it
 	}
-	if (wordListRE.Match(dec) || allDigits(dec)) && !secretKeyName(dataKey(c)) {
+	if (wordListRE.Match(dec) || isDigits(dec)) && !secretKeyName(dataKey(c)) {
 		return false // LOG_LEVEL: info, REGION: eu-west-1, APP_ID: 123456: settings kept beside the secrets
 	}
 	if k8sNoSecret(dec) {

@@ -1287,7 +1287,7 @@ func colonJoinedToken(v []byte) bool {
 	}
 	token := false
 	for _, p := range parts {
-		if len(p) == 0 || !tokenAlphabet(p) || allDigits(p) {
+		if len(p) == 0 || !tokenAlphabet(p) || isDigits(p) {
 			return false // an ID of digits before a key is a provider's (Telegram's bots), left to its rule
 		}
 		if len(p) >= 16 && (hasDigit(p) || hasUpper(p) && hasLower(p)) && Entropy(p) >= genericEntropyFloor(len(p)) {
@@ -1295,15 +1295,6 @@ func colonJoinedToken(v []byte) bool {
 		}
 	}
 	return token
-}
-
-func allDigits(b []byte) bool {
-	for _, c := range b {
-		if c < '0' || c > '9' {
-			return false
-		}
-	}
-	return true
 }
 
 // digestAlgorithmRE matches the name of a hash a digest is prefixed with.

@@ -840,10 +840,22 @@ func resolve(cs []cand) []cand {
 		n++
 		last = c
 	}
-	out := make([]cand, 0, n)
+	return keepFirstRule(make([]cand, 0, n), cs)
+}
+
+// spanned is a match: a cand, or one with more to it.
+type spanned interface{ match() cand }
+
+func (c cand) match() cand { return c }
+
+// keepFirstRule appends to out the matches of cs, sorted by start, that
+// survive: among overlapping ones, the one from the rule listed first.
+// out may be cs[:0].
+func keepFirstRule[T spanned](out, cs []T) []T {
 	for _, c := range cs {
-		if n := len(out); n > 0 && c.start < out[n-1].end {
-			if c.rule < out[n-1].rule {
+		m := c.match()
+		if n := len(out); n > 0 && m.start < out[n-1].match().end {
+			if m.rule < out[n-1].match().rule {
 				out[n-1] = c
 			}
 			continue
@@ -994,17 +1006,7 @@ func newDecoded(dec []decodedCand, al *allowLines) []decodedCand {
 		}
 		return cmp.Compare(a.rule, b.rule)
 	})
-	kept := out[:0]
-	for _, d := range out {
-		if n := len(kept); n > 0 && d.start < kept[n-1].end {
-			if d.rule < kept[n-1].rule {
-				kept[n-1] = d
-			}
-			continue
-		}
-		kept = append(kept, d)
-	}
-	return kept
+	return keepFirstRule(out[:0], out)
 }
 
 // gitleaksIDs returns the rule IDs a .gitleaksignore entry may name for
