@@ -192,6 +192,19 @@ func TestCountMatchesIsFindAll(t *testing.T) {
 	})
 }
 
+// randomPhrase joins 1 to most words drawn from words, one in foldOneIn
+// of them with fold's letters put in.
+func randomPhrase(rng *rand.Rand, words []string, most, foldOneIn int, fold *strings.Replacer) string {
+	parts := make([]string, 1+rng.IntN(most))
+	for i := range parts {
+		parts[i] = words[rng.IntN(len(words))]
+		if rng.IntN(foldOneIn) == 0 {
+			parts[i] = fold.Replace(parts[i])
+		}
+	}
+	return strings.Join(parts, " ")
+}
+
 // TestRoleHedgeGatesImplied: a sentence that hedged, history or
 // hedgedWhen matches holds one of its words as hedgeWordsIn reads them
 // (a byte beyond ASCII counts as any: ſ folds to s, the Kelvin sign to
@@ -205,14 +218,7 @@ func TestRoleHedgeGatesImplied(t *testing.T) {
 	rng := rand.New(rand.NewPCG(13, 14))
 	var hedges, histories, whens, skipped int
 	for range 20000 {
-		parts := make([]string, 1+rng.IntN(8))
-		for i := range parts {
-			parts[i] = words[rng.IntN(len(words))]
-			if rng.IntN(20) == 0 {
-				parts[i] = fold.Replace(parts[i])
-			}
-		}
-		l := strings.Join(parts, " ")
+		l := randomPhrase(rng, words, 8, 20, fold)
 		hedge, hist, when := hedgeWordsIn(l)
 		if !hedge || !hist || !when {
 			skipped++
@@ -250,14 +256,7 @@ func TestLabelGatesImplied(t *testing.T) {
 	rng := rand.New(rand.NewPCG(9, 10))
 	var failed, context, command, folded int
 	for range 20000 {
-		parts := make([]string, 1+rng.IntN(6))
-		for i := range parts {
-			parts[i] = words[rng.IntN(len(words))]
-			if rng.IntN(10) == 0 {
-				parts[i] = fold.Replace(parts[i])
-			}
-		}
-		l := strings.Join(parts, " ")
+		l := randomPhrase(rng, words, 6, 10, fold)
 		f, c := readLabel(l)
 		wf, wc, wk := failedLabel.MatchString(l), contextLabel.MatchString(l), commandLabel.MatchString(l)
 		if f != wf || c != wc {
