@@ -7,6 +7,7 @@ import (
 	"math/bits"
 	"regexp"
 	"regexp/syntax"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -325,6 +326,116 @@ type allowlist struct {
 	stops     *stopSet
 	paths     *regexSet
 	commits   bool // has commit criteria, which a file scan never meets
+	// lettersOnly stands for the expression ^[a-zA-Z_.-]+$ (gitleaks'
+	// generic rule: a name, not a value), which sotvet reads as
+	// lettersOnlyName: a random run of letters is a value.
+	lettersOnly bool
+}
+
+// lettersOnlyExpr is the allowlist expression lettersOnlyName replaces.
+const lettersOnlyExpr = `^[a-zA-Z_.-]+$`
+
+// lettersOnlyName is what gitleaks' ^[a-zA-Z_.-]+$ stands for: a value
+// of letters and separators that is a name, a word or a mode. A key drawn
+// at random from letters and digits holds no digit about one time in 280
+// at 32 bytes ((52/62)^32), and gitleaks drops it; a run of letters whose
+// case flips as a random draw's does (randomLetters) is kept as a value.
+func lettersOnlyName(v []byte) bool {
+	for _, b := range v {
+		if !('a' <= b|0x20 && b|0x20 <= 'z' || b == '_' || b == '.' || b == '-') {
+			return false
+		}
+	}
+	return len(v) > 0 && !randomLetters(v)
+}
+
+// randomLetters reports whether v, letters only, reads as drawn at random
+// rather than written: 20 bytes or more of both cases, with the entropy
+// of a draw (log2(n) - 0.6 bits a byte, at most 4: about what a draw of
+// n from 52 letters has, less two of its deviations), whose case flips
+// between neighbours at least three times in ten (a draw flips about
+// every other byte), and of whose camel-case words (camelWords) at least
+// two, and a quarter, read as no word: "dm", "Jf", "Kfxqw". A name's words
+// read as words or acronyms ("NSURLSessionDataTaskDelegate",
+// "getUserAccountSettingsHandler"); identifierValue is not asked, as it
+// takes a draw's runs of capitals for acronyms.
+func randomLetters(v []byte) bool {
+	if len(v) < 20 || !hasUpper(v) || !hasLower(v) || Entropy(v) < min(4, math.Log2(float64(len(v)))-0.6) {
+		return false
+	}
+	flips := 0
+	for i := 1; i < len(v); i++ {
+		a, b := v[i-1], v[i]
+		if !('a' <= a|0x20 && a|0x20 <= 'z') || !('a' <= b|0x20 && b|0x20 <= 'z') {
+			return false
+		}
+		if (a < 'a') != (b < 'a') {
+			flips++
+		}
+	}
+	if flips*10 < 3*(len(v)-1) {
+		return false
+	}
+	words, odd := 0, 0
+	camelWords(v, func(w []byte) {
+		words++
+		if !camelWordReads(w) {
+			odd++
+		}
+	})
+	return odd >= 2 && odd*4 >= words
+}
+
+// codeAbbreviations are the abbreviations without a vowel that names in
+// code are made of: Go's own tree holds "CheckPtrAlignmentNoPtr",
+// "vbMsgBoxSetForeground" and "writeDebugRngListsHdr".
+var codeAbbreviations = map[string]bool{
+	"bg": true, "btn": true, "cb": true, "cfg": true, "cmd": true, "cmp": true, "cnt": true, "cr": true,
+	"ctx": true, "db": true, "dst": true, "fg": true, "fmt": true, "fn": true, "fs": true, "hdr": true,
+	"js": true, "kv": true, "lcl": true, "lst": true, "mgr": true, "ms": true, "msg": true, "nm": true,
+	"ns": true, "pkg": true, "pt": true, "ptr": true, "px": true, "pwd": true, "rng": true, "src": true,
+	"srv": true, "str": true, "svc": true, "tmp": true, "ts": true, "txt": true, "ws": true, "xml": true,
+}
+
+// camelWords calls f with each word of the letters v as camel case writes
+// them: a word starts at a capital after a small letter, and at the last
+// capital of a run followed by a small letter ("HTTPSUrl": "HTTPS", "Url").
+func camelWords(v []byte, f func([]byte)) {
+	start := 0
+	for i := 1; i < len(v); i++ {
+		up, prevUp := v[i] < 'a', v[i-1] < 'a'
+		nextLow := i+1 < len(v) && v[i+1] >= 'a'
+		if up && (!prevUp || nextLow) {
+			f(v[start:i])
+			start = i
+		}
+	}
+	f(v[start:])
+}
+
+// camelWordReads reports whether a camel-case word reads as a word: an
+// acronym (capitals only, at most five), one of code's abbreviations
+// without a vowel (codeAbbreviations: "Ptr", "Src"), or letters holding a
+// vowel with no more than four consonants in a row ("Benchmark").
+func camelWordReads(w []byte) bool {
+	if len(w) <= 5 && !hasLower(w) {
+		return true
+	}
+	if len(w) <= 4 && codeAbbreviations[strings.ToLower(string(w))] {
+		return true
+	}
+	vowel, run := false, 0
+	for _, c := range w {
+		switch c | 0x20 {
+		case 'a', 'e', 'i', 'o', 'u', 'y':
+			vowel, run = true, 0
+		default:
+			if run++; run > 4 {
+				return false
+			}
+		}
+	}
+	return vowel
 }
 
 // mustAllowlist compiles an allowlist of the embedded file, which
@@ -354,7 +465,12 @@ func compileAllowlist(a gitleaksrules.Allowlist) (*allowlist, error) {
 		return nil, fmt.Errorf("unknown regexTarget %q", a.RegexTarget)
 	}
 	var err error
-	if al.regexes, err = newRegexSet(a.Regexes); err != nil {
+	regexes := a.Regexes
+	if i := slices.Index(regexes, lettersOnlyExpr); i >= 0 && al.target == "secret" {
+		al.lettersOnly = true
+		regexes = slices.Delete(slices.Clone(regexes), i, i+1)
+	}
+	if al.regexes, err = newRegexSet(regexes); err != nil {
 		return nil, err
 	}
 	if al.paths, err = newRegexSet(a.Paths); err != nil {
@@ -381,7 +497,7 @@ func (al *allowlist) allows(c Candidate) bool {
 			}
 			t = c.Line()
 		}
-		return al.regexes.any(t)
+		return al.lettersOnly && lettersOnlyName(t) || al.regexes.any(t)
 	}
 	stopHit := func() bool { return al.stops.any(c.Secret) }
 	// A path criterion holds only for a named file: Redact, which knows no
@@ -405,7 +521,7 @@ func (al *allowlist) allows(c Candidate) bool {
 		for _, crit := range []struct {
 			present bool
 			hit     func() bool
-		}{{al.paths.len() > 0, pathHit}, {len(al.stopWords) > 0, stopHit}, {al.regexes.len() > 0, regexHit}} {
+		}{{al.paths.len() > 0, pathHit}, {len(al.stopWords) > 0, stopHit}, {al.regexes.len() > 0 || al.lettersOnly, regexHit}} {
 			if !crit.present {
 				continue
 			}
@@ -417,7 +533,7 @@ func (al *allowlist) allows(c Candidate) bool {
 		return n > 0
 	}
 	// The stop words first: cheaper than an expression.
-	return (al.paths.len() > 0 && pathHit()) || (len(al.stopWords) > 0 && stopHit()) || (al.regexes.len() > 0 && regexHit())
+	return (al.paths.len() > 0 && pathHit()) || (len(al.stopWords) > 0 && stopHit()) || ((al.regexes.len() > 0 || al.lettersOnly) && regexHit())
 }
 
 // genericKeyIsSecret applies the built-in generic rule's judgement of the

@@ -43,7 +43,7 @@ func (s *stopSet) any(text []byte) bool {
 		}
 		if s.words[string(w)] {
 			start := next - len(w)
-			if len(w) >= 16 || !holdsRandomRun(text[:start]) && !holdsRandomRun(text[next:]) {
+			if len(w) >= 16 || !holdsRandomRun(text[:start]) && !holdsRandomRun(text[next:]) && !randomAroundWord(text, start, next) {
 				return true
 			}
 		}
@@ -52,20 +52,52 @@ func (s *stopSet) any(text []byte) bool {
 }
 
 // holdsRandomRun reports whether v has a run of 16 or more letters and
-// digits that mixes both at 3.5 bits a byte or more and does not read as
-// a name in code (identifierValue: "DisableS3ExpressSessionAuth").
+// digits that reads as drawn at random (randomRun).
 func holdsRandomRun(v []byte) bool {
 	for i := 0; i < len(v); {
 		j := i
 		for j < len(v) && isAlnum(v[j]) {
 			j++
 		}
-		if run := v[i:j]; len(run) >= 16 && hasDigit(run) && hasLetter(run) && Entropy(run) >= 3.5 && !identifierValue(run) {
+		if run := v[i:j]; len(run) >= 16 && randomRun(run) {
 			return true
 		}
 		i = j + 1
 	}
 	return false
+}
+
+// randomAroundWord reports whether the run of letters and digits that
+// holds text[start:next] is random once that word is taken out of it: a
+// three-letter stop word ("mod", "vpn") read in the middle of a 32-byte
+// token ("…L9gybMOdH9cd…") leaves two random runs of 14 and 15 bytes,
+// each under holdsRandomRun's 16, and dropped about one random key in
+// three hundred. A value of words ("exampleKey1234") leaves too little.
+func randomAroundWord(text []byte, start, next int) bool {
+	from, to := start, next
+	for from > 0 && isAlnum(text[from-1]) {
+		from--
+	}
+	for to < len(text) && isAlnum(text[to]) {
+		to++
+	}
+	if (start-from)+(to-next) < 16 {
+		return false
+	}
+	var buf [128]byte
+	rest := append(append(buf[:0], text[from:start]...), text[next:to]...)
+	return randomRun(rest)
+}
+
+// randomRun reports whether the run of letters and digits v reads as
+// drawn at random: letters and digits mixed at 3.5 bits a byte that do
+// not read as a name in code (identifierValue: "DisableS3ExpressSessionAuth"),
+// or letters alone whose case flips as a draw's does (randomLetters).
+func randomRun(v []byte) bool {
+	if !hasDigit(v) {
+		return randomLetters(v)
+	}
+	return hasLetter(v) && Entropy(v) >= 3.5 && !identifierValue(v)
 }
 
 // anyValueWord reports whether one of v's words (nextValueWord), in lower

@@ -1,0 +1,131 @@
+package secrets
+
+import (
+	"go/scanner"
+	gotoken "go/token"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+)
+
+// TestStopWordInsideToken: a stop word read in the middle of a random
+// key ("…L9gybMOdH9cd…" holds "mod") is not the value's word. Both sides
+// are under 16 bytes, which holdsRandomRun alone did not count as random:
+// about one random 32-byte key in three hundred was dropped so.
+func TestStopWordInsideToken(t *testing.T) {
+	s := defaultScanner(t)
+	for _, w := range []string{"Mod", "Vpn", "Art", "Cat", "Dev", "Url", "Hub", "Box", "Salt", "Good", "Math", "Push"} {
+		for range 5 {
+			// The word stands alone as camel case splits it (a small
+			// letter before, a capital after), with 14 bytes each side
+			// and a digit in each, so that the draw is a key's.
+			v := drawnDigitsOr(t, base62, 12) + "7q" + w + "X4" + drawnDigitsOr(t, base62, 12)
+			line := "api_key = \"" + v + "\"\n"
+			if fs := s.Scan("config.py", []byte(line)); len(fs) == 0 {
+				t.Errorf("%q: no finding", line)
+			}
+		}
+	}
+	// A value made of words keeps its stop word.
+	for _, v := range []string{"my_mod_token_name", "ModLoaderApiKeyName", "vpn-client-secret-path"} {
+		line := "api_key = \"" + v + "\"\n"
+		if fs := s.Scan("config.py", []byte(line)); len(fs) > 0 {
+			t.Errorf("%q: %s", line, fs[0].RuleID)
+		}
+	}
+}
+
+// TestRandomLettersKeys: a key drawn from letters and digits that holds
+// no digit (one 32-byte key in 280) is still a key when its letters read
+// as drawn. gitleaks' generic rule drops every value of letters alone
+// (^[a-zA-Z_.-]+$); randomLetters keeps most draws.
+func TestRandomLettersKeys(t *testing.T) {
+	const letters = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+	s := defaultScanner(t)
+	const n = 200
+	found := 0
+	for range n {
+		line := "export API_KEY=" + drawnDigitsOr(t, letters, 32) + "\n"
+		if len(s.Scan("deploy.env", []byte(line))) > 0 {
+			found++
+		}
+	}
+	// randomLetters takes ~78 % of 32-letter draws; the floor leaves
+	// room for the draw (a standard deviation is ~3 points at n=200).
+	if found*100 < 65*n {
+		t.Errorf("found %d of %d keys of letters alone, want at least 65 %%", found, n)
+	}
+	// Letters written as names stay silent.
+	for _, v := range []string{"getUserAccountSettingsHandler", "NSURLSessionDataTaskDelegate", "myApiKeyForTheServiceNow", "CheckPtrAlignmentNoPtr"} {
+		line := "export API_KEY=" + v + "\n"
+		if fs := s.Scan("deploy.env", []byte(line)); len(fs) > 0 {
+			t.Errorf("%q: %s", line, fs[0].RuleID)
+		}
+	}
+}
+
+// TestRandomLettersNotNames reads the names of Go's own source tree,
+// written by nobody here: no identifier of 20 letters or more, of both
+// cases, reads as drawn at random.
+func TestRandomLettersNotNames(t *testing.T) {
+	root := filepath.Join(runtime.GOROOT(), "src")
+	if _, err := os.Stat(filepath.Join(root, "go", "token")); err != nil {
+		t.Skipf("Go's source tree is not at %s: %v", root, err)
+	}
+	seen := map[string]bool{}
+	files := 0
+	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			if d.Name() == "testdata" {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !strings.HasSuffix(p, ".go") || strings.HasSuffix(p, "_test.go") {
+			return nil
+		}
+		if files++; sampledSweeps() && files%3 != 0 {
+			return nil
+		}
+		src, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		var sc scanner.Scanner
+		sc.Init(gotoken.NewFileSet().AddFile(p, -1, len(src)), src, nil, 0)
+		for {
+			_, tok, lit := sc.Scan()
+			if tok == gotoken.EOF {
+				break
+			}
+			if tok == gotoken.IDENT && len(lit) >= 20 && !strings.ContainsAny(lit, "_0123456789") {
+				seen[lit] = true
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for id := range seen {
+		v := []byte(id)
+		if !hasUpper(v) || !hasLower(v) {
+			continue
+		}
+		n++
+		if randomLetters(v) {
+			t.Errorf("%s reads as drawn at random", id)
+		}
+	}
+	if n < 500 {
+		t.Fatalf("only %d names of 20 letters or more under %s", n, root)
+	}
+	t.Logf("%d names read", n)
+}
