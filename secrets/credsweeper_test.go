@@ -177,7 +177,7 @@ func TestCredSweeperSamples(t *testing.T) {
 // and binaries, the 3 private keys and the 2 bait values as above; 17
 // passwords after their names in its document samples, above those
 // files' "FALSE:" section and listed in no expected output ("Password
-// Prl23Db#@", "-pw Prl23Db#@", "<password>IhqSb1Gg</password>", "master
+// Prl23Db#@", "-pw Prl23Db#@", a password XML element, "master
 // account:pw IhqSb1Gg", "ID master PWD dipPr187Gg!"); 2 values of the
 // key/value structures its own sample says "can be combined"
 // (key_value.json, struct.json); and encoded_data's base64 written a few

@@ -279,6 +279,13 @@ func adversarial() map[string]func(n int) []byte {
 	}
 	out["encoded:percent-token"] = entries("token%%3D%s%%26")
 	out["encoded:percent-tokens"] = entries("password%%3D%s%%20 ")
+	// terminal.go: coloured tokens, colours alone, sequences that never
+	// end, written-out escapes and backslashes that are none
+	out["terminal:coloured-tokens"] = entries("\x1b[1;32mtoken=%s\x1b[0m ")
+	out["terminal:colours"] = rep("\x1b[93m\x1b[0m")
+	out["terminal:open-sequences"] = rep("\x1b[1;2;3;4;5;6;7;8;9")
+	out["terminal:written-out"] = entries("\\u001b[31mapi_key: %s\\u001b[0m ")
+	out["terminal:backslashes"] = rep("\\")
 	return out
 }
 

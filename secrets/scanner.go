@@ -295,6 +295,8 @@ type span struct{ start, end int }
 // path is the file's path for Rule.Path and gitleaks path allowlists; scan
 // is false under Redact, which runs every rule on every text.
 func (s *Scanner) detect(path string, data []byte, scan bool) []cand {
+	// Read as a terminal shows it (terminal.go): offsets are the text's.
+	data = withoutTerminalEscapes(data)
 	sc := s.getScratch()
 	defer s.scratch.Put(sc)
 	sc.memo.reset(data)
