@@ -36,7 +36,69 @@ const (
 
 	// Found missing on a second such set, round eighteen; ranked last.
 	RuleFCMServerKey = "fcm-server-key"
+
+	// Found missing on a peer's own test suite (CredSweeper's samples),
+	// round thirty-five; ranked last as well.
+	RuleSalesforceAccessToken = "salesforce-access-token"
+	RuleNATSSeed              = "nats-nkey-seed"
+	RuleGoogleRefreshToken    = "google-oauth-refresh-token"
 )
+
+// signedFormatRules are provider formats whose shape names them, no name
+// on the line needed, written from each provider's documentation:
+//   - a Salesforce access token (a session ID): the org's ID, 15
+//     characters beginning "00D", an "!", and the session's part, about
+//     96 characters of letters, digits, "." and "_" ("00D…!AR…");
+//   - a NATS NKey seed: "S", the key's type (U user, A account, O
+//     operator, N server, C cluster, X curve), and 56 characters of
+//     base32, 58 in all (docs.nats.io, "NKeys");
+//   - a Google OAuth 2.0 refresh token: "1//0" and some 40 to 200
+//     characters of base64url (developers.google.com, OAuth 2.0
+//     Playground output; the access token it refreshes is ya29.).
+func signedFormatRules() []*Rule {
+	return []*Rule{
+		{
+			ID:          RuleSalesforceAccessToken,
+			Description: "Salesforce access token (session ID: org ID, \"!\", session)",
+			builtinRE:   builtinExpr(`\b(?P<secret>00D[A-Za-z0-9]{12}![A-Za-z0-9._]{80,})(?:[^A-Za-z0-9._]|$)`),
+			Entropy:     4,
+			Keywords:    []string{"00d"},
+			Validate:    func(c Candidate) bool { return len(c.Secret) <= 160 },
+		},
+		{
+			ID:          RuleNATSSeed,
+			Description: "NATS NKey seed (private key)",
+			builtinRE:   builtinExpr(`(?:^|[^A-Za-z0-9_])(?P<secret>S[UAONCX][A-Z2-7]{56})(?:[^A-Za-z0-9_]|$)`),
+			Entropy:     3.5,
+			Keywords:    []string{"su", "sa", "so", "sn", "sc", "sx"},
+			Gate:        natsSeedGate,
+		},
+		{
+			ID:          RuleGoogleRefreshToken,
+			Description: "Google OAuth 2.0 refresh token",
+			builtinRE:   builtinExpr(`(?:^|[^A-Za-z0-9_/-])(?P<secret>1//0[A-Za-z0-9_-]{40,})(?:[^A-Za-z0-9_-]|$)`),
+			Entropy:     4,
+			Keywords:    []string{"1//0"},
+			Validate:    func(c Candidate) bool { return len(c.Secret) <= 220 && mixedClasses(c.Secret[4:]) },
+		},
+	}
+}
+
+// natsSeedGate holds at a keyword hit ("su", "sa", …: two letters many
+// words hold) only where a seed can start: at a word's start, upper
+// case, with 56 more upper-case base32 characters after it.
+func natsSeedGate(data []byte, i int) bool {
+	st := i - 1 // the hit's first byte: keywords are two bytes
+	if st < 0 || data[st] != 'S' || st > 0 && isAlnum(data[st-1]) || st+58 > len(data) {
+		return false
+	}
+	for _, c := range data[st+2 : st+58] {
+		if !('A' <= c && c <= 'Z' || '2' <= c && c <= '7') {
+			return false
+		}
+	}
+	return true
+}
 
 // fcmServerKeyRule is Firebase Cloud Messaging's legacy server key: an
 // "AAAA" project prefix of 11 characters, a colon, and a token that

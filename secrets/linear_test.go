@@ -286,6 +286,12 @@ func adversarial() map[string]func(n int) []byte {
 	out["terminal:open-sequences"] = rep("\x1b[1;2;3;4;5;6;7;8;9")
 	out["terminal:written-out"] = entries("\\u001b[31mapi_key: %s\\u001b[0m ")
 	out["terminal:backslashes"] = rep("\\")
+	// signedFormatRules: two-letter keywords dense, seeds one short,
+	// refresh-token and session prefixes
+	out["line:nats-pairs"] = rep("SUSASOSNSCSX")
+	out["line:nats-short-seeds"] = rep("SUABCDEFGHIJKLMNOPQRSTUVWXYZ234567ABCDEFGHIJKLMNOPQRSTU ")
+	out["line:refresh-prefix"] = rep("1//0")
+	out["line:salesforce-org"] = rep("00DAbCdEfGhIjKl!")
 	return out
 }
 

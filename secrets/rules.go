@@ -273,6 +273,7 @@ func defaultRules(thirdParty bool) []*Rule {
 			out = append(out, r)
 		}
 		out = append(out, fcmServerKeyRule())
+		out = append(out, signedFormatRules()...)
 		// the sentence forms (proseplain.go) before the notes forms,
 		// which read the same "with password …" and "パスワードは …" less
 		// strictly: the stricter rule names the finding

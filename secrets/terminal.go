@@ -41,8 +41,8 @@ func withoutTerminalEscapes(data []byte) []byte {
 		}
 		i += 1 + j
 	}
-	if esc < 0 && written < 0 {
-		return data
+	if esc < 0 && written < 0 || bytes.IndexByte(data, 0) >= 0 {
+		return data // no escape; or binary, whose 0x1b bytes are data (a .syso holds thousands)
 	}
 	out := bytes.Clone(data)
 	from := len(out)

@@ -23,6 +23,7 @@ func TestWithoutTerminalEscapes(t *testing.T) {
 		{`echo -e "\033[31mred\e[0m"`, `echo -e "        red     "`},
 		{`C:\x1bfile \u001b`, `C:\x1bfile \u001b`}, // written-out ESC without "[": left
 		{`a\\b \n`, `a\\b \n`},
+		{"\x00\x1b[93mbinary", "\x00\x1b[93mbinary"}, // a NUL: binary, left as it is
 	} {
 		got := withoutTerminalEscapes([]byte(tc.in))
 		if string(got) != tc.want {
