@@ -226,7 +226,7 @@ func compileGitleaks(set *gitleaksrules.Set) ([]*Rule, error) {
 			// ranks first); when it does not, the generic rule still
 			// reports the value, as gitleaks does, unless its tail is
 			// shorter than any format of that provider (cutShort).
-			if generic && (!genericKeyIsSecret(c) || nameOnLineBefore(c.Match) || isPublicKey(c.Secret) || cutShort(c.Secret) || isHostname(c.Secret) || proseComma(c.Match) || nextEnvName(c.Secret)) {
+			if generic && (!genericKeyIsSecret(c) || nameOnLineBefore(c.Match) || isPublicKey(c.Secret) || cutShort(c.Secret) || isHostname(c.Secret) || proseComma(c.Match) || nextEnvName(c.Secret) || settingPair(c.Secret)) {
 				return false
 			}
 			once.Do(func() {
@@ -285,6 +285,46 @@ func nextEnvName(v []byte) bool {
 		n--
 	}
 	return n < len(v) && envNameRE.Match(v[:n])
+}
+
+// commitPin reports whether ctx[ss:se] is a commit pinned after "@", as
+// a workflow pins an action (uses: aws-actions/configure-aws-credentials@<sha>)
+// and a package manager a git dependency: 40 lower-case hex digits, which
+// a rule for a key of 40 base64 characters near "aws" took for one.
+func commitPin(ctx []byte, ss, se int) bool {
+	return se-ss == 40 && ss > 0 && ctx[ss-1] == '@' && isHexLower(ctx[ss:se])
+}
+
+// settingPair reports a value that is itself a setting, a name and a
+// number or a word ("min_length=14", "require_symbols=true"): gitleaks'
+// generic rule reads "password policy updated: min_length=14" as a
+// password's value, since its value class holds "=". A setting of a
+// token ("token=ghp_…") is not one: its right side is a word of letters
+// of one case, or digits, of at most 12 bytes.
+func settingPair(v []byte) bool {
+	name, val, ok := bytes.Cut(v, []byte("="))
+	if !ok || len(name) == 0 || len(val) == 0 || len(val) > 12 || !envNameRE.Match(name) && !isIdentifier(name) {
+		return false
+	}
+	return isDigits(val) || isLowerWord(val)
+}
+
+func isIdentifier(b []byte) bool {
+	for i, c := range b {
+		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || c == '_' || i > 0 && '0' <= c && c <= '9') {
+			return false
+		}
+	}
+	return len(b) > 0
+}
+
+func isLowerWord(b []byte) bool {
+	for _, c := range b {
+		if c < 'a' || c > 'z' {
+			return false
+		}
+	}
+	return len(b) > 0
 }
 
 // gitleaksRewrite replaces part of an imported expression by one that

@@ -129,3 +129,31 @@ func TestRandomLettersNotNames(t *testing.T) {
 	}
 	t.Logf("%d names read", n)
 }
+
+// TestSettingsAndPinsAreNoSecrets: a value that is itself a setting
+// ("min_length=14") and a commit pinned after "@" are no secret; a
+// key beside them still is. From a blind set of coloured logs.
+func TestSettingsAndPinsAreNoSecrets(t *testing.T) {
+	s := defaultScanner(t)
+	sha := drawnDigitsOr(t, "0123456789abcdef", 40)
+	for _, line := range []string{
+		"iam.policy password policy updated: min_length=14 require_symbols=true\n",
+		"secret rotation: max_age=90 enabled=true\n",
+		"token refresh: interval=3600 mode=lazy\n",
+		"Run aws-actions/configure-aws-credentials@" + sha + "\n",
+		"      - uses: aws-actions/amazon-ecr-login@" + sha + " # aws\n",
+	} {
+		if fs := s.Scan("deploy.log", []byte(line)); len(fs) > 0 {
+			t.Errorf("%q: %s", line, fs[0].RuleID)
+		}
+	}
+	for _, line := range []string{
+		"api_key: key=" + drawnDigitsOr(t, base62, 32) + "\n",
+		"aws_secret_access_key = " + drawnDigitsOr(t, base62+"+/", 40) + "\n",
+		"password: pw=" + drawnDigitsOr(t, base62, 20) + "\n",
+	} {
+		if fs := s.Scan("deploy.log", []byte(line)); len(fs) == 0 {
+			t.Errorf("%q: no finding", line)
+		}
+	}
+}
