@@ -287,14 +287,6 @@ func nextEnvName(v []byte) bool {
 	return n < len(v) && envNameRE.Match(v[:n])
 }
 
-// commitPin reports whether ctx[ss:se] is a commit pinned after "@", as
-// a workflow pins an action (uses: aws-actions/configure-aws-credentials@<sha>)
-// and a package manager a git dependency: 40 lower-case hex digits, which
-// a rule for a key of 40 base64 characters near "aws" took for one.
-func commitPin(ctx []byte, ss, se int) bool {
-	return se-ss == 40 && ss > 0 && ctx[ss-1] == '@' && isHexLower(ctx[ss:se])
-}
-
 // settingPair reports a value that is itself a setting, a name and a
 // number or a word ("min_length=14", "require_symbols=true"): gitleaks'
 // generic rule reads "password policy updated: min_length=14" as a
@@ -306,21 +298,12 @@ func settingPair(v []byte) bool {
 	if !ok || len(name) == 0 || len(val) == 0 || len(val) > 12 || !envNameRE.Match(name) && !isIdentifier(name) {
 		return false
 	}
-	return isDigits(val) || isLowerWord(val)
+	return isDigits(val) || isLowerASCII(val)
 }
 
 func isIdentifier(b []byte) bool {
 	for i, c := range b {
 		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || c == '_' || i > 0 && '0' <= c && c <= '9') {
-			return false
-		}
-	}
-	return len(b) > 0
-}
-
-func isLowerWord(b []byte) bool {
-	for _, c := range b {
-		if c < 'a' || c > 'z' {
 			return false
 		}
 	}
@@ -387,95 +370,6 @@ func lettersOnlyName(v []byte) bool {
 		}
 	}
 	return len(v) > 0 && !randomLetters(v)
-}
-
-// randomLetters reports whether v, letters only, reads as drawn at random
-// rather than written: 20 bytes or more of both cases, with the entropy
-// of a draw (log2(n) - 0.6 bits a byte, at most 4: about what a draw of
-// n from 52 letters has, less two of its deviations), whose case flips
-// between neighbours at least three times in ten (a draw flips about
-// every other byte), and of whose camel-case words (camelWords) at least
-// two, and a quarter, read as no word: "dm", "Jf", "Kfxqw". A name's words
-// read as words or acronyms ("NSURLSessionDataTaskDelegate",
-// "getUserAccountSettingsHandler"); identifierValue is not asked, as it
-// takes a draw's runs of capitals for acronyms.
-func randomLetters(v []byte) bool {
-	if len(v) < 20 || !hasUpper(v) || !hasLower(v) || Entropy(v) < min(4, math.Log2(float64(len(v)))-0.6) {
-		return false
-	}
-	flips := 0
-	for i := 1; i < len(v); i++ {
-		a, b := v[i-1], v[i]
-		if !('a' <= a|0x20 && a|0x20 <= 'z') || !('a' <= b|0x20 && b|0x20 <= 'z') {
-			return false
-		}
-		if (a < 'a') != (b < 'a') {
-			flips++
-		}
-	}
-	if flips*10 < 3*(len(v)-1) {
-		return false
-	}
-	words, odd := 0, 0
-	camelWords(v, func(w []byte) {
-		words++
-		if !camelWordReads(w) {
-			odd++
-		}
-	})
-	return odd >= 2 && odd*4 >= words
-}
-
-// codeAbbreviations are the abbreviations without a vowel that names in
-// code are made of: Go's own tree holds "CheckPtrAlignmentNoPtr",
-// "vbMsgBoxSetForeground" and "writeDebugRngListsHdr".
-var codeAbbreviations = map[string]bool{
-	"bg": true, "btn": true, "cb": true, "cfg": true, "cmd": true, "cmp": true, "cnt": true, "cr": true,
-	"ctx": true, "db": true, "dst": true, "fg": true, "fmt": true, "fn": true, "fs": true, "hdr": true,
-	"js": true, "kv": true, "lcl": true, "lst": true, "mgr": true, "ms": true, "msg": true, "nm": true,
-	"ns": true, "pkg": true, "pt": true, "ptr": true, "px": true, "pwd": true, "rng": true, "src": true,
-	"srv": true, "str": true, "svc": true, "tmp": true, "ts": true, "txt": true, "ws": true, "xml": true,
-}
-
-// camelWords calls f with each word of the letters v as camel case writes
-// them: a word starts at a capital after a small letter, and at the last
-// capital of a run followed by a small letter ("HTTPSUrl": "HTTPS", "Url").
-func camelWords(v []byte, f func([]byte)) {
-	start := 0
-	for i := 1; i < len(v); i++ {
-		up, prevUp := v[i] < 'a', v[i-1] < 'a'
-		nextLow := i+1 < len(v) && v[i+1] >= 'a'
-		if up && (!prevUp || nextLow) {
-			f(v[start:i])
-			start = i
-		}
-	}
-	f(v[start:])
-}
-
-// camelWordReads reports whether a camel-case word reads as a word: an
-// acronym (capitals only, at most five), one of code's abbreviations
-// without a vowel (codeAbbreviations: "Ptr", "Src"), or letters holding a
-// vowel with no more than four consonants in a row ("Benchmark").
-func camelWordReads(w []byte) bool {
-	if len(w) <= 5 && !hasLower(w) {
-		return true
-	}
-	if len(w) <= 4 && codeAbbreviations[strings.ToLower(string(w))] {
-		return true
-	}
-	vowel, run := false, 0
-	for _, c := range w {
-		switch c | 0x20 {
-		case 'a', 'e', 'i', 'o', 'u', 'y':
-			vowel, run = true, 0
-		default:
-			if run++; run > 4 {
-				return false
-			}
-		}
-	}
-	return vowel
 }
 
 // mustAllowlist compiles an allowlist of the embedded file, which

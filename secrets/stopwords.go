@@ -89,17 +89,6 @@ func randomAroundWord(text []byte, start, next int) bool {
 	return randomRun(rest)
 }
 
-// randomRun reports whether the run of letters and digits v reads as
-// drawn at random: letters and digits mixed at 3.5 bits a byte that do
-// not read as a name in code (identifierValue: "DisableS3ExpressSessionAuth"),
-// or letters alone whose case flips as a draw's does (randomLetters).
-func randomRun(v []byte) bool {
-	if !hasDigit(v) {
-		return randomLetters(v)
-	}
-	return hasLetter(v) && Entropy(v) >= 3.5 && !identifierValue(v)
-}
-
 // anyValueWord reports whether one of v's words (nextValueWord), in lower
 // case, is in words.
 func anyValueWord(v []byte, words map[string]bool) bool {
