@@ -142,10 +142,25 @@ func (s *Scanner) decodedCands(path string, data []byte, scan bool) decodedSet {
 		return set // a view's offsets are 32 bits
 	}
 	d := &decoding{chains: []string{""}}
+	terminalViews(data, d, func(tv *view) { s.collectDecoded(path, scan, tv, &set) })
 	v := &view{text: data, pieces: []piece{{at: 0, from: 0, to: int32(len(data)), copied: true}}, tokens: []token{{0, int32(len(data)), 0}}}
 	s.scanDecoded(path, scan, d, v, 1, &set)
 	set.chains = d.chains
 	return set
+}
+
+// collectDecoded adds to set the matches in nv that lie in its decoded
+// text (its tokens), on the spans of data they stand for.
+func (s *Scanner) collectDecoded(path string, scan bool, nv *view, set *decodedSet) {
+	for _, c := range s.detect(path, nv.text, scan) {
+		t, ok := nv.tokenAt(c.start, c.end)
+		if !ok {
+			continue
+		}
+		from, to := nv.orig(c.start, c.end)
+		set.cands = append(set.cands, decodedCand{cand{c.rule, from, to}, int32(len(set.arena)), int32(c.end - c.start), t.enc})
+		set.arena = append(set.arena, nv.text[c.start:c.end]...)
+	}
 }
 
 // scanDecoded scans the views of what v's tokens decode to, and what
@@ -155,15 +170,7 @@ func (s *Scanner) scanDecoded(path string, scan bool, d *decoding, v *view, dept
 		return
 	}
 	d.pass(depth).views(v, func(nv *view) {
-		for _, c := range s.detect(path, nv.text, scan) {
-			t, ok := nv.tokenAt(c.start, c.end)
-			if !ok {
-				continue
-			}
-			from, to := nv.orig(c.start, c.end)
-			set.cands = append(set.cands, decodedCand{cand{c.rule, from, to}, int32(len(set.arena)), int32(c.end - c.start), t.enc})
-			set.arena = append(set.arena, nv.text[c.start:c.end]...)
-		}
+		s.collectDecoded(path, scan, nv, set)
 		s.scanDecoded(path, scan, d, nv, depth+1, set)
 	})
 }

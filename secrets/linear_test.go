@@ -286,6 +286,8 @@ func adversarial() map[string]func(n int) []byte {
 	out["terminal:open-sequences"] = rep("\x1b[1;2;3;4;5;6;7;8;9")
 	out["terminal:written-out"] = entries("\\u001b[31mapi_key: %s\\u001b[0m ")
 	out["terminal:backslashes"] = rep("\\")
+	out["terminal:split-words"] = rep("ab\x1b[0mcd ")
+	out["terminal:split-tokens"] = entries("rk_\x1b[01;31mlive\x1b[m_%s\n")
 	// signedFormatRules: two-letter keywords dense, seeds one short,
 	// refresh-token and session prefixes
 	out["line:nats-pairs"] = rep("SUSASOSNSCSX")

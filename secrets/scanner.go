@@ -882,9 +882,10 @@ func (s *Scanner) Scan(path string, content []byte) []Finding {
 // of keep of them, not of all (issue 33: at most 64 MB on any tree).
 func (s *Scanner) ScanCapped(path string, content []byte, keep int) ([]Finding, map[string]int) {
 	raw := s.detect(path, content, true)
+	dec := s.decodedCands(path, content, true)
+	raw = dec.withoutJoined(raw)
 	cs := resolve(raw) // and raw sorted by start
 	al := newAllowLines(content, raw)
-	dec := s.decodedCands(path, content, true)
 	dec.cands = newDecoded(dec.cands, &al)
 	if len(cs) == 0 && len(dec.cands) == 0 {
 		return nil, nil
@@ -1285,6 +1286,7 @@ func (s *Scanner) Redact(content []byte) []byte {
 	// there is masked already (and shows its public prefix).
 	var al allowLines
 	dec := s.decodedCands("", content, false)
+	raw = dec.withoutJoined(raw)
 	if len(dec.cands) > 0 {
 		slices.SortFunc(raw, func(a, b cand) int { return cmp.Compare(a.start, b.start) })
 		al = newAllowLines(content, raw)

@@ -1,6 +1,11 @@
 package secrets
 
-import "bytes"
+import (
+	"bytes"
+	"cmp"
+	"slices"
+	"sort"
+)
 
 // Terminal output keeps its colours when it is saved: a CI log, a
 // captured agent session, `script` output, a JSON log whose messages hold
@@ -128,4 +133,139 @@ func blankSequence(b []byte, start, at int) int {
 	}
 	blank(start, at)
 	return at
+}
+
+// terminalViews calls yield with views of data without the control
+// sequences that split a word ("rk_" ESC[01;31m "live" ESC[m "_51…", as
+// grep --color prints a match inside a token); none when no sequence
+// does. Blanking them (withoutTerminalEscapes) keeps the word split; a
+// terminal shows it whole. A view's tokens are its joins, so that only a
+// match across one counts; its finding stands on the bytes of data it
+// was read from, escapes included, and says "decoded from terminal
+// escapes". A view holds whole lines of about viewBatch bytes, and only
+// blocks with a join are viewed, so what it holds is bounded however
+// many sequences a file has.
+func terminalViews(data []byte, d *decoding, yield func(*view)) {
+	if bytes.IndexByte(data, 0x1b) < 0 || bytes.IndexByte(data, 0) >= 0 || len(data) >= 1<<31-1 {
+		return
+	}
+	wordByte := func(c byte) bool { return isAlnum(c) || c == '_' || c == '-' }
+	v := &view{}
+	enc := uint16(0)
+	for block := 0; block < len(data); {
+		end := blockEnd(data, block, wordByte)
+		v.text, v.pieces, v.tokens = v.text[:0], v.pieces[:0], v.tokens[:0]
+		copied := block // data[block:copied] is in v's text
+		for i := block; i < end; {
+			k := bytes.IndexByte(data[i:end], 0x1b)
+			if k < 0 {
+				break
+			}
+			i += k
+			after := i
+			for after < end && data[after] == 0x1b {
+				after = sequenceEnd(data[:end], after) // consecutive sequences are one cut
+			}
+			if i > block && after < end && wordByte(data[i-1]) && wordByte(data[after]) {
+				if enc == 0 {
+					enc = d.chain(0, "terminal escapes")
+				}
+				v.pieces = append(v.pieces, piece{at: int32(len(v.text)), from: int32(copied), to: int32(i), copied: true})
+				v.text = append(v.text, data[copied:i]...)
+				join := int32(len(v.text))
+				v.tokens = append(v.tokens, token{join - 1, join + 1, enc})
+				copied = after
+			}
+			i = after
+		}
+		if len(v.tokens) > 0 {
+			v.pieces = append(v.pieces, piece{at: int32(len(v.text)), from: int32(copied), to: int32(end), copied: true})
+			v.text = append(v.text, data[copied:end]...)
+			yield(v)
+		}
+		block = end
+	}
+}
+
+// blockEnd returns where a view of data from block ends: at the first
+// line break past viewBatch bytes, or, on a line longer than twice that,
+// at the first byte there that is in no word and no sequence.
+func blockEnd(data []byte, block int, wordByte func(byte) bool) int {
+	if block+viewBatch >= len(data) {
+		return len(data)
+	}
+	far := min(len(data), block+2*viewBatch)
+	if nl := bytes.IndexByte(data[block+viewBatch:far], '\n'); nl >= 0 {
+		return block + viewBatch + nl + 1
+	}
+	for i := block + viewBatch; i < far; i++ {
+		if c := data[i]; !wordByte(c) && c != 0x1b && c != '[' && c != ';' && !('0' <= c && c <= '9') {
+			return i + 1
+		}
+	}
+	return far
+}
+
+// sequenceEnd returns the offset after the control sequence whose ESC is
+// b[i]: a CSI, an OSC's introducer (its text is shown), a two-byte
+// sequence, or the ESC alone.
+func sequenceEnd(b []byte, i int) int {
+	if i+1 >= len(b) {
+		return i + 1
+	}
+	switch c := b[i+1]; {
+	case c == '[':
+		j := i + 2
+		for j < len(b) && 0x30 <= b[j] && b[j] <= 0x3f {
+			j++
+		}
+		for j < len(b) && 0x20 <= b[j] && b[j] <= 0x2f {
+			j++
+		}
+		if j < len(b) && 0x40 <= b[j] && b[j] <= 0x7e {
+			return j + 1
+		}
+		return i + 2
+	case c == ']', 0x30 <= c && c <= 0x7e:
+		return i + 2
+	}
+	return i + 1
+}
+
+// withoutJoined returns raw without the matches that lie within a match
+// read across a join of terminal escapes (terminalViews): the text as
+// blanked may hold a token's head alone ("rk_live_" and ten bytes, then a
+// highlight, then the rest), a shorter match that would win the span and
+// leave the rest of the token unmasked.
+func (d *decodedSet) withoutJoined(raw []cand) []cand {
+	enc := slices.Index(d.chains, "terminal escapes")
+	if enc <= 0 {
+		return raw
+	}
+	var joined []span
+	for _, c := range d.cands {
+		if int(c.enc) == enc {
+			joined = append(joined, span{c.start, c.end})
+		}
+	}
+	if len(joined) == 0 {
+		return raw
+	}
+	slices.SortFunc(joined, func(a, b span) int { return cmp.Compare(a.start, b.start) })
+	reach := make([]int, len(joined)) // the furthest end of joined[:i+1]
+	for i, j := range joined {
+		reach[i] = j.end
+		if i > 0 {
+			reach[i] = max(reach[i], reach[i-1])
+		}
+	}
+	out := raw[:0]
+	for _, c := range raw {
+		i := sort.Search(len(joined), func(i int) bool { return joined[i].start > c.start }) - 1
+		if i >= 0 && reach[i] >= c.end {
+			continue
+		}
+		out = append(out, c)
+	}
+	return out
 }

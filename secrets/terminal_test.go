@@ -100,3 +100,61 @@ func TestColouredTokens(t *testing.T) {
 		}
 	}
 }
+
+// TestTokensSplitByColour: grep --color highlights a match inside a
+// token, which blanking leaves split; the view without those escapes
+// reads it whole, and the finding stands on the bytes it was printed in.
+func TestTokensSplitByColour(t *testing.T) {
+	s := defaultScanner(t)
+	body := drawnDigitsOr(t, base62, 24)
+	for _, text := range []string{
+		"STRIPE_KEY=rk_\x1b[01;31m\x1b[Klive\x1b[m\x1b[K_" + body + "\n",
+		"src/app.env:3:" + "\x1b[01;31m\x1b[Krk_live_\x1b[m\x1b[K" + body + "\n",
+		"rk_live_" + body[:10] + "\x1b[7m" + body[10:12] + "\x1b[27m" + body[12:] + "\n",
+	} {
+		fs := s.Scan("grep.out", []byte(text))
+		if len(fs) == 0 {
+			t.Errorf("%q: no finding", text)
+			continue
+		}
+		if fs[0].Encoding != "terminal escapes" {
+			t.Errorf("%q: encoding %q", text, fs[0].Encoding)
+		}
+		if got := text[fs[0].Start:fs[0].End]; !strings.HasPrefix(got, "rk_") || !strings.HasSuffix(got, body[len(body)-8:]) {
+			t.Errorf("%q: finding on %q, want the token's bytes", text, got)
+		}
+		if red := s.RedactString(text); strings.Contains(red, body[len(body)-12:]) {
+			t.Errorf("%q: redacted to %q", text, red)
+		}
+	}
+	// Colours between words join no secret.
+	for _, text := range []string{
+		"\x1b[32mPASS\x1b[0mok token\x1b[1m_count\x1b[0m=12\n",
+		"pass\x1b[31mword\x1b[0m: see vault\n",
+	} {
+		if fs := s.Scan("grep.out", []byte(text)); len(fs) > 0 {
+			t.Errorf("%q: %s", text, fs[0].RuleID)
+		}
+	}
+}
+
+// FuzzTerminalViews: every piece of a view is the text of data it says
+// it is, and every join is a token.
+func FuzzTerminalViews(f *testing.F) {
+	for _, s := range []string{"rk_\x1b[01;31mlive\x1b[m_51ab", "a\x1b[0mb\nc\x1b]8;;u\x1b\\d", "\x1b", "a\x1bb", strings.Repeat("x\x1b[1my ", 20000)} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		terminalViews(data, &decoding{chains: []string{""}}, func(v *view) {
+			for _, p := range v.pieces {
+				n := int(p.to - p.from)
+				if !p.copied || int(p.at)+n > len(v.text) || !bytes.Equal(v.text[p.at:int(p.at)+n], data[p.from:p.to]) {
+					t.Fatalf("piece %+v is not data's text", p)
+				}
+			}
+			if len(v.tokens) == 0 {
+				t.Fatal("a view without a join")
+			}
+		})
+	})
+}
