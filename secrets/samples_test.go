@@ -731,7 +731,7 @@ func corpusSamples() []sample {
 		s = append(s, tp("fcm server key", RuleFCMServerKey, fcm, "{\n  \"server_key\": \""+fcm+"\"\n}\n"))
 		s = append(s, fp("fcm key named, not given", RuleFCMServerKey, "The FCM server key (AAAA…:APA91b…) lives in the vault under push/fcm.\n"))
 		// signedFormatRules (gaps.go), split so no line of this file holds one
-		sf := "00" + "D" + g.from(base62, 12) + "!AR" + g.from(base62+"._", 94)
+		sf := "00" + "D" + g.from(base62, 12) + "!AR" + g.from(base62, 40) + "." + g.from(base62, 53) // no "...", an elision
 		s = append(s, tp("salesforce access token in a log", RuleSalesforceAccessToken, sf, "2026-11-29 12:01 sf session "+sf+" expires in 2h\n"))
 		s = append(s, fp("salesforce org id alone", RuleSalesforceAccessToken, "Org ID: 00"+"D5g000004Xyz1AB! Support ticket 00"+"D-1234.\n"))
 		seed := "S" + "U" + g.from("ABCDEFGHIJKLMNOPQRSTUVWXYZ234567", 56)

@@ -69,7 +69,7 @@ func TestColouredTokens(t *testing.T) {
 		"stripe-secret-key":  drawnToken(t, "sk_live_", 24),
 		"gitlab-pat":         drawnToken(t, "glpat-", 20),
 		"aws-access-key-id":  "AKIA" + drawnDigitsOr(t, "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567", 16),
-		"generic (api_key:)": "api_key: " + drawnDigitsOr(t, base62, 32),
+		"generic (api_key:)": "api_key: " + drawnDigitsOr(t, keyAlphabet, 16) + "7" + drawnDigitsOr(t, keyAlphabet, 15),
 	}
 	forms := []string{
 		"\x1b[93m%s\x1b[0m\n",
