@@ -6,7 +6,9 @@ import (
 	"maps"
 	"math/rand"
 	"slices"
+	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 // TestKeywordMatcherNaive: on random keyword sets (shared prefixes,
@@ -114,14 +116,44 @@ func kwHits(scan func([]byte, func(int, []uint16)), data []byte) []int {
 // naiveHits lists, as kwHits does, every offset where a keyword of kws
 // ends in data (ASCII case folded) with the distinct rules of the keywords
 // ending there, sorted: what the automaton must report, by a plain search.
+// An ASCII keyword is searched for in data lowered once (bytes.Index):
+// bytes.EqualFold of len(w) bytes of data against it is ASCII folding, as
+// a rune beyond ASCII that folds into it (ſ, K) is longer than the byte it
+// folds to. Any other keyword is compared at every offset.
 func naiveHits(kws []string, rules []int, data []byte) []int {
 	at := map[int][]int{}
+	add := func(i, rule int) {
+		if !slices.Contains(at[i], rule) {
+			at[i] = append(at[i], rule)
+		}
+	}
+	lower := bytes.Clone(data)
+	for i, c := range lower {
+		if 'A' <= c && c <= 'Z' {
+			lower[i] = c + 'a' - 'A'
+		}
+	}
 	for k, kw := range kws {
 		w := []byte(kw)
-		for i := len(w) - 1; len(w) > 0 && i < len(data); i++ {
-			if bytes.EqualFold(data[i+1-len(w):i+1], w) && !slices.Contains(at[i], rules[k]) {
-				at[i] = append(at[i], rules[k])
+		if len(w) == 0 {
+			continue
+		}
+		if strings.IndexFunc(kw, func(r rune) bool { return r >= utf8.RuneSelf }) >= 0 {
+			for i := len(w) - 1; i < len(data); i++ {
+				if bytes.EqualFold(data[i+1-len(w):i+1], w) {
+					add(i, rules[k])
+				}
 			}
+			continue
+		}
+		w = bytes.ToLower(w)
+		for from := 0; ; {
+			j := bytes.Index(lower[from:], w)
+			if j < 0 {
+				break
+			}
+			add(from+j+len(w)-1, rules[k])
+			from += j + 1
 		}
 	}
 	var hits []int
@@ -131,6 +163,46 @@ func naiveHits(kws []string, rules []int, data []byte) []int {
 		hits = append(append(hits, i, len(rs)), rs...)
 	}
 	return hits
+}
+
+// TestNaiveHitsIsEqualFold: naiveHits' search of lowered text finds what
+// bytes.EqualFold at every offset finds, on keywords and texts holding
+// runes that fold to ASCII letters (ſ, K) and bytes that are no UTF-8.
+func TestNaiveHitsIsEqualFold(t *testing.T) {
+	rng := rand.New(rand.NewSource(2))
+	parts := []string{"s", "S", "k", "K", "e", "ſ", "\u212a", "\xc5", "\xff", "-"}
+	draw := func(n int) string {
+		var b strings.Builder
+		for range n {
+			b.WriteString(parts[rng.Intn(len(parts))])
+		}
+		return b.String()
+	}
+	for range 2000 {
+		var kws []string
+		var rules []int
+		for range 1 + rng.Intn(5) {
+			kws = append(kws, draw(1+rng.Intn(3)))
+			rules = append(rules, rng.Intn(4))
+		}
+		data := []byte(draw(rng.Intn(30)))
+		at := map[int][]int{}
+		for k, kw := range kws {
+			for i := len(kw) - 1; i < len(data); i++ {
+				if bytes.EqualFold(data[i+1-len(kw):i+1], []byte(kw)) && !slices.Contains(at[i], rules[k]) {
+					at[i] = append(at[i], rules[k])
+				}
+			}
+		}
+		var want []int
+		for _, i := range slices.Sorted(maps.Keys(at)) {
+			slices.Sort(at[i])
+			want = append(append(want, i, len(at[i])), at[i]...)
+		}
+		if got := naiveHits(kws, rules, data); !slices.Equal(got, want) {
+			t.Fatalf("keywords %q in %q: %v, want %v", kws, data, got, want)
+		}
+	}
 }
 
 // sortedHits is kwHits with each offset's rules sorted.
