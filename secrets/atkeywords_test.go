@@ -287,7 +287,7 @@ func TestReachTierSame(t *testing.T) {
 	}
 	// the reviewer's run: a match at clojarſ_ inside a dense run of clojars_
 	texts = append(texts, strings.Repeat("clojars_ ", 2)+"clojarſ_"+g.from(base62, 60)+" "+strings.Repeat("clojars_ ", 40))
-	for _, text := range texts {
+	for _, text := range raceSubset(texts) {
 		want := loose.Scan("notes/x.md", []byte(text))
 		got := bounded.Scan("notes/x.md", []byte(text))
 		if !reflect.DeepEqual(got, want) {
