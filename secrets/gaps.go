@@ -42,6 +42,9 @@ const (
 	RuleSalesforceAccessToken = "salesforce-access-token"
 	RuleNATSSeed              = "nats-nkey-seed"
 	RuleGoogleRefreshToken    = "google-oauth-refresh-token"
+
+	// Twitter's (X's) own documented token, which gitleaks' rule misses.
+	RuleTwitterAppBearer = "twitter-app-bearer-token"
 )
 
 // signedFormatRules are provider formats whose shape names them, no name
@@ -54,9 +57,23 @@ const (
 //     base32, 58 in all (docs.nats.io, "NKeys");
 //   - a Google OAuth 2.0 refresh token: "1//0" and some 40 to 200
 //     characters of base64url (developers.google.com, OAuth 2.0
-//     Playground output; the access token it refreshes is ya29.).
+//     Playground output; the access token it refreshes is ya29.);
+//   - a Twitter (X) app-only bearer token: 21 "A"s, then some 80 to 100
+//     characters of letters, digits and the URL escapes of its "+", "/"
+//     and "=" (docs.x.com, "Bearer tokens": the decommissioned token it
+//     shows has 21 "A"s then "ML", which gitleaks' twitter-bearer-token,
+//     A{22} after a "twitter" name, does not match).
 func signedFormatRules() []*Rule {
 	return []*Rule{
+		{
+			ID:          RuleTwitterAppBearer,
+			Description: "Twitter (X) app-only bearer token",
+			builtinRE:   builtinExpr(`(?:^|[^A-Za-z0-9%_-])(?P<secret>A{21}[A-Za-z0-9%]{81,101})(?:[^A-Za-z0-9%]|$)`),
+			Entropy:     3.5,
+			Keywords:    []string{"aaaaaaaaaaaaaaaaaaaaa"},
+			Gate:        twitterBearerGate,
+			Validate:    twitterBearerValid,
+		},
 		{
 			ID:          RuleSalesforceAccessToken,
 			Description: "Salesforce access token (session ID: org ID, \"!\", session)",
@@ -82,6 +99,33 @@ func signedFormatRules() []*Rule {
 			Validate:    func(c Candidate) bool { return len(c.Secret) <= 220 && mixedClasses(c.Secret[4:]) },
 		},
 	}
+}
+
+// twitterBearerValid holds a token that escapes at least one "+", "/" or
+// "=" (%2B, %2F, %3D), as every documented token does: base64 never holds
+// a "%", so a base64 blob that starts with zero bytes ("AAAA…") is not
+// taken for one.
+func twitterBearerValid(c Candidate) bool {
+	rest := bytes.ToUpper(c.Secret[21:])
+	return bytes.Contains(rest, []byte("%2B")) || bytes.Contains(rest, []byte("%2F")) || bytes.Contains(rest, []byte("%3D"))
+}
+
+// twitterBearerGate holds at a keyword hit (21 "a"s in any case) only
+// where a token can start: 21 upper-case "A"s at the start of a word (not
+// after "_" or "-": the A-runs of other tokens, ghp_AAAA…). A
+// run of "A"s is a hit at every byte past its 21st; only its first can
+// start a token (4 MB of them cost 1 s of expression work ungated).
+func twitterBearerGate(data []byte, i int) bool {
+	st := i - 20
+	if st < 0 || st > 0 && (isAlnum(data[st-1]) || strings.IndexByte("%_-", data[st-1]) >= 0) {
+		return false
+	}
+	for _, c := range data[st : i+1] {
+		if c != 'A' {
+			return false
+		}
+	}
+	return true
 }
 
 // natsSeedGate holds at a keyword hit ("su", "sa", …: two letters many
