@@ -35,6 +35,11 @@ func adversarial() map[string]func(n int) []byte {
 		out["line:"+k] = rep(k)
 		out["lines:"+k] = rep(k + "\n")
 	}
+	// A run of "A" is a hit of the Twitter rule's keyword (21 "a"s) at
+	// every byte; lines of 100 "A"s and an escape are each a candidate
+	// that only its entropy turns down.
+	out["line:A"] = rep("A")
+	out["lines:twitter-near"] = rep(strings.Repeat("A", 100) + "%2B\n")
 	// random text of n bytes from alphabet, the same for every n
 	random := func(alphabet string) func(int) []byte {
 		return func(n int) []byte { return []byte(newFakeGen("adv "+alphabet).from(alphabet, n)) }

@@ -78,8 +78,8 @@ func sampledSweeps() bool {
 // lazily built parts (filters, folded expressions): the detector needs
 // that sharing, not every case, and each case costs five to ten times as
 // much there. The plain run checks every case (.ci/run runs this package
-// without -race too, and these tests were 170 s of its 194 s under -race,
-// the end of the race step).
+// without -race too). The package's parallel sweeps were most of its 194 s
+// under -race, the end of the race step.
 func raceSubset[T any](cases []T) []T {
 	if !raceEnabled {
 		return cases

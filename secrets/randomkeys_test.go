@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -162,5 +163,44 @@ func TestSettingsAndPinsAreNoSecrets(t *testing.T) {
 		if fs := s.Scan("deploy.log", []byte(line)); len(fs) == 0 {
 			t.Errorf("%q: no finding", line)
 		}
+	}
+}
+
+// TestTwitterBearerGate: in a run of "A"s, which holds the Twitter rule's
+// keyword at every byte past its 21st, the gate passes only the run's
+// first 21, at a word's start; a token whose run is longer than 21 is
+// still found from there.
+func TestTwitterBearerGate(t *testing.T) {
+	passed := func(text string) []int {
+		var at []int
+		for i := 20; i < len(text); i++ {
+			if strings.EqualFold(text[i-20:i+1], strings.Repeat("a", 21)) && twitterBearerGate([]byte(text), i) {
+				at = append(at, i)
+			}
+		}
+		return at
+	}
+	run := strings.Repeat("A", 40)
+	for text, want := range map[string][]int{
+		run:                                 {20},
+		"key=" + run:                        {24},
+		" " + run + " " + run:               {21, 62},
+		"ghp_" + run:                        nil,
+		"x-" + run:                          nil,
+		"%2B" + run:                         nil,
+		"B" + run:                           nil,
+		"9" + run:                           nil,
+		strings.Repeat("a", 40):             nil,
+		strings.Repeat("A", 20) + "a" + run: nil,
+	} {
+		if got := passed(text); !slices.Equal(got, want) {
+			t.Errorf("%.30q…: the gate passes at %v, want %v", text, got, want)
+		}
+	}
+	g := newFakeGen("twitter gate")
+	tok := strings.Repeat("A", 23) + g.from(base62, 30) + "%2F" + g.from(base62, 50)
+	fs := defaultScanner(t).Scan("bot.log", []byte("started with "+tok+"\n"))
+	if len(fs) != 1 || fs[0].RuleID != RuleTwitterAppBearer {
+		t.Errorf("a token of 23 \"A\"s: %v, want one %s", fs, RuleTwitterAppBearer)
 	}
 }
