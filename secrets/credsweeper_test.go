@@ -112,6 +112,8 @@ func TestCredSweeperSamples(t *testing.T) {
 				n++
 				if hit(file, lines) {
 					ok++
+				} else if os.Getenv("SOTVET_CREDSWEEPER_VERBOSE") != "" {
+					t.Logf("missed (%s): %s:%s", name, file, fmtInts(lines))
 				}
 			}
 		}

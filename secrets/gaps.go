@@ -45,6 +45,10 @@ const (
 
 	// Twitter's (X's) own documented token, which gitleaks' rule misses.
 	RuleTwitterAppBearer = "twitter-app-bearer-token"
+
+	// Laravel Sanctum's API tokens, which no rule of the three sources
+	// reads: "<id>|<random>".
+	RuleSanctumToken = "laravel-sanctum-token"
 )
 
 // signedFormatRules are provider formats whose shape names them, no name
@@ -62,9 +66,23 @@ const (
 //     characters of letters, digits and the URL escapes of its "+", "/"
 //     and "=" (docs.x.com, "Bearer tokens": the decommissioned token it
 //     shows has 21 "A"s then "ML", which gitleaks' twitter-bearer-token,
-//     A{22} after a "twitter" name, does not match).
+//     A{22} after a "twitter" name, does not match);
+//   - a Laravel Sanctum API token as createToken()->plainTextToken gives
+//     it: the token's database id, "|", and 40 random letters and digits,
+//     since Laravel 11 after the configured token_prefix and before the
+//     random part's CRC32 in 8 hex digits (laravel.com/docs, "Sanctum",
+//     "Issuing API Tokens"; clients send it as "Bearer 1|…").
 func signedFormatRules() []*Rule {
 	return []*Rule{
+		{
+			ID:          RuleSanctumToken,
+			Description: "Laravel Sanctum API token (id|token)",
+			builtinRE:   builtinExpr(`(?:^|[^A-Za-z0-9_|])[0-9]{1,12}\|(?P<secret>[A-Za-z0-9_]{40,})(?:[^A-Za-z0-9_]|$)`),
+			Entropy:     4,
+			Keywords:    []string{"0|", "1|", "2|", "3|", "4|", "5|", "6|", "7|", "8|", "9|"},
+			Gate:        sanctumGate,
+			Validate:    sanctumValid,
+		},
 		{
 			ID:          RuleTwitterAppBearer,
 			Description: "Twitter (X) app-only bearer token",
@@ -126,6 +144,49 @@ func twitterBearerGate(data []byte, i int) bool {
 		}
 	}
 	return true
+}
+
+// sanctumGate holds at a keyword hit (a digit and "|": a compact table's
+// cells, "x==1||y") only where a token can follow: 40 letters and digits
+// after the pipe, of both cases and with a digit (sanctumValid), so that a
+// table of commits or digests is turned down here, before the expression.
+func sanctumGate(data []byte, i int) bool {
+	if i+41 > len(data) {
+		return false
+	}
+	var upper, lower, digit bool
+	for _, c := range data[i+1 : i+41] {
+		switch {
+		case 'A' <= c && c <= 'Z':
+			upper = true
+		case 'a' <= c && c <= 'z':
+			lower = true
+		case '0' <= c && c <= '9':
+			digit = true
+		case c != '_':
+			return false
+		}
+	}
+	return upper && lower && digit
+}
+
+// sanctumValid holds a token whose random part (the 40 characters before
+// the CRC32, after a prefix ending in "_") mixes upper case, lower case and
+// digits, as Str::random(40) does but for about one draw in two billion: a
+// commit or a digest in a compact table (|3|<40 hex>|) does not.
+func sanctumValid(c Candidate) bool {
+	v := c.Secret
+	if len(v) > 80 {
+		return false
+	}
+	if i := bytes.LastIndexByte(v, '_'); i >= 0 {
+		v = v[i+1:] // the token_prefix
+	}
+	if len(v) != 40 && (len(v) != 48 || bytes.IndexFunc(v[40:], func(r rune) bool { return !('0' <= r && r <= '9' || 'a' <= r && r <= 'f') }) >= 0) {
+		return false
+	}
+	r := v[:40]
+	return hasUpper(r) && hasLower(r) && hasDigit(r)
 }
 
 // natsSeedGate holds at a keyword hit ("su", "sa", …: two letters many

@@ -40,6 +40,11 @@ func adversarial() map[string]func(n int) []byte {
 	// that only its entropy turns down.
 	out["line:A"] = rep("A")
 	out["lines:twitter-near"] = rep(strings.Repeat("A", 100) + "%2B\n")
+	// laravel-sanctum-token's keywords are a digit and a pipe: a compact
+	// table is a hit at every cell, and rows of 40 hex digits after one
+	// are each a candidate its validation turns down.
+	out["line:1|"] = rep("1|")
+	out["lines:sanctum-near"] = rep("|1|" + strings.Repeat("0123456789abcdef", 3)[:40] + "|\n")
 	// random text of n bytes from alphabet, the same for every n
 	random := func(alphabet string) func(int) []byte {
 		return func(n int) []byte { return []byte(newFakeGen("adv "+alphabet).from(alphabet, n)) }

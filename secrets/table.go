@@ -3,6 +3,7 @@ package secrets
 import (
 	"bytes"
 	"regexp"
+	"strings"
 )
 
 // RuleTableSecret reports a value in a markdown table whose column header
@@ -384,6 +385,16 @@ var valueHeaders = map[string]bool{"value": true, "values": true,
 	"valoare": true, "значение": true, "значення": true, "wartość": true, "hodnota": true, "érték": true, "değer": true,
 	"arvo": true, "värde": true, "værdi": true, "verdi": true, "τιμή": true, "vrijednost": true, "вредност": true, "стойност": true}
 
+// lastWord is the last of a header's words: a column of values is often
+// named for which ones it holds ("Initial value", "Current value", as
+// Postman's environments list them, "Default value").
+func lastWord(header string) string {
+	if i := strings.LastIndexAny(header, " \t"); i >= 0 {
+		return header[i+1:]
+	}
+	return header
+}
+
 // headerKinds splits a header row into cells and judges each: a name of
 // a secret (as validGeneric judges a name), a column of values, or other.
 func headerKinds(header []byte) []byte {
@@ -396,7 +407,7 @@ func headerKinds(header []byte) []byte {
 			kinds[i] = colToken
 		case len(name) > 0 && (namesSecret(name) || localizedSecretHeader(name)):
 			kinds[i] = colSecret
-		case len(name) == 0 || valueHeaders[lower]:
+		case len(name) == 0 || valueHeaders[lower] || valueHeaders[lastWord(lower)]:
 			kinds[i] = colValue
 		}
 	}
