@@ -447,33 +447,34 @@ func (p *pass) addSegment(nv, v *view, sg segment) {
 }
 
 // findSegments appends to segs the runs of text[lo:hi] that decode to
-// printable ASCII: tokens holding percent escapes first, then runs of
-// base64 or hex outside them (their base64 is the next pass's).
+// printable ASCII: tokens holding percent escapes or HTML character
+// references first, then runs of base64 or hex outside them (their
+// base64 is the next pass's).
 func (p *pass) findSegments(text []byte, lo, hi int, emit func(segment)) {
 	i := lo
 	for i < hi {
 		// the next escape, the end of the text if none
-		pct := hi
+		esc := hi
 		for k := i; k < hi; {
-			j := bytes.IndexByte(text[k:hi], '%')
+			j := bytes.IndexAny(text[k:hi], "%&")
 			if j < 0 {
 				break
 			}
-			if k += j; k+2 < hi && isHexDigit(text[k+1]) && isHexDigit(text[k+2]) {
-				pct = k
+			if k += j; isEscape(text, k, hi) {
+				esc = k
 				break
 			}
 			k++
 		}
 		ts, te := hi, hi
-		if pct < hi {
-			ts, te = tokenAround(text, lo, hi, pct)
+		if esc < hi {
+			ts, te = tokenAround(text, lo, hi, esc)
 		}
 		p.findRuns(text, i, ts, emit)
 		if ts >= hi {
 			break
 		}
-		if sg, ok := p.decodePercentToken(text, ts, te); ok {
+		if sg, ok := p.decodeEscapedToken(text, ts, te); ok {
 			emit(sg)
 		}
 		i = te
@@ -497,16 +498,81 @@ func tokenByte(c byte) bool {
 	return c > ' ' && c != 0x7f && c != '"' && c != '\'' && c != '`' && c != '<' && c != '>'
 }
 
-// isEscape reports whether text[p:e] starts with a percent escape.
+// isEscape reports whether text[p:e] starts with a percent escape or an
+// HTML character reference.
 func isEscape(text []byte, p, e int) bool {
-	return text[p] == '%' && p+2 < e && isHexDigit(text[p+1]) && isHexDigit(text[p+2])
+	_, n := escapeAt(text, p, e)
+	return n > 0
 }
 
-// decodePercentToken decodes the escapes of text[s:e], run by run; a run
+// escapeAt decodes the escape text[p:e] starts with: a percent escape
+// (%2F), or an HTML character reference of a printable ASCII character,
+// named (&quot; &apos; &lt; &gt; &amp;) or numbered (&#34; &#x22;), as
+// an HTML page, an XML file or a diagram's export (draw.io's value="…")
+// writes the quotes and brackets around a value. n is the escape's
+// length, 0 when text[p:e] starts with none.
+func escapeAt(text []byte, p, e int) (b byte, n int) {
+	switch text[p] {
+	case '%':
+		if p+2 < e && isHexDigit(text[p+1]) && isHexDigit(text[p+2]) {
+			return hexVal(text[p+1])<<4 | hexVal(text[p+2]), 3
+		}
+	case '&':
+		return htmlReference(text[p:min(e, p+maxReference)])
+	}
+	return 0, 0
+}
+
+// maxReference is the longest character reference escapeAt reads:
+// "&#x0007E;".
+const maxReference = 10
+
+// htmlReference decodes the character reference ref starts with.
+func htmlReference(ref []byte) (byte, int) {
+	end := bytes.IndexByte(ref, ';')
+	if end < 2 {
+		return 0, 0
+	}
+	name := ref[1:end]
+	if name[0] != '#' {
+		for _, r := range htmlNamed {
+			if string(name) == r.name {
+				return r.b, end + 1
+			}
+		}
+		return 0, 0
+	}
+	digits, base := name[1:], 10
+	if len(digits) > 0 && (digits[0] == 'x' || digits[0] == 'X') {
+		digits, base = digits[1:], 16
+	}
+	v := 0
+	for _, c := range digits {
+		d := int(hexVal(c))
+		if !isHexDigit(c) || d >= base {
+			return 0, 0
+		}
+		v = v*base + d
+	}
+	if len(digits) == 0 || v > 0x7e {
+		return 0, 0
+	}
+	return byte(v), end + 1
+}
+
+// htmlNamed are the named references escapeAt decodes: those HTML and XML
+// use for the characters around a value.
+var htmlNamed = [...]struct {
+	name string
+	b    byte
+}{{"quot", '"'}, {"apos", '\''}, {"lt", '<'}, {"gt", '>'}, {"amp", '&'}}
+
+// decodeEscapedToken decodes the escapes of text[s:e], run by run; a run
 // that decodes to anything but printable ASCII stays as it is. While the
 // pass has fine runs left its runs map back one by one, else the token
-// maps back whole.
-func (p *pass) decodePercentToken(text []byte, s, e int) (segment, bool) {
+// maps back whole. The token's kind is "html" when it holds a character
+// reference, else "percent".
+func (p *pass) decodeEscapedToken(text []byte, s, e int) (segment, bool) {
 	sg := segment{start: int32(s), end: int32(e), dec: int32(len(p.buf)), runFrom: int32(len(p.runs)), kind: "percent"}
 	pos := s
 	for pos < e {
@@ -516,11 +582,17 @@ func (p *pass) decodePercentToken(text []byte, s, e int) (segment, bool) {
 		}
 		rs, at := pos, len(p.buf)
 		ok := true
-		for pos < e && isEscape(text, pos, e) {
-			b := hexVal(text[pos+1])<<4 | hexVal(text[pos+2])
+		for pos < e {
+			b, n := escapeAt(text, pos, e)
+			if n == 0 {
+				break
+			}
+			if text[pos] == '&' {
+				sg.kind = "html"
+			}
 			ok = ok && printableASCII(b)
 			p.buf = append(p.buf, b)
-			pos += 3
+			pos += n
 		}
 		if !ok {
 			p.buf = p.buf[:at]

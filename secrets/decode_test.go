@@ -106,6 +106,12 @@ func TestDecodedSecrets(t *testing.T) {
 		{"hex in an environment file", hexOf("token=" + gh), "CONFIG_HEX=%s\n", "hex"},
 		{"percent in a query", percentAll("aws_secret_access_key=" + awsSecret), "curl 'https://hooks.example.com/x?cfg=%s'\n", "percent"},
 		{"percent of base64", percentAll(b64("GITHUB_TOKEN=" + gh)), "https://ci.example.com/hook?env=%s\n", "percent+base64"},
+		// the quotes around a value written as HTML and XML write them:
+		// an attribute holding JSON, a diagram's export, a config file's
+		// numbered references
+		{"HTML attribute of JSON", "{&quot;api_key&quot;:&quot;" + apiKey + "&quot;}", `<div data-config="%s"></div>` + "\n", "html"},
+		{"XML numbered references", "token=&#34;" + apiKey + "&#x22;", `<arg>%s</arg>` + "\n", "html"},
+		{"HTML of base64", "&quot;" + b64("GITHUB_TOKEN="+gh) + "&quot;", `<pre>env: %s</pre>` + "\n", "base64"},
 		{"base64 of base64", nested(gh, 2), "data: %s\n", "base64+base64"},
 		{"five layers", nested(gh, maxDecodeDepth), "data: %s\n", strings.Repeat("base64+", maxDecodeDepth-1) + "base64"},
 		// wrapped over lines, as the base64 command (76) and xxd -p (60)
@@ -310,5 +316,41 @@ func TestViewMapsBack(t *testing.T) {
 		if _, ok := nv.tokenAt(i, i+len(c.in)); !ok {
 			t.Errorf("%q is not in a decoded token", c.in)
 		}
+	}
+}
+
+// TestHTMLReference decodes the references escapeAt reads, and no other:
+// a reference of a byte past ASCII's printable ones, an unknown name or
+// one without its ";" is text.
+func TestHTMLReference(t *testing.T) {
+	for _, c := range []struct {
+		in string
+		b  byte
+		n  int
+	}{
+		{"&quot;x", '"', 6}, {"&apos;", '\'', 6}, {"&lt;", '<', 4}, {"&gt;", '>', 4}, {"&amp;amp;", '&', 5},
+		{"&#34;", '"', 5}, {"&#x22;", '"', 6}, {"&#X7e;", '~', 6}, {"&#0065;", 'A', 7},
+		{"&quot", 0, 0}, {"&nbsp;", 0, 0}, {"&#127;", 0, 0}, {"&#x;", 0, 0}, {"&#;", 0, 0}, {"&;", 0, 0},
+		{"&#1a;", 0, 0}, {"&#x1g;", 0, 0}, {"&#xxxxxxxxxx;", 0, 0}, {"& quot;", 0, 0}, {"&QUOT;", 0, 0},
+	} {
+		b, n := escapeAt([]byte(c.in), 0, len(c.in))
+		if b != c.b || n != c.n {
+			t.Errorf("escapeAt(%q) = %q, %d; want %q, %d", c.in, b, n, c.b, c.n)
+		}
+	}
+}
+
+// TestHTMLReferencesNoSecret: markup written with references (a form, a
+// placeholder, a shell line, an escaped template) holds no secret once
+// decoded, as it holds none written plainly.
+func TestHTMLReferencesNoSecret(t *testing.T) {
+	s := defaultScanner(t)
+	text := `<pre>&lt;input type=&quot;password&quot; name=&quot;password&quot; autocomplete=&quot;current-password&quot;&gt;</pre>
+<p>Set <code>API_KEY=&quot;&lt;your-api-key&gt;&quot;</code> before you run <code>make deploy &amp;&amp; make verify</code>.</p>
+<mxCell value="token: &lt;redacted&gt;&lt;br&gt;secret=&#34;${VAULT_SECRET}&#34;" vertex="1"/>
+<arg>password=&#x22;changeme&#x22;</arg>
+`
+	if found := s.Scan("page.html", []byte(text)); len(found) != 0 {
+		t.Errorf("found %v", found)
 	}
 }

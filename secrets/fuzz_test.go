@@ -11,6 +11,7 @@ func FuzzScan(f *testing.F) {
 	}
 	f.Add([]byte("pw: https://u:" + "abcd@h and abcd again; token=" + "abcd1234ABCD5678 ab**cd"))
 	f.Add([]byte("# sotvet:allow-secret --\nFOO_BASE_URL=http://[::1]:80\nFOO_ENDPOINT=a:1"))
+	f.Add([]byte("<a data-x=\"{&quot;api_key&quot;:&quot;" + "Q7x2Lm9Rt4Vb8Nc3Kd6Fh1Jp5Ws0Yz2A" + "&#x22;} &#34;&amp;&#;&#x;&lt\">"))
 	s, err := NewScanner(DefaultConfig())
 	if err != nil {
 		f.Fatal(err)

@@ -44,6 +44,11 @@ func adversarial() map[string]func(n int) []byte {
 	// table is a hit at every cell, and rows of 40 hex digits after one
 	// are each a candidate its validation turns down.
 	out["line:1|"] = rep("1|")
+	// HTML character references are escapes the decoder reads: one line
+	// of them is one token of escapes; lines of a quoted value under a
+	// token's name are each a view.
+	out["line:&quot;"] = rep("&quot;")
+	out["lines:html-quoted"] = rep("token=&quot;" + strings.Repeat("a1B2", 10) + "&quot; &amp; x=&#34;y&#34;\n")
 	out["lines:sanctum-near"] = rep("|1|" + strings.Repeat("0123456789abcdef", 3)[:40] + "|\n")
 	// random text of n bytes from alphabet, the same for every n
 	random := func(alphabet string) func(int) []byte {

@@ -20,9 +20,10 @@
 // *_API_BASE key that is a concrete URL or host:port (the name alone, and
 // placeholders such as <admitted-ca>, ${VAR} or example.com, are fine).
 // Values providers publish as examples are never findings. Text written
-// base64-, hex- or percent-encoded is decoded, up to five layers as
-// gitleaks decodes it, and a secret found in it is reported on the encoded
-// text, its message saying what it was decoded from. See docs/secrets.md
+// base64-, hex- or percent-encoded, or with HTML character references
+// (&quot;, &#34;), is decoded, up to five layers as gitleaks decodes it,
+// and a secret found in it is reported on the encoded text, its message
+// saying what it was decoded from. See docs/secrets.md
 // for the rule families and how to add a rule.
 //
 // Each finding is reported at the exact position of the secret, its category
