@@ -525,6 +525,8 @@ func corpusSamples() []sample {
 		s = append(s, fp("table, references and names", RuleTableSecret, "| service | secret | tokens |\n|---|---|---|\n| api | see 1Password | 128000 |\n| web | `${WEB_SECRET}` | v2.3.1-rc4 |\n| db | SigningSecretFromVaultV2 | 2026-11-30 |\n"))
 		ts3 := g.from(hexLower, 40)
 		s = append(s, tp("table row under an initial value column", RuleTableSecret, ts3, "| Variable | Initial value | Current value |\n|---|---|---|\n| baseUrl | https://api.example.net/v1 | |\n| apiKey | "+ts3+" | |\n"))
+		ts4 := g.mixed(base62, 40)
+		s = append(s, tp("table row under a value column qualified in brackets", RuleTableSecret, ts4, "|  | Value (staging) | Value (prod) |\n|---|---|---|\n| client_id | portal-stg | portal |\n| client_secret | `see vault` | `"+ts4+"` |\n"))
 		s = append(s, fp("table of default values, none a secret", RuleTableSecret, "| Setting | Default value |\n|---|---|\n| api_token | none |\n| token_ttl | 3600s |\n| secret_store | vault |\n"))
 		s = append(s, fp("table, commit in a token's row", RuleTableSecret, "| Change | Token |\n|---|---|\n| rotate the token | "+g.from(hexLower, 40)+" commit |\n"))
 		ps1 := g.mixed(base62, 18)

@@ -385,10 +385,17 @@ var valueHeaders = map[string]bool{"value": true, "values": true,
 	"valoare": true, "значение": true, "значення": true, "wartość": true, "hodnota": true, "érték": true, "değer": true,
 	"arvo": true, "värde": true, "værdi": true, "verdi": true, "τιμή": true, "vrijednost": true, "вредност": true, "стойност": true}
 
-// lastWord is the last of a header's words: a column of values is often
-// named for which ones it holds ("Initial value", "Current value", as
-// Postman's environments list them, "Default value").
+// lastWord is the last of a header's words before a qualifier in
+// brackets: a column of values is often named for which ones it holds
+// ("Initial value", "Current value", as Postman's environments list
+// them, "Default value", "Value (prod)").
 func lastWord(header string) string {
+	header = strings.TrimSpace(header)
+	if strings.HasSuffix(header, ")") || strings.HasSuffix(header, "]") {
+		if i := strings.LastIndexAny(header, "(["); i > 0 {
+			header = strings.TrimSpace(header[:i])
+		}
+	}
 	if i := strings.LastIndexAny(header, " \t"); i >= 0 {
 		return header[i+1:]
 	}
