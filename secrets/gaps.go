@@ -49,6 +49,16 @@ const (
 	// Laravel Sanctum's API tokens, which no rule of the three sources
 	// reads: "<id>|<random>".
 	RuleSanctumToken = "laravel-sanctum-token"
+
+	// Two formats found missing on TruffleHog's detector tests, round
+	// thirty-eight: Tableau's personal access token secret and
+	// SpectralOps' personal API key.
+	RuleTableauPATSecret = "tableau-pat-secret"
+	RuleSpectralOpsKey   = "spectralops-personal-key"
+	// And an Atlassian organization's admin API key, which no rule of the
+	// three sources reads (vendor-token reports one of an unexpected
+	// length).
+	RuleAtlassianAdminKey = "atlassian-admin-api-key"
 )
 
 // signedFormatRules are provider formats whose shape names them, no name
@@ -71,7 +81,17 @@ const (
 //     it: the token's database id, "|", and 40 random letters and digits,
 //     since Laravel 11 after the configured token_prefix and before the
 //     random part's CRC32 in 8 hex digits (laravel.com/docs, "Sanctum",
-//     "Issuing API Tokens"; clients send it as "Bearer 1|…").
+//     "Issuing API Tokens"; clients send it as "Bearer 1|…");
+//   - a Tableau personal access token's secret: 16 random bytes in
+//     base64 (22 characters and "=="), ":", and 32 letters and digits
+//     (help.tableau.com, "Personal Access Tokens"; the REST API's
+//     personalAccessTokenSecret);
+//   - a SpectralOps personal API key: "spu-" and 32 lower-case letters
+//     and digits;
+//   - an Atlassian organization's admin API key: "ATCTT3" and 186
+//     characters of base64url and "=", as an Atlassian API token's
+//     ("ATATT3", gitleaks' atlassian-api-token) ends: "=" and a checksum
+//     of 8 hex digits.
 func signedFormatRules() []*Rule {
 	return []*Rule{
 		{
@@ -116,7 +136,54 @@ func signedFormatRules() []*Rule {
 			Keywords:    []string{"1//0"},
 			Validate:    func(c Candidate) bool { return len(c.Secret) <= 220 && mixedClasses(c.Secret[4:]) },
 		},
+		{
+			ID:          RuleTableauPATSecret,
+			Description: "Tableau personal access token secret (base64==:secret)",
+			builtinRE:   builtinExpr(`(?:^|[^A-Za-z0-9+/])(?P<secret>[A-Za-z0-9+/]{21}[AQgw]==:[A-Za-z0-9]{32})(?:[^A-Za-z0-9]|$)`),
+			Entropy:     3.5,
+			Keywords:    []string{"==:"},
+			Gate:        tableauSecretGate,
+			Validate:    func(c Candidate) bool { return mixedClasses(c.Secret[25:]) },
+		},
+		{
+			ID:          RuleSpectralOpsKey,
+			Description: "SpectralOps personal API key (spu-)",
+			builtinRE:   builtinExpr(`\b(?P<secret>spu-[a-z0-9]{32})(?:[^A-Za-z0-9_-]|$)`),
+			Entropy:     3.5,
+			Keywords:    []string{"spu-"},
+			Validate:    func(c Candidate) bool { return hasDigit(c.Secret[4:]) && hasLower(c.Secret[4:]) },
+		},
+		{
+			ID:          RuleAtlassianAdminKey,
+			Description: "Atlassian organization admin API key (ATCTT3)",
+			builtinRE:   builtinExpr(`\b(?P<secret>ATCTT3[A-Za-z0-9_=-]{186})(?:[^A-Za-z0-9_=-]|$)`),
+			Entropy:     4,
+			Keywords:    []string{"atctt3"},
+			Validate:    func(c Candidate) bool { return mixedClasses(c.Secret[6:]) },
+		},
 	}
+}
+
+// tableauSecretGate holds at a keyword hit ("==:", its ":" at i) only
+// where a secret can stand: 22 base64 characters before the "==" whose
+// last is one that 16 bytes end in (A, Q, g or w: the four bits past the
+// 128 are zero), and 32 letters and digits after the ":".
+func tableauSecretGate(data []byte, i int) bool {
+	st := i - 24
+	if st < 0 || i+33 > len(data) || strings.IndexByte("AQgw", data[i-3]) < 0 {
+		return false
+	}
+	for _, c := range data[st : i-2] {
+		if !isAlnum(c) && c != '+' && c != '/' {
+			return false
+		}
+	}
+	for _, c := range data[i+1 : i+33] {
+		if !isAlnum(c) {
+			return false
+		}
+	}
+	return true
 }
 
 // twitterBearerValid holds a token that escapes at least one "+", "/" or

@@ -448,12 +448,17 @@ type vendorPrefix struct {
 }
 
 // vendorPrefixes are prefixes distinctive enough to name their vendor
-// alone, whose provider rules leave tokens unreported: Mailgun's rule
+// alone, whose provider rules leave tokens unreported (or that have no
+// provider rule): Mailgun's rule
 // wants "mailgun" on the line (key- then 32 of [0-9a-z]); Atlassian's
 // takes ATATT3 and exactly 186 more. A body near the provider's length
 // (Atlassian: 150 to 220) is a copy cut or padded by a character or two.
 var vendorPrefixes = []vendorPrefix{
 	{"ATATT3", base64URLAlphabet + "=", 150, 220},
+	// An Atlassian organization's admin API key: the same body as an
+	// API token's, after ATCTT3 (atlassian-admin-api-key reads one of
+	// exactly 186).
+	{"ATCTT3", base64URLAlphabet + "=", 150, 220},
 	{"key-", "0123456789abcdefghijklmnopqrstuvwxyz", 32, 32},
 	// Sentry's organization auth token: base64 of a JSON header
 	// ({"iat":…), "_" and the secret (docs.sentry.io, "Token and
@@ -516,6 +521,9 @@ func validVendorToken(c Candidate) bool {
 		}
 		if wordListRE.Match(body) || namesDigest(c.Line()) {
 			return false
+		}
+		if p.prefix == "ATCTT3" && len(body) == 186 {
+			return false // atlassian-admin-api-key's length: that rule reports it
 		}
 		if p.prefix == "sntrys_eyJ" && (len(body) < 45 || body[len(body)-44] != '_') {
 			return false // the header, "_" and a secret of exactly 43

@@ -50,6 +50,11 @@ func adversarial() map[string]func(n int) []byte {
 	out["line:&quot;"] = rep("&quot;")
 	out["lines:html-quoted"] = rep("token=&quot;" + strings.Repeat("a1B2", 10) + "&quot; &amp; x=&#34;y&#34;\n")
 	out["lines:sanctum-near"] = rep("|1|" + strings.Repeat("0123456789abcdef", 3)[:40] + "|\n")
+	// tableau-pat-secret's keyword is "==:": a line of them is a hit at
+	// every third byte; lines of a secret's shape whose second part has
+	// no upper case are each a candidate its validation turns down.
+	out["line:==:"] = rep("==:")
+	out["lines:tableau-near"] = rep(strings.Repeat("A", 21) + "w==:" + strings.Repeat("abc1", 8) + "\n")
 	// random text of n bytes from alphabet, the same for every n
 	random := func(alphabet string) func(int) []byte {
 		return func(n int) []byte { return []byte(newFakeGen("adv "+alphabet).from(alphabet, n)) }

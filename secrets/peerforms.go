@@ -526,7 +526,7 @@ func peerProviders() []*Rule {
 		{"netlify-pat", "Netlify personal access token", `nfp_[0-9A-Za-z]{36}`},
 		{"posthog-personal-api-key", "PostHog personal or project secret API key (phx_, phs_)", `ph[xs]_[0-9A-Za-z]{40,60}`},
 		{"postman-collection-token", "Postman collection access token", `PMAT-[0-9A-Z]{26}`},
-		{"bitbucket-http-access-token", "Bitbucket Data Center HTTP access token", `BBDC-[MNO][ADQTgjwz][AEIMQUYcgk][012345wxyz][0-9A-Za-z_-]{40}`},
+		{"bitbucket-http-access-token", "Bitbucket Data Center HTTP access token", `BBDC-[MNO][ADQTgjwz][AEIMQUYcgk][012345wxyz][0-9A-Za-z+/_-]{40}`},
 		{"akamai-client-token", "Akamai EdgeGrid client token", `akab-[0-9a-z]{16}-[0-9a-z]{16}`},
 		{"figma-pat", "Figma personal access token", `figd_[0-9A-Za-z_-]{40}`},
 		{"supabase-access-token", "Supabase personal access token (sbp_v0_)", `sbp_v0_[0-9a-f]{40}`},
