@@ -23,6 +23,7 @@ import (
 	"github.com/svrnty/sotvet/harness/internal/proc"
 	"github.com/svrnty/sotvet/harness/sandbox"
 	"github.com/svrnty/sotvet/harness/verify"
+	"github.com/svrnty/sotvet/internal/testtmp"
 )
 
 // TestMain lets the test binary act as the fake backend and as the
@@ -44,20 +45,22 @@ func TestMain(m *testing.M) {
 			os.Exit(gocache.Main(os.Args[3:], os.Stdin, os.Stdout, os.Stderr))
 		}
 	}
-	code := m.Run()
-	plainChild.Remove()
-	// A backstop for an edit the reader tests' own checks could not see
-	// (one made by a test that did not ask for the run): the run is left
-	// where it is, to be looked at.
-	for _, s := range []*sharedRun{unsignedRun, signedRun} {
-		if err := s.unchanged(); err != nil {
-			fmt.Fprintf(os.Stderr, "FAIL: %v\nleft in place: %s\n", err, s.dir)
-			code = 1
-			continue
+	os.Exit(testtmp.Run(testtmp.RunFunc(func() int {
+		code := m.Run()
+		plainChild.Remove()
+		// A backstop for an edit the reader tests' own checks could not
+		// see (one made by a test that did not ask for the run): the run
+		// is left where it is, to be looked at (testtmp keeps it).
+		for _, s := range []*sharedRun{unsignedRun, signedRun} {
+			if err := s.unchanged(); err != nil {
+				fmt.Fprintf(os.Stderr, "FAIL: %v\nleft in place: %s\n", err, s.dir)
+				code = 1
+				continue
+			}
+			s.remove()
 		}
-		s.remove()
-	}
-	os.Exit(code)
+		return code
+	})))
 }
 
 const casesDir = "../testdata/cases"

@@ -12,21 +12,24 @@ import (
 	"time"
 
 	"github.com/svrnty/sotvet/cache"
+	"github.com/svrnty/sotvet/internal/testtmp"
 	"github.com/svrnty/sotvet/scripts/gen-corpus/gencorpus"
 )
 
 // TestMain keeps every test off the user's summary cache: the servers the
 // tests start read and write one of their own.
 func TestMain(m *testing.M) {
-	dir, err := os.MkdirTemp("", "sotvet-lsp-cache-")
-	if err != nil {
-		panic(err)
-	}
-	os.Setenv(cache.EnvDir, dir)
-	code := m.Run()
-	os.RemoveAll(dir)
-	plainSotvet.Remove()
-	os.Exit(code)
+	os.Exit(testtmp.Run(testtmp.RunFunc(func() int {
+		dir, err := os.MkdirTemp("", "sotvet-lsp-cache-")
+		if err != nil {
+			panic(err)
+		}
+		os.Setenv(cache.EnvDir, dir)
+		code := m.Run()
+		os.RemoveAll(dir)
+		plainSotvet.Remove()
+		return code
+	})))
 }
 
 // TestLoadReadsSummaryCache: a workspace's first run writes the summaries

@@ -86,6 +86,18 @@ func (s *screenshots) save(t *testing.T, name string, png []byte) {
 	}
 }
 
+// shortTempDir is a temporary directory with a short name, removed when
+// t ends.
+func shortTempDir(t *testing.T) string {
+	t.Helper()
+	dir, err := os.MkdirTemp("", "cr")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	return dir
+}
+
 // newBrowser starts headless chromium with a fresh profile and returns a
 // context for one tab, and the console problems it reports (CSP
 // violations, script errors).
@@ -102,8 +114,9 @@ func newBrowser(t *testing.T) (context.Context, func() []string) {
 		chromedp.UserDataDir(filepath.Join(t.TempDir(), "profile")),
 		// chromium keeps its singleton socket in a directory of TMPDIR
 		// that a killed browser leaves behind: one a run, outside the
-		// test's own directory, without this
-		chromedp.Env("TMPDIR="+t.TempDir()),
+		// test's own directory, without this. Not t.TempDir: its name
+		// holds the test's, and a socket's path at most 107 bytes.
+		chromedp.Env("TMPDIR="+shortTempDir(t)),
 		chromedp.WindowSize(1280, 900),
 	)
 	actx, cancelA := chromedp.NewExecAllocator(context.Background(), opts...)

@@ -24,6 +24,7 @@ import (
 	"github.com/svrnty/sotvet/harness/ledger/ledgertest"
 	"github.com/svrnty/sotvet/harness/matrix"
 	"github.com/svrnty/sotvet/harness/verify"
+	"github.com/svrnty/sotvet/internal/testtmp"
 	"github.com/svrnty/sotvet/secrets"
 	"github.com/svrnty/sotvet/summary"
 )
@@ -34,13 +35,15 @@ func TestMain(m *testing.M) {
 	if len(os.Args) > 2 && os.Args[1] == "harness" && os.Args[2] == "fake-backend" {
 		os.Exit(fake.Main(os.Args[3:], os.Stdout, os.Stderr))
 	}
-	code := m.Run()
-	for _, d := range []string{matrixRoot, benchRuns, bigRoot} {
-		if d != "" {
-			os.RemoveAll(d)
+	os.Exit(testtmp.Run(testtmp.RunFunc(func() int {
+		code := m.Run()
+		for _, d := range []string{matrixRoot, benchRuns, bigRoot} {
+			if d != "" {
+				os.RemoveAll(d)
+			}
 		}
-	}
-	os.Exit(code)
+		return code
+	})))
 }
 
 var (

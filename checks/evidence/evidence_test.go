@@ -15,6 +15,7 @@ import (
 	"github.com/svrnty/sotvet/harness/engine/fake"
 	hevidence "github.com/svrnty/sotvet/harness/evidence"
 	"github.com/svrnty/sotvet/harness/verify"
+	"github.com/svrnty/sotvet/internal/testtmp"
 )
 
 // TestMain lets the test binary act as the fake backend, so that the
@@ -23,11 +24,13 @@ func TestMain(m *testing.M) {
 	if len(os.Args) > 2 && os.Args[1] == "harness" && os.Args[2] == "fake-backend" {
 		os.Exit(fake.Main(os.Args[3:], os.Stdout, os.Stderr))
 	}
-	code := m.Run()
-	if runsDir != "" {
-		os.RemoveAll(runsDir)
-	}
-	os.Exit(code)
+	os.Exit(testtmp.Run(testtmp.RunFunc(func() int {
+		code := m.Run()
+		if runsDir != "" {
+			os.RemoveAll(runsDir)
+		}
+		return code
+	})))
 }
 
 // citedRoot is where the testdata documents say the runs are.

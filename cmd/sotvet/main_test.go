@@ -20,6 +20,7 @@ import (
 
 	"github.com/svrnty/sotvet/harness/sandbox"
 	"github.com/svrnty/sotvet/internal/testcorpus"
+	"github.com/svrnty/sotvet/internal/testtmp"
 )
 
 var update = flag.Bool("update", false, "rewrite testscript golden files (cmp targets) in place")
@@ -35,10 +36,12 @@ func TestMain(m *testing.M) {
 type cleanupAfter struct{ m *testing.M }
 
 func (c cleanupAfter) Run() int {
-	defer plainBin.Remove()
 	flag.Parse()
 	widenParallel()
-	return c.m.Run()
+	return testtmp.Run(testtmp.RunFunc(func() int {
+		defer plainBin.Remove()
+		return c.m.Run()
+	}))
 }
 
 // explicitParallel: -parallel was given, and stands.

@@ -10,13 +10,14 @@ import (
 
 	"github.com/svrnty/sotvet/harness"
 	"github.com/svrnty/sotvet/harness/engine/fake"
+	"github.com/svrnty/sotvet/internal/testtmp"
 )
 
 func TestMain(m *testing.M) {
 	if len(os.Args) > 2 && os.Args[1] == "harness" && os.Args[2] == "fake-backend" {
 		os.Exit(fake.Main(os.Args[3:], os.Stdout, os.Stderr))
 	}
-	os.Exit(m.Run())
+	os.Exit(testtmp.Run(m))
 }
 
 func TestMatrix(t *testing.T) {
