@@ -72,7 +72,7 @@ func TestDFAFilterSound(t *testing.T) {
 	case raceEnabled:
 		pairStride = 12
 	case sampledSweeps():
-		pairStride = 2
+		pairStride = 3
 	}
 	texts := dfaTexts(n)
 	ruledOut, splitRuns, reachCut, minRuledOut, boundedCut, partsSkipped := 0, 0, 0, 0, 0, 0
