@@ -45,3 +45,31 @@ func TestColonJoinedTokens(t *testing.T) {
 		}
 	}
 }
+
+// TestTelegramBotTokenHandedOver: a bot's ID and a key of Telegram's
+// length are left to the Telegram rule only where it reports them (the
+// key begins "AA"); a key that does not is reported as the assigned
+// secret it is (TruffleHog's detector tests hold such a token). IDs too
+// short or too long for a bot stay silent, as gitleaks' samples ask.
+// Keys drawn at run time, from keyAlphabet (no word by chance).
+func TestTelegramBotTokenHandedOver(t *testing.T) {
+	s := defaultScanner(t)
+	for _, tc := range []struct {
+		line, rule string
+	}{
+		{`telegram_bot_token = "869511423:AA` + drawnDigitsOr(t, keyAlphabet, 33) + `"`, RuleTelegramBot},
+		{`telegrambottoken token = '869511423:Bq` + drawnDigitsOr(t, keyAlphabet, 33) + `'`, "generic-secret"},
+		{`BOT_TOKEN=7305918264:x` + drawnDigitsOr(t, keyAlphabet, 34), "generic-secret"},
+		{`telegram_api_token = "7305:` + drawnDigitsOr(t, keyAlphabet, 34) + `"`, ""},
+		{`telegram_api_token = "12345678901:Bq` + drawnDigitsOr(t, keyAlphabet, 33) + `"`, ""},
+		{`token = "869511423:` + strings.Repeat("ab", 17) + `a"`, ""}, // no token's entropy
+	} {
+		found := s.Scan("config.txt", []byte(tc.line+"\n"))
+		switch {
+		case tc.rule == "" && len(found) != 0:
+			t.Errorf("%q: %v, want nothing", tc.line, found)
+		case tc.rule != "" && (len(found) != 1 || found[0].RuleID != tc.rule):
+			t.Errorf("%q: %v, want one finding of %s", tc.line, found, tc.rule)
+		}
+	}
+}

@@ -1273,14 +1273,22 @@ func validGeneric(c Candidate) bool {
 // its other parts, as credentials are written: Tableau's token secrets
 // ("<key>==:<secret>"), an account's ID or a user and its key. At most
 // three parts, none empty, each in a token's alphabet, none a URL's, the
-// first no hash's name ("sha256:…" is a digest), none all digits, and
-// one of them a token
+// first no hash's name ("sha256:…" is a digest), and one of them a token
 // on its own: 16 bytes or more at the generic floor, with a digit or
 // both cases. A time, an IPv6 address, "host:port" and "ns:name" hold no
-// such part.
+// such part, nor one of digits: an ID of digits before a key is a
+// provider's, Telegram's bots' (telegramBotShape), left to its rule. That
+// rule reports the keys that begin "AA", as Telegram's keys do; a key of
+// the shape's length after a bot's ID that does not is reported here, so
+// that the token is handed over only where the rule would report it
+// (issue 33). An ID of other lengths is no bot's (gitleaks' samples of
+// "too small" and "too big" IDs).
 func colonJoinedToken(v []byte) bool {
 	if bytes.Contains(v, []byte("//")) {
 		return false
+	}
+	if m := telegramBotShape.FindSubmatch(v); m != nil {
+		return !bytes.HasPrefix(m[1], []byte("AA")) && tokenPart(m[1])
 	}
 	parts := bytes.Split(v, []byte{':'})
 	if len(parts) > 3 || digestAlgorithmRE.Match(parts[0]) {
@@ -1289,14 +1297,22 @@ func colonJoinedToken(v []byte) bool {
 	token := false
 	for _, p := range parts {
 		if len(p) == 0 || !tokenAlphabet(p) || isDigits(p) {
-			return false // an ID of digits before a key is a provider's (Telegram's bots), left to its rule
+			return false
 		}
-		if len(p) >= 16 && (hasDigit(p) || hasUpper(p) && hasLower(p)) && Entropy(p) >= genericEntropyFloor(len(p)) {
-			token = true
-		}
+		token = token || tokenPart(p)
 	}
 	return token
 }
+
+// tokenPart reports a part of a colon-joined value that is a token on its
+// own: 16 bytes or more at the generic floor, with a digit or both cases.
+func tokenPart(p []byte) bool {
+	return len(p) >= 16 && (hasDigit(p) || hasUpper(p) && hasLower(p)) && Entropy(p) >= genericEntropyFloor(len(p))
+}
+
+// telegramBotShape is a Telegram bot token: the bot's ID, 8 to 10
+// digits, then its key of 35 characters.
+var telegramBotShape = regexp.MustCompile(`^[0-9]{8,10}:([A-Za-z0-9_-]{35})$`)
 
 // digestAlgorithmRE matches the name of a hash a digest is prefixed with.
 var digestAlgorithmRE = regexp.MustCompile(`^(?i:sha[0-9]*|sha3-[0-9]+|md[45]|blake2[bs]?|blake3|xxh[0-9]*|crc32c?|sum)$`)
