@@ -58,9 +58,9 @@ func uint16sOf(s string) []uint16 {
 	if len(s) > 0 && littleEndian && uintptr(unsafe.Pointer(p))%unsafe.Alignof(uint16(0)) == 0 {
 		return unsafe.Slice((*uint16)(unsafe.Pointer(p)), len(s)/2)
 	}
-	v := make([]uint16, len(s)/2)
+	b, v := []byte(s), make([]uint16, len(s)/2)
 	for i := range v {
-		v[i] = binary.LittleEndian.Uint16([]byte(s[2*i : 2*i+2]))
+		v[i] = binary.LittleEndian.Uint16(b[2*i:])
 	}
 	return v
 }
