@@ -3,10 +3,12 @@ package sotparse
 import (
 	"fmt"
 	"go/token"
+	"math/rand/v2"
 	"slices"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 )
 
 // TestRefsPacked holds what Refs unpack to: the references as added, in
@@ -381,5 +383,137 @@ func BenchmarkTextsDistinct(b *testing.B) {
 		for _, s := range names {
 			texts.ID(s)
 		}
+	}
+}
+
+// TestTextsFrontCoded gives out ids for texts that share their start with
+// the one before them by every length around textFrontMin, some longer
+// than textFrontMax or than textShared, some empty, and holds that each
+// reads back (Text, Lookup, the index made again, eachLocked), and that
+// equal, compare and a TextSet agree with the texts themselves.
+func TestTextsFrontCoded(t *testing.T) {
+	seed := time.Now().UnixNano()
+	rng := rand.New(rand.NewPCG(uint64(seed), 7))
+	alphabet := "abcdefgh/-.0123456789"
+	word := func(n int) string {
+		b := make([]byte, n)
+		for i := range b {
+			b[i] = alphabet[rng.IntN(len(alphabet))]
+		}
+		return string(b)
+	}
+	texts := NewTexts()
+	seen := map[string]bool{}
+	var want []string
+	prev := ""
+	for len(want) < 20000 {
+		var s string
+		switch r := rng.IntN(20); {
+		case r == 0:
+			s = ""
+		case r == 1:
+			s = word(textFrontMax - 2 + rng.IntN(5)) // around the longest front-coded
+		case r == 2:
+			s = word(textShared + rng.IntN(3)) // held whole
+		case r < 6:
+			s = word(1 + rng.IntN(40))
+		default: // the start of the one before, cut anywhere, and more
+			cut := min(len(prev), textFrontMin-2+rng.IntN(textFrontMax))
+			s = prev[:cut] + word(rng.IntN(12))
+		}
+		if seen[s] {
+			continue
+		}
+		seen[s] = true
+		want = append(want, s)
+		prev = s
+	}
+	ids := make([]TextID, len(want))
+	for i, s := range want {
+		if i%3 == 0 {
+			ids[i] = texts.IDBytes([]byte(s))
+		} else {
+			ids[i] = texts.ID(s)
+		}
+		if ids[i] != TextID(i) {
+			t.Fatalf("seed %d: text %d got id %d", seed, i, ids[i])
+		}
+	}
+	check := func(when string) {
+		t.Helper()
+		for i, s := range want {
+			if got := texts.Text(ids[i]); got != s {
+				t.Fatalf("seed %d, %s: Text(%d) = %.40q, want %.40q", seed, when, ids[i], got, s)
+			}
+			if id, ok := texts.Lookup(s); !ok || id != ids[i] {
+				t.Fatalf("seed %d, %s: Lookup(%.40q) = %d, %v, want %d", seed, when, s, id, ok, ids[i])
+			}
+			if !texts.equal(ids[i], s) || texts.equal(ids[i], s+"x") || (s != "" && texts.equal(ids[i], s[:len(s)-1])) {
+				t.Fatalf("seed %d, %s: equal(%d) disagrees with %.40q", seed, when, ids[i], s)
+			}
+			j := rng.IntN(len(want))
+			if got, w := texts.compare(ids[i], ids[j], ""), strings.Compare(s, want[j]); got != w {
+				t.Fatalf("seed %d, %s: compare(%.40q, %.40q) = %d, want %d", seed, when, s, want[j], got, w)
+			}
+		}
+	}
+	check("as given")
+	texts.DropIndex()
+	texts.mu.Lock()
+	texts.indexLocked(indexSize(int(texts.n)))
+	texts.mu.Unlock()
+	check("the index made again")
+	n := 0
+	texts.mu.Lock()
+	texts.eachLocked(func(id TextID, s []byte) {
+		if id != TextID(n) || string(s) != want[n] {
+			t.Errorf("seed %d: eachLocked gave %d %.40q, want %d %.40q", seed, id, s, n, want[n])
+		}
+		n++
+	})
+	texts.mu.Unlock()
+	if n != len(want) {
+		t.Errorf("seed %d: eachLocked gave %d texts, want %d", seed, n, len(want))
+	}
+
+	b := (*modelSlabs)(nil).refsBuilder()
+	b.texts = texts
+	for i, s := range want[:2000] {
+		b.add(RefSOTPath, s, token.Pos(10*i+1), token.Pos(10*i+1+len(s)))
+	}
+	set := b.refs(nil).TextSet(RefSOTPath, "")
+	sorted := slices.Clone(want[:2000])
+	slices.Sort(sorted)
+	for i, id := range set.ids {
+		if got := texts.Text(id); got != sorted[i] {
+			t.Fatalf("seed %d: TextSet's text %d is %.40q, want %.40q", seed, i, got, sorted[i])
+		}
+	}
+	for _, s := range want[:2000] {
+		if !set.Has(s) || set.Has(s+"\x00") {
+			t.Fatalf("seed %d: TextSet.Has(%.40q) disagrees", seed, s)
+		}
+	}
+}
+
+// TestTextsFrontCodedSmaller: ids named one after the other, as a line
+// of a document names them, take under half the bytes their texts do
+// (a group's first text whole, 17 bytes, then ~3 bytes each: what
+// differs, its length and the length of the start shared).
+func TestTextsFrontCodedSmaller(t *testing.T) {
+	texts := NewTexts()
+	size := 0
+	for i := range 100000 {
+		s := fmt.Sprintf("CTO-WORK-%07d", 298800+i)
+		texts.ID(s)
+		size += len(s)
+	}
+	used := 0
+	for _, c := range *texts.chunks.Load() {
+		used += len(c)
+	}
+	used -= len(texts.free)
+	if used > size/2 {
+		t.Errorf("%d texts of %d bytes in all take %d bytes of records, want under half", 100000, size, used)
 	}
 }
