@@ -517,3 +517,31 @@ func TestTextsFrontCodedSmaller(t *testing.T) {
 		t.Errorf("%d texts of %d bytes in all take %d bytes of records, want under half", 100000, size, used)
 	}
 }
+
+// FuzzTexts gives out ids for the lines of the input, in order, and holds
+// that every text reads back and compares as itself: front-coded records
+// of any shared start, lengths around the limits, repeats.
+func FuzzTexts(f *testing.F) {
+	f.Add([]byte("CTO-WORK-0298800\nCTO-WORK-0298801\nCTO-WORK-02988\n\nCTO-WORK-0298801x\n"))
+	f.Add([]byte(strings.Repeat("a", textFrontMax) + "\n" + strings.Repeat("a", textFrontMax+1) + "\n" + strings.Repeat("a", textFrontMax-1) + "b\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		texts := NewTexts()
+		lines := strings.Split(string(data), "\n")
+		ids := make([]TextID, len(lines))
+		for i, s := range lines {
+			ids[i] = texts.ID(s)
+		}
+		for i, s := range lines {
+			if got := texts.Text(ids[i]); got != s {
+				t.Fatalf("Text(%d) = %q, want %q", ids[i], got, s)
+			}
+			if !texts.equal(ids[i], s) {
+				t.Fatalf("equal(%d, %q) is false", ids[i], s)
+			}
+			j := (i * 7) % len(lines)
+			if got, want := texts.compare(ids[i], ids[j], ""), strings.Compare(s, lines[j]); got != want {
+				t.Fatalf("compare(%q, %q) = %d, want %d", s, lines[j], got, want)
+			}
+		}
+	})
+}
