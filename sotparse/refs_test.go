@@ -524,6 +524,8 @@ func TestTextsFrontCodedSmaller(t *testing.T) {
 func FuzzTexts(f *testing.F) {
 	f.Add([]byte("CTO-WORK-0298800\nCTO-WORK-0298801\nCTO-WORK-02988\n\nCTO-WORK-0298801x\n"))
 	f.Add([]byte(strings.Repeat("a", textFrontMax) + "\n" + strings.Repeat("a", textFrontMax+1) + "\n" + strings.Repeat("a", textFrontMax-1) + "b\n"))
+	long := strings.Repeat("0123456789", textShared/10+2)
+	f.Add([]byte(long + "\n" + long[:9] + "\n" + long[:9] + "x" + long[:200] + "\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		texts := NewTexts()
 		lines := strings.Split(string(data), "\n")
