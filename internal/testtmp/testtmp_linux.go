@@ -18,14 +18,7 @@ import (
 // is a fit tmpfs, after removing the stale directories of earlier test
 // processes there; "" otherwise.
 func choose(root string) string {
-	var st unix.Statfs_t
-	if err := unix.Statfs(root, &st); err != nil || st.Type != unix.TMPFS_MAGIC {
-		return ""
-	}
-	if st.Flags&(unix.ST_NOEXEC|unix.ST_RDONLY) != 0 {
-		return ""
-	}
-	if uint64(st.Bavail)*uint64(st.Bsize) < MinFree || memAvailable() < MinMemAvailable {
+	if !fit(root) {
 		return ""
 	}
 	removeStale(root, time.Now())
@@ -40,6 +33,15 @@ func choose(root string) string {
 		return ""
 	}
 	return dir
+}
+
+// fit reports whether root is a tmpfs mounted writable and not noexec,
+// with MinFree bytes free, on a machine with MinMemAvailable available.
+func fit(root string) bool {
+	var st unix.Statfs_t
+	return unix.Statfs(root, &st) == nil && st.Type == unix.TMPFS_MAGIC &&
+		st.Flags&(unix.ST_NOEXEC|unix.ST_RDONLY) == 0 &&
+		uint64(st.Bavail)*uint64(st.Bsize) >= MinFree && memAvailable() >= MinMemAvailable
 }
 
 // runs reports whether a script written in dir runs: a mount's flags are

@@ -33,7 +33,7 @@ func TestRunOnATmpfs(t *testing.T) {
 		t.Skip("a tmpfs is chosen on Linux only")
 	}
 	t.Setenv("TMPDIR", "")
-	if !fitShm() {
+	if !fit("/dev/shm") {
 		t.Skip("/dev/shm is not a tmpfs with room here: Run changes nothing (TestRunKeepsAChosenTMPDIR)")
 	}
 	var inside string
@@ -159,7 +159,7 @@ func TestRunKeepsWhatFailedTestsLeft(t *testing.T) {
 	if runtime.GOOS != "linux" {
 		t.Skip("a tmpfs is chosen on Linux only")
 	}
-	if !fitShm() {
+	if !fit("/dev/shm") {
 		t.Skip("/dev/shm is not a tmpfs with room here")
 	}
 	for _, left := range []bool{false, true} {
@@ -184,11 +184,4 @@ func TestRunKeepsWhatFailedTestsLeft(t *testing.T) {
 		}
 		os.RemoveAll(inside)
 	}
-}
-
-// fitShm reports whether /dev/shm is a tmpfs with the room Run asks for.
-func fitShm() bool {
-	var st unix.Statfs_t
-	return unix.Statfs("/dev/shm", &st) == nil && st.Type == unix.TMPFS_MAGIC &&
-		uint64(st.Bavail)*uint64(st.Bsize) >= MinFree && memAvailable() >= MinMemAvailable
 }
