@@ -417,23 +417,17 @@ func (t *Texts) lookup(id TextID) (v string, n int, front bool) {
 	c := (*t.chunks.Load())[p>>16]
 	off := int(p & 0xffff)
 	for k := id % textGroup; k > 0; k-- {
-		off = skipRecord(c, off)
+		off = readRecord(c, off).end()
 	}
-	h, m := uint64(c[off]), 1
-	if h >= 0x80 {
-		h, m = binary.Uvarint(c[off:])
-	}
-	switch {
-	case h == 0:
-		return "", 0, false
-	case h&1 == 0:
-		return unsafe.String(&c[off+m], int(h>>1)), 0, false
-	case h&3 == 1:
-		l := (*t.longs.Load())[h>>2]
+	switch r := readRecord(c, off); r.kind {
+	case recordWhole:
+		return unsafe.String(unsafe.SliceData(c[r.body:]), r.n), 0, false
+	case recordForward:
+		l := (*t.longs.Load())[r.n]
 		return unsafe.String(unsafe.SliceData(l), len(l)), 0, false
+	default:
+		return "", r.shared + r.n, true
 	}
-	q, _ := binary.Uvarint(c[off+m:])
-	return "", int(q) + int(h>>2), true
 }
 
 // build makes in dst the text of id, whose record is front coded, from
@@ -446,35 +440,41 @@ func (t *Texts) build(id TextID, dst []byte) {
 	c := (*t.chunks.Load())[p>>16]
 	off := int(p & 0xffff)
 	for k := id % textGroup; ; k-- {
-		h, m := uint64(c[off]), 1
-		if h >= 0x80 {
-			h, m = binary.Uvarint(c[off:])
-		}
-		off += m
-		switch {
-		case h&1 == 0:
-			l := int(h >> 1)
-			copy(dst, c[off:off+l])
-			off += l
-		case h&3 == 1:
-			copy(dst, (*t.longs.Load())[h>>2])
+		r := readRecord(c, off)
+		switch r.kind {
+		case recordWhole:
+			copy(dst, c[r.body:r.end()])
+		case recordForward:
+			copy(dst, (*t.longs.Load())[r.n])
 		default:
-			q, m := binary.Uvarint(c[off:])
-			off += m
-			l := int(h >> 2)
-			if int(q) < len(dst) { // what a text before id's holds past dst, id's does not
-				copy(dst[q:], c[off:off+l])
+			if r.shared < len(dst) { // what a text before id's holds past dst, id's does not
+				copy(dst[r.shared:], c[r.body:r.end()])
 			}
-			off += l
 		}
 		if k == 0 {
 			return
 		}
+		off = r.end()
 	}
 }
 
-// skipRecord returns where the record after the one at off in c starts.
-func skipRecord(c []byte, off int) int {
+// textRecord is a record of a chunk, read (see textPlace).
+type textRecord struct {
+	kind   uint8
+	body   int // where the bytes after its header start in the chunk
+	n      int // how many; a forward record's: the number of its text held whole
+	shared int // a front record's: the length of the start it shares with the text before
+}
+
+// The kinds of textRecord.
+const (
+	recordWhole   = iota // the text, n bytes
+	recordForward        // the text is held whole, numbered n
+	recordFront          // the text before's first shared bytes, then n bytes
+)
+
+// readRecord reads the record at off in c.
+func readRecord(c []byte, off int) textRecord {
 	h, m := uint64(c[off]), 1
 	if h >= 0x80 {
 		h, m = binary.Uvarint(c[off:])
@@ -482,12 +482,20 @@ func skipRecord(c []byte, off int) int {
 	off += m
 	switch {
 	case h&1 == 0:
-		return off + int(h>>1)
+		return textRecord{kind: recordWhole, body: off, n: int(h >> 1)}
 	case h&3 == 1:
-		return off
+		return textRecord{kind: recordForward, body: off, n: int(h >> 2)}
 	}
-	_, m = binary.Uvarint(c[off:])
-	return off + m + int(h>>2)
+	q, m := binary.Uvarint(c[off:])
+	return textRecord{kind: recordFront, body: off + m, n: int(h >> 2), shared: int(q)}
+}
+
+// end returns where the record after r starts.
+func (r textRecord) end() int {
+	if r.kind == recordForward {
+		return r.body
+	}
+	return r.body + r.n
 }
 
 // ID returns the id of s, adding it if t does not hold it.
@@ -779,28 +787,19 @@ func (t *Texts) eachLocked(f func(id TextID, s []byte)) {
 		}
 		c, off := chunks[p>>16], int(p&0xffff)
 		for id := first; id < end; id++ {
-			h, m := binary.Uvarint(c[off:])
-			off += m
+			r := readRecord(c, off)
+			off = r.end()
 			var s []byte
-			switch {
-			case h&1 == 0:
-				l := int(h >> 1)
-				s = c[off : off+l]
-				off += l
-			case h&3 == 1:
-				s = longs[h>>2]
-			default:
-				q, m := binary.Uvarint(c[off:])
-				off += m
-				l := int(h >> 2)
-				// the text before it is in t.scratch already, or is
-				// copied there below: its first q bytes are its start
-				copy(t.scratch[q:], c[off:off+l])
-				s = t.scratch[:int(q)+l]
-				off += l
+			switch r.kind {
+			case recordWhole:
+				s = c[r.body:r.end()]
+			case recordForward:
+				s = longs[r.n]
+			default: // the text before it is in t.scratch: its start is this one's
+				s = t.scratch[:r.shared+copy(t.scratch[r.shared:], c[r.body:r.end()])]
 			}
-			if len(s) <= textFrontMax && (len(s) == 0 || &s[0] != &t.scratch[0]) {
-				copy(t.scratch[:], s)
+			if r.kind != recordFront && len(s) <= textFrontMax {
+				copy(t.scratch[:], s) // the start of a front-coded text after it
 			}
 			f(id, s)
 		}
