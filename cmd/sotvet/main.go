@@ -58,7 +58,7 @@ func main() {
 // collectLessWhileSmall), but keeps to a soft memory limit of 32 MiB
 // (smallLimit, limitBySize). While it is moderate, the run keeps to a soft
 // memory limit of 112 MiB (limitBySize, moderateLimit): a 10,000-document
-// run then peaks at 135-145 MB instead of 125-160 MB, for ~2-6% more CPU.
+// run then peaks at 135-145 MB instead of 125-160 MB, for ~0-5% more CPU.
 // Past 64 MiB live the limit follows the live heap (headroomFor: the limit
 // is 1.5 times the live heap, never under 112 MiB), rather than being
 // lifted: on 10,000 documents of ~100 MB
