@@ -6,6 +6,8 @@
 #   found              this tree finds it too
 #   typed-placeholder  dropped on purpose (a typed sequence or repeat that
 #                      IsPlaceholder rejects under every rule)
+#   not-secret         dropped on purpose: the sample holds no secret
+#                      (secrets/testdata/regression-not-secret.txt says why)
 # A sample an earlier build found that this tree neither finds nor drops as
 # a placeholder is a regression: it is listed on stderr and the script
 # fails, writing nothing.
@@ -105,12 +107,17 @@ out=secrets/testdata/regression-heldout.txt
 # the SHA-256 of its text (the samples are gitleaks', never committed
 # here). "found": the engine must find it still; "typed-placeholder":
 # dropped on purpose, its value is a typed sequence or repeat that
-# IsPlaceholder rejects under every rule. TestRegression checks both when
-# SOTVET_HELDOUT points at the samples; scripts/regression-heldout.sh
-# rebuilds this file.
+# IsPlaceholder rejects under every rule; "not-secret": dropped on
+# purpose, it holds no secret (regression-not-secret.txt says why).
+# TestRegression checks all three when SOTVET_HELDOUT points at the
+# samples; scripts/regression-heldout.sh rebuilds this file.
 HEAD
 	for c in "${commits[@]}"; do awk '$3 == "found" { print $1 }' "$tmp/$c.txt"; done | sort -u > "$tmp/earlier"
-	awk 'NR == FNR { want[$1] = 1; next } ($1 in want) && !seen[$1]++ { print $1, $2, $3 }' "$tmp/earlier" "$tmp/now.txt" | sort
+	# a sample judged no secret (regression-not-secret.txt) is dropped on purpose
+	awk 'FILENAME == ARGV[1] { if ($1 !~ /^#/) nonsecret[$1] = 1; next }
+		FILENAME == ARGV[2] { want[$1] = 1; next }
+		($1 in want) && !seen[$1]++ { v = $3; if (v == "missed" && ($1 in nonsecret)) v = "not-secret"; print $1, $2, v }' \
+		secrets/testdata/regression-not-secret.txt "$tmp/earlier" "$tmp/now.txt" | sort
 } > "$tmp/corpus"
 if grep -q ' missed$' "$tmp/corpus"; then
 	echo "regression-heldout: samples an earlier build found are missed now:" >&2

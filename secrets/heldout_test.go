@@ -196,7 +196,9 @@ func ratio(a, b int) float64 {
 // (testdata/regression-heldout.txt, rebuilt by
 // scripts/regression-heldout.sh): every gitleaks sample an earlier build
 // found is still found, except the typed placeholders dropped on purpose,
-// which must be dropped for that reason only.
+// which must be dropped for that reason only, and the samples that hold
+// no secret (testdata/regression-not-secret.txt), which must stay
+// unreported.
 func TestRegression(t *testing.T) {
 	path := os.Getenv("SOTVET_HELDOUT")
 	if path == "" {
@@ -245,6 +247,8 @@ func TestRegression(t *testing.T) {
 				t.Errorf("lost %s sample %x", rec.Rule, h)
 			case verdict == "typed-placeholder" && !typed:
 				t.Errorf("%s sample %x: listed as a typed placeholder, found=%v", rec.Rule, h, found)
+			case verdict == "not-secret" && found:
+				t.Errorf("%s sample %x: listed as holding no secret (testdata/regression-not-secret.txt), found", rec.Rule, h)
 			}
 		}
 	}
