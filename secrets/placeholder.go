@@ -17,8 +17,9 @@ import (
 //   - masked or elided: it holds "**", "##", "..." or "\u2026";
 //   - a template or a reference: a <...> part (also as &lt;...&gt;),
 //     ${...}, #{...}, {{...}}, $(...), a $VAR or a %VAR%;
-//   - "my" and capitalised words, or words joined by "_" or "-":
-//     myPassword, myServerName, my_password, my-api-key;
+//   - "my" and capitalised words, or words joined by "_" or "-", or
+//     the one word that names the value: myPassword, myServerName,
+//     my_password, my-api-key, mypassword, mytoken;
 //   - a format string's field: {password}, {webhook.token};
 //   - two symbols only, eight or more times: 00x0xx0x, xx00xx00;
 //   - a placeholder word: "example", "placeholder", "redacted", "changeme",
@@ -73,6 +74,9 @@ func isPlaceholder(v []byte, withStandIns bool) bool {
 	}
 	if holdsPlaceholderWord(l) {
 		return true
+	}
+	if withStandIns && len(l) > 2 && l[0] == 'm' && l[1] == 'y' && standInWords[string(l[2:])] {
+		return true // mypassword: myPassword, written in lower case (a Secret's data may set it)
 	}
 	if madeUpSequence(l) {
 		return true

@@ -35,6 +35,7 @@ func TestIsPlaceholder(t *testing.T) {
 		"aaaaaa11bbbbbb22",
 		"&lt;YOURPASSWORD&gt;",
 		"myPassword", "my_password", "my-api-key", "my_username",
+		"mypassword", "mysecret", "MyToken", "myapikey", // the same, in one word
 		"%TestSourcePassword%",
 		"#{datastore['DBPASSWORD']}",
 		"px-api-a1b2c3d4-e5f6-g7h8-i8j0-k0l3m3n4o0p5",
@@ -55,7 +56,7 @@ func TestIsPlaceholder(t *testing.T) {
 		}
 	}
 	// Weak passwords and words that are not stand-ins: may be real.
-	for _, v := range []string{"password123", "Secret123", "Pass123", "test123", "hunter2x9", "testudo123", "contest-key", "mockingbird42", "mysql_backup7", "my_Prod7Key9"} { // sotvet:allow-secret -- weak passwords the test holds are no placeholders
+	for _, v := range []string{"password123", "Secret123", "Pass123", "test123", "hunter2x9", "testudo123", "contest-key", "mockingbird42", "mysql_backup7", "my_Prod7Key9", "mypassword7", "mykeyring"} { // sotvet:allow-secret -- weak passwords the test holds are no placeholders
 		if IsPlaceholder([]byte(v)) {
 			t.Errorf("%q judged a placeholder", v)
 		}

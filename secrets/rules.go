@@ -347,9 +347,12 @@ func lateRank(id string) int {
 // ranks last, so a provider rule that reports the token wins.
 const RulePrefixedToken = "prefixed-token"
 
-// prefixedTokenSkip are prefixes that start ordinary identifiers too.
+// prefixedTokenSkip are prefixes that start ordinary identifiers too, and
+// those of identifiers a client ships (Square's application ID, PubNub's
+// publish and subscribe keys): a format of them no rule expects is no
+// token.
 var prefixedTokenSkip = map[string]bool{"bedrock-api-key-": true, "live_": true, "test_": true, "api-": true, "pat.": true, "sat.": true,
-	"ext_": true, "ico-": true, "pul-": true, "sk-ant-": false}
+	"ext_": true, "ico-": true, "pul-": true, "secret_": true, "sq0idp-": true, "pub-c-": true, "sub-c-": true, "sk-ant-": false}
 
 // prefixedTokenKeywords are the prefixed-token rule's keywords: its
 // prefixes, sorted (the generator of kwtable_gen.go derives them so too).
@@ -402,6 +405,27 @@ func prefixedTokenPrefixes(prefixes []string) []string {
 
 var uuidBodyRE = lazyRE.New(`(?i)^[0-9a-f]{8}[-_][0-9a-f]{4}[-_][0-9a-f]{4}[-_][0-9a-f]{4}[-_][0-9a-f]{12}`)
 
+// peerFormTakes reports whether a format of peerProviders reports the
+// token v whole: those rules rank after this one (so that no older
+// finding changes its rule ID), and a token of the length and alphabet
+// its format expects is theirs, not one of a format no rule expects.
+func peerFormTakes(v []byte) bool {
+	for _, r := range peerFormRules() {
+		for _, k := range r.Keywords {
+			if len(v) > len(k) && strings.EqualFold(string(v[:len(k)]), k) {
+				if loc := r.Expr().FindIndex(v); loc != nil && loc[0] == 0 {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// peerFormRules are peerProviders, built once: each compiles its
+// expression on first use.
+var peerFormRules = sync.OnceValue(peerProviders)
+
 var prefixedToken struct {
 	once sync.Once
 	rule *Rule
@@ -411,7 +435,7 @@ var prefixedToken struct {
 // characters, letters and digits, no run of lower-case words
 // ("xoxb-not-a-token"), and enough entropy.
 func validPrefixedToken(c Candidate) bool {
-	if !notAfterHyphen(c) {
+	if !notAfterHyphen(c) || peerFormTakes(c.Secret) {
 		return false
 	}
 	sec := c.Secret
@@ -428,7 +452,30 @@ func validPrefixedToken(c Candidate) bool {
 	if wordListRE.Match(body) || uuidBodyRE.Match(body) {
 		return false // words ("not-a-real-token") or a UUID (an identifier)
 	}
+	if hostName(body) {
+		return false // "akab-….luna.akamaiapis.net": a host, whose first label has the prefix
+	}
 	return Entropy(body) >= 3.3
+}
+
+// hostName reports whether b ends as a host name does: two dots or more,
+// and a last label of two to six lower-case letters (net, io, cloud).
+// A token's dots part random segments (a JWT's), none of them that.
+func hostName(b []byte) bool {
+	i := bytes.LastIndexByte(b, '.')
+	if i < 0 || bytes.Count(b, []byte(".")) < 2 {
+		return false
+	}
+	tld := b[i+1:]
+	if len(tld) < 2 || len(tld) > 6 {
+		return false
+	}
+	for _, c := range tld {
+		if c < 'a' || c > 'z' {
+			return false
+		}
+	}
+	return true
 }
 
 // prefixedTokenRule0 returns the prefixed-token rule's keywords, longest
@@ -1108,24 +1155,64 @@ var urlPasswordPlaceholders = map[string]bool{
 }
 
 func validURLPassword(c Candidate) bool {
-	p := strings.ToLower(string(c.Secret))
-	if urlPasswordPlaceholders[p] {
+	// A password that merely repeats the user name ("user:user@") is no
+	// secret.
+	return !bytes.EqualFold(c.Key, c.Secret) && !sampleURLUserinfo(c.Secret, urlHost(c.Context[c.Offset+len(c.Secret)+1:]))
+}
+
+// sampleURLUserinfo reports whether a URL's password, on its host, is a
+// sample's rather than a credential: samplePassword, or any password on a
+// documentation host (example.com).
+func sampleURLUserinfo(pass, host []byte) bool {
+	return samplePassword(pass) || placeholderHost(string(host), false)
+}
+
+// samplePassword reports whether a URL's password is none: a word that
+// names the value ("password", "token"), one character repeated, a
+// reference ($DB_PASS, %PASSWORD%), or a port ("host:8080@…").
+// url-credentials reads a URL's password so, and the scanner so reads the
+// password of a URL any rule reports, or of the URL in a value
+// (urlSample): else a rule of the long tail that reports the password of
+// a connection string (np.mongodb.1) reported
+// "mongodb+srv://user:password@…", which url-credentials does not. The
+// host is not read there: a token of a vendor's format is one in a
+// sample's URL too (BBDC-… at git.company.example).
+func samplePassword(pass []byte) bool {
+	p := strings.ToLower(string(pass))
+	return urlPasswordPlaceholders[p] || allSame(pass) || strings.HasPrefix(p, "%") || strings.HasPrefix(p, "$") ||
+		isDigits(pass) && len(pass) <= 5
+}
+
+// urlHost is the host at the start of rest, the text after a URL's "@".
+func urlHost(rest []byte) []byte {
+	if i := bytes.IndexAny(rest, " \t\r\n/?#`\"':"); i >= 0 {
+		return rest[:i]
+	}
+	return rest
+}
+
+// urlSample reports whether the value ctx[ss:se] is the password of a
+// URL's userinfo, or holds a URL with userinfo, whose password is a
+// sample's (sampleURLUserinfo, or a placeholder in a URL in the value).
+func urlSample(ctx []byte, ss, se int) bool {
+	if ss >= 3 && ctx[ss-1] == ':' && se < len(ctx) && ctx[se] == '@' && bytes.Contains(ctx[max(0, ss-256):ss], []byte("://")) {
+		return samplePassword(ctx[ss:se])
+	}
+	v := ctx[ss:se]
+	i := bytes.Index(v, []byte("://"))
+	if i < 0 {
 		return false
 	}
-	if allSame(c.Secret) || strings.HasPrefix(p, "%") || strings.HasPrefix(p, "$") {
+	auth := v[i+3:]
+	if j := bytes.IndexAny(auth, "/?# \t\r\n\"'`<>"); j >= 0 {
+		auth = auth[:j]
+	}
+	at := bytes.LastIndexByte(auth, '@')
+	if at < 0 {
 		return false
 	}
-	// A password that merely repeats the user name ("user:user@") or is a
-	// port ("host:8080@...") is no secret.
-	if strings.EqualFold(string(c.Key), p) || isDigits(c.Secret) && len(c.Secret) <= 5 {
-		return false
-	}
-	// Documentation hosts.
-	host := c.Context[c.Offset+len(c.Secret)+1:]
-	if i := bytes.IndexAny(host, " \t\r\n/?#`\"':"); i >= 0 {
-		host = host[:i]
-	}
-	return !placeholderHost(string(host), false)
+	_, pass, ok := bytes.Cut(auth[:at], []byte(":"))
+	return ok && len(pass) > 0 && (samplePassword(pass) || IsPlaceholder(pass))
 }
 
 func allSame(b []byte) bool {
@@ -2158,14 +2245,7 @@ func computeProviderPrefixes() []string {
 		if r == nil || r.ID == RuleGenericSecret || r.ID == gitleaksGenericID {
 			continue
 		}
-		src := ""
-		if re := r.Regex; re != nil {
-			src = strings.ToLower(re.String())
-		} else if r.builtinRE != nil {
-			src = strings.ToLower(r.builtinRE.src)
-		} else if r.lazy != nil {
-			src = strings.ToLower(r.lazy.src)
-		}
+		src := exprSource(r)
 		for _, k := range r.Keywords {
 			k = strings.ToLower(k)
 			if len(k) < 4 {
@@ -2179,16 +2259,40 @@ func computeProviderPrefixes() []string {
 			}
 		}
 	}
+	// The formats of peers' test suites declare their keywords as their
+	// prefixes ("vcp_"); a rule of the long tail has one where its
+	// keyword ends in a separator and starts the group it reports
+	// ("\\b(ion_", not Dfuse's "\\bweb_(", a name before the value): a token
+	// with such a prefix that the rule does not take (Vercel's of 40
+	// characters, not 56) is the prefixed-token rule's.
+	for _, r := range peerProviders() {
+		for _, k := range r.Keywords {
+			out = append(out, strings.ToLower(k))
+		}
+	}
+	for _, r := range ThirdPartyRules() {
+		src := exprSource(r)
+		for _, k := range r.Keywords {
+			k = strings.ToLower(k)
+			if len(k) >= 4 && strings.ContainsAny(k[len(k)-1:], "_-.") && strings.Contains(src, "("+k) {
+				out = append(out, k)
+			}
+		}
+	}
 	return uniqueStrings(out)
 }
 
-func hasProviderPrefix(v []byte) bool {
-	for _, p := range providerPrefixes() {
-		if len(v) >= len(p) && strings.EqualFold(string(v[:len(p)]), p) {
-			return true
-		}
+// exprSource is a rule's expression as written, in lower case.
+func exprSource(r *Rule) string {
+	switch {
+	case r.Regex != nil:
+		return strings.ToLower(r.Regex.String())
+	case r.builtinRE != nil:
+		return strings.ToLower(r.builtinRE.src)
+	case r.lazy != nil:
+		return strings.ToLower(r.lazy.src)
 	}
-	return false
+	return ""
 }
 
 // publicKeyPrefixes start public keys, which are often assigned to names
