@@ -325,6 +325,8 @@ func defaultRules(thirdParty bool) []*Rule {
 			withGitleaksAllowlists(r, r.ID)
 			out = append(out, r)
 		}
+		// and key stores under a known password (pkcs12.go), round forty
+		out = append(out, pkcs12Rule())
 	}
 	return out
 }

@@ -906,6 +906,16 @@ func corpusSamples() []sample {
 		s = append(s, fp("seed phrase word list excerpt", RuleSeedPhrase, "The list begins: "+strings.Join(words[100:114], ", ")+".\n"))
 		s = append(s, fp("seed phrase prose", RuleSeedPhrase, "Keep the recovery phrase offline: write the twelve words on paper, store them in the safe, and never type them into a website or a chat.\n"))
 	}
+	// pkcs12-known-password: the store is the secret, whole (stores
+	// OpenSSL writes: TestPKCS12OpenSSL)
+	{
+		known, _ := buildTestPFX("notasecret", 2048, true)
+		own, _ := buildTestPFX(g.from(alphaDigit, 20), 2048, true)
+		trust, _ := buildTestPFX("changeit", 2048, false)
+		s = append(s, sample{name: "pkcs12 under notasecret", rule: RulePKCS12KnownPassword, secret: string(known), path: "svc-account.p12", text: string(known)})
+		s = append(s, sample{name: "pkcs12 under a password of its own", fpFor: RulePKCS12KnownPassword, path: "client.pfx", text: string(own)})
+		s = append(s, sample{name: "pkcs12 trust store", fpFor: RulePKCS12KnownPassword, path: "truststore.p12", text: string(trust)})
+	}
 	// the code forms of clientforms.go
 	{
 		ck := g.mixed(alphaUpper+alphaLower+alphaDigit, 40)

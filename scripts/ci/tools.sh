@@ -2,7 +2,7 @@
 # Install the real clients the tests run against: Debian's pre-commit
 # framework (testdata/script/precommit.txtar, scripts/ci/newcomer.sh),
 # Debian's Neovim, whose built-in LSP client drives sotvet lsp (lsp
-# TestNeovim),
+# TestNeovim), OpenSSL (secrets TestPKCS12OpenSSL),
 # Microsoft's SARIF Multitool (cmd/sotvet TestSARIFMultitool) and actionlint
 # (TestCIExamplesActionlint). Outside CI those tests skip with a message
 # when the tool is missing.
@@ -29,6 +29,19 @@ elif command -v apt-get >/dev/null 2>&1; then
   echo "tools: installed $(nvim --version | head -1)"
 else
   echo "tools: nvim is missing and there is no apt-get to install it" >&2
+  exit 1
+fi
+
+# OpenSSL, whose PKCS #12 stores are the oracle of secrets'
+# TestPKCS12OpenSSL and testdata/script/secrets_pkcs12.txtar.
+if command -v openssl >/dev/null 2>&1; then
+  echo "tools: $(openssl version)"
+elif command -v apt-get >/dev/null 2>&1; then
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq openssl >/dev/null
+  echo "tools: installed $(openssl version)"
+else
+  echo "tools: openssl is missing and there is no apt-get to install it" >&2
   exit 1
 fi
 
