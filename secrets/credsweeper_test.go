@@ -184,10 +184,14 @@ func TestCredSweeperSamples(t *testing.T) {
 // key/value structures its own sample says "can be combined"
 // (key_value.json, struct.json); and encoded_data's base64 written a few
 // bytes a line, which one-time-codes reports as a list of codes.
+//
+// Round forty, 37: pkcs12.changeme.p12, a PKCS #12 store holding a key
+// under "changeme", which CredSweeper reports only in its deep mode
+// (PKCS_PASSWORD in depth_3_pedantic.json), as the binaries above.
 const (
 	credSweeperMinRecall      = 0.79
 	credSweeperMinDocRecall   = 0.69
-	credSweeperMaxUnexplained = 36
+	credSweeperMaxUnexplained = 37
 )
 
 func fmtInts(xs []int) string {
