@@ -5,6 +5,7 @@ import (
 	"crypto/hmac"
 	"crypto/rand"
 	"encoding/asn1"
+	"encoding/hex"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -94,16 +95,7 @@ func randomPassword(t *testing.T) string {
 	if _, err := rand.Read(b); err != nil {
 		t.Fatal(err)
 	}
-	return asciiHex(b)
-}
-
-func asciiHex(b []byte) string {
-	const digits = "0123456789abcdef"
-	out := make([]byte, 0, 2*len(b))
-	for _, c := range b {
-		out = append(out, digits[c>>4], digits[c&15])
-	}
-	return string(out)
+	return hex.EncodeToString(b)
 }
 
 // testPFX writes a PFX in password integrity mode by this package's own

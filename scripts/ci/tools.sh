@@ -9,41 +9,29 @@
 set -euo pipefail
 sudo=""
 if [ "$(id -u)" -ne 0 ]; then sudo="sudo"; fi
-if command -v pre-commit >/dev/null 2>&1; then
-  echo "tools: $(pre-commit --version)"
-elif command -v apt-get >/dev/null 2>&1; then
-  $sudo apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq pre-commit >/dev/null
-  echo "tools: installed $(pre-commit --version)"
-else
-  echo "tools: pre-commit is missing and there is no apt-get to install it" >&2
-  exit 1
-fi
+# apt_tool CMD PACKAGE VERSION...: PACKAGE from apt unless CMD is on the
+# PATH; VERSION... prints the version.
+apt_tool() {
+  local cmd=$1 pkg=$2
+  shift 2
+  if command -v "$cmd" >/dev/null 2>&1; then
+    echo "tools: $("$@" | head -1)"
+  elif command -v apt-get >/dev/null 2>&1; then
+    $sudo apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "$pkg" >/dev/null
+    echo "tools: installed $("$@" | head -1)"
+  else
+    echo "tools: $cmd is missing and there is no apt-get to install it" >&2
+    exit 1
+  fi
+}
 
+apt_tool pre-commit pre-commit pre-commit --version
 # Neovim, whose built-in LSP client lsp's TestNeovim drives sotvet lsp with.
-if command -v nvim >/dev/null 2>&1; then
-  echo "tools: $(nvim --version | head -1)"
-elif command -v apt-get >/dev/null 2>&1; then
-  $sudo apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq neovim >/dev/null
-  echo "tools: installed $(nvim --version | head -1)"
-else
-  echo "tools: nvim is missing and there is no apt-get to install it" >&2
-  exit 1
-fi
-
+apt_tool nvim neovim nvim --version
 # OpenSSL, whose PKCS #12 stores are the oracle of secrets'
 # TestPKCS12OpenSSL and testdata/script/secrets_pkcs12.txtar.
-if command -v openssl >/dev/null 2>&1; then
-  echo "tools: $(openssl version)"
-elif command -v apt-get >/dev/null 2>&1; then
-  $sudo apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq openssl >/dev/null
-  echo "tools: installed $(openssl version)"
-else
-  echo "tools: openssl is missing and there is no apt-get to install it" >&2
-  exit 1
-fi
+apt_tool openssl openssl openssl version
 
 # Microsoft's SARIF Multitool (npm), which cmd/sotvet's TestSARIFMultitool
 # runs over sotvet's SARIF: the rules GitHub code scanning applies.
