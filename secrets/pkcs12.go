@@ -10,7 +10,6 @@ import (
 	"crypto/x509/pkix"
 	"encoding/asn1"
 	"hash"
-	"math/big"
 	"unicode/utf16"
 )
 
@@ -83,16 +82,15 @@ type pkcs12SafeBag struct {
 }
 
 var (
-	oidPKCS7Data        = asn1.ObjectIdentifier{1, 2, 840, 113549, 1, 7, 1}
-	oidKeyBag           = asn1.ObjectIdentifier{1, 2, 840, 113549, 1, 12, 10, 1, 1}
-	oidShroudedKeyBag   = asn1.ObjectIdentifier{1, 2, 840, 113549, 1, 12, 10, 1, 2}
-	oidSHA1             = asn1.ObjectIdentifier{1, 3, 14, 3, 2, 26}
-	oidSHA224           = asn1.ObjectIdentifier{2, 16, 840, 1, 101, 3, 4, 2, 4}
-	oidSHA256           = asn1.ObjectIdentifier{2, 16, 840, 1, 101, 3, 4, 2, 1}
-	oidSHA384           = asn1.ObjectIdentifier{2, 16, 840, 1, 101, 3, 4, 2, 2}
-	oidSHA512           = asn1.ObjectIdentifier{2, 16, 840, 1, 101, 3, 4, 2, 3}
-	pkcs12HashByOID     = map[string]func() hash.Hash{oidSHA1.String(): sha1.New, oidSHA224.String(): sha256.New224, oidSHA256.String(): sha256.New, oidSHA384.String(): sha512.New384, oidSHA512.String(): sha512.New}
-	pkcs12BlockSizeByID = map[string]int{oidSHA1.String(): 64, oidSHA224.String(): 64, oidSHA256.String(): 64, oidSHA384.String(): 128, oidSHA512.String(): 128}
+	oidPKCS7Data      = asn1.ObjectIdentifier{1, 2, 840, 113549, 1, 7, 1}
+	oidKeyBag         = asn1.ObjectIdentifier{1, 2, 840, 113549, 1, 12, 10, 1, 1}
+	oidShroudedKeyBag = asn1.ObjectIdentifier{1, 2, 840, 113549, 1, 12, 10, 1, 2}
+	oidSHA1           = asn1.ObjectIdentifier{1, 3, 14, 3, 2, 26}
+	oidSHA224         = asn1.ObjectIdentifier{2, 16, 840, 1, 101, 3, 4, 2, 4}
+	oidSHA256         = asn1.ObjectIdentifier{2, 16, 840, 1, 101, 3, 4, 2, 1}
+	oidSHA384         = asn1.ObjectIdentifier{2, 16, 840, 1, 101, 3, 4, 2, 2}
+	oidSHA512         = asn1.ObjectIdentifier{2, 16, 840, 1, 101, 3, 4, 2, 3}
+	pkcs12HashByOID   = map[string]func() hash.Hash{oidSHA1.String(): sha1.New, oidSHA224.String(): sha256.New224, oidSHA256.String(): sha256.New, oidSHA384.String(): sha512.New384, oidSHA512.String(): sha512.New}
 )
 
 // pkcs12KnownPassword reports whether der is a DER-encoded PFX (RFC 7292)
@@ -119,11 +117,9 @@ func pkcs12KnownPassword(der []byte) bool {
 	if !pkcs12HoldsKey(authSafe) {
 		return false
 	}
-	v := pkcs12BlockSizeByID[md.Mac.Algorithm.Algorithm.String()]
-	u := newHash().Size()
 	for _, pw := range pkcs12KnownPasswords {
 		for _, bmp := range pkcs12Passwords(pw) {
-			key := pkcs12KDF(newHash, v, u, md.MacSalt, bmp, 3, md.Iterations)
+			key := pkcs12MACKey(newHash, md.MacSalt, bmp, md.Iterations)
 			m := hmac.New(newHash, key)
 			m.Write(authSafe)
 			if subtle.ConstantTimeCompare(m.Sum(nil), md.Mac.Digest) == 1 {
@@ -178,11 +174,14 @@ func pkcs12Passwords(pw string) [][]byte {
 	return [][]byte{b}
 }
 
-// pkcs12KDF derives n bytes for purpose id (3: the MAC key) from a
-// BMPString password and a salt, iterating the hash r times (RFC 7292
-// appendix B.2); v is the hash's block size in bytes.
-func pkcs12KDF(newHash func() hash.Hash, v, n int, salt, password []byte, id byte, r int) []byte {
-	d := bytes.Repeat([]byte{id}, v)
+// pkcs12MACKey derives the key of a store's MAC (RFC 7292 appendix B.2,
+// purpose 3) from a BMPString password and a salt, iterating the hash r
+// times. A MAC key is as long as one hash output, so the derivation's
+// first block is the key: the step to the next block is never taken.
+func pkcs12MACKey(newHash func() hash.Hash, salt, password []byte, r int) []byte {
+	h := newHash()
+	v := h.BlockSize()
+	// fill repeats b to a whole number of blocks.
 	fill := func(b []byte) []byte {
 		if len(b) == 0 {
 			return nil
@@ -193,37 +192,14 @@ func pkcs12KDF(newHash func() hash.Hash, v, n int, salt, password []byte, id byt
 		}
 		return out
 	}
-	I := append(fill(salt), fill(password)...)
-	h := newHash()
-	var out []byte
-	one := big.NewInt(1)
-	for len(out) < n {
+	h.Write(bytes.Repeat([]byte{3}, v))
+	h.Write(fill(salt))
+	h.Write(fill(password))
+	a := h.Sum(nil)
+	for j := 1; j < r; j++ {
 		h.Reset()
-		h.Write(d)
-		h.Write(I)
-		a := h.Sum(nil)
-		for j := 1; j < r; j++ {
-			h.Reset()
-			h.Write(a)
-			a = h.Sum(a[:0])
-		}
-		out = append(out, a...)
-		if len(out) >= n {
-			break
-		}
-		// I_j = (I_j + B + 1) mod 2^(8v), B being A repeated to v bytes.
-		b := new(big.Int).SetBytes(fill(a)[:v])
-		b.Add(b, one)
-		for k := 0; k < len(I); k += v {
-			ij := new(big.Int).SetBytes(I[k : k+v])
-			ij.Add(ij, b)
-			s := ij.Bytes()
-			if len(s) > v {
-				s = s[len(s)-v:]
-			}
-			clear(I[k : k+v])
-			copy(I[k+v-len(s):k+v], s)
-		}
+		h.Write(a)
+		a = h.Sum(a[:0])
 	}
-	return out[:n]
+	return a
 }

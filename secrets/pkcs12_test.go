@@ -134,7 +134,7 @@ func buildTestPFX(password string, iterations int, withKey bool) ([]byte, error)
 	}
 	salt := []byte("saltsalt")
 	newHash := pkcs12HashByOID[oidSHA256.String()]
-	key := pkcs12KDF(newHash, 64, 32, salt, pkcs12Passwords(password)[0], 3, iterations)
+	key := pkcs12MACKey(newHash, salt, pkcs12Passwords(password)[0], iterations)
 	m := hmac.New(newHash, key)
 	m.Write(authSafe)
 	var pfx pkcs12PFX

@@ -1194,16 +1194,24 @@ func urlHost(rest []byte) []byte {
 }
 
 // urlSample reports whether the value ctx[ss:se] is the password of a
-// URL's userinfo, or holds a URL with userinfo, whose password is a
-// sample's (sampleURLUserinfo, or a placeholder in a URL in the value).
+// URL's userinfo that is a sample's (samplePassword, or
+// sampleURLPassword's image defaults on a stand-in host), or holds a URL
+// whose password is a sample's or a placeholder.
 func urlSample(ctx []byte, ss, se int) bool {
 	if ss >= 3 && ctx[ss-1] == ':' && se < len(ctx) && ctx[se] == '@' && bytes.Contains(ctx[max(0, ss-256):ss], []byte("://")) {
-		return samplePassword(ctx[ss:se])
+		return samplePassword(ctx[ss:se]) || sampleURLPassword(ctx, ss, se)
 	}
-	v := ctx[ss:se]
+	_, pass, _, ok := urlUserinfo(ctx[ss:se])
+	return ok && (samplePassword(pass) || IsPlaceholder(pass))
+}
+
+// urlUserinfo returns the user, password and host of the first URL in v
+// with a password in its userinfo (scheme://user:password@host), and
+// false when v holds none.
+func urlUserinfo(v []byte) (user, pass, host []byte, ok bool) {
 	i := bytes.Index(v, []byte("://"))
 	if i < 0 {
-		return false
+		return nil, nil, nil, false
 	}
 	auth := v[i+3:]
 	if j := bytes.IndexAny(auth, "/?# \t\r\n\"'`<>"); j >= 0 {
@@ -1211,10 +1219,13 @@ func urlSample(ctx []byte, ss, se int) bool {
 	}
 	at := bytes.LastIndexByte(auth, '@')
 	if at < 0 {
-		return false
+		return nil, nil, nil, false
 	}
-	_, pass, ok := bytes.Cut(auth[:at], []byte(":"))
-	return ok && len(pass) > 0 && (samplePassword(pass) || IsPlaceholder(pass))
+	user, pass, ok = bytes.Cut(auth[:at], []byte(":"))
+	if !ok || len(pass) == 0 {
+		return nil, nil, nil, false
+	}
+	return user, pass, urlHost(auth[at+1:]), true
 }
 
 func allSame(b []byte) bool {
@@ -2247,7 +2258,8 @@ func computeProviderPrefixes() []string {
 		if r == nil || r.ID == RuleGenericSecret || r.ID == gitleaksGenericID {
 			continue
 		}
-		src := exprSource(r)
+		src, _ := r.exprSource()
+		src = strings.ToLower(src)
 		for _, k := range r.Keywords {
 			k = strings.ToLower(k)
 			if len(k) < 4 {
@@ -2273,7 +2285,8 @@ func computeProviderPrefixes() []string {
 		}
 	}
 	for _, r := range ThirdPartyRules() {
-		src := exprSource(r)
+		src, _ := r.exprSource()
+		src = strings.ToLower(src)
 		for _, k := range r.Keywords {
 			k = strings.ToLower(k)
 			if len(k) >= 4 && strings.ContainsAny(k[len(k)-1:], "_-.") && strings.Contains(src, "("+k) {
@@ -2282,19 +2295,6 @@ func computeProviderPrefixes() []string {
 		}
 	}
 	return uniqueStrings(out)
-}
-
-// exprSource is a rule's expression as written, in lower case.
-func exprSource(r *Rule) string {
-	switch {
-	case r.Regex != nil:
-		return strings.ToLower(r.Regex.String())
-	case r.builtinRE != nil:
-		return strings.ToLower(r.builtinRE.src)
-	case r.lazy != nil:
-		return strings.ToLower(r.lazy.src)
-	}
-	return ""
 }
 
 // publicKeyPrefixes start public keys, which are often assigned to names

@@ -215,17 +215,6 @@ func secretlintPlaceholder(v string) bool {
 	if wantsPlaceholder(v) {
 		return true
 	}
-	_, rest, ok := strings.Cut(v, "://")
-	if !ok {
-		return false
-	}
-	userinfo, host, ok := strings.Cut(rest, "@")
-	if !ok {
-		return false
-	}
-	_, pass, ok := strings.Cut(userinfo, ":")
-	if i := strings.IndexAny(host, ":/?#"); i >= 0 {
-		host = host[:i]
-	}
-	return ok && (sampleURLUserinfo([]byte(pass), []byte(host)) || IsPlaceholder([]byte(pass)))
+	_, pass, host, ok := urlUserinfo([]byte(v))
+	return ok && (sampleURLUserinfo(pass, host) || IsPlaceholder(pass))
 }
