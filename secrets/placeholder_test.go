@@ -85,3 +85,38 @@ func TestIsPlaceholder(t *testing.T) {
 		t.Errorf("%q judged a placeholder", v)
 	}
 }
+
+// TestSamplePassword: the judgement url-credentials and every rule that
+// reports a URL's password (urlSample) share. A reference or a format
+// verb is none; a password that starts with a percent escape is one.
+func TestSamplePassword(t *testing.T) {
+	for _, c := range []struct {
+		pass   string
+		sample bool
+	}{
+		{"password", true}, {"Secret", true}, {"$DB_PASS", true}, {"%PASSWORD%", true}, {"%s", true}, {"%v", true},
+		{"%DB%", true}, {"8080", true}, {"aaaaaa", true},
+		{"%244to%40L8%3DMC", false}, {"%40dm1n-Kq7", false}, {"p%40ssw0rd9", false}, {"Zq8vN2kLp4", false},
+	} {
+		if got := samplePassword([]byte(c.pass)); got != c.sample {
+			t.Errorf("samplePassword(%q) = %v, want %v", c.pass, got, c.sample)
+		}
+	}
+	// In a value that holds the URL too (a rule that reports the whole
+	// connection string).
+	for _, c := range []struct {
+		v      string
+		sample bool
+	}{
+		{"mongodb+srv://user:password@cluster0.mongodb.net/db", true},
+		{"postgres://app:%s@db:5432/app", true},
+		{"postgres://app:mypassword@db:5432/app", true},
+		{"mongodb+srv://app:%244to%40L8%3DMC@cluster0.mongodb.net/db", false},
+		{"mongodb+srv://app:Zq8vN2kLp4@cluster0.mongodb.net/db", false},
+		{"no URL here", false},
+	} {
+		if got := urlSample([]byte(c.v), 0, len(c.v)); got != c.sample {
+			t.Errorf("urlSample(%q) = %v, want %v", c.v, got, c.sample)
+		}
+	}
+}

@@ -1171,7 +1171,8 @@ func sampleURLUserinfo(pass, host []byte) bool {
 
 // samplePassword reports whether a URL's password is none: a word that
 // names the value ("password", "token"), one character repeated, a
-// reference ($DB_PASS, %PASSWORD%), or a port ("host:8080@…").
+// reference or a format verb ($DB_PASS, %PASSWORD%, %s; not a password
+// that starts with a percent escape, %24…), or a port ("host:8080@…").
 // url-credentials reads a URL's password so, and the scanner so reads the
 // password of a URL any rule reports, or of the URL in a value
 // (urlSample): else a rule of the long tail that reports the password of
@@ -1181,8 +1182,19 @@ func sampleURLUserinfo(pass, host []byte) bool {
 // sample's URL too (BBDC-… at git.company.example).
 func samplePassword(pass []byte) bool {
 	p := strings.ToLower(string(pass))
-	return urlPasswordPlaceholders[p] || allSame(pass) || strings.HasPrefix(p, "%") || strings.HasPrefix(p, "$") ||
+	return urlPasswordPlaceholders[p] || allSame(pass) || percentReference(p) || strings.HasPrefix(p, "$") ||
 		isDigits(pass) && len(pass) <= 5
+}
+
+// percentReference reports whether p, starting with "%", is a reference
+// (%PASSWORD%) or a format verb (%s, %v) rather than a password whose
+// first character is percent-escaped (%24…, "$…").
+func percentReference(p string) bool {
+	if !strings.HasPrefix(p, "%") {
+		return false
+	}
+	escaped := len(p) >= 3 && isHexDigit(p[1]) && isHexDigit(p[2])
+	return !escaped || strings.HasSuffix(p, "%")
 }
 
 // urlHost is the host at the start of rest, the text after a URL's "@".
