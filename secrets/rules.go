@@ -701,7 +701,7 @@ func builtinRules(ep *Rule) []*Rule {
 		{
 			ID:          RuleURLCredentials,
 			Description: "password in URL userinfo (scheme://user:password@host)",
-			builtinRE:   builtinExpr(`\b[A-Za-z][A-Za-z0-9+.-]{0,20}://(?P<key>[^\s:@/?#\x60"'<>]*):(?P<secret>[^\s@/?#\x60"']+)@[^\s/?#\x60"'@]`),
+			builtinRE:   builtinExpr(`\b[A-Za-z][A-Za-z0-9+.-]{0,20}://(?P<key>[^\s:/?#\x60"'<>]*):(?P<secret>[^\s@/?#\x60"']+)@[^\s/?#\x60"'@]`),
 			MinLen:      4,
 			Keywords:    []string{"://"},
 			Gate:        URLUserinfoGate,
@@ -1020,7 +1020,12 @@ func URLUserinfoGate(data []byte, i int) bool {
 		case ':':
 			colon = true
 		case '@':
-			return colon
+			// Before a colon, the "@" is the user's own (an e-mail
+			// address as a mail server's login name, written unescaped
+			// as clients accept it): the userinfo ends at the last.
+			if colon {
+				return true
+			}
 		case ' ', '\t', '\r', '\n', '/', '?', '#', '"', '\'', '`':
 			return false
 		}

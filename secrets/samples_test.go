@@ -368,6 +368,11 @@ func corpusSamples() []sample {
 		s = append(s, fp("docs creds", RuleURLCredentials, "e.g. `https://user:password@example.com/repo.git` or `https://user:s3cr3tvalue@host.example/x`\n"))
 		s = append(s, fp("ssh url", RuleURLCredentials, "origin: ssh://git@git.svrnty.dev:2222/svrnty/cto-planb.git\n"))
 		s = append(s, fp("port path at", RuleURLCredentials, "GET http://hermes:8080/runs/@latest and postgres://app:${DB_PASSWORD}@db:5432/cto\n"))
+		// A mail server's login is an e-mail address, often written
+		// unescaped: the userinfo ends at the last "@".
+		mail := g.mixed(base62, 14)
+		s = append(s, tp("e-mail login url", RuleURLCredentials, mail, "SMTP_URL=\"smtps://alerts.bot@gmail.com:"+mail+"@smtp.gmail.com:465\"\n"))
+		s = append(s, fp("e-mail user and port", RuleURLCredentials, "Relay: smtp://notify@svrnty.dev:587, replies to ops@svrnty.dev:587 are dropped\n"))
 	}
 
 	// endpoint-value
