@@ -223,7 +223,7 @@ func validPasswordPair(c Candidate) bool {
 // DBPASSWD); the short ones (pass, pw, pwd) end too many other words
 // (lowpass, bandpass, AAMSWAPW) and count only as a word of their own:
 // after "_", ".", "-", a blank or a change of case (DB_PASS, dbPwd,
-// ANYpw).
+// ANYpw), or glued to a service's name (MYSQLPASS, SMTPPWD).
 func passwordPairName(name []byte) bool {
 	k := bytes.LastIndexAny(name, "_.- \t") + 1
 	last := string(name[k:])
@@ -241,8 +241,10 @@ func passwordPairName(name []byte) bool {
 	}
 	for _, v := range []string{"pass", "pwd", "pw"} {
 		if n := len(last) - len(v); n > 0 && strings.HasSuffix(w, v) {
-			// dbPass, ANYpw: the word starts where the case changes
-			return isLower(last[n-1]) && isUpper(last[n]) || isUpper(last[n-1]) && isLower(last[n])
+			// dbPass, ANYpw: the word starts where the case changes;
+			// MYSQLPASS, SMTPPWD: glued to a service that has a password
+			// (passOwners), which no word such as bypass or lowpass is
+			return isLower(last[n-1]) && isUpper(last[n]) || isUpper(last[n-1]) && isLower(last[n]) || passOwners[w[:n]]
 		}
 	}
 	return false

@@ -123,6 +123,12 @@ func TestPeerForms(t *testing.T) {
 		{"ci/env.txt", "host: akab-" + g.from(lowerAlnum, 16) + "-" + g.from(lowerAlnum, 16) + ".luna.akamaiapis.net\n", ""},
 		// a project key PostHog publishes in every page
 		{"web/index.html", "posthog.init('phc_" + g.mixed(base62, 43) + "')\n", ""},
+		// password-pair: a short name glued to the service it opens, in
+		// capitals; not one glued to any other word
+		{"deploy/.env", "REDISPASS=" + pw() + "\n", RulePasswordPair},
+		{"deploy/compose.yaml", "      MARIADB_ROOTPWD: " + pw() + "\n", RulePasswordPair},
+		{"deploy/compose.yaml", "      SURPASS: " + pw() + "\n", ""},
+		{"audio/filter.conf", "LOWPASS=" + pw() + "\n", ""},
 	}
 	checkFormCases(t, cases)
 }
