@@ -274,6 +274,7 @@ func defaultRules(thirdParty bool) []*Rule {
 		}
 		out = append(out, fcmServerKeyRule())
 		out = append(out, signedFormatRules()...)
+		out = append(out, jwkPrivateRule())
 		// the sentence forms (proseplain.go) before the notes forms,
 		// which read the same "with password …" and "パスワードは …" less
 		// strictly: the stricter rule names the finding

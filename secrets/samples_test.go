@@ -959,5 +959,12 @@ func corpusSamples() []sample {
 		lowHex := "eb1ee50eb8290b34" + "4881e91f2fb8c3eb"
 		s = append(s, tp("algolia key of few distinct digits", RuleSecretTypeLiteral, lowHex, "```kotlin\nval client = ClientSearch(ApplicationID(\"LATENCY\"), APIKey(\""+lowHex+"\"))\n```\n"))
 	}
+	// jwk-private-key: a key set's private member, and a public key set
+	{
+		d := base64.RawURLEncoding.EncodeToString(g.bytes(32))
+		x := base64.RawURLEncoding.EncodeToString(g.bytes(32))
+		s = append(s, tp("jwk private key", RuleJWKPrivateKey, d, "```json\n{\"keys\": [{\"kty\": \"EC\", \"crv\": \"P-256\", \"x\": \""+x+"\", \"y\": \""+x+"\", \"d\": \""+d+"\"}]}\n```\n"))
+		s = append(s, fp("jwk public key", RuleJWKPrivateKey, "```json\n{\"keys\": [{\"kty\": \"OKP\", \"crv\": \"Ed25519\", \"x\": \""+x+"\", \"use\": \"sig\"}]}\n```\n"))
+	}
 	return s
 }
