@@ -16,7 +16,7 @@ const (
 	RuleProsePasswordPlain = "prose-password-plain"
 	// RuleProseSecretCJK reports a password or token stated in Japanese,
 	// Chinese or Korean: "パスワードは「…」です", "数据库密码是 …",
-	// "비밀번호는 …입니다".
+	// "비밀번호는 …입니다" (or 비번, its everyday short form).
 	RuleProseSecretCJK = "prose-secret-cjk"
 )
 
@@ -58,12 +58,12 @@ var proseFormCompiled = sync.OnceValue(func() []*Rule {
 		{
 			ID:          RuleProseSecretCJK,
 			Description: "password or token stated in Japanese, Chinese or Korean (パスワードは「…」, 密码是 …, 비밀번호는 …)",
-			builtinRE: builtinExpr(`(?P<key>パスワード|暗証番号|パスフレーズ|トークン|APIキー|密码|口令|密碼|令牌|비밀번호|패스워드|암호|토큰|รหัสผ่าน)` +
+			builtinRE: builtinExpr(`(?P<key>パスワード|暗証番号|パスフレーズ|トークン|APIキー|密码|口令|密碼|令牌|비밀번호|비번|패스워드|암호|토큰|รหัสผ่าน)` +
 				// Thai writes no blank between words either: "รหัสผ่านคือ …"
 				`[ \t]*(?:は|が|：|:|是|为|為|는|은|=|คือ)[ \t]*(?:「|『|"|'|\x60|\*\*)?` +
 				`(?P<secret>[A-Za-z0-9!#$%&+\-./=?@^_~]{7,63}[A-Za-z0-9!#$%&+\-/=?@^_~])`),
 			MinLen:   8,
-			Keywords: []string{"パスワード", "暗証番号", "パスフレーズ", "トークン", "apiキー", "密码", "口令", "密碼", "令牌", "비밀번호", "패스워드", "암호", "토큰", "รหัสผ่าน"},
+			Keywords: []string{"パスワード", "暗証番号", "パスフレーズ", "トークン", "apiキー", "密码", "口令", "密碼", "令牌", "비밀번호", "비번", "패스워드", "암호", "토큰", "รหัสผ่าน"},
 			Validate: validProseSecretCJK,
 			Path:     proseFiles,
 		},
@@ -108,7 +108,7 @@ func validProseSecretCJK(c Candidate) bool {
 // which are generated).
 func cjkPasswordNoun(n string) bool {
 	switch n {
-	case "パスワード", "パスフレーズ", "密码", "口令", "密碼", "비밀번호", "패스워드", "암호", "รหัสผ่าน":
+	case "パスワード", "パスフレーズ", "密码", "口令", "密碼", "비밀번호", "비번", "패스워드", "암호", "รหัสผ่าน":
 		return true
 	}
 	return false

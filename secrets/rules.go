@@ -274,7 +274,6 @@ func defaultRules(thirdParty bool) []*Rule {
 		}
 		out = append(out, fcmServerKeyRule())
 		out = append(out, signedFormatRules()...)
-		out = append(out, jwkPrivateRule())
 		// the sentence forms (proseplain.go) before the notes forms,
 		// which read the same "with password …" and "パスワードは …" less
 		// strictly: the stricter rule names the finding
@@ -328,6 +327,12 @@ func defaultRules(thirdParty bool) []*Rule {
 		}
 		// and key stores under a known password (pkcs12.go), round forty
 		out = append(out, pkcs12Rule())
+		// and JSON Web Keys (jwk.go) and the user and password after a
+		// pair of labels (labelpair.go), round forty-one
+		out = append(out, jwkPrivateRule())
+		r = loginLabelPairRule()
+		withGitleaksAllowlists(r, r.ID)
+		out = append(out, r)
 	}
 	return out
 }

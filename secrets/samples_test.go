@@ -959,6 +959,12 @@ func corpusSamples() []sample {
 		lowHex := "eb1ee50eb8290b34" + "4881e91f2fb8c3eb"
 		s = append(s, tp("algolia key of few distinct digits", RuleSecretTypeLiteral, lowHex, "```kotlin\nval client = ClientSearch(ApplicationID(\"LATENCY\"), APIKey(\""+lowHex+"\"))\n```\n"))
 	}
+	// login-label-pair: a login after the labels that name its two parts
+	{
+		pw := g.mixed(base62, 11) + "!"
+		s = append(s, tp("id/pw labels", RuleLoginLabelPair, pw, "- staging bastion ID/PW -> opsadmin/"+pw+"\n"))
+		s = append(s, fp("id/pw instructions", RuleLoginLabelPair, "- Enter your ID/PW on the SSO page; ID/PW: admin/${ADMIN_PASSWORD} in CI.\n"))
+	}
 	// jwk-private-key: a key set's private member, and a public key set
 	{
 		d := base64.RawURLEncoding.EncodeToString(g.bytes(32))
