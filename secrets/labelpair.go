@@ -17,18 +17,20 @@ const RuleLoginLabelPair = "login-label-pair"
 // loginLabelPairRule reads a label pair, the separator after it, the
 // user and the password. The pair's labels are joined by "/", "\", ":",
 // "(" or blanks, and end with a separator ("->", ":", "=", "-", "(",
-// a table's "|" or a blank); the user and the password are joined by
-// "/", "//", ",", ":", "(" or blanks.
+// a table's "|" or a blank); the user and the password, each quoted or
+// not, are joined by "/", "//", ",", ":", ";", "|", "->", "(" or blanks.
 func loginLabelPairRule() *Rule {
-	ids := `\bid|\buser(?:name)?|\blogin|\baccount|아이디|계정|사용자`
+	ids := `\bid|\buid|\buser(?:name|id)?|\blogin|\baccount|아이디|계정|사용자`
 	pws := `pw|pwd|pass|passwd|password|비번|비밀번호|패스워드|암호`
 	return &Rule{
 		ID:          RuleLoginLabelPair,
 		Description: "user and password after a pair of labels naming both (ID/PW: user/…, 아이디/비번 …)",
-		builtinRE: builtinExpr(`(?i)(?P<key>(?:` + ids + `)[ \t]*(?:[/\\:(][ \t]*|[ \t]+)(?:` + pws + `)\)?)` +
-			`[ \t]*(?:->|=>|→|[:=(|-]|[ \t])[ \t]*` +
-			`[A-Za-z0-9._@-]{1,64}?(?:[ \t]*(?://?|[,:(])[ \t]*|[ \t]+)` +
-			`(?P<secret>[!-'*-~]{4,64})\)?(?:[\s]|$)`),
+		builtinRE: builtinExpr(`(?i)(?P<key>(?:` + ids + `)[ \t]*(?:[/\\:(][ \t]*|[ \t]+)(?:` + pws + `)(?:은|는)?\)?)` +
+			// a separator, or a copula after words saying whose ("ID/PW
+			// for the printer panel is …")
+			`(?:(?:[ \t]+(?:for|of|on|to)(?:[ \t]+[^\s:/]+){1,6}?)?[ \t]+(?:is|are)[ \t]+|[ \t]*(?:->|=>|→|[:=(|-]|[ \t])[ \t]*)` +
+			`[\x60"']?[A-Za-z0-9._@-]{1,64}?[\x60"']?(?:[ \t]*(?://?|->|→|[,:;|(-])[ \t]*|[ \t]+)` +
+			`(?:[\x60"'](?P<secret>[^\s\x60"']{4,64})[\x60"']|(?P<secret>[!-'*-~]{4,64}))\)?(?:[\s]|$)`),
 		MinLen:   6,
 		Keywords: []string{"pw", "pass", "비번", "비밀번호", "패스워드", "암호"},
 		Gate:     loginLabelGate,
@@ -40,8 +42,14 @@ func loginLabelPairRule() *Rule {
 // right before: "ID/PW", "user pass", "아이디/비번", "ID(PW".
 func loginLabelGate(data []byte, i int) bool {
 	word := func(c byte) bool { return isAlnumByte(c) || c >= 0x80 }
+	// Labels are short: a word longer than the longest ("비밀번호", 12
+	// bytes) is none, and is not read further back (a line of base64
+	// is one word).
 	ws := i
 	for ws > 0 && word(data[ws-1]) {
+		if i-ws >= 16 {
+			return false
+		}
 		ws--
 	}
 	j := ws
@@ -58,7 +66,10 @@ func loginLabelGate(data []byte, i int) bool {
 		return false // glued: "bypass", "IDPW"
 	}
 	we := j
-	for j > 0 && word(data[j-1]) && we-j <= 12 {
+	for j > 0 && word(data[j-1]) {
+		if we-j >= 12 {
+			return false
+		}
 		j--
 	}
 	if j > 0 && (word(data[j-1]) || data[j-1] == '_') {
@@ -69,7 +80,7 @@ func loginLabelGate(data []byte, i int) bool {
 
 // loginLabelWords label the user of a login.
 var loginLabelWords = map[string]bool{
-	"id": true, "user": true, "username": true, "login": true, "account": true,
+	"id": true, "uid": true, "user": true, "username": true, "userid": true, "login": true, "account": true,
 	"아이디": true, "계정": true, "사용자": true,
 }
 
@@ -103,7 +114,13 @@ func loginLabelUser(c Candidate) []byte {
 		return nil
 	}
 	mid := c.Context[start:c.Offset]
-	mid = bytes.TrimLeft(mid, " \t-:=>(→")
-	mid = bytes.TrimRight(mid, " \t/,:(")
+	if i := bytes.LastIndex(mid, []byte(" is ")); i >= 0 {
+		mid = mid[i+len(" is "):]
+	} else if i := bytes.LastIndex(mid, []byte(" are ")); i >= 0 {
+		mid = mid[i+len(" are "):]
+	}
+	mid = bytes.TrimLeft(mid, " \t-:=>(|→")
+	mid = bytes.TrimRight(mid, " \t/,:;|(->→`\"'")
+	mid = bytes.Trim(mid, "`\"'")
 	return mid
 }

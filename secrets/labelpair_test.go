@@ -24,6 +24,11 @@ func TestLoginLabelPair(t *testing.T) {
 		{"notes/db.md", "Login(Password) jenkins(" + pw() + ")\n", RuleLoginLabelPair},
 		{"notes/db.md", "아이디/비번 root " + pw() + "\n", RuleLoginLabelPair},
 		{"notes/db.md", "ID/PWD-master/" + pw() + "\n", RuleLoginLabelPair},
+		{"notes/db.md", "UID/PWD: sa | " + pw() + "\n", RuleLoginLabelPair},
+		{"notes/db.md", "- id/pwd: \"svc_api\" / \"" + pw() + "\"\n", RuleLoginLabelPair},
+		{"notes/db.md", "UserID/Password=mes_intf;" + pw() + "\n", RuleLoginLabelPair},
+		{"notes/db.md", "The ID/PW for the printer panel is printadm / " + pw() + "\n", RuleLoginLabelPair},
+		{"notes/db.md", "테스트 서버 아이디/비번은 tester / " + pw() + " 입니다.\n", RuleLoginLabelPair},
 
 		{"notes/db.md", "Default ID/PW are admin/admin.\n", ""},
 		{"notes/db.md", "ID/PW: admin/${ADMIN_PASSWORD}\n", ""},
@@ -43,7 +48,12 @@ func TestKoreanShortPasswordNoun(t *testing.T) {
 	checkFormCases(t, []formCase{
 		{"notes/wifi.md", "사무실 와이파이 비번: " + v + "\n", RuleProseSecretCJK},
 		{"notes/wifi.md", "서버 비번은 " + v + "입니다\n", RuleProseSecretCJK},
+		{"notes/wifi.md", "3층 와이파이 비번 " + v + "\n", RuleProseSecretCJK},
+		{"notes/wifi.md", "| 항목 | 값 |\n|---|---|\n| 비번 | " + v + " |\n", RuleProseSecretCJK},
+		{"notes/wifi.md", "게스트 와이파이 비번이 " + v + " 로 바뀌었습니다\n", RuleProseSecretCJK},
 		{"notes/wifi.md", "비번 변경 주기: 90일\n", ""},
+		{"notes/wifi.md", "비번 찾기 화면은 v2.3.1-rc4부터 바뀝니다\n", ""},
+		{"notes/wifi.md", "| 항목 | 값 |\n|---|---|\n| 비번 | 관리자에게 문의 |\n", ""},
 		{"notes/wifi.md", "비번은 8자 이상으로 정해 주세요\n", ""},
 	})
 }

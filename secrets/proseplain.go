@@ -61,6 +61,11 @@ var proseFormCompiled = sync.OnceValue(func() []*Rule {
 			builtinRE: builtinExpr(`(?P<key>パスワード|暗証番号|パスフレーズ|トークン|APIキー|密码|口令|密碼|令牌|비밀번호|비번|패스워드|암호|토큰|รหัสผ่าน)` +
 				// Thai writes no blank between words either: "รหัสผ่านคือ …"
 				`[ \t]*(?:は|が|：|:|是|为|為|는|은|=|คือ)[ \t]*(?:「|『|"|'|\x60|\*\*)?` +
+				`(?P<secret>[A-Za-z0-9!#$%&+\-./=?@^_~]{7,63}[A-Za-z0-9!#$%&+\-/=?@^_~])` +
+				// Korean notes also set the value off by a blank, a dash
+				// or a table's "|", after the noun or its subject
+				// particle: "와이파이 비번 …", "비번이 … 로 변경", "| 비번 | … |"
+				`|(?P<key>비밀번호|비번|패스워드|암호)(?:이|가)?(?:[ \t]*[-|][ \t]*|[ \t]+)(?:"|'|\x60|\*\*)?` +
 				`(?P<secret>[A-Za-z0-9!#$%&+\-./=?@^_~]{7,63}[A-Za-z0-9!#$%&+\-/=?@^_~])`),
 			MinLen:   8,
 			Keywords: []string{"パスワード", "暗証番号", "パスフレーズ", "トークン", "apiキー", "密码", "口令", "密碼", "令牌", "비밀번호", "비번", "패스워드", "암호", "토큰", "รหัสผ่าน"},
@@ -94,6 +99,12 @@ func validProseSecretCJK(c Candidate) bool {
 		// however short its alphabet ("Panda@8888", "Kimchi#2020" measure
 		// under 3.3), as password-pair takes it after "password:"
 		return !describesEncoding(v) && !spellsPasswordName(v)
+	}
+	if cjkPasswordNoun(string(c.Key)) && len(v) >= 8 && mixedClasses(v) && plausiblePasswordValue(v) && !productName(c) {
+		// three classes, as password-pair takes a value after
+		// "password:": a short chosen password measures under 3.3
+		// ("sr9sKydxm")
+		return !describesEncoding(v) && !spellsPasswordName(v) && !emailLike(v) && !looksLikePath(v) && !wordListRE.Match(v)
 	}
 	// 3.3: a format's or a field's name measures up to 3.37 ("JWT-RS256",
 	// "access_token_v2"), a chosen password 3.5 and over; productName:
