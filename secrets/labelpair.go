@@ -18,7 +18,8 @@ const RuleLoginLabelPair = "login-label-pair"
 // user and the password. The pair's labels are joined by "/", "\", ":",
 // "(" or blanks, and end with a separator ("->", ":", "=", "-", "(",
 // a table's "|" or a blank); the user and the password, each quoted or
-// not, are joined by "/", "//", ",", ":", ";", "|", "->", "(" or blanks.
+// not, are joined by "/", "//", ",", ":", ";", "|", "->", "(", " - " or
+// blanks.
 func loginLabelPairRule() *Rule {
 	ids := `\bid|\buid|\buser(?:name|id)?|\blogin|\baccount|아이디|계정|사용자`
 	pws := `pw|pwd|pass|passwd|password|비번|비밀번호|패스워드|암호`
@@ -29,8 +30,10 @@ func loginLabelPairRule() *Rule {
 			// a separator, or a copula after words saying whose ("ID/PW
 			// for the printer panel is …")
 			`(?:(?:[ \t]+(?:for|of|on|to)(?:[ \t]+[^\s:/]+){1,6}?)?[ \t]+(?:is|are)[ \t]+|[ \t]*(?:->|=>|→|[:=(|-]|[ \t])[ \t]*)` +
-			`[\x60"']?[A-Za-z0-9._@-]{1,64}?[\x60"']?(?:[ \t]*(?://?|->|→|[,:;|(-])[ \t]*|[ \t]+)` +
-			`(?:[\x60"'](?P<secret>[^\s\x60"']{4,64})[\x60"']|(?P<secret>[!-'*-~]{4,64}))\)?(?:[\s]|$)`),
+			// a "-" between the two only with blanks around it: glued,
+			// it is part of a name ("db-replica-03")
+			`[\x60"']?[A-Za-z0-9._@-]{1,64}?[\x60"']?(?:[ \t]*(?://?|->|→|[,:;|(])[ \t]*|[ \t]+-[ \t]+|[ \t]+)` +
+			`(?:[\x60"'](?P<secret>[^\s\x60"']{4,64})[\x60"']|(?P<secret>[!#-&*-_a-~]{4,64}))\)?(?:[\s]|$)`),
 		MinLen:   6,
 		Keywords: []string{"pw", "pass", "비번", "비밀번호", "패스워드", "암호"},
 		Gate:     loginLabelGate,

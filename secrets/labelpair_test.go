@@ -31,6 +31,7 @@ func TestLoginLabelPair(t *testing.T) {
 		{"notes/db.md", "테스트 서버 아이디/비번은 tester / " + pw() + " 입니다.\n", RuleLoginLabelPair},
 
 		{"notes/db.md", "Default ID/PW are admin/admin.\n", ""},
+		{"notes/db.md", "- replica: ID PW: `db-replica-03.internal`, see the runbook\n", ""},
 		{"notes/db.md", "ID/PW: admin/${ADMIN_PASSWORD}\n", ""},
 		{"notes/db.md", "Enter your ID/PW on the SSO page, then pick Ops.\n", ""},
 		{"notes/db.md", "SSID/PW guest Summer2024Wifi\n", ""},
