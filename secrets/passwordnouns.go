@@ -465,11 +465,10 @@ var tableNounSuffixes = sync.OnceValue(func() map[string]bool {
 })
 
 // chosenShape reports a value shaped as a chosen password: eight bytes or
-// more mixing upper and lower case, digits and a symbol, which
-// password-pair takes after "password:" in English, and no address, path,
-// variable or code.
+// more mixing upper and lower case and digits, as password-pair takes
+// after "password:" in English, and no address, path, variable or code.
 func chosenShape(v []byte) bool {
-	if len(v) < 8 || len(v) > 64 || !hasUpper(v) || !hasLower(v) || !hasDigit(v) || !hasPunct(v) {
+	if len(v) < 8 || len(v) > 64 || !mixedClasses(v) {
 		return false
 	}
 	return plausiblePasswordValue(v) && !emailLike(v) && !looksLikePath(v) && !wordListRE.Match(v)

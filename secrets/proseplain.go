@@ -95,16 +95,11 @@ func validProsePasswordPlain(c Candidate) bool {
 func validProseSecretCJK(c Candidate) bool {
 	v := c.Secret
 	if cjkPasswordNoun(string(c.Key)) && chosenShape(v) && !productName(c) {
-		// a password, which a person chose: all four classes make it one
-		// however short its alphabet ("Panda@8888", "Kimchi#2020" measure
-		// under 3.3), as password-pair takes it after "password:"
+		// a password, which a person chose: upper and lower case and
+		// digits make it one however short its alphabet ("Panda@8888",
+		// "Kimchi#2020", "sr9sKydxm" measure under 3.3), as
+		// password-pair takes it after "password:"
 		return !describesEncoding(v) && !spellsPasswordName(v)
-	}
-	if cjkPasswordNoun(string(c.Key)) && len(v) >= 8 && mixedClasses(v) && plausiblePasswordValue(v) && !productName(c) {
-		// three classes, as password-pair takes a value after
-		// "password:": a short chosen password measures under 3.3
-		// ("sr9sKydxm")
-		return !describesEncoding(v) && !spellsPasswordName(v) && !emailLike(v) && !looksLikePath(v) && !wordListRE.Match(v)
 	}
 	// 3.3: a format's or a field's name measures up to 3.37 ("JWT-RS256",
 	// "access_token_v2"), a chosen password 3.5 and over; productName:
