@@ -1,6 +1,7 @@
 package contradiction
 
 import (
+	"cmp"
 	"fmt"
 	"go/token"
 	"maps"
@@ -612,57 +613,101 @@ func (c *checker) roles() {
 		keys = append(keys, k)
 	}
 	sort.Strings(keys)
-	for _, k := range keys {
-		kg, g := kept[k], runs[k]
-		if g == nil {
-			g = &roleGroup{first: claimRef{-1, 0}}
+	// Two passes over the pairs: the first gathers the claims the
+	// findings will quote, so that each document whose sentences must be
+	// read from its text is read once, however many pairs quote it; the
+	// second reports.
+	need := map[claimRef]bool{}
+	var quoted map[claimRef]string
+	for report := range 2 {
+		if report == 1 {
+			quoted = c.quoteSources(need, at)
 		}
-		if kg == nil {
-			kg = &roleGroup{first: claimRef{-1, 0}}
-		}
-		// A pair named only in plain text may be any two words: it is
-		// read as a provider and a model where the workspace names them so
-		// elsewhere.
-		if !kg.named && !g.named {
-			continue
-		}
-		n := [2]int{len(g.claims[0]) + kg.n[0], len(g.claims[1]) + kg.n[1]}
-		if n[0] == 0 || n[1] == 0 {
-			continue
-		}
-		// The role fewer statements give is the odd one out; on a tie,
-		// the role the first statement gives is taken as established.
-		first := g.first
-		if kf := c.mapKept(kg.first); first.doc < 0 || kf.doc >= 0 && kf.doc < first.doc {
-			first = kf
-		}
-		_, f := at(first)
-		odd := 1 // fallback
-		if n[0] < n[1] || n[0] == n[1] && f.fallback {
-			odd = 0
-		}
-		other := 1 - odd
-		var related relList // formatted at the first finding reported
-		for _, r := range g.claims[odd] {
-			rs, hr := at(r)
-			path := c.docs[r.doc].d.Path
-			if !c.ws.Focused(path) {
+		for _, k := range keys {
+			kg, g := kept[k], runs[k]
+			if g == nil {
+				g = &roleGroup{first: claimRef{-1, 0}}
+			}
+			if kg == nil {
+				kg = &roleGroup{first: claimRef{-1, 0}}
+			}
+			// A pair named only in plain text may be any two words: it is
+			// read as a provider and a model where the workspace names them so
+			// elsewhere.
+			if !kg.named && !g.named {
 				continue
 			}
-			if related == nil {
-				for _, o := range c.mergeClaims(kg.head[other], g.claims[other]) {
-					ors, oh := at(o)
-					od := c.docs[o.doc].d
-					if !related.full() { // its arguments cost a boxing each, and roleSentence a reading
-						related.add(ors.pos(oh), "%s calls it the %s path: %q", od.Path, ors.word(oh), c.roleSentence(od, ors, oh))
+			n := [2]int{len(g.claims[0]) + kg.n[0], len(g.claims[1]) + kg.n[1]}
+			if n[0] == 0 || n[1] == 0 {
+				continue
+			}
+			// The role fewer statements give is the odd one out; on a tie,
+			// the role the first statement gives is taken as established.
+			first := g.first
+			if kf := c.mapKept(kg.first); first.doc < 0 || kf.doc >= 0 && kf.doc < first.doc {
+				first = kf
+			}
+			_, f := at(first)
+			odd := 1 // fallback
+			if n[0] < n[1] || n[0] == n[1] && f.fallback {
+				odd = 0
+			}
+			other := 1 - odd
+			var related relList // formatted at the first finding reported
+			for _, r := range g.claims[odd] {
+				rs, hr := at(r)
+				path := c.docs[r.doc].d.Path
+				if !c.ws.Focused(path) {
+					continue
+				}
+				if report == 0 {
+					for _, o := range c.mergeClaims(kg.head[other], g.claims[other]) {
+						if _, oh := at(o); oh.fromSource() {
+							need[o] = true
+						}
+					}
+					break
+				}
+				if related == nil {
+					for _, o := range c.mergeClaims(kg.head[other], g.claims[other]) {
+						ors, oh := at(o)
+						od := c.docs[o.doc].d
+						if !related.full() { // its arguments cost a boxing each
+							q := ors.sentence(oh)
+							if oh.fromSource() {
+								q = quoted[o]
+							}
+							related.add(ors.pos(oh), "%s calls it the %s path: %q", od.Path, ors.word(oh), q)
+						}
 					}
 				}
+				c.report(path, rs.pos(hr), rs.end(hr), "role",
+					fmt.Sprintf("%s is the %s path here, but %d other sentence(s) make it the %s path: state one role for the pair, or say which statement supersedes the other",
+						rs.pairs[hr.pair].pair, hr.role(), n[other], []string{"primary", "fallback"}[other]), related)
 			}
-			c.report(path, rs.pos(hr), rs.end(hr), "role",
-				fmt.Sprintf("%s is the %s path here, but %d other sentence(s) make it the %s path: state one role for the pair, or say which statement supersedes the other",
-					rs.pairs[hr.pair].pair, hr.role(), n[other], []string{"primary", "fallback"}[other]), related)
 		}
 	}
+}
+
+// quoteSources returns the sentences of the claims of need, each read from
+// its document's text and quoted: a document's text is read once for all
+// of its claims, and let go before the next is read.
+func (c *checker) quoteSources(need map[claimRef]bool, at func(claimRef) (*roleSet, *heldRole)) map[claimRef]string {
+	refs := slices.SortedFunc(maps.Keys(need), func(a, b claimRef) int {
+		return cmp.Or(cmp.Compare(a.doc, b.doc), cmp.Compare(a.i, b.i))
+	})
+	out := make(map[claimRef]string, len(refs))
+	var src []byte
+	for i, r := range refs {
+		d := c.docs[r.doc].d
+		if i == 0 || refs[i-1].doc != r.doc {
+			src = c.ws.TransientContent(d)
+		}
+		rs, hr := at(r)
+		t, _ := sourceText(src, d.File.Tok, rs.pos(hr), rs.end(hr))
+		out[r] = quote(t)
+	}
+	return out
 }
 
 // claimRef names a claim: its document's index (in c.docs, or in a
@@ -759,16 +804,6 @@ func (c *checker) mergeClaims(kept, run []claimRef) []claimRef {
 		}
 	}
 	return out
-}
-
-// roleSentence returns the sentence of hr, a claim of d, quoted: read
-// back from d's text when the claim holds none.
-func (c *checker) roleSentence(d *sotparse.Doc, rs *roleSet, hr *heldRole) string {
-	if !hr.fromSource() {
-		return rs.sentence(hr)
-	}
-	t, _ := sourceText(c.ws.TransientContent(d), d.File.Tok, rs.pos(hr), rs.end(hr))
-	return quote(t)
 }
 
 // hasSuffixFold is strings.HasSuffix under ASCII case folding.

@@ -187,6 +187,33 @@ func TestRoleRelatedOncePerPair(t *testing.T) {
 	}
 }
 
+// TestRoleQuotesReadEachTextOnce: the related places of many pairs quote
+// claims of the same documents; with the texts let go, each document is
+// read back once for all the sentences quoted from it, and once for its
+// findings' fingerprints, not once a quoted claim (12 pairs here: 72
+// reads of A-MATRIX.md before).
+func TestRoleQuotesReadEachTextOnce(t *testing.T) {
+	dir := roleWorkspace(t, 12, 8, 3)
+	run := func(release bool) ([]checks.Finding, int) {
+		res, ws, err := checks.Run(checks.Options{Root: dir, FS: os.DirFS(dir), Analyzers: []*analysis.Analyzer{Analyzer}, ReleaseText: release, NoFixes: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res.Findings, ws.ReadBacks()
+	}
+	want, _ := run(false)
+	got, reads := run(true)
+	if len(got) < 36 {
+		t.Fatalf("%d findings, want the 36 fallback rows and more", len(got))
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("findings with the texts let go differ:\n%v\nwant\n%v", got, want)
+	}
+	if docs := 4; reads > 2*docs {
+		t.Errorf("%d texts read back for %d findings about 12 pairs in %d documents; want at most %d", reads, len(got), docs, 2*docs)
+	}
+}
+
 // TestRoleWordIndex: a claim names a usual role word by its index, and
 // another (a letter that folds to one of theirs: U+017F) once a set.
 func TestRoleWordIndex(t *testing.T) {
