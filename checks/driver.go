@@ -217,7 +217,7 @@ func Run(opt Options) (*Result, *sotparse.Workspace, error) {
 				if err != nil {
 					return nil, false
 				}
-				return secretSpans(sc.Scan(path, content), content), true
+				return secretscheck.Spans(sc.Scan(path, content), content), true
 			}
 		}
 	}
@@ -972,6 +972,15 @@ func fingerprint(ws *sotparse.Workspace, text *textIndex, fs []Finding) {
 	// with many findings then holds one allocation for them, not one each.
 	all := make([]byte, 0, len(fs)*19) // 16 hex digits, a colon, a count
 	ends := make([]int, len(fs))
+	// The text of a file whose findings the parse kept no flagged text
+	// for (those of the checks that compare documents) is read back once:
+	// the findings come sorted by file, and each text goes before the
+	// next is read.
+	var cur struct {
+		path    string
+		file    *sotparse.File
+		content []byte
+	}
 	for i := range fs {
 		f := &fs[i]
 		h.Reset()
@@ -984,7 +993,15 @@ func fingerprint(ws *sotparse.Workspace, text *textIndex, fs []Finding) {
 		if fields, ok := text.flagged(f.File, f.Offset, f.EndLine, f.EndCol); ok {
 			buf = append(buf, fields...)
 		} else {
-			buf = appendFields(buf, flaggedText(ws, f))
+			if cur.path != f.File {
+				cur.path, cur.file, cur.content = f.File, ws.File(f.File), nil
+				if cur.file != nil {
+					cur.content = ws.TransientFileContent(cur.file)
+				}
+			}
+			if cur.file != nil {
+				buf = appendFields(buf, flaggedIn(cur.file.Tok, cur.content, f.Offset, f.EndLine, f.EndCol))
+			}
 		}
 		buf = append(buf, 0)
 		buf = appendNormalisedMessage(buf, f.Message)
@@ -1005,16 +1022,6 @@ func fingerprint(ws *sotparse.Workspace, text *textIndex, fs []Finding) {
 		fs[i].Fingerprint = joined[start:ends[i]]
 		start = ends[i]
 	}
-}
-
-// flaggedText returns the bytes a finding flags (or its line when the
-// range is empty), not yet normalised.
-func flaggedText(ws *sotparse.Workspace, f *Finding) []byte {
-	file := ws.File(f.File)
-	if file == nil {
-		return nil
-	}
-	return flaggedIn(file.Tok, ws.FileContent(file), f.Offset, f.EndLine, f.EndCol)
 }
 
 // flaggedIn returns the bytes of content (the text of tf) that a finding

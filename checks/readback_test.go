@@ -3,6 +3,7 @@ package checks_test
 import (
 	"fmt"
 	"io/fs"
+	"math/rand/v2"
 	"os"
 	"strings"
 	"sync"
@@ -164,5 +165,69 @@ func TestFocusedRunReadsWhatRulesNeed(t *testing.T) {
 				t.Errorf("no role finding in %s: %v", tc.focus, want)
 			}
 		})
+	}
+}
+
+// TestReleaseReadsTextsOnce: a run that lets the texts go reads back no
+// text for suppressions (found while the parse holds the text, with the
+// text a finding on one flags), for redaction (the secrets check keeps
+// the secrets its messages must not quote) or for missing paths (flagged
+// at parse time), and a text other cross-file findings flag at most once,
+// whatever their number.
+func TestReleaseReadsTextsOnce(t *testing.T) {
+	dir := t.TempDir()
+	// An access key ID's 16 characters are base32 (A-Z, 2-7).
+	const base32 = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567"
+	key := []byte("AKIA")
+	for range 16 {
+		key = append(key, base32[rand.IntN(len(base32))])
+	}
+	var gone, issues strings.Builder
+	for i := range 30 {
+		fmt.Fprintf(&gone, "- See `.sot/GONE-%02d.md` for row %d.\n", i, i)
+		fmt.Fprintf(&issues, "### CTO-WORK-%03d - Slice %d\n\nType: AFK\n\nStatus: validated.\n\nAcceptance criteria:\n\n- [ ] Row %d is proven.\n\n", i, i, i)
+	}
+	checktest.WriteFiles(t, dir, map[string]string{
+		"WORKBOARD.yaml":   "items: []\n",
+		".sot/A-PRD.md":    "# A\n\n" + gone.String(),
+		".sot/C-ISSUES.md": "# C\n\n" + issues.String(),
+		".sot/B-PRD.md": "# B\n\n<!-- sotvet:ignore refs -- moved in the next wave -->\n- See `.sot/GONE-B.md`.\n\n" +
+			"<!-- sotvet:ignore status -->\n\naws_access_key_id = " + string(key) + "\n\n<!-- sotvet:ignore refs -- nothing here -->\n",
+	})
+	run := func(release bool) ([]string, map[string]int) {
+		t.Helper()
+		fsys := &countingFS{FS: os.DirFS(dir), opens: map[string]int{}}
+		res, _, err := checks.Run(checks.Options{Root: dir, FS: fsys, Analyzers: registry.All, ReleaseText: release, NoFixes: release, ForgetModel: release})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []string
+		for _, f := range res.Findings {
+			out = append(out, show(f)+fmt.Sprint(f.Related)+f.Fingerprint)
+		}
+		return out, fsys.opens
+	}
+	want, _ := run(false)
+	got, reads := run(true)
+	if d := diffLines(want, got); d != "" {
+		t.Errorf("a run letting the texts go differs:\n%s", d)
+	}
+	for _, code := range []string{"refs/missing-path", "status/unchecked-acceptance", "suppression/no-reason", "suppression/unused", "secrets/"} {
+		if !strings.Contains(strings.Join(got, "\n"), code) {
+			t.Errorf("no %s finding:\n%s", code, strings.Join(got, "\n"))
+		}
+	}
+	if strings.Contains(strings.Join(got, "\n"), string(key)) {
+		t.Errorf("a finding quotes the key:\n%s", strings.Join(got, "\n"))
+	}
+	t.Logf("opens: %v", reads)
+	if n := reads[".sot/A-PRD.md"]; n != 1 {
+		t.Errorf("A-PRD.md, 30 missing paths, read %d times; want once (the parse: refs flags them as it reads them)", n)
+	}
+	if n := reads[".sot/C-ISSUES.md"]; n > 2 {
+		t.Errorf("C-ISSUES.md, 30 findings the parse kept no text for, read %d times; want at most 2 (the parse, and once for their fingerprints)", n)
+	}
+	if n := reads[".sot/B-PRD.md"]; n != 1 {
+		t.Errorf("B-PRD.md, suppressions and a secret, read %d times; want once (the parse)", n)
 	}
 }

@@ -73,11 +73,9 @@ type fileSecrets struct {
 	spans []secretSpan
 }
 
-type secretSpan struct {
-	start, end int
-	text       string
-	mask       string // the finding's Redacted: its rule's public prefix and "****"
-}
+// secretSpan is a secret on a finding's lines; its mask is the finding's
+// Redacted, its rule's public prefix and "****".
+type secretSpan = secretscheck.Span
 
 // clean returns msg redacted, with the pieces of the secrets on lines
 // first..last of file masked.
@@ -100,7 +98,7 @@ func (r *redactor) clean(msg, file string, first, last int) string {
 	}
 	r.lastMsg.msg, r.lastMsg.out, r.lastMsg.ok = msg, out, true
 	for _, s := range r.secretsOnLines(file, first, last) {
-		out = maskPieces(out, s.text, s.mask)
+		out = maskPieces(out, s.Text, s.Mask)
 	}
 	return out
 }
@@ -118,20 +116,13 @@ func (r *redactor) secretsOnLines(path string, first, last int) []secretSpan {
 		r.files[path] = fsec
 		if spans, ok := r.text.secrets(path); ok {
 			fsec.spans = spans
+		} else if spans, ok := r.scans.Of(path); ok {
+			fsec.spans = spans
 		} else if file := r.ws.File(path); file != nil && file.Tok.Size() > 0 {
-			// The text is read only when it holds secrets, or when the
-			// secrets check did not scan it: a released text is read
-			// back for that.
-			found, ok := r.scans.Of(path)
-			var content []byte
-			if !ok {
-				content = r.ws.FileContent(file)
-				found = r.sc.Scan(path, content)
-			}
-			if len(found) > 0 && content == nil {
-				content = r.ws.FileContent(file)
-			}
-			fsec.spans = secretSpans(found, content)
+			// Neither the parse nor the secrets check scanned it (a file
+			// out of the check's focus): a released text is read back.
+			content := r.ws.FileContent(file)
+			fsec.spans = secretscheck.Spans(r.sc.Scan(path, content), content)
 		}
 	}
 	r.lastFile.path, r.lastFile.fsec = path, fsec
@@ -151,20 +142,8 @@ func (r *redactor) secretsOnLines(path string, first, last int) []secretSpan {
 	}
 	var out []secretSpan
 	for _, s := range fsec.spans {
-		if s.start < end && s.end > start {
+		if s.Start < end && s.End > start {
 			out = append(out, s)
-		}
-	}
-	return out
-}
-
-// secretSpans returns the secrets found in content that a message must
-// not quote, with their text.
-func secretSpans(found []engine.Finding, content []byte) []secretSpan {
-	var out []secretSpan
-	for _, x := range found {
-		if x.AllowReason != "value" && x.End <= len(content) {
-			out = append(out, secretSpan{x.Start, x.End, string(content[x.Start:x.End]), x.Redacted})
 		}
 	}
 	return out

@@ -2,6 +2,8 @@ package checks
 
 import (
 	"fmt"
+	"go/token"
+	"math"
 	"regexp"
 	"runtime"
 	"strings"
@@ -29,6 +31,42 @@ type suppression struct {
 	used   bool
 }
 
+// suppressionsIn returns the suppressions of content, the text of tf (the
+// file at path), and the span of each comment, as a finding on it flags
+// it.
+func suppressionsIn(path string, tf *token.File, content []byte) ([]*suppression, []flagSpan) {
+	var out []*suppression
+	var spans []flagSpan
+	for _, m := range suppressionPattern.FindAllSubmatchIndex(content, -1) {
+		body := ""
+		switch {
+		case m[2] >= 0:
+			body = string(content[m[2]:m[3]])
+		case m[4] >= 0:
+			body = string(content[m[4]:m[5]])
+		}
+		rest, ok := strings.CutPrefix(strings.TrimSpace(body), "sotvet:ignore")
+		if !ok || (rest != "" && rest[0] != ' ' && rest[0] != '\t') {
+			continue
+		}
+		pos := tf.Position(tf.Pos(m[0]))
+		end := tf.Position(tf.Pos(m[1]))
+		s := &suppression{file: path, line: pos.Line, col: pos.Column, endCol: end.Column}
+		names, reason, _ := strings.Cut(rest, "--")
+		s.reason = strings.TrimSpace(reason)
+		for _, n := range strings.Split(strings.TrimSpace(names), ",") {
+			if n = strings.TrimSpace(n); n != "" {
+				s.checks = append(s.checks, n)
+			}
+		}
+		out = append(out, s)
+		if m[0] <= math.MaxInt32 && end.Line <= math.MaxInt32 && end.Column <= math.MaxInt32 {
+			spans = append(spans, flagSpan{offset: int32(m[0]), endLine: int32(end.Line), endCol: int32(end.Column)})
+		}
+	}
+	return out, spans
+}
+
 // covers reports whether the suppression names the finding's check, or its
 // code check/category.
 func (s *suppression) covers(f *Finding) bool {
@@ -52,7 +90,7 @@ func suppress(ws *sotparse.Workspace, text *textIndex, fs []Finding, checked []s
 	// text. A suppression acts on its own file only, and a run keeps the
 	// findings of the files in focus: an editor's edit searches the open
 	// documents, not the workspace.
-	has := make([]bool, len(ws.Files))
+	found := make([][]*suppression, len(ws.Files))
 	var wg sync.WaitGroup
 	workers := runtime.GOMAXPROCS(0)
 	for w := range workers {
@@ -60,44 +98,20 @@ func suppress(ws *sotparse.Workspace, text *textIndex, fs []Finding, checked []s
 		go func() {
 			defer wg.Done()
 			for i := w; i < len(ws.Files); i += workers {
-				f := ws.Files[i]
-				has[i] = ws.Focused(f.Path) && text.mayIgnore(f.Path) && holdsIgnore(ws.FileContent(f))
+				if f := ws.Files[i]; ws.Focused(f.Path) {
+					found[i] = text.suppressions(ws, f)
+				}
 			}
 		}()
 	}
 	wg.Wait()
-	for i, f := range ws.Files {
-		if !has[i] {
-			continue
-		}
-		content := ws.FileContent(f)
-		for _, m := range suppressionPattern.FindAllSubmatchIndex(content, -1) {
-			body := ""
-			switch {
-			case m[2] >= 0:
-				body = string(content[m[2]:m[3]])
-			case m[4] >= 0:
-				body = string(content[m[4]:m[5]])
-			}
-			rest, ok := strings.CutPrefix(strings.TrimSpace(body), "sotvet:ignore")
-			if !ok || (rest != "" && rest[0] != ' ' && rest[0] != '\t') {
-				continue
-			}
-			pos := f.Tok.Position(f.Pos(m[0]))
-			end := f.Tok.Position(f.Pos(m[1]))
-			s := &suppression{file: f.Path, line: pos.Line, col: pos.Column, endCol: end.Column}
-			names, reason, _ := strings.Cut(rest, "--")
-			s.reason = strings.TrimSpace(reason)
-			for _, n := range strings.Split(strings.TrimSpace(names), ",") {
-				if n = strings.TrimSpace(n); n != "" {
-					s.checks = append(s.checks, n)
-				}
-			}
+	for _, ss := range found {
+		for _, s := range ss {
 			all = append(all, s)
-			if byLine[f.Path] == nil {
-				byLine[f.Path] = map[int][]*suppression{}
+			if byLine[s.file] == nil {
+				byLine[s.file] = map[int][]*suppression{}
 			}
-			byLine[f.Path][s.line] = append(byLine[f.Path][s.line], s)
+			byLine[s.file][s.line] = append(byLine[s.file][s.line], s)
 		}
 	}
 	if len(all) == 0 {

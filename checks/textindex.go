@@ -34,11 +34,12 @@ type textIndex struct {
 
 // docText is what textIndex keeps of one document.
 type docText struct {
-	ignore  bool // the text holds "sotvet:ignore"
-	flagged []flagSpan
-	fields  []string     // what the spans of flagged flag, but ""
-	scanned bool         // secrets holds the document's secrets
-	secrets []secretSpan // sorted by start
+	ignore       bool           // the text holds "sotvet:ignore"
+	suppressions []*suppression // its suppressions, when ignore
+	flagged      []flagSpan
+	fields       []string     // what the spans of flagged flag, but ""
+	scanned      bool         // secrets holds the document's secrets
+	secrets      []secretSpan // sorted by start
 }
 
 // flagSpan is the text a finding flags, keyed as fingerprint finds it. A
@@ -78,6 +79,14 @@ func (x *textIndex) afterDoc(d *sotparse.Doc, content []byte, diags [][]analysis
 			spans = append(spans, flagSpan{offset: int32(offset), endLine: int32(endLine), endCol: int32(endCol)})
 		}
 	}
+	flaggedByChecks := len(spans) > 0
+	if dt.ignore {
+		// The suppressions, and the text of each for the findings suppress
+		// may report on it: suppress reads no text back.
+		var at []flagSpan
+		dt.suppressions, at = suppressionsIn(d.Path, d.File.Tok, content)
+		spans = append(spans, at...)
+	}
 	if len(spans) > 0 {
 		slices.SortFunc(spans, compareFlagged)
 		spans = slices.CompactFunc(spans, func(a, b flagSpan) bool { return compareFlagged(a, b) == 0 })
@@ -95,7 +104,7 @@ func (x *textIndex) afterDoc(d *sotparse.Doc, content []byte, diags [][]analysis
 			}
 		}
 	}
-	if x.scan != nil && len(dt.flagged) > 0 {
+	if x.scan != nil && flaggedByChecks {
 		dt.secrets, dt.scanned = x.scan(d.Path, content)
 	}
 	if !dt.ignore && dt.flagged == nil {
@@ -173,6 +182,27 @@ func (x *textIndex) mayIgnoreIn(ws *sotparse.Workspace, path string) bool {
 		ig = holdsIgnore(f.Content)
 	}
 	return ig
+}
+
+// suppressions returns the suppressions of f's text: those the parse
+// found in it, or, for a text the index did not see (the workboard, a
+// record, a run that keeps the texts), those found now. Each is the
+// caller's: suppress marks the ones it uses.
+func (x *textIndex) suppressions(ws *sotparse.Workspace, f *sotparse.File) []*suppression {
+	if dt := x.docs[f.Path]; dt != nil {
+		out := make([]*suppression, len(dt.suppressions))
+		for i, s := range dt.suppressions {
+			c := *s
+			out[i] = &c
+		}
+		return out
+	}
+	content := ws.FileContent(f)
+	if !holdsIgnore(content) {
+		return nil
+	}
+	ss, _ := suppressionsIn(f.Path, f.Tok, content)
+	return ss
 }
 
 // holdsIgnore reports whether content holds a suppression's mark.

@@ -174,6 +174,10 @@ func (p *DocPass) Flag(pos, end token.Pos) {
 	p.flagged = append(p.flagged, analysis.Diagnostic{Pos: pos, End: end})
 }
 
+// Exists is Workspace.Exists: the workspace's paths are known, from its
+// discovery, before any document is parsed.
+func (p *DocPass) Exists(path string) bool { return p.ws.Exists(path) }
+
 // Fixes reports whether the run wants suggested fixes: Report drops them
 // otherwise (Stream.DropFixes), and a check may spare building them.
 func (p *DocPass) Fixes() bool { return p.ws.Fixes() }

@@ -263,6 +263,16 @@ func (ws *Workspace) FileContent(f *File) []byte {
 	return f.Content
 }
 
+// TransientFileContent is FileContent, but a released document's text it
+// reads back is not kept (TransientContent): a caller that visits the
+// files with findings one after the other holds one text at a time.
+func (ws *Workspace) TransientFileContent(f *File) []byte {
+	if d := ws.Doc(f.Path); d != nil && d.File == f && d.released {
+		return ws.TransientContent(d)
+	}
+	return f.Content
+}
+
 // Prefetch tells the workspace that the content of docs is about to be
 // needed, so that summaries among them are read in one go.
 func (ws *Workspace) Prefetch(docs []*Doc) {

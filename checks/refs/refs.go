@@ -105,11 +105,16 @@ var DocCheck = &sotparse.DocCheck{Run: func(p *sotparse.DocPass) any {
 		if r.Kind == sotparse.RefSource {
 			p.Flag(r.Pos, r.End) // source may report it missing
 		}
-		if r.Kind == sotparse.RefSOTPath && strings.ContainsAny(continuation(p.Doc, p.Content, r.End), placeholder) {
+		if r.Kind != sotparse.RefSOTPath {
+			continue
+		}
+		if strings.ContainsAny(continuation(p.Doc, p.Content, r.End), placeholder) {
 			if open == nil {
 				open = make([]bool, p.Doc.Refs.Len())
 			}
 			open[i] = true
+		} else if sp, ok := sotPath(r.Text); ok && !p.Exists(sp) {
+			p.Flag(r.Pos, r.End) // paths may report it missing
 		}
 	}
 	if open == nil {
@@ -117,6 +122,23 @@ var DocCheck = &sotparse.DocCheck{Run: func(p *sotparse.DocPass) any {
 	}
 	return open
 }}
+
+// sotPath returns the workspace path a .sot/ path of a body names, and
+// false for one that names none: a placeholder, or a path out of the
+// workspace.
+func sotPath(text string) (string, bool) {
+	if strings.ContainsAny(text, placeholder) {
+		return "", false
+	}
+	p := path.Clean(text)
+	if strings.HasPrefix(p, "../") || p == ".." {
+		return "", false
+	}
+	if strings.HasSuffix(text, "/") {
+		p += "/"
+	}
+	return p, true
+}
 
 // paths checks the .sot/ paths of the document body (rule a); open says
 // which of them the text continues with a placeholder (DocCheck).
@@ -127,17 +149,11 @@ func (c *checker) paths(d *sotparse.Doc, open []bool) {
 			continue
 		}
 		seen[r.Text] = true
-		if strings.ContainsAny(r.Text, placeholder) || (open != nil && open[i]) {
+		if open != nil && open[i] {
 			continue
 		}
-		p := path.Clean(r.Text)
-		if strings.HasPrefix(p, "../") || p == ".." {
-			continue
-		}
-		if strings.HasSuffix(r.Text, "/") {
-			p += "/"
-		}
-		if c.res.Exists(p) {
+		p, ok := sotPath(r.Text)
+		if !ok || c.res.Exists(p) {
 			continue
 		}
 		what := p

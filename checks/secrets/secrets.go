@@ -32,20 +32,41 @@ var Analyzer = &analysis.Analyzer{
 	ResultType: reflect.TypeFor[*Scans](),
 }
 
-// Scans are what the check's scanner found in each file it scanned,
-// allowed secrets included: the driver's redaction reuses them rather than
-// scan those files a second time.
+// Scans are the secrets the check's scanner found in each file it
+// scanned, as the driver's redaction needs them: it neither scans those
+// files a second time nor reads a released text back for their secrets.
 type Scans struct {
-	byPath map[string][]engine.Finding
+	byPath map[string][]Span
 }
 
-// Of returns what the scan of path found, and whether path was scanned.
-func (s *Scans) Of(path string) ([]engine.Finding, bool) {
+// Span is a secret a message must not quote: where it is, its text, and
+// its finding's Redacted.
+type Span struct {
+	Start, End int
+	Text       string
+	Mask       string
+}
+
+// Spans returns the secrets of found, a scan of content, that a message
+// must not quote (an allowed value is public), their texts copied out of
+// content.
+func Spans(found []engine.Finding, content []byte) []Span {
+	var out []Span
+	for _, x := range found {
+		if x.AllowReason != "value" && x.End <= len(content) {
+			out = append(out, Span{x.Start, x.End, string(content[x.Start:x.End]), x.Redacted})
+		}
+	}
+	return out
+}
+
+// Of returns the secrets of path's scan, and whether path was scanned.
+func (s *Scans) Of(path string) ([]Span, bool) {
 	if s == nil {
 		return nil, false
 	}
-	fs, ok := s.byPath[path]
-	return fs, ok
+	spans, ok := s.byPath[path]
+	return spans, ok
 }
 
 var (
@@ -96,9 +117,10 @@ func prepare() any {
 	return &prepared{sc, err}
 }
 
-// docScan is what scanDoc found in one document.
+// docScan is what scanDoc found in one document: the secrets the driver's
+// redaction needs, taken while the parse holds the text.
 type docScan struct {
-	found []engine.Finding
+	spans []Span
 	err   error
 }
 
@@ -115,7 +137,7 @@ func scanDoc(p *sotparse.DocPass) any {
 		return nil // scanned, nothing found: run tells it from not scanned
 	}
 	report(p.Report, p.Doc.File, found)
-	return &docScan{found: found}
+	return &docScan{spans: Spans(found, p.Content)}
 }
 
 func run(pass *analysis.Pass) (any, error) {
@@ -126,7 +148,7 @@ func run(pass *analysis.Pass) (any, error) {
 	}
 	// Sized by the documents in focus, which are all it holds: an edit's
 	// run of a session focuses on a few of many.
-	scans := &Scans{byPath: make(map[string][]engine.Finding, len(ws.FocusedDocs()))}
+	scans := &Scans{byPath: make(map[string][]Span, len(ws.FocusedDocs()))}
 	for i, r := range DocCheck.Each(pass, ws) {
 		d := ws.Docs[i]
 		switch r := r.(type) {
@@ -134,7 +156,7 @@ func run(pass *analysis.Pass) (any, error) {
 			if r.err != nil {
 				return nil, r.err
 			}
-			scans.byPath[d.Path] = r.found
+			scans.byPath[d.Path] = r.spans
 		case nil:
 			// scanDoc scans every document in focus with a text.
 			if ws.Focused(d.Path) && d.File.Tok.Size() > 0 {
@@ -155,7 +177,7 @@ func run(pass *analysis.Pass) (any, error) {
 		found[i] = sc.Scan(files[i].Path, files[i].Content)
 	})
 	for i, f := range files {
-		scans.byPath[f.Path] = found[i]
+		scans.byPath[f.Path] = Spans(found[i], f.Content)
 		report(pass.Report, f, found[i])
 	}
 	return scans, nil

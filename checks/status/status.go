@@ -132,6 +132,19 @@ var DocCheck = &sotparse.DocCheck{Prepare: func() any { return newRemainPatterns
 			p.Flag(l.ValuePos, l.End) // docStatus may report it
 		}
 	}
+	// What acceptance may report on a validated item: its first unchecked
+	// box. Not the blockers: each of every validated item is a span to
+	// keep (on a 10,000-document workspace of validated items ~6 MB more
+	// at the peak), where only those that are open are reported, and
+	// their files are read back once for the fingerprints.
+	for _, it := range p.Doc.WorkItems {
+		if itemStatus(it) != validated {
+			continue
+		}
+		if i := slices.IndexFunc(it.Checkboxes, func(cb *sotparse.Checkbox) bool { return !cb.Checked }); i >= 0 {
+			p.Flag(it.Checkboxes[i].Pos, it.Checkboxes[i].End)
+		}
+	}
 	return detach(index(p.Doc, p.Content, p.Prepared.(*remainPatterns), p.Texts()))
 }, KeepsKeyValue: func(_ any, d *sotparse.Doc, f *sotparse.Fact) bool {
 	return resultKinds[d.Kind] && validatorKey(f.Key) // what pendingValidation reads
