@@ -197,7 +197,7 @@ func (x *textIndex) suppressions(ws *sotparse.Workspace, f *sotparse.File) []*su
 		}
 		return out
 	}
-	content := ws.FileContent(f)
+	content := ws.TransientFileContent(f)
 	if !holdsIgnore(content) {
 		return nil
 	}
