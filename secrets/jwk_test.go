@@ -39,3 +39,30 @@ func TestJWKPrivateKey(t *testing.T) {
 	}
 	checkFormCases(t, cases)
 }
+
+// TestJWKRandomKeysFound: a key's private member is random bytes, and
+// every such key is found, whatever its bytes decode to. The rule once
+// judged the decoded bytes with the placeholder tests of text, and
+// dropped one random key in 200 (a "<" and a ">" among its bytes).
+func TestJWKRandomKeysFound(t *testing.T) {
+	s := defaultScanner(t)
+	g := newFakeGen("jwk-random")
+	missed := 0
+	const n = 3000
+	for i := 0; i < n; i++ {
+		k := base64.RawURLEncoding.EncodeToString(g.bytes(32))
+		text := "const hmac = \"{\\\"kty\\\":\\\"oct\\\",\\\"k\\\":\\\"" + k + "\\\"}\";\n"
+		if i%2 == 1 {
+			text = "{\"kty\": \"EC\", \"crv\": \"P-256\", \"d\": \"" + k + "\"}\n"
+		}
+		fs := s.Scan("src/auth.js", []byte(text))
+		if len(fs) != 1 || fs[0].RuleID != RuleJWKPrivateKey {
+			if missed++; missed <= 5 {
+				t.Errorf("%q: want one %s finding, got %d", text, RuleJWKPrivateKey, len(fs))
+			}
+		}
+	}
+	if missed > 0 {
+		t.Errorf("%d of %d random keys missed", missed, n)
+	}
+}
