@@ -188,10 +188,18 @@ func TestCredSweeperSamples(t *testing.T) {
 // Round forty, 37: pkcs12.changeme.p12, a PKCS #12 store holding a key
 // under "changeme", which CredSweeper reports only in its deep mode
 // (PKCS_PASSWORD in depth_3_pedantic.json), as the binaries above.
+//
+// Round forty-one, 44: seven logins in its document samples that its
+// expected outputs leave out while listing the lines around them, of
+// the forms that round reads (login-label-pair's "id/pass master/…",
+// "ID/PWD-master/…", "login/password-master/…", and a password after
+// 비번 or 비밀번호: doc_id_passwd_pair 12 and 16, doc_passwd_pair 9, 19
+// and 44, doc_various 19 and 92). The gate had not been raised with
+// them, so it failed wherever SOTVET_CREDSWEEPER was set.
 const (
 	credSweeperMinRecall      = 0.79
 	credSweeperMinDocRecall   = 0.69
-	credSweeperMaxUnexplained = 37
+	credSweeperMaxUnexplained = 44
 )
 
 func fmtInts(xs []int) string {

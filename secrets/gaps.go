@@ -494,7 +494,7 @@ func validNamedKey(c Candidate) bool {
 	if isHexLower(v) {
 		// a commit id, a digest or a UUID written after a name is
 		// still one when the line says so
-		return len(v) >= 32 && !knownDigests[string(v)] && !namesDigest(c.Line())
+		return len(v) >= 32 && !knownDigests[string(v)] && !c.lineNamesDigest()
 	}
 	return mixedClasses(v) && Entropy(v) >= 3.8
 }

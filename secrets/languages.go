@@ -519,7 +519,7 @@ func validVendorToken(c Candidate) bool {
 				return false
 			}
 		}
-		if wordListRE.Match(body) || namesDigest(c.Line()) {
+		if wordListRE.Match(body) || c.lineNamesDigest() {
 			return false
 		}
 		if p.prefix == "ATCTT3" && len(body) == 186 {

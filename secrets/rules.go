@@ -145,14 +145,32 @@ func (c *Candidate) secretEntropy() float64 {
 
 // Line returns the whole lines of Context that hold the match.
 func (c Candidate) Line() []byte {
-	s := bytes.LastIndexByte(c.Context[:c.MatchOffset], '\n') + 1
-	e := c.MatchOffset + len(c.Match)
+	s, e := c.lineSpan()
+	return c.Context[s:e]
+}
+
+func (c Candidate) lineSpan() (s, e int) {
+	s = bytes.LastIndexByte(c.Context[:c.MatchOffset], '\n') + 1
+	e = c.MatchOffset + len(c.Match)
 	if i := bytes.IndexByte(c.Context[e:], '\n'); i >= 0 {
 		e += i
 	} else {
 		e = len(c.Context)
 	}
-	return c.Context[s:e]
+	return s, e
+}
+
+// lineNamesDigest reports whether a word of the match's lines, outside
+// the secret, says the value is a commit, a digest or an id. The
+// secret's own letters are not read: a random token holds "Id" between
+// a lower-case letter and an upper-case one once in a hundred draws.
+func (c Candidate) lineNamesDigest() bool {
+	s, e := c.lineSpan()
+	ss, se := c.Offset, c.Offset+len(c.Secret)
+	if ss < s || se > e {
+		return namesDigest(c.Context[s:e])
+	}
+	return namesDigest(c.Context[s:ss]) || namesDigest(c.Context[se:e])
 }
 
 // Rule IDs of the default rules.
@@ -1379,6 +1397,8 @@ func validGeneric(c Candidate) bool {
 		return false // code: a field reference such as cfg.db.password
 	case v[0] == '+' && concatRE.Match(v):
 		return false // code: a variable joined between two strings
+	case devMarkedKey(v):
+		return false // Django's development key, as signing-secret judges it
 	}
 	if !isHexLower(v) && c.secretEntropy() < genericEntropyFloor(len(v)) {
 		return false // the rule's floor is hex's (see the rule)

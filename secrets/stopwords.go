@@ -52,41 +52,67 @@ func (s *stopSet) any(text []byte) bool {
 }
 
 // holdsRandomRun reports whether v has a run of 16 or more letters and
-// digits that reads as drawn at random (randomRun).
+// digits that reads as drawn at random (randomRun). A run goes on across
+// the symbols a generated password draws (drawnSymbol): in
+// "FYqx16{EtrwXVV12fpE(99ezMVcFfVsJ" the brackets cut no word, and a run
+// cut at them fell under 16 and let a case-run ("MVc") read as a stop
+// word, one drawn password in a hundred and fifty.
 func holdsRandomRun(v []byte) bool {
+	var buf [128]byte
 	for i := 0; i < len(v); {
 		j := i
-		for j < len(v) && isAlnum(v[j]) {
+		for j < len(v) && runByte(v[j]) {
 			j++
 		}
-		if run := v[i:j]; len(run) >= 16 && randomRun(run) {
-			return true
+		if j-i >= 16 {
+			if run := alnumOf(buf[:0], v[i:j]); len(run) >= 16 && randomRun(run) {
+				return true
+			}
 		}
 		i = j + 1
 	}
 	return false
 }
 
-// randomAroundWord reports whether the run of letters and digits that
-// holds text[start:next] is random once that word is taken out of it: a
+// randomAroundWord reports whether the run (holdsRandomRun's) that holds
+// text[start:next] is random once that word is taken out of it: a
 // three-letter stop word ("mod", "vpn") read in the middle of a 32-byte
 // token ("…L9gybMOdH9cd…") leaves two random runs of 14 and 15 bytes,
 // each under holdsRandomRun's 16, and dropped about one random key in
 // three hundred. A value of words ("exampleKey1234") leaves too little.
 func randomAroundWord(text []byte, start, next int) bool {
 	from, to := start, next
-	for from > 0 && isAlnum(text[from-1]) {
+	for from > 0 && runByte(text[from-1]) {
 		from--
 	}
-	for to < len(text) && isAlnum(text[to]) {
+	for to < len(text) && runByte(text[to]) {
 		to++
 	}
 	if (start-from)+(to-next) < 16 {
 		return false
 	}
 	var buf [128]byte
-	rest := append(append(buf[:0], text[from:start]...), text[next:to]...)
-	return randomRun(rest)
+	rest := alnumOf(alnumOf(buf[:0], text[from:start]), text[next:to])
+	return len(rest) >= 16 && randomRun(rest)
+}
+
+// runByte: a byte of a random run, a letter, a digit or a drawnSymbol.
+func runByte(c byte) bool { return isAlnum(c) || drawnSymbol(c) }
+
+// drawnSymbol: a symbol password generators draw and that no name uses
+// to join its words ("-", "_", ".", "/", ":" and blanks do).
+func drawnSymbol(c byte) bool {
+	return c < 0x80 && strings.IndexByte("!#$%&*+=?@^~(){}[]<>|", c) >= 0
+}
+
+// alnumOf appends the letters and digits of v to dst.
+func alnumOf(dst, v []byte) []byte {
+	for _, c := range v {
+		if isAlnum(c) {
+			dst = append(dst, c)
+		}
+	}
+	return dst
 }
 
 // anyValueWord reports whether one of v's words (nextValueWord), in lower

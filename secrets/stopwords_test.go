@@ -72,3 +72,26 @@ func TestStopSetBesideRandomRun(t *testing.T) {
 		}
 	}
 }
+
+// TestStopSetDrawnPasswords: a generated password's symbols cut no word,
+// so a stop word read in it as a run of case ("MVc" for "mvc", "Salt")
+// stands beside a random run that goes on across its brackets. Cut at
+// the brackets, the runs fell under 16 bytes and the password read as a
+// stop-word value, one draw in a hundred and fifty. Words joined by
+// symbols are still words.
+func TestStopSetDrawnPasswords(t *testing.T) {
+	s := newStopSet([]string{"salt", "mvc", "cms", "tag", "own"})
+	g := newFakeGen("drawn passwords")
+	for i := 0; i < 200; i++ {
+		w := []string{"Salt", "MVc", "Cms", "TAg", "Own"}[i%5]
+		v := g.from(alphaUpper, 2) + g.from(alphaLower, 2) + g.from(alphaDigit, 2) + "{" + g.mixed(base62, 6) + w + g.mixed(base62, 4) + "(" + g.from(alphaDigit, 2) + g.from(alphaLower, 2) + g.mixed(base62, 8)
+		if s.any([]byte(v)) {
+			t.Errorf("any(%q) = true: a drawn password is no stop-word value", v)
+		}
+	}
+	for _, v := range []string{"my{salt}value", "salt+pepper", "[cms]-tag-own"} {
+		if !s.any([]byte(v)) {
+			t.Errorf("any(%q) = false: words joined by symbols are a stop-word value", v)
+		}
+	}
+}

@@ -301,7 +301,7 @@ func tableValueAbove(c Candidate, minEntropy float64) bool {
 	if isHexLower(v) {
 		// as for named-key-value: the digests of nothing, and hex the
 		// line says is a commit, a digest or an id, are none
-		return !knownDigests[string(v)] && !namesDigest(c.Line())
+		return !knownDigests[string(v)] && !c.lineNamesDigest()
 	}
 	return c.secretEntropy() >= minEntropy
 }

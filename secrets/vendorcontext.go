@@ -156,7 +156,7 @@ var herokuOtherTokens = []string{"csrf", "xsrf", "lock", "page", "idempotency", 
 // validHerokuKeyNear: a random UUID, not a digest, under a name that is
 // not another kind of token.
 func validHerokuKeyNear(c Candidate) bool {
-	if Entropy(c.Secret) < 3 || namesDigest(c.Line()) {
+	if Entropy(c.Secret) < 3 || c.lineNamesDigest() {
 		return false
 	}
 	k := strings.ToLower(string(c.Key))
@@ -246,7 +246,7 @@ func validBearerLiteral(c Candidate) bool {
 		}
 	}
 	if hex >= 32 {
-		return hasDigit(v) && !namesDigest(c.Line())
+		return hasDigit(v) && !c.lineNamesDigest()
 	}
 	return mixedClasses(v) && Entropy(v) >= 3.5
 }
