@@ -87,8 +87,8 @@ func isPlaceholder(v []byte, withStandIns bool) bool {
 	if instructionCaps(v) {
 		return true // REPLACE_IN_CLUSTER, SET_BY_VAULT: what to do, not a value
 	}
-	if anyValueWordIn(v, placeholderWholeWords, placeholderWholeShape) {
-		return true
+	if anyWordAmongWords(v, placeholderWholeWords, placeholderWholeShape) {
+		return true // "your-api-key-here", not a token's chance "…iFOoB…"
 	}
 	if withStandIns && (standIn(l) || fakeBody(l)) {
 		return true

@@ -86,6 +86,38 @@ func TestIsPlaceholder(t *testing.T) {
 	}
 }
 
+// TestPlaceholderWordCutFromToken: a placeholder word read as a run of
+// case inside a random token ("…iFOoB…", "…qFAkeF…", "…uYOUrF…") is a
+// chance cut of the token, not the word: one draw in three hundred was
+// dropped, and a private key whose base64 body held one such run (one
+// key in a hundred and fifty) under every rule. Words among words stay
+// placeholders.
+func TestPlaceholderWordCutFromToken(t *testing.T) {
+	g := newFakeGen("placeholder cut")
+	for i, w := range []string{"FOo", "FAke", "YOUr", "SAmple", "TOdo", "LOrem", "IPsum", "FIxme", "INsert", "HEre"} {
+		v := g.mixed(base62, 12+i) + "q" + w + "B" + g.mixed(base62, 20)
+		if IsPlaceholder([]byte(v)) {
+			t.Errorf("%q judged a placeholder", v)
+		}
+	}
+	for _, v := range []string{"your-api-key-here", "fake_token_1234", "insert_key_here", "FooBarToken", "sample.secret.value"} {
+		if !IsPlaceholder([]byte(v)) {
+			t.Errorf("%q: not a placeholder", v)
+		}
+	}
+	s := defaultScanner(t)
+	blk := g.pemBlock("PRIVATE KEY", 1190, "\n")
+	at := strings.IndexByte(blk, '\n') + 20
+	blk = blk[:at] + "uYOUrF" + blk[at+6:]
+	found := false
+	for _, f := range s.Scan("deploy/key.pem", []byte(blk)) {
+		found = found || f.RuleID == RulePrivateKey
+	}
+	if !found {
+		t.Errorf("a private key whose body holds \"uYOUrF\" is not found:\n%s", blk)
+	}
+}
+
 // TestSamplePassword: the judgement url-credentials and every rule that
 // reports a URL's password (urlSample) share. A reference or a format
 // verb is none; a password that starts with a percent escape is one.

@@ -41,11 +41,33 @@ func (s *stopSet) any(text []byte) bool {
 		if next < 0 {
 			return false
 		}
-		if s.words[string(w)] {
-			start := next - len(w)
-			if len(w) >= 16 || !holdsRandomRun(text[:start]) && !holdsRandomRun(text[next:]) && !randomAroundWord(text, start, next) {
-				return true
-			}
+		if s.words[string(w)] && (len(w) >= 16 || amongWords(text, next-len(w), next)) {
+			return true
+		}
+		i = next
+	}
+}
+
+// amongWords reports whether the word text[start:next] stands among
+// words, with no random run beside it or around it: in
+// "ghu_GpaAGkwSKkftqswmQ74IKppYiFOoBZ4PZquz" the case-run "FOo" is a
+// chance cut of a token, not the word "foo".
+func amongWords(text []byte, start, next int) bool {
+	return !holdsRandomRun(text[:start]) && !holdsRandomRun(text[next:]) && !randomAroundWord(text, start, next)
+}
+
+// anyWordAmongWords is anyValueWordIn for a word that stands among words
+// (amongWords): a value's own words, where a line's words would count a
+// random token beside them.
+func anyWordAmongWords(v []byte, words map[string]bool, shape *valueWordShape) bool {
+	var buf [64]byte
+	for i := 0; ; {
+		w, next := nextValueWord(v, i, buf[:0])
+		if next < 0 {
+			return false
+		}
+		if (shape == nil || shape.minLen <= len(w) && len(w) <= shape.maxLen && shape.first[w[0]]) && words[string(w)] && amongWords(v, next-len(w), next) {
+			return true
 		}
 		i = next
 	}
