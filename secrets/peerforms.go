@@ -536,6 +536,10 @@ func peerProviders() []*Rule {
 		{"heroku-hrku-key", "Heroku API key (HRKU- and 60 characters, any)", `HRKU-[0-9A-Za-z_-]{60}`},
 		{"defined-networking-key", "Defined Networking API key (dnkey-, base32)", `dnkey-[A-Z2-7]{26}-[A-Z2-7]{52}`},
 		{"instagram-access-token", "Instagram (Basic Display) access token", `IGQVJ[0-9A-Za-z_-]{100,}`},
+		// found missing by drawing tokens of documented formats in
+		// prose, where no SONAR_TOKEN or API_KEY name stands beside them
+		{"openrouter-api-key", "OpenRouter API key (sk-or-v1- and 64 hex digits)", `sk-or-v1-[0-9a-f]{64}`},
+		{"sonarqube-token", "SonarQube user, project or global analysis token (squ_, sqp_, sqa_ and 40 hex digits)", `sq[upa]_[0-9a-f]{40}`},
 	}
 	// keywords where the expression does not start with its prefix
 	peerKeywords := map[string][]string{
@@ -543,6 +547,7 @@ func peerProviders() []*Rule {
 		"vercel-token":                  {"vcp_", "vci_", "vck_", "vca_", "vcr_"},
 		"posthog-personal-api-key":      {"phx_", "phs_"},
 		"gitlab-runner-workspace-token": {"glrtr-", "glwt-"},
+		"sonarqube-token":               {"squ_", "sqp_", "sqa_"},
 	}
 	out := make([]*Rule, len(formats))
 	for i, f := range formats {

@@ -130,6 +130,18 @@ func TestPeerForms(t *testing.T) {
 		{"deploy/compose.yaml", "      SURPASS: " + pw() + "\n", ""},
 		{"audio/filter.conf", "LOWPASS=" + pw() + "\n", ""},
 	}
+	// Formats found missing in prose by drawing documented tokens (no
+	// SONAR_TOKEN or API_KEY name beside them); their own generator, so
+	// that the values drawn above do not move.
+	h := newFakeGen("peer forms, prose")
+	cases = append(cases,
+		formCase{"docs/ops.md", "- The openrouter key for the worker is `sk-or" + "-v1-" + h.from(hexLower, 64) + "`, rotate it.\n", "openrouter-api-key"},
+		formCase{"docs/ops.md", "- The sonar token is `sq" + "u_" + h.from(hexLower, 40) + "`.\n", "sonarqube-token|sonar-api-token"},
+		formCase{"docs/ops.md", "CI analyses with sq" + "a_" + h.from(hexLower, 40) + " as its global token.\n", "sonarqube-token"},
+		formCase{"docs/ops.md", "OpenRouter keys start with sk-or" + "-v1- and hold 64 hex digits.\n", ""},
+		// cut short: a prefix at an unexpected length (issue 33 point 2)
+		formCase{"docs/ops.md", "squ_" + h.from(hexLower, 20) + " is cut short\n", RulePrefixedToken},
+	)
 	checkFormCases(t, cases)
 }
 

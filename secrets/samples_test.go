@@ -972,5 +972,14 @@ func corpusSamples() []sample {
 		s = append(s, tp("jwk private key", RuleJWKPrivateKey, d, "```json\n{\"keys\": [{\"kty\": \"EC\", \"crv\": \"P-256\", \"x\": \""+x+"\", \"y\": \""+x+"\", \"d\": \""+d+"\"}]}\n```\n"))
 		s = append(s, fp("jwk public key", RuleJWKPrivateKey, "```json\n{\"keys\": [{\"kty\": \"OKP\", \"crv\": \"Ed25519\", \"x\": \""+x+"\", \"use\": \"sig\"}]}\n```\n"))
 	}
+	// OpenRouter and SonarQube tokens in prose, with no name beside them
+	{
+		h := newFakeGen("openrouter, sonarqube")
+		or, sq := "sk-or"+"-v1-"+h.from(hexLower, 64), "sq"+"p_"+h.from(hexLower, 40)
+		s = append(s, tp("openrouter key in prose", "openrouter-api-key", or, "- The router key for the worker is `"+or+"`, rotate it.\n"))
+		s = append(s, fp("openrouter key format in prose", "openrouter-api-key", "OpenRouter keys start with sk-or-v1- and hold 64 hex digits.\n"))
+		s = append(s, tp("sonarqube project token in prose", "sonarqube-token", sq, "The analysis runs with "+sq+" until Friday.\n"))
+		s = append(s, fp("sonarqube token format in prose", "sonarqube-token", "Project tokens start with sqp_, user tokens with squ_.\n"))
+	}
 	return s
 }
