@@ -27,7 +27,8 @@ var update = flag.Bool("update", false, "rewrite testscript golden files (cmp ta
 
 func TestMain(m *testing.M) {
 	testscript.Main(cleanupAfter{m}, map[string]func(){
-		"sotvet": func() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) },
+		"sotvet":  func() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) },
+		"urandom": urandomCmd,
 	})
 }
 
@@ -136,6 +137,8 @@ func TestScript(t *testing.T) {
 		UpdateScripts: *update,
 		Setup: func(env *testscript.Env) error {
 			env.Setenv("SAMPLE", sample)
+			// urandom's seed: the scenario's name (urandom_test.go)
+			env.Setenv("SOTVET_DRAW_SEED", strings.TrimPrefix(filepath.Base(env.WorkDir), "script-"))
 			env.Setenv("COMPILE_CASES", compileCases)
 			env.Setenv("SCRIPTS", filepath.Join(filepath.Dir(sample), "..", "scripts"))
 			env.Setenv("DOCS", filepath.Join(filepath.Dir(sample), "..", "docs"))
