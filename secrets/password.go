@@ -290,6 +290,50 @@ func quotedLiteral(c Candidate) bool {
 	return i >= 0 && j < len(c.Context) && (c.Context[i] == '"' || c.Context[i] == '\'') && c.Context[j] == c.Context[i]
 }
 
+// bareToLineEnd reports whether the secret is a bare value after "=" or
+// ":" and blanks that runs to the end of its line, as an .ini file or a
+// YAML line writes one (password = …): no blank can have cut it, so its
+// brackets are judged as a literal's are (codeBrackets), and a call or a
+// literal that goes on to the next line ("getpass(", "{") is none.
+func bareToLineEnd(c Candidate) bool {
+	i, j := c.Offset-1, c.Offset+len(c.Secret)
+	for i >= 0 && (c.Context[i] == ' ' || c.Context[i] == '\t') {
+		i--
+	}
+	if i < 0 || i == c.Offset-1 || (c.Context[i] != '=' && c.Context[i] != ':') {
+		return false
+	}
+	for j < len(c.Context) && (c.Context[j] == ' ' || c.Context[j] == '\t') {
+		j++
+	}
+	if j < len(c.Context) && c.Context[j] != '\n' && c.Context[j] != '\r' {
+		return false
+	}
+	return strings.IndexByte("([{,", c.Secret[len(c.Secret)-1]) < 0
+}
+
+// standaloneLiteral reports whether the secret is a quoted literal that
+// stands alone as a value: its opening quote follows an assignment sign
+// or a colon (blanks aside), and its closing quote ends the line or is
+// followed by ";", "," or a comment. Text between the quotes of two
+// literals ("a"+f("b")) has a quote glued to a word or a bracket.
+func standaloneLiteral(c Candidate) bool {
+	if !quotedLiteral(c) {
+		return false
+	}
+	i, j := c.Offset-2, c.Offset+len(c.Secret)+1
+	for i >= 0 && (c.Context[i] == ' ' || c.Context[i] == '\t') {
+		i--
+	}
+	if i < 0 || (c.Context[i] != '=' && c.Context[i] != ':') {
+		return false
+	}
+	for j < len(c.Context) && (c.Context[j] == ' ' || c.Context[j] == '\t') {
+		j++
+	}
+	return j == len(c.Context) || strings.IndexByte("\r\n;,#", c.Context[j]) >= 0
+}
+
 // gluedToLineEnd reports whether the secret is a bare value glued to "="
 // that runs to the end of its line, as a .properties, .ini or .env file
 // writes one (spring.datasource.password=…), and does not end as a call
@@ -323,12 +367,16 @@ func wholeLiteral(c Candidate) bool {
 	switch {
 	case len(v) == 0, bytes.ContainsAny(v, " \t"):
 		return false
+	case standaloneLiteral(c):
+		// DB_PASSWORD="qzqZJb!1X]gdV@Zg&": a generated password ends
+		// with "&" or starts with "+" as often as with any symbol
+		return true
 	case strings.IndexByte(ops, v[0]) >= 0, strings.IndexByte(ops, v[len(v)-1]) >= 0:
 		return false
 	case len(v) > 1 && strings.IndexByte(")]}", v[0]) >= 0 && strings.IndexByte(ops, v[1]) >= 0:
 		return false
 	}
-	if quotedLiteral(c) || gluedToLineEnd(c) {
+	if quotedLiteral(c) || gluedToLineEnd(c) || bareToLineEnd(c) {
 		return true
 	}
 	i, j := c.Offset-1, c.Offset+len(c.Secret)

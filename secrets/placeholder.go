@@ -72,7 +72,7 @@ func isPlaceholder(v []byte, withStandIns bool) bool {
 	for i, c := range v { // by index: an append a byte cost a PEM block 3 ns a byte
 		l[i] = lower(c)
 	}
-	if holdsPlaceholderWord(l) {
+	if placeholderWordIn(l, v) {
 		return true
 	}
 	if withStandIns && len(l) > 2 && l[0] == 'm' && l[1] == 'y' && standInWords[string(l[2:])] {
@@ -260,16 +260,36 @@ var (
 // trying at each byte only the words that begin with it and go on with
 // the byte after it: in base64 most letters begin a word, and a PEM
 // block tried a word at nearly every byte.
-func holdsPlaceholderWord(l []byte) bool {
+func holdsPlaceholderWord(l []byte) bool { return placeholderWordIn(l, nil) }
+
+// placeholderWordIn is holdsPlaceholderWord of l, the lowered v; with v,
+// a word that random text around it makes a chance ("XXxx" in the body
+// of a private key, one key in 600) is passed over (randomAroundWord), as
+// a stop word is, but for a run of six x's or more, which chance does
+// not write.
+func placeholderWordIn(l, v []byte) bool {
 	first, second := placeholderWordIndex()
 	for i := 0; i+1 < len(l); i++ { // every word is two bytes or more
 		for m := first[l[i]] & second[l[i+1]]; m != 0; m &= m - 1 {
-			if bytes.HasPrefix(l[i:], placeholderWordBytes[bits.TrailingZeros64(m)]) {
+			w := placeholderWordBytes[bits.TrailingZeros64(m)]
+			if !bytes.HasPrefix(l[i:], w) {
+				continue
+			}
+			if v == nil || xRun(l[i:]) >= 6 || !randomAroundWord(v, i, i+len(w)) {
 				return true
 			}
 		}
 	}
 	return false
+}
+
+// xRun is the length of the run of x's l starts with.
+func xRun(l []byte) int {
+	n := 0
+	for n < len(l) && l[n] == 'x' {
+		n++
+	}
+	return n
 }
 
 // placeholderWordIndex maps a byte to the set of placeholderWords that begin

@@ -15,6 +15,15 @@ func randomRun(v []byte) bool {
 	return hasLetter(v) && Entropy(v) >= 3.5 && !identifierValue(v)
 }
 
+// drawnLetters reports whether v, letters only after a vendor's prefix,
+// reads as drawn rather than as a name: both cases, 3.5 bits a byte,
+// and not words in camel case (identifierValue). The prefix already
+// says it is a token; randomLetters, which asks for more, is for values
+// nothing names.
+func drawnLetters(v []byte) bool {
+	return isLetters(v) && hasUpper(v) && hasLower(v) && Entropy(v) >= 3.5 && !identifierValue(v)
+}
+
 // randomLetters reports whether v, letters only, reads as drawn at random
 // rather than written: 20 bytes or more of both cases, with the entropy
 // of a draw (log2(n) - 0.6 bits a byte, at most 4: about what a draw of

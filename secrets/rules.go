@@ -472,7 +472,10 @@ func validPrefixedToken(c Candidate) bool {
 			break
 		}
 	}
-	if len(body) < 20 || !hasDigit(body) || !(hasUpper(body) || hasLower(body)) {
+	// A body of letters alone is a token when it does not read as a
+	// name (a Vault "hvs." token of 24 draws no digit one time in
+	// seventy): "hvs.myVaultTokenHere" is words.
+	if len(body) < 20 || !(hasUpper(body) || hasLower(body)) || !hasDigit(body) && !drawnLetters(body) {
 		return false
 	}
 	if wordListRE.Match(body) || uuidBodyRE.Match(body) {
@@ -481,7 +484,7 @@ func validPrefixedToken(c Candidate) bool {
 	if hostName(body) {
 		return false // "akab-….luna.akamaiapis.net": a host, whose first label has the prefix
 	}
-	return Entropy(body) >= 3.3
+	return Entropy(body) >= entropyFloor(3.3, body)
 }
 
 // hostName reports whether b ends as a host name does: two dots or more,
@@ -1475,15 +1478,22 @@ func codeValue(c Candidate) bool {
 // an index, a type, a template ("f(x)", "a[0]", "{{ .pw }}", "%(pw)s").
 // A bracket that opens or closes nothing is no code's: generated
 // passwords draw them ("N{w44mqa2si(zY8", "Qe]9x-vT2").
+//
+// What a pair holds must be code's too: names, numbers, paths and lists
+// of them ("(pw)", "[0]", "{name}"). A pair around the symbols a
+// generator draws ("[9BpEnw?9HJNf4?T7%]", "(2!IMU2oq5G4#a1)") is drawn.
 func codeBrackets(v []byte) bool {
-	var open []byte
+	var open []int // offsets of the brackets not closed yet
 	paired := false
-	for _, c := range v {
+	for i, c := range v {
 		switch c {
 		case '(', '[', '{':
-			open = append(open, c)
+			open = append(open, i)
 		case ')', ']', '}':
-			if len(open) == 0 || open[len(open)-1] != bracketPartner(c) {
+			if len(open) == 0 || v[open[len(open)-1]] != bracketPartner(c) {
+				return false
+			}
+			if !codeInBrackets(v[open[len(open)-1]+1 : i]) {
 				return false
 			}
 			open = open[:len(open)-1]
@@ -1491,6 +1501,22 @@ func codeBrackets(v []byte) bool {
 		}
 	}
 	return paired && len(open) == 0
+}
+
+// codeInBrackets: what a pair of brackets holds reads as code's, letters,
+// digits, the brackets nested in it, "_.,:'\"$" and arithmetic ("f[i+1]")
+// only, or a regular
+// expression's group ("(?=.*\d)", "(?:…)").
+func codeInBrackets(b []byte) bool {
+	if len(b) > 0 && b[0] == '?' || !hasLetter(b) && !hasDigit(b) {
+		return true // "(?=.*\d)", "(.+?)", "[^/]": a pattern's group or class
+	}
+	for _, c := range b {
+		if !isAlnum(c) && strings.IndexByte("_.,:'\"$-+*/()[]{}", c) < 0 {
+			return false
+		}
+	}
+	return true
 }
 
 // bracketPartner returns the bracket that the closing bracket c closes.
@@ -2238,7 +2264,10 @@ func (l *lazyRegex) exact() *regexp.Regexp {
 // secretSpan returns the secret's offsets in a match m (from
 // FindAllSubmatchIndex): the first "secret" group that took part; else
 // group SecretGroup; else the first unnamed group that took part; else the
-// whole match.
+// whole match. An imported expression that captures its secret in each
+// branch of an alternation (Kingfisher's aws.2: "AWS … (key)" or "AWS …
+// SECRET … KEY … (key)") names the first branch's group: a match of
+// another branch reports that branch's group, not the whole phrase.
 func (cr *compiledRule) secretSpan(m []int) (int, int) {
 	for _, gi := range cr.secretIdx {
 		if m[2*gi] >= 0 {
@@ -2248,11 +2277,8 @@ func (cr *compiledRule) secretSpan(m []int) (int, int) {
 	if len(cr.secretIdx) > 0 {
 		return m[0], m[1]
 	}
-	if g := cr.SecretGroup; g > 0 {
-		if 2*g+1 < len(m) && m[2*g] >= 0 {
-			return m[2*g], m[2*g+1]
-		}
-		return m[0], m[1]
+	if g := cr.SecretGroup; g > 0 && 2*g+1 < len(m) && m[2*g] >= 0 {
+		return m[2*g], m[2*g+1]
 	}
 	for _, gi := range cr.unnamedIdx {
 		if m[2*gi] >= 0 && m[2*gi+1] > m[2*gi] {

@@ -289,8 +289,10 @@ func tableValueAbove(c Candidate, minEntropy float64) bool {
 		return false // a URL, a time; url-credentials reads URLs
 	case looksLikePath(v), envNameRE.Match(v), wordListRE.Match(v), isPublicKey(v), identChainRE.Match(v):
 		return false
-	case bytes.ContainsAny(v, "()[]{}"), v[0] == '+', v[len(v)-1] == '+', v[0] == '-':
-		return false // code: a call, an index, a concatenation ("+Mask(p)+"), a flag
+	case bytes.ContainsAny(v, "()[]{}"):
+		return false // code: a call, an index
+	case (v[0] == '+' || v[len(v)-1] == '+' || v[0] == '-') && !quotedToken(c):
+		return false // code: a concatenation ("+Mask(p)+"), a flag
 	case !hasDigit(v) && !(hasUpper(v) && hasLower(v)):
 		return false
 	case identifierValue(v) && !bytes.ContainsAny(v, identifierNever), described(v):
@@ -304,6 +306,23 @@ func tableValueAbove(c Candidate, minEntropy float64) bool {
 		return !knownDigests[string(v)] && !c.lineNamesDigest()
 	}
 	return c.secretEntropy() >= minEntropy
+}
+
+// quotedToken: the value is all a quote or a code span holds, 20 bytes
+// or more of base64's alphabets, whose "+" and "-" a random key starts
+// or ends with one time in twenty ("`+MCZY…`", "`-oZPp…`"); a flag or a
+// concatenation is no such token.
+func quotedToken(c Candidate) bool {
+	i, j := c.Offset-1, c.Offset+len(c.Secret)
+	if i < 0 || j >= len(c.Context) || c.Context[i] != c.Context[j] || strings.IndexByte("`'\"", c.Context[i]) < 0 || len(c.Secret) < 20 {
+		return false
+	}
+	for _, b := range c.Secret {
+		if !isAlnum(b) && strings.IndexByte("+/=-_", b) < 0 {
+			return false
+		}
+	}
+	return hasDigit(c.Secret) && hasLetter(c.Secret)
 }
 
 // identifierNever are bytes no name in code holds: a value with one is
