@@ -67,6 +67,9 @@ func TestDrawnPasswordsInFiles(t *testing.T) {
 		// quoted whole, ending with "&" or starting with "+"
 		{"deploy/.env", "DB_USER=app\nDB_PASSWORD=\"" + pw("", "]gd&") + "\"\n", "*"},
 		{"config/settings.py", "DB_PASSWORD = \"" + pw("+", "#x") + "\"\n", "*"},
+		// a key of base64 that starts with "+" and holds no other symbol
+		{"deploy/.env", "CLIENT_SECRET=+" + g.mixed(base62, 35) + "\n", "*"},
+		{"web/app.js", "const url = base + \"?secret=\" + token + \"&x=1\";\n", ""},
 		// brackets around drawn symbols, quoted and bare in an .ini file
 		{"config/db.json", "{\"user\": \"app\", \"password\": \"" + pw("[9B?", "%]@T#") + "\"}\n", "*"},
 		{"config/db.ini", "[database]\nuser = app\npassword = " + pw("uz%", "{=X^Z$r*") + "\n", "*"},

@@ -1398,8 +1398,8 @@ func validGeneric(c Candidate) bool {
 		return false // a crypt(3) hash its key names one (Devise's encrypted_password): hashcolumn.go
 	case !hasDigit(v) && identChainRE.Match(v): // the cheap test first
 		return false // code: a field reference such as cfg.db.password
-	case v[0] == '+' && concatRE.Match(v):
-		return false // code: a variable joined between two strings
+	case v[0] == '+' && concatRE.Match(v) && !holdsRandomRun(v):
+		return false // code: a variable joined between two strings (a key of base64 starts with "+" too)
 	case devMarkedKey(v):
 		return false // Django's development key, as signing-secret judges it
 	}
