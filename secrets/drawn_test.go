@@ -119,3 +119,23 @@ func TestPlaceholderRunOfX(t *testing.T) {
 		}
 	}
 }
+
+// TestNamesAndReferencesNotPasswords: false alarms a helper found writing
+// near misses without reading the engine (round 42), in forms of our
+// own: a weak password's word as a field's name, None in a call, a
+// secret manager's resource name, a manual's template of a URL.
+func TestNamesAndReferencesNotPasswords(t *testing.T) {
+	g := newFakeGen("names and references")
+	cases := []formCase{
+		{"accounts/forms.py", "class SignupForm(forms.Form):\n    password1 = forms.CharField(widget=forms.PasswordInput)\n    password2: str = forms.CharField()\n", ""},
+		{"templates/signup.html", "<label for=\"password2\">Again</label><input type=\"password\" id='password1' name=\"password1\">\n", ""},
+		{"tests/factories.py", "    user = User.objects.create_user(\"bob\", password=None)\n", ""},
+		{"deploy/app.toml", "[db]\nsecret = \"projects/shop-prod/secrets/orders-db/versions/12\"\n", ""},
+		{"deploy/app.ini", "[db]\npassword = projects/shop-prod/secrets/orders-db/versions/latest\n", ""},
+		{"docs/db.md", "The URL reads `mysql://[user[:password]@]host[:port]/db`.\n", ""},
+		// and what stays reported beside them
+		{"docker-compose.yml", "    environment:\n      MYSQL_ROOT_PASSWORD: password1\n", "kingfisher.weak_password.1"},
+		{"docs/db.md", "Connect with `mysql://app:" + g.mixed(base62, 12) + "@db.internal:3306/shop`.\n", RuleURLCredentials},
+	}
+	checkFormCases(t, cases)
+}

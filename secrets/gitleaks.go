@@ -214,8 +214,12 @@ func compileGitleaks(set *gitleaksrules.Set) ([]*Rule, error) {
 		srcLists := gr.Allowlists
 		generic := gr.ID == gitleaksGenericID
 		storedHash := pwHashRules[gr.ID]
+		weakWord := gr.ID == "kingfisher.weak_password.1"
 		r.Validate = func(c Candidate) bool {
 			if !longOK(c.Secret) {
+				return false
+			}
+			if weakWord && namedField(c) {
 				return false
 			}
 			if storedHash && (namesItsHash(c) || c.memo != nil && c.memo.hashColumn(c.base+c.Offset, c.Secret)) {
@@ -1071,6 +1075,30 @@ func andGate(a, b func([]byte, int) bool) func([]byte, int) bool {
 var notInProse = map[string]bool{
 	"np.pwhash.1": true, "np.pwhash.2": true, "np.pwhash.3": true, "np.pwhash.4": true, "np.pwhash.5": true,
 	"kingfisher.weak_password.1": true,
+}
+
+// namedField reports whether a weak password's word is a name, not a
+// value: the target of an assignment or a key ("password1 =
+// forms.CharField(…)", "password2:") or a form field's name or id
+// (name="password1"), as Django's sign-up form writes its two password
+// fields.
+func namedField(c Candidate) bool {
+	end := c.Offset + len(c.Secret)
+	rest := c.Context[end:]
+	i := 0
+	for i < len(rest) && (rest[i] == '"' || rest[i] == '\'' || rest[i] == ' ' || rest[i] == '\t') {
+		i++
+	}
+	if i < len(rest) && (rest[i] == '=' && (i+1 == len(rest) || rest[i+1] != '=') || rest[i] == ':') {
+		return true
+	}
+	before := bytes.ToLower(c.Context[max(0, c.Offset-6):c.Offset])
+	for _, attr := range []string{`name="`, `name='`, `id="`, `id='`, `for="`, `for='`} {
+		if bytes.HasSuffix(before, []byte(attr)) {
+			return true
+		}
+	}
+	return false
 }
 
 // pwHashRules are the crypt(3) hash rules: where the line names the

@@ -126,7 +126,9 @@ func standsForSecret(v []byte) bool {
 	return false
 }
 
-// secretReferenceRE matches a value that names where a secret is kept.
+// secretReferenceRE matches a value that names where a secret is kept:
+// every rule leaves one (the scanner's judgement of each match), as a
+// Secret's decoded data does here.
 var secretReferenceRE = lazyRE.New(`^(?:(?i:vault|arn|ref\+[a-z]+|secretsmanager|awssm|azurekv|gcpsm|op|doppler|env|file)://?|vault:|arn:aws|\$\{|\{\{|\$\(|projects/[^/]+/secrets/)`)
 
 // k8sDocument reports decoded text that is a document, printable: two

@@ -192,8 +192,8 @@ func plausiblePassword(v []byte, whole bool) bool {
 		return false // longer than a chosen password, or a sentence
 	}
 	s := strings.ToLower(string(v))
-	if passwordNonValues[s] || passwordNonValues[strings.Trim(s, "_-.")] {
-		return false
+	if passwordNonValues[s] || passwordNonValues[strings.Trim(s, "_-.")] || passwordNonValues[strings.TrimRight(s, ")],;")] {
+		return false // password=None) in a call's arguments: the call's ")" closes it
 	}
 	// myPassword: IsPlaceholder judges camelCase stand-ins.
 	named := (strings.ContainsAny(s, "-_.") || s == string(v)) && anyValueWord(v, passwordWords)

@@ -1190,7 +1190,11 @@ var urlPasswordPlaceholders = map[string]bool{
 
 func validURLPassword(c Candidate) bool {
 	// A password that merely repeats the user name ("user:user@") is no
-	// secret.
+	// secret, nor is a syntax's optional part ("[user[:password]@]", a
+	// manual's template of the URL).
+	if bytes.HasPrefix(c.Key, []byte("[")) && bytes.HasSuffix(c.Secret, []byte("]")) {
+		return false
+	}
 	return !bytes.EqualFold(c.Key, c.Secret) && !sampleURLUserinfo(c.Secret, urlHost(c.Context[c.Offset+len(c.Secret)+1:]))
 }
 

@@ -445,7 +445,7 @@ func (s *Scanner) detect(path string, data []byte, scan bool) []cand {
 				return
 			}
 		}
-		if !placeholdersKept && (IsPlaceholder(sec) || urlSample(ctx, ss, se)) || examples[string(sec)] || elidedAfter(ctx[se:]) && !boldValue(ctx, ss, se) || publicKeyBase64(base64Run(ctx, ss, se)) || publicHalf(data, base+ss, base+se) || commitPin(ctx, ss, se) {
+		if !placeholdersKept && (IsPlaceholder(sec) || urlSample(ctx, ss, se) || secretReferenceRE.Match(sec)) || examples[string(sec)] || elidedAfter(ctx[se:]) && !boldValue(ctx, ss, se) || publicKeyBase64(base64Run(ctx, ss, se)) || publicHalf(data, base+ss, base+se) || commitPin(ctx, ss, se) {
 			return
 		}
 		if scan && rule.password && !placeholdersKept && sc.memo.testFixture(path, sec) {

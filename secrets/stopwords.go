@@ -49,9 +49,9 @@ func (s *stopSet) any(text []byte) bool {
 }
 
 // amongWords reports whether the word text[start:next] stands among
-// words, with no random run beside it or around it: in
-// "ghu_GpaAGkwSKkftqswmQ74IKppYiFOoBZ4PZquz" the case-run "FOo" is a
-// chance cut of a token, not the word "foo".
+// words, with no random run beside it or around it: in a token's
+// "…IKppYiFOoBZ4P…" the case-run "FOo" is a chance cut of the token,
+// not the word "foo".
 func amongWords(text []byte, start, next int) bool {
 	return !holdsRandomRun(text[:start]) && !holdsRandomRun(text[next:]) && !randomAroundWord(text, start, next)
 }
