@@ -113,7 +113,8 @@ func TestPlaceholderRunOfX(t *testing.T) {
 	if !found {
 		t.Errorf("a private key whose body holds \"XXxx\" is not found")
 	}
-	for _, v := range []string{"sk_live_xxxxxxxxxxxxxxxxxxxxxxxx", "AKIA" + g.mixed(base62, 8) + "xxxxxxxx" + g.mixed(base62, 8)} {
+	for _, v := range []string{"sk_live_xxxxxxxxxxxxxxxxxxxxxxxx", "AKIA" + g.mixed(base62, 8) + "xxxxxxxx" + g.mixed(base62, 8),
+		g.mixed(base64std, 26) + "EXAMPLEKEY"} { // the shape of AWS's documented example key
 		if !IsPlaceholder([]byte(v)) {
 			t.Errorf("%q: not a placeholder", v)
 		}

@@ -263,10 +263,12 @@ var (
 func holdsPlaceholderWord(l []byte) bool { return placeholderWordIn(l, nil) }
 
 // placeholderWordIn is holdsPlaceholderWord of l, the lowered v; with v,
-// a word that random text around it makes a chance ("XXxx" in the body
+// "xxxx" that random text around it makes a chance ("XXxx" in the body
 // of a private key, one key in 600) is passed over (randomAroundWord), as
 // a stop word is, but for a run of six x's or more, which chance does
-// not write.
+// not write. The other words are five letters or more, which chance does
+// not spell either, and stay wherever they are: AWS's documented example
+// key ends "…bPxRfiCYEXAMPLEKEY" among random letters.
 func placeholderWordIn(l, v []byte) bool {
 	first, second := placeholderWordIndex()
 	for i := 0; i+1 < len(l); i++ { // every word is two bytes or more
@@ -275,7 +277,7 @@ func placeholderWordIn(l, v []byte) bool {
 			if !bytes.HasPrefix(l[i:], w) {
 				continue
 			}
-			if v == nil || xRun(l[i:]) >= 6 || !randomAroundWord(v, i, i+len(w)) {
+			if v == nil || string(w) != "xxxx" || xRun(l[i:]) >= 6 || !randomAroundWord(v, i, i+len(w)) {
 				return true
 			}
 		}
