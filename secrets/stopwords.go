@@ -60,17 +60,7 @@ func amongWords(text []byte, start, next int) bool {
 // (amongWords): a value's own words, where a line's words would count a
 // random token beside them.
 func anyWordAmongWords(v []byte, words map[string]bool, shape *valueWordShape) bool {
-	var buf [64]byte
-	for i := 0; ; {
-		w, next := nextValueWord(v, i, buf[:0])
-		if next < 0 {
-			return false
-		}
-		if (shape == nil || shape.minLen <= len(w) && len(w) <= shape.maxLen && shape.first[w[0]]) && words[string(w)] && amongWords(v, next-len(w), next) {
-			return true
-		}
-		i = next
-	}
+	return valueWordIn(v, words, shape, true)
 }
 
 // holdsRandomRun reports whether v has a run of 16 or more letters and
@@ -165,13 +155,18 @@ func shapeOf(words map[string]bool) *valueWordShape {
 
 // anyValueWordIn is anyValueWord for words of the given shape (none: any).
 func anyValueWordIn(v []byte, words map[string]bool, shape *valueWordShape) bool {
+	return valueWordIn(v, words, shape, false)
+}
+
+// valueWordIn is anyValueWordIn, and with among anyWordAmongWords.
+func valueWordIn(v []byte, words map[string]bool, shape *valueWordShape, among bool) bool {
 	var buf [64]byte
 	for i := 0; ; {
 		w, next := nextValueWord(v, i, buf[:0])
 		if next < 0 {
 			return false
 		}
-		if (shape == nil || shape.minLen <= len(w) && len(w) <= shape.maxLen && shape.first[w[0]]) && words[string(w)] {
+		if (shape == nil || shape.minLen <= len(w) && len(w) <= shape.maxLen && shape.first[w[0]]) && words[string(w)] && (!among || amongWords(v, next-len(w), next)) {
 			return true
 		}
 		i = next
