@@ -224,7 +224,7 @@ func twitterBearerGate(data []byte, i int) bool {
 // draw in five hundred, was turned down.
 func sanctumGate(data []byte, i int) bool {
 	from := i + 1
-	for j := from; j < len(data) && j < i+1+sanctumPrefixMax && isTokenByte(data[j]); j++ {
+	for j := from; j < len(data) && j < i+1+sanctumPrefixMax && isWordByte(data[j]); j++ {
 		if data[j] == '_' {
 			from = j + 1
 		}
@@ -250,8 +250,6 @@ func sanctumGate(data []byte, i int) bool {
 
 // sanctumPrefixMax is the longest token_prefix sanctumGate skips.
 const sanctumPrefixMax = 24
-
-func isTokenByte(c byte) bool { return isAlnum(c) || c == '_' }
 
 // sanctumValid holds a token whose random part (the 40 characters before
 // the CRC32, after a prefix ending in "_") mixes upper case, lower case and

@@ -290,23 +290,26 @@ func quotedLiteral(c Candidate) bool {
 	return i >= 0 && j < len(c.Context) && (c.Context[i] == '"' || c.Context[i] == '\'') && c.Context[j] == c.Context[i]
 }
 
-// bareToLineEnd reports whether the secret is a bare value after "=" or
-// ":" and blanks that runs to the end of its line, as an .ini file or a
-// YAML line writes one (password = …): no blank can have cut it, so its
-// brackets are judged as a literal's are (codeBrackets), and a call or a
-// literal that goes on to the next line ("getpass(", "{") is none.
-func bareToLineEnd(c Candidate) bool {
-	i, j := c.Offset-1, c.Offset+len(c.Secret)
-	for i >= 0 && (c.Context[i] == ' ' || c.Context[i] == '\t') {
-		i--
-	}
-	if i < 0 || i == c.Offset-1 || (c.Context[i] != '=' && c.Context[i] != ':') {
+// valueToLineEnd reports whether the secret is a bare value that runs to
+// the end of its line after "=" glued to its name (a .properties, .ini or
+// .env file's spring.datasource.password=…), or after "=" or ":" and
+// blanks (an .ini file's password = …, a YAML line): no blank can have
+// cut it, so its brackets are judged as a literal's are (codeBrackets),
+// and a call or a literal that goes on to the next line ("getpass(",
+// "secret={") is none.
+func valueToLineEnd(c Candidate) bool {
+	i := lastNonBlank(c.Context, c.Offset-1)
+	switch {
+	case i < 0:
+		return false
+	case i < c.Offset-1: // blanks after the sign
+		if c.Context[i] != '=' && c.Context[i] != ':' {
+			return false
+		}
+	case c.Context[i] != '=' || i < 1 || isBlank(c.Context[i-1]):
 		return false
 	}
-	for j < len(c.Context) && (c.Context[j] == ' ' || c.Context[j] == '\t') {
-		j++
-	}
-	if j < len(c.Context) && c.Context[j] != '\n' && c.Context[j] != '\r' {
+	if j := firstNonBlank(c.Context, c.Offset+len(c.Secret)); !lineEndAt(c.Context, j, len(c.Context)) {
 		return false
 	}
 	return strings.IndexByte("([{,", c.Secret[len(c.Secret)-1]) < 0
@@ -321,33 +324,31 @@ func standaloneLiteral(c Candidate) bool {
 	if !quotedLiteral(c) {
 		return false
 	}
-	i, j := c.Offset-2, c.Offset+len(c.Secret)+1
-	for i >= 0 && (c.Context[i] == ' ' || c.Context[i] == '\t') {
-		i--
-	}
-	if i < 0 || (c.Context[i] != '=' && c.Context[i] != ':') {
+	if i := lastNonBlank(c.Context, c.Offset-2); i < 0 || c.Context[i] != '=' && c.Context[i] != ':' {
 		return false
 	}
-	for j < len(c.Context) && (c.Context[j] == ' ' || c.Context[j] == '\t') {
-		j++
-	}
-	return j == len(c.Context) || strings.IndexByte("\r\n;,#", c.Context[j]) >= 0
+	j := firstNonBlank(c.Context, c.Offset+len(c.Secret)+1)
+	return lineEndAt(c.Context, j, len(c.Context)) || strings.IndexByte(";,#", c.Context[j]) >= 0
 }
 
-// gluedToLineEnd reports whether the secret is a bare value glued to "="
-// that runs to the end of its line, as a .properties, .ini or .env file
-// writes one (spring.datasource.password=…), and does not end as a call
-// or a literal that goes on to the next line does ("password=getpass(",
-// "secret={").
-func gluedToLineEnd(c Candidate) bool {
-	i, j := c.Offset-1, c.Offset+len(c.Secret)
-	if i < 1 || c.Context[i] != '=' || c.Context[i-1] == ' ' || c.Context[i-1] == '\t' {
-		return false
+func isBlank(b byte) bool { return b == ' ' || b == '\t' }
+
+// lastNonBlank returns the offset of the last byte of b at or before i
+// that is no blank, or -1.
+func lastNonBlank(b []byte, i int) int {
+	for i >= 0 && isBlank(b[i]) {
+		i--
 	}
-	if j < len(c.Context) && c.Context[j] != '\n' && c.Context[j] != '\r' {
-		return false
+	return i
+}
+
+// firstNonBlank returns the offset of the first byte of b at or after j
+// that is no blank, or len(b).
+func firstNonBlank(b []byte, j int) int {
+	for j < len(b) && isBlank(b[j]) {
+		j++
 	}
-	return strings.IndexByte("([{,", c.Secret[len(c.Secret)-1]) < 0
+	return j
 }
 
 // optionName reports whether the key is a command's long option (--secret).
@@ -376,16 +377,10 @@ func wholeLiteral(c Candidate) bool {
 	case len(v) > 1 && strings.IndexByte(")]}", v[0]) >= 0 && strings.IndexByte(ops, v[1]) >= 0:
 		return false
 	}
-	if quotedLiteral(c) || gluedToLineEnd(c) || bareToLineEnd(c) {
+	if quotedLiteral(c) || valueToLineEnd(c) {
 		return true
 	}
-	i, j := c.Offset-1, c.Offset+len(c.Secret)
-	for i >= 0 && (c.Context[i] == ' ' || c.Context[i] == '\t') {
-		i--
-	}
-	for j < len(c.Context) && (c.Context[j] == ' ' || c.Context[j] == '\t') {
-		j++
-	}
+	i, j := lastNonBlank(c.Context, c.Offset-1), firstNonBlank(c.Context, c.Offset+len(c.Secret))
 	return i >= 0 && c.Context[i] == '>' && j+1 < len(c.Context) && c.Context[j] == '<' && c.Context[j+1] == '/'
 }
 
@@ -393,13 +388,10 @@ func wholeLiteral(c Candidate) bool {
 // statement without a ";".
 func bareAfterBlank(c Candidate) bool {
 	i, j := c.Offset-1, c.Offset+len(c.Secret)
-	if i < 1 || (c.Context[i] != ' ' && c.Context[i] != '\t') {
+	if i < 1 || !isBlank(c.Context[i]) {
 		return false
 	}
-	for i >= 0 && (c.Context[i] == ' ' || c.Context[i] == '\t') {
-		i--
-	}
-	if i < 0 || c.Context[i] != '=' {
+	if i = lastNonBlank(c.Context, i); i < 0 || c.Context[i] != '=' {
 		return false
 	}
 	return j >= len(c.Context) || c.Context[j] != ';'
