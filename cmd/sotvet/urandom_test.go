@@ -2,8 +2,8 @@ package main
 
 import (
 	"bufio"
+	"crypto/sha256"
 	"fmt"
-	"hash/fnv"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -38,15 +38,7 @@ func urandomCmd() {
 		fmt.Fprintln(os.Stderr, "urandom:", err)
 		os.Exit(1)
 	}
-	h := fnv.New64a()
-	fmt.Fprintf(h, "%s\x00%d", seed, calls)
-	var key [32]byte
-	s := h.Sum64()
-	for i := range key {
-		s = s*6364136223846793005 + 1442695040888963407
-		key[i] = byte(s >> 56)
-	}
-	r := rand.NewChaCha8(key)
+	r := rand.NewChaCha8(sha256.Sum256(fmt.Appendf(nil, "%s\x00%d", seed, calls)))
 	w := bufio.NewWriter(os.Stdout)
 	buf := make([]byte, 8)
 	for i := 0; i < n; i += 8 {
