@@ -54,10 +54,12 @@ var roundThirtyCompiled = sync.OnceValue(func() []*Rule {
 			Description: "token written as the text of an XML element named for a secret, a token or an API key (<secret>…</secret>, <apiToken>…</apiToken>)",
 			// The braces are Jenkins' (hudson.util.Secret); words before
 			// the token inside them are skipped, shortest first.
-			builtinRE: builtinExpr(`<(?P<key>[A-Za-z0-9_.:-]*(?i:secret|token|api_?key|access_?key))>[ \t]*\{?(?:[^<>{}\n]{0,64}?[ \t])?` +
+			builtinRE: builtinExpr(`<(?P<key>[A-Za-z0-9_.:-]*(?i:secret|token|api_?key|access_?key))` + xmlAttributes + `>[ \t]*\{?(?:[^<>{}\n]{0,64}?[ \t])?` +
 				`(?P<secret>[A-Za-z0-9+/=_.~:%#*@!^?-]{16,512})\}?[ \t]*</`),
-			MinLen:   16,
-			Keywords: []string{"secret>", "token>", "key>"},
+			MinLen: 16,
+			Keywords: []string{"secret>", "token>", "key>",
+				// a start tag with attributes (<secret id="deploy">)
+				"secret ", "token ", "key ", "secret\t", "token\t", "key\t"},
 			Validate: validXMLSecretElement,
 		},
 		{
@@ -102,6 +104,9 @@ var xmlTokenNotCredential = []string{"next", "continuation", "page", "pagination
 // validXMLSecretElement: a token (letters and digits, 3 bits a byte, or
 // 32+ hex digits) in an element that holds a credential.
 func validXMLSecretElement(c Candidate) bool {
+	if xmlAttributesSayNotPlain(c.Match, xmlTokenNotCredential) {
+		return false
+	}
 	k := strings.ToLower(string(c.Key))
 	if i := strings.LastIndexAny(k, ":."); i >= 0 {
 		k = k[i+1:] // a namespace's prefix, a dotted property's path

@@ -212,6 +212,20 @@ func TestConfigAndCommandForms(t *testing.T) {
 		// a password of letters and a digit or a symbol stays reported
 		{"ivysettings.xml", "<password>Kranich" + g.from("0123456789", 3) + "wolke</password>\n", RuleXMLPasswordElement},
 		{"ivysettings.xml", "<server:password>" + pw() + "</server:password>\n", RuleXMLPasswordElement},
+		// a start tag with attributes: quoted either way, several, a
+		// namespace's, an encrypted="false" that says the text is plain
+		{"conf/nexus.xml", "<server>\n  <password name=\"deploy\">" + pw() + "</password>\n</server>\n", RuleXMLPasswordElement},
+		{"jenkins/credentials.xml", "<com.cloudbees.plugins.credentials.impl.UsernamePasswordCredentialsImpl plugin=\"credentials@2.6.1\">\n  <password encrypted='false'>" + pw() + "</password>\n</com.cloudbees.plugins.credentials.impl.UsernamePasswordCredentialsImpl>\n", RuleXMLPasswordElement},
+		{"keystore.xml", "<ks:Passphrase  type=\"string\"  xml:lang='en' >" + words() + "</ks:Passphrase>\n", RuleXMLPasswordElement},
+		{"App.config", "<appSettings>\n  <apiToken service='pagerduty' version='2'>" + g.mixed(base62, 25) + "</apiToken>\n</appSettings>\n", RuleXMLSecretElement},
+		{"settings.xml", "<clientSecret xml:space=\"preserve\">" + g.mixed(base62, 32) + "</clientSecret>\n", RuleXMLSecretElement},
+		// near-misses: attributes that say the text is no plain
+		// credential, a cursor's, a form's label, a placeholder
+		{"conf/nexus.xml", "<password encrypted=\"true\">" + pw() + "</password>\n<password hashed=\"yes\">" + pw() + "</password>\n", ""},
+		{"conf/nexus.xml", "<password xsi:nil=\"true\">" + pw() + "</password>\n<password algorithm=\"pbkdf2\">" + pw() + "</password>\n", ""},
+		{"conf/nexus.xml", "<password name=\"db\">${env.DB_PASSWORD}</password>\n<password name=\"db\">changeit</password>\n", ""},
+		{"api/response.xml", "<NextToken encoding=\"base64\">" + g.mixed(base62, 32) + "</NextToken>\n<token type=\"csrf\">" + g.mixed(base62, 24) + "</token>\n<token name=\"next-page\">" + g.mixed(base62, 24) + "</token>\n", ""},
+		{"res/strings.xml", "<passwordLabel lang=\"en\">Enter your password</passwordLabel>\n<secretName namespace=\"prod\">db-creds</secretName>\n", ""},
 
 		// a MySQL or MariaDB client with the password glued to -p
 		{"ops/backup.cron", "30 2 * * * mysqldump -h db-1 -u backup -p'" + pw() + "' --all-databases | gzip > /srv/db.sql.gz\n", RuleMySQLGluedPassword},

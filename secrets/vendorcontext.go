@@ -99,13 +99,15 @@ var vendorContextCompiled = sync.OnceValue(func() []*Rule {
 		{
 			ID:          RuleXMLPasswordElement,
 			Description: "password written as the text of an XML element named for it (<password>…</password>)",
-			builtinRE: builtinExpr(`<(?P<key>[A-Za-z0-9_.:-]*(?i:password|passwd|passphrase))>[ \t]*(?P<secret>[^<>\s]{4,128})[ \t]*</` +
+			builtinRE: builtinExpr(`<(?P<key>[A-Za-z0-9_.:-]*(?i:password|passwd|passphrase))` + xmlAttributes + `>[ \t]*(?P<secret>[^<>\s]{4,128})[ \t]*</` +
 				// round 27: an element named by its attribute, Hibernate's
 				// <property name="hibernate.connection.password">…</property>,
 				// Java properties' <entry key="db.password">…</entry>
 				`|<(?:property|entry|setting|param|parameter|value|item)[ \t]+(?:name|key)[ \t]*=[ \t]*["'](?P<key>[A-Za-z0-9_.:-]*(?i:password|passwd|passphrase))["'][ \t]*>[ \t]*(?P<secret>[^<>\s]{4,128})[ \t]*</`),
-			MinLen:   4,
-			Keywords: []string{"password>", "passwd>", "passphrase>", "password\">", "passwd\">", "passphrase\">", "password'>", "password\" >"},
+			MinLen: 4,
+			Keywords: []string{"password>", "passwd>", "passphrase>", "password\">", "passwd\">", "passphrase\">", "password'>", "password\" >",
+				// a start tag with attributes (<password name="db">)
+				"password ", "passwd ", "passphrase ", "password\t", "passwd\t", "passphrase\t"},
 			Validate: validXMLPasswordElement,
 		},
 		{
@@ -168,6 +170,74 @@ func validHerokuKeyNear(c Candidate) bool {
 	return true
 }
 
+// xmlAttributes reads the attributes of a start tag after the element's
+// name (<password name="db">, <secret id='deploy'>): quoted values on
+// the tag's line, nothing that ends the tag.
+const xmlAttributes = `(?:[ \t]+[A-Za-z_][A-Za-z0-9_.:-]*[ \t]*=[ \t]*(?:"[^"<>\n]*"|'[^'<>\n]*'))*[ \t]*`
+
+// xmlAttributesSayNotPlain reports whether the start tag of m (a match
+// that begins with it) says by an attribute that its text is no plain
+// credential: encrypted="true" (not "false"), hashed, type="csrf", a
+// salt or a hash algorithm named, xsi:nil; or an attribute whose name or
+// value is one of notPlain's words (a stem of five letters or more may
+// begin a longer one: "pagination" is no "pagerduty").
+func xmlAttributesSayNotPlain(m []byte, notPlain []string) bool {
+	end := bytes.IndexByte(m, '>')
+	if end < 0 {
+		return false
+	}
+	tag := strings.ToLower(string(m[:end]))
+	sp := strings.IndexAny(tag, " \t")
+	if sp < 0 {
+		return false // no attributes
+	}
+	said := func(w string, stems []string) bool {
+		for _, p := range stems {
+			if w == p || len(p) >= 5 && strings.HasPrefix(w, p) {
+				return true
+			}
+		}
+		return false
+	}
+	rest := tag[sp:]
+	for {
+		eq := strings.IndexByte(rest, '=')
+		if eq < 0 {
+			return false
+		}
+		name := strings.TrimSpace(rest[:eq])
+		rest = strings.TrimLeft(rest[eq+1:], " \t")
+		if rest == "" || rest[0] != '"' && rest[0] != '\'' {
+			return false
+		}
+		q := strings.IndexByte(rest[1:], rest[0])
+		if q < 0 {
+			return false
+		}
+		value := rest[1 : 1+q]
+		rest = rest[2+q:]
+		if i := strings.LastIndexByte(name, ':'); i >= 0 {
+			name = name[i+1:] // xsi:nil, a namespace's prefix
+		}
+		switch value {
+		case "false", "no", "0", "none", "plain", "plaintext", "clear", "cleartext":
+			continue // encrypted="false": the text is plain
+		}
+		if name == "nil" || said(name, []string{"encrypted", "hashed", "salted", "digest", "cipher", "crypt"}) || said(name, notPlain) {
+			return true
+		}
+		for _, w := range strings.FieldsFunc(value, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) {
+			switch w {
+			case "placeholder", "example", "sample", "dummy", "csrf", "xsrf", "bcrypt", "scrypt", "argon2", "argon2id", "pbkdf2", "md5", "sha1", "sha256", "sha512", "hash", "hashed", "encrypted":
+				return true
+			}
+			if said(w, notPlain) {
+				return true
+			}
+		}
+	}
+}
+
 // xmlPasswordLabels begin the names of elements that hold a form's text
 // about a password, or a password already protected, not the password
 // (<LabelPassword>, <ForgotPassword>, <EncryptedPassword>).
@@ -178,6 +248,9 @@ var xmlPasswordLabels = []string{"label", "confirm", "forgot", "enter", "new", "
 // in some language (<Password>Passwort</Password>) unless it has a
 // digit or a symbol.
 func validXMLPasswordElement(c Candidate) bool {
+	if xmlAttributesSayNotPlain(c.Match, xmlPasswordLabels) {
+		return false
+	}
 	k := strings.ToLower(string(c.Key))
 	if i := strings.LastIndexByte(k, ':'); i >= 0 {
 		k = k[i+1:] // a namespace's prefix
