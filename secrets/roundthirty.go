@@ -1,6 +1,7 @@
 package secrets
 
 import (
+	"regexp"
 	"strings"
 	"sync"
 )
@@ -12,7 +13,9 @@ const (
 	// RuleXMLSecretElement reports a token written as the text of an XML
 	// element named for a secret, a token or an API key on one line:
 	// Jenkins' credentials.xml (<secret>{…}</secret>, whose braces may
-	// hold words before the token), <apiToken>, <clientSecret>, <apiKey>.
+	// hold words before the token), <apiToken>, <clientSecret>, <apiKey>;
+	// and a chosen secret of 8 to 15 characters in an element named for a
+	// secret (<sharedSecret>).
 	RuleXMLSecretElement = "xml-secret-element"
 	// RuleLangSmithAPIKey reports a LangSmith personal access token or
 	// service key: lsv2_pt_ or lsv2_sk_, 32 hex, "_", 10 hex
@@ -55,8 +58,8 @@ var roundThirtyCompiled = sync.OnceValue(func() []*Rule {
 			// The braces are Jenkins' (hudson.util.Secret); words before
 			// the token inside them are skipped, shortest first.
 			builtinRE: builtinExpr(`<(?P<key>[A-Za-z0-9_.:-]*(?i:secret|token|api_?key|access_?key))` + xmlAttributes + `>[ \t]*\{?(?:[^<>{}\n]{0,64}?[ \t])?` +
-				`(?P<secret>[A-Za-z0-9+/=_.~:%#*@!^?-]{16,512})\}?[ \t]*</`),
-			MinLen: 16,
+				`(?P<secret>[A-Za-z0-9+/=_.~:%#*@!^?-]{8,512})\}?[ \t]*</`),
+			MinLen: 8,
 			Keywords: []string{"secret>", "token>", "key>",
 				// a start tag with attributes (<secret id="deploy">)
 				"secret ", "token ", "key ", "secret\t", "token\t", "key\t"},
@@ -101,8 +104,12 @@ var xmlTokenNotCredential = []string{"next", "continuation", "page", "pagination
 	// a claim read from a token (AWS STS's <SubjectFromWebIdentityToken>)
 	"subject", "issuer", "audience"}
 
+// versionRE matches a release's version (v1.2.3-rc1, 2.0.1.Final).
+var versionRE = regexp.MustCompile(`^[vV]?[0-9]+(?:\.[0-9]+)+(?:[-+._][0-9A-Za-z.]+)?$`)
+
 // validXMLSecretElement: a token (letters and digits, 3 bits a byte, or
-// 32+ hex digits) in an element that holds a credential.
+// 32+ hex digits) in an element that holds a credential, or in one named
+// for a secret a password of 8 to 15 characters.
 func validXMLSecretElement(c Candidate) bool {
 	if xmlAttributesSayNotPlain(c.Match, xmlTokenNotCredential) {
 		return false
@@ -117,6 +124,11 @@ func validXMLSecretElement(c Candidate) bool {
 		}
 	}
 	v := c.Secret
+	if len(v) < 16 {
+		// shorter than a token: a chosen secret (RADIUS's shared secret,
+		// a client's), read as a password is
+		return strings.HasSuffix(k, "secret") && passwordShaped(v) && hasDigit(v) && !versionRE.Match(v) && validPlainPassword(c)
+	}
 	if referenceInValue(v) || identifierValue(v) || allSame(v) || !hasDigit(v) || !hasLetter(v) {
 		return false
 	}

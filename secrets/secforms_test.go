@@ -219,6 +219,14 @@ func TestConfigAndCommandForms(t *testing.T) {
 		{"keystore.xml", "<ks:Passphrase  type=\"string\"  xml:lang='en' >" + words() + "</ks:Passphrase>\n", RuleXMLPasswordElement},
 		{"App.config", "<appSettings>\n  <apiToken service='pagerduty' version='2'>" + g.mixed(base62, 25) + "</apiToken>\n</appSettings>\n", RuleXMLSecretElement},
 		{"settings.xml", "<clientSecret xml:space=\"preserve\">" + g.mixed(base62, 32) + "</clientSecret>\n", RuleXMLSecretElement},
+		// a chosen secret shorter than a token, in an element named for a
+		// secret (RADIUS's shared secret, a client's)
+		{"radius/clients.xml", "<radius>\n  <sharedSecret client=\"nas-01\" port=\"1812\">" + g.mixed(base62, 6) + g.from("*!#", 1) + g.from("0123456789", 2) + "Kq</sharedSecret>\n</radius>\n", RuleXMLSecretElement},
+		{"App.config", "<clientSecret>" + g.letters(5) + g.from("0123456789", 3) + g.from("!#%", 1) + "</clientSecret>\n", RuleXMLSecretElement},
+		// near-misses: a version, words, a fixture's, a token's name
+		// that is no secret's
+		{"pom.xml", "<secret>v1.2.3-rc1</secret>\n<secret>2.0.1.Final</secret>\n<sharedSecret>Enter the secret</sharedSecret>\n", ""},
+		{"App.config", "<clientSecret>changeme1</clientSecret>\n<token>" + g.letters(5) + g.from("0123456789", 3) + "!</token>\n", ""},
 		// near-misses: attributes that say the text is no plain
 		// credential, a cursor's, a form's label, a placeholder
 		{"conf/nexus.xml", "<password encrypted=\"true\">" + pw() + "</password>\n<password hashed=\"yes\">" + pw() + "</password>\n", ""},
