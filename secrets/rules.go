@@ -351,6 +351,11 @@ func defaultRules(thirdParty bool) []*Rule {
 		r = loginLabelPairRule()
 		withGitleaksAllowlists(r, r.ID)
 		out = append(out, r)
+		// and the user/password pair after a host's address
+		// (hostpair.go), round forty-three
+		r = hostLoginPairRule()
+		withGitleaksAllowlists(r, r.ID)
+		out = append(out, r)
 	}
 	return out
 }

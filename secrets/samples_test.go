@@ -965,6 +965,13 @@ func corpusSamples() []sample {
 		s = append(s, tp("id/pw labels", RuleLoginLabelPair, pw, "- staging bastion ID/PW -> opsadmin/"+pw+"\n"))
 		s = append(s, fp("id/pw instructions", RuleLoginLabelPair, "- Enter your ID/PW on the SSO page; ID/PW: admin/${ADMIN_PASSWORD} in CI.\n"))
 	}
+	// host-login-pair: a login after a host's address, and a route and a
+	// port after one
+	{
+		pw := g.mixed(base62, 9) + "#" + g.from("0123456789", 2)
+		s = append(s, tp("login after an address", RuleHostLoginPair, pw, "- db01 (10.0.4.12): admin/"+pw+"\n"))
+		s = append(s, fp("route and port after an address", RuleHostLoginPair, "- route 10.0.0.0/8 via 10.0.0.1 tcp/443; release 1.4.0.2 docs/Setup3.md\n"))
+	}
 	// jwk-private-key: a key set's private member, and a public key set
 	{
 		d := base64.RawURLEncoding.EncodeToString(g.bytes(32))

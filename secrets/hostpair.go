@@ -1,0 +1,88 @@
+package secrets
+
+import (
+	"bytes"
+	"regexp"
+)
+
+// RuleHostLoginPair reports the password of a user/password pair written
+// after a host's IPv4 address: "192.168.0.1 master/…", "98.76.54.32
+// (admin/…)", "10.0.4.12:22, root/…". Operations notes list machines so;
+// found missing on a peer's own test suite (CredSweeper's samples, doc
+// mode, round forty-three), where no rule read a pair with no label.
+const RuleHostLoginPair = "host-login-pair"
+
+// hostOctet is one of an IPv4 address's numbers, 0 to 255.
+const hostOctet = `(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])`
+
+// hostLoginPairRule reads the address, an optional port, a separator
+// ("(", ",", ";", ":", a table's "|", "->", a blank, "login", "as",
+// German "als"), the user, "/" and the password. The keyword is the
+// "/": a gate reads back from it over the user and the separator to a
+// digit, so the expression runs only where an address may be.
+func hostLoginPairRule() *Rule {
+	return &Rule{
+		ID:          RuleHostLoginPair,
+		Description: "user/password pair after a host's address (192.168.0.1 admin/…, 10.0.0.5 (root/…))",
+		builtinRE: builtinExpr(`(?P<key>` + hostOctet + `(?:\.` + hostOctet + `){3})(?::[0-9]{1,5})?` +
+			`\)?(?:[ \t]*(?:[,;(:|]|->|=>)[ \t]*|[ \t]+)(?:(?i:login|user|as|als)[ \t:]+)?` +
+			`[A-Za-z][A-Za-z0-9._-]{0,31}/(?P<secret>[^\s/(),;"'\x60<>]{6,64})(?:[),;]|\s|$)`),
+		MinLen:   6,
+		Keywords: []string{"/"},
+		Gate:     hostLoginGate,
+		Validate: validHostLoginPair,
+	}
+}
+
+// hostLoginGate passes a "/" that ends a user's name (1 to 32 bytes of
+// letters, digits, ".", "_", "-", starting with a letter) which a blank
+// or a separator comes before, with a digit somewhere in the 24 bytes
+// before that: the address's last number, its port, or "login"'s own
+// address further back. Paths ("src/x", "/usr"), URLs and comments
+// ("//") fail within a few bytes.
+func hostLoginGate(data []byte, i int) bool {
+	j := i
+	for j > 0 && i-j <= 32 && (isAlnumByte(data[j-1]) || data[j-1] == '.' || data[j-1] == '_' || data[j-1] == '-') {
+		j--
+	}
+	if j == i || i-j > 32 || !isLetterByte(data[j]) || j == 0 {
+		return false
+	}
+	switch data[j-1] {
+	case ' ', '\t', '(', ',', ';', '>', ':', '|':
+	default:
+		return false
+	}
+	return bytes.ContainsAny(data[max(0, j-24):j], "0123456789")
+}
+
+// validHostLoginPair: an address that is not part of a longer dotted
+// number (a version 1.2.3.4.5) and a password of three kinds of
+// character (letters, digits, symbols) that reads as one.
+func validHostLoginPair(c Candidate) bool {
+	if k := c.MatchOffset; k > 0 {
+		switch b := c.Context[k-1]; {
+		case b == '.' || isAlnumByte(b) || b == '_' || b == '-' || b == '/':
+			return false // a longer number, a name, a path
+		}
+	}
+	// a release's number read as an address: "version 1.4.0.2 docs/…"
+	before := bytes.TrimRight(c.Context[:c.MatchOffset], " \t")
+	w := len(before)
+	for w > 0 && isLetterByte(before[w-1]) {
+		w--
+	}
+	switch string(bytes.ToLower(before[w:])) {
+	case "v", "ver", "version", "release", "build", "rev", "revision", "tag":
+		return false
+	}
+	v := c.Secret
+	if !passwordShaped(v) || allSame(v) || versionRE.Match(v) || fileNameRE.Match(v) {
+		return false // a file after its directory: "docs/Getting-Started2.md"
+	}
+	return validPlainPassword(c)
+}
+
+// fileNameRE matches a file's name: an extension of one to five letters
+// after a dot.
+var fileNameRE = regexp.MustCompile(`\.[A-Za-z][A-Za-z0-9]{0,4}$`)

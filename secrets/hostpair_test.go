@@ -1,0 +1,41 @@
+package secrets
+
+import "testing"
+
+// TestHostLoginPairForms: a user/password pair after a host's address in
+// the shapes operations notes write (a bullet, a table's cells, an ssh
+// line, a German sentence, several pairs on a line), with the near
+// misses that look the same: routes, ports, paths, versions, dates,
+// placeholders and default logins. The shapes are a helper's, who had
+// not read the rule; the values are drawn.
+func TestHostLoginPairForms(t *testing.T) {
+	g := newFakeGen("host-login-pair")
+	pw := func() string {
+		for {
+			s := g.mixed(base62, 8) + g.from("#%&@!~*", 1) + g.from("0123456789", 2)
+			if !IsPlaceholder([]byte(s)) {
+				return s
+			}
+		}
+	}
+	cases := []formCase{
+		{"notes/servers.md", "192.168.0.1 master/" + pw() + "\n", RuleHostLoginPair},
+		{"notes/servers.md", "- db01 (10.0.4.12): admin/" + pw() + "\n", RuleHostLoginPair},
+		{"notes/servers.md", "98.76.54.32(master/" + pw() + ",backup/" + pw() + ")\n", RuleHostLoginPair},
+		{"notes/servers.md", "ssh ops@10.0.0.5 (ops/" + pw() + ")\n", RuleHostLoginPair},
+		{"notes/inventory.md", "| web-02 | 172.16.5.14 | deploy/" + pw() + " | 운영 서버 |\n", RuleHostLoginPair},
+		{"notes/inventory.md", "| redis | 10.3.3.3:6379 | default/" + pw() + " |\n", RuleHostLoginPair},
+		{"notes/zugang.md", "Zugang DB-Server 10.11.12.13 als postgres/" + pw() + " (nur intern)\n", RuleHostLoginPair},
+		{"notes/staging.md", "Staging box 10.1.2.3 login root/" + pw() + "\n", RuleHostLoginPair},
+		{"notes/relay.md", "10.0.9.9:2222 -> svc_relay/" + pw() + "\n", RuleHostLoginPair},
+		// near misses
+		{"notes/net.md", "- route 10.0.0.0/8 via 10.0.0.1; 10.0.0.2 tcp/443 and udp/53\n", ""},
+		{"notes/net.md", "- 10.0.0.1 /api/v2 and 10.0.0.3 GET/Index2.html; 172.16.0.9 eth0/1\n", ""},
+		{"notes/release.md", "- release 1.4.0.2 docs/Setup3.md; see 1.2.3.4.5 admin/" + pw() + "\n", ""},
+		{"notes/net.md", "- 10.0.0.1 12/05/2024 and 10.0.0.4 100Mb/s; 10.0.0.5:5000/team/app:v2\n", ""},
+		{"notes/servers.md", "- 10.0.0.1 admin/${DB_PASSWORD} and 10.0.0.2 (root/<password>) and 10.0.0.3 ops/**********\n", ""},
+		{"notes/servers.md", "- factory logins: 192.168.1.1 admin/admin, 192.168.1.20 ubnt/ubnt, 10.0.0.8 pi/raspberry\n", ""},
+		{"notes/servers.md", "- 10.0.0.6 user/changeme and 10.0.0.7 root/your-password and 10.0.0.9 n/a\n", ""},
+	}
+	checkFormCases(t, cases)
+}
