@@ -13,8 +13,8 @@ import (
 // value, its finding keeps its rule ID and fingerprint.
 const (
 	// RulePasswordPair reports a password written unquoted after its
-	// name and a colon ("db_password: …" in YAML, "ID:admin PW:…" in
-	// a document) or glued to "=" behind a name the
+	// name and a colon ("db_password: …" in YAML, "ID:admin PW:…" or
+	// "P/W: …" in a document) or glued to "=" behind a name the
 	// password-literal rule does not split (ANY_PASS=…, X3_PSWD=…).
 	RulePasswordPair = "password-pair"
 	// RuleSecretOption reports a password, token or secret given to a
@@ -48,7 +48,7 @@ var peerCompiled = sync.OnceValue(func() []*Rule {
 		{
 			ID:          RulePasswordPair,
 			Description: "password written unquoted after its name and a colon, or glued to \"=\" (YAML, a document's \"ID:user PW:…\")",
-			builtinRE: builtinExpr(`(?i)(?P<key>p(?:a?s{1,2})?w(?:o?r)?d|pw|pass(?:words?|wd|phrase|code)?)(?:` +
+			builtinRE: builtinExpr(`(?i)(?P<key>p(?:a?s{1,2})?w(?:o?r)?d|pw|p/w|pass(?:words?|wd|phrase|code)?)(?:` +
 				// password: String = "…" (a typed declaration, a default
 				// argument), Rust's PASSWORD: &str = "…"
 				`[ \t]*:[ \t]*&?(?:'static[ \t]+)?[A-Za-z][A-Za-z0-9_.]*[ \t]*=[ \t]*(?:"(?P<secret>[^"\s\\]{4,64})"|'(?P<secret>[^'\s\\]{4,64})')|` +
@@ -56,7 +56,8 @@ var peerCompiled = sync.OnceValue(func() []*Rule {
 				`(?:[ \t]*(?::=|=>|:)[ \t]*|=)(?P<secret>` + bare + `{6,64})(?:$|[\s,;&|)<>\]}"'])|` +
 				// #define PASSWORD "…", %global PASSWORD "…", SET password "…"
 				`(?:\\t|[ \t])+\\?"(?P<secret>[^"\s\\]{4,64})\\?")`),
-			Keywords: []string{"pw", "psw", "pssw", "pasw", "pass"},
+			// "P/W", an abbreviation operations notes write ("P/W: …")
+			Keywords: []string{"pw", "psw", "pssw", "pasw", "pass", "p/w"},
 			Gate:     passwordPairGate,
 			Validate: validPasswordPair,
 			// Every match starts at its keyword: the scanner tries it
@@ -128,7 +129,7 @@ func envLookupAlternatives() string {
 // group).
 func passwordVariant(w string) bool {
 	switch w {
-	case "pw", "pwd", "pass", "password", "passwords", "passwd", "passphrase", "passcode":
+	case "pw", "p/w", "pwd", "pass", "password", "passwords", "passwd", "passphrase", "passcode":
 		return true
 	}
 	// p, then a?s{1,2}, then w, then (o?r)?, then d

@@ -141,17 +141,26 @@ func TestPeerForms(t *testing.T) {
 		formCase{"docs/ops.md", "OpenRouter keys start with sk-or" + "-v1- and hold 64 hex digits.\n", ""},
 		// cut short: a prefix at an unexpected length (issue 33 point 2)
 		formCase{"docs/ops.md", "squ_" + h.from(hexLower, 20) + " is cut short\n", RulePrefixedToken},
+		// password-pair: "P/W", the abbreviation notes write, alone or
+		// after the user's (round forty-three; last, so that the draws
+		// above stay as they were)
+		formCase{"notes/access.md", "- server P/W: " + pw() + "\n", RulePasswordPair},
+		formCase{"notes/access.md", "ID: admin, P/W: " + pw() + "\n", RulePasswordPair},
+		formCase{"notes/access.md", "p/w:" + pw() + "\n", RulePasswordPair},
+		// but no other word's "p/w", and no placeholder after it
+		formCase{"docs/proxy.md", "http/ws: upgrade\ntcp/w: " + pw() + "\n", ""},
+		formCase{"notes/access.md", "- P/W: see vault\n- P/W: ${ADMIN_PASSWORD}\nP/W ratio: 1.5\nP/W: N/A\n", ""},
 	)
 	checkFormCases(t, cases)
 }
 
 func TestPasswordVariant(t *testing.T) {
-	for _, w := range []string{"pw", "pwd", "pswd", "psswd", "pswrd", "psword", "psswrd", "pssword", "paswd", "paswrd", "pasword", "pass", "passwd", "password", "passwords", "passphrase"} {
+	for _, w := range []string{"pw", "p/w", "pwd", "pswd", "psswd", "pswrd", "psword", "psswrd", "pssword", "paswd", "paswrd", "pasword", "pass", "passwd", "password", "passwords", "passphrase"} {
 		if !passwordVariant(w) {
 			t.Errorf("%s: not a password's name", w)
 		}
 	}
-	for _, w := range []string{"pwdx", "pad", "passed", "pword", "pasword2", "ps", "pssssd"} {
+	for _, w := range []string{"pwdx", "pad", "passed", "pword", "pasword2", "ps", "pssssd", "p/wd", "tcp/w"} {
 		if passwordVariant(w) {
 			t.Errorf("%s: taken for a password's name", w)
 		}
