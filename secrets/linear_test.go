@@ -314,6 +314,12 @@ func adversarial() map[string]func(n int) []byte {
 	out["line:nats-short-seeds"] = rep("SUABCDEFGHIJKLMNOPQRSTUVWXYZ234567ABCDEFGHIJKLMNOPQRSTU ")
 	out["line:refresh-prefix"] = rep("1//0")
 	out["line:salesforce-org"] = rep("00DAbCdEfGhIjKl!")
+	// round forty-three: the "/" behind an address's gate, "P/W", start
+	// tags with attributes and no end
+	out["line:host-login"] = rep("10.0.0.1 a/")
+	out["line:host-login-pairs"] = entries("10.0.0.1 admin/%s ")
+	out["line:p/w"] = rep("P/W:")
+	out["line:xml-attributes"] = rep(`<password a="b" `)
 	return out
 }
 
