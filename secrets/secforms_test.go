@@ -246,6 +246,8 @@ func TestConfigAndCommandForms(t *testing.T) {
 		{"docker-compose.yml", "      test: [\"CMD\", \"mysqladmin\", \"ping\", \"-uroot\", \"-p$MYSQL_ROOT_PASSWORD\"]\n", ""},
 		{"docs/db.md", "mysql -u root -p<password> app\nmysql -u root -p'your-password' app\n", ""},
 		{"scripts/build.sh", "mkdir -p" + g.mixed(base62, 14) + "\nssh -p2222 host\n", ""},
+		// an attribute that names an encryption, a hash or a salt
+		{"conf/nexus.xml", "<password encryption=\"aes256\">" + pw() + "</password>\n<password hash=\"x\">" + pw() + "</password>\n<password salt=\"ab\">" + pw() + "</password>\n", ""},
 	}
 	checkFormCases(t, cases)
 }

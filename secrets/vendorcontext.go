@@ -223,7 +223,7 @@ func xmlAttributesSayNotPlain(m []byte, notPlain []string) bool {
 		case "false", "no", "0", "none", "plain", "plaintext", "clear", "cleartext":
 			continue // encrypted="false": the text is plain
 		}
-		if name == "nil" || said(name, []string{"encrypted", "hashed", "salted", "digest", "cipher", "crypt"}) || said(name, notPlain) {
+		if name == "nil" || said(name, []string{"encrypt", "hash", "hashed", "salt", "salted", "digest", "cipher", "crypt"}) || said(name, notPlain) {
 			return true
 		}
 		for _, w := range strings.FieldsFunc(value, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) {
