@@ -77,10 +77,86 @@ func validHostLoginPair(c Candidate) bool {
 		return false
 	}
 	v := c.Secret
-	if !passwordShaped(v) || allSame(v) || versionRE.Match(v) || fileNameRE.Match(v) {
-		return false // a file after its directory: "docs/Getting-Started2.md"
+	if !passwordShaped(v) || allSame(v) || versionRE.Match(v) || fileNameRE.Match(v) || nameOfWords(v) {
+		return false // a file or a name after its directory: "docs/Getting-Started2.md", "k8s/Deploy-v2"
+	}
+	// After an address a slash also joins a namespace and a name
+	// ("library/Redis7", "svc/OrderSvc-v3", "vlan/Mgmt-10"): without a
+	// symbol, the value must change case or kind at every other byte or
+	// more, as a drawn password does ("IhqSb1Gg") and a name does not.
+	if !bytes.ContainsAny(v, "!\"#$%&'*+:<=>?@[\\]^{|}~`") && !alternating(v) {
+		return false
 	}
 	return validPlainPassword(c)
+}
+
+// alternating reports whether at least half the neighbouring bytes of
+// v differ in case (two letters) or in kind (a letter and a digit).
+func alternating(v []byte) bool {
+	changes := 0
+	for i := 1; i < len(v); i++ {
+		a, b := v[i-1], v[i]
+		switch {
+		case isLetterByte(a) && isLetterByte(b):
+			if isUpper(a) != isUpper(b) {
+				changes++
+			}
+		case isLetterByte(a) && '0' <= b && b <= '9', '0' <= a && a <= '9' && isLetterByte(b):
+			changes++
+		}
+	}
+	return 2*changes >= len(v)-1
+}
+
+// nameOfWords reports whether v reads as a name made of words, as a
+// directory's entry is ("Deploy-v2", "Web-API2", "HelloWorld2"): runs
+// of letters that could be words (split at "-", "_", ".", a change of
+// case and digits), at most one number or version, and two words or one
+// with a separator. A chosen password of one word and a number
+// ("Summer2024") is not one; a symbol other than the separators, or a
+// run no word is ("Sb", "Vjx"), makes v no name.
+func nameOfWords(v []byte) bool {
+	words, nums, seps := 0, 0, 0
+	for i := 0; i < len(v); {
+		c := v[i]
+		switch {
+		case c == '-' || c == '_' || c == '.':
+			seps++
+			i++
+		case '0' <= c && c <= '9':
+			for i < len(v) && '0' <= v[i] && v[i] <= '9' {
+				i++
+			}
+			nums++
+		case isAlnumByte(c):
+			// a word: an upper-case letter, then lower-case ones, or a
+			// run of upper-case ones (an acronym: API), or of lower-case
+			j := i + 1
+			switch {
+			case isUpper(c) && j < len(v) && isLower(v[j]), isLower(c):
+				for j < len(v) && isLower(v[j]) {
+					j++
+				}
+			default:
+				for j < len(v) && isUpper(v[j]) {
+					j++
+				}
+			}
+			w := bytes.ToLower(v[i:j])
+			if len(w) == 1 && (w[0] == 'v') && j < len(v) && '0' <= v[j] && v[j] <= '9' {
+				i = j // v2: a version, counted as its number
+				continue
+			}
+			if !wordish(w) {
+				return false
+			}
+			words++
+			i = j
+		default:
+			return false
+		}
+	}
+	return nums <= 1 && (words >= 2 || words == 1 && seps > 0)
 }
 
 // fileNameRE matches a file's name: an extension of one to five letters

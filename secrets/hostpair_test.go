@@ -36,6 +36,15 @@ func TestHostLoginPairForms(t *testing.T) {
 		{"notes/servers.md", "- 10.0.0.1 admin/${DB_PASSWORD} and 10.0.0.2 (root/<password>) and 10.0.0.3 ops/**********\n", ""},
 		{"notes/servers.md", "- factory logins: 192.168.1.1 admin/admin, 192.168.1.20 ubnt/ubnt, 10.0.0.8 pi/raspberry\n", ""},
 		{"notes/servers.md", "- 10.0.0.6 user/changeme and 10.0.0.7 root/your-password and 10.0.0.9 n/a\n", ""},
+		// a directory's entry after an address: a namespace's deployment,
+		// a team's service, an image, a chart
+		{"notes/cluster.md", "- Service at 10.0.0.5 (prod/Web-API2); 10.0.0.1 k8s/Deploy-v2; 10.0.0.7 team/Backend-Service3\n", ""},
+		{"notes/cluster.md", "- 10.0.0.8 charts/My-Chart_1; 10.0.0.9 images/Logo-Dark2; 10.0.0.4 apps/HelloWorld2; 10.0.0.3 nginx/1.25.3\n", ""},
+		{"notes/cluster.md", "Pull from 172.16.8.5:5000 library/Redis7; upstream 10.8.4.60:8443 svc/OrderSvc-v3 returns 503\n", ""},
+		{"notes/cluster.md", "| 10.60.0.12 | us-east-2/Zone-A1 |\nNode 10.2.1.34:10250 kube-system/CoreDNS-7f9 restarted; gateway 10.10.0.1, vlan/Mgmt-10\n", ""},
+		// a word and a number is a name there; with a symbol, a password
+		{"notes/servers.md", "- 10.0.0.12 root/Summer" + g.from("0123456789", 4) + "\n", ""},
+		{"notes/servers.md", "- 10.0.0.12 root/Summer" + g.from("0123456789", 4) + g.from("!#%", 1) + "\n", RuleHostLoginPair},
 	}
 	checkFormCases(t, cases)
 }
