@@ -548,7 +548,15 @@ var hexMetaWords = func() map[string]bool {
 // row than words hold ("DecryptPayloadV2Handler", "id_ed25519_ProdDeploy"),
 // with at most two numbers (a letter and digits, "V2", is one).
 func identifierValue(v []byte) bool {
-	words, nums := 0, 0
+	words, nums, ok := valueWords(v)
+	return ok && words >= 3 && nums <= 2
+}
+
+// valueWords counts the words and numbers of v as identifierValue reads
+// them (nextValueWord's words, cut where letters and digits meet; a
+// letter and digits, "V2", one number); ok is false where a run of
+// letters is no word (wordish).
+func valueWords(v []byte) (words, nums int, ok bool) {
 	var buf [64]byte
 	for i := 0; ; {
 		w, next := nextValueWord(v, i, buf[:0])
@@ -575,11 +583,11 @@ func identifierValue(v []byte) bool {
 			} else if wordish(run) {
 				words++
 			} else {
-				return false
+				return 0, 0, false
 			}
 		}
 	}
-	return words >= 3 && nums <= 2
+	return words, nums, true
 }
 
 // wordish: a run of lower-case letters that could be a word: two or

@@ -84,7 +84,9 @@ func validHostLoginPair(c Candidate) bool {
 	// ("library/Redis7", "svc/OrderSvc-v3", "vlan/Mgmt-10"): without a
 	// symbol, the value must change case or kind at every other byte or
 	// more, as a drawn password does ("IhqSb1Gg") and a name does not.
-	if !bytes.ContainsAny(v, "!\"#$%&'*+:<=>?@[\\]^{|}~`") && !alternating(v) {
+	// ("~", "+" and "=" are hasSymbol's token separators, but a
+	// password's symbols here: a name holds none)
+	if !hasSymbol(v) && !bytes.ContainsAny(v, "~+=") && !alternating(v) {
 		return false
 	}
 	return validPlainPassword(c)
@@ -109,54 +111,16 @@ func alternating(v []byte) bool {
 }
 
 // nameOfWords reports whether v reads as a name made of words, as a
-// directory's entry is ("Deploy-v2", "Web-API2", "HelloWorld2"): runs
-// of letters that could be words (split at "-", "_", ".", a change of
-// case and digits), at most one number or version, and two words or one
-// with a separator. A chosen password of one word and a number
-// ("Summer2024") is not one; a symbol other than the separators, or a
-// run no word is ("Sb", "Vjx"), makes v no name.
+// directory's entry is ("Deploy-v2", "Web-API2", "HelloWorld2"): no
+// symbol, words and numbers as identifierValue reads them (valueWords),
+// at most one number, and two words or one with a separator. A chosen
+// password of one word and a number ("Summer2024") is not one.
 func nameOfWords(v []byte) bool {
-	words, nums, seps := 0, 0, 0
-	for i := 0; i < len(v); {
-		c := v[i]
-		switch {
-		case c == '-' || c == '_' || c == '.':
-			seps++
-			i++
-		case '0' <= c && c <= '9':
-			for i < len(v) && '0' <= v[i] && v[i] <= '9' {
-				i++
-			}
-			nums++
-		case isAlnumByte(c):
-			// a word: an upper-case letter, then lower-case ones, or a
-			// run of upper-case ones (an acronym: API), or of lower-case
-			j := i + 1
-			switch {
-			case isUpper(c) && j < len(v) && isLower(v[j]), isLower(c):
-				for j < len(v) && isLower(v[j]) {
-					j++
-				}
-			default:
-				for j < len(v) && isUpper(v[j]) {
-					j++
-				}
-			}
-			w := bytes.ToLower(v[i:j])
-			if len(w) == 1 && (w[0] == 'v') && j < len(v) && '0' <= v[j] && v[j] <= '9' {
-				i = j // v2: a version, counted as its number
-				continue
-			}
-			if !wordish(w) {
-				return false
-			}
-			words++
-			i = j
-		default:
-			return false
-		}
+	if hasSymbol(v) {
+		return false
 	}
-	return nums <= 1 && (words >= 2 || words == 1 && seps > 0)
+	words, nums, ok := valueWords(v)
+	return ok && nums <= 1 && (words >= 2 || words == 1 && bytes.ContainsAny(v, "-_."))
 }
 
 // fileNameRE matches a file's name: an extension of one to five letters
