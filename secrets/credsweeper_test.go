@@ -196,10 +196,17 @@ func TestCredSweeperSamples(t *testing.T) {
 // 비번 or 비밀번호: doc_id_passwd_pair 12 and 16, doc_passwd_pair 9, 19
 // and 44, doc_various 19 and 92). The gate had not been raised with
 // them, so it failed wherever SOTVET_CREDSWEEPER was set.
+//
+// Round forty-three, 49: five more logins of the shapes CredSweeper
+// lists on the lines around them, read by host-login-pair: a pair after
+// an address in doc_various 45, 51 and 89 ("gildong.hong@98.76.54.32
+// (master/…)", "98.76.54.32(master/… master/…)") and two cells of
+// sample.xls (2 and 7). That round raised no gate either, and the test
+// failed again until the next one read it.
 const (
 	credSweeperMinRecall      = 0.79
 	credSweeperMinDocRecall   = 0.69
-	credSweeperMaxUnexplained = 44
+	credSweeperMaxUnexplained = 49
 )
 
 func fmtInts(xs []int) string {
