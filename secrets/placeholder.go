@@ -29,7 +29,8 @@ import (
 //     ("mock-token", "test-api-key"), except in base64 (a Secret's data);
 //   - a made-up sequence: six or more consecutive letters or digits in
 //     order or in reverse ("abcdef", "123456", "zyxwvu"), "1a2b3c" or
-//     "a1b2c3" interleaved, or one character six times in a row.
+//     "a1b2c3" interleaved, or one character six times in a row;
+//   - the example UUID everybody copies, 550e8400-e29b-41d4-a716-4466554400xx.
 //
 // A random token holds such a sequence with a probability of about one in
 // a million per position for base62 text (one in a hundred thousand for
@@ -80,6 +81,9 @@ func isPlaceholder(v []byte, withStandIns bool) bool {
 	}
 	if madeUpSequence(l) {
 		return true
+	}
+	if bytes.HasPrefix(l, []byte("550e8400-e29b-41d4-a716-4466554400")) {
+		return true // the UUID every reader of RFC 4122 and Wikipedia copies as an example
 	}
 	if upperNouns[string(v)] {
 		return true // PASSWORD, TOKEN: the name of the value stands in for it

@@ -50,6 +50,9 @@ func TestIsPlaceholder(t *testing.T) {
 		// Stand-ins: a test's mark among names of the value, or a name
 		// alone (postgres://user:password@localhost).
 		"mock-token", "testing-only", "test-api-key", "fake_secret_1",
+		// The example UUID of RFC 4122's readers, as AWS's API models
+		// give a clientToken.
+		"550e8400-e29b-41d4-a716-446655440000", "550E8400-E29B-41D4-A716-446655440002",
 	} {
 		if !IsPlaceholder([]byte(v)) {
 			t.Errorf("%q: not a placeholder", v)

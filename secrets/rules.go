@@ -1412,8 +1412,8 @@ func validGeneric(c Candidate) bool {
 	case devMarkedKey(v):
 		return false // Django's development key, as signing-secret judges it
 	}
-	if !isHexLower(v) && c.secretEntropy() < genericEntropyFloor(len(v)) {
-		return false // the rule's floor is hex's (see the rule)
+	if !isHexLower(v) && c.secretEntropy() < entropyFloor(genericEntropyFloor(len(v)), v) {
+		return false // the rule's floor is hex's (see the rule), or a UUID's (entropyFloor)
 	}
 	if tokenNamed(c.Key) && !tokenAlphabet(v) && !colonJoined {
 		return false // a provider issues keys and tokens in a token's alphabet; "?", "^" or "&" in one is a password's, a template's or a broken paste
