@@ -4,6 +4,7 @@ import (
 	"encoding/base64"
 	"encoding/hex"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -375,4 +376,29 @@ func sortedKeys(m map[string]string) []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// TestTestPyPIToken: a token of TestPyPI (its macaroon names
+// test.pypi.org) is pypi-token's as pypi.org's is, in a .pypirc and in
+// prose; its prefix alone, a short one and placeholders are not.
+func TestTestPyPIToken(t *testing.T) {
+	s := defaultScanner(t)
+	g := newFakeGen("testpypi")
+	prefix := "pypi-" + "AgENdGVzdC5weXBpLm9yZw"
+	for range 5 {
+		tok := prefix + g.mixed(base64url, 120)
+		for _, text := range []string{
+			"[testpypi]\nusername = __token__\npassword = " + tok + "\n",
+			"Publish to TestPyPI with " + tok + " first.\n",
+		} {
+			if !slices.ContainsFunc(s.Scan("notes.md", []byte(text)), func(f Finding) bool { return f.RuleID == RulePyPIToken }) {
+				t.Errorf("%q: no pypi-token finding", text)
+			}
+		}
+	}
+	for _, v := range append(placeholders(prefix), prefix, prefix+g.mixed(base64url, 20)) {
+		if fs := s.Scan("notes.md", []byte("password = "+v+"\n")); slices.ContainsFunc(fs, func(f Finding) bool { return f.RuleID == RulePyPIToken }) {
+			t.Errorf("%q: reported as a PyPI token", v)
+		}
+	}
 }

@@ -698,10 +698,13 @@ func builtinRules(ep *Rule) []*Rule {
 		},
 		{
 			ID:          RulePyPIToken,
-			Description: "PyPI upload token",
-			builtinRE:   builtinExpr(`\bpypi-AgEIcHlwaS5vcmc[A-Za-z0-9_-]{50,}`),
-			Entropy:     3,
-			Keywords:    []string{"pypi-ageichlwas5vcmc"},
+			Description: "PyPI upload token (pypi.org's or TestPyPI's)",
+			// The macaroon's first bytes name its index: 02 01 08
+			// "pypi.org", or 02 01 0d "test.pypi.org", whose tokens
+			// publish to TestPyPI and are no less a credential.
+			builtinRE: builtinExpr(`\bpypi-AgE(?:IcHlwaS5vcmc|NdGVzdC5weXBpLm9yZw)[A-Za-z0-9_-]{50,}`),
+			Entropy:   3,
+			Keywords:  []string{"pypi-ageichlwas5vcmc", "pypi-agendgvzdc5wexbplm9yzw"},
 		},
 		{
 			ID:          RuleJWT,
