@@ -402,3 +402,44 @@ func TestTestPyPIToken(t *testing.T) {
 		}
 	}
 }
+
+// TestMailchimpDataCenterKey: a Mailchimp API key, 32 lower-case hex
+// digits and its data center, is reported with no word near it (by
+// mailchimp-dc-api-key), and after a name, in a config or in code (by
+// it or by a rule ranked before it); a shorter or longer hex run, two
+// cases, another suffix, a data center that is none, or a key inside a
+// longer word is not.
+func TestMailchimpDataCenterKey(t *testing.T) {
+	s := defaultScanner(t)
+	g := newFakeGen("mailchimp")
+	mailchimp := func(f Finding) bool { return f.RuleID == RuleMailchimpKey }
+	has := func(text string) bool {
+		return slices.ContainsFunc(s.Scan("notes.md", []byte(text)), mailchimp)
+	}
+	for i := range 20 {
+		dc := fmt.Sprint(1 + i%21)
+		key := g.from(hexLower, 32) + "-us" + dc
+		if text := "The newsletter sync uses " + key + " (us" + dc + ").\n"; !has(text) {
+			t.Errorf("%q: no %s finding", text, RuleMailchimpKey)
+		}
+		for _, text := range []string{
+			"MC_KEY=" + key + "\n",
+			"client.setConfig({ apiKey: '" + key + "', server: 'us" + dc + "' });\n",
+		} {
+			if !slices.ContainsFunc(s.Scan("notes.md", []byte(text)), func(f Finding) bool { return text[f.Start:f.End] == key }) {
+				t.Errorf("%q: the key is not reported", text)
+			}
+		}
+	}
+	hex := g.from(hexLower, 32)
+	for _, v := range []string{
+		hex[:31] + "-us2", hex + "a-us2", strings.ToUpper(hex[:8]) + hex[8:] + "-us2",
+		hex + "-2", hex + "-al32", hex + "-us", hex + "-user", hex + "-us0", hex + "-us99",
+		"x" + hex + "-us2", hex + "-us2x", strings.Repeat("0123456789abcdef", 2) + "-us2",
+		"en-us1 and en-us2", "<your-api-key>-us2",
+	} {
+		if has("key: " + v + "\n") {
+			t.Errorf("%q: reported as a Mailchimp key", v)
+		}
+	}
+}

@@ -320,6 +320,11 @@ func adversarial() map[string]func(n int) []byte {
 	out["line:host-login-pairs"] = entries("10.0.0.1 admin/%s ")
 	out["line:p/w"] = rep("P/W:")
 	out["line:xml-attributes"] = rep(`<password a="b" `)
+	// round forty-four: "-us" dense, and behind 32 hex digits (each a
+	// key's, judged), and hex without the digit after
+	out["line:mailchimp"] = rep("-us")
+	out["line:mailchimp-keys"] = rep("3ea4572956e2b381923ed34c31db76aa-us12 ")
+	out["line:mailchimp-hex"] = rep("3ea4572956e2b381923ed34c31db76aa-us")
 	return out
 }
 

@@ -988,5 +988,13 @@ func corpusSamples() []sample {
 		s = append(s, tp("sonarqube project token in prose", "sonarqube-token", sq, "The analysis runs with "+sq+" until Friday.\n"))
 		s = append(s, fp("sonarqube token format in prose", "sonarqube-token", "Project tokens start with sqp_, user tokens with squ_.\n"))
 	}
+	// A Mailchimp key named by its data center alone, and locales and a
+	// digest's parts that are none (round forty-four)
+	{
+		h := newFakeGen("mailchimp, round forty-four")
+		mc := h.from(hexLower, 32) + "-us" + "19"
+		s = append(s, tp("mailchimp key by its data center", RuleMailchimpKey, mc, "The nightly audience sync posts with "+mc+".\n"))
+		s = append(s, fp("locales and a digest's parts", RuleMailchimpKey, "Pages ship in en-us and es-us; the cache key is "+h.from(hexLower, 32)+"-us and "+h.from(hexLower, 32)+"-2.\n"))
+	}
 	return s
 }
