@@ -203,10 +203,15 @@ func TestCredSweeperSamples(t *testing.T) {
 // (master/…)", "98.76.54.32(master/… master/…)") and two cells of
 // sample.xls (2 and 7). That round raised no gate either, and the test
 // failed again until the next one read it.
+//
+// Round forty-four, 50: "password in xxxx is IhqSb1Gg" (doc_various 42),
+// the sample's password stated in a sentence, which prose-secret reads
+// now that a password of eight or nine characters stated bare counts
+// when it reads as typed.
 const (
 	credSweeperMinRecall      = 0.79
 	credSweeperMinDocRecall   = 0.69
-	credSweeperMaxUnexplained = 49
+	credSweeperMaxUnexplained = 50
 )
 
 func fmtInts(xs []int) string {

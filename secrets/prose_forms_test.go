@@ -228,3 +228,58 @@ func (g *fakeGen) shortPassword() string {
 		}
 	}
 }
+
+// TestShortProsePasswords: a password of eight or nine characters stated
+// bare after its name in a sentence is reported when it reads as typed
+// (capitals, small letters and digits changing at every other byte, or
+// a symbol), on paraphrases written for the test; a name, a variable, a
+// version, a weak word and number, digits alone, and a short value
+// after a token's name stay silent.
+func TestShortProsePasswords(t *testing.T) {
+	s := defaultScanner(t)
+	g := newFakeGen("short prose passwords")
+	// typed draws a value of the given classes in turn: U a capital, l a
+	// small letter, d a digit, s a symbol.
+	typed := func(shape string) string {
+		var b strings.Builder
+		for _, c := range shape {
+			b.WriteString(g.from(map[rune]string{'U': alphaUpper, 'l': alphaLower, 'd': alphaDigit, 's': "!#%&*@^"}[c], 1))
+		}
+		return b.String()
+	}
+	shapes := []string{"UldUlUdl", "lUdUlldU", "UldlUdlUd", "lUdsllUd", "UlsdlUld", "dUlUldUl"}
+	found := []string{
+		"Password for admin: {}\n",
+		"password for master: {}\n",
+		"The password for the staging db is {}.\n",
+		"Our VPN passphrase for contractors: {}\n",
+		"the passwd for root is {} until Friday\n",
+		"- password for the backup NAS: {}\n",
+	}
+	for i, tmpl := range found {
+		for j := range 3 {
+			v := typed(shapes[(i+j)%len(shapes)])
+			text := strings.Replace(tmpl, "{}", v, 1)
+			fs := s.Scan("notes.md", []byte(text))
+			if len(fs) == 0 || text[fs[0].Start:fs[0].End] != v {
+				t.Errorf("%q: %s not reported (%v)", text, v, fs)
+			}
+		}
+	}
+	for _, text := range []string{
+		"The password for the db is DB_PASS1 at startup.\n",
+		"Password for the lookup: getPass2\n",
+		"The password for contractors: Policy7B\n",
+		"The password for the vault client is v2.14.3b.\n",
+		"password for the kiosk: Summer24\n",
+		"Password for admin: Admin123\n",
+		"Password for the export: 12345678\n",
+		"The password for jdoe is a3f9c2e1.\n",
+		"The password for the new hire is iPhone15.\n",
+		"The token for the runner is " + typed("UldUlUdl") + ".\n",
+	} {
+		if fs := s.Scan("notes.md", []byte(text)); len(fs) > 0 {
+			t.Errorf("%q: reported (%s)", text, fs[0].RuleID)
+		}
+	}
+}

@@ -268,13 +268,36 @@ func validProseSecret(c Candidate) bool {
 
 // bareProseValue asks more of a value bare in a sentence: only what no
 // word is, letters and digits both, ten or more ("The password is now
-// VC~eQr^~6Bgqtb"; not "The token is Bearer-formatted").
+// VC~eQr^~6Bgqtb"; not "The token is Bearer-formatted"); or, named a
+// password, eight or nine as a chosen one is (shortProsePassword).
 func bareProseValue(c Candidate) bool {
 	if q := c.Context[c.Offset-1]; q == '`' || q == '\'' || q == '"' {
 		return true
 	}
 	v := c.Secret
-	return len(v) >= 10 && len(v) <= 200 && hasDigit(v) && (hasUpper(v) || hasLower(v)) && !emailLike(v)
+	if len(v) < 10 {
+		switch lastKeyWord(c.Key) {
+		case "password", "passwd", "passphrase":
+			return len(v) >= 8 && shortProsePassword(v)
+		}
+		return false
+	}
+	return len(v) <= 200 && hasDigit(v) && (hasUpper(v) || hasLower(v)) && !emailLike(v)
+}
+
+// shortProsePassword: a password of eight or nine bytes stated bare after
+// its name ("Password for admin: IhqSb1Gg"), the length most sites
+// ask for. So short a value is read as a password only when it has the
+// three kinds a chosen or drawn one has (capitals, small letters,
+// digits) and reads as typed rather than written: a symbol, or a change
+// of case or kind at every other byte (alternating: "IhqSb1Gg", not
+// "NIST800b"); not words and numbers as a name is ("getPass2",
+// "Policy7B"), a version or an address.
+func shortProsePassword(v []byte) bool {
+	if !mixedClasses(v) || nameOfWords(v) || identifierValue(v) || versionRE.Match(v) || emailLike(v) {
+		return false
+	}
+	return hasSymbol(v) || alternating(v)
 }
 
 // subOffset returns the offset of sub in s, a slice of s's array that
@@ -354,7 +377,9 @@ func wordBefore(ctx []byte, end int) int {
 // is held to half a bit under its length's maximum instead.
 func proseValue(c Candidate) bool {
 	v := c.Secret
-	if len(v) < 16 && hasUpper(v) && hasLower(v) && hasDigit(v) && hasPunct(v) {
+	if len(v) < 16 && hasUpper(v) && hasLower(v) && hasDigit(v) && (hasPunct(v) || len(v) < 10) {
+		// a floor of 3 bits asks eight bytes for eight symbols: all
+		// different
 		return tableValueAbove(c, math.Min(3, math.Log2(float64(len(v)))-0.5))
 	}
 	return tableValue(c)
