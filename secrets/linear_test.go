@@ -325,6 +325,14 @@ func adversarial() map[string]func(n int) []byte {
 	out["line:mailchimp"] = rep("-us")
 	out["line:mailchimp-keys"] = rep("3ea4572956e2b381923ed34c31db76aa-us12 ")
 	out["line:mailchimp-hex"] = rep("3ea4572956e2b381923ed34c31db76aa-us")
+	// dots, each one's gate passed but the token's shape not, and IDs
+	// whose tokens all pass the gate
+	out["line:discord-dots"] = rep(".")
+	out["line:discord-chain"] = rep("MTk4NjIyNDgzNDcxOTI1MjQ4.Cl2FMQ.")
+	out["line:discord-tokens"] = entries("MTk4NjIyNDgzNDcxOTI1MjQ4.Cl2FMQ.%s ")
+	// base64 runs in a call's quotes, each read for a decoder's name
+	// before it (decoderCall)
+	out["encoded:quoted-calls"] = rep(`x("TWFuIGlzIGRpc3Rpbmd1aXNoZWQsIG5vdA") `)
 	return out
 }
 
