@@ -6,8 +6,10 @@ import (
 	"fmt"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
 )
 
 // The labelled corpus of provider families. Every value is generated at
@@ -440,6 +442,50 @@ func TestMailchimpDataCenterKey(t *testing.T) {
 	} {
 		if has("key: " + v + "\n") {
 			t.Errorf("%q: reported as a Mailchimp key", v)
+		}
+	}
+}
+
+// discordToken draws a Discord bot token: a snowflake ID of a bot made
+// at the given time, in base64, a timestamp's six characters, and an
+// HMAC of 27 that mixes capitals, small letters and digits.
+func (g *fakeGen) discordToken(made time.Time) string {
+	const discordEpoch = 1420070400000
+	id := uint64(made.UnixMilli()-discordEpoch)<<22 | g.next()&(1<<22-1)
+	return base64.RawURLEncoding.EncodeToString([]byte(strconv.FormatUint(id, 10))) + "." +
+		g.from(base62+"_-", 6) + "." + g.mixed(base62, 25) + g.from(base62+"_-", 2)
+}
+
+// TestDiscordBotTokenBare: a Discord bot token is reported with no name
+// near it that says Discord, on a line of its own, in an env file and in
+// prose; a dotted run whose first part is no ID's digits, an ID from
+// decades ahead, an ID too short, an HMAC of one case, and a JWT are not.
+func TestDiscordBotTokenBare(t *testing.T) {
+	s := defaultScanner(t)
+	g := newFakeGen("discord, round forty-four")
+	reported := func(text, tok string) bool {
+		return slices.ContainsFunc(s.Scan("notes.md", []byte(text)), func(f Finding) bool { return text[f.Start:f.End] == tok })
+	}
+	for i := range 12 {
+		tok := g.discordToken(time.Date(2016+i%10, time.Month(1+i%12), 1+i, 0, 0, 0, 0, time.UTC))
+		for _, text := range []string{tok + "\n", "BOT_TOKEN=" + tok + "\n", "The bot logs in with " + tok + " on boot.\n"} {
+			if !reported(text, tok) {
+				t.Errorf("%q: the token is not reported", text)
+			}
+		}
+	}
+	tok := g.discordToken(time.Date(2021, 3, 1, 0, 0, 0, 0, time.UTC))
+	id, rest, _ := strings.Cut(tok, ".")
+	for _, v := range []string{
+		g.mixed(base62, 24) + "." + rest,                                              // no ID's digits
+		g.discordToken(time.Date(2090, 1, 1, 0, 0, 0, 0, time.UTC)),                   // from decades ahead
+		base64.RawURLEncoding.EncodeToString([]byte("1234567890123456")) + "." + rest, // sixteen digits
+		id + "." + strings.ToLower(rest),                                              // an HMAC of one case
+		"eyJhbGciOiJIUzI1NiJ9." + g.mixed(base62, 6) + "." + g.mixed(base62, 27),
+		"Mostly.harmless.and-a-very-long-word-after-it-all",
+	} {
+		if fs := s.Scan("notes.md", []byte(v+"\n")); slices.ContainsFunc(fs, func(f Finding) bool { return f.RuleID == RuleDiscordBotTokenBare }) {
+			t.Errorf("%q: reported as a Discord bot token", v)
 		}
 	}
 }

@@ -59,11 +59,6 @@ const (
 	// three sources reads (vendor-token reports one of an unexpected
 	// length).
 	RuleAtlassianAdminKey = "atlassian-admin-api-key"
-
-	// A Mailchimp API key without the word mailchimp near it (gitleaks'
-	// and Kingfisher's rules want it), found missing on detect-secrets'
-	// Mailchimp tests, round forty-four: its data center suffix names it.
-	RuleMailchimpKey = "mailchimp-dc-api-key"
 )
 
 // signedFormatRules are provider formats whose shape names them, no name
@@ -166,43 +161,7 @@ func signedFormatRules() []*Rule {
 			Keywords:    []string{"atctt3"},
 			Validate:    func(c Candidate) bool { return mixedClasses(c.Secret[6:]) },
 		},
-		{
-			ID:          RuleMailchimpKey,
-			Description: "Mailchimp API key (32 hex digits and its data center, -us1 to -us21)",
-			builtinRE:   builtinExpr(`(?:^|[^A-Za-z0-9_-])(?P<secret>[0-9a-f]{32}-us[0-9]{1,2})(?:[^A-Za-z0-9_-]|$)`),
-			Keywords:    []string{"-us"},
-			Gate:        mailchimpGate,
-			Validate:    mailchimpValid,
-		},
 	}
-}
-
-// mailchimpGate holds at a keyword hit ("-us", its "s" at i) only where
-// a key can end: 32 lower-case hex digits before the "-", after no
-// letter or digit, and a digit after the "s". "-us" is in "en-us", "-use"
-// and "-user" far more often than in a key; this reads a few bytes.
-func mailchimpGate(data []byte, i int) bool {
-	st := i - 34
-	if st < 0 || i+1 >= len(data) || !isDigitByte(data[i+1]) || st > 0 && isAlnumByte(data[st-1]) {
-		return false
-	}
-	for _, c := range data[st : i-2] {
-		if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f') {
-			return false
-		}
-	}
-	return true
-}
-
-// mailchimpValid: a data center Mailchimp has (us1 to us21, with room
-// for a few more), and 32 digits that read as drawn (entropyFloor's hex
-// floor).
-func mailchimpValid(c Candidate) bool {
-	hex, dc := c.Secret[:32], c.Secret[35:]
-	if dc[0] == '0' || len(dc) == 2 && dc[0] > '3' {
-		return false
-	}
-	return Entropy(hex) >= entropyFloor(3.5, hex)
 }
 
 // tableauSecretGate holds at a keyword hit ("==:", its ":" at i) only

@@ -356,6 +356,9 @@ func defaultRules(thirdParty bool) []*Rule {
 		r = hostLoginPairRule()
 		withGitleaksAllowlists(r, r.ID)
 		out = append(out, r)
+		// and provider formats told by their shape alone
+		// (bareformats.go), round forty-four
+		out = append(out, bareFormatRules()...)
 	}
 	return out
 }

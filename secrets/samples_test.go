@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"hash/fnv"
 	"strings"
+	"time"
 )
 
 // Every key-shaped test value is built at run time from a deterministic
@@ -995,6 +996,9 @@ func corpusSamples() []sample {
 		mc := h.from(hexLower, 32) + "-us" + "19"
 		s = append(s, tp("mailchimp key by its data center", RuleMailchimpKey, mc, "The nightly audience sync posts with "+mc+".\n"))
 		s = append(s, fp("locales and a digest's parts", RuleMailchimpKey, "Pages ship in en-us and es-us; the cache key is "+h.from(hexLower, 32)+"-us and "+h.from(hexLower, 32)+"-2.\n"))
+		dt := h.discordToken(time.Date(2020, 6, 1, 0, 0, 0, 0, time.UTC))
+		s = append(s, tp("discord bot token with no name near it", RuleDiscordBotTokenBare, dt, "Paste "+dt+" into the bot's settings.\n"))
+		s = append(s, fp("three dotted parts that are no token", RuleDiscordBotTokenBare, "Build "+h.mixed(base62, 24)+"."+h.mixed(base62, 6)+"."+h.mixed(base62, 27)+" failed.\n"))
 	}
 	return s
 }

@@ -1,0 +1,153 @@
+package secrets
+
+import (
+	"bufio"
+	"encoding/json"
+	"os"
+	"sort"
+	"testing"
+)
+
+// TestDetectSecretsCases measures the engine on detect-secrets' plugin
+// tests, a labelled set neither sotvet nor gitleaks wrote (some 630
+// cases over 25 plugins; scripts/detect-secrets-cases.sh extracts them
+// outside the repository). Each case's input is scanned as a file of the
+// name its test gives (the keyword plugin's cases are named for a
+// language); a positive counts as found when there is any finding, a
+// negative as flagged when there is any.
+//
+// Most of its positives are placeholders ("AKIAZZZZZZZZZZZZZZZZ",
+// "abcd1234abcd1234…", "AP6xxxxxxxxxx", "m{{h}o)p${e]nob(ody…"), which
+// sotvet rejects on purpose (issue 33 point 4): a positive whose value
+// (casePlaceholder) IsPlaceholder rejects is left out of the second
+// recall. Its negatives are its plugins' scope, not always no secret:
+// "_authToken=<uuid>" without the registry before it is no npm token to
+// detect-secrets, and a token to a reader. The floors are this round's
+// figures, so that a change that loses them is seen.
+func TestDetectSecretsCases(t *testing.T) {
+	path := os.Getenv("SOTVET_DETECTSECRETS")
+	if path == "" {
+		t.Skip("SOTVET_DETECTSECRETS unset: run scripts/detect-secrets-cases.sh on a detect-secrets source tree and point it at the file")
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	type record struct {
+		Plugin, Name, Input string
+		Value               *string
+		Positive            bool
+	}
+	type counts struct{ tp, found, placeholders, fp, flagged int }
+	fam := map[string]*counts{}
+	var all counts
+	s := defaultScanner(t)
+	verbose := os.Getenv("SOTVET_DETECTSECRETS_VERBOSE") != ""
+	sc := bufio.NewScanner(f)
+	sc.Buffer(nil, 16<<20)
+	for sc.Scan() {
+		var r record
+		if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
+			t.Fatal(err)
+		}
+		c := fam[r.Plugin]
+		if c == nil {
+			c = &counts{}
+			fam[r.Plugin] = c
+		}
+		hit := len(s.Scan(r.Name, []byte(r.Input+"\n"))) > 0
+		if !r.Positive {
+			c.fp++
+			all.fp++
+			if hit {
+				c.flagged++
+				all.flagged++
+				if verbose {
+					t.Logf("flagged %s %q", r.Plugin, r.Input)
+				}
+			}
+			continue
+		}
+		c.tp++
+		all.tp++
+		switch {
+		case hit:
+			c.found++
+			all.found++
+		case casePlaceholder(r.Input, r.Value):
+			c.placeholders++
+			all.placeholders++
+		default:
+			if verbose {
+				t.Logf("missed %s %q", r.Plugin, r.Input)
+			}
+		}
+	}
+	if err := sc.Err(); err != nil {
+		t.Fatal(err)
+	}
+	if all.tp == 0 || all.fp == 0 {
+		t.Fatalf("%s holds %d positives and %d negatives: not the extracted cases", path, all.tp, all.fp)
+	}
+	names := make([]string, 0, len(fam))
+	for n := range fam {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		c := fam[n]
+		t.Logf("%-22s found %3d of %3d (%3d placeholders), flagged %2d of %3d", n, c.found, c.tp, c.placeholders, c.flagged, c.fp)
+	}
+	recall := float64(all.found) / float64(all.tp)
+	recallReal := float64(all.found) / float64(all.tp-all.placeholders)
+	flagged := float64(all.flagged) / float64(all.fp)
+	t.Logf("%d plugins: recall %.3f (%d/%d), %.3f without %d placeholders; negatives flagged %.3f (%d/%d)",
+		len(fam), recall, all.found, all.tp, recallReal, all.placeholders, flagged, all.flagged, all.fp)
+	if all.found < detectSecretsMinFound {
+		t.Errorf("found %d positives < %d", all.found, detectSecretsMinFound)
+	}
+	if all.flagged > detectSecretsMaxFlagged {
+		t.Errorf("flagged %d negatives > %d", all.flagged, detectSecretsMaxFlagged)
+	}
+}
+
+// The gate's floor and ceiling (see TestDetectSecretsCases), set on
+// detect-secrets 5e14193 (2026-04-02): round forty-four found 35 of 404
+// positives (29 before it: the UUID's floor, TestPyPI, Mailchimp and
+// Discord were its finds) and flagged 23 of 228 negatives, none of them
+// new: 8 GitLab and GitHub tokens its GitLab tests give as malformed
+// (glptt- of a length it does not want, a ghp_ token), 4 JWTs it calls
+// malformed, 5 passwords its keyword plugin leaves to quotes or calls
+// fake ("somefakekey" is one word to sotvet), 4 _authToken lines outside
+// an npmrc's registry form, a TestPyPI-shaped PyPI token cut short, a
+// Telegram bot token after "bot".
+const (
+	detectSecretsMinFound   = 35
+	detectSecretsMaxFlagged = 23
+)
+
+// casePlaceholder reports whether a case's value is a placeholder: the
+// value its test names, or, where it names none, the longest run of
+// letters, digits, "_" and "-" in the input (a line's value is longer
+// than its name in all but a few cases).
+func casePlaceholder(input string, value *string) bool {
+	if value != nil {
+		return IsPlaceholder([]byte(*value))
+	}
+	longest := ""
+	start := -1
+	for i := 0; i <= len(input); i++ {
+		if i < len(input) && (isAlnumByte(input[i]) || input[i] == '_' || input[i] == '-') {
+			if start < 0 {
+				start = i
+			}
+			continue
+		}
+		if start >= 0 && i-start > len(longest) {
+			longest = input[start:i]
+		}
+		start = -1
+	}
+	return len(longest) >= 8 && IsPlaceholder([]byte(longest))
+}
