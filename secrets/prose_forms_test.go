@@ -283,3 +283,39 @@ func TestShortProsePasswords(t *testing.T) {
 		}
 	}
 }
+
+// TestProseSecretArrowsAndAddresses: a password after an arrow ("VPN
+// passphrase -> …"), for an address ("the password for admin@corp… is
+// …") or named passwd is prose-secret's, on paraphrases written for the
+// test; an arrow to a word, a page or a rule, and an address's password
+// said to be elsewhere, stay silent.
+func TestProseSecretArrowsAndAddresses(t *testing.T) {
+	s := defaultScanner(t)
+	g := newFakeGen("prose arrows and addresses")
+	for _, tmpl := range []string{
+		"The password for admin@corp.example is {P}\n",
+		"Password for jane.doe@corp (O365 recovery): {P}\n",
+		"VPN passphrase -> {P}\n",
+		"passwd for root \u2192 {P}\n",
+		"The db passwd is {P} until Monday.\n",
+		"- smtp password for alerts@ops.example.org: {P}\n",
+	} {
+		text, v := fillProse(g, tmpl)
+		fs := s.Scan("notes.md", []byte(text))
+		if len(fs) == 0 || text[fs[0].Start:fs[0].End] != v {
+			t.Errorf("%q: %s not reported (%v)", text, v, fs)
+		}
+	}
+	for _, text := range []string{
+		"password reset flow -> see the runbook\n",
+		"token -> bearer header, then the gateway\n",
+		"The password for admin@corp.example is in the vault.\n",
+		"password -> 12 chars minimum, 1 digit\n",
+		"The password for ops@corp.example is rotated monthly.\n",
+		"Secret rotation -> RUNBOOK-2231 (quarterly)\n",
+	} {
+		if fs := s.Scan("notes.md", []byte(text)); len(fs) > 0 {
+			t.Errorf("%q: reported (%s)", text, fs[0].RuleID)
+		}
+	}
+}

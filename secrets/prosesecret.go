@@ -15,7 +15,7 @@ import (
 const RuleProseSecret = "prose-secret"
 
 // proseSecretNoun is the word that names a secret in a sentence.
-const proseSecretNoun = `(?:password|passphrase|secret|token|api[ _-]?key|access[ _-]?key|key)`
+const proseSecretNoun = `(?:password|passwd|passphrase|secret|token|api[ _-]?key|access[ _-]?key|key)`
 
 // proseSecretName is a name of a secret in a sentence: a word, and one
 // word before it that says which ("the auth token", "the secret access
@@ -42,7 +42,7 @@ func proseSecretRule() *Rule {
 	// preposition and up to ten words. Two phrases of up to six words
 	// cost a line of "The token for the staging tenant is …" a third
 	// more; one of ten costs about what one of six did.
-	pp := "(?:[ \\t]+(?:for|of|on|in|to|with|by|at|from)(?:[ \\t]+[\x60A-Za-z0-9_./-]+){1,10}?)"
+	pp := "(?:[ \\t]+(?:for|of|on|in|to|with|by|at|from)(?:[ \\t]+[\x60A-Za-z0-9_./@-]+){1,10}?)"
 	return &Rule{
 		ID: RuleProseSecret,
 		// The description is the one of the first forms: it is in every
@@ -69,7 +69,7 @@ func proseSecretRule() *Rule {
 			"|\\b(?P<key>" + proseSecretNoun + "|value)(?:(?:" +
 			pp + "?(?:[ \\t]*\\([^()\\n]{1,40}\\))?" +
 			// is (now) | was set to | has been rotated to | : | , it's (now)
-			"(?:[ \\t]+(?:is|was)(?:[ \\t]+(?:now|still|currently|(?:set|changed|reset|rotated)[ \\t]+to))?|[ \\t]+has[ \\t]+been[ \\t]+(?:set|changed|reset|rotated)[ \\t]+to|[ \\t]*:|[ \\t]*[,;][ \\t]*it(?:'|’|[ \\t]+i)s(?:[ \\t]+now)?)" +
+			"(?:[ \\t]+(?:is|was)(?:[ \\t]+(?:now|still|currently|(?:set|changed|reset|rotated)[ \\t]+to))?|[ \\t]+has[ \\t]+been[ \\t]+(?:set|changed|reset|rotated)[ \\t]+to|[ \\t]*:|[ \\t]+(?:->|\u2192)|[ \\t]*[,;][ \\t]*it(?:'|’|[ \\t]+i)s(?:[ \\t]+now)?)" +
 			")[ \\t]+" +
 			// or nothing: the token value (for the sandbox tenant)
 			"|[ \\t]+)" +
@@ -155,7 +155,8 @@ func proseSecretGate(data []byte, i int) bool {
 
 // proseAfter are what follows a name in the forms proseSecretRule reads.
 var proseAfter = [][]byte{[]byte(" is "), []byte(" was "), []byte(" has "), []byte(" to "), []byte(" ("),
-	[]byte(" for "), []byte(" of "), []byte(" on "), []byte(" in "), []byte(" with "), []byte(", it"), []byte("; it")}
+	[]byte(" for "), []byte(" of "), []byte(" on "), []byte(" in "), []byte(" with "), []byte(", it"), []byte("; it"),
+	[]byte(" -> "), []byte(" \u2192 ")}
 
 // proseLoginAfter are what follows a login word before its pair.
 var proseLoginAfter = []string{" with ", " as ", " using ", " are ", " is ", ":"}
