@@ -158,3 +158,29 @@ func TestEntropyFloorUUID(t *testing.T) {
 		t.Errorf("%d of %d random UUIDs assigned to a token's name missed", missed, assigned)
 	}
 }
+
+// TestHandleTokens: a token an API hands out or takes back as a handle
+// (a page's, a request's, a lock's) is no credential, whatever its
+// value: next_token, NextContinuationToken, ClientRequestToken and
+// idempotency_token stay silent under generic-secret and gitleaks'
+// generic rule alike; a session's or a refresh token, and a secret whose
+// name starts with one of those words, are still reported.
+func TestHandleTokens(t *testing.T) {
+	s := defaultScanner(t)
+	rng := rand.New(rand.NewPCG(13, 17))
+	for _, name := range []string{"next_token", "NextToken", "nextPageToken", "NextContinuationToken", "ClientRequestToken", "idempotency_token", "cursor_token", "lock_token", "sync_token"} {
+		for _, v := range []string{randomUUID(rng, "0123456789abcdef"), randomUUID(rng, "0123456789ABCDEF") + "Xy" + randomUUID(rng, "0123456789abcdef")[:8]} {
+			line := `"` + name + `": "` + v + `",` + "\n"
+			if fs := s.Scan("page.json", []byte(line)); len(fs) > 0 {
+				t.Errorf("%q: reported (%s)", line, fs[0].RuleID)
+			}
+		}
+	}
+	for _, name := range []string{"refresh_token", "session_token", "next_secret", "request_token_secret", "page_api_key"} {
+		v := randomUUID(rng, "0123456789abcdef")
+		line := name + ": " + v + "\n"
+		if fs := s.Scan("creds.yaml", []byte(line)); len(fs) == 0 {
+			t.Errorf("%q: not reported", line)
+		}
+	}
+}

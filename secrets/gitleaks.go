@@ -504,7 +504,7 @@ func gitleaksKeyNamesSecret(key []byte) bool {
 	if len(words) == 0 {
 		return true
 	}
-	return !genericMetaWords[words[len(words)-1]] && !genericMetaFirst[words[0]]
+	return !genericMetaWords[words[len(words)-1]] && !genericMetaFirst[words[0]] && !handleTokenName(words)
 }
 
 // gitleaksAllows returns a test that reports whether the allowlists of the

@@ -1333,6 +1333,29 @@ var genericMetaWords = map[string]bool{
 var genericMetaFirst = map[string]bool{"max": true, "min": true, "num": true, "total": true, "n": true,
 	"non": true, "fake": true, "dummy": true, "mock": true, "bogus": true, "invalid": true}
 
+// handleTokenName reports whether a name's words (keyWords) name a token
+// an API hands out or takes back as a handle, no credential: a page's
+// (next_token, page_token, continuation_token, cursor_token: AWS's,
+// Google's and S3's paging), a request's (ClientRequestToken,
+// idempotency_token: AWS's idempotency), a trace's, a lock's or a
+// sync's. The last word must name a token: next_secret is a secret.
+func handleTokenName(words []string) bool {
+	if len(words) < 2 {
+		return false
+	}
+	if last := words[len(words)-1]; last != "token" && last != "tokens" {
+		return false
+	}
+	return slices.ContainsFunc(words[:len(words)-1], func(w string) bool {
+		switch w {
+		case "next", "page", "paging", "pagination", "continuation", "cursor", "marker",
+			"request", "idempotency", "idempotent", "correlation", "trace", "lock", "lease", "sync", "cancel", "cancellation":
+			return true
+		}
+		return false
+	})
+}
+
 // antiForgeryWord: a word of a form's anti-forgery token's name
 // (authenticity_token, csrf_token, csrfmiddlewaretoken, X-XSRF-TOKEN): a
 // page hands the token to every visitor, and it guards a form, not an
@@ -1631,8 +1654,13 @@ func genericKeyNamesSecret(key []byte) bool {
 	if len(words) == 0 || genericMetaFirst[words[0]] || genericMetaWords[words[len(words)-1]] {
 		return false
 	}
-	if last := words[len(words)-1]; (last == "token" || last == "tokens" || strings.HasSuffix(last, "token")) && slices.ContainsFunc(words, antiForgeryWord) {
-		return false // a form's anti-forgery token; CSRF_SECRET, the key that signs them, is one
+	if last := words[len(words)-1]; last == "token" || last == "tokens" || strings.HasSuffix(last, "token") {
+		if slices.ContainsFunc(words, antiForgeryWord) {
+			return false // a form's anti-forgery token; CSRF_SECRET, the key that signs them, is one
+		}
+		if handleTokenName(words) {
+			return false // a page's, a request's or a lock's handle: next_token, ClientRequestToken
+		}
 	}
 	for i, w := range words {
 		for _, kw := range genericKeyWords {
