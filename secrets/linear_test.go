@@ -334,6 +334,8 @@ func adversarial() map[string]func(n int) []byte {
 	// base64 runs in a call's quotes, each read for a decoder's name
 	// before it (decoderCall)
 	out["encoded:quoted-calls"] = rep(`x("TWFuIGlzIGRpc3Rpbmd1aXNoZWQsIG5vdA") `)
+	// a table's PW column, header after header
+	out["lines:table-pw-headers"] = rep("| IP | ID | PW |\n|---|---|---|\n| a | b | c |\n")
 	return out
 }
 

@@ -40,7 +40,9 @@ func tableSecretRule() *Rule {
 		// validTableSecret reads it.
 		builtinRE: builtinExpr("\\|[ \\t]*[\x60'\"]?(?P<secret>[^\\s|\x60'\"]{8,200})"),
 		MinLen:    8,
-		Keywords: append([]string{"password", "passwd", "secret", "token", "api key", "api_key", "apikey", "access key", "credential", "key"},
+		Keywords: append([]string{"password", "passwd", "secret", "token", "api key", "api_key", "apikey", "access key", "credential", "key",
+			// the abbreviations an inventory's header writes (| IP | ID | PW |)
+			"pw", "pwd", "p/w"},
 			// other languages' headers (localizedSecretHeader)
 			localizedHeaderKeywords...),
 		Gate:     tableHeaderGate,
@@ -423,6 +425,11 @@ func lastWord(header string) string {
 
 // headerKinds splits a header row into cells and judges each: a name of
 // a secret (as validGeneric judges a name), a column of values, or other.
+// passwordAbbreviations head a column of passwords in an inventory's or
+// a runbook's table ("| IP | ID | PW |"): a header of its own, not a word
+// of a name ("PW ratio" is no header of passwords).
+var passwordAbbreviations = map[string]bool{"pw": true, "pwd": true, "p/w": true, "pw.": true}
+
 func headerKinds(header []byte) []byte {
 	cells := splitCells(bytes.TrimRight(header, " \t\r"))
 	kinds := make([]byte, len(cells))
@@ -431,7 +438,7 @@ func headerKinds(header []byte) []byte {
 		switch lower := string(bytes.ToLower(name)); {
 		case lower == "token" || lower == "tokens":
 			kinds[i] = colToken
-		case len(name) > 0 && (namesSecret(name) || localizedSecretHeader(name)):
+		case len(name) > 0 && (namesSecret(name) || localizedSecretHeader(name)) || passwordAbbreviations[lower]:
 			kinds[i] = colSecret
 		case len(name) == 0 || valueHeaders[lower] || valueHeaders[lastWord(lower)]:
 			kinds[i] = colValue

@@ -162,3 +162,32 @@ func TestLongTableRead(t *testing.T) {
 		t.Fatalf("findings %v, want one table-secret in the last row", fs)
 	}
 }
+
+// TestTablePasswordAbbreviations: a column headed by a password's
+// abbreviation (PW, PWD, P/W), as an inventory's table writes it, holds
+// passwords; a header that only holds the letters (PW ratio, upward), a
+// test matrix's Pass column, and a PW column of placeholders, words and
+// masks stay silent.
+func TestTablePasswordAbbreviations(t *testing.T) {
+	s := defaultScanner(t)
+	g := newFakeGen("table password abbreviations")
+	for _, header := range []string{"| IP | ID | PW |", "| host | user | pwd |", "| Server | Login | P/W |"} {
+		pw := g.mixed(base62, 9) + "#" + g.from(alphaDigit, 2)
+		text := "## Servers\n\n" + header + "\n|---|---|---|\n| 10.0.4.12 | admin | " + pw + " |\n"
+		fs := s.Scan("inventory.md", []byte(text))
+		if len(fs) != 1 || text[fs[0].Start:fs[0].End] != pw {
+			t.Errorf("%q: want the password reported, got %v", text, fs)
+		}
+	}
+	v := g.mixed(base62, 12)
+	for _, text := range []string{
+		"| Gauge | PW ratio |\n|---|---|\n| x | " + v + " |\n",
+		"| word | upward |\n|---|---|\n| x | " + v + " |\n",
+		"| Test | Pass | Fail |\n|---|---|---|\n| parse | 12 of 12 | none |\n",
+		"| IP | ID | PW |\n|---|---|---|\n| 10.0.0.1 | admin | see vault |\n| 10.0.0.2 | root | ******** |\n| 10.0.0.3 | ops | <password> |\n",
+	} {
+		if fs := s.Scan("inventory.md", []byte(text)); len(fs) > 0 {
+			t.Errorf("%q: reported (%s)", text, fs[0].RuleID)
+		}
+	}
+}
