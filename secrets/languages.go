@@ -394,7 +394,7 @@ func prosePasswordShortRule() *Rule {
 		ID:          RuleProsePasswordShort,
 		Description: "password stated after an abbreviation (pw: …) or with its user in an informal pair (u/p: USER / …)",
 		builtinRE: builtinExpr("(?i)(?:" +
-			"\\b(?P<key>pw|pwd|passwd)(?:[ \\t]+(?:for|of|on)(?:[ \\t]+[A-Za-z0-9_./\x60-]+){1,6}?)?(?:[ \\t]+(?:is|was)(?:[ \\t]+now)?|[ \\t]*[:=])[ \\t]+" + val +
+			"\\b(?P<key>pw|pwd|passwd)(?:[ \\t]+(?:for|of|on)(?:[ \\t]+[A-Za-z0-9_./\x60-]+){1,6}?)?(?:[ \\t]+(?:is|was)(?:[ \\t]+now)?|[ \\t]*[:=]|[ \\t]+(?:->|\u2192))[ \\t]+" + val +
 			"|\\b(?P<key>u/p|user(?:name)?[ \\t]*/[ \\t]*(?:pass(?:word)?|pwd?)|login[ \\t]*/[ \\t]*(?:pass(?:word)?|pwd?)|creds|credentials)" +
 			"(?:[ \\t]*[:=]|[ \\t]+(?:are|is))[ \\t]+" + user + "[ \\t]*[/:][ \\t]*" + val + ")"),
 		MinLen:   8,
@@ -413,13 +413,18 @@ func prosePasswordShortRule() *Rule {
 // or "pass" of it is not a keyword: "u/p", "creds" are, and "pw").
 func prosePasswordShortGate(data []byte, i int) bool {
 	j := i + 1
+	// An arrow follows an abbreviation of its own ("pw -> …"), not a
+	// pair's word or a label pair ("ID/PW -> …", login-label-pair's).
+	arrow := false
 	if lower(data[i]) == 'w' || lower(data[i]) == 'd' && i > 0 && lower(data[i-1]) == 'w' {
 		// pw, pwd, passwd: a word of its own, judged on the bytes before
 		// it alone (a walk back over a run of letters cost the run at
 		// every hit: a line of "xpw" repeated was quadratic)
 		word := func(w string) bool {
 			st := i + 1 - len(w)
-			return st >= 0 && equalFoldASCII(data[st:i+1], w) && (st == 0 || !isAlnumByte(data[st-1]))
+			ok := st >= 0 && equalFoldASCII(data[st:i+1], w) && (st == 0 || !isAlnumByte(data[st-1]))
+			arrow = arrow || ok && (st == 0 || data[st-1] != '/')
+			return ok
 		}
 		if !word("pw") && !word("passwd") {
 			return false
@@ -437,7 +442,7 @@ func prosePasswordShortGate(data []byte, i int) bool {
 			return true
 		}
 	}
-	return false
+	return arrow && (hasPrefixFold(after, " -> ") || hasPrefixFold(after, " \u2192 "))
 }
 
 // vendorPrefix is a vendor's token prefix with the body its tokens carry.

@@ -334,8 +334,11 @@ func adversarial() map[string]func(n int) []byte {
 	// base64 runs in a call's quotes, each read for a decoder's name
 	// before it (decoderCall)
 	out["encoded:quoted-calls"] = rep(`x("TWFuIGlzIGRpc3Rpbmd1aXNoZWQsIG5vdA") `)
-	// a table's PW column, header after header
+	// a table's PW column, header after header; rows that each name
+	// their secret, every one a candidate in one table's window
 	out["lines:table-pw-headers"] = rep("| IP | ID | PW |\n|---|---|---|\n| a | b | c |\n")
+	out["lines:table-pw-rows"] = entries("| PW | %s |\n")
+	out["lines:table-password-rows"] = entries("| password | %s |\n")
 	return out
 }
 

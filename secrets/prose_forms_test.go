@@ -318,4 +318,11 @@ func TestProseSecretArrowsAndAddresses(t *testing.T) {
 			t.Errorf("%q: reported (%s)", text, fs[0].RuleID)
 		}
 	}
+	// A label pair's arrow is login-label-pair's, whatever the line
+	// above it holds.
+	pw := g.mixed(base62, 12)
+	text := "- replica ID/Password -> see below\n- ID/PW -> dbadmin/" + pw + "\n"
+	if fs := s.Scan("notes.md", []byte(text)); len(fs) != 1 || fs[0].RuleID != RuleLoginLabelPair || text[fs[0].Start:fs[0].End] != pw {
+		t.Errorf("%q: want one login-label-pair finding of the password, got %v", text, fs)
+	}
 }

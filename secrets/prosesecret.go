@@ -15,7 +15,7 @@ import (
 const RuleProseSecret = "prose-secret"
 
 // proseSecretNoun is the word that names a secret in a sentence.
-const proseSecretNoun = `(?:password|passwd|passphrase|secret|token|api[ _-]?key|access[ _-]?key|key)`
+const proseSecretNoun = `(?:password|passphrase|secret|token|api[ _-]?key|access[ _-]?key|key)`
 
 // proseSecretName is a name of a secret in a sentence: a word, and one
 // word before it that says which ("the auth token", "the secret access

@@ -71,6 +71,13 @@ type Rule struct {
 	// never (their keywords are not in the text), where compiling all of
 	// them cost every check and scan process ~0.5 ms and 0.5 MB.
 	builtinRE *lazyRegex
+	// validReach, when set, bounds the context a validator is handed to
+	// this many bytes either side of the match, where Before and After
+	// would hand it the whole window: table-secret's window spans a
+	// table (up to a megabyte, so that a header wakes its rows), its
+	// validator reads the row's line and looks the header up in the
+	// memo, and each cell of a long table was handed the window.
+	validReach int
 	// startsAtKeyword: every match begins with one of Keywords, so the
 	// scanner tries Regex anchored at each keyword hit.
 	startsAtKeyword bool

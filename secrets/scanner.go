@@ -418,7 +418,11 @@ func (s *Scanner) detect(path string, data []byte, scan bool) []cand {
 		// Validators read the context (the line, a key before the
 		// match): give them a bounded one, so that many candidates on
 		// one long line cost each a bounded look.
-		if reach := max(rule.Before, rule.After, anchoredReach); len(ctx) > 2*reach+m[1]-m[0] {
+		reach := max(rule.Before, rule.After, anchoredReach)
+		if rule.validReach > 0 {
+			reach = rule.validReach
+		}
+		if len(ctx) > 2*reach+m[1]-m[0] {
 			lo := max(0, m[0]-reach)
 			hi := min(len(ctx), m[1]+reach)
 			ctx = ctx[lo:hi]

@@ -49,7 +49,11 @@ func tableSecretRule() *Rule {
 		Before:   tableReach,
 		After:    tableReach,
 		Validate: validTableSecret,
-		Path:     proseFiles,
+		// the row's line, and a byte before the look back for its start
+		// (lineStart), so that a line longer than tableLineMax is still
+		// none
+		validReach: tableLineMax + 1,
+		Path:       proseFiles,
 	}
 }
 
