@@ -1,8 +1,6 @@
 package secrets
 
 import (
-	"bufio"
-	"encoding/json"
 	"os"
 	"sort"
 	"testing"
@@ -25,32 +23,18 @@ import (
 // detect-secrets, and a token to a reader. The floors are this round's
 // figures, so that a change that loses them is seen.
 func TestDetectSecretsCases(t *testing.T) {
-	path := os.Getenv("SOTVET_DETECTSECRETS")
-	if path == "" {
-		t.Skip("SOTVET_DETECTSECRETS unset: run scripts/detect-secrets-cases.sh on a detect-secrets source tree and point it at the file")
-	}
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
 	type record struct {
 		Plugin, Name, Input string
 		Value               *string
 		Positive            bool
 	}
+	path, recs := peerRecords[record](t, "SOTVET_DETECTSECRETS", "run scripts/detect-secrets-cases.sh on a detect-secrets source tree and point it at the file")
 	type counts struct{ tp, found, placeholders, fp, flagged int }
 	fam := map[string]*counts{}
 	var all counts
 	s := defaultScanner(t)
 	verbose := os.Getenv("SOTVET_DETECTSECRETS_VERBOSE") != ""
-	sc := bufio.NewScanner(f)
-	sc.Buffer(nil, 16<<20)
-	for sc.Scan() {
-		var r record
-		if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
-			t.Fatal(err)
-		}
+	for _, r := range recs {
 		c := fam[r.Plugin]
 		if c == nil {
 			c = &counts{}
@@ -83,9 +67,6 @@ func TestDetectSecretsCases(t *testing.T) {
 				t.Logf("missed %s %q", r.Plugin, r.Input)
 			}
 		}
-	}
-	if err := sc.Err(); err != nil {
-		t.Fatal(err)
 	}
 	if all.tp == 0 || all.fp == 0 {
 		t.Fatalf("%s holds %d positives and %d negatives: not the extracted cases", path, all.tp, all.fp)

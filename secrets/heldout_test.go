@@ -1,7 +1,6 @@
 package secrets
 
 import (
-	"bufio"
 	"bytes"
 	"crypto/sha256"
 	"encoding/base64"
@@ -24,15 +23,11 @@ import (
 // recall >= 97 % overall and >= 95 % per family, false positives <= 3 %,
 // and the same verdict in both files.
 func TestHeldOut(t *testing.T) {
-	path := os.Getenv("SOTVET_HELDOUT")
-	if path == "" {
-		t.Skip("SOTVET_HELDOUT unset: run scripts/gitleaks-samples.sh to extract gitleaks' samples and point it at the file")
+	type record struct {
+		Rule   string
+		TP, FP []string
 	}
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
+	_, recs := peerRecords[record](t, "SOTVET_HELDOUT", "run scripts/gitleaks-samples.sh to extract gitleaks' samples and point it at the file")
 	// tpTyped counts the true positives missed because their secret is a
 	// typed placeholder (IsPlaceholder: "12345678-ABCD-ABCD-ABCD-...",
 	// "QQQQ..."), which sotvet rejects on purpose (issue 33); fpWarn the
@@ -44,26 +39,11 @@ func TestHeldOut(t *testing.T) {
 	var all counts
 	mismatch := 0
 	verbose := os.Getenv("SOTVET_HELDOUT_VERBOSE") != ""
-	type record struct {
-		Rule   string
-		TP, FP []string
-	}
-	var recs []record
 	isTP := map[string]bool{}
-	sc := bufio.NewScanner(f)
-	sc.Buffer(nil, 64<<20)
-	for sc.Scan() {
-		var rec record
-		if err := json.Unmarshal(sc.Bytes(), &rec); err != nil {
-			t.Fatal(err)
-		}
-		recs = append(recs, rec)
+	for _, rec := range recs {
 		for _, tp := range rec.TP {
 			isTP[tp] = true
 		}
-	}
-	if err := sc.Err(); err != nil {
-		t.Fatal(err)
 	}
 	// As in the issue's measurement: duplicates removed, a sample one rule
 	// lists as a false positive and another as a true positive counts as

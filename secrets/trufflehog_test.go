@@ -1,8 +1,6 @@
 package secrets
 
 import (
-	"bufio"
-	"encoding/json"
 	"os"
 	"sort"
 	"strings"
@@ -23,32 +21,18 @@ import (
 // change that loses them is seen: recall without placeholders 0.92,
 // negatives flagged at most 0.20 (gitleaks v8.30.1 flags 0.397 of them).
 func TestTruffleHogPatterns(t *testing.T) {
-	path := os.Getenv("SOTVET_TRUFFLEHOG")
-	if path == "" {
-		t.Skip("SOTVET_TRUFFLEHOG unset: run scripts/trufflehog-cases.sh on a TruffleHog source tree and point it at the file")
-	}
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
 	type record struct {
 		Pkg, Name, Input string
 		Want             any
 	}
+	path, recs := peerRecords[record](t, "SOTVET_TRUFFLEHOG", "run scripts/trufflehog-cases.sh on a TruffleHog source tree and point it at the file")
 	type counts struct{ tp, found, placeholders, fp, flagged int }
 	fam := map[string]*counts{}
 	var all counts
 	seen := map[string]bool{}
 	s := defaultScanner(t)
 	verbose := os.Getenv("SOTVET_TRUFFLEHOG_VERBOSE") != ""
-	sc := bufio.NewScanner(f)
-	sc.Buffer(nil, 64<<20)
-	for sc.Scan() {
-		var r record
-		if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
-			t.Fatal(err)
-		}
+	for _, r := range recs {
 		var wants []string
 		switch w := r.Want.(type) {
 		case []any:
@@ -107,9 +91,6 @@ func TestTruffleHogPatterns(t *testing.T) {
 				t.Logf("flagged %s %q", r.Pkg, r.Name)
 			}
 		}
-	}
-	if err := sc.Err(); err != nil {
-		t.Fatal(err)
 	}
 	if all.tp == 0 || all.fp == 0 {
 		t.Fatalf("%s holds %d positives and %d negatives: not the extracted cases", path, all.tp, all.fp)
