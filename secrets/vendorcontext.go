@@ -2,6 +2,7 @@ package secrets
 
 import (
 	"bytes"
+	"encoding/xml"
 	"strings"
 	"sync"
 	"unicode"
@@ -183,13 +184,15 @@ const xmlAttributes = `(?:[ \t]+[A-Za-z_][A-Za-z0-9_.:-]*[ \t]*=[ \t]*(?:"[^"<>\
 // begin a longer one: "pagination" is no "pagerduty").
 func xmlAttributesSayNotPlain(m []byte, notPlain []string) bool {
 	end := bytes.IndexByte(m, '>')
-	if end < 0 {
-		return false
-	}
-	tag := strings.ToLower(string(m[:end]))
-	sp := strings.IndexAny(tag, " \t")
-	if sp < 0 {
+	if end < 0 || bytes.IndexAny(m[:end], " \t") < 0 {
 		return false // no attributes
+	}
+	d := xml.NewDecoder(bytes.NewReader(m[:end+1]))
+	d.Strict = false
+	tok, err := d.Token()
+	start, ok := tok.(xml.StartElement)
+	if err != nil || !ok {
+		return false
 	}
 	said := func(w string, stems []string) bool {
 		for _, p := range stems {
@@ -199,26 +202,8 @@ func xmlAttributesSayNotPlain(m []byte, notPlain []string) bool {
 		}
 		return false
 	}
-	rest := tag[sp:]
-	for {
-		eq := strings.IndexByte(rest, '=')
-		if eq < 0 {
-			return false
-		}
-		name := strings.TrimSpace(rest[:eq])
-		rest = strings.TrimLeft(rest[eq+1:], " \t")
-		if rest == "" || rest[0] != '"' && rest[0] != '\'' {
-			return false
-		}
-		q := strings.IndexByte(rest[1:], rest[0])
-		if q < 0 {
-			return false
-		}
-		value := rest[1 : 1+q]
-		rest = rest[2+q:]
-		if i := strings.LastIndexByte(name, ':'); i >= 0 {
-			name = name[i+1:] // xsi:nil, a namespace's prefix
-		}
+	for _, a := range start.Attr {
+		name, value := strings.ToLower(a.Name.Local), strings.ToLower(a.Value) // xsi:nil's Local is "nil"
 		switch value {
 		case "false", "no", "0", "none", "plain", "plaintext", "clear", "cleartext":
 			continue // encrypted="false": the text is plain
@@ -236,6 +221,7 @@ func xmlAttributesSayNotPlain(m []byte, notPlain []string) bool {
 			}
 		}
 	}
+	return false
 }
 
 // xmlPasswordLabels begin the names of elements that hold a form's text
