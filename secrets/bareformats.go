@@ -2,8 +2,6 @@ package secrets
 
 import (
 	"bytes"
-	"encoding/base64"
-	"strconv"
 	"time"
 )
 
@@ -73,24 +71,19 @@ func discordTokenGate(data []byte, i int) bool {
 func isTokenByte(c byte) bool { return isAlnumByte(c) || c == '_' || c == '-' }
 
 // discordTokenBareValid: with no name to say Discord, the token's shape
-// must: its first part the digits of a snowflake ID (validDiscordBotToken)
+// must: its first part the digits of a snowflake ID (discordTokenID)
 // whose time is Discord's (from 2015 to a year from now), and its HMAC
 // drawn (capitals, small letters and digits).
 func discordTokenBareValid(c Candidate) bool {
-	if !validDiscordBotToken(c) {
-		return false
-	}
-	id, _, _ := bytes.Cut(c.Secret, []byte("."))
-	raw, _ := base64.RawURLEncoding.DecodeString(string(id))
-	n, err := strconv.ParseUint(string(raw), 10, 64)
-	if err != nil {
+	n, ok := discordTokenID(c.Secret)
+	if !ok {
 		return false
 	}
 	const discordEpoch = 1420070400000 // 2015-01-01, in ms
-	at := time.UnixMilli(int64(n>>22) + discordEpoch)
-	if at.After(time.Now().AddDate(1, 0, 0)) {
+	if time.UnixMilli(int64(n>>22) + discordEpoch).After(time.Now().AddDate(1, 0, 0)) {
 		return false
 	}
+	id, _, _ := bytes.Cut(c.Secret, []byte("."))
 	hmac := c.Secret[bytes.LastIndexByte(c.Secret, '.')+1:]
 	return len(id) <= 27 && 27 <= len(hmac) && len(hmac) <= 38 && mixedClasses(hmac)
 }

@@ -3,6 +3,7 @@ package secrets
 import (
 	"bytes"
 	"encoding/base64"
+	"strconv"
 	"sync"
 )
 
@@ -168,18 +169,23 @@ func validCLIUserPassword(c Candidate) bool {
 // validDiscordBotToken: the first part is the bot's ID, a snowflake of
 // 17 to 20 digits, in base64.
 func validDiscordBotToken(c Candidate) bool {
-	id, _, _ := bytes.Cut(c.Secret, []byte("."))
+	_, ok := discordTokenID(c.Secret)
+	return ok
+}
+
+// discordTokenID returns the bot's ID a Discord token's first part holds:
+// 17 to 20 digits, no leading zero, in base64.
+func discordTokenID(token []byte) (uint64, bool) {
+	id, _, _ := bytes.Cut(token, []byte("."))
 	raw, err := base64.RawURLEncoding.DecodeString(string(bytes.TrimRight(id, "=")))
-	if err != nil {
-		return false
-	}
-	if len(raw) < 17 || len(raw) > 20 {
-		return false
+	if err != nil || len(raw) < 17 || len(raw) > 20 || raw[0] == '0' {
+		return 0, false
 	}
 	for _, b := range raw {
 		if b < '0' || b > '9' {
-			return false
+			return 0, false
 		}
 	}
-	return raw[0] != '0'
+	n, err := strconv.ParseUint(string(raw), 10, 64)
+	return n, err == nil
 }

@@ -92,24 +92,6 @@ func validHostLoginPair(c Candidate) bool {
 	return validPlainPassword(c)
 }
 
-// alternating reports whether at least half the neighbouring bytes of
-// v differ in case (two letters) or in kind (a letter and a digit).
-func alternating(v []byte) bool {
-	changes := 0
-	for i := 1; i < len(v); i++ {
-		a, b := v[i-1], v[i]
-		switch {
-		case isLetterByte(a) && isLetterByte(b):
-			if isUpper(a) != isUpper(b) {
-				changes++
-			}
-		case isLetterByte(a) && '0' <= b && b <= '9', '0' <= a && a <= '9' && isLetterByte(b):
-			changes++
-		}
-	}
-	return 2*changes >= len(v)-1
-}
-
 // nameOfWords reports whether v reads as a name made of words, as a
 // directory's entry is ("Deploy-v2", "Web-API2", "HelloWorld2"): no
 // symbol, words and numbers as identifierValue reads them (valueWords),

@@ -122,3 +122,21 @@ func camelWordReads(w []byte) bool {
 func commitPin(ctx []byte, ss, se int) bool {
 	return se-ss == 40 && ss > 0 && ctx[ss-1] == '@' && isHexLower(ctx[ss:se])
 }
+
+// alternating reports whether at least half the neighbouring bytes of
+// v differ in case (two letters) or in kind (a letter and a digit).
+func alternating(v []byte) bool {
+	changes := 0
+	for i := 1; i < len(v); i++ {
+		a, b := v[i-1], v[i]
+		switch {
+		case isLetterByte(a) && isLetterByte(b):
+			if isUpper(a) != isUpper(b) {
+				changes++
+			}
+		case isLetterByte(a) && '0' <= b && b <= '9', '0' <= a && a <= '9' && isLetterByte(b):
+			changes++
+		}
+	}
+	return 2*changes >= len(v)-1
+}
