@@ -1,8 +1,13 @@
 package secrets
 
 import (
+	"fmt"
 	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
 	"sort"
+	"strings"
 	"testing"
 )
 
@@ -131,4 +136,45 @@ func casePlaceholder(input string, value *string) bool {
 		start = -1
 	}
 	return len(longest) >= 8 && IsPlaceholder([]byte(longest))
+}
+
+// TestDetectSecretsExtract runs scripts/detect-secrets-cases.sh as the
+// measure's documentation gives it, on a tree shaped as detect-secrets'
+// (testdata/detect-secrets-tree): parametrize on a class and on its
+// method combine, the keyword plugin's cases are named for their file's
+// extension and take their expected secret as the value, and
+// TestDetectSecretsCases reads what it writes.
+func TestDetectSecretsExtract(t *testing.T) {
+	if _, err := exec.LookPath("python3"); err != nil {
+		t.Skip("python3 not installed: the extractor is a Python script")
+	}
+	out := filepath.Join(t.TempDir(), "cases.jsonl")
+	cmd := exec.Command("bash", "../scripts/detect-secrets-cases.sh", "testdata/detect-secrets-tree", out)
+	if b, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("%v\n%s", err, b)
+	}
+	t.Setenv("SOTVET_DETECTSECRETS", out)
+	type record struct {
+		Plugin, Test, Name, Input string
+		Value                     *string
+		Positive                  bool
+	}
+	_, recs := peerRecords[record](t, "SOTVET_DETECTSECRETS", "")
+	var got []string
+	for _, r := range recs {
+		v := "-"
+		if r.Value != nil {
+			v = *r.Value
+		}
+		got = append(got, fmt.Sprintf("%s %s %s %q %s %v", r.Plugin, r.Test, r.Name, r.Input, v, r.Positive))
+	}
+	want := []string{
+		`keyword test_analyze config.txt "line one" - true`,
+		`keyword test_analyze config.txt "line two" - false`,
+		`keyword test_keyword mock_filename.go "name := value" value true`,
+		`keyword test_keyword mock_filename "name = nothing" - false`,
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("extracted:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
 }

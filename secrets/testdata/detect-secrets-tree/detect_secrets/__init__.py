@@ -1,0 +1,1 @@
+# A stand-in for detect-secrets' package: the extractor wants the directory.
