@@ -34,62 +34,27 @@ func TestDetectSecretsCases(t *testing.T) {
 		Positive            bool
 	}
 	path, recs := peerRecords[record](t, "SOTVET_DETECTSECRETS", "run scripts/detect-secrets-cases.sh on a detect-secrets source tree and point it at the file")
-	type counts struct{ tp, found, placeholders, fp, flagged int }
-	fam := map[string]*counts{}
-	var all counts
+	var tally peerTally
 	s := defaultScanner(t)
 	verbose := os.Getenv("SOTVET_DETECTSECRETS_VERBOSE") != ""
 	for _, r := range recs {
-		c := fam[r.Plugin]
-		if c == nil {
-			c = &counts{}
-			fam[r.Plugin] = c
-		}
 		hit := len(s.Scan(r.Name, []byte(r.Input+"\n"))) > 0
-		if !r.Positive {
-			c.fp++
-			all.fp++
-			if hit {
-				c.flagged++
-				all.flagged++
-				if verbose {
-					t.Logf("flagged %s %q", r.Plugin, r.Input)
-				}
-			}
-			continue
-		}
-		c.tp++
-		all.tp++
-		switch {
-		case hit:
-			c.found++
-			all.found++
-		case casePlaceholder(r.Input, r.Value):
-			c.placeholders++
-			all.placeholders++
-		default:
-			if verbose {
-				t.Logf("missed %s %q", r.Plugin, r.Input)
-			}
+		placeholder := r.Positive && !hit && casePlaceholder(r.Input, r.Value)
+		if tally.add(r.Plugin, r.Positive, hit, placeholder) && verbose {
+			t.Logf("missed or flagged (wanted %v) %s %q", r.Positive, r.Plugin, r.Input)
 		}
 	}
-	if all.tp == 0 || all.fp == 0 {
-		t.Fatalf("%s holds %d positives and %d negatives: not the extracted cases", path, all.tp, all.fp)
-	}
-	names := make([]string, 0, len(fam))
-	for n := range fam {
+	names := make([]string, 0, len(tally.fam))
+	for n := range tally.fam {
 		names = append(names, n)
 	}
 	sort.Strings(names)
 	for _, n := range names {
-		c := fam[n]
+		c := tally.fam[n]
 		t.Logf("%-22s found %3d of %3d (%3d placeholders), flagged %2d of %3d", n, c.found, c.tp, c.placeholders, c.flagged, c.fp)
 	}
-	recall := float64(all.found) / float64(all.tp)
-	recallReal := float64(all.found) / float64(all.tp-all.placeholders)
-	flagged := float64(all.flagged) / float64(all.fp)
-	t.Logf("%d plugins: recall %.3f (%d/%d), %.3f without %d placeholders; negatives flagged %.3f (%d/%d)",
-		len(fam), recall, all.found, all.tp, recallReal, all.placeholders, flagged, all.flagged, all.fp)
+	tally.summary(t, path, "plugins")
+	all := tally.all
 	if all.found < detectSecretsMinFound {
 		t.Errorf("found %d positives < %d", all.found, detectSecretsMinFound)
 	}

@@ -2,6 +2,7 @@ package secrets
 
 import (
 	"os"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -26,9 +27,7 @@ func TestTruffleHogPatterns(t *testing.T) {
 		Want             any
 	}
 	path, recs := peerRecords[record](t, "SOTVET_TRUFFLEHOG", "run scripts/trufflehog-cases.sh on a TruffleHog source tree and point it at the file")
-	type counts struct{ tp, found, placeholders, fp, flagged int }
-	fam := map[string]*counts{}
-	var all counts
+	var tally peerTally
 	seen := map[string]bool{}
 	s := defaultScanner(t)
 	verbose := os.Getenv("SOTVET_TRUFFLEHOG_VERBOSE") != ""
@@ -55,62 +54,24 @@ func TestTruffleHogPatterns(t *testing.T) {
 			continue
 		}
 		seen[key] = true
-		c := fam[r.Pkg]
-		if c == nil {
-			c = &counts{}
-			fam[r.Pkg] = c
-		}
 		hit := len(s.Scan("case.txt", []byte(r.Input))) > 0
-		if positive {
-			c.tp++
-			all.tp++
-			placeholder := true
-			for _, w := range wants {
-				placeholder = placeholder && wantsPlaceholder(w)
-			}
-			switch {
-			case hit:
-				c.found++
-				all.found++
-			case placeholder:
-				c.placeholders++
-				all.placeholders++
-			default:
-				if verbose {
-					t.Logf("missed %s %q", r.Pkg, r.Name)
-				}
-			}
-			continue
+		placeholder := positive && !hit && !slices.ContainsFunc(wants, func(w string) bool { return !wantsPlaceholder(w) })
+		if tally.add(r.Pkg, positive, hit, placeholder) && verbose {
+			t.Logf("missed or flagged (wanted %v) %s %q", positive, r.Pkg, r.Name)
 		}
-		c.fp++
-		all.fp++
-		if hit {
-			c.flagged++
-			all.flagged++
-			if verbose {
-				t.Logf("flagged %s %q", r.Pkg, r.Name)
-			}
-		}
-	}
-	if all.tp == 0 || all.fp == 0 {
-		t.Fatalf("%s holds %d positives and %d negatives: not the extracted cases", path, all.tp, all.fp)
 	}
 	var names []string
-	for n, c := range fam {
+	for n, c := range tally.fam {
 		if c.tp >= 5 && float64(c.found) < 0.9*float64(c.tp) {
 			names = append(names, n)
 		}
 	}
 	sort.Strings(names)
 	for _, n := range names {
-		c := fam[n]
+		c := tally.fam[n]
 		t.Logf("detector %s: found %d of %d (%d placeholders)", n, c.found, c.tp, c.placeholders)
 	}
-	recall := float64(all.found) / float64(all.tp)
-	recallReal := float64(all.found) / float64(all.tp-all.placeholders)
-	flagged := float64(all.flagged) / float64(all.fp)
-	t.Logf("%d detectors: recall %.3f (%d/%d), %.3f without %d placeholders; negatives flagged %.3f (%d/%d)",
-		len(fam), recall, all.found, all.tp, recallReal, all.placeholders, flagged, all.flagged, all.fp)
+	recallReal, flagged := tally.summary(t, path, "detectors")
 	if recallReal < 0.92 {
 		t.Errorf("recall without placeholders %.3f < 0.92", recallReal)
 	}
