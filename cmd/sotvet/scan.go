@@ -10,11 +10,8 @@ import (
 	"os"
 	"path"
 	"path/filepath"
-	"runtime"
 	"sort"
 	"strings"
-	"sync"
-	"sync/atomic"
 
 	"github.com/svrnty/sotvet/baseline"
 	"github.com/svrnty/sotvet/checks"
@@ -96,24 +93,26 @@ func cmdScan(args []string, stdout, stderr io.Writer) int {
 			return exitError
 		}
 	}
-	var files []scanFile
 	rd := scanReader{maxSize: *maxSize, skipBinary: *skipBinary}
-	if *staged {
-		files, err = rd.stagedFiles(paths)
-	} else {
-		files, err = rd.walkFiles(paths)
-	}
-	if err != nil {
-		fmt.Fprintf(stderr, "sotvet scan: %v\n", err)
-		return exitError
-	}
 	// Paths are reported relative to the current directory when they lie in
 	// it (an absolute argument included), so SARIF URIs are relative to
 	// %SRCROOT%, the current directory.
 	cwd, _ := os.Getwd()
-	relativeNames(files, paths, cwd)
-	for i := range files {
-		files[i].sc = scanners[files[i].root]
+	rename := newRenamer(paths, cwd)
+	source := func(emit func(scanFile)) error {
+		each := func(f scanFile) {
+			f.name = rename.name(f.name)
+			f.sc = scanners[f.root]
+			emit(f)
+		}
+		if !*staged {
+			return rd.walk(paths, each)
+		}
+		files, err := rd.stagedFiles(paths)
+		for _, f := range files {
+			each(f)
+		}
+		return err
 	}
 	// Without a baseline to filter them first, a file's findings past
 	// the per-file cap are only counted: a file of a hundred thousand
@@ -125,17 +124,17 @@ func cmdScan(args []string, stdout, stderr io.Writer) int {
 	// Nor is a file kept whose findings --max-findings omits (runBudget).
 	var budget *runBudget
 	if *baseFile == "" && *writeBase == "" && useRunBudget {
-		budget = newRunBudget(files, *maxFindings, *maxPerFile)
+		budget = newRunBudget(*maxFindings, *maxPerFile)
 	}
-	found, omitted, more, err := scanAll(sc, rd, files, keep, budget)
+	held, nfiles, err := scanStream(sc, rd, source, keep, budget)
 	if err != nil {
 		fmt.Fprintf(stderr, "sotvet scan: %v\n", err)
 		return exitError
 	}
-	res := &checks.Result{Checked: []string{"secrets"}}
+	res := &checks.Result{Checked: []string{"secrets"}, Files: nfiles}
 	n := 0
-	for i, f := range files {
-		n += len(found[i])
+	for _, f := range held {
+		n += len(f.found)
 		if f.unscanned != "" {
 			n++
 		}
@@ -143,17 +142,13 @@ func cmdScan(args []string, stdout, stderr io.Writer) int {
 	if n > 0 {
 		res.Findings = make([]checks.Finding, 0, n)
 	}
-	seen := reportedKeys(found, omitted)
-	for i, f := range files {
-		if f.skip {
-			continue
-		}
-		res.Files++
+	seen := reportedKeys(held)
+	for _, f := range held {
 		if f.unscanned != "" {
-			res.Findings = append(res.Findings, unscannedFinding(f, *allowUnscanned))
+			res.Findings = append(res.Findings, unscannedFinding(f.name, f.unscanned, *allowUnscanned))
 			continue
 		}
-		if o := omitted[i]; o != nil {
+		if o := f.omitted; o != nil {
 			for _, k := range o.keys {
 				if n, ok := seen[k]; ok { // else no reported finding's number depends on it
 					seen[k] = n + 1
@@ -164,7 +159,7 @@ func cmdScan(args []string, stdout, stderr io.Writer) int {
 			}
 			continue
 		}
-		for _, s := range found[i] {
+		for _, s := range f.found {
 			if s.Allowed {
 				continue
 			}
@@ -182,8 +177,8 @@ func cmdScan(args []string, stdout, stderr io.Writer) int {
 			})
 		}
 	}
-	for i, f := range files {
-		for rule, n := range more[i] {
+	for _, f := range held {
+		for rule, n := range f.more {
 			res.Omitted.Add("secrets", f.name, ruleSeverity(rule), n)
 		}
 	}
@@ -247,48 +242,53 @@ type scanFile struct {
 	sc   *secrets.Scanner
 }
 
-// relativeNames rewrites the absolute names of files that lie in cwd
-// relative to it. Each absolute argument is resolved once (symbolic links
+// renamer rewrites the absolute names of files that lie in cwd relative
+// to it. Each absolute argument is resolved once (symbolic links
 // included, which costs a system call per path element) and its files
 // renamed by prefix: the walk follows no link below an argument.
-func relativeNames(files []scanFile, paths []string, cwd string) {
+type renamer struct {
+	cwd   string
+	roots []renameRoot
+}
+
+type renameRoot struct {
+	abs, rel string
+	in       bool // in cwd
+}
+
+func newRenamer(paths []string, cwd string) renamer {
+	r := renamer{cwd: cwd}
 	if cwd == "" {
-		return
+		return r
 	}
-	type root struct {
-		abs, rel string
-		in       bool // in cwd
-	}
-	var roots []root
 	for _, p := range paths {
 		if filepath.IsAbs(p) {
 			rel, ok := workspaces.Rel(cwd, p)
-			roots = append(roots, root{filepath.ToSlash(filepath.Clean(p)), rel, ok})
+			r.roots = append(r.roots, renameRoot{filepath.ToSlash(filepath.Clean(p)), rel, ok})
 		}
 	}
-	for i := range files {
-		name := files[i].name
-		if !path.IsAbs(name) {
+	return r
+}
+
+// name is the name a file found as name is reported by.
+func (r renamer) name(name string) string {
+	if r.cwd == "" || !path.IsAbs(name) {
+		return name
+	}
+	for _, root := range r.roots {
+		rest, ok := strings.CutPrefix(name, root.abs)
+		if !ok || rest != "" && rest[0] != '/' && !strings.HasSuffix(root.abs, "/") {
 			continue
 		}
-		renamed := false
-		for _, r := range roots {
-			rest, ok := strings.CutPrefix(name, r.abs)
-			if !ok || rest != "" && rest[0] != '/' && !strings.HasSuffix(r.abs, "/") {
-				continue
-			}
-			if n := path.Join(r.rel, strings.TrimPrefix(rest, "/")); r.in && n != "" && n != "." {
-				files[i].name = n
-			}
-			renamed = true
-			break
+		if n := path.Join(root.rel, strings.TrimPrefix(rest, "/")); root.in && n != "" && n != "." {
+			return n
 		}
-		if !renamed {
-			if rel, ok := workspaces.Rel(cwd, filepath.FromSlash(name)); ok && rel != "" {
-				files[i].name = rel
-			}
-		}
+		return name
 	}
+	if rel, ok := workspaces.Rel(r.cwd, filepath.FromSlash(name)); ok && rel != "" {
+		return rel
+	}
+	return name
 }
 
 // scanReader reads the files scan looks at. Binary files are scanned for
@@ -318,9 +318,9 @@ func (rd scanReader) file(name string, content []byte, size int64) scanFile {
 
 // unscannedFinding reports a file scan did not read: an error, or a
 // warning (which does not fail the scan) with --allow-unscanned.
-func unscannedFinding(f scanFile, allowed bool) checks.Finding {
+func unscannedFinding(name, why string, allowed bool) checks.Finding {
 	hint := "pass --allow-unscanned to accept it"
-	if strings.Contains(f.unscanned, "--max-file-size") {
+	if strings.Contains(why, "--max-file-size") {
 		hint = "raise --max-file-size, or " + hint
 	}
 	sev := checks.SeverityError
@@ -328,17 +328,16 @@ func unscannedFinding(f scanFile, allowed bool) checks.Finding {
 		sev = checks.SeverityWarning
 	}
 	return checks.Finding{
-		Check: "secrets", Category: "unscanned", Severity: sev, File: f.name, Line: 1, Col: 1,
-		Message:     "unscanned: not scanned: " + f.unscanned + "; it may hold secrets (" + hint + ")",
-		Fingerprint: "unscanned:" + f.name,
+		Check: "secrets", Category: "unscanned", Severity: sev, File: name, Line: 1, Col: 1,
+		Message:     "unscanned: not scanned: " + why + "; it may hold secrets (" + hint + ")",
+		Fingerprint: "unscanned:" + name,
 	}
 }
 
-// walkFiles lists the files named by paths, descending into directories
-// (skipping .git), for scanAll to read; symbolic links are not followed
-// and only regular files are read.
-func (rd scanReader) walkFiles(paths []string) ([]scanFile, error) {
-	var out []scanFile
+// walk gives emit the files named by paths, descending into directories
+// (skipping .git), for scanStream to read; symbolic links are not
+// followed and only regular files are read.
+func (rd scanReader) walk(paths []string, emit func(scanFile)) error {
 	for _, root := range paths {
 		err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
 			if err != nil {
@@ -352,22 +351,22 @@ func (rd scanReader) walkFiles(paths []string) ([]scanFile, error) {
 			}
 			switch {
 			case d.Type().IsRegular():
-				out = append(out, scanFile{name: filepath.ToSlash(p), path: p, root: root})
+				emit(scanFile{name: filepath.ToSlash(p), path: p, root: root})
 			case p == root:
 				// Named on the command line: said, not skipped in silence.
 				why := "not a regular file (a FIFO, a device or a socket), so not read"
 				if d.Type()&fs.ModeSymlink != 0 {
 					why = "a symbolic link, which scan does not follow (name its target)"
 				}
-				out = append(out, scanFile{name: filepath.ToSlash(p), unscanned: why, root: root})
+				emit(scanFile{name: filepath.ToSlash(p), unscanned: why, root: root})
 			}
 			return nil
 		})
 		if err != nil {
-			return nil, err
+			return err
 		}
 	}
-	return out, nil
+	return nil
 }
 
 // read reads f.path: regular only, not through a symbolic link, and
@@ -450,114 +449,6 @@ func (rd scanReader) stagedFiles(paths []string) ([]scanFile, error) {
 
 func isBinary(b []byte) bool {
 	return bytes.IndexByte(b[:min(len(b), 8000)], 0) >= 0
-}
-
-// largeScan is the size from which scanAll scans a file while no other
-// such file is being scanned. A scan's working memory grows with its file
-// (the windows, the keyword starts and the accepted spans of every rule it
-// wakes: a few MB on a 4 MB file dense with keywords), and on two cores
-// two such scans at once kept ~6 MB more live than one (/tmp/allkwdir,
-// four 4 MB files that wake every rule: 40-44 MB live at the collections
-// instead of 34-37, beside ~22 MB of compiled rules; the collector ran 107
-// times instead of ~35). Small files, the usual tree, still scan on every
-// CPU, and one large file scans beside them; a large file met while
-// another scans is dropped and read again at the end, so that no worker
-// waits and no waiting content is held. The CPU time is the same or
-// less; a tree of only large files takes longer.
-var largeScan = 1 << 20 // a variable: a test makes every file large
-
-// scanAll reads (when a file has a path) and scans the files on every
-// CPU, reading in the workers so that opening many small files overlaps
-// with scanning them; the findings come back in file order. The first
-// read error in file order fails the scan.
-//
-// With keep > 0 each file keeps its first keep findings that are not
-// allowed (secrets.Scanner.ScanCapped); more counts the others by rule.
-// With a budget, a file whose findings the run's cap omits keeps only
-// what counts them (omitted[i], out[i] nil).
-func scanAll(sc *secrets.Scanner, rd scanReader, files []scanFile, keep int, budget *runBudget) (out [][]secrets.Finding, omitted []*omittedFile, more []map[string]int, err error) {
-	out = make([][]secrets.Finding, len(files))
-	omitted = make([]*omittedFile, len(files))
-	// done keeps what the report reads of file i's findings: all of
-	// them, or what counts them once the run's cap omits them.
-	done := func(i int) {
-		if budget != nil && budget.record(i, out[i]) {
-			omitted[i], out[i] = omit(out[i]), nil
-		}
-	}
-	more = make([]map[string]int, len(files))
-	errs := make([]error, len(files))
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	var oneLarge sync.Mutex
-	var deferMu sync.Mutex
-	var deferred []int // large files met while another scanned, in no order: scanned one by one at the end
-	for range min(runtime.GOMAXPROCS(0), max(len(files), 1)) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for {
-				i := int(next.Add(1)) - 1
-				if i >= len(files) {
-					return
-				}
-				f := &files[i]
-				path := f.path // read replaces the record
-				if path != "" {
-					if errs[i] = rd.read(f); errs[i] != nil {
-						continue
-					}
-				}
-				if f.unscanned != "" || f.skip {
-					continue
-				}
-				s := sc
-				if f.sc != nil {
-					s = f.sc
-				}
-				large := len(f.content) >= largeScan
-				if large && !oneLarge.TryLock() {
-					if path != "" {
-						// another large scan runs: read this one again
-						// at the end rather than hold it, or a worker,
-						// idle meanwhile
-						f.content, f.path = nil, path
-						deferMu.Lock()
-						deferred = append(deferred, i)
-						deferMu.Unlock()
-						continue
-					}
-					oneLarge.Lock() // content given, not read: nothing to read again
-				}
-				out[i], more[i] = s.ScanCapped(f.name, f.content, keep)
-				done(i)
-				if large {
-					oneLarge.Unlock()
-				}
-				f.content = nil // scanned: not kept for the report
-			}
-		}()
-	}
-	wg.Wait()
-	for _, i := range deferred {
-		f := &files[i]
-		if errs[i] = rd.read(f); errs[i] != nil || f.unscanned != "" || f.skip {
-			continue
-		}
-		s := sc
-		if f.sc != nil {
-			s = f.sc
-		}
-		out[i], more[i] = s.ScanCapped(f.name, f.content, keep)
-		done(i)
-		f.content = nil
-	}
-	for _, err := range errs {
-		if err != nil {
-			return nil, nil, nil, err
-		}
-	}
-	return out, omitted, more, nil
 }
 
 // ruleSeverity is the severity of rule's findings: an error, or the

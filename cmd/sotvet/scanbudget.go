@@ -1,83 +1,63 @@
 package main
 
 import (
-	"slices"
+	"container/heap"
 	"sync"
 
 	"github.com/svrnty/sotvet/secrets"
 )
 
-// runBudget lets scanAll drop, as it goes, the findings of files that the
+// runBudget lets a scan drop, as it goes, the findings of files that the
 // run's cap (--max-findings) will omit in any case, keeping of each only
 // what the report still reads: its count by rule (an omitted finding is
 // counted) and its fingerprint key (the fingerprint's ":N" numbers the
-// findings of a (rule, secret) in file order, omitted ones included).
+// findings of a (rule, secret) in walk order, omitted ones included).
 //
 // The report keeps the first perRun findings in the order of the files'
 // names (checks.Result.Cap, after checks.SortFindings), at most perFile
-// of each. So once the files already scanned whose names sort before a
-// file's name are known to keep perRun findings between them, every
-// finding of that file is omitted. Counting only the scanned files and
-// only their findings that are not allowed makes the sum a lower bound of
-// what Cap keeps before the file, whatever the order the workers finish
-// in: the report is the same, and a tree dense with findings (a finding
-// every 160 bytes of 17 MB: 110,000 of them) holds ~16 bytes for each
-// finding past the cap instead of the finding (~250 bytes) and, at the
-// end, its checks.Finding.
+// of each. So once the files recorded whose names sort before a name
+// keep perRun findings between them, every finding of that name is
+// omitted, whatever is recorded later: a later file only adds. The
+// budget holds the names recorded and not yet omitted, the greatest on
+// top; while the others keep perRun between them, the top is omitted,
+// and with it every name from it on that is recorded later.
+//
+// It needs no list of the files beforehand: the walk streams, and a tree
+// of a million files holds only those that have findings. A tree dense
+// with findings (a finding every 160 bytes of 17 MB: 110,000 of them)
+// holds ~16 bytes for each finding past the cap instead of the finding
+// (~250 bytes) and, at the end, its checks.Finding.
 type runBudget struct {
 	perRun, perFile int
-	// first[i] is the position of file i's name among the names sorted,
-	// the first of the files that share it.
-	first []int
-	mu    sync.Mutex
-	tree  []int // Fenwick tree of kept counts over sorted positions
-	// group[p] counts the findings recorded of the files whose name is
-	// at sorted position p (Cap counts a name's findings together
-	// against perFile).
-	group []int
+	mu              sync.Mutex
+	held            map[string]*budgetName // the names not omitted
+	order           byNameDown             // the same, the greatest first
+	total           int                    // what Cap keeps at most of the names held
+	// from, once omitting, is the least name omitted: every name from it
+	// on is omitted too.
+	from     string
+	omitting bool
+}
+
+// budgetName is a name's files and the findings recorded of them (Cap
+// counts a name's findings together against perFile).
+type budgetName struct {
+	name  string
+	n     int
+	files []*scannedFile
 }
 
 // useRunBudget is false only in the test that compares reports made
 // with and without a budget.
 var useRunBudget = true
 
-// newRunBudget returns the budget of a run over files, or nil when there
-// is no run cap (perRun <= 0).
-func newRunBudget(files []scanFile, perRun, perFile int) *runBudget {
-	if perRun <= 0 || len(files) == 0 {
+// newRunBudget returns the budget of a run, or nil when there is no run
+// cap (perRun <= 0).
+func newRunBudget(perRun, perFile int) *runBudget {
+	if perRun <= 0 {
 		return nil
 	}
-	idx := make([]int, len(files))
-	for i := range idx {
-		idx[i] = i
-	}
-	slices.SortStableFunc(idx, func(a, b int) int {
-		switch {
-		case files[a].name < files[b].name:
-			return -1
-		case files[a].name > files[b].name:
-			return 1
-		}
-		return 0
-	})
-	b := &runBudget{perRun: perRun, perFile: perFile, first: make([]int, len(files)), tree: make([]int, len(files)+1), group: make([]int, len(files))}
-	for k, i := range idx {
-		if k > 0 && files[idx[k-1]].name == files[i].name {
-			b.first[i] = b.first[idx[k-1]]
-		} else {
-			b.first[i] = k
-		}
-	}
-	return b
-}
-
-// before returns the kept counts recorded at sorted positions below pos.
-func (b *runBudget) before(pos int) int {
-	n := 0
-	for ; pos > 0; pos -= pos & -pos {
-		n += b.tree[pos]
-	}
-	return n
+	return &runBudget{perRun: perRun, perFile: perFile, held: map[string]*budgetName{}}
 }
 
 // kept is how many of a name's n findings Cap keeps at most.
@@ -88,31 +68,64 @@ func (b *runBudget) kept(n int) int {
 	return n
 }
 
-// record counts file i's findings that Cap may keep, and reports whether
-// the files recorded so far whose names sort before file i's keep the
-// run's cap between them: then all of file i's findings are omitted.
-// Either answer is exact for Cap: a file recorded later only adds.
-func (b *runBudget) record(i int, found []secrets.Finding) (omitted bool) {
-	n := 0
-	for _, f := range found {
-		if !f.Allowed {
-			n++
-		}
-	}
+// record counts f's findings, and omits (scannedFile.omit) f, or files
+// recorded before it, once the names before theirs keep the run's cap.
+// Each answer is exact for Cap: the names omitted are those Cap keeps
+// nothing of among the files recorded so far.
+func (b *runBudget) record(f *scannedFile) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	g := b.first[i]
-	was := b.kept(b.group[g])
-	b.group[g] += n
-	for p, d := g+1, b.kept(b.group[g])-was; d != 0 && p < len(b.tree); p += p & -p {
-		b.tree[p] += d
+	if b.omitting && f.name >= b.from {
+		f.omit()
+		return
 	}
-	return b.before(b.first[i]) >= b.perRun
+	g := b.held[f.name]
+	if g == nil {
+		g = &budgetName{name: f.name}
+		b.held[f.name] = g
+		heap.Push(&b.order, g)
+	}
+	was := b.kept(g.n)
+	for _, s := range f.found {
+		if !s.Allowed {
+			g.n++
+		}
+	}
+	b.total += b.kept(g.n) - was
+	g.files = append(g.files, f)
+	for len(b.order) > 0 {
+		top := b.order[0]
+		if b.total-b.kept(top.n) < b.perRun {
+			break
+		}
+		heap.Pop(&b.order)
+		delete(b.held, top.name)
+		b.total -= b.kept(top.n)
+		for _, f := range top.files {
+			f.omit()
+		}
+		b.from, b.omitting = top.name, true
+	}
+}
+
+// byNameDown is a heap of names, the greatest on top.
+type byNameDown []*budgetName
+
+func (h byNameDown) Len() int           { return len(h) }
+func (h byNameDown) Less(i, j int) bool { return h[i].name > h[j].name }
+func (h byNameDown) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
+func (h *byNameDown) Push(x any)        { *h = append(*h, x.(*budgetName)) }
+func (h *byNameDown) Pop() any {
+	old := *h
+	x := old[len(old)-1]
+	old[len(old)-1] = nil
+	*h = old[:len(old)-1]
+	return x
 }
 
 // omittedFile is what the report reads of a file whose findings the run's
-// cap omits: the fingerprint key of each finding not allowed, in the
-// file's order, and their count by rule.
+// cap omits: the fingerprint key of each finding, in the file's order,
+// and their count by rule.
 type omittedFile struct {
 	keys   [][16]byte
 	byRule map[string]int
@@ -138,15 +151,15 @@ func omit(found []secrets.Finding) *omittedFile {
 // numbers nothing. Counting every omitted key held a map entry for each
 // finding past the cap: on 178 MB dense with findings (1.1 million of
 // them) the run peaked at 193 MB.
-func reportedKeys(found [][]secrets.Finding, omitted []*omittedFile) map[[16]byte]int {
+func reportedKeys(files []*scannedFile) map[[16]byte]int {
 	keys := map[[16]byte]int{}
-	for i, fs := range found {
-		if omitted[i] != nil {
+	for _, f := range files {
+		if f.omitted != nil {
 			continue
 		}
-		for _, f := range fs {
-			if !f.Allowed {
-				keys[fingerprintKey(f.Fingerprint)] = 0
+		for _, s := range f.found {
+			if !s.Allowed {
+				keys[fingerprintKey(s.Fingerprint)] = 0
 			}
 		}
 	}

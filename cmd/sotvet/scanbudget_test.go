@@ -18,32 +18,34 @@ import (
 	"github.com/svrnty/sotvet/secrets"
 )
 
-// TestRunBudgetExact: whenever record says a file's findings are all
-// omitted, checks.Result.Cap omits every one of them, whatever the order
-// the files finish in; names shared by several files (Cap counts them
-// together against the per-file cap) and names whose sorted order is not
-// the walk's ("a/x" after "a-b") included. And the budget does omit
-// files: the test would pass on a budget that never answers.
+// TestRunBudgetExact: once every file is recorded, in any order, the
+// budget has omitted exactly the files with findings whose names Cap
+// keeps nothing of; on the way it never omits one Cap keeps some of.
+// Names shared by several files (Cap counts them together against the
+// per-file cap) and names whose sorted order is not the walk's ("a/x"
+// after "a-b") included. And the budget does omit files: the test would
+// pass on a budget that never answers.
 func TestRunBudgetExact(t *testing.T) {
 	names := []string{"a/x", "a-b", "a", "a/x", "b", "b/c/d", "b.c", "c", "c", "d/e", "A", "z", "a/y", "a.b", "ab"}
 	rng := rand.New(rand.NewPCG(1, 2))
 	answered := 0
 	for round := range 400 {
-		files := make([]scanFile, 3+rng.IntN(20))
-		found := make([][]secrets.Finding, len(files))
+		files := make([]*scannedFile, 3+rng.IntN(20))
 		for i := range files {
-			files[i].name = names[rng.IntN(len(names))]
+			files[i] = &scannedFile{seq: i, name: names[rng.IntN(len(names))]}
 			for range rng.IntN(6) {
-				found[i] = append(found[i], secrets.Finding{RuleID: "r", Fingerprint: strings.Repeat("0", 16), Allowed: rng.IntN(4) == 0})
+				files[i].found = append(files[i].found, secrets.Finding{RuleID: "r", Fingerprint: strings.Repeat("0", 16), Allowed: rng.IntN(4) == 0})
 			}
 		}
 		perRun, perFile := 1+rng.IntN(12), rng.IntN(4)
 		// What Cap omits: the findings of the run in its order.
 		res := &checks.Result{}
+		counted := map[*scannedFile]int{}
 		for i, f := range files {
-			for k, s := range found[i] {
+			for k, s := range f.found {
 				if !s.Allowed {
 					res.Findings = append(res.Findings, checks.Finding{Check: "secrets", File: f.name, Offset: 10*i + k, Severity: checks.SeverityError})
+					counted[f]++
 				}
 			}
 		}
@@ -53,13 +55,23 @@ func TestRunBudgetExact(t *testing.T) {
 		for _, f := range res.Findings {
 			keptIn[f.File] = true
 		}
-		b := newRunBudget(files, perRun, perFile)
+		b := newRunBudget(perRun, perFile)
 		for _, i := range rng.Perm(len(files)) {
-			if b.record(i, found[i]) {
-				answered++
-				if keptIn[files[i].name] {
-					t.Fatalf("round %d: file %d (%q) omitted by the budget, but Cap (per file %d, per run %d) keeps some of its name's findings", round, i, files[i].name, perFile, perRun)
+			b.record(files[i])
+			for _, f := range files {
+				if f.omitted != nil && keptIn[f.name] {
+					t.Fatalf("round %d: file %d (%q) omitted by the budget, but Cap (per file %d, per run %d) keeps some of its name's findings", round, f.seq, f.name, perFile, perRun)
 				}
+			}
+		}
+		for _, f := range files {
+			if f.omitted != nil {
+				answered++
+				if f.found != nil {
+					t.Fatalf("round %d: file %d omitted but holds its findings", round, f.seq)
+				}
+			} else if counted[f] > 0 && !keptIn[f.name] {
+				t.Fatalf("round %d: file %d (%q) held, but Cap (per file %d, per run %d) keeps none of its name's findings", round, f.seq, f.name, perFile, perRun)
 			}
 		}
 	}
@@ -126,13 +138,12 @@ func TestScanRunBudgetSameReport(t *testing.T) {
 // left out (they are not reported, so nothing numbers them).
 func TestReportedKeys(t *testing.T) {
 	fp := func(c byte) string { return strings.Repeat(string(c), 16) + ":1" }
-	found := [][]secrets.Finding{
-		{{Fingerprint: fp('a')}, {Fingerprint: fp('b'), Allowed: true}},
-		nil, // omitted
-		{{Fingerprint: fp('c')}},
+	files := []*scannedFile{
+		{found: []secrets.Finding{{Fingerprint: fp('a')}, {Fingerprint: fp('b'), Allowed: true}}},
+		{omitted: omit([]secrets.Finding{{Fingerprint: fp('a')}, {Fingerprint: fp('d')}})},
+		{found: []secrets.Finding{{Fingerprint: fp('c')}}},
 	}
-	omitted := []*omittedFile{nil, omit([]secrets.Finding{{Fingerprint: fp('a')}, {Fingerprint: fp('d')}}), nil}
-	got := reportedKeys(found, omitted)
+	got := reportedKeys(files)
 	if len(got) != 2 {
 		t.Fatalf("reportedKeys = %v, want the keys of a and c", got)
 	}
