@@ -1,6 +1,11 @@
 package secrets
 
-import "testing"
+import (
+	"math/rand/v2"
+	"regexp"
+	"strings"
+	"testing"
+)
 
 // TestHostLoginPairForms: a user/password pair after a host's address in
 // the shapes operations notes write (a bullet, a table's cells, an ssh
@@ -47,4 +52,76 @@ func TestHostLoginPairForms(t *testing.T) {
 		{"notes/servers.md", "- 10.0.0.12 root/Summer" + g.from("0123456789", 4) + g.from("!#%", 1) + "\n", RuleHostLoginPair},
 	}
 	checkFormCases(t, cases)
+}
+
+// TestHostLoginGateSound: wherever host-login-pair's expression matches,
+// its gate passes the match's "/": lines drawn from the expression's
+// parts (addresses with and without ports and ")", every separator, runs
+// of blanks, the login words, users of 1 to 32 bytes) and from what
+// comes near them (longer dotted numbers, digits, dots and letters
+// before the address), so a gate narrower than the expression fails.
+func TestHostLoginGateSound(t *testing.T) {
+	re := regexp.MustCompile(hostLoginPairRule().builtinRE.src)
+	rng := rand.New(rand.NewPCG(7, 11))
+	pick := func(xs ...string) string { return xs[rng.IntN(len(xs))] }
+	digits := func(n int) string {
+		var b strings.Builder
+		for range n {
+			b.WriteByte(byte('0' + rng.IntN(10)))
+		}
+		return b.String()
+	}
+	blanks := func(n int) string { return strings.Repeat(pick(" ", "\t"), n) }
+	word := func(n int, first, rest string) string {
+		b := []byte{first[rng.IntN(len(first))]}
+		for range n - 1 {
+			b = append(b, rest[rng.IntN(len(rest))])
+		}
+		return string(b)
+	}
+	const letters = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+	matched := 0
+	for range 20000 {
+		var b strings.Builder
+		b.WriteString(pick("", "x", "v", "1.", "9", "ab.", "12.34.", " ", "ip ", "host:"))
+		for k := range 4 + rng.IntN(2) {
+			if k > 0 {
+				b.WriteByte('.')
+			}
+			b.WriteString(digits(1 + rng.IntN(3)))
+		}
+		if rng.IntN(3) == 0 {
+			b.WriteString(":" + digits(1+rng.IntN(5)))
+		}
+		if rng.IntN(4) == 0 {
+			b.WriteString(")")
+		}
+		if rng.IntN(2) == 0 {
+			b.WriteString(blanks(rng.IntN(34)) + pick(",", ";", "(", ":", "|", "->", "=>") + blanks(rng.IntN(34)))
+		} else {
+			b.WriteString(blanks(1 + rng.IntN(34)))
+		}
+		if rng.IntN(3) == 0 {
+			b.WriteString(pick("login", "LOGIN", "user", "as", "als") + pick(" ", "\t", ":", ": ", "  ", ":\t \t: :  "))
+		}
+		b.WriteString(word(1+rng.IntN(32), letters, letters+"0123456789._-"))
+		b.WriteString("/" + word(6+rng.IntN(20), letters+"0123456789#%&@!", letters+"0123456789#%&@!~*") + pick("", " ", ")", ";", "\n"))
+		line := []byte(b.String())
+		for _, m := range re.FindAllSubmatchIndex(line, -1) {
+			matched++
+			slash := m[2*re.SubexpIndex("secret")] - 1
+			if !hostLoginGate(line, slash) {
+				t.Fatalf("the expression matches %q, but the gate stops its \"/\" at %d", line[m[0]:m[1]], slash)
+			}
+		}
+	}
+	if matched < 4000 {
+		t.Fatalf("only %d of the lines matched: the draws miss the expression", matched)
+	}
+	// And it stops a command's digit, which the digit alone let through.
+	for _, s := range []string{"- Harness command: `python3 harness/validate_case.py`", "run node18 app/server.js", "see 2026-11-01 runs/abc"} {
+		if i := strings.IndexByte(s, '/'); hostLoginGate([]byte(s), i) {
+			t.Errorf("the gate passes %q", s)
+		}
+	}
 }
