@@ -68,14 +68,21 @@ func hostLoginGate(data []byte, i int) bool {
 // blanks or colons.
 const hostPairReach = 6 + 1 + 32 + 2 + 32 + 5 + 8
 
-// dottedQuadBefore reports whether, before j, four runs of digits are
-// joined by single dots (an IPv4 address, or the end of a longer dotted
-// number the expression may read one in), a digit of the fourth run or a
-// later one within the reach bytes before j. An address is at most 15
-// bytes, so the search starts reach+16 bytes back.
+// dottedQuadBefore reports whether four runs of digits joined by single
+// dots (an IPv4 address, or the end of a longer dotted number the
+// expression may read one in) end before j with only what the
+// expression reads between an address and a user after them, at most
+// reach bytes: blanks, a port, ")", a separator, a login word. A line
+// break is none of it: an address on the line before ("BASE_URL=
+// http://10.40.1.5:8000/v1" above "python3 tools/x.py") is not this
+// line's.
 func dottedQuadBefore(data []byte, j, reach int) bool {
-	lo := max(0, j-reach-16)
-	runs := 0 // the runs of digits of the dotted number at hand
+	from := j // the start of the bytes between: the address ends just before
+	for from > 0 && j-from < reach+3 && hostPairBetween(data[from-1]) {
+		from-- // (+3: the address's last number is digits too)
+	}
+	lo := max(0, from-16) // an address is at most 15 bytes
+	runs := 0             // the runs of digits of the dotted number at hand
 	for k := lo; k < j; k++ {
 		b := data[k]
 		switch {
@@ -83,7 +90,7 @@ func dottedQuadBefore(data []byte, j, reach int) bool {
 			if k == lo || data[k-1] < '0' || data[k-1] > '9' {
 				runs++
 			}
-			if runs >= 4 && k >= j-reach {
+			if runs >= 4 && k+1 >= from && j-(k+1) <= reach {
 				return true
 			}
 		case b == '.' && k > lo && data[k-1] >= '0' && data[k-1] <= '9':
@@ -93,6 +100,22 @@ func dottedQuadBefore(data []byte, j, reach int) bool {
 		}
 	}
 	return false
+}
+
+// hostPairBetween reports whether the expression may read b between an
+// address and a user: a blank, a port's ":" and digits, ")", a
+// separator ("(", ",", ";", ":", "|", "->", "=>"), or a letter of
+// "login", "user", "as" or "als".
+func hostPairBetween(b byte) bool {
+	switch b | 0x20 {
+	case 'l', 'o', 'g', 'i', 'n', 'u', 's', 'e', 'r', 'a':
+		return true
+	}
+	switch b {
+	case ' ', '\t', ':', ')', '(', ',', ';', '|', '-', '>', '=':
+		return true
+	}
+	return b >= '0' && b <= '9'
 }
 
 // validHostLoginPair: an address that is not part of a longer dotted

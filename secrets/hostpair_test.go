@@ -118,9 +118,10 @@ func TestHostLoginGateSound(t *testing.T) {
 	if matched < 4000 {
 		t.Fatalf("only %d of the lines matched: the draws miss the expression", matched)
 	}
-	// And it stops a command's digit, which the digit alone let through.
-	for _, s := range []string{"- Harness command: `python3 harness/validate_case.py`", "run node18 app/server.js", "see 2026-11-01 runs/abc"} {
-		if i := strings.IndexByte(s, '/'); hostLoginGate([]byte(s), i) {
+	// And it stops a command's digit, which the digit alone let through,
+	// and an address on the line before.
+	for _, s := range []string{"- Harness command: `python3 harness/validate_case.py`", "run node18 app/server.js", "see 2026-11-01 runs/abc", "BASE_URL=http://10.40.1.5:8000/v1\n$ python3 tools/x.py", "host 10.0.0.1, see the notes on admin/x"} {
+		if i := strings.LastIndexByte(s, '/'); hostLoginGate([]byte(s), i) {
 			t.Errorf("the gate passes %q", s)
 		}
 	}
