@@ -743,6 +743,7 @@ func (s *Scanner) detect(path string, data []byte, scan bool) []cand {
 			prev = ls + m[1]
 		}
 	}
+	timeRule(-1) // the last rule's searches end here, not with detect
 	if len(s.finders) > 0 {
 		// what the rules above found: few spans are asked about (a
 		// finder's secrets are rare), so a pass over them each
@@ -756,6 +757,7 @@ func (s *Scanner) detect(path string, data []byte, scan bool) []cand {
 			return false
 		}
 		for _, r := range s.finders {
+			timeRule(r)
 			if rule := s.rules[r]; !scan || rule.pathMatches(path) {
 				rule.find(data, taken, func(start, end int) { out = append(out, cand{r, start, end}) })
 			}
