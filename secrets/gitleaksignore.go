@@ -53,13 +53,21 @@ func ParseGitleaksIgnore(data []byte) (GitleaksIgnore, error) {
 		// From the right: line, rule, then the file (which may hold ":").
 		i := strings.LastIndexByte(l, ':')
 		line, err := strconv.Atoi(l[i+1:])
+		// The error names the place, never the line's text: a hostile
+		// repository's file may hold anything (a link to the process's
+		// environment), and a CI log is public.
+		col := strings.Index(sc.Text(), l) + 1
 		if i < 0 || err != nil || line < 1 {
-			return nil, fmt.Errorf(".gitleaksignore:%d: want file:rule-id:line, got %q", n, l)
+			at := col + i + 1 // the number, or the line's end when no colon is there
+			if i < 0 {
+				at = col + len(l)
+			}
+			return nil, fmt.Errorf(".gitleaksignore:%d:%d: want file:rule-id:line, with a line number of 1 or more after the last colon", n, at)
 		}
 		rest := l[:i]
 		j := strings.LastIndexByte(rest, ':')
 		if j <= 0 || j == len(rest)-1 {
-			return nil, fmt.Errorf(".gitleaksignore:%d: want file:rule-id:line, got %q", n, l)
+			return nil, fmt.Errorf(".gitleaksignore:%d:%d: want file:rule-id:line, with a file and a rule id before the line number", n, col+max(j, 0))
 		}
 		file, rule := rest[:j], rest[j+1:]
 		if m := commitPrefixRE.FindString(file); m != "" && len(file) > len(m) {

@@ -52,3 +52,24 @@ func TestGitleaksMigration(t *testing.T) {
 		}
 	}
 }
+
+// TestParseGitleaksIgnoreErrorsQuoteNothing: a line that does not parse is
+// named by its line and column, and its text is never in the error (a
+// hostile repository links .gitleaksignore to the environment).
+func TestParseGitleaksIgnoreErrorsQuoteNothing(t *testing.T) {
+	for _, c := range []struct{ data, want string }{
+		{"FAKE_TOKEN=abc123\n", ".gitleaksignore:1:18: want file:rule-id:line, with a line number"},
+		{"# ok\n  a.env:rule:0\n", ".gitleaksignore:2:14: want file:rule-id:line, with a line number"},
+		{"a.env:x:1\n:FAKE_TOKEN:3\n", ".gitleaksignore:2:1: want file:rule-id:line, with a file and a rule id"},
+		{"FAKE_TOKEN:3\n", ".gitleaksignore:1:1: want file:rule-id:line, with a file and a rule id"},
+	} {
+		_, err := ParseGitleaksIgnore([]byte(c.data))
+		if err == nil || !strings.HasPrefix(err.Error(), c.want) {
+			t.Errorf("%q: %v, want %q…", c.data, err, c.want)
+			continue
+		}
+		if strings.Contains(err.Error(), "FAKE") || strings.Contains(err.Error(), "abc123") {
+			t.Errorf("%q: the error quotes the line: %v", c.data, err)
+		}
+	}
+}

@@ -47,13 +47,18 @@ func loadGitleaksIgnore(roots []string) (gitleaksIgnores, error) {
 }
 
 // readGitleaksIgnore reads dir/.gitleaksignore (none: nil), a regular file
-// only: a FIFO is refused, never waited on.
+// only and not through a symbolic link: a FIFO is refused, never waited
+// on, and a link (to /proc/self/environ, to a credentials file) is not
+// read, as a scan follows none.
 func readGitleaksIgnore(dir string) (secrets.GitleaksIgnore, error) {
 	if info, err := os.Stat(dir); err != nil || !info.IsDir() {
 		return nil, nil
 	}
 	p := filepath.Join(dir, ".gitleaksignore")
-	b, err := safefs.ReadPath(p, 16<<20)
+	b, err := safefs.ReadNoFollow(p, 16<<20)
+	if errors.Is(err, safefs.ErrNotRegular) {
+		return nil, fmt.Errorf("%s: not a regular file (a symbolic link, a FIFO or a device), so not read", p)
+	}
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}
