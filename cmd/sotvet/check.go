@@ -506,22 +506,51 @@ func parseArgs(flags *flag.FlagSet, args []string) ([]string, int, bool) {
 
 // parseInterleaved parses flags that may follow the positional arguments
 // ("sotvet check dir --format json"), as users of other linters expect.
+// After "--" every argument is positional, a file named "-skip-binary"
+// included: the flag package consumes the "--" it stops at, so that is
+// told from what it consumed.
 func parseInterleaved(flags *flag.FlagSet, args []string) ([]string, error) {
 	var pos []string
 	for {
 		if err := flags.Parse(args); err != nil {
 			return nil, err
 		}
-		args = flags.Args()
-		if len(args) == 0 {
+		rest := flags.Args()
+		if endedByTerminator(flags, args[:len(args)-len(rest)]) {
+			return append(pos, rest...), nil
+		}
+		if len(rest) == 0 {
 			return pos, nil
 		}
-		if args[0] == "--" {
-			return append(pos, args[1:]...), nil
+		if rest[0] == "--" {
+			return append(pos, rest[1:]...), nil
 		}
-		pos = append(pos, args[0])
-		args = args[1:]
+		pos = append(pos, rest[0])
+		args = rest[1:]
 	}
+}
+
+// endedByTerminator reports whether the arguments flags.Parse consumed
+// end with a "--" it stopped at, not one given as a flag's value
+// ("--format --").
+func endedByTerminator(flags *flag.FlagSet, consumed []string) bool {
+	n := len(consumed)
+	if n == 0 || consumed[n-1] != "--" {
+		return false
+	}
+	if n == 1 {
+		return true
+	}
+	prev := consumed[n-2]
+	if !strings.HasPrefix(prev, "-") || prev == "--" || strings.Contains(prev, "=") {
+		return true
+	}
+	f := flags.Lookup(strings.TrimLeft(prev, "-"))
+	if f == nil {
+		return true
+	}
+	b, ok := f.Value.(interface{ IsBoolFlag() bool })
+	return ok && b.IsBoolFlag() // a flag that takes a value took this "--"
 }
 
 func loadConfig(root, explicit string) (*config.Config, error) {
