@@ -58,8 +58,20 @@ func cmdScan(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "sotvet scan: unknown format %q (want %s)\n", *format, strings.Join(report.Formats, ", "))
 		return exitError
 	}
+	if *maxSize <= 0 {
+		// No "no limit": a file is read whole to be scanned, and a 3 GB
+		// one would be held whole.
+		fmt.Fprintf(stderr, "sotvet scan: --max-file-size %d: want a size of 1 byte or more (the default is %d)\n", *maxSize, sotparse.DefaultMaxFileSize)
+		return exitError
+	}
 	if len(paths) == 0 {
 		paths = []string{"."}
+	}
+	for _, p := range paths {
+		if p == "" {
+			fmt.Fprintln(stderr, "sotvet scan: an empty path argument (name a file or a directory, or . for the current one)")
+			return exitError
+		}
 	}
 	stop, err := startProfiles(*cpuProfile, *memProfile)
 	if err != nil {
@@ -228,7 +240,7 @@ func cmdScan(args []string, stdout, stderr io.Writer) int {
 type scanFile struct {
 	name    string // as given, slash-separated
 	content []byte
-	// path, when set, is the file to read for content (by scanAll, which
+	// path, when set, is the file to read for content (by scanStream, which
 	// reads and scans in parallel); skip is set when it turned out not to
 	// be a regular file.
 	path string
@@ -336,23 +348,37 @@ func unscannedFinding(name, why string, allowed bool) checks.Finding {
 
 // walk gives emit the files named by paths, descending into directories
 // (skipping .git), for scanStream to read; symbolic links are not
-// followed and only regular files are read.
+// followed and only regular files are read. A file is given once however
+// the paths overlap ("scan . sub", "scan . ./a.txt", "scan x x"): a path
+// that is, or lies in, one walked before is skipped, and so is a
+// directory of a later path's tree that an earlier path walked.
 func (rd scanReader) walk(paths []string, emit func(scanFile)) error {
+	var walked []os.FileInfo // each path's file, once walked
 	for _, root := range paths {
-		err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		dir := walkRoot(root)
+		info, err := os.Lstat(dir)
+		if err == nil && inWalked(walked, dir, info) {
+			continue
+		}
+		err = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
 			if err != nil {
 				return err
 			}
 			if d.IsDir() {
-				if d.Name() == ".git" && p != root {
+				if d.Name() == ".git" && p != dir {
 					return fs.SkipDir
+				}
+				if p != dir && len(walked) > 0 {
+					if di, err := d.Info(); err == nil && sameAsAny(walked, di) {
+						return fs.SkipDir // an earlier path's tree
+					}
 				}
 				return nil
 			}
 			switch {
 			case d.Type().IsRegular():
 				emit(scanFile{name: filepath.ToSlash(p), path: p, root: root})
-			case p == root:
+			case p == dir:
 				// Named on the command line: said, not skipped in silence.
 				why := "not a regular file (a FIFO, a device or a socket), so not read"
 				if d.Type()&fs.ModeSymlink != 0 {
@@ -365,8 +391,64 @@ func (rd scanReader) walk(paths []string, emit func(scanFile)) error {
 		if err != nil {
 			return err
 		}
+		if info != nil {
+			walked = append(walked, info)
+		}
 	}
 	return nil
+}
+
+// walkRoot is the path a walk of root reads: root, unless cleaning it
+// (filepath.WalkDir cleans every path it joins) names another file than
+// the system resolves, as "link/.." does where link is a symbolic link to
+// a directory: the walk would list link's parent's entries and read the
+// files of the directory holding link. Then it is the path resolved.
+func walkRoot(root string) string {
+	clean := filepath.Clean(root)
+	if clean == root || !strings.Contains(root, "..") {
+		return root
+	}
+	a, errA := os.Stat(root)
+	b, errB := os.Stat(clean)
+	if errA != nil || errB == nil && os.SameFile(a, b) {
+		return root
+	}
+	if r, err := filepath.EvalSymlinks(root); err == nil {
+		return r
+	}
+	return root
+}
+
+// inWalked reports whether path (info is its Lstat) is, or lies in, a
+// file walked: its own file or one of its directories is among them.
+func inWalked(walked []os.FileInfo, path string, info os.FileInfo) bool {
+	if len(walked) == 0 {
+		return false
+	}
+	if sameAsAny(walked, info) {
+		return true
+	}
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return false
+	}
+	for dir := filepath.Dir(abs); ; dir = filepath.Dir(dir) {
+		if di, err := os.Stat(dir); err == nil && sameAsAny(walked, di) {
+			return true
+		}
+		if dir == filepath.Dir(dir) {
+			return false
+		}
+	}
+}
+
+func sameAsAny(walked []os.FileInfo, info os.FileInfo) bool {
+	for _, w := range walked {
+		if os.SameFile(w, info) {
+			return true
+		}
+	}
+	return false
 }
 
 // read reads f.path: regular only, not through a symbolic link, and
@@ -388,6 +470,10 @@ func (rd scanReader) read(f *scanFile) error {
 		f.unscanned = "not a regular file, so not read"
 	case errors.Is(err, safefs.ErrNotRegular):
 		f.skip = true
+	case errors.Is(err, fs.ErrNotExist):
+		// Listed by the walk, gone when read (a build or a checkout
+		// running beside the scan): said, and the rest still scanned.
+		f.unscanned = "removed or renamed while the scan ran, so not read"
 	case err != nil:
 		return err
 	default:

@@ -4,8 +4,10 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"os"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"testing"
 
 	"github.com/svrnty/sotvet/secrets"
@@ -63,20 +65,26 @@ func TestScanStreamHoldsOnlyFindings(t *testing.T) {
 }
 
 // TestScanStreamErrors: the source's error fails the scan; else the first
-// read error in the source's order does, whichever worker met it first.
+// read error in the source's order does, whichever worker met it first;
+// a file gone since the source gave it is not an error but unscanned.
 func TestScanStreamErrors(t *testing.T) {
 	sc, err := secrets.NewScanner(secrets.DefaultConfig())
 	if err != nil {
 		t.Fatal(err)
 	}
 	dir := t.TempDir()
-	missing := func(n string) scanFile {
-		p := filepath.Join(dir, n)
-		return scanFile{name: n, path: p, root: p + "-root"}
+	plain := filepath.Join(dir, "plain.txt")
+	if err := os.WriteFile(plain, []byte("plain\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	// Under a regular file: opening it fails (ENOTDIR), whoever runs.
+	unreadable := func(n string) scanFile {
+		p := filepath.Join(plain, n)
+		return scanFile{name: n, path: p, root: dir}
 	}
 	walkErr := errors.New("walk failed")
 	_, _, err = scanStream(sc, scanReader{maxSize: 1 << 20}, func(emit func(scanFile)) error {
-		emit(missing("a"))
+		emit(unreadable("a"))
 		return walkErr
 	}, 0, nil)
 	if err != walkErr {
@@ -87,14 +95,21 @@ func TestScanStreamErrors(t *testing.T) {
 			for i := range 50 {
 				emit(scanFile{name: "clean", content: []byte("plain\n")})
 				if i%10 == 3 {
-					emit(missing(fmt.Sprintf("gone%02d", i)))
+					emit(unreadable(fmt.Sprintf("bad%02d", i)))
 				}
 			}
 			return nil
 		}, 0, nil)
-		if err == nil || filepath.Base(pathOfError(err)) != "gone03" {
-			t.Fatalf("err = %v, want the read error of gone03, the first in order", err)
+		if err == nil || filepath.Base(pathOfError(err)) != "bad03" {
+			t.Fatalf("err = %v, want the read error of bad03, the first in order", err)
 		}
+	}
+	held, files, err := scanStream(sc, scanReader{maxSize: 1 << 20}, func(emit func(scanFile)) error {
+		emit(scanFile{name: "gone.txt", path: filepath.Join(dir, "gone.txt"), root: dir})
+		return nil
+	}, 0, nil)
+	if err != nil || files != 1 || len(held) != 1 || !strings.Contains(held[0].unscanned, "removed") {
+		t.Fatalf("a file gone when read: err %v, %d files, held %+v; want it unscanned", err, files, held)
 	}
 }
 
