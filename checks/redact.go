@@ -187,5 +187,82 @@ func maskPieces(msg, secret, mask string) string {
 			break
 		}
 	}
-	return msg
+	return maskMiddles(msg, secret)
+}
+
+// maskMiddles masks in msg every run of at least minQuoted bytes that the
+// secret holds and does not start with: a line from the middle of a
+// private key's body, which a check quotes as it quotes any line (a
+// repeated one), is neither the secret's start nor its end. A run the
+// secret starts with is left: maskPieces judged those, and the public
+// prefix a mask shows is one.
+func maskMiddles(msg, secret string) string {
+	if len(secret) <= minQuoted || len(msg) < minQuoted {
+		return msg
+	}
+	var b strings.Builder
+	last := 0
+	for i := 0; i+minQuoted <= len(msg); {
+		if !strings.Contains(secret, msg[i:i+minQuoted]) {
+			i++
+			continue
+		}
+		j := i + minQuoted
+		for j < len(msg) && strings.Contains(secret, msg[i:j+1]) {
+			j++
+		}
+		if strings.HasPrefix(secret, msg[i:j]) {
+			i = j
+			continue
+		}
+		b.WriteString(msg[last:i])
+		b.WriteString(engine.MaskSuffix)
+		last, i = j, j
+	}
+	if last == 0 {
+		return msg
+	}
+	b.WriteString(msg[last:])
+	return b.String()
+}
+
+// MaskSecretLines returns old and new (a file and its text after fixes)
+// with every line that lies in a secret of old, or of new, masked, each
+// line kept a line: a fix preview's diff shows the lines around a change,
+// and a private key's body lines are each no secret the redactor knows
+// on its own. Lines shorter than minQuoted are left (a key's last line
+// may be a few bytes: the END line after it is masked with the secret).
+func MaskSecretLines(path string, old, new []byte) ([]byte, []byte, error) {
+	sc, err := secretscheck.Scanner()
+	if err != nil {
+		return nil, nil, err
+	}
+	secretLines := map[string]bool{}
+	for _, content := range [][]byte{old, new} {
+		for _, s := range secretscheck.Spans(sc.Scan(path, content), content) {
+			for line := range strings.SplitSeq(s.Text, "\n") {
+				if line = strings.TrimSpace(line); len(line) >= minQuoted {
+					secretLines[line] = true
+				}
+			}
+		}
+	}
+	if len(secretLines) == 0 {
+		return old, new, nil
+	}
+	mask := func(content []byte) []byte {
+		var out []byte
+		for line := range strings.SplitAfterSeq(string(content), "\n") {
+			body := strings.TrimRight(line, "\r\n")
+			if t := strings.TrimSpace(body); len(t) >= minQuoted && secretLines[t] {
+				out = append(out, body[:len(body)-len(strings.TrimLeft(body, " \t"))]...)
+				out = append(out, engine.MaskSuffix...)
+				out = append(out, line[len(body):]...)
+				continue
+			}
+			out = append(out, line...)
+		}
+		return out
+	}
+	return mask(old), mask(new), nil
 }

@@ -64,3 +64,21 @@ func TestRedactionWithAndWithoutTheSecretsCheck(t *testing.T) {
 }
 
 const minQuoted = 8
+
+// TestMaskMiddles: a quote of the middle of a secret (a line of a key's
+// body) is masked; a quote of its start is left to maskPieces, and text
+// that is not the secret's stays.
+func TestMaskMiddles(t *testing.T) {
+	secret := "-----BEGIN KEY-----\nQUJDREVGR0hJSktMTU5PUFFSU1RVVldYWVo\nMTIzNDU2Nzg5MGFiY2RlZmdoaWprbG1ub3A\n-----END KEY-----"
+	for _, c := range []struct{ msg, want string }{
+		{`line repeats the line before it: "MTIzNDU2Nzg5MGFi..."`, `line repeats the line before it: "****..."`},
+		{`quotes "QUJDREVGR0hJSktM" and "MTIzNDU2"`, `quotes "****" and "****"`},
+		{`the header "-----BEGIN KEY-----" is its start`, `the header "-----BEGIN KEY-----" is its start`},
+		{`nothing of it here`, `nothing of it here`},
+		{`a short "QUJDREV" piece`, `a short "QUJDREV" piece`},
+	} {
+		if got := checks.MaskMiddles(c.msg, secret); got != c.want {
+			t.Errorf("maskMiddles(%q) = %q, want %q", c.msg, got, c.want)
+		}
+	}
+}

@@ -422,7 +422,14 @@ func (cf *checkFlags) applyFixes(runs []*wsRun, failOn checks.Severity, stdout, 
 				return exitError, true
 			}
 			for _, p := range paths {
-				stdout.Write(red(diff.Diff("a/"+r.path(p), r.ws.File(p).Content, "b/"+r.path(p), changed[p])))
+				// And every line of a secret (a key's body lines) is masked
+				// before the diff is made, the lines kept lines.
+				a, b, err := checks.MaskSecretLines(p, r.ws.File(p).Content, changed[p])
+				if err != nil {
+					fmt.Fprintf(stderr, "sotvet: %v\n", err)
+					return exitError, true
+				}
+				stdout.Write(red(diff.Diff("a/"+r.path(p), a, "b/"+r.path(p), b)))
 			}
 			continue
 		}
