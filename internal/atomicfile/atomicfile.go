@@ -98,9 +98,20 @@ func kind(m fs.FileMode) string {
 }
 
 // IsTemp reports whether the base name base is one of Write's temporary
-// files ("." + name + TempPrefix + random).
+// files ("." + name + TempPrefix + random): os.CreateTemp's random part is
+// digits, so a user's ".notes.sotvet-tmp-keep" is none, and CleanStale
+// leaves it.
 func IsTemp(base string) bool {
-	return strings.HasPrefix(base, ".") && strings.Contains(base, TempPrefix)
+	i := strings.LastIndex(base, TempPrefix)
+	if i < 2 || base[0] != '.' || i+len(TempPrefix) == len(base) {
+		return false
+	}
+	for _, c := range base[i+len(TempPrefix):] {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
 }
 
 // CleanStale removes, under the directory dir, the temporary files Write

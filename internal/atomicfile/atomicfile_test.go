@@ -34,3 +34,25 @@ func TestWrite(t *testing.T) {
 		t.Error("Write into a missing directory succeeded")
 	}
 }
+
+// TestIsTempOnlyWritesOwn: the names Write's temporary files get are
+// temporary files, and a user's file that only looks like one is not
+// (CleanStale removes what IsTemp says).
+func TestIsTempOnlyWritesOwn(t *testing.T) {
+	dir := t.TempDir()
+	for range 20 {
+		f, err := os.CreateTemp(dir, ".notes.md"+TempPrefix+"*")
+		if err != nil {
+			t.Fatal(err)
+		}
+		f.Close()
+		if base := filepath.Base(f.Name()); !IsTemp(base) {
+			t.Fatalf("IsTemp(%q) = false for a name Write makes", base)
+		}
+	}
+	for _, base := range []string{".notes.sotvet-tmp-keep", ".notes.sotvet-tmp-", ".sotvet-tmp-123", "notes.sotvet-tmp-123", ".a.sotvet-tmp-12x"} {
+		if IsTemp(base) {
+			t.Errorf("IsTemp(%q) = true", base)
+		}
+	}
+}
