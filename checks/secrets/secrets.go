@@ -14,6 +14,7 @@ import (
 
 	"github.com/svrnty/sotvet/checks/internal/docutil"
 	"github.com/svrnty/sotvet/internal/parallel"
+	"github.com/svrnty/sotvet/internal/textenc"
 	"github.com/svrnty/sotvet/internal/warmup"
 	engine "github.com/svrnty/sotvet/secrets"
 	"github.com/svrnty/sotvet/sotparse"
@@ -165,18 +166,34 @@ func run(pass *analysis.Pass) (any, error) {
 		}
 	}
 	// The other files are scanned in parallel; findings are reported in
-	// file order.
+	// file order. So is a document the parse refused (a NUL byte, invalid
+	// UTF-8, UTF-16): no DocCheck ran on it, and one NUL byte must not get
+	// a token past check that scan finds.
 	var files []*sotparse.File
 	for _, f := range ws.Files {
-		if f.Role != sotparse.RoleCase && f.Role != sotparse.RoleDoc && len(f.Content) > 0 && ws.Focused(f.Path) {
+		refused := f.Role == sotparse.RoleDoc && ws.Doc(f.Path) == nil
+		if f.Role != sotparse.RoleCase && (f.Role != sotparse.RoleDoc || refused) && len(f.Content) > 0 && ws.Focused(f.Path) {
 			files = append(files, f)
 		}
 	}
 	found := make([][]engine.Finding, len(files))
+	recoded := make([]bool, len(files))
 	parallel.For(len(files), func(i int) {
-		found[i] = sc.Scan(files[i].Path, files[i].Content)
+		// UTF-16 and UTF-32 text is scanned as the text it holds, as
+		// scan does; its offsets are then not the file's.
+		content, enc := textenc.ToUTF8(files[i].Content)
+		recoded[i] = enc != textenc.UTF8
+		found[i] = sc.Scan(files[i].Path, content)
 	})
 	for i, f := range files {
+		if recoded[i] {
+			// Placed at the file's start: the offsets are the text's.
+			for k := range found[i] {
+				found[i][k].Start, found[i][k].End = 0, 0
+			}
+			report(pass.Report, f, found[i])
+			continue
+		}
 		scans.byPath[f.Path] = Spans(found[i], f.Content)
 		report(pass.Report, f, found[i])
 	}
