@@ -52,14 +52,22 @@ func Write(name string, data []byte, perm fs.FileMode) error {
 
 // WriteOutput writes data to a file a user named for output (a baseline to
 // record): a regular file is replaced as Write replaces it, through a
-// symbolic link to it if name is one; a device or a pipe (/dev/null,
-// /dev/stdout) is written to as a shell's redirection would, never
-// replaced; a directory is refused.
+// symbolic link to it if name is one whose target lies under the link's
+// own directory; a device or a pipe (/dev/null, /dev/stdout) is written
+// to as a shell's redirection would, never replaced; a directory is
+// refused. A link that leads out of its directory is refused too: a
+// workspace that ships .sotvet-baseline.json as a link to ~/.bashrc
+// would have the documented --write-baseline replace that file.
 func WriteOutput(name string, data []byte, perm fs.FileMode) error {
 	target := name
 	if info, err := os.Lstat(name); err == nil && info.Mode()&fs.ModeSymlink != 0 {
 		if target, err = filepath.EvalSymlinks(name); err != nil {
 			return fmt.Errorf("%s: %w", name, err)
+		}
+		if !underDir(filepath.Dir(name), target) {
+			if t, err := os.Stat(target); err != nil || t.Mode().IsRegular() {
+				return fmt.Errorf("%s: a symbolic link that leads out of its directory; not written through (remove the link, or name the file it leads to)", name)
+			}
 		}
 	}
 	info, err := os.Stat(target)
@@ -146,4 +154,22 @@ func CleanStale(dir string, age time.Duration) ([]string, error) {
 		return nil
 	})
 	return removed, err
+}
+
+// underDir reports whether target, a resolved path, lies under dir once
+// dir is resolved too.
+func underDir(dir, target string) bool {
+	d, err := filepath.EvalSymlinks(dir)
+	if err != nil {
+		return false
+	}
+	if d, err = filepath.Abs(d); err != nil {
+		return false
+	}
+	t, err := filepath.Abs(target)
+	if err != nil {
+		return false
+	}
+	rel, err := filepath.Rel(d, t)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
 }

@@ -79,3 +79,36 @@ func TestWriteOutput(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestWriteOutputRefusesLinkOut: a link that leads out of its directory
+// (a workspace's .sotvet-baseline.json linked to a file of the user's) is
+// not written through, nor is a dangling one; the file it leads to is
+// left as it was. A link to a device (/dev/stdout's kind) still is.
+func TestWriteOutputRefusesLinkOut(t *testing.T) {
+	outside, ws := t.TempDir(), t.TempDir()
+	rc := filepath.Join(outside, "bashrc")
+	os.WriteFile(rc, []byte("alias ll='ls -l'\n"), 0o600)
+	for name, to := range map[string]string{"baseline.json": rc, "dangling.json": filepath.Join(outside, "none"), "up.json": "../" + filepath.Base(outside) + "/bashrc"} {
+		link := filepath.Join(ws, name)
+		if err := os.Symlink(to, link); err != nil {
+			t.Fatal(err)
+		}
+		err := WriteOutput(link, []byte("{}"), 0o600)
+		if err == nil || name != "dangling.json" && !strings.Contains(err.Error(), "leads out of its directory") {
+			t.Errorf("%s -> %s: %v, want refused", name, to, err)
+		}
+	}
+	if b, _ := os.ReadFile(rc); string(b) != "alias ll='ls -l'\n" {
+		t.Errorf("the file outside holds %q", b)
+	}
+	if _, err := os.Lstat(filepath.Join(outside, "none")); err == nil {
+		t.Error("a dangling link's target was created")
+	}
+	dev := filepath.Join(ws, "null")
+	if err := os.Symlink(os.DevNull, dev); err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteOutput(dev, []byte("discarded"), 0o600); err != nil {
+		t.Errorf("a link to %s: %v", os.DevNull, err)
+	}
+}
