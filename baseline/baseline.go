@@ -8,6 +8,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"path/filepath"
 	"sort"
 
 	"github.com/svrnty/sotvet/checks"
@@ -76,6 +77,22 @@ func Load(name string) (*File, error) {
 	if err != nil {
 		return nil, err
 	}
+	return decode(name, data)
+}
+
+// LoadIn reads the baseline file rel names under dir, never through a
+// symbolic link that leads out of dir: a workspace's configuration names
+// its baseline, and check reads only the workspace.
+func LoadIn(dir, rel string) (*File, error) {
+	name := filepath.Join(dir, rel)
+	data, err := safefs.ReadIn(dir, rel, maxSize)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	return decode(name, data)
+}
+
+func decode(name string, data []byte) (*File, error) {
 	var b File
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()

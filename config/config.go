@@ -337,8 +337,10 @@ func Parse(path string, data []byte, registry []*analysis.Analyzer) (*Config, er
 				}
 			}
 		case "baseline":
-			if v.Kind != yaml.ScalarNode || v.Value == "" || slashpath.IsAbs(v.Value) || strings.Contains(v.Value, "\\") {
-				err = errAt(v, "baseline: want a slash path relative to the directory of this file")
+			// Inside the directory: check reads only the workspace, and
+			// a workspace's configuration names its own baseline.
+			if cl := slashpath.Clean(v.Value); v.Kind != yaml.ScalarNode || v.Value == "" || slashpath.IsAbs(v.Value) || strings.Contains(v.Value, "\\") || cl == ".." || strings.HasPrefix(cl, "../") {
+				err = errAt(v, "baseline: want a slash path inside the directory of this file")
 			} else {
 				c.Baseline = Place{Value: slashpath.Clean(v.Value), Line: v.Line, Col: v.Column}
 			}

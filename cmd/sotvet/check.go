@@ -232,7 +232,7 @@ func cmdCheck(args []string, stdout, stderr io.Writer) int {
 		return exitError
 	}
 	for _, g := range groups {
-		b, err := baseline.Load(g.path)
+		b, err := g.load()
 		if err != nil {
 			fmt.Fprintf(stderr, "sotvet: %v\n", err)
 			return exitError

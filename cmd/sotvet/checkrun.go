@@ -328,7 +328,23 @@ func combine(runs []*wsRun) *checks.Result {
 // baselineGroup is a baseline file and the workspace runs it applies to.
 type baselineGroup struct {
 	path string
+	// dir, for a workspace's configured baseline, is its configuration's
+	// directory: the file is read under it (baseline.LoadIn).
+	dir  string
 	runs []*wsRun
+}
+
+// load reads the group's baseline: --baseline as the user named it, a
+// configured one only inside its configuration's directory.
+func (g baselineGroup) load() (*baseline.File, error) {
+	if g.dir == "" {
+		return baseline.Load(g.path)
+	}
+	rel, err := filepath.Rel(g.dir, g.path)
+	if err != nil {
+		return nil, err
+	}
+	return baseline.LoadIn(g.dir, rel)
 }
 
 // baselineGroups returns the baselines of a run: flag for every workspace
@@ -349,7 +365,7 @@ func baselineGroups(flag string, runs []*wsRun) []baselineGroup {
 		if !ok {
 			i = len(groups)
 			at[p] = i
-			groups = append(groups, baselineGroup{path: p})
+			groups = append(groups, baselineGroup{path: p, dir: filepath.Dir(r.cfg.Path)})
 		}
 		groups[i].runs = append(groups[i].runs, r)
 	}
