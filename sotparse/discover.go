@@ -103,15 +103,29 @@ func Discover(fsys fs.FS, opt DiscoverOptions) (*Discovery, error) {
 		d.Known[p] = true
 		role := RoleOf(p)
 		if de.Type()&fs.ModeSymlink != 0 {
+			// Said where a document may be (a role, or under .sot/, where
+			// a link to a directory outside hides its documents), never
+			// skipped in silence there.
+			said := role != 0 || strings.HasPrefix(p, ".sot/")
 			target, ok := linkInside(fsys, p)
 			if !ok {
-				if role != 0 {
-					d.Problems = append(d.Problems, Problem{Check: "syntax", Path: p, Message: "symbolic link leads outside the workspace (" + target + "); not followed"})
+				if said {
+					msg := "symbolic link leads outside the workspace (" + target + "); not followed"
+					if target == linkLoop {
+						msg = "symbolic link is one of a loop of links; not followed"
+					}
+					d.Problems = append(d.Problems, Problem{Check: "syntax", Path: p, Message: msg})
 				}
 				return nil
 			}
 			info, err := fs.Stat(fsys, p)
-			if err != nil || info.IsDir() {
+			if err != nil {
+				if said {
+					d.Problems = append(d.Problems, Problem{Check: "syntax", Path: p, Message: "symbolic link leads to no file (" + target + "); not read"})
+				}
+				return nil
+			}
+			if info.IsDir() {
 				return nil
 			}
 			if role != 0 && !info.Mode().IsRegular() {
@@ -175,8 +189,12 @@ func linkInside(fsys fs.FS, p string) (string, bool) {
 			return target, false
 		}
 	}
-	return target, false
+	return linkLoop, false
 }
+
+// linkLoop is linkInside's target for a chain of links longer than it
+// follows: a loop, or as good as one.
+const linkLoop = "a loop of links"
 
 func errorText(err error) string {
 	var pe *fs.PathError
