@@ -7,6 +7,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"runtime"
 	"runtime/pprof"
@@ -410,8 +411,12 @@ func (cf *checkFlags) scopeFiles(root string) (map[string]bool, error) {
 	if cf.files {
 		in := map[string]bool{}
 		for _, f := range cf.fileArgs {
-			if rel, ok := workspaces.Rel(root, f); ok && rel != "" {
-				in[rel] = true
+			// The file's directory is resolved, not the file: a named
+			// file that is a link out of the workspace is the link's
+			// finding, which resolving it put out of scope.
+			dir, ok := workspaces.Rel(root, filepath.Dir(f))
+			if base := filepath.Base(f); ok && base != "." && base != ".." && base != string(filepath.Separator) {
+				in[path.Join(dir, base)] = true
 			}
 		}
 		return in, nil
