@@ -1,42 +1,138 @@
 package sotparse
 
 import (
-	"bytes"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/yuin/goldmark"
+	"github.com/yuin/goldmark/ast"
+	east "github.com/yuin/goldmark/extension/ast"
 	"github.com/yuin/goldmark/parser"
 	"github.com/yuin/goldmark/text"
-	"github.com/yuin/goldmark/util"
+
+	"github.com/svrnty/sotvet/sotparse/internal/gfm"
 )
 
-// TestLinkRefsInChunksSame: a paragraph's link reference definitions
-// taken a chunk at a time render as goldmark takes them whole, on drawn
-// paragraphs of definitions (titles and destinations on the next line,
-// labels over two lines, indented, invalid ones, lines that open with "["
-// and define nothing) with text before, between and after, and links
-// that use them.
+// sameAsDefaultParser checks that mdParser builds the tree, and collects
+// the link references, that goldmark's default parser with the same
+// extensions does: mdParser with goldmark's table rows (gfm.Table), whose
+// lean ones TestLeanTables and TestLeanRowCells compare with goldmark's.
+func sameAsDefaultParser(t *testing.T, reference parser.Parser, name string, src []byte) {
+	t.Helper()
+	gotCtx, wantCtx := parser.NewContext(), parser.NewContext()
+	got := dumpMarkdown(fullTableParser().Parse(text.NewReader(src), parser.WithContext(gotCtx)), src, gotCtx)
+	want := dumpMarkdown(reference.Parse(text.NewReader(src), parser.WithContext(wantCtx)), src, wantCtx)
+	if got != want {
+		t.Fatalf("%s: %q\nmdParser:\n%s\ngoldmark's default parser:\n%s", name, src, got, want)
+	}
+}
+
+// fullTableParser is mdParser with goldmark's table rows.
+var fullTableParser = sync.OnceValue(func() parser.Parser { return newMDParser(gfm.Table) })
+
+// dumpMarkdown writes the tree as one line per node, its kind, position,
+// lines or segment and the fields links and the extensions set, and then
+// the context's link references.
+func dumpMarkdown(doc ast.Node, src []byte, pc parser.Context) string {
+	var b strings.Builder
+	depth := 0
+	_ = ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
+		if !entering {
+			depth--
+			return ast.WalkContinue, nil
+		}
+		fmt.Fprintf(&b, "%s%s pos=%d blank=%v", strings.Repeat("  ", depth), n.Kind(), n.Pos(), n.Type() == ast.TypeBlock && n.HasBlankPreviousLines())
+		depth++
+		if n.Type() == ast.TypeBlock {
+			for i := 0; i < n.Lines().Len(); i++ {
+				s := n.Lines().At(i)
+				fmt.Fprintf(&b, " [%d:%d pad %d]", s.Start, s.Stop, s.Padding)
+			}
+		}
+		switch n := n.(type) {
+		case *ast.Text:
+			fmt.Fprintf(&b, " %q soft=%v hard=%v raw=%v", n.Segment.Value(src), n.SoftLineBreak(), n.HardLineBreak(), n.IsRaw())
+		case *ast.Link:
+			fmt.Fprintf(&b, " dest=%q title=%q ref=%v", n.Destination, n.Title, n.Reference != nil)
+		case *ast.Image:
+			fmt.Fprintf(&b, " dest=%q title=%q", n.Destination, n.Title)
+		case *ast.LinkReferenceDefinition:
+			fmt.Fprintf(&b, " label=%q dest=%q title=%q", n.Label, n.Destination, n.Title)
+		case *east.Table:
+			fmt.Fprintf(&b, " %v", n.Alignments)
+		case *east.TaskCheckBox:
+			fmt.Fprintf(&b, " checked=%v", n.IsChecked)
+		}
+		b.WriteByte('\n')
+		return ast.WalkContinue, nil
+	})
+	refs := pc.References()
+	lines := make([]string, 0, len(refs))
+	for _, r := range refs {
+		lines = append(lines, fmt.Sprintf("ref %q -> %q %q", r.Label(), r.Destination(), r.Title()))
+	}
+	slices.Sort(lines)
+	b.WriteString(strings.Join(lines, "\n"))
+	return b.String()
+}
+
+// TestLinkRefsSameTree holds mdParser, which looks for link reference
+// definitions only in paragraphs with a '[', to goldmark's default parser
+// on the test workspaces and on random documents of link references,
+// links, tables, lists, quotes and their near misses.
+func TestLinkRefsSameTree(t *testing.T) {
+	reference := goldmark.New(goldmark.WithExtensions(MarkdownExtensions...)).Parser()
+	n := 0
+	for name, files := range testWorkspaces(t, isMarkdown) {
+		for path, content := range files {
+			sameAsDefaultParser(t, reference, name+" "+path, content)
+			n++
+		}
+	}
+	if n < 500 {
+		t.Fatalf("only %d documents", n)
+	}
+	pieces := []string{
+		"[foo]: /url", "[foo]: /url \"title\"", "[Foo]:\n/url\n'title'", "   [bar]: <x y>", "    [code]: /x", "[a]:", "[]: /x",
+		"[foo]", "[foo][]", "[text][foo]", "[bar]", "![img][foo]", "[link](/u)", "\\[x]: /y", "[x\\]]: /y",
+		"text", "more text [", "]", "[", "x: y", "| a | b |", "|---|---|", "| [foo]: /u | c |",
+		"- item", "- [ ] box", "- [x] [foo]: /u", "1. [foo]: /v", "> [q]: /q", "> text", "# [foo]: /h", "```", "    indented",
+		"", "  ", "\t[t]: /t", "[é]: /é", "[foo]: /dup",
+	}
+	rng := rand.New(rand.NewPCG(5, 6))
+	for range sampled(20000) {
+		var b strings.Builder
+		for range 1 + rng.IntN(8) {
+			b.WriteString(pieces[rng.IntN(len(pieces))])
+			b.WriteString([]string{"\n", "\n", "\n\n", " ", "\r\n"}[rng.IntN(5)])
+		}
+		sameAsDefaultParser(t, reference, "random", []byte(b.String()))
+	}
+}
+
+// TestLinkRefsInChunksSame holds mdParser to goldmark's default parser
+// (the same tree, positions and references: sameAsDefaultParser) on
+// paragraphs longer than linkRefChunk, which it hands to goldmark's
+// transformer a chunk at a time: drawn definitions with titles and
+// destinations on the next line (a destination may open with "["),
+// labels over two lines, indented, invalid ones, titles that run on,
+// lines that open with "[" and define nothing, text around them.
 func TestLinkRefsInChunksSame(t *testing.T) {
-	reference := goldmark.New() // goldmark's own transformer, whole
-	ours := goldmark.New(goldmark.WithParser(parser.NewParser(
-		parser.WithBlockParsers(parser.DefaultBlockParsers()...),
-		parser.WithInlineParsers(parser.DefaultInlineParsers()...),
-		parser.WithParagraphTransformers(util.Prioritized(linkRefs{}, 100)),
-	)))
+	reference := goldmark.New(goldmark.WithExtensions(MarkdownExtensions...)).Parser()
 	defer func(n int) { linkRefChunk = n }(linkRefChunk)
-	linkRefChunk = 3
 	rng := rand.New(rand.NewPCG(5, 9))
 	pick := func(xs ...string) string { return xs[rng.IntN(len(xs))] }
-	for round := range 2000 {
+	for round := range sampled(4000) {
+		linkRefChunk = 1 + round%5
 		var b strings.Builder
 		if rng.IntN(3) == 0 {
 			b.WriteString("Some text first.\n")
 		}
-		n := rng.IntN(12)
-		for i := range n {
+		for i := range rng.IntN(12) {
 			l := fmt.Sprintf("l%d", rng.IntN(8))
 			b.WriteString(strings.Repeat(" ", rng.IntN(5)))
 			switch rng.IntN(10) {
@@ -50,10 +146,10 @@ func TestLinkRefsInChunksSame(t *testing.T) {
 				fmt.Fprintf(&b, "[%s\n%d]: /u%d\n", l, i, i)
 			case 4:
 				fmt.Fprintf(&b, "[%s]:\n", l) // no destination, or one on the next line
-			case 8:
-				fmt.Fprintf(&b, "[%s]: /u%d %s\n", l, i, pick("'title", "\"a", "(t")) // a title on to the next line
 			case 5:
 				b.WriteString(pick("[not a definition] at all\n", "[x] y\n", "plain words\n", "[a]: <b c>\n"))
+			case 8:
+				fmt.Fprintf(&b, "[%s]: /u%d %s\n", l, i, pick("'title", "\"a", "(t")) // a title that runs on
 			default:
 				fmt.Fprintf(&b, "[%s]: %s\n", l, pick("/a", "<b>", "http://x.example/p?q=1", "/c (paren title)"))
 			}
@@ -62,17 +158,7 @@ func TestLinkRefsInChunksSame(t *testing.T) {
 			b.WriteString("Text after.\n")
 		}
 		b.WriteString("\nUse [l0], [l1][], [x][l2], [l3] and [l7].\n")
-		src := []byte(b.String())
-		var want, got bytes.Buffer
-		if err := reference.Convert(src, &want); err != nil {
-			t.Fatal(err)
-		}
-		if err := ours.Convert(src, &got); err != nil {
-			t.Fatal(err)
-		}
-		if got.String() != want.String() {
-			t.Fatalf("round %d: in chunks of %d lines\n%s\nrenders\n%s\nwhole\n%s", round, linkRefChunk, src, got.String(), want.String())
-		}
+		sameAsDefaultParser(t, reference, fmt.Sprintf("round %d, chunks of %d lines", round, linkRefChunk), []byte(b.String()))
 	}
 }
 
