@@ -5,6 +5,7 @@ package atomicfile
 import (
 	"errors"
 	"fmt"
+	"github.com/svrnty/sotvet/internal/workspaces"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -64,7 +65,7 @@ func WriteOutput(name string, data []byte, perm fs.FileMode) error {
 		if target, err = filepath.EvalSymlinks(name); err != nil {
 			return fmt.Errorf("%s: %w", name, err)
 		}
-		if !underDir(filepath.Dir(name), target) {
+		if !linkStaysIn(name, target) {
 			if t, err := os.Stat(target); err != nil || t.Mode().IsRegular() {
 				return fmt.Errorf("%s: a symbolic link that leads out of its directory; not written through (remove the link, or name the file it leads to)", name)
 			}
@@ -156,20 +157,12 @@ func CleanStale(dir string, age time.Duration) ([]string, error) {
 	return removed, err
 }
 
-// underDir reports whether target, a resolved path, lies under dir once
-// dir is resolved too.
-func underDir(dir, target string) bool {
-	d, err := filepath.EvalSymlinks(dir)
-	if err != nil {
-		return false
+// linkStaysIn reports whether target, the file the link name resolves to,
+// lies under the link's own directory.
+func linkStaysIn(name, target string) bool {
+	dir, err := filepath.Abs(filepath.Dir(name))
+	if err == nil {
+		target, err = filepath.Abs(target)
 	}
-	if d, err = filepath.Abs(d); err != nil {
-		return false
-	}
-	t, err := filepath.Abs(target)
-	if err != nil {
-		return false
-	}
-	rel, err := filepath.Rel(d, t)
-	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
+	return err == nil && workspaces.Within(dir, target)
 }
