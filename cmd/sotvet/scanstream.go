@@ -4,6 +4,7 @@ import (
 	"runtime"
 	"slices"
 	"sync"
+	"sync/atomic"
 
 	"github.com/svrnty/sotvet/secrets"
 )
@@ -69,7 +70,8 @@ func scanStream(sc *secrets.Scanner, rd scanReader, source func(emit func(scanFi
 			seq++
 		})
 	}()
-	var mu sync.Mutex // held, files, the first read error
+	var mu sync.Mutex       // held, deferred, the first read error
+	var looked atomic.Int64 // files scanned, or reported not scanned
 	errSeq := -1
 	var readErr error
 	hold := func(f *scannedFile) {
@@ -78,6 +80,7 @@ func scanStream(sc *secrets.Scanner, rd scanReader, source func(emit func(scanFi
 		mu.Unlock()
 	}
 	scan := func(seq int, f *scanFile) {
+		looked.Add(1)
 		s := sc
 		if f.sc != nil {
 			s = f.sc
@@ -110,10 +113,8 @@ func scanStream(sc *secrets.Scanner, rd scanReader, source func(emit func(scanFi
 		if f.skip {
 			return false
 		}
-		mu.Lock()
-		files++
-		mu.Unlock()
 		if f.unscanned != "" {
+			looked.Add(1)
 			hold(&scannedFile{seq: seq, name: f.name, unscanned: f.unscanned})
 			return false
 		}
@@ -121,7 +122,6 @@ func scanStream(sc *secrets.Scanner, rd scanReader, source func(emit func(scanFi
 	}
 	var wg sync.WaitGroup
 	var oneLarge sync.Mutex
-	var deferMu sync.Mutex
 	var deferred []job // large files met while another scanned: scanned one by one at the end
 	for range runtime.GOMAXPROCS(0) {
 		wg.Go(func() {
@@ -139,11 +139,8 @@ func scanStream(sc *secrets.Scanner, rd scanReader, source func(emit func(scanFi
 						// idle meanwhile
 						f.content, f.path = nil, path
 						mu.Lock()
-						files-- // counted again when read again
-						mu.Unlock()
-						deferMu.Lock()
 						deferred = append(deferred, j)
-						deferMu.Unlock()
+						mu.Unlock()
 						continue
 					}
 					oneLarge.Lock() // content given, not read: nothing to read again
@@ -168,5 +165,5 @@ func scanStream(sc *secrets.Scanner, rd scanReader, source func(emit func(scanFi
 		return nil, 0, readErr
 	}
 	slices.SortFunc(held, func(a, b *scannedFile) int { return a.seq - b.seq })
-	return held, files, nil
+	return held, int(looked.Load()), nil
 }
