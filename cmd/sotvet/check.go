@@ -56,10 +56,6 @@ type checkFlags struct {
 }
 
 func cmdCheck(args []string, stdout, stderr io.Writer) int {
-	// Errors may quote the workspace: no credential in them is printed.
-	errs := redactLines(stderr)
-	defer errs.Flush()
-	stderr = errs
 	start := time.Now()
 	flags := flag.NewFlagSet("check", flag.ContinueOnError)
 	flags.SetOutput(stderr)

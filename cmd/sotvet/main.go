@@ -93,7 +93,17 @@ func wantsMemProfile(args []string, godebug string) bool {
 	return false
 }
 
+// run runs the command args names. Its standard error passes through the
+// secrets redactor line by line: an error that quotes a workspace (a
+// configuration value, a baseline's field, a file's line) shows no
+// credential the engine recognises, whichever command printed it.
 func run(args []string, stdout, stderr io.Writer) int {
+	errs := redactLines(stderr)
+	defer errs.Flush()
+	return dispatch(args, stdout, errs)
+}
+
+func dispatch(args []string, stdout, stderr io.Writer) int {
 	if len(args) == 0 {
 		usage(stderr)
 		return exitError

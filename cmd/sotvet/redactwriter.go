@@ -9,11 +9,11 @@ import (
 	"github.com/svrnty/sotvet/secrets"
 )
 
-// redactedLines is the standard error of check and scan: each line passes
-// through the secrets redactor before it is written, so that an error that
-// quotes the workspace (a configuration value, a check's name that is a
-// token, a baseline's field) shows no credential the engine recognises.
-// Findings are redacted where they are made; this is for everything else.
+// redactedLines is sotvet's standard error (run): each line passes through
+// the secrets redactor before it is written, so that an error that quotes
+// the workspace (a configuration value, a check's name that is a token, a
+// baseline's field) shows no credential the engine recognises. Findings
+// are redacted where they are made; this is for everything else.
 type redactedLines struct {
 	mu  sync.Mutex
 	w   io.Writer

@@ -29,10 +29,6 @@ import (
 // content staged in git, for repositories that are not SOT workspaces. It has
 // the output formats and exit codes of check.
 func cmdScan(args []string, stdout, stderr io.Writer) int {
-	// Errors may quote the workspace: no credential in them is printed.
-	errs := redactLines(stderr)
-	defer errs.Flush()
-	stderr = errs
 	limitScan()
 	fset := flag.NewFlagSet("scan", flag.ContinueOnError)
 	fset.SetOutput(stderr)
