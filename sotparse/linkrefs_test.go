@@ -114,59 +114,12 @@ func TestLinkRefsSameTree(t *testing.T) {
 	}
 }
 
-// TestLinkRefsInChunksSame holds mdParser to goldmark's default parser
-// (the same tree, positions and references: sameAsDefaultParser) on
-// paragraphs longer than linkRefChunk, which it hands to goldmark's
-// transformer a chunk at a time: drawn definitions with titles and
-// destinations on the next line (a destination may open with "["),
-// labels over two lines, indented, invalid ones, titles that run on,
-// lines that open with "[" and define nothing, text around them.
-func TestLinkRefsInChunksSame(t *testing.T) {
-	reference := goldmark.New(goldmark.WithExtensions(MarkdownExtensions...)).Parser()
-	defer func(n int) { linkRefChunk = n }(linkRefChunk)
-	rng := rand.New(rand.NewPCG(5, 9))
-	pick := func(xs ...string) string { return xs[rng.IntN(len(xs))] }
-	for round := range sampled(4000) {
-		linkRefChunk = 1 + round%5
-		var b strings.Builder
-		if rng.IntN(3) == 0 {
-			b.WriteString("Some text first.\n")
-		}
-		for i := range rng.IntN(12) {
-			l := fmt.Sprintf("l%d", rng.IntN(8))
-			b.WriteString(strings.Repeat(" ", rng.IntN(5)))
-			switch rng.IntN(10) {
-			case 0:
-				fmt.Fprintf(&b, "[%s]: /u%d \"title %d\"\n", l, i, i)
-			case 1:
-				fmt.Fprintf(&b, "[%s]:\n  /u%d\n", l, i)
-			case 2:
-				fmt.Fprintf(&b, "[%s]: /u%d\n  'title\n  on two'\n", l, i)
-			case 3:
-				fmt.Fprintf(&b, "[%s\n%d]: /u%d\n", l, i, i)
-			case 4:
-				fmt.Fprintf(&b, "[%s]:\n", l) // no destination, or one on the next line
-			case 5:
-				b.WriteString(pick("[not a definition] at all\n", "[x] y\n", "plain words\n", "[a]: <b c>\n"))
-			case 8:
-				fmt.Fprintf(&b, "[%s]: /u%d %s\n", l, i, pick("'title", "\"a", "(t")) // a title that runs on
-			default:
-				fmt.Fprintf(&b, "[%s]: %s\n", l, pick("/a", "<b>", "http://x.example/p?q=1", "/c (paren title)"))
-			}
-		}
-		if rng.IntN(3) == 0 {
-			b.WriteString("Text after.\n")
-		}
-		b.WriteString("\nUse [l0], [l1][], [x][l2], [l3] and [l7].\n")
-		sameAsDefaultParser(t, reference, fmt.Sprintf("round %d, chunks of %d lines", round, linkRefChunk), []byte(b.String()))
-	}
-}
-
 // BenchmarkLinkRefsParagraph parses a paragraph of n link reference
-// definitions: linear in n (goldmark's transformer alone took 23 s on
-// 100,000 of them, 1.7 MB).
+// definitions. It is quadratic in n: goldmark's transformer copies the
+// paragraph's remaining lines after each definition it takes (100,000 of
+// them, 1.7 MB, took 23 s; see docs/security.md for why it is left).
 func BenchmarkLinkRefsParagraph(b *testing.B) {
-	for _, n := range []int{10000, 100000} {
+	for _, n := range []int{2000, 20000} {
 		var sb strings.Builder
 		sb.WriteString("# L\n\n")
 		for i := range n {

@@ -59,70 +59,10 @@ func (linkRefs) Transform(node *ast.Paragraph, reader text.Reader, pc parser.Con
 	lines, src := node.Lines(), reader.Source()
 	for i := 0; i < lines.Len(); i++ {
 		if seg := lines.At(i); bytes.IndexByte(src[seg.Start:seg.Stop], '[') >= 0 {
-			if lines.Len() <= linkRefChunk {
-				parser.LinkReferenceParagraphTransformer.Transform(node, reader, pc)
-			} else {
-				transformInChunks(node, reader, pc)
-			}
+			parser.LinkReferenceParagraphTransformer.Transform(node, reader, pc)
 			return
 		}
 	}
-}
-
-// linkRefChunk is the most lines of a paragraph goldmark's transformer is
-// handed at once: it copies the paragraph's remaining lines after each
-// definition it takes, so a paragraph of n definitions cost n^2 (100,000
-// of them, 1.7 MB, took 23 s). A variable: a test sets it small.
-var linkRefChunk = 64
-
-// wholeLinkRef is a line that is one whole link reference definition: a
-// label of one line, a destination, and a title that closes on the line;
-// opensLabel a line that may open the next.
-var (
-	wholeLinkRef = lazyRE.New(`^ {0,3}\[[^\[\]\n]+\]:[ \t]*(?:<[^<>\n]*>|[^\s<"'()]\S*)(?:[ \t]+(?:"[^"\n]*"|'[^'\n]*'|\([^()\n]*\)))?[ \t]*\r?\n?$`)
-	opensLabel   = lazyRE.New(`^ {0,3}\[`)
-)
-
-// transformInChunks runs goldmark's transformer over a long paragraph's
-// lines a chunk at a time, each a paragraph of its own placed before node:
-// while a chunk is all definitions the next one follows; the first that
-// is not leaves its lines, and the rest of node's, as node's.
-func transformInChunks(node *ast.Paragraph, reader text.Reader, pc parser.Context) {
-	lines, src := node.Lines(), reader.Source()
-	parent := node.Parent()
-	// A chunk ends between a line that is a whole definition and one
-	// that opens a label: no definition runs on past the first (a
-	// destination, or a title, on the next line would be no "[").
-	cut := func(i int) bool {
-		prev, next := lines.At(i-1), lines.At(i)
-		return wholeLinkRef.Match(src[prev.Start:prev.Stop]) && opensLabel.Match(src[next.Start:next.Stop])
-	}
-	for from := 0; from < lines.Len(); {
-		to := min(from+linkRefChunk, lines.Len())
-		for to < lines.Len() && !cut(to) {
-			to++
-		}
-		chunk := ast.NewParagraph()
-		var part text.Segments
-		part.AppendAll(lines.Sliced(from, to))
-		chunk.SetLines(&part)
-		chunk.SetBlankPreviousLines(from == 0 && node.HasBlankPreviousLines())
-		parent.InsertBefore(parent, node, chunk)
-		parser.LinkReferenceParagraphTransformer.Transform(chunk, reader, pc)
-		if chunk.Parent() != nil {
-			// Definitions end in this chunk: what is left of it, and the
-			// lines after it, are node's paragraph.
-			rest := chunk.Lines().Sliced(0, chunk.Lines().Len())
-			rest = append(rest, lines.Sliced(to, lines.Len())...)
-			parent.RemoveChild(parent, chunk)
-			var kept text.Segments
-			kept.AppendAll(rest)
-			node.SetLines(&kept)
-			return
-		}
-		from = to
-	}
-	parent.RemoveChild(parent, node) // all definitions
 }
 
 var workIDPattern = lazyRE.New(`\bCTO-WORK-\d+\b`)
