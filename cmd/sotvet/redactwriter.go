@@ -37,6 +37,17 @@ func (r *redactedLines) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
+// redactWith has w, when it is sotvet's standard error, redact with red, a
+// scanner the command built already (scan's), rather than build another:
+// a scanner's tables are ~8 MB.
+func redactWith(w io.Writer, red func([]byte) []byte) {
+	if r, ok := w.(*redactedLines); ok {
+		r.mu.Lock()
+		r.red = red
+		r.mu.Unlock()
+	}
+}
+
 // Flush writes what is left of a line.
 func (r *redactedLines) Flush() error {
 	r.mu.Lock()

@@ -94,6 +94,7 @@ func cmdScan(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "sotvet scan: %v\n", err)
 		return exitError
 	}
+	redactWith(stderr, sc.Redact)
 	// A directory with its own .gitleaksignore has its own scanner: its
 	// entries allow findings in its files only.
 	scanners := map[string]*secrets.Scanner{}
