@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"go/token"
 	"iter"
+	"slices"
 	"strings"
 	"sync"
 	"unicode/utf8"
@@ -41,28 +42,23 @@ var mdParser = sync.OnceValue(func() parser.Parser { return newMDParser(gfm.Lean
 func newMDParser(table goldmark.Extender) parser.Parser {
 	p := parser.NewParser(
 		parser.WithBlockParsers(parser.DefaultBlockParsers()...),
-		parser.WithInlineParsers(parser.DefaultInlineParsers()...),
+		parser.WithInlineParsers(inlineParsers()...),
 		parser.WithParagraphTransformers(util.Prioritized(linkRefs{}, 100)),
 	)
 	return goldmark.New(goldmark.WithParser(p), goldmark.WithExtensions(table, gfm.Strikethrough, gfm.TaskList)).Parser()
 }
 
-// linkRefs is goldmark's LinkReferenceParagraphTransformer, at its
-// priority, for the paragraphs that hold a '['. A link reference
-// definition opens with one, and the transformer gives up on a paragraph
-// at the first line that is not a definition: on a paragraph without a
-// '[' it changes nothing, and it would allocate a reader for it (a
-// twentieth of a large workspace's garbage).
-type linkRefs struct{}
-
-func (linkRefs) Transform(node *ast.Paragraph, reader text.Reader, pc parser.Context) {
-	lines, src := node.Lines(), reader.Source()
-	for i := 0; i < lines.Len(); i++ {
-		if seg := lines.At(i); bytes.IndexByte(src[seg.Start:seg.Stop], '[') >= 0 {
-			parser.LinkReferenceParagraphTransformer.Transform(node, reader, pc)
-			return
+// inlineParsers is goldmark's default inline parsers, its link parser
+// handed a reader that finds a line in time logarithmic in the block's
+// lines (linkParser).
+func inlineParsers() []util.PrioritizedValue {
+	ps := parser.DefaultInlineParsers()
+	for i, p := range ps {
+		if ip, ok := p.Value.(parser.InlineParser); ok && slices.Contains(ip.Trigger(), ']') {
+			ps[i].Value = linkParser{inner: ip}
 		}
 	}
+	return ps
 }
 
 var workIDPattern = lazyRE.New(`\bCTO-WORK-\d+\b`)
