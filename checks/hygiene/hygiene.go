@@ -212,22 +212,30 @@ func finalNewline(out *findings, f *sotparse.File, content []byte) {
 	for eol < len(content) && content[eol] != '\n' && content[eol] != '\r' {
 		eol++
 	}
-	switch rest := string(content[eol:]); rest {
-	case "\n", "\r\n":
-		return
-	case "":
+	rest := string(content[eol:])
+	if rest == "" {
 		report(out, f, eol, eol, "final-newline", "file does not end with a newline (MD047)", "add a newline", eol, eol, "\n")
-	default:
-		nl := "\n"
-		if strings.HasPrefix(rest, "\r\n") {
-			nl = "\r\n"
-		}
-		n := strings.Count(rest, "\n") - 1
-		line := eol + len(nl)
-		report(out, f, line, len(content), "final-newline",
-			fmt.Sprintf("file ends with %d blank line%s; end it with a single newline (MD047)", n, plural(n)),
-			"delete the blank lines at the end", line, len(content), "")
+		return
 	}
+	// The line breaks after the last text: "\n", "\r\n", or a lone "\r"
+	// (a file of classic Mac OS line endings ends with one).
+	nl := rest[:1]
+	if strings.HasPrefix(rest, "\r\n") {
+		nl = "\r\n"
+	}
+	n := lineBreaks(rest) - 1
+	if n == 0 {
+		return
+	}
+	line := eol + len(nl)
+	report(out, f, line, len(content), "final-newline",
+		fmt.Sprintf("file ends with %d blank line%s; end it with a single newline (MD047)", n, plural(n)),
+		"delete the blank lines at the end", line, len(content), "")
+}
+
+// lineBreaks counts the line breaks of s, "\r\n" as one.
+func lineBreaks(s string) int {
+	return strings.Count(s, "\n") + strings.Count(s, "\r") - strings.Count(s, "\r\n")
 }
 
 // blank reports whether s is all white space. Most lines start with

@@ -97,6 +97,46 @@ func TestCRLF(t *testing.T) {
 	}
 }
 
+// TestFinalLineBreaks checks final-newline on the line breaks a file may
+// end with: one of any kind is enough (a lone CR is classic Mac OS's), and
+// the fix keeps the first.
+func TestFinalLineBreaks(t *testing.T) {
+	for _, c := range []struct{ end, msg, fixed string }{
+		{"\n", "", ""},
+		{"\r\n", "", ""},
+		{"\r", "", ""},
+		{"", "file does not end with a newline (MD047)", "\n"},
+		{"\r\r", "file ends with 1 blank line; end it with a single newline (MD047)", "\r"},
+		{"\n \n\n", "file ends with 2 blank lines; end it with a single newline (MD047)", "\n"},
+		{"\r\n\r\n", "file ends with 1 blank line; end it with a single newline (MD047)", "\r\n"},
+	} {
+		body := "---\nname: cto-end\n---\n\n# End\n\nText."
+		dir := t.TempDir()
+		checktest.WriteFiles(t, dir, map[string]string{".sot/03-PROTOCOLS/CTO-END.md": body + c.end})
+		res, ws := checktest.Result(t, dir, hygiene.Analyzer)
+		var msgs []string
+		for _, f := range res.Findings {
+			if f.Category == "final-newline" {
+				msgs = append(msgs, f.Message)
+			}
+		}
+		if c.msg == "" {
+			if len(msgs) != 0 {
+				t.Errorf("ending %q: %q", c.end, msgs)
+			}
+			continue
+		}
+		if len(msgs) != 1 || msgs[0] != c.msg {
+			t.Errorf("ending %q: %q, want %q", c.end, msgs, c.msg)
+			continue
+		}
+		out, _ := checks.ApplyFixes(ws, res.Findings, false)
+		if got := string(out[".sot/03-PROTOCOLS/CTO-END.md"]); got != body+c.fixed {
+			t.Errorf("ending %q fixed to %q, want %q", c.end, got, body+c.fixed)
+		}
+	}
+}
+
 // TestBlank checks blank's first-byte shortcut against strings.TrimSpace,
 // Unicode spaces included.
 func TestBlank(t *testing.T) {

@@ -113,7 +113,14 @@ func appendAnnotation(b []byte, f *checks.Finding, sev checks.Severity, tool str
 type escapes [256]string
 
 // Workflow command data escapes '%' and line breaks; a property also ':' and ','.
+// The other control bytes but a tab are written as the runner writes '%'
+// (which it does not decode, so they show as "%1B"): a file's name or a
+// quoted line must not move the log's cursor or recolour its text.
 var dataEscapes, propertyEscapes = func() (data, prop escapes) {
+	for c := range 0x20 {
+		data[c] = fmt.Sprintf("%%%02X", c)
+	}
+	data['\t'], data[0x7f] = "", "%7F"
 	data['%'], data['\r'], data['\n'] = "%25", "%0D", "%0A"
 	prop = data
 	prop[':'], prop[','] = "%3A", "%2C"

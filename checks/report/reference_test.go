@@ -374,9 +374,20 @@ func refWriteSARIFPhysical(j *jsonWriter, uri, base string, rg region) {
 // command data in plain lines too, so no message can start a line of its own
 // that the runner would read as a command.
 var (
-	dataEscaper     = strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A")
-	propertyEscaper = strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A", ":", "%3A", ",", "%2C")
+	dataEscaper     = strings.NewReplacer(append(controlEscapes(), "%", "%25")...)
+	propertyEscaper = strings.NewReplacer(append(controlEscapes(), "%", "%25", ":", "%3A", ",", "%2C")...)
 )
+
+// controlEscapes are the control bytes but a tab, each as %XX.
+func controlEscapes() []string {
+	var r []string
+	for c := range 0x20 {
+		if c != '\t' {
+			r = append(r, string(rune(c)), fmt.Sprintf("%%%02X", c))
+		}
+	}
+	return append(r, "\x7f", "%7F")
+}
 
 func refWriteGitHub(buf *bufio.Writer, res *checks.Result, opt Options) {
 	limit := opt.MaxAnnotations

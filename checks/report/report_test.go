@@ -406,6 +406,14 @@ func TestGitHubEscaping(t *testing.T) {
 	if n := strings.Count(out, "\n"); n != 3 {
 		t.Errorf("two findings and a summary took %d lines:\n%s", n, out)
 	}
+	// Control bytes of a name or a message (a terminal's escapes) are
+	// shown as %XX; a tab is kept.
+	f = checks.Finding{Check: "c", Severity: checks.SeverityError, File: "a\x1b[2Kb.md", Line: 1, Message: "x\x1b[31m\tred\x07\x7f"}
+	out = string(render(t, "github", &checks.Result{Findings: []checks.Finding{f}}, Options{}))
+	want = "::error file=a%1B[2Kb.md,line=1,col=1,endLine=1,endColumn=1,title=sotvet c::x%1B[31m\tred%07%7F\n"
+	if first, _, _ := strings.Cut(out, "sotvet: 1 findings"); first != want {
+		t.Errorf("got  %q\nwant %q", first, want)
+	}
 }
 
 type junitDoc struct {

@@ -143,8 +143,9 @@ func cmdCheck(args []string, stdout, stderr io.Writer) int {
 		return exitError
 	}
 	cf.git = probeGit(root, cf.noGit)
-	if cf.failOn != "" && checks.Severity(cf.failOn).Rank() == 0 {
-		fmt.Fprintf(stderr, "sotvet: -fail-on %q: want error or warning\n", cf.failOn)
+	// Not note: a note is advice, and never fails a run.
+	if cf.failOn != "" && checks.Severity(cf.failOn).Rank() < checks.SeverityWarning.Rank() {
+		fmt.Fprintf(stderr, "sotvet: --fail-on %q: want error or warning\n", cf.failOn)
 		return exitError
 	}
 	if !contains(report.Formats, cf.format) {
@@ -492,6 +493,9 @@ func parseArgs(flags *flag.FlagSet, args []string) ([]string, int, bool) {
 	flags.Usage = func() {}
 	flags.SetOutput(io.Discard)
 	pos, err := parseInterleaved(flags, args)
+	if err == nil {
+		err = negativeCap(flags)
+	}
 	flags.Usage = usage
 	flags.SetOutput(out)
 	switch {
@@ -507,6 +511,18 @@ func parseArgs(flags *flag.FlagSet, args []string) ([]string, int, bool) {
 		return nil, exitError, false
 	}
 	return pos, 0, true
+}
+
+// negativeCap refuses a findings cap given below zero. check and summary
+// take -1 for a cap not given (the configuration's or the default then
+// applies), so a negative one would be read as no flag at all.
+func negativeCap(flags *flag.FlagSet) (err error) {
+	flags.Visit(func(f *flag.Flag) {
+		if (f.Name == "max-findings" || f.Name == "max-findings-per-file") && strings.HasPrefix(f.Value.String(), "-") {
+			err = fmt.Errorf("--%s %s: want a number of findings (0: no cap)", f.Name, f.Value)
+		}
+	})
+	return err
 }
 
 // parseInterleaved parses flags that may follow the positional arguments
