@@ -46,7 +46,10 @@ func TestWriteRegexp(t *testing.T) {
 	}
 	t.Parallel() // see "Parallel tests" in follow_test.go
 	srcs := []string{`(?m)^a$|\Ab\z(?s:.)x.`, `(?U)a+b*?c{2,5}d{3}e{1,}`, `[^\n\x00-\x1f"'\x60\\-]+ \x{D800}`, `(?i:ß)\B[[:^alpha:]]`}
-	for _, r := range DefaultRules() {
+	for i, r := range DefaultRules() {
+		if sampledSweeps() && i%2 == 1 {
+			continue // half the rules in a contributor's run; CI prints all
+		}
 		switch {
 		case r.lazy != nil:
 			srcs = append(srcs, r.lazy.src)
