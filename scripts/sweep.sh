@@ -22,7 +22,8 @@
 #   SOTVET_BIN a sotvet binary to measure instead of building ./cmd/sotvet
 #
 # Each shape's size is its unit: documents for most, megabytes for bigdoc,
-# items for items, remains, workboard, annotated, chains and fanin. Times under 150 ms are
+# items for items, remains, workboard, annotated, chains and fanin, definitions
+# for linkrefs. Times under 150 ms are
 # dominated by start-up; their exponents are printed but not flagged.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -44,7 +45,7 @@ declare -A sizes=(
 	[nesting]="1000 10000" [mesh]="1000 10000" [longlines]="4 16"
 	[bigdoc]="1 10" [items]="1000 10000" [remains]="1000 10000"
 	[workboard]="5000 50000" [annotated]="5000 50000" [chains]="5000 50000" [distinct]="1000 10000"
-	[fanin]="5000 50000"
+	[fanin]="5000 50000" [linkrefs]="10000 100000"
 	# written by someone who had not read the code (scripts/shapes/*.py)
 	[hub]="1000 10000" [graph]="1000 10000"
 )
@@ -53,9 +54,10 @@ if ((BIG)); then
 	sizes[bigdoc]+=" 50"
 	sizes[items]+=" 100000"
 	sizes[remains]+=" 100000"
+	sizes[linkrefs]+=" 1000000"
 fi
 shapes=("$@")
-((${#shapes[@]})) || shapes=(default adoption findings tiny deeprefs manyids nesting mesh longlines bigdoc items remains workboard annotated chains distinct fanin hub graph)
+((${#shapes[@]})) || shapes=(default adoption findings tiny deeprefs manyids nesting mesh longlines bigdoc items remains workboard annotated chains distinct fanin linkrefs hub graph)
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/sotvet-sweep.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT

@@ -42,7 +42,10 @@ import (
 //     in a flow sequence on one line, with one ISSUES document per 1,000
 //     items (a probe of round twenty's blind shapes: every item's column
 //     counted from the line's start cost the square of the line).
-var Shapes = []string{"adoption", "findings", "bigdoc", "workboard", "tiny", "deeprefs", "remains", "items", "manyids", "longlines", "nesting", "mesh", "chains", "distinct", "fanin", "annotated"}
+//   - linkrefs: one document of n link reference definitions in one
+//     paragraph, then a paragraph of n lines each citing one of them (goldmark
+//     took both in time quadratic in the paragraph's lines, round 46).
+var Shapes = []string{"adoption", "findings", "bigdoc", "workboard", "tiny", "deeprefs", "remains", "items", "manyids", "longlines", "nesting", "mesh", "chains", "distinct", "fanin", "annotated", "linkrefs"}
 
 // WriteShape writes the named shape of size n into dir (which must be absent
 // or empty unless opt.Force), deterministically from seed. The shape
@@ -89,6 +92,8 @@ func WriteShape(dir, shape string, n int, seed int64, opt Options) error {
 		files = func(emit func(string, string)) { distinct(emit, n) }
 	case "fanin":
 		files = func(emit func(string, string)) { fanIn(emit, n) }
+	case "linkrefs":
+		files = func(emit func(string, string)) { linkRefs(emit, n) }
 	default:
 		return fmt.Errorf("gencorpus: unknown shape %q (have default, %s)", shape, strings.Join(Shapes, ", "))
 	}
@@ -431,6 +436,24 @@ func longLines(emit func(string, string), n int, rng func(int) *rand.Rand) {
 		emit(fmt.Sprintf(".sot/long/LONG-%05d-PRD.md", i), b.String())
 	}
 	emit("sotvet.yaml", "max-file-size: 16777216\n")
+}
+
+// linkRefs: one document of n link reference definitions with no blank
+// line between them, then one paragraph of n lines, each citing one.
+func linkRefs(emit func(string, string), n int) {
+	var b strings.Builder
+	legacyFrontmatter(&b, "linkrefs", "draft")
+	b.WriteString("# Link references\n\n" + Disclaimer + "\n\n")
+	for i := range n {
+		fmt.Fprintf(&b, "[ref-%d]: .sot/linkrefs/page-%d.md \"Page %d\"\n", i, i%97, i)
+	}
+	b.WriteString("\n")
+	for i := range n {
+		fmt.Fprintf(&b, "Item CTO-WORK-%06d is described in [page %d][ref-%d] and [the index](#link-references).\n", i, i, (i*7919)%n)
+	}
+	p := ".sot/linkrefs/LINKREFS-PRD.md"
+	emit(p, b.String())
+	emit("sotvet.yaml", fmt.Sprintf("max-file-size: %d\n", b.Len()+1<<20))
 }
 
 // nesting: n documents of lists and block quotes nested 100 deep, each
