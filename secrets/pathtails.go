@@ -150,6 +150,9 @@ func (cr *compiledRule) pathMatches(path string) bool {
 	if cr.Path == nil {
 		return true
 	}
+	if cr.Path == proseFiles {
+		return isProseFile(path)
+	}
 	// a path with a line break may end a line of a POSIX Path ($ ends a
 	// line there, the tails were read with $ ending the text)
 	if cr.pathTails != nil && !endsWithFold(path, cr.pathTails) && strings.IndexByte(path, '\n') < 0 {

@@ -148,3 +148,22 @@ func TestPathTailsPOSIX(t *testing.T) {
 		}
 	}
 }
+
+// TestIsProseFileSame holds isProseFile to proseFiles on the extensions
+// in any case, near misses, names without an extension, line breaks, and
+// paths of random pieces with non-ASCII bytes that fold to ASCII letters.
+func TestIsProseFileSame(t *testing.T) {
+	pieces := []string{"", "/", ".", "a", "dir/", "README", ".md", ".MD", ".mKd", ".m\u212ad", ".textile", ".Textile", ".asciidoc", ".a\u017fciidoc",
+		".txt", ".txtx", ".md.bak", ".env", ".org", ".wiki", ".mdown", ".rst", ".adoc", ".mdx", "x.", "\n", ".md\n", "é", "\xff", "..", "a.b/", "notes"}
+	rng := rand.New(rand.NewPCG(3, 9))
+	for range 50000 {
+		var b strings.Builder
+		for range 1 + rng.IntN(5) {
+			b.WriteString(pieces[rng.IntN(len(pieces))])
+		}
+		p := b.String()
+		if got, want := isProseFile(p), proseFiles.MatchString(p); got != want {
+			t.Fatalf("isProseFile(%q) = %v, proseFiles says %v", p, got, want)
+		}
+	}
+}
