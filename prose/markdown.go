@@ -9,11 +9,12 @@ import (
 	"unicode/utf8"
 
 	"github.com/svrnty/sotvet/sotparse"
-	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/extension"
 	east "github.com/yuin/goldmark/extension/ast"
+	"github.com/yuin/goldmark/parser"
 	"github.com/yuin/goldmark/text"
+	"github.com/yuin/goldmark/util"
 	"go.yaml.in/yaml/v4"
 )
 
@@ -35,9 +36,26 @@ var blockScopes = map[string]bool{
 }
 
 // markdown is the parser of a document prose cannot take sotparse's tree
-// of, built on first use: not by every sotvet process as it starts.
-var markdown = sync.OnceValue(func() goldmark.Markdown {
-	return goldmark.New(goldmark.WithExtensions(extension.GFM, extension.Footnote))
+// of, built on first use: not by every sotvet process as it starts. It is
+// goldmark's parser with its GFM and footnote extensions, as
+// goldmark.New(goldmark.WithExtensions(extension.GFM, extension.Footnote))
+// builds it (TestMarkdownAsGoldmark), its parsers at the extensions'
+// priorities, and its inline parsers charged to the document's allowance
+// of work as sotparse's are (sotparse.ChargedInlineParsers): goldmark's
+// link parser is quadratic on some shapes (an 80 KB line of "[a](b" took
+// 4 s).
+var markdown = sync.OnceValue(func() parser.Parser {
+	inline := append(parser.DefaultInlineParsers(),
+		util.Prioritized(extension.NewStrikethroughParser(), 500),
+		util.Prioritized(extension.NewLinkifyParser(), 999),
+		util.Prioritized(extension.NewTaskCheckBoxParser(), 0),
+		util.Prioritized(extension.NewFootnoteParser(), 101))
+	return parser.NewParser(
+		parser.WithBlockParsers(append(parser.DefaultBlockParsers(), util.Prioritized(extension.NewFootnoteBlockParser(), 999))...),
+		parser.WithInlineParsers(sotparse.ChargedInlineParsers(inline)...),
+		parser.WithParagraphTransformers(append(parser.DefaultParagraphTransformers(), util.Prioritized(extension.NewTableParagraphTransformer(), 200))...),
+		parser.WithASTTransformers(util.Prioritized(extension.NewTableASTTransformer(), 0), util.Prioritized(extension.NewFootnoteASTTransformer(), 999)),
+	)
 })
 
 // Blocks splits a markdown file into the blocks of prose Vale scopes. Front
@@ -66,7 +84,7 @@ func appendBlocks(out []Block, src []byte, tree ast.Node, base int) []Block {
 	if tree != nil && reusable(src, body, base, tree) {
 		doc, body, bt.base = tree, src[base:], base
 	} else {
-		doc = markdown().Parser().Parse(text.NewReader(body))
+		doc = markdown().Parse(text.NewReader(body), parser.WithContext(sotparse.InlineWorkContext(len(body))))
 	}
 	var walk func(n ast.Node, scope string)
 	walk = func(n ast.Node, scope string) {

@@ -24,6 +24,15 @@ import (
 func sameAsDefaultParser(t *testing.T, reference parser.Parser, name string, src []byte) {
 	t.Helper()
 	gotCtx, wantCtx := parser.NewContext(), parser.NewContext()
+	// with a document's allowance of inline work, which the parsers
+	// charge and stay transparent under (inlinework.go)
+	work := newInlineWork(len(src))
+	gotCtx.Set(inlineWorkKey, work)
+	defer func() {
+		if work.over {
+			t.Fatalf("%s: %q spent its inline work allowance", name, src)
+		}
+	}()
 	got := dumpMarkdown(fullTableParser().Parse(text.NewReader(src), parser.WithContext(gotCtx)), src, gotCtx)
 	want := dumpMarkdown(reference.Parse(text.NewReader(src), parser.WithContext(wantCtx)), src, wantCtx)
 	if got != want {

@@ -45,17 +45,25 @@ func newMDParser(table goldmark.Extender) parser.Parser {
 		parser.WithInlineParsers(inlineParsers()...),
 		parser.WithParagraphTransformers(util.Prioritized(linkRefs{}, 100)),
 	)
-	return goldmark.New(goldmark.WithParser(p), goldmark.WithExtensions(table, gfm.Strikethrough, gfm.TaskList)).Parser()
+	return goldmark.New(goldmark.WithParser(p), goldmark.WithExtensions(table, gfm.TaskList)).Parser()
 }
 
-// inlineParsers is goldmark's default inline parsers, its link parser
-// handed a reader that finds a line in time logarithmic in the block's
-// lines (linkParser).
+// inlineParsers is goldmark's default inline parsers and the
+// strikethrough parser, its link parser charged to the document's
+// allowance (ChargedInlineParsers).
 func inlineParsers() []util.PrioritizedValue {
-	ps := parser.DefaultInlineParsers()
+	return ChargedInlineParsers(append(parser.DefaultInlineParsers(), util.Prioritized(gfm.StrikethroughParser, gfm.StrikethroughPriority)))
+}
+
+// ChargedInlineParsers returns ps with goldmark's link parser handed a
+// reader that finds a line in time logarithmic in the block's lines
+// (linkParser), and charged to the document's allowance of inline work
+// (inlinework.go) where the parse's context holds one
+// (InlineWorkContext). For prose's parser too.
+func ChargedInlineParsers(ps []util.PrioritizedValue) []util.PrioritizedValue {
 	for i, p := range ps {
 		if ip, ok := p.Value.(parser.InlineParser); ok && slices.Contains(ip.Trigger(), ']') {
-			ps[i].Value = linkParser{inner: ip}
+			ps[i].Value = linkWork{inner: linkParser{inner: ip}}
 		}
 	}
 	return ps
@@ -144,7 +152,14 @@ func parseDocWith(p parser.Parser, f *File, report func(check string, pos, end t
 		report("syntax", p, p, nestingMessage(len(deep)))
 	}
 	x := &extractor{d: d, f: f, src: body, base: s.BodyStart, bb: bb, section: -1, slabs: slabs, refs: refs, facts: factsBuilder{texts: refs.texts}}
-	root := p.Parse(text.NewReader(body), parser.WithContext(parser.NewContext()))
+	pc := parser.NewContext()
+	work := newInlineWork(len(body))
+	pc.Set(inlineWorkKey, work)
+	root := p.Parse(text.NewReader(body), parser.WithContext(pc))
+	if work.over {
+		p := f.Pos(s.BodyStart + work.at)
+		report("syntax", p, p, inlineWorkMessage())
+	}
 	x.walk(root, 0)
 	x.flushBlockers()
 	d.Facts = x.facts.facts(slabs)

@@ -46,8 +46,15 @@ var LeanTable goldmark.Extender = extender{
 
 // Strikethrough parses ~~text~~.
 var Strikethrough goldmark.Extender = extender{
-	parser.WithInlineParsers(util.Prioritized(strikethroughParser{}, 500)),
+	parser.WithInlineParsers(util.Prioritized(StrikethroughParser, StrikethroughPriority)),
 }
+
+// StrikethroughParser is Strikethrough's inline parser, added at
+// StrikethroughPriority, for a parser that wraps it.
+var StrikethroughParser parser.InlineParser = strikethroughParser{}
+
+// StrikethroughPriority is goldmark's for its strikethrough parser.
+const StrikethroughPriority = 500
 
 // TaskList parses the [ ] and [x] boxes that open list items.
 var TaskList goldmark.Extender = extender{

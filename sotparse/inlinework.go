@@ -1,0 +1,167 @@
+package sotparse
+
+import (
+	"fmt"
+
+	"github.com/yuin/goldmark/ast"
+	"github.com/yuin/goldmark/parser"
+	"github.com/yuin/goldmark/text"
+)
+
+// goldmark's link parser costs more than linear time on some shapes
+// (cmark's pathological tests, pathologicalInlines): it reads a
+// destination to the end of the line at every "](" whose link does not
+// close, and copies a label's text at every "]" that closes it, however
+// far its "[" (an 80 KB line of "[a](b" took 4 s). The link parser is
+// charged to a document's inlineWork with what goldmark reads for the
+// bracket it parses; once the document's allowance is spent, the links
+// after it are read as text, as nesting past MaxNesting is, and the
+// document gets a syntax finding. The 2,645 markdown documents of Go's
+// module cache and this machine's packages use at most 4 % of theirs.
+//
+// Not bounded: goldmark's ProcessDelimiters, which looks for each
+// emphasis closer's opener back through every delimiter of its paragraph
+// still open (a 256 KB paragraph of "*a_ " took 56 s). No bound read off
+// the delimiters as they are pushed holds both a long paragraph of
+// ordinary emphasis and an attack whose openers are taken before the
+// closers that skip past them; what would is a reader of delimiters that
+// keeps cmark's "openers bottom" (docs/scaling.md, "Known cliffs").
+const (
+	inlineWorkFloor   = 1 << 20
+	inlineWorkPerByte = 16
+)
+
+// inlineWork is one document's allowance of inline parsing work.
+type inlineWork struct {
+	limit, done int64
+	over        bool
+	at          int // the body offset of the markup read as text first
+
+	block    ast.Node // the block whose brackets are counted
+	brackets []int    // offsets of block's open link labels
+}
+
+var inlineWorkKey = parser.NewContextKey()
+
+func newInlineWork(bodyLen int) *inlineWork {
+	return &inlineWork{limit: inlineWorkFloor + inlineWorkPerByte*int64(bodyLen)}
+}
+
+// inBlock resets the labels at the first bracket of another block:
+// goldmark clears its labels when it closes a block.
+func (w *inlineWork) inBlock(b ast.Node) {
+	if b != w.block {
+		w.block, w.brackets = b, w.brackets[:0]
+	}
+}
+
+// charge adds n to the work done, and reports whether it stays within the
+// allowance; at is where the markup being charged starts.
+func (w *inlineWork) charge(n int64, at int) bool {
+	w.done += n
+	if w.done > w.limit && !w.over {
+		w.over, w.at = true, at
+	}
+	return !w.over
+}
+
+// InlineWorkContext returns a parse context holding the allowance of
+// inline work of a document of n bytes, for a parser whose inline parsers
+// are ChargedInlineParsers.
+func InlineWorkContext(n int) parser.Context {
+	pc := parser.NewContext()
+	pc.Set(inlineWorkKey, newInlineWork(n))
+	return pc
+}
+
+// inlineWorkOf is the context's allowance, nil where the parse was not
+// given one (the tests' parsers).
+func inlineWorkOf(pc parser.Context) *inlineWork {
+	w, _ := pc.Get(inlineWorkKey).(*inlineWork)
+	return w
+}
+
+// linkWork is the link parser (linkParser), charged at each "]" for the
+// label it closes, whose text goldmark copies, and where a "(" follows for
+// the bytes goldmark reads for the destination (destinationWork).
+type linkWork struct{ inner parser.InlineParser }
+
+func (p linkWork) Trigger() []byte { return p.inner.Trigger() }
+
+func (p linkWork) Parse(parent ast.Node, block text.Reader, pc parser.Context) ast.Node {
+	w := inlineWorkOf(pc)
+	if w == nil {
+		return p.inner.Parse(parent, block, pc)
+	}
+	if w.over {
+		return nil
+	}
+	w.inBlock(parent)
+	line, seg := block.PeekLine()
+	if len(line) == 0 {
+		return p.inner.Parse(parent, block, pc)
+	}
+	closing := line[0] == ']'
+	cost := int64(1)
+	if closing && len(w.brackets) > 0 {
+		cost += int64(seg.Start - w.brackets[len(w.brackets)-1])
+	}
+	if closing && len(line) > 1 && line[1] == '(' {
+		cost += destinationWork(line[2:], w.limit-w.done)
+	}
+	if !w.charge(cost, seg.Start) {
+		return nil
+	}
+	n := p.inner.Parse(parent, block, pc)
+	switch {
+	case closing && len(w.brackets) > 0:
+		// "]" settles the last label open, as a link or as text
+		w.brackets = w.brackets[:len(w.brackets)-1]
+	case !closing && n != nil:
+		w.brackets = append(w.brackets, seg.Start)
+	}
+	return n
+}
+
+func (p linkWork) CloseBlock(parent ast.Node, block text.Reader, pc parser.Context) {
+	p.inner.(parser.CloseBlocker).CloseBlock(parent, block, pc)
+}
+
+// destinationWork is how many bytes of line goldmark's parseLinkDestination
+// reads for the destination at its start: to a '>' after a '<', else to a
+// blank or a ')' that closes no '(' (a backslash escapes the byte after
+// it), or to the line's end; counted up to most (what the allowance has
+// left), so that the count is not itself the square of the line.
+func destinationWork(line []byte, most int64) int64 {
+	i := 0
+	for i < len(line) && (line[i] == ' ' || line[i] == '\t') {
+		i++
+	}
+	angle := i < len(line) && line[i] == '<'
+	opened := 0
+	for ; i < len(line) && int64(i) <= most; i++ {
+		c := line[i]
+		switch {
+		case c == '\\':
+			i++
+		case angle && c == '>':
+			return int64(i + 1)
+		case angle:
+		case c == ' ' || c == '\t' || c == '\n' || c == '\r':
+			return int64(i + 1)
+		case c == '(':
+			opened++
+		case c == ')':
+			if opened--; opened < 0 {
+				return int64(i + 1)
+			}
+		}
+	}
+	return int64(i + 1)
+}
+
+// inlineWorkMessage is the syntax finding for a document whose inline
+// markup spent its allowance.
+func inlineWorkMessage() string {
+	return fmt.Sprintf("link markup too dense to parse in linear time (over %d steps a byte); from here on links are read as text", inlineWorkPerByte)
+}
