@@ -19,13 +19,8 @@ import (
 // document gets a syntax finding. The 2,645 markdown documents of Go's
 // module cache and this machine's packages use at most 4 % of theirs.
 //
-// Not bounded: goldmark's ProcessDelimiters, which looks for each
-// emphasis closer's opener back through every delimiter of its paragraph
-// still open (a 256 KB paragraph of "*a_ " took 56 s). No bound read off
-// the delimiters as they are pushed holds both a long paragraph of
-// ordinary emphasis and an attack whose openers are taken before the
-// closers that skip past them; what would is a reader of delimiters that
-// keeps cmark's "openers bottom" (docs/scaling.md, "Known cliffs").
+// Emphasis is not charged: sotparse matches delimiters itself in linear
+// time (delimiters.go).
 const (
 	inlineWorkFloor   = 1 << 20
 	inlineWorkPerByte = 16
@@ -36,23 +31,12 @@ type inlineWork struct {
 	limit, done int64
 	over        bool
 	at          int // the body offset of the markup read as text first
-
-	block    ast.Node // the block whose brackets are counted
-	brackets []int    // offsets of block's open link labels
 }
 
 var inlineWorkKey = parser.NewContextKey()
 
 func newInlineWork(bodyLen int) *inlineWork {
 	return &inlineWork{limit: inlineWorkFloor + inlineWorkPerByte*int64(bodyLen)}
-}
-
-// inBlock resets the labels at the first bracket of another block:
-// goldmark clears its labels when it closes a block.
-func (w *inlineWork) inBlock(b ast.Node) {
-	if b != w.block {
-		w.block, w.brackets = b, w.brackets[:0]
-	}
 }
 
 // charge adds n to the work done, and reports whether it stays within the
@@ -81,49 +65,64 @@ func inlineWorkOf(pc parser.Context) *inlineWork {
 	return w
 }
 
-// linkWork is the link parser (linkParser), charged at each "]" for the
-// label it closes, whose text goldmark copies, and where a "(" follows for
-// the bytes goldmark reads for the destination (destinationWork).
+// linkWork is the link parser (linkParser), charged, where the context
+// holds an allowance, at each "]" for the label it closes, whose text
+// goldmark copies, and where a "(" follows for the bytes goldmark reads
+// for the destination (destinationWork). It also keeps the labels open
+// with the delimiter each opened after (goldmark's "link bottoms"), and
+// processes the block's delimiterList where goldmark would: when a link
+// closes, and before the link parser closes the block.
 type linkWork struct{ inner parser.InlineParser }
 
 func (p linkWork) Trigger() []byte { return p.inner.Trigger() }
 
 func (p linkWork) Parse(parent ast.Node, block text.Reader, pc parser.Context) ast.Node {
-	w := inlineWorkOf(pc)
-	if w == nil {
-		return p.inner.Parse(parent, block, pc)
-	}
-	if w.over {
-		return nil
-	}
-	w.inBlock(parent)
+	l := delimitersOf(pc)
 	line, seg := block.PeekLine()
 	if len(line) == 0 {
 		return p.inner.Parse(parent, block, pc)
 	}
 	closing := line[0] == ']'
-	cost := int64(1)
-	if closing && len(w.brackets) > 0 {
-		cost += int64(seg.Start - w.brackets[len(w.brackets)-1])
+	if w := inlineWorkOf(pc); w != nil {
+		if w.over {
+			return nil
+		}
+		cost := int64(1)
+		if closing && len(l.labels) > 0 {
+			cost += int64(seg.Start - l.labels[len(l.labels)-1].at)
+		}
+		if closing && len(line) > 1 && line[1] == '(' {
+			cost += destinationWork(line[2:], w.limit-w.done)
+		}
+		if !w.charge(cost, seg.Start) {
+			return nil
+		}
 	}
-	if closing && len(line) > 1 && line[1] == '(' {
-		cost += destinationWork(line[2:], w.limit-w.done)
-	}
-	if !w.charge(cost, seg.Start) {
-		return nil
+	var bottom ast.Node
+	if l.last != nil {
+		bottom = l.last // goldmark's pushLinkBottom: its context's last delimiter
 	}
 	n := p.inner.Parse(parent, block, pc)
 	switch {
-	case closing && len(w.brackets) > 0:
-		// "]" settles the last label open, as a link or as text
-		w.brackets = w.brackets[:len(w.brackets)-1]
+	case closing && len(l.labels) > 0:
+		// "]" settles the last label open, as a link or as text, and
+		// goldmark pops its bottom
+		open := l.labels[len(l.labels)-1]
+		l.labels = l.labels[:len(l.labels)-1]
+		switch n.(type) {
+		case *ast.Link, *ast.Image:
+			l.process(open.bottom)
+		}
 	case !closing && n != nil:
-		w.brackets = append(w.brackets, seg.Start)
+		l.labels = append(l.labels, openLabel{seg.Start, bottom})
 	}
 	return n
 }
 
 func (p linkWork) CloseBlock(parent ast.Node, block text.Reader, pc parser.Context) {
+	l := delimitersOf(pc)
+	l.process(nil) // goldmark's ProcessDelimiters(nil) at the block's end
+	l.labels = l.labels[:0]
 	p.inner.(parser.CloseBlocker).CloseBlock(parent, block, pc)
 }
 

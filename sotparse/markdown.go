@@ -62,8 +62,13 @@ func inlineParsers() []util.PrioritizedValue {
 // (InlineWorkContext). For prose's parser too.
 func ChargedInlineParsers(ps []util.PrioritizedValue) []util.PrioritizedValue {
 	for i, p := range ps {
-		if ip, ok := p.Value.(parser.InlineParser); ok && slices.Contains(ip.Trigger(), ']') {
+		ip, ok := p.Value.(parser.InlineParser)
+		switch {
+		case !ok:
+		case slices.Contains(ip.Trigger(), ']'):
 			ps[i].Value = linkWork{inner: linkParser{inner: ip}}
+		case slices.Contains(ip.Trigger(), '*') || slices.Contains(ip.Trigger(), '~'):
+			ps[i].Value = delimiterParser{inner: ip}
 		}
 	}
 	return ps

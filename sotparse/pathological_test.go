@@ -12,19 +12,17 @@ import (
 // pathologicalInlines are the inline shapes of cmark's pathological tests
 // (test/pathological_tests.py in commonmark/cmark, a list nobody here
 // wrote) that goldmark v1.8.7 parses in time growing faster than the
-// input, each of n units in one paragraph. Measured on this package's
-// parser before round 46's allowance (one run each, 4,000 then 16,000
-// units): mismatched emphasis 75 ms -> 2.3 s, openers and closers
-// multiple of 3 77 ms -> 1.6 s, unclosed links 146-263 ms -> 1.9-4.2 s,
-// nested brackets 47 -> 396 ms. The links are now bounded by the
-// document's allowance of inline work; the emphasis is not: goldmark's
-// ProcessDelimiters looks for each closer's opener back through every
-// delimiter before it (no "openers bottom" as cmark keeps; docs/scaling.md,
-// "Known cliffs").
+// input, each of n units in one paragraph, and two more of emphasis.
+// Measured on goldmark's parser (one run each, 4,000 then 16,000 units):
+// mismatched emphasis 75 ms -> 2.3 s, openers and closers multiple of 3
+// 77 ms -> 1.6 s, unclosed links 146-263 ms -> 1.9-4.2 s, nested brackets
+// 47 -> 396 ms. Since round 46 sotparse matches emphasis itself in linear
+// time (delimiters.go), and links past a document's allowance of inline
+// work are read as text (inlinework.go; bounded).
 var pathologicalInlines = []struct {
 	name    string
 	unit    func(n int) string
-	bounded bool // by the allowance of inline work (inlinework.go)
+	bounded bool // spends the allowance of inline work (inlinework.go)
 }{
 	{"mismatched-emphasis", func(n int) string { return strings.Repeat("*a_ ", n) }, false},
 	{"openers-closers-multiple-of-3", func(n int) string { return "a**b" + strings.Repeat("c* ", n) }, false},
@@ -33,6 +31,9 @@ var pathologicalInlines = []struct {
 	{"nested-brackets", func(n int) string { return strings.Repeat("[", n) + "a" + strings.Repeat("]", n) }, true},
 	{"nested-strong-emphasis", func(n int) string { return strings.Repeat("*a **a ", n) + "b" + strings.Repeat(" a** a*", n) }, false},
 	{"link-openers-emphasis-closers", func(n int) string { return strings.Repeat("[ a_", n) }, false},
+	// not cmark's: openers taken before the closers that skip past them
+	{"consumed-openers", func(n int) string { return "*x " + strings.Repeat("_a ", n) + strings.Repeat("*a* * ", n) }, false},
+	{"emphasis-in-links", func(n int) string { return strings.Repeat("[*a_ ", n) + strings.Repeat("](/u) ", n) }, false},
 }
 
 // BenchmarkPathologicalInline parses each of pathologicalInlines at 1,000
