@@ -8,16 +8,17 @@ import (
 	"github.com/yuin/goldmark/text"
 )
 
-// goldmark's link parser costs more than linear time on some shapes
-// (cmark's pathological tests, pathologicalInlines): it reads a
-// destination to the end of the line at every "](" whose link does not
-// close, and copies a label's text at every "]" that closes it, however
-// far its "[" (an 80 KB line of "[a](b" took 4 s). The link parser is
-// charged to a document's inlineWork with what goldmark reads for the
-// bracket it parses; once the document's allowance is spent, the links
-// after it are read as text, as nesting past MaxNesting is, and the
-// document gets a syntax finding. The 2,645 markdown documents of Go's
-// module cache and this machine's packages use at most 4 % of theirs.
+// goldmark's link and code span parsers cost more than linear time on
+// some shapes (cmark's pathological tests, pathologicalInlines): the
+// first reads a destination to the end of the line at every "](" whose
+// link does not close, and copies a label's text at every "]" that closes
+// it, however far its "[" (an 80 KB line of "[a](b" took 4 s); the second
+// reads to the block's end for every run of backticks nothing closes.
+// Both are charged to a document's inlineWork with what goldmark reads;
+// once the document's allowance is spent, links and code spans after it
+// are read as text, as nesting past MaxNesting is, and the document gets
+// a syntax finding. The 2,685 markdown documents of Go's module cache and
+// this machine's packages use at most 4 % of theirs.
 //
 // Emphasis is not charged: sotparse matches delimiters itself in linear
 // time (delimiters.go).
@@ -126,6 +127,38 @@ func (p linkWork) CloseBlock(parent ast.Node, block text.Reader, pc parser.Conte
 	p.inner.(parser.CloseBlocker).CloseBlock(parent, block, pc)
 }
 
+// codeSpanWork is goldmark's code span parser, charged, where the context
+// holds an allowance, with the bytes it read: to the closing run of
+// backticks, or to the block's end where none closes the opening run
+// (cmark's pathological "backticks", runs of 1, 2, ... n backticks, cost
+// it the square of the paragraph: 1.3 MB took 1.1 s).
+type codeSpanWork struct{ inner parser.InlineParser }
+
+func (p codeSpanWork) Trigger() []byte { return p.inner.Trigger() }
+
+func (p codeSpanWork) Parse(parent ast.Node, block text.Reader, pc parser.Context) ast.Node {
+	w := inlineWorkOf(pc)
+	if w == nil {
+		return p.inner.Parse(parent, block, pc)
+	}
+	if w.over {
+		return nil
+	}
+	_, before := block.PeekLine()
+	n := p.inner.Parse(parent, block, pc)
+	read := 0
+	if _, closed := n.(*ast.CodeSpan); closed {
+		_, after := block.PeekLine()
+		read = after.Start - before.Start
+	} else if lines := parent.Lines(); lines.Len() > 0 {
+		// no closing run: goldmark read to the block's end, and the
+		// opening run is text
+		read = lines.At(lines.Len()-1).Stop - before.Start
+	}
+	w.charge(int64(max(read, 1)), before.Start)
+	return n
+}
+
 // destinationWork is how many bytes of line goldmark's parseLinkDestination
 // reads for the destination at its start: to a '>' after a '<', else to a
 // blank or a ')' that closes no '(' (a backslash escapes the byte after
@@ -162,5 +195,5 @@ func destinationWork(line []byte, most int64) int64 {
 // inlineWorkMessage is the syntax finding for a document whose inline
 // markup spent its allowance.
 func inlineWorkMessage() string {
-	return fmt.Sprintf("link markup too dense to parse in linear time (over %d steps a byte); from here on links are read as text", inlineWorkPerByte)
+	return fmt.Sprintf("links and code spans too dense to parse in linear time (over %d steps a byte); from here on they are read as text", inlineWorkPerByte)
 }

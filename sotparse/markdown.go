@@ -57,9 +57,10 @@ func inlineParsers() []util.PrioritizedValue {
 
 // ChargedInlineParsers returns ps with goldmark's link parser handed a
 // reader that finds a line in time logarithmic in the block's lines
-// (linkParser), and charged to the document's allowance of inline work
-// (inlinework.go) where the parse's context holds one
-// (InlineWorkContext). For prose's parser too.
+// (linkParser), it and the code span parser charged to the document's
+// allowance of inline work (inlinework.go) where the parse's context holds
+// one (InlineWorkContext), and the delimiter parsers pushing to
+// sotparse's list (delimiters.go). For prose's parser too.
 func ChargedInlineParsers(ps []util.PrioritizedValue) []util.PrioritizedValue {
 	for i, p := range ps {
 		ip, ok := p.Value.(parser.InlineParser)
@@ -69,6 +70,8 @@ func ChargedInlineParsers(ps []util.PrioritizedValue) []util.PrioritizedValue {
 			ps[i].Value = linkWork{inner: linkParser{inner: ip}}
 		case slices.Contains(ip.Trigger(), '*') || slices.Contains(ip.Trigger(), '~'):
 			ps[i].Value = delimiterParser{inner: ip}
+		case slices.Contains(ip.Trigger(), '`'):
+			ps[i].Value = codeSpanWork{inner: ip}
 		}
 	}
 	return ps
