@@ -42,10 +42,13 @@ import (
 //     in a flow sequence on one line, with one ISSUES document per 1,000
 //     items (a probe of round twenty's blind shapes: every item's column
 //     counted from the line's start cost the square of the line).
+//   - inlines: one document of cmark's pathological inline shapes, each a
+//     paragraph of n units (unclosed links, mismatched emphasis, runs of
+//     backticks...), which goldmark parsed in time quadratic in n.
 //   - linkrefs: one document of n link reference definitions in one
 //     paragraph, then a paragraph of n lines each citing one of them (goldmark
 //     took both in time quadratic in the paragraph's lines, round 46).
-var Shapes = []string{"adoption", "findings", "bigdoc", "workboard", "tiny", "deeprefs", "remains", "items", "manyids", "longlines", "nesting", "mesh", "chains", "distinct", "fanin", "annotated", "linkrefs"}
+var Shapes = []string{"adoption", "findings", "bigdoc", "workboard", "tiny", "deeprefs", "remains", "items", "manyids", "longlines", "nesting", "mesh", "chains", "distinct", "fanin", "annotated", "linkrefs", "inlines"}
 
 // WriteShape writes the named shape of size n into dir (which must be absent
 // or empty unless opt.Force), deterministically from seed. The shape
@@ -94,6 +97,8 @@ func WriteShape(dir, shape string, n int, seed int64, opt Options) error {
 		files = func(emit func(string, string)) { fanIn(emit, n) }
 	case "linkrefs":
 		files = func(emit func(string, string)) { linkRefs(emit, n) }
+	case "inlines":
+		files = func(emit func(string, string)) { inlines(emit, n) }
 	default:
 		return fmt.Errorf("gencorpus: unknown shape %q (have default, %s)", shape, strings.Join(Shapes, ", "))
 	}
@@ -453,6 +458,27 @@ func linkRefs(emit func(string, string), n int) {
 	}
 	p := ".sot/linkrefs/LINKREFS-PRD.md"
 	emit(p, b.String())
+	emit("sotvet.yaml", fmt.Sprintf("max-file-size: %d\n", b.Len()+1<<20))
+}
+
+// inlines: one document of a paragraph of n units of each of cmark's
+// pathological inline shapes (test/pathological_tests.py), and two more.
+func inlines(emit func(string, string), n int) {
+	var b strings.Builder
+	legacyFrontmatter(&b, "inlines", "draft")
+	b.WriteString("# Inlines\n\n" + Disclaimer + "\n\n")
+	units := []string{"*a_ ", "c* ", "[a](<b", "[a](b", "_a ", "[ a_", "*a **a ", "~~a ", "<a", "![a"}
+	for _, u := range units {
+		b.WriteString(strings.Repeat(u, n))
+		b.WriteString("\n\n")
+	}
+	b.WriteString(strings.Repeat("[", n) + "a" + strings.Repeat("]", n) + "\n\n")
+	for i, w := 1, 0; w < 4*n; i++ {
+		b.WriteString("e" + strings.Repeat("`", i))
+		w += i + 1
+	}
+	b.WriteString("\n")
+	emit(".sot/inlines/INLINES-PRD.md", b.String())
 	emit("sotvet.yaml", fmt.Sprintf("max-file-size: %d\n", b.Len()+1<<20))
 }
 

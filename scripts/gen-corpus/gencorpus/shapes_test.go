@@ -15,7 +15,7 @@ import (
 // unknown shape.
 func TestShapes(t *testing.T) {
 	sizes := map[string]int{"adoption": 20, "findings": 5, "bigdoc": 1, "workboard": 250, "tiny": 30, "deeprefs": 12,
-		"remains": 10, "items": 10, "manyids": 3, "longlines": 1, "nesting": 2, "mesh": 20, "chains": 1500, "distinct": 3, "fanin": 1500, "annotated": 250, "linkrefs": 40}
+		"remains": 10, "items": 10, "manyids": 3, "longlines": 1, "nesting": 2, "mesh": 20, "chains": 1500, "distinct": 3, "fanin": 1500, "annotated": 250, "linkrefs": 40, "inlines": 30}
 	want := map[string]func(files map[string]string) string{
 		"adoption": func(files map[string]string) string {
 			if n := countMD(files); n != 20 {
@@ -93,6 +93,12 @@ func TestShapes(t *testing.T) {
 			return ""
 		},
 		"manyids": func(files map[string]string) string { return wantMD(files, 3) },
+		"inlines": func(files map[string]string) string {
+			if countMD(files) != 1 || !strings.Contains(files[".sot/inlines/INLINES-PRD.md"], strings.Repeat("*a_ ", 30)) {
+				return "want one document of 30-unit paragraphs"
+			}
+			return ""
+		},
 		"linkrefs": func(files map[string]string) string {
 			body := files[".sot/linkrefs/LINKREFS-PRD.md"]
 			if countMD(files) != 1 || strings.Count(body, "\n[ref-") != 40 || strings.Count(body, "][ref-") != 40 {
