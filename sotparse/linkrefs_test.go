@@ -10,10 +10,10 @@ import (
 
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
-	east "github.com/yuin/goldmark/extension/ast"
 	"github.com/yuin/goldmark/parser"
 	"github.com/yuin/goldmark/text"
 
+	"github.com/svrnty/sotvet/internal/mddump"
 	"github.com/svrnty/sotvet/sotparse/internal/gfm"
 )
 
@@ -43,42 +43,11 @@ func sameAsDefaultParser(t *testing.T, reference parser.Parser, name string, src
 // fullTableParser is mdParser with goldmark's table rows.
 var fullTableParser = sync.OnceValue(func() parser.Parser { return newMDParser(gfm.Table) })
 
-// dumpMarkdown writes the tree as one line per node, its kind, position,
-// lines or segment and the fields links and the extensions set, and then
-// the context's link references.
+// dumpMarkdown writes the tree (mddump.Tree) and then the context's link
+// references.
 func dumpMarkdown(doc ast.Node, src []byte, pc parser.Context) string {
 	var b strings.Builder
-	depth := 0
-	_ = ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
-		if !entering {
-			depth--
-			return ast.WalkContinue, nil
-		}
-		fmt.Fprintf(&b, "%s%s pos=%d blank=%v", strings.Repeat("  ", depth), n.Kind(), n.Pos(), n.Type() == ast.TypeBlock && n.HasBlankPreviousLines())
-		depth++
-		if n.Type() == ast.TypeBlock {
-			for i := 0; i < n.Lines().Len(); i++ {
-				s := n.Lines().At(i)
-				fmt.Fprintf(&b, " [%d:%d pad %d]", s.Start, s.Stop, s.Padding)
-			}
-		}
-		switch n := n.(type) {
-		case *ast.Text:
-			fmt.Fprintf(&b, " %q soft=%v hard=%v raw=%v", n.Segment.Value(src), n.SoftLineBreak(), n.HardLineBreak(), n.IsRaw())
-		case *ast.Link:
-			fmt.Fprintf(&b, " dest=%q title=%q ref=%v", n.Destination, n.Title, n.Reference != nil)
-		case *ast.Image:
-			fmt.Fprintf(&b, " dest=%q title=%q", n.Destination, n.Title)
-		case *ast.LinkReferenceDefinition:
-			fmt.Fprintf(&b, " label=%q dest=%q title=%q", n.Label, n.Destination, n.Title)
-		case *east.Table:
-			fmt.Fprintf(&b, " %v", n.Alignments)
-		case *east.TaskCheckBox:
-			fmt.Fprintf(&b, " checked=%v", n.IsChecked)
-		}
-		b.WriteByte('\n')
-		return ast.WalkContinue, nil
-	})
+	b.WriteString(mddump.Tree(doc, src))
 	refs := pc.References()
 	lines := make([]string, 0, len(refs))
 	for _, r := range refs {

@@ -14,6 +14,7 @@ import (
 	"github.com/yuin/goldmark/extension/ast"
 	"github.com/yuin/goldmark/text"
 
+	"github.com/svrnty/sotvet/internal/mddump"
 	"github.com/svrnty/sotvet/internal/testcorpus"
 )
 
@@ -86,39 +87,8 @@ func TestSameAST(t *testing.T) {
 	}
 }
 
-// dump writes the tree as one line per node: its kind, position, lines or
-// segment, and the fields the extensions set.
-func dump(doc gast.Node, src []byte) string {
-	var b strings.Builder
-	depth := 0
-	_ = gast.Walk(doc, func(n gast.Node, entering bool) (gast.WalkStatus, error) {
-		if !entering {
-			depth--
-			return gast.WalkContinue, nil
-		}
-		fmt.Fprintf(&b, "%s%s pos=%d", strings.Repeat("  ", depth), n.Kind(), n.Pos())
-		depth++
-		if n.Type() == gast.TypeBlock {
-			for i := 0; i < n.Lines().Len(); i++ {
-				s := n.Lines().At(i)
-				fmt.Fprintf(&b, " [%d:%d pad %d]", s.Start, s.Stop, s.Padding)
-			}
-		}
-		switch n := n.(type) {
-		case *gast.Text:
-			fmt.Fprintf(&b, " %q soft=%v hard=%v raw=%v", n.Segment.Value(src), n.SoftLineBreak(), n.HardLineBreak(), n.IsRaw())
-		case *ast.Table:
-			fmt.Fprintf(&b, " %v", n.Alignments)
-		case *ast.TableCell:
-			fmt.Fprintf(&b, " %v", n.Alignment)
-		case *ast.TaskCheckBox:
-			fmt.Fprintf(&b, " checked=%v", n.IsChecked)
-		}
-		b.WriteByte('\n')
-		return gast.WalkContinue, nil
-	})
-	return b.String()
-}
+// dump is mddump.Tree.
+func dump(doc gast.Node, src []byte) string { return mddump.Tree(doc, src) }
 
 func TestDelimAlignment(t *testing.T) {
 	for _, tc := range []struct {
