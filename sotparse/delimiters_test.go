@@ -30,7 +30,7 @@ func TestDelimitersAsGoldmark(t *testing.T) {
 		sameAsDefaultParser(t, reference, "random delimiters", []byte(b.String()))
 	}
 	for _, c := range pathologicalInlines {
-		sameAsDefaultParser(t, reference, c.name, []byte("# P\n\n"+c.unit(300)+"\n"))
+		sameAsDefaultParser(t, reference, c.name, []byte("# P\n\n"+c.unit(100)+"\n"))
 	}
 }
 

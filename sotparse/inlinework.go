@@ -3,6 +3,7 @@ package sotparse
 import (
 	"fmt"
 
+	"github.com/svrnty/sotvet/sotparse/internal/gfm"
 	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/parser"
 	"github.com/yuin/goldmark/text"
@@ -40,6 +41,26 @@ func newInlineWork(bodyLen int) *inlineWork {
 	return &inlineWork{limit: inlineWorkFloor + inlineWorkPerByte*int64(bodyLen)}
 }
 
+// setInlineWork puts w in pc, for the inline parsers and the tables
+// (gfm.CellBudget).
+func setInlineWork(pc parser.Context, w *inlineWork) {
+	pc.Set(inlineWorkKey, w)
+	pc.Set(gfm.CellBudgetKey, w)
+}
+
+// ChargeCells charges a table's cells (gfm.CellBudget); a table past the
+// allowance is read as a paragraph.
+func (w *inlineWork) ChargeCells(cells int64, at int) bool {
+	if !w.over && w.done+cells > w.limit {
+		w.over, w.at = true, at
+	}
+	if w.over {
+		return false
+	}
+	w.done += cells
+	return true
+}
+
 // charge adds n to the work done, and reports whether it stays within the
 // allowance; at is where the markup being charged starts.
 func (w *inlineWork) charge(n int64, at int) bool {
@@ -55,7 +76,7 @@ func (w *inlineWork) charge(n int64, at int) bool {
 // are ChargedInlineParsers.
 func InlineWorkContext(n int) parser.Context {
 	pc := parser.NewContext()
-	pc.Set(inlineWorkKey, newInlineWork(n))
+	setInlineWork(pc, newInlineWork(n))
 	return pc
 }
 
@@ -195,5 +216,5 @@ func destinationWork(line []byte, most int64) int64 {
 // inlineWorkMessage is the syntax finding for a document whose inline
 // markup spent its allowance.
 func inlineWorkMessage() string {
-	return fmt.Sprintf("links and code spans too dense to parse in linear time (over %d steps a byte); from here on they are read as text", inlineWorkPerByte)
+	return fmt.Sprintf("links, code spans or table cells too dense to parse in linear time (over %d steps a byte); from here on they are read as text", inlineWorkPerByte)
 }

@@ -27,7 +27,7 @@ func sameAsDefaultParser(t *testing.T, reference parser.Parser, name string, src
 	// with a document's allowance of inline work, which the parsers
 	// charge and stay transparent under (inlinework.go)
 	work := newInlineWork(len(src))
-	gotCtx.Set(inlineWorkKey, work)
+	setInlineWork(gotCtx, work)
 	defer func() {
 		if work.over {
 			t.Fatalf("%s: %q spent its inline work allowance", name, src)

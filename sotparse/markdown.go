@@ -162,7 +162,7 @@ func parseDocWith(p parser.Parser, f *File, report func(check string, pos, end t
 	x := &extractor{d: d, f: f, src: body, base: s.BodyStart, bb: bb, section: -1, slabs: slabs, refs: refs, facts: factsBuilder{texts: refs.texts}}
 	pc := parser.NewContext()
 	work := newInlineWork(len(body))
-	pc.Set(inlineWorkKey, work)
+	setInlineWork(pc, work)
 	root := p.Parse(text.NewReader(body), parser.WithContext(pc))
 	if work.over {
 		p := f.Pos(s.BodyStart + work.at)

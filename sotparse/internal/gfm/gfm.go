@@ -141,6 +141,40 @@ type tableParagraphTransformer struct {
 	lean bool // body rows are LeanRows
 }
 
+// CellBudgetKey holds, in a parse's context, the CellBudget the
+// document's tables are charged to.
+var CellBudgetKey = parser.NewContextKey()
+
+// A CellBudget is charged with the cells a table will hold, the cells a
+// short row is padded with to its header's columns weighing
+// paddingWeight: every reader of the table's rows walks them, and they
+// are not in the source. A header of 8,000 columns over 8,000 one-cell
+// rows is 48 KB of source and 64 million cells (32 s and 1.5 GB of
+// check). Where ChargeCells refuses, the lines stay a paragraph.
+type CellBudget interface {
+	ChargeCells(cells int64, at int) bool
+}
+
+// paddingWeight is what a padding cell costs against a cell of the source
+// (some 500 ns to the readers of the rows against a parse's step of ~10).
+const paddingWeight = 16
+
+// tableCells is what the table whose delimiter row is lines' i-th, of
+// ncols columns, is charged: a cell for each pipe of its rows, and
+// paddingWeight for each cell its rows are padded with.
+func tableCells(lines *text.Segments, i, ncols int, source []byte) int64 {
+	n := int64(2 * ncols) // the header and delimiter rows
+	for j := i + 1; j < lines.Len(); j++ {
+		seg := lines.At(j)
+		pipes := bytes.Count(source[seg.Start:seg.Stop], []byte{'|'})
+		n += int64(pipes)
+		if pad := ncols - (pipes + 1); pad > 0 {
+			n += paddingWeight * int64(pad)
+		}
+	}
+	return n
+}
+
 func (b tableParagraphTransformer) Transform(node *gast.Paragraph, reader text.Reader, pc parser.Context) {
 	ppos := node.Pos()
 	lines := node.Lines()
@@ -154,6 +188,9 @@ func (b tableParagraphTransformer) Transform(node *gast.Paragraph, reader text.R
 		}
 		header := b.parseRow(lines.At(i-1), alignments, true, reader, pc)
 		if header == nil || len(alignments) != header.ChildCount() {
+			return
+		}
+		if cb, ok := pc.Get(CellBudgetKey).(CellBudget); ok && !cb.ChargeCells(tableCells(lines, i, len(alignments), reader.Source()), lines.At(i-1).Start) {
 			return
 		}
 		table := ast.NewTable()
