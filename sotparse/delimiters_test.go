@@ -38,6 +38,9 @@ func TestDelimitersAsGoldmark(t *testing.T) {
 // openers look at no more delimiters than a few times the paragraph's
 // bytes, at 2,000 units and at 16,000 (goldmark's look at the square).
 func TestDelimiterWorkLinear(t *testing.T) {
+	if raceEnabled {
+		t.Skip("parses megabytes on one goroutine: nothing for the race detector, at ten times the cost; the plain run holds it")
+	}
 	var steps int64
 	delimiterSteps = &steps
 	defer func() { delimiterSteps = nil }()

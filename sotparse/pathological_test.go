@@ -71,6 +71,9 @@ func BenchmarkPathologicalInline(b *testing.B) {
 // end. The same shapes at 100 units, and a long paragraph
 // of ordinary links and emphasis, are no finding.
 func TestInlineWorkBounded(t *testing.T) {
+	if raceEnabled {
+		t.Skip("parses megabytes on one goroutine: nothing for the race detector, at ten times the cost; the plain run holds it")
+	}
 	for _, c := range pathologicalInlines {
 		if !c.bounded {
 			continue
