@@ -42,7 +42,7 @@ func TestEarlyIsSubset(t *testing.T) {
 		t.Fatal(err)
 	}
 	roots["configured"] = conf
-	if dir, ok := testcorpus.Dir(); ok {
+	if dir := testcorpus.Optional(t); dir != "" {
 		roots["corpus"] = dir
 	}
 	for name, root := range roots {

@@ -138,8 +138,10 @@ func TestTreeBlocksAgree(t *testing.T) {
 	}
 	add("../testdata/prose/other")
 	add("../testdata/prose/route-style")
-	if dir, ok := testcorpus.Dir(); ok && dir != "" && !raceEnabled && !testing.Short() {
-		add(dir)
+	if !raceEnabled && !testing.Short() {
+		if dir := testcorpus.Optional(t); dir != "" {
+			add(dir)
+		}
 	}
 	r := rand.New(rand.NewPCG(7, 8))
 	pieces := []string{

@@ -616,7 +616,7 @@ func FuzzFrontmatterFastPath(f *testing.F) {
 	for _, c := range flatYAMLCases {
 		f.Add([]byte(c.yaml))
 	}
-	if dir, ok := testcorpus.Dir(); ok {
+	if dir := testcorpus.Optional(f); dir != "" {
 		for _, content := range markdownFiles(f, dir) {
 			if b := frontmatterBlock(content); b != nil {
 				f.Add(b)

@@ -282,7 +282,7 @@ func FuzzWorkboardFastPath(f *testing.F) {
 	for _, c := range itemAloneCases {
 		f.Add([]byte(c.yaml))
 	}
-	if dir, ok := testcorpus.Dir(); ok {
+	if dir := testcorpus.Optional(f); dir != "" {
 		if b, err := os.ReadFile(filepath.Join(dir, "WORKBOARD.yaml")); err == nil {
 			f.Add(b)
 		}

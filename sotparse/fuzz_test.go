@@ -53,8 +53,8 @@ func sampleAndCorpusDocs(t testing.TB) []*Doc {
 
 // addCorpusSeeds adds every real corpus file whose name ends in one of exts.
 func addCorpusSeeds(f *testing.F, exts ...string) {
-	dir, ok := testcorpus.Dir()
-	if !ok {
+	dir := testcorpus.Optional(f)
+	if dir == "" {
 		return // a plain clone: the fuzz seeds are the package's own
 	}
 	_ = filepath.WalkDir(dir, func(p string, de fs.DirEntry, err error) error {
