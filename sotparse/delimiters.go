@@ -48,6 +48,9 @@ type delimiterList struct {
 	lastOpen map[byte]int
 	// the block's link labels open (see linkWork)
 	labels []openLabel
+	// ctx is the parse's context with its delimiters pushed here, made
+	// once: not a value boxed at every delimiter
+	ctx parser.Context
 }
 
 // openLabel is a link label open: where its "[" is, and the delimiter
@@ -66,6 +69,7 @@ func delimitersOf(pc parser.Context) *delimiterList {
 		return l
 	}
 	l := &delimiterList{lastOpen: map[byte]int{}}
+	l.ctx = delimiterContext{pc, l}
 	pc.Set(delimiterListKey, l)
 	return l
 }
@@ -311,7 +315,7 @@ type delimiterParser struct{ inner parser.InlineParser }
 func (p delimiterParser) Trigger() []byte { return p.inner.Trigger() }
 
 func (p delimiterParser) Parse(parent ast.Node, block text.Reader, pc parser.Context) ast.Node {
-	return p.inner.Parse(parent, block, delimiterContext{pc, delimitersOf(pc)})
+	return p.inner.Parse(parent, block, delimitersOf(pc).ctx)
 }
 
 // delimiterContext is a parse context whose delimiters are pushed to a

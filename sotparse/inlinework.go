@@ -50,25 +50,20 @@ func setInlineWork(pc parser.Context, w *inlineWork) {
 
 // ChargeCells charges a table's cells (gfm.CellBudget); a table past the
 // allowance is read as a paragraph.
-func (w *inlineWork) ChargeCells(cells int64, at int) bool {
-	if !w.over && w.done+cells > w.limit {
+func (w *inlineWork) ChargeCells(cells int64, at int) bool { return w.charge(cells, at) }
+
+// charge adds n to the work done and reports true, or, where n would take
+// the work past the allowance (or it is spent), reports false and adds
+// nothing: the markup at at is read as text, and so is all after it.
+func (w *inlineWork) charge(n int64, at int) bool {
+	if !w.over && w.done+n > w.limit {
 		w.over, w.at = true, at
 	}
 	if w.over {
 		return false
 	}
-	w.done += cells
-	return true
-}
-
-// charge adds n to the work done, and reports whether it stays within the
-// allowance; at is where the markup being charged starts.
-func (w *inlineWork) charge(n int64, at int) bool {
 	w.done += n
-	if w.done > w.limit && !w.over {
-		w.over, w.at = true, at
-	}
-	return !w.over
+	return true
 }
 
 // InlineWorkContext returns a parse context holding the allowance of
@@ -180,37 +175,18 @@ func (p codeSpanWork) Parse(parent ast.Node, block text.Reader, pc parser.Contex
 	return n
 }
 
-// destinationWork is how many bytes of line goldmark's parseLinkDestination
-// reads for the destination at its start: to a '>' after a '<', else to a
-// blank or a ')' that closes no '(' (a backslash escapes the byte after
-// it), or to the line's end; counted up to most (what the allowance has
-// left), so that the count is not itself the square of the line.
+// destinationWork is how many bytes of line, which follows a "](",
+// goldmark reads for the destination (destinationEnd, after the blanks
+// it skips), counted up to most (what the allowance has left), so that
+// the count is not itself the square of the line.
 func destinationWork(line []byte, most int64) int64 {
 	i := 0
 	for i < len(line) && (line[i] == ' ' || line[i] == '\t') {
 		i++
 	}
-	angle := i < len(line) && line[i] == '<'
-	opened := 0
-	for ; i < len(line) && int64(i) <= most; i++ {
-		c := line[i]
-		switch {
-		case c == '\\':
-			i++
-		case angle && c == '>':
-			return int64(i + 1)
-		case angle:
-		case c == ' ' || c == '\t' || c == '\n' || c == '\r':
-			return int64(i + 1)
-		case c == '(':
-			opened++
-		case c == ')':
-			if opened--; opened < 0 {
-				return int64(i + 1)
-			}
-		}
-	}
-	return int64(i + 1)
+	rest := line[i:]
+	end, _ := destinationEnd(rest, len(rest) > 0 && rest[0] == '<', int(min(most, int64(len(rest)))))
+	return int64(i + end + 1)
 }
 
 // inlineWorkMessage is the syntax finding for a document whose inline

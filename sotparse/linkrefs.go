@@ -38,8 +38,7 @@ func (linkRefs) Transform(node *ast.Paragraph, reader text.Reader, pc parser.Con
 	if !hasBracket {
 		return
 	}
-	block := text.NewBlockReader(src, lines)
-	lr := linkRefReader{block: block, lines: lines, src: src}
+	lr := linkRefReader{block: blockValues{Reader: text.NewBlockReader(src, lines), lines: lines}}
 	var removes [][2]int
 	for {
 		ref, start, end := lr.definition()
@@ -131,12 +130,10 @@ func removeLinesAsGoldmark(lines *text.Segments, removes [][2]int) *text.Segment
 }
 
 // linkRefReader reads a paragraph's link reference definitions with
-// goldmark's reader, and reads the bytes of a segment from its line found
-// by binary search.
+// goldmark's reader, whose Value finds a segment's line by binary search
+// (blockValues).
 type linkRefReader struct {
-	block text.BlockReader
-	lines *text.Segments
-	src   []byte
+	block blockValues
 }
 
 // definition reads the definition at the reader, and returns it with the
@@ -233,17 +230,14 @@ func newLinkRef(label, destination, title []byte, start text.Segment) *ast.LinkR
 // other.
 func (r *linkRefReader) values(segments *text.Segments) []byte {
 	if segments.Len() == 1 {
-		return r.value(segments.At(0))
+		return r.block.Value(segments.At(0))
 	}
 	var b []byte
 	for i := range segments.Len() {
-		b = append(b, r.value(segments.At(i))...)
+		b = append(b, r.block.Value(segments.At(i))...)
 	}
 	return b
 }
-
-// value is the block reader's Value of seg: see lineValue.
-func (r *linkRefReader) value(seg text.Segment) []byte { return lineValue(r.lines, r.src, seg) }
 
 // lineValue is goldmark's block reader's Value: the bytes of seg from the
 // line it starts on, each line's padding (a tab's columns in a container)
@@ -314,23 +308,42 @@ func (r blockValues) Value(seg text.Segment) []byte { return lineValue(r.lines, 
 func linkDestination(block text.Reader) ([]byte, bool) {
 	block.SkipSpaces()
 	line, _ := block.PeekLine()
-	if block.Peek() == '<' {
-		for i := 1; i < len(line); i++ {
+	angle := block.Peek() == '<'
+	end, ok := destinationEnd(line, angle, len(line))
+	if angle {
+		if !ok {
+			return nil, false
+		}
+		block.Advance(end)
+		return line[1 : end-1], true
+	}
+	block.Advance(end)
+	return line[:end], ok
+}
+
+// destinationEnd is where goldmark's parseLinkDestination stops reading
+// line, a destination at its start, and whether it is one: after the '>'
+// that closes an angle destination ('<' first; one line only), else at
+// the first blank or ')' that closes no '(', where there is a byte
+// before it. A backslash escapes the punctuation after it. It reads at
+// most most bytes (linkWork charges what it reads).
+func destinationEnd(line []byte, angle bool, most int) (int, bool) {
+	n := min(len(line), most)
+	if angle {
+		for i := 1; i < n; i++ {
 			c := line[i]
 			if c == '\\' && i < len(line)-1 && util.IsPunct(line[i+1]) {
 				i++
 				continue
 			}
 			if c == '>' {
-				block.Advance(i + 1)
-				return line[1:i], true
+				return i + 1, true
 			}
 		}
-		return nil, false
+		return n, false
 	}
 	opened, i := 0, 0
-scan:
-	for i < len(line) {
+	for i < n {
 		c := line[i]
 		switch {
 		case c == '\\' && i < len(line)-1 && util.IsPunct(line[i+1]):
@@ -339,15 +352,13 @@ scan:
 		case c == '(':
 			opened++
 		case c == ')':
-			opened--
-			if opened < 0 {
-				break scan
+			if opened--; opened < 0 {
+				return i, i != 0
 			}
 		case util.IsSpace(c):
-			break scan
+			return i, i != 0
 		}
 		i++
 	}
-	block.Advance(i)
-	return line[:i], i != 0
+	return i, i != 0
 }
