@@ -40,22 +40,23 @@ var blockScopes = map[string]bool{
 // goldmark's parser with its GFM and footnote extensions, as
 // goldmark.New(goldmark.WithExtensions(extension.GFM, extension.Footnote))
 // builds it (TestMarkdownAsGoldmark), its parsers at the extensions'
-// priorities, and its inline parsers charged to the document's allowance
-// of work as sotparse's are (sotparse.ChargedInlineParsers): goldmark's
-// link parser is quadratic on some shapes (an 80 KB line of "[a](b" took
-// 4 s).
+// priorities, and its inline parsers and tables charged to the document's
+// allowance of work as sotparse's are (sotparse.ChargedInlineParsers,
+// sotparse.TableOptions): goldmark's link parser is quadratic on some
+// shapes (an 80 KB line of "[a](b" took 4 s), and a table's padding
+// cells are the columns of its header times its rows.
 var markdown = sync.OnceValue(func() parser.Parser {
 	inline := append(parser.DefaultInlineParsers(),
 		util.Prioritized(extension.NewStrikethroughParser(), 500),
 		util.Prioritized(extension.NewLinkifyParser(), 999),
 		util.Prioritized(extension.NewTaskCheckBoxParser(), 0),
 		util.Prioritized(extension.NewFootnoteParser(), 101))
-	return parser.NewParser(
+	return parser.NewParser(append([]parser.Option{
 		parser.WithBlockParsers(append(parser.DefaultBlockParsers(), util.Prioritized(extension.NewFootnoteBlockParser(), 999))...),
 		parser.WithInlineParsers(sotparse.ChargedInlineParsers(inline)...),
-		parser.WithParagraphTransformers(append(parser.DefaultParagraphTransformers(), util.Prioritized(extension.NewTableParagraphTransformer(), 200))...),
-		parser.WithASTTransformers(util.Prioritized(extension.NewTableASTTransformer(), 0), util.Prioritized(extension.NewFootnoteASTTransformer(), 999)),
-	)
+		parser.WithParagraphTransformers(parser.DefaultParagraphTransformers()...),
+		parser.WithASTTransformers(util.Prioritized(extension.NewFootnoteASTTransformer(), 999)),
+	}, sotparse.TableOptions...)...)
 })
 
 // Blocks splits a markdown file into the blocks of prose Vale scopes. Front

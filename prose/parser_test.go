@@ -41,3 +41,15 @@ func TestMarkdownAsGoldmark(t *testing.T) {
 		}
 	}
 }
+
+// TestPaddedTableCharged: a table whose one-cell rows are padded to a
+// header of 2,000 columns (4 million padding cells, a block each) is
+// charged to the document's allowance and stays a paragraph: a few
+// blocks, not millions.
+func TestPaddedTableCharged(t *testing.T) {
+	n := 2000
+	src := "# T\n\n|" + strings.Repeat("a|", n) + "\n|" + strings.Repeat("-|", n) + "\n" + strings.Repeat("x\n", n)
+	if blocks := Blocks([]byte(src)); len(blocks) > 10 {
+		t.Errorf("%d blocks", len(blocks))
+	}
+}

@@ -77,6 +77,12 @@ func ChargedInlineParsers(ps []util.PrioritizedValue) []util.PrioritizedValue {
 	return ps
 }
 
+// TableOptions are the parser options of goldmark's GFM tables, its table
+// charged to the document's allowance of work where the parse's context
+// holds one (InlineWorkContext): for prose's parser, whose rows are
+// goldmark's (padding cells included).
+var TableOptions = gfm.TableOptions
+
 var workIDPattern = lazyRE.New(`\bCTO-WORK-\d+\b`)
 
 // parseDoc extracts the document model from a markdown file, its small

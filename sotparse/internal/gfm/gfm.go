@@ -29,7 +29,11 @@ import (
 var Extensions = []goldmark.Extender{Table, Strikethrough, TaskList}
 
 // Table parses GFM tables.
-var Table goldmark.Extender = extender{
+var Table goldmark.Extender = extender(TableOptions)
+
+// TableOptions are Table's parser options, for a parser built of options
+// (prose's).
+var TableOptions = []parser.Option{
 	parser.WithParagraphTransformers(util.Prioritized(tableParagraphTransformer{}, 200)),
 	parser.WithASTTransformers(util.Prioritized(tableASTTransformer{}, 0)),
 }
