@@ -1741,9 +1741,6 @@ type compiledRule struct {
 	// pathTails: the tails one of which every path Path matches ends with
 	// (pathtails.go), nil when none is known.
 	pathTails []string
-	// pathSlot numbers the rule's Path among its scanner's distinct ones
-	// (detectScratch.paths); -1 without one.
-	pathSlot int
 	// atHits: the rule's matches begin at one of its keywords (gitleaks'
 	// "name keyword, operator, value" rules): the scanner tries
 	// anchoredAfterExpr, its expression anchored at its start after one byte,

@@ -112,7 +112,6 @@ func (f Finding) String() string {
 // Scanner detects and redacts secrets. It is safe for concurrent use.
 type Scanner struct {
 	rules       []*compiledRule
-	pathSlots   int   // the distinct Path expressions of rules (detectScratch.paths)
 	always      []int // rules without keywords
 	finders     []int // rules that find their secrets themselves (Rule.find)
 	kw          *kwMatcher
@@ -225,7 +224,6 @@ func newScannerTuned(cfg Config, tune tuning) (*Scanner, error) {
 	// one allocation for the rules' state: ~840 of them each cost a
 	// fresh object a process
 	crs := make([]compiledRule, len(rules))
-	pathSlots := map[*regexp.Regexp]int{} // rules sharing a Path share its answer
 	for i, r := range rules {
 		if r != nil && r.endpoint {
 			r = EndpointRule(cfg.EndpointKeySuffixes, cfg.AllowLocalhost, cfg.EndpointPlaceholders)
@@ -238,16 +236,6 @@ func newScannerTuned(cfg Config, tune tuning) (*Scanner, error) {
 		cr.budget = s.filters
 		cr.tune = &s.tune
 		cr.pathTails = pathTails(r.Path)
-		cr.pathSlot = -1
-		if r.Path != nil {
-			slot, ok := pathSlots[r.Path]
-			if !ok {
-				slot = len(pathSlots)
-				pathSlots[r.Path] = slot
-				s.pathSlots = len(pathSlots)
-			}
-			cr.pathSlot = slot
-		}
 		cr.password = chosenPasswordRules[r.ID]
 		if seen[r.ID] {
 			return nil, fmt.Errorf("secrets: duplicate rule ID %q", r.ID)
@@ -507,7 +495,7 @@ func (s *Scanner) detect(path string, data []byte, scan bool) []cand {
 		timeRule(r)
 		rule := s.rules[r]
 		ws, sts := wins[r], starts[r]
-		if len(ws) == 0 && len(sts) == 0 || scan && !sc.pathMatches(rule, path) ||
+		if len(ws) == 0 && len(sts) == 0 || scan && !rule.pathMatches(path) ||
 			scan && rule.notProse && notesPath(path) {
 			continue
 		}
@@ -770,7 +758,7 @@ func (s *Scanner) detect(path string, data []byte, scan bool) []cand {
 		}
 		for _, r := range s.finders {
 			timeRule(r)
-			if rule := s.rules[r]; !scan || sc.pathMatches(rule, path) {
+			if rule := s.rules[r]; !scan || rule.pathMatches(path) {
 				rule.find(data, taken, func(start, end int) { out = append(out, cand{r, start, end}) })
 			}
 		}
@@ -795,31 +783,6 @@ type detectScratch struct {
 	memo        textMemo // the allowlists' (see textMemo)
 	taken       takenSet
 	m           []int // consider's copy of a match
-	// paths holds, per Path expression of the rules (compiledRule.pathSlot),
-	// whether the file's path matched it: 0 not asked, 1 yes, 2 no. The
-	// prose rules share one (proseFiles), and a file of prose wakes a dozen
-	// of them: each ran it on the path (7 % of a scan of many small files).
-	paths []uint8
-}
-
-// pathMatches is rule.pathMatches(path), asked once per Path expression a
-// call.
-func (sc *detectScratch) pathMatches(rule *compiledRule, path string) bool {
-	if rule.pathSlot < 0 {
-		return true
-	}
-	switch sc.paths[rule.pathSlot] {
-	case 1:
-		return true
-	case 2:
-		return false
-	}
-	ok := rule.pathMatches(path)
-	sc.paths[rule.pathSlot] = 2
-	if ok {
-		sc.paths[rule.pathSlot] = 1
-	}
-	return ok
 }
 
 // maxScratchHits bounds the hits a pooled scratch keeps room for: a text
@@ -841,7 +804,6 @@ func (s *Scanner) getScratch() *detectScratch {
 			}
 		}
 		sc.touched = sc.touched[:0]
-		clear(sc.paths)
 		for k, h := range sc.hits {
 			if cap(h) > maxScratchHits {
 				sc.hits[k] = nil
@@ -852,7 +814,7 @@ func (s *Scanner) getScratch() *detectScratch {
 		}
 		return sc
 	}
-	return &detectScratch{wins: make([][]span, len(s.rules)), starts: make([][]int, len(s.rules)), paths: make([]uint8, s.pathSlots)}
+	return &detectScratch{wins: make([][]span, len(s.rules)), starts: make([][]int, len(s.rules))}
 }
 
 // resolve sorts cs in place by start (then rule, then the longer match
