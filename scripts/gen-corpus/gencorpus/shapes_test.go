@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -216,3 +217,26 @@ func readTree(t *testing.T, dir string) map[string]string {
 
 // distinctIDs are the ids the distinct shape must not repeat.
 var distinctIDs = regexp.MustCompile(`CTO-WORK-[0-9]+|OLD-[0-9]+`)
+
+// TestSweepHasEveryShape: scripts/sweep.sh has sizes for every shape and
+// sweeps it by default (docs name "scripts/sweep.sh SHAPE" for the new
+// ones; a shape without sizes there exits "unknown shape").
+func TestSweepHasEveryShape(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join("..", "..", "sweep.sh"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sweep := string(b)
+	defaults := regexp.MustCompile(`\|\| shapes=\(([^)]*)\)`).FindStringSubmatch(sweep)
+	if defaults == nil {
+		t.Fatal("sweep.sh: no default shapes=(...) line")
+	}
+	for _, shape := range append([]string{"default"}, Shapes...) {
+		if !regexp.MustCompile(`\[` + shape + `\]="[0-9 ]+"`).MatchString(sweep) {
+			t.Errorf("sweep.sh has no sizes for %s", shape)
+		}
+		if !slices.Contains(strings.Fields(defaults[1]), shape) {
+			t.Errorf("sweep.sh does not sweep %s by default", shape)
+		}
+	}
+}
