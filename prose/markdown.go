@@ -52,7 +52,7 @@ var markdown = sync.OnceValue(func() parser.Parser {
 		util.Prioritized(extension.NewTaskCheckBoxParser(), 0),
 		util.Prioritized(extension.NewFootnoteParser(), 101))
 	return parser.NewParser(append([]parser.Option{
-		parser.WithBlockParsers(append(parser.DefaultBlockParsers(), util.Prioritized(extension.NewFootnoteBlockParser(), 999))...),
+		parser.WithBlockParsers(sotparse.BoundedBlockParsers(append(parser.DefaultBlockParsers(), util.Prioritized(extension.NewFootnoteBlockParser(), 999)))...),
 		parser.WithInlineParsers(sotparse.ChargedInlineParsers(inline)...),
 		parser.WithParagraphTransformers(parser.DefaultParagraphTransformers()...),
 		parser.WithASTTransformers(util.Prioritized(extension.NewFootnoteASTTransformer(), 999)),

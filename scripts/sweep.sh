@@ -23,7 +23,7 @@
 #
 # Each shape's size is its unit: documents for most, megabytes for bigdoc,
 # items for items, remains, workboard, annotated, chains and fanin, definitions
-# for linkrefs, units a paragraph for inlines. Times under 150 ms are
+# for linkrefs, units a paragraph for inlines, 40 bytes of a staircase's indentation for stairs. Times under 150 ms are
 # dominated by start-up; their exponents are printed but not flagged.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -46,6 +46,7 @@ declare -A sizes=(
 	[bigdoc]="1 10" [items]="1000 10000" [remains]="1000 10000"
 	[workboard]="5000 50000" [annotated]="5000 50000" [chains]="5000 50000" [distinct]="1000 10000"
 	[fanin]="5000 50000" [linkrefs]="10000 100000" [inlines]="10000 100000"
+	[stairs]="10000 100000"
 	# written by someone who had not read the code (scripts/shapes/*.py)
 	[hub]="1000 10000" [graph]="1000 10000"
 )
@@ -57,7 +58,7 @@ if ((BIG)); then
 	sizes[linkrefs]+=" 1000000"
 fi
 shapes=("$@")
-((${#shapes[@]})) || shapes=(default adoption findings tiny deeprefs manyids nesting mesh longlines bigdoc items remains workboard annotated chains distinct fanin linkrefs inlines hub graph)
+((${#shapes[@]})) || shapes=(default adoption findings tiny deeprefs manyids nesting mesh longlines bigdoc items remains workboard annotated chains distinct fanin linkrefs inlines stairs hub graph)
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/sotvet-sweep.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT

@@ -362,7 +362,7 @@ type blockHeader struct {
 	// view: the text is one stretch of the source, which BlocksIn
 	// returns as a view of it (the builder's only)
 	view    bool
-	depth   int32 // bounded by boundNesting
+	depth   int32 // bounded by MaxNesting (BoundedBlockParsers)
 	section int
 	// body offsets; the length of the text
 	pos, end, textLen int

@@ -33,7 +33,12 @@ func sameAsDefaultParser(t *testing.T, reference parser.Parser, name string, src
 			t.Fatalf("%s: %q spent its inline work allowance", name, src)
 		}
 	}()
+	deep := &nestingNote{}
+	gotCtx.Set(nestingKey, deep)
 	got := dumpMarkdown(fullTableParser().Parse(text.NewReader(src), parser.WithContext(gotCtx)), src, gotCtx)
+	if deep.lines > 0 {
+		return // past MaxNesting the trees differ by design (TestNestingAsGoldmark)
+	}
 	want := dumpMarkdown(reference.Parse(text.NewReader(src), parser.WithContext(wantCtx)), src, wantCtx)
 	if got != want {
 		t.Fatalf("%s: %q\nmdParser:\n%s\ngoldmark's default parser:\n%s", name, src, got, want)

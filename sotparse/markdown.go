@@ -41,7 +41,7 @@ var mdParser = sync.OnceValue(func() parser.Parser { return newMDParser(gfm.Lean
 // ~80 bytes of heap per byte of table), or, for the tests, gfm.Table.
 func newMDParser(table goldmark.Extender) parser.Parser {
 	p := parser.NewParser(
-		parser.WithBlockParsers(parser.DefaultBlockParsers()...),
+		parser.WithBlockParsers(BoundedBlockParsers(parser.DefaultBlockParsers())...),
 		parser.WithInlineParsers(inlineParsers()...),
 		parser.WithParagraphTransformers(util.Prioritized(linkRefs{}, 100)),
 	)
@@ -158,18 +158,17 @@ func parseDocWith(p parser.Parser, f *File, report func(check string, pos, end t
 		p := bytes.TrimRight(body[m[0]:m[1]], ".")
 		refs.addBytes(RefSOTPath, p, f.Pos(s.BodyStart+m[0]), f.Pos(s.BodyStart+m[0]+len(p)))
 	}
-	// Nesting is bounded before the parser sees the text: its cost grows
-	// with the depth of open containers on every line.
-	body, deep := boundNesting(body)
-	if len(deep) > 0 {
-		p := f.Pos(s.BodyStart + deep[0])
-		report("syntax", p, p, nestingMessage(len(deep)))
-	}
 	x := &extractor{d: d, f: f, src: body, base: s.BodyStart, bb: bb, section: -1, slabs: slabs, refs: refs, facts: factsBuilder{texts: refs.texts}}
 	pc := parser.NewContext()
 	work := newInlineWork(len(body))
 	setInlineWork(pc, work)
+	deep := &nestingNote{}
+	pc.Set(nestingKey, deep)
 	root := p.Parse(text.NewReader(body), parser.WithContext(pc))
+	if deep.lines > 0 {
+		p := f.Pos(s.BodyStart + deep.at)
+		report("syntax", p, p, nestingMessage(deep.lines))
+	}
 	if work.over {
 		p := f.Pos(s.BodyStart + work.at)
 		report("syntax", p, p, inlineWorkMessage())
@@ -180,9 +179,7 @@ func parseDocWith(p parser.Parser, f *File, report func(check string, pos, end t
 	d.Refs = refs.refs(slabs)
 	slabs.keepRefsBuilder(refs)
 	d.blockEnc = bb.finish()
-	if len(deep) == 0 {
-		d.tree, d.treeBase = root, s.BodyStart
-	}
+	d.tree, d.treeBase = root, s.BodyStart
 	return d
 }
 

@@ -1,84 +1,114 @@
 package sotparse
 
 import (
-	"bytes"
 	"fmt"
+	"reflect"
+
+	"github.com/yuin/goldmark/ast"
+	"github.com/yuin/goldmark/parser"
+	"github.com/yuin/goldmark/text"
+	"github.com/yuin/goldmark/util"
 )
 
-// MaxNesting bounds how deeply the container markers at the start of one
-// line (list items and blockquotes) may nest. The markdown parser's cost
-// grows with the depth of open containers on every line, so a line of a
-// hundred thousand "- " made a 4 MB file take hours; real documents nest a
-// handful of levels. Bounded, a file of 16-deep lines parses about as fast
-// as a flat list of the same size (BenchmarkDeepNesting).
+// MaxNesting bounds how deeply lists and blockquotes may nest. The
+// markdown parser walks every open container on every line and each reads
+// the line's indentation again, so a line of a hundred thousand "- " made
+// a 4 MB file take hours, and lists nested by indentation, line after
+// line, cost the cube of their depth (a megabyte of them took 3 s). Real
+// documents nest a handful of levels. Bounded, both shapes parse about as
+// fast as a flat list of the same size (BenchmarkDeepNesting).
 const MaxNesting = 16
 
-// boundNesting returns body with the container markers past MaxNesting on
-// each line turned into text (the first such marker's byte becomes a
-// backslash, so offsets do not move), and the offsets in body where a line
-// passed the limit. body itself is returned when no line does.
-func boundNesting(body []byte) ([]byte, []int) {
-	var out []byte // a copy, made at the first change
-	var at []int
-	for ls := 0; ls < len(body); {
-		le := bytes.IndexByte(body[ls:], '\n')
-		if le < 0 {
-			le = len(body)
-		} else {
-			le += ls
+// BoundedBlockParsers returns ps with the list and blockquote parsers
+// opening no container deeper than MaxNesting: the marker that would
+// open one is read as text, as a paragraph's. The bound is on the tree
+// the parser builds, so it holds across lines (a list nested by
+// indentation) as on one line, and the source is read unchanged. Where
+// the parse's context holds a nesting note (sotparse's own parse), the
+// first such marker is noted for the syntax finding. For prose's parser
+// too.
+func BoundedBlockParsers(ps []util.PrioritizedValue) []util.PrioritizedValue {
+	for i, p := range ps {
+		switch reflect.TypeOf(p.Value) {
+		case listParserType, blockquoteParserType:
+			ps[i].Value = boundedContainer{p.Value.(parser.BlockParser)}
 		}
-		depth := 0
-		for i := ls; i < le; {
-			for i < le && (body[i] == ' ' || body[i] == '\t') {
-				i++
-			}
-			n := markerLen(body[i:le])
-			if n == 0 {
-				break
-			}
-			if depth++; depth > MaxNesting {
-				if out == nil {
-					out = bytes.Clone(body)
-				}
-				out[i] = '\\'
-				at = append(at, i)
-				break
-			}
-			i += n
-		}
-		ls = le + 1
 	}
-	if out == nil {
-		return body, nil
-	}
-	return out, at
+	return ps
 }
 
-// markerLen returns the length of the container marker b starts with: a
-// blockquote's ">", a bullet "-", "*" or "+", or an ordered "1." or "1)",
-// each followed by a space, a tab or the end of the line; 0 for none.
-func markerLen(b []byte) int {
-	if len(b) == 0 {
-		return 0
+var (
+	listParserType       = reflect.TypeOf(parser.NewListParser())
+	blockquoteParserType = reflect.TypeOf(parser.NewBlockquoteParser())
+)
+
+// boundedContainer is a list or blockquote parser that opens no container
+// past MaxNesting.
+type boundedContainer struct{ parser.BlockParser }
+
+func (b boundedContainer) Open(parent ast.Node, reader text.Reader, pc parser.Context) (ast.Node, parser.State) {
+	// Under a list only its items open (a list's parser is asked too, and
+	// declines): that is no deeper container.
+	if _, inList := parent.(*ast.List); inList || containerDepth(parent) < MaxNesting {
+		return b.BlockParser.Open(parent, reader, pc)
 	}
-	spaced := func(k int) bool { return k == len(b) || b[k] == ' ' || b[k] == '\t' }
-	switch c := b[0]; {
-	case c == '>':
-		return 1
-	case c == '-' || c == '*' || c == '+':
-		if spaced(1) {
-			return 1
+	// Past the limit, a marker the parser would not take anyway (a "2."
+	// after a paragraph, an empty item) is no finding: ask it, then undo
+	// what it read.
+	line, pos := reader.Position()
+	n, state := b.BlockParser.Open(parent, reader, pc)
+	if n == nil {
+		return n, state
+	}
+	reader.SetPosition(line, pos)
+	if note, _ := pc.Get(nestingKey).(*nestingNote); note != nil {
+		note.add(reader)
+	}
+	return nil, parser.NoChildren
+}
+
+// containerDepth counts the lists and blockquotes n is in, n included. It
+// walks at most about 2×MaxNesting parents: deeper ones are never opened.
+func containerDepth(n ast.Node) int {
+	d := 0
+	for ; n != nil; n = n.Parent() {
+		switch n.(type) {
+		case *ast.List, *ast.Blockquote:
+			d++
 		}
-		return 0
 	}
-	k := 0
-	for k < len(b) && k < 9 && b[k] >= '0' && b[k] <= '9' {
-		k++
+	return d
+}
+
+var nestingKey = parser.NewContextKey()
+
+// nestingNote records where markers past MaxNesting were read as text:
+// the first one's offset in the body and the lines that held one.
+type nestingNote struct {
+	at, lines, lastLine int
+}
+
+func (n *nestingNote) add(reader text.Reader) {
+	line, seg := reader.Position()
+	if n.lines > 0 && line == n.lastLine {
+		return
 	}
-	if k > 0 && k < len(b) && (b[k] == '.' || b[k] == ')') && spaced(k+1) {
-		return k + 1
+	if n.lines == 0 {
+		n.at = seg.Start
+		if b, s := reader.PeekLine(); b != nil {
+			n.at = s.Start + leadingBlanks(b)
+		}
 	}
-	return 0
+	n.lines++
+	n.lastLine = line
+}
+
+func leadingBlanks(b []byte) int {
+	i := 0
+	for i < len(b) && (b[i] == ' ' || b[i] == '\t') {
+		i++
+	}
+	return i
 }
 
 // nestingMessage is the syntax finding for a document whose lines passed

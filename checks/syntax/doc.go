@@ -14,9 +14,10 @@
 // unknown to the record's kind, or values of the wrong type.
 //
 // A markdown document whose lists and block quotes nest deeper than 16
-// levels, or whose links and code spans would cost more than linear time
-// to parse (a line of links that never close, runs of backticks nothing
-// closes), gets a finding where the bound is passed; past it, that markup
+// levels (on one line, or line after line by indentation), or whose links
+// and code spans would cost more than linear time to parse (a line of
+// links that never close, runs of backticks nothing closes), gets a
+// finding where the bound is passed; past it, that markup
 // is read as text and the rest of the document is checked.
 //
 // Such files are never half-read: a file with an encoding problem is left out

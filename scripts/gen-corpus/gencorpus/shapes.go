@@ -2,6 +2,7 @@ package gencorpus
 
 import (
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -48,7 +49,11 @@ import (
 //   - linkrefs: one document of n link reference definitions in one
 //     paragraph, then a paragraph of n lines each citing one of them (goldmark
 //     took both in time quadratic in the paragraph's lines, round 46).
-var Shapes = []string{"adoption", "findings", "bigdoc", "workboard", "tiny", "deeprefs", "remains", "items", "manyids", "longlines", "nesting", "mesh", "chains", "distinct", "fanin", "annotated", "linkrefs", "inlines"}
+//   - stairs: one document of a list nested by indentation √(40n) deep, a
+//     level a line, about 40n bytes (goldmark walked every open list on
+//     every line and read its indentation again at each: the cube of the
+//     depth, round 47).
+var Shapes = []string{"adoption", "findings", "bigdoc", "workboard", "tiny", "deeprefs", "remains", "items", "manyids", "longlines", "nesting", "mesh", "chains", "distinct", "fanin", "annotated", "linkrefs", "inlines", "stairs"}
 
 // WriteShape writes the named shape of size n into dir (which must be absent
 // or empty unless opt.Force), deterministically from seed. The shape
@@ -99,6 +104,8 @@ func WriteShape(dir, shape string, n int, seed int64, opt Options) error {
 		files = func(emit func(string, string)) { linkRefs(emit, n) }
 	case "inlines":
 		files = func(emit func(string, string)) { inlines(emit, n) }
+	case "stairs":
+		files = func(emit func(string, string)) { stairs(emit, n) }
 	default:
 		return fmt.Errorf("gencorpus: unknown shape %q (have default, %s)", shape, strings.Join(Shapes, ", "))
 	}
@@ -479,6 +486,21 @@ func inlines(emit func(string, string), n int) {
 	}
 	b.WriteString("\n")
 	emit(".sot/inlines/INLINES-PRD.md", b.String())
+	emit("sotvet.yaml", fmt.Sprintf("max-file-size: %d\n", b.Len()+1<<20))
+}
+
+// stairs: one document of a list nested by indentation √(40n) deep, a
+// level a line, each a work item sentence: the indentation makes it about
+// 40n bytes, so a unit costs the same at any size.
+func stairs(emit func(string, string), n int) {
+	var b strings.Builder
+	legacyFrontmatter(&b, "stairs", "draft")
+	b.WriteString("# Stairs\n\n" + Disclaimer + "\n\n")
+	for d := range int(math.Sqrt(40 * float64(n))) {
+		fmt.Fprintf(&b, "%s- CTO-WORK-%05d is validated at depth %d.\n", strings.Repeat("  ", d), d, d)
+	}
+	b.WriteString("\n")
+	emit(".sot/stairs/STAIRS-PRD.md", b.String())
 	emit("sotvet.yaml", fmt.Sprintf("max-file-size: %d\n", b.Len()+1<<20))
 }
 

@@ -16,7 +16,7 @@ import (
 // unknown shape.
 func TestShapes(t *testing.T) {
 	sizes := map[string]int{"adoption": 20, "findings": 5, "bigdoc": 1, "workboard": 250, "tiny": 30, "deeprefs": 12,
-		"remains": 10, "items": 10, "manyids": 3, "longlines": 1, "nesting": 2, "mesh": 20, "chains": 1500, "distinct": 3, "fanin": 1500, "annotated": 250, "linkrefs": 40, "inlines": 30}
+		"remains": 10, "items": 10, "manyids": 3, "longlines": 1, "nesting": 2, "mesh": 20, "chains": 1500, "distinct": 3, "fanin": 1500, "annotated": 250, "linkrefs": 40, "inlines": 30, "stairs": 100}
 	want := map[string]func(files map[string]string) string{
 		"adoption": func(files map[string]string) string {
 			if n := countMD(files); n != 20 {
@@ -94,6 +94,13 @@ func TestShapes(t *testing.T) {
 			return ""
 		},
 		"manyids": func(files map[string]string) string { return wantMD(files, 3) },
+		"stairs": func(files map[string]string) string {
+			doc := files[".sot/stairs/STAIRS-PRD.md"]
+			if countMD(files) != 1 || !strings.Contains(doc, strings.Repeat("  ", 62)+"- CTO-WORK-00062") || strings.Contains(doc, strings.Repeat("  ", 63)+"- ") {
+				return "want one document of a list nested 63 deep"
+			}
+			return ""
+		},
 		"inlines": func(files map[string]string) string {
 			if countMD(files) != 1 || !strings.Contains(files[".sot/inlines/INLINES-PRD.md"], strings.Repeat("*a_ ", 30)) {
 				return "want one document of 30-unit paragraphs"
