@@ -156,8 +156,10 @@ var passWords = map[string]bool{"bypass": true, "compass": true, "surpass": true
 	"firstpass": true, "secondpass": true, "renderpass": true, "subpass": true}
 
 // definePrefix matches what stands before a name given a quoted value
-// after a blank: a C or RPM macro, a SET statement.
-var definePrefix = lazyRE.New(`(?i)(?:^|[\s"])(?:[#%](?:define|global)|set)(?:\\t|[ \t])+$`)
+// after a blank: a C or RPM macro, a SET statement; at a line's start, in
+// a string too ("#pragma once\n#define PASSWORD \"…\"": a header
+// written into a JSON or YAML value).
+var definePrefix = lazyRE.New(`(?i)(?:^|[\s"]|\\n)(?:[#%](?:define|global)|set)(?:\\t|[ \t])+$`)
 
 // passwordPairGate passes a keyword that ends a name followed by ":", ":=",
 // "=>" or a glued "=".

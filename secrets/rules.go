@@ -225,6 +225,17 @@ func DefaultRules() []*Rule { return defaultRules(true) }
 // do not already find.
 func BaseRules() []*Rule { return defaultRules(false) }
 
+// OwnRules returns the default rules but the imported Nosey Parker and
+// Kingfisher ones: sotvet's and gitleaks'. The import generator asks
+// them whether a rule's secret, standing alone, is found already.
+func OwnRules() []*Rule {
+	imported := map[string]bool{}
+	for _, r := range ThirdPartyRules() {
+		imported[r.ID] = true
+	}
+	return slices.DeleteFunc(DefaultRules(), func(r *Rule) bool { return imported[r.ID] })
+}
+
 func defaultRules(thirdParty bool) []*Rule {
 	ep := EndpointRule(nil, true, nil)
 	ep.endpoint = true
@@ -366,6 +377,9 @@ func defaultRules(thirdParty bool) []*Rule {
 		// and provider formats told by their shape alone
 		// (bareformats.go), round forty-four
 		out = append(out, bareFormatRules()...)
+		// and formats told by their structure, round forty-seven
+		// (structformats.go)
+		out = append(out, structFormatRules()...)
 	}
 	return out
 }
@@ -764,7 +778,7 @@ func builtinRules(ep *Rule) []*Rule {
 			// (Rust), val apiKey: String = "…" (Kotlin, Swift,
 			// TypeScript). Tried first, and only quoted: the other form's
 			// bare value would otherwise read "key: <base64>==" as a type.
-			builtinRE: builtinExpr("(?i)(?P<key>(?:password|passwd|secret|token|api[_.-]?key|access[_.-]?key)[A-Za-z0-9_.-]*)[\x60\"']?[ \\t]*(?:" +
+			builtinRE: builtinExpr("(?i)(?P<key>(?:password|passwd|secret|token|api[_.-]?key|access[_.-]?key|[_-]pat\\b)[A-Za-z0-9_.-]*)[\x60\"']?[ \\t]*(?:" +
 				":[ \\t]*&?(?:'static[ \\t]+)?[A-Za-z][A-Za-z0-9_.]*\\??[ \\t]*=[ \\t]*(?:\"(?P<secret>[^\"\\r\\n]+)\"|'(?P<secret>[^'\\r\\n]+)'|\x60(?P<secret>[^\x60\\r\\n]+)\x60)|" +
 				// round 27: C#'s auto-property, ApiSecret { get; init; } = "…"
 				"(?:[ \\t]*\\{[ \\t]*get;[ \\t]*(?:(?:private[ \\t]+)?(?:set|init);[ \\t]*)?\\}[ \\t]*=[ \\t]*(?:\"(?P<secret>[^\"\\r\\n]+)\"))|" +
@@ -776,8 +790,8 @@ func builtinRules(ep *Rule) []*Rule {
 				"(?:b?\"(?P<secret>[^\"\\r\\n]+)\"|b?'(?P<secret>[^'\\r\\n]+)'|\x60(?P<secret>[^\x60\\r\\n]+)\x60|(?P<secret>[^\\s\x60\"',;&]*[^\\s\x60\"',;&.:)\\]}>])))"),
 			Entropy:         3, // 3.5 but for hex: validGeneric
 			MinLen:          12,
-			Gate:            AssignmentGate,
-			Keywords:        []string{"password", "passwd", "secret", "token", "api_key", "apikey", "api-key", "api.key", "access_key", "accesskey", "access-key", "access.key"},
+			Gate:            genericSecretGate,
+			Keywords:        []string{"password", "passwd", "secret", "token", "api_key", "apikey", "api-key", "api.key", "access_key", "accesskey", "access-key", "access.key", "_pat", "-pat"},
 			Validate:        validGeneric,
 			startsAtKeyword: true,
 		},
@@ -1009,6 +1023,18 @@ func uniqueStrings(s []string) []string {
 // AssignmentGate passes a keyword hit that is part of a name followed by an
 // assignment: more name characters, an optional closing quote or backtick,
 // blanks, then "=" or ":".
+// genericSecretGate is AssignmentGate, and for the keywords "_pat" and
+// "-pat" (a personal access token's name: CONFLUENCE_PAT, GITHUB_PAT) it
+// first wants the word to end there: "_path", "_pattern" and "_patch"
+// are far more common than a token's name, and end no name of one.
+func genericSecretGate(data []byte, i int) bool {
+	if i >= 3 && (data[i] == 't' || data[i] == 'T') && (data[i-3] == '_' || data[i-3] == '-') && equalFoldASCII(data[i-2:i+1], "pat") &&
+		i+1 < len(data) && isAlnumByte(data[i+1]) {
+		return false
+	}
+	return AssignmentGate(data, i)
+}
+
 func AssignmentGate(data []byte, i int) bool {
 	j := i + 1
 	for j < len(data) && isKeyChar(data[j]) {
@@ -1660,6 +1686,9 @@ func genericKeyNamesSecret(key []byte) bool {
 	words := keyWords(string(key))
 	if len(words) == 0 || genericMetaFirst[words[0]] || genericMetaWords[words[len(words)-1]] {
 		return false
+	}
+	if len(words) >= 2 && words[len(words)-1] == "pat" {
+		return true // a personal access token: GITHUB_PAT, jira_pat, ADO-PAT
 	}
 	if last := words[len(words)-1]; last == "token" || last == "tokens" || strings.HasSuffix(last, "token") {
 		if slices.ContainsFunc(words, antiForgeryWord) {

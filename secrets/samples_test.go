@@ -3,6 +3,7 @@ package secrets
 import (
 	"crypto/sha256"
 	"encoding/base64"
+	"encoding/binary"
 	"encoding/hex"
 	"fmt"
 	"hash/fnv"
@@ -131,6 +132,43 @@ type sample struct {
 	text   string
 	fpFor  string
 	path   string // the file's path, for a rule limited to some files; else a markdown file's
+}
+
+// ntlmAuthenticate returns an NTLM AUTHENTICATE message in base64 whose
+// NT challenge response is ntLen random bytes, for user "ops" in domain
+// "CORP".
+func ntlmAuthenticate(g *fakeGen, ntLen int) string {
+	utf16 := func(s string) []byte {
+		var b []byte
+		for _, c := range s {
+			b = append(b, byte(c), 0)
+		}
+		return b
+	}
+	domain, user, ws := utf16("CORP"), utf16("ops"), utf16("WS01")
+	lm := make([]byte, 24)
+	nt := []byte(g.from(base62, ntLen))
+	const header = 64
+	msg := make([]byte, header)
+	copy(msg, "NTLMSSP\x00")
+	msg[8] = 3
+	off := header
+	field := func(at int, data []byte) {
+		binary.LittleEndian.PutUint16(msg[at:], uint16(len(data)))
+		binary.LittleEndian.PutUint16(msg[at+2:], uint16(len(data)))
+		binary.LittleEndian.PutUint32(msg[at+4:], uint32(off))
+		off += len(data)
+	}
+	field(12, lm)
+	field(20, nt)
+	field(28, domain)
+	field(36, user)
+	field(44, ws)
+	binary.LittleEndian.PutUint32(msg[60:], 0xa2888205) // flags
+	for _, d := range [][]byte{lm, nt, domain, user, ws} {
+		msg = append(msg, d...)
+	}
+	return base64.StdEncoding.EncodeToString(msg)
 }
 
 func sha256Of(s string) []byte { d := sha256.Sum256([]byte(s)); return d[:] }
@@ -593,8 +631,13 @@ func corpusSamples() []sample {
 
 	// prefixed-token: a provider prefix, a body its rule does not expect
 	{
-		t1 := pHVS + g.mixed(base62, 28)
+		// 22 after the prefix: under the 24 to 130 of Nosey Parker's rule
+		// (np.hashicorp.4, which takes a token of 28 since round 47)
+		t1 := pHVS + g.mixed(base62, 22)
 		s = append(s, tp("vault token, short", RulePrefixedToken, t1, "Rotate the vault value "+t1+" pasted in the log.\n"))
+		t1b := pHVS + g.mixed(base62, 28)
+		s = append(s, tp("vault service token of 28, by nosey parker's rule", "np.hashicorp.4", t1b, "Rotate the vault value "+t1b+" pasted in the log.\n"))
+		s = append(s, fp("vault token prefix in prose", "np.hashicorp.4", "Service tokens start with "+pHVS+" and batch tokens with hvb.; see the Vault docs.\n"))
 		t2 := pGHP + g.mixed(base62, 30)
 		s = append(s, tp("github token, short", RulePrefixedToken, t2, "pasted "+t2+" into the chat\n"))
 		t3 := pSKANT + "api03-" + g.mixed(base62+"-_", 80)
@@ -999,6 +1042,32 @@ func corpusSamples() []sample {
 		dt := h.discordToken(time.Date(2020, 6, 1, 0, 0, 0, 0, time.UTC))
 		s = append(s, tp("discord bot token with no name near it", RuleDiscordBotTokenBare, dt, "Paste "+dt+" into the bot's settings.\n"))
 		s = append(s, fp("three dotted parts that are no token", RuleDiscordBotTokenBare, "Build "+h.mixed(base62, 24)+"."+h.mixed(base62, 6)+"."+h.mixed(base62, 27)+" failed.\n"))
+	}
+	// Formats told by their structure, with no name near them (round
+	// forty-seven, structformats.go)
+	{
+		h := newFakeGen("structure, round forty-seven")
+		hex := func() string {
+			for {
+				if v := h.from(hexLower, 32); strings.ContainsAny(v, "abcdef") && strings.ContainsAny(v, alphaDigit) {
+					return v
+				}
+			}
+		}
+		ds := "sk-" + hex()
+		s = append(s, tp("deepseek key in a coloured log line", RuleDeepSeekKey, ds, "```\n\x1b[93m"+ds+"\x1b[0m accepted by api.deepseek.com\n```\n"))
+		s = append(s, fp("sk- and hex that is no key", RuleDeepSeekKey, "The branch task-"+hex()+" and the key sk-"+hex()[:24]+" (cut) are not keys.\n"))
+		// a 16-character ID, the older length, which gitleaks' ID rule does
+		// not take; in a constructor, client-key-literal reports the secret
+		id, sec := "LTAI"+h.mixed(base62, 12), h.mixed(base62, 30)
+		s = append(s, tp("alibaba secret after its id", RuleAlibabaSecretAfterID, sec, "- uploader: "+id+" / "+sec+"\n"))
+		s = append(s, fp("alibaba id with its secret from the environment", RuleAlibabaSecretAfterID, "```python\nauth = oss2.Auth(\""+id+"\", os.environ[\"OSS_SECRET\"])\nbucket = oss2.Bucket(auth, \"https://oss-cn-hangzhou.aliyuncs.com\", \"releaseartifactsbucketeast2026\")\n```\n"))
+		ntlm := ntlmAuthenticate(h, 24)
+		s = append(s, tp("ntlm authenticate header", RuleNTLMAuthenticate, ntlm, "```\nAuthorization: NTLM "+ntlm+"\n```\n"))
+		s = append(s, fp("ntlm negotiate header", RuleNTLMAuthenticate, "```\nAuthorization: NTLM TlRMTVNTUAABAAAAB4IIogAAAAAAAAAAAAAAAAAAAAAGAbEdAAAADw==\n```\n"))
+		db := h.from(alphaLower+alphaDigit, 11) + "AAAAAAAAAA" + h.mixed(base62, 43)
+		s = append(s, tp("dropbox long-lived token bare", RuleDropboxLongLivedBare, db, "Paste `"+db+"` into the backup job.\n"))
+		s = append(s, fp("base64 with a run of A", RuleDropboxLongLivedBare, "```\nssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAI"+h.mixed(base64std, 43)+" ops@bastion\n```\n"))
 	}
 	return s
 }

@@ -19,7 +19,11 @@ func TestThirdPartyGenerated(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	src, rep, err := thirdparty.Generate("rules/third_party", cov)
+	alone, err := CoveredBy(OwnRules())
+	if err != nil {
+		t.Fatal(err)
+	}
+	src, rep, err := thirdparty.Generate("rules/third_party", cov, alone)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -838,6 +838,36 @@ func dedup(l []string) []string {
 	return out
 }
 
+// bareSecrets returns the secrets of c's examples that c's expression
+// finds standing alone, on a line of their own: a token whose format
+// names it (CircleCI's CCIPAT_…). A rule is covered only when the
+// existing rules find these too: its examples name their secrets
+// (CIRCLECI_TOKEN=…), which a generic rule reads, but the rule finds the
+// token with no name beside it, which a generic rule does not.
+func bareSecrets(c Converted) []string {
+	re, err := regexp.Compile(c.Out.Regex)
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for _, ex := range c.Examples {
+		m := re.FindStringSubmatch(ex)
+		if m == nil {
+			continue
+		}
+		sec := m[0]
+		if g := c.Out.SecretGroup; g > 0 && g < len(m) {
+			sec = m[g]
+		} else if len(m) > 1 && m[1] != "" {
+			sec = m[1]
+		}
+		if sec != "" && re.MatchString(sec) {
+			out = append(out, sec+"\n")
+		}
+	}
+	return out
+}
+
 // Covered reports, for a rule's positive examples, the existing rule that
 // finds every one of them ("" when some example is found by none): the
 // generator passes the engine without the third-party rules.
@@ -863,7 +893,13 @@ var NotInProse = map[string]string{
 // Generate loads and converts the rules under root and renders the Go
 // data file (package secrets) and the import report (markdown: every rule
 // not taken and why, every translation made). covered may be nil.
-func Generate(root string, covered Covered) (goSrc, report []byte, err error) {
+// coveredAlone, asked about the secrets of a covered rule's examples
+// standing alone (bareSecrets), is the engine with every rule but the
+// imported ones; nil asks covered.
+func Generate(root string, covered, coveredAlone Covered) (goSrc, report []byte, err error) {
+	if coveredAlone == nil {
+		coveredAlone = covered
+	}
 	rules, err := Load(root)
 	if err != nil {
 		return nil, nil, err
@@ -877,7 +913,19 @@ func Generate(root string, covered Covered) (goSrc, report []byte, err error) {
 					not = append(not, NotTaken{c.Rule, "its examples are values the vendor publishes (the public half of a pair), which sotvet leaves unreported"})
 					continue
 				} else if by != "" {
-					not = append(not, NotTaken{c.Rule, "every example is found by the existing rule " + by})
+					why := "every example is found by the existing rule " + by
+					bare := bareSecrets(c)
+					if len(bare) > 0 {
+						alone := coveredAlone(bare)
+						if alone == "" {
+							keep = append(keep, c) // it finds the token with no name beside it; no existing rule does
+							continue
+						}
+						if alone != by {
+							why += ", and its secret standing alone by " + alone
+						}
+					}
+					not = append(not, NotTaken{c.Rule, why})
 					continue
 				}
 			}

@@ -6,7 +6,9 @@
 // and why, every translation of an expression to RE2.
 //
 // A rule whose positive examples the existing engine (built-in and gitleaks
-// rules) already finds, every one, is not taken: it would only add cost.
+// rules) already finds, every one, is not taken: it would only add cost;
+// unless it also finds its secret standing alone, on a line of its own,
+// and none of sotvet's and gitleaks' rules does.
 //
 // Usage (from secrets/, see the go:generate line in gitleaks.go):
 //
@@ -28,9 +30,13 @@ func main() {
 	root := flag.String("root", "rules/third_party", "`directory` of the vendored rule files")
 	flag.Parse()
 	cov, err := secrets.CoveredBy(secrets.BaseRules())
+	var alone thirdparty.Covered
+	if err == nil {
+		alone, err = secrets.CoveredBy(secrets.OwnRules())
+	}
 	if err == nil {
 		var src, rep []byte
-		src, rep, err = thirdparty.Generate(*root, cov)
+		src, rep, err = thirdparty.Generate(*root, cov, alone)
 		if err == nil {
 			err = os.WriteFile(*out, src, 0o644)
 		}

@@ -1,0 +1,182 @@
+package secrets
+
+import (
+	"bytes"
+	"encoding/base64"
+	"encoding/binary"
+)
+
+// Provider formats found missing on a peer's samples (CredSweeper's) in
+// round forty-seven, each told by its shape or its structure and no name
+// near it. Ranked after every older rule, so no older finding changes ID.
+const (
+	// An API key of DeepSeek or Alibaba Cloud Model Studio (DashScope):
+	// "sk-" and 32 lower-case hex digits. OpenAI's keys are longer and
+	// not hex; no rule took this one without a name before it.
+	RuleDeepSeekKey = "deepseek-api-key"
+	// An Alibaba Cloud AccessKey secret (30 letters and digits) handed
+	// over right after its AccessKey ID (LTAI and 12 or 20): an SDK
+	// client's arguments, an env file's next line. gitleaks' and
+	// Kingfisher's rules want the word alibaba before the secret.
+	RuleAlibabaSecretAfterID = "alibaba-access-key-secret"
+	// An NTLM AUTHENTICATE message (type 3) in base64, as an
+	// "Authorization: NTLM" header carries it: it holds the user's name
+	// and the response to the server's challenge, from which the
+	// password's hash is cracked offline.
+	RuleNTLMAuthenticate = "ntlm-authenticate-message"
+	// A Dropbox long-lived access token with no word dropbox near it:
+	// 11 letters and digits, ten A and 43 more.
+	RuleDropboxLongLivedBare = "dropbox-long-lived-token-bare"
+)
+
+// structFormatRules returns the rules above, in rank order.
+func structFormatRules() []*Rule {
+	return []*Rule{
+		{
+			ID:          RuleDeepSeekKey,
+			Description: "DeepSeek or Alibaba Cloud Model Studio (DashScope) API key (sk- and 32 hex digits)",
+			builtinRE:   builtinExpr(`(?:^|[^A-Za-z0-9_-])(?P<secret>sk-[0-9a-f]{32})(?:[^A-Za-z0-9_-]|$)`),
+			Keywords:    []string{"sk-"},
+			Gate:        deepSeekGate,
+			Validate:    deepSeekValid,
+		},
+		{
+			ID:          RuleAlibabaSecretAfterID,
+			Description: "Alibaba Cloud AccessKey secret right after its AccessKey ID (LTAI…), in a call's arguments or on the next lines",
+			// up to 160 bytes and two line breaks after the ID: the
+			// arguments of one call, or the next lines of an env file
+			builtinRE: builtinExpr(`\bLTAI[A-Za-z0-9]{12,20}\b[^\n]{0,160}?(?:\n[^\n]{0,160}?){0,2}?[^A-Za-z0-9+/=_.-](?P<secret>[A-Za-z0-9]{30})(?:[^A-Za-z0-9+/=_.-]|$)`),
+			Keywords:  []string{"ltai"},
+			Gate:      alibabaIDGate,
+			Validate:  alibabaSecretValid,
+			// every match starts at its keyword, the ID
+			startsAtKeyword: true,
+		},
+		{
+			ID:          RuleNTLMAuthenticate,
+			Description: "NTLM AUTHENTICATE message in base64 (an Authorization: NTLM header's credential: the user and the challenge's response)",
+			builtinRE:   builtinExpr(`(?P<secret>TlRMTVNTUAADAAAA[A-Za-z0-9+/]*={0,2})`),
+			// the signature NTLMSSP\0 and the type 3, in base64
+			Keywords:        []string{"tlrmtvntuaadaaaa"},
+			Validate:        ntlmAuthenticateValid,
+			startsAtKeyword: true,
+		},
+		{
+			ID:          RuleDropboxLongLivedBare,
+			Description: "Dropbox long-lived access token with no name near it (11 letters and digits, ten A, 43 more)",
+			builtinRE:   builtinExpr(`(?:^|[^A-Za-z0-9_=-])(?P<secret>[A-Za-z0-9]{11}AAAAAAAAAA[A-Za-z0-9_=-]{43})(?:[^A-Za-z0-9_=-]|$)`),
+			Keywords:    []string{"aaaaaaaaaa"},
+			Gate:        dropboxLongLivedGate,
+			Validate:    dropboxLongLivedValid,
+		},
+	}
+}
+
+// deepSeekGate holds at "sk-" (its "-" at i) only where a key can stand:
+// after no token byte, and 32 lower-case hex digits and no token byte
+// after it.
+func deepSeekGate(data []byte, i int) bool {
+	st := i - 2
+	if st > 0 && isTokenByte(data[st-1]) || i+33 > len(data) {
+		return false
+	}
+	for _, c := range data[i+1 : i+33] {
+		if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f') {
+			return false
+		}
+	}
+	return i+33 == len(data) || !isTokenByte(data[i+33])
+}
+
+// deepSeekValid: 32 digits that read as drawn (entropyFloor's hex floor),
+// digits and letters both.
+func deepSeekValid(c Candidate) bool {
+	hex := c.Secret[3:]
+	return hasDigit(hex) && bytes.ContainsAny(hex, "abcdef") && Entropy(hex) >= entropyFloor(3.5, hex)
+}
+
+// alibabaIDGate holds at "LTAI" (its "I" at i) only where an AccessKey ID
+// starts: in capitals, after no letter or digit, and 12 to 20 letters and
+// digits after it that end there.
+func alibabaIDGate(data []byte, i int) bool {
+	st := i - 3
+	if !bytes.Equal(data[st:i+1], []byte("LTAI")) || st > 0 && isAlnumByte(data[st-1]) {
+		return false
+	}
+	n := 0
+	for j := i + 1; j < len(data) && isAlnumByte(data[j]) && n <= 20; j++ {
+		n++
+	}
+	return n >= 12 && n <= 20
+}
+
+// alibabaSecretValid: the ID drawn (not LTAIxxxxxxxxxxxxxxxx) and the
+// secret drawn: capitals, small letters and digits, at 3.5 bits a byte.
+func alibabaSecretValid(c Candidate) bool {
+	id := c.Match[4:]
+	if n := bytes.IndexFunc(id, func(r rune) bool { return !isAlnumByte(byte(r)) || r > 0x7f }); n >= 0 {
+		id = id[:n]
+	}
+	return hasDigit(id) && Entropy(id) >= 2.5 && mixedClasses(c.Secret) && Entropy(c.Secret) >= 3.5
+}
+
+// ntlmAuthenticateValid decodes the message and holds when it is an
+// AUTHENTICATE message whose NT challenge response (24 bytes for NTLMv1,
+// more for NTLMv2) lies inside it and is not zeros: an anonymous one
+// holds no response, and a negotiate or challenge message no credential.
+func ntlmAuthenticateValid(c Candidate) bool {
+	msg, err := base64.StdEncoding.DecodeString(string(c.Secret))
+	if err != nil {
+		msg, err = base64.RawStdEncoding.DecodeString(string(bytes.TrimRight(c.Secret, "=")))
+		if err != nil {
+			return false
+		}
+	}
+	// signature, type, and the LM, NT, domain, user and workstation
+	// fields (length, allocated, offset) up to byte 52
+	if len(msg) < 52 || !bytes.Equal(msg[:8], []byte("NTLMSSP\x00")) || binary.LittleEndian.Uint32(msg[8:12]) != 3 {
+		return false
+	}
+	ntLen := int(binary.LittleEndian.Uint16(msg[20:22]))
+	ntOff := int(binary.LittleEndian.Uint32(msg[24:28]))
+	if ntLen < 24 || ntOff < 52 || ntOff > len(msg) || ntLen > len(msg)-ntOff {
+		return false
+	}
+	return bytes.ContainsFunc(msg[ntOff:ntOff+ntLen], func(r rune) bool { return r != 0 })
+}
+
+// dropboxLongLivedGate holds at a run of ten A (its last at i) only where
+// a token holds it: 11 letters and digits before it after no token byte,
+// and 43 token bytes after it that end there.
+func dropboxLongLivedGate(data []byte, i int) bool {
+	st := i - 20
+	end := st + 64
+	if st < 0 || end > len(data) || st > 0 && (isTokenByte(data[st-1]) || data[st-1] == '=') {
+		return false
+	}
+	if end < len(data) && (isTokenByte(data[end]) || data[end] == '=') {
+		return false
+	}
+	for _, c := range data[st : st+11] {
+		if !isAlnumByte(c) {
+			return false
+		}
+	}
+	if !bytes.Equal(data[st+11:st+21], []byte("AAAAAAAAAA")) {
+		return false
+	}
+	for _, c := range data[st+21 : end] {
+		if !isTokenByte(c) && c != '=' {
+			return false
+		}
+	}
+	return true
+}
+
+// dropboxLongLivedValid: the part after the A drawn (capitals, small
+// letters and digits, at 4 bits a byte), and the part before it not a
+// run of one letter.
+func dropboxLongLivedValid(c Candidate) bool {
+	head, tail := c.Secret[:11], c.Secret[21:]
+	return Entropy(head) >= 2.5 && mixedClasses(tail) && Entropy(tail) >= 4
+}
