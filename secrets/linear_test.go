@@ -339,6 +339,17 @@ func adversarial() map[string]func(n int) []byte {
 	out["lines:table-pw-headers"] = rep("| IP | ID | PW |\n|---|---|---|\n| a | b | c |\n")
 	out["lines:table-pw-rows"] = entries("| PW | %s |\n")
 	out["lines:table-password-rows"] = entries("| password | %s |\n")
+	// round forty-seven: IDs each followed by a run that may be the
+	// secret, the ID's keyword dense; "sk-" and 32 hex digits, each a
+	// key; one NTLM signature after another (one long base64 token); ten
+	// A in 64-byte runs; names ending in _PAT, each an assignment
+	out["line:alibaba-ids"] = rep("LTAI5tQ8vNw2XrLb ")
+	out["line:alibaba-pairs"] = entries("LTAI5tQ8vNw2XrLb, %s ")
+	out["line:ltai"] = rep("LTAI")
+	out["line:deepseek-keys"] = rep("sk-3f9a0c41d2e87b65a9c0f3e1d4b7a2c8 ")
+	out["line:ntlm"] = rep("TlRMTVNTUAADAAAA")
+	out["line:dropbox-runs"] = rep("abcdefghijkAAAAAAAAAAbcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRS ")
+	out["line:pat-names"] = rep("X_PAT=")
 	return out
 }
 
