@@ -274,3 +274,45 @@ func TestSplitAlternationsSamePrograms(t *testing.T) {
 		t.Fatalf("only %d branches checked", split)
 	}
 }
+
+// TestAllowlistRepairsApply holds each correction of allowlistRepairs to
+// the pinned rule file: the text it replaces is in an allowlist of its
+// rule (a new gitleaks release that rewrote it fails here, and the repair
+// is looked at again), and the repaired allowlist still compiles. For the
+// generic rule's "author": an author's name stays allowed, a value named
+// for an authorization does not.
+func TestAllowlistRepairsApply(t *testing.T) {
+	loadGitleaks()
+	for _, r := range allowlistRepairs {
+		found := false
+		for _, gr := range gitleaks.set.Rules {
+			if gr.ID != r.rule {
+				continue
+			}
+			for _, a := range gr.Allowlists {
+				for _, re := range a.Regexes {
+					found = found || strings.Contains(re, r.from)
+				}
+				if _, err := compileAllowlist(repairAllowlist(r.rule, a)); err != nil {
+					t.Errorf("%s: repaired allowlist: %v", r.rule, err)
+				}
+			}
+		}
+		if !found {
+			t.Errorf("%s: no allowlist expression holds %q (%s): the pinned file changed", r.rule, r.from, r.why)
+		}
+	}
+	s := defaultScanner(t)
+	tok := newFakeGen("allowlist repairs").mixed(base62, 32)
+	for line, want := range map[string]bool{
+		`author = "` + tok + `"`:              false,
+		`authorized_network = "` + tok + `"`:  false,
+		`authority = "` + tok + `"`:           false,
+		`AUTHORIZATION_TOKEN = "` + tok + `"`: true,
+		`"authorization": "` + tok + `"`:      true,
+	} {
+		if got := len(s.Scan("app/settings.py", []byte(line+"\n"))) > 0; got != want {
+			t.Errorf("%q: reported %v, want %v", line, got, want)
+		}
+	}
+}

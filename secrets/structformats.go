@@ -113,10 +113,12 @@ func alibabaIDGate(data []byte, i int) bool {
 // alibabaSecretValid: the ID drawn (not LTAIxxxxxxxxxxxxxxxx) and the
 // secret drawn: capitals, small letters and digits, at 3.5 bits a byte.
 func alibabaSecretValid(c Candidate) bool {
-	id := c.Match[4:]
-	if n := bytes.IndexFunc(id, func(r rune) bool { return !isAlnumByte(byte(r)) || r > 0x7f }); n >= 0 {
-		id = id[:n]
+	id := c.Match[4:] // the match starts at the ID
+	n := 0
+	for n < len(id) && isAlnumByte(id[n]) {
+		n++
 	}
+	id = id[:n]
 	return hasDigit(id) && Entropy(id) >= 2.5 && mixedClasses(c.Secret) && Entropy(c.Secret) >= 3.5
 }
 
