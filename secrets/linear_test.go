@@ -346,7 +346,7 @@ func adversarial() map[string]func(n int) []byte {
 	out["line:alibaba-ids"] = rep("LTAI5tQ8vNw2XrLb ")
 	out["line:alibaba-pairs"] = entries("LTAI5tQ8vNw2XrLb, %s ")
 	out["line:ltai"] = rep("LTAI")
-	out["line:deepseek-keys"] = rep("sk-3f9a0c41d2e87b65a9c0f3e1d4b7a2c8 ")
+	out["line:deepseek-keys"] = rep("sk-" + "3f9a0c41d2e87b65a9c0f3e1d4b7a2c8 ")
 	out["line:ntlm"] = rep("TlRMTVNTUAADAAAA")
 	out["line:dropbox-runs"] = rep("abcdefghijkAAAAAAAAAAbcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRS ")
 	out["line:pat-names"] = rep("X_PAT=")
