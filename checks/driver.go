@@ -98,6 +98,9 @@ type Options struct {
 	// listing, when set, is newListing(Root, Discovery), which a session
 	// derives once for as long as it keeps one walk.
 	listing *listing
+	// redacted, when set, remembers message redactions between the runs
+	// of a session: an edit's run says mostly what the last one said.
+	redacted *redactMemo
 }
 
 // listing is what a run derives from the paths a walk listed: the files'
@@ -506,7 +509,7 @@ func Run(opt Options) (*Result, *sotparse.Workspace, error) {
 		res.Findings = kept
 	}
 	scans, _ := results[secretscheck.Analyzer].(*secretscheck.Scans)
-	if err := redact(ws, text, scans, res.Findings); err != nil {
+	if err := redact(ws, text, scans, opt.redacted, res.Findings); err != nil {
 		return nil, nil, err
 	}
 	SortFindings(res.Findings)

@@ -2,8 +2,10 @@ package checks
 
 import (
 	"strings"
+	"sync"
 
 	secretscheck "github.com/svrnty/sotvet/checks/secrets"
+	"github.com/svrnty/sotvet/internal/memo"
 	engine "github.com/svrnty/sotvet/secrets"
 	"github.com/svrnty/sotvet/sotparse"
 )
@@ -24,7 +26,9 @@ const minQuoted = 8
 //
 // scans, when the secrets check ran, are its scans of the files it read:
 // the same scanner configuration, so those files are not scanned again.
-func redact(ws *sotparse.Workspace, text *textIndex, scans *secretscheck.Scans, fs []Finding) error {
+//
+// kept, when set, holds the redactions of earlier runs (a session's).
+func redact(ws *sotparse.Workspace, text *textIndex, scans *secretscheck.Scans, kept *redactMemo, fs []Finding) error {
 	if len(fs) == 0 {
 		return nil
 	}
@@ -33,6 +37,9 @@ func redact(ws *sotparse.Workspace, text *textIndex, scans *secretscheck.Scans, 
 		return err
 	}
 	r := &redactor{sc: sc, ws: ws, text: text, scans: scans, done: map[string]string{}, files: map[string]*fileSecrets{}}
+	if kept != nil {
+		r.kept = kept.of(sc)
+	}
 	for i := range fs {
 		f := &fs[i]
 		f.Message = r.clean(f.Message, f.File, f.Line, f.EndLine)
@@ -56,6 +63,7 @@ type redactor struct {
 	text  *textIndex              // what the parse kept of released texts
 	scans *secretscheck.Scans     // the secrets check's scans; may be nil
 	done  map[string]string       // message -> its redacted form
+	kept  *memo.Strings           // what earlier runs redacted; may be nil
 	files map[string]*fileSecrets // path -> its secrets
 	// The last message redacted, and the last file looked up.
 	lastMsg struct {
@@ -88,11 +96,10 @@ func (r *redactor) clean(msg, file string, first, last int) string {
 		out, ok = r.done[msg]
 	}
 	if !ok {
-		b := []byte(msg)
-		if red := r.sc.Redact(b); len(red) != len(b) || (len(b) > 0 && &red[0] != &b[0]) {
-			out = string(red)
+		if r.kept != nil {
+			out = r.kept.Get(msg)
 		} else {
-			out = msg
+			out = redactMessage(r.sc, msg)
 		}
 		r.done[msg] = out
 	}
@@ -101,6 +108,38 @@ func (r *redactor) clean(msg, file string, first, last int) string {
 		out = maskPieces(out, s.Text, s.Mask)
 	}
 	return out
+}
+
+// redactMessage is sc.Redact of msg, msg itself when it holds no secret.
+func redactMessage(sc *engine.Scanner, msg string) string {
+	b := []byte(msg)
+	if red := sc.Redact(b); len(red) != len(b) || (len(b) > 0 && &red[0] != &b[0]) {
+		return string(red)
+	}
+	return msg
+}
+
+// redactMemo keeps a session's message redactions between its runs, for
+// the scanner they were made with: a run after Reload may configure
+// another.
+type redactMemo struct {
+	mu sync.Mutex
+	sc *engine.Scanner
+	m  *memo.Strings
+}
+
+// redactMemoSize is how many messages a generation of a session's memo
+// holds: more than a large workspace's documents in focus say at once.
+const redactMemoSize = 8192
+
+func (k *redactMemo) of(sc *engine.Scanner) *memo.Strings {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	if k.sc != sc {
+		k.sc = sc
+		k.m = memo.NewStrings(func(msg string) string { return redactMessage(sc, msg) }, redactMemoSize)
+	}
+	return k.m
 }
 
 // secretsOnLines returns the secrets on lines first..last of file: the

@@ -88,7 +88,11 @@ func NewOverlaySession(opt Options, overlay map[string][]byte) (*Session, error)
 }
 
 func newSession(opt Options, overlay map[string][]byte, overlaysOnly bool) (*Session, error) {
+	if overlay == nil {
+		overlay = map[string][]byte{} // maps.Clone of none
+	}
 	s := &Session{opt: opt, base: opt.FS, overlay: overlay, byFile: map[string][]Finding{}, models: sotparse.NewModels(), overlaysOnly: overlaysOnly}
+	s.opt.redacted = &redactMemo{}
 	if opt.Reuse != nil {
 		s.earlier = opt.Reuse.Store
 		// The session holds the store no longer than its first load:

@@ -22,6 +22,7 @@ import (
 
 	"github.com/svrnty/sotvet/cache"
 	secretscheck "github.com/svrnty/sotvet/checks/secrets"
+	"github.com/svrnty/sotvet/internal/memo"
 	engine "github.com/svrnty/sotvet/secrets"
 )
 
@@ -117,6 +118,10 @@ func New(version string) *Server {
 	return s
 }
 
+// redactMemoSize is how many texts a generation of the redactor's memo
+// holds (see memo.Strings).
+const redactMemoSize = 8192
+
 // newRedactor returns the secrets engine's redaction, the one `sotvet scan`
 // prints with; every text the server sends that quotes the workspace goes
 // through it.
@@ -124,7 +129,9 @@ func newRedactor() func(string) string {
 	cfg, err := secretscheck.Config()
 	if err == nil {
 		if sc, err := engine.NewScanner(cfg); err == nil {
-			return sc.RedactString
+			// Every edit sends again what the last one sent, mostly:
+			// the engine's cost is per text, a memo's per lookup.
+			return memo.NewStrings(sc.RedactString, redactMemoSize).Get
 		}
 	}
 	// Without the engine nothing quoted may be sent at all.
