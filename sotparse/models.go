@@ -190,6 +190,11 @@ func Aggregate[T any](ws *Workspace, key *MemoKey, f func(kept []*Doc) T) T {
 		return a.v.(T)
 	}
 	v := f(ws.kept)
+	if ws.ReadBackErr() != nil {
+		// A kept text could not be read back: blank text stood for it,
+		// and the run starts over; what f derived from it is not kept.
+		return v
+	}
 	ms.mu.Lock()
 	defer ms.mu.Unlock()
 	if ms.gen == ws.keptGen {

@@ -100,6 +100,7 @@ type checker struct {
 // A document taken is replaced in c.docs by a copy (the extracted one is
 // shared between runs): a rule re-reads c.docs after calling text.
 func (c *checker) text(want func(*docInfo) bool) {
+	c.keptText(want)
 	wanted := make(map[*sotparse.Doc]*docInfo)
 	var summarized []*docInfo
 	for i, di := range c.docs {
@@ -133,6 +134,42 @@ func (c *checker) text(want func(*docInfo) bool) {
 
 // textKey keeps the statements of the text of a document a session keeps.
 var textKey sotparse.MemoKey
+
+// keptText takes, when want selects every kept document none of whose
+// text is taken yet (a rule that compares what every document says),
+// their statements all at once: gathered once for as long as a session
+// keeps the same documents, so that an edit copies and looks up none of
+// them again.
+func (c *checker) keptText(want func(*docInfo) bool) {
+	if len(c.keptAt) == 0 {
+		return
+	}
+	for _, k := range c.keptAt {
+		if di := c.docs[k]; di.textRead || !want(di) {
+			return
+		}
+	}
+	withText := sotparse.Aggregate(c.ws, &keptTextKey, func([]*sotparse.Doc) []*docInfo {
+		out := make([]*docInfo, len(c.keptAt))
+		parallel.For(len(out), func(j int) {
+			cp := *c.docs[c.keptAt[j]]
+			cp.textRead = true
+			cp.docText = sotparse.MemoText(c.ws, cp.d, &textKey, readKeptText)
+			out[j] = &cp
+		})
+		return out
+	})
+	follow := c.ws.FollowsCompared()
+	for j, k := range c.keptAt {
+		c.docs[k] = withText[j]
+		if follow {
+			c.ws.NoteCompared(withText[j].d)
+		}
+	}
+}
+
+// keptTextKey keeps a session's kept documents with their statements.
+var keptTextKey sotparse.MemoKey
 
 func readKeptText(d *sotparse.Doc, content []byte) *docText {
 	return sharedIfEmpty(readText(d, content).detach())

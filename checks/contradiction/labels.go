@@ -211,7 +211,8 @@ func (c *checker) mislabeledCommands() {
 	// document) are the same for every finding of the group: formatted
 	// once.
 	focused := map[string]bool{}
-	for _, di := range c.docs {
+	for _, k := range c.live {
+		di := c.docs[k]
 		if len(di.commands)+len(di.commandSays) > 0 && c.ws.Focused(di.d.Path) {
 			for _, cfs := range [][]commandFact{di.commands, di.commandSays} {
 				for i := range cfs {
@@ -220,66 +221,160 @@ func (c *checker) mislabeledCommands() {
 			}
 		}
 	}
-	type labeled struct {
-		di *docInfo
-		cf *commandFact
-	}
-	type group struct{ harness, test []labeled }
-	byCommand := map[string]*group{}
-	var commands []string
-	for _, di := range c.docs {
-		for _, cfs := range [][]commandFact{di.commands, di.commandSays} {
-			for i := range cfs {
-				cf := &cfs[i]
-				cmd := cf.command()
-				if !focused[cmd] {
-					continue
-				}
-				g := byCommand[cmd]
-				if g == nil {
-					g = &group{}
-					byCommand[cmd] = g
-					commands = append(commands, cmd)
-				}
-				if cf.harness {
-					g.harness = append(g.harness, labeled{di, cf})
-				} else {
-					g.test = append(g.test, labeled{di, cf})
-				}
+	// The kept documents' groups, gathered once for as long as a session
+	// keeps them (none is in focus), unless a kept text could not be
+	// read back: then every document is read.
+	var kept map[string]*commandGroup
+	live := c.live
+	if len(c.keptAt) > 0 {
+		if c.ws.ReadBackErr() == nil {
+			kept = sotparse.Aggregate(c.ws, &keptCommandsKey, func([]*sotparse.Doc) map[string]*commandGroup {
+				return groupCommands(c.docs, c.keptAt, nil)
+			})
+		} else {
+			live = make([]int32, len(c.docs))
+			for i := range live {
+				live[i] = int32(i)
 			}
 		}
+	}
+	runs := groupCommands(c.docs, live, focused)
+	commands := make([]string, 0, len(runs))
+	for cmd := range runs {
+		commands = append(commands, cmd)
 	}
 	sort.Strings(commands)
 	for _, cmd := range commands {
-		h, t := byCommand[cmd].harness, byCommand[cmd].test
-		if len(h) == 0 || len(t) == 0 || len(h) == len(t) {
+		g, kg := runs[cmd], kept[cmd]
+		if kg == nil {
+			kg = &commandGroup{}
+		}
+		nh, nt := len(g.refs[harnessLabel])+kg.n[harnessLabel], len(g.refs[testLabel])+kg.n[testLabel]
+		if nh == 0 || nt == 0 || nh == nt {
 			continue // one label, or no majority to judge by
 		}
-		odd, other, oddName, otherName := h, t, "the harness's command", "the target repository's test command"
-		if len(t) < len(h) {
-			odd, other, oddName, otherName = t, h, otherName, oddName
+		oddLabel, otherLabel, oddName, otherName := harnessLabel, testLabel, "the harness's command", "the target repository's test command"
+		nOther := nt
+		if nt < nh {
+			oddLabel, otherLabel, oddName, otherName = otherLabel, oddLabel, otherName, oddName
+			nOther = nh
 		}
 		var related relList
-		for _, l := range odd {
-			if !c.ws.Focused(l.di.d.Path) {
+		for _, r := range g.refs[oddLabel] {
+			di := c.docs[r.doc]
+			if !c.ws.Focused(di.d.Path) {
 				continue
 			}
 			if related == nil {
-				for j, o := range other {
-					if related.full() {
-						break
-					}
-					if j > 0 && other[j-1].di == o.di {
-						continue // one place per document (a document's are together)
-					}
-					if !related.full() {
-						related.add(o.cf.pos, "%s: %q", o.di.d.Path, o.cf.statement())
-					}
+				for _, o := range firstPerDoc(c.keptRefs(kg.head[otherLabel]), g.refs[otherLabel]) {
+					cf := c.commandAt(o)
+					related.add(cf.pos, "%s: %q", c.docs[o.doc].d.Path, cf.statement())
 				}
 			}
-			c.report(l.di.d.Path, l.cf.pos, l.cf.end, "mislabeled-command",
+			cf := c.commandAt(r)
+			c.report(di.d.Path, cf.pos, cf.end, "mislabeled-command",
 				fmt.Sprintf("labels `%s` %s (%q), but %d other place(s) record it as %s: name the command for what it runs",
-					cmd, oddName, l.cf.labelText(), len(other), otherName), related)
+					cmd, oddName, cf.labelText(), nOther, otherName), related)
 		}
 	}
+}
+
+// The labels a command is given, as commandGroup indexes them.
+const (
+	harnessLabel = 0
+	testLabel    = 1
+)
+
+// commandGroup is where documents label one command: refs, every place
+// of the documents of a run, by label; or, for a session's kept
+// documents, n, how many places give each label, and head, the first
+// places of the first documents that give it (one a document, at most
+// maxRelated), which the findings quote.
+type commandGroup struct {
+	refs [2][]claimRef
+	n    [2]int
+	head [2][]claimRef
+}
+
+// keptCommandsKey keeps the command groups of a session's kept documents.
+var keptCommandsKey sotparse.MemoKey
+
+// groupCommands groups the commands of docs[at...] by command: with
+// focused, those it holds only, every place (refs, naming the document
+// in docs); without, every command, counted, the first places kept
+// (head, naming the document among at).
+func groupCommands(docs []*docInfo, at []int32, focused map[string]bool) map[string]*commandGroup {
+	out := map[string]*commandGroup{}
+	for j, k := range at {
+		di := docs[k]
+		n := int32(0)
+		for _, cfs := range [][]commandFact{di.commands, di.commandSays} {
+			for i := range cfs {
+				cf := &cfs[i]
+				r := claimRef{k, n}
+				n++
+				cmd := cf.command()
+				if focused != nil && !focused[cmd] {
+					continue
+				}
+				g := out[cmd]
+				if g == nil {
+					g = &commandGroup{}
+					out[cmd] = g
+				}
+				label := testLabel
+				if cf.harness {
+					label = harnessLabel
+				}
+				if focused != nil {
+					g.refs[label] = append(g.refs[label], r)
+					continue
+				}
+				g.n[label]++
+				r.doc = int32(j)
+				if h := g.head[label]; len(h) < maxRelated && (len(h) == 0 || h[len(h)-1].doc != r.doc) {
+					g.head[label] = append(h, r)
+				}
+			}
+		}
+	}
+	return out
+}
+
+// keptRefs returns refs, naming documents among the kept, naming them in
+// c.docs.
+func (c *checker) keptRefs(refs []claimRef) []claimRef {
+	out := make([]claimRef, len(refs))
+	for i, r := range refs {
+		out[i] = claimRef{c.keptAt[r.doc], r.i}
+	}
+	return out
+}
+
+// commandAt returns the command place r names: the document's facts'
+// first, then its text's.
+func (c *checker) commandAt(r claimRef) *commandFact {
+	di := c.docs[r.doc]
+	if n := int32(len(di.commands)); r.i >= n {
+		return &di.commandSays[r.i-n]
+	}
+	return &di.commands[r.i]
+}
+
+// firstPerDoc merges a and b, each in document order, and returns the
+// first place of each of their first maxRelated documents.
+func firstPerDoc(a, b []claimRef) []claimRef {
+	var out []claimRef
+	for len(out) < maxRelated && len(a)+len(b) > 0 {
+		var r claimRef
+		if len(b) == 0 || len(a) > 0 && a[0].doc < b[0].doc {
+			r, a = a[0], a[1:]
+		} else {
+			r, b = b[0], b[1:]
+		}
+		if len(out) == 0 || out[len(out)-1].doc != r.doc {
+			out = append(out, r)
+		}
+	}
+	return out
 }

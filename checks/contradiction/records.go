@@ -31,23 +31,19 @@ type negativeRecord struct {
 // while the record still denies it on its own Status line ("Status: not
 // admitted for execution.").
 func (c *checker) staleRecords() {
-	var recs []negativeRecord
-	for _, di := range c.docs {
-		if r, ok := readNegativeRecord(di); ok {
-			recs = append(recs, r)
-		}
-	}
+	recs := c.negativeRecords()
 	if len(recs) == 0 {
 		return
 	}
 	for _, e := range c.docs {
-		if !e.validated || e.d.Kind == sotparse.KindRecord || e.d.Facts.Len() == 0 && len(e.states) == 0 {
+		// A finding lands on the later document: one in focus.
+		if !e.validated || e.d.Kind == sotparse.KindRecord || e.d.Facts.Len() == 0 && len(e.states) == 0 || !c.ws.Focused(e.d.Path) {
 			continue
 		}
 		written := fmDate(e.d, false)
 		words := make([][]string, len(e.states)) // each state's words, split when first matched
 		for _, r := range recs {
-			if r.di == e || written == "" || written <= r.reviewed {
+			if r.di.d == e.d || written == "" || written <= r.reviewed {
 				continue // not later than the record's last review: not later evidence
 			}
 			cites := e.links.Has(r.di.d.Path)
@@ -80,6 +76,45 @@ func (c *checker) staleRecords() {
 		}
 	}
 }
+
+// negativeRecords returns the negative records of c.docs, in their order:
+// those of a session's kept documents gathered once for as long as it
+// keeps them, each edit reading those it parsed only.
+func (c *checker) negativeRecords() []negativeRecord {
+	kept := sotparse.Aggregate(c.ws, &keptRecordsKey, func([]*sotparse.Doc) []keptRecord {
+		var out []keptRecord
+		for j, k := range c.keptAt {
+			if r, ok := readNegativeRecord(c.docs[k]); ok {
+				out = append(out, keptRecord{int32(j), r})
+			}
+		}
+		return out
+	})
+	var recs []negativeRecord
+	i := 0
+	for _, k := range c.live {
+		for ; i < len(kept) && c.keptAt[kept[i].kept] < k; i++ {
+			recs = append(recs, kept[i].negativeRecord)
+		}
+		if r, ok := readNegativeRecord(c.docs[k]); ok {
+			recs = append(recs, r)
+		}
+	}
+	for ; i < len(kept); i++ {
+		recs = append(recs, kept[i].negativeRecord)
+	}
+	return recs
+}
+
+// keptRecord is a negative record of a kept document, and which of the
+// kept it is: a run places them in c.docs by c.keptAt.
+type keptRecord struct {
+	kept int32
+	negativeRecord
+}
+
+// keptRecordsKey keeps the negative records of a session's kept documents.
+var keptRecordsKey sotparse.MemoKey
 
 func (c *checker) reportStale(e *docInfo, r negativeRecord, written string, pos, end token.Pos, said string) {
 	c.report(e.d.Path, pos, end, "stale-record",
