@@ -128,16 +128,20 @@ type redactMemo struct {
 	m  *memo.Strings
 }
 
-// redactMemoSize is how many messages a generation of a session's memo
-// holds: more than a large workspace's documents in focus say at once.
-const redactMemoSize = 8192
+// redactMemoSize and redactMemoBytes bound a generation of a session's
+// memo: more than a large workspace's documents in focus say at once, in
+// at most 4 MiB.
+const (
+	redactMemoSize  = 8192
+	redactMemoBytes = 4 << 20
+)
 
 func (k *redactMemo) of(sc *engine.Scanner) *memo.Strings {
 	k.mu.Lock()
 	defer k.mu.Unlock()
 	if k.sc != sc {
 		k.sc = sc
-		k.m = memo.NewStrings(func(msg string) string { return redactMessage(sc, msg) }, redactMemoSize)
+		k.m = memo.NewStrings(func(msg string) string { return redactMessage(sc, msg) }, redactMemoSize, redactMemoBytes)
 	}
 	return k.m
 }

@@ -118,9 +118,14 @@ func New(version string) *Server {
 	return s
 }
 
-// redactMemoSize is how many texts a generation of the redactor's memo
-// holds (see memo.Strings).
-const redactMemoSize = 8192
+// redactMemoSize and redactMemoBytes bound a generation of the
+// redactor's memo (see memo.Strings): the diagnostics of a large
+// workspace's open documents, in at most 4 MiB (a hover's long text is
+// not kept).
+const (
+	redactMemoSize  = 8192
+	redactMemoBytes = 4 << 20
+)
 
 // newRedactor returns the secrets engine's redaction, the one `sotvet scan`
 // prints with; every text the server sends that quotes the workspace goes
@@ -131,7 +136,7 @@ func newRedactor() func(string) string {
 		if sc, err := engine.NewScanner(cfg); err == nil {
 			// Every edit sends again what the last one sent, mostly:
 			// the engine's cost is per text, a memo's per lookup.
-			return memo.NewStrings(sc.RedactString, redactMemoSize).Get
+			return memo.NewStrings(sc.RedactString, redactMemoSize, redactMemoBytes).Get
 		}
 	}
 	// Without the engine nothing quoted may be sent at all.

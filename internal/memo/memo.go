@@ -7,21 +7,24 @@ package memo
 import "sync"
 
 // Strings remembers f(key) for the keys asked lately. It holds two
-// generations: when the current one holds max keys it becomes the
-// previous one and the older is let go, so a key asked in either of the
-// last two generations is answered from memory, and at most 2*max keys
-// are held. Safe for concurrent use.
+// generations: when the current one holds n keys, or keys and results of
+// size bytes, it becomes the previous one and the older is let go, so a
+// key asked in either of the last two generations is answered from
+// memory, and at most 2n keys, of 2*size bytes, are held (a key longer
+// than size is not remembered). Safe for concurrent use.
 type Strings struct {
-	f   func(string) string
-	max int
+	f       func(string) string
+	n, size int
 
 	mu        sync.Mutex
 	cur, prev map[string]string
+	bytes     int // of cur's keys and results
 }
 
-// NewStrings returns a memo of f holding up to 2*n results.
-func NewStrings(f func(string) string, n int) *Strings {
-	return &Strings{f: f, max: max(n, 1), cur: map[string]string{}}
+// NewStrings returns a memo of f holding up to 2*n results, of up to
+// 2*size bytes with their keys.
+func NewStrings(f func(string) string, n, size int) *Strings {
+	return &Strings{f: f, n: max(n, 1), size: max(size, 1), cur: map[string]string{}}
 }
 
 // Get returns f(key), computing it only when key was not asked in the
@@ -39,15 +42,21 @@ func (m *Strings) Get(key string) string {
 		return v
 	}
 	v = m.f(key) // outside the lock: f may be slow, and asked in parallel
-	m.mu.Lock()
-	m.put(key, v)
-	m.mu.Unlock()
+	if len(key)+len(v) <= m.size {
+		m.mu.Lock()
+		m.put(key, v)
+		m.mu.Unlock()
+	}
 	return v
 }
 
 func (m *Strings) put(key, v string) {
-	if len(m.cur) >= m.max {
-		m.prev, m.cur = m.cur, make(map[string]string, m.max)
+	if _, ok := m.cur[key]; ok {
+		return
+	}
+	if len(m.cur) >= m.n || m.bytes+len(key)+len(v) > m.size {
+		m.prev, m.cur, m.bytes = m.cur, map[string]string{}, 0
 	}
 	m.cur[key] = v
+	m.bytes += len(key) + len(v)
 }

@@ -14,7 +14,7 @@ func TestStrings(t *testing.T) {
 		calls[s]++
 		mu.Unlock()
 		return "<" + s + ">"
-	}, 3)
+	}, 3, 1<<20)
 	for range 2 {
 		if got := m.Get("a"); got != "<a>" {
 			t.Fatalf("Get(a) = %q", got)
@@ -42,7 +42,7 @@ func TestStrings(t *testing.T) {
 }
 
 func TestStringsParallel(t *testing.T) {
-	m := NewStrings(func(s string) string { return s + "!" }, 16)
+	m := NewStrings(func(s string) string { return s + "!" }, 16, 1<<20)
 	var wg sync.WaitGroup
 	for g := range 4 {
 		wg.Go(func() {
@@ -56,4 +56,26 @@ func TestStringsParallel(t *testing.T) {
 		})
 	}
 	wg.Wait()
+}
+
+// TestStringsBytes: a generation holds keys and results of at most size
+// bytes, and a key whose result would not fit alone is not remembered.
+func TestStringsBytes(t *testing.T) {
+	calls := 0
+	m := NewStrings(func(s string) string { calls++; return s }, 1000, 100)
+	long := string(make([]byte, 60))
+	m.Get(long)
+	m.Get(long)
+	if calls != 2 {
+		t.Errorf("a key and result over size remembered: f called %d times, want 2", calls)
+	}
+	for i := range 40 {
+		m.Get(strconv.Itoa(1000 + i)) // 8 bytes each with its result
+	}
+	if n := m.bytes; n > 100 {
+		t.Errorf("the current generation holds %d bytes, want at most 100", n)
+	}
+	if n := len(m.cur) + len(m.prev); n > 25 {
+		t.Errorf("holds %d keys of 8 bytes with their results, want at most 2*100/8", n)
+	}
 }
