@@ -470,6 +470,14 @@ var vendorPrefixes = []vendorPrefix{
 	// Credential Formats"); gitleaks' rule wants the header's fields
 	// in a fixed order. validVendorToken wants the 43 after the "_".
 	{"sntrys_eyJ", base64URLAlphabet + "=", 40, 400},
+	// Heroku's API keys since 2024: HRKU- then a body of 60 (its two
+	// rules read those); another length is a copy cut, padded, or made
+	// from an older key (HRKU- before a UUID).
+	{"HRKU-", base64URLAlphabet, 30, 90},
+	// Amazon Bedrock's API keys: the short-term key is this prefix and
+	// the base64 of a presigned URL (aws-amazon-bedrock-api-key-short-
+	// lived reads it); a body of another shape is still the key.
+	{"bedrock-api-key-", base64URLAlphabet + "=", 24, 4096},
 }
 
 const base64URLAlphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
@@ -529,6 +537,14 @@ func validVendorToken(c Candidate) bool {
 		}
 		if p.prefix == "ATCTT3" && len(body) == 186 {
 			return false // atlassian-admin-api-key's length: that rule reports it
+		}
+		if p.prefix == "HRKU-" && len(body) == 60 {
+			return false // heroku-hrku-key's length: that rule reports it
+		}
+		if p.prefix == "bedrock-api-key-" && bytes.HasPrefix(body, []byte("YmVkcm9jay")) {
+			// base64 of "bedrock": the short-term key's presigned URL,
+			// which its rule reads whole; cut or altered, text, not a key
+			return false
 		}
 		if p.prefix == "sntrys_eyJ" && (len(body) < 45 || body[len(body)-44] != '_') {
 			return false // the header, "_" and a secret of exactly 43

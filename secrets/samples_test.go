@@ -768,6 +768,17 @@ func corpusSamples() []sample {
 		s = append(s, sample{name: "mailgun key as a terraform default", rule: RuleVendorToken, secret: t2, path: "infra/vars.tf",
 			text: "variable \"relay\" {\n  default = \"" + t2 + "\"\n}\n"})
 		s = append(s, fp("key- words", RuleVendorToken, "default = \"key-value-store-primary-region\"\nsee the ATA"+"TT3xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx docs\n"))
+		// Heroku's prefix before an older key's UUID (one cut short is
+		// prefixed-token's: HRKU-AA is its rule's prefix); Bedrock's
+		// before a body of its own shape.
+		t3, t4 := "HR"+"KU-"+g.uuid(), "HR"+"KU-AA"+g.mixed(base62, 50)
+		t5 := "bedrock-api" + "-key-" + g.mixed(base62, 32)
+		s = append(s, tp("heroku prefix before a uuid", RuleVendorToken, t3, t3+"\n"))
+		s = append(s, tp("heroku key cut short", RulePrefixedToken, t4, "pasted "+t4+" into the runbook\n"))
+		s = append(s, tp("bedrock key of another shape", RuleVendorToken, t5, "Calls failed with "+t5+" until Tuesday.\n"))
+		s = append(s, fp("heroku and bedrock prefixes in prose", RuleVendorToken,
+			"Keys start with HR"+"KU- (see HR"+"KU-docs-and-rotation-policy); bedrock-api"+"-key-rotation-schedule-for-production is a runbook.\n"+
+				"Wrong prefix: bedrock-api"+"-key-YmVkcm9jay5hbWF6b25hd3MuY29x\n"))
 	}
 
 	// the forms of codeforms.go (secrets written in code)
