@@ -38,6 +38,10 @@ func TestPeerForms(t *testing.T) {
 		{"deploy/values.yaml", "bypass: " + pw() + "\n", ""},
 		{"docs/setup.md", "Password: Required\n", ""},
 		{"src/conf.h", "#define PASSWORD_LEN 64\n", ""},
+		// a header written into a string, its blanks escaped: the name is
+		// not the escape's letter and "password" ("tpassword", "npw")
+		{"build/files.json", `{"conf.h": "#define\tpassword\t\"` + pw() + `\""}` + "\n", RulePasswordPair},
+		{"build/files.json", `{"env": "HOST=db1\npw:` + pw() + `"}` + "\n", RulePasswordPair},
 		// a test runner's report: go test's subtests, automake's suite
 		{"testdata/run.out", "        --- PASS: TestDecode/utf_16 (0.02s)\n", ""},
 		{"testdata/run.json", `{"Action":"output","Output":"    --- PASS: TestSplit/case_3 (0.11s)\\n"}` + "\n", ""},

@@ -1454,12 +1454,21 @@ func (cr *compiledRule) widenPrefix(ctx []byte, m []int) {
 	for m[0] > 0 && m0-m[0] < cr.prefixMax && cr.prefixSet[ctx[m[0]-1]] {
 		m[0]--
 	}
+	if m[0] < m0 && m[0] > 0 && ctx[m[0]-1] == '\\' && escapeLetter(ctx[m[0]]) {
+		// "\tpassword", "\nDB_PASS" in a string: the letter is the
+		// escape's, not the name's
+		m[0]++
+	}
 	for _, gi := range cr.keyIdx {
 		if m[2*gi] == m0 {
 			m[2*gi] = m[0]
 		}
 	}
 }
+
+// escapeLetter reports whether b, after a backslash, makes a blank of a
+// string's escape: \t, \n, \r.
+func escapeLetter(b byte) bool { return b == 't' || b == 'n' || b == 'r' }
 
 // placeholdersKept, set by tests only, turns IsPlaceholder off: the
 // held-out measurement tells a sample it misses as a typed placeholder
