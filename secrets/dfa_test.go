@@ -31,7 +31,7 @@ func dfaTexts(n int) []string {
 		"Sync stage repeatability queue remote budget fixture queue fixtures. Not active Core authority.\n",
 		// split so that the source holds no password-shaped line
 		"password = \"a\" pass"+"word='Zx9!kq' api_key: \"q1w2e3r4"+"t5y6u7i8o9p0\" token=\n",
-		"db_pass"+"word=hunter2 # café\nsecret: \"ünïcödé-välüé-123\"\n",
+		"db_pass"+"word=hunter2 # café\nsec"+"ret: \"ünïcödé-välüé-123\"\n",
 		// bytes outside ASCII inside and around values: ſ and K, which
 		// (?i) s and k take, an emoji, CJK, a BOM, bytes that are not
 		// UTF-8 (a lone lead byte, lone continuations)

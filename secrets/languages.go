@@ -477,7 +477,7 @@ var vendorPrefixes = []vendorPrefix{
 	// Amazon Bedrock's API keys: the short-term key is this prefix and
 	// the base64 of a presigned URL (aws-amazon-bedrock-api-key-short-
 	// lived reads it); a body of another shape is still the key.
-	{"bedrock-api-key-", base64URLAlphabet + "=", 24, 4096},
+	{prefix: "bedrock-api-key-", alphabet: base64URLAlphabet + "=", minLen: 24, maxLen: 4096},
 }
 
 const base64URLAlphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
