@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/svrnty/sotvet/checks"
+	"github.com/svrnty/sotvet/checks/checktest"
 	"github.com/svrnty/sotvet/checks/registry"
 )
 
@@ -64,15 +65,7 @@ func crossDocumentGroups(t *testing.T, overlays bool) {
 		title := strings.ReplaceAll(strings.TrimSuffix(name, "-RECORD"), "-", " ") + " Record"
 		files[".sot/03-PROTOCOLS/"+name+".md"] = "---\nname: " + title + "\nstatus: draft\ncreated: 2026-05-30\nlast_reviewed: 2026-06-01\n---\n\n# " + title + "\n\n## Admission Status\n\nStatus: not admitted for execution.\n"
 	}
-	for p, c := range files {
-		full := filepath.Join(root, filepath.FromSlash(p))
-		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(full, []byte(c), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	checktest.WriteFiles(t, root, files)
 	opt := checks.Options{Root: root, FS: os.DirFS(root), Analyzers: registry.All}
 	var s *checks.Session
 	var err error

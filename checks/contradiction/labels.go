@@ -223,20 +223,13 @@ func (c *checker) mislabeledCommands() {
 	}
 	// The kept documents' groups, gathered once for as long as a session
 	// keeps them (none is in focus), unless a kept text could not be
-	// read back: then every document is read.
+	// read back (runDocs).
 	var kept map[string]*commandGroup
-	live := c.live
-	if len(c.keptAt) > 0 {
-		if c.ws.ReadBackErr() == nil {
-			kept = sotparse.Aggregate(c.ws, &keptCommandsKey, func([]*sotparse.Doc) map[string]*commandGroup {
-				return groupCommands(c.docs, c.keptAt, nil)
-			})
-		} else {
-			live = make([]int32, len(c.docs))
-			for i := range live {
-				live[i] = int32(i)
-			}
-		}
+	live, fromKept := c.runDocs()
+	if fromKept {
+		kept = sotparse.Aggregate(c.ws, &keptCommandsKey, func([]*sotparse.Doc) map[string]*commandGroup {
+			return groupCommands(c.docs, c.keptAt, nil)
+		})
 	}
 	runs := groupCommands(c.docs, live, focused)
 	commands := make([]string, 0, len(runs))

@@ -594,18 +594,11 @@ func (c *checker) roles() {
 	// is parsed, sotparse.Reuse), unless a kept text could not be read
 	// back (the run starts over; what it read is not kept).
 	var kept map[string]*roleGroup
-	live := c.live
-	if len(c.keptAt) > 0 {
-		if c.ws.ReadBackErr() == nil {
-			kept = sotparse.Aggregate(c.ws, &keptRolesKey, func([]*sotparse.Doc) map[string]*roleGroup {
-				return groupRoles(c.docs, c.keptAt, nil)
-			})
-		} else {
-			live = make([]int32, len(c.docs)) // every document
-			for i := range live {
-				live[i] = int32(i)
-			}
-		}
+	live, fromKept := c.runDocs()
+	if fromKept {
+		kept = sotparse.Aggregate(c.ws, &keptRolesKey, func([]*sotparse.Doc) map[string]*roleGroup {
+			return groupRoles(c.docs, c.keptAt, nil)
+		})
 	}
 	runs := groupRoles(c.docs, live, focused)
 	keys := make([]string, 0, len(focused))
@@ -724,6 +717,25 @@ type roleGroup struct {
 	head   [2][]claimRef
 	first  claimRef // doc -1: none
 	named  bool     // named in code spans or facts
+}
+
+// runDocs returns the documents a rule that groups every document reads
+// in the run, and whether it takes the kept documents' groups from an
+// Aggregate: those parsed in the run, with the kept ones' groups; or,
+// when a kept text could not be read back, every document (the run
+// starts over, and what it read is not kept).
+func (c *checker) runDocs() ([]int32, bool) {
+	if len(c.keptAt) == 0 {
+		return c.live, false
+	}
+	if c.ws.ReadBackErr() == nil {
+		return c.live, true
+	}
+	all := make([]int32, len(c.docs))
+	for i := range all {
+		all[i] = int32(i)
+	}
+	return all, false
 }
 
 // keptRolesKey keeps the role groups of a session's kept documents.
