@@ -142,8 +142,14 @@ func crossDocumentGroups(t *testing.T, overlays bool) {
 		if overlays {
 			revert = nil
 		}
-		if _, err := s.Update(p, revert); err != nil {
+		res, err = s.Update(p, revert)
+		if err != nil {
 			t.Fatal(err)
+		}
+		// A session of every file, reverted, reports what a full run of
+		// the files does: the documents it compared are followed back.
+		if got := withRelated(t, root, res); !overlays && fmt.Sprint(got) != fmt.Sprint(loaded) {
+			t.Errorf("%s (%s), reverted: session differs from a full run:\n%s\nwant:\n%s", e.name, p, strings.Join(got, "\n"), strings.Join(loaded, "\n"))
 		}
 	}
 }

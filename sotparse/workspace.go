@@ -196,12 +196,6 @@ func (ws *Workspace) noteRead(d *Doc) {
 // documents whose findings it may change.
 func (ws *Workspace) FollowsCompared() bool { return ws.followCompared }
 
-// NoteCompared records that a check compared what d's text says, out of
-// focus, with what it derived from it in an earlier run (an Aggregate of
-// MemoText's): TextRead lists d. A run whose caller does not follow the
-// compared documents (FollowsCompared) need not say it.
-func (ws *Workspace) NoteCompared(d *Doc) { ws.noteCompared(d) }
-
 // noteCompared records that a check compared what d's text says, out of
 // focus, whether it read the text now or took what it derived from it
 // before (MemoText): TextRead lists d.

@@ -139,9 +139,11 @@ var textKey sotparse.MemoKey
 // text is taken yet (a rule that compares what every document says),
 // their statements all at once: gathered once for as long as a session
 // keeps the same documents, so that an edit copies and looks up none of
-// them again.
+// them again. Not in a run whose caller follows the compared documents
+// (FollowsCompared): MemoText must say each one is compared, and that
+// caller checks them again in focus, so the next run keeps other ones.
 func (c *checker) keptText(want func(*docInfo) bool) {
-	if len(c.keptAt) == 0 {
+	if len(c.keptAt) == 0 || c.ws.FollowsCompared() {
 		return
 	}
 	for _, k := range c.keptAt {
@@ -159,12 +161,8 @@ func (c *checker) keptText(want func(*docInfo) bool) {
 		})
 		return out
 	})
-	follow := c.ws.FollowsCompared()
 	for j, k := range c.keptAt {
 		c.docs[k] = withText[j]
-		if follow {
-			c.ws.NoteCompared(withText[j].d)
-		}
 	}
 }
 
