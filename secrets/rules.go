@@ -2259,11 +2259,7 @@ func (cr *compiledRule) widenStripped(ctx []byte, m []int, prev int) {
 	if !cr.stripped {
 		return
 	}
-	st := m[0]
-	for st > prev && m[0]-st < cr.prefixMax && cr.prefixSet[ctx[st-1]] {
-		st--
-	}
-	m[0] = st
+	m[0] = nameStart(ctx, m[0], prev, cr.prefixMax, cr.prefixSet)
 }
 
 // stripNamePrefix returns expr without a leading optional repetition of

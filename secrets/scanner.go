@@ -1451,19 +1451,38 @@ func (cr *compiledRule) widenPrefix(ctx []byte, m []int) {
 		return
 	}
 	m0 := m[0]
-	for m[0] > 0 && m0-m[0] < cr.prefixMax && cr.prefixSet[ctx[m[0]-1]] {
-		m[0]--
-	}
-	if m[0] < m0 && m[0] > 0 && ctx[m[0]-1] == '\\' && escapeLetter(ctx[m[0]]) {
-		// "\tpassword", "\nDB_PASS" in a string: the letter is the
-		// escape's, not the name's
-		m[0]++
-	}
+	m[0] = nameStart(ctx, m0, 0, cr.prefixMax, cr.prefixSet)
 	for _, gi := range cr.keyIdx {
 		if m[2*gi] == m0 {
 			m[2*gi] = m[0]
 		}
 	}
+}
+
+// nameStart returns where the name glued before at begins: back over
+// the bytes of set, at most max of them and not before floor, and not
+// over an escape's letter ("\tpassword", "\nDB_PASS" in a string: the t
+// and the n are the escape's, not the name's).
+func nameStart(ctx []byte, at, floor, max int, set *[256]bool) int {
+	st := at
+	for st > floor && at-st < max && set[ctx[st-1]] {
+		st--
+	}
+	if st < at && escapeLetter(ctx[st]) && escapedAt(ctx, st) {
+		st++
+	}
+	return st
+}
+
+// escapedAt reports whether ctx[i] follows an odd run of backslashes: an
+// escape's letter ("\t"), not a letter after an escaped backslash
+// ("\\t").
+func escapedAt(ctx []byte, i int) bool {
+	n := 0
+	for i-n > 0 && ctx[i-n-1] == '\\' {
+		n++
+	}
+	return n%2 == 1
 }
 
 // escapeLetter reports whether b, after a backslash, makes a blank of a
