@@ -27,3 +27,33 @@ func TestTermMatchesAsRegexp(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkGlossaryTerms finds the terms of glossaries of two shapes at
+// two sizes ten times apart: one term a paragraph ("**Name N**:" and a
+// line of definition), and prose whose every line opens in bold without
+// defining a term ("**Note**, …"), each line a match attempt.
+func BenchmarkGlossaryTerms(b *testing.B) {
+	shapes := map[string]func(i int) string{
+		"terms": func(i int) string {
+			return fmt.Sprintf("**Route Admission %d** (stage):\nThe gate stays closed until approval; lane %d replays.\n_Avoid_: gate\n\n", i, i)
+		},
+		"bold-prose": func(i int) string {
+			return fmt.Sprintf("**Note %d**, the lane replays the fixture and the ladder waits for the operator.\n", i)
+		},
+	}
+	for _, name := range []string{"terms", "bold-prose"} {
+		for _, n := range []int{2000, 20000} {
+			var buf strings.Builder
+			for i := range n {
+				buf.WriteString(shapes[name](i))
+			}
+			body := []byte(buf.String())
+			b.Run(fmt.Sprintf("%s/%dKB", name, len(body)>>10), func(b *testing.B) {
+				b.SetBytes(int64(len(body)))
+				for b.Loop() {
+					termMatches(body)
+				}
+			})
+		}
+	}
+}
