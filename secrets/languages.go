@@ -450,6 +450,10 @@ type vendorPrefix struct {
 	prefix         string // case-sensitive
 	alphabet       string // the body's bytes
 	minLen, maxLen int    // the body's length
+	// the bodies the vendor's own rule reports, which vendor-token
+	// leaves to it: of ruleLen bytes, or starting with ruleStart
+	ruleLen   int
+	ruleStart string
 }
 
 // vendorPrefixes are prefixes distinctive enough to name their vendor
@@ -459,25 +463,27 @@ type vendorPrefix struct {
 // takes ATATT3 and exactly 186 more. A body near the provider's length
 // (Atlassian: 150 to 220) is a copy cut or padded by a character or two.
 var vendorPrefixes = []vendorPrefix{
-	{"ATATT3", base64URLAlphabet + "=", 150, 220},
+	{prefix: "ATATT3", alphabet: base64URLAlphabet + "=", minLen: 150, maxLen: 220},
 	// An Atlassian organization's admin API key: the same body as an
 	// API token's, after ATCTT3 (atlassian-admin-api-key reads one of
 	// exactly 186).
-	{"ATCTT3", base64URLAlphabet + "=", 150, 220},
-	{"key-", "0123456789abcdefghijklmnopqrstuvwxyz", 32, 32},
+	{prefix: "ATCTT3", alphabet: base64URLAlphabet + "=", minLen: 150, maxLen: 220, ruleLen: 186},
+	{prefix: "key-", alphabet: "0123456789abcdefghijklmnopqrstuvwxyz", minLen: 32, maxLen: 32},
 	// Sentry's organization auth token: base64 of a JSON header
 	// ({"iat":…), "_" and the secret (docs.sentry.io, "Token and
 	// Credential Formats"); gitleaks' rule wants the header's fields
 	// in a fixed order. validVendorToken wants the 43 after the "_".
-	{"sntrys_eyJ", base64URLAlphabet + "=", 40, 400},
+	{prefix: "sntrys_eyJ", alphabet: base64URLAlphabet + "=", minLen: 40, maxLen: 400},
 	// Heroku's API keys since 2024: HRKU- then a body of 60 (its two
 	// rules read those); another length is a copy cut, padded, or made
 	// from an older key (HRKU- before a UUID).
-	{"HRKU-", base64URLAlphabet, 30, 90},
+	{prefix: "HRKU-", alphabet: base64URLAlphabet, minLen: 30, maxLen: 90, ruleLen: 60},
 	// Amazon Bedrock's API keys: the short-term key is this prefix and
-	// the base64 of a presigned URL (aws-amazon-bedrock-api-key-short-
-	// lived reads it); a body of another shape is still the key.
-	{prefix: "bedrock-api-key-", alphabet: base64URLAlphabet + "=", minLen: 24, maxLen: 4096},
+	// the base64 of a presigned URL, "bedrock.amazonaws.com/…"
+	// (aws-amazon-bedrock-api-key-short-lived reads it whole; cut or
+	// altered it is text, not a key); a body of another shape is still
+	// the key.
+	{prefix: "bedrock-api-key-", alphabet: base64URLAlphabet + "=", minLen: 24, maxLen: 4096, ruleStart: "YmVkcm9jay"},
 }
 
 const base64URLAlphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
@@ -535,16 +541,8 @@ func validVendorToken(c Candidate) bool {
 		if wordListRE.Match(body) || c.lineNamesDigest() {
 			return false
 		}
-		if p.prefix == "ATCTT3" && len(body) == 186 {
-			return false // atlassian-admin-api-key's length: that rule reports it
-		}
-		if p.prefix == "HRKU-" && len(body) == 60 {
-			return false // heroku-hrku-key's length: that rule reports it
-		}
-		if p.prefix == "bedrock-api-key-" && bytes.HasPrefix(body, []byte("YmVkcm9jay")) {
-			// base64 of "bedrock": the short-term key's presigned URL,
-			// which its rule reads whole; cut or altered, text, not a key
-			return false
+		if len(body) == p.ruleLen || p.ruleStart != "" && bytes.HasPrefix(body, []byte(p.ruleStart)) {
+			return false // the vendor's own rule's: it reports it, or it is no key
 		}
 		if p.prefix == "sntrys_eyJ" && (len(body) < 45 || body[len(body)-44] != '_') {
 			return false // the header, "_" and a secret of exactly 43
