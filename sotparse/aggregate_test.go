@@ -18,17 +18,7 @@ func TestAggregateNotKeptAfterFailedReadBack(t *testing.T) {
 		a: {Data: []byte("# A\n\nalpha\n")},
 		b: {Data: []byte("# B\n\nbeta\n")},
 	}
-	ms := NewModels()
-	store := &mapStore{m: map[string][]byte{}}
-	parse := func() *Workspace {
-		t.Helper()
-		disc, err := Discover(fsys, DiscoverOptions{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return ParseReusing(ms.Fset, disc, func(p string) ([]byte, error) { return fsys.ReadFile(p) }, 0,
-			&Reuse{Focus: func(p string) bool { return p == a }, Store: store, Models: ms})
-	}
+	parse := keptRuns(t, fsys, a)
 	var textKey, aggKey MemoKey
 	gathered := 0
 	gather := func(ws *Workspace) string {

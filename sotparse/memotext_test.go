@@ -19,14 +19,7 @@ func TestMemoText(t *testing.T) {
 		a: {Data: []byte("# A\n\nalpha\n")},
 		b: {Data: []byte("# B\n\nbeta\n")},
 	}
-	ms := NewModels()
-	store := &mapStore{m: map[string][]byte{}}
-	disc, err := Discover(fsys, DiscoverOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ws := ParseReusing(ms.Fset, disc, func(p string) ([]byte, error) { return fsys.ReadFile(p) }, 0,
-		&Reuse{Focus: func(p string) bool { return p == a }, Store: store, Models: ms})
+	ws := keptRuns(t, fsys, a)()
 	d := ws.Doc(b)
 	if !d.Summarized() {
 		t.Fatal("the document out of focus is not kept from its summary")
@@ -65,5 +58,22 @@ func TestMemoText(t *testing.T) {
 	}
 	if calls != 5 {
 		t.Errorf("a parsed document derived %d times of 2 calls, want each time", calls-3)
+	}
+}
+
+// keptRuns returns a function that parses fsys as the runs of one
+// session do, focus in focus and every other document kept from its
+// summary (one store, one Models for all the runs).
+func keptRuns(t *testing.T, fsys fstest.MapFS, focus string) func() *Workspace {
+	ms := NewModels()
+	store := &mapStore{m: map[string][]byte{}}
+	return func() *Workspace {
+		t.Helper()
+		disc, err := Discover(fsys, DiscoverOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return ParseReusing(ms.Fset, disc, func(p string) ([]byte, error) { return fsys.ReadFile(p) }, 0,
+			&Reuse{Focus: func(p string) bool { return p == focus }, Store: store, Models: ms})
 	}
 }
