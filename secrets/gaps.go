@@ -306,10 +306,11 @@ func gapRules() []*Rule {
 	return []*Rule{
 		{
 			// 84 characters since 2024, with the fixed signatures "JQQJ"
-			// at offset 52 and "AZDO" at offset 76.
+			// at offset 52 and "AZDO" at offset 76; copied with two more
+			// and "==" (Microsoft's annotated key format allows it).
 			ID:          RuleAzureDevOpsPAT,
 			Description: "Azure DevOps personal access token",
-			builtinRE:   builtinExpr(`\b(?P<secret>[A-Za-z0-9]{52}JQQJ[A-Za-z0-9]{20}AZDO[A-Za-z0-9]{4})\b`),
+			builtinRE:   builtinExpr(`\b(?P<secret>[A-Za-z0-9]{52}JQQJ[A-Za-z0-9]{20}AZDO[A-Za-z0-9]{4}(?:[A-Za-z0-9]{2}==)?)(?:[^A-Za-z0-9+/=_-]|$)`),
 			Entropy:     3,
 			Keywords:    []string{"jqqj"},
 		},

@@ -182,9 +182,13 @@ func TestKWTableInUse(t *testing.T) {
 		}
 	}
 	// A lowered bound builds its own table (the generated one is the
-	// default bound's), laid out under that bound.
-	if m := newKWMatcherMax(kws, rules, 40000); m == generatedKW() || reflect.DeepEqual(m, generatedKW()) {
-		t.Fatal("newKWMatcherMax(40000) gave the generated 16-bit table")
+	// default bound's), laid out under that bound: one just under the
+	// largest stored state of the generated layout cannot take it.
+	g := generatedKW()
+	states := len(g.t16) / int(g.width)
+	limit := uint32(states-1)*g.rowStep - 1
+	if m := newKWMatcherMax(kws, rules, limit); m == g || reflect.DeepEqual(m, g) {
+		t.Fatalf("newKWMatcherMax(%d) gave the generated 16-bit table", limit)
 	}
 }
 

@@ -82,10 +82,14 @@ var peerCompiled = sync.OnceValue(func() []*Rule {
 			Description: "password set in a SQL statement (IDENTIFIED BY '…', WITH PASSWORD '…')",
 			// the gate has read the words before "password" (WITH, LOGIN,
 			// USER u, …): the expression starts at the keyword
-			builtinRE: builtinExpr(`(?i)(?:identified(?:[ \t]+with[ \t]+\S+)?[ \t]+by|password)[ \t]+` +
-				`(?:'(?P<secret>[^'\s]{3,64})'|"(?P<secret>[^"\s]{3,64})"|(?P<secret>[A-Za-z0-9_!#%^*+.~@-]{3,64})(?:$|[\s;\\"')]))` +
-				// SET PASSWORD … = PASSWORD('…'), VALUES(PASSWORD('…'))
-				`|(?i:password)[ \t]*\([ \t]*(?:'(?P<secret>[^'\s]{3,64})'|"(?P<secret>[^"\s]{3,64})")[ \t]*\)`),
+			builtinRE: builtinExpr(
+				// SET PASSWORD FOR 'u'@'h' = '…' (MySQL 5.7 and later), before
+				// the bare form would read FOR as the password
+				`(?i:password[ \t]+for[ \t]+[^=\n]{1,80}?=[ \t]*)(?:'(?P<secret>[^'\s]{3,64})'|"(?P<secret>[^"\s]{3,64})")|` +
+					`(?i)(?:identified(?:[ \t]+with[ \t]+\S+)?[ \t]+(?:by|as)|password)[ \t]+` +
+					`(?:'(?P<secret>[^'\s]{3,64})'|"(?P<secret>[^"\s]{3,64})"|(?P<secret>[A-Za-z0-9_!#%^*+.~@-]{3,64})(?:$|[\s;\\"')]))` +
+					// SET PASSWORD … = PASSWORD('…'), VALUES(PASSWORD('…'))
+					`|(?i:password)[ \t]*\([ \t]*(?:'(?P<secret>[^'\s]{3,64})'|"(?P<secret>[^"\s]{3,64})")[ \t]*\)`),
 			Keywords:        []string{"identified", "password"},
 			Gate:            sqlPasswordGate,
 			Validate:        validSQLPassword,
@@ -391,6 +395,9 @@ func sqlPasswordGate(data []byte, i int) bool {
 		// "the type identified by remoteId": prose; SQL names the user first
 		return sqlAccountContext.Match(lineBefore(data, i+1-kw))
 	}
+	if w, _ := blankWordBefore(data, i+1-kw); bytes.EqualFold(w, []byte("set")) && hasPrefixFold(data[j:], " for ") {
+		return true // SET PASSWORD FOR 'u'@'h' = '…'
+	}
 	k := j
 	for k < len(data) && (data[k] == ' ' || data[k] == '\t') {
 		k++
@@ -493,6 +500,13 @@ func blankWordBefore(data []byte, end int) ([]byte, int) {
 
 func validSQLPassword(c Candidate) bool {
 	v := c.Secret
+	if asHash(c) {
+		// IDENTIFIED WITH mysql_native_password AS '*…': the account's
+		// stored hash, with which the protocol's challenge is answered
+		// as with the password itself; AS before anything else names an
+		// OS user (auth_socket) or a plugin's string
+		return v[0] == '*' && mysqlNativeHash(v) && !IsPlaceholder(v[1:]) && Entropy(v[1:]) >= 3
+	}
 	switch v[0] {
 	case ':', '?', '@', '$', '%', '*', '{':
 		return false // a bind parameter, a variable, a hash (PASSWORD '*…')
@@ -516,6 +530,27 @@ func validSQLPassword(c Candidate) bool {
 	return plausiblePassword(v, wholeLiteral(c))
 }
 
+// mysqlNativeHash reports whether v is a mysql_native_password hash:
+// "*" and 40 hex digits (SHA-1 of SHA-1 of the password).
+func mysqlNativeHash(v []byte) bool {
+	if len(v) != 41 {
+		return false
+	}
+	for _, b := range v[1:] {
+		if !('0' <= b && b <= '9' || 'A' <= b && b <= 'F' || 'a' <= b && b <= 'f') {
+			return false
+		}
+	}
+	return true
+}
+
+// asHash: the match gives the value after IDENTIFIED … AS, where SQL
+// writes an account's stored hash.
+func asHash(c Candidate) bool {
+	m := bytes.TrimRight(c.Context[c.MatchOffset:c.Offset-1], " \t")
+	return len(m) >= 2 && bytes.EqualFold(m[len(m)-2:], []byte("as"))
+}
+
 // peerProviders are provider token formats with a prefix of their own
 // that no rule above knows (CredSweeper's config lists them): the prefix
 // makes each a secret wherever it stands, with or without a name.
@@ -529,7 +564,7 @@ func peerProviders() []*Rule {
 		{"together-api-key", "Together AI API key", `tgp_v1_[0-9A-Za-z_-]{43}`},
 		{"vercel-token", "Vercel access token", `vc[pikar]_[0-9A-Za-z]{56}`},
 		{"netlify-pat", "Netlify personal access token", `nfp_[0-9A-Za-z]{36}`},
-		{"posthog-personal-api-key", "PostHog personal or project secret API key (phx_, phs_)", `ph[xs]_[0-9A-Za-z]{40,60}`},
+		{"posthog-personal-api-key", "PostHog personal or project secret API key, or OAuth access or refresh token (phx_, phs_, pha_, phr_)", `ph[xsar]_[0-9A-Za-z]{40,60}`},
 		{"postman-collection-token", "Postman collection access token", `PMAT-[0-9A-Z]{26}`},
 		{"bitbucket-http-access-token", "Bitbucket Data Center HTTP access token", `BBDC-[MNO][ADQTgjwz][AEIMQUYcgk][012345wxyz][0-9A-Za-z+/_-]{40}`},
 		{"akamai-client-token", "Akamai EdgeGrid client token", `akab-[0-9a-z]{16}-[0-9a-z]{16}`},
@@ -548,7 +583,7 @@ func peerProviders() []*Rule {
 	peerKeywords := map[string][]string{
 		"cloudflare-api-token":          {"cfat_", "cfut_", "cfk_"},
 		"vercel-token":                  {"vcp_", "vci_", "vck_", "vca_", "vcr_"},
-		"posthog-personal-api-key":      {"phx_", "phs_"},
+		"posthog-personal-api-key":      {"phx_", "phs_", "pha_", "phr_"},
 		"gitlab-runner-workspace-token": {"glrtr-", "glwt-"},
 		"sonarqube-token":               {"squ_", "sqp_", "sqa_"},
 	}

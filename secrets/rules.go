@@ -380,6 +380,12 @@ func defaultRules(thirdParty bool) []*Rule {
 		// and formats told by their structure, round forty-seven
 		// (structformats.go)
 		out = append(out, structFormatRules()...)
+		// and secrets defined as macros (macroforms.go), round
+		// forty-nine
+		r = macroSecretRule()
+		withGitleaksAllowlists(r, r.ID)
+		out = append(out, r)
+		out = append(out, netUserPasswordRule())
 	}
 	return out
 }
@@ -2445,7 +2451,9 @@ func computeProviderPrefixes() []string {
 // ending in "key" and are no secret; and publishable keys (Stripe's, and
 // Clerk's and Paystack's after it), which a web page ships to every visitor
 // by design.
-var publicKeyPrefixes = []string{"age1", "ssh-ed25519", "ssh-rsa", "ecdsa-sha2-", "sk-ssh-ed25519@", "npub1", "-----BEGIN PUBLIC KEY", "pk_live_", "pk_test_"}
+var publicKeyPrefixes = []string{"age1", "ssh-ed25519", "ssh-rsa", "ecdsa-sha2-", "sk-ssh-ed25519@", "npub1", "-----BEGIN PUBLIC KEY", "pk_live_", "pk_test_",
+	// PostHog's project API key: public by design, written into web pages
+	"phc_"}
 
 func isPublicKey(v []byte) bool {
 	for _, p := range publicKeyPrefixes {

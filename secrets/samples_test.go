@@ -1080,5 +1080,38 @@ func corpusSamples() []sample {
 		s = append(s, tp("dropbox long-lived token bare", RuleDropboxLongLivedBare, db, "Paste `"+db+"` into the backup job.\n"))
 		s = append(s, fp("base64 with a run of A", RuleDropboxLongLivedBare, "```\nssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAI"+h.mixed(base64std, 43)+" ops@bastion\n```\n"))
 	}
+	// Round forty-nine: formats and forms a helper's cases and
+	// CredSweeper's samples found missing (structformats.go,
+	// macroforms.go, peerforms.go)
+	{
+		h := newFakeGen("round forty-nine")
+		// Microsoft's annotated key of another platform than Azure
+		// DevOps (ACOG: Azure AI services), and an ADO PAT copied
+		// with two more characters and "==".
+		cask := h.mixed(base62, 52) + "JQ" + "QJ99" + h.mixed(base62, 18) + "AC" + "OG" + h.mixed(base62, 4)
+		s = append(s, tp("azure ai services key in prose", RuleAzureAnnotatedKey, cask, "The speech resource's key "+cask+" was rotated on Monday.\n"))
+		s = append(s, fp("annotated key of one letter", RuleAzureAnnotatedKey, "example: "+strings.Repeat("o", 52)+"JQ"+"QJ99AEAAAAAAAAAAAAAAAAAZFURg67\n"))
+		ado := h.mixed(base62, 52) + "JQ" + "QJ" + h.mixed(base62, 20) + "AZ" + "DO" + h.mixed(base62, 6) + "=="
+		s = append(s, tp("azure devops pat of 88", RuleAzureDevOpsPAT, ado, "pat: "+ado+"\n"))
+		cosmo := "cosmo_" + h.from(hexLower, 32)
+		s = append(s, tp("wundergraph cosmo key in prose", RuleWunderGraphCosmoKey, cosmo, "Router deploys authenticate with "+cosmo+" (staging).\n"))
+		s = append(s, fp("cosmo_ identifiers", RuleWunderGraphCosmoKey, "The cosmo_router and cosmo_"+strings.Repeat("0", 32)+" fixtures are not keys.\n"))
+		pha := "ph" + "a_" + h.mixed(base62, 43)
+		s = append(s, tp("posthog oauth access token", "posthog-personal-api-key", pha, "- exported from the app: "+pha+"\n"))
+		s = append(s, fp("posthog project key is public", RuleGenericSecret, "NEXT_PUBLIC_POSTHOG_KEY=ph"+"c_"+h.mixed(base62, 43)+"\n"))
+		tok := h.mixed(base62, 32)
+		s = append(s, tp("token defined as a C macro", RuleMacroSecret, tok, "#define UPLOAD_TOKEN \""+tok+"\"\n"))
+		hex := h.from(hexLower, 48)
+		s = append(s, tp("token defined in an RPM spec", RuleMacroSecret, hex, "%define token "+hex+"\n"))
+		s = append(s, fp("macro defined to another macro", RuleMacroSecret, "#define API_TOKEN DEFAULT_API_TOKEN\n#define TOKEN_LENGTH 64\nset(API_KEY_FILE \"${CMAKE_SOURCE_DIR}/keys/dev.key\")\n"))
+		pw := h.mixed(base62, 10) + "#" + h.mixed(base62, 4)
+		s = append(s, tp("net user password", RuleNetUserPassword, pw, "net user svc_backup "+pw+" /add /y\n"))
+		s = append(s, fp("net user prompting for the password", RuleNetUserPassword, "net user svc_backup * /add\nnet user %SVC_USER% %SVC_PASSWORD% /add\n"))
+		hash := "*" + h.from("0123456789ABCDEF", 40)
+		s = append(s, tp("mysql native password hash", RuleSQLPassword, hash, "ALTER USER 'legacy'@'%' IDENTIFIED WITH mysql_native_password AS '"+hash+"';\n"))
+		s = append(s, fp("mysql auth_socket names an OS user", RuleSQLPassword, "CREATE USER 'ops'@'localhost' IDENTIFIED WITH auth_socket AS 'ops';\n"))
+		spw := h.mixed(base62, 12) + "%3"
+		s = append(s, tp("mysql set password for", RuleSQLPassword, spw, "SET PASSWORD FOR 'web'@'%' = '"+spw+"';\n"))
+	}
 	return s
 }

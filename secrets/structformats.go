@@ -29,6 +29,21 @@ const (
 	RuleDropboxLongLivedBare = "dropbox-long-lived-token-bare"
 )
 
+// Formats found missing on the same samples in round forty-nine, ranked
+// after those above.
+const (
+	// Microsoft's common annotated security key: 84 characters, 52
+	// drawn, then the signature JQQJ9 and a version (9, D for a derived
+	// key, H for a hashed one), then 26 holding the platform's own
+	// signature and a checksum; copies often keep two more and "==".
+	// Azure DevOps PATs are one platform's (azure-devops-pat); this
+	// rule reports the others (Azure AI services, Cosmos DB, …).
+	RuleAzureAnnotatedKey = "azure-annotated-security-key"
+	// A WunderGraph Cosmo API key: cosmo_ and 32 hex digits. No rule of
+	// the three sources knows it.
+	RuleWunderGraphCosmoKey = "wundergraph-cosmo-api-key"
+)
+
 // structFormatRules returns the rules above, in rank order.
 func structFormatRules() []*Rule {
 	return []*Rule{
@@ -69,7 +84,39 @@ func structFormatRules() []*Rule {
 			Gate:        dropboxLongLivedGate,
 			Validate:    dropboxLongLivedValid,
 		},
+		{
+			ID:          RuleAzureAnnotatedKey,
+			Description: "Azure key in Microsoft's common annotated format (84 characters, the JQQJ9 signature at 52)",
+			builtinRE:   builtinExpr(`\b(?P<secret>[A-Za-z0-9]{52}JQQJ9[9DH][A-Za-z0-9]{26}(?:[A-Za-z0-9]{2}==)?)(?:[^A-Za-z0-9+/=_-]|$)`),
+			Keywords:    []string{"jqqj9"},
+			Validate:    azureAnnotatedValid,
+		},
+		{
+			ID:          RuleWunderGraphCosmoKey,
+			Description: "WunderGraph Cosmo API key (cosmo_ and 32 hex digits)",
+			// a key ends where a host name or an identifier would not go on
+			builtinRE: builtinExpr(`\b(?P<secret>cosmo_[0-9a-f]{32})(?:$|[^A-Za-z0-9_.-]|\.(?:$|[^A-Za-z0-9]))`),
+			Keywords:  []string{"cosmo_"},
+			Validate: func(c Candidate) bool {
+				hex := c.Secret[len("cosmo_"):]
+				return hasDigit(hex) && bytes.ContainsAny(hex, "abcdef") && Entropy(hex) >= entropyFloor(3.3, hex) && !IsPlaceholder(hex)
+			},
+			startsAtKeyword: true,
+		},
 	}
+}
+
+// azureAnnotatedValid: the 52 characters before the signature drawn
+// (letters of both cases or digits, at 4 bits a byte: a run of one
+// letter, "oooo…", is a stand-in), and not an Azure DevOps PAT, which
+// azure-devops-pat reports (AZDO at 76).
+func azureAnnotatedValid(c Candidate) bool {
+	v := c.Secret
+	if string(v[76:80]) == "AZDO" {
+		return false
+	}
+	head := v[:52]
+	return mixedClasses(head) && Entropy(head) >= 4 && !IsPlaceholder(head)
 }
 
 // deepSeekGate holds at "sk-" (its "-" at i) only where a key can stand:

@@ -1,0 +1,91 @@
+package secrets
+
+import "bytes"
+
+// RuleMacroSecret reports a secret given to a macro or a build variable
+// whose name is a secret's: C's #define API_TOKEN "…", an RPM spec's
+// %define token … or %global api_key …, CMake's set(API_KEY "…"). These
+// hold no assignment sign, which the generic rules want, and password-pair
+// reads only a password's name there.
+const RuleMacroSecret = "macro-defined-secret"
+
+func macroSecretRule() *Rule {
+	return &Rule{
+		ID:          RuleMacroSecret,
+		Description: "secret defined as a macro or a build variable (#define, %define, %global, CMake set()) whose name is a secret's",
+		builtinRE: builtinExpr(`(?i)(?:[#%](?:define|global)[ \t]+(?P<key>[A-Za-z_][A-Za-z0-9_]{0,63})[ \t]+` +
+			`|\bset\([ \t]*(?P<key>[A-Za-z_][A-Za-z0-9_]{0,63})[ \t]+)` +
+			`(?:L?"(?P<secret>[^"\s\\]{8,200})"|'(?P<secret>[^'\s\\]{8,200})'|(?P<secret>[^\s"'\x60\\(){}\[\],;]{8,200}))` +
+			// the definition ends there: at the line's end, a comment,
+			// or CMake's closing parenthesis (or its CACHE options)
+			`(?:[ \t]*(?:$|\r?\n|//|/\*|#)|[ \t]*\)|[ \t]+CACHE\b)`),
+		Keywords: []string{"#define", "%define", "%global", "set("},
+		Gate:     macroGate,
+		Validate: validMacroSecret,
+		// every match starts at its keyword
+		startsAtKeyword: true,
+	}
+}
+
+// macroGate holds at a keyword (its last byte at i) that starts a
+// directive: #define and %define at a line's start (after blanks), set(
+// after no letter, digit or "_" (not reset( nor my_set().
+func macroGate(data []byte, i int) bool {
+	if data[i] == '(' {
+		st := i - len("set(") + 1
+		return st == 0 || !isAlnumByte(data[st-1]) && data[st-1] != '_' && data[st-1] != '.'
+	}
+	st := i - len("#define") + 1
+	for k := st - 1; k >= 0 && data[k] != '\n'; k-- {
+		if data[k] != ' ' && data[k] != '\t' {
+			return false
+		}
+	}
+	return i+1 < len(data) && (data[i+1] == ' ' || data[i+1] == '\t')
+}
+
+// validMacroSecret judges the name and the value as the generic rule
+// judges an assignment's: a secret's name (API_TOKEN, token, SECRET_KEY;
+// not TOKEN_URL or KEY_LENGTH) and a drawn value, not another macro's
+// name, a path or a stand-in.
+func validMacroSecret(c Candidate) bool {
+	v := c.Secret
+	if bytes.ContainsAny(c.Context[c.MatchOffset:c.Offset], "(") && !hasPrefixFold(c.Context[c.MatchOffset:], "set(") {
+		return false
+	}
+	if identifierValue(v) && !hasDigit(v) {
+		return false // another macro's name: #define API_TOKEN DEFAULT_TOKEN
+	}
+	return validGeneric(c) || namesPasswordKey(c.Key) && notesPasswordValue(c)
+}
+
+// RuleNetUserPassword reports the password Windows' net user command
+// sets for an account ("net user svc_backup … /add"), and the one net
+// use connects a share with ("net use \\host\share … /user:name"): a
+// script or a runbook holds it unquoted after the account or the share,
+// with no name or sign before it.
+const RuleNetUserPassword = "net-user-password"
+
+func netUserPasswordRule() *Rule {
+	return &Rule{
+		ID:          RuleNetUserPassword,
+		Description: "password given to Windows' net user or net use command",
+		builtinRE: builtinExpr(`(?i)\bnet(?:\.exe)?[ \t]+(?:user[ \t]+(?P<key>"[^"\n]{1,64}"|[^\s"/*]{1,64})|use[ \t]+(?:[A-Z]:[ \t]+)?\\\\[^\s]{1,200})[ \t]+` +
+			`(?:"(?P<secret>[^"\s]{4,127})"|(?P<secret>[^\s"/*][^\s"]{3,126}))(?:[ \t]+/|[ \t]*(?:$|\r?\n))`),
+		Keywords: []string{"net user", "net use", "net.exe user", "net.exe use"},
+		Validate: validNetUserPassword,
+		// every match starts at its keyword
+		startsAtKeyword: true,
+	}
+}
+
+// validNetUserPassword: a chosen password (not "*", which has net
+// prompt for it, nor a variable or a stand-in).
+func validNetUserPassword(c Candidate) bool {
+	v := c.Secret
+	switch v[0] {
+	case '%', '$', '<', '{':
+		return false // %PASSWORD%, $pw, <password>, {{ password }}
+	}
+	return passwordShaped(v) && plausiblePassword(v, wholeLiteral(c)) && !IsPlaceholder(v)
+}
