@@ -13,7 +13,7 @@ func macroSecretRule() *Rule {
 	return &Rule{
 		ID:          RuleMacroSecret,
 		Description: "secret defined as a macro or a build variable (#define, %define, %global, CMake set()) whose name is a secret's",
-		builtinRE: builtinExpr(`(?i)(?:[#%](?:define|global)[ \t]+(?P<key>[A-Za-z_][A-Za-z0-9_]{0,63})[ \t]+` +
+		builtinRE: builtinExpr(`(?i)(?:(?:#define|%define|%global)[ \t]+(?P<key>[A-Za-z_][A-Za-z0-9_]{0,63})[ \t]+` +
 			`|\bset\([ \t]*(?P<key>[A-Za-z_][A-Za-z0-9_]{0,63})[ \t]+)` +
 			`(?:L?"(?P<secret>[^"\s\\]{8,200})"|'(?P<secret>[^'\s\\]{8,200})'|(?P<secret>[^\s"'\x60\\(){}\[\],;]{8,200}))` +
 			// the definition ends there: at the line's end, a comment,
@@ -50,11 +50,16 @@ func macroGate(data []byte, i int) bool {
 // name, a path or a stand-in.
 func validMacroSecret(c Candidate) bool {
 	v := c.Secret
-	if bytes.ContainsAny(c.Context[c.MatchOffset:c.Offset], "(") && !hasPrefixFold(c.Context[c.MatchOffset:], "set(") {
+	if words, nums, ok := valueWords(v); ok && words >= 1 && nums <= 1 {
+		// words: another macro's name (#define API_TOKEN DEFAULT_TOKEN),
+		// a name's string (#define SN_setct_PANToken "setct-PANToken",
+		// OpenSSL's object names)
 		return false
 	}
-	if identifierValue(v) && !hasDigit(v) {
-		return false // another macro's name: #define API_TOKEN DEFAULT_TOKEN
+	if !hasDigit(v) && !drawnLetters(v) || spellsName(v, c.Key) {
+		// letters that read as words, or the macro's name again
+		// (#define SN_setct_CapTokenTBS "setct-CapTokenTBS")
+		return false
 	}
 	return validGeneric(c) || namesPasswordKey(c.Key) && notesPasswordValue(c)
 }
@@ -88,4 +93,23 @@ func validNetUserPassword(c Candidate) bool {
 		return false // %PASSWORD%, $pw, <password>, {{ password }}
 	}
 	return passwordShaped(v) && plausiblePassword(v, wholeLiteral(c)) && !IsPlaceholder(v)
+}
+
+// spellsName reports whether the letters and digits of v, in lower case,
+// are a part of the name's.
+func spellsName(v, name []byte) bool {
+	squash := func(b []byte) []byte {
+		out := make([]byte, 0, len(b))
+		for _, c := range b {
+			switch {
+			case 'A' <= c && c <= 'Z':
+				out = append(out, c+'a'-'A')
+			case 'a' <= c && c <= 'z', '0' <= c && c <= '9':
+				out = append(out, c)
+			}
+		}
+		return out
+	}
+	sv := squash(v)
+	return len(sv) > 0 && bytes.Contains(squash(name), sv)
 }

@@ -1104,6 +1104,7 @@ func corpusSamples() []sample {
 		hex := h.from(hexLower, 48)
 		s = append(s, tp("token defined in an RPM spec", RuleMacroSecret, hex, "%define token "+hex+"\n"))
 		s = append(s, fp("macro defined to another macro", RuleMacroSecret, "#define API_TOKEN DEFAULT_API_TOKEN\n#define TOKEN_LENGTH 64\nset(API_KEY_FILE \"${CMAKE_SOURCE_DIR}/keys/dev.key\")\n"))
+		s = append(s, fp("a macro's name as its string", RuleMacroSecret, "#define LN_secretBag            \"secretBag\"\n#define SN_setct_CapTokenTBS            \"setct-CapTokenTBS\"\n#define SN_id_regCtrl_regToken          \"id-regCtrl-regToken\"\n"))
 		pw := h.mixed(base62, 10) + "#" + h.mixed(base62, 4)
 		s = append(s, tp("net user password", RuleNetUserPassword, pw, "net user svc_backup "+pw+" /add /y\n"))
 		s = append(s, fp("net user prompting for the password", RuleNetUserPassword, "net user svc_backup * /add\nnet user %SVC_USER% %SVC_PASSWORD% /add\n"))
