@@ -14,11 +14,14 @@ func macroSecretRule() *Rule {
 		ID:          RuleMacroSecret,
 		Description: "secret defined as a macro or a build variable (#define, %define, %global, CMake set()) whose name is a secret's",
 		builtinRE: builtinExpr(`(?i)(?:(?:#define|%define|%global)[ \t]+(?P<key>[A-Za-z_][A-Za-z0-9_]{0,63})[ \t]+` +
-			`|\bset\([ \t]*(?P<key>[A-Za-z_][A-Za-z0-9_]{0,63})[ \t]+)` +
-			`(?:L?"(?P<secret>[^"\s\\]{8,200})"|'(?P<secret>[^'\s\\]{8,200})'|(?P<secret>[^\s"'\x60\\(){}\[\],;]{8,200}))` +
+			// set(NAME …), set(ENV{NAME} …)
+			`|\bset\([ \t]*(?:ENV\{(?P<key>[A-Za-z_][A-Za-z0-9_]{0,63})\}|(?P<key>[A-Za-z_][A-Za-z0-9_]{0,63}))[ \t]+)` +
+			// a string (C's L"…", u8"…", in parentheses or not), or a bare value
+			`(?:\(?(?:L|u8|u|U)?"(?P<secret>[^"\s\\]{8,200})"\)?|'(?P<secret>[^'\s\\]{8,200})'|(?P<secret>[^\s"'\x60\\(){}\[\],;]{8,200}))` +
 			// the definition ends there: at the line's end, a comment,
-			// or CMake's closing parenthesis (or its CACHE options)
-			`(?:[ \t]*(?:$|\r?\n|//|/\*|#)|[ \t]*\)|[ \t]+CACHE\b)`),
+			// CMake's closing parenthesis or its options, or the brace
+			// of a spec's conditional (%{!?token: %global token …})
+			`(?:[ \t]*(?:$|\r?\n|//|/\*|#)|[ \t]*[)}]|[ \t]+(?:CACHE|PARENT_SCOPE)\b)`),
 		Keywords: []string{"#define", "%define", "%global", "set("},
 		Gate:     macroGate,
 		Validate: validMacroSecret,
@@ -28,7 +31,8 @@ func macroSecretRule() *Rule {
 }
 
 // macroGate holds at a keyword (its last byte at i) that starts a
-// directive: #define and %define at a line's start (after blanks), set(
+// directive: #define and %define at a line's start (after blanks, or
+// inside a spec's conditional, "%{!?token: %global token …}"), set(
 // after no letter, digit or "_" (not reset( nor my_set().
 func macroGate(data []byte, i int) bool {
 	if data[i] == '(' {
@@ -36,12 +40,44 @@ func macroGate(data []byte, i int) bool {
 		return st == 0 || !isAlnumByte(data[st-1]) && data[st-1] != '_' && data[st-1] != '.'
 	}
 	st := i - len("#define") + 1
-	for k := st - 1; k >= 0 && data[k] != '\n'; k-- {
-		if data[k] != ' ' && data[k] != '\t' {
-			return false
+	if i+1 >= len(data) || data[i+1] != ' ' && data[i+1] != '\t' {
+		return false
+	}
+	k := st - 1
+	for k >= 0 && (data[k] == ' ' || data[k] == '\t') {
+		k--
+	}
+	if k < 0 || data[k] == '\n' {
+		return true
+	}
+	return data[st] == '%' && data[k] == ':' && specConditional.Match(lineBefore(data, k+1))
+}
+
+// specConditional matches a line up to an RPM conditional's colon:
+// "%{!?token:", "%{?with_x:".
+var specConditional = lazyRE.New(`%\{!?\?[A-Za-z_][A-Za-z0-9_]*:$`)
+
+// macroSecretName reports whether a macro's name names a secret as its
+// last word (UPLOAD_TOKEN, token, registry_password, CLIENT_SECRET), or
+// its last two (API_KEY, SIGNING_KEY): TOKEN_NAMESPACE_UUID,
+// SECRET_KEY_ATTRIBUTE and PASSWORD_HASHER name something else.
+func macroSecretName(name []byte) bool {
+	words := keyWords(string(name))
+	n := len(words)
+	if n == 0 {
+		return false
+	}
+	last := words[n-1]
+	if envSecretWords[last] || last == "credential" || last == "credentials" {
+		return true
+	}
+	if last == "key" && n > 1 {
+		switch words[n-2] {
+		case "api", "secret", "private", "access", "signing", "auth", "master", "encryption", "license":
+			return true
 		}
 	}
-	return i+1 < len(data) && (data[i+1] == ' ' || data[i+1] == '\t')
+	return false
 }
 
 // validMacroSecret judges the name and the value as the generic rule
@@ -50,6 +86,9 @@ func macroGate(data []byte, i int) bool {
 // name, a path or a stand-in.
 func validMacroSecret(c Candidate) bool {
 	v := c.Secret
+	if !macroSecretName(c.Key) {
+		return false
+	}
 	if words, nums, ok := valueWords(v); ok && words >= 1 && nums <= 1 {
 		// words: another macro's name (#define API_TOKEN DEFAULT_TOKEN),
 		// a name's string (#define SN_setct_PANToken "setct-PANToken",
@@ -75,7 +114,9 @@ func netUserPasswordRule() *Rule {
 	return &Rule{
 		ID:          RuleNetUserPassword,
 		Description: "password given to Windows' net user or net use command",
-		builtinRE: builtinExpr(`(?i)\bnet(?:\.exe)?[ \t]+(?:user[ \t]+(?P<key>"[^"\n]{1,64}"|[^\s"/*]{1,64})|use[ \t]+(?:[A-Z]:[ \t]+)?\\\\[^\s]{1,200})[ \t]+` +
+		builtinRE: builtinExpr(`(?i)\bnet(?:\.exe)?[ \t]+(?:user[ \t]+(?:/add[ \t]+)?(?P<key>"[^"\n]{1,64}"|[^\s"/*]{1,64})` +
+			// net use [Z:] \\host\share [/user:name] …, the path quoted or not
+			`|use[ \t]+(?:[A-Z]:[ \t]+)?(?:"\\\\[^"\n]{1,200}"|\\\\[^\s"]{1,200})(?:[ \t]+/user:(?:"[^"\n]{1,64}"|[^\s"]{1,64}))?)[ \t]+` +
 			`(?:"(?P<secret>[^"\s]{4,127})"|(?P<secret>[^\s"/*][^\s"]{3,126}))(?:[ \t]+/|[ \t]*(?:$|\r?\n))`),
 		Keywords: []string{"net user", "net use", "net.exe user", "net.exe use"},
 		Validate: validNetUserPassword,

@@ -2,6 +2,8 @@ package secrets
 
 import (
 	"bytes"
+	"crypto/sha1"
+	"encoding/hex"
 	"regexp"
 	"strings"
 	"sync"
@@ -86,7 +88,9 @@ var peerCompiled = sync.OnceValue(func() []*Rule {
 				// SET PASSWORD FOR 'u'@'h' = '…' (MySQL 5.7 and later), before
 				// the bare form would read FOR as the password
 				`(?i:password[ \t]+for[ \t]+[^=\n]{1,80}?=[ \t]*)(?:'(?P<secret>[^'\s]{3,64})'|"(?P<secret>[^"\s]{3,64})")|` +
-					`(?i)(?:identified(?:[ \t]+with[ \t]+\S+)?[ \t]+(?:by|as)|password)[ \t]+` +
+					// BY PASSWORD '*…' is MySQL 5's form of AS; WITH and AS may
+					// stand on lines of their own
+					`(?i)(?:identified(?:\s+with\s+\S+)?\s+(?:by(?:[ \t]+password)?|as)|password)[ \t]+` +
 					`(?:'(?P<secret>[^'\s]{3,64})'|"(?P<secret>[^"\s]{3,64})"|(?P<secret>[A-Za-z0-9_!#%^*+.~@-]{3,64})(?:$|[\s;\\"')]))` +
 					// SET PASSWORD … = PASSWORD('…'), VALUES(PASSWORD('…'))
 					`|(?i:password)[ \t]*\([ \t]*(?:'(?P<secret>[^'\s]{3,64})'|"(?P<secret>[^"\s]{3,64})")[ \t]*\)`),
@@ -395,8 +399,8 @@ func sqlPasswordGate(data []byte, i int) bool {
 		// "the type identified by remoteId": prose; SQL names the user first
 		return sqlAccountContext.Match(lineBefore(data, i+1-kw))
 	}
-	if w, _ := blankWordBefore(data, i+1-kw); bytes.EqualFold(w, []byte("set")) && hasPrefixFold(data[j:], " for ") {
-		return true // SET PASSWORD FOR 'u'@'h' = '…'
+	if w, _ := blankWordBefore(data, i+1-kw); endsInWord(w, "set") && hasPrefixFold(data[j:], " for ") {
+		return true // SET PASSWORD FOR 'u'@'h' = '…', also in a string: mysql -e "SET …"
 	}
 	k := j
 	for k < len(data) && (data[k] == ' ' || data[k] == '\t') {
@@ -501,11 +505,17 @@ func blankWordBefore(data []byte, end int) ([]byte, int) {
 func validSQLPassword(c Candidate) bool {
 	v := c.Secret
 	if asHash(c) {
-		// IDENTIFIED WITH mysql_native_password AS '*…': the account's
-		// stored hash, with which the protocol's challenge is answered
-		// as with the password itself; AS before anything else names an
-		// OS user (auth_socket) or a plugin's string
-		return v[0] == '*' && mysqlNativeHash(v) && !IsPlaceholder(v[1:]) && Entropy(v[1:]) >= 3
+		// IDENTIFIED WITH mysql_native_password AS '*…', IDENTIFIED BY
+		// PASSWORD '*…': the account's stored hash, an unsalted double
+		// SHA-1 (cracked offline for a chosen password, and with one
+		// captured handshake it gives what answers the challenge),
+		// reported as .htpasswd lines are; AS before anything else names
+		// an OS user (auth_socket) or a plugin's string
+		return v[0] == '*' && mysqlNativeHash(v) && !IsPlaceholder(v[1:]) && Entropy(v[1:]) >= 3 && !commonPasswordHashes[strings.ToUpper(string(v))]
+	}
+	if wordListRE.Match(v) && bytes.ContainsAny(v, "_-.") {
+		// words joined: the manual's 'auth_string', 'new_password'
+		return false
 	}
 	switch v[0] {
 	case ':', '?', '@', '$', '%', '*', '{':
@@ -530,6 +540,13 @@ func validSQLPassword(c Candidate) bool {
 	return plausiblePassword(v, wholeLiteral(c))
 }
 
+// endsInWord reports whether w ends in the word word (ASCII, any case),
+// after no letter: SET, "SET, db.Exec("SET.
+func endsInWord(w []byte, word string) bool {
+	n := len(word)
+	return len(w) >= n && bytes.EqualFold(w[len(w)-n:], []byte(word)) && (len(w) == n || !isAlnumByte(w[len(w)-n-1]))
+}
+
 // mysqlNativeHash reports whether v is a mysql_native_password hash:
 // "*" and 40 hex digits (SHA-1 of SHA-1 of the password).
 func mysqlNativeHash(v []byte) bool {
@@ -544,12 +561,30 @@ func mysqlNativeHash(v []byte) bool {
 	return true
 }
 
-// asHash: the match gives the value after IDENTIFIED … AS, where SQL
-// writes an account's stored hash.
+// asHash: the match gives the value after IDENTIFIED … AS, or after
+// IDENTIFIED BY PASSWORD (MySQL 5), where SQL writes an account's
+// stored hash.
 func asHash(c Candidate) bool {
 	m := bytes.TrimRight(c.Context[c.MatchOffset:c.Offset-1], " \t")
-	return len(m) >= 2 && bytes.EqualFold(m[len(m)-2:], []byte("as"))
+	if len(m) >= 2 && bytes.EqualFold(m[len(m)-2:], []byte("as")) {
+		return true
+	}
+	n := len("password")
+	return len(m) > n && bytes.EqualFold(m[len(m)-n:], []byte("password")) && hasPrefixFold(m, "identified")
 }
+
+// commonPasswordHashes are the mysql_native_password hashes of passwords
+// the manuals and tutorials show (SHA-1 of SHA-1 of the password): a
+// stand-in, no account's.
+var commonPasswordHashes = func() map[string]bool {
+	m := map[string]bool{}
+	for _, pw := range []string{"password", "123456", "root", "admin", "secret", "changeme", "test", "mysql", "pass", "new_password", "auth_string"} {
+		h1 := sha1.Sum([]byte(pw))
+		h2 := sha1.Sum(h1[:])
+		m["*"+strings.ToUpper(hex.EncodeToString(h2[:]))] = true
+	}
+	return m
+}()
 
 // peerProviders are provider token formats with a prefix of their own
 // that no rule above knows (CredSweeper's config lists them): the prefix
@@ -600,9 +635,21 @@ func peerProviders() []*Rule {
 			builtinRE: builtinExpr(`\b(?P<secret>` + f.expr + `)(?:$|[^A-Za-z0-9_.-]|\.(?:$|[^A-Za-z0-9]))`),
 			Keywords:  kws,
 			Entropy:   3,
+			Validate:  peerValidators[f.id],
 		}
 	}
 	return out
+}
+
+// peerValidators judge the formats whose prefix also opens words: PostHog's
+// ph?_ are healthcare code's prefixes too (phr_PatientHistoryService: a
+// personal health record), and may stand inside a base64url run
+// ("…5v-phx_Qw3…", a JWK's modulus).
+var peerValidators = map[string]func(Candidate) bool{
+	"posthog-personal-api-key": func(c Candidate) bool {
+		body := c.Secret[len("phx_"):]
+		return notAfterHyphen(c) && (hasDigit(body) || drawnLetters(body)) && !identifierValue(body)
+	},
 }
 
 // envSecretWords are the last words of a variable whose fallback is a

@@ -83,7 +83,9 @@ func TestPeerForms(t *testing.T) {
 		{"db/init.sql", "ALTER USER app PASSWORD EXPIRE;\n", ""},
 		{"docs/tenancy.md", "Each tenant is identified by tenantId and every user password field is hashed.\n", ""},
 		{"db/init.sql", "CREATE USER app IDENTIFIED BY :new_password;\n", ""},
-		{"db/init.sql", "GRANT ALL ON db.* TO 'x'@'%' IDENTIFIED BY PASSWORD '*" + strings.ToUpper(g.from(hexLower, 40)) + "';\n", ""},
+		// MySQL 5's stored hash (round 49): an unsalted double SHA-1,
+		// reported as .htpasswd lines are
+		{"db/init.sql", "GRANT ALL ON db.* TO 'x'@'%' IDENTIFIED BY PASSWORD '*" + strings.ToUpper(g.from(hexLower, 40)) + "';\n", RuleSQLPassword},
 		// "identified by" and "with password" in prose, PASSWORD( as a method
 		{"docs/api.md", "Each frame is identified by Frame-ID2 in its header.\n", ""},
 		{"docs/api.md", "Requests are identified by X-Trace-Id.\n", ""},

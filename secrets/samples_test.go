@@ -1113,6 +1113,21 @@ func corpusSamples() []sample {
 		s = append(s, fp("mysql auth_socket names an OS user", RuleSQLPassword, "CREATE USER 'ops'@'localhost' IDENTIFIED WITH auth_socket AS 'ops';\n"))
 		spw := h.mixed(base62, 12) + "%3"
 		s = append(s, tp("mysql set password for", RuleSQLPassword, spw, "SET PASSWORD FOR 'web'@'%' = '"+spw+"';\n"))
+		// the forms and near misses of a second helper's set
+		gpw := h.mixed(base62, 10) + "!" + h.mixed(base62, 3)
+		s = append(s, tp("mysql set password in a call's string", RuleSQLPassword, gpw, "db.Exec(\"SET PASSWORD FOR 'svc'@'%' = '"+gpw+"'\")\n"))
+		old := "*" + h.from("0123456789ABCDEF", 40)
+		s = append(s, tp("mysql 5 grant by password hash", RuleSQLPassword, old, "GRANT ALL ON *.* TO 'a'@'%' IDENTIFIED BY PASSWORD '"+old+"';\n"))
+		s = append(s, fp("the manual's stand-ins", RuleSQLPassword, "CREATE USER 'jeffrey'@'localhost' IDENTIFIED BY 'auth_string';\nALTER USER 'u'@'%' IDENTIFIED WITH mysql_native_password AS '*2470C0C06DEE42FD1618BB99005ADCA2EC9D1E19';\n"))
+		upw := h.mixed(base62, 9) + "@" + h.mixed(base62, 4)
+		s = append(s, tp("net use with the user first", RuleNetUserPassword, upw, "net use \\\\10.0.0.5\\IPC$ /user:administrator \""+upw+"\"\n"))
+		env := h.from(hexLower, 32)
+		s = append(s, tp("cmake environment variable", RuleMacroSecret, env, "set(ENV{API_KEY} \""+env+"\")\n"))
+		cond := h.mixed(base62, 40)
+		s = append(s, tp("spec conditional global", RuleMacroSecret, cond, "%{!?token: %global token "+cond+"}\n"))
+		s = append(s, fp("macros naming what a secret is not", RuleMacroSecret, "#define TOKEN_NAMESPACE_UUID \"6ba7b810-9dad-11d1-80b4-00c04fd430c8\"\n#define SECRET_KEY_ATTRIBUTE kSecAttrAccessibleWhenUnlockedThisDeviceOnly\n#define PASSWORD_HASHER PBKDF2PasswordHasher\n"))
+		s = append(s, fp("healthcare prefixes", "posthog-personal-api-key", "public class phr_PatientMedicationHistoryReconciliationService {}\nclass phs_SyndromicSurveillanceMessageTransformerVersion2 {}\n"))
+		s = append(s, fp("a css class", RuleWunderGraphCosmoKey, ".cosmo_"+h.from(hexLower, 32)+" { display: none; }\n"))
 	}
 	return s
 }

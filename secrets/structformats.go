@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/base64"
 	"encoding/binary"
+	"strings"
 )
 
 // Provider formats found missing on a peer's samples (CredSweeper's) in
@@ -99,6 +100,10 @@ func structFormatRules() []*Rule {
 			Keywords:  []string{"cosmo_"},
 			Validate: func(c Candidate) bool {
 				hex := c.Secret[len("cosmo_"):]
+				// not a CSS class or id (.cosmo_<md5>), nor inside a word
+				if i := c.Offset; i > 0 && strings.IndexByte(".#-", c.Context[i-1]) >= 0 {
+					return false
+				}
 				return hasDigit(hex) && bytes.ContainsAny(hex, "abcdef") && Entropy(hex) >= entropyFloor(3.3, hex) && !IsPlaceholder(hex)
 			},
 			startsAtKeyword: true,
