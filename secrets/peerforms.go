@@ -84,16 +84,7 @@ var peerCompiled = sync.OnceValue(func() []*Rule {
 			Description: "password set in a SQL statement (IDENTIFIED BY '…', WITH PASSWORD '…')",
 			// the gate has read the words before "password" (WITH, LOGIN,
 			// USER u, …): the expression starts at the keyword
-			builtinRE: builtinExpr(
-				// SET PASSWORD FOR 'u'@'h' = '…' (MySQL 5.7 and later), before
-				// the bare form would read FOR as the password
-				`(?i:password[ \t]+for[ \t]+[^=\n]{1,80}?=[ \t]*)(?:'(?P<secret>[^'\s]{3,64})'|"(?P<secret>[^"\s]{3,64})")|` +
-					// BY PASSWORD '*…' is MySQL 5's form of AS; WITH and AS may
-					// stand on lines of their own
-					`(?i)(?:identified(?:\s+with\s+\S+)?\s+(?:by(?:[ \t]+password)?|as)|password)[ \t]+` +
-					`(?:'(?P<secret>[^'\s]{3,64})'|"(?P<secret>[^"\s]{3,64})"|(?P<secret>[A-Za-z0-9_!#%^*+.~@-]{3,64})(?:$|[\s;\\"')]))` +
-					// SET PASSWORD … = PASSWORD('…'), VALUES(PASSWORD('…'))
-					`|(?i:password)[ \t]*\([ \t]*(?:'(?P<secret>[^'\s]{3,64})'|"(?P<secret>[^"\s]{3,64})")[ \t]*\)`),
+			builtinRE:       builtinExpr(sqlPasswordExpr),
 			Keywords:        []string{"identified", "password"},
 			Gate:            sqlPasswordGate,
 			Validate:        validSQLPassword,
@@ -546,6 +537,16 @@ func endsInWord(w []byte, word string) bool {
 	n := len(word)
 	return len(w) >= n && bytes.EqualFold(w[len(w)-n:], []byte(word)) && (len(w) == n || !isAlnumByte(w[len(w)-n-1]))
 }
+
+// sqlPasswordExpr is sql-password's expression. SET PASSWORD FOR 'u'@'h'
+// = '…' (MySQL 5.7 and later) comes first, before the bare form would read
+// FOR as the password; BY PASSWORD '*…' is MySQL 5's form of AS, and WITH
+// and AS may stand on lines of their own; then SET PASSWORD … =
+// PASSWORD('…') and VALUES(PASSWORD('…')).
+const sqlPasswordExpr = `(?i:password[ \t]+for[ \t]+[^=\n]{1,80}?=[ \t]*)(?:'(?P<secret>[^'\s]{3,64})'|"(?P<secret>[^"\s]{3,64})")|` +
+	`(?i)(?:identified(?:\s+with\s+\S+)?\s+(?:by(?:[ \t]+password)?|as)|password)[ \t]+` +
+	`(?:'(?P<secret>[^'\s]{3,64})'|"(?P<secret>[^"\s]{3,64})"|(?P<secret>[A-Za-z0-9_!#%^*+.~@-]{3,64})(?:$|[\s;\\"')]))` +
+	`|(?i:password)[ \t]*\([ \t]*(?:'(?P<secret>[^'\s]{3,64})'|"(?P<secret>[^"\s]{3,64})")[ \t]*\)`
 
 // mysqlNativeHash reports whether v is a mysql_native_password hash:
 // "*" and 40 hex digits (SHA-1 of SHA-1 of the password).
