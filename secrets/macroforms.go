@@ -13,9 +13,12 @@ func macroSecretRule() *Rule {
 	return &Rule{
 		ID:          RuleMacroSecret,
 		Description: "secret defined as a macro or a build variable (#define, %define, %global, CMake set()) whose name is a secret's",
-		builtinRE: builtinExpr(`(?i)(?:(?:#define|%define|%global)[ \t]+(?P<key>[A-Za-z_][A-Za-z0-9_]{0,63})[ \t]+` +
-			// set(NAME …), set(ENV{NAME} …)
-			`|\bset\([ \t]*(?:ENV\{(?P<key>[A-Za-z_][A-Za-z0-9_]{0,63})\}|(?P<key>[A-Za-z_][A-Za-z0-9_]{0,63}))[ \t]+)` +
+		builtinRE: builtinExpr(`(?i)(?:(?:#define|%define|%global)[ \t]+(?P<key>[A-Za-z_][A-Za-z0-9_]{0,63})` +
+			// the value on the next line after a backslash
+			`(?:[ \t]+|[ \t]*\\\r?\n[ \t]*)` +
+			// set(NAME …), set(ENV{NAME} …), the value on the next line
+			// or not (CMake's arguments are blank-separated)
+			`|\bset\([ \t]*(?:ENV\{(?P<key>[A-Za-z_][A-Za-z0-9_]{0,63})\}|(?P<key>[A-Za-z_][A-Za-z0-9_]{0,63}))(?:[ \t]+|[ \t]*\r?\n[ \t]*))` +
 			// a string (C's L"…", u8"…", in parentheses or not), or a bare value
 			`(?:\(?(?:L|u8|u|U)?"(?P<secret>[^"\s\\]{8,200})"\)?|'(?P<secret>[^'\s\\]{8,200})'|(?P<secret>[^\s"'\x60\\(){}\[\],;]{8,200}))` +
 			// the definition ends there: at the line's end, a comment,

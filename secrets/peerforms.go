@@ -571,7 +571,11 @@ func asHash(c Candidate) bool {
 		return true
 	}
 	n := len("password")
-	return len(m) > n && bytes.EqualFold(m[len(m)-n:], []byte("password")) && hasPrefixFold(m, "identified")
+	if len(m) > n && bytes.EqualFold(m[len(m)-n:], []byte("password")) && hasPrefixFold(m, "identified") {
+		return true
+	}
+	// SET PASSWORD FOR u = '*…': a hash is set the way a password is
+	return hasPrefixFold(m, "password") && len(m) > 0 && m[len(m)-1] == '=' && mysqlNativeHash(c.Secret)
 }
 
 // commonPasswordHashes are the mysql_native_password hashes of passwords

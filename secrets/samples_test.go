@@ -1127,6 +1127,12 @@ func corpusSamples() []sample {
 		s = append(s, tp("spec conditional global", RuleMacroSecret, cond, "%{!?token: %global token "+cond+"}\n"))
 		s = append(s, fp("macros naming what a secret is not", RuleMacroSecret, "#define TOKEN_NAMESPACE_UUID \"6ba7b810-9dad-11d1-80b4-00c04fd430c8\"\n#define SECRET_KEY_ATTRIBUTE kSecAttrAccessibleWhenUnlockedThisDeviceOnly\n#define PASSWORD_HASHER PBKDF2PasswordHasher\n"))
 		s = append(s, fp("healthcare prefixes", "posthog-personal-api-key", "public class phr_PatientMedicationHistoryReconciliationService {}\nclass phs_SyndromicSurveillanceMessageTransformerVersion2 {}\n"))
+		cont := h.from(hexLower, 32)
+		s = append(s, tp("macro continued on the next line", RuleMacroSecret, cont, "#define API_KEY \\\n    \""+cont+"\"\n"))
+		next := h.mixed(base62, 36)
+		s = append(s, tp("cmake set with its value on the next line", RuleMacroSecret, next, "set( UPLOAD_TOKEN\n     \""+next+"\" )\n"))
+		sethash := "*" + h.from("0123456789ABCDEF", 40)
+		s = append(s, tp("mysql set password to a hash", RuleSQLPassword, sethash, "SET PASSWORD FOR 'd'@'%' = '"+sethash+"';\n"))
 		s = append(s, fp("a css class", RuleWunderGraphCosmoKey, ".cosmo_"+h.from(hexLower, 32)+" { display: none; }\n"))
 	}
 	return s
