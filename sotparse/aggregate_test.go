@@ -10,14 +10,7 @@ import (
 // ones, unless a kept text could not be read back in the run that
 // gathered it (blanks stood for it): the next run gathers again.
 func TestAggregateNotKeptAfterFailedReadBack(t *testing.T) {
-	const (
-		a = ".sot/03-PROTOCOLS/A-PRD.md"
-		b = ".sot/03-PROTOCOLS/B-PRD.md"
-	)
-	fsys := fstest.MapFS{
-		a: {Data: []byte("# A\n\nalpha\n")},
-		b: {Data: []byte("# B\n\nbeta\n")},
-	}
+	a, b, fsys := twoPRDs()
 	parse := keptRuns(t, fsys, a)
 	var textKey, aggKey MemoKey
 	gathered := 0

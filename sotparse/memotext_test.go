@@ -11,14 +11,7 @@ import (
 // not remembered, so that a later call reads it again; either way the
 // document counts as read (TextRead).
 func TestMemoText(t *testing.T) {
-	const (
-		a = ".sot/03-PROTOCOLS/A-PRD.md"
-		b = ".sot/03-PROTOCOLS/B-PRD.md"
-	)
-	fsys := fstest.MapFS{
-		a: {Data: []byte("# A\n\nalpha\n")},
-		b: {Data: []byte("# B\n\nbeta\n")},
-	}
+	a, b, fsys := twoPRDs()
 	ws := keptRuns(t, fsys, a)()
 	d := ws.Doc(b)
 	if !d.Summarized() {
@@ -58,6 +51,15 @@ func TestMemoText(t *testing.T) {
 	}
 	if calls != 5 {
 		t.Errorf("a parsed document derived %d times of 2 calls, want each time", calls-3)
+	}
+}
+
+// twoPRDs is a workspace of two PRDs, a and b, for keptRuns.
+func twoPRDs() (a, b string, fsys fstest.MapFS) {
+	a, b = ".sot/03-PROTOCOLS/A-PRD.md", ".sot/03-PROTOCOLS/B-PRD.md"
+	return a, b, fstest.MapFS{
+		a: {Data: []byte("# A\n\nalpha\n")},
+		b: {Data: []byte("# B\n\nbeta\n")},
 	}
 }
 
