@@ -60,12 +60,13 @@ func macroGate(data []byte, i int) bool {
 // "%{!?token:", "%{?with_x:".
 var specConditional = lazyRE.New(`%\{!?\?[A-Za-z_][A-Za-z0-9_]*:$`)
 
-// macroSecretName reports whether a macro's name names a secret as its
-// last word (UPLOAD_TOKEN, token, registry_password, CLIENT_SECRET), or
-// its last two (API_KEY, SIGNING_KEY): TOKEN_NAMESPACE_UUID,
-// SECRET_KEY_ATTRIBUTE and PASSWORD_HASHER name something else.
-func macroSecretName(name []byte) bool {
-	words := keyWords(string(name))
+// lastWordsNameSecret reports whether a name's words (keyWords) name a
+// secret in the last one (UPLOAD_TOKEN, token, registry_password,
+// CLIENT_SECRET), or the last two (API_KEY, SIGNING_KEY): a macro's name,
+// or an environment variable's whose fallback is given
+// (env-default-secret). TOKEN_NAMESPACE_UUID, SECRET_KEY_ATTRIBUTE and
+// PASSWORD_HASHER name something else.
+func lastWordsNameSecret(words []string) bool {
 	n := len(words)
 	if n == 0 {
 		return false
@@ -89,7 +90,7 @@ func macroSecretName(name []byte) bool {
 // name, a path or a stand-in.
 func validMacroSecret(c Candidate) bool {
 	v := c.Secret
-	if !macroSecretName(c.Key) {
+	if !lastWordsNameSecret(keyWords(string(c.Key))) {
 		return false
 	}
 	if words, nums, ok := valueWords(v); ok && words >= 1 && nums <= 1 {

@@ -550,17 +550,7 @@ const sqlPasswordExpr = `(?i:password[ \t]+for[ \t]+[^=\n]{1,80}?=[ \t]*)(?:'(?P
 
 // mysqlNativeHash reports whether v is a mysql_native_password hash:
 // "*" and 40 hex digits (SHA-1 of SHA-1 of the password).
-func mysqlNativeHash(v []byte) bool {
-	if len(v) != 41 {
-		return false
-	}
-	for _, b := range v[1:] {
-		if !('0' <= b && b <= '9' || 'A' <= b && b <= 'F' || 'a' <= b && b <= 'f') {
-			return false
-		}
-	}
-	return true
-}
+func mysqlNativeHash(v []byte) bool { return len(v) == 41 && v[0] == '*' && allHex(v[1:]) }
 
 // asHash: the match gives the value after IDENTIFIED … AS, or after
 // IDENTIFIED BY PASSWORD (MySQL 5), where SQL writes an account's
@@ -664,13 +654,7 @@ var envSecretWords = map[string]bool{"password": true, "passwd": true, "pwd": tr
 
 func validEnvDefaultSecret(c Candidate) bool {
 	words := keyWords(string(c.Key))
-	n := len(words)
-	if n == 0 || genericMetaFirst[words[0]] {
-		return false
-	}
-	last := words[n-1]
-	named := envSecretWords[last] || last == "key" && n > 1 && (words[n-2] == "api" || words[n-2] == "secret" || words[n-2] == "private" || words[n-2] == "access")
-	if !named {
+	if len(words) == 0 || genericMetaFirst[words[0]] || !lastWordsNameSecret(words) {
 		return false
 	}
 	v := c.Secret

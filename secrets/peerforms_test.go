@@ -103,6 +103,9 @@ func TestPeerForms(t *testing.T) {
 
 		// env-default-secret
 		{"app/settings.py", "DB_PASS = os.getenv(\"DB_PASSWORD\", \"" + pw() + "\")\n", RuleEnvDefaultSecret},
+		// a key named as a macro's is (lastWordsNameSecret): signing, not only api
+		{"app/settings.py", "KEY = os.getenv(\"JWT_SIGNING_KEY\", \"" + pw() + "\")\n", RuleEnvDefaultSecret},
+		{"app/settings.py", "KEY = os.getenv(\"SIGNING_KEY_ID\", \"" + pw() + "\")\n", ""},
 		{"app/settings.py", "token = os.environ.get('API_TOKEN') or '" + g.mixed(base62, 24) + "'\n", RuleEnvDefaultSecret},
 		{"web/config.js", "const secret = process.env.SESSION_SECRET || \"" + pw() + "\";\n", RuleEnvDefaultSecret},
 		{"docker-compose.yml", "      POSTGRES_PASSWORD: ${POSTGRES_PASSWORD:-" + pw() + "}\n", RuleEnvDefaultSecret},
