@@ -23,6 +23,7 @@ import (
 	"github.com/svrnty/sotvet/harness/internal/proc"
 	"github.com/svrnty/sotvet/harness/sandbox"
 	"github.com/svrnty/sotvet/harness/verify"
+	"github.com/svrnty/sotvet/internal/raceexit"
 	"github.com/svrnty/sotvet/internal/testtmp"
 )
 
@@ -45,6 +46,7 @@ func TestMain(m *testing.M) {
 			os.Exit(gocache.Main(os.Args[3:], os.Stdin, os.Stdout, os.Stderr))
 		}
 	}
+	raceexit.Set() // the fake backends it runs are this binary
 	os.Exit(testtmp.Run(testtmp.RunFunc(func() int {
 		code := m.Run()
 		plainChild.Remove()

@@ -24,6 +24,7 @@ import (
 	"github.com/svrnty/sotvet/harness/ledger/ledgertest"
 	"github.com/svrnty/sotvet/harness/matrix"
 	"github.com/svrnty/sotvet/harness/verify"
+	"github.com/svrnty/sotvet/internal/raceexit"
 	"github.com/svrnty/sotvet/internal/testtmp"
 	"github.com/svrnty/sotvet/secrets"
 	"github.com/svrnty/sotvet/summary"
@@ -35,6 +36,7 @@ func TestMain(m *testing.M) {
 	if len(os.Args) > 2 && os.Args[1] == "harness" && os.Args[2] == "fake-backend" {
 		os.Exit(fake.Main(os.Args[3:], os.Stdout, os.Stderr))
 	}
+	raceexit.Set() // the fake backends it runs are this binary
 	os.Exit(testtmp.Run(testtmp.RunFunc(func() int {
 		code := m.Run()
 		for _, d := range []string{matrixRoot, benchRuns, bigRoot} {

@@ -15,6 +15,7 @@ import (
 	"github.com/svrnty/sotvet/harness/engine/fake"
 	hevidence "github.com/svrnty/sotvet/harness/evidence"
 	"github.com/svrnty/sotvet/harness/verify"
+	"github.com/svrnty/sotvet/internal/raceexit"
 	"github.com/svrnty/sotvet/internal/testtmp"
 )
 
@@ -24,6 +25,7 @@ func TestMain(m *testing.M) {
 	if len(os.Args) > 2 && os.Args[1] == "harness" && os.Args[2] == "fake-backend" {
 		os.Exit(fake.Main(os.Args[3:], os.Stdout, os.Stderr))
 	}
+	raceexit.Set() // the fake backends it runs are this binary
 	os.Exit(testtmp.Run(testtmp.RunFunc(func() int {
 		code := m.Run()
 		if runsDir != "" {

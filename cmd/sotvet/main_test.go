@@ -19,6 +19,7 @@ import (
 	"github.com/rogpeppe/go-internal/testscript"
 
 	"github.com/svrnty/sotvet/harness/sandbox"
+	"github.com/svrnty/sotvet/internal/raceexit"
 	"github.com/svrnty/sotvet/internal/testcorpus"
 	"github.com/svrnty/sotvet/internal/testtmp"
 )
@@ -38,6 +39,7 @@ type cleanupAfter struct{ m *testing.M }
 
 func (c cleanupAfter) Run() int {
 	flag.Parse()
+	raceexit.Set() // for the children the tests start outside scenarios
 	widenParallel()
 	return testtmp.Run(testtmp.RunFunc(func() int {
 		defer plainBin.Remove()
@@ -177,6 +179,13 @@ func TestScript(t *testing.T) {
 					return err
 				}
 				env.Setenv("PATH", dir+string(os.PathListSeparator)+env.Getenv("PATH"))
+			}
+			// A race-built process sleeps a second as it exits (the race
+			// runtime's atexit_sleep_ms): each urandom call and each run of
+			// a raceScenarios sotvet. testscript passes the environment on
+			// only as set here.
+			if raceEnabled {
+				env.Setenv("GORACE", raceexit.Env(os.Getenv("GORACE")))
 			}
 			// After the PATH above: PATH_WITHOUT_LANES keeps its sotvet.
 			laneSetup(env)

@@ -10,6 +10,7 @@ import (
 
 	"github.com/svrnty/sotvet/harness"
 	"github.com/svrnty/sotvet/harness/engine/fake"
+	"github.com/svrnty/sotvet/internal/raceexit"
 	"github.com/svrnty/sotvet/internal/testtmp"
 )
 
@@ -17,6 +18,7 @@ func TestMain(m *testing.M) {
 	if len(os.Args) > 2 && os.Args[1] == "harness" && os.Args[2] == "fake-backend" {
 		os.Exit(fake.Main(os.Args[3:], os.Stdout, os.Stderr))
 	}
+	raceexit.Set() // the fake backends it runs are this binary
 	os.Exit(testtmp.Run(m))
 }
 

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/svrnty/sotvet/harness/sandbox"
+	"github.com/svrnty/sotvet/internal/raceexit"
 )
 
 // TestMain lets the test binary act as the shim: "<binary> sandbox-exec ...".
@@ -17,6 +18,7 @@ func TestMain(m *testing.M) {
 	if len(os.Args) > 1 && os.Args[1] == "sandbox-exec" {
 		os.Exit(sandbox.Main(os.Args[2:], os.Stderr))
 	}
+	raceexit.Set() // the shim it runs is this binary
 	os.Exit(m.Run())
 }
 
