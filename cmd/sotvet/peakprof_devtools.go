@@ -29,9 +29,14 @@ func init() {
 			return true
 		}
 		most = live
-		if f, err := os.Create(path); err == nil {
-			pprof.Lookup("heap").WriteTo(f, 0)
-			f.Close()
+		// Written beside it and renamed: the process may exit while a
+		// profile is being written, which left the file cut short.
+		tmp := path + ".tmp"
+		if f, err := os.Create(tmp); err == nil {
+			err = pprof.Lookup("heap").WriteTo(f, 0)
+			if f.Close() == nil && err == nil {
+				os.Rename(tmp, path)
+			}
 		}
 		return true
 	})

@@ -186,7 +186,7 @@ func cmdScan(args []string, stdout, stderr io.Writer) int {
 			res.Findings = append(res.Findings, checks.Finding{
 				Check: "secrets", Category: s.RuleID, Severity: ruleSeverity(s.RuleID),
 				File: f.name, Line: s.Line, Col: s.Col, EndLine: s.EndLine, EndCol: s.EndCol, Offset: s.Start,
-				Message: msg, Fingerprint: fmt.Sprintf("%s:%d", key[:], seen[key]),
+				Message: msg, Fingerprint: fmt.Sprintf("%s:%d", key, seen[key]),
 			})
 		}
 	}
