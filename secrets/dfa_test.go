@@ -70,7 +70,7 @@ func TestDFAFilterSound(t *testing.T) {
 	pairStride := 1
 	switch {
 	case raceEnabled:
-		pairStride = 12
+		pairStride = 36
 	case sampledSweeps():
 		pairStride = 6
 	}
@@ -105,7 +105,7 @@ func TestDFAFilterSound(t *testing.T) {
 		anchored := regexp.MustCompile(`^(?:` + src + `)`)
 		for j, text := range texts {
 			// Under the race detector (ten times dearer, and this test
-			// starts no goroutine) a twelfth of the pairs, every rule and
+			// starts no goroutine) a 36th of the pairs, every rule and
 			// every text still among them (the plain run, whole in CI,
 			// checks every pair); a sixth where otherwise sampled.
 			if (i+j)%pairStride != 0 {
