@@ -386,6 +386,9 @@ func defaultRules(thirdParty bool) []*Rule {
 		withGitleaksAllowlists(r, r.ID)
 		out = append(out, r)
 		out = append(out, netUserPasswordRule())
+		// and formats told by their shape and structure alone, round
+		// fifty (structformats.go)
+		out = append(out, roundFiftyRules()...)
 	}
 	return out
 }

@@ -1135,5 +1135,19 @@ func corpusSamples() []sample {
 		s = append(s, tp("mysql set password to a hash", RuleSQLPassword, sethash, "SET PASSWORD FOR 'd'@'%' = '"+sethash+"';\n"))
 		s = append(s, fp("a css class", RuleWunderGraphCosmoKey, ".cosmo_"+h.from(hexLower, 32)+" { display: none; }\n"))
 	}
+	// Formats told by their shape and structure alone (round fifty,
+	// structformats.go)
+	{
+		h := newFakeGen("round fifty")
+		mg := h.from(hexLower, 32) + "-" + h.from(hexLower, 8) + "-" + h.from(hexLower, 8)
+		s = append(s, tp("mailgun key with no name near it", RuleMailgunKeyBare, mg, "- `"+mg+"`\n"))
+		s = append(s, fp("ids and digests of near shapes", RuleMailgunKeyBare, "request_id: "+h.uuid()+"\nchecksum: "+h.from(hexLower, 32)+"-3e13-af7f\nETag: \""+h.from(hexLower, 32)+"-12\"\nbuild "+h.from(hexLower, 32)+"-"+h.from(hexLower, 8)+"-dirty\n"))
+		pat := base64.StdEncoding.EncodeToString(append([]byte("482716390155:"), h.bytes(20)...))
+		s = append(s, tp("jira data center pat", RuleAtlassianDCToken, pat, "Paste "+pat+" into the export job's settings.\n"))
+		cf := base64.URLEncoding.EncodeToString(append([]byte("1934057215:"), h.bytes(22)...))
+		s = append(s, tp("confluence pat in the url alphabet", RuleAtlassianDCToken, cf, "confluence.pat="+cf+"\n"))
+		text := base64.StdEncoding.EncodeToString([]byte("20240601:the-nightly-build-was-ok"))
+		s = append(s, fp("base64 of an id and text, and of no id", RuleAtlassianDCToken, "state: "+text+"\nblob: "+base64.StdEncoding.EncodeToString(h.bytes(33))+"\n"))
+	}
 	return s
 }

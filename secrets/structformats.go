@@ -234,3 +234,217 @@ func dropboxLongLivedValid(c Candidate) bool {
 	head, tail := c.Secret[:11], c.Secret[21:]
 	return Entropy(head) >= 2.5 && mixedClasses(tail) && Entropy(tail) >= 4
 }
+
+// Formats found missing in round fifty, on a helper's set and
+// CredSweeper's samples: told by their shape and structure alone, with
+// no word near them to wake a rule. Ranked after those above.
+const (
+	// A Mailgun private API key (32, 8 and 8 lower-case hex digits, the
+	// form since 2023) with no word mailgun near it, which
+	// mailgun-api-key wants. No other service hands out this shape.
+	RuleMailgunKeyBare = "mailgun-api-key-bare"
+	// A personal access token of Jira, Confluence or Bitbucket Data
+	// Center (and Server): the base64 of a decimal ID, a colon and 20
+	// drawn bytes, 44 characters. Nothing in the text names it: its
+	// structure does. (Bitbucket's HTTP access tokens, the same after
+	// "BBDC-", are bitbucket-http-access-token's.)
+	RuleAtlassianDCToken = "atlassian-data-center-pat"
+)
+
+// roundFiftyRules returns the rules above, in rank order.
+func roundFiftyRules() []*Rule {
+	return []*Rule{
+		{
+			ID:          RuleMailgunKeyBare,
+			Description: "Mailgun private API key with no name near it (32, 8 and 8 hex digits)",
+			builtinRE:   builtinExpr(`(?:^|[^A-Za-z0-9_.-])(?P<secret>[0-9a-f]{32}-[0-9a-f]{8}-[0-9a-f]{8})(?:[^A-Za-z0-9_-]|$)`),
+			// Each dash wakes it; mailgunGate holds at the first dash of
+			// the shape only, reading ten bytes after it.
+			Keywords: []string{"-"},
+			Gate:     mailgunGate,
+			Validate: mailgunBareValid,
+		},
+		{
+			ID:          RuleAtlassianDCToken,
+			Description: "Jira, Confluence or Bitbucket Data Center personal access token (an ID, a colon and 20 drawn bytes, in base64)",
+			builtinRE:   builtinExpr(`(?:^|[^A-Za-z0-9+/_=-])(?P<secret>[MNO][A-Za-z0-9+/_-]{43})(?:[^A-Za-z0-9+/_=-]|$)`),
+			find:        findAtlassianDCTokens,
+		},
+	}
+}
+
+// mailgunGate holds at a dash (at i) only where a Mailgun key's first
+// dash stands: 32 lower-case hex digits before it after no token byte,
+// and 8 hex digits, a dash and 8 more after it.
+func mailgunGate(data []byte, i int) bool {
+	st := i - 32
+	if st < 0 || i+18 > len(data) || data[i+9] != '-' {
+		return false
+	}
+	if st > 0 && (isTokenByte(data[st-1]) || data[st-1] == '.') {
+		return false
+	}
+	if i+18 < len(data) && isTokenByte(data[i+18]) {
+		return false
+	}
+	return allLowerHex(data[st:i]) && allLowerHex(data[i+1:i+9]) && allLowerHex(data[i+10:i+18])
+}
+
+func allLowerHex(b []byte) bool {
+	for _, c := range b {
+		if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f') {
+			return false
+		}
+	}
+	return true
+}
+
+// mailgunBareValid: with no name to say Mailgun, the line must say it
+// is a secret: the key stands alone on it (quoted or listed at most), or
+// a word before it on the line names a secret (wordNamesSecret: "the
+// staging key is …"). A build's, a job's or a file's name of this shape
+// says nothing of the kind. And the 48 digits must read as drawn
+// (entropyFloor's hex floor), with letters and digits, the first 32 no
+// stand-in; each part of 8 is too short to judge alone.
+func mailgunBareValid(c Candidate) bool {
+	v := c.Secret
+	digits := make([]byte, 0, 48)
+	digits = append(append(append(digits, v[:32]...), v[33:41]...), v[42:50]...)
+	if !hasDigit(digits) || !bytes.ContainsAny(digits, "abcdef") || Entropy(digits) < entropyFloor(3.5, digits) || IsPlaceholder(v[:32]) {
+		return false
+	}
+	ls := bytes.LastIndexByte(c.Context[:c.Offset], '\n') + 1
+	end := c.Offset + len(v)
+	le := bytes.IndexByte(c.Context[end:], '\n')
+	if le < 0 {
+		le = len(c.Context)
+	} else {
+		le += end
+	}
+	const framing = " \t\"'`*>-,;"
+	before, after := bytes.Trim(c.Context[ls:c.Offset], framing), bytes.Trim(c.Context[end:le], framing+".")
+	return len(before) == 0 && len(after) == 0 || wordNamesSecret(before)
+}
+
+// wordNamesSecret reports whether a line names a secret by a noun of its
+// own ("the staging key is", "token:"), not a noun that a word after it
+// says is about something else ("the key id", "token TTL").
+func wordNamesSecret(line []byte) bool {
+	words := keyWords(string(line))
+	for j, w := range words {
+		switch w {
+		case "key", "apikey", "token", "secret", "password", "passphrase", "credential", "credentials":
+			if j+1 == len(words) || !genericMetaWords[words[j+1]] || proseVerbs[words[j+1]] {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// atlassianTokenLen is the length of a Data Center token: 33 bytes in
+// base64.
+const atlassianTokenLen = 44
+
+// findAtlassianDCTokens calls emit with the span of each Data Center
+// token in data: a run of exactly 44 bytes of base64 (standard or URL
+// alphabet, not both), or 44 of the URL alphabet between the slashes or
+// pluses of a longer run, that decodes to a token's structure
+// (atlassianTokenStruct). A token is no longer than
+// its run, so the search looks at one byte in 44 where runs are short
+// (prose, code): a byte that is no run byte rules out every run of 44
+// that would hold it.
+func findAtlassianDCTokens(data []byte, taken func(start, end int) bool, emit func(start, end int)) {
+	const n = atlassianTokenLen
+	i := 0 // the start of a run, or a byte after a non-run byte
+	for i+n <= len(data) {
+		p := i + n - 1
+		if !isB64RunByte(data[p]) {
+			i = p + 1
+			continue
+		}
+		j := p
+		for j > i && isB64RunByte(data[j-1]) {
+			j--
+		}
+		if j > i {
+			i = j // the run from j reaches p: look again from it
+			continue
+		}
+		// A run starts at i (after a non-run byte) and holds n bytes.
+		e := p + 1
+		for e < len(data) && isB64RunByte(data[e]) {
+			e++
+		}
+		switch {
+		case e-i == n:
+			if (e == len(data) || data[e] != '=') && atlassianTokenStruct(data[i:e]) && !taken(i, e) {
+				emit(i, e)
+			}
+		case bytes.IndexAny(data[i:e], "+/") >= 0:
+			// A longer run: a token in the URL alphabet may stand between
+			// its slashes (a URL's path, ".../token/<token>") or pluses.
+			for st := i; st < e; {
+				end := st
+				for end < e && data[end] != '/' && data[end] != '+' {
+					end++
+				}
+				if end-st == n && atlassianTokenStruct(data[st:end]) && !taken(st, end) {
+					emit(st, end)
+				}
+				st = end + 1
+			}
+		}
+		i = e + 1
+	}
+}
+
+// isB64RunByte: a byte of base64, of either alphabet. A table: the
+// search asks it of every file's bytes.
+func isB64RunByte(c byte) bool { return b64RunBytes[c] }
+
+var b64RunBytes = func() (t [256]bool) {
+	for c := range 256 {
+		t[c] = isTokenByte(byte(c)) || c == '+' || c == '/'
+	}
+	return t
+}()
+
+// atlassianTokenStruct reports whether tok (44 bytes) decodes to a
+// Data Center token: a decimal ID of 4 to 20 digits, a colon, and bytes
+// drawn at random (not text: a byte outside printable ASCII, most
+// bytes distinct).
+func atlassianTokenStruct(tok []byte) bool {
+	if tok[0] < 'M' || tok[0] > 'O' {
+		return false // the first byte is no digit
+	}
+	enc := base64.StdEncoding
+	if bytes.ContainsAny(tok, "-_") {
+		if bytes.ContainsAny(tok, "+/") {
+			return false
+		}
+		enc = base64.URLEncoding
+	}
+	var raw [33]byte
+	if n, err := enc.Decode(raw[:], tok); err != nil || n != len(raw) {
+		return false
+	}
+	d := 0
+	for d < len(raw) && '0' <= raw[d] && raw[d] <= '9' {
+		d++
+	}
+	if d < 4 || d > 20 || raw[d] != ':' || raw[0] == '0' {
+		return false
+	}
+	rest := raw[d+1:]
+	var seen [256]bool
+	distinct, binary := 0, false
+	for _, c := range rest {
+		if !seen[c] {
+			seen[c] = true
+			distinct++
+		}
+		binary = binary || c < 0x20 || c > 0x7e
+	}
+	return binary && 4*distinct >= 3*len(rest)
+}
