@@ -263,6 +263,8 @@ func roundFiftyRules() []*Rule {
 			Keywords: []string{"-"},
 			Gate:     mailgunGate,
 			Validate: mailgunBareValid,
+			// the line before, for a sentence wrapped onto the key's line
+			Before: 200,
 		},
 		{
 			ID:          RuleAtlassianDCToken,
@@ -301,8 +303,8 @@ func allLowerHex(b []byte) bool {
 
 // mailgunBareValid: with no name to say Mailgun, the line must say it
 // is a secret: the key stands alone on it (quoted or listed at most), or
-// a word before it on the line names a secret (wordNamesSecret: "the
-// staging key is …"). A build's, a job's or a file's name of this shape
+// a word before it on the line, or on the line before when the key opens
+// its own, names a secret (wordNamesSecret: "the staging key is …"). A build's, a job's or a file's name of this shape
 // says nothing of the kind. And the 48 digits must read as drawn
 // (entropyFloor's hex floor), with letters and digits, the first 32 no
 // stand-in; each part of 8 is too short to judge alone.
@@ -323,7 +325,16 @@ func mailgunBareValid(c Candidate) bool {
 	}
 	const framing = " \t\"'`*>-,;"
 	before, after := bytes.Trim(c.Context[ls:c.Offset], framing), bytes.Trim(c.Context[end:le], framing+".")
-	return len(before) == 0 && len(after) == 0 || wordNamesSecret(before)
+	if len(before) == 0 && len(after) == 0 || wordNamesSecret(before) {
+		return true
+	}
+	// A key that opens its line may end a sentence wrapped from the
+	// line before ("Our production API key is\n`…`").
+	if len(before) == 0 && ls > 0 {
+		prev := c.Context[bytes.LastIndexByte(c.Context[:ls-1], '\n')+1 : ls-1]
+		return wordNamesSecret(prev)
+	}
+	return false
 }
 
 // wordNamesSecret reports whether a line names a secret by a noun of its
