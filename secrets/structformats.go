@@ -315,14 +315,11 @@ func mailgunBareValid(c Candidate) bool {
 	if !hasDigit(digits) || !bytes.ContainsAny(digits, "abcdef") || Entropy(digits) < entropyFloor(3.5, digits) || IsPlaceholder(v[:32]) {
 		return false
 	}
-	ls := bytes.LastIndexByte(c.Context[:c.Offset], '\n') + 1
+	// The line around the key, read at most mailgunReach bytes either
+	// side: a line dense with keys would be read again for each.
 	end := c.Offset + len(v)
-	le := bytes.IndexByte(c.Context[end:], '\n')
-	if le < 0 {
-		le = len(c.Context)
-	} else {
-		le += end
-	}
+	ls := lineStartWithin(c.Context, c.Offset, mailgunReach)
+	le := lineEndWithin(c.Context, end, mailgunReach)
 	const framing = " \t\"'`*>-,;"
 	before, after := bytes.Trim(c.Context[ls:c.Offset], framing), bytes.Trim(c.Context[end:le], framing+".")
 	if len(before) == 0 && len(after) == 0 || wordNamesSecret(before) {
@@ -330,12 +327,15 @@ func mailgunBareValid(c Candidate) bool {
 	}
 	// A key that opens its line may end a sentence wrapped from the
 	// line before ("Our production API key is\n`…`").
-	if len(before) == 0 && ls > 0 {
-		prev := c.Context[bytes.LastIndexByte(c.Context[:ls-1], '\n')+1 : ls-1]
+	if len(before) == 0 && ls > 0 && c.Context[ls-1] == '\n' {
+		prev := c.Context[lineStartWithin(c.Context, ls-1, mailgunReach) : ls-1]
 		return wordNamesSecret(prev)
 	}
 	return false
 }
+
+// mailgunReach is how far mailgunBareValid reads either side of a key.
+const mailgunReach = 100
 
 // wordNamesSecret reports whether a line names a secret by a noun of its
 // own ("the staging key is", "token:"), not a noun that a word after it

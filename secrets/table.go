@@ -166,7 +166,7 @@ func (t *tableMemo) at(data []byte, row int) ([]byte, bool) {
 		// Read on from where the rows were known to run unbroken: a
 		// delimiter row on the way starts another table.
 		for t.readTo < row {
-			e := lineEndWithin(data, t.readTo)
+			e := lineEndWithin(data, t.readTo, tableLineMax)
 			line := data[t.readTo:e]
 			if e >= len(data) || e-t.readTo >= tableLineMax || !pipeRow(line) || delimiterRow(line) {
 				break
@@ -239,7 +239,7 @@ func validTableSecret(c Candidate) bool {
 		return false // no value under any name (the last: a password's row)
 	}
 	ls, ok := lineStart(ctx, c.MatchOffset)
-	if !ok || !pipeRow(ctx[ls:]) || delimiterRow(ctx[ls:lineEndWithin(ctx, ls)]) {
+	if !ok || !pipeRow(ctx[ls:]) || delimiterRow(ctx[ls:lineEndWithin(ctx, ls, tableLineMax)]) {
 		return false
 	}
 	cells := splitCells(ctx[ls:c.MatchOffset])
@@ -419,14 +419,24 @@ func namePart(p []byte) bool {
 			bytes.Equal(letters[1:], bytes.ToLower(letters[1:])))
 }
 
-// lineEndWithin returns the end of the line starting at ls, at most
-// tableLineMax on.
-func lineEndWithin(data []byte, ls int) int {
-	hi := min(len(data), ls+tableLineMax)
-	if j := bytes.IndexByte(data[ls:hi], '\n'); j >= 0 {
-		return ls + j
+// lineEndWithin returns where the line holding data[i] ends, or i+reach
+// if it ends further on.
+func lineEndWithin(data []byte, i, reach int) int {
+	hi := min(len(data), i+reach)
+	if j := bytes.IndexByte(data[i:hi], '\n'); j >= 0 {
+		return i + j
 	}
 	return hi
+}
+
+// lineStartWithin returns where the line holding data[i] starts, or
+// i-reach if it starts further back.
+func lineStartWithin(data []byte, i, reach int) int {
+	lo := max(0, i-reach)
+	if j := bytes.LastIndexByte(data[lo:i], '\n'); j >= 0 {
+		return lo + j + 1
+	}
+	return lo
 }
 
 // valueHeaders name a column whose cells are the values their rows name.
