@@ -303,11 +303,12 @@ func allLowerHex(b []byte) bool {
 
 // mailgunBareValid: with no name to say Mailgun, the line must say it
 // is a secret: the key stands alone on it (quoted or listed at most), or
-// a word before it on the line, or on the line before when the key opens
-// its own, names a secret (wordNamesSecret: "the staging key is …"). A build's, a job's or a file's name of this shape
-// says nothing of the kind. And the 48 digits must read as drawn
-// (entropyFloor's hex floor), with letters and digits, the first 32 no
-// stand-in; each part of 8 is too short to judge alone.
+// a word before it on the line, or on the line before when the key
+// opens its own, names a secret (wordNamesSecret: "the staging key is
+// …"). A build's, a job's or a file's name of this shape says nothing
+// of the kind. And the 48 digits must read as drawn (entropyFloor's hex
+// floor), with letters and digits, the first 32 no stand-in; each part
+// of 8 is too short to judge alone.
 func mailgunBareValid(c Candidate) bool {
 	v := c.Secret
 	digits := make([]byte, 0, 48)
@@ -361,10 +362,9 @@ const atlassianTokenLen = 44
 // token in data: a run of exactly 44 bytes of base64 (standard or URL
 // alphabet, not both), or 44 of the URL alphabet between the slashes or
 // pluses of a longer run, that decodes to a token's structure
-// (atlassianTokenStruct). A token is no longer than
-// its run, so the search looks at one byte in 44 where runs are short
-// (prose, code): a byte that is no run byte rules out every run of 44
-// that would hold it.
+// (atlassianTokenStruct). A token is no longer than its run, so the
+// search looks at one byte in 44 where runs are short (prose, code): a
+// byte that is no run byte rules out every run of 44 that would hold it.
 func findAtlassianDCTokens(data []byte, taken func(start, end int) bool, emit func(start, end int)) {
 	const n = atlassianTokenLen
 	i := 0 // the start of a run, or a byte after a non-run byte
