@@ -97,12 +97,7 @@ func mailchimpGate(data []byte, i int) bool {
 	if st < 0 || i+1 >= len(data) || !isDigitByte(data[i+1]) || st > 0 && isAlnumByte(data[st-1]) {
 		return false
 	}
-	for _, c := range data[st : i-2] {
-		if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f') {
-			return false
-		}
-	}
-	return true
+	return allLowerHex(data[st : i-2])
 }
 
 // mailchimpValid: a data center Mailchimp has (us1 to us21, with room

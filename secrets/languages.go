@@ -288,6 +288,17 @@ func afterWord(c Candidate) bool {
 	return len(w) > 0 && b+len(w) < c.Offset && isAlnumByte(w[len(w)-1])
 }
 
+// allLowerHex: lower-case hex digits only (what a hex token's gate and
+// validator want; allHex takes either case).
+func allLowerHex(b []byte) bool {
+	for _, c := range b {
+		if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f') {
+			return false
+		}
+	}
+	return true
+}
+
 func allHex(b []byte) bool {
 	for _, c := range b {
 		if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F') {

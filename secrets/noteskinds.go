@@ -277,15 +277,7 @@ func keypadOnLine(data []byte, st, end int) bool {
 // lineAround is the line of data[st:end] within pinLineReach bytes
 // before st and after end.
 func lineAround(data []byte, st, end int) []byte {
-	lo := max(0, st-pinLineReach)
-	if nl := bytes.LastIndexByte(data[lo:st], '\n'); nl >= 0 {
-		lo += nl + 1
-	}
-	hi := min(len(data), end+pinLineReach)
-	if nl := bytes.IndexByte(data[end:hi], '\n'); nl >= 0 {
-		hi = end + nl
-	}
-	return data[lo:hi]
+	return data[lineStartWithin(data, st, pinLineReach):lineEndWithin(data, end, pinLineReach)]
 }
 
 // codeStatusWords on a bare "code"'s line make it an error's, a status's

@@ -1724,15 +1724,7 @@ func genericKeyNamesSecret(key []byte) bool {
 // carries at most 4 bits a character (a 32-digit token typically 3.4 to
 // 3.7), so the generic floor of 3.5 would drop half of them.
 func isHexLower(v []byte) bool {
-	if len(v) < 16 {
-		return false
-	}
-	for _, c := range v {
-		if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f') {
-			return false
-		}
-	}
-	return true
+	return len(v) >= 16 && allLowerHex(v)
 }
 
 // checkRule checks a rule; the scanner works out the rest on first use

@@ -132,12 +132,7 @@ func deepSeekGate(data []byte, i int) bool {
 	if st > 0 && isTokenByte(data[st-1]) || i+33 > len(data) {
 		return false
 	}
-	for _, c := range data[i+1 : i+33] {
-		if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f') {
-			return false
-		}
-	}
-	return i+33 == len(data) || !isTokenByte(data[i+33])
+	return allLowerHex(data[i+1:i+33]) && (i+33 == len(data) || !isTokenByte(data[i+33]))
 }
 
 // deepSeekValid: 32 digits that read as drawn (entropyFloor's hex floor),
@@ -290,15 +285,6 @@ func mailgunGate(data []byte, i int) bool {
 		return false
 	}
 	return allLowerHex(data[st:i]) && allLowerHex(data[i+1:i+9]) && allLowerHex(data[i+10:i+18])
-}
-
-func allLowerHex(b []byte) bool {
-	for _, c := range b {
-		if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f') {
-			return false
-		}
-	}
-	return true
 }
 
 // mailgunBareValid: with no name to say Mailgun, the line must say it
