@@ -133,6 +133,24 @@ func TestScanRunBudgetSameReport(t *testing.T) {
 	}
 }
 
+// TestFingerprintKeyRoundTrip: an omitted finding's key is 8 bytes, and
+// the report writes it back as the fingerprint's first 16 hex digits,
+// leading zeros too, so a baseline's numbered fingerprints stay the same.
+func TestFingerprintKeyRoundTrip(t *testing.T) {
+	fps := []string{strings.Repeat("0", 63) + "1", "00f" + strings.Repeat("e", 61)}
+	for i := range 50 {
+		fps = append(fps, secrets.Fingerprint("rule", fmt.Sprint(i)))
+	}
+	for _, fp := range fps {
+		if got := fingerprintKey(fp).String(); got != fp[:16] {
+			t.Errorf("fingerprintKey(%s).String() = %s, want %s", fp, got, fp[:16])
+		}
+	}
+	if fingerprintKey(fps[2]) == fingerprintKey(fps[3]) {
+		t.Error("two fingerprints read as one key")
+	}
+}
+
 // TestReportedKeys: the keys an omitted file's findings are counted
 // under are those of the findings of files not omitted, allowed ones
 // left out (they are not reported, so nothing numbers them).
