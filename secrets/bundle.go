@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf8"
 )
 
@@ -122,21 +123,44 @@ func sentenceValue(v []byte) bool {
 // falsch.").
 func bundleLabel(c Candidate) bool {
 	v := unescapeProperties(c.Secret)
-	if passwordTranslations[strings.ToLower(string(v))] || labelWord(v) {
+	if isPasswordTranslation(v) || labelWord(v) {
 		return true
 	}
 	rest := c.Context[c.Offset+len(c.Secret):]
 	if j := bytes.IndexByte(rest, '\n'); j >= 0 {
 		rest = rest[:j]
 	}
+	// A message is read no farther than bundleReach: on a line of many
+	// candidates each read the rest of its window, 2 KB, copied and
+	// lowered (a 4 MB line of password= pairs spent half its time here).
+	rest = rest[:min(len(rest), bundleReach)]
 	rest = bytes.TrimRight(rest, "\r")
 	if len(rest) == 0 || rest[0] != ' ' {
 		return false
 	}
 	whole := append(append([]byte(nil), v...), unescapeProperties(rest)...)
 	whole = bytes.TrimRight(bytes.TrimSpace(whole), ",;\"'")
-	return passwordTranslations[strings.ToLower(string(whole))] || sentenceValue(whole)
+	return isPasswordTranslation(whole) || sentenceValue(whole)
 }
+
+// isPasswordTranslation reports whether v, lowered, is one of
+// passwordTranslations; a text longer than every one of them (twice, for
+// a letter whose lower case is longer in UTF-8) is not lowered.
+func isPasswordTranslation(v []byte) bool {
+	return len(v) <= 2*longestTranslation() && passwordTranslations[strings.ToLower(string(v))]
+}
+
+var longestTranslation = sync.OnceValue(func() int {
+	n := 0
+	for k := range passwordTranslations {
+		n = max(n, len(k))
+	}
+	return n
+})
+
+// bundleReach is how far bundleLabel reads the message a value begins:
+// a label's message is a line of a few words.
+const bundleReach = 256
 
 // labelWord: a word of letters (any script's), of which the ASCII ones
 // after the first are lower case: a language's word, which a label is,

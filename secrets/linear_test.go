@@ -21,6 +21,15 @@ import (
 // shapes repeat (issue 33, point 5).
 var adversarialKeywords = []string{"AKIA", "ghp_", "password=", "token=", "-----BEGIN ", "secret ", "api_key: ", "xoxb-", "sk-", "private_key=", "://a:b@", "eyJhbGciOi."}
 
+// binaryBytes is every byte value, an alphabet of drawn binary.
+var binaryBytes = func() string {
+	b := make([]byte, 256)
+	for i := range b {
+		b[i] = byte(i)
+	}
+	return string(b)
+}()
+
 // adversarial returns inputs of n bytes built to make a scanner's work
 // grow faster than its input: one line of a keyword repeated, lines of
 // nothing but a keyword, and shapes that keep a rule's value going
@@ -350,6 +359,26 @@ func adversarial() map[string]func(n int) []byte {
 	out["line:ntlm"] = rep("TlRMTVNTUAADAAAA")
 	out["line:dropbox-runs"] = rep("abcdefghijkAAAAAAAAAAbcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRS ")
 	out["line:pat-names"] = rep("X_PAT=")
+	// round fifty-one: a line of real findings, each a key two rules
+	// report, one searching and one finding it (the finders asked every
+	// earlier candidate whether it overlapped, a product of the two)
+	out["line:mailgun-keys"] = func(n int) []byte {
+		g := newFakeGen("mailgun keys")
+		var b strings.Builder
+		for b.Len() < n {
+			fmt.Fprintf(&b, "key %s-%s-%s ", g.from(hexLower, 32), g.from(hexLower, 8), g.from(hexLower, 8))
+		}
+		return []byte(b.String()[:n])
+	}
+	out["line:atlassian-named"] = func(n int) []byte {
+		g := newFakeGen("atlassian named")
+		var b strings.Builder
+		for b.Len() < n {
+			raw := append([]byte("1"+g.from(alphaDigit, 11)+":"), g.from(binaryBytes, 20)...)
+			fmt.Fprintf(&b, "password=%s ", base64.StdEncoding.EncodeToString(raw))
+		}
+		return []byte(b.String()[:n])
+	}
 	return out
 }
 

@@ -745,16 +745,14 @@ func (s *Scanner) detect(path string, data []byte, scan bool) []cand {
 	}
 	timeRule(-1) // the last rule's searches end here, not with detect
 	if len(s.finders) > 0 {
-		// what the rules above found: few spans are asked about (a
-		// finder's secrets are rare), so a pass over them each
+		// what the rules above found, indexed when a finder first asks
 		earlier := len(out)
+		var idx overlapIndex
 		taken := func(start, end int) bool {
-			for _, c := range out[:earlier] {
-				if c.start < end && start < c.end {
-					return true
-				}
+			if idx == nil && earlier > 0 {
+				idx = newOverlapIndex(out[:earlier])
 			}
-			return false
+			return idx.overlaps(start, end)
 		}
 		for _, r := range s.finders {
 			timeRule(r)

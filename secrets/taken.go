@@ -104,3 +104,32 @@ func (t *takenSet) endRule() {
 	t.done, t.tmp = m, t.done
 	t.cur = t.cur[:0]
 }
+
+// overlapIndex answers whether any of a set of spans overlaps a query
+// span, in O(log n) a query: the spans sorted by start, each holding the
+// farthest end of it and the spans before it. A span overlapping [s, e)
+// starts before e and ends after s; of those starting before e, the one
+// ending farthest ends after s exactly when such a span exists. The
+// finders asked a plain loop over every earlier candidate, and a line
+// dense with both (a password= before each of 77,000 Atlassian-shaped
+// tokens) cost the product: 3.9 s of a 4 MB file's 7.4 s.
+type overlapIndex []span // {start, farthest end so far}, by start
+
+// newOverlapIndex indexes the spans of cs.
+func newOverlapIndex(cs []cand) overlapIndex {
+	x := make(overlapIndex, len(cs))
+	for i, c := range cs {
+		x[i] = span{c.start, c.end}
+	}
+	slices.SortFunc(x, func(a, b span) int { return a.start - b.start })
+	for i := 1; i < len(x); i++ {
+		x[i].end = max(x[i].end, x[i-1].end)
+	}
+	return x
+}
+
+// overlaps reports whether an indexed span overlaps [s, e).
+func (x overlapIndex) overlaps(s, e int) bool {
+	k := sort.Search(len(x), func(i int) bool { return x[i].start >= e }) // the spans starting before e
+	return k > 0 && x[k-1].end > s
+}

@@ -39,3 +39,28 @@ func TestTakenSet(t *testing.T) {
 		}
 	}
 }
+
+// TestOverlapIndex checks the index against a loop over every span:
+// spans nested, touching, repeated and empty, queries everywhere.
+func TestOverlapIndex(t *testing.T) {
+	rng := rand.New(rand.NewSource(3))
+	for it := range 300 {
+		cs := make([]cand, rng.Intn(40))
+		for i := range cs {
+			s := rng.Intn(100)
+			cs[i] = cand{start: s, end: s + rng.Intn(30)}
+		}
+		x := newOverlapIndex(cs)
+		for range 100 {
+			s := rng.Intn(120)
+			e := s + 1 + rng.Intn(20)
+			want := false
+			for _, c := range cs {
+				want = want || c.start < e && s < c.end
+			}
+			if got := x.overlaps(s, e); got != want {
+				t.Fatalf("trial %d: overlaps(%d, %d) = %v, the loop says %v (spans %v)", it, s, e, got, want, cs)
+			}
+		}
+	}
+}
