@@ -118,7 +118,7 @@ func TestMatcherCacheBounds(t *testing.T) {
 		for _, tc := range cases {
 			bad := slices.Clone(data)
 			tc.damage(bad)
-			le.PutUint32(bad[sumAt:], crc32.Checksum(bad[at:], castagnoli))
+			le.PutUint32(bad[sumAt:], crc32.Checksum(bad[at:], castagnoli()))
 			err := decodeMatcher(&matcher{}, bad, "key", len(lits))
 			if tc.name == "none" {
 				if err != nil {

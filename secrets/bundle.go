@@ -2,7 +2,6 @@ package secrets
 
 import (
 	"bytes"
-	"regexp"
 	"strconv"
 	"strings"
 	"sync"
@@ -24,7 +23,7 @@ import (
 // bundleName matches the names translation bundles are given:
 // messages.properties, messages_de.properties, strings_pt-BR.json,
 // de.json, fr_FR.yml.
-var bundleName = regexp.MustCompile(`(?i)(?:^|/)(?:(?:messages|strings|labels|translations?|i18n|l10n|locales?)|(?:[a-z]+[_.-])?(?:` + langCodes + `)(?:[_-][a-z]{2}|[_-][a-z]{4})?)\.(?:properties|json|ya?ml|ini|toml|arb)$`)
+var bundleName = lazyRE.New(`(?i)(?:^|/)(?:(?:messages|strings|labels|translations?|i18n|l10n|locales?)|(?:[a-z]+[_.-])?(?:` + langCodes + `)(?:[_-][a-z]{2}|[_-][a-z]{4})?)\.(?:properties|json|ya?ml|ini|toml|arb)$`)
 
 // langCodes are the ISO 639-1 codes of the languages translation
 // bundles are most often written in.

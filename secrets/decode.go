@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/base64"
 	"math"
-	"regexp"
 	"slices"
 	"sort"
 )
@@ -354,7 +353,7 @@ func (p *pass) build(v *view, segs []segment, wins []viewWindow) *view {
 // rawurldecode, Java's getDecoder().decode and decodeBase64, .NET's
 // FromBase64String, Go's DecodeString, SQL's UNHEX and FROM_BASE64,
 // Terraform's base64decode.
-var decoderCallRE = regexp.MustCompile(`(?i)(?:(?:new\s+)?(?:[\w$]+\.)*(?:GetString|String|str|bytes)\(\s*)?(?:[\w$]+(?:\(\))?\.)*(?:(?:urlsafe_|standard_)?b64decode|decodebytes|decodestring|unhexlify|a2b_hex|a2b_base64|fromhex|unquote(?:_plus|_to_bytes)?|atob|Buffer\.from|decodeURI(?:Component)?|unescape|(?:strict_|urlsafe_)?decode64|base64_?decode|hex2bin|rawurldecode|urldecode|(?:get(?:Url|Mime)?Decoder\(\)\.)decode|decodeBase64|parseBase64Binary|decodeHex|From(?:Base64|Hex)String|UrlDecode|DecodeString|unhex|from_base64)\(\s*\[?\s*[bu]?["'` + "`" + `]$`)
+var decoderCallRE = lazyRE.New(`(?i)(?:(?:new\s+)?(?:[\w$]+\.)*(?:GetString|String|str|bytes)\(\s*)?(?:[\w$]+(?:\(\))?\.)*(?:(?:urlsafe_|standard_)?b64decode|decodebytes|decodestring|unhexlify|a2b_hex|a2b_base64|fromhex|unquote(?:_plus|_to_bytes)?|atob|Buffer\.from|decodeURI(?:Component)?|unescape|(?:strict_|urlsafe_)?decode64|base64_?decode|hex2bin|rawurldecode|urldecode|(?:get(?:Url|Mime)?Decoder\(\)\.)decode|decodeBase64|parseBase64Binary|decodeHex|From(?:Base64|Hex)String|UrlDecode|DecodeString|unhex|from_base64)\(\s*\[?\s*[bu]?["'` + "`" + `]$`)
 
 // decoderCall reports whether before ends with a decoder's call and the
 // quote its literal opens with, and where the call and the quote begin:

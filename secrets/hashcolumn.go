@@ -2,13 +2,12 @@ package secrets
 
 import (
 	"bytes"
-	"regexp"
 	"strings"
 )
 
 // cryptHashRE matches the head of a crypt(3) hash: md5crypt, bcrypt,
 // Apache's apr1, sha256crypt, sha512crypt.
-var cryptHashRE = regexp.MustCompile(`^\$(?:1|2[abxy]?|apr1|5|6)\$`)
+var cryptHashRE = lazyRE.New(`^\$(?:1|2[abxy]?|apr1|5|6)\$`)
 
 // A crypt(3) hash named a hash by a line above its own (issue 33, round
 // 27's labelled set): a seed's INSERT names its columns once, and its

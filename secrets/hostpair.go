@@ -2,7 +2,6 @@ package secrets
 
 import (
 	"bytes"
-	"regexp"
 )
 
 // RuleHostLoginPair reports the password of a user/password pair written
@@ -169,4 +168,4 @@ func nameOfWords(v []byte) bool {
 
 // fileNameRE matches a file's name: an extension of one to five letters
 // after a dot.
-var fileNameRE = regexp.MustCompile(`\.[A-Za-z][A-Za-z0-9]{0,4}$`)
+var fileNameRE = lazyRE.New(`\.[A-Za-z][A-Za-z0-9]{0,4}$`)

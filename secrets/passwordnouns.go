@@ -120,7 +120,7 @@ func notIntlPasswordValue(c Candidate, at int) bool {
 }
 
 // nameVersionRE: a name, a hyphen and a dotted version (zxcvbn-4.4.2)
-var nameVersionRE = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9]*-[0-9]+(?:[./][0-9]+)+$`)
+var nameVersionRE = lazyRE.New(`^[A-Za-z][A-Za-z0-9]*-[0-9]+(?:[./][0-9]+)+$`)
 
 // sloganWords follow hasło, heslo, geslo, lozinka where they name a
 // motto: of a conference, a campaign, a congress, an event, a year.

@@ -1,7 +1,6 @@
 package secrets
 
 import (
-	"regexp"
 	"strings"
 	"sync"
 )
@@ -105,7 +104,7 @@ var xmlTokenNotCredential = []string{"next", "continuation", "page", "pagination
 	"subject", "issuer", "audience"}
 
 // versionRE matches a release's version (v1.2.3-rc1, 2.0.1.Final).
-var versionRE = regexp.MustCompile(`^[vV]?[0-9]+(?:\.[0-9]+)+(?:[-+._][0-9A-Za-z.]+)?$`)
+var versionRE = lazyRE.New(`^[vV]?[0-9]+(?:\.[0-9]+)+(?:[-+._][0-9A-Za-z.]+)?$`)
 
 // validXMLSecretElement: a token (letters and digits, 3 bits a byte, or
 // 32+ hex digits) in an element that holds a credential, or in one named

@@ -1513,7 +1513,7 @@ func colonJoinedToken(v []byte) bool {
 	if bytes.Contains(v, []byte("//")) {
 		return false
 	}
-	if m := telegramBotShape.FindSubmatch(v); m != nil {
+	if m := telegramBotShape.Regexp().FindSubmatch(v); m != nil {
 		return !bytes.HasPrefix(m[1], []byte("AA")) && tokenPart(m[1])
 	}
 	parts := bytes.Split(v, []byte{':'})
@@ -1538,10 +1538,10 @@ func tokenPart(p []byte) bool {
 
 // telegramBotShape is a Telegram bot token: the bot's ID, 8 to 10
 // digits, then its key of 35 characters.
-var telegramBotShape = regexp.MustCompile(`^[0-9]{8,10}:([A-Za-z0-9_-]{35})$`)
+var telegramBotShape = lazyRE.New(`^[0-9]{8,10}:([A-Za-z0-9_-]{35})$`)
 
 // digestAlgorithmRE matches the name of a hash a digest is prefixed with.
-var digestAlgorithmRE = regexp.MustCompile(`^(?i:sha[0-9]*|sha3-[0-9]+|md[45]|blake2[bs]?|blake3|xxh[0-9]*|crc32c?|sum)$`)
+var digestAlgorithmRE = lazyRE.New(`^(?i:sha[0-9]*|sha3-[0-9]+|md[45]|blake2[bs]?|blake3|xxh[0-9]*|crc32c?|sum)$`)
 
 // codeValue reports whether the value holds code's brackets: any bracket
 // in a bare value, which ends at a blank and may cut a call in two
