@@ -379,6 +379,11 @@ func adversarial() map[string]func(n int) []byte {
 		}
 		return []byte(b.String()[:n])
 	}
+	// Redis's AUTH (redisauth.go): the command repeated with no
+	// password, prompts each with one, calls each passing one
+	out["line:auth"] = rep("AUTH ")
+	out["line:redis-prompts"] = entries("127.0.0.1:6379> AUTH %s# ")
+	out["line:redis-calls"] = entries(`Do("AUTH", "%s#"), `)
 	return out
 }
 

@@ -928,11 +928,19 @@ var notesCodeCompiled = sync.OnceValue(func() []*Rule {
 			ID:          RulePasswordFlag,
 			Description: "password given on a command line to a flag that takes it (sshpass -p '…', redis-cli -a '…')",
 			builtinRE: builtinExpr(`\bsshpass[ \t]+(?:-[A-Za-oq-z][^\s]*[ \t]+)*-p[ \t]*(?:'(?P<secret>[^'\n]+)'|"(?P<secret>[^"\n]+)"|(?P<secret>[^\s'"]+))` +
-				// redis-cli's -a takes the password (--pass too)
-				`|\bredis-cli(?:[ \t]+-{1,2}[A-Za-z][A-Za-z-]*(?:[ \t]+[^\s'"|;&,-][^\s'"|;&,]*)?){0,8}?[ \t]+(?:-a|--pass)[ \t]+(?:'(?P<secret>[^'\n]+)'|"(?P<secret>[^"\n]+)"|(?P<secret>[^\s'"|;&]+))`),
+				// redis-cli's -a takes the password (--pass too), and
+				// valkey-cli's and keydb-cli's; redis-cli.exe on Windows;
+				// the flags may go on after a line's "\" continuation
+				`|\b(?:redis|valkey|keydb)-cli(?:\.exe)?(?:` + cliSep + `+-{1,2}[A-Za-z][A-Za-z-]*(?:` + cliSep + `+[^\s'"|;&,\\-][^\s'"|;&,]*)?){0,8}?` + cliSep + `+(?:-a|--pass)` + cliSep + `+(?:'(?P<secret>[^'\n]+)'|"(?P<secret>[^"\n]+)"|(?P<secret>[^\s'"|;&]+))` +
+				// an exec array's items: ["redis-cli", "-h", "x", "-a", "…"]
+				`|\b(?:redis|valkey|keydb)-cli["'](?:[ \t]*,[ \t]*["'][^"'\n]*["']){0,8}?[ \t]*,[ \t]*["'](?:-a|--pass)["'][ \t]*,[ \t]*["'](?P<secret>[^"'\n]+)["']`),
 			MinLen:   6,
-			Keywords: []string{"sshpass", "redis-cli"},
+			Keywords: []string{"sshpass", "redis-cli", "valkey-cli", "keydb-cli"},
+			// the lines a "\" continues the command onto
+			After:    400,
 			Validate: validPasswordFlag,
+			// every match starts at its keyword
+			startsAtKeyword: true,
 		},
 		{
 			ID:          RuleSigningKeyBytes,
@@ -956,6 +964,10 @@ var notesCodeCompiled = sync.OnceValue(func() []*Rule {
 		},
 	}
 })
+
+// cliSep is a blank between a command's arguments, or a line's "\"
+// continuation.
+const cliSep = `[ \t\\\r\n]`
 
 func validPasswordFlag(c Candidate) bool {
 	v := c.Secret

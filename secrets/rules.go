@@ -389,6 +389,10 @@ func defaultRules(thirdParty bool) []*Rule {
 		// and formats told by their shape and structure alone, round
 		// fifty (structformats.go)
 		out = append(out, roundFiftyRules()...)
+		// and Redis's AUTH command (redisauth.go), round fifty-one
+		r = redisAuthRule()
+		withGitleaksAllowlists(r, r.ID)
+		out = append(out, r)
 	}
 	return out
 }

@@ -1149,5 +1149,28 @@ func corpusSamples() []sample {
 		text := base64.StdEncoding.EncodeToString([]byte("20240601:the-nightly-build-was-ok"))
 		s = append(s, fp("base64 of an id and text, and of no id", RuleAtlassianDCToken, "state: "+text+"\nblob: "+base64.StdEncoding.EncodeToString(h.bytes(33))+"\n"))
 	}
+	// Redis's AUTH command (round fifty-one, redisauth.go)
+	{
+		h := newFakeGen("round fifty-one")
+		pw := h.mixed(base62, 14) + "#"
+		s = append(s, tp("redis-cli prompt", RuleRedisAuth, pw, "127.0.0.1:6379> AUTH "+pw+"\nOK\n"))
+		acl := h.mixed(base62, 18)
+		s = append(s, tp("redis-cli acl arguments", RuleRedisAuth, acl, "redis-cli -h cache.internal -p 6380 AUTH worker '"+acl+"'\n"))
+		call := h.mixed(base62, 20)
+		s = append(s, tp("client auth call", RuleRedisAuth, call, "r.execute_command(\"AUTH\", \"worker\", \""+call+"\")\n"))
+		resp := h.mixed(base62, 16)
+		s = append(s, tp("resp array", RuleRedisAuth, resp, "printf '*2\\r\\n$4\\r\\nAUTH\\r\\n$16\\r\\n"+resp+"\\r\\n' | nc localhost 6379\n"))
+		jedis := h.mixed(base62, 17) + "!"
+		s = append(s, tp("client auth method", RuleRedisAuth, jedis, "jedis.auth(\""+jedis+"\");\n"))
+		capt := h.mixed(base62, 22)
+		s = append(s, tp("captured resp array", RuleRedisAuth, capt, "*2\r\n$4\r\nAUTH\r\n$22\r\n"+capt+"\r\n"))
+		cont := h.mixed(base62, 19) + "~"
+		s = append(s, tp("redis-cli -a on a continued line", RulePasswordFlag, cont, "redis-cli --no-auth-warning \\\n  -a \""+cont+"\" \\\n  ping\n"))
+		arr := h.mixed(base62, 21)
+		s = append(s, tp("redis-cli -a in an exec array", RulePasswordFlag, arr, "test: [\"CMD\", \"redis-cli\", \"-a\", \""+arr+"\", \"ping\"]\n"))
+		vk := h.mixed(base62, 16) + "@"
+		s = append(s, tp("valkey-cli --pass", RulePasswordFlag, vk, "valkey-cli -h valkey.internal --user deploy --pass "+vk+" ping\n"))
+		s = append(s, fp("auth of other protocols, variables and stand-ins", RuleRedisAuth, "AUTH PLAIN "+base64.StdEncoding.EncodeToString([]byte("\x00alerts\x00"+h.mixed(base62, 12)))+"\nredis-cli AUTH \"$REDIS_PASSWORD\"\nc.Do(\"AUTH\", os.Getenv(\"REDIS_PASSWORD\"))\n127.0.0.1:6379> AUTH foobared\nsend AUTH before ROLE when the master has requirepass\nIf AUTH Nevertheless-fails, the pool drops it.\nMiddlewares: []string{\"auth\", \"addPrefixTest@anotherprovider\"}\n$this->auth($password);\n"))
+	}
 	return s
 }
