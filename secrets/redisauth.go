@@ -2,6 +2,7 @@ package secrets
 
 import (
 	"bytes"
+	"net"
 	"strings"
 )
 
@@ -21,8 +22,10 @@ const RuleRedisAuth = "redis-auth-password"
 //     'user', 'pw'), sendCommand(['AUTH', 'pw']), send_command('auth',
 //     ['pw']), sendCommand(Command.AUTH, "pw"), call([:auth, "pw"]),
 //     cmd("AUTH").arg("pw");
-//   - as the protocol's array, written with its escapes:
-//     *2\r\n$4\r\nAUTH\r\n$27\r\npw\r\n.
+//   - as a client's auth method: jedis.auth("pw"), $redis->auth('pw');
+//   - as the protocol's array, written with its escapes
+//     (*2\r\n$4\r\nAUTH\r\n$27\r\npw\r\n) or captured with its line
+//     breaks.
 //
 // Every match starts at the keyword, so a line dense with AUTH is tried
 // at each hit the gate holds, not searched in one pass.
@@ -165,6 +168,9 @@ func validRedisAuth(c Candidate) bool {
 	if end := c.Offset + len(v); v[0] == '*' || v[0] == '&' || end < len(c.Context) && c.Context[end] == '(' {
 		return false // C's AUTH *authunix_create(...): a declaration
 	}
+	if addressValue(v) {
+		return false // "AUTH ok 10.0.0.7:6379" in a log: the server's address
+	}
 	if !hasDigit(v) && !hasSymbol(v) && !drawnLetters(v) {
 		return false // a word: "SCTP AUTH Information Structure"
 	}
@@ -222,4 +228,15 @@ func sentByCall(ctx []byte, q int) bool {
 		}
 	}
 	return false
+}
+
+// addressValue reports whether v is a host's address: an IP address or
+// a DNS name, with a port or not.
+func addressValue(v []byte) bool {
+	h := v
+	if i := bytes.LastIndexByte(v, ':'); i > 0 && i < len(v)-1 && isDigits(v[i+1:]) {
+		h = v[:i]
+	}
+	h = bytes.Trim(h, "[]")
+	return net.ParseIP(string(h)) != nil || isHostname(h)
 }
