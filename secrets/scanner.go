@@ -774,9 +774,9 @@ type detectScratch struct {
 	splits  []int   // a dense run's split points (prefilterDFA.scan)
 	parts   []span  // a long window's parts that may match (prefilterDFA.parts)
 	head    []byte
-	// a part's matches, held while its attempts may still give way to
-	// its search (searchAtStarts)
-	partMatches [][]int
+	// a part's matches (their starts and their attempts' ends), held
+	// while its attempts may still give way to its search (searchAtStarts)
+	partMatches []span
 	hits        [4][]hitRec
 	memo        textMemo // the allowlists' (see textMemo)
 	taken       takenSet

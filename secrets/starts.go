@@ -485,10 +485,14 @@ func oneCharAvoids(re *syntax.Regexp, starts *[256]bool) bool {
 // threads die, a start that a failed one before it rules out (skips) is
 // not tried, and a part whose attempts read more than attemptsRead times
 // its length, or one of them past farReach, is searched whole by
-// searchParts instead: its matches are
-// held until its attempts are done, and the part's search finds the
-// same ones. ms is scratch for them.
-func (cr *compiledRule) searchAtStarts(d *prefilterDFA, ctx []byte, parts []span, head *[]byte, ms *[][]int, f func(m []int)) {
+// searchParts instead: its matches are held until its attempts are done,
+// and the part's search finds the same ones. A held match is its start
+// and the end of its attempt's text, found by an attempt that tracks no
+// group, and the attempt is made again with its groups when the part is
+// done: the submatches, held, cost a line dense with the matches of a
+// rule of many groups 300 bytes a match (33 MB of a 4 MB line's 92). ms
+// is scratch for them.
+func (cr *compiledRule) searchAtStarts(d *prefilterDFA, ctx []byte, parts []span, head *[]byte, ms *[]span, f func(m []int)) {
 	t := cr.starts
 	if t.far && d == nil {
 		cr.searchParts(ctx, parts, f)
@@ -496,11 +500,9 @@ func (cr *compiledRule) searchAtStarts(d *prefilterDFA, ctx []byte, parts []span
 	}
 	after := cr.startsAfter()
 	for i, p := range parts {
-		emit := f
 		budget := 0
 		if t.far {
 			*ms = (*ms)[:0]
-			emit = func(m []int) { *ms = append(*ms, m) }
 			budget = attemptsRead * (p.end - p.start + farSlack)
 		}
 		none := false // no match begins at s-1
@@ -531,39 +533,20 @@ func (cr *compiledRule) searchAtStarts(d *prefilterDFA, ctx []byte, parts []span
 					continue
 				}
 			}
-			var m []int
-			switch {
-			case s > 0:
-				re, text := cr.startsAttempt(after, ctx[s-1:end])
-				if m = re.FindSubmatchIndex(text); m != nil {
-					for k := range m {
-						if m[k] >= 0 {
-							m[k] += s - 1
-						}
-					}
-				}
-			case cr.readsTextStart():
-				m = compileExact(`^(?:` + cr.searchSrc + `)`).FindSubmatchIndex(ctx[:end])
-			default:
-				// a newline stands for the start (\b, \B and (?m:^)
-				// judge both alike), as on a keyword hit at offset 0
-				*head = append(append((*head)[:0], '\n'), ctx[:end]...)
-				if m = after.FindSubmatchIndex(*head); m != nil {
-					for k := range m {
-						if m[k] >= 0 {
-							m[k]--
-						}
-					}
-				}
-			}
+			// a far table's attempt finds where its match ends, no more:
+			// the part's matches are held as their starts and ends
+			m := cr.attemptAt(after, ctx, s, end, head, !t.far)
 			if m == nil {
 				cr.read(1)
 				none = true
 				continue
 			}
-			m[0] = s
 			cr.read(m[1] - s)
-			emit(m)
+			if t.far {
+				*ms = append(*ms, span{s, end})
+			} else {
+				f(m)
+			}
 			none = false
 			if m[1] > s {
 				s = m[1] - 1 // the next attempt at the match's end
@@ -576,10 +559,50 @@ func (cr *compiledRule) searchAtStarts(d *prefilterDFA, ctx []byte, parts []span
 			cr.searchParts(ctx, parts[i:i+1], f) // the budget spent
 			continue
 		}
-		for _, m := range *ms {
-			f(m)
+		for _, h := range *ms {
+			f(cr.attemptAt(after, ctx, h.start, h.end, head, true))
 		}
 	}
+}
+
+// attemptAt returns the match of the anchored attempt at s in ctx[:end],
+// its offsets in ctx and its start s, or nil (see searchAtStarts); with
+// subs false, the match's start and end alone (the expression then
+// tracks no group: the same match, for less).
+func (cr *compiledRule) attemptAt(after *regexp.Regexp, ctx []byte, s, end int, head *[]byte, subs bool) []int {
+	find := (*regexp.Regexp).FindSubmatchIndex
+	if !subs {
+		find = (*regexp.Regexp).FindIndex
+	}
+	var m []int
+	switch {
+	case s > 0:
+		re, text := cr.startsAttempt(after, ctx[s-1:end])
+		if m = find(re, text); m != nil {
+			for k := range m {
+				if m[k] >= 0 {
+					m[k] += s - 1
+				}
+			}
+		}
+	case cr.readsTextStart():
+		m = find(compileExact(`^(?:`+cr.searchSrc+`)`), ctx[:end])
+	default:
+		// a newline stands for the start (\b, \B and (?m:^) judge both
+		// alike), as on a keyword hit at offset 0
+		*head = append(append((*head)[:0], '\n'), ctx[:end]...)
+		if m = find(after, *head); m != nil {
+			for k := range m {
+				if m[k] >= 0 {
+					m[k]--
+				}
+			}
+		}
+	}
+	if m != nil {
+		m[0] = s
+	}
+	return m
 }
 
 // farReach is the furthest a far table's attempt may read: past it the

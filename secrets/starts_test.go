@@ -156,7 +156,7 @@ func TestSearchAtStartsSound(t *testing.T) {
 			want := r.searchExpr().FindAllSubmatchIndex(ctx, -1)
 			var got [][]int
 			var head []byte
-			var ms [][]int
+			var ms []span
 			r.searchAtStarts(nil, ctx, []span{{0, len(ctx)}}, &head, &ms, func(m []int) { got = append(got, slices.Clone(m)) })
 			if len(got) != len(want) {
 				t.Errorf("%s: %d matches by attempts, %d by the search, in %.60q", r.ID, len(got), len(want), text)
@@ -261,7 +261,7 @@ func TestSearchAtFarStartsSound(t *testing.T) {
 			var want, got [][]int
 			r.searchParts(ctx, parts, func(m []int) { want = append(want, slices.Clone(m)) })
 			var head []byte
-			var ms [][]int
+			var ms []span
 			r.searchAtStarts(d, ctx, parts, &head, &ms, func(m []int) { got = append(got, slices.Clone(m)) })
 			if !slices.EqualFunc(got, want, slices.Equal) {
 				t.Errorf("%s: %d matches by attempts, %d by the search, in %.60q", r.ID, len(got), len(want), text)
