@@ -965,8 +965,10 @@ var notesCodeCompiled = sync.OnceValue(func() []*Rule {
 	}
 })
 
-// cliSep is a blank between a command's arguments, or a line's "\"
-// continuation.
+// cliSep is what stands between a command's arguments: blanks, or a
+// line's "\" continuation. One class, which also takes a line break
+// without the backslash: as an alternation of the two, an attempt on a
+// line of "redis-cli -a " repeated cost 1.7 s for 4 MB against 1.1.
 const cliSep = `[ \t\\\r\n]`
 
 func validPasswordFlag(c Candidate) bool {
