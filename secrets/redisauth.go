@@ -159,10 +159,11 @@ func validRedisAuth(c Candidate) bool {
 	if c.Key != nil && (c.Key[0] == '$' || c.Key[0] == '%' || bytes.ContainsAny(c.Key, "{}[]")) {
 		return false // a variable or a template before it: code assembling the command
 	}
-	if len(v) > 200 || v[0] == '$' || v[0] == '%' || bytes.ContainsAny(v, "{}[]`") || isPlaceholder(v, true) {
+	if len(v) > 200 || v[0] == '$' || v[0] == '%' || bytes.ContainsAny(v, "{}[]`") || referenceInValue(v) || isPlaceholder(v, true) {
 		return false
 	}
-	if redisExamplePasswords[strings.ToLower(string(v))] || proseWord(v) {
+	// redis.conf's foobared, the internet's hunter2, a sentence's word
+	if l := strings.ToLower(string(v)); directiveExamples[l] || passwordFixtures[l] || sentenceWord(v) {
 		return false
 	}
 	if end := c.Offset + len(v); v[0] == '*' || v[0] == '&' || end < len(c.Context) && c.Context[end] == '(' {
@@ -175,28 +176,6 @@ func validRedisAuth(c Candidate) bool {
 		return false // a word: "SCTP AUTH Information Structure"
 	}
 	return (hasLower(v) || hasUpper(v)) && c.secretEntropy() >= 2.5
-}
-
-// redisExamplePasswords are the passwords Redis's own documents show:
-// redis.conf's requirepass example and the ACL tutorial's.
-// hunter2 is the internet's joke password.
-var redisExamplePasswords = map[string]bool{"foobared": true, "p1pp0": true, "mypass": true, "mypasswd": true, "somepassword": true, "hunter2": true}
-
-// proseWord reports whether v is a word of a sentence with its
-// punctuation ("AUTH failed: %s", "AUTH rejected, retrying", "AUTH
-// Nevertheless-fails,"): letters (hyphens and apostrophes within), then
-// one of :,.;!? and nothing after.
-func proseWord(v []byte) bool {
-	w := bytes.TrimRight(v, ":,.;!?")
-	if len(w) == len(v) || len(v)-len(w) > 1 || len(w) == 0 {
-		return false
-	}
-	for i, b := range w {
-		if !isLetterByte(b) && (b != '-' && b != '\'' || i == 0 || i == len(w)-1) {
-			return false
-		}
-	}
-	return true
 }
 
 // sentByCall reports whether the quoted argument whose opening quote is

@@ -1170,6 +1170,11 @@ func corpusSamples() []sample {
 		s = append(s, tp("redis-cli -a in an exec array", RulePasswordFlag, arr, "test: [\"CMD\", \"redis-cli\", \"-a\", \""+arr+"\", \"ping\"]\n"))
 		vk := h.mixed(base62, 16) + "@"
 		s = append(s, tp("valkey-cli --pass", RulePasswordFlag, vk, "valkey-cli -h valkey.internal --user deploy --pass "+vk+" ping\n"))
+		// a chosen password of words and digits closed by a "!" is no
+		// sentence's word (sentenceWord)
+		chosen := h.from(alphaUpper, 1) + h.from(alphaLower, 6) + "-" + h.from(alphaUpper, 1) + h.from(alphaLower, 5) + "-" + h.from(alphaDigit, 2) + "!"
+		s = append(s, tp("chosen words at a prompt", RuleRedisAuth, chosen, "staging.internal:6379> auth "+chosen+"\n"))
+		s = append(s, fp("a directive's capitalised sentence word", RuleConfigDirectivePassword, "requirepass Rotated.\n"))
 		s = append(s, fp("auth of other protocols, variables and stand-ins", RuleRedisAuth, "AUTH PLAIN "+base64.StdEncoding.EncodeToString([]byte("\x00alerts\x00"+h.mixed(base62, 12)))+"\nredis-cli AUTH \"$REDIS_PASSWORD\"\nc.Do(\"AUTH\", os.Getenv(\"REDIS_PASSWORD\"))\n127.0.0.1:6379> AUTH foobared\nsend AUTH before ROLE when the master has requirepass\nIf AUTH Nevertheless-fails, the pool drops it.\nMiddlewares: []string{\"auth\", \"addPrefixTest@anotherprovider\"}\n$this->auth($password);\nAUTH ok 10.0.4.7:6379\n"))
 	}
 	return s

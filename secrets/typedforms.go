@@ -93,8 +93,10 @@ var typedCompiled = sync.OnceValue(func() []*Rule {
 })
 
 // directiveExamples are the values the servers' own documentation gives
-// (redis.conf's "foobared", keepalived's "1111"): copied samples.
-var directiveExamples = map[string]bool{"foobared": true, "1111": true, "password": true, "yourpassword": true, "mypassword": true}
+// (redis.conf's "foobared", keepalived's "1111", Redis's ACL tutorial's
+// "p1pp0"): copied samples.
+var directiveExamples = map[string]bool{"foobared": true, "1111": true, "password": true, "yourpassword": true, "mypassword": true,
+	"p1pp0": true, "mypass": true, "mypasswd": true, "somepassword": true}
 
 func validConfigDirectivePassword(c Candidate) bool {
 	v := c.Secret
@@ -108,13 +110,23 @@ func validConfigDirectivePassword(c Candidate) bool {
 	if u := directiveUser(c.Context, c.MatchOffset); u != nil && bytes.EqualFold(u, v) {
 		return false
 	}
-	// a line that is a sentence ("requirepass changes." in a list): a
-	// plain word closed by a sentence's punctuation
-	if w := bytes.TrimRight(v, ".,;:!?)"); len(w) < len(v) && wordListRE.Match(w) {
+	// a line that is a sentence ("requirepass changes." in a list)
+	if sentenceWord(v) {
 		return false
 	}
 	return plausiblePassword(v, wholeLiteral(c))
 }
+
+// sentenceWord reports whether v is a plain word of a sentence, closed by
+// its punctuation: "changes." after requirepass, "failed:" and
+// "Nevertheless-fails," after AUTH. Letters only: "Kestrel-Harbor-42!"
+// is a chosen password.
+func sentenceWord(v []byte) bool {
+	w := bytes.TrimRight(v, ".,;:!?)")
+	return len(w) < len(v) && sentenceWordRE.Match(bytes.ToLower(w))
+}
+
+var sentenceWordRE = lazyRE.New(`^[a-z]+(?:[-_.' ][a-z]+)*$`)
 
 // directiveUser returns the word before the blank before offset in ctx on
 // its line (the user a directive names before its password), nil when
