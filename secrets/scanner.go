@@ -532,7 +532,7 @@ func (s *Scanner) detect(path string, data []byte, scan bool) []cand {
 				if sc.parts, ok = d.parts(ctx, cut, splitEvery, sc.parts[:0]); ok {
 					consider := func(m []int) { consider(r, rule, ctx, w.start, m, cut) }
 					if rule.starts != nil {
-						rule.searchAtStarts(d, ctx, sc.parts, &sc.head, &sc.partMatches, consider)
+						rule.searchAtStarts(d, ctx, sc.parts, &sc.head, consider)
 					} else {
 						rule.searchParts(ctx, sc.parts, consider)
 					}
@@ -774,13 +774,10 @@ type detectScratch struct {
 	splits  []int   // a dense run's split points (prefilterDFA.scan)
 	parts   []span  // a long window's parts that may match (prefilterDFA.parts)
 	head    []byte
-	// a part's matches (their starts and their attempts' ends), held
-	// while its attempts may still give way to its search (searchAtStarts)
-	partMatches []span
-	hits        [4][]hitRec
-	memo        textMemo // the allowlists' (see textMemo)
-	taken       takenSet
-	m           []int // consider's copy of a match
+	hits    [4][]hitRec
+	memo    textMemo // the allowlists' (see textMemo)
+	taken   takenSet
+	m       []int // consider's copy of a match
 }
 
 // maxScratchHits bounds the hits a pooled scratch keeps room for: a text

@@ -485,14 +485,12 @@ func oneCharAvoids(re *syntax.Regexp, starts *[256]bool) bool {
 // threads die, a start that a failed one before it rules out (skips) is
 // not tried, and a part whose attempts read more than attemptsRead times
 // its length, or one of them past farReach, is searched whole by
-// searchParts instead: its matches are held until its attempts are done,
-// and the part's search finds the same ones. A held match is its start
-// and the end of its attempt's text, found by an attempt that tracks no
-// group, and the attempt is made again with its groups when the part is
-// done: the submatches, held, cost a line dense with the matches of a
-// rule of many groups 300 bytes a match (33 MB of a 4 MB line's 92). ms
-// is scratch for them.
-func (cr *compiledRule) searchAtStarts(d *prefilterDFA, ctx []byte, parts []span, head *[]byte, ms *[]span, f func(m []int)) {
+// searchParts instead. The part's search finds the same matches, in the
+// same order, as its attempts: those the attempts gave before they
+// stopped are passed over. (They were once held until the part's
+// attempts were done, each with its submatches: ~300 bytes a match of a
+// rule of many groups, 33 MB of a 4 MB line's 92.)
+func (cr *compiledRule) searchAtStarts(d *prefilterDFA, ctx []byte, parts []span, head *[]byte, f func(m []int)) {
 	t := cr.starts
 	if t.far && d == nil {
 		cr.searchParts(ctx, parts, f)
@@ -502,9 +500,9 @@ func (cr *compiledRule) searchAtStarts(d *prefilterDFA, ctx []byte, parts []span
 	for i, p := range parts {
 		budget := 0
 		if t.far {
-			*ms = (*ms)[:0]
 			budget = attemptsRead * (p.end - p.start + farSlack)
 		}
+		given := 0    // the part's matches given to f
 		none := false // no match begins at s-1
 		s := p.start
 		for ; s < p.end; s++ {
@@ -533,52 +531,41 @@ func (cr *compiledRule) searchAtStarts(d *prefilterDFA, ctx []byte, parts []span
 					continue
 				}
 			}
-			// a far table's attempt finds where its match ends, no more:
-			// the part's matches are held as their starts and ends
-			m := cr.attemptAt(after, ctx, s, end, head, !t.far)
+			m := cr.attemptAt(after, ctx, s, end, head)
 			if m == nil {
 				cr.read(1)
 				none = true
 				continue
 			}
 			cr.read(m[1] - s)
-			if t.far {
-				*ms = append(*ms, span{s, end})
-			} else {
-				f(m)
-			}
+			f(m)
+			given++
 			none = false
 			if m[1] > s {
 				s = m[1] - 1 // the next attempt at the match's end
 			}
 		}
-		if !t.far {
-			continue
-		}
-		if s < p.end {
-			cr.searchParts(ctx, parts[i:i+1], f) // the budget spent
-			continue
-		}
-		for _, h := range *ms {
-			f(cr.attemptAt(after, ctx, h.start, h.end, head, true))
+		if s < p.end { // the budget spent: the part's search gives the rest
+			skip := given
+			cr.searchParts(ctx, parts[i:i+1], func(m []int) {
+				if skip > 0 {
+					skip--
+					return
+				}
+				f(m)
+			})
 		}
 	}
 }
 
 // attemptAt returns the match of the anchored attempt at s in ctx[:end],
-// its offsets in ctx and its start s, or nil (see searchAtStarts); with
-// subs false, the match's start and end alone (the expression then
-// tracks no group: the same match, for less).
-func (cr *compiledRule) attemptAt(after *regexp.Regexp, ctx []byte, s, end int, head *[]byte, subs bool) []int {
-	find := (*regexp.Regexp).FindSubmatchIndex
-	if !subs {
-		find = (*regexp.Regexp).FindIndex
-	}
+// its offsets in ctx and its start s, or nil (see searchAtStarts).
+func (cr *compiledRule) attemptAt(after *regexp.Regexp, ctx []byte, s, end int, head *[]byte) []int {
 	var m []int
 	switch {
 	case s > 0:
 		re, text := cr.startsAttempt(after, ctx[s-1:end])
-		if m = find(re, text); m != nil {
+		if m = re.FindSubmatchIndex(text); m != nil {
 			for k := range m {
 				if m[k] >= 0 {
 					m[k] += s - 1
@@ -586,12 +573,12 @@ func (cr *compiledRule) attemptAt(after *regexp.Regexp, ctx []byte, s, end int, 
 			}
 		}
 	case cr.readsTextStart():
-		m = find(compileExact(`^(?:`+cr.searchSrc+`)`), ctx[:end])
+		m = compileExact(`^(?:` + cr.searchSrc + `)`).FindSubmatchIndex(ctx[:end])
 	default:
 		// a newline stands for the start (\b, \B and (?m:^) judge both
 		// alike), as on a keyword hit at offset 0
 		*head = append(append((*head)[:0], '\n'), ctx[:end]...)
-		if m = find(after, *head); m != nil {
+		if m = after.FindSubmatchIndex(*head); m != nil {
 			for k := range m {
 				if m[k] >= 0 {
 					m[k]--
