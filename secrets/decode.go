@@ -3,7 +3,6 @@ package secrets
 import (
 	"bytes"
 	"encoding/base64"
-	"math"
 	"slices"
 	"sort"
 )
@@ -137,8 +136,8 @@ func (d *decoding) chain(outer uint16, kind string) uint16 {
 // encoded in. scan is detect's.
 func (s *Scanner) decodedCands(path string, data []byte, scan bool) decodedSet {
 	var set decodedSet
-	if len(data) >= math.MaxInt32/2 {
-		return set // a view's offsets are 32 bits
+	if len(data) > maxText {
+		return set // a view's offsets are 32 bits: ScanCapped and Redact give pieces
 	}
 	d := &decoding{chains: []string{""}}
 	terminalViews(data, d, func(tv *view) { s.collectDecoded(path, scan, tv, &set) })
@@ -152,12 +151,12 @@ func (s *Scanner) decodedCands(path string, data []byte, scan bool) decodedSet {
 // text (its tokens), on the spans of data they stand for.
 func (s *Scanner) collectDecoded(path string, scan bool, nv *view, set *decodedSet) {
 	for _, c := range s.detect(path, nv.text, scan) {
-		t, ok := nv.tokenAt(c.start, c.end)
+		t, ok := nv.tokenAt(int(c.start), int(c.end))
 		if !ok {
 			continue
 		}
-		from, to := nv.orig(c.start, c.end)
-		set.cands = append(set.cands, decodedCand{cand{c.rule, from, to}, int32(len(set.arena)), int32(c.end - c.start), t.enc})
+		from, to := nv.orig(int(c.start), int(c.end))
+		set.cands = append(set.cands, decodedCand{cand{c.rule, int32(from), int32(to)}, int32(len(set.arena)), int32(c.end - c.start), t.enc})
 		set.arena = append(set.arena, nv.text[c.start:c.end]...)
 	}
 }

@@ -281,10 +281,12 @@ func (s *Scanner) Rules() []*Rule {
 	return out
 }
 
-// cand is a validated match: rule index and the secret's byte offsets.
+// cand is a validated match: rule index and the secret's byte offsets,
+// in 32 bits: the scanner reads at most maxText bytes at once (long.go),
+// and a text dense with matches holds 100,000s of them.
 type cand struct {
-	rule       int
-	start, end int
+	rule       int32
+	start, end int32
 }
 
 type span struct{ start, end int }
@@ -476,7 +478,7 @@ func (s *Scanner) detect(path string, data []byte, scan bool) []cand {
 				return
 			}
 		}
-		out = append(out, cand{r, base + ss, base + se})
+		out = append(out, cand{int32(r), int32(base + ss), int32(base + se)})
 		taken.add(base+ss, base+se)
 	}
 	timedRule, t0 := -1, time.Duration(0)
@@ -757,7 +759,7 @@ func (s *Scanner) detect(path string, data []byte, scan bool) []cand {
 		for _, r := range s.finders {
 			timeRule(r)
 			if rule := s.rules[r]; !scan || rule.pathMatches(path) {
-				rule.find(data, taken, func(start, end int) { out = append(out, cand{r, start, end}) })
+				rule.find(data, taken, func(start, end int) { out = append(out, cand{int32(r), int32(start), int32(end)}) })
 			}
 		}
 	}
@@ -804,7 +806,7 @@ func (s *Scanner) getScratch() *detectScratch {
 				sc.hits[k] = nil
 			}
 		}
-		if cap(sc.taken.done)+cap(sc.taken.cur)+cap(sc.taken.tmp) > maxScratchHits {
+		if cap(sc.taken.done)+cap(sc.taken.cur) > maxScratchHits {
 			sc.taken = takenSet{}
 		}
 		return sc
@@ -882,6 +884,15 @@ func (s *Scanner) Scan(path string, content []byte) []Finding {
 // counted. A file with a hundred thousand findings then costs the memory
 // of keep of them, not of all (issue 33: at most 64 MB on any tree).
 func (s *Scanner) ScanCapped(path string, content []byte, keep int) ([]Finding, map[string]int) {
+	if len(content) > maxText {
+		return s.scanLong(path, content, keep)
+	}
+	return s.scanText(path, content, keep, textAt{})
+}
+
+// scanText is ScanCapped of a text of at most maxText bytes that stands
+// at at in its file.
+func (s *Scanner) scanText(path string, content []byte, keep int, at textAt) ([]Finding, map[string]int) {
 	raw := s.detect(path, content, true)
 	dec := s.decodedCands(path, content, true)
 	raw = dec.withoutJoined(raw)
@@ -899,7 +910,7 @@ func (s *Scanner) ScanCapped(path string, content []byte, keep int) ([]Finding, 
 		n = min(n, 2*keep)
 	}
 	findings := make([]Finding, 0, n)
-	lc := lineCounter{data: content, line: 1}
+	lc := lineCounter{data: content, line: 1, at: at}
 	// consider judges the match c, whose secret is decoded when it was
 	// found in encoded text, and keeps its finding within the caps.
 	consider := func(c cand, decoded *decodedCand) {
@@ -922,7 +933,7 @@ func (s *Scanner) ScanCapped(path string, content []byte, keep int) ([]Finding, 
 		}
 		line, col := 0, 0
 		if len(s.glIgnore) > 0 {
-			line, col = lc.pos(c.start)
+			line, col = lc.pos(int(c.start))
 		}
 		allowed, why := false, ""
 		switch {
@@ -959,14 +970,14 @@ func (s *Scanner) ScanCapped(path string, content []byte, keep int) ([]Finding, 
 			fp = Fingerprint(rule.ID, sec)
 		}
 		if line == 0 {
-			line, col = lc.pos(c.start)
+			line, col = lc.pos(int(c.start))
 		}
 		f := Finding{
 			RuleID:      rule.ID,
 			Description: rule.Description,
 			Path:        path,
-			Start:       c.start,
-			End:         c.end,
+			Start:       at.off + int(c.start),
+			End:         at.off + int(c.end),
 			Redacted:    rule.mask(sec),
 			Fingerprint: fp,
 			Line:        line,
@@ -976,7 +987,7 @@ func (s *Scanner) ScanCapped(path string, content []byte, keep int) ([]Finding, 
 			Unjustified: marked && reason == "",
 			Encoding:    enc,
 		}
-		f.EndLine, f.EndCol = lc.pos(c.end)
+		f.EndLine, f.EndCol = lc.pos(int(c.end))
 		findings = append(findings, f)
 	}
 	for _, c := range cs {
@@ -1023,7 +1034,7 @@ func (s *Scanner) gitleaksIDs(al *allowLines, c cand) []string {
 			ids = append(ids, gl)
 		}
 	}
-	for o := range al.overlapping(c.start, c.end) {
+	for o := range al.overlapping(int(c.start), int(c.end)) {
 		if o.rule != c.rule {
 			ids = append(ids, s.rules[o.rule].ID)
 		}
@@ -1086,7 +1097,7 @@ type allowLines struct {
 func newAllowLines(data []byte, raw []cand) allowLines {
 	a := allowLines{data: data, raw: raw, cacheLS: -1}
 	for _, r := range raw {
-		a.maxLen = max(a.maxLen, r.end-r.start)
+		a.maxLen = max(a.maxLen, int(r.end-r.start))
 	}
 	return a
 }
@@ -1096,12 +1107,12 @@ func newAllowLines(data []byte, raw []cand) allowLines {
 // per finding cost the product of the two on a file dense with findings.
 func (a *allowLines) overlapping(from, to int) iter.Seq[cand] {
 	return func(yield func(cand) bool) {
-		lo := sort.Search(len(a.raw), func(i int) bool { return a.raw[i].start > from-a.maxLen-1 })
+		lo := sort.Search(len(a.raw), func(i int) bool { return int(a.raw[i].start) > from-a.maxLen-1 })
 		for _, c := range a.raw[lo:] {
-			if c.start >= to {
+			if int(c.start) >= to {
 				return
 			}
-			if c.end > from && !yield(c) {
+			if int(c.end) > from && !yield(c) {
 				return
 			}
 		}
@@ -1110,7 +1121,7 @@ func (a *allowLines) overlapping(from, to int) iter.Seq[cand] {
 
 // overlaps reports whether a candidate overlaps c.
 func (a *allowLines) overlaps(c cand) bool {
-	for range a.overlapping(c.start, c.end) {
+	for range a.overlapping(int(c.start), int(c.end)) {
 		return true
 	}
 	return false
@@ -1120,12 +1131,12 @@ func (a *allowLines) overlaps(c cand) bool {
 // candidate's secret. It returns the reason (with any secret in it masked)
 // and whether a marker was found.
 func (a *allowLines) lookup(c cand) (string, bool) {
-	reason, marked := a.line(c.start)
+	reason, marked := a.line(int(c.start))
 	if marked {
 		return reason, true
 	}
 	if bytes.IndexByte(a.data[c.start:c.end], '\n') >= 0 {
-		return a.line(c.end - 1)
+		return a.line(int(c.end - 1))
 	}
 	return "", false
 }
@@ -1209,7 +1220,7 @@ func hasWord(b []byte) bool {
 func (a *allowLines) maskRegion(from, to, max int) string {
 	var sp []maskSpan
 	for c := range a.overlapping(from, to) {
-		sp = append(sp, maskSpan{c.start, c.end, 0}) // an allow reason quoting a secret shows none of it
+		sp = append(sp, maskSpan{int(c.start), int(c.end), 0}) // an allow reason quoting a secret shows none of it
 	}
 	var b []byte
 	if len(sp) == 0 {
@@ -1277,8 +1288,13 @@ func redactSpans(data []byte, sp []maskSpan, from, to int) []byte {
 // kept. Every other occurrence of a detected secret's text is masked as well,
 // and where matches of different rules overlap their union is masked, so the
 // result contains none of the secrets Scan reports. When there is nothing to
-// redact, content itself is returned.
+// redact, content itself is returned. (A text over a gibibyte is redacted
+// a piece at a time, and the other occurrences of a secret are masked
+// within its piece.)
 func (s *Scanner) Redact(content []byte) []byte {
+	if len(content) > maxText {
+		return s.redactLong(content)
+	}
 	raw := s.detect("", content, false)
 	var sp []maskSpan
 	public := map[string]int{} // distinct secret texts -> their public prefix's length
@@ -1295,7 +1311,7 @@ func (s *Scanner) Redact(content []byte) []byte {
 	for _, d := range dec.cands {
 		if !al.overlaps(d.cand) && !s.valueAllowed(dec.secret(d)) {
 			public[string(content[d.start:d.end])] = 0
-			sp = append(sp, maskSpan{d.start, d.end, 0})
+			sp = append(sp, maskSpan{int(d.start), int(d.end), 0})
 		}
 	}
 	for _, c := range raw {
@@ -1308,7 +1324,7 @@ func (s *Scanner) Redact(content []byte) []byte {
 			pub = min(pub, p)
 		}
 		public[sec] = pub
-		sp = append(sp, maskSpan{c.start, c.end, pub})
+		sp = append(sp, maskSpan{int(c.start), int(c.end), pub})
 	}
 	if len(sp) == 0 {
 		return content
@@ -1357,6 +1373,7 @@ type lineCounter struct {
 	off       int // offset of the last position asked
 	line      int // its line
 	lineStart int // offset of its line's first byte
+	at        textAt
 }
 
 func (lc *lineCounter) pos(off int) (line, col int) {
@@ -1369,7 +1386,7 @@ func (lc *lineCounter) pos(off int) (line, col int) {
 		lc.lineStart = lc.off + bytes.LastIndexByte(seg, '\n') + 1
 	}
 	lc.off = off
-	return lc.line, off - lc.lineStart + 1
+	return lc.at.pos(lc.line, off-lc.lineStart+1)
 }
 
 // occurrenceFinder finds every occurrence of a set of byte strings in one

@@ -577,8 +577,7 @@ func (cr *compiledRule) attemptAt(after *regexp.Regexp, ctx []byte, s, end int, 
 	default:
 		// a newline stands for the start (\b, \B and (?m:^) judge both
 		// alike), as on a keyword hit at offset 0
-		*head = append(append((*head)[:0], '\n'), ctx[:end]...)
-		if m = after.FindSubmatchIndex(*head); m != nil {
+		if m = findAfterNewline(after, ctx[:end], head); m != nil {
 			for k := range m {
 				if m[k] >= 0 {
 					m[k]--

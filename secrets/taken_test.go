@@ -48,7 +48,7 @@ func TestOverlapIndex(t *testing.T) {
 		cs := make([]cand, rng.Intn(40))
 		for i := range cs {
 			s := rng.Intn(100)
-			cs[i] = cand{start: s, end: s + rng.Intn(30)}
+			cs[i] = cand{start: int32(s), end: int32(s + rng.Intn(30))}
 		}
 		x := newOverlapIndex(cs)
 		for range 100 {
@@ -56,7 +56,7 @@ func TestOverlapIndex(t *testing.T) {
 			e := s + 1 + rng.Intn(20)
 			want := false
 			for _, c := range cs {
-				want = want || c.start < e && s < c.end
+				want = want || int(c.start) < e && s < int(c.end)
 			}
 			if got := x.overlaps(s, e); got != want {
 				t.Fatalf("trial %d: overlaps(%d, %d) = %v, the loop says %v (spans %v)", it, s, e, got, want, cs)

@@ -245,7 +245,7 @@ func (d *decodedSet) withoutJoined(raw []cand) []cand {
 	var joined []span
 	for _, c := range d.cands {
 		if int(c.enc) == enc {
-			joined = append(joined, span{c.start, c.end})
+			joined = append(joined, span{int(c.start), int(c.end)})
 		}
 	}
 	if len(joined) == 0 {
@@ -261,8 +261,8 @@ func (d *decodedSet) withoutJoined(raw []cand) []cand {
 	}
 	out := raw[:0]
 	for _, c := range raw {
-		i := sort.Search(len(joined), func(i int) bool { return joined[i].start > c.start }) - 1
-		if i >= 0 && reach[i] >= c.end {
+		i := sort.Search(len(joined), func(i int) bool { return joined[i].start > int(c.start) }) - 1
+		if i >= 0 && reach[i] >= int(c.end) {
 			continue
 		}
 		out = append(out, c)
