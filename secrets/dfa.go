@@ -966,13 +966,30 @@ func (cr *compiledRule) reach(d *prefilterDFA, text []byte) (may bool, end int, 
 	}
 	may, end, ok = d.reach(text)
 	if cr.reachRead.Add(int64(end)) >= cr.tuned().reachAfter {
-		cr.reachOnce.Do(func() {
-			if b := newBoundedFilter(cr.filterSrc(), cr.budget); b != nil && b.words <= boundedMaxWords {
-				cr.reachDFA.Store(b)
-			}
-		})
+		cr.reachOnce.Do(cr.buildReach)
 	}
 	return may, end, ok
+}
+
+// boundReach builds the rule's bounded filter now, if it has none, and
+// reports whether it has one: a far table's attempt whose loose reach
+// ran to farReach asks, before the part is searched whole.
+func (cr *compiledRule) boundReach() bool {
+	cr.reachOnce.Do(cr.buildReach)
+	return cr.reachDFA.Load() != nil
+}
+
+// buildReach builds the bounded filter reach reads with: the expression
+// as written, or, where that is too large, with its sets of words read as
+// their letters (reachfilter.go).
+func (cr *compiledRule) buildReach() {
+	b := newBoundedFilter(cr.filterSrc(), cr.budget)
+	if b == nil || b.words > boundedMaxWords {
+		b = newWordSetFilter(cr.filterSrc(), cr.budget)
+	}
+	if b != nil && b.words <= boundedMaxWords {
+		cr.reachDFA.Store(b)
+	}
 }
 
 // reachAfter is how many bytes a rule's hits read with its loose filter

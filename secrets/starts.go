@@ -519,6 +519,12 @@ func (cr *compiledRule) searchAtStarts(d *prefilterDFA, ctx []byte, parts []span
 				cut := min(len(ctx), s+farReach)
 				may, n, ok := cr.reach(d, ctx[s:cut])
 				budget -= n
+				if ok && n == cut-s && cut < len(ctx) && cr.reachDFA.Load() == nil && cr.boundReach() {
+					// the loose filter's threads ran on: the bounded
+					// one's may die sooner
+					may, n, ok = cr.reach(d, ctx[s:cut])
+					budget -= n
+				}
 				if !ok || n == cut-s && cut < len(ctx) {
 					break
 				}
