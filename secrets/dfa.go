@@ -966,7 +966,7 @@ func (cr *compiledRule) reach(d *prefilterDFA, text []byte) (may bool, end int, 
 	}
 	may, end, ok = d.reach(text)
 	if cr.reachRead.Add(int64(end)) >= cr.tuned().reachAfter {
-		cr.reachOnce.Do(cr.buildReach)
+		cr.reachOnce.Do(func() { cr.buildReach(false) })
 	}
 	return may, end, ok
 }
@@ -975,16 +975,19 @@ func (cr *compiledRule) reach(d *prefilterDFA, text []byte) (may bool, end int, 
 // reports whether it has one: a far table's attempt whose loose reach
 // ran to farReach asks, before the part is searched whole.
 func (cr *compiledRule) boundReach() bool {
-	cr.reachOnce.Do(cr.buildReach)
+	cr.reachOnce.Do(func() { cr.buildReach(true) })
 	return cr.reachDFA.Load() != nil
 }
 
 // buildReach builds the bounded filter reach reads with: the expression
-// as written, or, where that is too large, with its sets of words read as
-// their letters (reachfilter.go).
-func (cr *compiledRule) buildReach() {
+// as written, or, for a far table's attempts (far), where that is too
+// large, with its sets of words read as their letters (reachfilter.go).
+// Not for the reach of every attempt once 256 KB were read: with a
+// word-set filter there, lines:chat-login allocated 14 times the objects
+// on 4 times the text (TestScanCostLinear's whole sweep, under CI).
+func (cr *compiledRule) buildReach(far bool) {
 	b := newBoundedFilter(cr.filterSrc(), cr.budget)
-	if b == nil || b.words > boundedMaxWords {
+	if far && (b == nil || b.words > boundedMaxWords) {
 		b = newWordSetFilter(cr.filterSrc(), cr.budget)
 	}
 	if b != nil && b.words <= boundedMaxWords {
