@@ -929,7 +929,9 @@ type dfaState struct {
 	// the bytes the loose one read before (see compiledRule.reach)
 	reachDFA  atomic.Pointer[prefilterDFA]
 	reachOnce sync.Once
-	reachRead atomic.Int64
+	// the word-set filter a far table's attempt builds (boundReach)
+	wordSetOnce sync.Once
+	reachRead   atomic.Int64
 
 	textStartOnce sync.Once
 	textStart     bool
@@ -966,33 +968,38 @@ func (cr *compiledRule) reach(d *prefilterDFA, text []byte) (may bool, end int, 
 	}
 	may, end, ok = d.reach(text)
 	if cr.reachRead.Add(int64(end)) >= cr.tuned().reachAfter {
-		cr.reachOnce.Do(func() { cr.buildReach(false) })
+		cr.reachOnce.Do(cr.buildReach)
 	}
 	return may, end, ok
 }
 
-// boundReach builds the rule's bounded filter now, if it has none, and
-// reports whether it has one: a far table's attempt whose loose reach
-// ran to farReach asks, before the part is searched whole.
-func (cr *compiledRule) boundReach() bool {
-	cr.reachOnce.Do(func() { cr.buildReach(true) })
-	return cr.reachDFA.Load() != nil
-}
-
-// buildReach builds the bounded filter reach reads with: the expression
-// as written, or, for a far table's attempts (far), where that is too
-// large, with its sets of words read as their letters (reachfilter.go).
-// Not for the reach of every attempt once 256 KB were read: with a
-// word-set filter there, lines:chat-login allocated 14 times the objects
-// on 4 times the text (TestScanCostLinear's whole sweep, under CI).
-func (cr *compiledRule) buildReach(far bool) {
-	b := newBoundedFilter(cr.filterSrc(), cr.budget)
-	if far && (b == nil || b.words > boundedMaxWords) {
-		b = newWordSetFilter(cr.filterSrc(), cr.budget)
-	}
-	if b != nil && b.words <= boundedMaxWords {
+// buildReach builds the bounded filter reach reads with, where the
+// expression as written is small enough for one.
+func (cr *compiledRule) buildReach() {
+	if b := newBoundedFilter(cr.filterSrc(), cr.budget); b != nil && b.words <= boundedMaxWords {
 		cr.reachDFA.Store(b)
 	}
+}
+
+// boundReach gives the rule a bounded filter now, if it has none, and
+// reports whether it has one: a far table's attempt whose loose reach
+// ran to farReach asks, before the part is searched whole. Where the
+// expression is too large for one, the filter reads its sets of words as
+// their letters (reachfilter.go). Only here: as the filter of every
+// reach once 256 KB were read, it had prose-password-below's attempts
+// run where its part had been searched whole, and lines:chat-login
+// allocated 14 times the objects on 4 times the text
+// (TestScanCostLinear's whole sweep, under CI).
+func (cr *compiledRule) boundReach() bool {
+	cr.reachOnce.Do(cr.buildReach)
+	if cr.reachDFA.Load() == nil {
+		cr.wordSetOnce.Do(func() {
+			if b := newWordSetFilter(cr.filterSrc(), cr.budget); b != nil {
+				cr.reachDFA.Store(b)
+			}
+		})
+	}
+	return cr.reachDFA.Load() != nil
 }
 
 // reachAfter is how many bytes a rule's hits read with its loose filter
