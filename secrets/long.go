@@ -55,39 +55,20 @@ func pieces(text []byte, f func(piece []byte, at textAt)) {
 // scanLong is ScanCapped of a text longer than maxText, a piece at a
 // time; the caps hold over the whole text.
 func (s *Scanner) scanLong(path string, content []byte, keep int) ([]Finding, map[string]int) {
-	var (
-		findings          []Finding
-		more              map[string]int
-		kept, keptAllowed int
-	)
-	count := func(rule string, n int) {
-		if more == nil {
-			more = map[string]int{}
-		}
-		more[rule] += n
-	}
+	var findings []Finding
+	caps := findingCaps{keep: keep}
 	pieces(content, func(piece []byte, at textAt) {
-		fs, m := s.scanText(path, piece, keep, at)
-		for rule, n := range m {
-			count(rule, n)
+		fs, more := s.scanText(path, piece, keep, at)
+		for rule, n := range more {
+			caps.count(rule, n)
 		}
 		for _, f := range fs {
-			switch {
-			case keep <= 0:
-			case f.Allowed && keptAllowed >= keep:
-				continue
-			case f.Allowed:
-				keptAllowed++
-			case kept >= keep:
-				count(f.RuleID, 1)
-				continue
-			default:
-				kept++
+			if caps.admit(f.RuleID, f.Allowed) {
+				findings = append(findings, f)
 			}
-			findings = append(findings, f)
 		}
 	})
-	return findings, more
+	return findings, caps.more
 }
 
 // redactLong is Redact of a text longer than maxText, a piece at a time.

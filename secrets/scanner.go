@@ -902,8 +902,7 @@ func (s *Scanner) scanText(path string, content []byte, keep int, at textAt) ([]
 	if len(cs) == 0 && len(dec.cands) == 0 {
 		return nil, nil
 	}
-	var more map[string]int
-	kept, keptAllowed := 0, 0
+	caps := findingCaps{keep: keep}
 	pathAllowed := s.pathAllowed(path)
 	n := len(cs) + len(dec.cands)
 	if keep > 0 {
@@ -948,20 +947,8 @@ func (s *Scanner) scanText(path string, content []byte, keep int, at textAt) ([]
 		case len(s.glIgnore) > 0 && s.glIgnore.match(path, line, s.gitleaksIDs(&al, c)):
 			allowed, why = true, "gitleaksignore"
 		}
-		switch {
-		case keep <= 0:
-		case allowed && keptAllowed >= keep:
+		if !caps.admit(rule.ID, allowed) {
 			return
-		case allowed:
-			keptAllowed++
-		case kept >= keep:
-			if more == nil {
-				more = map[string]int{}
-			}
-			more[rule.ID]++
-			return
-		default:
-			kept++
 		}
 		if sec == "" {
 			sec = string(content[c.start:c.end])
@@ -999,7 +986,40 @@ func (s *Scanner) scanText(path string, content []byte, keep int, at textAt) ([]
 	if len(dec.cands) > 0 {
 		slices.SortStableFunc(findings, func(a, b Finding) int { return cmp.Compare(a.Start, b.Start) })
 	}
-	return findings, more
+	return findings, caps.more
+}
+
+// findingCaps keeps the first keep findings that are not allowed and the
+// first keep allowed ones (keep <= 0: all), and counts by rule the ones
+// not allowed beyond them (ScanCapped).
+type findingCaps struct {
+	keep, kept, keptAllowed int
+	more                    map[string]int
+}
+
+// admit reports whether a finding of rule, allowed or not, is kept.
+func (c *findingCaps) admit(rule string, allowed bool) bool {
+	switch {
+	case c.keep <= 0:
+	case allowed && c.keptAllowed >= c.keep:
+		return false
+	case allowed:
+		c.keptAllowed++
+	case c.kept >= c.keep:
+		c.count(rule, 1)
+		return false
+	default:
+		c.kept++
+	}
+	return true
+}
+
+// count adds n findings of rule to those beyond the caps.
+func (c *findingCaps) count(rule string, n int) {
+	if c.more == nil {
+		c.more = map[string]int{}
+	}
+	c.more[rule] += n
 }
 
 // newDecoded returns the matches found in encoded text whose spans no
