@@ -51,3 +51,23 @@ func TestMessageBundle(t *testing.T) {
 		}
 	}
 }
+
+// TestBundleAtFollowsPath: the memo's answer for a text's path is asked
+// once, and asked again when the path it is asked of changes (a memo
+// serves text after text).
+func TestBundleAtFollowsPath(t *testing.T) {
+	var tm textMemo
+	for _, c := range []struct {
+		path string
+		want bool
+	}{{"locales/de.json", true}, {"locales/de.json", true}, {".env", false}, {"app/strings_fr.json", true}, {"", false}} {
+		if got := tm.bundleAt(c.path); got != c.want {
+			t.Errorf("bundleAt(%q) = %v, want %v", c.path, got, c.want)
+		}
+	}
+	tm.bundleAt("de.json")
+	tm.reset(nil)
+	if tm.bundlePath != 0 || tm.bundleFor != "" {
+		t.Errorf("reset kept the path's answer: %d %q", tm.bundlePath, tm.bundleFor)
+	}
+}

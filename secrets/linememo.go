@@ -40,6 +40,10 @@ type textMemo struct {
 	// bundle is whether the text is a translation bundle
 	// (messageBundle), as testCode.
 	bundle int8
+	// bundlePath is whether bundleFor, the text's path, names a
+	// translation bundle (bundleAt), as testCode.
+	bundlePath int8
+	bundleFor  string
 	// hashCols remembers the last statement or list a hash's column
 	// was looked up in (hashcolumn.go).
 	hashCols hashColMemo
@@ -88,7 +92,7 @@ func (tm *textMemo) reset(data []byte) {
 	tm.table.valid = false
 	tm.sealed = sealedMemo{blocks: tm.sealed.blocks[:0]}
 	tm.login = loginMemo{cred: tm.login.cred[:0], login: tm.login.login[:0]}
-	tm.testCode, tm.bundle = 0, 0
+	tm.testCode, tm.bundle, tm.bundlePath, tm.bundleFor = 0, 0, 0, ""
 	tm.hashCols = hashColMemo{}
 }
 
