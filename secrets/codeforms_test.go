@@ -248,3 +248,16 @@ func sha256Sum(s string) []byte {
 	h := sha256.Sum256([]byte(s))
 	return h[:]
 }
+
+// TestFirstByteLiteral: where the lowered line's first "[]byte(" is.
+func TestFirstByteLiteral(t *testing.T) {
+	for _, s := range []string{
+		"", "[]", "[]byte", "[]byte(", "x := []byte(", "[][]byte(", "[]BYTE(x) []byte(", "[] byte(", "a[]b[]Byte(",
+		"mac := hmac.New(sha256.New, []byte(", "ключ := []byte(", "[]bytes(", "[[[]]]byte(",
+	} {
+		want := strings.Index(strings.ToLower(s), "[]byte(")
+		if got := firstByteLiteral([]byte(s)); got != want {
+			t.Errorf("firstByteLiteral(%q) = %d, want %d", s, got, want)
+		}
+	}
+}
