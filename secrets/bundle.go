@@ -29,14 +29,19 @@ var bundleName = lazyRE.New(`(?i)(?:^|/)(?:(?:messages|strings|labels|translatio
 // bundles are most often written in.
 const langCodes = `en|de|fr|es|it|pt|nl|sv|nb|nn|da|fi|pl|cs|sk|sl|hr|sr|bs|hu|ro|bg|ru|uk|be|el|tr|he|ar|fa|hi|bn|ur|th|vi|tl|zh|ja|ko|et|lv|lt|ga|cy|eu|gl|sq|mk|ka|hy|az|kk|uz|sw|af`
 
-// translationFile reports whether the candidate's text is a translation
-// bundle: by its path (localePath, bundleName) or by its content
-// (messageBundle).
-func translationFile(c Candidate) bool {
+// labelInBundle reports whether the candidate's value is a label
+// (bundleLabel) in a translation bundle, known by its path (localePath,
+// bundleName) or by its content (messageBundle). The path is asked first,
+// once a text (bundleAt); then the candidate's message; the content last,
+// once a text, and only for a value that reads as a label.
+func labelInBundle(c Candidate) bool {
 	if c.memo == nil {
-		return bundlePath(c.Path)
+		return bundlePath(c.Path) && bundleLabel(c)
 	}
-	return c.memo.bundleAt(c.Path) || c.memo.messageBundle()
+	if c.memo.bundleAt(c.Path) {
+		return bundleLabel(c)
+	}
+	return bundleLabel(c) && c.memo.messageBundle()
 }
 
 // bundlePath reports whether path names a translation bundle.

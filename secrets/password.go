@@ -150,9 +150,7 @@ func validPasswordLiteral(c Candidate) bool {
 	if c.MatchOffset > 0 && c.Context[c.MatchOffset-1] == '/' {
 		return false // a path such as /forgot-password, not a name
 	}
-	// translationFile first: it is asked once a text (bundleAt), bundleLabel
-	// reads each candidate's message.
-	if translationFile(c) && bundleLabel(c) {
+	if labelInBundle(c) {
 		return false // a form field's label in a translation file (bundle.go)
 	}
 	return plausiblePassword(c.Secret, wholeLiteral(c))

@@ -1493,9 +1493,7 @@ func validGeneric(c Candidate) bool {
 	if tokenNamed(c.Key) && !tokenAlphabet(v) && !colonJoined {
 		return false // a provider issues keys and tokens in a token's alphabet; "?", "^" or "&" in one is a password's, a template's or a broken paste
 	}
-	// translationFile first: it is asked once a text (bundleAt), bundleLabel
-	// reads each candidate's message.
-	if translationFile(c) && bundleLabel(c) {
+	if labelInBundle(c) {
 		return false // a label in a translation bundle (Contrase\u00f1a): bundle.go
 	}
 	return hasDigit(v) || (hasUpper(v) && hasLower(v))
