@@ -230,7 +230,7 @@ func compileGitleaks(set *gitleaksrules.Set) ([]*Rule, error) {
 			// ranks first); when it does not, the generic rule still
 			// reports the value, as gitleaks does, unless its tail is
 			// shorter than any format of that provider (cutShort).
-			if generic && (!genericKeyIsSecret(c) || nameOnLineBefore(c.Match) || valueIsItsName(c) || isPublicKey(c.Secret) || cutShort(c.Secret) || isHostname(c.Secret) || proseComma(c.Match) || nextEnvName(c.Secret) || settingPair(c.Secret)) {
+			if generic && (!genericKeyIsSecret(c) || nameOnLineBefore(c.Match) || valueIsItsName(c) || isPublicKey(c.Secret) || cutShort(c.Secret) || isHostname(c.Secret) || proseComma(c.Match) || nextEnvName(c.Secret) || settingPair(c.Secret) || memberChain(c.Secret)) {
 				return false
 			}
 			once.Do(func() {

@@ -867,7 +867,7 @@ func notesPasswordValueOf(c Candidate, given bool) bool {
 		return false // "2025-01-31T00:00Z": when, not what
 	}
 	chosen := wordsPassword(v)
-	if bytes.Contains(v, []byte("://")) || looksLikePath(v) || envNameRE.Match(v) || emailLike(v) || identChainRE.Match(v) && !chosen ||
+	if bytes.Contains(v, []byte("://")) || looksLikePath(v) || envNameRE.Match(v) || emailLike(v) || memberChain(v) && !chosen ||
 		bytes.ContainsAny(v, "()[]{}<>") || v[0] == '$' || v[0] == '%' || v[0] == '-' {
 		return false
 	}
@@ -926,16 +926,19 @@ var notesCodeCompiled = sync.OnceValue(func() []*Rule {
 	return []*Rule{
 		{
 			ID:          RulePasswordFlag,
-			Description: "password given on a command line to a flag that takes it (sshpass -p '…', redis-cli -a '…')",
+			Description: "password given on a command line to a flag that takes it (sshpass -p '…', redis-cli -a '…', sqlcmd -P '…')",
 			builtinRE: builtinExpr(`\bsshpass[ \t]+(?:-[A-Za-oq-z][^\s]*[ \t]+)*-p[ \t]*(?:'(?P<secret>[^'\n]+)'|"(?P<secret>[^"\n]+)"|(?P<secret>[^\s'"]+))` +
 				// redis-cli's -a takes the password (--pass too), and
 				// valkey-cli's and keydb-cli's; redis-cli.exe on Windows;
 				// the flags may go on after a line's "\" continuation
 				`|\b(?:redis|valkey|keydb)-cli(?:\.exe)?(?:` + cliSep + `+-{1,2}[A-Za-z][A-Za-z-]*(?:` + cliSep + `+[^\s'"|;&,\\-][^\s'"|;&,]*)?){0,8}?` + cliSep + `+(?:-a|--pass)` + cliSep + `+(?:'(?P<secret>[^'\n]+)'|"(?P<secret>[^"\n]+)"|(?P<secret>[^\s'"|;&]+))` +
 				// an exec array's items: ["redis-cli", "-h", "x", "-a", "…"]
-				`|\b(?:redis|valkey|keydb)-cli["'](?:[ \t]*,[ \t]*["'][^"'\n]*["']){0,8}?[ \t]*,[ \t]*["'](?:-a|--pass)["'][ \t]*,[ \t]*["'](?P<secret>[^"'\n]+)["']`),
+				`|\b(?:redis|valkey|keydb)-cli["'](?:[ \t]*,[ \t]*["'][^"'\n]*["']){0,8}?[ \t]*,[ \t]*["'](?:-a|--pass)["'][ \t]*,[ \t]*["'](?P<secret>[^"'\n]+)["']` +
+				// SQL Server's sqlcmd and osql take the password to -P
+				// (-S tcp:host,1433: a server's value holds a comma)
+				`|\b(?:sqlcmd|osql)(?:\.exe)?(?:` + cliSep + `+-{1,2}[A-Za-z][A-Za-z-]*(?:` + cliSep + `+[^\s'"|;&\\-][^\s'"|;&]*)?){0,12}?` + cliSep + `+-P` + cliSep + `*(?:'(?P<secret>[^'\n]+)'|"(?P<secret>[^"\n]+)"|(?P<secret>[^\s'"|;&]+))`),
 			MinLen:   6,
-			Keywords: []string{"sshpass", "redis-cli", "valkey-cli", "keydb-cli"},
+			Keywords: []string{"sshpass", "redis-cli", "valkey-cli", "keydb-cli", "sqlcmd", "osql"},
 			// the lines a "\" continues the command onto
 			After:    400,
 			Validate: validPasswordFlag,

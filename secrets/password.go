@@ -133,8 +133,10 @@ func validPasswordLiteral(c Candidate) bool {
 	if concatenated(c) {
 		return false // "prefix" + rest: code building a value, not a literal
 	}
-	if words[len(words)-1] == "secret" && optionName(c) && wordListRE.Match(c.Secret) {
-		return false // gcloud … --secret=api-key: an option naming the secret
+	if words[len(words)-1] == "secret" && (optionName(c) || words[0] == "existing") && wordListRE.Match(c.Secret) {
+		// gcloud … --secret=api-key, a Helm chart's existingSecret:
+		// "keycloak-db-credentials": the name of the secret
+		return false
 	}
 	if bareAfterBlank(c) && commandOutput(c) {
 		// $pass = Read-Host -Prompt 'SQL password': the value is what a
@@ -184,12 +186,24 @@ func localePath(path string) bool {
 // reference, a path, a URL, code or a variable.
 func plausiblePasswordValue(v []byte) bool { return plausiblePassword(v, false) }
 
+// encryptedValue reports a value its tool keeps encrypted and decrypts
+// when it runs: jasypt's ENC(…) (Spring Boot, Camel) and Spring Cloud
+// Config's {cipher}…. Reading it needs a key kept elsewhere; Maven's
+// {…} is judged where its rules read it (validPlainPassword).
+func encryptedValue(v []byte) bool {
+	return len(v) > len("ENC()") && bytes.HasPrefix(v, []byte("ENC(")) && v[len(v)-1] == ')' ||
+		len(v) > len("{cipher}") && bytes.HasPrefix(v, []byte("{cipher}"))
+}
+
 // plausiblePassword is plausiblePasswordValue for a value that is, when
 // whole is set, the whole of a literal (wholeLiteral): its brackets are
 // code's only when they pair up (codeBrackets).
 func plausiblePassword(v []byte, whole bool) bool {
 	if len(v) > 100 || bytes.Count(v, []byte(" ")) > 2 {
 		return false // longer than a chosen password, or a sentence
+	}
+	if encryptedValue(v) {
+		return false // ciphertext a tool decrypts when it runs
 	}
 	s := strings.ToLower(string(v))
 	if passwordNonValues[s] || passwordNonValues[strings.Trim(s, "_-.")] || passwordNonValues[strings.TrimRight(s, ")],;")] {
@@ -217,7 +231,7 @@ func plausiblePassword(v []byte, whole bool) bool {
 		return false // a variable, a format verb, a file reference, an entity
 	case envNameRE.MatchString(string(v)):
 		return false // the name of the variable that holds it
-	case identChainRE.MatchString(string(v)):
+	case memberChain(v):
 		return false // a field reference: cfg.db.password, process.env.X
 	}
 	return true

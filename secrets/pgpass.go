@@ -37,4 +37,7 @@ func validPgpass(c Candidate) bool {
 
 var pgpassFieldNames = map[string]bool{"host": true, "hostname": true, "username": true, "user": true}
 
-var pgpassFiles = regexp.MustCompile(`(?:^|[/\\])(?:\.pgpass|pgpass\.conf)$`)
+// pgpassFiles: ~/.pgpass, Windows' pgpass.conf, and the names a file
+// PGPASSFILE points at is given: one per environment (prod.pgpass), a
+// mounted secret (/run/secrets/pgpass).
+var pgpassFiles = regexp.MustCompile(`(?:^|[/\\])(?:[^/\\]*\.pgpass|pgpass(?:\.conf)?)$`)

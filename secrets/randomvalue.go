@@ -1,6 +1,9 @@
 package secrets
 
-import "math"
+import (
+	"bytes"
+	"math"
+)
 
 // Values that read as drawn at random, and values that only look so.
 
@@ -13,6 +16,49 @@ func randomRun(v []byte) bool {
 		return randomLetters(v)
 	}
 	return hasLetter(v) && Entropy(v) >= 3.5 && !identifierValue(v)
+}
+
+// memberChain reports whether v reads as names joined by dots, a field or
+// member reference (cfg.db.password, process.env.X, Schema.Version.V2):
+// identifiers joined by dots (identChain), none of which reads as drawn
+// at random (randomRun), as a generated password's parts do when it
+// holds a dot ("A4lWM.dXdYLsJ5XMJM6ilEr62"). The parts are read apart: a
+// name's words end at its dots ("settings.DATABASES.replica2").
+func memberChain(v []byte) bool {
+	if !identChain(v) {
+		return false
+	}
+	for part := range bytes.SplitSeq(v, []byte(".")) {
+		if randomRun(part) {
+			return false
+		}
+	}
+	return true
+}
+
+// identChain reports whether v is two or more identifiers joined by dots:
+// each a letter, "_" or "$", then letters, digits, "_" or "$".
+func identChain(v []byte) bool {
+	dots, start := 0, true
+	for _, b := range v {
+		switch {
+		case b == '.':
+			if start {
+				return false // an empty name, or v starts with a dot
+			}
+			dots++
+			start = true
+		case 'a' <= b && b <= 'z', 'A' <= b && b <= 'Z', b == '_', b == '$':
+			start = false
+		case '0' <= b && b <= '9':
+			if start {
+				return false
+			}
+		default:
+			return false
+		}
+	}
+	return dots > 0 && !start
 }
 
 // drawnLetters reports whether v, letters only after a vendor's prefix,

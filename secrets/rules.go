@@ -1411,9 +1411,8 @@ func antiForgeryWord(w string) bool {
 }
 
 var (
-	envNameRE    = lazyRE.New(`^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$`)
-	wordListRE   = lazyRE.New(`^[a-z]+(?:[-_. ][a-z0-9]+)*$`)
-	identChainRE = lazyRE.New(`^[A-Za-z_$][A-Za-z0-9_$]*(?:\.[A-Za-z_$][A-Za-z0-9_$]*)+$`)
+	envNameRE  = lazyRE.New(`^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$`)
+	wordListRE = lazyRE.New(`^[a-z]+(?:[-_. ][a-z0-9]+)*$`)
 	// concatRE: what lies between the quotes of two strings a variable
 	// joins ("…?secret=" + token + "&…"), read as a quoted value
 	concatRE = lazyRE.New(`^[ \t]*\+[ \t]*[A-Za-z_$][A-Za-z0-9_$.]*(?:\(\))?[ \t]*\+?[ \t]*$`)
@@ -1480,7 +1479,7 @@ func validGeneric(c Candidate) bool {
 		return false // code: a call, an index, a type
 	case v[0] == '$' && cryptHashRE.Match(v) && hashColumnName(string(c.Key)):
 		return false // a crypt(3) hash its key names one (Devise's encrypted_password): hashcolumn.go
-	case !hasDigit(v) && identChainRE.Match(v): // the cheap test first
+	case !hasDigit(v) && memberChain(v): // the cheap test first
 		return false // code: a field reference such as cfg.db.password
 	case v[0] == '+' && concatRE.Match(v) && !holdsRandomRun(v):
 		return false // code: a variable joined between two strings (a key of base64 starts with "+" too)

@@ -1177,5 +1177,28 @@ func corpusSamples() []sample {
 		s = append(s, fp("a directive's capitalised sentence word", RuleConfigDirectivePassword, "requirepass Rotated.\n"))
 		s = append(s, fp("auth of other protocols, variables and stand-ins", RuleRedisAuth, "AUTH PLAIN "+base64.StdEncoding.EncodeToString([]byte("\x00alerts\x00"+h.mixed(base62, 12)))+"\nredis-cli AUTH \"$REDIS_PASSWORD\"\nc.Do(\"AUTH\", os.Getenv(\"REDIS_PASSWORD\"))\n127.0.0.1:6379> AUTH foobared\nsend AUTH before ROLE when the master has requirepass\nIf AUTH Nevertheless-fails, the pool drops it.\nMiddlewares: []string{\"auth\", \"addPrefixTest@anotherprovider\"}\n$this->auth($password);\nAUTH ok 10.0.4.7:6379\n"))
 	}
+	// Round fifty-three: generated passwords with a dot between drawn
+	// letters are no member chain (memberChain), and a pgpass file by
+	// another name (pgpassFiles).
+	{
+		h := newFakeGen("round fifty-three")
+		my := h.mixed(base62, 5) + "." + h.mixed(base62, 19)
+		s = append(s, tp("mysql -p glued, a dot in the draw", RuleMySQLGluedPassword, my, "mysql -h 127.0.0.1 -u root -p"+my+" -e 'SHOW PROCESSLIST'\n"))
+		chat := h.mixed(base62, 5) + "." + h.mixed(base62, 15)
+		s = append(s, tp("a chat's password, a dot in the draw", RuleProsePasswordPhrase, chat, "[09:15] anna.zielinska: hasło: "+chat+"\n[09:16] marek: dzięki\n"))
+		s = append(s, fp("member chains where a password goes", RuleGenericSecret, "db_password = settings.DATABASES.replica\nAPI_TOKEN = self.config.apiToken\nSECRET_KEY = os.environ.SECRET_KEY\n"))
+		s = append(s, fp("member chains glued to mysql -p", RuleMySQLGluedPassword, "mysql -u app -p$MYSQL_PWD shop\nmysql -u app -pconfig.db.password shop\n"))
+		pp := h.mixed(base62, 21)
+		s = append(s, sample{name: "pgpass file of an environment", rule: RulePgpassPassword, secret: pp, path: "deploy/prod.pgpass",
+			text: "pg-analytics.prod.acme.internal:5432:analytics:report_reader:" + pp + "\n"})
+		ms := h.mixed(base62, 18)
+		s = append(s, sample{name: "pgpass mounted as a secret", rule: RulePgpassPassword, secret: ms, path: "run/secrets/pgpass",
+			text: "db:5432:*:app:" + ms + "\n"})
+		sq := h.mixed(base62, 9) + "%" + h.mixed(base62, 8)
+		s = append(s, tp("sqlcmd -P in a pipeline", RulePasswordFlag, sq, "  - pwsh: |\n      sqlcmd -S tcp:sql-prod.database.windows.net,1433 -d Orders -U sqladmin -P '"+sq+"' -b -i $_.FullName\n"))
+		s = append(s, fp("sqlcmd's variables and prompts", RulePasswordFlag, "sqlcmd -S db -U sa -P $(DbPassword) -Q 'select 1'\nsqlcmd -S db -U sa -P \"%SA_PASSWORD%\" -i init.sql\nosql.exe -S db -E\n"))
+		s = append(s, fp("a helm chart's existing secret", RulePasswordLiteral, "externalDatabase:\n  existingSecret: \"keycloak-db-credentials\"\n  existingSecretPasswordKey: \"password\"\n"))
+		s = append(s, fp("values encrypted for their tool", RulePasswordLiteral, "mail.smtp.password=ENC("+h.mixed(base64std, 44)+")\nspring.datasource.password='{cipher}"+h.mixed(base64std, 64)+"'\n"))
+	}
 	return s
 }

@@ -320,7 +320,7 @@ func tableValueAbove(c Candidate, minEntropy float64) bool {
 	switch {
 	case bytes.Contains(v, []byte("://")), bytes.IndexByte(v, ':') >= 0:
 		return false // a URL, a time; url-credentials reads URLs
-	case looksLikePath(v), envNameRE.Match(v), wordListRE.Match(v), isPublicKey(v), identChainRE.Match(v):
+	case looksLikePath(v), envNameRE.Match(v), wordListRE.Match(v), isPublicKey(v), memberChain(v):
 		return false
 	case bytes.ContainsAny(v, "()[]{}"):
 		return false // code: a call, an index

@@ -131,7 +131,7 @@ var vendorContextCompiled = sync.OnceValue(func() []*Rule {
 // is no member chain.
 func validMySQLGluedPassword(c Candidate) bool {
 	v := c.Secret
-	if identChainRE.Match(v) && mixedClasses(v) {
+	if memberChain(v) && mixedClasses(v) {
 		// dotted words read as a member chain ("Schema.Version.V2") unless
 		// in the shape a password is chosen in
 		s := strings.ToLower(string(v))
