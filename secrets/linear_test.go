@@ -212,6 +212,11 @@ func adversarial() map[string]func(n int) []byte {
 	out["line:clave"] = rep("clave ")
 	out["line:redis-cli-a"] = rep("redis-cli -a ")
 	out["line:redis-cli-opts"] = rep("redis-cli -h a -p 1 -a ")
+	// round 53: sqlcmd's flags before -P, a server's value with a comma
+	out["line:sqlcmd-opts"] = rep("sqlcmd -S tcp:db,1433 -U sa -P ")
+	out["lines:sqlcmd-P"] = entries("sqlcmd -S tcp:db,1433 -U sa -P %s\n")
+	// a draw with a dot, where a password goes (memberChain)
+	out["line:dotted-password"] = entries("password: kQz7.%s ")
 	out["lines:notes-question-its"] = rep("the pw? sure, it's\n")
 	out["line:notes-question-its"] = rep("the pw? a b c d e f g h i j k l m n o p q r s t u v it's ")
 	// round 20: PINs with no copula and after a question in a chat,
