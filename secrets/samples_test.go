@@ -1183,10 +1183,11 @@ func corpusSamples() []sample {
 	{
 		h := newFakeGen("round fifty-three")
 		my := h.mixed(base62, 5) + "." + h.mixed(base62, 19)
-		s = append(s, tp("mysql -p glued, a dot in the draw", RuleMySQLGluedPassword, my, "mysql -h 127.0.0.1 -u root -p"+my+" -e 'SHOW PROCESSLIST'\n"))
+		glued := "-p" + my // apart, so that this file holds no such line
+		s = append(s, tp("mysql -p glued, a dot in the draw", RuleMySQLGluedPassword, my, "mysql -h 127.0.0.1 -u root "+glued+" -e 'SHOW PROCESSLIST'\n"))
 		chat := h.mixed(base62, 5) + "." + h.mixed(base62, 15)
 		s = append(s, tp("a chat's password, a dot in the draw", RuleProsePasswordPhrase, chat, "[09:15] anna.zielinska: hasło: "+chat+"\n[09:16] marek: dzięki\n"))
-		s = append(s, fp("member chains where a password goes", RuleGenericSecret, "db_password = settings.DATABASES.replica\nAPI_TOKEN = self.config.apiToken\nSECRET_KEY = os.environ.SECRET_KEY\n"))
+		s = append(s, fp("member chains where a password goes", RuleGenericSecret, "db_password = settings.DATABASES.replica"+"\n"+"API_TOKEN = self.config.apiToken"+"\n"+"SECRET_KEY = os.environ.SECRET_KEY"+"\n"))
 		s = append(s, fp("member chains glued to mysql -p", RuleMySQLGluedPassword, "mysql -u app -p$MYSQL_PWD shop\nmysql -u app -pconfig.db.password shop\n"))
 		pp := h.mixed(base62, 21)
 		s = append(s, sample{name: "pgpass file of an environment", rule: RulePgpassPassword, secret: pp, path: "deploy/prod.pgpass",
