@@ -15,8 +15,8 @@ import (
 // file of its own under $SOTVET_ADVERSARIAL_OUT, for
 // scripts/adversarial.sh to time sotvet scan on, a file a run, as a user
 // meets such a file. Each is NNN/adv.txt, and shapes.tsv names them: a
-// shape's name holds "/", "|" and words ("test", "locale") that a path
-// would make mean something to the rules. The size is
+// shape's name may hold "/" or "|", or a word a path makes mean
+// something to the rules ("test": test code). The size is
 // $SOTVET_ADVERSARIAL_SIZE bytes, by default 4 MiB: what scan reads a
 // file up to unless told otherwise. Skipped unless the directory is set.
 func TestWriteAdversarialFiles(t *testing.T) {
