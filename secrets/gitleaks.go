@@ -213,6 +213,10 @@ func compileGitleaks(set *gitleaksrules.Set) ([]*Rule, error) {
 		)
 		srcLists := gr.Allowlists
 		generic := gr.ID == gitleaksGenericID
+		// A value its name calls public is none of a provider's secrets,
+		// except to a rule that reports a public key on purpose
+		// (mailgun-pub-key); the generic rule's allowlist has the names.
+		namedPublicSkips := !generic && !strings.Contains(gr.ID, "pub")
 		storedHash := pwHashRules[gr.ID]
 		weakWord := gr.ID == "kingfisher.weak_password.1"
 		r.Validate = func(c Candidate) bool {
@@ -230,6 +234,9 @@ func compileGitleaks(set *gitleaksrules.Set) ([]*Rule, error) {
 			// ranks first); when it does not, the generic rule still
 			// reports the value, as gitleaks does, unless its tail is
 			// shorter than any format of that provider (cutShort).
+			if namedPublicSkips && publicKeyNamed(c) {
+				return false
+			}
 			if generic && (!genericKeyIsSecret(c) || nameOnLineBefore(c.Match) || valueIsItsName(c) || isPublicKey(c.Secret) || cutShort(c.Secret) || isHostname(c.Secret) || proseComma(c.Match) || nextEnvName(c.Secret) || settingPair(c.Secret) || memberChain(c.Secret)) {
 				return false
 			}
@@ -250,6 +257,18 @@ func compileGitleaks(set *gitleaksrules.Set) ([]*Rule, error) {
 	}
 	return out, nil
 }
+
+// publicKeyNamed reports a match whose name, before its value, says the
+// value is public: DISCORD_PUBLIC_KEY = "…" (the key Discord verifies
+// interactions with), pubKey: …. Gitleaks' generic rule allows these
+// names (pub(lic)?[_.-]?key, public[_.-]?token); its rules anchored on a
+// provider's name did not ask.
+func publicKeyNamed(c Candidate) bool {
+	end := c.Offset - c.MatchOffset
+	return end > 0 && end <= len(c.Match) && publicKeyNameRE.Match(c.Match[:end])
+}
+
+var publicKeyNameRE = lazyRE.New(`(?i)pub(?:lic)?[_.-]?key|public[_.-]?token`)
 
 // proseComma reports whether the assignment operator of a match of an
 // assignment rule is a bare comma: gitleaks takes `"key", "value"` (an

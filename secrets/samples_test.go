@@ -1200,6 +1200,9 @@ func corpusSamples() []sample {
 		s = append(s, fp("sqlcmd's variables and prompts", RulePasswordFlag, "sqlcmd -S db -U sa -P $(DbPassword) -Q 'select 1'\nsqlcmd -S db -U sa -P \"%SA_PASSWORD%\" -i init.sql\nosql.exe -S db -E\n"))
 		s = append(s, fp("a helm chart's existing secret", RulePasswordLiteral, "externalDatabase:\n  existingSecret: \"keycloak-db-credentials\"\n  existingSecretPasswordKey: \"password\"\n"))
 		s = append(s, fp("values encrypted for their tool", RulePasswordLiteral, "mail.smtp.password=ENC("+h.mixed(base64std, 44)+")\nspring.datasource.password='{cipher}"+h.mixed(base64std, 64)+"'\n"))
+		dk := h.from(hexLower, 64)
+		s = append(s, tp("a discord bot's key", "discord-api-token", dk, "discord_bot_key = \""+dk+"\"\n"))
+		s = append(s, fp("a key its name calls public", "discord-api-token", "const DISCORD_PUBLIC_KEY = '"+h.from(hexLower, 64)+"';\n"))
 	}
 	return s
 }
