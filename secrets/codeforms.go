@@ -357,14 +357,15 @@ func validSigningSecret(c Candidate) bool {
 }
 
 // firstByteLiteral returns where b's first "[]byte(" starts, in any
-// letter case, or -1.
+// letter case, or -1: as in the lowered line, since no letter outside
+// ASCII lowers to one of "byte".
 func firstByteLiteral(b []byte) int {
 	for i := 0; ; i++ {
 		j := bytes.Index(b[i:], []byte("[]"))
 		if j < 0 {
 			return -1
 		}
-		if i += j; len(b)-i >= len("[]byte(") && bytes.EqualFold(b[i+2:i+len("[]byte(")], []byte("byte(")) {
+		if i += j; len(b)-i >= len("[]byte(") && equalFoldBytes(b[i+2:i+len("[]byte(")], []byte("byte(")) {
 			return i
 		}
 	}
