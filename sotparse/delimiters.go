@@ -315,6 +315,11 @@ type delimiterParser struct{ inner parser.InlineParser }
 func (p delimiterParser) Trigger() []byte { return p.inner.Trigger() }
 
 func (p delimiterParser) Parse(parent ast.Node, block text.Reader, pc parser.Context) ast.Node {
+	if w := inlineWorkOf(pc); w != nil {
+		if _, seg := block.PeekLine(); !w.holdDelimiter(seg.Start) {
+			return nil
+		}
+	}
 	return p.inner.Parse(parent, block, delimitersOf(pc).ctx)
 }
 

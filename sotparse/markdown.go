@@ -173,6 +173,10 @@ func parseDocWith(p parser.Parser, f *File, report func(check string, pos, end t
 		p := f.Pos(s.BodyStart + work.at)
 		report("syntax", p, p, inlineWorkMessage())
 	}
+	if work.delimitersOver {
+		p := f.Pos(s.BodyStart + work.delimitersAt)
+		report("syntax", p, p, delimiterMessage())
+	}
 	x.walk(root, 0)
 	x.flushBlockers()
 	d.Facts = x.facts.facts(slabs)

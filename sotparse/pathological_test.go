@@ -115,3 +115,33 @@ func TestInlineWorkBounded(t *testing.T) {
 		t.Errorf("ordinary markup and small pathological paragraphs: %v", ps)
 	}
 }
+
+// TestDelimitersBounded: a paragraph of more emphasis markers than a
+// document may hold (inlinework.go) holds the allowance's worth, reads
+// the markers past it as text, and the document gets one syntax finding
+// there and is parsed to its end. (TestInlineWorkBounded's paragraph of
+// ordinary emphasis, twice as long, gets none.)
+func TestDelimitersBounded(t *testing.T) {
+	const units = 100000 // "*a **a ": two runs a unit, 700 KB
+	body := "# P\n\n" + strings.Repeat("*a **a ", units) + "\n\n## After\n"
+	ws := load(t, map[string]string{".sot/P-PRD.md": body})
+	ps := ws.ProblemsFor("syntax")
+	if len(ps) != 1 || !strings.Contains(ps[0].Message, "more emphasis or strikethrough markers than a document may hold") {
+		t.Fatalf("syntax findings %v, want one about emphasis markers", ps)
+	}
+	pc := InlineWorkContext(len(body))
+	mdParser().Parse(text.NewReader([]byte(body)), parser.WithContext(pc))
+	w := inlineWorkOf(pc)
+	if !w.delimitersOver || w.delimiters != w.delimiterLimit || w.delimiterLimit >= 2*units {
+		t.Errorf("over %v, %d runs held of %d allowed (%d in the paragraph)", w.delimitersOver, w.delimiters, w.delimiterLimit, 2*units)
+	}
+	// where the finding is: the first run not held, "*" or "**" of its unit
+	k := int(w.delimiterLimit)
+	col := 1 + 7*(k/2) + 3*(k%2)
+	if pos := ws.Fset.Position(ps[0].Pos); pos.Line != 3 || pos.Column != col {
+		t.Errorf("finding at %d:%d, want 3:%d", pos.Line, pos.Column, col)
+	}
+	if d := ws.Doc(".sot/P-PRD.md"); d == nil || len(d.Headings) != 2 {
+		t.Error("the document was not parsed to its end")
+	}
+}

@@ -14,11 +14,14 @@
 // unknown to the record's kind, or values of the wrong type.
 //
 // A markdown document whose lists and block quotes nest deeper than 16
-// levels (on one line, or line after line by indentation), or whose links
+// levels (on one line, or line after line by indentation), whose links
 // and code spans would cost more than linear time to parse (a line of
-// links that never close, runs of backticks nothing closes), gets a
-// finding where the bound is passed; past it, that markup
-// is read as text and the rest of the document is checked.
+// links that never close, runs of backticks nothing closes), or that
+// holds more runs of emphasis and strikethrough markers than its
+// allowance (65,536 and one for every 16 bytes: each is held in memory
+// until its paragraph closes), gets a finding where the bound is passed;
+// past it, that markup is read as text and the rest of the document is
+// checked.
 //
 // Such files are never half-read: a file with an encoding problem is left out
 // of the model, so that other checks do not judge text that may not mean what

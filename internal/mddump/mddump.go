@@ -9,13 +9,20 @@ import (
 
 	"github.com/yuin/goldmark/ast"
 	east "github.com/yuin/goldmark/extension/ast"
+
+	"github.com/svrnty/sotvet/internal/mdtext"
 )
 
 // Tree writes doc, a tree of src, as one line per node: its kind,
 // position and blank-line flag, a block's lines with their padding, and
 // the fields text, links, images, link reference definitions, tables,
 // task boxes, autolinks and footnote links hold.
+//
+// Texts that continue each other are written as one (mdtext.Merge, which
+// Tree applies to doc): sotparse joins them as each block closes, and
+// goldmark does not.
 func Tree(doc ast.Node, src []byte) string {
+	mdtext.Merge(doc, src)
 	var b strings.Builder
 	depth := 0
 	_ = ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
