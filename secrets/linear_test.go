@@ -218,6 +218,13 @@ func adversarial() map[string]func(n int) []byte {
 	out["lines:sqlcmd-P"] = entries("sqlcmd -S tcp:db,1433 -U sa -P %s\n")
 	// a draw with a dot, where a password goes (memberChain)
 	out["line:dotted-password"] = entries("pass" + "word: kQz7.%s ")
+	// round 54: Samba's -U user%password, htpasswd's batch mode, net use
+	out["line:smbclient-U"] = rep("smbclient //h/s -U a% ")
+	out["line:smbclient-args"] = rep("smbclient '//h/s' -W D -c 'ls' ")
+	out["line:smbclient-values"] = entries("smbclient //h/s -U 'D\\u%%%s' ")
+	out["line:htpasswd-flags"] = rep("htpasswd -b -C 10 -B ")
+	out["line:htpasswd-b"] = entries("htpasswd -bB f u %s ")
+	out["line:net-use"] = rep("net use \\\\h\\s /user:d\\u ")
 	out["lines:notes-question-its"] = rep("the pw? sure, it's\n")
 	out["line:notes-question-its"] = rep("the pw? a b c d e f g h i j k l m n o p q r s t u v it's ")
 	// round 20: PINs with no copula and after a question in a chat,

@@ -119,8 +119,10 @@ func netUserPasswordRule() *Rule {
 		ID:          RuleNetUserPassword,
 		Description: "password given to Windows' net user or net use command",
 		builtinRE: builtinExpr(`(?i)\bnet(?:\.exe)?[ \t]+(?:user[ \t]+(?:/add[ \t]+)?(?P<key>"[^"\n]{1,64}"|[^\s"/*]{1,64})` +
-			// net use [Z:] \\host\share [/user:name] …, the path quoted or not
-			`|use[ \t]+(?:[A-Z]:[ \t]+)?(?:"\\\\[^"\n]{1,200}"|\\\\[^\s"]{1,200})(?:[ \t]+/user:(?:"[^"\n]{1,64}"|[^\s"]{1,64}))?)[ \t]+` +
+			// net use [Z:] \\host\share [/user:name] …, the path quoted or
+			// not, the device a letter, "*" (the next one free) or a
+			// PowerShell variable
+			`|use[ \t]+(?:(?:[A-Z]:|\*|\$[A-Z_][A-Z0-9_]*)[ \t]+)?(?:"\\\\[^"\n]{1,200}"|\\\\[^\s"]{1,200})(?:[ \t]+/user:(?:"[^"\n]{1,64}"|[^\s"]{1,64}))?)[ \t]+` +
 			`(?:"(?P<secret>[^"\s]{4,127})"|(?P<secret>[^\s"/*][^\s"]{3,126}))(?:[ \t]+/|[ \t]*(?:$|\r?\n))`),
 		Keywords: []string{"net user", "net use", "net.exe user", "net.exe use"},
 		Validate: validNetUserPassword,

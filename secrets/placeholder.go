@@ -30,7 +30,9 @@ import (
 //   - a made-up sequence: six or more consecutive letters or digits in
 //     order or in reverse ("abcdef", "123456", "zyxwvu"), "1a2b3c" or
 //     "a1b2c3" interleaved, or one character six times in a row;
-//   - the example UUID everybody copies, 550e8400-e29b-41d4-a716-4466554400xx.
+//   - the example UUID everybody copies, 550e8400-e29b-41d4-a716-4466554400xx;
+//   - the mark a tool writes where it hid the value, a word in square
+//     brackets: GitLab's [MASKED], Rails' [FILTERED], Sentry's [Filtered].
 //
 // A random token holds such a sequence with a probability of about one in
 // a million per position for base62 text (one in a hundred thousand for
@@ -46,6 +48,9 @@ func isPlaceholder(v []byte, withStandIns bool) bool {
 	// paid a dozen passes each.
 	if string(v) == `""` || string(v) == "''" {
 		return true // an empty value, quoted
+	}
+	if redactionMark(v) {
+		return true
 	}
 	marked := false
 	for _, c := range v {
@@ -558,4 +563,20 @@ func urlUserRepeated(ctx []byte, ss, se int) bool {
 
 func isSpaceOrQuote(c byte) bool {
 	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '"' || c == '\'' || c == '`'
+}
+
+// redactionMark reports whether v is a word (or words) of letters in
+// square brackets, the whole value: what a CI system or a framework's
+// log filter writes in a value's place ([MASKED], [FILTERED], [REDACTED],
+// [hidden secret]). A drawn value holds no such shape.
+func redactionMark(v []byte) bool {
+	if len(v) < 5 || v[0] != '[' || v[len(v)-1] != ']' {
+		return false
+	}
+	for _, c := range v[1 : len(v)-1] {
+		if !isLetterByte(c) && c != ' ' && c != '_' && c != '-' {
+			return false
+		}
+	}
+	return true
 }

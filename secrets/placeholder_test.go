@@ -53,6 +53,8 @@ func TestIsPlaceholder(t *testing.T) {
 		// The example UUID of RFC 4122's readers, as AWS's API models
 		// give a clientToken.
 		"550e8400-e29b-41d4-a716-446655440000", "550E8400-E29B-41D4-A716-446655440002",
+		// where a CI system or a log filter hid the value
+		"[MASKED]", "[FILTERED]", "[Filtered]", "[redacted]", "[hidden secret]", "[PROTECTED_VALUE]",
 	} {
 		if !IsPlaceholder([]byte(v)) {
 			t.Errorf("%q: not a placeholder", v)
@@ -73,7 +75,7 @@ func TestIsPlaceholder(t *testing.T) {
 	}
 	// A value in braces, a JSON document in base64 that names
 	// example.com beside a real auth, and a random base64 value are values.
-	for _, v := range []string{"{" + g.mixed(base62, 14) + "}", "eyJhdXRocyI6eyJodHRwczovL2V4YW1wbGUvdjEvIjp7ImF1dGgiOiJvcGVuc2VzYW1lIn19fQo=", g.mixed(base64std, 42) + "=="} {
+	for _, v := range []string{"{" + g.mixed(base62, 14) + "}", "[" + g.mixed(base62, 14) + "]", "[" + g.from(alphaUpper+alphaDigit, 20) + "]", "eyJhdXRocyI6eyJodHRwczovL2V4YW1wbGUvdjEvIjp7ImF1dGgiOiJvcGVuc2VzYW1lIn19fQo=", g.mixed(base64std, 42) + "=="} {
 		if IsPlaceholder([]byte(v)) {
 			t.Errorf("%q judged a placeholder", v)
 		}

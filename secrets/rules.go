@@ -393,6 +393,11 @@ func defaultRules(thirdParty bool) []*Rule {
 		r = redisAuthRule()
 		withGitleaksAllowlists(r, r.ID)
 		out = append(out, r)
+		// and the passwords Samba's clients and htpasswd take as an
+		// argument (commandforms.go), round fifty-four
+		r = commandPasswordRule()
+		withGitleaksAllowlists(r, r.ID)
+		out = append(out, r)
 	}
 	return out
 }

@@ -1204,5 +1204,36 @@ func corpusSamples() []sample {
 		s = append(s, tp("a discord bot's key", "discord-api-token", dk, "discord_bot_key = \""+dk+"\"\n"))
 		s = append(s, fp("a key its name calls public", "discord-api-token", "const DISCORD_PUBLIC_KEY = '"+h.from(hexLower, 64)+"';\n"))
 	}
+	// round fifty-four: logs are where chats are exported and terminal
+	// sessions kept, and the prose rules read them
+	{
+		h := newFakeGen("round fifty-four")
+		de := h.mixed(base62, 6) + "#" + h.mixed(base62, 7)
+		s = append(s, sample{name: "an irssi log's password, in German", rule: RuleProseSecretIntl, secret: de, path: "irclogs/libera/#infra.log",
+			text: "14:02 < jana> kannst du mir den zugang zum staging-grafana geben?\n14:03 < piet> Benutzer ist admin, das Passwort: " + de + "\n14:03 < piet> bitte gleich ändern\n"})
+		pl := h.mixed(base62, 8) + "!" + h.mixed(base62, 5)
+		s = append(s, sample{name: "a chat exported to a log, in Polish", rule: RuleProsePasswordPhrase, secret: pl, path: "exports/zespol-ops.log",
+			text: "2024-05-11 09:41:02\tmarta\tdostęp do panelu: login operator\n2024-05-11 09:41:20\tmarta\thasło: " + pl + "\n"})
+		s = append(s, sample{name: "a service's log of password events", fpFor: RuleProsePasswordPhrase, path: "var/log/auth-service.log",
+			text: "2024-05-11T09:41:02Z WARN login failed: invalid password for user=marta attempts=3\n2024-05-11T09:41:20Z INFO password: [REDACTED] policy=strong min_length=12\n2024-05-11T09:42:00Z INFO password reset email sent to m***@example.com\n"})
+		s = append(s, sample{name: "a chat log that keeps the password elsewhere", fpFor: RuleProseSecretIntl, path: "irclogs/libera/#infra.log",
+			text: "14:02 < jana> wo ist das Passwort für staging?\n14:03 < piet> das Passwort liegt im Vault unter secret/staging/grafana\n"})
+		// Samba's -U user%password and htpasswd's batch mode ("ht" +
+		// "passwd": this file's own lines hold no such command)
+		sm := h.mixed(base62, 9) + "+" + h.mixed(base62, 6)
+		s = append(s, tp("smbclient's user and password in a cron script", RuleCommandPassword, sm, "#!/bin/sh\nsmbclient //nas.lan/backup -U 'HOME\\backup%"+sm+"' -c 'put /var/backups/db.sql db.sql'\n"))
+		rp := h.mixed(base62, 16)
+		s = append(s, tp("rpcclient's, an exec array's items one a line", RuleCommandPassword, rp, "subprocess.run([\n    \"rpcclient\",\n    \"-U\",\n    \"svc_audit%"+rp+"\",\n    \"dc01\",\n])\n"))
+		ht := h.mixed(base62, 14)
+		s = append(s, tp("htpasswd -b in a Dockerfile", RuleCommandPassword, ht, "FROM nginx:1.27\nRUN ht"+"passwd -Bbc /etc/nginx/.htpasswd ops "+ht+"\n"))
+		hn := h.mixed(base62, 18)
+		s = append(s, tp("htpasswd -nb where docker runs it", RuleCommandPassword, hn, "docker run --rm --entrypoint ht"+"passwd httpd:2.4 -Bbn registry "+hn+" > auth/htpasswd\n"))
+		s = append(s, fp("Samba and htpasswd with nothing to read", RuleCommandPassword, "smbclient //nas/backup -U \"backup%$SMB_PASSWORD\" -c ls\n"+
+			"smbclient -U 'DOMAIN\\username%PASSWORD' //server/share\nsmbclient //nas/backup -U backup -A /etc/samba/creds\n"+
+			"htpasswd -B /etc/nginx/.htpasswd admin\nhtpasswd -D /etc/nginx/.htpasswd admin\nhtpasswd -nb user password\n"))
+		nu := h.mixed(base62, 12)
+		s = append(s, tp("net use, the device a PowerShell variable", RuleNetUserPassword, nu, "$share = 'S:'\nnet use $share \\\\fs01\\data "+nu+" /user:CORP\\ops /persistent:no\n"))
+		s = append(s, fp("a URL whose password GitLab masked", RuleURLCredentials, "$ git clone https://gitlab-ci-token:[MASKED]@gitlab.example.com/platform/charts.git\n"))
+	}
 	return s
 }

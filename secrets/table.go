@@ -59,12 +59,14 @@ func tableSecretRule() *Rule {
 }
 
 // proseFiles are the files people write prose and tables in: markdown and
-// other text formats, and files without an extension (README, NOTES).
-// Source code is full of "key:" and "||", and states its secrets as
-// assignments, which the other rules read.
+// other text formats, files without an extension (README, NOTES), and
+// logs, where chats are exported (IRC, Slack, Teams saved as text) and
+// terminal sessions kept (script(1)). Source code is full of "key:" and
+// "||", and states its secrets as assignments, which the other rules
+// read.
 var proseFiles = regexp.MustCompile(`(?i)(?:\.(?:` + strings.Join(proseExtensions, "|") + `)|(?:^|/)[^./]+)$`)
 
-var proseExtensions = []string{"md", "markdown", "mdx", "mdown", "mkd", "txt", "text", "rst", "adoc", "asciidoc", "org", "wiki", "textile"}
+var proseExtensions = []string{"md", "markdown", "mdx", "mdown", "mkd", "txt", "text", "rst", "adoc", "asciidoc", "org", "wiki", "textile", "log"}
 
 // isProseFile is proseFiles.MatchString(path), read from the path's end
 // where it is ASCII: a scan asks it of every file that wakes a prose
