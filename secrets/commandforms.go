@@ -27,6 +27,7 @@ func commandPasswordRule() *Rule {
 		htFlag   = cliSep + `+-[A-Za-z]+(?:` + cliSep + `+[0-9]{1,2})?`
 		htArg    = cliSep + `+(?:'[^'\n]*'|"[^"\n]*"|[^\s'"|;&<>-][^\s'"|;&<>]*)`
 		htSecret = cliSep + `+(?:'(?P<secret>[^'\n]+)'|"(?P<secret>[^"\n]+)"|(?P<secret>[^\s'"|;&<>]+))`
+		htItem   = `(?:"[^"\n]*"|'[^'\n]*'|[A-Za-z_][A-Za-z0-9_.]*(?:\(\))?)`
 	)
 	return &Rule{
 		ID:          RuleCommandPassword,
@@ -38,7 +39,10 @@ func commandPasswordRule() *Rule {
 			// before the password (the first alternative, which a
 			// flag with an n must take); else the file and the user
 			`|\bhtpasswd(?:\.exe)?` + htImage + `(?P<key>(?:` + htFlag + `){0,5}?` + cliSep + `+-[A-Za-z]*n[A-Za-z]*(?:` + htFlag + `){0,5})` + htArg + htSecret +
-			`|\bhtpasswd(?:\.exe)?` + htImage + `(?P<key>(?:` + htFlag + `){1,6})` + htArg + htArg + htSecret),
+			`|\bhtpasswd(?:\.exe)?` + htImage + `(?P<key>(?:` + htFlag + `){1,6})` + htArg + htArg + htSecret +
+			// an exec array's items: ["htpasswd", "-Bbc", "/auth/htpasswd",
+			// "ops", "…"], a variable among them (Python's HTPASSWD)
+			`|\bhtpasswd["'](?P<key>(?:\s*,\s*["']-[A-Za-z]+["'](?:\s*,\s*["'][0-9]{1,2}["'])?){1,6})(?:\s*,\s*` + htItem + `){1,2}\s*,\s*["'](?P<secret>[^"'\n]+)["']\s*[\]),]`),
 		MinLen:   6,
 		Keywords: []string{"smbclient", "rpcclient", "smbcacls", "smbcquotas", "smbget", "smbtree", "net rpc", "net ads", "net rap", "htpasswd"},
 		// the lines a "\" continues the command onto, an exec array's
@@ -72,8 +76,8 @@ func validCommandPassword(c Candidate) bool {
 func htpasswdBatch(flags, match []byte, at int) bool {
 	batch, print := false, false
 	for f := range bytes.FieldsSeq(flags) {
-		if f[0] != '-' {
-			continue // -C's cost
+		if f = bytes.Trim(f, `,'"`); len(f) == 0 || f[0] != '-' {
+			continue // -C's cost, an exec array's commas
 		}
 		if bytes.ContainsAny(f, "Di") {
 			return false
@@ -86,7 +90,12 @@ func htpasswdBatch(flags, match []byte, at int) bool {
 		return false
 	}
 	// no blank inside a quoted file or user; the password's own quote
-	// is no argument
-	args := len(bytes.Fields(bytes.TrimRight(match[end:at], `'"`)))
+	// is no argument, nor an exec array's commas and quotes
+	args := 0
+	for f := range bytes.FieldsFuncSeq(match[end:at], func(r rune) bool { return r == ' ' || r == '\t' || r == '\n' || r == '\r' || r == ',' }) {
+		if len(bytes.Trim(f, `'"\`)) > 0 {
+			args++
+		}
+	}
 	return print && args == 1 || !print && args == 2
 }

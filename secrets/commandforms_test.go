@@ -22,6 +22,9 @@ func TestCommandPasswordForms(t *testing.T) {
 		{"deploy/mk.sh", "htpasswd -nbB admin \"" + pw() + "\" >> users.htpasswd\n", RuleCommandPassword},
 		{"deploy/mk.sh", "htpasswd -nbB admin " + pw() + " 2>/dev/null | tee users\n", RuleCommandPassword},
 		{"deploy/mk.sh", "htpasswd -vb users.htpasswd admin " + pw() + "\n", RuleCommandPassword},
+		{"deploy/compose.yml", "    entrypoint: [\"htpasswd\", \"-Bbc\", \"/auth/htpasswd\", \"ops\", \"" + pw() + "\"]\n", RuleCommandPassword},
+		{"deploy/mk.py", "subprocess.run([\"htpasswd\", \"-bB\", HTPASSWD, \"pusher\", \"" + pw() + "\"], check=True)\n", RuleCommandPassword},
+		{"deploy/mk.py", "subprocess.run(['htpasswd', '-nb',\n    'pusher', '" + pw() + "'])\n", RuleCommandPassword},
 		// near misses
 		{"ops/backup.sh", "smbclient //fs01/backup -U \"svc%$SMB_PASS\" -c ls\n", ""},
 		{"ops/backup.sh", "smbclient //fs01/backup -U 'svc%${{ secrets.SMB }}' -c ls\n", ""},
@@ -30,6 +33,8 @@ func TestCommandPasswordForms(t *testing.T) {
 		{"ops/backup.sh", "date +%Y%m%d; smbclient //fs01/backup -U svc -c \"put $(date +%F).tgz\"\n", ""},
 		{"deploy/mk.sh", "htpasswd -B /etc/nginx/.htpasswd admin\nhtpasswd -D /etc/nginx/.htpasswd admin\n", ""},
 		{"deploy/mk.sh", "htpasswd -bi users admin < pw.txt\n", ""},
+		{"deploy/mk.py", "subprocess.run([\"htpasswd\", \"-B\", HTPASSWD, \"pusher\", \"" + pw() + "\"])\n", ""}, // not batch mode
+		{"deploy/mk.py", "subprocess.run([\"htpasswd\", \"-nb\", \"pusher\", os.environ[\"PW\"]])\n", ""},
 		{"deploy/mk.sh", "htpasswd -b users admin\n", ""},                             // one argument short: no password
 		{"deploy/mk.sh", "htpasswd -nb admin \"$ADMIN_PASSWORD\"\n", ""},              // a variable
 		{"deploy/mk.sh", "htpasswd -B users admin " + g.mixed(base62, 12) + "\n", ""}, // not batch mode: the third argument is none of htpasswd's

@@ -225,6 +225,13 @@ func adversarial() map[string]func(n int) []byte {
 	out["line:htpasswd-flags"] = rep("htpasswd -b -C 10 -B ")
 	out["line:htpasswd-b"] = entries("htpasswd -bB f u %s ")
 	out["line:net-use"] = rep("net use \\\\h\\s /user:d\\u ")
+	out["line:htpasswd-array"] = rep("[\"htpasswd\", \"-b\", \"f\", ")
+	// a secret a command printed, on the line after it
+	out["line:kubectl-secret"] = rep("kubectl get secret a -o name ")
+	out["line:vault-field"] = rep("vault kv get -field=a b ")
+	out["line:echo-password"] = rep("echo $DB_PASSWORD ")
+	out["lines:echo-password"] = entries("echo $DB_PASS" + "WORD\n%s\n")
+	out["lines:vault-field"] = rep("vault kv get -field=a b\n")
 	out["lines:notes-question-its"] = rep("the pw? sure, it's\n")
 	out["line:notes-question-its"] = rep("the pw? a b c d e f g h i j k l m n o p q r s t u v it's ")
 	// round 20: PINs with no copula and after a question in a chat,

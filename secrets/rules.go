@@ -398,6 +398,11 @@ func defaultRules(thirdParty bool) []*Rule {
 		r = commandPasswordRule()
 		withGitleaksAllowlists(r, r.ID)
 		out = append(out, r)
+		// and a secret a command printed in a transcript
+		// (printedsecret.go), round fifty-four
+		r = printedSecretRule()
+		withGitleaksAllowlists(r, r.ID)
+		out = append(out, r)
 	}
 	return out
 }

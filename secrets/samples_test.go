@@ -1234,6 +1234,14 @@ func corpusSamples() []sample {
 		nu := h.mixed(base62, 12)
 		s = append(s, tp("net use, the device a PowerShell variable", RuleNetUserPassword, nu, "$share = 'S:'\nnet use $share \\\\fs01\\data "+nu+" /user:CORP\\ops /persistent:no\n"))
 		s = append(s, fp("a URL whose password GitLab masked", RuleURLCredentials, "$ git clone https://gitlab-ci-token:[MASKED]@gitlab.example.com/platform/charts.git\n"))
+		// a secret a command printed, on the line after it
+		vf := h.mixed(base62, 20)
+		s = append(s, tp("vault's field in a runbook's session", RulePrintedSecret, vf, "```console\n$ vault kv get -field=password secret/prod/orders-db\n"+vf+"\n$ exit\n```\n"))
+		kd := h.mixed(base62, 11) + "-" + h.mixed(base62, 6) + "!"
+		s = append(s, tp("a Kubernetes secret decoded, a prompt of user and host", RulePrintedSecret, kd, "ops@bastion:~$ kubectl -n shop get secret pg -o jsonpath='{.data.password}' | base64 --decode\n"+kd+"\nops@bastion:~$\n"))
+		s = append(s, fp("commands that print no secret", RulePrintedSecret, "$ vault kv get -field=password secret/x\nNo value found at secret/data/x\n"+
+			"ops@bastion:~$ echo $DB_PASSWORD\nops@bastion:~$\n$ terraform output -raw db_password\n<sensitive>\n$ printenv TOKEN_TTL\n3600\n"+
+			"$ kubectl get secrets\nNAME   TYPE   DATA   AGE\n$ vault kv get -field=password secret/x > pw.txt\n"+h.mixed(base62, 16)+"\n"))
 	}
 	return s
 }
