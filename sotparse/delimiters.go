@@ -315,12 +315,17 @@ type delimiterParser struct{ inner parser.InlineParser }
 func (p delimiterParser) Trigger() []byte { return p.inner.Trigger() }
 
 func (p delimiterParser) Parse(parent ast.Node, block text.Reader, pc parser.Context) ast.Node {
-	if w := inlineWorkOf(pc); w != nil {
-		if _, seg := block.PeekLine(); !w.holdDelimiter(seg.Start) {
+	w := inlineWorkOf(pc)
+	if w != nil {
+		if _, seg := block.PeekLine(); w.delimitersSpent(seg.Start) {
 			return nil
 		}
 	}
-	return p.inner.Parse(parent, block, delimitersOf(pc).ctx)
+	n := p.inner.Parse(parent, block, delimitersOf(pc).ctx)
+	if w != nil && n != nil {
+		w.delimiters++ // a run made, not a "~" too short for one
+	}
+	return n
 }
 
 // delimiterContext is a parse context whose delimiters are pushed to a

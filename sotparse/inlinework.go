@@ -67,18 +67,15 @@ func newInlineWork(bodyLen int) *inlineWork {
 	}
 }
 
-// holdDelimiter counts a delimiter run at body offset at, or reports false
-// where the document holds all its allowance lets it: the run, and every
-// one after it, is read as text.
-func (w *inlineWork) holdDelimiter(at int) bool {
+// delimitersSpent reports whether the document holds all the delimiter
+// runs its allowance lets it: a run at body offset at, and every one
+// after it, is then read as text. delimiterParser counts the runs it
+// made.
+func (w *inlineWork) delimitersSpent(at int) bool {
 	if !w.delimitersOver && w.delimiters >= w.delimiterLimit {
 		w.delimitersOver, w.delimitersAt = true, at
 	}
-	if w.delimitersOver {
-		return false
-	}
-	w.delimiters++
-	return true
+	return w.delimitersOver
 }
 
 // setInlineWork puts w in pc, for the inline parsers and the tables
