@@ -1,6 +1,9 @@
 package secrets
 
-import "bytes"
+import (
+	"bytes"
+	"strings"
+)
 
 // A secret a command printed, kept with the command in a terminal
 // transcript (script(1), a runbook's or an issue's pasted session): the
@@ -66,8 +69,8 @@ func validPrintedSecret(c Candidate) bool {
 	if v[0] == '/' || v[0] == '$' || v[0] == '{' || v[0] == '<' || v[0] == '[' || bytes.HasPrefix(v, []byte("~/")) || IsPlaceholder(v) {
 		return false
 	}
-	if bytes.EqualFold(v, []byte("null")) || bytes.EqualFold(v, []byte("undefined")) || bytes.EqualFold(v, []byte("none")) {
-		return false
+	if passwordNonValues[strings.ToLower(string(v))] {
+		return false // null, none, undefined, hidden: what no value prints as
 	}
 	return passwordShaped(v) && Entropy(v) >= 3 || randomRun(v)
 }

@@ -296,84 +296,49 @@ func defaultRules(thirdParty bool) []*Rule {
 		// so that no finding of an older rule changes its rule ID; they
 		// are not among the rules the third-party import is measured
 		// against, so that import stays as it was.
-		for _, r := range peerRules() {
-			withGitleaksAllowlists(r, r.ID)
-			out = append(out, r)
-		}
+		out = appendAllowlisted(out, peerRules()...)
 		// Other languages, abbreviations and vendor prefixes no provider
 		// rule reports (languages.go): after those, for the same reason.
 		out = append(out, proseSecretIntlRule(), prosePasswordShortRule(), vendorTokenRule())
 		// and the forms of secrets in code (codeforms.go) after them
-		for _, r := range codeRules() {
-			withGitleaksAllowlists(r, r.ID)
-			out = append(out, r)
-		}
+		out = appendAllowlisted(out, codeRules()...)
 		out = append(out, fcmServerKeyRule())
 		out = append(out, signedFormatRules()...)
 		// the sentence forms (proseplain.go) before the notes forms,
 		// which read the same "with password …" and "パスワードは …" less
 		// strictly: the stricter rule names the finding
-		for _, r := range proseFormRules() {
-			withGitleaksAllowlists(r, r.ID)
-			out = append(out, r)
-		}
+		out = appendAllowlisted(out, proseFormRules()...)
 		// and the forms of passwords in notes (notesforms.go) last
-		for _, r := range notesRules() {
-			withGitleaksAllowlists(r, r.ID)
-			out = append(out, r)
-		}
+		out = appendAllowlisted(out, notesRules()...)
 		// and the vendor forms of round nineteen (vendorcontext.go) last
-		for _, r := range vendorContextRules() {
-			withGitleaksAllowlists(r, r.ID)
-			out = append(out, r)
-		}
+		out = appendAllowlisted(out, vendorContextRules()...)
 		// and the kinds of secret in notes no password rule judges
 		// (noteskinds.go) after them
-		for _, r := range noteKindRules() {
-			withGitleaksAllowlists(r, r.ID)
-			out = append(out, r)
-		}
+		out = appendAllowlisted(out, noteKindRules()...)
 		// and the forms of round twenty (codeforms.go) after them
-		r := passwordNameArgumentRule()
-		withGitleaksAllowlists(r, r.ID)
-		out = append(out, r)
+		out = appendAllowlisted(out, passwordNameArgumentRule())
 		// and the forms of round twenty-one (typedforms.go) after them
-		for _, r := range typedRules() {
-			withGitleaksAllowlists(r, r.ID)
-			out = append(out, r)
-		}
+		out = appendAllowlisted(out, typedRules()...)
 		// and the password nouns of more languages (passwordnouns.go),
 		// round twenty-one, after every older rule
-		r = prosePasswordIntlRule()
-		withGitleaksAllowlists(r, r.ID)
-		out = append(out, r)
+		out = appendAllowlisted(out, prosePasswordIntlRule())
 		// and the code forms of round twenty-seven (clientforms.go)
-		for _, r := range clientRules() {
-			withGitleaksAllowlists(r, r.ID)
-			out = append(out, r)
-		}
+		out = appendAllowlisted(out, clientRules()...)
 		// and seed phrases (seedphrase.go) and lists of one-time codes
 		// (codelist.go), round twenty-seven
 		out = append(out, seedPhraseRule(), oneTimeCodesRule())
 		// and the forms and vendor formats of round thirty
 		// (roundthirty.go)
-		for _, r := range roundThirtyRules() {
-			withGitleaksAllowlists(r, r.ID)
-			out = append(out, r)
-		}
+		out = appendAllowlisted(out, roundThirtyRules()...)
 		// and key stores under a known password (pkcs12.go), round forty
 		out = append(out, pkcs12Rule())
 		// and JSON Web Keys (jwk.go) and the user and password after a
 		// pair of labels (labelpair.go), round forty-one
 		out = append(out, jwkPrivateRule())
-		r = loginLabelPairRule()
-		withGitleaksAllowlists(r, r.ID)
-		out = append(out, r)
+		out = appendAllowlisted(out, loginLabelPairRule())
 		// and the user/password pair after a host's address
 		// (hostpair.go), round forty-three
-		r = hostLoginPairRule()
-		withGitleaksAllowlists(r, r.ID)
-		out = append(out, r)
+		out = appendAllowlisted(out, hostLoginPairRule())
 		// and provider formats told by their shape alone
 		// (bareformats.go), round forty-four
 		out = append(out, bareFormatRules()...)
@@ -382,25 +347,28 @@ func defaultRules(thirdParty bool) []*Rule {
 		out = append(out, structFormatRules()...)
 		// and secrets defined as macros (macroforms.go), round
 		// forty-nine
-		r = macroSecretRule()
-		withGitleaksAllowlists(r, r.ID)
-		out = append(out, r)
+		out = appendAllowlisted(out, macroSecretRule())
 		out = append(out, netUserPasswordRule())
 		// and formats told by their shape and structure alone, round
 		// fifty (structformats.go)
 		out = append(out, roundFiftyRules()...)
 		// and Redis's AUTH command (redisauth.go), round fifty-one
-		r = redisAuthRule()
-		withGitleaksAllowlists(r, r.ID)
-		out = append(out, r)
+		out = appendAllowlisted(out, redisAuthRule())
 		// and the passwords Samba's clients and htpasswd take as an
 		// argument (commandforms.go), round fifty-four
-		r = commandPasswordRule()
-		withGitleaksAllowlists(r, r.ID)
-		out = append(out, r)
+		out = appendAllowlisted(out, commandPasswordRule())
 		// and a secret a command printed in a transcript
 		// (printedsecret.go), round fifty-four
-		r = printedSecretRule()
+		out = appendAllowlisted(out, printedSecretRule())
+	}
+	return out
+}
+
+// appendAllowlisted appends rs to out, each with gitleaks' allowlists
+// for its ID (withGitleaksAllowlists), as defaultRules ranks sotvet's own
+// rules after the imported ones.
+func appendAllowlisted(out []*Rule, rs ...*Rule) []*Rule {
+	for _, r := range rs {
 		withGitleaksAllowlists(r, r.ID)
 		out = append(out, r)
 	}
